@@ -1,0 +1,593 @@
+package engine
+
+// The board is a one-dimensional array with a border of one point on every
+// side, so that every point of the playing area has four neighbours. Chains
+// are circular linked lists of stones with a representative (head); the head
+// carries the chain's size and its pseudo-liberties (libEGO style): the
+// number of (stone, empty neighbour) pairs with the sum and the sum of squares
+// of the liberty indices, which tell in O(1) whether a chain is in atari and
+// where its last liberty is.
+
+const (
+	maxStride = MaxSize + 2
+	maxArea   = maxStride * maxStride
+)
+
+// PassVertex is the vertex index that stands for a pass in Board.Play.
+const PassVertex = 0
+
+// nbShift packs per-colour neighbour counts into one uint16: four bits for
+// each of Empty, Black, White and border.
+func nbUnit(c Color) uint16 { return 1 << (4 * uint(c)) }
+
+// Board is a position: stones, chains, captures, the simple-ko point and the
+// Zobrist hash. It is the fast, unchecked door into the rules: Play trusts
+// that the move is legal (check with Legal first), allocates nothing, and a
+// Board copies by value with plain assignment. Superko is the caller's
+// concern (Game checks it; a search checks it along its path with Hash).
+//
+// The zero Board is not usable: create one with NewBoard. A Board is not safe
+// for concurrent use.
+type Board struct {
+	size, stride int
+	// AllowSuicide permits multi-stone suicide (Tromp–Taylor and New
+	// Zealand rules). Single-stone suicide is never legal.
+	AllowSuicide bool
+
+	koPoint int   // vertex that koColor may not play at once; 0 for none
+	koColor Color // the colour the ko forbids
+	nEmpty  int
+	hash    uint64
+	caps    [3]int // stones captured by Black ([1]) and White ([2])
+
+	color   [maxArea]Color
+	nb      [maxArea]uint16 // neighbour colour counts, see nbUnit
+	next    [maxArea]int16  // next stone of the same chain (circular)
+	head    [maxArea]int16  // chain representative
+	csize   [maxArea]int16  // chain size, valid at heads
+	plibs   [maxArea]int16  // pseudo-liberty count, valid at heads
+	lsum    [maxArea]uint32 // sum of pseudo-liberty vertices, at heads
+	lsq     [maxArea]uint32 // sum of their squares, at heads
+	empty   [maxArea]int16  // the empty vertices, in no order
+	emptyAt [maxArea]int16  // index of a vertex in empty
+}
+
+// NewBoard returns an empty board of the given size, or ErrInvalidSize.
+func NewBoard(size int) (*Board, error) {
+	if size < MinSize || size > MaxSize {
+		return nil, ErrInvalidSize
+	}
+	b := &Board{size: size, stride: size + 2}
+	b.Clear()
+	return b, nil
+}
+
+// Clear empties the board, keeping its size and suicide rule.
+func (b *Board) Clear() {
+	size, stride, suicide := b.size, b.stride, b.AllowSuicide
+	*b = Board{size: size, stride: stride, AllowSuicide: suicide}
+	area := stride * stride
+	for v := 0; v < area; v++ {
+		b.color[v] = border
+	}
+	for r := 0; r < size; r++ {
+		for c := 0; c < size; c++ {
+			v := (r+1)*stride + c + 1
+			b.color[v] = Empty
+			b.emptyAt[v] = int16(b.nEmpty)
+			b.empty[b.nEmpty] = int16(v)
+			b.nEmpty++
+		}
+	}
+	for r := 0; r < size; r++ {
+		for c := 0; c < size; c++ {
+			v := (r+1)*stride + c + 1
+			for _, n := range b.neighbours(v) {
+				b.nb[v] += nbUnit(b.color[n])
+			}
+		}
+	}
+}
+
+// Size returns the board's side length.
+func (b *Board) Size() int { return b.size }
+
+// Stride returns the distance between vertically adjacent vertices.
+func (b *Board) Stride() int { return b.stride }
+
+// Area returns one more than the largest vertex index.
+func (b *Board) Area() int { return b.stride * b.stride }
+
+// Vertex returns the index of p, which must be on the board.
+func (b *Board) Vertex(p Point) int { return (p.Row+1)*b.stride + p.Col + 1 }
+
+// Point returns the point of vertex v; NoPoint for PassVertex.
+func (b *Board) Point(v int) Point {
+	if v == PassVertex {
+		return NoPoint
+	}
+	return Point{v%b.stride - 1, v/b.stride - 1}
+}
+
+// OnBoard reports whether vertex v is a point of the playing area.
+func (b *Board) OnBoard(v int) bool {
+	return v > 0 && v < b.stride*b.stride && b.color[v] != border
+}
+
+// At returns the colour at p; Empty off the board.
+func (b *Board) At(p Point) Color {
+	if !p.Valid(b.size) {
+		return Empty
+	}
+	return b.color[b.Vertex(p)]
+}
+
+// ColorAt returns the colour at vertex v (border colours are reported as
+// Empty for callers outside the package).
+func (b *Board) ColorAt(v int) Color {
+	if c := b.color[v]; c != border {
+		return c
+	}
+	return Empty
+}
+
+// IsBorder reports whether vertex v is off the playing area.
+func (b *Board) IsBorder(v int) bool { return b.color[v] == border }
+
+// Hash returns the Zobrist hash of the stones on the board (not of the side
+// to move or the ko point).
+func (b *Board) Hash() uint64 { return b.hash }
+
+// Captures returns the number of stones c has captured.
+func (b *Board) Captures(c Color) int { return b.caps[c] }
+
+// Ko returns the point c may not play at because it would retake a ko at
+// once, or NoPoint.
+func (b *Board) Ko(c Color) Point {
+	if b.koPoint == 0 || b.koColor != c {
+		return NoPoint
+	}
+	return b.Point(b.koPoint)
+}
+
+// KoVertex returns the current simple-ko vertex and the colour it forbids;
+// 0 when there is none.
+func (b *Board) KoVertex() (int, Color) { return b.koPoint, b.koColor }
+
+// EmptyCount returns the number of empty points.
+func (b *Board) EmptyCount() int { return b.nEmpty }
+
+// EmptyVertex returns the i-th empty vertex, 0 <= i < EmptyCount(), in no
+// particular order; the order changes as moves are played.
+func (b *Board) EmptyVertex(i int) int { return int(b.empty[i]) }
+
+// Neighbours returns the four orthogonal neighbours of v (some may be
+// border vertices).
+func (b *Board) Neighbours(v int) [4]int { return b.neighbours(v) }
+
+func (b *Board) neighbours(v int) [4]int {
+	return [4]int{v - b.stride, v - 1, v + 1, v + b.stride}
+}
+
+// Diagonals returns the four diagonal neighbours of v.
+func (b *Board) Diagonals(v int) [4]int {
+	s := b.stride
+	return [4]int{v - s - 1, v - s + 1, v + s - 1, v + s + 1}
+}
+
+// NeighbourCount returns how many orthogonal neighbours of v have colour c
+// (Empty, Black or White); off-board neighbours are counted by EdgeCount.
+func (b *Board) NeighbourCount(v int, c Color) int {
+	return int(b.nb[v]>>(4*uint(c))) & 15
+}
+
+// EdgeCount returns how many orthogonal neighbours of v are off the board.
+func (b *Board) EdgeCount(v int) int { return int(b.nb[v]>>12) & 15 }
+
+// Chain returns the representative of the chain at vertex v, which must
+// hold a stone. Two stones are in one chain exactly when their
+// representatives are equal.
+func (b *Board) Chain(v int) int { return int(b.head[v]) }
+
+// ChainSize returns the number of stones in the chain at v.
+func (b *Board) ChainSize(v int) int { return int(b.csize[b.head[v]]) }
+
+// NextStone returns the next stone of v's chain; following it from any stone
+// visits the whole chain and returns to the start.
+func (b *Board) NextStone(v int) int { return int(b.next[v]) }
+
+// InAtari reports whether the chain at v has exactly one liberty.
+func (b *Board) InAtari(v int) bool {
+	h := b.head[v]
+	n := uint64(b.plibs[h])
+	s := uint64(b.lsum[h])
+	return n > 0 && n*uint64(b.lsq[h]) == s*s
+}
+
+// AtariLiberty returns the only liberty of the chain at v, which must be in
+// atari.
+func (b *Board) AtariLiberty(v int) int {
+	h := b.head[v]
+	return int(b.lsum[h]) / int(b.plibs[h])
+}
+
+// Liberties counts the distinct liberties of the chain at v, stopping once
+// it has found max of them (max <= 0 means no limit). It walks the chain.
+func (b *Board) Liberties(v int, max int) int {
+	var seen [maxArea/64 + 1]uint64
+	n := 0
+	s := v
+	for {
+		for _, q := range b.neighbours(s) {
+			if b.color[q] == Empty && seen[q>>6]&(1<<(q&63)) == 0 {
+				seen[q>>6] |= 1 << (q & 63)
+				n++
+				if n == max {
+					return n
+				}
+			}
+		}
+		s = int(b.next[s])
+		if s == v {
+			return n
+		}
+	}
+}
+
+// LibertyList appends up to max distinct liberties of the chain at v to dst.
+func (b *Board) LibertyList(dst []int, v int, max int) []int {
+	var seen [maxArea/64 + 1]uint64
+	s := v
+	for {
+		for _, q := range b.neighbours(s) {
+			if b.color[q] == Empty && seen[q>>6]&(1<<(q&63)) == 0 {
+				seen[q>>6] |= 1 << (q & 63)
+				dst = append(dst, q)
+				if len(dst) >= max {
+					return dst
+				}
+			}
+		}
+		s = int(b.next[s])
+		if s == v {
+			return dst
+		}
+	}
+}
+
+// IsEyeish reports whether v is empty and every orthogonal neighbour is c
+// or off the board.
+func (b *Board) IsEyeish(v int, c Color) bool {
+	return b.color[v] == Empty && b.NeighbourCount(v, c)+b.EdgeCount(v) == 4
+}
+
+// IsEye reports whether v is an eye of c by the usual playout test: every
+// orthogonal neighbour is c or off the board, and at most one diagonal (none
+// on the edge or in the corner) is the opponent's. Filling such a point is
+// almost never right.
+func (b *Board) IsEye(v int, c Color) bool {
+	if !b.IsEyeish(v, c) {
+		return false
+	}
+	opp := c.Opponent()
+	bad, edge := 0, 0
+	for _, d := range b.Diagonals(v) {
+		switch b.color[d] {
+		case opp:
+			bad++
+		case border:
+			edge = 1
+		}
+	}
+	return bad+edge < 2
+}
+
+// Legal reports whether c may place a stone at v under the board's own
+// rules: the point is empty, it is not a ko c may not retake, and it is not
+// suicide (multi-stone suicide is legal when AllowSuicide is set). Superko is
+// not checked here.
+func (b *Board) Legal(v int, c Color) bool {
+	if v <= 0 || v >= maxArea || b.color[v] != Empty {
+		return false
+	}
+	if v == b.koPoint && c == b.koColor {
+		return false
+	}
+	if b.nb[v]&15 != 0 {
+		return true
+	}
+	return !b.isSuicide(v, c)
+}
+
+// isSuicide reports whether a stone of c at v (empty, no empty neighbour)
+// would be suicide that the rules forbid.
+func (b *Board) isSuicide(v int, c Color) bool {
+	own := false
+	for _, n := range b.neighbours(v) {
+		switch b.color[n] {
+		case c:
+			own = true
+			if !b.inAtariAt(n, v) {
+				return false
+			}
+		case c.Opponent():
+			if b.inAtariAt(n, v) {
+				return false // captures
+			}
+		}
+	}
+	return !(own && b.AllowSuicide)
+}
+
+// inAtariAt reports whether the chain at n has v as its only liberty.
+func (b *Board) inAtariAt(n, v int) bool {
+	h := b.head[n]
+	k := uint32(b.plibs[h])
+	return b.lsum[h] == uint32(v)*k && b.lsq[h] == uint32(v*v)*k
+}
+
+// WouldCapture reports whether c placing at v would capture at least one stone.
+// v must be empty.
+func (b *Board) WouldCapture(v int, c Color) bool {
+	opp := c.Opponent()
+	for _, n := range b.neighbours(v) {
+		if b.color[n] == opp && b.inAtariAt(n, v) {
+			return true
+		}
+	}
+	return false
+}
+
+// Play places a stone of c at v, or passes when v is PassVertex, and
+// returns the number of stones it captured. The move must be legal
+// (Legal(v, c)); Play does not check and allocates nothing. A multi-stone
+// suicide, where allowed, removes the player's own chain.
+func (b *Board) Play(v int, c Color) int {
+	b.koPoint = 0
+	if v == PassVertex {
+		return 0
+	}
+	opp := c.Opponent()
+	b.removeEmpty(v)
+	b.color[v] = c
+	b.hash ^= zobrist[c][v]
+	b.head[v] = int16(v)
+	b.next[v] = int16(v)
+	b.csize[v] = 1
+	b.plibs[v], b.lsum[v], b.lsq[v] = 0, 0, 0
+	unit := nbUnit(c) - nbUnit(Empty)
+	nbrs := b.neighbours(v)
+	for _, n := range nbrs {
+		b.nb[n] += unit
+		switch b.color[n] {
+		case Empty:
+			b.addLib(int(b.head[v]), n)
+		case c:
+			b.removeLib(int(b.head[n]), v)
+			if b.head[n] != b.head[v] {
+				b.merge(int(b.head[v]), int(b.head[n]))
+			}
+		case opp:
+			b.removeLib(int(b.head[n]), v)
+		}
+	}
+	captured, capturedAt := 0, 0
+	for _, n := range nbrs {
+		if b.color[n] == opp && b.plibs[b.head[n]] == 0 {
+			captured += b.removeChain(n)
+			capturedAt = n
+		}
+	}
+	b.caps[c] += captured
+	h := b.head[v]
+	if b.plibs[h] == 0 {
+		// Multi-stone suicide, which Legal allowed.
+		b.caps[opp] += b.removeChain(v)
+		return captured
+	}
+	if captured == 1 && b.csize[h] == 1 && b.plibs[h] == 1 {
+		b.koPoint, b.koColor = capturedAt, opp
+	}
+	return captured
+}
+
+func (b *Board) addLib(h, l int) {
+	b.plibs[h]++
+	b.lsum[h] += uint32(l)
+	b.lsq[h] += uint32(l * l)
+}
+
+func (b *Board) removeLib(h, l int) {
+	b.plibs[h]--
+	b.lsum[h] -= uint32(l)
+	b.lsq[h] -= uint32(l * l)
+}
+
+// merge joins chain b2 into chain a (both heads); the larger keeps its head.
+func (b *Board) merge(a, c int) {
+	if b.csize[a] < b.csize[c] {
+		a, c = c, a
+	}
+	s := c
+	for {
+		b.head[s] = int16(a)
+		s = int(b.next[s])
+		if s == c {
+			break
+		}
+	}
+	b.next[a], b.next[c] = b.next[c], b.next[a]
+	b.csize[a] += b.csize[c]
+	b.plibs[a] += b.plibs[c]
+	b.lsum[a] += b.lsum[c]
+	b.lsq[a] += b.lsq[c]
+}
+
+// removeChain takes the chain at v off the board and returns its size.
+func (b *Board) removeChain(v int) int {
+	col := b.color[v]
+	unit := nbUnit(Empty) - nbUnit(col)
+	n := int(b.csize[b.head[v]])
+	s := v
+	for {
+		b.color[s] = Empty
+		b.hash ^= zobrist[col][s]
+		b.addEmpty(s)
+		s = int(b.next[s])
+		if s == v {
+			break
+		}
+	}
+	for {
+		for _, q := range b.neighbours(s) {
+			b.nb[q] += unit
+			if c := b.color[q]; c == Black || c == White {
+				b.addLib(int(b.head[q]), s)
+			}
+		}
+		s = int(b.next[s])
+		if s == v {
+			break
+		}
+	}
+	return n
+}
+
+func (b *Board) removeEmpty(v int) {
+	i := b.emptyAt[v]
+	b.nEmpty--
+	last := b.empty[b.nEmpty]
+	b.empty[i] = last
+	b.emptyAt[last] = i
+}
+
+func (b *Board) addEmpty(v int) {
+	b.empty[b.nEmpty] = int16(v)
+	b.emptyAt[v] = int16(b.nEmpty)
+	b.nEmpty++
+}
+
+// zobrist holds a random key for each colour on each vertex, from a fixed
+// seed so hashes are the same in every process.
+var zobrist = func() (z [3][maxArea]uint64) {
+	x := uint64(0x9E3779B97F4A7C15)
+	next := func() uint64 { // splitmix64
+		x += 0x9E3779B97F4A7C15
+		r := x
+		r = (r ^ (r >> 30)) * 0xBF58476D1CE4E5B9
+		r = (r ^ (r >> 27)) * 0x94D049BB133111EB
+		return r ^ (r >> 31)
+	}
+	for c := 1; c < 3; c++ {
+		for v := range z[c] {
+			z[c][v] = next()
+		}
+	}
+	return z
+}()
+
+// sideKey is mixed into the hash for situational superko when White is to
+// move.
+var sideKey = uint64(0xA5B35705F4E3C2D1)
+
+// ComputeHash recomputes the Zobrist hash from the stones; it equals Hash()
+// on a consistent board (a check for tests and for loaded state).
+func (b *Board) ComputeHash() uint64 {
+	var h uint64
+	for v := 0; v < b.Area(); v++ {
+		if c := b.color[v]; c == Black || c == White {
+			h ^= zobrist[c][v]
+		}
+	}
+	return h
+}
+
+// SetStone puts c (Black, White or Empty) at p without capturing anything,
+// as SGF setup properties (AB, AW, AE) and free handicap placement do. It
+// clears the ko point and rebuilds chains. It is the slow path.
+func (b *Board) SetStone(p Point, c Color) {
+	var stones [3][]int
+	for v := 0; v < b.Area(); v++ {
+		if col := b.color[v]; col == Black || col == White {
+			stones[col] = append(stones[col], v)
+		}
+	}
+	target := b.Vertex(p)
+	caps := b.caps
+	b.Clear()
+	b.caps = caps
+	for col := Black; col <= White; col++ {
+		for _, v := range stones[col] {
+			if v != target {
+				b.place(v, col)
+			}
+		}
+	}
+	if c == Black || c == White {
+		b.place(target, c)
+	}
+}
+
+// place puts a stone without capturing: used to rebuild set-up positions.
+func (b *Board) place(v int, c Color) {
+	b.removeEmpty(v)
+	b.color[v] = c
+	b.hash ^= zobrist[c][v]
+	b.head[v] = int16(v)
+	b.next[v] = int16(v)
+	b.csize[v] = 1
+	b.plibs[v], b.lsum[v], b.lsq[v] = 0, 0, 0
+	unit := nbUnit(c) - nbUnit(Empty)
+	for _, n := range b.neighbours(v) {
+		b.nb[n] += unit
+		switch b.color[n] {
+		case Empty:
+			b.addLib(int(b.head[v]), n)
+		case Black, White:
+			b.removeLib(int(b.head[n]), v)
+			if b.color[n] == c && b.head[n] != b.head[v] {
+				b.merge(int(b.head[v]), int(b.head[n]))
+			}
+		}
+	}
+}
+
+// String draws the board as text, row 1 at the bottom: X black, O white.
+func (b *Board) String() string {
+	buf := make([]byte, 0, (b.size+2)*(2*b.size+6))
+	header := func() {
+		buf = append(buf, "   "...)
+		for c := 0; c < b.size; c++ {
+			buf = append(buf, columns[c], ' ')
+		}
+		buf = append(buf, '\n')
+	}
+	header()
+	for r := b.size - 1; r >= 0; r-- {
+		if r+1 < 10 {
+			buf = append(buf, ' ')
+		}
+		buf = append(buf, itoa(r+1)...)
+		buf = append(buf, ' ')
+		for c := 0; c < b.size; c++ {
+			ch := byte('.')
+			switch b.color[b.Vertex(Point{c, r})] {
+			case Black:
+				ch = 'X'
+			case White:
+				ch = 'O'
+			}
+			buf = append(buf, ch, ' ')
+		}
+		buf = append(buf, '\n')
+	}
+	header()
+	return string(buf)
+}
+
+func itoa(i int) string {
+	if i < 10 {
+		return string(rune('0' + i))
+	}
+	return itoa(i/10) + string(rune('0'+i%10))
+}

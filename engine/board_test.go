@@ -1,0 +1,174 @@
+package engine
+
+import (
+	"math/rand/v2"
+	"testing"
+)
+
+// checkBoard recomputes chains, liberties, neighbour counts, the empty list
+// and the hash from the stones alone, and compares them with the
+// incremental bookkeeping.
+func checkBoard(t *testing.T, b *Board) {
+	t.Helper()
+	if got, want := b.Hash(), b.ComputeHash(); got != want {
+		t.Fatalf("Hash() = %x, want %x\n%v", got, want, b)
+	}
+	empties := 0
+	for v := 0; v < b.Area(); v++ {
+		c := b.color[v]
+		if c == border {
+			continue
+		}
+		var nb uint16
+		for _, n := range b.neighbours(v) {
+			nb += nbUnit(b.color[n])
+		}
+		if nb != b.nb[v] {
+			t.Fatalf("nb[%v] = %x, want %x", b.Point(v), b.nb[v], nb)
+		}
+		if c == Empty {
+			empties++
+			if int(b.empty[b.emptyAt[v]]) != v {
+				t.Fatalf("empty list lost %v", b.Point(v))
+			}
+			continue
+		}
+		// Flood the chain.
+		seen := map[int]bool{v: true}
+		stack := []int{v}
+		libs := map[int]bool{}
+		var pl, sum, sq uint32
+		for len(stack) > 0 {
+			u := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			if b.head[u] != b.head[v] {
+				t.Fatalf("%v and %v in one chain with heads %d, %d", b.Point(u), b.Point(v), b.head[u], b.head[v])
+			}
+			for _, n := range b.neighbours(u) {
+				switch {
+				case b.color[n] == Empty:
+					libs[n] = true
+					pl++
+					sum += uint32(n)
+					sq += uint32(n * n)
+				case b.color[n] == c && !seen[n]:
+					seen[n] = true
+					stack = append(stack, n)
+				}
+			}
+		}
+		if len(libs) == 0 {
+			t.Fatalf("chain at %v has no liberties\n%v", b.Point(v), b)
+		}
+		h := b.head[v]
+		if int(b.csize[h]) != len(seen) || uint32(b.plibs[h]) != pl || b.lsum[h] != sum || b.lsq[h] != sq {
+			t.Fatalf("chain at %v: size %d plibs %d, want %d %d", b.Point(v), b.csize[h], b.plibs[h], len(seen), pl)
+		}
+		if b.InAtari(v) != (len(libs) == 1) {
+			t.Fatalf("InAtari(%v) = %v with %d liberties", b.Point(v), b.InAtari(v), len(libs))
+		}
+		if got := b.Liberties(v, 0); got != len(libs) {
+			t.Fatalf("Liberties(%v) = %d, want %d", b.Point(v), got, len(libs))
+		}
+		// The ring visits exactly the chain.
+		n, s := 0, v
+		for {
+			n++
+			if !seen[s] {
+				t.Fatalf("ring of %v leaves the chain", b.Point(v))
+			}
+			s = int(b.next[s])
+			if s == v {
+				break
+			}
+		}
+		if n != len(seen) {
+			t.Fatalf("ring of %v has %d stones, want %d", b.Point(v), n, len(seen))
+		}
+	}
+	if empties != b.nEmpty {
+		t.Fatalf("nEmpty = %d, want %d", b.nEmpty, empties)
+	}
+}
+
+func TestRandomGamesKeepInvariants(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	games := 70
+	if testing.Short() {
+		games = 14
+	}
+	for i := 0; i < games; i++ {
+		size := []int{2, 3, 5, 9, 13, 19, 25}[i%7]
+		b, _ := NewBoard(size)
+		b.AllowSuicide = i%3 == 0
+		c := Black
+		stones := [3]int{}
+		for move := 0; move < size*size*3; move++ {
+			v := randomMove(b, c, rng)
+			if v != PassVertex {
+				stones[c]++
+			}
+			b.Play(v, c)
+			if move%(size*size/4+1) == 0 || size <= 5 {
+				checkBoard(t, b)
+			}
+			onBoard := [3]int{}
+			for u := 0; u < b.Area(); u++ {
+				onBoard[b.ColorAt(u)]++
+			}
+			for _, col := range []Color{Black, White} {
+				if onBoard[col]+b.Captures(col.Opponent()) != stones[col] {
+					t.Fatalf("%v: %d on board + %d captured != %d played", col, onBoard[col], b.Captures(col.Opponent()), stones[col])
+				}
+			}
+			c = c.Opponent()
+		}
+		checkBoard(t, b)
+	}
+}
+
+// randomMove picks a uniformly random legal move that does not fill c's own
+// eye, or PassVertex.
+func randomMove(b *Board, c Color, rng *rand.Rand) int {
+	n := b.EmptyCount()
+	if n == 0 {
+		return PassVertex
+	}
+	start := rng.IntN(n)
+	for i := 0; i < n; i++ {
+		v := b.EmptyVertex((start + i) % n)
+		if b.Legal(v, c) && !b.IsEye(v, c) {
+			return v
+		}
+	}
+	return PassVertex
+}
+
+func playout(b *Board, rng *rand.Rand) {
+	c := Black
+	passes := 0
+	for moves := 0; passes < 2 && moves < 3*b.size*b.size; moves++ {
+		v := randomMove(b, c, rng)
+		if v == PassVertex {
+			passes++
+		} else {
+			passes = 0
+		}
+		b.Play(v, c)
+		c = c.Opponent()
+	}
+}
+
+func benchmarkPlayout(bm *testing.B, size int) {
+	start, _ := NewBoard(size)
+	rng := rand.New(rand.NewPCG(3, 4))
+	bm.ResetTimer()
+	for i := 0; i < bm.N; i++ {
+		b := *start
+		playout(&b, rng)
+	}
+	bm.ReportMetric(float64(bm.N)/bm.Elapsed().Seconds(), "playouts/s")
+}
+
+func BenchmarkPlayout9(b *testing.B)  { benchmarkPlayout(b, 9) }
+func BenchmarkPlayout19(b *testing.B) { benchmarkPlayout(b, 19) }
