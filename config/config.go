@@ -1,0 +1,397 @@
+package config
+
+import (
+	"crypto/ed25519"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/url"
+	"os"
+	"runtime"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/caarlos0/env/v11"
+)
+
+// Mode says how the bot receives interactions from Discord.
+type Mode string
+
+const (
+	// ModeGateway keeps a websocket session open with the bot token (default).
+	ModeGateway Mode = "gateway"
+	// ModeHTTP serves an interactions endpoint that Discord POSTs to.
+	ModeHTTP Mode = "http"
+)
+
+func (m Mode) String() string { return string(m) }
+
+// LogFormat selects the slog handler.
+type LogFormat string
+
+const (
+	// LogText is slog's key=value text format (default).
+	LogText LogFormat = "text"
+	// LogJSON is one JSON object per line.
+	LogJSON LogFormat = "json"
+)
+
+func (f LogFormat) String() string { return string(f) }
+
+// Purpose says what the configuration is loaded for, and so which variables
+// are required.
+type Purpose int
+
+const (
+	// Run is the bot itself: a token is required, and in http mode a public key.
+	Run Purpose = iota
+	// Offline is every command that does not talk to Discord (console, gtp,
+	// healthcheck): nothing is required, but whatever is set must be valid.
+	Offline
+)
+
+// Config is gobot's validated configuration. Print or log it freely: the
+// token is a Secret.
+type Config struct {
+	Token           Secret            // DISCORD_TOKEN or the content of DISCORD_TOKEN_FILE; "" only when Offline
+	AppID           string            // DISCORD_APP_ID; "" means fetch it from /applications/@me
+	PublicKey       ed25519.PublicKey // DISCORD_PUBLIC_KEY; nil unless set
+	APIURL          string            // DISCORD_API_URL without a trailing slash
+	Mode            Mode              // GOBOT_MODE
+	HTTPAddr        string            // GOBOT_HTTP_ADDR; "" means no HTTP server (gateway mode only)
+	DBPath          string            // GOBOT_DB
+	GuildID         string            // GOBOT_GUILD_ID; "" means register commands globally
+	GTPEngines      map[string]string // GOBOT_GTP_ENGINES: level name -> command line
+	LogLevel        slog.Level        // GOBOT_LOG_LEVEL
+	LogFormat       LogFormat         // GOBOT_LOG_FORMAT
+	MaxSearches     int               // GOBOT_MAX_SEARCHES: bot searches running at once
+	ChallengeTTL    time.Duration     // GOBOT_CHALLENGE_TTL: how long a challenge stays open
+	ScoringTTL      time.Duration     // GOBOT_SCORING_TTL: how long players have to agree on dead stones
+	ShutdownTimeout time.Duration     // GOBOT_SHUTDOWN_TIMEOUT: grace period for in-flight work on SIGTERM
+}
+
+// raw is the environment as env/v11 reads it: strings with defaults, the
+// order of the README table, and a one-line description per variable. The
+// typed values are checked by Parse so that every message names its
+// variable and never echoes a secret.
+type raw struct {
+	Token           string `env:"DISCORD_TOKEN" doc:"The bot token (Developer Portal → Bot → Reset Token). Required to run the bot, unless DISCORD_TOKEN_FILE is set. Never logged."`
+	TokenFile       string `env:"DISCORD_TOKEN_FILE" doc:"Path of a file holding the token (e.g. a Docker secret); a trailing newline is ignored. Use instead of DISCORD_TOKEN."`
+	AppID           string `env:"DISCORD_APP_ID" doc:"The application ID (a snowflake). Optional: fetched from Discord when unset."`
+	PublicKey       string `env:"DISCORD_PUBLIC_KEY" doc:"The application's public key, 64 hex digits (General Information page). Required in http mode."`
+	APIURL          string `env:"DISCORD_API_URL" envDefault:"https://discord.com/api/v10" doc:"Base URL of Discord's REST API, e.g. a rate-limit proxy."`
+	Mode            string `env:"GOBOT_MODE" envDefault:"gateway" doc:"How interactions arrive: gateway (websocket) or http (interactions endpoint)."`
+	HTTPAddr        string `env:"GOBOT_HTTP_ADDR" docDefault:":8080 in http mode, unset otherwise" doc:"Listen address of the HTTP server (interactions endpoint in http mode, and GET /healthz in both modes)."`
+	DB              string `env:"GOBOT_DB" envDefault:"gobot.db" doc:"Path of the bbolt database file."`
+	GuildID         string `env:"GOBOT_GUILD_ID" doc:"Register the commands in this server only (instant, for testing) instead of globally."`
+	GTPEngines      string `env:"GOBOT_GTP_ENGINES" doc:"Extra bot levels played by GTP engines: NAME=COMMAND entries separated by ';' or newlines, e.g. gnugo=/usr/games/gnugo --mode gtp."`
+	LogLevel        string `env:"GOBOT_LOG_LEVEL" envDefault:"info" doc:"debug, info, warn or error."`
+	LogFormat       string `env:"GOBOT_LOG_FORMAT" envDefault:"text" doc:"text or json."`
+	MaxSearches     string `env:"GOBOT_MAX_SEARCHES" docDefault:"number of CPUs" doc:"How many bot searches may run at once; further bot moves wait their turn."`
+	ChallengeTTL    string `env:"GOBOT_CHALLENGE_TTL" envDefault:"24h" doc:"How long a challenge stays open before its buttons are disabled (Go duration, at least 1m)."`
+	ScoringTTL      string `env:"GOBOT_SCORING_TTL" envDefault:"24h" doc:"How long players have to agree on dead stones before the proposed marking is accepted (Go duration, at least 1m)."`
+	ShutdownTimeout string `env:"GOBOT_SHUTDOWN_TIMEOUT" envDefault:"8s" doc:"On SIGTERM, how long to let in-flight moves finish; keep it below the container's stop grace period (Docker: 10s)."`
+}
+
+// Default values that are not constant.
+const defaultHTTPAddr = ":8080"
+
+// Load reads the configuration for running the bot from the process
+// environment.
+func Load() (*Config, error) { return LoadFor(Run) }
+
+// LoadFor reads the configuration for purpose p from the process environment.
+func LoadFor(p Purpose) (*Config, error) { return Parse(Environ(os.Environ()), p) }
+
+// Environ turns os.Environ-style "KEY=value" entries into a map.
+func Environ(kv []string) map[string]string {
+	m := make(map[string]string, len(kv))
+	for _, e := range kv {
+		if k, v, ok := strings.Cut(e, "="); ok {
+			m[k] = v
+		}
+	}
+	return m
+}
+
+// Parse validates environ (variable name -> value) for purpose p. Unset and
+// empty variables are treated alike. On failure the error is an Errors
+// listing every bad variable on one line.
+func Parse(environ map[string]string, p Purpose) (*Config, error) {
+	// Empty means unset, so that `-e GOBOT_MODE=` in a compose file falls
+	// back to the default instead of failing.
+	clean := make(map[string]string, len(environ))
+	for k, v := range environ {
+		if v != "" {
+			clean[k] = v
+		}
+	}
+	var r raw
+	if err := env.ParseWithOptions(&r, env.Options{Environment: clean}); err != nil {
+		// raw holds only strings without env options, so this is a
+		// programmer error in the tags; report it without any value.
+		return nil, fmt.Errorf("config: reading environment: %w", err)
+	}
+	var errs Errors
+	bad := func(name string, sentinel error, format string, args ...any) {
+		errs = append(errs, &VarError{Var: name, Msg: fmt.Sprintf(format, args...), Err: sentinel})
+	}
+	c := &Config{}
+
+	// Token.
+	switch {
+	case r.Token != "" && r.TokenFile != "":
+		bad("DISCORD_TOKEN", ErrConflict, "set either DISCORD_TOKEN or DISCORD_TOKEN_FILE, not both")
+	case r.TokenFile != "":
+		b, err := os.ReadFile(r.TokenFile)
+		if err != nil {
+			bad("DISCORD_TOKEN_FILE", ErrInvalid, "cannot read %q: %v", r.TokenFile, errors.Unwrap(err))
+			break
+		}
+		tok := strings.TrimRight(string(b), "\r\n")
+		if msg := checkToken(tok); msg != "" {
+			bad("DISCORD_TOKEN_FILE", ErrInvalid, "file %q: %s", r.TokenFile, msg)
+			break
+		}
+		c.Token = Secret(tok)
+	case r.Token != "":
+		if msg := checkToken(r.Token); msg != "" {
+			bad("DISCORD_TOKEN", ErrInvalid, "%s", msg)
+			break
+		}
+		c.Token = Secret(r.Token)
+	case p == Run:
+		bad("DISCORD_TOKEN", ErrMissing, "not set (set DISCORD_TOKEN or DISCORD_TOKEN_FILE to the bot token)")
+	}
+
+	if r.AppID != "" {
+		if !isSnowflake(r.AppID) {
+			bad("DISCORD_APP_ID", ErrInvalid, "%q is not a Discord ID (digits only)", r.AppID)
+		}
+		c.AppID = r.AppID
+	}
+
+	switch m := Mode(strings.ToLower(r.Mode)); m {
+	case ModeGateway, ModeHTTP:
+		c.Mode = m
+	default:
+		bad("GOBOT_MODE", ErrInvalid, "%q is not gateway or http", r.Mode)
+	}
+
+	if r.PublicKey != "" {
+		k, err := hex.DecodeString(r.PublicKey)
+		switch {
+		case err != nil:
+			bad("DISCORD_PUBLIC_KEY", ErrInvalid, "not hexadecimal (want the 64 hex digits shown as Public Key in the Developer Portal)")
+		case len(k) != ed25519.PublicKeySize:
+			bad("DISCORD_PUBLIC_KEY", ErrInvalid, "%d bytes, want %d (64 hex digits)", len(k), ed25519.PublicKeySize)
+		default:
+			c.PublicKey = ed25519.PublicKey(k)
+		}
+	} else if p == Run && c.Mode == ModeHTTP {
+		bad("DISCORD_PUBLIC_KEY", ErrMissing, "required when GOBOT_MODE=http")
+	}
+
+	if u, err := url.Parse(r.APIURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.RawQuery != "" || u.Fragment != "" {
+		bad("DISCORD_API_URL", ErrInvalid, "%q is not an http(s) URL such as https://discord.com/api/v10", r.APIURL)
+	} else {
+		c.APIURL = strings.TrimRight(r.APIURL, "/")
+	}
+
+	c.HTTPAddr = r.HTTPAddr
+	if c.HTTPAddr == "" && c.Mode == ModeHTTP {
+		c.HTTPAddr = defaultHTTPAddr
+	}
+	if c.HTTPAddr != "" {
+		if _, port, err := net.SplitHostPort(c.HTTPAddr); err != nil {
+			bad("GOBOT_HTTP_ADDR", ErrInvalid, "%q is not host:port (e.g. :8080)", c.HTTPAddr)
+		} else if n, err := strconv.Atoi(port); err != nil || n < 0 || n > 65535 {
+			bad("GOBOT_HTTP_ADDR", ErrInvalid, "%q has no valid port (0-65535)", c.HTTPAddr)
+		}
+	}
+
+	c.DBPath = r.DB
+
+	if r.GuildID != "" {
+		if !isSnowflake(r.GuildID) {
+			bad("GOBOT_GUILD_ID", ErrInvalid, "%q is not a Discord ID (digits only)", r.GuildID)
+		}
+		c.GuildID = r.GuildID
+	}
+
+	if engines, msg := parseEngines(r.GTPEngines); msg != "" {
+		bad("GOBOT_GTP_ENGINES", ErrInvalid, "%s", msg)
+	} else {
+		c.GTPEngines = engines
+	}
+
+	switch strings.ToLower(r.LogLevel) {
+	case "debug":
+		c.LogLevel = slog.LevelDebug
+	case "info":
+		c.LogLevel = slog.LevelInfo
+	case "warn", "warning":
+		c.LogLevel = slog.LevelWarn
+	case "error":
+		c.LogLevel = slog.LevelError
+	default:
+		bad("GOBOT_LOG_LEVEL", ErrInvalid, "%q is not debug, info, warn or error", r.LogLevel)
+	}
+
+	switch f := LogFormat(strings.ToLower(r.LogFormat)); f {
+	case LogText, LogJSON:
+		c.LogFormat = f
+	default:
+		bad("GOBOT_LOG_FORMAT", ErrInvalid, "%q is not text or json", r.LogFormat)
+	}
+
+	c.MaxSearches = runtime.NumCPU()
+	if r.MaxSearches != "" {
+		n, err := strconv.Atoi(r.MaxSearches)
+		if err != nil || n < 1 || n > 1024 {
+			bad("GOBOT_MAX_SEARCHES", ErrInvalid, "%q is not a whole number from 1 to 1024", r.MaxSearches)
+		}
+		c.MaxSearches = n
+	}
+
+	duration := func(name, s string, min time.Duration) time.Duration {
+		d, err := time.ParseDuration(s)
+		if err != nil {
+			bad(name, ErrInvalid, "%q is not a duration such as 24h or 90m", s)
+			return 0
+		}
+		if d < min {
+			bad(name, ErrInvalid, "%v is shorter than the minimum %v", d, min)
+		}
+		return d
+	}
+	c.ChallengeTTL = duration("GOBOT_CHALLENGE_TTL", r.ChallengeTTL, time.Minute)
+	c.ScoringTTL = duration("GOBOT_SCORING_TTL", r.ScoringTTL, time.Minute)
+	c.ShutdownTimeout = duration("GOBOT_SHUTDOWN_TIMEOUT", r.ShutdownTimeout, time.Second)
+
+	if len(errs) > 0 {
+		return nil, errs
+	}
+	return c, nil
+}
+
+// checkToken returns what is wrong with a token, without quoting it.
+func checkToken(tok string) string {
+	switch {
+	case tok == "":
+		return "empty"
+	case strings.HasPrefix(tok, "Bot ") || strings.HasPrefix(tok, "Bearer "):
+		return `give the bare token, without the "Bot " prefix`
+	case strings.IndexFunc(tok, func(r rune) bool { return r <= ' ' || r > '~' }) >= 0:
+		return "contains spaces or characters that cannot be in a token"
+	}
+	return ""
+}
+
+func isSnowflake(s string) bool {
+	if len(s) == 0 || len(s) > 20 {
+		return false
+	}
+	_, err := strconv.ParseUint(s, 10, 64)
+	return err == nil
+}
+
+// parseEngines reads NAME=COMMAND entries separated by ';' or newlines.
+func parseEngines(s string) (map[string]string, string) {
+	if strings.TrimSpace(s) == "" {
+		return nil, ""
+	}
+	m := map[string]string{}
+	for _, entry := range strings.FieldsFunc(s, func(r rune) bool { return r == ';' || r == '\n' }) {
+		entry = strings.TrimSpace(entry)
+		if entry == "" {
+			continue
+		}
+		name, cmd, ok := strings.Cut(entry, "=")
+		name, cmd = strings.TrimSpace(name), strings.TrimSpace(cmd)
+		switch {
+		case !ok:
+			return nil, fmt.Sprintf("entry %q is not NAME=COMMAND", entry)
+		case !validEngineName(name):
+			return nil, fmt.Sprintf("name %q must be 1-32 lowercase letters, digits, '-' or '_'", name)
+		case cmd == "":
+			return nil, fmt.Sprintf("engine %q has no command", name)
+		}
+		if _, dup := m[name]; dup {
+			return nil, fmt.Sprintf("engine %q is listed twice", name)
+		}
+		m[name] = cmd
+	}
+	return m, ""
+}
+
+// validEngineName accepts what can be a slash command choice value and a
+// bot level name.
+func validEngineName(s string) bool {
+	if len(s) == 0 || len(s) > 32 {
+		return false
+	}
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-' || r == '_') {
+			return false
+		}
+	}
+	return true
+}
+
+// String describes the configuration on one line, with the token redacted.
+func (c Config) String() string {
+	names := make([]string, 0, len(c.GTPEngines))
+	for n := range c.GTPEngines {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	key := ""
+	if c.PublicKey != nil {
+		key = hex.EncodeToString(c.PublicKey)
+	}
+	return fmt.Sprintf("mode=%s token=%s app_id=%s public_key=%s api_url=%s http_addr=%s db=%s guild_id=%s gtp_engines=%s log_level=%s log_format=%s max_searches=%d challenge_ttl=%s scoring_ttl=%s shutdown_timeout=%s",
+		c.Mode, c.Token.String(), c.AppID, key, c.APIURL, c.HTTPAddr, c.DBPath, c.GuildID,
+		strings.Join(names, ","), c.LogLevel, c.LogFormat, c.MaxSearches, c.ChallengeTTL, c.ScoringTTL, c.ShutdownTimeout)
+}
+
+// GoString implements fmt.GoStringer for %#v.
+func (c Config) GoString() string { return "config.Config{" + c.String() + "}" }
+
+// Format implements fmt.Formatter: every verb prints String (GoString for
+// %#v), so no field is ever formatted on its own.
+func (c Config) Format(f fmt.State, verb rune) {
+	if verb == 'v' && f.Flag('#') {
+		fmt.Fprint(f, c.GoString())
+		return
+	}
+	fmt.Fprint(f, c.String())
+}
+
+// LogValue implements slog.LogValuer: a group of the settings, token redacted.
+func (c Config) LogValue() slog.Value {
+	names := make([]string, 0, len(c.GTPEngines))
+	for n := range c.GTPEngines {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return slog.GroupValue(
+		slog.String("mode", string(c.Mode)),
+		slog.String("token", c.Token.String()),
+		slog.String("app_id", c.AppID),
+		slog.String("api_url", c.APIURL),
+		slog.String("http_addr", c.HTTPAddr),
+		slog.String("db", c.DBPath),
+		slog.String("guild_id", c.GuildID),
+		slog.Any("gtp_engines", names),
+		slog.String("log_level", c.LogLevel.String()),
+		slog.Int("max_searches", c.MaxSearches),
+		slog.Duration("challenge_ttl", c.ChallengeTTL),
+		slog.Duration("scoring_ttl", c.ScoringTTL),
+		slog.Duration("shutdown_timeout", c.ShutdownTimeout),
+	)
+}

@@ -1,0 +1,348 @@
+package config
+
+import (
+	"bytes"
+	"crypto/ed25519"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+var update = flag.Bool("update", false, "rewrite the configuration table in ../README.md")
+
+// testToken looks like a real bot token; its 4-grams appear nowhere else in
+// the configuration's output.
+const testToken = "MTA4NzQ2OTg1NzQ5OTE3MjgzMg.GqZ7vX.Yb3kQw9RfP0uLs2TnVc8JhEoDaMi6xKz1ByWgN"
+
+var testKey = strings.Repeat("ab", 32)
+
+func TestParse(t *testing.T) {
+	keyBytes, _ := hex.DecodeString(testKey)
+	tests := []struct {
+		name     string
+		env      map[string]string
+		purpose  Purpose
+		want     *Config
+		wantErr  []string // variables named in the error, in order
+		sentinel error
+	}{
+		{
+			name: "defaults",
+			env:  map[string]string{"DISCORD_TOKEN": testToken},
+			want: &Config{
+				Token: testToken, APIURL: "https://discord.com/api/v10", Mode: ModeGateway,
+				DBPath: "gobot.db", LogLevel: slog.LevelInfo, LogFormat: LogText,
+				MaxSearches: runtime.NumCPU(), ChallengeTTL: 24 * time.Hour, ScoringTTL: 24 * time.Hour,
+				ShutdownTimeout: 8 * time.Second,
+			},
+		},
+		{
+			name: "everything set",
+			env: map[string]string{
+				"DISCORD_TOKEN": testToken, "DISCORD_APP_ID": "1087469857499172832", "DISCORD_PUBLIC_KEY": testKey,
+				"DISCORD_API_URL": "http://127.0.0.1:9999/api/v10/", "GOBOT_MODE": "HTTP", "GOBOT_HTTP_ADDR": "127.0.0.1:9000",
+				"GOBOT_DB": "/data/gobot.db", "GOBOT_GUILD_ID": "123456789012345678",
+				"GOBOT_GTP_ENGINES": "gnugo=/usr/games/gnugo --mode gtp --level 10; katago = katago gtp -config a=b.cfg\n",
+				"GOBOT_LOG_LEVEL":   "debug", "GOBOT_LOG_FORMAT": "json", "GOBOT_MAX_SEARCHES": "3",
+				"GOBOT_CHALLENGE_TTL": "2h", "GOBOT_SCORING_TTL": "90m", "GOBOT_SHUTDOWN_TIMEOUT": "5s",
+			},
+			want: &Config{
+				Token: testToken, AppID: "1087469857499172832", PublicKey: keyBytes, APIURL: "http://127.0.0.1:9999/api/v10",
+				Mode: ModeHTTP, HTTPAddr: "127.0.0.1:9000", DBPath: "/data/gobot.db", GuildID: "123456789012345678",
+				GTPEngines: map[string]string{"gnugo": "/usr/games/gnugo --mode gtp --level 10", "katago": "katago gtp -config a=b.cfg"},
+				LogLevel:   slog.LevelDebug, LogFormat: LogJSON, MaxSearches: 3,
+				ChallengeTTL: 2 * time.Hour, ScoringTTL: 90 * time.Minute, ShutdownTimeout: 5 * time.Second,
+			},
+		},
+		{
+			name: "http mode defaults its address",
+			env:  map[string]string{"DISCORD_TOKEN": testToken, "GOBOT_MODE": "http", "DISCORD_PUBLIC_KEY": testKey},
+			want: &Config{
+				Token: testToken, PublicKey: keyBytes, APIURL: "https://discord.com/api/v10", Mode: ModeHTTP, HTTPAddr: ":8080",
+				DBPath: "gobot.db", LogLevel: slog.LevelInfo, LogFormat: LogText,
+				MaxSearches: runtime.NumCPU(), ChallengeTTL: 24 * time.Hour, ScoringTTL: 24 * time.Hour, ShutdownTimeout: 8 * time.Second,
+			},
+		},
+		{
+			name: "empty values mean unset",
+			env:  map[string]string{"DISCORD_TOKEN": testToken, "GOBOT_MODE": "", "GOBOT_DB": "", "GOBOT_LOG_LEVEL": ""},
+			want: &Config{
+				Token: testToken, APIURL: "https://discord.com/api/v10", Mode: ModeGateway,
+				DBPath: "gobot.db", LogLevel: slog.LevelInfo, LogFormat: LogText,
+				MaxSearches: runtime.NumCPU(), ChallengeTTL: 24 * time.Hour, ScoringTTL: 24 * time.Hour, ShutdownTimeout: 8 * time.Second,
+			},
+		},
+		{
+			name:    "offline needs no token",
+			env:     map[string]string{"GOBOT_MODE": "http"},
+			purpose: Offline,
+			want: &Config{
+				APIURL: "https://discord.com/api/v10", Mode: ModeHTTP, HTTPAddr: ":8080",
+				DBPath: "gobot.db", LogLevel: slog.LevelInfo, LogFormat: LogText,
+				MaxSearches: runtime.NumCPU(), ChallengeTTL: 24 * time.Hour, ScoringTTL: 24 * time.Hour, ShutdownTimeout: 8 * time.Second,
+			},
+		},
+		{name: "no token", env: map[string]string{}, wantErr: []string{"DISCORD_TOKEN"}, sentinel: ErrMissing},
+		{name: "http without key", env: map[string]string{"DISCORD_TOKEN": testToken, "GOBOT_MODE": "http"}, wantErr: []string{"DISCORD_PUBLIC_KEY"}, sentinel: ErrMissing},
+		{name: "token and file", env: map[string]string{"DISCORD_TOKEN": testToken, "DISCORD_TOKEN_FILE": "/run/secrets/token"}, wantErr: []string{"DISCORD_TOKEN"}, sentinel: ErrConflict},
+		{name: "token with Bot prefix", env: map[string]string{"DISCORD_TOKEN": "Bot " + testToken}, wantErr: []string{"DISCORD_TOKEN"}, sentinel: ErrInvalid},
+		{name: "token with space", env: map[string]string{"DISCORD_TOKEN": testToken[:20] + " " + testToken[20:]}, wantErr: []string{"DISCORD_TOKEN"}, sentinel: ErrInvalid},
+		{name: "missing token file", env: map[string]string{"DISCORD_TOKEN_FILE": "/nonexistent/gobot-token"}, wantErr: []string{"DISCORD_TOKEN_FILE"}, sentinel: ErrInvalid},
+		{name: "bad app id", env: map[string]string{"DISCORD_TOKEN": testToken, "DISCORD_APP_ID": "my-bot"}, wantErr: []string{"DISCORD_APP_ID"}, sentinel: ErrInvalid},
+		{name: "key not hex", env: map[string]string{"DISCORD_TOKEN": testToken, "DISCORD_PUBLIC_KEY": strings.Repeat("zz", 32)}, wantErr: []string{"DISCORD_PUBLIC_KEY"}, sentinel: ErrInvalid},
+		{name: "key too short", env: map[string]string{"DISCORD_TOKEN": testToken, "DISCORD_PUBLIC_KEY": "abcd"}, wantErr: []string{"DISCORD_PUBLIC_KEY"}, sentinel: ErrInvalid},
+		{name: "api url without scheme", env: map[string]string{"DISCORD_TOKEN": testToken, "DISCORD_API_URL": "discord.com/api"}, wantErr: []string{"DISCORD_API_URL"}, sentinel: ErrInvalid},
+		{name: "api url ftp", env: map[string]string{"DISCORD_TOKEN": testToken, "DISCORD_API_URL": "ftp://discord.com/api"}, wantErr: []string{"DISCORD_API_URL"}, sentinel: ErrInvalid},
+		{name: "bad mode", env: map[string]string{"DISCORD_TOKEN": testToken, "GOBOT_MODE": "websocket"}, wantErr: []string{"GOBOT_MODE"}, sentinel: ErrInvalid},
+		{name: "addr without port", env: map[string]string{"DISCORD_TOKEN": testToken, "GOBOT_HTTP_ADDR": "localhost"}, wantErr: []string{"GOBOT_HTTP_ADDR"}, sentinel: ErrInvalid},
+		{name: "addr bad port", env: map[string]string{"DISCORD_TOKEN": testToken, "GOBOT_HTTP_ADDR": ":99999"}, wantErr: []string{"GOBOT_HTTP_ADDR"}, sentinel: ErrInvalid},
+		{name: "bad guild", env: map[string]string{"DISCORD_TOKEN": testToken, "GOBOT_GUILD_ID": "12ab"}, wantErr: []string{"GOBOT_GUILD_ID"}, sentinel: ErrInvalid},
+		{name: "engine without command", env: map[string]string{"DISCORD_TOKEN": testToken, "GOBOT_GTP_ENGINES": "gnugo="}, wantErr: []string{"GOBOT_GTP_ENGINES"}, sentinel: ErrInvalid},
+		{name: "engine without equals", env: map[string]string{"DISCORD_TOKEN": testToken, "GOBOT_GTP_ENGINES": "/usr/games/gnugo --mode gtp"}, wantErr: []string{"GOBOT_GTP_ENGINES"}, sentinel: ErrInvalid},
+		{name: "engine bad name", env: map[string]string{"DISCORD_TOKEN": testToken, "GOBOT_GTP_ENGINES": "Gnu Go=gnugo"}, wantErr: []string{"GOBOT_GTP_ENGINES"}, sentinel: ErrInvalid},
+		{name: "engine twice", env: map[string]string{"DISCORD_TOKEN": testToken, "GOBOT_GTP_ENGINES": "g=a;g=b"}, wantErr: []string{"GOBOT_GTP_ENGINES"}, sentinel: ErrInvalid},
+		{name: "bad level", env: map[string]string{"DISCORD_TOKEN": testToken, "GOBOT_LOG_LEVEL": "verbose"}, wantErr: []string{"GOBOT_LOG_LEVEL"}, sentinel: ErrInvalid},
+		{name: "bad format", env: map[string]string{"DISCORD_TOKEN": testToken, "GOBOT_LOG_FORMAT": "xml"}, wantErr: []string{"GOBOT_LOG_FORMAT"}, sentinel: ErrInvalid},
+		{name: "searches zero", env: map[string]string{"DISCORD_TOKEN": testToken, "GOBOT_MAX_SEARCHES": "0"}, wantErr: []string{"GOBOT_MAX_SEARCHES"}, sentinel: ErrInvalid},
+		{name: "searches word", env: map[string]string{"DISCORD_TOKEN": testToken, "GOBOT_MAX_SEARCHES": "many"}, wantErr: []string{"GOBOT_MAX_SEARCHES"}, sentinel: ErrInvalid},
+		{name: "ttl no unit", env: map[string]string{"DISCORD_TOKEN": testToken, "GOBOT_CHALLENGE_TTL": "24"}, wantErr: []string{"GOBOT_CHALLENGE_TTL"}, sentinel: ErrInvalid},
+		{name: "ttl too short", env: map[string]string{"DISCORD_TOKEN": testToken, "GOBOT_SCORING_TTL": "10s"}, wantErr: []string{"GOBOT_SCORING_TTL"}, sentinel: ErrInvalid},
+		{name: "shutdown negative", env: map[string]string{"DISCORD_TOKEN": testToken, "GOBOT_SHUTDOWN_TIMEOUT": "-1s"}, wantErr: []string{"GOBOT_SHUTDOWN_TIMEOUT"}, sentinel: ErrInvalid},
+		{
+			name:     "several problems on one line",
+			env:      map[string]string{"GOBOT_MODE": "http", "GOBOT_LOG_LEVEL": "loud"},
+			wantErr:  []string{"DISCORD_TOKEN", "DISCORD_PUBLIC_KEY", "GOBOT_LOG_LEVEL"},
+			sentinel: ErrMissing,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := Parse(tt.env, tt.purpose)
+			if tt.wantErr == nil {
+				if err != nil {
+					t.Fatalf("Parse() error = %v, want nil", err)
+				}
+				if diff := cmp.Diff(tt.want, got); diff != "" {
+					t.Errorf("Parse() mismatch (-want +got):\n%s", diff)
+				}
+				return
+			}
+			if err == nil {
+				t.Fatalf("Parse() = %v, want an error naming %v", got, tt.wantErr)
+			}
+			var errs Errors
+			if !errors.As(err, &errs) {
+				t.Fatalf("Parse() error = %T %v, want config.Errors", err, err)
+			}
+			var names []string
+			for _, e := range errs {
+				names = append(names, e.Var)
+			}
+			if diff := cmp.Diff(tt.wantErr, names); diff != "" {
+				t.Errorf("Parse() error %q names (-want +got):\n%s", err, diff)
+			}
+			if !errors.Is(err, tt.sentinel) {
+				t.Errorf("Parse() error = %v, want errors.Is %v", err, tt.sentinel)
+			}
+			msg := err.Error()
+			if strings.Contains(msg, "\n") || !strings.HasPrefix(msg, "config: ") {
+				t.Errorf("Parse() error = %q, want one line starting with \"config: \"", msg)
+			}
+			for _, n := range tt.wantErr {
+				if !strings.Contains(msg, n) {
+					t.Errorf("Parse() error = %q, does not name %s", msg, n)
+				}
+			}
+		})
+	}
+}
+
+func TestTokenFile(t *testing.T) {
+	dir := t.TempDir()
+	tests := []struct {
+		name    string
+		content string
+		wantErr bool
+	}{
+		{"plain", testToken, false},
+		{"trailing newline", testToken + "\n", false},
+		{"crlf", testToken + "\r\n", false},
+		{"two newlines", testToken + "\n\n", false},
+		{"empty", "", true},
+		{"only newline", "\n", true},
+		{"two lines", testToken + "\nother\n", true},
+	}
+	for i, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			path := filepath.Join(dir, fmt.Sprintf("token%d", i))
+			if err := os.WriteFile(path, []byte(tt.content), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			c, err := Parse(map[string]string{"DISCORD_TOKEN_FILE": path}, Run)
+			if tt.wantErr {
+				if err == nil || !strings.Contains(err.Error(), "DISCORD_TOKEN_FILE") {
+					t.Fatalf("Parse() error = %v, want one naming DISCORD_TOKEN_FILE", err)
+				}
+				assertNoToken(t, "error", err.Error())
+				return
+			}
+			if err != nil {
+				t.Fatalf("Parse() error = %v", err)
+			}
+			if c.Token.Reveal() != testToken {
+				t.Errorf("Token.Reveal() has %d bytes, want the file's token (%d bytes)", len(c.Token.Reveal()), len(testToken))
+			}
+		})
+	}
+}
+
+// assertNoToken fails if out contains any 4-character piece of testToken.
+func assertNoToken(t *testing.T, what, out string) {
+	t.Helper()
+	for i := 0; i+4 <= len(testToken); i++ {
+		if piece := testToken[i : i+4]; strings.Contains(out, piece) {
+			t.Errorf("%s contains %q, a piece of the token:\n%s", what, piece, out)
+			return
+		}
+	}
+}
+
+func TestTokenNeverPrinted(t *testing.T) {
+	c, err := Parse(map[string]string{
+		"DISCORD_TOKEN": testToken, "DISCORD_APP_ID": "1087469857499172832", "DISCORD_PUBLIC_KEY": testKey,
+		"GOBOT_MODE": "http", "GOBOT_GTP_ENGINES": "gnugo=/usr/games/gnugo --mode gtp",
+	}, Run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	type holder struct {
+		Cfg  Config
+		Ptr  *Config
+		Tok  Secret
+		Toks []Secret
+	}
+	h := holder{Cfg: *c, Ptr: c, Tok: c.Token, Toks: []Secret{c.Token}}
+	outputs := map[string]string{}
+	for _, verb := range []string{"%v", "%+v", "%#v", "%s", "%q", "%x", "%X", "%d", "%10.3s", "%T"} {
+		outputs["Config "+verb] = fmt.Sprintf(verb, *c)
+		outputs["*Config "+verb] = fmt.Sprintf(verb, c)
+		outputs["Secret "+verb] = fmt.Sprintf(verb, c.Token)
+		outputs["holder "+verb] = fmt.Sprintf(verb, h)
+		outputs["&holder "+verb] = fmt.Sprintf(verb, &h)
+	}
+	outputs["String"] = c.String()
+	outputs["GoString"] = c.GoString()
+	outputs["Println"] = fmt.Sprintln(c, *c, c.Token, h)
+	if b, err := json.Marshal(h); err != nil {
+		t.Errorf("json.Marshal: %v", err)
+	} else {
+		outputs["json"] = string(b)
+	}
+	for _, format := range []string{"text", "json"} {
+		var buf bytes.Buffer
+		var hd slog.Handler = slog.NewTextHandler(&buf, nil)
+		if format == "json" {
+			hd = slog.NewJSONHandler(&buf, nil)
+		}
+		log := slog.New(hd)
+		log.Info("start", "config", c, "value", *c, "token", c.Token, "holder", h)
+		log.Info("group", slog.Any("cfg", c), slog.Group("g", "tok", c.Token))
+		outputs["slog "+format] = buf.String()
+	}
+	for what, out := range outputs {
+		assertNoToken(t, what, out)
+		if out == "" {
+			t.Errorf("%s is empty", what)
+		}
+	}
+	if !strings.Contains(outputs["String"], "token="+redacted) {
+		t.Errorf("String() = %q, want token=%s", outputs["String"], redacted)
+	}
+	if c.Token.Reveal() != testToken {
+		t.Errorf("Reveal() does not return the token")
+	}
+	if got := fmt.Sprint(Secret("")); got != "" {
+		t.Errorf("empty Secret prints %q, want \"\"", got)
+	}
+}
+
+func TestVars(t *testing.T) {
+	vars := Vars()
+	seen := map[string]bool{}
+	for _, v := range vars {
+		if v.Description == "" {
+			t.Errorf("%s has no description", v.Name)
+		}
+		if seen[v.Name] {
+			t.Errorf("%s listed twice", v.Name)
+		}
+		seen[v.Name] = true
+	}
+	for _, name := range []string{"DISCORD_TOKEN", "DISCORD_TOKEN_FILE", "DISCORD_APP_ID", "DISCORD_PUBLIC_KEY", "DISCORD_API_URL",
+		"GOBOT_MODE", "GOBOT_HTTP_ADDR", "GOBOT_DB", "GOBOT_GUILD_ID", "GOBOT_GTP_ENGINES", "GOBOT_LOG_LEVEL"} {
+		if !seen[name] {
+			t.Errorf("Vars() lacks %s", name)
+		}
+	}
+	md := Markdown()
+	if got, want := strings.Count(md, "\n"), len(vars)+2; got != want {
+		t.Errorf("Markdown() has %d lines, want %d:\n%s", got, want, md)
+	}
+	for _, want := range []string{"| `GOBOT_DB` | `gobot.db` |", "| `GOBOT_HTTP_ADDR` | :8080 in http mode, unset otherwise |", "| `DISCORD_TOKEN` | — |"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("Markdown() lacks %q:\n%s", want, md)
+		}
+	}
+}
+
+// TestREADMETable keeps README.md's configuration table equal to Markdown().
+func TestREADMETable(t *testing.T) {
+	const begin, end = "<!-- config:begin -->\n", "<!-- config:end -->"
+	path := filepath.Join("..", "README.md")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Skipf("no README.md: %v", err)
+	}
+	s := string(data)
+	i, j := strings.Index(s, begin), strings.Index(s, end)
+	if i < 0 || j < i {
+		t.Skipf("README.md has no %q ... %q markers around its configuration table", strings.TrimSpace(begin), end)
+	}
+	got, want := s[i+len(begin):j], Markdown()
+	if got == want {
+		return
+	}
+	if *update {
+		if err := os.WriteFile(path, []byte(s[:i+len(begin)]+want+s[j:]), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	t.Errorf("README.md configuration table is stale; run go test ./config -update\n%s", cmp.Diff(want, got))
+}
+
+func TestPublicKeyUsable(t *testing.T) {
+	pub, priv, err := ed25519.GenerateKey(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := Parse(map[string]string{"DISCORD_TOKEN": testToken, "GOBOT_MODE": "http", "DISCORD_PUBLIC_KEY": hex.EncodeToString(pub)}, Run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	msg := []byte("1700000000{\"type\":1}")
+	if !ed25519.Verify(c.PublicKey, msg, ed25519.Sign(priv, msg)) {
+		t.Error("PublicKey does not verify a signature made with its private key")
+	}
+}

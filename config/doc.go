@@ -1,0 +1,12 @@
+// Package config reads gobot's configuration from the environment.
+//
+// It owns the list of environment variables, their defaults and their
+// validation, and nothing else: it opens no database and no connection.
+// [Load] is called once by cmd/gobot; [Parse] takes an explicit environment
+// so tests need not touch the process's. A missing or malformed value is
+// reported as one line naming the variable ([*VarError]).
+//
+// The bot token is held in a [Secret], which prints, logs and marshals as
+// "[redacted]" whatever the verb or encoder: only [Secret.Reveal] returns it.
+// [Markdown] renders the table of variables that README.md embeds.
+package config
