@@ -11,14 +11,15 @@ package engine
 const (
 	maxStride = MaxSize + 2
 	maxArea   = maxStride * maxStride
+	// arrSize is maxArea rounded up to a power of two: indexing the
+	// arrays with v&mask lets the compiler drop bounds checks on the hot
+	// path.
+	arrSize = 1024
+	mask    = arrSize - 1
 )
 
 // PassVertex is the vertex index that stands for a pass in Board.Play.
 const PassVertex = 0
-
-// nbShift packs per-colour neighbour counts into one uint16: four bits for
-// each of Empty, Black, White and border.
-func nbUnit(c Color) uint16 { return 1 << (4 * uint(c)) }
 
 // Board is a position: stones, chains, captures, the simple-ko point and the
 // Zobrist hash. It is the fast, unchecked door into the rules: Play trusts
@@ -40,16 +41,20 @@ type Board struct {
 	hash    uint64
 	caps    [3]int // stones captured by Black ([1]) and White ([2])
 
-	color   [maxArea]Color
-	nb      [maxArea]uint16 // neighbour colour counts, see nbUnit
-	next    [maxArea]int16  // next stone of the same chain (circular)
-	head    [maxArea]int16  // chain representative
-	csize   [maxArea]int16  // chain size, valid at heads
-	plibs   [maxArea]int16  // pseudo-liberty count, valid at heads
-	lsum    [maxArea]uint32 // sum of pseudo-liberty vertices, at heads
-	lsq     [maxArea]uint32 // sum of their squares, at heads
-	empty   [maxArea]int16  // the empty vertices, in no order
-	emptyAt [maxArea]int16  // index of a vertex in empty
+	color   [arrSize]Color
+	next    [arrSize]int16  // next stone of the same chain (circular)
+	head    [arrSize]int16  // chain representative
+	chain   [arrSize]chain  // chain data, valid at heads
+	empty   [arrSize]int16  // the empty vertices, in no order
+	emptyAt [arrSize]int16  // index of a vertex in empty
+}
+
+// chain is what a chain's head records: its size and pseudo-liberties.
+type chain struct {
+	size  int16  // stones
+	plibs int16  // pseudo-liberty count
+	lsum  uint32 // sum of pseudo-liberty vertices
+	lsq   uint32 // sum of their squares
 }
 
 // NewBoard returns an empty board of the given size, or ErrInvalidSize.
@@ -77,14 +82,6 @@ func (b *Board) Clear() {
 			b.emptyAt[v] = int16(b.nEmpty)
 			b.empty[b.nEmpty] = int16(v)
 			b.nEmpty++
-		}
-	}
-	for r := 0; r < size; r++ {
-		for c := 0; c < size; c++ {
-			v := (r+1)*stride + c + 1
-			for _, n := range b.neighbours(v) {
-				b.nb[v] += nbUnit(b.color[n])
-			}
 		}
 	}
 }
@@ -178,11 +175,17 @@ func (b *Board) Diagonals(v int) [4]int {
 // NeighbourCount returns how many orthogonal neighbours of v have colour c
 // (Empty, Black or White); off-board neighbours are counted by EdgeCount.
 func (b *Board) NeighbourCount(v int, c Color) int {
-	return int(b.nb[v]>>(4*uint(c))) & 15
+	n := 0
+	for _, q := range b.neighbours(v) {
+		if b.color[q&mask] == c {
+			n++
+		}
+	}
+	return n
 }
 
 // EdgeCount returns how many orthogonal neighbours of v are off the board.
-func (b *Board) EdgeCount(v int) int { return int(b.nb[v]>>12) & 15 }
+func (b *Board) EdgeCount(v int) int { return b.NeighbourCount(v, border) }
 
 // Chain returns the representative of the chain at vertex v, which must
 // hold a stone. Two stones are in one chain exactly when their
@@ -190,7 +193,7 @@ func (b *Board) EdgeCount(v int) int { return int(b.nb[v]>>12) & 15 }
 func (b *Board) Chain(v int) int { return int(b.head[v]) }
 
 // ChainSize returns the number of stones in the chain at v.
-func (b *Board) ChainSize(v int) int { return int(b.csize[b.head[v]]) }
+func (b *Board) ChainSize(v int) int { return int(b.chain[b.head[v&mask]&mask].size) }
 
 // NextStone returns the next stone of v's chain; following it from any stone
 // visits the whole chain and returns to the start.
@@ -198,23 +201,23 @@ func (b *Board) NextStone(v int) int { return int(b.next[v]) }
 
 // InAtari reports whether the chain at v has exactly one liberty.
 func (b *Board) InAtari(v int) bool {
-	h := b.head[v]
-	n := uint64(b.plibs[h])
-	s := uint64(b.lsum[h])
-	return n > 0 && n*uint64(b.lsq[h]) == s*s
+	ch := &b.chain[b.head[v&mask]&mask]
+	n := uint64(ch.plibs)
+	s := uint64(ch.lsum)
+	return n > 0 && n*uint64(ch.lsq) == s*s
 }
 
 // AtariLiberty returns the only liberty of the chain at v, which must be in
 // atari.
 func (b *Board) AtariLiberty(v int) int {
-	h := b.head[v]
-	return int(b.lsum[h]) / int(b.plibs[h])
+	ch := &b.chain[b.head[v&mask]&mask]
+	return int(ch.lsum) / int(ch.plibs)
 }
 
 // Liberties counts the distinct liberties of the chain at v, stopping once
 // it has found max of them (max <= 0 means no limit). It walks the chain.
 func (b *Board) Liberties(v int, max int) int {
-	var seen [maxArea/64 + 1]uint64
+	var seen [arrSize / 64]uint64
 	n := 0
 	s := v
 	for {
@@ -236,7 +239,7 @@ func (b *Board) Liberties(v int, max int) int {
 
 // LibertyList appends up to max distinct liberties of the chain at v to dst.
 func (b *Board) LibertyList(dst []int, v int, max int) []int {
-	var seen [maxArea/64 + 1]uint64
+	var seen [arrSize / 64]uint64
 	s := v
 	for {
 		for _, q := range b.neighbours(s) {
@@ -258,7 +261,15 @@ func (b *Board) LibertyList(dst []int, v int, max int) []int {
 // IsEyeish reports whether v is empty and every orthogonal neighbour is c
 // or off the board.
 func (b *Board) IsEyeish(v int, c Color) bool {
-	return b.color[v] == Empty && b.NeighbourCount(v, c)+b.EdgeCount(v) == 4
+	if b.color[v&mask] != Empty {
+		return false
+	}
+	for _, q := range b.neighbours(v) {
+		if k := b.color[q&mask]; k != c && k != border {
+			return false
+		}
+	}
+	return true
 }
 
 // IsEye reports whether v is an eye of c by the usual playout test: every
@@ -272,7 +283,7 @@ func (b *Board) IsEye(v int, c Color) bool {
 	opp := c.Opponent()
 	bad, edge := 0, 0
 	for _, d := range b.Diagonals(v) {
-		switch b.color[d] {
+		switch b.color[d&mask] {
 		case opp:
 			bad++
 		case border:
@@ -287,14 +298,16 @@ func (b *Board) IsEye(v int, c Color) bool {
 // suicide (multi-stone suicide is legal when AllowSuicide is set). Superko is
 // not checked here.
 func (b *Board) Legal(v int, c Color) bool {
-	if v <= 0 || v >= maxArea || b.color[v] != Empty {
+	if v <= 0 || v >= maxArea || b.color[v&mask] != Empty {
 		return false
 	}
 	if v == b.koPoint && c == b.koColor {
 		return false
 	}
-	if b.nb[v]&15 != 0 {
-		return true
+	for _, q := range b.neighbours(v) {
+		if b.color[q&mask] == Empty {
+			return true
+		}
 	}
 	return !b.isSuicide(v, c)
 }
@@ -304,7 +317,7 @@ func (b *Board) Legal(v int, c Color) bool {
 func (b *Board) isSuicide(v int, c Color) bool {
 	own := false
 	for _, n := range b.neighbours(v) {
-		switch b.color[n] {
+		switch b.color[n&mask] {
 		case c:
 			own = true
 			if !b.inAtariAt(n, v) {
@@ -321,9 +334,9 @@ func (b *Board) isSuicide(v int, c Color) bool {
 
 // inAtariAt reports whether the chain at n has v as its only liberty.
 func (b *Board) inAtariAt(n, v int) bool {
-	h := b.head[n]
-	k := uint32(b.plibs[h])
-	return b.lsum[h] == uint32(v)*k && b.lsq[h] == uint32(v*v)*k
+	ch := &b.chain[b.head[n&mask]&mask]
+	k := uint32(ch.plibs)
+	return ch.lsum == uint32(v)*k && ch.lsq == uint32(v*v)*k
 }
 
 // WouldCapture reports whether c placing at v would capture at least one stone.
@@ -331,7 +344,7 @@ func (b *Board) inAtariAt(n, v int) bool {
 func (b *Board) WouldCapture(v int, c Color) bool {
 	opp := c.Opponent()
 	for _, n := range b.neighbours(v) {
-		if b.color[n] == opp && b.inAtariAt(n, v) {
+		if b.color[n&mask] == opp && b.inAtariAt(n, v) {
 			return true
 		}
 	}
@@ -347,25 +360,25 @@ func (b *Board) Play(v int, c Color) int {
 	if v == PassVertex {
 		return 0
 	}
+	v &= mask
 	opp := c.Opponent()
 	b.removeEmpty(v)
 	b.color[v] = c
-	b.hash ^= zobrist[c][v]
+	b.hash ^= zobrist[c&3][v]
 	b.head[v] = int16(v)
 	b.next[v] = int16(v)
-	b.csize[v] = 1
-	b.plibs[v], b.lsum[v], b.lsq[v] = 0, 0, 0
-	unit := nbUnit(c) - nbUnit(Empty)
+	b.chain[v] = chain{size: 1}
 	nbrs := b.neighbours(v)
 	for _, n := range nbrs {
-		b.nb[n] += unit
+		n &= mask
 		switch b.color[n] {
 		case Empty:
 			b.addLib(int(b.head[v]), n)
 		case c:
-			b.removeLib(int(b.head[n]), v)
-			if b.head[n] != b.head[v] {
-				b.merge(int(b.head[v]), int(b.head[n]))
+			hn := int(b.head[n])
+			b.removeLib(hn, v)
+			if hv := int(b.head[v]); hn != hv {
+				b.merge(hv, hn)
 			}
 		case opp:
 			b.removeLib(int(b.head[n]), v)
@@ -373,79 +386,84 @@ func (b *Board) Play(v int, c Color) int {
 	}
 	captured, capturedAt := 0, 0
 	for _, n := range nbrs {
-		if b.color[n] == opp && b.plibs[b.head[n]] == 0 {
+		n &= mask
+		if b.color[n] == opp && b.chain[b.head[n]&mask].plibs == 0 {
 			captured += b.removeChain(n)
 			capturedAt = n
 		}
 	}
-	b.caps[c] += captured
-	h := b.head[v]
-	if b.plibs[h] == 0 {
+	b.caps[c&3] += captured
+	ch := &b.chain[b.head[v]&mask]
+	if ch.plibs == 0 {
 		// Multi-stone suicide, which Legal allowed.
-		b.caps[opp] += b.removeChain(v)
+		b.caps[opp&3] += b.removeChain(v)
 		return captured
 	}
-	if captured == 1 && b.csize[h] == 1 && b.plibs[h] == 1 {
+	if captured == 1 && ch.size == 1 && ch.plibs == 1 {
 		b.koPoint, b.koColor = capturedAt, opp
 	}
 	return captured
 }
 
 func (b *Board) addLib(h, l int) {
-	b.plibs[h]++
-	b.lsum[h] += uint32(l)
-	b.lsq[h] += uint32(l * l)
+	ch := &b.chain[h&mask]
+	ch.plibs++
+	ch.lsum += uint32(l)
+	ch.lsq += uint32(l * l)
 }
 
 func (b *Board) removeLib(h, l int) {
-	b.plibs[h]--
-	b.lsum[h] -= uint32(l)
-	b.lsq[h] -= uint32(l * l)
+	ch := &b.chain[h&mask]
+	ch.plibs--
+	ch.lsum -= uint32(l)
+	ch.lsq -= uint32(l * l)
 }
 
-// merge joins chain b2 into chain a (both heads); the larger keeps its head.
+// merge joins chain c into chain a (both heads); the larger keeps its head.
 func (b *Board) merge(a, c int) {
-	if b.csize[a] < b.csize[c] {
+	a, c = a&mask, c&mask
+	if b.chain[a].size < b.chain[c].size {
 		a, c = c, a
 	}
 	s := c
 	for {
 		b.head[s] = int16(a)
-		s = int(b.next[s])
+		s = int(b.next[s]) & mask
 		if s == c {
 			break
 		}
 	}
 	b.next[a], b.next[c] = b.next[c], b.next[a]
-	b.csize[a] += b.csize[c]
-	b.plibs[a] += b.plibs[c]
-	b.lsum[a] += b.lsum[c]
-	b.lsq[a] += b.lsq[c]
+	ca, cc := &b.chain[a], &b.chain[c]
+	ca.size += cc.size
+	ca.plibs += cc.plibs
+	ca.lsum += cc.lsum
+	ca.lsq += cc.lsq
 }
 
 // removeChain takes the chain at v off the board and returns its size.
 func (b *Board) removeChain(v int) int {
+	v &= mask
 	col := b.color[v]
-	unit := nbUnit(Empty) - nbUnit(col)
-	n := int(b.csize[b.head[v]])
+	n := int(b.chain[b.head[v]&mask].size)
 	s := v
 	for {
 		b.color[s] = Empty
-		b.hash ^= zobrist[col][s]
+		b.hash ^= zobrist[col&3][s]
 		b.addEmpty(s)
-		s = int(b.next[s])
+		s = int(b.next[s]) & mask
 		if s == v {
 			break
 		}
 	}
 	for {
 		for _, q := range b.neighbours(s) {
-			b.nb[q] += unit
+			q &= mask
 			if c := b.color[q]; c == Black || c == White {
 				b.addLib(int(b.head[q]), s)
 			}
 		}
-		s = int(b.next[s])
+		s = int(b.next[s]) & mask
 		if s == v {
 			break
 		}
@@ -454,22 +472,22 @@ func (b *Board) removeChain(v int) int {
 }
 
 func (b *Board) removeEmpty(v int) {
-	i := b.emptyAt[v]
+	i := b.emptyAt[v&mask]
 	b.nEmpty--
-	last := b.empty[b.nEmpty]
-	b.empty[i] = last
-	b.emptyAt[last] = i
+	last := b.empty[b.nEmpty&mask]
+	b.empty[i&mask] = last
+	b.emptyAt[last&mask] = i
 }
 
 func (b *Board) addEmpty(v int) {
-	b.empty[b.nEmpty] = int16(v)
-	b.emptyAt[v] = int16(b.nEmpty)
+	b.empty[b.nEmpty&mask] = int16(v)
+	b.emptyAt[v&mask] = int16(b.nEmpty)
 	b.nEmpty++
 }
 
 // zobrist holds a random key for each colour on each vertex, from a fixed
 // seed so hashes are the same in every process.
-var zobrist = func() (z [3][maxArea]uint64) {
+var zobrist = func() (z [4][arrSize]uint64) {
 	x := uint64(0x9E3779B97F4A7C15)
 	next := func() uint64 { // splitmix64
 		x += 0x9E3779B97F4A7C15
@@ -535,11 +553,8 @@ func (b *Board) place(v int, c Color) {
 	b.hash ^= zobrist[c][v]
 	b.head[v] = int16(v)
 	b.next[v] = int16(v)
-	b.csize[v] = 1
-	b.plibs[v], b.lsum[v], b.lsq[v] = 0, 0, 0
-	unit := nbUnit(c) - nbUnit(Empty)
+	b.chain[v] = chain{size: 1}
 	for _, n := range b.neighbours(v) {
-		b.nb[n] += unit
 		switch b.color[n] {
 		case Empty:
 			b.addLib(int(b.head[v]), n)
@@ -590,4 +605,28 @@ func itoa(i int) string {
 		return string(rune('0' + i))
 	}
 	return itoa(i/10) + string(rune('0'+i%10))
+}
+
+// RandomMove returns a random legal move for c that does not fill one of c's
+// own eyes (IsEye), or PassVertex when there is none. r is a random number,
+// such as rand.Uint32(): the scan of the empty points starts at a position
+// drawn from it, as light playouts do (every candidate is reachable, though
+// points right after illegal ones are somewhat more likely). Superko is not
+// checked.
+func (b *Board) RandomMove(c Color, r uint32) int {
+	n := b.nEmpty
+	if n == 0 {
+		return PassVertex
+	}
+	i := int(uint64(r) * uint64(n) >> 32)
+	for k := 0; k < n; k++ {
+		v := int(b.empty[i&mask])
+		if !b.IsEye(v, c) && b.Legal(v, c) {
+			return v
+		}
+		if i++; i == n {
+			i = 0
+		}
+	}
+	return PassVertex
 }

@@ -19,13 +19,6 @@ func checkBoard(t *testing.T, b *Board) {
 		if c == border {
 			continue
 		}
-		var nb uint16
-		for _, n := range b.neighbours(v) {
-			nb += nbUnit(b.color[n])
-		}
-		if nb != b.nb[v] {
-			t.Fatalf("nb[%v] = %x, want %x", b.Point(v), b.nb[v], nb)
-		}
 		if c == Empty {
 			empties++
 			if int(b.empty[b.emptyAt[v]]) != v {
@@ -60,9 +53,9 @@ func checkBoard(t *testing.T, b *Board) {
 		if len(libs) == 0 {
 			t.Fatalf("chain at %v has no liberties\n%v", b.Point(v), b)
 		}
-		h := b.head[v]
-		if int(b.csize[h]) != len(seen) || uint32(b.plibs[h]) != pl || b.lsum[h] != sum || b.lsq[h] != sq {
-			t.Fatalf("chain at %v: size %d plibs %d, want %d %d", b.Point(v), b.csize[h], b.plibs[h], len(seen), pl)
+		ch := b.chain[b.head[v]]
+		if int(ch.size) != len(seen) || uint32(ch.plibs) != pl || ch.lsum != sum || ch.lsq != sq {
+			t.Fatalf("chain at %v: size %d plibs %d, want %d %d", b.Point(v), ch.size, ch.plibs, len(seen), pl)
 		}
 		if b.InAtari(v) != (len(libs) == 1) {
 			t.Fatalf("InAtari(%v) = %v with %d liberties", b.Point(v), b.InAtari(v), len(libs))
@@ -144,11 +137,11 @@ func randomMove(b *Board, c Color, rng *rand.Rand) int {
 	return PassVertex
 }
 
-func playout(b *Board, rng *rand.Rand) {
+func lightPlayout(b *Board, rng *rand.Rand) {
 	c := Black
 	passes := 0
 	for moves := 0; passes < 2 && moves < 3*b.size*b.size; moves++ {
-		v := randomMove(b, c, rng)
+		v := b.RandomMove(c, rng.Uint32())
 		if v == PassVertex {
 			passes++
 		} else {
@@ -165,7 +158,7 @@ func benchmarkPlayout(bm *testing.B, size int) {
 	bm.ResetTimer()
 	for i := 0; i < bm.N; i++ {
 		b := *start
-		playout(&b, rng)
+		lightPlayout(&b, rng)
 	}
 	bm.ReportMetric(float64(bm.N)/bm.Elapsed().Seconds(), "playouts/s")
 }

@@ -69,11 +69,11 @@ func ScoreBoard(b *Board, rules Rules, dead []Point, handicap int) Score {
 		}
 	}
 	s := Score{Scoring: rules.Scoring, Komi: rules.Komi, Owner: make([]Color, size*size)}
-	var seki [maxArea]bool
+	var seki [arrSize]bool
 	if rules.Scoring == TerritoryScoring {
 		seki = sekiChains(b, &work)
 	}
-	var seen [maxArea]bool
+	var seen [arrSize]bool
 	stack := make([]int, 0, size*size)
 	region := make([]int, 0, size*size)
 	for r := 0; r < size; r++ {
@@ -176,7 +176,7 @@ func ScoreBoard(b *Board, rules Rules, dead []Point, handicap int) Score {
 // sekiChains marks (by chain head in b) the chains that are in seki on the
 // board work (b with dead stones removed): chains next to a shared liberty
 // where neither side can play without putting its own stones in atari.
-func sekiChains(b, work *Board) (seki [maxArea]bool) {
+func sekiChains(b, work *Board) (seki [arrSize]bool) {
 	for v := 0; v < b.Area(); v++ {
 		if work.color[v] != Empty || b.color[v] != Empty {
 			continue
@@ -188,7 +188,7 @@ func sekiChains(b, work *Board) (seki [maxArea]bool) {
 		if !reach[Black] || !reach[White] {
 			continue
 		}
-		if !selfAtari(b, v, Black) || !selfAtari(b, v, White) {
+		if !sekiSelfAtari(b, v, Black) || !sekiSelfAtari(b, v, White) {
 			continue
 		}
 		for _, n := range b.neighbours(v) {
@@ -200,9 +200,9 @@ func sekiChains(b, work *Board) (seki [maxArea]bool) {
 	return seki
 }
 
-// selfAtari reports whether c playing at v on b is illegal, or captures
+// sekiSelfAtari reports whether c playing at v on b is illegal, or captures
 // nothing and leaves its own chain with at most one liberty.
-func selfAtari(b *Board, v int, c Color) bool {
+func sekiSelfAtari(b *Board, v int, c Color) bool {
 	if !b.Legal(v, c) {
 		return true
 	}
