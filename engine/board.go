@@ -42,11 +42,11 @@ type Board struct {
 	caps    [3]int // stones captured by Black ([1]) and White ([2])
 
 	color   [arrSize]Color
-	next    [arrSize]int16  // next stone of the same chain (circular)
-	head    [arrSize]int16  // chain representative
-	chain   [arrSize]chain  // chain data, valid at heads
-	empty   [arrSize]int16  // the empty vertices, in no order
-	emptyAt [arrSize]int16  // index of a vertex in empty
+	next    [arrSize]int16 // next stone of the same chain (circular)
+	head    [arrSize]int16 // chain representative
+	chain   [arrSize]chain // chain data, valid at heads
+	empty   [arrSize]int16 // the empty vertices, in no order
+	emptyAt [arrSize]int16 // index of a vertex in empty
 }
 
 // chain is what a chain's head records: its size and pseudo-liberties.
