@@ -1,0 +1,1021 @@
+package engine
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// ErrSGF means an SGF record that cannot be read: broken syntax, a value
+// that does not parse, or a move the rules do not allow. ParseSGF returns it
+// wrapped in an *SGFError that says where.
+var ErrSGF = newError("invalid_sgf", "invalid SGF")
+
+// SGFError is an error in an SGF record, with the line and column (from 1,
+// counted in characters) where it was found. It wraps ErrSGF and, when the
+// cause is a rule of the game (an illegal move, a bad size or komi), the
+// engine error as well, so errors.Is(err, ErrKo) works on a record that
+// retakes a ko.
+type SGFError struct {
+	Line, Col int
+	Msg       string
+	Err       error // the underlying engine error, or nil
+}
+
+// Error returns the message with its position.
+func (e *SGFError) Error() string {
+	s := fmt.Sprintf("engine: sgf line %d, column %d: %s", e.Line, e.Col, e.Msg)
+	if e.Err != nil {
+		s += ": " + strings.TrimPrefix(e.Err.Error(), "engine: ")
+	}
+	return s
+}
+
+// Unwrap returns ErrSGF and the underlying error, if any.
+func (e *SGFError) Unwrap() []error {
+	if e.Err != nil {
+		return []error{ErrSGF, e.Err}
+	}
+	return []error{ErrSGF}
+}
+
+// SGFInfo is the game information of an SGF record that the Game itself does
+// not hold. Size, komi, rules, handicap, set-up and moves live in the Game.
+type SGFInfo struct {
+	PB, PW string // player names
+	// BlackRank and WhiteRank are the players' ranks (BR, WR), e.g. "5d".
+	BlackRank, WhiteRank string
+	RE                   string // result as written: "B+3.5", "W+R", "0", "Void"
+	DT                   string // date, e.g. "2024-05-01"
+	RU                   string // rules as written in the record
+	GN                   string // game name
+	EV                   string // event
+	PC                   string // place
+	C                    string // comment on the root node
+	// Dead are the stones marked dead when play ended. On write, a non-nil
+	// Dead (even empty) adds the final marking to the last node: the points
+	// each side owns as TB and TW (dead stones included, as CGoban does)
+	// and the dead stones as MA. On read, Dead holds the stones under the
+	// opponent's TB/TW marks, or under MA, in a last node with TB or TW,
+	// in board order (top row first).
+	Dead []Point
+	// InsertedPasses counts the passes ParseSGF inserted where the record
+	// has the same player move twice in a row (it happens in real records,
+	// mostly from handicap stones given as moves or a missing pass).
+	InsertedPasses int
+}
+
+// sgfScanner reads the syntax of an SGF collection.
+type sgfScanner struct {
+	data      []byte
+	pos       int
+	line, col int
+}
+
+type sgfValue struct {
+	text      string // escapes resolved, soft line breaks removed, newlines as \n
+	line, col int
+}
+
+type sgfProp struct {
+	id        string
+	vals      []sgfValue
+	line, col int
+}
+
+type sgfNode struct {
+	props     []sgfProp
+	line, col int
+}
+
+func (s *sgfScanner) errorf(line, col int, format string, args ...any) error {
+	return &SGFError{Line: line, Col: col, Msg: fmt.Sprintf(format, args...)}
+}
+
+// advance moves past the byte at pos, keeping line and column.
+func (s *sgfScanner) advance() {
+	c := s.data[s.pos]
+	s.pos++
+	switch {
+	case c == '\n':
+		s.line++
+		s.col = 1
+	case c == '\r':
+		if s.pos < len(s.data) && s.data[s.pos] == '\n' {
+			s.col++ // the \n that follows starts the new line
+		} else {
+			s.line++
+			s.col = 1
+		}
+	case c&0xC0 != 0x80: // not a UTF-8 continuation byte
+		s.col++
+	}
+}
+
+func isSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'
+}
+
+func (s *sgfScanner) skipSpace() {
+	for s.pos < len(s.data) && isSpace(s.data[s.pos]) {
+		s.advance()
+	}
+}
+
+// start skips anything before the first "(" that is followed by ";", as
+// the SGF specification asks readers to do with headers and mail text.
+func (s *sgfScanner) start() error {
+	for s.pos < len(s.data) {
+		if s.data[s.pos] == '(' {
+			j := s.pos + 1
+			for j < len(s.data) && isSpace(s.data[j]) {
+				j++
+			}
+			if j < len(s.data) && s.data[j] == ';' {
+				return nil
+			}
+		}
+		s.advance()
+	}
+	return s.errorf(1, 1, "no game tree: an SGF record starts with \"(;\"")
+}
+
+// mainLine parses the first game tree of the collection and returns the
+// nodes of its main line (the first child at every branch). Variations are
+// checked for syntax and dropped; later game trees are not read.
+func (s *sgfScanner) mainLine() ([]sgfNode, error) {
+	if err := s.start(); err != nil {
+		return nil, err
+	}
+	var nodes []sgfNode
+	depth := 0     // open game trees
+	mainOpen := 0  // depth of the innermost main-line tree
+	ended := false // the main line is complete
+	type open struct{ line, col, nodes int }
+	var stack []open // where each open tree started, for errors
+	for {
+		s.skipSpace()
+		if s.pos >= len(s.data) {
+			o := stack[len(stack)-1]
+			return nil, s.errorf(o.line, o.col, "game tree is not closed: missing \")\"")
+		}
+		line, col := s.line, s.col
+		switch c := s.data[s.pos]; {
+		case c == '(':
+			s.advance()
+			depth++
+			if !ended && depth-1 == mainOpen {
+				mainOpen = depth
+			}
+			stack = append(stack, open{line, col, 0})
+		case c == ')':
+			if stack[len(stack)-1].nodes == 0 {
+				o := stack[len(stack)-1]
+				return nil, s.errorf(o.line, o.col, "empty game tree: \"(\" must be followed by a node \";\"")
+			}
+			s.advance()
+			if depth == mainOpen {
+				ended = true
+			}
+			depth--
+			stack = stack[:len(stack)-1]
+			if depth == 0 {
+				return nodes, nil
+			}
+		case c == ';':
+			if depth == 0 {
+				return nil, s.errorf(line, col, "node outside a game tree")
+			}
+			s.advance()
+			stack[len(stack)-1].nodes++
+			n, err := s.node(line, col)
+			if err != nil {
+				return nil, err
+			}
+			if !ended && depth == mainOpen {
+				nodes = append(nodes, n)
+			}
+		default:
+			return nil, s.errorf(line, col, "unexpected %s: want \";\", \"(\" or \")\"", quoteByte(s.data, s.pos))
+		}
+	}
+}
+
+// quoteByte quotes the character at data[i] for an error message.
+func quoteByte(data []byte, i int) string {
+	r, _ := utf8.DecodeRune(data[i:])
+	return strconv.QuoteRune(r)
+}
+
+// node reads the properties of one node; the ";" has been read.
+func (s *sgfScanner) node(line, col int) (sgfNode, error) {
+	n := sgfNode{line: line, col: col}
+	for {
+		s.skipSpace()
+		if s.pos >= len(s.data) {
+			return n, nil // the caller reports the unclosed tree
+		}
+		c := s.data[s.pos]
+		if !isLetter(c) {
+			if c == '[' {
+				return n, s.errorf(s.line, s.col, "property value without a property name")
+			}
+			return n, nil
+		}
+		p := sgfProp{line: s.line, col: s.col}
+		var id []byte
+		start := s.pos
+		for s.pos < len(s.data) && isLetter(s.data[s.pos]) {
+			if c := s.data[s.pos]; 'A' <= c && c <= 'Z' {
+				id = append(id, c)
+			}
+			s.advance()
+		}
+		if len(id) == 0 {
+			return n, s.errorf(p.line, p.col, "property name %q has no capital letters", s.data[start:s.pos])
+		}
+		p.id = string(id)
+		for {
+			s.skipSpace()
+			if s.pos >= len(s.data) || s.data[s.pos] != '[' {
+				break
+			}
+			v, err := s.value()
+			if err != nil {
+				return n, err
+			}
+			p.vals = append(p.vals, v)
+		}
+		if len(p.vals) == 0 {
+			return n, s.errorf(p.line, p.col, "property %s has no value: want %s[...]", p.id, p.id)
+		}
+		n.props = append(n.props, p)
+	}
+}
+
+func isLetter(c byte) bool { return 'A' <= c && c <= 'Z' || 'a' <= c && c <= 'z' }
+
+// value reads one "[...]" value. Escapes are resolved, soft line breaks
+// (a backslash before a line break) removed and line breaks made "\n".
+func (s *sgfScanner) value() (sgfValue, error) {
+	v := sgfValue{line: s.line, col: s.col}
+	s.advance() // [
+	start := s.pos
+	plain := true // no escapes and no \r: the bytes are the text
+	for {
+		if s.pos >= len(s.data) {
+			return v, s.errorf(v.line, v.col, "property value is not closed: missing \"]\"")
+		}
+		c := s.data[s.pos]
+		if c == ']' {
+			break
+		}
+		if c == '\\' || c == '\r' {
+			plain = false
+		}
+		if c == '\\' && s.pos+1 < len(s.data) {
+			s.advance()
+		}
+		s.advance()
+	}
+	raw := s.data[start:s.pos]
+	s.advance() // ]
+	if plain {
+		v.text = string(raw)
+		return v, nil
+	}
+	buf := make([]byte, 0, len(raw))
+	for i := 0; i < len(raw); i++ {
+		c := raw[i]
+		switch {
+		case c == '\\' && i+1 < len(raw):
+			i++
+			c = raw[i]
+			if c == '\n' || c == '\r' { // soft line break
+				if i+1 < len(raw) && (raw[i+1] == '\n' || raw[i+1] == '\r') && raw[i+1] != c {
+					i++
+				}
+				continue
+			}
+			buf = append(buf, c)
+		case c == '\r':
+			if i+1 < len(raw) && raw[i+1] == '\n' {
+				i++
+			}
+			buf = append(buf, '\n')
+		default:
+			buf = append(buf, c)
+		}
+	}
+	v.text = string(buf)
+	return v, nil
+}
+
+// simpleText turns a Text value into SimpleText: line breaks and other
+// white space become spaces, and the ends are trimmed.
+func simpleText(s string) string {
+	if strings.ContainsAny(s, "\n\t\v\f") {
+		s = strings.Map(func(r rune) rune {
+			if r == '\n' || r == '\t' || r == '\v' || r == '\f' {
+				return ' '
+			}
+			return r
+		}, s)
+	}
+	return strings.TrimSpace(s)
+}
+
+// decodeText makes record text valid UTF-8. FF[4] says text without a CA
+// property is ISO-8859-1; records written today are mostly UTF-8 without
+// saying so, so text that is valid UTF-8 is taken as it is.
+func decodeText(s string, latin1 bool) string {
+	if utf8.ValidString(s) {
+		return s
+	}
+	if !latin1 {
+		return strings.ToValidUTF8(s, "\uFFFD")
+	}
+	var b strings.Builder
+	b.Grow(len(s) + len(s)/4)
+	for i := 0; i < len(s); i++ {
+		b.WriteRune(rune(s[i]))
+	}
+	return b.String()
+}
+
+// ParseSGF reads the main line of the first game in an SGF collection (FF[4],
+// and the older FF[1]–FF[3] records found in real collections: white space
+// anywhere, lower-case letters in property names such as "AddBlack", a
+// header before the first "(;"). It returns the game replayed through the
+// rules and the record's game information.
+//
+// Size comes from SZ (default 19; square boards from 2 to 25), rules from RU
+// (Chinese, Japanese or Korean, Tromp-Taylor or TT, AGA, New Zealand, Ing,
+// and the overrides WriteSGF writes; anything else gives the default
+// rules), komi from KM (0 when the record has none, rounded to the nearest
+// half point), set-up from AB, AW and AE before the first move with HA as the
+// handicap count, and the first player from the first move, else PL, else
+// White after handicap stones and Black otherwise. Moves are B and W, with
+// passes written [] or, up to 19×19, [tt]. Where the record has the same
+// player move twice, ParseSGF inserts a pass for the other player (counted
+// in SGFInfo.InsertedPasses); where play continues after two passes it
+// resumes the game. The result (RE) is left in SGFInfo and does not end
+// the Game, so it can be continued or analysed; see ParseResult.
+//
+// Any error is an *SGFError with the line and column, wrapping ErrSGF and,
+// for an illegal move or a bad size or komi, the engine error.
+func ParseSGF(data []byte) (*Game, *SGFInfo, error) {
+	s := &sgfScanner{data: data, line: 1, col: 1}
+	nodes, err := s.mainLine()
+	if err != nil {
+		return nil, nil, err
+	}
+	r := sgfReader{nodes: nodes, info: &SGFInfo{}}
+	if err := r.read(); err != nil {
+		return nil, nil, err
+	}
+	return r.g, r.info, nil
+}
+
+// sgfReader turns the main line into a Game.
+type sgfReader struct {
+	nodes  []sgfNode
+	info   *SGFInfo
+	g      *Game
+	size   int
+	latin1 bool
+
+	setup   []Stone
+	pl      Color
+	ha      int
+	started bool // the first move has been played
+}
+
+func (r *sgfReader) errorAt(v sgfValue, err error, format string, args ...any) error {
+	return &SGFError{Line: v.line, Col: v.col, Msg: fmt.Sprintf(format, args...), Err: err}
+}
+
+// first returns the first occurrence of a property on the main line.
+func (r *sgfReader) first(id string) (sgfProp, bool) {
+	for _, n := range r.nodes {
+		for _, p := range n.props {
+			if p.id == id {
+				return p, true
+			}
+		}
+	}
+	return sgfProp{}, false
+}
+
+func (r *sgfReader) text(id string) string {
+	p, ok := r.first(id)
+	if !ok {
+		return ""
+	}
+	return simpleText(decodeText(p.vals[0].text, r.latin1))
+}
+
+func (r *sgfReader) read() error {
+	r.latin1 = true
+	if p, ok := r.first("CA"); ok {
+		cs := lower(strings.TrimSpace(p.vals[0].text))
+		r.latin1 = cs == "iso-8859-1" || cs == "latin1" || cs == "latin-1" || cs == "iso8859-1"
+	}
+	if p, ok := r.first("GM"); ok {
+		if gm := strings.TrimSpace(p.vals[0].text); gm != "" && gm != "1" {
+			return r.errorAt(p.vals[0], nil, "GM[%s] is not a game of Go (GM[1])", gm)
+		}
+	}
+	r.size = 19
+	if p, ok := r.first("SZ"); ok {
+		v := p.vals[0]
+		t := strings.TrimSpace(v.text)
+		if a, b, ok := strings.Cut(t, ":"); ok {
+			if strings.TrimSpace(a) != strings.TrimSpace(b) {
+				return r.errorAt(v, ErrInvalidSize, "SZ[%s]: rectangular boards are not supported", t)
+			}
+			t = strings.TrimSpace(a)
+		}
+		n, err := strconv.Atoi(t)
+		if err != nil {
+			return r.errorAt(v, nil, "SZ[%s] is not a board size", t)
+		}
+		if n < MinSize || n > MaxSize {
+			return r.errorAt(v, ErrInvalidSize, "SZ[%d]", n)
+		}
+		r.size = n
+	}
+	rules := DefaultRules()
+	komi := 0.0
+	if p, ok := r.first("RU"); ok {
+		r.info.RU = simpleText(decodeText(p.vals[0].text, r.latin1))
+		rules, _ = RulesFromSGF(r.info.RU)
+	}
+	if p, ok := r.first("KM"); ok {
+		v := p.vals[0]
+		t := strings.ReplaceAll(strings.TrimSpace(v.text), ",", ".")
+		if t != "" {
+			k, err := strconv.ParseFloat(t, 64)
+			if err != nil || math.IsNaN(k) {
+				return r.errorAt(v, ErrInvalidKomi, "KM[%s] is not a number", t)
+			}
+			k = math.Round(k*2) / 2
+			if !ValidKomi(k) {
+				return r.errorAt(v, ErrInvalidKomi, "KM[%s]", t)
+			}
+			komi = k
+		}
+	}
+	rules.Komi = komi
+	if p, ok := r.first("HA"); ok {
+		v := p.vals[0]
+		t := strings.TrimSpace(v.text)
+		if t != "" {
+			n, err := strconv.Atoi(t)
+			if err != nil || n < 0 || n >= r.size*r.size {
+				return r.errorAt(v, ErrInvalidHandicap, "HA[%s] is not a number of stones", t)
+			}
+			r.ha = n
+		}
+	}
+	g, err := NewGame(Config{Size: r.size, Rules: rules})
+	if err != nil { // cannot happen: size and komi are checked above
+		return &SGFError{Line: 1, Col: 1, Msg: "cannot start the game", Err: err}
+	}
+	r.g = g
+
+	i := r.info
+	i.PB, i.PW = r.text("PB"), r.text("PW")
+	i.BlackRank, i.WhiteRank = r.text("BR"), r.text("WR")
+	i.RE, i.DT, i.GN = r.text("RE"), r.text("DT"), r.text("GN")
+	i.EV, i.PC = r.text("EV"), r.text("PC")
+	if len(r.nodes) > 0 {
+		for _, p := range r.nodes[0].props {
+			if p.id == "C" {
+				i.C = strings.TrimSpace(decodeText(p.vals[0].text, r.latin1))
+			}
+		}
+	}
+
+	var tb, tw, ma []Point // territory and dead marks after the last move
+	marked := false
+	for _, n := range r.nodes {
+		for _, p := range n.props {
+			if p.id == "B" || p.id == "W" {
+				tb, tw, ma, marked = nil, nil, nil, false // marks before the last move are not final
+			}
+		}
+		for _, p := range n.props {
+			switch p.id {
+			case "AB", "AW", "AE":
+				c := map[string]Color{"AB": Black, "AW": White, "AE": Empty}[p.id]
+				pts, err := r.points(p, c == Empty)
+				if err != nil {
+					return err
+				}
+				if err := r.addSetup(p, pts, c); err != nil {
+					return err
+				}
+			case "PL":
+				c, err := ParseColor(strings.TrimSpace(p.vals[0].text))
+				if err != nil {
+					return r.errorAt(p.vals[0], err, "PL[%s]: want B or W", p.vals[0].text)
+				}
+				if !r.started {
+					r.pl = c
+				}
+			case "B", "W":
+				c := Black
+				if p.id == "W" {
+					c = White
+				}
+				if err := r.move(p, c); err != nil {
+					return err
+				}
+			case "TB", "TW", "MA":
+				pts, err := r.points(p, true)
+				if err != nil {
+					return err
+				}
+				switch p.id {
+				case "TB":
+					tb, marked = append(tb, pts...), true
+				case "TW":
+					tw, marked = append(tw, pts...), true
+				default:
+					ma = append(ma, pts...)
+				}
+			}
+		}
+	}
+	if !r.started {
+		if err := r.applySetup(r.pl); err != nil {
+			return err
+		}
+	}
+	if marked {
+		i.Dead = r.dead(tb, tw, ma)
+	}
+	return nil
+}
+
+// dead reads the dead stones of a final marking: stones under the
+// opponent's territory marks, and stones marked MA next to them (as
+// WriteSGF writes dead stones in seki-like or neutral places), in board
+// order.
+func (r *sgfReader) dead(tb, tw, ma []Point) []Point {
+	b := r.g.Board()
+	isDead := map[Point]bool{}
+	for _, p := range tb {
+		if b.At(p) == White {
+			isDead[p] = true
+		}
+	}
+	for _, p := range tw {
+		if b.At(p) == Black {
+			isDead[p] = true
+		}
+	}
+	for _, p := range ma {
+		if b.At(p) != Empty {
+			isDead[p] = true
+		}
+	}
+	dead := []Point{}
+	for row := r.size - 1; row >= 0; row-- {
+		for col := 0; col < r.size; col++ {
+			if p := (Point{col, row}); isDead[p] {
+				dead = append(dead, p)
+			}
+		}
+	}
+	return dead
+}
+
+// points reads a list of points, with FF[4] rectangles such as "aa:cc".
+// An empty value is an empty list when emptyOK.
+func (r *sgfReader) points(p sgfProp, emptyOK bool) ([]Point, error) {
+	var pts []Point
+	for _, v := range p.vals {
+		t := strings.TrimSpace(v.text)
+		if t == "" {
+			if emptyOK || len(p.vals) == 1 {
+				continue
+			}
+			return nil, r.errorAt(v, ErrInvalidCoordinates, "%s[]: empty point in a list", p.id)
+		}
+		a, b, rect := strings.Cut(t, ":")
+		pa, err := r.point(p.id, v, a)
+		if err != nil {
+			return nil, err
+		}
+		if !rect {
+			pts = append(pts, pa)
+			continue
+		}
+		pb, err := r.point(p.id, v, b)
+		if err != nil {
+			return nil, err
+		}
+		for row := min(pa.Row, pb.Row); row <= max(pa.Row, pb.Row); row++ {
+			for col := min(pa.Col, pb.Col); col <= max(pa.Col, pb.Col); col++ {
+				pts = append(pts, Point{col, row})
+			}
+		}
+	}
+	return pts, nil
+}
+
+func (r *sgfReader) point(id string, v sgfValue, s string) (Point, error) {
+	s = strings.TrimSpace(s)
+	p, ok, err := ParseSGFPoint(s, r.size)
+	if err == nil && !ok {
+		err = ErrInvalidCoordinates
+	}
+	if err != nil {
+		return NoPoint, r.errorAt(v, ErrInvalidCoordinates, "%s[%s] is not a point on a %d×%d board", id, s, r.size, r.size)
+	}
+	return p, nil
+}
+
+// addSetup records set-up stones. Before the first move they go into the
+// game's set-up; after it, the Game cannot take them, so only set-up that
+// leaves the board as it is (a record repeating its stones) is accepted.
+func (r *sgfReader) addSetup(p sgfProp, pts []Point, c Color) error {
+	if !r.started {
+		for _, pt := range pts {
+			r.setup = append(r.setup, Stone{pt, c})
+		}
+		return nil
+	}
+	b := r.g.Board()
+	for _, pt := range pts {
+		if b.At(pt) != c {
+			return &SGFError{Line: p.line, Col: p.col, Msg: fmt.Sprintf(
+				"%s changes the board after move %d: set-up is only supported before the first move", p.id, r.g.MoveCount())}
+		}
+	}
+	return nil
+}
+
+// applySetup puts the set-up stones on the board with first to play.
+func (r *sgfReader) applySetup(first Color) error {
+	r.started = true
+	if first == Empty {
+		first = Black
+		if r.ha >= 2 && r.blackSetup() {
+			first = White
+		}
+	}
+	handicap := 0
+	if r.ha >= 2 && r.blackSetup() {
+		handicap = r.ha
+	}
+	if len(r.setup) == 0 && first == r.g.FirstPlayer() {
+		return nil
+	}
+	if err := r.g.SetupStones(r.setup, first, handicap); err != nil {
+		return &SGFError{Line: 1, Col: 1, Msg: "set-up", Err: err}
+	}
+	return nil
+}
+
+func (r *sgfReader) blackSetup() bool {
+	for _, s := range r.setup {
+		if s.Color == Black {
+			return true
+		}
+	}
+	return false
+}
+
+// move plays a B or W property through the rules.
+func (r *sgfReader) move(p sgfProp, c Color) error {
+	v := p.vals[0]
+	t := strings.TrimSpace(v.text)
+	pt, place, err := ParseSGFPoint(t, r.size)
+	if err != nil {
+		return r.errorAt(v, ErrInvalidCoordinates, "%s[%s] is not a point on a %d×%d board", p.id, t, r.size, r.size)
+	}
+	m := PassMove(c)
+	if place {
+		m = PlaceAt(c, pt)
+	}
+	if !r.started {
+		if err := r.applySetup(c); err != nil {
+			return err
+		}
+	}
+	g := r.g
+	if g.PlayEnded() {
+		if err := g.Resume(); err != nil {
+			return r.errorAt(v, err, "move %d", g.MoveCount()+1)
+		}
+	}
+	if c != g.ToPlay() {
+		if err := g.Play(PassMove(g.ToPlay())); err != nil {
+			return r.errorAt(v, err, "move %d", g.MoveCount()+1)
+		}
+		r.info.InsertedPasses++
+		if g.PlayEnded() {
+			if err := g.Resume(); err != nil {
+				return r.errorAt(v, err, "move %d", g.MoveCount()+1)
+			}
+		}
+	}
+	if err := g.Play(m); err != nil {
+		return r.errorAt(v, err, "move %d (%s %s)", g.MoveCount()+1, c.Letter(), m)
+	}
+	return nil
+}
+
+// RulesFromSGF maps an SGF RU value to rules: "Chinese", "Japanese" (and
+// "Korean"), "Tromp-Taylor" or "TT", "AGA" (area scoring, situational
+// superko, White gets one point per handicap stone after the first), "NZ"
+// or "New Zealand" (Tromp–Taylor with situational superko), "Ing" or "GOE"
+// (Chinese with suicide allowed), "simple", and what WriteSGF writes for
+// rules with overrides, such as "Chinese (simple ko)". The komi is the
+// preset's; a record's KM overrides it. For anything else it returns the
+// default rules and false.
+func RulesFromSGF(ru string) (Rules, bool) {
+	base, mods, _ := strings.Cut(lower(ru), "(")
+	words := strings.FieldsFunc(base, func(r rune) bool { return !('a' <= r && r <= 'z') })
+	has := func(ws ...string) bool {
+		for _, w := range words {
+			for _, x := range ws {
+				if w == x {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	var rules Rules
+	known := true
+	switch {
+	case has("tromp", "tt"):
+		rules = presets["tromp-taylor"]
+	case has("nz") || has("zealand"):
+		rules = presets["tromp-taylor"]
+		rules.Ko = SituationalSuperko
+		rules.Komi = 7
+	case has("aga", "american"):
+		rules = presets["chinese"]
+		rules.Ko = SituationalSuperko
+		rules.Handicap = BonusNMinus1
+	case has("ing", "goe"):
+		rules = presets["chinese"]
+		rules.Suicide = true
+	case has("japanese", "japan", "jp", "jpn", "korean", "korea", "kr"):
+		rules = presets["japanese"]
+	case has("chinese", "china", "cn", "chn"):
+		rules = presets["chinese"]
+	case has("simple"):
+		rules = presets["simple"]
+	default:
+		rules, known = DefaultRules(), false
+	}
+	mods, _, _ = strings.Cut(mods, ")")
+	for _, m := range strings.Split(mods, ";") {
+		switch strings.Join(strings.Fields(m), " ") {
+		case "simple ko":
+			rules.Ko = SimpleKo
+		case "positional superko":
+			rules.Ko = PositionalSuperko
+		case "situational superko":
+			rules.Ko = SituationalSuperko
+		case "suicide allowed":
+			rules.Suicide = true
+		case "no suicide":
+			rules.Suicide = false
+		case "area scoring":
+			rules.Scoring = AreaScoring
+		case "territory scoring":
+			rules.Scoring = TerritoryScoring
+		case "handicap bonus n":
+			rules.Handicap = BonusN
+		case "handicap bonus n-1":
+			rules.Handicap = BonusNMinus1
+		case "no handicap bonus":
+			rules.Handicap = NoBonus
+		}
+	}
+	return rules, known
+}
+
+// sgfRuleNames are the RU values written for the presets.
+var sgfRuleNames = map[string]string{
+	"chinese": "Chinese", "japanese": "Japanese", "tromp-taylor": "Tromp-Taylor", "simple": "simple",
+}
+
+// RulesToSGF writes rules as an SGF RU value that RulesFromSGF reads back:
+// the preset's name ("Chinese"), followed by the overrides in parentheses
+// when the rules differ from the preset: "Chinese (simple ko)". Komi is
+// written separately, as KM.
+func RulesToSGF(r Rules) string {
+	preset, ok := presets[r.Name]
+	name := sgfRuleNames[r.Name]
+	if !ok {
+		preset, name = DefaultRules(), sgfRuleNames["chinese"]
+	}
+	var mods []string
+	if r.Ko != preset.Ko {
+		if r.Ko == SimpleKo {
+			mods = append(mods, "simple ko")
+		} else {
+			mods = append(mods, r.Ko.String()+" superko")
+		}
+	}
+	if r.Suicide != preset.Suicide {
+		mods = append(mods, map[bool]string{true: "suicide allowed", false: "no suicide"}[r.Suicide])
+	}
+	if r.Scoring != preset.Scoring {
+		mods = append(mods, r.Scoring.String()+" scoring")
+	}
+	if r.Handicap != preset.Handicap {
+		mods = append(mods, map[HandicapBonus]string{
+			BonusN: "handicap bonus n", BonusNMinus1: "handicap bonus n-1", NoBonus: "no handicap bonus"}[r.Handicap])
+	}
+	if len(mods) == 0 {
+		return name
+	}
+	return name + " (" + strings.Join(mods, "; ") + ")"
+}
+
+// ParseResult reads a result as SGF's RE writes it: "B+3.5", "W+R" or
+// "W+Resign", "B+T" or "B+Time", "W+F" or "W+Forfeit", "B+" (margin
+// unknown), and "0", "Draw" or "Jigo" for a tie. "Void", "?" and anything
+// else are errors wrapping ErrSGF.
+func ParseResult(s string) (Result, error) {
+	t := strings.TrimSpace(s)
+	switch lower(t) {
+	case "0", "draw", "jigo", "d":
+		return Result{Winner: Empty, Reason: ByScore}, nil
+	}
+	who, how, ok := strings.Cut(t, "+")
+	c, err := ParseColor(strings.TrimSpace(who))
+	if !ok || err != nil {
+		return Result{}, fmt.Errorf("result %q (want B+3.5, W+R, B+T, W+F or 0): %w", s, ErrSGF)
+	}
+	r := Result{Winner: c}
+	switch how = strings.TrimSpace(how); lower(how) {
+	case "r", "resign":
+		r.Reason = ByResignation
+	case "t", "time":
+		r.Reason = ByTime
+	case "f", "forfeit":
+		r.Reason = ByForfeit
+	case "":
+		r.Reason = ByScore
+	default:
+		m, err := strconv.ParseFloat(how, 64)
+		if err != nil || m < 0 || math.IsInf(m, 0) || math.IsNaN(m) {
+			return Result{}, fmt.Errorf("result %q (want B+3.5, W+R, B+T, W+F or 0): %w", s, ErrSGF)
+		}
+		r.Reason, r.Margin = ByScore, m
+	}
+	return r, nil
+}
+
+// sgfEscape escapes text for an SGF value: "]" and "\" get a backslash.
+func sgfEscape(s string) string {
+	if !strings.ContainsAny(s, `]\`) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == ']' || s[i] == '\\' {
+			b.WriteByte('\\')
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+// WriteSGF writes g as an FF[4] record in UTF-8: the root node with the
+// size, komi, rules (see RulesToSGF), handicap, the information in info and
+// the set-up stones, then one node per move, passes written as "[]". RE is
+// info.RE, or the game's result when info.RE is empty. When info.Dead is
+// not nil the last node carries the final marking (TB, TW and MA for the
+// dead stones), scored by the game's rules. ParseSGF reads back every
+// position.
+func WriteSGF(w io.Writer, g *Game, info SGFInfo) error {
+	bw := bufio.NewWriter(w)
+	size := g.Size()
+	prop := func(id, v string) {
+		if v != "" {
+			bw.WriteString(id + "[" + sgfEscape(v) + "]")
+		}
+	}
+	bw.WriteString("(;FF[4]GM[1]CA[UTF-8]AP[gobot]")
+	fmt.Fprintf(bw, "SZ[%d]KM[%s]", size, FormatKomi(g.Rules().Komi))
+	prop("RU", RulesToSGF(g.Rules()))
+	if g.Handicap() >= 2 {
+		fmt.Fprintf(bw, "HA[%d]", g.Handicap())
+	}
+	bw.WriteString("\n")
+	prop("PB", info.PB)
+	prop("BR", info.BlackRank)
+	prop("PW", info.PW)
+	prop("WR", info.WhiteRank)
+	prop("DT", info.DT)
+	prop("EV", info.EV)
+	prop("PC", info.PC)
+	prop("GN", info.GN)
+	re := info.RE
+	if r, ok := g.Result(); ok && re == "" {
+		re = r.String()
+	}
+	prop("RE", re)
+	if info.C != "" {
+		bw.WriteString("\n")
+		prop("C", info.C)
+	}
+	// The set-up as it stands on the board, so AE is never needed.
+	setup, _ := NewBoard(size)
+	for _, s := range g.Setup() {
+		setup.SetStone(s.Point, s.Color)
+	}
+	for _, c := range []Color{Black, White} {
+		first := true
+		for row := size - 1; row >= 0; row-- {
+			for col := 0; col < size; col++ {
+				p := Point{col, row}
+				if setup.At(p) != c {
+					continue
+				}
+				if first {
+					bw.WriteString("\n" + map[Color]string{Black: "AB", White: "AW"}[c])
+					first = false
+				}
+				bw.WriteString("[" + SGFPoint(p, size) + "]")
+			}
+		}
+	}
+	defaultFirst := Black
+	if g.Handicap() >= 2 {
+		defaultFirst = White
+	}
+	if g.FirstPlayer() != defaultFirst {
+		bw.WriteString("\nPL[" + g.FirstPlayer().Letter() + "]")
+	}
+	for i, m := range g.Moves() {
+		if i%10 == 0 {
+			bw.WriteString("\n")
+		}
+		v := ""
+		if m.Kind == Place {
+			v = SGFPoint(m.Point, size)
+		}
+		bw.WriteString(";" + m.Color.Letter() + "[" + v + "]")
+	}
+	if info.Dead != nil {
+		writeMarking(bw, g, info.Dead)
+	}
+	bw.WriteString(")\n")
+	return bw.Flush()
+}
+
+// writeMarking writes TB, TW and MA for the final position with dead
+// stones: the points each side owns that are not its own living stones,
+// and the dead stones. An empty marking is written TB[].
+func writeMarking(bw *bufio.Writer, g *Game, dead []Point) {
+	size := g.Size()
+	score := g.Score(dead)
+	b := g.Board()
+	isDead := make(map[Point]bool, len(dead))
+	for _, p := range dead {
+		if p.Valid(size) && b.At(p) != Empty {
+			isDead[p] = true
+		}
+	}
+	list := func(id string, keep func(p Point) bool) int {
+		n := 0
+		for row := size - 1; row >= 0; row-- {
+			for col := 0; col < size; col++ {
+				p := Point{col, row}
+				if !keep(p) {
+					continue
+				}
+				if n == 0 {
+					bw.WriteString("\n" + id)
+				}
+				bw.WriteString("[" + SGFPoint(p, size) + "]")
+				n++
+			}
+		}
+		return n
+	}
+	owned := func(c Color) func(Point) bool {
+		return func(p Point) bool { return score.Owner[p.Row*size+p.Col] == c && b.At(p) != c }
+	}
+	n := list("TB", owned(Black)) + list("TW", owned(White))
+	if n == 0 {
+		bw.WriteString("\nTB[]")
+	}
+	list("MA", func(p Point) bool { return isDead[p] })
+}

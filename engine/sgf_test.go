@@ -1,0 +1,759 @@
+package engine
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+var updateGolden = flag.Bool("update", false, "rewrite golden files in testdata")
+
+// sgfDiagram draws b as rows of X, O and ., top row first, one row a line.
+func sgfDiagram(b *Board) string {
+	var sb strings.Builder
+	for row := b.Size() - 1; row >= 0; row-- {
+		for col := 0; col < b.Size(); col++ {
+			switch b.At(Point{col, row}) {
+			case Black:
+				sb.WriteByte('X')
+			case White:
+				sb.WriteByte('O')
+			default:
+				sb.WriteByte('.')
+			}
+		}
+		if row > 0 {
+			sb.WriteByte('\n')
+		}
+	}
+	return sb.String()
+}
+
+// trimDiagram removes the indentation and blank edges of a diagram written
+// in a raw string literal.
+func trimDiagram(s string) string {
+	var lines []string
+	for _, l := range strings.Split(strings.TrimSpace(s), "\n") {
+		lines = append(lines, strings.ReplaceAll(strings.TrimSpace(l), " ", ""))
+	}
+	return strings.Join(lines, "\n")
+}
+
+// sgfRandomGame plays a random game of up to n moves (uniform over legal
+// moves that do not fill one's own eye, with an occasional pass, and play
+// resumed once after two passes), through the checked door.
+func sgfRandomGame(t testing.TB, rng *rand.Rand, cfg Config, n int) *Game {
+	t.Helper()
+	g, err := NewGame(cfg)
+	if err != nil {
+		t.Fatalf("NewGame(%+v) = %v", cfg, err)
+	}
+	resumed := false
+	for i := 0; i < n; i++ {
+		if g.PlayEnded() {
+			if resumed {
+				break
+			}
+			if err := g.Resume(); err != nil {
+				t.Fatalf("Resume() = %v", err)
+			}
+			resumed = true
+		}
+		c := g.ToPlay()
+		m := PassMove(c)
+		if rng.IntN(30) != 0 {
+			b := g.Board()
+			var cands []int
+			for j := 0; j < b.EmptyCount(); j++ {
+				v := b.EmptyVertex(j)
+				if b.Legal(v, c) && !b.IsEye(v, c) {
+					cands = append(cands, v)
+				}
+			}
+			rng.Shuffle(len(cands), func(a, b int) { cands[a], cands[b] = cands[b], cands[a] })
+			for _, v := range cands {
+				if mv := PlaceAt(c, b.Point(v)); g.Check(mv) == nil {
+					m = mv
+					break
+				}
+			}
+		}
+		if err := g.Play(m); err != nil {
+			t.Fatalf("Play(%v %v) = %v", c, m, err)
+		}
+	}
+	return g
+}
+
+// sgfPositions replays g from its set-up and returns the board after the
+// set-up and after every move.
+func sgfPositions(t testing.TB, g *Game) []string {
+	t.Helper()
+	b, _ := NewBoard(g.Size())
+	b.AllowSuicide = g.Rules().Suicide
+	for _, s := range g.Setup() {
+		b.SetStone(s.Point, s.Color)
+	}
+	out := []string{sgfDiagram(b)}
+	for _, m := range g.Moves() {
+		v := PassVertex
+		if m.Kind == Place {
+			v = b.Vertex(m.Point)
+		}
+		b.Play(v, m.Color)
+		out = append(out, sgfDiagram(b))
+	}
+	return out
+}
+
+func mustParseSGF(t *testing.T, s string) (*Game, *SGFInfo) {
+	t.Helper()
+	g, info, err := ParseSGF([]byte(s))
+	if err != nil {
+		t.Fatalf("ParseSGF(%q) = %v", s, err)
+	}
+	return g, info
+}
+
+func TestParseSGF(t *testing.T) {
+	tests := []struct {
+		name     string
+		sgf      string
+		board    string // final position, top row first
+		toPlay   Color
+		moves    int
+		komi     float64
+		rules    string // Rules.Name
+		ko       KoRule
+		handicap int
+		inserted int
+		dead     []Point
+	}{
+		{
+			name: "moves and capture",
+			sgf:  "(;GM[1]FF[4]SZ[5]KM[0.5];B[ba];W[aa];B[ab])",
+			board: `
+				. X . . .
+				X . . . .
+				. . . . .
+				. . . . .
+				. . . . .`,
+			toPlay: White, moves: 3, komi: 0.5, rules: "chinese", ko: PositionalSuperko,
+		},
+		{
+			name: "passes as [] and [tt]",
+			sgf:  "(;SZ[5];B[cc];W[];B[tt];W[bb])",
+			board: `
+				. . . . .
+				. O . . .
+				. . X . .
+				. . . . .
+				. . . . .`,
+			toPlay: Black, moves: 4, rules: "chinese", ko: PositionalSuperko,
+		},
+		{
+			name: "handicap set-up, White first",
+			sgf:  "(;SZ[9]HA[2]KM[0.5]RU[Japanese]AB[cg][gc];W[ee])",
+			board: `
+				. . . . . . . . .
+				. . . . . . . . .
+				. . . . . . X . .
+				. . . . . . . . .
+				. . . . O . . . .
+				. . . . . . . . .
+				. . X . . . . . .
+				. . . . . . . . .
+				. . . . . . . . .`,
+			toPlay: Black, moves: 1, komi: 0.5, rules: "japanese", ko: SimpleKo, handicap: 2,
+		},
+		{
+			name: "FF[3] long names, lower case, white space and line breaks",
+			sgf: "Some mail header (not SGF)\n(;GaMe[1]FileFormat[3]\n  SiZe [5] \r\nKoMi[6.5]\n RUles[Chinese]" +
+				" AddBlack [aa]\n[bb] AddWhite[ee] PLayer[W]\n;White[dd]\n ;\n Black\n[cc] )",
+			board: `
+				X . . . .
+				. X . . .
+				. . X . .
+				. . . O .
+				. . . . O`,
+			toPlay: White, moves: 2, komi: 6.5, rules: "chinese", ko: PositionalSuperko,
+		},
+		{
+			name: "variations: main line is the first child",
+			sgf:  "(;SZ[5];B[aa](;W[bb](;B[cc])(;B[dd]))(;W[ee];B[ea]))",
+			board: `
+				X . . . .
+				. O . . .
+				. . X . .
+				. . . . .
+				. . . . .`,
+			toPlay: White, moves: 3, rules: "chinese", ko: PositionalSuperko,
+		},
+		{
+			name: "only the first game of a collection",
+			sgf:  "(;SZ[5];B[aa])(;SZ[9];B[ee];W[ff])",
+			board: `
+				X . . . .
+				. . . . .
+				. . . . .
+				. . . . .
+				. . . . .`,
+			toPlay: White, moves: 1, rules: "chinese", ko: PositionalSuperko,
+		},
+		{
+			name: "same player twice: a pass is inserted",
+			sgf:  "(;SZ[5]RU[TT];B[aa];B[bb];W[cc])",
+			board: `
+				X . . . .
+				. X . . .
+				. . O . .
+				. . . . .
+				. . . . .`,
+			toPlay: Black, moves: 4, rules: "tromp-taylor", ko: PositionalSuperko, inserted: 1,
+		},
+		{
+			name: "white moves first without PL",
+			sgf:  "(;SZ[5];W[aa];B[bb])",
+			board: `
+				O . . . .
+				. X . . .
+				. . . . .
+				. . . . .
+				. . . . .`,
+			toPlay: White, moves: 2, rules: "chinese", ko: PositionalSuperko,
+		},
+		{
+			name: "play continues after two passes",
+			sgf:  "(;SZ[5];B[aa];W[];B[];W[bb];B[cc])",
+			board: `
+				X . . . .
+				. O . . .
+				. . X . .
+				. . . . .
+				. . . . .`,
+			toPlay: White, moves: 5, rules: "chinese", ko: PositionalSuperko,
+		},
+		{
+			name: "rectangle of set-up stones and AE",
+			sgf:  "(;SZ[5]AB[aa:cb]AE[bb]PL[B])",
+			board: `
+				X X X . .
+				X . X . .
+				. . . . .
+				. . . . .
+				. . . . .`,
+			toPlay: Black, rules: "chinese", ko: PositionalSuperko,
+		},
+		{
+			name: "final marking gives the dead stones",
+			sgf:  "(;SZ[5];B[bc];W[dc];B[ee];W[];B[]TB[aa]TW[ea][ee])",
+			board: `
+				. . . . .
+				. . . . .
+				. X . O .
+				. . . . .
+				. . . . X`,
+			toPlay: White, moves: 5, rules: "chinese", ko: PositionalSuperko, dead: []Point{{4, 0}},
+		},
+		{
+			name: "escaped ] in text and komi rounded",
+			sgf:  `(;SZ[5]KM[2.75]C[a \] b \\ c]PB[x\]y];B[aa])`,
+			board: `
+				X . . . .
+				. . . . .
+				. . . . .
+				. . . . .
+				. . . . .`,
+			toPlay: White, moves: 1, komi: 3, rules: "chinese", ko: PositionalSuperko,
+		},
+		{
+			name: "AGA maps to Chinese with situational superko",
+			sgf:  "(;SZ[5]RU[AGA]KM[7.5];B[aa])",
+			board: `
+				X . . . .
+				. . . . .
+				. . . . .
+				. . . . .
+				. . . . .`,
+			toPlay: White, moves: 1, komi: 7.5, rules: "chinese", ko: SituationalSuperko,
+		},
+		{
+			name: "overrides written by WriteSGF",
+			sgf:  "(;SZ[5]RU[Chinese (simple ko)]KM[7];B[aa])",
+			board: `
+				X . . . .
+				. . . . .
+				. . . . .
+				. . . . .
+				. . . . .`,
+			toPlay: White, moves: 1, komi: 7, rules: "chinese", ko: SimpleKo,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			g, info := mustParseSGF(t, tt.sgf)
+			if got, want := sgfDiagram(g.Board()), trimDiagram(tt.board); got != want {
+				t.Errorf("board =\n%s\nwant\n%s", got, want)
+			}
+			if got := g.ToPlay(); got != tt.toPlay {
+				t.Errorf("ToPlay() = %v, want %v", got, tt.toPlay)
+			}
+			if got := g.MoveCount(); got != tt.moves {
+				t.Errorf("MoveCount() = %d, want %d", got, tt.moves)
+			}
+			r := g.Rules()
+			if r.Komi != tt.komi || r.Name != tt.rules || r.Ko != tt.ko {
+				t.Errorf("Rules() = %v, want %s with %v ko and komi %v", r, tt.rules, tt.ko, tt.komi)
+			}
+			if got := g.Handicap(); got != tt.handicap {
+				t.Errorf("Handicap() = %d, want %d", got, tt.handicap)
+			}
+			if info.InsertedPasses != tt.inserted {
+				t.Errorf("InsertedPasses = %d, want %d", info.InsertedPasses, tt.inserted)
+			}
+			if fmt.Sprint(info.Dead) != fmt.Sprint(tt.dead) {
+				t.Errorf("Dead = %v, want %v", info.Dead, tt.dead)
+			}
+		})
+	}
+}
+
+func TestParseSGFInfo(t *testing.T) {
+	sgf := "(;FF[4]CA[UTF-8]SZ[19]PB[Honinbo\nShusaku]BR[7d]PW[Gennan Inseki]WR[8d]RE[B+2]DT[1846-09-11]" +
+		"RU[Japanese]GN[Ear-reddening game]EV[Castle game]PC[Osaka]C[Famous\ngame.]\n;B[qd];C[not the root])"
+	_, info := mustParseSGF(t, sgf)
+	want := SGFInfo{PB: "Honinbo Shusaku", BlackRank: "7d", PW: "Gennan Inseki", WhiteRank: "8d", RE: "B+2",
+		DT: "1846-09-11", RU: "Japanese", GN: "Ear-reddening game", EV: "Castle game", PC: "Osaka", C: "Famous\ngame."}
+	if fmt.Sprintf("%+v", *info) != fmt.Sprintf("%+v", want) {
+		t.Errorf("info = %+v\nwant   %+v", *info, want)
+	}
+}
+
+func TestParseSGFCharsets(t *testing.T) {
+	tests := []struct {
+		name, sgf, want string
+	}{
+		{"utf-8", "(;CA[UTF-8]PB[Cho Hun-hyun 조훈현])", "Cho Hun-hyun 조훈현"},
+		{"latin-1 declared", "(;CA[ISO-8859-1]PB[Jos\xe9])", "José"},
+		{"latin-1 by default", "(;PB[Jos\xe9])", "José"},
+		{"valid UTF-8 without CA", "(;PB[José])", "José"},
+		{"broken UTF-8", "(;CA[UTF-8]PB[a\xffb])", "a\uFFFDb"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, info := mustParseSGF(t, tt.sgf)
+			if info.PB != tt.want {
+				t.Errorf("PB = %q, want %q", info.PB, tt.want)
+			}
+		})
+	}
+}
+
+func TestParseSGFErrors(t *testing.T) {
+	tests := []struct {
+		name      string
+		sgf       string
+		line, col int
+		is        error // besides ErrSGF
+	}{
+		{"empty input", "", 1, 1, nil},
+		{"no game tree", "hello", 1, 1, nil},
+		{"unclosed tree", "(;SZ[9];B[aa]", 1, 1, nil},
+		{"unclosed value", "(;SZ[9]\n;B[aa", 2, 3, nil},
+		{"value without name", "(;SZ[9];[aa])", 1, 9, nil},
+		{"name without capitals", "(;sz[9])", 1, 3, nil},
+		{"property without value", "(;SZ[9];B)", 1, 9, nil},
+		{"garbage between nodes", "(;SZ[9];B[aa]%;W[bb])", 1, 14, nil},
+		{"empty subtree", "(;SZ[9]())", 1, 8, nil},
+		{"size too large", "(;SZ[26])", 1, 5, ErrInvalidSize},
+		{"rectangular board", "(;SZ[19:13])", 1, 5, ErrInvalidSize},
+		{"size not a number", "(;SZ[big])", 1, 5, nil},
+		{"komi not a number", "(;KM[six])", 1, 5, ErrInvalidKomi},
+		{"komi out of range", "(;KM[500])", 1, 5, ErrInvalidKomi},
+		{"not Go", "(;GM[3])", 1, 5, nil},
+		{"move off the board", "(;SZ[9]\n;B[jj])", 2, 3, ErrInvalidCoordinates},
+		{"move not a point", "(;SZ[9];B[a])", 1, 10, ErrInvalidCoordinates},
+		{"occupied point", "(;SZ[9];B[aa];W[aa])", 1, 16, ErrOccupied},
+		{"suicide", "(;SZ[9]AW[ba][ab];B[aa])", 1, 20, ErrSuicide},
+		{"ko retaken at once", "(;SZ[5]RU[Japanese]AB[ba][ab][bc]AW[ca][bb][db][cc];B[cb]\n;W[bb])", 2, 3, ErrKo},
+		{"set-up after moves", "(;SZ[9];B[aa];AW[bb])", 1, 15, nil},
+		{"pass in a set-up list", "(;SZ[9]AB[aa][tt])", 1, 14, ErrInvalidCoordinates},
+		{"bad PL", "(;SZ[9]PL[x])", 1, 10, ErrInvalidColor},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			g, info, err := ParseSGF([]byte(tt.sgf))
+			if err == nil {
+				t.Fatalf("ParseSGF(%q) = %v, %+v, nil; want an error", tt.sgf, g.Board(), info)
+			}
+			var se *SGFError
+			if !errors.As(err, &se) {
+				t.Fatalf("ParseSGF(%q) = %v (%T), want an *SGFError", tt.sgf, err, err)
+			}
+			if se.Line != tt.line || se.Col != tt.col {
+				t.Errorf("ParseSGF(%q) error at %d:%d, want %d:%d (%v)", tt.sgf, se.Line, se.Col, tt.line, tt.col, err)
+			}
+			if !errors.Is(err, ErrSGF) {
+				t.Errorf("ParseSGF(%q) = %v, want it to wrap ErrSGF", tt.sgf, err)
+			}
+			if tt.is != nil && !errors.Is(err, tt.is) {
+				t.Errorf("ParseSGF(%q) = %v, want it to wrap %v", tt.sgf, err, tt.is)
+			}
+			if !strings.HasPrefix(err.Error(), "engine: sgf line ") {
+				t.Errorf("error %q lacks the package prefix and position", err)
+			}
+		})
+	}
+}
+
+func TestRulesSGFRoundTrip(t *testing.T) {
+	var all []Rules
+	for _, name := range PresetNames {
+		r, _ := Preset(name)
+		all = append(all, r)
+		for _, ko := range []KoRule{SimpleKo, PositionalSuperko, SituationalSuperko} {
+			for _, suicide := range []bool{false, true} {
+				for _, bonus := range []HandicapBonus{NoBonus, BonusN, BonusNMinus1} {
+					o := r
+					o.Ko, o.Suicide, o.Handicap = ko, suicide, bonus
+					all = append(all, o)
+				}
+			}
+		}
+	}
+	for _, r := range all {
+		ru := RulesToSGF(r)
+		got, ok := RulesFromSGF(ru)
+		got.Komi = r.Komi
+		if !ok || got != r {
+			t.Errorf("RulesFromSGF(%q) = %+v, %v; want %+v", ru, got, ok, r)
+		}
+	}
+	if _, ok := RulesFromSGF("Ancient Tibetan"); ok {
+		t.Errorf("RulesFromSGF(Ancient Tibetan) is known, want unknown")
+	}
+}
+
+func TestParseResult(t *testing.T) {
+	tests := []struct {
+		in   string
+		want Result
+		ok   bool
+	}{
+		{"B+3.5", Result{Black, ByScore, 3.5}, true},
+		{"W+R", Result{White, ByResignation, 0}, true},
+		{"w+resign", Result{White, ByResignation, 0}, true},
+		{"B+Time", Result{Black, ByTime, 0}, true},
+		{"W+F", Result{White, ByForfeit, 0}, true},
+		{"0", Result{Empty, ByScore, 0}, true},
+		{"Draw", Result{Empty, ByScore, 0}, true},
+		{"B+", Result{Black, ByScore, 0}, true},
+		{"Void", Result{}, false},
+		{"?", Result{}, false},
+		{"B+x", Result{}, false},
+		{"X+3", Result{}, false},
+	}
+	for _, tt := range tests {
+		got, err := ParseResult(tt.in)
+		if (err == nil) != tt.ok || got != tt.want {
+			t.Errorf("ParseResult(%q) = %+v, %v; want %+v, ok %v", tt.in, got, err, tt.want, tt.ok)
+		}
+	}
+}
+
+// TestSGFRoundTrip writes random games and reads them back: every
+// position, the moves, the set-up and the rules must come back.
+func TestSGFRoundTrip(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	n := 60
+	if testing.Short() {
+		n = 10
+	}
+	for i := 0; i < n; i++ {
+		size := []int{2, 5, 9, 13, 19, 21, 25}[i%7]
+		rules, _ := Preset(PresetNames[i%len(PresetNames)])
+		rules.Ko = KoRule(i % 3)
+		rules.Komi = float64(rng.IntN(41)-20) / 2
+		cfg := Config{Size: size, Rules: rules}
+		if i%5 == 0 && MaxHandicap(size) >= 2 {
+			cfg.Handicap = 2 + rng.IntN(MaxHandicap(size)-1)
+		}
+		g := sgfRandomGame(t, rng, cfg, size*size*2)
+		info := SGFInfo{PB: "Black ] \\ player", PW: "White", C: "line one\nline two ]", DT: "2026-11-21"}
+		if g.PlayEnded() {
+			info.Dead = []Point{}
+		}
+		var buf bytes.Buffer
+		if err := WriteSGF(&buf, g, info); err != nil {
+			t.Fatalf("WriteSGF = %v", err)
+		}
+		back, binfo, err := ParseSGF(buf.Bytes())
+		if err != nil {
+			t.Fatalf("ParseSGF(WriteSGF(game %d)) = %v\n%s", i, err, buf.Bytes())
+		}
+		want, got := sgfPositions(t, g), sgfPositions(t, back)
+		if len(got) != len(want) {
+			t.Fatalf("game %d: %d positions read back, want %d", i, len(got), len(want))
+		}
+		for j := range want {
+			if got[j] != want[j] {
+				t.Fatalf("game %d: position %d read back as\n%s\nwant\n%s", i, j, got[j], want[j])
+			}
+		}
+		if fmt.Sprint(back.Moves()) != fmt.Sprint(g.Moves()) {
+			t.Errorf("game %d: moves differ after the round trip", i)
+		}
+		if back.Rules() != g.Rules() || back.Handicap() != g.Handicap() || back.ToPlay() != g.ToPlay() {
+			t.Errorf("game %d: read back rules %v handicap %d to play %v, want %v, %d, %v",
+				i, back.Rules(), back.Handicap(), back.ToPlay(), g.Rules(), g.Handicap(), g.ToPlay())
+		}
+		if back.Board().Hash() != g.Board().Hash() || back.Captures(Black) != g.Captures(Black) || back.Captures(White) != g.Captures(White) {
+			t.Errorf("game %d: final board or captures differ", i)
+		}
+		if binfo.PB != info.PB || binfo.C != info.C || binfo.DT != info.DT {
+			t.Errorf("game %d: info read back as %+v", i, binfo)
+		}
+		// The written record is stable: writing it again gives the same bytes.
+		var again bytes.Buffer
+		if err := WriteSGF(&again, back, *binfo); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(again.Bytes(), buf.Bytes()) {
+			t.Errorf("game %d: write(read(write(g))) differs from write(g):\n%s\n%s", i, again.Bytes(), buf.Bytes())
+		}
+	}
+}
+
+func TestWriteSGFGolden(t *testing.T) {
+	rules, _ := Preset("japanese")
+	g, err := NewGame(Config{Size: 9, Rules: rules, Handicap: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []string{"E5", "D5", "E4", "D4", "E3", "D3", "F6", "pass", "pass"} {
+		m, err := ParseMove(g.ToPlay(), s, 9)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := g.Play(m); err != nil {
+			t.Fatalf("Play(%v) = %v", m, err)
+		}
+	}
+	info := SGFInfo{PB: "Alice", BlackRank: "3k", PW: "Bob [bot]", WhiteRank: "1d", DT: "2026-11-21",
+		EV: "Friday games", PC: "Discord", GN: "Game 1", RE: "W+2.5", C: "Good game]", Dead: []Point{{5, 5}}}
+	var buf bytes.Buffer
+	if err := WriteSGF(&buf, g, info); err != nil {
+		t.Fatal(err)
+	}
+	golden := filepath.Join("testdata", "sgf", "golden_9x9_handicap.sgf")
+	if *updateGolden {
+		if err := os.WriteFile(golden, buf.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatalf("%v (run with -update to create it)", err)
+	}
+	if !bytes.Equal(buf.Bytes(), want) {
+		t.Errorf("WriteSGF =\n%s\nwant (%s)\n%s", buf.Bytes(), golden, want)
+	}
+	_, back, err := ParseSGF(buf.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprint(back.Dead) != fmt.Sprint(info.Dead) {
+		t.Errorf("dead stones read back as %v, want %v", back.Dead, info.Dead)
+	}
+}
+
+// TestParseSGFFiles reads every record in testdata/sgf: each must load,
+// and write(read(x)) must give the same positions as read(x).
+func TestParseSGFFiles(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join("testdata", "sgf", "*.sgf"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no SGF files in testdata/sgf: %v", err)
+	}
+	for _, f := range files {
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			data, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			g, info, err := ParseSGF(data)
+			if err != nil {
+				t.Fatalf("ParseSGF = %v", err)
+			}
+			var buf bytes.Buffer
+			if err := WriteSGF(&buf, g, *info); err != nil {
+				t.Fatal(err)
+			}
+			back, _, err := ParseSGF(buf.Bytes())
+			if err != nil {
+				t.Fatalf("ParseSGF(WriteSGF) = %v\n%s", err, buf.Bytes())
+			}
+			want, got := sgfPositions(t, g), sgfPositions(t, back)
+			if strings.Join(got, "\n\n") != strings.Join(want, "\n\n") {
+				t.Errorf("positions differ after the round trip")
+			}
+		})
+	}
+}
+
+// FuzzParseSGF checks that no input panics, that errors carry a position,
+// and that whatever reads also writes and reads back to the same game.
+func FuzzParseSGF(f *testing.F) {
+	files, _ := filepath.Glob(filepath.Join("testdata", "sgf", "*.sgf"))
+	for _, name := range files {
+		if data, err := os.ReadFile(name); err == nil {
+			f.Add(data)
+		}
+	}
+	f.Add([]byte("(;SZ[5];B[aa](;W[bb])(;W[cc]))"))
+	f.Add([]byte("(;AddBlack[aa:bb]PL[W];W[])"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		g, info, err := ParseSGF(data)
+		if err != nil {
+			var se *SGFError
+			if !errors.As(err, &se) || se.Line < 1 || se.Col < 1 {
+				t.Fatalf("ParseSGF error %v (%T) has no position", err, err)
+			}
+			return
+		}
+		var buf bytes.Buffer
+		if err := WriteSGF(&buf, g, *info); err != nil {
+			t.Fatal(err)
+		}
+		back, _, err := ParseSGF(buf.Bytes())
+		if err != nil {
+			t.Fatalf("ParseSGF(WriteSGF(ParseSGF(%q))) = %v\n%s", data, err, buf.Bytes())
+		}
+		if fmt.Sprint(sgfPositions(t, back)) != fmt.Sprint(sgfPositions(t, g)) {
+			t.Fatalf("positions differ after the round trip of %q", data)
+		}
+	})
+}
+
+// FuzzParsePoint checks the GTP and SGF coordinate parsers: no panics, and
+// any point they accept lies on the board and prints back to itself.
+func FuzzParsePoint(f *testing.F) {
+	for _, s := range []string{"D4", "q16", "T19", "I5", "A0", "Z25", "pass", "", "aa", "tt", "ss", "yy", "zz", "A", "A100"} {
+		f.Add(s, 19)
+		f.Add(s, 25)
+		f.Add(s, 9)
+	}
+	f.Fuzz(func(t *testing.T, s string, size int) {
+		if size < MinSize || size > MaxSize {
+			size = MinSize + (size%(MaxSize-MinSize+1)+MaxSize-MinSize+1)%(MaxSize-MinSize+1)
+		}
+		if p, err := ParsePoint(s, size); err == nil {
+			if !p.Valid(size) {
+				t.Fatalf("ParsePoint(%q, %d) = %v, off the board", s, size, p)
+			}
+			if q, err := ParsePoint(p.String(), size); err != nil || q != p {
+				t.Fatalf("ParsePoint(%q) = %v, %v; want %v", p.String(), q, err, p)
+			}
+		} else if !errors.Is(err, ErrInvalidCoordinates) {
+			t.Fatalf("ParsePoint(%q, %d) = %v, want ErrInvalidCoordinates", s, size, err)
+		}
+		if m, err := ParseMove(Black, s, size); err == nil && m.Kind == Place && !m.Point.Valid(size) {
+			t.Fatalf("ParseMove(%q, %d) = %v, off the board", s, size, m)
+		}
+		p, ok, err := ParseSGFPoint(s, size)
+		switch {
+		case err != nil:
+			if !errors.Is(err, ErrInvalidCoordinates) {
+				t.Fatalf("ParseSGFPoint(%q, %d) = %v, want ErrInvalidCoordinates", s, size, err)
+			}
+		case ok:
+			if !p.Valid(size) {
+				t.Fatalf("ParseSGFPoint(%q, %d) = %v, off the board", s, size, p)
+			}
+			if got := SGFPoint(p, size); got != s {
+				t.Fatalf("SGFPoint(ParseSGFPoint(%q)) = %q", s, got)
+			}
+		}
+	})
+}
+
+// sgf300 is a 300-move record on 19×19 for the parse benchmark.
+func sgf300(b testing.TB) []byte {
+	rng := rand.New(rand.NewPCG(3, 4))
+	rules, _ := Preset("japanese")
+	for {
+		g := sgfRandomGame(b, rng, Config{Size: 19, Rules: rules}, 300)
+		if g.MoveCount() == 300 {
+			var buf bytes.Buffer
+			if err := WriteSGF(&buf, g, SGFInfo{PB: "Black", PW: "White", C: "A comment."}); err != nil {
+				b.Fatal(err)
+			}
+			return buf.Bytes()
+		}
+	}
+}
+
+func BenchmarkParseSGF300(b *testing.B) {
+	data := sgf300(b)
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, _, err := ParseSGF(data); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkWriteSGF300(b *testing.B) {
+	g, info, err := ParseSGF(sgf300(b))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := WriteSGF(&bytes.Buffer{}, g, *info); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func TestParseSGFFixtures(t *testing.T) {
+	tests := []struct {
+		file            string
+		size, handicap  int
+		moves, inserted int
+		komi            float64
+		rules           string
+		pb, re          string
+		first           Color
+	}{
+		{"gnugo_19x19_ff4.sgf", 19, 0, 156, 0, 7.5, "chinese", "GNU Go (black)", "B+R", Black},
+		{"gnugo_13x13_handicap_ff3.sgf", 13, 3, 83, 0, 0.5, "chinese", "GNU Go", "W+12.5", White},
+		{"gnugo_9x9_missing_pass.sgf", 9, 0, 31, 1, 7, "japanese", "gnugo", "", Black},
+	}
+	for _, tt := range tests {
+		t.Run(tt.file, func(t *testing.T) {
+			data, err := os.ReadFile(filepath.Join("testdata", "sgf", tt.file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			g, info, err := ParseSGF(data)
+			if err != nil {
+				t.Fatalf("ParseSGF = %v", err)
+			}
+			if g.Size() != tt.size || g.Handicap() != tt.handicap || g.MoveCount() != tt.moves ||
+				info.InsertedPasses != tt.inserted || g.Rules().Komi != tt.komi || g.Rules().Name != tt.rules ||
+				info.PB != tt.pb || info.RE != tt.re || g.FirstPlayer() != tt.first {
+				t.Errorf("got size %d handicap %d moves %d inserted %d komi %v rules %s PB %q RE %q first %v\n"+
+					"want    %d, %d, %d, %d, %v, %s, %q, %q, %v",
+					g.Size(), g.Handicap(), g.MoveCount(), info.InsertedPasses, g.Rules().Komi, g.Rules().Name, info.PB, info.RE, g.FirstPlayer(),
+					tt.size, tt.handicap, tt.moves, tt.inserted, tt.komi, tt.rules, tt.pb, tt.re, tt.first)
+			}
+		})
+	}
+}
