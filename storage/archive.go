@@ -1,0 +1,302 @@
+package storage
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/gobot-dev/gobot/engine"
+	bolt "go.etcd.io/bbolt"
+)
+
+// Archived is a finished game: its record (SGF), its result and what the
+// history and statistics need without reading the SGF.
+type Archived struct {
+	ID        string `json:"id"`
+	GuildID   string `json:"guild,omitempty"`
+	ChannelID string `json:"channel"`
+
+	Black Player `json:"black"`
+	White Player `json:"white"`
+
+	Size     int          `json:"size"`
+	Rules    engine.Rules `json:"rules"`
+	Handicap int          `json:"handicap,omitempty"`
+	// Result is the result in SGF notation: "B+3.5", "W+R", "B+T", "0" (a
+	// tie) or "Void" (no result).
+	Result string `json:"result"`
+	// Winner is Black or White, or Empty for a tie or no result. FinishGame
+	// derives it from Result.
+	Winner engine.Color `json:"winner"`
+	Moves  int          `json:"moves"`
+
+	// SGF is the game record. ArchivedGame loads it; the listings
+	// (PlayerGames, GuildGames) leave it nil to stay cheap.
+	SGF []byte `json:"-"`
+
+	StartedAt  time.Time `json:"started"`
+	FinishedAt time.Time `json:"finished"`
+}
+
+// ParseResult reads a result in SGF notation and returns the winner (Empty
+// for a tie or no result) and whether the game counts as a tie. It accepts
+// "B+..." and "W+..." with any margin or reason, "0", "Draw" and "Jigo" for
+// a tie, and "Void" and "?" for no result.
+func ParseResult(re string) (winner engine.Color, tie bool, err error) {
+	switch strings.ToLower(re) {
+	case "0", "draw", "jigo":
+		return engine.Empty, true, nil
+	case "void", "?":
+		return engine.Empty, false, nil
+	}
+	if len(re) >= 2 && re[1] == '+' {
+		switch re[0] {
+		case 'B', 'b':
+			return engine.Black, false, nil
+		case 'W', 'w':
+			return engine.White, false, nil
+		}
+	}
+	return engine.Empty, false, fmt.Errorf("storage: result %q is not SGF (B+3.5, W+R, 0, Void): %w", re, ErrInvalid)
+}
+
+func decodeArchive(v []byte) (*Archived, error) {
+	if v == nil {
+		return nil, errNoRecord
+	}
+	a := new(Archived)
+	if err := json.Unmarshal(v, a); err != nil {
+		return nil, err
+	}
+	if a.ID == "" {
+		return nil, fmt.Errorf("archived game without id")
+	}
+	return a, nil
+}
+
+type indexKey struct {
+	bucket []byte
+	key    []byte
+}
+
+// archiveIndexKeys returns the index entries of an archived game: one per
+// distinct player, and one for its guild unless it was played in a DM.
+func archiveIndexKeys(a *Archived) []indexKey {
+	tk := timeKey(a.FinishedAt)
+	keys := []indexKey{{bucketArchivePlayer, join(a.Black.Key(), tk, []byte(a.ID))}}
+	if a.White.Key() != a.Black.Key() {
+		keys = append(keys, indexKey{bucketArchivePlayer, join(a.White.Key(), tk, []byte(a.ID))})
+	}
+	if a.GuildID != "" {
+		keys = append(keys, indexKey{bucketArchiveGuild, join(a.GuildID, tk, []byte(a.ID))})
+	}
+	return keys
+}
+
+// FinishGame atomically removes the active game g from its channel and
+// archives it with a, provided the stored version is still g.Version
+// (ErrConflict otherwise, ErrNotFound when the game is gone). Fields of a
+// left zero are taken from g: ID, guild, channel, players, size, rules,
+// handicap, move count, StartedAt (g.CreatedAt), FinishedAt (now) and Result
+// (the engine game's result). a.SGF is required. The players' statistics
+// are updated in the same transaction.
+func (s *Store) FinishGame(ctx context.Context, g *Game, a Archived) error {
+	if err := g.validate(); err != nil {
+		return err
+	}
+	if a.ID != "" && a.ID != g.ID {
+		return fmt.Errorf("storage: finish game %s: archive ID %s differs: %w", g.ID, a.ID, ErrInvalid)
+	}
+	a.ID, a.ChannelID = g.ID, g.ChannelID
+	if a.GuildID == "" {
+		a.GuildID = g.GuildID
+	}
+	if a.Black.Key() == "" {
+		a.Black = g.Black
+	}
+	if a.White.Key() == "" {
+		a.White = g.White
+	}
+	if a.Size == 0 {
+		a.Size = g.Game.Size()
+	}
+	if a.Rules == (engine.Rules{}) {
+		a.Rules = g.Game.Rules()
+	}
+	if a.Handicap == 0 {
+		a.Handicap = g.Game.Handicap()
+	}
+	if a.Moves == 0 {
+		a.Moves = g.Game.MoveCount()
+	}
+	if a.StartedAt.IsZero() {
+		a.StartedAt = g.CreatedAt
+	}
+	if a.FinishedAt.IsZero() {
+		a.FinishedAt = time.Now().UTC()
+	}
+	if a.Result == "" {
+		if r, ok := g.Game.Result(); ok {
+			a.Result = r.String()
+		}
+	}
+	if a.Result == "" {
+		return fmt.Errorf("storage: finish game %s: no result: %w", g.ID, ErrInvalid)
+	}
+	winner, tie, err := ParseResult(a.Result)
+	if err != nil {
+		return fmt.Errorf("storage: finish game %s: %w", g.ID, err)
+	}
+	a.Winner = winner
+	if len(a.SGF) == 0 {
+		return fmt.Errorf("storage: finish game %s: no SGF record: %w", g.ID, ErrInvalid)
+	}
+	if err := checkPlayer("black", a.Black); err != nil {
+		return err
+	}
+	if err := checkPlayer("white", a.White); err != nil {
+		return err
+	}
+	if a.GuildID != "" {
+		if err := checkID("guild ID", a.GuildID); err != nil {
+			return err
+		}
+	}
+	val, err := json.Marshal(&a)
+	if err != nil {
+		return fmt.Errorf("storage: encode archived game %s: %w", g.ID, err)
+	}
+	return s.update(ctx, func(tx *bolt.Tx) error {
+		h, err := checkStored(tx, g, "finish")
+		if err != nil {
+			return err
+		}
+		if err := tx.Bucket(bucketGames).Delete([]byte(g.ChannelID)); err != nil {
+			return err
+		}
+		if err := unindexActive(tx, g.ChannelID, h.Black, h.White); err != nil {
+			return err
+		}
+		return putArchive(tx, &a, val, a.SGF, tie)
+	})
+}
+
+// putArchive writes an archived game, its SGF, its index entries and the
+// players' statistics in tx. It fails with ErrExists if the ID is taken.
+func putArchive(tx *bolt.Tx, a *Archived, val, sgf []byte, tie bool) error {
+	arch := tx.Bucket(bucketArchive)
+	if arch.Get([]byte(a.ID)) != nil {
+		return fmt.Errorf("storage: game %s is already archived: %w", a.ID, ErrExists)
+	}
+	if err := arch.Put([]byte(a.ID), val); err != nil {
+		return err
+	}
+	if err := tx.Bucket(bucketArchiveSGF).Put([]byte(a.ID), sgf); err != nil {
+		return err
+	}
+	for _, k := range archiveIndexKeys(a) {
+		if err := tx.Bucket(k.bucket).Put(k.key, nil); err != nil {
+			return err
+		}
+	}
+	return countGame(tx, a, tie)
+}
+
+// ArchivedGame loads a finished game with its SGF. It fails with
+// ErrNotFound when there is no such game and ErrCorrupt when the record
+// cannot be decoded.
+func (s *Store) ArchivedGame(ctx context.Context, id string) (*Archived, error) {
+	var a *Archived
+	err := s.view(ctx, func(tx *bolt.Tx) error {
+		v := tx.Bucket(bucketArchive).Get([]byte(id))
+		if v == nil {
+			return fmt.Errorf("storage: archived game %s: %w", id, ErrNotFound)
+		}
+		var err error
+		if a, err = decodeArchive(v); err != nil {
+			return fmt.Errorf("storage: archived game %s: %w: %w", id, ErrCorrupt, err)
+		}
+		a.SGF = bytes.Clone(tx.Bucket(bucketArchiveSGF).Get([]byte(id)))
+		return nil
+	})
+	return a, err
+}
+
+// PlayerGames returns up to limit finished games of a player (a Discord
+// user ID, or Player.Key of a bot), newest first, without their SGF. A limit
+// of zero or less means all of them. It is a range scan of the
+// archive_by_player index: its cost grows with limit, not with the archive.
+func (s *Store) PlayerGames(ctx context.Context, playerKey string, limit int) ([]*Archived, error) {
+	return s.history(ctx, bucketArchivePlayer, "player", playerKey, time.Time{}, limit)
+}
+
+// PlayerGamesBefore is PlayerGames for the games finished strictly before
+// t: the next page after a page whose oldest game finished at t.
+func (s *Store) PlayerGamesBefore(ctx context.Context, playerKey string, t time.Time, limit int) ([]*Archived, error) {
+	return s.history(ctx, bucketArchivePlayer, "player", playerKey, t, limit)
+}
+
+// GuildGames returns up to limit finished games played in a server, newest
+// first, without their SGF, by a range scan of the archive_by_guild index.
+func (s *Store) GuildGames(ctx context.Context, guildID string, limit int) ([]*Archived, error) {
+	return s.history(ctx, bucketArchiveGuild, "guild", guildID, time.Time{}, limit)
+}
+
+// GuildGamesBefore is GuildGames for the games finished strictly before t.
+func (s *Store) GuildGamesBefore(ctx context.Context, guildID string, t time.Time, limit int) ([]*Archived, error) {
+	return s.history(ctx, bucketArchiveGuild, "guild", guildID, t, limit)
+}
+
+// history walks an archive index backwards from before (zero: from the
+// newest) and loads the archived records it names. Index entries whose
+// record cannot be decoded are reported together in the error, after the
+// games that could be read.
+func (s *Store) history(ctx context.Context, index []byte, what, owner string, before time.Time, limit int) ([]*Archived, error) {
+	if err := checkID(what, owner); err != nil {
+		return nil, err
+	}
+	var out []*Archived
+	var bad []string
+	err := s.view(ctx, func(tx *bolt.Tx) error {
+		arch := tx.Bucket(bucketArchive)
+		prefix := join(owner)
+		c := tx.Bucket(index).Cursor()
+		var k []byte
+		if before.IsZero() {
+			// The first key past the prefix: owner followed by 0x01.
+			end := append([]byte(owner), 1)
+			k, _ = c.Seek(end)
+		} else {
+			k, _ = c.Seek(join(owner, timeKey(before)))
+		}
+		if k == nil {
+			k, _ = c.Last()
+		} else {
+			k, _ = c.Prev()
+		}
+		for ; k != nil && bytes.HasPrefix(k, prefix) && (limit <= 0 || len(out) < limit); k, _ = c.Prev() {
+			if len(k) <= len(prefix)+8 {
+				bad = append(bad, fmt.Sprintf("%q", k))
+				continue
+			}
+			id := k[len(prefix)+8:]
+			a, err := decodeArchive(arch.Get(id))
+			if err != nil {
+				bad = append(bad, string(id))
+				continue
+			}
+			out = append(out, a)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if len(bad) > 0 {
+		return out, fmt.Errorf("storage: %s %s history: archived games %s: %w", what, owner, strings.Join(bad, ", "), ErrCorrupt)
+	}
+	return out, nil
+}

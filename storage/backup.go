@@ -1,0 +1,221 @@
+package storage
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"path/filepath"
+	"syscall"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+	bolterrors "go.etcd.io/bbolt/errors"
+)
+
+// Hot backups while the bot runs. bbolt locks the file for the process that
+// has it open, so `gobot backup FILE` cannot open the database beside a
+// running bot. Instead the running store serves consistent copies on a Unix
+// socket (Options.BackupSocket): a client connects and receives 8 bytes of
+// big-endian length followed by exactly that many bytes of database, written
+// by Tx.WriteTo inside one read transaction. BackupTo tries the socket first
+// and opens the file itself when no bot is running.
+
+// backupWriteTimeout bounds how long a backup client may take to read the
+// copy: its read transaction must not stay open for ever.
+const backupWriteTimeout = 10 * time.Minute
+
+// DefaultBackupSocket returns the backup socket path conventionally used
+// for a database file: the file's path with ".backup.sock" appended.
+func DefaultBackupSocket(dbPath string) string { return dbPath + ".backup.sock" }
+
+// serveBackups listens on the Unix socket at path and serves a backup to
+// every connection until Close.
+func (s *Store) serveBackups(path string) error {
+	// We hold the database's exclusive lock, so no other store serves this
+	// file: a socket file left at path is stale (a crash) and can go.
+	if err := removeIfExists(path); err != nil {
+		return fmt.Errorf("backup socket %s: %w", path, err)
+	}
+	ln, err := net.Listen("unix", path)
+	if err != nil {
+		return fmt.Errorf("backup socket: %w", err)
+	}
+	if err := os.Chmod(path, 0o600); err != nil {
+		ln.Close()
+		return fmt.Errorf("backup socket: %w", err)
+	}
+	s.ln = ln
+	conns := make(chan net.Conn)
+	s.sockWG.Add(1)
+	go func() { // accept loop: ends when Close closes the listener
+		defer s.sockWG.Done()
+		defer close(conns)
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				if !errors.Is(err, net.ErrClosed) {
+					s.log.Error("storage: backup socket", "err", err)
+				}
+				return
+			}
+			conns <- c
+		}
+	}()
+	s.sockWG.Add(1)
+	go func() { // serves one connection at a time; ends with the accept loop
+		defer s.sockWG.Done()
+		for c := range conns {
+			if err := s.serveBackup(c); err != nil {
+				s.log.Error("storage: hot backup", "err", err)
+			}
+		}
+	}()
+	return nil
+}
+
+func (s *Store) serveBackup(c net.Conn) error {
+	defer c.Close()
+	c.SetWriteDeadline(time.Now().Add(backupWriteTimeout))
+	served := make(chan struct{})
+	defer close(served)
+	go func() { // Close cuts a backup in progress short rather than wait for it
+		select {
+		case <-s.done:
+			c.Close()
+		case <-served:
+		}
+	}()
+	return s.db.View(func(tx *bolt.Tx) error {
+		if _, err := c.Write(u64(uint64(tx.Size()))); err != nil {
+			return err
+		}
+		_, err := tx.WriteTo(c)
+		return err
+	})
+}
+
+// FetchBackup asks the store serving the backup socket at socketPath for a
+// consistent copy of its database and writes it to w. It returns the number
+// of bytes written; a copy cut short is an error.
+func FetchBackup(ctx context.Context, socketPath string, w io.Writer) (int64, error) {
+	var d net.Dialer
+	c, err := d.DialContext(ctx, "unix", socketPath)
+	if err != nil {
+		return 0, fmt.Errorf("storage: backup socket: %w", err)
+	}
+	defer c.Close()
+	stop := context.AfterFunc(ctx, func() { c.SetReadDeadline(time.Unix(1, 0)) })
+	defer stop()
+	var hdr [8]byte
+	if _, err := io.ReadFull(c, hdr[:]); err != nil {
+		return 0, fmt.Errorf("storage: backup socket: reading length: %w", err)
+	}
+	size := int64(binary.BigEndian.Uint64(hdr[:]))
+	n, err := io.CopyN(w, c, size)
+	if err != nil {
+		if ctx.Err() != nil {
+			err = ctx.Err()
+		}
+		return n, fmt.Errorf("storage: backup socket: got %d of %d bytes: %w", n, size, err)
+	}
+	return n, nil
+}
+
+// BackupTo writes a consistent copy of the database at dbPath to outPath
+// atomically, whether or not a bot has it open: first through the backup
+// socket at socketPath (when not empty) of the running store, and when
+// nothing listens there, by opening the file read-only itself. If the file
+// is locked and no socket answers, the error wraps ErrLocked.
+func BackupTo(ctx context.Context, dbPath, socketPath, outPath string) error {
+	if socketPath != "" {
+		err := writeFileAtomic(outPath, func(w io.Writer) (int64, error) { return FetchBackup(ctx, socketPath, w) })
+		if err == nil || !noListener(err) {
+			return err
+		}
+	}
+	db, err := bolt.Open(dbPath, 0o600, &bolt.Options{ReadOnly: true, Timeout: DefaultTimeout})
+	if err != nil {
+		if errors.Is(err, bolterrors.ErrTimeout) {
+			return fmt.Errorf("storage: backup %s: the file is in use and no backup socket answers at %q: %w: %w",
+				dbPath, socketPath, ErrLocked, err)
+		}
+		return fmt.Errorf("storage: backup %s: %w", dbPath, err)
+	}
+	defer db.Close()
+	return writeFileAtomic(outPath, func(w io.Writer) (int64, error) {
+		var n int64
+		err := db.View(func(tx *bolt.Tx) error {
+			var err error
+			n, err = tx.WriteTo(w)
+			return err
+		})
+		return n, err
+	})
+}
+
+// noListener reports whether a dial failed because nobody serves the socket.
+func noListener(err error) bool {
+	return errors.Is(err, os.ErrNotExist) || errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.ENOENT)
+}
+
+// writeFileAtomic writes path through write: into a temporary file beside
+// it, synced, verified as a sound bbolt file (Tx.Check), renamed over path,
+// and the directory synced. On failure the temporary file is removed and
+// path is untouched.
+func writeFileAtomic(path string, write func(io.Writer) (int64, error)) (err error) {
+	dir, base := filepath.Split(path)
+	if dir == "" {
+		dir = "."
+	}
+	f, err := os.CreateTemp(dir, "."+base+".tmp-*")
+	if err != nil {
+		return fmt.Errorf("storage: backup: %w", err)
+	}
+	tmp := f.Name()
+	defer func() {
+		if err != nil {
+			f.Close()
+			os.Remove(tmp)
+		}
+	}()
+	if _, err = write(f); err != nil {
+		return err
+	}
+	if err = f.Sync(); err != nil {
+		return fmt.Errorf("storage: backup: %w", err)
+	}
+	if err = f.Close(); err != nil {
+		return fmt.Errorf("storage: backup: %w", err)
+	}
+	if err = verifyFile(tmp); err != nil {
+		return fmt.Errorf("storage: backup: the copy does not check out: %w", err)
+	}
+	if err = os.Rename(tmp, path); err != nil {
+		return fmt.Errorf("storage: backup: %w", err)
+	}
+	if d, derr := os.Open(dir); derr == nil {
+		d.Sync()
+		d.Close()
+	}
+	return nil
+}
+
+// verifyFile opens a bbolt file read-only and runs Tx.Check on it.
+func verifyFile(path string) error {
+	db, err := bolt.Open(path, 0o600, &bolt.Options{ReadOnly: true, Timeout: DefaultTimeout})
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	return db.View(func(tx *bolt.Tx) error {
+		var errs []error
+		for err := range tx.Check() {
+			errs = append(errs, err)
+		}
+		return errors.Join(errs...)
+	})
+}

@@ -1,0 +1,256 @@
+package storage
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/gobot-dev/gobot/engine"
+	bolt "go.etcd.io/bbolt"
+)
+
+// Challenge is an invitation to play that awaits an answer until ExpiresAt.
+type Challenge struct {
+	ID        string `json:"id"`      // CreateChallenge fills it when empty
+	ChannelID string `json:"channel"` // where it was posted
+	GuildID   string `json:"guild,omitempty"`
+	MessageID string `json:"message,omitempty"` // the message with the accept/decline buttons
+
+	Challenger Player `json:"challenger"`
+	// Opponent is the player challenged; the zero Player for an open
+	// challenge that anyone may accept.
+	Opponent Player `json:"opponent,omitzero"`
+
+	Size     int          `json:"size"`
+	Color    string       `json:"color,omitempty"` // the challenger's colour choice, as commands spells it
+	Rules    engine.Rules `json:"rules"`
+	Handicap int          `json:"handicap,omitempty"`
+	Thread   bool         `json:"thread,omitempty"` // play in a new thread
+
+	CreatedAt time.Time `json:"created"` // set by CreateChallenge when zero
+	ExpiresAt time.Time `json:"expires"`
+}
+
+// Open reports whether anyone may accept the challenge.
+func (c *Challenge) Open() bool { return c.Opponent.Key() == "" }
+
+// Expired reports whether the challenge has expired at now.
+func (c *Challenge) Expired(now time.Time) bool { return !now.Before(c.ExpiresAt) }
+
+func (c *Challenge) validate() error {
+	if c == nil {
+		return fmt.Errorf("storage: nil challenge: %w", ErrInvalid)
+	}
+	if err := checkID("channel ID", c.ChannelID); err != nil {
+		return err
+	}
+	if err := checkPlayer("challenger", c.Challenger); err != nil {
+		return err
+	}
+	if !c.Open() {
+		if err := checkPlayer("opponent", c.Opponent); err != nil {
+			return err
+		}
+	}
+	if c.Size < engine.MinSize || c.Size > engine.MaxSize {
+		return fmt.Errorf("storage: challenge board size %d: %w", c.Size, ErrInvalid)
+	}
+	if c.Handicap < 0 {
+		return fmt.Errorf("storage: challenge handicap %d: %w", c.Handicap, ErrInvalid)
+	}
+	if c.ExpiresAt.IsZero() {
+		return fmt.Errorf("storage: challenge without expiry: %w", ErrInvalid)
+	}
+	return nil
+}
+
+func decodeChallenge(v []byte) (*Challenge, error) {
+	if v == nil {
+		return nil, errNoRecord
+	}
+	c := new(Challenge)
+	if err := json.Unmarshal(v, c); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// CreateChallenge stores a pending challenge. It fills c.ID when empty and
+// c.CreatedAt when zero, and fails with ErrExists if the ID is taken.
+func (s *Store) CreateChallenge(ctx context.Context, c *Challenge) error {
+	if err := c.validate(); err != nil {
+		return err
+	}
+	cc := *c
+	if cc.ID == "" {
+		cc.ID = NewID()
+	} else if err := checkID("challenge ID", cc.ID); err != nil {
+		return err
+	}
+	if cc.CreatedAt.IsZero() {
+		cc.CreatedAt = time.Now().UTC()
+	}
+	val, err := json.Marshal(&cc)
+	if err != nil {
+		return fmt.Errorf("storage: encode challenge: %w", err)
+	}
+	err = s.update(ctx, func(tx *bolt.Tx) error {
+		b := tx.Bucket(bucketChallenges)
+		if b.Get([]byte(cc.ID)) != nil {
+			return fmt.Errorf("storage: challenge %s: %w", cc.ID, ErrExists)
+		}
+		if err := b.Put([]byte(cc.ID), val); err != nil {
+			return err
+		}
+		return tx.Bucket(bucketChallengesExp).Put(append(timeKey(cc.ExpiresAt), cc.ID...), nil)
+	})
+	if err != nil {
+		return err
+	}
+	*c = cc
+	return nil
+}
+
+// Challenge loads a pending challenge, expired or not (see Expired). It
+// fails with ErrNotFound when it was accepted, declined or swept, and with
+// ErrCorrupt when the record cannot be decoded.
+func (s *Store) Challenge(ctx context.Context, id string) (*Challenge, error) {
+	var c *Challenge
+	err := s.view(ctx, func(tx *bolt.Tx) error {
+		var err error
+		c, err = getChallenge(tx, id)
+		return err
+	})
+	return c, err
+}
+
+func getChallenge(tx *bolt.Tx, id string) (*Challenge, error) {
+	v := tx.Bucket(bucketChallenges).Get([]byte(id))
+	if v == nil {
+		return nil, fmt.Errorf("storage: challenge %s: %w", id, ErrNotFound)
+	}
+	c, err := decodeChallenge(v)
+	if err != nil {
+		return nil, fmt.Errorf("storage: challenge %s: %w: %w", id, ErrCorrupt, err)
+	}
+	return c, nil
+}
+
+// deleteChallenge removes a challenge and its expiry entry, tolerating a
+// record too damaged to name its expiry (the entry is then found by a scan).
+func deleteChallenge(tx *bolt.Tx, id string) error {
+	b := tx.Bucket(bucketChallenges)
+	v := b.Get([]byte(id))
+	if v == nil {
+		return fmt.Errorf("storage: challenge %s: %w", id, ErrNotFound)
+	}
+	exp := tx.Bucket(bucketChallengesExp)
+	if c, err := decodeChallenge(v); err == nil {
+		if err := exp.Delete(append(timeKey(c.ExpiresAt), id...)); err != nil {
+			return err
+		}
+	} else {
+		var doomed [][]byte
+		exp.ForEach(func(k, _ []byte) error {
+			if len(k) > 8 && string(k[8:]) == id {
+				doomed = append(doomed, bytes.Clone(k))
+			}
+			return nil
+		})
+		for _, k := range doomed {
+			if err := exp.Delete(k); err != nil {
+				return err
+			}
+		}
+	}
+	return b.Delete([]byte(id))
+}
+
+// DeleteChallenge removes a pending challenge (declined, withdrawn or
+// expired). It fails with ErrNotFound when it is already gone, so of two
+// racing callers exactly one succeeds: a successful delete is a claim.
+func (s *Store) DeleteChallenge(ctx context.Context, id string) error {
+	if err := checkID("challenge ID", id); err != nil {
+		return err
+	}
+	return s.update(ctx, func(tx *bolt.Tx) error { return deleteChallenge(tx, id) })
+}
+
+// AcceptChallenge atomically removes the challenge and creates g, the game
+// it became, as CreateGame does. Of two racing accepts exactly one wins; the
+// other gets ErrNotFound. An expired challenge gives ErrExpired, a busy
+// channel ErrExists, and both leave the challenge in place.
+func (s *Store) AcceptChallenge(ctx context.Context, id string, g *Game) error {
+	if err := checkID("challenge ID", id); err != nil {
+		return err
+	}
+	if err := g.validate(); err != nil {
+		return err
+	}
+	gid := g.ID
+	if gid == "" {
+		gid = NewID()
+	} else if err := checkID("game ID", gid); err != nil {
+		return err
+	}
+	now := time.Now().UTC()
+	c := *g
+	c.ID = gid
+	if c.CreatedAt.IsZero() {
+		c.CreatedAt = now
+	}
+	val, err := c.encode(1, now)
+	if err != nil {
+		return err
+	}
+	err = s.update(ctx, func(tx *bolt.Tx) error {
+		ch, err := getChallenge(tx, id)
+		if err != nil {
+			return err
+		}
+		if ch.Expired(now) {
+			return fmt.Errorf("storage: challenge %s expired at %s: %w", id, ch.ExpiresAt.Format(time.RFC3339), ErrExpired)
+		}
+		if err := putNewGame(tx, &c, val); err != nil {
+			return err
+		}
+		return deleteChallenge(tx, id)
+	})
+	if err != nil {
+		return err
+	}
+	g.ID, g.CreatedAt, g.UpdatedAt, g.Version = gid, c.CreatedAt, now, 1
+	return nil
+}
+
+// ExpiredChallenges returns the challenges whose expiry is at or before
+// now, soonest first, by a range scan of the expiry index. It does not
+// delete them: the caller edits their messages and deletes each with
+// DeleteChallenge. Records that cannot be decoded are skipped and reported
+// in err (ErrCorrupt) alongside the others.
+func (s *Store) ExpiredChallenges(ctx context.Context, now time.Time) ([]*Challenge, error) {
+	var out []*Challenge
+	var errs []error
+	end := timeKey(now)
+	err := s.view(ctx, func(tx *bolt.Tx) error {
+		chs := tx.Bucket(bucketChallenges)
+		c := tx.Bucket(bucketChallengesExp).Cursor()
+		for k, _ := c.First(); k != nil && len(k) > 8 && bytes.Compare(k[:8], end) <= 0; k, _ = c.Next() {
+			id := string(k[8:])
+			ch, err := decodeChallenge(chs.Get(k[8:]))
+			if err != nil {
+				errs = append(errs, fmt.Errorf("storage: challenge %s: %w: %w", id, ErrCorrupt, err))
+				continue
+			}
+			out = append(out, ch)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, errors.Join(errs...)
+}

@@ -1,0 +1,68 @@
+// Package storage keeps gobot's state in one bbolt file, so that games
+// survive restarts, crashes and redeploys: active games (one per channel,
+// thread or DM), pending challenges, the archive of finished games with its
+// indexes by player and by server, and players' statistics.
+//
+// A game is stored as its moves (the engine's JSON: configuration, set-up,
+// moves, result), never as a board; loading replays the moves through the
+// engine, so a record that does not replay is reported as ErrCorrupt for
+// that channel only and everything else keeps working.
+//
+// # Guarantees
+//
+// Every write is committed and fsynced before the method returns: a reply
+// that says a move happened can be sent once UpdateGame has returned nil.
+// Writes are optimistic: each states the version it read (Game.Version),
+// and a stale one fails with ErrConflict and changes nothing, so two players
+// or one double click racing on a game never both apply. There is no lock
+// in Go code: writes to different games run concurrently, and when several
+// are in flight they share one bbolt commit (DB.Batch), and so one fsync.
+// The functions given to a batch may run more than once, so they only read
+// their arguments and the transaction; callers' structs change only after
+// the commit.
+//
+// Open takes the file's lock with a timeout (ErrLocked), creates the
+// buckets and migrates older schemas (SchemaVersion) in one transaction;
+// a file from a newer gobot is refused with ErrSchemaTooNew. Backup and
+// BackupFile write consistent copies while the store is in use; a running
+// store can also serve them to another process on a Unix socket
+// (Options.BackupSocket, BackupTo), since bbolt's lock keeps a second
+// process from opening the file.
+//
+// # Layout (schema 2)
+//
+//	meta                  "schema" -> 8-byte version
+//	games                 channel ID -> game record (JSON, moves via engine JSON)
+//	games_by_player       player key 0 channel ID -> nil
+//	challenges            challenge ID -> challenge (JSON)
+//	challenges_by_expiry  expiry (8) challenge ID -> nil
+//	archive               game ID -> archived game without its SGF (JSON)
+//	archive_sgf           game ID -> SGF
+//	archive_by_player     player key 0 finished (8) game ID -> nil
+//	archive_by_guild      guild ID 0 finished (8) game ID -> nil
+//	players               player key -> statistics (JSON)
+//	quarantine            channel ID 0 time (8) -> corrupt record set aside
+//
+// Times in keys are big-endian Unix nanoseconds, so a history is a backward
+// range scan of one index: its cost depends on the page asked for, not on
+// the size of the archive. A player key is the Discord user ID, or "bot:"
+// and the level name for a bot (Player.Key).
+//
+// # Boundaries
+//
+// The package is a thin domain layer: it validates what it stores and
+// keeps its indexes consistent, but the rules live in engine and the
+// decisions (who may move, when a challenge expires, what a result is) in
+// commands, which declares the small interface it needs from a store; a
+// PostgreSQL store for several bot processes can satisfy the same method
+// set. It imports engine, never commands or discordgo.
+//
+// Compared with the agreed shapes, the store adds: Game.Deadline,
+// ScoringState.MessageID and UndoRequest.RequestedAt; ScoringState.Accepted
+// is a map[engine.Color]bool; AcceptChallenge (challenge to game in one
+// transaction), QuarantineGame, PlayerActiveGames, PlayerGamesBefore,
+// GuildGamesBefore, PlayerStats, Check, ErrExpired, ErrInvalid,
+// ErrSchemaTooNew and ErrClosed; history methods take a player key and
+// return archived games without their SGF (ArchivedGame loads it); every
+// method takes a ctx first.
+package storage

@@ -1,0 +1,51 @@
+package storage
+
+import "errors"
+
+// The sentinel errors. Every error the store returns for a domain reason
+// wraps one of them (with the channel, game or challenge it concerns), so
+// callers branch with errors.Is and never on the message. A call that fails
+// with any of them has changed nothing.
+var (
+	// ErrNotFound means there is no such active game, challenge, archived
+	// game or player record.
+	ErrNotFound = errors.New("storage: not found")
+
+	// ErrExists means the thing being created is already there: the channel
+	// already has an active game, or the challenge or archived game ID is
+	// taken.
+	ErrExists = errors.New("storage: already exists")
+
+	// ErrConflict means an optimistic write stated a version that is no
+	// longer the stored one: somebody else changed the game first. Reload
+	// and decide again.
+	ErrConflict = errors.New("storage: version conflict")
+
+	// ErrCorrupt means a stored record cannot be decoded or its moves do not
+	// replay through the rules. It concerns that record only; the rest of
+	// the store keeps working. The error names the channel or ID and wraps
+	// the cause (often engine.ErrInvalidState).
+	ErrCorrupt = errors.New("storage: corrupt record")
+
+	// ErrExpired means the challenge has passed its expiry and can no longer
+	// be accepted.
+	ErrExpired = errors.New("storage: challenge expired")
+
+	// ErrInvalid means the caller passed something the store refuses to
+	// write: a missing channel ID, a nil engine game, an ID containing a
+	// zero byte, a change to a field that cannot change.
+	ErrInvalid = errors.New("storage: invalid argument")
+
+	// ErrLocked means another process holds the database file open; Open
+	// gave up after Options.Timeout instead of hanging. It wraps bbolt's
+	// timeout error.
+	ErrLocked = errors.New("storage: database is locked by another process")
+
+	// ErrSchemaTooNew means the file was written by a newer gobot with a
+	// schema version this build does not know. The store refuses to open it
+	// rather than guess.
+	ErrSchemaTooNew = errors.New("storage: database schema is newer than this program")
+
+	// ErrClosed means the store has been closed.
+	ErrClosed = errors.New("storage: store is closed")
+)

@@ -1,0 +1,547 @@
+package storage
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/gobot-dev/gobot/engine"
+	bolt "go.etcd.io/bbolt"
+)
+
+// Player is one side of a game: a Discord user or a bot opponent.
+type Player struct {
+	UserID string `json:"user,omitempty"` // Discord user ID; empty for a bot
+	Bot    string `json:"bot,omitempty"`  // bot level name when the player is a bot
+	Name   string `json:"name,omitempty"` // display name when the game was stored
+}
+
+// Key returns the key the store indexes the player under: the Discord user
+// ID, or "bot:" and the level name for a bot. Discord IDs are digits, so the
+// two never collide. PlayerGames and friends take this key.
+func (p Player) Key() string {
+	if p.UserID != "" {
+		return p.UserID
+	}
+	if p.Bot != "" {
+		return "bot:" + p.Bot
+	}
+	return ""
+}
+
+// IsBot reports whether the player is a bot.
+func (p Player) IsBot() bool { return p.UserID == "" && p.Bot != "" }
+
+// String returns the display name, falling back to the key.
+func (p Player) String() string {
+	if p.Name != "" {
+		return p.Name
+	}
+	return p.Key()
+}
+
+func checkPlayer(side string, p Player) error {
+	if p.UserID != "" && p.Bot != "" {
+		return fmt.Errorf("storage: %s is both user %q and bot %q: %w", side, p.UserID, p.Bot, ErrInvalid)
+	}
+	return checkID(side+" player", p.Key())
+}
+
+// Game is an active game as the store keeps it: one per channel (a server
+// channel, a thread or a DM). The position is not stored; the moves are,
+// and Game replays them through the engine on every load.
+type Game struct {
+	ID              string // unique; CreateGame fills it when empty
+	ChannelID       string // the key: one active game per channel
+	GuildID         string // "" in DMs
+	ParentChannelID string // the thread's parent channel, when the game lives in a thread
+
+	Black, White Player
+	Game         *engine.Game // rules, handicap, seed, set-up, moves and result
+
+	// MessageIDs are the Discord messages that show the game, newest last.
+	MessageIDs []string
+	CreatedAt  time.Time // set by CreateGame when zero
+	UpdatedAt  time.Time // set by every write
+	// Deadline is when the player to move runs out of time (correspondence
+	// games); zero for none. The store only keeps it.
+	Deadline time.Time
+	// Version counts the writes: CreateGame stores 1, each successful
+	// UpdateGame adds one. Every write states the version it read.
+	Version uint64
+
+	Scoring *ScoringState // nil unless play has ended and dead stones are being marked
+	Undo    *UndoRequest  // nil unless an undo request awaits an answer
+}
+
+// Player returns the player of colour c.
+func (g *Game) Player(c engine.Color) Player {
+	if c == engine.White {
+		return g.White
+	}
+	return g.Black
+}
+
+// ScoringState is the scoring phase after two passes: the stones marked dead
+// so far and who has accepted the marking.
+type ScoringState struct {
+	Dead     []engine.Point
+	Accepted map[engine.Color]bool // engine.Black / engine.White -> accepted
+	// Deadline is when the marking is accepted automatically; zero for none.
+	Deadline  time.Time
+	MessageID string // the message showing the marked board, if any
+}
+
+// UndoRequest is a pending request to take back moves.
+type UndoRequest struct {
+	By          engine.Color // who asked
+	MoveCount   int          // the game's move count when asked: the request lapses once it changes
+	MessageID   string       // the message with the accept/decline buttons
+	RequestedAt time.Time
+}
+
+// gameRecord is the stored form of Game (bucket games). It is JSON so that
+// fields can be added without a migration; the engine game is its own JSON
+// (configuration and moves, never a board).
+type gameRecord struct {
+	ID              string          `json:"id"`
+	ChannelID       string          `json:"channel"`
+	GuildID         string          `json:"guild,omitempty"`
+	ParentChannelID string          `json:"parent,omitempty"`
+	Black           Player          `json:"black"`
+	White           Player          `json:"white"`
+	Game            json.RawMessage `json:"game"`
+	MessageIDs      []string        `json:"messages,omitempty"`
+	CreatedAt       time.Time       `json:"created"`
+	UpdatedAt       time.Time       `json:"updated"`
+	Deadline        time.Time       `json:"deadline,omitzero"`
+	Version         uint64          `json:"version"`
+	Scoring         *scoringRecord  `json:"scoring,omitempty"`
+	Undo            *undoRecord     `json:"undo,omitempty"`
+}
+
+type scoringRecord struct {
+	Dead      []string  `json:"dead,omitempty"` // GTP points, "D4"
+	Black     bool      `json:"black_accepted,omitempty"`
+	White     bool      `json:"white_accepted,omitempty"`
+	Deadline  time.Time `json:"deadline,omitzero"`
+	MessageID string    `json:"message,omitempty"`
+}
+
+type undoRecord struct {
+	By          engine.Color `json:"by"`
+	MoveCount   int          `json:"moves"`
+	MessageID   string       `json:"message,omitempty"`
+	RequestedAt time.Time    `json:"at,omitzero"`
+}
+
+// gameHeader is the part of a record that writes check: who, where, which
+// version. Decoding it does not replay the moves.
+type gameHeader struct {
+	ID        string `json:"id"`
+	ChannelID string `json:"channel"`
+	Black     Player `json:"black"`
+	White     Player `json:"white"`
+	Version   uint64 `json:"version"`
+}
+
+func decodeHeader(v []byte) (gameHeader, error) {
+	var h gameHeader
+	if v == nil {
+		return h, errNoRecord
+	}
+	if err := json.Unmarshal(v, &h); err != nil {
+		return h, err
+	}
+	if h.ID == "" || h.Version == 0 {
+		return h, fmt.Errorf("record without id or version")
+	}
+	return h, nil
+}
+
+// validate checks what every write needs.
+func (g *Game) validate() error {
+	if g == nil {
+		return fmt.Errorf("storage: nil game: %w", ErrInvalid)
+	}
+	if err := checkID("channel ID", g.ChannelID); err != nil {
+		return err
+	}
+	if g.Game == nil {
+		return fmt.Errorf("storage: game in channel %s has no engine game: %w", g.ChannelID, ErrInvalid)
+	}
+	if g.GuildID != "" {
+		if err := checkID("guild ID", g.GuildID); err != nil {
+			return err
+		}
+	}
+	if err := checkPlayer("black", g.Black); err != nil {
+		return err
+	}
+	return checkPlayer("white", g.White)
+}
+
+// encode builds the stored record for g with the given version and time.
+func (g *Game) encode(version uint64, now time.Time) ([]byte, error) {
+	eg, err := g.Game.MarshalJSON()
+	if err != nil {
+		return nil, fmt.Errorf("storage: encode game in channel %s: %w", g.ChannelID, err)
+	}
+	r := gameRecord{
+		ID: g.ID, ChannelID: g.ChannelID, GuildID: g.GuildID, ParentChannelID: g.ParentChannelID,
+		Black: g.Black, White: g.White, Game: eg, MessageIDs: g.MessageIDs,
+		CreatedAt: g.CreatedAt, UpdatedAt: now, Deadline: g.Deadline, Version: version,
+	}
+	if s := g.Scoring; s != nil {
+		sr := &scoringRecord{Black: s.Accepted[engine.Black], White: s.Accepted[engine.White],
+			Deadline: s.Deadline, MessageID: s.MessageID}
+		for _, p := range s.Dead {
+			if !p.Valid(g.Game.Size()) {
+				return nil, fmt.Errorf("storage: game in channel %s: dead stone %v off the board: %w", g.ChannelID, p, ErrInvalid)
+			}
+			sr.Dead = append(sr.Dead, p.String())
+		}
+		r.Scoring = sr
+	}
+	if u := g.Undo; u != nil {
+		if u.By != engine.Black && u.By != engine.White {
+			return nil, fmt.Errorf("storage: game in channel %s: undo requested by %v: %w", g.ChannelID, u.By, ErrInvalid)
+		}
+		r.Undo = &undoRecord{By: u.By, MoveCount: u.MoveCount, MessageID: u.MessageID, RequestedAt: u.RequestedAt}
+	}
+	return json.Marshal(r)
+}
+
+// decodeGame rebuilds a Game from its record, replaying the moves through
+// the engine. Any failure is an ErrCorrupt naming the channel.
+func decodeGame(channel string, v []byte) (*Game, error) {
+	corrupt := func(err error) error {
+		return fmt.Errorf("storage: game in channel %s: %w: %w", channel, ErrCorrupt, err)
+	}
+	var r gameRecord
+	if err := json.Unmarshal(v, &r); err != nil {
+		return nil, corrupt(err)
+	}
+	if r.ID == "" || r.Version == 0 || r.ChannelID != channel {
+		return nil, corrupt(fmt.Errorf("record id %q, version %d, channel %q", r.ID, r.Version, r.ChannelID))
+	}
+	eg := new(engine.Game)
+	if err := eg.UnmarshalJSON(r.Game); err != nil {
+		return nil, corrupt(err)
+	}
+	g := &Game{
+		ID: r.ID, ChannelID: r.ChannelID, GuildID: r.GuildID, ParentChannelID: r.ParentChannelID,
+		Black: r.Black, White: r.White, Game: eg, MessageIDs: r.MessageIDs,
+		CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt, Deadline: r.Deadline, Version: r.Version,
+	}
+	if sr := r.Scoring; sr != nil {
+		s := &ScoringState{Accepted: map[engine.Color]bool{engine.Black: sr.Black, engine.White: sr.White},
+			Deadline: sr.Deadline, MessageID: sr.MessageID}
+		for _, d := range sr.Dead {
+			p, err := engine.ParsePoint(d, eg.Size())
+			if err != nil {
+				return nil, corrupt(fmt.Errorf("dead stone: %w", err))
+			}
+			s.Dead = append(s.Dead, p)
+		}
+		g.Scoring = s
+	}
+	if u := r.Undo; u != nil {
+		g.Undo = &UndoRequest{By: u.By, MoveCount: u.MoveCount, MessageID: u.MessageID, RequestedAt: u.RequestedAt}
+	}
+	return g, nil
+}
+
+// CreateGame stores a new active game in g.ChannelID. It fails with
+// ErrExists if the channel already has one (finished games do not count).
+// On success it sets g.Version to 1, fills g.ID when empty, and sets
+// CreatedAt (when zero) and UpdatedAt.
+func (s *Store) CreateGame(ctx context.Context, g *Game) error {
+	if err := g.validate(); err != nil {
+		return err
+	}
+	id := g.ID
+	if id == "" {
+		id = NewID()
+	} else if err := checkID("game ID", id); err != nil {
+		return err
+	}
+	now := time.Now().UTC()
+	created := g.CreatedAt
+	if created.IsZero() {
+		created = now
+	}
+	c := *g
+	c.ID, c.CreatedAt = id, created
+	val, err := c.encode(1, now)
+	if err != nil {
+		return err
+	}
+	err = s.update(ctx, func(tx *bolt.Tx) error { return putNewGame(tx, &c, val) })
+	if err != nil {
+		return err
+	}
+	g.ID, g.CreatedAt, g.UpdatedAt, g.Version = id, created, now, 1
+	return nil
+}
+
+// putNewGame writes a new active game and its index entries in tx.
+func putNewGame(tx *bolt.Tx, g *Game, val []byte) error {
+	games := tx.Bucket(bucketGames)
+	if old := games.Get([]byte(g.ChannelID)); old != nil {
+		what := "a game"
+		if h, err := decodeHeader(old); err == nil {
+			what = "game " + h.ID
+		}
+		return fmt.Errorf("storage: channel %s already has %s: %w", g.ChannelID, what, ErrExists)
+	}
+	if tx.Bucket(bucketArchive).Get([]byte(g.ID)) != nil {
+		return fmt.Errorf("storage: game ID %s is already archived: %w", g.ID, ErrExists)
+	}
+	if err := games.Put([]byte(g.ChannelID), val); err != nil {
+		return err
+	}
+	return indexActive(tx, g.ChannelID, g.Black, g.White)
+}
+
+func indexActive(tx *bolt.Tx, channel string, players ...Player) error {
+	b := tx.Bucket(bucketGamesByPlayer)
+	for _, p := range players {
+		if err := b.Put(join(p.Key(), []byte(channel)), nil); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func unindexActive(tx *bolt.Tx, channel string, players ...Player) error {
+	b := tx.Bucket(bucketGamesByPlayer)
+	for _, p := range players {
+		if err := b.Delete(join(p.Key(), []byte(channel))); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Game loads the active game in a channel and replays its moves. It fails
+// with ErrNotFound when there is none and with ErrCorrupt (naming the
+// channel) when the record cannot be decoded or does not replay.
+func (s *Store) Game(ctx context.Context, channelID string) (*Game, error) {
+	var val []byte
+	err := s.view(ctx, func(tx *bolt.Tx) error {
+		v := tx.Bucket(bucketGames).Get([]byte(channelID))
+		if v == nil {
+			return fmt.Errorf("storage: no active game in channel %s: %w", channelID, ErrNotFound)
+		}
+		val = bytes.Clone(v) // replay outside the transaction; keep read transactions short
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return decodeGame(channelID, val)
+}
+
+// checkStored verifies inside tx that the stored game in g's channel is the
+// same game at the version the caller read, and returns its header.
+func checkStored(tx *bolt.Tx, g *Game, op string) (gameHeader, error) {
+	v := tx.Bucket(bucketGames).Get([]byte(g.ChannelID))
+	if v == nil {
+		return gameHeader{}, fmt.Errorf("storage: %s game %s: no active game in channel %s: %w", op, g.ID, g.ChannelID, ErrNotFound)
+	}
+	h, err := decodeHeader(v)
+	if err != nil {
+		return h, fmt.Errorf("storage: %s game in channel %s: %w: %w", op, g.ChannelID, ErrCorrupt, err)
+	}
+	if h.ID != g.ID {
+		// The game was finished or aborted and another started: the write
+		// belongs to a game that no longer exists.
+		return h, fmt.Errorf("storage: %s game %s: channel %s now holds game %s: %w", op, g.ID, g.ChannelID, h.ID, ErrNotFound)
+	}
+	if h.Version != g.Version {
+		return h, fmt.Errorf("storage: %s game %s: read version %d, stored version %d: %w", op, g.ID, g.Version, h.Version, ErrConflict)
+	}
+	return h, nil
+}
+
+// UpdateGame writes g over the stored game in its channel, provided the
+// stored version is still g.Version (the version g was read at). A stale
+// write fails with ErrConflict and changes nothing; a write to a game that
+// has been finished, aborted or replaced fails with ErrNotFound. On success
+// the change is on disk, g.Version has grown by one and g.UpdatedAt is set.
+// The channel, ID and players of a game cannot change (ErrInvalid); display
+// names can.
+func (s *Store) UpdateGame(ctx context.Context, g *Game) error {
+	if err := g.validate(); err != nil {
+		return err
+	}
+	now := time.Now().UTC()
+	val, err := g.encode(g.Version+1, now)
+	if err != nil {
+		return err
+	}
+	err = s.update(ctx, func(tx *bolt.Tx) error {
+		h, err := checkStored(tx, g, "update")
+		if err != nil {
+			return err
+		}
+		if h.Black.Key() != g.Black.Key() || h.White.Key() != g.White.Key() {
+			return fmt.Errorf("storage: update game %s: players cannot change (%s/%s to %s/%s): %w",
+				g.ID, h.Black.Key(), h.White.Key(), g.Black.Key(), g.White.Key(), ErrInvalid)
+		}
+		return tx.Bucket(bucketGames).Put([]byte(g.ChannelID), val)
+	})
+	if err != nil {
+		return err
+	}
+	g.Version++
+	g.UpdatedAt = now
+	return nil
+}
+
+// DeleteGame removes the active game in a channel without archiving it
+// (an aborted game), provided its version is still version. It fails with
+// ErrNotFound when there is no game and ErrConflict when it has changed.
+func (s *Store) DeleteGame(ctx context.Context, channelID string, version uint64) error {
+	if err := checkID("channel ID", channelID); err != nil {
+		return err
+	}
+	return s.update(ctx, func(tx *bolt.Tx) error {
+		games := tx.Bucket(bucketGames)
+		v := games.Get([]byte(channelID))
+		if v == nil {
+			return fmt.Errorf("storage: delete game: no active game in channel %s: %w", channelID, ErrNotFound)
+		}
+		h, err := decodeHeader(v)
+		if err != nil {
+			return fmt.Errorf("storage: delete game in channel %s: %w: %w (QuarantineGame removes a corrupt record)", channelID, ErrCorrupt, err)
+		}
+		if h.Version != version {
+			return fmt.Errorf("storage: delete game %s: read version %d, stored version %d: %w", h.ID, version, h.Version, ErrConflict)
+		}
+		if err := games.Delete([]byte(channelID)); err != nil {
+			return err
+		}
+		return unindexActive(tx, channelID, h.Black, h.White)
+	})
+}
+
+// QuarantineGame moves the record of a corrupt active game out of the way,
+// into the quarantine bucket under the channel ID and the time, so that the
+// channel is free for a new game and the bytes remain for an operator to
+// inspect. It refuses (ErrInvalid) a record that decodes and replays: a
+// sound game is aborted with DeleteGame.
+func (s *Store) QuarantineGame(ctx context.Context, channelID string) error {
+	if err := checkID("channel ID", channelID); err != nil {
+		return err
+	}
+	now := time.Now().UTC()
+	return s.update(ctx, func(tx *bolt.Tx) error {
+		games := tx.Bucket(bucketGames)
+		v := games.Get([]byte(channelID))
+		if v == nil {
+			return fmt.Errorf("storage: quarantine: no active game in channel %s: %w", channelID, ErrNotFound)
+		}
+		if _, err := decodeGame(channelID, v); err == nil {
+			return fmt.Errorf("storage: quarantine: game in channel %s is sound, abort it instead: %w", channelID, ErrInvalid)
+		}
+		if err := tx.Bucket(bucketQuarantine).Put(join(channelID, timeKey(now)), bytes.Clone(v)); err != nil {
+			return err
+		}
+		if h, err := decodeHeader(v); err == nil {
+			if err := unindexActive(tx, channelID, h.Black, h.White); err != nil {
+				return err
+			}
+		} else if err := purgeActiveIndex(tx, channelID); err != nil {
+			return err
+		}
+		return games.Delete([]byte(channelID))
+	})
+}
+
+// purgeActiveIndex removes every games_by_player entry for a channel whose
+// record is too damaged to name its players (a scan of that index; rare).
+func purgeActiveIndex(tx *bolt.Tx, channel string) error {
+	b := tx.Bucket(bucketGamesByPlayer)
+	var doomed [][]byte
+	b.ForEach(func(k, _ []byte) error {
+		if _, ch, ok := bytes.Cut(k, []byte{0}); ok && string(ch) == channel {
+			doomed = append(doomed, bytes.Clone(k))
+		}
+		return nil
+	})
+	for _, k := range doomed {
+		if err := b.Delete(k); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// ActiveGames loads every active game, for start-up: bots to move, deadlines
+// to watch. It returns every game it could decode; err, when not nil, joins
+// one ErrCorrupt error per record that could not be decoded, so one bad
+// record never hides the others.
+func (s *Store) ActiveGames(ctx context.Context) ([]*Game, error) {
+	return s.loadGames(ctx, func(tx *bolt.Tx, yield func(channel, val []byte)) {
+		tx.Bucket(bucketGames).ForEach(func(k, v []byte) error {
+			yield(k, v)
+			return nil
+		})
+	})
+}
+
+// PlayerActiveGames loads the active games of one player (a Discord user
+// ID or Player.Key of a bot), by channel ID order, through the
+// games_by_player index. Errors are as for ActiveGames.
+func (s *Store) PlayerActiveGames(ctx context.Context, playerKey string) ([]*Game, error) {
+	if err := checkID("player", playerKey); err != nil {
+		return nil, err
+	}
+	return s.loadGames(ctx, func(tx *bolt.Tx, yield func(channel, val []byte)) {
+		games := tx.Bucket(bucketGames)
+		prefix := join(playerKey)
+		c := tx.Bucket(bucketGamesByPlayer).Cursor()
+		for k, _ := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, _ = c.Next() {
+			ch := k[len(prefix):]
+			if v := games.Get(ch); v != nil {
+				yield(ch, v)
+			}
+		}
+	})
+}
+
+// loadGames copies the records that scan yields inside one read
+// transaction, then decodes and replays them outside it.
+func (s *Store) loadGames(ctx context.Context, scan func(tx *bolt.Tx, yield func(channel, val []byte))) ([]*Game, error) {
+	type raw struct {
+		channel string
+		val     []byte
+	}
+	var raws []raw
+	err := s.view(ctx, func(tx *bolt.Tx) error {
+		scan(tx, func(ch, v []byte) { raws = append(raws, raw{string(ch), bytes.Clone(v)}) })
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	games := make([]*Game, 0, len(raws))
+	var errs []error
+	for _, r := range raws {
+		if err := ctx.Err(); err != nil {
+			return games, err
+		}
+		g, err := decodeGame(r.channel, r.val)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		games = append(games, g)
+	}
+	return games, errors.Join(errs...)
+}

@@ -1,0 +1,104 @@
+package storage
+
+import (
+	"bytes"
+	"encoding/json"
+	"time"
+
+	"github.com/gobot-dev/gobot/engine"
+	bolt "go.etcd.io/bbolt"
+)
+
+// archiveV1 is an archived game as schema 1 stored it: the SGF inline and
+// no winner field.
+type archiveV1 struct {
+	ID         string       `json:"id"`
+	GuildID    string       `json:"guild,omitempty"`
+	ChannelID  string       `json:"channel"`
+	Black      Player       `json:"black"`
+	White      Player       `json:"white"`
+	Size       int          `json:"size"`
+	Rules      engine.Rules `json:"rules"`
+	Handicap   int          `json:"handicap,omitempty"`
+	Result     string       `json:"result"`
+	Moves      int          `json:"moves"`
+	SGF        []byte       `json:"sgf"`
+	StartedAt  time.Time    `json:"started"`
+	FinishedAt time.Time    `json:"finished"`
+}
+
+// migrate1to2 builds the indexes schema 2 added from the records of schema
+// 1, moves each archived game's SGF into archive_sgf, derives its winner
+// from the result and counts it in the players' statistics. Records that
+// cannot be decoded are left exactly as they are (they will report
+// ErrCorrupt when read), so one bad record cannot stop the start-up.
+func migrate1to2(tx *bolt.Tx) error {
+	for _, name := range allBuckets {
+		if _, err := tx.CreateBucketIfNotExists(name); err != nil {
+			return err
+		}
+	}
+
+	// Active games: index by player.
+	var idx [][]byte
+	tx.Bucket(bucketGames).ForEach(func(k, v []byte) error {
+		if h, err := decodeHeader(v); err == nil {
+			idx = append(idx, join(h.Black.Key(), k), join(h.White.Key(), k))
+		}
+		return nil
+	})
+	for _, k := range idx {
+		if err := tx.Bucket(bucketGamesByPlayer).Put(k, nil); err != nil {
+			return err
+		}
+	}
+
+	// Challenges: index by expiry.
+	idx = idx[:0]
+	tx.Bucket(bucketChallenges).ForEach(func(k, v []byte) error {
+		if c, err := decodeChallenge(v); err == nil {
+			idx = append(idx, append(timeKey(c.ExpiresAt), k...))
+		}
+		return nil
+	})
+	for _, k := range idx {
+		if err := tx.Bucket(bucketChallengesExp).Put(k, nil); err != nil {
+			return err
+		}
+	}
+
+	// Archive: split out the SGF, add the winner, index, count. The keys
+	// are collected first: a bucket must not change under ForEach.
+	arch := tx.Bucket(bucketArchive)
+	var ids [][]byte
+	arch.ForEach(func(k, _ []byte) error {
+		ids = append(ids, bytes.Clone(k))
+		return nil
+	})
+	for _, id := range ids {
+		var old archiveV1
+		if err := json.Unmarshal(arch.Get(id), &old); err != nil || old.ID != string(id) {
+			continue
+		}
+		winner, tie, err := ParseResult(old.Result)
+		if err != nil {
+			winner, tie = engine.Empty, false
+		}
+		a := &Archived{
+			ID: old.ID, GuildID: old.GuildID, ChannelID: old.ChannelID, Black: old.Black, White: old.White,
+			Size: old.Size, Rules: old.Rules, Handicap: old.Handicap, Result: old.Result, Winner: winner,
+			Moves: old.Moves, StartedAt: old.StartedAt, FinishedAt: old.FinishedAt,
+		}
+		val, err := json.Marshal(a)
+		if err != nil {
+			return err
+		}
+		if err := arch.Delete(id); err != nil { // putArchive refuses an existing ID
+			return err
+		}
+		if err := putArchive(tx, a, val, old.SGF, tie); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,97 @@
+package storage
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/gobot-dev/gobot/engine"
+	bolt "go.etcd.io/bbolt"
+)
+
+// PlayerStats are a player's counts over finished games, kept up to date by
+// FinishGame in the same transaction that archives the game, so reading
+// them is one lookup.
+type PlayerStats struct {
+	Player   Player    `json:"player"` // with the name used in the latest game
+	Games    int       `json:"games"`
+	Wins     int       `json:"wins"`
+	Losses   int       `json:"losses"`
+	Ties     int       `json:"ties"`                // jigo
+	NoResult int       `json:"no_result,omitempty"` // void games, and games against oneself
+	First    time.Time `json:"first"`               // when the first game finished
+	Last     time.Time `json:"last"`                // when the latest game finished
+}
+
+// PlayerStats returns a player's statistics (a Discord user ID, or
+// Player.Key of a bot). It fails with ErrNotFound for a player who has
+// finished no game.
+func (s *Store) PlayerStats(ctx context.Context, playerKey string) (*PlayerStats, error) {
+	var st *PlayerStats
+	err := s.view(ctx, func(tx *bolt.Tx) error {
+		v := tx.Bucket(bucketPlayers).Get([]byte(playerKey))
+		if v == nil {
+			return fmt.Errorf("storage: player %s has no finished games: %w", playerKey, ErrNotFound)
+		}
+		st = new(PlayerStats)
+		if err := json.Unmarshal(v, st); err != nil {
+			return fmt.Errorf("storage: player %s statistics: %w: %w", playerKey, ErrCorrupt, err)
+		}
+		return nil
+	})
+	return st, err
+}
+
+// countGame adds an archived game to both players' statistics in tx.
+// A record that cannot be decoded is started afresh rather than blocking
+// every later game of that player.
+func countGame(tx *bolt.Tx, a *Archived, tie bool) error {
+	b := tx.Bucket(bucketPlayers)
+	self := a.Black.Key() == a.White.Key()
+	for _, side := range []engine.Color{engine.Black, engine.White} {
+		p := a.Black
+		if side == engine.White {
+			if self {
+				break
+			}
+			p = a.White
+		}
+		st := new(PlayerStats)
+		if v := b.Get([]byte(p.Key())); v != nil {
+			if err := json.Unmarshal(v, st); err != nil {
+				st = new(PlayerStats)
+			}
+		}
+		if !a.FinishedAt.Before(st.Last) {
+			st.Player = p // the name used most recently
+		}
+		st.Games++
+		switch {
+		case self:
+			st.NoResult++
+		case tie:
+			st.Ties++
+		case a.Winner == side:
+			st.Wins++
+		case a.Winner == side.Opponent():
+			st.Losses++
+		default:
+			st.NoResult++
+		}
+		if st.First.IsZero() || a.FinishedAt.Before(st.First) {
+			st.First = a.FinishedAt
+		}
+		if a.FinishedAt.After(st.Last) {
+			st.Last = a.FinishedAt
+		}
+		v, err := json.Marshal(st)
+		if err != nil {
+			return err
+		}
+		if err := b.Put([]byte(p.Key()), v); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,256 @@
+package storage
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// SchemaVersion is the layout this build reads and writes. The history of
+// layouts, each migrated forward at start-up by migrations[v-1]:
+//
+//	1  meta, games (channel -> record), challenges (id -> record),
+//	   archive (game ID -> record with the SGF inline). History and
+//	   expiry lookups had to scan.
+//	2  adds the indexes: games_by_player, challenges_by_expiry,
+//	   archive_by_player, archive_by_guild; moves the SGF out of the
+//	   archive record into archive_sgf so that listings stay small; adds
+//	   players (statistics per player) and quarantine (corrupt records
+//	   moved aside by QuarantineGame).
+const SchemaVersion = 2
+
+// Bucket names of the current schema. Keys are bytes: IDs as given, times
+// as 8-byte big-endian Unix nanoseconds so that keys sort by time, and a
+// zero byte between the parts of a composite key (IDs may not contain one).
+var (
+	bucketMeta          = []byte("meta")
+	bucketGames         = []byte("games")                // channel ID -> gameRecord
+	bucketGamesByPlayer = []byte("games_by_player")      // player key 0 channel ID -> nil
+	bucketChallenges    = []byte("challenges")           // challenge ID -> challengeRecord
+	bucketChallengesExp = []byte("challenges_by_expiry") // expiry 8 | challenge ID -> nil
+	bucketArchive       = []byte("archive")              // game ID -> archiveRecord (no SGF)
+	bucketArchiveSGF    = []byte("archive_sgf")          // game ID -> SGF bytes
+	bucketArchivePlayer = []byte("archive_by_player")    // player key 0 finished 8 | game ID -> nil
+	bucketArchiveGuild  = []byte("archive_by_guild")     // guild ID 0 finished 8 | game ID -> nil
+	bucketPlayers       = []byte("players")              // player key -> statsRecord
+	bucketQuarantine    = []byte("quarantine")           // channel ID 0 time 8 -> corrupt record moved aside
+
+	keySchema = []byte("schema")
+
+	allBuckets = [][]byte{
+		bucketMeta, bucketGames, bucketGamesByPlayer, bucketChallenges, bucketChallengesExp,
+		bucketArchive, bucketArchiveSGF, bucketArchivePlayer, bucketArchiveGuild, bucketPlayers, bucketQuarantine,
+	}
+)
+
+// migrations[i] moves a database from schema i+1 to i+2 inside the start-up
+// transaction. Each step sees the buckets of its own source version.
+var migrations = []func(tx *bolt.Tx) error{
+	migrate1to2,
+}
+
+// migrate brings the file to SchemaVersion in one transaction: a new file
+// gets the current buckets, an older one is migrated step by step, a newer
+// one is refused. A crash during migration leaves the file as it was.
+func (s *Store) migrate() error {
+	var from uint64
+	err := s.db.Update(func(tx *bolt.Tx) error {
+		meta := tx.Bucket(bucketMeta)
+		if meta == nil {
+			if tx.Bucket(bucketGames) != nil {
+				return fmt.Errorf("%w: games bucket without a schema version", ErrCorrupt)
+			}
+			from = SchemaVersion
+			return createBuckets(tx, SchemaVersion)
+		}
+		raw := meta.Get(keySchema)
+		if len(raw) != 8 {
+			return fmt.Errorf("%w: schema version %x", ErrCorrupt, raw)
+		}
+		from = binary.BigEndian.Uint64(raw)
+		switch {
+		case from == 0:
+			return fmt.Errorf("%w: schema version 0", ErrCorrupt)
+		case from > SchemaVersion:
+			return fmt.Errorf("file has schema %d, this gobot knows up to %d; run a newer gobot or restore a backup: %w",
+				from, SchemaVersion, ErrSchemaTooNew)
+		}
+		for v := from; v < SchemaVersion; v++ {
+			if err := migrations[v-1](tx); err != nil {
+				return fmt.Errorf("migrate schema %d to %d: %w", v, v+1, err)
+			}
+			if err := tx.Bucket(bucketMeta).Put(keySchema, u64(v+1)); err != nil {
+				return err
+			}
+		}
+		return createBuckets(tx, SchemaVersion) // idempotent: a bucket a step forgot
+	})
+	if err != nil {
+		return err
+	}
+	if from < SchemaVersion {
+		s.log.Info("storage: migrated database", "path", s.path, "from", from, "to", SchemaVersion)
+	}
+	return nil
+}
+
+// createBuckets creates the buckets of the current schema that are missing
+// and records the schema version.
+func createBuckets(tx *bolt.Tx, version uint64) error {
+	for _, name := range allBuckets {
+		if _, err := tx.CreateBucketIfNotExists(name); err != nil {
+			return err
+		}
+	}
+	return tx.Bucket(bucketMeta).Put(keySchema, u64(version))
+}
+
+// u64 encodes v big-endian.
+func u64(v uint64) []byte {
+	var b [8]byte
+	binary.BigEndian.PutUint64(b[:], v)
+	return b[:]
+}
+
+// timeKey encodes t as 8 big-endian bytes of Unix nanoseconds, clamped to
+// the representable range, so that keys sort by time.
+func timeKey(t time.Time) []byte {
+	if t.IsZero() || t.Before(time.Unix(0, 0)) {
+		return u64(0)
+	}
+	n := t.UnixNano() // saturates past year 2262
+	if n < 0 {
+		n = math.MaxInt64
+	}
+	return u64(uint64(n))
+}
+
+// join builds a composite key: prefix, a zero byte, then the parts.
+func join(prefix string, parts ...[]byte) []byte {
+	k := make([]byte, 0, len(prefix)+1+16+26)
+	k = append(k, prefix...)
+	k = append(k, 0)
+	for _, p := range parts {
+		k = append(k, p...)
+	}
+	return k
+}
+
+// checkID refuses IDs that would break composite keys or are absurdly long.
+func checkID(what, id string) error {
+	switch {
+	case id == "":
+		return fmt.Errorf("storage: %s is empty: %w", what, ErrInvalid)
+	case len(id) > 200:
+		return fmt.Errorf("storage: %s is %d bytes long: %w", what, len(id), ErrInvalid)
+	case strings.IndexByte(id, 0) >= 0:
+		return fmt.Errorf("storage: %s %q contains a zero byte: %w", what, id, ErrInvalid)
+	}
+	return nil
+}
+
+// checkIndexes verifies the store's own invariants in tx and returns what
+// it finds wrong.
+func checkIndexes(tx *bolt.Tx) []error {
+	var errs []error
+	bad := func(format string, a ...any) { errs = append(errs, fmt.Errorf(format, a...)) }
+
+	// Active games: each index entry points at a game of that player, and
+	// each decodable game is indexed under both players.
+	games, byPlayer := tx.Bucket(bucketGames), tx.Bucket(bucketGamesByPlayer)
+	byPlayer.ForEach(func(k, _ []byte) error {
+		player, channel, ok := bytes.Cut(k, []byte{0})
+		if !ok {
+			bad("games_by_player: key %q has no separator", k)
+			return nil
+		}
+		h, err := decodeHeader(games.Get(channel))
+		if err != nil || (h.Black.Key() != string(player) && h.White.Key() != string(player)) {
+			bad("games_by_player: %q -> channel %q has no game of that player", player, channel)
+		}
+		return nil
+	})
+	games.ForEach(func(k, v []byte) error {
+		h, err := decodeHeader(v)
+		if err != nil {
+			return nil // corrupt records are reported by Game, not here
+		}
+		if h.ChannelID != string(k) {
+			bad("games: record under %q says channel %q", k, h.ChannelID)
+		}
+		for _, p := range []Player{h.Black, h.White} {
+			if byPlayer.Get(join(p.Key(), k)) == nil {
+				bad("games: channel %q is not indexed under player %q", k, p.Key())
+			}
+		}
+		return nil
+	})
+
+	// Challenges and their expiry index correspond one to one.
+	chs, exp := tx.Bucket(bucketChallenges), tx.Bucket(bucketChallengesExp)
+	exp.ForEach(func(k, _ []byte) error {
+		if len(k) <= 8 {
+			bad("challenges_by_expiry: short key %x", k)
+			return nil
+		}
+		c, err := decodeChallenge(chs.Get(k[8:]))
+		if err != nil || !bytes.Equal(timeKey(c.ExpiresAt), k[:8]) {
+			bad("challenges_by_expiry: %q has no challenge with that expiry", k[8:])
+		}
+		return nil
+	})
+	chs.ForEach(func(k, v []byte) error {
+		c, err := decodeChallenge(v)
+		if err == nil && exp.Get(append(timeKey(c.ExpiresAt), k...)) == nil {
+			bad("challenges: %q is not in the expiry index", k)
+		}
+		return nil
+	})
+
+	// Archive: every index entry points at an archived game of that player
+	// or guild; every archived game has its SGF and index entries.
+	arch, sgf := tx.Bucket(bucketArchive), tx.Bucket(bucketArchiveSGF)
+	checkArchiveIndex := func(name []byte, owns func(a *Archived, owner string) bool) {
+		tx.Bucket(name).ForEach(func(k, _ []byte) error {
+			owner, rest, ok := bytes.Cut(k, []byte{0})
+			if !ok || len(rest) <= 8 {
+				bad("%s: malformed key %q", name, k)
+				return nil
+			}
+			a, err := decodeArchive(arch.Get(rest[8:]))
+			if err != nil || !owns(a, string(owner)) || !bytes.Equal(timeKey(a.FinishedAt), rest[:8]) {
+				bad("%s: %q -> %q has no such archived game", name, owner, rest[8:])
+			}
+			return nil
+		})
+	}
+	checkArchiveIndex(bucketArchivePlayer, func(a *Archived, owner string) bool {
+		return a.Black.Key() == owner || a.White.Key() == owner
+	})
+	checkArchiveIndex(bucketArchiveGuild, func(a *Archived, owner string) bool { return a.GuildID == owner })
+	arch.ForEach(func(k, v []byte) error {
+		a, err := decodeArchive(v)
+		if err != nil {
+			return nil
+		}
+		if sgf.Get(k) == nil {
+			bad("archive: %q has no SGF", k)
+		}
+		for _, key := range archiveIndexKeys(a) {
+			if tx.Bucket(key.bucket).Get(key.key) == nil {
+				bad("archive: %q is not indexed in %s", k, key.bucket)
+			}
+		}
+		return nil
+	})
+	return errs
+}
+
+// errNoRecord is what the decoders return for a nil value.
+var errNoRecord = errors.New("no record")

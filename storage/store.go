@@ -1,0 +1,231 @@
+package storage
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"os"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+	bolterrors "go.etcd.io/bbolt/errors"
+)
+
+// Options tune Open. The zero value is usable.
+type Options struct {
+	// Timeout is how long Open waits for the file lock held by another
+	// process before failing with ErrLocked. Zero means DefaultTimeout;
+	// a negative value waits for ever (not advised: a second bot on the
+	// same file would hang instead of saying why).
+	Timeout time.Duration
+
+	// BatchDelay is how long a write waits for other writers to share its
+	// commit (and its fsync) when several are in flight at once. Zero
+	// means DefaultBatchDelay. A write that finds no other writer in
+	// flight commits at once and never waits.
+	BatchDelay time.Duration
+
+	// MaxBatch is the most writes that share one commit. Zero means
+	// DefaultMaxBatch.
+	MaxBatch int
+
+	// BackupSocket, when set, is the path of a Unix socket on which the
+	// store serves hot backups to `gobot backup` (see FetchBackup and
+	// BackupTo) while it is open. The socket file is created with mode
+	// 0600 and removed by Close. Empty means no socket.
+	BackupSocket string
+
+	// Logger receives start-up migrations and backup-socket errors. Nil
+	// discards them.
+	Logger *slog.Logger
+}
+
+// Defaults for Options.
+const (
+	DefaultTimeout    = 2 * time.Second
+	DefaultBatchDelay = 2 * time.Millisecond
+	DefaultMaxBatch   = 128
+)
+
+// Store is the bbolt-backed persistence of gobot: active games by channel,
+// pending challenges, the archive of finished games with its indexes, and
+// player statistics. It is safe for concurrent use; writes to different
+// games proceed concurrently and share commits when they coincide.
+type Store struct {
+	db     *bolt.DB
+	path   string
+	log    *slog.Logger
+	writes atomic.Int64 // writers in flight: choose Update (alone) or Batch
+
+	ln     net.Listener // backup socket, nil when none
+	sockWG sync.WaitGroup
+	done   chan struct{} // closed by Close
+	closed atomic.Bool
+}
+
+// Open opens (creating if needed) the database at path, creates the buckets
+// of the current schema and runs any migrations from an older schema, all
+// before returning. It fails with ErrLocked when another process holds the
+// file, and with ErrSchemaTooNew when the file comes from a newer gobot.
+func Open(path string, opts Options) (*Store, error) {
+	timeout := opts.Timeout
+	switch {
+	case timeout == 0:
+		timeout = DefaultTimeout
+	case timeout < 0:
+		timeout = 0 // bbolt: wait for ever
+	}
+	log := opts.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	db, err := bolt.Open(path, 0o600, &bolt.Options{
+		Timeout:         timeout,
+		FreelistType:    bolt.FreelistMapType,
+		InitialMmapSize: 256 << 20, // address space only; spares writers remapping under readers
+	})
+	if err != nil {
+		if errors.Is(err, bolterrors.ErrTimeout) {
+			return nil, fmt.Errorf("storage: open %s: gave up after %v, is another gobot running on it? %w: %w", path, timeout, ErrLocked, err)
+		}
+		return nil, fmt.Errorf("storage: open %s: %w", path, err)
+	}
+	db.MaxBatchDelay = opts.BatchDelay
+	if db.MaxBatchDelay <= 0 {
+		db.MaxBatchDelay = DefaultBatchDelay
+	}
+	db.MaxBatchSize = opts.MaxBatch
+	if db.MaxBatchSize <= 0 {
+		db.MaxBatchSize = DefaultMaxBatch
+	}
+	s := &Store{db: db, path: path, log: log, done: make(chan struct{})}
+	if err := s.migrate(); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("storage: open %s: %w", path, err)
+	}
+	if opts.BackupSocket != "" {
+		if err := s.serveBackups(opts.BackupSocket); err != nil {
+			db.Close()
+			return nil, fmt.Errorf("storage: open %s: %w", path, err)
+		}
+	}
+	return s, nil
+}
+
+// Path returns the database file's path.
+func (s *Store) Path() string { return s.path }
+
+// Close stops the backup socket, waits for backups in progress and closes
+// the database. Writes that returned before Close are on disk.
+func (s *Store) Close() error {
+	if !s.closed.CompareAndSwap(false, true) {
+		return ErrClosed
+	}
+	close(s.done)
+	if s.ln != nil {
+		s.ln.Close()
+		s.sockWG.Wait()
+	}
+	if err := s.db.Close(); err != nil {
+		return fmt.Errorf("storage: close: %w", err)
+	}
+	return nil
+}
+
+// update runs fn in a read-write transaction that is committed and synced
+// to disk before update returns. A writer that is alone commits at once with
+// Update; when others are in flight it joins a bbolt Batch so they share one
+// fsync. fn may therefore run more than once (each time in a fresh
+// transaction, the earlier one rolled back): it must only read the
+// transaction and its arguments, never change state outside it.
+func (s *Store) update(ctx context.Context, fn func(tx *bolt.Tx) error) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	var err error
+	if s.writes.Add(1) == 1 {
+		err = s.db.Update(fn)
+	} else {
+		err = s.db.Batch(fn)
+	}
+	s.writes.Add(-1)
+	return closedErr(err)
+}
+
+// view runs fn in a read-only transaction. Values read from the transaction
+// are valid only inside fn: copy or decode them there.
+func (s *Store) view(ctx context.Context, fn func(tx *bolt.Tx) error) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	return closedErr(s.db.View(fn))
+}
+
+func closedErr(err error) error {
+	if errors.Is(err, bolterrors.ErrDatabaseNotOpen) {
+		return fmt.Errorf("%w: %w", ErrClosed, err)
+	}
+	return err
+}
+
+// Check verifies the whole file with bbolt's Tx.Check (every page reachable
+// or free, no page used twice, keys in order) and the store's own
+// invariants: every index entry points at a record that exists and belongs
+// to it, and every decodable record is indexed. It reads the whole
+// database, so it is for tests, start-up checks and `gobot check`, not for
+// every request.
+func (s *Store) Check(ctx context.Context) error {
+	return s.view(ctx, func(tx *bolt.Tx) error {
+		var errs []error
+		for err := range tx.Check() {
+			errs = append(errs, err)
+		}
+		if len(errs) == 0 {
+			errs = append(errs, checkIndexes(tx)...)
+		}
+		if len(errs) > 0 {
+			return fmt.Errorf("storage: check %s: %w", s.path, errors.Join(errs...))
+		}
+		return nil
+	})
+}
+
+// Backup writes a consistent copy of the whole database to w while the
+// store stays in use (one read transaction; writers are not blocked) and
+// returns the number of bytes written.
+func (s *Store) Backup(w io.Writer) (int64, error) {
+	var n int64
+	err := s.view(context.Background(), func(tx *bolt.Tx) error {
+		var err error
+		n, err = tx.WriteTo(w)
+		return err
+	})
+	if err != nil {
+		return n, fmt.Errorf("storage: backup: %w", err)
+	}
+	return n, nil
+}
+
+// WriteTo is Backup, so that a Store is an io.WriterTo.
+func (s *Store) WriteTo(w io.Writer) (int64, error) { return s.Backup(w) }
+
+// BackupFile writes a consistent copy of the database to path atomically:
+// it writes a temporary file in the same directory, syncs it, checks that
+// it opens as a sound bbolt file, renames it over path and syncs the
+// directory. A failed backup leaves any earlier file at path untouched.
+func (s *Store) BackupFile(path string) error {
+	return writeFileAtomic(path, func(w io.Writer) (int64, error) { return s.Backup(w) })
+}
+
+// removeIfExists removes a file and ignores its absence.
+func removeIfExists(path string) error {
+	if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return err
+	}
+	return nil
+}
