@@ -2,6 +2,7 @@ package engine
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -29,8 +30,12 @@ type SGFError struct {
 // Error returns the message with its position.
 func (e *SGFError) Error() string {
 	s := fmt.Sprintf("engine: sgf line %d, column %d: %s", e.Line, e.Col, e.Msg)
-	if e.Err != nil {
-		s += ": " + strings.TrimPrefix(e.Err.Error(), "engine: ")
+	var ee *Error
+	switch {
+	case errors.As(e.Err, &ee):
+		s += ": " + ee.msg // the message says where; the sentinel says what
+	case e.Err != nil:
+		s += ": " + e.Err.Error()
 	}
 	return s
 }
@@ -902,88 +907,119 @@ func sgfEscape(s string) string {
 // info.RE, or the game's result when info.RE is empty. When info.Dead is
 // not nil the last node carries the final marking (TB, TW and MA for the
 // dead stones), scored by the game's rules. ParseSGF reads back every
-// position.
+// position. The record has no empty lines (GTP's printsgf relies on it)
+// unless info.C has them.
 func WriteSGF(w io.Writer, g *Game, info SGFInfo) error {
-	bw := bufio.NewWriter(w)
+	sw := &sgfWriter{w: bufio.NewWriter(w)}
 	size := g.Size()
-	prop := func(id, v string) {
-		if v != "" {
-			bw.WriteString(id + "[" + sgfEscape(v) + "]")
-		}
-	}
-	bw.WriteString("(;FF[4]GM[1]CA[UTF-8]AP[gobot]")
-	fmt.Fprintf(bw, "SZ[%d]KM[%s]", size, FormatKomi(g.Rules().Komi))
-	prop("RU", RulesToSGF(g.Rules()))
+	sw.raw("(;FF[4]GM[1]CA[UTF-8]AP[gobot]")
+	sw.raw(fmt.Sprintf("SZ[%d]KM[%s]", size, FormatKomi(g.Rules().Komi)))
+	sw.prop("RU", RulesToSGF(g.Rules()))
 	if g.Handicap() >= 2 {
-		fmt.Fprintf(bw, "HA[%d]", g.Handicap())
+		sw.raw(fmt.Sprintf("HA[%d]", g.Handicap()))
 	}
-	bw.WriteString("\n")
-	prop("PB", info.PB)
-	prop("BR", info.BlackRank)
-	prop("PW", info.PW)
-	prop("WR", info.WhiteRank)
-	prop("DT", info.DT)
-	prop("EV", info.EV)
-	prop("PC", info.PC)
-	prop("GN", info.GN)
+	sw.newline()
+	sw.prop("PB", info.PB)
+	sw.prop("BR", info.BlackRank)
+	sw.prop("PW", info.PW)
+	sw.prop("WR", info.WhiteRank)
+	sw.prop("DT", info.DT)
+	sw.prop("EV", info.EV)
+	sw.prop("PC", info.PC)
+	sw.prop("GN", info.GN)
 	re := info.RE
 	if r, ok := g.Result(); ok && re == "" {
 		re = r.String()
 	}
-	prop("RE", re)
+	sw.prop("RE", re)
 	if info.C != "" {
-		bw.WriteString("\n")
-		prop("C", info.C)
+		sw.newline()
+		sw.prop("C", info.C)
 	}
 	// The set-up as it stands on the board, so AE is never needed.
 	setup, _ := NewBoard(size)
 	for _, s := range g.Setup() {
 		setup.SetStone(s.Point, s.Color)
 	}
-	for _, c := range []Color{Black, White} {
-		first := true
-		for row := size - 1; row >= 0; row-- {
-			for col := 0; col < size; col++ {
-				p := Point{col, row}
-				if setup.At(p) != c {
-					continue
-				}
-				if first {
-					bw.WriteString("\n" + map[Color]string{Black: "AB", White: "AW"}[c])
-					first = false
-				}
-				bw.WriteString("[" + SGFPoint(p, size) + "]")
-			}
-		}
-	}
+	sw.points("AB", size, func(p Point) bool { return setup.At(p) == Black })
+	sw.points("AW", size, func(p Point) bool { return setup.At(p) == White })
 	defaultFirst := Black
 	if g.Handicap() >= 2 {
 		defaultFirst = White
 	}
 	if g.FirstPlayer() != defaultFirst {
-		bw.WriteString("\nPL[" + g.FirstPlayer().Letter() + "]")
+		sw.newline()
+		sw.raw("PL[" + g.FirstPlayer().Letter() + "]")
 	}
 	for i, m := range g.Moves() {
 		if i%10 == 0 {
-			bw.WriteString("\n")
+			sw.newline()
 		}
 		v := ""
 		if m.Kind == Place {
 			v = SGFPoint(m.Point, size)
 		}
-		bw.WriteString(";" + m.Color.Letter() + "[" + v + "]")
+		sw.raw(";" + m.Color.Letter() + "[" + v + "]")
 	}
 	if info.Dead != nil {
-		writeMarking(bw, g, info.Dead)
+		sw.marking(g, info.Dead)
 	}
-	bw.WriteString(")\n")
-	return bw.Flush()
+	sw.raw(")\n")
+	return sw.w.Flush()
 }
 
-// writeMarking writes TB, TW and MA for the final position with dead
-// stones: the points each side owns that are not its own living stones,
-// and the dead stones. An empty marking is written TB[].
-func writeMarking(bw *bufio.Writer, g *Game, dead []Point) {
+// sgfWriter writes a record without empty lines.
+type sgfWriter struct {
+	w     *bufio.Writer
+	blank bool // the current line is empty
+}
+
+func (sw *sgfWriter) raw(s string) {
+	if s != "" {
+		sw.w.WriteString(s)
+		sw.blank = s[len(s)-1] == '\n'
+	}
+}
+
+// newline ends the current line unless it is empty.
+func (sw *sgfWriter) newline() {
+	if !sw.blank {
+		sw.raw("\n")
+	}
+}
+
+// prop writes a text property, unless its value is empty.
+func (sw *sgfWriter) prop(id, v string) {
+	if v != "" {
+		sw.raw(id + "[" + sgfEscape(v) + "]")
+	}
+}
+
+// points writes a point list property of the points keep accepts, top row
+// first, on a line of its own; it returns how many it wrote.
+func (sw *sgfWriter) points(id string, size int, keep func(Point) bool) int {
+	n := 0
+	for row := size - 1; row >= 0; row-- {
+		for col := 0; col < size; col++ {
+			p := Point{col, row}
+			if !keep(p) {
+				continue
+			}
+			if n == 0 {
+				sw.newline()
+				sw.raw(id)
+			}
+			sw.raw("[" + SGFPoint(p, size) + "]")
+			n++
+		}
+	}
+	return n
+}
+
+// marking writes TB, TW and MA for the final position with dead stones:
+// the points each side owns that are not its own living stones, and the
+// dead stones. An empty marking is written TB[].
+func (sw *sgfWriter) marking(g *Game, dead []Point) {
 	size := g.Size()
 	score := g.Score(dead)
 	b := g.Board()
@@ -993,29 +1029,12 @@ func writeMarking(bw *bufio.Writer, g *Game, dead []Point) {
 			isDead[p] = true
 		}
 	}
-	list := func(id string, keep func(p Point) bool) int {
-		n := 0
-		for row := size - 1; row >= 0; row-- {
-			for col := 0; col < size; col++ {
-				p := Point{col, row}
-				if !keep(p) {
-					continue
-				}
-				if n == 0 {
-					bw.WriteString("\n" + id)
-				}
-				bw.WriteString("[" + SGFPoint(p, size) + "]")
-				n++
-			}
-		}
-		return n
-	}
 	owned := func(c Color) func(Point) bool {
 		return func(p Point) bool { return score.Owner[p.Row*size+p.Col] == c && b.At(p) != c }
 	}
-	n := list("TB", owned(Black)) + list("TW", owned(White))
-	if n == 0 {
-		bw.WriteString("\nTB[]")
+	if sw.points("TB", size, owned(Black))+sw.points("TW", size, owned(White)) == 0 {
+		sw.newline()
+		sw.raw("TB[]")
 	}
-	list("MA", func(p Point) bool { return isDead[p] })
+	sw.points("MA", size, func(p Point) bool { return isDead[p] })
 }

@@ -1,0 +1,870 @@
+package engine
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"math/rand/v2"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// GTPOptions configures the GTP engine. The zero value plays random moves
+// under Chinese rules with simple ko.
+type GTPOptions struct {
+	// Name and Version answer the name and version commands; Name
+	// defaults to "gobot".
+	Name, Version string
+	// Ko is the ko rule of every game; the rest of the rules are Chinese
+	// (area scoring, no suicide) with the komi the controller sets.
+	Ko KoRule
+	// GenMove chooses the move of c in g (a copy, which it may keep). It
+	// returns a legal move: a place, a pass or a resignation. ctx carries a
+	// deadline when the controller has set time limits. When nil, genmove
+	// plays a uniformly random legal move that does not fill one of the
+	// mover's own eyes, and passes when there is none.
+	GenMove func(ctx context.Context, g *Game, c Color) (Move, error)
+	// DeadStones lists the dead stones of the position in g (a copy) for
+	// final_score and final_status_list. When nil, no stone is dead.
+	DeadStones func(ctx context.Context, g *Game) []Point
+	// Seed seeds the default random genmove; 0 picks a random seed.
+	Seed uint64
+}
+
+// gtpCommands are the commands the engine knows, in the order
+// list_commands gives them.
+var gtpCommands = []string{
+	"protocol_version", "name", "version", "known_command", "list_commands", "quit",
+	"boardsize", "clear_board", "komi", "play", "genmove", "reg_genmove", "undo",
+	"showboard", "final_score", "final_status_list", "list_stones", "is_legal", "captures",
+	"loadsgf", "printsgf", "fixed_handicap", "place_free_handicap", "set_free_handicap",
+	"time_settings", "time_left",
+}
+
+// gtpServer is the state of one GTP session.
+type gtpServer struct {
+	opts    GTPOptions
+	out     *bufio.Writer
+	size    int
+	komi    float64
+	g       *Game
+	history []int // engine moves added by each undoable command, for undo
+	rng     *rand.Rand
+
+	timed             bool    // time_settings has set a limit
+	mainTime, byoTime float64 // seconds
+	byoStones         int
+	timeLeft          [3]float64 // by colour, from time_left
+	stonesLeft        [3]int
+	timeLeftSet       [3]bool
+	handlers          map[string]func(ctx context.Context, args []string) (string, error)
+	errQuit           error
+}
+
+// gtpFailure is a failure response: "? msg".
+type gtpFailure string
+
+func (f gtpFailure) Error() string { return string(f) }
+
+const (
+	gtpSyntax     = gtpFailure("syntax error")
+	gtpIllegal    = gtpFailure("illegal move")
+	gtpNotEmpty   = gtpFailure("board not empty")
+	gtpBadStones  = gtpFailure("invalid number of stones")
+	gtpBadVertex  = gtpFailure("invalid color or coordinate")
+	gtpCannotUndo = gtpFailure("cannot undo")
+)
+
+// ServeGTP runs a Go Text Protocol version 2 engine: it reads commands from
+// in and writes responses to out until quit, the end of in, or ctx is done
+// (checked between commands and passed to GenMove and DeadStones). It
+// returns nil after quit or at the end of the input, ctx.Err() when
+// cancelled, and the error when reading or writing fails.
+//
+// Besides the required commands (protocol_version, name, version,
+// known_command, list_commands, quit, boardsize, clear_board, komi, play,
+// genmove) it implements undo, showboard, final_score, final_status_list
+// (dead, alive, seki), loadsgf (with the optional move number: the position
+// before that move), printsgf (with an optional file name), fixed_handicap,
+// place_free_handicap, set_free_handicap, time_settings, time_left,
+// reg_genmove, and GNU Go's list_stones, is_legal and captures. As GTP
+// allows, a play or genmove for the player not to move is accepted: a pass
+// of the other player is recorded first (undo takes both back), and play
+// after two passes resumes the game. Input is preprocessed as the
+// specification says: control characters other than tab and line feed
+// removed, tabs made spaces, comments after '#' and empty lines dropped.
+func ServeGTP(ctx context.Context, in io.Reader, out io.Writer, opts GTPOptions) error {
+	if opts.Name == "" {
+		opts.Name = "gobot"
+	}
+	seed := opts.Seed
+	if seed == 0 {
+		seed = rand.Uint64()
+	}
+	s := &gtpServer{opts: opts, out: bufio.NewWriter(out), size: 19, komi: DefaultRules().Komi,
+		rng: rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))}
+	s.errQuit = errors.New("quit")
+	s.handlers = s.commandTable()
+	if err := s.newGame(s.size, 0); err != nil {
+		return err
+	}
+	sc := bufio.NewScanner(in)
+	sc.Buffer(make([]byte, 0, 64*1024), 4*1024*1024)
+	for sc.Scan() {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		line := gtpPreprocess(sc.Text())
+		if line == "" {
+			continue
+		}
+		fields := strings.Fields(line)
+		id := ""
+		if _, err := strconv.ParseUint(fields[0], 10, 64); err == nil {
+			id, fields = fields[0], fields[1:]
+		}
+		if len(fields) == 0 {
+			if err := s.respond(id, "", gtpFailure("no command")); err != nil {
+				return err
+			}
+			continue
+		}
+		text, err := s.run(ctx, fields[0], fields[1:])
+		if err == s.errQuit {
+			return s.respond(id, "", nil)
+		}
+		if cerr := ctx.Err(); cerr != nil && err != nil {
+			return cerr
+		}
+		if err := s.respond(id, text, err); err != nil {
+			return err
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return fmt.Errorf("engine: gtp: read: %w", err)
+	}
+	return nil
+}
+
+// gtpPreprocess applies the specification's preprocessing to one line.
+func gtpPreprocess(line string) string {
+	if i := strings.IndexByte(line, '#'); i >= 0 {
+		line = line[:i]
+	}
+	var b strings.Builder
+	for i := 0; i < len(line); i++ {
+		switch c := line[i]; {
+		case c == '\t':
+			b.WriteByte(' ')
+		case c < 32 || c == 127:
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return strings.TrimSpace(b.String())
+}
+
+// respond writes one response: "=id text" or "?id message", ended by an
+// empty line. Empty lines inside the text would end the response early, so
+// they are given a space.
+func (s *gtpServer) respond(id, text string, err error) error {
+	status := "="
+	if err != nil {
+		status = "?"
+		var f gtpFailure
+		if errors.As(err, &f) {
+			text = string(f)
+		} else {
+			text = err.Error()
+		}
+	}
+	text = strings.TrimRight(text, "\n")
+	for strings.Contains(text, "\n\n") {
+		text = strings.ReplaceAll(text, "\n\n", "\n \n")
+	}
+	s.out.WriteString(status + id + " " + text + "\n\n")
+	if err := s.out.Flush(); err != nil {
+		return fmt.Errorf("engine: gtp: write: %w", err)
+	}
+	return nil
+}
+
+func (s *gtpServer) run(ctx context.Context, name string, args []string) (string, error) {
+	h, ok := s.handlers[name]
+	if !ok {
+		return "", gtpFailure("unknown command")
+	}
+	return h(ctx, args)
+}
+
+func (s *gtpServer) commandTable() map[string]func(ctx context.Context, args []string) (string, error) {
+	none := func(f func() (string, error)) func(context.Context, []string) (string, error) {
+		return func(_ context.Context, _ []string) (string, error) { return f() }
+	}
+	return map[string]func(ctx context.Context, args []string) (string, error){
+		"protocol_version": none(func() (string, error) { return "2", nil }),
+		"name":             none(func() (string, error) { return s.opts.Name, nil }),
+		"version":          none(func() (string, error) { return s.opts.Version, nil }),
+		"known_command": func(_ context.Context, args []string) (string, error) {
+			if len(args) < 1 {
+				return "", gtpSyntax
+			}
+			_, ok := s.handlers[args[0]]
+			return strconv.FormatBool(ok), nil
+		},
+		"list_commands": none(func() (string, error) { return strings.Join(gtpCommands, "\n"), nil }),
+		"quit":          none(func() (string, error) { return "", s.errQuit }),
+		"boardsize":     func(_ context.Context, args []string) (string, error) { return "", s.boardsize(args) },
+		"clear_board":   none(func() (string, error) { return "", s.newGame(s.size, 0) }),
+		"komi":          func(_ context.Context, args []string) (string, error) { return "", s.setKomi(args) },
+		"play":          func(_ context.Context, args []string) (string, error) { return "", s.play(args) },
+		"genmove": func(ctx context.Context, args []string) (string, error) {
+			return s.genmove(ctx, args, true)
+		},
+		"reg_genmove": func(ctx context.Context, args []string) (string, error) {
+			return s.genmove(ctx, args, false)
+		},
+		"undo":              none(s.undo),
+		"showboard":         none(s.showboard),
+		"final_score":       func(ctx context.Context, _ []string) (string, error) { return s.finalScore(ctx) },
+		"final_status_list": s.finalStatusList,
+		"list_stones":       func(_ context.Context, args []string) (string, error) { return s.listStones(args) },
+		"is_legal":          func(_ context.Context, args []string) (string, error) { return s.isLegal(args) },
+		"captures":          func(_ context.Context, args []string) (string, error) { return s.captures(args) },
+		"loadsgf":           func(_ context.Context, args []string) (string, error) { return s.loadSGF(args) },
+		"printsgf":          func(_ context.Context, args []string) (string, error) { return s.printSGF(args) },
+		"fixed_handicap":    func(_ context.Context, args []string) (string, error) { return s.fixedHandicap(args) },
+		"place_free_handicap": func(_ context.Context, args []string) (string, error) {
+			return s.placeFreeHandicap(args)
+		},
+		"set_free_handicap": func(_ context.Context, args []string) (string, error) { return "", s.setFreeHandicap(args) },
+		"time_settings":     func(_ context.Context, args []string) (string, error) { return "", s.timeSettings(args) },
+		"time_left":         func(_ context.Context, args []string) (string, error) { return "", s.setTimeLeft(args) },
+	}
+}
+
+// rules are the rules of the session's games.
+func (s *gtpServer) rules() Rules {
+	r := DefaultRules()
+	r.Ko = s.opts.Ko
+	r.Komi = s.komi
+	return r
+}
+
+// newGame starts an empty game (with fixed handicap stones when
+// handicap >= 2).
+func (s *gtpServer) newGame(size, handicap int) error {
+	g, err := NewGame(Config{Size: size, Rules: s.rules(), Handicap: handicap})
+	if err != nil {
+		return err
+	}
+	s.g, s.size, s.history = g, size, nil
+	return nil
+}
+
+// empty reports whether the board has neither stones nor moves, as the
+// handicap commands require.
+func (s *gtpServer) empty() bool {
+	return s.g.MoveCount() == 0 && s.g.Board().EmptyCount() == s.size*s.size
+}
+
+func (s *gtpServer) boardsize(args []string) error {
+	if len(args) < 1 {
+		return gtpSyntax
+	}
+	n, err := strconv.Atoi(args[0])
+	if err != nil {
+		return gtpSyntax
+	}
+	if n < MinSize || n > MaxSize {
+		return gtpFailure("unacceptable size")
+	}
+	return s.newGame(n, 0)
+}
+
+func (s *gtpServer) setKomi(args []string) error {
+	if len(args) < 1 {
+		return gtpSyntax
+	}
+	k, err := strconv.ParseFloat(args[0], 64)
+	if err != nil || math.IsNaN(k) {
+		return gtpSyntax
+	}
+	if !ValidKomi(k) {
+		return gtpFailure(fmt.Sprintf("komi %s: must be from -150 to 150 in steps of 0.5", args[0]))
+	}
+	s.komi = k
+	g, err := rebuildGame(s.g, s.rules(), s.g.MoveCount())
+	if err != nil {
+		return err
+	}
+	s.g = g
+	return nil
+}
+
+// rebuildGame replays the set-up and the first n moves of g into a new game
+// with the given rules (a different komi or ko rule), resuming play after
+// two passes where the record continues.
+func rebuildGame(g *Game, rules Rules, n int) (*Game, error) {
+	cfg := g.Config()
+	cfg.Rules = rules
+	cfg.Handicap = 0
+	ng, err := NewGame(cfg)
+	if err != nil {
+		return nil, err
+	}
+	if len(g.Setup()) > 0 || g.FirstPlayer() != ng.FirstPlayer() {
+		if err := ng.SetupStones(g.Setup(), g.FirstPlayer(), g.Handicap()); err != nil {
+			return nil, err
+		}
+	}
+	for i, m := range g.Moves()[:n] {
+		if ng.PlayEnded() {
+			if err := ng.Resume(); err != nil {
+				return nil, err
+			}
+		}
+		if err := ng.Play(m); err != nil {
+			return nil, fmt.Errorf("move %d (%s %v): %w", i+1, m.Color.Letter(), m, err)
+		}
+	}
+	return ng, nil
+}
+
+// parseColor reads a GTP colour argument.
+func gtpColor(s string) (Color, error) {
+	c, err := ParseColor(s)
+	if err != nil {
+		return Empty, gtpBadVertex
+	}
+	return c, nil
+}
+
+// gtpApply plays m in g as GTP allows it: after two passes play resumes,
+// and a move by the player not to move is preceded by a pass of the other.
+// It returns the number of moves added to g's history.
+func gtpApply(g *Game, m Move) (int, error) {
+	added := 0
+	if g.PlayEnded() {
+		if err := g.Resume(); err != nil {
+			return 0, err
+		}
+	}
+	if m.Color != g.ToPlay() {
+		if err := g.Play(PassMove(g.ToPlay())); err != nil {
+			return 0, err
+		}
+		added++
+		if g.PlayEnded() {
+			if err := g.Resume(); err != nil {
+				return 0, err
+			}
+		}
+	}
+	if err := g.Play(m); err != nil {
+		return 0, err
+	}
+	return added + 1, nil
+}
+
+// commit plays m on a copy of the game and keeps the copy if m is legal,
+// so a rejected move changes nothing.
+func (s *gtpServer) commit(m Move) error {
+	g := s.g.Clone()
+	n, err := gtpApply(g, m)
+	if err != nil {
+		return err
+	}
+	s.g = g
+	s.history = append(s.history, n)
+	return nil
+}
+
+func (s *gtpServer) play(args []string) error {
+	if len(args) < 2 {
+		return gtpSyntax
+	}
+	c, err := gtpColor(args[0])
+	if err != nil {
+		return err
+	}
+	m, err := ParseMove(c, args[1], s.size)
+	if err != nil || m.Kind == Resign {
+		return gtpBadVertex
+	}
+	if err := s.commit(m); err != nil {
+		if errors.Is(err, ErrGameOver) {
+			return gtpFailure("game is over")
+		}
+		return gtpIllegal
+	}
+	return nil
+}
+
+func (s *gtpServer) genmove(ctx context.Context, args []string, play bool) (string, error) {
+	if len(args) < 1 {
+		return "", gtpSyntax
+	}
+	c, err := gtpColor(args[0])
+	if err != nil {
+		return "", err
+	}
+	// The position the move is chosen in: as play would leave it.
+	g := s.g.Clone()
+	if g.PlayEnded() {
+		if err := g.Resume(); err != nil {
+			return "", err
+		}
+	}
+	if c != g.ToPlay() {
+		if err := g.Play(PassMove(g.ToPlay())); err != nil {
+			return "", err
+		}
+	}
+	if budget := s.moveTime(c); budget > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, budget)
+		defer cancel()
+	}
+	var m Move
+	if s.opts.GenMove != nil {
+		m, err = s.opts.GenMove(ctx, g.Clone(), c)
+		if err != nil {
+			return "", gtpFailure("genmove: " + err.Error())
+		}
+	} else {
+		m = gtpRandomMove(g, c, s.rng)
+	}
+	if m.Kind == Resign {
+		return "resign", nil
+	}
+	m.Color = c
+	if m.Kind == Pass {
+		m.Point = NoPoint
+	}
+	if !play {
+		return m.String(), nil
+	}
+	if err := s.commit(m); err != nil {
+		return "", gtpFailure(fmt.Sprintf("genmove chose %v, which is illegal: %v", m, err))
+	}
+	return m.String(), nil
+}
+
+// gtpRandomMove picks a uniformly random legal move for c (superko
+// included) that does not fill one of c's own eyes, or a pass.
+func gtpRandomMove(g *Game, c Color, rng *rand.Rand) Move {
+	b := g.Board()
+	cands := make([]int, 0, b.EmptyCount())
+	for i := 0; i < b.EmptyCount(); i++ {
+		v := b.EmptyVertex(i)
+		if b.Legal(v, c) && !b.IsEye(v, c) {
+			cands = append(cands, v)
+		}
+	}
+	for len(cands) > 0 {
+		i := rng.IntN(len(cands))
+		m := PlaceAt(c, b.Point(cands[i]))
+		if g.Check(m) == nil {
+			return m
+		}
+		cands[i] = cands[len(cands)-1]
+		cands = cands[:len(cands)-1]
+	}
+	return PassMove(c)
+}
+
+// moveTime is the time genmove may take for c under the time settings and
+// the last time_left: the remaining time over the stones left in the
+// period, or over an estimate of the moves left in main time, with a
+// margin. Zero means no limit.
+func (s *gtpServer) moveTime(c Color) time.Duration {
+	if !s.timed {
+		return 0
+	}
+	left, stones := s.mainTime, 0
+	if s.timeLeftSet[c] {
+		left, stones = s.timeLeft[c], s.stonesLeft[c]
+	} else if s.mainTime == 0 {
+		left, stones = s.byoTime, s.byoStones
+	}
+	var per float64
+	if stones > 0 {
+		per = left / float64(stones)
+	} else {
+		movesLeft := max(15, s.g.Board().EmptyCount()/3)
+		per = left / float64(movesLeft)
+		if s.byoTime > 0 && s.byoStones > 0 {
+			per = max(per, s.byoTime/float64(s.byoStones))
+		}
+	}
+	d := time.Duration(per * 0.8 * float64(time.Second))
+	return max(d, 10*time.Millisecond)
+}
+
+func (s *gtpServer) undo() (string, error) {
+	if len(s.history) == 0 {
+		return "", gtpCannotUndo
+	}
+	n := s.history[len(s.history)-1]
+	g := s.g.Clone()
+	for i := 0; i < n; i++ {
+		if err := g.Undo(); err != nil {
+			return "", gtpCannotUndo
+		}
+	}
+	s.g = g
+	s.history = s.history[:len(s.history)-1]
+	return "", nil
+}
+
+func (s *gtpServer) showboard() (string, error) {
+	b := s.g.Board()
+	text := "\n" + strings.TrimRight(b.String(), "\n")
+	text += fmt.Sprintf("\nBlack (X) has captured %d stones\nWhite (O) has captured %d stones\n%s to play, move %d, komi %s",
+		s.g.Captures(Black), s.g.Captures(White), s.g.ToPlay(), s.g.MoveCount(), FormatKomi(s.komi))
+	if ko := b.Ko(s.g.ToPlay()); ko != NoPoint {
+		text += ", ko at " + ko.String()
+	}
+	return text, nil
+}
+
+// dead returns the dead stones of the current position.
+func (s *gtpServer) dead(ctx context.Context) []Point {
+	if s.opts.DeadStones == nil {
+		return nil
+	}
+	return s.opts.DeadStones(ctx, s.g.Clone())
+}
+
+func (s *gtpServer) finalScore(ctx context.Context) (string, error) {
+	return s.g.Score(s.dead(ctx)).Result(), nil
+}
+
+// finalStatusList lists the stones with the given status, one chain a
+// line. Seki is not told apart from alive here: every stone not dead is
+// alive and the seki list is empty.
+func (s *gtpServer) finalStatusList(ctx context.Context, args []string) (string, error) {
+	if len(args) < 1 {
+		return "", gtpSyntax
+	}
+	status := lower(args[0])
+	if status != "dead" && status != "alive" && status != "seki" {
+		return "", gtpSyntax
+	}
+	if status == "seki" {
+		return "", nil
+	}
+	b := s.g.Board()
+	isDead := map[int]bool{}
+	for _, p := range s.dead(ctx) {
+		if p.Valid(s.size) && b.At(p) != Empty {
+			isDead[b.Vertex(p)] = true
+		}
+	}
+	var lines []string
+	done := map[int]bool{}
+	for row := s.size - 1; row >= 0; row-- {
+		for col := 0; col < s.size; col++ {
+			v := b.Vertex(Point{col, row})
+			if b.ColorAt(v) == Empty || done[v] || isDead[v] != (status == "dead") {
+				continue
+			}
+			var pts []string
+			u := v
+			for {
+				done[u] = true
+				if isDead[u] == (status == "dead") {
+					pts = append(pts, b.Point(u).String())
+				}
+				if u = b.NextStone(u); u == v {
+					break
+				}
+			}
+			lines = append(lines, strings.Join(pts, " "))
+		}
+	}
+	return strings.Join(lines, "\n"), nil
+}
+
+func (s *gtpServer) listStones(args []string) (string, error) {
+	if len(args) < 1 {
+		return "", gtpSyntax
+	}
+	c, err := gtpColor(args[0])
+	if err != nil {
+		return "", err
+	}
+	b := s.g.Board()
+	var pts []string
+	for row := s.size - 1; row >= 0; row-- {
+		for col := 0; col < s.size; col++ {
+			if p := (Point{col, row}); b.At(p) == c {
+				pts = append(pts, p.String())
+			}
+		}
+	}
+	return strings.Join(pts, " "), nil
+}
+
+// isLegal answers GNU Go's is_legal: 1 when play would accept the move.
+func (s *gtpServer) isLegal(args []string) (string, error) {
+	if len(args) < 2 {
+		return "", gtpSyntax
+	}
+	c, err := gtpColor(args[0])
+	if err != nil {
+		return "", err
+	}
+	m, err := ParseMove(c, args[1], s.size)
+	if err != nil || m.Kind == Resign {
+		return "", gtpBadVertex
+	}
+	if _, err := gtpApply(s.g.Clone(), m); err != nil {
+		return "0", nil
+	}
+	return "1", nil
+}
+
+// captures answers GNU Go's captures: the stones c has captured.
+func (s *gtpServer) captures(args []string) (string, error) {
+	if len(args) < 1 {
+		return "", gtpSyntax
+	}
+	c, err := gtpColor(args[0])
+	if err != nil {
+		return "", err
+	}
+	return strconv.Itoa(s.g.Captures(c)), nil
+}
+
+// loadSGF loads a record's main line; with a move number n, the position
+// before move n (n-1 moves played). Like GNU Go, it answers the colour to
+// move.
+func (s *gtpServer) loadSGF(args []string) (string, error) {
+	if len(args) < 1 {
+		return "", gtpSyntax
+	}
+	n := -1
+	if len(args) >= 2 {
+		k, err := strconv.Atoi(args[1])
+		if err != nil || k < 1 {
+			return "", gtpSyntax
+		}
+		n = k - 1
+	}
+	data, err := os.ReadFile(args[0])
+	if err != nil {
+		return "", gtpFailure("cannot load file")
+	}
+	rec, _, err := ParseSGF(data)
+	if err != nil {
+		return "", gtpFailure("cannot load file: " + strings.TrimPrefix(err.Error(), "engine: "))
+	}
+	if n < 0 || n > rec.MoveCount() {
+		n = rec.MoveCount()
+	}
+	rules := s.rules()
+	rules.Komi = rec.Rules().Komi
+	g, err := rebuildGame(rec, rules, n)
+	if err != nil {
+		return "", gtpFailure("cannot load file: " + strings.TrimPrefix(err.Error(), "engine: "))
+	}
+	s.g, s.size, s.komi = g, g.Size(), rules.Komi
+	s.history = make([]int, n)
+	for i := range s.history {
+		s.history[i] = 1
+	}
+	return g.ToPlay().String(), nil
+}
+
+// printSGF answers GNU Go's printsgf: the game as SGF, or written to the
+// named file.
+func (s *gtpServer) printSGF(args []string) (string, error) {
+	var buf bytes.Buffer
+	if err := WriteSGF(&buf, s.g, SGFInfo{}); err != nil {
+		return "", err
+	}
+	if len(args) == 0 {
+		return buf.String(), nil
+	}
+	if err := os.WriteFile(args[0], buf.Bytes(), 0o644); err != nil {
+		return "", gtpFailure("cannot write file: " + err.Error())
+	}
+	return "", nil
+}
+
+func (s *gtpServer) handicapCount(args []string) (int, error) {
+	if len(args) < 1 {
+		return 0, gtpSyntax
+	}
+	n, err := strconv.Atoi(args[0])
+	if err != nil {
+		return 0, gtpSyntax
+	}
+	if !s.empty() {
+		return 0, gtpNotEmpty
+	}
+	return n, nil
+}
+
+func (s *gtpServer) fixedHandicap(args []string) (string, error) {
+	n, err := s.handicapCount(args)
+	if err != nil {
+		return "", err
+	}
+	if n < 2 || n > MaxHandicap(s.size) {
+		return "", gtpBadStones
+	}
+	if err := s.newGame(s.size, n); err != nil {
+		return "", gtpBadStones
+	}
+	return gtpVertices(s.g.Setup()), nil
+}
+
+func gtpVertices(stones []Stone) string {
+	var pts []string
+	for _, st := range stones {
+		pts = append(pts, st.Point.String())
+	}
+	return strings.Join(pts, " ")
+}
+
+func (s *gtpServer) placeFreeHandicap(args []string) (string, error) {
+	n, err := s.handicapCount(args)
+	if err != nil {
+		return "", err
+	}
+	if n < 2 || n >= s.size*s.size {
+		return "", gtpBadStones
+	}
+	pts := FreeHandicapPoints(s.size, n)
+	stones := make([]Stone, len(pts))
+	for i, p := range pts {
+		stones[i] = Stone{p, Black}
+	}
+	if err := s.g.SetupStones(stones, White, n); err != nil {
+		return "", err
+	}
+	return gtpVertices(stones), nil
+}
+
+func (s *gtpServer) setFreeHandicap(args []string) error {
+	if !s.empty() {
+		return gtpNotEmpty
+	}
+	if len(args) < 2 || len(args) >= s.size*s.size {
+		return gtpFailure("bad vertex list")
+	}
+	seen := map[Point]bool{}
+	stones := make([]Stone, 0, len(args))
+	for _, a := range args {
+		p, err := ParsePoint(a, s.size)
+		if err != nil || seen[p] {
+			return gtpFailure("bad vertex list")
+		}
+		seen[p] = true
+		stones = append(stones, Stone{p, Black})
+	}
+	return s.g.SetupStones(stones, White, len(stones))
+}
+
+// FreeHandicapPoints chooses n handicap points on a board of the given
+// size: the fixed points (HandicapPoints) as far as they go, then each
+// further stone on the empty point farthest from the stones already placed,
+// keeping off the first two lines while there is room, with ties going to
+// the point nearest the centre. It is deterministic.
+func FreeHandicapPoints(size, n int) []Point {
+	n = min(n, size*size)
+	var pts []Point
+	if fixed := min(n, MaxHandicap(size)); fixed >= 2 {
+		pts, _ = HandicapPoints(size, fixed)
+	}
+	taken := make([]bool, size*size)
+	dist := make([]int, size*size) // squared distance to the nearest stone
+	for i := range dist {
+		dist[i] = math.MaxInt
+	}
+	mark := func(p Point) {
+		taken[p.Row*size+p.Col] = true
+		for r := 0; r < size; r++ {
+			for c := 0; c < size; c++ {
+				d := (r-p.Row)*(r-p.Row) + (c-p.Col)*(c-p.Col)
+				dist[r*size+c] = min(dist[r*size+c], d)
+			}
+		}
+	}
+	for _, p := range pts {
+		mark(p)
+	}
+	edge := 0
+	if size >= 7 {
+		edge = 2
+	}
+	centre := func(r, c int) int { return (2*r-size+1)*(2*r-size+1) + (2*c-size+1)*(2*c-size+1) }
+	for len(pts) < n {
+		best, bestDist, bestCentre := -1, -1, 0
+		for pass := 0; pass < 2 && best < 0; pass++ {
+			lo := edge
+			if pass == 1 {
+				lo = 0
+			}
+			for r := lo; r < size-lo; r++ {
+				for c := lo; c < size-lo; c++ {
+					i := r*size + c
+					if taken[i] {
+						continue
+					}
+					if d, ce := dist[i], centre(r, c); d > bestDist || (d == bestDist && ce < bestCentre) {
+						best, bestDist, bestCentre = i, d, ce
+					}
+				}
+			}
+		}
+		p := Point{best % size, best / size}
+		pts = append(pts, p)
+		mark(p)
+	}
+	return pts
+}
+
+func (s *gtpServer) timeSettings(args []string) error {
+	if len(args) < 3 {
+		return gtpSyntax
+	}
+	mainTime, err1 := strconv.ParseFloat(args[0], 64)
+	byoTime, err2 := strconv.ParseFloat(args[1], 64)
+	stones, err3 := strconv.Atoi(args[2])
+	if err1 != nil || err2 != nil || err3 != nil || mainTime < 0 || byoTime < 0 || stones < 0 {
+		return gtpSyntax
+	}
+	s.mainTime, s.byoTime, s.byoStones = mainTime, byoTime, stones
+	// Byo-yomi time with no stones means no time limit, and so does no
+	// time at all.
+	s.timed = !(byoTime > 0 && stones == 0) && (mainTime > 0 || byoTime > 0)
+	s.timeLeftSet = [3]bool{}
+	return nil
+}
+
+func (s *gtpServer) setTimeLeft(args []string) error {
+	if len(args) < 3 {
+		return gtpSyntax
+	}
+	c, err := gtpColor(args[0])
+	if err != nil {
+		return err
+	}
+	t, err1 := strconv.ParseFloat(args[1], 64)
+	stones, err2 := strconv.Atoi(args[2])
+	if err1 != nil || err2 != nil || t < 0 || stones < 0 {
+		return gtpSyntax
+	}
+	s.timeLeft[c], s.stonesLeft[c], s.timeLeftSet[c] = t, stones, true
+	return nil
+}

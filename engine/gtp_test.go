@@ -1,0 +1,454 @@
+package engine
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// gtpRun runs a GTP session over script and returns the responses, one per
+// command, without the trailing empty line.
+func gtpRun(t *testing.T, opts GTPOptions, script string) []string {
+	t.Helper()
+	var out bytes.Buffer
+	if err := ServeGTP(context.Background(), strings.NewReader(script), &out, opts); err != nil {
+		t.Fatalf("ServeGTP = %v", err)
+	}
+	if !strings.HasSuffix(out.String(), "\n\n") {
+		t.Fatalf("output %q does not end with an empty line", out.String())
+	}
+	return strings.Split(strings.TrimSuffix(out.String(), "\n\n"), "\n\n")
+}
+
+// gtpStep is one command and the response it must get.
+type gtpStep struct {
+	cmd, want string
+}
+
+func TestGTPCommands(t *testing.T) {
+	tests := []struct {
+		name  string
+		steps []gtpStep
+	}{
+		{"identity", []gtpStep{
+			{"protocol_version", "= 2"},
+			{"name", "= gobot"},
+			{"version", "= "},
+			{"7 known_command play", "=7 true"},
+			{"known_command foo", "= false"},
+			{"known_command", "? syntax error"},
+			{"foo bar", "? unknown command"},
+			{"42 foo", "?42 unknown command"},
+			{"PLAY b a1", "? unknown command"},
+		}},
+		{"boardsize and clear_board", []gtpStep{
+			{"boardsize 1", "? unacceptable size"},
+			{"boardsize 26", "? unacceptable size"},
+			{"boardsize nine", "? syntax error"},
+			{"boardsize", "? syntax error"},
+			{"boardsize 5", "= "},
+			{"play b c3", "= "},
+			{"list_stones black", "= C3"},
+			{"clear_board", "= "},
+			{"list_stones black", "= "},
+			{"play b e5", "= "},
+			{"play w f6", "? invalid color or coordinate"},
+		}},
+		{"play: illegal moves change nothing", []gtpStep{
+			{"boardsize 5", "= "},
+			{"play b a1", "= "},
+			{"play w a1", "? illegal move"},
+			{"play x b1", "? invalid color or coordinate"},
+			{"play b i1", "? invalid color or coordinate"},
+			{"play b", "? syntax error"},
+			{"play w resign", "? invalid color or coordinate"},
+			// Suicide: B at E5 corner surrounded by white.
+			{"play w d5", "= "},
+			{"play b a5", "= "},
+			{"play w e4", "= "},
+			{"play b e5", "? illegal move"},
+			{"list_stones black", "= A5 A1"},
+			{"list_stones white", "= D5 E4"},
+			{"captures black", "= 0"},
+		}},
+		{"ko: no immediate retake, retake after a pass", []gtpStep{
+			// . X O . .
+			// X O . O .
+			// . X O . .   (top three rows of 5×5)
+			{"boardsize 5", "= "},
+			{"play b b5", "= "}, {"play w c5", "= "},
+			{"play b a4", "= "}, {"play w b4", "= "},
+			{"play b b3", "= "}, {"play w d4", "= "},
+			{"play b a1", "= "}, {"play w c3", "= "},
+			{"play b c4", "= "}, // captures B4
+			{"captures black", "= 1"},
+			{"is_legal w b4", "= 0"},
+			{"play w b4", "? illegal move"},
+			{"play w pass", "= "},
+			{"play b pass", "= "},
+			{"is_legal w b4", "= 1"},
+			{"play w b4", "= "}, // the ko may be retaken after passes
+			{"captures white", "= 1"},
+		}},
+		{"out-of-turn play and undo", []gtpStep{
+			{"boardsize 9", "= "},
+			{"play b e5", "= "},
+			{"play b d4", "= "}, // a white pass is recorded first
+			{"play w c3", "= "},
+			{"undo", "= "},
+			{"undo", "= "}, // takes back D4 and the pass
+			{"list_stones black", "= E5"},
+			{"genmove w", ""}, // white to move again
+			{"undo", "= "},
+			{"undo", "= "},
+			{"undo", "? cannot undo"},
+			{"list_stones black", "= "},
+		}},
+		{"play after two passes resumes", []gtpStep{
+			{"boardsize 9", "= "},
+			{"play b pass", "= "},
+			{"play w pass", "= "},
+			{"play b e5", "= "},
+			{"list_stones black", "= E5"},
+		}},
+		{"komi and final_score", []gtpStep{
+			{"boardsize 5", "= "},
+			{"komi 0.5", "= "},
+			{"final_score", "= W+0.5"},
+			{"play b c3", "= "},
+			{"final_score", "= B+24.5"},
+			{"komi 25", "= "},
+			{"final_score", "= 0"},
+			{"komi abc", "? syntax error"},
+			{"komi 6.25", "? komi 6.25: must be from -150 to 150 in steps of 0.5"},
+			{"komi 200", "? komi 200: must be from -150 to 150 in steps of 0.5"},
+			{"final_score", "= 0"},
+			{"list_stones black", "= C3"},
+		}},
+		{"fixed_handicap", []gtpStep{
+			{"boardsize 19", "= "},
+			{"fixed_handicap 9", "= D4 Q16 D16 Q4 D10 Q10 K4 K16 K10"},
+			{"fixed_handicap 2", "? board not empty"},
+			{"clear_board", "= "},
+			{"fixed_handicap 1", "? invalid number of stones"},
+			{"fixed_handicap 10", "? invalid number of stones"},
+			{"fixed_handicap x", "? syntax error"},
+			{"fixed_handicap 3", "= D4 Q16 D16"},
+			{"genmove b", ""}, // White moves first, so Black's genmove adds a pass
+			{"boardsize 9", "= "},
+			{"fixed_handicap 5", "= C3 G7 C7 G3 E5"},
+			{"boardsize 5", "= "},
+			{"fixed_handicap 2", "? invalid number of stones"},
+		}},
+		{"free handicap", []gtpStep{
+			{"boardsize 9", "= "},
+			{"set_free_handicap c3 g7 c3", "? bad vertex list"},
+			{"set_free_handicap c3", "? bad vertex list"},
+			{"set_free_handicap c3 z9", "? bad vertex list"},
+			{"set_free_handicap c3 g7 e5", "= "},
+			{"list_stones black", "= G7 E5 C3"},
+			{"set_free_handicap d4 f6", "? board not empty"},
+			{"place_free_handicap 2", "? board not empty"},
+			{"play b d4", "= "}, // Black plays out of turn after a white pass
+			{"clear_board", "= "},
+			{"place_free_handicap 2", "= C3 G7"},
+			{"clear_board", "= "},
+			{"place_free_handicap 81", "? invalid number of stones"},
+			{"place_free_handicap 1", "? invalid number of stones"},
+		}},
+		{"final_status_list without dead stones", []gtpStep{
+			{"boardsize 5", "= "},
+			{"play b a1", "= "}, {"play w e5", "= "}, {"play b b1", "= "},
+			{"final_status_list dead", "= "},
+			{"final_status_list alive", "= E5\nA1 B1"},
+			{"final_status_list seki", "= "},
+			{"final_status_list sleepy", "? syntax error"},
+		}},
+		{"time settings", []gtpStep{
+			{"time_settings 300 30 5", "= "},
+			{"time_left b 120 0", "= "},
+			{"time_left w 20 3", "= "},
+			{"time_settings 300 30", "? syntax error"},
+			{"time_left x 1 1", "? invalid color or coordinate"},
+			{"time_left b -1 0", "? syntax error"},
+		}},
+		{"showboard", []gtpStep{
+			{"boardsize 3", "= "},
+			{"komi 5", "= "},
+			{"play b b2", "= "},
+			{"showboard", "= \n   A B C \n 3 . . . \n 2 . X . \n 1 . . . \n   A B C \n" +
+				"Black (X) has captured 0 stones\nWhite (O) has captured 0 stones\nwhite to play, move 1, komi 5"},
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var script strings.Builder
+			for _, s := range tt.steps {
+				script.WriteString(s.cmd + "\n")
+			}
+			got := gtpRun(t, GTPOptions{Seed: 1}, script.String())
+			if len(got) != len(tt.steps) {
+				t.Fatalf("%d responses, want %d:\n%q", len(got), len(tt.steps), got)
+			}
+			for i, s := range tt.steps {
+				if s.want == "" { // any success
+					if !strings.HasPrefix(got[i], "=") {
+						t.Errorf("%q = %q, want success", s.cmd, got[i])
+					}
+					continue
+				}
+				if got[i] != s.want {
+					t.Errorf("%q = %q, want %q", s.cmd, got[i], s.want)
+				}
+			}
+		})
+	}
+}
+
+func TestGTPPreprocessing(t *testing.T) {
+	script := "# a comment line\n\n   \n\t1\tname  # trailing comment\r\n2 proto\x01col_version\n\x7fversion\n"
+	got := gtpRun(t, GTPOptions{Name: "tester", Version: "1.2"}, script)
+	want := []string{"=1 tester", "=2 2", "= 1.2"}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("responses = %q, want %q", got, want)
+	}
+}
+
+func TestGTPListCommands(t *testing.T) {
+	got := gtpRun(t, GTPOptions{}, "list_commands\n")
+	cmds := strings.Split(strings.TrimPrefix(got[0], "= "), "\n")
+	required := []string{"protocol_version", "name", "version", "known_command", "list_commands", "quit",
+		"boardsize", "clear_board", "komi", "play", "genmove", "undo", "showboard", "final_score",
+		"final_status_list", "list_stones", "loadsgf", "printsgf", "fixed_handicap",
+		"place_free_handicap", "set_free_handicap", "time_settings", "time_left", "reg_genmove"}
+	listed := map[string]bool{}
+	var script strings.Builder
+	for _, c := range cmds {
+		listed[c] = true
+		script.WriteString("known_command " + c + "\n")
+	}
+	for _, c := range required {
+		if !listed[c] {
+			t.Errorf("list_commands lacks %s", c)
+		}
+	}
+	for i, r := range gtpRun(t, GTPOptions{}, script.String()) {
+		if r != "= true" {
+			t.Errorf("known_command %s = %q, want = true", cmds[i], r)
+		}
+	}
+}
+
+func TestGTPQuit(t *testing.T) {
+	var out bytes.Buffer
+	err := ServeGTP(context.Background(), strings.NewReader("5 quit\nname\n"), &out, GTPOptions{})
+	if err != nil || out.String() != "=5 \n\n" {
+		t.Errorf("quit: ServeGTP = %v, output %q; want nil and %q", err, out.String(), "=5 \n\n")
+	}
+}
+
+func TestGTPCancel(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	err := ServeGTP(ctx, strings.NewReader("name\n"), io.Discard, GTPOptions{})
+	if !errors.Is(err, context.Canceled) {
+		t.Errorf("ServeGTP with a cancelled context = %v, want context.Canceled", err)
+	}
+}
+
+type failWriter struct{}
+
+func (failWriter) Write([]byte) (int, error) { return 0, errors.New("broken pipe") }
+
+func TestGTPWriteError(t *testing.T) {
+	err := ServeGTP(context.Background(), strings.NewReader("name\n"), failWriter{}, GTPOptions{})
+	if err == nil || !strings.Contains(err.Error(), "broken pipe") {
+		t.Errorf("ServeGTP to a broken writer = %v, want the write error", err)
+	}
+}
+
+// TestGTPGenMoveRandom plays random games with genmove alone: every move
+// must be legal (play checks it) and games must end by two passes.
+func TestGTPGenMoveRandom(t *testing.T) {
+	for _, size := range []int{5, 9} {
+		var script strings.Builder
+		fmt.Fprintf(&script, "boardsize %d\n", size)
+		n := size * size * 4
+		for i := 0; i < n; i++ {
+			script.WriteString("genmove b\ngenmove w\n")
+		}
+		got := gtpRun(t, GTPOptions{Seed: uint64(size)}, script.String())
+		passes := 0
+		for i, r := range got[1:] {
+			if !strings.HasPrefix(r, "= ") {
+				t.Fatalf("size %d: genmove %d = %q", size, i, r)
+			}
+			if r == "= pass" {
+				passes++
+			} else if _, err := ParsePoint(strings.TrimPrefix(r, "= "), size); err != nil {
+				t.Fatalf("size %d: genmove %d = %q, not a point", size, i, r)
+			}
+		}
+		if passes == 0 {
+			t.Errorf("size %d: random play never passed in %d moves", size, 2*n)
+		}
+	}
+}
+
+func TestGTPGenMoveOptions(t *testing.T) {
+	var seen []Color
+	opts := GTPOptions{
+		GenMove: func(ctx context.Context, g *Game, c Color) (Move, error) {
+			seen = append(seen, c)
+			if g.ToPlay() != c {
+				return Move{}, fmt.Errorf("asked for %v with %v to play", c, g.ToPlay())
+			}
+			switch g.MoveCount() {
+			case 0:
+				return PlaceAt(c, Point{2, 2}), nil
+			case 1:
+				return PlaceAt(c, Point{2, 2}), nil // occupied: illegal
+			case 2:
+				return ResignMove(c), nil
+			}
+			return Move{}, errors.New("out of ideas")
+		},
+		DeadStones: func(ctx context.Context, g *Game) []Point { return []Point{{2, 2}} },
+	}
+	got := gtpRun(t, opts, "boardsize 5\ngenmove b\ngenmove w\nplay w a1\nreg_genmove b\ngenmove b\nlist_stones black\n"+
+		"final_status_list dead\nfinal_status_list alive\nfinal_score\nplay b pass\ngenmove w\n")
+	want := []string{"= ", "= C3", "? genmove chose C3, which is illegal: C3: engine: position occupied", "= ",
+		"= resign", "= resign", "= C3", "= C3", "= A1", "= W+32.5", "= ", "? genmove: out of ideas"}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("responses =\n%q\nwant\n%q", got, want)
+	}
+}
+
+func TestGTPLoadAndPrintSGF(t *testing.T) {
+	dir := t.TempDir()
+	record := filepath.Join(dir, "game.sgf")
+	sgf := "(;SZ[9]KM[5.5]RU[Japanese];B[ee];W[ff];B[gg];W[hh];B[ii])"
+	if err := os.WriteFile(record, []byte(sgf), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	bad := filepath.Join(dir, "bad.sgf")
+	if err := os.WriteFile(bad, []byte("(;SZ[9];B[ee];W[ee])"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "out.sgf")
+	got := gtpRun(t, GTPOptions{}, strings.Join([]string{
+		"loadsgf " + record + " 3",
+		"list_stones black", "list_stones white",
+		"loadsgf " + record,
+		"list_stones black",
+		"loadsgf " + record + " 1",
+		"list_stones black",
+		"loadsgf " + record + " 99",
+		"final_score",
+		"undo", "list_stones black",
+		"loadsgf " + filepath.Join(dir, "missing.sgf"),
+		"loadsgf " + bad,
+		"list_stones white",
+		"loadsgf " + record + " x",
+		"printsgf " + out,
+		"printsgf",
+	}, "\n")+"\n")
+	want := []string{"= black", "= E5", "= F4", "= white", "= E5 G3 J1", "= black", "= ", "= white",
+		"= W+4.5", "= ", "= E5 G3", "? cannot load file",
+		"? cannot load file: sgf line 1, column 16: move 2 (W E5): position occupied", "= F4 H2", "? syntax error", "= "}
+	if len(got) != len(want)+1 {
+		t.Fatalf("responses = %q", got)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("response %d = %q, want %q", i, got[i], want[i])
+		}
+	}
+	printed := strings.TrimPrefix(got[len(got)-1], "= ")
+	written, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if printed+"\n" != string(written) {
+		t.Errorf("printsgf = %q, file has %q", printed, written)
+	}
+	g, _, err := ParseSGF(written)
+	if err != nil {
+		t.Fatalf("printsgf wrote %q: %v", written, err)
+	}
+	if g.MoveCount() != 4 || g.Rules().Komi != 5.5 || g.Size() != 9 {
+		t.Errorf("printsgf gave %d moves, komi %v, size %d; want 4, 5.5, 9", g.MoveCount(), g.Rules().Komi, g.Size())
+	}
+}
+
+func TestFreeHandicapPoints(t *testing.T) {
+	for _, size := range []int{2, 3, 5, 7, 8, 9, 13, 19, 25} {
+		for n := 2; n < size*size; n++ {
+			pts := FreeHandicapPoints(size, n)
+			if len(pts) != n {
+				t.Fatalf("FreeHandicapPoints(%d, %d) gave %d points", size, n, len(pts))
+			}
+			seen := map[Point]bool{}
+			for _, p := range pts {
+				if !p.Valid(size) || seen[p] {
+					t.Fatalf("FreeHandicapPoints(%d, %d) = %v: %v off the board or twice", size, n, pts, p)
+				}
+				seen[p] = true
+			}
+			if fixed := min(n, MaxHandicap(size)); fixed >= 2 {
+				want, _ := HandicapPoints(size, fixed)
+				if fmt.Sprint(pts[:fixed]) != fmt.Sprint(want) {
+					t.Errorf("FreeHandicapPoints(%d, %d) starts %v, want the fixed points %v", size, n, pts[:fixed], want)
+				}
+			}
+			if size > 9 && n > 40 {
+				break
+			}
+		}
+	}
+	if got := FreeHandicapPoints(19, 12)[9:]; fmt.Sprint(got) != "[G7 N7 G13]" {
+		t.Errorf("FreeHandicapPoints(19, 12)[9:] = %v", got)
+	}
+}
+
+func TestGTPMoveTime(t *testing.T) {
+	tests := []struct {
+		settings []string
+		left     []string
+		want     time.Duration
+	}{
+		{nil, nil, 0},
+		{[]string{"0", "30", "0"}, nil, 0},                // no time limit
+		{[]string{"0", "0", "0"}, nil, 0},                 // no time at all: no limit either
+		{[]string{"600", "0", "0"}, nil, 4 * time.Second}, // 600 s over max(15, 361/3 = 120) moves, 80%
+		{[]string{"600", "30", "5"}, []string{"b", "0", "4"}, 10 * time.Millisecond}, // nothing left: the floor
+		{[]string{"600", "30", "5"}, []string{"b", "20", "4"}, 4 * time.Second},
+		{[]string{"0", "30", "5"}, nil, 4800 * time.Millisecond},
+	}
+	for _, tt := range tests {
+		s := &gtpServer{size: 19, komi: 7.5}
+		if err := s.newGame(19, 0); err != nil {
+			t.Fatal(err)
+		}
+		if tt.settings != nil {
+			if err := s.timeSettings(tt.settings); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if tt.left != nil {
+			if err := s.setTimeLeft(tt.left); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if got := s.moveTime(Black); got != tt.want {
+			t.Errorf("time_settings %v, time_left %v: moveTime = %v, want %v", tt.settings, tt.left, got, tt.want)
+		}
+	}
+}
