@@ -177,9 +177,12 @@ func checkIndexes(tx *bolt.Tx) []error {
 		return nil
 	})
 	games.ForEach(func(k, v []byte) error {
+		if _, err := decodeGame(string(k), v); err != nil {
+			errs = append(errs, err)
+		}
 		h, err := decodeHeader(v)
 		if err != nil {
-			return nil // corrupt records are reported by Game, not here
+			return nil
 		}
 		if h.ChannelID != string(k) {
 			bad("games: record under %q says channel %q", k, h.ChannelID)
@@ -207,7 +210,9 @@ func checkIndexes(tx *bolt.Tx) []error {
 	})
 	chs.ForEach(func(k, v []byte) error {
 		c, err := decodeChallenge(v)
-		if err == nil && exp.Get(append(timeKey(c.ExpiresAt), k...)) == nil {
+		if err != nil {
+			bad("challenges: %q: %w: %w", k, ErrCorrupt, err)
+		} else if exp.Get(append(timeKey(c.ExpiresAt), k...)) == nil {
 			bad("challenges: %q is not in the expiry index", k)
 		}
 		return nil
@@ -237,6 +242,7 @@ func checkIndexes(tx *bolt.Tx) []error {
 	arch.ForEach(func(k, v []byte) error {
 		a, err := decodeArchive(v)
 		if err != nil {
+			bad("archive: %q: %w: %w", k, ErrCorrupt, err)
 			return nil
 		}
 		if sgf.Get(k) == nil {

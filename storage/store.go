@@ -175,8 +175,8 @@ func closedErr(err error) error {
 
 // Check verifies the whole file with bbolt's Tx.Check (every page reachable
 // or free, no page used twice, keys in order) and the store's own
-// invariants: every index entry points at a record that exists and belongs
-// to it, and every decodable record is indexed. It reads the whole
+// invariants: every record decodes (games replay), every index entry points
+// at a record that exists and belongs to it, and every record is indexed. It reads the whole
 // database, so it is for tests, start-up checks and `gobot check`, not for
 // every request.
 func (s *Store) Check(ctx context.Context) error {

@@ -1,0 +1,260 @@
+package storage
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/gobot-dev/gobot/engine"
+)
+
+// The crash test: a child process (this test binary, re-executed to run
+// TestCrashChild) writes moves into several games as fast as it can and
+// prints a line for every write the store acknowledged; the parent kills
+// it with SIGKILL at a random moment, reopens the file and checks that
+// every acknowledged move is there and the file passes Check. Repeat.
+//
+// GOBOT_CRASH_ITERATIONS sets the number of kills (default 12).
+
+const (
+	crashEnvDB   = "GOBOT_STORAGE_CRASH_DB"
+	crashEnvSeed = "GOBOT_STORAGE_CRASH_SEED"
+	crashGames   = 4  // channels the child writes to concurrently
+	crashLength  = 40 // moves after which the child finishes a game and starts another
+)
+
+// TestCrashChild is the child's side; it does nothing in a normal run.
+func TestCrashChild(t *testing.T) {
+	path := os.Getenv(crashEnvDB)
+	if path == "" {
+		t.Skip("runs only as the child of TestCrash")
+	}
+	seed, _ := strconv.ParseUint(os.Getenv(crashEnvSeed), 10, 64)
+	s, err := Open(path, Options{Timeout: 30 * time.Second})
+	if err != nil {
+		fmt.Printf("open-failed %v\n", err)
+		os.Exit(3)
+	}
+	var wg sync.WaitGroup
+	for k := range crashGames {
+		wg.Go(func() { crashWriter(t, s, fmt.Sprintf("crash%d", k), rand.New(rand.NewPCG(seed, uint64(k)))) })
+	}
+	wg.Wait() // never: the parent kills us
+}
+
+// crashWriter plays random moves in one channel for ever, printing
+// "move <channel> <game ID> <version> <move number> <move>" after each
+// acknowledged write and "finish <channel> <game ID> <moves>" after each
+// acknowledged FinishGame. Each line is one write(2) of well under
+// PIPE_BUF, so lines from several writers never interleave.
+func crashWriter(t *testing.T, s *Store, channel string, r *rand.Rand) {
+	for {
+		g, err := s.Game(ctx, channel)
+		if errors.Is(err, ErrNotFound) {
+			g = &Game{ChannelID: channel, Black: human("1"), White: bot("x"), Game: newEngine(t, 9)}
+			if err := s.CreateGame(ctx, g); err != nil {
+				fmt.Printf("error create %v\n", err)
+				os.Exit(4)
+			}
+			fmt.Printf("move %s %s %d 0 -\n", channel, g.ID, g.Version)
+			continue
+		}
+		if err != nil {
+			fmt.Printf("error load %v\n", err)
+			os.Exit(4)
+		}
+		if g.Game.MoveCount() >= crashLength || g.Game.Over() {
+			rec, _ := g.Game.MarshalJSON() // stands in for the SGF: the test reads the moves back from it
+			if err := s.FinishGame(ctx, g, Archived{Result: "Void", SGF: rec}); err != nil {
+				fmt.Printf("error finish %v\n", err)
+				os.Exit(4)
+			}
+			fmt.Printf("finish %s %s %d\n", channel, g.ID, g.Game.MoveCount())
+			continue
+		}
+		m := playRandom(t, g.Game, r)
+		if err := s.UpdateGame(ctx, g); err != nil {
+			fmt.Printf("error update %v\n", err)
+			os.Exit(4)
+		}
+		fmt.Printf("move %s %s %d %d %s\n", channel, g.ID, g.Version, g.Game.MoveCount(), m.Color.Letter()+"_"+m.String())
+	}
+}
+
+// crashGame is what the parent was told about one game.
+type crashGame struct {
+	channel  string
+	version  uint64         // highest acknowledged version
+	moves    map[int]string // move number -> move, acknowledged
+	finished bool
+}
+
+func TestCrash(t *testing.T) {
+	iterations := 12
+	if v := os.Getenv("GOBOT_CRASH_ITERATIONS"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil {
+			t.Fatalf("GOBOT_CRASH_ITERATIONS=%q: %v", v, err)
+		}
+		iterations = n
+	}
+	path := filepath.Join(t.TempDir(), "crash.db")
+	games := map[string]*crashGame{}
+	r := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 1))
+	totalAcks := 0
+	for it := range iterations {
+		acks := crashRun(t, path, it, r, games)
+		totalAcks += acks
+		crashVerify(t, path, it, games)
+		if t.Failed() {
+			return
+		}
+	}
+	finished := 0
+	for _, g := range games {
+		if g.finished {
+			finished++
+		}
+	}
+	t.Logf("%d kills, %d acknowledged writes, %d games (%d finished), all present", iterations, totalAcks, len(games), finished)
+}
+
+// crashRun starts the child, kills it at a random moment and returns the
+// number of acknowledgements it read.
+func crashRun(t *testing.T, path string, it int, r *rand.Rand, games map[string]*crashGame) int {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^TestCrashChild$", "-test.count=1")
+	cmd.Env = append(os.Environ(), crashEnvDB+"="+path, fmt.Sprintf("%s=%d", crashEnvSeed, r.Uint64()))
+	cmd.Stderr = os.Stderr
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	lines := make(chan string, 1024)
+	go func() {
+		sc := bufio.NewScanner(out)
+		for sc.Scan() {
+			lines <- sc.Text()
+		}
+		close(lines)
+	}()
+	// Kill at a random moment: sometimes before the first write is done
+	// (during Open), mostly after a random number of acknowledgements.
+	killAfter := r.IntN(400)
+	if it%6 == 0 {
+		killAfter = 0
+	}
+	delay := time.Duration(r.IntN(3000)) * time.Microsecond
+	acks, killed := 0, false
+	kill := func() {
+		if !killed {
+			killed = true
+			cmd.Process.Kill() // SIGKILL
+		}
+	}
+	if killAfter == 0 {
+		time.Sleep(delay)
+		kill()
+	}
+	for line := range lines {
+		f := strings.Fields(line)
+		switch {
+		case len(f) == 6 && f[0] == "move":
+			g := crashTrack(games, f[1], f[2])
+			v, _ := strconv.ParseUint(f[3], 10, 64)
+			n, _ := strconv.Atoi(f[4])
+			g.version = max(g.version, v)
+			if n > 0 {
+				g.moves[n] = strings.Replace(f[5], "_", " ", 1)
+			}
+		case len(f) == 4 && f[0] == "finish":
+			crashTrack(games, f[1], f[2]).finished = true
+		default:
+			kill()
+			cmd.Wait()
+			t.Fatalf("child: %s", line)
+		}
+		acks++
+		if acks == killAfter {
+			time.Sleep(delay)
+			kill()
+		}
+	}
+	kill() // in case the child stopped writing before killAfter
+	cmd.Wait()
+	return acks
+}
+
+func crashTrack(games map[string]*crashGame, channel, id string) *crashGame {
+	g := games[id]
+	if g == nil {
+		g = &crashGame{channel: channel, moves: map[int]string{}}
+		games[id] = g
+	}
+	return g
+}
+
+// crashVerify reopens the file after a kill and checks every acknowledged
+// write.
+func crashVerify(t *testing.T, path string, it int, games map[string]*crashGame) {
+	t.Helper()
+	s, err := Open(path, Options{})
+	if err != nil {
+		t.Fatalf("kill %d: Open() = %v", it, err)
+	}
+	defer s.Close()
+	if err := s.Check(ctx); err != nil {
+		t.Fatalf("kill %d: Check() = %v", it, err)
+	}
+	if _, err := s.ActiveGames(ctx); err != nil {
+		t.Fatalf("kill %d: ActiveGames() = %v", it, err)
+	}
+	for id, want := range games {
+		var moves []string
+		active, err := s.Game(ctx, want.channel)
+		switch {
+		case err == nil && active.ID == id:
+			if want.finished {
+				t.Errorf("kill %d: game %s was acknowledged finished but is active", it, id)
+			}
+			if active.Version < want.version {
+				t.Errorf("kill %d: game %s at version %d, acknowledged %d", it, id, active.Version, want.version)
+			}
+			moves = moveStrings(active.Game)
+		case err == nil || errors.Is(err, ErrNotFound):
+			// Finished (acknowledged or not) and so archived.
+			a, err := s.ArchivedGame(ctx, id)
+			if err != nil {
+				t.Errorf("kill %d: game %s neither active nor archived: %v", it, id, err)
+				continue
+			}
+			eg := new(engine.Game)
+			if err := eg.UnmarshalJSON(a.SGF); err != nil {
+				t.Errorf("kill %d: archived game %s: %v", it, id, err)
+				continue
+			}
+			moves = moveStrings(eg)
+		default:
+			t.Errorf("kill %d: Game(%s) = %v", it, want.channel, err)
+			continue
+		}
+		for n, m := range want.moves {
+			if n > len(moves) || moves[n-1] != m {
+				t.Errorf("kill %d: game %s move %d was acknowledged as %s, stored %v", it, id, n, m, moves)
+				break
+			}
+		}
+	}
+}

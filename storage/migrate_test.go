@@ -1,0 +1,310 @@
+package storage
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/gobot-dev/gobot/engine"
+	"github.com/google/go-cmp/cmp"
+	bolt "go.etcd.io/bbolt"
+)
+
+// The fixture every older schema is written with: two active games (one of
+// them corrupt), two challenges, three archived games (one with a result
+// that is not SGF, one corrupt).
+type fixture struct {
+	games      []*Game
+	challenges []*Challenge
+	archived   []archiveV1
+}
+
+func makeFixture(t *testing.T) fixture {
+	eg := newEngine(t, 9)
+	play(t, eg, "E5", "C3", "G7")
+	return fixture{
+		games: []*Game{
+			{ID: "ga", ChannelID: "c1", GuildID: "G", Black: human("1"), White: human("2"), Game: eg, Version: 4, CreatedAt: t0},
+			{ID: "gb", ChannelID: "c2", Black: human("3"), White: bot("weak"), Game: newEngine(t, 19), Version: 1, CreatedAt: t0},
+		},
+		challenges: []*Challenge{newChallenge("ch1", t0.Add(time.Hour)), newChallenge("ch2", t0.Add(-time.Hour))},
+		archived: []archiveV1{
+			{ID: "a1", GuildID: "G", ChannelID: "c1", Black: human("1"), White: human("2"), Size: 19,
+				Rules: engine.DefaultRules(), Result: "W+R", Moves: 120, SGF: []byte("(;GM[1]SZ[19]RE[W+R])"),
+				StartedAt: t0, FinishedAt: t0.Add(time.Hour)},
+			{ID: "a2", ChannelID: "dm", Black: human("2"), White: bot("weak"), Size: 9,
+				Rules: engine.DefaultRules(), Result: "B+4.5", Moves: 60, SGF: []byte("(;GM[1]SZ[9]RE[B+4.5])"),
+				StartedAt: t0, FinishedAt: t0.Add(2 * time.Hour)},
+			{ID: "a3", GuildID: "G", ChannelID: "c5", Black: human("1"), White: human("3"), Size: 13,
+				Rules: engine.DefaultRules(), Result: "resigned", Moves: 10, SGF: []byte("(;GM[1]SZ[13])"),
+				StartedAt: t0, FinishedAt: t0.Add(3 * time.Hour)},
+		},
+	}
+}
+
+// writeV1 writes the fixture in the layout of schema 1.
+func writeV1(t *testing.T, path string, f fixture) {
+	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	err = db.Update(func(tx *bolt.Tx) error {
+		b := map[string]*bolt.Bucket{}
+		for _, name := range []string{"meta", "games", "challenges", "archive"} {
+			var err error
+			if b[name], err = tx.CreateBucket([]byte(name)); err != nil {
+				return err
+			}
+		}
+		b["meta"].Put([]byte("schema"), u64(1))
+		for _, g := range f.games {
+			v, err := g.encode(g.Version, t0)
+			if err != nil {
+				return err
+			}
+			b["games"].Put([]byte(g.ChannelID), v)
+		}
+		b["games"].Put([]byte("c9"), []byte(`{"id":"broken"`))
+		for _, c := range f.challenges {
+			v, _ := json.Marshal(c)
+			b["challenges"].Put([]byte(c.ID), v)
+		}
+		for _, a := range f.archived {
+			v, _ := json.Marshal(a)
+			b["archive"].Put([]byte(a.ID), v)
+		}
+		b["archive"].Put([]byte("a9"), []byte("not json"))
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// olderSchemas writes the fixture in each schema before the current one.
+var olderSchemas = map[int]func(t *testing.T, path string, f fixture){
+	1: writeV1,
+}
+
+func TestMigrations(t *testing.T) {
+	if len(olderSchemas) != SchemaVersion-1 {
+		t.Fatalf("tests know %d older schemas, SchemaVersion is %d: add a writer for each", len(olderSchemas), SchemaVersion)
+	}
+	for v := 1; v < SchemaVersion; v++ {
+		t.Run(fmt.Sprintf("from %d", v), func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "old.db")
+			f := makeFixture(t)
+			olderSchemas[v](t, path, f)
+			s, err := Open(path, Options{})
+			if err != nil {
+				t.Fatalf("Open(schema %d) = %v", v, err)
+			}
+			defer s.Close()
+			verifyMigrated(t, s, f)
+			if err := s.QuarantineGame(ctx, "c9"); err != nil { // so that Check sees no orphan
+				t.Errorf("QuarantineGame(c9) = %v", err)
+			}
+			if err := s.Check(ctx); err == nil {
+				t.Errorf("Check() = nil, want a complaint about the corrupt archived game a9")
+			}
+			s.db.Update(func(tx *bolt.Tx) error { return tx.Bucket(bucketArchive).Delete([]byte("a9")) })
+			if err := s.Check(ctx); err != nil {
+				t.Errorf("Check() after migration = %v", err)
+			}
+			s.Close()
+
+			// Reopening migrates nothing more and changes nothing.
+			before, _ := os.ReadFile(path)
+			s2 := openAt(t, path)
+			verifyMigrated(t, s2, f)
+			s2.Close()
+			after, _ := os.ReadFile(path)
+			if len(before) != len(after) {
+				t.Errorf("reopening changed the file size from %d to %d", len(before), len(after))
+			}
+		})
+	}
+}
+
+func verifyMigrated(t *testing.T, s *Store, f fixture) {
+	t.Helper()
+	var version uint64
+	s.db.View(func(tx *bolt.Tx) error {
+		version = uint64FromBytes(tx.Bucket(bucketMeta).Get(keySchema))
+		return nil
+	})
+	if version != SchemaVersion {
+		t.Errorf("schema after Open = %d, want %d", version, SchemaVersion)
+	}
+	for _, want := range f.games {
+		got, err := s.Game(ctx, want.ChannelID)
+		if err != nil {
+			t.Fatalf("Game(%s) = %v", want.ChannelID, err)
+		}
+		if got.ID != want.ID || got.Version != want.Version || fmt.Sprint(moveStrings(got.Game)) != fmt.Sprint(moveStrings(want.Game)) {
+			t.Errorf("Game(%s) = %s v%d %v, want %s v%d %v", want.ChannelID, got.ID, got.Version,
+				moveStrings(got.Game), want.ID, want.Version, moveStrings(want.Game))
+		}
+	}
+	if _, err := s.Game(ctx, "c9"); err != nil && !errors.Is(err, ErrCorrupt) && !errors.Is(err, ErrNotFound) {
+		t.Errorf("Game(c9) = %v, want ErrCorrupt", err)
+	}
+	for _, tt := range []struct {
+		player string
+		want   []string
+	}{{"1", []string{"c1"}}, {"bot:weak", []string{"c2"}}} {
+		games, err := s.PlayerActiveGames(ctx, tt.player)
+		var got []string
+		for _, g := range games {
+			got = append(got, g.ChannelID)
+		}
+		if err != nil || fmt.Sprint(got) != fmt.Sprint(tt.want) {
+			t.Errorf("PlayerActiveGames(%s) = %v, %v; want %v", tt.player, got, err, tt.want)
+		}
+	}
+	exp, err := s.ExpiredChallenges(ctx, t0)
+	if err != nil || len(exp) != 1 || exp[0].ID != "ch2" {
+		t.Errorf("ExpiredChallenges() = %v, %v; want ch2", exp, err)
+	}
+	for _, old := range f.archived {
+		a, err := s.ArchivedGame(ctx, old.ID)
+		if err != nil {
+			t.Fatalf("ArchivedGame(%s) = %v", old.ID, err)
+		}
+		if string(a.SGF) != string(old.SGF) || a.Result != old.Result || !a.FinishedAt.Equal(old.FinishedAt) {
+			t.Errorf("ArchivedGame(%s) = SGF %q result %s, want %q %s", old.ID, a.SGF, a.Result, old.SGF, old.Result)
+		}
+	}
+	a1, _ := s.ArchivedGame(ctx, "a1")
+	if a1.Winner != engine.White {
+		t.Errorf("a1 winner = %v, want white (from W+R)", a1.Winner)
+	}
+	hist := func(as []*Archived, err error) []string {
+		if err != nil {
+			t.Errorf("history: %v", err)
+		}
+		var ids []string
+		for _, a := range as {
+			ids = append(ids, a.ID)
+		}
+		return ids
+	}
+	if diff := cmp.Diff([]string{"a3", "a1"}, hist(s.PlayerGames(ctx, "1", 10))); diff != "" {
+		t.Errorf("PlayerGames(1) (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]string{"a3", "a1"}, hist(s.GuildGames(ctx, "G", 10))); diff != "" {
+		t.Errorf("GuildGames(G) (-want +got):\n%s", diff)
+	}
+	st, err := s.PlayerStats(ctx, "2")
+	if err != nil || st.Games != 2 || st.Wins != 2 || st.Losses != 0 {
+		t.Errorf("PlayerStats(2) = %+v, %v; want 2 games won (W+R as white, B+4.5 as black)", st, err)
+	}
+	st, err = s.PlayerStats(ctx, "3")
+	if err != nil || st.Games != 1 || st.NoResult != 1 {
+		t.Errorf("PlayerStats(3) = %+v, %v; want 1 game without result", st, err)
+	}
+}
+
+func uint64FromBytes(b []byte) uint64 {
+	if len(b) != 8 {
+		return 0
+	}
+	var v uint64
+	for _, c := range b {
+		v = v<<8 | uint64(c)
+	}
+	return v
+}
+
+func TestMigrationFailureChangesNothing(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "old.db")
+	writeV1(t, path, makeFixture(t))
+	before, _ := os.ReadFile(path)
+	saved := migrations[0]
+	migrations[0] = func(tx *bolt.Tx) error {
+		if err := saved(tx); err != nil {
+			return err
+		}
+		return errors.New("disk full, say")
+	}
+	_, err := Open(path, Options{})
+	migrations[0] = saved
+	if err == nil {
+		t.Fatal("Open() = nil with a failing migration")
+	}
+	after, _ := os.ReadFile(path)
+	if string(before) != string(after) {
+		// bbolt may have grown the file, but the meta pages must still
+		// name schema 1.
+		db, err := bolt.Open(path, 0o600, &bolt.Options{ReadOnly: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		db.View(func(tx *bolt.Tx) error {
+			if v := uint64FromBytes(tx.Bucket(bucketMeta).Get(keySchema)); v != 1 {
+				t.Errorf("schema after failed migration = %d, want 1", v)
+			}
+			if tx.Bucket(bucketArchiveSGF) != nil {
+				t.Errorf("failed migration left bucket archive_sgf behind")
+			}
+			return nil
+		})
+		db.Close()
+	}
+	s := openAt(t, path) // and it still migrates afterwards
+	verifyMigrated(t, s, makeFixture(t))
+	s.QuarantineGame(ctx, "c9")
+	s.db.Update(func(tx *bolt.Tx) error { return tx.Bucket(bucketArchive).Delete([]byte("a9")) })
+}
+
+func TestOpenSchema(t *testing.T) {
+	tests := []struct {
+		name   string
+		schema []byte // nil: leave the meta bucket without a version
+		want   error
+	}{
+		{"newer", u64(SchemaVersion + 1), ErrSchemaTooNew},
+		{"much newer", u64(1 << 40), ErrSchemaTooNew},
+		{"zero", u64(0), ErrCorrupt},
+		{"garbage", []byte("v2"), ErrCorrupt},
+		{"missing", nil, ErrCorrupt},
+		{"current", u64(SchemaVersion), nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "x.db")
+			db, err := bolt.Open(path, 0o600, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			db.Update(func(tx *bolt.Tx) error {
+				if err := createBuckets(tx, SchemaVersion); err != nil {
+					return err
+				}
+				if tt.schema == nil {
+					return tx.Bucket(bucketMeta).Delete(keySchema)
+				}
+				return tx.Bucket(bucketMeta).Put(keySchema, tt.schema)
+			})
+			db.Close()
+			before, _ := os.ReadFile(path)
+			s, err := Open(path, Options{})
+			if !errors.Is(err, tt.want) || (err != nil) != (tt.want != nil) {
+				t.Fatalf("Open() = %v, want %v", err, tt.want)
+			}
+			if err != nil {
+				after, _ := os.ReadFile(path)
+				if string(before) != string(after) {
+					t.Errorf("refused Open changed the file")
+				}
+				return
+			}
+			s.Close()
+		})
+	}
+}
