@@ -1,0 +1,197 @@
+package storage
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	bolterrors "go.etcd.io/bbolt/errors"
+)
+
+func TestOpenLocked(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "gobot.db")
+	openAt(t, path)
+	// flock is per open file, so a second Open in this process stands in
+	// for a second bot process.
+	_, err := Open(path, Options{Timeout: 50 * time.Millisecond})
+	if !errors.Is(err, ErrLocked) || !errors.Is(err, bolterrors.ErrTimeout) {
+		t.Fatalf("second Open() = %v, want ErrLocked wrapping bbolt's timeout", err)
+	}
+}
+
+func TestClosed(t *testing.T) {
+	s := openTest(t)
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Close(); !errors.Is(err, ErrClosed) {
+		t.Errorf("second Close() = %v, want ErrClosed", err)
+	}
+	if _, err := s.Game(ctx, "c1"); !errors.Is(err, ErrClosed) {
+		t.Errorf("Game() after Close = %v, want ErrClosed", err)
+	}
+	if err := s.CreateGame(ctx, newGame(t, "c1", "1", "2")); !errors.Is(err, ErrClosed) {
+		t.Errorf("CreateGame() after Close = %v, want ErrClosed", err)
+	}
+}
+
+// fill writes n games with a few moves each.
+func fill(t *testing.T, s *Store, n int) {
+	for i := range n {
+		g := newGame(t, fmt.Sprintf("c%d", i), "1", "2")
+		play(t, g.Game, "E5", "C3")
+		if err := s.CreateGame(ctx, g); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// sameContent checks that the database at path holds the games of s.
+func sameContent(t *testing.T, s *Store, path string) {
+	t.Helper()
+	b := openAt(t, path)
+	want, err := s.ActiveGames(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := b.ActiveGames(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != len(want) {
+		t.Fatalf("backup has %d games, store %d", len(got), len(want))
+	}
+	for i := range got {
+		if got[i].ID != want[i].ID || got[i].Version != want[i].Version {
+			t.Errorf("backup game %d = %s v%d, want %s v%d", i, got[i].ID, got[i].Version, want[i].ID, want[i].Version)
+		}
+	}
+}
+
+func TestBackup(t *testing.T) {
+	s := openTest(t)
+	fill(t, s, 5)
+	var buf bytes.Buffer
+	n, err := s.Backup(&buf)
+	if err != nil || n != int64(buf.Len()) || n == 0 {
+		t.Fatalf("Backup() = %d, %v; buffer holds %d", n, err, buf.Len())
+	}
+	dir := t.TempDir()
+	raw := filepath.Join(dir, "raw.db")
+	os.WriteFile(raw, buf.Bytes(), 0o600)
+	sameContent(t, s, raw)
+
+	// BackupFile replaces an existing file atomically and leaves no
+	// temporary file behind.
+	out := filepath.Join(dir, "backup.db")
+	os.WriteFile(out, []byte("an older backup"), 0o600)
+	if err := s.BackupFile(out); err != nil {
+		t.Fatalf("BackupFile() = %v", err)
+	}
+	sameContent(t, s, out)
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 2 {
+		t.Errorf("backup directory holds %d entries, want raw.db and backup.db", len(entries))
+	}
+
+	if err := s.BackupFile(filepath.Join(dir, "missing", "b.db")); err == nil {
+		t.Errorf("BackupFile into a missing directory = nil")
+	}
+}
+
+func TestBackupWhileWriting(t *testing.T) {
+	s := openTest(t)
+	fill(t, s, 8)
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	for i := range 8 {
+		wg.Go(func() {
+			r := rand.New(rand.NewPCG(uint64(i), 0))
+			ch := fmt.Sprintf("c%d", i)
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				g, err := s.Game(ctx, ch)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				if g.Game.Over() {
+					return
+				}
+				playRandom(t, g.Game, r)
+				if err := s.UpdateGame(ctx, g); err != nil {
+					t.Error(err)
+					return
+				}
+			}
+		})
+	}
+	dir := t.TempDir()
+	for i := range 5 {
+		out := filepath.Join(dir, fmt.Sprintf("b%d.db", i))
+		if err := s.BackupFile(out); err != nil {
+			t.Fatalf("BackupFile() = %v", err)
+		}
+		b := openAt(t, out) // checked on cleanup: Tx.Check and indexes
+		if games, err := b.ActiveGames(ctx); err != nil || len(games) != 8 {
+			t.Errorf("backup %d: %d games, %v", i, len(games), err)
+		}
+	}
+	close(stop)
+	wg.Wait()
+}
+
+func TestBackupSocket(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "gobot.db")
+	sock := DefaultBackupSocket(path)
+	os.WriteFile(sock, nil, 0o600) // a stale file left by a crash
+	s, err := Open(path, Options{BackupSocket: sock})
+	if err != nil {
+		t.Fatalf("Open() = %v", err)
+	}
+	fill(t, s, 3)
+	if fi, err := os.Stat(sock); err != nil || fi.Mode().Perm() != 0o600 || fi.Mode()&os.ModeSocket == 0 {
+		t.Errorf("backup socket: %v, %v; want a socket with mode 0600", fi.Mode(), err)
+	}
+
+	// While the store is open: through the socket.
+	out := filepath.Join(dir, "hot.db")
+	if err := BackupTo(ctx, path, sock, out); err != nil {
+		t.Fatalf("BackupTo(running) = %v", err)
+	}
+	sameContent(t, s, out)
+
+	// Locked and no socket: ErrLocked, quickly.
+	if err := BackupTo(ctx, path, filepath.Join(dir, "none.sock"), filepath.Join(dir, "x.db")); !errors.Is(err, ErrLocked) {
+		t.Errorf("BackupTo(locked, no socket) = %v, want ErrLocked", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "x.db")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("failed BackupTo created its output: %v", err)
+	}
+
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(sock); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("socket after Close: %v, want it removed", err)
+	}
+
+	// No bot running: the file is opened directly.
+	cold := filepath.Join(dir, "cold.db")
+	if err := BackupTo(ctx, path, sock, cold); err != nil {
+		t.Fatalf("BackupTo(stopped) = %v", err)
+	}
+	s2 := openAt(t, path)
+	sameContent(t, s2, cold)
+}
