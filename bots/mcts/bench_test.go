@@ -1,0 +1,63 @@
+package mcts
+
+import (
+	"context"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// cpuTime returns the CPU time the process has used. The machine is shared,
+// so rates are reported per CPU second as well as per wall second.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// benchmarkSearch measures the playouts of a one-thread search from the
+// empty board, per wall second and per CPU second.
+func benchmarkSearch(b *testing.B, size, playouts int) {
+	g := newGame(b, size)
+	total := 0
+	var wall time.Duration
+	cpu0 := cpuTime()
+	for i := 0; i < b.N; i++ {
+		e := New(Options{Seed: int64(i), Threads: 1, NoEarlyStop: true})
+		if _, err := e.GenMove(context.Background(), g, 0, playouts); err != nil {
+			b.Fatal(err)
+		}
+		st := e.Stats()
+		total += st.Playouts
+		wall += st.Elapsed
+	}
+	cpu := cpuTime() - cpu0
+	b.ReportMetric(float64(total)/wall.Seconds(), "playouts/s")
+	if cpu > 0 {
+		b.ReportMetric(float64(total)/cpu.Seconds(), "playouts/cpu-s")
+	}
+}
+
+func BenchmarkSearch9x9(b *testing.B)   { benchmarkSearch(b, 9, 20000) }
+func BenchmarkSearch19x19(b *testing.B) { benchmarkSearch(b, 19, 3000) }
+
+// BenchmarkPlayout9x9 measures bare playouts from the empty board.
+func BenchmarkPlayout9x9(b *testing.B) {
+	g := newGame(b, 9)
+	e := New(Options{Threads: 1})
+	s := e.newSearch(g, time.Now())
+	s.tree = newArena(1)
+	w := newWorker(s, 1, 0)
+	cpu0 := cpuTime()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		w.board = s.board
+		w.stamp++
+		w.simulate(&w.board, s.toPlay, 0, 0, 0)
+	}
+	if cpu := cpuTime() - cpu0; cpu > 0 {
+		b.ReportMetric(float64(b.N)/cpu.Seconds(), "playouts/cpu-s")
+	}
+}

@@ -1,0 +1,493 @@
+package mcts
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/gobot-dev/gobot/engine"
+)
+
+// Engine is a Monte Carlo tree search player. It keeps its tree between
+// calls so that consecutive moves of one game reuse the search done before.
+// Calls to GenMove are serialised: an Engine is safe for concurrent use but
+// searches one position at a time; use one Engine per game.
+type Engine struct {
+	mu   sync.Mutex
+	opts Options
+
+	// The tree kept from the last search and the game at its root.
+	tree      *arena
+	treeGame  gameKey
+	treeMoves []engine.Move
+
+	stats Stats
+	own   []float64
+}
+
+// gameKey identifies the start of a game for tree reuse.
+type gameKey struct {
+	size     int
+	rules    engine.Rules
+	handicap int
+	setup    string
+}
+
+func keyOf(g *engine.Game) gameKey {
+	var sb strings.Builder
+	for _, s := range g.Setup() {
+		fmt.Fprintf(&sb, "%v%v;", s.Color.Letter(), s.Point)
+	}
+	return gameKey{size: g.Size(), rules: g.Rules(), handicap: g.Handicap(), setup: sb.String()}
+}
+
+// Candidate is one root move with its search statistics.
+type Candidate struct {
+	Move    engine.Move
+	Visits  int
+	Winrate float64 // for the player to move; -1 without visits
+	Prior   float64 // the prior's win rate
+}
+
+// Stats describes the last search.
+type Stats struct {
+	Move       engine.Move   // the move returned
+	Playouts   int           // playouts run by this search
+	Reused     int           // root visits kept from the previous search
+	Nodes      int           // tree nodes allocated
+	Threads    int           // search threads
+	Elapsed    time.Duration // wall time of the search
+	Winrate    float64       // the best move's win rate for the player to move
+	PV         []engine.Move // the principal variation, most visited first
+	Candidates []Candidate   // root moves, most visited first (at most 10)
+	Stopped    string        // why the search stopped: budget, time, settled
+}
+
+// PlayoutsPerSecond returns the playout rate of the search (all threads).
+func (s Stats) PlayoutsPerSecond() float64 {
+	if s.Elapsed <= 0 {
+		return 0
+	}
+	return float64(s.Playouts) / s.Elapsed.Seconds()
+}
+
+// String summarises the statistics on one line for logs.
+func (s Stats) String() string {
+	var pv []string
+	for _, m := range s.PV {
+		pv = append(pv, m.String())
+	}
+	return fmt.Sprintf("move %v winrate %.1f%% playouts %d (+%d reused) nodes %d in %v (%.0f/s, %d threads, %s) pv %s",
+		s.Move, 100*s.Winrate, s.Playouts, s.Reused, s.Nodes, s.Elapsed.Round(time.Millisecond),
+		s.PlayoutsPerSecond(), s.Threads, s.Stopped, strings.Join(pv, " "))
+}
+
+// New returns an engine with the given options.
+func New(opts Options) *Engine {
+	return &Engine{opts: opts}
+}
+
+// Stats returns the statistics of the last search.
+func (e *Engine) Stats() Stats {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	s := e.stats
+	s.PV = slices.Clone(s.PV)
+	s.Candidates = slices.Clone(s.Candidates)
+	return s
+}
+
+// Ownership returns the ownership estimate of the last search's playouts:
+// for each point (index Row*size+Col) from +1 (always Black's at the end
+// of the playouts) to -1 (always White's). It is nil before any search.
+func (e *Engine) Ownership() []float64 {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return slices.Clone(e.own)
+}
+
+// Reset drops the kept tree, freeing its memory.
+func (e *Engine) Reset() {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.tree, e.treeMoves = nil, nil
+}
+
+// GenMove searches the position of g for the player to move (g.ToPlay())
+// and returns a move that is legal under g's full rules: a Place, a Pass
+// (when the game is over under area counting, or nothing else helps) or a
+// Resign (when the win rate is below the resign threshold, never early in
+// the game). The search stops after maxTime (0 for no limit) or
+// maxPlayouts playouts (0 for no limit), whichever comes first, or earlier
+// when no remaining playout could change the choice. It does not modify g.
+// When ctx is done before the search ends, GenMove returns ctx's error.
+func (e *Engine) GenMove(ctx context.Context, g *engine.Game, maxTime time.Duration, maxPlayouts int) (engine.Move, error) {
+	if g == nil {
+		return engine.Move{}, ErrNoGame
+	}
+	if g.Over() {
+		return engine.Move{}, ErrGameOver
+	}
+	if maxTime <= 0 && maxPlayouts <= 0 {
+		return engine.Move{}, ErrNoBudget
+	}
+	if err := ctx.Err(); err != nil {
+		return engine.Move{}, fmt.Errorf("mcts: search not started: %w", err)
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+
+	start := time.Now()
+	s := e.newSearch(g, start)
+	s.done = ctx.Done()
+	s.maxPlayouts = int64(maxPlayouts)
+	if maxTime > 0 {
+		s.deadline = start.Add(maxTime)
+	}
+	s.earlyStop = !e.opts.NoEarlyStop
+	reused := e.attachTree(s, g)
+
+	threads := e.opts.threads()
+	workers := make([]*worker, threads)
+	seed := e.opts.Seed + int64(g.MoveCount())*1000003
+	for i := range workers {
+		workers[i] = newWorker(s, seed, i)
+	}
+	root := s.tree.at(s.root)
+	if !root.expanded() {
+		if !workers[0].expand(root, &s.board, s.toPlay, s.last) {
+			// Even a fresh tree too small for the root's children: start over
+			// with one big enough.
+			s.tree = newArena(s.size*s.size + 1)
+			s.root, _ = s.tree.alloc(1)
+			root = s.tree.at(s.root)
+			workers[0].expand(root, &s.board, s.toPlay, s.last)
+		}
+	}
+	for i := int32(0); i < int32(root.nchild); i++ {
+		ch := s.tree.at(root.first + i)
+		m := e.moveOf(s, int(ch.move))
+		if s.game.Check(m) != nil {
+			ch.state.Or(flagIllegal)
+		}
+	}
+
+	runWorkers(workers)
+	if s.cancelled.Load() {
+		e.tree, e.treeMoves = nil, nil
+		return engine.Move{}, fmt.Errorf("mcts: search cancelled: %w", ctx.Err())
+	}
+	move := e.finish(s, workers, reused, start)
+	return move, nil
+}
+
+// newSearch sets up the search of g's position.
+func (e *Engine) newSearch(g *engine.Game, start time.Time) *search {
+	b := g.Board()
+	size := g.Size()
+	s := &search{
+		params: e.opts.params(),
+		board:  *b,
+		toPlay: g.ToPlay(),
+		game:   g.Clone(),
+		ko:     g.Rules().Ko,
+		komi:   g.Rules().Komi,
+		passes: g.ConsecutivePasses(),
+		size:   size,
+		stride: b.Stride(),
+		start:  start,
+	}
+	if g.Rules().Scoring == engine.AreaScoring {
+		s.komi += g.Rules().Handicap.Points(g.Handicap())
+	}
+	if m, ok := g.LastMove(); ok && m.Kind == engine.Place {
+		s.last = b.Vertex(m.Point)
+	}
+	if s.params.expand <= 0 {
+		s.params.expand = 2
+		if size > 13 {
+			s.params.expand = 4
+		}
+	}
+	for r := 0; r < size; r++ {
+		for c := 0; c < size; c++ {
+			s.points = append(s.points, b.Vertex(engine.Point{Col: c, Row: r}))
+		}
+	}
+	s.edge = make([]bool, b.Area())
+	for v := range s.edge {
+		s.edge[v] = b.IsBorder(v)
+	}
+	for i, off := range patternOffsets {
+		s.nbOffsets[i] = off[1]*s.stride + off[0]
+	}
+	for dy := -2; dy <= 2; dy++ {
+		for dx := -2; dx <= 2; dx++ {
+			if d := abs(dx) + abs(dy); d > 0 && d <= 2 {
+				s.near2 = append(s.near2, dy*s.stride+dx)
+			}
+		}
+	}
+	return s
+}
+
+// attachTree gives the search the kept tree when g continues the game it
+// was built for (the subtree under the moves played since), or a new tree.
+// It returns the number of root visits kept.
+func (e *Engine) attachTree(s *search, g *engine.Game) int {
+	moves := g.Moves()
+	if e.tree != nil && !e.opts.NoReuse && keyOf(g) == e.treeGame &&
+		len(moves) >= len(e.treeMoves) && slices.Equal(moves[:len(e.treeMoves)], e.treeMoves) {
+		idx := int32(0)
+		ok := true
+		for _, m := range moves[len(e.treeMoves):] {
+			idx, ok = childFor(e.tree, idx, s.board.Vertex, m)
+			if !ok {
+				break
+			}
+		}
+		if ok {
+			if idx != 0 {
+				e.tree = copySubtree(e.tree, idx, e.opts.maxNodes())
+			}
+			s.tree, s.root = e.tree, 0
+			root := s.tree.at(0)
+			root.state.And(^int32(flagIllegal))
+			e.treeGame, e.treeMoves = keyOf(g), moves
+			return int(root.visits.Load())
+		}
+	}
+	s.tree = newArena(e.opts.maxNodes())
+	s.root, _ = s.tree.alloc(1)
+	e.tree, e.treeGame, e.treeMoves = s.tree, keyOf(g), moves
+	return 0
+}
+
+// childFor returns the child of node idx for move m, if the node is
+// expanded and has it.
+func childFor(t *arena, idx int32, vertex func(engine.Point) int, m engine.Move) (int32, bool) {
+	nd := t.at(idx)
+	if !nd.expanded() {
+		return 0, false
+	}
+	v := engine.PassVertex
+	if m.Kind == engine.Place {
+		v = vertex(m.Point)
+	}
+	for i := int32(0); i < int32(nd.nchild); i++ {
+		if int(t.at(nd.first+i).move) == v {
+			return nd.first + i, true
+		}
+	}
+	return 0, false
+}
+
+// moveOf returns the move of the player to move at vertex v.
+func (e *Engine) moveOf(s *search, v int) engine.Move {
+	if v == engine.PassVertex {
+		return engine.PassMove(s.toPlay)
+	}
+	return engine.PlaceAt(s.toPlay, s.board.Point(v))
+}
+
+// finish reads the result of the search: the move, the statistics and the
+// ownership.
+func (e *Engine) finish(s *search, workers []*worker, reused int, start time.Time) engine.Move {
+	t := s.tree
+	root := t.at(s.root)
+
+	// Merge the ownership counts into the first worker.
+	w0 := workers[0]
+	for _, w := range workers[1:] {
+		for i := range w0.ownB {
+			w0.ownB[i] += w.ownB[i]
+			w0.ownW[i] += w.ownW[i]
+		}
+		w0.ownN += w.ownN
+	}
+	e.own = nil
+	if w0.ownN > 0 {
+		e.own = make([]float64, s.size*s.size)
+		for i, v := range s.points {
+			e.own[i] = float64(w0.ownB[v]-w0.ownW[v]) / float64(w0.ownN)
+		}
+	}
+
+	// The candidates, most visited first.
+	var cands []Candidate
+	best := int32(-1)
+	for i := int32(0); i < int32(root.nchild); i++ {
+		idx := root.first + i
+		ch := t.at(idx)
+		if ch.illegal() {
+			continue
+		}
+		cands = append(cands, Candidate{
+			Move:    e.moveOf(s, int(ch.move)),
+			Visits:  int(ch.visits.Load()),
+			Winrate: ch.winrate(),
+			Prior:   float64(ch.priorW / ch.priorN),
+		})
+		if best < 0 || better(ch, t.at(best)) {
+			best = idx
+		}
+	}
+	slices.SortStableFunc(cands, func(a, b Candidate) int { return b.Visits - a.Visits })
+
+	move := engine.PassMove(s.toPlay)
+	winrate := 0.5
+	if best >= 0 {
+		ch := t.at(best)
+		move = e.moveOf(s, int(ch.move))
+		if wr := ch.winrate(); wr >= 0 {
+			winrate = wr
+		}
+	}
+	stopped := "settled"
+	switch {
+	case s.maxPlayouts > 0 && s.playouts.Load() >= s.maxPlayouts:
+		stopped = "budget"
+	case !s.deadline.IsZero() && !time.Now().Before(s.deadline):
+		stopped = "time"
+	}
+
+	// Pass when the game is over under area counting: the opponent has
+	// passed and no point that the board as it stands does not count for
+	// us could still become ours (no dead opponent stones in our area, no
+	// open points), or every point is settled for both players.
+	if move.Kind != engine.Pass && w0.ownN >= 100 {
+		if s.passes == 1 && w0.nothingToGain(&s.board, s.toPlay) {
+			move = engine.PassMove(s.toPlay)
+		} else if w0.settled(&s.board) && e.passSettles(s, max(200, int(s.playouts.Load()/10))) {
+			move = engine.PassMove(s.toPlay)
+		}
+	}
+
+	// Resign when clearly lost, never early in the game.
+	if th := e.opts.resignThreshold(); th > 0 && best >= 0 && winrate < th &&
+		s.game.MoveCount() >= minResignMove(s.size) && t.at(best).visits.Load() >= 200 {
+		move = engine.ResignMove(s.toPlay)
+	}
+
+	// The principal variation.
+	var pv []engine.Move
+	c := s.toPlay
+	for nd, d := root, 0; nd.expanded() && d < 20; d++ {
+		var next *node
+		for i := int32(0); i < int32(nd.nchild); i++ {
+			ch := t.at(nd.first + i)
+			if !ch.illegal() && (next == nil || better(ch, next)) {
+				next = ch
+			}
+		}
+		if next == nil || next.visits.Load() < 2 {
+			break
+		}
+		if next.move == engine.PassVertex {
+			pv = append(pv, engine.PassMove(c))
+		} else {
+			pv = append(pv, engine.PlaceAt(c, s.board.Point(int(next.move))))
+		}
+		c = c.Opponent()
+		nd = next
+	}
+
+	if len(cands) > 10 {
+		cands = cands[:10]
+	}
+	e.stats = Stats{
+		Move:       move,
+		Playouts:   int(s.playouts.Load()),
+		Reused:     reused,
+		Nodes:      t.used(),
+		Threads:    len(workers),
+		Elapsed:    time.Since(start),
+		Winrate:    winrate,
+		PV:         pv,
+		Candidates: cands,
+		Stopped:    stopped,
+	}
+	if e.opts.NoReuse {
+		e.tree, e.treeMoves = nil, nil
+	}
+	return move
+}
+
+// better reports whether a is a better final choice than b: more visits,
+// then the better win rate.
+func better(a, b *node) bool {
+	va, vb := a.visits.Load(), b.visits.Load()
+	if va != vb {
+		return va > vb
+	}
+	return a.winrate() > b.winrate()
+}
+
+// settled reports whether the game is over on b under area counting by
+// the ownership counts: every point ends with the owner it has on the
+// board now (its stone's colour, or the colour its empty region reaches)
+// in at least 90% of the playouts, so no dead stone is left on the board
+// and no point is still open.
+func (w *worker) settled(b *engine.Board) bool {
+	w.loadGrid(b)
+	w.scoreGrid(false)
+	n := float64(w.ownN)
+	for _, v := range w.s.points {
+		owner := w.grid[v]
+		if owner == gEmpty {
+			owner = w.regionOwner[v]
+		}
+		var agree int32
+		switch owner {
+		case gBlack:
+			agree = w.ownB[v]
+		case gWhite:
+			agree = w.ownW[v]
+		default:
+			agree = w.ownN - w.ownB[v] - w.ownW[v]
+		}
+		if float64(agree) < 0.9*n {
+			return false
+		}
+	}
+	return true
+}
+
+// nothingToGain reports whether c could gain no point by playing on from b:
+// every point that counting b as it stands (all stones alive, empty regions
+// to the only colour they reach) does not give c ends as c's in at most
+// 10% of the playouts.
+func (w *worker) nothingToGain(b *engine.Board, c engine.Color) bool {
+	w.loadGrid(b)
+	w.scoreGrid(false)
+	mine := w.ownB
+	if c == engine.White {
+		mine = w.ownW
+	}
+	for _, v := range w.s.points {
+		owner := w.grid[v]
+		if owner == gEmpty {
+			owner = w.regionOwner[v]
+		}
+		if owner != int8(c) && float64(mine[v]) > 0.1*float64(w.ownN) {
+			return false
+		}
+	}
+	return true
+}
+
+// passSettles runs n playouts from the position after a pass of the player
+// to move and reports whether every point is still settled: the opponent
+// cannot change the count by playing on.
+func (e *Engine) passSettles(s *search, n int) bool {
+	w := newWorker(s, e.opts.Seed^0x5eed, 1<<20)
+	for i := 0; i < n; i++ {
+		w.board = s.board
+		w.stamp++
+		w.simulate(&w.board, s.toPlay.Opponent(), 1, engine.PassVertex, 0)
+	}
+	return w.settled(&s.board)
+}

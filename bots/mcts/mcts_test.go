@@ -1,0 +1,404 @@
+package mcts
+
+import (
+	"context"
+	"errors"
+	"runtime"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/gobot-dev/gobot/engine"
+)
+
+func pt(t testing.TB, s string, size int) engine.Point {
+	t.Helper()
+	p, err := engine.ParsePoint(s, size)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// TestTactics checks that the engine finds the one right move in small
+// positions where the komi makes the game turn on it.
+func TestTactics(t *testing.T) {
+	tests := []struct {
+		name    string
+		komi    float64
+		toPlay  engine.Color
+		diagram string
+		want    string
+	}{
+		{
+			name:   "captures a cutting stone in atari",
+			komi:   6.5,
+			toPlay: engine.Black,
+			diagram: `
+				. . . . . . .
+				. . . . . . .
+				O O O . O O O
+				X X X O X X X
+				. . . X . . .
+				. . . . . . .
+				. . . . . . .`,
+			want: "D5",
+		},
+		{
+			name:   "captures a big chain in atari",
+			komi:   6.5,
+			toPlay: engine.Black,
+			diagram: `
+				. . . . . . .
+				. . . . . . .
+				O O O O O O O
+				X X X X X X X
+				X O O O O O X
+				X X X X X . .
+				. . . . . . .`,
+			want: "F2",
+		},
+		{
+			name:   "escapes atari",
+			komi:   5.5,
+			toPlay: engine.White,
+			diagram: `
+				. . . . . . .
+				. . . . . . .
+				O O O O O O O
+				X X X . X X X
+				. . X O X . .
+				. . . X . . .
+				. . . . . . .`,
+			want: "D4",
+		},
+		{
+			name:   "makes two eyes: the only saving move",
+			komi:   -19.5,
+			toPlay: engine.Black,
+			diagram: `
+				. . . . . . .
+				O O O O O O O
+				O X X X X X O
+				O X . . . X O
+				O X X X X X O
+				O O O O O O O
+				. . . . . . .`,
+			want: "D4",
+		},
+		{
+			name:   "kills at the vital point",
+			komi:   -19.5,
+			toPlay: engine.White,
+			diagram: `
+				. . . . . . .
+				O O O O O O O
+				O X X X X X O
+				O X . . . X O
+				O X X X X X O
+				O O O O O O O
+				. . . . . . .`,
+			want: "D4",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			g := gameFrom(t, tt.komi, tt.toPlay, tt.diagram)
+			e := New(Options{Seed: 1, Threads: 1})
+			m, err := e.GenMove(context.Background(), g, 0, 3000)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if m.String() != tt.want {
+				t.Errorf("GenMove = %v, want %v (%v)", m, tt.want, e.Stats())
+			}
+		})
+	}
+}
+
+// TestPassAndEyes checks that the engine fills none of its own eyes and
+// passes when nothing else is left, and that it does not pass after the
+// opponent's pass while a dead stone of the opponent is still on the board.
+func TestPassAndEyes(t *testing.T) {
+	t.Run("only own eyes left: pass", func(t *testing.T) {
+		g := gameFrom(t, 7.5, engine.Black, `
+			. X O . O
+			X X O O O
+			X . X O .
+			X X X O O
+			. X O O .`)
+		e := New(Options{Seed: 3, Threads: 1})
+		m, err := e.GenMove(context.Background(), g, 0, 2000)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m.Kind != engine.Pass {
+			t.Errorf("GenMove = %v, want pass (%v)", m, e.Stats())
+		}
+	})
+	t.Run("dead stone in own area after a pass: take it", func(t *testing.T) {
+		g := gameFrom(t, 0.5, engine.White, `
+			. . . . . . .
+			. . . O . . .
+			. . . . . . .
+			. . . . . . .
+			X X X X X X X
+			O O O O O O O
+			. . . . . . .`)
+		if err := g.Play(engine.PassMove(engine.White)); err != nil {
+			t.Fatal(err)
+		}
+		e := New(Options{Seed: 3, Threads: 1})
+		m, err := e.GenMove(context.Background(), g, 0, 3000)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m.Kind != engine.Place {
+			t.Errorf("GenMove = %v, want a move against the dead stone (%v)", m, e.Stats())
+		}
+	})
+	t.Run("settled after a pass: pass", func(t *testing.T) {
+		g := gameFrom(t, 0.5, engine.White, `
+			. . . . . . .
+			. . . . . . .
+			. . . . . . .
+			X X X X X X X
+			O O O O O O O
+			. . . . . . .
+			. . . . . . .`)
+		if err := g.Play(engine.PassMove(engine.White)); err != nil {
+			t.Fatal(err)
+		}
+		e := New(Options{Seed: 3, Threads: 1})
+		m, err := e.GenMove(context.Background(), g, 0, 3000)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m.Kind != engine.Pass {
+			t.Errorf("GenMove = %v, want pass (%v)", m, e.Stats())
+		}
+	})
+}
+
+// TestResign checks that the engine resigns a hopeless game, but not
+// before move 20 on 9×9, and never with a negative threshold.
+func TestResign(t *testing.T) {
+	diagram := `
+		. . . . . . . . .
+		. . . . . . . . .
+		. . . . . . . . .
+		. . . . . . . . .
+		X X X X X X X X X
+		O O O O O O O O O
+		. . . . . . . . .
+		. . . . . . . . .
+		. . . . . . . . .`
+	// Black owns 45 points, White 36: with komi 7.5 White is lost. The
+	// moves below fill each side's own area and change nothing. With
+	// nothing left to play, White passes when it may not resign.
+	filler := []string{"A9", "A1", "B9", "B1", "C9", "C1", "D9", "D1", "E9", "E1",
+		"F9", "F1", "G9", "G1", "H9", "H1", "J9", "J1", "A8", "A2"}
+	tests := []struct {
+		name   string
+		moves  int
+		resign float64
+		want   engine.MoveKind
+	}{
+		{"after move 20", 20, 0, engine.Resign},
+		{"before move 20", 18, 0, engine.Pass},
+		{"never", 20, -1, engine.Pass},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			g := gameFrom(t, 7.5, engine.Black, diagram)
+			for _, s := range filler[:tt.moves] {
+				if err := g.Play(engine.PlaceAt(g.ToPlay(), pt(t, s, 9))); err != nil {
+					t.Fatal(err)
+				}
+			}
+			// Black has moved; make it White's turn with White lost.
+			if g.ToPlay() != engine.Black {
+				t.Fatal("set-up error: Black should be to move")
+			}
+			if err := g.Play(engine.PlaceAt(engine.Black, pt(t, "B8", 9))); err != nil {
+				t.Fatal(err)
+			}
+			e := New(Options{Seed: 1, Threads: 1, ResignThreshold: tt.resign})
+			m, err := e.GenMove(context.Background(), g, 0, 1500)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if m.Kind != tt.want {
+				t.Errorf("GenMove = %v, want a %v (%v)", m, tt.want, e.Stats())
+			}
+		})
+	}
+}
+
+// TestDeterministic checks that one thread, a seed and a playout budget
+// give the same search twice, and that other seeds may differ only in the
+// search, not in legality.
+func TestDeterministic(t *testing.T) {
+	g := newGame(t, 9)
+	for _, mv := range []string{"E5", "C3", "G7"} {
+		if err := g.Play(engine.PlaceAt(g.ToPlay(), pt(t, mv, 9))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	run := func() (engine.Move, Stats) {
+		e := New(Options{Seed: 42, Threads: 1})
+		m, err := e.GenMove(context.Background(), g, 0, 1500)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m, e.Stats()
+	}
+	m1, s1 := run()
+	m2, s2 := run()
+	if m1 != m2 || s1.Playouts != s2.Playouts || s1.Nodes != s2.Nodes || !slices.Equal(s1.PV, s2.PV) ||
+		!slices.Equal(s1.Candidates, s2.Candidates) {
+		t.Errorf("two searches differ:\n%v\n%v", s1, s2)
+	}
+}
+
+// TestTreeReuse checks that consecutive moves of one game keep the
+// subtree and that the search stays deterministic with reuse.
+func TestTreeReuse(t *testing.T) {
+	play := func() []Stats {
+		g := newGame(t, 9)
+		e := New(Options{Seed: 7, Threads: 1, ResignThreshold: -1})
+		var stats []Stats
+		for i := 0; i < 6; i++ {
+			m, err := e.GenMove(context.Background(), g, 0, 800)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := g.Play(m); err != nil {
+				t.Fatalf("move %d: Play(%v) = %v", i, m, err)
+			}
+			stats = append(stats, e.Stats())
+		}
+		return stats
+	}
+	a, b := play(), play()
+	reused := 0
+	for i := range a {
+		if a[i].Move != b[i].Move || a[i].Reused != b[i].Reused {
+			t.Errorf("move %d: %v vs %v", i, a[i], b[i])
+		}
+		reused += a[i].Reused
+	}
+	if reused == 0 {
+		t.Errorf("no visits reused over 6 moves")
+	}
+}
+
+// TestCancel checks that a cancelled search returns the context's error
+// promptly and leaves no goroutine behind.
+func TestCancel(t *testing.T) {
+	before := runtime.NumGoroutine()
+	g := newGame(t, 9)
+	e := New(Options{Seed: 1, Threads: 4})
+	ctx, cancel := context.WithCancel(context.Background())
+	errc := make(chan error, 1)
+	go func() {
+		_, err := e.GenMove(ctx, g, time.Hour, 0)
+		errc <- err
+	}()
+	time.Sleep(50 * time.Millisecond)
+	cancel()
+	if err := <-errc; !errors.Is(err, context.Canceled) {
+		t.Errorf("GenMove after cancel = %v, want context.Canceled", err)
+	}
+	// Already cancelled: no search at all.
+	if _, err := e.GenMove(ctx, g, time.Hour, 0); !errors.Is(err, context.Canceled) {
+		t.Errorf("GenMove with a done context = %v, want context.Canceled", err)
+	}
+	for i := 0; i < 100 && runtime.NumGoroutine() > before; i++ {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if n := runtime.NumGoroutine(); n > before {
+		t.Errorf("%d goroutines after the search, %d before", n, before)
+	}
+}
+
+// TestBadInput checks the errors for calls that cannot search.
+func TestBadInput(t *testing.T) {
+	g := newGame(t, 9)
+	over := newGame(t, 9)
+	over.Play(engine.PassMove(engine.Black))
+	over.Play(engine.PassMove(engine.White))
+	e := New(Options{Threads: 1})
+	tests := []struct {
+		name     string
+		g        *engine.Game
+		time     time.Duration
+		playouts int
+		want     error
+	}{
+		{"no game", nil, time.Second, 0, ErrNoGame},
+		{"game over", over, time.Second, 0, ErrGameOver},
+		{"no budget", g, 0, 0, ErrNoBudget},
+	}
+	for _, tt := range tests {
+		if _, err := e.GenMove(context.Background(), tt.g, tt.time, tt.playouts); !errors.Is(err, tt.want) {
+			t.Errorf("%s: GenMove = %v, want %v", tt.name, err, tt.want)
+		}
+	}
+}
+
+// TestSuperko finds positions in random games on a small board where a
+// move the board allows repeats an earlier position, and checks that the
+// engine never returns such a move (or any illegal one) there.
+func TestSuperko(t *testing.T) {
+	r := rng{x: 12345}
+	found := 0
+	for game := 0; game < 200 && found < 5; game++ {
+		g := newGame(t, 4)
+		for ply := 0; ply < 60 && !g.Over(); ply++ {
+			b := g.Board()
+			var banned []engine.Point
+			var legal []engine.Point
+			for row := 0; row < 4; row++ {
+				for col := 0; col < 4; col++ {
+					p := engine.Point{Col: col, Row: row}
+					if !b.Legal(b.Vertex(p), g.ToPlay()) {
+						continue
+					}
+					if errors.Is(g.Check(engine.PlaceAt(g.ToPlay(), p)), engine.ErrSuperko) {
+						banned = append(banned, p)
+					} else {
+						legal = append(legal, p)
+					}
+				}
+			}
+			if len(banned) > 0 {
+				found++
+				e := New(Options{Seed: int64(game), Threads: 2, ResignThreshold: -1})
+				m, err := e.GenMove(context.Background(), g, 0, 400)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := g.Check(m); err != nil {
+					t.Fatalf("GenMove = %v in\n%v\nwhich is illegal: %v", m, g.Board(), err)
+				}
+				for _, c := range e.Stats().Candidates {
+					if c.Move.Kind == engine.Place && slices.Contains(banned, c.Move.Point) {
+						t.Errorf("superko move %v is a candidate", c.Move)
+					}
+				}
+			}
+			if len(legal) == 0 {
+				g.Play(engine.PassMove(g.ToPlay()))
+				continue
+			}
+			p := legal[r.intn(len(legal))]
+			if err := g.Play(engine.PlaceAt(g.ToPlay(), p)); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if found == 0 {
+		t.Fatal("no superko position found: the test exercised nothing")
+	}
+}

@@ -1,0 +1,95 @@
+package mcts
+
+import "runtime"
+
+// Defaults for Options fields left zero.
+const (
+	// DefaultResignThreshold is the win rate below which the engine resigns.
+	DefaultResignThreshold = 0.1
+	// DefaultMaxNodes caps the tree at about 75 MB.
+	DefaultMaxNodes = 2 << 20
+)
+
+// Options configures an Engine. The zero value is usable.
+type Options struct {
+	// Seed seeds the random numbers of the playouts. With one thread and a
+	// playout budget (no time limit) equal seeds give equal searches.
+	Seed int64
+	// Threads is the number of search threads (tree parallelism with
+	// virtual loss); 0 means runtime.NumCPU().
+	Threads int
+	// ResignThreshold is the win rate of the best move below which the
+	// engine resigns; 0 means DefaultResignThreshold and a negative value
+	// never resigns. The engine never resigns before move 20 on 9×9 and
+	// proportionally later on bigger boards (80 on 19×19).
+	ResignThreshold float64
+	// MaxNodes is a hard cap on the number of tree nodes (about 36 bytes
+	// each); 0 means DefaultMaxNodes. When the tree is full the search
+	// goes on with playouts from its leaves.
+	MaxNodes int
+	// NoReuse drops the tree after every move instead of keeping the
+	// subtree of the position that follows.
+	NoReuse bool
+	// NoEarlyStop searches the whole budget even when the choice of move
+	// can no longer change.
+	NoEarlyStop bool
+
+	// tune overrides the search constants (tests and tuning only).
+	tune *params
+}
+
+// params are the constants of the search.
+type params struct {
+	expand    int32   // visits before a node is expanded (0: by board size)
+	raveEquiv float64 // RAVE equivalence: visits at which AMAF and real weigh equally
+	explore   float64 // UCB exploration coefficient
+	priorEven float32 // equivalent visits of the neutral prior (at 50%)
+	priorE    float32 // equivalent visits of one unit of knowledge
+	pattern   float64 // probability of trying shape moves in playouts
+	capture   float64 // probability of trying captures and escapes in playouts
+}
+
+func defaultParams() params {
+	return params{
+		raveEquiv: 3000,
+		explore:   0,
+		priorEven: 10,
+		priorE:    20,
+		pattern:   0.9,
+		capture:   0.95,
+	}
+}
+
+func (o Options) threads() int {
+	if o.Threads > 0 {
+		return o.Threads
+	}
+	return runtime.NumCPU()
+}
+
+func (o Options) maxNodes() int {
+	if o.MaxNodes > 0 {
+		return o.MaxNodes
+	}
+	return DefaultMaxNodes
+}
+
+func (o Options) resignThreshold() float64 {
+	if o.ResignThreshold == 0 {
+		return DefaultResignThreshold
+	}
+	return o.ResignThreshold
+}
+
+func (o Options) params() params {
+	if o.tune != nil {
+		return *o.tune
+	}
+	return defaultParams()
+}
+
+// minResignMove returns the first move number at which the engine may
+// resign on a board of the given size: 20 on 9×9, scaled with the area.
+func minResignMove(size int) int {
+	return (20*size*size + 80) / 81
+}

@@ -1,0 +1,131 @@
+package mcts
+
+import "github.com/gobot-dev/gobot/engine"
+
+// The 3×3 shape patterns are the hand-made MoGo patterns (Gelly, Wang,
+// Munos and Teytaud, "Modification of UCT with Patterns in Monte-Carlo Go",
+// 2006) as later collected in michi: the move is the centre point. X and O
+// are stones of the two colours, x is "not X" (O or empty), o is "not O",
+// '.' is empty, ' ' is off the board and '?' is anything. Every pattern is
+// matched in its eight rotations and reflections and with the colours
+// swapped, so a match says the point is a shape point for either player.
+var patternSources = [][3]string{
+	{"XOX", "...", "???"}, // hane: enclosing hane
+	{"XO.", "...", "?.?"}, // hane: non-cutting hane
+	{"XO?", "X..", "x.?"}, // hane: magari
+	{".O.", "X..", "..."}, // katatsuke or diagonal attachment
+	{"XO?", "O.o", "?o?"}, // cut1: unprotected cut
+	{"XO?", "O.X", "???"}, // cut1: peeped cut
+	{"?X?", "O.O", "ooo"}, // cut2 (de)
+	{"OX?", "o.O", "???"}, // cut keima
+	{"X.?", "O.?", "   "}, // side: chase
+	{"OX?", "X.O", "   "}, // side: block side cut
+	{"?X?", "x.O", "   "}, // side: block side connection
+	{"?XO", "x.x", "   "}, // side: sagari
+	{"?OX", "X.O", "   "}, // side: cut
+}
+
+// Point values in a pattern code: two bits per neighbour.
+const (
+	pvEmpty = 0
+	pvBlack = 1
+	pvWhite = 2
+	pvEdge  = 3
+)
+
+// patternOffsets are the eight neighbours in code order, as (dx, dy).
+var patternOffsets = [8][2]int{{-1, -1}, {0, -1}, {1, -1}, {-1, 0}, {1, 0}, {-1, 1}, {0, 1}, {1, 1}}
+
+// patterns has one entry per 16-bit neighbourhood code: true when the
+// neighbourhood matches a shape pattern.
+var patterns = buildPatterns()
+
+func buildPatterns() *[1 << 16]bool {
+	var table [1 << 16]bool
+	for _, src := range patternSources {
+		for sym := 0; sym < 8; sym++ {
+			for swap := 0; swap < 2; swap++ {
+				var allowed [8][]int
+				for i, off := range patternOffsets {
+					dx, dy := transform(off[0], off[1], sym)
+					ch := src[dy+1][dx+1]
+					allowed[i] = patternValues(ch, swap == 1)
+				}
+				expandPattern(&table, &allowed, 0, 0)
+			}
+		}
+	}
+	return &table
+}
+
+// transform maps (dx, dy) by one of the eight symmetries of the square.
+func transform(dx, dy, sym int) (int, int) {
+	if sym&4 != 0 {
+		dx, dy = dy, dx
+	}
+	if sym&1 != 0 {
+		dx = -dx
+	}
+	if sym&2 != 0 {
+		dy = -dy
+	}
+	return dx, dy
+}
+
+// patternValues returns the point values a pattern character matches.
+func patternValues(ch byte, swap bool) []int {
+	x, o := pvBlack, pvWhite
+	if swap {
+		x, o = o, x
+	}
+	switch ch {
+	case 'X':
+		return []int{x}
+	case 'O':
+		return []int{o}
+	case 'x':
+		return []int{o, pvEmpty}
+	case 'o':
+		return []int{x, pvEmpty}
+	case '.':
+		return []int{pvEmpty}
+	case ' ':
+		return []int{pvEdge}
+	case '?':
+		return []int{pvEmpty, pvBlack, pvWhite, pvEdge}
+	}
+	// A typo in patternSources is a programmer error caught by the tests.
+	panic("mcts: bad pattern character " + string(ch))
+}
+
+func expandPattern(table *[1 << 16]bool, allowed *[8][]int, i int, code int) {
+	if i == 8 {
+		table[code] = true
+		return
+	}
+	for _, v := range allowed[i] {
+		expandPattern(table, allowed, i+1, code|v<<(2*i))
+	}
+}
+
+// pointValue returns the pattern value of vertex v.
+func pointValue(b *engine.Board, v int) int {
+	c := b.ColorAt(v)
+	if c == engine.Empty && b.IsBorder(v) {
+		return pvEdge
+	}
+	return int(c)
+}
+
+// patternCode returns the 16-bit code of the neighbourhood of v.
+func patternCode(b *engine.Board, v int) int {
+	s := b.Stride()
+	return pointValue(b, v-s-1) | pointValue(b, v-s)<<2 | pointValue(b, v-s+1)<<4 |
+		pointValue(b, v-1)<<6 | pointValue(b, v+1)<<8 |
+		pointValue(b, v+s-1)<<10 | pointValue(b, v+s)<<12 | pointValue(b, v+s+1)<<14
+}
+
+// matchesPattern reports whether empty vertex v is a shape point.
+func matchesPattern(b *engine.Board, v int) bool {
+	return patterns[patternCode(b, v)]
+}

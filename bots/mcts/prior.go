@@ -1,0 +1,147 @@
+package mcts
+
+import "github.com/gobot-dev/gobot/engine"
+
+// prior returns the prior knowledge about c playing v (a legal move that
+// fills no eye of c), as equivalent visits and wins: a neutral amount of
+// even experience plus wins for captures, atari escapes, shape and
+// closeness to the last move, and losses for self-atari, bad escapes and
+// lonely first-line moves. last is the opponent's last move (0 for none or
+// a pass). scratch is a board the function may overwrite (ladder reading).
+func (w *worker) prior(b *engine.Board, v int, c engine.Color, last int, scratch *engine.Board) (n, wins float32) {
+	p := &w.s.params
+	E := p.priorE
+	n, wins = p.priorEven, p.priorEven/2
+	good := func(k float32) { n += k; wins += k }
+	bad := func(k float32) { n += k }
+	if v == engine.PassVertex {
+		bad(E)
+		return n, wins
+	}
+	opp := c.Opponent()
+
+	// Captures, bigger and more urgent ones first.
+	captured := 0
+	for _, q := range b.Neighbours(v) {
+		if b.ColorAt(q) == opp && b.InAtari(q) {
+			captured += b.ChainSize(q)
+		}
+	}
+	if captured > 0 {
+		good(E)
+		if captured > 1 {
+			good(E)
+		}
+	}
+
+	// Escapes: extending a chain of c in atari at its liberty, unless it
+	// stays short of liberties or runs into a ladder.
+	libs, _, size := moveLiberties(b, v, c, 3)
+	for _, q := range b.Neighbours(v) {
+		if b.ColorAt(q) != c || !b.InAtari(q) {
+			continue
+		}
+		switch { // judged on the first chain in atari only
+		case captured > 0:
+			good(E) // capturing next to a chain in atari usually saves it
+		case libs >= 3:
+			good(E)
+		case libs == 2:
+			*scratch = *b
+			if ladderCaptured(scratch, q, 2*w.s.size) {
+				bad(E)
+			} else {
+				good(E)
+			}
+		}
+		break
+	}
+
+	// Self-atari, worse for bigger chains.
+	if captured == 0 && libs <= 1 {
+		bad(E)
+		if size > 2 {
+			bad(2 * E)
+		}
+	}
+
+	// Atari on an opponent chain that cannot escape a ladder.
+	if captured == 0 && libs >= 2 {
+		for _, q := range b.Neighbours(v) {
+			if b.ColorAt(q) == opp && b.Liberties(q, 3) == 2 {
+				*scratch = *b
+				scratch.Play(v, c)
+				if scratch.InAtari(q) && ladderCaptured(scratch, q, 2*w.s.size) {
+					good(E / 2)
+					break
+				}
+			}
+		}
+	}
+
+	if matchesPattern(b, v) {
+		good(E / 2)
+	}
+
+	if last != engine.PassVertex {
+		switch d := w.s.gridDistance(v, last); {
+		case d <= 3:
+			good(E / 2)
+		case d <= 5:
+			good(E / 4)
+		}
+	}
+
+	// The first line away from everything is almost always wrong, and
+	// so is the second on bigger boards in the opening.
+	if edge := w.s.edgeDistance(v); edge <= 1 && w.lonely(b, v) {
+		if edge == 0 {
+			bad(E)
+		} else if w.s.size >= 13 {
+			bad(E / 2)
+		}
+	}
+
+	// Filling a point all of whose neighbours are c's wastes a move.
+	if b.IsEyeish(v, c) && captured == 0 {
+		bad(E / 2)
+	}
+	return n, wins
+}
+
+// lonely reports whether no stone stands within distance two (Manhattan)
+// of v.
+func (w *worker) lonely(b *engine.Board, v int) bool {
+	for _, off := range w.s.near2 {
+		q := v + off
+		if q > 0 && q < len(w.grid) {
+			if c := b.ColorAt(q); c == engine.Black || c == engine.White {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// gridDistance is the "gridcular" distance dx+dy+max(dx,dy): 2 for
+// neighbours, 3 for diagonals, 4 two points away, 5 a knight's move away.
+func (s *search) gridDistance(a, b int) int {
+	ax, ay := a%s.stride, a/s.stride
+	bx, by := b%s.stride, b/s.stride
+	dx, dy := abs(ax-bx), abs(ay-by)
+	return dx + dy + max(dx, dy)
+}
+
+// edgeDistance returns the distance of v from the nearest edge: 0 on the
+// first line.
+func (s *search) edgeDistance(v int) int {
+	x, y := v%s.stride-1, v/s.stride-1
+	return min(x, y, s.size-1-x, s.size-1-y)
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}

@@ -1,0 +1,411 @@
+package mcts
+
+import (
+	"math"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/gobot-dev/gobot/engine"
+)
+
+// search is one GenMove's search: the root position, the budget and the
+// shared tree. Workers (one per thread) run playouts against it.
+type search struct {
+	params params
+	tree   *arena
+	root   int32
+
+	board  engine.Board // the root position
+	toPlay engine.Color
+	game   *engine.Game // a private clone, for superko against the history
+	ko     engine.KoRule
+	komi   float64 // komi plus White's handicap compensation
+	passes int     // consecutive passes before the root
+	last   int     // the last move's vertex (0 for none or a pass)
+
+	size, stride int
+	points       []int  // the vertices of the playing area
+	edge         []bool // by vertex: off the playing area
+	nbOffsets    [8]int // vertex offsets of patternOffsets
+	near2        []int  // offsets within Manhattan distance two
+
+	maxPlayouts int64
+	start       time.Time
+	deadline    time.Time // zero for none
+	earlyStop   bool
+	done        <-chan struct{}
+
+	playouts  atomic.Int64
+	stop      atomic.Bool
+	cancelled atomic.Bool
+}
+
+// worker is one search thread's state; nothing in it is shared.
+type worker struct {
+	s       *search
+	rng     rng
+	board   engine.Board
+	scratch engine.Board
+	path    []int32
+	hashes  []uint64       // positions on the tree path, for superko
+	toPlays []engine.Color // and who was to move in each
+
+	stamp     uint32
+	amafStamp []uint32
+	amafColor []engine.Color
+	amafDepth []int32
+
+	grid        []int8
+	fill        []uint32
+	fillStamp   uint32
+	regionOwner []int8
+	stack       []int
+	region      []int
+	ownB, ownW  []int32
+	ownN        int32
+	cand        [32]int
+}
+
+func newWorker(s *search, seed int64, stream int) *worker {
+	area := s.stride * s.stride
+	return &worker{
+		s:           s,
+		rng:         newRNG(seed, stream),
+		amafStamp:   make([]uint32, area),
+		amafColor:   make([]engine.Color, area),
+		amafDepth:   make([]int32, area),
+		grid:        make([]int8, area),
+		fill:        make([]uint32, area),
+		regionOwner: make([]int8, area),
+		stack:       make([]int, 0, area),
+		region:      make([]int, 0, area),
+		ownB:        make([]int32, area),
+		ownW:        make([]int32, area),
+	}
+}
+
+// colorAt returns who is to move at depth d of the tree (0 at the root).
+func (s *search) colorAt(d int) engine.Color {
+	if d%2 == 0 {
+		return s.toPlay
+	}
+	return s.toPlay.Opponent()
+}
+
+// run is a worker's loop: playouts until the budget is spent, the choice is
+// settled or the context is done.
+func (w *worker) run() {
+	s := w.s
+	for i := 0; !s.stop.Load(); i++ {
+		select {
+		case <-s.done:
+			s.cancelled.Store(true)
+			s.stop.Store(true)
+			return
+		default:
+		}
+		if !w.playout() {
+			continue
+		}
+		n := s.playouts.Add(1)
+		if s.maxPlayouts > 0 && n >= s.maxPlayouts {
+			s.stop.Store(true)
+			return
+		}
+		if i&15 == 0 && !s.deadline.IsZero() && !time.Now().Before(s.deadline) {
+			s.stop.Store(true)
+			return
+		}
+		if s.earlyStop && n&63 == 0 && s.settled(n) {
+			s.stop.Store(true)
+			return
+		}
+	}
+}
+
+// settled reports whether the most visited move at the root can no longer
+// be overtaken with the playouts left in the budget.
+func (s *search) settled(done int64) bool {
+	if done < 64 {
+		return false
+	}
+	remaining := int64(math.MaxInt64)
+	if s.maxPlayouts > 0 {
+		remaining = s.maxPlayouts - done
+	}
+	if !s.deadline.IsZero() {
+		elapsed := time.Since(s.start)
+		left := time.Until(s.deadline)
+		if elapsed > 0 {
+			byTime := int64(float64(done) * float64(left) / float64(elapsed))
+			remaining = min(remaining, byTime)
+		}
+	}
+	root := s.tree.at(s.root)
+	if !root.expanded() {
+		return false
+	}
+	var best, second int32
+	for i := int32(0); i < int32(root.nchild); i++ {
+		ch := s.tree.at(root.first + i)
+		if ch.illegal() {
+			continue
+		}
+		v := ch.visits.Load()
+		if v > best {
+			best, second = v, best
+		} else if v > second {
+			second = v
+		}
+	}
+	return int64(best-second) > remaining
+}
+
+// playout runs one descent, expansion, simulation and backup. It returns
+// false when the descent was abandoned because a tree move turned out to
+// repeat a position (the move is then marked illegal).
+func (w *worker) playout() bool {
+	s := w.s
+	t := s.tree
+	b := &w.board
+	*b = s.board
+	w.stamp++
+	if w.stamp == 0 {
+		clear(w.amafStamp)
+		w.stamp = 1
+	}
+	w.path = append(w.path[:0], s.root)
+	w.hashes = w.hashes[:0]
+	w.toPlays = w.toPlays[:0]
+	root := t.at(s.root)
+	root.visits.Add(1)
+	nd := root
+	passes, last := s.passes, s.last
+	depth := 0
+	for {
+		if !nd.expanded() {
+			if depth > 0 && (nd.visits.Load() < s.params.expand || t.full.Load()) {
+				break
+			}
+			if !nd.state.CompareAndSwap(stateLeaf, stateExpanding) {
+				break // another thread is expanding it, or it is full
+			}
+			if !w.expand(nd, b, s.colorAt(depth), last) {
+				nd.state.Store(stateLeaf)
+				break
+			}
+		}
+		c := s.colorAt(depth)
+		idx := w.selectChild(nd)
+		if idx < 0 {
+			break
+		}
+		ch := t.at(idx)
+		ch.visits.Add(1)
+		w.path = append(w.path, idx)
+		v := int(ch.move)
+		b.Play(v, c)
+		depth++
+		if v == engine.PassVertex {
+			passes++
+			last = engine.PassVertex
+			if passes >= 2 {
+				score := w.terminalScore(b, c)
+				w.backup(score)
+				return true
+			}
+		} else {
+			passes = 0
+			last = v
+			if w.repeats(b, c.Opponent()) {
+				ch.state.Or(flagIllegal)
+				for _, i := range w.path {
+					t.at(i).visits.Add(-1)
+				}
+				return false
+			}
+			w.hashes = append(w.hashes, b.Hash())
+			w.toPlays = append(w.toPlays, c.Opponent())
+			w.recordAMAF(v, c, depth-1)
+		}
+		nd = ch
+	}
+	score := w.simulate(b, s.colorAt(depth), passes, last, depth)
+	w.backup(score)
+	return true
+}
+
+// repeats reports whether b, with toPlay to move, repeats a position of the
+// game or of the tree path under the game's superko rule.
+func (w *worker) repeats(b *engine.Board, toPlay engine.Color) bool {
+	s := w.s
+	if s.ko == engine.SimpleKo {
+		return false
+	}
+	h := b.Hash()
+	for i, p := range w.hashes {
+		if p == h && (s.ko == engine.PositionalSuperko || w.toPlays[i] == toPlay) {
+			return true
+		}
+	}
+	return s.game.Seen(h, toPlay)
+}
+
+// selectChild returns the arena index of the child of nd with the best
+// RAVE value, or -1 when it has none left.
+func (w *worker) selectChild(nd *node) int32 {
+	s := w.s
+	t := s.tree
+	best := math.Inf(-1)
+	bi := int32(-1)
+	var logParent float64
+	if s.params.explore > 0 {
+		logParent = math.Log(float64(nd.visits.Load()) + 1)
+	}
+	equiv := s.params.raveEquiv
+	for i := int32(0); i < int32(nd.nchild); i++ {
+		ch := t.at(nd.first + i)
+		if ch.state.Load()&flagIllegal != 0 {
+			continue
+		}
+		n := float64(ch.visits.Load()) + float64(ch.priorN)
+		q := (float64(ch.wins.Load())/2 + float64(ch.priorW)) / n
+		val := q
+		if rv := float64(ch.rvisits.Load()); rv > 0 {
+			a := float64(ch.rwins.Load()) / 2 / rv
+			beta := rv / (rv + n + rv*n/equiv)
+			val = (1-beta)*q + beta*a
+		}
+		if logParent > 0 {
+			val += s.params.explore * math.Sqrt(logParent/n)
+		}
+		if val > best {
+			best, bi = val, nd.first+i
+		}
+	}
+	return bi
+}
+
+// expand creates the children of nd (c to move on b): every legal move that
+// fills no eye of c, and a pass, each with its prior. It returns false when
+// the tree is full.
+func (w *worker) expand(nd *node, b *engine.Board, c engine.Color, last int) bool {
+	s := w.s
+	moves := w.stack[:0]
+	for _, v := range s.points {
+		if b.ColorAt(v) == engine.Empty && b.Legal(v, c) && !b.IsEye(v, c) {
+			moves = append(moves, v)
+		}
+	}
+	moves = append(moves, engine.PassVertex)
+	first, ok := s.tree.alloc(len(moves))
+	if !ok {
+		return false
+	}
+	for i, v := range moves {
+		ch := s.tree.at(first + int32(i))
+		ch.move = int16(v)
+		ch.priorN, ch.priorW = w.prior(b, v, c, last, &w.scratch)
+	}
+	nd.first, nd.nchild = first, int16(len(moves))
+	nd.state.Store(nd.state.Load()&^stateMask | stateExpanded)
+	return true
+}
+
+// backup adds the result (Black minus White, before komi) to every node on
+// the path, and the AMAF results to their children.
+func (w *worker) backup(score float64) {
+	s := w.s
+	t := s.tree
+	score -= s.komi
+	var winner engine.Color
+	switch {
+	case score > 0:
+		winner = engine.Black
+	case score < 0:
+		winner = engine.White
+	}
+	half := func(c engine.Color) int32 {
+		switch winner {
+		case engine.Empty:
+			return 1
+		case c:
+			return 2
+		}
+		return 0
+	}
+	for d, idx := range w.path {
+		nd := t.at(idx)
+		// The node's move was played by the player to move at d-1.
+		nd.wins.Add(half(s.colorAt(d + 1)))
+		if !nd.expanded() {
+			continue
+		}
+		c := s.colorAt(d)
+		r := half(c)
+		for i := int32(0); i < int32(nd.nchild); i++ {
+			ch := t.at(nd.first + i)
+			m := ch.move
+			if m == engine.PassVertex || w.amafStamp[m] != w.stamp {
+				continue
+			}
+			if w.amafColor[m] == c && w.amafDepth[m] >= int32(d) {
+				ch.rvisits.Add(1)
+				ch.rwins.Add(r)
+			}
+		}
+	}
+}
+
+// terminalScore counts the position after two passes, the last by passer,
+// the way the end of a game is counted by area without a scoring phase:
+// every stone on the board counts as alive, except that the passer's
+// stones that the playouts say are dead (owned by the opponent in most of
+// them) count for the opponent. A player passes only if he wins even so.
+func (w *worker) terminalScore(b *engine.Board, passer engine.Color) float64 {
+	w.loadGrid(b)
+	if w.ownN >= 32 {
+		pv := int8(passer)
+		for _, v := range w.s.points {
+			if w.grid[v] != pv {
+				continue
+			}
+			mine, theirs := w.ownB[v], w.ownW[v]
+			if passer == engine.White {
+				mine, theirs = theirs, mine
+			}
+			if theirs > 2*mine && float64(theirs) > 0.6*float64(w.ownN) {
+				w.grid[v] = gEmpty
+			}
+		}
+	}
+	return w.scoreGrid(false)
+}
+
+// searchStats are the results read from the tree after a search.
+type candidate struct {
+	move    int
+	visits  int32
+	winrate float64
+	prior   float64
+}
+
+// runWorkers runs the workers until the search stops; it returns when all
+// of them have returned.
+func runWorkers(workers []*worker) {
+	if len(workers) == 1 {
+		workers[0].run()
+		return
+	}
+	var wg sync.WaitGroup
+	for _, w := range workers[1:] {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			w.run()
+		}()
+	}
+	workers[0].run()
+	wg.Wait()
+}

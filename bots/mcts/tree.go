@@ -1,0 +1,148 @@
+package mcts
+
+import (
+	"sync"
+	"sync/atomic"
+)
+
+// Node states.
+const (
+	stateLeaf      = 0
+	stateExpanding = 1
+	stateExpanded  = 2
+	stateMask      = 3
+	// flagIllegal marks a move that repeats a position (superko) on the
+	// path to it; the search never selects it again.
+	flagIllegal = 1 << 4
+)
+
+// node is one move in the tree. Statistics are updated with atomics by all
+// search threads; the move, the priors and the children are written once by
+// the thread that expands the node before it publishes stateExpanded, and
+// read only after loading that state.
+//
+// Wins are counted in half points (2 for a win, 1 for a jigo) from the
+// point of view of the player who played the node's move. A visit is added
+// when a thread passes through the node on its way down (a virtual loss
+// until the result is added on the way back up).
+type node struct {
+	visits  atomic.Int32
+	wins    atomic.Int32
+	rvisits atomic.Int32 // AMAF (RAVE) visits
+	rwins   atomic.Int32 // AMAF wins, in half points
+	state   atomic.Int32
+	priorN  float32 // prior equivalent visits
+	priorW  float32 // prior equivalent wins (full points)
+	first   int32   // arena index of the first child
+	nchild  int16
+	move    int16 // vertex; engine.PassVertex for a pass
+}
+
+const (
+	chunkBits = 12
+	chunkSize = 1 << chunkBits
+	chunkMask = chunkSize - 1
+)
+
+// arena holds the nodes of one tree in chunks allocated as needed, so
+// indices stay valid and node pointers stable while the tree grows. The
+// children of a node are contiguous within one chunk.
+type arena struct {
+	mu     sync.Mutex
+	chunks []*[chunkSize]node // fixed length; entries filled under mu
+	next   int32              // next free index, under mu
+	limit  int32
+	full   atomic.Bool // set once an allocation has failed
+}
+
+func newArena(maxNodes int) *arena {
+	if maxNodes < 2*chunkSize {
+		maxNodes = 2 * chunkSize
+	}
+	n := (maxNodes + chunkSize - 1) / chunkSize
+	return &arena{chunks: make([]*[chunkSize]node, n), limit: int32(n * chunkSize)}
+}
+
+// at returns the node at index i, which must have been allocated.
+func (a *arena) at(i int32) *node { return &a.chunks[i>>chunkBits][i&chunkMask] }
+
+// alloc reserves k contiguous nodes (k <= chunkSize) and returns the index
+// of the first, or false when the arena is full.
+func (a *arena) alloc(k int) (int32, bool) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	start := a.next
+	if int(start&chunkMask)+k > chunkSize {
+		start = (start + chunkMask) &^ chunkMask // skip to the next chunk
+	}
+	end := start + int32(k)
+	if end > a.limit {
+		a.full.Store(true)
+		return 0, false
+	}
+	for c := start >> chunkBits; c <= (end-1)>>chunkBits; c++ {
+		if a.chunks[c] == nil {
+			a.chunks[c] = new([chunkSize]node)
+		}
+	}
+	a.next = end
+	return start, true
+}
+
+// used returns the number of nodes allocated (including skipped slots).
+func (a *arena) used() int {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return int(a.next)
+}
+
+// children returns the index range of n's children; valid only once n is
+// expanded.
+func (n *node) expanded() bool { return n.state.Load()&stateMask == stateExpanded }
+
+func (n *node) illegal() bool { return n.state.Load()&flagIllegal != 0 }
+
+// winrate returns the node's observed win rate, or -1 with no visits.
+func (n *node) winrate() float64 {
+	v := n.visits.Load()
+	if v == 0 {
+		return -1
+	}
+	return float64(n.wins.Load()) / (2 * float64(v))
+}
+
+// copySubtree copies the subtree rooted at src in a into a fresh arena and
+// returns it with the new root at index 0. Nodes that do not fit are left
+// unexpanded.
+func copySubtree(a *arena, src int32, maxNodes int) *arena {
+	dst := newArena(maxNodes)
+	root, _ := dst.alloc(1)
+	type pair struct{ from, to int32 }
+	queue := []pair{{src, root}}
+	for len(queue) > 0 {
+		p := queue[0]
+		queue = queue[1:]
+		f, t := a.at(p.from), dst.at(p.to)
+		t.visits.Store(f.visits.Load())
+		t.wins.Store(f.wins.Load())
+		t.rvisits.Store(f.rvisits.Load())
+		t.rwins.Store(f.rwins.Load())
+		t.priorN, t.priorW, t.move = f.priorN, f.priorW, f.move
+		flags := f.state.Load() &^ stateMask
+		if f.state.Load()&stateMask != stateExpanded {
+			t.state.Store(flags)
+			continue
+		}
+		first, ok := dst.alloc(int(f.nchild))
+		if !ok {
+			t.state.Store(flags)
+			continue
+		}
+		t.first, t.nchild = first, f.nchild
+		t.state.Store(flags | stateExpanded)
+		for i := int32(0); i < int32(f.nchild); i++ {
+			queue = append(queue, pair{f.first + i, first + i})
+		}
+	}
+	return dst
+}
