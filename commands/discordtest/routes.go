@@ -1,0 +1,626 @@
+package discordtest
+
+import (
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+)
+
+// restRequest is a decoded REST request for a route handler.
+type restRequest struct {
+	method string
+	params map[string]string
+	query  url.Values
+	body   any
+	files  []Attachment
+}
+
+func (r *restRequest) object() map[string]any {
+	m, _ := r.body.(map[string]any)
+	return m
+}
+
+// restResponse is a handler's answer; problem, when set, is a protocol
+// violation to record (the status then is Discord's error for it).
+type restResponse struct {
+	status  int
+	body    any
+	problem string
+}
+
+func ok(body any) restResponse { return restResponse{status: http.StatusOK, body: body} }
+
+func noContent() restResponse { return restResponse{status: http.StatusNoContent} }
+
+func refuse(status, code int, format string, args ...any) restResponse {
+	msg := fmt.Sprintf(format, args...)
+	return restResponse{status: status, body: discordError(code, msg), problem: msg}
+}
+
+type routeHandler func(s *Server, r *restRequest) restResponse
+
+type fakeRoute struct {
+	template
+	handlers map[string]routeHandler
+}
+
+// fakeRoutes are the endpoints the fake implements, by the spec's templates.
+var fakeRoutes []template
+
+var fakeHandlers = map[string]map[string]routeHandler{
+	"/applications/@me":                       {"GET": getApplication},
+	"/users/@me":                              {"GET": getBotUser},
+	"/users/@me/channels":                     {"POST": createDM},
+	"/applications/{application_id}/commands": {"PUT": overwriteCommands},
+	"/applications/{application_id}/guilds/{guild_id}/commands":    {"PUT": overwriteCommands},
+	"/channels/{channel_id}":                                       {"GET": getChannel},
+	"/channels/{channel_id}/messages":                              {"POST": createMessage},
+	"/channels/{channel_id}/messages/{message_id}":                 {"GET": getMessage, "PATCH": editMessage, "DELETE": deleteMessage},
+	"/channels/{channel_id}/threads":                               {"POST": startThread},
+	"/channels/{channel_id}/messages/{message_id}/threads":         {"POST": startThread},
+	"/interactions/{interaction_id}/{interaction_token}/callback":  {"POST": callback},
+	"/webhooks/{webhook_id}/{webhook_token}":                       {"POST": followup},
+	"/webhooks/{webhook_id}/{webhook_token}/messages/@original":    {"GET": getOriginal, "PATCH": editOriginal, "DELETE": deleteOriginal},
+	"/webhooks/{webhook_id}/{webhook_token}/messages/{message_id}": {"GET": getFollowup, "PATCH": editFollowup, "DELETE": deleteFollowup},
+}
+
+func init() {
+	for p := range fakeHandlers {
+		fakeRoutes = append(fakeRoutes, newTemplate(p))
+	}
+}
+
+// routeFor returns the handlers of a matched template.
+func routeFor(t template) fakeRoute { return fakeRoute{template: t, handlers: fakeHandlers[t.path]} }
+
+func getApplication(s *Server, r *restRequest) restResponse {
+	return ok(map[string]any{
+		"id": s.AppID, "name": "gobot", "icon": nil, "description": "Play Go on Discord", "type": nil,
+		"bot_public": true, "bot_require_code_grant": false, "verify_key": s.Signer.PublicKeyHex(),
+		"flags": 0, "flags_new": "0", "bot": s.botUser(),
+		"owner": map[string]any{"id": "1", "username": "owner", "discriminator": "0", "avatar": nil, "public_flags": 0, "flags": 0, "global_name": nil, "primary_guild": nil},
+		"team":  nil, "redirect_uris": []any{}, "interactions_endpoint_url": nil, "integration_types_config": map[string]any{},
+		"approximate_guild_count": 1, "approximate_user_install_count": 0, "approximate_user_authorization_count": 0,
+		"tags": []any{}, "role_connections_verification_url": nil, "explicit_content_filter": 0,
+		"eligible_oauth2_scopes": []any{"bot", "applications.commands"},
+	})
+}
+
+func getBotUser(s *Server, r *restRequest) restResponse {
+	u := s.botUser()
+	u["mfa_enabled"] = false
+	u["locale"] = "en-US"
+	u["premium_type"] = 0
+	return ok(u)
+}
+
+func createDM(s *Server, r *restRequest) restResponse {
+	id, _ := r.object()["recipient_id"].(string)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, c := range s.channels {
+		if c.Type == ChannelDM && c.Recipient.ID == id {
+			return ok(c.object())
+		}
+	}
+	c := &Channel{ID: s.nextID(), Type: ChannelDM, Recipient: User{ID: id, Username: "user" + id}}
+	s.channels[c.ID] = c
+	return ok(c.object())
+}
+
+func overwriteCommands(s *Server, r *restRequest) restResponse {
+	if r.params["application_id"] != s.AppID {
+		return refuse(http.StatusForbidden, 50001, "commands overwritten for application %s, not the bot's %s", r.params["application_id"], s.AppID)
+	}
+	list, _ := r.body.([]any)
+	out := make([]any, 0, len(list))
+	for _, c := range list {
+		m, _ := c.(map[string]any)
+		cp := map[string]any{}
+		for k, v := range m {
+			cp[k] = v
+		}
+		name, _ := m["name"].(string)
+		cp["id"] = s.commandID(name)
+		cp["application_id"] = s.AppID
+		cp["version"] = s.nextID()
+		if _, ok := cp["type"]; !ok {
+			cp["type"] = 1
+		}
+		if _, ok := cp["description"]; !ok {
+			cp["description"] = ""
+		}
+		if _, ok := cp["default_member_permissions"]; !ok {
+			cp["default_member_permissions"] = nil
+		}
+		cp["dm_permission"] = true
+		cp["nsfw"] = false
+		if g := r.params["guild_id"]; g != "" {
+			cp["guild_id"] = g
+		}
+		out = append(out, cp)
+	}
+	s.mu.Lock()
+	s.commands[r.params["guild_id"]] = out
+	s.mu.Unlock()
+	return ok(out)
+}
+
+func getChannel(s *Server, r *restRequest) restResponse {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c, found := s.channels[r.params["channel_id"]]
+	if !found {
+		return refuse(http.StatusNotFound, 10003, "Unknown Channel %s", r.params["channel_id"])
+	}
+	return ok(c.object())
+}
+
+func createMessage(s *Server, r *restRequest) restResponse {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, found := s.channels[r.params["channel_id"]]; !found {
+		return refuse(http.StatusNotFound, 10003, "Unknown Channel %s", r.params["channel_id"])
+	}
+	if f, _ := r.object()["flags"].(float64); int(f)&64 != 0 {
+		return refuse(http.StatusBadRequest, 50035, "ephemeral flag on a channel message (only interaction responses can be ephemeral)")
+	}
+	m, problem := s.newMessage(r.params["channel_id"], r.object(), r.files, "", "")
+	if problem != "" {
+		return refuse(http.StatusBadRequest, 50035, "%s", problem)
+	}
+	return ok(m.object(s))
+}
+
+func (s *Server) channelMessage(r *restRequest) (*Message, restResponse) {
+	m, found := s.messages[r.params["message_id"]]
+	if !found || m.Deleted || m.ChannelID != r.params["channel_id"] || m.Ephemeral {
+		return nil, refuse(http.StatusNotFound, 10008, "Unknown Message %s in channel %s", r.params["message_id"], r.params["channel_id"])
+	}
+	return m, restResponse{}
+}
+
+func getMessage(s *Server, r *restRequest) restResponse {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	m, fail := s.channelMessage(r)
+	if m == nil {
+		return fail
+	}
+	return ok(m.object(s))
+}
+
+func editMessage(s *Server, r *restRequest) restResponse {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	m, fail := s.channelMessage(r)
+	if m == nil {
+		return fail
+	}
+	if problem := s.applyEdit(m, r.object(), r.files); problem != "" {
+		return refuse(http.StatusBadRequest, 50035, "%s", problem)
+	}
+	return ok(m.object(s))
+}
+
+func deleteMessage(s *Server, r *restRequest) restResponse {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	m, fail := s.channelMessage(r)
+	if m == nil {
+		return fail
+	}
+	m.Deleted = true
+	return noContent()
+}
+
+func startThread(s *Server, r *restRequest) restResponse {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	parent, found := s.channels[r.params["channel_id"]]
+	if !found {
+		return refuse(http.StatusNotFound, 10003, "Unknown Channel %s", r.params["channel_id"])
+	}
+	if parent.Type != ChannelGuildText {
+		return refuse(http.StatusBadRequest, 50024, "Cannot execute action on this channel type (%d)", parent.Type)
+	}
+	name, _ := r.object()["name"].(string)
+	c := &Channel{ID: s.nextID(), Type: ChannelPublicThread, GuildID: parent.GuildID, Name: name, ParentID: parent.ID}
+	if id := r.params["message_id"]; id != "" {
+		c.ID = id // a thread started from a message has the message's ID
+	}
+	s.channels[c.ID] = c
+	o := c.object()
+	o["owner_id"] = s.BotUserID
+	return restResponse{status: http.StatusCreated, body: o}
+}
+
+// interactionFor finds the interaction of a webhook or callback path.
+func (s *Server) interactionFor(r *restRequest) (*interaction, restResponse) {
+	token := r.params["interaction_token"]
+	if token == "" {
+		token = r.params["webhook_token"]
+		if r.params["webhook_id"] != s.AppID {
+			return nil, refuse(http.StatusNotFound, 10015, "Unknown Webhook: webhook id %s is not the application id %s", r.params["webhook_id"], s.AppID)
+		}
+	}
+	st, found := s.interactions[token]
+	if !found {
+		return nil, refuse(http.StatusNotFound, 10015, "Unknown Webhook: no interaction has this token")
+	}
+	if id := r.params["interaction_id"]; id != "" && id != st.id {
+		return nil, refuse(http.StatusNotFound, 10062, "Unknown interaction: id %s does not match the token", id)
+	}
+	return st, restResponse{}
+}
+
+func callback(s *Server, r *restRequest) restResponse {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	st, fail := s.interactionFor(r)
+	if st == nil {
+		return fail
+	}
+	if problem := s.acknowledge(st, r.object(), r.files); problem != "" {
+		status := http.StatusBadRequest
+		code := 50035
+		if st.acked {
+			code = 40060
+		}
+		return refuse(status, code, "%s", problem)
+	}
+	if r.query.Get("with_response") == "true" {
+		return ok(map[string]any{"interaction": map[string]any{"id": st.id, "type": st.typ}})
+	}
+	return noContent()
+}
+
+func followup(s *Server, r *restRequest) restResponse {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	st, fail := s.interactionFor(r)
+	if st == nil {
+		return fail
+	}
+	if !st.acked {
+		return refuse(http.StatusNotFound, 10015, "Unknown Webhook: follow-up before the interaction was acknowledged")
+	}
+	body := r.object()
+	eph := false
+	if f, _ := body["flags"].(float64); int(f)&64 != 0 {
+		eph = true
+	}
+	m, problem := s.newMessage(st.channelID, body, r.files, st.id, "")
+	if problem != "" {
+		return refuse(http.StatusBadRequest, 50035, "%s", problem)
+	}
+	if eph {
+		m.Ephemeral, m.VisibleTo = true, st.userID
+	}
+	if r.query.Get("wait") != "true" {
+		return noContent()
+	}
+	return ok(m.object(s))
+}
+
+func (s *Server) original(r *restRequest) (*Message, restResponse) {
+	st, fail := s.interactionFor(r)
+	if st == nil {
+		return nil, fail
+	}
+	if !st.acked || st.original == "" {
+		return nil, refuse(http.StatusNotFound, 10008, "Unknown Message: the interaction has no original response (acknowledged with type %d)", st.ackType)
+	}
+	m := s.messages[st.original]
+	if m == nil || m.Deleted {
+		return nil, refuse(http.StatusNotFound, 10008, "Unknown Message: the original response was deleted")
+	}
+	return m, restResponse{}
+}
+
+func getOriginal(s *Server, r *restRequest) restResponse {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	m, fail := s.original(r)
+	if m == nil {
+		return fail
+	}
+	return ok(m.object(s))
+}
+
+func editOriginal(s *Server, r *restRequest) restResponse {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	m, fail := s.original(r)
+	if m == nil {
+		return fail
+	}
+	if problem := s.applyEdit(m, r.object(), r.files); problem != "" {
+		return refuse(http.StatusBadRequest, 50035, "%s", problem)
+	}
+	m.Deferred = false
+	return ok(m.object(s))
+}
+
+func deleteOriginal(s *Server, r *restRequest) restResponse {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	m, fail := s.original(r)
+	if m == nil {
+		return fail
+	}
+	m.Deleted = true
+	return noContent()
+}
+
+func (s *Server) followupMessage(r *restRequest) (*Message, restResponse) {
+	st, fail := s.interactionFor(r)
+	if st == nil {
+		return nil, fail
+	}
+	m := s.messages[r.params["message_id"]]
+	if m == nil || m.Deleted || m.InteractionID != st.id {
+		return nil, refuse(http.StatusNotFound, 10008, "Unknown Message %s for this interaction", r.params["message_id"])
+	}
+	return m, restResponse{}
+}
+
+func getFollowup(s *Server, r *restRequest) restResponse {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	m, fail := s.followupMessage(r)
+	if m == nil {
+		return fail
+	}
+	return ok(m.object(s))
+}
+
+func editFollowup(s *Server, r *restRequest) restResponse {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	m, fail := s.followupMessage(r)
+	if m == nil {
+		return fail
+	}
+	if problem := s.applyEdit(m, r.object(), r.files); problem != "" {
+		return refuse(http.StatusBadRequest, 50035, "%s", problem)
+	}
+	return ok(m.object(s))
+}
+
+func deleteFollowup(s *Server, r *restRequest) restResponse {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	m, fail := s.followupMessage(r)
+	if m == nil {
+		return fail
+	}
+	m.Deleted = true
+	return noContent()
+}
+
+// newMessage creates a message from a create body; s.mu is held.
+func (s *Server) newMessage(channelID string, body map[string]any, files []Attachment, interactionID, visibleTo string) (*Message, string) {
+	m := &Message{ID: s.nextID(), ChannelID: channelID, InteractionID: interactionID, Created: time.Now()}
+	if f, _ := body["flags"].(float64); f != 0 {
+		m.Flags = int(f)
+	}
+	if problem := s.fill(m, body, files, true); problem != "" {
+		return nil, problem
+	}
+	if m.Content == "" && len(m.Embeds) == 0 && len(m.Attachments) == 0 && len(m.Components) == 0 {
+		return nil, "Cannot send an empty message (no content, embeds, components or files)"
+	}
+	s.messages[m.ID] = m
+	s.order = append(s.order, m.ID)
+	return m, ""
+}
+
+// applyEdit edits m with a PATCH body; s.mu is held.
+func (s *Server) applyEdit(m *Message, body map[string]any, files []Attachment) string {
+	cp := *m
+	if problem := s.fill(&cp, body, files, false); problem != "" {
+		return problem
+	}
+	if cp.Content == "" && len(cp.Embeds) == 0 && len(cp.Attachments) == 0 && len(cp.Components) == 0 {
+		return "Cannot edit a message into an empty one"
+	}
+	cp.Edits++
+	*m = cp
+	return ""
+}
+
+// fill applies the fields present in body to m, checking what Discord
+// checks beyond the schema: attachment references, attachment:// URLs in
+// embeds, and unique custom IDs.
+func (s *Server) fill(m *Message, body map[string]any, files []Attachment, create bool) string {
+	if body == nil {
+		return "no message body"
+	}
+	if v, present := body["content"]; present {
+		c, _ := v.(string)
+		m.Content = c
+	}
+	if v, present := body["embeds"]; present {
+		raw, _ := v.([]any)
+		var embeds []Embed
+		if err := decodeInto(raw, &embeds); err != nil {
+			return "embeds: " + err.Error()
+		}
+		m.Embeds, m.rawEmbeds = embeds, raw
+	}
+	if v, present := body["components"]; present {
+		raw, _ := v.([]any)
+		var comps []Component
+		if err := decodeInto(raw, &comps); err != nil {
+			return "components: " + err.Error()
+		}
+		m.Components, m.rawComponents = comps, raw
+		seen := map[string]bool{}
+		for _, b := range m.Buttons() {
+			if b.CustomID == "" {
+				continue
+			}
+			if seen[b.CustomID] {
+				return fmt.Sprintf("Component custom id cannot be duplicated: %q", b.CustomID)
+			}
+			seen[b.CustomID] = true
+		}
+	}
+	byIndex := map[string]Attachment{}
+	for _, f := range files {
+		byIndex[f.ID] = f
+	}
+	if v, present := body["attachments"]; present {
+		list, _ := v.([]any)
+		var kept []Attachment
+		used := map[string]bool{}
+		for _, a := range list {
+			am, _ := a.(map[string]any)
+			var id string
+			switch x := am["id"].(type) {
+			case float64:
+				id = fmt.Sprint(int(x))
+			case string:
+				id = x
+			}
+			if f, upload := byIndex[id]; upload {
+				used[id] = true
+				f.ID = s.nextID()
+				if name, _ := am["filename"].(string); name != "" {
+					f.Filename = name
+				}
+				f.Description, _ = am["description"].(string)
+				kept = append(kept, f)
+				continue
+			}
+			found := false
+			for _, old := range m.Attachments {
+				if old.ID == id {
+					kept = append(kept, old)
+					found = true
+				}
+			}
+			if !found {
+				return fmt.Sprintf("attachments[].id %q is neither an uploaded files[n] nor an attachment of the message", id)
+			}
+		}
+		for _, f := range files {
+			if !used[f.ID] {
+				f.ID = s.nextID()
+				kept = append(kept, f)
+			}
+		}
+		m.Attachments = kept
+	} else if len(files) > 0 {
+		for _, f := range files {
+			f.ID = s.nextID()
+			m.Attachments = append(m.Attachments, f)
+		}
+	}
+	for _, e := range m.Embeds {
+		for _, u := range []string{imageURL(e.Image), imageURL(e.Thumbnail)} {
+			name, isAttachment := strings.CutPrefix(u, "attachment://")
+			if !isAttachment {
+				continue
+			}
+			found := false
+			for _, a := range m.Attachments {
+				found = found || a.Filename == name
+			}
+			if !found {
+				return fmt.Sprintf("embed image %q names no attachment of the message", u)
+			}
+		}
+	}
+	m.Ephemeral = m.Flags&64 != 0
+	return ""
+}
+
+func imageURL(img *struct {
+	URL string `json:"url"`
+}) string {
+	if img == nil {
+		return ""
+	}
+	return img.URL
+}
+
+// acknowledge applies an interaction response (from the HTTP answer or the
+// callback endpoint); s.mu is held. It returns a problem, if any.
+func (s *Server) acknowledge(st *interaction, body map[string]any, files []Attachment) string {
+	if st.acked {
+		return "Interaction has already been acknowledged"
+	}
+	typ, _ := body["type"].(float64)
+	data, _ := body["data"].(map[string]any)
+	flags := 0
+	if data != nil {
+		if f, _ := data["flags"].(float64); f != 0 {
+			flags = int(f)
+		}
+	}
+	switch int(typ) {
+	case CallbackPong:
+		if st.typ != TypePing {
+			return "PONG answers only a PING"
+		}
+	case CallbackChannelMessageWithSource:
+		if st.typ == TypePing || st.typ == TypeApplicationCommandAutocomplete {
+			return fmt.Sprintf("response type 4 is not valid for interaction type %d", st.typ)
+		}
+		m, problem := s.newMessage(st.channelID, data, files, st.id, "")
+		if problem != "" {
+			return problem
+		}
+		if m.Ephemeral {
+			m.VisibleTo = st.userID
+		}
+		st.original = m.ID
+	case CallbackDeferredChannelMessageWithSource:
+		if st.typ == TypePing || st.typ == TypeApplicationCommandAutocomplete {
+			return fmt.Sprintf("response type 5 is not valid for interaction type %d", st.typ)
+		}
+		m := &Message{ID: s.nextID(), ChannelID: st.channelID, InteractionID: st.id, Deferred: true, Flags: flags, Created: time.Now()}
+		m.Ephemeral = flags&64 != 0
+		if m.Ephemeral {
+			m.VisibleTo = st.userID
+		}
+		s.messages[m.ID] = m
+		s.order = append(s.order, m.ID)
+		st.original = m.ID
+	case CallbackDeferredUpdateMessage, CallbackUpdateMessage:
+		if st.typ != TypeMessageComponent {
+			return fmt.Sprintf("response type %d is only valid for component interactions, not type %d", int(typ), st.typ)
+		}
+		m := s.messages[st.messageID]
+		if m == nil || m.Deleted {
+			return "the component's message no longer exists"
+		}
+		if int(typ) == CallbackUpdateMessage {
+			if problem := s.applyEdit(m, data, files); problem != "" {
+				return problem
+			}
+		}
+		st.original = m.ID
+	case CallbackAutocompleteResult:
+		if st.typ != TypeApplicationCommandAutocomplete {
+			return fmt.Sprintf("autocomplete result for interaction type %d", st.typ)
+		}
+		st.choices, _ = data["choices"].([]any)
+		if len(st.choices) > 25 {
+			return fmt.Sprintf("%d autocomplete choices, at most 25", len(st.choices))
+		}
+	default:
+		return fmt.Sprintf("unsupported interaction response type %v", typ)
+	}
+	st.acked, st.ackType = true, int(typ)
+	return ""
+}
+
+func (s *Server) botUser() map[string]any {
+	return map[string]any{"id": s.BotUserID, "username": "gobot", "discriminator": "0", "global_name": nil, "avatar": nil,
+		"bot": true, "public_flags": 0, "flags": 0, "primary_guild": nil}
+}

@@ -1,0 +1,537 @@
+package discordtest
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"mime"
+	"mime/multipart"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// APIPrefix is the path under which the fake serves the REST API, as in
+// https://discord.com/api/v10.
+const APIPrefix = "/api/v10"
+
+// Options tune a Server.
+type Options struct {
+	// RecordOnly records problems (invalid bodies, protocol violations)
+	// without failing the test; the harness's own tests use it.
+	RecordOnly bool
+	// WaitTimeout bounds WaitFor (default one minute).
+	WaitTimeout time.Duration
+}
+
+// Call is one REST request the bot made, as the fake saw it.
+type Call struct {
+	Method string
+	// Path is relative to the API base, without the query.
+	Path  string
+	Query url.Values
+	// Route is the spec's path template, e.g. /channels/{channel_id}/messages.
+	Route       string
+	ContentType string
+	// Body is the decoded JSON body; for multipart, the payload_json object.
+	Body  any
+	Files []Attachment
+	// Status is what the fake answered.
+	Status int
+	// Problems found in this call (validation or protocol).
+	Problems []string
+}
+
+// String describes the call in one line, without tokens.
+func (c Call) String() string { return c.Method + " " + c.Route + " -> " + strconv.Itoa(c.Status) }
+
+// Server is a fake Discord: a REST API on loopback that keeps channels,
+// messages and interactions, and a client that posts signed interactions to
+// the bot's endpoint. Use NewServer; it is safe for concurrent use.
+type Server struct {
+	// URL is the API base to give the bot as DISCORD_API_URL.
+	URL string
+	// AppID, BotUserID and Token identify the application.
+	AppID, BotUserID, Token string
+	GuildID                 string
+	Signer                  *Signer
+	// Endpoint is the bot's interactions URL; set it before Send.
+	Endpoint string
+
+	t    testing.TB
+	opts Options
+	spec *Spec
+	http *httptest.Server
+
+	mu           sync.Mutex
+	changed      chan struct{}
+	lastID       uint64
+	calls        []Call
+	problems     []string
+	channels     map[string]*Channel
+	messages     map[string]*Message
+	order        []string // message IDs in creation order
+	interactions map[string]*interaction
+	commands     map[string][]any // "" global, else guild ID -> overwritten commands
+	commandIDs   map[string]string
+}
+
+// interaction is the fake's state for one interaction token.
+type interaction struct {
+	id, token, channelID, userID string
+	typ                          int
+	messageID                    string // component interactions: the clicked message
+	acked                        bool
+	// answered is closed once the bot's HTTP answer has been applied.
+	answered chan struct{}
+	ackType  int
+	original string
+	choices  []any
+}
+
+// awaitAnswer waits until the HTTP answer of the interaction with this
+// token has been applied: Discord has read a bot's answer before the bot can
+// edit it, while here the client applies it only after reading it.
+func (s *Server) awaitAnswer(token string) {
+	s.mu.Lock()
+	st := s.interactions[token]
+	s.mu.Unlock()
+	if st == nil || st.answered == nil {
+		return
+	}
+	select {
+	case <-st.answered:
+	case <-time.After(s.opts.WaitTimeout):
+	}
+}
+
+// NewServer starts a fake Discord for t, closed when t ends. It loads the
+// OpenAPI spec once per process (see FindSpec) and fails t if the spec is
+// present but broken.
+func NewServer(t testing.TB, opts Options) *Server {
+	t.Helper()
+	if opts.WaitTimeout == 0 {
+		opts.WaitTimeout = time.Minute
+	}
+	spec, reason, err := LoadSpec()
+	if err != nil {
+		t.Fatalf("discordtest: %v", err)
+	}
+	if spec == nil {
+		t.Logf("discordtest: OpenAPI validation skipped: %s", reason)
+	}
+	signer, err := NewSigner()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &Server{
+		t: t, opts: opts, spec: spec, Signer: signer,
+		changed: make(chan struct{}), lastID: 1200000000000000000,
+		channels: map[string]*Channel{}, messages: map[string]*Message{},
+		interactions: map[string]*interaction{}, commands: map[string][]any{}, commandIDs: map[string]string{},
+	}
+	s.AppID, s.BotUserID, s.GuildID = s.nextID(), "", s.nextID()
+	s.BotUserID = s.AppID // a bot user shares its application's ID
+	s.Token = "TVRJd01EQXdNREF3TURBd01EQXdNREF3TURBeA.GfAkeT.b0t-t0k3n-f0r-t3sts-0nly-n0t-r34l"
+	s.http = httptest.NewServer(http.HandlerFunc(s.serve))
+	s.URL = s.http.URL + APIPrefix
+	t.Cleanup(s.http.Close)
+	return s
+}
+
+// Spec returns the loaded OpenAPI spec, or nil when validation is skipped.
+func (s *Server) Spec() *Spec { return s.spec }
+
+func (s *Server) nextID() string {
+	// Called with or without s.mu; IDs only need to be unique.
+	idMu.Lock()
+	defer idMu.Unlock()
+	s.lastID++
+	return strconv.FormatUint(s.lastID, 10)
+}
+
+var idMu sync.Mutex
+
+func (s *Server) commandID(name string) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if id, ok := s.commandIDs[name]; ok {
+		return id
+	}
+	id := s.nextID()
+	s.commandIDs[name] = id
+	return id
+}
+
+// broadcast wakes WaitFor; called with s.mu held.
+func (s *Server) broadcast() {
+	close(s.changed)
+	s.changed = make(chan struct{})
+}
+
+// problem records a violation and, unless RecordOnly, fails the test.
+func (s *Server) problem(format string, args ...any) string {
+	msg := fmt.Sprintf(format, args...)
+	s.mu.Lock()
+	s.problems = append(s.problems, msg)
+	s.mu.Unlock()
+	if !s.opts.RecordOnly {
+		s.t.Errorf("discordtest: %s", msg)
+	}
+	return msg
+}
+
+// Problems returns every violation recorded so far.
+func (s *Server) Problems() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.problems...)
+}
+
+// Calls returns every REST call so far, in order.
+func (s *Server) Calls() []Call {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]Call(nil), s.calls...)
+}
+
+// NewUser makes a user with a fresh ID.
+func (s *Server) NewUser(name string) User { return User{ID: s.nextID(), Username: name} }
+
+// GuildChannel makes a text channel in the test guild.
+func (s *Server) GuildChannel(name string) *Channel {
+	c := &Channel{ID: s.nextID(), Type: ChannelGuildText, GuildID: s.GuildID, Name: name}
+	s.mu.Lock()
+	s.channels[c.ID] = c
+	s.mu.Unlock()
+	return c
+}
+
+// DM makes the DM channel between the bot and u.
+func (s *Server) DM(u User) *Channel {
+	c := &Channel{ID: s.nextID(), Type: ChannelDM, Recipient: u}
+	s.mu.Lock()
+	s.channels[c.ID] = c
+	s.mu.Unlock()
+	return c
+}
+
+// Channel returns a channel the fake knows (including threads the bot made).
+func (s *Server) Channel(id string) (*Channel, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c, ok := s.channels[id]
+	if !ok {
+		return nil, false
+	}
+	cp := *c
+	return &cp, true
+}
+
+// Threads lists the threads the bot created in channel parentID.
+func (s *Server) Threads(parentID string) []*Channel {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []*Channel
+	for _, c := range s.channels {
+		if c.ParentID == parentID {
+			cp := *c
+			out = append(out, &cp)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
+	return out
+}
+
+// Messages returns the channel's messages that are not deleted, oldest
+// first, including ephemeral ones.
+func (s *Server) Messages(channelID string) []Message {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []Message
+	for _, id := range s.order {
+		if m := s.messages[id]; m.ChannelID == channelID && !m.Deleted {
+			out = append(out, *m)
+		}
+	}
+	return out
+}
+
+// Public returns the channel's non-ephemeral messages, oldest first.
+func (s *Server) Public(channelID string) []Message {
+	var out []Message
+	for _, m := range s.Messages(channelID) {
+		if !m.Ephemeral {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// Message returns a message by ID.
+func (s *Server) Message(id string) (Message, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	m, ok := s.messages[id]
+	if !ok {
+		return Message{}, false
+	}
+	return *m, true
+}
+
+// Original returns the message that answers it (its initial response,
+// possibly deferred and edited since), if any.
+func (s *Server) Original(it *Interaction) (Message, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	st, ok := s.interactions[it.Token]
+	if !ok || st.original == "" {
+		return Message{}, false
+	}
+	m := s.messages[st.original]
+	if m == nil || m.Deleted {
+		return Message{}, false
+	}
+	return *m, true
+}
+
+// Followups returns the follow-up messages of an interaction, oldest first.
+func (s *Server) Followups(it *Interaction) []Message {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	st := s.interactions[it.Token]
+	var out []Message
+	for _, id := range s.order {
+		m := s.messages[id]
+		if st != nil && m.InteractionID == st.id && id != st.original && !m.Deleted {
+			out = append(out, *m)
+		}
+	}
+	return out
+}
+
+// Commands returns the commands last overwritten globally (guildID "") or
+// in a guild.
+func (s *Server) Commands(guildID string) []any {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.commands[guildID]
+}
+
+// WaitFor waits until cond returns true, re-checking after every REST call
+// (and at least every 50 ms); it fails the test after Options.WaitTimeout.
+// cond must not hold locks of its own while calling Server methods.
+func (s *Server) WaitFor(what string, cond func() bool) {
+	s.t.Helper()
+	deadline := time.NewTimer(s.opts.WaitTimeout)
+	defer deadline.Stop()
+	tick := time.NewTicker(50 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		s.mu.Lock()
+		ch := s.changed
+		s.mu.Unlock()
+		if cond() {
+			return
+		}
+		select {
+		case <-ch:
+		case <-tick.C:
+		case <-deadline.C:
+			var calls []string
+			for _, c := range s.Calls() {
+				calls = append(calls, c.String())
+			}
+			s.t.Fatalf("discordtest: gave up waiting for %s after %v; REST calls so far:\n%s", what, s.opts.WaitTimeout, strings.Join(calls, "\n"))
+		}
+	}
+}
+
+// discordError is Discord's JSON error body.
+func discordError(code int, msg string) map[string]any {
+	return map[string]any{"code": code, "message": msg}
+}
+
+// serve handles one REST request: decode, record, validate, route, answer.
+func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
+	path, ok := strings.CutPrefix(r.URL.Path, APIPrefix)
+	call := Call{Method: r.Method, Path: path, Query: r.URL.Query(), ContentType: r.Header.Get("Content-Type")}
+	status, answer := s.handle(r, path, ok, &call)
+	call.Status = status
+	if s.spec != nil && call.Route != "" {
+		if err := s.spec.ValidateResponse(r.Method, path, status, answer); err != nil {
+			call.Problems = append(call.Problems, s.problem("fake's own answer to %s is invalid: %v", call, err))
+		}
+	}
+	s.mu.Lock()
+	s.calls = append(s.calls, call)
+	s.broadcast()
+	s.mu.Unlock()
+	if answer == nil {
+		w.WriteHeader(status)
+		return
+	}
+	b, err := json.Marshal(answer)
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	w.Write(b)
+}
+
+func (s *Server) handle(r *http.Request, path string, prefixed bool, call *Call) (int, any) {
+	fail := func(status, code int, format string, args ...any) (int, any) {
+		msg := s.problem(format, args...)
+		call.Problems = append(call.Problems, msg)
+		return status, discordError(code, msg)
+	}
+	if !prefixed {
+		return fail(http.StatusNotFound, 0, "%s %s is outside %s", r.Method, r.URL.Path, APIPrefix)
+	}
+	tmplMatch, params, found := bestMatch(fakeRoutes, path)
+	route := routeFor(tmplMatch)
+	if s.spec != nil {
+		if _, tmpl, err := s.spec.Operation(r.Method, path); err != nil {
+			return fail(http.StatusNotFound, 0, "bot called %s %s, which is not in Discord's API: %v", r.Method, path, err)
+		} else {
+			call.Route = tmpl
+		}
+	} else if found {
+		call.Route = route.path
+	}
+	body, files, err := decodeBody(r)
+	if err != nil {
+		return fail(http.StatusBadRequest, 50109, "%s %s: unreadable body: %v", r.Method, call.Route, err)
+	}
+	call.Body, call.Files = body, files
+	webhook := strings.HasPrefix(path, "/webhooks/") || strings.HasPrefix(path, "/interactions/")
+	if auth := r.Header.Get("Authorization"); (!webhook || auth != "") && auth != "Bot "+s.Token {
+		s.problem("%s %s: Authorization header is not \"Bot <token>\"", r.Method, call.Route)
+		return http.StatusUnauthorized, discordError(0, "401: Unauthorized")
+	}
+	if ua := r.Header.Get("User-Agent"); !strings.HasPrefix(ua, "DiscordBot (") {
+		s.problem("%s %s: User-Agent %q is not \"DiscordBot ($url, $versionNumber)\"", r.Method, call.Route, ua)
+	}
+	if s.spec != nil {
+		mt, _, _ := mime.ParseMediaType(call.ContentType)
+		if body == nil {
+			mt = ""
+		}
+		v := body
+		if mt == "multipart/form-data" {
+			v = withFiles(body, files)
+		}
+		if err := s.spec.ValidateRequest(r.Method, path, mt, v); err != nil {
+			return fail(http.StatusBadRequest, 50035, "invalid request body: %v", err)
+		}
+	}
+	if !found {
+		return fail(http.StatusNotImplemented, 0, "the fake does not implement %s %s", r.Method, call.Route)
+	}
+	h := route.handlers[r.Method]
+	if h == nil {
+		return fail(http.StatusNotImplemented, 0, "the fake does not implement %s %s", r.Method, route.path)
+	}
+	if tok := params["webhook_token"]; tok != "" {
+		s.awaitAnswer(tok)
+	}
+	req := &restRequest{method: r.Method, params: params, query: call.Query, body: body, files: files}
+	resp := h(s, req)
+	if resp.problem != "" {
+		call.Problems = append(call.Problems, s.problem("%s %s: %s", r.Method, call.Route, resp.problem))
+	}
+	return resp.status, resp.body
+}
+
+// withFiles adds a "files[n]" string per upload, as the multipart schema
+// describes them.
+func withFiles(body any, files []Attachment) any {
+	m, ok := body.(map[string]any)
+	if !ok {
+		return body
+	}
+	out := make(map[string]any, len(m)+len(files))
+	for k, v := range m {
+		out[k] = v
+	}
+	for i := range files {
+		out["files["+files[i].ID+"]"] = string(files[i].Data)
+	}
+	return out
+}
+
+// decodeBody reads a JSON or multipart body. Multipart bodies carry the JSON
+// in payload_json and files in files[n] parts; the Attachment's ID is n.
+func decodeBody(r *http.Request) (any, []Attachment, error) {
+	data, err := io.ReadAll(io.LimitReader(r.Body, 26<<20))
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(data) == 0 {
+		return nil, nil, nil
+	}
+	mt, params, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	if err != nil {
+		return nil, nil, fmt.Errorf("content type: %w", err)
+	}
+	switch mt {
+	case "application/json":
+		var v any
+		if err := json.Unmarshal(data, &v); err != nil {
+			return nil, nil, err
+		}
+		return v, nil, nil
+	case "multipart/form-data":
+		return decodeMultipart(data, params["boundary"])
+	}
+	return nil, nil, fmt.Errorf("content type %q is neither JSON nor multipart", mt)
+}
+
+func decodeMultipart(data []byte, boundary string) (any, []Attachment, error) {
+	mr := multipart.NewReader(bytes.NewReader(data), boundary)
+	var (
+		body  any
+		files []Attachment
+	)
+	for {
+		p, err := mr.NextPart()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, nil, err
+		}
+		content, err := io.ReadAll(p)
+		if err != nil {
+			return nil, nil, err
+		}
+		name := p.FormName()
+		switch {
+		case name == "payload_json":
+			if err := json.Unmarshal(content, &body); err != nil {
+				return nil, nil, fmt.Errorf("payload_json: %w", err)
+			}
+		case strings.HasPrefix(name, "files[") && strings.HasSuffix(name, "]"):
+			n := name[len("files[") : len(name)-1]
+			if _, err := strconv.Atoi(n); err != nil {
+				return nil, nil, fmt.Errorf("file part %q", name)
+			}
+			files = append(files, Attachment{ID: n, Filename: p.FileName(), ContentType: p.Header.Get("Content-Type"), Data: content})
+		default:
+			return nil, nil, fmt.Errorf("unexpected multipart field %q (want payload_json and files[n])", name)
+		}
+	}
+	if body == nil {
+		return nil, nil, fmt.Errorf("multipart body without payload_json")
+	}
+	return body, files, nil
+}
