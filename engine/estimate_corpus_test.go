@@ -1,0 +1,498 @@
+package engine
+
+import (
+	"bufio"
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+)
+
+// The scoring corpus: finished games kept in testdata/scoring/corpus as
+// SGF, each with GNU Go's verdict on the dead stones in its root comment
+// ("gnugo-dead: C3 D4"). EstimateDead is measured against them.
+//
+//	go test ./engine/ -run Corpus                     # a subset, no GNU Go needed
+//	GOBOT_SCORING_CORPUS=full go test ./engine/ -run Corpus -v   # every game
+//	GOBOT_SCORING_CORPUS=full go test ./engine/ -run Corpus -gnugo   # also recheck GNU Go live
+//	go test ./engine/ -run TestGenerateScoringCorpus -generate-corpus -timeout 2h
+//
+// Generating needs GNU Go at /usr/games/gnugo and takes a long time: games
+// between GNU Go and itself (after a few random opening moves), GNU Go and
+// a light random player, and two random players, on 9×9, 13×13 and 19×19.
+
+var (
+	generateCorpus = flag.Bool("generate-corpus", false, "regenerate testdata/scoring/corpus with GNU Go")
+	recheckGNUGo   = flag.Bool("gnugo", false, "check the corpus's stored verdicts against GNU Go")
+)
+
+const (
+	corpusGNUGo = "/usr/games/gnugo"
+	corpusDir = "testdata/scoring/corpus"
+)
+
+// corpusGame is a finished game of the corpus.
+type corpusGame struct {
+	name  string
+	game  *Game
+	gnugo []Point // GNU Go's dead stones
+}
+
+func TestScoringCorpus(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join(corpusDir, "*.sgf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) == 0 {
+		t.Skip("no corpus in " + corpusDir + " (generate it with -generate-corpus)")
+	}
+	sort.Strings(files)
+	full := os.Getenv("GOBOT_SCORING_CORPUS") == "full"
+	if !full {
+		// A fixed subset for the default run: every fifth game.
+		var subset []string
+		for i, f := range files {
+			if i%5 == 0 {
+				subset = append(subset, f)
+			}
+		}
+		files = subset
+	}
+	var gnugo *corpusEngine
+	if *recheckGNUGo {
+		if _, err := os.Stat(corpusGNUGo); err != nil {
+			t.Skipf("GNU Go is not installed at %s: %v", corpusGNUGo, err)
+		}
+		gnugo = startCorpusEngine(t, corpusGNUGo, "--mode", "gtp", "--chinese-rules")
+	}
+	type tally struct{ games, exact, stones, agree int }
+	bySize := map[int]*tally{}
+	var total tally
+	var worst []string
+	for _, f := range files {
+		cg := readCorpusGame(t, f)
+		if gnugo != nil {
+			live := corpusGNUGoDead(t, gnugo, cg.game)
+			if estPointList(live) != estPointList(cg.gnugo) {
+				t.Errorf("%s: GNU Go now says dead %s, the corpus says %s", cg.name, estPointList(live), estPointList(cg.gnugo))
+			}
+		}
+		e := EstimateDead(context.Background(), cg.game, corpusOptions(t))
+		stones, agree := compareDead(cg.game.Board(), e.Dead, cg.gnugo)
+		size := cg.game.Size()
+		if bySize[size] == nil {
+			bySize[size] = &tally{}
+		}
+		for _, tl := range []*tally{bySize[size], &total} {
+			tl.games++
+			tl.stones += stones
+			tl.agree += agree
+			if agree == stones {
+				tl.exact++
+			}
+		}
+		if agree != stones {
+			worst = append(worst, fmt.Sprintf("%s: %d of %d stones differ\n  ours:  %s\n  gnugo: %s\n  uncertain: %s\n%v",
+				cg.name, stones-agree, stones, estPointList(e.Dead), estPointList(cg.gnugo), estPointList(e.Uncertain), cg.game.Board()))
+		}
+	}
+	for _, size := range []int{9, 13, 19} {
+		if tl := bySize[size]; tl != nil {
+			t.Logf("%d×%d: %d/%d games exactly equal (%.1f%%), %d/%d stones (%.2f%%)", size, size,
+				tl.exact, tl.games, 100*float64(tl.exact)/float64(tl.games), tl.agree, tl.stones, 100*float64(tl.agree)/float64(tl.stones))
+		}
+	}
+	t.Logf("all: %d/%d games exactly equal (%.1f%%), %d/%d stones (%.2f%%)",
+		total.exact, total.games, 100*float64(total.exact)/float64(total.games), total.agree, total.stones, 100*float64(total.agree)/float64(total.stones))
+	if testing.Verbose() {
+		for _, w := range worst {
+			t.Log(w)
+		}
+	}
+	if rate := float64(total.exact) / float64(total.games); rate < 0.9 {
+		t.Errorf("%d/%d games agree with GNU Go exactly (%.1f%%), want at least 90%%", total.exact, total.games, 100*rate)
+	}
+}
+
+// corpusOptions reads GOBOT_DEAD_THRESHOLD and GOBOT_PLAYOUTS, for tuning.
+func corpusOptions(t *testing.T) EstimateOptions {
+	var o EstimateOptions
+	if v := os.Getenv("GOBOT_DEAD_THRESHOLD"); v != "" {
+		if _, err := fmt.Sscan(v, &o.DeadThreshold); err != nil {
+			t.Fatalf("GOBOT_DEAD_THRESHOLD=%q: %v", v, err)
+		}
+	}
+	if v := os.Getenv("GOBOT_PLAYOUTS"); v != "" {
+		if _, err := fmt.Sscan(v, &o.Playouts); err != nil {
+			t.Fatalf("GOBOT_PLAYOUTS=%q: %v", v, err)
+		}
+	}
+	return o
+}
+
+// compareDead counts the stones on b and those whose status (dead or not)
+// is the same in both lists.
+func compareDead(b *Board, ours, theirs []Point) (stones, agree int) {
+	size := b.Size()
+	for r := 0; r < size; r++ {
+		for c := 0; c < size; c++ {
+			p := Point{c, r}
+			if b.At(p) == Empty {
+				continue
+			}
+			stones++
+			if estContains(ours, p) == estContains(theirs, p) {
+				agree++
+			}
+		}
+	}
+	return stones, agree
+}
+
+// TestGenerateScoringCorpus writes the corpus (only with -generate-corpus).
+func TestGenerateScoringCorpus(t *testing.T) {
+	if !*generateCorpus {
+		t.Skip("corpus generation runs only with -generate-corpus")
+	}
+	if _, err := os.Stat(corpusGNUGo); err != nil {
+		t.Skipf("GNU Go is not installed at %s: %v", corpusGNUGo, err)
+	}
+	if err := os.MkdirAll(corpusDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	only := os.Getenv("GOBOT_CORPUS_SIZES") // e.g. "9,13"
+	plan := []struct {
+		size                 int
+		gnugo, mixed, random int
+	}{
+		{9, 30, 20, 10},
+		{13, 16, 10, 4},
+		{19, 8, 5, 3},
+	}
+	referee := startCorpusEngine(t, corpusGNUGo, "--mode", "gtp", "--chinese-rules")
+	for _, pl := range plan {
+		if only != "" && !strings.Contains(","+only+",", fmt.Sprintf(",%d,", pl.size)) {
+			continue
+		}
+		kinds := []struct {
+			kind string
+			n    int
+		}{{"gnugo", pl.gnugo}, {"mixed", pl.mixed}, {"random", pl.random}}
+		for _, k := range kinds {
+			for i := 0; i < k.n; i++ {
+				name := fmt.Sprintf("%02d-%s-%03d", pl.size, k.kind, i)
+				path := filepath.Join(corpusDir, name+".sgf")
+				if _, err := os.Stat(path); err == nil {
+					continue
+				}
+				start := time.Now()
+				g, pb, pw := playCorpusGame(t, pl.size, k.kind, i)
+				dead := corpusGNUGoDead(t, referee, g)
+				writeCorpusGame(t, path, g, pb, pw, dead)
+				t.Logf("%s: %d moves, %d dead, %v", name, g.MoveCount(), len(dead), time.Since(start).Round(time.Millisecond))
+			}
+		}
+	}
+}
+
+// playCorpusGame plays one game to two passes: "gnugo" lets GNU Go play
+// both sides after a few random opening moves, "mixed" GNU Go against the
+// random player, "random" two random players.
+func playCorpusGame(t *testing.T, size int, kind string, i int) (g *Game, pb, pw string) {
+	t.Helper()
+	seed := int64(size*1000 + i)
+	if kind == "mixed" {
+		seed += 100
+	} else if kind == "random" {
+		seed += 200
+	}
+	g, err := NewGame(Config{Size: size, Rules: DefaultRules(), Seed: seed})
+	if err != nil {
+		t.Fatal(err)
+	}
+	level := fmt.Sprint(1 + i%3)
+	var gnugo *corpusEngine
+	if kind != "random" {
+		gnugo = startCorpusEngine(t, corpusGNUGo, "--mode", "gtp", "--chinese-rules", "--level", level, "--positional-superko")
+		gnugo.must(t, fmt.Sprintf("boardsize %d", size))
+		gnugo.must(t, "clear_board")
+		gnugo.must(t, "komi 7.5")
+		defer gnugo.close()
+	}
+	rng := newEstRand(uint64(seed))
+	gnugoColor := map[Color]bool{}
+	pb, pw = "random", "random"
+	switch kind {
+	case "gnugo":
+		gnugoColor[Black], gnugoColor[White] = true, true
+		pb, pw = "gnugo-"+level, "gnugo-"+level
+	case "mixed":
+		c := Black
+		if i%2 == 1 {
+			c = White
+		}
+		gnugoColor[c] = true
+		if c == Black {
+			pb = "gnugo-" + level
+		} else {
+			pw = "gnugo-" + level
+		}
+	}
+	opening := 2 + rng.intn(size/2+2)
+	for !g.PlayEnded() && g.MoveCount() < 4*size*size {
+		c := g.ToPlay()
+		var m Move
+		if gnugoColor[c] && g.MoveCount() >= opening {
+			reply := gnugo.must(t, "genmove "+strings.ToLower(c.Letter()))
+			m, err = ParseMove(c, reply, size)
+			if err != nil {
+				t.Fatalf("genmove %v = %q: %v", c, reply, err)
+			}
+			if m.Kind == Resign {
+				// Play on: the game must end by passes to be scored.
+				m = PassMove(c)
+				gnugo.must(t, "play "+c.Letter()+" pass")
+			}
+			if err := g.Play(m); err != nil {
+				t.Logf("GNU Go's %v %v rejected (%v); passing", c, m, err)
+				m = PassMove(c)
+				gnugo.must(t, "undo")
+				gnugo.must(t, "play "+c.Letter()+" pass")
+				if err := g.Play(m); err != nil {
+					t.Fatal(err)
+				}
+			}
+			continue
+		}
+		m = corpusRandomMove(g, &rng)
+		if kind == "mixed" && g.MoveCount() > size*size/2 {
+			// The random player gives up once its opponent passes.
+			if last, ok := g.LastMove(); ok && last.Kind == Pass {
+				m = PassMove(c)
+			}
+		}
+		if err := g.Play(m); err != nil {
+			t.Fatalf("random move %v: %v", m, err)
+		}
+		if gnugo != nil {
+			gnugo.must(t, "play "+c.Letter()+" "+m.String())
+		}
+	}
+	for !g.PlayEnded() {
+		if err := g.Play(PassMove(g.ToPlay())); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return g, pb, pw
+}
+
+// corpusRandomMove is the light random player of the corpus: it captures
+// what the last move left in atari, otherwise plays a random legal move that
+// fills no own eye and puts none of its stones in atari, and passes when no
+// such move remains.
+func corpusRandomMove(g *Game, rng *estRand) Move {
+	b := g.Board()
+	c := g.ToPlay()
+	last := PassVertex
+	if m, ok := g.LastMove(); ok && m.Kind == Place {
+		last = b.Vertex(m.Point)
+	}
+	ok := func(v int) bool {
+		return v != PassVertex && g.Check(PlaceAt(c, b.Point(v))) == nil
+	}
+	if last != PassVertex && b.ColorAt(last) == c.Opponent() && b.InAtari(last) {
+		if l := b.AtariLiberty(last); ok(l) {
+			return PlaceAt(c, b.Point(l))
+		}
+	}
+	n := b.EmptyCount()
+	start := rng.intn(n + 1)
+	for i := 0; i < n; i++ {
+		v := b.EmptyVertex((start + i) % n)
+		if b.IsEye(v, c) || !b.Legal(v, c) || estSelfAtari(b, v, c, 1) || !ok(v) {
+			continue
+		}
+		return PlaceAt(c, b.Point(v))
+	}
+	return PassMove(c)
+}
+
+// corpusGNUGoDead asks GNU Go for the dead stones of g's final position.
+func corpusGNUGoDead(t *testing.T, gtp *corpusEngine, g *Game) []Point {
+	t.Helper()
+	gtp.must(t, fmt.Sprintf("boardsize %d", g.Size()))
+	gtp.must(t, "clear_board")
+	gtp.must(t, "komi "+FormatKomi(g.Rules().Komi))
+	for _, s := range g.Setup() {
+		gtp.must(t, "play "+s.Color.Letter()+" "+s.Point.String())
+	}
+	for _, m := range g.Moves() {
+		gtp.must(t, "play "+m.Color.Letter()+" "+m.String())
+	}
+	reply := gtp.must(t, "final_status_list dead")
+	var dead []Point
+	for _, f := range strings.Fields(reply) {
+		p, err := ParsePoint(f, g.Size())
+		if err != nil {
+			t.Fatalf("final_status_list dead: %q: %v", f, err)
+		}
+		dead = append(dead, p)
+	}
+	estSortPoints(dead)
+	return dead
+}
+
+// writeCorpusGame writes g as a small SGF file with GNU Go's verdict.
+func writeCorpusGame(t *testing.T, path string, g *Game, pb, pw string, dead []Point) {
+	t.Helper()
+	var sb strings.Builder
+	size := g.Size()
+	fmt.Fprintf(&sb, "(;FF[4]GM[1]CA[UTF-8]SZ[%d]KM[%s]RU[Chinese]PB[%s]PW[%s]\nC[gnugo-dead: %s]\n",
+		size, FormatKomi(g.Rules().Komi), pb, pw, estPointList(dead))
+	for i, m := range g.Moves() {
+		v := ""
+		if m.Kind == Place {
+			v = SGFPoint(m.Point, size)
+		}
+		fmt.Fprintf(&sb, ";%s[%s]", m.Color.Letter(), v)
+		if i%10 == 9 {
+			sb.WriteByte('\n')
+		}
+	}
+	sb.WriteString(")\n")
+	if err := os.WriteFile(path, []byte(sb.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// readCorpusGame reads a file written by writeCorpusGame (only that small
+// subset of SGF).
+func readCorpusGame(t *testing.T, path string) corpusGame {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(data)
+	prop := func(name string) string {
+		i := strings.Index(s, name+"[")
+		if i < 0 {
+			return ""
+		}
+		rest := s[i+len(name)+1:]
+		return rest[:strings.IndexByte(rest, ']')]
+	}
+	var size int
+	if _, err := fmt.Sscan(prop("SZ"), &size); err != nil {
+		t.Fatalf("%s: SZ: %v", path, err)
+	}
+	rules := DefaultRules()
+	fmt.Sscan(prop("KM"), &rules.Komi)
+	g, err := NewGame(Config{Size: size, Rules: rules, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, node := range strings.Split(s, ";")[2:] {
+		node = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(node), ")"))
+		if len(node) < 3 {
+			continue
+		}
+		c, err := ParseColor(node[:1])
+		if err != nil {
+			t.Fatalf("%s: node %q: %v", path, node, err)
+		}
+		m := PassMove(c)
+		if v := node[2 : len(node)-1]; v != "" {
+			p, ok, err := ParseSGFPoint(v, size)
+			if err != nil {
+				t.Fatalf("%s: %v", path, err)
+			}
+			if ok {
+				m = PlaceAt(c, p)
+			}
+		}
+		if err := g.Play(m); err != nil {
+			t.Fatalf("%s: move %d %v: %v", path, g.MoveCount()+1, m, err)
+		}
+	}
+	var dead []Point
+	for _, f := range strings.Fields(strings.TrimPrefix(prop("C"), "gnugo-dead:")) {
+		p, err := ParsePoint(f, size)
+		if err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		dead = append(dead, p)
+	}
+	estSortPoints(dead)
+	return corpusGame{name: filepath.Base(path), game: g, gnugo: dead}
+}
+
+// corpusEngine talks to a GTP engine run as a child process.
+type corpusEngine struct {
+	cmd *exec.Cmd
+	in  io.WriteCloser
+	out *bufio.Reader
+}
+
+func startCorpusEngine(t *testing.T, path string, args ...string) *corpusEngine {
+	t.Helper()
+	cmd := exec.Command(path, args...)
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatalf("start %s: %v", path, err)
+	}
+	c := &corpusEngine{cmd: cmd, in: in, out: bufio.NewReader(out)}
+	t.Cleanup(c.close)
+	return c
+}
+
+func (c *corpusEngine) close() {
+	if c.cmd.Process == nil || c.cmd.ProcessState != nil {
+		return
+	}
+	c.in.Close()
+	c.cmd.Wait()
+}
+
+// must sends a command and returns the reply without "= ", failing the
+// test on an error reply.
+func (c *corpusEngine) must(t *testing.T, command string) string {
+	t.Helper()
+	if _, err := io.WriteString(c.in, command+"\n"); err != nil {
+		t.Fatalf("gtp %q: %v", command, err)
+	}
+	var lines []string
+	for {
+		line, err := c.out.ReadString('\n')
+		if err != nil {
+			t.Fatalf("gtp %q: %v", command, err)
+		}
+		line = strings.TrimRight(line, "\r\n")
+		if line == "" {
+			if len(lines) > 0 {
+				break
+			}
+			continue
+		}
+		lines = append(lines, line)
+	}
+	reply := strings.Join(lines, "\n")
+	if strings.HasPrefix(reply, "?") {
+		t.Fatalf("gtp %q: %s", command, reply)
+	}
+	return strings.TrimSpace(strings.TrimPrefix(reply, "="))
+}

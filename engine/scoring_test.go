@@ -1,0 +1,249 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+)
+
+// estEndedGame builds a game from a diagram (see estDiagramGame) and ends play
+// with two passes.
+func estEndedGame(t *testing.T, diagram string, rules Rules) (*Game, []Point) {
+	t.Helper()
+	g, dead := estDiagramGame(t, diagram, rules)
+	for i := 0; i < 2; i++ {
+		if err := g.Play(PassMove(g.ToPlay())); err != nil {
+			t.Fatalf("pass: %v", err)
+		}
+	}
+	return g, dead
+}
+
+// territoryDiagram has a black and a white area, two black stones dead
+// together in White's area (G8 and H7) and one white stone dead in Black's
+// (B2).
+const territoryDiagram = `
+	. . X O . . . . .
+	. . X O . . x . .
+	. . X O . . . x .
+	. . X O . . . . .
+	. . X O O O O O O
+	. X X X X X X X X
+	. . . . . . . . .
+	. o . . . . . . .
+	. . . . . . . . .`
+
+func TestScoringPhaseToggleAndAccept(t *testing.T) {
+	g, want := estEndedGame(t, territoryDiagram, DefaultRules())
+	s, err := NewScoringPhase(context.Background(), g, EstimateOptions{})
+	if err != nil {
+		t.Fatalf("NewScoringPhase: %v", err)
+	}
+	if got := estPointList(s.Dead()); got != estPointList(want) {
+		t.Fatalf("proposal Dead() = %s, want %s\n%v", got, estPointList(want), g.Board())
+	}
+	if !s.IsProposal() {
+		t.Errorf("IsProposal() = false at the start")
+	}
+	if agreed, err := s.Accept(Black); agreed || err != nil {
+		t.Fatalf("Accept(Black) = %v, %v, want false, nil", agreed, err)
+	}
+	// Bringing G8 back revives H7 with it: they are dead together.
+	changed, err := s.Toggle(g, Point{6, 7})
+	if err != nil {
+		t.Fatalf("Toggle(G8): %v", err)
+	}
+	if got, want := estPointList(changed), "H7 G8"; got != want {
+		t.Errorf("Toggle(G8) changed %s, want %s", got, want)
+	}
+	if s.Accepted(Black) {
+		t.Errorf("Accepted(Black) still true after a change")
+	}
+	if got, want := estPointList(s.Dead()), "B2"; got != want {
+		t.Errorf("Dead() after toggle = %s, want %s", got, want)
+	}
+	// And marking H7 dead again takes G8 along.
+	changed, err = s.Toggle(g, Point{7, 6})
+	if err != nil {
+		t.Fatalf("Toggle(H7): %v", err)
+	}
+	if got, want := estPointList(changed), "H7 G8"; got != want {
+		t.Errorf("Toggle(H7) changed %s, want %s", got, want)
+	}
+	// Marking an alive wall dead takes just its chain (the rest of Black's
+	// stones are not in White's area).
+	changed, err = s.Toggle(g, Point{2, 8})
+	if err != nil {
+		t.Fatalf("Toggle(C9): %v", err)
+	}
+	if got := len(changed); got == 0 || !estContains(changed, Point{2, 8}) {
+		t.Errorf("Toggle(C9) changed %s", estPointList(changed))
+	}
+	if _, err := s.Toggle(g, Point{2, 8}); err != nil {
+		t.Fatalf("Toggle(C9) back: %v", err)
+	}
+	if got := estPointList(s.Dead()); got != estPointList(want) {
+		t.Errorf("Dead() after toggling back = %s, want %s", got, estPointList(want))
+	}
+	marking := s.Marking()
+	if agreed, _ := s.Accept(White); agreed {
+		t.Errorf("Accept(White) alone agreed")
+	}
+	if agreed, _ := s.Accept(Black); !agreed {
+		t.Errorf("Accept(White), Accept(Black) did not agree")
+	}
+	if s.Marking() != marking {
+		t.Errorf("Accept changed Marking() from %d to %d", marking, s.Marking())
+	}
+	sc, err := s.Finish(g)
+	if err != nil {
+		t.Fatalf("Finish: %v", err)
+	}
+	r, ok := g.Result()
+	if !ok || r.Winner != sc.Winner || r.Margin != sc.Margin || r.Reason != ByScore {
+		t.Errorf("Result() = %+v, %v after Finish, want %v by score", r, ok, sc)
+	}
+	if err := s.Check(g); !errors.Is(err, ErrGameOver) {
+		t.Errorf("Check after Finish = %v, want ErrGameOver", err)
+	}
+}
+
+func TestScoringPhaseErrors(t *testing.T) {
+	g, _ := estEndedGame(t, territoryDiagram, DefaultRules())
+	s, err := NewScoringPhase(context.Background(), g, EstimateOptions{Playouts: 50})
+	if err != nil {
+		t.Fatal(err)
+	}
+	before, _ := json.Marshal(s)
+	tests := []struct {
+		name string
+		do   func() error
+		want error
+	}{
+		{"toggle empty point", func() error { _, err := s.Toggle(g, Point{0, 0}); return err }, ErrNoStone},
+		{"toggle off board", func() error { _, err := s.Toggle(g, Point{9, 0}); return err }, ErrInvalidCoordinates},
+		{"accept empty", func() error { _, err := s.Accept(Empty); return err }, ErrInvalidColor},
+		{"set dead off board", func() error { return s.SetDead(g, []Point{{-1, 3}}) }, ErrInvalidCoordinates},
+		{"other game", func() error {
+			other, _ := estEndedGame(t, territoryDiagram, DefaultRules())
+			other.Resume()
+			_, err := s.Toggle(other, Point{6, 7})
+			return err
+		}, ErrScoringStale},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if err := tc.do(); !errors.Is(err, tc.want) {
+				t.Errorf("err = %v, want %v", err, tc.want)
+			}
+			after, _ := json.Marshal(s)
+			if string(after) != string(before) {
+				t.Errorf("state changed:\n%s\nwant\n%s", after, before)
+			}
+		})
+	}
+	playing, _ := estDiagramGame(t, territoryDiagram, DefaultRules())
+	if _, err := NewScoringPhase(context.Background(), playing, EstimateOptions{}); !errors.Is(err, ErrPlayNotEnded) {
+		t.Errorf("NewScoringPhase during play = %v, want ErrPlayNotEnded", err)
+	}
+}
+
+func TestScoringPhaseJSON(t *testing.T) {
+	g, _ := estEndedGame(t, territoryDiagram, DefaultRules())
+	s, err := NewScoringPhase(context.Background(), g, EstimateOptions{Playouts: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Toggle(g, Point{1, 1}); err != nil {
+		t.Fatal(err)
+	}
+	s.Accept(White)
+	data, err := json.Marshal(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back ScoringPhase
+	if err := json.Unmarshal(data, &back); err != nil {
+		t.Fatalf("Unmarshal(%s): %v", data, err)
+	}
+	again, _ := json.Marshal(&back)
+	if string(again) != string(data) {
+		t.Errorf("round trip:\n%s\nwant\n%s", again, data)
+	}
+	if err := back.Check(g); err != nil {
+		t.Errorf("Check after round trip: %v", err)
+	}
+	if !back.Accepted(White) || back.Accepted(Black) {
+		t.Errorf("acceptances lost in round trip: %s", again)
+	}
+	bad := []string{
+		`{"size":40,"hash":"0"}`,
+		`{"size":9,"hash":"zz"}`,
+		`{"size":9,"hash":"1","dead":["Z99"]}`,
+		`{"size":9,"hash":"1","accepted":[""]}`,
+		`{"size":9,"hash":"1","ownership":[1,2,3]}`,
+	}
+	for _, in := range bad {
+		keep := back
+		if err := json.Unmarshal([]byte(in), &keep); !errors.Is(err, ErrInvalidState) {
+			t.Errorf("Unmarshal(%s) = %v, want ErrInvalidState", in, err)
+		}
+		if got, _ := json.Marshal(&keep); string(got) != string(again) {
+			t.Errorf("Unmarshal(%s) changed the phase", in)
+		}
+	}
+}
+
+func TestFormatScore(t *testing.T) {
+	g, _ := estEndedGame(t, territoryDiagram, DefaultRules())
+	jp, _ := Preset("japanese")
+	gj, _ := estEndedGame(t, territoryDiagram, jp)
+	tests := []struct {
+		name string
+		g    *Game
+		want []string
+	}{
+		{"area", g, []string{"Black: ", " stones + ", " territory = ", "White: ", "7.5 komi", "Dead stones removed: 2 black, 1 white", "Result: "}},
+		{"territory", gj, []string{" territory + ", " prisoners + ", " dead = ", "6.5 komi", "Result: "}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			s, err := NewScoringPhase(context.Background(), tc.g, EstimateOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := s.Breakdown(tc.g)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(got, w) {
+					t.Errorf("Breakdown() =\n%s\nwant it to contain %q", got, w)
+				}
+			}
+			sc, _ := s.Score(tc.g)
+			if !strings.HasSuffix(got, "Result: "+sc.String()) {
+				t.Errorf("Breakdown() =\n%s\nwant it to end with the result %s", got, sc)
+			}
+		})
+	}
+}
+
+func TestDescribeResult(t *testing.T) {
+	tests := []struct {
+		r    Result
+		want string
+	}{
+		{Result{Winner: Black, Reason: ByScore, Margin: 3.5}, "B+3.5"},
+		{Result{Winner: White, Reason: ByResignation}, "W+R"},
+		{Result{Winner: White, Reason: ByTime}, "W+T"},
+		{Result{Winner: Empty, Reason: ByScore}, "Jigo"},
+	}
+	for _, tc := range tests {
+		if got := DescribeResult(tc.r); got != tc.want {
+			t.Errorf("DescribeResult(%+v) = %q, want %q", tc.r, got, tc.want)
+		}
+	}
+}
