@@ -35,7 +35,7 @@ var (
 
 const (
 	corpusGNUGo = "/usr/games/gnugo"
-	corpusDir = "testdata/scoring/corpus"
+	corpusDir   = "testdata/scoring/corpus"
 )
 
 // corpusGame is a finished game of the corpus.
