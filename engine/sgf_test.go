@@ -471,9 +471,9 @@ func TestParseResult(t *testing.T) {
 // position, the moves, the set-up and the rules must come back.
 func TestSGFRoundTrip(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
-	n := 60
+	n := 28 // four games on each size
 	if testing.Short() {
-		n = 10
+		n = 7
 	}
 	for i := 0; i < n; i++ {
 		size := []int{2, 5, 9, 13, 19, 21, 25}[i%7]

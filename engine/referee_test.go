@@ -1,0 +1,498 @@
+package engine
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// The referee test plays the same moves into this package's GTP engine and
+// into GNU Go 3.8, and requires both to agree on every legality decision
+// and every resulting position. GOBOT_REFEREE_GAMES=n plays n random games
+// per board size instead of the short default.
+
+const gnugoPath = "/usr/games/gnugo"
+
+// gtpClient speaks GTP to one engine.
+type gtpClient struct {
+	name  string
+	w     io.Writer
+	r     *bufio.Reader
+	close func() error
+}
+
+// send sends one command and returns whether it succeeded and the response
+// text (without "= " or "? ").
+func (c *gtpClient) send(t testing.TB, cmd string) (bool, string) {
+	t.Helper()
+	if _, err := io.WriteString(c.w, cmd+"\n"); err != nil {
+		t.Fatalf("%s: sending %q: %v", c.name, cmd, err)
+	}
+	var lines []string
+	for {
+		line, err := c.r.ReadString('\n')
+		if err != nil {
+			t.Fatalf("%s: reading the response to %q: %v (so far %q)", c.name, cmd, err, lines)
+		}
+		line = strings.TrimRight(line, "\r\n")
+		if line == "" {
+			if len(lines) == 0 {
+				continue
+			}
+			break
+		}
+		lines = append(lines, line)
+	}
+	resp := strings.Join(lines, "\n")
+	if len(resp) == 0 || (resp[0] != '=' && resp[0] != '?') {
+		t.Fatalf("%s: response to %q is %q", c.name, cmd, resp)
+	}
+	return resp[0] == '=', strings.TrimSpace(resp[1:])
+}
+
+func (c *gtpClient) must(t testing.TB, cmd string) string {
+	t.Helper()
+	ok, resp := c.send(t, cmd)
+	if !ok {
+		t.Fatalf("%s: %q failed: %s", c.name, cmd, resp)
+	}
+	return resp
+}
+
+// startGNUGo starts GNU Go in GTP mode, or skips the test when it is not
+// installed.
+func startGNUGo(t testing.TB, args ...string) *gtpClient {
+	t.Helper()
+	path := gnugoPath
+	if _, err := os.Stat(path); err != nil {
+		p, lerr := exec.LookPath("gnugo")
+		if lerr != nil {
+			t.Skipf("GNU Go is not installed (no %s and no gnugo on PATH; Debian package gnugo): skipping the referee test", gnugoPath)
+		}
+		path = p
+	}
+	cmd := exec.Command(path, append([]string{"--mode", "gtp", "--chinese-rules"}, args...)...)
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatalf("starting GNU Go: %v", err)
+	}
+	c := &gtpClient{name: "gnugo", w: in, r: bufio.NewReader(out)}
+	c.close = func() error {
+		io.WriteString(in, "quit\n")
+		in.Close()
+		return cmd.Wait()
+	}
+	t.Cleanup(func() {
+		if err := c.close(); err != nil {
+			t.Errorf("GNU Go exited with %v", err)
+		}
+	})
+	return c
+}
+
+// startEngine runs ServeGTP on pipes.
+func startEngine(t testing.TB, opts GTPOptions) *gtpClient {
+	t.Helper()
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	done := make(chan error, 1)
+	go func() {
+		err := ServeGTP(context.Background(), inR, outW, opts)
+		outW.CloseWithError(io.EOF)
+		done <- err
+	}()
+	c := &gtpClient{name: "gobot", w: inW, r: bufio.NewReader(outR)}
+	t.Cleanup(func() {
+		inW.Close()
+		go io.Copy(io.Discard, outR) // let a pending response drain
+		if err := <-done; err != nil {
+			t.Errorf("ServeGTP = %v", err)
+		}
+	})
+	return c
+}
+
+// referee holds the two engines and a local game that mirrors them.
+type referee struct {
+	t       testing.TB
+	engines []*gtpClient
+	g       *Game
+	history []string
+	tries   map[string]int // rejected tries by kind, for the log
+}
+
+// both sends cmd to both engines and fails the test if they disagree on
+// its success.
+func (r *referee) both(cmd string) (bool, []string) {
+	r.t.Helper()
+	var oks []bool
+	var resps []string
+	for _, e := range r.engines {
+		ok, resp := e.send(r.t, cmd)
+		oks = append(oks, ok)
+		resps = append(resps, resp)
+	}
+	if oks[0] != oks[1] {
+		r.fail("%q: gobot says %v (%s), GNU Go says %v (%s)", cmd, oks[0], resps[0], oks[1], resps[1])
+	}
+	return oks[0], resps
+}
+
+func (r *referee) fail(format string, args ...any) {
+	r.t.Helper()
+	r.t.Fatalf("%s\nposition:\n%v\nmoves: %s", fmt.Sprintf(format, args...), r.g.Board(), strings.Join(r.history, " "))
+}
+
+// sortedVertices puts a list_stones answer in a canonical order.
+func sortedVertices(s string) string {
+	f := strings.Fields(strings.ToUpper(s))
+	pts := make([]Point, 0, len(f))
+	for _, v := range f {
+		p, ok := parsePoint(v)
+		if !ok {
+			return s
+		}
+		pts = append(pts, p)
+	}
+	var out []string
+	for row := MaxSize; row >= 0; row-- {
+		for col := 0; col < MaxSize; col++ {
+			for _, p := range pts {
+				if p == (Point{col, row}) {
+					out = append(out, p.String())
+				}
+			}
+		}
+	}
+	return strings.Join(out, " ")
+}
+
+// samePosition checks that both engines report the same stones, the same
+// stones as the local mirror, and the same captures.
+func (r *referee) samePosition() {
+	r.t.Helper()
+	for _, c := range []Color{Black, White} {
+		_, resps := r.both("list_stones " + c.String())
+		a, b := sortedVertices(resps[0]), sortedVertices(resps[1])
+		if a != b {
+			r.fail("list_stones %v: gobot %q, GNU Go %q", c, a, b)
+		}
+		var mine []string
+		board := r.g.Board()
+		for row := r.g.Size() - 1; row >= 0; row-- {
+			for col := 0; col < r.g.Size(); col++ {
+				if p := (Point{col, row}); board.At(p) == c {
+					mine = append(mine, p.String())
+				}
+			}
+		}
+		if got := strings.Join(mine, " "); got != a {
+			r.fail("list_stones %v: engine %q, mirror %q", c, a, got)
+		}
+	}
+	for _, c := range []Color{Black, White} {
+		_, resps := r.both("captures " + c.String())
+		if resps[0] != resps[1] || resps[0] != strconv.Itoa(r.g.Captures(c)) {
+			r.fail("captures %v: gobot %s, GNU Go %s, mirror %d", c, resps[0], resps[1], r.g.Captures(c))
+		}
+	}
+}
+
+// play sends a move to both engines and checks they agree on legality and
+// on the position, and that the mirror agrees on legality too.
+func (r *referee) play(m Move) bool {
+	r.t.Helper()
+	cmd := fmt.Sprintf("play %s %s", m.Color, m)
+	ok, _ := r.both(cmd)
+	if r.g.PlayEnded() { // GTP plays on after two passes
+		if err := r.g.Resume(); err != nil {
+			r.fail("mirror: %v", err)
+		}
+	}
+	mirror := r.g.Check(m) == nil
+	if ok != mirror {
+		r.fail("%q: engines say legal=%v, the Game says %v", cmd, ok, mirror)
+	}
+	if !ok {
+		return false
+	}
+	if err := r.g.Play(m); err != nil {
+		r.fail("mirror: %v", err)
+	}
+	r.history = append(r.history, m.Color.Letter()+" "+m.String())
+	r.samePosition()
+	return true
+}
+
+// checkAllLegal compares is_legal for every point, for the player to move.
+func (r *referee) checkAllLegal() {
+	r.t.Helper()
+	c := r.g.ToPlay()
+	for row := 0; row < r.g.Size(); row++ {
+		for col := 0; col < r.g.Size(); col++ {
+			p := Point{col, row}
+			cmd := fmt.Sprintf("is_legal %s %s", c, p)
+			_, resps := r.both(cmd)
+			if resps[0] != resps[1] {
+				r.fail("%q: gobot %s, GNU Go %s", cmd, resps[0], resps[1])
+			}
+		}
+	}
+}
+
+func newReferee(t testing.TB, ko KoRule, gnugoArgs ...string) *referee {
+	return &referee{t: t, engines: []*gtpClient{startEngine(t, GTPOptions{Ko: ko, Seed: 1}), startGNUGo(t, gnugoArgs...)},
+		tries: map[string]int{}}
+}
+
+// randomGame plays a game of random tries: mostly legal moves, but also
+// occupied points, suicides and ko retakes, which both engines must reject.
+func (r *referee) randomGame(rng *rand.Rand, size int, ko KoRule, sweep bool) {
+	r.t.Helper()
+	r.both(fmt.Sprintf("boardsize %d", size))
+	r.both("clear_board")
+	r.both("komi 7.5")
+	rules := DefaultRules()
+	rules.Ko = ko
+	g, err := NewGame(Config{Size: size, Rules: rules})
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	r.g, r.history = g, nil
+	rejected := 0
+	for moves := 0; moves < size*size*3 && !r.g.PlayEnded(); {
+		c := r.g.ToPlay()
+		b := r.g.Board()
+		m := PassMove(c)
+		var legal, suicide []Point
+		for i := 0; i < b.EmptyCount(); i++ {
+			v := b.EmptyVertex(i)
+			switch {
+			case b.Legal(v, c) && !b.IsEye(v, c):
+				legal = append(legal, b.Point(v))
+			case !b.Legal(v, c):
+				suicide = append(suicide, b.Point(v))
+			}
+		}
+		x := rng.Float64()
+		kind := "legal"
+		switch {
+		case x < 0.01:
+			kind = "pass"
+		case rejected > 20 || len(legal) == 0:
+			if len(legal) > 0 {
+				m = PlaceAt(c, legal[rng.IntN(len(legal))])
+			}
+		case b.Ko(c) != NoPoint && x < 0.5:
+			m, kind = PlaceAt(c, b.Ko(c)), "ko"
+		case x < 0.60:
+			m = PlaceAt(c, legal[rng.IntN(len(legal))])
+		case x < 0.75 && len(suicide) > 0:
+			m, kind = PlaceAt(c, suicide[rng.IntN(len(suicide))]), "suicide or superko"
+		default:
+			p := Point{rng.IntN(size), rng.IntN(size)}
+			m, kind = PlaceAt(c, p), "random point"
+			if b.At(p) != Empty {
+				kind = "occupied"
+			}
+		}
+		if r.play(m) {
+			moves++
+			rejected = 0
+			if sweep {
+				r.checkAllLegal()
+			}
+		} else {
+			rejected++
+			r.tries[kind]++
+		}
+	}
+}
+
+func refereeGames() int {
+	n, _ := strconv.Atoi(os.Getenv("GOBOT_REFEREE_GAMES"))
+	return n
+}
+
+func TestRefereeRandomGames(t *testing.T) {
+	games := map[int]int{9: 2, 19: 1}
+	long := refereeGames()
+	if long > 0 {
+		games = map[int]int{9: long, 19: long}
+	} else if testing.Short() {
+		games = map[int]int{9: 1}
+	}
+	ref := newReferee(t, SimpleKo)
+	rng := rand.New(rand.NewPCG(2026, 11))
+	for _, size := range []int{9, 19} {
+		for i := 0; i < games[size]; i++ {
+			// A full is_legal sweep after every move on the first 9×9 game.
+			ref.randomGame(rng, size, SimpleKo, size == 9 && (i == 0 || long > 0))
+			t.Logf("%d×%d game %d: %d moves agreed", size, size, i+1, len(ref.history))
+		}
+	}
+	t.Logf("illegal tries both engines rejected: %v", ref.tries)
+	if ref.tries["ko"] == 0 || ref.tries["occupied"] == 0 || ref.tries["suicide or superko"] == 0 {
+		t.Errorf("the games tried no ko retake, occupied point or suicide: %v", ref.tries)
+	}
+}
+
+// TestRefereeSuperko checks positional superko against GNU Go's
+// --positional-superko on random 9×9 games with many ko tries.
+func TestRefereeSuperko(t *testing.T) {
+	n := 1
+	if long := refereeGames(); long > 0 {
+		n = long
+	} else if testing.Short() {
+		t.Skip("short mode")
+	}
+	ref := newReferee(t, PositionalSuperko, "--positional-superko")
+	rng := rand.New(rand.NewPCG(7, 7))
+	for i := 0; i < n; i++ {
+		ref.randomGame(rng, 9, PositionalSuperko, false)
+		t.Logf("9×9 superko game %d: %d moves agreed", i+1, len(ref.history))
+	}
+}
+
+// TestRefereeKoRules retakes a ko after a pass by each player: legal under
+// simple ko, a repetition of the whole board under both superko rules.
+func TestRefereeKoRules(t *testing.T) {
+	// . X O . .
+	// X O X O .   after B C4 takes the white stone at B4
+	// . X O . .
+	moves := "B B5, W C5, B A4, W B4, B B3, W D4, B A1, W C3, B C4, W B4, W pass, B pass, W B4"
+	tests := []struct {
+		ko      KoRule
+		flag    string
+		retaken bool
+	}{
+		{SimpleKo, "--simple-ko", true},
+		{PositionalSuperko, "--positional-superko", false},
+		{SituationalSuperko, "--situational-superko", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.ko.String(), func(t *testing.T) {
+			ref := newReferee(t, tt.ko, tt.flag)
+			rules := DefaultRules()
+			rules.Ko = tt.ko
+			ref.g, _ = NewGame(Config{Size: 5, Rules: rules})
+			ref.both("boardsize 5")
+			ref.both("clear_board")
+			var got []bool
+			for _, s := range strings.Split(moves, ", ") {
+				col, v, _ := strings.Cut(s, " ")
+				c, _ := ParseColor(col)
+				m, err := ParseMove(c, v, 5)
+				if err != nil {
+					t.Fatal(err)
+				}
+				got = append(got, ref.play(m))
+			}
+			// The immediate retake (move 10) is illegal under every rule.
+			if got[9] || got[12] != tt.retaken {
+				t.Errorf("retake at once legal = %v, after passes legal = %v; want false, %v", got[9], got[12], tt.retaken)
+			}
+		})
+	}
+}
+
+// TestRefereeRecords replays the records in testdata/sgf into both engines
+// move by move, and loads them with loadsgf (whole and up to a few move
+// numbers) in both.
+func TestRefereeRecords(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join("testdata", "sgf", "*.sgf"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no records in testdata/sgf: %v", err)
+	}
+	ref := newReferee(t, SimpleKo)
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rec, info, err := ParseSGF(data)
+		if err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		// Move by move, from the record's set-up.
+		rules := DefaultRules()
+		rules.Komi = rec.Rules().Komi
+		g, err := NewGame(Config{Size: rec.Size(), Rules: rules})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ref.g, ref.history = g, nil
+		ref.both(fmt.Sprintf("boardsize %d", rec.Size()))
+		ref.both("clear_board")
+		for _, s := range rec.Setup() {
+			if s.Color != Black {
+				t.Fatalf("%s: set-up with white or removed stones cannot be sent with set_free_handicap", f)
+			}
+		}
+		if len(rec.Setup()) > 0 {
+			var vs []string
+			var stones []Stone
+			for _, s := range rec.Setup() {
+				vs = append(vs, s.Point.String())
+				stones = append(stones, s)
+			}
+			ref.both("set_free_handicap " + strings.Join(vs, " "))
+			if err := ref.g.SetupStones(stones, rec.FirstPlayer(), len(stones)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for i, m := range rec.Moves() {
+			if ref.g.PlayEnded() {
+				if err := ref.g.Resume(); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if !ref.play(m) {
+				t.Fatalf("%s: move %d (%v %v) rejected by both engines", f, i+1, m.Color, m)
+			}
+		}
+		// loadsgf: the whole record, and the position before a few moves.
+		n := rec.MoveCount()
+		loads := []int{0}
+		if info.InsertedPasses == 0 { // GNU Go numbers the record's moves, without inserted passes
+			loads = append(loads, 1, 2, n/2, n)
+		}
+		for _, k := range loads {
+			cmd := "loadsgf " + f
+			if k > 0 {
+				cmd += " " + strconv.Itoa(k)
+			}
+			ok, resps := ref.both(cmd)
+			if !ok {
+				t.Fatalf("%q failed in both: %q", cmd, resps)
+			}
+			if resps[0] != resps[1] {
+				t.Errorf("%q: gobot says %s to move, GNU Go %s", cmd, resps[0], resps[1])
+			}
+			end := n
+			if k > 0 {
+				end = k - 1
+			}
+			if ref.g, err = rebuildGame(rec, rec.Rules(), end); err != nil {
+				t.Fatal(err)
+			}
+			ref.samePosition()
+		}
+		t.Logf("%s: %d moves and %d loads agreed", filepath.Base(f), n, len(loads))
+	}
+}
