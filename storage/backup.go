@@ -36,9 +36,15 @@ func DefaultBackupSocket(dbPath string) string { return dbPath + ".backup.sock" 
 // every connection until Close.
 func (s *Store) serveBackups(path string) error {
 	// We hold the database's exclusive lock, so no other store serves this
-	// file: a socket file left at path is stale (a crash) and can go.
-	if err := removeIfExists(path); err != nil {
-		return fmt.Errorf("backup socket %s: %w", path, err)
+	// file: a socket left at path is stale (a crash) and can go. Anything
+	// else there is somebody's file, and stays.
+	if fi, err := os.Lstat(path); err == nil {
+		if fi.Mode()&os.ModeSocket == 0 {
+			return fmt.Errorf("backup socket %s: the path exists and is not a socket", path)
+		}
+		if err := os.Remove(path); err != nil {
+			return fmt.Errorf("backup socket %s: removing the stale socket: %w", path, err)
+		}
 	}
 	ln, err := net.Listen("unix", path)
 	if err != nil {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"net"
 	"os"
 	"path/filepath"
 	"sync"
@@ -155,7 +156,13 @@ func TestBackupSocket(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "gobot.db")
 	sock := DefaultBackupSocket(path)
-	os.WriteFile(sock, nil, 0o600) // a stale file left by a crash
+	// A stale socket, as a crash leaves it.
+	stale, err := net.Listen("unix", sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stale.(*net.UnixListener).SetUnlinkOnClose(false)
+	stale.Close()
 	s, err := Open(path, Options{BackupSocket: sock})
 	if err != nil {
 		t.Fatalf("Open() = %v", err)
@@ -194,4 +201,23 @@ func TestBackupSocket(t *testing.T) {
 	}
 	s2 := openAt(t, path)
 	sameContent(t, s2, cold)
+}
+
+func TestBackupSocketNotOurs(t *testing.T) {
+	// A regular file where the socket should go is left alone, and the
+	// store opens without hot backups rather than not at all.
+	dir := t.TempDir()
+	path := filepath.Join(dir, "gobot.db")
+	sock := filepath.Join(dir, "precious.txt")
+	os.WriteFile(sock, []byte("keep me"), 0o600)
+	s := openAt(t, path)
+	s.Close()
+	s, err := Open(path, Options{BackupSocket: sock})
+	if err != nil {
+		t.Fatalf("Open() = %v", err)
+	}
+	s.Close()
+	if b, err := os.ReadFile(sock); err != nil || string(b) != "keep me" {
+		t.Errorf("file at the socket path = %q, %v; want it untouched", b, err)
+	}
 }

@@ -7,7 +7,6 @@ import (
 	"io"
 	"log/slog"
 	"net"
-	"os"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -37,7 +36,10 @@ type Options struct {
 	// BackupSocket, when set, is the path of a Unix socket on which the
 	// store serves hot backups to `gobot backup` (see FetchBackup and
 	// BackupTo) while it is open. The socket file is created with mode
-	// 0600 and removed by Close. Empty means no socket.
+	// 0600 and removed by Close; a stale socket left by a crash is
+	// replaced, but any other file at the path is left alone. If the
+	// socket cannot be created, Open logs why and opens the store without
+	// it. Empty means no socket.
 	BackupSocket string
 
 	// Logger receives start-up migrations and backup-socket errors. Nil
@@ -109,9 +111,11 @@ func Open(path string, opts Options) (*Store, error) {
 		return nil, fmt.Errorf("storage: open %s: %w", path, err)
 	}
 	if opts.BackupSocket != "" {
+		// A socket that cannot be made (a path too long for a Unix socket,
+		// a read-only directory) costs hot backups, not the games: say so
+		// and carry on.
 		if err := s.serveBackups(opts.BackupSocket); err != nil {
-			db.Close()
-			return nil, fmt.Errorf("storage: open %s: %w", path, err)
+			log.Error("storage: no hot backups while running", "err", err)
 		}
 	}
 	return s, nil
@@ -147,14 +151,11 @@ func (s *Store) update(ctx context.Context, fn func(tx *bolt.Tx) error) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	var err error
+	defer s.writes.Add(-1)
 	if s.writes.Add(1) == 1 {
-		err = s.db.Update(fn)
-	} else {
-		err = s.db.Batch(fn)
+		return closedErr(s.db.Update(fn))
 	}
-	s.writes.Add(-1)
-	return closedErr(err)
+	return closedErr(s.db.Batch(fn))
 }
 
 // view runs fn in a read-only transaction. Values read from the transaction
@@ -220,12 +221,4 @@ func (s *Store) WriteTo(w io.Writer) (int64, error) { return s.Backup(w) }
 // directory. A failed backup leaves any earlier file at path untouched.
 func (s *Store) BackupFile(path string) error {
 	return writeFileAtomic(path, func(w io.Writer) (int64, error) { return s.Backup(w) })
-}
-
-// removeIfExists removes a file and ignores its absence.
-func removeIfExists(path string) error {
-	if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
-		return err
-	}
-	return nil
 }
