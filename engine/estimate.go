@@ -92,6 +92,14 @@ func EstimateDead(ctx context.Context, g *Game, opts EstimateOptions) Estimate {
 	return estimateBoard(ctx, b, g.ToPlay(), uint64(g.Seed()), opts)
 }
 
+// EstimatedDeadStones returns the dead stones EstimateDead finds with the
+// default options. It has the shape of GTPOptions.DeadStones, so that GTP's
+// final_score and final_status_list use the same estimate as the scoring
+// phase.
+func EstimatedDeadStones(ctx context.Context, g *Game) []Point {
+	return EstimateDead(ctx, g, EstimateOptions{}).Dead
+}
+
 // estimateBoard is EstimateDead on a bare board.
 func estimateBoard(ctx context.Context, b *Board, toPlay Color, seed uint64, opts EstimateOptions) Estimate {
 	size := b.Size()

@@ -374,7 +374,7 @@ func writeCorpusGame(t *testing.T, path string, g *Game, pb, pw string, dead []P
 
 // readCorpusGame reads a file written by writeCorpusGame (only that small
 // subset of SGF).
-func readCorpusGame(t *testing.T, path string) corpusGame {
+func readCorpusGame(t testing.TB, path string) corpusGame {
 	t.Helper()
 	data, err := os.ReadFile(path)
 	if err != nil {
