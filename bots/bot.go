@@ -1,0 +1,169 @@
+package bots
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/gobot-dev/gobot/engine"
+)
+
+// Budget limits one move's search. The zero Budget lets each bot use its own
+// default.
+type Budget struct {
+	// Time is the wall-clock limit for the move; 0 means no time limit
+	// beyond the context's.
+	Time time.Duration
+	// Playouts bounds the work by count instead of time: simulations for
+	// Monte Carlo search, nodes for minimax; random and greedy ignore it.
+	// With a fixed seed and a Playouts budget (and no Time), a search is
+	// deterministic.
+	Playouts int
+}
+
+// Bot chooses moves. The colour to move is g.ToPlay(). GenMove must not
+// modify g; it returns a legal move (Place, Pass or Resign) or an error: the
+// context's error when it was cancelled before any move was found,
+// ErrGameOver when the game has ended. Unless stated otherwise a Bot is not
+// safe for concurrent use; Level.New makes a fresh one per caller.
+type Bot interface {
+	Name() string
+	GenMove(ctx context.Context, g *engine.Game, b Budget) (engine.Move, error)
+}
+
+// begin makes the checks every built-in bot starts with.
+func begin(ctx context.Context, g *engine.Game) error {
+	if g == nil {
+		return fmt.Errorf("bots: nil game: %w", ErrGameOver)
+	}
+	if g.Over() {
+		return ErrGameOver
+	}
+	return ctx.Err()
+}
+
+// deadline returns when a search with budget b started now must stop; the
+// zero time means no limit.
+func deadline(ctx context.Context, b Budget) time.Time {
+	var d time.Time
+	if b.Time > 0 {
+		d = time.Now().Add(b.Time)
+	}
+	if cd, ok := ctx.Deadline(); ok && (d.IsZero() || cd.Before(d)) {
+		d = cd
+	}
+	return d
+}
+
+// candidates appends to dst the vertices where c may place a stone on b
+// under the board's own rules (superko is not checked) without filling one
+// of its own eyes, in board order (rows from the bottom).
+func candidates(dst []int, b *engine.Board, c engine.Color) []int {
+	size := b.Size()
+	for r := 0; r < size; r++ {
+		for col := 0; col < size; col++ {
+			v := b.Vertex(engine.Point{Col: col, Row: r})
+			if b.ColorAt(v) == engine.Empty && !b.IsEye(v, c) && b.Legal(v, c) {
+				dst = append(dst, v)
+			}
+		}
+	}
+	return dst
+}
+
+// legalAt reports whether the player to move may place a stone at vertex v
+// under the game's full rules, superko included.
+func legalAt(g *engine.Game, b *engine.Board, v int) bool {
+	return g.Check(engine.PlaceAt(g.ToPlay(), b.Point(v))) == nil
+}
+
+// place returns the move of the player to move at vertex v.
+func place(g *engine.Game, b *engine.Board, v int) engine.Move {
+	return engine.PlaceAt(g.ToPlay(), b.Point(v))
+}
+
+// passWins reports whether the opponent has just passed and passing back,
+// which ends play, would win on the board as it stands, counted under the
+// game's rules with no stones marked dead. A bot that is ahead then ends the
+// game rather than fill its own territory.
+func passWins(g *engine.Game) bool {
+	last, ok := g.LastMove()
+	if !ok || last.Kind != engine.Pass || last.Color == g.ToPlay() {
+		return false
+	}
+	return g.Score(nil).Winner == g.ToPlay()
+}
+
+// areaMargin returns Black's lead on board b counted by area (stones plus
+// empty regions that reach only one colour), less komi: the Tromp–Taylor
+// count of the position as it stands. It allocates nothing; work must hold
+// at least b.Area() entries.
+func areaMargin(b *engine.Board, komi float64, work []int32) float64 {
+	area := b.Area()
+	mark := work[:area]
+	for i := range mark {
+		mark[i] = 0
+	}
+	var stack [engine.MaxSize * engine.MaxSize]int16
+	score := 0
+	size := b.Size()
+	stamp := int32(0)
+	for r := 0; r < size; r++ {
+		for col := 0; col < size; col++ {
+			v := b.Vertex(engine.Point{Col: col, Row: r})
+			switch b.ColorAt(v) {
+			case engine.Black:
+				score++
+				continue
+			case engine.White:
+				score--
+				continue
+			}
+			if mark[v] != 0 {
+				continue
+			}
+			stamp++
+			mark[v] = stamp
+			n := 0
+			stack[0] = int16(v)
+			sp := 1
+			reach := 0 // bit 1 black, bit 2 white
+			for sp > 0 {
+				sp--
+				u := int(stack[sp])
+				n++
+				for _, w := range b.Neighbours(u) {
+					if b.IsBorder(w) {
+						continue
+					}
+					switch b.ColorAt(w) {
+					case engine.Black:
+						reach |= 1
+					case engine.White:
+						reach |= 2
+					default:
+						if mark[w] == 0 {
+							mark[w] = stamp
+							stack[sp] = int16(w)
+							sp++
+						}
+					}
+				}
+			}
+			switch reach {
+			case 1:
+				score += n
+			case 2:
+				score -= n
+			}
+		}
+	}
+	return float64(score) - komi
+}
+
+// whiteBonus returns komi plus White's handicap compensation under area
+// scoring.
+func whiteBonus(g *engine.Game) float64 {
+	r := g.Rules()
+	return r.Komi + r.Handicap.Points(g.Handicap())
+}

@@ -1,0 +1,22 @@
+package bots
+
+import "errors"
+
+var (
+	// ErrGameOver means the game has ended: there is no move to generate.
+	ErrGameOver = errors.New("bots: the game is over")
+	// ErrBusy means every search slot is taken and the queue of waiting
+	// moves is full; the caller should ask the player to try again later.
+	ErrBusy = errors.New("bots: too many moves are being computed, try again shortly")
+	// ErrUnknownLevel means a level name that is neither built in nor a
+	// configured engine.
+	ErrUnknownLevel = errors.New("bots: unknown level")
+	// ErrIllegalMove means an engine answered with a move the game's rules
+	// reject (for example a superko repetition an engine does not know of).
+	ErrIllegalMove = errors.New("bots: the engine chose an illegal move")
+	// ErrInvalidConfig means a malformed bots configuration (engine list,
+	// limits).
+	ErrInvalidConfig = errors.New("bots: invalid configuration")
+	// ErrClosed means the registry has been closed.
+	ErrClosed = errors.New("bots: closed")
+)

@@ -1,0 +1,406 @@
+package gtp
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Options tune a Client. The zero value is usable.
+type Options struct {
+	// Timeout bounds each command other than genmove, and the start-up
+	// handshake; 10 s when zero.
+	Timeout time.Duration
+	// MoveTimeout bounds genmove on top of the move's own time budget;
+	// 60 s when zero.
+	MoveTimeout time.Duration
+	// Stderr receives the engine's standard error; nil discards it (the
+	// last lines are kept for error messages either way).
+	Stderr io.Writer
+}
+
+func (o Options) timeout() time.Duration {
+	if o.Timeout > 0 {
+		return o.Timeout
+	}
+	return 10 * time.Second
+}
+
+func (o Options) moveTimeout() time.Duration {
+	if o.MoveTimeout > 0 {
+		return o.MoveTimeout
+	}
+	return 60 * time.Second
+}
+
+// Client runs one engine process and talks GTP to it. It starts the process
+// on first use and again after a crash, a timeout or a garbled answer, and
+// then replays the game it was following. It is safe for concurrent use:
+// commands are sent one at a time.
+type Client struct {
+	spec Spec
+	opts Options
+
+	mu       sync.Mutex
+	p        *process // nil when no process is running
+	closed   bool
+	nextID   int
+	starts   int             // processes started, for tests and logs
+	known    map[string]bool // commands the engine lists
+	name     string          // the engine's own name and version
+	version  string
+	state    syncState // what the engine's board holds
+	timeSent time.Duration
+}
+
+// New returns a client for the engine; the process starts with the first
+// command.
+func New(spec Spec, opts Options) *Client {
+	return &Client{spec: spec, opts: opts}
+}
+
+// Start returns a client whose process is running and has answered the
+// handshake (protocol_version, name, version, list_commands).
+func Start(ctx context.Context, spec Spec, opts Options) (*Client, error) {
+	c := New(spec, opts)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if err := c.ensure(ctx); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// Spec returns the engine's configuration.
+func (c *Client) Spec() Spec { return c.spec }
+
+// Starts returns how many processes the client has started.
+func (c *Client) Starts() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.starts
+}
+
+// Identity returns the engine's name and version as it reported them,
+// empty before it has started.
+func (c *Client) Identity() (name, version string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.name, c.version
+}
+
+// Command sends one GTP command (without id) and returns the engine's
+// answer without the leading "= ". A "?" answer is an error wrapping
+// ErrFailed with the engine's message. timeout <= 0 means Options.Timeout.
+func (c *Client) Command(ctx context.Context, timeout time.Duration, command string) (string, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if timeout <= 0 {
+		timeout = c.opts.timeout()
+	}
+	return c.command(ctx, timeout, command)
+}
+
+// Close asks the engine to quit, kills it if it does not within a second,
+// and waits for it. Close is idempotent.
+func (c *Client) Close() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.closed = true
+	if c.p == nil {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	c.send(ctx, time.Second, "quit") // best effort: the process is killed anyway
+	c.kill()
+	return nil
+}
+
+// ensure starts the process if none is running; c.mu is held.
+func (c *Client) ensure(ctx context.Context) error {
+	if c.closed {
+		return ErrClosed
+	}
+	if c.p != nil {
+		return nil
+	}
+	p, err := startProcess(c.spec, c.opts.Stderr)
+	if err != nil {
+		return fmt.Errorf("%s: %w: %w", c.spec.Name, ErrStart, err)
+	}
+	c.p = p
+	c.starts++
+	c.state = syncState{}
+	c.timeSent = 0
+	t := c.opts.timeout()
+	if v, err := c.send(ctx, t, "protocol_version"); err != nil {
+		c.kill()
+		return fmt.Errorf("%s: %w: %w", c.spec.Name, ErrStart, err)
+	} else if v != "2" {
+		c.kill()
+		return fmt.Errorf("%s: protocol version %q, want 2: %w", c.spec.Name, v, ErrStart)
+	}
+	c.name, _ = c.send(ctx, t, "name")
+	c.version, _ = c.send(ctx, t, "version")
+	c.known = map[string]bool{}
+	if list, err := c.send(ctx, t, "list_commands"); err == nil {
+		for _, cmd := range strings.Fields(list) {
+			c.known[cmd] = true
+		}
+	}
+	if c.p == nil {
+		return fmt.Errorf("%s: %w: the engine failed its handshake", c.spec.Name, ErrStart)
+	}
+	return nil
+}
+
+// command starts the process if needed and sends one command; c.mu is held.
+func (c *Client) command(ctx context.Context, timeout time.Duration, command string) (string, error) {
+	if err := c.ensure(ctx); err != nil {
+		return "", err
+	}
+	return c.send(ctx, timeout, command)
+}
+
+// send writes one command to the running process and waits for its answer.
+// Any failure other than a "?" answer kills the process, whose state is then
+// unknown; c.mu is held.
+func (c *Client) send(ctx context.Context, timeout time.Duration, command string) (string, error) {
+	p := c.p
+	if p == nil {
+		return "", ErrExited
+	}
+	if strings.ContainsAny(command, "\n\r") {
+		return "", fmt.Errorf("command %q: %w", command, ErrProtocol)
+	}
+	c.nextID++
+	id := c.nextID
+	if _, err := fmt.Fprintf(p.stdin, "%d %s\n", id, command); err != nil {
+		c.kill()
+		return "", fmt.Errorf("%s: %s: %w%s", c.spec.Name, command, ErrExited, p.tail())
+	}
+	timer := time.NewTimer(timeout)
+	defer timer.Stop()
+	select {
+	case r := <-p.responses:
+		if r.err != nil {
+			c.kill()
+			return "", fmt.Errorf("%s: %s: %w%s", c.spec.Name, command, r.err, p.tail())
+		}
+		if r.id != id && r.id != -1 {
+			c.kill()
+			return "", fmt.Errorf("%s: %s: answer for command %d, want %d: %w", c.spec.Name, command, r.id, id, ErrProtocol)
+		}
+		if !r.ok {
+			return "", fmt.Errorf("%s: %s: %q: %w", c.spec.Name, command, r.text, ErrFailed)
+		}
+		return r.text, nil
+	case <-timer.C:
+		c.kill()
+		return "", fmt.Errorf("%s: %s: no answer in %v: %w", c.spec.Name, command, timeout, ErrTimeout)
+	case <-ctx.Done():
+		c.kill()
+		return "", fmt.Errorf("%s: %s: %w", c.spec.Name, command, ctx.Err())
+	}
+}
+
+// kill ends the process and forgets what its board held; c.mu is held.
+func (c *Client) kill() {
+	if c.p != nil {
+		c.p.stop()
+		c.p = nil
+	}
+	c.state = syncState{}
+}
+
+// process is one running engine with the goroutine that reads its answers.
+type process struct {
+	cmd       *exec.Cmd
+	stdin     io.WriteCloser
+	stdout    *os.File // read end of the engine's standard output
+	responses chan response
+	quit      chan struct{} // closed to stop the reader
+	done      chan struct{} // closed when the reader has returned
+	stderr    *tailWriter
+}
+
+// response is one GTP answer, or the reason there is none.
+type response struct {
+	id   int
+	ok   bool
+	text string
+	err  error
+}
+
+func startProcess(spec Spec, stderr io.Writer) (*process, error) {
+	if len(spec.Argv) == 0 {
+		return nil, fmt.Errorf("empty command: %w", ErrInvalidSpec)
+	}
+	cmd := exec.Command(spec.Argv[0], spec.Argv[1:]...)
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, err
+	}
+	r, w, err := os.Pipe()
+	if err != nil {
+		stdin.Close()
+		return nil, err
+	}
+	cmd.Stdout = w
+	tail := &tailWriter{}
+	if stderr != nil {
+		cmd.Stderr = io.MultiWriter(tail, stderr)
+	} else {
+		cmd.Stderr = tail
+	}
+	// A child of the engine that keeps its output open must not hold up
+	// Wait for ever.
+	cmd.WaitDelay = 2 * time.Second
+	if err := cmd.Start(); err != nil {
+		stdin.Close()
+		r.Close()
+		w.Close()
+		return nil, err
+	}
+	w.Close() // the engine holds its own copy
+	p := &process{
+		cmd:       cmd,
+		stdin:     stdin,
+		stdout:    r,
+		responses: make(chan response),
+		quit:      make(chan struct{}),
+		done:      make(chan struct{}),
+		stderr:    tail,
+	}
+	go p.read()
+	return p, nil
+}
+
+// read parses answers from the engine until its output ends or the process
+// is stopped.
+func (p *process) read() {
+	defer close(p.done)
+	sc := bufio.NewScanner(p.stdout)
+	sc.Buffer(make([]byte, 64*1024), 1024*1024)
+	deliver := func(r response) bool {
+		select {
+		case p.responses <- r:
+			return true
+		case <-p.quit:
+			return false
+		}
+	}
+	var cur *response
+	var lines []string
+	for sc.Scan() {
+		line := strings.TrimRight(strings.ReplaceAll(sc.Text(), "\t", " "), " \r")
+		if cur == nil {
+			if line == "" {
+				continue
+			}
+			r, err := parseHead(line)
+			if err != nil {
+				if !deliver(response{err: err}) {
+					return
+				}
+				continue
+			}
+			cur, lines = &r, []string{r.text}
+			continue
+		}
+		if line != "" {
+			lines = append(lines, line)
+			continue
+		}
+		cur.text = strings.TrimSpace(strings.Join(lines, "\n"))
+		if !deliver(*cur) {
+			return
+		}
+		cur = nil
+	}
+	deliver(response{err: ErrExited})
+}
+
+// parseHead reads the first line of an answer: "=12 text" or "?12 text".
+func parseHead(line string) (response, error) {
+	if line[0] != '=' && line[0] != '?' {
+		if len(line) > 80 {
+			line = line[:80] + "…"
+		}
+		return response{}, fmt.Errorf("unexpected output %q: %w", line, ErrProtocol)
+	}
+	r := response{ok: line[0] == '=', id: -1}
+	rest := line[1:]
+	i := 0
+	for i < len(rest) && rest[i] >= '0' && rest[i] <= '9' {
+		i++
+	}
+	if i > 0 {
+		id, err := strconv.Atoi(rest[:i])
+		if err != nil {
+			return response{}, fmt.Errorf("bad id in %q: %w", line, ErrProtocol)
+		}
+		r.id = id
+	}
+	r.text = strings.TrimSpace(rest[i:])
+	return r, nil
+}
+
+// stop kills the process, stops the reader and reaps both.
+func (p *process) stop() {
+	close(p.quit)
+	p.stdin.Close()
+	if p.cmd.Process != nil {
+		p.cmd.Process.Kill()
+	}
+	p.stdout.Close()
+	<-p.done
+	p.cmd.Wait()
+}
+
+// tail returns the last of the engine's standard error, for messages.
+func (p *process) tail() string {
+	if s := p.stderr.String(); s != "" {
+		return " (engine said: " + s + ")"
+	}
+	return ""
+}
+
+// tailWriter keeps the last bytes written to it.
+type tailWriter struct {
+	mu  sync.Mutex
+	buf []byte
+}
+
+const tailSize = 512
+
+func (t *tailWriter) Write(b []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.buf = append(t.buf, b...)
+	if len(t.buf) > tailSize {
+		t.buf = append(t.buf[:0], t.buf[len(t.buf)-tailSize:]...)
+	}
+	return len(b), nil
+}
+
+func (t *tailWriter) String() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return strings.TrimSpace(strings.ReplaceAll(string(t.buf), "\n", " | "))
+}
+
+// retryable reports whether err killed the process in a way that a fresh
+// process, with the game replayed, may not repeat.
+func retryable(err error) bool {
+	return errors.Is(err, ErrExited) || errors.Is(err, ErrProtocol)
+}
