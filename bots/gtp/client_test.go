@@ -209,7 +209,7 @@ func TestEngineFailures(t *testing.T) {
 		{"hang", Options{MoveTimeout: 300 * time.Millisecond}, ErrTimeout, 1},
 		{"garbage", Options{}, ErrProtocol, 2},
 		{"badid", Options{}, ErrProtocol, 2},
-		{"illegal", Options{}, ErrFailed, 1},
+		{"illegal", Options{}, ErrIllegal, 1},
 		{"nohandshake", Options{}, ErrStart, 2},
 	}
 	for _, tt := range tests {

@@ -19,6 +19,9 @@ var (
 	ErrProtocol = errors.New("gtp: malformed engine response")
 	// ErrFailed means the engine answered a command with a failure ("?").
 	ErrFailed = errors.New("gtp: engine refused the command")
+	// ErrIllegal means the engine chose a move that the game's rules forbid
+	// (for example a superko repetition the engine does not know of).
+	ErrIllegal = errors.New("gtp: the engine chose an illegal move")
 	// ErrClosed means the client has been closed.
 	ErrClosed = errors.New("gtp: client closed")
 )

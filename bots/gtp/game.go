@@ -141,8 +141,8 @@ func (c *Client) placeSetup(ctx context.Context, want syncState) error {
 // the time for the move (time_settings, where the engine has it) and adds
 // to the genmove timeout. A crash or a garbled answer is retried once on a
 // fresh process with the game replayed; a timeout is not. The move is
-// checked against g's rules; an illegal one is an error wrapping
-// ErrFailed, and the engine's board is resynchronised next time.
+// checked against g's rules; an illegal one is an error wrapping ErrIllegal,
+// and the engine's board is resynchronised next time.
 func (c *Client) GenMove(ctx context.Context, g *engine.Game, moveTime time.Duration) (engine.Move, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -182,7 +182,7 @@ func (c *Client) GenMove(ctx context.Context, g *engine.Game, moveTime time.Dura
 	c.state.moves = append(c.state.moves, m)
 	if err := g.Check(m); err != nil {
 		c.state = syncState{}
-		return engine.Move{}, fmt.Errorf("%s: genmove answered %v: %w: %w", c.spec.Name, m, ErrFailed, err)
+		return engine.Move{}, fmt.Errorf("%s: genmove answered %v: %w: %w", c.spec.Name, m, ErrIllegal, err)
 	}
 	return m, nil
 }

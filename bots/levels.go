@@ -1,0 +1,350 @@
+package bots
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/gobot-dev/gobot/bots/gtp"
+	"github.com/gobot-dev/gobot/bots/mcts"
+	"github.com/gobot-dev/gobot/engine"
+)
+
+// Level is an opponent users pick by name: a kind of Bot with the budget it
+// plays at.
+type Level struct {
+	Name        string // as users type it: "beginner", "hard", "gtp:gnugo"
+	Description string // one short line for Discord's level list
+	Budget      Budget // the budget each move gets
+	// New returns a fresh Bot for one move or one game. Bots of external
+	// engines share the registry's processes and are safe for concurrent
+	// use; built-in bots are not.
+	New func(seed int64) Bot
+}
+
+// GTPPrefix starts the names of the levels played by external engines.
+const GTPPrefix = "gtp:"
+
+// Memory caps for the Monte Carlo levels, in tree nodes of about 36 bytes.
+const (
+	hardMaxNodes = 1 << 20 // about 36 MB
+	maxMaxNodes  = 2 << 20 // about 75 MB
+)
+
+// Builtin returns the built-in levels from weakest to strongest.
+func Builtin() []Level {
+	return []Level{
+		{
+			Name:        "beginner",
+			Description: "Random moves that never fill its own eyes: anyone can win.",
+			New:         func(seed int64) Bot { return NewRandom(seed) },
+		},
+		{
+			Name:        "easy",
+			Description: "Greedy: captures what it can, saves stones in atari, otherwise random.",
+			New:         func(seed int64) Bot { return NewGreedy(seed) },
+		},
+		{
+			Name:        "medium",
+			Description: "Minimax: reads a few moves ahead with alpha-beta search, about 1 s a move.",
+			Budget:      Budget{Time: time.Second},
+			New:         func(seed int64) Bot { return NewMinimax(seed) },
+		},
+		{
+			Name:        "hard",
+			Description: "Monte Carlo tree search, about 1 s a move: a real game for club players.",
+			Budget:      Budget{Time: time.Second},
+			New: func(seed int64) Bot {
+				return NewMCTS("hard", mcts.Options{Seed: seed, MaxNodes: hardMaxNodes})
+			},
+		},
+		{
+			Name:        "max",
+			Description: "Monte Carlo tree search, about 3 s a move: the strongest built-in level.",
+			Budget:      Budget{Time: 3 * time.Second},
+			New: func(seed int64) Bot {
+				return NewMCTS("max", mcts.Options{Seed: seed, MaxNodes: maxMaxNodes})
+			},
+		},
+	}
+}
+
+// aliases maps the names of the algorithms to their levels.
+var aliases = map[string]string{
+	"random":  "beginner",
+	"greedy":  "easy",
+	"minimax": "medium",
+	"mcts":    "hard",
+}
+
+// Lookup finds a built-in level by name or by its algorithm's name
+// ("random", "greedy", "minimax", "mcts"), ignoring case. Levels of external
+// engines are found with Registry.Lookup.
+func Lookup(name string) (Level, bool) {
+	return lookup(Builtin(), name)
+}
+
+func lookup(levels []Level, name string) (Level, bool) {
+	name = strings.ToLower(strings.TrimSpace(name))
+	if a, ok := aliases[name]; ok {
+		name = a
+	}
+	for _, l := range levels {
+		if l.Name == name {
+			return l, true
+		}
+	}
+	// An engine may be named without its prefix when no built-in level
+	// has that name.
+	for _, l := range levels {
+		if strings.HasPrefix(l.Name, GTPPrefix) && l.Name[len(GTPPrefix):] == name {
+			return l, true
+		}
+	}
+	return Level{}, false
+}
+
+// MCTSBot adapts the Monte Carlo engine of bots/mcts to Bot.
+type MCTSBot struct {
+	name string
+	e    *mcts.Engine
+}
+
+var _ Bot = (*MCTSBot)(nil)
+
+// NewMCTS returns a Monte Carlo player with the given options. Keeping one
+// for a whole game lets it reuse its tree from move to move.
+func NewMCTS(name string, opts mcts.Options) *MCTSBot {
+	return &MCTSBot{name: name, e: mcts.New(opts)}
+}
+
+// Name returns the level's name.
+func (b *MCTSBot) Name() string { return b.name }
+
+// Engine returns the underlying search, for its statistics.
+func (b *MCTSBot) Engine() *mcts.Engine { return b.e }
+
+// GenMove searches within the budget: Budget.Time and Budget.Playouts,
+// whichever ends first (one second when both are zero).
+func (b *MCTSBot) GenMove(ctx context.Context, g *engine.Game, budget Budget) (engine.Move, error) {
+	if err := begin(ctx, g); err != nil {
+		return engine.Move{}, err
+	}
+	if budget.Time <= 0 && budget.Playouts <= 0 {
+		budget.Time = time.Second
+	}
+	m, err := b.e.GenMove(ctx, g, budget.Time, budget.Playouts)
+	if errors.Is(err, mcts.ErrGameOver) {
+		return engine.Move{}, ErrGameOver
+	}
+	return m, err
+}
+
+// Config configures a Registry.
+type Config struct {
+	// Engines are the external GTP engines, offered as "gtp:NAME".
+	Engines []gtp.Spec
+	// GTP tunes the engines' clients (timeouts, stderr).
+	GTP gtp.Options
+	// MaxSearches caps the searches that run at once; 0 means
+	// runtime.NumCPU().
+	MaxSearches int
+	// MaxQueue caps the moves waiting for a search slot; 0 means four per
+	// slot, a negative value none (ErrBusy at once when all slots are
+	// taken).
+	MaxQueue int
+}
+
+// Registry holds the levels users can pick, the processes of the external
+// engines and the limiter every search goes through. It is safe for
+// concurrent use; Close it to stop the engines.
+type Registry struct {
+	levels  []Level
+	engines []*Engine
+	limiter *Limiter
+}
+
+// NewRegistry returns the built-in levels plus one per configured engine.
+// Engines start when first asked for a move.
+func NewRegistry(cfg Config) (*Registry, error) {
+	slots := cfg.MaxSearches
+	if slots < 0 {
+		return nil, fmt.Errorf("max searches %d: %w", slots, ErrInvalidConfig)
+	}
+	if slots == 0 {
+		slots = runtime.NumCPU()
+	}
+	queue := cfg.MaxQueue
+	if queue == 0 {
+		queue = 4 * slots
+	}
+	r := &Registry{levels: Builtin(), limiter: NewLimiter(slots, queue)}
+	for _, spec := range cfg.Engines {
+		if len(spec.Argv) == 0 {
+			return nil, fmt.Errorf("engine %q has no command: %w", spec.Name, ErrInvalidConfig)
+		}
+		name := GTPPrefix + spec.Name
+		if _, dup := lookup(r.levels, name); dup {
+			return nil, fmt.Errorf("engine %q configured twice: %w", spec.Name, ErrInvalidConfig)
+		}
+		e := NewEngine(spec, cfg.GTP, slots)
+		r.engines = append(r.engines, e)
+		r.levels = append(r.levels, Level{
+			Name:        name,
+			Description: fmt.Sprintf("External engine %q, played over GTP.", spec.Name),
+			New:         func(int64) Bot { return e },
+		})
+	}
+	return r, nil
+}
+
+// Levels returns every level, built-in first, then the engines in the
+// order configured.
+func (r *Registry) Levels() []Level { return append([]Level(nil), r.levels...) }
+
+// Lookup finds a level by name, ignoring case: a built-in level, an
+// algorithm's name, "gtp:NAME" or a bare engine NAME that no built-in level
+// uses.
+func (r *Registry) Lookup(name string) (Level, bool) { return lookup(r.levels, name) }
+
+// Limiter returns the limiter that GenMove goes through.
+func (r *Registry) Limiter() *Limiter { return r.limiter }
+
+// GenMove plays one move of the named level in g: it waits for a search slot
+// (reporting its place in the queue to onQueued, which may be nil), runs a
+// fresh bot seeded with seed at the level's budget, and checks the move
+// against the game's rules. It returns ErrUnknownLevel, ErrBusy when the
+// queue is full, ErrGameOver, the context's error, or the bot's error.
+func (r *Registry) GenMove(ctx context.Context, level string, g *engine.Game, seed int64, onQueued func(position int)) (engine.Move, error) {
+	l, ok := r.Lookup(level)
+	if !ok {
+		return engine.Move{}, fmt.Errorf("level %q: %w", level, ErrUnknownLevel)
+	}
+	if g == nil || g.Over() {
+		return engine.Move{}, ErrGameOver
+	}
+	release, err := r.limiter.Acquire(ctx, onQueued)
+	if err != nil {
+		return engine.Move{}, err
+	}
+	defer release()
+	m, err := l.New(seed).GenMove(ctx, g, l.Budget)
+	if err != nil {
+		return engine.Move{}, err
+	}
+	if err := g.Check(m); err != nil {
+		return engine.Move{}, fmt.Errorf("%s played %v: %w: %w", l.Name, m, ErrIllegalMove, err)
+	}
+	return m, nil
+}
+
+// Close stops every engine process, waiting for moves in progress on
+// them to end.
+func (r *Registry) Close() error {
+	var errs []error
+	for _, e := range r.engines {
+		errs = append(errs, e.Close())
+	}
+	return errors.Join(errs...)
+}
+
+// Engine is an external GTP engine as a Bot: a small pool of processes,
+// each following whichever game it was last asked about (a process that
+// switches games gets the new game replayed). It is safe for concurrent use.
+type Engine struct {
+	spec gtp.Spec
+	opts gtp.Options
+	sem  chan struct{} // one token per process allowed
+
+	mu     sync.Mutex
+	idle   []*gtp.Client
+	all    []*gtp.Client
+	closed bool
+}
+
+var _ Bot = (*Engine)(nil)
+
+// NewEngine returns an engine that runs at most procs processes at once
+// (at least one). Processes start on demand.
+func NewEngine(spec gtp.Spec, opts gtp.Options, procs int) *Engine {
+	return &Engine{spec: spec, opts: opts, sem: make(chan struct{}, max(procs, 1))}
+}
+
+// Name returns "gtp:NAME".
+func (e *Engine) Name() string { return GTPPrefix + e.spec.Name }
+
+// GenMove asks the engine for a move. Budget.Time, when set, is passed on as
+// the time for the move; otherwise the engine plays at its own settings. When
+// the engine picks a move the game's rules forbid (typically a superko
+// repetition it does not know of), the greedy player chooses instead.
+func (e *Engine) GenMove(ctx context.Context, g *engine.Game, budget Budget) (engine.Move, error) {
+	if err := begin(ctx, g); err != nil {
+		return engine.Move{}, err
+	}
+	select {
+	case e.sem <- struct{}{}:
+	case <-ctx.Done():
+		return engine.Move{}, ctx.Err()
+	}
+	defer func() { <-e.sem }()
+	c, err := e.client()
+	if err != nil {
+		return engine.Move{}, err
+	}
+	defer e.put(c)
+	m, err := c.GenMove(ctx, g, budget.Time)
+	if errors.Is(err, gtp.ErrIllegal) {
+		return NewGreedy(int64(g.MoveCount())).GenMove(ctx, g, budget)
+	}
+	if err != nil {
+		return engine.Move{}, fmt.Errorf("bots: %w", err)
+	}
+	return m, nil
+}
+
+// client takes an idle process or makes a new one.
+func (e *Engine) client() (*gtp.Client, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.closed {
+		return nil, ErrClosed
+	}
+	if n := len(e.idle); n > 0 {
+		c := e.idle[n-1]
+		e.idle = e.idle[:n-1]
+		return c, nil
+	}
+	c := gtp.New(e.spec, e.opts)
+	e.all = append(e.all, c)
+	return c, nil
+}
+
+// put returns a process to the pool, or closes it if the engine is closed.
+func (e *Engine) put(c *gtp.Client) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.closed {
+		c.Close()
+		return
+	}
+	e.idle = append(e.idle, c)
+}
+
+// Close stops every process of the engine, waiting for moves in progress
+// on them to end; later moves fail with ErrClosed.
+func (e *Engine) Close() error {
+	e.mu.Lock()
+	e.closed = true
+	all := e.all
+	e.all, e.idle = nil, nil
+	e.mu.Unlock()
+	var errs []error
+	for _, c := range all {
+		errs = append(errs, c.Close())
+	}
+	return errors.Join(errs...)
+}

@@ -1,0 +1,155 @@
+package bots
+
+import (
+	"context"
+	"errors"
+	"os"
+	"testing"
+
+	"github.com/gobot-dev/gobot/bots/gtp"
+	"github.com/gobot-dev/gobot/engine"
+)
+
+func TestLevels(t *testing.T) {
+	r, err := NewRegistry(Config{Engines: []gtp.Spec{{Name: "gnugo", Argv: []string{"/usr/games/gnugo", "--mode", "gtp"}}}})
+	if err != nil {
+		t.Fatalf("NewRegistry: %v", err)
+	}
+	defer r.Close()
+	var names []string
+	for _, l := range r.Levels() {
+		names = append(names, l.Name)
+		if l.Description == "" || l.New == nil {
+			t.Errorf("level %q has no description or constructor", l.Name)
+		}
+	}
+	want := []string{"beginner", "easy", "medium", "hard", "max", "gtp:gnugo"}
+	if len(names) != len(want) {
+		t.Fatalf("Levels() = %q, want %q", names, want)
+	}
+	for i := range want {
+		if names[i] != want[i] {
+			t.Fatalf("Levels() = %q, want %q", names, want)
+		}
+	}
+	tests := []struct {
+		name, want string
+	}{
+		{"beginner", "beginner"},
+		{" Hard ", "hard"},
+		{"random", "beginner"},
+		{"greedy", "easy"},
+		{"minimax", "medium"},
+		{"mcts", "hard"},
+		{"gtp:gnugo", "gtp:gnugo"},
+		{"GNUGO", "gtp:gnugo"},
+		{"gtp:katago", ""},
+		{"", ""},
+	}
+	for _, tt := range tests {
+		l, ok := r.Lookup(tt.name)
+		if ok != (tt.want != "") || l.Name != tt.want {
+			t.Errorf("Lookup(%q) = %q, %v; want %q", tt.name, l.Name, ok, tt.want)
+		}
+	}
+	if _, ok := Lookup("gnugo"); ok {
+		t.Errorf("package Lookup(gnugo) found an engine level")
+	}
+	if _, err := NewRegistry(Config{Engines: []gtp.Spec{{Name: "x", Argv: []string{"a"}}, {Name: "x", Argv: []string{"b"}}}}); !errors.Is(err, ErrInvalidConfig) {
+		t.Errorf("NewRegistry(duplicate engines) = %v, want ErrInvalidConfig", err)
+	}
+}
+
+func TestRegistryGenMove(t *testing.T) {
+	r, err := NewRegistry(Config{MaxSearches: 1, MaxQueue: -1,
+		Engines: []gtp.Spec{{Name: "missing", Argv: []string{"/nonexistent/engine", "--mode", "gtp"}}}})
+	if err != nil {
+		t.Fatalf("NewRegistry: %v", err)
+	}
+	defer r.Close()
+	g, err := engine.NewGame(engine.Config{Size: 9})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	for _, level := range []string{"beginner", "easy"} {
+		m, err := r.GenMove(ctx, level, g, 1, nil)
+		if err != nil {
+			t.Fatalf("GenMove(%s): %v", level, err)
+		}
+		if err := g.Play(m); err != nil {
+			t.Fatalf("GenMove(%s) = %v: %v", level, m, err)
+		}
+	}
+	if _, err := r.GenMove(ctx, "grandmaster", g, 1, nil); !errors.Is(err, ErrUnknownLevel) {
+		t.Errorf("GenMove(unknown level) = %v, want ErrUnknownLevel", err)
+	}
+	if _, err := r.GenMove(ctx, "missing", g, 1, nil); !errors.Is(err, gtp.ErrStart) {
+		t.Errorf("GenMove(engine that does not exist) = %v, want gtp.ErrStart", err)
+	}
+	// Every slot taken and no queue: busy.
+	release, err := r.Limiter().Acquire(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.GenMove(ctx, "beginner", g, 1, nil); !errors.Is(err, ErrBusy) {
+		t.Errorf("GenMove(all slots taken) = %v, want ErrBusy", err)
+	}
+	release()
+}
+
+func TestMCTSLevel(t *testing.T) {
+	l, ok := Lookup("hard")
+	if !ok {
+		t.Fatal("no hard level")
+	}
+	g, err := engine.NewGame(engine.Config{Size: 9})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := l.New(1).GenMove(context.Background(), g, Budget{Playouts: 300})
+	if err != nil {
+		t.Fatalf("GenMove: %v", err)
+	}
+	if err := g.Check(m); err != nil {
+		t.Errorf("GenMove = %v: %v", m, err)
+	}
+}
+
+func TestEngineWithGNUGo(t *testing.T) {
+	const path = "/usr/games/gnugo"
+	if _, err := os.Stat(path); err != nil {
+		t.Skip("GNU Go is not installed at " + path + " (apt-get install gnugo); skipping")
+	}
+	specs, err := gtp.ParseEngines("gnugo=" + path + " --mode gtp --level 1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := NewRegistry(Config{Engines: specs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := engine.NewGame(engine.Config{Size: 9})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 6; i++ {
+		level := "gnugo"
+		if i%2 == 1 {
+			level = "easy"
+		}
+		m, err := r.GenMove(context.Background(), level, g, int64(i), nil)
+		if err != nil {
+			t.Fatalf("GenMove(%s): %v", level, err)
+		}
+		if err := g.Play(m); err != nil {
+			t.Fatalf("%s played %v: %v", level, m, err)
+		}
+	}
+	if err := r.Close(); err != nil {
+		t.Errorf("Close: %v", err)
+	}
+	if _, err := r.GenMove(context.Background(), "gnugo", g, 1, nil); !errors.Is(err, ErrClosed) {
+		t.Errorf("GenMove after Close = %v, want ErrClosed", err)
+	}
+}
