@@ -10,13 +10,14 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 )
 
 // GTPOptions configures the GTP engine. The zero value plays random moves
-// under Chinese rules with simple ko.
+// under Chinese rules with simple ko and scores with EstimateDead.
 type GTPOptions struct {
 	// Name and Version answer the name and version commands; Name
 	// defaults to "gobot".
@@ -31,7 +32,8 @@ type GTPOptions struct {
 	// mover's own eyes, and passes when there is none.
 	GenMove func(ctx context.Context, g *Game, c Color) (Move, error)
 	// DeadStones lists the dead stones of the position in g (a copy) for
-	// final_score and final_status_list. When nil, no stone is dead.
+	// final_score and final_status_list. When nil, EstimateDead decides,
+	// and its seki stones answer final_status_list seki.
 	DeadStones func(ctx context.Context, g *Game) []Point
 	// Seed seeds the default random genmove; 0 picks a random seed.
 	Seed uint64
@@ -535,57 +537,78 @@ func (s *gtpServer) showboard() (string, error) {
 	return text, nil
 }
 
-// dead returns the dead stones of the current position.
-func (s *gtpServer) dead(ctx context.Context) []Point {
-	if s.opts.DeadStones == nil {
-		return nil
+// status returns the dead stones of the current position, and the stones
+// in seki when EstimateDead decides.
+func (s *gtpServer) status(ctx context.Context) (dead, seki []Point) {
+	if s.opts.DeadStones != nil {
+		return s.opts.DeadStones(ctx, s.g.Clone()), nil
 	}
-	return s.opts.DeadStones(ctx, s.g.Clone())
+	e := EstimateDead(ctx, s.g, EstimateOptions{})
+	return e.Dead, e.Seki
 }
 
 func (s *gtpServer) finalScore(ctx context.Context) (string, error) {
-	return s.g.Score(s.dead(ctx)).Result(), nil
+	dead, _ := s.status(ctx)
+	return s.g.Score(dead).Result(), nil
 }
 
-// finalStatusList lists the stones with the given status, one chain a
-// line. Seki is not told apart from alive here: every stone not dead is
-// alive and the seki list is empty.
+// finalStatusList lists the stones with the given status (dead, alive or
+// seki), one chain a line, top row first.
 func (s *gtpServer) finalStatusList(ctx context.Context, args []string) (string, error) {
 	if len(args) < 1 {
 		return "", gtpSyntax
 	}
-	status := lower(args[0])
-	if status != "dead" && status != "alive" && status != "seki" {
+	want := lower(args[0])
+	if want != "dead" && want != "alive" && want != "seki" {
 		return "", gtpSyntax
 	}
-	if status == "seki" {
-		return "", nil
-	}
 	b := s.g.Board()
-	isDead := map[int]bool{}
-	for _, p := range s.dead(ctx) {
+	status := map[int]string{}
+	dead, seki := s.status(ctx)
+	for _, p := range seki {
 		if p.Valid(s.size) && b.At(p) != Empty {
-			isDead[b.Vertex(p)] = true
+			status[b.Vertex(p)] = "seki"
 		}
+	}
+	for _, p := range dead {
+		if p.Valid(s.size) && b.At(p) != Empty {
+			status[b.Vertex(p)] = "dead"
+		}
+	}
+	of := func(v int) string {
+		if st, ok := status[v]; ok {
+			return st
+		}
+		return "alive"
 	}
 	var lines []string
 	done := map[int]bool{}
 	for row := s.size - 1; row >= 0; row-- {
 		for col := 0; col < s.size; col++ {
 			v := b.Vertex(Point{col, row})
-			if b.ColorAt(v) == Empty || done[v] || isDead[v] != (status == "dead") {
+			if b.ColorAt(v) == Empty || done[v] || of(v) != want {
 				continue
 			}
-			var pts []string
+			var chain []Point
 			u := v
 			for {
 				done[u] = true
-				if isDead[u] == (status == "dead") {
-					pts = append(pts, b.Point(u).String())
+				if of(u) == want {
+					chain = append(chain, b.Point(u))
 				}
 				if u = b.NextStone(u); u == v {
 					break
 				}
+			}
+			slices.SortFunc(chain, func(a, b Point) int {
+				if a.Row != b.Row {
+					return b.Row - a.Row
+				}
+				return a.Col - b.Col
+			})
+			pts := make([]string, len(chain))
+			for i, p := range chain {
+				pts[i] = p.String()
 			}
 			lines = append(lines, strings.Join(pts, " "))
 		}

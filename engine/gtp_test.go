@@ -193,7 +193,7 @@ func TestGTPCommands(t *testing.T) {
 			for _, s := range tt.steps {
 				script.WriteString(s.cmd + "\n")
 			}
-			got := gtpRun(t, GTPOptions{Seed: 1}, script.String())
+			got := gtpRun(t, GTPOptions{Seed: 1, DeadStones: gtpNoDead}, script.String())
 			if len(got) != len(tt.steps) {
 				t.Fatalf("%d responses, want %d:\n%q", len(got), len(tt.steps), got)
 			}
@@ -209,6 +209,24 @@ func TestGTPCommands(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+func gtpNoDead(context.Context, *Game) []Point { return nil }
+
+// TestGTPEstimatedStatus scores with the default, EstimateDead: a white
+// stone alone inside a living black group with four eyes is dead.
+func TestGTPEstimatedStatus(t *testing.T) {
+	script := "boardsize 7\nkomi 7.5\n"
+	for i := 1; i <= 7; i++ {
+		script += fmt.Sprintf("play b D%d\nplay b %c4\n", i, "ABCDEFG"[i-1])
+	}
+	script += "play w B2\nfinal_status_list dead\nfinal_status_list alive\nfinal_status_list seki\nfinal_score\n"
+	got := gtpRun(t, GTPOptions{}, script)
+	got = got[len(got)-4:]
+	want := []string{"= B2", "= D7 D6 D5 A4 B4 C4 D4 E4 F4 G4 D3 D2 D1", "= ", "= B+41.5"}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("responses = %q, want %q", got, want)
 	}
 }
 

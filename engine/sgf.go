@@ -394,7 +394,7 @@ type sgfReader struct {
 	size   int
 	latin1 bool
 
-	setup   []Stone
+	net     []Color // set-up before the first move, by Row*size+Col
 	pl      Color
 	ha      int
 	started bool // the first move has been played
@@ -506,23 +506,25 @@ func (r *sgfReader) read() error {
 		}
 	}
 
-	var tb, tw, ma []Point // territory and dead marks after the last move
-	marked := false
+	area := r.size * r.size
+	r.net = make([]Color, area)
+	// Territory (TB, TW) and dead (MA) marks after the last move.
+	tb, tw, ma := make([]bool, area), make([]bool, area), make([]bool, area)
+	marked, dirty := false, false
 	for _, n := range r.nodes {
 		for _, p := range n.props {
-			if p.id == "B" || p.id == "W" {
-				tb, tw, ma, marked = nil, nil, nil, false // marks before the last move are not final
+			if (p.id == "B" || p.id == "W") && dirty { // marks before the last move are not final
+				clear(tb)
+				clear(tw)
+				clear(ma)
+				marked, dirty = false, false
 			}
 		}
 		for _, p := range n.props {
 			switch p.id {
 			case "AB", "AW", "AE":
 				c := map[string]Color{"AB": Black, "AW": White, "AE": Empty}[p.id]
-				pts, err := r.points(p, c == Empty)
-				if err != nil {
-					return err
-				}
-				if err := r.addSetup(p, pts, c); err != nil {
+				if err := r.setupProp(p, c); err != nil {
 					return err
 				}
 			case "PL":
@@ -542,18 +544,13 @@ func (r *sgfReader) read() error {
 					return err
 				}
 			case "TB", "TW", "MA":
-				pts, err := r.points(p, true)
+				set := map[string][]bool{"TB": tb, "TW": tw, "MA": ma}[p.id]
+				err := r.points(p, true, func(pt Point) { set[pt.Row*r.size+pt.Col] = true })
 				if err != nil {
 					return err
 				}
-				switch p.id {
-				case "TB":
-					tb, marked = append(tb, pts...), true
-				case "TW":
-					tw, marked = append(tw, pts...), true
-				default:
-					ma = append(ma, pts...)
-				}
+				dirty = true
+				marked = marked || p.id != "MA"
 			}
 		}
 	}
@@ -569,31 +566,16 @@ func (r *sgfReader) read() error {
 }
 
 // dead reads the dead stones of a final marking: stones under the
-// opponent's territory marks, and stones marked MA next to them (as
-// WriteSGF writes dead stones in seki-like or neutral places), in board
-// order.
-func (r *sgfReader) dead(tb, tw, ma []Point) []Point {
+// opponent's territory marks, and stones marked MA (as WriteSGF writes dead
+// stones that no side's territory covers), in board order.
+func (r *sgfReader) dead(tb, tw, ma []bool) []Point {
 	b := r.g.Board()
-	isDead := map[Point]bool{}
-	for _, p := range tb {
-		if b.At(p) == White {
-			isDead[p] = true
-		}
-	}
-	for _, p := range tw {
-		if b.At(p) == Black {
-			isDead[p] = true
-		}
-	}
-	for _, p := range ma {
-		if b.At(p) != Empty {
-			isDead[p] = true
-		}
-	}
 	dead := []Point{}
 	for row := r.size - 1; row >= 0; row-- {
 		for col := 0; col < r.size; col++ {
-			if p := (Point{col, row}); isDead[p] {
+			p, i := Point{col, row}, row*r.size+col
+			c := b.At(p)
+			if (tb[i] && c == White) || (tw[i] && c == Black) || (ma[i] && c != Empty) {
 				dead = append(dead, p)
 			}
 		}
@@ -601,38 +583,37 @@ func (r *sgfReader) dead(tb, tw, ma []Point) []Point {
 	return dead
 }
 
-// points reads a list of points, with FF[4] rectangles such as "aa:cc".
-// An empty value is an empty list when emptyOK.
-func (r *sgfReader) points(p sgfProp, emptyOK bool) ([]Point, error) {
-	var pts []Point
+// points calls f for each point of a list of points, with FF[4] rectangles
+// such as "aa:cc". An empty value is an empty list when emptyOK.
+func (r *sgfReader) points(p sgfProp, emptyOK bool, f func(Point)) error {
 	for _, v := range p.vals {
 		t := strings.TrimSpace(v.text)
 		if t == "" {
 			if emptyOK || len(p.vals) == 1 {
 				continue
 			}
-			return nil, r.errorAt(v, ErrInvalidCoordinates, "%s[]: empty point in a list", p.id)
+			return r.errorAt(v, ErrInvalidCoordinates, "%s[]: empty point in a list", p.id)
 		}
 		a, b, rect := strings.Cut(t, ":")
 		pa, err := r.point(p.id, v, a)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		if !rect {
-			pts = append(pts, pa)
+			f(pa)
 			continue
 		}
 		pb, err := r.point(p.id, v, b)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		for row := min(pa.Row, pb.Row); row <= max(pa.Row, pb.Row); row++ {
 			for col := min(pa.Col, pb.Col); col <= max(pa.Col, pb.Col); col++ {
-				pts = append(pts, Point{col, row})
+				f(Point{col, row})
 			}
 		}
 	}
-	return pts, nil
+	return nil
 }
 
 func (r *sgfReader) point(id string, v sgfValue, s string) (Point, error) {
@@ -647,55 +628,60 @@ func (r *sgfReader) point(id string, v sgfValue, s string) (Point, error) {
 	return p, nil
 }
 
-// addSetup records set-up stones. Before the first move they go into the
-// game's set-up; after it, the Game cannot take them, so only set-up that
-// leaves the board as it is (a record repeating its stones) is accepted.
-func (r *sgfReader) addSetup(p sgfProp, pts []Point, c Color) error {
+// setupProp reads AB, AW or AE. Before the first move the stones go into
+// the game's set-up, the last word on each point counting; after it, the
+// Game cannot take them, so only set-up that leaves the board as it is (a
+// record repeating its stones) is accepted.
+func (r *sgfReader) setupProp(p sgfProp, c Color) error {
 	if !r.started {
-		for _, pt := range pts {
-			r.setup = append(r.setup, Stone{pt, c})
-		}
-		return nil
+		return r.points(p, c == Empty, func(pt Point) {
+			r.net[pt.Row*r.size+pt.Col] = c
+		})
 	}
 	b := r.g.Board()
-	for _, pt := range pts {
-		if b.At(pt) != c {
-			return &SGFError{Line: p.line, Col: p.col, Msg: fmt.Sprintf(
-				"%s changes the board after move %d: set-up is only supported before the first move", p.id, r.g.MoveCount())}
-		}
+	changed := false
+	err := r.points(p, c == Empty, func(pt Point) { changed = changed || b.At(pt) != c })
+	if err != nil {
+		return err
+	}
+	if changed {
+		return &SGFError{Line: p.line, Col: p.col, Msg: fmt.Sprintf(
+			"%s changes the board after move %d: set-up is only supported before the first move", p.id, r.g.MoveCount())}
 	}
 	return nil
 }
 
-// applySetup puts the set-up stones on the board with first to play.
+// applySetup puts the set-up stones on the board, top row first, with
+// first to play.
 func (r *sgfReader) applySetup(first Color) error {
 	r.started = true
-	if first == Empty {
-		first = Black
-		if r.ha >= 2 && r.blackSetup() {
-			first = White
+	var stones []Stone
+	black := false
+	for row := r.size - 1; row >= 0; row-- {
+		for col := 0; col < r.size; col++ {
+			if c := r.net[row*r.size+col]; c != Empty {
+				stones = append(stones, Stone{Point{col, row}, c})
+				black = black || c == Black
+			}
 		}
 	}
 	handicap := 0
-	if r.ha >= 2 && r.blackSetup() {
+	if r.ha >= 2 && black {
 		handicap = r.ha
 	}
-	if len(r.setup) == 0 && first == r.g.FirstPlayer() {
+	if first == Empty {
+		first = Black
+		if handicap > 0 {
+			first = White
+		}
+	}
+	if len(stones) == 0 && first == r.g.FirstPlayer() {
 		return nil
 	}
-	if err := r.g.SetupStones(r.setup, first, handicap); err != nil {
+	if err := r.g.SetupStones(stones, first, handicap); err != nil {
 		return &SGFError{Line: 1, Col: 1, Msg: "set-up", Err: err}
 	}
 	return nil
-}
-
-func (r *sgfReader) blackSetup() bool {
-	for _, s := range r.setup {
-		if s.Color == Black {
-			return true
-		}
-	}
-	return false
 }
 
 // move plays a B or W property through the rules.
