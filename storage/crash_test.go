@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/gobot-dev/gobot/engine"
+	bolt "go.etcd.io/bbolt"
 )
 
 // The crash test: a child process (this test binary, re-executed to run
@@ -257,4 +258,107 @@ func crashVerify(t *testing.T, path string, it int, games map[string]*crashGame)
 			}
 		}
 	}
+}
+
+const crashEnvMigrate = "GOBOT_STORAGE_MIGRATE_DB"
+
+// TestMigrateChild is the child's side of TestCrashDuringMigration: it opens
+// (and so migrates) the file and reports it.
+func TestMigrateChild(t *testing.T) {
+	path := os.Getenv(crashEnvMigrate)
+	if path == "" {
+		t.Skip("runs only as the child of TestCrashDuringMigration")
+	}
+	s, err := Open(path, Options{Timeout: 30 * time.Second})
+	if err != nil {
+		fmt.Printf("open-failed %v\n", err)
+		os.Exit(3)
+	}
+	fmt.Println("migrated")
+	s.Close()
+}
+
+// TestCrashDuringMigration kills a process while it migrates a schema 1
+// file with a large archive, at random moments, and checks that the file
+// is then either untouched schema 1 or completely migrated, and migrates
+// correctly on the next start either way.
+func TestCrashDuringMigration(t *testing.T) {
+	const extra = 1000 // archived games, so that the migration takes a while
+	dir := t.TempDir()
+	pristine := filepath.Join(dir, "v1.db")
+	f := makeFixture(t)
+	for i := range extra {
+		a := f.archived[0]
+		a.ID = fmt.Sprintf("x%05d", i)
+		a.FinishedAt = t0.Add(time.Duration(i) * time.Minute)
+		f.archived = append(f.archived, a)
+	}
+	writeV1(t, pristine, f)
+	orig, err := os.ReadFile(pristine)
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := func(path string, killAt time.Duration) (migrated bool, took time.Duration) {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestMigrateChild$", "-test.count=1")
+		cmd.Env = append(os.Environ(), crashEnvMigrate+"="+path)
+		start := time.Now()
+		if killAt > 0 {
+			cmd.Start()
+			time.Sleep(killAt)
+			cmd.Process.Kill()
+			cmd.Wait()
+			return false, 0
+		}
+		out, err := cmd.Output()
+		if err != nil || !strings.Contains(string(out), "migrated") {
+			t.Fatalf("migrating child: %v: %s", err, out)
+		}
+		return true, time.Since(start)
+	}
+	// One full run tells how long a migration takes here (process start
+	// included); the kills are spread over that span.
+	full := filepath.Join(dir, "full.db")
+	os.WriteFile(full, orig, 0o600)
+	_, span := run(full, 0)
+	r := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 2))
+	kills := 5
+	if testing.Short() {
+		kills = 2
+	}
+	states := map[uint64]int{}
+	for i := range kills {
+		path := filepath.Join(dir, fmt.Sprintf("k%d.db", i))
+		os.WriteFile(path, orig, 0o600)
+		run(path, time.Duration(r.Int64N(int64(span)))+time.Millisecond)
+		// What did the kill leave? Either schema, nothing in between.
+		db, err := bolt.Open(path, 0o600, &bolt.Options{ReadOnly: true, Timeout: time.Second})
+		if err != nil {
+			t.Fatalf("kill %d: %v", i, err)
+		}
+		var v uint64
+		db.View(func(tx *bolt.Tx) error {
+			v = uint64FromBytes(tx.Bucket(bucketMeta).Get(keySchema))
+			if (v == 1) != (tx.Bucket(bucketArchiveSGF) == nil) {
+				t.Errorf("kill %d: schema %d with archive_sgf present: %v", i, v, tx.Bucket(bucketArchiveSGF) != nil)
+			}
+			return nil
+		})
+		db.Close()
+		states[v]++
+		s := openAt(t, path)
+		if all, err := s.PlayerGames(ctx, "1", 0); err != nil || len(all) != extra+2 {
+			t.Errorf("kill %d: player 1 has %d archived games, %v; want %d", i, len(all), err, extra+2)
+		}
+		if st, err := s.PlayerStats(ctx, "2"); err != nil || st.Games != extra+2 || st.Wins != extra+2 {
+			t.Errorf("kill %d: PlayerStats(2) = %+v, %v; want %d games won", i, st, err, extra+2)
+		}
+		if g, err := s.Game(ctx, "c1"); err != nil || g.Version != 4 {
+			t.Errorf("kill %d: Game(c1) = %v, %v", i, g, err)
+		}
+		s.QuarantineGame(ctx, "c9")
+		s.db.Update(func(tx *bolt.Tx) error { return tx.Bucket(bucketArchive).Delete([]byte("a9")) })
+		s.Close()
+	}
+	t.Logf("migration takes about %v with process start; %d kills left schema 1 %d times, schema 2 %d times",
+		span.Round(time.Millisecond), kills, states[1], states[2])
 }
