@@ -1,0 +1,152 @@
+package arena
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/gobot-dev/gobot/bots"
+	"github.com/gobot-dev/gobot/engine"
+)
+
+func TestWilson(t *testing.T) {
+	tests := []struct {
+		wins, n float64
+		lo, hi  float64
+	}{
+		{8, 10, 0.4902, 0.9433},
+		{0, 0, 0, 1},
+		{20, 20, 0.8389, 1},
+		{0, 20, 0, 0.1611},
+		{30, 60, 0.3773, 0.6227},
+	}
+	for _, tt := range tests {
+		lo, hi := Wilson(tt.wins, tt.n, Z95)
+		if math.Abs(lo-tt.lo) > 5e-4 || math.Abs(hi-tt.hi) > 5e-4 {
+			t.Errorf("Wilson(%v, %v) = %.4f–%.4f, want %.4f–%.4f", tt.wins, tt.n, lo, hi, tt.lo, tt.hi)
+		}
+	}
+}
+
+func level(t *testing.T, name string) Player {
+	t.Helper()
+	l, ok := bots.Lookup(name)
+	if !ok {
+		t.Fatalf("no level %q", name)
+	}
+	return PlayerFor(l, bots.Budget{})
+}
+
+func TestRunShortMatch(t *testing.T) {
+	dir := t.TempDir()
+	var seen []GameResult
+	rep, err := Run(context.Background(), Config{
+		A: level(t, "easy"), B: level(t, "beginner"),
+		Games: 4, Size: 5, Referee: []string{}, SGFDir: dir, Parallel: 2,
+		Progress: func(r GameResult) { seen = append(seen, r) },
+	})
+	if err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	if rep.Games != 4 || len(rep.Results) != 4 || len(seen) != 4 {
+		t.Fatalf("Run played %d games (%d results, %d reported), want 4", rep.Games, len(rep.Results), len(seen))
+	}
+	if rep.WinsA+rep.WinsB+rep.Draws != 4 || rep.WinsAsBlack+rep.WinsAsWhite != rep.WinsA {
+		t.Errorf("inconsistent counts: %+v", rep)
+	}
+	for i, r := range rep.Results {
+		wantA := engine.Black
+		if i%2 == 1 {
+			wantA = engine.White
+		}
+		if r.Index != i || r.AColor != wantA {
+			t.Errorf("game %d: index %d, A played %v; want %d, %v", i, r.Index, r.AColor, i, wantA)
+		}
+		data, err := os.ReadFile(filepath.Join(dir, "game-00"+string(rune('1'+i))+".sgf"))
+		if err != nil {
+			t.Fatalf("SGF of game %d: %v", i+1, err)
+		}
+		g, _, err := engine.ParseSGF(data)
+		if err != nil {
+			t.Fatalf("ParseSGF(game %d): %v", i+1, err)
+		}
+		if g.MoveCount() != r.Moves {
+			t.Errorf("game %d SGF has %d moves, want %d", i+1, g.MoveCount(), r.Moves)
+		}
+	}
+	if rep.Low > rep.WinRate || rep.WinRate > rep.High {
+		t.Errorf("win rate %v outside its interval %v–%v", rep.WinRate, rep.Low, rep.High)
+	}
+	if !strings.Contains(rep.String(), "easy won") {
+		t.Errorf("String() = %q", rep.String())
+	}
+}
+
+func TestRunWithGNUGoReferee(t *testing.T) {
+	if _, err := os.Stat(DefaultReferee[0]); err != nil {
+		t.Skip("GNU Go is not installed at " + DefaultReferee[0] + "; skipping")
+	}
+	rep, err := Run(context.Background(), Config{A: level(t, "easy"), B: level(t, "beginner"), Games: 2, Size: 5})
+	if err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	if rep.Games != 2 || !strings.Contains(rep.Referee, "gnugo") {
+		t.Errorf("Run = %d games scored by %q, want 2 by GNU Go", rep.Games, rep.Referee)
+	}
+}
+
+func TestRunErrors(t *testing.T) {
+	ctx := context.Background()
+	good := Config{A: level(t, "easy"), B: level(t, "beginner"), Games: 1, Referee: []string{}}
+	tests := []struct {
+		name string
+		edit func(*Config)
+	}{
+		{"no games", func(c *Config) { c.Games = 0 }},
+		{"no player", func(c *Config) { c.B = Player{} }},
+		{"size", func(c *Config) { c.Size = 30 }},
+		{"komi", func(c *Config) { c.Komi = 0.3 }},
+	}
+	for _, tt := range tests {
+		cfg := good
+		tt.edit(&cfg)
+		if _, err := Run(ctx, cfg); !errors.Is(err, ErrInvalidConfig) {
+			t.Errorf("%s: Run = %v, want ErrInvalidConfig", tt.name, err)
+		}
+	}
+	cctx, cancel := context.WithCancel(ctx)
+	cancel()
+	if _, err := Run(cctx, good); !errors.Is(err, context.Canceled) {
+		t.Errorf("Run(cancelled) = %v, want context.Canceled", err)
+	}
+}
+
+func TestMainCommand(t *testing.T) {
+	var out bytes.Buffer
+	err := Main(context.Background(), []string{"-a", "easy", "-b", "random", "-games", "2", "-size", "5", "-referee", "none"}, &out, nil)
+	if err != nil {
+		t.Fatalf("Main: %v\n%s", err, out.String())
+	}
+	for _, want := range []string{"game 1/2", "game 2/2", "easy vs beginner: 2 games on 5×5", "win rate"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("output lacks %q:\n%s", want, out.String())
+		}
+	}
+	for _, args := range [][]string{
+		{"-a", "easy"},
+		{"-a", "easy", "-b", "grandmaster"},
+		{"-a", "easy", "-b", "random", "-games", "x"},
+		{"-a", "easy", "-b", "random", "extra"},
+		{"-a", "easy", "-b", "random", "-gtp", "broken"},
+	} {
+		out.Reset()
+		if err := Main(context.Background(), args, &out, nil); !errors.Is(err, ErrInvalidConfig) {
+			t.Errorf("Main(%q) = %v, want ErrInvalidConfig", args, err)
+		}
+	}
+}
