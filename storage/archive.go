@@ -234,7 +234,8 @@ func (s *Store) PlayerGames(ctx context.Context, playerKey string, limit int) ([
 }
 
 // PlayerGamesBefore is PlayerGames for the games finished strictly before
-// t: the next page after a page whose oldest game finished at t.
+// t: the next page after a page whose oldest game finished at t. A zero t
+// sets no bound.
 func (s *Store) PlayerGamesBefore(ctx context.Context, playerKey string, t time.Time, limit int) ([]*Archived, error) {
 	return s.history(ctx, bucketArchivePlayer, "player", playerKey, t, limit)
 }

@@ -57,12 +57,17 @@
 // PostgreSQL store for several bot processes can satisfy the same method
 // set. It imports engine, never commands or discordgo.
 //
-// Compared with the agreed shapes, the store adds: Game.Deadline,
-// ScoringState.MessageID and UndoRequest.RequestedAt; ScoringState.Accepted
-// is a map[engine.Color]bool; AcceptChallenge (challenge to game in one
-// transaction), QuarantineGame, PlayerActiveGames, PlayerGamesBefore,
-// GuildGamesBefore, PlayerStats, Check, ErrExpired, ErrInvalid,
-// ErrSchemaTooNew and ErrClosed; history methods take a player key and
-// return archived games without their SGF (ArchivedGame loads it); every
+// Compared with the agreed shapes (INTERFACES.md) the store adds, and
+// changes nothing that commands already relies on: Game.Deadline,
+// ScoringState.MessageID and UndoRequest.RequestedAt (ScoringState.Accepted
+// is a map[engine.Color]bool); AcceptChallenge (challenge to game in one
+// transaction, so a double accept cannot start two games); QuarantineGame
+// (moves a corrupt record aside so the channel can be used again);
+// PlayerActiveGames; PlayerGamesBefore and GuildGamesBefore for paging;
+// PlayerStats; Check; NewID; ParseResult; Player.Key; the hot-backup
+// socket (Options.BackupSocket, FetchBackup, BackupTo,
+// DefaultBackupSocket); and the sentinels ErrExpired, ErrInvalid,
+// ErrSchemaTooNew and ErrClosed. History methods take a player key and
+// return archived games without their SGF (ArchivedGame loads it). Every
 // method takes a ctx first.
 package storage
