@@ -82,6 +82,48 @@ func TestEstimateDeadDiagrams(t *testing.T) {
 			. X . . . . X . .
 			X . . o . X . . .
 			. . . . . X . . .`, 0},
+		// The diagrams below are checked against GNU Go 3.8
+		// (final_status_list dead and seki, --chinese-rules).
+		{"seki with an eye each", `
+			. . . . . . . . .
+			. . . . . . . . .
+			. . . . . . . . .
+			. . . . . . . . .
+			X X X X X X X . .
+			O O O O O O X . .
+			X X X O . O X . .
+			. X O O O O X . .
+			X X . O O O X . .`, 21},
+		{"big eyeless group", `
+			. . . . . . . . .
+			. . . . . . . . .
+			X X X X X X X X X
+			. o o o o o o . X
+			X o . o . o o o X
+			X X X X X X X X X
+			. . . . . . . . .
+			. . . . . . . . .
+			. . . . . . . . .`, 0},
+		{"one eye", `
+			. . . . . . . . .
+			. . . . . . . . .
+			. . . . . . . . .
+			O O O O O O . . .
+			O x x x x O . . .
+			O x . x x O . . .
+			O x x x x O . . .
+			O O O O O O . . .
+			. . . . . . . . .`, 0},
+		{"capturable stone in an eye", `
+			. . . . . . . . .
+			. . . . . . . . .
+			O O O O O O O . .
+			O X X X X X O . .
+			O X . X o X O . .
+			O X X X . X O . .
+			O O O X X X O . .
+			. . O O O O O . .
+			. . . . . . . . .`, 0},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
