@@ -137,6 +137,9 @@ func FetchBackup(ctx context.Context, socketPath string, w io.Writer) (int64, er
 // nothing listens there, by opening the file read-only itself. If the file
 // is locked and no socket answers, the error wraps ErrLocked.
 func BackupTo(ctx context.Context, dbPath, socketPath, outPath string) error {
+	if sameFile(dbPath, outPath) {
+		return fmt.Errorf("storage: backup %s onto itself: %w", dbPath, ErrInvalid)
+	}
 	if socketPath != "" {
 		err := writeFileAtomic(outPath, func(w io.Writer) (int64, error) { return FetchBackup(ctx, socketPath, w) })
 		if err == nil || !noListener(err) {
@@ -224,4 +227,18 @@ func verifyFile(path string) error {
 		}
 		return errors.Join(errs...)
 	})
+}
+
+// sameFile reports whether two paths name the same file: a backup written
+// over the live database would be renamed over it and silently lose every
+// later write.
+func sameFile(a, b string) bool {
+	fa, errA := os.Stat(a)
+	fb, errB := os.Stat(b)
+	if errA == nil && errB == nil {
+		return os.SameFile(fa, fb)
+	}
+	absA, errA := filepath.Abs(a)
+	absB, errB := filepath.Abs(b)
+	return errA == nil && errB == nil && absA == absB
 }

@@ -221,3 +221,26 @@ func TestBackupSocketNotOurs(t *testing.T) {
 		t.Errorf("file at the socket path = %q, %v; want it untouched", b, err)
 	}
 }
+
+func TestBackupOntoItself(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "gobot.db")
+	s := openAt(t, path)
+	fill(t, s, 2)
+	same := []string{path, filepath.Join(dir, ".", "gobot.db"), filepath.Join(dir, "sub", "..", "gobot.db")}
+	link := filepath.Join(dir, "link.db")
+	if err := os.Symlink(path, link); err == nil {
+		same = append(same, link)
+	}
+	for _, out := range same {
+		if err := s.BackupFile(out); !errors.Is(err, ErrInvalid) {
+			t.Errorf("BackupFile(%s) = %v, want ErrInvalid", out, err)
+		}
+		if err := BackupTo(ctx, path, "", out); !errors.Is(err, ErrInvalid) {
+			t.Errorf("BackupTo(%s) = %v, want ErrInvalid", out, err)
+		}
+	}
+	if games, err := s.ActiveGames(ctx); err != nil || len(games) != 2 {
+		t.Errorf("after refused backups: %d games, %v", len(games), err)
+	}
+}

@@ -219,6 +219,10 @@ func (s *Store) WriteTo(w io.Writer) (int64, error) { return s.Backup(w) }
 // it writes a temporary file in the same directory, syncs it, checks that
 // it opens as a sound bbolt file, renames it over path and syncs the
 // directory. A failed backup leaves any earlier file at path untouched.
+// It refuses (ErrInvalid) to write over the database itself.
 func (s *Store) BackupFile(path string) error {
+	if sameFile(s.path, path) {
+		return fmt.Errorf("storage: backup %s onto itself: %w", s.path, ErrInvalid)
+	}
 	return writeFileAtomic(path, func(w io.Writer) (int64, error) { return s.Backup(w) })
 }
