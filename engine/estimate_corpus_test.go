@@ -24,6 +24,9 @@ import (
 //	GOBOT_SCORING_CORPUS=full go test ./engine/ -run Corpus -gnugo   # also recheck GNU Go live
 //	go test ./engine/ -run TestGenerateScoringCorpus -generate-corpus -timeout 2h
 //
+// Generation skips games whose file exists; GOBOT_CORPUS_SIZES=9,13 limits
+// it to some sizes and GOBOT_CORPUS_MAX=n to n games of each kind.
+//
 // Generating needs GNU Go at /usr/games/gnugo and takes a long time: games
 // between GNU Go and itself (after a few random opening moves), GNU Go and
 // a light random player, and two random players, on 9×9, 13×13 and 19×19.
@@ -174,6 +177,12 @@ func TestGenerateScoringCorpus(t *testing.T) {
 		t.Fatal(err)
 	}
 	only := os.Getenv("GOBOT_CORPUS_SIZES") // e.g. "9,13"
+	limit := 1 << 30                        // games of each kind and size
+	if v := os.Getenv("GOBOT_CORPUS_MAX"); v != "" {
+		if _, err := fmt.Sscan(v, &limit); err != nil {
+			t.Fatalf("GOBOT_CORPUS_MAX=%q: %v", v, err)
+		}
+	}
 	plan := []struct {
 		size                 int
 		gnugo, mixed, random int
@@ -192,7 +201,7 @@ func TestGenerateScoringCorpus(t *testing.T) {
 			n    int
 		}{{"gnugo", pl.gnugo}, {"mixed", pl.mixed}, {"random", pl.random}}
 		for _, k := range kinds {
-			for i := 0; i < k.n; i++ {
+			for i := 0; i < k.n && i < limit; i++ {
 				name := fmt.Sprintf("%02d-%s-%03d", pl.size, k.kind, i)
 				path := filepath.Join(corpusDir, name+".sgf")
 				if _, err := os.Stat(path); err == nil {
