@@ -92,13 +92,18 @@ func (w *worker) prior(b *engine.Board, v int, c engine.Color, last int, scratch
 		}
 	}
 
-	// The first line away from everything is almost always wrong, and
-	// so is the second on bigger boards in the opening.
-	if edge := w.s.edgeDistance(v); edge <= 1 && w.lonely(b, v) {
-		if edge == 0 {
+	// The first line away from everything is almost always wrong; on
+	// bigger boards so is the second, and the third and fourth lines are
+	// where open areas are taken.
+	if edge := w.s.edgeDistance(v); w.lonely(b, v) {
+		switch {
+		case edge == 0:
 			bad(E)
-		} else if w.s.size >= 13 {
-			bad(E / 2)
+		case w.s.size < 13:
+		case edge == 1:
+			bad(E)
+		case edge <= 3:
+			good(E / 2)
 		}
 	}
 

@@ -272,8 +272,9 @@ func (w *worker) selectChild(nd *node) int32 {
 		n := float64(ch.visits.Load()) + float64(ch.priorN)
 		q := (float64(ch.wins.Load())/2 + float64(ch.priorW)) / n
 		val := q
-		if rv := float64(ch.rvisits.Load()); rv > 0 {
-			a := float64(ch.rwins.Load()) / 2 / rv
+		if rvi, rwi := ch.raveStats(); rvi > 0 {
+			rv := float64(rvi)
+			a := float64(rwi) / 2 / rv
 			beta := rv / (rv + n + rv*n/equiv)
 			val = (1-beta)*q + beta*a
 		}
@@ -351,8 +352,7 @@ func (w *worker) backup(score float64) {
 				continue
 			}
 			if w.amafColor[m] == c && w.amafDepth[m] >= int32(d) {
-				ch.rvisits.Add(1)
-				ch.rwins.Add(r)
+				ch.rave.Add(1<<32 | uint64(r))
 			}
 		}
 	}

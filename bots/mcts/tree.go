@@ -28,8 +28,10 @@ const (
 type node struct {
 	visits  atomic.Int32
 	wins    atomic.Int32
-	rvisits atomic.Int32 // AMAF (RAVE) visits
-	rwins   atomic.Int32 // AMAF wins, in half points
+	// rave packs the AMAF (RAVE) statistics into one word, so that one
+	// atomic add updates both: visits in the high 32 bits, wins (in half
+	// points) in the low 32.
+	rave atomic.Uint64
 	state   atomic.Int32
 	priorN  float32 // prior equivalent visits
 	priorW  float32 // prior equivalent wins (full points)
@@ -100,6 +102,12 @@ func (a *arena) used() int {
 // expanded.
 func (n *node) expanded() bool { return n.state.Load()&stateMask == stateExpanded }
 
+// raveStats returns the AMAF visits and wins (in half points).
+func (n *node) raveStats() (visits, wins uint32) {
+	r := n.rave.Load()
+	return uint32(r >> 32), uint32(r)
+}
+
 func (n *node) illegal() bool { return n.state.Load()&flagIllegal != 0 }
 
 // winrate returns the node's observed win rate, or -1 with no visits.
@@ -125,8 +133,7 @@ func copySubtree(a *arena, src int32, maxNodes int) *arena {
 		f, t := a.at(p.from), dst.at(p.to)
 		t.visits.Store(f.visits.Load())
 		t.wins.Store(f.wins.Load())
-		t.rvisits.Store(f.rvisits.Load())
-		t.rwins.Store(f.rwins.Load())
+		t.rave.Store(f.rave.Load())
 		t.priorN, t.priorW, t.move = f.priorN, f.priorW, f.move
 		flags := f.state.Load() &^ stateMask
 		if f.state.Load()&stateMask != stateExpanded {
