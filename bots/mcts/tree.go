@@ -26,18 +26,18 @@ const (
 // when a thread passes through the node on its way down (a virtual loss
 // until the result is added on the way back up).
 type node struct {
-	visits  atomic.Int32
-	wins    atomic.Int32
+	visits atomic.Int32
+	wins   atomic.Int32
 	// rave packs the AMAF (RAVE) statistics into one word, so that one
 	// atomic add updates both: visits in the high 32 bits, wins (in half
 	// points) in the low 32.
-	rave atomic.Uint64
-	state   atomic.Int32
-	priorN  float32 // prior equivalent visits
-	priorW  float32 // prior equivalent wins (full points)
-	first   int32   // arena index of the first child
-	nchild  int16
-	move    int16 // vertex; engine.PassVertex for a pass
+	rave   atomic.Uint64
+	state  atomic.Int32
+	priorN float32 // prior equivalent visits
+	priorW float32 // prior equivalent wins (full points)
+	first  int32   // arena index of the first child
+	nchild int16
+	move   int16 // vertex; engine.PassVertex for a pass
 }
 
 const (
