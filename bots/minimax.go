@@ -259,9 +259,22 @@ func (s *search) negamax(b *engine.Board, toPlay engine.Color, depth int, alpha,
 	best := math.Inf(-1)
 	bestV := engine.PassVertex
 	child := &s.boards[ply+1]
-	for i := 0; i <= len(moves); i++ {
+	limit := len(moves)
+	if ply >= minimaxWide {
+		limit = min(limit, minimaxBeam)
+	}
+	for i := 0; i <= limit; i++ {
 		v := engine.PassVertex
-		if i < len(moves) {
+		if i < limit {
+			// Selection sort, one step at a time: a cut-off usually
+			// comes after a few moves, so sorting them all is waste.
+			best := i
+			for j := i + 1; j < len(moves); j++ {
+				if moves[j].order > moves[best].order {
+					best = j
+				}
+			}
+			moves[i], moves[best] = moves[best], moves[i]
 			v = moves[i].v
 		}
 		*child = *b
@@ -373,9 +386,10 @@ func (s *search) repeats(b *engine.Board, toPlay engine.Color, ply int) bool {
 	return s.g.Seen(b.Hash(), toPlay)
 }
 
-// genMoves lists the moves worth searching at ply, best first: every legal
-// move that does not fill an own eye near the root, the most promising
-// beyond. Pass is not included: negamax always tries it last.
+// genMoves lists the legal moves at ply that do not fill an own eye, with
+// their ordering scores, unsorted: negamax picks them best first and, beyond
+// the first plies, only the most promising. Pass is not included: negamax
+// always tries it last.
 func (s *search) genMoves(b *engine.Board, c engine.Color, ply, last int, k uint64) []scored {
 	buf := s.moveBuf[ply][:0]
 	ttMove, hasTT := s.tt[k]
@@ -390,10 +404,6 @@ func (s *search) genMoves(b *engine.Board, c engine.Color, ply, last int, k uint
 			o += 1e6
 		}
 		buf = append(buf, scored{v, o})
-	}
-	sort.Slice(buf, func(i, j int) bool { return buf[i].order > buf[j].order })
-	if ply >= minimaxWide && len(buf) > minimaxBeam {
-		buf = buf[:minimaxBeam]
 	}
 	s.moveBuf[ply] = buf
 	return buf

@@ -15,7 +15,7 @@ func tacticalBots() []Bot {
 	return []Bot{NewGreedy(1), NewMinimax(1)}
 }
 
-var tacticalBudget = Budget{Playouts: 20000}
+var tacticalBudget = Budget{Playouts: 10000}
 
 func TestCapturesStonesInAtari(t *testing.T) {
 	tests := []struct {
@@ -191,7 +191,7 @@ func TestFindsOnlySavingMove(t *testing.T) {
 	}{{engine.Black, "C2"}, {engine.White, "C2"}} {
 		t.Run(tt.toPlay.String(), func(t *testing.T) {
 			g := position(t, diagram, tt.toPlay)
-			m, err := NewMinimax(1).GenMove(context.Background(), g, Budget{Playouts: 200000})
+			m, err := NewMinimax(1).GenMove(context.Background(), g, Budget{Playouts: 30000})
 			if err != nil {
 				t.Fatalf("GenMove: %v", err)
 			}
