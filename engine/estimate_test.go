@@ -241,3 +241,62 @@ func TestGTPUsesEstimate(t *testing.T) {
 		t.Errorf("final_score = %s, want %s", got, want)
 	}
 }
+
+func TestEstimateDeadDeterministicAndCancellable(t *testing.T) {
+	g, want := estDiagramGame(t, territoryDiagram, DefaultRules())
+	a := EstimateDead(context.Background(), g, EstimateOptions{})
+	b := EstimateDead(context.Background(), g.Clone(), EstimateOptions{})
+	if estPointList(a.Dead) != estPointList(b.Dead) || fmt.Sprint(a.Ownership) != fmt.Sprint(b.Ownership) {
+		t.Errorf("two estimates of one position differ:\n%v\n%v", a, b)
+	}
+	if estPointList(a.Dead) != estPointList(want) {
+		t.Errorf("Dead = %s, want %s", estPointList(a.Dead), estPointList(want))
+	}
+	if a.Playouts != DefaultPlayouts(9) {
+		t.Errorf("Playouts = %d, want %d", a.Playouts, DefaultPlayouts(9))
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	c := EstimateDead(ctx, g, EstimateOptions{})
+	if c.Playouts != 0 || len(c.Dead) != 0 || len(c.Ownership) != 81 {
+		t.Errorf("cancelled estimate: %d playouts, dead %s, %d ownership values; want 0, none, 81",
+			c.Playouts, estPointList(c.Dead), len(c.Ownership))
+	}
+}
+
+func TestBensonPassAlive(t *testing.T) {
+	// Black's three chains share three one-point eyes (A2, C2, B1):
+	// pass-alive. White's wall has no eye at all.
+	g2, _ := estDiagramGame(t, `
+		. . . . . .
+		. . . . . .
+		O O O O . .
+		X X X O . .
+		. X . X O .
+		X . X X O .`, DefaultRules())
+	b := g2.Board()
+	var alive, safe [estArea]bool
+	bensonAlive(b, Black, &alive, &safe)
+	for _, tc := range []struct {
+		p     string
+		alive bool
+	}{{"A3", true}, {"D1", true}, {"B2", true}, {"D4", false}} {
+		p, _ := ParsePoint(tc.p, 6)
+		if got := alive[b.Vertex(p)]; got != tc.alive && b.At(p) == Black {
+			t.Errorf("pass-alive(%s) = %v, want %v\n%v", tc.p, got, tc.alive, b)
+		}
+	}
+	for _, p := range []string{"A2", "C2", "B1"} {
+		q, _ := ParsePoint(p, 6)
+		if !safe[b.Vertex(q)] {
+			t.Errorf("%s is not in Black's pass-alive territory\n%v", p, b)
+		}
+	}
+	var walive, wsafe [estArea]bool
+	bensonAlive(b, White, &walive, &wsafe)
+	for v := 0; v < b.Area(); v++ {
+		if walive[v] {
+			t.Errorf("white %v pass-alive, want none\n%v", b.Point(v), b)
+		}
+	}
+}
