@@ -94,6 +94,60 @@ func passWins(g *engine.Game) bool {
 	return g.Score(nil).Winner == g.ToPlay()
 }
 
+// opponentPassed reports whether the last move was the opponent's pass.
+func opponentPassed(g *engine.Game) bool {
+	last, ok := g.LastMove()
+	return ok && last.Kind == engine.Pass && last.Color != g.ToPlay()
+}
+
+// dropOwnArea removes from moves the points of empty regions that touch only
+// c's stones: filling one's own area gains nothing under area scoring and
+// only weakens the group around it. The random and greedy players use it
+// once the opponent has passed, so that they pass back instead of filling
+// their territory stone by stone.
+func dropOwnArea(moves []int, b *engine.Board, c engine.Color) []int {
+	own := make([]bool, b.Area())
+	seen := make([]bool, b.Area())
+	var region, stack []int
+	for _, v := range moves {
+		if seen[v] {
+			continue
+		}
+		region, stack = region[:0], append(stack[:0], v)
+		seen[v] = true
+		reach := 0
+		for len(stack) > 0 {
+			u := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			region = append(region, u)
+			for _, w := range b.Neighbours(u) {
+				switch {
+				case b.IsBorder(w):
+				case b.ColorAt(w) == c:
+					reach |= 1
+				case b.ColorAt(w) == c.Opponent():
+					reach |= 2
+				case !seen[w]:
+					seen[w] = true
+					stack = append(stack, w)
+				}
+			}
+		}
+		if reach == 1 {
+			for _, u := range region {
+				own[u] = true
+			}
+		}
+	}
+	out := moves[:0]
+	for _, v := range moves {
+		if !own[v] {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
 // areaMargin returns Black's lead on board b counted by area (stones plus
 // empty regions that reach only one colour), less komi: the Tromp–Taylor
 // count of the position as it stands. It allocates nothing; work must hold

@@ -9,7 +9,8 @@ import (
 
 // Greedy looks one move ahead: it captures the most stones it can, saves its
 // own groups in atari, avoids putting its own stones in atari, and otherwise
-// plays like Random. It is the easy level.
+// plays like Random (passing when Random would, and when every move left
+// loses stones). It is the easy level.
 type Greedy struct {
 	rng *rand.Rand
 }
@@ -45,6 +46,9 @@ func (gr *Greedy) GenMove(ctx context.Context, g *engine.Game, _ Budget) (engine
 	}
 	b := g.Board()
 	moves := candidates(nil, b, c)
+	if opponentPassed(g) {
+		moves = dropOwnArea(moves, b, c)
+	}
 	scores := make([]int, len(moves))
 	before := atariStones(b, c)
 	for i, v := range moves {

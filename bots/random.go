@@ -8,8 +8,9 @@ import (
 )
 
 // Random plays a uniformly random legal move that does not fill one of its
-// own eyes. It passes when no such move is left, or when the opponent has
-// just passed and it is ahead on the board. It is the beginner level.
+// own eyes. It passes when no such move is left, and when the opponent has
+// just passed and it is ahead on the board or has nothing left to play but
+// its own area. It is the beginner level.
 type Random struct {
 	rng *rand.Rand
 }
@@ -41,6 +42,9 @@ func (r *Random) GenMove(ctx context.Context, g *engine.Game, _ Budget) (engine.
 	}
 	b := g.Board()
 	moves := candidates(nil, b, c)
+	if opponentPassed(g) {
+		moves = dropOwnArea(moves, b, c)
+	}
 	if v, ok := pickLegal(r.rng, g, b, moves); ok {
 		return place(g, b, v), nil
 	}

@@ -176,6 +176,41 @@ func TestDoesNotFillOwnEye(t *testing.T) {
 	}
 }
 
+func TestPassesBack(t *testing.T) {
+	// White has passed. Black is behind and has nothing to play but its
+	// own area (White's eyes are suicide for it): it passes back.
+	diagram := `
+		. X O . O
+		. X O O O
+		X X O . O
+		. X O O O
+		. X O . O`
+	for _, bot := range []Bot{NewRandom(1), NewGreedy(1), NewMinimax(1)} {
+		t.Run(bot.Name(), func(t *testing.T) {
+			g := position(t, diagram, engine.White)
+			if err := g.Play(engine.PassMove(engine.White)); err != nil {
+				t.Fatal(err)
+			}
+			m, err := bot.GenMove(context.Background(), g, tacticalBudget)
+			if err != nil {
+				t.Fatalf("GenMove: %v", err)
+			}
+			if m.Kind != engine.Pass {
+				t.Errorf("GenMove = %v after White's pass, want pass", m)
+			}
+		})
+	}
+	// Without the pass, the random player still plays in its area.
+	g := position(t, diagram, engine.Black)
+	m, err := NewRandom(1).GenMove(context.Background(), g, Budget{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Kind != engine.Place {
+		t.Errorf("GenMove = %v, want a stone in Black's area", m)
+	}
+}
+
 func TestFindsOnlySavingMove(t *testing.T) {
 	// Black's group has a straight three eye space: only the middle point
 	// C2 makes two eyes; White to play kills there.
