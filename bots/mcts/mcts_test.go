@@ -3,6 +3,7 @@ package mcts
 import (
 	"context"
 	"errors"
+	"fmt"
 	"runtime"
 	"slices"
 	"testing"
@@ -400,5 +401,71 @@ func TestSuperko(t *testing.T) {
 	}
 	if found == 0 {
 		t.Fatal("no superko position found: the test exercised nothing")
+	}
+}
+
+// TestSizes plays a few moves on boards from 2×2 to 25×25 under the
+// rulesets (all of them on the small boards) and checks that every move is
+// legal.
+func TestSizes(t *testing.T) {
+	for i, size := range []int{2, 3, 4, 5, 7, 8, 13, 19, 25} {
+		for j, rules := range engine.PresetNames {
+			if size > 8 && j != i%len(engine.PresetNames) {
+				continue // one ruleset each for the big boards
+			}
+			t.Run(fmt.Sprintf("%d/%s", size, rules), func(t *testing.T) {
+				r, err := engine.Preset(rules)
+				if err != nil {
+					t.Fatal(err)
+				}
+				g, err := engine.NewGame(engine.Config{Size: size, Rules: r})
+				if err != nil {
+					t.Fatal(err)
+				}
+				e := New(Options{Seed: int64(size), Threads: 2, MaxNodes: 5000})
+				for i := 0; i < 4 && !g.Over(); i++ {
+					m, err := e.GenMove(context.Background(), g, 0, 40)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if m.Kind == engine.Resign {
+						break
+					}
+					if err := g.Play(m); err != nil {
+						t.Fatalf("move %d: GenMove = %v: %v", i, m, err)
+					}
+				}
+			})
+		}
+	}
+}
+
+// TestOwnership checks the ownership estimate: one value per point, in
+// range, and clear on a settled position.
+func TestOwnership(t *testing.T) {
+	g := gameFrom(t, 0.5, engine.Black, `
+		. . . . .
+		. . . . .
+		X X X X X
+		O O O O O
+		. . . . .`)
+	e := New(Options{Seed: 1, Threads: 1})
+	if _, err := e.GenMove(context.Background(), g, 0, 500); err != nil {
+		t.Fatal(err)
+	}
+	own := e.Ownership()
+	if len(own) != 25 {
+		t.Fatalf("len(Ownership()) = %d, want 25", len(own))
+	}
+	for i, o := range own {
+		row := i / 5
+		switch {
+		case o < -1 || o > 1:
+			t.Errorf("ownership[%d] = %v, out of range", i, o)
+		case row >= 2 && o < 0.6:
+			t.Errorf("ownership at row %d = %.2f, want Black's", row+1, o)
+		case row <= 1 && o > -0.6:
+			t.Errorf("ownership at row %d = %.2f, want White's", row+1, o)
+		}
 	}
 }
