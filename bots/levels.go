@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -148,6 +150,10 @@ func (b *MCTSBot) GenMove(ctx context.Context, g *engine.Game, budget Budget) (e
 type Config struct {
 	// Engines are the external GTP engines, offered as "gtp:NAME".
 	Engines []gtp.Spec
+	// GTPEngines adds engines given as NAME -> command line (as the
+	// config package reads GOBOT_GTP_ENGINES), each split into arguments
+	// by gtp.SplitCommand; they follow Engines, in name order.
+	GTPEngines map[string]string
 	// GTP tunes the engines' clients (timeouts, stderr).
 	GTP gtp.Options
 	// MaxSearches caps the searches that run at once; 0 means
@@ -183,7 +189,16 @@ func NewRegistry(cfg Config) (*Registry, error) {
 		queue = 4 * slots
 	}
 	r := &Registry{levels: Builtin(), limiter: NewLimiter(slots, queue)}
-	for _, spec := range cfg.Engines {
+	specs := append([]gtp.Spec(nil), cfg.Engines...)
+	names := slices.Sorted(maps.Keys(cfg.GTPEngines))
+	for _, name := range names {
+		argv, err := gtp.SplitCommand(cfg.GTPEngines[name])
+		if err != nil {
+			return nil, fmt.Errorf("engine %q: %w: %w", name, ErrInvalidConfig, err)
+		}
+		specs = append(specs, gtp.Spec{Name: strings.ToLower(name), Argv: argv})
+	}
+	for _, spec := range specs {
 		if len(spec.Argv) == 0 {
 			return nil, fmt.Errorf("engine %q has no command: %w", spec.Name, ErrInvalidConfig)
 		}

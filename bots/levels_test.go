@@ -58,6 +58,22 @@ func TestLevels(t *testing.T) {
 	if _, err := NewRegistry(Config{Engines: []gtp.Spec{{Name: "x", Argv: []string{"a"}}, {Name: "x", Argv: []string{"b"}}}}); !errors.Is(err, ErrInvalidConfig) {
 		t.Errorf("NewRegistry(duplicate engines) = %v, want ErrInvalidConfig", err)
 	}
+	if _, err := NewRegistry(Config{GTPEngines: map[string]string{"x": "a 'b"}}); !errors.Is(err, ErrInvalidConfig) {
+		t.Errorf("NewRegistry(unclosed quote) = %v, want ErrInvalidConfig", err)
+	}
+	// Engines from the config package's map, in name order.
+	r2, err := NewRegistry(Config{GTPEngines: map[string]string{"pachi": "pachi -t 2", "gnugo": "/usr/games/gnugo --mode gtp"}})
+	if err != nil {
+		t.Fatalf("NewRegistry(map): %v", err)
+	}
+	defer r2.Close()
+	var got []string
+	for _, l := range r2.Levels() {
+		got = append(got, l.Name)
+	}
+	if n := len(got); n != 7 || got[5] != "gtp:gnugo" || got[6] != "gtp:pachi" {
+		t.Errorf("NewRegistry(map) levels = %q, want the built-in ones, gtp:gnugo, gtp:pachi", got)
+	}
 }
 
 func TestRegistryGenMove(t *testing.T) {
