@@ -470,3 +470,39 @@ func TestGTPMoveTime(t *testing.T) {
 		}
 	}
 }
+
+func ExampleServeGTP() {
+	session := `1 boardsize 9
+2 komi 6.5
+3 play black E5
+4 play white E5
+5 fixed_handicap 2
+6 list_stones black
+7 final_score
+quit
+`
+	opts := GTPOptions{Name: "gobot", DeadStones: func(context.Context, *Game) []Point { return nil }}
+	var out bytes.Buffer
+	if err := ServeGTP(context.Background(), strings.NewReader(session), &out, opts); err != nil {
+		fmt.Println(err)
+	}
+	// Successful responses without text are "= " and "=id ": the
+	// example's output drops the trailing space.
+	fmt.Print(strings.ReplaceAll(out.String(), " \n", "\n"))
+	// Output:
+	// =1
+	//
+	// =2
+	//
+	// =3
+	//
+	// ?4 illegal move
+	//
+	// ?5 board not empty
+	//
+	// =6 E5
+	//
+	// =7 B+74.5
+	//
+	// =
+}

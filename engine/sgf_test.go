@@ -757,3 +757,61 @@ func TestParseSGFFixtures(t *testing.T) {
 		})
 	}
 }
+
+func ExampleParseSGF() {
+	record := `(;FF[4]GM[1]SZ[9]KM[7]RU[Japanese]PB[Alice]PW[Bob]RE[W+R]
+;B[ee];W[gc];B[cg](;W[dc];B[ce])(;W[cc]))`
+	g, info, err := ParseSGF([]byte(record))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(info.PB, "vs", info.PW, info.RE)
+	fmt.Println(g.Rules())
+	fmt.Println(g.MoveCount(), "moves,", g.ToPlay(), "to play")
+	for _, line := range strings.Split(strings.TrimRight(g.Board().String(), "\n"), "\n") {
+		fmt.Println(strings.TrimRight(line, " "))
+	}
+	// Output:
+	// Alice vs Bob W+R
+	// japanese (territory scoring, simple ko, komi 7)
+	// 5 moves, white to play
+	//    A B C D E F G H J
+	//  9 . . . . . . . . .
+	//  8 . . . . . . . . .
+	//  7 . . . O . . O . .
+	//  6 . . . . . . . . .
+	//  5 . . X . X . . . .
+	//  4 . . . . . . . . .
+	//  3 . . X . . . . . .
+	//  2 . . . . . . . . .
+	//  1 . . . . . . . . .
+	//    A B C D E F G H J
+}
+
+func ExampleParseSGF_error() {
+	_, _, err := ParseSGF([]byte("(;SZ[9]\n;B[ee];W[ee])"))
+	fmt.Println(err)
+	var se *SGFError
+	if errors.As(err, &se) {
+		fmt.Println(se.Line, se.Col, errors.Is(err, ErrOccupied))
+	}
+	// Output:
+	// engine: sgf line 2, column 9: move 2 (W E5): position occupied
+	// 2 9 true
+}
+
+func ExampleWriteSGF() {
+	g, _ := NewGame(Config{Size: 5, Rules: DefaultRules()})
+	for _, v := range []string{"C3", "B2", "pass", "pass"} {
+		m, _ := ParseMove(g.ToPlay(), v, 5)
+		g.Play(m)
+	}
+	WriteSGF(os.Stdout, g, SGFInfo{PB: "Alice", PW: "Bob", RE: "B+17.5", Dead: []Point{{1, 1}}})
+	// Output:
+	// (;FF[4]GM[1]CA[UTF-8]AP[gobot]SZ[5]KM[7.5]RU[Chinese]
+	// PB[Alice]PW[Bob]RE[B+17.5]
+	// ;B[cc];W[bd];B[];W[]
+	// TB[aa][ba][ca][da][ea][ab][bb][cb][db][eb][ac][bc][dc][ec][ad][bd][cd][dd][ed][ae][be][ce][de][ee]
+	// MA[bd])
+}
