@@ -49,6 +49,9 @@ type Client struct {
 	spec Spec
 	opts Options
 
+	closing   chan struct{} // closed by Close, to end a command in flight
+	closeOnce sync.Once
+
 	mu       sync.Mutex
 	p        *process // nil when no process is running
 	closed   bool
@@ -64,7 +67,7 @@ type Client struct {
 // New returns a client for the engine; the process starts with the first
 // command.
 func New(spec Spec, opts Options) *Client {
-	return &Client{spec: spec, opts: opts}
+	return &Client{spec: spec, opts: opts, closing: make(chan struct{})}
 }
 
 // Start returns a client whose process is running and has answered the
@@ -110,8 +113,10 @@ func (c *Client) Command(ctx context.Context, timeout time.Duration, command str
 }
 
 // Close asks the engine to quit, kills it if it does not within a second,
-// and waits for it. Close is idempotent.
+// and waits for it. A command in flight ends at once with ErrClosed. Close
+// is idempotent.
 func (c *Client) Close() error {
+	c.closeOnce.Do(func() { close(c.closing) })
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.closed = true
@@ -127,8 +132,10 @@ func (c *Client) Close() error {
 
 // ensure starts the process if none is running; c.mu is held.
 func (c *Client) ensure(ctx context.Context) error {
-	if c.closed {
+	select {
+	case <-c.closing:
 		return ErrClosed
+	default:
 	}
 	if c.p != nil {
 		return nil
@@ -210,6 +217,17 @@ func (c *Client) send(ctx context.Context, timeout time.Duration, command string
 	case <-ctx.Done():
 		c.kill()
 		return "", fmt.Errorf("%s: %s: %w", c.spec.Name, command, ctx.Err())
+	case <-c.closing:
+		if command == "quit" {
+			// Close's own farewell: wait for the answer as usual.
+			select {
+			case <-p.responses:
+			case <-timer.C:
+			}
+			return "", nil
+		}
+		c.kill()
+		return "", fmt.Errorf("%s: %s: %w", c.spec.Name, command, ErrClosed)
 	}
 }
 

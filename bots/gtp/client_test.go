@@ -259,6 +259,24 @@ func TestCancel(t *testing.T) {
 	}
 }
 
+func TestCloseDuringCommand(t *testing.T) {
+	spec, _ := fakeSpec(t, "hang")
+	c := New(spec, Options{})
+	g := newGameWith(t, 9, 0)
+	errc := make(chan error, 1)
+	go func() {
+		_, err := c.GenMove(context.Background(), g, 0)
+		errc <- err
+	}()
+	time.Sleep(300 * time.Millisecond)
+	if err := c.Close(); err != nil {
+		t.Fatalf("Close: %v", err)
+	}
+	if err := <-errc; !errors.Is(err, ErrClosed) {
+		t.Errorf("GenMove interrupted by Close = %v, want ErrClosed", err)
+	}
+}
+
 func TestCloseKillsAndLeavesNothing(t *testing.T) {
 	before := runtime.NumGoroutine()
 	spec, _ := fakeSpec(t, "ok")
