@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -246,4 +247,49 @@ func TestDescribeResult(t *testing.T) {
 			t.Errorf("DescribeResult(%+v) = %q, want %q", tc.r, got, tc.want)
 		}
 	}
+}
+
+// The scoring phase after two passes: the estimate proposes dead stones, a
+// player toggles a group, both accept, and the game ends with the count.
+func ExampleScoringPhase() {
+	g, _ := NewGame(Config{Size: 9, Rules: DefaultRules(), Seed: 1})
+	// Black's invasion at G3 fails inside White's area.
+	for _, s := range []string{
+		"B C5", "W E5", "B C4", "W E4", "B C6", "W E6", "B C3", "W E3", "B C7", "W E7",
+		"B C2", "W E2", "B C8", "W E8", "B C1", "W E1", "B C9", "W E9", "B G3", "W pass", "B pass",
+	} {
+		c, v, _ := strings.Cut(s, " ")
+		col, _ := ParseColor(c)
+		m, _ := ParseMove(col, v, 9)
+		if err := g.Play(m); err != nil {
+			fmt.Println(err)
+			return
+		}
+	}
+	s, err := NewScoringPhase(context.Background(), g, EstimateOptions{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println("proposed dead:", s.Dead())
+	changed, _ := s.Toggle(g, Point{Col: 6, Row: 2}) // G3: "that stone is alive"
+	fmt.Println("toggled:", changed, "dead now:", s.Dead())
+	s.Toggle(g, Point{Col: 6, Row: 2}) // "no, it is dead after all"
+	s.Accept(Black)
+	agreed, _ := s.Accept(White)
+	fmt.Println("agreed:", agreed)
+	breakdown, _ := s.Breakdown(g)
+	fmt.Println(breakdown)
+	s.Finish(g)
+	r, _ := g.Result()
+	fmt.Println(DescribeResult(r))
+	// Output:
+	// proposed dead: [G3]
+	// toggled: [G3] dead now: []
+	// agreed: true
+	// Black: 9 stones + 18 territory = 27
+	// White: 9 stones + 36 territory + 7.5 komi = 52.5
+	// Dead stones removed: 1 black, 0 white
+	// Result: W+25.5
+	// W+25.5
 }
