@@ -10,6 +10,13 @@
 // engine.Game.Check). Searches are synchronous, honour their context and
 // leave no goroutine behind.
 //
+// The usual door is a Registry: NewRegistry(Config) offers the levels
+// (beginner, easy, medium, hard, max and one "gtp:NAME" per configured
+// engine), and Registry.GenMove plays one move of a level through the
+// global Limiter, which caps the searches running at once, queues a bounded
+// number more (reporting each waiting move's place in the queue) and turns
+// the rest away with ErrBusy. Close the registry to stop engine processes.
+//
 // The package imports engine and its own sub-packages, never commands or
 // storage: it knows nothing of Discord.
 package bots

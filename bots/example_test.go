@@ -1,0 +1,61 @@
+package bots_test
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/gobot-dev/gobot/bots"
+	"github.com/gobot-dev/gobot/engine"
+)
+
+// A registry offers the built-in levels and any configured engines, and
+// plays each move through its limiter.
+func ExampleRegistry() {
+	reg, err := bots.NewRegistry(bots.Config{MaxSearches: 2})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer reg.Close()
+	for _, l := range reg.Levels() {
+		fmt.Printf("%-8s %s\n", l.Name, l.Description)
+	}
+
+	g, err := engine.NewGame(engine.Config{Size: 9})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	queued := func(position int) { fmt.Printf("the bot is busy, your move is queued (position %d)\n", position) }
+	m, err := reg.GenMove(context.Background(), "easy", g, g.Seed(), queued)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println("legal:", g.Play(m) == nil)
+	// Output:
+	// beginner Random moves that never fill its own eyes: anyone can win.
+	// easy     Greedy: captures what it can, saves stones in atari, otherwise random.
+	// medium   Minimax: reads a few moves ahead with alpha-beta search, about 1 s a move.
+	// hard     Monte Carlo tree search, about 1 s a move: a real game for club players.
+	// max      Monte Carlo tree search, about 3 s a move: the strongest built-in level.
+	// legal: true
+}
+
+// The built-in players can also be used directly, with a budget of their
+// own; with a seed and a node budget the minimax player is deterministic.
+func ExampleMinimax() {
+	g, err := engine.NewGame(engine.Config{Size: 5})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	bot := bots.NewMinimax(1)
+	m, err := bot.GenMove(context.Background(), g, bots.Budget{Playouts: 2000})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(m.Color, g.Check(m) == nil)
+	// Output: black true
+}
