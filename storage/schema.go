@@ -59,6 +59,25 @@ var migrations = []func(tx *bolt.Tx) error{
 // gets the current buckets, an older one is migrated step by step, a newer
 // one is refused. A crash during migration leaves the file as it was.
 func (s *Store) migrate() error {
+	// The usual case, a file at the current schema with all its buckets,
+	// needs no write at all.
+	current := false
+	s.db.View(func(tx *bolt.Tx) error {
+		meta := tx.Bucket(bucketMeta)
+		if meta == nil || !bytes.Equal(meta.Get(keySchema), u64(SchemaVersion)) {
+			return nil
+		}
+		for _, name := range allBuckets {
+			if tx.Bucket(name) == nil {
+				return nil
+			}
+		}
+		current = true
+		return nil
+	})
+	if current {
+		return nil
+	}
 	var from uint64
 	err := s.db.Update(func(tx *bolt.Tx) error {
 		meta := tx.Bucket(bucketMeta)
