@@ -6,7 +6,7 @@ import "runtime"
 const (
 	// DefaultResignThreshold is the win rate below which the engine resigns.
 	DefaultResignThreshold = 0.1
-	// DefaultMaxNodes caps the tree at about 75 MB.
+	// DefaultMaxNodes caps the tree at about 80 MB (40 bytes a node).
 	DefaultMaxNodes = 2 << 20
 )
 
@@ -23,9 +23,10 @@ type Options struct {
 	// never resigns. The engine never resigns before move 20 on 9×9 and
 	// proportionally later on bigger boards (80 on 19×19).
 	ResignThreshold float64
-	// MaxNodes is a hard cap on the number of tree nodes (about 36 bytes
-	// each); 0 means DefaultMaxNodes. When the tree is full the search
-	// goes on with playouts from its leaves.
+	// MaxNodes is a hard cap on the number of tree nodes (40 bytes each);
+	// 0 means DefaultMaxNodes. When the tree is full the search goes on
+	// with playouts from its leaves. Keeping the subtree for the next move
+	// copies it, so for a moment two trees may exist.
 	MaxNodes int
 	// NoReuse drops the tree after every move instead of keeping the
 	// subtree of the position that follows.
