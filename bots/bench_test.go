@@ -9,7 +9,7 @@ import (
 
 // benchPosition returns a 9×9 middle-game position reached by greedy
 // self-play, the same every time.
-func benchPosition(b *testing.B, size, moves int) *engine.Game {
+func benchPosition(b testing.TB, size, moves int) *engine.Game {
 	b.Helper()
 	g, err := engine.NewGame(engine.Config{Size: size})
 	if err != nil {

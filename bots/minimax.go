@@ -15,8 +15,9 @@ import (
 // territory, chains in atari or short of liberties, captures), deepening one
 // ply at a time until its time or node budget runs out. Moves are ordered by
 // the previous iteration's best move, captures, escapes from atari, ataris,
-// killer moves and a history table; beyond the first two plies only the
-// most promising moves are searched. It is the medium level.
+// killer moves and a history table; beyond the first reply only the most
+// promising moves are searched (beyond the root on boards larger than 9×9).
+// It is the medium level.
 type Minimax struct {
 	rng      *rand.Rand
 	maxDepth int
@@ -33,7 +34,8 @@ var _ Bot = (*Minimax)(nil)
 const (
 	minimaxMaxDepth     = 32              // iterations stop here even with time left
 	minimaxDefaultTime  = 1 * time.Second // when the budget sets neither time nor nodes
-	minimaxWide         = 2               // plies searched at full width
+	minimaxWide         = 90              // ply 1 is searched at full width up to this many moves
+	minimaxBeam1        = 20              // moves searched at ply 1 beyond that
 	minimaxBeam         = 12              // moves searched at each deeper ply
 	minimaxCheckEvery   = 256             // nodes between looks at the clock
 	minimaxMaxPly       = 64
@@ -259,10 +261,7 @@ func (s *search) negamax(b *engine.Board, toPlay engine.Color, depth int, alpha,
 	best := math.Inf(-1)
 	bestV := engine.PassVertex
 	child := &s.boards[ply+1]
-	limit := len(moves)
-	if ply >= minimaxWide {
-		limit = min(limit, minimaxBeam)
-	}
+	limit := beamWidth(ply, len(moves))
 	for i := 0; i <= limit; i++ {
 		v := engine.PassVertex
 		if i < limit {
@@ -369,6 +368,21 @@ func (s *search) quiesce(b *engine.Board, toPlay engine.Color, alpha, beta float
 		}
 	}
 	return best
+}
+
+// beamWidth returns how many of the n moves at ply are searched: all of
+// them at the root, and at the first reply on boards up to 9×9 (the
+// opponent's best answer is where tactics hide), the most promising beyond.
+func beamWidth(ply, n int) int {
+	switch {
+	case ply == 0:
+		return n
+	case ply == 1 && n <= minimaxWide:
+		return n
+	case ply == 1:
+		return minimaxBeam1
+	}
+	return min(n, minimaxBeam)
 }
 
 // repeats reports whether the position after a move, with toPlay to move,
