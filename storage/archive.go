@@ -169,15 +169,16 @@ func (s *Store) FinishGame(ctx context.Context, g *Game, a Archived) error {
 	if err != nil {
 		return fmt.Errorf("storage: encode archived game %s: %w", g.ID, err)
 	}
+	want := g.header()
 	return s.update(ctx, func(tx *bolt.Tx) error {
-		h, err := checkStored(tx, g, "finish")
+		h, err := checkStored(tx, want, "finish")
 		if err != nil {
 			return err
 		}
-		if err := tx.Bucket(bucketGames).Delete([]byte(g.ChannelID)); err != nil {
+		if err := tx.Bucket(bucketGames).Delete([]byte(want.ChannelID)); err != nil {
 			return err
 		}
-		if err := unindexActive(tx, g.ChannelID, h.Black, h.White); err != nil {
+		if err := unindexActive(tx, want.ChannelID, h.Black, h.White); err != nil {
 			return err
 		}
 		return putArchive(tx, &a, val, a.SGF, tie)

@@ -61,8 +61,10 @@
 // changes nothing that commands already relies on: Game.Deadline,
 // ScoringState.MessageID and UndoRequest.RequestedAt (ScoringState.Accepted
 // is a map[engine.Color]bool); AcceptChallenge (challenge to game in one
-// transaction, so a double accept cannot start two games); QuarantineGame
-// (moves a corrupt record aside so the channel can be used again);
+// transaction, so a double accept cannot start two games); AbortGame (an
+// abort that checks the game's ID as well as its version, since versions
+// restart at 1 with every game); QuarantineGame (moves a corrupt record
+// aside so the channel can be used again);
 // PlayerActiveGames; PlayerGamesBefore and GuildGamesBefore for paging;
 // PlayerStats; Check; NewID; ParseResult; Player.Key; the hot-backup
 // socket (Options.BackupSocket, FetchBackup, BackupTo,

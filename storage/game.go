@@ -346,9 +346,17 @@ func (s *Store) Game(ctx context.Context, channelID string) (*Game, error) {
 	return decodeGame(channelID, val)
 }
 
+// header returns the fields of g that a write checks against the stored
+// record. Taken before the write, it keeps the transaction's function
+// (which a batch may run more than once) independent of the caller's
+// struct.
+func (g *Game) header() gameHeader {
+	return gameHeader{ID: g.ID, ChannelID: g.ChannelID, Black: g.Black, White: g.White, Version: g.Version}
+}
+
 // checkStored verifies inside tx that the stored game in g's channel is the
 // same game at the version the caller read, and returns its header.
-func checkStored(tx *bolt.Tx, g *Game, op string) (gameHeader, error) {
+func checkStored(tx *bolt.Tx, g gameHeader, op string) (gameHeader, error) {
 	v := tx.Bucket(bucketGames).Get([]byte(g.ChannelID))
 	if v == nil {
 		return gameHeader{}, fmt.Errorf("storage: %s game %s: no active game in channel %s: %w", op, g.ID, g.ChannelID, ErrNotFound)
@@ -384,16 +392,17 @@ func (s *Store) UpdateGame(ctx context.Context, g *Game) error {
 	if err != nil {
 		return err
 	}
+	want := g.header()
 	err = s.update(ctx, func(tx *bolt.Tx) error {
-		h, err := checkStored(tx, g, "update")
+		h, err := checkStored(tx, want, "update")
 		if err != nil {
 			return err
 		}
-		if h.Black.Key() != g.Black.Key() || h.White.Key() != g.White.Key() {
+		if h.Black.Key() != want.Black.Key() || h.White.Key() != want.White.Key() {
 			return fmt.Errorf("storage: update game %s: players cannot change (%s/%s to %s/%s): %w",
-				g.ID, h.Black.Key(), h.White.Key(), g.Black.Key(), g.White.Key(), ErrInvalid)
+				want.ID, h.Black.Key(), h.White.Key(), want.Black.Key(), want.White.Key(), ErrInvalid)
 		}
-		return tx.Bucket(bucketGames).Put([]byte(g.ChannelID), val)
+		return tx.Bucket(bucketGames).Put([]byte(want.ChannelID), val)
 	})
 	if err != nil {
 		return err
@@ -403,9 +412,36 @@ func (s *Store) UpdateGame(ctx context.Context, g *Game) error {
 	return nil
 }
 
+// AbortGame removes the active game g from its channel without archiving
+// it, provided the stored game is still g at the version g was read
+// (ErrConflict otherwise, ErrNotFound when it is gone or replaced by
+// another game).
+func (s *Store) AbortGame(ctx context.Context, g *Game) error {
+	if g == nil {
+		return fmt.Errorf("storage: nil game: %w", ErrInvalid)
+	}
+	if err := checkID("channel ID", g.ChannelID); err != nil {
+		return err
+	}
+	want := g.header()
+	return s.update(ctx, func(tx *bolt.Tx) error {
+		h, err := checkStored(tx, want, "abort")
+		if err != nil {
+			return err
+		}
+		if err := tx.Bucket(bucketGames).Delete([]byte(want.ChannelID)); err != nil {
+			return err
+		}
+		return unindexActive(tx, want.ChannelID, h.Black, h.White)
+	})
+}
+
 // DeleteGame removes the active game in a channel without archiving it
 // (an aborted game), provided its version is still version. It fails with
 // ErrNotFound when there is no game and ErrConflict when it has changed.
+// Versions start at 1 for every game, so a stale version could match a
+// newer game in the same channel: AbortGame, which also checks the game's
+// ID, is the safer call.
 func (s *Store) DeleteGame(ctx context.Context, channelID string, version uint64) error {
 	if err := checkID("channel ID", channelID); err != nil {
 		return err

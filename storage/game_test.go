@@ -448,3 +448,54 @@ func TestContextCancelled(t *testing.T) {
 		t.Errorf("cancelled CreateGame stored a game: %v", err)
 	}
 }
+
+func TestAbortGame(t *testing.T) {
+	tests := []struct {
+		name   string
+		change func(t *testing.T, s *Store, g *Game)
+		want   error
+	}{
+		{"current", func(*testing.T, *Store, *Game) {}, nil},
+		{"stale", func(t *testing.T, s *Store, g *Game) {
+			other := *g
+			if err := s.UpdateGame(ctx, &other); err != nil {
+				t.Fatal(err)
+			}
+		}, ErrConflict},
+		{"replaced by a game at the same version", func(t *testing.T, s *Store, g *Game) {
+			if err := s.DeleteGame(ctx, g.ChannelID, g.Version); err != nil {
+				t.Fatal(err)
+			}
+			if err := s.CreateGame(ctx, newGame(t, g.ChannelID, "1", "2")); err != nil {
+				t.Fatal(err)
+			}
+		}, ErrNotFound},
+		{"gone", func(t *testing.T, s *Store, g *Game) {
+			if err := s.DeleteGame(ctx, g.ChannelID, g.Version); err != nil {
+				t.Fatal(err)
+			}
+		}, ErrNotFound},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := openTest(t)
+			g := newGame(t, "c1", "1", "2")
+			if err := s.CreateGame(ctx, g); err != nil {
+				t.Fatal(err)
+			}
+			tt.change(t, s, g)
+			before := rawGet(t, s, bucketGames, "c1")
+			err := s.AbortGame(ctx, g)
+			if !errors.Is(err, tt.want) || (err != nil) != (tt.want != nil) {
+				t.Fatalf("AbortGame() = %v, want %v", err, tt.want)
+			}
+			after := rawGet(t, s, bucketGames, "c1")
+			if err == nil && after != nil {
+				t.Errorf("AbortGame left a record in the channel")
+			}
+			if err != nil && string(after) != string(before) {
+				t.Errorf("failed AbortGame changed the channel")
+			}
+		})
+	}
+}
