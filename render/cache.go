@@ -18,19 +18,19 @@ import (
 // apart from the number masks, which are added under their own map's
 // guard, and is safe for concurrent use.
 type kit struct {
-	l      layout
-	st     *style
-	theme  Theme
-	bg     *image.RGBA
+	l     layout
+	st    *style
+	theme Theme
+	bg    *image.RGBA
 	// The sprites are premultiplied pictures of one side, drawn once and
 	// composited many times. A sprite's centre lies at (o+lw/2, o+lw/2),
 	// so it is placed on a point by its corner pixel.
 	o, side int
-	stone  [3]*sprite // by engine.Color, with its shadow
-	dead   [3]*sprite // faded and crossed out, without a shadow
-	last   [3]*sprite // last-move ring on a stone of that colour
-	terr   [3]*sprite // territory square of that owner
-	ko     *sprite
+	stone   [3]*sprite // by engine.Color, with its shadow
+	dead    [3]*sprite // faded and crossed out, without a shadow
+	last    [3]*sprite // last-move ring on a stone of that colour
+	terr    [3]*sprite // territory square of that owner
+	ko      *sprite
 
 	numbers sync.Map // numberKey -> *image.Alpha
 

@@ -344,7 +344,7 @@ func TestLenientOptions(t *testing.T) {
 		t.Fatal(err)
 	}
 	opts := Options{
-		Dead:     []engine.Point{{Col: 2, Row: 2}},                   // no stone there
+		Dead:     []engine.Point{{Col: 2, Row: 2}},                           // no stone there
 		LastMove: engine.PlaceAt(engine.Black, engine.Point{Col: 3, Row: 3}), // no stone there either
 	}
 	if err := Board(&marked, b, opts); err != nil {

@@ -80,7 +80,7 @@ type style struct {
 	ko         color.NRGBA
 }
 
-func rgb(r, g, b uint8) color.NRGBA      { return color.NRGBA{r, g, b, 255} }
+func rgb(r, g, b uint8) color.NRGBA     { return color.NRGBA{r, g, b, 255} }
 func rgba(r, g, b, a uint8) color.NRGBA { return color.NRGBA{r, g, b, a} }
 
 var styles = [numThemes]style{
