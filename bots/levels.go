@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"os/exec"
 	"runtime"
 	"slices"
 	"strings"
@@ -175,7 +176,8 @@ type Registry struct {
 }
 
 // NewRegistry returns the built-in levels plus one per configured engine.
-// Engines start when first asked for a move.
+// An engine whose program cannot be found is a configuration error;
+// engines start when first asked for a move.
 func NewRegistry(cfg Config) (*Registry, error) {
 	slots := cfg.MaxSearches
 	if slots < 0 {
@@ -201,6 +203,11 @@ func NewRegistry(cfg Config) (*Registry, error) {
 	for _, spec := range specs {
 		if len(spec.Argv) == 0 {
 			return nil, fmt.Errorf("engine %q has no command: %w", spec.Name, ErrInvalidConfig)
+		}
+		// Fail at start-up, not at a player's first move, when the
+		// program is not there.
+		if _, err := exec.LookPath(spec.Argv[0]); err != nil {
+			return nil, fmt.Errorf("engine %q: %w: %w", spec.Name, ErrInvalidConfig, err)
 		}
 		name := GTPPrefix + spec.Name
 		if _, dup := lookup(r.levels, name); dup {

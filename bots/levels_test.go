@@ -11,7 +11,8 @@ import (
 )
 
 func TestLevels(t *testing.T) {
-	r, err := NewRegistry(Config{Engines: []gtp.Spec{{Name: "gnugo", Argv: []string{"/usr/games/gnugo", "--mode", "gtp"}}}})
+	// The test binary stands in for an engine program that exists.
+	r, err := NewRegistry(Config{Engines: []gtp.Spec{{Name: "gnugo", Argv: []string{os.Args[0], "--mode", "gtp"}}}})
 	if err != nil {
 		t.Fatalf("NewRegistry: %v", err)
 	}
@@ -55,14 +56,17 @@ func TestLevels(t *testing.T) {
 	if _, ok := Lookup("gnugo"); ok {
 		t.Errorf("package Lookup(gnugo) found an engine level")
 	}
-	if _, err := NewRegistry(Config{Engines: []gtp.Spec{{Name: "x", Argv: []string{"a"}}, {Name: "x", Argv: []string{"b"}}}}); !errors.Is(err, ErrInvalidConfig) {
+	if _, err := NewRegistry(Config{Engines: []gtp.Spec{{Name: "x", Argv: []string{os.Args[0]}}, {Name: "x", Argv: []string{os.Args[0]}}}}); !errors.Is(err, ErrInvalidConfig) {
 		t.Errorf("NewRegistry(duplicate engines) = %v, want ErrInvalidConfig", err)
 	}
 	if _, err := NewRegistry(Config{GTPEngines: map[string]string{"x": "a 'b"}}); !errors.Is(err, ErrInvalidConfig) {
 		t.Errorf("NewRegistry(unclosed quote) = %v, want ErrInvalidConfig", err)
 	}
+	if _, err := NewRegistry(Config{GTPEngines: map[string]string{"x": "/nonexistent/engine --mode gtp"}}); !errors.Is(err, ErrInvalidConfig) {
+		t.Errorf("NewRegistry(missing program) = %v, want ErrInvalidConfig", err)
+	}
 	// Engines from the config package's map, in name order.
-	r2, err := NewRegistry(Config{GTPEngines: map[string]string{"pachi": "pachi -t 2", "gnugo": "/usr/games/gnugo --mode gtp"}})
+	r2, err := NewRegistry(Config{GTPEngines: map[string]string{"pachi": os.Args[0] + " -t 2", "gnugo": os.Args[0] + " --mode gtp"}})
 	if err != nil {
 		t.Fatalf("NewRegistry(map): %v", err)
 	}
@@ -78,7 +82,8 @@ func TestLevels(t *testing.T) {
 
 func TestRegistryGenMove(t *testing.T) {
 	r, err := NewRegistry(Config{MaxSearches: 1, MaxQueue: -1,
-		Engines: []gtp.Spec{{Name: "missing", Argv: []string{"/nonexistent/engine", "--mode", "gtp"}}}})
+		// The test binary, running no tests, exits at once: not an engine.
+		Engines: []gtp.Spec{{Name: "broken", Argv: []string{os.Args[0], "-test.run=^$"}}}})
 	if err != nil {
 		t.Fatalf("NewRegistry: %v", err)
 	}
@@ -100,8 +105,8 @@ func TestRegistryGenMove(t *testing.T) {
 	if _, err := r.GenMove(ctx, "grandmaster", g, 1, nil); !errors.Is(err, ErrUnknownLevel) {
 		t.Errorf("GenMove(unknown level) = %v, want ErrUnknownLevel", err)
 	}
-	if _, err := r.GenMove(ctx, "missing", g, 1, nil); !errors.Is(err, gtp.ErrStart) {
-		t.Errorf("GenMove(engine that does not exist) = %v, want gtp.ErrStart", err)
+	if _, err := r.GenMove(ctx, "broken", g, 1, nil); !errors.Is(err, gtp.ErrStart) {
+		t.Errorf("GenMove(engine that does not answer) = %v, want gtp.ErrStart", err)
 	}
 	// Every slot taken and no queue: busy.
 	release, err := r.Limiter().Acquire(ctx, nil)
