@@ -16,7 +16,9 @@ import (
 // "naive" redraws everything with gg for every picture but quantises and
 // encodes like Board; "rgba" is the naive redraw written as a full-colour
 // PNG at the default compression, the first thing one would write.
-// Each reports the picture's size in bytes.
+// Each reports the picture's size in bytes and the process's CPU time per
+// picture (cpu-ns/op), which a machine shared with other work inflates far
+// less than the wall clock; run with -cpu 1 for one core.
 func BenchmarkBoard(b *testing.B) {
 	for _, c := range []struct {
 		size  int
@@ -47,12 +49,14 @@ func BenchmarkBoard(b *testing.B) {
 					b.Fatal(err)
 				}
 				b.ReportAllocs()
+				cpu := cpuTime()
 				for b.Loop() {
 					buf.Reset()
 					if err := way.f(&buf, board, opts); err != nil {
 						b.Fatal(err)
 					}
 				}
+				b.ReportMetric(float64(cpuTime()-cpu)/float64(b.N), "cpu-ns/op")
 				b.ReportMetric(float64(buf.Len()), "bytes")
 			})
 		}
@@ -101,11 +105,13 @@ func BenchmarkGIF(b *testing.B) {
 		b.Fatal(err)
 	}
 	b.ReportAllocs()
+	cpu := cpuTime()
 	for b.Loop() {
 		buf.Reset()
 		if err := GIF(&buf, g, GIFOptions{}); err != nil {
 			b.Fatal(err)
 		}
 	}
+	b.ReportMetric(float64(cpuTime()-cpu)/float64(b.N), "cpu-ns/op")
 	b.ReportMetric(float64(buf.Len()), "bytes")
 }

@@ -198,11 +198,14 @@ func drawStone(dc *gg.Context, cx, cy, r float64, ss *stoneStyle) {
 	}
 }
 
+// ringRadius is the last-move ring's radius as a part of the stone's.
+const ringRadius = 0.5
+
 // drawLastMove draws the last-move ring on a stone of style ss.
 func drawLastMove(dc *gg.Context, cx, cy, r float64, ss *stoneStyle) {
 	dc.SetColor(ss.text)
-	dc.SetLineWidth(math.Max(2, 0.15*r))
-	dc.DrawCircle(cx, cy, 0.44*r)
+	dc.SetLineWidth(math.Max(2, 0.16*r))
+	dc.DrawCircle(cx, cy, ringRadius*r)
 	dc.Stroke()
 }
 

@@ -25,9 +25,9 @@ func newLayout(size, px int) layout {
 	n := float64(size - 1)
 	// The picture is (size-1) spacings of grid, plus on each side half a
 	// spacing for the edge stones and room for a two-character label.
-	// Labels are 0.42 of a spacing, capped so small boards do not shout.
-	sp := float64(px) / (n + 1 + 2*1.7*0.42)
-	font := math.Min(0.42*sp, float64(px)/31)
+	// Labels are 0.46 of a spacing, capped so small boards do not shout.
+	sp := float64(px) / (n + 1 + 2*1.7*0.46)
+	font := math.Min(0.46*sp, float64(px)/31)
 	sp = (float64(px) - 2*1.7*font) / (n + 1)
 	l := layout{size: size, px: px, sp: int(sp), font: font}
 	if l.sp < 4 {

@@ -99,6 +99,8 @@ func goldenCases(tb testing.TB) []goldenCase {
 	g13 := playGame(tb, 13, 0, game13)
 	last13, _ := g13.LastMove()
 	return []goldenCase{
+		// The example picture the README shows.
+		{"example", g19.Board(), Options{LastMove: last19}},
 		{"empty19", empty, Options{}},
 		{"handicap19-walnut", hcp.Board(), Options{Theme: Walnut}},
 		{"ko9", ko.Board(), Options{LastMove: koLast}},
@@ -398,7 +400,7 @@ func TestMarkers(t *testing.T) {
 	}
 	ring := func(img image.Image, s string) color.NRGBA { // on the last-move ring
 		x, y := l.center(mustPoint(t, s, 9))
-		return color.NRGBAModel.Convert(img.At(int(x+0.44*l.r), int(y))).(color.NRGBA)
+		return color.NRGBAModel.Convert(img.At(int(x+ringRadius*l.r), int(y))).(color.NRGBA)
 	}
 	koEdge := func(img image.Image, s string) color.NRGBA { // on the ko square's edge
 		x, y := l.center(mustPoint(t, s, 9))

@@ -89,7 +89,7 @@ var styles = [numThemes]style{
 		woodDark: rgb(196, 144, 68),
 		grain:    1,
 		light:    0.05,
-		line:     rgba(40, 26, 8, 230),
+		line:     rgb(40, 26, 8),
 		label:    rgba(60, 38, 12, 255),
 		shadow:   0.42,
 		black: stoneStyle{
@@ -107,16 +107,16 @@ var styles = [numThemes]style{
 		ko:         rgba(20, 14, 6, 235),
 	},
 	Walnut: {
-		wood:     rgb(150, 96, 56),
-		woodDark: rgb(118, 70, 38),
-		grain:    1,
+		wood:     rgb(178, 118, 70),
+		woodDark: rgb(140, 86, 48),
+		grain:    0.8,
 		light:    0.06,
-		line:     rgba(28, 16, 6, 235),
+		line:     rgb(30, 16, 4),
 		label:    rgba(250, 232, 205, 255),
 		shadow:   0.5,
 		black: stoneStyle{
-			highlight: rgb(120, 120, 126), mid: rgb(44, 44, 48), edge: rgb(8, 8, 10),
-			outline: rgba(0, 0, 0, 120),
+			highlight: rgb(124, 124, 130), mid: rgb(44, 44, 48), edge: rgb(10, 10, 12),
+			outline: rgba(235, 215, 190, 70),
 			text:    rgb(245, 245, 245), accent: rgb(255, 186, 60),
 		},
 		white: stoneStyle{
