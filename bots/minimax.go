@@ -39,6 +39,7 @@ const (
 	minimaxBeam         = 12              // moves searched at each deeper ply
 	minimaxCheckEvery   = 256             // nodes between looks at the clock
 	minimaxMaxPly       = 64
+	minimaxMaxTable     = 1 << 20 // best moves remembered, about 40 MB at most
 	minimaxWinScore     = 10000
 	minimaxNoMove       = -1
 	minimaxTerritoryCap = 2 // influence reaches this far from a stone
@@ -312,7 +313,9 @@ func (s *search) negamax(b *engine.Board, toPlay engine.Color, depth int, alpha,
 			break
 		}
 	}
-	s.tt[k] = bestV
+	if len(s.tt) < minimaxMaxTable {
+		s.tt[k] = bestV
+	}
 	return best
 }
 
