@@ -238,7 +238,14 @@ func (s *Store) ExpiredChallenges(ctx context.Context, now time.Time) ([]*Challe
 	err := s.view(ctx, func(tx *bolt.Tx) error {
 		chs := tx.Bucket(bucketChallenges)
 		c := tx.Bucket(bucketChallengesExp).Cursor()
-		for k, _ := c.First(); k != nil && len(k) > 8 && bytes.Compare(k[:8], end) <= 0; k, _ = c.Next() {
+		for k, _ := c.First(); k != nil; k, _ = c.Next() {
+			if len(k) <= 8 {
+				errs = append(errs, fmt.Errorf("storage: challenge expiry key %x: %w", k, ErrCorrupt))
+				continue
+			}
+			if bytes.Compare(k[:8], end) > 0 {
+				break // the rest expire later
+			}
 			id := string(k[8:])
 			ch, err := decodeChallenge(chs.Get(k[8:]))
 			if err != nil {
