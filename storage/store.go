@@ -124,8 +124,10 @@ func Open(path string, opts Options) (*Store, error) {
 // Path returns the database file's path.
 func (s *Store) Path() string { return s.path }
 
-// Close stops the backup socket, waits for backups in progress and closes
-// the database. Writes that returned before Close are on disk.
+// Close stops the backup socket (cutting short a backup in progress, whose
+// client then reports a short copy), waits for writes in progress and
+// closes the database. Every write that returned nil is on disk; calls
+// after Close fail with ErrClosed.
 func (s *Store) Close() error {
 	if !s.closed.CompareAndSwap(false, true) {
 		return ErrClosed
