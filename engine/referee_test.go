@@ -303,7 +303,7 @@ func (r *referee) randomGame(rng *rand.Rand, size int, ko KoRule, sweep bool) {
 		case x < 0.60:
 			m = PlaceAt(c, legal[rng.IntN(len(legal))])
 		case x < 0.75 && len(suicide) > 0:
-			m, kind = PlaceAt(c, suicide[rng.IntN(len(suicide))]), "suicide or superko"
+			m, kind = PlaceAt(c, suicide[rng.IntN(len(suicide))]), "suicide or ko"
 		default:
 			p := Point{rng.IntN(size), rng.IntN(size)}
 			m, kind = PlaceAt(c, p), "random point"
@@ -318,6 +318,9 @@ func (r *referee) randomGame(rng *rand.Rand, size int, ko KoRule, sweep bool) {
 				r.checkAllLegal()
 			}
 		} else {
+			if kind == "legal" { // legal on the board, so it repeats a position
+				kind = "superko"
+			}
 			rejected++
 			r.tries[kind]++
 		}
@@ -347,25 +350,39 @@ func TestRefereeRandomGames(t *testing.T) {
 		}
 	}
 	t.Logf("illegal tries both engines rejected: %v", ref.tries)
-	if ref.tries["ko"] == 0 || ref.tries["occupied"] == 0 || ref.tries["suicide or superko"] == 0 {
+	if ref.tries["ko"] == 0 || ref.tries["occupied"] == 0 || ref.tries["suicide or ko"] == 0 {
 		t.Errorf("the games tried no ko retake, occupied point or suicide: %v", ref.tries)
 	}
 }
 
-// TestRefereeSuperko checks positional superko against GNU Go's
-// --positional-superko on random 9×9 games with many ko tries.
+// TestRefereeSuperko checks positional and situational superko against GNU
+// Go's --positional-superko and --situational-superko on random games: many
+// on 4×4 and 5×5, where whole-board repetitions come up, and one on 9×9.
 func TestRefereeSuperko(t *testing.T) {
-	n := 1
+	small, large := 40, 1
 	if long := refereeGames(); long > 0 {
-		n = long
+		small, large = 10*long, long
 	} else if testing.Short() {
 		t.Skip("short mode")
 	}
-	ref := newReferee(t, PositionalSuperko, "--positional-superko")
-	rng := rand.New(rand.NewPCG(7, 7))
-	for i := 0; i < n; i++ {
-		ref.randomGame(rng, 9, PositionalSuperko, false)
-		t.Logf("9×9 superko game %d: %d moves agreed", i+1, len(ref.history))
+	for _, tt := range []struct {
+		ko   KoRule
+		flag string
+	}{{PositionalSuperko, "--positional-superko"}, {SituationalSuperko, "--situational-superko"}} {
+		t.Run(tt.ko.String(), func(t *testing.T) {
+			ref := newReferee(t, tt.ko, tt.flag)
+			rng := rand.New(rand.NewPCG(7, uint64(tt.ko)))
+			moves := 0
+			for i := 0; i < small+large; i++ {
+				size := 4 + i%2
+				if i >= small {
+					size = 9
+				}
+				ref.randomGame(rng, size, tt.ko, false)
+				moves += len(ref.history)
+			}
+			t.Logf("%d games, %d moves agreed; illegal tries both engines rejected: %v", small+large, moves, ref.tries)
+		})
 	}
 }
 
