@@ -362,7 +362,8 @@ func decodeText(s string, latin1 bool) string {
 // (Chinese, Japanese or Korean, Tromp-Taylor or TT, AGA, New Zealand, Ing,
 // and the overrides WriteSGF writes; anything else gives the default
 // rules), komi from KM (0 when the record has none, rounded to the nearest
-// half point), set-up from AB, AW and AE before the first move with HA as the
+// half point; a record without known rules that repeats a whole-board
+// position is read with simple ko), set-up from AB, AW and AE before the first move with HA as the
 // handicap count, and the first player from the first move, else PL, else
 // White after handicap stones and Black otherwise. Moves are B and W, with
 // passes written [] or, up to 19×19, [tt]. Where the record has the same
@@ -380,7 +381,15 @@ func ParseSGF(data []byte) (*Game, *SGFInfo, error) {
 		return nil, nil, err
 	}
 	r := sgfReader{nodes: nodes, info: &SGFInfo{}}
-	if err := r.read(); err != nil {
+	err = r.read()
+	if errors.Is(err, ErrSuperko) && !r.rulesKnown {
+		// A record that does not say its rules and repeats a position (a
+		// triple ko in a game played under Japanese rules) is read again
+		// with simple ko.
+		r = sgfReader{nodes: nodes, info: &SGFInfo{}, simpleKo: true}
+		err = r.read()
+	}
+	if err != nil {
 		return nil, nil, err
 	}
 	return r.g, r.info, nil
@@ -398,6 +407,9 @@ type sgfReader struct {
 	pl      Color
 	ha      int
 	started bool // the first move has been played
+
+	rulesKnown bool // RU names rules that RulesFromSGF knows
+	simpleKo   bool // use simple ko whatever the rules say
 }
 
 func (r *sgfReader) errorAt(v sgfValue, err error, format string, args ...any) error {
@@ -458,7 +470,10 @@ func (r *sgfReader) read() error {
 	komi := 0.0
 	if p, ok := r.first("RU"); ok {
 		r.info.RU = simpleText(decodeText(p.vals[0].text, r.latin1))
-		rules, _ = RulesFromSGF(r.info.RU)
+		rules, r.rulesKnown = RulesFromSGF(r.info.RU)
+	}
+	if r.simpleKo {
+		rules.Ko = SimpleKo
 	}
 	if p, ok := r.first("KM"); ok {
 		v := p.vals[0]

@@ -273,6 +273,19 @@ func TestParseSGF(t *testing.T) {
 			toPlay: White, moves: 1, komi: 3, rules: "chinese", ko: PositionalSuperko,
 		},
 		{
+			// W B4 retakes after two passes: the board repeats, which
+			// positional superko forbids and simple ko allows.
+			name: "no rules and a repeated position: simple ko",
+			sgf:  "(;SZ[5];B[ba];W[ca];B[ab];W[bb];B[bc];W[db];B[ae];W[cc];B[cb];W[];B[];W[bb])",
+			board: `
+				. X O . .
+				X O . O .
+				. X O . .
+				. . . . .
+				X . . . .`,
+			toPlay: Black, moves: 12, rules: "chinese", ko: SimpleKo,
+		},
+		{
 			name: "AGA maps to Chinese with situational superko",
 			sgf:  "(;SZ[5]RU[AGA]KM[7.5];B[aa])",
 			board: `
@@ -383,6 +396,7 @@ func TestParseSGFErrors(t *testing.T) {
 		{"suicide", "(;SZ[9]AW[ba][ab];B[aa])", 1, 20, ErrSuicide},
 		{"ko retaken at once", "(;SZ[5]RU[Japanese]AB[ba][ab][bc]AW[ca][bb][db][cc];B[cb]\n;W[bb])", 2, 3, ErrKo},
 		{"set-up after moves", "(;SZ[9];B[aa];AW[bb])", 1, 15, nil},
+		{"superko under stated rules", "(;SZ[5]RU[Chinese];B[ba];W[ca];B[ab];W[bb];B[bc];W[db];B[ae];W[cc];B[cb];W[];B[]\n;W[bb])", 2, 3, ErrSuperko},
 		{"pass in a set-up list", "(;SZ[9]AB[aa][tt])", 1, 14, ErrInvalidCoordinates},
 		{"bad PL", "(;SZ[9]PL[x])", 1, 10, ErrInvalidColor},
 	}
