@@ -361,8 +361,9 @@ func decodeText(s string, latin1 bool) string {
 // Size comes from SZ (default 19; square boards from 2 to 25), rules from RU
 // (Chinese, Japanese or Korean, Tromp-Taylor or TT, AGA, New Zealand, Ing,
 // and the overrides WriteSGF writes; anything else gives the default
-// rules), komi from KM (0 when the record has none, rounded to the nearest
-// half point; a record without known rules that repeats a whole-board
+// rules), komi from KM (0 when the record has none; Chinese komi in stones
+// such as KM[3.75] and Fox's KM[375] are made points, 7.5, and anything
+// else is rounded to the nearest half point; a record without known rules that repeats a whole-board
 // position is read with simple ko), set-up from AB, AW and AE before the first move with HA as the
 // handicap count, and the first player from the first move, else PL, else
 // White after handicap stones and Black otherwise. Moves are B and W, with
@@ -483,7 +484,7 @@ func (r *sgfReader) read() error {
 			if err != nil || math.IsNaN(k) {
 				return r.errorAt(v, ErrInvalidKomi, "KM[%s] is not a number", t)
 			}
-			k = math.Round(k*2) / 2
+			k = normalKomi(k)
 			if !ValidKomi(k) {
 				return r.errorAt(v, ErrInvalidKomi, "KM[%s]", t)
 			}
@@ -543,7 +544,14 @@ func (r *sgfReader) read() error {
 					return err
 				}
 			case "PL":
-				c, err := ParseColor(strings.TrimSpace(p.vals[0].text))
+				v := strings.TrimSpace(p.vals[0].text)
+				c, err := ParseColor(v)
+				switch v { // old CGoban writes PL[1] and PL[2]
+				case "1":
+					c, err = Black, nil
+				case "2":
+					c, err = White, nil
+				}
 				if err != nil {
 					return r.errorAt(p.vals[0], err, "PL[%s]: want B or W", p.vals[0].text)
 				}
@@ -737,6 +745,20 @@ func (r *sgfReader) move(p sgfProp, c Color) error {
 		return r.errorAt(v, err, "move %d (%s %s)", g.MoveCount()+1, c.Letter(), m)
 	}
 	return nil
+}
+
+// normalKomi reads komi as Chinese servers write it: Fox writes hundredths
+// (KM[650] for 6.5, KM[375] for 3.75), and a komi in stones has quarters
+// (KM[3.75] is 7.5 points, KM[2.75] is 5.5). Anything else off the half
+// point is rounded to the nearest half point.
+func normalKomi(k float64) float64 {
+	if math.Abs(k) > 150 && k == math.Trunc(k) && int64(k)%25 == 0 {
+		k /= 100
+	}
+	if q := k * 4; q == math.Trunc(q) && int64(q)%2 != 0 {
+		return k * 2 // quarters: stones
+	}
+	return math.Round(k*2) / 2
 }
 
 // RulesFromSGF maps an SGF RU value to rules: "Chinese", "Japanese" (and

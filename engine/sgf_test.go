@@ -218,6 +218,18 @@ func TestParseSGF(t *testing.T) {
 			toPlay: Black, moves: 4, rules: "tromp-taylor", ko: PositionalSuperko, inserted: 1,
 		},
 		{
+			name: "IGS and old CGoban headers: CoPyright, KM[6.500000], PL[2]",
+			sgf: "(;GM[1]FF[3]\nEV[Internet Go Server game]\nCoPyright[\n  Copyright (c) PANDANET Inc.\n  Permission given.]\n" +
+				"SZ[5]TM[30:00(5x1:00)]KM[6.500000]\n;AB[aa]AW[ee]PL[2]LB[bb:A])",
+			board: `
+				X . . . .
+				. . . . .
+				. . . . .
+				. . . . .
+				. . . . O`,
+			toPlay: White, komi: 6.5, rules: "chinese", ko: PositionalSuperko,
+		},
+		{
 			name: "white moves first without PL",
 			sgf:  "(;SZ[5];W[aa];B[bb])",
 			board: `
@@ -263,7 +275,7 @@ func TestParseSGF(t *testing.T) {
 		},
 		{
 			name: "escaped ] in text and komi rounded",
-			sgf:  `(;SZ[5]KM[2.75]C[a \] b \\ c]PB[x\]y];B[aa])`,
+			sgf:  `(;SZ[5]KM[3.1]C[a \] b \\ c]PB[x\]y];B[aa])`,
 			board: `
 				X . . . .
 				. . . . .
@@ -337,6 +349,26 @@ func TestParseSGF(t *testing.T) {
 	}
 }
 
+func TestParseSGFKomi(t *testing.T) {
+	tests := []struct {
+		km   string
+		want float64
+	}{
+		{"6.5", 6.5}, {"7", 7}, {"0", 0}, {"", 0}, {"-3.5", -3.5}, {"6,5", 6.5}, {"6.500000", 6.5},
+		{"3.75", 7.5}, {"2.75", 5.5}, {"-3.75", -7.5}, // Chinese komi in stones
+		{"375", 7.5}, {"650", 6.5}, {"-375", -7.5}, // Fox's hundredths
+		{"5.6", 5.5}, {"0.3", 0.5},
+	}
+	for _, tt := range tests {
+		g, _, err := ParseSGF([]byte("(;SZ[9]KM[" + tt.km + "])"))
+		if err != nil {
+			t.Errorf("KM[%s]: %v", tt.km, err)
+		} else if g.Rules().Komi != tt.want {
+			t.Errorf("KM[%s]: komi %v, want %v", tt.km, g.Rules().Komi, tt.want)
+		}
+	}
+}
+
 func TestParseSGFInfo(t *testing.T) {
 	sgf := "(;FF[4]CA[UTF-8]SZ[19]PB[Honinbo\nShusaku]BR[7d]PW[Gennan Inseki]WR[8d]RE[B+2]DT[1846-09-11]" +
 		"RU[Japanese]GN[Ear-reddening game]EV[Castle game]PC[Osaka]C[Famous\ngame.]\n;B[qd];C[not the root])"
@@ -388,7 +420,7 @@ func TestParseSGFErrors(t *testing.T) {
 		{"rectangular board", "(;SZ[19:13])", 1, 5, ErrInvalidSize},
 		{"size not a number", "(;SZ[big])", 1, 5, nil},
 		{"komi not a number", "(;KM[six])", 1, 5, ErrInvalidKomi},
-		{"komi out of range", "(;KM[500])", 1, 5, ErrInvalidKomi},
+		{"komi out of range", "(;KM[999])", 1, 5, ErrInvalidKomi},
 		{"not Go", "(;GM[3])", 1, 5, nil},
 		{"move off the board", "(;SZ[9]\n;B[jj])", 2, 3, ErrInvalidCoordinates},
 		{"move not a point", "(;SZ[9];B[a])", 1, 10, ErrInvalidCoordinates},
