@@ -93,14 +93,18 @@ const (
 // known_command, list_commands, quit, boardsize, clear_board, komi, play,
 // genmove) it implements undo, showboard, final_score, final_status_list
 // (dead, alive, seki), loadsgf (with the optional move number: the position
-// before that move), printsgf (with an optional file name), fixed_handicap,
-// place_free_handicap, set_free_handicap, time_settings, time_left,
-// reg_genmove, and GNU Go's list_stones, is_legal and captures. As GTP
-// allows, a play or genmove for the player not to move is accepted: a pass
-// of the other player is recorded first (undo takes both back), and play
-// after two passes resumes the game. Input is preprocessed as the
-// specification says: control characters other than tab and line feed
-// removed, tabs made spaces, comments after '#' and empty lines dropped.
+// before that move; like GNU Go it answers the colour to move), printsgf
+// (with an optional file name), fixed_handicap, place_free_handicap,
+// set_free_handicap, time_settings, time_left, reg_genmove, and GNU Go's
+// list_stones, is_legal and captures. The board starts 19×19 with komi 7.5.
+// As GTP allows, a play or genmove for the player not to move is accepted: a
+// pass of the other player is recorded first (undo takes both back), and
+// play after two passes resumes the game. Under time limits (time_settings,
+// time_left) GenMove's ctx has a deadline: the time left over the stones
+// left in the period, or over an estimate of the moves left, less a margin.
+// Input is preprocessed as the specification says: control characters other
+// than tab and line feed removed, tabs made spaces, comments after '#' and
+// empty lines dropped.
 func ServeGTP(ctx context.Context, in io.Reader, out io.Writer, opts GTPOptions) error {
 	if opts.Name == "" {
 		opts.Name = "gobot"
