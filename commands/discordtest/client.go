@@ -44,7 +44,7 @@ func (r *Reply) Text() string {
 
 var httpClient = &http.Client{Timeout: 2 * time.Minute}
 
-// Send signs it (timestamped now), posts it to Endpoint and applies the
+// Send signs it (timestamped with Options.Now), posts it to Endpoint and applies the
 // bot's answer to the fake's state as Discord would. Problems with the
 // answer (invalid schema, a second acknowledgement) are recorded like REST
 // problems. A non-200 answer is returned, not treated as an error.
@@ -60,7 +60,7 @@ func (s *Server) Send(it *Interaction) (*Reply, error) {
 		s.interactions[it.Token] = st
 		s.mu.Unlock()
 	}
-	req, err := s.Signer.Request(s.Endpoint, body, time.Now())
+	req, err := s.Signer.Request(s.Endpoint, body, s.opts.Now())
 	if err != nil {
 		return nil, err
 	}

@@ -117,7 +117,9 @@ func overwriteCommands(s *Server, r *restRequest) restResponse {
 	list, _ := r.body.([]any)
 	out := make([]any, 0, len(list))
 	for _, c := range list {
-		m, _ := c.(map[string]any)
+		// Discord omits what a request sent as null (discordgo sends
+		// "options": null and "choices": null).
+		m, _ := dropNulls(c).(map[string]any)
 		cp := map[string]any{}
 		for k, v := range m {
 			cp[k] = v
@@ -623,4 +625,25 @@ func (s *Server) acknowledge(st *interaction, body map[string]any, files []Attac
 func (s *Server) botUser() map[string]any {
 	return map[string]any{"id": s.BotUserID, "username": "gobot", "discriminator": "0", "global_name": nil, "avatar": nil,
 		"bot": true, "public_flags": 0, "flags": 0, "primary_guild": nil}
+}
+
+// dropNulls removes null members from objects, recursively.
+func dropNulls(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			if e != nil {
+				out[k] = dropNulls(e)
+			}
+		}
+		return out
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = dropNulls(e)
+		}
+		return out
+	}
+	return v
 }

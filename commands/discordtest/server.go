@@ -29,6 +29,9 @@ type Options struct {
 	RecordOnly bool
 	// WaitTimeout bounds WaitFor (default one minute).
 	WaitTimeout time.Duration
+	// Now is the clock that timestamps signatures (default time.Now); give
+	// the bot's clock when a test moves time forward.
+	Now func() time.Time
 }
 
 // Call is one REST request the bot made, as the fake saw it.
@@ -119,6 +122,9 @@ func NewServer(t testing.TB, opts Options) *Server {
 	t.Helper()
 	if opts.WaitTimeout == 0 {
 		opts.WaitTimeout = time.Minute
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
 	}
 	spec, reason, err := LoadSpec()
 	if err != nil {
