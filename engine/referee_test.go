@@ -513,3 +513,46 @@ func TestRefereeRecords(t *testing.T) {
 		t.Logf("%s: %d moves and %d loads agreed", filepath.Base(f), n, len(loads))
 	}
 }
+
+// TestRefereeGenmoveMatch plays GNU Go (black, genmove) against this
+// package's engine (white, default random genmove) on 9×9, each move
+// relayed to the other engine, as a match runner such as gogui-twogtp does.
+// Every generated move must be legal for the other engine, and the
+// positions must agree.
+func TestRefereeGenmoveMatch(t *testing.T) {
+	if testing.Short() {
+		t.Skip("short mode")
+	}
+	ours, gnugo := startEngine(t, GTPOptions{Seed: 3}), startGNUGo(t, "--level", "0")
+	ref := &referee{t: t, engines: []*gtpClient{ours, gnugo}, tries: map[string]int{}}
+	ref.both("boardsize 9")
+	ref.both("clear_board")
+	ref.both("komi 7.5")
+	rules := DefaultRules()
+	rules.Ko = SimpleKo
+	ref.g, _ = NewGame(Config{Size: 9, Rules: rules})
+	players := map[Color]*gtpClient{Black: gnugo, White: ours}
+	others := map[Color]*gtpClient{Black: ours, White: gnugo}
+	for i := 0; i < 300 && !ref.g.PlayEnded(); i++ {
+		c := ref.g.ToPlay()
+		v := players[c].must(t, "genmove "+c.String())
+		if strings.EqualFold(v, "resign") {
+			t.Logf("%v resigns after %d moves", c, i)
+			break
+		}
+		m, err := ParseMove(c, v, 9)
+		if err != nil {
+			ref.fail("%s genmove %v = %q: %v", players[c].name, c, v, err)
+		}
+		if ok, resp := others[c].send(t, fmt.Sprintf("play %s %s", c, v)); !ok {
+			ref.fail("%s rejects %s's move %v %s: %s", others[c].name, players[c].name, c, v, resp)
+		}
+		if err := ref.g.Play(m); err != nil {
+			ref.fail("mirror rejects %v %v: %v", c, m, err)
+		}
+		ref.history = append(ref.history, c.Letter()+" "+m.String())
+		ref.samePosition()
+	}
+	_, scores := ref.both("final_score")
+	t.Logf("%d moves; final_score: gobot %s, GNU Go %s", len(ref.history), scores[0], scores[1])
+}
