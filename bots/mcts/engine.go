@@ -169,7 +169,7 @@ func (e *Engine) GenMove(ctx context.Context, g *engine.Game, maxTime time.Durat
 	}
 	for i := int32(0); i < int32(root.nchild); i++ {
 		ch := s.tree.at(root.first + i)
-		m := e.moveOf(s, int(ch.move))
+		m := s.moveOf(int(ch.move))
 		if s.game.Check(m) != nil {
 			ch.state.Or(flagIllegal)
 		}
@@ -285,8 +285,8 @@ func childFor(t *arena, idx int32, vertex func(engine.Point) int, m engine.Move)
 	return 0, false
 }
 
-// moveOf returns the move of the player to move at vertex v.
-func (e *Engine) moveOf(s *search, v int) engine.Move {
+// moveOf returns the move of the player to move at the root at vertex v.
+func (s *search) moveOf(v int) engine.Move {
 	if v == engine.PassVertex {
 		return engine.PassMove(s.toPlay)
 	}
@@ -326,7 +326,7 @@ func (e *Engine) finish(s *search, workers []*worker, reused int, start time.Tim
 			continue
 		}
 		cands = append(cands, Candidate{
-			Move:    e.moveOf(s, int(ch.move)),
+			Move:    s.moveOf(int(ch.move)),
 			Visits:  int(ch.visits.Load()),
 			Winrate: ch.winrate(),
 			Prior:   float64(ch.priorW / ch.priorN),
@@ -341,7 +341,7 @@ func (e *Engine) finish(s *search, workers []*worker, reused int, start time.Tim
 	winrate := 0.5
 	if best >= 0 {
 		ch := t.at(best)
-		move = e.moveOf(s, int(ch.move))
+		move = s.moveOf(int(ch.move))
 		if wr := ch.winrate(); wr >= 0 {
 			winrate = wr
 		}

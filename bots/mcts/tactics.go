@@ -82,6 +82,9 @@ func isSelfAtari(b *engine.Board, v int, c engine.Color) (bool, int) {
 	if b.NeighbourCount(v, engine.Empty) >= 2 {
 		return false, 1
 	}
+	if b.WouldCapture(v, c) {
+		return false, 1
+	}
 	libs, captures, size := moveLiberties(b, v, c, 2)
 	if captures {
 		return false, size
