@@ -66,8 +66,11 @@ type gtpServer struct {
 	stonesLeft        [3]int
 	timeLeftSet       [3]bool
 	handlers          map[string]func(ctx context.Context, args []string) (string, error)
-	errQuit           error
 }
+
+// errGTPQuit is how the quit command ends the session; it never leaves
+// ServeGTP.
+var errGTPQuit = errors.New("engine: gtp: quit")
 
 // gtpFailure is a failure response: "? msg".
 type gtpFailure string
@@ -115,7 +118,6 @@ func ServeGTP(ctx context.Context, in io.Reader, out io.Writer, opts GTPOptions)
 	}
 	s := &gtpServer{opts: opts, out: bufio.NewWriter(out), size: 19, komi: DefaultRules().Komi,
 		rng: rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))}
-	s.errQuit = errors.New("quit")
 	s.handlers = s.commandTable()
 	if err := s.newGame(s.size, 0); err != nil {
 		return err
@@ -142,7 +144,7 @@ func ServeGTP(ctx context.Context, in io.Reader, out io.Writer, opts GTPOptions)
 			continue
 		}
 		text, err := s.run(ctx, fields[0], fields[1:])
-		if err == s.errQuit {
+		if errors.Is(err, errGTPQuit) {
 			return s.respond(id, "", nil)
 		}
 		if cerr := ctx.Err(); cerr != nil && err != nil {
@@ -225,7 +227,7 @@ func (s *gtpServer) commandTable() map[string]func(ctx context.Context, args []s
 			return strconv.FormatBool(ok), nil
 		},
 		"list_commands": none(func() (string, error) { return strings.Join(gtpCommands, "\n"), nil }),
-		"quit":          none(func() (string, error) { return "", s.errQuit }),
+		"quit":          none(func() (string, error) { return "", errGTPQuit }),
 		"boardsize":     func(_ context.Context, args []string) (string, error) { return "", s.boardsize(args) },
 		"clear_board":   none(func() (string, error) { return "", s.newGame(s.size, 0) }),
 		"komi":          func(_ context.Context, args []string) (string, error) { return "", s.setKomi(args) },
