@@ -179,10 +179,22 @@ func TestMatchGnuGo(t *testing.T) {
 			map[bool]string{true: "won", false: "lost"}[won], len(record), wins, game+1)
 		fmt.Fprintf(logw, "size %d mcts %v result %s moves %s\n", size, ours, result, strings.Join(record, " "))
 	}
-	n := float64(*matchGames)
-	p := float64(wins) / n
-	half := 1.96 * math.Sqrt(p*(1-p)/n)
-	t.Logf("mcts vs GNU Go level %d on %d×%d, komi 7.5, %v/move, %d playouts cap, %d threads: %d/%d = %.1f%% ± %.1f%% (95%% CI), mean %.0f playouts/move, %v/move",
-		*matchLevel, size, size, *matchTime, *matchPlayouts, *matchThreads, wins, *matchGames, 100*p, 100*half,
+	lo, hi := wilson(wins, *matchGames)
+	t.Logf("mcts vs GNU Go level %d on %d×%d, komi 7.5, %v/move, %d playouts cap, %d threads: %d/%d = %.1f%% (95%% CI %.1f–%.1f%%), mean %.0f playouts/move, %v/move",
+		*matchLevel, size, size, *matchTime, *matchPlayouts, *matchThreads, wins, *matchGames,
+		100*float64(wins)/float64(*matchGames), 100*lo, 100*hi,
 		float64(ourPlayouts)/float64(max(ourMoves, 1)), ourTime/time.Duration(max(ourMoves, 1)))
+}
+
+// wilson returns the 95% Wilson score interval of wins out of n.
+func wilson(wins, n int) (lo, hi float64) {
+	if n == 0 {
+		return 0, 1
+	}
+	const z = 1.96
+	p := float64(wins) / float64(n)
+	nn := float64(n)
+	centre := (p + z*z/(2*nn)) / (1 + z*z/nn)
+	half := z * math.Sqrt(p*(1-p)/nn+z*z/(4*nn*nn)) / (1 + z*z/nn)
+	return centre - half, centre + half
 }
