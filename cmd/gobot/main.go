@@ -1,0 +1,358 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+	"github.com/gobot-dev/gobot/commands"
+	"github.com/gobot-dev/gobot/config"
+	"github.com/gobot-dev/gobot/engine"
+	"github.com/gobot-dev/gobot/storage"
+)
+
+const version = "1.0"
+
+// The permissions the bot asks for when invited: Send Messages, Send
+// Messages in Threads, Create Public Threads, Attach Files, Embed Links.
+const invitePermissions = discordgo.PermissionSendMessages |
+	discordgo.PermissionSendMessagesInThreads |
+	discordgo.PermissionCreatePublicThreads |
+	discordgo.PermissionAttachFiles |
+	discordgo.PermissionEmbedLinks
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+// run dispatches to a subcommand and returns the exit code.
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	sub := "run"
+	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+		sub, args = args[0], args[1:]
+	}
+	var err error
+	switch sub {
+	case "run":
+		err = serve(ctx, stdout, stderr)
+	case "console":
+		err = console(ctx, args, stdin, stdout, stderr)
+	case "gtp":
+		err = gtp(ctx, args, stdin, stdout, stderr)
+	case "backup":
+		err = backup(ctx, args, stdout, stderr)
+	case "arena":
+		err = runArena(ctx, args, stdout)
+	case "help", "-h", "--help":
+		fmt.Fprint(stdout, usage)
+		return 0
+	default:
+		fmt.Fprintf(stderr, "gobot: unknown command %q\n%s", sub, usage)
+		return 2
+	}
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		fmt.Fprintln(stderr, "gobot:", err)
+		return 1
+	}
+	return 0
+}
+
+const usage = `usage:
+  gobot [run]                                run the Discord bot (configured by the environment)
+  gobot console [--user NAME] [--db FILE] [--boards DIR]
+                                             play in the terminal through the real commands
+  gobot gtp [--bot LEVEL] [--ko RULE]        speak GTP on stdin/stdout
+  gobot backup FILE                          copy the database (GOBOT_DB) to FILE, even while the bot runs
+  gobot arena [flags]                        play bot levels against each other
+`
+
+// newLogger builds the slog logger the configuration asks for, on stderr.
+func newLogger(cfg *config.Config, w io.Writer) *slog.Logger {
+	opts := &slog.HandlerOptions{Level: cfg.LogLevel}
+	if cfg.LogFormat == config.LogJSON {
+		return slog.New(slog.NewJSONHandler(w, opts))
+	}
+	return slog.New(slog.NewTextHandler(w, opts))
+}
+
+// backupSocket is where a running bot serves hot backups of its database.
+func backupSocket(dbPath string) string { return dbPath + ".sock" }
+
+// serve runs the bot until ctx ends (SIGTERM or interrupt).
+func serve(ctx context.Context, stdout, stderr io.Writer) error {
+	cfg, err := config.Load()
+	if err != nil {
+		return err
+	}
+	log := newLogger(cfg, stderr)
+	log.Info("starting gobot", "version", version, "config", cfg)
+
+	store, err := storage.Open(cfg.DBPath, storage.Options{BackupSocket: backupSocket(cfg.DBPath), Logger: log})
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err := store.Close(); err != nil {
+			log.Error("close database", "err", err)
+		}
+	}()
+	players, closePlayers, err := newPlayers(cfg)
+	if err != nil {
+		return err
+	}
+	defer closePlayers()
+
+	rest := commands.NewREST(cfg.APIURL, cfg.Token.Reveal(), nil)
+	appID := cfg.AppID
+	if appID == "" {
+		actx, cancel := context.WithTimeout(ctx, 30*time.Second)
+		appID, err = rest.ApplicationID(actx)
+		cancel()
+		if err != nil {
+			return fmt.Errorf("fetch the application ID (set DISCORD_APP_ID to skip this): %w", err)
+		}
+	}
+	bot, err := commands.New(commands.Options{
+		AppID: appID, GuildID: cfg.GuildID, Discord: rest, Store: store, Players: players, Logger: log,
+		ChallengeTTL: cfg.ChallengeTTL, ScoringTTL: cfg.ScoringTTL,
+	})
+	if err != nil {
+		return err
+	}
+	rctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	if err := bot.Register(rctx); err != nil {
+		log.Error("could not register the /go command; it may be missing or out of date in Discord", "err", err)
+	} else if cfg.GuildID != "" {
+		log.Info("registered /go in one guild", "guild", cfg.GuildID)
+	} else {
+		log.Info("registered /go globally")
+	}
+	cancel()
+	fmt.Fprintf(stdout, "Invite gobot to a server: %s\n", inviteURL(appID))
+
+	var srv *http.Server
+	if cfg.HTTPAddr != "" {
+		mux := http.NewServeMux()
+		mux.Handle("GET /healthz", commands.HealthHandler(store.Check, log))
+		if cfg.Mode == config.ModeHTTP {
+			h := bot.HTTPHandler(cfg.PublicKey)
+			mux.Handle("POST /", h)
+			mux.Handle("POST /interactions", h)
+		}
+		srv = &http.Server{Addr: cfg.HTTPAddr, Handler: mux, ReadHeaderTimeout: 5 * time.Second, ReadTimeout: 10 * time.Second, WriteTimeout: 10 * time.Second}
+		errc := make(chan error, 1)
+		go func() { errc <- srv.ListenAndServe() }()
+		select {
+		case err := <-errc:
+			return fmt.Errorf("HTTP server on %s: %w", cfg.HTTPAddr, err)
+		case <-time.After(100 * time.Millisecond):
+		}
+		log.Info("listening", "addr", cfg.HTTPAddr, "mode", cfg.Mode.String())
+	}
+
+	var gw *discordgo.Session
+	if cfg.Mode == config.ModeGateway {
+		gw, err = openGateway(ctx, cfg, bot, log)
+		if err != nil {
+			return err
+		}
+		log.Info("connected to the Discord gateway")
+	}
+
+	runDone := make(chan struct{})
+	go func() { bot.Run(ctx); close(runDone) }()
+
+	<-ctx.Done()
+	log.Info("shutting down: finishing moves in flight")
+	sctx, cancel := context.WithTimeout(context.Background(), cfg.ShutdownTimeout)
+	defer cancel()
+	if srv != nil {
+		if err := srv.Shutdown(sctx); err != nil {
+			log.Warn("HTTP server shutdown", "err", err)
+		}
+	}
+	if gw != nil {
+		if err := gw.Close(); err != nil {
+			log.Warn("gateway close", "err", err)
+		}
+	}
+	if err := bot.Shutdown(sctx); err != nil {
+		log.Warn("some work did not finish in time and was cancelled", "err", err)
+	}
+	<-runDone
+	log.Info("stopped")
+	return nil
+}
+
+// inviteURL is the OAuth2 link that adds the bot to a server with only the
+// scopes and permissions it needs.
+func inviteURL(appID string) string {
+	q := url.Values{}
+	q.Set("client_id", appID)
+	q.Set("scope", "bot applications.commands")
+	q.Set("permissions", fmt.Sprint(invitePermissions))
+	q.Set("integration_type", "0")
+	return "https://discord.com/oauth2/authorize?" + q.Encode()
+}
+
+// openGateway connects the websocket session, with no privileged intents,
+// and passes every interaction to the bot. discordgo's own REST calls (only
+// the gateway lookup) are sent to DISCORD_API_URL by rewriting their URLs.
+func openGateway(ctx context.Context, cfg *config.Config, bot *commands.Bot, log *slog.Logger) (*discordgo.Session, error) {
+	dg, err := discordgo.New("Bot " + cfg.Token.Reveal())
+	if err != nil {
+		return nil, fmt.Errorf("gateway session: %w", err)
+	}
+	dg.Client = &http.Client{Timeout: 30 * time.Second, Transport: commands.RewriteTransport(discordgo.EndpointAPI, cfg.APIURL, nil)}
+	dg.Identify.Intents = discordgo.IntentsNone
+	dg.LogLevel = discordgo.LogWarning
+	dg.AddHandler(func(_ *discordgo.Session, ic *discordgo.InteractionCreate) {
+		bot.Handle(ctx, ic.Interaction)
+	})
+	dg.AddHandler(func(_ *discordgo.Session, r *discordgo.Ready) {
+		log.Info("gateway ready", "user", r.User.Username, "guilds", len(r.Guilds))
+	})
+	if err := dg.Open(); err != nil {
+		return nil, fmt.Errorf("connect to the Discord gateway: %w", err)
+	}
+	return dg, nil
+}
+
+// console runs the terminal session.
+func console(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("console", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	user := fs.String("user", "player", "your name in the console")
+	db := fs.String("db", "gobot-console.db", "database file for console games")
+	boards := fs.String("boards", "boards", "folder for the board PNGs")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	cfg, err := config.LoadFor(config.Offline)
+	if err != nil {
+		return err
+	}
+	if os.Getenv("GOBOT_LOG_LEVEL") == "" {
+		cfg.LogLevel = slog.LevelWarn
+	}
+	log := newLogger(cfg, stderr)
+	store, err := storage.Open(*db, storage.Options{Logger: log})
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+	players, closePlayers, err := newPlayers(cfg)
+	if err != nil {
+		return err
+	}
+	defer closePlayers()
+	return commands.RunConsole(ctx, commands.ConsoleOptions{
+		In: stdin, Out: stdout, User: *user, Store: store, Players: players, BoardDir: *boards,
+		Options: commands.Options{Logger: log, ChallengeTTL: cfg.ChallengeTTL, ScoringTTL: cfg.ScoringTTL},
+	})
+}
+
+// gtp serves the Go Text Protocol with a bot level as the engine.
+func gtp(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("gtp", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	level := fs.String("bot", "", "bot level that generates moves (default: the strongest built-in level)")
+	ko := fs.String("ko", "positional", "ko rule: simple, positional or situational")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	koRule, err := engine.ParseKoRule(*ko)
+	if err != nil {
+		return fmt.Errorf("--ko: %w", err)
+	}
+	cfg, err := config.LoadFor(config.Offline)
+	if err != nil {
+		return err
+	}
+	players, closePlayers, err := newPlayers(cfg)
+	if err != nil {
+		return err
+	}
+	defer closePlayers()
+	name := *level
+	if name == "" {
+		name = defaultGTPLevel(players.Levels())
+	}
+	if !hasLevel(players.Levels(), name) {
+		return fmt.Errorf("--bot: unknown level %q (levels: %s)", name, levelNames(players.Levels()))
+	}
+	return engine.ServeGTP(ctx, stdin, stdout, engine.GTPOptions{
+		Name: "gobot", Version: version + " (" + name + ")", Ko: koRule,
+		GenMove: func(ctx context.Context, g *engine.Game, c engine.Color) (engine.Move, error) {
+			return players.GenMove(ctx, name, g)
+		},
+		DeadStones: func(ctx context.Context, g *engine.Game) []engine.Point {
+			return engine.EstimateDead(ctx, g, engine.EstimateOptions{}).Dead
+		},
+	})
+}
+
+func hasLevel(levels []commands.Level, name string) bool {
+	for _, l := range levels {
+		if l.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+func levelNames(levels []commands.Level) string {
+	var names []string
+	for _, l := range levels {
+		names = append(names, l.Name)
+	}
+	return strings.Join(names, ", ")
+}
+
+// defaultGTPLevel is the last (strongest) level.
+func defaultGTPLevel(levels []commands.Level) string {
+	if len(levels) == 0 {
+		return ""
+	}
+	return levels[len(levels)-1].Name
+}
+
+// backup copies the database to a file, through the running bot's backup
+// socket when it is running.
+func backup(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("backup", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() != 1 {
+		return errors.New("usage: gobot backup FILE")
+	}
+	cfg, err := config.LoadFor(config.Offline)
+	if err != nil {
+		return err
+	}
+	out := fs.Arg(0)
+	if err := storage.BackupTo(ctx, cfg.DBPath, backupSocket(cfg.DBPath), out); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "backed up %s to %s\n", cfg.DBPath, out)
+	return nil
+}

@@ -1,0 +1,69 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/gobot-dev/gobot/bots"
+	"github.com/gobot-dev/gobot/bots/arena"
+	"github.com/gobot-dev/gobot/commands"
+	"github.com/gobot-dev/gobot/config"
+	"github.com/gobot-dev/gobot/engine"
+)
+
+// registryPlayers offers the bots registry's levels to the commands.
+type registryPlayers struct{ reg *bots.Registry }
+
+var _ commands.Players = registryPlayers{}
+
+func (p registryPlayers) Levels() []commands.Level {
+	var out []commands.Level
+	for _, l := range p.reg.Levels() {
+		out = append(out, commands.Level{Name: l.Name, Description: l.Description})
+	}
+	return out
+}
+
+func (p registryPlayers) GenMove(ctx context.Context, level string, g *engine.Game) (engine.Move, error) {
+	// A different seed for every move of a game, the same on a replay.
+	m, err := p.reg.GenMove(ctx, level, g, g.Seed()^int64(g.MoveCount()+1)*0x5851f42d4c957f2d, nil)
+	if errors.Is(err, bots.ErrBusy) {
+		return m, fmt.Errorf("%w: %w", commands.ErrBotBusy, err)
+	}
+	return m, err
+}
+
+// newRegistry builds the bot levels from the configuration.
+func newRegistry(cfg *config.Config) (*bots.Registry, error) {
+	reg, err := bots.NewRegistry(bots.Config{GTPEngines: cfg.GTPEngines, MaxSearches: cfg.MaxSearches})
+	if err != nil {
+		return nil, fmt.Errorf("bots: %w", err)
+	}
+	return reg, nil
+}
+
+// newPlayers returns the configured levels as commands.Players and the
+// function that stops external engines.
+func newPlayers(cfg *config.Config) (commands.Players, func(), error) {
+	reg, err := newRegistry(cfg)
+	if err != nil {
+		return nil, nil, err
+	}
+	return registryPlayers{reg}, func() { reg.Close() }, nil
+}
+
+// runArena runs bots/arena's command line with the configured levels.
+func runArena(ctx context.Context, args []string, stdout io.Writer) error {
+	cfg, err := config.LoadFor(config.Offline)
+	if err != nil {
+		return err
+	}
+	reg, err := newRegistry(cfg)
+	if err != nil {
+		return err
+	}
+	defer reg.Close()
+	return arena.Main(ctx, args, stdout, reg)
+}

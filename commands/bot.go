@@ -1,0 +1,259 @@
+package commands
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"runtime/debug"
+	"sync"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+	"github.com/gobot-dev/gobot/engine"
+)
+
+// Defaults for Options left zero.
+const (
+	DefaultChallengeTTL = 24 * time.Hour
+	DefaultScoringTTL   = 24 * time.Hour
+	// botMoveTimeout bounds one bot move, whatever its level's budget.
+	botMoveTimeout = 2 * time.Minute
+	// sweepEvery is how often expired challenges and scoring phases are closed.
+	sweepEvery = time.Minute
+)
+
+// Options is what New needs. Discord, Store and Players are required.
+type Options struct {
+	// AppID is the application ID (used to register commands).
+	AppID string
+	// GuildID, when set, registers the commands in that guild only.
+	GuildID string
+	Discord Discord
+	Store   Store
+	Players Players
+	Logger  *slog.Logger
+	// ChallengeTTL is how long a challenge stays open (DefaultChallengeTTL).
+	ChallengeTTL time.Duration
+	// ScoringTTL is how long players have to agree on dead stones (DefaultScoringTTL).
+	ScoringTTL time.Duration
+	// Now returns the current time (time.Now); tests set it.
+	Now func() time.Time
+}
+
+// Bot is the Discord bot: it handles interactions and runs the background
+// work (bot moves, expiries). It is safe for concurrent use: interactions run
+// concurrently and each game is serialised by storage's version check.
+type Bot struct {
+	opts   Options
+	log    *slog.Logger
+	router *Router
+
+	mu       sync.Mutex
+	closed   bool
+	inflight sync.WaitGroup
+	base     context.Context
+	cancel   context.CancelFunc
+}
+
+// New returns a Bot with its routes registered.
+func New(opts Options) (*Bot, error) {
+	if opts.Discord == nil || opts.Store == nil || opts.Players == nil {
+		return nil, errors.New("commands: New needs Discord, Store and Players")
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.Default()
+	}
+	if opts.ChallengeTTL <= 0 {
+		opts.ChallengeTTL = DefaultChallengeTTL
+	}
+	if opts.ScoringTTL <= 0 {
+		opts.ScoringTTL = DefaultScoringTTL
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	b := &Bot{opts: opts, log: opts.Logger}
+	b.base, b.cancel = context.WithCancel(context.Background())
+	b.router = b.routes()
+	return b, nil
+}
+
+func (b *Bot) now() time.Time { return b.opts.Now() }
+
+// Router returns the bot's router (for tests and the help text).
+func (b *Bot) Router() *Router { return b.router }
+
+// Register overwrites the application's commands with /go, globally or in
+// the configured guild.
+func (b *Bot) Register(ctx context.Context) error {
+	if b.opts.AppID == "" {
+		return errors.New("commands: Register needs the application ID")
+	}
+	if err := b.opts.Discord.OverwriteCommands(ctx, b.opts.AppID, b.opts.GuildID, Definitions(b.opts.Players.Levels())); err != nil {
+		return fmt.Errorf("commands: register /go: %w", err)
+	}
+	return nil
+}
+
+// Handle handles one interaction received from the gateway (or the console),
+// answering through Discord. It returns when the handler has finished.
+func (b *Bot) Handle(ctx context.Context, it *discordgo.Interaction) {
+	initial := func(ctx context.Context, resp *Response) error {
+		return b.opts.Discord.Callback(ctx, it, resp)
+	}
+	b.track(func() { b.handle(ctx, it, initial) })
+}
+
+// track runs fn as in-flight work unless the bot is shutting down.
+func (b *Bot) track(fn func()) bool {
+	b.mu.Lock()
+	if b.closed {
+		b.mu.Unlock()
+		return false
+	}
+	b.inflight.Add(1)
+	b.mu.Unlock()
+	defer b.inflight.Done()
+	fn()
+	return true
+}
+
+// spawn runs fn in a new goroutine as in-flight work with the bot's context,
+// which Shutdown cancels only after its grace period.
+func (b *Bot) spawn(fn func(ctx context.Context)) {
+	b.mu.Lock()
+	if b.closed {
+		b.mu.Unlock()
+		return
+	}
+	b.inflight.Add(1)
+	b.mu.Unlock()
+	go func() {
+		defer b.inflight.Done()
+		fn(b.base)
+	}()
+}
+
+// waitIdle waits until no work is in flight (work started before the call).
+func (b *Bot) waitIdle() { b.inflight.Wait() }
+
+// Shutdown stops taking new work and waits for in-flight interactions and
+// bot moves to finish, or for ctx to end, when it cancels them and waits for
+// them to return.
+func (b *Bot) Shutdown(ctx context.Context) error {
+	b.mu.Lock()
+	b.closed = true
+	b.mu.Unlock()
+	done := make(chan struct{})
+	go func() { b.inflight.Wait(); close(done) }()
+	select {
+	case <-done:
+		b.cancel()
+		return nil
+	case <-ctx.Done():
+		b.cancel()
+		<-done
+		return ctx.Err()
+	}
+}
+
+// handle runs the router on one interaction and turns a failure into an
+// ephemeral reply. A panic is recovered, logged with its stack and answered
+// with an apology.
+func (b *Bot) handle(ctx context.Context, it *discordgo.Interaction, initial initialFunc) {
+	r := newRequest(it, b.opts.Discord, initial)
+	start := b.now()
+	log := b.log.With("interaction", it.ID, "type", it.Type.String(), "channel", it.ChannelID)
+	if r.User != nil {
+		log = log.With("user", r.User.ID)
+	}
+	defer func() {
+		if p := recover(); p != nil {
+			log.Error("handler panicked", "path", r.Path, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+			b.replyError(ctx, r, log, userErr(errPanic, "Sorry, something went wrong on my side and nothing was changed. Please try again; if it keeps happening, tell the server admins."))
+		}
+	}()
+	if r.User == nil {
+		b.replyError(ctx, r, log, userErr(ErrBadOption, "I could not tell who sent this."))
+		return
+	}
+	err := b.router.Dispatch(ctx, r)
+	if err != nil {
+		b.replyError(ctx, r, log, err)
+		return
+	}
+	log.Debug("handled", "path", r.Path, "took", b.now().Sub(start))
+}
+
+// errPanic marks the apology after a recovered panic.
+var errPanic = errors.New("commands: handler panicked")
+
+func (b *Bot) replyError(ctx context.Context, r *Request, log *slog.Logger, err error) {
+	msg, expected := errorMessage(err)
+	if expected {
+		log.Info("refused", "path", r.Path, "reason", err)
+	} else if !errors.Is(err, errPanic) {
+		log.Error("handler failed", "path", r.Path, "err", err)
+	}
+	if r.Interaction.Type == discordgo.InteractionApplicationCommandAutocomplete {
+		if !r.Responded() {
+			_ = r.Choices(ctx, nil)
+		}
+		return
+	}
+	if rerr := r.Reply(ctx, &Message{Content: msg, Ephemeral: true}); rerr != nil {
+		log.Warn("could not send error reply", "err", rerr)
+	}
+}
+
+// errorMessage returns what the user reads for err, and whether err is an
+// expected refusal (bad input, wrong turn) rather than a fault of ours.
+func errorMessage(err error) (string, bool) {
+	var ue *UserError
+	if errors.As(err, &ue) {
+		return ue.Msg, !errors.Is(err, errPanic)
+	}
+	for _, m := range sentinelMessages {
+		if errors.Is(err, m.err) {
+			return m.msg, true
+		}
+	}
+	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
+		return "That took too long and was abandoned; nothing was changed. Please try again.", false
+	}
+	return "Sorry, something went wrong on my side and nothing was changed. Please try again in a moment.", false
+}
+
+// sentinelMessages are the default sentences for errors without a
+// *UserError, checked in order (ErrSuperko before ErrKo).
+var sentinelMessages = []struct {
+	err error
+	msg string
+}{
+	{ErrNoGame, "There is no game in this channel. Start one with `/go challenge` or `/go bot`."},
+	{ErrGameRunning, "A game is already running in this channel. Finish it first, or use `/go challenge ... thread:true` to play in a thread."},
+	{ErrNotPlayer, "You are not playing in this game."},
+	{ErrNotYourTurn, "It is not your turn."},
+	{ErrStale, "That button belongs to an old board. Use the buttons on the newest board, or `/go board`."},
+	{ErrConflict, "Another action on this game was applied at the same moment, so yours was not. Look at the new board and try again."},
+	{ErrGameOver, "This game is over."},
+	{ErrNoChallenge, "This challenge is no longer open."},
+	{ErrExpired, "This has expired."},
+	{ErrForbidden, "You need the Manage Messages permission for that."},
+	{ErrUnknown, "I don't know that command. Try `/go help`."},
+	{ErrNoUndo, "There is nothing to undo."},
+	{ErrNotScoring, "The game is not in the scoring phase: that only works after both players have passed."},
+	{ErrBotBusy, "All the bots are busy thinking right now. Please try again in a moment."},
+	{engine.ErrSuperko, "That move would repeat an earlier whole-board position, which this game's superko rule forbids."},
+	{engine.ErrKo, "Ko: you cannot retake the ko at once. Play elsewhere first (a ko threat), then you may take it back."},
+	{engine.ErrOccupied, "There is already a stone there."},
+	{engine.ErrSuicide, "Suicide is not allowed: that stone would have no liberties and capture nothing."},
+	{engine.ErrNotYourTurn, "It is not your turn."},
+	{engine.ErrGameOver, "This game is over."},
+	{engine.ErrInvalidCoordinates, "Those are not coordinates on this board."},
+	{engine.ErrInvalidHandicap, "That handicap is not possible on this board size."},
+	{engine.ErrInvalidKomi, "Komi must be between -150 and 150, in steps of 0.5."},
+	{engine.ErrInvalidRules, "Unknown ruleset: choose chinese, japanese, tromp-taylor or simple."},
+	{engine.ErrNothingToUndo, "There is nothing to undo."},
+}

@@ -1,0 +1,420 @@
+package commands
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+	"github.com/gobot-dev/gobot/engine"
+	"github.com/gobot-dev/gobot/storage"
+)
+
+// describeSetup says what game a challenge or bot game is: size, rules, handicap.
+func describeSetup(size int, rules engine.Rules, handicap int) string {
+	s := fmt.Sprintf("%d×%d, %s", size, size, rules)
+	if handicap > 0 {
+		s += fmt.Sprintf(", %d handicap stones", handicap)
+	}
+	return s
+}
+
+// channelFree checks that a channel has no game running.
+func (b *Bot) channelFree(ctx context.Context, channelID string) error {
+	_, err := b.opts.Store.Game(ctx, channelID)
+	switch {
+	case err == nil:
+		return ErrGameRunning
+	case errors.Is(err, storage.ErrNotFound):
+		return nil
+	case errors.Is(err, storage.ErrCorrupt):
+		return userErr(ErrGameRunning, "This channel holds a game whose record is damaged. A member with Manage Messages can clear it with `/go abort`.")
+	}
+	return err
+}
+
+func (b *Bot) cmdChallenge(ctx context.Context, r *Request) error {
+	opp, ok := r.UserOption("opponent")
+	if !ok {
+		return userErr(ErrBadOption, "Choose who to challenge with `opponent:`.")
+	}
+	switch {
+	case opp.ID == r.User.ID:
+		return userErr(ErrBadOption, "You cannot challenge yourself. To practise, play the bot with `/go bot`.")
+	case opp.Bot:
+		return userErr(ErrBadOption, fmt.Sprintf("%s is a bot account and cannot answer a challenge. To play gobot, use `/go bot`.", mention(userPlayer(opp))))
+	}
+	s, err := parseSetup(r, "nigiri")
+	if err != nil {
+		return err
+	}
+	thread, _, err := r.Bool("thread")
+	if err != nil {
+		return err
+	}
+	it := r.Interaction
+	if thread && it.GuildID == "" {
+		return userErr(ErrBadOption, "Threads exist only in server channels: challenge without `thread:` here.")
+	}
+	if !thread {
+		if err := b.channelFree(ctx, it.ChannelID); err != nil {
+			return err
+		}
+	}
+	now := b.now()
+	c := &storage.Challenge{
+		ID: it.ID, ChannelID: it.ChannelID, GuildID: it.GuildID,
+		Challenger: userPlayer(r.User), Opponent: userPlayer(opp),
+		Size: s.Size, Color: s.Color, Rules: s.Rules, Handicap: s.Handicap, Thread: thread,
+		CreatedAt: now, ExpiresAt: now.Add(b.opts.ChallengeTTL),
+	}
+	// The challenge message's ID is needed to disable its buttons on expiry.
+	// Defer, read the deferred message's ID, store the challenge, and only
+	// then show the buttons: a click can never find the challenge missing.
+	if err := r.Defer(ctx, false); err != nil {
+		return err
+	}
+	orig, err := r.Original(ctx)
+	if err != nil {
+		b.log.Warn("challenge: read deferred message; its buttons will not be disabled on expiry", "err", err)
+	} else {
+		c.MessageID = orig.ID
+	}
+	if err := b.opts.Store.CreateChallenge(ctx, c); err != nil {
+		return err
+	}
+	return r.Reply(ctx, challengeMessage(c, "", false))
+}
+
+// challengeMessage shows a challenge; outcome replaces the question once it
+// is answered or expired, and the buttons are then disabled.
+func challengeMessage(c *storage.Challenge, outcome string, closed bool) *Message {
+	var color string
+	switch c.Color {
+	case "black":
+		color = fmt.Sprintf("%s plays black", mention(c.Challenger))
+	case "white":
+		color = fmt.Sprintf("%s plays white", mention(c.Challenger))
+	default:
+		color = "colours by nigiri (chosen at random)"
+	}
+	where := ""
+	if c.Thread {
+		where = " in a new thread"
+	}
+	text := fmt.Sprintf("%s, %s challenges you to a game of Go%s: %s; %s.", mention(c.Opponent), mention(c.Challenger), where, describeSetup(c.Size, c.Rules, c.Handicap), color)
+	if outcome != "" {
+		text += "\n" + outcome
+	} else {
+		text += fmt.Sprintf("\nThe challenge expires <t:%d:R>.", c.ExpiresAt.Unix())
+	}
+	m := &Message{
+		Content:         text,
+		AllowedMentions: onlyUsers(c.Opponent.UserID),
+		Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+			discordgo.Button{Label: "Accept", Style: discordgo.SuccessButton, CustomID: "challenge/" + c.ID + "/accept", Disabled: closed},
+			discordgo.Button{Label: "Decline", Style: discordgo.SecondaryButton, CustomID: "challenge/" + c.ID + "/decline", Disabled: closed},
+		}}},
+	}
+	if closed {
+		m.AllowedMentions = noMentions()
+	}
+	return m
+}
+
+// closeChallengeMessage disables a challenge's buttons with an outcome.
+func (b *Bot) closeChallengeMessage(ctx context.Context, c *storage.Challenge, outcome string) {
+	if c.MessageID == "" {
+		return
+	}
+	if err := b.opts.Discord.EditMessage(ctx, c.ChannelID, c.MessageID, challengeMessage(c, outcome, true)); err != nil {
+		// The bot may not see the channel (user installs): buttons
+		// pressed later still say the challenge is closed.
+		b.log.Info("could not close challenge message", "challenge", c.ID, "err", err)
+	}
+}
+
+// closedChallenge is the message for a button on a challenge that is gone.
+func closedChallenge(r *Request) *Message {
+	m := &Message{Content: "This challenge is no longer open.", AllowedMentions: noMentions()}
+	if r.Interaction.Message != nil {
+		m.Content = r.Interaction.Message.Content
+		if m.Content == "" {
+			m.Content = "This challenge is no longer open."
+		}
+		var rows []discordgo.MessageComponent
+		for _, row := range r.Interaction.Message.Components {
+			ar, ok := row.(*discordgo.ActionsRow)
+			if !ok {
+				continue
+			}
+			var btns []discordgo.MessageComponent
+			for _, c := range ar.Components {
+				if bt, ok := c.(*discordgo.Button); ok {
+					bt.Disabled = true
+					btns = append(btns, *bt)
+				}
+			}
+			rows = append(rows, discordgo.ActionsRow{Components: btns})
+		}
+		m.Components = rows
+	}
+	return m
+}
+
+// answerableChallenge loads the challenge a button belongs to and checks
+// who may answer it and that it is still open.
+func (b *Bot) answerableChallenge(ctx context.Context, r *Request, allowChallenger bool) (*storage.Challenge, error) {
+	c, err := b.opts.Store.Challenge(ctx, r.Param("id"))
+	if errors.Is(err, storage.ErrNotFound) {
+		// Answered, withdrawn or expired: close the buttons for everyone.
+		if uerr := r.Update(ctx, closedChallenge(r)); uerr != nil {
+			return nil, uerr
+		}
+		return nil, ErrNoChallenge
+	}
+	if err != nil {
+		return nil, err
+	}
+	if r.User.ID != c.Opponent.UserID && !(allowChallenger && r.User.ID == c.Challenger.UserID) {
+		return nil, userErr(ErrNotChallenged, fmt.Sprintf("Only %s can answer this challenge.", mention(c.Opponent)))
+	}
+	if !b.now().Before(c.ExpiresAt) {
+		if err := b.opts.Store.DeleteChallenge(ctx, c.ID); err != nil && !errors.Is(err, storage.ErrNotFound) {
+			return nil, err
+		}
+		if err := r.Update(ctx, challengeMessage(c, "⌛ This challenge expired.", true)); err != nil {
+			return nil, err
+		}
+		return nil, ErrExpired
+	}
+	return c, nil
+}
+
+func (b *Bot) btnDecline(ctx context.Context, r *Request) error {
+	c, err := b.answerableChallenge(ctx, r, true)
+	if err != nil {
+		return quietIfAnswered(r, err)
+	}
+	if err := b.opts.Store.DeleteChallenge(ctx, c.ID); err != nil {
+		if errors.Is(err, storage.ErrNotFound) {
+			return ErrNoChallenge
+		}
+		return err
+	}
+	outcome := fmt.Sprintf("❌ %s declined.", mention(c.Opponent))
+	if r.User.ID == c.Challenger.UserID {
+		outcome = fmt.Sprintf("↩️ %s withdrew the challenge.", mention(c.Challenger))
+	}
+	return r.Update(ctx, challengeMessage(c, outcome, true))
+}
+
+// quietIfAnswered drops the error when the handler already updated the
+// message to say why (a closed or expired challenge): the user sees it.
+func quietIfAnswered(r *Request, err error) error {
+	if (errors.Is(err, ErrNoChallenge) || errors.Is(err, ErrExpired)) && r.Responded() {
+		return nil
+	}
+	return err
+}
+
+func (b *Bot) btnAccept(ctx context.Context, r *Request) error {
+	c, err := b.answerableChallenge(ctx, r, false)
+	if err != nil {
+		return quietIfAnswered(r, err)
+	}
+	it := r.Interaction
+	channel, parent := c.ChannelID, ""
+	if !c.Thread {
+		if err := b.channelFree(ctx, channel); err != nil {
+			return err
+		}
+	}
+	challengerBlack := setup{Color: c.Color}.requesterBlack(rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 0x9e3779b97f4a7c15)))
+	black, white := c.Challenger, c.Opponent
+	if !challengerBlack {
+		black, white = white, black
+	}
+	eg, err := engine.NewGame(engine.Config{Size: c.Size, Rules: c.Rules, Handicap: c.Handicap, Seed: seedFrom(c.ID)})
+	if err != nil {
+		return userErr(err, fmt.Sprintf("This challenge cannot start: %v.", err))
+	}
+	// Claim the challenge: of two accepts at once, exactly one deletes it.
+	// (Expiry was checked above against the bot's clock.)
+	if err := b.opts.Store.DeleteChallenge(ctx, c.ID); err != nil {
+		if errors.Is(err, storage.ErrNotFound) {
+			return ErrNoChallenge
+		}
+		return err
+	}
+	if c.Thread {
+		th, err := b.opts.Discord.StartThread(ctx, c.ChannelID, fmt.Sprintf("Go: %s vs %s", plainName(black), plainName(white)))
+		if err != nil {
+			b.restoreChallenge(ctx, c)
+			if errors.Is(err, ErrDiscordForbidden) {
+				return userErr(err, "I may not create threads here (I need Create Public Threads and Send Messages in Threads). Challenge again without `thread:`.")
+			}
+			return err
+		}
+		channel, parent = th.ID, c.ChannelID
+	}
+	g := &storage.Game{
+		ID: c.ID, ChannelID: channel, GuildID: it.GuildID, ParentChannelID: parent,
+		Black: black, White: white, Game: eg, CreatedAt: b.now(),
+	}
+	if err := b.opts.Store.CreateGame(ctx, g); err != nil {
+		b.restoreChallenge(ctx, c)
+		if errors.Is(err, storage.ErrExists) {
+			return ErrGameRunning
+		}
+		return err
+	}
+	b.log.Info("game started", "game", g.ID, "channel", channel, "black", black.UserID, "white", white.UserID)
+	outcome := fmt.Sprintf("✅ %s accepted: %s ⚫ black, %s ⚪ white.", mention(c.Opponent), mention(black), mention(white))
+	if c.Thread {
+		outcome += fmt.Sprintf(" The game is in <#%s>.", channel)
+	}
+	if err := r.Update(ctx, challengeMessage(c, outcome, true)); err != nil {
+		return err
+	}
+	bm, err := boardMessage(g, "The game begins. Good luck, have fun!")
+	if err != nil {
+		return err
+	}
+	if c.Thread {
+		_, err = b.opts.Discord.SendMessage(ctx, channel, bm)
+	} else {
+		_, err = r.FollowupMessage(ctx, bm)
+	}
+	return err
+}
+
+// restoreChallenge puts back a claimed challenge whose game could not start,
+// so that it can be accepted again.
+func (b *Bot) restoreChallenge(ctx context.Context, c *storage.Challenge) {
+	if err := b.opts.Store.CreateChallenge(ctx, c); err != nil {
+		b.log.Warn("restore challenge", "challenge", c.ID, "err", err)
+	}
+}
+
+// seedFrom derives a game's seed from its ID (a snowflake).
+func seedFrom(id string) int64 {
+	var h uint64 = 14695981039346656037
+	for i := 0; i < len(id); i++ {
+		h ^= uint64(id[i])
+		h *= 1099511628211
+	}
+	return int64(h >> 1)
+}
+
+func (b *Bot) cmdBot(ctx context.Context, r *Request) error {
+	levels := b.opts.Players.Levels()
+	if len(levels) == 0 {
+		return userErr(ErrBotBusy, "No bot levels are configured.")
+	}
+	level := levels[0].Name
+	if v, ok := r.String("level"); ok {
+		found := false
+		for _, l := range levels {
+			if l.Name == v {
+				found = true
+			}
+		}
+		if !found {
+			names := make([]string, len(levels))
+			for i, l := range levels {
+				names[i] = l.Name
+			}
+			return userErr(ErrBadOption, fmt.Sprintf("Unknown level %q: choose one of %v.", v, names))
+		}
+		level = v
+	}
+	s, err := parseSetup(r, "black")
+	if err != nil {
+		return err
+	}
+	it := r.Interaction
+	if err := b.channelFree(ctx, it.ChannelID); err != nil {
+		return err
+	}
+	eg, err := engine.NewGame(engine.Config{Size: s.Size, Rules: s.Rules, Handicap: s.Handicap, Seed: seedFrom(it.ID)})
+	if err != nil {
+		return userErr(err, fmt.Sprintf("This game cannot start: %v.", err))
+	}
+	human := userPlayer(r.User)
+	bot := storage.Player{Bot: level, Name: "gobot " + level}
+	black, white := human, bot
+	if !s.requesterBlack(rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), uint64(seedFrom(it.ID))))) {
+		black, white = bot, human
+	}
+	g := &storage.Game{ID: it.ID, ChannelID: it.ChannelID, GuildID: it.GuildID, Black: black, White: white, Game: eg, CreatedAt: b.now()}
+	if err := b.opts.Store.CreateGame(ctx, g); err != nil {
+		if errors.Is(err, storage.ErrExists) {
+			return ErrGameRunning
+		}
+		return err
+	}
+	b.log.Info("bot game started", "game", g.ID, "channel", g.ChannelID, "level", level, "user", r.User.ID)
+	c := engine.Black
+	if white == human {
+		c = engine.White
+	}
+	note := fmt.Sprintf("New game: %s plays %s %s against gobot **%s** (%s).", mention(human), stoneEmoji(c), c, level, describeSetup(s.Size, s.Rules, eg.Handicap()))
+	return b.answer(ctx, r, g, note)
+}
+
+// sweep closes expired challenges and scoring phases.
+func (b *Bot) sweep(ctx context.Context) {
+	now := b.now()
+	expired, err := b.opts.Store.ExpiredChallenges(ctx, now)
+	if err != nil {
+		b.log.Warn("sweep: expired challenges", "err", err)
+	}
+	for _, c := range expired {
+		if err := b.opts.Store.DeleteChallenge(ctx, c.ID); err != nil {
+			if !errors.Is(err, storage.ErrNotFound) {
+				b.log.Warn("sweep: delete challenge", "challenge", c.ID, "err", err)
+			}
+			continue
+		}
+		b.closeChallengeMessage(ctx, c, "⌛ This challenge expired.")
+	}
+	games, err := b.opts.Store.ActiveGames(ctx)
+	if err != nil {
+		b.log.Warn("sweep: active games", "err", err)
+		return
+	}
+	for _, g := range games {
+		if g.Scoring != nil && !g.Scoring.Deadline.IsZero() && !now.Before(g.Scoring.Deadline) {
+			b.scoringTimeout(ctx, g)
+		}
+	}
+}
+
+// Run does the background work until ctx ends: at start it lets bots move
+// in games where it is their turn (after a restart), then every minute it
+// closes expired challenges and scoring phases.
+func (b *Bot) Run(ctx context.Context) error {
+	games, err := b.opts.Store.ActiveGames(ctx)
+	if err != nil {
+		b.log.Warn("start: active games", "err", err)
+	}
+	for _, g := range games {
+		if botToMove(g) {
+			ch := g.ChannelID
+			b.spawn(func(ctx context.Context) { b.resumeBot(ctx, ch) })
+		}
+	}
+	t := time.NewTicker(sweepEvery)
+	defer t.Stop()
+	for {
+		b.track(func() { b.sweep(ctx) })
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-t.C:
+		}
+	}
+}

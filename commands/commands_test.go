@@ -1,0 +1,417 @@
+package commands
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+	"github.com/gobot-dev/gobot/engine"
+	"github.com/gobot-dev/gobot/storage"
+)
+
+// startGame has ann challenge bob to a 9×9 game with ann black, and bob
+// accept; it returns the board message.
+func startGame(t *testing.T, tb *testBot) call {
+	t.Helper()
+	calls := tb.command(ann, "/go challenge opponent:bob size:9 color:black")
+	if len(calls) != 2 || calls[0].Type != discordgo.InteractionResponseDeferredChannelMessageWithSource || calls[1].Op != "edit" {
+		t.Fatalf("challenge: got %v", calls)
+	}
+	accept := calls[1].buttonID(t, "Accept")
+	calls = tb.press(bob, accept)
+	if len(calls) != 2 {
+		t.Fatalf("accept: got %d calls, want update and board", len(calls))
+	}
+	if calls[0].Type != discordgo.InteractionResponseUpdateMessage || !strings.Contains(calls[0].text(), "accepted") {
+		t.Fatalf("accept: first call %s %q, want the challenge updated", calls[0].Op, calls[0].text())
+	}
+	return calls[1]
+}
+
+func TestChallengeAcceptAndPlay(t *testing.T) {
+	tb := newTestBot(t)
+	board := startGame(t, tb)
+	if len(board.Message.Files) != 1 || !strings.HasSuffix(board.Message.Files[0].Name, ".png") {
+		t.Fatalf("board message has files %v, want one PNG", board.Message.Files)
+	}
+	if d := board.Message.Files[0].Description; !strings.Contains(d, "9×9") {
+		t.Errorf("alt text %q does not describe the board", d)
+	}
+	if !strings.Contains(board.text(), "Move 1") || !strings.Contains(board.text(), "<@"+ann.ID+">") {
+		t.Errorf("board text %q: want move 1 and ann to play", board.text())
+	}
+
+	// Moves and every kind of refusal.
+	c := only(t, tb.command(ann, "/go play move:E5"))
+	if c.Message.Ephemeral || !strings.Contains(c.text(), "played **E5**") {
+		t.Fatalf("E5: %q", c.text())
+	}
+	tests := []struct {
+		user *discordgo.User
+		line string
+		want string
+	}{
+		{ann, "/go play move:D4", "not your turn"},
+		{cat, "/go play move:D4", "not playing in this game"},
+		{bob, "/go play move:E5", "E5 is already taken"},
+		{bob, "/go play move:K5", "off this 9×9 board: valid points are A1–J9"},
+		{bob, "/go play move:I5", "skip the letter I"},
+		{bob, "/go play move:hello", "can't read"},
+		{bob, "/go dead point:E5", "not in the scoring phase"},
+		{cat, "/go abort", "Manage Messages"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.line, func(t *testing.T) {
+			wantEphemeral(t, tb.command(tt.user, tt.line), tt.want)
+		})
+	}
+	g, err := tb.store.Game(context.Background(), channelID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g.Game.MoveCount() != 1 {
+		t.Fatalf("after refusals the game has %d moves, want 1", g.Game.MoveCount())
+	}
+	// A second game in the same channel is refused.
+	wantEphemeral(t, tb.command(cat, "/go bot size:9"), "already running")
+}
+
+func TestKoSuicideAndCaptures(t *testing.T) {
+	tb := newTestBot(t)
+	startGame(t, tb)
+	// Build a ko at the bottom edge:
+	//   . X O .        row 2
+	//   X O . O        row 1 (after white captures... built below)
+	moves := []struct {
+		u *discordgo.User
+		m string
+	}{
+		{ann, "B1"}, {bob, "C1"}, {ann, "C2"}, {bob, "D2"}, {ann, "J9"}, {bob, "E1"},
+		{ann, "D1"}, // black plays into the ko shape, capturing nothing yet: D1 has liberty? see below
+	}
+	for _, mv := range moves[:6] {
+		c := only(t, tb.command(mv.u, "/go play move:"+mv.m))
+		if c.Message.Ephemeral {
+			t.Fatalf("%s: refused: %q", mv.m, c.text())
+		}
+	}
+	// Black D1 captures white C1 (its last liberty): a ko.
+	c := only(t, tb.command(ann, "/go play move:D1"))
+	if !strings.Contains(c.text(), "1 stone captured") {
+		t.Fatalf("D1: %q, want a capture", c.text())
+	}
+	if !strings.Contains(c.text(), "Ko at C1") {
+		t.Errorf("D1: %q, want the ko announced", c.text())
+	}
+	wantEphemeral(t, tb.command(bob, "/go play move:C1"), "Ko")
+	// Suicide: white at A1 would have no liberties (B1 black, A2 empty?) — make A2 black first.
+	only(t, tb.command(bob, "/go play move:J1"))
+	only(t, tb.command(ann, "/go play move:A2"))
+	wantEphemeral(t, tb.command(bob, "/go play move:A1"), "suicide")
+}
+
+func TestPassPassScoringAccept(t *testing.T) {
+	tb := newTestBot(t)
+	startGame(t, tb)
+	for _, line := range []struct {
+		u *discordgo.User
+		m string
+	}{{ann, "C3"}, {bob, "G7"}, {ann, "C7"}, {bob, "G3"}} {
+		only(t, tb.command(line.u, "/go play move:"+line.m))
+	}
+	// Pass by button, then by command.
+	g, _ := tb.store.Game(context.Background(), channelID)
+	c := only(t, tb.press(ann, "game/"+g.ID+"/pass/4"))
+	if !strings.Contains(c.text(), "passed") {
+		t.Fatalf("pass button: %q", c.text())
+	}
+	// The old button is stale now.
+	wantEphemeral(t, tb.press(bob, "game/"+g.ID+"/pass/4"), "old board")
+	c = only(t, tb.command(bob, "/go pass"))
+	if !strings.Contains(c.text(), "Agree on the dead stones") {
+		t.Fatalf("second pass: %q, want the scoring phase", c.text())
+	}
+	accept := c.buttonID(t, "Accept")
+	wantEphemeral(t, tb.command(ann, "/go play move:E5"), "dead stones are being agreed")
+	wantEphemeral(t, tb.press(cat, accept), "not playing")
+	c = only(t, tb.press(ann, accept))
+	if c.Type != discordgo.InteractionResponseUpdateMessage || !strings.Contains(c.text(), "accepted the marking") {
+		t.Fatalf("ann accepts: %s %q", c.Op, c.text())
+	}
+	accept = c.buttonID(t, "Accept")
+	c = only(t, tb.press(bob, accept))
+	if !strings.Contains(c.text(), "Game over") || !strings.Contains(c.text(), "W+") {
+		t.Fatalf("bob accepts: %q, want the result (white wins by komi)", c.text())
+	}
+	if _, err := tb.store.Game(context.Background(), channelID); !errors.Is(err, storage.ErrNotFound) {
+		t.Fatalf("after the result the channel still has a game: %v", err)
+	}
+	a, err := tb.store.ArchivedGame(context.Background(), g.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(a.Result, "W+") || !strings.Contains(string(a.SGF), "RE[W+") || !strings.Contains(string(a.SGF), "TB[") {
+		t.Errorf("archive: result %q, SGF %s", a.Result, a.SGF)
+	}
+}
+
+func TestScoringResumeAndDeadToggle(t *testing.T) {
+	tb := newTestBot(t)
+	startGame(t, tb)
+	only(t, tb.command(ann, "/go play move:E5"))
+	only(t, tb.command(bob, "/go pass"))
+	c := only(t, tb.command(ann, "/go pass"))
+	resume := c.buttonID(t, "Resume play")
+	accept := c.buttonID(t, "Accept")
+	c = only(t, tb.command(bob, "/go dead point:E5"))
+	if !strings.Contains(c.text(), "**dead**") {
+		t.Fatalf("dead E5: %q", c.text())
+	}
+	wantEphemeral(t, tb.command(bob, "/go dead point:A1"), "no stone at A1")
+	// The marking changed: the old buttons are stale.
+	wantEphemeral(t, tb.press(ann, accept), "changed after this board")
+	wantEphemeral(t, tb.press(ann, resume), "changed after this board")
+	resume = c.buttonID(t, "Resume play")
+	c = only(t, tb.press(ann, resume))
+	if !strings.Contains(c.text(), "resumed play") {
+		t.Fatalf("resume: %q", c.text())
+	}
+	g, _ := tb.store.Game(context.Background(), channelID)
+	if g.Scoring != nil || g.Game.ToPlay() != engine.White {
+		t.Fatalf("after resume: scoring %v, to play %v; want play with white to move", g.Scoring, g.Game.ToPlay())
+	}
+}
+
+func TestBotGameAnswersByItself(t *testing.T) {
+	tb := newTestBot(t)
+	calls := tb.command(ann, "/go bot level:first size:9 color:white")
+	// Black is the bot: it moves first, after a deferral.
+	if len(calls) != 2 || calls[0].Type != discordgo.InteractionResponseDeferredChannelMessageWithSource || calls[1].Op != "edit" {
+		t.Fatalf("bot start: %v", calls)
+	}
+	if !strings.Contains(calls[1].text(), "played **A1**") {
+		t.Fatalf("bot start: %q, want the bot's first move", calls[1].text())
+	}
+	calls = tb.command(ann, "/go play move:E5")
+	if len(calls) != 2 || !strings.Contains(calls[1].text(), "played **E5**") || !strings.Contains(calls[1].text(), "played **B1**") {
+		t.Fatalf("move vs bot: %v", calls)
+	}
+	// Undo against the bot takes back its reply and the move.
+	c := only(t, tb.command(ann, "/go undo"))
+	if !strings.Contains(c.text(), "took back 2 moves") {
+		t.Fatalf("undo: %q", c.text())
+	}
+	g, _ := tb.store.Game(context.Background(), channelID)
+	if g.Game.MoveCount() != 1 {
+		t.Fatalf("after undo %d moves, want 1", g.Game.MoveCount())
+	}
+	// The human passes, the bot passes back: scoring, with the bot's
+	// acceptance already given.
+	calls = tb.command(ann, "/go pass")
+	last := calls[len(calls)-1]
+	if !strings.Contains(last.text(), "Agree on the dead stones") || !strings.Contains(last.text(), "accepted") {
+		t.Fatalf("pass vs bot: %q", last.text())
+	}
+	c = only(t, tb.press(ann, last.buttonID(t, "Accept")))
+	if !strings.Contains(c.text(), "Game over") {
+		t.Fatalf("accept vs bot: %q", c.text())
+	}
+}
+
+func TestUndoBetweenPlayers(t *testing.T) {
+	tb := newTestBot(t)
+	startGame(t, tb)
+	only(t, tb.command(ann, "/go play move:E5"))
+	c := only(t, tb.command(ann, "/go undo"))
+	if !strings.Contains(c.text(), "asks to take back 1 move") {
+		t.Fatalf("undo request: %q", c.text())
+	}
+	yes := c.buttonID(t, "Allow undo")
+	wantEphemeral(t, tb.press(ann, yes), "Only")
+	calls := tb.press(bob, yes)
+	if len(calls) != 2 || !strings.Contains(calls[1].text(), "took back 1 move") {
+		t.Fatalf("allow undo: %v", calls)
+	}
+	wantEphemeral(t, tb.press(bob, yes), "old board")
+	g, _ := tb.store.Game(context.Background(), channelID)
+	if g.Game.MoveCount() != 0 || g.Undo != nil {
+		t.Fatalf("after undo: %d moves, request %v", g.Game.MoveCount(), g.Undo)
+	}
+	// A refused request changes nothing.
+	only(t, tb.command(ann, "/go play move:E5"))
+	only(t, tb.command(bob, "/go play move:C3"))
+	c = only(t, tb.command(ann, "/go undo"))
+	if !strings.Contains(c.text(), "2 moves") {
+		t.Fatalf("undo after a reply: %q", c.text())
+	}
+	c = only(t, tb.press(bob, c.buttonID(t, "Refuse")))
+	if !strings.Contains(c.text(), "refused") {
+		t.Fatalf("refuse: %q", c.text())
+	}
+	g, _ = tb.store.Game(context.Background(), channelID)
+	if g.Game.MoveCount() != 2 {
+		t.Fatalf("after a refused undo %d moves, want 2", g.Game.MoveCount())
+	}
+}
+
+func TestChallengeDeclineExpireAndStolenClick(t *testing.T) {
+	tb := newTestBot(t)
+	calls := tb.command(ann, "/go challenge opponent:bob size:13")
+	accept, decline := calls[1].buttonID(t, "Accept"), calls[1].buttonID(t, "Decline")
+	wantEphemeral(t, tb.press(cat, accept), "Only <@"+bob.ID+"> can answer")
+	c := only(t, tb.press(bob, decline))
+	if c.Type != discordgo.InteractionResponseUpdateMessage || !strings.Contains(c.text(), "declined") {
+		t.Fatalf("decline: %s %q", c.Op, c.text())
+	}
+	// Pressing again: the buttons close.
+	c = only(t, tb.press(bob, accept))
+	if c.Type != discordgo.InteractionResponseUpdateMessage {
+		t.Fatalf("accept after decline: %s %q", c.Op, c.text())
+	}
+
+	calls = tb.command(ann, "/go challenge opponent:bob")
+	accept = calls[1].buttonID(t, "Accept")
+	tb.advance(25 * time.Hour)
+	c = only(t, tb.press(bob, accept))
+	if !strings.Contains(c.text(), "expired") {
+		t.Fatalf("accept after expiry: %q", c.text())
+	}
+
+	// The sweep disables the buttons of expired challenges.
+	calls = tb.command(ann, "/go challenge opponent:bob")
+	tb.advance(25 * time.Hour)
+	tb.sweep(context.Background())
+	c = only(t, tb.rec.take())
+	if c.Op != "editmsg" || !strings.Contains(c.text(), "expired") {
+		t.Fatalf("sweep: %s %q", c.Op, c.text())
+	}
+	for _, row := range c.Message.Components {
+		for _, b := range row.(discordgo.ActionsRow).Components {
+			if !b.(discordgo.Button).Disabled {
+				t.Errorf("button %q still enabled after expiry", b.(discordgo.Button).Label)
+			}
+		}
+	}
+	wantEphemeral(t, tb.command(ann, "/go challenge opponent:ann"), "cannot challenge yourself")
+}
+
+func TestChallengeInThread(t *testing.T) {
+	tb := newTestBot(t)
+	calls := tb.command(ann, "/go challenge opponent:bob size:9 color:black thread:true")
+	calls = tb.press(bob, calls[1].buttonID(t, "Accept"))
+	if len(calls) != 3 || calls[0].Op != "thread" || calls[2].Op != "send" {
+		t.Fatalf("accept in thread: %v", calls)
+	}
+	thread := calls[2].Channel
+	// The parent channel stays free; the game lives in the thread.
+	if _, err := tb.store.Game(context.Background(), channelID); !errors.Is(err, storage.ErrNotFound) {
+		t.Fatalf("parent channel has a game: %v", err)
+	}
+	c := only(t, tb.commandIn(ann, thread, "/go play move:E5"))
+	if !strings.Contains(c.text(), "E5") {
+		t.Fatalf("move in thread: %q", c.text())
+	}
+}
+
+func TestRacingClicks(t *testing.T) {
+	tb := newTestBot(t)
+	startGame(t, tb)
+	g, _ := tb.store.Game(context.Background(), channelID)
+	id := "game/" + g.ID + "/pass/0"
+	var wg sync.WaitGroup
+	results := make([][]call, 8)
+	for range results {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			it := tb.interaction(ann, channelID)
+			it.Type = discordgo.InteractionMessageComponent
+			it.Data = discordgo.MessageComponentInteractionData{CustomID: id, ComponentType: discordgo.ButtonComponent}
+			tb.Handle(context.Background(), it)
+		}()
+	}
+	wg.Wait()
+	applied, refused := 0, 0
+	for _, c := range tb.rec.take() {
+		switch {
+		case c.Message != nil && c.Message.Ephemeral:
+			refused++
+		case strings.Contains(c.text(), "passed"):
+			applied++
+		}
+	}
+	if applied != 1 || refused != len(results)-1 {
+		t.Fatalf("%d clicks: %d applied, %d refused; want exactly one applied", len(results), applied, refused)
+	}
+	g, _ = tb.store.Game(context.Background(), channelID)
+	if g.Game.MoveCount() != 1 {
+		t.Fatalf("%d moves after racing passes, want 1", g.Game.MoveCount())
+	}
+}
+
+func TestPanicIsAnsweredWithAnApology(t *testing.T) {
+	tb := newTestBot(t)
+	tb.router.Command("go/help", func(ctx context.Context, r *Request) error { panic("boom") })
+	wantEphemeral(t, tb.command(ann, "/go help"), "Sorry")
+}
+
+func TestAbortAndBoardAndSGF(t *testing.T) {
+	tb := newTestBot(t)
+	startGame(t, tb)
+	only(t, tb.command(ann, "/go play move:E5"))
+	c := only(t, tb.command(cat, "/go board"))
+	if len(c.Message.Files) != 1 || !strings.Contains(c.text(), "Move 2") {
+		t.Fatalf("board: %q", c.text())
+	}
+	c = only(t, tb.command(cat, "/go sgf"))
+	if len(c.Message.Files) != 1 || !strings.Contains(string(c.Message.Files[0].Data), ";B[ee]") {
+		t.Fatalf("sgf: %v", c.Message.Files)
+	}
+	it := tb.interaction(cat, channelID)
+	it.Member.Permissions = discordgo.PermissionManageMessages
+	data, _, _ := parseSlash("/go abort", Definitions(nil), nil)
+	it.Type, it.Data = discordgo.InteractionApplicationCommand, data
+	tb.Handle(context.Background(), it)
+	c = only(t, tb.rec.take())
+	if !strings.Contains(c.text(), "aborted") {
+		t.Fatalf("abort: %q", c.text())
+	}
+	wantEphemeral(t, tb.command(ann, "/go play move:D4"), "no game in this channel")
+}
+
+func TestAutocomplete(t *testing.T) {
+	tb := newTestBot(t)
+	startGame(t, tb)
+	c := only(t, tb.command(ann, "/go play move:E?"))
+	if c.Type != discordgo.InteractionApplicationCommandAutocompleteResult || len(c.Choices) != 9 || c.Choices[0].Name != "E1" {
+		t.Fatalf("autocomplete E: %s %v", c.Op, c.text())
+	}
+	c = only(t, tb.command(ann, "/go play move:?"))
+	if len(c.Choices) != 25 {
+		t.Fatalf("autocomplete empty: %d choices, want 25", len(c.Choices))
+	}
+	only(t, tb.command(ann, "/go play move:E5"))
+	c = only(t, tb.command(bob, "/go play move:E?"))
+	for _, ch := range c.Choices {
+		if ch.Name == "E5" {
+			t.Fatalf("autocomplete offers the occupied point E5")
+		}
+	}
+}
+
+func TestResignNeedsConfirmation(t *testing.T) {
+	tb := newTestBot(t)
+	board := startGame(t, tb)
+	c := only(t, tb.press(bob, board.buttonID(t, "Resign")))
+	if !c.Message.Ephemeral {
+		t.Fatalf("resign button: %q, want a private confirmation", c.text())
+	}
+	c = only(t, tb.press(bob, c.buttonID(t, "Yes, resign")))
+	if !strings.Contains(c.text(), "wins by resignation") || !strings.Contains(c.text(), "B+R") {
+		t.Fatalf("resign: %q", c.text())
+	}
+}

@@ -1,0 +1,442 @@
+package commands
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+	"unicode"
+
+	"github.com/bwmarrin/discordgo"
+)
+
+// ConsoleOptions configure RunConsole.
+type ConsoleOptions struct {
+	In  io.Reader
+	Out io.Writer
+	// User is the name of the user typing (default "player").
+	User    string
+	Store   Store
+	Players Players
+	// BoardDir is the folder each board PNG is written to ("" for none).
+	BoardDir string
+	Options  Options // Logger, TTLs, Now; Discord, Store and Players are set by RunConsole
+}
+
+// Console identifiers: one server with one channel.
+const (
+	consoleAppID   = "100000000000000001"
+	consoleGuild   = "100000000000000002"
+	consoleChannel = "100000000000000003"
+)
+
+// RunConsole is a terminal session with the real commands layer: it reads
+// slash commands as text ("/go bot level:easy size:9", "/go play move:E5"),
+// turns each into the interaction Discord would send, hands it to Bot.Handle
+// and prints what the bot answers through a Discord that writes to Out,
+// drawing each board as text and saving its PNG in BoardDir. "/press N"
+// presses the N-th button of the last message, "/as NAME" switches user,
+// and an option value ending in "?" asks for autocomplete suggestions.
+func RunConsole(ctx context.Context, co ConsoleOptions) error {
+	if co.User == "" {
+		co.User = "player"
+	}
+	if co.BoardDir != "" {
+		if err := os.MkdirAll(co.BoardDir, 0o755); err != nil {
+			return fmt.Errorf("commands: console board folder: %w", err)
+		}
+	}
+	cd := &consoleDiscord{out: co.Out, dir: co.BoardDir, store: co.Store, names: map[string]string{}}
+	opts := co.Options
+	opts.AppID, opts.Discord, opts.Store, opts.Players = consoleAppID, cd, co.Store, co.Players
+	bot, err := New(opts)
+	if err != nil {
+		return err
+	}
+	defer bot.Shutdown(context.Background())
+	defs := Definitions(co.Players.Levels())
+	user := cd.user(co.User)
+	cd.printf("gobot console: you are %s. Type /go help, /press N for buttons, /as NAME to switch user, /quit to leave.\n", user.Username)
+	sc := bufio.NewScanner(co.In)
+	var seq atomic.Int64
+	for {
+		cd.printf("%s> ", user.Username)
+		if !sc.Scan() {
+			cd.printf("\n")
+			return sc.Err()
+		}
+		line := strings.TrimSpace(sc.Text())
+		if ctx.Err() != nil {
+			return nil
+		}
+		switch {
+		case line == "":
+			continue
+		case line == "/quit" || line == "/exit":
+			return nil
+		case strings.HasPrefix(line, "/as "):
+			user = cd.user(strings.TrimSpace(strings.TrimPrefix(line, "/as ")))
+			cd.printf("You are now %s.\n", user.Username)
+			continue
+		}
+		it, err := cd.interaction(line, defs, user, seq.Add(1))
+		if err != nil {
+			cd.printf("%v\n", err)
+			continue
+		}
+		bot.Handle(ctx, it)
+	}
+}
+
+// consoleUser is a user with a stable snowflake-like ID made from the name.
+func consoleUser(name string) *discordgo.User {
+	h := fnv.New64a()
+	h.Write([]byte(strings.ToLower(name)))
+	id := strconv.FormatUint(h.Sum64()%9e17+1e17, 10)
+	return &discordgo.User{ID: id, Username: name, GlobalName: name}
+}
+
+// user returns the console user called name, remembering the name.
+func (cd *consoleDiscord) user(name string) *discordgo.User {
+	u := consoleUser(name)
+	cd.mu.Lock()
+	cd.names[u.ID] = u.Username
+	cd.mu.Unlock()
+	return u
+}
+
+// consoleDiscord is the Discord of the console: it prints.
+type consoleDiscord struct {
+	out   io.Writer
+	dir   string
+	store Store
+
+	mu      sync.Mutex
+	buttons []discordgo.Button
+	lastMsg *discordgo.Message
+	msgs    int
+	names   map[string]string // user ID -> name, for showing mentions
+}
+
+var _ Discord = (*consoleDiscord)(nil)
+
+func (cd *consoleDiscord) printf(format string, a ...any) {
+	cd.mu.Lock()
+	defer cd.mu.Unlock()
+	fmt.Fprintf(cd.out, format, a...)
+}
+
+// interaction parses a console line into the interaction Discord would send.
+func (cd *consoleDiscord) interaction(line string, defs []*discordgo.ApplicationCommand, user *discordgo.User, seq int64) (*discordgo.Interaction, error) {
+	it := &discordgo.Interaction{
+		ID: strconv.FormatInt(200000000000000000+seq, 10), AppID: consoleAppID, Token: "console-" + strconv.FormatInt(seq, 10),
+		GuildID: consoleGuild, ChannelID: consoleChannel, Version: 1,
+		Member: &discordgo.Member{User: user, Permissions: discordgo.PermissionManageMessages},
+	}
+	if strings.HasPrefix(line, "/press") {
+		n, err := strconv.Atoi(strings.TrimSpace(strings.TrimPrefix(line, "/press")))
+		cd.mu.Lock()
+		defer cd.mu.Unlock()
+		if err != nil || n < 1 || n > len(cd.buttons) {
+			return nil, fmt.Errorf("press which button? give its number, 1 to %d", len(cd.buttons))
+		}
+		bt := cd.buttons[n-1]
+		if bt.Disabled {
+			return nil, fmt.Errorf("the %q button is disabled", bt.Label)
+		}
+		it.Type = discordgo.InteractionMessageComponent
+		it.Data = discordgo.MessageComponentInteractionData{CustomID: bt.CustomID, ComponentType: discordgo.ButtonComponent}
+		it.Message = cd.lastMsg
+		if strings.HasPrefix(bt.CustomID, "channel:") {
+			return nil, errors.New("that button opens a link")
+		}
+		return it, nil
+	}
+	cd.mu.Lock()
+	data, focused, err := parseSlash(line, defs, cd.names)
+	cd.mu.Unlock()
+	if err != nil {
+		return nil, err
+	}
+	it.Type = discordgo.InteractionApplicationCommand
+	if focused {
+		it.Type = discordgo.InteractionApplicationCommandAutocomplete
+	}
+	it.Data = data
+	return it, nil
+}
+
+// parseSlash reads "/go sub name:value ..." against the command
+// definitions, typing each value as Discord would and checking required
+// options, as the Discord client does before sending.
+func parseSlash(line string, defs []*discordgo.ApplicationCommand, names map[string]string) (discordgo.ApplicationCommandInteractionData, bool, error) {
+	var data discordgo.ApplicationCommandInteractionData
+	words := strings.Fields(line)
+	if len(words) == 0 || !strings.HasPrefix(words[0], "/") {
+		return data, false, errors.New("commands start with /, like /go help")
+	}
+	var cmd *discordgo.ApplicationCommand
+	for _, d := range defs {
+		if "/"+d.Name == words[0] {
+			cmd = d
+		}
+	}
+	if cmd == nil {
+		return data, false, fmt.Errorf("unknown command %s: try /go help", words[0])
+	}
+	if len(words) < 2 {
+		return data, false, fmt.Errorf("%s needs a subcommand, like %s help", words[0], words[0])
+	}
+	var sub *discordgo.ApplicationCommandOption
+	for _, o := range cmd.Options {
+		if o.Name == words[1] {
+			sub = o
+		}
+	}
+	if sub == nil {
+		return data, false, fmt.Errorf("unknown subcommand %q: try %s help", words[1], words[0])
+	}
+	data.ID, data.Name, data.CommandType = "300000000000000001", cmd.Name, discordgo.ChatApplicationCommand
+	data.Resolved = &discordgo.ApplicationCommandInteractionDataResolved{Users: map[string]*discordgo.User{}}
+	leaf := &discordgo.ApplicationCommandInteractionDataOption{Name: sub.Name, Type: sub.Type}
+	focused := false
+	seen := map[string]bool{}
+	for _, w := range words[2:] {
+		name, val, ok := strings.Cut(w, ":")
+		if !ok {
+			return data, false, fmt.Errorf("write options as name:value, not %q", w)
+		}
+		var def *discordgo.ApplicationCommandOption
+		for _, o := range sub.Options {
+			if o.Name == name {
+				def = o
+			}
+		}
+		if def == nil {
+			return data, false, fmt.Errorf("%s %s has no option %q", words[0], sub.Name, name)
+		}
+		seen[name] = true
+		opt := &discordgo.ApplicationCommandInteractionDataOption{Name: name, Type: def.Type}
+		if strings.HasSuffix(val, "?") && def.Autocomplete {
+			opt.Focused, opt.Value, focused = true, strings.TrimSuffix(val, "?"), true
+			leaf.Options = append(leaf.Options, opt)
+			continue
+		}
+		if len(def.Choices) > 0 {
+			found := false
+			for _, c := range def.Choices {
+				if fmt.Sprint(c.Value) == val {
+					found = true
+				}
+			}
+			if !found {
+				var vals []string
+				for _, c := range def.Choices {
+					vals = append(vals, fmt.Sprint(c.Value))
+				}
+				return data, false, fmt.Errorf("%s must be one of %s", name, strings.Join(vals, ", "))
+			}
+		}
+		switch def.Type {
+		case discordgo.ApplicationCommandOptionInteger, discordgo.ApplicationCommandOptionNumber:
+			f, err := strconv.ParseFloat(val, 64)
+			if err != nil {
+				return data, false, fmt.Errorf("%s must be a number", name)
+			}
+			opt.Value = f
+		case discordgo.ApplicationCommandOptionBoolean:
+			b, err := strconv.ParseBool(val)
+			if err != nil {
+				return data, false, fmt.Errorf("%s must be true or false", name)
+			}
+			opt.Value = b
+		case discordgo.ApplicationCommandOptionUser:
+			u := consoleUser(strings.TrimLeftFunc(val, func(r rune) bool { return r == '@' || unicode.IsSpace(r) }))
+			if names != nil {
+				names[u.ID] = u.Username
+			}
+			data.Resolved.Users[u.ID] = u
+			opt.Value = u.ID
+		default:
+			opt.Value = val
+		}
+		leaf.Options = append(leaf.Options, opt)
+	}
+	if !focused {
+		for _, o := range sub.Options {
+			if o.Required && !seen[o.Name] {
+				return data, false, fmt.Errorf("%s %s needs %s:", words[0], sub.Name, o.Name)
+			}
+		}
+	}
+	data.Options = []*discordgo.ApplicationCommandInteractionDataOption{leaf}
+	return data, focused, nil
+}
+
+// show prints a message: content, embeds, the board as text, buttons.
+func (cd *consoleDiscord) show(where string, m *Message) *discordgo.Message {
+	cd.mu.Lock()
+	defer cd.mu.Unlock()
+	cd.msgs++
+	msg := &discordgo.Message{ID: strconv.Itoa(400000000000000000 + cd.msgs), ChannelID: consoleChannel, Content: m.Content}
+	w := cd.out
+	prefix := "gobot"
+	if m.Ephemeral {
+		prefix += " (only you)"
+	}
+	if where != "" {
+		prefix += " " + where
+	}
+	fmt.Fprintf(w, "── %s ──\n", prefix)
+	if m.Content != "" {
+		fmt.Fprintln(w, cd.plain(m.Content))
+	}
+	for _, e := range m.Embeds {
+		if e.Title != "" {
+			fmt.Fprintf(w, "%s\n", e.Title)
+		}
+		if e.Description != "" {
+			fmt.Fprintln(w, cd.plain(e.Description))
+		}
+		for _, f := range e.Fields {
+			fmt.Fprintf(w, "%s\n%s\n", f.Name, cd.plain(f.Value))
+		}
+	}
+	for _, f := range m.Files {
+		if strings.HasSuffix(f.Name, ".png") {
+			if g, err := cd.store.Game(context.Background(), consoleChannel); err == nil {
+				fmt.Fprint(w, g.Game.Board().String())
+			}
+		}
+		if cd.dir != "" {
+			path := filepath.Join(cd.dir, filepath.Base(f.Name))
+			if err := os.WriteFile(path, f.Data, 0o644); err != nil {
+				fmt.Fprintf(w, "(could not save %s: %v)\n", f.Name, err)
+			} else {
+				fmt.Fprintf(w, "(saved %s)\n", path)
+			}
+		} else {
+			fmt.Fprintf(w, "(attachment %s, %d bytes)\n", f.Name, len(f.Data))
+		}
+	}
+	var labels []string
+	if len(m.Components) > 0 {
+		cd.buttons = cd.buttons[:0]
+		for _, row := range m.Components {
+			ar, ok := row.(discordgo.ActionsRow)
+			if !ok {
+				continue
+			}
+			var comps []discordgo.MessageComponent
+			for _, c := range ar.Components {
+				if bt, ok := c.(discordgo.Button); ok {
+					cd.buttons = append(cd.buttons, bt)
+					state := ""
+					if bt.Disabled {
+						state = " (disabled)"
+					}
+					labels = append(labels, fmt.Sprintf("[%d] %s%s", len(cd.buttons), bt.Label, state))
+					b := bt
+					comps = append(comps, &b)
+				}
+			}
+			msg.Components = append(msg.Components, &discordgo.ActionsRow{Components: comps})
+		}
+		fmt.Fprintf(w, "%s   (/press N)\n", strings.Join(labels, "  "))
+		cd.lastMsg = msg
+	}
+	return msg
+}
+
+var (
+	mentionRe   = regexp.MustCompile(`<@!?(\d+)>`)
+	timestampRe = regexp.MustCompile(`<t:(\d+):R>`)
+)
+
+// plain shows Discord markup as a terminal can: mentions as @name,
+// timestamps as times, no bold or subtext marks. The caller holds mu.
+func (cd *consoleDiscord) plain(s string) string {
+	s = mentionRe.ReplaceAllStringFunc(s, func(m string) string {
+		id := mentionRe.FindStringSubmatch(m)[1]
+		if n, ok := cd.names[id]; ok {
+			return "@" + n
+		}
+		return "@" + id
+	})
+	s = timestampRe.ReplaceAllStringFunc(s, func(m string) string {
+		sec, _ := strconv.ParseInt(timestampRe.FindStringSubmatch(m)[1], 10, 64)
+		return "at " + time.Unix(sec, 0).Format("2006-01-02 15:04")
+	})
+	s = strings.ReplaceAll(s, "**", "")
+	s = strings.ReplaceAll(s, "-# ", "")
+	return s
+}
+
+func (cd *consoleDiscord) Callback(ctx context.Context, it *discordgo.Interaction, r *Response) error {
+	switch r.Type {
+	case discordgo.InteractionResponseDeferredChannelMessageWithSource, discordgo.InteractionResponseDeferredMessageUpdate:
+		cd.printf("(gobot is thinking…)\n")
+	case discordgo.InteractionApplicationCommandAutocompleteResult:
+		var names []string
+		for _, c := range r.Choices {
+			names = append(names, c.Name)
+		}
+		if len(names) == 0 {
+			names = []string{"(no suggestions)"}
+		}
+		cd.printf("suggestions: %s\n", strings.Join(names, ", "))
+	case discordgo.InteractionResponseUpdateMessage:
+		cd.show("(updated message)", r.Message)
+	default:
+		if r.Message != nil {
+			cd.show("", r.Message)
+		}
+	}
+	return nil
+}
+
+func (cd *consoleDiscord) EditOriginal(ctx context.Context, it *discordgo.Interaction, m *Message) (*discordgo.Message, error) {
+	return cd.show("", m), nil
+}
+
+func (cd *consoleDiscord) Original(ctx context.Context, it *discordgo.Interaction) (*discordgo.Message, error) {
+	cd.mu.Lock()
+	defer cd.mu.Unlock()
+	cd.msgs++
+	return &discordgo.Message{ID: strconv.Itoa(400000000000000000 + cd.msgs), ChannelID: it.ChannelID}, nil
+}
+
+func (cd *consoleDiscord) DeleteOriginal(ctx context.Context, it *discordgo.Interaction) error {
+	return nil
+}
+
+func (cd *consoleDiscord) Followup(ctx context.Context, it *discordgo.Interaction, m *Message) (*discordgo.Message, error) {
+	return cd.show("", m), nil
+}
+
+func (cd *consoleDiscord) SendMessage(ctx context.Context, channelID string, m *Message) (*discordgo.Message, error) {
+	return cd.show("(in channel "+channelID+")", m), nil
+}
+
+func (cd *consoleDiscord) EditMessage(ctx context.Context, channelID, messageID string, m *Message) error {
+	cd.show("(edited message)", m)
+	return nil
+}
+
+func (cd *consoleDiscord) StartThread(ctx context.Context, channelID, name string) (*discordgo.Channel, error) {
+	return nil, fmt.Errorf("commands: the console has no threads: %w", ErrDiscordForbidden)
+}
+
+func (cd *consoleDiscord) OverwriteCommands(ctx context.Context, appID, guildID string, cmds []*discordgo.ApplicationCommand) error {
+	return nil
+}

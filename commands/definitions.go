@@ -1,0 +1,116 @@
+package commands
+
+import (
+	"github.com/bwmarrin/discordgo"
+	"github.com/gobot-dev/gobot/engine"
+)
+
+// CommandName is the one top-level slash command.
+const CommandName = "go"
+
+// Board sizes offered by the commands.
+var boardSizes = []int{9, 13, 19}
+
+// Definitions returns the /go command with all its subcommands, offering the
+// given bot levels. It is usable in server channels, threads, the bot's DM
+// and private channels, installed to a server or to a user.
+func Definitions(levels []Level) []*discordgo.ApplicationCommand {
+	contexts := []discordgo.InteractionContextType{
+		discordgo.InteractionContextGuild,
+		discordgo.InteractionContextBotDM,
+		discordgo.InteractionContextPrivateChannel,
+	}
+	integrations := []discordgo.ApplicationIntegrationType{
+		discordgo.ApplicationIntegrationGuildInstall,
+		discordgo.ApplicationIntegrationUserInstall,
+	}
+	sizeOpt := &discordgo.ApplicationCommandOption{
+		Type: discordgo.ApplicationCommandOptionInteger, Name: "size",
+		Description: "Board size (default 19)",
+	}
+	for _, n := range boardSizes {
+		sizeOpt.Choices = append(sizeOpt.Choices, &discordgo.ApplicationCommandOptionChoice{Name: itoa(n) + "×" + itoa(n), Value: n})
+	}
+	rulesOpt := &discordgo.ApplicationCommandOption{
+		Type: discordgo.ApplicationCommandOptionString, Name: "ruleset",
+		Description: "Rules and scoring (default chinese: area scoring, komi 7.5)",
+	}
+	for _, name := range engine.PresetNames {
+		rules, _ := engine.Preset(name)
+		rulesOpt.Choices = append(rulesOpt.Choices, &discordgo.ApplicationCommandOptionChoice{Name: clip(rules.String(), 100), Value: name})
+	}
+	minKomi, maxKomi := -150.0, 150.0
+	komiOpt := &discordgo.ApplicationCommandOption{
+		Type: discordgo.ApplicationCommandOptionNumber, Name: "komi",
+		Description: "Points White receives (default from the ruleset; 0.5 with handicap)",
+		MinValue:    &minKomi, MaxValue: maxKomi,
+	}
+	minHandicap := 0.0
+	handicapOpt := &discordgo.ApplicationCommandOption{
+		Type: discordgo.ApplicationCommandOptionInteger, Name: "handicap",
+		Description: "Handicap stones for Black, 0–9 (default 0)",
+		MinValue:    &minHandicap, MaxValue: 9,
+	}
+	colorOpt := func(desc string) *discordgo.ApplicationCommandOption {
+		return &discordgo.ApplicationCommandOption{
+			Type: discordgo.ApplicationCommandOptionString, Name: "color", Description: desc,
+			Choices: []*discordgo.ApplicationCommandOptionChoice{
+				{Name: "black (you move first)", Value: "black"},
+				{Name: "white", Value: "white"},
+				{Name: "nigiri (random)", Value: "nigiri"},
+			},
+		}
+	}
+	levelOpt := &discordgo.ApplicationCommandOption{
+		Type: discordgo.ApplicationCommandOptionString, Name: "level",
+		Description: "How strong the bot plays (default: the easiest)",
+	}
+	for _, l := range levels {
+		name := l.Name
+		if l.Description != "" {
+			name += ": " + l.Description
+		}
+		levelOpt.Choices = append(levelOpt.Choices, &discordgo.ApplicationCommandOptionChoice{Name: clip(name, 100), Value: l.Name})
+		if len(levelOpt.Choices) == 25 {
+			break
+		}
+	}
+	sub := func(name, desc string, opts ...*discordgo.ApplicationCommandOption) *discordgo.ApplicationCommandOption {
+		return &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionSubCommand, Name: name, Description: desc, Options: opts}
+	}
+	return []*discordgo.ApplicationCommand{{
+		Type:             discordgo.ChatApplicationCommand,
+		Name:             CommandName,
+		Description:      "Play Go (baduk, weiqi) against friends or the bot",
+		Contexts:         &contexts,
+		IntegrationTypes: &integrations,
+		Options: []*discordgo.ApplicationCommandOption{
+			sub("challenge", "Challenge someone to a game in this channel",
+				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionUser, Name: "opponent", Description: "Who you want to play", Required: true},
+				sizeOpt, colorOpt("Your colour (default nigiri: random)"), rulesOpt, komiOpt, handicapOpt,
+				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionBoolean, Name: "thread", Description: "Play in a new thread, so this channel can hold many games"}),
+			sub("bot", "Play against the bot, starting at once", levelOpt, sizeOpt, colorOpt("Your colour (default black)"), rulesOpt, komiOpt, handicapOpt),
+			sub("play", "Place a stone", &discordgo.ApplicationCommandOption{
+				Type: discordgo.ApplicationCommandOptionString, Name: "move", Description: "Where, like D4 (columns skip I); also pass",
+				Required: true, Autocomplete: true, MaxLength: 6}),
+			sub("pass", "Pass your turn (two passes in a row end play)"),
+			sub("resign", "Resign the game"),
+			sub("undo", "Take back your last move (asks your opponent)"),
+			sub("board", "Show the current board again"),
+			sub("sgf", "Get the game record as an SGF file"),
+			sub("dead", "Scoring phase: mark or unmark a group as dead", &discordgo.ApplicationCommandOption{
+				Type: discordgo.ApplicationCommandOptionString, Name: "point", Description: "Any stone of the group, like C3",
+				Required: true, Autocomplete: true, MaxLength: 6}),
+			sub("help", "How to play with gobot: commands, levels, rules, coordinates"),
+			sub("abort", "Remove a stuck game from this channel (needs Manage Messages)"),
+		},
+	}}
+}
+
+func clip(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
+}

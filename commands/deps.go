@@ -1,0 +1,41 @@
+package commands
+
+import (
+	"context"
+	"time"
+
+	"github.com/gobot-dev/gobot/engine"
+	"github.com/gobot-dev/gobot/storage"
+)
+
+// Store is what the bot needs from persistence. *storage.Store implements
+// it; every write of a game is checked against the version that was read.
+type Store interface {
+	CreateGame(ctx context.Context, g *storage.Game) error
+	Game(ctx context.Context, channelID string) (*storage.Game, error)
+	UpdateGame(ctx context.Context, g *storage.Game) error
+	FinishGame(ctx context.Context, g *storage.Game, a storage.Archived) error
+	DeleteGame(ctx context.Context, channelID string, version uint64) error
+	ActiveGames(ctx context.Context) ([]*storage.Game, error)
+
+	CreateChallenge(ctx context.Context, c *storage.Challenge) error
+	Challenge(ctx context.Context, id string) (*storage.Challenge, error)
+	DeleteChallenge(ctx context.Context, id string) error
+	ExpiredChallenges(ctx context.Context, now time.Time) ([]*storage.Challenge, error)
+}
+
+var _ Store = (*storage.Store)(nil)
+
+// Level is an AI opponent as /go bot offers it.
+type Level struct {
+	Name        string
+	Description string
+}
+
+// Players is what the bot needs from the AI opponents: the levels on offer
+// and a move for one of them. GenMove must not modify g, returns a legal
+// move for g.ToPlay() (Place, Pass or Resign), and returns when ctx ends.
+type Players interface {
+	Levels() []Level
+	GenMove(ctx context.Context, level string, g *engine.Game) (engine.Move, error)
+}

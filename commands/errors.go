@@ -1,0 +1,73 @@
+package commands
+
+import (
+	"errors"
+)
+
+// The sentinel errors. Handlers wrap them in a *UserError when the user
+// should read something more specific than the default message for the
+// sentinel; errorMessage turns either into the ephemeral reply.
+var (
+	// ErrNoGame means there is no game in the channel the command came from.
+	ErrNoGame = errors.New("commands: no game in this channel")
+	// ErrGameRunning means a game is already being played in the channel.
+	ErrGameRunning = errors.New("commands: a game is already running here")
+	// ErrNotPlayer means the user is not one of the game's two players.
+	ErrNotPlayer = errors.New("commands: not a player in this game")
+	// ErrNotYourTurn means a player acted out of turn.
+	ErrNotYourTurn = errors.New("commands: not your turn")
+	// ErrStale means a button from an old message was pressed.
+	ErrStale = errors.New("commands: stale button")
+	// ErrConflict means another action on the same game was applied first.
+	ErrConflict = errors.New("commands: another action was applied first")
+	// ErrGameOver means the game has ended.
+	ErrGameOver = errors.New("commands: the game is over")
+	// ErrNotChallenged means someone other than the challenged user answered a challenge.
+	ErrNotChallenged = errors.New("commands: only the challenged user can answer")
+	// ErrNoChallenge means the challenge no longer exists (answered, withdrawn or expired).
+	ErrNoChallenge = errors.New("commands: no such challenge")
+	// ErrExpired means a challenge or request has expired.
+	ErrExpired = errors.New("commands: expired")
+	// ErrBadOption means an option value is missing or malformed.
+	ErrBadOption = errors.New("commands: bad option")
+	// ErrForbidden means the user lacks the permission a command needs.
+	ErrForbidden = errors.New("commands: missing permission")
+	// ErrUnknown means an interaction the router has no handler for.
+	ErrUnknown = errors.New("commands: unknown interaction")
+	// ErrNoUndo means there is no undo request to answer, or nothing to undo.
+	ErrNoUndo = errors.New("commands: nothing to undo")
+	// ErrNotScoring means a scoring-phase action outside the scoring phase.
+	ErrNotScoring = errors.New("commands: the game is not in the scoring phase")
+	// ErrBotBusy means the AI opponents are all busy and the move must wait.
+	ErrBotBusy = errors.New("commands: the bot is busy")
+	// ErrDiscord is a failed Discord API call.
+	ErrDiscord = errors.New("commands: discord api error")
+	// ErrDiscordNotFound is a Discord API 404 (for instance an expired interaction token).
+	ErrDiscordNotFound = errors.New("commands: discord api: not found")
+	// ErrDiscordForbidden is a Discord API 403 (missing access or permission).
+	ErrDiscordForbidden = errors.New("commands: discord api: forbidden")
+	// ErrBadSignature means an HTTP interaction whose signature did not verify.
+	ErrBadSignature = errors.New("commands: bad interaction signature")
+)
+
+// UserError carries the sentence shown to the user together with the
+// sentinel it is a case of, so code can branch on the sentinel and the user
+// reads something specific ("Only @ann can answer this challenge.").
+type UserError struct {
+	Msg string
+	Err error
+}
+
+func (e *UserError) Error() string {
+	if e.Err == nil {
+		return "commands: " + e.Msg
+	}
+	return e.Err.Error() + ": " + e.Msg
+}
+
+func (e *UserError) Unwrap() error { return e.Err }
+
+// userErr returns a *UserError for sentinel with the message shown to users.
+func userErr(sentinel error, msg string) error {
+	return &UserError{Msg: msg, Err: sentinel}
+}

@@ -1,0 +1,549 @@
+package commands
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+	"github.com/gobot-dev/gobot/engine"
+	"github.com/gobot-dev/gobot/storage"
+)
+
+// routes registers every handler.
+func (b *Bot) routes() *Router {
+	rt := NewRouter()
+	rt.Command("go/challenge", b.cmdChallenge)
+	rt.Command("go/bot", b.cmdBot)
+	rt.Command("go/play", b.cmdPlay)
+	rt.Autocomplete("go/play", b.completePlay)
+	rt.Command("go/pass", b.cmdPass)
+	rt.Command("go/resign", b.cmdResign)
+	rt.Command("go/undo", b.cmdUndo)
+	rt.Command("go/board", b.cmdBoard)
+	rt.Command("go/sgf", b.cmdSGF)
+	rt.Command("go/dead", b.cmdDead)
+	rt.Autocomplete("go/dead", b.completeDead)
+	rt.Command("go/help", b.cmdHelp)
+	rt.Command("go/abort", b.cmdAbort)
+
+	rt.Component("challenge/{id}/accept", b.btnAccept)
+	rt.Component("challenge/{id}/decline", b.btnDecline)
+	rt.Component("game/{id}/pass/{move}", b.btnPass)
+	rt.Component("game/{id}/resign/{move}", b.btnResign)
+	rt.Component("game/{id}/resign-yes/{move}", b.btnResignYes)
+	rt.Component("game/{id}/undo/{move}", b.btnUndo)
+	rt.Component("game/{id}/undo-yes/{move}", b.btnUndoYes)
+	rt.Component("game/{id}/undo-no/{move}", b.btnUndoNo)
+	rt.Component("game/{id}/score/{marking}/accept", b.btnScoreAccept)
+	rt.Component("game/{id}/score/{marking}/resume", b.btnScoreResume)
+	return rt
+}
+
+// loadGame returns the active game in a channel.
+func (b *Bot) loadGame(ctx context.Context, channelID string) (*storage.Game, error) {
+	g, err := b.opts.Store.Game(ctx, channelID)
+	switch {
+	case errors.Is(err, storage.ErrNotFound):
+		return nil, ErrNoGame
+	case errors.Is(err, storage.ErrCorrupt):
+		return nil, userErr(err, "The game in this channel cannot be read (its record is damaged). A member with Manage Messages can clear it with `/go abort`.")
+	case err != nil:
+		return nil, err
+	}
+	return g, nil
+}
+
+// buttonGame loads the game a button belongs to and checks that the button
+// is from the newest board: same game, same move number.
+func (b *Bot) buttonGame(ctx context.Context, r *Request) (*storage.Game, error) {
+	g, err := b.loadGame(ctx, r.Interaction.ChannelID)
+	if errors.Is(err, ErrNoGame) {
+		return nil, userErr(ErrStale, "That game has ended; this button no longer does anything.")
+	}
+	if err != nil {
+		return nil, err
+	}
+	if g.ID != r.Param("id") {
+		return nil, userErr(ErrStale, "That button belongs to an earlier game in this channel.")
+	}
+	if n, err := strconv.Atoi(r.Param("move")); r.Param("move") != "" && (err != nil || n != g.Game.MoveCount()) {
+		return nil, ErrStale
+	}
+	return g, nil
+}
+
+// playerColor returns the colour u plays in g.
+func playerColor(g *storage.Game, u *discordgo.User) (engine.Color, error) {
+	switch u.ID {
+	case g.Black.UserID:
+		return engine.Black, nil
+	case g.White.UserID:
+		return engine.White, nil
+	}
+	return engine.Empty, userErr(ErrNotPlayer, fmt.Sprintf("You are not playing in this game: it is %s (black) against %s (white).", mention(g.Black), mention(g.White)))
+}
+
+// canMove checks that u may move in g now.
+func canMove(g *storage.Game, u *discordgo.User) (engine.Color, error) {
+	c, err := playerColor(g, u)
+	if err != nil {
+		return c, err
+	}
+	if _, over := g.Game.Result(); over {
+		return c, ErrGameOver
+	}
+	if g.Scoring != nil {
+		return c, userErr(ErrNotYourTurn, "Play has ended and the dead stones are being agreed: mark groups with `/go dead`, then press Accept, or Resume play to keep playing.")
+	}
+	if t := g.Game.ToPlay(); t != c {
+		return c, userErr(ErrNotYourTurn, fmt.Sprintf("It is not your turn: %s %s is to play.", stoneEmoji(t), mention(g.Player(t))))
+	}
+	return c, nil
+}
+
+// userPlayer is the storage player for a Discord user.
+func userPlayer(u *discordgo.User) storage.Player {
+	name := u.GlobalName
+	if name == "" {
+		name = u.Username
+	}
+	return storage.Player{UserID: u.ID, Name: name}
+}
+
+func (b *Bot) cmdPlay(ctx context.Context, r *Request) error {
+	text, _ := r.String("move")
+	g, err := b.loadGame(ctx, r.Interaction.ChannelID)
+	if err != nil {
+		return err
+	}
+	c, err := canMove(g, r.User)
+	if err != nil {
+		return err
+	}
+	m, err := parseMove(c, text, g.Game.Size())
+	if err != nil {
+		return err
+	}
+	return b.move(ctx, r, g, m)
+}
+
+func (b *Bot) cmdPass(ctx context.Context, r *Request) error {
+	g, err := b.loadGame(ctx, r.Interaction.ChannelID)
+	if err != nil {
+		return err
+	}
+	c, err := canMove(g, r.User)
+	if err != nil {
+		return err
+	}
+	return b.move(ctx, r, g, engine.PassMove(c))
+}
+
+func (b *Bot) btnPass(ctx context.Context, r *Request) error {
+	g, err := b.buttonGame(ctx, r)
+	if err != nil {
+		return err
+	}
+	c, err := canMove(g, r.User)
+	if err != nil {
+		return err
+	}
+	return b.move(ctx, r, g, engine.PassMove(c))
+}
+
+func (b *Bot) cmdResign(ctx context.Context, r *Request) error {
+	g, err := b.loadGame(ctx, r.Interaction.ChannelID)
+	if err != nil {
+		return err
+	}
+	c, err := playerColor(g, r.User)
+	if err != nil {
+		return err
+	}
+	if _, over := g.Game.Result(); over {
+		return ErrGameOver
+	}
+	return b.move(ctx, r, g, engine.ResignMove(c))
+}
+
+// btnResign asks for confirmation: a misclick must not end a game.
+func (b *Bot) btnResign(ctx context.Context, r *Request) error {
+	g, err := b.buttonGame(ctx, r)
+	if err != nil {
+		return err
+	}
+	if _, err := playerColor(g, r.User); err != nil {
+		return err
+	}
+	return r.Reply(ctx, &Message{
+		Content:   "Do you really want to resign this game?",
+		Ephemeral: true,
+		Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+			discordgo.Button{Label: "Yes, resign", Style: discordgo.DangerButton, CustomID: "game/" + g.ID + "/resign-yes/" + r.Param("move")},
+		}}},
+	})
+}
+
+func (b *Bot) btnResignYes(ctx context.Context, r *Request) error {
+	g, err := b.buttonGame(ctx, r)
+	if err != nil {
+		return err
+	}
+	c, err := playerColor(g, r.User)
+	if err != nil {
+		return err
+	}
+	if _, over := g.Game.Result(); over {
+		return ErrGameOver
+	}
+	return b.move(ctx, r, g, engine.ResignMove(c))
+}
+
+// move plays a player's move, commits it and answers with the new state,
+// after the bot's reply when a bot is to move next.
+func (b *Bot) move(ctx context.Context, r *Request, g *storage.Game, m engine.Move) error {
+	note, err := b.apply(ctx, g, m)
+	if err != nil {
+		return err
+	}
+	return b.answer(ctx, r, g, note)
+}
+
+// apply plays m on g and commits it. Nothing is written when the move is
+// refused or the game changed in the meantime.
+func (b *Bot) apply(ctx context.Context, g *storage.Game, m engine.Move) (string, error) {
+	before := g.Game.Captures(m.Color)
+	if err := g.Game.Play(m); err != nil {
+		return "", moveError(err, m, g)
+	}
+	g.Undo = nil
+	note := describeMove(g, m, g.Game.Captures(m.Color)-before)
+	if err := b.commit(ctx, g); err != nil {
+		return "", err
+	}
+	return note, nil
+}
+
+// moveError explains a refused move.
+func moveError(err error, m engine.Move, g *storage.Game) error {
+	switch {
+	case errors.Is(err, engine.ErrOccupied):
+		return userErr(err, fmt.Sprintf("%s is already taken by a %s stone.", m.Point, g.Game.Board().At(m.Point)))
+	case errors.Is(err, engine.ErrSuperko):
+		return userErr(err, fmt.Sprintf("%s would repeat an earlier whole-board position, which the %s superko rule forbids.", m.Point, g.Game.Rules().Ko))
+	case errors.Is(err, engine.ErrKo):
+		return userErr(err, fmt.Sprintf("Ko: %s would retake the ko at once. Play a ko threat elsewhere first, then you may retake.", m.Point))
+	case errors.Is(err, engine.ErrSuicide):
+		return userErr(err, fmt.Sprintf("%s would be suicide: the stone would have no liberties and capture nothing.", m.Point))
+	case errors.Is(err, engine.ErrInvalidCoordinates):
+		size := g.Game.Size()
+		return userErr(err, fmt.Sprintf("%s is off this %d×%d board: valid points are %s.", m.Point, size, size, engine.CoordRange(size)))
+	}
+	return err
+}
+
+// commit writes g after a change: the archive when it has a result, the
+// scoring phase after two passes, an update otherwise.
+func (b *Bot) commit(ctx context.Context, g *storage.Game) error {
+	if _, over := g.Game.Result(); over {
+		return b.finish(ctx, g)
+	}
+	if g.Game.PlayEnded() && g.Scoring == nil {
+		b.startScoring(ctx, g)
+	}
+	return b.update(ctx, g)
+}
+
+// update writes g, checking its version.
+func (b *Bot) update(ctx context.Context, g *storage.Game) error {
+	err := b.opts.Store.UpdateGame(ctx, g)
+	switch {
+	case errors.Is(err, storage.ErrConflict):
+		return ErrConflict
+	case errors.Is(err, storage.ErrNotFound):
+		return userErr(ErrConflict, "This game was ended or aborted in the meantime; nothing was changed.")
+	}
+	return err
+}
+
+// finish archives a game with a result, with its SGF record.
+func (b *Bot) finish(ctx context.Context, g *storage.Game) error {
+	res, _ := g.Game.Result()
+	var dead []engine.Point
+	if g.Scoring != nil {
+		dead = g.Scoring.Dead
+	}
+	sgf, err := gameSGF(g, dead, res.Reason == engine.ByScore)
+	if err != nil {
+		return err
+	}
+	a := storage.Archived{
+		ID: g.ID, GuildID: g.GuildID, ChannelID: g.ChannelID,
+		Black: g.Black, White: g.White, Size: g.Game.Size(), Rules: g.Game.Rules(), Handicap: g.Game.Handicap(),
+		Result: res.String(), SGF: sgf, Moves: g.Game.MoveCount(),
+		StartedAt: g.CreatedAt, FinishedAt: b.now(),
+	}
+	err = b.opts.Store.FinishGame(ctx, g, a)
+	switch {
+	case errors.Is(err, storage.ErrConflict):
+		return ErrConflict
+	case errors.Is(err, storage.ErrNotFound):
+		return userErr(ErrConflict, "This game was ended or aborted in the meantime; nothing was changed.")
+	}
+	return err
+}
+
+// gameSGF writes the record, with the final marking when scored.
+func gameSGF(g *storage.Game, dead []engine.Point, scored bool) ([]byte, error) {
+	info := engine.SGFInfo{
+		PB: plainName(g.Black), PW: plainName(g.White),
+		DT: g.CreatedAt.UTC().Format("2006-01-02"),
+		GN: plainName(g.Black) + " vs " + plainName(g.White),
+		PC: "Discord (gobot)",
+	}
+	if res, ok := g.Game.Result(); ok {
+		info.RE = res.String()
+	}
+	if scored {
+		info.Dead = append([]engine.Point{}, dead...)
+	}
+	var buf bytes.Buffer
+	if err := engine.WriteSGF(&buf, g.Game, info); err != nil {
+		return nil, fmt.Errorf("commands: write SGF of game %s: %w", g.ID, err)
+	}
+	return buf.Bytes(), nil
+}
+
+// botToMove reports whether a bot is to move in g.
+func botToMove(g *storage.Game) bool {
+	if g.Game.Over() || g.Scoring != nil {
+		return false
+	}
+	return g.Player(g.Game.ToPlay()).IsBot()
+}
+
+// answer replies with the game's state after a change, letting a bot move
+// first when it is its turn (deferring the reply while it thinks).
+func (b *Bot) answer(ctx context.Context, r *Request, g *storage.Game, note string) error {
+	if botToMove(g) {
+		if err := r.Defer(ctx, false); err != nil {
+			return err
+		}
+		botNote, err := b.playBots(ctx, g)
+		if botNote != "" {
+			note += "\n" + botNote
+		}
+		if err != nil {
+			b.log.Warn("bot move failed", "game", g.ID, "err", err)
+			note += "\n" + botFailure(err)
+			b.retryBotLater(g.ChannelID)
+		}
+	}
+	m, err := stateMessage(g, note)
+	if err != nil {
+		return err
+	}
+	return r.Reply(ctx, m)
+}
+
+// botFailure explains a bot move that did not happen.
+func botFailure(err error) string {
+	if errors.Is(err, ErrBotBusy) {
+		return "⏳ The bots are all busy; gobot will move here as soon as one is free."
+	}
+	return "⚠️ gobot could not choose its move just now and will try again shortly."
+}
+
+// playBots lets bots move while it is a bot's turn, committing each move.
+func (b *Bot) playBots(ctx context.Context, g *storage.Game) (string, error) {
+	var notes []string
+	for botToMove(g) {
+		c := g.Game.ToPlay()
+		level := g.Player(c).Bot
+		mctx, cancel := context.WithTimeout(ctx, botMoveTimeout)
+		m, err := b.opts.Players.GenMove(mctx, level, g.Game.Clone())
+		cancel()
+		if err != nil {
+			return strings.Join(notes, "\n"), fmt.Errorf("commands: bot %s in game %s: %w", level, g.ID, err)
+		}
+		m.Color = c
+		if err := g.Game.Check(m); err != nil {
+			// A bot must return legal moves; passing keeps the game going.
+			b.log.Error("bot returned an illegal move; passing instead", "bot", level, "move", m.String(), "err", err)
+			m = engine.PassMove(c)
+		}
+		note, err := b.apply(ctx, g, m)
+		if err != nil {
+			return strings.Join(notes, "\n"), err
+		}
+		notes = append(notes, note)
+	}
+	return strings.Join(notes, "\n"), nil
+}
+
+// retryBotLater lets the bot move in a channel in the background, posting
+// the board there (used when its move failed, and after a restart).
+func (b *Bot) retryBotLater(channelID string) {
+	b.spawn(func(ctx context.Context) {
+		if err := sleepCtx(ctx, 5*time.Second); err != nil {
+			return
+		}
+		b.resumeBot(ctx, channelID)
+	})
+}
+
+// resumeBot plays the bot's pending move in a channel and posts the result.
+func (b *Bot) resumeBot(ctx context.Context, channelID string) {
+	log := b.log.With("channel", channelID)
+	for attempt := 0; attempt < 3; attempt++ {
+		g, err := b.loadGame(ctx, channelID)
+		if err != nil {
+			if !errors.Is(err, ErrNoGame) {
+				log.Warn("resume bot: load game", "err", err)
+			}
+			return
+		}
+		if !botToMove(g) {
+			return
+		}
+		note, err := b.playBots(ctx, g)
+		if errors.Is(err, ErrConflict) {
+			continue // someone else changed the game: look again
+		}
+		if err != nil {
+			log.Warn("resume bot: move failed", "err", err)
+			if ctx.Err() != nil {
+				return
+			}
+			if err := sleepCtx(ctx, time.Duration(attempt+1)*10*time.Second); err != nil {
+				return
+			}
+			continue
+		}
+		m, err := stateMessage(g, note)
+		if err == nil {
+			_, err = b.opts.Discord.SendMessage(ctx, channelID, m)
+		}
+		if err != nil {
+			log.Warn("resume bot: post board", "err", err)
+		}
+		return
+	}
+}
+
+// stateMessage is the message for the game's state: the board in play, the
+// marked board in the scoring phase, the final board when over.
+func stateMessage(g *storage.Game, note string) (*Message, error) {
+	if g.Scoring != nil {
+		if _, over := g.Game.Result(); !over {
+			return scoringMessage(g, note)
+		}
+	}
+	if res, over := g.Game.Result(); over && res.Reason == engine.ByScore && g.Scoring != nil {
+		return finalScoreMessage(g, note)
+	}
+	return boardMessage(g, note)
+}
+
+func (b *Bot) cmdBoard(ctx context.Context, r *Request) error {
+	g, err := b.loadGame(ctx, r.Interaction.ChannelID)
+	if err != nil {
+		return err
+	}
+	m, err := stateMessage(g, "")
+	if err != nil {
+		return err
+	}
+	return r.Reply(ctx, m)
+}
+
+func (b *Bot) cmdSGF(ctx context.Context, r *Request) error {
+	g, err := b.loadGame(ctx, r.Interaction.ChannelID)
+	if err != nil {
+		return err
+	}
+	var dead []engine.Point
+	if g.Scoring != nil {
+		dead = g.Scoring.Dead
+	}
+	data, err := gameSGF(g, dead, g.Scoring != nil)
+	if err != nil {
+		return err
+	}
+	return r.Reply(ctx, &Message{
+		Content: fmt.Sprintf("Game record after %d moves (SGF, opens in any Go editor).", g.Game.MoveCount()),
+		Files:   []File{{Name: "gobot-" + g.ID + ".sgf", ContentType: "application/x-go-sgf", Description: "SGF record: " + title(g), Data: data}},
+	})
+}
+
+func (b *Bot) cmdAbort(ctx context.Context, r *Request) error {
+	g, err := b.loadGame(ctx, r.Interaction.ChannelID)
+	if err != nil {
+		return err
+	}
+	if m := r.Interaction.Member; m != nil && r.Interaction.GuildID != "" {
+		if m.Permissions&discordgo.PermissionManageMessages == 0 {
+			return ErrForbidden
+		}
+	} else if _, err := playerColor(g, r.User); err != nil {
+		return userErr(ErrForbidden, "Only the players can abort a game outside a server.")
+	}
+	err = b.opts.Store.DeleteGame(ctx, g.ChannelID, g.Version)
+	switch {
+	case errors.Is(err, storage.ErrConflict):
+		return ErrConflict
+	case errors.Is(err, storage.ErrNotFound):
+		return ErrNoGame
+	case err != nil:
+		return err
+	}
+	b.log.Info("game aborted", "game", g.ID, "by", r.User.ID)
+	return r.ReplyText(ctx, fmt.Sprintf("%s aborted the game %s after %d moves; it is not recorded. The channel is free for a new game.", mention(userPlayer(r.User)), title(g), g.Game.MoveCount()), false)
+}
+
+// completePlay suggests legal points that start with what was typed.
+func (b *Bot) completePlay(ctx context.Context, r *Request) error {
+	_, typed := r.Focused()
+	g, err := b.opts.Store.Game(ctx, r.Interaction.ChannelID)
+	if err != nil || g.Game.Over() || g.Scoring != nil {
+		return r.Choices(ctx, nil)
+	}
+	prefix := strings.ToUpper(strings.TrimSpace(typed))
+	var names []string
+	for _, p := range g.Game.Legal() {
+		if s := p.String(); strings.HasPrefix(s, prefix) {
+			names = append(names, s)
+		}
+	}
+	sortPoints(names)
+	var choices []*discordgo.ApplicationCommandOptionChoice
+	if strings.HasPrefix("PASS", prefix) && prefix != "" {
+		choices = append(choices, &discordgo.ApplicationCommandOptionChoice{Name: "pass", Value: "pass"})
+	}
+	for _, n := range names {
+		if len(choices) == 25 {
+			break
+		}
+		choices = append(choices, &discordgo.ApplicationCommandOptionChoice{Name: n, Value: n})
+	}
+	return r.Choices(ctx, choices)
+}
+
+// sortPoints orders point names by column, then row numerically.
+func sortPoints(names []string) {
+	sort.Slice(names, func(i, j int) bool {
+		a, b := names[i], names[j]
+		if a[0] != b[0] {
+			return a[0] < b[0]
+		}
+		x, _ := strconv.Atoi(a[1:])
+		y, _ := strconv.Atoi(b[1:])
+		return x < y
+	})
+}

@@ -1,0 +1,56 @@
+package commands
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/bwmarrin/discordgo"
+	"github.com/gobot-dev/gobot/engine"
+)
+
+// helpText explains every command, the bot levels, the rulesets and the
+// coordinates.
+func helpText(levels []Level) []*discordgo.MessageEmbed {
+	var lv strings.Builder
+	for _, l := range levels {
+		fmt.Fprintf(&lv, "• **%s**: %s\n", l.Name, l.Description)
+	}
+	if lv.Len() == 0 {
+		lv.WriteString("No bot levels are configured.\n")
+	}
+	var rules strings.Builder
+	for _, name := range engine.PresetNames {
+		r, _ := engine.Preset(name)
+		fmt.Fprintf(&rules, "• **%s**: %s\n", name, r)
+	}
+	return []*discordgo.MessageEmbed{{
+		Title: "gobot: play Go on Discord",
+		Color: colorBlack,
+		Description: "Each channel, thread or DM holds one game. After every move I post the board; " +
+			"when it is a bot's turn it answers by itself.",
+		Fields: []*discordgo.MessageEmbedField{
+			{Name: "Start a game", Value: "`/go challenge opponent:@friend` challenges someone here; they press Accept or Decline. " +
+				"Options: `size` (9, 13, 19; default 19), `color` (black, white, nigiri = random), `ruleset`, `komi`, `handicap` (0–9), " +
+				"`thread:true` (the game gets its own thread, so one channel can hold many games). Challenges expire after a day.\n" +
+				"`/go bot level: size: color:` plays gobot at once, here or in a DM with me."},
+			{Name: "Play", Value: "`/go play move:D4` places a stone (the list suggests legal points as you type); `move:pass` passes.\n" +
+				"`/go pass`, `/go resign`, or the **Pass** / **Resign** buttons under the board.\n" +
+				"`/go undo` (or **Undo**) asks your opponent to take back your last move; against the bot it takes back its reply and your move at once.\n" +
+				"`/go board` shows the board again; `/go sgf` attaches the game record (SGF)."},
+			{Name: "Coordinates", Value: "Columns are letters from the left, **skipping I** (A–H, J–T on 19×19); rows are numbers from the bottom. " +
+				"On 9×9 the points are A1–J9, on 13×13 A1–N13, on 19×19 A1–T19."},
+			{Name: "End of the game", Value: "Two passes in a row end play. I then propose which stones are dead (crossed out) and show the count. " +
+				"`/go dead point:C3` marks or unmarks a group; both players press **Accept** to finish, or **Resume play** to keep playing " +
+				"(any change clears acceptances; the marking stands after a day). The bot accepts its own proposal."},
+			{Name: "Bot levels", Value: clip(lv.String(), 1024)},
+			{Name: "Rulesets", Value: clip(rules.String()+"Area scoring counts stones plus surrounded points; territory scoring counts surrounded points plus prisoners. "+
+				"With a handicap, komi defaults to 0.5 and Black's stones go on the star points.", 1024)},
+			{Name: "Moderators", Value: "`/go abort` removes a stuck game from the channel (needs Manage Messages; in DMs, either player)."},
+		},
+	}}
+}
+
+func (b *Bot) cmdHelp(ctx context.Context, r *Request) error {
+	return r.Reply(ctx, &Message{Embeds: helpText(b.opts.Players.Levels()), Ephemeral: true})
+}

@@ -1,0 +1,289 @@
+package commands
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+	"github.com/gobot-dev/gobot/engine"
+	"github.com/gobot-dev/gobot/storage"
+)
+
+// recorder is a Discord that records what the bot sends.
+type recorder struct {
+	mu    sync.Mutex
+	calls []call
+	n     int
+}
+
+type call struct {
+	Op      string // callback, edit, delete, followup, send, editmsg, thread, commands
+	Type    discordgo.InteractionResponseType
+	Channel string
+	Message *Message
+	Choices []*discordgo.ApplicationCommandOptionChoice
+}
+
+var _ Discord = (*recorder)(nil)
+
+func (rc *recorder) add(c call) *discordgo.Message {
+	rc.mu.Lock()
+	defer rc.mu.Unlock()
+	rc.calls = append(rc.calls, c)
+	rc.n++
+	return &discordgo.Message{ID: fmt.Sprint(500000000000000000 + rc.n), ChannelID: c.Channel}
+}
+
+// take returns the calls recorded since the last take.
+func (rc *recorder) take() []call {
+	rc.mu.Lock()
+	defer rc.mu.Unlock()
+	out := rc.calls
+	rc.calls = nil
+	return out
+}
+
+func (rc *recorder) Callback(ctx context.Context, it *discordgo.Interaction, r *Response) error {
+	rc.add(call{Op: "callback", Type: r.Type, Channel: it.ChannelID, Message: r.Message, Choices: r.Choices})
+	return nil
+}
+func (rc *recorder) EditOriginal(ctx context.Context, it *discordgo.Interaction, m *Message) (*discordgo.Message, error) {
+	return rc.add(call{Op: "edit", Channel: it.ChannelID, Message: m}), nil
+}
+func (rc *recorder) Original(ctx context.Context, it *discordgo.Interaction) (*discordgo.Message, error) {
+	rc.mu.Lock()
+	defer rc.mu.Unlock()
+	rc.n++
+	return &discordgo.Message{ID: fmt.Sprint(500000000000000000 + rc.n), ChannelID: it.ChannelID}, nil
+}
+
+func (rc *recorder) DeleteOriginal(ctx context.Context, it *discordgo.Interaction) error {
+	rc.add(call{Op: "delete", Channel: it.ChannelID})
+	return nil
+}
+func (rc *recorder) Followup(ctx context.Context, it *discordgo.Interaction, m *Message) (*discordgo.Message, error) {
+	return rc.add(call{Op: "followup", Channel: it.ChannelID, Message: m}), nil
+}
+func (rc *recorder) SendMessage(ctx context.Context, channelID string, m *Message) (*discordgo.Message, error) {
+	return rc.add(call{Op: "send", Channel: channelID, Message: m}), nil
+}
+func (rc *recorder) EditMessage(ctx context.Context, channelID, messageID string, m *Message) error {
+	rc.add(call{Op: "editmsg", Channel: channelID, Message: m})
+	return nil
+}
+func (rc *recorder) StartThread(ctx context.Context, channelID, name string) (*discordgo.Channel, error) {
+	rc.mu.Lock()
+	rc.n++
+	id := fmt.Sprint(600000000000000000 + rc.n)
+	rc.calls = append(rc.calls, call{Op: "thread", Channel: channelID})
+	rc.mu.Unlock()
+	return &discordgo.Channel{ID: id, ParentID: channelID, Name: name}, nil
+}
+func (rc *recorder) OverwriteCommands(ctx context.Context, appID, guildID string, cmds []*discordgo.ApplicationCommand) error {
+	rc.add(call{Op: "commands"})
+	return nil
+}
+
+// text is everything a call shows: content, embed text, button labels.
+func (c call) text() string {
+	if c.Message == nil {
+		var names []string
+		for _, ch := range c.Choices {
+			names = append(names, ch.Name)
+		}
+		return strings.Join(names, ",")
+	}
+	var sb strings.Builder
+	sb.WriteString(c.Message.Content)
+	for _, e := range c.Message.Embeds {
+		sb.WriteString("\n" + e.Title + "\n" + e.Description)
+	}
+	for _, row := range c.Message.Components {
+		for _, comp := range row.(discordgo.ActionsRow).Components {
+			sb.WriteString(" [" + comp.(discordgo.Button).Label + "]")
+		}
+	}
+	return sb.String()
+}
+
+// buttonID returns the custom ID of the button labelled label in the call.
+func (c call) buttonID(t *testing.T, label string) string {
+	t.Helper()
+	if c.Message != nil {
+		for _, row := range c.Message.Components {
+			for _, comp := range row.(discordgo.ActionsRow).Components {
+				if b := comp.(discordgo.Button); b.Label == label {
+					return b.CustomID
+				}
+			}
+		}
+	}
+	t.Fatalf("no %q button in %s", label, c.text())
+	return ""
+}
+
+// testBot is a bot with a real store in a temporary directory, the
+// recorder as Discord, and a clock the test moves.
+type testBot struct {
+	*Bot
+	t     *testing.T
+	rec   *recorder
+	store *storage.Store
+	now   time.Time
+	seq   int
+	mu    sync.Mutex
+}
+
+func newTestBot(t *testing.T) *testBot {
+	t.Helper()
+	store, err := storage.Open(filepath.Join(t.TempDir(), "test.db"), storage.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { store.Close() })
+	tb := &testBot{t: t, rec: &recorder{}, store: store, now: time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)}
+	b, err := New(Options{
+		AppID: "1", Discord: tb.rec, Store: store, Players: testPlayers{}, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
+		Now: tb.clock,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tb.Bot = b
+	t.Cleanup(func() { b.Shutdown(context.Background()) })
+	return tb
+}
+
+func (tb *testBot) clock() time.Time {
+	tb.mu.Lock()
+	defer tb.mu.Unlock()
+	return tb.now
+}
+
+func (tb *testBot) advance(d time.Duration) {
+	tb.mu.Lock()
+	tb.now = tb.now.Add(d)
+	tb.mu.Unlock()
+}
+
+const (
+	guildID   = "900000000000000001"
+	channelID = "900000000000000002"
+)
+
+// The test's users, as parseSlash resolves "opponent:bob".
+var (
+	ann = consoleUser("ann")
+	bob = consoleUser("bob")
+	cat = consoleUser("cat")
+)
+
+// interaction builds an interaction from u in the test channel.
+func (tb *testBot) interaction(u *discordgo.User, channel string) *discordgo.Interaction {
+	tb.mu.Lock()
+	tb.seq++
+	seq := tb.seq
+	tb.mu.Unlock()
+	return &discordgo.Interaction{
+		ID: fmt.Sprint(700000000000000000 + seq), AppID: "1", Token: fmt.Sprint("tok", seq),
+		GuildID: guildID, ChannelID: channel, Version: 1,
+		Member: &discordgo.Member{User: u, Permissions: 0},
+	}
+}
+
+// command sends "/go sub opt:value..." as u and returns what the bot sent.
+func (tb *testBot) command(u *discordgo.User, line string) []call {
+	tb.t.Helper()
+	return tb.commandIn(u, channelID, line)
+}
+
+func (tb *testBot) commandIn(u *discordgo.User, channel, line string) []call {
+	tb.t.Helper()
+	data, focused, err := parseSlash(line, Definitions(testPlayers{}.Levels()), nil)
+	if err != nil {
+		tb.t.Fatalf("parse %q: %v", line, err)
+	}
+	// Round-trip through JSON, as Discord's payload would arrive.
+	it := tb.interaction(u, channel)
+	it.Type = discordgo.InteractionApplicationCommand
+	if focused {
+		it.Type = discordgo.InteractionApplicationCommandAutocomplete
+	}
+	it.Data = data
+	raw, err := json.Marshal(it)
+	if err != nil {
+		tb.t.Fatal(err)
+	}
+	var got discordgo.Interaction
+	if err := json.Unmarshal(raw, &got); err != nil {
+		tb.t.Fatalf("decode interaction: %v", err)
+	}
+	tb.Handle(context.Background(), &got)
+	return tb.rec.take()
+}
+
+// press presses a button as u.
+func (tb *testBot) press(u *discordgo.User, customID string) []call {
+	tb.t.Helper()
+	it := tb.interaction(u, channelID)
+	it.Type = discordgo.InteractionMessageComponent
+	it.Data = discordgo.MessageComponentInteractionData{CustomID: customID, ComponentType: discordgo.ButtonComponent}
+	tb.Handle(context.Background(), it)
+	return tb.rec.take()
+}
+
+// testPlayers is the test's AI: it passes when its opponent passed (so
+// games end), and otherwise plays the first legal point from A1 that does
+// not fill one of its own eyes.
+type testPlayers struct{}
+
+func (testPlayers) Levels() []Level {
+	return []Level{{Name: "first", Description: "plays the first legal point"}, {Name: "second", Description: "the same, for tests"}}
+}
+
+func (testPlayers) GenMove(ctx context.Context, level string, g *engine.Game) (engine.Move, error) {
+	c := g.ToPlay()
+	if last, ok := g.LastMove(); ok && last.Kind == engine.Pass {
+		return engine.PassMove(c), nil
+	}
+	b := g.Board()
+	for _, p := range g.Legal() {
+		if !b.IsEye(b.Vertex(p), c) {
+			return engine.PlaceAt(c, p), nil
+		}
+	}
+	return engine.PassMove(c), nil
+}
+
+// only returns the single call in calls, failing otherwise.
+func only(t *testing.T, calls []call) call {
+	t.Helper()
+	if len(calls) != 1 {
+		var s []string
+		for _, c := range calls {
+			s = append(s, c.Op+": "+c.text())
+		}
+		t.Fatalf("got %d calls, want 1:\n%s", len(calls), strings.Join(s, "\n"))
+	}
+	return calls[0]
+}
+
+// wantEphemeral checks that calls are one private reply containing want.
+func wantEphemeral(t *testing.T, calls []call, want string) {
+	t.Helper()
+	c := only(t, calls)
+	if c.Message == nil || !c.Message.Ephemeral {
+		t.Fatalf("reply %s %q is not ephemeral", c.Op, c.text())
+	}
+	if !strings.Contains(c.text(), want) {
+		t.Fatalf("reply = %q, want it to contain %q", c.text(), want)
+	}
+}

@@ -1,0 +1,200 @@
+package commands
+
+import (
+	"bytes"
+	"context"
+	"crypto/ed25519"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+	"github.com/gobot-dev/gobot/engine"
+)
+
+// sign returns the headers Discord sends with body at time ts.
+func sign(priv ed25519.PrivateKey, body []byte, ts time.Time) http.Header {
+	t := strconv.FormatInt(ts.Unix(), 10)
+	h := http.Header{}
+	h.Set("X-Signature-Timestamp", t)
+	h.Set("X-Signature-Ed25519", hex.EncodeToString(ed25519.Sign(priv, append([]byte(t), body...))))
+	return h
+}
+
+func postSigned(t *testing.T, h http.Handler, header http.Header, body []byte) *httptest.ResponseRecorder {
+	t.Helper()
+	req := httptest.NewRequest(http.MethodPost, "/interactions", bytes.NewReader(body))
+	for k, v := range header {
+		req.Header[k] = v
+	}
+	w := httptest.NewRecorder()
+	h.ServeHTTP(w, req)
+	return w
+}
+
+func TestHTTPSignatures(t *testing.T) {
+	tb := newTestBot(t)
+	pub, priv, err := ed25519.GenerateKey(rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, otherPriv, _ := ed25519.GenerateKey(rand.Reader)
+	h := tb.HTTPHandler(pub)
+	ping := []byte(`{"id":"1","application_id":"1","type":1,"token":"t","version":1}`)
+	now := tb.clock()
+	tampered := sign(priv, ping, now)
+	tests := []struct {
+		name   string
+		header http.Header
+		body   []byte
+		want   int
+	}{
+		{"valid ping", sign(priv, ping, now), ping, http.StatusOK},
+		{"missing signature", http.Header{}, ping, http.StatusUnauthorized},
+		{"wrong key", sign(otherPriv, ping, now), ping, http.StatusUnauthorized},
+		{"stale timestamp", sign(priv, ping, now.Add(-10*time.Minute)), ping, http.StatusUnauthorized},
+		{"future timestamp", sign(priv, ping, now.Add(10*time.Minute)), ping, http.StatusUnauthorized},
+		{"tampered body", tampered, []byte(`{"id":"1","application_id":"1","type":2,"token":"t","version":1}`), http.StatusUnauthorized},
+		{"bad hex", http.Header{"X-Signature-Ed25519": {"zz"}, "X-Signature-Timestamp": {"1"}}, ping, http.StatusUnauthorized},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			w := postSigned(t, h, tt.header, tt.body)
+			if w.Code != tt.want {
+				t.Fatalf("status = %d, want %d (%s)", w.Code, tt.want, w.Body)
+			}
+			if tt.want == http.StatusOK && strings.TrimSpace(w.Body.String()) != `{"type":1}` {
+				t.Fatalf("PING answered %s, want PONG", w.Body)
+			}
+		})
+	}
+	if calls := tb.rec.take(); len(calls) != 0 {
+		t.Fatalf("refused requests made %d Discord calls", len(calls))
+	}
+}
+
+func TestHTTPCommandAndFiles(t *testing.T) {
+	tb := newTestBot(t)
+	pub, priv, _ := ed25519.GenerateKey(rand.Reader)
+	h := tb.HTTPHandler(pub)
+	post := func(u *discordgo.User, line string) (map[string]any, []call) {
+		t.Helper()
+		data, _, err := parseSlash(line, Definitions(testPlayers{}.Levels()), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		it := tb.interaction(u, channelID)
+		it.Type, it.Data = discordgo.InteractionApplicationCommand, data
+		body, _ := json.Marshal(it)
+		w := postSigned(t, h, sign(priv, body, tb.clock()), body)
+		if w.Code != http.StatusOK {
+			t.Fatalf("%s: status %d", line, w.Code)
+		}
+		var resp map[string]any
+		if err := json.Unmarshal(w.Body.Bytes(), &resp); err != nil {
+			t.Fatalf("%s: answer %s: %v", line, w.Body, err)
+		}
+		tb.waitIdle() // the handler's follow-up calls
+		return resp, tb.rec.take()
+	}
+	// Help has no files: the answer is in the HTTP response, ephemeral.
+	resp, calls := post(ann, "/go help")
+	if resp["type"] != float64(4) || len(calls) != 0 {
+		t.Fatalf("help: %v, calls %v", resp, calls)
+	}
+	if d := resp["data"].(map[string]any); d["flags"] != float64(64) {
+		t.Fatalf("help is not ephemeral: %v", d)
+	}
+	// A board has a PNG: deferred in the answer, then an edit with the file.
+	resp, calls = post(ann, "/go bot level:first size:9")
+	if resp["type"] != float64(5) || len(calls) != 1 || calls[0].Op != "edit" || len(calls[0].Message.Files) != 1 {
+		t.Fatalf("bot game: %v, calls %v", resp, calls)
+	}
+	// An invalid move is refused in the answer itself.
+	resp, calls = post(ann, "/go play move:Z1")
+	if resp["type"] != float64(4) || len(calls) != 0 || !strings.Contains(resp["data"].(map[string]any)["content"].(string), "A1–J9") {
+		t.Fatalf("bad move: %v, calls %v", resp, calls)
+	}
+}
+
+func TestRoutes(t *testing.T) {
+	rt := NewRouter()
+	var got string
+	rt.Command("go/play", func(ctx context.Context, r *Request) error { got = "play"; return nil })
+	rt.Component("game/{id}/pass/{move}", func(ctx context.Context, r *Request) error {
+		got = "pass " + r.Param("id") + " " + r.Param("move")
+		return nil
+	})
+	rt.Component("challenge/{id}/accept", func(ctx context.Context, r *Request) error { got = "accept " + r.Param("id"); return nil })
+	tests := []struct {
+		name    string
+		it      *discordgo.Interaction
+		want    string
+		wantErr bool
+	}{
+		{"subcommand", &discordgo.Interaction{Type: discordgo.InteractionApplicationCommand, Data: discordgo.ApplicationCommandInteractionData{
+			Name: "go", Options: []*discordgo.ApplicationCommandInteractionDataOption{{Name: "play", Type: discordgo.ApplicationCommandOptionSubCommand}}}}, "play", false},
+		{"unknown subcommand", &discordgo.Interaction{Type: discordgo.InteractionApplicationCommand, Data: discordgo.ApplicationCommandInteractionData{
+			Name: "go", Options: []*discordgo.ApplicationCommandInteractionDataOption{{Name: "fly", Type: discordgo.ApplicationCommandOptionSubCommand}}}}, "", true},
+		{"button with params", &discordgo.Interaction{Type: discordgo.InteractionMessageComponent, Data: discordgo.MessageComponentInteractionData{CustomID: "game/42/pass/7"}}, "pass 42 7", false},
+		{"challenge", &discordgo.Interaction{Type: discordgo.InteractionMessageComponent, Data: discordgo.MessageComponentInteractionData{CustomID: "challenge/9/accept"}}, "accept 9", false},
+		{"too many segments", &discordgo.Interaction{Type: discordgo.InteractionMessageComponent, Data: discordgo.MessageComponentInteractionData{CustomID: "game/42/pass/7/8"}}, "", true},
+		{"empty segment", &discordgo.Interaction{Type: discordgo.InteractionMessageComponent, Data: discordgo.MessageComponentInteractionData{CustomID: "game//pass/7"}}, "", true},
+		{"modal", &discordgo.Interaction{Type: discordgo.InteractionModalSubmit}, "", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got = ""
+			err := rt.Dispatch(context.Background(), &Request{Interaction: tt.it})
+			if (err != nil) != tt.wantErr || got != tt.want {
+				t.Fatalf("Dispatch = %q, %v; want %q, error %v", got, err, tt.want, tt.wantErr)
+			}
+			if tt.wantErr && !errors.Is(err, ErrUnknown) {
+				t.Fatalf("Dispatch error %v, want ErrUnknown", err)
+			}
+		})
+	}
+}
+
+func TestErrorMessages(t *testing.T) {
+	tests := []struct {
+		err      error
+		want     string
+		expected bool
+	}{
+		{ErrNoGame, "There is no game in this channel", true},
+		{fmt.Errorf("play: %w", engine.ErrSuperko), "superko", true},
+		{fmt.Errorf("play: %w", engine.ErrKo), "Ko:", true},
+		{userErr(ErrNotChallenged, "Only @bob can answer."), "Only @bob can answer.", true},
+		{ErrConflict, "at the same moment", true},
+		{errors.New("disk on fire"), "something went wrong on my side", false},
+		{context.DeadlineExceeded, "took too long", false},
+	}
+	for _, tt := range tests {
+		got, expected := errorMessage(tt.err)
+		if !strings.Contains(got, tt.want) || expected != tt.expected {
+			t.Errorf("errorMessage(%v) = %q, %v; want %q, %v", tt.err, got, expected, tt.want, tt.expected)
+		}
+	}
+}
+
+func TestRedactPath(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"/webhooks/1/secret-token/messages/@original", "/webhooks/1/…/messages/@original"},
+		{"/interactions/5/secret-token/callback", "/interactions/5/…/callback"},
+		{"/channels/5/messages", "/channels/5/messages"},
+	}
+	for _, tt := range tests {
+		if got := redactPath(tt.in); got != tt.want {
+			t.Errorf("redactPath(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}

@@ -1,0 +1,137 @@
+package commands
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/bwmarrin/discordgo"
+	"github.com/gobot-dev/gobot/engine"
+)
+
+func TestParseSetup(t *testing.T) {
+	tests := []struct {
+		line     string
+		size     int
+		color    string
+		rules    string
+		komi     float64
+		handicap int
+		wantErr  string
+	}{
+		{line: "/go bot", size: 19, color: "black", rules: "chinese", komi: 7.5},
+		{line: "/go bot size:9 color:white ruleset:japanese", size: 9, color: "white", rules: "japanese", komi: 6.5},
+		{line: "/go bot handicap:4", size: 19, color: "black", rules: "chinese", komi: 0.5, handicap: 4},
+		{line: "/go bot handicap:1", size: 19, color: "black", rules: "chinese", komi: 0.5, handicap: 0},
+		{line: "/go bot handicap:3 komi:0", size: 19, color: "black", rules: "chinese", komi: 0, handicap: 3},
+		{line: "/go bot komi:-3.5", size: 19, color: "black", rules: "chinese", komi: -3.5},
+		{line: "/go bot komi:6.25", wantErr: "steps of 0.5"},
+		{line: "/go bot komi:200", wantErr: "from -150 to 150"},
+		{line: "/go bot handicap:12", wantErr: "0 to 9"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.line, func(t *testing.T) {
+			r := slashRequest(t, tt.line)
+			s, err := parseSetup(r, "black")
+			if tt.wantErr != "" {
+				var ue *UserError
+				if !errors.As(err, &ue) || !strings.Contains(ue.Msg, tt.wantErr) {
+					t.Fatalf("parseSetup(%q) error = %v, want %q", tt.line, err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if s.Size != tt.size || s.Color != tt.color || s.Rules.Name != tt.rules || s.Rules.Komi != tt.komi || s.Handicap != tt.handicap {
+				t.Fatalf("parseSetup(%q) = %d %s %s komi %v handicap %d; want %d %s %s komi %v handicap %d", tt.line,
+					s.Size, s.Color, s.Rules.Name, s.Rules.Komi, s.Handicap, tt.size, tt.color, tt.rules, tt.komi, tt.handicap)
+			}
+		})
+	}
+}
+
+// slashRequest is a Request for a console-style command line.
+func slashRequest(t *testing.T, line string) *Request {
+	t.Helper()
+	data, _, err := parseSlash(line, Definitions(testPlayers{}.Levels()), nil)
+	if err != nil {
+		t.Fatalf("parseSlash(%q): %v", line, err)
+	}
+	path, opts := commandPath(data)
+	return &Request{Interaction: &discordgo.Interaction{Type: discordgo.InteractionApplicationCommand, Data: data}, Path: path, options: opts}
+}
+
+func TestParseMove(t *testing.T) {
+	tests := []struct {
+		in      string
+		size    int
+		want    engine.Move
+		wantErr string
+	}{
+		{"D4", 19, engine.PlaceAt(engine.Black, engine.Point{Col: 3, Row: 3}), ""},
+		{" q16 ", 19, engine.PlaceAt(engine.Black, engine.Point{Col: 15, Row: 15}), ""},
+		{"J9", 9, engine.PlaceAt(engine.Black, engine.Point{Col: 8, Row: 8}), ""},
+		{"pass", 9, engine.PassMove(engine.Black), ""},
+		{"PASS", 9, engine.PassMove(engine.Black), ""},
+		{"K5", 9, engine.Move{}, "K5 is off this 9×9 board: valid points are A1–J9"},
+		{"A10", 9, engine.Move{}, "A10 is off this 9×9 board"},
+		{"I3", 9, engine.Move{}, "skip the letter I"},
+		{"", 9, engine.Move{}, "Give a point such as D4"},
+		{"4D", 13, engine.Move{}, "A1–N13"},
+		{"resign", 9, engine.Move{}, "/go resign"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.in, func(t *testing.T) {
+			got, err := parseMove(engine.Black, tt.in, tt.size)
+			if tt.wantErr != "" {
+				msg, _ := errorMessage(err)
+				if err == nil || !strings.Contains(msg, tt.wantErr) {
+					t.Fatalf("parseMove(%q) = %v, %q; want error %q", tt.in, got, msg, tt.wantErr)
+				}
+				return
+			}
+			if err != nil || got != tt.want {
+				t.Fatalf("parseMove(%q) = %v, %v; want %v", tt.in, got, err, tt.want)
+			}
+		})
+	}
+}
+
+func TestDefinitions(t *testing.T) {
+	defs := Definitions(testPlayers{}.Levels())
+	if len(defs) != 1 || defs[0].Name != "go" {
+		t.Fatalf("Definitions = %d commands, want /go", len(defs))
+	}
+	var subs []string
+	for _, o := range defs[0].Options {
+		subs = append(subs, o.Name)
+		if len(o.Description) == 0 || len(o.Description) > 100 {
+			t.Errorf("subcommand %s: description of %d characters", o.Name, len(o.Description))
+		}
+		for _, opt := range o.Options {
+			for _, c := range opt.Choices {
+				if n := len([]rune(c.Name)); n == 0 || n > 100 {
+					t.Errorf("%s %s: choice name %q", o.Name, opt.Name, c.Name)
+				}
+			}
+		}
+	}
+	want := "challenge bot play pass resign undo board sgf dead help abort"
+	if strings.Join(subs, " ") != want {
+		t.Errorf("subcommands %v, want %s", subs, want)
+	}
+	// Every subcommand has a handler.
+	tb := newTestBot(t)
+	for _, s := range subs {
+		if _, ok := tb.router.commands["go/"+s]; !ok {
+			t.Errorf("no handler for /go %s", s)
+		}
+	}
+	if c := *defs[0].Contexts; len(c) != 3 {
+		t.Errorf("contexts %v, want guild, bot DM and private channel", c)
+	}
+	if it := *defs[0].IntegrationTypes; len(it) != 2 {
+		t.Errorf("integration types %v, want guild and user install", it)
+	}
+}

@@ -1,0 +1,197 @@
+package commands
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+
+	"github.com/bwmarrin/discordgo"
+	"github.com/gobot-dev/gobot/engine"
+	"github.com/gobot-dev/gobot/render"
+	"github.com/gobot-dev/gobot/storage"
+)
+
+// Embed colours.
+const (
+	colorBlack = 0x2b2d31
+	colorWhite = 0xf2f3f5
+	colorDone  = 0x57f287
+	colorScore = 0xfee75c
+)
+
+// stoneEmoji marks a colour in text.
+func stoneEmoji(c engine.Color) string {
+	if c == engine.White {
+		return "⚪"
+	}
+	return "⚫"
+}
+
+// mention names a player in a message: a Discord mention for users, the
+// level for bots.
+func mention(p storage.Player) string {
+	if p.IsBot() {
+		return "gobot (" + p.Bot + ")"
+	}
+	if p.UserID != "" {
+		return "<@" + p.UserID + ">"
+	}
+	return p.String()
+}
+
+// plainName names a player without a mention (titles, alt text, SGF).
+func plainName(p storage.Player) string {
+	if p.IsBot() {
+		return "gobot " + p.Bot
+	}
+	if p.Name != "" {
+		return p.Name
+	}
+	return p.UserID
+}
+
+// view is what a board picture shows beyond the stones.
+type view struct {
+	dead  []engine.Point
+	owner []engine.Color
+}
+
+// boardFile draws the position as a PNG attachment with alt text.
+func boardFile(g *storage.Game, v view) (File, string, error) {
+	eg := g.Game
+	b := eg.Board()
+	opts := render.Options{Dead: v.dead, Owner: v.owner}
+	if m, ok := eg.LastMove(); ok {
+		opts.LastMove = m
+	}
+	if eg.Over() {
+		opts.HideKo = true
+	}
+	var buf bytes.Buffer
+	if err := render.Board(&buf, b, opts); err != nil {
+		return File{}, "", fmt.Errorf("commands: draw board of game %s: %w", g.ID, err)
+	}
+	name := fmt.Sprintf("board-%s-%d.png", g.ID, eg.MoveCount())
+	return File{Name: name, ContentType: "image/png", Description: clip(altText(g, v), 1024), Data: buf.Bytes()}, name, nil
+}
+
+// altText describes the board for screen readers: render's description of
+// the position, the players and the marked dead stones.
+func altText(g *storage.Game, v view) string {
+	s := fmt.Sprintf("%s (black) vs %s (white). %s", plainName(g.Black), plainName(g.White), render.AltText(g.Game))
+	if len(v.dead) > 0 {
+		var d []string
+		for _, p := range v.dead {
+			d = append(d, p.String())
+		}
+		s += " Marked dead: " + strings.Join(d, " ") + "."
+	}
+	return s
+}
+
+// status is the text under the board: move number, whose turn, last move,
+// captures, rules.
+func status(g *storage.Game) string {
+	eg := g.Game
+	var sb strings.Builder
+	if r, ok := eg.Result(); ok {
+		fmt.Fprintf(&sb, "**Game over: %s**\n", resultSentence(g, r))
+	} else if g.Scoring == nil {
+		c := eg.ToPlay()
+		fmt.Fprintf(&sb, "**Move %d** · %s %s to play: %s\n", eg.MoveCount()+1, stoneEmoji(c), c, mention(g.Player(c)))
+	}
+	if m, ok := eg.LastMove(); ok {
+		fmt.Fprintf(&sb, "Last move: %s %s", stoneEmoji(m.Color), m)
+		if m.Kind == engine.Pass {
+			sb.WriteString(" (pass)")
+		}
+		sb.WriteString(" · ")
+	}
+	fmt.Fprintf(&sb, "Captures: ⚫ %d · ⚪ %d\n", eg.Captures(engine.Black), eg.Captures(engine.White))
+	fmt.Fprintf(&sb, "-# %d×%d · %s", eg.Size(), eg.Size(), eg.Rules())
+	if h := eg.Handicap(); h > 0 {
+		fmt.Fprintf(&sb, " · handicap %d", h)
+	}
+	return sb.String()
+}
+
+// resultSentence says who won and how, with the SGF-style result.
+func resultSentence(g *storage.Game, r engine.Result) string {
+	if r.Winner == engine.Empty {
+		return "Jigo (a draw) · 0"
+	}
+	who := stoneEmoji(r.Winner) + " " + mention(g.Player(r.Winner))
+	switch r.Reason {
+	case engine.ByResignation:
+		return fmt.Sprintf("%s wins by resignation · %s", who, r)
+	case engine.ByTime:
+		return fmt.Sprintf("%s wins on time · %s", who, r)
+	case engine.ByForfeit:
+		return fmt.Sprintf("%s wins by forfeit · %s", who, r)
+	}
+	return fmt.Sprintf("%s wins by %s points · %s", who, engine.FormatKomi(r.Margin), r)
+}
+
+// title is the embed title: both players.
+func title(g *storage.Game) string {
+	return clip(fmt.Sprintf("⚫ %s vs ⚪ %s", plainName(g.Black), plainName(g.White)), 256)
+}
+
+// boardMessage is the message showing a game in play: the note (what just
+// happened), the picture, the status and the Pass / Resign / Undo buttons.
+// The player to move is pinged when a human plays a human.
+func boardMessage(g *storage.Game, note string) (*Message, error) {
+	f, name, err := boardFile(g, view{})
+	if err != nil {
+		return nil, err
+	}
+	c := g.Game.ToPlay()
+	embed := &discordgo.MessageEmbed{
+		Title:       title(g),
+		Description: clip(strings.TrimSpace(note+"\n"+status(g)), 4096),
+		Image:       &discordgo.MessageEmbedImage{URL: "attachment://" + name},
+		Color:       colorBlack,
+	}
+	if c == engine.White {
+		embed.Color = colorWhite
+	}
+	m := &Message{Embeds: []*discordgo.MessageEmbed{embed}, Files: []File{f}}
+	if _, over := g.Game.Result(); over {
+		embed.Color = colorDone
+		m.ClearComponents = true
+		return m, nil
+	}
+	if p := g.Player(c); !p.IsBot() && !g.Player(c.Opponent()).IsBot() {
+		m.Content = mention(p) + ", your move."
+	}
+	n := itoa(g.Game.MoveCount())
+	m.Components = []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+		discordgo.Button{Label: "Pass", Style: discordgo.SecondaryButton, CustomID: "game/" + g.ID + "/pass/" + n},
+		discordgo.Button{Label: "Undo", Style: discordgo.SecondaryButton, CustomID: "game/" + g.ID + "/undo/" + n},
+		discordgo.Button{Label: "Resign", Style: discordgo.DangerButton, CustomID: "game/" + g.ID + "/resign/" + n},
+	}}}
+	return m, nil
+}
+
+// describeMove is the note for a move just played.
+func describeMove(g *storage.Game, m engine.Move, captured int) string {
+	who := stoneEmoji(m.Color) + " " + mention(g.Player(m.Color))
+	switch m.Kind {
+	case engine.Pass:
+		return who + " passed."
+	case engine.Resign:
+		return who + " resigned."
+	}
+	s := fmt.Sprintf("%s played **%s**.", who, m.Point)
+	if captured == 1 {
+		s += " 1 stone captured."
+	} else if captured > 1 {
+		s += fmt.Sprintf(" %d stones captured.", captured)
+	}
+	if !g.Game.Over() {
+		if k := g.Game.Board().Ko(g.Game.ToPlay()); k != engine.NoPoint {
+			s += fmt.Sprintf(" Ko at %s: it cannot be retaken at once.", k)
+		}
+	}
+	return s
+}

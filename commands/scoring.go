@@ -1,0 +1,360 @@
+package commands
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+	"github.com/gobot-dev/gobot/engine"
+	"github.com/gobot-dev/gobot/storage"
+)
+
+// estimateTimeout bounds the dead-stone estimate (it takes well under a
+// second; this only guards against a pathological position).
+const estimateTimeout = 3 * time.Second
+
+// phase rebuilds the engine's scoring phase for g: the estimate (the same
+// for the same position and seed, so it is recomputed rather than stored)
+// with the stored marking and acceptances applied.
+func phase(ctx context.Context, g *storage.Game) (*engine.ScoringPhase, error) {
+	ctx, cancel := context.WithTimeout(ctx, estimateTimeout)
+	defer cancel()
+	ph, err := engine.NewScoringPhase(ctx, g.Game, engine.EstimateOptions{})
+	if err != nil {
+		return nil, fmt.Errorf("commands: scoring phase of game %s: %w", g.ID, err)
+	}
+	if g.Scoring != nil {
+		if err := ph.SetDead(g.Game, g.Scoring.Dead); err != nil {
+			return nil, fmt.Errorf("commands: scoring phase of game %s: %w", g.ID, err)
+		}
+	}
+	return ph, nil
+}
+
+// startScoring puts g, whose play just ended with two passes, into the
+// scoring phase with the estimate's proposal; bots accept it at once.
+func (b *Bot) startScoring(ctx context.Context, g *storage.Game) {
+	g.Scoring = &storage.ScoringState{Accepted: map[engine.Color]bool{}, Deadline: b.now().Add(b.opts.ScoringTTL)}
+	ph, err := phase(ctx, g)
+	if err != nil {
+		// No proposal: every stone alive, the players mark by hand.
+		b.log.Warn("dead stone estimate failed", "game", g.ID, "err", err)
+		return
+	}
+	g.Scoring.Dead = ph.Dead()
+	botsAccept(g)
+}
+
+// botsAccept records the acceptance of a bot player; a bot accepts only its
+// own proposal, and this is called only when the marking is that proposal.
+func botsAccept(g *storage.Game) {
+	for _, c := range []engine.Color{engine.Black, engine.White} {
+		if g.Player(c).IsBot() {
+			g.Scoring.Accepted[c] = true
+		}
+	}
+}
+
+// markingKey identifies a marking in button IDs, so that Accept on a board
+// whose marking has since changed is refused as stale.
+func markingKey(dead []engine.Point) string {
+	h := fnv.New32a()
+	for _, p := range dead {
+		h.Write([]byte(p.String()))
+		h.Write([]byte{','})
+	}
+	return strconv.FormatUint(uint64(h.Sum32()), 36)
+}
+
+// scoreView is the picture of a marking: dead stones crossed, territory shown.
+func scoreView(g *storage.Game, dead []engine.Point) (view, engine.Score) {
+	sc := g.Game.Score(dead)
+	return view{dead: dead, owner: sc.Owner}, sc
+}
+
+// deadCounts counts the dead stones of each colour.
+func deadCounts(g *storage.Game, dead []engine.Point) (black, white int) {
+	b := g.Game.Board()
+	for _, p := range dead {
+		switch b.At(p) {
+		case engine.Black:
+			black++
+		case engine.White:
+			white++
+		}
+	}
+	return black, white
+}
+
+// scoringMessage shows the scoring phase: the marked board, the count and
+// the Accept / Resume play buttons.
+func scoringMessage(g *storage.Game, note string) (*Message, error) {
+	return scoringMessageWith(g, note, nil)
+}
+
+func scoringMessageWith(g *storage.Game, note string, uncertain []engine.Point) (*Message, error) {
+	s := g.Scoring
+	v, sc := scoreView(g, s.Dead)
+	f, name, err := boardFile(g, v)
+	if err != nil {
+		return nil, err
+	}
+	db, dw := deadCounts(g, s.Dead)
+	var sb strings.Builder
+	if note != "" {
+		sb.WriteString(note + "\n")
+	}
+	sb.WriteString("**Play has ended. Agree on the dead stones.** Crossed stones count as dead; small squares show territory. ")
+	sb.WriteString("Mark or unmark a group with `/go dead point:`, then press **Accept**; **Resume play** continues the game.\n")
+	if len(uncertain) > 0 {
+		var ps []string
+		for _, p := range uncertain {
+			ps = append(ps, p.String())
+		}
+		fmt.Fprintf(&sb, "⚠️ Please check these stones, which I left alive without being sure: %s\n", clip(strings.Join(ps, " "), 300))
+	}
+	fmt.Fprintf(&sb, "```\n%s\n```\n", engine.FormatScore(sc, db, dw))
+	yes := func(c engine.Color) string {
+		if s.Accepted[c] {
+			return "✅ accepted"
+		}
+		return "⏳ not yet"
+	}
+	fmt.Fprintf(&sb, "⚫ %s: %s · ⚪ %s: %s", mention(g.Black), yes(engine.Black), mention(g.White), yes(engine.White))
+	if !s.Deadline.IsZero() {
+		fmt.Fprintf(&sb, "\nThe marking stands <t:%d:R> if nobody changes it.", s.Deadline.Unix())
+	}
+	key := markingKey(s.Dead)
+	return &Message{
+		Embeds: []*discordgo.MessageEmbed{{
+			Title:       title(g),
+			Description: clip(sb.String(), 4096),
+			Image:       &discordgo.MessageEmbedImage{URL: "attachment://" + name},
+			Color:       colorScore,
+		}},
+		Files: []File{f},
+		Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+			discordgo.Button{Label: "Accept", Style: discordgo.SuccessButton, CustomID: "game/" + g.ID + "/score/" + key + "/accept"},
+			discordgo.Button{Label: "Resume play", Style: discordgo.SecondaryButton, CustomID: "game/" + g.ID + "/score/" + key + "/resume"},
+		}}},
+	}, nil
+}
+
+// finalScoreMessage shows a game ended by counting: the marked board, the
+// count and the result.
+func finalScoreMessage(g *storage.Game, note string) (*Message, error) {
+	dead := g.Scoring.Dead
+	v, sc := scoreView(g, dead)
+	f, name, err := boardFile(g, v)
+	if err != nil {
+		return nil, err
+	}
+	db, dw := deadCounts(g, dead)
+	res, _ := g.Game.Result()
+	desc := strings.TrimSpace(note + "\n" + fmt.Sprintf("**Game over: %s**\n```\n%s\n```", resultSentence(g, res), engine.FormatScore(sc, db, dw)))
+	return &Message{
+		Embeds: []*discordgo.MessageEmbed{{
+			Title: title(g), Description: clip(desc, 4096),
+			Image: &discordgo.MessageEmbedImage{URL: "attachment://" + name}, Color: colorDone,
+		}},
+		Files:           []File{f},
+		ClearComponents: true, // when it replaces the scoring message
+	}, nil
+}
+
+// scoringGame loads the game for a scoring-phase action by u.
+func (b *Bot) scoringGame(ctx context.Context, g *storage.Game, r *Request) (engine.Color, error) {
+	c, err := playerColor(g, r.User)
+	if err != nil {
+		return c, err
+	}
+	if _, over := g.Game.Result(); over {
+		return c, ErrGameOver
+	}
+	if g.Scoring == nil {
+		return c, ErrNotScoring
+	}
+	return c, nil
+}
+
+func (b *Bot) cmdDead(ctx context.Context, r *Request) error {
+	g, err := b.loadGame(ctx, r.Interaction.ChannelID)
+	if err != nil {
+		return err
+	}
+	if _, err := b.scoringGame(ctx, g, r); err != nil {
+		return err
+	}
+	text, _ := r.String("point")
+	p, err := parsePoint(text, g.Game.Size())
+	if err != nil {
+		return err
+	}
+	ph, err := phase(ctx, g)
+	if err != nil {
+		return err
+	}
+	wasDead := ph.IsDead(p)
+	changed, err := ph.Toggle(g.Game, p)
+	if errors.Is(err, engine.ErrNoStone) {
+		return userErr(err, fmt.Sprintf("There is no stone at %s: give a point with a stone of the group.", p))
+	}
+	if err != nil {
+		return err
+	}
+	g.Scoring.Dead = ph.Dead()
+	g.Scoring.Accepted = map[engine.Color]bool{}
+	g.Scoring.Deadline = b.now().Add(b.opts.ScoringTTL)
+	if ph.IsProposal() {
+		botsAccept(g)
+	}
+	if err := b.update(ctx, g); err != nil {
+		return err
+	}
+	color := g.Game.Board().At(p)
+	what := "dead"
+	if wasDead {
+		what = "alive"
+	}
+	note := fmt.Sprintf("%s marked the %s stones at %s (%d stones) **%s**.", mention(userPlayer(r.User)), color, p, len(changed), what)
+	m, err := scoringMessageWith(g, note, ph.Uncertain())
+	if err != nil {
+		return err
+	}
+	return r.Reply(ctx, m)
+}
+
+// scoringButton checks a scoring-phase button: the game, the player and the
+// marking it was pressed on.
+func (b *Bot) scoringButton(ctx context.Context, r *Request) (*storage.Game, engine.Color, error) {
+	g, err := b.buttonGame(ctx, r)
+	if err != nil {
+		return nil, 0, err
+	}
+	c, err := b.scoringGame(ctx, g, r)
+	if errors.Is(err, ErrNotScoring) {
+		return nil, c, userErr(ErrStale, "Play was resumed after this board: it is no longer the scoring phase.")
+	}
+	if err != nil {
+		return nil, c, err
+	}
+	if markingKey(g.Scoring.Dead) != r.Param("marking") {
+		return nil, c, userErr(ErrStale, "The dead stones were changed after this board: check the newest one and accept that.")
+	}
+	return g, c, nil
+}
+
+func (b *Bot) btnScoreAccept(ctx context.Context, r *Request) error {
+	g, c, err := b.scoringButton(ctx, r)
+	if err != nil {
+		return err
+	}
+	if g.Scoring.Accepted[c] {
+		return userErr(ErrStale, "You have already accepted this marking; waiting for your opponent.")
+	}
+	g.Scoring.Accepted[c] = true
+	note := fmt.Sprintf("%s accepted the marking.", mention(g.Player(c)))
+	if g.Scoring.Accepted[engine.Black] && g.Scoring.Accepted[engine.White] {
+		return b.endByScore(ctx, r, g, note+" Both players agree.")
+	}
+	if err := b.update(ctx, g); err != nil {
+		return err
+	}
+	m, err := scoringMessage(g, note)
+	if err != nil {
+		return err
+	}
+	return r.Update(ctx, m)
+}
+
+// endByScore ends g with its current marking and answers with the result.
+func (b *Bot) endByScore(ctx context.Context, r *Request, g *storage.Game, note string) error {
+	sc := g.Game.Score(g.Scoring.Dead)
+	if err := g.Game.End(engine.Result{Winner: sc.Winner, Reason: engine.ByScore, Margin: sc.Margin}); err != nil {
+		return err
+	}
+	if err := b.finish(ctx, g); err != nil {
+		return err
+	}
+	b.log.Info("game finished", "game", g.ID, "result", sc.Result())
+	m, err := finalScoreMessage(g, note)
+	if err != nil {
+		return err
+	}
+	if r == nil {
+		_, err = b.opts.Discord.SendMessage(ctx, g.ChannelID, m)
+		return err
+	}
+	return r.Update(ctx, m)
+}
+
+func (b *Bot) btnScoreResume(ctx context.Context, r *Request) error {
+	g, c, err := b.scoringButton(ctx, r)
+	if err != nil {
+		return err
+	}
+	if err := g.Game.Resume(); err != nil {
+		return err
+	}
+	g.Scoring = nil
+	if err := b.update(ctx, g); err != nil {
+		return err
+	}
+	return b.answer(ctx, r, g, fmt.Sprintf("%s resumed play: the game goes on. Settle the disputed groups, then pass twice again.", mention(g.Player(c))))
+}
+
+// scoringTimeout ends a game whose scoring phase ran out of time with the
+// marking as it stands.
+func (b *Bot) scoringTimeout(ctx context.Context, g *storage.Game) {
+	err := b.endByScore(ctx, nil, g, "Time for agreeing on the dead stones ran out: the current marking stands.")
+	if err != nil && !errors.Is(err, ErrConflict) {
+		b.log.Warn("scoring timeout", "game", g.ID, "err", err)
+	}
+}
+
+// completeDead suggests stones on the board, saying which are marked dead.
+func (b *Bot) completeDead(ctx context.Context, r *Request) error {
+	_, typed := r.Focused()
+	g, err := b.opts.Store.Game(ctx, r.Interaction.ChannelID)
+	if err != nil || g.Scoring == nil {
+		return r.Choices(ctx, nil)
+	}
+	prefix := strings.ToUpper(strings.TrimSpace(typed))
+	dead := map[engine.Point]bool{}
+	for _, p := range g.Scoring.Dead {
+		dead[p] = true
+	}
+	bd := g.Game.Board()
+	size := g.Game.Size()
+	var names []string
+	label := map[string]string{}
+	for row := 0; row < size; row++ {
+		for col := 0; col < size; col++ {
+			p := engine.Point{Col: col, Row: row}
+			c := bd.At(p)
+			if c == engine.Empty || !strings.HasPrefix(p.String(), prefix) {
+				continue
+			}
+			names = append(names, p.String())
+			status := "alive"
+			if dead[p] {
+				status = "marked dead"
+			}
+			label[p.String()] = fmt.Sprintf("%s: %s stone, %s", p, c, status)
+		}
+	}
+	sortPoints(names)
+	var choices []*discordgo.ApplicationCommandOptionChoice
+	for _, n := range names {
+		if len(choices) == 25 {
+			break
+		}
+		choices = append(choices, &discordgo.ApplicationCommandOptionChoice{Name: label[n], Value: n})
+	}
+	return r.Choices(ctx, choices)
+}

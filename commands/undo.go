@@ -1,0 +1,190 @@
+package commands
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/bwmarrin/discordgo"
+	"github.com/gobot-dev/gobot/engine"
+	"github.com/gobot-dev/gobot/storage"
+)
+
+// undoCount is how many moves an undo by c takes back: everything from c's
+// last move on (c's move, and the opponent's reply if there was one).
+func undoCount(g *engine.Game, c engine.Color) int {
+	moves := g.Moves()
+	for i := len(moves) - 1; i >= 0; i-- {
+		if moves[i].Color == c {
+			return len(moves) - i
+		}
+	}
+	return 0
+}
+
+// checkUndo says whether c may ask for an undo now, and how many moves it
+// would take back.
+func checkUndo(g *storage.Game, c engine.Color) (int, error) {
+	if _, over := g.Game.Result(); over {
+		return 0, ErrGameOver
+	}
+	if g.Scoring != nil {
+		return 0, userErr(ErrNoUndo, "Play has ended: press Resume play to continue the game instead.")
+	}
+	n := undoCount(g.Game, c)
+	if n == 0 {
+		return 0, userErr(ErrNoUndo, "You have not played a move yet, so there is nothing to undo.")
+	}
+	return n, nil
+}
+
+func (b *Bot) cmdUndo(ctx context.Context, r *Request) error {
+	g, err := b.loadGame(ctx, r.Interaction.ChannelID)
+	if err != nil {
+		return err
+	}
+	return b.undo(ctx, r, g)
+}
+
+func (b *Bot) btnUndo(ctx context.Context, r *Request) error {
+	g, err := b.buttonGame(ctx, r)
+	if err != nil {
+		return err
+	}
+	return b.undo(ctx, r, g)
+}
+
+// undo takes back at once against a bot, and asks the opponent otherwise.
+func (b *Bot) undo(ctx context.Context, r *Request, g *storage.Game) error {
+	c, err := playerColor(g, r.User)
+	if err != nil {
+		return err
+	}
+	n, err := checkUndo(g, c)
+	if err != nil {
+		return err
+	}
+	opp := g.Player(c.Opponent())
+	if opp.IsBot() {
+		if err := takeBack(g, n); err != nil {
+			return err
+		}
+		if err := b.update(ctx, g); err != nil {
+			return err
+		}
+		return b.answer(ctx, r, g, fmt.Sprintf("%s took back %s.", mention(g.Player(c)), movesWord(n)))
+	}
+	if g.Undo != nil && g.Undo.MoveCount == g.Game.MoveCount() {
+		return userErr(ErrNoUndo, "An undo request is already waiting for an answer.")
+	}
+	g.Undo = &storage.UndoRequest{By: c, MoveCount: g.Game.MoveCount(), RequestedAt: b.now()}
+	if err := b.update(ctx, g); err != nil {
+		return err
+	}
+	return r.Reply(ctx, undoMessage(g, c, n, ""))
+}
+
+// takeBack undoes n moves.
+func takeBack(g *storage.Game, n int) error {
+	for i := 0; i < n; i++ {
+		if err := g.Game.Undo(); err != nil {
+			return fmt.Errorf("commands: undo in game %s: %w", g.ID, err)
+		}
+	}
+	g.Undo = nil
+	return nil
+}
+
+func movesWord(n int) string {
+	if n == 1 {
+		return "1 move"
+	}
+	return fmt.Sprintf("%d moves", n)
+}
+
+// undoMessage asks the opponent to allow an undo; outcome closes it.
+func undoMessage(g *storage.Game, by engine.Color, n int, outcome string) *Message {
+	opp := g.Player(by.Opponent())
+	text := fmt.Sprintf("%s, %s asks to take back %s. Do you allow it?", mention(opp), mention(g.Player(by)), movesWord(n))
+	closed := outcome != ""
+	if closed {
+		text = fmt.Sprintf("%s asked to take back %s. %s", mention(g.Player(by)), movesWord(n), outcome)
+	}
+	id := fmt.Sprintf("game/%s/undo-%%s/%d", g.ID, g.Game.MoveCount())
+	m := &Message{
+		Content: text,
+		Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+			discordgo.Button{Label: "Allow undo", Style: discordgo.SuccessButton, CustomID: fmt.Sprintf(id, "yes"), Disabled: closed},
+			discordgo.Button{Label: "Refuse", Style: discordgo.SecondaryButton, CustomID: fmt.Sprintf(id, "no"), Disabled: closed},
+		}}},
+	}
+	if closed {
+		m.AllowedMentions = noMentions()
+	} else if opp.UserID != "" {
+		m.AllowedMentions = onlyUsers(opp.UserID)
+	}
+	return m
+}
+
+// pendingUndo checks an answer to an undo request and returns who asked.
+func pendingUndo(g *storage.Game, r *Request) (engine.Color, error) {
+	c, err := playerColor(g, r.User)
+	if err != nil {
+		return c, err
+	}
+	u := g.Undo
+	if u == nil || u.MoveCount != g.Game.MoveCount() {
+		return c, userErr(ErrStale, "This undo request is no longer open: it was answered, or a move was played since.")
+	}
+	if u.By == c {
+		return c, userErr(ErrNotPlayer, fmt.Sprintf("Only %s can answer your undo request.", mention(g.Player(c.Opponent()))))
+	}
+	return u.By, nil
+}
+
+func (b *Bot) btnUndoYes(ctx context.Context, r *Request) error {
+	g, err := b.buttonGame(ctx, r)
+	if err != nil {
+		return err
+	}
+	by, err := pendingUndo(g, r)
+	if err != nil {
+		return err
+	}
+	n, err := checkUndo(g, by)
+	if err != nil {
+		return err
+	}
+	if err := takeBack(g, n); err != nil {
+		return err
+	}
+	if err := b.update(ctx, g); err != nil {
+		return err
+	}
+	closed := undoMessage(g, by, n, fmt.Sprintf("✅ %s allowed it.", mention(g.Player(by.Opponent()))))
+	if err := r.Update(ctx, closed); err != nil {
+		return err
+	}
+	bm, err := boardMessage(g, fmt.Sprintf("%s took back %s.", mention(g.Player(by)), movesWord(n)))
+	if err != nil {
+		return err
+	}
+	_, err = r.ReplyMessage(ctx, bm)
+	return err
+}
+
+func (b *Bot) btnUndoNo(ctx context.Context, r *Request) error {
+	g, err := b.buttonGame(ctx, r)
+	if err != nil {
+		return err
+	}
+	by, err := pendingUndo(g, r)
+	if err != nil {
+		return err
+	}
+	n := undoCount(g.Game, by)
+	g.Undo = nil
+	if err := b.update(ctx, g); err != nil {
+		return err
+	}
+	return r.Update(ctx, undoMessage(g, by, n, fmt.Sprintf("❌ %s refused; play on.", mention(g.Player(by.Opponent())))))
+}
