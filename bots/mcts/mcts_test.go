@@ -469,3 +469,34 @@ func TestOwnership(t *testing.T) {
 		}
 	}
 }
+
+// TestEstimateOwnership checks the standalone estimate on a finished game:
+// a white stone left inside Black's area is Black's in most playouts.
+func TestEstimateOwnership(t *testing.T) {
+	g := gameFrom(t, 0.5, engine.Black, `
+		. . . . . . .
+		. . . O . . .
+		X X X X X X X
+		O O O O O O O
+		. . . . . . .
+		. . . . . . .
+		. . . . . . .`)
+	g.Play(engine.PassMove(engine.Black))
+	g.Play(engine.PassMove(engine.White))
+	own, err := EstimateOwnership(context.Background(), g, 300, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dead := pt(t, "D6", 7)
+	if o := own[dead.Row*7+dead.Col]; o < 0.5 {
+		t.Errorf("ownership of the dead white stone at D6 = %.2f, want Black's (> 0.5)", o)
+	}
+	if o := own[0]; o > -0.5 {
+		t.Errorf("ownership of A1 = %.2f, want White's (< -0.5)", o)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := EstimateOwnership(ctx, g, 300, 1); !errors.Is(err, context.Canceled) {
+		t.Errorf("EstimateOwnership with a cancelled context = %v, want context.Canceled", err)
+	}
+}
