@@ -122,7 +122,6 @@ type search struct {
 	work    []int32
 	dist    [2][]int8
 	queue   []int16
-	root0   []rootEntry
 }
 
 type scored struct {
