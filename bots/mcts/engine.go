@@ -3,6 +3,7 @@ package mcts
 import (
 	"context"
 	"fmt"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"sync"
@@ -124,7 +125,7 @@ func (e *Engine) Reset() {
 // maxPlayouts playouts (0 for no limit), whichever comes first, or earlier
 // when no remaining playout could change the choice. It does not modify g.
 // When ctx is done before the search ends, GenMove returns ctx's error.
-func (e *Engine) GenMove(ctx context.Context, g *engine.Game, maxTime time.Duration, maxPlayouts int) (engine.Move, error) {
+func (e *Engine) GenMove(ctx context.Context, g *engine.Game, maxTime time.Duration, maxPlayouts int) (move engine.Move, err error) {
 	if g == nil {
 		return engine.Move{}, ErrNoGame
 	}
@@ -139,6 +140,14 @@ func (e *Engine) GenMove(ctx context.Context, g *engine.Game, maxTime time.Durat
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
+	defer func() {
+		// A bug must not take a bot process down: report it instead, and
+		// drop the tree it may have left inconsistent.
+		if r := recover(); r != nil {
+			e.tree, e.treeMoves = nil, nil
+			move, err = engine.Move{}, fmt.Errorf("%w: %v\n%s", ErrInternal, r, debug.Stack())
+		}
+	}()
 
 	start := time.Now()
 	s := e.newSearch(g, start)
@@ -175,13 +184,15 @@ func (e *Engine) GenMove(ctx context.Context, g *engine.Game, maxTime time.Durat
 		}
 	}
 
-	runWorkers(workers)
+	if err := runWorkers(workers); err != nil {
+		e.tree, e.treeMoves = nil, nil
+		return engine.Move{}, err
+	}
 	if s.cancelled.Load() {
 		e.tree, e.treeMoves = nil, nil
 		return engine.Move{}, fmt.Errorf("mcts: search cancelled: %w", ctx.Err())
 	}
-	move := e.finish(s, workers, reused, start)
-	return move, nil
+	return e.finish(s, workers, reused, start), nil
 }
 
 // newSearch sets up the search of g's position.

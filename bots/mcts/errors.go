@@ -10,4 +10,7 @@ var (
 	ErrGameOver = errors.New("mcts: the game is over")
 	// ErrNoBudget means neither a time limit nor a playout budget was given.
 	ErrNoBudget = errors.New("mcts: no time or playout budget")
+	// ErrInternal means the search failed because of a bug; the error
+	// wrapping it carries the details. The engine stays usable.
+	ErrInternal = errors.New("mcts: internal error")
 )

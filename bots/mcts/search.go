@@ -1,7 +1,10 @@
 package mcts
 
 import (
+	"errors"
+	"fmt"
 	"math"
+	"runtime/debug"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -392,20 +395,29 @@ type candidate struct {
 }
 
 // runWorkers runs the workers until the search stops; it returns when all
-// of them have returned.
-func runWorkers(workers []*worker) {
-	if len(workers) == 1 {
-		workers[0].run()
-		return
+// of them have returned. A panic in a worker (a bug) stops the search and
+// is returned as an error rather than taking the process down.
+func runWorkers(workers []*worker) error {
+	s := workers[0].s
+	errs := make([]error, len(workers))
+	run := func(i int) {
+		defer func() {
+			if r := recover(); r != nil {
+				errs[i] = fmt.Errorf("%w: %v\n%s", ErrInternal, r, debug.Stack())
+				s.stop.Store(true)
+			}
+		}()
+		workers[i].run()
 	}
 	var wg sync.WaitGroup
-	for _, w := range workers[1:] {
+	for i := 1; i < len(workers); i++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			w.run()
+			run(i)
 		}()
 	}
-	workers[0].run()
+	run(0)
 	wg.Wait()
+	return errors.Join(errs...)
 }
