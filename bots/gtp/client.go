@@ -283,6 +283,7 @@ func startProcess(spec Spec, stderr io.Writer) (*process, error) {
 	// A child of the engine that keeps its output open must not hold up
 	// Wait for ever.
 	cmd.WaitDelay = 2 * time.Second
+	isolate(cmd)
 	if err := cmd.Start(); err != nil {
 		stdin.Close()
 		r.Close()
@@ -377,9 +378,7 @@ func parseHead(line string) (response, error) {
 func (p *process) stop() {
 	close(p.quit)
 	p.stdin.Close()
-	if p.cmd.Process != nil {
-		p.cmd.Process.Kill()
-	}
+	killGroup(p.cmd)
 	p.stdout.Close()
 	<-p.done
 	p.cmd.Wait()
