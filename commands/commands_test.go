@@ -168,7 +168,7 @@ func TestScoringResumeAndDeadToggle(t *testing.T) {
 	resume := c.buttonID(t, "Resume play")
 	accept := c.buttonID(t, "Accept")
 	c = only(t, tb.command(bob, "/go dead point:E5"))
-	if !strings.Contains(c.text(), "**dead**") {
+	if !strings.Contains(c.text(), "marked the black stone at E5 **dead**") {
 		t.Fatalf("dead E5: %q", c.text())
 	}
 	wantEphemeral(t, tb.command(bob, "/go dead point:A1"), "no stone at A1")

@@ -319,7 +319,7 @@ func (cd *consoleDiscord) show(where string, m *Message) *discordgo.Message {
 			}
 		}
 		if cd.dir != "" {
-			path := filepath.Join(cd.dir, filepath.Base(f.Name))
+			path := filepath.Join(cd.dir, fmt.Sprintf("%03d-%s", cd.msgs, filepath.Base(f.Name)))
 			if err := os.WriteFile(path, f.Data, 0o644); err != nil {
 				fmt.Fprintf(w, "(could not save %s: %v)\n", f.Name, err)
 			} else {

@@ -22,7 +22,7 @@ func helpText(levels []Level) []*discordgo.MessageEmbed {
 	var rules strings.Builder
 	for _, name := range engine.PresetNames {
 		r, _ := engine.Preset(name)
-		fmt.Fprintf(&rules, "• **%s**: %s\n", name, r)
+		fmt.Fprintf(&rules, "• **%s**: %s\n", name, strings.TrimSuffix(strings.TrimPrefix(strings.TrimPrefix(r.String(), name), " ("), ")"))
 	}
 	return []*discordgo.MessageEmbed{{
 		Title: "gobot: play Go on Discord",

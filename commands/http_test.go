@@ -198,3 +198,18 @@ func TestRedactPath(t *testing.T) {
 		}
 	}
 }
+
+func TestRewriteTransport(t *testing.T) {
+	var got string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { got = r.URL.Path }))
+	defer srv.Close()
+	c := &http.Client{Transport: RewriteTransport("https://discord.com/api/v9/", srv.URL+"/proxy/api/v10", nil)}
+	resp, err := c.Get("https://discord.com/api/v9/gateway/bot")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if got != "/proxy/api/v10/gateway/bot" {
+		t.Fatalf("request went to %q, want /proxy/api/v10/gateway/bot", got)
+	}
+}

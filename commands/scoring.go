@@ -221,7 +221,11 @@ func (b *Bot) cmdDead(ctx context.Context, r *Request) error {
 	if wasDead {
 		what = "alive"
 	}
-	note := fmt.Sprintf("%s marked the %s stones at %s (%d stones) **%s**.", mention(userPlayer(r.User)), color, p, len(changed), what)
+	stones := fmt.Sprintf("the %s stone at %s", color, p)
+	if len(changed) > 1 {
+		stones = fmt.Sprintf("%d %s stones with %s", len(changed), color, p)
+	}
+	note := fmt.Sprintf("%s marked %s **%s**.", mention(userPlayer(r.User)), stones, what)
 	m, err := scoringMessageWith(g, note, ph.Uncertain())
 	if err != nil {
 		return err

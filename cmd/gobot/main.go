@@ -326,12 +326,16 @@ func levelNames(levels []commands.Level) string {
 	return strings.Join(names, ", ")
 }
 
-// defaultGTPLevel is the last (strongest) level.
+// defaultGTPLevel is the strongest built-in level: the last one that is
+// not an external engine.
 func defaultGTPLevel(levels []commands.Level) string {
-	if len(levels) == 0 {
-		return ""
+	name := ""
+	for _, l := range levels {
+		if !strings.HasPrefix(l.Name, "gtp:") {
+			name = l.Name
+		}
 	}
-	return levels[len(levels)-1].Name
+	return name
 }
 
 // backup copies the database to a file, through the running bot's backup
