@@ -101,24 +101,9 @@ func (k *kit) number(n int, onStone bool) (*image.Alpha, error) {
 		return m.(*image.Alpha), nil
 	}
 	s := strconv.Itoa(n)
-	size := 0.56 * float64(k.l.sp)
-	if len(s) >= 3 {
-		size = 0.46 * float64(k.l.sp)
-	}
-	if !onStone {
-		size *= 0.9
-	}
-	face, err := newFace(size)
+	face, err := numberFace(&k.l, s, onStone)
 	if err != nil {
 		return nil, err
-	}
-	// Shrink until the number fits well inside the stone.
-	for w := float64(measure(face, s)); w > 1.6*k.l.r && size > 6; w = float64(measure(face, s)) {
-		face.Close()
-		size *= 0.92
-		if face, err = newFace(size); err != nil {
-			return nil, err
-		}
 	}
 	c := float64(k.o) + float64(k.l.lw)/2
 	m := textMask(face, s, k.side, c, c)
@@ -287,6 +272,31 @@ func (k *kit) sample() (*image.RGBA, error) {
 		return nil, err
 	}
 	return img, nil
+}
+
+// numberFace returns the face for number s: about half a spacing high,
+// smaller for three digits and on empty points, and shrunk until the
+// number fits well inside a stone.
+func numberFace(l *layout, s string, onStone bool) (font.Face, error) {
+	size := 0.56 * float64(l.sp)
+	if len(s) >= 3 {
+		size = 0.46 * float64(l.sp)
+	}
+	if !onStone {
+		size *= 0.9
+	}
+	face, err := newFace(size)
+	if err != nil {
+		return nil, err
+	}
+	for measure(face, s) > int(1.6*l.r) && size > 6 {
+		face.Close()
+		size *= 0.92
+		if face, err = newFace(size); err != nil {
+			return nil, err
+		}
+	}
+	return face, nil
 }
 
 // measure returns the advance width of s in whole pixels.

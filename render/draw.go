@@ -190,7 +190,7 @@ func drawStone(dc *gg.Context, cx, cy, r float64, ss *stoneStyle) {
 	dc.DrawCircle(cx, cy, r)
 	dc.Fill()
 	if ss.outline.A > 0 {
-		lw := math.Max(1, 0.055*r)
+		lw := math.Max(1, 0.035*r)
 		dc.SetColor(ss.outline)
 		dc.SetLineWidth(lw)
 		dc.DrawCircle(cx, cy, r-lw/2)

@@ -81,14 +81,8 @@ func naiveRGBA(b *engine.Board, opts Options) (*image.RGBA, error) {
 		drawLastMove(dc, cx, cy, l.r, st.stoneStyle(sc.last.c))
 	}
 	for _, nb := range sc.numbers {
-		size := 0.56 * float64(l.sp)
-		if nb.n >= 100 {
-			size = 0.46 * float64(l.sp)
-		}
-		if nb.on == engine.Empty {
-			size *= 0.9
-		}
-		face, err := newFace(size)
+		s := strconv.Itoa(nb.n)
+		face, err := numberFace(&l, s, nb.on != engine.Empty)
 		if err != nil {
 			return nil, err
 		}
@@ -102,7 +96,6 @@ func naiveRGBA(b *engine.Board, opts Options) (*image.RGBA, error) {
 			dc.SetColor(st.stoneStyle(nb.on).text)
 		}
 		cx, cy := l.center(nb.p)
-		s := strconv.Itoa(nb.n)
 		w, _ := dc.MeasureString(s)
 		dc.DrawString(s, cx-w/2, cy+capHeight(face)/2)
 		face.Close()

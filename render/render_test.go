@@ -539,3 +539,88 @@ func TestSize19(t *testing.T) {
 		}
 	}
 }
+
+// TestRandomProbes draws random positions on boards of many sizes and
+// checks every point's colour.
+func TestRandomProbes(t *testing.T) {
+	seed := uint32(7)
+	next := func() uint32 { seed = seed*1664525 + 1013904223; return seed >> 16 }
+	for _, n := range []int{5, 7, 9, 11, 13, 15, 19, 21, 25} {
+		b, err := engine.NewBoard(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for row := 0; row < n; row++ {
+			for col := 0; col < n; col++ {
+				switch next() % 3 {
+				case 1:
+					b.SetStone(engine.Point{Col: col, Row: row}, engine.Black)
+				case 2:
+					b.SetStone(engine.Point{Col: col, Row: row}, engine.White)
+				}
+			}
+		}
+		var buf bytes.Buffer
+		if err := Board(&buf, b, Options{Theme: Theme(n % 2)}); err != nil {
+			t.Fatalf("Board(%d×%d) = %v", n, n, err)
+		}
+		img := decodePNG(t, buf.Bytes())
+		l := newLayout(n, DefaultPixels)
+		for row := 0; row < n; row++ {
+			for col := 0; col < n; col++ {
+				p := engine.Point{Col: col, Row: row}
+				if got, want := probe(img, &l, p), b.At(p); got != want {
+					t.Errorf("%d×%d: point %v looks %v, want %v", n, n, p, got, want)
+				}
+			}
+		}
+	}
+}
+
+// TestNaiveMatches checks that the cached compositor draws the same
+// picture as drawing everything afresh with gg, up to rounding.
+func TestNaiveMatches(t *testing.T) {
+	g := playGame(t, 19, 0, game19)
+	last, _ := g.LastMove()
+	b := g.Board()
+	var dead []engine.Point
+	for _, s := range []string{"C15", "R8", "K4"} {
+		dead = append(dead, mustPoint(t, s, 19))
+	}
+	opts := Options{LastMove: last, Numbers: MoveNumbers(g, 12), Dead: dead, Owner: g.Score(dead).Owner}
+	for _, th := range []Theme{Wood, Walnut, Paper} {
+		opts.Theme = th
+		var cached, naive bytes.Buffer
+		if err := Board(&cached, b, opts); err != nil {
+			t.Fatal(err)
+		}
+		if err := naiveBoard(&naive, b, opts); err != nil {
+			t.Fatal(err)
+		}
+		ci, ni := decodePNG(t, cached.Bytes()), decodePNG(t, naive.Bytes())
+		bounds := ci.Bounds()
+		if bounds != ni.Bounds() {
+			t.Fatalf("%v: cached picture %v, naive %v", th, bounds, ni.Bounds())
+		}
+		off := 0
+		for y := bounds.Min.Y; y < bounds.Max.Y; y++ {
+			for x := bounds.Min.X; x < bounds.Max.X; x++ {
+				c := color.NRGBAModel.Convert(ci.At(x, y)).(color.NRGBA)
+				n := color.NRGBAModel.Convert(ni.At(x, y)).(color.NRGBA)
+				if diff(c.R, n.R) > 24 || diff(c.G, n.G) > 24 || diff(c.B, n.B) > 24 {
+					off++
+				}
+			}
+		}
+		if total := bounds.Dx() * bounds.Dy(); off > total/200 {
+			t.Errorf("%v: %d of %d pixels differ between the cached and the naive picture", th, off, total)
+		}
+	}
+}
+
+func diff(a, b uint8) int {
+	if a > b {
+		return int(a - b)
+	}
+	return int(b - a)
+}
