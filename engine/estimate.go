@@ -2,7 +2,9 @@ package engine
 
 import (
 	"context"
+	"runtime"
 	"sort"
+	"sync"
 )
 
 // EstimateOptions tunes EstimateDead. The zero value is the default.
@@ -121,27 +123,31 @@ func estimateBoard(ctx context.Context, b *Board, toPlay Color, seed uint64, opt
 	bensonAlive(b, Black, &alive[Black], &safe[Black])
 	bensonAlive(b, White, &alive[White], &safe[White])
 
-	// Playouts.
+	// Playouts, on up to estWorkers goroutines that all end before the
+	// estimate is made. Each playout has its own random stream and the
+	// counts are integers, so the result does not depend on how the
+	// playouts were shared out.
+	workers := min(estWorkers, runtime.GOMAXPROCS(0), n)
+	counts := make([][]int32, workers)
+	doneBy := make([]int, workers)
+	base := seed ^ b.Hash()
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		counts[w] = make([]int32, size*size)
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			doneBy[w] = estRunPlayouts(ctx, b, toPlay, base, w, workers, n, counts[w])
+		}(w)
+	}
+	wg.Wait()
 	own := make([]float64, size*size)
-	rng := newEstRand(seed ^ b.Hash())
 	done := 0
-	maxMoves := 3 * size * size
-	for i := 0; i < n; i++ {
-		if i%16 == 0 && ctx.Err() != nil {
-			break
+	for w := range counts {
+		done += doneBy[w]
+		for i, c := range counts[w] {
+			own[i] += float64(c)
 		}
-		first := toPlay
-		if i%2 == 1 {
-			first = toPlay.Opponent()
-		}
-		work := *b
-		estPlayout(&work, first, &rng, maxMoves)
-		for r := 0; r < size; r++ {
-			for c := 0; c < size; c++ {
-				own[r*size+c] += float64(estPointOwner(&work, work.Vertex(Point{c, r})))
-			}
-		}
-		done++
 	}
 	if done > 0 {
 		for i := range own {
@@ -486,8 +492,8 @@ func estPlayout(b *Board, toPlay Color, rng *estRand, maxMoves int) {
 // stone's chain in atari when it has two liberties, and how often it answers
 // next to the last stone.
 var (
-	estAtariPercent = 80
-	estReplyPercent = 50
+	estAtariPercent = 100
+	estReplyPercent = 100
 )
 
 func estPlayoutMove(b *Board, c Color, last int, rng *estRand) int {
@@ -607,6 +613,38 @@ func estSortPoints(ps []Point) {
 	})
 }
 
+// estWorkers is the most goroutines an estimate runs playouts on.
+const estWorkers = 2
+
+// estRunPlayouts runs playouts first, first+step, ... below n on copies of
+// b, half with each side to move first, adds each point's final owner (+1
+// Black, -1 White) to counts, and returns how many it ran: fewer when ctx
+// is done.
+func estRunPlayouts(ctx context.Context, b *Board, toPlay Color, base uint64, first, step, n int, counts []int32) int {
+	size := b.Size()
+	maxMoves := 3 * size * size
+	done := 0
+	for i := first; i < n; i += step {
+		if done%8 == 0 && ctx.Err() != nil {
+			break
+		}
+		mover := toPlay
+		if i%2 == 1 {
+			mover = toPlay.Opponent()
+		}
+		rng := newEstRand(base + uint64(i)*0x9E3779B97F4A7C15)
+		work := *b
+		estPlayout(&work, mover, &rng, maxMoves)
+		for r := 0; r < size; r++ {
+			for c := 0; c < size; c++ {
+				counts[r*size+c] += int32(estPointOwner(&work, work.Vertex(Point{c, r})))
+			}
+		}
+		done++
+	}
+	return done
+}
+
 // estEnclosedInvaders finds the failed invasions that light playouts judge
 // too kindly: stones of one colour inside an area enclosed by the other's
 // stones alone, with no eye and no clear life in the playouts, in an area
@@ -615,7 +653,7 @@ func estSortPoints(ps []Point) {
 // the area belongs to the surrounding colour.
 func estEnclosedInvaders(b *Board, own []float64, score *[estArea]float64, dead *[estArea]bool, alive *[3][estArea]bool, threshold float64) {
 	size := b.Size()
-	maxRegion := size * size / 3
+	maxRegion := 2 * size * size / 3
 	idx := func(v int) int {
 		p := b.Point(v)
 		return p.Row*size + p.Col

@@ -114,6 +114,26 @@ func TestEstimateDeadDiagrams(t *testing.T) {
 			O x x x x O . . .
 			O O O O O O . . .
 			. . . . . . . . .`, 0},
+		{"invaders dead together", `
+			. . X O . . . O .
+			. . X O O O O O .
+			. . X O . x . x .
+			. . X O O O O O O
+			. . X X X X X X X
+			. . . . . . . . .
+			. . . . . . . . .
+			. o . . . . . . .
+			. . . . . . . . .`, 0},
+		{"bent four in the corner (alive under GNU Go's Chinese rules)", `
+			. . . . . . . . .
+			. . . . . . . . .
+			. . . . . . . . .
+			. . . . . . . . .
+			. . . . . . . . .
+			X X X X X . . . .
+			O O O O X . . . .
+			. O O O X . . . .
+			. . . O X . . . .`, 0},
 		{"capturable stone in an eye", `
 			. . . . . . . . .
 			. . . . . . . . .

@@ -23,13 +23,13 @@ func estEndedGame(t *testing.T, diagram string, rules Rules) (*Game, []Point) {
 }
 
 // territoryDiagram has a black and a white area, two black stones dead
-// together in White's area (G8 and H7) and one white stone dead in Black's
-// (B2).
+// together in White's area (G7 and H6) and one white stone dead in Black's
+// (B2), as GNU Go 3.8 also judges them.
 const territoryDiagram = `
-	. . X O . . . . .
+	. . X O . O . O .
+	. . X O O O O O .
 	. . X O . . x . .
 	. . X O . . . x .
-	. . X O . . . . .
 	. . X O O O O O O
 	. X X X X X X X X
 	. . . . . . . . .
@@ -51,13 +51,13 @@ func TestScoringPhaseToggleAndAccept(t *testing.T) {
 	if agreed, err := s.Accept(Black); agreed || err != nil {
 		t.Fatalf("Accept(Black) = %v, %v, want false, nil", agreed, err)
 	}
-	// Bringing G8 back revives H7 with it: they are dead together.
-	changed, err := s.Toggle(g, Point{6, 7})
+	// Bringing G7 back revives H6 with it: they are dead together.
+	changed, err := s.Toggle(g, Point{6, 6})
 	if err != nil {
-		t.Fatalf("Toggle(G8): %v", err)
+		t.Fatalf("Toggle(G7): %v", err)
 	}
-	if got, want := estPointList(changed), "H7 G8"; got != want {
-		t.Errorf("Toggle(G8) changed %s, want %s", got, want)
+	if got, want := estPointList(changed), "H6 G7"; got != want {
+		t.Errorf("Toggle(G7) changed %s, want %s", got, want)
 	}
 	if s.Accepted(Black) {
 		t.Errorf("Accepted(Black) still true after a change")
@@ -65,13 +65,13 @@ func TestScoringPhaseToggleAndAccept(t *testing.T) {
 	if got, want := estPointList(s.Dead()), "B2"; got != want {
 		t.Errorf("Dead() after toggle = %s, want %s", got, want)
 	}
-	// And marking H7 dead again takes G8 along.
-	changed, err = s.Toggle(g, Point{7, 6})
+	// And marking H6 dead again takes G7 along.
+	changed, err = s.Toggle(g, Point{7, 5})
 	if err != nil {
-		t.Fatalf("Toggle(H7): %v", err)
+		t.Fatalf("Toggle(H6): %v", err)
 	}
-	if got, want := estPointList(changed), "H7 G8"; got != want {
-		t.Errorf("Toggle(H7) changed %s, want %s", got, want)
+	if got, want := estPointList(changed), "H6 G7"; got != want {
+		t.Errorf("Toggle(H6) changed %s, want %s", got, want)
 	}
 	// Marking an alive wall dead takes just its chain (the rest of Black's
 	// stones are not in White's area).
@@ -130,7 +130,7 @@ func TestScoringPhaseErrors(t *testing.T) {
 		{"other game", func() error {
 			other, _ := estEndedGame(t, territoryDiagram, DefaultRules())
 			other.Resume()
-			_, err := s.Toggle(other, Point{6, 7})
+			_, err := s.Toggle(other, Point{6, 6})
 			return err
 		}, ErrScoringStale},
 	}
