@@ -134,7 +134,8 @@ var styles = [numThemes]style{
 		line:     rgba(30, 30, 30, 255),
 		label:    rgba(40, 40, 40, 255),
 		black: stoneStyle{
-			highlight: rgb(40, 40, 40), mid: rgb(24, 24, 24), edge: rgb(16, 16, 16),
+			// Flat, as printed: a dark gradient would show the palette's steps.
+			highlight: rgb(22, 22, 22), mid: rgb(22, 22, 22), edge: rgb(22, 22, 22),
 			text: rgb(250, 250, 250), accent: rgb(255, 186, 60),
 		},
 		white: stoneStyle{
