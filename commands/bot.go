@@ -98,11 +98,17 @@ func (b *Bot) Register(ctx context.Context) error {
 
 // Handle handles one interaction received from the gateway (or the console),
 // answering through Discord. It returns when the handler has finished.
+// Cancelling ctx does not interrupt a move in progress (SIGTERM lets moves
+// finish); Shutdown does, once its grace period is over.
 func (b *Bot) Handle(ctx context.Context, it *discordgo.Interaction) {
+	hctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	defer cancel()
+	stop := context.AfterFunc(b.base, cancel)
+	defer stop()
 	initial := func(ctx context.Context, resp *Response) error {
 		return b.opts.Discord.Callback(ctx, it, resp)
 	}
-	b.track(func() { b.handle(ctx, it, initial) })
+	b.track(func() { b.handle(hctx, it, initial) })
 }
 
 // track runs fn as in-flight work unless the bot is shutting down.

@@ -371,6 +371,13 @@ func TestAbortAndBoardAndSGF(t *testing.T) {
 	if len(c.Message.Files) != 1 || !strings.Contains(string(c.Message.Files[0].Data), ";B[ee]") {
 		t.Fatalf("sgf: %v", c.Message.Files)
 	}
+	calls := tb.command(cat, "/go sgf animation:true")
+	if len(calls) != 2 || calls[0].Type != discordgo.InteractionResponseDeferredChannelMessageWithSource || len(calls[1].Message.Files) != 2 {
+		t.Fatalf("sgf with animation: %v", calls)
+	}
+	if gif := calls[1].Message.Files[1]; gif.ContentType != "image/gif" || !strings.HasPrefix(string(gif.Data), "GIF8") {
+		t.Fatalf("animation %s (%s) is not a GIF", gif.Name, gif.ContentType)
+	}
 	it := tb.interaction(cat, channelID)
 	it.Member.Permissions = discordgo.PermissionManageMessages
 	data, _, _ := parseSlash("/go abort", Definitions(nil), nil)

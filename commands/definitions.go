@@ -97,7 +97,8 @@ func Definitions(levels []Level) []*discordgo.ApplicationCommand {
 			sub("resign", "Resign the game"),
 			sub("undo", "Take back your last move (asks your opponent)"),
 			sub("board", "Show the current board again"),
-			sub("sgf", "Get the game record as an SGF file"),
+			sub("sgf", "Get the game record as an SGF file",
+				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionBoolean, Name: "animation", Description: "Also attach an animated replay of the game (GIF)"}),
 			sub("dead", "Scoring phase: mark or unmark a group as dead", &discordgo.ApplicationCommandOption{
 				Type: discordgo.ApplicationCommandOptionString, Name: "point", Description: "Any stone of the group, like C3",
 				Required: true, Autocomplete: true, MaxLength: 6}),

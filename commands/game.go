@@ -12,6 +12,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/gobot-dev/gobot/engine"
+	"github.com/gobot-dev/gobot/render"
 	"github.com/gobot-dev/gobot/storage"
 )
 
@@ -476,10 +477,49 @@ func (b *Bot) cmdSGF(ctx context.Context, r *Request) error {
 	if err != nil {
 		return err
 	}
-	return r.Reply(ctx, &Message{
+	animate, _, err := r.Bool("animation")
+	if err != nil {
+		return err
+	}
+	m := &Message{
 		Content: fmt.Sprintf("Game record after %d moves (SGF, opens in any Go editor).", g.Game.MoveCount()),
 		Files:   []File{{Name: "gobot-" + g.ID + ".sgf", ContentType: "application/x-go-sgf", Description: "SGF record: " + title(g), Data: data}},
-	})
+	}
+	if animate {
+		// Drawing every move takes a while: answer "thinking" first.
+		if err := r.Defer(ctx, false); err != nil {
+			return err
+		}
+		f, err := gameGIF(g, dead)
+		switch {
+		case err != nil:
+			return err
+		case len(f.Data) > maxUpload:
+			m.Content += " The animation is too large to attach."
+		default:
+			m.Files = append(m.Files, f)
+			m.Content = fmt.Sprintf("Game record and animated replay after %d moves.", g.Game.MoveCount())
+		}
+	}
+	return r.Reply(ctx, m)
+}
+
+// maxUpload is the largest attachment Discord accepts from bots everywhere.
+const maxUpload = 8 << 20
+
+// gameGIF animates the game, ending on the marking when there is one.
+func gameGIF(g *storage.Game, dead []engine.Point) (File, error) {
+	opts := render.GIFOptions{Size: 480}
+	if g.Scoring != nil {
+		v, _ := scoreView(g, dead)
+		opts.Dead, opts.Owner = v.dead, v.owner
+	}
+	var buf bytes.Buffer
+	if err := render.GIF(&buf, g.Game, opts); err != nil {
+		return File{}, fmt.Errorf("commands: animate game %s: %w", g.ID, err)
+	}
+	return File{Name: "gobot-" + g.ID + ".gif", ContentType: "image/gif",
+		Description: fmt.Sprintf("Animated replay of %s, %d moves.", title(g), g.Game.MoveCount()), Data: buf.Bytes()}, nil
 }
 
 func (b *Bot) cmdAbort(ctx context.Context, r *Request) error {
