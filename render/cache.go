@@ -134,6 +134,8 @@ func (k *kit) paletted(c *cache) (*quantizer, *image.Paletted, error) {
 type cache struct {
 	mu    sync.Mutex
 	kits  map[kitKey]*kitEntry
+	bytes int // the kits' estimated size
+	limit int // at most this many bytes of kits: maxKitBytes
 	tick  uint64
 	quant [numThemes]struct {
 		once sync.Once
@@ -154,15 +156,20 @@ type kitEntry struct {
 	used uint64
 }
 
-// maxKits bounds the cache: a kit of an 800-pixel picture holds about
-// 3 MB, and a bot needs one per board size and theme in use.
-const maxKits = 24
+// maxKitBytes bounds the cache: a kit of an 800-pixel picture holds about
+// 3.3 MB (the board in full colour and in palette indices, and the
+// sprites), so some thirty such kits fit, while a bot needs one per board
+// size and theme in use.
+const maxKitBytes = 96 << 20
+
+// kitBytes estimates the memory a kit for px-pixel pictures holds.
+func kitBytes(px int) int { return px*px*5 + 64<<10 }
 
 // shared is the package's cache. It only remembers drawings that are a
 // pure function of their key, so sharing it between callers is safe.
 var shared = newCache()
 
-func newCache() *cache { return &cache{kits: make(map[kitKey]*kitEntry)} }
+func newCache() *cache { return &cache{kits: make(map[kitKey]*kitEntry), limit: maxKitBytes} }
 
 // kit returns the kit for a board size, theme and picture size.
 func (c *cache) kit(size int, theme Theme, px int) (*kit, error) {
@@ -171,7 +178,7 @@ func (c *cache) kit(size int, theme Theme, px int) (*kit, error) {
 	c.tick++
 	e, ok := c.kits[key]
 	if !ok {
-		if len(c.kits) >= maxKits {
+		for len(c.kits) > 0 && c.bytes+kitBytes(px) > c.limit {
 			var oldest kitKey
 			min := uint64(math.MaxUint64)
 			for k, v := range c.kits {
@@ -179,10 +186,12 @@ func (c *cache) kit(size int, theme Theme, px int) (*kit, error) {
 					oldest, min = k, v.used
 				}
 			}
-			delete(c.kits, oldest)
+			delete(c.kits, oldest) // callers holding the kit keep it
+			c.bytes -= kitBytes(oldest.px)
 		}
 		e = &kitEntry{}
 		c.kits[key] = e
+		c.bytes += kitBytes(px)
 	}
 	e.used = c.tick
 	c.mu.Unlock()

@@ -510,18 +510,30 @@ func TestConcurrent(t *testing.T) {
 }
 
 // TestCacheBound checks that the cache forgets the least recently used
-// kits beyond its bound.
+// kits beyond its memory bound.
 func TestCacheBound(t *testing.T) {
 	c := newCache()
-	for i := 0; i < maxKits+5; i++ {
-		if _, err := c.kit(5, Wood, MinPixels+i); err != nil {
+	px := MinPixels
+	c.limit = 5 * kitBytes(px+10)
+	n := 8
+	for i := 0; i < n; i++ {
+		if _, err := c.kit(5, Wood, px+i); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := c.kit(5, Wood, px); err != nil { // keep the first one in use
 			t.Fatal(err)
 		}
 	}
-	if len(c.kits) != maxKits {
-		t.Errorf("cache holds %d kits, want %d", len(c.kits), maxKits)
+	if c.bytes > c.limit {
+		t.Errorf("cache holds %d bytes of kits, want at most %d", c.bytes, c.limit)
 	}
-	if _, ok := c.kits[kitKey{5, MinPixels, Wood}]; ok {
+	if len(c.kits) >= n {
+		t.Errorf("cache holds all %d kits", len(c.kits))
+	}
+	if _, ok := c.kits[kitKey{5, px, Wood}]; !ok {
+		t.Errorf("the most recently used kit is gone")
+	}
+	if _, ok := c.kits[kitKey{5, px + 1, Wood}]; ok {
 		t.Errorf("the least recently used kit is still cached")
 	}
 }
