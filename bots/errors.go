@@ -19,4 +19,7 @@ var (
 	ErrInvalidConfig = errors.New("bots: invalid configuration")
 	// ErrClosed means the registry has been closed.
 	ErrClosed = errors.New("bots: closed")
+	// ErrInternal means a bot failed in a way it should not (a panic,
+	// recovered); the game is unchanged.
+	ErrInternal = errors.New("bots: internal error")
 )

@@ -4,9 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"maps"
 	"os/exec"
 	"runtime"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"sync"
@@ -164,6 +166,9 @@ type Config struct {
 	// slot, a negative value none (ErrBusy at once when all slots are
 	// taken).
 	MaxQueue int
+	// Logger receives warnings (an engine's illegal move replaced, a bot's
+	// panic recovered); nil discards them.
+	Logger *slog.Logger
 }
 
 // Registry holds the levels users can pick, the processes of the external
@@ -173,6 +178,7 @@ type Registry struct {
 	levels  []Level
 	engines []*Engine
 	limiter *Limiter
+	log     *slog.Logger
 }
 
 // NewRegistry returns the built-in levels plus one per configured engine.
@@ -190,7 +196,11 @@ func NewRegistry(cfg Config) (*Registry, error) {
 	if queue == 0 {
 		queue = 4 * slots
 	}
-	r := &Registry{levels: Builtin(), limiter: NewLimiter(slots, queue)}
+	log := cfg.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	r := &Registry{levels: Builtin(), limiter: NewLimiter(slots, queue), log: log}
 	specs := append([]gtp.Spec(nil), cfg.Engines...)
 	names := slices.Sorted(maps.Keys(cfg.GTPEngines))
 	for _, name := range names {
@@ -214,6 +224,7 @@ func NewRegistry(cfg Config) (*Registry, error) {
 			return nil, fmt.Errorf("engine %q configured twice: %w", spec.Name, ErrInvalidConfig)
 		}
 		e := NewEngine(spec, cfg.GTP, slots)
+		e.log = log
 		r.engines = append(r.engines, e)
 		r.levels = append(r.levels, Level{
 			Name:        name,
@@ -240,8 +251,9 @@ func (r *Registry) Limiter() *Limiter { return r.limiter }
 // (reporting its place in the queue to onQueued, which may be nil), runs a
 // fresh bot seeded with seed at the level's budget, and checks the move
 // against the game's rules. It returns ErrUnknownLevel, ErrBusy when the
-// queue is full, ErrGameOver, the context's error, or the bot's error.
-func (r *Registry) GenMove(ctx context.Context, level string, g *engine.Game, seed int64, onQueued func(position int)) (engine.Move, error) {
+// queue is full, ErrGameOver, the context's error, or the bot's error; a
+// panic in the bot is recovered, logged and returned as ErrInternal.
+func (r *Registry) GenMove(ctx context.Context, level string, g *engine.Game, seed int64, onQueued func(position int)) (m engine.Move, err error) {
 	l, ok := r.Lookup(level)
 	if !ok {
 		return engine.Move{}, fmt.Errorf("level %q: %w", level, ErrUnknownLevel)
@@ -254,7 +266,13 @@ func (r *Registry) GenMove(ctx context.Context, level string, g *engine.Game, se
 		return engine.Move{}, err
 	}
 	defer release()
-	m, err := l.New(seed).GenMove(ctx, g, l.Budget)
+	defer func() {
+		if p := recover(); p != nil {
+			r.log.Error("bots: a bot panicked", "level", l.Name, "panic", p, "stack", string(debug.Stack()))
+			m, err = engine.Move{}, fmt.Errorf("%s: %w: %v", l.Name, ErrInternal, p)
+		}
+	}()
+	m, err = l.New(seed).GenMove(ctx, g.Clone(), l.Budget)
 	if err != nil {
 		return engine.Move{}, err
 	}
@@ -281,6 +299,7 @@ type Engine struct {
 	spec gtp.Spec
 	opts gtp.Options
 	sem  chan struct{} // one token per process allowed
+	log  *slog.Logger
 
 	mu     sync.Mutex
 	idle   []*gtp.Client
@@ -293,7 +312,7 @@ var _ Bot = (*Engine)(nil)
 // NewEngine returns an engine that runs at most procs processes at once
 // (at least one). Processes start on demand.
 func NewEngine(spec gtp.Spec, opts gtp.Options, procs int) *Engine {
-	return &Engine{spec: spec, opts: opts, sem: make(chan struct{}, max(procs, 1))}
+	return &Engine{spec: spec, opts: opts, sem: make(chan struct{}, max(procs, 1)), log: slog.New(slog.DiscardHandler)}
 }
 
 // Name returns "gtp:NAME".
@@ -320,6 +339,7 @@ func (e *Engine) GenMove(ctx context.Context, g *engine.Game, budget Budget) (en
 	defer e.put(c)
 	m, err := c.GenMove(ctx, g, budget.Time)
 	if errors.Is(err, gtp.ErrIllegal) {
+		e.log.Warn("bots: engine chose an illegal move; the greedy player moves instead", "engine", e.spec.Name, "err", err)
 		return NewGreedy(int64(g.MoveCount())).GenMove(ctx, g, budget)
 	}
 	if err != nil {

@@ -174,3 +174,34 @@ func TestEngineWithGNUGo(t *testing.T) {
 		t.Errorf("GenMove after Close = %v, want ErrClosed", err)
 	}
 }
+
+// panicky is a bot with a bug.
+type panicky struct{}
+
+func (panicky) Name() string { return "panicky" }
+func (panicky) GenMove(context.Context, *engine.Game, Budget) (engine.Move, error) {
+	panic("index out of range")
+}
+
+func TestRegistryRecoversPanic(t *testing.T) {
+	r, err := NewRegistry(Config{MaxSearches: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	r.levels = append(r.levels, Level{Name: "panicky", Description: "a bug", New: func(int64) Bot { return panicky{} }})
+	g, err := engine.NewGame(engine.Config{Size: 9})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.GenMove(context.Background(), "panicky", g, 1, nil); !errors.Is(err, ErrInternal) {
+		t.Errorf("GenMove(panicking bot) = %v, want ErrInternal", err)
+	}
+	// The slot was given back.
+	if running, queued := r.Limiter().Stats(); running != 0 || queued != 0 {
+		t.Errorf("after the panic: %d running, %d queued; want 0, 0", running, queued)
+	}
+	if _, err := r.GenMove(context.Background(), "beginner", g, 1, nil); err != nil {
+		t.Errorf("GenMove after a panic: %v", err)
+	}
+}
