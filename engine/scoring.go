@@ -242,7 +242,8 @@ func (s *ScoringPhase) Accept(c Color) (agreed bool, err error) {
 // with it, and returns the stones it changed, in row-major order. Marking a
 // chain dead also marks the other chains of its colour that lie with it in
 // the same area of the opponent's (reached through empty points the
-// estimate gives to the opponent), unless they are pass-alive; bringing a
+// estimate gives to the opponent, or the current marking when the phase has
+// no estimate), unless they are pass-alive; bringing a
 // chain back to life revives the dead chains of its colour in that area.
 // Any change clears both acceptances. A point without a stone is an error
 // wrapping ErrNoStone, one off the board ErrInvalidCoordinates; neither
@@ -264,7 +265,21 @@ func (s *ScoringPhase) Toggle(g *Game, p Point) ([]Point, error) {
 	for _, q := range s.dead {
 		mark[b.Vertex(q)] = true
 	}
-	changed := s.toggleGroup(b, v, makeDead, &mark)
+	own := s.ownership
+	if own == nil {
+		// Without an estimate, the areas of the current marking.
+		owner := g.Score(s.dead).Owner
+		own = make([]int8, len(owner))
+		for i, o := range owner {
+			switch o {
+			case Black:
+				own[i] = 100
+			case White:
+				own[i] = -100
+			}
+		}
+	}
+	changed := toggleGroup(b, own, v, makeDead, &mark)
 	s.dead = estMarked(b, &mark)
 	kept := s.uncertain[:0]
 	for _, q := range s.uncertain {
@@ -278,8 +293,9 @@ func (s *ScoringPhase) Toggle(g *Game, p Point) ([]Point, error) {
 }
 
 // toggleGroup sets the stones of the group at v to makeDead in mark and
-// returns the stones it changed.
-func (s *ScoringPhase) toggleGroup(b *Board, v int, makeDead bool, mark *[estArea]bool) []Point {
+// returns the stones it changed. The group spreads through empty points
+// that own (percent, Row*size+Col) gives to the opponent.
+func toggleGroup(b *Board, own []int8, v int, makeDead bool, mark *[estArea]bool) []Point {
 	c := b.ColorAt(v)
 	sign := 1.0
 	if c == White {
@@ -312,11 +328,8 @@ func (s *ScoringPhase) toggleGroup(b *Board, v int, makeDead bool, mark *[estAre
 			}
 			switch b.ColorAt(n) {
 			case Empty:
-				if s.ownership != nil {
-					p := b.Point(n)
-					if sign*float64(s.ownership[p.Row*s.size+p.Col]) >= 0 {
-						continue
-					}
+				if p := b.Point(n); sign*float64(own[p.Row*b.Size()+p.Col]) >= 0 {
+					continue
 				}
 				seen[n] = true
 				stack = append(stack, n)

@@ -293,3 +293,39 @@ func ExampleScoringPhase() {
 	// Result: W+25.5
 	// W+25.5
 }
+
+// TestScoringPhaseFromList starts from a bare list of dead stones, as an
+// external engine gives them: groups follow the areas of the marking.
+func TestScoringPhaseFromList(t *testing.T) {
+	g, _ := estEndedGame(t, territoryDiagram, DefaultRules())
+	s, err := NewScoringPhaseFrom(g, Estimate{Dead: []Point{{6, 6}, {1, 1}, {0, 0}}}) // G7, B2 and an empty A1
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := estPointList(s.Dead()), "B2 G7"; got != want {
+		t.Fatalf("Dead() = %s, want %s", got, want)
+	}
+	if s.Ownership() != nil {
+		t.Errorf("Ownership() = %v, want nil without an estimate", s.Ownership())
+	}
+	changed, err := s.Toggle(g, Point{7, 5}) // H6: its area is not White's yet
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := estPointList(changed), "H6"; got != want {
+		t.Errorf("Toggle(H6) changed %s, want %s", got, want)
+	}
+	changed, err = s.Toggle(g, Point{6, 6}) // G7 back: H6 lies with it in White's area
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := estPointList(changed), "H6 G7"; got != want {
+		t.Errorf("Toggle(G7) changed %s, want %s", got, want)
+	}
+	if _, err := NewScoringPhaseFrom(g, Estimate{Dead: []Point{{9, 9}}}); !errors.Is(err, ErrInvalidCoordinates) {
+		t.Errorf("NewScoringPhaseFrom(J10 on 9×9) = %v, want ErrInvalidCoordinates", err)
+	}
+	if _, err := NewScoringPhaseFrom(g, Estimate{Ownership: make([]float64, 3)}); !errors.Is(err, ErrInvalidState) {
+		t.Errorf("NewScoringPhaseFrom(3 ownership values) = %v, want ErrInvalidState", err)
+	}
+}
