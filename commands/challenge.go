@@ -286,7 +286,7 @@ func (b *Bot) btnAccept(ctx context.Context, r *Request) error {
 	if c.Thread {
 		_, err = b.opts.Discord.SendMessage(ctx, channel, bm)
 	} else {
-		_, err = r.FollowupMessage(ctx, bm)
+		_, err = r.ReplyMessage(ctx, bm)
 	}
 	return err
 }

@@ -422,3 +422,27 @@ func TestResignNeedsConfirmation(t *testing.T) {
 		t.Fatalf("resign: %q", c.text())
 	}
 }
+
+func TestScoringTimeout(t *testing.T) {
+	tb := newTestBot(t)
+	startGame(t, tb)
+	only(t, tb.command(ann, "/go play move:E5"))
+	only(t, tb.command(bob, "/go pass"))
+	only(t, tb.command(ann, "/go pass"))
+	g, _ := tb.store.Game(context.Background(), channelID)
+	tb.advance(time.Hour)
+	tb.sweep(context.Background())
+	if calls := tb.rec.take(); len(calls) != 0 {
+		t.Fatalf("sweep before the deadline: %v", calls)
+	}
+	tb.advance(24 * time.Hour)
+	tb.sweep(context.Background())
+	c := only(t, tb.rec.take())
+	if c.Op != "send" || !strings.Contains(c.text(), "ran out") || !strings.Contains(c.text(), "B+") {
+		t.Fatalf("sweep after the deadline: %s %q", c.Op, c.text())
+	}
+	a, err := tb.store.ArchivedGame(context.Background(), g.ID)
+	if err != nil || a.Result == "" {
+		t.Fatalf("archive after timeout: %v, %v", a, err)
+	}
+}

@@ -102,12 +102,6 @@ func (r *Request) ReplyText(ctx context.Context, text string, private bool) erro
 	return r.Reply(ctx, &Message{Content: text, Ephemeral: private})
 }
 
-// FollowupMessage sends a further message after the interaction was answered
-// and returns it (to record its ID); before that it answers as Reply does.
-func (r *Request) FollowupMessage(ctx context.Context, m *Message) (*discordgo.Message, error) {
-	return r.send(ctx, &Response{Type: discordgo.InteractionResponseChannelMessageWithSource, Message: m})
-}
-
 // Update replaces the message whose button was pressed; for commands it
 // replies instead.
 func (r *Request) Update(ctx context.Context, m *Message) error {
