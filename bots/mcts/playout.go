@@ -202,17 +202,11 @@ func (w *worker) recordAMAF(v int, c engine.Color, depth int) {
 	w.amafDepth[v] = int32(depth)
 }
 
-// loadGrid copies b into the worker's scoring grid.
+// loadGrid copies b into the worker's scoring grid (whose border is set
+// once, in newWorker).
 func (w *worker) loadGrid(b *engine.Board) {
-	for v := range w.grid {
-		switch c := b.ColorAt(v); {
-		case c != engine.Empty:
-			w.grid[v] = int8(c)
-		case b.IsBorder(v):
-			w.grid[v] = gEdge
-		default:
-			w.grid[v] = gEmpty
-		}
+	for _, v := range w.s.points {
+		w.grid[v] = int8(b.ColorAt(v))
 	}
 }
 

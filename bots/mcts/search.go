@@ -72,7 +72,7 @@ type worker struct {
 
 func newWorker(s *search, seed int64, stream int) *worker {
 	area := s.stride * s.stride
-	return &worker{
+	w := &worker{
 		s:           s,
 		rng:         newRNG(seed, stream),
 		amafStamp:   make([]uint32, area),
@@ -86,6 +86,12 @@ func newWorker(s *search, seed int64, stream int) *worker {
 		ownB:        make([]int32, area),
 		ownW:        make([]int32, area),
 	}
+	for v, edge := range s.edge {
+		if edge {
+			w.grid[v] = gEdge
+		}
+	}
+	return w
 }
 
 // colorAt returns who is to move at depth d of the tree (0 at the root).
