@@ -1,0 +1,168 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"net"
+	"net/http"
+	"net/url"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/gobot-dev/gobot/commands/discordtest"
+	"github.com/gobot-dev/gobot/storage"
+)
+
+// syncBuffer is a bytes.Buffer safe for the logger and the test at once.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+func freeAddr(t *testing.T) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().String()
+}
+
+// TestServeHTTPMode runs `gobot` as configured by the environment in http
+// mode against a fake Discord: it registers /go, prints the invite link,
+// serves /healthz and the interactions endpoint, and stops cleanly on
+// cancellation, closing the database. The token appears in no output.
+func TestServeHTTPMode(t *testing.T) {
+	d := discordtest.NewServer(t, discordtest.Options{})
+	addr := freeAddr(t)
+	db := filepath.Join(t.TempDir(), "gobot.db")
+	for k, v := range map[string]string{
+		"DISCORD_TOKEN": d.Token, "DISCORD_API_URL": d.URL, "DISCORD_PUBLIC_KEY": d.Signer.PublicKeyHex(),
+		"GOBOT_MODE": "http", "GOBOT_HTTP_ADDR": addr, "GOBOT_DB": db, "GOBOT_GUILD_ID": d.GuildID,
+		"GOBOT_LOG_LEVEL": "debug", "DISCORD_APP_ID": "",
+	} {
+		t.Setenv(k, v)
+	}
+	var stdout, stderr syncBuffer
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan int, 1)
+	go func() { done <- run(ctx, nil, strings.NewReader(""), &stdout, &stderr) }()
+
+	base := "http://" + addr
+	deadline := time.Now().Add(time.Minute)
+	for {
+		resp, err := http.Get(base + "/healthz")
+		if err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				break
+			}
+		}
+		select {
+		case code := <-done:
+			t.Fatalf("gobot exited with %d before serving:\n%s", code, stderr.String())
+		default:
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("gobot did not become healthy:\n%s", stderr.String())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+
+	d.Endpoint = base + "/interactions"
+	if r := d.Do(d.Ping()); r.Type != 1 {
+		t.Fatalf("PING answered type %d, want PONG", r.Type)
+	}
+	ch := d.GuildChannel("go")
+	u := d.NewUser("ann")
+	if m := d.Do(d.Command(ch, u, "go", discordtest.Sub("bot", discordtest.Str("level", "beginner"), discordtest.Int("size", 9)))); m.Ephemeral() {
+		t.Fatalf("/go bot refused: %s", m.Text())
+	}
+	if len(d.Commands(d.GuildID)) != 1 {
+		t.Errorf("registered %d guild commands, want /go", len(d.Commands(d.GuildID)))
+	}
+
+	cancel()
+	select {
+	case code := <-done:
+		if code != 0 {
+			t.Fatalf("gobot exited with %d:\n%s", code, stderr.String())
+		}
+	case <-time.After(time.Minute):
+		t.Fatal("gobot did not stop after cancellation")
+	}
+	// The database was closed: it opens again at once.
+	s, err := storage.Open(db, storage.Options{Timeout: time.Second})
+	if err != nil {
+		t.Fatalf("database still locked after shutdown: %v", err)
+	}
+	g, err := s.Game(context.Background(), ch.ID)
+	s.Close()
+	if err != nil || g.Game.Size() != 9 {
+		t.Fatalf("the game was not stored: %v", err)
+	}
+
+	out := stdout.String()
+	i := strings.Index(out, "https://discord.com/oauth2/authorize?")
+	if i < 0 {
+		t.Fatalf("no invite link in %q", out)
+	}
+	link, err := url.Parse(strings.Fields(out[i:])[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := link.Query()
+	if q.Get("client_id") != d.AppID || q.Get("scope") != "bot applications.commands" {
+		t.Errorf("invite link %s: want client_id %s and scopes bot, applications.commands", link, d.AppID)
+	}
+	// Send Messages, Send Messages in Threads, Create Public Threads,
+	// Attach Files, Embed Links and nothing else.
+	want := int64(1<<11 | 1<<38 | 1<<35 | 1<<15 | 1<<14)
+	if got, _ := strconv.ParseInt(q.Get("permissions"), 10, 64); got != want {
+		t.Errorf("invite permissions %d, want %d", got, want)
+	}
+	for name, text := range map[string]string{"stdout": out, "logs": stderr.String()} {
+		for _, part := range strings.Split(d.Token, ".") {
+			if strings.Contains(text, part) {
+				t.Errorf("%s contain part of the token", name)
+			}
+		}
+	}
+	if t.Failed() {
+		t.Logf("logs:\n%s", stderr.String())
+	}
+}
+
+func TestUnknownSubcommand(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	if code := run(context.Background(), []string{"fly"}, strings.NewReader(""), &stdout, &stderr); code != 2 || !strings.Contains(stderr.String(), `unknown command "fly"`) {
+		t.Fatalf("gobot fly = %d, %q", code, stderr.String())
+	}
+}
+
+func TestMissingTokenIsOneLine(t *testing.T) {
+	t.Setenv("DISCORD_TOKEN", "")
+	t.Setenv("DISCORD_TOKEN_FILE", "")
+	var stdout, stderr bytes.Buffer
+	code := run(context.Background(), []string{"run"}, strings.NewReader(""), &stdout, &stderr)
+	if code == 0 || strings.Count(stderr.String(), "\n") != 1 || !strings.Contains(stderr.String(), "DISCORD_TOKEN") {
+		t.Fatalf("gobot without a token = %d, %q; want one line naming DISCORD_TOKEN", code, stderr.String())
+	}
+}
