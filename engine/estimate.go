@@ -26,9 +26,10 @@ type EstimateOptions struct {
 const DefaultDeadThreshold = 0.3
 
 // estUncertainBand bounds the uncertain chains: alive chains whose mean
-// ownership from their own side is below -estUncertainBand (the opponent
-// owns their points more often than not) but not below -DeadThreshold.
-const estUncertainBand = 0.0
+// ownership from their own side is below -estUncertainBand, that is whose
+// own side owns their points in less than about 70% of the playouts. On the
+// corpus this flags about one game in a hundred.
+const estUncertainBand = -0.4
 
 // DefaultPlayouts returns the number of playouts EstimateDead runs on a
 // board of the given size when EstimateOptions.Playouts is 0.
@@ -50,8 +51,9 @@ type Estimate struct {
 	// Seki lists the stones alive in seki; the empty points they share
 	// with the opponent are neutral (Ownership 0).
 	Seki []Point `json:"seki,omitempty"`
-	// Uncertain lists stones left alive although the playouts gave them to
-	// the opponent more often than not: the players should check them.
+	// Uncertain lists stones left alive although the playouts often gave
+	// them to the opponent (their own side owned them in less than about
+	// 70% of the playouts): the players should check them.
 	Uncertain []Point `json:"uncertain,omitempty"`
 	// Ownership gives, for each point (index Row*size+Col), who owns it at
 	// the end: +1 surely Black, -1 surely White, 0 neutral or unknown.
@@ -83,8 +85,9 @@ func estContains(ps []Point, p Point) bool {
 //   - seki: chains sharing liberties that neither side can fill stay
 //     alive and the shared liberties are neutral;
 //   - a threshold (EstimateOptions.DeadThreshold): chains the playouts
-//     give to the opponent less clearly stay alive, and those given more
-//     often than not are reported as Uncertain.
+//     give to the opponent less clearly stay alive, and those whose own
+//     side owns them in less than about 70% of the playouts are reported
+//     as Uncertain, for the players to check.
 //
 // Chains that lie together in the opponent's area are judged together. The
 // result is deterministic for a given position and g.Seed(). When ctx is

@@ -79,6 +79,7 @@ func TestScoringCorpus(t *testing.T) {
 	bySize := map[int]*tally{}
 	var total tally
 	var worst []string
+	flagged, flaggedWrong := 0, 0 // games with uncertain stones; of the differing games, those flagged
 	for _, f := range files {
 		cg := readCorpusGame(t, f)
 		if gnugo != nil {
@@ -101,6 +102,12 @@ func TestScoringCorpus(t *testing.T) {
 				tl.exact++
 			}
 		}
+		if len(e.Uncertain) > 0 {
+			flagged++
+		}
+		if agree != stones && len(e.Uncertain) > 0 {
+			flaggedWrong++
+		}
 		if agree != stones {
 			worst = append(worst, fmt.Sprintf("%s: %d of %d stones differ\n  ours:  %s\n  gnugo: %s\n  uncertain: %s\n%v",
 				cg.name, stones-agree, stones, estPointList(e.Dead), estPointList(cg.gnugo), estPointList(e.Uncertain), cg.game.Board()))
@@ -114,6 +121,7 @@ func TestScoringCorpus(t *testing.T) {
 	}
 	t.Logf("all: %d/%d games exactly equal (%.1f%%), %d/%d stones (%.2f%%)",
 		total.exact, total.games, 100*float64(total.exact)/float64(total.games), total.agree, total.stones, 100*float64(total.agree)/float64(total.stones))
+	t.Logf("games with stones flagged uncertain: %d; differing games among them: %d of %d", flagged, flaggedWrong, total.games-total.exact)
 	if testing.Verbose() {
 		for _, w := range worst {
 			t.Log(w)

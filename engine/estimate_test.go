@@ -64,14 +64,15 @@ func TestEstimateDeadDiagrams(t *testing.T) {
 	tests := []struct {
 		name    string
 		diagram string
-		seki    int // stones expected in seki
+		seki    int    // stones expected in seki
+		check   string // a stone expected among the uncertain ones
 	}{
 		{"empty board", `
 			. . . . .
 			. . . . .
 			. . . . .
 			. . . . .
-			. . . . .`, 0},
+			. . . . .`, 0, ""},
 		{"dead stones in territory", `
 			. . X O . . . . .
 			. o X O . . x . .
@@ -81,7 +82,7 @@ func TestEstimateDeadDiagrams(t *testing.T) {
 			. X X X X X X X X
 			. X . . . . X . .
 			X . . o . X . . .
-			. . . . . X . . .`, 0},
+			. . . . . X . . .`, 0, ""},
 		// The diagrams below are checked against GNU Go 3.8
 		// (final_status_list dead and seki, --chinese-rules).
 		{"seki with an eye each", `
@@ -93,7 +94,7 @@ func TestEstimateDeadDiagrams(t *testing.T) {
 			O O O O O O X . .
 			X X X O . O X . .
 			. X O O O O X . .
-			X X . O O O X . .`, 21},
+			X X . O O O X . .`, 21, ""},
 		{"big eyeless group", `
 			. . . . . . . . .
 			. . . . . . . . .
@@ -103,7 +104,7 @@ func TestEstimateDeadDiagrams(t *testing.T) {
 			X X X X X X X X X
 			. . . . . . . . .
 			. . . . . . . . .
-			. . . . . . . . .`, 0},
+			. . . . . . . . .`, 0, ""},
 		{"one eye", `
 			. . . . . . . . .
 			. . . . . . . . .
@@ -113,7 +114,7 @@ func TestEstimateDeadDiagrams(t *testing.T) {
 			O x . x x O . . .
 			O x x x x O . . .
 			O O O O O O . . .
-			. . . . . . . . .`, 0},
+			. . . . . . . . .`, 0, ""},
 		{"invaders dead together", `
 			. . X O . . . O .
 			. . X O O O O O .
@@ -123,7 +124,7 @@ func TestEstimateDeadDiagrams(t *testing.T) {
 			. . . . . . . . .
 			. . . . . . . . .
 			. o . . . . . . .
-			. . . . . . . . .`, 0},
+			. . . . . . . . .`, 0, ""},
 		{"bent four in the corner (alive under GNU Go's Chinese rules)", `
 			. . . . . . . . .
 			. . . . . . . . .
@@ -133,7 +134,19 @@ func TestEstimateDeadDiagrams(t *testing.T) {
 			X X X X X . . . .
 			O O O O X . . . .
 			. O O O X . . . .
-			. . . O X . . . .`, 0},
+			. . . O X . . . .`, 0, ""},
+		// GNU Go calls the white wall dead here; the estimate keeps it
+		// alive but asks the players to check it.
+		{"unsettled wall", `
+			. . X O . . . . .
+			. . X O . . X . .
+			. . X O . . . X .
+			. . X O . . . . .
+			. . X O O O O O O
+			. X X X X X X X X
+			. . . . . . . . .
+			. o . . . . . . .
+			. . . . . . . . .`, 0, "D9"},
 		{"capturable stone in an eye", `
 			. . . . . . . . .
 			. . . . . . . . .
@@ -143,7 +156,7 @@ func TestEstimateDeadDiagrams(t *testing.T) {
 			O X X X . X O . .
 			O O O X X X O . .
 			. . O O O O O . .
-			. . . . . . . . .`, 0},
+			. . . . . . . . .`, 0, ""},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -151,6 +164,12 @@ func TestEstimateDeadDiagrams(t *testing.T) {
 			e := EstimateDead(context.Background(), g, EstimateOptions{})
 			if got := estPointList(e.Dead); got != estPointList(want) {
 				t.Errorf("Dead = %s, want %s\nuncertain %s\n%v\n%s", got, estPointList(want), estPointList(e.Uncertain), g.Board(), estOwnership(e, g.Size()))
+			}
+			if tc.check != "" {
+				p, _ := ParsePoint(tc.check, g.Size())
+				if !estContains(e.Uncertain, p) {
+					t.Errorf("Uncertain = %s, want it to hold %s", estPointList(e.Uncertain), tc.check)
+				}
 			}
 			if len(e.Seki) != tc.seki {
 				t.Errorf("Seki = %s, want %d stones", estPointList(e.Seki), tc.seki)
