@@ -372,20 +372,17 @@ func (e *env) click(u discordtest.User, m discordtest.Message, label string) *di
 	return e.d.Click(u, m, b.CustomID)
 }
 
-// newChallenge sends a /go challenge and waits until the challenge is
-// stored as well as shown. The bot posts the message before it stores the
-// challenge, so a click in between is answered "expired"; people are not
-// that fast, tests are.
+// newChallenge sends a /go challenge. The challenge must be stored by the
+// time its buttons are shown: a click at once must find it.
 func (e *env) newChallenge(it *discordtest.Interaction) discordtest.Message {
 	e.t.Helper()
 	m := e.do(it)
 	if m.Ephemeral {
 		return m
 	}
-	e.d.WaitFor("the challenge to be stored", func() bool {
-		_, err := e.store.Challenge(context.Background(), it.ID)
-		return err == nil
-	})
+	if _, err := e.store.Challenge(context.Background(), it.ID); err != nil {
+		e.t.Errorf("the challenge's buttons are shown before it is stored (%v): a quick Accept would be refused", err)
+	}
 	return m
 }
 
@@ -421,6 +418,7 @@ func (e *env) challenge(ch *discordtest.Channel, alice, bob discordtest.User, op
 }
 
 func TestE2EPing(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	r := e.d.Do(e.d.Ping())
 	if r.Type != discordtest.CallbackPong {
@@ -432,6 +430,7 @@ func TestE2EPing(t *testing.T) {
 }
 
 func TestE2ESignature(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	ch := e.d.GuildChannel("general")
 	alice, bob := e.d.NewUser("alice"), e.d.NewUser("bob")
@@ -491,6 +490,7 @@ func TestE2ESignature(t *testing.T) {
 // TestE2EFullGame plays a 9×9 game between two people from the challenge
 // to the result, with captures, a ko, and every kind of refused input.
 func TestE2EFullGame(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	ch := e.d.GuildChannel("go-club")
 	alice, bob, carol := e.d.NewUser("alice"), e.d.NewUser("bob"), e.d.NewUser("carol")
@@ -642,6 +642,7 @@ func mustButton(t *testing.T, m discordtest.Message, label string) discordtest.C
 // TestE2EBotInDM: a player alone against the bot in a DM; the bot answers
 // each move by itself within the same interaction.
 func TestE2EBotInDM(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	dave := e.d.NewUser("dave")
 	dm := e.d.DM(dave)
@@ -695,6 +696,7 @@ func TestE2EBotInDM(t *testing.T) {
 }
 
 func TestE2EDeclineAndStolenClick(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	ch := e.d.GuildChannel("general")
 	alice, bob, carol := e.d.NewUser("alice"), e.d.NewUser("bob"), e.d.NewUser("carol")
@@ -733,6 +735,7 @@ func TestE2EDeclineAndStolenClick(t *testing.T) {
 }
 
 func TestE2EExpiry(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	ch1, ch2 := e.d.GuildChannel("one"), e.d.GuildChannel("two")
 	alice, bob := e.d.NewUser("alice"), e.d.NewUser("bob")
@@ -765,6 +768,7 @@ func TestE2EExpiry(t *testing.T) {
 }
 
 func TestE2EUndo(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	ch := e.d.GuildChannel("general")
 	alice, bob, carol := e.d.NewUser("alice"), e.d.NewUser("bob"), e.d.NewUser("carol")
@@ -801,6 +805,7 @@ func TestE2EUndo(t *testing.T) {
 // TestE2ERace sends two moves at once for the player to move, and two
 // presses of the same Pass button: exactly one of each is applied.
 func TestE2ERace(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	ch := e.d.GuildChannel("general")
 	alice, bob := e.d.NewUser("alice"), e.d.NewUser("bob")
@@ -879,6 +884,7 @@ func TestE2ERace(t *testing.T) {
 // TestE2ERestart stops the bot in the middle of a game and starts a new
 // process on the same database: the game goes on, old buttons still work.
 func TestE2ERestart(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	ch := e.d.GuildChannel("general")
 	alice, bob := e.d.NewUser("alice"), e.d.NewUser("bob")
@@ -910,6 +916,7 @@ func TestE2ERestart(t *testing.T) {
 // TestE2EBotRestart: when the bot process stops while it is the bot's turn,
 // the next process makes the move by itself and posts the board.
 func TestE2EBotRestart(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	dm := e.d.DM(e.d.NewUser("erin"))
 	erin := dm.Recipient
@@ -950,6 +957,7 @@ func TestE2EBotRestart(t *testing.T) {
 }
 
 func TestE2EAutocomplete(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	ch := e.d.GuildChannel("general")
 	alice, bob := e.d.NewUser("alice"), e.d.NewUser("bob")
@@ -974,6 +982,7 @@ func TestE2EAutocomplete(t *testing.T) {
 }
 
 func TestE2EThread(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	ch := e.d.GuildChannel("general")
 	alice, bob := e.d.NewUser("alice"), e.d.NewUser("bob")
@@ -1008,6 +1017,7 @@ func TestE2EThread(t *testing.T) {
 // people in a server channel goes on; the thinking bot's interaction is
 // deferred in time and edited when the move comes.
 func TestE2EConcurrentGames(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	frank := e.d.NewUser("frank")
 	dm := e.d.DM(frank)
@@ -1062,6 +1072,7 @@ func TestE2EConcurrentGames(t *testing.T) {
 // board is posted when it succeeds; a bot that panics gets an apology and
 // the bot process keeps running.
 func TestE2EBotFailure(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	gina := e.d.NewUser("gina")
 	dm := e.d.DM(gina)
@@ -1094,6 +1105,7 @@ func TestE2EBotFailure(t *testing.T) {
 // TestE2ECommands covers /go board, /go sgf, /go help, /go abort and the
 // Resign button.
 func TestE2ECommands(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	ch := e.d.GuildChannel("general")
 	alice, bob, carol := e.d.NewUser("alice"), e.d.NewUser("bob"), e.d.NewUser("carol")
@@ -1163,6 +1175,7 @@ func TestE2ECommands(t *testing.T) {
 // TestE2EHandicap: a handicap game starts with the stones on the board and
 // White to move.
 func TestE2EHandicap(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	ch := e.d.GuildChannel("general")
 	alice, bob := e.d.NewUser("alice"), e.d.NewUser("bob")
@@ -1181,6 +1194,7 @@ func TestE2EHandicap(t *testing.T) {
 // marking changes, the old Accept button becomes stale, and both accept
 // the new one.
 func TestE2EDeadStones(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	ch := e.d.GuildChannel("general")
 	alice, bob := e.d.NewUser("alice"), e.d.NewUser("bob")
@@ -1222,4 +1236,118 @@ func TestE2EDeadStones(t *testing.T) {
 	e.do(e.click(alice, latest, "accept"))
 	e.do(e.click(bob, latest, "accept"))
 	e.d.WaitFor("the game to end", func() bool { return e.game(ch.ID) == nil })
+}
+
+// TestE2ERateLimit: Discord answers 429 to the bot's edits and posts; the
+// bot waits as told and retries, and the players see the boards.
+func TestE2ERateLimit(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	ch := e.d.GuildChannel("general")
+	alice, bob := e.d.NewUser("alice"), e.d.NewUser("bob")
+	e.challenge(ch, alice, bob)
+	e.d.RateLimit("PATCH", "/webhooks/{webhook_id}/{webhook_token}/messages/@original", 1)
+	m := e.do(e.play(ch, alice, "E5"))
+	if _, ok := m.PNG(); !ok {
+		t.Errorf("after a 429 the board was not posted: %q", m.Text())
+	}
+	limited := 0
+	for _, c := range e.d.Calls() {
+		if c.Status == http.StatusTooManyRequests {
+			limited++
+		}
+	}
+	if limited != 1 {
+		t.Errorf("%d calls were rate limited, want 1", limited)
+	}
+	if n := e.game(ch.ID).Game.MoveCount(); n != 1 {
+		t.Errorf("%d moves after a rate-limited answer, want 1", n)
+	}
+}
+
+// TestE2EDoubleAccept: two presses of Accept at once start one game.
+func TestE2EDoubleAccept(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	ch := e.d.GuildChannel("general")
+	alice, bob := e.d.NewUser("alice"), e.d.NewUser("bob")
+	msg := e.newChallenge(e.d.Command(ch, alice, "go", discordtest.Sub("challenge", discordtest.UserOpt("opponent", bob), discordtest.Int("size", 9))))
+	b := mustButton(t, msg, "accept")
+	its := []*discordtest.Interaction{e.d.Click(bob, msg, b.CustomID), e.d.Click(bob, msg, b.CustomID)}
+	var wg sync.WaitGroup
+	for _, it := range its {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if _, err := e.d.Send(it); err != nil {
+				t.Error(err)
+			}
+		}()
+	}
+	wg.Wait()
+	e.d.WaitFor("the first board", func() bool {
+		for _, m := range e.d.Public(ch.ID) {
+			if _, ok := m.PNG(); ok && !m.Deferred {
+				return true
+			}
+		}
+		return false
+	})
+	boards := 0
+	for _, m := range e.d.Public(ch.ID) {
+		if _, ok := m.PNG(); ok {
+			boards++
+		}
+	}
+	if boards != 1 {
+		t.Errorf("%d boards posted for two presses of Accept, want 1", boards)
+	}
+	if g := e.game(ch.ID); g == nil || g.Game.MoveCount() != 0 {
+		t.Errorf("no fresh game after the double accept")
+	}
+}
+
+// TestE2EScoringTimeout: when the players do not agree on the dead stones
+// in time, the sweep ends the game with the marking as it stands.
+func TestE2EScoringTimeout(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	ch := e.d.GuildChannel("general")
+	alice, bob := e.d.NewUser("alice"), e.d.NewUser("bob")
+	e.challenge(ch, alice, bob)
+	e.do(e.play(ch, alice, "E5"))
+	e.do(e.d.Command(ch, bob, "go", discordtest.Sub("pass")))
+	e.do(e.d.Command(ch, alice, "go", discordtest.Sub("pass")))
+	g := e.game(ch.ID)
+	if g == nil || g.Scoring == nil {
+		t.Fatalf("not in the scoring phase")
+	}
+	e.clock.Advance(commands.DefaultScoringTTL + time.Minute)
+	e.restart() // the sweep runs at start (and every minute)
+	e.d.WaitFor("the scoring phase to time out", func() bool { return e.game(ch.ID) == nil })
+	a, err := e.store.ArchivedGame(context.Background(), g.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(a.Result, "B+") {
+		t.Errorf("result %q, want a black win (one stone and the whole board against 7.5 komi)", a.Result)
+	}
+	e.waitBoard(ch.ID, "ran out")
+}
+
+// TestE2ERestartChallenge: a challenge made before a restart can be
+// accepted after it.
+func TestE2ERestartChallenge(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	ch := e.d.GuildChannel("general")
+	alice, bob := e.d.NewUser("alice"), e.d.NewUser("bob")
+	msg := e.newChallenge(e.d.Command(ch, alice, "go", discordtest.Sub("challenge", discordtest.UserOpt("opponent", bob), discordtest.Int("size", 9), discordtest.Str("color", "white"))))
+	e.restart()
+	e.do(e.click(bob, msg, "accept"))
+	e.d.WaitFor("the game to start", func() bool { return e.game(ch.ID) != nil })
+	g := e.game(ch.ID)
+	if g.White.UserID != alice.ID || g.Black.UserID != bob.ID {
+		t.Errorf("colours: black %s, white %s; want bob black, alice white as challenged", g.Black.UserID, g.White.UserID)
+	}
 }

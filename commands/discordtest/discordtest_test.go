@@ -208,6 +208,8 @@ func TestRESTProblems(t *testing.T) {
 		{"embed names a missing file", "POST", msgs, map[string]any{"embeds": []any{map[string]any{"image": map[string]any{"url": "attachment://board.png"}}}}, nil, http.StatusBadRequest, "names no attachment", false},
 		{"attachment without file", "POST", msgs, board("x"), nil, http.StatusBadRequest, "neither an uploaded", false},
 		{"follow-up for unknown interaction", "POST", func(s *Server, _ *Channel) string { return "/webhooks/" + s.AppID + "/nope?wait=true" }, map[string]any{"content": "hi"}, nil, http.StatusNotFound, "Unknown Webhook", false},
+		{"pings everyone", "POST", msgs, map[string]any{"content": "gg @everyone"}, nil, http.StatusBadRequest, "ping", false},
+		{"pings everyone by parse", "POST", msgs, map[string]any{"content": "gg @here", "allowed_mentions": map[string]any{"parse": []any{"everyone"}}}, nil, http.StatusBadRequest, "ping", false},
 		{"not implemented", "DELETE", func(s *Server, ch *Channel) string { return "/channels/" + ch.ID }, nil, nil, http.StatusNotImplemented, "does not implement", true},
 	}
 	for _, tt := range tests {
@@ -421,5 +423,26 @@ func TestInteractions(t *testing.T) {
 		if c.Status/100 != 2 {
 			t.Errorf("call %v failed", c)
 		}
+	}
+}
+
+func TestRateLimit(t *testing.T) {
+	s := NewServer(t, Options{})
+	ch := s.GuildChannel("general")
+	s.RateLimit("POST", "/channels/{channel_id}/messages", 2)
+	for i, want := range []int{http.StatusTooManyRequests, http.StatusTooManyRequests, http.StatusOK} {
+		status, body := rest(t, s, "POST", "/channels/"+ch.ID+"/messages", map[string]any{"content": "hi", "allowed_mentions": map[string]any{"parse": []any{}}})
+		if status != want {
+			t.Errorf("call %d: HTTP %d, want %d (%v)", i, status, want, body)
+		}
+		if status == http.StatusTooManyRequests && body["retry_after"] == nil {
+			t.Errorf("429 without retry_after: %v", body)
+		}
+	}
+	if n := len(s.Public(ch.ID)); n != 1 {
+		t.Errorf("%d messages, want 1 (rate-limited calls change nothing)", n)
+	}
+	if p := s.Problems(); len(p) != 0 {
+		t.Errorf("problems: %q", p)
 	}
 }

@@ -444,6 +444,9 @@ func (s *Server) fill(m *Message, body map[string]any, files []Attachment, creat
 	if v, present := body["content"]; present {
 		c, _ := v.(string)
 		m.Content = c
+		if problem := checkMentions(c, body["allowed_mentions"]); problem != "" {
+			return problem
+		}
 	}
 	if v, present := body["embeds"]; present {
 		raw, _ := v.([]any)
@@ -646,4 +649,26 @@ func dropNulls(v any) any {
 		return out
 	}
 	return v
+}
+
+// checkMentions refuses content that would ping @everyone, @here or a role:
+// Discord parses every mention when allowed_mentions is absent, so a name
+// such as "@everyone" quoted in a message would ping the whole server.
+func checkMentions(content string, allowed any) string {
+	risky := strings.Contains(content, "@everyone") || strings.Contains(content, "@here")
+	roles := strings.Contains(content, "<@&")
+	if !risky && !roles {
+		return ""
+	}
+	am, _ := allowed.(map[string]any)
+	if am == nil {
+		return fmt.Sprintf("content %q would ping everyone or a role: send allowed_mentions", content)
+	}
+	parse, _ := am["parse"].([]any)
+	for _, p := range parse {
+		if (p == "everyone" && risky) || (p == "roles" && roles) {
+			return fmt.Sprintf("content %q pings %s (allowed_mentions.parse includes it)", content, p)
+		}
+	}
+	return ""
 }

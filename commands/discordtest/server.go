@@ -83,6 +83,7 @@ type Server struct {
 	order        []string // message IDs in creation order
 	interactions map[string]*interaction
 	commands     map[string][]any // "" global, else guild ID -> overwritten commands
+	limits       map[string]int   // "METHOD template" -> 429 answers left
 	commandIDs   map[string]string
 }
 
@@ -142,6 +143,7 @@ func NewServer(t testing.TB, opts Options) *Server {
 		changed: make(chan struct{}), lastID: 1200000000000000000,
 		channels: map[string]*Channel{}, messages: map[string]*Message{},
 		interactions: map[string]*interaction{}, commands: map[string][]any{}, commandIDs: map[string]string{},
+		limits: map[string]int{},
 	}
 	s.AppID, s.BotUserID, s.GuildID = s.nextID(), "", s.nextID()
 	s.BotUserID = s.AppID // a bot user shares its application's ID
@@ -206,6 +208,28 @@ func (s *Server) Calls() []Call {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return append([]Call(nil), s.calls...)
+}
+
+// RateLimit makes the next n calls of method to the path template route
+// (as in the spec, e.g. "/channels/{channel_id}/messages") answer 429 Too
+// Many Requests with Discord's headers and body, asking to retry after
+// 50 ms. The calls are recorded with status 429 and change nothing.
+func (s *Server) RateLimit(method, route string, n int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.limits[method+" "+route] += n
+}
+
+// rateLimited consumes one 429 for the call, if any is left.
+func (s *Server) rateLimited(method, route string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	k := method + " " + route
+	if s.limits[k] > 0 {
+		s.limits[k]--
+		return true
+	}
+	return false
 }
 
 // NewUser makes a user with a fresh ID.
@@ -380,6 +404,16 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	s.calls = append(s.calls, call)
 	s.broadcast()
 	s.mu.Unlock()
+	if status == http.StatusTooManyRequests {
+		h := w.Header()
+		h.Set("Retry-After", "1")
+		h.Set("X-RateLimit-Limit", "5")
+		h.Set("X-RateLimit-Remaining", "0")
+		h.Set("X-RateLimit-Reset-After", "0.050")
+		h.Set("X-RateLimit-Reset", strconv.FormatFloat(float64(time.Now().Add(50*time.Millisecond).UnixMilli())/1000, 'f', 3, 64))
+		h.Set("X-RateLimit-Bucket", "fake-bucket")
+		h.Set("X-RateLimit-Scope", "user")
+	}
 	if answer == nil {
 		w.WriteHeader(status)
 		return
@@ -442,6 +476,9 @@ func (s *Server) handle(r *http.Request, path string, prefixed bool, call *Call)
 	}
 	if !found {
 		return fail(http.StatusNotImplemented, 0, "the fake does not implement %s %s", r.Method, call.Route)
+	}
+	if s.rateLimited(r.Method, route.path) {
+		return http.StatusTooManyRequests, map[string]any{"code": 0, "message": "You are being rate limited.", "retry_after": 0.05, "global": false}
 	}
 	h := route.handlers[r.Method]
 	if h == nil {
