@@ -214,6 +214,8 @@ func (e *Engine) newSearch(g *engine.Game, start time.Time) *search {
 	if g.Rules().Scoring == engine.AreaScoring {
 		s.komi += g.Rules().Handicap.Points(g.Handicap())
 	}
+	s.dynamicKomi = dynamicKomi(size, g.Handicap(), g.MoveCount())
+	s.komi += s.dynamicKomi
 	if m, ok := g.LastMove(); ok && m.Kind == engine.Place {
 		s.last = b.Vertex(m.Point)
 	}
@@ -378,7 +380,7 @@ func (e *Engine) finish(s *search, workers []*worker, reused int, start time.Tim
 	}
 
 	// Resign when clearly lost, never early in the game.
-	if th := e.opts.resignThreshold(); th > 0 && best >= 0 && winrate < th &&
+	if th := e.opts.resignThreshold(); th > 0 && best >= 0 && winrate < th && s.dynamicKomi == 0 &&
 		s.game.MoveCount() >= minResignMove(s.size) && t.at(best).visits.Load() >= 200 {
 		move = engine.ResignMove(s.toPlay)
 	}
@@ -501,4 +503,21 @@ func (e *Engine) passSettles(s *search, n int) bool {
 		w.simulate(&w.board, s.toPlay.Opponent(), 1, engine.PassVertex, 0)
 	}
 	return w.settled(&s.board)
+}
+
+// dynamicKomi returns the extra komi the search gives White in a handicap
+// game: seven points a stone at the start, falling linearly to nothing by
+// move 200 on 19×19 (proportionally sooner on smaller boards). Without it
+// the search sees every move of White lose (and plays at random) or every
+// move of Black win (and plays slack); with it both sides aim for a
+// margin they can keep. Resignation waits until it has run out.
+func dynamicKomi(size, handicap, moves int) float64 {
+	if handicap < 2 {
+		return 0
+	}
+	limit := 200 * size * size / 361
+	if moves >= limit {
+		return 0
+	}
+	return 7 * float64(handicap) * float64(limit-moves) / float64(limit)
 }

@@ -500,3 +500,38 @@ func TestEstimateOwnership(t *testing.T) {
 		t.Errorf("EstimateOwnership with a cancelled context = %v, want context.Canceled", err)
 	}
 }
+
+func TestDynamicKomi(t *testing.T) {
+	tests := []struct {
+		size, handicap, moves int
+		want                  float64
+	}{
+		{19, 0, 0, 0},
+		{19, 4, 0, 28},
+		{19, 4, 100, 14},
+		{19, 4, 200, 0},
+		{19, 4, 300, 0},
+		{9, 2, 0, 14},
+		{9, 2, 44, 0},
+	}
+	for _, tt := range tests {
+		if got := dynamicKomi(tt.size, tt.handicap, tt.moves); got != tt.want {
+			t.Errorf("dynamicKomi(%d, %d, %d) = %v, want %v", tt.size, tt.handicap, tt.moves, got, tt.want)
+		}
+	}
+	// A handicap game searches and plays legal moves for both sides.
+	g, err := engine.NewGame(engine.Config{Size: 9, Rules: engine.DefaultRules(), Handicap: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := New(Options{Seed: 1, Threads: 1})
+	for i := 0; i < 4; i++ {
+		m, err := e.GenMove(context.Background(), g, 0, 300)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := g.Play(m); err != nil {
+			t.Fatalf("GenMove = %v: %v", m, err)
+		}
+	}
+}

@@ -23,9 +23,11 @@ type search struct {
 	toPlay engine.Color
 	game   *engine.Game // a private clone, for superko against the history
 	ko     engine.KoRule
-	komi   float64 // komi plus White's handicap compensation
-	passes int     // consecutive passes before the root
-	last   int     // the last move's vertex (0 for none or a pass)
+	komi   float64 // komi plus White's handicap compensation and dynamic komi
+	// dynamicKomi is the part of komi added for handicap games.
+	dynamicKomi float64
+	passes      int // consecutive passes before the root
+	last        int // the last move's vertex (0 for none or a pass)
 
 	size, stride int
 	points       []int  // the vertices of the playing area
