@@ -150,6 +150,11 @@ func TestPassPassScoringAccept(t *testing.T) {
 	if _, err := tb.store.Game(context.Background(), channelID); !errors.Is(err, storage.ErrNotFound) {
 		t.Fatalf("after the result the channel still has a game: %v", err)
 	}
+	c = only(t, tb.command(ann, "/go stats player:bob"))
+	if !strings.Contains(c.text(), "1 game**: 1 won, 0 lost") || !strings.Contains(c.text(), "⚪ won vs <@"+ann.ID+">") {
+		t.Errorf("stats of bob: %q", c.text())
+	}
+	wantEphemeral(t, tb.command(cat, "/go stats"), "has not finished a game")
 	a, err := tb.store.ArchivedGame(context.Background(), g.ID)
 	if err != nil {
 		t.Fatal(err)

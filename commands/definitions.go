@@ -102,6 +102,8 @@ func Definitions(levels []Level) []*discordgo.ApplicationCommand {
 			sub("dead", "Scoring phase: mark or unmark a group as dead", &discordgo.ApplicationCommandOption{
 				Type: discordgo.ApplicationCommandOptionString, Name: "point", Description: "Any stone of the group, like C3",
 				Required: true, Autocomplete: true, MaxLength: 6}),
+			sub("stats", "Someone's record: games won and lost, latest results",
+				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionUser, Name: "player", Description: "Whose record (default: yours)"}),
 			sub("help", "How to play with gobot: commands, levels, rules, coordinates"),
 			sub("abort", "Remove a stuck game from this channel (needs Manage Messages)"),
 		},

@@ -17,6 +17,8 @@ type Store interface {
 	FinishGame(ctx context.Context, g *storage.Game, a storage.Archived) error
 	DeleteGame(ctx context.Context, channelID string, version uint64) error
 	ActiveGames(ctx context.Context) ([]*storage.Game, error)
+	PlayerStats(ctx context.Context, playerKey string) (*storage.PlayerStats, error)
+	PlayerGames(ctx context.Context, playerKey string, limit int) ([]*storage.Archived, error)
 
 	CreateChallenge(ctx context.Context, c *storage.Challenge) error
 	Challenge(ctx context.Context, id string) (*storage.Challenge, error)

@@ -30,6 +30,7 @@ func (b *Bot) routes() *Router {
 	rt.Command("go/sgf", b.cmdSGF)
 	rt.Command("go/dead", b.cmdDead)
 	rt.Autocomplete("go/dead", b.completeDead)
+	rt.Command("go/stats", b.cmdStats)
 	rt.Command("go/help", b.cmdHelp)
 	rt.Command("go/abort", b.cmdAbort)
 

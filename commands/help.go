@@ -37,7 +37,8 @@ func helpText(levels []Level) []*discordgo.MessageEmbed {
 			{Name: "Play", Value: "`/go play move:D4` places a stone (the list suggests legal points as you type); `move:pass` passes.\n" +
 				"`/go pass`, `/go resign`, or the **Pass** / **Resign** buttons under the board.\n" +
 				"`/go undo` (or **Undo**) asks your opponent to take back your last move; against the bot it takes back its reply and your move at once.\n" +
-				"`/go board` shows the board again; `/go sgf` attaches the game record (SGF); `animation:true` adds an animated replay."},
+				"`/go board` shows the board again; `/go sgf` attaches the game record (SGF); `animation:true` adds an animated replay.\n" +
+				"`/go stats player:@someone` shows a record of games won and lost and the latest results."},
 			{Name: "Coordinates", Value: "Columns are letters from the left, **skipping I** (A–H, J–T on 19×19); rows are numbers from the bottom. " +
 				"On 9×9 the points are A1–J9, on 13×13 A1–N13, on 19×19 A1–T19."},
 			{Name: "End of the game", Value: "Two passes in a row end play. I then propose which stones are dead (crossed out) and show the count. " +

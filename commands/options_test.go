@@ -117,7 +117,7 @@ func TestDefinitions(t *testing.T) {
 			}
 		}
 	}
-	want := "challenge bot play pass resign undo board sgf dead help abort"
+	want := "challenge bot play pass resign undo board sgf dead stats help abort"
 	if strings.Join(subs, " ") != want {
 		t.Errorf("subcommands %v, want %s", subs, want)
 	}
