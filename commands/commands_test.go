@@ -221,7 +221,17 @@ func TestBotGameAnswersByItself(t *testing.T) {
 	if !strings.Contains(last.text(), "Agree on the dead stones") || !strings.Contains(last.text(), "accepted") {
 		t.Fatalf("pass vs bot: %q", last.text())
 	}
-	c = only(t, tb.press(ann, last.buttonID(t, "Accept")))
+	// A marking the bot did not propose: it withdraws its acceptance, and
+	// takes it back when the marking returns to its proposal.
+	c = only(t, tb.command(ann, "/go dead point:A1"))
+	if !strings.Contains(c.text(), "accepts only the marking it proposed") || strings.Contains(c.text(), "✅") {
+		t.Fatalf("toggle vs bot: %q", c.text())
+	}
+	c = only(t, tb.command(ann, "/go dead point:A1"))
+	if strings.Contains(c.text(), "accepts only") || !strings.Contains(c.text(), "✅ accepted") {
+		t.Fatalf("toggle back vs bot: %q", c.text())
+	}
+	c = only(t, tb.press(ann, c.buttonID(t, "Accept")))
 	if !strings.Contains(c.text(), "Game over") {
 		t.Fatalf("accept vs bot: %q", c.text())
 	}

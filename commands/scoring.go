@@ -126,6 +126,11 @@ func scoringMessageWith(g *storage.Game, note string, uncertain []engine.Point) 
 		return "⏳ not yet"
 	}
 	fmt.Fprintf(&sb, "⚫ %s: %s · ⚪ %s: %s", mention(g.Black), yes(engine.Black), mention(g.White), yes(engine.White))
+	for _, c := range []engine.Color{engine.Black, engine.White} {
+		if g.Player(c).IsBot() && !s.Accepted[c] {
+			sb.WriteString("\ngobot accepts only the marking it proposed: mark the groups back, or press **Resume play** to settle them on the board.")
+		}
+	}
 	if !s.Deadline.IsZero() {
 		fmt.Fprintf(&sb, "\nThe marking stands <t:%d:R> if nobody changes it.", s.Deadline.Unix())
 	}
