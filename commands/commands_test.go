@@ -461,3 +461,17 @@ func TestScoringTimeout(t *testing.T) {
 		t.Fatalf("archive after timeout: %v, %v", a, err)
 	}
 }
+
+func TestBotQueueIsShown(t *testing.T) {
+	tb := newTestBotWith(t, queuedPlayers{})
+	tb.command(ann, "/go bot level:first size:9")
+	calls := tb.command(ann, "/go play move:E5")
+	var texts []string
+	for _, c := range calls {
+		texts = append(texts, c.Op+": "+c.text())
+	}
+	got := strings.Join(texts, "\n")
+	if len(calls) != 4 || !strings.Contains(calls[1].text(), "number 2 in the queue") || !strings.Contains(calls[2].text(), "number 1 in the queue") || !strings.Contains(calls[3].text(), "played **A1**") {
+		t.Fatalf("a queued bot move: want deferral, two queue notices and the board, got\n%s", got)
+	}
+}

@@ -41,3 +41,12 @@ type Players interface {
 	Levels() []Level
 	GenMove(ctx context.Context, level string, g *engine.Game) (engine.Move, error)
 }
+
+// QueuedPlayers is Players that can also report a move's place in the queue
+// when every search slot is taken (onQueued is called from the caller's
+// goroutine, again each time the place improves). The bot then tells the
+// players why their opponent is slow.
+type QueuedPlayers interface {
+	Players
+	GenMoveQueued(ctx context.Context, level string, g *engine.Game, onQueued func(position int)) (engine.Move, error)
+}

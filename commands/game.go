@@ -337,7 +337,14 @@ func (b *Bot) answer(ctx context.Context, r *Request, g *storage.Game, note stri
 		if err := r.Defer(ctx, false); err != nil {
 			return err
 		}
-		botNote, err := b.playBots(ctx, g)
+		waiting := func(pos int) {
+			// Tell the players why the bot is slow; the answer replaces it.
+			m := &Message{Content: fmt.Sprintf("⏳ All bots are busy; gobot's move is number %d in the queue.", pos)}
+			if _, err := r.discord.EditOriginal(ctx, r.Interaction, m); err != nil {
+				b.log.Debug("queue notice", "err", err)
+			}
+		}
+		botNote, err := b.playBots(ctx, g, waiting)
 		if botNote != "" {
 			note += "\n" + botNote
 		}
@@ -363,13 +370,23 @@ func botFailure(err error) string {
 }
 
 // playBots lets bots move while it is a bot's turn, committing each move.
-func (b *Bot) playBots(ctx context.Context, g *storage.Game) (string, error) {
+// waiting, when not nil, is told the move's place in the queue when every
+// search slot is taken.
+func (b *Bot) playBots(ctx context.Context, g *storage.Game, waiting func(position int)) (string, error) {
 	var notes []string
 	for botToMove(g) {
 		c := g.Game.ToPlay()
 		level := g.Player(c).Bot
 		mctx, cancel := context.WithTimeout(ctx, botMoveTimeout)
-		m, err := b.opts.Players.GenMove(mctx, level, g.Game.Clone())
+		var (
+			m   engine.Move
+			err error
+		)
+		if qp, ok := b.opts.Players.(QueuedPlayers); ok && waiting != nil {
+			m, err = qp.GenMoveQueued(mctx, level, g.Game.Clone(), waiting)
+		} else {
+			m, err = b.opts.Players.GenMove(mctx, level, g.Game.Clone())
+		}
 		cancel()
 		if err != nil {
 			return strings.Join(notes, "\n"), fmt.Errorf("commands: bot %s in game %s: %w", level, g.ID, err)
@@ -414,7 +431,7 @@ func (b *Bot) resumeBot(ctx context.Context, channelID string) {
 		if !botToMove(g) {
 			return
 		}
-		note, err := b.playBots(ctx, g)
+		note, err := b.playBots(ctx, g, nil)
 		if errors.Is(err, ErrConflict) {
 			continue // someone else changed the game: look again
 		}

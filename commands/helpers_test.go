@@ -144,6 +144,11 @@ type testBot struct {
 
 func newTestBot(t *testing.T) *testBot {
 	t.Helper()
+	return newTestBotWith(t, testPlayers{})
+}
+
+func newTestBotWith(t *testing.T, players Players) *testBot {
+	t.Helper()
 	store, err := storage.Open(filepath.Join(t.TempDir(), "test.db"), storage.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -151,7 +156,7 @@ func newTestBot(t *testing.T) *testBot {
 	t.Cleanup(func() { store.Close() })
 	tb := &testBot{t: t, rec: &recorder{}, store: store, now: time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)}
 	b, err := New(Options{
-		AppID: "1", Discord: tb.rec, Store: store, Players: testPlayers{}, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
+		AppID: "1", Discord: tb.rec, Store: store, Players: players, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
 		Now: tb.clock,
 	})
 	if err != nil {
@@ -286,4 +291,14 @@ func wantEphemeral(t *testing.T, calls []call, want string) {
 	if !strings.Contains(c.text(), want) {
 		t.Fatalf("reply = %q, want it to contain %q", c.text(), want)
 	}
+}
+
+// queuedPlayers are testPlayers that wait in a queue (at places 2, then 1)
+// before each move.
+type queuedPlayers struct{ testPlayers }
+
+func (q queuedPlayers) GenMoveQueued(ctx context.Context, level string, g *engine.Game, onQueued func(int)) (engine.Move, error) {
+	onQueued(2)
+	onQueued(1)
+	return q.GenMove(ctx, level, g)
 }

@@ -16,7 +16,7 @@ import (
 // registryPlayers offers the bots registry's levels to the commands.
 type registryPlayers struct{ reg *bots.Registry }
 
-var _ commands.Players = registryPlayers{}
+var _ commands.QueuedPlayers = registryPlayers{}
 
 func (p registryPlayers) Levels() []commands.Level {
 	var out []commands.Level
@@ -27,8 +27,12 @@ func (p registryPlayers) Levels() []commands.Level {
 }
 
 func (p registryPlayers) GenMove(ctx context.Context, level string, g *engine.Game) (engine.Move, error) {
+	return p.GenMoveQueued(ctx, level, g, nil)
+}
+
+func (p registryPlayers) GenMoveQueued(ctx context.Context, level string, g *engine.Game, onQueued func(int)) (engine.Move, error) {
 	// A different seed for every move of a game, the same on a replay.
-	m, err := p.reg.GenMove(ctx, level, g, g.Seed()^int64(g.MoveCount()+1)*0x5851f42d4c957f2d, nil)
+	m, err := p.reg.GenMove(ctx, level, g, g.Seed()^int64(g.MoveCount()+1)*0x5851f42d4c957f2d, onQueued)
 	if errors.Is(err, bots.ErrBusy) {
 		return m, fmt.Errorf("%w: %w", commands.ErrBotBusy, err)
 	}
