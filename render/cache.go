@@ -287,9 +287,9 @@ func (k *kit) sample() (*image.RGBA, error) {
 // smaller for three digits and on empty points, and shrunk until the
 // number fits well inside a stone.
 func numberFace(l *layout, s string, onStone bool) (font.Face, error) {
-	size := 0.56 * float64(l.sp)
+	size := 0.5 * float64(l.sp)
 	if len(s) >= 3 {
-		size = 0.46 * float64(l.sp)
+		size = 0.42 * float64(l.sp)
 	}
 	if !onStone {
 		size *= 0.9
