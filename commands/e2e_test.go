@@ -162,8 +162,33 @@ func newEnv(t *testing.T) *env {
 		}
 	})
 	e.start()
+	t.Cleanup(e.checkMessages) // runs after stop: nothing is in flight
 	t.Cleanup(e.stop)
 	return e
+}
+
+// checkMessages holds for every test: no answer is left "thinking…", and
+// every board picture has alt text and is shown in an embed.
+func (e *env) checkMessages() {
+	for _, m := range e.d.AllMessages() {
+		if m.Deferred {
+			e.t.Errorf("an answer was deferred and never sent (the user sees \"thinking…\" for ever), interaction %s", m.InteractionID)
+		}
+		png, ok := m.PNG()
+		if !ok {
+			continue
+		}
+		if png.Description == "" {
+			e.t.Errorf("board %s has no alt text", png.Filename)
+		}
+		shown := false
+		for _, em := range m.Embeds {
+			shown = shown || (em.Image != nil && em.Image.URL == "attachment://"+png.Filename)
+		}
+		if !shown {
+			e.t.Errorf("board %s is attached but not shown in an embed: %q", png.Filename, m.Text())
+		}
+	}
 }
 
 // start opens the database and starts a bot on it, as cmd/gobot does in

@@ -294,6 +294,20 @@ func (s *Server) Messages(channelID string) []Message {
 	return out
 }
 
+// AllMessages returns every message not deleted, in every channel, oldest
+// first.
+func (s *Server) AllMessages() []Message {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []Message
+	for _, id := range s.order {
+		if m := s.messages[id]; !m.Deleted {
+			out = append(out, *m)
+		}
+	}
+	return out
+}
+
 // Public returns the channel's non-ephemeral messages, oldest first.
 func (s *Server) Public(channelID string) []Message {
 	var out []Message
