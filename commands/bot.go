@@ -126,12 +126,13 @@ func (b *Bot) track(fn func()) bool {
 }
 
 // spawn runs fn in a new goroutine as in-flight work with the bot's context,
-// which Shutdown cancels only after its grace period.
-func (b *Bot) spawn(fn func(ctx context.Context)) {
+// which Shutdown cancels only after its grace period. It reports false, and
+// runs nothing, once the bot is shutting down.
+func (b *Bot) spawn(fn func(ctx context.Context)) bool {
 	b.mu.Lock()
 	if b.closed {
 		b.mu.Unlock()
-		return
+		return false
 	}
 	b.inflight.Add(1)
 	b.mu.Unlock()
@@ -139,6 +140,7 @@ func (b *Bot) spawn(fn func(ctx context.Context)) {
 		defer b.inflight.Done()
 		fn(b.base)
 	}()
+	return true
 }
 
 // waitIdle waits until no work is in flight (work started before the call).

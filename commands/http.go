@@ -64,9 +64,10 @@ func (b *Bot) HTTPHandler(publicKey ed25519.PublicKey) http.Handler {
 			return
 		}
 		ex := &exchange{ch: make(chan *Response, 1), flushed: make(chan struct{})}
-		b.spawn(func(ctx context.Context) {
-			b.handle(ctx, &it, ex.initial)
-		})
+		if !b.spawn(func(ctx context.Context) { b.handle(ctx, &it, ex.initial) }) {
+			http.Error(w, "shutting down", http.StatusServiceUnavailable)
+			return
+		}
 		timer := time.NewTimer(httpDeferAfter)
 		defer timer.Stop()
 		var resp *Response
