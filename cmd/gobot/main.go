@@ -222,7 +222,16 @@ func openGateway(ctx context.Context, cfg *config.Config, bot *commands.Bot, log
 	}
 	dg.Client = &http.Client{Timeout: 30 * time.Second, Transport: commands.RewriteTransport(discordgo.EndpointAPI, cfg.APIURL, nil)}
 	dg.Identify.Intents = discordgo.IntentsNone
+	// discordgo's own messages go to our log. Its debug level would print
+	// the identify packet, token included: never go below warnings.
 	dg.LogLevel = discordgo.LogWarning
+	discordgo.Logger = func(level, _ int, format string, a ...any) {
+		l := slog.LevelWarn
+		if level == discordgo.LogError {
+			l = slog.LevelError
+		}
+		log.Log(ctx, l, fmt.Sprintf(format, a...), "from", "discordgo")
+	}
 	dg.AddHandler(func(_ *discordgo.Session, ic *discordgo.InteractionCreate) {
 		bot.Handle(ctx, ic.Interaction)
 	})
