@@ -420,6 +420,7 @@ func (e *env) challenge(ch *discordtest.Channel, alice, bob discordtest.User, op
 	if msg.Ephemeral || !strings.Contains(msg.Text(), bob.Mention()) {
 		e.t.Fatalf("challenge message = %q, want a public message mentioning %s", msg.Text(), bob.Mention())
 	}
+	before := len(e.d.Public(ch.ID))
 	e.do(e.click(bob, msg, "accept"))
 	var g *storage.Game
 	e.d.WaitFor("the game to start", func() bool {
@@ -431,7 +432,8 @@ func (e *env) challenge(ch *discordtest.Channel, alice, bob discordtest.User, op
 	}
 	var first discordtest.Message
 	e.d.WaitFor("the first board", func() bool {
-		for _, m := range e.d.Public(ch.ID) {
+		msgs := e.d.Public(ch.ID)
+		for _, m := range msgs[min(before, len(msgs)):] {
 			if _, ok := m.PNG(); ok && !m.Deferred {
 				first = m
 				return true
@@ -1374,5 +1376,80 @@ func TestE2ERestartChallenge(t *testing.T) {
 	g := e.game(ch.ID)
 	if g.White.UserID != alice.ID || g.Black.UserID != bob.ID {
 		t.Errorf("colours: black %s, white %s; want bob black, alice white as challenged", g.Black.UserID, g.White.UserID)
+	}
+}
+
+// TestE2EBadInput: options and payloads a well-behaved Discord client would
+// rarely send still get a specific refusal and change nothing.
+func TestE2EBadInput(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	ch := e.d.GuildChannel("general")
+	alice, bob := e.d.NewUser("alice"), e.d.NewUser("bob")
+	robot := e.d.NewUser("otherbot")
+	robot.Bot = true
+	dm := e.d.DM(alice)
+	sub := discordtest.Sub
+	tests := []struct {
+		name string
+		it   *discordtest.Interaction
+		want string
+	}{
+		{"challenge yourself", e.d.Command(ch, alice, "go", sub("challenge", discordtest.UserOpt("opponent", alice))), "yourself"},
+		{"challenge a bot account", e.d.Command(ch, alice, "go", sub("challenge", discordtest.UserOpt("opponent", robot))), "bot"},
+		{"size 10", e.d.Command(ch, alice, "go", sub("challenge", discordtest.UserOpt("opponent", bob), discordtest.Int("size", 10))), "9, 13 or 19"},
+		{"colour purple", e.d.Command(ch, alice, "go", sub("bot", discordtest.Str("color", "purple"))), "black, white or nigiri"},
+		{"unknown ruleset", e.d.Command(ch, alice, "go", sub("bot", discordtest.Str("ruleset", "ing"))), "ruleset"},
+		{"komi not in halves", e.d.Command(ch, alice, "go", sub("bot", discordtest.Num("komi", 6.3))), "komi"},
+		{"komi huge", e.d.Command(ch, alice, "go", sub("bot", discordtest.Num("komi", 1000))), "komi"},
+		{"handicap above 9", e.d.Command(ch, alice, "go", sub("bot", discordtest.Int("size", 19), discordtest.Int("handicap", 12))), "handicap"},
+		{"negative handicap", e.d.Command(ch, alice, "go", sub("bot", discordtest.Int("handicap", -1))), "handicap"},
+		{"unknown level", e.d.Command(ch, alice, "go", sub("bot", discordtest.Str("level", "godlike"))), "level"},
+		{"thread in a DM", e.d.Command(dm, alice, "go", sub("challenge", discordtest.UserOpt("opponent", bob), discordtest.Bool("thread", true))), "thread"},
+		{"play without a game", e.d.Command(dm, alice, "go", sub("play", discordtest.Str("move", "D4"))), "no game"},
+		{"pass without a game", e.d.Command(ch, alice, "go", sub("pass")), "no game"},
+		{"resign without a game", e.d.Command(ch, alice, "go", sub("resign")), "no game"},
+		{"undo without a game", e.d.Command(ch, alice, "go", sub("undo")), "no game"},
+		{"sgf without a game", e.d.Command(ch, alice, "go", sub("sgf")), "no game"},
+		{"dead without a game", e.d.Command(ch, alice, "go", sub("dead", discordtest.Str("point", "D4"))), "no game"},
+		{"a subcommand from an old version", e.d.Command(ch, alice, "go", sub("teleport")), "don't know"},
+		{"another command", e.d.Command(ch, alice, "chess", sub("play")), "don't know"},
+		{"an unknown button", e.d.Click(alice, discordtest.Message{ID: "1", ChannelID: ch.ID}, "weird/button"), "don't know"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) { e.refused(tt.it, tt.want) })
+	}
+	if e.game(ch.ID) != nil || e.game(dm.ID) != nil {
+		t.Errorf("bad input started a game")
+	}
+	if n := len(e.d.Public(ch.ID)) + len(e.d.Public(dm.ID)); n != 0 {
+		t.Errorf("bad input posted %d public messages", n)
+	}
+
+	// Transport-level garbage with a valid signature.
+	for _, tt := range []struct {
+		name string
+		body string
+	}{
+		{"not JSON", "{nope"},
+		{"empty object", "{}"},
+		{"unknown type", `{"id":"1","application_id":"` + e.d.AppID + `","type":42,"token":"t","version":1}`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			sig, ts := e.d.Signer.Sign([]byte(tt.body), e.clock.Now())
+			r, err := e.d.Post([]byte(tt.body), http.Header{"Content-Type": {"application/json"}, "X-Signature-Ed25519": {sig}, "X-Signature-Timestamp": {ts}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.Status == http.StatusOK && tt.name == "not JSON" {
+				t.Errorf("HTTP 200 for a body that is not JSON")
+			}
+			if r.Status >= 500 {
+				t.Errorf("HTTP %d: %s", r.Status, r.Body)
+			}
+		})
+	}
+	if r := e.d.Do(e.d.Ping()); r.Type != discordtest.CallbackPong {
+		t.Errorf("the bot stopped answering after bad input")
 	}
 }

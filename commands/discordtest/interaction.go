@@ -70,16 +70,23 @@ type User struct {
 	Username string
 	// Permissions in guild channels; zero means PermMember.
 	Permissions uint64
+	// Bot marks a bot account.
+	Bot bool
 }
 
 // Mention is how a message mentions the user.
 func (u User) Mention() string { return "<@" + u.ID + ">" }
 
 func (u User) object() map[string]any {
-	return map[string]any{
+	o := map[string]any{
 		"id": u.ID, "username": u.Username, "discriminator": "0", "global_name": u.Username,
 		"avatar": nil, "public_flags": 0, "flags": 0, "primary_guild": nil,
 	}
+	if u.Bot {
+		o["bot"] = true
+		o["global_name"] = nil
+	}
+	return o
 }
 
 func (u User) perms() uint64 {
