@@ -10,8 +10,15 @@
 // with an apology instead of taking the bot down.
 //
 // Rules live in engine, persistence in storage, pictures in render and AI
-// opponents in bots: this package only translates between them and Discord,
-// through small interfaces it declares itself (Discord, Store, Players,
-// Renderer). It is, with cmd/gobot, the only package that imports discordgo.
-// It never logs the bot token.
+// opponents in bots: this package only translates between them and Discord.
+// It declares the small interfaces it needs (Discord for the REST calls,
+// Store, Players), calls engine and render directly, and is, with
+// cmd/gobot, the only package that imports discordgo. It never logs the bot
+// token.
+//
+// Three front doors lead to Bot.Handle: the gateway (cmd/gobot passes each
+// INTERACTION_CREATE), HTTPHandler (GOBOT_MODE=http: Ed25519 signatures,
+// PING, answers within Discord's 3 seconds) and RunConsole (a terminal that
+// types the same commands). Bot.Run does the background work: bot moves
+// pending after a restart, expired challenges and scoring phases.
 package commands
