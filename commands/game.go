@@ -475,6 +475,11 @@ func (b *Bot) cmdBoard(ctx context.Context, r *Request) error {
 	if err != nil {
 		return err
 	}
+	if botToMove(g) {
+		// The bot's move is pending (it failed, or the bot restarted while
+		// thinking): let it move now, then show the board.
+		return b.answer(ctx, r, g, "")
+	}
 	m, err := stateMessage(g, "")
 	if err != nil {
 		return err
