@@ -132,7 +132,9 @@ func (s *sgfScanner) skipSpace() {
 }
 
 // start skips anything before the first "(" that is followed by ";", as
-// the SGF specification asks readers to do with headers and mail text.
+// the SGF specification asks readers to do with headers and mail text. A
+// "(" followed by a property, as in "(PB[...]" without the ";" of the root
+// node, also starts the record: the Nihon Ki-in publishes its records so.
 func (s *sgfScanner) start() error {
 	for s.pos < len(s.data) {
 		if s.data[s.pos] == '(' {
@@ -143,10 +145,27 @@ func (s *sgfScanner) start() error {
 			if j < len(s.data) && s.data[j] == ';' {
 				return nil
 			}
+			if rootWithoutSemicolon(s.data[j:]) {
+				return nil
+			}
 		}
 		s.advance()
 	}
 	return s.errorf(1, 1, "no game tree: an SGF record starts with \"(;\"")
+}
+
+// rootWithoutSemicolon reports whether data starts with a property: a name
+// with a capital letter, then (after any white space) "[".
+func rootWithoutSemicolon(data []byte) bool {
+	i, capital := 0, false
+	for i < len(data) && isLetter(data[i]) {
+		capital = capital || 'A' <= data[i] && data[i] <= 'Z'
+		i++
+	}
+	for i < len(data) && isSpace(data[i]) {
+		i++
+	}
+	return capital && i < len(data) && data[i] == '['
 }
 
 // mainLine parses the first game tree of the collection and returns the
@@ -204,6 +223,14 @@ func (s *sgfScanner) mainLine() ([]sgfNode, error) {
 			if !ended && depth == mainOpen {
 				nodes = append(nodes, n)
 			}
+		case depth == 1 && len(nodes) == 0 && stack[0].nodes == 0 && rootWithoutSemicolon(s.data[s.pos:]):
+			// The root node of a record that leaves out its ";".
+			stack[0].nodes++
+			n, err := s.node(line, col)
+			if err != nil {
+				return nil, err
+			}
+			nodes = append(nodes, n)
 		default:
 			return nil, s.errorf(line, col, "unexpected %s: want \";\", \"(\" or \")\"", quoteByte(s.data, s.pos))
 		}

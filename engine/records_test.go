@@ -1,0 +1,359 @@
+package engine
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// The records test reads the real game records in testdata/sgf/real (see
+// the README there for where each came from): professional, server and
+// engine games, old FF[1] and FF[3] files, records with variations,
+// comments, set-up, passes and the oddities real files have. For every
+// record it checks that ParseSGF reads it, that its main line replays, that
+// WriteSGF and ParseSGF give back every position, and that GNU Go 3.8 agrees
+// on the position after loading the file (GTP loadsgf, at the end and before
+// a few moves) and accepts every move fed to it one by one with play.
+//
+// By default every record is loaded at its end and at two moves in the
+// middle and replayed into GNU Go with the position compared every 25
+// moves; the records in recordsEveryMove are compared after every move.
+// GOBOT_RECORDS=full compares every record after every move, both ways.
+
+// recordFailures are the records ParseSGF must refuse, with why. Each must
+// fail with an *SGFError that says where.
+var recordFailures = map[string]string{}
+
+// gnugoCannotLoad are records GNU Go 3.8's loadsgf cannot read, with why.
+// Their moves are still played into GNU Go from an empty board, and this
+// package's loadsgf is still compared with the replay.
+var gnugoCannotLoad = map[string]string{
+	"nihon_kiin_root_without_semicolon.sgf": `the root node has no ";": GNU Go exits with "Empty file?"`,
+}
+
+// recordsEveryMove are compared with GNU Go after every move in the default
+// run: one of each kind (9×9 with passes, handicap set-up, setup in a
+// later node, a long game with many passes and captures).
+var recordsEveryMove = []string{
+	"gnugo_9x9_pass_then_play.sgf",
+	"nngs_9stone_handicap_comments.sgf",
+	"fox_handicap2_setup_node.sgf",
+	"pachi_board_full_many_passes.sgf",
+	"cgoban_9x9_setup_stones.sgf",
+}
+
+// recordPosition is what both engines must agree on after a move.
+type recordPosition struct {
+	black, white string // stones as list_stones lists them
+	capB, capW   int    // stones captured by Black, by White
+	toPlay       Color
+}
+
+func positionOf(g *Game) recordPosition {
+	b := g.Board()
+	var black, white []string
+	for row := g.Size() - 1; row >= 0; row-- {
+		for col := 0; col < g.Size(); col++ {
+			p := Point{col, row}
+			switch b.At(p) {
+			case Black:
+				black = append(black, p.String())
+			case White:
+				white = append(white, p.String())
+			}
+		}
+	}
+	return recordPosition{
+		black: strings.Join(black, " "), white: strings.Join(white, " "),
+		capB: g.Captures(Black), capW: g.Captures(White), toPlay: g.ToPlay(),
+	}
+}
+
+// replayPositions replays g's set-up and moves into a new game with the same
+// rules, resuming play after two passes where the record goes on, and
+// returns the position after each move (index 0 is the set-up).
+func replayPositions(t *testing.T, name string, g *Game) []recordPosition {
+	t.Helper()
+	ng, err := rebuildGame(g, g.Rules(), 0)
+	if err != nil {
+		t.Fatalf("%s: set-up: %v", name, err)
+	}
+	pos := []recordPosition{positionOf(ng)}
+	for i, m := range g.Moves() {
+		if ng.PlayEnded() {
+			if err := ng.Resume(); err != nil {
+				t.Fatalf("%s: resume before move %d: %v", name, i+1, err)
+			}
+		}
+		if err := ng.Play(m); err != nil {
+			t.Fatalf("%s: replaying move %d (%s %v): %v", name, i+1, m.Color.Letter(), m, err)
+		}
+		pos = append(pos, positionOf(ng))
+	}
+	return pos
+}
+
+func realRecords(t *testing.T) []string {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join("testdata", "sgf", "real", "*.sgf"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no records in testdata/sgf/real: %v", err)
+	}
+	return files
+}
+
+// TestRealRecordsParse reads every record, replays its main line and checks
+// the round trip through WriteSGF; it needs no GNU Go.
+func TestRealRecordsParse(t *testing.T) {
+	seen := map[string]bool{}
+	for _, f := range realRecords(t) {
+		name := filepath.Base(f)
+		seen[name] = true
+		t.Run(name, func(t *testing.T) {
+			data, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			g, info, err := ParseSGF(data)
+			if reason, ok := recordFailures[name]; ok {
+				var se *SGFError
+				if !errors.As(err, &se) || se.Line < 1 || se.Col < 1 || !errors.Is(err, ErrSGF) {
+					t.Fatalf("ParseSGF = %v, want an *SGFError with a position (%s)", err, reason)
+				}
+				t.Logf("refused as expected (%s): %v", reason, err)
+				return
+			}
+			if err != nil {
+				t.Fatalf("ParseSGF: %v", err)
+			}
+			pos := replayPositions(t, name, g)
+			if got, want := pos[len(pos)-1], positionOf(g); got != want {
+				t.Fatalf("replayed end position %+v, ParseSGF's %+v", got, want)
+			}
+
+			var buf bytes.Buffer
+			if err := WriteSGF(&buf, g, *info); err != nil {
+				t.Fatalf("WriteSGF: %v", err)
+			}
+			g2, info2, err := ParseSGF(buf.Bytes())
+			if err != nil {
+				t.Fatalf("ParseSGF(WriteSGF(record)): %v\n%s", err, buf.String())
+			}
+			if g2.Size() != g.Size() || g2.Rules() != g.Rules() || g2.Handicap() != g.Handicap() || g2.FirstPlayer() != g.FirstPlayer() {
+				t.Errorf("round trip: size %d rules %v handicap %d first %v, want %d %v %d %v",
+					g2.Size(), g2.Rules(), g2.Handicap(), g2.FirstPlayer(), g.Size(), g.Rules(), g.Handicap(), g.FirstPlayer())
+			}
+			if !slices.Equal(g2.Moves(), g.Moves()) {
+				t.Errorf("round trip: %d moves, want %d (or they differ)", g2.MoveCount(), g.MoveCount())
+			}
+			pos2 := replayPositions(t, name+" (written)", g2)
+			if len(pos2) != len(pos) {
+				t.Fatalf("round trip: %d positions, want %d", len(pos2), len(pos))
+			}
+			for i := range pos {
+				if pos2[i] != pos[i] {
+					t.Fatalf("round trip: after move %d: %+v, want %+v", i, pos2[i], pos[i])
+				}
+			}
+			for _, f := range []struct{ name, got, want string }{
+				{"PB", info2.PB, info.PB}, {"PW", info2.PW, info.PW},
+				{"BR", info2.BlackRank, info.BlackRank}, {"WR", info2.WhiteRank, info.WhiteRank},
+				{"RE", info2.RE, info.RE}, {"DT", info2.DT, info.DT}, {"GN", info2.GN, info.GN},
+				{"EV", info2.EV, info.EV}, {"PC", info2.PC, info.PC}, {"C", info2.C, info.C},
+			} {
+				if f.got != f.want {
+					t.Errorf("round trip: %s = %q, want %q", f.name, f.got, f.want)
+				}
+			}
+			if !slices.Equal(info2.Dead, info.Dead) {
+				t.Errorf("round trip: dead stones %v, want %v", info2.Dead, info.Dead)
+			}
+			t.Logf("%d×%d, %d set-up stones, %d moves (%d passes inserted), %v, komi %s, RE %q",
+				g.Size(), g.Size(), len(g.Setup()), g.MoveCount(), info.InsertedPasses, g.Rules().Name, FormatKomi(g.Rules().Komi), info.RE)
+		})
+	}
+	for name := range recordFailures {
+		if !seen[name] {
+			t.Errorf("recordFailures lists %s, which is not in testdata/sgf/real", name)
+		}
+	}
+}
+
+// recordReferee compares both GTP engines with the positions of a record.
+type recordReferee struct {
+	t       *testing.T
+	name    string
+	engines []*gtpClient
+}
+
+// same checks that every engine reports the position want.
+func (r *recordReferee) same(what string, want recordPosition) {
+	r.t.Helper()
+	for _, e := range r.engines {
+		for _, c := range []struct {
+			color Color
+			want  string
+		}{{Black, want.black}, {White, want.white}} {
+			if got := sortedVertices(e.must(r.t, "list_stones "+c.color.String())); got != c.want {
+				r.t.Fatalf("%s %s: %s list_stones %v = %q, want %q", r.name, what, e.name, c.color, got, c.want)
+			}
+		}
+		for _, c := range []struct {
+			color Color
+			want  int
+		}{{Black, want.capB}, {White, want.capW}} {
+			if got := e.must(r.t, "captures "+c.color.String()); got != strconv.Itoa(c.want) {
+				r.t.Fatalf("%s %s: %s captures %v = %s, want %d", r.name, what, e.name, c.color, got, c.want)
+			}
+		}
+	}
+}
+
+// load sends loadsgf to the engines (all when nil); k > 0 loads the
+// position before move k. Each must answer the colour to move.
+func (r *recordReferee) load(engines []*gtpClient, file string, k int, want recordPosition) {
+	r.t.Helper()
+	cmd := "loadsgf " + file
+	if k > 0 {
+		cmd += " " + strconv.Itoa(k)
+	}
+	if engines == nil {
+		engines = r.engines
+	}
+	saved := r.engines
+	defer func() { r.engines = saved }()
+	r.engines = engines
+	for _, e := range r.engines {
+		got := e.must(r.t, cmd)
+		if got != want.toPlay.String() {
+			r.t.Errorf("%s: %s %q = %q, want %q to move", r.name, e.name, cmd, got, want.toPlay)
+		}
+	}
+	r.same(fmt.Sprintf("after %q", cmd), want)
+}
+
+// TestRealRecordsGNUGo compares the records with GNU Go.
+func TestRealRecordsGNUGo(t *testing.T) {
+	full := os.Getenv("GOBOT_RECORDS") == "full"
+	ref := &recordReferee{t: t, engines: []*gtpClient{startEngine(t, GTPOptions{Ko: SimpleKo, Seed: 1}), startGNUGo(t)}}
+	records, moves, loads := 0, 0, 0
+	for _, f := range realRecords(t) {
+		name := filepath.Base(f)
+		if _, ok := recordFailures[name]; ok {
+			continue
+		}
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g, info, err := ParseSGF(data)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if g.Size() > 19 {
+			t.Logf("%s: %d×%d is larger than GNU Go plays", name, g.Size(), g.Size())
+			continue
+		}
+		ref.name = name
+		pos := replayPositions(t, name, g)
+		n := g.MoveCount()
+		every := full || slices.Contains(recordsEveryMove, name)
+
+		// loadsgf numbers the record's own moves, so positions before a
+		// move are compared only where ParseSGF inserted no pass.
+		var loaders []*gtpClient // nil: both
+		if why, ok := gnugoCannotLoad[name]; ok {
+			loaders = ref.engines[:1]
+			t.Logf("%s: loadsgf in gobot only: %s", name, why)
+		}
+		ref.load(loaders, f, 0, pos[n])
+		ks := []int{1, n/3 + 1, 2*n/3 + 1}
+		if every {
+			ks = ks[:0]
+			for k := 1; k <= n; k++ {
+				ks = append(ks, k)
+			}
+		}
+		if info.InsertedPasses > 0 {
+			ks = nil
+		}
+		for _, k := range ks {
+			ref.load(loaders, f, k, pos[k-1])
+		}
+		loads += 1 + len(ks)
+
+		// The moves one by one from the set-up, which loadsgf before
+		// move 1 gives (or, where GNU Go cannot load the file, an empty
+		// board of the size).
+		if loaders == nil {
+			ref.load(nil, f, 1, pos[0])
+		} else {
+			if len(g.Setup()) > 0 {
+				t.Fatalf("%s: set-up stones cannot be given to GNU Go without loadsgf", name)
+			}
+			for _, e := range ref.engines {
+				e.must(t, fmt.Sprintf("boardsize %d", g.Size()))
+				e.must(t, "clear_board")
+			}
+			ref.same("on the empty board", pos[0])
+		}
+		for i, m := range g.Moves() {
+			cmd := fmt.Sprintf("play %s %s", m.Color, m)
+			for _, e := range ref.engines {
+				if ok, resp := e.send(t, cmd); !ok {
+					t.Fatalf("%s move %d: %s refuses %q: %s", name, i+1, e.name, cmd, resp)
+				}
+			}
+			if every || (i+1)%25 == 0 || i+1 == n {
+				ref.same(fmt.Sprintf("after move %d (%s %v)", i+1, m.Color.Letter(), m), pos[i+1])
+			}
+		}
+		records++
+		moves += n
+		t.Logf("%s: %d moves played and %d loads agreed", name, n, 1+len(ks))
+	}
+	t.Logf("%d records, %d moves, %d loads agreed with GNU Go", records, moves, loads)
+}
+
+// TestParseSGFRecordQuirks pins the oddities of real records that ParseSGF
+// reads, found by the records test, and the errors next to them.
+func TestParseSGFRecordQuirks(t *testing.T) {
+	tests := []struct {
+		name, sgf string
+		moves     int
+		pb        string
+		line, col int // where the error is, or 0 when it parses
+	}{
+		{"root node without ;", "(\nPB[Shin Jinseo]\nRE[B+R]\n;B[pd];W[dp])", 2, "Shin Jinseo", 0, 0},
+		{"root node without ; after a header", "header text\n(SZ[9]PB[a];B[ee])", 1, "a", 0, 0},
+		{"lower-case letters before the [", "(PlayerBlack [x];B[aa])", 1, "x", 0, 0},
+		{"two moves in one node", "(;SZ[9];B[aa]W[bb])", 2, "", 0, 0},
+		{"no property after (", "(x;B[aa])", 0, "", 1, 1},
+		{"value without a name after (", "([aa];B[aa])", 0, "", 1, 1},
+		{"variation without ;", "(;SZ[9](B[aa]))", 0, "", 1, 9},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			g, info, err := ParseSGF([]byte(tt.sgf))
+			if tt.line > 0 {
+				var se *SGFError
+				if !errors.As(err, &se) || se.Line != tt.line || se.Col != tt.col {
+					t.Fatalf("ParseSGF(%q) = %v, want an error at %d:%d", tt.sgf, err, tt.line, tt.col)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("ParseSGF(%q) = %v", tt.sgf, err)
+			}
+			if g.MoveCount() != tt.moves || info.PB != tt.pb {
+				t.Errorf("ParseSGF(%q): %d moves, PB %q; want %d, %q", tt.sgf, g.MoveCount(), info.PB, tt.moves, tt.pb)
+			}
+		})
+	}
+}
