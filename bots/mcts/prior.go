@@ -92,18 +92,19 @@ func (w *worker) prior(b *engine.Board, v int, c engine.Color, last int, scratch
 		}
 	}
 
-	// The first line away from everything is almost always wrong; on
-	// bigger boards so is the second, and the third and fourth lines are
-	// where open areas are taken.
+	// The first line away from everything is almost always wrong, and so
+	// is the second; open areas are taken on the third and fourth lines
+	// (and towards the centre on small boards).
 	if edge := w.s.edgeDistance(v); w.lonely(b, v) {
 		switch {
 		case edge == 0:
 			bad(E)
-		case w.s.size < 13:
-		case edge == 1:
+		case edge == 1 && w.s.size >= 7:
 			bad(E)
-		case edge <= 3:
+		case edge <= 3 && w.s.size >= 13:
 			good(E / 2)
+		case w.s.size < 13 && w.s.size >= 7:
+			good(E / 4)
 		}
 	}
 
