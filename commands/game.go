@@ -226,10 +226,28 @@ func (b *Bot) apply(ctx context.Context, g *storage.Game, m engine.Move) (string
 	}
 	g.Undo = nil
 	note := describeMove(g, m, g.Game.Captures(m.Color)-before)
+	if _, over := g.Game.Result(); !over && g.Game.PlayEnded() && g.Scoring == nil {
+		if unsure := b.startScoring(ctx, g); len(unsure) > 0 {
+			note += "\n⚠️ Please check " + pointList(unsure, 30) + ": I left them alive without being sure."
+		}
+	}
 	if err := b.commit(ctx, g); err != nil {
 		return "", err
 	}
 	return note, nil
+}
+
+// pointList names points, at most limit of them.
+func pointList(ps []engine.Point, limit int) string {
+	var names []string
+	for i, p := range ps {
+		if i == limit {
+			names = append(names, fmt.Sprintf("and %d more", len(ps)-limit))
+			break
+		}
+		names = append(names, p.String())
+	}
+	return strings.Join(names, " ")
 }
 
 // moveError explains a refused move.

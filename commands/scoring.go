@@ -37,17 +37,19 @@ func phase(ctx context.Context, g *storage.Game) (*engine.ScoringPhase, error) {
 }
 
 // startScoring puts g, whose play just ended with two passes, into the
-// scoring phase with the estimate's proposal; bots accept it at once.
-func (b *Bot) startScoring(ctx context.Context, g *storage.Game) {
+// scoring phase with the estimate's proposal; bots accept it at once. It
+// returns the stones the estimate left alive without being sure of them.
+func (b *Bot) startScoring(ctx context.Context, g *storage.Game) []engine.Point {
 	g.Scoring = &storage.ScoringState{Accepted: map[engine.Color]bool{}, Deadline: b.now().Add(b.opts.ScoringTTL)}
 	ph, err := phase(ctx, g)
 	if err != nil {
 		// No proposal: every stone alive, the players mark by hand.
 		b.log.Warn("dead stone estimate failed", "game", g.ID, "err", err)
-		return
+		return nil
 	}
 	g.Scoring.Dead = ph.Dead()
 	botsAccept(g)
+	return ph.Uncertain()
 }
 
 // botsAccept records the acceptance of a bot player; a bot accepts only its
@@ -112,11 +114,7 @@ func scoringMessageWith(g *storage.Game, note string, uncertain []engine.Point) 
 	sb.WriteString("**Play has ended. Agree on the dead stones.** Crossed stones count as dead; small squares show territory. ")
 	sb.WriteString("Mark or unmark a group with `/go dead point:`, then press **Accept**; **Resume play** continues the game.\n")
 	if len(uncertain) > 0 {
-		var ps []string
-		for _, p := range uncertain {
-			ps = append(ps, p.String())
-		}
-		fmt.Fprintf(&sb, "⚠️ Please check these stones, which I left alive without being sure: %s\n", clip(strings.Join(ps, " "), 300))
+		fmt.Fprintf(&sb, "⚠️ Please check %s: I left them alive without being sure.\n", pointList(uncertain, 30))
 	}
 	fmt.Fprintf(&sb, "```\n%s\n```\n", engine.FormatScore(sc, db, dw))
 	yes := func(c engine.Color) string {
