@@ -357,3 +357,19 @@ func TestParseSGFRecordQuirks(t *testing.T) {
 		})
 	}
 }
+
+// TestParseSGFCharsetNames reads Latin-1 text under the names real records
+// give the charset.
+func TestParseSGFCharsetNames(t *testing.T) {
+	for _, ca := range []string{"ISO-8859-1", "ISO8859_1", "iso8859-1", "Latin-1", "latin1", "ISO_8859-1", "windows-1252", "cp1252"} {
+		_, info, err := ParseSGF([]byte("(;CA[" + ca + "]PB[Jos\xe9])"))
+		if err != nil || info.PB != "José" {
+			t.Errorf("CA[%s]: PB = %q, %v; want \"José\"", ca, info.PB, err)
+		}
+	}
+	// A charset this package cannot decode keeps what is valid UTF-8.
+	_, info, err := ParseSGF([]byte("(;CA[GB2312]PB[\xb9\xc5\xc1\xa6 Gu Li])"))
+	if err != nil || !strings.HasSuffix(info.PB, " Gu Li") || !strings.Contains(info.PB, "\uFFFD") {
+		t.Errorf("CA[GB2312]: PB = %q, %v; want replacement characters then \" Gu Li\"", info.PB, err)
+	}
+}

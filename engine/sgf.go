@@ -379,6 +379,25 @@ func decodeText(s string, latin1 bool) string {
 	return b.String()
 }
 
+// isLatin1Charset reports whether a CA value names ISO-8859-1, however it
+// is spelt: "ISO-8859-1", "ISO8859_1" (TwoGtp), "Latin-1", "l1". Windows-1252,
+// which differs only in characters records rarely use, is read as Latin-1
+// too.
+func isLatin1Charset(ca string) bool {
+	cs := strings.Map(func(r rune) rune {
+		switch r {
+		case '-', '_', ' ', '.':
+			return -1
+		}
+		return r
+	}, lower(strings.TrimSpace(ca)))
+	switch cs {
+	case "iso88591", "isolatin1", "latin1", "l1", "iso885915", "latin9", "windows1252", "cp1252":
+		return true
+	}
+	return false
+}
+
 // ParseSGF reads the main line of the first game in an SGF collection (FF[4],
 // and the older FF[1]–FF[3] records found in real collections: white space
 // anywhere, lower-case letters in property names such as "AddBlack", a
@@ -467,8 +486,7 @@ func (r *sgfReader) text(id string) string {
 func (r *sgfReader) read() error {
 	r.latin1 = true
 	if p, ok := r.first("CA"); ok {
-		cs := lower(strings.TrimSpace(p.vals[0].text))
-		r.latin1 = cs == "iso-8859-1" || cs == "latin1" || cs == "latin-1" || cs == "iso8859-1"
+		r.latin1 = isLatin1Charset(p.vals[0].text)
 	}
 	if p, ok := r.first("GM"); ok {
 		if gm := strings.TrimSpace(p.vals[0].text); gm != "" && gm != "1" {
