@@ -1453,3 +1453,39 @@ func TestE2EBadInput(t *testing.T) {
 		t.Errorf("the bot stopped answering after bad input")
 	}
 }
+
+// TestE2EPrivateChannel: with a user install, two friends play in their own
+// DM, where the bot is not a member: everything must go through the
+// interactions, since the channel endpoints answer 403.
+func TestE2EPrivateChannel(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	alice, bob := e.d.NewUser("alice"), e.d.NewUser("bob")
+	ch := e.d.PrivateChannel(alice, bob)
+	e.challenge(ch, alice, bob)
+	for i, mv := range []string{"E5", "C3", "G7"} {
+		who := alice
+		if i%2 == 1 {
+			who = bob
+		}
+		if m := e.do(e.play(ch, who, mv)); m.Ephemeral {
+			t.Fatalf("%s refused: %q", mv, m.Text())
+		}
+	}
+	e.do(e.click(bob, e.board(ch.ID), "pass"))
+	if n := e.game(ch.ID).Game.MoveCount(); n != 4 {
+		t.Errorf("%d moves, want 4", n)
+	}
+	e.do(e.d.Command(ch, alice, "go", discordtest.Sub("resign")))
+	if e.game(ch.ID) != nil {
+		t.Errorf("the game is still active after resigning")
+	}
+	// A bot game there too: its replies come within the interaction.
+	if m := e.do(e.d.Command(ch, alice, "go", discordtest.Sub("bot", discordtest.Int("size", 9), discordtest.Str("color", "white")))); m.Ephemeral {
+		t.Fatalf("/go bot refused: %q", m.Text())
+	}
+	e.do(e.play(ch, alice, "E5"))
+	if n := e.game(ch.ID).Game.MoveCount(); n != 3 {
+		t.Errorf("%d moves in the bot game, want 3", n)
+	}
+}

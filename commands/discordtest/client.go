@@ -52,7 +52,7 @@ func (s *Server) Send(it *Interaction) (*Reply, error) {
 	body := it.JSON()
 	if it.Type != TypePing {
 		s.mu.Lock()
-		st := &interaction{id: it.ID, token: it.Token, typ: it.Type, userID: it.User.ID, messageID: it.MessageID, answered: make(chan struct{})}
+		st := &interaction{id: it.ID, token: it.Token, typ: it.Type, userID: it.User.ID, messageID: it.MessageID, answered: make(chan struct{}), created: s.opts.Now()}
 		defer close(st.answered)
 		if it.Channel != nil {
 			st.channelID = it.Channel.ID

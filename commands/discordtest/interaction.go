@@ -106,6 +106,11 @@ type Channel struct {
 	ParentID string // threads: the channel the thread is in
 	// Recipient is the other user of a DM.
 	Recipient User
+	// Private marks a DM between two users (or a group DM) where the app
+	// is used through a user install: the bot is not a member, so only
+	// interaction responses and follow-ups reach it; channel endpoints
+	// answer 403 Missing Access.
+	Private bool
 }
 
 func (c *Channel) object() map[string]any {
@@ -242,6 +247,13 @@ func (s *Server) base(typ int, ch *Channel, u User) *Interaction {
 			p["app_permissions"] = strconv.FormatUint(PermBot, 10)
 			p["context"] = 0 // GUILD
 			p["authorizing_integration_owners"] = map[string]any{"0": ch.GuildID}
+		} else if ch.Private {
+			p["user"] = u.object()
+			// A user-installed app in someone else's DM: it may answer
+			// interactions, nothing else.
+			p["app_permissions"] = strconv.FormatUint(PermEmbedLinks|PermAttachFiles, 10)
+			p["context"] = 2 // PRIVATE_CHANNEL
+			p["authorizing_integration_owners"] = map[string]any{"1": u.ID}
 		} else {
 			p["user"] = u.object()
 			p["app_permissions"] = strconv.FormatUint(PermViewChannel|PermSendMessages|PermEmbedLinks|PermAttachFiles|PermReadMessageHistory, 10)

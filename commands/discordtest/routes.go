@@ -153,6 +153,9 @@ func overwriteCommands(s *Server, r *restRequest) restResponse {
 func getChannel(s *Server, r *restRequest) restResponse {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if c := s.channels[r.params["channel_id"]]; c != nil && c.Private {
+		return refuse(http.StatusForbidden, 50001, "Missing Access: the bot is not in channel %s (a user-install private channel: answer through the interaction instead)", c.ID)
+	}
 	c, found := s.channels[r.params["channel_id"]]
 	if !found {
 		return refuse(http.StatusNotFound, 10003, "Unknown Channel %s", r.params["channel_id"])
@@ -163,6 +166,9 @@ func getChannel(s *Server, r *restRequest) restResponse {
 func createMessage(s *Server, r *restRequest) restResponse {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if c := s.channels[r.params["channel_id"]]; c != nil && c.Private {
+		return refuse(http.StatusForbidden, 50001, "Missing Access: the bot is not in channel %s (a user-install private channel: answer through the interaction instead)", c.ID)
+	}
 	if _, found := s.channels[r.params["channel_id"]]; !found {
 		return refuse(http.StatusNotFound, 10003, "Unknown Channel %s", r.params["channel_id"])
 	}
@@ -187,6 +193,9 @@ func (s *Server) channelMessage(r *restRequest) (*Message, restResponse) {
 func getMessage(s *Server, r *restRequest) restResponse {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if c := s.channels[r.params["channel_id"]]; c != nil && c.Private {
+		return refuse(http.StatusForbidden, 50001, "Missing Access: the bot is not in channel %s (a user-install private channel: answer through the interaction instead)", c.ID)
+	}
 	m, fail := s.channelMessage(r)
 	if m == nil {
 		return fail
@@ -197,6 +206,9 @@ func getMessage(s *Server, r *restRequest) restResponse {
 func editMessage(s *Server, r *restRequest) restResponse {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if c := s.channels[r.params["channel_id"]]; c != nil && c.Private {
+		return refuse(http.StatusForbidden, 50001, "Missing Access: the bot is not in channel %s (a user-install private channel: answer through the interaction instead)", c.ID)
+	}
 	m, fail := s.channelMessage(r)
 	if m == nil {
 		return fail
@@ -210,6 +222,9 @@ func editMessage(s *Server, r *restRequest) restResponse {
 func deleteMessage(s *Server, r *restRequest) restResponse {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if c := s.channels[r.params["channel_id"]]; c != nil && c.Private {
+		return refuse(http.StatusForbidden, 50001, "Missing Access: the bot is not in channel %s (a user-install private channel: answer through the interaction instead)", c.ID)
+	}
 	m, fail := s.channelMessage(r)
 	if m == nil {
 		return fail
@@ -221,6 +236,9 @@ func deleteMessage(s *Server, r *restRequest) restResponse {
 func startThread(s *Server, r *restRequest) restResponse {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if c := s.channels[r.params["channel_id"]]; c != nil && c.Private {
+		return refuse(http.StatusForbidden, 50001, "Missing Access: the bot is not in channel %s (a user-install private channel: answer through the interaction instead)", c.ID)
+	}
 	parent, found := s.channels[r.params["channel_id"]]
 	if !found {
 		return refuse(http.StatusNotFound, 10003, "Unknown Channel %s", r.params["channel_id"])
@@ -254,6 +272,9 @@ func (s *Server) interactionFor(r *restRequest) (*interaction, restResponse) {
 	}
 	if id := r.params["interaction_id"]; id != "" && id != st.id {
 		return nil, refuse(http.StatusNotFound, 10062, "Unknown interaction: id %s does not match the token", id)
+	}
+	if age := s.opts.Now().Sub(st.created); age > TokenLifetime {
+		return nil, refuse(http.StatusUnauthorized, 50027, "Invalid Webhook Token: the interaction token is %v old (tokens last %v)", age.Round(time.Second), TokenLifetime)
 	}
 	return st, restResponse{}
 }

@@ -18,6 +18,10 @@ import (
 	"time"
 )
 
+// TokenLifetime is how long an interaction token works for follow-ups and
+// edits of the original response.
+const TokenLifetime = 15 * time.Minute
+
 // APIPrefix is the path under which the fake serves the REST API, as in
 // https://discord.com/api/v10.
 const APIPrefix = "/api/v10"
@@ -91,7 +95,8 @@ type Server struct {
 type interaction struct {
 	id, token, channelID, userID string
 	typ                          int
-	messageID                    string // component interactions: the clicked message
+	created                      time.Time // by Options.Now: the token lasts 15 minutes
+	messageID                    string    // component interactions: the clicked message
 	acked                        bool
 	// answered is closed once the bot's HTTP answer has been applied.
 	answered chan struct{}
@@ -247,6 +252,18 @@ func (s *Server) GuildChannel(name string) *Channel {
 // DM makes the DM channel between the bot and u.
 func (s *Server) DM(u User) *Channel {
 	c := &Channel{ID: s.nextID(), Type: ChannelDM, Recipient: u}
+	s.mu.Lock()
+	s.channels[c.ID] = c
+	s.mu.Unlock()
+	return c
+}
+
+// PrivateChannel makes a DM between two users in which the app is used
+// through a user install (interaction context PRIVATE_CHANNEL): the bot is
+// not a member, so it can answer interactions there but not post or edit
+// through the channel endpoints.
+func (s *Server) PrivateChannel(a, b User) *Channel {
+	c := &Channel{ID: s.nextID(), Type: ChannelDM, Recipient: b, Private: true}
 	s.mu.Lock()
 	s.channels[c.ID] = c
 	s.mu.Unlock()
