@@ -36,11 +36,11 @@ const estUncertainBand = -0.4
 func DefaultPlayouts(size int) int {
 	switch {
 	case size <= 9:
-		return 1000
+		return 600
 	case size <= 13:
-		return 800
+		return 500
 	}
-	return 600
+	return 400
 }
 
 // Estimate is the estimated status of every stone at the end of a game.
