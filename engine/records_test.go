@@ -48,6 +48,16 @@ var recordsEveryMove = []string{
 	"cgoban_9x9_setup_stones.sgf",
 }
 
+// recordScores are records whose last node marks the dead stones (TB/TW)
+// and whose RE gives the margin, with the scoring the server used: the
+// count of the final position must give the recorded result.
+var recordScores = map[string]string{
+	"kgs_9x9_aya_gnugo_territory_marks.sgf":          "chinese",
+	"kgs_9x9_dariush_gnugo_passes_marks.sgf":         "chinese",
+	"kgs_13x13_crazystone_gnugo_territory_marks.sgf": "chinese",
+	"igs_pandanet_handicap_territory.sgf":            "japanese", // IGS counts territory; the record has no RU
+}
+
 // recordPosition is what both engines must agree on after a move.
 type recordPosition struct {
 	black, white string // stones as list_stones lists them
@@ -137,6 +147,25 @@ func TestRealRecordsParse(t *testing.T) {
 				t.Fatalf("replayed end position %+v, ParseSGF's %+v", got, want)
 			}
 
+			if preset, ok := recordScores[name]; ok {
+				rules, err := Preset(preset)
+				if err != nil {
+					t.Fatal(err)
+				}
+				rules.Komi = g.Rules().Komi
+				end, err := rebuildGame(g, rules, g.MoveCount())
+				if err != nil {
+					t.Fatal(err)
+				}
+				want, err := ParseResult(info.RE)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got := end.Score(info.Dead); got.Winner != want.Winner || got.Margin != want.Margin {
+					t.Errorf("%s count with the marked dead stones %v = %s, want RE[%s]", preset, info.Dead, got.Result(), info.RE)
+				}
+			}
+
 			var buf bytes.Buffer
 			if err := WriteSGF(&buf, g, *info); err != nil {
 				t.Fatalf("WriteSGF: %v", err)
@@ -178,9 +207,11 @@ func TestRealRecordsParse(t *testing.T) {
 				g.Size(), g.Size(), len(g.Setup()), g.MoveCount(), info.InsertedPasses, g.Rules().Name, FormatKomi(g.Rules().Komi), info.RE)
 		})
 	}
-	for name := range recordFailures {
-		if !seen[name] {
-			t.Errorf("recordFailures lists %s, which is not in testdata/sgf/real", name)
+	for _, list := range []map[string]string{recordFailures, recordScores, gnugoCannotLoad} {
+		for name := range list {
+			if !seen[name] {
+				t.Errorf("%s is listed in records_test.go but not in testdata/sgf/real", name)
+			}
 		}
 	}
 }
