@@ -11,6 +11,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gobot-dev/gobot/commands/discordtest"
 )
@@ -83,4 +84,28 @@ func TestE2EKnownBugAbortWhileThinking(t *testing.T) {
 	if e.game(ch.ID) != nil {
 		t.Errorf("the aborted game came back")
 	}
+}
+
+// TestE2EKnownBugStopWhileThinking: SIGTERM arrives while the bot thinks
+// and the grace period runs out. The next process makes the move and posts
+// the board (good), but the interaction that was thinking is never
+// answered: answer() replies with the cancelled context, so its deferred
+// "thinking…" message stays for ever (the env's checkMessages reports it).
+func TestE2EKnownBugStopWhileThinking(t *testing.T) {
+	knownBug(t)
+	e := newEnv(t)
+	ch := e.d.GuildChannel("general")
+	alice := e.d.NewUser("alice")
+	slow := e.d.Command(ch, alice, "go", discordtest.Sub("bot", discordtest.Str("level", "slow"), discordtest.Int("size", 9), discordtest.Str("color", "white")))
+	e.d.Do(slow)
+	if err := e.stopWithin(time.Second); err == nil {
+		t.Fatalf("Shutdown returned nil although the bot was still thinking")
+	}
+	e.start()
+	close(e.players.gate)
+	e.d.WaitFor("the bot's move after the restart", func() bool {
+		g := e.game(ch.ID)
+		return g != nil && g.Game.MoveCount() == 1
+	})
+	e.waitBoard(ch.ID, "A9")
 }

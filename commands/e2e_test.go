@@ -229,21 +229,29 @@ func (e *env) start() {
 
 // stop shuts the bot down as SIGTERM does and closes the database.
 func (e *env) stop() {
-	if e.bot == nil {
-		return
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	e.srv.Close()
-	if err := e.bot.Shutdown(ctx); err != nil {
+	if err := e.stopWithin(time.Minute); err != nil {
 		e.t.Errorf("Shutdown: %v", err)
 	}
+}
+
+// stopWithin stops the bot giving in-flight work grace to finish, and
+// returns Shutdown's error (context.DeadlineExceeded when work had to be
+// cancelled).
+func (e *env) stopWithin(grace time.Duration) error {
+	if e.bot == nil {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), grace)
+	defer cancel()
+	e.srv.Close()
+	err := e.bot.Shutdown(ctx)
 	e.stopRun()
 	<-e.runDone
 	if err := e.store.Close(); err != nil {
 		e.t.Errorf("store.Close: %v", err)
 	}
 	e.bot, e.store = nil, nil
+	return err
 }
 
 // restart is a redeploy: the process goes away and a new one opens the
