@@ -673,31 +673,52 @@ func (s *gtpServer) captures(args []string) (string, error) {
 	return strconv.Itoa(s.g.Captures(c)), nil
 }
 
-// loadSGF loads a record's main line; with a move number n, the position
-// before move n (n-1 moves played). Like GNU Go, it answers the colour to
-// move.
+// loadSGF loads a record's main line. Like GNU Go, an optional move number
+// k loads the position before the record's k-th move (passes ParseSGF
+// inserted between two moves of one player do not count, and the one before
+// move k is played), an optional vertex loads the position before the first
+// move there, and the answer is the colour to move: the colour of that
+// move, or of the player to move at the end.
 func (s *gtpServer) loadSGF(args []string) (string, error) {
 	if len(args) < 1 {
 		return "", gtpSyntax
-	}
-	n := -1
-	if len(args) >= 2 {
-		k, err := strconv.Atoi(args[1])
-		if err != nil || k < 1 {
-			return "", gtpSyntax
-		}
-		n = k - 1
 	}
 	data, err := os.ReadFile(args[0])
 	if err != nil {
 		return "", gtpFailure("cannot load file")
 	}
-	rec, _, err := ParseSGF(data)
+	rec, info, err := ParseSGF(data)
 	if err != nil {
 		return "", gtpFailure("cannot load file: " + strings.TrimPrefix(err.Error(), "engine: "))
 	}
-	if n < 0 || n > rec.MoveCount() {
-		n = rec.MoveCount()
+	n := rec.MoveCount()
+	moves := rec.Moves()
+	if len(args) >= 2 {
+		until := -1 // the record's move to stop before, from 0
+		if k, err := strconv.Atoi(args[1]); err == nil {
+			if k < 1 {
+				return "", gtpSyntax
+			}
+			until = k - 1
+		} else {
+			p, ok := parsePoint(strings.ToUpper(args[1]))
+			if !ok || !p.Valid(rec.Size()) {
+				return "", gtpSyntax
+			}
+			for i, j := 0, 0; i < len(moves); i++ {
+				if slices.Contains(info.InsertedAt, i) {
+					continue
+				}
+				if moves[i].Kind == Place && moves[i].Point == p {
+					until = j
+					break
+				}
+				j++
+			}
+		}
+		if i, ok := recordMoveIndex(info.InsertedAt, until, n); ok {
+			n = i
+		}
 	}
 	rules := s.rules()
 	rules.Komi = rec.Rules().Komi
@@ -710,7 +731,27 @@ func (s *gtpServer) loadSGF(args []string) (string, error) {
 	for i := range s.history {
 		s.history[i] = 1
 	}
-	return g.ToPlay().String(), nil
+	toPlay := g.ToPlay()
+	if n < len(moves) {
+		toPlay = moves[n].Color
+	}
+	return toPlay.String(), nil
+}
+
+// recordMoveIndex returns the index in Game.Moves of a record's move k
+// (from 0), skipping the passes ParseSGF inserted (at the sorted indexes
+// inserted), and false when k is not one of the record's moves.
+func recordMoveIndex(inserted []int, k, movesPlayed int) (int, bool) {
+	if k < 0 {
+		return 0, false
+	}
+	idx := k
+	for _, at := range inserted {
+		if at <= idx {
+			idx++
+		}
+	}
+	return idx, idx < movesPlayed
 }
 
 // printSGF answers GNU Go's printsgf: the game as SGF, or written to the

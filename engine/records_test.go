@@ -246,13 +246,14 @@ func (r *recordReferee) same(what string, want recordPosition) {
 	}
 }
 
-// load sends loadsgf to the engines (all when nil); k > 0 loads the
-// position before move k. Each must answer the colour to move.
-func (r *recordReferee) load(engines []*gtpClient, file string, k int, want recordPosition) {
+// load sends loadsgf to the engines (all when nil), with until (a move
+// number or a vertex) when it is not empty. Each must answer the colour to
+// move.
+func (r *recordReferee) load(engines []*gtpClient, file, until string, want recordPosition) {
 	r.t.Helper()
 	cmd := "loadsgf " + file
-	if k > 0 {
-		cmd += " " + strconv.Itoa(k)
+	if until != "" {
+		cmd += " " + until
 	}
 	if engines == nil {
 		engines = r.engines
@@ -296,26 +297,36 @@ func TestRealRecordsGNUGo(t *testing.T) {
 		n := g.MoveCount()
 		every := full || slices.Contains(recordsEveryMove, name)
 
-		// loadsgf numbers the record's own moves, so positions before a
-		// move are compared only where ParseSGF inserted no pass.
+		// loadsgf numbers the record's own moves: passes ParseSGF
+		// inserted between two moves of one player do not count.
 		var loaders []*gtpClient // nil: both
 		if why, ok := gnugoCannotLoad[name]; ok {
 			loaders = ref.engines[:1]
 			t.Logf("%s: loadsgf in gobot only: %s", name, why)
 		}
-		ref.load(loaders, f, 0, pos[n])
-		ks := []int{1, n/3 + 1, 2*n/3 + 1}
+		ref.load(loaders, f, "", pos[n])
+		own := n - len(info.InsertedAt)
+		ks := []int{1, own/3 + 1, 2*own/3 + 1}
 		if every {
 			ks = ks[:0]
-			for k := 1; k <= n; k++ {
+			for k := 1; k <= own+1; k++ {
 				ks = append(ks, k)
 			}
 		}
-		if info.InsertedPasses > 0 {
-			ks = nil
-		}
 		for _, k := range ks {
-			ref.load(loaders, f, k, pos[k-1])
+			i, ok := recordMoveIndex(info.InsertedAt, k-1, n)
+			if !ok {
+				i = n
+			}
+			ref.load(loaders, f, strconv.Itoa(k), pos[i])
+		}
+		// And before the first move at the vertex of the record's middle
+		// move.
+		if i, ok := recordMoveIndex(info.InsertedAt, own/2, n); ok && g.Moves()[i].Kind == Place {
+			p := g.Moves()[i].Point
+			first := slices.IndexFunc(g.Moves(), func(m Move) bool { return m.Kind == Place && m.Point == p })
+			ref.load(loaders, f, strings.ToLower(p.String()), pos[first])
+			loads++
 		}
 		loads += 1 + len(ks)
 
@@ -323,7 +334,7 @@ func TestRealRecordsGNUGo(t *testing.T) {
 		// move 1 gives (or, where GNU Go cannot load the file, an empty
 		// board of the size).
 		if loaders == nil {
-			ref.load(nil, f, 1, pos[0])
+			ref.load(nil, f, "1", pos[0])
 		} else {
 			if len(g.Setup()) > 0 {
 				t.Fatalf("%s: set-up stones cannot be given to GNU Go without loadsgf", name)
@@ -402,5 +413,47 @@ func TestParseSGFCharsetNames(t *testing.T) {
 	_, info, err := ParseSGF([]byte("(;CA[GB2312]PB[\xb9\xc5\xc1\xa6 Gu Li])"))
 	if err != nil || !strings.HasSuffix(info.PB, " Gu Li") || !strings.Contains(info.PB, "\uFFFD") {
 		t.Errorf("CA[GB2312]: PB = %q, %v; want replacement characters then \" Gu Li\"", info.PB, err)
+	}
+}
+
+// TestGTPLoadSGFRecordNumbering pins loadsgf's numbering on a record that
+// gives its four handicap stones as black moves: GNU Go counts the record's
+// moves, not the passes ParseSGF inserts between them, and answers the
+// colour of the move it stops before. A vertex stops before the first move
+// there.
+func TestGTPLoadSGFRecordNumbering(t *testing.T) {
+	f := filepath.Join("testdata", "sgf", "real", "pachi_handicap_as_black_moves.sgf")
+	tests := []struct {
+		until, toPlay, black, white string
+	}{
+		{"1", "black", "", ""},
+		{"2", "black", "Q4", ""},
+		{"4", "black", "Q4 D4 D16", ""},
+		{"5", "white", "Q16 D16 Q4 D4", ""},
+		{"6", "black", "Q16 D16 Q4 D4", "R14"},
+		{"r14", "white", "Q16 D16 Q4 D4", ""},
+		{"D16", "black", "Q4 D4", ""},
+		{"T19", "black", "", ""}, // never played: the whole record
+	}
+	for _, tt := range tests {
+		t.Run(tt.until, func(t *testing.T) {
+			resp := gtpRun(t, GTPOptions{Ko: SimpleKo}, fmt.Sprintf("loadsgf %s %s\nlist_stones black\nlist_stones white\n", f, tt.until))
+			if tt.until == "T19" {
+				if resp[0] != "= black" || len(strings.Fields(resp[1])) < 20 {
+					t.Errorf("loadsgf %s = %q, want the whole record with black to move", tt.until, resp)
+				}
+				return
+			}
+			want := []string{"= " + tt.toPlay, strings.TrimSpace("= " + sortedVertices(tt.black)), strings.TrimSpace("= " + tt.white)}
+			got := []string{resp[0], strings.TrimSpace("= " + sortedVertices(strings.TrimPrefix(resp[1], "= "))), strings.TrimSpace(resp[2])}
+			if !slices.Equal(got, want) {
+				t.Errorf("loadsgf %s = %q, want %q", tt.until, got, want)
+			}
+		})
+	}
+	for _, bad := range []string{"0", "-2", "Z9", "pass"} {
+		if resp := gtpRun(t, GTPOptions{}, "loadsgf "+f+" "+bad+"\n"); resp[0] != "? syntax error" {
+			t.Errorf("loadsgf %s = %q, want a syntax error", bad, resp[0])
+		}
 	}
 }

@@ -72,6 +72,10 @@ type SGFInfo struct {
 	// has the same player move twice in a row (it happens in real records,
 	// mostly from handicap stones given as moves or a missing pass).
 	InsertedPasses int
+	// InsertedAt holds the indexes in Game.Moves of those passes, in order,
+	// so that the record's own moves can be told from them (GTP's loadsgf
+	// numbers the record's moves, as GNU Go does).
+	InsertedAt []int
 }
 
 // sgfScanner reads the syntax of an SGF collection.
@@ -780,6 +784,7 @@ func (r *sgfReader) move(p sgfProp, c Color) error {
 			return r.errorAt(v, err, "move %d", g.MoveCount()+1)
 		}
 		r.info.InsertedPasses++
+		r.info.InsertedAt = append(r.info.InsertedAt, g.MoveCount()-1)
 		if g.PlayEnded() {
 			if err := g.Resume(); err != nil {
 				return r.errorAt(v, err, "move %d", g.MoveCount()+1)
