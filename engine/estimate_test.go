@@ -363,3 +363,59 @@ func TestCorpusSeki(t *testing.T) {
 		})
 	}
 }
+
+// TestEstimateInvariants checks, on corpus games that GNU Go finished
+// against a random player (many dead stones) and on light random games
+// played out, that dead stones come in whole chains, are sorted, never
+// include pass-alive stones nor stones in seki, and that ownership stays in
+// range.
+func TestEstimateInvariants(t *testing.T) {
+	var games []*Game
+	for _, name := range []string{"09-mixed-000", "09-mixed-007", "13-mixed-001", "19-mixed-000"} {
+		path := filepath.Join(corpusDir, name+".sgf")
+		if _, err := os.Stat(path); err == nil {
+			games = append(games, readCorpusGame(t, path).game)
+		}
+	}
+	for i, size := range []int{5, 7, 9, 13} {
+		games = append(games, benchGame(t, size, uint64(100+i)))
+	}
+	for _, g := range games {
+		size := g.Size()
+		b := g.Board()
+		e := EstimateDead(context.Background(), g, EstimateOptions{Playouts: 100})
+		if len(e.Ownership) != size*size {
+			t.Fatalf("%d×%d: %d ownership values", size, size, len(e.Ownership))
+		}
+		for _, o := range e.Ownership {
+			if o < -1 || o > 1 {
+				t.Fatalf("%d×%d: ownership %v out of range", size, size, o)
+			}
+		}
+		var alive [3][estArea]bool
+		var safe [3][estArea]bool
+		bensonAlive(b, Black, &alive[Black], &safe[Black])
+		bensonAlive(b, White, &alive[White], &safe[White])
+		for i, p := range e.Dead {
+			v := b.Vertex(p)
+			c := b.ColorAt(v)
+			if c == Empty {
+				t.Fatalf("%d×%d: dead %v is empty", size, size, p)
+			}
+			if i > 0 && (p.Row < e.Dead[i-1].Row || p.Row == e.Dead[i-1].Row && p.Col <= e.Dead[i-1].Col) {
+				t.Fatalf("%d×%d: Dead not sorted: %s", size, size, estPointList(e.Dead))
+			}
+			if alive[c][v] {
+				t.Errorf("%d×%d: pass-alive %v marked dead", size, size, p)
+			}
+			if estContains(e.Seki, p) {
+				t.Errorf("%d×%d: %v dead and in seki", size, size, p)
+			}
+			for s := b.NextStone(v); s != v; s = b.NextStone(s) {
+				if !e.IsDead(b.Point(s)) {
+					t.Errorf("%d×%d: %v dead but %v of its chain is not", size, size, p, b.Point(s))
+				}
+			}
+		}
+	}
+}

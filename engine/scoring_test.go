@@ -329,3 +329,29 @@ func TestScoringPhaseFromList(t *testing.T) {
 		t.Errorf("NewScoringPhaseFrom(3 ownership values) = %v, want ErrInvalidState", err)
 	}
 }
+
+// FuzzScoringPhaseJSON feeds arbitrary JSON to UnmarshalJSON: it must never
+// panic, and what it accepts must survive a round trip.
+func FuzzScoringPhaseJSON(f *testing.F) {
+	f.Add([]byte(`{"size":9,"move_count":40,"hash":"1f","dead":["C3","D4"],"proposal":["C3"],"accepted":["B"],"marking":2}`))
+	f.Add([]byte(`{"size":19,"hash":"0","dead":[],"ownership":[1,2]}`))
+	f.Add([]byte(`{"size":2,"hash":"ffffffffffffffff","seki":["A1","B2"],"uncertain":["A2"]}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var s ScoringPhase
+		if err := json.Unmarshal(data, &s); err != nil {
+			return
+		}
+		out, err := json.Marshal(&s)
+		if err != nil {
+			t.Fatalf("Marshal after Unmarshal(%s): %v", data, err)
+		}
+		var back ScoringPhase
+		if err := json.Unmarshal(out, &back); err != nil {
+			t.Fatalf("Unmarshal(%s) of our own output: %v", out, err)
+		}
+		again, _ := json.Marshal(&back)
+		if string(again) != string(out) {
+			t.Fatalf("round trip:\n%s\n%s", out, again)
+		}
+	})
+}
