@@ -1497,3 +1497,39 @@ func TestE2EPrivateChannel(t *testing.T) {
 		t.Errorf("%d moves in the bot game, want 3", n)
 	}
 }
+
+// TestE2EScoringResume: moves typed loosely are read; after two passes a
+// player resumes play instead of accepting, and the game goes on.
+func TestE2EScoringResume(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	ch := e.d.GuildChannel("general")
+	alice, bob := e.d.NewUser("alice"), e.d.NewUser("bob")
+	e.challenge(ch, alice, bob)
+	for i, mv := range []string{"e5", " C3 ", "pass", "PASS"} {
+		who := alice
+		if i%2 == 1 {
+			who = bob
+		}
+		if m := e.do(e.play(ch, who, mv)); m.Ephemeral {
+			t.Fatalf("move %q refused: %q", mv, m.Text())
+		}
+	}
+	g := e.game(ch.ID)
+	if g.Game.MoveCount() != 4 || at(g, "E5") != engine.Black || at(g, "C3") != engine.White || g.Scoring == nil {
+		t.Fatalf("after e5, C3, pass, pass: %d moves, scoring %v", g.Game.MoveCount(), g.Scoring != nil)
+	}
+	scoring := e.board(ch.ID)
+	e.refused(e.d.Click(e.d.NewUser("carol"), scoring, mustButton(t, scoring, "resume").CustomID), "not playing")
+	if m := e.do(e.click(bob, scoring, "resume")); m.Ephemeral {
+		t.Fatalf("resume refused: %q", m.Text())
+	}
+	g = e.game(ch.ID)
+	if g.Scoring != nil || g.Game.ToPlay() != engine.Black {
+		t.Fatalf("after resuming: scoring %v, %v to play; want play on with black", g.Scoring != nil, g.Game.ToPlay())
+	}
+	e.refused(e.d.Click(alice, scoring, mustButton(t, scoring, "accept").CustomID), "resumed")
+	if m := e.do(e.play(ch, alice, "G7")); m.Ephemeral {
+		t.Errorf("a move after resuming was refused: %q", m.Text())
+	}
+}

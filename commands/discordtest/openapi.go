@@ -2,7 +2,6 @@ package discordtest
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -19,14 +18,6 @@ import (
 
 // SpecEnv names the variable that may point at Discord's openapi.json.
 const SpecEnv = "DISCORD_OPENAPI_SPEC"
-
-// ErrNoOperation reports a request to a path or method that Discord's API
-// does not have.
-var ErrNoOperation = errors.New("discordtest: no such operation in Discord's API")
-
-// ErrInvalidBody reports a request or response body that does not match
-// the operation's schema.
-var ErrInvalidBody = errors.New("discordtest: body does not match Discord's OpenAPI schema")
 
 // Spec is Discord's OpenAPI description, loaded once, with the operations
 // indexed by path template. It is safe for concurrent use.
