@@ -130,7 +130,7 @@ func (l *logBuffer) String() string {
 
 // env is one bot, its database and the fake Discord around it.
 type env struct {
-	t       *testing.T
+	t       testing.TB
 	d       *discordtest.Server
 	clock   *clock
 	players *topLeft
@@ -144,7 +144,7 @@ type env struct {
 	runDone chan struct{}
 }
 
-func newEnv(t *testing.T) *env {
+func newEnv(t testing.TB) *env {
 	t.Helper()
 	e := &env{
 		t: t,
