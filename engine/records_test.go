@@ -21,9 +21,12 @@ import (
 // on the position after loading the file (GTP loadsgf, at the end and before
 // a few moves) and accepts every move fed to it one by one with play.
 //
-// By default every record is loaded at its end and at two moves in the
-// middle and replayed into GNU Go with the position compared every 25
-// moves; the records in recordsEveryMove are compared after every move.
+// By default every record is loaded at its end, at its first move, at two
+// moves in the middle and at the vertex of its middle move, and replayed
+// into GNU Go with the position compared every 25 moves and is_legal
+// compared on every point at the end; the records in recordsEveryMove are
+// compared after every move and loaded at every move (with is_legal after
+// every move on boards up to 9×9).
 // GOBOT_RECORDS=full compares every record after every move, both ways.
 
 // recordFailures are the records ParseSGF must refuse, with why. Each must
@@ -37,15 +40,17 @@ var gnugoCannotLoad = map[string]string{
 	"nihon_kiin_root_without_semicolon.sgf": `the root node has no ";": GNU Go exits with "Empty file?"`,
 }
 
-// recordsEveryMove are compared with GNU Go after every move in the default
-// run: one of each kind (9×9 with passes, handicap set-up, setup in a
-// later node, a long game with many passes and captures).
+// recordsEveryMove are compared with GNU Go after every move and loaded at
+// every move number in the default run: short records of each kind (9×9
+// with passes after two passes, set-up stones, handicap stones in a node of
+// their own, handicap stones given as black moves, passes against moves).
 var recordsEveryMove = []string{
 	"gnugo_9x9_pass_then_play.sgf",
-	"nngs_9stone_handicap_comments.sgf",
-	"fox_handicap2_setup_node.sgf",
-	"pachi_board_full_many_passes.sgf",
 	"cgoban_9x9_setup_stones.sgf",
+	"fox_handicap2_setup_node.sgf",
+	"pachi_handicap_as_black_moves.sgf",
+	"kgs_9x9_dariush_gnugo_passes_marks.sgf",
+	"crazystone_gnugo_9x9_tt_passes_iso8859.sgf",
 }
 
 // recordScores are records whose last node marks the dead stones (TB/TW)
@@ -246,6 +251,25 @@ func (r *recordReferee) same(what string, want recordPosition) {
 	}
 }
 
+// legal compares is_legal for every point of the board, for the colour to
+// move, between the engines (the ko point after a capture included).
+func (r *recordReferee) legal(what string, size int, c Color) {
+	r.t.Helper()
+	for row := 0; row < size; row++ {
+		for col := 0; col < size; col++ {
+			cmd := fmt.Sprintf("is_legal %s %s", c, Point{col, row})
+			var answers []string
+			for _, e := range r.engines {
+				answers = append(answers, e.must(r.t, cmd))
+			}
+			if answers[0] != answers[1] {
+				r.t.Fatalf("%s %s: %q: %s says %s, %s says %s", r.name, what, cmd,
+					r.engines[0].name, answers[0], r.engines[1].name, answers[1])
+			}
+		}
+	}
+}
+
 // load sends loadsgf to the engines (all when nil), with until (a move
 // number or a vertex) when it is not empty. Each must answer the colour to
 // move.
@@ -305,6 +329,7 @@ func TestRealRecordsGNUGo(t *testing.T) {
 			t.Logf("%s: loadsgf in gobot only: %s", name, why)
 		}
 		ref.load(loaders, f, "", pos[n])
+		loaded := 1
 		own := n - len(info.InsertedAt)
 		ks := []int{1, own/3 + 1, 2*own/3 + 1}
 		if every {
@@ -319,6 +344,7 @@ func TestRealRecordsGNUGo(t *testing.T) {
 				i = n
 			}
 			ref.load(loaders, f, strconv.Itoa(k), pos[i])
+			loaded++
 		}
 		// And before the first move at the vertex of the record's middle
 		// move.
@@ -326,9 +352,9 @@ func TestRealRecordsGNUGo(t *testing.T) {
 			p := g.Moves()[i].Point
 			first := slices.IndexFunc(g.Moves(), func(m Move) bool { return m.Kind == Place && m.Point == p })
 			ref.load(loaders, f, strings.ToLower(p.String()), pos[first])
-			loads++
+			loaded++
 		}
-		loads += 1 + len(ks)
+		loads += loaded
 
 		// The moves one by one from the set-up, which loadsgf before
 		// move 1 gives (or, where GNU Go cannot load the file, an empty
@@ -352,13 +378,18 @@ func TestRealRecordsGNUGo(t *testing.T) {
 					t.Fatalf("%s move %d: %s refuses %q: %s", name, i+1, e.name, cmd, resp)
 				}
 			}
+			what := fmt.Sprintf("after move %d (%s %v)", i+1, m.Color.Letter(), m)
 			if every || (i+1)%25 == 0 || i+1 == n {
-				ref.same(fmt.Sprintf("after move %d (%s %v)", i+1, m.Color.Letter(), m), pos[i+1])
+				ref.same(what, pos[i+1])
+			}
+			if every && (g.Size() <= 9 || full) {
+				ref.legal(what, g.Size(), pos[i+1].toPlay)
 			}
 		}
+		ref.legal("at the end", g.Size(), pos[n].toPlay)
 		records++
 		moves += n
-		t.Logf("%s: %d moves played and %d loads agreed", name, n, 1+len(ks))
+		t.Logf("%s: %d moves played and %d loads agreed", name, n, loaded)
 	}
 	t.Logf("%d records, %d moves, %d loads agreed with GNU Go", records, moves, loads)
 }
