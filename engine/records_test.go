@@ -299,6 +299,7 @@ func TestRealRecordsGNUGo(t *testing.T) {
 	full := os.Getenv("GOBOT_RECORDS") == "full"
 	ref := &recordReferee{t: t, engines: []*gtpClient{startEngine(t, GTPOptions{Ko: SimpleKo, Seed: 1}), startGNUGo(t)}}
 	records, moves, loads := 0, 0, 0
+	dir := t.TempDir()
 	for _, f := range realRecords(t) {
 		name := filepath.Base(f)
 		if _, ok := recordFailures[name]; ok {
@@ -354,7 +355,19 @@ func TestRealRecordsGNUGo(t *testing.T) {
 			ref.load(loaders, f, strings.ToLower(p.String()), pos[first])
 			loaded++
 		}
-		loads += loaded
+		// GNU Go reads what WriteSGF writes: the whole record and the
+		// position before its middle move.
+		var buf bytes.Buffer
+		if err := WriteSGF(&buf, g, *info); err != nil {
+			t.Fatalf("%s: WriteSGF: %v", name, err)
+		}
+		written := filepath.Join(dir, strings.TrimSuffix(name, ".sgf")+"-written.sgf")
+		if err := os.WriteFile(written, buf.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		ref.load(nil, written, "", pos[n])
+		ref.load(nil, written, strconv.Itoa(n/2+1), pos[n/2])
+		loaded += 2
 
 		// The moves one by one from the set-up, which loadsgf before
 		// move 1 gives (or, where GNU Go cannot load the file, an empty
@@ -389,6 +402,7 @@ func TestRealRecordsGNUGo(t *testing.T) {
 		ref.legal("at the end", g.Size(), pos[n].toPlay)
 		records++
 		moves += n
+		loads += loaded
 		t.Logf("%s: %d moves played and %d loads agreed", name, n, loaded)
 	}
 	t.Logf("%d records, %d moves, %d loads agreed with GNU Go", records, moves, loads)
