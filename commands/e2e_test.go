@@ -1197,6 +1197,7 @@ func TestE2ECommands(t *testing.T) {
 
 	// Abort needs Manage Messages in a server.
 	e.challenge(ch, alice, bob)
+	e.refused(e.d.Click(alice, latest, mustButton(t, latest, "pass").CustomID), "earlier game")
 	e.refused(e.d.Command(ch, alice, "go", discordtest.Sub("abort")), "manage messages")
 	if m := e.do(e.d.Command(ch, mod, "go", discordtest.Sub("abort"))); m.Ephemeral || !strings.Contains(m.Text(), "aborted") {
 		t.Errorf("abort by a moderator answered %q", m.Text())
