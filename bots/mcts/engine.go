@@ -253,7 +253,7 @@ func (e *Engine) newSearch(g *engine.Game, start time.Time) *search {
 func (e *Engine) attachTree(s *search, g *engine.Game) int {
 	moves := g.Moves()
 	if e.tree != nil && !e.opts.NoReuse && keyOf(g) == e.treeGame &&
-		len(moves) >= len(e.treeMoves) && slices.Equal(moves[:len(e.treeMoves)], e.treeMoves) {
+		len(moves) >= len(e.treeMoves) && slices.EqualFunc(moves[:len(e.treeMoves)], e.treeMoves, sameMove) {
 		idx := int32(0)
 		ok := true
 		for _, m := range moves[len(e.treeMoves):] {
@@ -423,9 +423,7 @@ func (e *Engine) finish(s *search, workers []*worker, reused int, start time.Tim
 		Candidates: cands,
 		Stopped:    stopped,
 	}
-	if e.opts.NoReuse {
-		e.tree, e.treeMoves = nil, nil
-	}
+	e.keepTree(s, move)
 	return move
 }
 
@@ -520,4 +518,30 @@ func dynamicKomi(size, handicap, moves int) float64 {
 		return 0
 	}
 	return 7 * float64(handicap) * float64(limit-moves) / float64(limit)
+}
+
+// keepTree keeps, for the next search, only the subtree under the move
+// being returned (capped at keepNodes nodes, breadth first), so an idle
+// engine holds little memory between moves; the rest of the tree is freed.
+func (e *Engine) keepTree(s *search, move engine.Move) {
+	if e.opts.NoReuse || move.Kind == engine.Resign {
+		e.tree, e.treeMoves = nil, nil
+		return
+	}
+	idx, ok := childFor(s.tree, s.root, s.board.Vertex, move)
+	if !ok {
+		e.tree, e.treeMoves = nil, nil
+		return
+	}
+	e.tree = copySubtree(s.tree, idx, min(e.opts.maxNodes(), keepNodes))
+	e.treeMoves = append(e.treeMoves, move)
+}
+
+// keepNodes caps the tree kept between moves (about 10 MB).
+const keepNodes = 256 << 10
+
+// sameMove reports whether a and b are the same move (the point matters
+// only for a Place).
+func sameMove(a, b engine.Move) bool {
+	return a.Color == b.Color && a.Kind == b.Kind && (a.Kind != engine.Place || a.Point == b.Point)
 }

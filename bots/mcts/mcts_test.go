@@ -278,6 +278,9 @@ func TestTreeReuse(t *testing.T) {
 				t.Fatalf("move %d: Play(%v) = %v", i, m, err)
 			}
 			stats = append(stats, e.Stats())
+			if e.tree != nil && e.tree.used() > keepNodes+chunkSize {
+				t.Errorf("move %d: %d nodes kept between moves, want at most %d", i, e.tree.used(), keepNodes)
+			}
 		}
 		return stats
 	}
