@@ -12,11 +12,24 @@
 // superko is checked along the tree path and against the game's history, so
 // every move the search returns is legal under the game's full rules.
 //
+// The engine passes when the game is over under area counting: after the
+// opponent's pass once no point that the board as it stands does not give it
+// could still become its own (no dead opponent stones left in its area, no
+// open points), and otherwise when every point is settled for both sides
+// even if it passes. Two passes in the tree are counted as the board
+// stands, the passer's own dead stones (by the playouts) going to the
+// opponent. It resigns when its best move wins less often than the
+// resign threshold, never before move 20 on 9×9 (80 on 19×19). Handicap
+// games use a dynamic komi that fades as the game goes on.
+//
 // An Engine keeps its tree between calls: when GenMove is called on the next
 // position of the same game, the subtree under the moves played since is
-// kept. With one thread, a fixed seed and a playout budget a search is
-// deterministic. Searches take a context, stop when it is cancelled and leave
-// no goroutine behind.
+// kept (at most 256k nodes are held between moves). With one thread, a fixed
+// seed and a playout budget a search is deterministic. Searches take a
+// context, stop when it is cancelled and leave no goroutine behind.
+//
+// Ownership estimates come from the playouts: Engine.Ownership after a
+// search, EstimateOwnership for any position, finished games included.
 //
 // The package must not import package bots (bots imports it and wraps it as
 // the "hard" and "max" levels).
