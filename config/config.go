@@ -159,11 +159,13 @@ func Parse(environ map[string]string, p Purpose) (*Config, error) {
 		}
 		c.Token = Secret(tok)
 	case r.Token != "":
-		if msg := checkToken(r.Token); msg != "" {
+		// A Kubernetes secret made from a file often keeps its newline.
+		tok := strings.TrimRight(r.Token, "\r\n")
+		if msg := checkToken(tok); msg != "" {
 			bad("DISCORD_TOKEN", ErrInvalid, "%s", msg)
 			break
 		}
-		c.Token = Secret(r.Token)
+		c.Token = Secret(tok)
 	case p == Run:
 		bad("DISCORD_TOKEN", ErrMissing, "not set (set DISCORD_TOKEN or DISCORD_TOKEN_FILE to the bot token)")
 	}

@@ -84,6 +84,15 @@ func TestParse(t *testing.T) {
 			},
 		},
 		{
+			name: "token with a trailing newline",
+			env:  map[string]string{"DISCORD_TOKEN": testToken + "\n"},
+			want: &Config{
+				Token: testToken, APIURL: "https://discord.com/api/v10", Mode: ModeGateway,
+				DBPath: "gobot.db", LogLevel: slog.LevelInfo, LogFormat: LogText,
+				MaxSearches: runtime.NumCPU(), ChallengeTTL: 24 * time.Hour, ScoringTTL: 24 * time.Hour, ShutdownTimeout: 8 * time.Second,
+			},
+		},
+		{
 			name:    "offline needs no token",
 			env:     map[string]string{"GOBOT_MODE": "http"},
 			purpose: Offline,
