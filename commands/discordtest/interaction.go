@@ -331,6 +331,24 @@ func (s *Server) Click(u User, m Message, customID string) *Interaction {
 	it := s.base(TypeMessageComponent, ch, u)
 	it.MessageID = m.ID
 	it.Payload["data"] = map[string]any{"custom_id": customID, "component_type": 2}
-	it.Payload["message"] = m.object(s)
+	msg := m.object(s)
+	if s.spec != nil {
+		// The message Discord sends with the click is a message object
+		// like any other.
+		if err := s.spec.validate("/components/schemas/MessageResponse", toJSONValue(msg)); err != nil {
+			s.problem("the fake's message object for a click is invalid: %s", brief(err))
+		}
+	}
+	it.Payload["message"] = msg
 	return it
+}
+
+// toJSONValue round-trips v through JSON so that it holds only the types
+// encoding/json decodes to (float64, []any, map[string]any).
+func toJSONValue(v any) any {
+	var out any
+	if err := decodeInto(v, &out); err != nil {
+		return v
+	}
+	return out
 }
