@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
@@ -31,7 +32,10 @@ import (
 
 // recordFailures are the records ParseSGF must refuse, with why. Each must
 // fail with an *SGFError that says where.
-var recordFailures = map[string]string{}
+var recordFailures = map[string]string{
+	"cgoban_problem_setup_after_pass.sgf": "a problem that adds stones (AW, AB) after the first move, a pass: " +
+		"a Game holds set-up only before the first move, and ParseSGF says so rather than drop the stones",
+}
 
 // gnugoCannotLoad are records GNU Go 3.8's loadsgf cannot read, with why.
 // Their moves are still played into GNU Go from an empty board, and this
@@ -500,5 +504,35 @@ func TestGTPLoadSGFRecordNumbering(t *testing.T) {
 		if resp := gtpRun(t, GTPOptions{}, "loadsgf "+f+" "+bad+"\n"); resp[0] != "? syntax error" {
 			t.Errorf("loadsgf %s = %q, want a syntax error", bad, resp[0])
 		}
+	}
+}
+
+// TestRefereeEverySize plays random games on every board size GNU Go
+// plays, 2×2 to 19×19, with simple ko and with positional superko, when
+// GOBOT_REFEREE_GAMES asks for the long referee run (n/10 games, at least
+// one, per size and rule); the default run covers 4, 5, 9 and 19.
+func TestRefereeEverySize(t *testing.T) {
+	n := refereeGames()
+	if n == 0 {
+		t.Skip("set GOBOT_REFEREE_GAMES=n for random games on every size from 2×2 to 19×19")
+	}
+	games := max(1, n/10)
+	for _, tt := range []struct {
+		ko   KoRule
+		flag string
+	}{{SimpleKo, "--simple-ko"}, {PositionalSuperko, "--positional-superko"}} {
+		t.Run(tt.ko.String(), func(t *testing.T) {
+			ref := newReferee(t, tt.ko, tt.flag)
+			rng := rand.New(rand.NewPCG(uint64(n), uint64(tt.ko)))
+			moves := 0
+			for size := MinSize; size <= 19; size++ {
+				for i := 0; i < games; i++ {
+					ref.randomGame(rng, size, tt.ko, size <= 7)
+					moves += len(ref.history)
+				}
+			}
+			t.Logf("%d games on each size from %d to 19, %d moves agreed; illegal tries both engines rejected: %v",
+				games, MinSize, moves, ref.tries)
+		})
 	}
 }
