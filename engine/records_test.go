@@ -536,3 +536,70 @@ func TestRefereeEverySize(t *testing.T) {
 		})
 	}
 }
+
+// TestRecordQuirksGNUGo loads records with the oddities ParseSGF reads in a
+// particular way into GNU Go and this package's GTP engine, which must agree
+// on the position and the colour to move, at the end and before the first
+// move: handicap without its stones, white stones but no black ones, a
+// move after a pass, two moves in one node.
+func TestRecordQuirksGNUGo(t *testing.T) {
+	records := []string{
+		"(;GM[1]FF[4]SZ[19]HA[2]KM[0.5];W[qd];B[dc];W[cp])",    // fixed handicap left to the reader
+		"(;GM[1]FF[4]SZ[9]HA[3]KM[0.5];W[ee];B[dd])",           // on 9×9
+		"(;GM[1]FF[4]SZ[13]HA[5]KM[0.5]\n;W[kc];B[ck])",        // on 13×13
+		"(;GM[1]FF[4]SZ[19]HA[2]KM[0.5];B[qd];W[dd])",          // HA but Black moves first: no stones
+		"(;GM[1]FF[4]SZ[19]HA[2]AW[aa];W[qd];B[dd])",           // set-up without black stones
+		"(;GM[1]FF[4]SZ[19]HA[2]AB[dd][pp];W[qd];B[dp];W[pd])", // the usual form
+		"(;GM[1]FF[4]SZ[5]KM[0.5];B[cc]W[dd];B[bb];W[];B[bd])", // two moves in one node, a pass
+	}
+	dir := t.TempDir()
+	ref := &recordReferee{t: t, engines: []*gtpClient{startEngine(t, GTPOptions{Ko: SimpleKo, Seed: 1}), startGNUGo(t)}}
+	for i, rec := range records {
+		name := fmt.Sprintf("quirk%d.sgf", i)
+		ref.name = name
+		f := filepath.Join(dir, name)
+		if err := os.WriteFile(f, []byte(rec), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		g, _, err := ParseSGF([]byte(rec))
+		if err != nil {
+			t.Fatalf("%s: ParseSGF(%q): %v", name, rec, err)
+		}
+		pos := replayPositions(t, name, g)
+		ref.load(nil, f, "", pos[len(pos)-1])
+		ref.load(nil, f, "1", pos[0])
+		ref.load(nil, f, "2", pos[1])
+	}
+}
+
+// TestParseSGFImpliedHandicap places the fixed handicap stones of a record
+// that gives HA but no stones, when White moves first, and only then.
+func TestParseSGFImpliedHandicap(t *testing.T) {
+	tests := []struct {
+		sgf      string
+		stones   string // the set-up, as list_stones lists it
+		handicap int
+	}{
+		{"(;SZ[19]HA[2];W[qd])", "Q16 D4", 2},
+		{"(;SZ[9]HA[3];W[ee])", "C7 G7 C3", 3},
+		{"(;SZ[19]HA[2];B[qd])", "", 0},
+		{"(;SZ[19]HA[2]AW[aa];W[qd])", "A19", 0},
+		{"(;SZ[19]HA[2]AB[dd][pp];W[qd])", "D16 Q4", 2},
+		{"(;SZ[9]HA[12];W[ee])", "", 0}, // more than 9×9 takes: left alone
+		{"(;SZ[19]HA[2]PL[W])", "", 0},  // no move: nothing to go by
+	}
+	for _, tt := range tests {
+		g, _, err := ParseSGF([]byte(tt.sgf))
+		if err != nil {
+			t.Errorf("ParseSGF(%q): %v", tt.sgf, err)
+			continue
+		}
+		var stones []string
+		for _, s := range g.Setup() {
+			stones = append(stones, s.Point.String())
+		}
+		if got := sortedVertices(strings.Join(stones, " ")); got != tt.stones || g.Handicap() != tt.handicap {
+			t.Errorf("ParseSGF(%q): set-up %q, handicap %d; want %q, %d", tt.sgf, got, g.Handicap(), tt.stones, tt.handicap)
+		}
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -405,8 +406,11 @@ func isLatin1Charset(ca string) bool {
 // ParseSGF reads the main line of the first game in an SGF collection (FF[4],
 // and the older FF[1]–FF[3] records found in real collections: white space
 // anywhere, lower-case letters in property names such as "AddBlack", a
-// header before the first "(;"). It returns the game replayed through the
-// rules and the record's game information.
+// header before the first "(;", a root node without its ";" as the Nihon
+// Ki-in writes it). It returns the game replayed through the rules and the
+// record's game information, whose text is UTF-8: read as it is when it is
+// valid UTF-8, else as ISO-8859-1 when CA names it (however spelt) or is
+// absent.
 //
 // Size comes from SZ (default 19; square boards from 2 to 25), rules from RU
 // (Chinese, Japanese or Korean, Tromp-Taylor or TT, AGA, New Zealand, Ing,
@@ -414,8 +418,10 @@ func isLatin1Charset(ca string) bool {
 // rules), komi from KM (0 when the record has none; Chinese komi in stones
 // such as KM[3.75] and Fox's KM[375] are made points, 7.5, and anything
 // else is rounded to the nearest half point; a record without known rules that repeats a whole-board
-// position is read with simple ko), set-up from AB, AW and AE before the first move with HA as the
-// handicap count, and the first player from the first move, else PL, else
+// position is read with simple ko), set-up from AB, AW and AE before the
+// first move with HA as the handicap count (a record with HA[n] and no
+// set-up whose first move is White's gets the fixed handicap stones, as GNU
+// Go places them), and the first player from the first move, else PL, else
 // White after handicap stones and Black otherwise. Moves are B and W, with
 // passes written [] or, up to 19×19, [tt]. Where the record has the same
 // player move twice, ParseSGF inserts a pass for the other player (counted
@@ -723,6 +729,24 @@ func (r *sgfReader) setupProp(p sgfProp, c Color) error {
 	return nil
 }
 
+// impliedHandicap places the fixed handicap stones of a record that says
+// HA[n] but has no set-up at all, when its first move is White's: the
+// stones were left for the reader to place, as GNU Go places them (at the
+// points of GTP's fixed_handicap). A handicap the board size does not
+// allow is left alone.
+func (r *sgfReader) impliedHandicap(first Color) {
+	if first != White || r.ha < 2 || slices.ContainsFunc(r.net, func(c Color) bool { return c != Empty }) {
+		return
+	}
+	pts, err := HandicapPoints(r.size, r.ha)
+	if err != nil {
+		return
+	}
+	for _, p := range pts {
+		r.net[p.Row*r.size+p.Col] = Black
+	}
+}
+
 // applySetup puts the set-up stones on the board, top row first, with
 // first to play.
 func (r *sgfReader) applySetup(first Color) error {
@@ -769,6 +793,7 @@ func (r *sgfReader) move(p sgfProp, c Color) error {
 		m = PlaceAt(c, pt)
 	}
 	if !r.started {
+		r.impliedHandicap(c)
 		if err := r.applySetup(c); err != nil {
 			return err
 		}
