@@ -269,8 +269,8 @@ func TestTreeReuse(t *testing.T) {
 		g := newGame(t, 9)
 		e := New(Options{Seed: 7, Threads: 1, ResignThreshold: -1})
 		var stats []Stats
-		for i := 0; i < 6; i++ {
-			m, err := e.GenMove(context.Background(), g, 0, 800)
+		for i := 0; i < 5; i++ {
+			m, err := e.GenMove(context.Background(), g, 0, 400)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -293,7 +293,7 @@ func TestTreeReuse(t *testing.T) {
 		reused += a[i].Reused
 	}
 	if reused == 0 {
-		t.Errorf("no visits reused over 6 moves")
+		t.Errorf("no visits reused over 5 moves")
 	}
 }
 
