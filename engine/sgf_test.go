@@ -656,7 +656,8 @@ func TestParseSGFFiles(t *testing.T) {
 // and that whatever reads also writes and reads back to the same game.
 func FuzzParseSGF(f *testing.F) {
 	files, _ := filepath.Glob(filepath.Join("testdata", "sgf", "*.sgf"))
-	for _, name := range files {
+	real, _ := filepath.Glob(filepath.Join("testdata", "sgf", "real", "*.sgf"))
+	for _, name := range append(files, real...) {
 		if data, err := os.ReadFile(name); err == nil {
 			f.Add(data)
 		}
