@@ -10,6 +10,7 @@ package commands_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -21,6 +22,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bwmarrin/discordgo"
 	"github.com/gobot-dev/gobot/commands"
 	"github.com/gobot-dev/gobot/commands/discordtest"
 	"github.com/gobot-dev/gobot/engine"
@@ -137,6 +139,8 @@ type env struct {
 	dbPath  string
 	logs    *logBuffer
 
+	gateway bool // interactions arrive as from the gateway, answered by REST callbacks
+
 	store   *storage.Store
 	bot     *commands.Bot
 	srv     *httptest.Server
@@ -146,15 +150,29 @@ type env struct {
 
 func newEnv(t testing.TB) *env {
 	t.Helper()
+	return newEnvMode(t, "http")
+}
+
+// newEnvMode starts an env in "http" mode (signed POSTs to the interactions
+// endpoint, answered in the HTTP response) or "gateway" mode (interactions
+// handed to Bot.Handle as the gateway session does, answered through
+// POST /interactions/{id}/{token}/callback).
+func newEnvMode(t testing.TB, mode string) *env {
+	t.Helper()
 	e := &env{
-		t: t,
+		gateway: mode == "gateway",
+		t:       t,
 		// Storage checks challenge expiry against the wall clock, so the
 		// bot's clock starts there too.
 		clock:   &clock{now: time.Now().Truncate(time.Second)},
 		players: newTopLeft(),
 		dbPath:  filepath.Join(t.TempDir(), "gobot.db"),
 	}
-	e.d = discordtest.NewServer(t, discordtest.Options{Now: e.clock.Now})
+	opts := discordtest.Options{Now: e.clock.Now}
+	if e.gateway {
+		opts.Deliver = e.deliver
+	}
+	e.d = discordtest.NewServer(t, opts)
 	e.logs = &logBuffer{}
 	t.Cleanup(func() {
 		if t.Failed() {
@@ -165,6 +183,49 @@ func newEnv(t testing.TB) *env {
 	t.Cleanup(e.checkMessages) // runs after stop: nothing is in flight
 	t.Cleanup(e.stop)
 	return e
+}
+
+// deliver hands a payload to the bot as the gateway session does.
+func (e *env) deliver(payload []byte) {
+	var it discordgo.Interaction
+	if err := json.Unmarshal(payload, &it); err != nil {
+		e.t.Errorf("discordgo cannot read the interaction: %v", err)
+		return
+	}
+	e.bot.Handle(context.Background(), &it)
+}
+
+// alive checks that the bot still answers: a PING over HTTP, /go help
+// through the gateway (which never sends PINGs).
+func (e *env) alive() {
+	e.t.Helper()
+	if !e.gateway {
+		if r := e.d.Do(e.d.Ping()); r.Type != discordtest.CallbackPong {
+			e.t.Errorf("the bot answered PING with type %d", r.Type)
+		}
+		return
+	}
+	if m := e.do(e.d.Command(e.d.GuildChannel("alive"), e.d.NewUser("someone"), "go", discordtest.Sub("help"))); !strings.Contains(m.Text(), "/go") {
+		e.t.Errorf("the bot answered /go help with %q", m.Text())
+	}
+}
+
+// httpMode runs f in http mode only: the scenario exercises nothing the
+// two modes do differently, and the suite must stay quick under -race.
+func httpMode(t *testing.T, f func(t *testing.T, e *env)) {
+	t.Parallel()
+	f(t, newEnvMode(t, "http"))
+}
+
+// bothModes runs f once in http mode and once in gateway mode.
+func bothModes(t *testing.T, f func(t *testing.T, e *env)) {
+	t.Parallel()
+	for _, mode := range []string{"http", "gateway"} {
+		t.Run(mode, func(t *testing.T) {
+			t.Parallel()
+			f(t, newEnvMode(t, mode))
+		})
+	}
 }
 
 // checkMessages holds for every test: no answer is left "thinking…", and
@@ -524,9 +585,9 @@ func TestE2ESignature(t *testing.T) {
 
 // TestE2EFullGame plays a 9×9 game between two people from the challenge
 // to the result, with captures, a ko, and every kind of refused input.
-func TestE2EFullGame(t *testing.T) {
-	t.Parallel()
-	e := newEnv(t)
+func TestE2EFullGame(t *testing.T) { bothModes(t, testE2EFullGame) }
+
+func testE2EFullGame(t *testing.T, e *env) {
 	ch := e.d.GuildChannel("go-club")
 	alice, bob, carol := e.d.NewUser("alice"), e.d.NewUser("bob"), e.d.NewUser("carol")
 	first := e.challenge(ch, alice, bob)
@@ -676,9 +737,9 @@ func mustButton(t *testing.T, m discordtest.Message, label string) discordtest.C
 
 // TestE2EBotInDM: a player alone against the bot in a DM; the bot answers
 // each move by itself within the same interaction.
-func TestE2EBotInDM(t *testing.T) {
-	t.Parallel()
-	e := newEnv(t)
+func TestE2EBotInDM(t *testing.T) { bothModes(t, testE2EBotInDM) }
+
+func testE2EBotInDM(t *testing.T, e *env) {
 	dave := e.d.NewUser("dave")
 	dm := e.d.DM(dave)
 
@@ -730,9 +791,9 @@ func TestE2EBotInDM(t *testing.T) {
 	}
 }
 
-func TestE2EDeclineAndStolenClick(t *testing.T) {
-	t.Parallel()
-	e := newEnv(t)
+func TestE2EDeclineAndStolenClick(t *testing.T) { bothModes(t, testE2EDeclineAndStolenClick) }
+
+func testE2EDeclineAndStolenClick(t *testing.T, e *env) {
 	ch := e.d.GuildChannel("general")
 	alice, bob, carol := e.d.NewUser("alice"), e.d.NewUser("bob"), e.d.NewUser("carol")
 	msg := e.newChallenge(e.d.Command(ch, alice, "go", discordtest.Sub("challenge", discordtest.UserOpt("opponent", bob), discordtest.Int("size", 13))))
@@ -769,9 +830,9 @@ func TestE2EDeclineAndStolenClick(t *testing.T) {
 	}
 }
 
-func TestE2EExpiry(t *testing.T) {
-	t.Parallel()
-	e := newEnv(t)
+func TestE2EExpiry(t *testing.T) { httpMode(t, testE2EExpiry) }
+
+func testE2EExpiry(t *testing.T, e *env) {
 	ch1, ch2 := e.d.GuildChannel("one"), e.d.GuildChannel("two")
 	alice, bob := e.d.NewUser("alice"), e.d.NewUser("bob")
 	first := e.newChallenge(e.d.Command(ch1, alice, "go", discordtest.Sub("challenge", discordtest.UserOpt("opponent", bob))))
@@ -802,9 +863,9 @@ func TestE2EExpiry(t *testing.T) {
 	}
 }
 
-func TestE2EUndo(t *testing.T) {
-	t.Parallel()
-	e := newEnv(t)
+func TestE2EUndo(t *testing.T) { bothModes(t, testE2EUndo) }
+
+func testE2EUndo(t *testing.T, e *env) {
 	ch := e.d.GuildChannel("general")
 	alice, bob, carol := e.d.NewUser("alice"), e.d.NewUser("bob"), e.d.NewUser("carol")
 	e.challenge(ch, alice, bob)
@@ -839,9 +900,9 @@ func TestE2EUndo(t *testing.T) {
 
 // TestE2ERace sends two moves at once for the player to move, and two
 // presses of the same Pass button: exactly one of each is applied.
-func TestE2ERace(t *testing.T) {
-	t.Parallel()
-	e := newEnv(t)
+func TestE2ERace(t *testing.T) { bothModes(t, testE2ERace) }
+
+func testE2ERace(t *testing.T, e *env) {
 	ch := e.d.GuildChannel("general")
 	alice, bob := e.d.NewUser("alice"), e.d.NewUser("bob")
 	e.challenge(ch, alice, bob)
@@ -918,9 +979,9 @@ func TestE2ERace(t *testing.T) {
 
 // TestE2ERestart stops the bot in the middle of a game and starts a new
 // process on the same database: the game goes on, old buttons still work.
-func TestE2ERestart(t *testing.T) {
-	t.Parallel()
-	e := newEnv(t)
+func TestE2ERestart(t *testing.T) { httpMode(t, testE2ERestart) }
+
+func testE2ERestart(t *testing.T, e *env) {
 	ch := e.d.GuildChannel("general")
 	alice, bob := e.d.NewUser("alice"), e.d.NewUser("bob")
 	e.challenge(ch, alice, bob)
@@ -950,9 +1011,9 @@ func TestE2ERestart(t *testing.T) {
 
 // TestE2EBotRestart: when the bot process stops while it is the bot's turn,
 // the next process makes the move by itself and posts the board.
-func TestE2EBotRestart(t *testing.T) {
-	t.Parallel()
-	e := newEnv(t)
+func TestE2EBotRestart(t *testing.T) { httpMode(t, testE2EBotRestart) }
+
+func testE2EBotRestart(t *testing.T, e *env) {
 	dm := e.d.DM(e.d.NewUser("erin"))
 	erin := dm.Recipient
 	e.do(e.d.Command(dm, erin, "go", discordtest.Sub("bot", discordtest.Int("size", 9))))
@@ -991,9 +1052,9 @@ func TestE2EBotRestart(t *testing.T) {
 	}
 }
 
-func TestE2EAutocomplete(t *testing.T) {
-	t.Parallel()
-	e := newEnv(t)
+func TestE2EAutocomplete(t *testing.T) { httpMode(t, testE2EAutocomplete) }
+
+func testE2EAutocomplete(t *testing.T, e *env) {
 	ch := e.d.GuildChannel("general")
 	alice, bob := e.d.NewUser("alice"), e.d.NewUser("bob")
 	e.challenge(ch, alice, bob)
@@ -1016,9 +1077,9 @@ func TestE2EAutocomplete(t *testing.T) {
 	}
 }
 
-func TestE2EThread(t *testing.T) {
-	t.Parallel()
-	e := newEnv(t)
+func TestE2EThread(t *testing.T) { httpMode(t, testE2EThread) }
+
+func testE2EThread(t *testing.T, e *env) {
 	ch := e.d.GuildChannel("general")
 	alice, bob := e.d.NewUser("alice"), e.d.NewUser("bob")
 	msg := e.newChallenge(e.d.Command(ch, alice, "go", discordtest.Sub("challenge", discordtest.UserOpt("opponent", bob), discordtest.Int("size", 9), discordtest.Str("color", "black"), discordtest.Bool("thread", true))))
@@ -1106,9 +1167,9 @@ func TestE2EConcurrentGames(t *testing.T) {
 // TestE2EBotFailure: a bot move that fails is retried by itself and the
 // board is posted when it succeeds; a bot that panics gets an apology and
 // the bot process keeps running.
-func TestE2EBotFailure(t *testing.T) {
-	t.Parallel()
-	e := newEnv(t)
+func TestE2EBotFailure(t *testing.T) { httpMode(t, testE2EBotFailure) }
+
+func testE2EBotFailure(t *testing.T, e *env) {
 	gina := e.d.NewUser("gina")
 	dm := e.d.DM(gina)
 	it := e.d.Command(dm, gina, "go", discordtest.Sub("bot", discordtest.Str("level", "flaky"), discordtest.Int("size", 9), discordtest.Str("color", "white")))
@@ -1129,9 +1190,7 @@ func TestE2EBotFailure(t *testing.T) {
 	if !strings.Contains(strings.ToLower(pm.Text()), "sorry") {
 		t.Errorf("after a panic the answer is %q, want an apology", pm.Text())
 	}
-	if r := e.d.Do(e.d.Ping()); r.Type != discordtest.CallbackPong {
-		t.Errorf("the bot is not answering after a panic")
-	}
+	e.alive()
 	if m := e.do(e.play(dm, gina, "E5")); m.Ephemeral {
 		t.Errorf("a move in another game after the panic was refused: %q", m.Text())
 	}
@@ -1139,9 +1198,9 @@ func TestE2EBotFailure(t *testing.T) {
 
 // TestE2ECommands covers /go board, /go sgf, /go help, /go abort and the
 // Resign button.
-func TestE2ECommands(t *testing.T) {
-	t.Parallel()
-	e := newEnv(t)
+func TestE2ECommands(t *testing.T) { bothModes(t, testE2ECommands) }
+
+func testE2ECommands(t *testing.T, e *env) {
 	ch := e.d.GuildChannel("general")
 	alice, bob, carol := e.d.NewUser("alice"), e.d.NewUser("bob"), e.d.NewUser("carol")
 	mod := e.d.NewUser("mod")
@@ -1210,9 +1269,9 @@ func TestE2ECommands(t *testing.T) {
 
 // TestE2EHandicap: a handicap game starts with the stones on the board and
 // White to move.
-func TestE2EHandicap(t *testing.T) {
-	t.Parallel()
-	e := newEnv(t)
+func TestE2EHandicap(t *testing.T) { httpMode(t, testE2EHandicap) }
+
+func testE2EHandicap(t *testing.T, e *env) {
 	ch := e.d.GuildChannel("general")
 	alice, bob := e.d.NewUser("alice"), e.d.NewUser("bob")
 	e.challenge(ch, alice, bob, discordtest.Int("handicap", 2))
@@ -1229,9 +1288,9 @@ func TestE2EHandicap(t *testing.T) {
 // TestE2EDeadStones: in the scoring phase a player marks a group dead; the
 // marking changes, the old Accept button becomes stale, and both accept
 // the new one.
-func TestE2EDeadStones(t *testing.T) {
-	t.Parallel()
-	e := newEnv(t)
+func TestE2EDeadStones(t *testing.T) { httpMode(t, testE2EDeadStones) }
+
+func testE2EDeadStones(t *testing.T, e *env) {
 	ch := e.d.GuildChannel("general")
 	alice, bob := e.d.NewUser("alice"), e.d.NewUser("bob")
 	e.challenge(ch, alice, bob)
@@ -1276,13 +1335,19 @@ func TestE2EDeadStones(t *testing.T) {
 
 // TestE2ERateLimit: Discord answers 429 to the bot's edits and posts; the
 // bot waits as told and retries, and the players see the boards.
-func TestE2ERateLimit(t *testing.T) {
-	t.Parallel()
-	e := newEnv(t)
+func TestE2ERateLimit(t *testing.T) { bothModes(t, testE2ERateLimit) }
+
+func testE2ERateLimit(t *testing.T, e *env) {
 	ch := e.d.GuildChannel("general")
 	alice, bob := e.d.NewUser("alice"), e.d.NewUser("bob")
 	e.challenge(ch, alice, bob)
-	e.d.RateLimit("PATCH", "/webhooks/{webhook_id}/{webhook_token}/messages/@original", 1)
+	if e.gateway {
+		// The answer goes up with the callback itself.
+		e.d.RateLimit("POST", "/interactions/{interaction_id}/{interaction_token}/callback", 1)
+	} else {
+		// The answer is deferred in the HTTP response, then edited.
+		e.d.RateLimit("PATCH", "/webhooks/{webhook_id}/{webhook_token}/messages/@original", 1)
+	}
 	m := e.do(e.play(ch, alice, "E5"))
 	if _, ok := m.PNG(); !ok {
 		t.Errorf("after a 429 the board was not posted: %q", m.Text())
@@ -1302,9 +1367,9 @@ func TestE2ERateLimit(t *testing.T) {
 }
 
 // TestE2EDoubleAccept: two presses of Accept at once start one game.
-func TestE2EDoubleAccept(t *testing.T) {
-	t.Parallel()
-	e := newEnv(t)
+func TestE2EDoubleAccept(t *testing.T) { httpMode(t, testE2EDoubleAccept) }
+
+func testE2EDoubleAccept(t *testing.T, e *env) {
 	ch := e.d.GuildChannel("general")
 	alice, bob := e.d.NewUser("alice"), e.d.NewUser("bob")
 	msg := e.newChallenge(e.d.Command(ch, alice, "go", discordtest.Sub("challenge", discordtest.UserOpt("opponent", bob), discordtest.Int("size", 9))))
@@ -1345,9 +1410,9 @@ func TestE2EDoubleAccept(t *testing.T) {
 
 // TestE2EScoringTimeout: when the players do not agree on the dead stones
 // in time, the sweep ends the game with the marking as it stands.
-func TestE2EScoringTimeout(t *testing.T) {
-	t.Parallel()
-	e := newEnv(t)
+func TestE2EScoringTimeout(t *testing.T) { httpMode(t, testE2EScoringTimeout) }
+
+func testE2EScoringTimeout(t *testing.T, e *env) {
 	ch := e.d.GuildChannel("general")
 	alice, bob := e.d.NewUser("alice"), e.d.NewUser("bob")
 	e.challenge(ch, alice, bob)
@@ -1373,9 +1438,9 @@ func TestE2EScoringTimeout(t *testing.T) {
 
 // TestE2ERestartChallenge: a challenge made before a restart can be
 // accepted after it.
-func TestE2ERestartChallenge(t *testing.T) {
-	t.Parallel()
-	e := newEnv(t)
+func TestE2ERestartChallenge(t *testing.T) { httpMode(t, testE2ERestartChallenge) }
+
+func testE2ERestartChallenge(t *testing.T, e *env) {
 	ch := e.d.GuildChannel("general")
 	alice, bob := e.d.NewUser("alice"), e.d.NewUser("bob")
 	msg := e.newChallenge(e.d.Command(ch, alice, "go", discordtest.Sub("challenge", discordtest.UserOpt("opponent", bob), discordtest.Int("size", 9), discordtest.Str("color", "white"))))
@@ -1466,9 +1531,9 @@ func TestE2EBadInput(t *testing.T) {
 // TestE2EPrivateChannel: with a user install, two friends play in their own
 // DM, where the bot is not a member: everything must go through the
 // interactions, since the channel endpoints answer 403.
-func TestE2EPrivateChannel(t *testing.T) {
-	t.Parallel()
-	e := newEnv(t)
+func TestE2EPrivateChannel(t *testing.T) { bothModes(t, testE2EPrivateChannel) }
+
+func testE2EPrivateChannel(t *testing.T, e *env) {
 	alice, bob := e.d.NewUser("alice"), e.d.NewUser("bob")
 	ch := e.d.PrivateChannel(alice, bob)
 	e.challenge(ch, alice, bob)
@@ -1501,9 +1566,9 @@ func TestE2EPrivateChannel(t *testing.T) {
 
 // TestE2EScoringResume: moves typed loosely are read; after two passes a
 // player resumes play instead of accepting, and the game goes on.
-func TestE2EScoringResume(t *testing.T) {
-	t.Parallel()
-	e := newEnv(t)
+func TestE2EScoringResume(t *testing.T) { httpMode(t, testE2EScoringResume) }
+
+func testE2EScoringResume(t *testing.T, e *env) {
 	ch := e.d.GuildChannel("general")
 	alice, bob := e.d.NewUser("alice"), e.d.NewUser("bob")
 	e.challenge(ch, alice, bob)

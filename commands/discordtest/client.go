@@ -50,6 +50,9 @@ var httpClient = &http.Client{Timeout: 2 * time.Minute}
 // problems. A non-200 answer is returned, not treated as an error.
 func (s *Server) Send(it *Interaction) (*Reply, error) {
 	body := it.JSON()
+	if s.opts.Deliver != nil {
+		return s.deliver(it, body)
+	}
 	if it.Type != TypePing {
 		s.mu.Lock()
 		st := &interaction{id: it.ID, token: it.Token, typ: it.Type, userID: it.User.ID, messageID: it.MessageID, answered: make(chan struct{}), created: s.opts.Now()}
@@ -191,4 +194,65 @@ func (s *Server) Settled(it *Interaction) Message {
 		return ok && !m.Deferred
 	})
 	return m
+}
+
+// deliver hands it to Options.Deliver and waits until the bot has
+// acknowledged it through the callback endpoint (or Deliver returned
+// without doing so, which is an error: Discord would show "The application
+// did not respond").
+func (s *Server) deliver(it *Interaction, body []byte) (*Reply, error) {
+	if it.Type == TypePing {
+		return nil, fmt.Errorf("discordtest: PING is never sent through the gateway")
+	}
+	st := &interaction{id: it.ID, token: it.Token, typ: it.Type, userID: it.User.ID, messageID: it.MessageID, created: s.opts.Now()}
+	if it.Channel != nil {
+		st.channelID = it.Channel.ID
+	}
+	s.mu.Lock()
+	s.interactions[it.Token] = st
+	s.mu.Unlock()
+	returned := make(chan struct{})
+	go func() {
+		defer close(returned)
+		s.opts.Deliver(body)
+	}()
+	deadline := time.NewTimer(s.opts.WaitTimeout)
+	defer deadline.Stop()
+	for {
+		s.mu.Lock()
+		acked, changed := st.acked, s.changed
+		s.mu.Unlock()
+		if acked {
+			break
+		}
+		select {
+		case <-changed:
+		case <-returned:
+			s.mu.Lock()
+			acked = st.acked
+			s.mu.Unlock()
+			if !acked {
+				s.problem("the bot handled interaction %s without acknowledging it", it.ID)
+				return &Reply{Status: http.StatusOK}, nil
+			}
+		case <-deadline.C:
+			return nil, fmt.Errorf("discordtest: interaction %s not acknowledged within %v", it.ID, s.opts.WaitTimeout)
+		}
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r := &Reply{Status: http.StatusOK, Type: st.ackType}
+	if st.original != "" {
+		if m := s.messages[st.original]; m != nil {
+			cp := *m
+			r.Message = &cp
+		}
+	}
+	for _, c := range st.choices {
+		var ch Choice
+		if decodeInto(c, &ch) == nil {
+			r.Choices = append(r.Choices, ch)
+		}
+	}
+	return r, nil
 }

@@ -36,6 +36,12 @@ type Options struct {
 	// Now is the clock that timestamps signatures (default time.Now); give
 	// the bot's clock when a test moves time forward.
 	Now func() time.Time
+	// Deliver, when set, is how Send hands interactions to the bot instead
+	// of a signed POST to Endpoint: as the gateway does, with the bot
+	// answering through the callback endpoint. It gets the payload as
+	// Discord sends it in INTERACTION_CREATE and may block until the bot
+	// has handled it.
+	Deliver func(payload []byte)
 }
 
 // Call is one REST request the bot made, as the fake saw it.
