@@ -260,11 +260,12 @@ func (e *env) start() {
 	if err != nil {
 		e.t.Fatalf("storage.Open: %v", err)
 	}
+	scan := &scanSignal{Store: store, scanned: make(chan struct{})}
 	bot, err := commands.New(commands.Options{
 		AppID:   e.d.AppID,
 		GuildID: e.d.GuildID,
 		Discord: commands.NewREST(e.d.URL, e.d.Token, nil),
-		Store:   store,
+		Store:   scan,
 		Players: e.players,
 		Logger:  slog.New(slog.NewTextHandler(e.logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
 		Now:     e.clock.Now,
@@ -286,6 +287,29 @@ func (e *env) start() {
 		defer close(e.runDone)
 		bot.Run(runCtx)
 	}()
+	// Run first looks for games where a bot is to move (after a restart)
+	// and makes those moves. Interactions that arrive before that scan
+	// race with it: both may ask the bot for the same move, and storage's
+	// version check keeps one. Harmless, but the tests count bot calls,
+	// so they wait for the scan.
+	select {
+	case <-scan.scanned:
+	case <-time.After(time.Minute):
+		e.t.Fatalf("Run did not look at the active games within a minute")
+	}
+}
+
+// scanSignal is the store with a signal once ActiveGames has answered.
+type scanSignal struct {
+	*storage.Store
+	once    sync.Once
+	scanned chan struct{}
+}
+
+func (s *scanSignal) ActiveGames(ctx context.Context) ([]*storage.Game, error) {
+	gs, err := s.Store.ActiveGames(ctx)
+	s.once.Do(func() { close(s.scanned) })
+	return gs, err
 }
 
 // stop shuts the bot down as SIGTERM does and closes the database.
