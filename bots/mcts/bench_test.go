@@ -43,9 +43,10 @@ func benchmarkSearch(b *testing.B, size, playouts int) {
 func BenchmarkSearch9x9(b *testing.B)   { benchmarkSearch(b, 9, 20000) }
 func BenchmarkSearch19x19(b *testing.B) { benchmarkSearch(b, 19, 3000) }
 
-// BenchmarkPlayout9x9 measures bare playouts from the empty board.
-func BenchmarkPlayout9x9(b *testing.B) {
-	g := newGame(b, 9)
+// benchmarkPlayout measures bare playouts from the empty board, without
+// the tree.
+func benchmarkPlayout(b *testing.B, size int) {
+	g := newGame(b, size)
 	e := New(Options{Threads: 1})
 	s := e.newSearch(g, time.Now())
 	s.tree = newArena(1)
@@ -61,3 +62,6 @@ func BenchmarkPlayout9x9(b *testing.B) {
 		b.ReportMetric(float64(b.N)/cpu.Seconds(), "playouts/cpu-s")
 	}
 }
+
+func BenchmarkPlayout9x9(b *testing.B)   { benchmarkPlayout(b, 9) }
+func BenchmarkPlayout19x19(b *testing.B) { benchmarkPlayout(b, 19) }
