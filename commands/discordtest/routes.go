@@ -39,16 +39,11 @@ func refuse(status, code int, format string, args ...any) restResponse {
 	return restResponse{status: status, body: discordError(code, msg), problem: msg}
 }
 
+// routeHandler answers one REST operation.
 type routeHandler func(s *Server, r *restRequest) restResponse
 
-type fakeRoute struct {
-	template
-	handlers map[string]routeHandler
-}
-
-// fakeRoutes are the endpoints the fake implements, by the spec's templates.
-var fakeRoutes []template
-
+// fakeHandlers are the operations the fake implements, by the spec's path
+// templates and methods.
 var fakeHandlers = map[string]map[string]routeHandler{
 	"/applications/@me":                       {"GET": getApplication},
 	"/users/@me":                              {"GET": getBotUser},
@@ -66,14 +61,14 @@ var fakeHandlers = map[string]map[string]routeHandler{
 	"/webhooks/{webhook_id}/{webhook_token}/messages/{message_id}": {"GET": getFollowup, "PATCH": editFollowup, "DELETE": deleteFollowup},
 }
 
-func init() {
+// fakeRoutes are the templates of fakeHandlers, for matching paths.
+var fakeRoutes = func() []template {
+	var ts []template
 	for p := range fakeHandlers {
-		fakeRoutes = append(fakeRoutes, newTemplate(p))
+		ts = append(ts, newTemplate(p))
 	}
-}
-
-// routeFor returns the handlers of a matched template.
-func routeFor(t template) fakeRoute { return fakeRoute{template: t, handlers: fakeHandlers[t.path]} }
+	return ts
+}()
 
 func getApplication(s *Server, r *restRequest) restResponse {
 	return ok(map[string]any{

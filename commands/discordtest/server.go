@@ -474,15 +474,15 @@ func (s *Server) handle(r *http.Request, path string, prefixed bool, call *Call)
 	if !prefixed {
 		return fail(http.StatusNotFound, 0, "%s %s is outside %s", r.Method, r.URL.Path, APIPrefix)
 	}
-	tmplMatch, params, found := bestMatch(fakeRoutes, path)
-	route := routeFor(tmplMatch)
-	if s.spec != nil {
-		if _, tmpl, err := s.spec.Operation(r.Method, path); err != nil {
+	route, params, found := bestMatch(fakeRoutes, path)
+	switch {
+	case s.spec != nil:
+		_, tmpl, err := s.spec.Operation(r.Method, path)
+		if err != nil {
 			return fail(http.StatusNotFound, 0, "bot called %s %s, which is not in Discord's API: %v", r.Method, path, err)
-		} else {
-			call.Route = tmpl
 		}
-	} else if found {
+		call.Route = tmpl
+	case found:
 		call.Route = route.path
 	}
 	body, files, err := decodeBody(r)
@@ -517,7 +517,7 @@ func (s *Server) handle(r *http.Request, path string, prefixed bool, call *Call)
 	if s.rateLimited(r.Method, route.path) {
 		return http.StatusTooManyRequests, map[string]any{"code": 0, "message": "You are being rate limited.", "retry_after": 0.05, "global": false}
 	}
-	h := route.handlers[r.Method]
+	h := fakeHandlers[route.path][r.Method]
 	if h == nil {
 		return fail(http.StatusNotImplemented, 0, "the fake does not implement %s %s", r.Method, route.path)
 	}
