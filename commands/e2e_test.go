@@ -1623,3 +1623,76 @@ func testE2EScoringResume(t *testing.T, e *env) {
 		t.Errorf("a move after resuming was refused: %q", m.Text())
 	}
 }
+
+// TestE2EManyGames: eight players each start a bot game in their DM and
+// play at the same time; every game ends up with exactly its moves.
+func TestE2EManyGames(t *testing.T) { httpMode(t, testE2EManyGames) }
+
+func testE2EManyGames(t *testing.T, e *env) {
+	const players, moves = 8, 3
+	type player struct {
+		u  discordtest.User
+		dm *discordtest.Channel
+	}
+	ps := make([]player, players)
+	for i := range ps {
+		u := e.d.NewUser(fmt.Sprintf("player%d", i))
+		ps[i] = player{u, e.d.DM(u)}
+	}
+	// settle waits for an interaction's final answer without touching t,
+	// so it can run in any goroutine.
+	settle := func(it *discordtest.Interaction) (discordtest.Message, error) {
+		r, err := e.d.Send(it)
+		if err != nil {
+			return discordtest.Message{}, err
+		}
+		if r.Status != http.StatusOK {
+			return discordtest.Message{}, fmt.Errorf("HTTP %d", r.Status)
+		}
+		deadline := time.Now().Add(time.Minute)
+		for time.Now().Before(deadline) {
+			if m, ok := e.d.Original(it); ok && !m.Deferred {
+				return m, nil
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+		return discordtest.Message{}, fmt.Errorf("no answer to %s", it.ID)
+	}
+	errs := make(chan error, players)
+	var wg sync.WaitGroup
+	for _, p := range ps {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if m, err := settle(e.d.Command(p.dm, p.u, "go", discordtest.Sub("bot", discordtest.Int("size", 9), discordtest.Str("color", "black")))); err != nil || m.Ephemeral {
+				errs <- fmt.Errorf("%s: /go bot: %v %q", p.u.Username, err, m.Text())
+				return
+			}
+			for _, mv := range []string{"E5", "D4", "F6"}[:moves] {
+				if m, err := settle(e.play(p.dm, p.u, mv)); err != nil || m.Ephemeral {
+					errs <- fmt.Errorf("%s: %s: %v %q", p.u.Username, mv, err, m.Text())
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	for _, p := range ps {
+		g := e.game(p.dm.ID)
+		if g == nil {
+			t.Errorf("%s has no game", p.u.Username)
+			continue
+		}
+		if g.Game.MoveCount() != 2*moves {
+			t.Errorf("%s's game has %d moves, want %d", p.u.Username, g.Game.MoveCount(), 2*moves)
+			continue
+		}
+		if at(g, "E5") != engine.Black || at(g, "A9") != engine.White {
+			t.Errorf("%s's game does not hold its own moves", p.u.Username)
+		}
+	}
+}
