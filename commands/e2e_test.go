@@ -1696,3 +1696,33 @@ func testE2EManyGames(t *testing.T, e *env) {
 		}
 	}
 }
+
+// TestE2EStopFinishesMoves: SIGTERM while the bot thinks waits for the move,
+// which is stored and answered before the process ends.
+func TestE2EStopFinishesMoves(t *testing.T) { httpMode(t, testE2EStopFinishesMoves) }
+
+func testE2EStopFinishesMoves(t *testing.T, e *env) {
+	ch := e.d.GuildChannel("general")
+	alice := e.d.NewUser("alice")
+	slow := e.d.Command(ch, alice, "go", discordtest.Sub("bot", discordtest.Str("level", "slow"), discordtest.Int("size", 9), discordtest.Str("color", "white")))
+	e.d.Do(slow) // deferred: the bot is thinking
+	stopped := make(chan error, 1)
+	go func() { stopped <- e.stopWithin(time.Minute) }()
+	select {
+	case err := <-stopped:
+		t.Fatalf("Shutdown returned (%v) while a move was in flight", err)
+	case <-time.After(200 * time.Millisecond):
+	}
+	close(e.players.gate)
+	if err := <-stopped; err != nil {
+		t.Fatalf("Shutdown: %v", err)
+	}
+	m, ok := e.d.Original(slow)
+	if !ok || m.Deferred || !strings.Contains(m.Text(), "A9") {
+		t.Errorf("the move in flight was not answered before the stop: %q", m.Text())
+	}
+	e.start()
+	if g := e.game(ch.ID); g == nil || g.Game.MoveCount() != 1 || at(g, "A9") != engine.Black {
+		t.Errorf("the move in flight was not stored")
+	}
+}
