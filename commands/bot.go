@@ -48,6 +48,9 @@ type Bot struct {
 	opts   Options
 	log    *slog.Logger
 	router *Router
+	// deferAfter is when the HTTP endpoint defers a handler that has not
+	// answered yet (httpDeferAfter; tests change it).
+	deferAfter time.Duration
 
 	mu       sync.Mutex
 	closed   bool
@@ -73,7 +76,7 @@ func New(opts Options) (*Bot, error) {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
-	b := &Bot{opts: opts, log: opts.Logger}
+	b := &Bot{opts: opts, log: opts.Logger, deferAfter: httpDeferAfter}
 	b.base, b.cancel = context.WithCancel(context.Background())
 	b.router = b.routes()
 	return b, nil

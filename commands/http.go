@@ -68,7 +68,7 @@ func (b *Bot) HTTPHandler(publicKey ed25519.PublicKey) http.Handler {
 			http.Error(w, "shutting down", http.StatusServiceUnavailable)
 			return
 		}
-		timer := time.NewTimer(httpDeferAfter)
+		timer := time.NewTimer(b.deferAfter)
 		defer timer.Stop()
 		var resp *Response
 		select {

@@ -13,6 +13,7 @@ import (
 	"net/http/httptest"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -83,6 +84,7 @@ func TestHTTPSignatures(t *testing.T) {
 
 func TestHTTPCommandAndFiles(t *testing.T) {
 	tb := newTestBot(t)
+	tb.deferAfter = time.Hour // answers here never depend on the machine's speed
 	pub, priv, _ := ed25519.GenerateKey(rand.Reader)
 	h := tb.HTTPHandler(pub)
 	post := func(u *discordgo.User, line string) (map[string]any, []call) {
@@ -211,5 +213,49 @@ func TestRewriteTransport(t *testing.T) {
 	resp.Body.Close()
 	if got != "/proxy/api/v10/gateway/bot" {
 		t.Fatalf("request went to %q, want /proxy/api/v10/gateway/bot", got)
+	}
+}
+
+// blockingPlayers think until released.
+type blockingPlayers struct {
+	testPlayers
+	release chan struct{}
+}
+
+func (p blockingPlayers) GenMove(ctx context.Context, level string, g *engine.Game) (engine.Move, error) {
+	<-p.release
+	return p.testPlayers.GenMove(ctx, level, g)
+}
+
+// TestHTTPDefersSlowHandlers checks the 3-second rule: a handler that has
+// not answered by the deadline is deferred in the HTTP answer, and its
+// answer, when it comes, edits the deferral.
+func TestHTTPDefersSlowHandlers(t *testing.T) {
+	release := make(chan struct{})
+	var once sync.Once
+	free := func() { once.Do(func() { close(release) }) }
+	defer free() // also when the test fails early: the handler must end
+	tb := newTestBotWith(t, blockingPlayers{release: release})
+	tb.deferAfter = time.Millisecond
+	pub, priv, _ := ed25519.GenerateKey(rand.Reader)
+	h := tb.HTTPHandler(pub)
+	// The bot plays black and moves first: its handler blocks in GenMove
+	// until released, after the HTTP answer has gone.
+	data, _, err := parseSlash("/go bot level:first size:9 color:white", Definitions(testPlayers{}.Levels()), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	it := tb.interaction(ann, channelID)
+	it.Type, it.Data = discordgo.InteractionApplicationCommand, data
+	body, _ := json.Marshal(it)
+	w := postSigned(t, h, sign(priv, body, tb.clock()), body)
+	if strings.TrimSpace(w.Body.String()) != `{"type":5}` {
+		t.Fatalf("slow handler answered %s, want a deferral", w.Body)
+	}
+	free()
+	tb.waitIdle()
+	calls := tb.rec.take()
+	if len(calls) != 1 || calls[0].Op != "edit" || !strings.Contains(calls[0].text(), "played **A1**") {
+		t.Fatalf("after the deferral: %v", calls)
 	}
 }

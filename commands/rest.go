@@ -145,6 +145,14 @@ func (r *Response) MarshalJSON() ([]byte, error) {
 		o.Data = struct {
 			Choices []*discordgo.ApplicationCommandOptionChoice `json:"choices"`
 		}{choices}
+	case r.Type == discordgo.InteractionResponseDeferredChannelMessageWithSource:
+		// A deferral says only whether the answer will be private.
+		if r.Message != nil && r.Message.Ephemeral {
+			o.Data = struct {
+				Flags discordgo.MessageFlags `json:"flags"`
+			}{discordgo.MessageFlagsEphemeral}
+		}
+	case r.Type == discordgo.InteractionResponseDeferredMessageUpdate || r.Type == discordgo.InteractionResponsePong:
 	case r.Message != nil:
 		o.Data = r.Message.wire()
 	}
