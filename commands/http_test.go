@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
@@ -257,5 +258,54 @@ func TestHTTPDefersSlowHandlers(t *testing.T) {
 	calls := tb.rec.take()
 	if len(calls) != 1 || calls[0].Op != "edit" || !strings.Contains(calls[0].text(), "played **A1**") {
 		t.Fatalf("after the deferral: %v", calls)
+	}
+}
+
+func TestRESTRetries(t *testing.T) {
+	tests := []struct {
+		name    string
+		method  string
+		answers []int
+		want    int // requests made
+		wantErr bool
+	}{
+		{"rate limited, then ok", http.MethodPost, []int{429, 200}, 2, false},
+		{"bad gateway on an edit, then ok", http.MethodPatch, []int{502, 200}, 2, false},
+		{"bad gateway on a post is not repeated", http.MethodPost, []int{502, 200}, 1, true},
+		{"not found is final", http.MethodPatch, []int{404, 200}, 1, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var n int
+			var auth string
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				auth = r.Header.Get("Authorization")
+				status := tt.answers[min(n, len(tt.answers)-1)]
+				n++
+				if status == 429 {
+					w.Header().Set("Retry-After", "0.01")
+				}
+				w.WriteHeader(status)
+				io.WriteString(w, `{"id":"5"}`)
+			}))
+			defer srv.Close()
+			c := NewREST(srv.URL+"/api/v10", "secret-token", nil)
+			var err error
+			it := &discordgo.Interaction{ID: "1", AppID: "2", Token: "interaction-token"}
+			if tt.method == http.MethodPost {
+				_, err = c.Followup(context.Background(), it, &Message{Content: "x"})
+			} else {
+				_, err = c.EditOriginal(context.Background(), it, &Message{Content: "x"})
+			}
+			if n != tt.want || (err != nil) != tt.wantErr {
+				t.Fatalf("%d requests, error %v; want %d requests, error %v", n, err, tt.want, tt.wantErr)
+			}
+			if auth != "Bot secret-token" {
+				t.Errorf("Authorization %q", auth)
+			}
+			if err != nil && (strings.Contains(err.Error(), "secret-token") || strings.Contains(err.Error(), "interaction-token")) {
+				t.Errorf("error %q shows a token", err)
+			}
+		})
 	}
 }

@@ -245,6 +245,14 @@ func (c *REST) do(ctx context.Context, method, path string, body any, files []Fi
 			}
 			continue
 		}
+		if transient(resp.StatusCode) && idempotent(method) && attempt < 2 {
+			// A gateway hiccup: repeat what is safe to repeat. A POST
+			// might have been applied, so it is not repeated.
+			if err := sleepCtx(ctx, time.Duration(attempt+1)*250*time.Millisecond); err != nil {
+				return err
+			}
+			continue
+		}
 		if resp.StatusCode/100 != 2 {
 			return &restError{Method: method, Path: redactPath(path), Status: resp.StatusCode, Body: truncate(string(data), 300)}
 		}
@@ -290,6 +298,21 @@ func multipartBody(js []byte, files []File) ([]byte, string, error) {
 		return nil, "", fmt.Errorf("commands: build multipart body: %w", err)
 	}
 	return buf.Bytes(), w.FormDataContentType(), nil
+}
+
+// transient reports whether a status says Discord's edge failed, not the request.
+func transient(status int) bool {
+	return status == http.StatusBadGateway || status == http.StatusServiceUnavailable || status == http.StatusGatewayTimeout
+}
+
+// idempotent reports whether repeating a request of this method cannot do
+// anything twice.
+func idempotent(method string) bool {
+	switch method {
+	case http.MethodGet, http.MethodPut, http.MethodPatch, http.MethodDelete:
+		return true
+	}
+	return false
 }
 
 // retryAfter reads how long Discord asks us to wait, capped at 30 s.
