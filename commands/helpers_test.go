@@ -134,7 +134,7 @@ func (c call) buttonID(t *testing.T, label string) string {
 // recorder as Discord, and a clock the test moves.
 type testBot struct {
 	*Bot
-	t     *testing.T
+	t     testing.TB
 	rec   *recorder
 	store *storage.Store
 	now   time.Time
@@ -142,12 +142,12 @@ type testBot struct {
 	mu    sync.Mutex
 }
 
-func newTestBot(t *testing.T) *testBot {
+func newTestBot(t testing.TB) *testBot {
 	t.Helper()
 	return newTestBotWith(t, testPlayers{})
 }
 
-func newTestBotWith(t *testing.T, players Players) *testBot {
+func newTestBotWith(t testing.TB, players Players) *testBot {
 	t.Helper()
 	store, err := storage.Open(filepath.Join(t.TempDir(), "test.db"), storage.Options{})
 	if err != nil {
