@@ -77,6 +77,7 @@ func TestScoringCorpus(t *testing.T) {
 	}
 	type tally struct{ games, exact, stones, agree int }
 	bySize := map[int]*tally{}
+	byKind := map[string]*tally{} // "gnugo", "mixed", "random" from the file name
 	var total tally
 	var worst []string
 	flagged, flaggedWrong := 0, 0 // games with uncertain stones; of the differing games, those flagged
@@ -94,7 +95,11 @@ func TestScoringCorpus(t *testing.T) {
 		if bySize[size] == nil {
 			bySize[size] = &tally{}
 		}
-		for _, tl := range []*tally{bySize[size], &total} {
+		kind := strings.Split(cg.name, "-")[1]
+		if byKind[kind] == nil {
+			byKind[kind] = &tally{}
+		}
+		for _, tl := range []*tally{bySize[size], byKind[kind], &total} {
 			tl.games++
 			tl.stones += stones
 			tl.agree += agree
@@ -116,6 +121,12 @@ func TestScoringCorpus(t *testing.T) {
 	for _, size := range []int{9, 13, 19} {
 		if tl := bySize[size]; tl != nil {
 			t.Logf("%d×%d: %d/%d games exactly equal (%.1f%%), %d/%d stones (%.2f%%)", size, size,
+				tl.exact, tl.games, 100*float64(tl.exact)/float64(tl.games), tl.agree, tl.stones, 100*float64(tl.agree)/float64(tl.stones))
+		}
+	}
+	for _, kind := range []string{"gnugo", "mixed", "random"} {
+		if tl := byKind[kind]; tl != nil {
+			t.Logf("%s games: %d/%d exactly equal (%.1f%%), %d/%d stones (%.2f%%)", kind,
 				tl.exact, tl.games, 100*float64(tl.exact)/float64(tl.games), tl.agree, tl.stones, 100*float64(tl.agree)/float64(tl.stones))
 		}
 	}
