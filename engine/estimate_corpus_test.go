@@ -206,8 +206,8 @@ func TestGenerateScoringCorpus(t *testing.T) {
 		size                 int
 		gnugo, mixed, random int
 	}{
-		{9, 30, 20, 10},
-		{13, 16, 10, 4},
+		{9, 40, 25, 12},
+		{13, 20, 12, 5},
 		{19, 8, 5, 3},
 	}
 	referee := startCorpusEngine(t, corpusGNUGo, "--mode", "gtp", "--chinese-rules")
