@@ -29,6 +29,9 @@ type Level struct {
 	// engines share the registry's processes and are safe for concurrent
 	// use; built-in bots are not.
 	New func(seed int64) Bot
+	// KeepTree asks the Registry to keep the level's bot of each game
+	// between moves (the Monte Carlo levels reuse their search tree).
+	KeepTree bool
 }
 
 // GTPPrefix starts the names of the levels played by external engines.
@@ -66,6 +69,7 @@ func Builtin() []Level {
 			New: func(seed int64) Bot {
 				return NewMCTS("hard", mcts.Options{Seed: seed, MaxNodes: hardMaxNodes})
 			},
+			KeepTree: true,
 		},
 		{
 			Name:        "max",
@@ -74,6 +78,7 @@ func Builtin() []Level {
 			New: func(seed int64) Bot {
 				return NewMCTS("max", mcts.Options{Seed: seed, MaxNodes: maxMaxNodes})
 			},
+			KeepTree: true,
 		},
 	}
 }
@@ -169,6 +174,10 @@ type Config struct {
 	// Logger receives warnings (an engine's illegal move replaced, a bot's
 	// panic recovered); nil discards them.
 	Logger *slog.Logger
+	// KeepTrees caps the games whose Monte Carlo trees are kept between
+	// moves (each holds at most 256k nodes, about 9 MB, between moves); 0
+	// means two per search slot, a negative value none.
+	KeepTrees int
 }
 
 // Registry holds the levels users can pick, the processes of the external
@@ -179,6 +188,7 @@ type Registry struct {
 	engines []*Engine
 	limiter *Limiter
 	log     *slog.Logger
+	trees   *treeCache
 }
 
 // NewRegistry returns the built-in levels plus one per configured engine.
@@ -200,7 +210,11 @@ func NewRegistry(cfg Config) (*Registry, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	r := &Registry{levels: Builtin(), limiter: NewLimiter(slots, queue), log: log}
+	keep := cfg.KeepTrees
+	if keep == 0 {
+		keep = 2 * slots
+	}
+	r := &Registry{levels: Builtin(), limiter: NewLimiter(slots, queue), log: log, trees: newTreeCache(keep)}
 	specs := append([]gtp.Spec(nil), cfg.Engines...)
 	names := slices.Sorted(maps.Keys(cfg.GTPEngines))
 	for _, name := range names {
@@ -249,7 +263,9 @@ func (r *Registry) Limiter() *Limiter { return r.limiter }
 
 // GenMove plays one move of the named level in g: it waits for a search slot
 // (reporting its place in the queue to onQueued, which may be nil), runs a
-// fresh bot seeded with seed at the level's budget, and checks the move
+// bot seeded with seed at the level's budget (for levels that keep their
+// tree, the bot of the same game, told apart by g.Seed(), from its last
+// move when the registry still holds it), and checks the move
 // against the game's rules. It returns ErrUnknownLevel, ErrBusy when the
 // queue is full, ErrGameOver, the context's error, or the bot's error; a
 // panic in the bot is recovered, logged and returned as ErrInternal.
@@ -272,9 +288,20 @@ func (r *Registry) GenMove(ctx context.Context, level string, g *engine.Game, se
 			m, err = engine.Move{}, fmt.Errorf("%s: %w: %v", l.Name, ErrInternal, p)
 		}
 	}()
-	m, err = l.New(seed).GenMove(ctx, g.Clone(), l.Budget)
+	key := treeKey{l.Name, g.Seed()}
+	var bot Bot
+	if l.KeepTree {
+		bot = r.trees.take(key)
+	}
+	if bot == nil {
+		bot = l.New(seed)
+	}
+	m, err = bot.GenMove(ctx, g.Clone(), l.Budget)
 	if err != nil {
 		return engine.Move{}, err
+	}
+	if l.KeepTree {
+		r.trees.put(key, bot)
 	}
 	if err := g.Check(m); err != nil {
 		return engine.Move{}, fmt.Errorf("%s played %v: %w: %w", l.Name, m, ErrIllegalMove, err)
