@@ -419,3 +419,13 @@ func TestEstimateInvariants(t *testing.T) {
 		}
 	}
 }
+
+func TestEstimateTinyBoards(t *testing.T) {
+	for _, d := range []string{"X .\n. .", "X O\n. .", "X O\nO .", ". X .\nX O X\n. X .", ". . .\n. . .\n. . ."} {
+		g, _ := estDiagramGame(t, d, DefaultRules())
+		e := EstimateDead(context.Background(), g, EstimateOptions{})
+		if len(e.Ownership) != g.Size()*g.Size() || e.Playouts == 0 {
+			t.Errorf("%q: %d ownership values after %d playouts", d, len(e.Ownership), e.Playouts)
+		}
+	}
+}
