@@ -109,18 +109,3 @@ func TestE2EKnownBugStopWhileThinking(t *testing.T) {
 	})
 	e.waitBoard(ch.ID, "A9")
 }
-
-// TestE2EKnownBugPassPass: after a pass the board says "Last move: ⚫ pass
-// (pass)": status() in present.go prints the move (engine.Move.String is
-// "pass" for a pass) and then appends " (pass)".
-func TestE2EKnownBugPassPass(t *testing.T) {
-	knownBug(t)
-	e := newEnv(t)
-	ch := e.d.GuildChannel("general")
-	alice, bob := e.d.NewUser("alice"), e.d.NewUser("bob")
-	e.challenge(ch, alice, bob)
-	m := e.do(e.d.Command(ch, alice, "go", discordtest.Sub("pass")))
-	if strings.Contains(m.Text(), "pass (pass)") {
-		t.Errorf("the board says %q", m.Text())
-	}
-}

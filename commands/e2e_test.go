@@ -1726,3 +1726,16 @@ func testE2EStopFinishesMoves(t *testing.T, e *env) {
 		t.Errorf("the move in flight was not stored")
 	}
 }
+
+// TestE2EPassText: after a pass the board says "Last move: ⚫ pass", not
+// "pass (pass)" (engine.Move.String is already "pass" for a pass).
+func TestE2EPassText(t *testing.T) {
+	e := newEnv(t)
+	ch := e.d.GuildChannel("general")
+	alice, bob := e.d.NewUser("alice"), e.d.NewUser("bob")
+	e.challenge(ch, alice, bob)
+	m := e.do(e.d.Command(ch, alice, "go", discordtest.Sub("pass")))
+	if strings.Contains(m.Text(), "pass (pass)") || !strings.Contains(m.Text(), "Last move: ⚫ pass") {
+		t.Errorf("the board says %q", m.Text())
+	}
+}

@@ -101,11 +101,8 @@ func status(g *storage.Game) string {
 		fmt.Fprintf(&sb, "**Move %d** · %s %s to play: %s\n", eg.MoveCount()+1, stoneEmoji(c), c, mention(g.Player(c)))
 	}
 	if m, ok := eg.LastMove(); ok {
-		fmt.Fprintf(&sb, "Last move: %s %s", stoneEmoji(m.Color), m)
-		if m.Kind == engine.Pass {
-			sb.WriteString(" (pass)")
-		}
-		sb.WriteString(" · ")
+		// Move.String is "pass" for a pass: nothing to add.
+		fmt.Fprintf(&sb, "Last move: %s %s · ", stoneEmoji(m.Color), m)
 	}
 	fmt.Fprintf(&sb, "Captures: ⚫ %d · ⚪ %d\n", eg.Captures(engine.Black), eg.Captures(engine.White))
 	fmt.Fprintf(&sb, "-# %d×%d · %s", eg.Size(), eg.Size(), eg.Rules())
