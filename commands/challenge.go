@@ -241,18 +241,11 @@ func (b *Bot) btnAccept(ctx context.Context, r *Request) error {
 	if err != nil {
 		return userErr(err, fmt.Sprintf("This challenge cannot start: %v.", err))
 	}
-	// Claim the challenge: of two accepts at once, exactly one deletes it.
-	// (Expiry was checked above against the bot's clock.)
-	if err := b.opts.Store.DeleteChallenge(ctx, c.ID); err != nil {
-		if errors.Is(err, storage.ErrNotFound) {
-			return ErrNoChallenge
-		}
-		return err
-	}
 	if c.Thread {
+		// The thread's ID is the game's key, so the thread comes first; the
+		// challenge stays open until AcceptChallenge below.
 		th, err := b.opts.Discord.StartThread(ctx, c.ChannelID, fmt.Sprintf("Go: %s vs %s", plainName(black), plainName(white)))
 		if err != nil {
-			b.restoreChallenge(ctx, c)
 			if errors.Is(err, ErrDiscordForbidden) {
 				return userErr(err, "I may not create threads here (I need Create Public Threads and Send Messages in Threads). Challenge again without `thread:`.")
 			}
@@ -264,9 +257,22 @@ func (b *Bot) btnAccept(ctx context.Context, r *Request) error {
 		ID: c.ID, ChannelID: channel, GuildID: it.GuildID, ParentChannelID: parent,
 		Black: black, White: white, Game: eg, CreatedAt: b.now(),
 	}
-	if err := b.opts.Store.CreateGame(ctx, g); err != nil {
-		b.restoreChallenge(ctx, c)
-		if errors.Is(err, storage.ErrExists) {
+	// One transaction removes the challenge and creates the game: of two
+	// accepts at once exactly one succeeds, and the challenge is never lost
+	// when the game cannot start.
+	if err := b.opts.Store.AcceptChallenge(ctx, c.ID, g); err != nil {
+		switch {
+		case errors.Is(err, storage.ErrNotFound):
+			if c.Thread {
+				b.log.Warn("challenge accepted twice at once; the loser's thread stays empty", "challenge", c.ID, "thread", channel)
+			}
+			return ErrNoChallenge
+		case errors.Is(err, storage.ErrExpired):
+			if uerr := r.Update(ctx, challengeMessage(c, "⌛ This challenge expired.", true)); uerr != nil {
+				return uerr
+			}
+			return nil
+		case errors.Is(err, storage.ErrExists):
 			return ErrGameRunning
 		}
 		return err
@@ -289,14 +295,6 @@ func (b *Bot) btnAccept(ctx context.Context, r *Request) error {
 		_, err = r.ReplyMessage(ctx, bm)
 	}
 	return err
-}
-
-// restoreChallenge puts back a claimed challenge whose game could not start,
-// so that it can be accepted again.
-func (b *Bot) restoreChallenge(ctx context.Context, c *storage.Challenge) {
-	if err := b.opts.Store.CreateChallenge(ctx, c); err != nil {
-		b.log.Warn("restore challenge", "challenge", c.ID, "err", err)
-	}
 }
 
 // seedFrom derives a game's seed from its ID (a snowflake).

@@ -9,13 +9,16 @@ import (
 )
 
 // Store is what the bot needs from persistence. *storage.Store implements
-// it; every write of a game is checked against the version that was read.
+// it; every write of a game is checked against the version that was read
+// (and the game's ID, so a stale write never reaches a newer game in the
+// same channel). Its clock must be the bot's (storage.Options.Now): it
+// checks a challenge's expiry when it is accepted.
 type Store interface {
 	CreateGame(ctx context.Context, g *storage.Game) error
 	Game(ctx context.Context, channelID string) (*storage.Game, error)
 	UpdateGame(ctx context.Context, g *storage.Game) error
 	FinishGame(ctx context.Context, g *storage.Game, a storage.Archived) error
-	DeleteGame(ctx context.Context, channelID string, version uint64) error
+	AbortGame(ctx context.Context, g *storage.Game) error
 	ActiveGames(ctx context.Context) ([]*storage.Game, error)
 	PlayerStats(ctx context.Context, playerKey string) (*storage.PlayerStats, error)
 	PlayerGames(ctx context.Context, playerKey string, limit int) ([]*storage.Archived, error)
@@ -23,6 +26,7 @@ type Store interface {
 	CreateChallenge(ctx context.Context, c *storage.Challenge) error
 	Challenge(ctx context.Context, id string) (*storage.Challenge, error)
 	DeleteChallenge(ctx context.Context, id string) error
+	AcceptChallenge(ctx context.Context, id string, g *storage.Game) error
 	ExpiredChallenges(ctx context.Context, now time.Time) ([]*storage.Challenge, error)
 }
 

@@ -162,9 +162,10 @@ func newEnvMode(t testing.TB, mode string) *env {
 	e := &env{
 		gateway: mode == "gateway",
 		t:       t,
-		// Storage checks challenge expiry against the wall clock, so the
-		// bot's clock starts there too.
-		clock:   &clock{now: time.Now().Truncate(time.Second)},
+		// The bot, the store (challenge expiry) and the fake Discord
+		// (signature timestamps, interaction tokens) share one clock, which
+		// starts far from the wall clock so nothing reads the wrong one.
+		clock:   &clock{now: time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC)},
 		players: newTopLeft(),
 		dbPath:  filepath.Join(t.TempDir(), "gobot.db"),
 	}
@@ -256,7 +257,7 @@ func (e *env) checkMessages() {
 // http mode: commands.New, Register, HTTPHandler and Run.
 func (e *env) start() {
 	e.t.Helper()
-	store, err := storage.Open(e.dbPath, storage.Options{})
+	store, err := storage.Open(e.dbPath, storage.Options{Now: e.clock.Now})
 	if err != nil {
 		e.t.Fatalf("storage.Open: %v", err)
 	}
@@ -1049,7 +1050,7 @@ func testE2EBotRestart(t *testing.T, e *env) {
 	e.stop()
 	// While the bot is down, the game is left with the bot to move (as if
 	// the process died while thinking).
-	store, err := storage.Open(e.dbPath, storage.Options{})
+	store, err := storage.Open(e.dbPath, storage.Options{Now: e.clock.Now})
 	if err != nil {
 		t.Fatal(err)
 	}

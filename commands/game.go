@@ -575,12 +575,14 @@ func (b *Bot) cmdAbort(ctx context.Context, r *Request) error {
 	} else if _, err := playerColor(g, r.User); err != nil {
 		return userErr(ErrForbidden, "Only the players can abort a game outside a server.")
 	}
-	err = b.opts.Store.DeleteGame(ctx, g.ChannelID, g.Version)
+	// AbortGame checks the game's ID as well as its version: an abort read
+	// before the game ended must not remove the next game in this channel.
+	err = b.opts.Store.AbortGame(ctx, g)
 	switch {
 	case errors.Is(err, storage.ErrConflict):
 		return ErrConflict
 	case errors.Is(err, storage.ErrNotFound):
-		return ErrNoGame
+		return userErr(ErrNoGame, "That game has already ended or been aborted; nothing was changed.")
 	case err != nil:
 		return err
 	}

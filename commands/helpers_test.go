@@ -149,14 +149,23 @@ func newTestBot(t testing.TB) *testBot {
 
 func newTestBotWith(t testing.TB, players Players) *testBot {
 	t.Helper()
-	store, err := storage.Open(filepath.Join(t.TempDir(), "test.db"), storage.Options{})
+	return newTestBotStore(t, players, func(s *storage.Store) Store { return s })
+}
+
+// newTestBotStore is newTestBotWith with the bot's store wrapped by wrap
+// (to make it fail, or slow, at a chosen moment). The store and the bot
+// share the test's clock.
+func newTestBotStore(t testing.TB, players Players, wrap func(*storage.Store) Store) *testBot {
+	t.Helper()
+	tb := &testBot{t: t, rec: &recorder{}, now: time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)}
+	store, err := storage.Open(filepath.Join(t.TempDir(), "test.db"), storage.Options{Now: tb.clock})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { store.Close() })
-	tb := &testBot{t: t, rec: &recorder{}, store: store, now: time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)}
+	tb.store = store
 	b, err := New(Options{
-		AppID: "1", Discord: tb.rec, Store: store, Players: players, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
+		AppID: "1", Discord: tb.rec, Store: wrap(store), Players: players, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
 		Now: tb.clock,
 	})
 	if err != nil {

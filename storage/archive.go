@@ -136,7 +136,7 @@ func (s *Store) FinishGame(ctx context.Context, g *Game, a Archived) error {
 		a.StartedAt = g.CreatedAt
 	}
 	if a.FinishedAt.IsZero() {
-		a.FinishedAt = time.Now().UTC()
+		a.FinishedAt = s.now()
 	}
 	if a.Result == "" {
 		if r, ok := g.Game.Result(); ok {

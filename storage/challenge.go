@@ -91,7 +91,7 @@ func (s *Store) CreateChallenge(ctx context.Context, c *Challenge) error {
 		return err
 	}
 	if cc.CreatedAt.IsZero() {
-		cc.CreatedAt = time.Now().UTC()
+		cc.CreatedAt = s.now()
 	}
 	val, err := json.Marshal(&cc)
 	if err != nil {
@@ -196,7 +196,7 @@ func (s *Store) AcceptChallenge(ctx context.Context, id string, g *Game) error {
 	} else if err := checkID("game ID", gid); err != nil {
 		return err
 	}
-	now := time.Now().UTC()
+	now := s.now()
 	c := *g
 	c.ID = gid
 	if c.CreatedAt.IsZero() {

@@ -224,3 +224,66 @@ func TestAcceptChallengeRace(t *testing.T) {
 		t.Errorf("%d accepts won, %d games; want 1 and 1", won, len(games))
 	}
 }
+
+// TestClock: the store's times and AcceptChallenge's expiry check follow
+// Options.Now, not the wall clock, so a caller with its own clock agrees
+// with the store on what has expired.
+func TestClock(t *testing.T) {
+	now := time.Date(2021, 5, 6, 7, 8, 9, 0, time.UTC) // long past by the wall clock
+	clock := func() time.Time { return now }
+	tests := []struct {
+		name    string
+		expires time.Time
+		want    error
+	}{
+		{"open by the store's clock, expired by the wall clock's", now.Add(time.Minute), nil},
+		{"expired by the store's clock", now.Add(-time.Minute), ErrExpired},
+		{"expiring at that instant", now, ErrExpired},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s, err := Open(t.TempDir()+"/clock.db", Options{Now: clock})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+			c := newChallenge("x", tt.expires)
+			c.CreatedAt = time.Time{}
+			if err := s.CreateChallenge(ctx, c); err != nil {
+				t.Fatal(err)
+			}
+			if !c.CreatedAt.Equal(now) {
+				t.Errorf("challenge CreatedAt = %v, want %v", c.CreatedAt, now)
+			}
+			g := newGame(t, "c1", "1", "2")
+			g.CreatedAt = time.Time{}
+			err = s.AcceptChallenge(ctx, "x", g)
+			if !errors.Is(err, tt.want) || (err != nil) != (tt.want != nil) {
+				t.Fatalf("AcceptChallenge() = %v, want %v", err, tt.want)
+			}
+			if err != nil {
+				return
+			}
+			if !g.CreatedAt.Equal(now) || !g.UpdatedAt.Equal(now) {
+				t.Errorf("game CreatedAt, UpdatedAt = %v, %v, want %v", g.CreatedAt, g.UpdatedAt, now)
+			}
+			if err := s.UpdateGame(ctx, g); err != nil {
+				t.Fatal(err)
+			}
+			if !g.UpdatedAt.Equal(now) {
+				t.Errorf("UpdateGame set UpdatedAt = %v, want %v", g.UpdatedAt, now)
+			}
+			a := Archived{Result: "B+R", SGF: []byte("(;GM[1]SZ[9])")}
+			if err := s.FinishGame(ctx, g, a); err != nil {
+				t.Fatal(err)
+			}
+			got, err := s.ArchivedGame(ctx, g.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !got.FinishedAt.Equal(now) {
+				t.Errorf("archived FinishedAt = %v, want %v", got.FinishedAt, now)
+			}
+		})
+	}
+}

@@ -269,7 +269,7 @@ func (s *Store) CreateGame(ctx context.Context, g *Game) error {
 	} else if err := checkID("game ID", id); err != nil {
 		return err
 	}
-	now := time.Now().UTC()
+	now := s.now()
 	created := g.CreatedAt
 	if created.IsZero() {
 		created = now
@@ -387,7 +387,7 @@ func (s *Store) UpdateGame(ctx context.Context, g *Game) error {
 	if err := g.validate(); err != nil {
 		return err
 	}
-	now := time.Now().UTC()
+	now := s.now()
 	val, err := g.encode(g.Version+1, now)
 	if err != nil {
 		return err
@@ -475,7 +475,7 @@ func (s *Store) QuarantineGame(ctx context.Context, channelID string) error {
 	if err := checkID("channel ID", channelID); err != nil {
 		return err
 	}
-	now := time.Now().UTC()
+	now := s.now()
 	return s.update(ctx, func(tx *bolt.Tx) error {
 		games := tx.Bucket(bucketGames)
 		v := games.Get([]byte(channelID))

@@ -45,6 +45,12 @@ type Options struct {
 	// Logger receives start-up migrations and backup-socket errors. Nil
 	// discards them.
 	Logger *slog.Logger
+
+	// Now returns the current time; nil means time.Now. The store reads it
+	// for the times it fills in (CreatedAt, UpdatedAt, FinishedAt) and for
+	// the expiry check of AcceptChallenge, so a caller with its own clock
+	// (tests, the bot's Options.Now) and the store agree on what is expired.
+	Now func() time.Time
 }
 
 // Defaults for Options.
@@ -62,7 +68,8 @@ type Store struct {
 	db     *bolt.DB
 	path   string
 	log    *slog.Logger
-	writes atomic.Int64 // writers in flight: choose Update (alone) or Batch
+	clock  func() time.Time // Options.Now or time.Now
+	writes atomic.Int64     // writers in flight: choose Update (alone) or Batch
 
 	ln     net.Listener // backup socket, nil when none
 	sockWG sync.WaitGroup
@@ -105,7 +112,11 @@ func Open(path string, opts Options) (*Store, error) {
 	if db.MaxBatchSize <= 0 {
 		db.MaxBatchSize = DefaultMaxBatch
 	}
-	s := &Store{db: db, path: path, log: log, done: make(chan struct{})}
+	clock := opts.Now
+	if clock == nil {
+		clock = time.Now
+	}
+	s := &Store{db: db, path: path, log: log, clock: clock, done: make(chan struct{})}
 	if err := s.migrate(); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("storage: open %s: %w", path, err)
@@ -120,6 +131,9 @@ func Open(path string, opts Options) (*Store, error) {
 	}
 	return s, nil
 }
+
+// now is the store's clock in UTC.
+func (s *Store) now() time.Time { return s.clock().UTC() }
 
 // Path returns the database file's path.
 func (s *Store) Path() string { return s.path }

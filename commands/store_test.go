@@ -1,0 +1,124 @@
+package commands
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/bwmarrin/discordgo"
+	"github.com/gobot-dev/gobot/storage"
+)
+
+// staleStore returns a snapshot of a game read earlier instead of the stored
+// one, as a handler does that loaded the game just before it changed.
+type staleStore struct {
+	*storage.Store
+	stale atomic.Pointer[storage.Game]
+}
+
+func (s *staleStore) Game(ctx context.Context, channelID string) (*storage.Game, error) {
+	if g := s.stale.Load(); g != nil {
+		return g, nil
+	}
+	return s.Store.Game(ctx, channelID)
+}
+
+// TestAbortStale: an abort that read the channel's previous game (at the
+// same version 1 as the new one) must not remove the new game.
+func TestAbortStale(t *testing.T) {
+	var st *staleStore
+	tb := newTestBotStore(t, testPlayers{}, func(s *storage.Store) Store {
+		st = &staleStore{Store: s}
+		return st
+	})
+	startGame(t, tb)
+	old, err := tb.store.Game(context.Background(), channelID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := tb.store.AbortGame(context.Background(), old); err != nil {
+		t.Fatal(err)
+	}
+	startGame(t, tb)
+	st.stale.Store(old)
+
+	it := tb.interaction(cat, channelID)
+	it.Member.Permissions = discordgo.PermissionManageMessages
+	data, _, _ := parseSlash("/go abort", Definitions(nil), nil)
+	it.Type, it.Data = discordgo.InteractionApplicationCommand, data
+	tb.Handle(context.Background(), it)
+	c := only(t, tb.rec.take())
+	if strings.Contains(c.text(), "aborted the game") {
+		t.Errorf("a stale abort answered %q", c.text())
+	}
+	g, err := tb.store.Game(context.Background(), channelID)
+	if err != nil || g.ID == old.ID {
+		t.Fatalf("after a stale abort the new game is gone: Game() = %v, %v", g, err)
+	}
+}
+
+// errDisk is a write that fails (a full disk, a crash).
+var errDisk = errors.New("test: disk failed")
+
+// brokenStore fails every write that creates something once broken is set:
+// the disk fills up, or the process dies, between two writes.
+type brokenStore struct {
+	*storage.Store
+	broken atomic.Bool
+}
+
+func (s *brokenStore) CreateGame(ctx context.Context, g *storage.Game) error {
+	if s.broken.Load() {
+		return errDisk
+	}
+	return s.Store.CreateGame(ctx, g)
+}
+
+func (s *brokenStore) CreateChallenge(ctx context.Context, c *storage.Challenge) error {
+	if s.broken.Load() {
+		return errDisk
+	}
+	return s.Store.CreateChallenge(ctx, c)
+}
+
+func (s *brokenStore) AcceptChallenge(ctx context.Context, id string, g *storage.Game) error {
+	if s.broken.Load() {
+		return errDisk // the transaction rolls back: nothing changed
+	}
+	return s.Store.AcceptChallenge(ctx, id, g)
+}
+
+// TestAcceptAtomic: when the game cannot be written, the challenge stays
+// open (accepting is one transaction), and a later accept starts the game.
+func TestAcceptAtomic(t *testing.T) {
+	var bs *brokenStore
+	tb := newTestBotStore(t, testPlayers{}, func(s *storage.Store) Store {
+		bs = &brokenStore{Store: s}
+		return bs
+	})
+	calls := tb.command(ann, "/go challenge opponent:bob size:9 color:black")
+	accept := calls[len(calls)-1].buttonID(t, "Accept")
+	id := strings.Split(accept, "/")[1]
+
+	bs.broken.Store(true)
+	c := only(t, tb.press(bob, accept))
+	if !c.Message.Ephemeral {
+		t.Errorf("a failed accept answered %q, want an ephemeral apology", c.text())
+	}
+	if _, err := tb.store.Challenge(context.Background(), id); err != nil {
+		t.Fatalf("after a failed accept the challenge is gone: %v", err)
+	}
+	if _, err := tb.store.Game(context.Background(), channelID); !errors.Is(err, storage.ErrNotFound) {
+		t.Fatalf("after a failed accept Game() = %v, want ErrNotFound", err)
+	}
+
+	bs.broken.Store(false)
+	if calls := tb.press(bob, accept); len(calls) != 2 {
+		t.Fatalf("accept after the failure: %d calls, want update and board", len(calls))
+	}
+	if _, err := tb.store.Game(context.Background(), channelID); err != nil {
+		t.Fatalf("the second accept started no game: %v", err)
+	}
+}
