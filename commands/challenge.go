@@ -402,7 +402,7 @@ func (b *Bot) Run(ctx context.Context) error {
 	for _, g := range games {
 		if botToMove(g) {
 			ch := g.ChannelID
-			b.spawn(func(ctx context.Context) { b.resumeBot(ctx, ch) })
+			b.spawn(func(ctx context.Context) { b.resumeBot(ctx, ch, nil) })
 		}
 	}
 	t := time.NewTicker(sweepEvery)

@@ -1740,3 +1740,88 @@ func TestE2EPassText(t *testing.T) {
 		t.Errorf("the board says %q", m.Text())
 	}
 }
+
+// TestE2EPrivateRetry: in a user-install private channel (the bot is not a
+// member, so POST /channels/{id}/messages is refused with 403), a bot move
+// that failed once is retried in the background, committed, and posted as
+// a follow-up of the interaction that announced the retry.
+func TestE2EPrivateRetry(t *testing.T) {
+	e := newEnv(t)
+	alice, bob := e.d.NewUser("alice"), e.d.NewUser("bob")
+	ch := e.d.PrivateChannel(alice, bob)
+	e.do(e.d.Command(ch, alice, "go", discordtest.Sub("bot", discordtest.Str("level", "flaky"), discordtest.Int("size", 9), discordtest.Str("color", "white"))))
+	e.d.WaitFor("the retried bot move", func() bool {
+		g := e.game(ch.ID)
+		return g != nil && g.Game.MoveCount() == 1
+	})
+	e.waitBoard(ch.ID, "A9")
+}
+
+// TestE2EAbortWhileThinking: a moderator aborts a game while the bot
+// thinks. Nothing is stored, and the thinking interaction is answered with
+// what was committed: the game was aborted, never the bot's move that could
+// not be stored, nor a promise to try again.
+func TestE2EAbortWhileThinking(t *testing.T) {
+	e := newEnv(t)
+	ch := e.d.GuildChannel("general")
+	alice := e.d.NewUser("alice")
+	mod := e.d.NewUser("mod")
+	mod.Permissions = discordtest.PermModerator
+	slow := e.d.Command(ch, alice, "go", discordtest.Sub("bot", discordtest.Str("level", "slow"), discordtest.Int("size", 9), discordtest.Str("color", "white")))
+	done := make(chan error, 1)
+	go func() {
+		_, err := e.d.Send(slow)
+		done <- err
+	}()
+	e.d.WaitFor("the bot game to start", func() bool { return e.game(ch.ID) != nil })
+	e.do(e.d.Command(ch, mod, "go", discordtest.Sub("abort")))
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	close(e.players.gate)
+	var got discordtest.Message
+	e.d.WaitFor("the thinking interaction's answer", func() bool {
+		o, ok := e.d.Original(slow)
+		if ok && !o.Deferred {
+			got = o
+			return true
+		}
+		if f := e.d.Followups(slow); !ok && len(f) > 0 {
+			got = f[len(f)-1]
+			return true
+		}
+		return false
+	})
+	if strings.Contains(got.Text(), "A9") || strings.Contains(got.Text(), "try again") || !strings.Contains(got.Text(), "aborted") {
+		t.Errorf("after the abort, the answer shows a move that was never stored: %q", got.Text())
+	}
+	if e.game(ch.ID) != nil {
+		t.Errorf("the aborted game came back")
+	}
+}
+
+// TestE2EStopWhileThinking: SIGTERM arrives while the bot thinks and the
+// grace period runs out. The interaction that was thinking is still
+// answered (with a fresh short deadline: the env's checkMessages reports a
+// "thinking…" message left for ever), and the next process makes the move
+// and posts the board.
+func TestE2EStopWhileThinking(t *testing.T) {
+	e := newEnv(t)
+	ch := e.d.GuildChannel("general")
+	alice := e.d.NewUser("alice")
+	slow := e.d.Command(ch, alice, "go", discordtest.Sub("bot", discordtest.Str("level", "slow"), discordtest.Int("size", 9), discordtest.Str("color", "white")))
+	e.d.Do(slow)
+	if err := e.stopWithin(time.Second); err == nil {
+		t.Fatalf("Shutdown returned nil although the bot was still thinking")
+	}
+	if m, ok := e.d.Original(slow); !ok || m.Deferred || !strings.Contains(m.Text(), "restarting") {
+		t.Errorf("the thinking interaction was answered %q (deferred: %v), want a note that gobot restarts", m.Text(), m.Deferred)
+	}
+	e.start()
+	close(e.players.gate)
+	e.d.WaitFor("the bot's move after the restart", func() bool {
+		g := e.game(ch.ID)
+		return g != nil && g.Game.MoveCount() == 1
+	})
+	e.waitBoard(ch.ID, "A9")
+}

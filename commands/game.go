@@ -367,12 +367,53 @@ func (b *Bot) answer(ctx context.Context, r *Request, g *storage.Game, note stri
 			note += "\n" + botNote
 		}
 		if err != nil {
-			b.log.Warn("bot move failed", "game", g.ID, "err", err)
-			note += "\n" + botFailure(err)
-			b.retryBotLater(g.ChannelID)
+			return b.answerBotFailure(ctx, r, g, note, err)
 		}
 	}
 	m, err := stateMessage(g, note)
+	if err != nil {
+		return err
+	}
+	return r.Reply(ctx, m)
+}
+
+// replyTimeout bounds an answer sent after the handler's own context ended
+// (the shutdown's grace period ran out while the bot was thinking).
+const replyTimeout = 5 * time.Second
+
+// answerBotFailure answers after the bot's move failed. g may hold the
+// bot's move that was never committed, so the answer shows the stored game
+// instead: the interaction must never show a move that did not happen. When
+// ctx has ended (shutdown), the answer goes out with a fresh short deadline
+// so the "thinking…" message does not stay for ever; the move is made after
+// the restart.
+func (b *Bot) answerBotFailure(ctx context.Context, r *Request, g *storage.Game, note string, moveErr error) error {
+	b.log.Warn("bot move failed", "game", g.ID, "err", moveErr)
+	shutdown := ctx.Err() != nil
+	if shutdown {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(context.WithoutCancel(ctx), replyTimeout)
+		defer cancel()
+	}
+	stored, err := b.loadGame(ctx, g.ChannelID)
+	switch {
+	case errors.Is(err, ErrNoGame) || (err == nil && stored.ID != g.ID):
+		return r.Reply(ctx, &Message{Content: strings.TrimSpace(note + "\nThis game was ended or aborted while gobot was thinking, so its move was not played."), AllowedMentions: noMentions()})
+	case err != nil:
+		return err
+	}
+	switch {
+	case !botToMove(stored):
+		// Someone else changed the game meanwhile (an undo, a resignation):
+		// the stored state says what happened.
+		note += "\nThe game changed while gobot was thinking; here it is as it stands."
+	case shutdown:
+		note += "\n🔄 gobot is restarting and will play its move as soon as it is back."
+	default:
+		note += "\n" + botFailure(moveErr)
+		b.retryBotLater(stored.ChannelID, r.Interaction)
+	}
+	m, err := stateMessage(stored, note)
 	if err != nil {
 		return err
 	}
@@ -425,18 +466,51 @@ func (b *Bot) playBots(ctx context.Context, g *storage.Game, waiting func(positi
 }
 
 // retryBotLater lets the bot move in a channel in the background, posting
-// the board there (used when its move failed, and after a restart).
-func (b *Bot) retryBotLater(channelID string) {
+// the board there (used when its move failed). it is the interaction whose
+// answer announced the retry: its token posts the board as a follow-up
+// where the bot may not post in the channel itself (user installs).
+func (b *Bot) retryBotLater(channelID string, it *discordgo.Interaction) {
+	via := &followup{it: it, at: b.now()}
 	b.spawn(func(ctx context.Context) {
 		if err := sleepCtx(ctx, 5*time.Second); err != nil {
 			return
 		}
-		b.resumeBot(ctx, channelID)
+		b.resumeBot(ctx, channelID, via)
 	})
 }
 
-// resumeBot plays the bot's pending move in a channel and posts the result.
-func (b *Bot) resumeBot(ctx context.Context, channelID string) {
+// followup is an interaction whose token can still post follow-up messages.
+type followup struct {
+	it *discordgo.Interaction
+	at time.Time // when it was received
+}
+
+// tokenLifetime is how long Discord accepts an interaction token, less a
+// margin for the time the post takes.
+const tokenLifetime = 14 * time.Minute
+
+// postBoard posts a message about a game outside any handler: as a
+// follow-up of via while its token is valid (the only way in a user-install
+// private channel, where the bot is no member and Discord answers a channel
+// post with 403), else in the channel.
+func (b *Bot) postBoard(ctx context.Context, channelID string, via *followup, m *Message) error {
+	if via != nil && via.it != nil && b.now().Sub(via.at) < tokenLifetime {
+		_, err := b.opts.Discord.Followup(ctx, via.it, m)
+		if err == nil {
+			return nil
+		}
+		b.log.Info("post board as a follow-up failed; posting in the channel", "channel", channelID, "err", err)
+	}
+	_, err := b.opts.Discord.SendMessage(ctx, channelID, m)
+	if errors.Is(err, ErrDiscordForbidden) {
+		return fmt.Errorf("%w (the players see the move with /go board)", err)
+	}
+	return err
+}
+
+// resumeBot plays the bot's pending move in a channel and posts the result,
+// through via when not nil (see postBoard).
+func (b *Bot) resumeBot(ctx context.Context, channelID string, via *followup) {
 	log := b.log.With("channel", channelID)
 	for attempt := 0; attempt < 3; attempt++ {
 		g, err := b.loadGame(ctx, channelID)
@@ -465,7 +539,7 @@ func (b *Bot) resumeBot(ctx context.Context, channelID string) {
 		}
 		m, err := stateMessage(g, note)
 		if err == nil {
-			_, err = b.opts.Discord.SendMessage(ctx, channelID, m)
+			err = b.postBoard(ctx, channelID, via, m)
 		}
 		if err != nil {
 			log.Warn("resume bot: post board", "err", err)
