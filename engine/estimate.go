@@ -83,7 +83,9 @@ func estContains(ps []Point, p Point) bool {
 //   - Benson's pass-alive chains, which are never dead, and the territory
 //     they make certain, where opposing stones are always dead;
 //   - seki: chains sharing liberties that neither side can fill stay
-//     alive and the shared liberties are neutral;
+//     alive and the shared liberties are neutral, unless one side can give
+//     up two or three stones there to leave an eyeless opponent a dead
+//     shape (then the opponent is dead);
 //   - a threshold (EstimateOptions.DeadThreshold): chains the playouts
 //     give to the opponent less clearly stay alive, and those whose own
 //     side owns them in less than about 70% of the playouts are reported
@@ -216,7 +218,12 @@ func estimateBoard(ctx context.Context, b *Board, toPlay Color, seed uint64, opt
 
 	// Seki: on the board without the dead stones, empty points next to
 	// both colours where neither side can play without self-atari.
-	sekiHeads, sekiPoints := estSeki(b, &dead)
+	sekiHeads, sekiPoints, killed := estSeki(b, &dead)
+	for _, h := range killed {
+		if !alive[b.ColorAt(h)][h] {
+			dead[h] = true
+		}
+	}
 	for _, h := range sekiHeads {
 		dead[h] = false
 	}
@@ -334,17 +341,23 @@ func estJudgeTogether(b *Board, own []float64, heads []int, score *[estArea]floa
 // estSeki returns the chains in seki and their shared liberties, on b with
 // the chains marked dead taken off: an empty point next to stones of both
 // colours where either side playing would put its own stones in atari
-// without capturing.
-func estSeki(b *Board, dead *[estArea]bool) (heads, points []int) {
+// without capturing. It also returns the chains that only look like seki:
+// when one side can give up at most three stones there and the other side's
+// chains have no eye, capturing leaves them a dead shape (two or three points
+// that the sacrificer kills with a stone on the vital point), so those chains
+// are dead.
+func estSeki(b *Board, dead *[estArea]bool) (heads, points, killed []int) {
 	area := b.Area()
 	for v := 0; v < area; v++ {
 		if b.IsBorder(v) || b.ColorAt(v) != Empty {
 			continue
 		}
 		var reach [3]bool
+		var adj [3][]int // live chains next to v, by colour
 		for _, n := range b.Neighbours(v) {
 			if c := b.ColorAt(n); !b.IsBorder(n) && c != Empty && !dead[b.Chain(n)] {
 				reach[c] = true
+				adj[c] = estAppendUnique(adj[c], b.Chain(n))
 			}
 		}
 		if !reach[Black] || !reach[White] {
@@ -353,14 +366,64 @@ func estSeki(b *Board, dead *[estArea]bool) (heads, points []int) {
 		if !estSekiMove(b, v, Black, dead) || !estSekiMove(b, v, White, dead) {
 			continue
 		}
+		var kills [3]bool // kills[x]: x can kill the other side by sacrifice
+		for _, x := range []Color{Black, White} {
+			sacrifice := 1
+			for _, h := range adj[x] {
+				sacrifice += b.ChainSize(h)
+			}
+			kills[x] = sacrifice <= 3 && !estHasEye(b, adj[x.Opponent()], v)
+		}
+		switch {
+		case kills[Black] && !kills[White]:
+			for _, h := range adj[White] {
+				killed = estAppendUnique(killed, h)
+			}
+			continue
+		case kills[White] && !kills[Black]:
+			for _, h := range adj[Black] {
+				killed = estAppendUnique(killed, h)
+			}
+			continue
+		}
 		points = append(points, v)
-		for _, n := range b.Neighbours(v) {
-			if c := b.ColorAt(n); !b.IsBorder(n) && c != Empty && !dead[b.Chain(n)] {
-				heads = estAppendUnique(heads, b.Chain(n))
+		for _, c := range []Color{Black, White} {
+			for _, h := range adj[c] {
+				heads = estAppendUnique(heads, h)
 			}
 		}
 	}
-	return heads, points
+	kept := heads[:0]
+	for _, h := range heads {
+		if !estContainsInt(killed, h) {
+			kept = append(kept, h)
+		}
+	}
+	return kept, points, killed
+}
+
+// estHasEye reports whether any of the chains has a liberty other than
+// except whose neighbours are all its colour or the edge.
+func estHasEye(b *Board, chains []int, except int) bool {
+	var buf [16]int
+	for _, h := range chains {
+		c := b.ColorAt(h)
+		for _, l := range b.LibertyList(buf[:0], h, len(buf)) {
+			if l != except && b.IsEyeish(l, c) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func estContainsInt(s []int, x int) bool {
+	for _, y := range s {
+		if y == x {
+			return true
+		}
+	}
+	return false
 }
 
 // estSekiMove reports whether c playing at v is illegal, or captures nothing
