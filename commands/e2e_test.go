@@ -506,7 +506,9 @@ func (e *env) newChallenge(it *discordtest.Interaction) discordtest.Message {
 }
 
 // challenge has alice challenge bob in ch on 9×9 with alice black, and bob
-// accept; it returns the first board.
+// accept; it returns the new game's first board (recognised by the game's
+// ID in its buttons, so an earlier game's board in the same channel never
+// passes for it).
 func (e *env) challenge(ch *discordtest.Channel, alice, bob discordtest.User, opts ...discordtest.Option) discordtest.Message {
 	e.t.Helper()
 	all := append([]discordtest.Option{discordtest.UserOpt("opponent", bob), discordtest.Int("size", 9), discordtest.Str("color", "black")}, opts...)
@@ -514,7 +516,6 @@ func (e *env) challenge(ch *discordtest.Channel, alice, bob discordtest.User, op
 	if msg.Ephemeral || !strings.Contains(msg.Text(), bob.Mention()) {
 		e.t.Fatalf("challenge message = %q, want a public message mentioning %s", msg.Text(), bob.Mention())
 	}
-	before := len(e.d.Public(ch.ID))
 	e.do(e.click(bob, msg, "accept"))
 	var g *storage.Game
 	e.d.WaitFor("the game to start", func() bool {
@@ -525,10 +526,9 @@ func (e *env) challenge(ch *discordtest.Channel, alice, bob discordtest.User, op
 		e.t.Fatalf("game = %s (black) vs %s (white) on %d×%d, want alice black, bob white, 9×9", g.Black.UserID, g.White.UserID, g.Game.Size(), g.Game.Size())
 	}
 	var first discordtest.Message
-	e.d.WaitFor("the first board", func() bool {
-		msgs := e.d.Public(ch.ID)
-		for _, m := range msgs[min(before, len(msgs)):] {
-			if _, ok := m.PNG(); ok && !m.Deferred {
+	e.d.WaitFor("the new game's first board", func() bool {
+		for _, m := range e.d.Public(ch.ID) {
+			if _, ok := m.PNG(); ok && !m.Deferred && boardOf(m, g.ID) {
 				first = m
 				return true
 			}
@@ -536,6 +536,16 @@ func (e *env) challenge(ch *discordtest.Channel, alice, bob discordtest.User, op
 		return false
 	})
 	return first
+}
+
+// boardOf reports whether m is a board of game id: its buttons say so.
+func boardOf(m discordtest.Message, id string) bool {
+	for _, b := range m.Buttons() {
+		if strings.HasPrefix(b.CustomID, "game/"+id+"/") {
+			return true
+		}
+	}
+	return false
 }
 
 func TestE2EPing(t *testing.T) {
@@ -1824,4 +1834,29 @@ func TestE2EStopWhileThinking(t *testing.T) {
 		return g != nil && g.Game.MoveCount() == 1
 	})
 	e.waitBoard(ch.ID, "A9")
+}
+
+// TestE2ESecondGame: after a game ends, a new one in the same channel gets
+// its own board, whose buttons work (the env's challenge returns it, not
+// the earlier game's board).
+func TestE2ESecondGame(t *testing.T) { bothModes(t, testE2ESecondGame) }
+
+func testE2ESecondGame(t *testing.T, e *env) {
+	ch := e.d.GuildChannel("general")
+	alice, bob := e.d.NewUser("alice"), e.d.NewUser("bob")
+	first := e.challenge(ch, alice, bob)
+	old := e.game(ch.ID)
+	e.do(e.d.Command(ch, alice, "go", discordtest.Sub("resign")))
+	second := e.challenge(ch, alice, bob)
+	g := e.game(ch.ID)
+	if g == nil || g.ID == old.ID {
+		t.Fatalf("no second game in the channel")
+	}
+	if boardOf(second, old.ID) || !boardOf(second, g.ID) || second.ID == first.ID {
+		t.Fatalf("challenge returned the first game's board for the second game")
+	}
+	m := e.do(e.click(alice, second, "pass"))
+	if m.Ephemeral || !strings.Contains(m.Text(), "passed") {
+		t.Errorf("Pass on the second game's board answered %q", m.Text())
+	}
 }
