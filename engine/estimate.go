@@ -220,8 +220,24 @@ func estimateBoard(ctx context.Context, b *Board, toPlay Color, seed uint64, opt
 	// both colours where neither side can play without self-atari.
 	sekiHeads, sekiPoints, killed := estSeki(b, &dead)
 	for _, h := range killed {
-		if !alive[b.ColorAt(h)][h] {
-			dead[h] = true
+		c := b.ColorAt(h)
+		if alive[c][h] {
+			continue
+		}
+		dead[h] = true
+		// The stones count for the killer now.
+		sign := -1.0
+		if c == White {
+			sign = 1
+		}
+		for s := h; ; {
+			i := idx(s)
+			if sign*own[i] < 0.5 {
+				own[i] = sign * 0.5
+			}
+			if s = b.NextStone(s); s == h {
+				break
+			}
 		}
 	}
 	for _, h := range sekiHeads {
