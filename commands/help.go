@@ -22,7 +22,12 @@ func helpText(levels []Level) []*discordgo.MessageEmbed {
 	var rules strings.Builder
 	for _, name := range engine.PresetNames {
 		r, _ := engine.Preset(name)
-		fmt.Fprintf(&rules, "• **%s**: %s\n", name, strings.TrimSuffix(strings.TrimPrefix(strings.TrimPrefix(r.String(), name), " ("), ")"))
+		// Rules.String is "name (details)": the name is already in bold.
+		desc := r.String()
+		if _, details, ok := strings.Cut(desc, " ("); ok {
+			desc = strings.TrimSuffix(details, ")")
+		}
+		fmt.Fprintf(&rules, "• **%s**: %s\n", name, desc)
 	}
 	return []*discordgo.MessageEmbed{{
 		Title: "gobot: play Go on Discord",

@@ -2,6 +2,7 @@ package commands
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -133,5 +134,25 @@ func TestDefinitions(t *testing.T) {
 	}
 	if it := *defs[0].IntegrationTypes; len(it) != 2 {
 		t.Errorf("integration types %v, want guild and user install", it)
+	}
+}
+
+// TestHelpRulesets: /go help names each ruleset once, then what it means.
+func TestHelpRulesets(t *testing.T) {
+	var field string
+	for _, f := range helpText(nil)[0].Fields {
+		if f.Name == "Rulesets" {
+			field = f.Value
+		}
+	}
+	for _, name := range engine.PresetNames {
+		r, _ := engine.Preset(name)
+		line := fmt.Sprintf("• **%s**: %s scoring", name, r.Scoring)
+		if !strings.Contains(field, line) {
+			t.Errorf("help's rulesets = %q, want a line starting %q", field, line)
+		}
+		if strings.Contains(field, name+": "+name) || strings.Contains(field, "**: "+name+" (") {
+			t.Errorf("help repeats the name of %s: %q", name, field)
+		}
 	}
 }
