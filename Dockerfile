@@ -36,25 +36,18 @@ COPY storage ./storage
 RUN CGO_ENABLED=0 GOOS=linux go build -trimpath -ldflags="-s -w" -o /out/gobot ./cmd/gobot \
  && mkdir -p /out/data
 
-# ---- health check helper ----------------------------------------------------
-# The final image has no shell; busybox is one static binary that acts as
-# wget when called by that name, small enough to carry for the HEALTHCHECK.
-FROM busybox:1.37-musl AS busybox
-
 # ---- run --------------------------------------------------------------------
 # distroless/static: CA certificates (for https://discord.com), tzdata, and a
 # "nonroot" user (65532); no shell, no package manager.
 FROM gcr.io/distroless/static-debian12:nonroot
 
 COPY --from=build /out/gobot /usr/local/bin/gobot
-COPY --from=busybox /bin/busybox /usr/local/bin/wget
 # The volume's mount point, owned by the unprivileged user so that a fresh
 # named volume is writable.
 COPY --from=build --chown=65532:65532 /out/data /data
 
 # The database lives on the volume; /healthz is served on 8080 in both
 # modes (and Discord's interactions endpoint too when GOBOT_MODE=http).
-# Keep GOBOT_HTTP_ADDR on port 8080, or change the HEALTHCHECK with it.
 ENV GOBOT_DB=/data/gobot.db \
     GOBOT_HTTP_ADDR=:8080 \
     GOBOT_LOG_FORMAT=json
@@ -63,9 +56,11 @@ EXPOSE 8080
 
 USER 65532:65532
 
-# GET /healthz answers 200 while the database is usable.
+# GET /healthz answers 200 while the database is usable. `gobot healthcheck`
+# asks it over loopback on the port of GOBOT_HTTP_ADDR (the image has no
+# shell or wget, and needs none).
 HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
-    CMD ["/usr/local/bin/wget", "-q", "-O", "/dev/null", "-T", "4", "http://127.0.0.1:8080/healthz"]
+    CMD ["/usr/local/bin/gobot", "healthcheck"]
 
 # SIGTERM (docker stop) lets moves in flight finish within
 # GOBOT_SHUTDOWN_TIMEOUT (8s by default, below docker stop's 10s).

@@ -57,6 +57,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		err = backup(ctx, args, stdout, stderr)
 	case "arena":
 		err = runArena(ctx, args, stdout)
+	case "healthcheck":
+		err = healthcheck(ctx, os.Getenv, stdout)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0
@@ -81,6 +83,8 @@ const usage = `usage:
   gobot gtp [--bot LEVEL] [--ko RULE]        speak GTP on stdin/stdout
   gobot backup FILE                          copy the database (GOBOT_DB) to FILE, even while the bot runs
   gobot arena [flags]                        play bot levels against each other
+  gobot healthcheck                          exit 0 if the gobot on this machine answers GET /healthz
+                                             (on the port of GOBOT_HTTP_ADDR), 1 otherwise
 `
 
 // newLogger builds the slog logger the configuration asks for, on stderr.
@@ -283,7 +287,9 @@ func gtp(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	fs := flag.NewFlagSet("gtp", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	level := fs.String("bot", "", "bot level that generates moves (default: the strongest built-in level)")
-	ko := fs.String("ko", "positional", "ko rule: simple, positional or situational")
+	// Simple ko by default, as GNU Go and most GTP peers play: a controller
+	// that referees superko itself sees the same legal moves.
+	ko := fs.String("ko", "simple", "ko rule: simple, positional or situational")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}

@@ -1,0 +1,54 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"time"
+)
+
+// healthTimeout bounds `gobot healthcheck`, below the Dockerfile's
+// HEALTHCHECK --timeout.
+const healthTimeout = 4 * time.Second
+
+// healthcheck asks the gobot running on this machine whether it is healthy:
+// GET /healthz on the port of GOBOT_HTTP_ADDR (":8080" in http mode when
+// unset), through loopback. It needs no token and no database, so a
+// container's HEALTHCHECK can run it without a shell or wget.
+func healthcheck(ctx context.Context, getenv func(string) string, stdout io.Writer) error {
+	addr := getenv("GOBOT_HTTP_ADDR")
+	if addr == "" && getenv("GOBOT_MODE") == "http" {
+		addr = ":8080"
+	}
+	if addr == "" {
+		return fmt.Errorf("healthcheck: GOBOT_HTTP_ADDR is not set, so nothing serves /healthz (set it, e.g. :8080)")
+	}
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return fmt.Errorf("healthcheck: GOBOT_HTTP_ADDR %q is not host:port: %w", addr, err)
+	}
+	switch host {
+	case "", "0.0.0.0", "::":
+		host = "127.0.0.1" // listening everywhere: ask over loopback
+	}
+	url := "http://" + net.JoinHostPort(host, port) + "/healthz"
+	ctx, cancel := context.WithTimeout(ctx, healthTimeout)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	if err != nil {
+		return fmt.Errorf("healthcheck: %w", err)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return fmt.Errorf("healthcheck: GET %s: %w", url, err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(io.LimitReader(resp.Body, 512))
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("healthcheck: GET %s: %s %s", url, resp.Status, body)
+	}
+	fmt.Fprintf(stdout, "healthy: %s\n", url)
+	return nil
+}

@@ -1,0 +1,59 @@
+package main
+
+import (
+	"context"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+)
+
+// TestHealthcheck runs `gobot healthcheck` against a /healthz that is
+// healthy, unhealthy and absent, and with addresses it must refuse.
+func TestHealthcheck(t *testing.T) {
+	status := http.StatusOK
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/healthz" || r.Method != http.MethodGet {
+			http.NotFound(w, r)
+			return
+		}
+		w.WriteHeader(status)
+	}))
+	defer srv.Close()
+	_, port, _ := net.SplitHostPort(srv.Listener.Addr().String())
+	closed := freeAddr(t) // nothing listens there any more
+
+	tests := []struct {
+		name   string
+		env    map[string]string
+		status int
+		want   int
+		stderr string
+	}{
+		{"healthy, any interface", map[string]string{"GOBOT_HTTP_ADDR": ":" + port}, http.StatusOK, 0, ""},
+		{"healthy, 0.0.0.0", map[string]string{"GOBOT_HTTP_ADDR": "0.0.0.0:" + port}, http.StatusOK, 0, ""},
+		{"healthy, loopback", map[string]string{"GOBOT_HTTP_ADDR": "127.0.0.1:" + port}, http.StatusOK, 0, ""},
+		{"unhealthy", map[string]string{"GOBOT_HTTP_ADDR": ":" + port}, http.StatusServiceUnavailable, 1, "503"},
+		{"nothing listening", map[string]string{"GOBOT_HTTP_ADDR": closed}, http.StatusOK, 1, "healthz"},
+		{"no address", map[string]string{"GOBOT_HTTP_ADDR": ""}, http.StatusOK, 1, "GOBOT_HTTP_ADDR is not set"},
+		{"bad address", map[string]string{"GOBOT_HTTP_ADDR": "8080"}, http.StatusOK, 1, "not host:port"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Setenv("GOBOT_MODE", "")
+			for k, v := range tt.env {
+				t.Setenv(k, v)
+			}
+			status = tt.status
+			var stdout, stderr strings.Builder
+			got := run(context.Background(), []string{"healthcheck"}, strings.NewReader(""), &stdout, &stderr)
+			if got != tt.want {
+				t.Fatalf("gobot healthcheck = %d, want %d (stderr %q)", got, tt.want, stderr.String())
+			}
+			if !strings.Contains(stderr.String(), tt.stderr) {
+				t.Errorf("stderr = %q, want it to contain %q", stderr.String(), tt.stderr)
+			}
+		})
+	}
+}
