@@ -138,7 +138,7 @@ func TestScoringCorpus(t *testing.T) {
 			t.Log(w)
 		}
 	}
-	// The full corpus must reach 90% (it reaches about 95%); the small
+	// The full corpus must reach 90% (it reaches 97.7%); the small
 	// default subset is allowed one game more in ten.
 	want := 0.9
 	if !full {
