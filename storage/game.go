@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/gobot-dev/gobot/engine"
@@ -63,6 +64,8 @@ type Game struct {
 	Game         *engine.Game // rules, handicap, seed, set-up, moves and result
 
 	// MessageIDs are the Discord messages that show the game, newest last.
+	// Only the newest MaxMessageIDs are stored: a long game posts hundreds
+	// of boards, and only the latest ones are ever edited.
 	MessageIDs []string
 	CreatedAt  time.Time // set by CreateGame when zero
 	UpdatedAt  time.Time // set by every write
@@ -185,6 +188,18 @@ func (g *Game) validate() error {
 }
 
 // encode builds the stored record for g with the given version and time.
+// MaxMessageIDs is how many of Game.MessageIDs, the newest, a write keeps.
+const MaxMessageIDs = 5
+
+// recentMessages returns the newest MaxMessageIDs of ids, sharing no memory
+// with the caller's slice.
+func recentMessages(ids []string) []string {
+	if len(ids) > MaxMessageIDs {
+		ids = ids[len(ids)-MaxMessageIDs:]
+	}
+	return slices.Clone(ids)
+}
+
 func (g *Game) encode(version uint64, now time.Time) ([]byte, error) {
 	eg, err := g.Game.MarshalJSON()
 	if err != nil {
@@ -192,7 +207,7 @@ func (g *Game) encode(version uint64, now time.Time) ([]byte, error) {
 	}
 	r := gameRecord{
 		ID: g.ID, ChannelID: g.ChannelID, GuildID: g.GuildID, ParentChannelID: g.ParentChannelID,
-		Black: g.Black, White: g.White, Game: eg, MessageIDs: g.MessageIDs,
+		Black: g.Black, White: g.White, Game: eg, MessageIDs: recentMessages(g.MessageIDs),
 		CreatedAt: g.CreatedAt, UpdatedAt: now, Deadline: g.Deadline, Version: version,
 	}
 	if s := g.Scoring; s != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -495,6 +496,48 @@ func TestAbortGame(t *testing.T) {
 			}
 			if err != nil && string(after) != string(before) {
 				t.Errorf("failed AbortGame changed the channel")
+			}
+		})
+	}
+}
+
+// TestMessageIDsBounded: however many boards a game posts, a write keeps
+// only the newest MaxMessageIDs message IDs.
+func TestMessageIDsBounded(t *testing.T) {
+	tests := []struct {
+		name string
+		n    int
+	}{
+		{"none", 0},
+		{"a few", MaxMessageIDs - 1},
+		{"exactly the limit", MaxMessageIDs},
+		{"a long game", 400},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := openTest(t)
+			g := newGame(t, "c1", "1", "2")
+			if err := s.CreateGame(ctx, g); err != nil {
+				t.Fatal(err)
+			}
+			var all []string
+			for i := range tt.n {
+				all = append(all, fmt.Sprintf("m%d", i))
+			}
+			g.MessageIDs = all
+			if err := s.UpdateGame(ctx, g); err != nil {
+				t.Fatal(err)
+			}
+			got, err := s.Game(ctx, "c1")
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := all[max(0, len(all)-MaxMessageIDs):]
+			if len(want) == 0 {
+				want = nil
+			}
+			if diff := cmp.Diff(want, got.MessageIDs); diff != "" {
+				t.Errorf("stored MessageIDs (-want +got):\n%s", diff)
 			}
 		})
 	}
