@@ -4,14 +4,15 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/gobot-dev/gobot/engine"
 )
 
 // helpText explains every command, the bot levels, the rulesets and the
-// coordinates.
-func helpText(levels []Level) []*discordgo.MessageEmbed {
+// coordinates; challengeTTL and scoringTTL are the configured time limits.
+func helpText(levels []Level, challengeTTL, scoringTTL time.Duration) []*discordgo.MessageEmbed {
 	var lv strings.Builder
 	for _, l := range levels {
 		fmt.Fprintf(&lv, "• **%s**: %s\n", l.Name, l.Description)
@@ -37,10 +38,12 @@ func helpText(levels []Level) []*discordgo.MessageEmbed {
 		Fields: []*discordgo.MessageEmbedField{
 			{Name: "Start a game", Value: "`/go challenge opponent:@friend` challenges someone here; they press Accept or Decline. " +
 				"Options: `size` (9, 13, 19; default 19), `color` (black, white, nigiri = random), `ruleset`, `komi`, `handicap` (0–9), " +
-				"`thread:true` (the game gets its own thread, so one channel can hold many games). Challenges expire after a day.\n" +
-				"`/go bot level: size: color:` plays gobot at once, here or in a DM with me."},
+				"`thread:true` (the game gets its own thread, so one channel can hold many games). " +
+				"Challenges expire after " + humanDuration(challengeTTL) + "; press Decline on your own challenge to withdraw it.\n" +
+				"`/go bot level: size: color:` plays gobot at once, here or in a DM with me (same options).\n" +
+				"Games have no clock: take as long as you like, the game waits in its channel, also across restarts."},
 			{Name: "Play", Value: "`/go play move:D4` places a stone (the list suggests legal points as you type); `move:pass` passes.\n" +
-				"`/go pass`, `/go resign`, or the **Pass** / **Resign** buttons under the board.\n" +
+				"`/go pass`, `/go resign`, or the **Pass** / **Undo** / **Resign** buttons under the newest board (Resign asks to confirm).\n" +
 				"`/go undo` (or **Undo**) asks your opponent to take back your last move; against the bot it takes back its reply and your move at once.\n" +
 				"`/go board` shows the board again; `/go sgf` attaches the game record (SGF); `animation:true` adds an animated replay.\n" +
 				"`/go stats player:@someone` shows a record of games won and lost and the latest results."},
@@ -48,7 +51,8 @@ func helpText(levels []Level) []*discordgo.MessageEmbed {
 				"On 9×9 the points are A1–J9, on 13×13 A1–N13, on 19×19 A1–T19."},
 			{Name: "End of the game", Value: "Two passes in a row end play. I then propose which stones are dead (crossed out) and show the count. " +
 				"`/go dead point:C3` marks or unmarks a group; both players press **Accept** to finish, or **Resume play** to keep playing " +
-				"(any change clears acceptances; the marking stands after a day). The bot accepts its own proposal."},
+				"(any change clears acceptances; the marking stands after " + humanDuration(scoringTTL) + "). The bot accepts its own proposal. " +
+				"Results read as on other servers: `B+3.5`, `W+R` (resignation), `Jigo` (a draw); `/go sgf` has the record with the marking."},
 			{Name: "Bot levels", Value: clip(lv.String(), 1024)},
 			{Name: "Rulesets", Value: clip(rules.String()+"Area scoring counts stones plus surrounded points; territory scoring counts surrounded points plus prisoners. "+
 				"With a handicap, komi defaults to 0.5 and Black's stones go on the star points.", 1024)},
@@ -58,5 +62,23 @@ func helpText(levels []Level) []*discordgo.MessageEmbed {
 }
 
 func (b *Bot) cmdHelp(ctx context.Context, r *Request) error {
-	return r.Reply(ctx, &Message{Embeds: helpText(b.opts.Players.Levels()), Ephemeral: true})
+	return r.Reply(ctx, &Message{Embeds: helpText(b.opts.Players.Levels(), b.opts.ChallengeTTL, b.opts.ScoringTTL), Ephemeral: true})
+}
+
+// humanDuration says a time limit in words: "a day", "3 days", "12 hours",
+// "90 minutes".
+func humanDuration(d time.Duration) string {
+	switch {
+	case d == 24*time.Hour:
+		return "a day"
+	case d%(24*time.Hour) == 0:
+		return fmt.Sprintf("%d days", d/(24*time.Hour))
+	case d == time.Hour:
+		return "an hour"
+	case d%time.Hour == 0:
+		return fmt.Sprintf("%d hours", d/time.Hour)
+	case d == time.Minute:
+		return "a minute"
+	}
+	return fmt.Sprintf("%d minutes", (d+time.Minute-1)/time.Minute)
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/gobot-dev/gobot/engine"
@@ -140,7 +141,7 @@ func TestDefinitions(t *testing.T) {
 // TestHelpRulesets: /go help names each ruleset once, then what it means.
 func TestHelpRulesets(t *testing.T) {
 	var field string
-	for _, f := range helpText(nil)[0].Fields {
+	for _, f := range helpText(nil, DefaultChallengeTTL, DefaultScoringTTL)[0].Fields {
 		if f.Name == "Rulesets" {
 			field = f.Value
 		}
@@ -153,6 +154,32 @@ func TestHelpRulesets(t *testing.T) {
 		}
 		if strings.Contains(field, name+": "+name) || strings.Contains(field, "**: "+name+" (") {
 			t.Errorf("help repeats the name of %s: %q", name, field)
+		}
+	}
+}
+
+// TestHelpTimeLimits: /go help states the configured time limits.
+func TestHelpTimeLimits(t *testing.T) {
+	tests := []struct {
+		challenge, scoring time.Duration
+		want               []string
+	}{
+		{DefaultChallengeTTL, DefaultScoringTTL, []string{"expire after a day", "stands after a day"}},
+		{2 * time.Hour, 72 * time.Hour, []string{"expire after 2 hours", "stands after 3 days"}},
+		{90 * time.Minute, time.Hour, []string{"expire after 90 minutes", "stands after an hour"}},
+	}
+	for _, tt := range tests {
+		var text strings.Builder
+		for _, f := range helpText(nil, tt.challenge, tt.scoring)[0].Fields {
+			text.WriteString(f.Value)
+			if len(f.Value) > 1024 {
+				t.Errorf("help field %q is %d characters, over Discord's 1024", f.Name, len(f.Value))
+			}
+		}
+		for _, w := range tt.want {
+			if !strings.Contains(text.String(), w) {
+				t.Errorf("help with limits %v, %v does not say %q", tt.challenge, tt.scoring, w)
+			}
 		}
 	}
 }
