@@ -79,4 +79,13 @@ var (
 	ErrNothingToUndo = newError("nothing_to_undo", "no move to undo")
 	// ErrInvalidState means a serialised game that does not replay.
 	ErrInvalidState = newError("invalid_state", "invalid game state")
+
+	// ErrPlayNotEnded means a scoring phase was asked for while play goes
+	// on: it begins only after two consecutive passes.
+	ErrPlayNotEnded = newError("play_not_ended", "play has not ended: the scoring phase begins after two passes")
+	// ErrNoStone means a point given to mark dead stones holds no stone.
+	ErrNoStone = newError("no_stone", "there is no stone at that point")
+	// ErrScoringStale means the game is no longer in the position the
+	// scoring phase was made for (play resumed, or another game).
+	ErrScoringStale = newError("scoring_stale", "the position has changed since the scoring phase began")
 )

@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"fmt"
 	"math"
 )
 
@@ -212,21 +211,4 @@ func sekiSelfAtari(b *Board, v int, c Color) bool {
 	cp := *b
 	cp.Play(v, c)
 	return cp.color[v] != c || cp.Liberties(v, 2) < 2
-}
-
-// Format describes the score line by line for people, per scoring method.
-func (s Score) Format() string {
-	komi := FormatKomi(s.Komi)
-	if s.Scoring == TerritoryScoring {
-		return fmt.Sprintf("Black: %d territory + %d prisoners + %d dead = %s\nWhite: %d territory + %d prisoners + %d dead + %s komi = %s\nResult: %s",
-			s.Black.Territory, s.Black.Prisoners, s.Black.Dead, FormatKomi(s.Black.Total),
-			s.White.Territory, s.White.Prisoners, s.White.Dead, komi, FormatKomi(s.White.Total), s)
-	}
-	bonus := ""
-	if s.HandicapBonus != 0 {
-		bonus = fmt.Sprintf(" + %s handicap", FormatKomi(s.HandicapBonus))
-	}
-	return fmt.Sprintf("Black: %d stones + %d territory = %s\nWhite: %d stones + %d territory + %s komi%s = %s\nResult: %s",
-		s.Black.Stones, s.Black.Territory, FormatKomi(s.Black.Total),
-		s.White.Stones, s.White.Territory, komi, bonus, FormatKomi(s.White.Total), s)
 }

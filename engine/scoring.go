@@ -8,19 +8,6 @@ import (
 	"strings"
 )
 
-// Errors of the scoring phase. (They belong in errors.go with the other
-// sentinels; they live here until the owner of that file moves them.)
-var (
-	// ErrPlayNotEnded means a scoring phase was asked for while play goes
-	// on: it begins only after two consecutive passes.
-	ErrPlayNotEnded = newError("play_not_ended", "play has not ended: the scoring phase begins after two passes")
-	// ErrNoStone means a point given to mark dead stones holds no stone.
-	ErrNoStone = newError("no_stone", "there is no stone at that point")
-	// ErrScoringStale means the game is no longer in the position the
-	// scoring phase was made for (play resumed, or another game).
-	ErrScoringStale = newError("scoring_stale", "the position has changed since the scoring phase began")
-)
-
 // ScoringPhase is the state of a game's scoring phase after two passes: the
 // current marking of dead stones, the estimate it started from, and which
 // players have accepted the marking. Any change to the marking clears the
