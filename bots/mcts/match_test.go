@@ -175,8 +175,10 @@ func TestMatchGnuGo(t *testing.T) {
 		if won {
 			wins++
 		}
-		t.Logf("game %d: mcts %v, result %s, %s (%d moves) — %d/%d won", game, ours, result,
-			map[bool]string{true: "won", false: "lost"}[won], len(record), wins, game+1)
+		lo, hi := wilson(wins, game+1)
+		t.Logf("game %d: mcts %v, result %s, %s (%d moves) — %d/%d won (95%% CI %.0f–%.0f%%), %.0f playouts/move so far",
+			game, ours, result, map[bool]string{true: "won", false: "lost"}[won], len(record), wins, game+1,
+			100*lo, 100*hi, float64(ourPlayouts)/float64(max(ourMoves, 1)))
 		fmt.Fprintf(logw, "size %d mcts %v result %s moves %s\n", size, ours, result, strings.Join(record, " "))
 	}
 	lo, hi := wilson(wins, *matchGames)
