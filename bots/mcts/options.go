@@ -24,7 +24,8 @@ type Options struct {
 	// proportionally later on bigger boards (80 on 19×19).
 	ResignThreshold float64
 	// MaxNodes is a hard cap on the number of tree nodes (40 bytes each);
-	// 0 means DefaultMaxNodes. When the tree is full the search goes on
+	// 0 means DefaultMaxNodes, and values below 8192 are raised to it (the
+	// tree grows in chunks of 4096). When the tree is full the search goes on
 	// with playouts from its leaves. Keeping the subtree for the next move
 	// copies it, so for a moment two trees may exist.
 	MaxNodes int
