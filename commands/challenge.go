@@ -347,7 +347,8 @@ func (b *Bot) cmdBot(ctx context.Context, r *Request) error {
 	if !s.requesterBlack(rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), uint64(seedFrom(it.ID))))) {
 		black, white = bot, human
 	}
-	g := &storage.Game{ID: it.ID, ChannelID: it.ChannelID, GuildID: it.GuildID, Black: black, White: white, Game: eg, CreatedAt: b.now()}
+	g := &storage.Game{ID: it.ID, ChannelID: it.ChannelID, GuildID: it.GuildID, Black: black, White: white, Game: eg, CreatedAt: b.now(),
+		Followup: followupOf(it, b.now())}
 	if err := b.opts.Store.CreateGame(ctx, g); err != nil {
 		if errors.Is(err, storage.ErrExists) {
 			return ErrGameRunning
@@ -402,7 +403,7 @@ func (b *Bot) Run(ctx context.Context) error {
 	for _, g := range games {
 		if botToMove(g) {
 			ch := g.ChannelID
-			b.spawn(func(ctx context.Context) { b.resumeBot(ctx, ch, nil) })
+			b.spawn(func(ctx context.Context) { b.resumeBot(ctx, ch) })
 		}
 	}
 	t := time.NewTicker(sweepEvery)

@@ -1860,3 +1860,53 @@ func testE2ESecondGame(t *testing.T, e *env) {
 		t.Errorf("Pass on the second game's board answered %q", m.Text())
 	}
 }
+
+// TestE2EPrivateRetryExpired: in a user-install private channel, a bot move
+// retried after the last interaction's token has expired cannot be posted
+// anywhere; the next move's answer says what the bot played.
+func TestE2EPrivateRetryExpired(t *testing.T) {
+	e := newEnv(t)
+	alice, bob := e.d.NewUser("alice"), e.d.NewUser("bob")
+	ch := e.d.PrivateChannel(alice, bob)
+	m := e.do(e.d.Command(ch, alice, "go", discordtest.Sub("bot", discordtest.Str("level", "flaky"), discordtest.Int("size", 9), discordtest.Str("color", "white"))))
+	if !strings.Contains(m.Text(), "try again") {
+		t.Fatalf("the failed bot move answered %q", m.Text())
+	}
+	e.clock.Advance(20 * time.Minute) // the interaction's token has expired by the retry
+	e.d.WaitFor("the retried bot move, marked unposted", func() bool {
+		g := e.game(ch.ID)
+		return g != nil && g.Game.MoveCount() == 1 && g.Unposted
+	})
+	m = e.do(e.play(ch, alice, "E5"))
+	if !strings.Contains(m.Text(), "played **A9** earlier") {
+		t.Errorf("the next answer does not say what the bot played: %q", m.Text())
+	}
+	if g := e.game(ch.ID); g == nil || g.Unposted || g.Game.MoveCount() != 3 {
+		t.Errorf("after the next move the game is %+v, want 3 moves and nothing unposted", g)
+	}
+}
+
+// TestE2EPrivateStopWhileThinking: in a user-install private channel, the
+// bot restarts while it thinks; the next process makes the move and posts
+// its board as a follow-up of the game's last interaction (stored with the
+// game), since the channel itself refuses the bot's posts.
+func TestE2EPrivateStopWhileThinking(t *testing.T) {
+	e := newEnv(t)
+	alice, bob := e.d.NewUser("alice"), e.d.NewUser("bob")
+	ch := e.d.PrivateChannel(alice, bob)
+	slow := e.d.Command(ch, alice, "go", discordtest.Sub("bot", discordtest.Str("level", "slow"), discordtest.Int("size", 9), discordtest.Str("color", "white")))
+	e.d.Do(slow)
+	if err := e.stopWithin(time.Second); err == nil {
+		t.Fatalf("Shutdown returned nil although the bot was still thinking")
+	}
+	e.start()
+	close(e.players.gate)
+	e.d.WaitFor("the bot's move after the restart", func() bool {
+		g := e.game(ch.ID)
+		return g != nil && g.Game.MoveCount() == 1
+	})
+	e.waitBoard(ch.ID, "A9")
+	if g := e.game(ch.ID); g.Unposted {
+		t.Errorf("the bot's move is marked unposted although its board was posted")
+	}
+}

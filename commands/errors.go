@@ -46,6 +46,10 @@ var (
 	ErrDiscordNotFound = errors.New("commands: discord api: not found")
 	// ErrDiscordForbidden is a Discord API 403 (missing access or permission).
 	ErrDiscordForbidden = errors.New("commands: discord api: forbidden")
+	// ErrNoChannelPosts means a message outside any interaction could not be
+	// sent: the bot may not post in the channel (a user install's private
+	// channel) and the game's last interaction token has expired.
+	ErrNoChannelPosts = errors.New("commands: the bot may not post in this channel and no interaction token is valid")
 	// ErrBadSignature means an HTTP interaction whose signature did not verify.
 	ErrBadSignature = errors.New("commands: bad interaction signature")
 )

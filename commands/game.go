@@ -210,11 +210,42 @@ func (b *Bot) btnResignYes(ctx context.Context, r *Request) error {
 // move plays a player's move, commits it and answers with the new state,
 // after the bot's reply when a bot is to move next.
 func (b *Bot) move(ctx context.Context, r *Request, g *storage.Game, m engine.Move) error {
+	unposted := ""
+	if last, ok := g.Game.LastMove(); ok && g.Unposted {
+		// The bot moved in the background and its board could not be
+		// shown (apply clears the flag with this move).
+		unposted = fmt.Sprintf("(%s %s played %s earlier, but its board could not be posted here.)\n", stoneEmoji(last.Color), mention(g.Player(last.Color)), moveName(last))
+	}
+	// This interaction's token is how a bot move made later in the
+	// background reaches the players (see postBoard); it is stored with
+	// the move at no extra cost.
+	g.Followup = followupOf(r.Interaction, b.now())
 	note, err := b.apply(ctx, g, m)
 	if err != nil {
 		return err
 	}
-	return b.answer(ctx, r, g, note)
+	return b.answer(ctx, r, g, unposted+note)
+}
+
+// moveName is a move in bold as the notes print it.
+func moveName(m engine.Move) string {
+	if m.Kind == engine.Place {
+		return "**" + m.Point.String() + "**"
+	}
+	return m.String()
+}
+
+// followupOf is the follow-up handle of an interaction received at at.
+func followupOf(it *discordgo.Interaction, at time.Time) *storage.Followup {
+	if it == nil || it.Token == "" {
+		return nil
+	}
+	// app_permissions are the bot's in the channel; a user install's
+	// private channel grants no Send Messages. Zero means not told (the
+	// console): try the channel.
+	const send = discordgo.PermissionSendMessages | discordgo.PermissionSendMessagesInThreads
+	posts := it.AppPermissions == 0 || it.AppPermissions&send != 0
+	return &storage.Followup{InteractionID: it.ID, AppID: it.AppID, Token: it.Token, At: at, ChannelPosts: posts}
 }
 
 // apply plays m on g and commits it. Nothing is written when the move is
@@ -225,6 +256,7 @@ func (b *Bot) apply(ctx context.Context, g *storage.Game, m engine.Move) (string
 		return "", moveError(err, m, g)
 	}
 	g.Undo = nil
+	g.Unposted = false
 	note := describeMove(g, m, g.Game.Captures(m.Color)-before)
 	if _, over := g.Game.Result(); !over && g.Game.PlayEnded() && g.Scoring == nil {
 		if unsure := b.startScoring(ctx, g); len(unsure) > 0 {
@@ -411,7 +443,7 @@ func (b *Bot) answerBotFailure(ctx context.Context, r *Request, g *storage.Game,
 		note += "\n🔄 gobot is restarting and will play its move as soon as it is back."
 	default:
 		note += "\n" + botFailure(moveErr)
-		b.retryBotLater(stored.ChannelID, r.Interaction)
+		b.retryBotLater(stored.ChannelID)
 	}
 	m, err := stateMessage(stored, note)
 	if err != nil {
@@ -466,51 +498,46 @@ func (b *Bot) playBots(ctx context.Context, g *storage.Game, waiting func(positi
 }
 
 // retryBotLater lets the bot move in a channel in the background, posting
-// the board there (used when its move failed). it is the interaction whose
-// answer announced the retry: its token posts the board as a follow-up
-// where the bot may not post in the channel itself (user installs).
-func (b *Bot) retryBotLater(channelID string, it *discordgo.Interaction) {
-	via := &followup{it: it, at: b.now()}
+// the board there (used when its move failed).
+func (b *Bot) retryBotLater(channelID string) {
 	b.spawn(func(ctx context.Context) {
 		if err := sleepCtx(ctx, 5*time.Second); err != nil {
 			return
 		}
-		b.resumeBot(ctx, channelID, via)
+		b.resumeBot(ctx, channelID)
 	})
-}
-
-// followup is an interaction whose token can still post follow-up messages.
-type followup struct {
-	it *discordgo.Interaction
-	at time.Time // when it was received
 }
 
 // tokenLifetime is how long Discord accepts an interaction token, less a
 // margin for the time the post takes.
 const tokenLifetime = 14 * time.Minute
 
-// postBoard posts a message about a game outside any handler: as a
-// follow-up of via while its token is valid (the only way in a user-install
-// private channel, where the bot is no member and Discord answers a channel
-// post with 403), else in the channel.
-func (b *Bot) postBoard(ctx context.Context, channelID string, via *followup, m *Message) error {
-	if via != nil && via.it != nil && b.now().Sub(via.at) < tokenLifetime {
-		_, err := b.opts.Discord.Followup(ctx, via.it, m)
+// postBoard posts a message about g outside any handler: as a follow-up of
+// the game's last interaction while its token is valid (the only way in a
+// user-install private channel, where the bot is no member and Discord
+// answers a channel post with 403), else in the channel if the bot may
+// post there.
+func (b *Bot) postBoard(ctx context.Context, g *storage.Game, m *Message) error {
+	f := g.Followup
+	if f != nil && b.now().Sub(f.At) < tokenLifetime {
+		it := &discordgo.Interaction{ID: f.InteractionID, AppID: f.AppID, Token: f.Token, ChannelID: g.ChannelID}
+		_, err := b.opts.Discord.Followup(ctx, it, m)
 		if err == nil {
 			return nil
 		}
-		b.log.Info("post board as a follow-up failed; posting in the channel", "channel", channelID, "err", err)
+		b.log.Info("post board as a follow-up failed", "channel", g.ChannelID, "err", err)
 	}
-	_, err := b.opts.Discord.SendMessage(ctx, channelID, m)
-	if errors.Is(err, ErrDiscordForbidden) {
-		return fmt.Errorf("%w (the players see the move with /go board)", err)
+	if f != nil && !f.ChannelPosts {
+		return ErrNoChannelPosts
 	}
+	_, err := b.opts.Discord.SendMessage(ctx, g.ChannelID, m)
 	return err
 }
 
-// resumeBot plays the bot's pending move in a channel and posts the result,
-// through via when not nil (see postBoard).
-func (b *Bot) resumeBot(ctx context.Context, channelID string, via *followup) {
+// resumeBot plays the bot's pending move in a channel and posts the result
+// (see postBoard). When the board cannot be posted, the game is marked
+// Unposted and the next move's answer says what the bot played.
+func (b *Bot) resumeBot(ctx context.Context, channelID string) {
 	log := b.log.With("channel", channelID)
 	for attempt := 0; attempt < 3; attempt++ {
 		g, err := b.loadGame(ctx, channelID)
@@ -539,10 +566,14 @@ func (b *Bot) resumeBot(ctx context.Context, channelID string, via *followup) {
 		}
 		m, err := stateMessage(g, note)
 		if err == nil {
-			err = b.postBoard(ctx, channelID, via, m)
+			err = b.postBoard(ctx, g, m)
 		}
 		if err != nil {
-			log.Warn("resume bot: post board", "err", err)
+			log.Warn("resume bot: post board; the next answer in the game will say what the bot played", "err", err)
+			g.Unposted = true
+			if err := b.update(ctx, g); err != nil {
+				log.Warn("resume bot: mark the move unposted", "err", err)
+			}
 		}
 		return
 	}

@@ -68,7 +68,10 @@
 // PlayerActiveGames; PlayerGamesBefore and GuildGamesBefore for paging;
 // PlayerStats; Check; NewID; ParseResult; Player.Key; the hot-backup
 // socket (Options.BackupSocket, FetchBackup, BackupTo,
-// DefaultBackupSocket); and the sentinels ErrExpired, ErrInvalid,
+// DefaultBackupSocket); Options.Now (the store's clock);
+// Game.Followup and Game.Unposted (how a bot move made in the background
+// reaches a channel the bot may not post in); a cap of MaxMessageIDs on
+// Game.MessageIDs; and the sentinels ErrExpired, ErrInvalid,
 // ErrSchemaTooNew and ErrClosed. History methods take a player key and
 // return archived games without their SGF (ArchivedGame loads it). Every
 // method takes a ctx first.

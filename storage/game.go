@@ -78,6 +78,29 @@ type Game struct {
 
 	Scoring *ScoringState // nil unless play has ended and dead stones are being marked
 	Undo    *UndoRequest  // nil unless an undo request awaits an answer
+
+	// Followup, when not nil, is a recent interaction in this game whose
+	// token can still post follow-up messages: how a bot move made in the
+	// background reaches a channel where the bot may not post itself (a
+	// user install's private channel).
+	Followup *Followup
+	// Unposted is set when a bot move was made in the background but its
+	// board could not be shown: the next answer in the game says so.
+	Unposted bool
+}
+
+// Followup is an interaction that can post follow-up messages for 15
+// minutes after it was received. Token is a credential while it lasts:
+// never log it.
+type Followup struct {
+	InteractionID string
+	AppID         string
+	Token         string
+	At            time.Time // when the interaction was received
+	// ChannelPosts says whether the bot may post in the channel itself
+	// (false in a user install's private channel, where only follow-ups
+	// reach the players).
+	ChannelPosts bool
 }
 
 // Player returns the player of colour c.
@@ -124,6 +147,16 @@ type gameRecord struct {
 	Version         uint64          `json:"version"`
 	Scoring         *scoringRecord  `json:"scoring,omitempty"`
 	Undo            *undoRecord     `json:"undo,omitempty"`
+	Followup        *followupRecord `json:"followup,omitempty"`
+	Unposted        bool            `json:"unposted,omitempty"`
+}
+
+type followupRecord struct {
+	InteractionID string    `json:"interaction"`
+	AppID         string    `json:"app"`
+	Token         string    `json:"token"`
+	At            time.Time `json:"at"`
+	ChannelPosts  bool      `json:"channel_posts,omitempty"`
 }
 
 type scoringRecord struct {
@@ -187,7 +220,6 @@ func (g *Game) validate() error {
 	return checkPlayer("white", g.White)
 }
 
-// encode builds the stored record for g with the given version and time.
 // MaxMessageIDs is how many of Game.MessageIDs, the newest, a write keeps.
 const MaxMessageIDs = 5
 
@@ -200,6 +232,7 @@ func recentMessages(ids []string) []string {
 	return slices.Clone(ids)
 }
 
+// encode builds the stored record for g with the given version and time.
 func (g *Game) encode(version uint64, now time.Time) ([]byte, error) {
 	eg, err := g.Game.MarshalJSON()
 	if err != nil {
@@ -209,6 +242,10 @@ func (g *Game) encode(version uint64, now time.Time) ([]byte, error) {
 		ID: g.ID, ChannelID: g.ChannelID, GuildID: g.GuildID, ParentChannelID: g.ParentChannelID,
 		Black: g.Black, White: g.White, Game: eg, MessageIDs: recentMessages(g.MessageIDs),
 		CreatedAt: g.CreatedAt, UpdatedAt: now, Deadline: g.Deadline, Version: version,
+		Unposted: g.Unposted,
+	}
+	if f := g.Followup; f != nil {
+		r.Followup = &followupRecord{InteractionID: f.InteractionID, AppID: f.AppID, Token: f.Token, At: f.At, ChannelPosts: f.ChannelPosts}
 	}
 	if s := g.Scoring; s != nil {
 		sr := &scoringRecord{Black: s.Accepted[engine.Black], White: s.Accepted[engine.White],
@@ -251,6 +288,10 @@ func decodeGame(channel string, v []byte) (*Game, error) {
 		ID: r.ID, ChannelID: r.ChannelID, GuildID: r.GuildID, ParentChannelID: r.ParentChannelID,
 		Black: r.Black, White: r.White, Game: eg, MessageIDs: r.MessageIDs,
 		CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt, Deadline: r.Deadline, Version: r.Version,
+		Unposted: r.Unposted,
+	}
+	if f := r.Followup; f != nil {
+		g.Followup = &Followup{InteractionID: f.InteractionID, AppID: f.AppID, Token: f.Token, At: f.At, ChannelPosts: f.ChannelPosts}
 	}
 	if sr := r.Scoring; sr != nil {
 		s := &ScoringState{Accepted: map[engine.Color]bool{engine.Black: sr.Black, engine.White: sr.White},

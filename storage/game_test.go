@@ -130,7 +130,9 @@ func TestGameRoundTrip(t *testing.T) {
 			Accepted: map[engine.Color]bool{engine.Black: true, engine.White: false},
 			Deadline: t0.Add(time.Hour), MessageID: "m3",
 		},
-		Undo: &UndoRequest{By: engine.White, MoveCount: 6, MessageID: "m4", RequestedAt: t0},
+		Undo:     &UndoRequest{By: engine.White, MoveCount: 6, MessageID: "m4", RequestedAt: t0},
+		Followup: &Followup{InteractionID: "i1", AppID: "a1", Token: "tok", At: t0.Add(time.Minute), ChannelPosts: true},
+		Unposted: true,
 	}
 	if err := s.CreateGame(ctx, g); err != nil {
 		t.Fatal(err)
