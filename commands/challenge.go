@@ -14,7 +14,7 @@ import (
 
 // describeSetup says what game a challenge or bot game is: size, rules, handicap.
 func describeSetup(size int, rules engine.Rules, handicap int) string {
-	s := fmt.Sprintf("%d×%d, %s", size, size, rules)
+	s := fmt.Sprintf("%d×%d, %s rules: %s", size, size, rules.Name, rulesDetails(rules))
 	if handicap > 0 {
 		s += fmt.Sprintf(", %d handicap stones", handicap)
 	}

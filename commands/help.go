@@ -23,12 +23,7 @@ func helpText(levels []Level, challengeTTL, scoringTTL time.Duration) []*discord
 	var rules strings.Builder
 	for _, name := range engine.PresetNames {
 		r, _ := engine.Preset(name)
-		// Rules.String is "name (details)": the name is already in bold.
-		desc := r.String()
-		if _, details, ok := strings.Cut(desc, " ("); ok {
-			desc = strings.TrimSuffix(details, ")")
-		}
-		fmt.Fprintf(&rules, "• **%s**: %s\n", name, desc)
+		fmt.Fprintf(&rules, "• **%s**: %s\n", name, rulesDetails(r))
 	}
 	return []*discordgo.MessageEmbed{{
 		Title: "gobot: play Go on Discord",
@@ -63,6 +58,16 @@ func helpText(levels []Level, challengeTTL, scoringTTL time.Duration) []*discord
 
 func (b *Bot) cmdHelp(ctx context.Context, r *Request) error {
 	return r.Reply(ctx, &Message{Embeds: helpText(b.opts.Players.Levels(), b.opts.ChallengeTTL, b.opts.ScoringTTL), Ephemeral: true})
+}
+
+// rulesDetails is what a ruleset means without its name: "area scoring,
+// positional superko, komi 7.5" (Rules.String is "name (details)").
+func rulesDetails(r engine.Rules) string {
+	desc := r.String()
+	if _, details, ok := strings.Cut(desc, " ("); ok {
+		return strings.TrimSuffix(details, ")")
+	}
+	return desc
 }
 
 // humanDuration says a time limit in words: "a day", "3 days", "12 hours",

@@ -183,3 +183,24 @@ func TestHelpTimeLimits(t *testing.T) {
 		}
 	}
 }
+
+// TestDescribeSetup: a game's set-up names the ruleset once, without
+// nested parentheses.
+func TestDescribeSetup(t *testing.T) {
+	chinese, _ := engine.Preset("chinese")
+	japanese, _ := engine.Preset("japanese")
+	tests := []struct {
+		size     int
+		rules    engine.Rules
+		handicap int
+		want     string
+	}{
+		{9, chinese, 0, "9×9, chinese rules: area scoring, positional superko, komi 7.5"},
+		{19, japanese, 3, "19×19, japanese rules: territory scoring, simple ko, komi 6.5, 3 handicap stones"},
+	}
+	for _, tt := range tests {
+		if got := describeSetup(tt.size, tt.rules, tt.handicap); got != tt.want {
+			t.Errorf("describeSetup(%d, %s, %d) = %q, want %q", tt.size, tt.rules.Name, tt.handicap, got, tt.want)
+		}
+	}
+}
