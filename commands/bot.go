@@ -52,6 +52,12 @@ type Bot struct {
 	// answered yet (httpDeferAfter; tests change it).
 	deferAfter time.Duration
 
+	// accepting holds the IDs of challenges being accepted in this process:
+	// a second Accept pressed meanwhile is refused at once, before it could
+	// start a second thread (storage.AcceptChallenge would refuse its game,
+	// but the thread would stay, empty).
+	accepting sync.Map
+
 	mu       sync.Mutex
 	closed   bool
 	inflight sync.WaitGroup

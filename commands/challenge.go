@@ -225,6 +225,10 @@ func (b *Bot) btnAccept(ctx context.Context, r *Request) error {
 	if err != nil {
 		return quietIfAnswered(r, err)
 	}
+	if _, busy := b.accepting.LoadOrStore(c.ID, struct{}{}); busy {
+		return userErr(ErrNoChallenge, "This challenge is being accepted already.")
+	}
+	defer b.accepting.Delete(c.ID)
 	it := r.Interaction
 	channel, parent := c.ChannelID, ""
 	if !c.Thread {
@@ -264,6 +268,7 @@ func (b *Bot) btnAccept(ctx context.Context, r *Request) error {
 		switch {
 		case errors.Is(err, storage.ErrNotFound):
 			if c.Thread {
+				// Another process accepted it at the same moment.
 				b.log.Warn("challenge accepted twice at once; the loser's thread stays empty", "challenge", c.ID, "thread", channel)
 			}
 			return ErrNoChallenge

@@ -122,3 +122,53 @@ func TestAcceptAtomic(t *testing.T) {
 		t.Fatalf("the second accept started no game: %v", err)
 	}
 }
+
+// heldThreads is a Discord whose StartThread waits until released, counting
+// the threads started.
+type heldThreads struct {
+	Discord
+	entered chan struct{}
+	release chan struct{}
+	started atomic.Int32
+}
+
+func (h *heldThreads) StartThread(ctx context.Context, channelID, name string) (*discordgo.Channel, error) {
+	if h.started.Add(1) == 1 {
+		close(h.entered)
+		<-h.release
+	}
+	return h.Discord.StartThread(ctx, channelID, name)
+}
+
+// TestDoubleAcceptThread: a second Accept pressed while the first is still
+// starting the game's thread is refused at once and starts no second thread.
+func TestDoubleAcceptThread(t *testing.T) {
+	tb := newTestBot(t)
+	h := &heldThreads{Discord: tb.rec, entered: make(chan struct{}), release: make(chan struct{})}
+	tb.Bot.opts.Discord = h
+	calls := tb.command(ann, "/go challenge opponent:bob size:9 color:black thread:true")
+	accept := calls[len(calls)-1].buttonID(t, "Accept")
+
+	first := tb.interaction(bob, channelID)
+	first.Type = discordgo.InteractionMessageComponent
+	first.Data = discordgo.MessageComponentInteractionData{CustomID: accept, ComponentType: discordgo.ButtonComponent}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		tb.Handle(context.Background(), first)
+	}()
+	<-h.entered
+	second := tb.interaction(bob, channelID)
+	second.Type = discordgo.InteractionMessageComponent
+	second.Data = discordgo.MessageComponentInteractionData{CustomID: accept, ComponentType: discordgo.ButtonComponent}
+	tb.Handle(context.Background(), second)
+	got := tb.rec.take()
+	if len(got) != 1 || !got[0].Message.Ephemeral || !strings.Contains(got[0].text(), "being accepted") {
+		t.Errorf("the second Accept answered %v, want an ephemeral 'being accepted'", got)
+	}
+	close(h.release)
+	<-done
+	if n := h.started.Load(); n != 1 {
+		t.Errorf("%d threads started for two presses of Accept, want 1", n)
+	}
+}
