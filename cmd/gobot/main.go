@@ -150,6 +150,7 @@ func serve(ctx context.Context, stdout, stderr io.Writer) error {
 	}
 	cancel()
 	fmt.Fprintf(stdout, "Invite gobot to a server: %s\n", inviteURL(appID))
+	fmt.Fprintf(stdout, "Or add it to your own account, to play in DMs and group chats: %s\n", userInstallURL(appID))
 
 	var srv *http.Server
 	if cfg.HTTPAddr != "" {
@@ -213,6 +214,17 @@ func inviteURL(appID string) string {
 	q.Set("scope", "bot applications.commands")
 	q.Set("permissions", fmt.Sprint(invitePermissions))
 	q.Set("integration_type", "0")
+	return "https://discord.com/oauth2/authorize?" + q.Encode()
+}
+
+// userInstallURL is the OAuth2 link that installs the app on a user's
+// account (the Developer Portal's User Install must be enabled): /go then
+// works in their DMs, group DMs and servers where the bot is no member.
+func userInstallURL(appID string) string {
+	q := url.Values{}
+	q.Set("client_id", appID)
+	q.Set("scope", "applications.commands")
+	q.Set("integration_type", "1")
 	return "https://discord.com/oauth2/authorize?" + q.Encode()
 }
 

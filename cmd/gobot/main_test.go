@@ -138,6 +138,17 @@ func TestServeHTTPMode(t *testing.T) {
 	if got, _ := strconv.ParseInt(q.Get("permissions"), 10, 64); got != want {
 		t.Errorf("invite permissions %d, want %d", got, want)
 	}
+	j := strings.Index(out, "your own account, to play in DMs and group chats: ")
+	if j < 0 {
+		t.Fatalf("no user-install link in %q", out)
+	}
+	user, err := url.Parse(strings.Fields(out[j+len("your own account, to play in DMs and group chats: "):])[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if uq := user.Query(); uq.Get("client_id") != d.AppID || uq.Get("scope") != "applications.commands" || uq.Get("integration_type") != "1" {
+		t.Errorf("user-install link %s: want client_id %s, scope applications.commands, integration_type 1", user, d.AppID)
+	}
 	for name, text := range map[string]string{"stdout": out, "logs": stderr.String()} {
 		for _, part := range strings.Split(d.Token, ".") {
 			if strings.Contains(text, part) {
