@@ -374,7 +374,7 @@ func (e *Engine) finish(s *search, workers []*worker, reused int, start time.Tim
 	if move.Kind != engine.Pass && w0.ownN >= 100 {
 		if s.passes == 1 && w0.nothingToGain(&s.board, s.toPlay) {
 			move = engine.PassMove(s.toPlay)
-		} else if w0.settled(&s.board) && e.passSettles(s, max(200, int(s.playouts.Load()/10))) {
+		} else if w0.settled(&s.board) && e.passSettles(s, 300) {
 			move = engine.PassMove(s.toPlay)
 		}
 	}
@@ -496,6 +496,13 @@ func (w *worker) nothingToGain(b *engine.Board, c engine.Color) bool {
 func (e *Engine) passSettles(s *search, n int) bool {
 	w := newWorker(s, e.opts.Seed^0x5eed, 1<<20)
 	for i := 0; i < n; i++ {
+		if i&63 == 0 {
+			select {
+			case <-s.done:
+				return false
+			default:
+			}
+		}
 		w.board = s.board
 		w.stamp++
 		w.simulate(&w.board, s.toPlay.Opponent(), 1, engine.PassVertex, 0)
