@@ -261,15 +261,11 @@ func (b *Board) LibertyList(dst []int, v int, max int) []int {
 // IsEyeish reports whether v is empty and every orthogonal neighbour is c
 // or off the board.
 func (b *Board) IsEyeish(v int, c Color) bool {
-	if b.color[v&mask] != Empty {
-		return false
-	}
-	for _, q := range b.neighbours(v) {
-		if k := b.color[q&mask]; k != c && k != border {
-			return false
-		}
-	}
-	return true
+	// Black is 1, White 2 and border 3: a neighbour is c or off the board
+	// exactly when it has c's bit.
+	s := b.stride
+	n := b.color[(v-s)&mask] & b.color[(v-1)&mask] & b.color[(v+1)&mask] & b.color[(v+s)&mask]
+	return b.color[v&mask] == Empty && n&c != 0
 }
 
 // IsEye reports whether v is an eye of c by the usual playout test: every
@@ -280,14 +276,19 @@ func (b *Board) IsEye(v int, c Color) bool {
 	if !b.IsEyeish(v, c) {
 		return false
 	}
-	opp := c.Opponent()
+	// Count the diagonals that are the opponent's, and whether any is off
+	// the board: with the opponent's bit o, an opponent stone or the
+	// border has it; only the border has both bits.
+	s := b.stride
+	o := c.Opponent()
 	bad, edge := 0, 0
-	for _, d := range b.Diagonals(v) {
-		switch b.color[d&mask] {
-		case opp:
-			bad++
-		case border:
-			edge = 1
+	for _, k := range [4]Color{b.color[(v-s-1)&mask], b.color[(v-s+1)&mask], b.color[(v+s-1)&mask], b.color[(v+s+1)&mask]} {
+		if k&o != 0 {
+			if k == border {
+				edge = 1
+			} else {
+				bad++
+			}
 		}
 	}
 	return bad+edge < 2
@@ -304,10 +305,9 @@ func (b *Board) Legal(v int, c Color) bool {
 	if v == b.koPoint && c == b.koColor {
 		return false
 	}
-	for _, q := range b.neighbours(v) {
-		if b.color[q&mask] == Empty {
-			return true
-		}
+	s := b.stride
+	if b.color[(v-s)&mask] == Empty || b.color[(v-1)&mask] == Empty || b.color[(v+1)&mask] == Empty || b.color[(v+s)&mask] == Empty {
+		return true
 	}
 	return !b.isSuicide(v, c)
 }
@@ -361,7 +361,7 @@ func (b *Board) Play(v int, c Color) int {
 		return 0
 	}
 	v &= mask
-	opp := c.Opponent()
+	opp := c ^ 3 // Black and White are 1 and 2
 	b.removeEmpty(v)
 	b.color[v] = c
 	b.hash ^= zobrist[c&3][v]
@@ -369,21 +369,32 @@ func (b *Board) Play(v int, c Color) int {
 	b.next[v] = int16(v)
 	b.chain[v] = chain{size: 1}
 	nbrs := b.neighbours(v)
+	// The new stone's own pseudo-liberties are summed here and added to
+	// its chain once the merges are done.
+	var pl int16
+	var ls, lq uint32
+	hv := v
 	for _, n := range nbrs {
 		n &= mask
-		switch b.color[n] {
-		case Empty:
-			b.addLib(int(b.head[v]), n)
-		case c:
-			hn := int(b.head[n])
+		k := b.color[n]
+		switch {
+		case k == Empty:
+			pl++
+			ls += uint32(n)
+			lq += uint32(n * n)
+		case k != border:
+			hn := int(b.head[n]) & mask
 			b.removeLib(hn, v)
-			if hv := int(b.head[v]); hn != hv {
+			if k == c && hn != hv {
 				b.merge(hv, hn)
+				hv = int(b.head[v]) & mask
 			}
-		case opp:
-			b.removeLib(int(b.head[n]), v)
 		}
 	}
+	ch := &b.chain[hv]
+	ch.plibs += pl
+	ch.lsum += ls
+	ch.lsq += lq
 	captured, capturedAt := 0, 0
 	for _, n := range nbrs {
 		n &= mask
@@ -393,7 +404,7 @@ func (b *Board) Play(v int, c Color) int {
 		}
 	}
 	b.caps[c&3] += captured
-	ch := &b.chain[b.head[v]&mask]
+	ch = &b.chain[b.head[v]&mask]
 	if ch.plibs == 0 {
 		// Multi-stone suicide, which Legal allowed.
 		b.caps[opp&3] += b.removeChain(v)

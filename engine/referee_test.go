@@ -350,7 +350,8 @@ func TestRefereeRandomGames(t *testing.T) {
 		}
 	}
 	t.Logf("illegal tries both engines rejected: %v", ref.tries)
-	if ref.tries["ko"] == 0 || ref.tries["occupied"] == 0 || ref.tries["suicide or ko"] == 0 {
+	// One short game need not meet a ko; the default run's three games do.
+	if !testing.Short() && (ref.tries["ko"] == 0 || ref.tries["occupied"] == 0 || ref.tries["suicide or ko"] == 0) {
 		t.Errorf("the games tried no ko retake, occupied point or suicide: %v", ref.tries)
 	}
 }
