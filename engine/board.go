@@ -374,6 +374,7 @@ func (b *Board) Play(v int, c Color) int {
 	var pl int16
 	var ls, lq uint32
 	hv := v
+	dead := false // an opponent chain lost its last liberty
 	for _, n := range nbrs {
 		n &= mask
 		k := b.color[n]
@@ -385,9 +386,13 @@ func (b *Board) Play(v int, c Color) int {
 		case k != border:
 			hn := int(b.head[n]) & mask
 			b.removeLib(hn, v)
-			if k == c && hn != hv {
-				b.merge(hv, hn)
-				hv = int(b.head[v]) & mask
+			if k == c {
+				if hn != hv {
+					b.merge(hv, hn)
+					hv = int(b.head[v]) & mask
+				}
+			} else if b.chain[hn].plibs == 0 {
+				dead = true
 			}
 		}
 	}
@@ -396,11 +401,13 @@ func (b *Board) Play(v int, c Color) int {
 	ch.lsum += ls
 	ch.lsq += lq
 	captured, capturedAt := 0, 0
-	for _, n := range nbrs {
-		n &= mask
-		if b.color[n] == opp && b.chain[b.head[n]&mask].plibs == 0 {
-			captured += b.removeChain(n)
-			capturedAt = n
+	if dead {
+		for _, n := range nbrs {
+			n &= mask
+			if b.color[n] == opp && b.chain[b.head[n]&mask].plibs == 0 {
+				captured += b.removeChain(n)
+				capturedAt = n
+			}
 		}
 	}
 	b.caps[c&3] += captured
