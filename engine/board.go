@@ -281,6 +281,9 @@ func (b *Board) IsEye(v int, c Color) bool {
 	// border has it; only the border has both bits.
 	s := b.stride
 	o := c.Opponent()
+	if o == Empty {
+		return false
+	}
 	bad, edge := 0, 0
 	for _, k := range [4]Color{b.color[(v-s-1)&mask], b.color[(v-s+1)&mask], b.color[(v+s-1)&mask], b.color[(v+s+1)&mask]} {
 		if k&o != 0 {
@@ -300,6 +303,9 @@ func (b *Board) IsEye(v int, c Color) bool {
 // not checked here.
 func (b *Board) Legal(v int, c Color) bool {
 	if v <= 0 || v >= maxArea || b.color[v&mask] != Empty {
+		return false
+	}
+	if c != Black && c != White {
 		return false
 	}
 	if v == b.koPoint && c == b.koColor {
@@ -323,7 +329,7 @@ func (b *Board) isSuicide(v int, c Color) bool {
 			if !b.inAtariAt(n, v) {
 				return false
 			}
-		case c.Opponent():
+		case c ^ 3: // the opponent: Black and White are 1 and 2
 			if b.inAtariAt(n, v) {
 				return false // captures
 			}
