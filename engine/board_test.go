@@ -165,3 +165,16 @@ func benchmarkPlayout(bm *testing.B, size int) {
 
 func BenchmarkPlayout9(b *testing.B)  { benchmarkPlayout(b, 9) }
 func BenchmarkPlayout19(b *testing.B) { benchmarkPlayout(b, 19) }
+
+func TestLegalNeedsAPlayer(t *testing.T) {
+	b, _ := NewBoard(9)
+	v := b.Vertex(Point{4, 4})
+	for _, c := range []Color{Empty, border} {
+		if b.Legal(v, c) || b.IsEye(v, c) {
+			t.Errorf("Legal/IsEye(E5, %v) = true, want false", c)
+		}
+	}
+	if !b.Legal(v, Black) || !b.Legal(v, White) {
+		t.Error("E5 on an empty board is not legal for the players")
+	}
+}
