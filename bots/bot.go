@@ -82,16 +82,32 @@ func place(g *engine.Game, b *engine.Board, v int) engine.Move {
 	return engine.PlaceAt(g.ToPlay(), b.Point(v))
 }
 
+// sensibleMoves starts GenMove for Random and Greedy: after begin's checks
+// it returns g's board and the candidates of the player to move, without
+// its own area once the opponent has passed, and no moves at all when
+// passing back wins (see passWins), so that the bot passes.
+func sensibleMoves(ctx context.Context, g *engine.Game) (*engine.Board, []int, error) {
+	if err := begin(ctx, g); err != nil {
+		return nil, nil, err
+	}
+	b := g.Board()
+	if passWins(g) {
+		return b, nil, nil
+	}
+	c := g.ToPlay()
+	moves := candidates(nil, b, c)
+	if opponentPassed(g) {
+		moves = dropOwnArea(moves, b, c)
+	}
+	return b, moves, nil
+}
+
 // passWins reports whether the opponent has just passed and passing back,
 // which ends play, would win on the board as it stands, counted under the
 // game's rules with no stones marked dead. A bot that is ahead then ends the
 // game rather than fill its own territory.
 func passWins(g *engine.Game) bool {
-	last, ok := g.LastMove()
-	if !ok || last.Kind != engine.Pass || last.Color == g.ToPlay() {
-		return false
-	}
-	return g.Score(nil).Winner == g.ToPlay()
+	return opponentPassed(g) && g.Score(nil).Winner == g.ToPlay()
 }
 
 // opponentPassed reports whether the last move was the opponent's pass.

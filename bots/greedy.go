@@ -37,18 +37,11 @@ const (
 // GenMove returns the best move by Greedy's one-move evaluation, choosing
 // at random among equals.
 func (gr *Greedy) GenMove(ctx context.Context, g *engine.Game, _ Budget) (engine.Move, error) {
-	if err := begin(ctx, g); err != nil {
+	b, moves, err := sensibleMoves(ctx, g)
+	if err != nil {
 		return engine.Move{}, err
 	}
 	c := g.ToPlay()
-	if passWins(g) {
-		return engine.PassMove(c), nil
-	}
-	b := g.Board()
-	moves := candidates(nil, b, c)
-	if opponentPassed(g) {
-		moves = dropOwnArea(moves, b, c)
-	}
 	scores := make([]int, len(moves))
 	before := atariStones(b, c)
 	for i, v := range moves {

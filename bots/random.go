@@ -33,22 +33,14 @@ func (r *Random) Name() string { return "random" }
 
 // GenMove returns a random sensible move for the player to move.
 func (r *Random) GenMove(ctx context.Context, g *engine.Game, _ Budget) (engine.Move, error) {
-	if err := begin(ctx, g); err != nil {
+	b, moves, err := sensibleMoves(ctx, g)
+	if err != nil {
 		return engine.Move{}, err
-	}
-	c := g.ToPlay()
-	if passWins(g) {
-		return engine.PassMove(c), nil
-	}
-	b := g.Board()
-	moves := candidates(nil, b, c)
-	if opponentPassed(g) {
-		moves = dropOwnArea(moves, b, c)
 	}
 	if v, ok := pickLegal(r.rng, g, b, moves); ok {
 		return place(g, b, v), nil
 	}
-	return engine.PassMove(c), nil
+	return engine.PassMove(g.ToPlay()), nil
 }
 
 // pickLegal draws vertices from moves uniformly at random until one is legal
