@@ -884,27 +884,11 @@ func RulesFromSGF(ru string) (Rules, bool) {
 	}
 	mods, _, _ = strings.Cut(mods, ")")
 	for _, m := range strings.Split(mods, ";") {
-		switch strings.Join(strings.Fields(m), " ") {
-		case "simple ko":
-			rules.Ko = SimpleKo
-		case "positional superko":
-			rules.Ko = PositionalSuperko
-		case "situational superko":
-			rules.Ko = SituationalSuperko
-		case "suicide allowed":
-			rules.Suicide = true
-		case "no suicide":
-			rules.Suicide = false
-		case "area scoring":
-			rules.Scoring = AreaScoring
-		case "territory scoring":
-			rules.Scoring = TerritoryScoring
-		case "handicap bonus n":
-			rules.Handicap = BonusN
-		case "handicap bonus n-1":
-			rules.Handicap = BonusNMinus1
-		case "no handicap bonus":
-			rules.Handicap = NoBonus
+		text := strings.Join(strings.Fields(m), " ")
+		for _, o := range sgfRuleMods {
+			if o.text == text {
+				o.set(&rules)
+			}
 		}
 	}
 	return rules, known
@@ -913,6 +897,27 @@ func RulesFromSGF(ru string) (Rules, bool) {
 // sgfRuleNames are the RU values written for the presets.
 var sgfRuleNames = map[string]string{
 	"chinese": "Chinese", "japanese": "Japanese", "tromp-taylor": "Tromp-Taylor", "simple": "simple",
+}
+
+// sgfRuleMods are the overrides RulesToSGF writes in parentheses after a
+// preset's name and RulesFromSGF reads back, in the order they are written:
+// each sets one field of the rules, and has reports whether rules already
+// have that value.
+var sgfRuleMods = []struct {
+	text string
+	set  func(*Rules)
+	has  func(Rules) bool
+}{
+	{"simple ko", func(r *Rules) { r.Ko = SimpleKo }, func(r Rules) bool { return r.Ko == SimpleKo }},
+	{"positional superko", func(r *Rules) { r.Ko = PositionalSuperko }, func(r Rules) bool { return r.Ko == PositionalSuperko }},
+	{"situational superko", func(r *Rules) { r.Ko = SituationalSuperko }, func(r Rules) bool { return r.Ko == SituationalSuperko }},
+	{"suicide allowed", func(r *Rules) { r.Suicide = true }, func(r Rules) bool { return r.Suicide }},
+	{"no suicide", func(r *Rules) { r.Suicide = false }, func(r Rules) bool { return !r.Suicide }},
+	{"area scoring", func(r *Rules) { r.Scoring = AreaScoring }, func(r Rules) bool { return r.Scoring == AreaScoring }},
+	{"territory scoring", func(r *Rules) { r.Scoring = TerritoryScoring }, func(r Rules) bool { return r.Scoring == TerritoryScoring }},
+	{"handicap bonus n", func(r *Rules) { r.Handicap = BonusN }, func(r Rules) bool { return r.Handicap == BonusN }},
+	{"handicap bonus n-1", func(r *Rules) { r.Handicap = BonusNMinus1 }, func(r Rules) bool { return r.Handicap == BonusNMinus1 }},
+	{"no handicap bonus", func(r *Rules) { r.Handicap = NoBonus }, func(r Rules) bool { return r.Handicap == NoBonus }},
 }
 
 // RulesToSGF writes rules as an SGF RU value that RulesFromSGF reads back:
@@ -926,22 +931,10 @@ func RulesToSGF(r Rules) string {
 		preset, name = DefaultRules(), sgfRuleNames["chinese"]
 	}
 	var mods []string
-	if r.Ko != preset.Ko {
-		if r.Ko == SimpleKo {
-			mods = append(mods, "simple ko")
-		} else {
-			mods = append(mods, r.Ko.String()+" superko")
+	for _, o := range sgfRuleMods {
+		if o.has(r) && !o.has(preset) {
+			mods = append(mods, o.text)
 		}
-	}
-	if r.Suicide != preset.Suicide {
-		mods = append(mods, map[bool]string{true: "suicide allowed", false: "no suicide"}[r.Suicide])
-	}
-	if r.Scoring != preset.Scoring {
-		mods = append(mods, r.Scoring.String()+" scoring")
-	}
-	if r.Handicap != preset.Handicap {
-		mods = append(mods, map[HandicapBonus]string{
-			BonusN: "handicap bonus n", BonusNMinus1: "handicap bonus n-1", NoBonus: "no handicap bonus"}[r.Handicap])
 	}
 	if len(mods) == 0 {
 		return name

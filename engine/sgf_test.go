@@ -466,9 +466,11 @@ func TestRulesSGFRoundTrip(t *testing.T) {
 		for _, ko := range []KoRule{SimpleKo, PositionalSuperko, SituationalSuperko} {
 			for _, suicide := range []bool{false, true} {
 				for _, bonus := range []HandicapBonus{NoBonus, BonusN, BonusNMinus1} {
-					o := r
-					o.Ko, o.Suicide, o.Handicap = ko, suicide, bonus
-					all = append(all, o)
+					for _, scoring := range []Scoring{AreaScoring, TerritoryScoring} {
+						o := r
+						o.Ko, o.Suicide, o.Handicap, o.Scoring = ko, suicide, bonus, scoring
+						all = append(all, o)
+					}
 				}
 			}
 		}
