@@ -52,13 +52,13 @@ var fakeHandlers = map[string]map[string]routeHandler{
 	"/applications/{application_id}/guilds/{guild_id}/commands":    {"PUT": overwriteCommands},
 	"/channels/{channel_id}":                                       {"GET": getChannel},
 	"/channels/{channel_id}/messages":                              {"POST": createMessage},
-	"/channels/{channel_id}/messages/{message_id}":                 {"GET": getMessage, "PATCH": editMessage, "DELETE": deleteMessage},
+	"/channels/{channel_id}/messages/{message_id}":                 messageRoutes((*Server).channelMessage, editMessage),
 	"/channels/{channel_id}/threads":                               {"POST": startThread},
 	"/channels/{channel_id}/messages/{message_id}/threads":         {"POST": startThread},
 	"/interactions/{interaction_id}/{interaction_token}/callback":  {"POST": callback},
 	"/webhooks/{webhook_id}/{webhook_token}":                       {"POST": followup},
-	"/webhooks/{webhook_id}/{webhook_token}/messages/@original":    {"GET": getOriginal, "PATCH": editOriginal, "DELETE": deleteOriginal},
-	"/webhooks/{webhook_id}/{webhook_token}/messages/{message_id}": {"GET": getFollowup, "PATCH": editFollowup, "DELETE": deleteFollowup},
+	"/webhooks/{webhook_id}/{webhook_token}/messages/@original":    messageRoutes((*Server).original, editOriginal),
+	"/webhooks/{webhook_id}/{webhook_token}/messages/{message_id}": messageRoutes((*Server).followupMessage, editMessage),
 }
 
 // fakeRoutes are the templates of fakeHandlers, for matching paths.
@@ -145,15 +145,33 @@ func overwriteCommands(s *Server, r *restRequest) restResponse {
 	return ok(out)
 }
 
-func getChannel(s *Server, r *restRequest) restResponse {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if c := s.channels[r.params["channel_id"]]; c != nil && c.Private {
-		return refuse(http.StatusForbidden, 50001, "Missing Access: the bot is not in channel %s (a user-install private channel: answer through the interaction instead)", c.ID)
+// channel finds the channel of a /channels/{channel_id} path; s.mu is held.
+func (s *Server) channel(r *restRequest) (*Channel, restResponse) {
+	if fail, private := s.privateChannel(r); private {
+		return nil, fail
 	}
 	c, found := s.channels[r.params["channel_id"]]
 	if !found {
-		return refuse(http.StatusNotFound, 10003, "Unknown Channel %s", r.params["channel_id"])
+		return nil, refuse(http.StatusNotFound, 10003, "Unknown Channel %s", r.params["channel_id"])
+	}
+	return c, restResponse{}
+}
+
+// privateChannel refuses channel routes in a user-install private channel,
+// which the bot is not in; s.mu is held.
+func (s *Server) privateChannel(r *restRequest) (restResponse, bool) {
+	if c := s.channels[r.params["channel_id"]]; c != nil && c.Private {
+		return refuse(http.StatusForbidden, 50001, "Missing Access: the bot is not in channel %s (a user-install private channel: answer through the interaction instead)", c.ID), true
+	}
+	return restResponse{}, false
+}
+
+func getChannel(s *Server, r *restRequest) restResponse {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c, fail := s.channel(r)
+	if c == nil {
+		return fail
 	}
 	return ok(c.object())
 }
@@ -161,82 +179,25 @@ func getChannel(s *Server, r *restRequest) restResponse {
 func createMessage(s *Server, r *restRequest) restResponse {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if c := s.channels[r.params["channel_id"]]; c != nil && c.Private {
-		return refuse(http.StatusForbidden, 50001, "Missing Access: the bot is not in channel %s (a user-install private channel: answer through the interaction instead)", c.ID)
-	}
-	if _, found := s.channels[r.params["channel_id"]]; !found {
-		return refuse(http.StatusNotFound, 10003, "Unknown Channel %s", r.params["channel_id"])
+	if c, fail := s.channel(r); c == nil {
+		return fail
 	}
 	if f, _ := r.object()["flags"].(float64); int(f)&64 != 0 {
 		return refuse(http.StatusBadRequest, 50035, "ephemeral flag on a channel message (only interaction responses can be ephemeral)")
 	}
-	m, problem := s.newMessage(r.params["channel_id"], r.object(), r.files, "", "")
+	m, problem := s.newMessage(r.params["channel_id"], r.object(), r.files, "")
 	if problem != "" {
 		return refuse(http.StatusBadRequest, 50035, "%s", problem)
 	}
 	return ok(m.object(s))
 }
 
-func (s *Server) channelMessage(r *restRequest) (*Message, restResponse) {
-	m, found := s.messages[r.params["message_id"]]
-	if !found || m.Deleted || m.ChannelID != r.params["channel_id"] || m.Ephemeral {
-		return nil, refuse(http.StatusNotFound, 10008, "Unknown Message %s in channel %s", r.params["message_id"], r.params["channel_id"])
-	}
-	return m, restResponse{}
-}
-
-func getMessage(s *Server, r *restRequest) restResponse {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if c := s.channels[r.params["channel_id"]]; c != nil && c.Private {
-		return refuse(http.StatusForbidden, 50001, "Missing Access: the bot is not in channel %s (a user-install private channel: answer through the interaction instead)", c.ID)
-	}
-	m, fail := s.channelMessage(r)
-	if m == nil {
-		return fail
-	}
-	return ok(m.object(s))
-}
-
-func editMessage(s *Server, r *restRequest) restResponse {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if c := s.channels[r.params["channel_id"]]; c != nil && c.Private {
-		return refuse(http.StatusForbidden, 50001, "Missing Access: the bot is not in channel %s (a user-install private channel: answer through the interaction instead)", c.ID)
-	}
-	m, fail := s.channelMessage(r)
-	if m == nil {
-		return fail
-	}
-	if problem := s.applyEdit(m, r.object(), r.files); problem != "" {
-		return refuse(http.StatusBadRequest, 50035, "%s", problem)
-	}
-	return ok(m.object(s))
-}
-
-func deleteMessage(s *Server, r *restRequest) restResponse {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if c := s.channels[r.params["channel_id"]]; c != nil && c.Private {
-		return refuse(http.StatusForbidden, 50001, "Missing Access: the bot is not in channel %s (a user-install private channel: answer through the interaction instead)", c.ID)
-	}
-	m, fail := s.channelMessage(r)
-	if m == nil {
-		return fail
-	}
-	m.Deleted = true
-	return noContent()
-}
-
 func startThread(s *Server, r *restRequest) restResponse {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if c := s.channels[r.params["channel_id"]]; c != nil && c.Private {
-		return refuse(http.StatusForbidden, 50001, "Missing Access: the bot is not in channel %s (a user-install private channel: answer through the interaction instead)", c.ID)
-	}
-	parent, found := s.channels[r.params["channel_id"]]
-	if !found {
-		return refuse(http.StatusNotFound, 10003, "Unknown Channel %s", r.params["channel_id"])
+	parent, fail := s.channel(r)
+	if parent == nil {
+		return fail
 	}
 	if parent.Type != ChannelGuildText {
 		return refuse(http.StatusBadRequest, 50024, "Cannot execute action on this channel type (%d)", parent.Type)
@@ -282,12 +243,11 @@ func callback(s *Server, r *restRequest) restResponse {
 		return fail
 	}
 	if problem := s.acknowledge(st, r.object(), r.files); problem != "" {
-		status := http.StatusBadRequest
 		code := 50035
 		if st.acked {
 			code = 40060
 		}
-		return refuse(status, code, "%s", problem)
+		return refuse(http.StatusBadRequest, code, "%s", problem)
 	}
 	if r.query.Get("with_response") == "true" {
 		return ok(map[string]any{"interaction": map[string]any{"id": st.id, "type": st.typ}})
@@ -305,17 +265,12 @@ func followup(s *Server, r *restRequest) restResponse {
 	if !st.acked {
 		return refuse(http.StatusNotFound, 10015, "Unknown Webhook: follow-up before the interaction was acknowledged")
 	}
-	body := r.object()
-	eph := false
-	if f, _ := body["flags"].(float64); int(f)&64 != 0 {
-		eph = true
-	}
-	m, problem := s.newMessage(st.channelID, body, r.files, st.id, "")
+	m, problem := s.newMessage(st.channelID, r.object(), r.files, st.id)
 	if problem != "" {
 		return refuse(http.StatusBadRequest, 50035, "%s", problem)
 	}
-	if eph {
-		m.Ephemeral, m.VisibleTo = true, st.userID
+	if m.Ephemeral {
+		m.VisibleTo = st.userID
 	}
 	if r.query.Get("wait") != "true" {
 		return noContent()
@@ -323,6 +278,51 @@ func followup(s *Server, r *restRequest) restResponse {
 	return ok(m.object(s))
 }
 
+// messageLookup finds the message a path names, or says why not; s.mu is
+// held.
+type messageLookup func(s *Server, r *restRequest) (*Message, restResponse)
+
+// messageOp does a GET, PATCH or DELETE on a message found by a
+// messageLookup; s.mu is held.
+type messageOp func(s *Server, m *Message, r *restRequest) restResponse
+
+// onMessage is the route handler that, under s.mu, finds a message with
+// find and applies op to it.
+func onMessage(find messageLookup, op messageOp) routeHandler {
+	return func(s *Server, r *restRequest) restResponse {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		m, fail := find(s, r)
+		if m == nil {
+			return fail
+		}
+		return op(s, m, r)
+	}
+}
+
+// messageRoutes are GET, PATCH (with edit) and DELETE of the message
+// that find looks up.
+func messageRoutes(find messageLookup, edit messageOp) map[string]routeHandler {
+	return map[string]routeHandler{
+		"GET":    onMessage(find, getMessage),
+		"PATCH":  onMessage(find, edit),
+		"DELETE": onMessage(find, deleteMessage),
+	}
+}
+
+// channelMessage finds the message of a /channels/{channel_id}/messages/{message_id} path.
+func (s *Server) channelMessage(r *restRequest) (*Message, restResponse) {
+	if fail, private := s.privateChannel(r); private {
+		return nil, fail
+	}
+	m, found := s.messages[r.params["message_id"]]
+	if !found || m.Deleted || m.ChannelID != r.params["channel_id"] || m.Ephemeral {
+		return nil, refuse(http.StatusNotFound, 10008, "Unknown Message %s in channel %s", r.params["message_id"], r.params["channel_id"])
+	}
+	return m, restResponse{}
+}
+
+// original finds an interaction's original response.
 func (s *Server) original(r *restRequest) (*Message, restResponse) {
 	st, fail := s.interactionFor(r)
 	if st == nil {
@@ -338,41 +338,7 @@ func (s *Server) original(r *restRequest) (*Message, restResponse) {
 	return m, restResponse{}
 }
 
-func getOriginal(s *Server, r *restRequest) restResponse {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	m, fail := s.original(r)
-	if m == nil {
-		return fail
-	}
-	return ok(m.object(s))
-}
-
-func editOriginal(s *Server, r *restRequest) restResponse {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	m, fail := s.original(r)
-	if m == nil {
-		return fail
-	}
-	if problem := s.applyEdit(m, r.object(), r.files); problem != "" {
-		return refuse(http.StatusBadRequest, 50035, "%s", problem)
-	}
-	m.Deferred = false
-	return ok(m.object(s))
-}
-
-func deleteOriginal(s *Server, r *restRequest) restResponse {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	m, fail := s.original(r)
-	if m == nil {
-		return fail
-	}
-	m.Deleted = true
-	return noContent()
-}
-
+// followupMessage finds one of an interaction's follow-up messages.
 func (s *Server) followupMessage(r *restRequest) (*Message, restResponse) {
 	st, fail := s.interactionFor(r)
 	if st == nil {
@@ -385,42 +351,34 @@ func (s *Server) followupMessage(r *restRequest) (*Message, restResponse) {
 	return m, restResponse{}
 }
 
-func getFollowup(s *Server, r *restRequest) restResponse {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	m, fail := s.followupMessage(r)
-	if m == nil {
-		return fail
-	}
+func getMessage(s *Server, m *Message, r *restRequest) restResponse {
 	return ok(m.object(s))
 }
 
-func editFollowup(s *Server, r *restRequest) restResponse {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	m, fail := s.followupMessage(r)
-	if m == nil {
-		return fail
-	}
+func editMessage(s *Server, m *Message, r *restRequest) restResponse {
 	if problem := s.applyEdit(m, r.object(), r.files); problem != "" {
 		return refuse(http.StatusBadRequest, 50035, "%s", problem)
 	}
 	return ok(m.object(s))
 }
 
-func deleteFollowup(s *Server, r *restRequest) restResponse {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	m, fail := s.followupMessage(r)
-	if m == nil {
-		return fail
+// editOriginal is editMessage that also ends a deferred response's
+// "thinking…" state.
+func editOriginal(s *Server, m *Message, r *restRequest) restResponse {
+	resp := editMessage(s, m, r)
+	if resp.problem == "" {
+		m.Deferred = false
 	}
+	return resp
+}
+
+func deleteMessage(s *Server, m *Message, r *restRequest) restResponse {
 	m.Deleted = true
 	return noContent()
 }
 
 // newMessage creates a message from a create body; s.mu is held.
-func (s *Server) newMessage(channelID string, body map[string]any, files []Attachment, interactionID, visibleTo string) (*Message, string) {
+func (s *Server) newMessage(channelID string, body map[string]any, files []Attachment, interactionID string) (*Message, string) {
 	m := &Message{ID: s.nextID(), ChannelID: channelID, InteractionID: interactionID, Created: time.Now()}
 	if f, _ := body["flags"].(float64); f != 0 {
 		m.Flags = int(f)
@@ -428,7 +386,7 @@ func (s *Server) newMessage(channelID string, body map[string]any, files []Attac
 	if problem := s.fill(m, body, files, true); problem != "" {
 		return nil, problem
 	}
-	if m.Content == "" && len(m.Embeds) == 0 && len(m.Attachments) == 0 && len(m.Components) == 0 {
+	if m.empty() {
 		return nil, "Cannot send an empty message (no content, embeds, components or files)"
 	}
 	s.messages[m.ID] = m
@@ -442,12 +400,17 @@ func (s *Server) applyEdit(m *Message, body map[string]any, files []Attachment) 
 	if problem := s.fill(&cp, body, files, false); problem != "" {
 		return problem
 	}
-	if cp.Content == "" && len(cp.Embeds) == 0 && len(cp.Attachments) == 0 && len(cp.Components) == 0 {
+	if cp.empty() {
 		return "Cannot edit a message into an empty one"
 	}
 	cp.Edits++
 	*m = cp
 	return ""
+}
+
+// empty reports whether m has nothing to show, which Discord refuses.
+func (m *Message) empty() bool {
+	return m.Content == "" && len(m.Embeds) == 0 && len(m.Attachments) == 0 && len(m.Components) == 0
 }
 
 // fill applies the fields present in body to m, checking what Discord
@@ -592,7 +555,7 @@ func (s *Server) acknowledge(st *interaction, body map[string]any, files []Attac
 		if st.typ == TypePing || st.typ == TypeApplicationCommandAutocomplete {
 			return fmt.Sprintf("response type 4 is not valid for interaction type %d", st.typ)
 		}
-		m, problem := s.newMessage(st.channelID, data, files, st.id, "")
+		m, problem := s.newMessage(st.channelID, data, files, st.id)
 		if problem != "" {
 			return problem
 		}
