@@ -21,30 +21,56 @@ func (b *Bot) routes() *Router {
 	rt := NewRouter()
 	rt.Command("go/challenge", b.cmdChallenge)
 	rt.Command("go/bot", b.cmdBot)
-	rt.Command("go/play", b.cmdPlay)
+	rt.Command("go/play", b.onGame(b.cmdPlay))
 	rt.Autocomplete("go/play", b.completePlay)
-	rt.Command("go/pass", b.cmdPass)
-	rt.Command("go/resign", b.cmdResign)
-	rt.Command("go/undo", b.cmdUndo)
-	rt.Command("go/board", b.cmdBoard)
-	rt.Command("go/sgf", b.cmdSGF)
-	rt.Command("go/dead", b.cmdDead)
+	rt.Command("go/pass", b.onGame(b.pass))
+	rt.Command("go/resign", b.onGame(b.resign))
+	rt.Command("go/undo", b.onGame(b.undo))
+	rt.Command("go/board", b.onGame(b.cmdBoard))
+	rt.Command("go/sgf", b.onGame(b.cmdSGF))
+	rt.Command("go/dead", b.onGame(b.cmdDead))
 	rt.Autocomplete("go/dead", b.completeDead)
 	rt.Command("go/stats", b.cmdStats)
 	rt.Command("go/help", b.cmdHelp)
-	rt.Command("go/abort", b.cmdAbort)
+	rt.Command("go/abort", b.onGame(b.cmdAbort))
 
 	rt.Component("challenge/{id}/accept", b.btnAccept)
 	rt.Component("challenge/{id}/decline", b.btnDecline)
-	rt.Component("game/{id}/pass/{move}", b.btnPass)
-	rt.Component("game/{id}/resign/{move}", b.btnResign)
-	rt.Component("game/{id}/resign-yes/{move}", b.btnResignYes)
-	rt.Component("game/{id}/undo/{move}", b.btnUndo)
-	rt.Component("game/{id}/undo-yes/{move}", b.btnUndoYes)
-	rt.Component("game/{id}/undo-no/{move}", b.btnUndoNo)
+	rt.Component("game/{id}/pass/{move}", b.onBoard(b.pass))
+	rt.Component("game/{id}/resign/{move}", b.onBoard(b.btnResign))
+	rt.Component("game/{id}/resign-yes/{move}", b.onBoard(b.resign))
+	rt.Component("game/{id}/undo/{move}", b.onBoard(b.undo))
+	rt.Component("game/{id}/undo-yes/{move}", b.onBoard(b.btnUndoYes))
+	rt.Component("game/{id}/undo-no/{move}", b.onBoard(b.btnUndoNo))
 	rt.Component("game/{id}/score/{marking}/accept", b.btnScoreAccept)
 	rt.Component("game/{id}/score/{marking}/resume", b.btnScoreResume)
 	return rt
+}
+
+// gameHandler handles an interaction about g, the game it concerns.
+type gameHandler func(ctx context.Context, r *Request, g *storage.Game) error
+
+// onGame is a command handler for the channel's active game (see loadGame).
+func (b *Bot) onGame(h gameHandler) HandlerFunc {
+	return func(ctx context.Context, r *Request) error {
+		g, err := b.loadGame(ctx, r.Interaction.ChannelID)
+		if err != nil {
+			return err
+		}
+		return h(ctx, r, g)
+	}
+}
+
+// onBoard is a button handler for the game of the newest board (see
+// buttonGame).
+func (b *Bot) onBoard(h gameHandler) HandlerFunc {
+	return func(ctx context.Context, r *Request) error {
+		g, err := b.buttonGame(ctx, r)
+		if err != nil {
+			return err
+		}
+		return h(ctx, r, g)
+	}
 }
 
 // loadGame returns the active game in a channel.
@@ -118,12 +144,8 @@ func userPlayer(u *discordgo.User) storage.Player {
 	return storage.Player{UserID: u.ID, Name: name}
 }
 
-func (b *Bot) cmdPlay(ctx context.Context, r *Request) error {
+func (b *Bot) cmdPlay(ctx context.Context, r *Request, g *storage.Game) error {
 	text, _ := r.String("move")
-	g, err := b.loadGame(ctx, r.Interaction.ChannelID)
-	if err != nil {
-		return err
-	}
 	c, err := canMove(g, r.User)
 	if err != nil {
 		return err
@@ -135,11 +157,7 @@ func (b *Bot) cmdPlay(ctx context.Context, r *Request) error {
 	return b.move(ctx, r, g, m)
 }
 
-func (b *Bot) cmdPass(ctx context.Context, r *Request) error {
-	g, err := b.loadGame(ctx, r.Interaction.ChannelID)
-	if err != nil {
-		return err
-	}
+func (b *Bot) pass(ctx context.Context, r *Request, g *storage.Game) error {
 	c, err := canMove(g, r.User)
 	if err != nil {
 		return err
@@ -147,23 +165,7 @@ func (b *Bot) cmdPass(ctx context.Context, r *Request) error {
 	return b.move(ctx, r, g, engine.PassMove(c))
 }
 
-func (b *Bot) btnPass(ctx context.Context, r *Request) error {
-	g, err := b.buttonGame(ctx, r)
-	if err != nil {
-		return err
-	}
-	c, err := canMove(g, r.User)
-	if err != nil {
-		return err
-	}
-	return b.move(ctx, r, g, engine.PassMove(c))
-}
-
-func (b *Bot) cmdResign(ctx context.Context, r *Request) error {
-	g, err := b.loadGame(ctx, r.Interaction.ChannelID)
-	if err != nil {
-		return err
-	}
+func (b *Bot) resign(ctx context.Context, r *Request, g *storage.Game) error {
 	c, err := playerColor(g, r.User)
 	if err != nil {
 		return err
@@ -175,11 +177,7 @@ func (b *Bot) cmdResign(ctx context.Context, r *Request) error {
 }
 
 // btnResign asks for confirmation: a misclick must not end a game.
-func (b *Bot) btnResign(ctx context.Context, r *Request) error {
-	g, err := b.buttonGame(ctx, r)
-	if err != nil {
-		return err
-	}
+func (b *Bot) btnResign(ctx context.Context, r *Request, g *storage.Game) error {
 	if _, err := playerColor(g, r.User); err != nil {
 		return err
 	}
@@ -190,21 +188,6 @@ func (b *Bot) btnResign(ctx context.Context, r *Request) error {
 			discordgo.Button{Label: "Yes, resign", Style: discordgo.DangerButton, CustomID: "game/" + g.ID + "/resign-yes/" + r.Param("move")},
 		}}},
 	})
-}
-
-func (b *Bot) btnResignYes(ctx context.Context, r *Request) error {
-	g, err := b.buttonGame(ctx, r)
-	if err != nil {
-		return err
-	}
-	c, err := playerColor(g, r.User)
-	if err != nil {
-		return err
-	}
-	if _, over := g.Game.Result(); over {
-		return ErrGameOver
-	}
-	return b.move(ctx, r, g, engine.ResignMove(c))
 }
 
 // move plays a player's move, commits it and answers with the new state,
@@ -593,11 +576,7 @@ func stateMessage(g *storage.Game, note string) (*Message, error) {
 	return boardMessage(g, note)
 }
 
-func (b *Bot) cmdBoard(ctx context.Context, r *Request) error {
-	g, err := b.loadGame(ctx, r.Interaction.ChannelID)
-	if err != nil {
-		return err
-	}
+func (b *Bot) cmdBoard(ctx context.Context, r *Request, g *storage.Game) error {
 	if botToMove(g) {
 		// The bot's move is pending (it failed, or the bot restarted while
 		// thinking): let it move now, then show the board.
@@ -610,11 +589,7 @@ func (b *Bot) cmdBoard(ctx context.Context, r *Request) error {
 	return r.Reply(ctx, m)
 }
 
-func (b *Bot) cmdSGF(ctx context.Context, r *Request) error {
-	g, err := b.loadGame(ctx, r.Interaction.ChannelID)
-	if err != nil {
-		return err
-	}
+func (b *Bot) cmdSGF(ctx context.Context, r *Request, g *storage.Game) error {
 	var dead []engine.Point
 	if g.Scoring != nil {
 		dead = g.Scoring.Dead
@@ -668,11 +643,7 @@ func gameGIF(g *storage.Game, dead []engine.Point) (File, error) {
 		Description: fmt.Sprintf("Animated replay of %s, %d moves.", title(g), g.Game.MoveCount()), Data: buf.Bytes()}, nil
 }
 
-func (b *Bot) cmdAbort(ctx context.Context, r *Request) error {
-	g, err := b.loadGame(ctx, r.Interaction.ChannelID)
-	if err != nil {
-		return err
-	}
+func (b *Bot) cmdAbort(ctx context.Context, r *Request, g *storage.Game) error {
 	if m := r.Interaction.Member; m != nil && r.Interaction.GuildID != "" {
 		if m.Permissions&discordgo.PermissionManageMessages == 0 {
 			return ErrForbidden
@@ -682,7 +653,7 @@ func (b *Bot) cmdAbort(ctx context.Context, r *Request) error {
 	}
 	// AbortGame checks the game's ID as well as its version: an abort read
 	// before the game ended must not remove the next game in this channel.
-	err = b.opts.Store.AbortGame(ctx, g)
+	err := b.opts.Store.AbortGame(ctx, g)
 	switch {
 	case errors.Is(err, storage.ErrConflict):
 		return ErrConflict

@@ -185,11 +185,7 @@ func (b *Bot) scoringGame(ctx context.Context, g *storage.Game, r *Request) (eng
 	return c, nil
 }
 
-func (b *Bot) cmdDead(ctx context.Context, r *Request) error {
-	g, err := b.loadGame(ctx, r.Interaction.ChannelID)
-	if err != nil {
-		return err
-	}
+func (b *Bot) cmdDead(ctx context.Context, r *Request, g *storage.Game) error {
 	if _, err := b.scoringGame(ctx, g, r); err != nil {
 		return err
 	}

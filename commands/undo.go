@@ -37,22 +37,6 @@ func checkUndo(g *storage.Game, c engine.Color) (int, error) {
 	return n, nil
 }
 
-func (b *Bot) cmdUndo(ctx context.Context, r *Request) error {
-	g, err := b.loadGame(ctx, r.Interaction.ChannelID)
-	if err != nil {
-		return err
-	}
-	return b.undo(ctx, r, g)
-}
-
-func (b *Bot) btnUndo(ctx context.Context, r *Request) error {
-	g, err := b.buttonGame(ctx, r)
-	if err != nil {
-		return err
-	}
-	return b.undo(ctx, r, g)
-}
-
 // undo takes back at once against a bot, and asks the opponent otherwise.
 func (b *Bot) undo(ctx context.Context, r *Request, g *storage.Game) error {
 	c, err := playerColor(g, r.User)
@@ -141,11 +125,7 @@ func pendingUndo(g *storage.Game, r *Request) (engine.Color, error) {
 	return u.By, nil
 }
 
-func (b *Bot) btnUndoYes(ctx context.Context, r *Request) error {
-	g, err := b.buttonGame(ctx, r)
-	if err != nil {
-		return err
-	}
+func (b *Bot) btnUndoYes(ctx context.Context, r *Request, g *storage.Game) error {
 	by, err := pendingUndo(g, r)
 	if err != nil {
 		return err
@@ -172,11 +152,7 @@ func (b *Bot) btnUndoYes(ctx context.Context, r *Request) error {
 	return err
 }
 
-func (b *Bot) btnUndoNo(ctx context.Context, r *Request) error {
-	g, err := b.buttonGame(ctx, r)
-	if err != nil {
-		return err
-	}
+func (b *Bot) btnUndoNo(ctx context.Context, r *Request, g *storage.Game) error {
 	by, err := pendingUndo(g, r)
 	if err != nil {
 		return err
