@@ -1,13 +1,10 @@
 package engine
 
 import (
-	"bufio"
 	"context"
 	"flag"
 	"fmt"
-	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -36,10 +33,7 @@ var (
 	recheckGNUGo   = flag.Bool("gnugo", false, "check the corpus's stored verdicts against GNU Go")
 )
 
-const (
-	corpusGNUGo = "/usr/games/gnugo"
-	corpusDir   = "testdata/scoring/corpus"
-)
+const corpusDir = "testdata/scoring/corpus"
 
 // corpusGame is a finished game of the corpus.
 type corpusGame struct {
@@ -68,12 +62,9 @@ func TestScoringCorpus(t *testing.T) {
 		}
 		files = subset
 	}
-	var gnugo *corpusEngine
+	var gnugo *gtpClient
 	if *recheckGNUGo {
-		if _, err := os.Stat(corpusGNUGo); err != nil {
-			t.Skipf("GNU Go is not installed at %s: %v", corpusGNUGo, err)
-		}
-		gnugo = startCorpusEngine(t, corpusGNUGo, "--mode", "gtp", "--chinese-rules")
+		gnugo = startGNUGo(t)
 	}
 	type tally struct{ games, exact, stones, agree int }
 	bySize := map[int]*tally{}
@@ -189,9 +180,7 @@ func TestGenerateScoringCorpus(t *testing.T) {
 	if !*generateCorpus {
 		t.Skip("corpus generation runs only with -generate-corpus")
 	}
-	if _, err := os.Stat(corpusGNUGo); err != nil {
-		t.Skipf("GNU Go is not installed at %s: %v", corpusGNUGo, err)
-	}
+	referee := startGNUGo(t)
 	if err := os.MkdirAll(corpusDir, 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -210,7 +199,6 @@ func TestGenerateScoringCorpus(t *testing.T) {
 		{13, 20, 12, 5},
 		{19, 8, 5, 3},
 	}
-	referee := startCorpusEngine(t, corpusGNUGo, "--mode", "gtp", "--chinese-rules")
 	for _, pl := range plan {
 		if only != "" && !strings.Contains(","+only+",", fmt.Sprintf(",%d,", pl.size)) {
 			continue
@@ -252,9 +240,9 @@ func playCorpusGame(t *testing.T, size int, kind string, i int) (g *Game, pb, pw
 		t.Fatal(err)
 	}
 	level := fmt.Sprint(1 + i%3)
-	var gnugo *corpusEngine
+	var gnugo *gtpClient
 	if kind != "random" {
-		gnugo = startCorpusEngine(t, corpusGNUGo, "--mode", "gtp", "--chinese-rules", "--level", level, "--positional-superko")
+		gnugo = startGNUGo(t, "--level", level, "--positional-superko")
 		gnugo.must(t, fmt.Sprintf("boardsize %d", size))
 		gnugo.must(t, "clear_board")
 		gnugo.must(t, "komi 7.5")
@@ -359,7 +347,7 @@ func corpusRandomMove(g *Game, rng *estRand) Move {
 }
 
 // corpusGNUGoDead asks GNU Go for the dead stones of g's final position.
-func corpusGNUGoDead(t *testing.T, gtp *corpusEngine, g *Game) []Point {
+func corpusGNUGoDead(t *testing.T, gtp *gtpClient, g *Game) []Point {
 	t.Helper()
 	gtp.must(t, fmt.Sprintf("boardsize %d", g.Size()))
 	gtp.must(t, "clear_board")
@@ -466,67 +454,4 @@ func readCorpusGame(t testing.TB, path string) corpusGame {
 	}
 	estSortPoints(dead)
 	return corpusGame{name: filepath.Base(path), game: g, gnugo: dead}
-}
-
-// corpusEngine talks to a GTP engine run as a child process.
-type corpusEngine struct {
-	cmd *exec.Cmd
-	in  io.WriteCloser
-	out *bufio.Reader
-}
-
-func startCorpusEngine(t *testing.T, path string, args ...string) *corpusEngine {
-	t.Helper()
-	cmd := exec.Command(path, args...)
-	in, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatalf("start %s: %v", path, err)
-	}
-	c := &corpusEngine{cmd: cmd, in: in, out: bufio.NewReader(out)}
-	t.Cleanup(c.close)
-	return c
-}
-
-func (c *corpusEngine) close() {
-	if c.cmd.Process == nil || c.cmd.ProcessState != nil {
-		return
-	}
-	c.in.Close()
-	c.cmd.Wait()
-}
-
-// must sends a command and returns the reply without "= ", failing the
-// test on an error reply.
-func (c *corpusEngine) must(t *testing.T, command string) string {
-	t.Helper()
-	if _, err := io.WriteString(c.in, command+"\n"); err != nil {
-		t.Fatalf("gtp %q: %v", command, err)
-	}
-	var lines []string
-	for {
-		line, err := c.out.ReadString('\n')
-		if err != nil {
-			t.Fatalf("gtp %q: %v", command, err)
-		}
-		line = strings.TrimRight(line, "\r\n")
-		if line == "" {
-			if len(lines) > 0 {
-				break
-			}
-			continue
-		}
-		lines = append(lines, line)
-	}
-	reply := strings.Join(lines, "\n")
-	if strings.HasPrefix(reply, "?") {
-		t.Fatalf("gtp %q: %s", command, reply)
-	}
-	return strings.TrimSpace(strings.TrimPrefix(reply, "="))
 }

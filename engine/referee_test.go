@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -67,15 +68,16 @@ func (c *gtpClient) must(t testing.TB, cmd string) string {
 	return resp
 }
 
-// startGNUGo starts GNU Go in GTP mode, or skips the test when it is not
-// installed.
+// startGNUGo starts GNU Go in GTP mode with Chinese rules and args, or skips
+// the test when it is not installed. Its close quits it and may be called
+// before the test ends, which closes it otherwise.
 func startGNUGo(t testing.TB, args ...string) *gtpClient {
 	t.Helper()
 	path := gnugoPath
 	if _, err := os.Stat(path); err != nil {
 		p, lerr := exec.LookPath("gnugo")
 		if lerr != nil {
-			t.Skipf("GNU Go is not installed (no %s and no gnugo on PATH; Debian package gnugo): skipping the referee test", gnugoPath)
+			t.Skipf("GNU Go is not installed (no %s and no gnugo on PATH; Debian package gnugo): skipping", gnugoPath)
 		}
 		path = p
 	}
@@ -92,11 +94,11 @@ func startGNUGo(t testing.TB, args ...string) *gtpClient {
 		t.Fatalf("starting GNU Go: %v", err)
 	}
 	c := &gtpClient{name: "gnugo", w: in, r: bufio.NewReader(out)}
-	c.close = func() error {
+	c.close = sync.OnceValue(func() error {
 		io.WriteString(in, "quit\n")
 		in.Close()
 		return cmd.Wait()
-	}
+	})
 	t.Cleanup(func() {
 		if err := c.close(); err != nil {
 			t.Errorf("GNU Go exited with %v", err)
