@@ -538,6 +538,29 @@ func (e *env) challenge(ch *discordtest.Channel, alice, bob discordtest.User, op
 	return first
 }
 
+// guildGame starts a 9×9 game between alice (black) and bob (white) in a
+// server channel "general" (see challenge).
+func (e *env) guildGame(opts ...discordtest.Option) (ch *discordtest.Channel, alice, bob discordtest.User) {
+	e.t.Helper()
+	ch = e.d.GuildChannel("general")
+	alice, bob = e.d.NewUser("alice"), e.d.NewUser("bob")
+	e.challenge(ch, alice, bob, opts...)
+	return ch, alice, bob
+}
+
+// botGame is /go bot on 9×9 at level with u white: the bot moves first.
+func (e *env) botGame(ch *discordtest.Channel, u discordtest.User, level string) *discordtest.Interaction {
+	return e.d.Command(ch, u, "go", discordtest.Sub("bot", discordtest.Str("level", level), discordtest.Int("size", 9), discordtest.Str("color", "white")))
+}
+
+// waitMoves waits, as what, until the game in channelID has n moves.
+func (e *env) waitMoves(what, channelID string, n int) {
+	e.d.WaitFor(what, func() bool {
+		g := e.game(channelID)
+		return g != nil && g.Game.MoveCount() == n
+	})
+}
+
 // boardOf reports whether m is a board of game id: its buttons say so.
 func boardOf(m discordtest.Message, id string) bool {
 	for _, b := range m.Buttons() {
@@ -778,7 +801,7 @@ func testE2EBotInDM(t *testing.T, e *env) {
 	dave := e.d.NewUser("dave")
 	dm := e.d.DM(dave)
 
-	start := e.do(e.d.Command(dm, dave, "go", discordtest.Sub("bot", discordtest.Str("level", "tester"), discordtest.Int("size", 9), discordtest.Str("color", "white"))))
+	start := e.do(e.botGame(dm, dave, "tester"))
 	if start.Ephemeral {
 		t.Fatalf("/go bot refused: %q", start.Text())
 	}
@@ -938,9 +961,7 @@ func testE2EUndo(t *testing.T, e *env) {
 func TestE2ERace(t *testing.T) { bothModes(t, testE2ERace) }
 
 func testE2ERace(t *testing.T, e *env) {
-	ch := e.d.GuildChannel("general")
-	alice, bob := e.d.NewUser("alice"), e.d.NewUser("bob")
-	e.challenge(ch, alice, bob)
+	ch, alice, bob := e.guildGame()
 
 	race := func(its ...*discordtest.Interaction) []*discordtest.Reply {
 		replies := make([]*discordtest.Reply, len(its))
@@ -1017,9 +1038,7 @@ func testE2ERace(t *testing.T, e *env) {
 func TestE2ERestart(t *testing.T) { httpMode(t, testE2ERestart) }
 
 func testE2ERestart(t *testing.T, e *env) {
-	ch := e.d.GuildChannel("general")
-	alice, bob := e.d.NewUser("alice"), e.d.NewUser("bob")
-	e.challenge(ch, alice, bob)
+	ch, alice, bob := e.guildGame()
 	e.do(e.play(ch, alice, "E5"))
 	e.do(e.play(ch, bob, "C3"))
 	board := e.board(ch.ID)
@@ -1090,9 +1109,7 @@ func testE2EBotRestart(t *testing.T, e *env) {
 func TestE2EAutocomplete(t *testing.T) { httpMode(t, testE2EAutocomplete) }
 
 func testE2EAutocomplete(t *testing.T, e *env) {
-	ch := e.d.GuildChannel("general")
-	alice, bob := e.d.NewUser("alice"), e.d.NewUser("bob")
-	e.challenge(ch, alice, bob)
+	ch, alice, bob := e.guildGame()
 	e.do(e.play(ch, alice, "D4"))
 	r := e.d.Do(e.d.Autocomplete(ch, bob, "go", discordtest.Sub("play", discordtest.Focused("move", "d"))))
 	if r.Type != discordtest.CallbackAutocompleteResult {
@@ -1152,7 +1169,7 @@ func TestE2EConcurrentGames(t *testing.T) {
 	e := newEnv(t)
 	frank := e.d.NewUser("frank")
 	dm := e.d.DM(frank)
-	slow := e.d.Command(dm, frank, "go", discordtest.Sub("bot", discordtest.Str("level", "slow"), discordtest.Int("size", 9), discordtest.Str("color", "white")))
+	slow := e.botGame(dm, frank, "slow")
 	type result struct {
 		r   *discordtest.Reply
 		err error
@@ -1163,9 +1180,7 @@ func TestE2EConcurrentGames(t *testing.T) {
 		done <- result{r, err}
 	}()
 
-	ch := e.d.GuildChannel("general")
-	alice, bob := e.d.NewUser("alice"), e.d.NewUser("bob")
-	e.challenge(ch, alice, bob)
+	ch, alice, bob := e.guildGame()
 	for i, mv := range []string{"E5", "C3", "G7", "C7"} {
 		who := alice
 		if i%2 == 1 {
@@ -1207,20 +1222,17 @@ func TestE2EBotFailure(t *testing.T) { httpMode(t, testE2EBotFailure) }
 func testE2EBotFailure(t *testing.T, e *env) {
 	gina := e.d.NewUser("gina")
 	dm := e.d.DM(gina)
-	it := e.d.Command(dm, gina, "go", discordtest.Sub("bot", discordtest.Str("level", "flaky"), discordtest.Int("size", 9), discordtest.Str("color", "white")))
+	it := e.botGame(dm, gina, "flaky")
 	m := e.do(it)
 	if !strings.Contains(m.Text(), "try again") {
 		t.Errorf("after a failed bot move the answer is %q, want it to say it will try again", m.Text())
 	}
-	e.d.WaitFor("the bot to retry its move by itself", func() bool {
-		g := e.game(dm.ID)
-		return g != nil && g.Game.MoveCount() == 1
-	})
+	e.waitMoves("the bot to retry its move by itself", dm.ID, 1)
 	e.waitBoard(dm.ID, "A9")
 
 	hank := e.d.NewUser("hank")
 	dm2 := e.d.DM(hank)
-	pit := e.d.Command(dm2, hank, "go", discordtest.Sub("bot", discordtest.Str("level", "panic"), discordtest.Int("size", 9), discordtest.Str("color", "white")))
+	pit := e.botGame(dm2, hank, "panic")
 	pm := e.do(pit)
 	if !strings.Contains(strings.ToLower(pm.Text()), "sorry") {
 		t.Errorf("after a panic the answer is %q, want an apology", pm.Text())
@@ -1307,9 +1319,7 @@ func testE2ECommands(t *testing.T, e *env) {
 func TestE2EHandicap(t *testing.T) { httpMode(t, testE2EHandicap) }
 
 func testE2EHandicap(t *testing.T, e *env) {
-	ch := e.d.GuildChannel("general")
-	alice, bob := e.d.NewUser("alice"), e.d.NewUser("bob")
-	e.challenge(ch, alice, bob, discordtest.Int("handicap", 2))
+	ch, alice, bob := e.guildGame(discordtest.Int("handicap", 2))
 	g := e.game(ch.ID)
 	if g.Game.Handicap() != 2 || g.Game.ToPlay() != engine.White {
 		t.Fatalf("handicap %d, %v to play; want 2 and white", g.Game.Handicap(), g.Game.ToPlay())
@@ -1326,9 +1336,7 @@ func testE2EHandicap(t *testing.T, e *env) {
 func TestE2EDeadStones(t *testing.T) { httpMode(t, testE2EDeadStones) }
 
 func testE2EDeadStones(t *testing.T, e *env) {
-	ch := e.d.GuildChannel("general")
-	alice, bob := e.d.NewUser("alice"), e.d.NewUser("bob")
-	e.challenge(ch, alice, bob)
+	ch, alice, bob := e.guildGame()
 	// Black walls off the left; a lone white stone sits inside.
 	moves := []string{"D1", "B8", "D2", "pass", "D3", "pass", "D4", "pass", "D5", "pass", "D6", "pass", "D7", "pass", "D8", "pass", "D9", "pass", "pass"}
 	for i, mv := range moves {
@@ -1373,9 +1381,7 @@ func testE2EDeadStones(t *testing.T, e *env) {
 func TestE2ERateLimit(t *testing.T) { bothModes(t, testE2ERateLimit) }
 
 func testE2ERateLimit(t *testing.T, e *env) {
-	ch := e.d.GuildChannel("general")
-	alice, bob := e.d.NewUser("alice"), e.d.NewUser("bob")
-	e.challenge(ch, alice, bob)
+	ch, alice, _ := e.guildGame()
 	if e.gateway {
 		// The answer goes up with the callback itself.
 		e.d.RateLimit("POST", "/interactions/{interaction_id}/{interaction_token}/callback", 1)
@@ -1448,9 +1454,7 @@ func testE2EDoubleAccept(t *testing.T, e *env) {
 func TestE2EScoringTimeout(t *testing.T) { httpMode(t, testE2EScoringTimeout) }
 
 func testE2EScoringTimeout(t *testing.T, e *env) {
-	ch := e.d.GuildChannel("general")
-	alice, bob := e.d.NewUser("alice"), e.d.NewUser("bob")
-	e.challenge(ch, alice, bob)
+	ch, alice, bob := e.guildGame()
 	e.do(e.play(ch, alice, "E5"))
 	e.do(e.d.Command(ch, bob, "go", discordtest.Sub("pass")))
 	e.do(e.d.Command(ch, alice, "go", discordtest.Sub("pass")))
@@ -1604,9 +1608,7 @@ func testE2EPrivateChannel(t *testing.T, e *env) {
 func TestE2EScoringResume(t *testing.T) { httpMode(t, testE2EScoringResume) }
 
 func testE2EScoringResume(t *testing.T, e *env) {
-	ch := e.d.GuildChannel("general")
-	alice, bob := e.d.NewUser("alice"), e.d.NewUser("bob")
-	e.challenge(ch, alice, bob)
+	ch, alice, bob := e.guildGame()
 	for i, mv := range []string{"e5", " C3 ", "pass", "PASS"} {
 		who := alice
 		if i%2 == 1 {
@@ -1715,7 +1717,7 @@ func TestE2EStopFinishesMoves(t *testing.T) { httpMode(t, testE2EStopFinishesMov
 func testE2EStopFinishesMoves(t *testing.T, e *env) {
 	ch := e.d.GuildChannel("general")
 	alice := e.d.NewUser("alice")
-	slow := e.d.Command(ch, alice, "go", discordtest.Sub("bot", discordtest.Str("level", "slow"), discordtest.Int("size", 9), discordtest.Str("color", "white")))
+	slow := e.botGame(ch, alice, "slow")
 	e.d.Do(slow) // deferred: the bot is thinking
 	stopped := make(chan error, 1)
 	go func() { stopped <- e.stopWithin(time.Minute) }()
@@ -1742,9 +1744,7 @@ func testE2EStopFinishesMoves(t *testing.T, e *env) {
 // "pass (pass)" (engine.Move.String is already "pass" for a pass).
 func TestE2EPassText(t *testing.T) {
 	e := newEnv(t)
-	ch := e.d.GuildChannel("general")
-	alice, bob := e.d.NewUser("alice"), e.d.NewUser("bob")
-	e.challenge(ch, alice, bob)
+	ch, alice, _ := e.guildGame()
 	m := e.do(e.d.Command(ch, alice, "go", discordtest.Sub("pass")))
 	if strings.Contains(m.Text(), "pass (pass)") || !strings.Contains(m.Text(), "Last move: ⚫ pass") {
 		t.Errorf("the board says %q", m.Text())
@@ -1759,11 +1759,8 @@ func TestE2EPrivateRetry(t *testing.T) {
 	e := newEnv(t)
 	alice, bob := e.d.NewUser("alice"), e.d.NewUser("bob")
 	ch := e.d.PrivateChannel(alice, bob)
-	e.do(e.d.Command(ch, alice, "go", discordtest.Sub("bot", discordtest.Str("level", "flaky"), discordtest.Int("size", 9), discordtest.Str("color", "white"))))
-	e.d.WaitFor("the retried bot move", func() bool {
-		g := e.game(ch.ID)
-		return g != nil && g.Game.MoveCount() == 1
-	})
+	e.do(e.botGame(ch, alice, "flaky"))
+	e.waitMoves("the retried bot move", ch.ID, 1)
 	e.waitBoard(ch.ID, "A9")
 }
 
@@ -1777,7 +1774,7 @@ func TestE2EAbortWhileThinking(t *testing.T) {
 	alice := e.d.NewUser("alice")
 	mod := e.d.NewUser("mod")
 	mod.Permissions = discordtest.PermModerator
-	slow := e.d.Command(ch, alice, "go", discordtest.Sub("bot", discordtest.Str("level", "slow"), discordtest.Int("size", 9), discordtest.Str("color", "white")))
+	slow := e.botGame(ch, alice, "slow")
 	done := make(chan error, 1)
 	go func() {
 		_, err := e.d.Send(slow)
@@ -1819,7 +1816,7 @@ func TestE2EStopWhileThinking(t *testing.T) {
 	e := newEnv(t)
 	ch := e.d.GuildChannel("general")
 	alice := e.d.NewUser("alice")
-	slow := e.d.Command(ch, alice, "go", discordtest.Sub("bot", discordtest.Str("level", "slow"), discordtest.Int("size", 9), discordtest.Str("color", "white")))
+	slow := e.botGame(ch, alice, "slow")
 	e.d.Do(slow)
 	if err := e.stopWithin(time.Second); err == nil {
 		t.Fatalf("Shutdown returned nil although the bot was still thinking")
@@ -1829,10 +1826,7 @@ func TestE2EStopWhileThinking(t *testing.T) {
 	}
 	e.start()
 	close(e.players.gate)
-	e.d.WaitFor("the bot's move after the restart", func() bool {
-		g := e.game(ch.ID)
-		return g != nil && g.Game.MoveCount() == 1
-	})
+	e.waitMoves("the bot's move after the restart", ch.ID, 1)
 	e.waitBoard(ch.ID, "A9")
 }
 
@@ -1868,7 +1862,7 @@ func TestE2EPrivateRetryExpired(t *testing.T) {
 	e := newEnv(t)
 	alice, bob := e.d.NewUser("alice"), e.d.NewUser("bob")
 	ch := e.d.PrivateChannel(alice, bob)
-	m := e.do(e.d.Command(ch, alice, "go", discordtest.Sub("bot", discordtest.Str("level", "flaky"), discordtest.Int("size", 9), discordtest.Str("color", "white"))))
+	m := e.do(e.botGame(ch, alice, "flaky"))
 	if !strings.Contains(m.Text(), "try again") {
 		t.Fatalf("the failed bot move answered %q", m.Text())
 	}
@@ -1894,17 +1888,14 @@ func TestE2EPrivateStopWhileThinking(t *testing.T) {
 	e := newEnv(t)
 	alice, bob := e.d.NewUser("alice"), e.d.NewUser("bob")
 	ch := e.d.PrivateChannel(alice, bob)
-	slow := e.d.Command(ch, alice, "go", discordtest.Sub("bot", discordtest.Str("level", "slow"), discordtest.Int("size", 9), discordtest.Str("color", "white")))
+	slow := e.botGame(ch, alice, "slow")
 	e.d.Do(slow)
 	if err := e.stopWithin(time.Second); err == nil {
 		t.Fatalf("Shutdown returned nil although the bot was still thinking")
 	}
 	e.start()
 	close(e.players.gate)
-	e.d.WaitFor("the bot's move after the restart", func() bool {
-		g := e.game(ch.ID)
-		return g != nil && g.Game.MoveCount() == 1
-	})
+	e.waitMoves("the bot's move after the restart", ch.ID, 1)
 	e.waitBoard(ch.ID, "A9")
 	if g := e.game(ch.ID); g.Unposted {
 		t.Errorf("the bot's move is marked unposted although its board was posted")
