@@ -15,25 +15,7 @@ import (
 var updateGolden = flag.Bool("update", false, "rewrite golden files in testdata")
 
 // sgfDiagram draws b as rows of X, O and ., top row first, one row a line.
-func sgfDiagram(b *Board) string {
-	var sb strings.Builder
-	for row := b.Size() - 1; row >= 0; row-- {
-		for col := 0; col < b.Size(); col++ {
-			switch b.At(Point{col, row}) {
-			case Black:
-				sb.WriteByte('X')
-			case White:
-				sb.WriteByte('O')
-			default:
-				sb.WriteByte('.')
-			}
-		}
-		if row > 0 {
-			sb.WriteByte('\n')
-		}
-	}
-	return sb.String()
-}
+func sgfDiagram(b *Board) string { return strings.Join(picture(b), "\n") }
 
 // trimDiagram removes the indentation and blank edges of a diagram written
 // in a raw string literal.
