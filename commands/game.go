@@ -231,8 +231,9 @@ func followupOf(it *discordgo.Interaction, at time.Time) *storage.Followup {
 	return &storage.Followup{InteractionID: it.ID, AppID: it.AppID, Token: it.Token, At: at, ChannelPosts: posts}
 }
 
-// apply plays m on g and commits it. Nothing is written when the move is
-// refused or the game changed in the meantime.
+// apply plays m on g and commits it: the archive when the game has a
+// result, the scoring phase after two passes, an update otherwise. Nothing
+// is written when the move is refused or the game changed in the meantime.
 func (b *Bot) apply(ctx context.Context, g *storage.Game, m engine.Move) (string, error) {
 	before := g.Game.Captures(m.Color)
 	if err := g.Game.Play(m); err != nil {
@@ -241,12 +242,18 @@ func (b *Bot) apply(ctx context.Context, g *storage.Game, m engine.Move) (string
 	g.Undo = nil
 	g.Unposted = false
 	note := describeMove(g, m, g.Game.Captures(m.Color)-before)
-	if _, over := g.Game.Result(); !over && g.Game.PlayEnded() && g.Scoring == nil {
+	if _, over := g.Game.Result(); over {
+		if err := b.finish(ctx, g); err != nil {
+			return "", err
+		}
+		return note, nil
+	}
+	if g.Game.PlayEnded() && g.Scoring == nil {
 		if unsure := b.startScoring(ctx, g); len(unsure) > 0 {
 			note += "\n⚠️ Please check " + pointList(unsure, 30) + ": I left them alive without being sure."
 		}
 	}
-	if err := b.commit(ctx, g); err != nil {
+	if err := b.update(ctx, g); err != nil {
 		return "", err
 	}
 	return note, nil
@@ -283,21 +290,14 @@ func moveError(err error, m engine.Move, g *storage.Game) error {
 	return err
 }
 
-// commit writes g after a change: the archive when it has a result, the
-// scoring phase after two passes, an update otherwise.
-func (b *Bot) commit(ctx context.Context, g *storage.Game) error {
-	if _, over := g.Game.Result(); over {
-		return b.finish(ctx, g)
-	}
-	if g.Game.PlayEnded() && g.Scoring == nil {
-		b.startScoring(ctx, g)
-	}
-	return b.update(ctx, g)
-}
-
 // update writes g, checking its version.
 func (b *Bot) update(ctx context.Context, g *storage.Game) error {
-	err := b.opts.Store.UpdateGame(ctx, g)
+	return writeError(b.opts.Store.UpdateGame(ctx, g))
+}
+
+// writeError is the error of a version-checked write of a game: ErrConflict
+// when the game changed or ended in the meantime.
+func writeError(err error) error {
 	switch {
 	case errors.Is(err, storage.ErrConflict):
 		return ErrConflict
@@ -324,14 +324,7 @@ func (b *Bot) finish(ctx context.Context, g *storage.Game) error {
 		Result: res.String(), SGF: sgf, Moves: g.Game.MoveCount(),
 		StartedAt: g.CreatedAt, FinishedAt: b.now(),
 	}
-	err = b.opts.Store.FinishGame(ctx, g, a)
-	switch {
-	case errors.Is(err, storage.ErrConflict):
-		return ErrConflict
-	case errors.Is(err, storage.ErrNotFound):
-		return userErr(ErrConflict, "This game was ended or aborted in the meantime; nothing was changed.")
-	}
-	return err
+	return writeError(b.opts.Store.FinishGame(ctx, g, a))
 }
 
 // gameSGF writes the record, with the final marking when scored.
