@@ -288,10 +288,9 @@ func toggleGroup(b *Board, own []int8, v int, makeDead bool, mark *[estArea]bool
 	if c == White {
 		sign = -1
 	}
-	var safe [3][estArea]bool
-	var pass [3][estArea]bool
+	var alive, safe [estArea]bool
 	if makeDead {
-		bensonAlive(b, c, &pass[c], &safe[c])
+		bensonAlive(b, c, &alive, &safe)
 	}
 	var seen, changed [estArea]bool
 	stack := []int{}
@@ -321,7 +320,7 @@ func toggleGroup(b *Board, own []int8, v int, makeDead bool, mark *[estArea]bool
 				seen[n] = true
 				stack = append(stack, n)
 			case c:
-				if mark[n] == makeDead || pass[c][n] {
+				if mark[n] == makeDead || alive[n] {
 					continue // already in the wanted state, or certainly alive
 				}
 				addChain(n)
