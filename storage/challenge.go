@@ -187,22 +187,7 @@ func (s *Store) AcceptChallenge(ctx context.Context, id string, g *Game) error {
 	if err := checkID("challenge ID", id); err != nil {
 		return err
 	}
-	if err := g.validate(); err != nil {
-		return err
-	}
-	gid := g.ID
-	if gid == "" {
-		gid = NewID()
-	} else if err := checkID("game ID", gid); err != nil {
-		return err
-	}
-	now := s.now()
-	c := *g
-	c.ID = gid
-	if c.CreatedAt.IsZero() {
-		c.CreatedAt = now
-	}
-	val, err := c.encode(1, now)
+	c, val, now, err := s.newGame(g)
 	if err != nil {
 		return err
 	}
@@ -222,7 +207,7 @@ func (s *Store) AcceptChallenge(ctx context.Context, id string, g *Game) error {
 	if err != nil {
 		return err
 	}
-	g.ID, g.CreatedAt, g.UpdatedAt, g.Version = gid, c.CreatedAt, now, 1
+	g.ID, g.CreatedAt, g.UpdatedAt, g.Version = c.ID, c.CreatedAt, now, 1
 	return nil
 }
 

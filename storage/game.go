@@ -316,23 +316,7 @@ func decodeGame(channel string, v []byte) (*Game, error) {
 // On success it sets g.Version to 1, fills g.ID when empty, and sets
 // CreatedAt (when zero) and UpdatedAt.
 func (s *Store) CreateGame(ctx context.Context, g *Game) error {
-	if err := g.validate(); err != nil {
-		return err
-	}
-	id := g.ID
-	if id == "" {
-		id = NewID()
-	} else if err := checkID("game ID", id); err != nil {
-		return err
-	}
-	now := s.now()
-	created := g.CreatedAt
-	if created.IsZero() {
-		created = now
-	}
-	c := *g
-	c.ID, c.CreatedAt = id, created
-	val, err := c.encode(1, now)
+	c, val, now, err := s.newGame(g)
 	if err != nil {
 		return err
 	}
@@ -340,8 +324,30 @@ func (s *Store) CreateGame(ctx context.Context, g *Game) error {
 	if err != nil {
 		return err
 	}
-	g.ID, g.CreatedAt, g.UpdatedAt, g.Version = id, created, now, 1
+	g.ID, g.CreatedAt, g.UpdatedAt, g.Version = c.ID, c.CreatedAt, now, 1
 	return nil
+}
+
+// newGame prepares g's first write, for CreateGame and AcceptChallenge: it
+// validates g and returns the copy to store, with an ID (a new one when g
+// has none) and CreatedAt (now when zero), its encoding as version 1, and
+// the time of the write.
+func (s *Store) newGame(g *Game) (c Game, val []byte, now time.Time, err error) {
+	if err := g.validate(); err != nil {
+		return Game{}, nil, time.Time{}, err
+	}
+	c = *g
+	if c.ID == "" {
+		c.ID = NewID()
+	} else if err := checkID("game ID", c.ID); err != nil {
+		return Game{}, nil, time.Time{}, err
+	}
+	now = s.now()
+	if c.CreatedAt.IsZero() {
+		c.CreatedAt = now
+	}
+	val, err = c.encode(1, now)
+	return c, val, now, err
 }
 
 // putNewGame writes a new active game and its index entries in tx.
