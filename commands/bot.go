@@ -120,15 +120,23 @@ func (b *Bot) Handle(ctx context.Context, it *discordgo.Interaction) {
 	b.track(func() { b.handle(hctx, it, initial) })
 }
 
-// track runs fn as in-flight work unless the bot is shutting down.
-func (b *Bot) track(fn func()) bool {
+// enter counts new in-flight work and reports true, unless the bot is
+// shutting down; the caller calls b.inflight.Done when the work ends.
+func (b *Bot) enter() bool {
 	b.mu.Lock()
+	defer b.mu.Unlock()
 	if b.closed {
-		b.mu.Unlock()
 		return false
 	}
 	b.inflight.Add(1)
-	b.mu.Unlock()
+	return true
+}
+
+// track runs fn as in-flight work unless the bot is shutting down.
+func (b *Bot) track(fn func()) bool {
+	if !b.enter() {
+		return false
+	}
 	defer b.inflight.Done()
 	fn()
 	return true
@@ -138,13 +146,9 @@ func (b *Bot) track(fn func()) bool {
 // which Shutdown cancels only after its grace period. It reports false, and
 // runs nothing, once the bot is shutting down.
 func (b *Bot) spawn(fn func(ctx context.Context)) bool {
-	b.mu.Lock()
-	if b.closed {
-		b.mu.Unlock()
+	if !b.enter() {
 		return false
 	}
-	b.inflight.Add(1)
-	b.mu.Unlock()
 	go func() {
 		defer b.inflight.Done()
 		fn(b.base)
