@@ -153,18 +153,7 @@ func (s *Server) post(it *Interaction, req *http.Request) (*Reply, error) {
 		s.mu.Lock()
 		return r, nil
 	}
-	if st.original != "" {
-		if m := s.messages[st.original]; m != nil {
-			cp := *m
-			r.Message = &cp
-		}
-	}
-	for _, c := range st.choices {
-		var ch Choice
-		if decodeInto(c, &ch) == nil {
-			r.Choices = append(r.Choices, ch)
-		}
-	}
+	s.fillReply(r, st)
 	s.broadcast()
 	return r, nil
 }
@@ -242,6 +231,13 @@ func (s *Server) deliver(it *Interaction, body []byte) (*Reply, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	r := &Reply{Status: http.StatusOK, Type: st.ackType}
+	s.fillReply(r, st)
+	return r, nil
+}
+
+// fillReply gives r the interaction's original response and autocomplete
+// choices; s.mu is held.
+func (s *Server) fillReply(r *Reply, st *interaction) {
 	if st.original != "" {
 		if m := s.messages[st.original]; m != nil {
 			cp := *m
@@ -254,5 +250,4 @@ func (s *Server) deliver(it *Interaction, body []byte) (*Reply, error) {
 			r.Choices = append(r.Choices, ch)
 		}
 	}
-	return r, nil
 }
