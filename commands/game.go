@@ -558,12 +558,11 @@ func (b *Bot) resumeBot(ctx context.Context, channelID string) {
 // stateMessage is the message for the game's state: the board in play, the
 // marked board in the scoring phase, the final board when over.
 func stateMessage(g *storage.Game, note string) (*Message, error) {
-	if g.Scoring != nil {
-		if _, over := g.Game.Result(); !over {
-			return scoringMessage(g, note)
-		}
-	}
-	if res, over := g.Game.Result(); over && res.Reason == engine.ByScore && g.Scoring != nil {
+	res, over := g.Game.Result()
+	switch {
+	case g.Scoring != nil && !over:
+		return scoringMessage(g, note)
+	case g.Scoring != nil && res.Reason == engine.ByScore:
 		return finalScoreMessage(g, note)
 	}
 	return boardMessage(g, note)
