@@ -117,6 +117,38 @@ func TestTactics(t *testing.T) {
 	}
 }
 
+// TestNoBigSelfAtari checks that the engine does not put a big chain of
+// its own in atari: Black's four stones on the first line share their two
+// liberties with White's five; filling A1 would give White the corner, so
+// Black connects out at E1 (or plays elsewhere), never A1.
+func TestNoBigSelfAtari(t *testing.T) {
+	diagram := `
+		. . . . . . .
+		. . . . . . .
+		O O O O O O O
+		X X X X X X X
+		X X X X X X .
+		O O O O O X .
+		. X X X . X .`
+	tests := []struct {
+		toPlay engine.Color
+		bad    []string
+	}{
+		{engine.Black, []string{"A1"}},
+	}
+	for _, tt := range tests {
+		g := gameFrom(t, 6.5, tt.toPlay, diagram)
+		e := New(Options{Seed: 2, Threads: 1})
+		m, err := e.GenMove(context.Background(), g, 0, 2000)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if slices.Contains(tt.bad, m.String()) {
+			t.Errorf("%v: GenMove = %v, a self-atari of a big chain (%v)", tt.toPlay, m, e.Stats())
+		}
+	}
+}
+
 // TestPassAndEyes checks that the engine fills none of its own eyes and
 // passes when nothing else is left, and that it does not pass after the
 // opponent's pass while a dead stone of the opponent is still on the board.
