@@ -4,6 +4,8 @@ package engine
 // life and the territory it makes certain. Everything here uses the Board's
 // exported, read-only accessors and works on vertex indices.
 
+import "slices"
+
 // estArea bounds vertex indices on every board size.
 const estArea = (MaxSize + 2) * (MaxSize + 2)
 
@@ -170,11 +172,10 @@ func bensonAlive(b *Board, c Color, alive, safe *[estArea]bool) {
 	}
 }
 
+// estAppendUnique appends x to s unless s holds it already.
 func estAppendUnique(s []int, x int) []int {
-	for _, y := range s {
-		if y == x {
-			return s
-		}
+	if slices.Contains(s, x) {
+		return s
 	}
 	return append(s, x)
 }

@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"runtime"
+	"slices"
 	"sort"
 	"sync"
 )
@@ -64,16 +65,7 @@ type Estimate struct {
 }
 
 // IsDead reports whether p is listed in e.Dead.
-func (e Estimate) IsDead(p Point) bool { return estContains(e.Dead, p) }
-
-func estContains(ps []Point, p Point) bool {
-	for _, q := range ps {
-		if q == p {
-			return true
-		}
-	}
-	return false
-}
+func (e Estimate) IsDead(p Point) bool { return slices.Contains(e.Dead, p) }
 
 // EstimateDead estimates which stones on g's board are dead, as players
 // agree at the end of a game. It combines
@@ -411,7 +403,7 @@ func estSeki(b *Board, dead *[estArea]bool) (heads, points, killed []int) {
 	}
 	kept := heads[:0]
 	for _, h := range heads {
-		if !estContainsInt(killed, h) {
+		if !slices.Contains(killed, h) {
 			kept = append(kept, h)
 		}
 	}
@@ -428,15 +420,6 @@ func estHasEye(b *Board, chains []int, except int) bool {
 			if l != except && b.IsEyeish(l, c) {
 				return true
 			}
-		}
-	}
-	return false
-}
-
-func estContainsInt(s []int, x int) bool {
-	for _, y := range s {
-		if y == x {
-			return true
 		}
 	}
 	return false

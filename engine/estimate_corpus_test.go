@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -167,7 +168,7 @@ func compareDead(b *Board, ours, theirs []Point) (stones, agree int) {
 				continue
 			}
 			stones++
-			if estContains(ours, p) == estContains(theirs, p) {
+			if slices.Contains(ours, p) == slices.Contains(theirs, p) {
 				agree++
 			}
 		}

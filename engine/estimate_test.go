@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -167,7 +168,7 @@ func TestEstimateDeadDiagrams(t *testing.T) {
 			}
 			if tc.check != "" {
 				p, _ := ParsePoint(tc.check, g.Size())
-				if !estContains(e.Uncertain, p) {
+				if !slices.Contains(e.Uncertain, p) {
 					t.Errorf("Uncertain = %s, want it to hold %s", estPointList(e.Uncertain), tc.check)
 				}
 			}
@@ -404,7 +405,7 @@ func TestEstimateInvariants(t *testing.T) {
 			if alive[c][v] {
 				t.Errorf("%d×%d: pass-alive %v marked dead", size, size, p)
 			}
-			if estContains(e.Seki, p) {
+			if slices.Contains(e.Seki, p) {
 				t.Errorf("%d×%d: %v dead and in seki", size, size, p)
 			}
 			for s := b.NextStone(v); s != v; s = b.NextStone(s) {

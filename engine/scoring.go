@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -174,7 +175,7 @@ func (s *ScoringPhase) Check(g *Game) error {
 func (s *ScoringPhase) Dead() []Point { return append([]Point(nil), s.dead...) }
 
 // IsDead reports whether the stone at p is marked dead.
-func (s *ScoringPhase) IsDead(p Point) bool { return estContains(s.dead, p) }
+func (s *ScoringPhase) IsDead(p Point) bool { return slices.Contains(s.dead, p) }
 
 // Proposal returns the dead stones the estimate proposed at the start.
 func (s *ScoringPhase) Proposal() []Point { return append([]Point(nil), s.proposal...) }
@@ -270,7 +271,7 @@ func (s *ScoringPhase) Toggle(g *Game, p Point) ([]Point, error) {
 	s.dead = estMarked(b, &mark)
 	kept := s.uncertain[:0]
 	for _, q := range s.uncertain {
-		if !estContains(changed, q) {
+		if !slices.Contains(changed, q) {
 			kept = append(kept, q)
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -79,7 +80,7 @@ func TestScoringPhaseToggleAndAccept(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Toggle(C9): %v", err)
 	}
-	if got := len(changed); got == 0 || !estContains(changed, Point{2, 8}) {
+	if got := len(changed); got == 0 || !slices.Contains(changed, Point{2, 8}) {
 		t.Errorf("Toggle(C9) changed %s", estPointList(changed))
 	}
 	if _, err := s.Toggle(g, Point{2, 8}); err != nil {
