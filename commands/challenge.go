@@ -85,12 +85,16 @@ func (b *Bot) cmdChallenge(ctx context.Context, r *Request) error {
 	if err := b.opts.Store.CreateChallenge(ctx, c); err != nil {
 		return err
 	}
-	return r.Reply(ctx, challengeMessage(c, "", false))
+	return r.Reply(ctx, challengeMessage(c, ""))
 }
+
+// expiredOutcome is the outcome of a challenge nobody accepted in time.
+const expiredOutcome = "⌛ This challenge expired."
 
 // challengeMessage shows a challenge; outcome replaces the question once it
 // is answered or expired, and the buttons are then disabled.
-func challengeMessage(c *storage.Challenge, outcome string, closed bool) *Message {
+func challengeMessage(c *storage.Challenge, outcome string) *Message {
+	closed := outcome != ""
 	var color string
 	switch c.Color {
 	case "black":
@@ -105,7 +109,7 @@ func challengeMessage(c *storage.Challenge, outcome string, closed bool) *Messag
 		where = " in a new thread"
 	}
 	text := fmt.Sprintf("%s, %s challenges you to a game of Go%s: %s; %s.", mention(c.Opponent), mention(c.Challenger), where, describeSetup(c.Size, c.Rules, c.Handicap), color)
-	if outcome != "" {
+	if closed {
 		text += "\n" + outcome
 	} else {
 		text += fmt.Sprintf("\nThe challenge expires <t:%d:R>.", c.ExpiresAt.Unix())
@@ -129,7 +133,7 @@ func (b *Bot) closeChallengeMessage(ctx context.Context, c *storage.Challenge, o
 	if c.MessageID == "" {
 		return
 	}
-	if err := b.opts.Discord.EditMessage(ctx, c.ChannelID, c.MessageID, challengeMessage(c, outcome, true)); err != nil {
+	if err := b.opts.Discord.EditMessage(ctx, c.ChannelID, c.MessageID, challengeMessage(c, outcome)); err != nil {
 		// The bot may not see the channel (user installs): buttons
 		// pressed later still say the challenge is closed.
 		b.log.Info("could not close challenge message", "challenge", c.ID, "err", err)
@@ -185,7 +189,7 @@ func (b *Bot) answerableChallenge(ctx context.Context, r *Request, allowChalleng
 		if err := b.opts.Store.DeleteChallenge(ctx, c.ID); err != nil && !errors.Is(err, storage.ErrNotFound) {
 			return nil, err
 		}
-		if err := r.Update(ctx, challengeMessage(c, "⌛ This challenge expired.", true)); err != nil {
+		if err := r.Update(ctx, challengeMessage(c, expiredOutcome)); err != nil {
 			return nil, err
 		}
 		return nil, ErrExpired
@@ -208,7 +212,7 @@ func (b *Bot) btnDecline(ctx context.Context, r *Request) error {
 	if r.User.ID == c.Challenger.UserID {
 		outcome = fmt.Sprintf("↩️ %s withdrew the challenge.", mention(c.Challenger))
 	}
-	return r.Update(ctx, challengeMessage(c, outcome, true))
+	return r.Update(ctx, challengeMessage(c, outcome))
 }
 
 // quietIfAnswered drops the error when the handler already updated the
@@ -273,7 +277,7 @@ func (b *Bot) btnAccept(ctx context.Context, r *Request) error {
 			}
 			return ErrNoChallenge
 		case errors.Is(err, storage.ErrExpired):
-			if uerr := r.Update(ctx, challengeMessage(c, "⌛ This challenge expired.", true)); uerr != nil {
+			if uerr := r.Update(ctx, challengeMessage(c, expiredOutcome)); uerr != nil {
 				return uerr
 			}
 			return nil
@@ -287,7 +291,7 @@ func (b *Bot) btnAccept(ctx context.Context, r *Request) error {
 	if c.Thread {
 		outcome += fmt.Sprintf(" The game is in <#%s>.", channel)
 	}
-	if err := r.Update(ctx, challengeMessage(c, outcome, true)); err != nil {
+	if err := r.Update(ctx, challengeMessage(c, outcome)); err != nil {
 		return err
 	}
 	bm, err := boardMessage(g, "The game begins. Good luck, have fun!")
@@ -383,7 +387,7 @@ func (b *Bot) sweep(ctx context.Context) {
 			}
 			continue
 		}
-		b.closeChallengeMessage(ctx, c, "⌛ This challenge expired.")
+		b.closeChallengeMessage(ctx, c, expiredOutcome)
 	}
 	games, err := b.opts.Store.ActiveGames(ctx)
 	if err != nil {
