@@ -250,13 +250,19 @@ func (b *Bot) apply(ctx context.Context, g *storage.Game, m engine.Move) (string
 	}
 	if g.Game.PlayEnded() && g.Scoring == nil {
 		if unsure := b.startScoring(ctx, g); len(unsure) > 0 {
-			note += "\n⚠️ Please check " + pointList(unsure, 30) + ": I left them alive without being sure."
+			note += "\n" + uncertainNote(unsure)
 		}
 	}
 	if err := b.update(ctx, g); err != nil {
 		return "", err
 	}
 	return note, nil
+}
+
+// uncertainNote asks the players to check groups the dead-stone estimate
+// left alive without being sure.
+func uncertainNote(ps []engine.Point) string {
+	return "⚠️ Please check " + pointList(ps, 30) + ": I left them alive without being sure."
 }
 
 // pointList names points, at most limit of them.

@@ -114,7 +114,7 @@ func scoringMessageWith(g *storage.Game, note string, uncertain []engine.Point) 
 	sb.WriteString("**Play has ended. Agree on the dead stones.** Crossed stones count as dead; small squares show territory. ")
 	sb.WriteString("Mark or unmark a group with `/go dead point:`, then press **Accept**; **Resume play** continues the game.\n")
 	if len(uncertain) > 0 {
-		fmt.Fprintf(&sb, "⚠️ Please check %s: I left them alive without being sure.\n", pointList(uncertain, 30))
+		sb.WriteString(uncertainNote(uncertain) + "\n")
 	}
 	fmt.Fprintf(&sb, "```\n%s\n```\n", engine.FormatScore(sc, db, dw))
 	yes := func(c engine.Color) string {
