@@ -156,9 +156,6 @@ func (b *Bot) spawn(fn func(ctx context.Context)) bool {
 	return true
 }
 
-// waitIdle waits until no work is in flight (work started before the call).
-func (b *Bot) waitIdle() { b.inflight.Wait() }
-
 // Shutdown stops taking new work and waits for in-flight interactions and
 // bot moves to finish, or for ctx to end, when it cancels them and waits for
 // them to return.

@@ -1,6 +1,8 @@
 package commands
 
 import (
+	"strconv"
+
 	"github.com/bwmarrin/discordgo"
 	"github.com/gobot-dev/gobot/engine"
 )
@@ -29,7 +31,7 @@ func Definitions(levels []Level) []*discordgo.ApplicationCommand {
 		Description: "Board size (default 19)",
 	}
 	for _, n := range boardSizes {
-		sizeOpt.Choices = append(sizeOpt.Choices, &discordgo.ApplicationCommandOptionChoice{Name: itoa(n) + "×" + itoa(n), Value: n})
+		sizeOpt.Choices = append(sizeOpt.Choices, &discordgo.ApplicationCommandOptionChoice{Name: strconv.Itoa(n) + "×" + strconv.Itoa(n), Value: n})
 	}
 	rulesOpt := &discordgo.ApplicationCommandOption{
 		Type: discordgo.ApplicationCommandOptionString, Name: "ruleset",

@@ -311,3 +311,6 @@ func (q queuedPlayers) GenMoveQueued(ctx context.Context, level string, g *engin
 	onQueued(1)
 	return q.GenMove(ctx, level, g)
 }
+
+// waitIdle waits until no work is in flight (work started before the call).
+func (b *Bot) waitIdle() { b.inflight.Wait() }

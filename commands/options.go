@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/gobot-dev/gobot/engine"
@@ -145,5 +144,3 @@ func isDigits(s string) bool {
 	}
 	return true
 }
-
-func itoa(n int) string { return strconv.Itoa(n) }

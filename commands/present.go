@@ -3,6 +3,7 @@ package commands
 import (
 	"bytes"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/bwmarrin/discordgo"
@@ -161,7 +162,7 @@ func boardMessage(g *storage.Game, note string) (*Message, error) {
 	if p := g.Player(c); !p.IsBot() && !g.Player(c.Opponent()).IsBot() {
 		m.Content = mention(p) + ", your move."
 	}
-	n := itoa(g.Game.MoveCount())
+	n := strconv.Itoa(g.Game.MoveCount())
 	m.Components = []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
 		discordgo.Button{Label: "Pass", Style: discordgo.SecondaryButton, CustomID: "game/" + g.ID + "/pass/" + n},
 		discordgo.Button{Label: "Undo", Style: discordgo.SecondaryButton, CustomID: "game/" + g.ID + "/undo/" + n},
