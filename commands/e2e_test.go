@@ -473,9 +473,14 @@ func at(g *storage.Game, s string) engine.Color {
 	return g.Game.Board().At(p)
 }
 
+// slash is /go <sub> with opts, sent by u in ch.
+func (e *env) slash(ch *discordtest.Channel, u discordtest.User, sub string, opts ...discordtest.Option) *discordtest.Interaction {
+	return e.d.Command(ch, u, "go", discordtest.Sub(sub, opts...))
+}
+
 // play is /go play move:<move>.
 func (e *env) play(ch *discordtest.Channel, u discordtest.User, move string) *discordtest.Interaction {
-	return e.d.Command(ch, u, "go", discordtest.Sub("play", discordtest.Str("move", move)))
+	return e.slash(ch, u, "play", discordtest.Str("move", move))
 }
 
 // click presses the button whose label or custom ID contains label.
@@ -512,7 +517,7 @@ func (e *env) newChallenge(it *discordtest.Interaction) discordtest.Message {
 func (e *env) challenge(ch *discordtest.Channel, alice, bob discordtest.User, opts ...discordtest.Option) discordtest.Message {
 	e.t.Helper()
 	all := append([]discordtest.Option{discordtest.UserOpt("opponent", bob), discordtest.Int("size", 9), discordtest.Str("color", "black")}, opts...)
-	msg := e.newChallenge(e.d.Command(ch, alice, "go", discordtest.Sub("challenge", all...)))
+	msg := e.newChallenge(e.slash(ch, alice, "challenge", all...))
 	if msg.Ephemeral || !strings.Contains(msg.Text(), bob.Mention()) {
 		e.t.Fatalf("challenge message = %q, want a public message mentioning %s", msg.Text(), bob.Mention())
 	}
@@ -550,7 +555,7 @@ func (e *env) guildGame(opts ...discordtest.Option) (ch *discordtest.Channel, al
 
 // botGame is /go bot on 9×9 at level with u white: the bot moves first.
 func (e *env) botGame(ch *discordtest.Channel, u discordtest.User, level string) *discordtest.Interaction {
-	return e.d.Command(ch, u, "go", discordtest.Sub("bot", discordtest.Str("level", level), discordtest.Int("size", 9), discordtest.Str("color", "white")))
+	return e.slash(ch, u, "bot", discordtest.Str("level", level), discordtest.Int("size", 9), discordtest.Str("color", "white"))
 }
 
 // waitMoves waits, as what, until the game in channelID has n moves.
@@ -588,7 +593,7 @@ func TestE2ESignature(t *testing.T) {
 	e := newEnv(t)
 	ch := e.d.GuildChannel("general")
 	alice, bob := e.d.NewUser("alice"), e.d.NewUser("bob")
-	it := e.d.Command(ch, alice, "go", discordtest.Sub("challenge", discordtest.UserOpt("opponent", bob)))
+	it := e.slash(ch, alice, "challenge", discordtest.UserOpt("opponent", bob))
 	body := it.JSON()
 	now := e.clock.Now()
 	sig, ts := e.d.Signer.Sign(body, now)
@@ -731,7 +736,7 @@ func testE2EFullGame(t *testing.T, e *env) {
 	// Alice passes by command, Bob with the button of the newest board.
 	latest := e.board(ch.ID)
 	e.refused(e.click(bob, latest, "pass"), "not your turn")
-	if m := e.do(e.d.Command(ch, alice, "go", discordtest.Sub("pass"))); m.Ephemeral {
+	if m := e.do(e.slash(ch, alice, "pass")); m.Ephemeral {
 		t.Fatalf("alice's pass refused: %q", m.Text())
 	}
 	latest = e.board(ch.ID)
@@ -832,7 +837,7 @@ func testE2EBotInDM(t *testing.T, e *env) {
 
 	// Undo against the bot takes back its reply and the player's move.
 	before := g.Game.MoveCount()
-	if m := e.do(e.d.Command(dm, dave, "go", discordtest.Sub("undo"))); m.Ephemeral {
+	if m := e.do(e.slash(dm, dave, "undo")); m.Ephemeral {
 		t.Fatalf("undo refused: %q", m.Text())
 	}
 	g = e.game(dm.ID)
@@ -841,7 +846,7 @@ func testE2EBotInDM(t *testing.T, e *env) {
 	}
 
 	// Resigning ends the game and frees the DM.
-	if m := e.do(e.d.Command(dm, dave, "go", discordtest.Sub("resign"))); m.Ephemeral || !strings.Contains(strings.ToLower(m.Text()), "resign") {
+	if m := e.do(e.slash(dm, dave, "resign")); m.Ephemeral || !strings.Contains(strings.ToLower(m.Text()), "resign") {
 		t.Errorf("resign answered %q", m.Text())
 	}
 	if e.game(dm.ID) != nil {
@@ -854,7 +859,7 @@ func TestE2EDeclineAndStolenClick(t *testing.T) { bothModes(t, testE2EDeclineAnd
 func testE2EDeclineAndStolenClick(t *testing.T, e *env) {
 	ch := e.d.GuildChannel("general")
 	alice, bob, carol := e.d.NewUser("alice"), e.d.NewUser("bob"), e.d.NewUser("carol")
-	msg := e.newChallenge(e.d.Command(ch, alice, "go", discordtest.Sub("challenge", discordtest.UserOpt("opponent", bob), discordtest.Int("size", 13))))
+	msg := e.newChallenge(e.slash(ch, alice, "challenge", discordtest.UserOpt("opponent", bob), discordtest.Int("size", 13)))
 
 	// Nobody but Bob may answer, not even Alice.
 	e.refused(e.click(carol, msg, "accept"), "only "+bob.Mention())
@@ -893,8 +898,8 @@ func TestE2EExpiry(t *testing.T) { httpMode(t, testE2EExpiry) }
 func testE2EExpiry(t *testing.T, e *env) {
 	ch1, ch2 := e.d.GuildChannel("one"), e.d.GuildChannel("two")
 	alice, bob := e.d.NewUser("alice"), e.d.NewUser("bob")
-	first := e.newChallenge(e.d.Command(ch1, alice, "go", discordtest.Sub("challenge", discordtest.UserOpt("opponent", bob))))
-	second := e.newChallenge(e.d.Command(ch2, alice, "go", discordtest.Sub("challenge", discordtest.UserOpt("opponent", bob))))
+	first := e.newChallenge(e.slash(ch1, alice, "challenge", discordtest.UserOpt("opponent", bob)))
+	second := e.newChallenge(e.slash(ch2, alice, "challenge", discordtest.UserOpt("opponent", bob)))
 
 	e.clock.Advance(commands.DefaultChallengeTTL + time.Minute)
 
@@ -928,12 +933,12 @@ func testE2EUndo(t *testing.T, e *env) {
 	alice, bob, carol := e.d.NewUser("alice"), e.d.NewUser("bob"), e.d.NewUser("carol")
 	e.challenge(ch, alice, bob)
 
-	e.refused(e.d.Command(ch, alice, "go", discordtest.Sub("undo")), "nothing to undo")
+	e.refused(e.slash(ch, alice, "undo"), "nothing to undo")
 	e.do(e.play(ch, alice, "C3"))
 	e.do(e.play(ch, bob, "G7"))
 	e.do(e.play(ch, alice, "E5"))
 
-	ask := e.do(e.d.Command(ch, alice, "go", discordtest.Sub("undo")))
+	ask := e.do(e.slash(ch, alice, "undo"))
 	if _, ok := ask.Button("allow"); !ok {
 		t.Fatalf("undo request %q has no Allow button", ask.Text())
 	}
@@ -949,7 +954,7 @@ func testE2EUndo(t *testing.T, e *env) {
 
 	// A refused undo changes nothing.
 	e.do(e.play(ch, alice, "F5"))
-	ask = e.do(e.d.Command(ch, alice, "go", discordtest.Sub("undo")))
+	ask = e.do(e.slash(ch, alice, "undo"))
 	e.do(e.click(bob, ask, "refuse"))
 	if g := e.game(ch.ID); g.Game.MoveCount() != 3 || at(g, "F5") != engine.Black {
 		t.Errorf("a refused undo took the move back")
@@ -1070,7 +1075,7 @@ func TestE2EBotRestart(t *testing.T) { httpMode(t, testE2EBotRestart) }
 func testE2EBotRestart(t *testing.T, e *env) {
 	dm := e.d.DM(e.d.NewUser("erin"))
 	erin := dm.Recipient
-	e.do(e.d.Command(dm, erin, "go", discordtest.Sub("bot", discordtest.Int("size", 9))))
+	e.do(e.slash(dm, erin, "bot", discordtest.Int("size", 9)))
 	e.do(e.play(dm, erin, "E5"))
 	g := e.game(dm.ID)
 	if g.Game.MoveCount() != 2 {
@@ -1134,7 +1139,7 @@ func TestE2EThread(t *testing.T) { httpMode(t, testE2EThread) }
 func testE2EThread(t *testing.T, e *env) {
 	ch := e.d.GuildChannel("general")
 	alice, bob := e.d.NewUser("alice"), e.d.NewUser("bob")
-	msg := e.newChallenge(e.d.Command(ch, alice, "go", discordtest.Sub("challenge", discordtest.UserOpt("opponent", bob), discordtest.Int("size", 9), discordtest.Str("color", "black"), discordtest.Bool("thread", true))))
+	msg := e.newChallenge(e.slash(ch, alice, "challenge", discordtest.UserOpt("opponent", bob), discordtest.Int("size", 9), discordtest.Str("color", "black"), discordtest.Bool("thread", true)))
 	e.do(e.click(bob, msg, "accept"))
 	var threads []*discordtest.Channel
 	e.d.WaitFor("the game's thread", func() bool {
@@ -1154,11 +1159,11 @@ func testE2EThread(t *testing.T, e *env) {
 		t.Fatalf("move in the thread refused: %q", m.Text())
 	}
 	// The parent channel stays free for another game.
-	e.do(e.d.Command(ch, alice, "go", discordtest.Sub("bot", discordtest.Int("size", 9))))
+	e.do(e.slash(ch, alice, "bot", discordtest.Int("size", 9)))
 	if e.game(ch.ID) == nil {
 		t.Errorf("a game in a thread blocks its parent channel")
 	}
-	e.refused(e.d.Command(ch, bob, "go", discordtest.Sub("bot")), "already")
+	e.refused(e.slash(ch, bob, "bot"), "already")
 }
 
 // TestE2EConcurrentGames: while the bot thinks in one DM, a game between two
@@ -1253,8 +1258,8 @@ func testE2ECommands(t *testing.T, e *env) {
 	mod := e.d.NewUser("mod")
 	mod.Permissions = discordtest.PermModerator
 
-	e.refused(e.d.Command(ch, alice, "go", discordtest.Sub("board")), "no game")
-	help := e.do(e.d.Command(ch, carol, "go", discordtest.Sub("help")))
+	e.refused(e.slash(ch, alice, "board"), "no game")
+	help := e.do(e.slash(ch, carol, "help"))
 	if !strings.Contains(help.Text(), "/go play") || !strings.Contains(help.Text(), "tester") {
 		t.Errorf("help = %q, want the commands and the bot levels", help.Text())
 	}
@@ -1267,12 +1272,12 @@ func testE2ECommands(t *testing.T, e *env) {
 		}
 		e.do(e.play(ch, who, mv))
 	}
-	board := e.do(e.d.Command(ch, carol, "go", discordtest.Sub("board")))
+	board := e.do(e.slash(ch, carol, "board"))
 	if _, ok := board.PNG(); !ok || !strings.Contains(board.Text(), "D4") {
 		t.Errorf("/go board = %q, want the board with the last move D4", board.Text())
 	}
 
-	sgf := e.do(e.d.Command(ch, bob, "go", discordtest.Sub("sgf")))
+	sgf := e.do(e.slash(ch, bob, "sgf"))
 	if len(sgf.Attachments) != 1 {
 		t.Fatalf("/go sgf attached %d files", len(sgf.Attachments))
 	}
@@ -1304,14 +1309,14 @@ func testE2ECommands(t *testing.T, e *env) {
 	// Abort needs Manage Messages in a server.
 	e.challenge(ch, alice, bob)
 	e.refused(e.d.Click(alice, latest, mustButton(t, latest, "pass").CustomID), "earlier game")
-	e.refused(e.d.Command(ch, alice, "go", discordtest.Sub("abort")), "manage messages")
-	if m := e.do(e.d.Command(ch, mod, "go", discordtest.Sub("abort"))); m.Ephemeral || !strings.Contains(m.Text(), "aborted") {
+	e.refused(e.slash(ch, alice, "abort"), "manage messages")
+	if m := e.do(e.slash(ch, mod, "abort")); m.Ephemeral || !strings.Contains(m.Text(), "aborted") {
 		t.Errorf("abort by a moderator answered %q", m.Text())
 	}
 	if e.game(ch.ID) != nil {
 		t.Errorf("the game survived /go abort")
 	}
-	e.refused(e.d.Command(ch, mod, "go", discordtest.Sub("abort")), "no game")
+	e.refused(e.slash(ch, mod, "abort"), "no game")
 }
 
 // TestE2EHandicap: a handicap game starts with the stones on the board and
@@ -1345,20 +1350,20 @@ func testE2EDeadStones(t *testing.T, e *env) {
 			who = bob
 		}
 		if mv == "pass" {
-			e.do(e.d.Command(ch, who, "go", discordtest.Sub("pass")))
+			e.do(e.slash(ch, who, "pass"))
 			continue
 		}
 		if m := e.do(e.play(ch, who, mv)); m.Ephemeral {
 			t.Fatalf("%s refused: %q", mv, m.Text())
 		}
 	}
-	scoring := e.do(e.d.Command(ch, bob, "go", discordtest.Sub("pass")))
+	scoring := e.do(e.slash(ch, bob, "pass"))
 	g := e.game(ch.ID)
 	if g == nil || g.Scoring == nil {
 		t.Fatalf("not in the scoring phase after two passes")
 	}
 	deadBefore := len(g.Scoring.Dead)
-	marked := e.do(e.d.Command(ch, alice, "go", discordtest.Sub("dead", discordtest.Str("point", "B8"))))
+	marked := e.do(e.slash(ch, alice, "dead", discordtest.Str("point", "B8")))
 	if marked.Ephemeral {
 		t.Fatalf("/go dead B8 refused: %q", marked.Text())
 	}
@@ -1366,7 +1371,7 @@ func testE2EDeadStones(t *testing.T, e *env) {
 	if len(g.Scoring.Dead) == deadBefore {
 		t.Fatalf("/go dead B8 did not change the marking (%d dead)", len(g.Scoring.Dead))
 	}
-	e.refused(e.d.Command(ch, alice, "go", discordtest.Sub("dead", discordtest.Str("point", "F5"))), "no stone")
+	e.refused(e.slash(ch, alice, "dead", discordtest.Str("point", "F5")), "no stone")
 	if _, ok := scoring.Button("accept"); ok {
 		e.refused(e.d.Click(bob, scoring, mustButton(t, scoring, "accept").CustomID), "changed")
 	}
@@ -1413,7 +1418,7 @@ func TestE2EDoubleAccept(t *testing.T) { httpMode(t, testE2EDoubleAccept) }
 func testE2EDoubleAccept(t *testing.T, e *env) {
 	ch := e.d.GuildChannel("general")
 	alice, bob := e.d.NewUser("alice"), e.d.NewUser("bob")
-	msg := e.newChallenge(e.d.Command(ch, alice, "go", discordtest.Sub("challenge", discordtest.UserOpt("opponent", bob), discordtest.Int("size", 9))))
+	msg := e.newChallenge(e.slash(ch, alice, "challenge", discordtest.UserOpt("opponent", bob), discordtest.Int("size", 9)))
 	b := mustButton(t, msg, "accept")
 	its := []*discordtest.Interaction{e.d.Click(bob, msg, b.CustomID), e.d.Click(bob, msg, b.CustomID)}
 	var wg sync.WaitGroup
@@ -1456,8 +1461,8 @@ func TestE2EScoringTimeout(t *testing.T) { httpMode(t, testE2EScoringTimeout) }
 func testE2EScoringTimeout(t *testing.T, e *env) {
 	ch, alice, bob := e.guildGame()
 	e.do(e.play(ch, alice, "E5"))
-	e.do(e.d.Command(ch, bob, "go", discordtest.Sub("pass")))
-	e.do(e.d.Command(ch, alice, "go", discordtest.Sub("pass")))
+	e.do(e.slash(ch, bob, "pass"))
+	e.do(e.slash(ch, alice, "pass"))
 	g := e.game(ch.ID)
 	if g == nil || g.Scoring == nil {
 		t.Fatalf("not in the scoring phase")
@@ -1482,7 +1487,7 @@ func TestE2ERestartChallenge(t *testing.T) { httpMode(t, testE2ERestartChallenge
 func testE2ERestartChallenge(t *testing.T, e *env) {
 	ch := e.d.GuildChannel("general")
 	alice, bob := e.d.NewUser("alice"), e.d.NewUser("bob")
-	msg := e.newChallenge(e.d.Command(ch, alice, "go", discordtest.Sub("challenge", discordtest.UserOpt("opponent", bob), discordtest.Int("size", 9), discordtest.Str("color", "white"))))
+	msg := e.newChallenge(e.slash(ch, alice, "challenge", discordtest.UserOpt("opponent", bob), discordtest.Int("size", 9), discordtest.Str("color", "white")))
 	e.restart()
 	e.do(e.click(bob, msg, "accept"))
 	e.d.WaitFor("the game to start", func() bool { return e.game(ch.ID) != nil })
@@ -1589,12 +1594,12 @@ func testE2EPrivateChannel(t *testing.T, e *env) {
 	if n := e.game(ch.ID).Game.MoveCount(); n != 4 {
 		t.Errorf("%d moves, want 4", n)
 	}
-	e.do(e.d.Command(ch, alice, "go", discordtest.Sub("resign")))
+	e.do(e.slash(ch, alice, "resign"))
 	if e.game(ch.ID) != nil {
 		t.Errorf("the game is still active after resigning")
 	}
 	// A bot game there too: its replies come within the interaction.
-	if m := e.do(e.d.Command(ch, alice, "go", discordtest.Sub("bot", discordtest.Int("size", 9), discordtest.Str("color", "white")))); m.Ephemeral {
+	if m := e.do(e.slash(ch, alice, "bot", discordtest.Int("size", 9), discordtest.Str("color", "white"))); m.Ephemeral {
 		t.Fatalf("/go bot refused: %q", m.Text())
 	}
 	e.do(e.play(ch, alice, "E5"))
@@ -1677,7 +1682,7 @@ func testE2EManyGames(t *testing.T, e *env) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			if m, err := settle(e.d.Command(p.dm, p.u, "go", discordtest.Sub("bot", discordtest.Int("size", 9), discordtest.Str("color", "black")))); err != nil || m.Ephemeral {
+			if m, err := settle(e.slash(p.dm, p.u, "bot", discordtest.Int("size", 9), discordtest.Str("color", "black"))); err != nil || m.Ephemeral {
 				errs <- fmt.Errorf("%s: /go bot: %v %q", p.u.Username, err, m.Text())
 				return
 			}
@@ -1745,7 +1750,7 @@ func testE2EStopFinishesMoves(t *testing.T, e *env) {
 func TestE2EPassText(t *testing.T) {
 	e := newEnv(t)
 	ch, alice, _ := e.guildGame()
-	m := e.do(e.d.Command(ch, alice, "go", discordtest.Sub("pass")))
+	m := e.do(e.slash(ch, alice, "pass"))
 	if strings.Contains(m.Text(), "pass (pass)") || !strings.Contains(m.Text(), "Last move: ⚫ pass") {
 		t.Errorf("the board says %q", m.Text())
 	}
@@ -1781,7 +1786,7 @@ func TestE2EAbortWhileThinking(t *testing.T) {
 		done <- err
 	}()
 	e.d.WaitFor("the bot game to start", func() bool { return e.game(ch.ID) != nil })
-	e.do(e.d.Command(ch, mod, "go", discordtest.Sub("abort")))
+	e.do(e.slash(ch, mod, "abort"))
 	if err := <-done; err != nil {
 		t.Fatal(err)
 	}
@@ -1840,7 +1845,7 @@ func testE2ESecondGame(t *testing.T, e *env) {
 	alice, bob := e.d.NewUser("alice"), e.d.NewUser("bob")
 	first := e.challenge(ch, alice, bob)
 	old := e.game(ch.ID)
-	e.do(e.d.Command(ch, alice, "go", discordtest.Sub("resign")))
+	e.do(e.slash(ch, alice, "resign"))
 	second := e.challenge(ch, alice, bob)
 	g := e.game(ch.ID)
 	if g == nil || g.ID == old.ID {
