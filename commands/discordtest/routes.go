@@ -389,9 +389,14 @@ func (s *Server) newMessage(channelID string, body map[string]any, files []Attac
 	if m.empty() {
 		return nil, "Cannot send an empty message (no content, embeds, components or files)"
 	}
+	s.addMessage(m)
+	return m, ""
+}
+
+// addMessage stores a new message; s.mu is held.
+func (s *Server) addMessage(m *Message) {
 	s.messages[m.ID] = m
 	s.order = append(s.order, m.ID)
-	return m, ""
 }
 
 // applyEdit edits m with a PATCH body; s.mu is held.
@@ -572,8 +577,7 @@ func (s *Server) acknowledge(st *interaction, body map[string]any, files []Attac
 		if m.Ephemeral {
 			m.VisibleTo = st.userID
 		}
-		s.messages[m.ID] = m
-		s.order = append(s.order, m.ID)
+		s.addMessage(m)
 		st.original = m.ID
 	case CallbackDeferredUpdateMessage, CallbackUpdateMessage:
 		if st.typ != TypeMessageComponent {

@@ -248,20 +248,12 @@ func (s *Server) NewUser(name string) User { return User{ID: s.nextID(), Usernam
 
 // GuildChannel makes a text channel in the test guild.
 func (s *Server) GuildChannel(name string) *Channel {
-	c := &Channel{ID: s.nextID(), Type: ChannelGuildText, GuildID: s.GuildID, Name: name}
-	s.mu.Lock()
-	s.channels[c.ID] = c
-	s.mu.Unlock()
-	return c
+	return s.addChannel(&Channel{ID: s.nextID(), Type: ChannelGuildText, GuildID: s.GuildID, Name: name})
 }
 
 // DM makes the DM channel between the bot and u.
 func (s *Server) DM(u User) *Channel {
-	c := &Channel{ID: s.nextID(), Type: ChannelDM, Recipient: u}
-	s.mu.Lock()
-	s.channels[c.ID] = c
-	s.mu.Unlock()
-	return c
+	return s.addChannel(&Channel{ID: s.nextID(), Type: ChannelDM, Recipient: u})
 }
 
 // PrivateChannel makes a DM between two users in which the app is used
@@ -269,7 +261,11 @@ func (s *Server) DM(u User) *Channel {
 // not a member, so it can answer interactions there but not post or edit
 // through the channel endpoints.
 func (s *Server) PrivateChannel(a, b User) *Channel {
-	c := &Channel{ID: s.nextID(), Type: ChannelDM, Recipient: b, Private: true}
+	return s.addChannel(&Channel{ID: s.nextID(), Type: ChannelDM, Recipient: b, Private: true})
+}
+
+// addChannel makes c known to the fake.
+func (s *Server) addChannel(c *Channel) *Channel {
 	s.mu.Lock()
 	s.channels[c.ID] = c
 	s.mu.Unlock()
@@ -306,25 +302,23 @@ func (s *Server) Threads(parentID string) []*Channel {
 // Messages returns the channel's messages that are not deleted, oldest
 // first, including ephemeral ones.
 func (s *Server) Messages(channelID string) []Message {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	var out []Message
-	for _, id := range s.order {
-		if m := s.messages[id]; m.ChannelID == channelID && !m.Deleted {
-			out = append(out, *m)
-		}
-	}
-	return out
+	return s.messagesWhere(func(m *Message) bool { return m.ChannelID == channelID })
 }
 
 // AllMessages returns every message not deleted, in every channel, oldest
 // first.
 func (s *Server) AllMessages() []Message {
+	return s.messagesWhere(func(*Message) bool { return true })
+}
+
+// messagesWhere returns copies of the messages not deleted for which keep
+// is true, oldest first; keep runs with s.mu held.
+func (s *Server) messagesWhere(keep func(*Message) bool) []Message {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var out []Message
 	for _, id := range s.order {
-		if m := s.messages[id]; !m.Deleted {
+		if m := s.messages[id]; !m.Deleted && keep(m) {
 			out = append(out, *m)
 		}
 	}
@@ -372,16 +366,12 @@ func (s *Server) Original(it *Interaction) (Message, bool) {
 // Followups returns the follow-up messages of an interaction, oldest first.
 func (s *Server) Followups(it *Interaction) []Message {
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	st := s.interactions[it.Token]
-	var out []Message
-	for _, id := range s.order {
-		m := s.messages[id]
-		if st != nil && m.InteractionID == st.id && id != st.original && !m.Deleted {
-			out = append(out, *m)
-		}
+	s.mu.Unlock()
+	if st == nil {
+		return nil
 	}
-	return out
+	return s.messagesWhere(func(m *Message) bool { return m.InteractionID == st.id && m.ID != st.original })
 }
 
 // Commands returns the commands last overwritten globally (guildID "") or
