@@ -678,18 +678,24 @@ func (b *Bot) completePlay(ctx context.Context, r *Request) error {
 			names = append(names, s)
 		}
 	}
-	sortPoints(names)
 	var choices []*discordgo.ApplicationCommandOptionChoice
 	if strings.HasPrefix("PASS", prefix) && prefix != "" {
 		choices = append(choices, &discordgo.ApplicationCommandOptionChoice{Name: "pass", Value: "pass"})
 	}
+	return r.Choices(ctx, pointChoices(choices, names, func(n string) string { return n }))
+}
+
+// pointChoices adds the points named to choices in board order, up to the
+// 25 choices Discord shows, each labelled by label.
+func pointChoices(choices []*discordgo.ApplicationCommandOptionChoice, names []string, label func(name string) string) []*discordgo.ApplicationCommandOptionChoice {
+	sortPoints(names)
 	for _, n := range names {
 		if len(choices) == 25 {
 			break
 		}
-		choices = append(choices, &discordgo.ApplicationCommandOptionChoice{Name: n, Value: n})
+		choices = append(choices, &discordgo.ApplicationCommandOptionChoice{Name: label(n), Value: n})
 	}
-	return r.Choices(ctx, choices)
+	return choices
 }
 
 // sortPoints orders point names by column, then row numerically.

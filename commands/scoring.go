@@ -351,13 +351,5 @@ func (b *Bot) completeDead(ctx context.Context, r *Request) error {
 			label[p.String()] = fmt.Sprintf("%s: %s stone, %s", p, c, status)
 		}
 	}
-	sortPoints(names)
-	var choices []*discordgo.ApplicationCommandOptionChoice
-	for _, n := range names {
-		if len(choices) == 25 {
-			break
-		}
-		choices = append(choices, &discordgo.ApplicationCommandOptionChoice{Name: label[n], Value: n})
-	}
-	return r.Choices(ctx, choices)
+	return r.Choices(ctx, pointChoices(nil, names, func(n string) string { return label[n] }))
 }
