@@ -62,19 +62,15 @@ func (rt *Router) Commands() []string {
 func (rt *Router) Dispatch(ctx context.Context, r *Request) error {
 	it := r.Interaction
 	switch it.Type {
-	case discordgo.InteractionApplicationCommand:
-		path, opts := commandPath(it.ApplicationCommandData())
-		h, ok := rt.commands[path]
-		if !ok {
-			return fmt.Errorf("command %q: %w", path, ErrUnknown)
+	case discordgo.InteractionApplicationCommand, discordgo.InteractionApplicationCommandAutocomplete:
+		table, kind := rt.commands, "command"
+		if it.Type == discordgo.InteractionApplicationCommandAutocomplete {
+			table, kind = rt.autocomplete, "autocomplete"
 		}
-		r.Path, r.options = path, opts
-		return h(ctx, r)
-	case discordgo.InteractionApplicationCommandAutocomplete:
 		path, opts := commandPath(it.ApplicationCommandData())
-		h, ok := rt.autocomplete[path]
+		h, ok := table[path]
 		if !ok {
-			return fmt.Errorf("autocomplete %q: %w", path, ErrUnknown)
+			return fmt.Errorf("%s %q: %w", kind, path, ErrUnknown)
 		}
 		r.Path, r.options = path, opts
 		return h(ctx, r)
