@@ -146,6 +146,12 @@ func BackupTo(ctx context.Context, dbPath, socketPath, outPath string) error {
 			return err
 		}
 	}
+	// A damaged file would crash bbolt as it does the bot (see checkFile).
+	if exists, err := checkFile(dbPath); err != nil {
+		return err
+	} else if !exists {
+		return fmt.Errorf("storage: backup %s: no database there: %w", dbPath, ErrNotFound)
+	}
 	db, err := bolt.Open(dbPath, 0o600, &bolt.Options{ReadOnly: true, Timeout: DefaultTimeout})
 	if err != nil {
 		if errors.Is(err, bolterrors.ErrTimeout) {
@@ -213,8 +219,12 @@ func writeFileAtomic(path string, write func(io.Writer) (int64, error)) (err err
 	return nil
 }
 
-// verifyFile opens a bbolt file read-only and runs Tx.Check on it.
+// verifyFile checks a bbolt file's header and size (checkFile), then opens
+// it read-only and runs Tx.Check on it.
 func verifyFile(path string) error {
+	if _, err := checkFile(path); err != nil {
+		return err
+	}
 	db, err := bolt.Open(path, 0o600, &bolt.Options{ReadOnly: true, Timeout: DefaultTimeout})
 	if err != nil {
 		return err

@@ -21,6 +21,11 @@
 // their arguments and the transaction; callers' structs change only after
 // the commit.
 //
+// Open verifies an existing file before bbolt maps it (its header, that
+// its size holds every page, then every page with bbolt's Tx.Check) and
+// refuses a damaged one with ErrDamaged, naming `gobot backup`: a file cut
+// short would otherwise crash the process, and an empty one would silently
+// become a new database. Only a path that does not exist is a new database.
 // Open takes the file's lock with a timeout (ErrLocked), creates the
 // buckets and migrates older schemas (SchemaVersion) in one transaction;
 // a file from a newer gobot is refused with ErrSchemaTooNew. Backup and

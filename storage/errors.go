@@ -46,6 +46,12 @@ var (
 	// rather than guess.
 	ErrSchemaTooNew = errors.New("storage: database schema is newer than this program")
 
+	// ErrDamaged means the database file is not a sound bbolt file: cut short
+	// (a full disk, an interrupted copy), empty, or with damaged pages. Open
+	// refuses it rather than crash on it or start an empty database over it;
+	// the error says to restore a copy made with `gobot backup`.
+	ErrDamaged = errors.New("storage: database file is damaged")
+
 	// ErrClosed means the store has been closed.
 	ErrClosed = errors.New("storage: store is closed")
 )

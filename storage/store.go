@@ -77,9 +77,13 @@ type Store struct {
 	closed atomic.Bool
 }
 
-// Open opens (creating if needed) the database at path, creates the buckets
-// of the current schema and runs any migrations from an older schema, all
-// before returning. It fails with ErrLocked when another process holds the
+// Open opens the database at path, creates the buckets of the current
+// schema and runs any migrations from an older schema, all before
+// returning. Only a path that does not exist becomes a new database. An
+// existing file is verified first, its header and size (checkFile) and then
+// every page (bbolt's Tx.Check): a file that is empty, cut short or has
+// damaged pages is refused with ErrDamaged, in one line that names
+// `gobot backup`. It fails with ErrLocked when another process holds the
 // file, and with ErrSchemaTooNew when the file comes from a newer gobot.
 func Open(path string, opts Options) (*Store, error) {
 	timeout := opts.Timeout
@@ -93,6 +97,10 @@ func Open(path string, opts Options) (*Store, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
+	exists, err := checkFile(path)
+	if err != nil {
+		return nil, err
+	}
 	db, err := bolt.Open(path, 0o600, &bolt.Options{
 		Timeout:         timeout,
 		FreelistType:    bolt.FreelistMapType,
@@ -103,6 +111,12 @@ func Open(path string, opts Options) (*Store, error) {
 			return nil, fmt.Errorf("storage: open %s: gave up after %v, is another gobot running on it? %w: %w", path, timeout, ErrLocked, err)
 		}
 		return nil, fmt.Errorf("storage: open %s: %w", path, err)
+	}
+	if exists {
+		if err := checkPages(db, path); err != nil {
+			db.Close()
+			return nil, err
+		}
 	}
 	db.MaxBatchDelay = opts.BatchDelay
 	if db.MaxBatchDelay <= 0 {

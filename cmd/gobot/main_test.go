@@ -6,6 +6,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -175,5 +176,42 @@ func TestMissingTokenIsOneLine(t *testing.T) {
 	code := run(context.Background(), []string{"run"}, strings.NewReader(""), &stdout, &stderr)
 	if code == 0 || strings.Count(stderr.String(), "\n") != 1 || !strings.Contains(stderr.String(), "DISCORD_TOKEN") {
 		t.Fatalf("gobot without a token = %d, %q; want one line naming DISCORD_TOKEN", code, stderr.String())
+	}
+}
+
+// TestDamagedDatabaseIsOneLine: a database file cut short stops start-up
+// with one line that names the backup command, instead of a crash.
+func TestDamagedDatabaseIsOneLine(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "gobot.db")
+	s, err := storage.Open(db, storage.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	for _, size := range []int64{0, 16 << 10} {
+		if err := os.Truncate(db, size); err != nil {
+			t.Fatal(err)
+		}
+		t.Setenv("DISCORD_TOKEN", "TVRJd01EQXdNREF3TURBd01EQXdNREF3TURBeA.GfAkeT.b0t-t0k3n-f0r-t3sts-0nly-n0t-r34l")
+		t.Setenv("GOBOT_DB", db)
+		t.Setenv("GOBOT_MODE", "gateway")
+		t.Setenv("GOBOT_HTTP_ADDR", "")
+		t.Setenv("DISCORD_APP_ID", "1087469857499172832")
+		var stdout, stderr bytes.Buffer
+		code := run(context.Background(), []string{"run"}, strings.NewReader(""), &stdout, &stderr)
+		out := stderr.String()
+		if code != 1 || !strings.Contains(out, "gobot backup") || !strings.Contains(out, db) {
+			t.Errorf("gobot on a database truncated to %d bytes = %d, %q; want 1 and a line naming %s and `gobot backup`", size, code, out, db)
+		}
+		var lines []string
+		for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
+			if !strings.Contains(l, "starting gobot") {
+				lines = append(lines, l)
+			}
+		}
+		if len(lines) != 1 {
+			t.Errorf("gobot on a damaged database printed %d lines after the start-up line, want 1:\n%s", len(lines), out)
+		}
 	}
 }
