@@ -1,6 +1,7 @@
 // Package commands is the Discord side of gobot: the /go slash command and
 // its buttons, the scoring-phase flow, the HTTP interactions endpoint and the
-// thin REST client the bot answers through.
+// REST adapter the bot answers through (REST, over a *discordgo.Session, whose
+// rate limiter keeps Discord's per-route buckets and global limit).
 //
 // One entry point, Bot.Handle, takes every interaction (from the gateway, the
 // HTTP endpoint or the console), and a Router dispatches it by command and

@@ -272,6 +272,8 @@ func TestRESTRetries(t *testing.T) {
 		{"rate limited, then ok", http.MethodPost, []int{429, 200}, 2, false},
 		{"bad gateway on an edit, then ok", http.MethodPatch, []int{502, 200}, 2, false},
 		{"bad gateway on a post is not repeated", http.MethodPost, []int{502, 200}, 1, true},
+		{"service unavailable on an edit, then ok", http.MethodPatch, []int{503, 200}, 2, false},
+		{"bad gateway on an edit, for ever", http.MethodPatch, []int{502}, 4, true},
 		{"not found is final", http.MethodPatch, []int{404, 200}, 1, true},
 	}
 	for _, tt := range tests {
@@ -284,6 +286,9 @@ func TestRESTRetries(t *testing.T) {
 				n++
 				if status == 429 {
 					w.Header().Set("Retry-After", "0.01")
+					w.WriteHeader(status)
+					io.WriteString(w, `{"message":"You are being rate limited.","retry_after":0.01,"global":false}`)
+					return
 				}
 				w.WriteHeader(status)
 				io.WriteString(w, `{"id":"5"}`)

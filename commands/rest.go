@@ -6,10 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"mime/multipart"
 	"net/http"
-	"net/textproto"
 	"net/url"
 	"strconv"
 	"strings"
@@ -159,23 +156,42 @@ func (r *Response) MarshalJSON() ([]byte, error) {
 	return json.Marshal(o)
 }
 
-// REST is a small Discord REST client: the calls in Discord and nothing more,
-// with every request sent to one base URL (DISCORD_API_URL), a context on each
-// call and retries on rate limits (HTTP 429). It never logs or prints the token.
+// REST implements Discord over a *discordgo.Session: discordgo keeps the
+// per-route rate-limit buckets (from Discord's X-RateLimit-* headers), the
+// global limit and the retries after 429, and REST adds a context on every
+// call, errors that never show a token, and the base URL of DISCORD_API_URL
+// (the session's HTTP client rewrites discordgo's endpoints, so several
+// sessions in one process may point at different bases without touching
+// discordgo's package variables).
+//
+// Calls whose body discordgo's types can write go through its typed methods.
+// The message calls go through its request path (RequestRaw, with the bucket
+// discordgo itself would use) because discordgo's message types lack the
+// attachment description Discord shows as alt text, and write absent lists
+// as null, which Discord's schema refuses; so does the command overwrite.
 type REST struct {
-	base   string
-	token  string
-	client *http.Client
+	s *discordgo.Session
 }
 
 // NewREST returns a client for the API at base (such as DefaultAPIURL)
-// authenticating with the bot token. client may be nil.
+// authenticating with the bot token. client may be nil; its transport, if
+// any, carries the requests after their URL is rewritten to base.
 func NewREST(base, token string, client *http.Client) *REST {
-	if client == nil {
-		client = &http.Client{Timeout: 30 * time.Second}
+	s, _ := discordgo.New("Bot " + token) // discordgo.New never fails
+	var next http.RoundTripper
+	timeout := 30 * time.Second
+	if client != nil {
+		next, timeout = client.Transport, client.Timeout
 	}
-	return &REST{base: strings.TrimRight(base, "/"), token: token, client: client}
+	s.Client = &http.Client{Timeout: timeout, Transport: RewriteTransport(discordgo.EndpointAPI, base, next)}
+	s.UserAgent = userAgent
+	s.StateEnabled = false
+	return &REST{s: s}
 }
+
+// Session returns the discordgo session the calls go through. The gateway
+// connection uses it too, so that both share one set of rate-limit buckets.
+func (c *REST) Session() *discordgo.Session { return c.s }
 
 // restError is a non-2xx answer from the API.
 type restError struct {
@@ -198,106 +214,95 @@ func (e *restError) Unwrap() error {
 	return ErrDiscord
 }
 
-// do sends a request with a JSON body (and files as multipart when present)
-// and decodes a JSON answer into out when out is not nil. path is logged in
-// errors with interaction tokens elided.
-func (c *REST) do(ctx context.Context, method, path string, body any, files []File, out any) error {
-	var (
-		payload []byte
-		ctype   string
-	)
-	if body != nil {
-		js, err := json.Marshal(body)
-		if err != nil {
-			return fmt.Errorf("commands: encode %s body: %w", method, err)
-		}
-		payload, ctype = js, "application/json"
-		if len(files) > 0 {
-			payload, ctype, err = multipartBody(js, files)
-			if err != nil {
-				return err
-			}
-		}
+// call runs one request through fn with ctx attached, retrying what is
+// safe to retry, and turns discordgo's errors into ours. endpoint is the
+// full URL fn uses: errors show its path with interaction tokens elided.
+//
+// discordgo retries 429s itself (after the wait Discord asks for, also
+// honouring a global limit) and 502s up to its MaxRestRetries. A POST that
+// met a 502 may have been applied, so POSTs get no 502 retry; 503 and 504
+// are retried twice, for methods that cannot do anything twice.
+func (c *REST) call(ctx context.Context, method, endpoint string, fn func(opts ...discordgo.RequestOption) error) error {
+	opts := []discordgo.RequestOption{discordgo.WithContext(ctx)}
+	if !idempotent(method) {
+		opts = append(opts, discordgo.WithRestRetries(0))
 	}
+	path := redactPath("/" + strings.TrimPrefix(strings.SplitN(endpoint, "?", 2)[0], discordgo.EndpointAPI))
 	for attempt := 0; ; attempt++ {
-		req, err := http.NewRequestWithContext(ctx, method, c.base+path, bytes.NewReader(payload))
-		if err != nil {
-			return fmt.Errorf("commands: discord request: %w", err)
+		// discordgo waits for a bucket without watching ctx: do not start
+		// a call whose caller has already gone.
+		if err := ctx.Err(); err != nil {
+			return err
 		}
-		if payload != nil {
-			req.Header.Set("Content-Type", ctype)
-		}
-		req.Header.Set("Authorization", "Bot "+c.token)
-		req.Header.Set("User-Agent", userAgent)
-		resp, err := c.client.Do(req)
-		if err != nil {
-			// The URL may hold an interaction token; url.Error prints it.
-			return fmt.Errorf("commands: discord %s %s: %w", method, redactPath(path), errors.Unwrap(err))
-		}
-		data, err := io.ReadAll(io.LimitReader(resp.Body, 4<<20))
-		resp.Body.Close()
-		if err != nil {
-			return fmt.Errorf("commands: discord %s %s: read answer: %w", method, redactPath(path), err)
-		}
-		if resp.StatusCode == http.StatusTooManyRequests && attempt < 3 {
-			if err := sleepCtx(ctx, retryAfter(resp.Header, data)); err != nil {
-				return err
-			}
-			continue
-		}
-		if transient(resp.StatusCode) && idempotent(method) && attempt < 2 {
-			// A gateway hiccup: repeat what is safe to repeat. A POST
-			// might have been applied, so it is not repeated.
+		err := discordError(method, path, fn(opts...))
+		var re *restError
+		if errors.As(err, &re) && transient(re.Status) && idempotent(method) && attempt < 2 {
 			if err := sleepCtx(ctx, time.Duration(attempt+1)*250*time.Millisecond); err != nil {
 				return err
 			}
 			continue
 		}
-		if resp.StatusCode/100 != 2 {
-			return &restError{Method: method, Path: redactPath(path), Status: resp.StatusCode, Body: truncate(string(data), 300)}
-		}
-		if out != nil && len(data) > 0 {
-			if err := json.Unmarshal(data, out); err != nil {
-				return fmt.Errorf("commands: discord %s %s: decode answer: %w", method, redactPath(path), err)
-			}
-		}
-		return nil
+		return err
 	}
 }
 
-func multipartBody(js []byte, files []File) ([]byte, string, error) {
-	var buf bytes.Buffer
-	w := multipart.NewWriter(&buf)
-	h := make(textproto.MIMEHeader)
-	h.Set("Content-Disposition", `form-data; name="payload_json"`)
-	h.Set("Content-Type", "application/json")
-	p, err := w.CreatePart(h)
+// discordError turns an error from discordgo into one that can be branched
+// on (restError wraps ErrDiscord and friends) and that shows no token.
+func discordError(method, path string, err error) error {
 	if err == nil {
-		_, err = p.Write(js)
+		return nil
 	}
-	for i, f := range files {
-		if err != nil {
-			break
-		}
-		h := make(textproto.MIMEHeader)
-		name := strings.NewReplacer(`"`, "", "\\", "", "\r", "", "\n", "").Replace(f.Name)
-		h.Set("Content-Disposition", fmt.Sprintf(`form-data; name="files[%d]"; filename="%s"`, i, name))
-		ct := f.ContentType
-		if ct == "" {
-			ct = "application/octet-stream"
-		}
-		h.Set("Content-Type", ct)
-		if p, err = w.CreatePart(h); err == nil {
-			_, err = p.Write(f.Data)
-		}
+	var re *discordgo.RESTError
+	if errors.As(err, &re) && re.Response != nil {
+		return &restError{Method: method, Path: path, Status: re.Response.StatusCode, Body: truncate(string(re.ResponseBody), 300)}
 	}
-	if err == nil {
-		err = w.Close()
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		// url.Error prints the URL, which may hold an interaction token.
+		return fmt.Errorf("commands: discord %s %s: %w", method, path, ue.Err)
+	}
+	var rl *discordgo.RateLimitError
+	if errors.As(err, &rl) {
+		return fmt.Errorf("commands: discord %s %s: rate limited, retry after %v: %w", method, path, rl.RetryAfter, ErrDiscord)
+	}
+	if errors.Is(err, discordgo.ErrJSONUnmarshal) {
+		return fmt.Errorf("commands: discord %s %s: decode answer: %w", method, path, err)
+	}
+	// discordgo's "Exceeded Max retries HTTP 502 …" and body encoding errors.
+	return fmt.Errorf("commands: discord %s %s: %w: %w", method, path, ErrDiscord, err)
+}
+
+// send writes body (with files as multipart when there are any) to endpoint
+// through discordgo's request path and rate-limit bucket, and decodes the
+// answer into out when out is not nil.
+func (c *REST) send(ctx context.Context, method, endpoint, bucket string, body any, files []File, out any) error {
+	var (
+		payload []byte
+		ctype   = "application/json"
+		err     error
+	)
+	if len(files) > 0 {
+		dfiles := make([]*discordgo.File, len(files))
+		for i, f := range files {
+			dfiles[i] = &discordgo.File{Name: f.Name, ContentType: f.ContentType, Reader: bytes.NewReader(f.Data)}
+		}
+		ctype, payload, err = discordgo.MultipartBodyWithJSON(body, dfiles)
+	} else if body != nil {
+		payload, err = json.Marshal(body)
 	}
 	if err != nil {
-		return nil, "", fmt.Errorf("commands: build multipart body: %w", err)
+		return fmt.Errorf("commands: encode %s body: %w", method, err)
 	}
-	return buf.Bytes(), w.FormDataContentType(), nil
+	return c.call(ctx, method, endpoint, func(opts ...discordgo.RequestOption) error {
+		resp, err := c.s.RequestRaw(method, endpoint, ctype, payload, bucket, 0, opts...)
+		if err == nil && out != nil && len(resp) > 0 {
+			err = discordgo.Unmarshal(resp, out)
+			if err != nil {
+				err = fmt.Errorf("%w: %w", discordgo.ErrJSONUnmarshal, err)
+			}
+		}
+		return err
+	})
 }
 
 // transient reports whether a status says Discord's edge failed, not the request.
@@ -313,22 +318,6 @@ func idempotent(method string) bool {
 		return true
 	}
 	return false
-}
-
-// retryAfter reads how long Discord asks us to wait, capped at 30 s.
-func retryAfter(h http.Header, body []byte) time.Duration {
-	d := time.Second
-	if s, err := strconv.ParseFloat(h.Get("Retry-After"), 64); err == nil {
-		d = time.Duration(s * float64(time.Second))
-	} else {
-		var v struct {
-			RetryAfter float64 `json:"retry_after"`
-		}
-		if json.Unmarshal(body, &v) == nil && v.RetryAfter > 0 {
-			d = time.Duration(v.RetryAfter * float64(time.Second))
-		}
-	}
-	return min(max(d, 50*time.Millisecond), 30*time.Second)
 }
 
 func sleepCtx(ctx context.Context, d time.Duration) error {
@@ -359,39 +348,49 @@ func truncate(s string, n int) string {
 	}
 	return s[:n] + "…"
 }
-
 // Callback implements Discord.
 func (c *REST) Callback(ctx context.Context, it *discordgo.Interaction, r *Response) error {
 	var files []File
 	if r.Message != nil {
 		files = r.Message.Files
 	}
-	return c.do(ctx, http.MethodPost, "/interactions/"+it.ID+"/"+it.Token+"/callback", r, files, nil)
+	ep := discordgo.EndpointInteractionResponse(it.ID, it.Token)
+	return c.send(ctx, http.MethodPost, ep, ep, r, files, nil)
 }
 
 // EditOriginal implements Discord.
 func (c *REST) EditOriginal(ctx context.Context, it *discordgo.Interaction, m *Message) (*discordgo.Message, error) {
 	var out discordgo.Message
-	err := c.do(ctx, http.MethodPatch, "/webhooks/"+it.AppID+"/"+it.Token+"/messages/@original", m.wire(), m.Files, &out)
+	ep := discordgo.EndpointWebhookMessage(it.AppID, it.Token, "@original")
+	err := c.send(ctx, http.MethodPatch, ep, ep, m.wire(), m.Files, &out)
 	return &out, err
 }
 
 // Original implements Discord.
 func (c *REST) Original(ctx context.Context, it *discordgo.Interaction) (*discordgo.Message, error) {
-	var out discordgo.Message
-	err := c.do(ctx, http.MethodGet, "/webhooks/"+it.AppID+"/"+it.Token+"/messages/@original", nil, nil, &out)
-	return &out, err
+	var out *discordgo.Message
+	err := c.call(ctx, http.MethodGet, discordgo.EndpointWebhookMessage(it.AppID, it.Token, "@original"), func(opts ...discordgo.RequestOption) (err error) {
+		out, err = c.s.InteractionResponse(it, opts...)
+		return err
+	})
+	if out == nil {
+		out = &discordgo.Message{}
+	}
+	return out, err
 }
 
 // DeleteOriginal implements Discord.
 func (c *REST) DeleteOriginal(ctx context.Context, it *discordgo.Interaction) error {
-	return c.do(ctx, http.MethodDelete, "/webhooks/"+it.AppID+"/"+it.Token+"/messages/@original", nil, nil, nil)
+	return c.call(ctx, http.MethodDelete, discordgo.EndpointInteractionResponseActions(it.AppID, it.Token), func(opts ...discordgo.RequestOption) error {
+		return c.s.InteractionResponseDelete(it, opts...)
+	})
 }
 
 // Followup implements Discord.
 func (c *REST) Followup(ctx context.Context, it *discordgo.Interaction, m *Message) (*discordgo.Message, error) {
 	var out discordgo.Message
-	err := c.do(ctx, http.MethodPost, "/webhooks/"+it.AppID+"/"+it.Token+"?wait=true", m.wire(), m.Files, &out)
+	ep := discordgo.EndpointWebhookToken(it.AppID, it.Token)
+	err := c.send(ctx, http.MethodPost, ep+"?wait=true", ep, m.wire(), m.Files, &out)
 	return &out, err
 }
 
@@ -400,7 +399,8 @@ func (c *REST) SendMessage(ctx context.Context, channelID string, m *Message) (*
 	w := m.wire()
 	w.Flags = 0 // ephemeral only exists for interaction responses
 	var out discordgo.Message
-	err := c.do(ctx, http.MethodPost, "/channels/"+channelID+"/messages", w, m.Files, &out)
+	ep := discordgo.EndpointChannelMessages(channelID)
+	err := c.send(ctx, http.MethodPost, ep, ep, w, m.Files, &out)
 	return &out, err
 }
 
@@ -408,32 +408,36 @@ func (c *REST) SendMessage(ctx context.Context, channelID string, m *Message) (*
 func (c *REST) EditMessage(ctx context.Context, channelID, messageID string, m *Message) error {
 	w := m.wire()
 	w.Flags = 0
-	return c.do(ctx, http.MethodPatch, "/channels/"+channelID+"/messages/"+messageID, w, m.Files, nil)
+	// discordgo buckets message edits by channel, as Discord does.
+	return c.send(ctx, http.MethodPatch, discordgo.EndpointChannelMessage(channelID, messageID), discordgo.EndpointChannelMessage(channelID, ""), w, m.Files, nil)
 }
 
 // StartThread implements Discord.
 func (c *REST) StartThread(ctx context.Context, channelID, name string) (*discordgo.Channel, error) {
-	body := struct {
-		Name                string                `json:"name"`
-		Type                discordgo.ChannelType `json:"type"`
-		AutoArchiveDuration int                   `json:"auto_archive_duration"`
-	}{truncate(name, 95), discordgo.ChannelTypeGuildPublicThread, 10080}
-	var out discordgo.Channel
-	err := c.do(ctx, http.MethodPost, "/channels/"+channelID+"/threads", body, nil, &out)
-	return &out, err
+	var out *discordgo.Channel
+	err := c.call(ctx, http.MethodPost, discordgo.EndpointChannelThreads(channelID), func(opts ...discordgo.RequestOption) (err error) {
+		out, err = c.s.ThreadStartComplex(channelID, &discordgo.ThreadStart{
+			Name: truncate(name, 95), Type: discordgo.ChannelTypeGuildPublicThread, AutoArchiveDuration: 10080,
+		}, opts...)
+		return err
+	})
+	if out == nil {
+		out = &discordgo.Channel{}
+	}
+	return out, err
 }
 
 // OverwriteCommands implements Discord.
 func (c *REST) OverwriteCommands(ctx context.Context, appID, guildID string, cmds []*discordgo.ApplicationCommand) error {
-	path := "/applications/" + appID + "/commands"
+	ep := discordgo.EndpointApplicationGlobalCommands(appID)
 	if guildID != "" {
-		path = "/applications/" + appID + "/guilds/" + guildID + "/commands"
+		ep = discordgo.EndpointApplicationGuildCommands(appID, guildID)
 	}
 	body, err := withoutNulls(cmds)
 	if err != nil {
 		return err
 	}
-	return c.do(ctx, http.MethodPut, path, body, nil, nil)
+	return c.send(ctx, http.MethodPut, ep, ep, body, nil, nil)
 }
 
 // withoutNulls encodes v as JSON with every null member left out: discordgo
@@ -475,13 +479,14 @@ func withoutNulls(v any) (json.RawMessage, error) {
 // ApplicationID asks Discord for the bot's application ID (used when
 // DISCORD_APP_ID is not configured).
 func (c *REST) ApplicationID(ctx context.Context) (string, error) {
-	var app struct {
-		ID string `json:"id"`
-	}
-	if err := c.do(ctx, http.MethodGet, "/applications/@me", nil, nil, &app); err != nil {
+	// Session.Application reads /oauth2/applications/@me and takes no
+	// context; /applications/@me is the bot's own application.
+	var app *discordgo.Application
+	ep := discordgo.EndpointApplication("@me")
+	if err := c.send(ctx, http.MethodGet, ep, ep, nil, nil, &app); err != nil {
 		return "", err
 	}
-	if app.ID == "" {
+	if app == nil || app.ID == "" {
 		return "", fmt.Errorf("commands: discord GET /applications/@me: no id in answer: %w", ErrDiscord)
 	}
 	return app.ID, nil

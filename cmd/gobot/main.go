@@ -174,7 +174,7 @@ func serve(ctx context.Context, stdout, stderr io.Writer) error {
 
 	var gw *discordgo.Session
 	if cfg.Mode == config.ModeGateway {
-		gw, err = openGateway(ctx, cfg, bot, log)
+		gw, err = openGateway(ctx, rest.Session(), bot, log)
 		if err != nil {
 			return err
 		}
@@ -228,15 +228,11 @@ func userInstallURL(appID string) string {
 	return "https://discord.com/oauth2/authorize?" + q.Encode()
 }
 
-// openGateway connects the websocket session, with no privileged intents,
-// and passes every interaction to the bot. discordgo's own REST calls (only
-// the gateway lookup) are sent to DISCORD_API_URL by rewriting their URLs.
-func openGateway(ctx context.Context, cfg *config.Config, bot *commands.Bot, log *slog.Logger) (*discordgo.Session, error) {
-	dg, err := discordgo.New("Bot " + cfg.Token.Reveal())
-	if err != nil {
-		return nil, fmt.Errorf("gateway session: %w", err)
-	}
-	dg.Client = &http.Client{Timeout: 30 * time.Second, Transport: commands.RewriteTransport(discordgo.EndpointAPI, cfg.APIURL, nil)}
+// openGateway connects the websocket of dg, the session the bot's REST
+// calls go through (so the gateway lookup shares their rate limits and
+// DISCORD_API_URL), with no privileged intents, and passes every
+// interaction to the bot.
+func openGateway(ctx context.Context, dg *discordgo.Session, bot *commands.Bot, log *slog.Logger) (*discordgo.Session, error) {
 	dg.Identify.Intents = discordgo.IntentsNone
 	// discordgo's own messages go to our log. Its debug level would print
 	// the identify packet, token included: never go below warnings.

@@ -60,6 +60,10 @@ type Call struct {
 	Status int
 	// Problems found in this call (validation or protocol).
 	Problems []string
+	// At is when the fake received the call.
+	At time.Time
+
+	limitHeaders http.Header // rate-limit headers of the answer
 }
 
 // String describes the call in one line, without tokens.
@@ -92,8 +96,11 @@ type Server struct {
 	messages     map[string]*Message
 	order        []string // message IDs in creation order
 	interactions map[string]*interaction
-	commands     map[string][]any // "" global, else guild ID -> overwritten commands
-	limits       map[string]int   // "METHOD template" -> 429 answers left
+	commands     map[string][]any   // "" global, else guild ID -> overwritten commands
+	limits       map[string]int     // "METHOD template" -> 429 answers left
+	buckets      map[string]*bucket // "METHOD template" -> per-resource limits
+	globalUntil  time.Time          // a global 429 was answered: calls before this hammer
+	globalNext   time.Duration      // the next call gets a global 429 with this wait
 	commandIDs   map[string]string
 }
 
@@ -154,7 +161,8 @@ func NewServer(t testing.TB, opts Options) *Server {
 		changed: make(chan struct{}), lastID: 1200000000000000000,
 		channels: map[string]*Channel{}, messages: map[string]*Message{},
 		interactions: map[string]*interaction{}, commands: map[string][]any{}, commandIDs: map[string]string{},
-		limits: map[string]int{},
+		limits:  map[string]int{},
+		buckets: map[string]*bucket{},
 	}
 	s.AppID, s.BotUserID, s.GuildID = s.nextID(), "", s.nextID()
 	s.BotUserID = s.AppID // a bot user shares its application's ID
@@ -229,6 +237,91 @@ func (s *Server) RateLimit(method, route string, n int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.limits[method+" "+route] += n
+}
+
+// bucket is a rate limit as Discord keeps it: at most limit calls per
+// window, counted separately for each path (each channel, each
+// interaction token) of a route.
+type bucket struct {
+	limit  int
+	window time.Duration
+	used   map[string]*bucketWindow
+}
+
+type bucketWindow struct {
+	start time.Time
+	n     int
+}
+
+// Bucket limits calls of method to the path template route to limit per
+// window for each resource (each distinct path), and answers every such call
+// with Discord's X-RateLimit-* headers. A call beyond the limit is a
+// problem: the client should have waited for the reset the headers
+// announced. It gets 429 and changes nothing.
+func (s *Server) Bucket(method, route string, limit int, window time.Duration) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.buckets[method+" "+route] = &bucket{limit: limit, window: window, used: map[string]*bucketWindow{}}
+}
+
+// GlobalRateLimit makes the next call, whatever its route, answer 429 with
+// Discord's global-limit headers asking to wait d. A call on any route that
+// arrives before d has passed is a problem (the client ignored the global
+// limit); it gets 429 too.
+func (s *Server) GlobalRateLimit(d time.Duration) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.globalNext = d
+}
+
+// limitHeaders is the rate-limit verdict for one call: the headers to send
+// and whether the call is refused (429) and why.
+type limitHeaders struct {
+	h       http.Header
+	refuse  bool
+	problem string
+	retry   time.Duration
+	global  bool
+}
+
+// limit applies the global limit and the route's bucket to a call.
+func (s *Server) limit(method, route, path string) limitHeaders {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	now := time.Now()
+	var lh limitHeaders
+	switch {
+	case s.globalNext > 0:
+		lh = limitHeaders{refuse: true, retry: s.globalNext, global: true}
+		s.globalUntil, s.globalNext = now.Add(s.globalNext), 0
+		return lh
+	case now.Before(s.globalUntil):
+		return limitHeaders{refuse: true, retry: s.globalUntil.Sub(now), global: true,
+			problem: fmt.Sprintf("%s %s arrived %v before the end of the global rate limit", method, route, s.globalUntil.Sub(now).Round(time.Millisecond))}
+	}
+	b := s.buckets[method+" "+route]
+	if b == nil {
+		return lh
+	}
+	w := b.used[path]
+	if w == nil || now.Sub(w.start) >= b.window {
+		w = &bucketWindow{start: now}
+		b.used[path] = w
+	}
+	resetAfter := b.window - now.Sub(w.start)
+	if w.n >= b.limit {
+		lh = limitHeaders{refuse: true, retry: resetAfter,
+			problem: fmt.Sprintf("%s %s: call %d in a bucket of %d per %v, %v before its reset", method, route, w.n+1, b.limit, b.window, resetAfter.Round(time.Millisecond))}
+	} else {
+		w.n++
+	}
+	lh.h = http.Header{}
+	lh.h.Set("X-RateLimit-Limit", strconv.Itoa(b.limit))
+	lh.h.Set("X-RateLimit-Remaining", strconv.Itoa(b.limit-w.n))
+	lh.h.Set("X-RateLimit-Reset-After", strconv.FormatFloat(resetAfter.Seconds(), 'f', 3, 64))
+	lh.h.Set("X-RateLimit-Reset", strconv.FormatFloat(float64(now.Add(resetAfter).UnixMilli())/1000, 'f', 3, 64))
+	lh.h.Set("X-RateLimit-Bucket", fmt.Sprintf("%x", method+" "+route))
+	return lh
 }
 
 // rateLimited consumes one 429 for the call, if any is left.
@@ -419,7 +512,7 @@ func discordError(code int, msg string) map[string]any {
 // serve handles one REST request: decode, record, validate, route, answer.
 func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	path, ok := strings.CutPrefix(r.URL.Path, APIPrefix)
-	call := Call{Method: r.Method, Path: path, Query: r.URL.Query(), ContentType: r.Header.Get("Content-Type")}
+	call := Call{Method: r.Method, Path: path, Query: r.URL.Query(), ContentType: r.Header.Get("Content-Type"), At: time.Now()}
 	status, answer := s.handle(r, path, ok, &call)
 	call.Status = status
 	if s.spec != nil && call.Route != "" {
@@ -431,7 +524,10 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	s.calls = append(s.calls, call)
 	s.broadcast()
 	s.mu.Unlock()
-	if status == http.StatusTooManyRequests {
+	for k, v := range call.limitHeaders {
+		w.Header()[k] = v
+	}
+	if status == http.StatusTooManyRequests && call.limitHeaders == nil {
 		h := w.Header()
 		h.Set("Retry-After", "1")
 		h.Set("X-RateLimit-Limit", "5")
@@ -503,6 +599,25 @@ func (s *Server) handle(r *http.Request, path string, prefixed bool, call *Call)
 	}
 	if !found {
 		return fail(http.StatusNotImplemented, 0, "the fake does not implement %s %s", r.Method, call.Route)
+	}
+	if lh := s.limit(r.Method, route.path, path); lh.h != nil || lh.refuse {
+		call.limitHeaders = lh.h
+		if lh.problem != "" {
+			call.Problems = append(call.Problems, s.problem("%s", lh.problem))
+		}
+		if lh.refuse {
+			if call.limitHeaders == nil {
+				call.limitHeaders = http.Header{}
+			}
+			secs := strconv.FormatFloat(lh.retry.Seconds(), 'f', 3, 64)
+			call.limitHeaders.Set("Retry-After", secs)
+			call.limitHeaders.Set("X-RateLimit-Reset-After", secs)
+			if lh.global {
+				call.limitHeaders.Set("X-RateLimit-Global", "true")
+				call.limitHeaders.Set("X-RateLimit-Scope", "global")
+			}
+			return http.StatusTooManyRequests, map[string]any{"code": 0, "message": "You are being rate limited.", "retry_after": lh.retry.Seconds(), "global": lh.global}
+		}
 	}
 	if s.rateLimited(r.Method, route.path) {
 		return http.StatusTooManyRequests, map[string]any{"code": 0, "message": "You are being rate limited.", "retry_after": 0.05, "global": false}

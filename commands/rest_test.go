@@ -1,0 +1,122 @@
+package commands
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+	"github.com/gobot-dev/gobot/commands/discordtest"
+)
+
+// TestRESTWaitsPerBucket sends bursts into two channels whose message route
+// allows 2 calls per window per channel. The fake answers with Discord's
+// X-RateLimit-* headers and reports any call beyond the limit as a problem
+// (failing the test): the client must wait for each bucket's reset, and
+// only for its own bucket, so the second channel is not held up by the
+// first.
+func TestRESTWaitsPerBucket(t *testing.T) {
+	d := discordtest.NewServer(t, discordtest.Options{})
+	busy, quiet := d.GuildChannel("busy"), d.GuildChannel("quiet")
+	const window = 400 * time.Millisecond
+	d.Bucket(http.MethodPost, "/channels/{channel_id}/messages", 2, window)
+	c := NewREST(d.URL, d.Token, nil)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+
+	var wg sync.WaitGroup
+	send := func(ch *discordtest.Channel, i int) {
+		defer wg.Done()
+		if _, err := c.SendMessage(ctx, ch.ID, &Message{Content: fmt.Sprintf("%s %d", ch.Name, i)}); err != nil {
+			t.Errorf("SendMessage(%s, %d): %v", ch.Name, i, err)
+		}
+	}
+	for i := range 6 {
+		wg.Add(1)
+		go send(busy, i)
+	}
+	// The busy channel's bucket is exhausted before the quiet one is used.
+	d.WaitFor("two messages in the busy channel", func() bool { return len(d.Public(busy.ID)) >= 2 })
+	for i := range 2 {
+		wg.Add(1)
+		go send(quiet, i)
+	}
+	wg.Wait()
+
+	if n := len(d.Public(busy.ID)); n != 6 {
+		t.Errorf("%d messages in the busy channel, want 6", n)
+	}
+	if n := len(d.Public(quiet.ID)); n != 2 {
+		t.Errorf("%d messages in the quiet channel, want 2", n)
+	}
+	var busyAt []time.Time
+	var quietDone time.Time
+	for _, call := range d.Calls() {
+		if call.Status == http.StatusTooManyRequests {
+			t.Errorf("%v: the client hammered a limited bucket", call)
+		}
+		switch call.Path {
+		case "/channels/" + busy.ID + "/messages":
+			busyAt = append(busyAt, call.At)
+		case "/channels/" + quiet.ID + "/messages":
+			quietDone = call.At
+		}
+	}
+	// Six calls at two per window need three windows: the fifth call
+	// cannot come before the second window has passed. The quiet channel
+	// has its own bucket and is not queued behind them.
+	if len(busyAt) == 6 && !quietDone.Before(busyAt[4]) {
+		t.Errorf("the quiet channel's messages went after the busy channel's fifth (%v >= %v): buckets are not separate", quietDone, busyAt[4])
+	}
+}
+
+// TestRESTWaitsForGlobalLimit: after a 429 with X-RateLimit-Global, no call
+// on any route may reach Discord before the wait it names has passed (the
+// fake reports an early one as a problem), and the limited call is retried.
+func TestRESTWaitsForGlobalLimit(t *testing.T) {
+	d := discordtest.NewServer(t, discordtest.Options{})
+	a, b := d.GuildChannel("a"), d.GuildChannel("b")
+	c := NewREST(d.URL, d.Token, nil)
+	limited := make(chan struct{}, 1)
+	c.Session().AddHandler(func(_ *discordgo.Session, _ *discordgo.RateLimit) {
+		select {
+		case limited <- struct{}{}:
+		default:
+		}
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	d.GlobalRateLimit(300 * time.Millisecond)
+	done := make(chan error, 1)
+	go func() {
+		_, err := c.SendMessage(ctx, a.ID, &Message{Content: "first"})
+		done <- err
+	}()
+	select {
+	case <-limited:
+	case <-ctx.Done():
+		t.Fatal("the client never saw the global rate limit")
+	}
+	// Another route, another bucket: it must still wait for the global limit.
+	if _, err := c.SendMessage(ctx, b.ID, &Message{Content: "second"}); err != nil {
+		t.Errorf("SendMessage(b): %v", err)
+	}
+	if err := <-done; err != nil {
+		t.Errorf("SendMessage(a) after the global limit: %v", err)
+	}
+	if len(d.Public(a.ID)) != 1 || len(d.Public(b.ID)) != 1 {
+		t.Errorf("messages: %d in a, %d in b; want 1 and 1", len(d.Public(a.ID)), len(d.Public(b.ID)))
+	}
+	var n429 int
+	for _, call := range d.Calls() {
+		if call.Status == http.StatusTooManyRequests {
+			n429++
+		}
+	}
+	if n429 != 1 {
+		t.Errorf("%d calls answered 429, want 1 (the one that met the global limit)", n429)
+	}
+}
