@@ -348,6 +348,7 @@ func truncate(s string, n int) string {
 	}
 	return s[:n] + "…"
 }
+
 // Callback implements Discord.
 func (c *REST) Callback(ctx context.Context, it *discordgo.Interaction, r *Response) error {
 	var files []File
