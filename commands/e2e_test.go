@@ -53,12 +53,24 @@ func (c *clock) Advance(d time.Duration) {
 //   - tester answers at once;
 //   - slow waits until the test closes gate (or its context ends);
 //   - flaky fails its first move, then plays;
-//   - panic panics.
+//   - panic panics;
+//   - scripted plays the test's script instead (see setScript).
 type topLeft struct {
 	gate chan struct{}
 
-	mu    sync.Mutex
-	calls map[string]int
+	mu     sync.Mutex
+	calls  map[string]int
+	script []string
+}
+
+// setScript gives the scripted level a whole game's moves in GTP notation,
+// both colours, in order ("pass" included): it plays the entry at the
+// game's move number, and passes when that entry is not its colour's turn
+// or the script has run out.
+func (p *topLeft) setScript(moves []string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.script = moves
 }
 
 func newTopLeft() *topLeft { return &topLeft{gate: make(chan struct{}), calls: map[string]int{}} }
@@ -69,6 +81,7 @@ func (p *topLeft) Levels() []commands.Level {
 		{Name: "slow", Description: "the same, when the test lets it"},
 		{Name: "flaky", Description: "fails once, then plays"},
 		{Name: "panic", Description: "panics"},
+		{Name: "scripted", Description: "plays the test's script"},
 	}
 }
 
@@ -76,8 +89,19 @@ func (p *topLeft) GenMove(ctx context.Context, level string, g *engine.Game) (en
 	p.mu.Lock()
 	p.calls[level]++
 	n := p.calls[level]
+	script := p.script
 	p.mu.Unlock()
 	switch level {
+	case "scripted":
+		i := g.MoveCount()
+		if i >= len(script) || script[i] == "pass" || (i%2 == 0) != (g.ToPlay() == engine.Black) {
+			return engine.PassMove(g.ToPlay()), nil
+		}
+		pt, err := engine.ParsePoint(script[i], g.Size())
+		if err != nil {
+			return engine.Move{}, err
+		}
+		return engine.PlaceAt(g.ToPlay(), pt), nil
 	case "tester":
 	case "slow":
 		select {

@@ -384,7 +384,7 @@ func (b *Bot) answer(ctx context.Context, r *Request, g *storage.Game, note stri
 			return b.answerBotFailure(ctx, r, g, note, err)
 		}
 	}
-	m, err := stateMessage(g, note)
+	m, err := stateMessage(ctx, g, note)
 	if err != nil {
 		return err
 	}
@@ -427,7 +427,7 @@ func (b *Bot) answerBotFailure(ctx context.Context, r *Request, g *storage.Game,
 		note += "\n" + botFailure(moveErr)
 		b.retryBotLater(stored.ChannelID)
 	}
-	m, err := stateMessage(stored, note)
+	m, err := stateMessage(ctx, stored, note)
 	if err != nil {
 		return err
 	}
@@ -546,7 +546,7 @@ func (b *Bot) resumeBot(ctx context.Context, channelID string) {
 			}
 			continue
 		}
-		m, err := stateMessage(g, note)
+		m, err := stateMessage(ctx, g, note)
 		if err == nil {
 			err = b.postBoard(ctx, g, m)
 		}
@@ -563,11 +563,11 @@ func (b *Bot) resumeBot(ctx context.Context, channelID string) {
 
 // stateMessage is the message for the game's state: the board in play, the
 // marked board in the scoring phase, the final board when over.
-func stateMessage(g *storage.Game, note string) (*Message, error) {
+func stateMessage(ctx context.Context, g *storage.Game, note string) (*Message, error) {
 	res, over := g.Game.Result()
 	switch {
 	case g.Scoring != nil && !over:
-		return scoringMessage(g, note)
+		return scoringMessage(ctx, g, note)
 	case g.Scoring != nil && res.Reason == engine.ByScore:
 		return finalScoreMessage(g, note)
 	}
@@ -580,7 +580,7 @@ func (b *Bot) cmdBoard(ctx context.Context, r *Request, g *storage.Game) error {
 		// thinking): let it move now, then show the board.
 		return b.answer(ctx, r, g, "")
 	}
-	m, err := stateMessage(g, "")
+	m, err := stateMessage(ctx, g, "")
 	if err != nil {
 		return err
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -18,20 +19,28 @@ import (
 // second; this only guards against a pathological position).
 const estimateTimeout = 3 * time.Second
 
-// phase rebuilds the engine's scoring phase for g: the estimate (the same
-// for the same position and seed, so it is recomputed rather than stored)
-// with the stored marking and acceptances applied.
-func phase(ctx context.Context, g *storage.Game) (*engine.ScoringPhase, error) {
+// estimatePhase begins the engine's scoring phase for g with the estimate's
+// proposal alone (the same for the same position and seed, so it is
+// recomputed rather than stored), whatever marking g holds.
+func estimatePhase(ctx context.Context, g *storage.Game) (*engine.ScoringPhase, error) {
 	ctx, cancel := context.WithTimeout(ctx, estimateTimeout)
 	defer cancel()
 	ph, err := engine.NewScoringPhase(ctx, g.Game, engine.EstimateOptions{})
 	if err != nil {
 		return nil, fmt.Errorf("commands: scoring phase of game %s: %w", g.ID, err)
 	}
-	if g.Scoring != nil {
-		if err := ph.SetDead(g.Game, g.Scoring.Dead); err != nil {
-			return nil, fmt.Errorf("commands: scoring phase of game %s: %w", g.ID, err)
-		}
+	return ph, nil
+}
+
+// phase rebuilds the engine's scoring phase for g, which must be in the
+// scoring phase: the estimate with the stored marking applied.
+func phase(ctx context.Context, g *storage.Game) (*engine.ScoringPhase, error) {
+	ph, err := estimatePhase(ctx, g)
+	if err != nil {
+		return nil, err
+	}
+	if err := ph.SetDead(g.Game, g.Scoring.Dead); err != nil {
+		return nil, fmt.Errorf("commands: scoring phase of game %s: %w", g.ID, err)
 	}
 	return ph, nil
 }
@@ -39,27 +48,105 @@ func phase(ctx context.Context, g *storage.Game) (*engine.ScoringPhase, error) {
 // startScoring puts g, whose play just ended with two passes, into the
 // scoring phase with the estimate's proposal; bots accept it at once. It
 // returns the stones the estimate left alive without being sure of them.
+// The proposal comes from the estimate alone: g.Scoring is set only after,
+// so no marking (an empty one included) can stand in for it.
 func (b *Bot) startScoring(ctx context.Context, g *storage.Game) []engine.Point {
+	ph, err := estimatePhase(ctx, g)
 	g.Scoring = &storage.ScoringState{Accepted: map[engine.Color]bool{}, Deadline: b.now().Add(b.opts.ScoringTTL)}
-	ph, err := phase(ctx, g)
 	if err != nil {
 		// No proposal: every stone alive, the players mark by hand.
 		b.log.Warn("dead stone estimate failed", "game", g.ID, "err", err)
 		return nil
 	}
 	g.Scoring.Dead = ph.Dead()
-	botsAccept(g)
+	botsAccept(g, ph.Proposal(), ph.Uncertain())
 	return ph.Uncertain()
 }
 
-// botsAccept records the acceptance of a bot player; a bot accepts only its
-// own proposal, and this is called only when the marking is that proposal.
-func botsAccept(g *storage.Game) {
+// botsAccept records the acceptance of each bot player when g's marking
+// agrees with the bot's own estimate (see botDisagrees).
+func botsAccept(g *storage.Game, proposal, uncertain []engine.Point) {
+	if _, ok := botDisagrees(g, proposal, uncertain); ok {
+		return
+	}
 	for _, c := range []engine.Color{engine.Black, engine.White} {
 		if g.Player(c).IsBot() {
 			g.Scoring.Accepted[c] = true
 		}
 	}
+}
+
+// botDisagrees compares g's marking with the estimate a bot makes of the
+// position: its proposal and the stones it was unsure of. A bot accepts a marking that differs from its proposal only
+// in chains the estimate flagged as uncertain; otherwise it returns the
+// first chain it disagrees on (sorted) and true.
+func botDisagrees(g *storage.Game, proposal, uncertain []engine.Point) ([]engine.Point, bool) {
+	unsure := map[engine.Point]bool{}
+	for _, p := range uncertain {
+		unsure[p] = true
+	}
+	marked := map[engine.Point]bool{}
+	for _, p := range g.Scoring.Dead {
+		marked[p] = true
+	}
+	proposed := map[engine.Point]bool{}
+	for _, p := range proposal {
+		proposed[p] = true
+	}
+	bd := g.Game.Board()
+	size := g.Game.Size()
+	for row := 0; row < size; row++ {
+		for col := 0; col < size; col++ {
+			p := engine.Point{Col: col, Row: row}
+			if bd.At(p) == engine.Empty || marked[p] == proposed[p] || unsure[p] {
+				continue
+			}
+			return chainOf(bd, p), true
+		}
+	}
+	return nil, false
+}
+
+// chainOf returns the stones of the chain at p, sorted.
+func chainOf(bd *engine.Board, p engine.Point) []engine.Point {
+	v := bd.Vertex(p)
+	var out []engine.Point
+	for s := v; ; {
+		out = append(out, bd.Point(s))
+		if s = bd.NextStone(s); s == v {
+			break
+		}
+	}
+	slices.SortFunc(out, func(a, b engine.Point) int {
+		if a.Row != b.Row {
+			return a.Row - b.Row
+		}
+		return a.Col - b.Col
+	})
+	return out
+}
+
+// botObjection says why the bot does not accept g's marking: the group it
+// sees otherwise.
+func botObjection(ctx context.Context, g *storage.Game) string {
+	const settle = " Mark it back, or press **Resume play** to settle it on the board."
+	ph, err := phase(ctx, g)
+	if err != nil {
+		return "gobot cannot judge this marking." + settle
+	}
+	group, ok := botDisagrees(g, ph.Proposal(), ph.Uncertain())
+	if !ok {
+		return "gobot accepts this marking: press **Accept** to confirm it."
+	}
+	sees, marked := "alive", "dead"
+	if !ph.IsDead(group[0]) {
+		sees, marked = "dead", "alive"
+	}
+	stones := fmt.Sprintf("the %s stone at %s", g.Game.Board().At(group[0]), group[0])
+	if len(group) > 1 {
+		stones = fmt.Sprintf("the %d %s stones at %s", len(group), g.Game.Board().At(group[0]), pointList(group, 30))
+	}
+	return fmt.Sprintf("gobot does not accept this marking: it sees %s as %s (marked %s).%s", stones, sees, marked, settle)
 }
 
 // markingKey identifies a marking in button IDs, so that Accept on a board
@@ -95,11 +182,14 @@ func deadCounts(g *storage.Game, dead []engine.Point) (black, white int) {
 
 // scoringMessage shows the scoring phase: the marked board, the count and
 // the Accept / Resume play buttons.
-func scoringMessage(g *storage.Game, note string) (*Message, error) {
-	return scoringMessageWith(g, note, nil)
+func scoringMessage(ctx context.Context, g *storage.Game, note string) (*Message, error) {
+	return scoringMessageWith(ctx, g, note, nil)
 }
 
-func scoringMessageWith(g *storage.Game, note string, uncertain []engine.Point) (*Message, error) {
+// scoringMessageWith is scoringMessage with a note on the stones the
+// estimate was unsure of. Where a bot has not accepted the marking, it names
+// the group the bot disagrees on.
+func scoringMessageWith(ctx context.Context, g *storage.Game, note string, uncertain []engine.Point) (*Message, error) {
 	s := g.Scoring
 	v, sc := scoreView(g, s.Dead)
 	f, name, err := boardFile(g, v)
@@ -126,7 +216,8 @@ func scoringMessageWith(g *storage.Game, note string, uncertain []engine.Point) 
 	fmt.Fprintf(&sb, "⚫ %s: %s · ⚪ %s: %s", mention(g.Black), yes(engine.Black), mention(g.White), yes(engine.White))
 	for _, c := range []engine.Color{engine.Black, engine.White} {
 		if g.Player(c).IsBot() && !s.Accepted[c] {
-			sb.WriteString("\ngobot accepts only the marking it proposed: mark the groups back, or press **Resume play** to settle them on the board.")
+			sb.WriteString("\n" + botObjection(ctx, g))
+			break
 		}
 	}
 	if !s.Deadline.IsZero() {
@@ -199,6 +290,7 @@ func (b *Bot) cmdDead(ctx context.Context, r *Request, g *storage.Game) error {
 		return err
 	}
 	wasDead := ph.IsDead(p)
+	unsure := ph.Uncertain() // the estimate's, before Toggle takes the toggled stones out
 	changed, err := ph.Toggle(g.Game, p)
 	if errors.Is(err, engine.ErrNoStone) {
 		return userErr(err, fmt.Sprintf("There is no stone at %s: give a point with a stone of the group.", p))
@@ -209,9 +301,7 @@ func (b *Bot) cmdDead(ctx context.Context, r *Request, g *storage.Game) error {
 	g.Scoring.Dead = ph.Dead()
 	g.Scoring.Accepted = map[engine.Color]bool{}
 	g.Scoring.Deadline = b.now().Add(b.opts.ScoringTTL)
-	if ph.IsProposal() {
-		botsAccept(g)
-	}
+	botsAccept(g, ph.Proposal(), unsure)
 	if err := b.update(ctx, g); err != nil {
 		return err
 	}
@@ -225,7 +315,7 @@ func (b *Bot) cmdDead(ctx context.Context, r *Request, g *storage.Game) error {
 		stones = fmt.Sprintf("%d %s stones with %s", len(changed), color, p)
 	}
 	note := fmt.Sprintf("%s marked %s **%s**.", mention(userPlayer(r.User)), stones, what)
-	m, err := scoringMessageWith(g, note, ph.Uncertain())
+	m, err := scoringMessageWith(ctx, g, note, ph.Uncertain())
 	if err != nil {
 		return err
 	}
@@ -268,7 +358,7 @@ func (b *Bot) btnScoreAccept(ctx context.Context, r *Request) error {
 	if err := b.update(ctx, g); err != nil {
 		return err
 	}
-	m, err := scoringMessage(g, note)
+	m, err := scoringMessage(ctx, g, note)
 	if err != nil {
 		return err
 	}

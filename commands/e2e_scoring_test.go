@@ -1,0 +1,399 @@
+package commands_test
+
+// End-to-end tests of the scoring proposal: after two passes, the dead
+// stones gobot proposes and the result it shows, announces and archives are
+// those of its own GTP engine (final_status_list dead, final_score) for the
+// same moves, in games between people and against a bot, on 9×9 and 19×19.
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/gobot-dev/gobot/commands/discordtest"
+	"github.com/gobot-dev/gobot/engine"
+)
+
+// gtpVerdict asks gobot's GTP engine (engine.ServeGTP, as `gobot gtp`
+// runs it) for the dead stones and the score after moves (both colours in
+// turn from Black, "pass" included) on a size×size board with komi 7.5,
+// the default rules' komi.
+func gtpVerdict(t *testing.T, size int, moves []string) (dead []string, score string) {
+	t.Helper()
+	var in strings.Builder
+	fmt.Fprintf(&in, "boardsize %d\nclear_board\nkomi 7.5\n", size)
+	for i, mv := range moves {
+		color := "b"
+		if i%2 == 1 {
+			color = "w"
+		}
+		fmt.Fprintf(&in, "play %s %s\n", color, mv)
+	}
+	in.WriteString("final_status_list dead\nfinal_score\n")
+	var out strings.Builder
+	if err := engine.ServeGTP(context.Background(), strings.NewReader(in.String()), &out, engine.GTPOptions{Seed: 1}); err != nil {
+		t.Fatalf("ServeGTP: %v", err)
+	}
+	// Responses are "= answer" (possibly several lines) ending with an
+	// empty line; the last two are the ones asked for.
+	var answers []string
+	var cur []string
+	sc := bufio.NewScanner(strings.NewReader(out.String()))
+	for sc.Scan() {
+		line := sc.Text()
+		if line == "" {
+			answers = append(answers, strings.Join(cur, "\n"))
+			cur = nil
+			continue
+		}
+		if strings.HasPrefix(line, "?") {
+			t.Fatalf("GTP refused a command: %q\ninput:\n%s", line, in.String())
+		}
+		cur = append(cur, strings.TrimSpace(strings.TrimPrefix(line, "=")))
+	}
+	if len(answers) < 2 {
+		t.Fatalf("GTP gave %d answers: %q", len(answers), out.String())
+	}
+	dead = strings.Fields(answers[len(answers)-2])
+	slices.SortFunc(dead, func(a, b string) int { return comparePoints(t, size, a, b) })
+	return dead, answers[len(answers)-1]
+}
+
+// comparePoints orders points as gobot lists them: by row from 1, then by
+// column.
+func comparePoints(t *testing.T, size int, a, b string) int {
+	pa, err := engine.ParsePoint(a, size)
+	if err != nil {
+		t.Fatalf("GTP point %q: %v", a, err)
+	}
+	pb, err := engine.ParsePoint(b, size)
+	if err != nil {
+		t.Fatalf("GTP point %q: %v", b, err)
+	}
+	if pa.Row != pb.Row {
+		return pa.Row - pb.Row
+	}
+	return pa.Col - pb.Col
+}
+
+// interleave makes a game's moves from each side's list, Black first; a
+// side whose list has run out passes. Two passes in a row end it.
+func interleave(black, white []string) []string {
+	var moves []string
+	for i := 0; i < len(black) || i < len(white); i++ {
+		for _, side := range [][]string{black, white} {
+			if i < len(side) {
+				moves = append(moves, side[i])
+			} else {
+				moves = append(moves, "pass")
+			}
+		}
+	}
+	for n := len(moves); n < 2 || moves[n-1] != "pass" || moves[n-2] != "pass"; n = len(moves) {
+		moves = append(moves, "pass")
+	}
+	return moves
+}
+
+// walls returns the points of the given rows, each from column A to the
+// board's edge, followed by extra points.
+func walls(size int, rows []int, extra ...string) []string {
+	var out []string
+	for _, row := range rows {
+		for col := 0; col < size; col++ {
+			out = append(out, engine.Point{Col: col, Row: row - 1}.String())
+		}
+	}
+	return append(out, extra...)
+}
+
+// scoringCase is a finished position and what gobot must propose for it.
+type scoringCase struct {
+	name   string
+	size   int
+	moves  []string // both colours from Black, ending with two passes
+	dead   []string // the dead stones, sorted as gobot lists them
+	result string   // e.g. "B+73.5"
+}
+
+func scoringCases() []scoringCase {
+	return []scoringCase{
+		{
+			// The example of issue 10: Black walls off row 5, White's
+			// lone stone at E2 is dead. Black has the whole board (81)
+			// against 7.5 komi.
+			name: "9x9 E2 dead", size: 9,
+			moves: []string{
+				"A5", "E2", "B5", "pass", "C5", "pass", "D5", "pass", "E5", "pass",
+				"F5", "pass", "G5", "pass", "H5", "pass", "J5", "pass", "pass",
+			},
+			dead:   []string{"E2"},
+			result: "B+73.5",
+		},
+		{
+			// Black's wall on row 5, White's on row 6; two dead white
+			// stones below, two dead black stones above. Black 45, White
+			// 36 + 7.5: the dead stones decide the game.
+			name: "9x9 four dead groups", size: 9,
+			moves:  interleave(walls(9, []int{5}, "E8", "H8"), walls(9, []int{6}, "E2", "B3")),
+			dead:   []string{"E2", "B3", "E8", "H8"},
+			result: "B+1.5",
+		},
+		{
+			// 19×19 in strips: Black owns rows 1–4 and 10–14 (walls on
+			// rows 4, 10 and 14), White rows 5–9 and 15–19 (walls on 5, 9
+			// and 15). Dead white D2, Q2 and K12; dead black D7, Q7, Q17
+			// and the two stones D17–D18. Black 171, White 190 + 7.5.
+			name: "19x19 seven dead groups", size: 19,
+			moves: interleave(
+				walls(19, []int{4, 10, 14}, "D7", "Q7", "D17", "D18", "Q17"),
+				walls(19, []int{5, 9, 15}, "D2", "Q2", "K12")),
+			dead:   []string{"D2", "Q2", "D7", "Q7", "K12", "D17", "Q17", "D18"},
+			result: "W+26.5",
+		},
+	}
+}
+
+// checkGTPAgrees checks the case against gobot's GTP engine.
+func checkGTPAgrees(t *testing.T, c scoringCase) {
+	t.Helper()
+	dead, score := gtpVerdict(t, c.size, c.moves)
+	if !slices.Equal(dead, c.dead) {
+		t.Errorf("GTP final_status_list dead = %v, want %v", dead, c.dead)
+	}
+	if score != c.result {
+		t.Errorf("GTP final_score = %q, want %q", score, c.result)
+	}
+}
+
+// checkScored checks the scoring phase gobot started in ch: the proposal,
+// and the count in the message.
+func (e *env) checkProposal(c scoringCase, chID string, m discordtest.Message) {
+	e.t.Helper()
+	g := e.game(chID)
+	if g == nil || g.Scoring == nil {
+		e.t.Fatalf("not in the scoring phase after two passes")
+	}
+	var got []string
+	for _, p := range g.Scoring.Dead {
+		got = append(got, p.String())
+	}
+	if !slices.Equal(got, c.dead) {
+		e.t.Errorf("proposed dead stones %v, want %v", got, c.dead)
+	}
+	if want := "Result: " + c.result; !strings.Contains(m.Text(), want) {
+		e.t.Errorf("scoring message = %q, want it to say %q", m.Text(), want)
+	}
+	if strings.Contains(m.Text(), "does not accept") {
+		e.t.Errorf("the bot refuses its own proposal: %q", m.Text())
+	}
+}
+
+// checkFinal checks the message that ends a game by counting and the
+// archived record.
+func (e *env) checkFinal(c scoringCase, gameID string, final discordtest.Message) {
+	e.t.Helper()
+	for _, want := range []string{"Game over", "Result: " + c.result} {
+		if !strings.Contains(final.Text(), want) {
+			e.t.Errorf("final message = %q, want it to say %q", final.Text(), want)
+		}
+	}
+	a, err := e.store.ArchivedGame(context.Background(), gameID)
+	if err != nil {
+		e.t.Fatalf("ArchivedGame: %v", err)
+	}
+	if a.Result != c.result {
+		e.t.Errorf("archived result %q, want %q", a.Result, c.result)
+	}
+	if want := "RE[" + c.result + "]"; !strings.Contains(string(a.SGF), want) {
+		e.t.Errorf("archived SGF has no %s: %s", want, a.SGF)
+	}
+}
+
+// startGame has black challenge white on a size×size board and white accept.
+func (e *env) startGame(ch *discordtest.Channel, black, white discordtest.User, size int) {
+	e.t.Helper()
+	msg := e.newChallenge(e.slash(ch, black, "challenge", discordtest.UserOpt("opponent", white), discordtest.Int("size", size), discordtest.Str("color", "black")))
+	if msg.Ephemeral {
+		e.t.Fatalf("challenge refused: %q", msg.Text())
+	}
+	e.do(e.click(white, msg, "accept"))
+	e.d.WaitFor("the game to start", func() bool { return e.game(ch.ID) != nil })
+}
+
+// TestE2EScoringProposal: two people play to the end; after two passes
+// gobot proposes exactly the dead stones its GTP engine finds, shows the
+// GTP score, and when both accept, announces and archives it.
+func TestE2EScoringProposal(t *testing.T) {
+	t.Parallel()
+	for _, c := range scoringCases() {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			checkGTPAgrees(t, c)
+			e := newEnv(t)
+			ch := e.d.GuildChannel("general")
+			alice, bob := e.d.NewUser("alice"), e.d.NewUser("bob")
+			e.startGame(ch, alice, bob, c.size)
+			var last discordtest.Message
+			for i, mv := range c.moves {
+				who := alice
+				if i%2 == 1 {
+					who = bob
+				}
+				it := e.play(ch, who, mv)
+				if mv == "pass" {
+					it = e.slash(ch, who, "pass")
+				}
+				if last = e.do(it); last.Ephemeral {
+					t.Fatalf("move %d %s refused: %q", i, mv, last.Text())
+				}
+			}
+			e.checkProposal(c, ch.ID, last)
+			id := e.game(ch.ID).ID
+			after := e.do(e.click(alice, last, "accept"))
+			final := e.do(e.click(bob, after, "accept"))
+			e.checkFinal(c, id, final)
+		})
+	}
+}
+
+// TestE2EScoringProposalBot: the same against a bot (it plays Black from
+// the script): the bot has accepted the correct proposal, and the player's
+// Accept ends the game with the GTP result.
+func TestE2EScoringProposalBot(t *testing.T) {
+	t.Parallel()
+	for _, c := range scoringCases() {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			e := newEnv(t)
+			e.players.setScript(c.moves)
+			ch := e.d.GuildChannel("general")
+			dave := e.d.NewUser("dave")
+			start := e.do(e.slash(ch, dave, "bot", discordtest.Str("level", "scripted"), discordtest.Int("size", c.size), discordtest.Str("color", "white")))
+			if start.Ephemeral {
+				t.Fatalf("/go bot refused: %q", start.Text())
+			}
+			var last discordtest.Message
+			for i := 1; i < len(c.moves); i += 2 {
+				it := e.play(ch, dave, c.moves[i])
+				if c.moves[i] == "pass" {
+					it = e.slash(ch, dave, "pass")
+				}
+				if last = e.do(it); last.Ephemeral {
+					t.Fatalf("move %d %s refused: %q", i, c.moves[i], last.Text())
+				}
+			}
+			g := e.game(ch.ID)
+			if g == nil || g.Scoring == nil {
+				t.Fatalf("not in the scoring phase after the script")
+			}
+			if !g.Scoring.Accepted[engine.Black] {
+				t.Errorf("the bot has not accepted its own proposal")
+			}
+			e.checkProposal(c, ch.ID, last)
+			final := e.do(e.click(dave, last, "accept"))
+			e.checkFinal(c, g.ID, final)
+		})
+	}
+}
+
+// TestE2EBotDisagrees: a player marks alive a group the bot's estimate
+// holds dead for sure: the bot withdraws its acceptance and names the
+// group; marking it back, it accepts again.
+func TestE2EBotDisagrees(t *testing.T) {
+	t.Parallel()
+	c := scoringCases()[1]
+	e := newEnv(t)
+	e.players.setScript(c.moves)
+	ch := e.d.GuildChannel("general")
+	dave := e.d.NewUser("dave")
+	e.do(e.slash(ch, dave, "bot", discordtest.Str("level", "scripted"), discordtest.Int("size", c.size), discordtest.Str("color", "white")))
+	for i := 1; i < len(c.moves); i += 2 {
+		it := e.play(ch, dave, c.moves[i])
+		if c.moves[i] == "pass" {
+			it = e.slash(ch, dave, "pass")
+		}
+		e.do(it)
+	}
+	m := e.do(e.slash(ch, dave, "dead", discordtest.Str("point", "E2")))
+	want := "gobot does not accept this marking: it sees the white stone at E2 as dead (marked alive)."
+	if !strings.Contains(m.Text(), want) {
+		t.Errorf("after marking E2 alive: %q, want it to say %q", m.Text(), want)
+	}
+	if g := e.game(ch.ID); g.Scoring.Accepted[engine.Black] {
+		t.Errorf("the bot accepts a marking with E2 alive")
+	}
+	// E2 brings B3 back with it (they share Black's area), which then
+	// counts as nobody's: Black 9 stones; White 11 stones + 27 territory
+	// + 7.5 komi.
+	if !strings.Contains(m.Text(), "marked 2 white stones with E2 **alive**") || !strings.Contains(m.Text(), "Result: W+36.5") {
+		t.Errorf("count with E2 alive: %q, want 2 stones revived and W+36.5", m.Text())
+	}
+	m = e.do(e.slash(ch, dave, "dead", discordtest.Str("point", "E2")))
+	if strings.Contains(m.Text(), "does not accept") || !e.game(ch.ID).Scoring.Accepted[engine.Black] {
+		t.Errorf("after marking E2 dead again the bot does not accept: %q", m.Text())
+	}
+}
+
+// TestE2EBotAcceptsUncertain: the bot accepts a marking that differs from
+// its proposal only in a group its estimate flagged as uncertain (the white
+// wall of engine's "unsettled wall" diagram, which GNU Go calls dead).
+//
+//	9 . . X O . . . . .
+//	8 . . X O . . X . .
+//	7 . . X O . . . X .
+//	6 . . X O . . . . .
+//	5 . . X O O O O O O
+//	4 . X X X X X X X X
+//	3 . . . . . . . . .
+//	2 . O . . . . . . .
+//	1 . . . . . . . . .
+//	  A B C D E F G H J
+func TestE2EBotAcceptsUncertain(t *testing.T) {
+	t.Parallel()
+	moves := interleave(
+		[]string{"C9", "C8", "C7", "C6", "C5", "B4", "C4", "D4", "E4", "F4", "G4", "H4", "J4", "G8", "H7"},
+		[]string{"D9", "D8", "D7", "D6", "D5", "E5", "F5", "G5", "H5", "J5", "B2"})
+	e := newEnv(t)
+	e.players.setScript(moves)
+	ch := e.d.GuildChannel("general")
+	dave := e.d.NewUser("dave")
+	e.do(e.slash(ch, dave, "bot", discordtest.Str("level", "scripted"), discordtest.Int("size", 9), discordtest.Str("color", "white")))
+	var last discordtest.Message
+	for i := 1; i < len(moves); i += 2 {
+		it := e.play(ch, dave, moves[i])
+		if moves[i] == "pass" {
+			it = e.slash(ch, dave, "pass")
+		}
+		last = e.do(it)
+	}
+	g := e.game(ch.ID)
+	if g == nil || g.Scoring == nil {
+		t.Fatalf("not in the scoring phase")
+	}
+	if !strings.Contains(last.Text(), "Please check") || !strings.Contains(last.Text(), "D9") {
+		t.Fatalf("the proposal does not flag the white wall as uncertain: %q", last.Text())
+	}
+	if !g.Scoring.Accepted[engine.Black] {
+		t.Fatalf("the bot has not accepted its proposal")
+	}
+	m := e.do(e.slash(ch, dave, "dead", discordtest.Str("point", "D9")))
+	if m.Ephemeral {
+		t.Fatalf("/go dead D9 refused: %q", m.Text())
+	}
+	g = e.game(ch.ID)
+	if !g.Scoring.Accepted[engine.Black] || strings.Contains(m.Text(), "does not accept") {
+		t.Errorf("the bot does not accept the wall it was unsure of marked dead: %q", m.Text())
+	}
+	if len(g.Scoring.Dead) != 11 {
+		t.Errorf("%d stones marked dead, want 11 (the wall and B2)", len(g.Scoring.Dead))
+	}
+	// The whole board is Black's now: 81 against 7.5.
+	final := e.do(e.click(dave, m, "accept"))
+	if !strings.Contains(final.Text(), "Result: B+73.5") {
+		t.Errorf("final message %q, want B+73.5", final.Text())
+	}
+}
