@@ -1,0 +1,331 @@
+package clock
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/gobot-dev/gobot/engine"
+)
+
+// Time is one player's time as it stood when their last turn ended (or the
+// game began).
+type Time struct {
+	// Main is the main time left: the whole game's (absolute), the clock's
+	// (Fischer), or before overtime (byo-yomi, Canadian).
+	Main time.Duration `json:"main,omitempty"`
+	// Periods is how many byo-yomi periods are left.
+	Periods int `json:"periods,omitempty"`
+	// Period is the time left in the current Canadian period; Stones the
+	// moves still to play in it. Both are zero until overtime begins.
+	Period time.Duration `json:"period,omitempty"`
+	Stones int           `json:"stones,omitempty"`
+}
+
+// Clock is a game's clock: its control, both players' time and the turn
+// that is running. A turn runs from Since; Used is time already charged to
+// it before a pause (a vacation, or an outage of the server), so the time
+// the player to move has spent at t is Used + (t - Since), never counting
+// time before Since. Since may lie in the future: the turn is paused until
+// then. The zero Clock has no control and never runs.
+type Clock struct {
+	Control Control `json:"control"`
+	Black   Time    `json:"black"`
+	White   Time    `json:"white"`
+	// ToMove is whose time runs; Empty while the clock is stopped (before
+	// the game, during the scoring phase, after it).
+	ToMove engine.Color  `json:"to_move,omitempty"`
+	Since  time.Time     `json:"since,omitzero"`
+	Used   time.Duration `json:"used,omitempty"`
+	// Reminded says the player to move has had their reminder this turn.
+	Reminded bool `json:"reminded,omitempty"`
+}
+
+// New returns a stopped clock for c with both players' full time.
+func New(c Control) *Clock {
+	t := Time{Main: c.Main}
+	switch c.System {
+	case ByoYomi:
+		t.Periods = c.Periods
+	case Simple:
+		t.Main = 0
+	}
+	return &Clock{Control: c, Black: t, White: t}
+}
+
+// Player returns a pointer to the time of colour c.
+func (k *Clock) player(c engine.Color) *Time {
+	if c == engine.White {
+		return &k.White
+	}
+	return &k.Black
+}
+
+// Time returns the time of colour c as it stood when their last turn
+// ended (see Left for the time as of now).
+func (k *Clock) Time(c engine.Color) Time { return *k.player(c) }
+
+// Running reports whether a player's time runs (or will, after a pause).
+func (k *Clock) Running() bool {
+	return k != nil && k.Control.System != None && k.ToMove != engine.Empty
+}
+
+// Start starts the turn of colour c at now: their time runs from now.
+func (k *Clock) Start(c engine.Color, now time.Time) {
+	k.ToMove, k.Since, k.Used, k.Reminded = c, now, 0, false
+}
+
+// spent is what the running turn has used at now.
+func (k *Clock) spent(now time.Time) time.Duration {
+	if now.After(k.Since) {
+		return k.Used + now.Sub(k.Since)
+	}
+	return k.Used
+}
+
+// budget is what a player with time t has for their next move before the
+// flag falls.
+func (c Control) budget(t Time) time.Duration {
+	switch c.System {
+	case Absolute, Fischer:
+		return t.Main
+	case Simple:
+		return c.Period
+	case ByoYomi:
+		return t.Main + time.Duration(t.Periods)*c.Period
+	case Canadian:
+		if t.Stones == 0 { // still in main time: main plus a whole period
+			return t.Main + c.Period
+		}
+		return t.Period
+	}
+	return 0
+}
+
+// TurnBudget is what the player to move had for this move when their turn
+// began (zero when no turn runs).
+func (k *Clock) TurnBudget() time.Duration {
+	if !k.Running() {
+		return 0
+	}
+	return k.Control.budget(*k.player(k.ToMove))
+}
+
+// Deadline is when the player to move runs out of time; zero when no turn
+// runs.
+func (k *Clock) Deadline() time.Time {
+	if !k.Running() {
+		return time.Time{}
+	}
+	return k.Since.Add(k.TurnBudget() - k.Used)
+}
+
+// Flagged reports whether the player to move has run out of time at now.
+func (k *Clock) Flagged(now time.Time) bool {
+	return k.Running() && !now.Before(k.Deadline())
+}
+
+// ReminderAt is when the player to move should be reminded: when a
+// quarter of their time for this move is left. Zero when there is no
+// reminder to send: no turn runs, the clock is a live one, or it was sent.
+func (k *Clock) ReminderAt() time.Time {
+	if !k.Running() || k.Reminded || !k.Control.Correspondence() {
+		return time.Time{}
+	}
+	return k.Deadline().Add(-k.TurnBudget() / 4)
+}
+
+// Next is when something next happens on this clock: the reminder, else
+// the flag's fall. Zero when nothing will.
+func (k *Clock) Next() time.Time {
+	if k == nil {
+		return time.Time{}
+	}
+	if r := k.ReminderAt(); !r.IsZero() {
+		return r
+	}
+	return k.Deadline()
+}
+
+// Left returns the time of colour c as of now: for the player to move,
+// their time less what this turn has used so far (overtime entered as the
+// rules say); for the other, as their last move left it.
+func (k *Clock) Left(c engine.Color, now time.Time) Time {
+	t := *k.player(c)
+	if !k.Running() || k.ToMove != c {
+		return t
+	}
+	e := k.spent(now)
+	cc := k.Control
+	switch cc.System {
+	case Absolute, Fischer:
+		t.Main = max(t.Main-e, 0)
+	case Simple:
+		t.Main = max(cc.Period-e, 0) // what is left for this move
+	case ByoYomi:
+		if e < t.Main {
+			t.Main -= e
+			break
+		}
+		over := e - t.Main
+		t.Main = 0
+		used := int(over / cc.Period)
+		t.Periods = max(t.Periods-used, 0)
+		if t.Periods > 0 {
+			t.Period = cc.Period - (over - time.Duration(used)*cc.Period) // left in the current period
+		}
+	case Canadian:
+		if t.Stones == 0 {
+			if e < t.Main {
+				t.Main -= e
+				break
+			}
+			t.Period, t.Stones = cc.Period-(e-t.Main), cc.Stones
+			t.Main = 0
+		} else {
+			t.Period -= e
+		}
+		t.Period = max(t.Period, 0)
+	}
+	return t
+}
+
+// Play ends the turn of the player to move at now, charging its time by
+// the rules of the control (Fischer adds the increment, byo-yomi spends the
+// periods used up, Canadian counts the move and resets its period after the
+// last one), and starts the opponent's turn. A move made at or after the
+// deadline fails with ErrFlagged and changes nothing. On a clock that is
+// not running, Play does nothing.
+func (k *Clock) Play(now time.Time) error {
+	if !k.Running() {
+		return nil
+	}
+	if k.Flagged(now) {
+		return fmt.Errorf("%w: %s's deadline was %s", ErrFlagged, strings.ToLower(k.ToMove.String()), k.Deadline().UTC().Format(time.RFC3339))
+	}
+	c := k.ToMove
+	t := k.player(c)
+	e := k.spent(now)
+	cc := k.Control
+	switch cc.System {
+	case Absolute:
+		t.Main -= e
+	case Fischer:
+		t.Main = min(t.Main-e+cc.Increment, cc.Max)
+	case ByoYomi:
+		if e < t.Main {
+			t.Main -= e
+			break
+		}
+		over := e - t.Main
+		t.Main = 0
+		t.Periods -= int(over / cc.Period) // a period not used up resets
+	case Canadian:
+		if t.Stones == 0 {
+			if e < t.Main {
+				t.Main -= e
+				break
+			}
+			t.Period, t.Stones = cc.Period-(e-t.Main), cc.Stones
+			t.Main = 0
+		} else {
+			t.Period -= e
+		}
+		t.Stones--
+		if t.Stones == 0 { // the period's moves are made: a fresh period
+			t.Period, t.Stones = cc.Period, cc.Stones
+		}
+	}
+	k.Start(c.Opponent(), now)
+	return nil
+}
+
+// Stop charges the running turn up to now and stops the clock (the scoring
+// phase): no time runs until Start. A player who has run out of time is
+// not saved by it; check Flagged first.
+func (k *Clock) Stop(now time.Time) {
+	if !k.Running() {
+		return
+	}
+	c := k.ToMove
+	t := k.Left(c, now)
+	switch k.Control.System {
+	case Simple:
+		t.Main = 0 // nothing carries over
+	case ByoYomi:
+		t.Period = 0 // the period resets, as after a move
+	}
+	*k.player(c) = t
+	k.ToMove, k.Since, k.Used, k.Reminded = engine.Empty, time.Time{}, 0, false
+}
+
+// PauseUntil pauses the running turn from now until until (a vacation):
+// the time used so far stays used, and the turn runs again from until.
+// A turn already paused beyond until stays so.
+func (k *Clock) PauseUntil(now, until time.Time) {
+	if !k.Running() || !until.After(k.Since) {
+		return
+	}
+	k.Used = k.spent(now)
+	k.Since = until
+}
+
+// ResumeAt ends a pause early: a turn paused until after now runs from now.
+func (k *Clock) ResumeAt(now time.Time) {
+	if k.Running() && k.Since.After(now) {
+		k.Since = now
+	}
+}
+
+// Credit excuses the time from from to to (an outage of the server): the
+// turn is charged up to from and runs again from to, as if no time had
+// passed in between. A turn paused past to is left alone.
+func (k *Clock) Credit(from, to time.Time) {
+	if !k.Running() || !to.After(from) || !k.Since.Before(to) {
+		return
+	}
+	if from.After(k.Since) {
+		k.Used += from.Sub(k.Since)
+	}
+	k.Since = to
+}
+
+// Paused reports whether the running turn is paused at now (it starts
+// again at Since).
+func (k *Clock) Paused(now time.Time) bool { return k.Running() && k.Since.After(now) }
+
+// Show writes the time of colour c as of now for a board message: "2 days
+// 23 h", "4 min 10 s + 5×30 s", "1 min 30 s for 12 moves".
+func (k *Clock) Show(c engine.Color, now time.Time) string {
+	t := k.Left(c, now)
+	cc := k.Control
+	switch cc.System {
+	case None:
+		return "no clock"
+	case Absolute, Fischer:
+		return Format(t.Main)
+	case Simple:
+		if k.ToMove == c {
+			return Format(t.Main) + " for this move"
+		}
+		return Format(cc.Period) + " per move"
+	case ByoYomi:
+		if t.Main > 0 {
+			return fmt.Sprintf("%s + %d×%s", Format(t.Main), t.Periods, Format(cc.Period))
+		}
+		if t.Periods == 0 {
+			return "0 s"
+		}
+		left := cc.Period
+		if k.ToMove == c && t.Period > 0 {
+			left = t.Period
+		}
+		return fmt.Sprintf("byo-yomi %s (%d×%s left)", Format(left), t.Periods, Format(cc.Period))
+	case Canadian:
+		if t.Stones == 0 {
+			return fmt.Sprintf("%s + %d/%s", Format(t.Main), cc.Stones, Format(cc.Period))
+		}
+		return fmt.Sprintf("%s for %d moves", Format(t.Period), t.Stones)
+	}
+	return ""
+}

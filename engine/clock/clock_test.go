@@ -1,0 +1,330 @@
+package clock
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gobot-dev/gobot/engine"
+)
+
+var t0 = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+
+// at is t0 plus d: the fake clock of these tests.
+func at(d time.Duration) time.Time { return t0.Add(d) }
+
+func mustParse(t *testing.T, spec string) Control {
+	t.Helper()
+	c, err := Parse(spec)
+	if err != nil {
+		t.Fatalf("Parse(%q) = %v", spec, err)
+	}
+	return c
+}
+
+func TestParse(t *testing.T) {
+	for _, tc := range []struct {
+		spec, canonical, describe string
+		correspondence            bool
+	}{
+		{"correspondence", "fischer 3d +1d max 7d", "Fischer: 3 days, +1 day per move, at most 7 days", true},
+		{"daily", "simple 1d", "simple: 1 day per move", true},
+		{"live", "byoyomi 10m 5x30s", "byo-yomi: 10 min, then 5 periods of 30 s", false},
+		{"blitz", "byoyomi 3m 5x10s", "byo-yomi: 3 min, then 5 periods of 10 s", false},
+		{"none", "none", "no clock", false},
+		{"fischer 3d +1d max 7d", "fischer 3d +1d max 7d", "Fischer: 3 days, +1 day per move, at most 7 days", true},
+		{"Fischer 10m +20s", "fischer 10m +20s max 10m", "Fischer: 10 min, +20 s per move, at most 10 min", false},
+		{"  byoyomi   10m 5x30s ", "byoyomi 10m 5x30s", "byo-yomi: 10 min, then 5 periods of 30 s", false},
+		{"byo-yomi 1h 1x1h", "byoyomi 1h 1x1h", "byo-yomi: 1 h, then 1 period of 1 h", true},
+		{"canadian 10m 25/5m", "canadian 10m 25/5m", "Canadian: 10 min, then 25 moves every 5 min", false},
+		{"simple 1d", "simple 1d", "simple: 1 day per move", true},
+		{"absolute 20m", "absolute 20m", "absolute: 20 min for the whole game", false},
+		{"absolute 1h30m", "absolute 1h30m", "absolute: 1 h 30 min for the whole game", false},
+		{"absolute 90m", "absolute 1h30m", "absolute: 1 h 30 min for the whole game", false},
+		{"absolute 15s", "absolute 15s", "absolute: 15 s for the whole game", false},
+		{"absolute 30d", "absolute 30d", "absolute: 30 days for the whole game", true},
+	} {
+		c := mustParse(t, tc.spec)
+		if got := c.String(); got != tc.canonical {
+			t.Errorf("Parse(%q).String() = %q, want %q", tc.spec, got, tc.canonical)
+		}
+		if got := c.Describe(); got != tc.describe {
+			t.Errorf("Parse(%q).Describe() = %q, want %q", tc.spec, got, tc.describe)
+		}
+		if got := c.Correspondence(); got != tc.correspondence {
+			t.Errorf("Parse(%q).Correspondence() = %v, want %v", tc.spec, got, tc.correspondence)
+		}
+		if back := mustParse(t, c.String()); back != c {
+			t.Errorf("Parse(%q) = %+v, read back from %q as %+v", tc.spec, c, c.String(), back)
+		}
+	}
+	if Default() != mustParse(t, "fischer 3d +1d max 7d") {
+		t.Errorf("Default() = %v, want the correspondence preset", Default())
+	}
+}
+
+func TestParseErrors(t *testing.T) {
+	for _, tc := range []struct{ spec, want string }{
+		{"", "empty"},
+		{"quick", `unknown system or preset "quick"`},
+		{"absolute", "absolute takes one time"},
+		{"absolute 5s", "out of range"},
+		{"absolute 31d", "out of range"},
+		{"absolute 20", "not a number with a unit"},
+		{"absolute 20y", `unit "y"`},
+		{"absolute -5m", "not a number with a unit"},
+		{"absolute 99999999999d", "not a number with a unit"},
+		{"simple", "simple takes one time per move"},
+		{"fischer 3d 1d", "must start with +"},
+		{"fischer 3d +1d 7d", "fischer takes"},
+		{"fischer 3d +1d cap 7d", "expected max"},
+		{"fischer 3d +1d max 1d", "maximum 1d is less than the starting time 3d"},
+		{"byoyomi 10m 30s", "expected NxTIME"},
+		{"byoyomi 10m 0x30s", "number of periods must be from 1 to 30"},
+		{"byoyomi 10m 5x1s", "out of range"},
+		{"canadian 10m 25x5m", "expected N/TIME"},
+		{"canadian 10m 101/5m", "moves per period must be from 1 to 100"},
+		{"none 5m", "none takes nothing"},
+	} {
+		_, err := Parse(tc.spec)
+		if !errors.Is(err, ErrSpec) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("Parse(%q) = %v, want ErrSpec saying %q", tc.spec, err, tc.want)
+		}
+	}
+}
+
+func TestFormat(t *testing.T) {
+	for _, tc := range []struct {
+		d    time.Duration
+		want string
+	}{
+		{0, "0 s"}, {999 * time.Millisecond, "0 s"}, {45 * time.Second, "45 s"},
+		{150 * time.Second, "2 min 30 s"}, {10 * time.Minute, "10 min"},
+		{3*day + 4*time.Hour + 5*time.Minute, "3 days 4 h"}, {day, "1 day"}, {day + 30*time.Minute, "1 day"},
+	} {
+		if got := Format(tc.d); got != tc.want {
+			t.Errorf("Format(%v) = %q, want %q", tc.d, got, tc.want)
+		}
+	}
+}
+
+// play makes moves on k at the given times, failing the test on error.
+func play(t *testing.T, k *Clock, times ...time.Duration) {
+	t.Helper()
+	for _, d := range times {
+		if err := k.Play(at(d)); err != nil {
+			t.Fatalf("Play(t0+%v) = %v", d, err)
+		}
+	}
+}
+
+func TestAbsolute(t *testing.T) {
+	k := New(mustParse(t, "absolute 1m"))
+	k.Start(engine.Black, t0)
+	if got, want := k.Deadline(), at(time.Minute); !got.Equal(want) {
+		t.Fatalf("Deadline() = %v, want %v", got, want)
+	}
+	play(t, k, 20*time.Second, 30*time.Second) // black 20 s, white 10 s
+	if got := k.Time(engine.Black).Main; got != 40*time.Second {
+		t.Errorf("black has %v, want 40s", got)
+	}
+	if got := k.Time(engine.White).Main; got != 50*time.Second {
+		t.Errorf("white has %v, want 50s", got)
+	}
+	// Black to move with 40 s from t0+30s: the flag falls at t0+70s.
+	if got := k.Deadline(); !got.Equal(at(70 * time.Second)) {
+		t.Errorf("Deadline() = %v, want t0+70s", got)
+	}
+	if k.Flagged(at(69*time.Second)) || !k.Flagged(at(70*time.Second)) {
+		t.Errorf("Flagged around the deadline is wrong")
+	}
+	before := *k
+	if err := k.Play(at(70 * time.Second)); !errors.Is(err, ErrFlagged) {
+		t.Errorf("a move at the deadline = %v, want ErrFlagged", err)
+	}
+	if *k != before {
+		t.Errorf("a flagged move changed the clock: %+v, want %+v", *k, before)
+	}
+}
+
+func TestSimple(t *testing.T) {
+	k := New(mustParse(t, "simple 1d"))
+	k.Start(engine.Black, t0)
+	play(t, k, 23*time.Hour) // nothing carries over
+	if got, want := k.Deadline(), at(47*time.Hour); !got.Equal(want) {
+		t.Errorf("Deadline() = %v, want %v", got, want)
+	}
+	if got := k.Show(engine.White, at(35*time.Hour)); got != "12 h for this move" {
+		t.Errorf("Show(white) = %q", got)
+	}
+	if got := k.Show(engine.Black, at(35*time.Hour)); got != "1 day per move" {
+		t.Errorf("Show(black) = %q", got)
+	}
+}
+
+func TestFischer(t *testing.T) {
+	k := New(mustParse(t, "fischer 3d +1d max 4d"))
+	k.Start(engine.Black, t0)
+	play(t, k, time.Hour) // black: 3d - 1h + 1d = 4d - 1h
+	if got, want := k.Time(engine.Black).Main, 4*day-time.Hour; got != want {
+		t.Errorf("black after a quick move has %v, want %v", got, want)
+	}
+	play(t, k, 2*time.Hour, 3*time.Hour) // white: 3d - 1h + 1d; black: 4d - 1h - 1h + 1d, capped at 4d
+	if got := k.Time(engine.White).Main; got != 4*day-time.Hour {
+		t.Errorf("white has %v, want 4d - 1h", got)
+	}
+	if got := k.Time(engine.Black).Main; got != 4*day {
+		t.Errorf("black has %v, want the 4d maximum", got)
+	}
+	if got := k.Show(engine.White, at(3*time.Hour+day)); got != "2 days 23 h" {
+		t.Errorf("Show(white) a day into the turn = %q, want 2 days 23 h", got)
+	}
+}
+
+func TestByoYomiPeriods(t *testing.T) {
+	k := New(mustParse(t, "byoyomi 1m 3x30s"))
+	k.Start(engine.Black, t0)
+	// Black spends the main minute and 40 s: one period used up, the
+	// second one started (and reset by the move).
+	play(t, k, 100*time.Second)
+	if got := k.Time(engine.Black); got.Main != 0 || got.Periods != 2 {
+		t.Errorf("black after 100 s = %+v, want no main time and 2 periods", got)
+	}
+	play(t, k, 110*time.Second) // white: 10 s of main time
+	// Black has 2 periods: 60 s from t0+110s. A move 29 s in keeps both.
+	if got := k.Deadline(); !got.Equal(at(170 * time.Second)) {
+		t.Errorf("Deadline() = %v, want t0+170s", got)
+	}
+	if got := k.Show(engine.Black, at(120*time.Second)); got != "byo-yomi 20 s (2×30 s left)" {
+		t.Errorf("Show(black) 10 s into a period = %q", got)
+	}
+	play(t, k, 139*time.Second)
+	if got := k.Time(engine.Black).Periods; got != 2 {
+		t.Errorf("a move within a period left %d periods, want 2 (the period resets)", got)
+	}
+	play(t, k, 140*time.Second)
+	// Black uses the last but one period and 29 s of the last.
+	play(t, k, 199*time.Second)
+	if got := k.Time(engine.Black).Periods; got != 1 {
+		t.Errorf("black has %d periods, want 1", got)
+	}
+	play(t, k, 200*time.Second)
+	if err := k.Play(at(230 * time.Second)); !errors.Is(err, ErrFlagged) {
+		t.Errorf("a move after the last period = %v, want ErrFlagged", err)
+	}
+	if got := k.Show(engine.White, at(230*time.Second)); got != "48 s + 3×30 s" {
+		t.Errorf("Show(white) = %q", got)
+	}
+}
+
+func TestCanadianPeriodReset(t *testing.T) {
+	k := New(mustParse(t, "canadian 1m 3/1m"))
+	k.Start(engine.White, t0)
+	// White spends the main minute and 10 s: overtime, 50 s for 2 more.
+	play(t, k, 70*time.Second)
+	if got := k.Time(engine.White); got.Main != 0 || got.Stones != 2 || got.Period != 50*time.Second {
+		t.Errorf("white entering overtime = %+v, want 2 moves in 50 s", got)
+	}
+	if got := k.Show(engine.White, at(70*time.Second)); got != "50 s for 2 moves" {
+		t.Errorf("Show(white) = %q", got)
+	}
+	play(t, k, 71*time.Second)  // black
+	play(t, k, 91*time.Second)  // white: 20 s, 30 s for 1 more
+	play(t, k, 92*time.Second)  // black
+	play(t, k, 121*time.Second) // white: 29 s, the block's last move: a fresh period
+	if got := k.Time(engine.White); got.Stones != 3 || got.Period != time.Minute {
+		t.Errorf("white after the period's last move = %+v, want a fresh 3 moves in 1 min", got)
+	}
+	play(t, k, 122*time.Second) // black
+	if got := k.Deadline(); !got.Equal(at(182 * time.Second)) {
+		t.Errorf("Deadline() = %v, want t0+182s", got)
+	}
+	if err := k.Play(at(182 * time.Second)); !errors.Is(err, ErrFlagged) {
+		t.Errorf("a move after the period = %v, want ErrFlagged", err)
+	}
+}
+
+func TestNone(t *testing.T) {
+	k := New(Control{})
+	k.Start(engine.Black, t0)
+	if k.Running() || !k.Deadline().IsZero() || !k.Next().IsZero() {
+		t.Errorf("a clock without control runs: %+v", k)
+	}
+	play(t, k, 1000*day)
+	var nilClock *Clock
+	if !nilClock.Next().IsZero() || nilClock.Running() {
+		t.Errorf("a nil clock has an event")
+	}
+}
+
+func TestReminder(t *testing.T) {
+	k := New(Default())
+	k.Start(engine.Black, t0)
+	// 3 days for the move: reminded with 18 h left.
+	if got, want := k.ReminderAt(), at(3*day-18*time.Hour); !got.Equal(want) {
+		t.Errorf("ReminderAt() = %v, want %v", got, want)
+	}
+	if got := k.Next(); !got.Equal(k.ReminderAt()) {
+		t.Errorf("Next() = %v, want the reminder", got)
+	}
+	k.Reminded = true
+	if !k.ReminderAt().IsZero() || !k.Next().Equal(k.Deadline()) {
+		t.Errorf("after the reminder, Next() = %v, want the deadline %v", k.Next(), k.Deadline())
+	}
+	play(t, k, time.Hour) // a new move: a new reminder
+	if k.Reminded || k.ReminderAt().IsZero() {
+		t.Errorf("the next turn has no reminder")
+	}
+	live := New(mustParse(t, "live"))
+	live.Start(engine.Black, t0)
+	if !live.ReminderAt().IsZero() {
+		t.Errorf("a live clock has a reminder")
+	}
+}
+
+func TestPauseAndCredit(t *testing.T) {
+	k := New(mustParse(t, "simple 1d"))
+	k.Start(engine.Black, t0)
+	// 6 h in, black goes on vacation for 2 days.
+	k.PauseUntil(at(6*time.Hour), at(6*time.Hour+2*day))
+	if !k.Paused(at(day)) || k.Paused(at(3*day)) {
+		t.Errorf("Paused is wrong")
+	}
+	if got, want := k.Deadline(), at(2*day+day); !got.Equal(want) {
+		t.Errorf("Deadline() after a 2-day pause = %v, want %v", got, want)
+	}
+	if got := k.Show(engine.Black, at(day)); got != "18 h for this move" {
+		t.Errorf("Show during the pause = %q", got)
+	}
+	// Back a day early.
+	k.ResumeAt(at(30 * time.Hour))
+	if got, want := k.Deadline(), at(30*time.Hour+18*time.Hour); !got.Equal(want) {
+		t.Errorf("Deadline() after resuming = %v, want %v", got, want)
+	}
+	// The server was down from 40 h to 50 h: those 10 h are not charged.
+	k.Credit(at(40*time.Hour), at(50*time.Hour))
+	if got, want := k.Deadline(), at(58*time.Hour); !got.Equal(want) {
+		t.Errorf("Deadline() after a 10 h outage = %v, want %v", got, want)
+	}
+	play(t, k, 57*time.Hour)
+	if k.ToMove != engine.White || !k.Since.Equal(at(57*time.Hour)) || k.Used != 0 {
+		t.Errorf("after the move the clock is %+v", k)
+	}
+}
+
+func TestStop(t *testing.T) {
+	k := New(mustParse(t, "byoyomi 1m 2x30s"))
+	k.Start(engine.Black, t0)
+	k.Stop(at(75 * time.Second)) // the scoring phase: 15 s into the first period
+	if k.Running() || !k.Deadline().IsZero() || !k.Next().IsZero() {
+		t.Errorf("a stopped clock runs: %+v", k)
+	}
+	if got := k.Time(engine.Black); got.Main != 0 || got.Periods != 2 {
+		t.Errorf("black after stopping = %+v, want 2 fresh periods", got)
+	}
+	k.Start(engine.Black, at(time.Hour))
+	if got := k.Deadline(); !got.Equal(at(time.Hour + time.Minute)) {
+		t.Errorf("Deadline() after resuming play = %v", got)
+	}
+}

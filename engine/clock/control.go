@@ -1,0 +1,359 @@
+package clock
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// System is a kind of time control.
+type System int8
+
+// The time systems, as OGS models them.
+const (
+	None     System = iota // no clock: the game waits for ever
+	Absolute               // Main for the whole game
+	Simple                 // Period for every move, nothing carried over
+	Fischer                // Main to start, Increment added per move, never above Max
+	ByoYomi                // Main, then Periods periods of Period; a period used up is lost
+	Canadian               // Main, then Stones moves in every Period
+)
+
+var systemNames = [...]string{None: "none", Absolute: "absolute", Simple: "simple", Fischer: "fischer", ByoYomi: "byoyomi", Canadian: "canadian"}
+
+// String is the system's name as the spec syntax writes it.
+func (s System) String() string {
+	if s < 0 || int(s) >= len(systemNames) {
+		return "system(" + strconv.Itoa(int(s)) + ")"
+	}
+	return systemNames[s]
+}
+
+// Limits on what a spec may ask for.
+const (
+	MinPeriod  = 10 * time.Second    // the shortest time of any part of a control
+	MaxPeriod  = 30 * 24 * time.Hour // the longest
+	MaxPeriods = 30                  // byo-yomi periods
+	MaxStones  = 100                 // moves in a Canadian period
+)
+
+// Control is a time control: the system and its parameters. The zero value
+// is no clock. Which fields a system uses:
+//
+//	Absolute  Main (the whole game)
+//	Simple    Period (every move)
+//	Fischer   Main (to start), Increment (per move), Max (cap)
+//	ByoYomi   Main, Periods × Period
+//	Canadian  Main, then Stones moves in Period
+type Control struct {
+	System    System        `json:"system"`
+	Main      time.Duration `json:"main,omitempty"`
+	Increment time.Duration `json:"increment,omitempty"`
+	Max       time.Duration `json:"max,omitempty"`
+	Period    time.Duration `json:"period,omitempty"`
+	Periods   int           `json:"periods,omitempty"`
+	Stones    int           `json:"stones,omitempty"`
+}
+
+// Preset is a named time control offered to players.
+type Preset struct {
+	Name    string
+	Control Control
+}
+
+const day = 24 * time.Hour
+
+// Presets are the named controls, the default first.
+var Presets = []Preset{
+	{"correspondence", Control{System: Fischer, Main: 3 * day, Increment: day, Max: 7 * day}},
+	{"daily", Control{System: Simple, Period: day}},
+	{"live", Control{System: ByoYomi, Main: 10 * time.Minute, Periods: 5, Period: 30 * time.Second}},
+	{"blitz", Control{System: ByoYomi, Main: 3 * time.Minute, Periods: 5, Period: 10 * time.Second}},
+	{"none", Control{}},
+}
+
+// Default is the control of a game whose players chose none: correspondence.
+func Default() Control { return Presets[0].Control }
+
+// Syntax is what Parse accepts, for error messages and help.
+const Syntax = "a preset (correspondence, daily, live, blitz, none) or " +
+	"`fischer 3d +1d max 7d`, `byoyomi 10m 5x30s`, `canadian 10m 25/5m`, `simple 1d`, `absolute 20m`, `none`; " +
+	"units s, m, h, d; every time from 10s to 30d"
+
+// Parse reads a time control: a preset name or a spec.
+//
+//	fischer MAIN +INCREMENT [max MAX]   (max defaults to MAIN)
+//	byoyomi MAIN PERIODSxPERIOD
+//	canadian MAIN STONES/PERIOD
+//	simple PERIOD
+//	absolute MAIN
+//	none
+//
+// Times are a number and a unit (s, m, h, d), or several (1h30m). Case and
+// spacing do not matter. Every time is from MinPeriod to MaxPeriod. An
+// error wraps ErrSpec and says what is wrong.
+func Parse(spec string) (Control, error) {
+	s := strings.ToLower(strings.TrimSpace(spec))
+	if s == "" {
+		return Control{}, fmt.Errorf("%w: empty", ErrSpec)
+	}
+	for _, p := range Presets {
+		if s == p.Name {
+			return p.Control, nil
+		}
+	}
+	f := strings.Fields(s)
+	var c Control
+	var err error
+	switch f[0] {
+	case "none":
+		if len(f) != 1 {
+			return Control{}, fmt.Errorf("%w: none takes nothing after it", ErrSpec)
+		}
+		return Control{}, nil
+	case "absolute":
+		c.System = Absolute
+		if len(f) != 2 {
+			return Control{}, fmt.Errorf("%w: absolute takes one time, like `absolute 20m`", ErrSpec)
+		}
+		c.Main, err = parseTime("time", f[1])
+	case "simple":
+		c.System = Simple
+		if len(f) != 2 {
+			return Control{}, fmt.Errorf("%w: simple takes one time per move, like `simple 1d`", ErrSpec)
+		}
+		c.Period, err = parseTime("time per move", f[1])
+	case "fischer":
+		c.System = Fischer
+		err = c.parseFischer(f[1:])
+	case "byoyomi", "byo-yomi":
+		c.System = ByoYomi
+		err = c.parseOvertime(f[1:], "x", "byoyomi 10m 5x30s", "periods", MaxPeriods, &c.Periods)
+	case "canadian":
+		c.System = Canadian
+		err = c.parseOvertime(f[1:], "/", "canadian 10m 25/5m", "moves per period", MaxStones, &c.Stones)
+	default:
+		return Control{}, fmt.Errorf("%w: unknown system or preset %q", ErrSpec, f[0])
+	}
+	if err != nil {
+		return Control{}, err
+	}
+	return c, nil
+}
+
+func (c *Control) parseFischer(f []string) error {
+	const example = "like `fischer 3d +1d max 7d`"
+	if len(f) != 2 && len(f) != 4 {
+		return fmt.Errorf("%w: fischer takes a starting time and +increment, then optionally max and a time, %s", ErrSpec, example)
+	}
+	var err error
+	if c.Main, err = parseTime("starting time", f[0]); err != nil {
+		return err
+	}
+	inc, ok := strings.CutPrefix(f[1], "+")
+	if !ok {
+		return fmt.Errorf("%w: the increment %q must start with +, %s", ErrSpec, f[1], example)
+	}
+	if c.Increment, err = parseTime("increment", inc); err != nil {
+		return err
+	}
+	c.Max = c.Main
+	if len(f) == 4 {
+		if f[2] != "max" {
+			return fmt.Errorf("%w: expected max after the increment, not %q, %s", ErrSpec, f[2], example)
+		}
+		if c.Max, err = parseTime("maximum", f[3]); err != nil {
+			return err
+		}
+		if c.Max < c.Main {
+			return fmt.Errorf("%w: the maximum %s is less than the starting time %s", ErrSpec, formatSpec(c.Max), formatSpec(c.Main))
+		}
+	}
+	return nil
+}
+
+// parseOvertime reads "MAIN N<sep>PERIOD" for byo-yomi and Canadian.
+func (c *Control) parseOvertime(f []string, sep, example, what string, most int, n *int) error {
+	if len(f) != 2 {
+		return fmt.Errorf("%w: expected a main time and N%sTIME, like `%s`", ErrSpec, sep, example)
+	}
+	var err error
+	if c.Main, err = parseTime("main time", f[0]); err != nil {
+		return err
+	}
+	count, period, ok := strings.Cut(f[1], sep)
+	if !ok {
+		return fmt.Errorf("%w: expected N%sTIME after the main time, not %q, like `%s`", ErrSpec, sep, f[1], example)
+	}
+	v, err := strconv.Atoi(count)
+	if err != nil || v < 1 || v > most {
+		return fmt.Errorf("%w: the number of %s must be from 1 to %d, not %q", ErrSpec, what, most, count)
+	}
+	*n = v
+	c.Period, err = parseTime("period", period)
+	return err
+}
+
+// units are the spec's time units, largest first.
+var units = []struct {
+	letter byte
+	d      time.Duration
+	name   string
+}{{'d', day, "day"}, {'h', time.Hour, "h"}, {'m', time.Minute, "min"}, {'s', time.Second, "s"}}
+
+// parseTime reads a time such as 30s, 10m, 1d or 1h30m, within the limits.
+func parseTime(what, s string) (time.Duration, error) {
+	if s == "" {
+		return 0, fmt.Errorf("%w: the %s is missing", ErrSpec, what)
+	}
+	var total time.Duration
+	rest := s
+	for rest != "" {
+		i := 0
+		for i < len(rest) && rest[i] >= '0' && rest[i] <= '9' {
+			i++
+		}
+		if i == 0 || i == len(rest) || i > 6 {
+			return 0, fmt.Errorf("%w: the %s %q is not a number with a unit (s, m, h, d), like 30s or 3d", ErrSpec, what, s)
+		}
+		n, _ := strconv.Atoi(rest[:i])
+		unit := time.Duration(0)
+		for _, u := range units {
+			if rest[i] == u.letter {
+				unit = u.d
+			}
+		}
+		if unit == 0 {
+			return 0, fmt.Errorf("%w: the %s %q has unit %q; use s, m, h or d", ErrSpec, what, s, rest[i:i+1])
+		}
+		total += time.Duration(n) * unit
+		if total > MaxPeriod {
+			break
+		}
+		rest = rest[i+1:]
+	}
+	if total < MinPeriod || total > MaxPeriod {
+		return 0, fmt.Errorf("%w: the %s %s is out of range: every time is from 10s to 30d", ErrSpec, what, s)
+	}
+	return total, nil
+}
+
+// String writes c in the spec syntax Parse reads: `fischer 3d +1d max 7d`.
+func (c Control) String() string {
+	switch c.System {
+	case Absolute:
+		return "absolute " + formatSpec(c.Main)
+	case Simple:
+		return "simple " + formatSpec(c.Period)
+	case Fischer:
+		return fmt.Sprintf("fischer %s +%s max %s", formatSpec(c.Main), formatSpec(c.Increment), formatSpec(c.Max))
+	case ByoYomi:
+		return fmt.Sprintf("byoyomi %s %dx%s", formatSpec(c.Main), c.Periods, formatSpec(c.Period))
+	case Canadian:
+		return fmt.Sprintf("canadian %s %d/%s", formatSpec(c.Main), c.Stones, formatSpec(c.Period))
+	}
+	return "none"
+}
+
+// Describe says what c means, in words: "byo-yomi: 10 min, then 5 periods
+// of 30 s".
+func (c Control) Describe() string {
+	switch c.System {
+	case Absolute:
+		return fmt.Sprintf("absolute: %s for the whole game", Format(c.Main))
+	case Simple:
+		return fmt.Sprintf("simple: %s per move", Format(c.Period))
+	case Fischer:
+		return fmt.Sprintf("Fischer: %s, +%s per move, at most %s", Format(c.Main), Format(c.Increment), Format(c.Max))
+	case ByoYomi:
+		periods := "periods"
+		if c.Periods == 1 {
+			periods = "period"
+		}
+		return fmt.Sprintf("byo-yomi: %s, then %d %s of %s", Format(c.Main), c.Periods, periods, Format(c.Period))
+	case Canadian:
+		return fmt.Sprintf("Canadian: %s, then %d moves every %s", Format(c.Main), c.Stones, Format(c.Period))
+	}
+	return "no clock"
+}
+
+// Name is the preset's name when c is one, else its spec.
+func (c Control) Name() string {
+	for _, p := range Presets {
+		if p.Control == c {
+			return p.Name
+		}
+	}
+	return c.String()
+}
+
+// Correspondence reports whether c is a correspondence clock (days per
+// move) rather than a live one (minutes): when its main time spread over
+// 20 moves, plus the time each move gets after it, comes to an hour or
+// more. Correspondence players get a reminder and may take a vacation;
+// live clocks have neither.
+func (c Control) Correspondence() bool {
+	var perMove time.Duration
+	switch c.System {
+	case None:
+		return false
+	case Simple:
+		perMove = c.Period
+	case Fischer:
+		perMove = c.Increment
+	case ByoYomi:
+		perMove = c.Period
+	case Canadian:
+		perMove = c.Period / time.Duration(c.Stones)
+	}
+	return c.Main/20+perMove >= time.Hour
+}
+
+// formatSpec writes d in the spec's units, largest first: 1h30m, 3d.
+func formatSpec(d time.Duration) string {
+	if d <= 0 {
+		return "0s"
+	}
+	var sb strings.Builder
+	for _, u := range units {
+		if n := d / u.d; n > 0 {
+			fmt.Fprintf(&sb, "%d%c", n, u.letter)
+			d -= n * u.d
+		}
+	}
+	if d > 0 { // below a second: not written by specs
+		fmt.Fprintf(&sb, "%dms", d.Milliseconds())
+	}
+	return sb.String()
+}
+
+// Format writes a duration for people, in at most its two largest units:
+// "3 days", "1 day 4 h", "10 min", "2 min 30 s", "45 s". Below a second it
+// says "0 s".
+func Format(d time.Duration) string {
+	if d < time.Second {
+		return "0 s"
+	}
+	d = d.Truncate(time.Second)
+	var parts []string
+	for _, u := range units {
+		n := d / u.d
+		if n == 0 {
+			if len(parts) > 0 {
+				break
+			}
+			continue
+		}
+		d -= n * u.d
+		name := u.name
+		if u.letter == 'd' && n != 1 {
+			name = "days"
+		}
+		parts = append(parts, fmt.Sprintf("%d %s", n, name))
+		if len(parts) == 2 {
+			break
+		}
+	}
+	return strings.Join(parts, " ")
+}

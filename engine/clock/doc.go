@@ -1,0 +1,20 @@
+// Package clock is the model of a game's time: the time controls players
+// choose (Fischer, byo-yomi, Canadian, simple, absolute, none, and the
+// presets correspondence, daily, live and blitz), the syntax they are
+// written in (Parse, Control.String), how they read to people
+// (Control.Describe), and a Clock that keeps both players' time as moves
+// are made.
+//
+// The package is pure: it imports only the standard library and engine
+// (for the colours), keeps no time of its own and starts nothing. Every
+// operation takes the current time as an argument, so the same calls give
+// the same clock, and tests drive it with a fake time. Who calls it decides
+// what "now" is; in gobot that is the server's clock at the moment a move
+// is committed.
+//
+// It lives beside engine rather than in it because time is not a rule of
+// Go: the rules package stays about the board, while storage (which saves
+// a Clock with each game and indexes its next event) and commands (which
+// reads the players' choices and announces what happens on time) share
+// this one model. No type in it is safe for concurrent use.
+package clock
