@@ -149,12 +149,14 @@ func Parse(environ map[string]string, p Purpose) (*Config, error) {
 	case r.TokenFile != "":
 		b, err := os.ReadFile(r.TokenFile)
 		if err != nil {
-			bad("DISCORD_TOKEN_FILE", ErrInvalid, "cannot read %q: %v", r.TokenFile, errors.Unwrap(err))
+			// The path is not quoted: set to the token by mistake, it
+			// would print the token.
+			bad("DISCORD_TOKEN_FILE", ErrInvalid, "cannot read the file it names: %v", errors.Unwrap(err))
 			break
 		}
 		tok := strings.TrimRight(string(b), "\r\n")
 		if msg := checkToken(tok); msg != "" {
-			bad("DISCORD_TOKEN_FILE", ErrInvalid, "file %q: %s", r.TokenFile, msg)
+			bad("DISCORD_TOKEN_FILE", ErrInvalid, "the file it names: %s", msg)
 			break
 		}
 		c.Token = Secret(tok)
@@ -199,7 +201,7 @@ func Parse(environ map[string]string, p Purpose) (*Config, error) {
 	}
 
 	if u, err := url.Parse(r.APIURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.RawQuery != "" || u.Fragment != "" {
-		bad("DISCORD_API_URL", ErrInvalid, "%q is not an http(s) URL such as https://discord.com/api/v10", r.APIURL)
+		bad("DISCORD_API_URL", ErrInvalid, "%q is not an http(s) URL such as https://discord.com/api/v10", redactURL(r.APIURL))
 	} else {
 		c.APIURL = strings.TrimRight(r.APIURL, "/")
 	}
@@ -345,7 +347,18 @@ func validEngineName(s string) bool {
 	return true
 }
 
-// String describes the configuration on one line, with the token redacted.
+// redactURL returns a URL for printing: a password in it is replaced by
+// "xxxxx", and a URL that does not parse is not printed at all.
+func redactURL(s string) string {
+	u, err := url.Parse(s)
+	if err != nil {
+		return "(a URL that does not parse)"
+	}
+	return u.Redacted()
+}
+
+// String describes the configuration on one line, with the token and the
+// API URL's password redacted.
 func (c Config) String() string {
 	names := make([]string, 0, len(c.GTPEngines))
 	for n := range c.GTPEngines {
@@ -357,7 +370,7 @@ func (c Config) String() string {
 		key = hex.EncodeToString(c.PublicKey)
 	}
 	return fmt.Sprintf("mode=%s token=%s app_id=%s public_key=%s api_url=%s http_addr=%s db=%s guild_id=%s gtp_engines=%s log_level=%s log_format=%s max_searches=%d challenge_ttl=%s scoring_ttl=%s shutdown_timeout=%s",
-		c.Mode, c.Token.String(), c.AppID, key, c.APIURL, c.HTTPAddr, c.DBPath, c.GuildID,
+		c.Mode, c.Token.String(), c.AppID, key, redactURL(c.APIURL), c.HTTPAddr, c.DBPath, c.GuildID,
 		strings.Join(names, ","), c.LogLevel, c.LogFormat, c.MaxSearches, c.ChallengeTTL, c.ScoringTTL, c.ShutdownTimeout)
 }
 
@@ -385,7 +398,7 @@ func (c Config) LogValue() slog.Value {
 		slog.String("mode", string(c.Mode)),
 		slog.String("token", c.Token.String()),
 		slog.String("app_id", c.AppID),
-		slog.String("api_url", c.APIURL),
+		slog.String("api_url", redactURL(c.APIURL)),
 		slog.String("http_addr", c.HTTPAddr),
 		slog.String("db", c.DBPath),
 		slog.String("guild_id", c.GuildID),

@@ -8,5 +8,11 @@
 //
 // The bot token is held in a [Secret], which prints, logs and marshals as
 // "[redacted]" whatever the verb or encoder: only [Secret.Reveal] returns it.
+// A password in DISCORD_API_URL is printed as "xxxxx", and an error about
+// DISCORD_TOKEN_FILE does not quote its path (set to the token by mistake,
+// it would print it). [Config.RedactHandler] is the logging boundary: it
+// removes the token and the API password from every log record, whatever
+// quotes them (a proxy's error body echoing the Authorization header), and
+// [Config.Redact] does the same for one string.
 // [Markdown] renders the table of variables that README.md embeds.
 package config

@@ -88,23 +88,43 @@ const usage = `usage:
 `
 
 // newLogger builds the slog logger the configuration asks for, on stderr.
+// Every record passes through cfg.RedactHandler: an error that quotes a
+// proxy's echo of the Authorization header, or the API URL, reaches the log
+// without the token or the password.
 func newLogger(cfg *config.Config, w io.Writer) *slog.Logger {
 	opts := &slog.HandlerOptions{Level: cfg.LogLevel}
+	var h slog.Handler = slog.NewTextHandler(w, opts)
 	if cfg.LogFormat == config.LogJSON {
-		return slog.New(slog.NewJSONHandler(w, opts))
+		h = slog.NewJSONHandler(w, opts)
 	}
-	return slog.New(slog.NewTextHandler(w, opts))
+	return slog.New(cfg.RedactHandler(h))
 }
+
+// redactedError is an error whose message has had the configuration's
+// secrets removed (config.Redact), still wrapping the original for errors.Is.
+type redactedError struct {
+	msg string
+	err error
+}
+
+func (e *redactedError) Error() string { return e.msg }
+func (e *redactedError) Unwrap() error { return e.err }
 
 // backupSocket is where a running bot serves hot backups of its database.
 func backupSocket(dbPath string) string { return dbPath + ".sock" }
 
-// serve runs the bot until ctx ends (SIGTERM or interrupt).
-func serve(ctx context.Context, stdout, stderr io.Writer) error {
+// serve runs the bot until ctx ends (SIGTERM or interrupt). The error it
+// returns is printed: it is redacted as the log is.
+func serve(ctx context.Context, stdout, stderr io.Writer) (err error) {
 	cfg, err := config.Load()
 	if err != nil {
 		return err
 	}
+	defer func() {
+		if err != nil {
+			err = &redactedError{msg: cfg.Redact(err.Error()), err: err}
+		}
+	}()
 	log := newLogger(cfg, stderr)
 	log.Info("starting gobot", "version", version, "config", cfg)
 

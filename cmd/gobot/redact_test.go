@@ -1,0 +1,93 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+const leakToken = "TVRJd01EQXdNREF3TURBd01EQXdNREF3TURBeA.GfAkeT.b0t-t0k3n-f0r-t3sts-0nly-n0t-r34l"
+
+// echoProxy is a misbehaving proxy in front of Discord: every answer is a
+// 401 whose body echoes the request's headers, Authorization included.
+func echoProxy(t *testing.T) *httptest.Server {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusUnauthorized)
+		json.NewEncoder(w).Encode(map[string]any{"message": "401: Unauthorized", "echo": r.Header, "url": r.URL.String()})
+	}))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// TestTokenNotInErrorPaths runs gobot against a proxy that echoes the
+// Authorization header in its error bodies, with a password in
+// DISCORD_API_URL: neither the error that stops start-up (the application
+// ID cannot be fetched) nor the log of a failed registration may print the
+// token or the password.
+func TestTokenNotInErrorPaths(t *testing.T) {
+	proxy := echoProxy(t)
+	const password = "pr0xy-s3cr3t-pa55"
+	apiURL := strings.Replace(proxy.URL, "http://", "http://gobot:"+password+"@", 1)
+	check := func(what, out string) {
+		t.Helper()
+		for i := 0; i+6 <= len(leakToken); i++ {
+			if strings.Contains(out, leakToken[i:i+6]) {
+				t.Errorf("%s contains %q, a piece of the token:\n%s", what, leakToken[i:i+6], out)
+				break
+			}
+		}
+		if strings.Contains(out, password) {
+			t.Errorf("%s contains the API URL's password:\n%s", what, out)
+		}
+	}
+	base := map[string]string{
+		"DISCORD_TOKEN": leakToken, "DISCORD_API_URL": apiURL, "GOBOT_DB": filepath.Join(t.TempDir(), "gobot.db"),
+		"GOBOT_LOG_LEVEL": "debug", "DISCORD_TOKEN_FILE": "", "GOBOT_GUILD_ID": "",
+	}
+	t.Run("start-up error", func(t *testing.T) {
+		for k, v := range base {
+			t.Setenv(k, v)
+		}
+		t.Setenv("DISCORD_APP_ID", "")
+		t.Setenv("GOBOT_MODE", "gateway")
+		t.Setenv("GOBOT_HTTP_ADDR", "")
+		var stdout, stderr syncBuffer
+		code := run(context.Background(), nil, strings.NewReader(""), &stdout, &stderr)
+		if code != 1 || !strings.Contains(stderr.String(), "HTTP 401") {
+			t.Errorf("gobot behind an echoing proxy = %d, want 1 and the 401 reported:\n%s", code, stderr.String())
+		}
+		check("stderr", stderr.String())
+		check("stdout", stdout.String())
+	})
+	t.Run("logged error", func(t *testing.T) {
+		for k, v := range base {
+			t.Setenv(k, v)
+		}
+		addr := freeAddr(t)
+		t.Setenv("DISCORD_APP_ID", "1087469857499172832")
+		t.Setenv("GOBOT_MODE", "http")
+		t.Setenv("DISCORD_PUBLIC_KEY", strings.Repeat("ab", 32))
+		t.Setenv("GOBOT_HTTP_ADDR", addr)
+		var stdout, stderr syncBuffer
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan int, 1)
+		go func() { done <- run(ctx, nil, strings.NewReader(""), &stdout, &stderr) }()
+		deadline := time.Now().Add(30 * time.Second)
+		for !strings.Contains(stderr.String(), "listening") && time.Now().Before(deadline) {
+			time.Sleep(20 * time.Millisecond)
+		}
+		cancel()
+		<-done
+		if !strings.Contains(stderr.String(), "could not register") || !strings.Contains(stderr.String(), "HTTP 401") {
+			t.Errorf("the failed registration is not logged with its 401:\n%s", stderr.String())
+		}
+		check("stderr", stderr.String())
+		check("stdout", stdout.String())
+	})
+}

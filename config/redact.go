@@ -1,0 +1,104 @@
+package config
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net/url"
+	"strings"
+)
+
+// secrets returns the secret values the configuration holds: the token and
+// the password in DISCORD_API_URL, when set.
+func (c *Config) secrets() []string {
+	var s []string
+	if t := c.Token.Reveal(); t != "" {
+		s = append(s, t)
+	}
+	if u, err := url.Parse(c.APIURL); err == nil && u.User != nil {
+		if p, ok := u.User.Password(); ok && p != "" {
+			s = append(s, p)
+		}
+	}
+	return s
+}
+
+// Redact returns s with every secret of the configuration (the token, the
+// password in DISCORD_API_URL) replaced by "[redacted]": for text that may
+// quote them without meaning to, such as an error that carries a REST
+// answer or a proxy's echo of the request.
+func (c *Config) Redact(s string) string {
+	for _, secret := range c.secrets() {
+		s = strings.ReplaceAll(s, secret, redacted)
+	}
+	return s
+}
+
+// RedactHandler wraps h so that no record reaches it with a secret of the
+// configuration in its message or in any attribute (strings, errors and
+// other values are formatted and redacted; groups are walked). It is the
+// logging boundary: whatever a library or an error puts in a record, the
+// token and the API password are replaced by "[redacted]".
+func (c *Config) RedactHandler(h slog.Handler) slog.Handler {
+	return &redactHandler{next: h, secrets: c.secrets()}
+}
+
+type redactHandler struct {
+	next    slog.Handler
+	secrets []string
+}
+
+func (h *redactHandler) Enabled(ctx context.Context, l slog.Level) bool {
+	return h.next.Enabled(ctx, l)
+}
+
+func (h *redactHandler) Handle(ctx context.Context, r slog.Record) error {
+	out := slog.NewRecord(r.Time, r.Level, h.redact(r.Message), r.PC)
+	r.Attrs(func(a slog.Attr) bool {
+		out.AddAttrs(h.attr(a))
+		return true
+	})
+	return h.next.Handle(ctx, out)
+}
+
+func (h *redactHandler) WithAttrs(as []slog.Attr) slog.Handler {
+	clean := make([]slog.Attr, len(as))
+	for i, a := range as {
+		clean[i] = h.attr(a)
+	}
+	return &redactHandler{next: h.next.WithAttrs(clean), secrets: h.secrets}
+}
+
+func (h *redactHandler) WithGroup(name string) slog.Handler {
+	return &redactHandler{next: h.next.WithGroup(name), secrets: h.secrets}
+}
+
+func (h *redactHandler) redact(s string) string {
+	for _, secret := range h.secrets {
+		s = strings.ReplaceAll(s, secret, redacted)
+	}
+	return s
+}
+
+// attr redacts one attribute: strings are redacted, groups walked, and any
+// other value that would print a secret is replaced by its redacted text.
+func (h *redactHandler) attr(a slog.Attr) slog.Attr {
+	v := a.Value.Resolve()
+	switch v.Kind() {
+	case slog.KindString:
+		return slog.String(a.Key, h.redact(v.String()))
+	case slog.KindGroup:
+		as := v.Group()
+		clean := make([]any, len(as))
+		for i, g := range as {
+			clean[i] = h.attr(g)
+		}
+		return slog.Group(a.Key, clean...)
+	case slog.KindAny:
+		text := fmt.Sprint(v.Any())
+		if red := h.redact(text); red != text {
+			return slog.String(a.Key, red)
+		}
+	}
+	return slog.Attr{Key: a.Key, Value: v}
+}

@@ -1,0 +1,105 @@
+package config
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// apiPassword is the password of a rate-limit proxy in DISCORD_API_URL.
+const apiPassword = "pr0xy-s3cr3t-pa55"
+
+// TestAPIURLPasswordNeverPrinted: a password in DISCORD_API_URL is used,
+// but never printed by the start-up line, the log or an error.
+func TestAPIURLPasswordNeverPrinted(t *testing.T) {
+	url := "https://gobot:" + apiPassword + "@proxy.example:8443/api/v10"
+	c, err := Parse(map[string]string{"DISCORD_TOKEN": testToken, "DISCORD_API_URL": url}, Run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.APIURL != url {
+		t.Errorf("APIURL = %q, want the URL as given (the client needs the password)", c.APIURL)
+	}
+	var buf bytes.Buffer
+	slog.New(slog.NewTextHandler(&buf, nil)).Info("starting gobot", "config", c)
+	slog.New(slog.NewJSONHandler(&buf, nil)).Info("starting gobot", "config", *c)
+	outputs := map[string]string{
+		"String": c.String(), "%v": fmt.Sprintf("%v", c), "%#v": fmt.Sprintf("%#v", *c), "slog": buf.String(),
+	}
+	_, err = Parse(map[string]string{"DISCORD_TOKEN": testToken, "DISCORD_API_URL": url + "?x=1"}, Run)
+	if err == nil {
+		t.Fatal("Parse(DISCORD_API_URL with a query) = nil error")
+	}
+	outputs["error"] = err.Error()
+	for what, out := range outputs {
+		if strings.Contains(out, apiPassword) {
+			t.Errorf("%s prints the API URL's password:\n%s", what, out)
+		}
+	}
+	if !strings.Contains(c.String(), "proxy.example:8443") {
+		t.Errorf("String() = %q, want the API host still shown", c.String())
+	}
+}
+
+// TestTokenFilePathNeverPrinted: DISCORD_TOKEN_FILE set to the token itself
+// by mistake must not print the token in the error that says the file
+// cannot be read.
+func TestTokenFilePathNeverPrinted(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "tok")
+	if err := os.WriteFile(bad, []byte("a\nb\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, path := range []string{testToken, filepath.Join(dir, testToken), bad} {
+		_, err := Parse(map[string]string{"DISCORD_TOKEN_FILE": path}, Run)
+		if err == nil || !strings.Contains(err.Error(), "DISCORD_TOKEN_FILE") {
+			t.Fatalf("Parse(DISCORD_TOKEN_FILE=...) = %v, want an error naming the variable", err)
+		}
+		assertNoToken(t, "DISCORD_TOKEN_FILE error", err.Error())
+		if strings.Contains(err.Error(), dir) {
+			t.Errorf("DISCORD_TOKEN_FILE error quotes the path: %s", err)
+		}
+	}
+}
+
+// TestRedactHandler: whatever reaches the log, a REST error quoting a
+// proxy's echo of the Authorization header included, has the token and the
+// API password replaced.
+func TestRedactHandler(t *testing.T) {
+	c, err := Parse(map[string]string{"DISCORD_TOKEN": testToken,
+		"DISCORD_API_URL": "https://gobot:" + apiPassword + "@proxy.example/api/v10"}, Run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	echo := errors.New(`commands: discord GET /oauth2/applications/@me: HTTP 401: {"headers":{"Authorization":"Bot ` + testToken + `"},"url":"https://gobot:` + apiPassword + `@proxy.example"}`)
+	for _, format := range []string{"text", "json"} {
+		var buf bytes.Buffer
+		var h slog.Handler = slog.NewTextHandler(&buf, nil)
+		if format == "json" {
+			h = slog.NewJSONHandler(&buf, nil)
+		}
+		log := slog.New(c.RedactHandler(h))
+		log.Error("could not register "+testToken, "err", echo)
+		log.With("token", testToken).WithGroup("g").Warn("discordgo", "msg", fmt.Sprintf("Bot %s", testToken), "n", 3,
+			slog.Group("inner", "err", echo, "s", []string{testToken}))
+		log.Info("plain", "n", 42, "ok", true)
+		out := buf.String()
+		assertNoToken(t, "log "+format, out)
+		if strings.Contains(out, apiPassword) {
+			t.Errorf("log %s prints the API password:\n%s", format, out)
+		}
+		for _, want := range []string{"HTTP 401", "could not register", "42", "[redacted]"} {
+			if !strings.Contains(out, want) {
+				t.Errorf("log %s lost %q:\n%s", format, want, out)
+			}
+		}
+	}
+	if got := c.Redact("x " + testToken + " y " + apiPassword); got != "x [redacted] y [redacted]" {
+		t.Errorf("Redact() = %q", got)
+	}
+}
