@@ -178,6 +178,9 @@ func (s *Store) FinishGame(ctx context.Context, g *Game, a Archived) error {
 		if err := tx.Bucket(bucketGames).Delete([]byte(want.ChannelID)); err != nil {
 			return err
 		}
+		if err := unqueueBotMove(tx, want.ChannelID); err != nil {
+			return err
+		}
 		if err := unindexActive(tx, want.ChannelID, h.Black, h.White); err != nil {
 			return err
 		}

@@ -191,6 +191,7 @@ func (s *Store) AcceptChallenge(ctx context.Context, id string, g *Game) error {
 	if err != nil {
 		return err
 	}
+	owed := owedOf(&c)
 	err = s.update(ctx, func(tx *bolt.Tx) error {
 		ch, err := getChallenge(tx, id)
 		if err != nil {
@@ -199,7 +200,7 @@ func (s *Store) AcceptChallenge(ctx context.Context, id string, g *Game) error {
 		if ch.Expired(now) {
 			return fmt.Errorf("storage: challenge %s expired at %s: %w", id, ch.ExpiresAt.Format(time.RFC3339), ErrExpired)
 		}
-		if err := putNewGame(tx, &c, val); err != nil {
+		if err := putNewGame(tx, &c, val, owed, now); err != nil {
 			return err
 		}
 		return deleteChallenge(tx, id)

@@ -34,7 +34,25 @@
 // (Options.BackupSocket, BackupTo), since bbolt's lock keeps a second
 // process from opening the file.
 //
-// # Layout (schema 2)
+// # Owed bot moves
+//
+// A game whose bot is to move owes that move (Game.BotToMove), and the
+// store keeps every owed move in a queue, written in the same transaction
+// as the game: the write that hands the turn to a bot queues the move at
+// the back, the write that makes it (or ends the game) removes it, and a
+// write that leaves the same move owed keeps its place. So an owed move is
+// never lost, however long the queue, across crashes and restarts.
+// Workers take moves oldest first with ClaimBotMove, a claim with a lease
+// that gives each worker a different game, and give a claim back with
+// ReleaseBotMove (at once, or after a failure not before a retry time);
+// BotQueuePosition says how many moves wait ahead. A claim only spreads
+// the work: the move is stored with the game's version check, so a second
+// attempt at the same move fails with ErrConflict. bbolt lets one process
+// open the file, so this store holds claims in memory and a restart
+// forgets them; a store shared by several processes keeps them with the
+// queue.
+//
+// # Layout (schema 3)
 //
 //	meta                  "schema" -> 8-byte version
 //	games                 channel ID -> game record (JSON, moves via engine JSON)
@@ -47,6 +65,8 @@
 //	archive_by_guild      guild ID 0 finished (8) game ID -> nil
 //	players               player key -> statistics (JSON)
 //	quarantine            channel ID 0 time (8) -> corrupt record set aside
+//	bot_queue             sequence (8) -> owed bot move (JSON: channel, game, moves, since)
+//	bot_queue_by_channel  channel ID -> its bot_queue key
 //
 // Times in keys are big-endian Unix nanoseconds, so a history is a backward
 // range scan of one index: its cost depends on the page asked for, not on
@@ -71,7 +91,8 @@
 // restart at 1 with every game); QuarantineGame (moves a corrupt record
 // aside so the channel can be used again);
 // PlayerActiveGames; PlayerGamesBefore and GuildGamesBefore for paging;
-// PlayerStats; Check; NewID; ParseResult; Player.Key; the hot-backup
+// PlayerStats; the queue of owed bot moves (Game.BotToMove, ClaimBotMove,
+// ReleaseBotMove, BotQueuePosition, BotQueue); Check; NewID; ParseResult; Player.Key; the hot-backup
 // socket (Options.BackupSocket, FetchBackup, BackupTo,
 // DefaultBackupSocket); Options.Now (the store's clock);
 // Game.Followup and Game.Unposted (how a bot move made in the background

@@ -320,7 +320,8 @@ func (s *Store) CreateGame(ctx context.Context, g *Game) error {
 	if err != nil {
 		return err
 	}
-	err = s.update(ctx, func(tx *bolt.Tx) error { return putNewGame(tx, &c, val) })
+	owed := owedOf(&c)
+	err = s.update(ctx, func(tx *bolt.Tx) error { return putNewGame(tx, &c, val, owed, now) })
 	if err != nil {
 		return err
 	}
@@ -350,8 +351,10 @@ func (s *Store) newGame(g *Game) (c Game, val []byte, now time.Time, err error) 
 	return c, val, now, err
 }
 
-// putNewGame writes a new active game and its index entries in tx.
-func putNewGame(tx *bolt.Tx, g *Game, val []byte) error {
+// putNewGame writes a new active game and its index entries in tx,
+// queueing its bot's move when owed (owedOf(g), worked out before the
+// transaction) with the time now.
+func putNewGame(tx *bolt.Tx, g *Game, val []byte, owed owedState, now time.Time) error {
 	games := tx.Bucket(bucketGames)
 	if old := games.Get([]byte(g.ChannelID)); old != nil {
 		what := "a game"
@@ -364,6 +367,9 @@ func putNewGame(tx *bolt.Tx, g *Game, val []byte) error {
 		return fmt.Errorf("storage: game ID %s is already archived: %w", g.ID, ErrExists)
 	}
 	if err := games.Put([]byte(g.ChannelID), val); err != nil {
+		return err
+	}
+	if err := syncBotQueue(tx, owed, now); err != nil {
 		return err
 	}
 	return indexActive(tx, g.ChannelID, g.Black, g.White)
@@ -454,7 +460,7 @@ func (s *Store) UpdateGame(ctx context.Context, g *Game) error {
 	if err != nil {
 		return err
 	}
-	want := g.header()
+	want, owed := g.header(), owedOf(g)
 	err = s.update(ctx, func(tx *bolt.Tx) error {
 		h, err := checkStored(tx, want, "update")
 		if err != nil {
@@ -464,7 +470,10 @@ func (s *Store) UpdateGame(ctx context.Context, g *Game) error {
 			return fmt.Errorf("storage: update game %s: players cannot change (%s/%s to %s/%s): %w",
 				want.ID, h.Black.Key(), h.White.Key(), want.Black.Key(), want.White.Key(), ErrInvalid)
 		}
-		return tx.Bucket(bucketGames).Put([]byte(want.ChannelID), val)
+		if err := tx.Bucket(bucketGames).Put([]byte(want.ChannelID), val); err != nil {
+			return err
+		}
+		return syncBotQueue(tx, owed, now)
 	})
 	if err != nil {
 		return err
@@ -492,6 +501,9 @@ func (s *Store) AbortGame(ctx context.Context, g *Game) error {
 			return err
 		}
 		if err := tx.Bucket(bucketGames).Delete([]byte(want.ChannelID)); err != nil {
+			return err
+		}
+		if err := unqueueBotMove(tx, want.ChannelID); err != nil {
 			return err
 		}
 		return unindexActive(tx, want.ChannelID, h.Black, h.White)
@@ -524,6 +536,9 @@ func (s *Store) DeleteGame(ctx context.Context, channelID string, version uint64
 		if err := games.Delete([]byte(channelID)); err != nil {
 			return err
 		}
+		if err := unqueueBotMove(tx, channelID); err != nil {
+			return err
+		}
 		return unindexActive(tx, channelID, h.Black, h.White)
 	})
 }
@@ -548,6 +563,9 @@ func (s *Store) QuarantineGame(ctx context.Context, channelID string) error {
 			return fmt.Errorf("storage: quarantine: game in channel %s is sound, abort it instead: %w", channelID, ErrInvalid)
 		}
 		if err := tx.Bucket(bucketQuarantine).Put(join(channelID, timeKey(now)), bytes.Clone(v)); err != nil {
+			return err
+		}
+		if err := unqueueBotMove(tx, channelID); err != nil {
 			return err
 		}
 		if h, err := decodeHeader(v); err == nil {

@@ -3,6 +3,7 @@ package storage
 import (
 	"bytes"
 	"encoding/json"
+	"slices"
 	"time"
 
 	"github.com/gobot-dev/gobot/engine"
@@ -97,6 +98,31 @@ func migrate1to2(tx *bolt.Tx) error {
 			return err
 		}
 		if err := putArchive(tx, a, val, old.SGF, tie); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// migrate2to3 queues the bot moves that the active games of schema 2 owe,
+// in the order of their last write (when each became owed, as near as the
+// records tell). Records that cannot be decoded are left as they are.
+func migrate2to3(tx *bolt.Tx) error {
+	for _, name := range allBuckets {
+		if _, err := tx.CreateBucketIfNotExists(name); err != nil {
+			return err
+		}
+	}
+	var owed []*Game
+	tx.Bucket(bucketGames).ForEach(func(k, v []byte) error {
+		if g, err := decodeGame(string(k), v); err == nil && g.BotToMove() {
+			owed = append(owed, g)
+		}
+		return nil
+	})
+	slices.SortStableFunc(owed, func(a, b *Game) int { return a.UpdatedAt.Compare(b.UpdatedAt) })
+	for _, g := range owed {
+		if err := syncBotQueue(tx, owedOf(g), g.UpdatedAt); err != nil {
 			return err
 		}
 	}

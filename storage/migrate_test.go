@@ -15,9 +15,9 @@ import (
 	bolt "go.etcd.io/bbolt"
 )
 
-// The fixture every older schema is written with: two active games (one of
-// them corrupt), two challenges, three archived games (one with a result
-// that is not SGF, one corrupt).
+// The fixture every older schema is written with: four active games (one
+// of them corrupt, one waiting for its bot's move), two challenges, three
+// archived games (one with a result that is not SGF, one corrupt).
 type fixture struct {
 	games      []*Game
 	challenges []*Challenge
@@ -31,6 +31,7 @@ func makeFixture(t *testing.T) fixture {
 		games: []*Game{
 			{ID: "ga", ChannelID: "c1", GuildID: "G", Black: human("1"), White: human("2"), Game: eg, Version: 4, CreatedAt: t0},
 			{ID: "gb", ChannelID: "c2", Black: human("3"), White: bot("weak"), Game: newEngine(t, 19), Version: 1, CreatedAt: t0},
+			{ID: "gc", ChannelID: "c3", Black: bot("weak"), White: human("4"), Game: newEngine(t, 9), Version: 1, CreatedAt: t0},
 		},
 		challenges: []*Challenge{newChallenge("ch1", t0.Add(time.Hour)), newChallenge("ch2", t0.Add(-time.Hour))},
 		archived: []archiveV1{
@@ -87,9 +88,35 @@ func writeV1(t *testing.T, path string, f fixture) {
 	}
 }
 
+// writeV2 writes the fixture in the layout of schema 2: schema 1 migrated,
+// without the buckets later schemas added.
+func writeV2(t *testing.T, path string, f fixture) {
+	writeV1(t, path, f)
+	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	err = db.Update(func(tx *bolt.Tx) error {
+		if err := migrate1to2(tx); err != nil {
+			return err
+		}
+		for _, name := range [][]byte{bucketBotQueue, bucketBotQueueChannel} {
+			if err := tx.DeleteBucket(name); err != nil {
+				return err
+			}
+		}
+		return tx.Bucket(bucketMeta).Put(keySchema, u64(2))
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
 // olderSchemas writes the fixture in each schema before the current one.
 var olderSchemas = map[int]func(t *testing.T, path string, f fixture){
 	1: writeV1,
+	2: writeV2,
 }
 
 func TestMigrations(t *testing.T) {
@@ -158,7 +185,7 @@ func verifyMigrated(t *testing.T, s *Store, f fixture) {
 	for _, tt := range []struct {
 		player string
 		want   []string
-	}{{"1", []string{"c1"}}, {"bot:weak", []string{"c2"}}} {
+	}{{"1", []string{"c1"}}, {"bot:weak", []string{"c2", "c3"}}} {
 		games, err := s.PlayerActiveGames(ctx, tt.player)
 		var got []string
 		for _, g := range games {
@@ -167,6 +194,10 @@ func verifyMigrated(t *testing.T, s *Store, f fixture) {
 		if err != nil || fmt.Sprint(got) != fmt.Sprint(tt.want) {
 			t.Errorf("PlayerActiveGames(%s) = %v, %v; want %v", tt.player, got, err, tt.want)
 		}
+	}
+	q, err := s.BotQueue(ctx)
+	if err != nil || len(q) != 1 || q[0].ChannelID != "c3" || q[0].GameID != "gc" || q[0].Moves != 0 {
+		t.Errorf("BotQueue() = %+v, %v; want the move the bot owes in c3", q, err)
 	}
 	exp, err := s.ExpiredChallenges(ctx, t0)
 	if err != nil || len(exp) != 1 || exp[0].ID != "ch2" {

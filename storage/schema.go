@@ -23,29 +23,35 @@ import (
 //	   archive record into archive_sgf so that listings stay small; adds
 //	   players (statistics per player) and quarantine (corrupt records
 //	   moved aside by QuarantineGame).
-const SchemaVersion = 2
+//	3  adds the queue of owed bot moves: bot_queue and
+//	   bot_queue_by_channel, filled from the active games whose bot is to
+//	   move.
+const SchemaVersion = 3
 
 // Bucket names of the current schema. Keys are bytes: IDs as given, times
 // as 8-byte big-endian Unix nanoseconds so that keys sort by time, and a
 // zero byte between the parts of a composite key (IDs may not contain one).
 var (
-	bucketMeta          = []byte("meta")
-	bucketGames         = []byte("games")                // channel ID -> gameRecord
-	bucketGamesByPlayer = []byte("games_by_player")      // player key 0 channel ID -> nil
-	bucketChallenges    = []byte("challenges")           // challenge ID -> challengeRecord
-	bucketChallengesExp = []byte("challenges_by_expiry") // expiry 8 | challenge ID -> nil
-	bucketArchive       = []byte("archive")              // game ID -> archiveRecord (no SGF)
-	bucketArchiveSGF    = []byte("archive_sgf")          // game ID -> SGF bytes
-	bucketArchivePlayer = []byte("archive_by_player")    // player key 0 finished 8 | game ID -> nil
-	bucketArchiveGuild  = []byte("archive_by_guild")     // guild ID 0 finished 8 | game ID -> nil
-	bucketPlayers       = []byte("players")              // player key -> statsRecord
-	bucketQuarantine    = []byte("quarantine")           // channel ID 0 time 8 -> corrupt record moved aside
+	bucketMeta            = []byte("meta")
+	bucketGames           = []byte("games")                // channel ID -> gameRecord
+	bucketGamesByPlayer   = []byte("games_by_player")      // player key 0 channel ID -> nil
+	bucketChallenges      = []byte("challenges")           // challenge ID -> challengeRecord
+	bucketChallengesExp   = []byte("challenges_by_expiry") // expiry 8 | challenge ID -> nil
+	bucketArchive         = []byte("archive")              // game ID -> archiveRecord (no SGF)
+	bucketArchiveSGF      = []byte("archive_sgf")          // game ID -> SGF bytes
+	bucketArchivePlayer   = []byte("archive_by_player")    // player key 0 finished 8 | game ID -> nil
+	bucketArchiveGuild    = []byte("archive_by_guild")     // guild ID 0 finished 8 | game ID -> nil
+	bucketPlayers         = []byte("players")              // player key -> statsRecord
+	bucketQuarantine      = []byte("quarantine")           // channel ID 0 time 8 -> corrupt record moved aside
+	bucketBotQueue        = []byte("bot_queue")            // sequence 8 -> botMoveRecord, in the order the moves became owed
+	bucketBotQueueChannel = []byte("bot_queue_by_channel") // channel ID -> its bot_queue key
 
 	keySchema = []byte("schema")
 
 	allBuckets = [][]byte{
 		bucketMeta, bucketGames, bucketGamesByPlayer, bucketChallenges, bucketChallengesExp,
 		bucketArchive, bucketArchiveSGF, bucketArchivePlayer, bucketArchiveGuild, bucketPlayers, bucketQuarantine,
+		bucketBotQueue, bucketBotQueueChannel,
 	}
 )
 
@@ -53,6 +59,7 @@ var (
 // transaction. Each step sees the buckets of its own source version.
 var migrations = []func(tx *bolt.Tx) error{
 	migrate1to2,
+	migrate2to3,
 }
 
 // migrate brings the file to SchemaVersion in one transaction: a new file
@@ -195,9 +202,12 @@ func checkIndexes(tx *bolt.Tx) []error {
 		}
 		return nil
 	})
+	botQueue := tx.Bucket(bucketBotQueueChannel)
 	games.ForEach(func(k, v []byte) error {
-		if _, err := decodeGame(string(k), v); err != nil {
+		if g, err := decodeGame(string(k), v); err != nil {
 			errs = append(errs, err)
+		} else if g.BotToMove() && botQueue.Get(k) == nil {
+			bad("games: channel %q waits for its bot's move but is not in the bot queue", k)
 		}
 		h, err := decodeHeader(v)
 		if err != nil {
@@ -213,6 +223,8 @@ func checkIndexes(tx *bolt.Tx) []error {
 		}
 		return nil
 	})
+
+	errs = append(errs, checkBotQueue(tx)...)
 
 	// Challenges and their expiry index correspond one to one.
 	chs, exp := tx.Bucket(bucketChallenges), tx.Bucket(bucketChallengesExp)
