@@ -58,6 +58,12 @@ type Bot struct {
 	// but the thread would stay, empty).
 	accepting sync.Map
 
+	// bodyReads holds a slot per HTTP body being read before its signature
+	// is checked (maxBodyReads); replays remembers the interactions the
+	// HTTP endpoint answered, to answer a replayed copy the same way.
+	bodyReads chan struct{}
+	replays   *replayCache
+
 	mu       sync.Mutex
 	closed   bool
 	inflight sync.WaitGroup
@@ -82,7 +88,8 @@ func New(opts Options) (*Bot, error) {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
-	b := &Bot{opts: opts, log: opts.Logger, deferAfter: httpDeferAfter}
+	b := &Bot{opts: opts, log: opts.Logger, deferAfter: httpDeferAfter,
+		bodyReads: make(chan struct{}, maxBodyReads), replays: newReplayCache()}
 	b.base, b.cancel = context.WithCancel(context.Background())
 	b.router = b.routes()
 	return b, nil
@@ -220,7 +227,9 @@ func (b *Bot) replyError(ctx context.Context, r *Request, log *slog.Logger, err 
 		}
 		return
 	}
-	if rerr := r.Reply(ctx, &Message{Content: msg, Ephemeral: true}); rerr != nil {
+	// Discord refuses a message over 2,000 characters, and the user would
+	// read only "interaction failed".
+	if rerr := r.Reply(ctx, &Message{Content: clip(msg, 2000), Ephemeral: true}); rerr != nil {
 		log.Warn("could not send error reply", "err", rerr)
 	}
 }

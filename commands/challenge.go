@@ -334,7 +334,7 @@ func (b *Bot) cmdBot(ctx context.Context, r *Request) error {
 			for i, l := range levels {
 				names[i] = l.Name
 			}
-			return userErr(ErrBadOption, fmt.Sprintf("Unknown level %q: choose one of %v.", v, names))
+			return userErr(ErrBadOption, fmt.Sprintf("Unknown level %s: choose one of %v.", quote(v), names))
 		}
 		level = v
 	}

@@ -18,8 +18,10 @@
 // token.
 //
 // Three front doors lead to Bot.Handle: the gateway (cmd/gobot passes each
-// INTERACTION_CREATE), HTTPHandler (GOBOT_MODE=http: Ed25519 signatures,
-// PING, answers within Discord's 3 seconds) and RunConsole (a terminal that
+// INTERACTION_CREATE), HTTPHandler (GOBOT_MODE=http, on InteractionsPath:
+// Ed25519 signatures checked on the headers first, a bounded number of
+// pooled body reads, PING, answers within Discord's 3 seconds, a replayed
+// interaction answered with its first answer) and RunConsole (a terminal that
 // types the same commands). Bot.Run does the background work: bot moves
 // pending after a restart, expired challenges and scoring phases.
 package commands

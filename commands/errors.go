@@ -2,6 +2,7 @@ package commands
 
 import (
 	"errors"
+	"strconv"
 )
 
 // The sentinel errors. Handlers wrap them in a *UserError when the user
@@ -75,3 +76,12 @@ func (e *UserError) Unwrap() error { return e.Err }
 func userErr(sentinel error, msg string) error {
 	return &UserError{Msg: msg, Err: sentinel}
 }
+
+// maxQuoted is how many characters of a user's input an error reply quotes.
+const maxQuoted = 32
+
+// quote returns user input for an error reply, in double quotes and cut to
+// its first maxQuoted characters: a 200 KB option value echoed whole would
+// make Discord refuse the reply, and the user would see only "interaction
+// failed".
+func quote(s string) string { return strconv.Quote(clip(s, maxQuoted)) }

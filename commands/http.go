@@ -16,10 +16,20 @@ import (
 	"github.com/bwmarrin/discordgo"
 )
 
+// InteractionsPath is the one path the HTTP endpoint serves interactions
+// on (the Interactions Endpoint URL ends with it); a POST to any other
+// path is not an interaction.
+const InteractionsPath = "/interactions"
+
 // The HTTP endpoint's limits.
 const (
 	// maxBody bounds an interaction payload.
 	maxBody = 1 << 20
+	// maxBodyReads bounds the bodies read at once before their signature is
+	// checked: with maxBody each, at most 32 MiB of buffers.
+	maxBodyReads = 32
+	// bodyReadTimeout bounds the reading of one body.
+	bodyReadTimeout = 5 * time.Second
 	// signatureMaxAge is how old (or how far in the future) a signed
 	// timestamp may be before the request is refused as stale.
 	signatureMaxAge = 5 * time.Minute
@@ -32,11 +42,21 @@ const (
 // request must carry a valid Ed25519 signature from publicKey over the
 // timestamp and body (X-Signature-Ed25519, X-Signature-Timestamp) with a
 // timestamp within five minutes of now; anything else gets 401 and is not
-// looked at further. PING is answered with PONG. Other interactions are
-// handled as Handle does, with the initial response written as the HTTP
-// answer within the 3-second deadline: a handler that has not answered after
-// two seconds is deferred, and responses with files are deferred and then
-// edited, since Discord reads files only from REST uploads.
+// looked at further. The headers are checked first: a missing or malformed
+// signature or timestamp, or a timestamp outside the window, is refused
+// before a byte of the body is read, and a declared body over 1 MiB gets
+// 413. At most maxBodyReads bodies are read at once before their signature
+// is checked (more get 503 at once), each into a pooled buffer and within
+// bodyReadTimeout, so slow clients with bad signatures cannot exhaust
+// memory.
+//
+// PING is answered with PONG. Other interactions are handled as Handle
+// does, with the initial response written as the HTTP answer within the
+// 3-second deadline: a handler that has not answered after two seconds is
+// deferred, and responses with files are deferred and then edited, since
+// Discord reads files only from REST uploads. An interaction is handled
+// once: a signed copy replayed within the timestamp window gets the first
+// copy's answer and changes nothing.
 func (b *Bot) HTTPHandler(publicKey ed25519.PublicKey) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 		if req.Method != http.MethodPost {
@@ -44,18 +64,29 @@ func (b *Bot) HTTPHandler(publicKey ed25519.PublicKey) http.Handler {
 			http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
 			return
 		}
-		body, err := io.ReadAll(io.LimitReader(req.Body, maxBody+1))
-		if err != nil || len(body) > maxBody {
-			http.Error(w, "bad request", http.StatusBadRequest)
+		sig, ts, signedAt, ok := signatureHeaders(req.Header, b.now())
+		if !ok || len(publicKey) != ed25519.PublicKeySize {
+			b.log.Debug("interaction refused: missing, malformed or stale signature headers", "remote", req.RemoteAddr)
+			http.Error(w, "invalid request signature", http.StatusUnauthorized)
 			return
 		}
-		if !verify(publicKey, req.Header, body, b.now()) {
+		if req.ContentLength > maxBody {
+			http.Error(w, "request body too large", http.StatusRequestEntityTooLarge)
+			return
+		}
+		buf, status := b.readBody(w, req)
+		if status != http.StatusOK {
+			http.Error(w, http.StatusText(status), status)
+			return
+		}
+		defer putBuffer(buf)
+		if !ed25519.Verify(publicKey, signedMessage(ts, buf.Bytes()), sig) {
 			b.log.Debug("interaction refused: bad signature", "remote", req.RemoteAddr)
 			http.Error(w, "invalid request signature", http.StatusUnauthorized)
 			return
 		}
 		var it discordgo.Interaction
-		if err := json.Unmarshal(body, &it); err != nil {
+		if err := json.Unmarshal(buf.Bytes(), &it); err != nil {
 			http.Error(w, "bad interaction", http.StatusBadRequest)
 			return
 		}
@@ -63,27 +94,100 @@ func (b *Bot) HTTPHandler(publicKey ed25519.PublicKey) http.Handler {
 			writeJSON(w, &Response{Type: discordgo.InteractionResponsePong})
 			return
 		}
-		ex := &exchange{ch: make(chan *Response, 1), flushed: make(chan struct{})}
-		if !b.spawn(func(ctx context.Context) { b.handle(ctx, &it, ex.initial) }) {
-			http.Error(w, "shutting down", http.StatusServiceUnavailable)
+		entry, first := b.replays.claim(it.ID, signedAt.Add(signatureMaxAge), b.now())
+		if !first {
+			b.log.Info("interaction replayed: answered with its first answer", "interaction", it.ID, "remote", req.RemoteAddr)
+			select {
+			case <-entry.done:
+				writeBody(w, entry.status, entry.body)
+			case <-req.Context().Done():
+			}
 			return
 		}
-		timer := time.NewTimer(b.deferAfter)
-		defer timer.Stop()
-		var resp *Response
-		select {
-		case resp = <-ex.ch:
-		case <-timer.C:
-			resp = ex.timeout(&it)
-		case <-req.Context().Done():
-			resp = ex.timeout(&it)
-		}
-		writeJSON(w, resp)
-		if f, ok := w.(http.Flusher); ok {
-			f.Flush()
-		}
-		close(ex.flushed)
+		status, body := b.serveInteraction(req.Context(), &it, w)
+		entry.finish(status, body)
 	})
+}
+
+// serveInteraction handles one verified interaction and writes its initial
+// response; it returns what it wrote, for replays.
+func (b *Bot) serveInteraction(ctx context.Context, it *discordgo.Interaction, w http.ResponseWriter) (int, []byte) {
+	ex := &exchange{ch: make(chan *Response, 1), flushed: make(chan struct{})}
+	if !b.spawn(func(ctx context.Context) { b.handle(ctx, it, ex.initial) }) {
+		body := []byte("shutting down\n")
+		writeBody(w, http.StatusServiceUnavailable, body)
+		return http.StatusServiceUnavailable, body
+	}
+	timer := time.NewTimer(b.deferAfter)
+	defer timer.Stop()
+	var resp *Response
+	select {
+	case resp = <-ex.ch:
+	case <-timer.C:
+		resp = ex.timeout(it)
+	case <-ctx.Done():
+		resp = ex.timeout(it)
+	}
+	status, body := http.StatusOK, []byte(nil)
+	data, err := json.Marshal(resp)
+	if err != nil {
+		status, body = http.StatusInternalServerError, []byte("internal error\n")
+	} else {
+		body = data
+	}
+	writeBody(w, status, body)
+	if f, ok := w.(http.Flusher); ok {
+		f.Flush()
+	}
+	close(ex.flushed)
+	return status, body
+}
+
+// readBody reads the request's body into a pooled buffer, holding one of
+// maxBodyReads slots while it does. It returns http.StatusOK and the
+// buffer (to be given back with putBuffer), or the status to refuse with:
+// 503 when every slot is taken, 413 for a body over maxBody, 400 when the
+// body cannot be read within bodyReadTimeout.
+func (b *Bot) readBody(w http.ResponseWriter, req *http.Request) (*bytes.Buffer, int) {
+	select {
+	case b.bodyReads <- struct{}{}:
+	default:
+		w.Header().Set("Retry-After", "1")
+		return nil, http.StatusServiceUnavailable
+	}
+	defer func() { <-b.bodyReads }()
+	// The server's ReadTimeout bounds the whole request; this bounds the
+	// body, so a slot is never held longer (not every ResponseWriter
+	// supports it, and then the server's timeout is the bound).
+	_ = http.NewResponseController(w).SetReadDeadline(time.Now().Add(bodyReadTimeout))
+	buf := bodyPool.Get().(*bytes.Buffer)
+	buf.Reset()
+	if n := req.ContentLength; n > 0 {
+		buf.Grow(int(n))
+	}
+	_, err := buf.ReadFrom(io.LimitReader(req.Body, maxBody+1))
+	switch {
+	case err != nil:
+		putBuffer(buf)
+		return nil, http.StatusBadRequest
+	case buf.Len() > maxBody:
+		putBuffer(buf)
+		return nil, http.StatusRequestEntityTooLarge
+	}
+	return buf, http.StatusOK
+}
+
+// bodyPool holds the buffers request bodies are read into. Interactions
+// are a few kilobytes; a buffer that grew past maxPooled is dropped rather
+// than kept.
+var bodyPool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+const maxPooled = 64 << 10
+
+func putBuffer(buf *bytes.Buffer) {
+	if buf.Cap() <= maxPooled {
+		bodyPool.Put(buf)
+	}
 }
 
 // exchange hands the handler's initial response to the HTTP request that
@@ -162,34 +266,96 @@ func writeJSON(w http.ResponseWriter, v any) {
 		http.Error(w, "internal error", http.StatusInternalServerError)
 		return
 	}
-	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("Content-Length", strconv.Itoa(len(data)))
-	w.WriteHeader(http.StatusOK)
-	w.Write(data)
+	writeBody(w, http.StatusOK, data)
 }
 
-// verify checks Discord's request signature: Ed25519 over timestamp||body,
-// with a timestamp (Unix seconds) no further than signatureMaxAge from now.
-func verify(key ed25519.PublicKey, h http.Header, body []byte, now time.Time) bool {
-	if len(key) != ed25519.PublicKeySize {
-		return false
+// writeBody writes an answer: JSON when status is 200, text otherwise.
+func writeBody(w http.ResponseWriter, status int, body []byte) {
+	ctype := "application/json"
+	if status != http.StatusOK {
+		ctype = "text/plain; charset=utf-8"
 	}
-	sig, err := hex.DecodeString(h.Get("X-Signature-Ed25519"))
-	if err != nil || len(sig) != ed25519.SignatureSize {
-		return false
+	w.Header().Set("Content-Type", ctype)
+	w.Header().Set("Content-Length", strconv.Itoa(len(body)))
+	w.WriteHeader(status)
+	w.Write(body)
+}
+
+// signatureHeaders checks Discord's signature headers before the body is
+// read: a signature of 64 bytes in hex, and a timestamp (Unix seconds) no
+// further than signatureMaxAge from now. It returns the signature, the
+// timestamp as sent and as a time.
+func signatureHeaders(h http.Header, now time.Time) (sig []byte, ts string, at time.Time, ok bool) {
+	raw := h.Get("X-Signature-Ed25519")
+	if len(raw) != 2*ed25519.SignatureSize {
+		return nil, "", time.Time{}, false
 	}
-	ts := h.Get("X-Signature-Timestamp")
+	sig, err := hex.DecodeString(raw)
+	if err != nil {
+		return nil, "", time.Time{}, false
+	}
+	ts = h.Get("X-Signature-Timestamp")
 	sec, err := strconv.ParseInt(ts, 10, 64)
 	if err != nil {
-		return false
+		return nil, "", time.Time{}, false
 	}
-	if d := now.Sub(time.Unix(sec, 0)); d > signatureMaxAge || d < -signatureMaxAge {
-		return false
+	at = time.Unix(sec, 0)
+	if d := now.Sub(at); d > signatureMaxAge || d < -signatureMaxAge {
+		return nil, "", time.Time{}, false
 	}
-	var msg bytes.Buffer
-	msg.WriteString(ts)
-	msg.Write(body)
-	return ed25519.Verify(key, msg.Bytes(), sig)
+	return sig, ts, at, true
+}
+
+// signedMessage is what Discord signs: the timestamp, then the body.
+func signedMessage(ts string, body []byte) []byte {
+	msg := make([]byte, 0, len(ts)+len(body))
+	return append(append(msg, ts...), body...)
+}
+
+// replayCache remembers the interactions the endpoint has answered until
+// their signed timestamp leaves the window (after which a copy is refused
+// as stale anyway), with the answer each got.
+type replayCache struct {
+	mu      sync.Mutex
+	entries map[string]*replayEntry
+	pruned  time.Time
+}
+
+type replayEntry struct {
+	expires time.Time
+	done    chan struct{} // closed when status and body are set
+	status  int
+	body    []byte
+}
+
+func newReplayCache() *replayCache { return &replayCache{entries: map[string]*replayEntry{}} }
+
+// claim returns the entry for interaction id and whether this is its first
+// copy, which must handle it and then call finish. Expired entries are
+// dropped at most once a minute.
+func (c *replayCache) claim(id string, expires, now time.Time) (*replayEntry, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if now.Sub(c.pruned) >= time.Minute {
+		for k, e := range c.entries {
+			if now.After(e.expires) {
+				delete(c.entries, k)
+			}
+		}
+		c.pruned = now
+	}
+	if e, ok := c.entries[id]; ok && !now.After(e.expires) {
+		return e, false
+	}
+	e := &replayEntry{expires: expires, done: make(chan struct{})}
+	c.entries[id] = e
+	return e, true
+}
+
+// finish records the first copy's answer and releases the copies waiting.
+func (e *replayEntry) finish(status int, body []byte) {
+	e.status, e.body = status, body
+	close(e.done)
 }
 
 // HealthHandler answers GET /healthz with 200 "ok" while check succeeds.

@@ -40,7 +40,7 @@ func parseSetup(r *Request, defaultColor string) (setup, error) {
 		case "nigiri", "random":
 			c = "nigiri"
 		default:
-			return s, userErr(ErrBadOption, fmt.Sprintf("The colour must be black, white or nigiri, not %q.", c))
+			return s, userErr(ErrBadOption, fmt.Sprintf("The colour must be black, white or nigiri, not %s.", quote(c)))
 		}
 		s.Color = c
 	}
@@ -50,7 +50,7 @@ func parseSetup(r *Request, defaultColor string) (setup, error) {
 	}
 	rules, err := engine.Preset(name)
 	if err != nil {
-		return s, userErr(ErrBadOption, fmt.Sprintf("Unknown ruleset %q: choose %s.", name, strings.Join(engine.PresetNames, ", ")))
+		return s, userErr(ErrBadOption, fmt.Sprintf("Unknown ruleset %s: choose %s.", quote(name), strings.Join(engine.PresetNames, ", ")))
 	}
 	s.Rules = rules
 	if h, ok, err := r.Int("handicap"); err != nil {
@@ -128,9 +128,9 @@ func parsePoint(s string, size int) (engine.Point, error) {
 	case strings.HasPrefix(t, "I") && len(t) > 1 && isDigits(t[1:]):
 		return p, userErr(engine.ErrInvalidCoordinates, fmt.Sprintf("Go coordinates skip the letter I: after H comes J. Valid points here: %s.", rng))
 	case len(t) >= 2 && t[0] >= 'A' && t[0] <= 'Z' && isDigits(t[1:]):
-		return p, userErr(engine.ErrInvalidCoordinates, fmt.Sprintf("%s is off this %d×%d board: valid points are %s.", t, size, size, rng))
+		return p, userErr(engine.ErrInvalidCoordinates, fmt.Sprintf("%s is off this %d×%d board: valid points are %s.", clip(t, maxQuoted), size, size, rng))
 	}
-	return p, userErr(engine.ErrInvalidCoordinates, fmt.Sprintf("I can't read %q as a point: write a column letter and a row number, like D4 (valid here: %s).", s, rng))
+	return p, userErr(engine.ErrInvalidCoordinates, fmt.Sprintf("I can't read %s as a point: write a column letter and a row number, like D4 (valid here: %s).", quote(s), rng))
 }
 
 func isDigits(s string) bool {

@@ -220,7 +220,7 @@ func (r *Request) Int(name string) (int, bool, error) {
 	case string:
 		n, err := strconv.Atoi(v)
 		if err != nil {
-			return 0, true, userErr(ErrBadOption, fmt.Sprintf("`%s` must be a whole number, not %q.", name, v))
+			return 0, true, userErr(ErrBadOption, fmt.Sprintf("`%s` must be a whole number, not %s.", name, quote(v)))
 		}
 		return n, true, nil
 	}
@@ -239,7 +239,7 @@ func (r *Request) Float(name string) (float64, bool, error) {
 	case string:
 		f, err := strconv.ParseFloat(v, 64)
 		if err != nil {
-			return 0, true, userErr(ErrBadOption, fmt.Sprintf("`%s` must be a number, not %q.", name, v))
+			return 0, true, userErr(ErrBadOption, fmt.Sprintf("`%s` must be a number, not %s.", name, quote(v)))
 		}
 		return f, true, nil
 	}
@@ -258,7 +258,7 @@ func (r *Request) Bool(name string) (bool, bool, error) {
 	case string:
 		b, err := strconv.ParseBool(v)
 		if err != nil {
-			return false, true, userErr(ErrBadOption, fmt.Sprintf("`%s` must be true or false, not %q.", name, v))
+			return false, true, userErr(ErrBadOption, fmt.Sprintf("`%s` must be true or false, not %s.", name, quote(v)))
 		}
 		return b, true, nil
 	}

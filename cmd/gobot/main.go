@@ -177,9 +177,7 @@ func serve(ctx context.Context, stdout, stderr io.Writer) (err error) {
 		mux := http.NewServeMux()
 		mux.Handle("GET /healthz", commands.HealthHandler(store.Check, log))
 		if cfg.Mode == config.ModeHTTP {
-			h := bot.HTTPHandler(cfg.PublicKey)
-			mux.Handle("POST /", h)
-			mux.Handle("POST /interactions", h)
+			mux.Handle("POST "+commands.InteractionsPath, bot.HTTPHandler(cfg.PublicKey))
 		}
 		srv = &http.Server{Addr: cfg.HTTPAddr, Handler: mux, ReadHeaderTimeout: 5 * time.Second, ReadTimeout: 10 * time.Second, WriteTimeout: 10 * time.Second}
 		errc := make(chan error, 1)

@@ -91,6 +91,22 @@ func TestServeHTTPMode(t *testing.T) {
 	if r := d.Do(d.Ping()); r.Type != 1 {
 		t.Fatalf("PING answered type %d, want PONG", r.Type)
 	}
+	// Interactions are served on /interactions only: a signed POST to any
+	// other path, /healthz included, is not handled.
+	for _, path := range []string{"/", "/healthz", "/interactions/x", "/api/interactions"} {
+		req, err := d.Signer.Request(base+path, d.Ping().JSON(), time.Now())
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if want := http.StatusNotFound; path == "/healthz" && resp.StatusCode != http.StatusMethodNotAllowed || path != "/healthz" && resp.StatusCode != want {
+			t.Errorf("signed PING to %s answered %s, want 404 (405 for /healthz)", path, resp.Status)
+		}
+	}
 	ch := d.GuildChannel("go")
 	u := d.NewUser("ann")
 	if m := d.Do(d.Command(ch, u, "go", discordtest.Sub("bot", discordtest.Str("level", "beginner"), discordtest.Int("size", 9)))); m.Ephemeral() {
