@@ -77,6 +77,7 @@ func Definitions(levels []Level) []*discordgo.ApplicationCommand {
 			break
 		}
 	}
+	minPage := 1.0
 	sub := func(name, desc string, opts ...*discordgo.ApplicationCommandOption) *discordgo.ApplicationCommandOption {
 		return &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionSubCommand, Name: name, Description: desc, Options: opts}
 	}
@@ -99,8 +100,13 @@ func Definitions(levels []Level) []*discordgo.ApplicationCommand {
 			sub("resign", "Resign the game"),
 			sub("undo", "Take back your last move (asks your opponent)"),
 			sub("board", "Show the current board again"),
-			sub("sgf", "Get the game record as an SGF file",
+			sub("sgf", "Get a game record as an SGF file (this channel's game, or its last finished one)",
+				gameOpt(),
 				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionBoolean, Name: "animation", Description: "Also attach an animated replay of the game (GIF)"}),
+			sub("replay", "Animated replay (GIF) of a finished game (default: the last one in this channel)", gameOpt()),
+			sub("history", "Someone's finished games, with their records",
+				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionUser, Name: "player", Description: "Whose games (default: yours)"},
+				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionInteger, Name: "page", Description: "Page, from 1 (newest games first)", MinValue: &minPage}),
 			sub("dead", "Scoring phase: mark or unmark a group as dead", &discordgo.ApplicationCommandOption{
 				Type: discordgo.ApplicationCommandOptionString, Name: "point", Description: "Any stone of the group, like C3",
 				Required: true, Autocomplete: true, MaxLength: 6}),
@@ -110,6 +116,16 @@ func Definitions(levels []Level) []*discordgo.ApplicationCommand {
 			sub("abort", "Remove a stuck game from this channel (needs Manage Messages)"),
 		},
 	}}
+}
+
+// gameOpt is the game: option naming a finished game by ID, with the
+// user's recent games as suggestions (see finishedGameOption).
+func gameOpt() *discordgo.ApplicationCommandOption {
+	return &discordgo.ApplicationCommandOption{
+		Type: discordgo.ApplicationCommandOptionString, Name: gameOption,
+		Description:  "A finished game (suggests your recent ones; default: the last one here)",
+		Autocomplete: true, MaxLength: 40,
+	}
 }
 
 func clip(s string, n int) string {

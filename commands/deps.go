@@ -22,6 +22,9 @@ type Store interface {
 	ActiveGames(ctx context.Context) ([]*storage.Game, error)
 	PlayerStats(ctx context.Context, playerKey string) (*storage.PlayerStats, error)
 	PlayerGames(ctx context.Context, playerKey string, limit int) ([]*storage.Archived, error)
+	PlayerGamesPage(ctx context.Context, playerKey string, offset, limit int, keep func(*storage.Archived) bool) ([]*storage.Archived, int, error)
+	ChannelGames(ctx context.Context, channelID string, limit int) ([]*storage.Archived, error)
+	ArchivedGame(ctx context.Context, id string) (*storage.Archived, error)
 
 	CreateChallenge(ctx context.Context, c *storage.Challenge) error
 	Challenge(ctx context.Context, id string) (*storage.Challenge, error)

@@ -27,7 +27,11 @@ func (b *Bot) routes() *Router {
 	rt.Command("go/resign", b.onGame(b.resign))
 	rt.Command("go/undo", b.onGame(b.undo))
 	rt.Command("go/board", b.onGame(b.cmdBoard))
-	rt.Command("go/sgf", b.onGame(b.cmdSGF))
+	rt.Command("go/sgf", b.cmdSGF)
+	rt.Autocomplete("go/sgf", b.completeFinishedGames)
+	rt.Command("go/replay", b.cmdReplay)
+	rt.Autocomplete("go/replay", b.completeFinishedGames)
+	rt.Command("go/history", b.cmdHistory)
 	rt.Command("go/dead", b.onGame(b.cmdDead))
 	rt.Autocomplete("go/dead", b.completeDead)
 	rt.Command("go/stats", b.cmdStats)
@@ -44,6 +48,8 @@ func (b *Bot) routes() *Router {
 	rt.Component("game/{id}/undo-no/{move}", b.onBoard(b.btnUndoNo))
 	rt.Component("game/{id}/score/{marking}/accept", b.btnScoreAccept)
 	rt.Component("game/{id}/score/{marking}/resume", b.btnScoreResume)
+	rt.Component("history/{player}/{page}", b.btnHistory)
+	rt.Component("sgf/{id}", b.btnSGF)
 	return rt
 }
 
@@ -587,7 +593,8 @@ func (b *Bot) cmdBoard(ctx context.Context, r *Request, g *storage.Game) error {
 	return r.Reply(ctx, m)
 }
 
-func (b *Bot) cmdSGF(ctx context.Context, r *Request, g *storage.Game) error {
+// activeSGF attaches the record of the game in play in this channel.
+func (b *Bot) activeSGF(ctx context.Context, r *Request, g *storage.Game) error {
 	var dead []engine.Point
 	if g.Scoring != nil {
 		dead = g.Scoring.Dead
@@ -602,7 +609,7 @@ func (b *Bot) cmdSGF(ctx context.Context, r *Request, g *storage.Game) error {
 	}
 	m := &Message{
 		Content: fmt.Sprintf("Game record after %d moves (SGF, opens in any Go editor).", g.Game.MoveCount()),
-		Files:   []File{{Name: "gobot-" + g.ID + ".sgf", ContentType: "application/x-go-sgf", Description: "SGF record: " + title(g), Data: data}},
+		Files:   []File{sgfFile(g.ID, title(g), data)},
 	}
 	if animate {
 		// Drawing every move takes a while: answer "thinking" first.

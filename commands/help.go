@@ -42,6 +42,11 @@ func helpText(levels []Level, challengeTTL, scoringTTL time.Duration) []*discord
 				"`/go undo` (or **Undo**) asks your opponent to take back your last move; against the bot it takes back its reply and your move at once.\n" +
 				"`/go board` shows the board again; `/go sgf` attaches the game record (SGF); `animation:true` adds an animated replay.\n" +
 				"`/go stats player:@someone` shows a record of games won and lost and the latest results."},
+			{Name: "Finished games", Value: "The final message carries the counted board and the record (SGF). " +
+				"`/go sgf` gives the game in play here, or else the last one finished here; `/go sgf game:` any game you may see " +
+				"(it suggests your recent games as you type). `/go replay game:` posts an animated replay. " +
+				"`/go history player: page:` lists someone's games, with Previous / Next and an SGF button for each. " +
+				"You may see the games you played and the games of this server."},
 			{Name: "Coordinates", Value: "Columns are letters from the left, **skipping I** (A–H, J–T on 19×19); rows are numbers from the bottom. " +
 				"On 9×9 the points are A1–J9, on 13×13 A1–N13, on 19×19 A1–T19."},
 			{Name: "End of the game", Value: "Two passes in a row end play. I then propose which stones are dead (crossed out) and show the count. " +

@@ -157,6 +157,11 @@ func boardMessage(g *storage.Game, note string) (*Message, error) {
 	if _, over := g.Game.Result(); over {
 		embed.Color = colorDone
 		m.ClearComponents = true
+		data, err := gameSGF(g, nil, false)
+		if err != nil {
+			return nil, err
+		}
+		m.Files = append(m.Files, sgfFile(g.ID, title(g), data))
 		return m, nil
 	}
 	if p := g.Player(c); !p.IsBot() && !g.Player(c.Opponent()).IsBot() {

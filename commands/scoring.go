@@ -251,12 +251,16 @@ func finalScoreMessage(g *storage.Game, note string) (*Message, error) {
 	db, dw := deadCounts(g, dead)
 	res, _ := g.Game.Result()
 	desc := strings.TrimSpace(note + "\n" + fmt.Sprintf("**Game over: %s**\n```\n%s\n```", resultSentence(g, res), engine.FormatScore(sc, db, dw)))
+	data, err := gameSGF(g, dead, true)
+	if err != nil {
+		return nil, err
+	}
 	return &Message{
 		Embeds: []*discordgo.MessageEmbed{{
 			Title: title(g), Description: clip(desc, 4096),
 			Image: &discordgo.MessageEmbedImage{URL: "attachment://" + name}, Color: colorDone,
 		}},
-		Files:           []File{f},
+		Files:           []File{f, sgfFile(g.ID, title(g), data)},
 		ClearComponents: true, // when it replaces the scoring message
 	}, nil
 }

@@ -83,10 +83,14 @@ type indexKey struct {
 }
 
 // archiveIndexKeys returns the index entries of an archived game: one per
-// distinct player, and one for its guild unless it was played in a DM.
+// distinct player, one for its channel, and one for its guild unless it was
+// played in a DM.
 func archiveIndexKeys(a *Archived) []indexKey {
 	tk := timeKey(a.FinishedAt)
-	keys := []indexKey{{bucketArchivePlayer, join(a.Black.Key(), tk, []byte(a.ID))}}
+	keys := []indexKey{
+		{bucketArchivePlayer, join(a.Black.Key(), tk, []byte(a.ID))},
+		{bucketArchiveChan, join(a.ChannelID, tk, []byte(a.ID))},
+	}
 	if a.White.Key() != a.Black.Key() {
 		keys = append(keys, indexKey{bucketArchivePlayer, join(a.White.Key(), tk, []byte(a.ID))})
 	}
@@ -253,6 +257,70 @@ func (s *Store) GuildGames(ctx context.Context, guildID string, limit int) ([]*A
 // GuildGamesBefore is GuildGames for the games finished strictly before t.
 func (s *Store) GuildGamesBefore(ctx context.Context, guildID string, t time.Time, limit int) ([]*Archived, error) {
 	return s.history(ctx, bucketArchiveGuild, "guild", guildID, t, limit)
+}
+
+// ChannelGames returns up to limit games finished in a channel (or thread,
+// or DM), newest first, without their SGF, by a range scan of the
+// archive_by_channel index.
+func (s *Store) ChannelGames(ctx context.Context, channelID string, limit int) ([]*Archived, error) {
+	return s.history(ctx, bucketArchiveChan, "channel", channelID, time.Time{}, limit)
+}
+
+// PlayerGamesPage returns a page of a player's finished games, newest
+// first, without their SGF: those keep accepts (all when keep is nil),
+// skipping the first offset of them and returning at most limit. total is
+// how many games keep accepts in all, so that a caller can tell how many
+// pages there are. Without keep, skipping and counting read index keys
+// only; with it, every record up to the end is decoded for keep to judge.
+// Undecodable records are skipped and reported as with PlayerGames.
+func (s *Store) PlayerGamesPage(ctx context.Context, playerKey string, offset, limit int, keep func(*Archived) bool) (games []*Archived, total int, err error) {
+	if err := checkID("player", playerKey); err != nil {
+		return nil, 0, err
+	}
+	var bad []string
+	err = s.view(ctx, func(tx *bolt.Tx) error {
+		arch := tx.Bucket(bucketArchive)
+		prefix := join(playerKey)
+		c := tx.Bucket(bucketArchivePlayer).Cursor()
+		k, _ := c.Seek(append([]byte(playerKey), 1))
+		if k == nil {
+			k, _ = c.Last()
+		} else {
+			k, _ = c.Prev()
+		}
+		for ; k != nil && bytes.HasPrefix(k, prefix); k, _ = c.Prev() {
+			if len(k) <= len(prefix)+8 {
+				bad = append(bad, fmt.Sprintf("%q", k))
+				continue
+			}
+			id := k[len(prefix)+8:]
+			want := total >= offset && (limit <= 0 || len(games) < limit)
+			if keep == nil && !want {
+				total++
+				continue
+			}
+			a, err := decodeArchive(arch.Get(id))
+			if err != nil {
+				bad = append(bad, string(id))
+				continue
+			}
+			if keep != nil && !keep(a) {
+				continue
+			}
+			if want {
+				games = append(games, a)
+			}
+			total++
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, 0, err
+	}
+	if len(bad) > 0 {
+		return games, total, fmt.Errorf("storage: player %s history: archived games %s: %w", playerKey, strings.Join(bad, ", "), ErrCorrupt)
+	}
+	return games, total, nil
 }
 
 // history walks an archive index backwards from before (zero: from the

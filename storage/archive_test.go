@@ -317,3 +317,55 @@ func TestArchivedCorrupt(t *testing.T) {
 	}
 	s.Close() // the cleanup would fail the check this test broke on purpose
 }
+
+func TestChannelGamesAndPages(t *testing.T) {
+	s := openTest(t)
+	for i := range 5 {
+		finishNew(t, s, fmt.Sprintf("c%d", i%2), fmt.Sprintf("g%d", i), "1", "2", t0.Add(time.Duration(i)*time.Hour))
+	}
+	ids := func(as []*Archived, err error) []string {
+		t.Helper()
+		if err != nil {
+			t.Fatalf("history: %v", err)
+		}
+		var out []string
+		for _, a := range as {
+			out = append(out, a.ID)
+		}
+		return out
+	}
+	for _, tt := range []struct {
+		name string
+		got  []string
+		want []string
+	}{
+		{"ChannelGames(c0)", ids(s.ChannelGames(ctx, "c0", 10)), []string{"g4", "g2", "g0"}},
+		{"ChannelGames(c1, 1)", ids(s.ChannelGames(ctx, "c1", 1)), []string{"g3"}},
+		{"ChannelGames(c7)", ids(s.ChannelGames(ctx, "c7", 1)), nil},
+	} {
+		if diff := cmp.Diff(tt.want, tt.got); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", tt.name, diff)
+		}
+	}
+	inC1 := func(a *Archived) bool { return a.ChannelID == "c1" }
+	for _, tt := range []struct {
+		player        string
+		offset, limit int
+		keep          func(*Archived) bool
+		want          []string
+		total         int
+	}{
+		{"1", 0, 2, nil, []string{"g4", "g3"}, 5},
+		{"1", 2, 2, nil, []string{"g2", "g1"}, 5},
+		{"2", 4, 2, nil, []string{"g0"}, 5},
+		{"2", 6, 2, nil, nil, 5},
+		{"1", 0, 1, inC1, []string{"g3"}, 2},
+		{"1", 1, 5, inC1, []string{"g1"}, 2},
+		{"3", 0, 5, nil, nil, 0},
+	} {
+		games, total, err := s.PlayerGamesPage(ctx, tt.player, tt.offset, tt.limit, tt.keep)
+		if got := ids(games, err); !cmp.Equal(got, tt.want) || total != tt.total {
+			t.Errorf("PlayerGamesPage(%s, %d, %d) = %v, %d; want %v, %d", tt.player, tt.offset, tt.limit, got, total, tt.want, tt.total)
+		}
+	}
+}

@@ -52,7 +52,7 @@
 // forgets them; a store shared by several processes keeps them with the
 // queue.
 //
-// # Layout (schema 3)
+// # Layout (schema 4)
 //
 //	meta                  "schema" -> 8-byte version
 //	games                 channel ID -> game record (JSON, moves via engine JSON)
@@ -63,6 +63,7 @@
 //	archive_sgf           game ID -> SGF
 //	archive_by_player     player key 0 finished (8) game ID -> nil
 //	archive_by_guild      guild ID 0 finished (8) game ID -> nil
+//	archive_by_channel    channel ID 0 finished (8) game ID -> nil
 //	players               player key -> statistics (JSON)
 //	quarantine            channel ID 0 time (8) -> corrupt record set aside
 //	bot_queue             sequence (8) -> owed bot move (JSON: channel, game, moves, since)
@@ -90,7 +91,8 @@
 // abort that checks the game's ID as well as its version, since versions
 // restart at 1 with every game); QuarantineGame (moves a corrupt record
 // aside so the channel can be used again);
-// PlayerActiveGames; PlayerGamesBefore and GuildGamesBefore for paging;
+// PlayerActiveGames; PlayerGamesBefore, GuildGamesBefore and
+// PlayerGamesPage for paging; ChannelGames;
 // PlayerStats; the queue of owed bot moves (Game.BotToMove, ClaimBotMove,
 // ReleaseBotMove, BotQueuePosition, BotQueue); Check; NewID; ParseResult; Player.Key; the hot-backup
 // socket (Options.BackupSocket, FetchBackup, BackupTo,

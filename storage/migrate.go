@@ -128,3 +128,25 @@ func migrate2to3(tx *bolt.Tx) error {
 	}
 	return nil
 }
+
+// migrate3to4 indexes every archived game by its channel. Records that
+// cannot be decoded are left as they are.
+func migrate3to4(tx *bolt.Tx) error {
+	b, err := tx.CreateBucketIfNotExists(bucketArchiveChan)
+	if err != nil {
+		return err
+	}
+	var keys [][]byte
+	tx.Bucket(bucketArchive).ForEach(func(_, v []byte) error {
+		if a, err := decodeArchive(v); err == nil && a.ChannelID != "" {
+			keys = append(keys, join(a.ChannelID, timeKey(a.FinishedAt), []byte(a.ID)))
+		}
+		return nil
+	})
+	for _, k := range keys {
+		if err := b.Put(k, nil); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -101,7 +101,7 @@ func writeV2(t *testing.T, path string, f fixture) {
 		if err := migrate1to2(tx); err != nil {
 			return err
 		}
-		for _, name := range [][]byte{bucketBotQueue, bucketBotQueueChannel} {
+		for _, name := range [][]byte{bucketBotQueue, bucketBotQueueChannel, bucketArchiveChan} {
 			if err := tx.DeleteBucket(name); err != nil {
 				return err
 			}
@@ -113,10 +113,34 @@ func writeV2(t *testing.T, path string, f fixture) {
 	}
 }
 
+// writeV3 writes the fixture in the layout of schema 3: schema 2 migrated
+// by migrate2to3, without the archive_by_channel index schema 4 added.
+func writeV3(t *testing.T, path string, f fixture) {
+	writeV2(t, path, f)
+	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	err = db.Update(func(tx *bolt.Tx) error {
+		if err := migrate2to3(tx); err != nil {
+			return err
+		}
+		if err := tx.DeleteBucket(bucketArchiveChan); err != nil {
+			return err
+		}
+		return tx.Bucket(bucketMeta).Put(keySchema, u64(3))
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
 // olderSchemas writes the fixture in each schema before the current one.
 var olderSchemas = map[int]func(t *testing.T, path string, f fixture){
 	1: writeV1,
 	2: writeV2,
+	3: writeV3,
 }
 
 func TestMigrations(t *testing.T) {
@@ -231,6 +255,9 @@ func verifyMigrated(t *testing.T, s *Store, f fixture) {
 	}
 	if diff := cmp.Diff([]string{"a3", "a1"}, hist(s.GuildGames(ctx, "G", 10))); diff != "" {
 		t.Errorf("GuildGames(G) (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]string{"a1"}, hist(s.ChannelGames(ctx, "c1", 10))); diff != "" {
+		t.Errorf("ChannelGames(c1) (-want +got):\n%s", diff)
 	}
 	st, err := s.PlayerStats(ctx, "2")
 	if err != nil || st.Games != 2 || st.Wins != 2 || st.Losses != 0 {

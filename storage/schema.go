@@ -26,7 +26,9 @@ import (
 //	3  adds the queue of owed bot moves: bot_queue and
 //	   bot_queue_by_channel, filled from the active games whose bot is to
 //	   move.
-const SchemaVersion = 3
+//	4  adds archive_by_channel, so that a channel's last finished game
+//	   can be found (/go sgf after the end).
+const SchemaVersion = 4
 
 // Bucket names of the current schema. Keys are bytes: IDs as given, times
 // as 8-byte big-endian Unix nanoseconds so that keys sort by time, and a
@@ -45,13 +47,14 @@ var (
 	bucketQuarantine      = []byte("quarantine")           // channel ID 0 time 8 -> corrupt record moved aside
 	bucketBotQueue        = []byte("bot_queue")            // sequence 8 -> botMoveRecord, in the order the moves became owed
 	bucketBotQueueChannel = []byte("bot_queue_by_channel") // channel ID -> its bot_queue key
+	bucketArchiveChan     = []byte("archive_by_channel")   // channel ID 0 finished 8 | game ID -> nil
 
 	keySchema = []byte("schema")
 
 	allBuckets = [][]byte{
 		bucketMeta, bucketGames, bucketGamesByPlayer, bucketChallenges, bucketChallengesExp,
 		bucketArchive, bucketArchiveSGF, bucketArchivePlayer, bucketArchiveGuild, bucketPlayers, bucketQuarantine,
-		bucketBotQueue, bucketBotQueueChannel,
+		bucketBotQueue, bucketBotQueueChannel, bucketArchiveChan,
 	}
 )
 
@@ -60,6 +63,7 @@ var (
 var migrations = []func(tx *bolt.Tx) error{
 	migrate1to2,
 	migrate2to3,
+	migrate3to4,
 }
 
 // migrate brings the file to SchemaVersion in one transaction: a new file
@@ -270,6 +274,7 @@ func checkIndexes(tx *bolt.Tx) []error {
 		return a.Black.Key() == owner || a.White.Key() == owner
 	})
 	checkArchiveIndex(bucketArchiveGuild, func(a *Archived, owner string) bool { return a.GuildID == owner })
+	checkArchiveIndex(bucketArchiveChan, func(a *Archived, owner string) bool { return a.ChannelID == owner })
 	arch.ForEach(func(k, v []byte) error {
 		a, err := decodeArchive(v)
 		if err != nil {

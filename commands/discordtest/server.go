@@ -344,6 +344,12 @@ func (s *Server) GuildChannel(name string) *Channel {
 	return s.addChannel(&Channel{ID: s.nextID(), Type: ChannelGuildText, GuildID: s.GuildID, Name: name})
 }
 
+// OtherGuildChannel makes a text channel in another guild than the test
+// guild, with the given ID.
+func (s *Server) OtherGuildChannel(guildID, name string) *Channel {
+	return s.addChannel(&Channel{ID: s.nextID(), Type: ChannelGuildText, GuildID: guildID, Name: name})
+}
+
 // DM makes the DM channel between the bot and u.
 func (s *Server) DM(u User) *Channel {
 	return s.addChannel(&Channel{ID: s.nextID(), Type: ChannelDM, Recipient: u})

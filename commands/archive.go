@@ -1,0 +1,337 @@
+package commands
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+	"github.com/gobot-dev/gobot/engine"
+	"github.com/gobot-dev/gobot/render"
+	"github.com/gobot-dev/gobot/storage"
+)
+
+// Finished games: /go sgf and /go replay for a game that has ended,
+// /go history, and the game: option that names a finished game.
+
+// historyPageSize is how many games a /go history page lists (two rows of
+// five SGF buttons).
+const historyPageSize = 10
+
+// gameOption is the name of the option that names a finished game.
+const gameOption = "game"
+
+// canSee reports whether the user may see an archived game: one they played,
+// or one played on the server the request comes from.
+func canSee(a *storage.Archived, r *Request) bool {
+	return a.Black.UserID == r.User.ID || a.White.UserID == r.User.ID ||
+		(a.GuildID != "" && a.GuildID == r.Interaction.GuildID)
+}
+
+// archivedGame loads a finished game by ID for the user of r, with its SGF,
+// refusing with a specific message a game that does not exist or that the
+// user may not see.
+func (b *Bot) archivedGame(ctx context.Context, r *Request, id string) (*storage.Archived, error) {
+	id = strings.TrimSpace(id)
+	a, err := b.opts.Store.ArchivedGame(ctx, id)
+	switch {
+	case errors.Is(err, storage.ErrNotFound) || (err == nil && id == ""):
+		return nil, userErr(ErrBadOption, fmt.Sprintf("There is no finished game with ID `%s`: pick one of the suggestions, or find it with `/go history`.", clip(id, 40)))
+	case err != nil:
+		return nil, err
+	}
+	if canSee(a, r) {
+		return a, nil
+	}
+	if a.GuildID != "" {
+		return nil, userErr(ErrForbidden, fmt.Sprintf("Game `%s` was played on another server: you can get the games you played and the games of this server.", a.ID))
+	}
+	return nil, userErr(ErrForbidden, fmt.Sprintf("Game `%s` was played in private messages between other players: you can get the games you played and the games of this server.", a.ID))
+}
+
+// finishedGameOption resolves the game: option of r to a finished game the
+// user may see (with its SGF): the game named, or without the option the
+// last game finished in this channel. It is shared by every command that
+// takes a finished game (/go sgf, /go replay, /go review).
+func (b *Bot) finishedGameOption(ctx context.Context, r *Request) (*storage.Archived, error) {
+	if id, ok := r.String(gameOption); ok {
+		return b.archivedGame(ctx, r, id)
+	}
+	games, err := b.opts.Store.ChannelGames(ctx, r.Interaction.ChannelID, 1)
+	if err != nil {
+		return nil, err
+	}
+	if len(games) == 0 {
+		return nil, userErr(ErrNoGame, "No game has been played to the end in this channel yet: name one with `game:` (it suggests your recent games), or see `/go history`.")
+	}
+	return b.archivedGame(ctx, r, games[0].ID)
+}
+
+// completeFinishedGames suggests the user's recent finished games for the
+// game: option, labelled like "vs bob · 19×19 · B+3.5 · 2 d ago", filtered
+// by what was typed (matched against the label and the ID).
+func (b *Bot) completeFinishedGames(ctx context.Context, r *Request) error {
+	_, typed := r.Focused()
+	typed = strings.ToLower(strings.TrimSpace(typed))
+	games, err := b.opts.Store.PlayerGames(ctx, r.User.ID, 100)
+	if err != nil && len(games) == 0 {
+		return r.Choices(ctx, nil)
+	}
+	var choices []*discordgo.ApplicationCommandOptionChoice
+	for _, a := range games {
+		label := gameLabel(a, r.User.ID, b.now())
+		if typed != "" && !strings.Contains(strings.ToLower(label), typed) && !strings.HasPrefix(a.ID, typed) {
+			continue
+		}
+		choices = append(choices, &discordgo.ApplicationCommandOptionChoice{Name: clip(label, 100), Value: a.ID})
+		if len(choices) == 25 {
+			break
+		}
+	}
+	return r.Choices(ctx, choices)
+}
+
+// gameLabel describes a finished game in one line, from the point of view
+// of the user with userID when they played it: "vs @bob · 19×19 · B+3.5 ·
+// 2 d ago", otherwise "alice vs bob · …".
+func gameLabel(a *storage.Archived, userID string, now time.Time) string {
+	who := plainName(a.Black) + " vs " + plainName(a.White)
+	switch userID {
+	case a.Black.UserID:
+		who = "vs @" + plainName(a.White)
+	case a.White.UserID:
+		who = "vs @" + plainName(a.Black)
+	}
+	return fmt.Sprintf("%s · %d×%d · %s · %s", who, a.Size, a.Size, a.Result, ago(now.Sub(a.FinishedAt)))
+}
+
+// ago says how long ago something happened, briefly: "just now", "5 min
+// ago", "3 h ago", "2 d ago".
+func ago(d time.Duration) string {
+	switch {
+	case d < time.Minute:
+		return "just now"
+	case d < time.Hour:
+		return fmt.Sprintf("%d min ago", int(d/time.Minute))
+	case d < 24*time.Hour:
+		return fmt.Sprintf("%d h ago", int(d/time.Hour))
+	}
+	return fmt.Sprintf("%d d ago", int(d/(24*time.Hour)))
+}
+
+// sgfFile is the attachment of a game's record.
+func sgfFile(id, what string, data []byte) File {
+	return File{Name: "gobot-" + id + ".sgf", ContentType: "application/x-go-sgf", Description: clip("SGF record: "+what, 1024), Data: data}
+}
+
+// archivedTitle names the players of a finished game.
+func archivedTitle(a *storage.Archived) string {
+	return fmt.Sprintf("⚫ %s vs ⚪ %s", plainName(a.Black), plainName(a.White))
+}
+
+// cmdSGF attaches a game's record: the active game's in this channel, or a
+// finished game's (game:, or the last one finished here).
+func (b *Bot) cmdSGF(ctx context.Context, r *Request) error {
+	if _, named := r.String(gameOption); !named {
+		g, err := b.loadGame(ctx, r.Interaction.ChannelID)
+		if err == nil {
+			return b.activeSGF(ctx, r, g)
+		}
+		if !errors.Is(err, ErrNoGame) {
+			return err
+		}
+	}
+	a, err := b.finishedGameOption(ctx, r)
+	if err != nil {
+		return err
+	}
+	animate, _, err := r.Bool("animation")
+	if err != nil {
+		return err
+	}
+	m := &Message{
+		Content: fmt.Sprintf("Record of %s, %d×%d, %s, finished <t:%d:d> (SGF, opens in any Go editor).", archivedTitle(a), a.Size, a.Size, a.Result, a.FinishedAt.Unix()),
+		Files:   []File{sgfFile(a.ID, archivedTitle(a), a.SGF)},
+	}
+	if animate {
+		if err := r.Defer(ctx, false); err != nil {
+			return err
+		}
+		f, err := archivedGIF(a)
+		switch {
+		case err != nil:
+			return err
+		case len(f.Data) > maxUpload:
+			m.Content += " The animation is too large to attach."
+		default:
+			m.Files = append(m.Files, f)
+		}
+	}
+	return r.Reply(ctx, m)
+}
+
+// cmdReplay posts the animated replay of a finished game (game:, or the
+// last one finished here).
+func (b *Bot) cmdReplay(ctx context.Context, r *Request) error {
+	a, err := b.finishedGameOption(ctx, r)
+	if err != nil {
+		return err
+	}
+	// Drawing every move takes a while: answer "thinking" first.
+	if err := r.Defer(ctx, false); err != nil {
+		return err
+	}
+	f, err := archivedGIF(a)
+	if err != nil {
+		return err
+	}
+	if len(f.Data) > maxUpload {
+		return userErr(ErrBadOption, fmt.Sprintf("The replay of game `%s` is larger than Discord accepts; `/go sgf game:%s` has the record.", a.ID, a.ID))
+	}
+	return r.Reply(ctx, &Message{
+		Content: fmt.Sprintf("Replay of %s, %d×%d, %s, %d moves.", archivedTitle(a), a.Size, a.Size, a.Result, a.Moves),
+		Files:   []File{f},
+	})
+}
+
+// archivedGIF animates a finished game from its record, ending on the
+// count when it was scored.
+func archivedGIF(a *storage.Archived) (File, error) {
+	eg, info, err := engine.ParseSGF(a.SGF)
+	if err != nil {
+		return File{}, fmt.Errorf("commands: record of game %s: %w", a.ID, err)
+	}
+	opts := render.GIFOptions{Size: 480}
+	if info.Dead != nil {
+		opts.Dead, opts.Owner = info.Dead, eg.Score(info.Dead).Owner
+	}
+	var buf bytes.Buffer
+	if err := render.GIF(&buf, eg, opts); err != nil {
+		return File{}, fmt.Errorf("commands: animate game %s: %w", a.ID, err)
+	}
+	return File{Name: "gobot-" + a.ID + ".gif", ContentType: "image/gif",
+		Description: clip("Animated replay: "+archivedTitle(a)+", "+a.Result, 1024), Data: buf.Bytes()}, nil
+}
+
+// cmdHistory lists a player's finished games that the caller may see.
+func (b *Bot) cmdHistory(ctx context.Context, r *Request) error {
+	u := r.User
+	if o, ok := r.UserOption("player"); ok {
+		u = o
+	}
+	page, given, err := r.Int("page")
+	if err != nil {
+		return err
+	}
+	if !given {
+		page = 1
+	}
+	m, err := b.historyMessage(ctx, r, userPlayer(u), page)
+	if err != nil {
+		return err
+	}
+	return r.Reply(ctx, m)
+}
+
+// btnHistory turns a /go history page.
+func (b *Bot) btnHistory(ctx context.Context, r *Request) error {
+	page, err := strconv.Atoi(r.Param("page"))
+	if err != nil || page < 1 {
+		return ErrStale
+	}
+	st, err := b.opts.Store.PlayerStats(ctx, r.Param("player"))
+	p := storage.Player{UserID: r.Param("player")}
+	if err == nil {
+		p = st.Player
+	}
+	m, err := b.historyMessage(ctx, r, p, page)
+	if err != nil {
+		return err
+	}
+	return r.Update(ctx, m)
+}
+
+// historyMessage is page page of p's games that the user of r may see,
+// with an SGF button for each and Previous / Next buttons.
+func (b *Bot) historyMessage(ctx context.Context, r *Request, p storage.Player, page int) (*Message, error) {
+	if page < 1 {
+		return nil, userErr(ErrBadOption, "Pages start at 1.")
+	}
+	var keep func(*storage.Archived) bool
+	if p.UserID != r.User.ID {
+		keep = func(a *storage.Archived) bool { return canSee(a, r) }
+	}
+	games, total, err := b.opts.Store.PlayerGamesPage(ctx, p.Key(), (page-1)*historyPageSize, historyPageSize, keep)
+	if err != nil && len(games) == 0 {
+		return nil, err
+	}
+	pages := (total + historyPageSize - 1) / historyPageSize
+	switch {
+	case total == 0 && p.UserID == r.User.ID:
+		return nil, userErr(ErrBadOption, "You have not finished a game yet.")
+	case total == 0:
+		return nil, userErr(ErrBadOption, fmt.Sprintf("%s has no finished game you can see (your own games with them, or games of this server).", mention(p)))
+	case page > pages:
+		return nil, userErr(ErrBadOption, fmt.Sprintf("There is no page %d: %s has %s of games you can see.", page, mention(p), plural(pages, "page")))
+	}
+	var sb strings.Builder
+	var buttons []discordgo.MessageComponent
+	for i, a := range games {
+		n := (page-1)*historyPageSize + i + 1
+		c, opp := engine.Black, a.White
+		if a.White.Key() == p.Key() {
+			c, opp = engine.White, a.Black
+		}
+		outcome := "jigo"
+		switch {
+		case a.Winner == c:
+			outcome = "won"
+		case a.Winner == c.Opponent():
+			outcome = "lost"
+		case a.Winner == engine.Empty && a.Result != "0":
+			outcome = "no result"
+		}
+		fmt.Fprintf(&sb, "`%d.` %s %s vs %s · %d×%d · %s · <t:%d:R> · `%s`\n",
+			n, stoneEmoji(c), outcome, mention(opp), a.Size, a.Size, a.Result, a.FinishedAt.Unix(), a.ID)
+		buttons = append(buttons, discordgo.Button{Label: "SGF " + strconv.Itoa(n), Style: discordgo.SecondaryButton, CustomID: "sgf/" + a.ID})
+	}
+	fmt.Fprintf(&sb, "\nPage %d of %d · the SGF buttons attach a record; `/go sgf game:ID` and `/go replay game:ID` take the IDs.", page, pages)
+	var rows []discordgo.MessageComponent
+	for len(buttons) > 0 {
+		n := min(5, len(buttons))
+		rows = append(rows, discordgo.ActionsRow{Components: buttons[:n]})
+		buttons = buttons[n:]
+	}
+	key := p.Key()
+	rows = append(rows, discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+		discordgo.Button{Label: "Previous", Style: discordgo.PrimaryButton, CustomID: "history/" + key + "/" + strconv.Itoa(page-1), Disabled: page <= 1},
+		discordgo.Button{Label: "Next", Style: discordgo.PrimaryButton, CustomID: "history/" + key + "/" + strconv.Itoa(page+1), Disabled: page >= pages},
+	}})
+	return &Message{
+		Ephemeral: true,
+		Embeds: []*discordgo.MessageEmbed{{
+			Title:       clip("Games of "+plainName(p), 256),
+			Description: clip(sb.String(), 4096),
+			Color:       colorBlack,
+		}},
+		Components: rows,
+	}, nil
+}
+
+// btnSGF attaches the record of a finished game, privately, for whoever
+// pressed the button (if they may see it).
+func (b *Bot) btnSGF(ctx context.Context, r *Request) error {
+	a, err := b.archivedGame(ctx, r, r.Param("id"))
+	if err != nil {
+		return err
+	}
+	return r.Reply(ctx, &Message{
+		Ephemeral: true,
+		Content:   fmt.Sprintf("Record of %s, %d×%d, %s, finished <t:%d:d>.", archivedTitle(a), a.Size, a.Size, a.Result, a.FinishedAt.Unix()),
+		Files:     []File{sgfFile(a.ID, archivedTitle(a), a.SGF)},
+	})
+}

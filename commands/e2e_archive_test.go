@@ -1,0 +1,207 @@
+package commands_test
+
+// End-to-end tests of finished games: the final message, /go sgf after the
+// end, game: and its suggestions, /go replay, /go history, and who may see
+// which game.
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gobot-dev/gobot/commands/discordtest"
+)
+
+// attachment returns m's attachment whose name ends with suffix.
+func attachment(t *testing.T, m discordtest.Message, suffix string) discordtest.Attachment {
+	t.Helper()
+	for _, a := range m.Attachments {
+		if strings.HasSuffix(a.Filename, suffix) {
+			return a
+		}
+	}
+	t.Fatalf("no %s attachment on %q (attachments %d)", suffix, m.Text(), len(m.Attachments))
+	return discordtest.Attachment{}
+}
+
+// playOut plays moves (both colours from Black, passes included) between
+// black and white in ch; the last answer is returned.
+func (e *env) playOut(ch *discordtest.Channel, black, white discordtest.User, moves []string) discordtest.Message {
+	e.t.Helper()
+	var last discordtest.Message
+	for i, mv := range moves {
+		who := black
+		if i%2 == 1 {
+			who = white
+		}
+		it := e.play(ch, who, mv)
+		if mv == "pass" {
+			it = e.slash(ch, who, "pass")
+		}
+		if last = e.do(it); last.Ephemeral {
+			e.t.Fatalf("move %d %s refused: %q", i, mv, last.Text())
+		}
+	}
+	return last
+}
+
+// resignedGame has black challenge white in ch on 9×9 and resign at once;
+// it returns the game's ID.
+func (e *env) resignedGame(ch *discordtest.Channel, black, white discordtest.User) string {
+	e.t.Helper()
+	e.startGame(ch, black, white, 9)
+	id := e.game(ch.ID).ID
+	if m := e.do(e.slash(ch, black, "resign")); m.Ephemeral {
+		e.t.Fatalf("resign refused: %q", m.Text())
+	}
+	return id
+}
+
+func TestE2EFinishedGame(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	c := scoringCases()[0] // B+73.5
+	ch := e.d.GuildChannel("general")
+	alice, bob, carol := e.d.NewUser("alice"), e.d.NewUser("bob"), e.d.NewUser("carol")
+	e.refused(e.slash(ch, alice, "sgf"), "No game has been played to the end in this channel yet")
+	e.startGame(ch, alice, bob, 9)
+	id := e.game(ch.ID).ID
+	scoring := e.playOut(ch, alice, bob, c.moves)
+	after := e.do(e.click(alice, scoring, "accept"))
+	final := e.do(e.click(bob, after, "accept"))
+
+	// The final message shows the counted board and carries the record.
+	if _, ok := final.PNG(); !ok {
+		t.Errorf("the final message has no board picture")
+	}
+	a, err := e.store.ArchivedGame(context.Background(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := attachment(t, final, ".sgf"); !bytes.Equal(got.Data, a.SGF) || !bytes.Contains(got.Data, []byte("RE[B+73.5]")) {
+		t.Errorf("the final message's SGF is not the archived record with RE[B+73.5]:\n%s", got.Data)
+	}
+
+	// /go sgf after the end: the last game finished here.
+	m := e.do(e.slash(ch, carol, "sgf"))
+	if m.Ephemeral {
+		t.Fatalf("/go sgf after the end refused: %q", m.Text())
+	}
+	if got := attachment(t, m, ".sgf"); !bytes.Equal(got.Data, a.SGF) {
+		t.Errorf("/go sgf after the end attached %q, want the archived record", got.Data)
+	}
+	if !strings.Contains(m.Text(), "B+73.5") {
+		t.Errorf("/go sgf answer %q does not give the result", m.Text())
+	}
+	// With game:ID, and from another channel of the same server.
+	other := e.d.GuildChannel("other")
+	m = e.do(e.slash(other, carol, "sgf", discordtest.Str("game", id)))
+	if got := attachment(t, m, ".sgf"); !bytes.Equal(got.Data, a.SGF) {
+		t.Errorf("/go sgf game:%s attached %q", id, got.Data)
+	}
+	// Suggestions: the user's recent games, labelled.
+	e.clock.Advance(50 * time.Hour)
+	r := e.d.Do(e.d.Autocomplete(other, alice, "go", discordtest.Sub("sgf", discordtest.Focused("game", ""))))
+	if len(r.Choices) != 1 || r.Choices[0].Name != "vs @bob · 9×9 · B+73.5 · 2 d ago" || r.Choices[0].Value != id {
+		t.Errorf("game: suggestions for alice = %+v, want one labelled %q", r.Choices, "vs @bob · 9×9 · B+73.5 · 2 d ago")
+	}
+	r = e.d.Do(e.d.Autocomplete(other, alice, "go", discordtest.Sub("replay", discordtest.Focused("game", "carol"))))
+	if len(r.Choices) != 0 {
+		t.Errorf("game: suggestions for %q = %+v, want none", "carol", r.Choices)
+	}
+	// Replay: the animated GIF of the last game finished here.
+	m = e.do(e.slash(ch, carol, "replay"))
+	if got := attachment(t, m, ".gif"); !bytes.HasPrefix(got.Data, []byte("GIF89a")) {
+		t.Errorf("/go replay attached no GIF: %q", m.Text())
+	}
+
+	// Bad input and other people's games.
+	e.refused(e.slash(ch, carol, "sgf", discordtest.Str("game", "12345")), "There is no finished game with ID `12345`")
+	elsewhere := e.d.OtherGuildChannel("999999999999999999", "elsewhere")
+	e.refused(e.slash(elsewhere, carol, "sgf", discordtest.Str("game", id)), "was played on another server")
+	e.refused(e.slash(elsewhere, carol, "replay", discordtest.Str("game", id)), "was played on another server")
+	// Alice played it: she may get it from anywhere.
+	if m := e.do(e.slash(elsewhere, alice, "sgf", discordtest.Str("game", id))); m.Ephemeral {
+		t.Errorf("alice cannot get her own game from another server: %q", m.Text())
+	}
+	// A DM game is seen by its players only.
+	dave := e.d.NewUser("dave")
+	dm := e.d.DM(dave)
+	e.do(e.botGame(dm, dave, "tester"))
+	dmID := e.game(dm.ID).ID
+	e.do(e.slash(dm, dave, "resign"))
+	e.refused(e.slash(ch, carol, "sgf", discordtest.Str("game", dmID)), "was played in private messages between other players")
+	if m := e.do(e.slash(dm, dave, "sgf")); m.Ephemeral || !strings.Contains(m.Text(), "B+R") {
+		t.Errorf("/go sgf in the DM after the end = %q", m.Text())
+	}
+}
+
+func TestE2EHistory(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	ch := e.d.GuildChannel("general")
+	alice, bob, carol := e.d.NewUser("alice"), e.d.NewUser("bob"), e.d.NewUser("carol")
+	var ids []string
+	for i := range 12 {
+		black, white := alice, bob
+		if i%3 == 2 {
+			black, white = bob, alice
+		}
+		ids = append(ids, e.resignedGame(ch, black, white))
+		e.clock.Advance(time.Minute)
+	}
+	// One more game of alice's, on another server, which carol may not see.
+	elsewhere := e.d.OtherGuildChannel("999999999999999999", "elsewhere")
+	hidden := e.resignedGame(elsewhere, alice, bob)
+
+	m := e.do(e.slash(ch, alice, "history"))
+	if !m.Ephemeral {
+		t.Errorf("/go history is public")
+	}
+	text := m.Text()
+	for _, want := range []string{"`1.` ⚫ lost vs <@" + bob.ID + "> · 9×9 · W+R", "`" + hidden + "`", "Page 1 of 2"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("history page 1 = %q, want it to say %q", text, want)
+		}
+	}
+	if strings.Count(text, "vs <@") != 10 {
+		t.Errorf("history page 1 lists %d games, want 10", strings.Count(text, "vs <@"))
+	}
+	if b := mustButton(t, m, "previous"); !b.Disabled {
+		t.Errorf("Previous is enabled on page 1")
+	}
+	page2 := e.do(e.click(alice, m, "next"))
+	for _, want := range []string{"`11.`", "`13.`", "`" + ids[0] + "`", "Page 2 of 2"} {
+		if !strings.Contains(page2.Text(), want) {
+			t.Errorf("history page 2 = %q, want it to say %q", page2.Text(), want)
+		}
+	}
+	if b := mustButton(t, page2, "next"); !b.Disabled {
+		t.Errorf("Next is enabled on the last page")
+	}
+	back := e.do(e.click(alice, page2, "previous"))
+	if !strings.Contains(back.Text(), "Page 1 of 2") {
+		t.Errorf("Previous from page 2 shows %q", back.Text())
+	}
+	// Each entry fetches its record.
+	rec := e.do(e.click(alice, page2, "SGF 13"))
+	a, _ := e.store.ArchivedGame(context.Background(), ids[0])
+	if got := attachment(t, rec, ".sgf"); !rec.Ephemeral || !bytes.Equal(got.Data, a.SGF) {
+		t.Errorf("SGF 13 attached %q (ephemeral %v), want game %s's record", got.Data, rec.Ephemeral, ids[0])
+	}
+	// Carol sees alice's games of this server only: 12, on two pages.
+	cm := e.do(e.slash(ch, carol, "history", discordtest.UserOpt("player", alice)))
+	if strings.Contains(cm.Text(), hidden) || !strings.Contains(cm.Text(), "Page 1 of 2") {
+		t.Errorf("carol's view of alice's history = %q, want 12 games without %s", cm.Text(), hidden)
+	}
+	cm = e.do(e.slash(ch, carol, "history", discordtest.UserOpt("player", alice), discordtest.Int("page", 2)))
+	if strings.Count(cm.Text(), "vs <@") != 2 {
+		t.Errorf("carol's page 2 of alice lists %d games, want 2: %q", strings.Count(cm.Text(), "vs <@"), cm.Text())
+	}
+	e.refused(e.slash(ch, alice, "history", discordtest.Int("page", 3)), "There is no page 3: <@"+alice.ID+"> has 2 pages")
+	e.refused(e.slash(ch, carol, "history"), "You have not finished a game yet.")
+	e.refused(e.d.Click(carol, m, "sgf/"+hidden), "was played on another server")
+	e.refused(e.slash(ch, carol, "history", discordtest.UserOpt("player", alice), discordtest.Int("page", 3)), "There is no page 3: <@"+alice.ID+"> has 2 pages of games you can see")
+}
