@@ -20,6 +20,12 @@ var (
 	ErrOwnerLength = errors.New("render: ownership map does not match the board")
 	// ErrBadNumber means a move number that is not positive.
 	ErrBadNumber = errors.New("render: move numbers must be positive")
+	// ErrNoData means a win-rate graph without positions, or a mark on a
+	// move the graph does not have.
+	ErrNoData = errors.New("render: no win rate for that move")
+	// ErrIllegalVariation means a variation move that cannot be played on
+	// the board it is drawn on.
+	ErrIllegalVariation = errors.New("render: illegal move in the variation")
 	// ErrBadDelay means a negative frame delay for GIF.
 	ErrBadDelay = errors.New("render: negative frame delay")
 )

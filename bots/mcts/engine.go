@@ -205,16 +205,15 @@ func (e *Engine) newSearch(g *engine.Game, start time.Time) *search {
 		toPlay: g.ToPlay(),
 		game:   g.Clone(),
 		ko:     g.Rules().Ko,
-		komi:   g.Rules().Komi,
+		komi:   whiteBonus(g),
 		passes: g.ConsecutivePasses(),
 		size:   size,
 		stride: b.Stride(),
 		start:  start,
 	}
-	if g.Rules().Scoring == engine.AreaScoring {
-		s.komi += g.Rules().Handicap.Points(g.Handicap())
+	if !e.opts.analysis {
+		s.dynamicKomi = dynamicKomi(size, g.Handicap(), g.MoveCount())
 	}
-	s.dynamicKomi = dynamicKomi(size, g.Handicap(), g.MoveCount())
 	s.komi += s.dynamicKomi
 	if m, ok := g.LastMove(); ok && m.Kind == engine.Place {
 		s.last = b.Vertex(m.Point)

@@ -36,6 +36,10 @@ type Options struct {
 	// can no longer change.
 	NoEarlyStop bool
 
+	// analysis judges positions rather than plays them: no dynamic komi
+	// in handicap games (Analyze, EstimateScore).
+	analysis bool
+
 	// tune overrides the search constants (tests and tuning only).
 	tune *params
 }

@@ -1,0 +1,149 @@
+package mcts
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/gobot-dev/gobot/engine"
+)
+
+// Analysis is the engine's judgement of one position, for reviews and
+// score estimates rather than for play.
+type Analysis struct {
+	// ToPlay is who was to move in the position.
+	ToPlay engine.Color
+	// Winrate is Black's chance of winning, 0 to 1: the best move's win
+	// rate for the player to move, turned to Black's side. In a position
+	// where play has ended it is 1, 0 or 0.5 by the estimated score.
+	Winrate float64
+	// Score is Black's expected lead in points by area counting, komi and
+	// White's handicap compensation included: the mean of the playouts
+	// (the sum of Ownership less that komi).
+	Score float64
+	// Ownership holds, for each point (index Row*size+Col), how surely it
+	// ends as Black's (+1) or White's (-1).
+	Ownership []float64
+	// Best is the move the search prefers (a Pass when play has ended).
+	Best engine.Move
+	// PV is the principal variation, starting with Best; empty when play
+	// has ended.
+	PV []engine.Move
+	// Playouts is the number of playouts the judgement rests on.
+	Playouts int
+}
+
+// Analyze judges g's position with a search of the given number of
+// playouts on one thread: with equal seeds, equal positions give equal
+// analyses. It never resigns or passes for tactical reasons the way
+// GenMove does at the end of a game; in a position where play has ended
+// (two passes) it counts the score from the playouts' ownership instead of
+// searching. It does not modify g, and returns ctx's error when ctx is done
+// first.
+func Analyze(ctx context.Context, g *engine.Game, playouts int, seed int64) (Analysis, error) {
+	if g == nil {
+		return Analysis{}, ErrNoGame
+	}
+	if playouts <= 0 {
+		return Analysis{}, ErrNoBudget
+	}
+	toPlay := g.ToPlay()
+	a := Analysis{ToPlay: toPlay, Best: engine.PassMove(toPlay)}
+	if g.Over() {
+		est, err := EstimateScore(ctx, g, playouts, seed)
+		if err != nil {
+			return Analysis{}, err
+		}
+		a.Score, a.Ownership, a.Winrate, a.Playouts = est.Score, est.Ownership, 0.5, est.Playouts
+		switch {
+		case est.Score > 0:
+			a.Winrate = 1
+		case est.Score < 0:
+			a.Winrate = 0
+		}
+		return a, nil
+	}
+	e := New(Options{Seed: seed, Threads: 1, ResignThreshold: -1, NoReuse: true, NoEarlyStop: true,
+		MaxNodes: 4 * playouts, analysis: true})
+	move, err := e.GenMove(ctx, g, 0, playouts)
+	if err != nil {
+		return Analysis{}, err
+	}
+	st := e.Stats()
+	a.Winrate = st.Winrate
+	if toPlay == engine.White {
+		a.Winrate = 1 - st.Winrate
+	}
+	a.Best, a.PV, a.Playouts = move, st.PV, st.Playouts
+	if len(a.PV) == 0 || !sameMove(a.PV[0], move) {
+		a.PV = []engine.Move{move}
+	}
+	// The expected area count is the sum of the ownership: a point is worth
+	// +1 to Black when Black's, -1 when White's.
+	a.Ownership = e.Ownership()
+	for _, o := range a.Ownership {
+		a.Score += o
+	}
+	a.Score -= whiteBonus(g)
+	return a, nil
+}
+
+// ScoreEstimate is the outcome of playouts from one position.
+type ScoreEstimate struct {
+	// Ownership holds, for each point (index Row*size+Col), how often it
+	// ended as Black's minus how often as White's, divided by Playouts.
+	Ownership []float64
+	// Score is Black's mean lead by area counting, komi and White's
+	// handicap compensation included.
+	Score float64
+	// Stdev is the standard deviation of the playouts' scores.
+	Stdev    float64
+	Playouts int
+}
+
+// EstimateScore plays n heavy playouts from g's position, with the player
+// to move first, and returns the ownership and the distribution of the
+// final score. Like EstimateOwnership it works on finished games too. It
+// does not modify g and stops with ctx's error when ctx is done.
+func EstimateScore(ctx context.Context, g *engine.Game, n int, seed int64) (ScoreEstimate, error) {
+	if g == nil {
+		return ScoreEstimate{}, ErrNoGame
+	}
+	if n <= 0 {
+		return ScoreEstimate{}, ErrNoBudget
+	}
+	e := New(Options{Seed: seed, Threads: 1, analysis: true})
+	s := e.newSearch(g, time.Now())
+	w := newWorker(s, seed, 0)
+	var sum, sumSq float64
+	for i := 0; i < n; i++ {
+		if i&63 == 0 {
+			if err := ctx.Err(); err != nil {
+				return ScoreEstimate{}, fmt.Errorf("mcts: score estimate cancelled: %w", err)
+			}
+		}
+		w.board = s.board
+		w.stamp++
+		score := w.simulate(&w.board, s.toPlay, 0, s.last, 0) - s.komi
+		sum += score
+		sumSq += score * score
+	}
+	est := ScoreEstimate{Ownership: make([]float64, s.size*s.size), Playouts: n}
+	for i, v := range s.points {
+		est.Ownership[i] = float64(w.ownB[v]-w.ownW[v]) / float64(w.ownN)
+	}
+	est.Score = sum / float64(n)
+	est.Stdev = math.Sqrt(max(sumSq/float64(n)-est.Score*est.Score, 0))
+	return est, nil
+}
+
+// whiteBonus returns what the playouts' area count gives White on top of
+// the board: komi, plus the handicap compensation under area scoring.
+func whiteBonus(g *engine.Game) float64 {
+	r := g.Rules()
+	if r.Scoring == engine.AreaScoring {
+		return r.Komi + r.Handicap.Points(g.Handicap())
+	}
+	return r.Komi
+}

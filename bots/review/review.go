@@ -1,0 +1,386 @@
+package review
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/gobot-dev/gobot/engine"
+)
+
+// Format is the version of the Review encoding; a stored review of another
+// format is made again.
+const Format = 1
+
+// MistakesPerPlayer is how many mistakes a review names for each player.
+const MistakesPerPlayer = 3
+
+// MinLoss is the smallest drop of a player's winning chance (0 to 1) that
+// counts as a mistake: below it the engine's judgement is noise.
+const MinLoss = 0.03
+
+// Review is the judgement of a whole game.
+type Review struct {
+	Format int    `json:"format"`
+	Engine string `json:"engine"` // what judged it: "mcts 1500 playouts", "gtp:katago"
+	Size   int    `json:"size"`
+	// Positions has one entry per position: before the first move, then
+	// after each move (len(Moves)+1 entries).
+	Positions []Position `json:"positions"`
+	// Moves are the game's moves in GTP notation ("D4", "pass"), Black's
+	// and White's in turn as the game had them.
+	Moves []Played `json:"moves"`
+	// Mistakes are the biggest mistakes, MistakesPerPlayer at most for each
+	// player, Black's first, each player's biggest first.
+	Mistakes []Mistake `json:"mistakes"`
+	Summary  Summary   `json:"summary"`
+}
+
+// Played is one move of the game.
+type Played struct {
+	Color engine.Color `json:"color"`
+	Move  string       `json:"move"`
+}
+
+// Position is the judgement of one position.
+type Position struct {
+	// Winrate is Black's chance of winning, 0 to 1.
+	Winrate float64 `json:"wr"`
+	// Score is Black's expected lead in points (area, komi included).
+	Score float64 `json:"score"`
+	// Best is the move the engine prefers for the player to move, and PV
+	// its variation starting with Best (GTP notation); empty when play
+	// had ended.
+	Best string   `json:"best,omitempty"`
+	PV   []string `json:"pv,omitempty"`
+}
+
+// Mistake is a move that lost its player a good part of the game.
+type Mistake struct {
+	Number int          `json:"number"` // move number, from 1
+	Color  engine.Color `json:"color"`
+	Move   string       `json:"move"`
+	// Before and After are the player's own winning chances before and
+	// after the move; Loss is Before-After.
+	Before float64 `json:"before"`
+	After  float64 `json:"after"`
+	Loss   float64 `json:"loss"`
+	// Best and PV are what the engine preferred in the position before
+	// the move, and its variation (at most 6 moves, starting with Best).
+	Best string   `json:"best"`
+	PV   []string `json:"pv"`
+}
+
+// Summary is what a paragraph about the game says.
+type Summary struct {
+	// Winner is who won, from the game's result, or who was ahead at the
+	// end when the game had none; Empty for a tie.
+	Winner engine.Color `json:"winner"`
+	// Resigned is set when the game ended by resignation (or time or
+	// forfeit), so its score was never counted.
+	Resigned bool `json:"resigned,omitempty"`
+	// Turn is the move after which Winner stayed ahead to the end, or 0
+	// when Winner was never behind after the first move.
+	Turn int `json:"turn"`
+	// Swing is the move that changed Black's winning chance the most.
+	Swing int `json:"swing"`
+	// FinalScore is Black's estimated lead in the last position.
+	FinalScore float64 `json:"finalScore"`
+	// AvgLoss is each player's average loss of winning chance per move,
+	// Black's then White's.
+	AvgLoss [2]float64 `json:"avgLoss"`
+}
+
+// Evaluator judges one position. Implementations must not modify g, must
+// give the same answer for the same position when they say they are
+// deterministic, and must return when ctx is done.
+type Evaluator interface {
+	// Name says what judges, for the review's Engine.
+	Name(size int) string
+	Evaluate(ctx context.Context, g *engine.Game) (Evaluation, error)
+}
+
+// Evaluation is an Evaluator's judgement of one position.
+type Evaluation struct {
+	Winrate   float64 // Black's chance of winning, 0 to 1
+	Score     float64 // Black's expected lead (area, komi included)
+	Ownership []float64
+	Best      engine.Move
+	PV        []engine.Move
+}
+
+// Positions returns every position of g: before the first move, then after
+// each move, as games of their own that can be judged (the result of g, a
+// resignation for instance, is left out). Play that resumed after two
+// passes is followed.
+func Positions(g *engine.Game) ([]*engine.Game, error) {
+	cfg := g.Config()
+	cfg.Handicap = 0
+	start, err := engine.NewGame(cfg)
+	if err != nil {
+		return nil, err
+	}
+	if setup := g.Setup(); len(setup) > 0 {
+		if err := start.SetupStones(setup, g.FirstPlayer(), g.Handicap()); err != nil {
+			return nil, err
+		}
+	}
+	out := []*engine.Game{start.Clone()}
+	cur := start
+	for i, m := range g.Moves() {
+		if cur.PlayEnded() {
+			if err := cur.Resume(); err != nil {
+				return nil, fmt.Errorf("review: resume before move %d: %w", i+1, err)
+			}
+		}
+		if err := cur.Play(m); err != nil {
+			return nil, fmt.Errorf("review: move %d %v: %w", i+1, m, err)
+		}
+		out = append(out, cur.Clone())
+	}
+	return out, nil
+}
+
+// Run reviews g with ev: it judges every position in order, calling
+// progress (if not nil) with the number of positions judged and their
+// total before it starts and after each one. It returns ctx's error when
+// ctx ends first.
+func Run(ctx context.Context, g *engine.Game, ev Evaluator, progress func(done, total int)) (*Review, error) {
+	positions, err := Positions(g)
+	if err != nil {
+		return nil, err
+	}
+	r := &Review{Format: Format, Engine: ev.Name(g.Size()), Size: g.Size()}
+	for _, m := range g.Moves() {
+		r.Moves = append(r.Moves, Played{Color: m.Color, Move: m.String()})
+	}
+	total := len(positions)
+	if progress != nil {
+		progress(0, total)
+	}
+	for i, pos := range positions {
+		e, err := ev.Evaluate(ctx, pos)
+		if err != nil {
+			return nil, fmt.Errorf("review: position after move %d: %w", i, err)
+		}
+		p := Position{Winrate: clamp01(e.Winrate), Score: e.Score}
+		if !pos.Over() {
+			p.Best = e.Best.String()
+			for _, m := range e.PV {
+				p.PV = append(p.PV, m.String())
+			}
+		}
+		r.Positions = append(r.Positions, p)
+		if progress != nil {
+			progress(i+1, total)
+		}
+	}
+	res, hasResult := g.Result()
+	r.finish(res, hasResult)
+	return r, nil
+}
+
+func clamp01(x float64) float64 { return math.Min(1, math.Max(0, x)) }
+
+// finish selects the mistakes and writes the summary from the positions.
+func (r *Review) finish(res engine.Result, hasResult bool) {
+	wr := r.Winrates()
+	movers := make([]engine.Color, len(r.Moves))
+	for i, m := range r.Moves {
+		movers[i] = m.Color
+	}
+	for _, c := range SelectMistakes(wr, movers, MistakesPerPlayer) {
+		m := r.Moves[c.Number-1]
+		before := r.Positions[c.Number-1]
+		c.Move, c.Best = m.Move, before.Best
+		c.PV = before.PV[:min(len(before.PV), 6)]
+		r.Mistakes = append(r.Mistakes, c)
+	}
+	s := Summary{AvgLoss: AverageLoss(wr, movers)}
+	if sw := Swings(wr, 1); len(sw) > 0 {
+		s.Swing = sw[0]
+	}
+	if len(r.Positions) > 0 {
+		s.FinalScore = r.Positions[len(r.Positions)-1].Score
+	}
+	switch {
+	case hasResult:
+		s.Winner = res.Winner
+		s.Resigned = res.Reason != engine.ByScore
+	case wr[len(wr)-1] > 0.5:
+		s.Winner = engine.Black
+	case wr[len(wr)-1] < 0.5:
+		s.Winner = engine.White
+	}
+	s.Turn = TurningPoint(wr, s.Winner)
+	r.Summary = s
+}
+
+// Winrates returns Black's winning chance in each position.
+func (r *Review) Winrates() []float64 {
+	wr := make([]float64, len(r.Positions))
+	for i, p := range r.Positions {
+		wr[i] = p.Winrate
+	}
+	return wr
+}
+
+// SelectMistakes picks the biggest mistakes from a game's win rates:
+// winrates[i] is Black's winning chance after i moves and movers[i] the
+// colour of move i+1 (so len(winrates) == len(movers)+1). A move's loss is
+// the drop of its player's own chance; moves that lose less than MinLoss
+// are not mistakes. It returns at most n mistakes per player, Black's
+// first, each player's biggest first (the earlier move first on a tie),
+// with Number, Color, Before, After and Loss filled in.
+func SelectMistakes(winrates []float64, movers []engine.Color, n int) []Mistake {
+	var out []Mistake
+	for _, c := range []engine.Color{engine.Black, engine.White} {
+		var ms []Mistake
+		for i, mc := range movers {
+			if mc != c || i+1 >= len(winrates) {
+				continue
+			}
+			before, after := own(winrates[i], c), own(winrates[i+1], c)
+			if loss := before - after; loss >= MinLoss {
+				ms = append(ms, Mistake{Number: i + 1, Color: c, Before: before, After: after, Loss: loss})
+			}
+		}
+		slices.SortStableFunc(ms, func(a, b Mistake) int {
+			switch {
+			case a.Loss > b.Loss+epsilon:
+				return -1
+			case a.Loss < b.Loss-epsilon:
+				return 1
+			}
+			return a.Number - b.Number
+		})
+		out = append(out, ms[:min(n, len(ms))]...)
+	}
+	return out
+}
+
+// epsilon is the difference below which two losses or swings are equal.
+const epsilon = 1e-9
+
+// own turns Black's winning chance into c's.
+func own(black float64, c engine.Color) float64 {
+	if c == engine.White {
+		return 1 - black
+	}
+	return black
+}
+
+// AverageLoss returns each player's average loss of winning chance per
+// move (gains count as no loss), Black's then White's.
+func AverageLoss(winrates []float64, movers []engine.Color) [2]float64 {
+	var sum [2]float64
+	var n [2]int
+	for i, c := range movers {
+		if i+1 >= len(winrates) {
+			break
+		}
+		k := 0
+		if c == engine.White {
+			k = 1
+		}
+		sum[k] += max(0, own(winrates[i], c)-own(winrates[i+1], c))
+		n[k]++
+	}
+	var avg [2]float64
+	for k := range avg {
+		if n[k] > 0 {
+			avg[k] = sum[k] / float64(n[k])
+		}
+	}
+	return avg
+}
+
+// Swings returns the numbers of the n moves that changed Black's winning
+// chance the most, biggest first (the earlier move first on a tie).
+func Swings(winrates []float64, n int) []int {
+	moves := make([]int, 0, len(winrates))
+	for i := 1; i < len(winrates); i++ {
+		moves = append(moves, i)
+	}
+	delta := func(m int) float64 { return math.Abs(winrates[m] - winrates[m-1]) }
+	slices.SortStableFunc(moves, func(a, b int) int {
+		switch da, db := delta(a), delta(b); {
+		case da > db+epsilon:
+			return -1
+		case da < db-epsilon:
+			return 1
+		}
+		return a - b
+	})
+	return moves[:min(n, len(moves))]
+}
+
+// TurningPoint returns the move after which winner's winning chance stayed
+// above one half to the end, or 0 when it was never at or below one half
+// after the start (or there is no winner).
+func TurningPoint(winrates []float64, winner engine.Color) int {
+	if winner == engine.Empty {
+		return 0
+	}
+	for i := len(winrates) - 1; i >= 1; i-- {
+		if own(winrates[i-1], winner) <= 0.5 {
+			if own(winrates[i], winner) > 0.5 {
+				return i
+			}
+			return 0
+		}
+	}
+	return 0
+}
+
+// Paragraph writes the summary as one paragraph of plain text: where the
+// game turned, the estimated score of a game that was resigned, and each
+// player's average loss per move.
+func (r *Review) Paragraph() string {
+	s := r.Summary
+	var parts []string
+	n := len(r.Moves)
+	switch {
+	case s.Winner == engine.Empty:
+		parts = append(parts, fmt.Sprintf("A close game of %d moves.", n))
+	case s.Turn > 0:
+		m := r.Moves[s.Turn-1]
+		parts = append(parts, fmt.Sprintf("The game turned at move %d (%s %s): %s took the lead there and kept it to the end.",
+			s.Turn, m.Color.Letter(), m.Move, name(s.Winner)))
+	default:
+		parts = append(parts, fmt.Sprintf("%s led from the start and never gave the lead away.", name(s.Winner)))
+	}
+	if s.Swing > 0 && s.Swing != s.Turn {
+		m := r.Moves[s.Swing-1]
+		parts = append(parts, fmt.Sprintf("The biggest swing was move %d (%s %s).", s.Swing, m.Color.Letter(), m.Move))
+	}
+	if s.Resigned {
+		parts = append(parts, fmt.Sprintf("When the game ended the position was worth about %s.", scoreText(s.FinalScore)))
+	}
+	parts = append(parts, fmt.Sprintf("Average loss of winning chance per move: Black %.1f%%, White %.1f%%.",
+		100*s.AvgLoss[0], 100*s.AvgLoss[1]))
+	return strings.Join(parts, " ")
+}
+
+// name returns "Black" or "White".
+func name(c engine.Color) string {
+	if c == engine.White {
+		return "White"
+	}
+	return "Black"
+}
+
+// scoreText writes Black's lead as a result: "B+4.5", "W+12.5", "a tie",
+// to the nearest half point.
+func scoreText(lead float64) string {
+	half := math.Round(2*lead) / 2
+	switch {
+	case half > 0:
+		return "B+" + engine.FormatKomi(half)
+	case half < 0:
+		return "W+" + engine.FormatKomi(-half)
+	}
+	return "a tie"
+}

@@ -1,0 +1,204 @@
+package review
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/gobot-dev/gobot/engine"
+)
+
+// alternate returns n movers, Black first.
+func alternate(n int) []engine.Color {
+	out := make([]engine.Color, n)
+	for i := range out {
+		out[i] = engine.Black
+		if i%2 == 1 {
+			out[i] = engine.White
+		}
+	}
+	return out
+}
+
+func TestSelectMistakes(t *testing.T) {
+	tests := []struct {
+		name string
+		wr   []float64 // Black's chance after 0, 1, 2, … moves
+		want []Mistake // Number, Color, Loss (rounded to 0.01)
+	}{
+		{
+			name: "one blunder each",
+			// Move 3 (Black) drops Black from 0.60 to 0.20; move 6
+			// (White) gives back 0.50 of White's chance, move 2 0.08.
+			wr: []float64{0.50, 0.52, 0.60, 0.20, 0.22, 0.25, 0.75, 0.76},
+			want: []Mistake{
+				{Number: 3, Color: engine.Black, Loss: 0.40},
+				{Number: 6, Color: engine.White, Loss: 0.50},
+				{Number: 2, Color: engine.White, Loss: 0.08},
+			},
+		},
+		{
+			name: "top three by loss, earlier first on a tie, noise ignored",
+			wr: []float64{
+				0.50,
+				0.40, 0.40, // 1 B -0.10
+				0.30, 0.30, // 3 B -0.10 (tie with 1)
+				0.28, 0.28, // 5 B -0.02: noise
+				0.10, 0.10, // 7 B -0.18
+				0.05, 0.05, // 9 B -0.05
+				0.06, // 11 B gains
+			},
+			want: []Mistake{
+				{Number: 7, Color: engine.Black, Loss: 0.18},
+				{Number: 1, Color: engine.Black, Loss: 0.10},
+				{Number: 3, Color: engine.Black, Loss: 0.10},
+			},
+		},
+		{name: "a game without mistakes", wr: []float64{0.5, 0.51, 0.5, 0.52, 0.5}},
+		{name: "no moves", wr: []float64{0.5}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := SelectMistakes(tt.wr, alternate(len(tt.wr)-1), 3)
+			for i := range got {
+				got[i].Loss = float64(int(got[i].Loss*100+0.5)) / 100
+				got[i].Before, got[i].After = 0, 0
+			}
+			if len(got) == 0 && len(tt.want) == 0 {
+				return
+			}
+			if !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("SelectMistakes(%v) = %+v, want %+v", tt.wr, got, tt.want)
+			}
+		})
+	}
+	// Before and After are the player's own chances.
+	got := SelectMistakes([]float64{0.5, 0.5, 0.9}, alternate(2), 3)
+	if len(got) != 1 || got[0].Color != engine.White || got[0].Before != 0.5 || got[0].After < 0.1-1e-9 || got[0].After > 0.1+1e-9 {
+		t.Errorf("White's loss from 50%% to 10%%: %+v", got)
+	}
+}
+
+func TestSwingsAndTurn(t *testing.T) {
+	wr := []float64{0.5, 0.55, 0.3, 0.35, 0.8, 0.75, 0.95}
+	if got, want := Swings(wr, 3), []int{4, 2, 6}; !reflect.DeepEqual(got, want) {
+		t.Errorf("Swings = %v, want %v", got, want)
+	}
+	if got := TurningPoint(wr, engine.Black); got != 4 {
+		t.Errorf("TurningPoint(Black) = %d, want 4", got)
+	}
+	if got := TurningPoint([]float64{0.5, 0.6, 0.7, 0.9}, engine.Black); got != 1 {
+		t.Errorf("TurningPoint of a lead from move 1 = %d, want 1", got)
+	}
+	if got := TurningPoint([]float64{0.6, 0.6, 0.7}, engine.Black); got != 0 {
+		t.Errorf("TurningPoint of a lead from the start = %d, want 0", got)
+	}
+	avg := AverageLoss([]float64{0.5, 0.4, 0.6, 0.6, 0.9}, alternate(4))
+	if want := [2]float64{0.05, 0.25}; avg[0] < want[0]-1e-9 || avg[0] > want[0]+1e-9 || avg[1] < want[1]-1e-9 || avg[1] > want[1]+1e-9 {
+		t.Errorf("AverageLoss = %v, want %v", avg, want)
+	}
+}
+
+// fixed is an Evaluator that returns Black's chances from a list.
+type fixed struct{ wr []float64 }
+
+func (f fixed) Name(int) string { return "fixed" }
+func (f fixed) Evaluate(ctx context.Context, g *engine.Game) (Evaluation, error) {
+	if err := ctx.Err(); err != nil {
+		return Evaluation{}, err
+	}
+	best := engine.PlaceAt(g.ToPlay(), engine.Point{Col: 0, Row: 0})
+	return Evaluation{Winrate: f.wr[g.MoveCount()], Score: 2*f.wr[g.MoveCount()] - 1, Best: best,
+		PV: []engine.Move{best, engine.PassMove(g.ToPlay().Opponent())}}, nil
+}
+
+func playGame(t *testing.T, size int, moves ...string) *engine.Game {
+	t.Helper()
+	g, err := engine.NewGame(engine.Config{Size: size, Rules: engine.DefaultRules()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range moves {
+		m, err := engine.ParseMove(g.ToPlay(), s, size)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := g.Play(m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return g
+}
+
+func TestRun(t *testing.T) {
+	g := playGame(t, 9, "E5", "C3", "G7", "D4", "resign")
+	var progress []string
+	r, err := Run(context.Background(), g, fixed{wr: []float64{0.5, 0.6, 0.55, 0.2, 0.3}}, func(done, total int) {
+		progress = append(progress, strings.Repeat("#", done)+"/"+strings.Repeat("#", total))
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(progress) != 6 || progress[0] != "/#####" || progress[5] != "#####/#####" {
+		t.Errorf("progress = %q", progress)
+	}
+	if len(r.Positions) != 5 || len(r.Moves) != 4 || r.Moves[3] != (Played{engine.White, "D4"}) {
+		t.Fatalf("review: %d positions, moves %v", len(r.Positions), r.Moves)
+	}
+	want := []Mistake{{Number: 3, Color: engine.Black, Move: "G7", Before: 0.55, After: 0.2, Loss: 0.35, Best: "A1", PV: []string{"A1", "pass"}}}
+	if len(r.Mistakes) != 2 || r.Mistakes[1].Number != 4 || r.Mistakes[1].Color != engine.White || r.Mistakes[0].Number != 3 || r.Mistakes[0].Move != "G7" || r.Mistakes[0].Best != "A1" ||
+		!reflect.DeepEqual(r.Mistakes[0].PV, want[0].PV) {
+		t.Errorf("mistakes = %+v, want %+v", r.Mistakes, want)
+	}
+	s := r.Summary
+	if s.Winner != engine.White || !s.Resigned || s.Turn != 3 || s.Swing != 3 {
+		t.Errorf("summary = %+v, want White's win by resignation turning at move 3", s)
+	}
+	p := r.Paragraph()
+	for _, want := range []string{"The game turned at move 3 (B G7): White took the lead", "worth about W+0.5", "Black 17.5%, White 5.0%"} {
+		if !strings.Contains(p, want) {
+			t.Errorf("Paragraph() = %q, want it to contain %q", p, want)
+		}
+	}
+	data, err := json.Marshal(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back Review
+	if err := json.Unmarshal(data, &back); err != nil || !reflect.DeepEqual(&back, r) {
+		t.Errorf("JSON round trip: %v\n%+v\n%+v", err, &back, r)
+	}
+
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := Run(ctx, g, fixed{wr: []float64{0.5, 0.6, 0.55, 0.2, 0.3}}, nil); !errors.Is(err, context.Canceled) {
+		t.Errorf("Run with a cancelled context = %v, want context.Canceled", err)
+	}
+}
+
+// TestRunMCTS reviews a short real game twice with the built-in engine:
+// the same review both times.
+func TestRunMCTS(t *testing.T) {
+	g := playGame(t, 9, "E5", "E4", "D4", "D5", "C5", "F5", "pass", "pass")
+	ev := MCTS{Playouts: 300, Seed: 1}
+	r1, err := Run(context.Background(), g, ev, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r2, err := Run(context.Background(), g, ev, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(r1, r2) {
+		t.Errorf("two reviews of one game differ")
+	}
+	if r1.Engine != "mcts 300 playouts" || len(r1.Positions) != 9 {
+		t.Errorf("engine %q, %d positions", r1.Engine, len(r1.Positions))
+	}
+	if last := r1.Positions[8]; last.Best != "" || last.PV != nil {
+		t.Errorf("position after two passes has best %q PV %v, want none", last.Best, last.PV)
+	}
+}

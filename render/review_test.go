@@ -1,0 +1,192 @@
+package render
+
+import (
+	"bytes"
+	"errors"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/gobot-dev/gobot/engine"
+)
+
+// golden compares a picture with testdata/NAME.png by its pixels, and
+// rewrites the file with -update.
+func golden(t *testing.T, name string, data []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", name+".png")
+	if *update {
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if g, w := pixelHash(decodePNG(t, data)), pixelHash(decodePNG(t, want)); g != w {
+		out := filepath.Join(t.TempDir(), name+".png")
+		os.WriteFile(out, data, 0o644)
+		t.Errorf("%s: picture hash %s, want %s (got written to %s; run go test -update if the change is intended)", name, g[:12], w[:12], out)
+	}
+}
+
+// reviewSeries is Black's chance over a 60-move game that Black leads,
+// throws away at move 23, wins back at move 41 and keeps.
+func reviewSeries() []float64 {
+	wr := make([]float64, 61)
+	for i := range wr {
+		switch {
+		case i < 23:
+			wr[i] = 0.5 + 0.1*math.Sin(float64(i)/3)
+		case i < 41:
+			wr[i] = 0.18 + 0.04*math.Cos(float64(i))
+		default:
+			wr[i] = 0.8 + 0.1*float64(i-41)/20
+		}
+	}
+	wr[30] = 0.45
+	return wr
+}
+
+func TestWinrateGraph(t *testing.T) {
+	wr := reviewSeries()
+	marks := []int{23, 41, 30}
+	for _, tc := range []struct {
+		name string
+		opts GraphOptions
+	}{
+		{"winrate-wood", GraphOptions{Marks: marks}},
+		{"winrate-walnut", GraphOptions{Marks: marks, Theme: Walnut, Width: 600, Height: 300}},
+	} {
+		var buf bytes.Buffer
+		if err := WinrateGraph(&buf, wr, tc.opts); err != nil {
+			t.Fatal(err)
+		}
+		golden(t, tc.name, buf.Bytes())
+		img := decodePNG(t, buf.Bytes())
+		w, h := tc.opts.Width, tc.opts.Height
+		if w == 0 {
+			w, h = DefaultGraphWidth, DefaultGraphHeight
+		}
+		if b := img.Bounds(); b.Dx() != w || b.Dy() != h {
+			t.Errorf("%s: %v, want %d×%d", tc.name, b, w, h)
+		}
+	}
+	alt := WinrateAlt(wr, marks)
+	want := "Win-rate graph of 60 moves: Black's winning chance starts at 50% and ends at 90%; marked: 1 at move 23 (59% to 16%), 2 at move 41 (15% to 80%), 3 at move 30 (15% to 45%)"
+	if alt != want {
+		t.Errorf("WinrateAlt = %q\nwant %q", alt, want)
+	}
+	for _, bad := range []struct {
+		wr   []float64
+		opts GraphOptions
+		err  error
+	}{
+		{nil, GraphOptions{}, ErrNoData},
+		{wr, GraphOptions{Marks: []int{61}}, ErrNoData},
+		{wr, GraphOptions{Width: 5000}, ErrImageSize},
+		{wr, GraphOptions{Theme: 9}, ErrUnknownTheme},
+	} {
+		var buf bytes.Buffer
+		if err := WinrateGraph(&buf, bad.wr, bad.opts); !errors.Is(err, bad.err) || buf.Len() > 0 {
+			t.Errorf("WinrateGraph(%d positions, %+v) = %v with %d bytes, want %v and nothing written", len(bad.wr), bad.opts, err, buf.Len(), bad.err)
+		}
+	}
+}
+
+// mistakeBoard is a 9×9 position before White's mistake at C8: White
+// should have cut at E5 (the variation E5 F5 H6 F6).
+func mistakeBoard(t *testing.T) *engine.Board {
+	return diagram(t,
+		". . . . . . . . .",
+		". . . . . . . . .",
+		". . . O O . X . .",
+		". . O X X . X . .",
+		". . O X . . O . .",
+		". . O X . X O . .",
+		". . . O X X O . .",
+		". . . . . . . . .",
+		". . . . . . . . .")
+}
+
+func TestVariation(t *testing.T) {
+	b := mistakeBoard(t)
+	n := 9
+	mv := func(c engine.Color, s string) engine.Move { return engine.PlaceAt(c, mustPoint(t, s, n)) }
+	W, B := engine.White, engine.Black
+	opts := VariationOptions{
+		Played: mv(W, "C8"),
+		PV:     []engine.Move{mv(W, "E5"), mv(B, "F5"), mv(W, "H6"), mv(B, "F6")},
+	}
+	before := *b
+	var buf bytes.Buffer
+	if err := Variation(&buf, b, opts); err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "mistake9", buf.Bytes())
+	if b.Hash() != before.Hash() {
+		t.Error("Variation modified the board")
+	}
+	img := decodePNG(t, buf.Bytes())
+	l := newLayout(n, DefaultPixels)
+	for s, want := range map[string]engine.Color{"E5": W, "H6": W, "F5": B, "F6": B} {
+		if got := probe(img, &l, mustPoint(t, s, n)); got != want {
+			t.Errorf("variation stone at %s probes as %v, want %v", s, got, want)
+		}
+	}
+	bad := opts
+	bad.PV = []engine.Move{mv(W, "D5")} // occupied
+	buf.Reset()
+	if err := Variation(&buf, b, bad); !errors.Is(err, ErrIllegalVariation) || buf.Len() > 0 {
+		t.Errorf("Variation with an occupied point = %v, want ErrIllegalVariation and nothing written", err)
+	}
+}
+
+func TestOwnership(t *testing.T) {
+	b := diagram(t,
+		". . . O X . . . .",
+		". . . O X . . . .",
+		". X . O X . . . .",
+		". . . O X . . . .",
+		"O O O O X . . O .",
+		"X X X X X . . . .",
+		". . . . . X X X X",
+		". . . . . X O O O",
+		". . . . . X O . .")
+	n := 9
+	own := make([]float64, n*n)
+	for row := 0; row < n; row++ {
+		for col := 0; col < n; col++ {
+			switch {
+			case row >= 4 && col <= 3:
+				own[row*n+col] = -0.9 // White's corner, the black stone at B7 dead
+			case row <= 2 && col >= 6:
+				own[row*n+col] = 0.2 // the white corner group is unsettled
+			case col >= 5 && row >= 4:
+				own[row*n+col] = 0.7 // Black's side, the white stone at H5 dead
+			default:
+				own[row*n+col] = 0.95
+			}
+		}
+	}
+	var buf bytes.Buffer
+	if err := Ownership(&buf, b, own, OwnershipOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "ownership9", buf.Bytes())
+	dead := DeadByOwnership(b, own, 0.5)
+	var names []string
+	for _, p := range dead {
+		names = append(names, p.String())
+	}
+	if got, want := strings.Join(names, " "), "H5 B7"; got != want {
+		t.Errorf("DeadByOwnership = %s, want %s", got, want)
+	}
+	buf.Reset()
+	if err := Ownership(&buf, b, own[:10], OwnershipOptions{}); !errors.Is(err, ErrOwnerLength) || buf.Len() > 0 {
+		t.Errorf("Ownership with 10 entries = %v, want ErrOwnerLength", err)
+	}
+}
