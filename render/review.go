@@ -219,7 +219,7 @@ type VariationOptions struct {
 	// PV is the engine's preferred line from the position, played onto
 	// the board and numbered from 1 (its first move, the preferred move,
 	// also gets a ring). At most 9 moves are drawn.
-	PV []engine.Move
+	PV    []engine.Move
 	Theme Theme
 	Size  int // pixels on a side, 0 for DefaultPixels
 }
