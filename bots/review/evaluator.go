@@ -15,11 +15,11 @@ import (
 func Playouts(size int) int {
 	switch {
 	case size <= 9:
-		return 1500
+		return 1200
 	case size <= 13:
-		return 1000
+		return 800
 	}
-	return 700
+	return 450
 }
 
 // MCTS judges positions with the built-in Monte Carlo engine on one
