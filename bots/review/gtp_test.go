@@ -1,0 +1,239 @@
+package review
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"math"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gobot-dev/gobot/bots/gtp"
+	"github.com/gobot-dev/gobot/engine"
+)
+
+// The test binary doubles as a fake analysis engine: run with the first
+// argument "-fake-analyze" and a mode ("kata" or "lz"), it serves GTP on
+// its standard streams. Its analysis is a fixed function of the position:
+// the player to move wins 0.3 + 0.1 × (its stones - the opponent's), its
+// best move is the first empty point from A1 and the variation that point
+// and the next empty one; KataGo's also has a score lead of 2 × that
+// stone difference and an ownership of +0.5 for the player to move on the
+// left half, -0.5 on the right. It prints one line of analysis at once and
+// another each time its interval passes, until any input arrives.
+func TestMain(m *testing.M) {
+	if len(os.Args) > 2 && os.Args[1] == "-fake-analyze" {
+		os.Exit(fakeAnalyzer(os.Args[2]))
+	}
+	os.Exit(m.Run())
+}
+
+func fakeAnalyzer(mode string) int {
+	out := bufio.NewWriter(os.Stdout)
+	lines := make(chan string)
+	go func() {
+		in := bufio.NewScanner(os.Stdin)
+		for in.Scan() {
+			lines <- in.Text()
+		}
+		close(lines)
+	}()
+	reply := func(id, text string) {
+		fmt.Fprintf(out, "=%s %s\n\n", id, text)
+		out.Flush()
+	}
+	size := 19
+	var g *engine.Game
+	newGame := func() {
+		g, _ = engine.NewGame(engine.Config{Size: size, Rules: engine.DefaultRules()})
+	}
+	newGame()
+	analysis := "lz-analyze"
+	if mode == "kata" {
+		analysis = "kata-analyze"
+	}
+	pending := ""
+	for {
+		line := pending
+		pending = ""
+		if line == "" {
+			l, ok := <-lines
+			if !ok {
+				return 0
+			}
+			line = l
+		}
+		f := strings.Fields(line)
+		if len(f) == 0 {
+			continue
+		}
+		id := ""
+		if f[0][0] >= '0' && f[0][0] <= '9' {
+			id, f = f[0], f[1:]
+		}
+		switch f[0] {
+		case "protocol_version":
+			reply(id, "2")
+		case "name":
+			reply(id, "FakeAnalyzer")
+		case "version", "komi", "quit":
+			reply(id, "")
+			if f[0] == "quit" {
+				return 0
+			}
+		case "list_commands":
+			reply(id, "protocol_version\nname\nversion\nlist_commands\nboardsize\nclear_board\nkomi\nplay\n"+analysis+"\nquit")
+		case "boardsize":
+			fmt.Sscan(f[1], &size)
+			newGame()
+			reply(id, "")
+		case "clear_board":
+			newGame()
+			reply(id, "")
+		case "play":
+			c := engine.Black
+			if strings.EqualFold(f[1], "w") {
+				c = engine.White
+			}
+			m, err := engine.ParseMove(c, f[2], size)
+			if err == nil {
+				err = g.Play(m)
+			}
+			if err != nil {
+				fmt.Fprintf(out, "?%s illegal move\n\n", id)
+				out.Flush()
+				continue
+			}
+			reply(id, "")
+		case analysis:
+			fmt.Fprintf(out, "=%s\n", id)
+			info := fakeInfo(g, mode == "kata")
+			fmt.Fprintln(out, info)
+			out.Flush()
+			tick := time.NewTicker(20 * time.Millisecond)
+		stream:
+			for {
+				select {
+				case <-tick.C:
+					fmt.Fprintln(out, info)
+					out.Flush()
+				case l, ok := <-lines:
+					if !ok {
+						return 0
+					}
+					pending = l
+					break stream
+				}
+			}
+			tick.Stop()
+			fmt.Fprint(out, "\n")
+			out.Flush()
+		default:
+			fmt.Fprintf(out, "?%s unknown command\n\n", id)
+			out.Flush()
+		}
+	}
+}
+
+// fakeInfo is the fake engine's analysis of g, for the player to move.
+func fakeInfo(g *engine.Game, kata bool) string {
+	b := g.Board()
+	n := g.Size()
+	c := g.ToPlay()
+	diff := 0
+	var empty []string
+	for r := 0; r < n; r++ {
+		for col := 0; col < n; col++ {
+			p := engine.Point{Col: col, Row: r}
+			switch b.At(p) {
+			case c:
+				diff++
+			case c.Opponent():
+				diff--
+			default:
+				empty = append(empty, p.String())
+			}
+		}
+	}
+	wr := 0.3 + 0.1*float64(diff)
+	pv := strings.Join(empty[:2], " ")
+	if !kata {
+		return fmt.Sprintf("info move %s visits 10 winrate %d prior 100 lcb 100 order 0 pv %s info move %s visits 2 winrate 100 order 1 pv %s",
+			empty[0], int(math.Round(wr*10000)), pv, empty[1], empty[1])
+	}
+	var own []string
+	for r := n - 1; r >= 0; r-- { // top row first, as KataGo writes it
+		for col := 0; col < n; col++ {
+			v := "0.5"
+			if col >= n/2 {
+				v = "-0.5"
+			}
+			own = append(own, v)
+		}
+	}
+	return fmt.Sprintf("info move %s visits 2 utility 0 winrate 0.01 scoreLead -9 order 1 pv %s info move %s visits 10 utility 0.1 winrate %g scoreMean 1 scoreStdev 20 scoreLead %g order 0 pv %s ownership %s",
+		empty[1], empty[1], empty[0], wr, 2*float64(diff), pv, strings.Join(own, " "))
+}
+
+func fakeClient(t *testing.T, mode string) *gtp.Client {
+	t.Helper()
+	c := gtp.New(gtp.Spec{Name: "fake", Argv: []string{os.Args[0], "-fake-analyze", mode}}, gtp.Options{Timeout: 5 * time.Second})
+	t.Cleanup(func() { c.Close() })
+	return c
+}
+
+// TestGTPEvaluator reviews a short game with the fake engine, speaking
+// kata-analyze and lz-analyze, and checks that every number is turned to
+// Black's side.
+func TestGTPEvaluator(t *testing.T) {
+	g := playGame(t, 9, "E5", "C3", "G7", "pass", "resign")
+	for _, mode := range []string{"kata", "lz"} {
+		t.Run(mode, func(t *testing.T) {
+			ev := &GTP{Client: fakeClient(t, mode), Time: 30 * time.Millisecond}
+			r, err := Run(context.Background(), g, ev, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.Engine != "gtp:fake" || len(r.Positions) != 5 {
+				t.Fatalf("engine %q, %d positions", r.Engine, len(r.Positions))
+			}
+			// After odd moves White is to move, a stone behind: White's
+			// chance 0.2, Black's 0.8. After the pass, Black to move a
+			// stone ahead: 0.4.
+			want := []float64{0.3, 0.8, 0.3, 0.8, 0.4}
+			for i, p := range r.Positions {
+				if d := p.Winrate - want[i]; d > 1e-6 || d < -1e-6 {
+					t.Errorf("position %d: Black's chance %.3f, want %.3f", i, p.Winrate, want[i])
+				}
+			}
+			if p := r.Positions[3]; p.Best != "A1" || strings.Join(p.PV, " ") != "A1 B1" {
+				t.Errorf("after move 3: best %s, PV %v, want A1 and A1 B1", p.Best, p.PV)
+			}
+			if mode == "kata" {
+				if s := r.Positions[3].Score; s != 2 {
+					t.Errorf("after move 3: Black's lead %.1f, want 2 (White's lead is 2 × -1 stone)", s)
+				}
+			}
+		})
+	}
+}
+
+func TestParseAnalysisOwnership(t *testing.T) {
+	g := playGame(t, 9, "E5")
+	line := fakeInfo(g, true)
+	ev, hasScore, err := ParseAnalysis(line, 9, engine.White, true)
+	if err != nil || !hasScore {
+		t.Fatalf("ParseAnalysis = %v, score %v", err, hasScore)
+	}
+	// +0.5 for White (to move) on the left is -0.5 for Black.
+	if a1, j1 := ev.Ownership[0], ev.Ownership[8]; a1 != -0.5 || j1 != 0.5 {
+		t.Errorf("ownership A1 %v J1 %v, want -0.5 and 0.5", a1, j1)
+	}
+	for _, bad := range []string{"", "info move Z99 winrate 0.5", "info move A1 winrate x", "info move A1 winrate 0.5 ownership 0.1 0.2"} {
+		if _, _, err := ParseAnalysis(bad, 9, engine.Black, true); err == nil {
+			t.Errorf("ParseAnalysis(%q) accepted it", bad)
+		}
+	}
+}
