@@ -16,6 +16,7 @@ import (
 
 	"github.com/gobot-dev/gobot/bots/gtp"
 	"github.com/gobot-dev/gobot/bots/mcts"
+	"github.com/gobot-dev/gobot/bots/review"
 	"github.com/gobot-dev/gobot/engine"
 )
 
@@ -174,6 +175,13 @@ type Config struct {
 	// Logger receives warnings (an engine's illegal move replaced, a bot's
 	// panic recovered); nil discards them.
 	Logger *slog.Logger
+	// ReviewEngine judges the positions of game reviews: "" or "mcts" for
+	// the built-in engine, "gtp:NAME" for one of the GTP engines that
+	// speaks kata-analyze or lz-analyze.
+	ReviewEngine string
+	// ReviewTime is how long a GTP review engine thinks about each
+	// position; 0 means review.DefaultAnalysisTime.
+	ReviewTime time.Duration
 	// KeepTrees caps the games whose Monte Carlo trees are kept between
 	// moves (each holds at most 256k nodes, about 9 MB, between moves); 0
 	// means two per search slot, a negative value none.
@@ -189,6 +197,9 @@ type Registry struct {
 	limiter *Limiter
 	log     *slog.Logger
 	trees   *treeCache
+
+	reviewer  review.Evaluator
+	reviewGTP *gtp.Client // the review engine's process, if a GTP engine
 }
 
 // NewRegistry returns the built-in levels plus one per configured engine.
@@ -245,6 +256,10 @@ func NewRegistry(cfg Config) (*Registry, error) {
 			Description: fmt.Sprintf("External engine %q, played over GTP.", spec.Name),
 			New:         func(int64) Bot { return e },
 		})
+	}
+	var err error
+	if r.reviewer, r.reviewGTP, err = r.newReviewer(cfg); err != nil {
+		return nil, err
 	}
 	return r, nil
 }
@@ -315,6 +330,9 @@ func (r *Registry) Close() error {
 	var errs []error
 	for _, e := range r.engines {
 		errs = append(errs, e.Close())
+	}
+	if r.reviewGTP != nil {
+		errs = append(errs, r.reviewGTP.Close())
 	}
 	return errors.Join(errs...)
 }

@@ -373,3 +373,35 @@ func (s *Store) history(ctx context.Context, index []byte, what, owner string, b
 	}
 	return out, nil
 }
+
+// GameReview returns the stored review of the archived game id, as
+// PutGameReview stored it. It fails with ErrNotFound when the game has no
+// review (or no such game is archived).
+func (s *Store) GameReview(ctx context.Context, id string) ([]byte, error) {
+	var data []byte
+	err := s.view(ctx, func(tx *bolt.Tx) error {
+		v := tx.Bucket(bucketArchiveReview).Get([]byte(id))
+		if v == nil {
+			return fmt.Errorf("storage: review of game %s: %w", id, ErrNotFound)
+		}
+		data = bytes.Clone(v)
+		return nil
+	})
+	return data, err
+}
+
+// PutGameReview stores the review of the archived game id, replacing any
+// earlier one. The review is opaque to the store (commands encodes it).
+// It fails with ErrNotFound when no such game is archived and ErrInvalid
+// for an empty review.
+func (s *Store) PutGameReview(ctx context.Context, id string, review []byte) error {
+	if len(review) == 0 {
+		return fmt.Errorf("storage: review of game %s is empty: %w", id, ErrInvalid)
+	}
+	return s.update(ctx, func(tx *bolt.Tx) error {
+		if tx.Bucket(bucketArchive).Get([]byte(id)) == nil {
+			return fmt.Errorf("storage: review of game %s: %w", id, ErrNotFound)
+		}
+		return tx.Bucket(bucketArchiveReview).Put([]byte(id), review)
+	})
+}

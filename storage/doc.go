@@ -68,6 +68,7 @@
 //	quarantine            channel ID 0 time (8) -> corrupt record set aside
 //	bot_queue             sequence (8) -> owed bot move (JSON: channel, game, moves, since)
 //	bot_queue_by_channel  channel ID -> its bot_queue key
+//	archive_review        game ID -> review of the archived game (opaque JSON)
 //
 // Times in keys are big-endian Unix nanoseconds, so a history is a backward
 // range scan of one index: its cost depends on the page asked for, not on
@@ -94,7 +95,8 @@
 // PlayerActiveGames; PlayerGamesBefore, GuildGamesBefore and
 // PlayerGamesPage for paging; ChannelGames;
 // PlayerStats; the queue of owed bot moves (Game.BotToMove, ClaimBotMove,
-// ReleaseBotMove, BotQueuePosition, BotQueue); Check; NewID; ParseResult; Player.Key; the hot-backup
+// ReleaseBotMove, BotQueuePosition, BotQueue); GameReview and
+// PutGameReview; Check; NewID; ParseResult; Player.Key; the hot-backup
 // socket (Options.BackupSocket, FetchBackup, BackupTo,
 // DefaultBackupSocket); Options.Now (the store's clock);
 // Game.Followup and Game.Unposted (how a bot move made in the background

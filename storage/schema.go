@@ -28,6 +28,10 @@ import (
 //	   move.
 //	4  adds archive_by_channel, so that a channel's last finished game
 //	   can be found (/go sgf after the end).
+//
+// Buckets that only add data keep the version: archive_review (the
+// reviews of archived games) is created at start-up when missing, and an
+// older gobot that opens the file ignores it.
 const SchemaVersion = 4
 
 // Bucket names of the current schema. Keys are bytes: IDs as given, times
@@ -48,13 +52,14 @@ var (
 	bucketBotQueue        = []byte("bot_queue")            // sequence 8 -> botMoveRecord, in the order the moves became owed
 	bucketBotQueueChannel = []byte("bot_queue_by_channel") // channel ID -> its bot_queue key
 	bucketArchiveChan     = []byte("archive_by_channel")   // channel ID 0 finished 8 | game ID -> nil
+	bucketArchiveReview   = []byte("archive_review")       // game ID -> review (JSON, opaque to storage)
 
 	keySchema = []byte("schema")
 
 	allBuckets = [][]byte{
 		bucketMeta, bucketGames, bucketGamesByPlayer, bucketChallenges, bucketChallengesExp,
 		bucketArchive, bucketArchiveSGF, bucketArchivePlayer, bucketArchiveGuild, bucketPlayers, bucketQuarantine,
-		bucketBotQueue, bucketBotQueueChannel, bucketArchiveChan,
+		bucketBotQueue, bucketBotQueueChannel, bucketArchiveChan, bucketArchiveReview,
 	}
 )
 

@@ -1,0 +1,75 @@
+package bots
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/gobot-dev/gobot/bots/gtp"
+	"github.com/gobot-dev/gobot/bots/mcts"
+	"github.com/gobot-dev/gobot/bots/review"
+	"github.com/gobot-dev/gobot/engine"
+)
+
+// reviewSeed seeds the built-in engine's reviews and estimates: a constant,
+// so that a game gets the same review every time.
+const reviewSeed = 1
+
+// newReviewer returns the evaluator that Config.ReviewEngine names: the
+// built-in engine for "" or "mcts", or a client of the configured GTP
+// engine "gtp:NAME" (its own process, not one of the players').
+func (r *Registry) newReviewer(cfg Config) (review.Evaluator, *gtp.Client, error) {
+	name := strings.ToLower(strings.TrimSpace(cfg.ReviewEngine))
+	if name == "" || name == "mcts" {
+		return review.MCTS{Seed: reviewSeed}, nil, nil
+	}
+	if !strings.HasPrefix(name, GTPPrefix) {
+		return nil, nil, fmt.Errorf("review engine %q: want mcts or gtp:NAME: %w", cfg.ReviewEngine, ErrInvalidConfig)
+	}
+	for _, e := range r.engines {
+		if e.spec.Name == name[len(GTPPrefix):] {
+			c := gtp.New(e.spec, cfg.GTP)
+			return &review.GTP{Client: c, Time: cfg.ReviewTime, Seed: reviewSeed}, c, nil
+		}
+	}
+	return nil, nil, fmt.Errorf("review engine %q is not among the GTP engines: %w", cfg.ReviewEngine, ErrInvalidConfig)
+}
+
+// ReviewEngine names what reviews games: "mcts N playouts" (per position,
+// on 9×9) or "gtp:NAME".
+func (r *Registry) ReviewEngine() string { return r.reviewer.Name(9) }
+
+// Review reviews the whole game g (see review.Run) once it has a search
+// slot: it waits in the same queue as the bot moves, reporting its place
+// to onQueued (which may be nil), and then holds one slot until it ends.
+// progress (which may be nil) hears of every position judged. It returns
+// ErrBusy when the queue is full and the context's error when ctx ends.
+func (r *Registry) Review(ctx context.Context, g *engine.Game, onQueued func(position int), progress func(done, total int)) (*review.Review, error) {
+	release, err := r.limiter.Acquire(ctx, onQueued)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	return review.Run(ctx, g, r.reviewer, progress)
+}
+
+// EstimatePlayouts returns the playouts of a score estimate on a board of
+// the given size.
+func EstimatePlayouts(size int) int {
+	if size <= 9 {
+		return 2000
+	}
+	return 1000
+}
+
+// Estimate estimates the score of g's position by the built-in engine's
+// playouts (ownership, Black's mean lead and its spread) once it has a
+// search slot, waiting in the same queue as bot moves.
+func (r *Registry) Estimate(ctx context.Context, g *engine.Game, onQueued func(position int)) (mcts.ScoreEstimate, error) {
+	release, err := r.limiter.Acquire(ctx, onQueued)
+	if err != nil {
+		return mcts.ScoreEstimate{}, err
+	}
+	defer release()
+	return mcts.EstimateScore(ctx, g, EstimatePlayouts(g.Size()), reviewSeed+int64(g.MoveCount()))
+}
