@@ -32,6 +32,10 @@ type Archived struct {
 	// derives it from Result.
 	Winner engine.Color `json:"winner"`
 	Moves  int          `json:"moves"`
+	// Annulled marks a game that is recorded but never counted: it ended on
+	// time before the player who ran out had made two moves of their own.
+	// Statistics and ratings skip it; Result still says what happened.
+	Annulled bool `json:"annulled,omitempty"`
 
 	// SGF is the game record. ArchivedGame loads it; the listings
 	// (PlayerGames, GuildGames) leave it nil to stay cheap.
@@ -179,13 +183,7 @@ func (s *Store) FinishGame(ctx context.Context, g *Game, a Archived) error {
 		if err != nil {
 			return err
 		}
-		if err := tx.Bucket(bucketGames).Delete([]byte(want.ChannelID)); err != nil {
-			return err
-		}
-		if err := unqueueBotMove(tx, want.ChannelID); err != nil {
-			return err
-		}
-		if err := unindexActive(tx, want.ChannelID, h.Black, h.White); err != nil {
+		if err := deleteActive(tx, h); err != nil {
 			return err
 		}
 		return putArchive(tx, &a, val, a.SGF, tie)

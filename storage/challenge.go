@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/gobot-dev/gobot/engine"
+	"github.com/gobot-dev/gobot/engine/clock"
 	bolt "go.etcd.io/bbolt"
 )
 
@@ -29,6 +30,9 @@ type Challenge struct {
 	Rules    engine.Rules `json:"rules"`
 	Handicap int          `json:"handicap,omitempty"`
 	Thread   bool         `json:"thread,omitempty"` // play in a new thread
+	// Clock is the time control chosen; nil means clock.Default()
+	// (challenges stored before clocks existed have none).
+	Clock *clock.Control `json:"clock,omitempty"`
 
 	CreatedAt time.Time `json:"created"` // set by CreateChallenge when zero
 	ExpiresAt time.Time `json:"expires"`

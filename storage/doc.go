@@ -52,7 +52,21 @@
 // forgets them; a store shared by several processes keeps them with the
 // queue.
 //
-// # Layout (schema 4)
+// # Deadlines
+//
+// Every active game has a due time (Game.Due): when its scoring phase ends,
+// or the next event of its clock (engine/clock: the reminder, then the
+// flag's fall); zero for none. Every write of a game moves its
+// games_by_due entry in the same transaction, so the index always matches
+// the records, and the scheduler in commands finds the earliest deadline
+// (NextDue) and the games due now (DueGames) by reading the start of one
+// index, whatever the number of games. Several bot processes may share the
+// store: each may handle a due game, and the version check lets exactly
+// one write win. The meta key "heartbeat" holds the last time a bot
+// process said it was alive (Heartbeat); CreditOutage, at start-up,
+// excuses every running clock the time since then in one transaction.
+//
+// # Layout (schema 5)
 //
 //	meta                  "schema" -> 8-byte version
 //	games                 channel ID -> game record (JSON, moves via engine JSON)
@@ -69,6 +83,8 @@
 //	bot_queue             sequence (8) -> owed bot move (JSON: channel, game, moves, since)
 //	bot_queue_by_channel  channel ID -> its bot_queue key
 //	archive_review        game ID -> review of the archived game (opaque JSON)
+//	games_by_due          due (8) channel ID -> nil
+//	vacations             player key -> vacation (JSON)
 //
 // Times in keys are big-endian Unix nanoseconds, so a history is a backward
 // range scan of one index: its cost depends on the page asked for, not on
@@ -85,7 +101,10 @@
 // set. It imports engine, never commands or discordgo.
 //
 // Compared with the agreed shapes (INTERFACES.md) the store adds, and
-// changes nothing that commands already relies on: Game.Deadline,
+// changes nothing that commands already relies on: Game.Clock and
+// Game.Due (which replaced Game.Deadline), Challenge.Clock,
+// Archived.Annulled, NextDue, DueGames, Heartbeat, LastHeartbeat,
+// CreditOutage, Vacation, PutVacation,
 // ScoringState.MessageID and UndoRequest.RequestedAt (ScoringState.Accepted
 // is a map[engine.Color]bool); AcceptChallenge (challenge to game in one
 // transaction, so a double accept cannot start two games); AbortGame (an

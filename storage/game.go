@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/gobot-dev/gobot/engine"
+	"github.com/gobot-dev/gobot/engine/clock"
 	bolt "go.etcd.io/bbolt"
 )
 
@@ -69,9 +70,10 @@ type Game struct {
 	MessageIDs []string
 	CreatedAt  time.Time // set by CreateGame when zero
 	UpdatedAt  time.Time // set by every write
-	// Deadline is when the player to move runs out of time (correspondence
-	// games); zero for none. The store only keeps it.
-	Deadline time.Time
+	// Clock is the game's clock (time control, both players' time, whose
+	// turn runs since when); nil for a game without one. Its next event
+	// (reminder, flag) is indexed by deadline: see Due.
+	Clock *clock.Clock
 	// Version counts the writes: CreateGame stores 1, each successful
 	// UpdateGame adds one. Every write states the version it read.
 	Version uint64
@@ -143,7 +145,8 @@ type gameRecord struct {
 	MessageIDs      []string        `json:"messages,omitempty"`
 	CreatedAt       time.Time       `json:"created"`
 	UpdatedAt       time.Time       `json:"updated"`
-	Deadline        time.Time       `json:"deadline,omitzero"`
+	Clock           *clock.Clock    `json:"clock,omitempty"`
+	Due             time.Time       `json:"due,omitzero"` // Game.Due when written: the games_by_due key
 	Version         uint64          `json:"version"`
 	Scoring         *scoringRecord  `json:"scoring,omitempty"`
 	Undo            *undoRecord     `json:"undo,omitempty"`
@@ -177,11 +180,12 @@ type undoRecord struct {
 // gameHeader is the part of a record that writes check: who, where, which
 // version. Decoding it does not replay the moves.
 type gameHeader struct {
-	ID        string `json:"id"`
-	ChannelID string `json:"channel"`
-	Black     Player `json:"black"`
-	White     Player `json:"white"`
-	Version   uint64 `json:"version"`
+	ID        string    `json:"id"`
+	ChannelID string    `json:"channel"`
+	Black     Player    `json:"black"`
+	White     Player    `json:"white"`
+	Due       time.Time `json:"due,omitzero"`
+	Version   uint64    `json:"version"`
 }
 
 func decodeHeader(v []byte) (gameHeader, error) {
@@ -241,7 +245,7 @@ func (g *Game) encode(version uint64, now time.Time) ([]byte, error) {
 	r := gameRecord{
 		ID: g.ID, ChannelID: g.ChannelID, GuildID: g.GuildID, ParentChannelID: g.ParentChannelID,
 		Black: g.Black, White: g.White, Game: eg, MessageIDs: recentMessages(g.MessageIDs),
-		CreatedAt: g.CreatedAt, UpdatedAt: now, Deadline: g.Deadline, Version: version,
+		CreatedAt: g.CreatedAt, UpdatedAt: now, Clock: g.Clock, Due: g.Due(), Version: version,
 		Unposted: g.Unposted,
 	}
 	if f := g.Followup; f != nil {
@@ -287,7 +291,7 @@ func decodeGame(channel string, v []byte) (*Game, error) {
 	g := &Game{
 		ID: r.ID, ChannelID: r.ChannelID, GuildID: r.GuildID, ParentChannelID: r.ParentChannelID,
 		Black: r.Black, White: r.White, Game: eg, MessageIDs: r.MessageIDs,
-		CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt, Deadline: r.Deadline, Version: r.Version,
+		CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt, Clock: r.Clock, Version: r.Version,
 		Unposted: r.Unposted,
 	}
 	if f := r.Followup; f != nil {
@@ -370,6 +374,9 @@ func putNewGame(tx *bolt.Tx, g *Game, val []byte, owed owedState, now time.Time)
 		return err
 	}
 	if err := syncBotQueue(tx, owed, now); err != nil {
+		return err
+	}
+	if err := indexDue(tx, g.ChannelID, time.Time{}, g.Due()); err != nil {
 		return err
 	}
 	return indexActive(tx, g.ChannelID, g.Black, g.White)
@@ -460,7 +467,7 @@ func (s *Store) UpdateGame(ctx context.Context, g *Game) error {
 	if err != nil {
 		return err
 	}
-	want, owed := g.header(), owedOf(g)
+	want, owed, due := g.header(), owedOf(g), g.Due()
 	err = s.update(ctx, func(tx *bolt.Tx) error {
 		h, err := checkStored(tx, want, "update")
 		if err != nil {
@@ -471,6 +478,9 @@ func (s *Store) UpdateGame(ctx context.Context, g *Game) error {
 				want.ID, h.Black.Key(), h.White.Key(), want.Black.Key(), want.White.Key(), ErrInvalid)
 		}
 		if err := tx.Bucket(bucketGames).Put([]byte(want.ChannelID), val); err != nil {
+			return err
+		}
+		if err := indexDue(tx, want.ChannelID, h.Due, due); err != nil {
 			return err
 		}
 		return syncBotQueue(tx, owed, now)
@@ -500,13 +510,7 @@ func (s *Store) AbortGame(ctx context.Context, g *Game) error {
 		if err != nil {
 			return err
 		}
-		if err := tx.Bucket(bucketGames).Delete([]byte(want.ChannelID)); err != nil {
-			return err
-		}
-		if err := unqueueBotMove(tx, want.ChannelID); err != nil {
-			return err
-		}
-		return unindexActive(tx, want.ChannelID, h.Black, h.White)
+		return deleteActive(tx, h)
 	})
 }
 
@@ -533,13 +537,7 @@ func (s *Store) DeleteGame(ctx context.Context, channelID string, version uint64
 		if h.Version != version {
 			return fmt.Errorf("storage: delete game %s: read version %d, stored version %d: %w", h.ID, version, h.Version, ErrConflict)
 		}
-		if err := games.Delete([]byte(channelID)); err != nil {
-			return err
-		}
-		if err := unqueueBotMove(tx, channelID); err != nil {
-			return err
-		}
-		return unindexActive(tx, channelID, h.Black, h.White)
+		return deleteActive(tx, h)
 	})
 }
 
@@ -565,34 +563,65 @@ func (s *Store) QuarantineGame(ctx context.Context, channelID string) error {
 		if err := tx.Bucket(bucketQuarantine).Put(join(channelID, timeKey(now)), bytes.Clone(v)); err != nil {
 			return err
 		}
+		if h, err := decodeHeader(v); err == nil && h.ChannelID == channelID {
+			return deleteActive(tx, h)
+		}
 		if err := unqueueBotMove(tx, channelID); err != nil {
 			return err
 		}
-		if h, err := decodeHeader(v); err == nil {
-			if err := unindexActive(tx, channelID, h.Black, h.White); err != nil {
-				return err
-			}
-		} else if err := purgeActiveIndex(tx, channelID); err != nil {
+		if err := purgeActiveIndex(tx, channelID); err != nil {
 			return err
 		}
 		return games.Delete([]byte(channelID))
 	})
 }
 
-// purgeActiveIndex removes every games_by_player entry for a channel whose
-// record is too damaged to name its players (a scan of that index; rare).
+// deleteActive removes the active game h names from games, from its
+// indexes (by player, by due time) and from the bot queue in tx.
+func deleteActive(tx *bolt.Tx, h gameHeader) error {
+	if err := tx.Bucket(bucketGames).Delete([]byte(h.ChannelID)); err != nil {
+		return err
+	}
+	if err := unqueueBotMove(tx, h.ChannelID); err != nil {
+		return err
+	}
+	if err := indexDue(tx, h.ChannelID, h.Due, time.Time{}); err != nil {
+		return err
+	}
+	return unindexActive(tx, h.ChannelID, h.Black, h.White)
+}
+
+// purgeActiveIndex removes every games_by_player and games_by_due entry for
+// a channel whose record is too damaged to name its players or its due
+// time (a scan of those indexes; rare).
 func purgeActiveIndex(tx *bolt.Tx, channel string) error {
-	b := tx.Bucket(bucketGamesByPlayer)
-	var doomed [][]byte
-	b.ForEach(func(k, _ []byte) error {
-		if _, ch, ok := bytes.Cut(k, []byte{0}); ok && string(ch) == channel {
-			doomed = append(doomed, bytes.Clone(k))
-		}
-		return nil
-	})
-	for _, k := range doomed {
-		if err := b.Delete(k); err != nil {
-			return err
+	for _, idx := range []struct {
+		bucket  []byte
+		channel func(k []byte) []byte
+	}{
+		{bucketGamesByPlayer, func(k []byte) []byte {
+			_, ch, _ := bytes.Cut(k, []byte{0})
+			return ch
+		}},
+		{bucketGamesByDue, func(k []byte) []byte {
+			if len(k) < 8 {
+				return nil
+			}
+			return k[8:]
+		}},
+	} {
+		b := tx.Bucket(idx.bucket)
+		var doomed [][]byte
+		b.ForEach(func(k, _ []byte) error {
+			if string(idx.channel(k)) == channel {
+				doomed = append(doomed, bytes.Clone(k))
+			}
+			return nil
+		})
+		for _, k := range doomed {
+			if err := b.Delete(k); err != nil {
+				return err
+			}
 		}
 	}
 	return nil

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/gobot-dev/gobot/engine"
+	"github.com/gobot-dev/gobot/engine/clock"
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 )
@@ -124,7 +125,7 @@ func TestGameRoundTrip(t *testing.T) {
 		ChannelID: "thread1", GuildID: "g1", ParentChannelID: "c1",
 		Black: human("1"), White: bot("strong"), Game: eg,
 		MessageIDs: []string{"m1", "m2"},
-		CreatedAt:  t0, Deadline: t0.Add(72 * time.Hour),
+		CreatedAt:  t0, Clock: &clock.Clock{Control: clock.Default(), Black: clock.Time{Main: time.Hour}, White: clock.Time{Main: 3 * time.Hour}},
 		Scoring: &ScoringState{
 			Dead:     []engine.Point{{Col: 3, Row: 3}, {Col: 15, Row: 15}},
 			Accepted: map[engine.Color]bool{engine.Black: true, engine.White: false},

@@ -150,3 +150,44 @@ func migrate3to4(tx *bolt.Tx) error {
 	}
 	return nil
 }
+
+// migrate4to5 creates games_by_due and vacations and indexes the active
+// games that wait on a deadline: before schema 5 only the scoring phase had
+// one (games had no clock), which the record's due time now carries.
+// Records that cannot be decoded are left as they are.
+func migrate4to5(tx *bolt.Tx) error {
+	for _, name := range [][]byte{bucketGamesByDue, bucketVacations} {
+		if _, err := tx.CreateBucketIfNotExists(name); err != nil {
+			return err
+		}
+	}
+	games := tx.Bucket(bucketGames)
+	type entry struct {
+		channel []byte
+		val     []byte
+		due     time.Time
+	}
+	var todo []entry
+	games.ForEach(func(k, v []byte) error {
+		var r gameRecord
+		if err := json.Unmarshal(v, &r); err != nil || r.Scoring == nil || r.Scoring.Deadline.IsZero() {
+			return nil
+		}
+		r.Due = r.Scoring.Deadline
+		val, err := json.Marshal(r)
+		if err != nil {
+			return nil
+		}
+		todo = append(todo, entry{bytes.Clone(k), val, r.Due})
+		return nil
+	})
+	for _, e := range todo {
+		if err := games.Put(e.channel, e.val); err != nil {
+			return err
+		}
+		if err := indexDue(tx, string(e.channel), time.Time{}, e.due); err != nil {
+			return err
+		}
+	}
+	return nil
+}

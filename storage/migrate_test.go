@@ -30,7 +30,8 @@ func makeFixture(t *testing.T) fixture {
 	return fixture{
 		games: []*Game{
 			{ID: "ga", ChannelID: "c1", GuildID: "G", Black: human("1"), White: human("2"), Game: eg, Version: 4, CreatedAt: t0},
-			{ID: "gb", ChannelID: "c2", Black: human("3"), White: bot("weak"), Game: newEngine(t, 19), Version: 1, CreatedAt: t0},
+			{ID: "gb", ChannelID: "c2", Black: human("3"), White: bot("weak"), Game: newEngine(t, 19), Version: 1, CreatedAt: t0,
+				Scoring: &ScoringState{Accepted: map[engine.Color]bool{}, Deadline: t0.Add(5 * time.Hour)}},
 			{ID: "gc", ChannelID: "c3", Black: bot("weak"), White: human("4"), Game: newEngine(t, 9), Version: 1, CreatedAt: t0},
 		},
 		challenges: []*Challenge{newChallenge("ch1", t0.Add(time.Hour)), newChallenge("ch2", t0.Add(-time.Hour))},
@@ -69,6 +70,12 @@ func writeV1(t *testing.T, path string, f fixture) {
 			if err != nil {
 				return err
 			}
+			var r map[string]json.RawMessage // records had no due time before schema 5
+			if err := json.Unmarshal(v, &r); err != nil {
+				return err
+			}
+			delete(r, "due")
+			v, _ = json.Marshal(r)
 			b["games"].Put([]byte(g.ChannelID), v)
 		}
 		b["games"].Put([]byte("c9"), []byte(`{"id":"broken"`))
@@ -101,7 +108,7 @@ func writeV2(t *testing.T, path string, f fixture) {
 		if err := migrate1to2(tx); err != nil {
 			return err
 		}
-		for _, name := range [][]byte{bucketBotQueue, bucketBotQueueChannel, bucketArchiveChan} {
+		for _, name := range [][]byte{bucketBotQueue, bucketBotQueueChannel, bucketArchiveChan, bucketGamesByDue, bucketVacations} {
 			if err := tx.DeleteBucket(name); err != nil {
 				return err
 			}
@@ -126,10 +133,32 @@ func writeV3(t *testing.T, path string, f fixture) {
 		if err := migrate2to3(tx); err != nil {
 			return err
 		}
-		if err := tx.DeleteBucket(bucketArchiveChan); err != nil {
-			return err
+		for _, name := range [][]byte{bucketArchiveChan, bucketGamesByDue, bucketVacations} {
+			if err := tx.DeleteBucket(name); err != nil {
+				return err
+			}
 		}
 		return tx.Bucket(bucketMeta).Put(keySchema, u64(3))
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// writeV4 writes the fixture in the layout of schema 4: schema 3 migrated
+// by migrate3to4, without the buckets schema 5 added.
+func writeV4(t *testing.T, path string, f fixture) {
+	writeV3(t, path, f)
+	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	err = db.Update(func(tx *bolt.Tx) error {
+		if err := migrate3to4(tx); err != nil {
+			return err
+		}
+		return tx.Bucket(bucketMeta).Put(keySchema, u64(4))
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -141,6 +170,7 @@ var olderSchemas = map[int]func(t *testing.T, path string, f fixture){
 	1: writeV1,
 	2: writeV2,
 	3: writeV3,
+	4: writeV4,
 }
 
 func TestMigrations(t *testing.T) {
@@ -218,6 +248,10 @@ func verifyMigrated(t *testing.T, s *Store, f fixture) {
 		if err != nil || fmt.Sprint(got) != fmt.Sprint(tt.want) {
 			t.Errorf("PlayerActiveGames(%s) = %v, %v; want %v", tt.player, got, err, tt.want)
 		}
+	}
+	// The scoring phase's deadline is indexed.
+	if next, err := s.NextDue(ctx); err != nil || !next.Equal(t0.Add(5*time.Hour)) {
+		t.Errorf("NextDue() = %v, %v; want the scoring deadline %v", next, err, t0.Add(5*time.Hour))
 	}
 	q, err := s.BotQueue(ctx)
 	if err != nil || len(q) != 1 || q[0].ChannelID != "c3" || q[0].GameID != "gc" || q[0].Moves != 0 {

@@ -45,8 +45,11 @@ func (s *Store) PlayerStats(ctx context.Context, playerKey string) (*PlayerStats
 
 // countGame adds an archived game to both players' statistics in tx.
 // A record that cannot be decoded is started afresh rather than blocking
-// every later game of that player.
+// every later game of that player. An annulled game is not counted.
 func countGame(tx *bolt.Tx, a *Archived, tie bool) error {
+	if a.Annulled {
+		return nil // recorded, never counted
+	}
 	b := tx.Bucket(bucketPlayers)
 	self := a.Black.Key() == a.White.Key()
 	for _, side := range []engine.Color{engine.Black, engine.White} {

@@ -28,11 +28,15 @@ import (
 //	   move.
 //	4  adds archive_by_channel, so that a channel's last finished game
 //	   can be found (/go sgf after the end).
+//	5  adds games_by_due (every active game by the time the scheduler must
+//	   next look at it: reminder, flag, end of the scoring phase) and
+//	   vacations (players' vacation allowance); game records carry their
+//	   clock and due time.
 //
 // Buckets that only add data keep the version: archive_review (the
 // reviews of archived games) is created at start-up when missing, and an
 // older gobot that opens the file ignores it.
-const SchemaVersion = 4
+const SchemaVersion = 5
 
 // Bucket names of the current schema. Keys are bytes: IDs as given, times
 // as 8-byte big-endian Unix nanoseconds so that keys sort by time, and a
@@ -53,6 +57,8 @@ var (
 	bucketBotQueueChannel = []byte("bot_queue_by_channel") // channel ID -> its bot_queue key
 	bucketArchiveChan     = []byte("archive_by_channel")   // channel ID 0 finished 8 | game ID -> nil
 	bucketArchiveReview   = []byte("archive_review")       // game ID -> review (JSON, opaque to storage)
+	bucketGamesByDue      = []byte("games_by_due")         // due 8 | channel ID -> nil
+	bucketVacations       = []byte("vacations")            // player key -> Vacation (JSON)
 
 	keySchema = []byte("schema")
 
@@ -60,6 +66,7 @@ var (
 		bucketMeta, bucketGames, bucketGamesByPlayer, bucketChallenges, bucketChallengesExp,
 		bucketArchive, bucketArchiveSGF, bucketArchivePlayer, bucketArchiveGuild, bucketPlayers, bucketQuarantine,
 		bucketBotQueue, bucketBotQueueChannel, bucketArchiveChan, bucketArchiveReview,
+		bucketGamesByDue, bucketVacations,
 	}
 )
 
@@ -69,6 +76,7 @@ var migrations = []func(tx *bolt.Tx) error{
 	migrate1to2,
 	migrate2to3,
 	migrate3to4,
+	migrate4to5,
 }
 
 // migrate brings the file to SchemaVersion in one transaction: a new file
@@ -234,6 +242,27 @@ func checkIndexes(tx *bolt.Tx) []error {
 	})
 
 	errs = append(errs, checkBotQueue(tx)...)
+
+	// Deadlines: each entry names a game due then, and each game with a
+	// due time has its entry.
+	byDue := tx.Bucket(bucketGamesByDue)
+	byDue.ForEach(func(k, _ []byte) error {
+		if len(k) <= 8 {
+			bad("games_by_due: short key %x", k)
+			return nil
+		}
+		h, err := decodeHeader(games.Get(k[8:]))
+		if err != nil || !bytes.Equal(timeKey(h.Due), k[:8]) || h.Due.IsZero() {
+			bad("games_by_due: channel %q has no game due then", k[8:])
+		}
+		return nil
+	})
+	games.ForEach(func(k, v []byte) error {
+		if h, err := decodeHeader(v); err == nil && !h.Due.IsZero() && byDue.Get(dueKey(h.Due, string(k))) == nil {
+			bad("games: channel %q due %s is not in games_by_due", k, h.Due.Format(time.RFC3339))
+		}
+		return nil
+	})
 
 	// Challenges and their expiry index correspond one to one.
 	chs, exp := tx.Bucket(bucketChallenges), tx.Bucket(bucketChallengesExp)

@@ -1,0 +1,195 @@
+package storage
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// Due is when the scheduler must next look at the game: the end of the
+// scoring phase while the dead stones are being agreed, else the next event
+// of its clock (the reminder, then the flag's fall). Zero for never: no
+// clock, a stopped clock, a finished game. The store computes it on every
+// write and keeps the games_by_due index on it.
+func (g *Game) Due() time.Time {
+	if g.Game != nil {
+		if _, over := g.Game.Result(); over {
+			return time.Time{}
+		}
+	}
+	if g.Scoring != nil {
+		return g.Scoring.Deadline
+	}
+	return g.Clock.Next()
+}
+
+// dueKey is the games_by_due key of a game: its due time (8 bytes, big
+// endian) and its channel.
+func dueKey(due time.Time, channel string) []byte {
+	return append(timeKey(due), channel...)
+}
+
+// indexDue moves a game's games_by_due entry from old to due (either zero
+// for none).
+func indexDue(tx *bolt.Tx, channel string, old, due time.Time) error {
+	b := tx.Bucket(bucketGamesByDue)
+	if !old.IsZero() {
+		if err := b.Delete(dueKey(old, channel)); err != nil {
+			return err
+		}
+	}
+	if due.IsZero() {
+		return nil
+	}
+	return b.Put(dueKey(due, channel), nil)
+}
+
+// NextDue returns the earliest due time of any active game (see Game.Due),
+// or the zero time when no game is waiting for anything. It reads the first
+// key of the games_by_due index: its cost does not depend on the number of
+// games.
+func (s *Store) NextDue(ctx context.Context) (time.Time, error) {
+	var next time.Time
+	err := s.view(ctx, func(tx *bolt.Tx) error {
+		k, _ := tx.Bucket(bucketGamesByDue).Cursor().First()
+		if len(k) >= 8 {
+			next = time.Unix(0, int64(binary.BigEndian.Uint64(k[:8]))).UTC()
+		}
+		return nil
+	})
+	return next, err
+}
+
+// DueGame is an entry of the deadline index: a game and when it is due.
+type DueGame struct {
+	ChannelID string
+	Due       time.Time
+}
+
+// DueGames returns up to limit games due at or before now, earliest first
+// (a limit of zero or less means all of them), by a range scan of the
+// games_by_due index that stops at the first game not yet due.
+func (s *Store) DueGames(ctx context.Context, now time.Time, limit int) ([]DueGame, error) {
+	var out []DueGame
+	end := timeKey(now)
+	err := s.view(ctx, func(tx *bolt.Tx) error {
+		c := tx.Bucket(bucketGamesByDue).Cursor()
+		for k, _ := c.First(); k != nil && (limit <= 0 || len(out) < limit); k, _ = c.Next() {
+			if len(k) < 8 || bytes.Compare(k[:8], end) > 0 {
+				break
+			}
+			out = append(out, DueGame{
+				ChannelID: string(k[8:]),
+				Due:       time.Unix(0, int64(binary.BigEndian.Uint64(k[:8]))).UTC(),
+			})
+		}
+		return nil
+	})
+	return out, err
+}
+
+var keyHeartbeat = []byte("heartbeat")
+
+// Heartbeat records that a bot process using the store is alive at now.
+// CreditOutage measures an outage from the last one.
+func (s *Store) Heartbeat(ctx context.Context, now time.Time) error {
+	return s.update(ctx, func(tx *bolt.Tx) error {
+		return tx.Bucket(bucketMeta).Put(keyHeartbeat, timeKey(now))
+	})
+}
+
+// LastHeartbeat returns the time of the last Heartbeat, zero if none.
+func (s *Store) LastHeartbeat(ctx context.Context) (time.Time, error) {
+	var t time.Time
+	err := s.view(ctx, func(tx *bolt.Tx) error {
+		if v := tx.Bucket(bucketMeta).Get(keyHeartbeat); len(v) == 8 {
+			t = time.Unix(0, int64(binary.BigEndian.Uint64(v))).UTC()
+		}
+		return nil
+	})
+	return t, err
+}
+
+// CreditOutage gives every game waiting on a deadline back the time no bot
+// process was running, in one transaction: when the last heartbeat is more
+// than min before now, each running clock is excused the time from that
+// heartbeat to now (clock.Clock.Credit) and each scoring phase's deadline
+// moves by as much; each such game's version grows by one, so a write
+// prepared before the credit fails with ErrConflict. The heartbeat is then
+// set to now, so of several processes starting together only the first
+// credits the outage. It returns the outage credited (zero for none) and
+// the number of games it extended.
+func (s *Store) CreditOutage(ctx context.Context, now time.Time, min time.Duration) (time.Duration, int, error) {
+	var (
+		credit time.Duration
+		n      int
+	)
+	now = now.UTC()
+	err := s.update(ctx, func(tx *bolt.Tx) error {
+		credit, n = 0, 0
+		meta := tx.Bucket(bucketMeta)
+		var last time.Time
+		if v := meta.Get(keyHeartbeat); len(v) == 8 {
+			last = time.Unix(0, int64(binary.BigEndian.Uint64(v))).UTC()
+		}
+		if err := meta.Put(keyHeartbeat, timeKey(now)); err != nil {
+			return err
+		}
+		if last.IsZero() || now.Sub(last) <= min {
+			return nil
+		}
+		gap := now.Sub(last)
+		var channels []string
+		tx.Bucket(bucketGamesByDue).ForEach(func(k, _ []byte) error {
+			if len(k) > 8 {
+				channels = append(channels, string(k[8:]))
+			}
+			return nil
+		})
+		games := tx.Bucket(bucketGames)
+		for _, ch := range channels {
+			v := games.Get([]byte(ch))
+			var r gameRecord
+			if v == nil || json.Unmarshal(v, &r) != nil {
+				continue // Check reports it; a bad record must not stop the start-up
+			}
+			if r.Scoring != nil && !r.Scoring.Deadline.IsZero() {
+				r.Scoring.Deadline = r.Scoring.Deadline.Add(gap)
+			}
+			if r.Clock != nil {
+				r.Clock.Credit(last, now)
+			}
+			old := r.Due
+			r.Due = time.Time{}
+			if r.Scoring != nil {
+				r.Due = r.Scoring.Deadline
+			} else {
+				r.Due = r.Clock.Next()
+			}
+			r.Version++
+			r.UpdatedAt = now
+			val, err := json.Marshal(r)
+			if err != nil {
+				return fmt.Errorf("storage: credit outage to game in channel %s: %w", ch, err)
+			}
+			if err := indexDue(tx, ch, old, r.Due); err != nil {
+				return err
+			}
+			if err := games.Put([]byte(ch), val); err != nil {
+				return err
+			}
+			n++
+		}
+		credit = gap
+		return nil
+	})
+	if err != nil {
+		return 0, 0, fmt.Errorf("storage: credit outage: %w", err)
+	}
+	return credit, n, nil
+}
