@@ -229,7 +229,9 @@ func (b *Bot) replyError(ctx context.Context, r *Request, log *slog.Logger, err 
 	}
 	// Discord refuses a message over 2,000 characters, and the user would
 	// read only "interaction failed".
-	if rerr := r.Reply(ctx, &Message{Content: clip(msg, 2000), Ephemeral: true}); rerr != nil {
+	// A damaged game set aside concerns both players: say it in public.
+	public := errors.Is(err, ErrQuarantined)
+	if rerr := r.Reply(ctx, &Message{Content: clip(msg, 2000), Ephemeral: !public}); rerr != nil {
 		log.Warn("could not send error reply", "err", rerr)
 	}
 }
@@ -258,6 +260,7 @@ var sentinelMessages = []struct {
 	err error
 	msg string
 }{
+	{ErrQuarantined, quarantineNotice},
 	{ErrNoGame, "There is no game in this channel. Start one with `/go challenge` or `/go bot`."},
 	{ErrGameRunning, "A game is already running in this channel. Finish it first, or use `/go challenge ... thread:true` to play in a thread."},
 	{ErrNotPlayer, "You are not playing in this game."},

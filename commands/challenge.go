@@ -30,7 +30,12 @@ func (b *Bot) channelFree(ctx context.Context, channelID string) error {
 	case errors.Is(err, storage.ErrNotFound):
 		return nil
 	case errors.Is(err, storage.ErrCorrupt):
-		return userErr(ErrGameRunning, "This channel holds a game whose record is damaged. A member with Manage Messages can clear it with `/go abort`.")
+		// Set it aside and tell the channel: it is free now.
+		if err := b.quarantine(ctx, channelID, err); !errors.Is(err, ErrQuarantined) && !errors.Is(err, ErrNoGame) {
+			return err
+		}
+		b.tellSetAside(ctx, channelID)
+		return nil
 	}
 	return err
 }
@@ -389,9 +394,8 @@ func (b *Bot) sweep(ctx context.Context) {
 		}
 		b.closeChallengeMessage(ctx, c, expiredOutcome)
 	}
-	games, err := b.opts.Store.ActiveGames(ctx)
+	games, err := b.activeGames(ctx, "sweep")
 	if err != nil {
-		b.log.Warn("sweep: active games", "err", err)
 		return
 	}
 	for _, g := range games {
@@ -401,14 +405,28 @@ func (b *Bot) sweep(ctx context.Context) {
 	}
 }
 
+// activeGames loads every active game for the background work. Damaged
+// records are set aside on the way (setAside) and the rest returned, so one
+// bad record never holds up the others; err is for a store that could not
+// be read at all.
+func (b *Bot) activeGames(ctx context.Context, what string) ([]*storage.Game, error) {
+	games, err := b.opts.Store.ActiveGames(ctx)
+	corrupt := storage.CorruptChannels(err)
+	for _, ch := range corrupt {
+		b.setAside(ctx, ch)
+	}
+	if err != nil && len(corrupt) == 0 {
+		b.log.Warn(what+": active games", "err", err)
+		return games, err
+	}
+	return games, nil
+}
+
 // Run does the background work until ctx ends: at start it lets bots move
 // in games where it is their turn (after a restart), then every minute it
 // closes expired challenges and scoring phases.
 func (b *Bot) Run(ctx context.Context) error {
-	games, err := b.opts.Store.ActiveGames(ctx)
-	if err != nil {
-		b.log.Warn("start: active games", "err", err)
-	}
+	games, _ := b.activeGames(ctx, "start")
 	for _, g := range games {
 		if botToMove(g) {
 			ch := g.ChannelID

@@ -19,6 +19,9 @@ type Store interface {
 	UpdateGame(ctx context.Context, g *storage.Game) error
 	FinishGame(ctx context.Context, g *storage.Game, a storage.Archived) error
 	AbortGame(ctx context.Context, g *storage.Game) error
+	// QuarantineGame sets a damaged record aside (kept for an operator,
+	// never deleted) so that its channel is free.
+	QuarantineGame(ctx context.Context, channelID string) error
 	ActiveGames(ctx context.Context) ([]*storage.Game, error)
 	PlayerStats(ctx context.Context, playerKey string) (*storage.PlayerStats, error)
 	PlayerGames(ctx context.Context, playerKey string, limit int) ([]*storage.Archived, error)

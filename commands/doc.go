@@ -10,6 +10,11 @@
 // specific ephemeral replies and logs them, and a panicking handler answers
 // with an apology instead of taking the bot down.
 //
+// A game whose stored record cannot be read is set aside (storage's
+// quarantine, for `gobot doctor`) the first time it is read, by an
+// interaction or the background scan: it is logged once with its channel,
+// the players are told in the channel, and the channel is free again.
+//
 // Rules live in engine, persistence in storage, pictures in render and AI
 // opponents in bots: this package only translates between them and Discord.
 // It declares the small interfaces it needs (Discord for the REST calls,

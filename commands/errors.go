@@ -51,6 +51,10 @@ var (
 	// sent: the bot may not post in the channel (a user install's private
 	// channel) and the game's last interaction token has expired.
 	ErrNoChannelPosts = errors.New("commands: the bot may not post in this channel and no interaction token is valid")
+	// ErrQuarantined means the game in the channel could not be read (its
+	// stored record is damaged) and has just been set aside: the channel is
+	// free. The answer is public, so that both players learn what happened.
+	ErrQuarantined = errors.New("commands: the game's record was damaged and set aside")
 	// ErrBadSignature means an HTTP interaction whose signature did not verify.
 	ErrBadSignature = errors.New("commands: bad interaction signature")
 )

@@ -79,18 +79,57 @@ func (b *Bot) onBoard(h gameHandler) HandlerFunc {
 	}
 }
 
-// loadGame returns the active game in a channel.
+// loadGame returns the active game in a channel. A record that cannot be
+// read is set aside the first time it is read (see quarantine): the error
+// is then ErrQuarantined, with the notice for the channel, and the channel
+// is free.
 func (b *Bot) loadGame(ctx context.Context, channelID string) (*storage.Game, error) {
 	g, err := b.opts.Store.Game(ctx, channelID)
 	switch {
 	case errors.Is(err, storage.ErrNotFound):
 		return nil, ErrNoGame
 	case errors.Is(err, storage.ErrCorrupt):
-		return nil, userErr(err, "The game in this channel cannot be read (its record is damaged). A member with Manage Messages can clear it with `/go abort`.")
+		return nil, b.quarantine(ctx, channelID, err)
 	case err != nil:
 		return nil, err
 	}
 	return g, nil
+}
+
+// quarantineNotice tells a channel that its game's record was set aside.
+const quarantineNotice = "⚠️ The game in this channel could not be read: its stored record is damaged. " +
+	"It has been set aside for the bot's operator (nothing was deleted), and this channel is free for a new game: " +
+	"`/go challenge` or `/go bot`."
+
+// quarantine sets the damaged record of the game in a channel aside
+// (storage keeps it for `gobot doctor`), so that the channel is free again.
+// The caller that wins logs it, once, and gets ErrQuarantined to tell the
+// players; one that finds it already done gets ErrNoGame.
+func (b *Bot) quarantine(ctx context.Context, channelID string, cause error) error {
+	err := b.opts.Store.QuarantineGame(ctx, channelID)
+	switch {
+	case errors.Is(err, storage.ErrNotFound):
+		return ErrNoGame
+	case err != nil:
+		return fmt.Errorf("commands: set aside the damaged game in channel %s: %w", channelID, err)
+	}
+	b.log.Error("damaged game record quarantined; the channel is free (gobot doctor lists it)", "channel", channelID, "err", cause)
+	return userErr(ErrQuarantined, quarantineNotice)
+}
+
+// setAside is quarantine outside an interaction (a start-up scan, a bot
+// move in the background): the notice is posted in the channel.
+func (b *Bot) setAside(ctx context.Context, channelID string) {
+	if _, err := b.loadGame(ctx, channelID); errors.Is(err, ErrQuarantined) {
+		b.tellSetAside(ctx, channelID)
+	}
+}
+
+// tellSetAside posts quarantineNotice in a channel.
+func (b *Bot) tellSetAside(ctx context.Context, channelID string) {
+	if _, err := b.opts.Discord.SendMessage(ctx, channelID, &Message{Content: quarantineNotice, AllowedMentions: noMentions()}); err != nil {
+		b.log.Warn("could not tell the channel its game was set aside", "channel", channelID, "err", err)
+	}
 }
 
 // buttonGame loads the game a button belongs to and checks that the button
@@ -530,7 +569,10 @@ func (b *Bot) resumeBot(ctx context.Context, channelID string) {
 	for attempt := 0; attempt < 3; attempt++ {
 		g, err := b.loadGame(ctx, channelID)
 		if err != nil {
-			if !errors.Is(err, ErrNoGame) {
+			switch {
+			case errors.Is(err, ErrQuarantined):
+				b.tellSetAside(ctx, channelID)
+			case !errors.Is(err, ErrNoGame):
 				log.Warn("resume bot: load game", "err", err)
 			}
 			return

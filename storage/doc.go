@@ -110,7 +110,10 @@
 // transaction, so a double accept cannot start two games); AbortGame (an
 // abort that checks the game's ID as well as its version, since versions
 // restart at 1 with every game); QuarantineGame (moves a corrupt record
-// aside so the channel can be used again);
+// aside so the channel can be used again), QuarantinedGames and
+// Quarantined.Salvage (the records set aside, and the moves of one that
+// still replay, for `gobot doctor`), CorruptError and CorruptChannels
+// (which channels' records failed to load);
 // PlayerActiveGames; PlayerGamesBefore, GuildGamesBefore and
 // PlayerGamesPage for paging; ChannelGames;
 // PlayerStats; the queue of owed bot moves (Game.BotToMove, ClaimBotMove,

@@ -1,6 +1,9 @@
 package storage
 
-import "errors"
+import (
+	"errors"
+	"fmt"
+)
 
 // The sentinel errors. Every error the store returns for a domain reason
 // wraps one of them (with the channel, game or challenge it concerns), so
@@ -55,3 +58,44 @@ var (
 	// ErrClosed means the store has been closed.
 	ErrClosed = errors.New("storage: store is closed")
 )
+
+// CorruptError is the error for an active game's record that cannot be
+// decoded or does not replay: it names the channel, so that a caller that
+// loaded many games (ActiveGames) can tell which to quarantine. It wraps
+// ErrCorrupt and the cause.
+type CorruptError struct {
+	ChannelID string
+	Err       error
+}
+
+func (e *CorruptError) Error() string {
+	return fmt.Sprintf("storage: game in channel %s: %v: %v", e.ChannelID, ErrCorrupt, e.Err)
+}
+
+func (e *CorruptError) Unwrap() []error { return []error{ErrCorrupt, e.Err} }
+
+// CorruptChannels returns the channels of the corrupt game records that err
+// reports (one *CorruptError, or several joined, as ActiveGames returns
+// them), in order.
+func CorruptChannels(err error) []string {
+	var out []string
+	var walk func(error)
+	walk = func(err error) {
+		var ce *CorruptError
+		switch e := err.(type) {
+		case nil:
+		case *CorruptError:
+			out = append(out, e.ChannelID)
+		case interface{ Unwrap() []error }:
+			for _, inner := range e.Unwrap() {
+				walk(inner)
+			}
+		default:
+			if errors.As(err, &ce) {
+				out = append(out, ce.ChannelID)
+			}
+		}
+	}
+	walk(err)
+	return out
+}

@@ -274,9 +274,7 @@ func (g *Game) encode(version uint64, now time.Time) ([]byte, error) {
 // decodeGame rebuilds a Game from its record, replaying the moves through
 // the engine. Any failure is an ErrCorrupt naming the channel.
 func decodeGame(channel string, v []byte) (*Game, error) {
-	corrupt := func(err error) error {
-		return fmt.Errorf("storage: game in channel %s: %w: %w", channel, ErrCorrupt, err)
-	}
+	corrupt := func(err error) error { return &CorruptError{ChannelID: channel, Err: err} }
 	var r gameRecord
 	if err := json.Unmarshal(v, &r); err != nil {
 		return nil, corrupt(err)

@@ -57,6 +57,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		err = backup(ctx, args, stdout, stderr)
 	case "arena":
 		err = runArena(ctx, args, stdout)
+	case "doctor":
+		err = doctor(ctx, args, stdout, stderr)
 	case "healthcheck":
 		err = healthcheck(ctx, os.Getenv, stdout)
 	case "help", "-h", "--help":
@@ -82,6 +84,7 @@ const usage = `usage:
                                              play in the terminal through the real commands
   gobot gtp [--bot LEVEL] [--ko RULE]        speak GTP on stdin/stdout
   gobot backup FILE                          copy the database (GOBOT_DB) to FILE, even while the bot runs
+  gobot doctor [--db FILE] [export N]        list the game records set aside as damaged; export one as SGF
   gobot arena [flags]                        play bot levels against each other
   gobot healthcheck                          exit 0 if the gobot on this machine answers GET /healthz
                                              (on the port of GOBOT_HTTP_ADDR), 1 otherwise

@@ -1,0 +1,98 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"time"
+
+	"github.com/gobot-dev/gobot/config"
+	"github.com/gobot-dev/gobot/engine"
+	"github.com/gobot-dev/gobot/storage"
+)
+
+// doctor lists the game records the bot set aside as damaged, and exports
+// one as SGF: `gobot doctor [--db FILE]`, `gobot doctor [--db FILE] export N`.
+func doctor(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("doctor", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	db := fs.String("db", "", "database file (default: GOBOT_DB)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	path := *db
+	if path == "" {
+		cfg, err := config.LoadFor(config.Offline)
+		if err != nil {
+			return err
+		}
+		path = cfg.DBPath
+	}
+	if _, err := os.Stat(path); err != nil {
+		return fmt.Errorf("doctor: no database at %s: %w", path, err)
+	}
+	s, err := storage.Open(path, storage.Options{Timeout: time.Second})
+	if errors.Is(err, storage.ErrLocked) {
+		return fmt.Errorf("doctor: %s is in use by a running gobot: copy it with `gobot backup COPY` and run `gobot doctor --db COPY`", path)
+	}
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	qs, err := s.QuarantinedGames(ctx)
+	if err != nil {
+		return err
+	}
+	switch fs.Arg(0) {
+	case "":
+		listQuarantined(stdout, path, qs)
+		return nil
+	case "export":
+		n, err := strconv.Atoi(fs.Arg(1))
+		if err != nil || n < 1 || n > len(qs) || fs.NArg() != 2 {
+			return fmt.Errorf("doctor: export: no quarantined record %s (gobot doctor lists them, numbered from 1)", fs.Arg(1))
+		}
+		return exportQuarantined(stdout, qs[n-1])
+	}
+	return fmt.Errorf("doctor: unknown command %q (list with `gobot doctor`, export with `gobot doctor export N`)", fs.Arg(0))
+}
+
+func listQuarantined(w io.Writer, path string, qs []storage.Quarantined) {
+	if len(qs) == 0 {
+		fmt.Fprintf(w, "no quarantined game records in %s\n", path)
+		return
+	}
+	fmt.Fprintf(w, "%d quarantined game records in %s (set aside because they could not be read; kept, never deleted):\n", len(qs), path)
+	for i, q := range qs {
+		fmt.Fprintf(w, "%3d  channel %s, set aside %s, %d bytes\n", i+1, q.ChannelID, q.At.Format(time.RFC3339), len(q.Record))
+		if q.Problem != nil {
+			fmt.Fprintf(w, "     problem: %v\n", q.Problem)
+		}
+		g, lost, err := q.Salvage()
+		if err != nil {
+			fmt.Fprintf(w, "     cannot be salvaged: %v\n", err)
+			continue
+		}
+		n := g.Game.MoveCount()
+		fmt.Fprintf(w, "     game %s: %s (black) vs %s (white), %d of %d moves replay; `gobot doctor export %d > game.sgf` writes them as SGF\n",
+			g.ID, g.Black, g.White, n, n+lost, i+1)
+	}
+}
+
+func exportQuarantined(w io.Writer, q storage.Quarantined) error {
+	g, lost, err := q.Salvage()
+	if err != nil {
+		return fmt.Errorf("doctor: export: the record of channel %s cannot be salvaged: %w", q.ChannelID, err)
+	}
+	info := engine.SGFInfo{
+		PB: g.Black.String(), PW: g.White.String(), DT: g.CreatedAt.UTC().Format("2006-01-02"),
+		GN: g.Black.String() + " vs " + g.White.String(), PC: "Discord (gobot)",
+		C: fmt.Sprintf("Salvaged by gobot doctor from a damaged record (channel %s, set aside %s): the first %d moves, which replay; %d moves after them were left out.",
+			q.ChannelID, q.At.Format(time.RFC3339), g.Game.MoveCount(), lost),
+	}
+	return engine.WriteSGF(w, g.Game, info)
+}

@@ -1,0 +1,79 @@
+package storage
+
+import (
+	"bytes"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/gobot-dev/gobot/engine"
+)
+
+// occupiedRecord returns g's stored record with its fourth move replaced by
+// a move on the point of the second: a move on an occupied point.
+func occupiedRecord(t *testing.T, s *Store, channel string) []byte {
+	t.Helper()
+	v := rawGet(t, s, bucketGames, channel)
+	bad := bytes.Replace(v, []byte(`"W F6"`), []byte(`"W E5"`), 1)
+	if bytes.Equal(bad, v) {
+		t.Fatalf("record %s has no move W F6 to damage: %s", channel, v)
+	}
+	return bad
+}
+
+// TestQuarantinedGames: records set aside are listed with their channel
+// and time, and what their moves allow is salvaged: the moves before the
+// first that does not replay, for an SGF.
+func TestQuarantinedGames(t *testing.T) {
+	s := openTest(t)
+	for _, ch := range []string{"half", "occupied"} {
+		g := newGame(t, ch, "1", "2")
+		play(t, g.Game, "D4", "E5", "C3", "F6", "G7")
+		if err := s.CreateGame(ctx, g); err != nil {
+			t.Fatal(err)
+		}
+	}
+	half := rawGet(t, s, bucketGames, "half")
+	rawPut(t, s, bucketGames, "half", half[:len(half)/2])
+	rawPut(t, s, bucketGames, "occupied", occupiedRecord(t, s, "occupied"))
+
+	for _, ch := range []string{"half", "occupied"} {
+		_, err := s.Game(ctx, ch)
+		var ce *CorruptError
+		if !errors.As(err, &ce) || ce.ChannelID != ch || !errors.Is(err, ErrCorrupt) {
+			t.Fatalf("Game(%s) = %v, want a *CorruptError for the channel wrapping ErrCorrupt", ch, err)
+		}
+	}
+	_, err := s.ActiveGames(ctx)
+	if got := CorruptChannels(err); strings.Join(got, ",") != "half,occupied" {
+		t.Errorf("CorruptChannels(ActiveGames error) = %v, want [half occupied]", got)
+	}
+	for _, ch := range []string{"occupied", "half"} {
+		if err := s.QuarantineGame(ctx, ch); err != nil {
+			t.Fatal(err)
+		}
+	}
+	qs, err := s.QuarantinedGames(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(qs) != 2 || qs[0].ChannelID != "half" || qs[1].ChannelID != "occupied" {
+		t.Fatalf("QuarantinedGames() = %+v, want half and occupied", qs)
+	}
+	if !bytes.Equal(qs[0].Record, half[:len(half)/2]) || qs[0].At.IsZero() {
+		t.Errorf("quarantined record = %q at %v, want the damaged bytes as stored and a time", qs[0].Record, qs[0].At)
+	}
+	if _, _, err := qs[0].Salvage(); !errors.Is(err, ErrCorrupt) {
+		t.Errorf("Salvage(half a record) = %v, want ErrCorrupt", err)
+	}
+	g, lost, err := qs[1].Salvage()
+	if err != nil {
+		t.Fatalf("Salvage(occupied) = %v", err)
+	}
+	if got := strings.Join(moveStrings(g.Game), ", "); got != "B D4, W E5, B C3" || lost != 2 {
+		t.Errorf("Salvage(occupied) = moves %q, %d left out; want B D4, W E5, B C3 and 2 left out", got, lost)
+	}
+	if g.Black.UserID != "1" || g.White.UserID != "2" || g.ChannelID != "occupied" || g.Game.ToPlay() != engine.White {
+		t.Errorf("Salvage(occupied) = %+v, want the record's players and channel, white to play", g)
+	}
+}
