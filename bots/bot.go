@@ -83,23 +83,33 @@ func place(g *engine.Game, b *engine.Board, v int) engine.Move {
 }
 
 // sensibleMoves starts GenMove for Random and Greedy: after begin's checks
-// it returns g's board and the candidates of the player to move, without
-// its own area once the opponent has passed, and no moves at all when
-// passing back wins (see passWins), so that the bot passes.
-func sensibleMoves(ctx context.Context, g *engine.Game) (*engine.Board, []int, error) {
+// it returns g's board and the candidates of the player to move that lie
+// outside settled territory by the estimate (see judgement.playable), and
+// without its own area once the opponent has passed. It returns no moves
+// when passing back wins (see passWins) or when the opponent has passed and
+// nothing is left to play, so that the bot passes, and resign true when the
+// estimate says the game is lost beyond doubt. seed seeds the estimate.
+func sensibleMoves(ctx context.Context, g *engine.Game, seed int64) (b *engine.Board, moves []int, resign bool, err error) {
 	if err := begin(ctx, g); err != nil {
-		return nil, nil, err
+		return nil, nil, false, err
 	}
-	b := g.Board()
+	b = g.Board()
 	if passWins(g) {
-		return b, nil, nil
+		return b, nil, false, nil
 	}
 	c := g.ToPlay()
-	moves := candidates(nil, b, c)
+	j, err := judge(ctx, g, seed)
+	if err != nil {
+		return nil, nil, false, err
+	}
+	if j.lostBeyondDoubt(g, c) {
+		return b, nil, true, nil
+	}
+	moves = j.playable(b, c, candidates(nil, b, c))
 	if opponentPassed(g) {
 		moves = dropOwnArea(moves, b, c)
 	}
-	return b, moves, nil
+	return b, moves, false, nil
 }
 
 // passWins reports whether the opponent has just passed and passing back,

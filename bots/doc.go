@@ -10,6 +10,13 @@
 // engine.Game.Check). Searches are synchronous, honour their context and
 // leave no goroutine behind.
 //
+// Every built-in level ends a game like a person (endgame.go): it passes
+// when its opponent has passed and nothing is left to gain, resigns only
+// when its estimate (the ownership of each point in playouts) says the game
+// is lost beyond doubt — never in the opening, never in a close game — and
+// never plays inside settled territory. Within a level the play varies from
+// game to game with the seed; a fixed seed repeats it.
+//
 // The usual door is a Registry: NewRegistry(Config) offers the levels
 // (beginner, easy, medium, hard, max and one "gtp:NAME" per configured
 // engine), and Registry.GenMove plays one move of a level through the

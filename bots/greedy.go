@@ -9,8 +9,8 @@ import (
 
 // Greedy looks one move ahead: it captures the most stones it can, saves its
 // own groups in atari, avoids putting its own stones in atari, and otherwise
-// plays like Random (passing when Random would, and when every move left
-// loses stones). It is the easy level.
+// plays like Random (passing and resigning when Random would, and passing
+// when every move left loses stones). It is the easy level.
 type Greedy struct {
 	rng *rand.Rand
 }
@@ -37,9 +37,12 @@ const (
 // GenMove returns the best move by Greedy's one-move evaluation, choosing
 // at random among equals.
 func (gr *Greedy) GenMove(ctx context.Context, g *engine.Game, _ Budget) (engine.Move, error) {
-	b, moves, err := sensibleMoves(ctx, g)
+	b, moves, resign, err := sensibleMoves(ctx, g, gr.rng.Int64())
 	if err != nil {
 		return engine.Move{}, err
+	}
+	if resign {
+		return engine.ResignMove(g.ToPlay()), nil
 	}
 	c := g.ToPlay()
 	scores := make([]int, len(moves))

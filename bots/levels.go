@@ -44,6 +44,11 @@ const (
 	maxMaxNodes  = 2 << 20 // about 75 MB
 )
 
+// varyMoves is the number of opening moves in which the Monte Carlo levels
+// vary their play among nearly equal moves (mcts.Options.Vary); the other
+// levels vary all game long, by their seed.
+const varyMoves = 8
+
 // Builtin returns the built-in levels from weakest to strongest.
 func Builtin() []Level {
 	return []Level{
@@ -68,7 +73,7 @@ func Builtin() []Level {
 			Description: "Monte Carlo tree search, about 1 s a move: a real game for club players.",
 			Budget:      Budget{Time: time.Second},
 			New: func(seed int64) Bot {
-				return NewMCTS("hard", mcts.Options{Seed: seed, MaxNodes: hardMaxNodes})
+				return NewMCTS("hard", mcts.Options{Seed: seed, MaxNodes: hardMaxNodes, Vary: varyMoves})
 			},
 			KeepTree: true,
 		},
@@ -77,7 +82,7 @@ func Builtin() []Level {
 			Description: "Monte Carlo tree search, about 3 s a move: the strongest built-in level.",
 			Budget:      Budget{Time: 3 * time.Second},
 			New: func(seed int64) Bot {
-				return NewMCTS("max", mcts.Options{Seed: seed, MaxNodes: maxMaxNodes})
+				return NewMCTS("max", mcts.Options{Seed: seed, MaxNodes: maxMaxNodes, Vary: varyMoves})
 			},
 			KeepTree: true,
 		},
@@ -119,18 +124,31 @@ func lookup(levels []Level, name string) (Level, bool) {
 	return Level{}, false
 }
 
-// MCTSBot adapts the Monte Carlo engine of bots/mcts to Bot.
+// MCTSBot adapts the Monte Carlo engine of bots/mcts to Bot, and ends games
+// as every level does: it resigns only when the search's win rate is below
+// the resign threshold and its ownership estimate says the game is lost
+// beyond doubt (never early, never in a close game), and never plays inside
+// settled territory.
 type MCTSBot struct {
-	name string
-	e    *mcts.Engine
+	name   string
+	e      *mcts.Engine
+	resign float64 // win rate below which it may resign; negative: never
 }
 
 var _ Bot = (*MCTSBot)(nil)
 
 // NewMCTS returns a Monte Carlo player with the given options. Keeping one
-// for a whole game lets it reuse its tree from move to move.
+// for a whole game lets it reuse its tree from move to move. The engine
+// itself never resigns: opts.ResignThreshold (resignWinrate when zero, never
+// when negative) is the win rate below which the bot may resign when its
+// estimate agrees.
 func NewMCTS(name string, opts mcts.Options) *MCTSBot {
-	return &MCTSBot{name: name, e: mcts.New(opts)}
+	resign := opts.ResignThreshold
+	if resign == 0 {
+		resign = resignWinrate
+	}
+	opts.ResignThreshold = -1
+	return &MCTSBot{name: name, e: mcts.New(opts), resign: resign}
 }
 
 // Name returns the level's name.
@@ -152,7 +170,47 @@ func (b *MCTSBot) GenMove(ctx context.Context, g *engine.Game, budget Budget) (e
 	if errors.Is(err, mcts.ErrGameOver) {
 		return engine.Move{}, ErrGameOver
 	}
-	return m, err
+	if err != nil {
+		return engine.Move{}, err
+	}
+	return b.endgame(g, m), nil
+}
+
+// endgame applies the end-of-game rules to the search's choice m in g, with
+// the search's own ownership estimate: resign when lost beyond doubt; pass
+// after the opponent's pass when the board as it stands wins; and instead
+// of a stone inside territory enclosed for sure (by either side), the most
+// searched move outside settled territory, or a pass when there is none.
+func (b *MCTSBot) endgame(g *engine.Game, m engine.Move) engine.Move {
+	own := b.e.Ownership()
+	if own == nil || m.Kind == engine.Resign {
+		return m
+	}
+	board := g.Board()
+	j := newJudgement(board, own)
+	st := b.e.Stats()
+	c := g.ToPlay()
+	if st.Winrate < b.resign && j.lostBeyondDoubt(g, c) {
+		return engine.ResignMove(c)
+	}
+	if m.Kind != engine.Place {
+		return m
+	}
+	if passWins(g) {
+		return engine.PassMove(c)
+	}
+	if v := board.Vertex(m.Point); !j.enclosed(v) || savesAtari(board, v, c) {
+		return m
+	}
+	for _, cand := range st.Candidates {
+		if cand.Move.Kind != engine.Place || cand.Visits == 0 {
+			continue
+		}
+		if v := board.Vertex(cand.Move.Point); !j.enclosed(v) && g.Check(cand.Move) == nil {
+			return cand.Move
+		}
+	}
+	return engine.PassMove(c)
 }
 
 // Config configures a Registry.

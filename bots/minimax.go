@@ -17,7 +17,9 @@ import (
 // the previous iteration's best move, captures, escapes from atari, ataris,
 // killer moves and a history table; beyond the first reply only the most
 // promising moves are searched (beyond the root on boards larger than 9×9).
-// It is the medium level.
+// Root moves inside settled territory are not searched, a game lost beyond
+// doubt is resigned, and among root moves within minimaxVary of the best
+// the seed chooses. It is the medium level.
 type Minimax struct {
 	rng      *rand.Rand
 	maxDepth int
@@ -42,8 +44,9 @@ const (
 	minimaxMaxTable     = 1 << 20 // best moves remembered, about 40 MB at most
 	minimaxWinScore     = 10000
 	minimaxNoMove       = -1
-	minimaxTerritoryCap = 2 // influence reaches this far from a stone
-	minimaxQuiesce      = 6 // captures searched beyond the horizon
+	minimaxTerritoryCap = 2   // influence reaches this far from a stone
+	minimaxQuiesce      = 6   // captures searched beyond the horizon
+	minimaxVary         = 0.3 // root moves this close to the best (in points) may be chosen instead
 )
 
 // NewMinimax returns a minimax player. The seed breaks ties between equal
@@ -68,11 +71,18 @@ func (m *Minimax) GenMove(ctx context.Context, g *engine.Game, budget Budget) (e
 		budget.Time = minimaxDefaultTime
 	}
 	b := g.Board()
-	s := newSearch(ctx, g, b, budget, m.rng)
-	moves := s.rootMoves(b, c)
-	if len(moves) == 0 {
+	if passWins(g) {
 		return engine.PassMove(c), nil
 	}
+	j, err := judge(ctx, g, m.rng.Int64())
+	if err != nil {
+		return engine.Move{}, err
+	}
+	if j.lostBeyondDoubt(g, c) {
+		return engine.ResignMove(c), nil
+	}
+	s := newSearch(ctx, g, b, budget, m.rng)
+	moves := s.rootMoves(b, c, j)
 	best := moves[0].v
 	for depth := 1; depth <= m.maxDepth; depth++ {
 		v, ok := s.root(b, c, depth, moves)
@@ -113,6 +123,7 @@ type search struct {
 	komi    float64 // White's bonus: komi and handicap compensation
 	ko      engine.KoRule
 	jitter  []float64 // per-vertex tie breaks from the seed
+	vary    []float64 // per-vertex bonus at the root, below minimaxVary
 	boards  [minimaxMaxPly + 1]engine.Board
 	path    [minimaxMaxPly + 1]uint64 // position keys along the path
 	moveBuf [minimaxMaxPly + 1][]scored
@@ -139,12 +150,14 @@ func newSearch(ctx context.Context, g *engine.Game, b *engine.Board, budget Budg
 		komi:      whiteBonus(g),
 		ko:        g.Rules().Ko,
 		jitter:    make([]float64, area),
+		vary:      make([]float64, area),
 		tt:        make(map[uint64]int),
 		work:      make([]int32, area),
 		queue:     make([]int16, 0, area),
 	}
 	for i := range s.jitter {
 		s.jitter[i] = rng.Float64() * 0.01
+		s.vary[i] = rng.Float64() * minimaxVary
 	}
 	s.history[engine.Black] = make([]int32, area)
 	s.history[engine.White] = make([]int32, area)
@@ -181,10 +194,11 @@ func (s *search) stop() bool {
 }
 
 // rootMoves lists the moves at the root that are legal under the game's full
-// rules, with pass last.
-func (s *search) rootMoves(b *engine.Board, c engine.Color) []rootEntry {
+// rules and lie outside settled territory by the estimate j, with pass
+// last.
+func (s *search) rootMoves(b *engine.Board, c engine.Color, j judgement) []rootEntry {
 	var out []rootEntry
-	for _, v := range candidates(nil, b, c) {
+	for _, v := range j.playable(b, c, candidates(nil, b, c)) {
 		if legalAt(s.g, b, v) {
 			out = append(out, rootEntry{v: v, score: s.orderScore(b, v, c, 0, engine.PassVertex)})
 		}
@@ -212,11 +226,13 @@ func (s *search) root(b *engine.Board, c engine.Color, depth int, moves []rootEn
 			np = passes + 1
 		}
 		s.nodes++
-		a := alpha
+		// Search with a window minimaxVary below the best, so that the
+		// moves that nearly tie with it get exact scores to choose from;
+		// pass a little lower still, so that a tie with it is told apart
+		// from a fail-low bound.
+		a := alpha - minimaxVary
 		if mv.v == engine.PassVertex {
-			// Search pass with a window just below the best, so that a
-			// tie with it is told apart from a fail-low bound.
-			a = alpha - 0.01
+			a -= 0.01
 		}
 		var score float64
 		if np >= 2 {
@@ -231,10 +247,16 @@ func (s *search) root(b *engine.Board, c engine.Color, depth int, moves []rootEn
 			exact = false
 		}
 		mv.score = score
-		// Passing is preferred to a move that gains nothing, such as
-		// filling one's own territory.
-		if score > bestScore || (mv.v == engine.PassVertex && score >= bestScore) {
-			bestScore, bestV = score, mv.v
+		// The choice among nearly equal moves varies with the seed (each
+		// gets a random bonus below minimaxVary); passing gets the whole
+		// bonus, so that it is preferred to a move that gains nothing, such
+		// as filling one's own territory.
+		bonus := minimaxVary
+		if mv.v != engine.PassVertex {
+			bonus = s.vary[mv.v]
+		}
+		if score+bonus > bestScore {
+			bestScore, bestV = score+bonus, mv.v
 		}
 		alpha = max(alpha, score)
 	}

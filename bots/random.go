@@ -8,9 +8,10 @@ import (
 )
 
 // Random plays a uniformly random legal move that does not fill one of its
-// own eyes. It passes when no such move is left, and when the opponent has
-// just passed and it is ahead on the board or has nothing left to play but
-// its own area. It is the beginner level.
+// own eyes, outside settled territory. It passes when no such move is left,
+// and when the opponent has just passed and it is ahead on the board or has
+// nothing left to play but its own area; it resigns a game lost beyond
+// doubt. It is the beginner level.
 type Random struct {
 	rng *rand.Rand
 }
@@ -33,9 +34,12 @@ func (r *Random) Name() string { return "random" }
 
 // GenMove returns a random sensible move for the player to move.
 func (r *Random) GenMove(ctx context.Context, g *engine.Game, _ Budget) (engine.Move, error) {
-	b, moves, err := sensibleMoves(ctx, g)
+	b, moves, resign, err := sensibleMoves(ctx, g, r.rng.Int64())
 	if err != nil {
 		return engine.Move{}, err
+	}
+	if resign {
+		return engine.ResignMove(g.ToPlay()), nil
 	}
 	if v, ok := pickLegal(r.rng, g, b, moves); ok {
 		return place(g, b, v), nil

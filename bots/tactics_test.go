@@ -157,21 +157,24 @@ func TestDoesNotFillOwnEye(t *testing.T) {
 			}
 		})
 	}
-	// With one point outside the eyes, random plays there, never in an eye.
+	// With open points between two living groups, random plays there,
+	// never in an eye.
 	g = position(t, `
-		X X X X X
-		X . X . X
-		X X X X X
-		. . . . .
-		. . . . .`, engine.Black)
+		X X X X X X X
+		X . X . X . X
+		X X X X X X X
+		. . . . . . .
+		O O O O O O O
+		O . O . O . O
+		O O O O O O O`, engine.Black)
 	rnd := NewRandom(7)
 	for i := 0; i < 50; i++ {
 		m, err := rnd.GenMove(context.Background(), g, Budget{})
 		if err != nil {
 			t.Fatalf("GenMove: %v", err)
 		}
-		if m.Kind != engine.Place || m.Point.Row > 1 {
-			t.Fatalf("GenMove = %v, want a point on rows 1–2\n%v", m, g.Board())
+		if m.Kind != engine.Place || m.Point.Row != 3 {
+			t.Fatalf("GenMove = %v, want a point on row 4\n%v", m, g.Board())
 		}
 	}
 }
@@ -200,14 +203,15 @@ func TestPassesBack(t *testing.T) {
 			}
 		})
 	}
-	// Without the pass, the random player still plays in its area.
+	// Without the pass, the random player does not fill its settled area
+	// either: it passes.
 	g := position(t, diagram, engine.Black)
 	m, err := NewRandom(1).GenMove(context.Background(), g, Budget{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if m.Kind != engine.Place {
-		t.Errorf("GenMove = %v, want a stone in Black's area", m)
+	if m.Kind != engine.Pass {
+		t.Errorf("GenMove = %v, want pass", m)
 	}
 }
 

@@ -10,7 +10,9 @@
 // self-atari. Playouts end when both players pass and are counted by area
 // (stones plus surrounded empty points) with komi. Positional or situational
 // superko is checked along the tree path and against the game's history, so
-// every move the search returns is legal under the game's full rules.
+// every move the search returns is legal under the game's full rules. In
+// the first Options.Vary moves of a game the engine draws its move, by its
+// seed, among the root moves nearly as good as the best.
 //
 // The engine passes when the game is over under area counting: after the
 // opponent's pass once no point that the board as it stands does not give it

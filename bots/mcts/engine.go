@@ -3,6 +3,7 @@ package mcts
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
 	"runtime/debug"
 	"slices"
 	"strings"
@@ -349,6 +350,9 @@ func (e *Engine) finish(s *search, workers []*worker, reused int, start time.Tim
 	}
 	slices.SortStableFunc(cands, func(a, b Candidate) int { return b.Visits - a.Visits })
 
+	if best >= 0 && s.game.MoveCount() < e.opts.Vary {
+		best = varied(t, root, best, e.opts.Seed, s.game.MoveCount())
+	}
 	move := engine.PassMove(s.toPlay)
 	winrate := 0.5
 	if best >= 0 {
@@ -424,6 +428,31 @@ func (e *Engine) finish(s *search, workers []*worker, reused int, start time.Tim
 	}
 	e.keepTree(s, move)
 	return move
+}
+
+// varyWinrate is how much less often than the best a root move may win and
+// still be chosen in the opening with Options.Vary.
+const varyWinrate = 0.05
+
+// varied returns a root child of root drawn at random (from seed and the
+// move number) among those with at least half the visits of best and a win
+// rate at most varyWinrate below its own; best is one of them.
+func varied(t *arena, root *node, best int32, seed int64, move int) int32 {
+	b := t.at(best)
+	visits, wr := b.visits.Load(), b.winrate()
+	var pool []int32
+	for i := int32(0); i < int32(root.nchild); i++ {
+		idx := root.first + i
+		ch := t.at(idx)
+		if !ch.illegal() && 2*ch.visits.Load() >= visits && ch.winrate() >= wr-varyWinrate {
+			pool = append(pool, idx)
+		}
+	}
+	if len(pool) < 2 {
+		return best
+	}
+	r := rand.New(rand.NewPCG(uint64(seed), uint64(move)))
+	return pool[r.IntN(len(pool))]
 }
 
 // better reports whether a is a better final choice than b: more visits,

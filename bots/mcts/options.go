@@ -35,6 +35,12 @@ type Options struct {
 	// NoEarlyStop searches the whole budget even when the choice of move
 	// can no longer change.
 	NoEarlyStop bool
+	// Vary is the number of opening moves of a game (counted by
+	// engine.Game.MoveCount) in which the engine varies its play: it
+	// draws its move, at random from the seed, among the root moves
+	// searched at least half as much as the best one and winning at most
+	// varyWinrate less often. 0 always plays the best move.
+	Vary int
 
 	// analysis judges positions rather than plays them: no dynamic komi
 	// in handicap games (Analyze, EstimateScore).

@@ -1,0 +1,220 @@
+package bots
+
+import (
+	"context"
+
+	"github.com/gobot-dev/gobot/bots/mcts"
+	"github.com/gobot-dev/gobot/engine"
+)
+
+// How every built-in level ends a game like a person: it passes when its
+// opponent has passed and nothing is left to gain, resigns only when its
+// estimate says the game is lost beyond doubt (never early, never in a
+// close game) and never plays inside settled territory. The estimate is the
+// ownership of each point in heavy playouts (mcts.EstimateOwnership), or the
+// Monte Carlo search's own for the hard and max levels.
+
+// Constants of the estimate.
+const (
+	// enclosedOwn is the ownership (from -1 to +1) from which a point of an
+	// empty region that touches only one colour's stones, or such a stone,
+	// is that colour's for sure: it ends as that colour's in at least 75%
+	// of the playouts (light on a wall's eyes, the playouts kill some
+	// walls that are safe).
+	enclosedOwn = 0.5
+	// openOwn is the ownership from which any other point is one colour's
+	// for sure: at least 90% of the playouts.
+	openOwn = 0.8
+	// judgePlayouts is the number of playouts of the weak levels' estimate.
+	judgePlayouts = 256
+	// resignWinrate is the search's win rate below which hard and max may
+	// resign (when the ownership agrees).
+	resignWinrate = 0.1
+)
+
+// judgement is a bot's estimate of how a position ends.
+type judgement struct {
+	b    *engine.Board
+	own  []float64      // per point, index Row*size+Col: +1 always Black's, -1 always White's
+	sure []engine.Color // per vertex: the colour that owns it for sure, or Empty
+	// open marks the empty vertices of regions that touch stones of both
+	// colours or none: on them the playouts guess, nothing encloses them.
+	open []bool
+}
+
+// judge estimates the end of g's position with judgePlayouts heavy
+// playouts seeded with seed.
+func judge(ctx context.Context, g *engine.Game, seed int64) (judgement, error) {
+	own, err := mcts.EstimateOwnership(ctx, g, judgePlayouts, seed)
+	if err != nil {
+		return judgement{}, err
+	}
+	return newJudgement(g.Board(), own), nil
+}
+
+// newJudgement reads the ownership own of b's points (index Row*size+Col,
+// from -1 for White to +1 for Black): a point is a colour's for sure when
+// its ownership reaches openOwn, or enclosedOwn for a stone and for the
+// points of an empty region whose only neighbouring stones are that
+// colour's.
+func newJudgement(b *engine.Board, own []float64) judgement {
+	j := judgement{b: b, own: own, sure: make([]engine.Color, b.Area()), open: make([]bool, b.Area())}
+	size := b.Size()
+	reach := make([]int8, b.Area()) // per empty vertex: bit 1 Black, bit 2 White
+	var region, stack []int
+	for v := range reach {
+		if b.ColorAt(v) != engine.Empty || b.IsBorder(v) || reach[v] != 0 {
+			continue
+		}
+		region, stack = region[:0], append(stack[:0], v)
+		reach[v] = 4
+		bits := int8(4)
+		for len(stack) > 0 {
+			u := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			region = append(region, u)
+			for _, w := range b.Neighbours(u) {
+				switch b.ColorAt(w) {
+				case engine.Black:
+					bits |= 1
+				case engine.White:
+					bits |= 2
+				case engine.Empty:
+					if !b.IsBorder(w) && reach[w] == 0 {
+						reach[w] = 4
+						stack = append(stack, w)
+					}
+				}
+			}
+		}
+		for _, u := range region {
+			reach[u] = bits
+		}
+	}
+	for v := range j.sure {
+		if !b.OnBoard(v) {
+			continue
+		}
+		p := b.Point(v)
+		o := own[p.Row*size+p.Col]
+		threshold := openOwn
+		switch {
+		case b.ColorAt(v) != engine.Empty:
+			threshold = enclosedOwn
+		case reach[v] == 4|1 && o > 0, reach[v] == 4|2 && o < 0:
+			threshold = enclosedOwn
+		default:
+			j.open[v] = true
+		}
+		switch {
+		case o >= threshold:
+			j.sure[v] = engine.Black
+		case o <= -threshold:
+			j.sure[v] = engine.White
+		}
+	}
+	return j
+}
+
+// settled reports whether the empty point at vertex v lies inside settled
+// territory: it and every neighbour on the board belong for sure to one
+// colour, so a stone there changes nothing (in one's own area) or dies (in
+// the opponent's).
+func (j judgement) settled(v int) bool {
+	c := j.sure[v]
+	if c == engine.Empty {
+		return false
+	}
+	for _, n := range j.b.Neighbours(v) {
+		if !j.b.IsBorder(n) && j.sure[n] != c {
+			return false
+		}
+	}
+	return true
+}
+
+// enclosed reports whether the empty point at vertex v lies inside settled
+// territory that stones of one colour enclose: settled, in a region that
+// touches that colour's stones only.
+func (j judgement) enclosed(v int) bool {
+	return j.settled(v) && !j.open[v]
+}
+
+// playable removes from moves (vertices of b) the points inside settled
+// territory, except the last liberty of one of c's chains in atari: saving
+// stones is never pointless. moves is filtered in place.
+func (j judgement) playable(b *engine.Board, c engine.Color, moves []int) []int {
+	out := moves[:0]
+	for _, v := range moves {
+		if !j.settled(v) || savesAtari(b, v, c) {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// savesAtari reports whether v is the last liberty of one of c's chains.
+func savesAtari(b *engine.Board, v int, c engine.Color) bool {
+	for _, n := range b.Neighbours(v) {
+		if b.ColorAt(n) == c && b.InAtari(n) {
+			return true
+		}
+	}
+	return false
+}
+
+// margins returns c's expected lead at the end by the estimate (the sum of
+// the ownership, less White's bonus) and its lead in the best case, where
+// every point becomes c's but the opponent's stones and enclosed territory
+// and c's dead stones (those the opponent owns for sure): the playouts'
+// guesses about open regions count for nothing.
+func (j judgement) margins(c engine.Color, whiteBonus float64) (expected, best float64) {
+	sign := 1.0
+	if c == engine.White {
+		sign = -1
+	}
+	for _, o := range j.own {
+		expected += sign * o
+	}
+	points, lost := len(j.own), 0
+	for v, s := range j.sure {
+		if s == c.Opponent() && !j.open[v] {
+			lost++
+		}
+	}
+	bonus := -sign * whiteBonus
+	return expected + bonus, float64(points-2*lost) + bonus
+}
+
+// lostBeyondDoubt reports whether c should resign g by the estimate: the
+// game is past its opening (minResignMove), c loses even in the best case
+// (see margins), and by the expected count it loses by more than
+// resignMargin, so a close game is always played out.
+func (j judgement) lostBeyondDoubt(g *engine.Game, c engine.Color) bool {
+	if early(g) {
+		return false
+	}
+	expected, best := j.margins(c, whiteBonus(g))
+	return best < 0 && expected < -resignMargin(len(j.own))
+}
+
+// resignMargin returns the least expected loss, in points, at which a level
+// resigns on a board of the given number of points: a tenth of the board,
+// and at least 8 (8.1 on 9×9, 36.1 on 19×19).
+func resignMargin(points int) float64 {
+	return max(8, float64(points)/10)
+}
+
+// early reports whether g is still in its opening, when no level resigns:
+// fewer than minResignMove moves played and stones on the board.
+func early(g *engine.Game) bool {
+	b := g.Board()
+	stones := b.Size()*b.Size() - b.EmptyCount()
+	return max(g.MoveCount(), stones) < minResignMove(g.Size())
+}
+
+// minResignMove returns the first move at which a level may resign on a
+// board of the given size: 20 on 9×9, scaled with the area (80 on 19×19).
+func minResignMove(size int) int {
+	return (20*size*size + 80) / 81
+}

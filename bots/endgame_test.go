@@ -1,0 +1,110 @@
+package bots
+
+import (
+	"context"
+	"testing"
+
+	"github.com/gobot-dev/gobot/engine"
+)
+
+// testBudget is a small budget for each built-in level in tests.
+func testBudget(level string) Budget {
+	switch level {
+	case "medium":
+		return Budget{Playouts: 20000}
+	case "hard", "max":
+		return Budget{Playouts: 1500}
+	}
+	return Budget{}
+}
+
+// Every level ends a game like a person: it passes when its opponent has
+// passed and nothing is left to gain, resigns only a game lost beyond
+// doubt, and never plays inside settled territory.
+func TestEndsLikeAPerson(t *testing.T) {
+	// Black 40 points, White 41; with komi 0.5 White wins by 1.5.
+	// Everything is settled.
+	const close = `
+		. . . X O . . . .
+		. . . X O . . . .
+		. . . X O . . . .
+		. . . X O . . . .
+		. . . X O O . . .
+		. . . X X O . . .
+		. . . . X O . . .
+		. . . . X O . . .
+		. . . . X O . . .`
+	// Black has a living corner of 20 points, White the rest: Black loses
+	// by about 40.
+	const lost = `
+		. . . O . . . O .
+		. . . O . . . O .
+		O O O O O O O O O
+		. . . O . . . O .
+		O O O O O O . O .
+		X X X X X O O O O
+		. X . . X O . . .
+		X X X X X O . . .
+		. X . . X O . . .`
+	// Column E is open between the walls: 36 points each, and komi 0.5.
+	const dame = `
+		. . . X . O . . .
+		. . . X . O . . .
+		. . . X . O . . .
+		. . . X . O . . .
+		. . . X . O . . .
+		. . . X . O . . .
+		. . . X . O . . .
+		. . . X . O . . .
+		. . . X . O . . .`
+	tests := []struct {
+		name       string
+		diagram    string
+		toPlay     engine.Color
+		passedLast bool // the opponent has just passed
+		want       string
+	}{
+		{"behind by 1.5 after a pass: pass", close, engine.Black, true, "pass"},
+		{"behind by 1.5, all settled: pass", close, engine.Black, false, "pass"},
+		{"ahead after a pass: pass", close, engine.White, true, "pass"},
+		{"ahead, all settled: pass", close, engine.White, false, "pass"},
+		{"lost by 40: resign", lost, engine.Black, false, "resign"},
+		{"lost by 40 after a pass: resign", lost, engine.Black, true, "resign"},
+		{"won by 40 after a pass: pass", lost, engine.White, true, "pass"},
+		{"open points after a pass: take one", dame, engine.Black, true, "column E"},
+	}
+	for _, l := range Builtin() {
+		t.Run(l.Name, func(t *testing.T) {
+			for _, tt := range tests {
+				t.Run(tt.name, func(t *testing.T) {
+					g := position(t, tt.diagram, tt.toPlay)
+					if tt.passedLast {
+						g = position(t, tt.diagram, tt.toPlay.Opponent())
+						if err := g.Play(engine.PassMove(tt.toPlay.Opponent())); err != nil {
+							t.Fatal(err)
+						}
+					}
+					m, err := l.New(7).GenMove(context.Background(), g, testBudget(l.Name))
+					if err != nil {
+						t.Fatalf("GenMove: %v", err)
+					}
+					var got string
+					switch m.Kind {
+					case engine.Pass:
+						got = "pass"
+					case engine.Resign:
+						got = "resign"
+					default:
+						got = m.Point.String()
+						if m.Point.Col == 4 {
+							got = "column E"
+						}
+					}
+					if got != tt.want {
+						t.Errorf("GenMove = %v, want %s\n%v", m, tt.want, g.Board())
+					}
+				})
+			}
+		})
+	}
+}

@@ -1,0 +1,87 @@
+package bots
+
+import (
+	"context"
+	"testing"
+
+	"github.com/gobot-dev/gobot/bots/mcts"
+	"github.com/gobot-dev/gobot/engine"
+)
+
+// varyBudget is a small budget for each level, enough to choose among the
+// opening moves.
+func varyBudget(level string) Budget {
+	switch level {
+	case "medium":
+		return Budget{Playouts: 5000}
+	case "hard", "max":
+		return Budget{Playouts: 400}
+	}
+	return Budget{}
+}
+
+// Within a level, the same position in two games does not always get the
+// same move: each game seeds its bot differently. A fixed seed gives the
+// same move again.
+func TestLevelsVary(t *testing.T) {
+	openings := [][]string{nil, {"E5", "C4"}}
+	for _, l := range Builtin() {
+		t.Run(l.Name, func(t *testing.T) {
+			for _, opening := range openings {
+				g, err := engine.NewGame(engine.Config{Size: 9})
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, s := range opening {
+					if err := g.Play(engine.PlaceAt(g.ToPlay(), point(t, s, 9))); err != nil {
+						t.Fatal(err)
+					}
+				}
+				seen := map[engine.Move]int{}
+				for seed := int64(1); seed <= 6; seed++ {
+					m, err := l.New(seed).GenMove(context.Background(), g, varyBudget(l.Name))
+					if err != nil {
+						t.Fatalf("GenMove: %v", err)
+					}
+					seen[m]++
+				}
+				if len(seen) < 2 {
+					t.Errorf("after %q, 6 games all got the same move: %v", opening, seen)
+				}
+			}
+		})
+	}
+}
+
+func TestFixedSeedRepeats(t *testing.T) {
+	g, err := engine.NewGame(engine.Config{Size: 9})
+	if err != nil {
+		t.Fatal(err)
+	}
+	makers := map[string]func(seed int64) Bot{
+		"random":  func(s int64) Bot { return NewRandom(s) },
+		"greedy":  func(s int64) Bot { return NewGreedy(s) },
+		"minimax": func(s int64) Bot { return NewMinimax(s) },
+		"mcts": func(s int64) Bot {
+			return NewMCTS("mcts", mcts.Options{Seed: s, Threads: 1, Vary: varyMoves})
+		},
+	}
+	for name, mk := range makers {
+		t.Run(name, func(t *testing.T) {
+			budget := Budget{Playouts: 500}
+			first, err := mk(5).GenMove(context.Background(), g, budget)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i := 0; i < 3; i++ {
+				m, err := mk(5).GenMove(context.Background(), g, budget)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if m != first {
+					t.Fatalf("seed 5 played %v, then %v", first, m)
+				}
+			}
+		})
+	}
+}
