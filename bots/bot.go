@@ -2,6 +2,7 @@ package bots
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -23,8 +24,11 @@ type Budget struct {
 
 // Bot chooses moves. The colour to move is g.ToPlay(). GenMove must not
 // modify g; it returns a legal move (Place, Pass or Resign) or an error: the
-// context's error when it was cancelled before any move was found,
-// ErrGameOver when the game has ended. Unless stated otherwise a Bot is not
+// context's error when it was cancelled, ErrGameOver when the game has ended.
+// A context past its deadline is not cancelled: time running out, even
+// before GenMove starts, makes a bot answer at once with the best move it
+// has found (the built-in bots always have one), so that a clock never
+// costs a move. Unless stated otherwise a Bot is not
 // safe for concurrent use; Level.New makes a fresh one per caller.
 type Bot interface {
 	Name() string
@@ -39,7 +43,17 @@ func begin(ctx context.Context, g *engine.Game) error {
 	if g.Over() {
 		return ErrGameOver
 	}
-	return ctx.Err()
+	return cancelled(ctx)
+}
+
+// cancelled returns ctx's error when ctx was cancelled, and nil when it is
+// live or only past its deadline: time running out makes a bot answer with
+// the best move it has, a cancellation means the move is no longer wanted.
+func cancelled(ctx context.Context) error {
+	if err := ctx.Err(); err != nil && !errors.Is(err, context.DeadlineExceeded) {
+		return err
+	}
+	return nil
 }
 
 // deadline returns when a search with budget b started now must stop; the

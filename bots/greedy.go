@@ -48,8 +48,10 @@ func (gr *Greedy) GenMove(ctx context.Context, g *engine.Game, _ Budget) (engine
 	scores := make([]int, len(moves))
 	before := atariStones(b, c)
 	for i, v := range moves {
-		if i%32 == 0 && ctx.Err() != nil {
-			return engine.Move{}, ctx.Err()
+		if i%32 == 0 {
+			if err := cancelled(ctx); err != nil {
+				return engine.Move{}, err
+			}
 		}
 		scores[i] = greedyScore(b, v, c, before)
 	}

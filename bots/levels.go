@@ -157,8 +157,10 @@ func (b *MCTSBot) Name() string { return b.name }
 // Engine returns the underlying search, for its statistics.
 func (b *MCTSBot) Engine() *mcts.Engine { return b.e }
 
-// GenMove searches within the budget: Budget.Time and Budget.Playouts,
-// whichever ends first (one second when both are zero).
+// GenMove searches within the budget: Budget.Time, Budget.Playouts and
+// ctx's deadline, whichever ends first (one second when the budget is zero
+// and ctx has no deadline). Past ctx's deadline it answers at once with the
+// best move it has.
 func (b *MCTSBot) GenMove(ctx context.Context, g *engine.Game, budget Budget) (engine.Move, error) {
 	if err := begin(ctx, g); err != nil {
 		return engine.Move{}, err
@@ -421,18 +423,28 @@ func NewEngine(spec gtp.Spec, opts gtp.Options, procs int) *Engine {
 // Name returns "gtp:NAME".
 func (e *Engine) Name() string { return GTPPrefix + e.spec.Name }
 
-// GenMove asks the engine for a move. Budget.Time, when set, is passed on as
-// the time for the move; otherwise the engine plays at its own settings. When
-// the engine picks a move the game's rules forbid (typically a superko
-// repetition it does not know of), the greedy player chooses instead.
+// GenMove asks the engine for a move. Budget.Time, or the time to ctx's
+// deadline when that is shorter, is passed on as the time for the move;
+// otherwise the engine plays at its own settings. When the engine picks a
+// move the game's rules forbid (typically a superko repetition it does not
+// know of), or ctx's deadline passes before it answers, the greedy player
+// chooses instead.
 func (e *Engine) GenMove(ctx context.Context, g *engine.Game, budget Budget) (engine.Move, error) {
 	if err := begin(ctx, g); err != nil {
 		return engine.Move{}, err
 	}
 	select {
 	case e.sem <- struct{}{}:
-	case <-ctx.Done():
-		return engine.Move{}, ctx.Err()
+	default:
+		select {
+		case e.sem <- struct{}{}:
+		case <-ctx.Done():
+			if err := cancelled(ctx); err != nil {
+				return engine.Move{}, err
+			}
+			e.log.Warn("bots: no engine process free in time; the greedy player moves instead", "engine", e.spec.Name)
+			return NewGreedy(int64(g.MoveCount())).GenMove(ctx, g, budget)
+		}
 	}
 	defer func() { <-e.sem }()
 	c, err := e.client()
@@ -440,9 +452,18 @@ func (e *Engine) GenMove(ctx context.Context, g *engine.Game, budget Budget) (en
 		return engine.Move{}, err
 	}
 	defer e.put(c)
-	m, err := c.GenMove(ctx, g, budget.Time)
+	moveTime := budget.Time
+	if d, ok := ctx.Deadline(); ok && (moveTime <= 0 || time.Until(d) < moveTime) {
+		moveTime = max(time.Until(d), time.Millisecond)
+	}
+	m, err := c.GenMove(ctx, g, moveTime)
 	if errors.Is(err, gtp.ErrIllegal) {
 		e.log.Warn("bots: engine chose an illegal move; the greedy player moves instead", "engine", e.spec.Name, "err", err)
+		return NewGreedy(int64(g.MoveCount())).GenMove(ctx, g, budget)
+	}
+	if err != nil && cancelled(ctx) == nil && ctx.Err() != nil {
+		// The time for the move ran out before the engine answered.
+		e.log.Warn("bots: engine out of time; the greedy player moves instead", "engine", e.spec.Name, "err", err)
 		return NewGreedy(int64(g.MoveCount())).GenMove(ctx, g, budget)
 	}
 	if err != nil {

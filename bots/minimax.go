@@ -95,8 +95,8 @@ func (m *Minimax) GenMove(ctx context.Context, g *engine.Game, budget Budget) (e
 		}
 	}
 	m.Nodes = s.nodes
-	if ctx.Err() != nil && m.Depth == 0 {
-		return engine.Move{}, ctx.Err()
+	if err := cancelled(ctx); err != nil && m.Depth == 0 {
+		return engine.Move{}, err
 	}
 	if best == engine.PassVertex {
 		return engine.PassMove(c), nil

@@ -298,17 +298,42 @@ func TestCancelled(t *testing.T) {
 			t.Errorf("%s: GenMove(cancelled) = %v, want context.Canceled", bot.Name(), err)
 		}
 	}
-	// A search with a long budget stops when its context does, with the
-	// best move found so far.
-	ctx, cancel = context.WithTimeout(context.Background(), 200*time.Millisecond)
+}
+
+// TestDeadline: time running out is no error. A search with a long budget
+// stops at its context's deadline with the best move found so far, and a
+// context already past its deadline (a GTP clock with no time left) gets a
+// legal move at once from every level.
+func TestDeadline(t *testing.T) {
+	g := position(t, `
+		. . . . . . . . .
+		. . . . . . . . .
+		. . X O . . . . .
+		. . X O . . . . .
+		. . . X O . . . .
+		. . . . . . . . .
+		. . . . . . . . .
+		. . . . . . . . .
+		. . . . . . . . .`, engine.Black)
+	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
 	defer cancel()
 	m, err := NewMinimax(1).GenMove(ctx, g, Budget{Time: time.Hour})
-	if err != nil && !errors.Is(err, context.DeadlineExceeded) {
-		t.Fatalf("GenMove(deadline) = %v", err)
+	if err != nil {
+		t.Fatalf("minimax: GenMove(deadline in 200 ms) = %v, want the best move so far", err)
 	}
-	if err == nil {
-		if cerr := g.Check(m); cerr != nil {
-			t.Errorf("GenMove(deadline) = %v, illegal: %v", m, cerr)
+	if cerr := g.Check(m); cerr != nil {
+		t.Errorf("minimax: GenMove(deadline in 200 ms) = %v, illegal: %v", m, cerr)
+	}
+	expired, cancel2 := context.WithDeadline(context.Background(), time.Now())
+	defer cancel2()
+	for _, l := range Builtin() {
+		m, err := l.New(1).GenMove(expired, g, l.Budget)
+		if err != nil {
+			t.Errorf("%s: GenMove(deadline passed) = %v, want a move", l.Name, err)
+			continue
+		}
+		if cerr := g.Check(m); cerr != nil || m.Kind != engine.Place {
+			t.Errorf("%s: GenMove(deadline passed) = %v (%v), want a legal place", l.Name, m, cerr)
 		}
 	}
 }

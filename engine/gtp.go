@@ -26,11 +26,20 @@ type GTPOptions struct {
 	// (area scoring, no suicide) with the komi the controller sets.
 	Ko KoRule
 	// GenMove chooses the move of c in g (a copy, which it may keep). It
-	// returns a legal move: a place, a pass or a resignation. ctx carries a
-	// deadline when the controller has set time limits. When nil, genmove
-	// plays a uniformly random legal move that does not fill one of the
-	// mover's own eyes, and passes when there is none.
+	// returns a legal move: a place, a pass or a resignation. When the
+	// controller has set time limits, ctx's deadline is the time the clock
+	// allows for the move less a safety margin (see ServeGTP), and may have
+	// passed already when no time is left: GenMove should then answer at
+	// once with the best move it has, not an error. When GenMove is nil,
+	// genmove plays a uniformly random legal move that does not fill one of
+	// the mover's own eyes, and passes when there is none.
 	GenMove func(ctx context.Context, g *Game, c Color) (Move, error)
+	// Warn, when not nil, is told what the session worked around and the
+	// controller does not see in a response: a loaded record's warnings
+	// (see SGFInfo.Warnings), a GenMove that failed or chose an illegal
+	// move under a clock (a fast move was played instead). cmd/gobot
+	// writes them to standard error, as GNU Go does.
+	Warn func(msg string)
 	// DeadStones lists the dead stones of the position in g (a copy) for
 	// final_score and final_status_list. When nil, EstimateDead decides,
 	// and its seki stones answer final_status_list seki.
@@ -46,7 +55,7 @@ var gtpCommands = []string{
 	"boardsize", "clear_board", "komi", "play", "genmove", "reg_genmove", "undo",
 	"showboard", "final_score", "final_status_list", "list_stones", "is_legal", "captures",
 	"loadsgf", "printsgf", "fixed_handicap", "place_free_handicap", "set_free_handicap",
-	"time_settings", "time_left",
+	"time_settings", "kgs-time_settings", "time_left",
 }
 
 // gtpServer is the state of one GTP session.
@@ -59,13 +68,22 @@ type gtpServer struct {
 	history []int // engine moves added by each undoable command, for undo
 	rng     *rand.Rand
 
-	timed             bool    // time_settings has set a limit
+	clock    gtpClock
+	handlers map[string]func(ctx context.Context, args []string) (string, error)
+}
+
+// gtpClock is the time system a controller set with time_settings or
+// kgs-time_settings, and each colour's last time_left.
+type gtpClock struct {
+	timed             bool    // there is a time limit
 	mainTime, byoTime float64 // seconds
-	byoStones         int
-	timeLeft          [3]float64 // by colour, from time_left
-	stonesLeft        [3]int
-	timeLeftSet       [3]bool
-	handlers          map[string]func(ctx context.Context, args []string) (string, error)
+	// byoStones is the number of stones to play in each byo-yomi period
+	// (1 for Japanese byo-yomi, S for Canadian S/T); 0 when there is no
+	// byo-yomi (absolute time).
+	byoStones   int
+	timeLeft    [3]float64 // by colour, from time_left
+	stonesLeft  [3]int
+	timeLeftSet [3]bool
 }
 
 // errGTPQuit is how the quit command ends the session; it never leaves
@@ -84,13 +102,35 @@ const (
 	gtpBadStones  = gtpFailure("invalid number of stones")
 	gtpBadVertex  = gtpFailure("invalid color or coordinate")
 	gtpCannotUndo = gtpFailure("cannot undo")
+	gtpTooLong    = gtpFailure("line too long: a command takes at most 8192 bytes")
+)
+
+// MaxGTPLine is the longest command line ServeGTP accepts, in bytes, line
+// feed included: room for a loadsgf with the longest path Linux allows, or
+// a set_free_handicap with every point of a 25×25 board less one (about
+// 2.5 KB). A longer line is answered "? line too long" (with its id, when
+// it starts with one) and read to its end without being kept, and the
+// session goes on.
+const MaxGTPLine = 8192
+
+// Time margins for genmove under a clock: the search gets the move's share
+// of the clock less gtpMarginShare of it and less gtpMargin, for the time
+// between the search's end and the controller reading the answer.
+const (
+	gtpMargin      = 50 * time.Millisecond
+	gtpMarginShare = 0.1
 )
 
 // ServeGTP runs a Go Text Protocol version 2 engine: it reads commands from
 // in and writes responses to out until quit, the end of in, or ctx is done
-// (checked between commands and passed to GenMove and DeadStones). It
-// returns nil after quit or at the end of the input, ctx.Err() when
-// cancelled, and the error when reading or writing fails.
+// (passed to GenMove and DeadStones, and watched while waiting for input).
+// It returns nil after quit or at the end of the input, ctx.Err() when
+// cancelled, and the error when reading or writing fails. Lines are read
+// by a goroutine of their own, so that a cancellation ends the session
+// even while in blocks (a terminal, a pipe nobody writes to): that
+// goroutine then ends when in's pending Read returns, at the end of the
+// input or when the caller closes in. Lines longer than MaxGTPLine are
+// refused without ending the session.
 //
 // Besides the required commands (protocol_version, name, version,
 // known_command, list_commands, quit, boardsize, clear_board, komi, play,
@@ -98,13 +138,26 @@ const (
 // (dead, alive, seki), loadsgf (with the optional move number: the position
 // before that move; like GNU Go it answers the colour to move), printsgf
 // (with an optional file name), fixed_handicap, place_free_handicap,
-// set_free_handicap, time_settings, time_left, reg_genmove, and GNU Go's
-// list_stones, is_legal and captures. The board starts 19×19 with komi 7.5.
+// set_free_handicap, time_settings, kgs-time_settings (none, absolute,
+// byoyomi, canadian, as KGS and gtp2ogs send it), time_left, reg_genmove,
+// and GNU Go's list_stones, is_legal and captures. The board starts 19×19
+// with komi 7.5.
 // As GTP allows, a play or genmove for the player not to move is accepted: a
 // pass of the other player is recorded first (undo takes both back), and
-// play after two passes resumes the game. Under time limits (time_settings,
-// time_left) GenMove's ctx has a deadline: the time left over the stones
-// left in the period, or over an estimate of the moves left, less a margin.
+// play after two passes resumes the game (so a second genmove after the
+// engine's pass passes again, as GNU Go does, rather than end the game).
+//
+// Under time limits GenMove's ctx has a deadline: the move's share of the
+// clock less a safety margin (a tenth of it and 50 ms). In a byo-yomi or
+// Canadian period the share is the time left over the stones left; in main
+// time it is the time left over an estimate of the moves left (a third of
+// the empty points, at least 15), plus one stone's share of a byo-yomi
+// period when one follows. With no time left the deadline has passed
+// already and GenMove must answer at once. Under a clock genmove always
+// answers a legal move: when GenMove fails or chooses an illegal move, the
+// default random move is played instead and Warn is told why. Untimed,
+// such a failure is answered "? genmove: ..." as it is.
+//
 // Input is preprocessed as the specification says: control characters other
 // than tab and line feed removed, tabs made spaces, comments after '#' and
 // empty lines dropped.
@@ -122,13 +175,27 @@ func ServeGTP(ctx context.Context, in io.Reader, out io.Writer, opts GTPOptions)
 	if err := s.newGame(s.size, 0); err != nil {
 		return err
 	}
-	sc := bufio.NewScanner(in)
-	sc.Buffer(make([]byte, 0, 64*1024), 4*1024*1024)
-	for sc.Scan() {
+	lines := make(chan gtpLine)
+	stop := make(chan struct{})
+	defer close(stop)
+	go readGTPLines(in, lines, stop)
+	for {
+		var l gtpLine
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case l = <-lines:
+		}
+		if l.err != nil && l.text == "" {
+			if l.err == io.EOF {
+				return nil
+			}
+			return fmt.Errorf("engine: gtp: read: %w", l.err)
+		}
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		line := gtpPreprocess(sc.Text())
+		line := gtpPreprocess(l.text)
 		if line == "" {
 			continue
 		}
@@ -136,6 +203,12 @@ func ServeGTP(ctx context.Context, in io.Reader, out io.Writer, opts GTPOptions)
 		id := ""
 		if _, err := strconv.ParseUint(fields[0], 10, 64); err == nil {
 			id, fields = fields[0], fields[1:]
+		}
+		if l.tooLong {
+			if err := s.respond(id, "", gtpTooLong); err != nil {
+				return err
+			}
+			continue
 		}
 		if len(fields) == 0 {
 			if err := s.respond(id, "", gtpFailure("no command")); err != nil {
@@ -154,10 +227,61 @@ func ServeGTP(ctx context.Context, in io.Reader, out io.Writer, opts GTPOptions)
 			return err
 		}
 	}
-	if err := sc.Err(); err != nil {
-		return fmt.Errorf("engine: gtp: read: %w", err)
+}
+
+// gtpLine is one line of GTP input: its text without the line feed (only
+// its first bytes when tooLong), or the error that ended the input.
+type gtpLine struct {
+	text    string
+	tooLong bool // longer than MaxGTPLine
+	err     error
+}
+
+// readGTPLines sends the lines of in to lines until in ends, the last one
+// carrying the error (io.EOF at the end of the input), or until stop is
+// closed. A line longer than MaxGTPLine is sent with only its first bytes
+// and tooLong set, so memory stays bounded whatever in holds.
+func readGTPLines(in io.Reader, lines chan<- gtpLine, stop <-chan struct{}) {
+	br := bufio.NewReaderSize(in, 4096)
+	var buf []byte
+	for {
+		buf = buf[:0]
+		tooLong := false
+		var err error
+		for {
+			var chunk []byte
+			chunk, err = br.ReadSlice('\n')
+			if len(buf)+len(chunk) > MaxGTPLine {
+				tooLong = true
+				// Keep what fits, for the id; drop the rest.
+				chunk = chunk[:max(0, MaxGTPLine-len(buf))]
+			}
+			buf = append(buf, chunk...)
+			if err != bufio.ErrBufferFull {
+				break
+			}
+		}
+		l := gtpLine{text: strings.TrimSuffix(string(buf), "\n"), tooLong: tooLong}
+		if err != nil && len(buf) == 0 {
+			l.err = err
+		}
+		select {
+		case lines <- l:
+		case <-stop:
+			return
+		}
+		if l.err != nil {
+			return
+		}
+		if err != nil {
+			// The last line had no line feed: report the end next.
+			select {
+			case lines <- gtpLine{err: err}:
+			case <-stop:
+			}
+			return
+		}
 	}
-	return nil
 }
 
 // gtpPreprocess applies the specification's preprocessing to one line.
@@ -253,6 +377,7 @@ func (s *gtpServer) commandTable() map[string]func(ctx context.Context, args []s
 		},
 		"set_free_handicap": func(_ context.Context, args []string) (string, error) { return "", s.setFreeHandicap(args) },
 		"time_settings":     func(_ context.Context, args []string) (string, error) { return "", s.timeSettings(args) },
+		"kgs-time_settings": func(_ context.Context, args []string) (string, error) { return "", s.kgsTimeSettings(args) },
 		"time_left":         func(_ context.Context, args []string) (string, error) { return "", s.setTimeLeft(args) },
 	}
 }
@@ -434,17 +559,43 @@ func (s *gtpServer) genmove(ctx context.Context, args []string, play bool) (stri
 		if err := g.Play(PassMove(g.ToPlay())); err != nil {
 			return "", err
 		}
+		// A second genmove after the engine's own pass: the pass
+		// inserted for the other player does not end the game.
+		if g.PlayEnded() {
+			if err := g.Resume(); err != nil {
+				return "", err
+			}
+		}
 	}
-	if budget := s.moveTime(c); budget > 0 {
+	moveCtx := ctx
+	budget, timed := s.moveTime(c)
+	if timed {
 		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, budget)
+		moveCtx, cancel = context.WithDeadline(ctx, time.Now().Add(budget))
 		defer cancel()
 	}
 	var m Move
 	if s.opts.GenMove != nil {
-		m, err = s.opts.GenMove(ctx, g.Clone(), c)
+		m, err = s.opts.GenMove(moveCtx, g.Clone(), c)
 		if err != nil {
-			return "", gtpFailure("genmove: " + err.Error())
+			err = gtpFailure("genmove: " + err.Error())
+		} else if m.Kind != Resign {
+			m.Color = c
+			if m.Kind == Pass {
+				m.Point = NoPoint
+			}
+			if cerr := g.Check(m); cerr != nil {
+				err = gtpFailure(fmt.Sprintf("genmove chose %v, which is illegal: %v", m, cerr))
+			}
+		}
+		if err != nil {
+			if !timed || ctx.Err() != nil {
+				return "", err
+			}
+			// A clock forfeits a game whose engine does not answer: a
+			// fast legal move instead.
+			s.warn(fmt.Sprintf("genmove %v: %v; a random move is played instead", c, err))
+			m = gtpRandomMove(g, c, s.rng)
 		}
 	} else {
 		m = gtpRandomMove(g, c, s.rng)
@@ -463,6 +614,13 @@ func (s *gtpServer) genmove(ctx context.Context, args []string, play bool) (stri
 		return "", gtpFailure(fmt.Sprintf("genmove chose %v, which is illegal: %v", m, err))
 	}
 	return m.String(), nil
+}
+
+// warn tells opts.Warn, if set.
+func (s *gtpServer) warn(msg string) {
+	if s.opts.Warn != nil {
+		s.opts.Warn(msg)
+	}
 }
 
 // gtpRandomMove picks a uniformly random legal move for c (superko
@@ -488,32 +646,37 @@ func gtpRandomMove(g *Game, c Color, rng *rand.Rand) Move {
 	return PassMove(c)
 }
 
-// moveTime is the time genmove may take for c under the time settings and
-// the last time_left: the remaining time over the stones left in the
-// period, or over an estimate of the moves left in main time, with a
-// margin. Zero means no limit.
-func (s *gtpServer) moveTime(c Color) time.Duration {
-	if !s.timed {
-		return 0
+// moveTime returns the time genmove may take for c under the time
+// settings and c's last time_left, and whether there is a clock at all (no
+// clock: no limit). The move's share of the clock is the time left over the
+// stones left in a byo-yomi or Canadian period; in main time it is the time
+// left over an estimate of the moves left, plus one stone's share of the
+// byo-yomi period that follows, if any. The budget is that share less
+// gtpMarginShare of it and less gtpMargin; it is 0 (answer at once) when
+// nothing is left.
+func (s *gtpServer) moveTime(c Color) (time.Duration, bool) {
+	k := &s.clock
+	if !k.timed {
+		return 0, false
 	}
-	left, stones := s.mainTime, 0
-	if s.timeLeftSet[c] {
-		left, stones = s.timeLeft[c], s.stonesLeft[c]
-	} else if s.mainTime == 0 {
-		left, stones = s.byoTime, s.byoStones
+	left, stones := k.mainTime, 0
+	if k.timeLeftSet[c] {
+		left, stones = k.timeLeft[c], k.stonesLeft[c]
+	} else if k.mainTime == 0 {
+		left, stones = k.byoTime, k.byoStones
 	}
-	var per float64
+	var share float64
 	if stones > 0 {
-		per = left / float64(stones)
+		share = left / float64(stones)
 	} else {
 		movesLeft := max(15, s.g.Board().EmptyCount()/3)
-		per = left / float64(movesLeft)
-		if s.byoTime > 0 && s.byoStones > 0 {
-			per = max(per, s.byoTime/float64(s.byoStones))
+		share = left / float64(movesLeft)
+		if k.byoTime > 0 && k.byoStones > 0 {
+			share += k.byoTime / float64(k.byoStones)
 		}
 	}
-	d := time.Duration(per * 0.8 * float64(time.Second))
-	return max(d, 10*time.Millisecond)
+	d := time.Duration(share*(1-gtpMarginShare)*float64(time.Second)) - gtpMargin
+	return max(d, 0), true
 }
 
 func (s *gtpServer) undo() (string, error) {
@@ -904,22 +1067,83 @@ func FreeHandicapPoints(size, n int) []Point {
 	return pts
 }
 
+// timeSettings answers time_settings main_time byo_yomi_time
+// byo_yomi_stones: absolute time when there are no stones, Canadian
+// byo-yomi otherwise; byo-yomi time with no stones, or no time at all,
+// means no time limit.
 func (s *gtpServer) timeSettings(args []string) error {
 	if len(args) < 3 {
 		return gtpSyntax
 	}
-	mainTime, err1 := strconv.ParseFloat(args[0], 64)
-	byoTime, err2 := strconv.ParseFloat(args[1], 64)
+	mainTime, err1 := gtpSeconds(args[0])
+	byoTime, err2 := gtpSeconds(args[1])
 	stones, err3 := strconv.Atoi(args[2])
-	if err1 != nil || err2 != nil || err3 != nil || mainTime < 0 || byoTime < 0 || stones < 0 {
+	if err1 != nil || err2 != nil || err3 != nil || stones < 0 {
 		return gtpSyntax
 	}
-	s.mainTime, s.byoTime, s.byoStones = mainTime, byoTime, stones
-	// Byo-yomi time with no stones means no time limit, and so does no
-	// time at all.
-	s.timed = !(byoTime > 0 && stones == 0) && (mainTime > 0 || byoTime > 0)
-	s.timeLeftSet = [3]bool{}
+	s.setClock(mainTime, byoTime, stones)
 	return nil
+}
+
+// setClock sets a time system and forgets the time_left of both colours.
+func (s *gtpServer) setClock(mainTime, byoTime float64, stones int) {
+	s.clock = gtpClock{
+		mainTime: mainTime, byoTime: byoTime, byoStones: stones,
+		timed: !(byoTime > 0 && stones == 0) && (mainTime > 0 || byoTime > 0),
+	}
+}
+
+// kgsTimeSettings answers KGS's kgs-time_settings, which gtp2ogs sends too:
+// "none", "absolute MAIN", "byoyomi MAIN PERIOD PERIODS" (Japanese
+// byo-yomi: a move must be played within each period, one stone per
+// period) and "canadian MAIN PERIOD STONES".
+func (s *gtpServer) kgsTimeSettings(args []string) error {
+	if len(args) < 1 {
+		return gtpSyntax
+	}
+	want := map[string]int{"none": 0, "absolute": 1, "byoyomi": 3, "canadian": 3}
+	n, ok := want[lower(args[0])]
+	if !ok || len(args) < 1+n {
+		return gtpSyntax
+	}
+	var v [3]float64
+	for i := range n {
+		x, err := gtpSeconds(args[1+i])
+		if err != nil {
+			return gtpSyntax
+		}
+		v[i] = x
+	}
+	switch lower(args[0]) {
+	case "none":
+		s.clock = gtpClock{}
+	case "absolute":
+		s.setClock(v[0], 0, 0)
+	case "byoyomi":
+		if v[2] != math.Trunc(v[2]) {
+			return gtpSyntax
+		}
+		if v[2] == 0 {
+			s.setClock(v[0], 0, 0)
+		} else {
+			s.setClock(v[0], v[1], 1)
+		}
+	case "canadian":
+		if v[2] != math.Trunc(v[2]) || v[2] > math.MaxInt32 {
+			return gtpSyntax
+		}
+		s.setClock(v[0], v[1], int(v[2]))
+	}
+	return nil
+}
+
+// gtpSeconds reads a time in seconds: a finite number, not negative.
+func gtpSeconds(arg string) (float64, error) {
+	x, err := strconv.ParseFloat(arg, 64)
+	if err != nil || math.IsNaN(x) || math.IsInf(x, 0) || x < 0 || x > 1e9 {
+		return 0, gtpSyntax
+	}
+	return x, nil
 }
 
 func (s *gtpServer) setTimeLeft(args []string) error {
@@ -930,11 +1154,12 @@ func (s *gtpServer) setTimeLeft(args []string) error {
 	if err != nil {
 		return err
 	}
-	t, err1 := strconv.ParseFloat(args[1], 64)
+	t, err1 := gtpSeconds(args[1])
 	stones, err2 := strconv.Atoi(args[2])
-	if err1 != nil || err2 != nil || t < 0 || stones < 0 {
+	if err1 != nil || err2 != nil || stones < 0 {
 		return gtpSyntax
 	}
-	s.timeLeft[c], s.stonesLeft[c], s.timeLeftSet[c] = t, stones, true
+	k := &s.clock
+	k.timeLeft[c], k.stonesLeft[c], k.timeLeftSet[c] = t, stones, true
 	return nil
 }

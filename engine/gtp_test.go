@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -30,6 +31,31 @@ func gtpRun(t *testing.T, opts GTPOptions, script string) []string {
 // gtpStep is one command and the response it must get.
 type gtpStep struct {
 	cmd, want string
+}
+
+// gtpCheck runs the steps' commands in one session and checks each
+// response; a step that wants "" wants any success.
+func gtpCheck(t *testing.T, opts GTPOptions, steps []gtpStep) {
+	t.Helper()
+	var script strings.Builder
+	for _, s := range steps {
+		script.WriteString(s.cmd + "\n")
+	}
+	got := gtpRun(t, opts, script.String())
+	if len(got) != len(steps) {
+		t.Fatalf("%d responses, want %d:\n%q", len(got), len(steps), got)
+	}
+	for i, s := range steps {
+		if s.want == "" { // any success
+			if !strings.HasPrefix(got[i], "=") {
+				t.Errorf("%q = %q, want success", s.cmd, got[i])
+			}
+			continue
+		}
+		if got[i] != s.want {
+			t.Errorf("%q = %q, want %q", s.cmd, got[i], s.want)
+		}
+	}
 }
 
 func TestGTPCommands(t *testing.T) {
@@ -189,25 +215,7 @@ func TestGTPCommands(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var script strings.Builder
-			for _, s := range tt.steps {
-				script.WriteString(s.cmd + "\n")
-			}
-			got := gtpRun(t, GTPOptions{Seed: 1, DeadStones: gtpNoDead}, script.String())
-			if len(got) != len(tt.steps) {
-				t.Fatalf("%d responses, want %d:\n%q", len(got), len(tt.steps), got)
-			}
-			for i, s := range tt.steps {
-				if s.want == "" { // any success
-					if !strings.HasPrefix(got[i], "=") {
-						t.Errorf("%q = %q, want success", s.cmd, got[i])
-					}
-					continue
-				}
-				if got[i] != s.want {
-					t.Errorf("%q = %q, want %q", s.cmd, got[i], s.want)
-				}
-			}
+			gtpCheck(t, GTPOptions{Seed: 1, DeadStones: gtpNoDead}, tt.steps)
 		})
 	}
 }
@@ -437,18 +445,40 @@ func TestFreeHandicapPoints(t *testing.T) {
 }
 
 func TestGTPMoveTime(t *testing.T) {
+	const ms = time.Millisecond
 	tests := []struct {
-		settings []string
+		settings []string // time_settings, or kgs-time_settings when it starts with a system's name
 		left     []string
 		want     time.Duration
+		timed    bool
 	}{
-		{nil, nil, 0},
-		{[]string{"0", "30", "0"}, nil, 0},                // no time limit
-		{[]string{"0", "0", "0"}, nil, 0},                 // no time at all: no limit either
-		{[]string{"600", "0", "0"}, nil, 4 * time.Second}, // 600 s over max(15, 361/3 = 120) moves, 80%
-		{[]string{"600", "30", "5"}, []string{"b", "0", "4"}, 10 * time.Millisecond}, // nothing left: the floor
-		{[]string{"600", "30", "5"}, []string{"b", "20", "4"}, 4 * time.Second},
-		{[]string{"0", "30", "5"}, nil, 4800 * time.Millisecond},
+		{nil, nil, 0, false},
+		{[]string{"0", "30", "0"}, nil, 0, false}, // no time limit
+		{[]string{"0", "0", "0"}, nil, 0, false},  // no time at all: no limit either
+		// 600 s over max(15, 361/3 = 120) moves: 5 s, less 10% and 50 ms.
+		{[]string{"600", "0", "0"}, nil, 4450 * ms, true},
+		{[]string{"600", "30", "5"}, []string{"b", "0", "4"}, 0, true}, // nothing left: at once
+		{[]string{"600", "30", "5"}, []string{"b", "20", "4"}, 4450 * ms, true},
+		{[]string{"0", "30", "5"}, nil, 5350 * ms, true},
+		// The reproduction: one second a move, then 0.2 s, 0.05 s
+		// and nothing left.
+		{[]string{"0", "1", "1"}, nil, 850 * ms, true},
+		{[]string{"0", "1", "1"}, []string{"b", "0.2", "1"}, 130 * ms, true},
+		{[]string{"0", "1", "1"}, []string{"b", "0.05", "1"}, 0, true},
+		{[]string{"0", "1", "1"}, []string{"b", "0", "1"}, 0, true},
+		{[]string{"0", "1", "1"}, []string{"w", "0", "1"}, 850 * ms, true}, // White's time says nothing of Black's
+		// In main time with byo-yomi after it: the main time's share plus
+		// one stone's share of a period, (120/120 + 30) s.
+		{[]string{"300", "30", "1"}, []string{"b", "120", "0"}, 27850 * ms, true},
+		// Main time gone, byo-yomi not yet reported: one period's share.
+		{[]string{"300", "30", "1"}, []string{"b", "0", "0"}, 26950 * ms, true},
+		{[]string{"none"}, nil, 0, false},
+		{[]string{"absolute", "600"}, nil, 4450 * ms, true},
+		{[]string{"absolute", "600"}, []string{"b", "0", "0"}, 0, true},
+		{[]string{"byoyomi", "0", "1", "5"}, nil, 850 * ms, true},
+		{[]string{"byoyomi", "600", "30", "0"}, nil, 4450 * ms, true}, // no periods: absolute
+		{[]string{"canadian", "0", "30", "5"}, nil, 5350 * ms, true},
+		{[]string{"canadian", "0", "30", "5"}, []string{"b", "3", "2"}, 1300 * ms, true},
 	}
 	for _, tt := range tests {
 		s := &gtpServer{size: 19, komi: 7.5}
@@ -456,8 +486,12 @@ func TestGTPMoveTime(t *testing.T) {
 			t.Fatal(err)
 		}
 		if tt.settings != nil {
-			if err := s.timeSettings(tt.settings); err != nil {
-				t.Fatal(err)
+			set := s.timeSettings
+			if _, err := strconv.ParseFloat(tt.settings[0], 64); err != nil {
+				set = s.kgsTimeSettings
+			}
+			if err := set(tt.settings); err != nil {
+				t.Fatalf("settings %v: %v", tt.settings, err)
 			}
 		}
 		if tt.left != nil {
@@ -465,9 +499,149 @@ func TestGTPMoveTime(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		if got := s.moveTime(Black); got != tt.want {
-			t.Errorf("time_settings %v, time_left %v: moveTime = %v, want %v", tt.settings, tt.left, got, tt.want)
+		if got, timed := s.moveTime(Black); got != tt.want || timed != tt.timed {
+			t.Errorf("settings %v, time_left %v: moveTime = %v, %v; want %v, %v", tt.settings, tt.left, got, timed, tt.want, tt.timed)
 		}
+	}
+}
+
+func TestGTPTimeSettingsSyntax(t *testing.T) {
+	gtpCheck(t, GTPOptions{}, []gtpStep{
+		{"kgs-time_settings", "? syntax error"},
+		{"kgs-time_settings fischer 600 10", "? syntax error"},
+		{"kgs-time_settings absolute", "? syntax error"},
+		{"kgs-time_settings byoyomi 600 30", "? syntax error"},
+		{"kgs-time_settings byoyomi 600 30 2.5", "? syntax error"},
+		{"kgs-time_settings canadian 600 -30 5", "? syntax error"},
+		{"kgs-time_settings canadian 600 30 5", "= "},
+		{"kgs-time_settings BYOYOMI 600 30 5", "= "},
+		{"kgs-time_settings none", "= "},
+		{"time_settings inf 1 1", "? syntax error"},
+		{"time_settings 1 NaN 1", "? syntax error"},
+		{"time_left b inf 1", "? syntax error"},
+		{"known_command kgs-time_settings", "= true"},
+	})
+}
+
+// TestGTPGenMoveUnderClock is the reproduction: time_settings 0 1 1,
+// then genmove with 0.2 s, 0.05 s and nothing left. GenMove gets a deadline
+// as far off as the budget moveTime computes, already passed when the
+// budget is 0; a GenMove that fails at its deadline (as the Monte Carlo
+// search did) still gets a legal move played, with a warning.
+func TestGTPGenMoveUnderClock(t *testing.T) {
+	type call struct {
+		until   time.Duration // time to the deadline when GenMove was called
+		expired bool
+	}
+	var calls []call
+	var warnings []string
+	opts := GTPOptions{
+		GenMove: func(ctx context.Context, g *Game, c Color) (Move, error) {
+			d, ok := ctx.Deadline()
+			if !ok {
+				return Move{}, errors.New("no deadline")
+			}
+			calls = append(calls, call{time.Until(d), ctx.Err() != nil})
+			if g.MoveCount() == 1 {
+				<-ctx.Done() // a bot that fails when its time is up
+				return Move{}, fmt.Errorf("search cancelled: %w", ctx.Err())
+			}
+			return PlaceAt(c, Point{g.MoveCount(), g.MoveCount()}), nil
+		},
+		Warn: func(msg string) { warnings = append(warnings, msg) },
+		Seed: 1,
+	}
+	got := gtpRun(t, opts, "boardsize 9\ntime_settings 0 1 1\ntime_left b 0.2 1\ngenmove b\n"+
+		"time_left w 0.05 1\ngenmove w\ntime_left b 0 1\ngenmove b\nlist_stones black\nlist_stones white\n")
+	if len(got) != 10 || got[3] != "= A1" || got[7] != "= C3" || got[8] != "= C3 A1" {
+		t.Fatalf("responses = %q", got)
+	}
+	// White's GenMove failed: the random move is legal on the board.
+	w := strings.TrimPrefix(got[5], "= ")
+	if got[9] != got[5] {
+		t.Errorf("genmove w = %q but White's stones are %q", got[5], got[9])
+	}
+	if p, err := ParsePoint(w, 9); err != nil || p == (Point{0, 0}) || p == (Point{2, 2}) {
+		t.Errorf("genmove w = %q: want a legal point", got[5])
+	}
+	if len(calls) != 3 {
+		t.Fatalf("GenMove called %d times, want 3", len(calls))
+	}
+	// The budgets moveTime computes (TestGTPMoveTime): 130 ms, 0 and 0.
+	if c := calls[0]; c.expired || c.until > 130*time.Millisecond || c.until <= 0 {
+		t.Errorf("time_left 0.2: GenMove's deadline in %v (expired %v), want within the 130 ms budget", c.until, c.expired)
+	}
+	for i, c := range calls[1:] {
+		if !c.expired {
+			t.Errorf("time_left %s: GenMove's ctx is live, want its deadline passed (budget 0)", []string{"0.05", "0"}[i])
+		}
+	}
+	if len(warnings) != 1 || !strings.Contains(warnings[0], "genmove white: genmove: search cancelled: context deadline exceeded; a random move is played instead") {
+		t.Errorf("warnings = %q", warnings)
+	}
+}
+
+// TestGTPTwoGenmovesAfterPass: like GNU Go, a second genmove for the engine
+// that has just passed passes again, without ending the game.
+func TestGTPTwoGenmovesAfterPass(t *testing.T) {
+	gtpCheck(t, GTPOptions{Seed: 1}, []gtpStep{
+		{"boardsize 2", "= "},
+		{"play b a1", "= "},
+		{"play b b2", "= "},
+		{"genmove w", "= pass"},
+		{"genmove w", "= pass"},
+		{"genmove w", "= pass"},
+		{"play b pass", "= "},
+		{"list_stones black", "= B2 A1"},
+	})
+	passer := GTPOptions{GenMove: func(ctx context.Context, g *Game, c Color) (Move, error) {
+		if g.Over() || g.PlayEnded() || g.ToPlay() != c {
+			return Move{}, fmt.Errorf("asked for %v in a game over (%v) or with %v to play", c, g.PlayEnded(), g.ToPlay())
+		}
+		return PassMove(c), nil
+	}}
+	gtpCheck(t, passer, []gtpStep{
+		{"boardsize 2", "= "},
+		{"play b a1", "= "},
+		{"play b b2", "= "},
+		{"genmove w", "= pass"},
+		{"genmove w", "= pass"},
+	})
+}
+
+func TestGTPLineTooLong(t *testing.T) {
+	long := "7 play b " + strings.Repeat("a", MaxGTPLine)
+	script := "boardsize 9\n" + long + "\n" + "8 play b e5\n" + strings.Repeat("x", 3*MaxGTPLine)
+	got := gtpRun(t, GTPOptions{}, script)
+	want := []string{"= ", "?7 " + string(gtpTooLong), "=8 ", "? " + string(gtpTooLong)}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("responses = %q, want %q", got, want)
+	}
+	if !strings.Contains(string(gtpTooLong), strconv.Itoa(MaxGTPLine)) {
+		t.Errorf("%q does not say the limit, %d", gtpTooLong, MaxGTPLine)
+	}
+	// A line of exactly the limit, line feed included, is read.
+	exact := "komi 6.5" + strings.Repeat(" ", MaxGTPLine-len("komi 6.5")-1) + "\n"
+	if got := gtpRun(t, GTPOptions{}, exact); fmt.Sprint(got) != "[= ]" {
+		t.Errorf("a line of %d bytes: %q", len(exact), got)
+	}
+}
+
+// TestGTPCancelWhileReading: a cancelled session ends even while its input
+// blocks (a pipe nobody writes to), as SIGTERM needs.
+func TestGTPCancelWhileReading(t *testing.T) {
+	pr, pw := io.Pipe()
+	defer pw.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	var out bytes.Buffer
+	go func() { done <- ServeGTP(ctx, pr, &out, GTPOptions{}) }()
+	if _, err := io.WriteString(pw, "name\n"); err != nil {
+		t.Fatal(err)
+	}
+	cancel()
+	if err := <-done; !errors.Is(err, context.Canceled) {
+		t.Errorf("ServeGTP = %v, want %v", err, context.Canceled)
 	}
 }
 

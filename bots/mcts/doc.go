@@ -28,7 +28,9 @@
 // position of the same game, the subtree under the moves played since is
 // kept (at most 256k nodes are held between moves). With one thread, a fixed
 // seed and a playout budget a search is deterministic. Searches take a
-// context, stop when it is cancelled and leave no goroutine behind.
+// context and leave no goroutine behind: at its deadline a search returns
+// the best move it has (from the priors alone when no playout was done),
+// and when it is cancelled it returns the context's error.
 //
 // Ownership estimates come from the playouts: Engine.Ownership after a
 // search, EstimateOwnership for any position, finished games included.

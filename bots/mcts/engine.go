@@ -2,6 +2,7 @@ package mcts
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"runtime/debug"
@@ -122,10 +123,16 @@ func (e *Engine) Reset() {
 // and returns a move that is legal under g's full rules: a Place, a Pass
 // (when the game is over under area counting, or nothing else helps) or a
 // Resign (when the win rate is below the resign threshold, never early in
-// the game). The search stops after maxTime (0 for no limit) or
-// maxPlayouts playouts (0 for no limit), whichever comes first, or earlier
-// when no remaining playout could change the choice. It does not modify g.
-// When ctx is done before the search ends, GenMove returns ctx's error.
+// the game). The search stops after maxTime (0 for no limit), at ctx's
+// deadline or after maxPlayouts playouts (0 for no limit), whichever comes
+// first, or earlier when no remaining playout could change the choice. It
+// does not modify g.
+//
+// Time running out is never an error: when ctx's deadline passes, even
+// before the search starts, GenMove returns the best move found so far,
+// and with no playout done, the legal move with the best prior. When ctx is
+// cancelled (rather than past its deadline), the move is no longer wanted
+// and GenMove returns ctx's error.
 func (e *Engine) GenMove(ctx context.Context, g *engine.Game, maxTime time.Duration, maxPlayouts int) (move engine.Move, err error) {
 	if g == nil {
 		return engine.Move{}, ErrNoGame
@@ -133,10 +140,11 @@ func (e *Engine) GenMove(ctx context.Context, g *engine.Game, maxTime time.Durat
 	if g.Over() {
 		return engine.Move{}, ErrGameOver
 	}
-	if maxTime <= 0 && maxPlayouts <= 0 {
+	ctxDeadline, hasDeadline := ctx.Deadline()
+	if maxTime <= 0 && maxPlayouts <= 0 && !hasDeadline {
 		return engine.Move{}, ErrNoBudget
 	}
-	if err := ctx.Err(); err != nil {
+	if err := cancelled(ctx); err != nil {
 		return engine.Move{}, fmt.Errorf("mcts: search not started: %w", err)
 	}
 	e.mu.Lock()
@@ -156,6 +164,9 @@ func (e *Engine) GenMove(ctx context.Context, g *engine.Game, maxTime time.Durat
 	s.maxPlayouts = int64(maxPlayouts)
 	if maxTime > 0 {
 		s.deadline = start.Add(maxTime)
+	}
+	if hasDeadline && (s.deadline.IsZero() || ctxDeadline.Before(s.deadline)) {
+		s.deadline = ctxDeadline
 	}
 	s.earlyStop = !e.opts.NoEarlyStop
 	reused := e.attachTree(s, g)
@@ -190,8 +201,10 @@ func (e *Engine) GenMove(ctx context.Context, g *engine.Game, maxTime time.Durat
 		return engine.Move{}, err
 	}
 	if s.cancelled.Load() {
-		e.tree, e.treeMoves = nil, nil
-		return engine.Move{}, fmt.Errorf("mcts: search cancelled: %w", ctx.Err())
+		if err := cancelled(ctx); err != nil {
+			e.tree, e.treeMoves = nil, nil
+			return engine.Move{}, fmt.Errorf("mcts: search cancelled: %w", err)
+		}
 	}
 	return e.finish(s, workers, reused, start), nil
 }
@@ -456,13 +469,27 @@ func varied(t *arena, root *node, best int32, seed int64, move int) int32 {
 }
 
 // better reports whether a is a better final choice than b: more visits,
-// then the better win rate.
+// then the better win rate, then the better prior (which decides alone when
+// time ran out before any playout).
 func better(a, b *node) bool {
 	va, vb := a.visits.Load(), b.visits.Load()
 	if va != vb {
 		return va > vb
 	}
-	return a.winrate() > b.winrate()
+	if wa, wb := a.winrate(), b.winrate(); wa != wb {
+		return wa > wb
+	}
+	return a.priorW/a.priorN > b.priorW/b.priorN
+}
+
+// cancelled returns ctx's error when ctx was cancelled, and nil when it is
+// live or only past its deadline: time running out ends a search with the
+// best move it has, a cancellation means the move is no longer wanted.
+func cancelled(ctx context.Context) error {
+	if err := ctx.Err(); err != nil && !errors.Is(err, context.DeadlineExceeded) {
+		return err
+	}
+	return nil
 }
 
 // settled reports whether the game is over on b under area counting by

@@ -358,6 +358,43 @@ func TestCancel(t *testing.T) {
 	}
 }
 
+// TestDeadlineGivesBestMove: a search whose context reaches its deadline
+// returns the move it has, the most visited; one whose deadline has passed
+// before it starts answers at once with the legal move of the best prior.
+func TestDeadlineGivesBestMove(t *testing.T) {
+	g := newGame(t, 9)
+	for _, p := range []string{"E4", "E5", "D5", "A1", "F5", "A2"} {
+		pt, err := engine.ParsePoint(p, 9)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := g.Play(engine.PlaceAt(g.ToPlay(), pt)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	e := New(Options{Seed: 1, Threads: 2})
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	m, err := e.GenMove(ctx, g, time.Hour, 0)
+	if err != nil {
+		t.Fatalf("GenMove(deadline in 100 ms) = %v, want a move", err)
+	}
+	st := e.Stats()
+	if cerr := g.Check(m); cerr != nil || st.Playouts == 0 || m != st.Candidates[0].Move {
+		t.Errorf("GenMove(deadline in 100 ms) = %v (%v), stats %v: want the most visited legal move", m, cerr, st)
+	}
+	expired, cancel2 := context.WithDeadline(context.Background(), time.Now())
+	defer cancel2()
+	m, err = New(Options{Seed: 1}).GenMove(expired, g, time.Hour, 0)
+	if err != nil {
+		t.Fatalf("GenMove(deadline passed) = %v, want a move", err)
+	}
+	// White's E5 is in atari: the capture at E6 has the best prior.
+	if want := "E6"; m.Kind != engine.Place || m.Point.String() != want {
+		t.Errorf("GenMove(deadline passed) = %v, want %s", m, want)
+	}
+}
+
 // TestBadInput checks the errors for calls that cannot search.
 func TestBadInput(t *testing.T) {
 	g := newGame(t, 9)

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/bwmarrin/discordgo"
+	"github.com/gobot-dev/gobot/bots"
 	"github.com/gobot-dev/gobot/commands"
 	"github.com/gobot-dev/gobot/config"
 	"github.com/gobot-dev/gobot/engine"
@@ -311,7 +312,10 @@ func console(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	})
 }
 
-// gtp serves the Go Text Protocol with a bot level as the engine.
+// gtp serves the Go Text Protocol with a bot level as the engine. The
+// level keeps its own budget, but a controller's clock comes first: each
+// move's search ends by the deadline ServeGTP computes from time_settings
+// and time_left, with the best move found by then.
 func gtp(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("gtp", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -330,39 +334,56 @@ func gtp(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	if err != nil {
 		return err
 	}
-	players, closePlayers, err := newPlayers(cfg)
+	reg, err := newRegistry(cfg)
 	if err != nil {
 		return err
 	}
-	defer closePlayers()
+	defer reg.Close()
 	name := *level
 	if name == "" {
-		name = defaultGTPLevel(players.Levels())
+		name = defaultGTPLevel(reg.Levels())
 	}
-	if !hasLevel(players.Levels(), name) {
-		return fmt.Errorf("--bot: unknown level %q (levels: %s)", name, levelNames(players.Levels()))
+	l, ok := reg.Lookup(name)
+	if !ok {
+		return fmt.Errorf("--bot: unknown level %q (levels: %s)", name, levelNames(reg.Levels()))
 	}
 	return engine.ServeGTP(ctx, stdin, stdout, engine.GTPOptions{
-		Name: "gobot", Version: version + " (" + name + ")", Ko: koRule,
-		GenMove: func(ctx context.Context, g *engine.Game, c engine.Color) (engine.Move, error) {
-			return players.GenMove(ctx, name, g)
-		},
+		Name: "gobot", Version: version + " (" + l.Name + ")", Ko: koRule,
+		GenMove: gtpGenMove(l),
 		DeadStones: func(ctx context.Context, g *engine.Game) []engine.Point {
 			return engine.EstimateDead(ctx, g, engine.EstimateOptions{}).Dead
 		},
+		Warn: func(msg string) { fmt.Fprintln(stderr, "gobot: warning:", msg) },
 	})
 }
 
-func hasLevel(levels []commands.Level, name string) bool {
-	for _, l := range levels {
-		if l.Name == name {
-			return true
+// gtpGenMove plays level l for a GTP session: one bot for the session when
+// the level keeps its tree between moves, a fresh one per move otherwise,
+// at the level's budget and within ctx's deadline. It bypasses the
+// registry's limiter, which serves many games: a session searches one move
+// at a time, and a clock that has run out must still get a move.
+func gtpGenMove(l bots.Level) func(ctx context.Context, g *engine.Game, c engine.Color) (engine.Move, error) {
+	var kept bots.Bot
+	return func(ctx context.Context, g *engine.Game, c engine.Color) (m engine.Move, err error) {
+		defer func() {
+			if p := recover(); p != nil {
+				kept = nil
+				m, err = engine.Move{}, fmt.Errorf("%s: %w: %v", l.Name, bots.ErrInternal, p)
+			}
+		}()
+		bot := kept
+		if bot == nil {
+			// A different seed for every move of a game, as in Discord.
+			bot = l.New(g.Seed() ^ int64(g.MoveCount()+1)*0x5851f42d4c957f2d)
 		}
+		if l.KeepTree {
+			kept = bot
+		}
+		return bot.GenMove(ctx, g, l.Budget)
 	}
-	return false
 }
 
-func levelNames(levels []commands.Level) string {
+func levelNames(levels []bots.Level) string {
 	var names []string
 	for _, l := range levels {
 		names = append(names, l.Name)
@@ -372,10 +393,10 @@ func levelNames(levels []commands.Level) string {
 
 // defaultGTPLevel is the strongest built-in level: the last one that is
 // not an external engine.
-func defaultGTPLevel(levels []commands.Level) string {
+func defaultGTPLevel(levels []bots.Level) string {
 	name := ""
 	for _, l := range levels {
-		if !strings.HasPrefix(l.Name, "gtp:") {
+		if !strings.HasPrefix(l.Name, bots.GTPPrefix) {
 			name = l.Name
 		}
 	}

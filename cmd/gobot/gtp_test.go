@@ -1,0 +1,56 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gobot-dev/gobot/engine"
+)
+
+// TestGTPGenMoveUnderClock is issue 11's reproduction through `gobot gtp`:
+// at time_settings 0 1 1, genmove with 0.2 s, 0.05 s and nothing left on
+// the clock answers a legal move at every built-in level, the Monte Carlo
+// ones included (they answered "? genmove: mcts: search cancelled"). The
+// budgets themselves are engine's TestGTPMoveTime; the times are logged,
+// never asserted.
+func TestGTPGenMoveUnderClock(t *testing.T) {
+	for _, level := range []string{"beginner", "easy", "medium", "hard", "max"} {
+		t.Run(level, func(t *testing.T) {
+			script := "time_settings 0 1 1\n" +
+				"time_left b 0.2 1\ngenmove b\n" +
+				"time_left w 0.05 1\ngenmove w\n" +
+				"time_left b 0 1\ngenmove b\n" +
+				"kgs-time_settings byoyomi 0 0.1 1\ngenmove w\n"
+			var out, errOut bytes.Buffer
+			start := time.Now()
+			if code := run(context.Background(), []string{"gtp", "--bot", level}, strings.NewReader(script), &out, &errOut); code != 0 {
+				t.Fatalf("gobot gtp exited %d: %s", code, errOut.String())
+			}
+			t.Logf("%s: four genmoves in %v", level, time.Since(start))
+			if errOut.Len() > 0 {
+				t.Errorf("stderr: %s", errOut.String())
+			}
+			resp := strings.Split(strings.TrimSuffix(out.String(), "\n\n"), "\n\n")
+			if len(resp) != 9 {
+				t.Fatalf("responses = %q", resp)
+			}
+			g, err := engine.NewGame(engine.Config{Size: 19})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, i := range []int{2, 4, 6, 8} {
+				c := g.ToPlay()
+				m, err := engine.ParseMove(c, strings.TrimPrefix(resp[i], "= "), 19)
+				if !strings.HasPrefix(resp[i], "= ") || err != nil || m.Kind != engine.Place {
+					t.Fatalf("genmove %v = %q, want a point", c, resp[i])
+				}
+				if err := g.Play(m); err != nil {
+					t.Fatalf("genmove %v = %q: %v", c, resp[i], err)
+				}
+			}
+		})
+	}
+}
