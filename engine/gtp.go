@@ -842,13 +842,19 @@ func (s *gtpServer) captures(args []string) (string, error) {
 // move k is played), an optional vertex loads the position before the first
 // move there, and the answer is the colour to move: the colour of that
 // move, or of the player to move at the end.
+//
+// Only a regular file of at most MaxSGFSize bytes is read: a FIFO, a device
+// such as /dev/zero or a directory is refused before it is opened, so that
+// loadsgf can neither block nor exhaust memory. A record with a move on an
+// occupied point loads as GNU Go loads it: the position before that move,
+// with its player to move, and Warn is told of it.
 func (s *gtpServer) loadSGF(args []string) (string, error) {
 	if len(args) < 1 {
 		return "", gtpSyntax
 	}
-	data, err := os.ReadFile(args[0])
+	data, err := readRecordFile(args[0])
 	if err != nil {
-		return "", gtpFailure("cannot load file")
+		return "", err
 	}
 	rec, info, err := ParseSGF(data)
 	if err != nil {
@@ -883,6 +889,15 @@ func (s *gtpServer) loadSGF(args []string) (string, error) {
 			n = i
 		}
 	}
+	for _, w := range info.Warnings {
+		msg := "loadsgf " + args[0] + ": " + w.String()
+		if w.Move < n {
+			// GNU Go stops at the faulty move.
+			n = w.Move
+			msg += "; loaded up to the move before it, as GNU Go loads it"
+		}
+		s.warn(msg)
+	}
 	rules := s.rules()
 	rules.Komi = rec.Rules().Komi
 	g, err := rebuildGame(rec, rules, n)
@@ -899,6 +914,39 @@ func (s *gtpServer) loadSGF(args []string) (string, error) {
 		toPlay = moves[n].Color
 	}
 	return toPlay.String(), nil
+}
+
+// readRecordFile reads a record for loadsgf: a regular file of at most
+// MaxSGFSize bytes. The file is checked before it is opened (opening a FIFO
+// blocks until someone writes to it) and again once open, in case it was
+// replaced meanwhile.
+func readRecordFile(name string) ([]byte, error) {
+	fi, err := os.Stat(name)
+	if err != nil {
+		return nil, gtpFailure("cannot load file")
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, gtpFailure("cannot load file: not a regular file")
+	}
+	if fi.Size() > MaxSGFSize {
+		return nil, gtpFailure(fmt.Sprintf("cannot load file: larger than %d bytes", MaxSGFSize))
+	}
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, gtpFailure("cannot load file")
+	}
+	defer f.Close()
+	if fi2, err := f.Stat(); err != nil || !os.SameFile(fi, fi2) {
+		return nil, gtpFailure("cannot load file: it changed while being opened")
+	}
+	data, err := io.ReadAll(io.LimitReader(f, MaxSGFSize+1))
+	if err != nil {
+		return nil, gtpFailure("cannot load file")
+	}
+	if len(data) > MaxSGFSize {
+		return nil, gtpFailure(fmt.Sprintf("cannot load file: larger than %d bytes", MaxSGFSize))
+	}
+	return data, nil
 }
 
 // recordMoveIndex returns the index in Game.Moves of a record's move k

@@ -365,7 +365,7 @@ func TestGTPLoadAndPrintSGF(t *testing.T) {
 		t.Fatal(err)
 	}
 	bad := filepath.Join(dir, "bad.sgf")
-	if err := os.WriteFile(bad, []byte("(;SZ[9];B[ee];W[ee])"), 0o644); err != nil {
+	if err := os.WriteFile(bad, []byte("(;SZ[9]AW[ba][ab];B[aa])"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	out := filepath.Join(dir, "out.sgf")
@@ -388,7 +388,7 @@ func TestGTPLoadAndPrintSGF(t *testing.T) {
 	}, "\n")+"\n")
 	want := []string{"= black", "= E5", "= F4", "= white", "= E5 G3 J1", "= black", "= ", "= white",
 		"= W+4.5", "= ", "= E5 G3", "? cannot load file",
-		"? cannot load file: sgf line 1, column 16: move 2 (W E5): position occupied", "= F4 H2", "? syntax error", "= "}
+		"? cannot load file: sgf line 1, column 20: move 1 (B A9): suicide is not allowed", "= F4 H2", "? syntax error", "= "}
 	if len(got) != len(want)+1 {
 		t.Fatalf("responses = %q", got)
 	}
@@ -411,6 +411,46 @@ func TestGTPLoadAndPrintSGF(t *testing.T) {
 	}
 	if g.MoveCount() != 4 || g.Rules().Komi != 5.5 || g.Size() != 9 {
 		t.Errorf("printsgf gave %d moves, komi %v, size %d; want 4, 5.5, 9", g.MoveCount(), g.Rules().Komi, g.Size())
+	}
+}
+
+// TestGTPLoadSGFFiles: loadsgf reads only regular files of at most
+// MaxSGFSize bytes, refusing a FIFO (which would block), a device such as
+// /dev/zero (which would exhaust memory) or a directory at once, and the
+// session goes on. A record with a move on an occupied point loads as GNU
+// Go loads it, up to that move, with a warning.
+func TestGTPLoadSGFFiles(t *testing.T) {
+	dir := t.TempDir()
+	big := filepath.Join(dir, "big.sgf")
+	if err := os.WriteFile(big, []byte("(;SZ[9]"+strings.Repeat(";B[];W[]", MaxSGFSize/8)+")"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	steps := []gtpStep{
+		{"loadsgf " + big, fmt.Sprintf("? cannot load file: larger than %d bytes", MaxSGFSize)},
+		{"loadsgf " + dir, "? cannot load file: not a regular file"},
+		{"loadsgf testdata/sgf/occupied.sgf", "= white"},
+		{"list_stones black", "= D7 E7 E5 G5 C3"},
+		{"loadsgf testdata/sgf/occupied.sgf 4", "= white"},
+		{"list_stones black", "= E5 C3"},
+	}
+	if _, err := os.Stat("/dev/zero"); err == nil {
+		steps = append(steps, gtpStep{"loadsgf /dev/zero", "? cannot load file: not a regular file"})
+	}
+	fifo := filepath.Join(dir, "fifo.sgf")
+	if err := mkfifo(fifo); err == nil {
+		steps = append(steps, gtpStep{"loadsgf " + fifo, "? cannot load file: not a regular file"})
+	} else {
+		t.Logf("no FIFO: %v", err)
+	}
+	steps = append(steps, gtpStep{"name", "= gobot"})
+	var warnings []string
+	gtpCheck(t, GTPOptions{Warn: func(msg string) { warnings = append(warnings, msg) }}, steps)
+	want := []string{
+		"loadsgf testdata/sgf/occupied.sgf: sgf line 6, column 21: move 10 (W E5) is on an occupied point: read as a pass; loaded up to the move before it, as GNU Go loads it",
+		"loadsgf testdata/sgf/occupied.sgf: sgf line 6, column 21: move 10 (W E5) is on an occupied point: read as a pass",
+	}
+	if fmt.Sprint(warnings) != fmt.Sprint(want) {
+		t.Errorf("warnings =\n%q\nwant\n%q", warnings, want)
 	}
 }
 

@@ -508,6 +508,10 @@ func TestRefereeRecords(t *testing.T) {
 			if k > 0 {
 				end = k - 1
 			}
+			if len(info.Warnings) > 0 {
+				// A move on an occupied point: both stop before it.
+				end = min(end, info.Warnings[0].Move)
+			}
 			if ref.g, err = rebuildGame(rec, rec.Rules(), end); err != nil {
 				t.Fatal(err)
 			}

@@ -17,6 +17,18 @@ import (
 // wrapped in an *SGFError that says where.
 var ErrSGF = newError("invalid_sgf", "invalid SGF")
 
+// MaxSGFSize is the largest record ParseSGF reads, in bytes: 1 MiB. A real
+// game record, comments and variations included, is well under it (the 596
+// professional records of Debian's goban-original-games are at most a few
+// kilobytes); a larger input is refused with ErrSGFTooLarge before it is
+// read, so memory stays bounded: ParseSGF holds one node of the record at
+// a time besides the game itself.
+const MaxSGFSize = 1 << 20
+
+// ErrSGFTooLarge means an SGF record longer than MaxSGFSize. It is a kind
+// of ErrSGF.
+var ErrSGFTooLarge = &Error{code: "sgf_too_large", msg: "SGF record larger than 1 MiB", parent: ErrSGF}
+
 // SGFError is an error in an SGF record, with the line and column (from 1,
 // counted in characters) where it was found. It wraps ErrSGF and, when the
 // cause is a rule of the game (an illegal move, a bad size or komi), the
@@ -77,6 +89,33 @@ type SGFInfo struct {
 	// so that the record's own moves can be told from them (GTP's loadsgf
 	// numbers the record's moves, as GNU Go does).
 	InsertedAt []int
+	// Warnings are the recording errors ParseSGF read past instead of
+	// refusing the record, in the record's order: a move on an occupied
+	// point (found in a few professional records) is read as a pass of
+	// the same player, as GNU Go's loadsgf skips it. A record with more
+	// than 10 such moves is refused. The caller decides whether and how to
+	// show them.
+	Warnings []SGFWarning
+}
+
+// maxSGFWarnings is the most recording errors a record may have: one
+// with more is no game record, and is refused.
+const maxSGFWarnings = 10
+
+// SGFWarning is a recording error in an SGF record that ParseSGF read past,
+// with the line and column (from 1) of the value concerned.
+type SGFWarning struct {
+	Line, Col int
+	Msg       string
+	// Move is the index in Game.Moves of the pass that stands for the
+	// faulty move.
+	Move int
+}
+
+// String returns the warning with its position: "sgf line 12, column 5:
+// move 138 (W R3) is on an occupied point: read as a pass".
+func (w SGFWarning) String() string {
+	return fmt.Sprintf("sgf line %d, column %d: %s", w.Line, w.Col, w.Msg)
 }
 
 // sgfScanner reads the syntax of an SGF collection.
@@ -173,14 +212,18 @@ func rootWithoutSemicolon(data []byte) bool {
 	return capital && i < len(data) && data[i] == '['
 }
 
-// mainLine parses the first game tree of the collection and returns the
-// nodes of its main line (the first child at every branch). Variations are
-// checked for syntax and dropped; later game trees are not read.
-func (s *sgfScanner) mainLine() ([]sgfNode, error) {
+// mainLine parses the first game tree of the collection and calls visit
+// with each node of its main line (the first child at every branch), in
+// order; an error from visit stops the scan and is returned. The node is
+// reused once visit returns: visit copies what it keeps. Variations are
+// checked for syntax and dropped; later game trees are not read. Memory
+// stays bounded by the largest node and the depth of the tree.
+func (s *sgfScanner) mainLine(visit func(n *sgfNode) error) error {
 	if err := s.start(); err != nil {
-		return nil, err
+		return err
 	}
-	var nodes []sgfNode
+	var n sgfNode  // the node being read, its storage reused
+	mainNodes := 0 // nodes of the main line so far
 	depth := 0     // open game trees
 	mainOpen := 0  // depth of the innermost main-line tree
 	ended := false // the main line is complete
@@ -190,7 +233,7 @@ func (s *sgfScanner) mainLine() ([]sgfNode, error) {
 		s.skipSpace()
 		if s.pos >= len(s.data) {
 			o := stack[len(stack)-1]
-			return nil, s.errorf(o.line, o.col, "game tree is not closed: missing \")\"")
+			return s.errorf(o.line, o.col, "game tree is not closed: missing \")\"")
 		}
 		line, col := s.line, s.col
 		switch c := s.data[s.pos]; {
@@ -204,7 +247,7 @@ func (s *sgfScanner) mainLine() ([]sgfNode, error) {
 		case c == ')':
 			if stack[len(stack)-1].nodes == 0 {
 				o := stack[len(stack)-1]
-				return nil, s.errorf(o.line, o.col, "empty game tree: \"(\" must be followed by a node \";\"")
+				return s.errorf(o.line, o.col, "empty game tree: \"(\" must be followed by a node \";\"")
 			}
 			s.advance()
 			if depth == mainOpen {
@@ -213,31 +256,35 @@ func (s *sgfScanner) mainLine() ([]sgfNode, error) {
 			depth--
 			stack = stack[:len(stack)-1]
 			if depth == 0 {
-				return nodes, nil
+				return nil
 			}
 		case c == ';':
 			if depth == 0 {
-				return nil, s.errorf(line, col, "node outside a game tree")
+				return s.errorf(line, col, "node outside a game tree")
 			}
 			s.advance()
 			stack[len(stack)-1].nodes++
-			n, err := s.node(line, col)
-			if err != nil {
-				return nil, err
+			if err := s.node(line, col, &n); err != nil {
+				return err
 			}
 			if !ended && depth == mainOpen {
-				nodes = append(nodes, n)
+				mainNodes++
+				if err := visit(&n); err != nil {
+					return err
+				}
 			}
-		case depth == 1 && len(nodes) == 0 && stack[0].nodes == 0 && rootWithoutSemicolon(s.data[s.pos:]):
+		case depth == 1 && mainNodes == 0 && stack[0].nodes == 0 && rootWithoutSemicolon(s.data[s.pos:]):
 			// The root node of a record that leaves out its ";".
 			stack[0].nodes++
-			n, err := s.node(line, col)
-			if err != nil {
-				return nil, err
+			if err := s.node(line, col, &n); err != nil {
+				return err
 			}
-			nodes = append(nodes, n)
+			mainNodes++
+			if err := visit(&n); err != nil {
+				return err
+			}
 		default:
-			return nil, s.errorf(line, col, "unexpected %s: want \";\", \"(\" or \")\"", quoteByte(s.data, s.pos))
+			return s.errorf(line, col, "unexpected %s: want \";\", \"(\" or \")\"", quoteByte(s.data, s.pos))
 		}
 	}
 }
@@ -248,23 +295,32 @@ func quoteByte(data []byte, i int) string {
 	return strconv.QuoteRune(r)
 }
 
-// node reads the properties of one node; the ";" has been read.
-func (s *sgfScanner) node(line, col int) (sgfNode, error) {
-	n := sgfNode{line: line, col: col}
+// node reads the properties of one node into n, reusing its storage; the
+// ";" has been read.
+func (s *sgfScanner) node(line, col int, n *sgfNode) error {
+	n.line, n.col = line, col
+	n.props = n.props[:0]
+	var idBuf [4]byte
 	for {
 		s.skipSpace()
 		if s.pos >= len(s.data) {
-			return n, nil // the caller reports the unclosed tree
+			return nil // the caller reports the unclosed tree
 		}
 		c := s.data[s.pos]
 		if !isLetter(c) {
 			if c == '[' {
-				return n, s.errorf(s.line, s.col, "property value without a property name")
+				return s.errorf(s.line, s.col, "property value without a property name")
 			}
-			return n, nil
+			return nil
 		}
-		p := sgfProp{line: s.line, col: s.col}
-		var id []byte
+		if len(n.props) < cap(n.props) {
+			n.props = n.props[:len(n.props)+1]
+		} else {
+			n.props = append(n.props, sgfProp{})
+		}
+		p := &n.props[len(n.props)-1]
+		p.line, p.col, p.vals = s.line, s.col, p.vals[:0]
+		id := idBuf[:0]
 		start := s.pos
 		for s.pos < len(s.data) && isLetter(s.data[s.pos]) {
 			if c := s.data[s.pos]; 'A' <= c && c <= 'Z' {
@@ -273,7 +329,7 @@ func (s *sgfScanner) node(line, col int) (sgfNode, error) {
 			s.advance()
 		}
 		if len(id) == 0 {
-			return n, s.errorf(p.line, p.col, "property name %q has no capital letters", s.data[start:s.pos])
+			return s.errorf(p.line, p.col, "property name %q has no capital letters", s.data[start:s.pos])
 		}
 		p.id = string(id)
 		for {
@@ -283,14 +339,13 @@ func (s *sgfScanner) node(line, col int) (sgfNode, error) {
 			}
 			v, err := s.value()
 			if err != nil {
-				return n, err
+				return err
 			}
 			p.vals = append(p.vals, v)
 		}
 		if len(p.vals) == 0 {
-			return n, s.errorf(p.line, p.col, "property %s has no value: want %s[...]", p.id, p.id)
+			return s.errorf(p.line, p.col, "property %s has no value: want %s[...]", p.id, p.id)
 		}
-		n.props = append(n.props, p)
 	}
 }
 
@@ -432,18 +487,24 @@ func isLatin1Charset(ca string) bool {
 // Any error is an *SGFError with the line and column, wrapping ErrSGF and,
 // for an illegal move or a bad size or komi, the engine error.
 func ParseSGF(data []byte) (*Game, *SGFInfo, error) {
+	if len(data) > MaxSGFSize {
+		return nil, nil, &SGFError{Line: 1, Col: 1, Msg: fmt.Sprintf("%d bytes", len(data)), Err: ErrSGFTooLarge}
+	}
+	// A first pass checks the syntax and keeps the first occurrence of each
+	// property on the main line (the game information); the second plays
+	// the moves, one node at a time.
+	main := mainLineInfo{first: map[string]sgfProp{}}
 	s := &sgfScanner{data: data, line: 1, col: 1}
-	nodes, err := s.mainLine()
-	if err != nil {
+	if err := s.mainLine(main.visit); err != nil {
 		return nil, nil, err
 	}
-	r := sgfReader{nodes: nodes, info: &SGFInfo{}}
-	err = r.read()
+	r := sgfReader{data: data, main: &main, info: &SGFInfo{}}
+	err := r.read()
 	if errors.Is(err, ErrSuperko) && !r.rulesKnown {
 		// A record that does not say its rules and repeats a position (a
 		// triple ko in a game played under Japanese rules) is read again
 		// with simple ko.
-		r = sgfReader{nodes: nodes, info: &SGFInfo{}, simpleKo: true}
+		r = sgfReader{data: data, main: &main, info: &SGFInfo{}, simpleKo: true}
 		err = r.read()
 	}
 	if err != nil {
@@ -452,9 +513,61 @@ func ParseSGF(data []byte) (*Game, *SGFInfo, error) {
 	return r.g, r.info, nil
 }
 
+// mainLineInfo is what the first pass keeps of the main line: the first
+// occurrence of each property whose name has at most two letters (every
+// property of FF[4]; at most 702 of them, so memory stays bounded), and the
+// root node.
+type mainLineInfo struct {
+	first map[string]sgfProp
+	root  sgfNode
+	nodes int
+}
+
+// visit is mainLine's callback for the first pass.
+func (m *mainLineInfo) visit(n *sgfNode) error {
+	if m.nodes == 0 {
+		m.root = sgfNode{props: cloneProps(n.props), line: n.line, col: n.col}
+	}
+	m.nodes++
+	for _, p := range n.props {
+		if _, ok := m.first[p.id]; !ok && len(p.id) <= 2 {
+			m.first[p.id] = sgfProp{id: p.id, vals: slices.Clone(p.vals), line: p.line, col: p.col}
+		}
+	}
+	return nil
+}
+
+// cloneProps copies props out of a node mainLine reuses.
+func cloneProps(props []sgfProp) []sgfProp {
+	out := make([]sgfProp, len(props))
+	for i, p := range props {
+		out[i] = sgfProp{id: p.id, vals: slices.Clone(p.vals), line: p.line, col: p.col}
+	}
+	return out
+}
+
+// mainNodes iterates over the nodes of the main line a second time; the
+// first pass has checked the syntax, so the scan cannot fail. The node is
+// reused from one step to the next.
+func (r *sgfReader) mainNodes(yield func(*sgfNode) bool) {
+	errStop := errors.New("stop")
+	s := &sgfScanner{data: r.data, line: 1, col: 1}
+	err := s.mainLine(func(n *sgfNode) error {
+		if !yield(n) {
+			return errStop
+		}
+		return nil
+	})
+	if err != nil && err != errStop {
+		// The first pass read the same bytes without an error.
+		panic("engine: sgf: second pass failed: " + err.Error())
+	}
+}
+
 // sgfReader turns the main line into a Game.
 type sgfReader struct {
-	nodes  []sgfNode
+	data   []byte
+	main   *mainLineInfo
 	info   *SGFInfo
 	g      *Game
 	size   int
@@ -473,16 +586,11 @@ func (r *sgfReader) errorAt(v sgfValue, err error, format string, args ...any) e
 	return &SGFError{Line: v.line, Col: v.col, Msg: fmt.Sprintf(format, args...), Err: err}
 }
 
-// first returns the first occurrence of a property on the main line.
+// first returns the first occurrence of a property on the main line; id
+// has at most two letters.
 func (r *sgfReader) first(id string) (sgfProp, bool) {
-	for _, n := range r.nodes {
-		for _, p := range n.props {
-			if p.id == id {
-				return p, true
-			}
-		}
-	}
-	return sgfProp{}, false
+	p, ok := r.main.first[id]
+	return p, ok
 }
 
 func (r *sgfReader) text(id string) string {
@@ -569,8 +677,8 @@ func (r *sgfReader) read() error {
 	i.BlackRank, i.WhiteRank = r.text("BR"), r.text("WR")
 	i.RE, i.DT, i.GN = r.text("RE"), r.text("DT"), r.text("GN")
 	i.EV, i.PC = r.text("EV"), r.text("PC")
-	if len(r.nodes) > 0 {
-		for _, p := range r.nodes[0].props {
+	if r.main.nodes > 0 {
+		for _, p := range r.main.root.props {
 			if p.id == "C" {
 				i.C = strings.TrimSpace(decodeText(p.vals[0].text, r.latin1))
 			}
@@ -582,7 +690,7 @@ func (r *sgfReader) read() error {
 	// Territory (TB, TW) and dead (MA) marks after the last move.
 	tb, tw, ma := make([]bool, area), make([]bool, area), make([]bool, area)
 	marked, dirty := false, false
-	for _, n := range r.nodes {
+	for n := range r.mainNodes {
 		for _, p := range n.props {
 			if (p.id == "B" || p.id == "W") && dirty { // marks before the last move are not final
 				clear(tb)
@@ -817,7 +925,17 @@ func (r *sgfReader) move(p sgfProp, c Color) error {
 		}
 	}
 	if err := g.Play(m); err != nil {
-		return r.errorAt(v, err, "move %d (%s %s)", g.MoveCount()+1, c.Letter(), m)
+		if !errors.Is(err, ErrOccupied) || len(r.info.Warnings) >= maxSGFWarnings {
+			return r.errorAt(v, err, "move %d (%s %s)", g.MoveCount()+1, c.Letter(), m)
+		}
+		// A recording error (a few professional records have one): the
+		// move is read as a pass, as GNU Go's loadsgf skips it, so the
+		// record's numbering holds and its next move follows.
+		r.info.Warnings = append(r.info.Warnings, SGFWarning{Line: v.line, Col: v.col, Move: g.MoveCount(),
+			Msg: fmt.Sprintf("move %d (%s %s) is on an occupied point: read as a pass", g.MoveCount()+1, c.Letter(), m)})
+		if err := g.Play(PassMove(c)); err != nil {
+			return r.errorAt(v, err, "move %d (%s pass)", g.MoveCount()+1, c.Letter())
+		}
 	}
 	return nil
 }

@@ -8,6 +8,8 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"runtime"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -406,7 +408,6 @@ func TestParseSGFErrors(t *testing.T) {
 		{"not Go", "(;GM[3])", 1, 5, nil},
 		{"move off the board", "(;SZ[9]\n;B[jj])", 2, 3, ErrInvalidCoordinates},
 		{"move not a point", "(;SZ[9];B[a])", 1, 10, ErrInvalidCoordinates},
-		{"occupied point", "(;SZ[9];B[aa];W[aa])", 1, 16, ErrOccupied},
 		{"suicide", "(;SZ[9]AW[ba][ab];B[aa])", 1, 20, ErrSuicide},
 		{"ko retaken at once", "(;SZ[5]RU[Japanese]AB[ba][ab][bc]AW[ca][bb][db][cc];B[cb]\n;W[bb])", 2, 3, ErrKo},
 		{"set-up after moves", "(;SZ[9];B[aa];AW[bb])", 1, 15, nil},
@@ -821,15 +822,62 @@ func ExampleParseSGF() {
 }
 
 func ExampleParseSGF_error() {
-	_, _, err := ParseSGF([]byte("(;SZ[9]\n;B[ee];W[ee])"))
+	_, _, err := ParseSGF([]byte("(;SZ[9]AW[ba][ab]\n;B[aa])"))
 	fmt.Println(err)
 	var se *SGFError
 	if errors.As(err, &se) {
-		fmt.Println(se.Line, se.Col, errors.Is(err, ErrOccupied))
+		fmt.Println(se.Line, se.Col, errors.Is(err, ErrSuicide))
 	}
 	// Output:
-	// engine: sgf line 2, column 9: move 2 (W E5): position occupied
-	// 2 9 true
+	// engine: sgf line 2, column 3: move 1 (B A9): suicide is not allowed
+	// 2 3 true
+}
+
+// TestParseSGFOccupiedMove: a move on an occupied point, a recording error
+// that 5 of the 596 professional records of Debian's goban-original-games
+// have, is read as a pass of the same player with a warning, so that the
+// rest of the record loads as GNU Go loads it.
+func TestParseSGFOccupiedMove(t *testing.T) {
+	data, err := os.ReadFile("testdata/sgf/occupied.sgf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, info, err := ParseSGF(data)
+	if err != nil {
+		t.Fatalf("ParseSGF(occupied.sgf) = %v", err)
+	}
+	want := []SGFWarning{{Line: 6, Col: 21, Msg: "move 10 (W E5) is on an occupied point: read as a pass", Move: 9}}
+	if !slices.Equal(info.Warnings, want) {
+		t.Errorf("Warnings = %q, want %q", info.Warnings, want)
+	}
+	if got := info.Warnings[0].String(); got != "sgf line 6, column 21: move 10 (W E5) is on an occupied point: read as a pass" {
+		t.Errorf("Warning.String() = %q", got)
+	}
+	if g.MoveCount() != 13 || info.InsertedPasses != 0 {
+		t.Errorf("%d moves, %d passes inserted; want the record's 13, none inserted", g.MoveCount(), info.InsertedPasses)
+	}
+	if m := g.Moves()[9]; m != PassMove(White) {
+		t.Errorf("move 10 = %v, want White's pass", m)
+	}
+	wantBoard := `   A B C D E F G H J 
+ 9 . . . . . . . . . 
+ 8 . . . . . . . . . 
+ 7 . . O X X . O . . 
+ 6 . . O . . . . . . 
+ 5 . . . . X . X . . 
+ 4 . . . . . . . . . 
+ 3 . . X . X X O . . 
+ 2 . . . . . . O . . 
+ 1 . . . . . . . . . 
+   A B C D E F G H J 
+`
+	if got := g.Board().String(); got != wantBoard {
+		t.Errorf("board =\n%s\nwant\n%s", got, wantBoard)
+	}
+	// A record without the error has no warnings, and nil ones.
+	if _, info, err := ParseSGF([]byte("(;SZ[9];B[ee];W[ff])")); err != nil || info.Warnings != nil {
+		t.Errorf("ParseSGF(clean) = %v, warnings %q", err, info.Warnings)
+	}
 }
 
 func ExampleWriteSGF() {
@@ -845,4 +893,60 @@ func ExampleWriteSGF() {
 	// ;B[cc];W[bd];B[];W[]
 	// TB[aa][ba][ca][da][ea][ab][bb][cb][db][eb][ac][bc][dc][ec][ad][bd][cd][dd][ed][ae][be][ce][de][ee]
 	// MA[bd])
+}
+
+// maxPassesRecord is the largest record ParseSGF reads, all passes: the
+// most moves per byte.
+func maxPassesRecord() []byte {
+	const head, move = "(;SZ[19]", ";B[];W[]"
+	return []byte(head + strings.Repeat(move, (MaxSGFSize-len(head)-1)/len(move)) + ")")
+}
+
+// TestParseSGFSize: a record over MaxSGFSize is refused before it is read;
+// one at the limit is read in bounded memory. Before the main line was
+// read a node at a time, a 1 MiB record of passes allocated 121 MB with a
+// peak heap of 70 MB (10 MB took 750 MB); now it allocates 41 MB, most of
+// it the game's own history.
+func TestParseSGFSize(t *testing.T) {
+	data := maxPassesRecord()
+	if len(data) > MaxSGFSize {
+		t.Fatalf("record of %d bytes, over the limit", len(data))
+	}
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	g, _, err := ParseSGF(data)
+	runtime.ReadMemStats(&after)
+	if err != nil {
+		t.Fatalf("ParseSGF(%d bytes) = %v", len(data), err)
+	}
+	if n := g.MoveCount(); n != (len(data)-9)/4 {
+		t.Errorf("%d moves, want %d", n, (len(data)-9)/4)
+	}
+	alloc := after.TotalAlloc - before.TotalAlloc
+	t.Logf("%d bytes of passes: %d moves, %.1f MB allocated", len(data), g.MoveCount(), float64(alloc)/1e6)
+	if limit := uint64(48 * MaxSGFSize); alloc > limit {
+		t.Errorf("ParseSGF allocated %d bytes for a %d-byte record, want at most %d", alloc, len(data), limit)
+	}
+
+	big := append(data[:len(data)-1:len(data)-1], ";B[];W[];B[])"...)
+	_, _, err = ParseSGF(big)
+	var se *SGFError
+	if !errors.Is(err, ErrSGFTooLarge) || !errors.Is(err, ErrSGF) || !errors.As(err, &se) {
+		t.Fatalf("ParseSGF(%d bytes) = %v, want ErrSGFTooLarge", len(big), err)
+	}
+	if want := fmt.Sprintf("engine: sgf line 1, column 1: %d bytes: SGF record larger than 1 MiB", len(big)); err.Error() != want {
+		t.Errorf("error = %q, want %q", err, want)
+	}
+}
+
+func BenchmarkParseSGFMaxSize(b *testing.B) {
+	data := maxPassesRecord()
+	b.ReportAllocs()
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		if _, _, err := ParseSGF(data); err != nil {
+			b.Fatal(err)
+		}
+	}
 }

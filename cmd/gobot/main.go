@@ -347,7 +347,7 @@ func gtp(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	if !ok {
 		return fmt.Errorf("--bot: unknown level %q (levels: %s)", name, levelNames(reg.Levels()))
 	}
-	return engine.ServeGTP(ctx, stdin, stdout, engine.GTPOptions{
+	err = engine.ServeGTP(ctx, stdin, stdout, engine.GTPOptions{
 		Name: "gobot", Version: version + " (" + l.Name + ")", Ko: koRule,
 		GenMove: gtpGenMove(l),
 		DeadStones: func(ctx context.Context, g *engine.Game) []engine.Point {
@@ -355,6 +355,10 @@ func gtp(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		},
 		Warn: func(msg string) { fmt.Fprintln(stderr, "gobot: warning:", msg) },
 	})
+	if errors.Is(err, context.Canceled) {
+		return nil // SIGTERM or an interrupt: a normal end of the session
+	}
+	return err
 }
 
 // gtpGenMove plays level l for a GTP session: one bot for the session when
