@@ -112,11 +112,33 @@ func archiveIndexKeys(a *Archived) []indexKey {
 // (the engine game's result). a.SGF is required. The players' statistics
 // are updated in the same transaction.
 func (s *Store) FinishGame(ctx context.Context, g *Game, a Archived) error {
-	if err := g.validate(); err != nil {
+	ap, val, tie, err := archiveRecord(g, a, s.now())
+	if err != nil {
 		return err
 	}
+	a = *ap
+	want := g.header()
+	return s.update(ctx, func(tx *bolt.Tx) error {
+		h, err := checkStored(tx, want, "finish")
+		if err != nil {
+			return err
+		}
+		if err := deleteActive(tx, h); err != nil {
+			return err
+		}
+		return putArchive(tx, &a, val, a.SGF, tie)
+	})
+}
+
+// archiveRecord validates a finished game g and its archive entry a for
+// FinishGame, fills the fields of a left zero from g (FinishedAt from now),
+// and returns it with its encoding and whether the result is a tie.
+func archiveRecord(g *Game, a Archived, now time.Time) (_ *Archived, val []byte, tie bool, err error) {
+	if err := g.validate(); err != nil {
+		return nil, nil, false, err
+	}
 	if a.ID != "" && a.ID != g.ID {
-		return fmt.Errorf("storage: finish game %s: archive ID %s differs: %w", g.ID, a.ID, ErrInvalid)
+		return nil, nil, false, fmt.Errorf("storage: finish game %s: archive ID %s differs: %w", g.ID, a.ID, ErrInvalid)
 	}
 	a.ID, a.ChannelID = g.ID, g.ChannelID
 	if a.GuildID == "" {
@@ -144,7 +166,7 @@ func (s *Store) FinishGame(ctx context.Context, g *Game, a Archived) error {
 		a.StartedAt = g.CreatedAt
 	}
 	if a.FinishedAt.IsZero() {
-		a.FinishedAt = s.now()
+		a.FinishedAt = now
 	}
 	if a.Result == "" {
 		if r, ok := g.Game.Result(); ok {
@@ -152,42 +174,32 @@ func (s *Store) FinishGame(ctx context.Context, g *Game, a Archived) error {
 		}
 	}
 	if a.Result == "" {
-		return fmt.Errorf("storage: finish game %s: no result: %w", g.ID, ErrInvalid)
+		return nil, nil, false, fmt.Errorf("storage: finish game %s: no result: %w", g.ID, ErrInvalid)
 	}
 	winner, tie, err := ParseResult(a.Result)
 	if err != nil {
-		return fmt.Errorf("storage: finish game %s: %w", g.ID, err)
+		return nil, nil, false, fmt.Errorf("storage: finish game %s: %w", g.ID, err)
 	}
 	a.Winner = winner
 	if len(a.SGF) == 0 {
-		return fmt.Errorf("storage: finish game %s: no SGF record: %w", g.ID, ErrInvalid)
+		return nil, nil, false, fmt.Errorf("storage: finish game %s: no SGF record: %w", g.ID, ErrInvalid)
 	}
 	if err := checkPlayer("black", a.Black); err != nil {
-		return err
+		return nil, nil, false, err
 	}
 	if err := checkPlayer("white", a.White); err != nil {
-		return err
+		return nil, nil, false, err
 	}
 	if a.GuildID != "" {
 		if err := checkID("guild ID", a.GuildID); err != nil {
-			return err
+			return nil, nil, false, err
 		}
 	}
-	val, err := json.Marshal(&a)
+	val, err = json.Marshal(&a)
 	if err != nil {
-		return fmt.Errorf("storage: encode archived game %s: %w", g.ID, err)
+		return nil, nil, false, fmt.Errorf("storage: encode archived game %s: %w", g.ID, err)
 	}
-	want := g.header()
-	return s.update(ctx, func(tx *bolt.Tx) error {
-		h, err := checkStored(tx, want, "finish")
-		if err != nil {
-			return err
-		}
-		if err := deleteActive(tx, h); err != nil {
-			return err
-		}
-		return putArchive(tx, &a, val, a.SGF, tie)
-	})
+	return &a, val, tie, nil
 }
 
 // putArchive writes an archived game, its SGF, its index entries and the

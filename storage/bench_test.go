@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/gobot-dev/gobot/engine"
+	"github.com/gobot-dev/gobot/storage/pgtest"
 	bolt "go.etcd.io/bbolt"
 )
 
@@ -22,7 +23,7 @@ import (
 // under t.TempDir().
 
 func TestMain(m *testing.M) {
-	code := m.Run()
+	code := pgtest.Main(m)
 	if historyDir != "" {
 		os.RemoveAll(historyDir)
 	}

@@ -85,21 +85,9 @@ func decodeChallenge(v []byte) (*Challenge, error) {
 // CreateChallenge stores a pending challenge. It fills c.ID when empty and
 // c.CreatedAt when zero, and fails with ErrExists if the ID is taken.
 func (s *Store) CreateChallenge(ctx context.Context, c *Challenge) error {
-	if err := c.validate(); err != nil {
-		return err
-	}
-	cc := *c
-	if cc.ID == "" {
-		cc.ID = NewID()
-	} else if err := checkID("challenge ID", cc.ID); err != nil {
-		return err
-	}
-	if cc.CreatedAt.IsZero() {
-		cc.CreatedAt = s.now()
-	}
-	val, err := json.Marshal(&cc)
+	cc, val, err := prepareChallenge(c, s.now())
 	if err != nil {
-		return fmt.Errorf("storage: encode challenge: %w", err)
+		return err
 	}
 	err = s.update(ctx, func(tx *bolt.Tx) error {
 		b := tx.Bucket(bucketChallenges)
@@ -116,6 +104,29 @@ func (s *Store) CreateChallenge(ctx context.Context, c *Challenge) error {
 	}
 	*c = cc
 	return nil
+}
+
+// prepareChallenge validates c for CreateChallenge and returns the copy to
+// store, with an ID (a new one when c has none) and CreatedAt (now when
+// zero), and its encoding.
+func prepareChallenge(c *Challenge, now time.Time) (Challenge, []byte, error) {
+	if err := c.validate(); err != nil {
+		return Challenge{}, nil, err
+	}
+	cc := *c
+	if cc.ID == "" {
+		cc.ID = NewID()
+	} else if err := checkID("challenge ID", cc.ID); err != nil {
+		return Challenge{}, nil, err
+	}
+	if cc.CreatedAt.IsZero() {
+		cc.CreatedAt = now
+	}
+	val, err := json.Marshal(&cc)
+	if err != nil {
+		return Challenge{}, nil, fmt.Errorf("storage: encode challenge: %w", err)
+	}
+	return cc, val, nil
 }
 
 // Challenge loads a pending challenge, expired or not (see Expired). It
@@ -191,7 +202,7 @@ func (s *Store) AcceptChallenge(ctx context.Context, id string, g *Game) error {
 	if err := checkID("challenge ID", id); err != nil {
 		return err
 	}
-	c, val, now, err := s.newGame(g)
+	c, val, now, err := prepareGame(g, s.now())
 	if err != nil {
 		return err
 	}

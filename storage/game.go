@@ -318,7 +318,7 @@ func decodeGame(channel string, v []byte) (*Game, error) {
 // On success it sets g.Version to 1, fills g.ID when empty, and sets
 // CreatedAt (when zero) and UpdatedAt.
 func (s *Store) CreateGame(ctx context.Context, g *Game) error {
-	c, val, now, err := s.newGame(g)
+	c, val, now, err := prepareGame(g, s.now())
 	if err != nil {
 		return err
 	}
@@ -331,11 +331,11 @@ func (s *Store) CreateGame(ctx context.Context, g *Game) error {
 	return nil
 }
 
-// newGame prepares g's first write, for CreateGame and AcceptChallenge: it
+// prepareGame prepares g's first write, for CreateGame and AcceptChallenge: it
 // validates g and returns the copy to store, with an ID (a new one when g
 // has none) and CreatedAt (now when zero), its encoding as version 1, and
 // the time of the write.
-func (s *Store) newGame(g *Game) (c Game, val []byte, now time.Time, err error) {
+func prepareGame(g *Game, now time.Time) (c Game, val []byte, _ time.Time, err error) {
 	if err := g.validate(); err != nil {
 		return Game{}, nil, time.Time{}, err
 	}
@@ -345,7 +345,6 @@ func (s *Store) newGame(g *Game) (c Game, val []byte, now time.Time, err error) 
 	} else if err := checkID("game ID", c.ID); err != nil {
 		return Game{}, nil, time.Time{}, err
 	}
-	now = s.now()
 	if c.CreatedAt.IsZero() {
 		c.CreatedAt = now
 	}

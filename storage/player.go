@@ -51,43 +51,15 @@ func countGame(tx *bolt.Tx, a *Archived, tie bool) error {
 		return nil // recorded, never counted
 	}
 	b := tx.Bucket(bucketPlayers)
-	self := a.Black.Key() == a.White.Key()
-	for _, side := range []engine.Color{engine.Black, engine.White} {
-		p := a.Black
-		if side == engine.White {
-			if self {
-				break
-			}
-			p = a.White
-		}
+	for _, side := range countedSides(a) {
+		p := a.Player(side)
 		st := new(PlayerStats)
 		if v := b.Get([]byte(p.Key())); v != nil {
 			if err := json.Unmarshal(v, st); err != nil {
 				st = new(PlayerStats)
 			}
 		}
-		if !a.FinishedAt.Before(st.Last) {
-			st.Player = p // the name used most recently
-		}
-		st.Games++
-		switch {
-		case self:
-			st.NoResult++
-		case tie:
-			st.Ties++
-		case a.Winner == side:
-			st.Wins++
-		case a.Winner == side.Opponent():
-			st.Losses++
-		default:
-			st.NoResult++
-		}
-		if st.First.IsZero() || a.FinishedAt.Before(st.First) {
-			st.First = a.FinishedAt
-		}
-		if a.FinishedAt.After(st.Last) {
-			st.Last = a.FinishedAt
-		}
+		st.count(a, side, tie)
 		v, err := json.Marshal(st)
 		if err != nil {
 			return err
@@ -97,4 +69,48 @@ func countGame(tx *bolt.Tx, a *Archived, tie bool) error {
 		}
 	}
 	return nil
+}
+
+// countedSides returns the sides of a whose players' statistics the game
+// counts for: both, or only Black in a game against oneself.
+func countedSides(a *Archived) []engine.Color {
+	if a.Black.Key() == a.White.Key() {
+		return []engine.Color{engine.Black}
+	}
+	return []engine.Color{engine.Black, engine.White}
+}
+
+// Player returns the player of colour c.
+func (a *Archived) Player(c engine.Color) Player {
+	if c == engine.White {
+		return a.White
+	}
+	return a.Black
+}
+
+// count adds the archived game a, played as side, to st.
+func (st *PlayerStats) count(a *Archived, side engine.Color, tie bool) {
+	p := a.Player(side)
+	if !a.FinishedAt.Before(st.Last) {
+		st.Player = p // the name used most recently
+	}
+	st.Games++
+	switch {
+	case a.Black.Key() == a.White.Key():
+		st.NoResult++
+	case tie:
+		st.Ties++
+	case a.Winner == side:
+		st.Wins++
+	case a.Winner == side.Opponent():
+		st.Losses++
+	default:
+		st.NoResult++
+	}
+	if st.First.IsZero() || a.FinishedAt.Before(st.First) {
+		st.First = a.FinishedAt
+	}
+	if a.FinishedAt.After(st.Last) {
+		st.Last = a.FinishedAt
+	}
 }

@@ -1,0 +1,676 @@
+package storage
+
+import (
+	"context"
+	"embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"path"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgxpool"
+)
+
+// pgMigrations are the PostgreSQL schema's versions: NNNN_name.sql, applied
+// in order, each once.
+//
+//go:embed migrations/postgres/*.sql
+var pgMigrations embed.FS
+
+// Postgres is the PostgreSQL-backed store (GOBOT_DATABASE_URL), for several
+// gobot processes sharing one database. It has the Store's behaviour for
+// everything commands uses: optimistic versions (an UPDATE … WHERE
+// version = the one read; of two racing writers exactly one wins), the
+// challenge, archive and statistics methods, the same sentinel errors and
+// the same record encoding, so gobot migrate-db copies records as they are.
+// It is safe for concurrent use, also from several processes.
+type Postgres struct {
+	pool  *pgxpool.Pool
+	log   *slog.Logger
+	clock func() time.Time
+}
+
+// OpenPostgres connects to the database at url (postgres://…), applies the
+// schema migrations it lacks in one transaction (several processes starting
+// at once take turns on an advisory lock), and refuses a database whose
+// schema is newer than this build knows (ErrSchemaTooNew). Of opts it uses
+// Logger and Now.
+func OpenPostgres(ctx context.Context, url string, opts Options) (*Postgres, error) {
+	cfg, err := pgxpool.ParseConfig(url)
+	if err != nil {
+		// pgx's parse errors quote the URL, password included.
+		return nil, fmt.Errorf("storage: GOBOT_DATABASE_URL is not a PostgreSQL URL: %w", ErrInvalid)
+	}
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		return nil, fmt.Errorf("storage: connect to PostgreSQL: %w", err)
+	}
+	log := opts.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	clock := opts.Now
+	if clock == nil {
+		clock = time.Now
+	}
+	p := &Postgres{pool: pool, log: log, clock: clock}
+	if err := p.migrate(ctx); err != nil {
+		pool.Close()
+		return nil, err
+	}
+	return p, nil
+}
+
+// PostgresSchemaVersion is the newest PostgreSQL schema this build knows:
+// the number of its newest migration file.
+func PostgresSchemaVersion() int {
+	steps, err := pgSteps()
+	if err != nil || len(steps) == 0 {
+		return 0
+	}
+	return steps[len(steps)-1].version
+}
+
+type pgStep struct {
+	version int
+	name    string
+}
+
+// pgSteps lists the embedded migrations in order.
+func pgSteps() ([]pgStep, error) {
+	files, err := fs.Glob(pgMigrations, "migrations/postgres/*.sql")
+	if err != nil {
+		return nil, err
+	}
+	var steps []pgStep
+	for _, f := range files {
+		num, _, ok := strings.Cut(path.Base(f), "_")
+		v, err := strconv.Atoi(num)
+		if !ok || err != nil || v <= 0 {
+			return nil, fmt.Errorf("storage: migration %s is not named NNNN_name.sql", f)
+		}
+		steps = append(steps, pgStep{v, f})
+	}
+	slices.SortFunc(steps, func(a, b pgStep) int { return a.version - b.version })
+	return steps, nil
+}
+
+// pgMigrateLock is the advisory lock key that serialises start-up migrations.
+const pgMigrateLock = 0x676f626f74 // "gobot"
+
+func (p *Postgres) migrate(ctx context.Context) error {
+	steps, err := pgSteps()
+	if err != nil {
+		return err
+	}
+	return pgx.BeginFunc(ctx, p.pool, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1)`, int64(pgMigrateLock)); err != nil {
+			return fmt.Errorf("storage: lock the schema: %w", err)
+		}
+		if _, err := tx.Exec(ctx, `CREATE TABLE IF NOT EXISTS gobot_schema (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`); err != nil {
+			return fmt.Errorf("storage: create the schema table: %w", err)
+		}
+		var have int
+		if err := tx.QueryRow(ctx, `SELECT coalesce(max(version), 0) FROM gobot_schema`).Scan(&have); err != nil {
+			return fmt.Errorf("storage: read the schema version: %w", err)
+		}
+		known := 0
+		if len(steps) > 0 {
+			known = steps[len(steps)-1].version
+		}
+		if have > known {
+			return fmt.Errorf("storage: PostgreSQL schema %d, this build knows up to %d: %w", have, known, ErrSchemaTooNew)
+		}
+		for _, st := range steps {
+			if st.version <= have {
+				continue
+			}
+			sql, err := pgMigrations.ReadFile(st.name)
+			if err != nil {
+				return err
+			}
+			if _, err := tx.Exec(ctx, string(sql)); err != nil {
+				return fmt.Errorf("storage: migration %s: %w", path.Base(st.name), err)
+			}
+			if _, err := tx.Exec(ctx, `INSERT INTO gobot_schema (version) VALUES ($1)`, st.version); err != nil {
+				return err
+			}
+			p.log.Info("storage: applied PostgreSQL migration", "migration", path.Base(st.name))
+		}
+		return nil
+	})
+}
+
+// Close closes the connections. Calls after Close fail.
+func (p *Postgres) Close() error {
+	p.pool.Close()
+	return nil
+}
+
+// Pool returns the connection pool, for the background-work leases that
+// share the database (commands' PostgreSQL job queue).
+func (p *Postgres) Pool() *pgxpool.Pool { return p.pool }
+
+func (p *Postgres) now() time.Time { return p.clock().UTC() }
+
+// Check reports whether the database answers and has the schema this build
+// expects (for GET /healthz). The database's own constraints keep the
+// indexes consistent, so unlike the bbolt Check it reads no records.
+func (p *Postgres) Check(ctx context.Context) error {
+	var v int
+	if err := p.pool.QueryRow(ctx, `SELECT coalesce(max(version), 0) FROM gobot_schema`).Scan(&v); err != nil {
+		return fmt.Errorf("storage: check PostgreSQL: %w", err)
+	}
+	if want := PostgresSchemaVersion(); v != want {
+		return fmt.Errorf("storage: check PostgreSQL: schema %d, want %d", v, want)
+	}
+	return nil
+}
+
+// uniqueViolation reports whether err is PostgreSQL's unique_violation.
+func uniqueViolation(err error) bool {
+	var pe *pgconn.PgError
+	return errors.As(err, &pe) && pe.Code == "23505"
+}
+
+// pgStored is the part of a stored game that writes check.
+type pgStored struct {
+	id           string
+	version      uint64
+	black, white string
+}
+
+// storedGame reads the header of the game in channel (FOR UPDATE inside a
+// transaction when lock is set); ok is false when there is none.
+func storedGame(ctx context.Context, q pgx.Tx, channel string, lock bool) (h pgStored, ok bool, err error) {
+	sql := `SELECT id, version, black, white FROM games WHERE channel_id = $1`
+	if lock {
+		sql += ` FOR UPDATE`
+	}
+	err = q.QueryRow(ctx, sql, channel).Scan(&h.id, &h.version, &h.black, &h.white)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return h, false, nil
+	}
+	return h, err == nil, err
+}
+
+// why explains, after a version-checked write changed no row, what the
+// stored game is instead: gone (ErrNotFound), another game (ErrNotFound),
+// another version (ErrConflict) or other players (ErrInvalid).
+func (p *Postgres) why(ctx context.Context, op string, want gameHeader) error {
+	var h pgStored
+	err := p.pool.QueryRow(ctx, `SELECT id, version, black, white FROM games WHERE channel_id = $1`, want.ChannelID).Scan(&h.id, &h.version, &h.black, &h.white)
+	switch {
+	case errors.Is(err, pgx.ErrNoRows):
+		return fmt.Errorf("storage: %s game %s: no active game in channel %s: %w", op, want.ID, want.ChannelID, ErrNotFound)
+	case err != nil:
+		return fmt.Errorf("storage: %s game %s: %w", op, want.ID, err)
+	}
+	return mismatch(op, want, h)
+}
+
+// mismatch is the error for a write of want over the stored h, or nil when
+// they agree.
+func mismatch(op string, want gameHeader, h pgStored) error {
+	switch {
+	case h.id != want.ID:
+		return fmt.Errorf("storage: %s game %s: channel %s now holds game %s: %w", op, want.ID, want.ChannelID, h.id, ErrNotFound)
+	case h.version != want.Version:
+		return fmt.Errorf("storage: %s game %s: read version %d, stored version %d: %w", op, want.ID, want.Version, h.version, ErrConflict)
+	case op == "update" && (h.black != want.Black.Key() || h.white != want.White.Key()):
+		return fmt.Errorf("storage: update game %s: players cannot change (%s/%s to %s/%s): %w",
+			want.ID, h.black, h.white, want.Black.Key(), want.White.Key(), ErrInvalid)
+	}
+	return nil
+}
+
+// CreateGame is Store.CreateGame.
+func (p *Postgres) CreateGame(ctx context.Context, g *Game) error {
+	c, val, now, err := prepareGame(g, p.now())
+	if err != nil {
+		return err
+	}
+	err = pgx.BeginFunc(ctx, p.pool, func(tx pgx.Tx) error { return pgPutNewGame(ctx, tx, &c, val) })
+	if err != nil {
+		return err
+	}
+	g.ID, g.CreatedAt, g.UpdatedAt, g.Version = c.ID, c.CreatedAt, now, 1
+	return nil
+}
+
+// pgPutNewGame inserts a new active game in tx.
+func pgPutNewGame(ctx context.Context, tx pgx.Tx, g *Game, val []byte) error {
+	var archived bool
+	if err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM archive WHERE id = $1)`, g.ID).Scan(&archived); err != nil {
+		return err
+	}
+	if archived {
+		return fmt.Errorf("storage: game ID %s is already archived: %w", g.ID, ErrExists)
+	}
+	tag, err := tx.Exec(ctx, `INSERT INTO games (channel_id, id, version, black, white, record) VALUES ($1, $2, 1, $3, $4, $5) ON CONFLICT DO NOTHING`,
+		g.ChannelID, g.ID, g.Black.Key(), g.White.Key(), string(val))
+	if err != nil {
+		return err
+	}
+	if tag.RowsAffected() == 0 {
+		what := "a game"
+		if h, ok, err := storedGame(ctx, tx, g.ChannelID, false); err == nil && ok {
+			what = "game " + h.id
+		}
+		return fmt.Errorf("storage: channel %s already has %s: %w", g.ChannelID, what, ErrExists)
+	}
+	return nil
+}
+
+// Game is Store.Game.
+func (p *Postgres) Game(ctx context.Context, channelID string) (*Game, error) {
+	var rec string
+	err := p.pool.QueryRow(ctx, `SELECT record FROM games WHERE channel_id = $1`, channelID).Scan(&rec)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, fmt.Errorf("storage: no active game in channel %s: %w", channelID, ErrNotFound)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("storage: load game in channel %s: %w", channelID, err)
+	}
+	return decodeGame(channelID, []byte(rec))
+}
+
+// UpdateGame is Store.UpdateGame: one UPDATE … WHERE channel, ID, version
+// and players are the ones read.
+func (p *Postgres) UpdateGame(ctx context.Context, g *Game) error {
+	if err := g.validate(); err != nil {
+		return err
+	}
+	now := p.now()
+	val, err := g.encode(g.Version+1, now)
+	if err != nil {
+		return err
+	}
+	want := g.header()
+	tag, err := p.pool.Exec(ctx, `UPDATE games SET version = version + 1, record = $6
+		WHERE channel_id = $1 AND id = $2 AND version = $3 AND black = $4 AND white = $5`,
+		want.ChannelID, want.ID, want.Version, want.Black.Key(), want.White.Key(), string(val))
+	if err != nil {
+		return fmt.Errorf("storage: update game %s: %w", want.ID, err)
+	}
+	if tag.RowsAffected() == 0 {
+		return p.why(ctx, "update", want)
+	}
+	g.Version++
+	g.UpdatedAt = now
+	return nil
+}
+
+// AbortGame is Store.AbortGame.
+func (p *Postgres) AbortGame(ctx context.Context, g *Game) error {
+	if g == nil {
+		return fmt.Errorf("storage: nil game: %w", ErrInvalid)
+	}
+	if err := checkID("channel ID", g.ChannelID); err != nil {
+		return err
+	}
+	want := g.header()
+	tag, err := p.pool.Exec(ctx, `DELETE FROM games WHERE channel_id = $1 AND id = $2 AND version = $3`, want.ChannelID, want.ID, want.Version)
+	if err != nil {
+		return fmt.Errorf("storage: abort game %s: %w", want.ID, err)
+	}
+	if tag.RowsAffected() == 0 {
+		return p.why(ctx, "abort", want)
+	}
+	return nil
+}
+
+// QuarantineGame is Store.QuarantineGame.
+func (p *Postgres) QuarantineGame(ctx context.Context, channelID string) error {
+	if err := checkID("channel ID", channelID); err != nil {
+		return err
+	}
+	now := p.now()
+	return pgx.BeginFunc(ctx, p.pool, func(tx pgx.Tx) error {
+		var rec string
+		err := tx.QueryRow(ctx, `SELECT record FROM games WHERE channel_id = $1 FOR UPDATE`, channelID).Scan(&rec)
+		if errors.Is(err, pgx.ErrNoRows) {
+			return fmt.Errorf("storage: quarantine: no active game in channel %s: %w", channelID, ErrNotFound)
+		}
+		if err != nil {
+			return err
+		}
+		if _, err := decodeGame(channelID, []byte(rec)); err == nil {
+			return fmt.Errorf("storage: quarantine: game in channel %s is sound, abort it instead: %w", channelID, ErrInvalid)
+		}
+		if _, err := tx.Exec(ctx, `INSERT INTO quarantine (channel_id, at_ns, record) VALUES ($1, $2, $3)`, channelID, now.UnixNano(), rec); err != nil {
+			return err
+		}
+		_, err = tx.Exec(ctx, `DELETE FROM games WHERE channel_id = $1`, channelID)
+		return err
+	})
+}
+
+// ActiveGames is Store.ActiveGames.
+func (p *Postgres) ActiveGames(ctx context.Context) ([]*Game, error) {
+	return p.loadGames(ctx, `SELECT channel_id, record FROM games ORDER BY channel_id`)
+}
+
+// PlayerActiveGames is Store.PlayerActiveGames.
+func (p *Postgres) PlayerActiveGames(ctx context.Context, playerKey string) ([]*Game, error) {
+	if err := checkID("player", playerKey); err != nil {
+		return nil, err
+	}
+	return p.loadGames(ctx, `SELECT channel_id, record FROM games WHERE black = $1 OR white = $1 ORDER BY channel_id`, playerKey)
+}
+
+// loadGames decodes the (channel, record) rows of a query, joining one
+// ErrCorrupt per record that does not decode.
+func (p *Postgres) loadGames(ctx context.Context, sql string, args ...any) ([]*Game, error) {
+	rows, err := p.pool.Query(ctx, sql, args...)
+	if err != nil {
+		return nil, fmt.Errorf("storage: load games: %w", err)
+	}
+	type raw struct{ channel, rec string }
+	raws, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (raw, error) {
+		var x raw
+		return x, r.Scan(&x.channel, &x.rec)
+	})
+	if err != nil {
+		return nil, fmt.Errorf("storage: load games: %w", err)
+	}
+	games := make([]*Game, 0, len(raws))
+	var errs []error
+	for _, r := range raws {
+		if err := ctx.Err(); err != nil {
+			return games, err
+		}
+		g, err := decodeGame(r.channel, []byte(r.rec))
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		games = append(games, g)
+	}
+	return games, errors.Join(errs...)
+}
+
+// FinishGame is Store.FinishGame.
+func (p *Postgres) FinishGame(ctx context.Context, g *Game, a Archived) error {
+	ap, val, tie, err := archiveRecord(g, a, p.now())
+	if err != nil {
+		return err
+	}
+	want := g.header()
+	return pgx.BeginFunc(ctx, p.pool, func(tx pgx.Tx) error {
+		h, ok, err := storedGame(ctx, tx, want.ChannelID, true)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return fmt.Errorf("storage: finish game %s: no active game in channel %s: %w", want.ID, want.ChannelID, ErrNotFound)
+		}
+		if err := mismatch("finish", want, h); err != nil {
+			return err
+		}
+		if _, err := tx.Exec(ctx, `DELETE FROM games WHERE channel_id = $1`, want.ChannelID); err != nil {
+			return err
+		}
+		return pgPutArchive(ctx, tx, ap, val, tie)
+	})
+}
+
+// pgPutArchive writes an archived game, its index rows and the players'
+// statistics in tx; ErrExists when the ID is taken.
+func pgPutArchive(ctx context.Context, tx pgx.Tx, a *Archived, val []byte, tie bool) error {
+	fin := a.FinishedAt.UnixNano()
+	tag, err := tx.Exec(ctx, `INSERT INTO archive (id, guild_id, finished_ns, record, sgf) VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING`,
+		a.ID, a.GuildID, fin, string(val), a.SGF)
+	if err != nil {
+		return err
+	}
+	if tag.RowsAffected() == 0 {
+		return fmt.Errorf("storage: game %s is already archived: %w", a.ID, ErrExists)
+	}
+	for _, side := range countedSides(a) {
+		key := a.Player(side).Key()
+		if _, err := tx.Exec(ctx, `INSERT INTO archive_by_player (player, finished_ns, id) VALUES ($1, $2, $3)`, key, fin, a.ID); err != nil {
+			return err
+		}
+		// Lock the player's row (creating it first) so that two games
+		// finishing at once both count.
+		if _, err := tx.Exec(ctx, `INSERT INTO players (key, record) VALUES ($1, '{}') ON CONFLICT DO NOTHING`, key); err != nil {
+			return err
+		}
+		var rec string
+		if err := tx.QueryRow(ctx, `SELECT record FROM players WHERE key = $1 FOR UPDATE`, key).Scan(&rec); err != nil {
+			return err
+		}
+		st := new(PlayerStats)
+		if json.Unmarshal([]byte(rec), st) != nil {
+			st = new(PlayerStats) // as bbolt: a damaged record starts afresh
+		}
+		st.count(a, side, tie)
+		out, err := json.Marshal(st)
+		if err != nil {
+			return err
+		}
+		if _, err := tx.Exec(ctx, `UPDATE players SET record = $2 WHERE key = $1`, key, string(out)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// ArchivedGame is Store.ArchivedGame.
+func (p *Postgres) ArchivedGame(ctx context.Context, id string) (*Archived, error) {
+	var (
+		rec string
+		sgf []byte
+	)
+	err := p.pool.QueryRow(ctx, `SELECT record, sgf FROM archive WHERE id = $1`, id).Scan(&rec, &sgf)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, fmt.Errorf("storage: archived game %s: %w", id, ErrNotFound)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("storage: archived game %s: %w", id, err)
+	}
+	a, err := decodeArchive([]byte(rec))
+	if err != nil {
+		return nil, fmt.Errorf("storage: archived game %s: %w: %w", id, ErrCorrupt, err)
+	}
+	a.SGF = sgf
+	return a, nil
+}
+
+// PlayerGames is Store.PlayerGames.
+func (p *Postgres) PlayerGames(ctx context.Context, playerKey string, limit int) ([]*Archived, error) {
+	return p.PlayerGamesBefore(ctx, playerKey, time.Time{}, limit)
+}
+
+// PlayerGamesBefore is Store.PlayerGamesBefore.
+func (p *Postgres) PlayerGamesBefore(ctx context.Context, playerKey string, t time.Time, limit int) ([]*Archived, error) {
+	return p.history(ctx, "player", playerKey, `SELECT a.id, a.record FROM archive_by_player x JOIN archive a ON a.id = x.id
+		WHERE x.player = $1 AND x.finished_ns < $2 ORDER BY x.finished_ns DESC, x.id DESC LIMIT $3`, t, limit)
+}
+
+// GuildGames is Store.GuildGames.
+func (p *Postgres) GuildGames(ctx context.Context, guildID string, limit int) ([]*Archived, error) {
+	return p.GuildGamesBefore(ctx, guildID, time.Time{}, limit)
+}
+
+// GuildGamesBefore is Store.GuildGamesBefore.
+func (p *Postgres) GuildGamesBefore(ctx context.Context, guildID string, t time.Time, limit int) ([]*Archived, error) {
+	return p.history(ctx, "guild", guildID, `SELECT id, record FROM archive
+		WHERE guild_id = $1 AND guild_id <> '' AND finished_ns < $2 ORDER BY finished_ns DESC, id DESC LIMIT $3`, t, limit)
+}
+
+// history runs a history query (owner, before, limit) and decodes its
+// (id, record) rows; records that do not decode are reported together.
+func (p *Postgres) history(ctx context.Context, what, owner, sql string, before time.Time, limit int) ([]*Archived, error) {
+	if err := checkID(what, owner); err != nil {
+		return nil, err
+	}
+	bound := int64(1<<63 - 1)
+	if !before.IsZero() {
+		bound = before.UnixNano()
+	}
+	var lim *int
+	if limit > 0 {
+		lim = &limit
+	}
+	rows, err := p.pool.Query(ctx, sql, owner, bound, lim)
+	if err != nil {
+		return nil, fmt.Errorf("storage: %s %s history: %w", what, owner, err)
+	}
+	var out []*Archived
+	var bad []string
+	var id, rec string
+	_, err = pgx.ForEachRow(rows, []any{&id, &rec}, func() error {
+		a, err := decodeArchive([]byte(rec))
+		if err != nil {
+			bad = append(bad, id)
+			return nil
+		}
+		out = append(out, a)
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("storage: %s %s history: %w", what, owner, err)
+	}
+	if len(bad) > 0 {
+		return out, fmt.Errorf("storage: %s %s history: archived games %s: %w", what, owner, strings.Join(bad, ", "), ErrCorrupt)
+	}
+	return out, nil
+}
+
+// PlayerStats is Store.PlayerStats.
+func (p *Postgres) PlayerStats(ctx context.Context, playerKey string) (*PlayerStats, error) {
+	var rec string
+	err := p.pool.QueryRow(ctx, `SELECT record FROM players WHERE key = $1`, playerKey).Scan(&rec)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, fmt.Errorf("storage: player %s has no finished games: %w", playerKey, ErrNotFound)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("storage: player %s statistics: %w", playerKey, err)
+	}
+	st := new(PlayerStats)
+	if err := json.Unmarshal([]byte(rec), st); err != nil {
+		return nil, fmt.Errorf("storage: player %s statistics: %w: %w", playerKey, ErrCorrupt, err)
+	}
+	return st, nil
+}
+
+// CreateChallenge is Store.CreateChallenge.
+func (p *Postgres) CreateChallenge(ctx context.Context, c *Challenge) error {
+	cc, val, err := prepareChallenge(c, p.now())
+	if err != nil {
+		return err
+	}
+	tag, err := p.pool.Exec(ctx, `INSERT INTO challenges (id, expires_ns, record) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`,
+		cc.ID, cc.ExpiresAt.UnixNano(), string(val))
+	if err != nil {
+		return fmt.Errorf("storage: challenge %s: %w", cc.ID, err)
+	}
+	if tag.RowsAffected() == 0 {
+		return fmt.Errorf("storage: challenge %s: %w", cc.ID, ErrExists)
+	}
+	*c = cc
+	return nil
+}
+
+// Challenge is Store.Challenge.
+func (p *Postgres) Challenge(ctx context.Context, id string) (*Challenge, error) {
+	var rec string
+	err := p.pool.QueryRow(ctx, `SELECT record FROM challenges WHERE id = $1`, id).Scan(&rec)
+	return pgChallenge(id, rec, err)
+}
+
+func pgChallenge(id, rec string, err error) (*Challenge, error) {
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, fmt.Errorf("storage: challenge %s: %w", id, ErrNotFound)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("storage: challenge %s: %w", id, err)
+	}
+	c, err := decodeChallenge([]byte(rec))
+	if err != nil {
+		return nil, fmt.Errorf("storage: challenge %s: %w: %w", id, ErrCorrupt, err)
+	}
+	return c, nil
+}
+
+// DeleteChallenge is Store.DeleteChallenge: of two racing deletes exactly
+// one succeeds.
+func (p *Postgres) DeleteChallenge(ctx context.Context, id string) error {
+	if err := checkID("challenge ID", id); err != nil {
+		return err
+	}
+	tag, err := p.pool.Exec(ctx, `DELETE FROM challenges WHERE id = $1`, id)
+	if err != nil {
+		return fmt.Errorf("storage: challenge %s: %w", id, err)
+	}
+	if tag.RowsAffected() == 0 {
+		return fmt.Errorf("storage: challenge %s: %w", id, ErrNotFound)
+	}
+	return nil
+}
+
+// AcceptChallenge is Store.AcceptChallenge.
+func (p *Postgres) AcceptChallenge(ctx context.Context, id string, g *Game) error {
+	if err := checkID("challenge ID", id); err != nil {
+		return err
+	}
+	c, val, now, err := prepareGame(g, p.now())
+	if err != nil {
+		return err
+	}
+	err = pgx.BeginFunc(ctx, p.pool, func(tx pgx.Tx) error {
+		var rec string
+		err := tx.QueryRow(ctx, `SELECT record FROM challenges WHERE id = $1 FOR UPDATE`, id).Scan(&rec)
+		ch, err := pgChallenge(id, rec, err)
+		if err != nil {
+			return err
+		}
+		if ch.Expired(now) {
+			return fmt.Errorf("storage: challenge %s expired at %s: %w", id, ch.ExpiresAt.Format(time.RFC3339), ErrExpired)
+		}
+		if err := pgPutNewGame(ctx, tx, &c, val); err != nil {
+			return err
+		}
+		_, err = tx.Exec(ctx, `DELETE FROM challenges WHERE id = $1`, id)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	g.ID, g.CreatedAt, g.UpdatedAt, g.Version = c.ID, c.CreatedAt, now, 1
+	return nil
+}
+
+// ExpiredChallenges is Store.ExpiredChallenges.
+func (p *Postgres) ExpiredChallenges(ctx context.Context, now time.Time) ([]*Challenge, error) {
+	rows, err := p.pool.Query(ctx, `SELECT id, record FROM challenges WHERE expires_ns <= $1 ORDER BY expires_ns, id`, now.UnixNano())
+	if err != nil {
+		return nil, fmt.Errorf("storage: expired challenges: %w", err)
+	}
+	var out []*Challenge
+	var errs []error
+	var id, rec string
+	_, err = pgx.ForEachRow(rows, []any{&id, &rec}, func() error {
+		c, err := decodeChallenge([]byte(rec))
+		if err != nil {
+			errs = append(errs, fmt.Errorf("storage: challenge %s: %w: %w", id, ErrCorrupt, err))
+			return nil
+		}
+		out = append(out, c)
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("storage: expired challenges: %w", err)
+	}
+	return out, errors.Join(errs...)
+}
