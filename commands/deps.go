@@ -8,8 +8,8 @@ import (
 	"github.com/gobot-dev/gobot/storage"
 )
 
-// Store is what the bot needs from persistence. *storage.Store implements
-// it; every write of a game is checked against the version that was read
+// Store is what the bot needs from persistence. *storage.Store (bbolt) and
+// *storage.Postgres implement it; every write of a game is checked against the version that was read
 // (and the game's ID, so a stale write never reaches a newer game in the
 // same channel). Its clock must be the bot's (storage.Options.Now): it
 // checks a challenge's expiry when it is accepted.
@@ -36,7 +36,10 @@ type Store interface {
 	ExpiredChallenges(ctx context.Context, now time.Time) ([]*storage.Challenge, error)
 }
 
-var _ Store = (*storage.Store)(nil)
+var (
+	_ Store = (*storage.Store)(nil)
+	_ Store = (*storage.Postgres)(nil)
+)
 
 // Level is an AI opponent as /go bot offers it.
 type Level struct {

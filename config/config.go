@@ -64,6 +64,9 @@ type Config struct {
 	Mode            Mode              // GOBOT_MODE
 	HTTPAddr        string            // GOBOT_HTTP_ADDR; "" means no HTTP server (gateway mode only)
 	DBPath          string            // GOBOT_DB
+	DatabaseURL     Secret            // GOBOT_DATABASE_URL; "" means the bbolt file DBPath
+	ShardID         int               // GOBOT_SHARD_ID; 0 when unset
+	ShardCount      int               // GOBOT_SHARD_COUNT; 0 means ask Discord (GET /gateway/bot)
 	GuildID         string            // GOBOT_GUILD_ID; "" means register commands globally
 	GTPEngines      map[string]string // GOBOT_GTP_ENGINES: level name -> command line
 	LogLevel        slog.Level        // GOBOT_LOG_LEVEL
@@ -87,6 +90,9 @@ type raw struct {
 	Mode            string `env:"GOBOT_MODE" envDefault:"gateway" doc:"How interactions arrive: gateway (websocket) or http (interactions endpoint)."`
 	HTTPAddr        string `env:"GOBOT_HTTP_ADDR" docDefault:":8080 in http mode, unset otherwise" doc:"Listen address of the HTTP server (interactions endpoint in http mode, and GET /healthz in both modes)."`
 	DB              string `env:"GOBOT_DB" envDefault:"gobot.db" doc:"Path of the bbolt database file."`
+	DatabaseURL     string `env:"GOBOT_DATABASE_URL" doc:"PostgreSQL URL (postgres://user:password@host:5432/gobot) of a database shared by several gobot workers, used instead of GOBOT_DB. Never logged."`
+	ShardID         string `env:"GOBOT_SHARD_ID" docDefault:"0" doc:"Gateway mode: the shard this process runs (0 to GOBOT_SHARD_COUNT-1). Direct messages arrive on shard 0."`
+	ShardCount      string `env:"GOBOT_SHARD_COUNT" docDefault:"Discord's recommendation" doc:"Gateway mode: how many shards there are, one per process; more than 1 needs GOBOT_DATABASE_URL. Unset: asked from Discord (GET /gateway/bot)."`
 	GuildID         string `env:"GOBOT_GUILD_ID" doc:"Register the commands in this server only (instant, for testing) instead of globally."`
 	GTPEngines      string `env:"GOBOT_GTP_ENGINES" doc:"Extra bot levels played by GTP engines: NAME=COMMAND entries separated by ';' or newlines, e.g. gnugo=/usr/games/gnugo --mode gtp."`
 	LogLevel        string `env:"GOBOT_LOG_LEVEL" envDefault:"info" doc:"debug, info, warn or error."`
@@ -219,6 +225,37 @@ func Parse(environ map[string]string, p Purpose) (*Config, error) {
 	}
 
 	c.DBPath = r.DB
+	if r.DatabaseURL != "" {
+		// The URL holds a password: never echo it.
+		if u, err := url.Parse(r.DatabaseURL); err != nil || (u.Scheme != "postgres" && u.Scheme != "postgresql") {
+			bad("GOBOT_DATABASE_URL", ErrInvalid, "not a postgres:// URL (such as postgres://gobot:password@db:5432/gobot)")
+		} else {
+			c.DatabaseURL = Secret(r.DatabaseURL)
+		}
+	}
+
+	if r.ShardCount != "" {
+		n, err := strconv.Atoi(r.ShardCount)
+		switch {
+		case err != nil || n < 1 || n > 65536:
+			bad("GOBOT_SHARD_COUNT", ErrInvalid, "%q is not a whole number from 1 to 65536", r.ShardCount)
+		case n > 1 && r.DatabaseURL == "":
+			bad("GOBOT_SHARD_COUNT", ErrConflict, "%d shards run as %d processes, which need a shared database: set GOBOT_DATABASE_URL", n, n)
+		default:
+			c.ShardCount = n
+		}
+	}
+	if r.ShardID != "" {
+		n, err := strconv.Atoi(r.ShardID)
+		switch {
+		case err != nil || n < 0:
+			bad("GOBOT_SHARD_ID", ErrInvalid, "%q is not a whole number from 0", r.ShardID)
+		case c.ShardCount > 0 && n >= c.ShardCount:
+			bad("GOBOT_SHARD_ID", ErrInvalid, "%d is not below GOBOT_SHARD_COUNT=%d", n, c.ShardCount)
+		default:
+			c.ShardID = n
+		}
+	}
 
 	if r.GuildID != "" {
 		if !isSnowflake(r.GuildID) {
@@ -369,8 +406,8 @@ func (c Config) String() string {
 	if c.PublicKey != nil {
 		key = hex.EncodeToString(c.PublicKey)
 	}
-	return fmt.Sprintf("mode=%s token=%s app_id=%s public_key=%s api_url=%s http_addr=%s db=%s guild_id=%s gtp_engines=%s log_level=%s log_format=%s max_searches=%d challenge_ttl=%s scoring_ttl=%s shutdown_timeout=%s",
-		c.Mode, c.Token.String(), c.AppID, key, redactURL(c.APIURL), c.HTTPAddr, c.DBPath, c.GuildID,
+	return fmt.Sprintf("mode=%s token=%s app_id=%s public_key=%s api_url=%s http_addr=%s db=%s database_url=%s shard_id=%d shard_count=%d guild_id=%s gtp_engines=%s log_level=%s log_format=%s max_searches=%d challenge_ttl=%s scoring_ttl=%s shutdown_timeout=%s",
+		c.Mode, c.Token.String(), c.AppID, key, redactURL(c.APIURL), c.HTTPAddr, c.DBPath, c.DatabaseURL.String(), c.ShardID, c.ShardCount, c.GuildID,
 		strings.Join(names, ","), c.LogLevel, c.LogFormat, c.MaxSearches, c.ChallengeTTL, c.ScoringTTL, c.ShutdownTimeout)
 }
 
@@ -401,6 +438,9 @@ func (c Config) LogValue() slog.Value {
 		slog.String("api_url", redactURL(c.APIURL)),
 		slog.String("http_addr", c.HTTPAddr),
 		slog.String("db", c.DBPath),
+		slog.String("database_url", c.DatabaseURL.String()),
+		slog.Int("shard_id", c.ShardID),
+		slog.Int("shard_count", c.ShardCount),
 		slog.String("guild_id", c.GuildID),
 		slog.Any("gtp_engines", names),
 		slog.String("log_level", c.LogLevel.String()),

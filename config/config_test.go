@@ -355,3 +355,43 @@ func TestPublicKeyUsable(t *testing.T) {
 		t.Error("PublicKey does not verify a signature made with its private key")
 	}
 }
+
+func TestDatabaseAndShards(t *testing.T) {
+	const url = "postgres://gobot:hunter2@db:5432/gobot"
+	tests := []struct {
+		name    string
+		env     map[string]string
+		wantErr string // a variable named in the error; "" for none
+		id, n   int
+	}{
+		{"postgres and shards", map[string]string{"GOBOT_DATABASE_URL": url, "GOBOT_SHARD_ID": "2", "GOBOT_SHARD_COUNT": "4"}, "", 2, 4},
+		{"one shard on bbolt", map[string]string{"GOBOT_SHARD_COUNT": "1"}, "", 0, 1},
+		{"shards need postgres", map[string]string{"GOBOT_SHARD_COUNT": "2"}, "GOBOT_SHARD_COUNT", 0, 0},
+		{"shard beyond the count", map[string]string{"GOBOT_DATABASE_URL": url, "GOBOT_SHARD_ID": "4", "GOBOT_SHARD_COUNT": "4"}, "GOBOT_SHARD_ID", 0, 0},
+		{"not a postgres URL", map[string]string{"GOBOT_DATABASE_URL": "mysql://gobot:hunter2@db/gobot"}, "GOBOT_DATABASE_URL", 0, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tt.env["DISCORD_TOKEN"] = testToken
+			c, err := Parse(tt.env, Run)
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("Parse() = %v, want an error naming %s", err, tt.wantErr)
+				}
+				if strings.Contains(err.Error(), "hunter2") {
+					t.Errorf("the error shows the database password: %v", err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("Parse() = %v", err)
+			}
+			if c.ShardID != tt.id || c.ShardCount != tt.n {
+				t.Errorf("shard %d of %d, want %d of %d", c.ShardID, c.ShardCount, tt.id, tt.n)
+			}
+			if s := c.String() + fmt.Sprint(c.LogValue()); strings.Contains(s, "hunter2") {
+				t.Errorf("the configuration prints the database password: %s", s)
+			}
+		})
+	}
+}

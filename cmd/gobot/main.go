@@ -132,7 +132,7 @@ func serve(ctx context.Context, stdout, stderr io.Writer) (err error) {
 	log := newLogger(cfg, stderr)
 	log.Info("starting gobot", "version", version, "config", cfg)
 
-	store, err := storage.Open(cfg.DBPath, storage.Options{BackupSocket: backupSocket(cfg.DBPath), Logger: log})
+	store, err := openStore(ctx, cfg, log)
 	if err != nil {
 		return err
 	}
@@ -226,6 +226,25 @@ func serve(ctx context.Context, stdout, stderr io.Writer) (err error) {
 	<-runDone
 	log.Info("stopped")
 	return nil
+}
+
+// botStore is what serve needs from a store: the bot's methods, the health
+// check and Close. Both storage.Store and storage.Postgres have them.
+type botStore interface {
+	commands.Store
+	Check(ctx context.Context) error
+	Close() error
+}
+
+// openStore opens PostgreSQL when GOBOT_DATABASE_URL is set, and the bbolt
+// file (serving hot backups on its socket) otherwise.
+func openStore(ctx context.Context, cfg *config.Config, log *slog.Logger) (botStore, error) {
+	if cfg.DatabaseURL != "" {
+		octx, cancel := context.WithTimeout(ctx, time.Minute)
+		defer cancel()
+		return storage.OpenPostgres(octx, cfg.DatabaseURL.Reveal(), storage.Options{Logger: log})
+	}
+	return storage.Open(cfg.DBPath, storage.Options{BackupSocket: backupSocket(cfg.DBPath), Logger: log})
 }
 
 // inviteURL is the OAuth2 link that adds the bot to a server with only the
