@@ -493,6 +493,20 @@ func (c *REST) ApplicationID(ctx context.Context) (string, error) {
 	return app.ID, nil
 }
 
+// RecommendedShards asks Discord how many gateway shards the bot should
+// run (GET /gateway/bot), at least 1.
+func (c *REST) RecommendedShards(ctx context.Context) (int, error) {
+	var gb *discordgo.GatewayBotResponse
+	err := c.call(ctx, http.MethodGet, discordgo.EndpointGatewayBot, func(opts ...discordgo.RequestOption) (err error) {
+		gb, err = c.s.GatewayBot(opts...)
+		return err
+	})
+	if err != nil {
+		return 0, err
+	}
+	return max(gb.Shards, 1), nil
+}
+
 // RewriteTransport returns a RoundTripper that sends requests whose URL
 // starts with from to the same path under to, and everything else
 // unchanged, through next (http.DefaultTransport when nil). It points

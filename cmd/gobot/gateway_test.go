@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gobot-dev/gobot/storage/pgtest"
 	"github.com/gorilla/websocket"
 )
 
@@ -24,6 +25,7 @@ type fakeGateway struct {
 	t           *testing.T
 	srv         *httptest.Server
 	interaction []byte
+	shards      int // what GET /gateway/bot recommends
 
 	mu        sync.Mutex
 	identify  map[string]any
@@ -33,12 +35,17 @@ type fakeGateway struct {
 }
 
 func newFakeGateway(t *testing.T, interaction []byte) *fakeGateway {
-	f := &fakeGateway{t: t, interaction: interaction, got: make(chan struct{}, 1)}
+	f := &fakeGateway{t: t, interaction: interaction, shards: 1, got: make(chan struct{}, 1)}
 	up := websocket.Upgrader{}
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /api/v10/gateway", func(w http.ResponseWriter, r *http.Request) {
 		f.record(r)
 		json.NewEncoder(w).Encode(map[string]any{"url": "ws" + strings.TrimPrefix(f.srv.URL, "http") + "/ws"})
+	})
+	mux.HandleFunc("GET /api/v10/gateway/bot", func(w http.ResponseWriter, r *http.Request) {
+		f.record(r)
+		json.NewEncoder(w).Encode(map[string]any{"url": "ws" + strings.TrimPrefix(f.srv.URL, "http") + "/ws", "shards": f.shards,
+			"session_start_limit": map[string]any{"total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1}})
 	})
 	mux.HandleFunc("PUT /api/v10/applications/{app}/commands", func(w http.ResponseWriter, r *http.Request) {
 		f.record(r)
@@ -173,5 +180,61 @@ func TestServeGatewayMode(t *testing.T) {
 		if bytes.Contains([]byte(text), []byte("gateway-test-token")) {
 			t.Errorf("%s contain the token", name)
 		}
+	}
+}
+
+// TestServeShards: the shard count comes from GET /gateway/bot when unset,
+// and a recommendation of more than one shard without a shared database
+// stops start-up with what to do; with PostgreSQL each process identifies
+// as its own shard.
+func TestServeShards(t *testing.T) {
+	const token = "MTAwMDAwMDAwMDAwMDAwMDAx.Fake.gateway-test-token"
+	f := newFakeGateway(t, []byte(`{}`))
+	f.shards = 3
+	env := map[string]string{
+		"DISCORD_TOKEN": token, "DISCORD_APP_ID": "100000000000000001", "DISCORD_API_URL": f.srv.URL + "/api/v10",
+		"GOBOT_MODE": "gateway", "GOBOT_HTTP_ADDR": "", "GOBOT_DB": filepath.Join(t.TempDir(), "gobot.db"),
+		"GOBOT_GUILD_ID": "", "GOBOT_SHARD_ID": "", "GOBOT_SHARD_COUNT": "", "GOBOT_DATABASE_URL": "",
+	}
+	for k, v := range env {
+		t.Setenv(k, v)
+	}
+	var stdout, stderr syncBuffer
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if code := run(ctx, nil, strings.NewReader(""), &stdout, &stderr); code == 0 || !strings.Contains(stderr.String(), "discord asks for 3 gateway shards") || !strings.Contains(stderr.String(), "GOBOT_DATABASE_URL") {
+		t.Fatalf("three recommended shards on bbolt: exit %d, stderr:\n%s", code, stderr.String())
+	}
+	if !strings.Contains(strings.Join(f.paths, "\n"), "GET /api/v10/gateway/bot") {
+		t.Errorf("no GET /gateway/bot: %v", f.paths)
+	}
+
+	t.Setenv("GOBOT_DATABASE_URL", pgtest.Database(t))
+	t.Setenv("GOBOT_SHARD_ID", "2")
+	sctx, stop := context.WithCancel(ctx)
+	done := make(chan int, 1)
+	go func() { done <- run(sctx, nil, strings.NewReader(""), &stdout, &stderr) }()
+	deadline := time.After(time.Minute)
+	for identified := false; !identified; {
+		select {
+		case code := <-done:
+			t.Fatalf("gobot exited with %d:\n%s", code, stderr.String())
+		case <-deadline:
+			t.Fatalf("no identify:\n%s", stderr.String())
+		case <-time.After(20 * time.Millisecond):
+			f.mu.Lock()
+			identified = f.identify != nil
+			f.mu.Unlock()
+		}
+	}
+	stop()
+	if code := <-done; code != 0 {
+		t.Fatalf("gobot exited with %d:\n%s", code, stderr.String())
+	}
+	f.mu.Lock()
+	d, _ := f.identify["d"].(map[string]any)
+	f.mu.Unlock()
+	if sh, _ := d["shard"].([]any); len(sh) != 2 || sh[0] != 2.0 || sh[1] != 3.0 {
+		t.Errorf("identify shard %v, want [2 3]", d["shard"])
 	}
 }

@@ -196,11 +196,15 @@ func serve(ctx context.Context, stdout, stderr io.Writer) (err error) {
 
 	var gw *discordgo.Session
 	if cfg.Mode == config.ModeGateway {
-		gw, err = openGateway(ctx, rest.Session(), bot, log)
+		dg := rest.Session()
+		if dg.ShardID, dg.ShardCount, err = shards(ctx, cfg, rest); err != nil {
+			return err
+		}
+		gw, err = openGateway(ctx, dg, bot, log)
 		if err != nil {
 			return err
 		}
-		log.Info("connected to the Discord gateway")
+		log.Info("connected to the Discord gateway", "shard", gw.ShardID, "shards", gw.ShardCount)
 	}
 
 	runDone := make(chan struct{})
@@ -267,6 +271,29 @@ func userInstallURL(appID string) string {
 	q.Set("scope", "applications.commands")
 	q.Set("integration_type", "1")
 	return "https://discord.com/oauth2/authorize?" + q.Encode()
+}
+
+// shards returns the gateway shard this process runs and how many there
+// are: GOBOT_SHARD_ID and GOBOT_SHARD_COUNT, the count asked from Discord
+// when unset. Every shard is its own process, so more than one needs the
+// shared PostgreSQL store.
+func shards(ctx context.Context, cfg *config.Config, rest *commands.REST) (id, count int, err error) {
+	count = cfg.ShardCount
+	if count == 0 {
+		sctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+		count, err = rest.RecommendedShards(sctx)
+		cancel()
+		if err != nil {
+			return 0, 0, fmt.Errorf("ask Discord how many gateway shards to run (set GOBOT_SHARD_COUNT to skip this): %w", err)
+		}
+		if count > 1 && cfg.DatabaseURL == "" {
+			return 0, 0, fmt.Errorf("discord asks for %d gateway shards: run one gobot per shard (GOBOT_SHARD_ID 0 to %d, GOBOT_SHARD_COUNT=%d) sharing a PostgreSQL database (GOBOT_DATABASE_URL)", count, count-1, count)
+		}
+	}
+	if cfg.ShardID >= count {
+		return 0, 0, fmt.Errorf("GOBOT_SHARD_ID=%d, but there are only %d shards (0 to %d)", cfg.ShardID, count, count-1)
+	}
+	return cfg.ShardID, count, nil
 }
 
 // openGateway connects the websocket of dg, the session the bot's REST
