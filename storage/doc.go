@@ -8,6 +8,13 @@
 // engine, so a record that does not replay is reported as ErrCorrupt for
 // that channel only and everything else keeps working.
 //
+// Postgres (OpenPostgres, GOBOT_DATABASE_URL) keeps the same state in
+// PostgreSQL for several gobot processes sharing it, with the same
+// behaviour, errors and record encoding; the conformance suite in
+// storage/storetest runs against both stores, and storage/pgtest gives
+// tests a throwaway database. Its schema is the embedded SQL files in
+// migrations/postgres, applied at start-up in one transaction.
+//
 // # Guarantees
 //
 // Every write is committed and fsynced before the method returns: a reply
@@ -97,7 +104,7 @@
 // keeps its indexes consistent, but the rules live in engine and the
 // decisions (who may move, when a challenge expires, what a result is) in
 // commands, which declares the small interface it needs from a store; a
-// PostgreSQL store for several bot processes can satisfy the same method
+// PostgreSQL store for several bot processes satisfies the same method
 // set. It imports engine, never commands or discordgo.
 //
 // Compared with the agreed shapes (INTERFACES.md) the store adds, and
