@@ -3,8 +3,11 @@ package storage_test
 import (
 	"context"
 	"errors"
+	"fmt"
+	"github.com/gobot-dev/gobot/engine"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -90,4 +93,62 @@ func TestPostgresBadURL(t *testing.T) {
 	if !errors.Is(err, storage.ErrInvalid) || strings.Contains(err.Error(), "secret") {
 		t.Errorf("OpenPostgres(bad URL) = %v, want ErrInvalid without the password", err)
 	}
+}
+
+// TestPostgresClaimsAcrossWorkers: three stores on one database (three
+// worker processes) claiming at once take every owed move exactly once.
+func TestPostgresClaimsAcrossWorkers(t *testing.T) {
+	url := pgtest.Database(t)
+	var workers []*storage.Postgres
+	for range 3 {
+		workers = append(workers, openPostgres(t, url, nil))
+	}
+	const games = 30
+	for i := range games {
+		g := &storage.Game{ChannelID: fmt.Sprintf("c%02d", i), Black: storage.Player{Bot: "weak"}, White: storage.Player{UserID: "1"}, Game: newEngine(t, 9)}
+		if err := workers[i%3].CreateGame(context.Background(), g); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var mu sync.Mutex
+	claimed := map[string]string{}
+	var wg sync.WaitGroup
+	for w := range 3 {
+		for k := range 4 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				name := fmt.Sprintf("w%d.%d", w, k)
+				for {
+					m, err := workers[w].ClaimBotMove(context.Background(), name, time.Minute)
+					if errors.Is(err, storage.ErrNotFound) {
+						return
+					}
+					if err != nil {
+						t.Errorf("ClaimBotMove = %v", err)
+						return
+					}
+					mu.Lock()
+					if prev, ok := claimed[m.ChannelID]; ok {
+						t.Errorf("%s claimed by %s and %s", m.ChannelID, prev, name)
+					}
+					claimed[m.ChannelID] = name
+					mu.Unlock()
+				}
+			}()
+		}
+	}
+	wg.Wait()
+	if len(claimed) != games {
+		t.Errorf("%d moves claimed, want %d", len(claimed), games)
+	}
+}
+
+func newEngine(t *testing.T, size int) *engine.Game {
+	t.Helper()
+	eg, err := engine.NewGame(engine.Config{Size: size, Rules: engine.DefaultRules(), Seed: 7})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return eg
 }

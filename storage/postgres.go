@@ -238,7 +238,7 @@ func (p *Postgres) CreateGame(ctx context.Context, g *Game) error {
 	if err != nil {
 		return err
 	}
-	err = pgx.BeginFunc(ctx, p.pool, func(tx pgx.Tx) error { return pgPutNewGame(ctx, tx, &c, val) })
+	err = pgx.BeginFunc(ctx, p.pool, func(tx pgx.Tx) error { return pgPutNewGame(ctx, tx, &c, val, now) })
 	if err != nil {
 		return err
 	}
@@ -246,8 +246,9 @@ func (p *Postgres) CreateGame(ctx context.Context, g *Game) error {
 	return nil
 }
 
-// pgPutNewGame inserts a new active game in tx.
-func pgPutNewGame(ctx context.Context, tx pgx.Tx, g *Game, val []byte) error {
+// pgPutNewGame inserts a new active game in tx, queueing its bot's move
+// when owed.
+func pgPutNewGame(ctx context.Context, tx pgx.Tx, g *Game, val []byte, now time.Time) error {
 	var archived bool
 	if err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM archive WHERE id = $1)`, g.ID).Scan(&archived); err != nil {
 		return err
@@ -267,7 +268,7 @@ func pgPutNewGame(ctx context.Context, tx pgx.Tx, g *Game, val []byte) error {
 		}
 		return fmt.Errorf("storage: channel %s already has %s: %w", g.ChannelID, what, ErrExists)
 	}
-	return nil
+	return pgSyncBotQueue(ctx, tx, owedOf(g), now)
 }
 
 // Game is Store.Game.
@@ -294,14 +295,24 @@ func (p *Postgres) UpdateGame(ctx context.Context, g *Game) error {
 	if err != nil {
 		return err
 	}
-	want := g.header()
-	tag, err := p.pool.Exec(ctx, `UPDATE games SET version = version + 1, record = $6
-		WHERE channel_id = $1 AND id = $2 AND version = $3 AND black = $4 AND white = $5`,
-		want.ChannelID, want.ID, want.Version, want.Black.Key(), want.White.Key(), string(val))
+	want, owed := g.header(), owedOf(g)
+	stale := false
+	err = pgx.BeginFunc(ctx, p.pool, func(tx pgx.Tx) error {
+		tag, err := tx.Exec(ctx, `UPDATE games SET version = version + 1, record = $6
+			WHERE channel_id = $1 AND id = $2 AND version = $3 AND black = $4 AND white = $5`,
+			want.ChannelID, want.ID, want.Version, want.Black.Key(), want.White.Key(), string(val))
+		if err != nil {
+			return fmt.Errorf("storage: update game %s: %w", want.ID, err)
+		}
+		if stale = tag.RowsAffected() == 0; stale {
+			return nil
+		}
+		return pgSyncBotQueue(ctx, tx, owed, now)
+	})
 	if err != nil {
-		return fmt.Errorf("storage: update game %s: %w", want.ID, err)
+		return err
 	}
-	if tag.RowsAffected() == 0 {
+	if stale {
 		return p.why(ctx, "update", want)
 	}
 	g.Version++
@@ -427,8 +438,8 @@ func (p *Postgres) FinishGame(ctx context.Context, g *Game, a Archived) error {
 // statistics in tx; ErrExists when the ID is taken.
 func pgPutArchive(ctx context.Context, tx pgx.Tx, a *Archived, val []byte, tie bool) error {
 	fin := a.FinishedAt.UnixNano()
-	tag, err := tx.Exec(ctx, `INSERT INTO archive (id, guild_id, finished_ns, record, sgf) VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING`,
-		a.ID, a.GuildID, fin, string(val), a.SGF)
+	tag, err := tx.Exec(ctx, `INSERT INTO archive (id, channel_id, guild_id, finished_ns, record, sgf) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING`,
+		a.ID, a.ChannelID, a.GuildID, fin, string(val), a.SGF)
 	if err != nil {
 		return err
 	}
@@ -638,7 +649,7 @@ func (p *Postgres) AcceptChallenge(ctx context.Context, id string, g *Game) erro
 		if ch.Expired(now) {
 			return fmt.Errorf("storage: challenge %s expired at %s: %w", id, ch.ExpiresAt.Format(time.RFC3339), ErrExpired)
 		}
-		if err := pgPutNewGame(ctx, tx, &c, val); err != nil {
+		if err := pgPutNewGame(ctx, tx, &c, val, now); err != nil {
 			return err
 		}
 		_, err = tx.Exec(ctx, `DELETE FROM challenges WHERE id = $1`, id)
@@ -673,4 +684,172 @@ func (p *Postgres) ExpiredChallenges(ctx context.Context, now time.Time) ([]*Cha
 		return nil, fmt.Errorf("storage: expired challenges: %w", err)
 	}
 	return out, errors.Join(errs...)
+}
+
+// pgSyncBotQueue makes the queue agree with a game written in tx, as
+// syncBotQueue does for bbolt: the same obligation keeps its place (and its
+// claim), any other entry of the channel goes, and a new obligation joins
+// the back of the queue.
+func pgSyncBotQueue(ctx context.Context, tx pgx.Tx, st owedState, now time.Time) error {
+	if !st.owed {
+		_, err := tx.Exec(ctx, `DELETE FROM bot_queue WHERE channel_id = $1`, st.channel)
+		return err
+	}
+	if _, err := tx.Exec(ctx, `DELETE FROM bot_queue WHERE channel_id = $1 AND NOT (game_id = $2 AND moves = $3)`, st.channel, st.game, st.moves); err != nil {
+		return err
+	}
+	_, err := tx.Exec(ctx, `INSERT INTO bot_queue (channel_id, game_id, moves, since_ns) VALUES ($1, $2, $3, $4) ON CONFLICT (channel_id) DO NOTHING`,
+		st.channel, st.game, st.moves, now.UnixNano())
+	return err
+}
+
+// nsTime turns stored Unix nanoseconds back into a time; 0 is the zero time.
+func nsTime(ns int64) time.Time {
+	if ns == 0 {
+		return time.Time{}
+	}
+	return time.Unix(0, ns).UTC()
+}
+
+// ClaimBotMove is Store.ClaimBotMove, for several processes: the oldest
+// owed move that nobody holds is locked with FOR UPDATE SKIP LOCKED (two
+// workers claiming at once take different games) and marked with the
+// worker and the end of its lease, so that when the worker dies another
+// takes the move over once the lease lapses.
+func (p *Postgres) ClaimBotMove(ctx context.Context, worker string, lease time.Duration) (*BotMove, error) {
+	if worker == "" || lease <= 0 {
+		return nil, fmt.Errorf("storage: claim a bot move: worker %q, lease %v: %w", worker, lease, ErrInvalid)
+	}
+	now := p.now()
+	m := &BotMove{Worker: worker, Until: now.Add(lease)}
+	var since int64
+	err := p.pool.QueryRow(ctx, `UPDATE bot_queue SET worker = $1, until_ns = $2
+		WHERE seq = (SELECT seq FROM bot_queue WHERE until_ns <= $3 ORDER BY seq LIMIT 1 FOR UPDATE SKIP LOCKED)
+		RETURNING channel_id, game_id, moves, seq, since_ns, attempts`,
+		worker, m.Until.UnixNano(), now.UnixNano()).Scan(&m.ChannelID, &m.GameID, &m.Moves, &m.Seq, &since, &m.Attempts)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, fmt.Errorf("storage: no bot move to claim: %w", ErrNotFound)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("storage: claim a bot move: %w", err)
+	}
+	m.Since = nsTime(since)
+	return m, nil
+}
+
+// ReleaseBotMove is Store.ReleaseBotMove.
+func (p *Postgres) ReleaseBotMove(ctx context.Context, m *BotMove, retryAt time.Time) error {
+	if m == nil {
+		return fmt.Errorf("storage: release a nil bot move: %w", ErrInvalid)
+	}
+	var err error
+	if retryAt.IsZero() {
+		_, err = p.pool.Exec(ctx, `UPDATE bot_queue SET worker = '', until_ns = 0
+			WHERE channel_id = $1 AND seq = $2 AND worker = $3 AND until_ns = $4`, m.ChannelID, m.Seq, m.Worker, m.Until.UnixNano())
+	} else {
+		_, err = p.pool.Exec(ctx, `UPDATE bot_queue SET worker = '', until_ns = $5, attempts = attempts + 1
+			WHERE channel_id = $1 AND seq = $2 AND worker = $3 AND until_ns = $4`, m.ChannelID, m.Seq, m.Worker, m.Until.UnixNano(), retryAt.UnixNano())
+	}
+	if err != nil {
+		return fmt.Errorf("storage: release the bot move in channel %s: %w", m.ChannelID, err)
+	}
+	return nil
+}
+
+// BotQueuePosition is Store.BotQueuePosition.
+func (p *Postgres) BotQueuePosition(ctx context.Context, channelID string) (int, error) {
+	now := p.now().UnixNano()
+	var pos int
+	var found bool
+	err := p.pool.QueryRow(ctx, `SELECT
+			EXISTS (SELECT 1 FROM bot_queue WHERE channel_id = $1),
+			coalesce((SELECT CASE WHEN mine.worker <> '' AND mine.until_ns > $2 THEN 0
+				ELSE (SELECT count(*) FROM bot_queue q WHERE q.seq <= mine.seq AND NOT (q.worker <> '' AND q.until_ns > $2)) END
+				FROM bot_queue mine WHERE mine.channel_id = $1), 0)`, channelID, now).Scan(&found, &pos)
+	if err != nil {
+		return 0, fmt.Errorf("storage: bot queue position of channel %s: %w", channelID, err)
+	}
+	if !found {
+		return 0, fmt.Errorf("storage: no bot move owed in channel %s: %w", channelID, ErrNotFound)
+	}
+	return pos, nil
+}
+
+// BotQueue is Store.BotQueue.
+func (p *Postgres) BotQueue(ctx context.Context) ([]BotMove, error) {
+	rows, err := p.pool.Query(ctx, `SELECT channel_id, game_id, moves, seq, since_ns, worker, until_ns, attempts FROM bot_queue ORDER BY seq`)
+	if err != nil {
+		return nil, fmt.Errorf("storage: bot queue: %w", err)
+	}
+	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (BotMove, error) {
+		var m BotMove
+		var since, until int64
+		err := r.Scan(&m.ChannelID, &m.GameID, &m.Moves, &m.Seq, &since, &m.Worker, &until, &m.Attempts)
+		m.Since, m.Until = nsTime(since), nsTime(until)
+		return m, err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("storage: bot queue: %w", err)
+	}
+	return out, nil
+}
+
+// ChannelGames is Store.ChannelGames.
+func (p *Postgres) ChannelGames(ctx context.Context, channelID string, limit int) ([]*Archived, error) {
+	return p.history(ctx, "channel", channelID, `SELECT id, record FROM archive
+		WHERE channel_id = $1 AND finished_ns < $2 ORDER BY finished_ns DESC, id DESC LIMIT $3`, time.Time{}, limit)
+}
+
+// PlayerGamesPage is Store.PlayerGamesPage.
+func (p *Postgres) PlayerGamesPage(ctx context.Context, playerKey string, offset, limit int, keep func(*Archived) bool) ([]*Archived, int, error) {
+	if keep == nil {
+		var total int
+		if err := p.pool.QueryRow(ctx, `SELECT count(*) FROM archive_by_player WHERE player = $1`, playerKey).Scan(&total); err != nil {
+			return nil, 0, fmt.Errorf("storage: player %s history: %w", playerKey, err)
+		}
+		games, err := p.history(ctx, "player", playerKey, `SELECT a.id, a.record FROM archive_by_player x JOIN archive a ON a.id = x.id
+			WHERE x.player = $1 AND x.finished_ns < $2 ORDER BY x.finished_ns DESC, x.id DESC LIMIT $3 OFFSET `+strconv.Itoa(max(offset, 0)), time.Time{}, limit)
+		return games, total, err
+	}
+	all, err := p.PlayerGames(ctx, playerKey, 0)
+	var games []*Archived
+	total := 0
+	for _, a := range all {
+		if !keep(a) {
+			continue
+		}
+		if total >= offset && (limit <= 0 || len(games) < limit) {
+			games = append(games, a)
+		}
+		total++
+	}
+	return games, total, err
+}
+
+// GameReview is Store.GameReview.
+func (p *Postgres) GameReview(ctx context.Context, id string) ([]byte, error) {
+	var review []byte
+	err := p.pool.QueryRow(ctx, `SELECT review FROM archive WHERE id = $1`, id).Scan(&review)
+	if errors.Is(err, pgx.ErrNoRows) || (err == nil && review == nil) {
+		return nil, fmt.Errorf("storage: review of game %s: %w", id, ErrNotFound)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("storage: review of game %s: %w", id, err)
+	}
+	return review, nil
+}
+
+// PutGameReview is Store.PutGameReview.
+func (p *Postgres) PutGameReview(ctx context.Context, id string, review []byte) error {
+	if len(review) == 0 {
+		return fmt.Errorf("storage: review of game %s is empty: %w", id, ErrInvalid)
+	}
+	tag, err := p.pool.Exec(ctx, `UPDATE archive SET review = $2 WHERE id = $1`, id, review)
+	if err != nil {
+		return fmt.Errorf("storage: review of game %s: %w", id, err)
+	}
+	if tag.RowsAffected() == 0 {
+		return fmt.Errorf("storage: review of game %s: %w", id, ErrNotFound)
+	}
+	return nil
 }

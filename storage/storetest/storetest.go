@@ -19,8 +19,9 @@ import (
 	"github.com/gobot-dev/gobot/storage"
 )
 
-// Store is the method set the suite checks: what commands uses, plus the
-// history and lookup methods of the archive.
+// Store is the method set the suite checks: what commands uses, the
+// history, lookup and review methods of the archive, and the queue of owed
+// bot moves.
 type Store interface {
 	CreateGame(ctx context.Context, g *storage.Game) error
 	Game(ctx context.Context, channelID string) (*storage.Game, error)
@@ -35,6 +36,15 @@ type Store interface {
 	GuildGames(ctx context.Context, guildID string, limit int) ([]*storage.Archived, error)
 	GuildGamesBefore(ctx context.Context, guildID string, t time.Time, limit int) ([]*storage.Archived, error)
 	ArchivedGame(ctx context.Context, id string) (*storage.Archived, error)
+	ChannelGames(ctx context.Context, channelID string, limit int) ([]*storage.Archived, error)
+	PlayerGamesPage(ctx context.Context, playerKey string, offset, limit int, keep func(*storage.Archived) bool) ([]*storage.Archived, int, error)
+	GameReview(ctx context.Context, id string) ([]byte, error)
+	PutGameReview(ctx context.Context, id string, review []byte) error
+
+	ClaimBotMove(ctx context.Context, worker string, lease time.Duration) (*storage.BotMove, error)
+	ReleaseBotMove(ctx context.Context, m *storage.BotMove, retryAt time.Time) error
+	BotQueuePosition(ctx context.Context, channelID string) (int, error)
+	BotQueue(ctx context.Context) ([]storage.BotMove, error)
 
 	CreateChallenge(ctx context.Context, c *storage.Challenge) error
 	Challenge(ctx context.Context, id string) (*storage.Challenge, error)
@@ -90,6 +100,10 @@ func Run(t *testing.T, open Opener) {
 		{"Challenges", testChallenges},
 		{"AcceptChallenge", testAcceptChallenge},
 		{"AcceptRace", testAcceptRace},
+		{"ReviewsAndPages", testReviewsAndPages},
+		{"BotQueueFollowsTheGames", testBotQueueFollowsTheGames},
+		{"ClaimBotMove", testClaimBotMove},
+		{"BotMoveOnce", testBotMoveOnce},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

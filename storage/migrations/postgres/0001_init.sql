@@ -24,11 +24,14 @@ CREATE INDEX challenges_expiry ON challenges (expires_ns, id);
 
 CREATE TABLE archive (
 	id           text PRIMARY KEY,
+	channel_id   text NOT NULL,
 	guild_id     text NOT NULL, -- '' in DMs
 	finished_ns  bigint NOT NULL,
 	record       text NOT NULL,
-	sgf          bytea NOT NULL
+	sgf          bytea NOT NULL,
+	review       bytea          -- PutGameReview's opaque review, if any
 );
+CREATE INDEX archive_by_channel ON archive (channel_id, finished_ns DESC, id DESC);
 CREATE INDEX archive_by_guild ON archive (guild_id, finished_ns DESC, id DESC) WHERE guild_id <> '';
 
 -- One row per distinct player of an archived game, as bbolt's
@@ -51,3 +54,22 @@ CREATE TABLE quarantine (
 	record      text NOT NULL,
 	PRIMARY KEY (channel_id, at_ns)
 );
+
+-- The owed bot moves, in the order they became owed (seq), kept in step
+-- with the games by the writes (and by the cascade when a game leaves its
+-- channel). A claim is the worker's name and when it lapses (until_ns);
+-- with no worker, until_ns is the retry time after a failure. Workers take
+-- moves with SELECT … FOR UPDATE SKIP LOCKED, so several processes take
+-- different games, and a dead worker's moves are taken over once its
+-- lease lapses.
+CREATE TABLE bot_queue (
+	seq         bigserial PRIMARY KEY,
+	channel_id  text NOT NULL UNIQUE REFERENCES games (channel_id) ON DELETE CASCADE,
+	game_id     text NOT NULL,
+	moves       integer NOT NULL,
+	since_ns    bigint NOT NULL,
+	worker      text NOT NULL DEFAULT '',
+	until_ns    bigint NOT NULL DEFAULT 0,
+	attempts    integer NOT NULL DEFAULT 0
+);
+CREATE INDEX bot_queue_claimable ON bot_queue (until_ns, seq);
