@@ -153,31 +153,14 @@ func (s *Store) CreditOutage(ctx context.Context, now time.Time, min time.Durati
 		})
 		games := tx.Bucket(bucketGames)
 		for _, ch := range channels {
-			v := games.Get([]byte(ch))
-			var r gameRecord
-			if v == nil || json.Unmarshal(v, &r) != nil {
+			val, old, due, ok, err := creditRecord(ch, games.Get([]byte(ch)), last, now)
+			if err != nil {
+				return err
+			}
+			if !ok {
 				continue // Check reports it; a bad record must not stop the start-up
 			}
-			if r.Scoring != nil && !r.Scoring.Deadline.IsZero() {
-				r.Scoring.Deadline = r.Scoring.Deadline.Add(gap)
-			}
-			if r.Clock != nil {
-				r.Clock.Credit(last, now)
-			}
-			old := r.Due
-			r.Due = time.Time{}
-			if r.Scoring != nil {
-				r.Due = r.Scoring.Deadline
-			} else {
-				r.Due = r.Clock.Next()
-			}
-			r.Version++
-			r.UpdatedAt = now
-			val, err := json.Marshal(r)
-			if err != nil {
-				return fmt.Errorf("storage: credit outage to game in channel %s: %w", ch, err)
-			}
-			if err := indexDue(tx, ch, old, r.Due); err != nil {
+			if err := indexDue(tx, ch, old, due); err != nil {
 				return err
 			}
 			if err := games.Put([]byte(ch), val); err != nil {
@@ -192,4 +175,33 @@ func (s *Store) CreditOutage(ctx context.Context, now time.Time, min time.Durati
 		return 0, 0, fmt.Errorf("storage: credit outage: %w", err)
 	}
 	return credit, n, nil
+}
+
+// creditRecord gives the stored game v of channel ch the outage from last
+// to now, as CreditOutage describes, and returns its new encoding, its due
+// time before and after, and false for a record that does not decode.
+func creditRecord(ch string, v []byte, last, now time.Time) (val []byte, old, due time.Time, ok bool, err error) {
+	var r gameRecord
+	if v == nil || json.Unmarshal(v, &r) != nil {
+		return nil, time.Time{}, time.Time{}, false, nil
+	}
+	if r.Scoring != nil && !r.Scoring.Deadline.IsZero() {
+		r.Scoring.Deadline = r.Scoring.Deadline.Add(now.Sub(last))
+	}
+	if r.Clock != nil {
+		r.Clock.Credit(last, now)
+	}
+	old = r.Due
+	if r.Scoring != nil {
+		r.Due = r.Scoring.Deadline
+	} else {
+		r.Due = r.Clock.Next()
+	}
+	r.Version++
+	r.UpdatedAt = now
+	val, err = json.Marshal(r)
+	if err != nil {
+		return nil, time.Time{}, time.Time{}, false, fmt.Errorf("storage: credit outage to game in channel %s: %w", ch, err)
+	}
+	return val, old, r.Due, true, nil
 }

@@ -256,8 +256,8 @@ func pgPutNewGame(ctx context.Context, tx pgx.Tx, g *Game, val []byte, now time.
 	if archived {
 		return fmt.Errorf("storage: game ID %s is already archived: %w", g.ID, ErrExists)
 	}
-	tag, err := tx.Exec(ctx, `INSERT INTO games (channel_id, id, version, black, white, record) VALUES ($1, $2, 1, $3, $4, $5) ON CONFLICT DO NOTHING`,
-		g.ChannelID, g.ID, g.Black.Key(), g.White.Key(), string(val))
+	tag, err := tx.Exec(ctx, `INSERT INTO games (channel_id, id, version, black, white, due_ns, record) VALUES ($1, $2, 1, $3, $4, $5, $6) ON CONFLICT DO NOTHING`,
+		g.ChannelID, g.ID, g.Black.Key(), g.White.Key(), timeNS(g.Due()), string(val))
 	if err != nil {
 		return err
 	}
@@ -298,9 +298,9 @@ func (p *Postgres) UpdateGame(ctx context.Context, g *Game) error {
 	want, owed := g.header(), owedOf(g)
 	stale := false
 	err = pgx.BeginFunc(ctx, p.pool, func(tx pgx.Tx) error {
-		tag, err := tx.Exec(ctx, `UPDATE games SET version = version + 1, record = $6
+		tag, err := tx.Exec(ctx, `UPDATE games SET version = version + 1, record = $6, due_ns = $7
 			WHERE channel_id = $1 AND id = $2 AND version = $3 AND black = $4 AND white = $5`,
-			want.ChannelID, want.ID, want.Version, want.Black.Key(), want.White.Key(), string(val))
+			want.ChannelID, want.ID, want.Version, want.Black.Key(), want.White.Key(), string(val), timeNS(g.Due()))
 		if err != nil {
 			return fmt.Errorf("storage: update game %s: %w", want.ID, err)
 		}
@@ -703,6 +703,14 @@ func pgSyncBotQueue(ctx context.Context, tx pgx.Tx, st owedState, now time.Time)
 	return err
 }
 
+// timeNS is t in Unix nanoseconds as the tables keep it, 0 for the zero time.
+func timeNS(t time.Time) int64 {
+	if t.IsZero() {
+		return 0
+	}
+	return t.UnixNano()
+}
+
 // nsTime turns stored Unix nanoseconds back into a time; 0 is the zero time.
 func nsTime(ns int64) time.Time {
 	if ns == 0 {
@@ -850,6 +858,152 @@ func (p *Postgres) PutGameReview(ctx context.Context, id string, review []byte) 
 	}
 	if tag.RowsAffected() == 0 {
 		return fmt.Errorf("storage: review of game %s: %w", id, ErrNotFound)
+	}
+	return nil
+}
+
+// NextDue is Store.NextDue.
+func (p *Postgres) NextDue(ctx context.Context) (time.Time, error) {
+	var ns int64
+	if err := p.pool.QueryRow(ctx, `SELECT coalesce(min(due_ns), 0) FROM games WHERE due_ns <> 0`).Scan(&ns); err != nil {
+		return time.Time{}, fmt.Errorf("storage: next due game: %w", err)
+	}
+	return nsTime(ns), nil
+}
+
+// DueGames is Store.DueGames.
+func (p *Postgres) DueGames(ctx context.Context, now time.Time, limit int) ([]DueGame, error) {
+	var lim *int
+	if limit > 0 {
+		lim = &limit
+	}
+	rows, err := p.pool.Query(ctx, `SELECT channel_id, due_ns FROM games WHERE due_ns <> 0 AND due_ns <= $1 ORDER BY due_ns, channel_id LIMIT $2`, now.UnixNano(), lim)
+	if err != nil {
+		return nil, fmt.Errorf("storage: due games: %w", err)
+	}
+	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (DueGame, error) {
+		var d DueGame
+		var ns int64
+		err := r.Scan(&d.ChannelID, &ns)
+		d.Due = nsTime(ns)
+		return d, err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("storage: due games: %w", err)
+	}
+	return out, nil
+}
+
+// Heartbeat is Store.Heartbeat.
+func (p *Postgres) Heartbeat(ctx context.Context, now time.Time) error {
+	_, err := p.pool.Exec(ctx, `INSERT INTO meta (key, value) VALUES ('heartbeat', $1) ON CONFLICT (key) DO UPDATE SET value = excluded.value`, now.UnixNano())
+	if err != nil {
+		return fmt.Errorf("storage: heartbeat: %w", err)
+	}
+	return nil
+}
+
+// LastHeartbeat is Store.LastHeartbeat.
+func (p *Postgres) LastHeartbeat(ctx context.Context) (time.Time, error) {
+	var ns int64
+	err := p.pool.QueryRow(ctx, `SELECT value FROM meta WHERE key = 'heartbeat'`).Scan(&ns)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return time.Time{}, nil
+	}
+	if err != nil {
+		return time.Time{}, fmt.Errorf("storage: last heartbeat: %w", err)
+	}
+	return nsTime(ns), nil
+}
+
+// CreditOutage is Store.CreditOutage. The heartbeat row is locked for the
+// transaction, so of several workers starting together only the first
+// credits the outage (the others then find a fresh heartbeat).
+func (p *Postgres) CreditOutage(ctx context.Context, now time.Time, min time.Duration) (time.Duration, int, error) {
+	now = now.UTC()
+	var (
+		credit time.Duration
+		n      int
+	)
+	err := pgx.BeginFunc(ctx, p.pool, func(tx pgx.Tx) error {
+		credit, n = 0, 0
+		if _, err := tx.Exec(ctx, `INSERT INTO meta (key, value) VALUES ('heartbeat', 0) ON CONFLICT DO NOTHING`); err != nil {
+			return err
+		}
+		var lastNS int64
+		if err := tx.QueryRow(ctx, `SELECT value FROM meta WHERE key = 'heartbeat' FOR UPDATE`).Scan(&lastNS); err != nil {
+			return err
+		}
+		if _, err := tx.Exec(ctx, `UPDATE meta SET value = $1 WHERE key = 'heartbeat'`, now.UnixNano()); err != nil {
+			return err
+		}
+		last := nsTime(lastNS)
+		if last.IsZero() || now.Sub(last) <= min {
+			return nil
+		}
+		rows, err := tx.Query(ctx, `SELECT channel_id, record FROM games WHERE due_ns <> 0 ORDER BY channel_id FOR UPDATE`)
+		if err != nil {
+			return err
+		}
+		type raw struct{ channel, rec string }
+		raws, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (raw, error) {
+			var x raw
+			return x, r.Scan(&x.channel, &x.rec)
+		})
+		if err != nil {
+			return err
+		}
+		for _, r := range raws {
+			val, _, due, ok, err := creditRecord(r.channel, []byte(r.rec), last, now)
+			if err != nil {
+				return err
+			}
+			if !ok {
+				continue
+			}
+			if _, err := tx.Exec(ctx, `UPDATE games SET record = $2, due_ns = $3, version = version + 1 WHERE channel_id = $1`, r.channel, string(val), timeNS(due)); err != nil {
+				return err
+			}
+			n++
+		}
+		credit = now.Sub(last)
+		return nil
+	})
+	if err != nil {
+		return 0, 0, fmt.Errorf("storage: credit outage: %w", err)
+	}
+	return credit, n, nil
+}
+
+// Vacation is Store.Vacation.
+func (p *Postgres) Vacation(ctx context.Context, playerKey string) (Vacation, error) {
+	var v Vacation
+	if err := checkID("player", playerKey); err != nil {
+		return v, err
+	}
+	var rec string
+	err := p.pool.QueryRow(ctx, `SELECT record FROM vacations WHERE player = $1`, playerKey).Scan(&rec)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return v, nil
+	}
+	if err != nil {
+		return v, fmt.Errorf("storage: vacation of %s: %w", playerKey, err)
+	}
+	if err := json.Unmarshal([]byte(rec), &v); err != nil {
+		return v, fmt.Errorf("storage: vacation of %s: %w: %w", playerKey, ErrCorrupt, err)
+	}
+	return v, nil
+}
+
+// PutVacation is Store.PutVacation.
+func (p *Postgres) PutVacation(ctx context.Context, playerKey string, v Vacation) error {
+	val, err := encodeVacation(playerKey, v)
+	if err != nil {
+		return err
+	}
+	_, err = p.pool.Exec(ctx, `INSERT INTO vacations (player, record) VALUES ($1, $2) ON CONFLICT (player) DO UPDATE SET record = excluded.record`, playerKey, string(val))
+	if err != nil {
+		return fmt.Errorf("storage: vacation of %s: %w", playerKey, err)
 	}
 	return nil
 }

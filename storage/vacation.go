@@ -46,17 +46,22 @@ func (s *Store) Vacation(ctx context.Context, playerKey string) (Vacation, error
 
 // PutVacation stores a player's vacation record.
 func (s *Store) PutVacation(ctx context.Context, playerKey string, v Vacation) error {
-	if err := checkID("player", playerKey); err != nil {
-		return err
-	}
-	if v.Used < 0 || (!v.Start.IsZero() && v.Until.Before(v.Start)) {
-		return fmt.Errorf("storage: vacation of %s: used %v, %v to %v: %w", playerKey, v.Used, v.Start, v.Until, ErrInvalid)
-	}
-	val, err := json.Marshal(v)
+	val, err := encodeVacation(playerKey, v)
 	if err != nil {
 		return err
 	}
 	return s.update(ctx, func(tx *bolt.Tx) error {
 		return tx.Bucket(bucketVacations).Put([]byte(playerKey), val)
 	})
+}
+
+// encodeVacation checks a vacation record for PutVacation and encodes it.
+func encodeVacation(playerKey string, v Vacation) ([]byte, error) {
+	if err := checkID("player", playerKey); err != nil {
+		return nil, err
+	}
+	if v.Used < 0 || (!v.Start.IsZero() && v.Until.Before(v.Start)) {
+		return nil, fmt.Errorf("storage: vacation of %s: used %v, %v to %v: %w", playerKey, v.Used, v.Start, v.Until, ErrInvalid)
+	}
+	return json.Marshal(v)
 }

@@ -41,6 +41,14 @@ type Store interface {
 	GameReview(ctx context.Context, id string) ([]byte, error)
 	PutGameReview(ctx context.Context, id string, review []byte) error
 
+	NextDue(ctx context.Context) (time.Time, error)
+	DueGames(ctx context.Context, now time.Time, limit int) ([]storage.DueGame, error)
+	Heartbeat(ctx context.Context, now time.Time) error
+	LastHeartbeat(ctx context.Context) (time.Time, error)
+	CreditOutage(ctx context.Context, now time.Time, min time.Duration) (time.Duration, int, error)
+	Vacation(ctx context.Context, playerKey string) (storage.Vacation, error)
+	PutVacation(ctx context.Context, playerKey string, v storage.Vacation) error
+
 	ClaimBotMove(ctx context.Context, worker string, lease time.Duration) (*storage.BotMove, error)
 	ReleaseBotMove(ctx context.Context, m *storage.BotMove, retryAt time.Time) error
 	BotQueuePosition(ctx context.Context, channelID string) (int, error)
@@ -101,6 +109,8 @@ func Run(t *testing.T, open Opener) {
 		{"AcceptChallenge", testAcceptChallenge},
 		{"AcceptRace", testAcceptRace},
 		{"ReviewsAndPages", testReviewsAndPages},
+		{"Deadlines", testDeadlines},
+		{"Vacation", testVacation},
 		{"BotQueueFollowsTheGames", testBotQueueFollowsTheGames},
 		{"ClaimBotMove", testClaimBotMove},
 		{"BotMoveOnce", testBotMoveOnce},
@@ -174,7 +184,6 @@ func testGameRoundTrip(t *testing.T, s Store, clk *Clock) {
 	g := newGame(t, "c1", "1", "2")
 	g.ParentChannelID = "p1"
 	g.MessageIDs = []string{"m1", "m2"}
-	g.Deadline = clk.Now().Add(time.Hour)
 	g.Undo = &storage.UndoRequest{By: engine.Black, MoveCount: 0, MessageID: "u1", RequestedAt: clk.Now()}
 	g.Followup = &storage.Followup{InteractionID: "i1", AppID: "a1", Token: "tok", At: clk.Now(), ChannelPosts: true}
 	play(t, g.Game, "D4", "E5", "pass")
@@ -188,7 +197,7 @@ func testGameRoundTrip(t *testing.T, s Store, clk *Clock) {
 	got := mustLoad(t, s, "c1")
 	if got.ID != g.ID || got.Version != 1 || got.GuildID != "guild1" || got.ParentChannelID != "p1" ||
 		got.Black != g.Black || got.White != g.White || !slices.Equal(got.MessageIDs, g.MessageIDs) ||
-		!got.Deadline.Equal(g.Deadline) || !got.CreatedAt.Equal(g.CreatedAt) {
+		!got.CreatedAt.Equal(g.CreatedAt) {
 		t.Errorf("Game(c1) = %+v, want %+v", got, g)
 	}
 	if !slices.Equal(moves(got), []string{"D4", "E5", "pass"}) {

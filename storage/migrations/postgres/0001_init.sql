@@ -10,10 +10,24 @@ CREATE TABLE games (
 	version     bigint NOT NULL CHECK (version > 0),
 	black       text NOT NULL, -- Player.Key
 	white       text NOT NULL,
+	due_ns      bigint NOT NULL DEFAULT 0, -- Game.Due, 0 for none
 	record      text NOT NULL
 );
 CREATE INDEX games_black ON games (black);
 CREATE INDEX games_white ON games (white);
+-- The deadline index (bbolt's games_by_due): the scheduler reads its start.
+CREATE INDEX games_by_due ON games (due_ns, channel_id) WHERE due_ns <> 0;
+
+-- Small values: the heartbeat of the bot processes (Unix nanoseconds).
+CREATE TABLE meta (
+	key    text PRIMARY KEY,
+	value  bigint NOT NULL
+);
+
+CREATE TABLE vacations (
+	player  text PRIMARY KEY,
+	record  text NOT NULL
+);
 
 CREATE TABLE challenges (
 	id          text PRIMARY KEY,

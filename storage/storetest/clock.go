@@ -1,0 +1,101 @@
+package storetest
+
+import (
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/gobot-dev/gobot/engine"
+	"github.com/gobot-dev/gobot/storage"
+)
+
+// testDeadlines: the deadline index follows the writes (here through the
+// scoring phase's deadline), and an outage is credited once.
+func testDeadlines(t *testing.T, s Store, clk *Clock) {
+	if next, err := s.NextDue(ctx); err != nil || !next.IsZero() {
+		t.Errorf("NextDue on an empty store = %v, %v; want zero", next, err)
+	}
+	t0 := clk.Now()
+	scoring := func(ch string, in time.Duration) *storage.Game {
+		g := newGame(t, ch, "1", "2")
+		mustCreate(t, s, g)
+		g.Scoring = &storage.ScoringState{Accepted: map[engine.Color]bool{}, Deadline: t0.Add(in)}
+		if err := s.UpdateGame(ctx, g); err != nil {
+			t.Fatal(err)
+		}
+		return g
+	}
+	a := scoring("a", 2*time.Hour)
+	scoring("b", time.Hour)
+	mustCreate(t, s, newGame(t, "c", "1", "2")) // no deadline
+	if next, err := s.NextDue(ctx); err != nil || !next.Equal(t0.Add(time.Hour)) {
+		t.Errorf("NextDue = %v, %v; want %v", next, err, t0.Add(time.Hour))
+	}
+	due, err := s.DueGames(ctx, t0.Add(2*time.Hour), 0)
+	if err != nil || len(due) != 2 || due[0].ChannelID != "b" || due[1].ChannelID != "a" || !due[1].Due.Equal(t0.Add(2*time.Hour)) {
+		t.Errorf("DueGames(+2h) = %+v, %v; want b then a", due, err)
+	}
+	if due, _ := s.DueGames(ctx, t0.Add(90*time.Minute), 0); len(due) != 1 {
+		t.Errorf("DueGames(+90m) = %+v, want b only", due)
+	}
+	if due, _ := s.DueGames(ctx, t0.Add(3*time.Hour), 1); len(due) != 1 || due[0].ChannelID != "b" {
+		t.Errorf("DueGames(+3h, 1) = %+v, want b", due)
+	}
+	// Ending the scoring phase takes the game off the index.
+	a.Scoring = nil
+	if err := s.UpdateGame(ctx, a); err != nil {
+		t.Fatal(err)
+	}
+	if due, _ := s.DueGames(ctx, t0.Add(3*time.Hour), 0); len(due) != 1 || due[0].ChannelID != "b" {
+		t.Errorf("DueGames after a's scoring ended = %+v, want b", due)
+	}
+
+	// Heartbeats and the outage credit.
+	if hb, err := s.LastHeartbeat(ctx); err != nil || !hb.IsZero() {
+		t.Errorf("LastHeartbeat before any = %v, %v", hb, err)
+	}
+	if err := s.Heartbeat(ctx, t0); err != nil {
+		t.Fatal(err)
+	}
+	if hb, err := s.LastHeartbeat(ctx); err != nil || !hb.Equal(t0) {
+		t.Errorf("LastHeartbeat = %v, %v; want %v", hb, err, t0)
+	}
+	b := mustLoad(t, s, "b")
+	back := t0.Add(10 * time.Minute)
+	credit, n, err := s.CreditOutage(ctx, back, time.Minute)
+	if err != nil || credit != 10*time.Minute || n != 1 {
+		t.Fatalf("CreditOutage = %v, %d, %v; want 10m to 1 game", credit, n, err)
+	}
+	got := mustLoad(t, s, "b")
+	if !got.Scoring.Deadline.Equal(t0.Add(time.Hour + 10*time.Minute)) || got.Version != b.Version+1 {
+		t.Errorf("after the credit: deadline %v, version %d; want %v, %d", got.Scoring.Deadline, got.Version, t0.Add(70*time.Minute), b.Version+1)
+	}
+	if next, _ := s.NextDue(ctx); !next.Equal(t0.Add(70 * time.Minute)) {
+		t.Errorf("NextDue after the credit = %v, want %v", next, t0.Add(70*time.Minute))
+	}
+	if err := s.UpdateGame(ctx, b); !errors.Is(err, storage.ErrConflict) {
+		t.Errorf("a write prepared before the credit = %v, want ErrConflict", err)
+	}
+	// A second worker starting at once finds a fresh heartbeat.
+	if credit, n, err := s.CreditOutage(ctx, back.Add(time.Second), time.Minute); err != nil || credit != 0 || n != 0 {
+		t.Errorf("second CreditOutage = %v, %d, %v; want nothing", credit, n, err)
+	}
+}
+
+func testVacation(t *testing.T, s Store, clk *Clock) {
+	if v, err := s.Vacation(ctx, "1"); err != nil || v != (storage.Vacation{}) {
+		t.Errorf("Vacation of a player who took none = %+v, %v", v, err)
+	}
+	v := storage.Vacation{Year: 2026, Used: 48 * time.Hour, Start: clk.Now(), Until: clk.Now().Add(24 * time.Hour)}
+	if err := s.PutVacation(ctx, "1", v); err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.Vacation(ctx, "1")
+	if err != nil || got.Year != v.Year || got.Used != v.Used || !got.Start.Equal(v.Start) || !got.Until.Equal(v.Until) || !got.On(clk.Now()) {
+		t.Errorf("Vacation = %+v, %v; want %+v", got, err, v)
+	}
+	bad := storage.Vacation{Used: -time.Hour}
+	if err := s.PutVacation(ctx, "1", bad); !errors.Is(err, storage.ErrInvalid) {
+		t.Errorf("PutVacation(negative) = %v, want ErrInvalid", err)
+	}
+}
