@@ -67,7 +67,7 @@ func testDeadlines(t *testing.T, s Store, clk *Clock) {
 		t.Fatalf("CreditOutage = %v, %d, %v; want 10m to 1 game", credit, n, err)
 	}
 	got := mustLoad(t, s, "b")
-	if !got.Scoring.Deadline.Equal(t0.Add(time.Hour + 10*time.Minute)) || got.Version != b.Version+1 {
+	if !got.Scoring.Deadline.Equal(t0.Add(time.Hour+10*time.Minute)) || got.Version != b.Version+1 {
 		t.Errorf("after the credit: deadline %v, version %d; want %v, %d", got.Scoring.Deadline, got.Version, t0.Add(70*time.Minute), b.Version+1)
 	}
 	if next, _ := s.NextDue(ctx); !next.Equal(t0.Add(70 * time.Minute)) {
