@@ -43,11 +43,15 @@ type judgement struct {
 }
 
 // judge estimates the end of g's position with judgePlayouts heavy
-// playouts seeded with seed.
+// playouts seeded with seed. When ctx's deadline passes first (a clock
+// running out), nothing is judged settled: the bot still answers at once.
 func judge(ctx context.Context, g *engine.Game, seed int64) (judgement, error) {
 	own, err := mcts.EstimateOwnership(ctx, g, judgePlayouts, seed)
 	if err != nil {
-		return judgement{}, err
+		if cancelled(ctx) != nil || ctx.Err() == nil {
+			return judgement{}, err
+		}
+		own = make([]float64, g.Size()*g.Size())
 	}
 	return newJudgement(g.Board(), own), nil
 }
