@@ -7,7 +7,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"io"
-	"log/slog"
 	"net/http"
 	"strconv"
 	"sync"
@@ -356,24 +355,4 @@ func (c *replayCache) claim(id string, expires, now time.Time) (*replayEntry, bo
 func (e *replayEntry) finish(status int, body []byte) {
 	e.status, e.body = status, body
 	close(e.done)
-}
-
-// HealthHandler answers GET /healthz with 200 "ok" while check succeeds.
-func HealthHandler(check func(ctx context.Context) error, log *slog.Logger) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
-		if req.Method != http.MethodGet && req.Method != http.MethodHead {
-			w.Header().Set("Allow", "GET, HEAD")
-			http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
-			return
-		}
-		if check != nil {
-			if err := check(req.Context()); err != nil {
-				log.Warn("health check failed", "err", err)
-				http.Error(w, "unhealthy", http.StatusServiceUnavailable)
-				return
-			}
-		}
-		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-		io.WriteString(w, "ok\n")
-	})
 }

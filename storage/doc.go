@@ -125,7 +125,9 @@
 // PlayerGamesPage for paging; ChannelGames;
 // PlayerStats; the queue of owed bot moves (Game.BotToMove, ClaimBotMove,
 // ReleaseBotMove, BotQueuePosition, BotQueue); GameReview and
-// PutGameReview; Check; NewID; ParseResult; Player.Key; the hot-backup
+// PutGameReview; Check, CheckPages (the file's pages only, for the
+// background health check) and Ping (a read transaction); NewID;
+// ParseResult; Player.Key; the hot-backup
 // socket (Options.BackupSocket, FetchBackup, BackupTo,
 // DefaultBackupSocket); Options.Now (the store's clock);
 // Game.Followup and Game.Unposted (how a bot move made in the background

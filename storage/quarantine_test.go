@@ -2,6 +2,7 @@ package storage
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"strings"
 	"testing"
@@ -75,5 +76,38 @@ func TestQuarantinedGames(t *testing.T) {
 	}
 	if g.Black.UserID != "1" || g.White.UserID != "2" || g.ChannelID != "occupied" || g.Game.ToPlay() != engine.White {
 		t.Errorf("Salvage(occupied) = %+v, want the record's players and channel, white to play", g)
+	}
+}
+
+// TestCheckPagesIgnoresOneRecord: the health's deep check reflects the
+// file (bbolt's pages), not one record that does not decode: Check reports
+// the record, CheckPages does not, and Ping is a read transaction.
+func TestCheckPagesIgnoresOneRecord(t *testing.T) {
+	s := openTest(t)
+	for _, ch := range []string{"a", "half"} {
+		g := newGame(t, ch, "1", "2")
+		if err := s.CreateGame(ctx, g); err != nil {
+			t.Fatal(err)
+		}
+	}
+	half := rawGet(t, s, bucketGames, "half")
+	rawPut(t, s, bucketGames, "half", half[:len(half)/2])
+	if err := s.Check(ctx); !errors.Is(err, ErrCorrupt) {
+		t.Errorf("Check() = %v, want the corrupt record reported", err)
+	}
+	if err := s.CheckPages(ctx); err != nil {
+		t.Errorf("CheckPages() = %v, want nil: one bad record is not a bad file", err)
+	}
+	if err := s.Ping(ctx); err != nil {
+		t.Errorf("Ping() = %v", err)
+	}
+	if err := s.QuarantineGame(ctx, "half"); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	for name, f := range map[string]func(context.Context) error{"Ping": s.Ping, "CheckPages": s.CheckPages} {
+		if err := f(ctx); !errors.Is(err, ErrClosed) {
+			t.Errorf("%s() after Close = %v, want ErrClosed", name, err)
+		}
 	}
 }

@@ -1,6 +1,7 @@
 package storage
 
 import (
+	"context"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -166,6 +167,30 @@ func checkFreelist(r io.ReaderAt, m boltMeta) error {
 		}
 	}
 	return nil
+}
+
+// Ping runs a read transaction that reads the schema version: the cheap
+// proof, for a health check, that the store is open and its file readable.
+func (s *Store) Ping(ctx context.Context) error {
+	return s.view(ctx, func(tx *bolt.Tx) error {
+		if tx.Bucket(bucketMeta) == nil || len(tx.Bucket(bucketMeta).Get(keySchema)) != 8 {
+			return fmt.Errorf("storage: ping %s: no schema version: %w", s.path, ErrCorrupt)
+		}
+		return nil
+	})
+}
+
+// CheckPages verifies the file as Open does, while the store is in use:
+// bbolt's Tx.Check in one read transaction (every page reachable or free,
+// none used twice, keys in order). Unlike Check it does not decode the
+// records, so one damaged record (which the bot sets aside when it reads
+// it) does not fail it; its cost grows with the file, so it is for a
+// background check, not for every request. A damaged page is ErrDamaged.
+func (s *Store) CheckPages(ctx context.Context) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	return closedErr(checkPages(s.db, s.path))
 }
 
 // checkPages runs bbolt's Tx.Check on an opened file: every page reachable

@@ -179,7 +179,9 @@ func serve(ctx context.Context, stdout, stderr io.Writer) (err error) {
 	var srv *http.Server
 	if cfg.HTTPAddr != "" {
 		mux := http.NewServeMux()
-		mux.Handle("GET /healthz", commands.HealthHandler(store.Check, log))
+		health := commands.NewHealth(healthOptions(store, log))
+		go health.Run(ctx)
+		mux.Handle("GET /healthz", health)
 		if cfg.Mode == config.ModeHTTP {
 			mux.Handle("POST "+commands.InteractionsPath, bot.HTTPHandler(cfg.PublicKey))
 		}
@@ -238,6 +240,18 @@ type botStore interface {
 	commands.Store
 	Check(ctx context.Context) error
 	Close() error
+}
+
+// healthOptions are the checks behind /healthz. For the bbolt file a
+// request costs a read transaction, and the file's pages are checked in the
+// background at a bounded rate (its full Check replays every game: far too
+// slow for a request). PostgreSQL's Check reads no records and serves as
+// both.
+func healthOptions(store botStore, log *slog.Logger) commands.HealthOptions {
+	if s, ok := store.(*storage.Store); ok {
+		return commands.HealthOptions{Ping: s.Ping, Deep: s.CheckPages, Logger: log}
+	}
+	return commands.HealthOptions{Ping: store.Check, Deep: store.Check, Logger: log}
 }
 
 // openStore opens PostgreSQL when GOBOT_DATABASE_URL is set, and the bbolt
