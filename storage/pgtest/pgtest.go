@@ -42,7 +42,8 @@ var (
 	inMain  atomic.Bool
 	once    sync.Once
 	admin   string // URL of the maintenance database
-	reason  string // why there is no server, when admin is ""
+	base    string // URL of this test binary's database; "" when there is none
+	reason  string // why there is no server, when base is ""
 	cluster *running
 	seq     atomic.Int64
 )
@@ -58,44 +59,60 @@ type running struct {
 func Main(m *testing.M) int {
 	inMain.Store(true)
 	code := m.Run()
+	if base != "" && cluster == nil {
+		// On a server we did not start, leave no database behind.
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		exec1(ctx, admin, "DROP DATABASE IF EXISTS "+dbName()+" WITH (FORCE)")
+		cancel()
+	}
 	if cluster != nil {
 		cluster.stop()
 	}
 	return code
 }
 
+// dbName is this test binary's database.
+func dbName() string { return fmt.Sprintf("gobot_test_%d", os.Getpid()) }
+
 // Database returns the URL of a new, empty database for t, dropped when t
 // ends. It skips t, saying why, when no PostgreSQL is available.
+//
+// The database is a schema of its own (the URL sets search_path to it)
+// in one database per test binary: creating a schema is instant where
+// CREATE DATABASE copies a template, and it needs no right to create
+// databases on a server given by GOBOT_TEST_DATABASE_URL.
 func Database(t testing.TB) string {
 	t.Helper()
 	if !inMain.Load() {
 		t.Fatal("pgtest: the package's TestMain must run the tests through pgtest.Main")
 	}
 	once.Do(setup)
-	if admin == "" {
+	if base == "" {
 		t.Skipf("pgtest: no PostgreSQL for this test: %s", reason)
 	}
-	name := fmt.Sprintf("gobot_test_%d_%d", os.Getpid(), seq.Add(1))
+	name := fmt.Sprintf("t%d", seq.Add(1))
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	if err := exec1(ctx, "CREATE DATABASE "+name); err != nil {
-		t.Fatalf("pgtest: create database: %v", err)
+	if err := exec1(ctx, base, "CREATE SCHEMA "+name); err != nil {
+		t.Fatalf("pgtest: create schema: %v", err)
 	}
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		defer cancel()
-		if err := exec1(ctx, "DROP DATABASE IF EXISTS "+name+" WITH (FORCE)"); err != nil {
-			t.Logf("pgtest: drop database %s: %v", name, err)
+		if err := exec1(ctx, base, "DROP SCHEMA IF EXISTS "+name+" CASCADE"); err != nil {
+			t.Logf("pgtest: drop schema %s: %v", name, err)
 		}
 	})
-	u, _ := url.Parse(admin)
-	u.Path = "/" + name
+	u, _ := url.Parse(base)
+	q := u.Query()
+	q.Set("search_path", name)
+	u.RawQuery = q.Encode()
 	return u.String()
 }
 
-// exec1 runs one statement on the maintenance database.
-func exec1(ctx context.Context, sql string) error {
-	conn, err := pgx.Connect(ctx, admin)
+// exec1 runs one statement on the database at url.
+func exec1(ctx context.Context, url, sql string) error {
+	conn, err := pgx.Connect(ctx, url)
 	if err != nil {
 		return err
 	}
@@ -104,8 +121,27 @@ func exec1(ctx context.Context, sql string) error {
 	return err
 }
 
-// setup finds or starts a server, once per test binary.
+// setup finds or starts a server and creates this binary's database, once
+// per test binary.
 func setup() {
+	findServer()
+	if admin == "" {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if err := exec1(ctx, admin, "CREATE DATABASE "+dbName()); err != nil {
+		reason = fmt.Sprintf("create database %s: %v", dbName(), err)
+		return
+	}
+	u, _ := url.Parse(admin)
+	u.Path = "/" + dbName()
+	base = u.String()
+}
+
+// findServer sets admin to GOBOT_TEST_DATABASE_URL or to a cluster it
+// starts, or reason to why there is none.
+func findServer() {
 	if u := os.Getenv(EnvURL); u != "" {
 		admin = u
 		return
