@@ -9,15 +9,17 @@ import (
 )
 
 // secrets returns the secret values the configuration holds: the token and
-// the password in DISCORD_API_URL, when set.
+// the passwords in DISCORD_API_URL and GOBOT_DATABASE_URL, when set.
 func (c *Config) secrets() []string {
 	var s []string
 	if t := c.Token.Reveal(); t != "" {
 		s = append(s, t)
 	}
-	if u, err := url.Parse(c.APIURL); err == nil && u.User != nil {
-		if p, ok := u.User.Password(); ok && p != "" {
-			s = append(s, p)
+	for _, raw := range []string{c.APIURL, c.DatabaseURL.Reveal()} {
+		if u, err := url.Parse(raw); err == nil && u.User != nil {
+			if p, ok := u.User.Password(); ok && p != "" {
+				s = append(s, p)
+			}
 		}
 	}
 	return s

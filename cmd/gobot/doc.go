@@ -5,6 +5,7 @@
 //	gobot gtp [--bot LEVEL]       speak GTP on stdin/stdout (for GoGui, twogtp, Sabaki)
 //	gobot backup FILE             write a consistent copy of the database to FILE
 //	gobot arena ...               play bot levels against each other
+//	gobot migrate-db --to URL     copy the bbolt database into PostgreSQL
 //
 // Configuration comes from the environment (see README.md). This package is
 // wiring only: it reads the configuration, opens the store, builds the bots

@@ -60,6 +60,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		err = runArena(ctx, args, stdout)
 	case "doctor":
 		err = doctor(ctx, args, stdout, stderr)
+	case "migrate-db":
+		err = migrateDB(ctx, args, stdout, stderr)
 	case "healthcheck":
 		err = healthcheck(ctx, os.Getenv, stdout)
 	case "help", "-h", "--help":
@@ -87,6 +89,8 @@ const usage = `usage:
   gobot backup FILE                          copy the database (GOBOT_DB) to FILE, even while the bot runs
   gobot doctor [--db FILE] [export N]        list the game records set aside as damaged; export one as SGF
   gobot arena [flags]                        play bot levels against each other
+  gobot migrate-db --to postgres://… [--db FILE]
+                                             copy the bbolt database into PostgreSQL, verified; safe to re-run
   gobot healthcheck                          exit 0 if the gobot on this machine answers GET /healthz
                                              (on the port of GOBOT_HTTP_ADDR), 1 otherwise
 `

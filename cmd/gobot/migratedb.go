@@ -1,0 +1,71 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net/url"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/gobot-dev/gobot/storage"
+)
+
+// migrateDB copies the bbolt database into PostgreSQL: gobot migrate-db
+// --to postgres://… [--db FILE]. It is safe to run again, after a failure
+// or a success: it copies what is missing and verifies the counts.
+func migrateDB(ctx context.Context, args []string, stdout, stderr io.Writer) (err error) {
+	fs := flag.NewFlagSet("migrate-db", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	to := fs.String("to", os.Getenv("GOBOT_DATABASE_URL"), "PostgreSQL URL to copy into (default GOBOT_DATABASE_URL)")
+	dbDefault := os.Getenv("GOBOT_DB")
+	if dbDefault == "" {
+		dbDefault = "gobot.db"
+	}
+	db := fs.String("db", dbDefault, "bbolt database file to copy (default GOBOT_DB or gobot.db)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() != 0 || *to == "" {
+		return errors.New("usage: gobot migrate-db --to postgres://user:password@host:5432/gobot [--db FILE]")
+	}
+	defer func() {
+		// Neither pgx nor the store prints the password, but an error
+		// must not be the first to.
+		if err != nil {
+			if u, perr := url.Parse(*to); perr == nil && u.User != nil {
+				if p, ok := u.User.Password(); ok && p != "" {
+					err = &redactedError{msg: strings.ReplaceAll(err.Error(), p, "[redacted]"), err: err}
+				}
+			}
+		}
+	}()
+	if _, err := os.Stat(*db); err != nil {
+		return fmt.Errorf("migrate-db: the bbolt database %s: %w", *db, err)
+	}
+	src, err := storage.Open(*db, storage.Options{})
+	if err != nil {
+		return fmt.Errorf("migrate-db: %w (stop the bot that uses it first)", err)
+	}
+	defer src.Close()
+	octx, cancel := context.WithTimeout(ctx, time.Minute)
+	dst, err := storage.OpenPostgres(octx, *to, storage.Options{})
+	cancel()
+	if err != nil {
+		return fmt.Errorf("migrate-db: %w", err)
+	}
+	defer dst.Close()
+	counts, err := storage.CopyToPostgres(ctx, src, dst)
+	if err != nil {
+		return fmt.Errorf("migrate-db: %w", err)
+	}
+	fmt.Fprintf(stdout, "Copied %s into PostgreSQL and verified it:\n", *db)
+	for _, c := range counts {
+		fmt.Fprintf(stdout, "  %s\n", c)
+	}
+	fmt.Fprintln(stdout, "Start gobot with GOBOT_DATABASE_URL set to use it; the bbolt file is left as it was.")
+	return nil
+}

@@ -1,0 +1,50 @@
+package main
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/gobot-dev/gobot/engine"
+	"github.com/gobot-dev/gobot/storage"
+	"github.com/gobot-dev/gobot/storage/pgtest"
+)
+
+func TestMigrateDB(t *testing.T) {
+	url := pgtest.Database(t)
+	path := filepath.Join(t.TempDir(), "gobot.db")
+	s, err := storage.Open(path, storage.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	eg, _ := engine.NewGame(engine.Config{Size: 9, Rules: engine.DefaultRules()})
+	if err := s.CreateGame(context.Background(), &storage.Game{ChannelID: "5", Black: storage.Player{UserID: "1"}, White: storage.Player{Bot: "easy"}, Game: eg}); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+
+	for i, want := range []string{"games: 1 in bbolt, 1 in PostgreSQL (1 copied now)", "games: 1 in bbolt, 1 in PostgreSQL (0 copied now)"} {
+		var stdout, stderr syncBuffer
+		if code := run(context.Background(), []string{"migrate-db", "--to", url, "--db", path}, nil, &stdout, &stderr); code != 0 {
+			t.Fatalf("run %d: exit %d: %s", i+1, code, stderr.String())
+		}
+		if !strings.Contains(stdout.String(), want) {
+			t.Errorf("run %d printed:\n%s\nwant a line %q", i+1, stdout.String(), want)
+		}
+	}
+	p, err := storage.OpenPostgres(context.Background(), url, storage.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	if g, err := p.Game(context.Background(), "5"); err != nil || g.White.Bot != "easy" {
+		t.Errorf("migrated game = %+v, %v", g, err)
+	}
+
+	var stdout, stderr syncBuffer
+	bad := "postgres://gobot:sw0rdfish@127.0.0.1:1/gobot?connect_timeout=2"
+	if code := run(context.Background(), []string{"migrate-db", "--to", bad, "--db", path}, nil, &stdout, &stderr); code == 0 || strings.Contains(stderr.String(), "sw0rdfish") {
+		t.Errorf("migrate-db to an unreachable server: exit %d, stderr %q (must fail without the password)", code, stderr.String())
+	}
+}
