@@ -81,6 +81,16 @@ type SGFInfo struct {
 	// opponent's TB/TW marks, or under MA, in a last node with TB or TW,
 	// in board order (top row first).
 	Dead []Point
+	// Comments are written as comments (C) on the nodes of the moves,
+	// keyed by move number from 1. WriteSGF writes them; ParseSGF does not
+	// read them back.
+	Comments map[int]string
+	// Variations are other lines written as variations beside the main
+	// line, keyed by the number of the move (from 1) they would replace:
+	// each starts in the position before that move. WriteSGF writes them
+	// after the main line, which stays the first; ParseSGF reads the main
+	// line only.
+	Variations map[int][]Move
 	// InsertedPasses counts the passes ParseSGF inserted where the record
 	// has the same player move twice in a row (it happens in real records,
 	// mostly from handicap stones given as moves or a missing pass).
@@ -1115,8 +1125,9 @@ func sgfEscape(s string) string {
 // the set-up stones, then one node per move, passes written as "[]". RE is
 // info.RE, or the game's result when info.RE is empty. When info.Dead is
 // not nil the last node carries the final marking (TB, TW and MA for the
-// dead stones), scored by the game's rules. ParseSGF reads back every
-// position. The record has no empty lines (GTP's printsgf relies on it)
+// dead stones), scored by the game's rules. info.Comments go on the
+// nodes of their moves and info.Variations follow the main line as
+// variations. ParseSGF reads back every position of the main line. The record has no empty lines (GTP's printsgf relies on it)
 // unless info.C has them.
 func WriteSGF(w io.Writer, g *Game, info SGFInfo) error {
 	sw := &sgfWriter{w: bufio.NewWriter(w)}
@@ -1160,21 +1171,44 @@ func WriteSGF(w io.Writer, g *Game, info SGFInfo) error {
 		sw.newline()
 		sw.raw("PL[" + g.FirstPlayer().Letter() + "]")
 	}
+	var branches []int // moves with variations, in order
 	for i, m := range g.Moves() {
-		if i%10 == 0 {
+		n := i + 1
+		if len(info.Variations[n]) > 0 {
+			sw.newline()
+			sw.raw("(")
+			branches = append(branches, n)
+		} else if i%10 == 0 {
 			sw.newline()
 		}
-		v := ""
-		if m.Kind == Place {
-			v = SGFPoint(m.Point, size)
+		sw.move(m, size)
+		if c := info.Comments[n]; c != "" {
+			sw.prop("C", c)
 		}
-		sw.raw(";" + m.Color.Letter() + "[" + v + "]")
 	}
 	if info.Dead != nil {
 		sw.marking(g, info.Dead)
 	}
+	for i := len(branches) - 1; i >= 0; i-- {
+		sw.raw(")")
+		sw.newline()
+		sw.raw("(")
+		for _, m := range info.Variations[branches[i]] {
+			sw.move(m, size)
+		}
+		sw.raw(")")
+	}
 	sw.raw(")\n")
 	return sw.w.Flush()
+}
+
+// move writes the node of one move; a pass is written "[]".
+func (sw *sgfWriter) move(m Move, size int) {
+	v := ""
+	if m.Kind == Place {
+		v = SGFPoint(m.Point, size)
+	}
+	sw.raw(";" + m.Color.Letter() + "[" + v + "]")
 }
 
 // sgfWriter writes a record without empty lines.
