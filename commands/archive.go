@@ -136,7 +136,11 @@ func archivedTitle(a *storage.Archived) string {
 // cmdSGF attaches a game's record: the active game's in this channel, or a
 // finished game's (game:, or the last one finished here).
 func (b *Bot) cmdSGF(ctx context.Context, r *Request) error {
-	if _, named := r.String(gameOption); !named {
+	withReview, _, err := r.Bool("review")
+	if err != nil {
+		return err
+	}
+	if _, named := r.String(gameOption); !named && !withReview {
 		g, err := b.loadGame(ctx, r.Interaction.ChannelID)
 		if err == nil {
 			return b.activeSGF(ctx, r, g)
@@ -156,6 +160,18 @@ func (b *Bot) cmdSGF(ctx context.Context, r *Request) error {
 	m := &Message{
 		Content: fmt.Sprintf("Record of %s, %d×%d, %s, finished <t:%d:d> (SGF, opens in any Go editor).", archivedTitle(a), a.Size, a.Size, a.Result, a.FinishedAt.Unix()),
 		Files:   []File{sgfFile(a.ID, archivedTitle(a), a.SGF)},
+	}
+	if withReview {
+		rv := b.storedReview(ctx, a.ID)
+		if rv == nil {
+			return userErr(ErrBadOption, fmt.Sprintf("Game `%s` has not been reviewed yet: `/go review game:%s` reviews it, then ask again.", a.ID, a.ID))
+		}
+		data, err := reviewedSGF(a, rv)
+		if err != nil {
+			return err
+		}
+		m.Files[0].Data = data
+		m.Content = fmt.Sprintf("Record of %s with its review, %d×%d, %s (SGF: the win rate on every move, the mistakes with the preferred lines as variations).", archivedTitle(a), a.Size, a.Size, a.Result)
 	}
 	if animate {
 		if err := r.Defer(ctx, false); err != nil {

@@ -32,7 +32,10 @@ type Options struct {
 	Discord Discord
 	Store   Store
 	Players Players
-	Logger  *slog.Logger
+	// Reviewer reviews games and estimates scores; nil means Players when
+	// it is a Reviewer too, else the built-in engine one at a time.
+	Reviewer Reviewer
+	Logger   *slog.Logger
 	// ChallengeTTL is how long a challenge stays open (DefaultChallengeTTL).
 	ChallengeTTL time.Duration
 	// ScoringTTL is how long players have to agree on dead stones (DefaultScoringTTL).
@@ -57,6 +60,8 @@ type Bot struct {
 	// start a second thread (storage.AcceptChallenge would refuse its game,
 	// but the thread would stay, empty).
 	accepting sync.Map
+	// reviews are the reviews running, one per user.
+	reviews *reviews
 
 	// bodyReads holds a slot per HTTP body being read before its signature
 	// is checked (maxBodyReads); replays remembers the interactions the
@@ -88,8 +93,15 @@ func New(opts Options) (*Bot, error) {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
+	if opts.Reviewer == nil {
+		if rv, ok := opts.Players.(Reviewer); ok {
+			opts.Reviewer = rv
+		} else {
+			opts.Reviewer = newLocalReviewer()
+		}
+	}
 	b := &Bot{opts: opts, log: opts.Logger, deferAfter: httpDeferAfter,
-		bodyReads: make(chan struct{}, maxBodyReads), replays: newReplayCache()}
+		bodyReads: make(chan struct{}, maxBodyReads), replays: newReplayCache(), reviews: newReviews()}
 	b.base, b.cancel = context.WithCancel(context.Background())
 	b.router = b.routes()
 	return b, nil
@@ -165,11 +177,14 @@ func (b *Bot) spawn(fn func(ctx context.Context)) bool {
 
 // Shutdown stops taking new work and waits for in-flight interactions and
 // bot moves to finish, or for ctx to end, when it cancels them and waits for
-// them to return.
+// them to return. Game reviews in progress are cancelled at once.
 func (b *Bot) Shutdown(ctx context.Context) error {
 	b.mu.Lock()
 	b.closed = true
 	b.mu.Unlock()
+	// Reviews can take minutes: they stop at once rather than hold up the
+	// moves' grace period.
+	b.reviews.stop()
 	done := make(chan struct{})
 	go func() { b.inflight.Wait(); close(done) }()
 	select {

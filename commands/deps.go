@@ -28,6 +28,8 @@ type Store interface {
 	PlayerGamesPage(ctx context.Context, playerKey string, offset, limit int, keep func(*storage.Archived) bool) ([]*storage.Archived, int, error)
 	ChannelGames(ctx context.Context, channelID string, limit int) ([]*storage.Archived, error)
 	ArchivedGame(ctx context.Context, id string) (*storage.Archived, error)
+	GameReview(ctx context.Context, id string) ([]byte, error)
+	PutGameReview(ctx context.Context, id string, review []byte) error
 
 	CreateChallenge(ctx context.Context, c *storage.Challenge) error
 	Challenge(ctx context.Context, id string) (*storage.Challenge, error)

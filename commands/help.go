@@ -47,6 +47,11 @@ func helpText(levels []Level, challengeTTL, scoringTTL time.Duration) []*discord
 				"(it suggests your recent games as you type). `/go replay game:` posts an animated replay. " +
 				"`/go history player: page:` lists someone's games, with Previous / Next and an SGF button for each. " +
 				"You may see the games you played and the games of this server."},
+			{Name: "Review and estimate", Value: "`/go review game:` reviews a finished game (default: the last one here): a graph of Black's winning chance " +
+				"with the three biggest swings, each player's three biggest mistakes on a board with the better move ringed and its line numbered, " +
+				"and a summary; in a thread where I may start one. A second request comes from the archive at once, and " +
+				"`/go sgf game: review:true` writes the review into the record. `/go estimate` shows the score estimate with ownership " +
+				"(spectators at any time, privately during a rated game; players after the game)."},
 			{Name: "Coordinates", Value: "Columns are letters from the left, **skipping I** (A–H, J–T on 19×19); rows are numbers from the bottom. " +
 				"On 9×9 the points are A1–J9, on 13×13 A1–N13, on 19×19 A1–T19."},
 			{Name: "End of the game", Value: "Two passes in a row end play. I then propose which stones are dead (crossed out) and show the count. " +

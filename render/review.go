@@ -373,10 +373,20 @@ func Ownership(w io.Writer, b *engine.Board, own []float64, opts OwnershipOption
 				}
 				if doubt := 1 - math.Max(0, mine); doubt > 0.25 {
 					veil := k.st.wood
-					veil.A = uint8(130 * doubt)
+					veil.A = uint8(110 * doubt)
 					dc.SetColor(veil)
 					dc.DrawCircle(cx, cy, r*0.98)
 					dc.Fill()
+					// Keep the stone's edge, so a veiled white stone
+					// still reads as a stone.
+					edge := k.st.stoneStyle(c).edge
+					if c == engine.White {
+						edge = k.st.terrEdge
+					}
+					dc.SetColor(edge)
+					dc.SetLineWidth(math.Max(1.5, 0.06*r))
+					dc.DrawCircle(cx, cy, r*0.96)
+					dc.Stroke()
 				}
 			}
 		}

@@ -81,8 +81,9 @@ type Summary struct {
 	// Resigned is set when the game ended by resignation (or time or
 	// forfeit), so its score was never counted.
 	Resigned bool `json:"resigned,omitempty"`
-	// Turn is the move after which Winner stayed ahead to the end, or 0
-	// when Winner was never behind after the first move.
+	// Turn is the move after which Winner stayed ahead to the end, 0
+	// when Winner was never behind after the start, -1 when Winner was
+	// not ahead at the end.
 	Turn int `json:"turn"`
 	// Swing is the move that changed Black's winning chance the most.
 	Swing int `json:"swing"`
@@ -191,9 +192,16 @@ func (r *Review) finish(res engine.Result, hasResult bool) {
 	for i, m := range r.Moves {
 		movers[i] = m.Color
 	}
-	for _, c := range SelectMistakes(wr, movers, MistakesPerPlayer) {
+	// A move the engine itself preferred is no mistake, whatever the
+	// noise of the next judgement says.
+	per := map[engine.Color]int{}
+	for _, c := range SelectMistakes(wr, movers, len(movers)) {
 		m := r.Moves[c.Number-1]
 		before := r.Positions[c.Number-1]
+		if m.Move == before.Best || per[c.Color] == MistakesPerPlayer {
+			continue
+		}
+		per[c.Color]++
 		c.Move, c.Best = m.Move, before.Best
 		c.PV = before.PV[:min(len(before.PV), 6)]
 		r.Mistakes = append(r.Mistakes, c)
@@ -318,11 +326,15 @@ func Swings(winrates []float64, n int) []int {
 }
 
 // TurningPoint returns the move after which winner's winning chance stayed
-// above one half to the end, or 0 when it was never at or below one half
-// after the start (or there is no winner).
+// above one half to the end, 0 when it was never at or below one half
+// after the start (or there is no winner), and -1 when the winner was not
+// ahead at the end (a resignation in a good position, a lost count).
 func TurningPoint(winrates []float64, winner engine.Color) int {
-	if winner == engine.Empty {
+	if winner == engine.Empty || len(winrates) == 0 {
 		return 0
+	}
+	if own(winrates[len(winrates)-1], winner) <= 0.5 {
+		return -1
 	}
 	for i := len(winrates) - 1; i >= 1; i-- {
 		if own(winrates[i-1], winner) <= 0.5 {
@@ -345,6 +357,9 @@ func (r *Review) Paragraph() string {
 	switch {
 	case s.Winner == engine.Empty:
 		parts = append(parts, fmt.Sprintf("A close game of %d moves.", n))
+	case s.Turn < 0:
+		parts = append(parts, fmt.Sprintf("%s won, although the engine saw %s ahead at the end (%s's winning chance %.0f%%).",
+			name(s.Winner), name(s.Winner.Opponent()), name(s.Winner.Opponent()), 100*own(r.Positions[len(r.Positions)-1].Winrate, s.Winner.Opponent())))
 	case s.Turn > 0:
 		m := r.Moves[s.Turn-1]
 		parts = append(parts, fmt.Sprintf("The game turned at move %d (%s %s): %s took the lead there and kept it to the end.",

@@ -96,6 +96,9 @@ func TestSwingsAndTurn(t *testing.T) {
 	if got := TurningPoint([]float64{0.6, 0.6, 0.7}, engine.Black); got != 0 {
 		t.Errorf("TurningPoint of a lead from the start = %d, want 0", got)
 	}
+	if got := TurningPoint([]float64{0.6, 0.6, 0.7}, engine.White); got != -1 {
+		t.Errorf("TurningPoint of White winning from behind at the end = %d, want -1", got)
+	}
 	avg := AverageLoss([]float64{0.5, 0.4, 0.6, 0.6, 0.9}, alternate(4))
 	if want := [2]float64{0.05, 0.25}; avg[0] < want[0]-1e-9 || avg[0] > want[0]+1e-9 || avg[1] < want[1]-1e-9 || avg[1] > want[1]+1e-9 {
 		t.Errorf("AverageLoss = %v, want %v", avg, want)

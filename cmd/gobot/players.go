@@ -8,6 +8,8 @@ import (
 
 	"github.com/gobot-dev/gobot/bots"
 	"github.com/gobot-dev/gobot/bots/arena"
+	"github.com/gobot-dev/gobot/bots/mcts"
+	"github.com/gobot-dev/gobot/bots/review"
 	"github.com/gobot-dev/gobot/commands"
 	"github.com/gobot-dev/gobot/config"
 	"github.com/gobot-dev/gobot/engine"
@@ -16,7 +18,10 @@ import (
 // registryPlayers offers the bots registry's levels to the commands.
 type registryPlayers struct{ reg *bots.Registry }
 
-var _ commands.QueuedPlayers = registryPlayers{}
+var (
+	_ commands.QueuedPlayers = registryPlayers{}
+	_ commands.Reviewer      = registryPlayers{}
+)
 
 func (p registryPlayers) Levels() []commands.Level {
 	var out []commands.Level
@@ -39,9 +44,19 @@ func (p registryPlayers) GenMoveQueued(ctx context.Context, level string, g *eng
 	return m, err
 }
 
+// Review reviews a game through the registry's limiter.
+func (p registryPlayers) Review(ctx context.Context, g *engine.Game, onQueued func(int), progress func(int, int)) (*review.Review, error) {
+	return p.reg.Review(ctx, g, onQueued, progress)
+}
+
+// Estimate estimates a position's score through the registry's limiter.
+func (p registryPlayers) Estimate(ctx context.Context, g *engine.Game, onQueued func(int)) (mcts.ScoreEstimate, error) {
+	return p.reg.Estimate(ctx, g, onQueued)
+}
+
 // newRegistry builds the bot levels from the configuration.
 func newRegistry(cfg *config.Config) (*bots.Registry, error) {
-	reg, err := bots.NewRegistry(bots.Config{GTPEngines: cfg.GTPEngines, MaxSearches: cfg.MaxSearches})
+	reg, err := bots.NewRegistry(bots.Config{GTPEngines: cfg.GTPEngines, MaxSearches: cfg.MaxSearches, ReviewEngine: cfg.ReviewEngine})
 	if err != nil {
 		return nil, fmt.Errorf("bots: %w", err)
 	}

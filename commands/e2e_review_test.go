@@ -1,0 +1,215 @@
+package commands_test
+
+// End-to-end tests of /go review, /go sgf review:true and /go estimate.
+
+import (
+	"context"
+	"encoding/json"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/gobot-dev/gobot/bots/review"
+	"github.com/gobot-dev/gobot/commands/discordtest"
+	"github.com/gobot-dev/gobot/engine"
+)
+
+// reviewMoves is a short 9×9 game in which White (bob) throws a stone into
+// atari at move 8 (D3: Black takes it at once with C3... or not) before
+// resigning; Black is alice.
+var reviewMoves = []string{"E5", "E4", "D4", "D5", "C5", "F5", "E6", "D6"}
+
+// progressEdits returns the contents of the edits of interaction it's
+// original response that show a review's progress.
+func progressEdits(e *env, it *discordtest.Interaction) []string {
+	var out []string
+	for _, c := range e.d.Calls() {
+		if c.Method != "PATCH" || !strings.Contains(c.Path, "/messages/@original") || !strings.Contains(c.Path, it.Token) {
+			continue
+		}
+		body, _ := c.Body.(map[string]any)
+		if s, _ := body["content"].(string); strings.HasPrefix(s, "Reviewing move") || strings.HasPrefix(s, "Waiting for a free engine") {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// reviewed sends a /go review and returns its answer once the review is
+// done: its deferred response is edited with the progress first.
+func (e *env) reviewed(it *discordtest.Interaction) discordtest.Message {
+	e.t.Helper()
+	m := e.do(it)
+	if m.Ephemeral {
+		return m
+	}
+	e.d.WaitFor("the review", func() bool {
+		m, _ = e.d.Original(it)
+		return strings.HasPrefix(m.Content, "Review of")
+	})
+	return m
+}
+
+func TestE2EReview(t *testing.T) { httpMode(t, testE2EReview) }
+
+func testE2EReview(t *testing.T, e *env) {
+	ch := e.d.GuildChannel("general")
+	alice, bob, carol := e.d.NewUser("alice"), e.d.NewUser("bob"), e.d.NewUser("carol")
+	e.refused(e.slash(ch, carol, "review"), "No game has been played to the end in this channel yet")
+	e.startGame(ch, alice, bob, 9)
+	id := e.game(ch.ID).ID
+	e.playOut(ch, alice, bob, reviewMoves)
+	if m := e.do(e.slash(ch, bob, "resign")); m.Ephemeral {
+		t.Fatalf("resign refused: %q", m.Text())
+	}
+	e.refused(e.slash(ch, carol, "sgf", discordtest.Bool("review", true)), "has not been reviewed yet")
+
+	// carol, who watched, asks for the review of the last game here.
+	it := e.slash(ch, carol, "review")
+	answer := e.reviewed(it)
+	if answer.Ephemeral || !strings.Contains(answer.Text(), "Review of ⚫ alice vs ⚪ bob, 9×9, B+R, 8 moves: in the thread <#") {
+		t.Fatalf("/go review answered %q", answer.Text())
+	}
+	edits := progressEdits(e, it)
+	if len(edits) == 0 || edits[0] != "Reviewing move 0 of 8… `░░░░░░░░░░░░░░░░░░░░` 0%" {
+		t.Errorf("progress edits = %q, want the first to be the empty progress bar", edits)
+	}
+
+	data, err := e.store.GameReview(context.Background(), id)
+	if err != nil {
+		t.Fatalf("the review was not stored: %v", err)
+	}
+	var rv review.Review
+	if err := json.Unmarshal(data, &rv); err != nil {
+		t.Fatal(err)
+	}
+	if len(rv.Positions) != 9 || len(rv.Moves) != 8 || len(rv.Mistakes) == 0 || rv.Summary.Winner != engine.Black {
+		t.Fatalf("stored review: %d positions, %d moves, %d mistakes, winner %v", len(rv.Positions), len(rv.Moves), len(rv.Mistakes), rv.Summary.Winner)
+	}
+
+	// The thread holds the summary with the graph, then each player's
+	// mistakes, one board each with its line.
+	threads := e.d.Threads(ch.ID)
+	if len(threads) != 1 {
+		t.Fatalf("%d threads, want the review's", len(threads))
+	}
+	msgs := e.d.Messages(threads[0].ID)
+	if len(msgs) < 2 {
+		t.Fatalf("%d messages in the review thread, want the summary and the mistakes", len(msgs))
+	}
+	graph, ok := msgs[0].PNG()
+	if !ok || !strings.Contains(graph.Description, "Win-rate graph of 8 moves") || !strings.Contains(msgs[0].Text(), rv.Paragraph()) {
+		t.Errorf("first message in the thread = %q (graph %q), want the summary and the win-rate graph", msgs[0].Text(), graph.Description)
+	}
+	var boards []string
+	for _, m := range msgs[1:] {
+		for _, a := range m.Attachments {
+			boards = append(boards, a.Filename)
+		}
+	}
+	var want []string
+	for _, m := range rv.Mistakes {
+		want = append(want, "review-"+id+"-move"+itoa(m.Number)+".png")
+		line := "Move " + itoa(m.Number) + " · "
+		found := false
+		for _, msg := range msgs[1:] {
+			found = found || strings.Contains(msg.Text(), line) && strings.Contains(msg.Text(), "better: "+m.Best)
+		}
+		if !found {
+			t.Errorf("no line %q…better: %s in the thread", line, m.Best)
+		}
+	}
+	if !slices.Equal(boards, want) {
+		t.Errorf("mistake boards %v, want %v", boards, want)
+	}
+
+	// A second request is served from the archive: no progress, the same
+	// review, in a new thread.
+	it2 := e.slash(ch, alice, "review", discordtest.Str("game", id))
+	again := e.reviewed(it2)
+	if !strings.Contains(again.Text(), "in the thread") || len(progressEdits(e, it2)) != 0 {
+		t.Errorf("second /go review answered %q with progress %q, want the stored review at once", again.Text(), progressEdits(e, it2))
+	}
+	if n := len(e.d.Threads(ch.ID)); n != 2 {
+		t.Errorf("%d threads after the second review, want 2", n)
+	}
+
+	// The record with the review: comments and variations, and the main
+	// line unchanged.
+	sgf := e.do(e.slash(ch, carol, "sgf", discordtest.Bool("review", true)))
+	if len(sgf.Attachments) != 1 {
+		t.Fatalf("/go sgf review:true attached %d files: %q", len(sgf.Attachments), sgf.Text())
+	}
+	rec := string(sgf.Attachments[0].Data)
+	g, _, err := engine.ParseSGF(sgf.Attachments[0].Data)
+	if err != nil {
+		t.Fatalf("the reviewed SGF does not parse: %v\n%s", err, rec)
+	}
+	var played []string
+	for _, m := range g.Moves() {
+		played = append(played, m.String())
+	}
+	if !slices.Equal(played, reviewMoves) {
+		t.Errorf("reviewed SGF main line %v, want %v", played, reviewMoves)
+	}
+	if !strings.Contains(rec, "C[Black's winning chance: ") || !strings.Contains(rec, "Mistake: Move ") || strings.Count(rec, "(;") < 1+len(rv.Mistakes) {
+		t.Errorf("reviewed SGF lacks comments or variations:\n%s", rec)
+	}
+}
+
+func itoa(n int) string {
+	b, _ := json.Marshal(n)
+	return string(b)
+}
+
+// TestE2EReviewFallback: where no thread can be started (a DM), the review
+// is one message with every picture.
+func TestE2EReviewFallback(t *testing.T) { httpMode(t, testE2EReviewFallback) }
+
+func testE2EReviewFallback(t *testing.T, e *env) {
+	alice, bob := e.d.NewUser("alice"), e.d.NewUser("bob")
+	dm := e.d.PrivateChannel(alice, bob)
+	e.startGame(dm, alice, bob, 9)
+	e.playOut(dm, alice, bob, reviewMoves)
+	e.do(e.slash(dm, bob, "resign"))
+	m := e.reviewed(e.slash(dm, alice, "review"))
+	if m.Ephemeral || !strings.Contains(m.Text(), "Review of ⚫ alice vs ⚪ bob") {
+		t.Fatalf("/go review answered %q", m.Text())
+	}
+	if n := len(m.Attachments); n < 2 || n > 10 || len(m.Embeds) != n {
+		t.Errorf("one-message review has %d pictures and %d embeds, want the graph and the mistakes, each shown", n, len(m.Embeds))
+	}
+}
+
+func TestE2EEstimate(t *testing.T) { httpMode(t, testE2EEstimate) }
+
+func testE2EEstimate(t *testing.T, e *env) {
+	ch := e.d.GuildChannel("general")
+	alice, bob, carol := e.d.NewUser("alice"), e.d.NewUser("bob"), e.d.NewUser("carol")
+	e.startGame(ch, alice, bob, 9)
+	id := e.game(ch.ID).ID
+	e.playOut(ch, alice, bob, reviewMoves[:4])
+
+	// A player of a rated game is refused; a spectator gets the estimate,
+	// for their eyes only.
+	e.refused(e.slash(ch, alice, "estimate"), "Fair play: the players of a rated game cannot see a score estimate while it is played")
+	m := e.do(e.slash(ch, carol, "estimate"))
+	if !m.Ephemeral || m.VisibleTo != carol.ID {
+		t.Errorf("the spectator's estimate is not private to them: ephemeral %v, visible to %q", m.Ephemeral, m.VisibleTo)
+	}
+	png, ok := m.PNG()
+	if !ok || !strings.Contains(m.Text(), "Score estimate of ⚫ alice vs ⚪ bob after move 4: **") ||
+		!strings.Contains(png.Description, "Ownership estimate of the 9×9 board after move 4") {
+		t.Errorf("estimate = %q (picture %q)", m.Text(), png.Description)
+	}
+
+	// After the game the players may ask too, and it is public.
+	e.do(e.slash(ch, bob, "resign"))
+	after := e.do(e.slash(ch, alice, "estimate"))
+	if after.Ephemeral || !strings.Contains(after.Text(), "Score estimate of ⚫ alice vs ⚪ bob, B+R after move 4") {
+		t.Errorf("estimate after the game = %q (ephemeral %v)", after.Text(), after.Ephemeral)
+	}
+	if _, err := e.store.ArchivedGame(context.Background(), id); err != nil {
+		t.Errorf("the game was not archived: %v", err)
+	}
+}

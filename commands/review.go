@@ -1,0 +1,457 @@
+package commands
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+	"github.com/gobot-dev/gobot/bots"
+	"github.com/gobot-dev/gobot/bots/mcts"
+	"github.com/gobot-dev/gobot/bots/review"
+	"github.com/gobot-dev/gobot/engine"
+	"github.com/gobot-dev/gobot/render"
+	"github.com/gobot-dev/gobot/storage"
+)
+
+// Game reviews (/go review), the review in SGF (/go sgf review:true) and
+// score estimates (/go estimate).
+
+// Reviewer is what /go review and /go estimate need from the engines. Both
+// wait for a search slot in the same queue as bot moves, calling onQueued
+// (when not nil) with their place in it, and return when ctx ends.
+type Reviewer interface {
+	// Review reviews the whole game g, calling progress (when not nil)
+	// with the positions judged and their total.
+	Review(ctx context.Context, g *engine.Game, onQueued func(position int), progress func(done, total int)) (*review.Review, error)
+	// Estimate estimates the score of g's position.
+	Estimate(ctx context.Context, g *engine.Game, onQueued func(position int)) (mcts.ScoreEstimate, error)
+}
+
+// localReviewer reviews with the built-in engine through a limiter of its
+// own, one at a time: the reviewer of a bot whose Players cannot review.
+type localReviewer struct{ l *bots.Limiter }
+
+func newLocalReviewer() *localReviewer { return &localReviewer{l: bots.NewLimiter(1, 8)} }
+
+func (lr *localReviewer) Review(ctx context.Context, g *engine.Game, onQueued func(int), progress func(int, int)) (*review.Review, error) {
+	release, err := lr.l.Acquire(ctx, onQueued)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	return review.Run(ctx, g, review.MCTS{Seed: 1}, progress)
+}
+
+func (lr *localReviewer) Estimate(ctx context.Context, g *engine.Game, onQueued func(int)) (mcts.ScoreEstimate, error) {
+	release, err := lr.l.Acquire(ctx, onQueued)
+	if err != nil {
+		return mcts.ScoreEstimate{}, err
+	}
+	defer release()
+	return mcts.EstimateScore(ctx, g, bots.EstimatePlayouts(g.Size()), 1+int64(g.MoveCount()))
+}
+
+// progressEvery is how often a running review edits its progress message.
+const progressEvery = 2 * time.Second
+
+// reviews tracks the running reviews: one per user, all cancelled at once
+// when the bot shuts down.
+type reviews struct {
+	running sync.Map // user ID -> game ID
+	ctx     context.Context
+	stop    context.CancelFunc
+}
+
+func newReviews() *reviews {
+	r := &reviews{}
+	r.ctx, r.stop = context.WithCancel(context.Background())
+	return r
+}
+
+// cmdReview reviews a finished game (game:, or the last one finished
+// here): from the archive when it was reviewed before, else with the
+// engine, showing the queue and the progress on the way.
+func (b *Bot) cmdReview(ctx context.Context, r *Request) error {
+	a, err := b.finishedGameOption(ctx, r)
+	if err != nil {
+		return err
+	}
+	g, err := archivedEngineGame(a)
+	if err != nil {
+		return err
+	}
+	if rv := b.storedReview(ctx, a.ID); rv != nil {
+		return b.postReview(ctx, r, a, g, rv)
+	}
+	if other, busy := b.reviews.running.LoadOrStore(r.User.ID, a.ID); busy {
+		return userErr(ErrBotBusy, fmt.Sprintf("You already have a review running (game `%s`): wait for it to finish, then ask again.", other))
+	}
+	defer b.reviews.running.Delete(r.User.ID)
+	if err := r.Defer(ctx, false); err != nil {
+		return err
+	}
+	rctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	defer context.AfterFunc(b.reviews.ctx, cancel)()
+
+	moves := g.MoveCount()
+	var last time.Time
+	edit := func(text string, force bool) {
+		if !force && time.Since(last) < progressEvery {
+			return
+		}
+		last = time.Now()
+		if _, err := b.opts.Discord.EditOriginal(ctx, r.Interaction, &Message{Content: text, AllowedMentions: noMentions()}); err != nil {
+			b.log.Warn("could not show the review's progress", "game", a.ID, "err", err)
+		}
+	}
+	onQueued := func(pos int) {
+		edit(fmt.Sprintf("Waiting for a free engine to review %s: number %d in the queue…", archivedTitle(a), pos), true)
+	}
+	progress := func(done, total int) {
+		edit(progressText(min(done, moves), moves), done == 0)
+	}
+	rv, err := b.opts.Reviewer.Review(rctx, g, onQueued, progress)
+	switch {
+	case errors.Is(err, bots.ErrBusy):
+		return fmt.Errorf("%w: %w", ErrBotBusy, err)
+	case err != nil && b.reviews.ctx.Err() != nil:
+		return userErr(err, "The review was stopped because I am restarting. Ask again in a minute.")
+	case err != nil:
+		return err
+	}
+	if data, err := json.Marshal(rv); err != nil {
+		b.log.Error("could not encode a review", "game", a.ID, "err", err)
+	} else if err := b.opts.Store.PutGameReview(ctx, a.ID, data); err != nil {
+		b.log.Warn("could not store a review; the next request reviews again", "game", a.ID, "err", err)
+	}
+	return b.postReview(ctx, r, a, g, rv)
+}
+
+// progressText is the progress message of a review: "Reviewing move 84 of
+// 212… ▰▰▰▰▱▱▱▱▱▱ 40%".
+func progressText(done, total int) string {
+	const width = 20
+	frac := 1.0
+	if total > 0 {
+		frac = float64(done) / float64(total)
+	}
+	full := int(math.Round(frac * width))
+	return fmt.Sprintf("Reviewing move %d of %d… `%s%s` %d%%", done, total,
+		strings.Repeat("█", full), strings.Repeat("░", width-full), int(math.Round(100*frac)))
+}
+
+// storedReview returns the archived review of a game, or nil when it has
+// none that this build reads.
+func (b *Bot) storedReview(ctx context.Context, id string) *review.Review {
+	data, err := b.opts.Store.GameReview(ctx, id)
+	if err != nil {
+		if !errors.Is(err, storage.ErrNotFound) {
+			b.log.Warn("could not read a stored review", "game", id, "err", err)
+		}
+		return nil
+	}
+	rv := new(review.Review)
+	if err := json.Unmarshal(data, rv); err != nil || rv.Format != review.Format {
+		return nil
+	}
+	return rv
+}
+
+// archivedEngineGame replays a finished game from its record, with its
+// result.
+func archivedEngineGame(a *storage.Archived) (*engine.Game, error) {
+	g, _, err := engine.ParseSGF(a.SGF)
+	if err != nil {
+		return nil, fmt.Errorf("commands: record of game %s: %w", a.ID, err)
+	}
+	if res, err := engine.ParseResult(a.Result); err == nil && res.Winner != engine.Empty {
+		if err := g.End(res); err != nil {
+			return nil, fmt.Errorf("commands: result of game %s: %w", a.ID, err)
+		}
+	}
+	return g, nil
+}
+
+// postReview shows a review: in a new thread where the bot may start one
+// (a summary with the graph, then each player's mistakes), otherwise in
+// one message with every picture.
+func (b *Bot) postReview(ctx context.Context, r *Request, a *storage.Archived, g *engine.Game, rv *review.Review) error {
+	head := fmt.Sprintf("Review of %s, %d×%d, %s, %d moves", archivedTitle(a), a.Size, a.Size, a.Result, len(rv.Moves))
+	graph, err := reviewGraph(a, rv)
+	if err != nil {
+		return err
+	}
+	boards, err := mistakeBoards(a, g, rv)
+	if err != nil {
+		return err
+	}
+	summary := &Message{
+		Content:         clip(head+" (engine: "+rv.Engine+").\n"+rv.Paragraph(), 2000),
+		Files:           []File{graph.file},
+		Embeds:          []*discordgo.MessageEmbed{graph.embed},
+		AllowedMentions: noMentions(),
+	}
+	if len(boards) == 0 {
+		summary.Content = clip(summary.Content+"\nNo move lost more than "+pct(review.MinLoss)+" of its player's winning chance.", 2000)
+	}
+	if r.Interaction.GuildID != "" {
+		th, err := b.opts.Discord.StartThread(ctx, r.Interaction.ChannelID, clip("Review: "+plainName(a.Black)+" vs "+plainName(a.White), 100))
+		if err == nil {
+			if _, err := b.opts.Discord.SendMessage(ctx, th.ID, summary); err != nil {
+				return err
+			}
+			for _, c := range []engine.Color{engine.Black, engine.White} {
+				m := &Message{Content: stoneEmoji(c) + " " + colorName(c) + "'s biggest mistakes", AllowedMentions: noMentions()}
+				for _, bd := range boards {
+					if bd.color == c {
+						m.Files, m.Embeds = append(m.Files, bd.file), append(m.Embeds, bd.embed)
+					}
+				}
+				if len(m.Files) == 0 {
+					continue
+				}
+				if _, err := b.opts.Discord.SendMessage(ctx, th.ID, m); err != nil {
+					return err
+				}
+			}
+			return r.Reply(ctx, &Message{Content: clip(head+": in the thread <#"+th.ID+">.\n"+rv.Paragraph(), 2000), AllowedMentions: noMentions()})
+		}
+		b.log.Info("no thread for a review; it goes in one message", "game", a.ID, "err", err)
+	}
+	for _, bd := range boards {
+		summary.Files, summary.Embeds = append(summary.Files, bd.file), append(summary.Embeds, bd.embed)
+	}
+	return r.Reply(ctx, summary)
+}
+
+// picture is an attached image with the embed that shows it.
+type picture struct {
+	file  File
+	embed *discordgo.MessageEmbed
+	color engine.Color
+}
+
+// reviewGraph draws the win-rate graph with the three biggest swings.
+func reviewGraph(a *storage.Archived, rv *review.Review) (picture, error) {
+	wr := rv.Winrates()
+	marks := review.Swings(wr, 3)
+	var buf bytes.Buffer
+	if err := render.WinrateGraph(&buf, wr, render.GraphOptions{Marks: marks}); err != nil {
+		return picture{}, fmt.Errorf("commands: graph of game %s: %w", a.ID, err)
+	}
+	name := "review-" + a.ID + "-graph.png"
+	var swings []string
+	for i, m := range marks {
+		swings = append(swings, fmt.Sprintf("%d: move %d (%s %s)", i+1, m, stoneEmoji(rv.Moves[m-1].Color), rv.Moves[m-1].Move))
+	}
+	desc := "Black's winning chance after every move."
+	if len(swings) > 0 {
+		desc += " Biggest swings: " + strings.Join(swings, ", ") + "."
+	}
+	return picture{
+		file:  File{Name: name, ContentType: "image/png", Description: clip(render.WinrateAlt(wr, marks), 1024), Data: buf.Bytes()},
+		embed: &discordgo.MessageEmbed{Title: "Winning chance", Description: desc, Color: colorBlack, Image: &discordgo.MessageEmbedImage{URL: "attachment://" + name}},
+	}, nil
+}
+
+// mistakeBoards draws each mistake of the review: the position before it,
+// the move played crossed out and the preferred line numbered.
+func mistakeBoards(a *storage.Archived, g *engine.Game, rv *review.Review) ([]picture, error) {
+	if len(rv.Mistakes) == 0 {
+		return nil, nil
+	}
+	positions, err := review.Positions(g)
+	if err != nil {
+		return nil, err
+	}
+	var out []picture
+	for _, m := range rv.Mistakes {
+		if m.Number < 1 || m.Number >= len(positions) {
+			continue
+		}
+		before := positions[m.Number-1]
+		played, err := engine.ParseMove(m.Color, m.Move, g.Size())
+		if err != nil {
+			return nil, err
+		}
+		pv := parseLine(m.Color, m.PV, g.Size())
+		var buf bytes.Buffer
+		if err := render.Variation(&buf, before.Board(), render.VariationOptions{Played: played, PV: pv}); err != nil {
+			return nil, fmt.Errorf("commands: mistake %d of game %s: %w", m.Number, a.ID, err)
+		}
+		name := fmt.Sprintf("review-%s-move%d.png", a.ID, m.Number)
+		line := mistakeLine(m)
+		alt := fmt.Sprintf("%d×%d board before move %d: %s played %s (crossed out); the engine preferred %s (ringed), then the numbered line %s.",
+			g.Size(), g.Size(), m.Number, colorName(m.Color), m.Move, m.Best, strings.Join(m.PV, " "))
+		out = append(out, picture{
+			file:  File{Name: name, ContentType: "image/png", Description: clip(alt, 1024), Data: buf.Bytes()},
+			embed: &discordgo.MessageEmbed{Description: line, Color: embedColor(m.Color), Image: &discordgo.MessageEmbedImage{URL: "attachment://" + name}},
+			color: m.Color,
+		})
+	}
+	return out, nil
+}
+
+// mistakeLine is a mistake in one line: "Move 37 · ⚫ C4 · win chance 62% →
+// 38% · better: D5".
+func mistakeLine(m review.Mistake) string {
+	return fmt.Sprintf("Move %d · %s %s · win chance %s → %s · better: %s", m.Number, stoneEmoji(m.Color), m.Move, pct(m.Before), pct(m.After), m.Best)
+}
+
+// parseLine reads a variation in GTP notation whose first move is c's;
+// it stops at the first move it cannot read.
+func parseLine(c engine.Color, line []string, size int) []engine.Move {
+	var out []engine.Move
+	for _, s := range line {
+		m, err := engine.ParseMove(c, s, size)
+		if err != nil {
+			break
+		}
+		out = append(out, m)
+		c = c.Opponent()
+	}
+	return out
+}
+
+func pct(x float64) string { return fmt.Sprintf("%d%%", int(math.Round(100*x))) }
+
+func colorName(c engine.Color) string {
+	if c == engine.White {
+		return "White"
+	}
+	return "Black"
+}
+
+func embedColor(c engine.Color) int {
+	if c == engine.White {
+		return colorWhite
+	}
+	return colorBlack
+}
+
+// reviewedSGF is the record of a finished game with its review: Black's
+// winning chance on every move, the mistakes with the preferred move, and
+// each mistake's variation.
+func reviewedSGF(a *storage.Archived, rv *review.Review) ([]byte, error) {
+	g, info, err := engine.ParseSGF(a.SGF)
+	if err != nil {
+		return nil, fmt.Errorf("commands: record of game %s: %w", a.ID, err)
+	}
+	info.Comments = map[int]string{}
+	info.Variations = map[int][]engine.Move{}
+	for n := 1; n < len(rv.Positions) && n <= g.MoveCount(); n++ {
+		info.Comments[n] = fmt.Sprintf("Black's winning chance: %s → %s (%s)", pct(rv.Positions[n-1].Winrate), pct(rv.Positions[n].Winrate), rv.Engine)
+	}
+	for _, m := range rv.Mistakes {
+		if m.Number > g.MoveCount() {
+			continue
+		}
+		info.Comments[m.Number] += "\nMistake: " + mistakeLine(m) + ". The variation shows the preferred line."
+		info.Variations[m.Number] = parseLine(m.Color, m.PV, g.Size())
+	}
+	if info.C != "" {
+		info.C += "\n\n"
+	}
+	info.C += "Review: " + rv.Paragraph()
+	var buf bytes.Buffer
+	if err := engine.WriteSGF(&buf, g, *info); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// gameRated reports whether a game counts for the ratings, which decides
+// whether its players may see score estimates while it is played. Every
+// game is rated: gobot has no unrated games yet. This is the one place that
+// decides it.
+func gameRated(*storage.Game) bool { return true }
+
+// cmdEstimate shows the score estimate of the game here (or, with game: or
+// when none is being played here, of a finished game) with its ownership
+// board. Spectators may ask at any time; players only in unrated games and
+// after the game.
+func (b *Bot) cmdEstimate(ctx context.Context, r *Request) error {
+	if _, named := r.String(gameOption); !named {
+		g, err := b.loadGame(ctx, r.Interaction.ChannelID)
+		if err == nil {
+			private := false
+			if gameRated(g) {
+				if _, err := playerColor(g, r.User); err == nil {
+					return userErr(ErrForbidden, "Fair play: the players of a rated game cannot see a score estimate while it is played. Spectators can, and so can you once it has ended (`/go estimate game:"+g.ID+"`).")
+				}
+				// Spectators see it alone, so the players do not.
+				private = true
+			}
+			return b.estimate(ctx, r, g.Game, title(g), private)
+		}
+		if !errors.Is(err, ErrNoGame) {
+			return err
+		}
+	}
+	a, err := b.finishedGameOption(ctx, r)
+	if err != nil {
+		return err
+	}
+	g, _, err := engine.ParseSGF(a.SGF)
+	if err != nil {
+		return fmt.Errorf("commands: record of game %s: %w", a.ID, err)
+	}
+	return b.estimate(ctx, r, g, archivedTitle(a)+", "+a.Result, false)
+}
+
+// estimate answers with the score estimate of g's position and its
+// ownership board.
+func (b *Bot) estimate(ctx context.Context, r *Request, g *engine.Game, what string, private bool) error {
+	if err := r.Defer(ctx, private); err != nil {
+		return err
+	}
+	est, err := b.opts.Reviewer.Estimate(ctx, g, nil)
+	if errors.Is(err, bots.ErrBusy) {
+		return fmt.Errorf("%w: %w", ErrBotBusy, err)
+	}
+	if err != nil {
+		return err
+	}
+	b0 := g.Board()
+	var buf bytes.Buffer
+	if err := render.Ownership(&buf, b0, est.Ownership, render.OwnershipOptions{}); err != nil {
+		return err
+	}
+	dead := render.DeadByOwnership(b0, est.Ownership, 0.5)
+	lead := leadText(est.Score)
+	n := g.Size()
+	name := fmt.Sprintf("estimate-%d.png", g.MoveCount())
+	alt := fmt.Sprintf("Ownership estimate of the %d×%d board after move %d: %s, give or take %.0f points; %d dead-looking %s crossed out.",
+		n, n, g.MoveCount(), lead, est.Stdev, len(dead), plural(len(dead), "stone"))
+	text := fmt.Sprintf("Score estimate of %s after move %d: **%s**, give or take %.0f points (area counting, komi included; %d playouts). "+
+		"The shading shows how surely each point belongs to a side; dead-looking stones are crossed out.",
+		what, g.MoveCount(), lead, est.Stdev, est.Playouts)
+	return r.Reply(ctx, &Message{
+		Content:         clip(text, 2000),
+		Files:           []File{{Name: name, ContentType: "image/png", Description: clip(alt, 1024), Data: buf.Bytes()}},
+		Embeds:          []*discordgo.MessageEmbed{{Color: colorScore, Image: &discordgo.MessageEmbedImage{URL: "attachment://" + name}}},
+		Ephemeral:       private,
+		AllowedMentions: noMentions(),
+	})
+}
+
+// leadText says who leads by how much, to the nearest half point: "B+4.5",
+// "W+12", "even".
+func leadText(black float64) string {
+	half := math.Round(2*black) / 2
+	switch {
+	case half > 0:
+		return "B+" + engine.FormatKomi(half)
+	case half < 0:
+		return "W+" + engine.FormatKomi(-half)
+	}
+	return "even"
+}
