@@ -11,6 +11,7 @@
 // so a search can take a copy and play it out.
 //
 // The package imports only the standard library and does no I/O of its own
-// apart from the GTP engine, which reads and writes the streams it is given.
+// apart from the GTP engine, which reads and writes the streams it is given
+// and the files that loadsgf and printsgf name.
 // No type in it is safe for concurrent use.
 package engine

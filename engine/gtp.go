@@ -892,9 +892,11 @@ func (s *gtpServer) loadSGF(args []string) (string, error) {
 	for _, w := range info.Warnings {
 		msg := "loadsgf " + args[0] + ": " + w.String()
 		if w.Move < n {
-			// GNU Go stops at the faulty move.
+			// GNU Go stops at the faulty move; the warnings after it
+			// concern moves not loaded.
+			s.warn(msg + "; loaded up to the move before it, as GNU Go loads it")
 			n = w.Move
-			msg += "; loaded up to the move before it, as GNU Go loads it"
+			break
 		}
 		s.warn(msg)
 	}

@@ -563,3 +563,72 @@ func TestRefereeGenmoveMatch(t *testing.T) {
 	_, scores := ref.both("final_score")
 	t.Logf("%d moves; final_score: gobot %s, GNU Go %s", len(ref.history), scores[0], scores[1])
 }
+
+// TestRefereeGobanRecords loads every record of a directory in both engines
+// with loadsgf and compares the colour to move and the stones. It is
+// opt-in, for the 596 professional records of Debian's goban-original-games
+// (not in the repository):
+//
+//	GOBOT_GOBAN_DIR=/usr/share/goban go test ./engine -run TestRefereeGobanRecords -v
+//
+// The records with a move on an occupied point load in both, up to that
+// move, with a warning from gobot.
+func TestRefereeGobanRecords(t *testing.T) {
+	dir := os.Getenv("GOBOT_GOBAN_DIR")
+	if dir == "" || testing.Short() {
+		t.Skip("opt-in: GOBOT_GOBAN_DIR=/usr/share/goban go test ./engine -run TestRefereeGobanRecords -v")
+	}
+	var files []string
+	for _, pat := range []string{"*.sgf", "*.mgt"} {
+		m, err := filepath.Glob(filepath.Join(dir, pat))
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, m...)
+	}
+	if len(files) == 0 {
+		t.Fatalf("no records in %s", dir)
+	}
+	var warned []string
+	ours := startEngine(t, GTPOptions{Warn: func(msg string) { warned = append(warned, msg) }})
+	gnugo := startGNUGo(t)
+	agree, bothRefuse, differ := 0, 0, 0
+	for _, f := range files {
+		cmd := "loadsgf " + f
+		okA, a := ours.send(t, cmd)
+		okB, b := gnugo.send(t, cmd)
+		switch {
+		case !okA && !okB:
+			bothRefuse++
+			t.Logf("%s: both refuse it: gobot %q, GNU Go %q", filepath.Base(f), a, b)
+			continue
+		case okA != okB:
+			differ++
+			t.Errorf("%s: gobot %v %q, GNU Go %v %q", filepath.Base(f), okA, a, okB, b)
+			continue
+		case a != b:
+			differ++
+			t.Errorf("%s: gobot says %s to move, GNU Go %s", filepath.Base(f), a, b)
+			continue
+		}
+		same := true
+		for _, c := range []string{"black", "white"} {
+			_, sa := ours.send(t, "list_stones "+c)
+			_, sb := gnugo.send(t, "list_stones "+c)
+			if sortedVertices(sa) != sortedVertices(sb) {
+				same = false
+				t.Errorf("%s: list_stones %s: gobot %q, GNU Go %q", filepath.Base(f), c, sortedVertices(sa), sortedVertices(sb))
+			}
+		}
+		if !same {
+			differ++
+			continue
+		}
+		agree++
+	}
+	for _, w := range warned {
+		t.Logf("gobot's warning: %s", w)
+	}
+	t.Logf("%d records: %d loaded alike (colour to move and stones), %d refused by both, %d differ; gobot warned of %d",
+		len(files), agree, bothRefuse, differ, len(warned))
+}
