@@ -1,52 +1,33 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"context"
-	"fmt"
-	"io"
+	"flag"
 	"os"
 	"os/exec"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
+	gtpclient "github.com/gobot-dev/gobot/bots/gtp"
 	"github.com/gobot-dev/gobot/engine"
 )
 
-// gtpPeer is one side of a match: a GTP engine spoken to line by line.
-type gtpPeer struct {
-	name string
-	w    io.Writer
-	r    *bufio.Reader
+// TestGTPMatchChild is `gobot gtp` in a child process for the match: the
+// test binary runs it when its arguments after "--" start with "gtp".
+func TestGTPMatchChild(t *testing.T) {
+	args := flag.Args()
+	if len(args) == 0 || args[0] != "gtp" {
+		t.Skip("the gobot side of TestGTPClockMatch")
+	}
+	os.Exit(run(context.Background(), args, os.Stdin, os.Stdout, os.Stderr))
 }
 
-// send sends a command and returns whether it succeeded and the answer
-// without its "= " or "? ".
-func (p *gtpPeer) send(cmd string) (bool, string, error) {
-	if _, err := io.WriteString(p.w, cmd+"\n"); err != nil {
-		return false, "", fmt.Errorf("%s: %s: %w", p.name, cmd, err)
-	}
-	var lines []string
-	for {
-		line, err := p.r.ReadString('\n')
-		if err != nil {
-			return false, "", fmt.Errorf("%s: %s: reading: %w (so far %q)", p.name, cmd, err, lines)
-		}
-		line = strings.TrimRight(line, "\r\n")
-		if line == "" {
-			if len(lines) == 0 {
-				continue
-			}
-			break
-		}
-		lines = append(lines, line)
-	}
-	text := strings.Join(lines, "\n")
-	return strings.HasPrefix(text, "="), strings.TrimSpace(text[1:]), nil
+// send sends a command to an engine of the match.
+func send(c *gtpclient.Client, cmd string) (string, error) {
+	return c.Command(context.Background(), 0, cmd)
 }
 
 // TestGTPClockMatch plays `gobot gtp` against GNU Go at time_settings 0 1 1
@@ -80,34 +61,22 @@ func TestGTPClockMatch(t *testing.T) {
 	}
 	var (
 		failures, late, moves, wins int
-		longest, total             time.Duration
+		longest, total              time.Duration
 	)
 	for game := range games {
-		ctx, cancel := context.WithCancel(context.Background())
-		inR, inW := io.Pipe()
-		outR, outW := io.Pipe()
-		var stderr bytes.Buffer
-		var wg sync.WaitGroup
-		wg.Add(1)
-		args := []string{"gtp"}
+		argv := []string{os.Args[0], "-test.run=^TestGTPMatchChild$", "--", "gtp"}
 		if level != "" {
-			args = append(args, "--bot", level)
+			argv = append(argv, "--bot", level)
 		}
-		go func() {
-			defer wg.Done()
-			if code := run(ctx, args, inR, outW, &stderr); code != 0 {
-				t.Errorf("gobot gtp exited %d: %s", code, stderr.String())
-			}
-			outW.Close()
-		}()
-		gb := &gtpPeer{name: "gobot", w: inW, r: bufio.NewReader(outR)}
-		cmd := exec.Command(gnugo, "--mode", "gtp", "--chinese-rules")
-		gin, _ := cmd.StdinPipe()
-		gout, _ := cmd.StdoutPipe()
-		if err := cmd.Start(); err != nil {
+		var stderr bytes.Buffer
+		gb, err := gtpclient.Start(context.Background(), gtpclient.Spec{Name: "gobot", Argv: argv}, gtpclient.Options{Stderr: &stderr})
+		if err != nil {
 			t.Fatal(err)
 		}
-		gg := &gtpPeer{name: "gnugo", w: gin, r: bufio.NewReader(gout)}
+		gg, err := gtpclient.Start(context.Background(), gtpclient.Spec{Name: "gnugo", Argv: []string{gnugo, "--mode", "gtp", "--chinese-rules"}}, gtpclient.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
 		gobotColor := engine.Black
 		if game%2 == 1 {
 			gobotColor = engine.White
@@ -116,10 +85,10 @@ func TestGTPClockMatch(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, p := range []*gtpPeer{gb, gg} {
+		for _, p := range []*gtpclient.Client{gb, gg} {
 			for _, c := range []string{"boardsize " + strconv.Itoa(size), "clear_board", "komi 7.5", "time_settings 0 1 1"} {
-				if ok, ans, err := p.send(c); err != nil || !ok {
-					t.Fatalf("%s: %s = %q, %v", p.name, c, ans, err)
+				if ans, err := send(p, c); err != nil {
+					t.Fatalf("%s: %s = %q, %v", p.Spec().Name, c, ans, err)
 				}
 			}
 		}
@@ -130,16 +99,13 @@ func TestGTPClockMatch(t *testing.T) {
 			mover, other := gg, gb
 			if c == gobotColor {
 				mover, other = gb, gg
-				if _, _, err := gb.send("time_left " + c.Letter() + " 1 1"); err != nil {
+				if _, err := send(gb, "time_left "+c.Letter()+" 1 1"); err != nil {
 					t.Fatal(err)
 				}
 			}
 			start := time.Now()
-			ok, ans, err := mover.send("genmove " + c.Letter())
+			ans, err := send(mover, "genmove "+c.Letter())
 			took := time.Since(start)
-			if err != nil {
-				t.Fatal(err)
-			}
 			if mover == gb {
 				moves++
 				total += took
@@ -147,17 +113,17 @@ func TestGTPClockMatch(t *testing.T) {
 				if took > time.Second {
 					late++
 				}
-				if !ok {
+			}
+			if err != nil {
+				if mover == gb {
 					failures++
-					t.Errorf("game %d, move %d: gobot's genmove %v failed: %s", game+1, g.MoveCount()+1, c, ans)
-					break
 				}
-			} else if !ok {
-				t.Fatalf("game %d: GNU Go's genmove failed: %s", game+1, ans)
+				t.Errorf("game %d, move %d: %s's genmove %v failed: %v", game+1, g.MoveCount()+1, mover.Spec().Name, c, err)
+				break
 			}
 			m, err := engine.ParseMove(c, ans, size)
 			if err != nil {
-				t.Fatalf("game %d: %s answered %q: %v", game+1, mover.name, ans, err)
+				t.Fatalf("game %d: %s answered %q: %v", game+1, mover.Spec().Name, ans, err)
 			}
 			record = append(record, c.Letter()+" "+ans)
 			if m.Kind == engine.Resign {
@@ -166,15 +132,15 @@ func TestGTPClockMatch(t *testing.T) {
 			}
 			if err := g.Play(m); err != nil {
 				failures++
-				t.Errorf("game %d: %s played %v, illegal: %v", game+1, mover.name, m, err)
+				t.Errorf("game %d: %s played %v, illegal: %v", game+1, mover.Spec().Name, m, err)
 				break
 			}
-			if ok, ans, err := other.send("play " + c.Letter() + " " + ans); err != nil || !ok {
-				t.Fatalf("game %d: %s refused %v: %q %v", game+1, other.name, m, ans, err)
+			if ans, err := send(other, "play "+c.Letter()+" "+ans); err != nil {
+				t.Fatalf("game %d: %s refused %v: %q %v", game+1, other.Spec().Name, m, ans, err)
 			}
 		}
 		if result == "" {
-			_, result, _ = gg.send("final_score")
+			result, _ = send(gg, "final_score")
 		}
 		if strings.HasPrefix(result, gobotColor.Letter()+"+") {
 			wins++
@@ -182,18 +148,14 @@ func TestGTPClockMatch(t *testing.T) {
 		t.Logf("game %d: gobot %v, %d moves, %s", game+1, gobotColor, g.MoveCount(), result)
 		if games == 1 {
 			t.Logf("moves: %s", strings.Join(record, ", "))
-			_, board, _ := gg.send("showboard")
+			board, _ := send(gg, "showboard")
 			t.Logf("GNU Go's board at the end:\n%s", board)
 		}
+		gg.Close()
+		gb.Close()
 		if stderr.Len() > 0 {
 			t.Logf("gobot's stderr: %s", stderr.String())
 		}
-		gg.send("quit")
-		cmd.Wait()
-		gb.send("quit")
-		inW.Close()
-		cancel()
-		wg.Wait()
 	}
 	mean := time.Duration(0)
 	if moves > 0 {
