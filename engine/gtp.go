@@ -80,7 +80,11 @@ type gtpClock struct {
 	// byoStones is the number of stones to play in each byo-yomi period
 	// (1 for Japanese byo-yomi, S for Canadian S/T); 0 when there is no
 	// byo-yomi (absolute time).
-	byoStones   int
+	byoStones int
+	// japanese is Japanese byo-yomi as kgs-time_settings byoyomi sets it:
+	// in overtime time_left gives the time left in the current period and
+	// the number of periods left, and every move has the current period.
+	japanese    bool
 	timeLeft    [3]float64 // by colour, from time_left
 	stonesLeft  [3]int
 	timeLeftSet [3]bool
@@ -148,8 +152,9 @@ const (
 // engine's pass passes again, as GNU Go does, rather than end the game).
 //
 // Under time limits GenMove's ctx has a deadline: the move's share of the
-// clock less a safety margin (a tenth of it and 50 ms). In a byo-yomi or
-// Canadian period the share is the time left over the stones left; in main
+// clock less a safety margin (a tenth of it and 50 ms). In a Canadian
+// period the share is the time left over the stones left, in Japanese
+// byo-yomi (kgs-time_settings byoyomi) the time left in the period; in main
 // time it is the time left over an estimate of the moves left (a third of
 // the empty points, at least 15), plus one stone's share of a byo-yomi
 // period when one follows. With no time left the deadline has passed
@@ -649,7 +654,10 @@ func gtpRandomMove(g *Game, c Color, rng *rand.Rand) Move {
 // moveTime returns the time genmove may take for c under the time
 // settings and c's last time_left, and whether there is a clock at all (no
 // clock: no limit). The move's share of the clock is the time left over the
-// stones left in a byo-yomi or Canadian period; in main time it is the time
+// stones left in a Canadian period (time_settings' byo-yomi is Canadian),
+// or the time left in the current period in Japanese byo-yomi
+// (kgs-time_settings byoyomi, whose time_left counts periods, not stones);
+// in main time it is the time
 // left over an estimate of the moves left, plus one stone's share of the
 // byo-yomi period that follows, if any. The budget is that share less
 // gtpMarginShare of it and less gtpMargin; it is 0 (answer at once) when
@@ -666,9 +674,12 @@ func (s *gtpServer) moveTime(c Color) (time.Duration, bool) {
 		left, stones = k.byoTime, k.byoStones
 	}
 	var share float64
-	if stones > 0 {
+	switch {
+	case stones > 0 && k.japanese:
+		share = left
+	case stones > 0:
 		share = left / float64(stones)
-	} else {
+	default:
 		movesLeft := max(15, s.g.Board().EmptyCount()/3)
 		share = left / float64(movesLeft)
 		if k.byoTime > 0 && k.byoStones > 0 {
@@ -1145,8 +1156,9 @@ func (s *gtpServer) setClock(mainTime, byoTime float64, stones int) {
 
 // kgsTimeSettings answers KGS's kgs-time_settings, which gtp2ogs sends too:
 // "none", "absolute MAIN", "byoyomi MAIN PERIOD PERIODS" (Japanese
-// byo-yomi: a move must be played within each period, one stone per
-// period) and "canadian MAIN PERIOD STONES".
+// byo-yomi: a move must be played within each period, and time_left then
+// gives the periods left where it gives stones for Canadian byo-yomi) and
+// "canadian MAIN PERIOD STONES".
 func (s *gtpServer) kgsTimeSettings(args []string) error {
 	if len(args) < 1 {
 		return gtpSyntax
@@ -1177,6 +1189,7 @@ func (s *gtpServer) kgsTimeSettings(args []string) error {
 			s.setClock(v[0], 0, 0)
 		} else {
 			s.setClock(v[0], v[1], 1)
+			s.clock.japanese = true
 		}
 	case "canadian":
 		if v[2] != math.Trunc(v[2]) || v[2] > math.MaxInt32 {

@@ -516,6 +516,10 @@ func TestGTPMoveTime(t *testing.T) {
 		{[]string{"absolute", "600"}, nil, 4450 * ms, true},
 		{[]string{"absolute", "600"}, []string{"b", "0", "0"}, 0, true},
 		{[]string{"byoyomi", "0", "1", "5"}, nil, 850 * ms, true},
+		// Japanese byo-yomi as gtp2ogs reports it: 30 s left in the
+		// current period, 5 periods left; every move has the period.
+		{[]string{"byoyomi", "600", "30", "5"}, []string{"b", "30", "5"}, 26950 * ms, true},
+		{[]string{"byoyomi", "600", "30", "5"}, []string{"b", "12", "1"}, 10750 * ms, true},
 		{[]string{"byoyomi", "600", "30", "0"}, nil, 4450 * ms, true}, // no periods: absolute
 		{[]string{"canadian", "0", "30", "5"}, nil, 5350 * ms, true},
 		{[]string{"canadian", "0", "30", "5"}, []string{"b", "3", "2"}, 1300 * ms, true},
