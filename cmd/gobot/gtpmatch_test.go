@@ -81,7 +81,10 @@ func TestGTPClockMatch(t *testing.T) {
 		if game%2 == 1 {
 			gobotColor = engine.White
 		}
-		g, err := engine.NewGame(engine.Config{Size: size})
+		// Simple ko, as both engines play by default.
+		rules := engine.DefaultRules()
+		rules.Ko, rules.Komi = engine.SimpleKo, 7.5
+		g, err := engine.NewGame(engine.Config{Size: size, Rules: rules})
 		if err != nil {
 			t.Fatal(err)
 		}
