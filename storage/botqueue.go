@@ -219,6 +219,32 @@ func (s *Store) ReleaseBotMove(ctx context.Context, m *BotMove, retryAt time.Tim
 	return nil
 }
 
+// ExtendBotMove renews a claim that m's worker still holds until lease
+// from now, and sets m.Until to the new end: a worker making a long move
+// renews a short lease while it thinks, so that when it dies its move is
+// taken over within one lease instead of after the longest move. It fails
+// with ErrNotFound when the claim lapsed or was taken over (the move may
+// be under way elsewhere: the version check keeps one).
+func (s *Store) ExtendBotMove(ctx context.Context, m *BotMove, lease time.Duration) error {
+	if m == nil || lease <= 0 {
+		return fmt.Errorf("storage: extend a bot move claim by %v: %w", lease, ErrInvalid)
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	s.claimMu.Lock()
+	defer s.claimMu.Unlock()
+	now := s.now()
+	cl, ok := s.claims[m.ChannelID]
+	if !ok || cl.seq != m.Seq || cl.worker != m.Worker || !cl.until.Equal(m.Until) || !now.Before(cl.until) {
+		return fmt.Errorf("storage: extend the claim of %s on channel %s: %w", m.Worker, m.ChannelID, ErrNotFound)
+	}
+	cl.until = now.Add(lease)
+	s.claims[m.ChannelID] = cl
+	m.Until = cl.until
+	return nil
+}
+
 // BotQueuePosition returns the place of the channel's owed bot move among
 // the owed moves waiting to be made, 1 for the next one; 0 when a worker
 // holds it (the move is being made). It fails with ErrNotFound when no bot

@@ -764,6 +764,26 @@ func (p *Postgres) ReleaseBotMove(ctx context.Context, m *BotMove, retryAt time.
 	return nil
 }
 
+// ExtendBotMove is Store.ExtendBotMove.
+func (p *Postgres) ExtendBotMove(ctx context.Context, m *BotMove, lease time.Duration) error {
+	if m == nil || lease <= 0 {
+		return fmt.Errorf("storage: extend a bot move claim by %v: %w", lease, ErrInvalid)
+	}
+	now := p.now()
+	until := now.Add(lease)
+	tag, err := p.pool.Exec(ctx, `UPDATE bot_queue SET until_ns = $5
+		WHERE channel_id = $1 AND seq = $2 AND worker = $3 AND until_ns = $4 AND until_ns > $6`,
+		m.ChannelID, m.Seq, m.Worker, m.Until.UnixNano(), until.UnixNano(), now.UnixNano())
+	if err != nil {
+		return fmt.Errorf("storage: extend the claim on channel %s: %w", m.ChannelID, err)
+	}
+	if tag.RowsAffected() == 0 {
+		return fmt.Errorf("storage: extend the claim of %s on channel %s: %w", m.Worker, m.ChannelID, ErrNotFound)
+	}
+	m.Until = until
+	return nil
+}
+
 // BotQueuePosition is Store.BotQueuePosition.
 func (p *Postgres) BotQueuePosition(ctx context.Context, channelID string) (int, error) {
 	now := p.now().UnixNano()

@@ -259,3 +259,38 @@ func testReviewsAndPages(t *testing.T, s Store, clk *Clock) {
 		t.Errorf("PlayerGamesPage(1, won, offset 1) = %d games, total %d, %v; want 3 of 4", len(page), total, err)
 	}
 }
+
+// testExtendBotMove: a worker renewing a short lease keeps its move; one
+// that stops renewing (it died) loses it after one lease, and can no
+// longer renew it.
+func testExtendBotMove(t *testing.T, s Store, clk *Clock) {
+	botGame(t, s, "a")
+	const lease = 5 * time.Second
+	m, err := s.ClaimBotMove(ctx, "thinker", lease)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 4 { // 12 s of thinking on a 5 s lease
+		clk.Add(3 * time.Second)
+		if err := s.ExtendBotMove(ctx, m, lease); err != nil {
+			t.Fatalf("ExtendBotMove = %v", err)
+		}
+		if !m.Until.Equal(clk.Now().Add(lease)) {
+			t.Errorf("claim until %v, want %v", m.Until, clk.Now().Add(lease))
+		}
+		if _, err := s.ClaimBotMove(ctx, "other", lease); !errors.Is(err, storage.ErrNotFound) {
+			t.Fatalf("another worker claimed a renewed move: %v", err)
+		}
+	}
+	clk.Add(lease)
+	other, err := s.ClaimBotMove(ctx, "other", lease)
+	if err != nil || other.ChannelID != "a" {
+		t.Fatalf("claim after the lease lapsed = %+v, %v; want a", other, err)
+	}
+	if err := s.ExtendBotMove(ctx, m, lease); !errors.Is(err, storage.ErrNotFound) {
+		t.Errorf("ExtendBotMove of a claim taken over = %v, want ErrNotFound", err)
+	}
+	if q, _ := s.BotQueue(ctx); len(q) != 1 || q[0].Worker != "other" {
+		t.Errorf("queue after the takeover = %+v", q)
+	}
+}

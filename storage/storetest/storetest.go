@@ -51,6 +51,7 @@ type Store interface {
 
 	ClaimBotMove(ctx context.Context, worker string, lease time.Duration) (*storage.BotMove, error)
 	ReleaseBotMove(ctx context.Context, m *storage.BotMove, retryAt time.Time) error
+	ExtendBotMove(ctx context.Context, m *storage.BotMove, lease time.Duration) error
 	BotQueuePosition(ctx context.Context, channelID string) (int, error)
 	BotQueue(ctx context.Context) ([]storage.BotMove, error)
 
@@ -114,6 +115,7 @@ func Run(t *testing.T, open Opener) {
 		{"BotQueueFollowsTheGames", testBotQueueFollowsTheGames},
 		{"ClaimBotMove", testClaimBotMove},
 		{"BotMoveOnce", testBotMoveOnce},
+		{"ExtendBotMove", testExtendBotMove},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
