@@ -74,6 +74,11 @@ type GameResult struct {
 	Result       string       // in SGF notation: "B+3.5", "W+R", "0"
 	Moves        int
 	Duration     time.Duration
+	// Think and Played are the time each colour spent choosing its moves
+	// and how many it chose (a resignation included), indexed by
+	// engine.Color.
+	Think  [3]time.Duration
+	Played [3]int
 }
 
 // AWon reports whether player A won the game.
@@ -95,6 +100,8 @@ type Report struct {
 	Komi               float64
 	Results            []GameResult
 	Duration           time.Duration
+	// MoveTimeA and MoveTimeB are each player's average time per move.
+	MoveTimeA, MoveTimeB time.Duration
 }
 
 // String summarises the report in one paragraph.
@@ -102,7 +109,8 @@ func (r Report) String() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s vs %s: %d games on %d×%d, komi %s, scored by %s\n", r.A, r.B, r.Games, r.Size, r.Size, engine.FormatKomi(r.Komi), r.Referee)
 	fmt.Fprintf(&b, "%s won %d (%d as black, %d as white), %s won %d, %d drawn\n", r.A, r.WinsA, r.WinsAsBlack, r.WinsAsWhite, r.B, r.WinsB, r.Draws)
-	fmt.Fprintf(&b, "%s win rate %.1f%% (95%% CI %.1f%%–%.1f%%) in %v", r.A, 100*r.WinRate, 100*r.Low, 100*r.High, r.Duration.Round(time.Second))
+	fmt.Fprintf(&b, "%s win rate %.1f%% (95%% CI %.1f%%–%.1f%%) in %v\n", r.A, 100*r.WinRate, 100*r.Low, 100*r.High, r.Duration.Round(time.Second))
+	fmt.Fprintf(&b, "average time per move: %s %v, %s %v", r.A, roundMoveTime(r.MoveTimeA), r.B, roundMoveTime(r.MoveTimeB))
 	return b.String()
 }
 
@@ -224,8 +232,32 @@ func (r *Report) add(g GameResult) {
 	}
 }
 
-// finish computes the rates and orders the games.
+// roundMoveTime rounds a time per move for the report: to the millisecond,
+// or to 10 µs below a millisecond.
+func roundMoveTime(d time.Duration) time.Duration {
+	if d < time.Millisecond {
+		return d.Round(10 * time.Microsecond)
+	}
+	return d.Round(time.Millisecond)
+}
+
+// finish computes the rates and the times per move, and orders the games.
 func (r *Report) finish() {
+	var think [2]time.Duration
+	var played [2]int
+	for _, g := range r.Results {
+		a, b := g.AColor, g.AColor.Opponent()
+		think[0] += g.Think[a]
+		think[1] += g.Think[b]
+		played[0] += g.Played[a]
+		played[1] += g.Played[b]
+	}
+	if played[0] > 0 {
+		r.MoveTimeA = think[0] / time.Duration(played[0])
+	}
+	if played[1] > 0 {
+		r.MoveTimeB = think[1] / time.Duration(played[1])
+	}
 	slices.SortFunc(r.Results, func(a, b GameResult) int { return a.Index - b.Index })
 	score := float64(r.WinsA) + float64(r.Draws)/2
 	if r.Games > 0 {
@@ -261,7 +293,10 @@ func playGame(ctx context.Context, cfg Config, i int, referee *gtp.Client) (Game
 	res := GameResult{Index: i, Black: black.Name, White: white.Name, AColor: aColor}
 	for !g.Over() && g.MoveCount() < cfg.MaxMoves {
 		c := g.ToPlay()
+		t0 := time.Now()
 		m, err := bots[c].GenMove(ctx, g, players[c].Budget)
+		res.Think[c] += time.Since(t0)
+		res.Played[c]++
 		if err != nil {
 			return res, fmt.Errorf("%s (%v) at move %d: %w", players[c].Name, c, g.MoveCount()+1, err)
 		}

@@ -85,6 +85,18 @@ func TestRunShortMatch(t *testing.T) {
 	if !strings.Contains(rep.String(), "easy won") {
 		t.Errorf("String() = %q", rep.String())
 	}
+	for _, r := range rep.Results {
+		// A resignation is chosen too, but not counted among the moves.
+		if n := r.Played[engine.Black] + r.Played[engine.White]; n != r.Moves && n != r.Moves+1 {
+			t.Errorf("game %d: %d+%d moves chosen, want %d (or one more, a resignation)", r.Index+1, r.Played[engine.Black], r.Played[engine.White], r.Moves)
+		}
+	}
+	if rep.MoveTimeA <= 0 || rep.MoveTimeB <= 0 {
+		t.Errorf("average times per move %v and %v, want both positive", rep.MoveTimeA, rep.MoveTimeB)
+	}
+	if want := "average time per move: easy "; !strings.Contains(rep.String(), want) {
+		t.Errorf("String() = %q, want it to contain %q", rep.String(), want)
+	}
 }
 
 func TestRunWithGNUGoReferee(t *testing.T) {
