@@ -169,20 +169,25 @@ func savesAtari(b *engine.Board, v int, c engine.Color) bool {
 
 // margins returns c's expected lead at the end by the estimate (the sum of
 // the ownership, less White's bonus) and its lead in the best case, where
-// every point becomes c's but the opponent's stones and enclosed territory
-// and c's dead stones (those the opponent owns for sure): the playouts'
-// guesses about open regions count for nothing.
+// every point becomes c's but the opponent's stones and territory, and c's
+// dead stones, that the opponent owns in at least 90% of the playouts
+// (openOwn) — without counting empty points of open regions, where the
+// playouts only guess.
 func (j judgement) margins(c engine.Color, whiteBonus float64) (expected, best float64) {
 	sign := 1.0
 	if c == engine.White {
 		sign = -1
 	}
-	for _, o := range j.own {
-		expected += sign * o
-	}
-	points, lost := len(j.own), 0
+	size := j.b.Size()
+	points, lost := size*size, 0
 	for v, s := range j.sure {
-		if s == c.Opponent() && !j.open[v] {
+		if !j.b.OnBoard(v) {
+			continue
+		}
+		p := j.b.Point(v)
+		o := sign * j.own[p.Row*size+p.Col]
+		expected += o
+		if s == c.Opponent() && !j.open[v] && o <= -openOwn {
 			lost++
 		}
 	}
@@ -191,7 +196,7 @@ func (j judgement) margins(c engine.Color, whiteBonus float64) (expected, best f
 }
 
 // lostBeyondDoubt reports whether c should resign g by the estimate: the
-// game is past its opening (minResignMove), c loses even in the best case
+// game is not early (see early), c loses even in the best case
 // (see margins), and by the expected count it loses by more than
 // resignMargin, so a close game is always played out.
 func (j judgement) lostBeyondDoubt(g *engine.Game, c engine.Color) bool {
@@ -209,16 +214,12 @@ func resignMargin(points int) float64 {
 	return max(8, float64(points)/10)
 }
 
-// early reports whether g is still in its opening, when no level resigns:
-// fewer than minResignMove moves played and stones on the board.
+// early reports whether g is too young for any level to resign: fewer
+// moves played, and fewer stones on the board, than half its points (41 on
+// 9×9, 181 on 19×19).
 func early(g *engine.Game) bool {
 	b := g.Board()
-	stones := b.Size()*b.Size() - b.EmptyCount()
-	return max(g.MoveCount(), stones) < minResignMove(g.Size())
-}
-
-// minResignMove returns the first move at which a level may resign on a
-// board of the given size: 20 on 9×9, scaled with the area (80 on 19×19).
-func minResignMove(size int) int {
-	return (20*size*size + 80) / 81
+	points := b.Size() * b.Size()
+	stones := points - b.EmptyCount()
+	return 2*max(g.MoveCount(), stones) < points
 }
