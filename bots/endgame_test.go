@@ -11,7 +11,7 @@ import (
 func testBudget(level string) Budget {
 	switch level {
 	case "medium":
-		return Budget{Playouts: 20000}
+		return Budget{Playouts: 4000}
 	case "hard", "max":
 		return Budget{Playouts: 1500}
 	}
@@ -57,6 +57,18 @@ func TestEndsLikeAPerson(t *testing.T) {
 		. . . X . O . . .
 		. . . X . O . . .
 		. . . X . O . . .`
+	// The same walls for White without Black's corner: 29 stones, fewer
+	// than half the board's 81 points, so the game is young.
+	const young = `
+		. . . O . . . O .
+		. . . O . . . O .
+		O O O O O O O O O
+		. . . O . . . O .
+		O O O O O O . O .
+		. . . . . O O O O
+		. . . . . O . . .
+		. . . . . O . . .
+		. . . . . O . . .`
 	tests := []struct {
 		name       string
 		diagram    string
@@ -72,6 +84,7 @@ func TestEndsLikeAPerson(t *testing.T) {
 		{"lost by 40 after a pass: resign", lost, engine.Black, true, "resign"},
 		{"won by 40 after a pass: pass", lost, engine.White, true, "pass"},
 		{"open points after a pass: take one", dame, engine.Black, true, "column E"},
+		{"hopeless but young: play on", young, engine.Black, false, "no resignation"},
 	}
 	for _, l := range Builtin() {
 		t.Run(l.Name, func(t *testing.T) {
@@ -99,6 +112,9 @@ func TestEndsLikeAPerson(t *testing.T) {
 						if m.Point.Col == 4 {
 							got = "column E"
 						}
+					}
+					if tt.want == "no resignation" && got != "resign" {
+						got = tt.want
 					}
 					if got != tt.want {
 						t.Errorf("GenMove = %v, want %s\n%v", m, tt.want, g.Board())
