@@ -42,6 +42,9 @@ type Options struct {
 	ScoringTTL time.Duration
 	// Now returns the current time (time.Now); tests set it.
 	Now func() time.Time
+	// After waits d on the same clock as Now (time.After); tests with their
+	// own Now set it, so that the clocks' scheduler wakes on their time.
+	After func(d time.Duration) <-chan time.Time
 }
 
 // Bot is the Discord bot: it handles interactions and runs the background
@@ -62,6 +65,9 @@ type Bot struct {
 	accepting sync.Map
 	// reviews are the reviews running, one per user.
 	reviews *reviews
+
+	// kick wakes the clocks' scheduler after a write (see kickClocks).
+	kick chan struct{}
 
 	// bodyReads holds a slot per HTTP body being read before its signature
 	// is checked (maxBodyReads); replays remembers the interactions the
@@ -100,8 +106,11 @@ func New(opts Options) (*Bot, error) {
 			opts.Reviewer = newLocalReviewer()
 		}
 	}
+	if opts.After == nil {
+		opts.After = time.After
+	}
 	b := &Bot{opts: opts, log: opts.Logger, deferAfter: httpDeferAfter,
-		bodyReads: make(chan struct{}, maxBodyReads), replays: newReplayCache(), reviews: newReviews()}
+		bodyReads: make(chan struct{}, maxBodyReads), replays: newReplayCache(), reviews: newReviews(), kick: make(chan struct{}, 1)}
 	b.base, b.cancel = context.WithCancel(context.Background())
 	b.router = b.routes()
 	return b, nil

@@ -9,6 +9,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/gobot-dev/gobot/engine"
+	"github.com/gobot-dev/gobot/engine/clock"
 	"github.com/gobot-dev/gobot/storage"
 )
 
@@ -72,7 +73,7 @@ func (b *Bot) cmdChallenge(ctx context.Context, r *Request) error {
 	c := &storage.Challenge{
 		ID: it.ID, ChannelID: it.ChannelID, GuildID: it.GuildID,
 		Challenger: userPlayer(r.User), Opponent: userPlayer(opp),
-		Size: s.Size, Color: s.Color, Rules: s.Rules, Handicap: s.Handicap, Thread: thread,
+		Size: s.Size, Color: s.Color, Rules: s.Rules, Handicap: s.Handicap, Thread: thread, Clock: &s.Clock,
 		CreatedAt: now, ExpiresAt: now.Add(b.opts.ChallengeTTL),
 	}
 	// The challenge message's ID is needed to disable its buttons on expiry.
@@ -113,7 +114,7 @@ func challengeMessage(c *storage.Challenge, outcome string) *Message {
 	if c.Thread {
 		where = " in a new thread"
 	}
-	text := fmt.Sprintf("%s, %s challenges you to a game of Go%s: %s; %s.", mention(c.Opponent), mention(c.Challenger), where, describeSetup(c.Size, c.Rules, c.Handicap), color)
+	text := fmt.Sprintf("%s, %s challenges you to a game of Go%s: %s; %s.", mention(c.Opponent), mention(c.Challenger), where, describeSetup(c.Size, c.Rules, c.Handicap)+", "+challengeClock(c).Describe(), color)
 	if closed {
 		text += "\n" + outcome
 	} else {
@@ -268,7 +269,7 @@ func (b *Bot) btnAccept(ctx context.Context, r *Request) error {
 	}
 	g := &storage.Game{
 		ID: c.ID, ChannelID: channel, GuildID: it.GuildID, ParentChannelID: parent,
-		Black: black, White: white, Game: eg, CreatedAt: b.now(),
+		Black: black, White: white, Game: eg, CreatedAt: b.now(), Clock: newClock(challengeClock(c), eg, b.now()),
 	}
 	// One transaction removes the challenge and creates the game: of two
 	// accepts at once exactly one succeeds, and the challenge is never lost
@@ -303,12 +304,40 @@ func (b *Bot) btnAccept(ctx context.Context, r *Request) error {
 	if err != nil {
 		return err
 	}
+	b.kickClocks()
+	var sent *discordgo.Message
 	if c.Thread {
-		_, err = b.opts.Discord.SendMessage(ctx, channel, bm)
+		sent, err = b.opts.Discord.SendMessage(ctx, channel, bm)
 	} else {
-		_, err = r.ReplyMessage(ctx, bm)
+		sent, err = r.ReplyMessage(ctx, bm)
 	}
-	return err
+	if err != nil {
+		return err
+	}
+	b.keepBoardID(ctx, g, sent)
+	return nil
+}
+
+// challengeClock is the time control of a challenge: the one chosen, or the
+// default for challenges stored before clocks existed.
+func challengeClock(c *storage.Challenge) clock.Control {
+	if c.Clock == nil {
+		return clock.Default()
+	}
+	return *c.Clock
+}
+
+// keepBoardID records the ID of a board message posted outside an
+// interaction's answer, so that its buttons can be disabled when the game
+// ends on time (storage.AddMessageID: no new version, so a move made at
+// the same moment is not refused).
+func (b *Bot) keepBoardID(ctx context.Context, g *storage.Game, m *discordgo.Message) {
+	if m == nil || m.ID == "" {
+		return
+	}
+	if err := b.opts.Store.AddMessageID(ctx, g.ChannelID, g.ID, m.ID); err != nil && !errors.Is(err, storage.ErrNotFound) {
+		b.log.Info("could not record the board's message", "game", g.ID, "err", err)
+	}
 }
 
 // seedFrom derives a game's seed from its ID (a snowflake).
@@ -362,7 +391,7 @@ func (b *Bot) cmdBot(ctx context.Context, r *Request) error {
 		black, white = bot, human
 	}
 	g := &storage.Game{ID: it.ID, ChannelID: it.ChannelID, GuildID: it.GuildID, Black: black, White: white, Game: eg, CreatedAt: b.now(),
-		Followup: followupOf(it, b.now())}
+		Followup: followupOf(it, b.now()), Clock: newClock(s.Clock, eg, b.now())}
 	if err := b.opts.Store.CreateGame(ctx, g); err != nil {
 		if errors.Is(err, storage.ErrExists) {
 			return ErrGameRunning
@@ -370,15 +399,17 @@ func (b *Bot) cmdBot(ctx context.Context, r *Request) error {
 		return err
 	}
 	b.log.Info("bot game started", "game", g.ID, "channel", g.ChannelID, "level", level, "user", r.User.ID)
+	b.kickClocks()
 	c := engine.Black
 	if white == human {
 		c = engine.White
 	}
-	note := fmt.Sprintf("New game: %s plays %s %s against gobot **%s** (%s).", mention(human), stoneEmoji(c), c, level, describeSetup(s.Size, s.Rules, eg.Handicap()))
+	note := fmt.Sprintf("New game: %s plays %s %s against gobot **%s** (%s).", mention(human), stoneEmoji(c), c, level, describeSetup(s.Size, s.Rules, eg.Handicap())+", "+s.Clock.Describe())
 	return b.answer(ctx, r, g, note)
 }
 
-// sweep closes expired challenges and scoring phases.
+// sweep closes expired challenges (scoring phases end by the clocks'
+// scheduler, runClocks).
 func (b *Bot) sweep(ctx context.Context) {
 	now := b.now()
 	expired, err := b.opts.Store.ExpiredChallenges(ctx, now)
@@ -394,15 +425,9 @@ func (b *Bot) sweep(ctx context.Context) {
 		}
 		b.closeChallengeMessage(ctx, c, expiredOutcome)
 	}
-	games, err := b.activeGames(ctx, "sweep")
-	if err != nil {
-		return
-	}
-	for _, g := range games {
-		if g.Scoring != nil && !g.Scoring.Deadline.IsZero() && !now.Before(g.Scoring.Deadline) {
-			b.scoringTimeout(ctx, g)
-		}
-	}
+	// Damaged records are set aside on the way; scoring phases end by the
+	// clocks' scheduler (runClocks), which reads the deadline index.
+	b.activeGames(ctx, "sweep")
 }
 
 // activeGames loads every active game for the background work. Damaged
@@ -422,10 +447,19 @@ func (b *Bot) activeGames(ctx context.Context, what string) ([]*storage.Game, er
 	return games, nil
 }
 
-// Run does the background work until ctx ends: at start it lets bots move
-// in games where it is their turn (after a restart), then every minute it
-// closes expired challenges and scoring phases.
+// Run does the background work until ctx ends: at start it credits the
+// clocks with the time the bot was down and lets bots move in games where
+// it is their turn (after a restart); then the clocks' scheduler handles
+// every deadline (reminders, loss on time, scoring phases) while every
+// minute expired challenges are closed.
 func (b *Bot) Run(ctx context.Context) error {
+	b.creditOutage(ctx)
+	clocks := make(chan struct{})
+	go func() {
+		defer close(clocks)
+		b.runClocks(ctx)
+	}()
+	defer func() { <-clocks }()
 	games, _ := b.activeGames(ctx, "start")
 	for _, g := range games {
 		if botToMove(g) {

@@ -445,16 +445,18 @@ func TestScoringTimeout(t *testing.T) {
 	only(t, tb.command(bob, "/go pass"))
 	only(t, tb.command(ann, "/go pass"))
 	g, _ := tb.store.Game(context.Background(), channelID)
+	// The clocks' scheduler ends the scoring phase (its deadline is in
+	// the store's deadline index).
 	tb.advance(time.Hour)
-	tb.sweep(context.Background())
+	tb.handleDueGames(context.Background())
 	if calls := tb.rec.take(); len(calls) != 0 {
-		t.Fatalf("sweep before the deadline: %v", calls)
+		t.Fatalf("scheduler before the deadline: %v", calls)
 	}
 	tb.advance(24 * time.Hour)
-	tb.sweep(context.Background())
+	tb.handleDueGames(context.Background())
 	c := only(t, tb.rec.take())
 	if c.Op != "send" || !strings.Contains(c.text(), "ran out") || !strings.Contains(c.text(), "B+") {
-		t.Fatalf("sweep after the deadline: %s %q", c.Op, c.text())
+		t.Fatalf("scheduler after the deadline: %s %q", c.Op, c.text())
 	}
 	a, err := tb.store.ArchivedGame(context.Background(), g.ID)
 	if err != nil || a.Result == "" {

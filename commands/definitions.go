@@ -78,6 +78,12 @@ func Definitions(levels []Level) []*discordgo.ApplicationCommand {
 		}
 	}
 	minPage := 1.0
+	clockOpt := &discordgo.ApplicationCommandOption{
+		Type: discordgo.ApplicationCommandOptionString, Name: "clock",
+		Description:  "Time control: correspondence (default), daily, live, blitz, none, or e.g. byoyomi 10m 5x30s",
+		Autocomplete: true, MaxLength: 100,
+	}
+	minDays := 1.0
 	sub := func(name, desc string, opts ...*discordgo.ApplicationCommandOption) *discordgo.ApplicationCommandOption {
 		return &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionSubCommand, Name: name, Description: desc, Options: opts}
 	}
@@ -90,9 +96,9 @@ func Definitions(levels []Level) []*discordgo.ApplicationCommand {
 		Options: []*discordgo.ApplicationCommandOption{
 			sub("challenge", "Challenge someone to a game in this channel",
 				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionUser, Name: "opponent", Description: "Who you want to play", Required: true},
-				sizeOpt, colorOpt("Your colour (default nigiri: random)"), rulesOpt, komiOpt, handicapOpt,
+				sizeOpt, colorOpt("Your colour (default nigiri: random)"), rulesOpt, komiOpt, handicapOpt, clockOpt,
 				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionBoolean, Name: "thread", Description: "Play in a new thread, so this channel can hold many games"}),
-			sub("bot", "Play against the bot, starting at once", levelOpt, sizeOpt, colorOpt("Your colour (default black)"), rulesOpt, komiOpt, handicapOpt),
+			sub("bot", "Play against the bot, starting at once", levelOpt, sizeOpt, colorOpt("Your colour (default black)"), rulesOpt, komiOpt, handicapOpt, clockOpt),
 			sub("play", "Place a stone", &discordgo.ApplicationCommandOption{
 				Type: discordgo.ApplicationCommandOptionString, Name: "move", Description: "Where, like D4 (columns skip I); also pass",
 				Required: true, Autocomplete: true, MaxLength: 6}),
@@ -117,6 +123,9 @@ func Definitions(levels []Level) []*discordgo.ApplicationCommand {
 				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionUser, Name: "player", Description: "Whose record (default: yours)"}),
 			sub("help", "How to play with gobot: commands, levels, rules, coordinates"),
 			sub("abort", "Remove a stuck game from this channel (needs Manage Messages)"),
+			sub("vacation", "Pause your correspondence clocks for some days (30 days a year), or come back early",
+				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionInteger, Name: "days", Description: "How many days, from now (1–30)", MinValue: &minDays, MaxValue: MaxVacationDays},
+				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionBoolean, Name: "end", Description: "End your vacation now; unused days go back to your allowance"}),
 		},
 	}}
 }

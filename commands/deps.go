@@ -36,6 +36,16 @@ type Store interface {
 	DeleteChallenge(ctx context.Context, id string) error
 	AcceptChallenge(ctx context.Context, id string, g *storage.Game) error
 	ExpiredChallenges(ctx context.Context, now time.Time) ([]*storage.Challenge, error)
+
+	// The clocks: the deadline index, the heartbeat and players' vacations.
+	NextDue(ctx context.Context) (time.Time, error)
+	DueGames(ctx context.Context, now time.Time, limit int) ([]storage.DueGame, error)
+	Heartbeat(ctx context.Context, now time.Time) error
+	CreditOutage(ctx context.Context, now time.Time, min time.Duration) (time.Duration, int, error)
+	PlayerActiveGames(ctx context.Context, playerKey string) ([]*storage.Game, error)
+	Vacation(ctx context.Context, playerKey string) (storage.Vacation, error)
+	PutVacation(ctx context.Context, playerKey string, v storage.Vacation) error
+	AddMessageID(ctx context.Context, channelID, gameID, messageID string) error
 }
 
 var (

@@ -30,9 +30,29 @@ import (
 )
 
 // clock is the bot's and the fake Discord's time, moved by the tests.
+// After's channels fire when Advance moves the time past them.
 type clock struct {
-	mu  sync.Mutex
-	now time.Time
+	mu      sync.Mutex
+	now     time.Time
+	waiters []waiter
+}
+
+type waiter struct {
+	at time.Time
+	c  chan time.Time
+}
+
+// After is time.After on this clock.
+func (c *clock) After(d time.Duration) <-chan time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	ch := make(chan time.Time, 1)
+	if d <= 0 {
+		ch <- c.now
+		return ch
+	}
+	c.waiters = append(c.waiters, waiter{c.now.Add(d), ch})
+	return ch
 }
 
 func (c *clock) Now() time.Time {
@@ -44,6 +64,15 @@ func (c *clock) Now() time.Time {
 func (c *clock) Advance(d time.Duration) {
 	c.mu.Lock()
 	c.now = c.now.Add(d)
+	kept := c.waiters[:0]
+	for _, w := range c.waiters {
+		if w.at.After(c.now) {
+			kept = append(kept, w)
+			continue
+		}
+		w.c <- c.now
+	}
+	c.waiters = kept
 	c.mu.Unlock()
 }
 
@@ -294,6 +323,7 @@ func (e *env) start() {
 		Players: e.players,
 		Logger:  slog.New(slog.NewTextHandler(e.logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
 		Now:     e.clock.Now,
+		After:   e.clock.After,
 	})
 	if err != nil {
 		e.t.Fatalf("commands.New: %v", err)

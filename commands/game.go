@@ -41,6 +41,9 @@ func (b *Bot) routes() *Router {
 	rt.Command("go/stats", b.cmdStats)
 	rt.Command("go/help", b.cmdHelp)
 	rt.Command("go/abort", b.onGame(b.cmdAbort))
+	rt.Autocomplete("go/challenge", b.completeClock)
+	rt.Autocomplete("go/bot", b.completeClock)
+	rt.Command("go/vacation", b.cmdVacation)
 
 	rt.Component("challenge/{id}/accept", b.btnAccept)
 	rt.Component("challenge/{id}/decline", b.btnDecline)
@@ -284,9 +287,24 @@ func followupOf(it *discordgo.Interaction, at time.Time) *storage.Followup {
 // result, the scoring phase after two passes, an update otherwise. Nothing
 // is written when the move is refused or the game changed in the meantime.
 func (b *Bot) apply(ctx context.Context, g *storage.Game, m engine.Move) (string, error) {
+	now := b.now()
+	if g.Clock.Flagged(now) {
+		// Too late: the move does not count, the game is lost on time
+		// (unless the scheduler got there first).
+		deadline := g.Clock.Deadline()
+		if err := b.timeUp(ctx, g); err != nil {
+			return "", err
+		}
+		return "", userErr(ErrGameOver, fmt.Sprintf("⌛ Too late: %s %s's time ran out <t:%d:R>, so the game is over.", stoneEmoji(g.Clock.ToMove), g.Clock.ToMove, deadline.Unix()))
+	}
 	before := g.Game.Captures(m.Color)
 	if err := g.Game.Play(m); err != nil {
 		return "", moveError(err, m, g)
+	}
+	if g.Clock.Running() && m.Color == g.Clock.ToMove && m.Kind != engine.Resign {
+		if err := g.Clock.Play(now); err != nil {
+			return "", err // not flagged (checked above): cannot happen
+		}
 	}
 	g.Undo = nil
 	g.Unposted = false
@@ -345,9 +363,16 @@ func moveError(err error, m engine.Move, g *storage.Game) error {
 	return err
 }
 
-// update writes g, checking its version.
+// update writes g, checking its version, with its clock brought in line
+// with the game (syncClock); the scheduler then looks at the deadlines
+// again.
 func (b *Bot) update(ctx context.Context, g *storage.Game) error {
-	return writeError(b.opts.Store.UpdateGame(ctx, g))
+	b.syncClock(ctx, g)
+	if err := b.opts.Store.UpdateGame(ctx, g); err != nil {
+		return writeError(err)
+	}
+	b.kickClocks()
+	return nil
 }
 
 // writeError is the error of a version-checked write of a game: ErrConflict
@@ -364,6 +389,12 @@ func writeError(err error) error {
 
 // finish archives a game with a result, with its SGF record.
 func (b *Bot) finish(ctx context.Context, g *storage.Game) error {
+	return b.archive(ctx, g, false)
+}
+
+// archive archives a game with a result, with its SGF record; an annulled
+// game is recorded but never counted.
+func (b *Bot) archive(ctx context.Context, g *storage.Game, annulled bool) error {
 	res, _ := g.Game.Result()
 	var dead []engine.Point
 	if g.Scoring != nil {
@@ -376,7 +407,7 @@ func (b *Bot) finish(ctx context.Context, g *storage.Game) error {
 	a := storage.Archived{
 		ID: g.ID, GuildID: g.GuildID, ChannelID: g.ChannelID,
 		Black: g.Black, White: g.White, Size: g.Game.Size(), Rules: g.Game.Rules(), Handicap: g.Game.Handicap(),
-		Result: res.String(), SGF: sgf, Moves: g.Game.MoveCount(),
+		Result: res.String(), SGF: sgf, Moves: g.Game.MoveCount(), Annulled: annulled,
 		StartedAt: g.CreatedAt, FinishedAt: b.now(),
 	}
 	return writeError(b.opts.Store.FinishGame(ctx, g, a))

@@ -35,8 +35,14 @@ func helpText(levels []Level, challengeTTL, scoringTTL time.Duration) []*discord
 				"Options: `size` (9, 13, 19; default 19), `color` (black, white, nigiri = random), `ruleset`, `komi`, `handicap` (0–9), " +
 				"`thread:true` (the game gets its own thread, so one channel can hold many games). " +
 				"Challenges expire after " + humanDuration(challengeTTL) + "; press Decline on your own challenge to withdraw it.\n" +
-				"`/go bot level: size: color:` plays gobot at once, here or in a DM with me (same options).\n" +
-				"Games have no clock: take as long as you like, the game waits in its channel, also across restarts."},
+				"`/go bot level: size: color:` plays gobot at once, here or in a DM with me (same options)."},
+			{Name: "Clocks", Value: "Every game has a clock, chosen with `clock:` on `/go challenge` and `/go bot`: **correspondence** (the default: Fischer, 3 days, +1 day per move, at most 7 days), " +
+				"**daily** (1 day per move), **live** (byo-yomi: 10 min, then 5×30 s), **blitz** (3 min, then 5×10 s), **none**, or your own: " +
+				"`fischer 3d +1d max 7d`, `byoyomi 10m 5x30s`, `canadian 10m 25/5m`, `simple 1d`, `absolute 20m` (units s, m, h, d; each time from 10 s to 30 days). " +
+				"Each board shows both players' time and when the player to move runs out. In correspondence games I remind you once per move when a quarter of your time for it is left. " +
+				"Who runs out of time loses (`B+T`, `W+T`); before two moves of their own the game is annulled instead (recorded, not counted). " +
+				"No clock runs while the dead stones are agreed, and time I am down is given back.\n" +
+				"`/go vacation days:7` pauses your correspondence clocks (30 days a year, at most 30 at once); `/go vacation end:true` comes back early and returns the unused days."},
 			{Name: "Play", Value: "`/go play move:D4` places a stone (the list suggests legal points as you type); `move:pass` passes.\n" +
 				"`/go pass`, `/go resign`, or the **Pass** / **Undo** / **Resign** buttons under the newest board (Resign asks to confirm).\n" +
 				"`/go undo` (or **Undo**) asks your opponent to take back your last move; against the bot it takes back its reply and your move at once.\n" +

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/gobot-dev/gobot/engine"
+	"github.com/gobot-dev/gobot/engine/clock"
 )
 
 // setup is a new game's configuration as the challenge and bot commands
@@ -16,6 +17,7 @@ type setup struct {
 	Color    string // the requester's colour: "black", "white" or "nigiri"
 	Rules    engine.Rules
 	Handicap int
+	Clock    clock.Control // the clock option; correspondence by default
 }
 
 // parseSetup reads size, color, ruleset, komi and handicap. defaultColor is
@@ -79,6 +81,9 @@ func parseSetup(r *Request, defaultColor string) (setup, error) {
 			return s, userErr(ErrBadOption, fmt.Sprintf("Komi must be from -150 to 150 in steps of 0.5, not %v.", k))
 		}
 		s.Rules.Komi = k
+	}
+	if s.Clock, err = clockOption(r); err != nil {
+		return s, err
 	}
 	return s, nil
 }

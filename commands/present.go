@@ -106,9 +106,17 @@ func status(g *storage.Game) string {
 		fmt.Fprintf(&sb, "Last move: %s %s · ", stoneEmoji(m.Color), m)
 	}
 	fmt.Fprintf(&sb, "Captures: ⚫ %d · ⚪ %d\n", eg.Captures(engine.Black), eg.Captures(engine.White))
+	if _, over := eg.Result(); !over {
+		if cs := clockStatus(g); cs != "" {
+			sb.WriteString(cs + "\n")
+		}
+	}
 	fmt.Fprintf(&sb, "-# %d×%d · %s", eg.Size(), eg.Size(), eg.Rules())
 	if h := eg.Handicap(); h > 0 {
 		fmt.Fprintf(&sb, " · handicap %d", h)
+	}
+	if g.Clock != nil {
+		fmt.Fprintf(&sb, " · %s", g.Clock.Control.Describe())
 	}
 	return sb.String()
 }

@@ -115,11 +115,11 @@ func (s *Store) LastHeartbeat(ctx context.Context) (time.Time, error) {
 	return t, err
 }
 
-// CreditOutage gives every game waiting on a deadline back the time no bot
-// process was running, in one transaction: when the last heartbeat is more
-// than min before now, each running clock is excused the time from that
-// heartbeat to now (clock.Clock.Credit) and each scoring phase's deadline
-// moves by as much; each such game's version grows by one, so a write
+// CreditOutage gives every running clock back the time no bot process was
+// running, in one transaction: when the last heartbeat is more than min
+// before now, each running clock is excused the time from that heartbeat
+// to now (clock.Clock.Credit); a scoring phase, in which no clock runs,
+// keeps its deadline. Each game credited gets a new version, so a write
 // prepared before the credit fails with ErrConflict. The heartbeat is then
 // set to now, so of several processes starting together only the first
 // credits the outage. It returns the outage credited (zero for none) and
@@ -179,24 +179,19 @@ func (s *Store) CreditOutage(ctx context.Context, now time.Time, min time.Durati
 
 // creditRecord gives the stored game v of channel ch the outage from last
 // to now, as CreditOutage describes, and returns its new encoding, its due
-// time before and after, and false for a record that does not decode.
+// time before and after, and false for a record that does not decode or
+// has no running clock (a scoring phase keeps its deadline).
 func creditRecord(ch string, v []byte, last, now time.Time) (val []byte, old, due time.Time, ok bool, err error) {
 	var r gameRecord
 	if v == nil || json.Unmarshal(v, &r) != nil {
 		return nil, time.Time{}, time.Time{}, false, nil
 	}
-	if r.Scoring != nil && !r.Scoring.Deadline.IsZero() {
-		r.Scoring.Deadline = r.Scoring.Deadline.Add(now.Sub(last))
+	if r.Scoring != nil || !r.Clock.Running() {
+		return nil, time.Time{}, time.Time{}, false, nil // no clock runs: a scoring phase keeps its deadline
 	}
-	if r.Clock != nil {
-		r.Clock.Credit(last, now)
-	}
+	r.Clock.Credit(last, now)
 	old = r.Due
-	if r.Scoring != nil {
-		r.Due = r.Scoring.Deadline
-	} else {
-		r.Due = r.Clock.Next()
-	}
+	r.Due = r.Clock.Next()
 	r.Version++
 	r.UpdatedAt = now
 	val, err = json.Marshal(r)
@@ -204,4 +199,36 @@ func creditRecord(ch string, v []byte, last, now time.Time) (val []byte, old, du
 		return nil, time.Time{}, time.Time{}, false, fmt.Errorf("storage: credit outage to game in channel %s: %w", ch, err)
 	}
 	return val, old, r.Due, true, nil
+}
+
+// AddMessageID records a message that shows the game in channelID (a board
+// posted outside an interaction's answer) so that its buttons can be
+// disabled later. Message IDs are display state, not the game: the write
+// keeps the game's version, so it never makes a concurrent move fail; a
+// write of the game from an older read may drop the ID again, which costs
+// only a button left enabled. It fails with ErrNotFound when the channel no
+// longer holds game gameID.
+func (s *Store) AddMessageID(ctx context.Context, channelID, gameID, messageID string) error {
+	if err := checkID("message ID", messageID); err != nil {
+		return err
+	}
+	return s.update(ctx, func(tx *bolt.Tx) error {
+		games := tx.Bucket(bucketGames)
+		val, err := addMessageRecord(channelID, games.Get([]byte(channelID)), gameID, messageID)
+		if err != nil {
+			return err
+		}
+		return games.Put([]byte(channelID), val)
+	})
+}
+
+// addMessageRecord adds messageID to the stored record v of game gameID in
+// channelID, keeping its version (AddMessageID).
+func addMessageRecord(channelID string, v []byte, gameID, messageID string) ([]byte, error) {
+	var r gameRecord
+	if v == nil || json.Unmarshal(v, &r) != nil || r.ID != gameID {
+		return nil, fmt.Errorf("storage: add message to game %s: not in channel %s: %w", gameID, channelID, ErrNotFound)
+	}
+	r.MessageIDs = recentMessages(append(r.MessageIDs, messageID))
+	return json.Marshal(r)
 }

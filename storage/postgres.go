@@ -1015,6 +1015,32 @@ func (p *Postgres) Vacation(ctx context.Context, playerKey string) (Vacation, er
 	return v, nil
 }
 
+// AddMessageID is Store.AddMessageID: the record changes, its version and
+// deadline do not.
+func (p *Postgres) AddMessageID(ctx context.Context, channelID, gameID, messageID string) error {
+	if err := checkID("message ID", messageID); err != nil {
+		return err
+	}
+	return pgx.BeginFunc(ctx, p.pool, func(tx pgx.Tx) error {
+		var rec string
+		err := tx.QueryRow(ctx, `SELECT record FROM games WHERE channel_id = $1 AND id = $2 FOR UPDATE`, channelID, gameID).Scan(&rec)
+		if errors.Is(err, pgx.ErrNoRows) {
+			return fmt.Errorf("storage: add message to game %s: not in channel %s: %w", gameID, channelID, ErrNotFound)
+		}
+		if err != nil {
+			return fmt.Errorf("storage: add message to game %s: %w", gameID, err)
+		}
+		val, err := addMessageRecord(channelID, []byte(rec), gameID, messageID)
+		if err != nil {
+			return err
+		}
+		if _, err := tx.Exec(ctx, `UPDATE games SET record = $3 WHERE channel_id = $1 AND id = $2`, channelID, gameID, string(val)); err != nil {
+			return fmt.Errorf("storage: add message to game %s: %w", gameID, err)
+		}
+		return nil
+	})
+}
+
 // PutVacation is Store.PutVacation.
 func (p *Postgres) PutVacation(ctx context.Context, playerKey string, v Vacation) error {
 	val, err := encodeVacation(playerKey, v)

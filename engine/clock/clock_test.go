@@ -88,8 +88,9 @@ func TestParseErrors(t *testing.T) {
 		{"none 5m", "none takes nothing"},
 	} {
 		_, err := Parse(tc.spec)
-		if !errors.Is(err, ErrSpec) || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("Parse(%q) = %v, want ErrSpec saying %q", tc.spec, err, tc.want)
+		var se *SpecError
+		if !errors.Is(err, ErrSpec) || !errors.As(err, &se) || !strings.Contains(se.Reason, tc.want) || se.Spec != tc.spec {
+			t.Errorf("Parse(%q) = %v, want a SpecError saying %q", tc.spec, err, tc.want)
 		}
 	}
 }

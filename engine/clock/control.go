@@ -92,8 +92,16 @@ const Syntax = "a preset (correspondence, daily, live, blitz, none) or " +
 //
 // Times are a number and a unit (s, m, h, d), or several (1h30m). Case and
 // spacing do not matter. Every time is from MinPeriod to MaxPeriod. An
-// error wraps ErrSpec and says what is wrong.
+// error is a *SpecError saying what is wrong; it wraps ErrSpec.
 func Parse(spec string) (Control, error) {
+	c, err := parse(spec)
+	if err != nil {
+		return Control{}, &SpecError{Spec: spec, Reason: strings.TrimPrefix(err.Error(), ErrSpec.Error()+": ")}
+	}
+	return c, nil
+}
+
+func parse(spec string) (Control, error) {
 	s := strings.ToLower(strings.TrimSpace(spec))
 	if s == "" {
 		return Control{}, fmt.Errorf("%w: empty", ErrSpec)

@@ -1,6 +1,9 @@
 package clock
 
-import "errors"
+import (
+	"errors"
+	"strconv"
+)
 
 // The sentinel errors, for errors.Is.
 var (
@@ -12,3 +15,17 @@ var (
 	// the move was made: the move does not count, the game is lost on time.
 	ErrFlagged = errors.New("clock: out of time")
 )
+
+// SpecError is the error of Parse: the spec and what is wrong with it. It
+// wraps ErrSpec.
+type SpecError struct {
+	Spec   string
+	Reason string // "the increment "1d" must start with +, like ..."
+}
+
+func (e *SpecError) Error() string {
+	return "clock: bad time control " + strconv.Quote(e.Spec) + ": " + e.Reason
+}
+
+// Unwrap returns ErrSpec.
+func (e *SpecError) Unwrap() error { return ErrSpec }

@@ -6,11 +6,13 @@ import (
 	"time"
 
 	"github.com/gobot-dev/gobot/engine"
+	"github.com/gobot-dev/gobot/engine/clock"
 	"github.com/gobot-dev/gobot/storage"
 )
 
 // testDeadlines: the deadline index follows the writes (here through the
-// scoring phase's deadline), and an outage is credited once.
+// scoring phase's deadline), and an outage is credited once, to running
+// clocks only.
 func testDeadlines(t *testing.T, s Store, clk *Clock) {
 	if next, err := s.NextDue(ctx); err != nil || !next.IsZero() {
 		t.Errorf("NextDue on an empty store = %v, %v; want zero", next, err)
@@ -60,20 +62,29 @@ func testDeadlines(t *testing.T, s Store, clk *Clock) {
 	if hb, err := s.LastHeartbeat(ctx); err != nil || !hb.Equal(t0) {
 		t.Errorf("LastHeartbeat = %v, %v; want %v", hb, err, t0)
 	}
+	// A running clock is credited; a scoring phase, where no clock runs,
+	// keeps its deadline.
+	d := newGame(t, "d", "3", "4")
+	d.Clock = clock.New(clock.Control{System: clock.Absolute, Main: 3 * time.Hour})
+	d.Clock.Start(engine.Black, t0)
+	mustCreate(t, s, d)
 	b := mustLoad(t, s, "b")
 	back := t0.Add(10 * time.Minute)
 	credit, n, err := s.CreditOutage(ctx, back, time.Minute)
 	if err != nil || credit != 10*time.Minute || n != 1 {
 		t.Fatalf("CreditOutage = %v, %d, %v; want 10m to 1 game", credit, n, err)
 	}
-	got := mustLoad(t, s, "b")
-	if !got.Scoring.Deadline.Equal(t0.Add(time.Hour+10*time.Minute)) || got.Version != b.Version+1 {
-		t.Errorf("after the credit: deadline %v, version %d; want %v, %d", got.Scoring.Deadline, got.Version, t0.Add(70*time.Minute), b.Version+1)
+	if got := mustLoad(t, s, "b"); !got.Scoring.Deadline.Equal(t0.Add(time.Hour)) || got.Version != b.Version {
+		t.Errorf("after the credit the scoring phase has deadline %v, version %d; want %v, %d unchanged", got.Scoring.Deadline, got.Version, t0.Add(time.Hour), b.Version)
 	}
-	if next, _ := s.NextDue(ctx); !next.Equal(t0.Add(70 * time.Minute)) {
-		t.Errorf("NextDue after the credit = %v, want %v", next, t0.Add(70*time.Minute))
+	got := mustLoad(t, s, "d")
+	if !got.Clock.Deadline().Equal(t0.Add(3*time.Hour+10*time.Minute)) || got.Version != d.Version+1 {
+		t.Errorf("after the credit d's clock runs out at %v, version %d; want %v, %d", got.Clock.Deadline(), got.Version, t0.Add(190*time.Minute), d.Version+1)
 	}
-	if err := s.UpdateGame(ctx, b); !errors.Is(err, storage.ErrConflict) {
+	if due, _ := s.DueGames(ctx, t0.Add(3*time.Hour), 0); len(due) != 1 || due[0].ChannelID != "b" {
+		t.Errorf("DueGames(+3h) after the credit = %+v, want b only (d moved to +3h10m)", due)
+	}
+	if err := s.UpdateGame(ctx, d); !errors.Is(err, storage.ErrConflict) {
 		t.Errorf("a write prepared before the credit = %v, want ErrConflict", err)
 	}
 	// A second worker starting at once finds a fresh heartbeat.

@@ -1,0 +1,470 @@
+package commands
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+	"github.com/gobot-dev/gobot/engine"
+	"github.com/gobot-dev/gobot/engine/clock"
+	"github.com/gobot-dev/gobot/storage"
+)
+
+// Game clocks: the clock option, what a board says about time, the one
+// scheduler that handles every game's deadlines (reminders, loss on time,
+// the end of the scoring phase), outage credit and vacations.
+
+const (
+	// heartbeatEvery is how often the bot records that it is alive; an
+	// outage is measured from the last heartbeat.
+	heartbeatEvery = 10 * time.Second
+	// outageMin is the shortest outage credited to the clocks: a restart
+	// quicker than that (the heartbeat is written at shutdown too) costs
+	// nobody anything worth giving back.
+	outageMin = heartbeatEvery
+	// dueBatch is how many due games the scheduler loads per pass.
+	dueBatch = 100
+	// dueRetry is how long the scheduler waits before looking again at a
+	// game that was due but could not be handled (a failing store, a
+	// damaged record).
+	dueRetry = 30 * time.Second
+)
+
+// Vacation allowance (OGS-like): VacationPerYear days of vacation in a
+// calendar year (UTC), at most MaxVacationDays at once.
+const (
+	VacationPerYear = 30 * 24 * time.Hour
+	MaxVacationDays = 30
+)
+
+// clockOption reads the clock option: a preset or a spec, the default
+// (correspondence) when absent. A spec that does not parse is refused with
+// the syntax.
+func clockOption(r *Request) (clock.Control, error) {
+	v, ok := r.String("clock")
+	if !ok || strings.TrimSpace(v) == "" {
+		return clock.Default(), nil
+	}
+	c, err := clock.Parse(v)
+	if err != nil {
+		reason := err.Error()
+		var se *clock.SpecError
+		if errors.As(err, &se) {
+			reason = se.Reason
+		}
+		return c, userErr(ErrBadOption, fmt.Sprintf("`%s` is not a clock I can read: %s.\nWrite %s.", clip(v, 32), reason, clock.Syntax))
+	}
+	return c, nil
+}
+
+// newClock is the clock of a game starting at now: the first player's time
+// runs at once. No clock (clock.None) is nil.
+func newClock(c clock.Control, eg *engine.Game, now time.Time) *clock.Clock {
+	if c.System == clock.None {
+		return nil
+	}
+	k := clock.New(c)
+	k.Start(eg.ToPlay(), now)
+	return k
+}
+
+// completeClock suggests time controls for the clock option: the spec
+// typed, with its meaning, when it is valid, and the presets that match.
+func (b *Bot) completeClock(ctx context.Context, r *Request) error {
+	name, typed := r.Focused()
+	if name != "clock" {
+		return r.Choices(ctx, nil)
+	}
+	typed = strings.TrimSpace(typed)
+	var choices []*discordgo.ApplicationCommandOptionChoice
+	add := func(label, value string) {
+		choices = append(choices, &discordgo.ApplicationCommandOptionChoice{Name: clip(label, 100), Value: clip(value, 100)})
+	}
+	c, err := clock.Parse(typed)
+	preset := false
+	for _, p := range clock.Presets {
+		preset = preset || strings.EqualFold(typed, p.Name)
+	}
+	if typed != "" && err == nil && !preset {
+		add(c.String()+" — "+c.Describe(), c.String())
+	}
+	for _, p := range clock.Presets {
+		if strings.HasPrefix(p.Name, strings.ToLower(typed)) {
+			add(p.Name+" — "+p.Control.Describe(), p.Name)
+		}
+	}
+	if typed != "" && err != nil && len(choices) == 0 {
+		var se *clock.SpecError
+		reason := "not a clock"
+		if errors.As(err, &se) {
+			reason = se.Reason
+		}
+		add("⚠ "+reason, typed)
+	}
+	return r.Choices(ctx, choices)
+}
+
+// clockStatus is what a board says about time: both players' time (the
+// player to move's as their turn began), and the deadline of the player to
+// move as a relative timestamp that Discord counts down. Empty without a
+// clock.
+func clockStatus(g *storage.Game) string {
+	k := g.Clock
+	if k == nil || k.Control.System == clock.None {
+		return ""
+	}
+	at := k.Since // the mover's time as their turn began; Discord counts down from there
+	s := fmt.Sprintf("⏱ ⚫ %s · ⚪ %s", k.Show(engine.Black, at), k.Show(engine.White, at))
+	switch {
+	case k.Running():
+		c := k.ToMove
+		s += fmt.Sprintf(" · %s %s's time runs out <t:%d:R>", stoneEmoji(c), c, k.Deadline().Unix())
+	case g.Scoring != nil:
+		s += " · stopped while the dead stones are agreed"
+	}
+	return s
+}
+
+// syncClock brings g's clock in line with its game before a write: stopped
+// during the scoring phase and once the game is over; otherwise running
+// for the player to move (after an undo or a return to play from scoring,
+// their turn starts now). A correspondence turn that starts while its
+// player is on vacation is paused until the vacation ends.
+func (b *Bot) syncClock(ctx context.Context, g *storage.Game) {
+	k := g.Clock
+	if k == nil || k.Control.System == clock.None {
+		return
+	}
+	now := b.now()
+	if _, over := g.Game.Result(); over || g.Scoring != nil {
+		k.Stop(now)
+		return
+	}
+	if to := g.Game.ToPlay(); k.ToMove != to {
+		k.Stop(now)
+		k.Start(to, now)
+	}
+	p := g.Player(k.ToMove)
+	if !k.Control.Correspondence() || p.IsBot() || !k.Since.Equal(now) || k.Used != 0 {
+		return
+	}
+	v, err := b.opts.Store.Vacation(ctx, p.Key())
+	if err != nil {
+		b.log.Warn("clock: read vacation", "player", p.Key(), "err", err)
+		return
+	}
+	if v.On(now) {
+		k.PauseUntil(now, v.Until)
+	}
+}
+
+// ownMoves counts the moves colour c has made in g (passes included).
+func ownMoves(g *storage.Game, c engine.Color) int {
+	n := 0
+	for _, m := range g.Game.Moves() {
+		if m.Color == c {
+			n++
+		}
+	}
+	return n
+}
+
+// timeUp ends g on time: the player to move lost at their deadline, or the
+// game is annulled when they had not made two moves of their own. The
+// version-checked archive write decides: only the caller that wins it
+// announces, so a timeout found by several processes (or racing a move)
+// is announced once. It returns ErrConflict when someone else changed or
+// ended the game first.
+func (b *Bot) timeUp(ctx context.Context, g *storage.Game) error {
+	loser := g.Clock.ToMove
+	deadline := g.Clock.Deadline()
+	annulled := ownMoves(g, loser) < 2
+	if err := g.Game.End(engine.Result{Winner: loser.Opponent(), Reason: engine.ByTime}); err != nil {
+		return err
+	}
+	if err := b.archive(ctx, g, annulled); err != nil {
+		return err
+	}
+	b.log.Info("game lost on time", "game", g.ID, "channel", g.ChannelID, "loser", g.Player(loser).Key(), "annulled", annulled)
+	note := fmt.Sprintf("⌛ %s %s ran out of time <t:%d:R>.", stoneEmoji(loser), mention(g.Player(loser)), deadline.Unix())
+	if annulled {
+		note += " They had not made two moves of their own, so the game is annulled: it is recorded, but it does not count."
+	}
+	m, err := stateMessage(ctx, g, note)
+	if err == nil {
+		err = b.postBoard(ctx, g, m)
+	}
+	if err != nil {
+		b.log.Warn("clock: announce loss on time", "game", g.ID, "err", err)
+	}
+	b.disableBoards(ctx, g)
+	return nil
+}
+
+// disableBoards removes the buttons of g's boards that can still be edited:
+// the answer to the game's last interaction while its token lasts, and the
+// board messages whose IDs the game keeps.
+func (b *Bot) disableBoards(ctx context.Context, g *storage.Game) {
+	clear := &Message{ClearComponents: true}
+	if f := g.Followup; f != nil && b.now().Sub(f.At) < tokenLifetime {
+		it := &discordgo.Interaction{ID: f.InteractionID, AppID: f.AppID, Token: f.Token, ChannelID: g.ChannelID}
+		if _, err := b.opts.Discord.EditOriginal(ctx, it, clear); err != nil {
+			b.log.Info("clock: disable the last board's buttons", "game", g.ID, "err", err)
+		}
+	}
+	for _, id := range g.MessageIDs {
+		if err := b.opts.Discord.EditMessage(ctx, g.ChannelID, id, clear); err != nil {
+			b.log.Info("clock: disable a board's buttons", "game", g.ID, "message", id, "err", err)
+		}
+	}
+}
+
+// remind mentions the player to move: a quarter of their time for this
+// move is left. It is sent once per move (the flag is written first, with
+// the game's version check, so only one process sends it); bots get none.
+func (b *Bot) remind(ctx context.Context, g *storage.Game) error {
+	c := g.Clock.ToMove
+	g.Clock.Reminded = true
+	if err := b.update(ctx, g); err != nil {
+		return err
+	}
+	p := g.Player(c)
+	if p.IsBot() {
+		return nil
+	}
+	m := &Message{
+		Content: fmt.Sprintf("⏰ %s, it is your move in %s (%s %s): a quarter of your time for it is left, and your clock runs out <t:%d:R>.",
+			mention(p), title(g), stoneEmoji(c), c, g.Clock.Deadline().Unix()),
+		AllowedMentions: onlyUsers(p.UserID),
+	}
+	if err := b.postBoard(ctx, g, m); err != nil {
+		b.log.Warn("clock: send reminder", "game", g.ID, "err", err)
+	}
+	return nil
+}
+
+// handleDue does what a game due now needs: the end of its scoring phase,
+// its loss on time, or its reminder. A game that moved on meanwhile (a
+// move, another process) is left alone.
+func (b *Bot) handleDue(ctx context.Context, channelID string) error {
+	g, err := b.opts.Store.Game(ctx, channelID)
+	if errors.Is(err, storage.ErrNotFound) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	now := b.now()
+	if due := g.Due(); due.IsZero() || due.After(now) {
+		return nil
+	}
+	switch {
+	case g.Scoring != nil:
+		b.scoringTimeout(ctx, g)
+		return nil
+	case g.Clock.Flagged(now):
+		err = b.timeUp(ctx, g)
+	default:
+		err = b.remind(ctx, g)
+	}
+	if errors.Is(err, ErrConflict) {
+		return nil // someone else acted first; the next pass looks again
+	}
+	return err
+}
+
+// handleDueGames handles every game due now, a batch at a time, one after
+// the other.
+func (b *Bot) handleDueGames(ctx context.Context) {
+	for ctx.Err() == nil {
+		due, err := b.opts.Store.DueGames(ctx, b.now(), dueBatch)
+		if err != nil {
+			b.log.Warn("clock: due games", "err", err)
+			return
+		}
+		progress := false
+		for _, d := range due {
+			if err := b.handleDue(ctx, d.ChannelID); err != nil {
+				b.log.Warn("clock: handle due game", "channel", d.ChannelID, "err", err)
+				continue
+			}
+			progress = true
+		}
+		if len(due) < dueBatch || !progress {
+			return
+		}
+	}
+}
+
+// kickClocks wakes the scheduler to look at the deadlines again (a write
+// may have made one earlier than the one it sleeps for).
+func (b *Bot) kickClocks() {
+	select {
+	case b.kick <- struct{}{}:
+	default:
+	}
+}
+
+// runClocks is the scheduler: one loop for every game's deadlines. It reads
+// the earliest deadline from the store's index, sleeps until it (or until a
+// write kicks it), handles what is due, and records a heartbeat every
+// heartbeatEvery. It never starts a timer or goroutine per game; it starts
+// from the store at each start-up, so nothing is lost in a restart. It
+// returns when ctx ends, after a last heartbeat.
+func (b *Bot) runClocks(ctx context.Context) {
+	defer func() {
+		hctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), replyTimeout)
+		defer cancel()
+		if err := b.opts.Store.Heartbeat(hctx, b.now()); err != nil {
+			b.log.Warn("clock: last heartbeat", "err", err)
+		}
+	}()
+	beat := b.opts.After(heartbeatEvery)
+	stuck := false // a pass left something due: wait dueRetry, not a busy loop
+	for {
+		var wake <-chan time.Time
+		next, err := b.opts.Store.NextDue(ctx)
+		switch {
+		case err != nil:
+			if ctx.Err() != nil {
+				return
+			}
+			b.log.Warn("clock: next deadline", "err", err)
+			wake = b.opts.After(dueRetry)
+		case next.IsZero():
+			// Nothing is due: sleep until a write kicks, or the heartbeat.
+		case next.After(b.now()):
+			wake = b.opts.After(next.Sub(b.now()))
+		case stuck:
+			wake = b.opts.After(dueRetry)
+		default:
+			b.track(func() { b.handleDueGames(ctx) })
+			stuck = true
+			continue
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-b.kick:
+		case <-wake:
+		case <-beat:
+			if err := b.opts.Store.Heartbeat(ctx, b.now()); err != nil && ctx.Err() == nil {
+				b.log.Warn("clock: heartbeat", "err", err)
+			}
+			beat = b.opts.After(heartbeatEvery)
+		}
+		stuck = false
+	}
+}
+
+// creditOutage, at start-up, gives every running clock back the time the
+// bot was down (from its last heartbeat), so nobody loses on time while
+// they could not move.
+func (b *Bot) creditOutage(ctx context.Context) {
+	credit, n, err := b.opts.Store.CreditOutage(ctx, b.now(), outageMin)
+	switch {
+	case err != nil:
+		b.log.Warn("clock: credit outage", "err", err)
+	case credit > 0:
+		b.log.Info("clock: outage credited to running clocks", "outage", credit.String(), "games", n)
+	}
+}
+
+// cmdVacation starts, ends or shows the user's vacation. While it runs,
+// the user's correspondence clocks are paused: the turns they have now,
+// and those that begin before it ends. Live clocks never pause.
+func (b *Bot) cmdVacation(ctx context.Context, r *Request) error {
+	key := userPlayer(r.User).Key()
+	now := b.now()
+	v, err := b.opts.Store.Vacation(ctx, key)
+	if err != nil {
+		return err
+	}
+	if v.Year != now.UTC().Year() {
+		v.Year, v.Used = now.UTC().Year(), 0 // a new year, a new allowance
+	}
+	days, daysGiven, err := r.Int("days")
+	if err != nil {
+		return err
+	}
+	end, _, err := r.Bool("end")
+	if err != nil {
+		return err
+	}
+	left := func() string {
+		return fmt.Sprintf("%s of your %d days for %d left", clock.Format(max(VacationPerYear-v.Used, 0)), int(VacationPerYear/(24*time.Hour)), v.Year)
+	}
+	switch {
+	case end && daysGiven:
+		return userErr(ErrBadOption, "Give either `days:` to start a vacation or `end:true` to end one, not both.")
+	case end:
+		if !v.On(now) {
+			return userErr(ErrBadOption, "You are not on vacation.")
+		}
+		v.Used -= v.Until.Sub(now)
+		v.Until = now
+		if err := b.opts.Store.PutVacation(ctx, key, v); err != nil {
+			return err
+		}
+		n := b.vacationClocks(ctx, key, func(k *clock.Clock) { k.ResumeAt(now) })
+		return r.ReplyText(ctx, fmt.Sprintf("👋 Welcome back: your vacation is over and your clocks run again in %s. %s.", plural(n, "game"), left()), true)
+	case !daysGiven:
+		if v.On(now) {
+			return r.ReplyText(ctx, fmt.Sprintf("🏖️ You are on vacation until <t:%d:f>: your correspondence clocks are paused. %s.", v.Until.Unix(), left()), true)
+		}
+		return r.ReplyText(ctx, fmt.Sprintf("You are not on vacation; %s. `/go vacation days:7` pauses your correspondence clocks for a week.", left()), true)
+	case days < 1 || days > MaxVacationDays:
+		return userErr(ErrBadOption, fmt.Sprintf("A vacation is from 1 to %d days, not %d.", MaxVacationDays, days))
+	case v.On(now):
+		return userErr(ErrBadOption, fmt.Sprintf("You are already on vacation until <t:%d:f>. End it with `/go vacation end:true` first.", v.Until.Unix()))
+	}
+	d := time.Duration(days) * 24 * time.Hour
+	if v.Used+d > VacationPerYear {
+		return userErr(ErrBadOption, fmt.Sprintf("That is more than your allowance: %s.", left()))
+	}
+	v.Start, v.Until, v.Used = now, now.Add(d), v.Used+d
+	if err := b.opts.Store.PutVacation(ctx, key, v); err != nil {
+		return err
+	}
+	until := v.Until
+	n := b.vacationClocks(ctx, key, func(k *clock.Clock) { k.PauseUntil(now, until) })
+	return r.ReplyText(ctx, fmt.Sprintf("🏖️ Enjoy your vacation, until <t:%d:f>. Your correspondence clocks are paused (now in %s, and in any game where your turn comes meanwhile). %s.",
+		until.Unix(), plural(n, "game"), left()), true)
+}
+
+// vacationClocks applies change to the running correspondence clocks of
+// the player's games where it is their turn, each write version-checked
+// (a game that changes meanwhile is read again), and returns how many it
+// changed.
+func (b *Bot) vacationClocks(ctx context.Context, key string, change func(k *clock.Clock)) int {
+	games, err := b.opts.Store.PlayerActiveGames(ctx, key)
+	if err != nil {
+		b.log.Warn("vacation: active games", "player", key, "err", err)
+	}
+	n := 0
+	for _, g := range games {
+		for attempt := 0; attempt < 3; attempt++ {
+			k := g.Clock
+			if !k.Running() || !k.Control.Correspondence() || g.Scoring != nil || g.Player(k.ToMove).Key() != key {
+				break
+			}
+			change(k)
+			err := b.update(ctx, g)
+			if err == nil {
+				n++
+				break
+			}
+			if !errors.Is(err, ErrConflict) {
+				b.log.Warn("vacation: pause clock", "game", g.ID, "err", err)
+				break
+			}
+			if g, err = b.opts.Store.Game(ctx, g.ChannelID); err != nil {
+				break
+			}
+		}
+	}
+	return n
+}

@@ -1,0 +1,232 @@
+package commands_test
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gobot-dev/gobot/commands/discordtest"
+	"github.com/gobot-dev/gobot/storage"
+)
+
+// The clocks, end to end: loss on time (with the bot stopped across the
+// deadline, too), the reminder, and a clock option that does not parse.
+// Every wait is on the suite's clock: the tests move it, the bot's
+// scheduler wakes on it.
+
+// publicWith returns the public messages in a channel whose text contains s.
+func (e *env) publicWith(channelID, s string) []discordtest.Message {
+	var out []discordtest.Message
+	for _, m := range e.d.Public(channelID) {
+		if strings.Contains(m.Text(), s) {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// archived waits for the game to be archived and returns it.
+func (e *env) archived(channelID, id string) *storage.Archived {
+	e.t.Helper()
+	e.d.WaitFor("the game to end", func() bool { return e.game(channelID) == nil })
+	a, err := e.store.ArchivedGame(context.Background(), id)
+	if err != nil {
+		e.t.Fatalf("ArchivedGame(%s) = %v", id, err)
+	}
+	return a
+}
+
+func TestE2ELossOnTime(t *testing.T) { httpMode(t, testE2ELossOnTime) }
+
+func testE2ELossOnTime(t *testing.T, e *env) {
+	ch, alice, bob := e.d.GuildChannel("general"), e.d.NewUser("alice"), e.d.NewUser("bob")
+	first := e.challenge(ch, alice, bob, discordtest.Str("clock", "absolute 15s"))
+	var g *storage.Game
+	e.d.WaitFor("the first board to be recorded with the game", func() bool {
+		g = e.game(ch.ID)
+		return len(g.MessageIDs) == 1 && g.MessageIDs[0] == first.ID
+	})
+	deadline := e.clock.Now().Add(15 * time.Second)
+	if got := g.Clock.Deadline(); !got.Equal(deadline) {
+		t.Fatalf("Black's deadline = %v, want %v: 15 s from the start", got, deadline)
+	}
+	// The board shows both clocks and Black's deadline for Discord to count down.
+	for _, want := range []string{"⏱ ⚫ 15 s · ⚪ 15 s", fmt.Sprintf("⚫ black's time runs out <t:%d:R>", deadline.Unix()), "absolute: 15 s for the whole game"} {
+		if !strings.Contains(first.Text(), want) {
+			t.Errorf("first board %q does not say %q", first.Text(), want)
+		}
+	}
+
+	// Black never moves.
+	e.clock.Advance(14 * time.Second)
+	e.alive()
+	if e.game(ch.ID) == nil {
+		t.Fatalf("the game ended a second before Black's deadline")
+	}
+	e.clock.Advance(time.Second)
+	a := e.archived(ch.ID, g.ID)
+	if a.Result != "W+T" || !a.Annulled || !strings.Contains(string(a.SGF), "RE[W+T]") {
+		t.Errorf("archived %s annulled=%v, SGF %s; want W+T, annulled (Black made no move), RE[W+T]", a.Result, a.Annulled, a.SGF)
+	}
+	if d := a.FinishedAt.Sub(deadline); d < 0 || d > 3*time.Second {
+		t.Errorf("finished at %v, %v after the deadline; want within a few seconds", a.FinishedAt, d)
+	}
+	want := fmt.Sprintf("⌛ ⚫ %s ran out of time <t:%d:R>. They had not made two moves of their own, so the game is annulled: it is recorded, but it does not count.", alice.Mention(), deadline.Unix())
+	var ann []discordtest.Message
+	e.d.WaitFor("the announcement", func() bool { ann = e.publicWith(ch.ID, "ran out of time"); return len(ann) > 0 })
+	if len(ann) != 1 || !strings.Contains(ann[0].Text(), want) || !strings.Contains(ann[0].Text(), "**Game over: ⚪ "+bob.Mention()+" wins on time · W+T**") {
+		t.Errorf("announcements %d, the first %q; want one saying %q and the result", len(ann), ann[0].Text(), want)
+	}
+	e.d.WaitFor("the first board's buttons to be removed", func() bool {
+		m, _ := e.d.Message(first.ID)
+		return len(m.Buttons()) == 0
+	})
+	if _, err := e.store.PlayerStats(context.Background(), alice.ID); err == nil {
+		t.Errorf("an annulled game counts in alice's statistics")
+	}
+
+	// Two moves each, then Black runs out: a loss on time that counts.
+	e.challenge(ch, alice, bob, discordtest.Str("clock", "absolute 15s"))
+	g = e.game(ch.ID)
+	for i, mv := range []string{"C3", "G7", "C7", "G3"} {
+		u := alice
+		if i%2 == 1 {
+			u = bob
+		}
+		e.clock.Advance(time.Second)
+		e.do(e.play(ch, u, mv))
+	}
+	e.clock.Advance(13 * time.Second) // alice: 2 s used, 13 s left
+	a = e.archived(ch.ID, g.ID)
+	if a.Result != "W+T" || a.Annulled {
+		t.Errorf("second game %s annulled=%v, want W+T that counts", a.Result, a.Annulled)
+	}
+	if st, err := e.store.PlayerStats(context.Background(), alice.ID); err != nil || st.Losses != 1 || st.Games != 1 {
+		t.Errorf("alice's statistics %+v, %v; want one game, lost", st, err)
+	}
+}
+
+// TestE2ELossOnTimeOutage: the bot is down across Black's deadline. The
+// outage is credited (nobody loses while they could not move), then the
+// game ends on time.
+func TestE2ELossOnTimeOutage(t *testing.T) { httpMode(t, testE2ELossOnTimeOutage) }
+
+func testE2ELossOnTimeOutage(t *testing.T, e *env) {
+	ch, alice, bob := e.d.GuildChannel("general"), e.d.NewUser("alice"), e.d.NewUser("bob")
+	e.challenge(ch, alice, bob, discordtest.Str("clock", "absolute 15s"))
+	id := e.game(ch.ID).ID
+	start := e.clock.Now()
+	e.clock.Advance(5 * time.Second)
+	e.stop() // Black has 10 s left
+	e.clock.Advance(time.Minute)
+	e.start() // a minute down: past the deadline, but credited
+	g := e.game(ch.ID)
+	if g == nil {
+		t.Fatalf("the game ended on time while the bot was down")
+	}
+	want := start.Add(15*time.Second + time.Minute)
+	if got := g.Clock.Deadline(); !got.Equal(want) {
+		t.Errorf("deadline after the outage = %v, want %v (the minute down given back)", got, want)
+	}
+	e.clock.Advance(9 * time.Second)
+	e.alive()
+	if e.game(ch.ID) == nil {
+		t.Fatalf("the game ended before the credited deadline")
+	}
+	e.clock.Advance(time.Second)
+	a := e.archived(ch.ID, id)
+	if a.Result != "W+T" || !strings.Contains(string(a.SGF), "RE[W+T]") {
+		t.Errorf("archived %s, want W+T", a.Result)
+	}
+	if !a.FinishedAt.Equal(want) {
+		t.Errorf("finished at %v, want the credited deadline %v", a.FinishedAt, want)
+	}
+	e.d.WaitFor("the announcement", func() bool { return len(e.publicWith(ch.ID, "ran out of time")) == 1 })
+}
+
+// TestE2EReminder: a correspondence player is mentioned once, in the
+// game's channel, when a quarter of their time for the move is left.
+func TestE2EReminder(t *testing.T) { httpMode(t, testE2EReminder) }
+
+func testE2EReminder(t *testing.T, e *env) {
+	ch, alice, bob := e.guildGame() // the default clock: correspondence
+	g := e.game(ch.ID)
+	if g.Clock == nil || g.Clock.Control.Name() != "correspondence" {
+		t.Fatalf("a challenge without clock: has clock %+v, want correspondence", g.Clock)
+	}
+	const reminder = "⏰ "
+	// Alice has 3 days for her first move: reminded with 18 hours left.
+	e.clock.Advance(53 * time.Hour)
+	e.alive()
+	if n := len(e.publicWith(ch.ID, reminder)); n != 0 {
+		t.Fatalf("%d reminders 19 hours before the quarter mark", n)
+	}
+	e.clock.Advance(time.Hour)
+	var got []discordtest.Message
+	e.d.WaitFor("the reminder", func() bool { got = e.publicWith(ch.ID, reminder); return len(got) > 0 })
+	deadline := g.Clock.Deadline()
+	want := fmt.Sprintf("⏰ %s, it is your move in ⚫ alice vs ⚪ bob (⚫ black): a quarter of your time for it is left, and your clock runs out <t:%d:R>.", alice.Mention(), deadline.Unix())
+	if got[0].Text() != want {
+		t.Errorf("reminder = %q, want %q", got[0].Text(), want)
+	}
+	// Once per move.
+	e.clock.Advance(time.Hour)
+	e.alive()
+	e.d.WaitFor("the reminder to be recorded", func() bool { return e.game(ch.ID).Clock.Reminded })
+	if n := len(e.publicWith(ch.ID, reminder)); n != 1 {
+		t.Errorf("%d reminders for one move, want 1", n)
+	}
+	// Alice moves with 17 hours left: Fischer adds a day. Bob's turn has
+	// its own reminder.
+	e.do(e.play(ch, alice, "E5"))
+	g = e.game(ch.ID)
+	if g.Clock.Reminded || g.Clock.Time(g.Clock.ToMove.Opponent()).Main != 17*time.Hour+24*time.Hour {
+		t.Errorf("after alice's move the clock is %+v, want alice at 17 h + 1 day and a new reminder", g.Clock)
+	}
+	e.clock.Advance(54 * time.Hour)
+	e.d.WaitFor("bob's reminder", func() bool { return len(e.publicWith(ch.ID, "⏰ "+bob.Mention())) == 1 })
+	if n := len(e.publicWith(ch.ID, reminder)); n != 2 {
+		t.Errorf("%d reminders after two moves' worth, want 2", n)
+	}
+}
+
+// TestE2EClockOption: autocomplete explains a spec; a malformed one is
+// refused privately with the syntax, and nothing is created.
+func TestE2EClockOption(t *testing.T) { httpMode(t, testE2EClockOption) }
+
+func testE2EClockOption(t *testing.T, e *env) {
+	ch, alice, bob := e.d.GuildChannel("general"), e.d.NewUser("alice"), e.d.NewUser("bob")
+	r := e.d.Do(e.d.Autocomplete(ch, alice, "go", discordtest.Sub("challenge", discordtest.Focused("clock", "byoyomi 10m 5x30s"))))
+	if len(r.Choices) == 0 || r.Choices[0].Name != "byoyomi 10m 5x30s — byo-yomi: 10 min, then 5 periods of 30 s" || r.Choices[0].Value != "byoyomi 10m 5x30s" {
+		t.Errorf("autocomplete of a valid spec = %+v", r.Choices)
+	}
+	r = e.d.Do(e.d.Autocomplete(ch, alice, "go", discordtest.Sub("bot", discordtest.Focused("clock", ""))))
+	var names []string
+	for _, c := range r.Choices {
+		names = append(names, fmt.Sprint(c.Value))
+	}
+	if got := strings.Join(names, " "); got != "correspondence daily live blitz none" {
+		t.Errorf("autocomplete of nothing offers %s, want the presets", got)
+	}
+
+	for _, it := range []*discordtest.Interaction{
+		e.slash(ch, alice, "challenge", discordtest.UserOpt("opponent", bob), discordtest.Str("clock", "fischer 3d")),
+		e.slash(ch, alice, "bot", discordtest.Str("clock", "absolute 5s")),
+	} {
+		e.refused(it, "is not a clock I can read")
+	}
+	m := e.do(e.slash(ch, alice, "challenge", discordtest.UserOpt("opponent", bob), discordtest.Str("clock", "byoyomi 10m 30s")))
+	for _, want := range []string{"`byoyomi 10m 30s` is not a clock I can read: expected NxTIME after the main time", "`fischer 3d +1d max 7d`", "units s, m, h, d"} {
+		if !strings.Contains(m.Text(), want) {
+			t.Errorf("refusal %q does not say %q", m.Text(), want)
+		}
+	}
+	if _, err := e.store.Challenge(context.Background(), "x"); err == nil {
+		t.Errorf("a challenge exists")
+	}
+	if e.game(ch.ID) != nil {
+		t.Errorf("a refused clock started a game")
+	}
+}
