@@ -8,15 +8,16 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/gobot-dev/gobot/bots/mcts"
 	"github.com/gobot-dev/gobot/bots/review"
 	"github.com/gobot-dev/gobot/commands/discordtest"
 	"github.com/gobot-dev/gobot/engine"
 )
 
-// reviewMoves is a short 9×9 game in which White (bob) throws a stone into
-// atari at move 8 (D3: Black takes it at once with C3... or not) before
-// resigning; Black is alice.
+// reviewMoves is the start of a 9×9 game, alice Black and bob White, that
+// bob resigns after it.
 var reviewMoves = []string{"E5", "E4", "D4", "D5", "C5", "F5", "E6", "D6"}
 
 // progressEdits returns the contents of the edits of interaction it's
@@ -211,5 +212,73 @@ func testE2EEstimate(t *testing.T, e *env) {
 	}
 	if _, err := e.store.ArchivedGame(context.Background(), id); err != nil {
 		t.Errorf("the game was not archived: %v", err)
+	}
+}
+
+// gatedReviewer says it is number 2 in the queue, signals started, and
+// waits for its gate (or its context) before reviewing with a small budget.
+type gatedReviewer struct {
+	gate    chan struct{}
+	started chan struct{}
+}
+
+func (g *gatedReviewer) Review(ctx context.Context, eg *engine.Game, onQueued func(int), progress func(int, int)) (*review.Review, error) {
+	onQueued(2)
+	g.started <- struct{}{}
+	select {
+	case <-g.gate:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	return review.Run(ctx, eg, review.MCTS{Playouts: 100, Seed: 1}, progress)
+}
+
+func (g *gatedReviewer) Estimate(ctx context.Context, eg *engine.Game, onQueued func(int)) (mcts.ScoreEstimate, error) {
+	return mcts.EstimateScore(ctx, eg, 200, 1)
+}
+
+// TestE2EReviewQueue: a review waiting for the engine shows its place in
+// the queue; its user cannot start a second one meanwhile; shutting the
+// bot down stops it at once and says so.
+func TestE2EReviewQueue(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	gr := &gatedReviewer{gate: make(chan struct{}), started: make(chan struct{}, 4)}
+	e.reviewer = gr
+	e.restart()
+	ch := e.d.GuildChannel("general")
+	alice, bob := e.d.NewUser("alice"), e.d.NewUser("bob")
+	e.startGame(ch, alice, bob, 9)
+	e.playOut(ch, alice, bob, reviewMoves[:4])
+	e.do(e.slash(ch, bob, "resign"))
+
+	it := e.slash(ch, alice, "review")
+	if r := e.d.Do(it); r.Type != discordtest.CallbackDeferredChannelMessageWithSource {
+		t.Fatalf("/go review was answered with type %d, want a deferral at once", r.Type)
+	}
+	select {
+	case <-gr.started:
+	case <-time.After(time.Minute):
+		t.Fatal("the review never started")
+	}
+	e.d.WaitFor("the queue position", func() bool {
+		m, _ := e.d.Original(it)
+		return m.Content == "Waiting for a free engine to review ⚫ alice vs ⚪ bob: number 2 in the queue…"
+	})
+	e.refused(e.slash(ch, alice, "review"), "You already have a review running")
+
+	start := time.Now()
+	if err := e.stopWithin(time.Minute); err != nil {
+		t.Errorf("Shutdown = %v, want the review stopped at once", err)
+	}
+	if d := time.Since(start); d > 30*time.Second {
+		t.Errorf("Shutdown took %v", d)
+	}
+	var said []string
+	for _, m := range e.d.Followups(it) {
+		said = append(said, m.Text())
+	}
+	if len(said) != 1 || said[0] != "The review was stopped because I am restarting. Ask again in a minute." {
+		t.Errorf("after shutdown the review said %q", said)
 	}
 }

@@ -189,8 +189,11 @@ type env struct {
 	d       *discordtest.Server
 	clock   *clock
 	players *topLeft
-	dbPath  string
-	logs    *logBuffer
+	// reviewer, when set before start, reviews games instead of the
+	// built-in engine.
+	reviewer commands.Reviewer
+	dbPath   string
+	logs     *logBuffer
 
 	gateway bool // interactions arrive as from the gateway, answered by REST callbacks
 
@@ -316,14 +319,15 @@ func (e *env) start() {
 	}
 	scan := &scanSignal{Store: store, scanned: make(chan struct{})}
 	bot, err := commands.New(commands.Options{
-		AppID:   e.d.AppID,
-		GuildID: e.d.GuildID,
-		Discord: commands.NewREST(e.d.URL, e.d.Token, nil),
-		Store:   scan,
-		Players: e.players,
-		Logger:  slog.New(slog.NewTextHandler(e.logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
-		Now:     e.clock.Now,
-		After:   e.clock.After,
+		AppID:    e.d.AppID,
+		GuildID:  e.d.GuildID,
+		Discord:  commands.NewREST(e.d.URL, e.d.Token, nil),
+		Store:    scan,
+		Players:  e.players,
+		Reviewer: e.reviewer,
+		Logger:   slog.New(slog.NewTextHandler(e.logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
+		Now:      e.clock.Now,
+		After:    e.clock.After,
 	})
 	if err != nil {
 		e.t.Fatalf("commands.New: %v", err)

@@ -22,7 +22,10 @@ import (
 // The blunder set, testdata/blunders/*.sgf, is 9×9 games of GNU Go against
 // itself into which one decisive blunder was inserted: a self-atari of a
 // group of five stones or more (filling an eye of a group that has two
-// counts), or a pass that leaves a group of six or more in atari.
+// counts), or a pass that leaves a group of six or more in atari, where
+// GNU Go judged the group alive (dragon_status) and the blunderer not
+// behind by more than 4 points (estimate_score) before the blunder, and
+// the blunderer lost the game GNU Go played out.
 // Each record's root comment names the blunder ("blunder 23: ..."). The set
 // is made again with
 //
@@ -32,7 +35,10 @@ import (
 // measured with
 //
 //	GOBOT_REVIEW_ACCURACY=1 go test ./bots/review/ -run TestBlunderAccuracy -v
-var makeBlunders = flag.Bool("blunders", false, "regenerate testdata/blunders with GNU Go")
+var (
+	makeBlunders = flag.Bool("blunders", false, "regenerate testdata/blunders with GNU Go")
+	blundersOut  = flag.String("blunders-out", "testdata/blunders", "where -blunders writes the set")
+)
 
 const blunderDir = "testdata/blunders"
 
@@ -47,7 +53,7 @@ func TestBlunderSet(t *testing.T) {
 	if err != nil {
 		t.Skip("GNU Go is not installed")
 	}
-	if err := os.MkdirAll(blunderDir, 0o755); err != nil {
+	if err := os.MkdirAll(*blundersOut, 0o755); err != nil {
 		t.Fatal(err)
 	}
 	c := gtp.New(gtp.Spec{Name: "gnugo", Argv: []string{gnugo, "--mode", "gtp", "--level", "1", "--chinese-rules"}}, gtp.Options{})
@@ -67,7 +73,7 @@ func TestBlunderSet(t *testing.T) {
 			t.Fatal(err)
 		}
 		made++
-		name := filepath.Join(blunderDir, fmt.Sprintf("%02d.sgf", made))
+		name := filepath.Join(*blundersOut, fmt.Sprintf("%02d.sgf", made))
 		if err := os.WriteFile(name, buf.Bytes(), 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -100,20 +106,31 @@ func blunderGame(ctx context.Context, c *gtp.Client, seed int64) (*engine.Game, 
 	from := 12 + rng.Intn(20)
 	for g.MoveCount() < 160 && !g.Over() {
 		if note == "" && g.MoveCount() >= from {
-			if m, what, ok := findBlunder(g); ok {
+			for _, b := range findBlunders(g) {
+				alive, err := dragonAlive(ctx, c, g, b.group)
+				if err != nil {
+					return nil, "", false, err
+				}
+				if !alive {
+					continue
+				}
 				ahead, err := leadOf(ctx, c, g, g.ToPlay())
 				if err != nil {
 					return nil, "", false, err
 				}
-				if ahead > -4 {
-					blunderer = g.ToPlay()
-					note = fmt.Sprintf("blunder %d: %s %v, %s (the blunderer led by %.1f by GNU Go's estimate)",
-						g.MoveCount()+1, name(blunderer), m, what, ahead)
-					if err := g.Play(m); err != nil {
-						return nil, "", false, err
-					}
-					continue
+				if ahead <= -4 {
+					break
 				}
+				blunderer = g.ToPlay()
+				note = fmt.Sprintf("blunder %d: %s %v, %s (the group was alive and the blunderer led by %.1f by GNU Go's judgement)",
+					g.MoveCount()+1, name(blunderer), b.move, b.what, ahead)
+				if err := g.Play(b.move); err != nil {
+					return nil, "", false, err
+				}
+				break
+			}
+			if note != "" {
+				continue
 			}
 		}
 		m, err := c.GenMove(ctx, g, 0)
@@ -159,20 +176,29 @@ func leadOf(ctx context.Context, cl *gtp.Client, g *engine.Game, c engine.Color)
 	return margin, nil
 }
 
-// findBlunder looks for a decisive blunder for the player to move: a move
-// that puts a group of five or more of its stones in atari (self-atari)
-// where the opponent can take it at once, or, when such a group is in
-// atari already and could escape, a pass instead of saving it.
-func findBlunder(g *engine.Game) (engine.Move, string, bool) {
+// blunder is a decisive mistake the player to move could make: move, which
+// loses the group of the stone at group, and what it is.
+type blunder struct {
+	move  engine.Move
+	group engine.Point
+	what  string
+}
+
+// findBlunders lists the decisive blunders the player to move could make:
+// a move that puts a group of five or more of its stones in atari
+// (self-atari) where the opponent can take it at once, or, when such a
+// group of six or more is in atari already and could escape, a pass
+// instead of saving it.
+func findBlunders(g *engine.Game) []blunder {
 	b := g.Board()
 	c := g.ToPlay()
 	n := g.Size()
-	// A big group already in atari: pass instead of saving it.
+	var out []blunder
 	for r := 0; r < n; r++ {
 		for col := 0; col < n; col++ {
 			p := engine.Point{Col: col, Row: r}
 			v := b.Vertex(p)
-			if b.ColorAt(v) != c || b.ChainSize(v) < 6 || !b.InAtari(v) {
+			if b.ColorAt(v) != c || b.ChainSize(v) < 6 || !b.InAtari(v) || b.Chain(v) != v {
 				continue
 			}
 			lib := b.Point(b.AtariLiberty(v))
@@ -182,7 +208,7 @@ func findBlunder(g *engine.Game) (engine.Move, string, bool) {
 			nb := *b
 			nb.Play(b.Vertex(lib), c)
 			if nb.Liberties(nb.Vertex(lib), 3) >= 3 {
-				return engine.PassMove(c), fmt.Sprintf("a pass that leaves %d stones in atari (%v saves them)", b.ChainSize(v), lib), true
+				out = append(out, blunder{engine.PassMove(c), p, fmt.Sprintf("a pass that leaves %d stones in atari (%v saves them)", b.ChainSize(v), lib)})
 			}
 		}
 	}
@@ -201,9 +227,33 @@ func findBlunder(g *engine.Game) (engine.Move, string, bool) {
 		if after.Play(engine.PlaceAt(c, p)) != nil || after.Check(engine.PlaceAt(c.Opponent(), lib)) != nil {
 			continue
 		}
-		return engine.PlaceAt(c, p), fmt.Sprintf("a self-atari of %d stones (%v takes them)", nb.ChainSize(v), lib), true
+		// The group as it stood before the move: any of its old stones.
+		var old engine.Point
+		found := false
+		for _, w := range b.Neighbours(v) {
+			if b.ColorAt(w) == c {
+				old, found = b.Point(w), true
+				break
+			}
+		}
+		if !found {
+			continue
+		}
+		out = append(out, blunder{engine.PlaceAt(c, p), old, fmt.Sprintf("a self-atari of %d stones (%v takes them)", nb.ChainSize(v), lib)})
 	}
-	return engine.Move{}, "", false
+	return out
+}
+
+// dragonAlive reports whether GNU Go judges the group at p alive.
+func dragonAlive(ctx context.Context, cl *gtp.Client, g *engine.Game, p engine.Point) (bool, error) {
+	if err := cl.Sync(ctx, g); err != nil {
+		return false, err
+	}
+	ans, err := cl.Command(ctx, 30*time.Second, "dragon_status "+p.String())
+	if err != nil {
+		return false, err
+	}
+	return strings.HasPrefix(strings.TrimSpace(ans), "alive"), nil
 }
 
 // blunderSet reads the set: each game with the number of its blunder.
