@@ -139,6 +139,7 @@ func (b *Bot) syncClock(ctx context.Context, g *storage.Game) {
 		return
 	}
 	now := b.now()
+	k.Unwind(g.Game.MoveCount()) // moves taken back have no time left to record
 	if _, over := g.Game.Result(); over || g.Scoring != nil {
 		k.Stop(now)
 		return

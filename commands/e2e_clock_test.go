@@ -103,6 +103,12 @@ func testE2ELossOnTime(t *testing.T, e *env) {
 	if a.Result != "W+T" || a.Annulled {
 		t.Errorf("second game %s annulled=%v, want W+T that counts", a.Result, a.Annulled)
 	}
+	// The record has the clock and each player's time after each move.
+	for _, want := range []string{"RE[W+T]TM[15]", ";B[cg]BL[14]", ";W[gc]WL[14]", ";B[cc]BL[13]", ";W[gg]WL[13]"} {
+		if !strings.Contains(string(a.SGF), want) {
+			t.Errorf("SGF does not contain %s:\n%s", want, a.SGF)
+		}
+	}
 	if st, err := e.store.PlayerStats(context.Background(), alice.ID); err != nil || st.Losses != 1 || st.Games != 1 {
 		t.Errorf("alice's statistics %+v, %v; want one game, lost", st, err)
 	}

@@ -305,6 +305,7 @@ func (b *Bot) apply(ctx context.Context, g *storage.Game, m engine.Move) (string
 		if err := g.Clock.Play(now); err != nil {
 			return "", err // not flagged (checked above): cannot happen
 		}
+		g.Clock.Record(g.Game.MoveCount(), m.Color)
 	}
 	g.Undo = nil
 	g.Unposted = false
@@ -423,6 +424,13 @@ func gameSGF(g *storage.Game, dead []engine.Point, scored bool) ([]byte, error) 
 	}
 	if res, ok := g.Game.Result(); ok {
 		info.RE = res.String()
+	}
+	if k := g.Clock; k != nil {
+		info.TM, info.OT = k.Control.SGF()
+		info.Times = map[int]engine.SGFTime{}
+		for _, m := range k.Log {
+			info.Times[m.Move] = engine.SGFTime{Left: m.Left.Seconds(), Periods: m.Periods}
+		}
 	}
 	if scored {
 		info.Dead = append([]engine.Point{}, dead...)

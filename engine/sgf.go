@@ -106,6 +106,21 @@ type SGFInfo struct {
 	// than 10 such moves is refused. The caller decides whether and how to
 	// show them.
 	Warnings []SGFWarning
+	// TM is each player's main time in seconds and OT the overtime as
+	// written ("5x30 byo-yomi"), in the root; zero and empty for none.
+	TM float64
+	OT string
+	// Times is the time each player had left after their moves, keyed by
+	// move number from 1: BL or WL (seconds) and OB or OW (byo-yomi
+	// periods, or Canadian moves, left; written when not zero) on the
+	// move's node. WriteSGF writes them and ParseSGF reads them back.
+	Times map[int]SGFTime
+}
+
+// SGFTime is a player's time left after a move: BL/WL and OB/OW.
+type SGFTime struct {
+	Left    float64 // seconds
+	Periods int     // byo-yomi periods or Canadian moves left; 0 when not in overtime
 }
 
 // maxSGFWarnings is the most recording errors a record may have: one
@@ -687,6 +702,12 @@ func (r *sgfReader) read() error {
 	i.BlackRank, i.WhiteRank = r.text("BR"), r.text("WR")
 	i.RE, i.DT, i.GN = r.text("RE"), r.text("DT"), r.text("GN")
 	i.EV, i.PC = r.text("EV"), r.text("PC")
+	i.OT = r.text("OT")
+	if t := r.text("TM"); t != "" {
+		if v, err := strconv.ParseFloat(t, 64); err == nil && v >= 0 && !math.IsInf(v, 0) {
+			i.TM = v
+		}
+	}
 	if r.main.nodes > 0 {
 		for _, p := range r.main.root.props {
 			if p.id == "C" {
@@ -739,6 +760,7 @@ func (r *sgfReader) read() error {
 				if err := r.move(p, c); err != nil {
 					return err
 				}
+				r.moveTime(n, c)
 			case "TB", "TW", "MA":
 				set := map[string][]bool{"TB": tb, "TW": tw, "MA": ma}[p.id]
 				err := r.points(p, true, func(pt Point) { set[pt.Row*r.size+pt.Col] = true })
@@ -759,6 +781,38 @@ func (r *sgfReader) read() error {
 		i.Dead = r.dead(tb, tw, ma)
 	}
 	return nil
+}
+
+// moveTime reads the time left (BL/WL, OB/OW) on the node n of a move of
+// colour c just read, into info.Times; a value that is no number is
+// ignored, as other readers do.
+func (r *sgfReader) moveTime(n *sgfNode, c Color) {
+	left, periods := "BL", "OB"
+	if c == White {
+		left, periods = "WL", "OW"
+	}
+	var t SGFTime
+	found := false
+	for _, p := range n.props {
+		v := strings.TrimSpace(p.vals[0].text)
+		switch p.id {
+		case left:
+			if f, err := strconv.ParseFloat(v, 64); err == nil && !math.IsNaN(f) && !math.IsInf(f, 0) {
+				t.Left, found = f, true
+			}
+		case periods:
+			if k, err := strconv.Atoi(v); err == nil && k >= 0 {
+				t.Periods, found = k, true
+			}
+		}
+	}
+	if !found {
+		return
+	}
+	if r.info.Times == nil {
+		r.info.Times = map[int]SGFTime{}
+	}
+	r.info.Times[r.g.MoveCount()] = t
 }
 
 // dead reads the dead stones of a final marking: stones under the
@@ -1152,6 +1206,10 @@ func WriteSGF(w io.Writer, g *Game, info SGFInfo) error {
 		re = r.String()
 	}
 	sw.prop("RE", re)
+	if info.TM > 0 {
+		sw.raw("TM[" + sgfSeconds(info.TM) + "]")
+	}
+	sw.prop("OT", info.OT)
 	if info.C != "" {
 		sw.newline()
 		sw.prop("C", info.C)
@@ -1182,6 +1240,16 @@ func WriteSGF(w io.Writer, g *Game, info SGFInfo) error {
 			sw.newline()
 		}
 		sw.move(m, size)
+		if t, ok := info.Times[n]; ok {
+			left, periods := "BL", "OB"
+			if m.Color == White {
+				left, periods = "WL", "OW"
+			}
+			sw.raw(left + "[" + sgfSeconds(t.Left) + "]")
+			if t.Periods > 0 {
+				sw.raw(periods + "[" + strconv.Itoa(t.Periods) + "]")
+			}
+		}
 		if c := info.Comments[n]; c != "" {
 			sw.prop("C", c)
 		}
@@ -1200,6 +1268,11 @@ func WriteSGF(w io.Writer, g *Game, info SGFInfo) error {
 	}
 	sw.raw(")\n")
 	return sw.w.Flush()
+}
+
+// sgfSeconds writes a time in seconds to a tenth: "86400", "12.5".
+func sgfSeconds(v float64) string {
+	return strconv.FormatFloat(math.Round(max(v, 0)*10)/10, 'f', -1, 64)
 }
 
 // move writes the node of one move; a pass is written "[]".

@@ -39,6 +39,55 @@ type Clock struct {
 	Used   time.Duration `json:"used,omitempty"`
 	// Reminded says the player to move has had their reminder this turn.
 	Reminded bool `json:"reminded,omitempty"`
+	// Log is the time each player had left after their moves, for the
+	// game record (SGF BL/WL, OB/OW).
+	Log []Mark `json:"log,omitempty"`
+}
+
+// Mark is a player's time left after a move.
+type Mark struct {
+	Move int `json:"m"` // the move's number, from 1
+	// Left is the main time left, or in overtime the time of the period
+	// (byo-yomi) or left in it (Canadian); for simple time, the time per
+	// move.
+	Left time.Duration `json:"l"`
+	// Periods is, in overtime, the byo-yomi periods or the Canadian
+	// moves left; zero before.
+	Periods int `json:"p,omitempty"`
+}
+
+// Record logs the time colour c has left after move n, which they have
+// just made (after Play).
+func (k *Clock) Record(n int, c engine.Color) {
+	if k == nil || k.Control.System == None {
+		return
+	}
+	t := *k.player(c)
+	m := Mark{Move: n, Left: t.Main}
+	switch k.Control.System {
+	case Simple:
+		m.Left = k.Control.Period
+	case ByoYomi:
+		if t.Main == 0 {
+			m.Left, m.Periods = k.Control.Period, t.Periods
+		}
+	case Canadian:
+		if t.Stones > 0 {
+			m.Left, m.Periods = t.Period, t.Stones
+		}
+	}
+	k.Unwind(n - 1)
+	k.Log = append(k.Log, m)
+}
+
+// Unwind forgets the marks of the moves after move n (taken back).
+func (k *Clock) Unwind(n int) {
+	if k == nil {
+		return
+	}
+	for len(k.Log) > 0 && k.Log[len(k.Log)-1].Move > n {
+		k.Log = k.Log[:len(k.Log)-1]
+	}
 }
 
 // New returns a stopped clock for c with both players' full time.

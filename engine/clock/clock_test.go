@@ -2,6 +2,8 @@ package clock
 
 import (
 	"errors"
+	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -144,7 +146,7 @@ func TestAbsolute(t *testing.T) {
 	if err := k.Play(at(70 * time.Second)); !errors.Is(err, ErrFlagged) {
 		t.Errorf("a move at the deadline = %v, want ErrFlagged", err)
 	}
-	if *k != before {
+	if !reflect.DeepEqual(*k, before) {
 		t.Errorf("a flagged move changed the clock: %+v, want %+v", *k, before)
 	}
 }
@@ -327,5 +329,40 @@ func TestStop(t *testing.T) {
 	k.Start(engine.Black, at(time.Hour))
 	if got := k.Deadline(); !got.Equal(at(time.Hour + time.Minute)) {
 		t.Errorf("Deadline() after resuming play = %v", got)
+	}
+}
+
+func TestRecordAndSGF(t *testing.T) {
+	k := New(mustParse(t, "byoyomi 1m 3x30s"))
+	k.Start(engine.Black, t0)
+	play(t, k, 20*time.Second)
+	k.Record(1, engine.Black)
+	play(t, k, 30*time.Second)
+	k.Record(2, engine.White)
+	play(t, k, 100*time.Second) // black: 40 s of main time, then 40 s: one period used up
+	k.Record(3, engine.Black)
+	want := []Mark{{1, 40 * time.Second, 0}, {2, 50 * time.Second, 0}, {3, 30 * time.Second, 2}}
+	if fmt.Sprint(k.Log) != fmt.Sprint(want) {
+		t.Errorf("Log = %v, want %v", k.Log, want)
+	}
+	k.Unwind(1) // two moves taken back
+	if len(k.Log) != 1 || k.Log[0].Move != 1 {
+		t.Errorf("Log after Unwind(1) = %v", k.Log)
+	}
+	for _, tc := range []struct {
+		spec string
+		tm   float64
+		ot   string
+	}{
+		{"byoyomi 10m 5x30s", 600, "5x30 byo-yomi"},
+		{"canadian 10m 25/5m", 600, "25/300 Canadian"},
+		{"fischer 3d +1d max 7d", 259200, "fischer +86400 max 604800"},
+		{"simple 1d", 0, "simple 86400"},
+		{"absolute 20m", 1200, ""},
+		{"none", 0, ""},
+	} {
+		if tm, ot := mustParse(t, tc.spec).SGF(); tm != tc.tm || ot != tc.ot {
+			t.Errorf("%s: SGF() = %v, %q; want %v, %q", tc.spec, tm, ot, tc.tm, tc.ot)
+		}
 	}
 }

@@ -365,3 +365,23 @@ func Format(d time.Duration) string {
 	}
 	return strings.Join(parts, " ")
 }
+
+// SGF returns the control as a game record writes it: TM, each player's
+// main time in seconds, and OT, the overtime ("5x30 byo-yomi", "25/300
+// Canadian", "fischer +86400 max 604800", "simple 86400").
+func (c Control) SGF() (tm float64, ot string) {
+	sec := func(d time.Duration) string { return strconv.FormatFloat(d.Seconds(), 'f', -1, 64) }
+	switch c.System {
+	case Absolute:
+		return c.Main.Seconds(), ""
+	case Simple:
+		return 0, "simple " + sec(c.Period)
+	case Fischer:
+		return c.Main.Seconds(), fmt.Sprintf("fischer +%s max %s", sec(c.Increment), sec(c.Max))
+	case ByoYomi:
+		return c.Main.Seconds(), fmt.Sprintf("%dx%s byo-yomi", c.Periods, sec(c.Period))
+	case Canadian:
+		return c.Main.Seconds(), fmt.Sprintf("%d/%s Canadian", c.Stones, sec(c.Period))
+	}
+	return 0, ""
+}

@@ -1,0 +1,56 @@
+package engine
+
+import (
+	"bytes"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// TestSGFTimeRoundTrip: TM and OT in the root, BL/WL and OB/OW on the
+// moves, written and read back.
+func TestSGFTimeRoundTrip(t *testing.T) {
+	g, err := NewGame(Config{Size: 9, Rules: DefaultRules()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []string{"E5", "C3", "G7", "pass"} {
+		c := g.ToPlay()
+		m, err := ParseMove(c, s, 9)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := g.Play(m); err != nil {
+			t.Fatalf("Play(%s) = %v", s, err)
+		}
+	}
+	info := SGFInfo{
+		TM: 600, OT: "5x30 byo-yomi",
+		Times: map[int]SGFTime{1: {Left: 590.25}, 2: {Left: 30, Periods: 5}, 3: {Left: 0.04}, 4: {Left: 30, Periods: 4}},
+	}
+	var buf bytes.Buffer
+	if err := WriteSGF(&buf, g, info); err != nil {
+		t.Fatal(err)
+	}
+	sgf := buf.String()
+	for _, want := range []string{"TM[600]OT[5x30 byo-yomi]", ";B[ee]BL[590.3]", ";W[cg]WL[30]OW[5]", ";B[gc]BL[0]", ";W[]WL[30]OW[4]"} {
+		if !strings.Contains(sgf, want) {
+			t.Errorf("SGF does not contain %s:\n%s", want, sgf)
+		}
+	}
+	_, got, err := ParseSGF(buf.Bytes())
+	if err != nil {
+		t.Fatalf("ParseSGF = %v\n%s", err, sgf)
+	}
+	want := map[int]SGFTime{1: {Left: 590.3}, 2: {Left: 30, Periods: 5}, 3: {Left: 0}, 4: {Left: 30, Periods: 4}}
+	if got.TM != 600 || got.OT != "5x30 byo-yomi" || !reflect.DeepEqual(got.Times, want) {
+		t.Errorf("read back TM %v, OT %q, times %v; want 600, %q, %v", got.TM, got.OT, got.Times, info.OT, want)
+	}
+
+	// A record without times reads none; a time that is no number is
+	// ignored.
+	_, got, err = ParseSGF([]byte("(;GM[1]SZ[9];B[ee]BL[soon];W[cc])"))
+	if err != nil || got.Times != nil || got.TM != 0 {
+		t.Errorf("ParseSGF without times = %+v, %v", got.Times, err)
+	}
+}
