@@ -36,6 +36,12 @@ type Archived struct {
 	// time before the player who ran out had made two moves of their own.
 	// Statistics and ratings skip it; Result still says what happened.
 	Annulled bool `json:"annulled,omitempty"`
+	// Rated asks FinishGame to rate the game; the archived record keeps it
+	// only when the game was rated (two different players, a winner or a
+	// tie, not annulled). RatingSeq is then the order in which it was
+	// rated, which a ratings rebuild follows.
+	Rated     bool   `json:"rated,omitempty"`
+	RatingSeq uint64 `json:"rating_seq,omitempty"`
 
 	// SGF is the game record. ArchivedGame loads it; the listings
 	// (PlayerGames, GuildGames) leave it nil to stay cheap.
@@ -110,7 +116,10 @@ func archiveIndexKeys(a *Archived) []indexKey {
 // left zero are taken from g: ID, guild, channel, players, size, rules,
 // handicap, move count, StartedAt (g.CreatedAt), FinishedAt (now) and Result
 // (the engine game's result). a.SGF is required. The players' statistics
-// are updated in the same transaction.
+// are updated in the same transaction, and so are the ratings when a.Rated
+// asks for it and the game can be rated (see ratedScore): in the global
+// pool, and in the server's pool for a game between two people on a server
+// (see rateGame).
 func (s *Store) FinishGame(ctx context.Context, g *Game, a Archived) error {
 	ap, val, tie, err := archiveRecord(g, a, s.now())
 	if err != nil {
@@ -126,7 +135,26 @@ func (s *Store) FinishGame(ctx context.Context, g *Game, a Archived) error {
 		if err := deleteActive(tx, h); err != nil {
 			return err
 		}
-		return putArchive(tx, &a, val, a.SGF, tie)
+		if !a.Rated {
+			return putArchive(tx, &a, val, a.SGF, tie)
+		}
+		// A rated game records the order it was rated in, which a rebuild
+		// follows; the batch may run this function again, so a is copied.
+		r := a
+		seq, err := tx.Bucket(bucketRatings).NextSequence()
+		if err != nil {
+			return err
+		}
+		r.RatingSeq = seq
+		rval, err := json.Marshal(&r)
+		if err != nil {
+			return err
+		}
+		if err := putArchive(tx, &r, rval, r.SGF, tie); err != nil {
+			return err
+		}
+		score, _ := ratedScore(&r, tie)
+		return rateGame(boltRatings{tx}, &r, score)
 	})
 }
 
@@ -181,6 +209,7 @@ func archiveRecord(g *Game, a Archived, now time.Time) (_ *Archived, val []byte,
 		return nil, nil, false, fmt.Errorf("storage: finish game %s: %w", g.ID, err)
 	}
 	a.Winner = winner
+	_, a.Rated = ratedScore(&a, tie)
 	if len(a.SGF) == 0 {
 		return nil, nil, false, fmt.Errorf("storage: finish game %s: no SGF record: %w", g.ID, ErrInvalid)
 	}

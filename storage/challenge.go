@@ -29,7 +29,8 @@ type Challenge struct {
 	Color    string       `json:"color,omitempty"` // the challenger's colour choice, as commands spells it
 	Rules    engine.Rules `json:"rules"`
 	Handicap int          `json:"handicap,omitempty"`
-	Thread   bool         `json:"thread,omitempty"` // play in a new thread
+	Thread   bool         `json:"thread,omitempty"`  // play in a new thread
+	Unrated  bool         `json:"unrated,omitempty"` // rated:false: the game changes no rating
 	// Clock is the time control chosen; nil means clock.Default()
 	// (challenges stored before clocks existed have none).
 	Clock *clock.Control `json:"clock,omitempty"`

@@ -89,6 +89,8 @@ type Game struct {
 	// Unposted is set when a bot move was made in the background but its
 	// board could not be shown: the next answer in the game says so.
 	Unposted bool
+	// Unrated is set for a game that must not change ratings (rated:false).
+	Unrated bool
 }
 
 // Followup is an interaction that can post follow-up messages for 15
@@ -152,6 +154,7 @@ type gameRecord struct {
 	Undo            *undoRecord     `json:"undo,omitempty"`
 	Followup        *followupRecord `json:"followup,omitempty"`
 	Unposted        bool            `json:"unposted,omitempty"`
+	Unrated         bool            `json:"unrated,omitempty"`
 }
 
 type followupRecord struct {
@@ -247,6 +250,7 @@ func (g *Game) encode(version uint64, now time.Time) ([]byte, error) {
 		Black: g.Black, White: g.White, Game: eg, MessageIDs: recentMessages(g.MessageIDs),
 		CreatedAt: g.CreatedAt, UpdatedAt: now, Clock: g.Clock, Due: g.Due(), Version: version,
 		Unposted: g.Unposted,
+		Unrated:  g.Unrated,
 	}
 	if f := g.Followup; f != nil {
 		r.Followup = &followupRecord{InteractionID: f.InteractionID, AppID: f.AppID, Token: f.Token, At: f.At, ChannelPosts: f.ChannelPosts}
@@ -291,6 +295,7 @@ func decodeGame(channel string, v []byte) (*Game, error) {
 		Black: r.Black, White: r.White, Game: eg, MessageIDs: r.MessageIDs,
 		CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt, Clock: r.Clock, Version: r.Version,
 		Unposted: r.Unposted,
+		Unrated:  r.Unrated,
 	}
 	if f := r.Followup; f != nil {
 		g.Followup = &Followup{InteractionID: f.InteractionID, AppID: f.AppID, Token: f.Token, At: f.At, ChannelPosts: f.ChannelPosts}

@@ -191,3 +191,38 @@ func migrate4to5(tx *bolt.Tx) error {
 	}
 	return nil
 }
+
+// migrate5to6 creates the rating buckets (empty: no game of an older
+// schema was rated) and recounts the players' statistics from the archive,
+// oldest game first, so that they get results by board size and streaks.
+func migrate5to6(tx *bolt.Tx) error {
+	for _, name := range [][]byte{bucketRatings, bucketRatingsByValue, bucketRatingHistory} {
+		if _, err := tx.CreateBucketIfNotExists(name); err != nil {
+			return err
+		}
+	}
+	if err := tx.DeleteBucket(bucketPlayers); err != nil {
+		return err
+	}
+	if _, err := tx.CreateBucket(bucketPlayers); err != nil {
+		return err
+	}
+	var games []*Archived
+	tx.Bucket(bucketArchive).ForEach(func(_, v []byte) error {
+		if a, err := decodeArchive(v); err == nil {
+			games = append(games, a)
+		}
+		return nil
+	})
+	slices.SortStableFunc(games, func(a, b *Archived) int { return a.FinishedAt.Compare(b.FinishedAt) })
+	for _, a := range games {
+		_, tie, err := ParseResult(a.Result)
+		if err != nil {
+			tie = false
+		}
+		if err := countGame(tx, a, tie); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -108,7 +108,7 @@ func writeV2(t *testing.T, path string, f fixture) {
 		if err := migrate1to2(tx); err != nil {
 			return err
 		}
-		for _, name := range [][]byte{bucketBotQueue, bucketBotQueueChannel, bucketArchiveChan, bucketGamesByDue, bucketVacations} {
+		for _, name := range [][]byte{bucketBotQueue, bucketBotQueueChannel, bucketArchiveChan, bucketGamesByDue, bucketVacations, bucketRatings, bucketRatingsByValue, bucketRatingHistory} {
 			if err := tx.DeleteBucket(name); err != nil {
 				return err
 			}
@@ -133,7 +133,7 @@ func writeV3(t *testing.T, path string, f fixture) {
 		if err := migrate2to3(tx); err != nil {
 			return err
 		}
-		for _, name := range [][]byte{bucketArchiveChan, bucketGamesByDue, bucketVacations} {
+		for _, name := range [][]byte{bucketArchiveChan, bucketGamesByDue, bucketVacations, bucketRatings, bucketRatingsByValue, bucketRatingHistory} {
 			if err := tx.DeleteBucket(name); err != nil {
 				return err
 			}
@@ -165,12 +165,34 @@ func writeV4(t *testing.T, path string, f fixture) {
 	}
 }
 
+// writeV5 writes the fixture in the layout of schema 5: schema 4 migrated
+// by migrate4to5, with statistics without results by size or streaks and
+// without the rating buckets schema 6 added.
+func writeV5(t *testing.T, path string, f fixture) {
+	writeV4(t, path, f)
+	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	err = db.Update(func(tx *bolt.Tx) error {
+		if err := migrate4to5(tx); err != nil {
+			return err
+		}
+		return tx.Bucket(bucketMeta).Put(keySchema, u64(5))
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
 // olderSchemas writes the fixture in each schema before the current one.
 var olderSchemas = map[int]func(t *testing.T, path string, f fixture){
 	1: writeV1,
 	2: writeV2,
 	3: writeV3,
 	4: writeV4,
+	5: writeV5,
 }
 
 func TestMigrations(t *testing.T) {
@@ -296,6 +318,9 @@ func verifyMigrated(t *testing.T, s *Store, f fixture) {
 	st, err := s.PlayerStats(ctx, "2")
 	if err != nil || st.Games != 2 || st.Wins != 2 || st.Losses != 0 {
 		t.Errorf("PlayerStats(2) = %+v, %v; want 2 games won (W+R as white, B+4.5 as black)", st, err)
+	}
+	if st != nil && (st.BySize[19] == nil || st.BySize[19].Wins != 1 || st.BySize[9] == nil || st.BySize[9].Wins != 1 || st.Streak != 2) {
+		t.Errorf("PlayerStats(2) by size %v, streak %d; want a win on 19×19 and on 9×9, streak 2", st.BySize, st.Streak)
 	}
 	st, err = s.PlayerStats(ctx, "3")
 	if err != nil || st.Games != 1 || st.NoResult != 1 {

@@ -22,6 +22,17 @@ type PlayerStats struct {
 	NoResult int       `json:"no_result,omitempty"` // void games, and games against oneself
 	First    time.Time `json:"first"`               // when the first game finished
 	Last     time.Time `json:"last"`                // when the latest game finished
+	// BySize counts wins and losses by board size.
+	BySize map[int]*SizeStats `json:"by_size,omitempty"`
+	// Streak is the current run of results: +n for n wins in a row, -n
+	// for n losses; a jigo or a game without result ends a run (0).
+	Streak int `json:"streak,omitempty"`
+}
+
+// SizeStats are a player's wins and losses on one board size.
+type SizeStats struct {
+	Wins   int `json:"wins"`
+	Losses int `json:"losses"`
 }
 
 // PlayerStats returns a player's statistics (a Discord user ID, or
@@ -95,17 +106,32 @@ func (st *PlayerStats) count(a *Archived, side engine.Color, tie bool) {
 		st.Player = p // the name used most recently
 	}
 	st.Games++
+	if st.BySize == nil {
+		st.BySize = map[int]*SizeStats{}
+	}
+	size := st.BySize[a.Size]
+	if size == nil {
+		size = &SizeStats{}
+		st.BySize[a.Size] = size
+	}
 	switch {
 	case a.Black.Key() == a.White.Key():
 		st.NoResult++
+		st.Streak = 0
 	case tie:
 		st.Ties++
+		st.Streak = 0
 	case a.Winner == side:
 		st.Wins++
+		size.Wins++
+		st.Streak = max(st.Streak, 0) + 1
 	case a.Winner == side.Opponent():
 		st.Losses++
+		size.Losses++
+		st.Streak = min(st.Streak, 0) - 1
 	default:
 		st.NoResult++
+		st.Streak = 0
 	}
 	if st.First.IsZero() || a.FinishedAt.Before(st.First) {
 		st.First = a.FinishedAt

@@ -430,7 +430,13 @@ func (p *Postgres) FinishGame(ctx context.Context, g *Game, a Archived) error {
 		if _, err := tx.Exec(ctx, `DELETE FROM games WHERE channel_id = $1`, want.ChannelID); err != nil {
 			return err
 		}
-		return pgPutArchive(ctx, tx, ap, val, tie)
+		a, v := ap, val
+		if ap.Rated {
+			if a, v, err = pgRate(ctx, tx, ap, tie); err != nil {
+				return err
+			}
+		}
+		return pgPutArchive(ctx, tx, a, v, tie)
 	})
 }
 

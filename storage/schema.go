@@ -32,11 +32,14 @@ import (
 //	   next look at it: reminder, flag, end of the scoring phase) and
 //	   vacations (players' vacation allowance); game records carry their
 //	   clock and due time.
+//	6  adds ratings (Glicko-2 per pool), ratings_by_value (the
+//	   leaderboards) and rating_history; recounts the players' statistics
+//	   from the archive to add results by board size and the streak.
 //
 // Buckets that only add data keep the version: archive_review (the
 // reviews of archived games) is created at start-up when missing, and an
 // older gobot that opens the file ignores it.
-const SchemaVersion = 5
+const SchemaVersion = 6
 
 // Bucket names of the current schema. Keys are bytes: IDs as given, times
 // as 8-byte big-endian Unix nanoseconds so that keys sort by time, and a
@@ -59,6 +62,9 @@ var (
 	bucketArchiveReview   = []byte("archive_review")       // game ID -> review (JSON, opaque to storage)
 	bucketGamesByDue      = []byte("games_by_due")         // due 8 | channel ID -> nil
 	bucketVacations       = []byte("vacations")            // player key -> Vacation (JSON)
+	bucketRatings         = []byte("ratings")              // pool 0 player key -> PlayerRating; sequence: the last RatingSeq
+	bucketRatingsByValue  = []byte("ratings_by_value")     // pool 0 rating key 8 | player key -> RD, volatility, last game
+	bucketRatingHistory   = []byte("rating_history")       // player key 0 pool 0 RatingSeq 8 -> RatingChange
 
 	keySchema = []byte("schema")
 
@@ -66,7 +72,7 @@ var (
 		bucketMeta, bucketGames, bucketGamesByPlayer, bucketChallenges, bucketChallengesExp,
 		bucketArchive, bucketArchiveSGF, bucketArchivePlayer, bucketArchiveGuild, bucketPlayers, bucketQuarantine,
 		bucketBotQueue, bucketBotQueueChannel, bucketArchiveChan, bucketArchiveReview,
-		bucketGamesByDue, bucketVacations,
+		bucketGamesByDue, bucketVacations, bucketRatings, bucketRatingsByValue, bucketRatingHistory,
 	}
 )
 
@@ -77,6 +83,7 @@ var migrations = []func(tx *bolt.Tx) error{
 	migrate2to3,
 	migrate3to4,
 	migrate4to5,
+	migrate5to6,
 }
 
 // migrate brings the file to SchemaVersion in one transaction: a new file

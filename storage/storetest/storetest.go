@@ -1,7 +1,7 @@
 // Package storetest is the conformance suite of gobot's stores: one set of
 // tests that the bbolt Store and the PostgreSQL store both pass, so that
 // commands sees the same behaviour from either (versions and conflicts,
-// challenges, the archive and its indexes, statistics). A store that
+// challenges, the archive and its indexes, statistics, ratings). A store that
 // satisfies Store runs it with Run.
 package storetest
 
@@ -60,6 +60,11 @@ type Store interface {
 	DeleteChallenge(ctx context.Context, id string) error
 	AcceptChallenge(ctx context.Context, id string, g *storage.Game) error
 	ExpiredChallenges(ctx context.Context, now time.Time) ([]*storage.Challenge, error)
+
+	Rating(ctx context.Context, pool, playerKey string) (*storage.PlayerRating, error)
+	RatingHistory(ctx context.Context, playerKey string) ([]storage.RatingChange, error)
+	Leaderboard(ctx context.Context, pool string, offset, limit int, now time.Time, callerKey string) (*storage.Leaderboard, error)
+	RebuildRatings(ctx context.Context) (*storage.RebuildReport, error)
 }
 
 // Opener opens a new, empty store whose clock is now; the store is closed
@@ -116,6 +121,7 @@ func Run(t *testing.T, open Opener) {
 		{"ClaimBotMove", testClaimBotMove},
 		{"BotMoveOnce", testBotMoveOnce},
 		{"ExtendBotMove", testExtendBotMove},
+		{"Ratings", testRatings},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
