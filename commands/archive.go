@@ -298,21 +298,7 @@ func (b *Bot) historyMessage(ctx context.Context, r *Request, p storage.Player, 
 	var buttons []discordgo.MessageComponent
 	for i, a := range games {
 		n := (page-1)*historyPageSize + i + 1
-		c, opp := engine.Black, a.White
-		if a.White.Key() == p.Key() {
-			c, opp = engine.White, a.Black
-		}
-		outcome := "jigo"
-		switch {
-		case a.Winner == c:
-			outcome = "won"
-		case a.Winner == c.Opponent():
-			outcome = "lost"
-		case a.Winner == engine.Empty && a.Result != "0":
-			outcome = "no result"
-		}
-		fmt.Fprintf(&sb, "`%d.` %s %s vs %s · %d×%d · %s · <t:%d:R> · `%s`\n",
-			n, stoneEmoji(c), outcome, mention(opp), a.Size, a.Size, a.Result, a.FinishedAt.Unix(), a.ID)
+		sb.WriteString(historyLine(a, p.Key(), n) + "\n")
 		buttons = append(buttons, discordgo.Button{Label: "SGF " + strconv.Itoa(n), Style: discordgo.SecondaryButton, CustomID: "sgf/" + a.ID})
 	}
 	fmt.Fprintf(&sb, "\nPage %d of %d · the SGF buttons attach a record; `/go sgf game:ID` and `/go replay game:ID` take the IDs.", page, pages)

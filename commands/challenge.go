@@ -60,6 +60,15 @@ func (b *Bot) cmdChallenge(ctx context.Context, r *Request) error {
 	if err != nil {
 		return err
 	}
+	rated, err := ratedOption(r)
+	if err != nil {
+		return err
+	}
+	if _, explicit := r.String("color"); !explicit && s.Handicap > 0 {
+		// A handicap without a colour: Black to the lower-rated player,
+		// as the ratings stand when the challenge is accepted.
+		s.Color = colorByRating
+	}
 	it := r.Interaction
 	if thread && it.GuildID == "" {
 		return userErr(ErrBadOption, "Threads exist only in server channels: challenge without `thread:` here.")
@@ -73,7 +82,7 @@ func (b *Bot) cmdChallenge(ctx context.Context, r *Request) error {
 	c := &storage.Challenge{
 		ID: it.ID, ChannelID: it.ChannelID, GuildID: it.GuildID,
 		Challenger: userPlayer(r.User), Opponent: userPlayer(opp),
-		Size: s.Size, Color: s.Color, Rules: s.Rules, Handicap: s.Handicap, Thread: thread, Clock: &s.Clock,
+		Size: s.Size, Color: s.Color, Rules: s.Rules, Handicap: s.Handicap, Thread: thread, Clock: &s.Clock, Unrated: !rated,
 		CreatedAt: now, ExpiresAt: now.Add(b.opts.ChallengeTTL),
 	}
 	// The challenge message's ID is needed to disable its buttons on expiry.
@@ -107,8 +116,13 @@ func challengeMessage(c *storage.Challenge, outcome string) *Message {
 		color = fmt.Sprintf("%s plays black", mention(c.Challenger))
 	case "white":
 		color = fmt.Sprintf("%s plays white", mention(c.Challenger))
+	case colorByRating:
+		color = "the lower-rated player takes black"
 	default:
 		color = "colours by nigiri (chosen at random)"
+	}
+	if c.Unrated {
+		color += "; unrated"
 	}
 	where := ""
 	if c.Thread {
@@ -246,7 +260,11 @@ func (b *Bot) btnAccept(ctx context.Context, r *Request) error {
 			return err
 		}
 	}
-	challengerBlack := setup{Color: c.Color}.requesterBlack(rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 0x9e3779b97f4a7c15)))
+	color := c.Color
+	if color == colorByRating {
+		color = b.lowerRatedColor(ctx, it.GuildID, c.Challenger, c.Opponent)
+	}
+	challengerBlack := setup{Color: color}.requesterBlack(rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 0x9e3779b97f4a7c15)))
 	black, white := c.Challenger, c.Opponent
 	if !challengerBlack {
 		black, white = white, black
@@ -269,7 +287,7 @@ func (b *Bot) btnAccept(ctx context.Context, r *Request) error {
 	}
 	g := &storage.Game{
 		ID: c.ID, ChannelID: channel, GuildID: it.GuildID, ParentChannelID: parent,
-		Black: black, White: white, Game: eg, CreatedAt: b.now(), Clock: newClock(challengeClock(c), eg, b.now()),
+		Black: black, White: white, Game: eg, CreatedAt: b.now(), Clock: newClock(challengeClock(c), eg, b.now()), Unrated: c.Unrated,
 	}
 	// One transaction removes the challenge and creates the game: of two
 	// accepts at once exactly one succeeds, and the challenge is never lost
@@ -376,6 +394,10 @@ func (b *Bot) cmdBot(ctx context.Context, r *Request) error {
 	if err != nil {
 		return err
 	}
+	rated, err := ratedOption(r)
+	if err != nil {
+		return err
+	}
 	it := r.Interaction
 	if err := b.channelFree(ctx, it.ChannelID); err != nil {
 		return err
@@ -391,7 +413,7 @@ func (b *Bot) cmdBot(ctx context.Context, r *Request) error {
 		black, white = bot, human
 	}
 	g := &storage.Game{ID: it.ID, ChannelID: it.ChannelID, GuildID: it.GuildID, Black: black, White: white, Game: eg, CreatedAt: b.now(),
-		Followup: followupOf(it, b.now()), Clock: newClock(s.Clock, eg, b.now())}
+		Followup: followupOf(it, b.now()), Clock: newClock(s.Clock, eg, b.now()), Unrated: !rated}
 	if err := b.opts.Store.CreateGame(ctx, g); err != nil {
 		if errors.Is(err, storage.ErrExists) {
 			return ErrGameRunning

@@ -84,6 +84,10 @@ func Definitions(levels []Level) []*discordgo.ApplicationCommand {
 		Autocomplete: true, MaxLength: 100,
 	}
 	minDays := 1.0
+	ratedOpt := &discordgo.ApplicationCommandOption{
+		Type: discordgo.ApplicationCommandOptionBoolean, Name: "rated",
+		Description: "Whether the game changes ratings (default true)",
+	}
 	sub := func(name, desc string, opts ...*discordgo.ApplicationCommandOption) *discordgo.ApplicationCommandOption {
 		return &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionSubCommand, Name: name, Description: desc, Options: opts}
 	}
@@ -97,8 +101,9 @@ func Definitions(levels []Level) []*discordgo.ApplicationCommand {
 			sub("challenge", "Challenge someone to a game in this channel",
 				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionUser, Name: "opponent", Description: "Who you want to play", Required: true},
 				sizeOpt, colorOpt("Your colour (default nigiri: random)"), rulesOpt, komiOpt, handicapOpt, clockOpt,
-				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionBoolean, Name: "thread", Description: "Play in a new thread, so this channel can hold many games"}),
-			sub("bot", "Play against the bot, starting at once", levelOpt, sizeOpt, colorOpt("Your colour (default black)"), rulesOpt, komiOpt, handicapOpt, clockOpt),
+				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionBoolean, Name: "thread", Description: "Play in a new thread, so this channel can hold many games"},
+				ratedOpt),
+			sub("bot", "Play against the bot, starting at once", levelOpt, sizeOpt, colorOpt("Your colour (default black)"), rulesOpt, komiOpt, handicapOpt, clockOpt, ratedOpt),
 			sub("play", "Place a stone", &discordgo.ApplicationCommandOption{
 				Type: discordgo.ApplicationCommandOptionString, Name: "move", Description: "Where, like D4 (columns skip I); also pass",
 				Required: true, Autocomplete: true, MaxLength: 6}),
@@ -119,8 +124,12 @@ func Definitions(levels []Level) []*discordgo.ApplicationCommand {
 			sub("dead", "Scoring phase: mark or unmark a group as dead", &discordgo.ApplicationCommandOption{
 				Type: discordgo.ApplicationCommandOptionString, Name: "point", Description: "Any stone of the group, like C3",
 				Required: true, Autocomplete: true, MaxLength: 6}),
-			sub("stats", "Someone's record: games won and lost, latest results",
+			sub("stats", "Someone's rating and record: rank, wins and losses, streak, latest games",
 				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionUser, Name: "player", Description: "Whose record (default: yours)"}),
+			sub("leaderboard", "The best established players of this server, or of everyone",
+				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: "scope", Description: "Whose ratings (default: this server's)",
+					Choices: []*discordgo.ApplicationCommandOptionChoice{{Name: "this server", Value: "server"}, {Name: "global", Value: "global"}}},
+				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionInteger, Name: "page", Description: "Page, from 1", MinValue: &minPage}),
 			sub("help", "How to play with gobot: commands, levels, rules, coordinates"),
 			sub("abort", "Remove a stuck game from this channel (needs Manage Messages)"),
 			sub("vacation", "Pause your correspondence clocks for some days (30 days a year), or come back early",

@@ -30,6 +30,8 @@ type Store interface {
 	ArchivedGame(ctx context.Context, id string) (*storage.Archived, error)
 	GameReview(ctx context.Context, id string) ([]byte, error)
 	PutGameReview(ctx context.Context, id string, review []byte) error
+	Rating(ctx context.Context, pool, playerKey string) (*storage.PlayerRating, error)
+	Leaderboard(ctx context.Context, pool string, offset, limit int, now time.Time, callerKey string) (*storage.Leaderboard, error)
 
 	CreateChallenge(ctx context.Context, c *storage.Challenge) error
 	Challenge(ctx context.Context, id string) (*storage.Challenge, error)

@@ -39,6 +39,7 @@ func (b *Bot) routes() *Router {
 	rt.Command("go/dead", b.onGame(b.cmdDead))
 	rt.Autocomplete("go/dead", b.completeDead)
 	rt.Command("go/stats", b.cmdStats)
+	rt.Command("go/leaderboard", b.cmdLeaderboard)
 	rt.Command("go/help", b.cmdHelp)
 	rt.Command("go/abort", b.onGame(b.cmdAbort))
 	rt.Autocomplete("go/challenge", b.completeClock)
@@ -57,6 +58,7 @@ func (b *Bot) routes() *Router {
 	rt.Component("game/{id}/score/{marking}/resume", b.btnScoreResume)
 	rt.Component("history/{player}/{page}", b.btnHistory)
 	rt.Component("sgf/{id}", b.btnSGF)
+	rt.Component("leaderboard/{pool}/{page}", b.btnLeaderboard)
 	return rt
 }
 
@@ -410,6 +412,7 @@ func (b *Bot) archive(ctx context.Context, g *storage.Game, annulled bool) error
 		Black: g.Black, White: g.White, Size: g.Game.Size(), Rules: g.Game.Rules(), Handicap: g.Game.Handicap(),
 		Result: res.String(), SGF: sgf, Moves: g.Game.MoveCount(), Annulled: annulled,
 		StartedAt: g.CreatedAt, FinishedAt: b.now(),
+		Rated: !g.Unrated, // storage rates only games with a winner or a tie
 	}
 	return writeError(b.opts.Store.FinishGame(ctx, g, a))
 }

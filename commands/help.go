@@ -47,7 +47,7 @@ func helpText(levels []Level, challengeTTL, scoringTTL time.Duration) []*discord
 				"`/go pass`, `/go resign`, or the **Pass** / **Undo** / **Resign** buttons under the newest board (Resign asks to confirm).\n" +
 				"`/go undo` (or **Undo**) asks your opponent to take back your last move; against the bot it takes back its reply and your move at once.\n" +
 				"`/go board` shows the board again; `/go sgf` attaches the game record (SGF); `animation:true` adds an animated replay.\n" +
-				"`/go stats player:@someone` shows a record of games won and lost and the latest results."},
+				"`/go stats player:@someone` shows a player's ratings and record."},
 			{Name: "Finished games", Value: "The final message carries the counted board and the record (SGF). " +
 				"`/go sgf` gives the game in play here, or else the last one finished here; `/go sgf game:` any game you may see " +
 				"(it suggests your recent games as you type). `/go replay game:` posts an animated replay. " +
@@ -58,6 +58,12 @@ func helpText(levels []Level, challengeTTL, scoringTTL time.Duration) []*discord
 				"and a summary; in a thread where I may start one. A second request comes from the archive at once, and " +
 				"`/go sgf game: review:true` writes the review into the record. `/go estimate` shows the score estimate with ownership " +
 				"(spectators at any time, privately during a rated game; players after the game)."},
+			{Name: "Ratings", Value: "Games are rated (Glicko-2, as on OGS): one rating per server and one global rating, bots included (each level is a player). " +
+				"`rated:false` on `/go challenge` or `/go bot` makes a game unrated; aborted and annulled games never count. " +
+				"Handicap and komi count as a rank difference; a handicap challenge without `color` gives Black to the lower-rated player. " +
+				"Ranks run from 30k to 9d and show `?` until the deviation is below 160 (about seven games).\n" +
+				"`/go stats player:` shows ratings, wins and losses by size, the streak and the latest games; " +
+				"`/go leaderboard scope: page:` the server's (or `global`) established players, with your place."},
 			{Name: "Coordinates", Value: "Columns are letters from the left, **skipping I** (A–H, J–T on 19×19); rows are numbers from the bottom. " +
 				"On 9×9 the points are A1–J9, on 13×13 A1–N13, on 19×19 A1–T19."},
 			{Name: "End of the game", Value: "Two passes in a row end play. I then propose which stones are dead (crossed out) and show the count. " +

@@ -4,15 +4,78 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/gobot-dev/gobot/engine"
 	"github.com/gobot-dev/gobot/storage"
+	"github.com/gobot-dev/gobot/storage/glicko"
 )
+
+// Ratings, /go stats and /go leaderboard. The rating arithmetic is
+// storage/glicko's and storage applies it when a game is archived; this
+// file decides which games are rated (rated:, see finish) and shows the
+// results.
 
 // recentGames is how many finished games /go stats lists.
 const recentGames = 5
+
+// leaderboardPageSize is how many places a /go leaderboard page shows.
+const leaderboardPageSize = 10
+
+// colorByRating is the challenge colour of a handicap challenge made
+// without a colour: Black goes to the lower-rated player on acceptance.
+const colorByRating = "rating"
+
+// ratedOption reads rated: (default true).
+func ratedOption(r *Request) (bool, error) {
+	rated, given, err := r.Bool("rated")
+	if err != nil {
+		return false, err
+	}
+	return rated || !given, nil
+}
+
+// ratingPool is the pool a game in guildID would be rated in for the
+// players' relative strength: the server's, or the global one in DMs.
+func ratingPool(guildID string) string {
+	if guildID == "" {
+		return storage.GlobalPool
+	}
+	return storage.GuildPool(guildID)
+}
+
+// lowerRatedColor decides the colour of a challenger whose handicap
+// challenge named none: "black" when the challenger is rated lower than
+// the opponent in the game's pool, "white" when higher, "nigiri" when they
+// are rated the same (new players included).
+func (b *Bot) lowerRatedColor(ctx context.Context, guildID string, challenger, opponent storage.Player) string {
+	rating := func(p storage.Player) float64 {
+		pr, err := b.opts.Store.Rating(ctx, ratingPool(guildID), p.Key())
+		if err != nil {
+			if !errors.Is(err, storage.ErrNotFound) {
+				b.log.Warn("rating for the handicap colour", "player", p.Key(), "err", err)
+			}
+			return glicko.Initial
+		}
+		return pr.Rating.Rating
+	}
+	rc, ro := rating(challenger), rating(opponent)
+	switch {
+	case rc < ro:
+		return "black"
+	case rc > ro:
+		return "white"
+	}
+	return "nigiri"
+}
+
+// describeRating says a rating for people: "1662 ± 290, rank ?".
+func describeRating(r glicko.Rating) string {
+	return fmt.Sprintf("%.0f ± %.0f, rank %s", r.Rating, r.RD, glicko.Rank(r))
+}
 
 func (b *Bot) cmdStats(ctx context.Context, r *Request) error {
 	u := r.User
@@ -27,12 +90,33 @@ func (b *Bot) cmdStats(ctx context.Context, r *Request) error {
 	if err != nil {
 		return err
 	}
-	games, err := b.opts.Store.PlayerGames(ctx, u.ID, recentGames)
-	if err != nil {
+	var keep func(*storage.Archived) bool
+	if u.ID != r.User.ID {
+		keep = func(a *storage.Archived) bool { return canSee(a, r) }
+	}
+	games, _, err := b.opts.Store.PlayerGamesPage(ctx, u.ID, 0, recentGames, keep)
+	if err != nil && len(games) == 0 {
 		return err
 	}
+	now := b.now()
 	var sb strings.Builder
-	fmt.Fprintf(&sb, "**%s**: %d won, %d lost", plural(st.Games, "game"), st.Wins, st.Losses)
+	pools := []struct{ name, pool string }{{"This server", ratingPool(r.Interaction.GuildID)}, {"Global", storage.GlobalPool}}
+	if r.Interaction.GuildID == "" {
+		pools = pools[1:]
+	}
+	sb.WriteString("**Rating**\n")
+	for _, pl := range pools {
+		pr, err := b.opts.Store.Rating(ctx, pl.pool, u.ID)
+		switch {
+		case errors.Is(err, storage.ErrNotFound):
+			fmt.Fprintf(&sb, "%s: not rated yet\n", pl.name)
+		case err != nil:
+			return err
+		default:
+			fmt.Fprintf(&sb, "%s: %s · %s\n", pl.name, describeRating(pr.Current(now)), plural(pr.Games, "rated game"))
+		}
+	}
+	fmt.Fprintf(&sb, "\n**%s**: %d won, %d lost", plural(st.Games, "game"), st.Wins, st.Losses)
 	if st.Ties > 0 {
 		fmt.Fprintf(&sb, ", %d jigo", st.Ties)
 	}
@@ -40,22 +124,30 @@ func (b *Bot) cmdStats(ctx context.Context, r *Request) error {
 		fmt.Fprintf(&sb, ", %d without result", st.NoResult)
 	}
 	sb.WriteString("\n")
+	var sizes []int
+	for size := range st.BySize {
+		sizes = append(sizes, size)
+	}
+	slices.Sort(sizes)
+	var bySize []string
+	for _, size := range sizes {
+		s := st.BySize[size]
+		bySize = append(bySize, fmt.Sprintf("%d×%d: %d won, %d lost", size, size, s.Wins, s.Losses))
+	}
+	if len(bySize) > 0 {
+		sb.WriteString(strings.Join(bySize, " · ") + "\n")
+	}
+	switch {
+	case st.Streak > 0:
+		fmt.Fprintf(&sb, "Streak: %s in a row\n", plural(st.Streak, "win"))
+	case st.Streak < 0:
+		fmt.Fprintf(&sb, "Streak: %s in a row\n", plural(-st.Streak, "loss"))
+	}
 	if len(games) > 0 {
 		sb.WriteString("\n**Latest games**\n")
 	}
 	for _, a := range games {
-		c, opp := engine.Black, a.White
-		if a.White.UserID == u.ID {
-			c, opp = engine.White, a.Black
-		}
-		outcome := "jigo"
-		switch a.Winner {
-		case c:
-			outcome = "won"
-		case c.Opponent():
-			outcome = "lost"
-		}
-		fmt.Fprintf(&sb, "%s %s vs %s, %d×%d, %s %s, <t:%d:d>\n", stoneEmoji(c), outcome, mention(opp), a.Size, a.Size, a.Result, plural(a.Moves, "move"), a.FinishedAt.Unix())
+		sb.WriteString(historyLine(a, u.ID, 0) + "\n")
 	}
 	return r.Reply(ctx, &Message{
 		Ephemeral: true,
@@ -67,9 +159,136 @@ func (b *Bot) cmdStats(ctx context.Context, r *Request) error {
 	})
 }
 
+// historyLine describes a finished game from the point of view of the
+// player with key: "`3.` ⚫ won vs @bob · 19×19 · B+3.5 · rated · <t:…:R> ·
+// `ID`" (without the number when n is 0).
+func historyLine(a *storage.Archived, key string, n int) string {
+	c, opp := engine.Black, a.White
+	if a.White.Key() == key {
+		c, opp = engine.White, a.Black
+	}
+	outcome := "jigo"
+	switch {
+	case a.Winner == c:
+		outcome = "won"
+	case a.Winner == c.Opponent():
+		outcome = "lost"
+	case a.Winner == engine.Empty && a.Result != "0":
+		outcome = "no result"
+	}
+	rated := "unrated"
+	if a.Rated {
+		rated = "rated"
+	}
+	num := ""
+	if n > 0 {
+		num = "`" + strconv.Itoa(n) + ".` "
+	}
+	return fmt.Sprintf("%s%s %s vs %s · %d×%d · %s · %s · <t:%d:R> · `%s`",
+		num, stoneEmoji(c), outcome, mention(opp), a.Size, a.Size, a.Result, rated, a.FinishedAt.Unix(), a.ID)
+}
+
+// plural says a count with its noun: "1 game", "3 games", "2 losses".
 func plural(n int, word string) string {
 	if n == 1 {
 		return "1 " + word
 	}
+	if strings.HasSuffix(word, "s") {
+		return fmt.Sprintf("%d %ses", n, word)
+	}
 	return fmt.Sprintf("%d %ss", n, word)
+}
+
+func (b *Bot) cmdLeaderboard(ctx context.Context, r *Request) error {
+	pool := ratingPool(r.Interaction.GuildID)
+	if scope, ok := r.String("scope"); ok {
+		switch scope {
+		case "global":
+			pool = storage.GlobalPool
+		case "server":
+			if r.Interaction.GuildID == "" {
+				return userErr(ErrBadOption, "There is no server here: use `/go leaderboard scope:global`.")
+			}
+		default:
+			return userErr(ErrBadOption, fmt.Sprintf("The scope must be server or global, not %s.", quote(scope)))
+		}
+	}
+	page, given, err := r.Int("page")
+	if err != nil {
+		return err
+	}
+	if !given {
+		page = 1
+	}
+	m, err := b.leaderboardMessage(ctx, r, pool, page)
+	if err != nil {
+		return err
+	}
+	return r.Reply(ctx, m)
+}
+
+// btnLeaderboard turns a leaderboard page.
+func (b *Bot) btnLeaderboard(ctx context.Context, r *Request) error {
+	page, err := strconv.Atoi(r.Param("page"))
+	if err != nil {
+		return ErrStale
+	}
+	pool := r.Param("pool")
+	if pool != storage.GlobalPool && pool != ratingPool(r.Interaction.GuildID) {
+		return ErrStale
+	}
+	m, err := b.leaderboardMessage(ctx, r, pool, page)
+	if err != nil {
+		return err
+	}
+	return r.Update(ctx, m)
+}
+
+// leaderboardMessage is page page of pool's leaderboard, with the
+// caller's place and Previous / Next buttons.
+func (b *Bot) leaderboardMessage(ctx context.Context, r *Request, pool string, page int) (*Message, error) {
+	if page < 1 {
+		return nil, userErr(ErrBadOption, "Pages start at 1.")
+	}
+	lb, err := b.opts.Store.Leaderboard(ctx, pool, (page-1)*leaderboardPageSize, leaderboardPageSize, b.now(), r.User.ID)
+	if err != nil {
+		return nil, err
+	}
+	scope := "this server"
+	if pool == storage.GlobalPool {
+		scope = "everyone (global)"
+	}
+	pages := (lb.Total + leaderboardPageSize - 1) / leaderboardPageSize
+	switch {
+	case lb.Total == 0:
+		return nil, userErr(ErrBadOption, fmt.Sprintf("Nobody is on the leaderboard of %s yet: a player appears once their rating deviation is below %.0f (about seven rated games).", scope, glicko.ProvisionalRD))
+	case page > pages:
+		return nil, userErr(ErrBadOption, fmt.Sprintf("There is no page %d: the leaderboard of %s has %s.", page, scope, plural(pages, "page")))
+	}
+	var sb strings.Builder
+	line := func(l storage.Leader) string {
+		return fmt.Sprintf("`%d.` %s · %s · %s", l.Place, mention(l.Rating.Player), describeRating(l.Rating.Rating), plural(l.Rating.Games, "game"))
+	}
+	for _, l := range lb.Leaders {
+		sb.WriteString(line(l) + "\n")
+	}
+	sb.WriteString("\n")
+	if lb.Caller.Place > 0 {
+		sb.WriteString("**Your place**: " + line(lb.Caller) + "\n")
+	} else {
+		fmt.Fprintf(&sb, "You are not on this leaderboard: it lists players whose rating deviation is below %.0f.\n", glicko.ProvisionalRD)
+	}
+	fmt.Fprintf(&sb, "-# Page %d of %d · %s · established players only (deviation below %.0f)", page, pages, plural(lb.Total, "player"), glicko.ProvisionalRD)
+	return &Message{
+		Ephemeral: true,
+		Embeds: []*discordgo.MessageEmbed{{
+			Title:       "Leaderboard of " + scope,
+			Description: clip(sb.String(), 4096),
+			Color:       colorBlack,
+		}},
+		Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+			discordgo.Button{Label: "Previous", Style: discordgo.PrimaryButton, CustomID: "leaderboard/" + pool + "/" + strconv.Itoa(page-1), Disabled: page <= 1},
+			discordgo.Button{Label: "Next", Style: discordgo.PrimaryButton, CustomID: "leaderboard/" + pool + "/" + strconv.Itoa(page+1), Disabled: page >= pages},
+		}}},
+	}, nil
 }

@@ -73,7 +73,7 @@
 // process said it was alive (Heartbeat); CreditOutage, at start-up,
 // excuses every running clock the time since then in one transaction.
 //
-// # Layout (schema 5)
+// # Layout (schema 6)
 //
 //	meta                  "schema" -> 8-byte version
 //	games                 channel ID -> game record (JSON, moves via engine JSON)
@@ -85,6 +85,9 @@
 //	archive_by_player     player key 0 finished (8) game ID -> nil
 //	archive_by_guild      guild ID 0 finished (8) game ID -> nil
 //	archive_by_channel    channel ID 0 finished (8) game ID -> nil
+//	ratings               pool 0 player key -> rating (JSON); sequence: the last RatingSeq
+//	ratings_by_value      pool 0 rating (8, highest first) player key -> RD, volatility, last game
+//	rating_history        player key 0 pool 0 RatingSeq (8) -> rating change (JSON)
 //	players               player key -> statistics (JSON)
 //	quarantine            channel ID 0 time (8) -> corrupt record set aside
 //	bot_queue             sequence (8) -> owed bot move (JSON: channel, game, moves, since)
@@ -122,7 +125,9 @@
 // still replay, for `gobot doctor`), CorruptError and CorruptChannels
 // (which channels' records failed to load);
 // PlayerActiveGames; PlayerGamesBefore, GuildGamesBefore and
-// PlayerGamesPage for paging; ChannelGames;
+// PlayerGamesPage for paging; ChannelGames; ratings (Glicko-2, see
+// storage/glicko), applied by FinishGame in the archiving transaction:
+// Rating, RatingHistory, Leaderboard and RebuildRatings;
 // PlayerStats; the queue of owed bot moves (Game.BotToMove, ClaimBotMove,
 // ReleaseBotMove, BotQueuePosition, BotQueue); GameReview and
 // PutGameReview; Check, CheckPages (the file's pages only, for the

@@ -43,7 +43,7 @@ func main() {
 // run dispatches to a subcommand and returns the exit code.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	sub := "run"
-	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+	if len(args) > 0 && (!strings.HasPrefix(args[0], "-") || isHelp(args[0])) {
 		sub, args = args[0], args[1:]
 	}
 	var err error
@@ -64,7 +64,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		err = migrateDB(ctx, args, stdout, stderr)
 	case "healthcheck":
 		err = healthcheck(ctx, os.Getenv, stdout)
-	case "help", "-h", "--help":
+	case "ratings":
+		err = ratings(ctx, args, stdout, stderr)
+	case "help", "-h", "-help", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0
 	default:
@@ -93,7 +95,18 @@ const usage = `usage:
                                              copy the bbolt database into PostgreSQL, verified; safe to re-run
   gobot healthcheck                          exit 0 if the gobot on this machine answers GET /healthz
                                              (on the port of GOBOT_HTTP_ADDR), 1 otherwise
+  gobot ratings rebuild [--db FILE]          recompute every rating from the archive (stop the bot first on bbolt)
+  gobot help, -h, --help                     print this usage
 `
+
+// isHelp reports whether a first argument asks for the usage.
+func isHelp(arg string) bool {
+	switch arg {
+	case "-h", "-help", "--help":
+		return true
+	}
+	return false
+}
 
 // newLogger builds the slog logger the configuration asks for, on stderr.
 // Every record passes through cfg.RedactHandler: an error that quotes a

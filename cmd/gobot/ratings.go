@@ -1,0 +1,72 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/gobot-dev/gobot/config"
+	"github.com/gobot-dev/gobot/storage"
+)
+
+// ratings runs `gobot ratings rebuild`: every rating recomputed from the
+// archive of the database (--db FILE, or as configured: GOBOT_DATABASE_URL,
+// else GOBOT_DB), in the order the games were rated, replacing the stored
+// ratings and history in one transaction. On a bbolt file the bot must not
+// be running (bbolt lets one process open the file).
+func ratings(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("ratings", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	db := fs.String("db", "", "database file (default: GOBOT_DB, or gobot.db)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() != 1 || fs.Arg(0) != "rebuild" {
+		return errors.New("usage: gobot ratings rebuild [--db FILE]")
+	}
+	type rebuilder interface {
+		RebuildRatings(ctx context.Context) (*storage.RebuildReport, error)
+		Close() error
+	}
+	var store rebuilder
+	if *db != "" {
+		s, err := storage.Open(*db, storage.Options{})
+		if err != nil {
+			return err
+		}
+		store = s
+	} else {
+		cfg, err := config.LoadFor(config.Offline)
+		if err != nil {
+			return err
+		}
+		if cfg.DatabaseURL != "" {
+			octx, cancel := context.WithTimeout(ctx, time.Minute)
+			defer cancel()
+			s, err := storage.OpenPostgres(octx, cfg.DatabaseURL.Reveal(), storage.Options{})
+			if err != nil {
+				return &redactedError{msg: cfg.Redact(err.Error()), err: err}
+			}
+			store = s
+		} else {
+			s, err := storage.Open(cfg.DBPath, storage.Options{})
+			if err != nil {
+				return err
+			}
+			store = s
+		}
+	}
+	rep, err := store.RebuildRatings(ctx)
+	if cerr := store.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "rebuilt %d ratings from %d rated games: %d differed from the stored values, %d were missing or extra\n",
+		rep.Ratings, rep.Games, rep.Changed, rep.Missing)
+	return nil
+}

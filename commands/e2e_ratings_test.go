@@ -1,0 +1,211 @@
+package commands_test
+
+// End-to-end tests of ratings: rated and unrated games, bot games, the
+// handicap colour, /go stats, /go leaderboard and the ratings rebuild.
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gobot-dev/gobot/commands/discordtest"
+	"github.com/gobot-dev/gobot/engine"
+	"github.com/gobot-dev/gobot/storage"
+)
+
+// rating reads a player's rating in a pool as "1662.3 ± 290.3", or "none".
+func (e *env) rating(pool, key string) string {
+	e.t.Helper()
+	pr, err := e.store.Rating(context.Background(), pool, key)
+	if errors.Is(err, storage.ErrNotFound) {
+		return "none"
+	}
+	if err != nil {
+		e.t.Fatalf("Rating(%s, %s): %v", pool, key, err)
+	}
+	return fmt.Sprintf("%.1f ± %.1f", pr.Rating.Rating, pr.RD)
+}
+
+func TestE2ERatings(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	ch := e.d.GuildChannel("general")
+	alice, bob := e.d.NewUser("alice"), e.d.NewUser("bob")
+	server := storage.GuildPool(e.d.GuildID)
+
+	// An unrated game changes nothing.
+	msg := e.newChallenge(e.slash(ch, bob, "challenge", discordtest.UserOpt("opponent", alice), discordtest.Int("size", 9), discordtest.Str("color", "black"), discordtest.Bool("rated", false)))
+	if !strings.Contains(msg.Text(), "unrated") {
+		t.Errorf("the unrated challenge does not say so: %q", msg.Text())
+	}
+	e.do(e.click(alice, msg, "accept"))
+	e.d.WaitFor("the unrated game", func() bool { return e.game(ch.ID) != nil })
+	e.do(e.slash(ch, alice, "resign"))
+	for _, u := range []discordtest.User{alice, bob} {
+		if got := e.rating(storage.GlobalPool, u.ID); got != "none" {
+			t.Errorf("after an unrated game %s is rated %s", u.Username, got)
+		}
+	}
+
+	// Two new players: the winner goes to 1662.3, the loser to 1337.7, in
+	// the server's pool and the global one.
+	e.resignedGame(ch, bob, alice) // bob resigns as black: alice wins
+	for _, pool := range []string{server, storage.GlobalPool} {
+		if got := e.rating(pool, alice.ID); !strings.HasPrefix(got, "1662.3 ± ") {
+			t.Errorf("alice in %s: %s, want 1662.3", pool, got)
+		}
+		if got := e.rating(pool, bob.ID); !strings.HasPrefix(got, "1337.7 ± ") {
+			t.Errorf("bob in %s: %s, want 1337.7", pool, got)
+		}
+	}
+	m := e.do(e.slash(ch, alice, "stats"))
+	for _, want := range []string{"This server: 1662 ± 290, rank ? · 1 rated game", "Global: 1662 ± 290, rank ? · 1 rated game",
+		"2 games**: 1 won, 1 lost", "9×9: 1 won, 1 lost", "Streak: 1 win in a row",
+		"⚪ won vs <@" + bob.ID + "> · 9×9 · W+R · rated", "⚪ lost vs <@" + bob.ID + "> · 9×9 · B+R · unrated"} {
+		if !strings.Contains(m.Text(), want) {
+			t.Errorf("/go stats = %q, want it to say %q", m.Text(), want)
+		}
+	}
+
+	// A handicap challenge without a colour gives Black to the lower-rated
+	// player, whoever challenges.
+	for _, challenger := range []discordtest.User{alice, bob} {
+		opp := bob
+		if challenger == bob {
+			opp = alice
+		}
+		msg := e.newChallenge(e.slash(ch, challenger, "challenge", discordtest.UserOpt("opponent", opp), discordtest.Int("size", 9), discordtest.Int("handicap", 2)))
+		if !strings.Contains(msg.Text(), "the lower-rated player takes black") {
+			t.Errorf("handicap challenge = %q", msg.Text())
+		}
+		e.do(e.click(opp, msg, "accept"))
+		e.d.WaitFor("the handicap game", func() bool { return e.game(ch.ID) != nil })
+		if g := e.game(ch.ID); g.Black.UserID != bob.ID {
+			t.Errorf("%s's handicap challenge: black is %s, want bob (1337.7 against 1662.3)", challenger.Username, g.Black.Name)
+		}
+		e.do(e.slash(ch, alice, "resign"))
+	}
+
+	// A bot game counts in the global pool only, with the level as a player.
+	dave := e.d.NewUser("dave")
+	dm := e.d.DM(dave)
+	e.do(e.botGame(dm, dave, "tester"))
+	e.do(e.slash(dm, dave, "resign"))
+	if got := e.rating(storage.GlobalPool, "bot:tester"); !strings.HasPrefix(got, "1662.3 ± ") {
+		t.Errorf("the bot level's rating: %s, want 1662.3", got)
+	}
+	if got := e.rating(storage.GlobalPool, dave.ID); !strings.HasPrefix(got, "1337.7 ± ") {
+		t.Errorf("dave's rating: %s, want 1337.7", got)
+	}
+	// rated:false against the bot.
+	e.do(e.slash(dm, dave, "bot", discordtest.Str("level", "tester"), discordtest.Int("size", 9), discordtest.Str("color", "white"), discordtest.Bool("rated", false)))
+	e.do(e.slash(dm, dave, "resign"))
+	if got := e.rating(storage.GlobalPool, dave.ID); !strings.HasPrefix(got, "1337.7 ± ") {
+		t.Errorf("dave's rating after an unrated bot game: %s, want 1337.7", got)
+	}
+
+	// The rebuild reproduces every stored rating exactly.
+	before := map[string]string{}
+	for _, k := range []string{alice.ID, bob.ID, dave.ID, "bot:tester"} {
+		for _, pool := range []string{server, storage.GlobalPool} {
+			pr, err := e.store.Rating(context.Background(), pool, k)
+			if err == nil {
+				before[pool+" "+k] = fmt.Sprintf("%v %v %v %d", pr.Rating.Rating, pr.RD, pr.Volatility, pr.Games)
+			}
+		}
+	}
+	rep, err := e.store.RebuildRatings(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Changed != 0 || rep.Missing != 0 || rep.Ratings != len(before) || rep.Games != 4 {
+		t.Errorf("RebuildRatings = %+v, want %d ratings from 4 games, none changed", rep, len(before))
+	}
+	for k, want := range before {
+		pool, key, _ := strings.Cut(k, " ")
+		pr, _ := e.store.Rating(context.Background(), pool, key)
+		if got := fmt.Sprintf("%v %v %v %d", pr.Rating.Rating, pr.RD, pr.Volatility, pr.Games); got != want {
+			t.Errorf("%s after the rebuild: %s, want %s", k, got, want)
+		}
+	}
+}
+
+// seedRatedGames archives n games between a and b, winning in turn, as
+// finished rated games of guild, straight through the store.
+func (e *env) seedRatedGames(guild string, a, b storage.Player, n int) {
+	e.t.Helper()
+	ctx := context.Background()
+	for i := range n {
+		eg, err := engine.NewGame(engine.Config{Size: 19, Rules: engine.DefaultRules()})
+		if err != nil {
+			e.t.Fatal(err)
+		}
+		g := &storage.Game{ChannelID: fmt.Sprintf("seed-%s-%s-%d", a.UserID, b.UserID, i), GuildID: guild, Black: a, White: b, Game: eg}
+		if err := e.store.CreateGame(ctx, g); err != nil {
+			e.t.Fatal(err)
+		}
+		result := "B+R"
+		if i%2 == 1 {
+			result = "W+R"
+		}
+		if err := e.store.FinishGame(ctx, g, storage.Archived{Result: result, SGF: []byte("(;GM[1]SZ[19])"), Rated: true}); err != nil {
+			e.t.Fatal(err)
+		}
+		e.clock.Advance(time.Minute)
+	}
+}
+
+func TestE2ELeaderboard(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	ch := e.d.GuildChannel("general")
+	alice, carol := e.d.NewUser("alice"), e.d.NewUser("carol")
+	e.refused(e.slash(ch, alice, "leaderboard"), "Nobody is on the leaderboard of this server yet")
+	// Twelve established players: six pairs with eight games each (the
+	// last pair's second player, p11, is alice); carol has one game.
+	var players []storage.Player
+	for i := range 11 {
+		players = append(players, storage.Player{UserID: e.d.NewUser(fmt.Sprintf("p%d", i)).ID, Name: fmt.Sprintf("p%d", i)})
+	}
+	players = append(players, storage.Player{UserID: alice.ID, Name: "alice"})
+	for i := 0; i < len(players); i += 2 {
+		e.seedRatedGames(e.d.GuildID, players[i], players[i+1], 8)
+	}
+	e.seedRatedGames(e.d.GuildID, storage.Player{UserID: carol.ID, Name: "carol"}, players[0], 1)
+
+	m := e.do(e.slash(ch, carol, "leaderboard"))
+	text := m.Text()
+	if !m.Ephemeral || strings.Count(text, "`") != 20 || !strings.Contains(text, "`1.` ") || !strings.Contains(text, "`10.` ") {
+		t.Errorf("leaderboard page 1 = %q, want places 1 to 10", text)
+	}
+	for _, want := range []string{"You are not on this leaderboard", "Page 1 of 2 · 12 players · established players only (deviation below 160)"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("leaderboard page 1 = %q, want it to say %q", text, want)
+		}
+	}
+	if strings.Contains(text, carol.ID) {
+		t.Errorf("the provisional carol is on the leaderboard: %q", text)
+	}
+	page2 := e.do(e.click(carol, m, "next"))
+	if !strings.Contains(page2.Text(), "`11.` ") || !strings.Contains(page2.Text(), "`12.` ") || !strings.Contains(page2.Text(), "Page 2 of 2") {
+		t.Errorf("leaderboard page 2 = %q", page2.Text())
+	}
+	if b := mustButton(t, page2, "next"); !b.Disabled {
+		t.Errorf("Next is enabled on the last page")
+	}
+	// Alice sees her own place, wherever it is.
+	am := e.do(e.slash(ch, alice, "leaderboard", discordtest.Int("page", 2)))
+	if !strings.Contains(am.Text(), "**Your place**: `") || !strings.Contains(am.Text(), "<@"+alice.ID+">") {
+		t.Errorf("alice's leaderboard = %q, want her place", am.Text())
+	}
+	// Global scope, also from a DM; the server scope has no meaning there.
+	dm := e.d.DM(alice)
+	if gm := e.do(e.slash(dm, alice, "leaderboard", discordtest.Str("scope", "global"))); !strings.Contains(gm.Text(), "Leaderboard of everyone (global)") || !strings.Contains(gm.Text(), "12 players") {
+		t.Errorf("global leaderboard = %q", gm.Text())
+	}
+	e.refused(e.slash(dm, alice, "leaderboard", discordtest.Str("scope", "server")), "There is no server here")
+	e.refused(e.slash(ch, alice, "leaderboard", discordtest.Int("page", 3)), "There is no page 3: the leaderboard of this server has 2 pages.")
+}
