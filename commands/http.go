@@ -1,7 +1,6 @@
 package commands
 
 import (
-	"bytes"
 	"context"
 	"crypto/ed25519"
 	"encoding/hex"
@@ -25,10 +24,12 @@ const (
 	// maxBody bounds an interaction payload.
 	maxBody = 1 << 20
 	// maxBodyReads bounds the bodies read at once before their signature is
-	// checked: with maxBody each, at most 32 MiB of buffers.
-	maxBodyReads = 32
-	// bodyReadTimeout bounds the reading of one body.
-	bodyReadTimeout = 5 * time.Second
+	// checked: with maxBody each, at most 16 MiB of buffers. Discord sends
+	// a few kilobytes at once, so a slot is held for milliseconds.
+	maxBodyReads = 16
+	// bodyReadTimeout bounds the reading of one body: Discord's arrive at
+	// once, a client trickling one is cut off.
+	bodyReadTimeout = 2 * time.Second
 	// signatureMaxAge is how old (or how far in the future) a signed
 	// timestamp may be before the request is refused as stale.
 	signatureMaxAge = 5 * time.Minute
@@ -73,19 +74,21 @@ func (b *Bot) HTTPHandler(publicKey ed25519.PublicKey) http.Handler {
 			http.Error(w, "request body too large", http.StatusRequestEntityTooLarge)
 			return
 		}
-		buf, status := b.readBody(w, req)
+		buf, status := b.readBody(w, req, ts)
 		if status != http.StatusOK {
 			http.Error(w, http.StatusText(status), status)
 			return
 		}
-		defer putBuffer(buf)
-		if !ed25519.Verify(publicKey, signedMessage(ts, buf.Bytes()), sig) {
+		defer bodyPool.Put(buf)
+		// The buffer holds what Discord signs: the timestamp, then the body.
+		if !ed25519.Verify(publicKey, buf.b, sig) {
 			b.log.Debug("interaction refused: bad signature", "remote", req.RemoteAddr)
 			http.Error(w, "invalid request signature", http.StatusUnauthorized)
 			return
 		}
+		body := buf.b[len(ts):]
 		var it discordgo.Interaction
-		if err := json.Unmarshal(buf.Bytes(), &it); err != nil {
+		if err := json.Unmarshal(body, &it); err != nil {
 			http.Error(w, "bad interaction", http.StatusBadRequest)
 			return
 		}
@@ -103,8 +106,8 @@ func (b *Bot) HTTPHandler(publicKey ed25519.PublicKey) http.Handler {
 			}
 			return
 		}
-		status, body := b.serveInteraction(req.Context(), &it, w)
-		entry.finish(status, body)
+		status, answer := b.serveInteraction(req.Context(), &it, w)
+		entry.finish(status, answer)
 	})
 }
 
@@ -142,12 +145,14 @@ func (b *Bot) serveInteraction(ctx context.Context, it *discordgo.Interaction, w
 	return status, body
 }
 
-// readBody reads the request's body into a pooled buffer, holding one of
-// maxBodyReads slots while it does. It returns http.StatusOK and the
-// buffer (to be given back with putBuffer), or the status to refuse with:
-// 503 when every slot is taken, 413 for a body over maxBody, 400 when the
-// body cannot be read within bodyReadTimeout.
-func (b *Bot) readBody(w http.ResponseWriter, req *http.Request) (*bytes.Buffer, int) {
+// readBody reads the timestamp ts and then the request's body into a pooled
+// buffer (what Discord signs, with no copy), holding one of maxBodyReads
+// slots while it does. It returns http.StatusOK and the buffer (to be given
+// back to bodyPool), or the status to refuse with: 503 when every slot is
+// taken, 413 for a body over maxBody, 400 when the body cannot be read
+// within bodyReadTimeout. The buffer grows with what arrives, never past
+// maxBody, so a slow client declaring 1 MiB costs what it has sent.
+func (b *Bot) readBody(w http.ResponseWriter, req *http.Request, ts string) (*bodyBuffer, int) {
 	select {
 	case b.bodyReads <- struct{}{}:
 	default:
@@ -159,35 +164,42 @@ func (b *Bot) readBody(w http.ResponseWriter, req *http.Request) (*bytes.Buffer,
 	// body, so a slot is never held longer (not every ResponseWriter
 	// supports it, and then the server's timeout is the bound).
 	_ = http.NewResponseController(w).SetReadDeadline(time.Now().Add(bodyReadTimeout))
-	buf := bodyPool.Get().(*bytes.Buffer)
-	buf.Reset()
-	if n := req.ContentLength; n > 0 {
-		buf.Grow(int(n))
+	buf := bodyPool.Get().(*bodyBuffer)
+	buf.b = append(buf.b[:0], ts...)
+	limit := len(ts) + maxBody
+	for {
+		if len(buf.b) == cap(buf.b) {
+			if len(buf.b) > limit {
+				bodyPool.Put(buf)
+				return nil, http.StatusRequestEntityTooLarge
+			}
+			grown := make([]byte, len(buf.b), min(2*cap(buf.b), limit+1))
+			copy(grown, buf.b)
+			buf.b = grown
+		}
+		n, err := req.Body.Read(buf.b[len(buf.b):cap(buf.b)])
+		buf.b = buf.b[:len(buf.b)+n]
+		if len(buf.b) > limit {
+			bodyPool.Put(buf)
+			return nil, http.StatusRequestEntityTooLarge
+		}
+		if err == io.EOF {
+			return buf, http.StatusOK
+		}
+		if err != nil {
+			bodyPool.Put(buf)
+			return nil, http.StatusBadRequest
+		}
 	}
-	_, err := buf.ReadFrom(io.LimitReader(req.Body, maxBody+1))
-	switch {
-	case err != nil:
-		putBuffer(buf)
-		return nil, http.StatusBadRequest
-	case buf.Len() > maxBody:
-		putBuffer(buf)
-		return nil, http.StatusRequestEntityTooLarge
-	}
-	return buf, http.StatusOK
 }
 
-// bodyPool holds the buffers request bodies are read into. Interactions
-// are a few kilobytes; a buffer that grew past maxPooled is dropped rather
-// than kept.
-var bodyPool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+// bodyBuffer is a pooled buffer for a request body. Interactions are a few
+// kilobytes, so buffers start at 16 KiB; one grown for a larger body (up
+// to maxBody) is reused as it is, so that at most maxBodyReads of them are
+// ever in use and bodies read one after another make no garbage.
+type bodyBuffer struct{ b []byte }
 
-const maxPooled = 64 << 10
-
-func putBuffer(buf *bytes.Buffer) {
-	if buf.Cap() <= maxPooled {
-		bodyPool.Put(buf)
-	}
-}
+var bodyPool = sync.Pool{New: func() any { return &bodyBuffer{b: make([]byte, 0, 16<<10)} }}
 
 // exchange hands the handler's initial response to the HTTP request that
 // carries it, or tells the handler that the request already deferred.
@@ -303,12 +315,6 @@ func signatureHeaders(h http.Header, now time.Time) (sig []byte, ts string, at t
 		return nil, "", time.Time{}, false
 	}
 	return sig, ts, at, true
-}
-
-// signedMessage is what Discord signs: the timestamp, then the body.
-func signedMessage(ts string, body []byte) []byte {
-	msg := make([]byte, 0, len(ts)+len(body))
-	return append(append(msg, ts...), body...)
 }
 
 // replayCache remembers the interactions the endpoint has answered until
