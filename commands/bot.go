@@ -69,11 +69,12 @@ type Bot struct {
 	// kick wakes the clocks' scheduler after a write (see kickClocks).
 	kick chan struct{}
 
-	// bodyReads holds a slot per HTTP body being read before its signature
-	// is checked (maxBodyReads); replays remembers the interactions the
-	// HTTP endpoint answered, to answer a replayed copy the same way.
-	bodyReads chan struct{}
-	replays   *replayCache
+	// smallReads and largeReads hold a slot per HTTP body being read
+	// before its signature is checked (see smallBody); replays remembers
+	// the interactions the HTTP endpoint answered, to answer a replayed
+	// copy the same way.
+	smallReads, largeReads chan struct{}
+	replays                *replayCache
 
 	mu       sync.Mutex
 	closed   bool
@@ -110,7 +111,8 @@ func New(opts Options) (*Bot, error) {
 		opts.After = time.After
 	}
 	b := &Bot{opts: opts, log: opts.Logger, deferAfter: httpDeferAfter,
-		bodyReads: make(chan struct{}, maxBodyReads), replays: newReplayCache(), reviews: newReviews(), kick: make(chan struct{}, 1)}
+		smallReads: make(chan struct{}, maxSmallReads), largeReads: make(chan struct{}, maxLargeReads),
+		replays: newReplayCache(), reviews: newReviews(), kick: make(chan struct{}, 1)}
 	b.base, b.cancel = context.WithCancel(context.Background())
 	b.router = b.routes()
 	return b, nil

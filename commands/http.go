@@ -23,10 +23,18 @@ const InteractionsPath = "/interactions"
 const (
 	// maxBody bounds an interaction payload.
 	maxBody = 1 << 20
-	// maxBodyReads bounds the bodies read at once before their signature is
-	// checked: with maxBody each, at most 16 MiB of buffers. Discord sends
-	// a few kilobytes at once, so a slot is held for milliseconds.
-	maxBodyReads = 16
+	// Bodies are read before their signature is checked in two lanes of
+	// slots: maxSmallReads for bodies that declare at most smallBody bytes
+	// (Discord's interactions are a few kilobytes, sent at once, so a slot
+	// is held for milliseconds), maxLargeReads for larger ones or those of
+	// unknown length. Buffers: at most 4 MiB for the first, 8 MiB for the
+	// second. Clients trickling large bodies therefore cannot take the
+	// slots ordinary interactions use.
+	smallBody     = 64 << 10
+	maxSmallReads = 64
+	maxLargeReads = 8
+	// slotWait is how long a request waits for a free slot before 503.
+	slotWait = 250 * time.Millisecond
 	// bodyReadTimeout bounds the reading of one body: Discord's arrive at
 	// once, a client trickling one is cut off.
 	bodyReadTimeout = 2 * time.Second
@@ -45,10 +53,12 @@ const (
 // looked at further. The headers are checked first: a missing or malformed
 // signature or timestamp, or a timestamp outside the window, is refused
 // before a byte of the body is read, and a declared body over 1 MiB gets
-// 413. At most maxBodyReads bodies are read at once before their signature
-// is checked (more get 503 at once), each into a pooled buffer and within
-// bodyReadTimeout, so slow clients with bad signatures cannot exhaust
-// memory.
+// 413. Bodies are read before their signature is checked on a bounded
+// number of slots, kept apart for small bodies (Discord's) and large ones
+// (a request that finds no slot within slotWait gets 503), each into a
+// pooled buffer and within bodyReadTimeout, so slow clients with bad
+// signatures can neither exhaust memory nor take the slots of ordinary
+// interactions.
 //
 // PING is answered with PONG. Other interactions are handled as Handle
 // does, with the initial response written as the HTTP answer within the
@@ -146,20 +156,29 @@ func (b *Bot) serveInteraction(ctx context.Context, it *discordgo.Interaction, w
 }
 
 // readBody reads the timestamp ts and then the request's body into a pooled
-// buffer (what Discord signs, with no copy), holding one of maxBodyReads
-// slots while it does. It returns http.StatusOK and the buffer (to be given
-// back to bodyPool), or the status to refuse with: 503 when every slot is
-// taken, 413 for a body over maxBody, 400 when the body cannot be read
-// within bodyReadTimeout. The buffer grows with what arrives, never past
-// maxBody, so a slow client declaring 1 MiB costs what it has sent.
+// buffer (what Discord signs, with no copy), holding a slot of its lane
+// (see smallBody) while it does. It returns http.StatusOK and the buffer
+// (to be given back to bodyPool), or the status to refuse with: 503 when no
+// slot frees within slotWait, 413 for a body over maxBody, 400 when the
+// body cannot be read within bodyReadTimeout. The buffer grows with what
+// arrives, never past maxBody, so a slow client costs what it has sent.
 func (b *Bot) readBody(w http.ResponseWriter, req *http.Request, ts string) (*bodyBuffer, int) {
+	lane := b.largeReads
+	if req.ContentLength >= 0 && req.ContentLength <= smallBody {
+		lane = b.smallReads
+	}
+	wait := time.NewTimer(slotWait)
 	select {
-	case b.bodyReads <- struct{}{}:
-	default:
+	case lane <- struct{}{}:
+		wait.Stop()
+	case <-wait.C:
 		w.Header().Set("Retry-After", "1")
 		return nil, http.StatusServiceUnavailable
+	case <-req.Context().Done():
+		wait.Stop()
+		return nil, http.StatusServiceUnavailable
 	}
-	defer func() { <-b.bodyReads }()
+	defer func() { <-lane }()
 	// The server's ReadTimeout bounds the whole request; this bounds the
 	// body, so a slot is never held longer (not every ResponseWriter
 	// supports it, and then the server's timeout is the bound).
@@ -195,8 +214,8 @@ func (b *Bot) readBody(w http.ResponseWriter, req *http.Request, ts string) (*bo
 
 // bodyBuffer is a pooled buffer for a request body. Interactions are a few
 // kilobytes, so buffers start at 16 KiB; one grown for a larger body (up
-// to maxBody) is reused as it is, so that at most maxBodyReads of them are
-// ever in use and bodies read one after another make no garbage.
+// to maxBody) is reused as it is, so that no more of them are in use than
+// there are slots, and bodies read one after another make no garbage.
 type bodyBuffer struct{ b []byte }
 
 var bodyPool = sync.Pool{New: func() any { return &bodyBuffer{b: make([]byte, 0, 16<<10)} }}

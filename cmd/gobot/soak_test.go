@@ -371,13 +371,17 @@ func TestSoak(t *testing.T) {
 				lmu.Lock()
 				playLat = append(playLat, time.Since(start))
 				lmu.Unlock()
+				msg := settled(ctx, sb.d, it, reply)
 				switch {
-				case strings.Contains(reply.Text(), "no game in this channel"):
+				case msg == nil:
+					// Deferred and never finished: gobot was killed
+					// while the bot thought. Not acknowledged.
+				case strings.Contains(msg.Text(), "no game in this channel"):
 					sb.d.Send(sb.d.Command(p.ch, p.u, "go", discordtest.Sub("bot", discordtest.Str("level", "beginner"), discordtest.Int("size", 9), discordtest.Str("color", "black"))))
-				case reply.Ephemeral() || point == "":
+				case msg.Ephemeral || point == "":
 					refusals++
 				default:
-					if id := gameOf(reply); id != "" {
+					if id := gameOf(msg); id != "" {
 						pmu.Lock()
 						p.moves = append(p.moves, ackedMove{game: id, point: point})
 						pmu.Unlock()
@@ -416,6 +420,9 @@ func TestSoak(t *testing.T) {
 	slices.Sort(playLat)
 	t.Logf("%v: %d kills -9, %d acknowledged moves, %d lost; peak RSS %.1f MB; /healthz %d answers, p50 %v, p99 %v, %d not 200; interactions %d, p99 %v; fake Discord problems %d",
 		duration, kills, acked, lost, mb(peak.Load()), len(healthLat), pct(healthLat, 50), pct(healthLat, 99), health503, len(playLat), pct(playLat, 99), len(sb.d.Problems()))
+	for _, p := range sb.d.Problems() {
+		t.Logf("fake Discord: %s", p)
+	}
 	if lost > 0 {
 		t.Errorf("%d acknowledged moves were lost", lost)
 	}
@@ -427,12 +434,29 @@ func TestSoak(t *testing.T) {
 	}
 }
 
-// gameOf is the game ID in a board's buttons ("game/<id>/pass/<n>").
-func gameOf(r *discordtest.Reply) string {
+// settled returns the message the player ends up with: the reply, or for a
+// deferred reply (the bot thinking) the message it is edited into, or nil
+// when that does not come within 10 seconds.
+func settled(ctx context.Context, d *discordtest.Server, it *discordtest.Interaction, r *discordtest.Reply) *discordtest.Message {
 	if r.Message == nil {
-		return ""
+		return nil
 	}
-	for _, b := range r.Message.Buttons() {
+	if !r.Message.Deferred {
+		return r.Message
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) && ctx.Err() == nil {
+		if m, ok := d.Original(it); ok && !m.Deferred {
+			return &m
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	return nil
+}
+
+// gameOf is the game ID in a board's buttons ("game/<id>/pass/<n>").
+func gameOf(m *discordtest.Message) string {
+	for _, b := range m.Buttons() {
 		if rest, ok := strings.CutPrefix(b.CustomID, "game/"); ok {
 			id, _, _ := strings.Cut(rest, "/")
 			return id
