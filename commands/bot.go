@@ -11,6 +11,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/gobot-dev/gobot/engine"
+	"github.com/gobot-dev/gobot/engine/clock"
 )
 
 // Defaults for Options left zero.
@@ -40,6 +41,9 @@ type Options struct {
 	ChallengeTTL time.Duration
 	// ScoringTTL is how long players have to agree on dead stones (DefaultScoringTTL).
 	ScoringTTL time.Duration
+	// DefaultClock is the clock of games whose players choose none; nil
+	// means clock.Default() (correspondence).
+	DefaultClock *clock.Control
 	// Now returns the current time (time.Now); tests set it.
 	Now func() time.Time
 	// After waits d on the same clock as Now (time.After); tests with their
@@ -109,6 +113,10 @@ func New(opts Options) (*Bot, error) {
 	}
 	if opts.After == nil {
 		opts.After = time.After
+	}
+	if opts.DefaultClock == nil {
+		d := clock.Default()
+		opts.DefaultClock = &d
 	}
 	b := &Bot{opts: opts, log: opts.Logger, deferAfter: httpDeferAfter,
 		smallReads: make(chan struct{}, maxSmallReads), largeReads: make(chan struct{}, maxLargeReads),

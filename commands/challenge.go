@@ -82,7 +82,7 @@ func (b *Bot) cmdChallenge(ctx context.Context, r *Request) error {
 	c := &storage.Challenge{
 		ID: it.ID, ChannelID: it.ChannelID, GuildID: it.GuildID,
 		Challenger: userPlayer(r.User), Opponent: userPlayer(opp),
-		Size: s.Size, Color: s.Color, Rules: s.Rules, Handicap: s.Handicap, Thread: thread, Clock: &s.Clock, Unrated: !rated,
+		Size: s.Size, Color: s.Color, Rules: s.Rules, Handicap: s.Handicap, Thread: thread, Clock: ptr(b.clockOf(s.Clock)), Unrated: !rated,
 		CreatedAt: now, ExpiresAt: now.Add(b.opts.ChallengeTTL),
 	}
 	// The challenge message's ID is needed to disable its buttons on expiry.
@@ -336,6 +336,9 @@ func (b *Bot) btnAccept(ctx context.Context, r *Request) error {
 	return nil
 }
 
+// ptr returns a pointer to a copy of v.
+func ptr[T any](v T) *T { return &v }
+
 // challengeClock is the time control of a challenge: the one chosen, or the
 // default for challenges stored before clocks existed.
 func challengeClock(c *storage.Challenge) clock.Control {
@@ -413,7 +416,7 @@ func (b *Bot) cmdBot(ctx context.Context, r *Request) error {
 		black, white = bot, human
 	}
 	g := &storage.Game{ID: it.ID, ChannelID: it.ChannelID, GuildID: it.GuildID, Black: black, White: white, Game: eg, CreatedAt: b.now(),
-		Followup: followupOf(it, b.now()), Clock: newClock(s.Clock, eg, b.now()), Unrated: !rated}
+		Followup: followupOf(it, b.now()), Clock: newClock(b.clockOf(s.Clock), eg, b.now()), Unrated: !rated}
 	if err := b.opts.Store.CreateGame(ctx, g); err != nil {
 		if errors.Is(err, storage.ErrExists) {
 			return ErrGameRunning
@@ -426,7 +429,7 @@ func (b *Bot) cmdBot(ctx context.Context, r *Request) error {
 	if white == human {
 		c = engine.White
 	}
-	note := fmt.Sprintf("New game: %s plays %s %s against gobot **%s** (%s).", mention(human), stoneEmoji(c), c, level, describeSetup(s.Size, s.Rules, eg.Handicap())+", "+s.Clock.Describe())
+	note := fmt.Sprintf("New game: %s plays %s %s against gobot **%s** (%s).", mention(human), stoneEmoji(c), c, level, describeSetup(s.Size, s.Rules, eg.Handicap())+", "+b.clockOf(s.Clock).Describe())
 	return b.answer(ctx, r, g, note)
 }
 

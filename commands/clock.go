@@ -40,13 +40,13 @@ const (
 	MaxVacationDays = 30
 )
 
-// clockOption reads the clock option: a preset or a spec, the default
-// (correspondence) when absent. A spec that does not parse is refused with
-// the syntax.
-func clockOption(r *Request) (clock.Control, error) {
+// clockOption reads the clock option: a preset or a spec, nil when absent
+// (the default applies: clockOf). A spec that does not parse is refused
+// with the syntax.
+func clockOption(r *Request) (*clock.Control, error) {
 	v, ok := r.String("clock")
 	if !ok || strings.TrimSpace(v) == "" {
-		return clock.Default(), nil
+		return nil, nil
 	}
 	c, err := clock.Parse(v)
 	if err != nil {
@@ -55,9 +55,18 @@ func clockOption(r *Request) (clock.Control, error) {
 		if errors.As(err, &se) {
 			reason = se.Reason
 		}
-		return c, userErr(ErrBadOption, fmt.Sprintf("`%s` is not a clock I can read: %s.\nWrite %s.", clip(v, 32), reason, clock.Syntax))
+		return nil, userErr(ErrBadOption, fmt.Sprintf("`%s` is not a clock I can read: %s.\nWrite %s.", clip(v, 32), reason, clock.Syntax))
 	}
-	return c, nil
+	return &c, nil
+}
+
+// clockOf is the clock a new game gets: the one chosen, else the
+// configured default.
+func (b *Bot) clockOf(chosen *clock.Control) clock.Control {
+	if chosen == nil {
+		return *b.opts.DefaultClock
+	}
+	return *chosen
 }
 
 // newClock is the clock of a game starting at now: the first player's time

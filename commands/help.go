@@ -8,11 +8,12 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/gobot-dev/gobot/engine"
+	"github.com/gobot-dev/gobot/engine/clock"
 )
 
 // helpText explains every command, the bot levels, the rulesets and the
 // coordinates; challengeTTL and scoringTTL are the configured time limits.
-func helpText(levels []Level, challengeTTL, scoringTTL time.Duration) []*discordgo.MessageEmbed {
+func helpText(levels []Level, challengeTTL, scoringTTL time.Duration, defaultClock clock.Control) []*discordgo.MessageEmbed {
 	var lv strings.Builder
 	for _, l := range levels {
 		fmt.Fprintf(&lv, "• **%s**: %s\n", l.Name, l.Description)
@@ -36,12 +37,12 @@ func helpText(levels []Level, challengeTTL, scoringTTL time.Duration) []*discord
 				"`thread:true` (the game gets its own thread, so one channel can hold many games). " +
 				"Challenges expire after " + humanDuration(challengeTTL) + "; press Decline on your own challenge to withdraw it.\n" +
 				"`/go bot level: size: color:` plays gobot at once, here or in a DM with me (same options)."},
-			{Name: "Clocks", Value: "Every game has a clock, chosen with `clock:` on `/go challenge` and `/go bot`: **correspondence** (the default: Fischer, 3 days, +1 day per move, at most 7 days), " +
-				"**daily** (1 day per move), **live** (byo-yomi: 10 min, then 5×30 s), **blitz** (3 min, then 5×10 s), **none**, or your own: " +
-				"`fischer 3d +1d max 7d`, `byoyomi 10m 5x30s`, `canadian 10m 25/5m`, `simple 1d`, `absolute 20m` (units s, m, h, d; each time from 10 s to 30 days). " +
-				"Each board shows both players' time and when the player to move runs out. In correspondence games I remind you once per move when a quarter of your time for it is left. " +
-				"Who runs out of time loses (`B+T`, `W+T`); before two moves of their own the game is annulled instead (recorded, not counted). " +
-				"No clock runs while the dead stones are agreed, and time I am down is given back.\n" +
+			{Name: "Clocks", Value: "`clock:` on `/go challenge` and `/go bot` (default here: " + defaultClock.Name() + "): " +
+				"**correspondence** (Fischer: 3 days, +1 day per move, at most 7 days), **daily** (1 day per move), **live** (10 min, then 5×30 s byo-yomi), **blitz** (3 min, then 5×10 s), **none**, or " +
+				"`fischer 3d +1d max 7d`, `byoyomi 10m 5x30s`, `canadian 10m 25/5m`, `simple 1d`, `absolute 20m` (units s, m, h, d; 10 s to 30 days). " +
+				"Boards show both clocks and when the player to move runs out. Correspondence players get one reminder per move when a quarter of their time is left. " +
+				"Out of time loses (`B+T`, `W+T`); before two moves of one's own the game is annulled (recorded, not counted). " +
+				"No clock runs while dead stones are agreed; time I am down is given back.\n" +
 				"`/go vacation days:7` pauses your correspondence clocks (30 days a year, at most 30 at once); `/go vacation end:true` comes back early and returns the unused days."},
 			{Name: "Play", Value: "`/go play move:D4` places a stone (the list suggests legal points as you type); `move:pass` passes.\n" +
 				"`/go pass`, `/go resign`, or the **Pass** / **Undo** / **Resign** buttons under the newest board (Resign asks to confirm).\n" +
@@ -79,7 +80,7 @@ func helpText(levels []Level, challengeTTL, scoringTTL time.Duration) []*discord
 }
 
 func (b *Bot) cmdHelp(ctx context.Context, r *Request) error {
-	return r.Reply(ctx, &Message{Embeds: helpText(b.opts.Players.Levels(), b.opts.ChallengeTTL, b.opts.ScoringTTL), Ephemeral: true})
+	return r.Reply(ctx, &Message{Embeds: helpText(b.opts.Players.Levels(), b.opts.ChallengeTTL, b.opts.ScoringTTL, *b.opts.DefaultClock), Ephemeral: true})
 }
 
 // rulesDetails is what a ruleset means without its name: "area scoring,

@@ -2,6 +2,8 @@ package commands
 
 import (
 	"testing"
+
+	"github.com/gobot-dev/gobot/engine/clock"
 	"unicode/utf8"
 )
 
@@ -9,7 +11,7 @@ import (
 // characters in all, 1024 a field, 25 fields.
 func TestHelpFitsDiscord(t *testing.T) {
 	levels := []Level{{Name: "beginner", Description: "random"}, {Name: "hard", Description: "Monte Carlo tree search"}}
-	for _, e := range helpText(levels, DefaultChallengeTTL, DefaultScoringTTL) {
+	for _, e := range helpText(levels, DefaultChallengeTTL, DefaultScoringTTL, clock.Default()) {
 		total := utf8.RuneCountInString(e.Title) + utf8.RuneCountInString(e.Description)
 		if len(e.Fields) > 25 {
 			t.Errorf("%d fields, Discord allows 25", len(e.Fields))

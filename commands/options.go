@@ -17,7 +17,7 @@ type setup struct {
 	Color    string // the requester's colour: "black", "white" or "nigiri"
 	Rules    engine.Rules
 	Handicap int
-	Clock    clock.Control // the clock option; correspondence by default
+	Clock    *clock.Control // the clock option; nil when not given (Options.DefaultClock)
 }
 
 // parseSetup reads size, color, ruleset, komi and handicap. defaultColor is

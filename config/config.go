@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/caarlos0/env/v11"
+	"github.com/gobot-dev/gobot/engine/clock"
 )
 
 // Mode says how the bot receives interactions from Discord.
@@ -75,6 +76,7 @@ type Config struct {
 	MaxSearches     int               // GOBOT_MAX_SEARCHES: bot searches running at once
 	ChallengeTTL    time.Duration     // GOBOT_CHALLENGE_TTL: how long a challenge stays open
 	ScoringTTL      time.Duration     // GOBOT_SCORING_TTL: how long players have to agree on dead stones
+	DefaultClock    clock.Control     // GOBOT_DEFAULT_CLOCK: the clock of games whose players choose none
 	ShutdownTimeout time.Duration     // GOBOT_SHUTDOWN_TIMEOUT: grace period for in-flight work on SIGTERM
 }
 
@@ -102,6 +104,7 @@ type raw struct {
 	MaxSearches     string `env:"GOBOT_MAX_SEARCHES" docDefault:"number of CPUs" doc:"How many bot searches may run at once; further bot moves wait their turn."`
 	ChallengeTTL    string `env:"GOBOT_CHALLENGE_TTL" envDefault:"24h" doc:"How long a challenge stays open before its buttons are disabled (Go duration, at least 1m)."`
 	ScoringTTL      string `env:"GOBOT_SCORING_TTL" envDefault:"24h" doc:"How long players have to agree on dead stones before the proposed marking is accepted (Go duration, at least 1m)."`
+	DefaultClock    string `env:"GOBOT_DEFAULT_CLOCK" envDefault:"correspondence" doc:"The clock of games whose players choose none: a preset (correspondence, daily, live, blitz, none) or a spec such as byoyomi 10m 5x30s (see /go help)."`
 	ShutdownTimeout string `env:"GOBOT_SHUTDOWN_TIMEOUT" envDefault:"8s" doc:"On SIGTERM, how long to let in-flight moves finish; keep it below the container's stop grace period (Docker: 10s)."`
 }
 
@@ -323,6 +326,16 @@ func Parse(environ map[string]string, p Purpose) (*Config, error) {
 	c.ChallengeTTL = duration("GOBOT_CHALLENGE_TTL", r.ChallengeTTL, time.Minute)
 	c.ScoringTTL = duration("GOBOT_SCORING_TTL", r.ScoringTTL, time.Minute)
 	c.ShutdownTimeout = duration("GOBOT_SHUTDOWN_TIMEOUT", r.ShutdownTimeout, time.Second)
+	if k, err := clock.Parse(r.DefaultClock); err != nil {
+		var se *clock.SpecError
+		msg := err.Error()
+		if errors.As(err, &se) {
+			msg = se.Reason
+		}
+		bad("GOBOT_DEFAULT_CLOCK", ErrInvalid, "%s (want %s)", msg, clock.Syntax)
+	} else {
+		c.DefaultClock = k
+	}
 
 	if len(errs) > 0 {
 		return nil, errs
@@ -416,9 +429,9 @@ func (c Config) String() string {
 	if c.PublicKey != nil {
 		key = hex.EncodeToString(c.PublicKey)
 	}
-	return fmt.Sprintf("mode=%s token=%s app_id=%s public_key=%s api_url=%s http_addr=%s db=%s database_url=%s shard_id=%d shard_count=%d guild_id=%s gtp_engines=%s log_level=%s log_format=%s max_searches=%d challenge_ttl=%s scoring_ttl=%s shutdown_timeout=%s",
+	return fmt.Sprintf("mode=%s token=%s app_id=%s public_key=%s api_url=%s http_addr=%s db=%s database_url=%s shard_id=%d shard_count=%d guild_id=%s gtp_engines=%s log_level=%s log_format=%s max_searches=%d challenge_ttl=%s scoring_ttl=%s default_clock=%q shutdown_timeout=%s",
 		c.Mode, c.Token.String(), c.AppID, key, redactURL(c.APIURL), c.HTTPAddr, c.DBPath, c.DatabaseURL.String(), c.ShardID, c.ShardCount, c.GuildID,
-		strings.Join(names, ","), c.LogLevel, c.LogFormat, c.MaxSearches, c.ChallengeTTL, c.ScoringTTL, c.ShutdownTimeout)
+		strings.Join(names, ","), c.LogLevel, c.LogFormat, c.MaxSearches, c.ChallengeTTL, c.ScoringTTL, c.DefaultClock.String(), c.ShutdownTimeout)
 }
 
 // GoString implements fmt.GoStringer for %#v.
@@ -457,6 +470,7 @@ func (c Config) LogValue() slog.Value {
 		slog.Int("max_searches", c.MaxSearches),
 		slog.Duration("challenge_ttl", c.ChallengeTTL),
 		slog.Duration("scoring_ttl", c.ScoringTTL),
+		slog.String("default_clock", c.DefaultClock.String()),
 		slog.Duration("shutdown_timeout", c.ShutdownTimeout),
 	)
 }

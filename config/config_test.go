@@ -8,6 +8,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/gobot-dev/gobot/engine/clock"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -43,7 +44,7 @@ func TestParse(t *testing.T) {
 			want: &Config{
 				Token: testToken, APIURL: "https://discord.com/api/v10", Mode: ModeGateway,
 				DBPath: "gobot.db", LogLevel: slog.LevelInfo, LogFormat: LogText,
-				MaxSearches: runtime.NumCPU(), ChallengeTTL: 24 * time.Hour, ScoringTTL: 24 * time.Hour,
+				MaxSearches: runtime.NumCPU(), ChallengeTTL: 24 * time.Hour, ScoringTTL: 24 * time.Hour, DefaultClock: clock.Default(),
 				ShutdownTimeout: 8 * time.Second,
 			},
 		},
@@ -55,7 +56,7 @@ func TestParse(t *testing.T) {
 				"GOBOT_DB": "/data/gobot.db", "GOBOT_GUILD_ID": "123456789012345678",
 				"GOBOT_GTP_ENGINES": "gnugo=/usr/games/gnugo --mode gtp --level 10; katago = katago gtp -config a=b.cfg\n",
 				"GOBOT_LOG_LEVEL":   "debug", "GOBOT_LOG_FORMAT": "json", "GOBOT_MAX_SEARCHES": "3", "GOBOT_REVIEW_ENGINE": "gtp:KataGo",
-				"GOBOT_CHALLENGE_TTL": "2h", "GOBOT_SCORING_TTL": "90m", "GOBOT_SHUTDOWN_TIMEOUT": "5s",
+				"GOBOT_CHALLENGE_TTL": "2h", "GOBOT_SCORING_TTL": "90m", "GOBOT_SHUTDOWN_TIMEOUT": "5s", "GOBOT_DEFAULT_CLOCK": "Live",
 			},
 			want: &Config{
 				Token: testToken, AppID: "1087469857499172832", PublicKey: keyBytes, APIURL: "http://127.0.0.1:9999/api/v10",
@@ -64,6 +65,7 @@ func TestParse(t *testing.T) {
 				ReviewEngine: "gtp:katago",
 				LogLevel:     slog.LevelDebug, LogFormat: LogJSON, MaxSearches: 3,
 				ChallengeTTL: 2 * time.Hour, ScoringTTL: 90 * time.Minute, ShutdownTimeout: 5 * time.Second,
+				DefaultClock: clock.Control{System: clock.ByoYomi, Main: 10 * time.Minute, Periods: 5, Period: 30 * time.Second},
 			},
 		},
 		{
@@ -72,7 +74,7 @@ func TestParse(t *testing.T) {
 			want: &Config{
 				Token: testToken, PublicKey: keyBytes, APIURL: "https://discord.com/api/v10", Mode: ModeHTTP, HTTPAddr: ":8080",
 				DBPath: "gobot.db", LogLevel: slog.LevelInfo, LogFormat: LogText,
-				MaxSearches: runtime.NumCPU(), ChallengeTTL: 24 * time.Hour, ScoringTTL: 24 * time.Hour, ShutdownTimeout: 8 * time.Second,
+				MaxSearches: runtime.NumCPU(), ChallengeTTL: 24 * time.Hour, ScoringTTL: 24 * time.Hour, DefaultClock: clock.Default(), ShutdownTimeout: 8 * time.Second,
 			},
 		},
 		{
@@ -81,7 +83,7 @@ func TestParse(t *testing.T) {
 			want: &Config{
 				Token: testToken, APIURL: "https://discord.com/api/v10", Mode: ModeGateway,
 				DBPath: "gobot.db", LogLevel: slog.LevelInfo, LogFormat: LogText,
-				MaxSearches: runtime.NumCPU(), ChallengeTTL: 24 * time.Hour, ScoringTTL: 24 * time.Hour, ShutdownTimeout: 8 * time.Second,
+				MaxSearches: runtime.NumCPU(), ChallengeTTL: 24 * time.Hour, ScoringTTL: 24 * time.Hour, DefaultClock: clock.Default(), ShutdownTimeout: 8 * time.Second,
 			},
 		},
 		{
@@ -90,7 +92,7 @@ func TestParse(t *testing.T) {
 			want: &Config{
 				Token: testToken, APIURL: "https://discord.com/api/v10", Mode: ModeGateway,
 				DBPath: "gobot.db", LogLevel: slog.LevelInfo, LogFormat: LogText,
-				MaxSearches: runtime.NumCPU(), ChallengeTTL: 24 * time.Hour, ScoringTTL: 24 * time.Hour, ShutdownTimeout: 8 * time.Second,
+				MaxSearches: runtime.NumCPU(), ChallengeTTL: 24 * time.Hour, ScoringTTL: 24 * time.Hour, DefaultClock: clock.Default(), ShutdownTimeout: 8 * time.Second,
 			},
 		},
 		{
@@ -100,7 +102,7 @@ func TestParse(t *testing.T) {
 			want: &Config{
 				APIURL: "https://discord.com/api/v10", Mode: ModeHTTP, HTTPAddr: ":8080",
 				DBPath: "gobot.db", LogLevel: slog.LevelInfo, LogFormat: LogText,
-				MaxSearches: runtime.NumCPU(), ChallengeTTL: 24 * time.Hour, ScoringTTL: 24 * time.Hour, ShutdownTimeout: 8 * time.Second,
+				MaxSearches: runtime.NumCPU(), ChallengeTTL: 24 * time.Hour, ScoringTTL: 24 * time.Hour, DefaultClock: clock.Default(), ShutdownTimeout: 8 * time.Second,
 			},
 		},
 		{name: "no token", env: map[string]string{}, wantErr: []string{"DISCORD_TOKEN"}, sentinel: ErrMissing},
@@ -130,6 +132,7 @@ func TestParse(t *testing.T) {
 		{name: "searches word", env: map[string]string{"DISCORD_TOKEN": testToken, "GOBOT_MAX_SEARCHES": "many"}, wantErr: []string{"GOBOT_MAX_SEARCHES"}, sentinel: ErrInvalid},
 		{name: "ttl no unit", env: map[string]string{"DISCORD_TOKEN": testToken, "GOBOT_CHALLENGE_TTL": "24"}, wantErr: []string{"GOBOT_CHALLENGE_TTL"}, sentinel: ErrInvalid},
 		{name: "ttl too short", env: map[string]string{"DISCORD_TOKEN": testToken, "GOBOT_SCORING_TTL": "10s"}, wantErr: []string{"GOBOT_SCORING_TTL"}, sentinel: ErrInvalid},
+		{name: "bad default clock", env: map[string]string{"DISCORD_TOKEN": testToken, "GOBOT_DEFAULT_CLOCK": "fischer 3d"}, wantErr: []string{"GOBOT_DEFAULT_CLOCK"}, sentinel: ErrInvalid},
 		{name: "shutdown negative", env: map[string]string{"DISCORD_TOKEN": testToken, "GOBOT_SHUTDOWN_TIMEOUT": "-1s"}, wantErr: []string{"GOBOT_SHUTDOWN_TIMEOUT"}, sentinel: ErrInvalid},
 		{
 			name:     "several problems on one line",
