@@ -261,10 +261,13 @@ func (b *Bot) remind(ctx context.Context, g *storage.Game) error {
 // move, another process) is left alone.
 func (b *Bot) handleDue(ctx context.Context, channelID string) error {
 	g, err := b.opts.Store.Game(ctx, channelID)
-	if errors.Is(err, storage.ErrNotFound) {
+	switch {
+	case errors.Is(err, storage.ErrNotFound):
 		return nil
-	}
-	if err != nil {
+	case errors.Is(err, storage.ErrCorrupt):
+		b.setAside(ctx, channelID) // its due entry goes with it
+		return nil
+	case err != nil:
 		return err
 	}
 	now := b.now()

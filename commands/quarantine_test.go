@@ -163,3 +163,23 @@ func TestCorruptGameQuarantinedAtStart(t *testing.T) {
 }
 
 var _ = io.Discard
+
+// TestCorruptGameQuarantinedWhenDue: the clock's scheduler reading a
+// damaged record (its deadline came) sets it aside and tells the channel,
+// instead of failing on it at every pass.
+func TestCorruptGameQuarantinedWhenDue(t *testing.T) {
+	tb := newTestBot(t)
+	tb.command(ann, "/go bot level:first size:9")
+	tb.command(ann, "/go play move:D4")
+	damage(t, tb, channelID, halfRecord)
+	if err := tb.handleDue(context.Background(), channelID); err != nil {
+		t.Fatalf("handleDue(damaged game) = %v, want nil", err)
+	}
+	calls := tb.rec.take()
+	if len(calls) != 1 || calls[0].Op != "send" || calls[0].text() != quarantineNotice {
+		t.Fatalf("handleDue(damaged game) sent %+v, want the notice in the channel", calls)
+	}
+	if qs, err := tb.store.QuarantinedGames(context.Background()); err != nil || len(qs) != 1 {
+		t.Errorf("QuarantinedGames() = %d, %v; want the record set aside", len(qs), err)
+	}
+}
