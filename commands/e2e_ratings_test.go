@@ -209,3 +209,43 @@ func TestE2ELeaderboard(t *testing.T) {
 	e.refused(e.slash(dm, alice, "leaderboard", discordtest.Str("scope", "server")), "There is no server here")
 	e.refused(e.slash(ch, alice, "leaderboard", discordtest.Int("page", 3)), "There is no page 3: the leaderboard of this server has 2 pages.")
 }
+
+// TestE2ERatingsOnTime: an annulled game (Black ran out of time before two
+// moves of its own) leaves the ratings unchanged; a loss on time after
+// that is rated like any other result.
+func TestE2ERatingsOnTime(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	ch, alice, bob := e.d.GuildChannel("general"), e.d.NewUser("alice"), e.d.NewUser("bob")
+	e.challenge(ch, alice, bob, discordtest.Str("clock", "absolute 15s"))
+	g := e.game(ch.ID)
+	e.clock.Advance(16 * time.Second)
+	if a := e.archived(ch.ID, g.ID); !a.Annulled || a.Rated {
+		t.Fatalf("first game annulled=%v rated=%v, want an annulled, unrated game", a.Annulled, a.Rated)
+	}
+	for _, u := range []discordtest.User{alice, bob} {
+		if got := e.rating(storage.GlobalPool, u.ID); got != "none" {
+			t.Errorf("after an annulled game %s is rated %s", u.Username, got)
+		}
+	}
+	e.challenge(ch, alice, bob, discordtest.Str("clock", "absolute 15s"))
+	g = e.game(ch.ID)
+	for i, mv := range []string{"C3", "G7", "C7", "G3"} {
+		u := alice
+		if i%2 == 1 {
+			u = bob
+		}
+		e.clock.Advance(time.Second)
+		e.do(e.play(ch, u, mv))
+	}
+	e.clock.Advance(14 * time.Second)
+	if a := e.archived(ch.ID, g.ID); a.Result != "W+T" || !a.Rated {
+		t.Fatalf("second game %s rated=%v, want W+T, rated", a.Result, a.Rated)
+	}
+	if got := e.rating(storage.GuildPool(e.d.GuildID), bob.ID); !strings.HasPrefix(got, "1662.3 ± ") {
+		t.Errorf("bob after a win on time: %s, want 1662.3", got)
+	}
+	if got := e.rating(storage.GuildPool(e.d.GuildID), alice.ID); !strings.HasPrefix(got, "1337.7 ± ") {
+		t.Errorf("alice after a loss on time: %s, want 1337.7", got)
+	}
+}
