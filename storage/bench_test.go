@@ -27,6 +27,9 @@ func TestMain(m *testing.M) {
 	if historyDir != "" {
 		os.RemoveAll(historyDir)
 	}
+	if ratedDir != "" {
+		os.RemoveAll(ratedDir)
+	}
 	os.Exit(code)
 }
 

@@ -131,7 +131,7 @@ func (p *Postgres) Leaderboard(ctx context.Context, pool string, offset, limit i
 		if err := rows.Scan(&player, &rd, &vol, &last); err != nil {
 			return nil, err
 		}
-		w.add(player, rd, vol, time.Unix(0, last).UTC())
+		w.add([]byte(player), rd, vol, time.Unix(0, last).UTC())
 	}
 	if err := rows.Err(); err != nil {
 		return nil, err

@@ -282,15 +282,15 @@ type leaderWalk struct {
 
 // add takes the next player of the walk with their stored deviation,
 // volatility and the time of their last game.
-func (w *leaderWalk) add(player string, rd, volatility float64, last time.Time) {
-	if glicko.Aged(glicko.Rating{RD: rd, Volatility: volatility}, w.now.Sub(last)).Provisional() {
+func (w *leaderWalk) add(player []byte, rd, volatility float64, last time.Time) {
+	if rd >= glicko.ProvisionalRD || glicko.Aged(glicko.Rating{RD: rd, Volatility: volatility}, w.now.Sub(last)).Provisional() {
 		return
 	}
 	w.total++
 	if w.total > w.offset && len(w.page) < w.limit {
-		w.page = append(w.page, player)
+		w.page = append(w.page, string(player))
 	}
-	if player == w.caller {
+	if string(player) == w.caller {
 		w.callerPlace = w.total
 	}
 }
@@ -340,7 +340,7 @@ func (s *Store) Leaderboard(ctx context.Context, pool string, offset, limit int,
 			if len(v) != 24 || len(k) <= len(prefix)+8 {
 				continue
 			}
-			w.add(string(k[len(prefix)+8:]),
+			w.add(k[len(prefix)+8:],
 				math.Float64frombits(binary.BigEndian.Uint64(v)),
 				math.Float64frombits(binary.BigEndian.Uint64(v[8:])),
 				time.Unix(0, int64(binary.BigEndian.Uint64(v[16:]))).UTC())
