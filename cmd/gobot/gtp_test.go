@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"io"
 	"strings"
 	"testing"
 	"time"
@@ -52,5 +53,24 @@ func TestGTPGenMoveUnderClock(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestGTPEndsWhileReading: SIGTERM (the context main cancels) ends `gobot
+// gtp` while it waits for input that never comes, quietly and with exit
+// status 0; before, the read blocked and the signal was ignored.
+func TestGTPEndsWhileReading(t *testing.T) {
+	pr, pw := io.Pipe()
+	defer pw.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	var out, errOut bytes.Buffer
+	done := make(chan int, 1)
+	go func() { done <- run(ctx, []string{"gtp", "--bot", "beginner"}, pr, &out, &errOut) }()
+	if _, err := io.WriteString(pw, "name\n"); err != nil {
+		t.Fatal(err)
+	}
+	cancel()
+	if code := <-done; code != 0 || errOut.Len() > 0 {
+		t.Errorf("gobot gtp cancelled while reading: exit %d, stderr %q", code, errOut.String())
 	}
 }

@@ -32,7 +32,7 @@ func send(c *gtpclient.Client, cmd string) (string, error) {
 
 // TestGTPClockMatch plays `gobot gtp` against GNU Go at time_settings 0 1 1
 // (one second a move), as issue 11 asks: no genmove may fail. It is opt-in,
-// out of CI (a 9×9 game takes about a minute):
+// out of CI (a 9×9 game takes about 25 s, a 19×19 one about 3 minutes):
 //
 //	GOBOT_GTP_MATCH=20 nice -n 10 go test ./cmd/gobot -run TestGTPClockMatch -v -timeout 2h
 //
