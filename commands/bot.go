@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"runtime"
 	"runtime/debug"
 	"sync"
 	"time"
@@ -44,6 +45,11 @@ type Options struct {
 	// DefaultClock is the clock of games whose players choose none; nil
 	// means clock.Default() (correspondence).
 	DefaultClock *clock.Control
+	// BotWorkers is how many owed bot moves are made at once (the workers
+	// draining the store's queue); 0 means runtime.NumCPU(). Give the
+	// number of searches Players runs at once (GOBOT_MAX_SEARCHES), so
+	// that each worker finds a search slot.
+	BotWorkers int
 	// Now returns the current time (time.Now); tests set it.
 	Now func() time.Time
 	// After waits d on the same clock as Now (time.After); tests with their
@@ -80,8 +86,13 @@ type Bot struct {
 	smallReads, largeReads chan struct{}
 	replays                *replayCache
 
+	// owed holds the workers that make owed bot moves and the handlers
+	// waiting for them (see botqueue.go).
+	owed *owedMoves
+
 	mu       sync.Mutex
 	closed   bool
+	closing  chan struct{} // closed when Shutdown starts
 	inflight sync.WaitGroup
 	base     context.Context
 	cancel   context.CancelFunc
@@ -118,9 +129,13 @@ func New(opts Options) (*Bot, error) {
 		d := clock.Default()
 		opts.DefaultClock = &d
 	}
+	if opts.BotWorkers <= 0 {
+		opts.BotWorkers = runtime.NumCPU()
+	}
 	b := &Bot{opts: opts, log: opts.Logger, deferAfter: httpDeferAfter,
 		smallReads: make(chan struct{}, maxSmallReads), largeReads: make(chan struct{}, maxLargeReads),
-		replays: newReplayCache(), reviews: newReviews(), kick: make(chan struct{}, 1)}
+		replays: newReplayCache(), reviews: newReviews(), kick: make(chan struct{}, 1),
+		owed: newOwedMoves(), closing: make(chan struct{})}
 	b.base, b.cancel = context.WithCancel(context.Background())
 	b.router = b.routes()
 	return b, nil
@@ -196,16 +211,21 @@ func (b *Bot) spawn(fn func(ctx context.Context)) bool {
 
 // Shutdown stops taking new work and waits for in-flight interactions and
 // bot moves to finish, or for ctx to end, when it cancels them and waits for
-// them to return. Game reviews in progress are cancelled at once.
+// them to return. Game reviews in progress are cancelled at once. Owed bot
+// moves not started yet stay queued in the store for the next start;
+// handlers waiting for them answer at once.
 func (b *Bot) Shutdown(ctx context.Context) error {
 	b.mu.Lock()
-	b.closed = true
+	if !b.closed {
+		b.closed = true
+		close(b.closing)
+	}
 	b.mu.Unlock()
 	// Reviews can take minutes: they stop at once rather than hold up the
 	// moves' grace period.
 	b.reviews.stop()
 	done := make(chan struct{})
-	go func() { b.inflight.Wait(); close(done) }()
+	go func() { b.inflight.Wait(); b.owed.wg.Wait(); close(done) }()
 	select {
 	case <-done:
 		b.cancel()
@@ -236,6 +256,16 @@ func (b *Bot) handle(ctx context.Context, it *discordgo.Interaction, initial ini
 	if r.User == nil {
 		b.replyError(ctx, r, log, userErr(ErrBadOption, "I could not tell who sent this."))
 		return
+	}
+	if it.ChannelID != "" && it.Type != discordgo.InteractionApplicationCommandAutocomplete {
+		// A bot move this handler causes is answered by it; one made
+		// while it runs and answered by no handler is posted when it ends.
+		leave := b.owed.attend(it.ChannelID)
+		defer func() {
+			if out := leave(); out != nil {
+				b.postBotMove(ctx, out.game, out.note)
+			}
+		}()
 	}
 	err := b.router.Dispatch(ctx, r)
 	if err != nil {

@@ -473,10 +473,11 @@ func (b *Bot) activeGames(ctx context.Context, what string) ([]*storage.Game, er
 }
 
 // Run does the background work until ctx ends: at start it credits the
-// clocks with the time the bot was down and lets bots move in games where
-// it is their turn (after a restart); then the clocks' scheduler handles
-// every deadline (reminders, loss on time, scoring phases) while every
-// minute expired challenges are closed.
+// clocks with the time the bot was down and sets the workers going that
+// make the bot moves owed in the store's queue (moves owed before a
+// restart included; they stop with Shutdown); then the clocks' scheduler
+// handles every deadline (reminders, loss on time, scoring phases) while
+// every minute expired challenges are closed.
 func (b *Bot) Run(ctx context.Context) error {
 	b.creditOutage(ctx)
 	clocks := make(chan struct{})
@@ -485,13 +486,7 @@ func (b *Bot) Run(ctx context.Context) error {
 		b.runClocks(ctx)
 	}()
 	defer func() { <-clocks }()
-	games, _ := b.activeGames(ctx, "start")
-	for _, g := range games {
-		if botToMove(g) {
-			ch := g.ChannelID
-			b.spawn(func(ctx context.Context) { b.resumeBot(ctx, ch) })
-		}
-	}
+	b.startWorkers()
 	t := time.NewTicker(sweepEvery)
 	defer t.Stop()
 	for {

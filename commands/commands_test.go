@@ -464,16 +464,57 @@ func TestScoringTimeout(t *testing.T) {
 	}
 }
 
+// TestBotQueueIsShown: a bot move that waits for the only worker tells the
+// player its place in the queue, then the answer is the bot's move.
 func TestBotQueueIsShown(t *testing.T) {
-	tb := newTestBotWith(t, queuedPlayers{})
-	tb.command(ann, "/go bot level:first size:9")
-	calls := tb.command(ann, "/go play move:E5")
-	var texts []string
-	for _, c := range calls {
-		texts = append(texts, c.Op+": "+c.text())
+	release := make(chan struct{})
+	var once sync.Once
+	free := func() { once.Do(func() { close(release) }) }
+	defer free()
+	tb := newTestBotWith(t, blockingPlayers{release: release})
+	tb.opts.BotWorkers = 1
+	const other = "900000000000000003"
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	var calls []call
+	start := func(ch string) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			got := tb.commandIn(ann, ch, "/go bot level:first size:9 color:white")
+			mu.Lock()
+			calls = append(calls, got...)
+			mu.Unlock()
+		}()
 	}
-	got := strings.Join(texts, "\n")
-	if len(calls) != 4 || !strings.Contains(calls[1].text(), "number 2 in the queue") || !strings.Contains(calls[2].text(), "number 1 in the queue") || !strings.Contains(calls[3].text(), "played **A1**") {
-		t.Fatalf("a queued bot move: want deferral, two queue notices and the board, got\n%s", got)
+	start(channelID)
+	waitFor(t, "the worker to take the first game's move", func() bool {
+		pos, err := tb.store.BotQueuePosition(context.Background(), channelID)
+		return err == nil && pos == 0
+	})
+	start(other)
+	var notice []string
+	waitFor(t, "the queue notice in the second game", func() bool {
+		tb.rec.mu.Lock()
+		defer tb.rec.mu.Unlock()
+		notice = nil
+		for _, c := range tb.rec.calls {
+			if c.Channel == other && c.Op == "edit" {
+				notice = append(notice, c.text())
+			}
+		}
+		return len(notice) > 0
+	})
+	free()
+	wg.Wait()
+	var got []string
+	for _, c := range append(calls, tb.rec.take()...) {
+		if c.Channel == other {
+			got = append(got, c.Op+": "+c.text())
+		}
+	}
+	want := "⏳ The bots are all busy; gobot will move here as soon as one is free (number 1 in the queue)."
+	if len(got) != 3 || got[1] != "edit: "+want || !strings.Contains(got[2], "played **A1**") {
+		t.Fatalf("a queued bot move: want deferral, the queue notice and the board, got\n%s", strings.Join(got, "\n"))
 	}
 }

@@ -48,6 +48,26 @@ type Store interface {
 	Vacation(ctx context.Context, playerKey string) (storage.Vacation, error)
 	PutVacation(ctx context.Context, playerKey string, v storage.Vacation) error
 	AddMessageID(ctx context.Context, channelID, gameID, messageID string) error
+
+	BotQueue
+}
+
+// BotQueue is the store's queue of owed bot moves, which every game write
+// keeps in step with the game in the same transaction (a write that hands
+// the turn to a bot queues its move, the write that makes it removes it).
+// Workers, in this process or others sharing the store, take moves oldest
+// first: ClaimBotMove gives each worker a different move (ErrNotFound when
+// none can be taken) until its lease passes, ExtendBotMove renews the
+// lease while the move is being made, ReleaseBotMove gives a claim back
+// (retryAt zero: at once, keeping its place; else not before retryAt), and
+// BotQueuePosition is a channel's place among the moves waiting (0 while
+// one is being made). The move itself is committed with the game's version
+// check, so a second attempt at it never shows.
+type BotQueue interface {
+	ClaimBotMove(ctx context.Context, worker string, lease time.Duration) (*storage.BotMove, error)
+	ExtendBotMove(ctx context.Context, m *storage.BotMove, lease time.Duration) error
+	ReleaseBotMove(ctx context.Context, m *storage.BotMove, retryAt time.Time) error
+	BotQueuePosition(ctx context.Context, channelID string) (int, error)
 }
 
 var (
@@ -67,13 +87,4 @@ type Level struct {
 type Players interface {
 	Levels() []Level
 	GenMove(ctx context.Context, level string, g *engine.Game) (engine.Move, error)
-}
-
-// QueuedPlayers is Players that can also report a move's place in the queue
-// when every search slot is taken (onQueued is called from the caller's
-// goroutine, again each time the place improves). The bot then tells the
-// players why their opponent is slow.
-type QueuedPlayers interface {
-	Players
-	GenMoveQueued(ctx context.Context, level string, g *engine.Game, onQueued func(position int)) (engine.Move, error)
 }

@@ -27,6 +27,17 @@
 // Ed25519 signatures checked on the headers first, a bounded number of
 // pooled body reads, PING, answers within Discord's 3 seconds, a replayed
 // interaction answered with its first answer) and RunConsole (a terminal that
-// types the same commands). Bot.Run does the background work: bot moves
-// pending after a restart, expired challenges and scoring phases.
+// types the same commands). Bot.Run does the background work: expired
+// challenges and scoring phases, and the workers that make owed bot moves.
+//
+// A bot move is owed, never made inline: the game write that hands the
+// turn to a bot queues its move in the store (the BotQueue the Store
+// interface includes), and workers (Options.BotWorkers, one per search
+// slot) claim queued moves oldest first and commit each with the game's
+// version check, so a move is made once however many workers or processes
+// share the store. The handler whose action owed the move waits for it,
+// telling the players their place in the queue, and answers with the
+// board; a move no handler waits for any more is posted by its worker.
+// Failed moves stay queued and are retried with a growing delay; the queue
+// survives restarts (see botqueue.go).
 package commands

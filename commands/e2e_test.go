@@ -192,8 +192,13 @@ type env struct {
 	// reviewer, when set before start, reviews games instead of the
 	// built-in engine.
 	reviewer commands.Reviewer
-	dbPath   string
-	logs     *logBuffer
+	// offer, when set, is what the bot plays with instead of players
+	// (players behind a search limiter, say).
+	offer commands.Players
+	// workers, when set, is Options.BotWorkers.
+	workers int
+	dbPath  string
+	logs    *logBuffer
 
 	gateway bool // interactions arrive as from the gateway, answered by REST callbacks
 
@@ -319,15 +324,16 @@ func (e *env) start() {
 	}
 	scan := &scanSignal{Store: store, scanned: make(chan struct{})}
 	bot, err := commands.New(commands.Options{
-		AppID:    e.d.AppID,
-		GuildID:  e.d.GuildID,
-		Discord:  commands.NewREST(e.d.URL, e.d.Token, nil),
-		Store:    scan,
-		Players:  e.players,
-		Reviewer: e.reviewer,
-		Logger:   slog.New(slog.NewTextHandler(e.logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
-		Now:      e.clock.Now,
-		After:    e.clock.After,
+		AppID:      e.d.AppID,
+		GuildID:    e.d.GuildID,
+		Discord:    commands.NewREST(e.d.URL, e.d.Token, nil),
+		Store:      scan,
+		Players:    e.offered(),
+		BotWorkers: e.workers,
+		Reviewer:   e.reviewer,
+		Logger:     slog.New(slog.NewTextHandler(e.logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
+		Now:        e.clock.Now,
+		After:      e.clock.After,
 	})
 	if err != nil {
 		e.t.Fatalf("commands.New: %v", err)
@@ -346,16 +352,22 @@ func (e *env) start() {
 		defer close(e.runDone)
 		bot.Run(runCtx)
 	}()
-	// Run first looks for games where a bot is to move (after a restart)
-	// and makes those moves. Interactions that arrive before that scan
-	// race with it: both may ask the bot for the same move, and storage's
-	// version check keeps one. Harmless, but the tests count bot calls,
-	// so they wait for the scan.
+	// Run sets the bot-move workers going and sweeps the active games
+	// (expired scoring phases) at once; the tests start from a bot that
+	// has done its first sweep.
 	select {
 	case <-scan.scanned:
 	case <-time.After(time.Minute):
 		e.t.Fatalf("Run did not look at the active games within a minute")
 	}
+}
+
+// offered is what the bot plays with: offer when set, else players.
+func (e *env) offered() commands.Players {
+	if e.offer != nil {
+		return e.offer
+	}
+	return e.players
 }
 
 // scanSignal is the store with a signal once ActiveGames has answered.
@@ -621,6 +633,16 @@ func (e *env) waitMoves(what, channelID string, n int) {
 	e.d.WaitFor(what, func() bool {
 		g := e.game(channelID)
 		return g != nil && g.Game.MoveCount() == n
+	})
+}
+
+// thinking waits until a worker has asked the bot of level for a move
+// (owed moves are made by workers, just after the answer is deferred).
+func (e *env) thinking(level string) {
+	e.d.WaitFor("the bot "+level+" to think", func() bool {
+		e.players.mu.Lock()
+		defer e.players.mu.Unlock()
+		return e.players.calls[level] > 0
 	})
 }
 
@@ -1290,6 +1312,7 @@ func testE2EBotFailure(t *testing.T, e *env) {
 	if !strings.Contains(m.Text(), "try again") {
 		t.Errorf("after a failed bot move the answer is %q, want it to say it will try again", m.Text())
 	}
+	e.clock.Advance(time.Minute) // the move stays queued, to be tried again within a minute
 	e.waitMoves("the bot to retry its move by itself", dm.ID, 1)
 	e.waitBoard(dm.ID, "A9")
 
@@ -1781,7 +1804,8 @@ func testE2EStopFinishesMoves(t *testing.T, e *env) {
 	ch := e.d.GuildChannel("general")
 	alice := e.d.NewUser("alice")
 	slow := e.botGame(ch, alice, "slow")
-	e.d.Do(slow) // deferred: the bot is thinking
+	e.d.Do(slow) // deferred while the bot's move is owed
+	e.thinking("slow")
 	stopped := make(chan error, 1)
 	go func() { stopped <- e.stopWithin(time.Minute) }()
 	select {
@@ -1823,6 +1847,7 @@ func TestE2EPrivateRetry(t *testing.T) {
 	alice, bob := e.d.NewUser("alice"), e.d.NewUser("bob")
 	ch := e.d.PrivateChannel(alice, bob)
 	e.do(e.botGame(ch, alice, "flaky"))
+	e.clock.Advance(time.Minute) // the failed move is tried again within a minute
 	e.waitMoves("the retried bot move", ch.ID, 1)
 	e.waitBoard(ch.ID, "A9")
 }
@@ -1881,6 +1906,7 @@ func TestE2EStopWhileThinking(t *testing.T) {
 	alice := e.d.NewUser("alice")
 	slow := e.botGame(ch, alice, "slow")
 	e.d.Do(slow)
+	e.thinking("slow")
 	if err := e.stopWithin(time.Second); err == nil {
 		t.Fatalf("Shutdown returned nil although the bot was still thinking")
 	}
@@ -1953,6 +1979,7 @@ func TestE2EPrivateStopWhileThinking(t *testing.T) {
 	ch := e.d.PrivateChannel(alice, bob)
 	slow := e.botGame(ch, alice, "slow")
 	e.d.Do(slow)
+	e.thinking("slow")
 	if err := e.stopWithin(time.Second); err == nil {
 		t.Fatalf("Shutdown returned nil although the bot was still thinking")
 	}

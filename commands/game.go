@@ -445,35 +445,27 @@ func gameSGF(g *storage.Game, dead []engine.Point, scored bool) ([]byte, error) 
 	return buf.Bytes(), nil
 }
 
-// botToMove reports whether a bot is to move in g.
-func botToMove(g *storage.Game) bool {
-	if g.Game.Over() || g.Scoring != nil {
-		return false
-	}
-	return g.Player(g.Game.ToPlay()).IsBot()
-}
+// botToMove reports whether a bot is to move in g: the store has queued
+// its move.
+func botToMove(g *storage.Game) bool { return g.BotToMove() }
 
-// answer replies with the game's state after a change, letting a bot move
-// first when it is its turn (deferring the reply while it thinks).
+// answer replies with the game's state after a change. When a bot is to
+// move (the change queued its move), it defers the reply and waits for a
+// worker to make the move first (see awaitBot).
 func (b *Bot) answer(ctx context.Context, r *Request, g *storage.Game, note string) error {
 	if botToMove(g) {
 		if err := r.Defer(ctx, false); err != nil {
 			return err
 		}
-		waiting := func(pos int) {
-			// Tell the players why the bot is slow; the answer replaces it.
-			m := &Message{Content: fmt.Sprintf("⏳ All bots are busy; gobot's move is number %d in the queue.", pos)}
-			if _, err := r.discord.EditOriginal(ctx, r.Interaction, m); err != nil {
-				b.log.Debug("queue notice", "err", err)
-			}
-		}
-		botNote, err := b.playBots(ctx, g, waiting)
-		if botNote != "" {
-			note += "\n" + botNote
-		}
+		moved, botNote, err := b.awaitBot(ctx, r, g)
 		if err != nil {
 			return b.answerBotFailure(ctx, r, g, note, err)
 		}
+		g = moved
+		if note != "" {
+			note += "\n"
+		}
+		note += botNote
 	}
 	m, err := stateMessage(ctx, g, note)
 	if err != nil {
@@ -486,16 +478,16 @@ func (b *Bot) answer(ctx context.Context, r *Request, g *storage.Game, note stri
 // (the shutdown's grace period ran out while the bot was thinking).
 const replyTimeout = 5 * time.Second
 
-// answerBotFailure answers after the bot's move failed. g may hold the
-// bot's move that was never committed, so the answer shows the stored game
-// instead: the interaction must never show a move that did not happen. When
-// ctx has ended (shutdown), the answer goes out with a fresh short deadline
-// so the "thinking…" message does not stay for ever; the move is made after
-// the restart.
+// answerBotFailure answers when the bot's move was not made while the
+// handler waited: it failed (and stays queued, to be tried again), the bot
+// is shutting down, the wait lasted too long, or the game changed. The
+// answer shows the stored game: the interaction must never show a move
+// that did not happen. When ctx has ended (shutdown), the answer goes out
+// with a fresh short deadline so the "thinking…" message does not stay for
+// ever; the move is made after the restart.
 func (b *Bot) answerBotFailure(ctx context.Context, r *Request, g *storage.Game, note string, moveErr error) error {
-	b.log.Warn("bot move failed", "game", g.ID, "err", moveErr)
-	shutdown := ctx.Err() != nil
-	if shutdown {
+	shutdown := ctx.Err() != nil || errors.Is(moveErr, errRestarting)
+	if ctx.Err() != nil {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(context.WithoutCancel(ctx), replyTimeout)
 		defer cancel()
@@ -514,9 +506,12 @@ func (b *Bot) answerBotFailure(ctx context.Context, r *Request, g *storage.Game,
 		note += "\nThe game changed while gobot was thinking; here it is as it stands."
 	case shutdown:
 		note += "\n🔄 gobot is restarting and will play its move as soon as it is back."
+	case errors.Is(moveErr, errStillQueued):
+		note += "\n" + queuedNote(b.queuePosition(ctx, g.ChannelID))
+	case errors.Is(moveErr, errPanic):
+		note += "\n⚠️ Sorry, something went wrong on my side while gobot chose its move; it will try again shortly."
 	default:
-		note += "\n" + botFailure(moveErr)
-		b.retryBotLater(stored.ChannelID)
+		note += "\n⚠️ gobot could not choose its move just now and will try again shortly."
 	}
 	m, err := stateMessage(ctx, stored, note)
 	if err != nil {
@@ -525,60 +520,24 @@ func (b *Bot) answerBotFailure(ctx context.Context, r *Request, g *storage.Game,
 	return r.Reply(ctx, m)
 }
 
-// botFailure explains a bot move that did not happen.
-func botFailure(err error) string {
-	if errors.Is(err, ErrBotBusy) {
-		return "⏳ The bots are all busy; gobot will move here as soon as one is free."
+// botMove asks the bot to move in g and commits its move (see apply). A
+// bot must return a legal move: an illegal one is logged and replaced by a
+// pass, which keeps the game going.
+func (b *Bot) botMove(ctx context.Context, g *storage.Game) (string, error) {
+	c := g.Game.ToPlay()
+	level := g.Player(c).Bot
+	mctx, cancel := context.WithTimeout(ctx, botMoveTimeout)
+	m, err := b.opts.Players.GenMove(mctx, level, g.Game.Clone())
+	cancel()
+	if err != nil {
+		return "", fmt.Errorf("commands: bot %s in game %s: %w", level, g.ID, err)
 	}
-	return "⚠️ gobot could not choose its move just now and will try again shortly."
-}
-
-// playBots lets bots move while it is a bot's turn, committing each move.
-// waiting, when not nil, is told the move's place in the queue when every
-// search slot is taken.
-func (b *Bot) playBots(ctx context.Context, g *storage.Game, waiting func(position int)) (string, error) {
-	var notes []string
-	for botToMove(g) {
-		c := g.Game.ToPlay()
-		level := g.Player(c).Bot
-		mctx, cancel := context.WithTimeout(ctx, botMoveTimeout)
-		var (
-			m   engine.Move
-			err error
-		)
-		if qp, ok := b.opts.Players.(QueuedPlayers); ok && waiting != nil {
-			m, err = qp.GenMoveQueued(mctx, level, g.Game.Clone(), waiting)
-		} else {
-			m, err = b.opts.Players.GenMove(mctx, level, g.Game.Clone())
-		}
-		cancel()
-		if err != nil {
-			return strings.Join(notes, "\n"), fmt.Errorf("commands: bot %s in game %s: %w", level, g.ID, err)
-		}
-		m.Color = c
-		if err := g.Game.Check(m); err != nil {
-			// A bot must return legal moves; passing keeps the game going.
-			b.log.Error("bot returned an illegal move; passing instead", "bot", level, "move", m.String(), "err", err)
-			m = engine.PassMove(c)
-		}
-		note, err := b.apply(ctx, g, m)
-		if err != nil {
-			return strings.Join(notes, "\n"), err
-		}
-		notes = append(notes, note)
+	m.Color = c
+	if err := g.Game.Check(m); err != nil {
+		b.log.Error("bot returned an illegal move; passing instead", "bot", level, "move", m.String(), "err", err)
+		m = engine.PassMove(c)
 	}
-	return strings.Join(notes, "\n"), nil
-}
-
-// retryBotLater lets the bot move in a channel in the background, posting
-// the board there (used when its move failed).
-func (b *Bot) retryBotLater(channelID string) {
-	b.spawn(func(ctx context.Context) {
-		if err := sleepCtx(ctx, 5*time.Second); err != nil {
-			return
-		}
-		b.resumeBot(ctx, channelID)
-	})
+	return b.apply(ctx, g, m)
 }
 
 // tokenLifetime is how long Discord accepts an interaction token, less a
@@ -607,51 +566,22 @@ func (b *Bot) postBoard(ctx context.Context, g *storage.Game, m *Message) error 
 	return err
 }
 
-// resumeBot plays the bot's pending move in a channel and posts the result
-// (see postBoard). When the board cannot be posted, the game is marked
-// Unposted and the next move's answer says what the bot played.
-func (b *Bot) resumeBot(ctx context.Context, channelID string) {
-	log := b.log.With("channel", channelID)
-	for attempt := 0; attempt < 3; attempt++ {
-		g, err := b.loadGame(ctx, channelID)
-		if err != nil {
-			switch {
-			case errors.Is(err, ErrQuarantined):
-				b.tellSetAside(ctx, channelID)
-			case !errors.Is(err, ErrNoGame):
-				log.Warn("resume bot: load game", "err", err)
-			}
-			return
-		}
-		if !botToMove(g) {
-			return
-		}
-		note, err := b.playBots(ctx, g, nil)
-		if errors.Is(err, ErrConflict) {
-			continue // someone else changed the game: look again
-		}
-		if err != nil {
-			log.Warn("resume bot: move failed", "err", err)
-			if ctx.Err() != nil {
-				return
-			}
-			if err := sleepCtx(ctx, time.Duration(attempt+1)*10*time.Second); err != nil {
-				return
-			}
-			continue
-		}
-		m, err := stateMessage(ctx, g, note)
-		if err == nil {
-			err = b.postBoard(ctx, g, m)
-		}
-		if err != nil {
-			log.Warn("resume bot: post board; the next answer in the game will say what the bot played", "err", err)
-			g.Unposted = true
-			if err := b.update(ctx, g); err != nil {
-				log.Warn("resume bot: mark the move unposted", "err", err)
-			}
-		}
+// postBotMove posts the board after a bot move no handler answered with
+// (see postBoard). When it cannot be posted, the game is marked Unposted
+// and the next move's answer says what the bot played.
+func (b *Bot) postBotMove(ctx context.Context, g *storage.Game, note string) {
+	m, err := stateMessage(ctx, g, note)
+	if err == nil {
+		err = b.postBoard(ctx, g, m)
+	}
+	if err == nil {
 		return
+	}
+	log := b.log.With("channel", g.ChannelID, "game", g.ID)
+	log.Warn("bot move: post board; the next answer in the game will say what the bot played", "err", err)
+	g.Unposted = true
+	if err := b.update(ctx, g); err != nil {
+		log.Warn("bot move: mark the move unposted", "err", err)
 	}
 }
 
@@ -670,8 +600,8 @@ func stateMessage(ctx context.Context, g *storage.Game, note string) (*Message, 
 
 func (b *Bot) cmdBoard(ctx context.Context, r *Request, g *storage.Game) error {
 	if botToMove(g) {
-		// The bot's move is pending (it failed, or the bot restarted while
-		// thinking): let it move now, then show the board.
+		// The bot's move is owed (queued, or failed once and waiting to
+		// be tried again): wait for it, then show the board.
 		return b.answer(ctx, r, g, "")
 	}
 	m, err := stateMessage(ctx, g, "")

@@ -302,15 +302,5 @@ func wantEphemeral(t *testing.T, calls []call, want string) {
 	}
 }
 
-// queuedPlayers are testPlayers that wait in a queue (at places 2, then 1)
-// before each move.
-type queuedPlayers struct{ testPlayers }
-
-func (q queuedPlayers) GenMoveQueued(ctx context.Context, level string, g *engine.Game, onQueued func(int)) (engine.Move, error) {
-	onQueued(2)
-	onQueued(1)
-	return q.GenMove(ctx, level, g)
-}
-
 // waitIdle waits until no work is in flight (work started before the call).
 func (b *Bot) waitIdle() { b.inflight.Wait() }

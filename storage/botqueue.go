@@ -55,7 +55,6 @@ type botMoveRecord struct {
 // process that made it, and one found at start-up would always be stale.
 // (A store shared by several processes keeps its claims with the queue.)
 type botClaim struct {
-	seq      uint64
 	worker   string
 	until    time.Time // claimed until; or, with no worker, not to be claimed before
 	attempts int
@@ -140,22 +139,20 @@ func (s *Store) ClaimBotMove(ctx context.Context, worker string, lease time.Dura
 		c := tx.Bucket(bucketBotQueue).Cursor()
 		games := tx.Bucket(bucketGames)
 		for k, v := c.First(); k != nil; k, v = c.Next() {
+			seq := uint64FromKey(k)
+			cl, held := s.claims[seq]
+			if held && now.Before(cl.until) {
+				continue
+			}
 			var r botMoveRecord
 			if len(k) != 8 || json.Unmarshal(v, &r) != nil {
 				continue // Check reports it
 			}
-			seq := uint64FromKey(k)
-			cl, held := s.claims[r.Channel]
-			if held && cl.seq == seq && now.Before(cl.until) {
-				continue
-			}
 			if h, err := decodeHeader(games.Get([]byte(r.Channel))); err != nil || h.ID != r.Game {
 				continue // an index the writes keep in step; Check reports it
 			}
-			m = &BotMove{ChannelID: r.Channel, GameID: r.Game, Moves: r.Moves, Seq: seq, Since: r.Since, Worker: worker, Until: now.Add(lease)}
-			if held && cl.seq == seq {
-				m.Attempts = cl.attempts
-			}
+			m = &BotMove{ChannelID: r.Channel, GameID: r.Game, Moves: r.Moves, Seq: seq, Since: r.Since,
+				Worker: worker, Until: now.Add(lease), Attempts: cl.attempts}
 			return nil
 		}
 		return nil
@@ -167,7 +164,7 @@ func (s *Store) ClaimBotMove(ctx context.Context, worker string, lease time.Dura
 	if m == nil {
 		return nil, fmt.Errorf("storage: no bot move to claim: %w", ErrNotFound)
 	}
-	s.claims[m.ChannelID] = botClaim{seq: m.Seq, worker: worker, until: m.Until, attempts: m.Attempts}
+	s.claims[m.Seq] = botClaim{worker: worker, until: m.Until, attempts: m.Attempts}
 	return m, nil
 }
 
@@ -178,10 +175,10 @@ func (s *Store) pruneClaims() {
 		return
 	}
 	s.db.View(func(tx *bolt.Tx) error {
-		byChannel := tx.Bucket(bucketBotQueueChannel)
-		for ch, cl := range s.claims {
-			if k := byChannel.Get([]byte(ch)); k == nil || uint64FromKey(k) != cl.seq {
-				delete(s.claims, ch)
+		q := tx.Bucket(bucketBotQueue)
+		for seq := range s.claims {
+			if q.Get(u64(seq)) == nil {
+				delete(s.claims, seq)
 			}
 		}
 		return nil
@@ -203,19 +200,18 @@ func (s *Store) ReleaseBotMove(ctx context.Context, m *BotMove, retryAt time.Tim
 	}
 	s.claimMu.Lock()
 	defer s.claimMu.Unlock()
-	cl, ok := s.claims[m.ChannelID]
-	if !ok || cl.seq != m.Seq || cl.worker != m.Worker || !cl.until.Equal(m.Until) {
+	cl, ok := s.claims[m.Seq]
+	if !ok || cl.worker != m.Worker || !cl.until.Equal(m.Until) {
 		return nil
 	}
-	if retryAt.IsZero() {
-		if cl.attempts == 0 {
-			delete(s.claims, m.ChannelID)
-			return nil
-		}
-		s.claims[m.ChannelID] = botClaim{seq: cl.seq, attempts: cl.attempts}
-		return nil
+	switch {
+	case !retryAt.IsZero():
+		s.claims[m.Seq] = botClaim{until: retryAt, attempts: cl.attempts + 1}
+	case cl.attempts > 0:
+		s.claims[m.Seq] = botClaim{attempts: cl.attempts}
+	default:
+		delete(s.claims, m.Seq)
 	}
-	s.claims[m.ChannelID] = botClaim{seq: cl.seq, until: retryAt, attempts: cl.attempts + 1}
 	return nil
 }
 
@@ -235,12 +231,12 @@ func (s *Store) ExtendBotMove(ctx context.Context, m *BotMove, lease time.Durati
 	s.claimMu.Lock()
 	defer s.claimMu.Unlock()
 	now := s.now()
-	cl, ok := s.claims[m.ChannelID]
-	if !ok || cl.seq != m.Seq || cl.worker != m.Worker || !cl.until.Equal(m.Until) || !now.Before(cl.until) {
+	cl, ok := s.claims[m.Seq]
+	if !ok || cl.worker != m.Worker || !cl.until.Equal(m.Until) || !now.Before(cl.until) {
 		return fmt.Errorf("storage: extend the claim of %s on channel %s: %w", m.Worker, m.ChannelID, ErrNotFound)
 	}
 	cl.until = now.Add(lease)
-	s.claims[m.ChannelID] = cl
+	s.claims[m.Seq] = cl
 	m.Until = cl.until
 	return nil
 }
@@ -259,13 +255,12 @@ func (s *Store) BotQueuePosition(ctx context.Context, channelID string) (int, er
 		if mine == nil {
 			return fmt.Errorf("storage: no bot move owed in channel %s: %w", channelID, ErrNotFound)
 		}
-		if s.claimedNow(channelID, uint64FromKey(mine), now) {
+		if s.claimedNow(uint64FromKey(mine), now) {
 			return nil
 		}
 		c := tx.Bucket(bucketBotQueue).Cursor()
-		for k, v := c.First(); k != nil && bytes.Compare(k, mine) <= 0; k, v = c.Next() {
-			var r botMoveRecord
-			if json.Unmarshal(v, &r) == nil && !s.claimedNow(r.Channel, uint64FromKey(k), now) {
+		for k, _ := c.First(); k != nil && bytes.Compare(k, mine) <= 0; k, _ = c.Next() {
+			if !s.claimedNow(uint64FromKey(k), now) {
 				pos++
 			}
 		}
@@ -274,11 +269,11 @@ func (s *Store) BotQueuePosition(ctx context.Context, channelID string) (int, er
 	return pos, err
 }
 
-// claimedNow reports whether a worker holds the owed move seq of channel;
-// s.claimMu is held.
-func (s *Store) claimedNow(channel string, seq uint64, now time.Time) bool {
-	cl, ok := s.claims[channel]
-	return ok && cl.seq == seq && cl.worker != "" && now.Before(cl.until)
+// claimedNow reports whether a worker holds the owed move seq; s.claimMu
+// is held.
+func (s *Store) claimedNow(seq uint64, now time.Time) bool {
+	cl, ok := s.claims[seq]
+	return ok && cl.worker != "" && now.Before(cl.until)
 }
 
 // BotQueue lists the owed bot moves in queue order, with the claims held
@@ -294,7 +289,7 @@ func (s *Store) BotQueue(ctx context.Context) ([]BotMove, error) {
 				return fmt.Errorf("storage: bot queue entry %x: %w: %w", k, ErrCorrupt, err)
 			}
 			m := BotMove{ChannelID: r.Channel, GameID: r.Game, Moves: r.Moves, Seq: uint64FromKey(k), Since: r.Since}
-			if cl, ok := s.claims[r.Channel]; ok && cl.seq == m.Seq {
+			if cl, ok := s.claims[m.Seq]; ok {
 				m.Worker, m.Until, m.Attempts = cl.worker, cl.until, cl.attempts
 			}
 			out = append(out, m)

@@ -71,10 +71,10 @@ type Store struct {
 	clock  func() time.Time // Options.Now or time.Now
 	writes atomic.Int64     // writers in flight: choose Update (alone) or Batch
 
-	// claims are the workers' claims on owed bot moves, by channel (see
-	// botClaim).
+	// claims are the workers' claims on owed bot moves, by their place
+	// in the queue (see botClaim).
 	claimMu sync.Mutex
-	claims  map[string]botClaim
+	claims  map[uint64]botClaim
 
 	ln     net.Listener // backup socket, nil when none
 	sockWG sync.WaitGroup
@@ -135,7 +135,7 @@ func Open(path string, opts Options) (*Store, error) {
 	if clock == nil {
 		clock = time.Now
 	}
-	s := &Store{db: db, path: path, log: log, clock: clock, done: make(chan struct{}), claims: map[string]botClaim{}}
+	s := &Store{db: db, path: path, log: log, clock: clock, done: make(chan struct{}), claims: map[uint64]botClaim{}}
 	if err := s.migrate(); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("storage: open %s: %w", path, err)

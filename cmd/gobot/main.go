@@ -176,7 +176,7 @@ func serve(ctx context.Context, stdout, stderr io.Writer) (err error) {
 	}
 	bot, err := commands.New(commands.Options{
 		AppID: appID, GuildID: cfg.GuildID, Discord: rest, Store: store, Players: players, Logger: log,
-		ChallengeTTL: cfg.ChallengeTTL, ScoringTTL: cfg.ScoringTTL, DefaultClock: &cfg.DefaultClock,
+		ChallengeTTL: cfg.ChallengeTTL, ScoringTTL: cfg.ScoringTTL, DefaultClock: &cfg.DefaultClock, BotWorkers: cfg.MaxSearches,
 	})
 	if err != nil {
 		return err
@@ -385,7 +385,7 @@ func console(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	defer closePlayers()
 	return commands.RunConsole(ctx, commands.ConsoleOptions{
 		In: stdin, Out: stdout, User: *user, Store: store, Players: players, BoardDir: *boards,
-		Options: commands.Options{Logger: log, ChallengeTTL: cfg.ChallengeTTL, ScoringTTL: cfg.ScoringTTL, DefaultClock: &cfg.DefaultClock},
+		Options: commands.Options{Logger: log, ChallengeTTL: cfg.ChallengeTTL, ScoringTTL: cfg.ScoringTTL, DefaultClock: &cfg.DefaultClock, BotWorkers: cfg.MaxSearches},
 	})
 }
 

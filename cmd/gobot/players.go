@@ -19,8 +19,8 @@ import (
 type registryPlayers struct{ reg *bots.Registry }
 
 var (
-	_ commands.QueuedPlayers = registryPlayers{}
-	_ commands.Reviewer      = registryPlayers{}
+	_ commands.Players  = registryPlayers{}
+	_ commands.Reviewer = registryPlayers{}
 )
 
 func (p registryPlayers) Levels() []commands.Level {
@@ -31,13 +31,13 @@ func (p registryPlayers) Levels() []commands.Level {
 	return out
 }
 
+// GenMove waits for one of the registry's search slots and plays the
+// level's move. A full queue of moves waiting for a slot is
+// commands.ErrBotBusy: the bot's worker gives the move back to the queue
+// of owed moves and tries again shortly.
 func (p registryPlayers) GenMove(ctx context.Context, level string, g *engine.Game) (engine.Move, error) {
-	return p.GenMoveQueued(ctx, level, g, nil)
-}
-
-func (p registryPlayers) GenMoveQueued(ctx context.Context, level string, g *engine.Game, onQueued func(int)) (engine.Move, error) {
 	// A different seed for every move of a game, the same on a replay.
-	m, err := p.reg.GenMove(ctx, level, g, g.Seed()^int64(g.MoveCount()+1)*0x5851f42d4c957f2d, onQueued)
+	m, err := p.reg.GenMove(ctx, level, g, g.Seed()^int64(g.MoveCount()+1)*0x5851f42d4c957f2d, nil)
 	if errors.Is(err, bots.ErrBusy) {
 		return m, fmt.Errorf("%w: %w", commands.ErrBotBusy, err)
 	}

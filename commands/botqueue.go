@@ -1,0 +1,511 @@
+package commands
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime/debug"
+	"sync"
+	"time"
+
+	"github.com/gobot-dev/gobot/storage"
+)
+
+// Owed bot moves. The write that hands the turn to a bot also queues the
+// move in the store (storage's queue of owed moves, in the same
+// transaction), so the move is an obligation that outlives any handler and
+// any process. Workers drain that queue oldest first: each claims a move
+// (ClaimBotMove), asks Players for it (which waits for one of the search
+// slots bots.Registry's limiter allows) and commits it with the game's
+// version check, which also takes it off the queue. A move that fails
+// stays queued and is tried again after a delay that grows with each
+// failure; a move that finds no free search slot is given back at once and
+// keeps its place. Nothing is ever dropped for being late in the queue.
+//
+// The handler whose action made the move owed waits for it and answers
+// with the board (telling the player its place in the queue meanwhile). If
+// no handler waits any more (it gave up after botAwaitMax, the bot
+// restarted, the move failed once), the worker posts the board itself (see
+// postBoard).
+
+const (
+	// botLease is how long a claim on an owed move lasts unless renewed;
+	// a worker renews it every botRenewEvery while it makes the move, so
+	// that another worker takes the move over only from a worker that
+	// died, and then within one lease.
+	botLease      = 30 * time.Second
+	botRenewEvery = botLease / 3
+	// botPollEvery is how often an idle worker looks at the queue for
+	// moves no wake-up told it about: owed by another process sharing the
+	// store, or due again after a failure.
+	botPollEvery = time.Second
+	// botBusyRetry is how long a worker waits after Players found every
+	// search slot taken by other work.
+	botBusyRetry = 100 * time.Millisecond
+	// botRetryFirst is the delay before a failed move is tried again; it
+	// doubles with each failure, up to botRetryMax.
+	botRetryFirst = 5 * time.Second
+	botRetryMax   = 5 * time.Minute
+	// botNoticeAfter is how long a handler waits for a move before telling
+	// the player its place in the queue; botNoticeEvery how often it
+	// looks at that place again.
+	botNoticeAfter = time.Second
+	botNoticeEvery = 10 * time.Second
+	// botAwaitMax bounds a handler's wait for a queued move, well within
+	// the 15 minutes Discord lets it edit its answer; the move stays owed
+	// and its board is posted when it is made.
+	botAwaitMax = 10 * time.Minute
+)
+
+// retryDelay is the delay before an owed move is tried again after its
+// attempts-th failure (0 for the first).
+func retryDelay(attempts int) time.Duration {
+	d := botRetryFirst
+	for i := 0; i < attempts && d < botRetryMax; i++ {
+		d *= 2
+	}
+	return min(d, botRetryMax)
+}
+
+// errRestarting is a bot move given up by the handler waiting for it
+// because the bot is shutting down; the move stays owed.
+var errRestarting = errors.New("commands: gobot is restarting")
+
+// errStillQueued is a handler's wait for a bot move that lasted
+// botAwaitMax; the move stays owed.
+var errStillQueued = errors.New("commands: the bot's move is still queued")
+
+// botOutcome is what a worker did with an owed move.
+type botOutcome struct {
+	gameID string
+	moves  int           // the game's move count when the move became owed
+	game   *storage.Game // the game after the move, when it was made
+	note   string        // the move as the notes describe it
+	err    error         // why the move was not made
+}
+
+// moveWaiter is a handler waiting for the bot's move in its game.
+type moveWaiter struct {
+	gameID string
+	moves  int             // the move count at which the bot is to move
+	done   chan botOutcome // receives the outcome, once
+}
+
+func (mw *moveWaiter) wants(out *botOutcome) bool {
+	return mw.gameID == out.gameID && mw.moves == out.moves
+}
+
+// channelWatch is what the bot knows of one channel's handlers: how many
+// are in flight, which wait for a bot move, and the outcome of a move
+// attempted while handlers were in flight but none waited for it yet (the
+// handler that waits for it next takes it; else the last to leave posts
+// the move, if it was made).
+type channelWatch struct {
+	attendants int
+	waiters    []*moveWaiter
+	pending    *botOutcome
+}
+
+// owedMoves is the bot's side of the queue: its workers and the handlers
+// waiting for their moves.
+type owedMoves struct {
+	worker string // this process's name on claims
+
+	mu      sync.Mutex
+	wake    chan struct{} // closed (and replaced) to wake every idle worker
+	started bool
+	watch   map[string]*channelWatch // by channel ID
+	wg      sync.WaitGroup           // the workers
+}
+
+func newOwedMoves() *owedMoves {
+	return &owedMoves{worker: "gobot-" + storage.NewID(), wake: make(chan struct{}), watch: map[string]*channelWatch{}}
+}
+
+// kick wakes every idle worker: a move may have become owed.
+func (o *owedMoves) kick() {
+	o.mu.Lock()
+	close(o.wake)
+	o.wake = make(chan struct{})
+	o.mu.Unlock()
+}
+
+// woken returns the channel the next kick closes.
+func (o *owedMoves) woken() <-chan struct{} {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.wake
+}
+
+// attend counts a handler in flight in a channel until the returned
+// function is called; that function returns a move made meanwhile that no
+// handler took, for the caller to post.
+func (o *owedMoves) attend(channelID string) (leave func() *botOutcome) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.channel(channelID).attendants++
+	return func() *botOutcome {
+		o.mu.Lock()
+		defer o.mu.Unlock()
+		w := o.watch[channelID]
+		w.attendants--
+		var p *botOutcome
+		if w.attendants == 0 {
+			p, w.pending = w.pending, nil
+			o.forget(channelID)
+		}
+		if p == nil || p.game == nil {
+			return nil
+		}
+		return p
+	}
+}
+
+// channel returns the watch of a channel, creating it; o.mu is held.
+func (o *owedMoves) channel(id string) *channelWatch {
+	w := o.watch[id]
+	if w == nil {
+		w = &channelWatch{}
+		o.watch[id] = w
+	}
+	return w
+}
+
+// forget drops a channel's watch once nothing is left in it; o.mu is held.
+func (o *owedMoves) forget(id string) {
+	if w := o.watch[id]; w != nil && w.attendants == 0 && len(w.waiters) == 0 && w.pending == nil {
+		delete(o.watch, id)
+	}
+}
+
+// await registers a handler waiting for the bot's move in g. When the
+// move was attempted already (while the handler was in flight), its
+// outcome is returned at once instead.
+func (o *owedMoves) await(g *storage.Game) (*moveWaiter, *botOutcome) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	w := o.channel(g.ChannelID)
+	mw := &moveWaiter{gameID: g.ID, moves: g.Game.MoveCount(), done: make(chan botOutcome, 1)}
+	if p := w.pending; p != nil && mw.wants(p) {
+		w.pending = nil
+		return nil, p
+	}
+	w.waiters = append(w.waiters, mw)
+	return mw, nil
+}
+
+// leave unregisters a waiter that stops waiting. It reports false when a
+// worker has already sent it the outcome, which the caller then reads.
+func (o *owedMoves) leave(channelID string, mw *moveWaiter) bool {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	w := o.watch[channelID]
+	if w == nil {
+		return false
+	}
+	for i, x := range w.waiters {
+		if x == mw {
+			w.waiters = append(w.waiters[:i], w.waiters[i+1:]...)
+			o.forget(channelID)
+			return true
+		}
+	}
+	return false
+}
+
+// deliver hands a worker's outcome to the handlers waiting for that
+// move, or keeps it for a handler in flight in the channel. It reports
+// false when no handler is there to answer: the worker posts the board.
+func (o *owedMoves) deliver(channelID string, out botOutcome) bool {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	w := o.watch[channelID]
+	if w == nil {
+		return false
+	}
+	sent := false
+	kept := w.waiters[:0]
+	for _, mw := range w.waiters {
+		if mw.wants(&out) {
+			mw.done <- out
+			sent = true
+			continue
+		}
+		kept = append(kept, mw)
+	}
+	w.waiters = kept
+	if !sent && w.attendants > 0 {
+		w.pending = &out
+		sent = true
+	}
+	o.forget(channelID)
+	return sent
+}
+
+// startWorkers starts the workers that drain the queue of owed bot moves,
+// once, unless the bot is shutting down. Run starts them (so moves owed
+// before a restart are made), and so does the first move owed.
+func (b *Bot) startWorkers() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.closed || b.owed.started {
+		return
+	}
+	b.owed.started = true
+	for range b.opts.BotWorkers {
+		b.owed.wg.Add(1)
+		go func() {
+			defer b.owed.wg.Done()
+			b.botWorker()
+		}()
+	}
+}
+
+// botWorker makes owed bot moves, oldest first, until the bot shuts down.
+func (b *Bot) botWorker() {
+	for {
+		wake := b.owed.woken()
+		select {
+		case <-b.closing:
+			return
+		default:
+		}
+		m, err := b.opts.Store.ClaimBotMove(b.base, b.owed.worker, botLease)
+		if err == nil {
+			var pause time.Duration
+			if !b.track(func() { pause = b.makeOwedMove(b.base, m) }) {
+				b.release(m, time.Time{})
+				return
+			}
+			if pause > 0 && sleepUntilClosing(b.closing, pause) {
+				return
+			}
+			continue
+		}
+		if !errors.Is(err, storage.ErrNotFound) && b.base.Err() == nil {
+			b.log.Warn("bot queue: claim", "err", err)
+		}
+		t := time.NewTimer(botPollEvery)
+		select {
+		case <-wake:
+		case <-t.C:
+		case <-b.closing:
+			t.Stop()
+			return
+		}
+		t.Stop()
+	}
+}
+
+// sleepUntilClosing waits d and reports true if closing closed first.
+func sleepUntilClosing(closing <-chan struct{}, d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return false
+	case <-closing:
+		return true
+	}
+}
+
+// release gives a claim back (see storage.Store.ReleaseBotMove), logging a
+// failure: the claim then lapses by itself.
+func (b *Bot) release(m *storage.BotMove, retryAt time.Time) {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(b.base), replyTimeout)
+	defer cancel()
+	if err := b.opts.Store.ReleaseBotMove(ctx, m, retryAt); err != nil {
+		b.log.Warn("bot queue: release", "channel", m.ChannelID, "err", err)
+	}
+}
+
+// makeOwedMove makes one claimed bot move and hands its outcome to the
+// handlers waiting for it, or posts it. It returns how long the worker
+// should pause before its next claim.
+func (b *Bot) makeOwedMove(ctx context.Context, m *storage.BotMove) time.Duration {
+	log := b.log.With("channel", m.ChannelID, "game", m.GameID)
+	g, err := b.loadGame(ctx, m.ChannelID)
+	switch {
+	case errors.Is(err, ErrQuarantined):
+		// The record was damaged and is set aside, its owed move with it.
+		b.tellSetAside(ctx, m.ChannelID)
+		b.owed.deliver(m.ChannelID, botOutcome{gameID: m.GameID, moves: m.Moves, err: err})
+		return 0
+	case err != nil && !errors.Is(err, ErrNoGame):
+		log.Warn("bot queue: load game; the move stays queued", "err", err)
+		b.release(m, b.now().Add(retryDelay(m.Attempts)))
+		return 0
+	}
+	if err != nil || g.ID != m.GameID || !botToMove(g) || g.Game.MoveCount() != m.Moves {
+		// The game moved on since the claim (its queue entry went with
+		// that write): the handlers waiting look at it again.
+		b.release(m, time.Time{})
+		b.owed.deliver(m.ChannelID, botOutcome{gameID: m.GameID, moves: m.Moves, err: ErrConflict})
+		return 0
+	}
+	stop := b.renewWhileMoving(ctx, m)
+	note, err := b.safeBotMove(ctx, g)
+	stop()
+	switch {
+	case err == nil:
+		log.Debug("bot moved", "waited", b.now().Sub(m.Since), "attempts", m.Attempts)
+		out := botOutcome{gameID: g.ID, moves: m.Moves, game: g, note: note}
+		if !b.owed.deliver(m.ChannelID, out) {
+			b.postBotMove(ctx, g, note)
+		}
+		return 0
+	case errors.Is(err, ErrBotBusy):
+		// Every search slot is taken by other work: keep the place and
+		// try again shortly.
+		b.release(m, time.Time{})
+		return botBusyRetry
+	case ctx.Err() != nil:
+		// Shutting down: the move stays owed for the next process.
+		b.release(m, time.Time{})
+		b.owed.deliver(m.ChannelID, botOutcome{gameID: g.ID, moves: m.Moves, err: err})
+		return 0
+	case errors.Is(err, ErrConflict):
+		// The game changed meanwhile (an undo, a resignation, another
+		// worker whose claim had lapsed): nothing was stored.
+		b.release(m, time.Time{})
+		b.owed.deliver(m.ChannelID, botOutcome{gameID: g.ID, moves: m.Moves, err: err})
+		return 0
+	}
+	delay := retryDelay(m.Attempts)
+	log.Warn("bot move failed; it stays queued", "attempt", m.Attempts+1, "retry_in", delay, "err", err)
+	b.release(m, b.now().Add(delay))
+	b.owed.deliver(m.ChannelID, botOutcome{gameID: g.ID, moves: m.Moves, err: err})
+	return 0
+}
+
+// renewWhileMoving renews the claim m every botRenewEvery until the
+// returned function is called, which returns once renewing has stopped. A
+// claim that could not be renewed (it lapsed, another worker has the move)
+// is logged: the version check keeps one of the two moves.
+func (b *Bot) renewWhileMoving(ctx context.Context, m *storage.BotMove) (stop func()) {
+	ctx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		t := time.NewTicker(botRenewEvery)
+		defer t.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+			}
+			if err := b.opts.Store.ExtendBotMove(ctx, m, botLease); err != nil && ctx.Err() == nil {
+				b.log.Warn("bot queue: renew the claim", "channel", m.ChannelID, "err", err)
+				return
+			}
+		}
+	}()
+	return func() { cancel(); <-done }
+}
+
+// safeBotMove is botMove in a worker: a panic (a bug in a bot) is logged
+// with its stack and returned as an error wrapping errPanic, and the
+// worker goes on with other games.
+func (b *Bot) safeBotMove(ctx context.Context, g *storage.Game) (note string, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			b.log.Error("bot move panicked", "channel", g.ChannelID, "game", g.ID, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+			note, err = "", fmt.Errorf("commands: bot move in game %s: %w: %v", g.ID, errPanic, p)
+		}
+	}()
+	return b.botMove(ctx, g)
+}
+
+// awaitBot waits for the bot's move owed in g, made by a worker, and
+// returns the game after it with the move's note. Meanwhile, when the
+// move is not made within botNoticeAfter, it edits the deferred answer to
+// tell the player its place in the queue. It gives up with errRestarting
+// when the bot shuts down before the move is started, with errStillQueued
+// after botAwaitMax, and with the worker's error when the move failed.
+func (b *Bot) awaitBot(ctx context.Context, r *Request, g *storage.Game) (*storage.Game, string, error) {
+	for {
+		mw, done := b.owed.await(g)
+		b.startWorkers()
+		b.owed.kick()
+		out := b.waitOutcome(ctx, r, g, mw, done)
+		switch {
+		case out.game != nil:
+			return out.game, out.note, nil
+		case errors.Is(out.err, ErrConflict):
+			// The game changed under the worker: wait again if its bot
+			// still owes a move, else say what happened.
+			stored, err := b.loadGame(ctx, g.ChannelID)
+			if err == nil && stored.ID == g.ID && botToMove(stored) {
+				g = stored
+				continue
+			}
+		}
+		return g, "", out.err
+	}
+}
+
+// waitOutcome waits for the outcome of a waiter registered with await
+// (done, when not nil, is the outcome await found).
+func (b *Bot) waitOutcome(ctx context.Context, r *Request, g *storage.Game, mw *moveWaiter, done *botOutcome) botOutcome {
+	if done != nil {
+		return *done
+	}
+	give := func(err error) botOutcome {
+		if b.owed.leave(g.ChannelID, mw) {
+			return botOutcome{gameID: g.ID, err: err}
+		}
+		return <-mw.done // a worker got there first
+	}
+	notice := time.NewTimer(botNoticeAfter)
+	defer notice.Stop()
+	limit := time.NewTimer(botAwaitMax)
+	defer limit.Stop()
+	closing := b.closing
+	shown := 0
+	for {
+		select {
+		case out := <-mw.done:
+			return out
+		case <-notice.C:
+			if pos := b.queuePosition(ctx, g.ChannelID); pos > 0 && pos != shown {
+				shown = pos
+				if _, err := r.discord.EditOriginal(ctx, r.Interaction, &Message{Content: queuedNote(pos)}); err != nil {
+					b.log.Debug("queue notice", "err", err)
+				}
+			}
+			notice.Reset(botNoticeEvery)
+		case <-limit.C:
+			return give(errStillQueued)
+		case <-closing:
+			// Shutting down: a move not started yet is left for the next
+			// process; one being made is awaited (Shutdown waits for it).
+			if pos := b.queuePosition(ctx, g.ChannelID); pos > 0 {
+				return give(errRestarting)
+			}
+			closing = nil
+		case <-ctx.Done():
+			return give(ctx.Err())
+		}
+	}
+}
+
+// queuePosition is the channel's owed move's place in the queue, 0 when
+// it is being made or unknown.
+func (b *Bot) queuePosition(ctx context.Context, channelID string) int {
+	pos, err := b.opts.Store.BotQueuePosition(ctx, channelID)
+	if err != nil && !errors.Is(err, storage.ErrNotFound) {
+		b.log.Debug("queue position", "channel", channelID, "err", err)
+	}
+	return pos
+}
+
+// queuedNote is the promise made to players whose bot move waits in the
+// queue, with its place in it when known.
+func queuedNote(pos int) string {
+	const promise = "⏳ The bots are all busy; gobot will move here as soon as one is free"
+	if pos > 0 {
+		return fmt.Sprintf("%s (number %d in the queue).", promise, pos)
+	}
+	return promise + "."
+}
