@@ -81,6 +81,11 @@ func newSoakBot(t *testing.T) *soakBot {
 	d.Endpoint = "http://" + sb.addr + "/interactions"
 	t.Cleanup(func() {
 		sb.kill()
+		if t.Failed() {
+			if out, err := os.ReadFile(logs.Name()); err == nil {
+				t.Logf("gobot's log (last 4 KB):\n%s", out[max(0, len(out)-4096):])
+			}
+		}
 		logs.Close()
 	})
 	return sb
