@@ -211,7 +211,17 @@ func parseSlash(line string, defs []*discordgo.ApplicationCommand, names map[str
 	leaf := &discordgo.ApplicationCommandInteractionDataOption{Name: sub.Name, Type: sub.Type}
 	focused := false
 	seen := map[string]bool{}
+	// A word without a colon continues the value before it, so that values
+	// with spaces can be typed: clock:byoyomi 10m 5x30s.
+	var parts []string
 	for _, w := range words[2:] {
+		if !strings.Contains(w, ":") && len(parts) > 0 {
+			parts[len(parts)-1] += " " + w
+			continue
+		}
+		parts = append(parts, w)
+	}
+	for _, w := range parts {
 		name, val, ok := strings.Cut(w, ":")
 		if !ok {
 			return data, false, fmt.Errorf("write options as name:value, not %q", w)

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/gobot-dev/gobot/commands/discordtest"
+	"github.com/gobot-dev/gobot/engine"
 	"github.com/gobot-dev/gobot/storage"
 )
 
@@ -234,5 +235,56 @@ func testE2EClockOption(t *testing.T, e *env) {
 	}
 	if e.game(ch.ID) != nil {
 		t.Errorf("a refused clock started a game")
+	}
+}
+
+// TestE2ELateMove: a move sent at the deadline does not count; the game
+// ends on time, announced once, whether the move or the scheduler gets
+// there first (the version check picks one).
+func TestE2ELateMove(t *testing.T) { httpMode(t, testE2ELateMove) }
+
+func testE2ELateMove(t *testing.T, e *env) {
+	ch, alice, bob := e.d.GuildChannel("general"), e.d.NewUser("alice"), e.d.NewUser("bob")
+	e.challenge(ch, alice, bob, discordtest.Str("clock", "simple 30s"))
+	id := e.game(ch.ID).ID
+	e.clock.Advance(10 * time.Second)
+	e.do(e.play(ch, alice, "E5"))
+	e.clock.Advance(30 * time.Second) // bob's 30 s are up
+	// The move races the scheduler: either finds the game still there and
+	// ends it on time, or finds it ended.
+	m := e.do(e.play(ch, bob, "C3"))
+	if !m.Ephemeral || !strings.Contains(m.Text(), "⌛ Too late: ⚪ white's time ran out") && !strings.Contains(m.Text(), "There is no game in this channel") {
+		t.Errorf("a move at the deadline answered %q, want a private 'too late' (or 'no game' when the scheduler came first)", m.Text())
+	}
+	a := e.archived(ch.ID, id)
+	if a.Result != "B+T" || !a.Annulled || a.Moves != 1 {
+		t.Errorf("archived %s annulled=%v after %d moves, want B+T annulled (bob made no move) after 1", a.Result, a.Annulled, a.Moves)
+	}
+	e.d.WaitFor("the announcement", func() bool { return len(e.publicWith(ch.ID, "ran out of time")) > 0 })
+	e.alive()
+	if n := len(e.publicWith(ch.ID, "ran out of time")); n != 1 {
+		t.Errorf("%d announcements, want 1", n)
+	}
+}
+
+// TestE2EBotClock: the bot's thinking time counts against its own clock.
+func TestE2EBotClock(t *testing.T) { httpMode(t, testE2EBotClock) }
+
+func testE2EBotClock(t *testing.T, e *env) {
+	ch, u := e.d.GuildChannel("general"), e.d.NewUser("alice")
+	it := e.slash(ch, u, "bot", discordtest.Str("level", "slow"), discordtest.Int("size", 9), discordtest.Str("color", "white"), discordtest.Str("clock", "absolute 1m"))
+	done := make(chan discordtest.Message, 1)
+	go func() { done <- e.do(it) }()
+	e.d.WaitFor("the game to start", func() bool { return e.game(ch.ID) != nil })
+	e.clock.Advance(12 * time.Second) // the bot thinks for 12 s
+	close(e.players.gate)
+	<-done
+	e.waitMoves("the bot's move", ch.ID, 1)
+	g := e.game(ch.ID)
+	if !g.Black.IsBot() {
+		t.Fatalf("the bot plays white; want black")
+	}
+	if got := g.Clock.Time(engine.Black).Main; got != 48*time.Second {
+		t.Errorf("the bot has %v left after thinking 12 s, want 48s", got)
 	}
 }

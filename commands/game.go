@@ -253,6 +253,11 @@ func (b *Bot) move(ctx context.Context, r *Request, g *storage.Game, m engine.Mo
 		// shown (apply clears the flag with this move).
 		unposted = fmt.Sprintf("(%s %s played %s earlier, but its board could not be posted here.)\n", stoneEmoji(last.Color), mention(g.Player(last.Color)), moveName(last))
 	}
+	// A move after the deadline ends the game on time, announced through
+	// the game's stored follow-up, not this interaction's (still unanswered).
+	if err := b.inTime(ctx, g, b.now()); err != nil {
+		return err
+	}
 	// This interaction's token is how a bot move made later in the
 	// background reaches the players (see postBoard); it is stored with
 	// the move at no extra cost.
@@ -285,19 +290,28 @@ func followupOf(it *discordgo.Interaction, at time.Time) *storage.Followup {
 	return &storage.Followup{InteractionID: it.ID, AppID: it.AppID, Token: it.Token, At: at, ChannelPosts: posts}
 }
 
+// inTime checks that the player to move in g still has time at now. When
+// they have not, the move does not count: the game is lost on time (unless
+// the scheduler, or another process, is ending it already) and the error
+// says so.
+func (b *Bot) inTime(ctx context.Context, g *storage.Game, now time.Time) error {
+	if !g.Clock.Flagged(now) {
+		return nil
+	}
+	deadline, loser := g.Clock.Deadline(), g.Clock.ToMove
+	if err := b.timeUp(ctx, g); err != nil && !errors.Is(err, ErrConflict) {
+		return err
+	}
+	return userErr(ErrGameOver, fmt.Sprintf("⌛ Too late: %s %s's time ran out <t:%d:R>, so the game is over.", stoneEmoji(loser), loser, deadline.Unix()))
+}
+
 // apply plays m on g and commits it: the archive when the game has a
 // result, the scoring phase after two passes, an update otherwise. Nothing
 // is written when the move is refused or the game changed in the meantime.
 func (b *Bot) apply(ctx context.Context, g *storage.Game, m engine.Move) (string, error) {
 	now := b.now()
-	if g.Clock.Flagged(now) {
-		// Too late: the move does not count, the game is lost on time
-		// (unless the scheduler got there first).
-		deadline := g.Clock.Deadline()
-		if err := b.timeUp(ctx, g); err != nil {
-			return "", err
-		}
-		return "", userErr(ErrGameOver, fmt.Sprintf("⌛ Too late: %s %s's time ran out <t:%d:R>, so the game is over.", stoneEmoji(g.Clock.ToMove), g.Clock.ToMove, deadline.Unix()))
+	if err := b.inTime(ctx, g, now); err != nil {
+		return "", err
 	}
 	before := g.Game.Captures(m.Color)
 	if err := g.Game.Play(m); err != nil {

@@ -1,0 +1,175 @@
+package commands
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+	"github.com/gobot-dev/gobot/engine"
+)
+
+// startClocked starts a 9×9 game between ann (black) and bob with clock
+// spec, and returns its first board.
+func startClocked(t *testing.T, tb *testBot, spec string) call {
+	t.Helper()
+	calls := tb.command(ann, "/go challenge opponent:bob size:9 color:black clock:"+spec)
+	if len(calls) != 2 || calls[1].Op != "edit" {
+		t.Fatalf("challenge with clock %s: %v", spec, calls)
+	}
+	calls = tb.press(bob, calls[1].buttonID(t, "Accept"))
+	if len(calls) != 2 {
+		t.Fatalf("accept: %v", calls)
+	}
+	return calls[1]
+}
+
+// TestLateMove: a move after the deadline is refused and ends the game on
+// time, once (the scheduler, running later, finds nothing to do).
+func TestLateMove(t *testing.T) {
+	tb := newTestBot(t)
+	startClocked(t, tb, "simple 30s")
+	only(t, tb.command(ann, "/go play move:E5"))
+	tb.advance(30 * time.Second)
+	calls := tb.command(bob, "/go play move:C3")
+	var reply, announce string
+	for _, c := range calls {
+		if c.Message != nil && c.Message.Ephemeral {
+			reply = c.text()
+		} else if strings.Contains(c.text(), "ran out of time") {
+			announce = c.text()
+		}
+	}
+	if !strings.HasPrefix(reply, "⌛ Too late: ⚪ white's time ran out <t:") {
+		t.Errorf("reply to a late move = %q", reply)
+	}
+	if !strings.Contains(announce, "wins on time · B+T") || !strings.Contains(announce, "annulled") {
+		t.Errorf("announcement = %q, want B+T, annulled (white made no move)", announce)
+	}
+	if _, err := tb.store.Game(context.Background(), channelID); err == nil {
+		t.Errorf("the game is still active")
+	}
+	tb.handleDueGames(context.Background())
+	if calls := tb.rec.take(); len(calls) != 0 {
+		t.Errorf("the scheduler acted again: %v", calls)
+	}
+}
+
+// TestClockFollowsTheGame: an undo gives the turn (and the clock) back; the
+// scoring phase stops the clock and resuming play starts it.
+func TestClockFollowsTheGame(t *testing.T) {
+	tb := newTestBot(t)
+	startClocked(t, tb, "absolute 10m")
+	tb.advance(time.Minute)
+	only(t, tb.command(ann, "/go play move:E5"))
+	g, _ := tb.store.Game(context.Background(), channelID)
+	if k := g.Clock; k.ToMove != engine.White || k.Time(engine.Black).Main != 9*time.Minute || len(k.Log) != 1 {
+		t.Fatalf("after ann's move the clock is %+v", k)
+	}
+	tb.advance(time.Minute)
+	only(t, tb.command(bob, "/go pass"))
+	tb.advance(time.Minute)
+	only(t, tb.command(ann, "/go pass"))
+	g, _ = tb.store.Game(context.Background(), channelID)
+	if g.Scoring == nil || g.Clock.Running() || !g.Due().Equal(g.Scoring.Deadline) {
+		t.Fatalf("in the scoring phase the clock runs (%+v) or the game is not due at the phase's end", g.Clock)
+	}
+	if got := g.Clock.Time(engine.Black).Main; got != 8*time.Minute {
+		t.Errorf("black has %v, want 8m", got)
+	}
+	tb.advance(time.Hour) // the scoring phase takes no time off anyone
+	resume := ""
+	for _, c := range tb.command(ann, "/go board") {
+		if id, ok := findButton(c, "Resume"); ok {
+			resume = id
+		}
+	}
+	if resume == "" {
+		t.Fatalf("no Resume play button")
+	}
+	tb.press(ann, resume)
+	g, _ = tb.store.Game(context.Background(), channelID)
+	if k := g.Clock; !k.Running() || k.ToMove != engine.White || !k.Deadline().Equal(tb.Bot.now().Add(9*time.Minute)) {
+		t.Errorf("after resuming play the clock is %+v, want white's 9 minutes running from now", k)
+	}
+}
+
+func findButton(c call, label string) (string, bool) {
+	if c.Message == nil {
+		return "", false
+	}
+	for _, row := range c.Message.Components {
+		ar, ok := row.(discordgo.ActionsRow)
+		if !ok {
+			continue
+		}
+		for _, comp := range ar.Components {
+			if b, ok := comp.(discordgo.Button); ok && strings.Contains(b.Label, label) {
+				return b.CustomID, true
+			}
+		}
+	}
+	return "", false
+}
+
+// TestVacation: a vacation pauses the correspondence turn the player has,
+// and the one that comes while they are away; ending it early gives the
+// unused days back; the allowance is 30 days a year.
+func TestVacation(t *testing.T) {
+	tb := newTestBot(t)
+	startGame(t, tb) // correspondence: ann to move, 3 days
+	start := tb.Bot.now()
+	reply := only(t, tb.command(ann, "/go vacation days:5"))
+	if !reply.Message.Ephemeral || !strings.Contains(reply.text(), "paused (now in 1 game") || !strings.Contains(reply.text(), "25 days of your 30 days for") {
+		t.Fatalf("vacation reply = %q", reply.text())
+	}
+	g, _ := tb.store.Game(context.Background(), channelID)
+	if want := start.Add(5*24*time.Hour + 3*24*time.Hour); !g.Clock.Deadline().Equal(want) {
+		t.Errorf("ann's deadline on vacation = %v, want %v (3 days after the 5 days)", g.Clock.Deadline(), want)
+	}
+	refused := func(line, want string) {
+		t.Helper()
+		c := only(t, tb.command(ann, line))
+		if !c.Message.Ephemeral || !strings.Contains(c.text(), want) {
+			t.Errorf("%s = %q, want %q", line, c.text(), want)
+		}
+	}
+	refused("/go vacation days:3", "already on vacation")
+	tb.advance(24 * time.Hour)
+	only(t, tb.command(ann, "/go play move:E5")) // moves while away: her clock did not run
+	g, _ = tb.store.Game(context.Background(), channelID)
+	if got := g.Clock.Time(engine.Black).Main; got != 4*24*time.Hour {
+		t.Errorf("ann has %v after a move on vacation, want 3 days + 1 day", got)
+	}
+	only(t, tb.command(bob, "/go play move:C3")) // ann's next turn starts paused
+	g, _ = tb.store.Game(context.Background(), channelID)
+	if want := start.Add(5*24*time.Hour + 4*24*time.Hour); !g.Clock.Deadline().Equal(want) {
+		t.Errorf("ann's new turn runs out at %v, want %v", g.Clock.Deadline(), want)
+	}
+	tb.advance(24 * time.Hour)
+	reply = only(t, tb.command(ann, "/go vacation end:true"))
+	if !strings.Contains(reply.text(), "Welcome back") || !strings.Contains(reply.text(), "28 days of your 30 days") {
+		t.Errorf("end of vacation = %q", reply.text())
+	}
+	g, _ = tb.store.Game(context.Background(), channelID)
+	if want := tb.Bot.now().Add(4 * 24 * time.Hour); !g.Clock.Deadline().Equal(want) {
+		t.Errorf("after the vacation ann's deadline = %v, want %v", g.Clock.Deadline(), want)
+	}
+	refused("/go vacation end:true", "not on vacation")
+	refused("/go vacation days:29", "more than your allowance: 28 days of your 30 days")
+}
+
+// TestLiveClockNoReminder: a live clock gets no reminder, and its board
+// shows both players' time.
+func TestLiveClockNoReminder(t *testing.T) {
+	tb := newTestBot(t)
+	board := startClocked(t, tb, "live")
+	if !strings.Contains(board.text(), "⏱ ⚫ 10 min + 5×30 s · ⚪ 10 min + 5×30 s · ⚫ black's time runs out <t:") {
+		t.Errorf("board = %q", board.text())
+	}
+	g, _ := tb.store.Game(context.Background(), channelID)
+	if !g.Due().Equal(g.Clock.Deadline()) {
+		t.Errorf("a live game is due at %v, want its deadline %v (no reminder)", g.Due(), g.Clock.Deadline())
+	}
+}
