@@ -499,6 +499,9 @@ func backup(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err != nil {
 		return err
 	}
+	if cfg.DatabaseURL != "" {
+		return errors.New("backup: the database is PostgreSQL (GOBOT_DATABASE_URL): back it up with pg_dump; gobot backup copies the bbolt file")
+	}
 	out := fs.Arg(0)
 	if err := storage.BackupTo(ctx, cfg.DBPath, backupSocket(cfg.DBPath), out); err != nil {
 		return err
