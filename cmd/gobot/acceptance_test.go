@@ -72,14 +72,7 @@ func TestAcceptanceManyWorkers(t *testing.T) {
 	// Play, killing a worker every few seconds, until the challenges have
 	// expired and been swept (each worker sweeps when it starts).
 	stop := make(chan struct{})
-	var wg sync.WaitGroup
-	for i, g := range games {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			drive(d, g, rand.New(rand.NewPCG(uint64(i), 7)), stop)
-		}()
-	}
+	playing := driveAll(d, games, 7, stop)
 	kills := 0
 	for time.Now().Before(expireAt.Add(5 * time.Second)) {
 		time.Sleep(3 * time.Second)
@@ -91,7 +84,7 @@ func TestAcceptanceManyWorkers(t *testing.T) {
 		c.waitUp(w)
 	}
 	close(stop)
-	wg.Wait()
+	playing()
 
 	// No game is stuck: every owed bot move gets made.
 	deadline := time.Now().Add(time.Minute)
@@ -254,17 +247,10 @@ func TestWorkersThroughput(t *testing.T) {
 		c := newCluster(t, d, dbURL, n, "GOBOT_MAX_SEARCHES=2")
 		games := startGames(t, d, 30, 24)
 		stop := make(chan struct{})
-		var wg sync.WaitGroup
-		for i, g := range games {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				drive(d, g, rand.New(rand.NewPCG(uint64(i), 11)), stop)
-			}()
-		}
+		playing := driveAll(d, games, 11, stop)
 		time.Sleep(load)
 		close(stop)
-		wg.Wait()
+		playing()
 		var lat []time.Duration
 		for _, g := range games {
 			lat = append(lat, g.latency...)

@@ -241,6 +241,20 @@ func drive(d *discordtest.Server, g *game, rng *rand.Rand, stop <-chan struct{})
 	}
 }
 
+// driveAll plays every game in its own goroutine (drive, seeded with seed)
+// until stop closes; the function it returns waits for them.
+func driveAll(d *discordtest.Server, games []*game, seed uint64, stop <-chan struct{}) (wait func()) {
+	var wg sync.WaitGroup
+	for i, g := range games {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			drive(d, g, rand.New(rand.NewPCG(uint64(i), seed)), stop)
+		}()
+	}
+	return wg.Wait
+}
+
 // storedMoves returns the points each colour played in the game in ch,
 // active or finished.
 func storedMoves(t *testing.T, s *storage.Postgres, g *game) (*storage.Game, map[engine.Color][]string) {
