@@ -41,6 +41,15 @@ func (b *Bot) channelFree(ctx context.Context, channelID string) error {
 	return err
 }
 
+// canStartThreads reports whether the interaction's app_permissions let
+// the bot start a game's thread in the channel. Without app_permissions
+// (a payload that lacks them) it assumes so; accepting the challenge then
+// finds out.
+func canStartThreads(it *discordgo.Interaction) bool {
+	const need = discordgo.PermissionCreatePublicThreads | discordgo.PermissionSendMessagesInThreads
+	return it.AppPermissions == 0 || it.AppPermissions&need == need
+}
+
 func (b *Bot) cmdChallenge(ctx context.Context, r *Request) error {
 	opp, ok := r.UserOption("opponent")
 	if !ok {
@@ -72,6 +81,9 @@ func (b *Bot) cmdChallenge(ctx context.Context, r *Request) error {
 	it := r.Interaction
 	if thread && it.GuildID == "" {
 		return userErr(ErrBadOption, "Threads exist only in server channels: challenge without `thread:` here.")
+	}
+	if thread && !canStartThreads(it) {
+		return userErr(ErrForbidden, "I may not create threads in this channel (I need Create Public Threads and Send Messages in Threads): challenge without `thread:`, or ask a moderator to give me those permissions.")
 	}
 	if !thread {
 		if err := b.channelFree(ctx, it.ChannelID); err != nil {

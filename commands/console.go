@@ -3,17 +3,18 @@ package commands
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"hash/fnv"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 	"unicode"
 
@@ -30,7 +31,12 @@ type ConsoleOptions struct {
 	Players Players
 	// BoardDir is the folder each board PNG is written to ("" for none).
 	BoardDir string
-	Options  Options // Logger, TTLs, Now; Discord, Store and Players are set by RunConsole
+	// StateFile, when set, keeps the console's state across restarts
+	// (JSON): its users' names, so that mentions of them read as names,
+	// and the last ID it handed out, so that no interaction, and so no
+	// game, ever gets an ID again, whatever the clock does.
+	StateFile string
+	Options   Options // Logger, TTLs, Now; Discord, Store and Players are set by RunConsole
 }
 
 // Console identifiers: one server with one channel.
@@ -56,7 +62,14 @@ func RunConsole(ctx context.Context, co ConsoleOptions) error {
 			return fmt.Errorf("commands: console board folder: %w", err)
 		}
 	}
-	cd := &consoleDiscord{out: co.Out, dir: co.BoardDir, store: co.Store, names: map[string]string{}}
+	now := co.Options.Now
+	if now == nil {
+		now = time.Now
+	}
+	cd := &consoleDiscord{out: co.Out, dir: co.BoardDir, store: co.Store, names: map[string]string{}, stateFile: co.StateFile, now: now}
+	if err := cd.loadState(); err != nil {
+		return err
+	}
 	opts := co.Options
 	opts.AppID, opts.Discord, opts.Store, opts.Players = consoleAppID, cd, co.Store, co.Players
 	bot, err := New(opts)
@@ -68,7 +81,6 @@ func RunConsole(ctx context.Context, co ConsoleOptions) error {
 	user := cd.user(co.User)
 	cd.printf("gobot console: you are %s. Type /go help, /press N for buttons, /as NAME to switch user, /quit to leave.\n", user.Username)
 	sc := bufio.NewScanner(co.In)
-	var seq atomic.Int64
 	for {
 		cd.printf("%s> ", user.Username)
 		if !sc.Scan() {
@@ -89,7 +101,7 @@ func RunConsole(ctx context.Context, co ConsoleOptions) error {
 			cd.printf("You are now %s.\n", user.Username)
 			continue
 		}
-		it, err := cd.interaction(line, defs, user, seq.Add(1))
+		it, err := cd.interaction(line, defs, user)
 		if err != nil {
 			cd.printf("%v\n", err)
 			continue
@@ -110,9 +122,78 @@ func consoleUser(name string) *discordgo.User {
 func (cd *consoleDiscord) user(name string) *discordgo.User {
 	u := consoleUser(name)
 	cd.mu.Lock()
-	cd.names[u.ID] = u.Username
+	cd.remember(u.ID, u.Username)
 	cd.mu.Unlock()
 	return u
+}
+
+// remember keeps a user's name, in StateFile too when it is new. The
+// caller holds mu.
+func (cd *consoleDiscord) remember(id, name string) {
+	if cd.names[id] == name {
+		return
+	}
+	cd.names[id] = name
+	cd.saveState()
+}
+
+// consoleState is what StateFile holds.
+type consoleState struct {
+	Names  map[string]string `json:"names"` // user ID -> name
+	LastID int64             `json:"last_id,string"`
+}
+
+// saveState writes StateFile, saying so when it cannot. The caller holds mu.
+func (cd *consoleDiscord) saveState() {
+	if cd.stateFile == "" {
+		return
+	}
+	data, err := json.MarshalIndent(consoleState{Names: cd.names, LastID: cd.lastID}, "", "  ")
+	if err == nil {
+		err = os.WriteFile(cd.stateFile, data, 0o644)
+	}
+	if err != nil {
+		fmt.Fprintf(cd.out, "(could not save the console state in %s: %v)\n", cd.stateFile, err)
+	}
+}
+
+// loadState reads StateFile; a missing file is a fresh state.
+func (cd *consoleDiscord) loadState() error {
+	if cd.stateFile == "" {
+		return nil
+	}
+	data, err := os.ReadFile(cd.stateFile)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	var st consoleState
+	if err == nil {
+		err = json.Unmarshal(data, &st)
+	}
+	if err != nil {
+		return fmt.Errorf("commands: console state %s: %w", cd.stateFile, err)
+	}
+	if st.Names != nil {
+		cd.names = st.Names
+	}
+	cd.lastID = st.LastID
+	return nil
+}
+
+// discordEpoch is the start of Discord's snowflakes (2015-01-01, in ms).
+const discordEpoch = 1420070400000
+
+// nextID returns a new snowflake for an interaction or a message: the time
+// in milliseconds since Discord's epoch above 22 bits of sequence, as
+// Discord makes them, always above the previous one (kept in StateFile).
+// Games take their interaction's ID, so IDs must not repeat after a
+// restart. The caller holds mu.
+func (cd *consoleDiscord) nextID() string {
+	ms := cd.now().UnixMilli() - discordEpoch
+	id := max(ms<<22, cd.lastID+1)
+	cd.lastID = id
+	cd.saveState()
+	return strconv.FormatInt(id, 10)
 }
 
 // consoleDiscord is the Discord of the console: it prints.
@@ -121,10 +202,14 @@ type consoleDiscord struct {
 	dir   string
 	store Store
 
+	stateFile string
+	now       func() time.Time
+
 	mu      sync.Mutex
 	buttons []discordgo.Button
 	lastMsg *discordgo.Message
 	msgs    int
+	lastID  int64             // the last snowflake handed out
 	names   map[string]string // user ID -> name, for showing mentions
 }
 
@@ -137,9 +222,12 @@ func (cd *consoleDiscord) printf(format string, a ...any) {
 }
 
 // interaction parses a console line into the interaction Discord would send.
-func (cd *consoleDiscord) interaction(line string, defs []*discordgo.ApplicationCommand, user *discordgo.User, seq int64) (*discordgo.Interaction, error) {
+func (cd *consoleDiscord) interaction(line string, defs []*discordgo.ApplicationCommand, user *discordgo.User) (*discordgo.Interaction, error) {
+	cd.mu.Lock()
+	id := cd.nextID()
+	cd.mu.Unlock()
 	it := &discordgo.Interaction{
-		ID: strconv.FormatInt(200000000000000000+seq, 10), AppID: consoleAppID, Token: "console-" + strconv.FormatInt(seq, 10),
+		ID: id, AppID: consoleAppID, Token: "console-" + id,
 		GuildID: consoleGuild, ChannelID: consoleChannel, Version: 1,
 		Member: &discordgo.Member{User: user, Permissions: discordgo.PermissionManageMessages},
 	}
@@ -163,7 +251,7 @@ func (cd *consoleDiscord) interaction(line string, defs []*discordgo.Application
 		return it, nil
 	}
 	cd.mu.Lock()
-	data, focused, err := parseSlash(line, defs, cd.names)
+	data, focused, err := parseSlash(line, defs, cd.remember)
 	cd.mu.Unlock()
 	if err != nil {
 		return nil, err
@@ -179,7 +267,7 @@ func (cd *consoleDiscord) interaction(line string, defs []*discordgo.Application
 // parseSlash reads "/go sub name:value ..." against the command
 // definitions, typing each value as Discord would and checking required
 // options, as the Discord client does before sending.
-func parseSlash(line string, defs []*discordgo.ApplicationCommand, names map[string]string) (discordgo.ApplicationCommandInteractionData, bool, error) {
+func parseSlash(line string, defs []*discordgo.ApplicationCommand, remember func(id, name string)) (discordgo.ApplicationCommandInteractionData, bool, error) {
 	var data discordgo.ApplicationCommandInteractionData
 	words := strings.Fields(line)
 	if len(words) == 0 || !strings.HasPrefix(words[0], "/") {
@@ -272,8 +360,8 @@ func parseSlash(line string, defs []*discordgo.ApplicationCommand, names map[str
 			opt.Value = b
 		case discordgo.ApplicationCommandOptionUser:
 			u := consoleUser(strings.TrimLeftFunc(val, func(r rune) bool { return r == '@' || unicode.IsSpace(r) }))
-			if names != nil {
-				names[u.ID] = u.Username
+			if remember != nil {
+				remember(u.ID, u.Username)
 			}
 			data.Resolved.Users[u.ID] = u
 			opt.Value = u.ID
@@ -298,7 +386,7 @@ func (cd *consoleDiscord) show(where string, m *Message) *discordgo.Message {
 	cd.mu.Lock()
 	defer cd.mu.Unlock()
 	cd.msgs++
-	msg := &discordgo.Message{ID: strconv.Itoa(400000000000000000 + cd.msgs), ChannelID: consoleChannel, Content: m.Content}
+	msg := &discordgo.Message{ID: cd.nextID(), ChannelID: consoleChannel, Content: m.Content}
 	w := cd.out
 	prefix := "gobot"
 	if m.Ephemeral {
@@ -369,27 +457,89 @@ func (cd *consoleDiscord) show(where string, m *Message) *discordgo.Message {
 }
 
 var (
-	mentionRe   = regexp.MustCompile(`<@!?(\d+)>`)
-	timestampRe = regexp.MustCompile(`<t:(\d+):R>`)
+	mentionRe   = regexp.MustCompile(`<(@!?|@&|#)(\d+)>`)
+	timestampRe = regexp.MustCompile(`<t:(-?\d+)(?::([tTdDfFR]))?>`)
 )
 
-// plain shows Discord markup as a terminal can: mentions as @name,
-// timestamps as times, no bold or subtext marks. The caller holds mu.
+// plain shows Discord markup as a terminal can: user mentions as @name
+// (role and channel mentions as @role and #channel), timestamps in every
+// style Discord has (<t:UNIX:R> as "in 5 minutes" or "3 hours ago"), no
+// bold or subtext marks. The caller holds mu.
 func (cd *consoleDiscord) plain(s string) string {
 	s = mentionRe.ReplaceAllStringFunc(s, func(m string) string {
-		id := mentionRe.FindStringSubmatch(m)[1]
-		if n, ok := cd.names[id]; ok {
+		sub := mentionRe.FindStringSubmatch(m)
+		switch sub[1] {
+		case "@&":
+			return "@role"
+		case "#":
+			if sub[2] == consoleChannel {
+				return "#console"
+			}
+			return "#channel"
+		}
+		if n, ok := cd.names[sub[2]]; ok {
 			return "@" + n
 		}
-		return "@" + id
+		return "@user"
 	})
 	s = timestampRe.ReplaceAllStringFunc(s, func(m string) string {
-		sec, _ := strconv.ParseInt(timestampRe.FindStringSubmatch(m)[1], 10, 64)
-		return "at " + time.Unix(sec, 0).Format("2006-01-02 15:04")
+		sub := timestampRe.FindStringSubmatch(m)
+		sec, err := strconv.ParseInt(sub[1], 10, 64)
+		if err != nil {
+			return m
+		}
+		return discordTime(time.Unix(sec, 0).In(time.Local), sub[2], cd.now())
 	})
 	s = strings.ReplaceAll(s, "**", "")
 	s = strings.ReplaceAll(s, "-# ", "")
 	return s
+}
+
+// discordTime writes t as Discord shows a timestamp of the given style
+// (t, T, d, D, f, F, R; f when empty) to someone whose clock reads now.
+func discordTime(t time.Time, style string, now time.Time) string {
+	switch style {
+	case "t":
+		return t.Format("15:04")
+	case "T":
+		return t.Format("15:04:05")
+	case "d":
+		return t.Format("2006-01-02")
+	case "D":
+		return t.Format("2 January 2006")
+	case "F":
+		return t.Format("Monday, 2 January 2006 15:04")
+	case "R":
+		d := t.Sub(now)
+		past := d < 0
+		if past {
+			d = -d
+		}
+		var n int64
+		var unit string
+		switch {
+		case d < time.Minute:
+			n, unit = int64(d/time.Second), "second"
+		case d < time.Hour:
+			n, unit = int64(d/time.Minute), "minute"
+		case d < 24*time.Hour:
+			n, unit = int64(d/time.Hour), "hour"
+		case d < 30*24*time.Hour:
+			n, unit = int64(d/(24*time.Hour)), "day"
+		case d < 365*24*time.Hour:
+			n, unit = int64(d/(30*24*time.Hour)), "month"
+		default:
+			n, unit = int64(d/(365*24*time.Hour)), "year"
+		}
+		if n != 1 {
+			unit += "s"
+		}
+		if past {
+			return fmt.Sprintf("%d %s ago", n, unit)
+		}
+		return fmt.Sprintf("in %d %s", n, unit)
+	}
+	return t.Format("2 January 2006 15:04")
 }
 
 func (cd *consoleDiscord) Callback(ctx context.Context, it *discordgo.Interaction, r *Response) error {
@@ -423,7 +573,7 @@ func (cd *consoleDiscord) Original(ctx context.Context, it *discordgo.Interactio
 	cd.mu.Lock()
 	defer cd.mu.Unlock()
 	cd.msgs++
-	return &discordgo.Message{ID: strconv.Itoa(400000000000000000 + cd.msgs), ChannelID: it.ChannelID}, nil
+	return &discordgo.Message{ID: cd.nextID(), ChannelID: it.ChannelID}, nil
 }
 
 func (cd *consoleDiscord) DeleteOriginal(ctx context.Context, it *discordgo.Interaction) error {

@@ -2,12 +2,14 @@ package commands
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gobot-dev/gobot/storage"
 )
@@ -67,5 +69,68 @@ func TestConsole(t *testing.T) {
 	data, _ := os.ReadFile(pngs[0])
 	if !strings.HasPrefix(string(data), "\x89PNG") {
 		t.Fatalf("%s is not a PNG", pngs[0])
+	}
+}
+
+// TestConsoleRestart: a console restarted on the same database and state
+// file, with its clock set back, gives new games new IDs (the first
+// session's game is over, the second starts at once instead of finding
+// "a game already running"), and still knows its users' names.
+func TestConsoleRestart(t *testing.T) {
+	dir := t.TempDir()
+	clock := time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
+	store, err := storage.Open(filepath.Join(dir, "console.db"), storage.Options{Now: func() time.Time { return clock }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	state := filepath.Join(dir, "console.json")
+	session := func(lines ...string) string {
+		var out strings.Builder
+		err := RunConsole(context.Background(), ConsoleOptions{
+			In: strings.NewReader(strings.Join(append(lines, "/quit"), "\n")), Out: &out, User: "ann",
+			Store: store, Players: testPlayers{}, StateFile: state,
+			Options: Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Now: func() time.Time { return clock }},
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out.String()
+	}
+	session("/go challenge opponent:bob size:9", "/as bob", "/press 1", "/go resign")
+	first, err := store.PlayerGames(context.Background(), consoleUser("ann").ID, 0)
+	if err != nil || len(first) != 1 {
+		t.Fatalf("after the first session: %d games, %v", len(first), err)
+	}
+	clock = clock.Add(-time.Hour) // the clock went back
+	out := session("/go stats player:bob", "/go challenge opponent:bob size:9", "/as bob", "/press 1", "/go resign")
+	games, _ := store.PlayerGames(context.Background(), consoleUser("ann").ID, 0)
+	if len(games) != 2 || games[0].ID == games[1].ID {
+		t.Fatalf("after the restart: games %v, want two with different IDs\n%s", games, out)
+	}
+	if strings.Contains(out, "already running") || strings.Contains(out, "already archived") {
+		t.Errorf("the restarted console collided with the first game:\n%s", out)
+	}
+	if !strings.Contains(out, "@bob") || strings.Contains(out, "@user") || strings.Contains(out, "<@") {
+		t.Errorf("after the restart mentions do not read as names:\n%s", out)
+	}
+}
+
+func TestConsoleMarkup(t *testing.T) {
+	now := time.Date(2026, 5, 1, 12, 0, 0, 0, time.Local)
+	cd := &consoleDiscord{names: map[string]string{"42": "ann"}, now: func() time.Time { return now }}
+	at := now.Add(90 * time.Minute).Unix()
+	for in, want := range map[string]string{
+		"<@42> and <@!42>, <@7>":                                     "@ann and @ann, @user",
+		"<@&5> in <#" + consoleChannel + ">":                         "@role in #console",
+		fmt.Sprintf("ends <t:%d:R>", at):                             "ends in 1 hour",
+		fmt.Sprintf("was <t:%d:R>", now.Add(-3*24*time.Hour).Unix()): "was 3 days ago",
+		fmt.Sprintf("<t:%d:t> <t:%d:d>", at, at):                     now.Add(90*time.Minute).Format("15:04") + " " + now.Format("2006-01-02"),
+		fmt.Sprintf("<t:%d>", at):                                    now.Add(90 * time.Minute).Format("2 January 2006 15:04"),
+		"**bold** -# small":                                          "bold small",
+	} {
+		if got := cd.plain(in); got != want {
+			t.Errorf("plain(%q) = %q, want %q", in, got, want)
+		}
 	}
 }

@@ -205,3 +205,23 @@ func TestE2EHistory(t *testing.T) {
 	e.refused(e.d.Click(carol, m, "sgf/"+hidden), "was played on another server")
 	e.refused(e.slash(ch, carol, "history", discordtest.UserOpt("player", alice), discordtest.Int("page", 3)), "There is no page 3: <@"+alice.ID+"> has 2 pages of games you can see")
 }
+
+// TestE2EThreadPermission: in a channel where the bot may not create
+// threads, a thread:true challenge is refused at once, to the challenger,
+// from the interaction's app_permissions; nothing is stored or posted.
+func TestE2EThreadPermission(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	ch := e.d.GuildChannel("no-threads")
+	ch.AppPermissions = discordtest.PermBot &^ discordtest.PermCreatePublicThreads
+	alice, bob := e.d.NewUser("alice"), e.d.NewUser("bob")
+	it := e.slash(ch, alice, "challenge", discordtest.UserOpt("opponent", bob), discordtest.Int("size", 9), discordtest.Bool("thread", true))
+	e.refused(it, "I may not create threads in this channel (I need Create Public Threads and Send Messages in Threads)")
+	if _, err := e.store.Challenge(context.Background(), it.ID); err == nil {
+		t.Errorf("the refused challenge was stored")
+	}
+	// Without thread: the challenge goes ahead in the channel.
+	if m := e.newChallenge(e.slash(ch, alice, "challenge", discordtest.UserOpt("opponent", bob), discordtest.Int("size", 9))); m.Ephemeral {
+		t.Errorf("a challenge without thread: was refused: %q", m.Text())
+	}
+}

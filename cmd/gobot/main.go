@@ -384,7 +384,7 @@ func console(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	}
 	defer closePlayers()
 	return commands.RunConsole(ctx, commands.ConsoleOptions{
-		In: stdin, Out: stdout, User: *user, Store: store, Players: players, BoardDir: *boards,
+		In: stdin, Out: stdout, User: *user, Store: store, Players: players, BoardDir: *boards, StateFile: *db + ".console.json",
 		Options: commands.Options{Logger: log, ChallengeTTL: cfg.ChallengeTTL, ScoringTTL: cfg.ScoringTTL, DefaultClock: &cfg.DefaultClock, BotWorkers: cfg.MaxSearches},
 	})
 }

@@ -111,6 +111,9 @@ type Channel struct {
 	// interaction responses and follow-ups reach it; channel endpoints
 	// answer 403 Missing Access.
 	Private bool
+	// AppPermissions are the bot's permissions in a guild channel, as
+	// interactions there report them; zero means PermBot.
+	AppPermissions uint64
 }
 
 func (c *Channel) object() map[string]any {
@@ -244,7 +247,11 @@ func (s *Server) base(typ int, ch *Channel, u User) *Interaction {
 				"permissions": strconv.FormatUint(u.perms(), 10), "nick": nil, "avatar": nil,
 				"deaf": false, "mute": false, "flags": 0, "pending": false, "premium_since": nil,
 			}
-			p["app_permissions"] = strconv.FormatUint(PermBot, 10)
+			perms := ch.AppPermissions
+			if perms == 0 {
+				perms = PermBot
+			}
+			p["app_permissions"] = strconv.FormatUint(perms, 10)
 			p["context"] = 0 // GUILD
 			p["authorizing_integration_owners"] = map[string]any{"0": ch.GuildID}
 		} else if ch.Private {

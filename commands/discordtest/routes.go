@@ -202,6 +202,9 @@ func startThread(s *Server, r *restRequest) restResponse {
 	if parent.Type != ChannelGuildText {
 		return refuse(http.StatusBadRequest, 50024, "Cannot execute action on this channel type (%d)", parent.Type)
 	}
+	if parent.AppPermissions != 0 && parent.AppPermissions&PermCreatePublicThreads == 0 {
+		return refuse(http.StatusForbidden, 50013, "Missing Permissions")
+	}
 	name, _ := r.object()["name"].(string)
 	c := &Channel{ID: s.nextID(), Type: ChannelPublicThread, GuildID: parent.GuildID, Name: name, ParentID: parent.ID}
 	if id := r.params["message_id"]; id != "" {
