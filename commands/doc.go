@@ -28,7 +28,19 @@
 // pooled body reads, PING, answers within Discord's 3 seconds, a replayed
 // interaction answered with its first answer) and RunConsole (a terminal that
 // types the same commands). Bot.Run does the background work: expired
-// challenges and scoring phases, and the workers that make owed bot moves.
+// challenges, the workers that make owed bot moves, and the clocks.
+//
+// Every game has a clock (engine/clock; clock.go here). One scheduler,
+// runClocks, handles every deadline: it reads the earliest from the
+// store's deadline index (NextDue), sleeps until it on Options.After, and
+// handles what is due (DueGames): the end of a scoring phase, a reminder
+// (once per move, correspondence clocks only), a loss on time (annulled
+// before two moves of one's own). A write wakes it (kickClocks); it is
+// re-armed from the store at every start, after crediting running clocks
+// with the time since the last heartbeat (CreditOutage). It starts no
+// timer or goroutine per game, and several processes may run it: the
+// version-checked write makes each visible effect happen, and be
+// announced, once.
 //
 // A bot move is owed, never made inline: the game write that hands the
 // turn to a bot queues its move in the store (the BotQueue the Store

@@ -253,38 +253,24 @@ func (k *Clock) Play(now time.Time) error {
 		return fmt.Errorf("%w: %s's deadline was %s", ErrFlagged, strings.ToLower(k.ToMove.String()), k.Deadline().UTC().Format(time.RFC3339))
 	}
 	c := k.ToMove
-	t := k.player(c)
-	e := k.spent(now)
+	t := k.Left(c, now) // the time this turn used charged, overtime entered
 	cc := k.Control
 	switch cc.System {
-	case Absolute:
-		t.Main -= e
+	case Simple:
+		t.Main = 0 // nothing carries over
 	case Fischer:
-		t.Main = min(t.Main-e+cc.Increment, cc.Max)
+		t.Main = min(t.Main+cc.Increment, cc.Max)
 	case ByoYomi:
-		if e < t.Main {
-			t.Main -= e
-			break
-		}
-		over := e - t.Main
-		t.Main = 0
-		t.Periods -= int(over / cc.Period) // a period not used up resets
+		t.Period = 0 // a period not used up starts afresh
 	case Canadian:
 		if t.Stones == 0 {
-			if e < t.Main {
-				t.Main -= e
-				break
-			}
-			t.Period, t.Stones = cc.Period-(e-t.Main), cc.Stones
-			t.Main = 0
-		} else {
-			t.Period -= e
+			break // still in main time
 		}
-		t.Stones--
-		if t.Stones == 0 { // the period's moves are made: a fresh period
+		if t.Stones--; t.Stones == 0 { // the period's moves are made: a fresh period
 			t.Period, t.Stones = cc.Period, cc.Stones
 		}
 	}
+	*k.player(c) = t
 	k.Start(c.Opponent(), now)
 	return nil
 }
