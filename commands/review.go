@@ -426,7 +426,7 @@ func (b *Bot) estimate(ctx context.Context, r *Request, g *engine.Game, what str
 		return err
 	}
 	dead := render.DeadByOwnership(b0, est.Ownership, 0.5)
-	lead := leadText(est.Score)
+	lead := review.ScoreText(est.Score)
 	n := g.Size()
 	name := fmt.Sprintf("estimate-%d.png", g.MoveCount())
 	alt := fmt.Sprintf("Ownership estimate of the %d×%d board after move %d: %s, give or take %.0f points; %d dead-looking %s crossed out.",
@@ -441,17 +441,4 @@ func (b *Bot) estimate(ctx context.Context, r *Request, g *engine.Game, what str
 		Ephemeral:       private,
 		AllowedMentions: noMentions(),
 	})
-}
-
-// leadText says who leads by how much, to the nearest half point: "B+4.5",
-// "W+12", "even".
-func leadText(black float64) string {
-	half := math.Round(2*black) / 2
-	switch {
-	case half > 0:
-		return "B+" + engine.FormatKomi(half)
-	case half < 0:
-		return "W+" + engine.FormatKomi(-half)
-	}
-	return "even"
 }

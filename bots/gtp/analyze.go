@@ -72,17 +72,10 @@ func (c *Client) stream(ctx context.Context, command string, d time.Duration) (s
 	wait := time.NewTimer(d)
 	defer wait.Stop()
 	select {
-	case <-wait.C:
 	case r := <-p.responses:
 		// The engine answered at once: a refusal or an error.
-		if r.err != nil {
-			c.kill()
-			return "", fmt.Errorf("%s: %s: %w%s", c.spec.Name, command, r.err, p.tail())
-		}
-		if !r.ok {
-			return "", fmt.Errorf("%s: %s: %q: %w", c.spec.Name, command, r.text, ErrFailed)
-		}
-		return r.text, nil
+		return c.answer(p, r, id, command)
+	case <-wait.C:
 	case <-ctx.Done():
 		c.kill()
 		return "", fmt.Errorf("%s: %s: %w", c.spec.Name, command, ctx.Err())
@@ -98,18 +91,7 @@ func (c *Client) stream(ctx context.Context, command string, d time.Duration) (s
 	defer timeout.Stop()
 	select {
 	case r := <-p.responses:
-		if r.err != nil {
-			c.kill()
-			return "", fmt.Errorf("%s: %s: %w%s", c.spec.Name, command, r.err, p.tail())
-		}
-		if r.id != id && r.id != -1 {
-			c.kill()
-			return "", fmt.Errorf("%s: %s: answer for command %d, want %d: %w", c.spec.Name, command, r.id, id, ErrProtocol)
-		}
-		if !r.ok {
-			return "", fmt.Errorf("%s: %s: %q: %w", c.spec.Name, command, r.text, ErrFailed)
-		}
-		return r.text, nil
+		return c.answer(p, r, id, command)
 	case <-timeout.C:
 		c.kill()
 		return "", fmt.Errorf("%s: %s: not stopped within %v: %w", c.spec.Name, command, c.opts.timeout(), ErrTimeout)

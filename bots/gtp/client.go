@@ -199,18 +199,7 @@ func (c *Client) send(ctx context.Context, timeout time.Duration, command string
 	defer timer.Stop()
 	select {
 	case r := <-p.responses:
-		if r.err != nil {
-			c.kill()
-			return "", fmt.Errorf("%s: %s: %w%s", c.spec.Name, command, r.err, p.tail())
-		}
-		if r.id != id && r.id != -1 {
-			c.kill()
-			return "", fmt.Errorf("%s: %s: answer for command %d, want %d: %w", c.spec.Name, command, r.id, id, ErrProtocol)
-		}
-		if !r.ok {
-			return "", fmt.Errorf("%s: %s: %q: %w", c.spec.Name, command, r.text, ErrFailed)
-		}
-		return r.text, nil
+		return c.answer(p, r, id, command)
 	case <-timer.C:
 		c.kill()
 		return "", fmt.Errorf("%s: %s: no answer in %v: %w", c.spec.Name, command, timeout, ErrTimeout)
@@ -229,6 +218,24 @@ func (c *Client) send(ctx context.Context, timeout time.Duration, command string
 		c.kill()
 		return "", fmt.Errorf("%s: %s: %w", c.spec.Name, command, ErrClosed)
 	}
+}
+
+// answer checks the engine's answer r to command number id of process p:
+// a failure to read one or an answer to another command kills the
+// process, a "?" answer is ErrFailed; c.mu is held.
+func (c *Client) answer(p *process, r response, id int, command string) (string, error) {
+	if r.err != nil {
+		c.kill()
+		return "", fmt.Errorf("%s: %s: %w%s", c.spec.Name, command, r.err, p.tail())
+	}
+	if r.id != id && r.id != -1 {
+		c.kill()
+		return "", fmt.Errorf("%s: %s: answer for command %d, want %d: %w", c.spec.Name, command, r.id, id, ErrProtocol)
+	}
+	if !r.ok {
+		return "", fmt.Errorf("%s: %s: %q: %w", c.spec.Name, command, r.text, ErrFailed)
+	}
+	return r.text, nil
 }
 
 // kill ends the process and forgets what its board held; c.mu is held.

@@ -10,16 +10,16 @@ import (
 
 // Playouts returns the playout budget per position of the built-in
 // engine's reviews on a board of the given size: chosen so that a 60-move
-// 9×9 game reviews in about 10 s and a 250-move 19×19 game in about 90 s
-// on one core.
+// 9×9 game reviews in about 7 s and a 250-move 19×19 game in about 60 s of
+// one core's time (the targets are 10 s and 90 s; see bench_test.go).
 func Playouts(size int) int {
 	switch {
 	case size <= 9:
-		return 1200
+		return 2500
 	case size <= 13:
-		return 800
+		return 1800
 	}
-	return 450
+	return 1500
 }
 
 // MCTS judges positions with the built-in Monte Carlo engine on one

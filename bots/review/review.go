@@ -372,7 +372,7 @@ func (r *Review) Paragraph() string {
 		parts = append(parts, fmt.Sprintf("The biggest swing was move %d (%s %s).", s.Swing, m.Color.Letter(), m.Move))
 	}
 	if s.Resigned {
-		parts = append(parts, fmt.Sprintf("When the game ended the position was worth about %s.", scoreText(s.FinalScore)))
+		parts = append(parts, fmt.Sprintf("When the game ended the engine counted about %s.", ScoreText(s.FinalScore)))
 	}
 	parts = append(parts, fmt.Sprintf("Average loss of winning chance per move: Black %.1f%%, White %.1f%%.",
 		100*s.AvgLoss[0], 100*s.AvgLoss[1]))
@@ -387,9 +387,9 @@ func name(c engine.Color) string {
 	return "Black"
 }
 
-// scoreText writes Black's lead as a result: "B+4.5", "W+12.5", "a tie",
-// to the nearest half point.
-func scoreText(lead float64) string {
+// ScoreText writes Black's lead as a result, to the nearest half point:
+// "B+4.5", "W+12", "even".
+func ScoreText(lead float64) string {
 	half := math.Round(2*lead) / 2
 	switch {
 	case half > 0:
@@ -397,5 +397,5 @@ func scoreText(lead float64) string {
 	case half < 0:
 		return "W+" + engine.FormatKomi(-half)
 	}
-	return "a tie"
+	return "even"
 }

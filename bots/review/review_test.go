@@ -161,7 +161,7 @@ func TestRun(t *testing.T) {
 		t.Errorf("summary = %+v, want White's win by resignation turning at move 3", s)
 	}
 	p := r.Paragraph()
-	for _, want := range []string{"The game turned at move 3 (B G7): White took the lead", "worth about W+0.5", "Black 17.5%, White 5.0%"} {
+	for _, want := range []string{"The game turned at move 3 (B G7): White took the lead", "the engine counted about W+0.5", "Black 17.5%, White 5.0%"} {
 		if !strings.Contains(p, want) {
 			t.Errorf("Paragraph() = %q, want it to contain %q", p, want)
 		}
