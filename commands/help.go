@@ -55,7 +55,7 @@ func helpText(levels []Level, challengeTTL, scoringTTL time.Duration, defaultClo
 				"`/go history player: page:` lists someone's games, with Previous / Next and an SGF button for each. " +
 				"You may see the games you played and the games of this server."},
 			{Name: "Review and estimate", Value: "`/go review game:` reviews a finished game (default: the last one here): a graph of Black's winning chance " +
-				"with the three biggest swings, each player's three biggest mistakes on a board with the better move ringed and its line numbered, " +
+				"with the three biggest swings, each player's three costliest mistakes (in points) on a board with the better move ringed and its line numbered, " +
 				"and a summary; in a thread where I may start one. A second request comes from the archive at once, and " +
 				"`/go sgf game: review:true` writes the review into the record. `/go estimate` shows the score estimate with ownership " +
 				"(spectators at any time, privately during a rated game; players after the game)."},

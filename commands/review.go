@@ -200,7 +200,7 @@ func (b *Bot) postReview(ctx context.Context, r *Request, a *storage.Archived, g
 		AllowedMentions: noMentions(),
 	}
 	if len(boards) == 0 {
-		summary.Content = clip(summary.Content+"\nNo move lost more than "+pct(review.MinLoss)+" of its player's winning chance.", 2000)
+		summary.Content = clip(summary.Content+fmt.Sprintf("\nNo move lost %.0f points or more.", review.MinPoints), 2000)
 	}
 	if r.Interaction.GuildID != "" {
 		th, err := b.opts.Discord.StartThread(ctx, r.Interaction.ChannelID, clip("Review: "+plainName(a.Black)+" vs "+plainName(a.White), 100))
@@ -301,9 +301,10 @@ func mistakeBoards(a *storage.Archived, g *engine.Game, rv *review.Review) ([]pi
 }
 
 // mistakeLine is a mistake in one line: "Move 37 · ⚫ C4 · win chance 62% →
-// 38% · better: D5".
+// 38% · 9 points lost · better: D5".
 func mistakeLine(m review.Mistake) string {
-	return fmt.Sprintf("Move %d · %s %s · win chance %s → %s · better: %s", m.Number, stoneEmoji(m.Color), m.Move, pct(m.Before), pct(m.After), m.Best)
+	return fmt.Sprintf("Move %d · %s %s · win chance %s → %s · %.0f points lost · better: %s",
+		m.Number, stoneEmoji(m.Color), m.Move, pct(m.Before), pct(m.After), m.Loss, m.Best)
 }
 
 // parseLine reads a variation in GTP notation whose first move is c's;

@@ -18,8 +18,13 @@ const Format = 1
 const MistakesPerPlayer = 3
 
 // MinLoss is the smallest drop of a player's winning chance (0 to 1) that
-// counts as a mistake: below it the engine's judgement is noise.
+// counts in the graph's swings and the average loss: below it the
+// engine's judgement is noise.
 const MinLoss = 0.03
+
+// MinPoints is the smallest number of points a move must lose to count as
+// a mistake.
+const MinPoints = 2.0
 
 // Review is the judgement of a whole game.
 type Review struct {
@@ -63,10 +68,13 @@ type Mistake struct {
 	Color  engine.Color `json:"color"`
 	Move   string       `json:"move"`
 	// Before and After are the player's own winning chances before and
-	// after the move; Loss is Before-After.
+	// after the move.
 	Before float64 `json:"before"`
 	After  float64 `json:"after"`
-	Loss   float64 `json:"loss"`
+	// Loss is what the move lost, in the unit of the series it was
+	// selected from: points, in a review (the drop of the player's
+	// expected lead).
+	Loss float64 `json:"loss"`
 	// Best and PV are what the engine preferred in the position before
 	// the move, and its variation (at most 6 moves, starting with Best).
 	Best string   `json:"best"`
@@ -192,16 +200,25 @@ func (r *Review) finish(res engine.Result, hasResult bool) {
 	for i, m := range r.Moves {
 		movers[i] = m.Color
 	}
+	// Mistakes are ranked by the points they lose: the win rate of a
+	// playout engine saturates (a blunder in a position it already
+	// judges lost costs little winning chance) and sways with the side
+	// to move, while the expected score keeps counting the stones lost.
 	// A move the engine itself preferred is no mistake, whatever the
 	// noise of the next judgement says.
+	scores := make([]float64, len(r.Positions))
+	for i, p := range r.Positions {
+		scores[i] = p.Score
+	}
 	per := map[engine.Color]int{}
-	for _, c := range SelectMistakes(wr, movers, len(movers)) {
+	for _, c := range SelectMistakes(scores, movers, len(movers), MinPoints) {
 		m := r.Moves[c.Number-1]
 		before := r.Positions[c.Number-1]
 		if m.Move == before.Best || per[c.Color] == MistakesPerPlayer {
 			continue
 		}
 		per[c.Color]++
+		c.Before, c.After = own(wr[c.Number-1], c.Color), own(wr[c.Number], c.Color)
 		c.Move, c.Best = m.Move, before.Best
 		c.PV = before.PV[:min(len(before.PV), 6)]
 		r.Mistakes = append(r.Mistakes, c)
@@ -235,24 +252,28 @@ func (r *Review) Winrates() []float64 {
 	return wr
 }
 
-// SelectMistakes picks the biggest mistakes from a game's win rates:
-// winrates[i] is Black's winning chance after i moves and movers[i] the
-// colour of move i+1 (so len(winrates) == len(movers)+1). A move's loss is
-// the drop of its player's own chance; moves that lose less than MinLoss
-// are not mistakes. It returns at most n mistakes per player, Black's
-// first, each player's biggest first (the earlier move first on a tie),
-// with Number, Color, Before, After and Loss filled in.
-func SelectMistakes(winrates []float64, movers []engine.Color, n int) []Mistake {
+// SelectMistakes picks the biggest mistakes from a game's series of
+// judgements from Black's side: values[i] is Black's winning chance (or
+// expected lead in points) after i moves and movers[i] the colour of move
+// i+1 (so len(values) == len(movers)+1). A move's loss is the drop of its
+// player's own chance (or lead); moves that lose less than minLoss are not
+// mistakes. It returns at most n mistakes per player, Black's first, each
+// player's biggest first (the earlier move first on a tie), with Number,
+// Color and Loss filled in.
+func SelectMistakes(values []float64, movers []engine.Color, n int, minLoss float64) []Mistake {
 	var out []Mistake
 	for _, c := range []engine.Color{engine.Black, engine.White} {
 		var ms []Mistake
 		for i, mc := range movers {
-			if mc != c || i+1 >= len(winrates) {
+			if mc != c || i+1 >= len(values) {
 				continue
 			}
-			before, after := own(winrates[i], c), own(winrates[i+1], c)
-			if loss := before - after; loss >= MinLoss {
-				ms = append(ms, Mistake{Number: i + 1, Color: c, Before: before, After: after, Loss: loss})
+			loss := values[i] - values[i+1]
+			if c == engine.White {
+				loss = -loss
+			}
+			if loss >= minLoss {
+				ms = append(ms, Mistake{Number: i + 1, Color: c, Loss: loss})
 			}
 		}
 		slices.SortStableFunc(ms, func(a, b Mistake) int {

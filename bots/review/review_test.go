@@ -62,7 +62,7 @@ func TestSelectMistakes(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := SelectMistakes(tt.wr, alternate(len(tt.wr)-1), 3)
+			got := SelectMistakes(tt.wr, alternate(len(tt.wr)-1), 3, MinLoss)
 			for i := range got {
 				got[i].Loss = float64(int(got[i].Loss*100+0.5)) / 100
 				got[i].Before, got[i].After = 0, 0
@@ -75,10 +75,10 @@ func TestSelectMistakes(t *testing.T) {
 			}
 		})
 	}
-	// Before and After are the player's own chances.
-	got := SelectMistakes([]float64{0.5, 0.5, 0.9}, alternate(2), 3)
-	if len(got) != 1 || got[0].Color != engine.White || got[0].Before != 0.5 || got[0].After < 0.1-1e-9 || got[0].After > 0.1+1e-9 {
-		t.Errorf("White's loss from 50%% to 10%%: %+v", got)
+	// A series of points works the same way.
+	got := SelectMistakes([]float64{0, 2, 9, 9, 9, -3}, alternate(5), 3, MinPoints)
+	if want := []Mistake{{Number: 5, Color: engine.Black, Loss: 12}, {Number: 2, Color: engine.White, Loss: 7}}; !reflect.DeepEqual(got, want) {
+		t.Errorf("SelectMistakes on points = %+v, want %+v", got, want)
 	}
 }
 
@@ -105,7 +105,8 @@ func TestSwingsAndTurn(t *testing.T) {
 	}
 }
 
-// fixed is an Evaluator that returns Black's chances from a list.
+// fixed is an Evaluator that returns Black's chances from a list, and a
+// lead of 40 points times the chance less 20.
 type fixed struct{ wr []float64 }
 
 func (f fixed) Name(int) string { return "fixed" }
@@ -114,7 +115,7 @@ func (f fixed) Evaluate(ctx context.Context, g *engine.Game) (Evaluation, error)
 		return Evaluation{}, err
 	}
 	best := engine.PlaceAt(g.ToPlay(), engine.Point{Col: 0, Row: 0})
-	return Evaluation{Winrate: f.wr[g.MoveCount()], Score: 2*f.wr[g.MoveCount()] - 1, Best: best,
+	return Evaluation{Winrate: f.wr[g.MoveCount()], Score: 40*f.wr[g.MoveCount()] - 20, Best: best,
 		PV: []engine.Move{best, engine.PassMove(g.ToPlay().Opponent())}}, nil
 }
 
@@ -151,9 +152,9 @@ func TestRun(t *testing.T) {
 	if len(r.Positions) != 5 || len(r.Moves) != 4 || r.Moves[3] != (Played{engine.White, "D4"}) {
 		t.Fatalf("review: %d positions, moves %v", len(r.Positions), r.Moves)
 	}
-	want := []Mistake{{Number: 3, Color: engine.Black, Move: "G7", Before: 0.55, After: 0.2, Loss: 0.35, Best: "A1", PV: []string{"A1", "pass"}}}
+	want := []Mistake{{Number: 3, Color: engine.Black, Move: "G7", Before: 0.55, After: 0.2, Loss: 14, Best: "A1", PV: []string{"A1", "pass"}}}
 	if len(r.Mistakes) != 2 || r.Mistakes[1].Number != 4 || r.Mistakes[1].Color != engine.White || r.Mistakes[0].Number != 3 || r.Mistakes[0].Move != "G7" || r.Mistakes[0].Best != "A1" ||
-		!reflect.DeepEqual(r.Mistakes[0].PV, want[0].PV) {
+		!reflect.DeepEqual(r.Mistakes[0].PV, want[0].PV) || r.Mistakes[0].Loss != 14 || r.Mistakes[0].Before != 0.55 || r.Mistakes[0].After != 0.2 {
 		t.Errorf("mistakes = %+v, want %+v", r.Mistakes, want)
 	}
 	s := r.Summary
@@ -161,7 +162,7 @@ func TestRun(t *testing.T) {
 		t.Errorf("summary = %+v, want White's win by resignation turning at move 3", s)
 	}
 	p := r.Paragraph()
-	for _, want := range []string{"The game turned at move 3 (B G7): White took the lead", "the engine counted about W+0.5", "Black 17.5%, White 5.0%"} {
+	for _, want := range []string{"The game turned at move 3 (B G7): White took the lead", "the engine counted about W+8", "Black 17.5%, White 5.0%"} {
 		if !strings.Contains(p, want) {
 			t.Errorf("Paragraph() = %q, want it to contain %q", p, want)
 		}
