@@ -398,6 +398,11 @@ func TestDatabaseAndShards(t *testing.T) {
 			if s := c.String() + fmt.Sprint(c.LogValue()); strings.Contains(s, "hunter2") {
 				t.Errorf("the configuration prints the database password: %s", s)
 			}
+			if c.DatabaseURL != "" {
+				if got := c.Redact("dial " + url + ": refused"); strings.Contains(got, "hunter2") {
+					t.Errorf("Redact leaves the database password in %q", got)
+				}
+			}
 		})
 	}
 }
