@@ -518,3 +518,66 @@ func TestBotQueueIsShown(t *testing.T) {
 		t.Fatalf("a queued bot move: want deferral, the queue notice and the board, got\n%s", strings.Join(got, "\n"))
 	}
 }
+
+// TestOwedMoveHandover: a worker's outcome reaches the handler of its
+// channel however the two interleave: sent to a handler waiting, kept for
+// a handler in flight that waits later, posted by the last handler to
+// leave when none waited; a failure is never posted.
+func TestOwedMoveHandover(t *testing.T) {
+	eg, err := engine.NewGame(engine.Config{Size: 9})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := &storage.Game{ID: "g1", ChannelID: "c1", Game: eg}
+	made := botOutcome{gameID: "g1", moves: 0, game: g, note: "played"}
+	failed := botOutcome{gameID: "g1", moves: 0, err: errors.New("the engine fell over")}
+
+	o := newOwedMoves()
+	if o.deliver("c1", made) {
+		t.Errorf("deliver with no handler in the channel = true, want false (the worker posts)")
+	}
+
+	// Waiting first: the outcome is sent.
+	leave := o.attend("c1")
+	mw, early := o.await(g)
+	if early != nil || !o.deliver("c1", made) {
+		t.Fatalf("a waiting handler was not handed the outcome")
+	}
+	if out := <-mw.done; out.note != "played" {
+		t.Errorf("waiter got %+v", out)
+	}
+	if p := leave(); p != nil {
+		t.Errorf("leave after the outcome was taken = %+v, want nil", p)
+	}
+
+	// Made before the handler waits: await returns it at once.
+	leave = o.attend("c1")
+	if !o.deliver("c1", failed) {
+		t.Fatalf("an outcome for a handler in flight was not kept")
+	}
+	if _, early := o.await(g); early == nil || early.err == nil {
+		t.Errorf("await after a failure = %+v, want the failure", early)
+	}
+	if p := leave(); p != nil {
+		t.Errorf("leave = %+v, want nil", p)
+	}
+
+	// Made while a handler of the channel was in flight and never waited:
+	// the last to leave posts it; a failure is dropped.
+	leave1, leave2 := o.attend("c1"), o.attend("c1")
+	o.deliver("c1", made)
+	if p := leave1(); p != nil {
+		t.Errorf("first leave = %+v, want nil (another handler is in flight)", p)
+	}
+	if p := leave2(); p == nil || p.note != "played" {
+		t.Errorf("last leave = %+v, want the move to post", p)
+	}
+	leave = o.attend("c1")
+	o.deliver("c1", failed)
+	if p := leave(); p != nil {
+		t.Errorf("leave after a failure nobody waited for = %+v, want nil", p)
+	}
+	if len(o.watch) != 0 {
+		t.Errorf("%d channels still watched after every handler left", len(o.watch))
+	}
+}
