@@ -364,9 +364,11 @@ func (b *Bot) makeOwedMove(ctx context.Context, m *storage.BotMove) time.Duratio
 		b.release(m, time.Time{})
 		b.owed.deliver(m.ChannelID, botOutcome{gameID: g.ID, moves: m.Moves, err: err})
 		return 0
-	case errors.Is(err, ErrConflict):
+	case errors.Is(err, ErrConflict) || errors.Is(err, ErrGameOver):
 		// The game changed meanwhile (an undo, a resignation, another
-		// worker whose claim had lapsed): nothing was stored.
+		// worker whose claim had lapsed) or ended (the bot's own clock ran
+		// out while its move waited): nothing was stored, nothing is owed
+		// any more unless the stored game says otherwise.
 		b.release(m, time.Time{})
 		b.owed.deliver(m.ChannelID, botOutcome{gameID: g.ID, moves: m.Moves, err: err})
 		return 0
