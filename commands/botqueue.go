@@ -32,8 +32,9 @@ const (
 	// botLease is how long a claim on an owed move lasts unless renewed;
 	// a worker renews it every botRenewEvery while it makes the move, so
 	// that another worker takes the move over only from a worker that
-	// died, and then within one lease.
-	botLease      = 30 * time.Second
+	// died, and then within one lease: a few seconds, as workers sharing
+	// PostgreSQL promise (a renewal is one small write).
+	botLease      = 10 * time.Second
 	botRenewEvery = botLease / 3
 	// botPollEvery is how often an idle worker looks at the queue for
 	// moves no wake-up told it about: owed by another process sharing the
