@@ -110,3 +110,27 @@ func testVacation(t *testing.T, s Store, clk *Clock) {
 		t.Errorf("PutVacation(negative) = %v, want ErrInvalid", err)
 	}
 }
+
+// testAddMessageID: a board's message is recorded with the game without a
+// new version, so a move made at the same moment is not refused; a game
+// that is gone (or replaced) is ErrNotFound.
+func testAddMessageID(t *testing.T, s Store, _ *Clock) {
+	g := newGame(t, "c", "1", "2")
+	mustCreate(t, s, g)
+	if err := s.AddMessageID(ctx, "c", g.ID, "m1"); err != nil {
+		t.Fatal(err)
+	}
+	got := mustLoad(t, s, "c")
+	if len(got.MessageIDs) != 1 || got.MessageIDs[0] != "m1" || got.Version != g.Version {
+		t.Errorf("after AddMessageID: messages %v, version %d; want [m1], %d", got.MessageIDs, got.Version, g.Version)
+	}
+	if err := s.UpdateGame(ctx, g); err != nil { // read before the message was added: still the same version
+		t.Errorf("UpdateGame after AddMessageID = %v, want nil", err)
+	}
+	if err := s.AddMessageID(ctx, "c", "another", "m2"); !errors.Is(err, storage.ErrNotFound) {
+		t.Errorf("AddMessageID for another game = %v, want ErrNotFound", err)
+	}
+	if err := s.AddMessageID(ctx, "nowhere", g.ID, "m2"); !errors.Is(err, storage.ErrNotFound) {
+		t.Errorf("AddMessageID in an empty channel = %v, want ErrNotFound", err)
+	}
+}

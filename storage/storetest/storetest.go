@@ -48,6 +48,7 @@ type Store interface {
 	CreditOutage(ctx context.Context, now time.Time, min time.Duration) (time.Duration, int, error)
 	Vacation(ctx context.Context, playerKey string) (storage.Vacation, error)
 	PutVacation(ctx context.Context, playerKey string, v storage.Vacation) error
+	AddMessageID(ctx context.Context, channelID, gameID, messageID string) error
 
 	ClaimBotMove(ctx context.Context, worker string, lease time.Duration) (*storage.BotMove, error)
 	ReleaseBotMove(ctx context.Context, m *storage.BotMove, retryAt time.Time) error
@@ -117,6 +118,7 @@ func Run(t *testing.T, open Opener) {
 		{"ReviewsAndPages", testReviewsAndPages},
 		{"Deadlines", testDeadlines},
 		{"Vacation", testVacation},
+		{"AddMessageID", testAddMessageID},
 		{"BotQueueFollowsTheGames", testBotQueueFollowsTheGames},
 		{"ClaimBotMove", testClaimBotMove},
 		{"BotMoveOnce", testBotMoveOnce},
