@@ -140,11 +140,11 @@ func TestRunErrors(t *testing.T) {
 
 func TestMainCommand(t *testing.T) {
 	var out bytes.Buffer
-	err := Main(context.Background(), []string{"-a", "easy", "-b", "random", "-games", "2", "-size", "5", "-referee", "none"}, &out, nil)
+	err := Main(context.Background(), []string{"-a", "easy", "-b", "random", "-games", "2", "-size", "5", "-referee", "none", "-b-playouts", "300"}, &out, nil)
 	if err != nil {
 		t.Fatalf("Main: %v\n%s", err, out.String())
 	}
-	for _, want := range []string{"game 1/2", "game 2/2", "easy vs beginner: 2 games on 5×5", "win rate"} {
+	for _, want := range []string{"easy: its own settings; beginner: 300 playouts a move", "game 1/2", "game 2/2", "easy vs beginner: 2 games on 5×5", "win rate"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("output lacks %q:\n%s", want, out.String())
 		}

@@ -23,19 +23,23 @@ func Main(ctx context.Context, args []string, stdout io.Writer, reg *bots.Regist
 	fs := flag.NewFlagSet("arena", flag.ContinueOnError)
 	fs.SetOutput(stdout)
 	var (
-		a        = fs.String("a", "", "first player: a level (beginner, easy, medium, hard, max) or an engine (gtp:NAME)")
-		b        = fs.String("b", "", "second player, as -a")
-		games    = fs.Int("games", 20, "number of games; colours alternate, the first player taking black in the first game")
-		size     = fs.Int("size", 9, "board size")
-		komi     = fs.Float64("komi", 7.5, "komi (area scoring)")
-		moveTime = fs.Duration("time", 0, "time per move for both players (0: each level's own budget)")
-		playouts = fs.Int("playouts", 0, "playouts (mcts) or nodes (minimax) per move for both players, instead of time")
-		seed     = fs.Int64("seed", 1, "seed for the players")
-		referee  = fs.String("referee", strings.Join(DefaultReferee, " "), `GTP engine whose final_score decides games that end by passes; "none" counts the final position as it stands (Tromp–Taylor)`)
-		parallel = fs.Int("parallel", 1, "games played at once")
-		maxMoves = fs.Int("max-moves", 0, "moves after which a game is scored as it stands (0: four times the board's points)")
-		sgfDir   = fs.String("sgf", "", "directory to write each game's SGF record to")
-		engines  = fs.String("gtp", "", `extra GTP engines, as in GOBOT_GTP_ENGINES: "NAME=COMMAND; ..."`)
+		a         = fs.String("a", "", "first player: a level (beginner, easy, medium, hard, max) or an engine (gtp:NAME)")
+		b         = fs.String("b", "", "second player, as -a")
+		games     = fs.Int("games", 20, "number of games; colours alternate, the first player taking black in the first game")
+		size      = fs.Int("size", 9, "board size")
+		komi      = fs.Float64("komi", 7.5, "komi (area scoring)")
+		moveTime  = fs.Duration("time", 0, "time per move for both players (0: each level's own budget)")
+		playouts  = fs.Int("playouts", 0, "playouts per move for both players (mcts and medium; nodes for a static minimax), instead of time")
+		aTime     = fs.Duration("a-time", 0, "time per move for the first player only (overrides -time)")
+		bTime     = fs.Duration("b-time", 0, "time per move for the second player only (overrides -time)")
+		aPlayouts = fs.Int("a-playouts", 0, "playouts per move for the first player only (overrides -playouts); a fixed count makes a match independent of the machine's load")
+		bPlayouts = fs.Int("b-playouts", 0, "playouts per move for the second player only (overrides -playouts)")
+		seed      = fs.Int64("seed", 1, "seed for the players")
+		referee   = fs.String("referee", strings.Join(DefaultReferee, " "), `GTP engine whose final_score decides games that end by passes; "none" counts the final position as it stands (Tromp–Taylor)`)
+		parallel  = fs.Int("parallel", 1, "games played at once")
+		maxMoves  = fs.Int("max-moves", 0, "moves after which a game is scored as it stands (0: four times the board's points)")
+		sgfDir    = fs.String("sgf", "", "directory to write each game's SGF record to")
+		engines   = fs.String("gtp", "", `extra GTP engines, as in GOBOT_GTP_ENGINES: "NAME=COMMAND; ..."`)
 	)
 	fs.Usage = func() {
 		fmt.Fprintf(stdout, "usage: gobot arena -a LEVEL -b LEVEL [flags]\n\nPlays a match between two bots and reports the first one's win rate with its 95%% confidence interval.\n\n")
@@ -78,15 +82,24 @@ func Main(ctx context.Context, args []string, stdout io.Writer, reg *bots.Regist
 			return extra.Lookup(name)
 		}
 	}
-	budget := bots.Budget{Time: *moveTime, Playouts: *playouts}
+	budgets := [2]bots.Budget{{Time: *moveTime, Playouts: *playouts}, {Time: *moveTime, Playouts: *playouts}}
+	for i, own := range []struct {
+		t time.Duration
+		n int
+	}{{*aTime, *aPlayouts}, {*bTime, *bPlayouts}} {
+		if own.t != 0 || own.n != 0 {
+			budgets[i] = bots.Budget{Time: own.t, Playouts: own.n}
+		}
+	}
 	players := [2]Player{}
 	for i, name := range []string{*a, *b} {
 		l, ok := lookup(name)
 		if !ok {
 			return fmt.Errorf("level %q: %w", name, ErrInvalidConfig)
 		}
-		players[i] = PlayerFor(l, budget)
+		players[i] = PlayerFor(l, budgets[i])
 	}
+	fmt.Fprintf(stdout, "%s: %s; %s: %s\n", players[0].Name, describeBudget(players[0].Budget), players[1].Name, describeBudget(players[1].Budget))
 	if players[0].Name == players[1].Name {
 		players[0].Name += "#1"
 		players[1].Name += "#2"
@@ -130,4 +143,17 @@ func Main(ctx context.Context, args []string, stdout io.Writer, reg *bots.Regist
 	rep, err := Run(ctx, cfg)
 	fmt.Fprintln(stdout, rep)
 	return err
+}
+
+// describeBudget says what a player may spend on a move.
+func describeBudget(b bots.Budget) string {
+	switch {
+	case b.Time > 0 && b.Playouts > 0:
+		return fmt.Sprintf("%v or %d playouts a move", b.Time, b.Playouts)
+	case b.Time > 0:
+		return fmt.Sprintf("%v a move", b.Time)
+	case b.Playouts > 0:
+		return fmt.Sprintf("%d playouts a move", b.Playouts)
+	}
+	return "its own settings"
 }
