@@ -26,7 +26,7 @@ const (
 	// for sure: at least 90% of the playouts.
 	openOwn = 0.8
 	// judgePlayouts is the number of playouts of the weak levels' estimate.
-	judgePlayouts = 256
+	judgePlayouts = 160
 	// resignWinrate is the search's win rate below which hard and max may
 	// resign (when the ownership agrees).
 	resignWinrate = 0.1
@@ -46,6 +46,10 @@ type judgement struct {
 // playouts seeded with seed. When ctx's deadline passes first (a clock
 // running out), nothing is judged settled: the bot still answers at once.
 func judge(ctx context.Context, g *engine.Game, seed int64) (judgement, error) {
+	if opening(g) {
+		// Nothing is settled yet and no level resigns: save the playouts.
+		return newJudgement(g.Board(), make([]float64, g.Size()*g.Size())), nil
+	}
 	own, err := mcts.EstimateOwnership(ctx, g, judgePlayouts, seed)
 	if err != nil {
 		if cancelled(ctx) != nil || ctx.Err() == nil {
@@ -212,6 +216,16 @@ func (j judgement) lostBeyondDoubt(g *engine.Game, c engine.Color) bool {
 // and at least 8 (8.1 on 9×9, 36.1 on 19×19).
 func resignMargin(points int) float64 {
 	return max(8, float64(points)/10)
+}
+
+// opening reports whether g has fewer stones on the board than an eighth
+// of its points (11 on 9×9) and the last move was no pass: no territory is
+// settled so soon.
+func opening(g *engine.Game) bool {
+	b := g.Board()
+	points := b.Size() * b.Size()
+	last, ok := g.LastMove()
+	return 8*(points-b.EmptyCount()) < points && (!ok || last.Kind != engine.Pass)
 }
 
 // early reports whether g is too young for any level to resign: fewer

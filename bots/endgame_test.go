@@ -11,7 +11,7 @@ import (
 func testBudget(level string) Budget {
 	switch level {
 	case "medium":
-		return Budget{Playouts: 4000}
+		return Budget{Playouts: 2000}
 	case "hard", "max":
 		return Budget{Playouts: 1500}
 	}

@@ -66,7 +66,7 @@ func Builtin() []Level {
 			Name:        "medium",
 			Description: "Minimax: reads a few moves ahead with alpha-beta search, about 1 s a move.",
 			Budget:      Budget{Time: time.Second},
-			New:         func(seed int64) Bot { return NewMinimax(seed) },
+			New:         func(seed int64) Bot { return NewMinimaxMC(seed) },
 		},
 		{
 			Name:        "hard",

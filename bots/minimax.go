@@ -7,6 +7,7 @@ import (
 	"sort"
 	"time"
 
+	"github.com/gobot-dev/gobot/bots/mcts"
 	"github.com/gobot-dev/gobot/engine"
 )
 
@@ -19,10 +20,12 @@ import (
 // promising moves are searched (beyond the root on boards larger than 9×9).
 // Root moves inside settled territory are not searched, a game lost beyond
 // doubt is resigned, and among root moves within minimaxVary of the best
-// the seed chooses. It is the medium level.
+// the seed chooses. With NewMinimaxMC it evaluates by playouts instead (see
+// mcminimax.go): that is the medium level.
 type Minimax struct {
 	rng      *rand.Rand
 	maxDepth int
+	mc       bool // Monte Carlo evaluation (NewMinimaxMC)
 
 	// Nodes counts the positions visited by the last GenMove, and Depth is
 	// the deepest iteration it completed: for benchmarks and tests.
@@ -55,6 +58,17 @@ func NewMinimax(seed int64) *Minimax {
 	return &Minimax{rng: newRand(seed), maxDepth: minimaxMaxDepth}
 }
 
+// NewMinimaxMC returns the medium level's minimax player: the best of its
+// candidate moves, each worth the opponent's best reply to it as a small
+// Monte Carlo tree search from the position after it finds and rates it,
+// in place of the static evaluation (see mcminimax.go). Budget.Playouts
+// counts playouts.
+func NewMinimaxMC(seed int64) *Minimax {
+	m := NewMinimax(seed)
+	m.mc = true
+	return m
+}
+
 // Name returns "minimax".
 func (m *Minimax) Name() string { return "minimax" }
 
@@ -83,6 +97,20 @@ func (m *Minimax) GenMove(ctx context.Context, g *engine.Game, budget Budget) (e
 	}
 	s := newSearch(ctx, g, b, budget, m.rng)
 	moves := s.rootMoves(b, c, j)
+	if m.mc {
+		ev, err := mcts.NewEvaluator(g, m.rng.Int64())
+		if err != nil {
+			return engine.Move{}, err
+		}
+		v, ranked := s.genMoveMC(b, c, moves, ev, m.rng.Int64())
+		if err := cancelled(ctx); err != nil && !ranked {
+			return engine.Move{}, err
+		}
+		if v == engine.PassVertex {
+			return engine.PassMove(c), nil
+		}
+		return place(g, b, v), nil
+	}
 	best := moves[0].v
 	for depth := 1; depth <= m.maxDepth; depth++ {
 		v, ok := s.root(b, c, depth, moves)

@@ -13,7 +13,7 @@ import (
 func varyBudget(level string) Budget {
 	switch level {
 	case "medium":
-		return Budget{Playouts: 5000}
+		return Budget{Playouts: 2000}
 	case "hard", "max":
 		return Budget{Playouts: 400}
 	}
