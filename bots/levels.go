@@ -23,8 +23,11 @@ import (
 // Level is an opponent users pick by name: a kind of Bot with the budget it
 // plays at.
 type Level struct {
-	Name        string // as users type it: "beginner", "hard", "gtp:gnugo"
-	Description string // one short line for Discord's level list
+	Name string // as users type it: "beginner", "hard", "gtp:gnugo"
+	// Description is one short line for Discord's level list; a built-in
+	// level's starts with its approximate rank ("about 25 kyu · …"), from
+	// the matches the README's "Bot levels" table lists.
+	Description string
 	Budget      Budget // the budget each move gets
 	// New returns a fresh Bot for one move or one game. Bots of external
 	// engines share the registry's processes and are safe for concurrent
@@ -54,23 +57,23 @@ func Builtin() []Level {
 	return []Level{
 		{
 			Name:        "beginner",
-			Description: "Random moves that never fill its own eyes: anyone can win.",
+			Description: "about 30 kyu · random moves that never fill its own eyes: anyone can win.",
 			New:         func(seed int64) Bot { return NewRandom(seed) },
 		},
 		{
 			Name:        "easy",
-			Description: "Greedy: captures what it can, saves stones in atari, otherwise random.",
+			Description: "about 25 kyu · greedy: captures what it can, saves stones in atari, otherwise random.",
 			New:         func(seed int64) Bot { return NewGreedy(seed) },
 		},
 		{
 			Name:        "medium",
-			Description: "Minimax: reads a few moves ahead with alpha-beta search, about 1 s a move.",
+			Description: "about 14 kyu · minimax over Monte Carlo readings, 1 s a move: even with GNU Go level 1.",
 			Budget:      Budget{Time: time.Second},
 			New:         func(seed int64) Bot { return NewMinimaxMC(seed) },
 		},
 		{
 			Name:        "hard",
-			Description: "Monte Carlo tree search, about 1 s a move: a real game for club players.",
+			Description: "about 8 kyu · Monte Carlo tree search, 1 s a move: beats GNU Go level 10 on 9×9.",
 			Budget:      Budget{Time: time.Second},
 			New: func(seed int64) Bot {
 				return NewMCTS("hard", mcts.Options{Seed: seed, MaxNodes: hardMaxNodes, Vary: varyMoves})
@@ -79,7 +82,7 @@ func Builtin() []Level {
 		},
 		{
 			Name:        "max",
-			Description: "Monte Carlo tree search, about 3 s a move: the strongest built-in level.",
+			Description: "about 6 kyu · Monte Carlo tree search, 3 s a move: the strongest built-in level.",
 			Budget:      Budget{Time: 3 * time.Second},
 			New: func(seed int64) Bot {
 				return NewMCTS("max", mcts.Options{Seed: seed, MaxNodes: maxMaxNodes, Vary: varyMoves})
