@@ -47,10 +47,12 @@ const (
 	// doubles with each failure, up to botRetryMax.
 	botRetryFirst = 5 * time.Second
 	botRetryMax   = 5 * time.Minute
-	// botNoticeAfter is how long a handler waits for a move before telling
-	// the player its place in the queue; botNoticeEvery how often it
-	// looks at that place again.
+	// botNoticeAfter is how long a handler waits for a move before it
+	// first looks at the move's place in the queue (and tells the player);
+	// botCheckEvery how often it looks again, and botNoticeEvery how often
+	// at most it tells the player a new place.
 	botNoticeAfter = time.Second
+	botCheckEvery  = 2 * time.Second
 	botNoticeEvery = 10 * time.Second
 	// botAwaitMax bounds a handler's wait for a queued move, well within
 	// the 15 minutes Discord lets it edit its answer; the move stays owed
@@ -75,6 +77,10 @@ var errRestarting = errors.New("commands: gobot is restarting")
 // errStillQueued is a handler's wait for a bot move that lasted
 // botAwaitMax; the move stays owed.
 var errStillQueued = errors.New("commands: the bot's move is still queued")
+
+// errMadeElsewhere is a handler's wait for a bot move that left the queue
+// without an outcome in this process: the stored game says what happened.
+var errMadeElsewhere = errors.New("commands: the bot's move left the queue elsewhere")
 
 // botOutcome is what a worker did with an owed move.
 type botOutcome struct {
@@ -435,13 +441,20 @@ func (b *Bot) awaitBot(ctx context.Context, r *Request, g *storage.Game) (*stora
 		switch {
 		case out.game != nil:
 			return out.game, out.note, nil
-		case errors.Is(out.err, ErrConflict):
-			// The game changed under the worker: wait again if its bot
-			// still owes a move, else say what happened.
+		case errors.Is(out.err, ErrConflict) || errors.Is(out.err, errMadeElsewhere):
+			// The game changed under the worker, or another process made
+			// the move: wait again if the bot still owes a move, answer
+			// with its move if that is what the stored game holds, else
+			// say what happened.
 			stored, err := b.loadGame(ctx, g.ChannelID)
 			if err == nil && stored.ID == g.ID && botToMove(stored) {
 				g = stored
 				continue
+			}
+			if err == nil && stored.ID == g.ID && stored.Game.MoveCount() == g.Game.MoveCount()+1 {
+				if last, ok := stored.Game.LastMove(); ok && stored.Player(last.Color).IsBot() {
+					return stored, describeMove(stored, last, stored.Game.Captures(last.Color)-g.Game.Captures(last.Color)), nil
+				}
 			}
 		}
 		return g, "", out.err
@@ -449,7 +462,11 @@ func (b *Bot) awaitBot(ctx context.Context, r *Request, g *storage.Game) (*stora
 }
 
 // waitOutcome waits for the outcome of a waiter registered with await
-// (done, when not nil, is the outcome await found).
+// (done, when not nil, is the outcome await found). Every botCheckEvery it
+// looks at the move's place in the queue: it tells the player that place
+// (at most every botNoticeEvery), and gives up with errMadeElsewhere when
+// the move has left the queue without an outcome reaching this process
+// (another process sharing the store made it).
 func (b *Bot) waitOutcome(ctx context.Context, r *Request, g *storage.Game, mw *moveWaiter, done *botOutcome) botOutcome {
 	if done != nil {
 		return *done
@@ -460,24 +477,41 @@ func (b *Bot) waitOutcome(ctx context.Context, r *Request, g *storage.Game, mw *
 		}
 		return <-mw.done // a worker got there first
 	}
-	notice := time.NewTimer(botNoticeAfter)
-	defer notice.Stop()
+	check := time.NewTimer(botNoticeAfter)
+	defer check.Stop()
 	limit := time.NewTimer(botAwaitMax)
 	defer limit.Stop()
 	closing := b.closing
-	shown := 0
+	shown, shownAt := 0, time.Time{}
+	var goneAt time.Time
 	for {
 		select {
 		case out := <-mw.done:
 			return out
-		case <-notice.C:
-			if pos := b.queuePosition(ctx, g.ChannelID); pos > 0 && pos != shown {
-				shown = pos
+		case <-check.C:
+			check.Reset(botCheckEvery)
+			pos, err := b.opts.Store.BotQueuePosition(ctx, g.ChannelID)
+			switch {
+			case errors.Is(err, storage.ErrNotFound):
+				// Made (or the game ended) and the outcome is on its way,
+				// or made by another process: wait a little before
+				// answering from the store.
+				if goneAt.IsZero() {
+					goneAt = time.Now()
+				} else if time.Since(goneAt) >= botCheckEvery {
+					return give(errMadeElsewhere)
+				}
+			case err != nil:
+				b.log.Debug("queue position", "channel", g.ChannelID, "err", err)
+			case pos > 0 && pos != shown && (shown == 0 || time.Since(shownAt) >= botNoticeEvery):
+				goneAt = time.Time{}
+				shown, shownAt = pos, time.Now()
 				if _, err := r.discord.EditOriginal(ctx, r.Interaction, &Message{Content: queuedNote(pos)}); err != nil {
 					b.log.Debug("queue notice", "err", err)
 				}
+			default:
+				goneAt = time.Time{}
 			}
-			notice.Reset(botNoticeEvery)
 		case <-limit.C:
 			return give(errStillQueued)
 		case <-closing:

@@ -581,3 +581,75 @@ func TestOwedMoveHandover(t *testing.T) {
 		t.Errorf("%d channels still watched after every handler left", len(o.watch))
 	}
 }
+
+// TestBotMoveMadeElsewhere: another process sharing the store makes the
+// bot's move a handler here waits for; the handler notices that the move
+// left the queue and answers with it.
+func TestBotMoveMadeElsewhere(t *testing.T) {
+	release := make(chan struct{})
+	var once sync.Once
+	free := func() { once.Do(func() { close(release) }) }
+	defer free()
+	tb := newTestBotWith(t, blockingPlayers{release: release})
+	tb.opts.BotWorkers = 1
+	const other = "900000000000000003"
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	var calls []call
+	start := func(ch string) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			got := tb.commandIn(ann, ch, "/go bot level:first size:9 color:white")
+			mu.Lock()
+			calls = append(calls, got...)
+			mu.Unlock()
+		}()
+	}
+	start(channelID) // takes the only worker until released
+	waitFor(t, "the worker to take the first game's move", func() bool {
+		pos, err := tb.store.BotQueuePosition(context.Background(), channelID)
+		return err == nil && pos == 0
+	})
+	start(other)
+	waitFor(t, "the second game's move to be owed", func() bool {
+		pos, err := tb.store.BotQueuePosition(context.Background(), other)
+		return err == nil && pos == 1
+	})
+	// The other process: claim, move, commit.
+	m, err := tb.store.ClaimBotMove(context.Background(), "elsewhere", time.Minute)
+	if err != nil || m.ChannelID != other {
+		t.Fatalf("ClaimBotMove = %+v, %v; want the second game's move", m, err)
+	}
+	g, err := tb.store.Game(context.Background(), other)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := g.Game.Play(engine.PlaceAt(engine.Black, engine.Point{Col: 8, Row: 8})); err != nil {
+		t.Fatal(err)
+	}
+	if err := tb.store.UpdateGame(context.Background(), g); err != nil {
+		t.Fatal(err)
+	}
+	var answer string
+	waitFor(t, "the handler to answer with the move made elsewhere", func() bool {
+		mu.Lock()
+		seen := append([]call(nil), calls...)
+		mu.Unlock()
+		tb.rec.mu.Lock()
+		seen = append(seen, tb.rec.calls...)
+		tb.rec.mu.Unlock()
+		for _, c := range seen {
+			if c.Channel == other && c.Op == "edit" && strings.Contains(c.text(), "played **J9**") {
+				answer = c.text()
+				return true
+			}
+		}
+		return false
+	})
+	free()
+	wg.Wait()
+	if !strings.Contains(answer, "gobot (first) played **J9**") {
+		t.Errorf("the answer is %q, want the bot's move made elsewhere", answer)
+	}
+}
