@@ -157,6 +157,23 @@ func scoringCases() []scoringCase {
 	}
 }
 
+// playWhite plays White's moves of a script (its odd entries) as u, the
+// scripted bot playing Black's; the last answer is returned.
+func (e *env) playWhite(ch *discordtest.Channel, u discordtest.User, moves []string) discordtest.Message {
+	e.t.Helper()
+	var last discordtest.Message
+	for i := 1; i < len(moves); i += 2 {
+		it := e.play(ch, u, moves[i])
+		if moves[i] == "pass" {
+			it = e.slash(ch, u, "pass")
+		}
+		if last = e.do(it); last.Ephemeral {
+			e.t.Fatalf("move %d %s refused: %q", i, moves[i], last.Text())
+		}
+	}
+	return last
+}
+
 // checkGTPAgrees checks the case against gobot's GTP engine.
 func checkGTPAgrees(t *testing.T, c scoringCase) {
 	t.Helper()
@@ -237,20 +254,7 @@ func TestE2EScoringProposal(t *testing.T) {
 			ch := e.d.GuildChannel("general")
 			alice, bob := e.d.NewUser("alice"), e.d.NewUser("bob")
 			e.startGame(ch, alice, bob, c.size)
-			var last discordtest.Message
-			for i, mv := range c.moves {
-				who := alice
-				if i%2 == 1 {
-					who = bob
-				}
-				it := e.play(ch, who, mv)
-				if mv == "pass" {
-					it = e.slash(ch, who, "pass")
-				}
-				if last = e.do(it); last.Ephemeral {
-					t.Fatalf("move %d %s refused: %q", i, mv, last.Text())
-				}
-			}
+			last := e.playOut(ch, alice, bob, c.moves)
 			e.checkProposal(c, ch.ID, last)
 			id := e.game(ch.ID).ID
 			after := e.do(e.click(alice, last, "accept"))
@@ -276,16 +280,7 @@ func TestE2EScoringProposalBot(t *testing.T) {
 			if start.Ephemeral {
 				t.Fatalf("/go bot refused: %q", start.Text())
 			}
-			var last discordtest.Message
-			for i := 1; i < len(c.moves); i += 2 {
-				it := e.play(ch, dave, c.moves[i])
-				if c.moves[i] == "pass" {
-					it = e.slash(ch, dave, "pass")
-				}
-				if last = e.do(it); last.Ephemeral {
-					t.Fatalf("move %d %s refused: %q", i, c.moves[i], last.Text())
-				}
-			}
+			last := e.playWhite(ch, dave, c.moves)
 			g := e.game(ch.ID)
 			if g == nil || g.Scoring == nil {
 				t.Fatalf("not in the scoring phase after the script")
@@ -311,13 +306,7 @@ func TestE2EBotDisagrees(t *testing.T) {
 	ch := e.d.GuildChannel("general")
 	dave := e.d.NewUser("dave")
 	e.do(e.slash(ch, dave, "bot", discordtest.Str("level", "scripted"), discordtest.Int("size", c.size), discordtest.Str("color", "white")))
-	for i := 1; i < len(c.moves); i += 2 {
-		it := e.play(ch, dave, c.moves[i])
-		if c.moves[i] == "pass" {
-			it = e.slash(ch, dave, "pass")
-		}
-		e.do(it)
-	}
+	e.playWhite(ch, dave, c.moves)
 	m := e.do(e.slash(ch, dave, "dead", discordtest.Str("point", "E2")))
 	want := "gobot does not accept this marking: it sees the white stone at E2 as dead (marked alive)."
 	if !strings.Contains(m.Text(), want) {
@@ -362,14 +351,7 @@ func TestE2EBotAcceptsUncertain(t *testing.T) {
 	ch := e.d.GuildChannel("general")
 	dave := e.d.NewUser("dave")
 	e.do(e.slash(ch, dave, "bot", discordtest.Str("level", "scripted"), discordtest.Int("size", 9), discordtest.Str("color", "white")))
-	var last discordtest.Message
-	for i := 1; i < len(moves); i += 2 {
-		it := e.play(ch, dave, moves[i])
-		if moves[i] == "pass" {
-			it = e.slash(ch, dave, "pass")
-		}
-		last = e.do(it)
-	}
+	last := e.playWhite(ch, dave, moves)
 	g := e.game(ch.ID)
 	if g == nil || g.Scoring == nil {
 		t.Fatalf("not in the scoring phase")
