@@ -36,8 +36,9 @@ func (c CopyCount) String() string {
 
 // CopyToPostgres copies everything the bbolt store src holds into the
 // PostgreSQL store dst — active games, challenges, the archive with its
-// SGF records and reviews, players' statistics, the queue of owed bot
-// moves, vacations, quarantined records and the heartbeat — and verifies
+// SGF records and reviews, players' statistics, ratings and their
+// history, the queue of owed bot moves, vacations, quarantined records
+// and the heartbeat — and verifies
 // that every record of src is then in dst.
 //
 // It reads src in one read transaction (a consistent snapshot) and writes
@@ -54,6 +55,7 @@ func CopyToPostgres(ctx context.Context, src *Store, dst *Postgres) ([]CopyCount
 			counts = counts[:0]
 			for _, step := range []func(context.Context, *bolt.Tx, pgx.Tx, time.Time) (CopyCount, error){
 				copyGames, copyChallenges, copyArchive, copyPlayers, copyBotQueue, copyVacations, copyQuarantine, copyHeartbeat,
+				copyRatings,
 			} {
 				c, err := step(ctx, btx, tx, now)
 				if err != nil {
@@ -292,4 +294,51 @@ func copyHeartbeat(ctx context.Context, btx *bolt.Tx, tx pgx.Tx, _ time.Time) (C
 	_, err := tx.Exec(ctx, `INSERT INTO meta (key, value) VALUES ('heartbeat', $1) ON CONFLICT (key) DO UPDATE SET value = greatest(meta.value, excluded.value)`,
 		int64(binary.BigEndian.Uint64(v)))
 	return CopyCount{}, err
+}
+
+// copyRatings copies the ratings and the rating history as they are, and
+// moves the rating sequence past the last game rated, so that PostgreSQL
+// goes on rating where bbolt stopped (and a rebuild there reproduces them).
+func copyRatings(ctx context.Context, btx *bolt.Tx, tx pgx.Tx, _ time.Time) (CopyCount, error) {
+	c := CopyCount{Kind: "ratings"}
+	var pools, players []string
+	err := btx.Bucket(bucketRatings).ForEach(func(k, v []byte) error {
+		c.Source++
+		var pr PlayerRating
+		if json.Unmarshal(v, &pr) != nil || pr.Pool == "" || pr.Player.Key() == "" {
+			c.Skipped++
+			return nil
+		}
+		pools, players = append(pools, pr.Pool), append(players, pr.Player.Key())
+		ok, err := inserted(ctx, tx, `INSERT INTO ratings (pool, player, rating, rd, volatility, last_ns, record) VALUES ($1, $2, $3, $4, $5, $6, $7)
+			ON CONFLICT (pool, player) DO NOTHING`, pr.Pool, pr.Player.Key(), pr.Rating.Rating, pr.RD, pr.Volatility, pr.Last.UnixNano(), string(v))
+		if ok {
+			c.Copied++
+		}
+		return err
+	})
+	if err != nil {
+		return c, err
+	}
+	if err := tx.QueryRow(ctx, `SELECT count(*) FROM ratings WHERE (pool, player) IN (SELECT * FROM unnest($1::text[], $2::text[]))`, pools, players).Scan(&c.Present); err != nil {
+		return c, err
+	}
+	err = btx.Bucket(bucketRatingHistory).ForEach(func(k, v []byte) error {
+		var ch RatingChange
+		if json.Unmarshal(v, &ch) != nil {
+			return nil // the rating itself is what counts; a rebuild restores the history
+		}
+		_, err := tx.Exec(ctx, `INSERT INTO rating_history (player, pool, seq, record) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING`,
+			ch.Player, ch.Pool, int64(ch.Seq), string(v))
+		return err
+	})
+	if err != nil {
+		return c, err
+	}
+	if seq := btx.Bucket(bucketRatings).Sequence(); seq > 0 {
+		if _, err := tx.Exec(ctx, `SELECT setval('rating_seq', greatest($1, (SELECT last_value FROM rating_seq)))`, int64(seq)); err != nil {
+			return c, err
+		}
+	}
+	return c, nil
 }

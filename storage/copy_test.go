@@ -40,7 +40,7 @@ func TestCopyToPostgres(t *testing.T) {
 		if err := src.CreateGame(ctx, g); err != nil {
 			t.Fatal(err)
 		}
-		if err := src.FinishGame(ctx, g, Archived{Result: "B+R", SGF: []byte(fmt.Sprintf("(;GM[1]C[%d])", i))}); err != nil {
+		if err := src.FinishGame(ctx, g, Archived{Result: "B+R", SGF: []byte(fmt.Sprintf("(;GM[1]C[%d])", i)), Rated: true}); err != nil {
 			t.Fatal(err)
 		}
 		finished = append(finished, g.ID)
@@ -86,6 +86,7 @@ func TestCopyToPostgres(t *testing.T) {
 	want := map[string][4]int{ // source, present, copied, skipped
 		"games": {3, 2, 2, 1}, "challenges": {1, 1, 1, 0}, "archived games": {3, 3, 3, 0}, "player statistics": {2, 2, 2, 0},
 		"owed bot moves": {1, 1, 1, 0}, "vacations": {1, 1, 1, 0}, "quarantined records": {0, 0, 0, 0},
+		"ratings": {4, 4, 4, 0}, // 1 and 3, globally and on guild1
 	}
 	check := func(counts []CopyCount, copied bool) {
 		t.Helper()
@@ -128,6 +129,15 @@ func TestCopyToPostgres(t *testing.T) {
 	if st, err := dst.PlayerStats(ctx, "1"); err != nil || st.Games != want1.Games || st.Wins != want1.Wins || !st.Last.Equal(want1.Last) {
 		t.Errorf("copied stats = %+v, %v; want %+v", st, err, want1)
 	}
+	for _, pool := range []string{GlobalPool, GuildPool("guild1")} {
+		want, _ := src.Rating(ctx, pool, "3")
+		if got, err := dst.Rating(ctx, pool, "3"); err != nil || *got != *want {
+			t.Errorf("copied rating of 3 in %s = %+v, %v; want %+v", pool, got, err, want)
+		}
+	}
+	if h, err := dst.RatingHistory(ctx, "1"); err != nil || len(h) != 6 {
+		t.Errorf("copied rating history of 1: %d changes, %v; want 6", len(h), err)
+	}
 	if v, err := dst.Vacation(ctx, "1"); err != nil || v.Used != time.Hour {
 		t.Errorf("copied vacation = %+v, %v", v, err)
 	}
@@ -151,6 +161,11 @@ func TestCopyToPostgres(t *testing.T) {
 	}
 	if st, _ := dst.PlayerStats(ctx, "1"); st.Games != 3 {
 		t.Errorf("after a second copy player 1's stats count %d games, want 3", st.Games)
+	}
+	// PostgreSQL goes on rating after the copied games: a rebuild there
+	// reproduces the copied ratings.
+	if rep, err := dst.RebuildRatings(ctx); err != nil || rep.Games != 3 || rep.Changed != 0 || rep.Missing != 0 {
+		t.Errorf("RebuildRatings on the copy = %+v, %v; want 3 games, nothing changed", rep, err)
 	}
 	// The damaged record was for this test only: set it aside for the
 	// source store's closing Check.
