@@ -15,6 +15,14 @@
 // interaction or the background scan: it is logged once with its channel,
 // the players are told in the channel, and the channel is free again.
 //
+// Finished games stay reachable (archive.go): the message that ends a
+// game carries its SGF, and /go sgf, /go replay, /go review and /go history
+// name archived games through one game: option (finishedGameOption), which
+// shows a user only the games they played and the games of the server they
+// ask in. Ratings (stats.go) are storage's, applied when a game is
+// archived; this package decides which games are rated (rated:, see
+// archive in game.go) and shows ratings, ranks and leaderboards.
+//
 // Rules live in engine, persistence in storage, pictures in render and AI
 // opponents in bots: this package only translates between them and Discord.
 // It declares the small interfaces it needs (Discord for the REST calls,

@@ -2,6 +2,7 @@ package storage
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -89,11 +90,17 @@ func TestRatings(t *testing.T) {
 	}
 	// A damaged rating is repaired and reported.
 	rawPut(t, s, bucketRatings, GlobalPool+"\x001", []byte(`{"pool":"global","player":{"user":"1"},"rating":9,"rd":9,"volatility":0.06,"games":1}`))
+	if err := s.Check(ctx); err == nil || !strings.Contains(err.Error(), "ratings_by_value") {
+		t.Errorf("Check() with a damaged rating = %v, want a complaint about ratings_by_value", err)
+	}
 	if rep, _ := s.RebuildRatings(ctx); rep.Changed != 1 {
 		t.Errorf("RebuildRatings after damage = %+v, want 1 changed", rep)
 	}
 	if after := dumpBuckets(t, s, bucketRatings, bucketRatingsByValue, bucketRatingHistory); after != before {
 		t.Errorf("the rebuild did not repair the damaged rating")
+	}
+	if err := s.Check(ctx); err != nil {
+		t.Errorf("Check() after the rebuild = %v", err)
 	}
 	if a := finishRated(t, s, 6, "G", "1", "2", "B+R", true, t0.Add(4*time.Hour)); a.RatingSeq != 4 {
 		t.Errorf("RatingSeq after a rebuild = %d, want 4", a.RatingSeq)

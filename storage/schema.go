@@ -3,6 +3,7 @@ package storage
 import (
 	"bytes"
 	"encoding/binary"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -332,6 +333,25 @@ func checkIndexes(tx *bolt.Tx) []error {
 		}
 		return nil
 	})
+
+	// Ratings and the leaderboard index correspond one to one.
+	ratings, byValue := tx.Bucket(bucketRatings), tx.Bucket(bucketRatingsByValue)
+	entries := 0
+	ratings.ForEach(func(k, v []byte) error {
+		var pr PlayerRating
+		if err := json.Unmarshal(v, &pr); err != nil {
+			bad("ratings: %q: %w: %w", k, ErrCorrupt, err)
+			return nil
+		}
+		entries++
+		if !bytes.Equal(byValue.Get(join(pr.Pool, ratingKey(pr.Rating.Rating), []byte(pr.Player.Key()))), leaderValue(pr)) {
+			bad("ratings: %q is not in ratings_by_value as it stands", k)
+		}
+		return nil
+	})
+	if n := byValue.Stats().KeyN; n != entries {
+		bad("ratings_by_value: %d entries for %d ratings", n, entries)
+	}
 	return errs
 }
 
