@@ -71,17 +71,41 @@ func testRatings(t *testing.T, s Store, clk *Clock) {
 	wg.Wait()
 	finishRated(t, s, clk, "c1", "", "2", "4", "0")     // a DM jigo: global only
 	finishRated(t, s, clk, "c2", "G", "2", "4", "Void") // no result: unrated
-	lb, err := s.Leaderboard(ctx, storage.GuildPool("G"), 0, 10, clk.Now(), "3")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if lb.Total != 2 || len(lb.Leaders) != 2 || lb.Caller.Place == 0 || lb.Leaders[0].Rating.Rating.Rating < lb.Leaders[1].Rating.Rating.Rating {
-		t.Errorf("Leaderboard = %+v, want 1 and 3, highest first, with 3's place", lb)
-	}
 	if _, err := s.Rating(ctx, storage.GuildPool("G"), "4"); err == nil {
 		t.Errorf("4 has a server rating from a DM game and a void one")
 	}
-	keys := []string{"1", "2", "3", "4"}
+	// 5 and 6 play eight games in turn, one after the other: both are
+	// established (deviation 145). (The concurrent games above may have
+	// come out in any order, so 1 and 3 may or may not be established.)
+	for i := range 8 {
+		result := "B+R"
+		if i%2 == 1 {
+			result = "W+R"
+		}
+		finishRated(t, s, clk, fmt.Sprint("e", i), "G", "5", "6", result)
+	}
+	lb, err := s.Leaderboard(ctx, storage.GuildPool("G"), 0, 10, clk.Now(), "5")
+	if err != nil {
+		t.Fatal(err)
+	}
+	established := map[string]bool{}
+	for _, k := range []string{"1", "2", "3", "5", "6"} {
+		if pr, err := s.Rating(ctx, storage.GuildPool("G"), k); err == nil && !pr.Current(clk.Now()).Provisional() {
+			established[k] = true
+		}
+	}
+	var order []string
+	for i, l := range lb.Leaders {
+		order = append(order, l.Rating.Player.Key())
+		if (i > 0 && l.Rating.Rating.Rating > lb.Leaders[i-1].Rating.Rating.Rating) || l.Place != i+1 || !established[l.Rating.Player.Key()] {
+			t.Errorf("place %d: %+v (established %v)", i+1, l, established)
+		}
+	}
+	if !established["5"] || !established["6"] || lb.Total != len(established) || len(lb.Leaders) != lb.Total ||
+		lb.Caller.Place == 0 || lb.Caller.Rating.Player.Key() != "5" || order[lb.Caller.Place-1] != "5" {
+		t.Errorf("Leaderboard %v (total %d, caller %+v), want the %d established players %v with 5's place", order, lb.Total, lb.Caller, len(established), established)
+	}
+	keys := []string{"1", "2", "3", "4", "5", "6"}
 	before := map[string]string{}
 	for _, pool := range []string{storage.GlobalPool, storage.GuildPool("G")} {
 		for _, k := range keys {
@@ -92,8 +116,8 @@ func testRatings(t *testing.T, s Store, clk *Clock) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rep.Games != 10 || rep.Changed != 0 || rep.Missing != 0 || rep.Ratings != 7 {
-		t.Errorf("RebuildRatings = %+v, want 10 games, 7 ratings, none changed", rep)
+	if rep.Games != 18 || rep.Changed != 0 || rep.Missing != 0 || rep.Ratings != 11 {
+		t.Errorf("RebuildRatings = %+v, want 18 games, 11 ratings, none changed", rep)
 	}
 	for _, pool := range []string{storage.GlobalPool, storage.GuildPool("G")} {
 		for _, k := range keys {
