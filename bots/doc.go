@@ -24,6 +24,10 @@
 // number more (reporting each waiting move's place in the queue) and turns
 // the rest away with ErrBusy. Close the registry to stop engine processes.
 //
+// Registry.Review and Registry.Estimate run game reviews (bots/review) and
+// score estimates through the same limiter, with the built-in engine or the
+// GTP engine that Config.ReviewEngine names.
+//
 // The package imports engine and its own sub-packages, never commands or
 // storage: it knows nothing of Discord.
 package bots

@@ -26,7 +26,7 @@
 // Rules live in engine, persistence in storage, pictures in render and AI
 // opponents in bots: this package only translates between them and Discord.
 // It declares the small interfaces it needs (Discord for the REST calls,
-// Store, Players), calls engine and render directly, and is, with
+// Store, Players, Reviewer), calls engine and render directly, and is, with
 // cmd/gobot, the only package that imports discordgo. It never logs the bot
 // token.
 //
@@ -37,6 +37,12 @@
 // interaction answered with its first answer) and RunConsole (a terminal that
 // types the same commands). Bot.Run does the background work: expired
 // challenges, the workers that make owed bot moves, and the clocks.
+//
+// Game reviews (review.go) run in the handler of /go review, through the
+// Reviewer (the bots' limiter, one review per user), edit the deferred
+// answer with their progress, are stored with the archived game before they
+// are posted (in a thread where the bot may start one), and stop at once
+// when the bot shuts down.
 //
 // Every game has a clock (engine/clock; clock.go here). One scheduler,
 // runClocks, handles every deadline: it reads the earliest from the

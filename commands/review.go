@@ -289,8 +289,12 @@ func mistakeBoards(a *storage.Archived, g *engine.Game, rv *review.Review) ([]pi
 		}
 		name := fmt.Sprintf("review-%s-move%d.png", a.ID, m.Number)
 		line := mistakeLine(m)
-		alt := fmt.Sprintf("%d×%d board before move %d: %s played %s (crossed out); the engine preferred %s (ringed), then the numbered line %s.",
-			g.Size(), g.Size(), m.Number, colorName(m.Color), m.Move, m.Best, strings.Join(m.PV, " "))
+		did := "played " + m.Move + " (crossed out)"
+		if played.Kind == engine.Pass {
+			did = "passed"
+		}
+		alt := fmt.Sprintf("%d×%d board before move %d: %s %s; the engine preferred %s (ringed), then the numbered line %s.",
+			g.Size(), g.Size(), m.Number, colorName(m.Color), did, m.Best, strings.Join(m.PV, " "))
 		out = append(out, picture{
 			file:  File{Name: name, ContentType: "image/png", Description: clip(alt, 1024), Data: buf.Bytes()},
 			embed: &discordgo.MessageEmbed{Description: line, Color: embedColor(m.Color), Image: &discordgo.MessageEmbedImage{URL: "attachment://" + name}},

@@ -1,7 +1,9 @@
 // Package render draws Go boards as pictures for the bot to post: a PNG of a
 // position after every move (Board, Game), an animated GIF of a whole game
 // (GIF) and a one-line description of the position for screen readers
-// (AltText).
+// (AltText); for game reviews, a win-rate graph (WinrateGraph, WinrateAlt),
+// a mistake board with the preferred line (Variation) and an ownership
+// board shaded by certainty (Ownership).
 //
 // The pictures show the board alone, with coordinates on all four sides as
 // players type them (A–T without I, row 1 at the bottom); player names,

@@ -33,7 +33,11 @@
 // and when it is cancelled it returns the context's error.
 //
 // Ownership estimates come from the playouts: Engine.Ownership after a
-// search, EstimateOwnership for any position, finished games included.
+// search, EstimateOwnership and EstimateScore (with the score's spread) for
+// any position, finished games included. Analyze judges a position for a
+// review rather than for play: Black's winning chance, the expected score,
+// the ownership, the best move and its variation, from a one-thread search
+// with a fixed budget and seed (no resignation, no dynamic komi).
 //
 // The package must not import package bots (bots imports it and wraps it as
 // the "hard" and "max" levels).
