@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/bwmarrin/discordgo"
+	"github.com/gobot-dev/gobot/bots/review"
 	"github.com/gobot-dev/gobot/engine"
 	"github.com/gobot-dev/gobot/engine/clock"
 )
@@ -35,7 +36,7 @@ type Options struct {
 	Store   Store
 	Players Players
 	// Reviewer reviews games and estimates scores; nil means Players when
-	// it is a Reviewer too, else the built-in engine one at a time.
+	// it is a Reviewer too, else NewLocalReviewer with the built-in engine.
 	Reviewer Reviewer
 	Logger   *slog.Logger
 	// ChallengeTTL is how long a challenge stays open (DefaultChallengeTTL).
@@ -119,7 +120,7 @@ func New(opts Options) (*Bot, error) {
 		if rv, ok := opts.Players.(Reviewer); ok {
 			opts.Reviewer = rv
 		} else {
-			opts.Reviewer = newLocalReviewer()
+			opts.Reviewer = NewLocalReviewer(review.MCTS{Seed: 1})
 		}
 	}
 	if opts.After == nil {

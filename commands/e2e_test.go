@@ -23,6 +23,7 @@ import (
 	"time"
 
 	"github.com/bwmarrin/discordgo"
+	"github.com/gobot-dev/gobot/bots/review"
 	"github.com/gobot-dev/gobot/commands"
 	"github.com/gobot-dev/gobot/commands/discordtest"
 	"github.com/gobot-dev/gobot/engine"
@@ -228,7 +229,10 @@ func newEnvMode(t testing.TB, mode string) *env {
 		// starts far from the wall clock so nothing reads the wrong one.
 		clock:   &clock{now: time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC)},
 		players: newTopLeft(),
-		dbPath:  filepath.Join(t.TempDir(), "gobot.db"),
+		// Reviews at a small budget: the real one takes a minute under
+		// the race detector on a busy machine.
+		reviewer: commands.NewLocalReviewer(review.MCTS{Playouts: 300, Seed: 1}),
+		dbPath:   filepath.Join(t.TempDir(), "gobot.db"),
 	}
 	opts := discordtest.Options{Now: e.clock.Now}
 	if e.gateway {

@@ -34,11 +34,19 @@ type Reviewer interface {
 	Estimate(ctx context.Context, g *engine.Game, onQueued func(position int)) (mcts.ScoreEstimate, error)
 }
 
-// localReviewer reviews with the built-in engine through a limiter of its
-// own, one at a time: the reviewer of a bot whose Players cannot review.
-type localReviewer struct{ l *bots.Limiter }
+// localReviewer reviews with an evaluator through a limiter of its own,
+// one review or estimate at a time.
+type localReviewer struct {
+	l  *bots.Limiter
+	ev review.Evaluator
+}
 
-func newLocalReviewer() *localReviewer { return &localReviewer{l: bots.NewLimiter(1, 8)} }
+// NewLocalReviewer returns a Reviewer that judges positions with ev, one
+// review or estimate at a time (a queue of 8 more). A Bot whose Players
+// cannot review uses one with the built-in engine (review.MCTS).
+func NewLocalReviewer(ev review.Evaluator) Reviewer {
+	return &localReviewer{l: bots.NewLimiter(1, 8), ev: ev}
+}
 
 func (lr *localReviewer) Review(ctx context.Context, g *engine.Game, onQueued func(int), progress func(int, int)) (*review.Review, error) {
 	release, err := lr.l.Acquire(ctx, onQueued)
@@ -46,7 +54,7 @@ func (lr *localReviewer) Review(ctx context.Context, g *engine.Game, onQueued fu
 		return nil, err
 	}
 	defer release()
-	return review.Run(ctx, g, review.MCTS{Seed: 1}, progress)
+	return review.Run(ctx, g, lr.ev, progress)
 }
 
 func (lr *localReviewer) Estimate(ctx context.Context, g *engine.Game, onQueued func(int)) (mcts.ScoreEstimate, error) {
