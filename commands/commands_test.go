@@ -3,6 +3,7 @@ package commands
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -464,57 +465,77 @@ func TestScoringTimeout(t *testing.T) {
 	}
 }
 
+// queueBehind is a test bot with one worker, held by the bot's first move
+// in channelID until free is called, and a second bot game in channel
+// otherChannel whose first move waits behind it.
+type queueBehind struct {
+	*testBot
+	free func()
+	wg   sync.WaitGroup
+	mu   sync.Mutex
+	sent []call // what the two handlers returned
+}
+
+const otherChannel = "900000000000000003"
+
+func newQueueBehind(t *testing.T) *queueBehind {
+	release := make(chan struct{})
+	var once sync.Once
+	q := &queueBehind{testBot: newTestBotWith(t, blockingPlayers{release: release}), free: func() { once.Do(func() { close(release) }) }}
+	t.Cleanup(func() { q.free(); q.wg.Wait() })
+	q.opts.BotWorkers = 1
+	q.start(channelID)
+	waitFor(t, "the worker to take the first game's move", func() bool {
+		pos, err := q.store.BotQueuePosition(context.Background(), channelID)
+		return err == nil && pos == 0
+	})
+	q.start(otherChannel)
+	waitFor(t, "the second game's move to be owed", func() bool {
+		pos, err := q.store.BotQueuePosition(context.Background(), otherChannel)
+		return err == nil && pos == 1
+	})
+	return q
+}
+
+// start starts a bot game in ch, the bot moving first.
+func (q *queueBehind) start(ch string) {
+	q.wg.Add(1)
+	go func() {
+		defer q.wg.Done()
+		got := q.commandIn(ann, ch, "/go bot level:first size:9 color:white")
+		q.mu.Lock()
+		q.sent = append(q.sent, got...)
+		q.mu.Unlock()
+	}()
+}
+
+// calls returns what the bot sent in channel otherChannel so far, as "op: text".
+func (q *queueBehind) calls() []string {
+	q.mu.Lock()
+	seen := append([]call(nil), q.sent...)
+	q.mu.Unlock()
+	q.rec.mu.Lock()
+	seen = append(seen, q.rec.calls...)
+	q.rec.mu.Unlock()
+	var out []string
+	for _, c := range seen {
+		if c.Channel == otherChannel {
+			out = append(out, c.Op+": "+c.text())
+		}
+	}
+	return out
+}
+
 // TestBotQueueIsShown: a bot move that waits for the only worker tells the
 // player its place in the queue, then the answer is the bot's move.
 func TestBotQueueIsShown(t *testing.T) {
-	release := make(chan struct{})
-	var once sync.Once
-	free := func() { once.Do(func() { close(release) }) }
-	defer free()
-	tb := newTestBotWith(t, blockingPlayers{release: release})
-	tb.opts.BotWorkers = 1
-	const other = "900000000000000003"
-	var wg sync.WaitGroup
-	var mu sync.Mutex
-	var calls []call
-	start := func(ch string) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			got := tb.commandIn(ann, ch, "/go bot level:first size:9 color:white")
-			mu.Lock()
-			calls = append(calls, got...)
-			mu.Unlock()
-		}()
-	}
-	start(channelID)
-	waitFor(t, "the worker to take the first game's move", func() bool {
-		pos, err := tb.store.BotQueuePosition(context.Background(), channelID)
-		return err == nil && pos == 0
-	})
-	start(other)
-	var notice []string
-	waitFor(t, "the queue notice in the second game", func() bool {
-		tb.rec.mu.Lock()
-		defer tb.rec.mu.Unlock()
-		notice = nil
-		for _, c := range tb.rec.calls {
-			if c.Channel == other && c.Op == "edit" {
-				notice = append(notice, c.text())
-			}
-		}
-		return len(notice) > 0
-	})
-	free()
-	wg.Wait()
-	var got []string
-	for _, c := range append(calls, tb.rec.take()...) {
-		if c.Channel == other {
-			got = append(got, c.Op+": "+c.text())
-		}
-	}
-	want := "⏳ The bots are all busy; gobot will move here as soon as one is free (number 1 in the queue)."
-	if len(got) != 3 || got[1] != "edit: "+want || !strings.Contains(got[2], "played **A1**") {
+	q := newQueueBehind(t)
+	want := "edit: ⏳ The bots are all busy; gobot will move here as soon as one is free (number 1 in the queue)."
+	waitFor(t, "the queue notice in the second game", func() bool { return slices.Contains(q.calls(), want) })
+	q.free()
+	q.wg.Wait()
+	got := q.calls()
+	if len(got) != 3 || got[1] != want || !strings.Contains(got[2], "played **A1**") {
 		t.Fatalf("a queued bot move: want deferral, the queue notice and the board, got\n%s", strings.Join(got, "\n"))
 	}
 }
@@ -586,70 +607,24 @@ func TestOwedMoveHandover(t *testing.T) {
 // bot's move a handler here waits for; the handler notices that the move
 // left the queue and answers with it.
 func TestBotMoveMadeElsewhere(t *testing.T) {
-	release := make(chan struct{})
-	var once sync.Once
-	free := func() { once.Do(func() { close(release) }) }
-	defer free()
-	tb := newTestBotWith(t, blockingPlayers{release: release})
-	tb.opts.BotWorkers = 1
-	const other = "900000000000000003"
-	var wg sync.WaitGroup
-	var mu sync.Mutex
-	var calls []call
-	start := func(ch string) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			got := tb.commandIn(ann, ch, "/go bot level:first size:9 color:white")
-			mu.Lock()
-			calls = append(calls, got...)
-			mu.Unlock()
-		}()
-	}
-	start(channelID) // takes the only worker until released
-	waitFor(t, "the worker to take the first game's move", func() bool {
-		pos, err := tb.store.BotQueuePosition(context.Background(), channelID)
-		return err == nil && pos == 0
-	})
-	start(other)
-	waitFor(t, "the second game's move to be owed", func() bool {
-		pos, err := tb.store.BotQueuePosition(context.Background(), other)
-		return err == nil && pos == 1
-	})
+	q := newQueueBehind(t)
 	// The other process: claim, move, commit.
-	m, err := tb.store.ClaimBotMove(context.Background(), "elsewhere", time.Minute)
-	if err != nil || m.ChannelID != other {
+	m, err := q.store.ClaimBotMove(context.Background(), "elsewhere", time.Minute)
+	if err != nil || m.ChannelID != otherChannel {
 		t.Fatalf("ClaimBotMove = %+v, %v; want the second game's move", m, err)
 	}
-	g, err := tb.store.Game(context.Background(), other)
+	g, err := q.store.Game(context.Background(), otherChannel)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if err := g.Game.Play(engine.PlaceAt(engine.Black, engine.Point{Col: 8, Row: 8})); err != nil {
 		t.Fatal(err)
 	}
-	if err := tb.store.UpdateGame(context.Background(), g); err != nil {
+	if err := q.store.UpdateGame(context.Background(), g); err != nil {
 		t.Fatal(err)
 	}
-	var answer string
 	waitFor(t, "the handler to answer with the move made elsewhere", func() bool {
-		mu.Lock()
-		seen := append([]call(nil), calls...)
-		mu.Unlock()
-		tb.rec.mu.Lock()
-		seen = append(seen, tb.rec.calls...)
-		tb.rec.mu.Unlock()
-		for _, c := range seen {
-			if c.Channel == other && c.Op == "edit" && strings.Contains(c.text(), "played **J9**") {
-				answer = c.text()
-				return true
-			}
-		}
-		return false
+		got := q.calls()
+		return len(got) > 0 && strings.Contains(got[len(got)-1], "gobot (first) played **J9**")
 	})
-	free()
-	wg.Wait()
-	if !strings.Contains(answer, "gobot (first) played **J9**") {
-		t.Errorf("the answer is %q, want the bot's move made elsewhere", answer)
-	}
 }
