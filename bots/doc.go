@@ -13,9 +13,10 @@
 // Every built-in level ends a game like a person (endgame.go): it passes
 // when its opponent has passed and nothing is left to gain, resigns only
 // when its estimate (the ownership of each point in playouts) says the game
-// is lost beyond doubt — never in the opening, never in a close game — and
-// never plays inside settled territory. Within a level the play varies from
-// game to game with the seed; a fixed seed repeats it.
+// is lost beyond doubt — never before half the board is played, never in a
+// close game — and never plays inside settled territory. Within a level the
+// play varies from game to game with the seed; a fixed seed repeats it. The
+// medium level is a minimax over Monte Carlo readings (mcminimax.go).
 //
 // The usual door is a Registry: NewRegistry(Config) offers the levels
 // (beginner, easy, medium, hard, max and one "gtp:NAME" per configured
