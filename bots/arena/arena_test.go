@@ -162,3 +162,22 @@ func TestMainCommand(t *testing.T) {
 		}
 	}
 }
+
+// The arena plays any GTP engine given with -gtp, here GNU Go, and reports
+// both sides' time per move.
+func TestMainAgainstGTPEngine(t *testing.T) {
+	if _, err := os.Stat(DefaultReferee[0]); err != nil {
+		t.Skip("GNU Go is not installed at " + DefaultReferee[0] + "; skipping")
+	}
+	var out bytes.Buffer
+	args := []string{"-a", "easy", "-b", "gtp:gnugo", "-gtp", "gnugo=" + DefaultReferee[0] + " --mode gtp --level 1",
+		"-games", "2", "-size", "5"}
+	if err := Main(context.Background(), args, &out, nil); err != nil {
+		t.Fatalf("Main: %v\n%s", err, out.String())
+	}
+	for _, want := range []string{"easy: its own settings; gtp:gnugo: its own settings", "easy vs gtp:gnugo: 2 games on 5×5", "average time per move: easy "} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("output lacks %q:\n%s", want, out.String())
+		}
+	}
+}
