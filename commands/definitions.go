@@ -117,7 +117,7 @@ func Definitions(levels []Level) []*discordgo.ApplicationCommand {
 				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionBoolean, Name: "review", Description: "Include the game's review as comments and variations (after /go review)"}),
 			sub("replay", "Animated replay (GIF) of a finished game (default: the last one in this channel)", gameOpt()),
 			sub("review", "Review a finished game: win-rate graph, each player's biggest mistakes (default: the last one here)", gameOpt()),
-			sub("estimate", "Score estimate with ownership: the game here (spectators; players after the game or unrated)", gameOpt()),
+			sub("estimate", "Score estimate with ownership: the game here (spectators; players after the game or if unrated)", gameOpt()),
 			sub("history", "Someone's finished games, with their records",
 				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionUser, Name: "player", Description: "Whose games (default: yours)"},
 				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionInteger, Name: "page", Description: "Page, from 1 (newest games first)", MinValue: &minPage}),

@@ -213,6 +213,17 @@ func testE2EEstimate(t *testing.T, e *env) {
 	if _, err := e.store.ArchivedGame(context.Background(), id); err != nil {
 		t.Errorf("the game was not archived: %v", err)
 	}
+
+	// In an unrated game the players may ask while it is played.
+	msg := e.newChallenge(e.slash(ch, alice, "challenge", discordtest.UserOpt("opponent", bob), discordtest.Int("size", 9),
+		discordtest.Str("color", "black"), discordtest.Bool("rated", false)))
+	e.do(e.click(bob, msg, "accept"))
+	e.d.WaitFor("the unrated game to start", func() bool { return e.game(ch.ID) != nil })
+	e.playOut(ch, alice, bob, reviewMoves[:2])
+	unrated := e.do(e.slash(ch, bob, "estimate"))
+	if unrated.Ephemeral || !strings.Contains(unrated.Text(), "Score estimate of ⚫ alice vs ⚪ bob after move 2: **") {
+		t.Errorf("a player's estimate in an unrated game = %q (ephemeral %v)", unrated.Text(), unrated.Ephemeral)
+	}
 }
 
 // gatedReviewer says it is number 2 in the queue, signals started, and

@@ -58,7 +58,7 @@ func helpText(levels []Level, challengeTTL, scoringTTL time.Duration, defaultClo
 				"with the three biggest swings, each player's three costliest mistakes (in points) on a board with the better move ringed and its line numbered, " +
 				"and a summary; in a thread where I may start one. A second request comes from the archive at once, and " +
 				"`/go sgf game: review:true` writes the review into the record. `/go estimate` shows the score estimate with ownership " +
-				"(spectators at any time, privately during a rated game; players after the game)."},
+				"(spectators at any time, privately during a rated game; players in unrated games and after the game)."},
 			{Name: "Ratings", Value: "Games are rated (Glicko-2, as on OGS): one rating per server and one global rating, bots included (each level is a player). " +
 				"`rated:false` on `/go challenge` or `/go bot` makes a game unrated; aborted and annulled games never count. " +
 				"Handicap and komi count as a rank difference; a handicap challenge without `color` gives Black to the lower-rated player. " +

@@ -381,12 +381,6 @@ func reviewedSGF(a *storage.Archived, rv *review.Review) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// gameRated reports whether a game counts for the ratings, which decides
-// whether its players may see score estimates while it is played. Every
-// game is rated: gobot has no unrated games yet. This is the one place that
-// decides it.
-func gameRated(*storage.Game) bool { return true }
-
 // cmdEstimate shows the score estimate of the game here (or, with game: or
 // when none is being played here, of a finished game) with its ownership
 // board. Spectators may ask at any time; players only in unrated games and
@@ -396,7 +390,7 @@ func (b *Bot) cmdEstimate(ctx context.Context, r *Request) error {
 		g, err := b.loadGame(ctx, r.Interaction.ChannelID)
 		if err == nil {
 			private := false
-			if gameRated(g) {
+			if !g.Unrated {
 				if _, err := playerColor(g, r.User); err == nil {
 					return userErr(ErrForbidden, "Fair play: the players of a rated game cannot see a score estimate while it is played. Spectators can, and so can you once it has ended (`/go estimate game:"+g.ID+"`).")
 				}
