@@ -143,16 +143,18 @@ func scoringCases() []scoringCase {
 			result: "B+1.5",
 		},
 		{
-			// 19×19 in strips: Black owns rows 1–4 and 10–14 (walls on
-			// rows 4, 10 and 14), White rows 5–9 and 15–19 (walls on 5, 9
-			// and 15). Dead white D2, Q2 and K12; dead black D7, Q7, Q17
-			// and the two stones D17–D18. Black 171, White 190 + 7.5.
-			name: "19x19 seven dead groups", size: 19,
+			// 19×19: Black walls off rows 1–4 (wall on row 4), White holds
+			// the rest (wall on row 5). Dead white D2, K2 and Q2 below; up
+			// in White's area two small white boxes each hold dead black
+			// stones, D14 and the two stones P15–Q15. Black 4 rows of 19 =
+			// 76, White 15 rows = 285 + 7.5.
+			name: "19x19 five dead groups", size: 19,
 			moves: interleave(
-				walls(19, []int{4, 10, 14}, "D7", "Q7", "D17", "D18", "Q17"),
-				walls(19, []int{5, 9, 15}, "D2", "Q2", "K12")),
-			dead:   []string{"D2", "Q2", "D7", "Q7", "K12", "D17", "Q17", "D18"},
-			result: "W+26.5",
+				walls(19, []int{4}, "D14", "P15", "Q15"),
+				walls(19, []int{5}, "D13", "E13", "D16", "E16", "C14", "C15", "F14", "F15",
+					"P13", "Q13", "P16", "Q16", "O14", "O15", "R14", "R15", "D2", "K2", "Q2")),
+			dead:   []string{"D2", "K2", "Q2", "D14", "P15", "Q15"},
+			result: "W+216.5",
 		},
 	}
 }
