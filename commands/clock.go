@@ -202,6 +202,8 @@ func (b *Bot) timeUp(ctx context.Context, g *storage.Game) error {
 	note := fmt.Sprintf("⌛ %s %s ran out of time <t:%d:R>.", stoneEmoji(loser), mention(g.Player(loser)), deadline.Unix())
 	if annulled {
 		note += " They had not made two moves of their own, so the game is annulled: it is recorded, but it does not count."
+	} else if rn := b.ratingNote(ctx, g); rn != "" {
+		note += "\n" + rn
 	}
 	m, err := stateMessage(ctx, g, note)
 	if err == nil {

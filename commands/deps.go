@@ -31,6 +31,7 @@ type Store interface {
 	GameReview(ctx context.Context, id string) ([]byte, error)
 	PutGameReview(ctx context.Context, id string, review []byte) error
 	Rating(ctx context.Context, pool, playerKey string) (*storage.PlayerRating, error)
+	GameRatingChanges(ctx context.Context, gameID string) ([]storage.RatingChange, error)
 	Leaderboard(ctx context.Context, pool string, offset, limit int, now time.Time, callerKey string) (*storage.Leaderboard, error)
 
 	CreateChallenge(ctx context.Context, c *storage.Challenge) error

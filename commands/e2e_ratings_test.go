@@ -52,7 +52,13 @@ func TestE2ERatings(t *testing.T) {
 
 	// Two new players: the winner goes to 1662.3, the loser to 1337.7, in
 	// the server's pool and the global one.
-	e.resignedGame(ch, bob, alice) // bob resigns as black: alice wins
+	// bob resigns as black: alice wins, and the final message says how the
+	// ratings moved.
+	e.startGame(ch, bob, alice, 9)
+	final := e.do(e.slash(ch, bob, "resign"))
+	if want := "📈 Ratings on this server: <@" + bob.ID + "> 1500 → 1338 (−162) · <@" + alice.ID + "> 1500 → 1662 (+162)"; !strings.Contains(final.Text(), want) {
+		t.Errorf("final message %q, want it to say %q", final.Text(), want)
+	}
 	for _, pool := range []string{server, storage.GlobalPool} {
 		if got := e.rating(pool, alice.ID); !strings.HasPrefix(got, "1662.3 ± ") {
 			t.Errorf("alice in %s: %s, want 1662.3", pool, got)
@@ -93,7 +99,9 @@ func TestE2ERatings(t *testing.T) {
 	dave := e.d.NewUser("dave")
 	dm := e.d.DM(dave)
 	e.do(e.botGame(dm, dave, "tester"))
-	e.do(e.slash(dm, dave, "resign"))
+	if m := e.do(e.slash(dm, dave, "resign")); !strings.Contains(m.Text(), "📈 Ratings: ") || !strings.Contains(m.Text(), "<@"+dave.ID+"> 1500 → 1338 (−162)") {
+		t.Errorf("final message of the bot game %q, want the global ratings", m.Text())
+	}
 	if got := e.rating(storage.GlobalPool, "bot:tester"); !strings.HasPrefix(got, "1662.3 ± ") {
 		t.Errorf("the bot level's rating: %s, want 1662.3", got)
 	}
@@ -102,7 +110,9 @@ func TestE2ERatings(t *testing.T) {
 	}
 	// rated:false against the bot.
 	e.do(e.slash(dm, dave, "bot", discordtest.Str("level", "tester"), discordtest.Int("size", 9), discordtest.Str("color", "white"), discordtest.Bool("rated", false)))
-	e.do(e.slash(dm, dave, "resign"))
+	if m := e.do(e.slash(dm, dave, "resign")); strings.Contains(m.Text(), "📈") {
+		t.Errorf("the final message of an unrated game speaks of ratings: %q", m.Text())
+	}
 	if got := e.rating(storage.GlobalPool, dave.ID); !strings.HasPrefix(got, "1337.7 ± ") {
 		t.Errorf("dave's rating after an unrated bot game: %s, want 1337.7", got)
 	}

@@ -262,6 +262,13 @@ func TestE2EScoringProposal(t *testing.T) {
 			after := e.do(e.click(alice, last, "accept"))
 			final := e.do(e.click(bob, after, "accept"))
 			e.checkFinal(c, id, final)
+			winner, loser := alice, bob
+			if strings.HasPrefix(c.result, "W") {
+				winner, loser = bob, alice
+			}
+			if want := "1500 → 1662 (+162)"; !strings.Contains(final.Text(), "<@"+winner.ID+"> "+want) || !strings.Contains(final.Text(), "<@"+loser.ID+"> 1500 → 1338 (−162)") {
+				t.Errorf("final message %q does not show the winner at %s", final.Text(), want)
+			}
 		})
 	}
 }

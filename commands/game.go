@@ -330,6 +330,9 @@ func (b *Bot) apply(ctx context.Context, g *storage.Game, m engine.Move) (string
 		if err := b.finish(ctx, g); err != nil {
 			return "", err
 		}
+		if rn := b.ratingNote(ctx, g); rn != "" {
+			note += "\n" + rn
+		}
 		return note, nil
 	}
 	if g.Game.PlayEnded() && g.Scoring == nil {

@@ -62,7 +62,7 @@ func helpText(levels []Level, challengeTTL, scoringTTL time.Duration, defaultClo
 			{Name: "Ratings", Value: "Games are rated (Glicko-2, as on OGS): one rating per server and one global rating, bots included (each level is a player). " +
 				"`rated:false` on `/go challenge` or `/go bot` makes a game unrated; aborted and annulled games never count. " +
 				"Handicap and komi count as a rank difference; a handicap challenge without `color` gives Black to the lower-rated player. " +
-				"Ranks run from 30k to 9d and show `?` until the deviation is below 160 (about seven games).\n" +
+				"Ranks run from 30k to 9d and show `?` until the deviation is below 160 (about seven games). The final message says how the ratings moved.\n" +
 				"`/go stats player:` shows ratings, wins and losses by size, the streak and the latest games; " +
 				"`/go leaderboard scope: page:` the server's (or `global`) established players, with your place."},
 			{Name: "Coordinates", Value: "Columns are letters from the left, **skipping I** (A–H, J–T on 19×19); rows are numbers from the bottom. " +

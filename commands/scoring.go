@@ -379,6 +379,9 @@ func (b *Bot) endByScore(ctx context.Context, r *Request, g *storage.Game, note 
 		return err
 	}
 	b.log.Info("game finished", "game", g.ID, "result", sc.Result())
+	if rn := b.ratingNote(ctx, g); rn != "" {
+		note += "\n" + rn
+	}
 	m, err := finalScoreMessage(g, note)
 	if err != nil {
 		return err

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -70,6 +71,46 @@ func (b *Bot) lowerRatedColor(ctx context.Context, guildID string, challenger, o
 		return "white"
 	}
 	return "nigiri"
+}
+
+// ratingNote says how a game that just ended moved its players' ratings,
+// in the server's pool for a game between two people on a server and in
+// the global one otherwise: "📈 Ratings on this server: @alice 1500 → 1662
+// (+162) · @bob 1500 → 1338 (−162)". It is empty for an unrated game, and
+// when the changes cannot be read (the game is archived; only the note is
+// lost, and logged).
+func (b *Bot) ratingNote(ctx context.Context, g *storage.Game) string {
+	changes, err := b.opts.Store.GameRatingChanges(ctx, g.ID)
+	if err != nil {
+		b.log.Warn("rating changes of a finished game", "game", g.ID, "err", err)
+		return ""
+	}
+	pool, where := storage.GlobalPool, "Ratings"
+	for _, c := range changes {
+		if c.Pool != storage.GlobalPool {
+			pool, where = c.Pool, "Ratings on this server"
+		}
+	}
+	var parts []string
+	for _, c := range changes {
+		if c.Pool != pool {
+			continue
+		}
+		p := g.Black
+		if c.Player == g.White.Key() {
+			p = g.White
+		}
+		delta := math.Round(c.After.Rating) - math.Round(c.Before.Rating)
+		sign := "+"
+		if delta < 0 {
+			sign, delta = "−", -delta
+		}
+		parts = append(parts, fmt.Sprintf("%s %.0f → %.0f (%s%.0f)", mention(p), c.Before.Rating, c.After.Rating, sign, delta))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "📈 " + where + ": " + strings.Join(parts, " · ")
 }
 
 // describeRating says a rating for people: "1662 ± 290, rank ?".

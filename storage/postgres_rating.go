@@ -223,3 +223,33 @@ func (p *Postgres) RebuildRatings(ctx context.Context) (*RebuildReport, error) {
 	}
 	return rep, nil
 }
+
+// GameRatingChanges is Store.GameRatingChanges.
+func (p *Postgres) GameRatingChanges(ctx context.Context, gameID string) ([]RatingChange, error) {
+	a, err := p.ArchivedGame(ctx, gameID)
+	if err != nil {
+		return nil, err
+	}
+	if !a.Rated {
+		return nil, nil
+	}
+	var out []RatingChange
+	for _, pool := range ratingPools(a) {
+		for _, pl := range []Player{a.Black, a.White} {
+			var rec string
+			err := p.pool.QueryRow(ctx, `SELECT record FROM rating_history WHERE player = $1 AND pool = $2 AND seq = $3`, pl.Key(), pool, int64(a.RatingSeq)).Scan(&rec)
+			if errors.Is(err, pgx.ErrNoRows) {
+				continue
+			}
+			if err != nil {
+				return nil, fmt.Errorf("storage: rating change of game %s: %w", gameID, err)
+			}
+			var c RatingChange
+			if err := json.Unmarshal([]byte(rec), &c); err != nil {
+				return nil, fmt.Errorf("storage: rating change of game %s: %w: %w", gameID, ErrCorrupt, err)
+			}
+			out = append(out, c)
+		}
+	}
+	return out, nil
+}

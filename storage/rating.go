@@ -470,3 +470,34 @@ func (s *Store) RebuildRatings(ctx context.Context) (*RebuildReport, error) {
 	}
 	return rep, nil
 }
+
+// GameRatingChanges returns the rating changes an archived game caused:
+// none for a game that was not rated, otherwise one per player and pool,
+// the global pool first, Black before White.
+func (s *Store) GameRatingChanges(ctx context.Context, gameID string) ([]RatingChange, error) {
+	var out []RatingChange
+	err := s.view(ctx, func(tx *bolt.Tx) error {
+		a, err := decodeArchive(tx.Bucket(bucketArchive).Get([]byte(gameID)))
+		if err != nil {
+			return fmt.Errorf("storage: archived game %s: %w", gameID, ErrNotFound)
+		}
+		if !a.Rated {
+			return nil
+		}
+		for _, pool := range ratingPools(a) {
+			for _, p := range []Player{a.Black, a.White} {
+				v := tx.Bucket(bucketRatingHistory).Get(join(p.Key(), []byte(pool), []byte{0}, u64(a.RatingSeq)))
+				if v == nil {
+					continue // rebuilt away (the game's rating was damaged)
+				}
+				var c RatingChange
+				if err := json.Unmarshal(v, &c); err != nil {
+					return fmt.Errorf("storage: rating change of game %s: %w: %w", gameID, ErrCorrupt, err)
+				}
+				out = append(out, c)
+			}
+		}
+		return nil
+	})
+	return out, err
+}

@@ -44,8 +44,17 @@ func testRatings(t *testing.T, s Store, clk *Clock) {
 			}
 		}
 	}
-	if h, err := s.RatingHistory(ctx, "1"); err != nil || len(h) != 2 || h[0].Game == "" || h[0].Pool != storage.GlobalPool {
-		t.Errorf("RatingHistory(1) = %+v, %v; want one change per pool, with the game", h, err)
+	h, err := s.RatingHistory(ctx, "1")
+	if err != nil || len(h) != 2 || h[0].Game == "" || h[0].Pool != storage.GlobalPool {
+		t.Fatalf("RatingHistory(1) = %+v, %v; want one change per pool, with the game", h, err)
+	}
+	changes, err := s.GameRatingChanges(ctx, h[0].Game)
+	var got []string
+	for _, c := range changes {
+		got = append(got, fmt.Sprintf("%s %s %.1f→%.1f", c.Pool, c.Player, c.Before.Rating, c.After.Rating))
+	}
+	if want := "[global 1 1500.0→1662.3 global 2 1500.0→1337.7 guild:G 1 1500.0→1662.3 guild:G 2 1500.0→1337.7]"; err != nil || fmt.Sprint(got) != want {
+		t.Errorf("GameRatingChanges = %v, %v; want %s", got, err, want)
 	}
 	// Eight games of 1 and 3 in turn, some at once, make both established.
 	var wg sync.WaitGroup
