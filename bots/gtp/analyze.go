@@ -77,11 +77,9 @@ func (c *Client) stream(ctx context.Context, command string, d time.Duration) (s
 		return c.answer(p, r, id, command)
 	case <-wait.C:
 	case <-ctx.Done():
-		c.kill()
-		return "", fmt.Errorf("%s: %s: %w", c.spec.Name, command, ctx.Err())
+		return c.abandon(command, ctx.Err())
 	case <-c.closing:
-		c.kill()
-		return "", fmt.Errorf("%s: %s: %w", c.spec.Name, command, ErrClosed)
+		return c.abandon(command, ErrClosed)
 	}
 	if _, err := fmt.Fprint(p.stdin, "\n"); err != nil {
 		c.kill()
@@ -96,10 +94,15 @@ func (c *Client) stream(ctx context.Context, command string, d time.Duration) (s
 		c.kill()
 		return "", fmt.Errorf("%s: %s: not stopped within %v: %w", c.spec.Name, command, c.opts.timeout(), ErrTimeout)
 	case <-ctx.Done():
-		c.kill()
-		return "", fmt.Errorf("%s: %s: %w", c.spec.Name, command, ctx.Err())
+		return c.abandon(command, ctx.Err())
 	case <-c.closing:
-		c.kill()
-		return "", fmt.Errorf("%s: %s: %w", c.spec.Name, command, ErrClosed)
+		return c.abandon(command, ErrClosed)
 	}
+}
+
+// abandon kills the process in the middle of command, whose answer will
+// not be read, and returns why; c.mu is held.
+func (c *Client) abandon(command string, why error) (string, error) {
+	c.kill()
+	return "", fmt.Errorf("%s: %s: %w", c.spec.Name, command, why)
 }

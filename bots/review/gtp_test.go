@@ -3,6 +3,7 @@ package review
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"os"
@@ -15,7 +16,8 @@ import (
 )
 
 // The test binary doubles as a fake analysis engine: run with the first
-// argument "-fake-analyze" and a mode ("kata" or "lz"), it serves GTP on
+// argument "-fake-analyze" and a mode ("kata", "lz", or "plain" for an
+// engine without analysis), it serves GTP on
 // its standard streams. Its analysis is a fixed function of the position:
 // the player to move wins 0.3 + 0.1 × (its stones - the opponent's), its
 // best move is the first empty point from A1 and the variation that point
@@ -51,8 +53,11 @@ func fakeAnalyzer(mode string) int {
 	}
 	newGame()
 	analysis := "lz-analyze"
-	if mode == "kata" {
+	switch mode {
+	case "kata":
 		analysis = "kata-analyze"
+	case "plain":
+		analysis = "genmove" // no analysis command at all
 	}
 	pending := ""
 	for {
@@ -235,5 +240,15 @@ func TestParseAnalysisOwnership(t *testing.T) {
 		if _, _, err := ParseAnalysis(bad, 9, engine.Black, true); err == nil {
 			t.Errorf("ParseAnalysis(%q) accepted it", bad)
 		}
+	}
+}
+
+// TestGTPEvaluatorWithoutAnalysis: an engine that speaks neither analysis
+// command is refused with ErrNoAnalysis, and Run returns it.
+func TestGTPEvaluatorWithoutAnalysis(t *testing.T) {
+	g := playGame(t, 9, "E5")
+	_, err := Run(context.Background(), g, &GTP{Client: fakeClient(t, "plain"), Time: 10 * time.Millisecond}, nil)
+	if !errors.Is(err, ErrNoAnalysis) {
+		t.Errorf("Run with an engine without analysis = %v, want ErrNoAnalysis", err)
 	}
 }
