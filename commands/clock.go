@@ -338,7 +338,10 @@ func (b *Bot) runClocks(ctx context.Context) {
 		}
 	}()
 	beat := b.opts.After(heartbeatEvery)
-	stuck := false // a pass left something due: wait dueRetry, not a busy loop
+	// passed is the earliest deadline of the last pass over the due games:
+	// when a pass leaves it (or an earlier one) due, something cannot be
+	// handled now, and the scheduler waits dueRetry instead of spinning.
+	var passed time.Time
 	for {
 		var wake <-chan time.Time
 		next, err := b.opts.Store.NextDue(ctx)
@@ -353,11 +356,11 @@ func (b *Bot) runClocks(ctx context.Context) {
 			// Nothing is due: sleep until a write kicks, or the heartbeat.
 		case next.After(b.now()):
 			wake = b.opts.After(next.Sub(b.now()))
-		case stuck:
+		case !passed.IsZero() && !next.After(passed):
 			wake = b.opts.After(dueRetry)
 		default:
 			b.track(func() { b.handleDueGames(ctx) })
-			stuck = true
+			passed = next
 			continue
 		}
 		select {
@@ -371,7 +374,7 @@ func (b *Bot) runClocks(ctx context.Context) {
 			}
 			beat = b.opts.After(heartbeatEvery)
 		}
-		stuck = false
+		passed = time.Time{}
 	}
 }
 
