@@ -213,9 +213,9 @@ func (b *Bot) postReview(ctx context.Context, r *Request, a *storage.Archived, g
 	if r.Interaction.GuildID != "" {
 		th, err := b.opts.Discord.StartThread(ctx, r.Interaction.ChannelID, clip("Review: "+plainName(a.Black)+" vs "+plainName(a.White), 100))
 		if err == nil {
-			if _, err := b.opts.Discord.SendMessage(ctx, th.ID, summary); err != nil {
-				return err
-			}
+			_, err = b.opts.Discord.SendMessage(ctx, th.ID, summary)
+		}
+		if err == nil {
 			for _, c := range []engine.Color{engine.Black, engine.White} {
 				m := &Message{Content: stoneEmoji(c) + " " + colorName(c) + "'s biggest mistakes", AllowedMentions: noMentions()}
 				for _, bd := range boards {
@@ -232,7 +232,7 @@ func (b *Bot) postReview(ctx context.Context, r *Request, a *storage.Archived, g
 			}
 			return r.Reply(ctx, &Message{Content: clip(head+": in the thread <#"+th.ID+">.\n"+rv.Paragraph(), 2000), AllowedMentions: noMentions()})
 		}
-		b.log.Info("no thread for a review; it goes in one message", "game", a.ID, "err", err)
+		b.log.Info("no thread for a review (or no message in it); it goes in one message", "game", a.ID, "err", err)
 	}
 	for _, bd := range boards {
 		summary.Files, summary.Embeds = append(summary.Files, bd.file), append(summary.Embeds, bd.embed)
