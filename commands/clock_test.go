@@ -31,7 +31,7 @@ func TestLateMove(t *testing.T) {
 	tb := newTestBot(t)
 	startClocked(t, tb, "simple 30s")
 	only(t, tb.command(ann, "/go play move:E5"))
-	tb.advance(30 * time.Second)
+	tb.clk.Advance(30 * time.Second)
 	calls := tb.command(bob, "/go play move:C3")
 	var reply, announce string
 	for _, c := range calls {
@@ -61,15 +61,15 @@ func TestLateMove(t *testing.T) {
 func TestClockFollowsTheGame(t *testing.T) {
 	tb := newTestBot(t)
 	startClocked(t, tb, "absolute 10m")
-	tb.advance(time.Minute)
+	tb.clk.Advance(time.Minute)
 	only(t, tb.command(ann, "/go play move:E5"))
 	g, _ := tb.store.Game(context.Background(), channelID)
 	if k := g.Clock; k.ToMove != engine.White || k.Time(engine.Black).Main != 9*time.Minute || len(k.Log) != 1 {
 		t.Fatalf("after ann's move the clock is %+v", k)
 	}
-	tb.advance(time.Minute)
+	tb.clk.Advance(time.Minute)
 	only(t, tb.command(bob, "/go pass"))
-	tb.advance(time.Minute)
+	tb.clk.Advance(time.Minute)
 	only(t, tb.command(ann, "/go pass"))
 	g, _ = tb.store.Game(context.Background(), channelID)
 	if g.Scoring == nil || g.Clock.Running() || !g.Due().Equal(g.Scoring.Deadline) {
@@ -78,7 +78,7 @@ func TestClockFollowsTheGame(t *testing.T) {
 	if got := g.Clock.Time(engine.Black).Main; got != 8*time.Minute {
 		t.Errorf("black has %v, want 8m", got)
 	}
-	tb.advance(time.Hour) // the scoring phase takes no time off anyone
+	tb.clk.Advance(time.Hour) // the scoring phase takes no time off anyone
 	resume := ""
 	for _, c := range tb.command(ann, "/go board") {
 		if id, ok := findButton(c, "Resume"); ok {
@@ -136,7 +136,7 @@ func TestVacation(t *testing.T) {
 		}
 	}
 	refused("/go vacation days:3", "already on vacation")
-	tb.advance(24 * time.Hour)
+	tb.clk.Advance(24 * time.Hour)
 	only(t, tb.command(ann, "/go play move:E5")) // moves while away: her clock did not run
 	g, _ = tb.store.Game(context.Background(), channelID)
 	if got := g.Clock.Time(engine.Black).Main; got != 4*24*time.Hour {
@@ -147,7 +147,7 @@ func TestVacation(t *testing.T) {
 	if want := start.Add(5*24*time.Hour + 4*24*time.Hour); !g.Clock.Deadline().Equal(want) {
 		t.Errorf("ann's new turn runs out at %v, want %v", g.Clock.Deadline(), want)
 	}
-	tb.advance(24 * time.Hour)
+	tb.clk.Advance(24 * time.Hour)
 	reply = only(t, tb.command(ann, "/go vacation end:true"))
 	if !strings.Contains(reply.text(), "Welcome back") || !strings.Contains(reply.text(), "28 days of your 30 days") {
 		t.Errorf("end of vacation = %q", reply.text())

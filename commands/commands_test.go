@@ -291,7 +291,7 @@ func TestChallengeDeclineExpireAndStolenClick(t *testing.T) {
 
 	calls = tb.command(ann, "/go challenge opponent:bob")
 	accept = calls[1].buttonID(t, "Accept")
-	tb.advance(25 * time.Hour)
+	tb.clk.Advance(25 * time.Hour)
 	c = only(t, tb.press(bob, accept))
 	if !strings.Contains(c.text(), "expired") {
 		t.Fatalf("accept after expiry: %q", c.text())
@@ -299,7 +299,7 @@ func TestChallengeDeclineExpireAndStolenClick(t *testing.T) {
 
 	// The sweep disables the buttons of expired challenges.
 	calls = tb.command(ann, "/go challenge opponent:bob")
-	tb.advance(25 * time.Hour)
+	tb.clk.Advance(25 * time.Hour)
 	tb.sweep(context.Background())
 	c = only(t, tb.rec.take())
 	if c.Op != "editmsg" || !strings.Contains(c.text(), "expired") {
@@ -448,12 +448,12 @@ func TestScoringTimeout(t *testing.T) {
 	g, _ := tb.store.Game(context.Background(), channelID)
 	// The clocks' scheduler ends the scoring phase (its deadline is in
 	// the store's deadline index).
-	tb.advance(time.Hour)
+	tb.clk.Advance(time.Hour)
 	tb.handleDueGames(context.Background())
 	if calls := tb.rec.take(); len(calls) != 0 {
 		t.Fatalf("scheduler before the deadline: %v", calls)
 	}
-	tb.advance(24 * time.Hour)
+	tb.clk.Advance(24 * time.Hour)
 	tb.handleDueGames(context.Background())
 	c := only(t, tb.rec.take())
 	if c.Op != "send" || !strings.Contains(c.text(), "ran out") || !strings.Contains(c.text(), "B+") {

@@ -30,53 +30,6 @@ import (
 	"github.com/gobot-dev/gobot/storage"
 )
 
-// clock is the bot's and the fake Discord's time, moved by the tests.
-// After's channels fire when Advance moves the time past them.
-type clock struct {
-	mu      sync.Mutex
-	now     time.Time
-	waiters []waiter
-}
-
-type waiter struct {
-	at time.Time
-	c  chan time.Time
-}
-
-// After is time.After on this clock.
-func (c *clock) After(d time.Duration) <-chan time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	ch := make(chan time.Time, 1)
-	if d <= 0 {
-		ch <- c.now
-		return ch
-	}
-	c.waiters = append(c.waiters, waiter{c.now.Add(d), ch})
-	return ch
-}
-
-func (c *clock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *clock) Advance(d time.Duration) {
-	c.mu.Lock()
-	c.now = c.now.Add(d)
-	kept := c.waiters[:0]
-	for _, w := range c.waiters {
-		if w.at.After(c.now) {
-			kept = append(kept, w)
-			continue
-		}
-		w.c <- c.now
-	}
-	c.waiters = kept
-	c.mu.Unlock()
-}
-
 // topLeft is the bot opponent of the tests. Every level plays the first
 // legal point in reading order from the top-left corner (A9, B9, ... on
 // 9×9), so the tests know its replies; levels differ in how they get there:
@@ -188,7 +141,7 @@ func (l *logBuffer) String() string {
 type env struct {
 	t       testing.TB
 	d       *discordtest.Server
-	clock   *clock
+	clock   *discordtest.Clock
 	players *topLeft
 	// reviewer, when set before start, reviews games instead of the
 	// built-in engine.
@@ -227,7 +180,7 @@ func newEnvMode(t testing.TB, mode string) *env {
 		// The bot, the store (challenge expiry) and the fake Discord
 		// (signature timestamps, interaction tokens) share one clock, which
 		// starts far from the wall clock so nothing reads the wrong one.
-		clock:   &clock{now: time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC)},
+		clock:   discordtest.NewClock(time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC)),
 		players: newTopLeft(),
 		// Reviews at a small budget: the real one takes a minute under
 		// the race detector on a busy machine.

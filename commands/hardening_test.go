@@ -96,7 +96,7 @@ func TestHTTPReplayAnsweredOnce(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	header := sign(priv, body, tb.clock())
+	header := sign(priv, body, tb.clk.Now())
 	answers := make([]string, 4)
 	var wg sync.WaitGroup
 	for i := range answers {
@@ -106,7 +106,7 @@ func TestHTTPReplayAnsweredOnce(t *testing.T) {
 		})
 	}
 	wg.Wait()
-	tb.advance(time.Minute)
+	tb.clk.Advance(time.Minute)
 	answers = append(answers, func() string { w := postSigned(t, h, header, body); return fmt.Sprint(w.Code, " ", w.Body.String()) }())
 	tb.waitIdle()
 	for i, a := range answers {
@@ -155,7 +155,7 @@ func (tr *trickle) reads() int {
 // refused before a byte of the body is read.
 func TestHTTPRejectsOnHeaders(t *testing.T) {
 	tb, h, _ := httpBot(t)
-	now := tb.clock()
+	now := tb.clk.Now()
 	sig := strings.Repeat("ab", 64)
 	ts := fmt.Sprint(now.Unix())
 	for _, tt := range []struct {
@@ -204,7 +204,7 @@ func TestHTTPRejectsOnHeaders(t *testing.T) {
 func TestHTTPCapsUnauthenticatedReads(t *testing.T) {
 	tb, h, priv := httpBot(t)
 	sig := strings.Repeat("ab", 64)
-	ts := fmt.Sprint(tb.clock().Unix())
+	ts := fmt.Sprint(tb.clk.Now().Unix())
 	stop := make(chan struct{})
 	var trickles []*trickle
 	var codes []int
@@ -245,7 +245,7 @@ func TestHTTPCapsUnauthenticatedReads(t *testing.T) {
 	turned := append([]int(nil), codes...)
 	mu.Unlock()
 	ping := []byte(`{"id":"1","application_id":"1","type":1,"token":"t","version":1}`)
-	if w := postSigned(t, h, sign(priv, ping, tb.clock()), ping); w.Code != http.StatusOK {
+	if w := postSigned(t, h, sign(priv, ping, tb.clk.Now()), ping); w.Code != http.StatusOK {
 		t.Errorf("a signed PING while large bodies trickle = %d %s, want 200", w.Code, w.Body)
 	}
 	close(stop)

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/bwmarrin/discordgo"
+	"github.com/gobot-dev/gobot/commands/discordtest"
 	"github.com/gobot-dev/gobot/engine"
 	"github.com/gobot-dev/gobot/storage"
 )
@@ -137,7 +138,7 @@ type testBot struct {
 	t     testing.TB
 	rec   *recorder
 	store *storage.Store
-	now   time.Time
+	clk   *discordtest.Clock
 	seq   int
 	mu    sync.Mutex
 }
@@ -157,8 +158,8 @@ func newTestBotWith(t testing.TB, players Players) *testBot {
 // share the test's clock.
 func newTestBotStore(t testing.TB, players Players, wrap func(*storage.Store) Store) *testBot {
 	t.Helper()
-	tb := &testBot{t: t, rec: &recorder{}, now: time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)}
-	store, err := storage.Open(filepath.Join(t.TempDir(), "test.db"), storage.Options{Now: tb.clock})
+	tb := &testBot{t: t, rec: &recorder{}, clk: discordtest.NewClock(time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC))}
+	store, err := storage.Open(filepath.Join(t.TempDir(), "test.db"), storage.Options{Now: tb.clk.Now})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -166,7 +167,7 @@ func newTestBotStore(t testing.TB, players Players, wrap func(*storage.Store) St
 	tb.store = store
 	b, err := New(Options{
 		AppID: "1", Discord: tb.rec, Store: wrap(store), Players: players, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
-		Now: tb.clock,
+		Now: tb.clk.Now,
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -174,18 +175,6 @@ func newTestBotStore(t testing.TB, players Players, wrap func(*storage.Store) St
 	tb.Bot = b
 	t.Cleanup(func() { b.Shutdown(context.Background()) })
 	return tb
-}
-
-func (tb *testBot) clock() time.Time {
-	tb.mu.Lock()
-	defer tb.mu.Unlock()
-	return tb.now
-}
-
-func (tb *testBot) advance(d time.Duration) {
-	tb.mu.Lock()
-	tb.now = tb.now.Add(d)
-	tb.mu.Unlock()
 }
 
 const (

@@ -51,7 +51,7 @@ func TestHTTPSignatures(t *testing.T) {
 	_, otherPriv, _ := ed25519.GenerateKey(rand.Reader)
 	h := tb.HTTPHandler(pub)
 	ping := []byte(`{"id":"1","application_id":"1","type":1,"token":"t","version":1}`)
-	now := tb.clock()
+	now := tb.clk.Now()
 	tampered := sign(priv, ping, now)
 	tests := []struct {
 		name   string
@@ -97,7 +97,7 @@ func TestHTTPCommandAndFiles(t *testing.T) {
 		it := tb.interaction(u, channelID)
 		it.Type, it.Data = discordgo.InteractionApplicationCommand, data
 		body, _ := json.Marshal(it)
-		w := postSigned(t, h, sign(priv, body, tb.clock()), body)
+		w := postSigned(t, h, sign(priv, body, tb.clk.Now()), body)
 		if w.Code != http.StatusOK {
 			t.Fatalf("%s: status %d", line, w.Code)
 		}
@@ -249,7 +249,7 @@ func TestHTTPDefersSlowHandlers(t *testing.T) {
 	it := tb.interaction(ann, channelID)
 	it.Type, it.Data = discordgo.InteractionApplicationCommand, data
 	body, _ := json.Marshal(it)
-	w := postSigned(t, h, sign(priv, body, tb.clock()), body)
+	w := postSigned(t, h, sign(priv, body, tb.clk.Now()), body)
 	if strings.TrimSpace(w.Body.String()) != `{"type":5}` {
 		t.Fatalf("slow handler answered %s, want a deferral", w.Body)
 	}

@@ -56,14 +56,14 @@ func damage(t *testing.T, tb *testBot, channel string, mutate func([]byte) []byt
 	if err != nil {
 		t.Fatal(err)
 	}
-	store, err := storage.Open(path, storage.Options{Now: tb.clock})
+	store, err := storage.Open(path, storage.Options{Now: tb.clk.Now})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { store.Close() })
 	log := newSyncLog()
 	b, err := New(Options{AppID: "1", Discord: tb.rec, Store: store, Players: testPlayers{},
-		Logger: slog.New(slog.NewTextHandler(log, nil)), Now: tb.clock})
+		Logger: slog.New(slog.NewTextHandler(log, nil)), Now: tb.clk.Now})
 	if err != nil {
 		t.Fatal(err)
 	}

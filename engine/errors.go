@@ -18,9 +18,6 @@ func newError(code, msg string) *Error { return &Error{code: code, msg: msg} }
 // Error returns the message, prefixed with the package name.
 func (e *Error) Error() string { return "engine: " + e.msg }
 
-// Code returns the stable code, such as "position_occupied".
-func (e *Error) Code() string { return e.code }
-
 // Is reports whether e is target or a kind of target (ErrSuperko is a kind of
 // ErrKo).
 func (e *Error) Is(target error) bool {
@@ -32,8 +29,8 @@ func (e *Error) Is(target error) bool {
 	return false
 }
 
-// Code returns the stable code of the first engine error in err's chain, or
-// "" when there is none.
+// Code returns the stable code of the first engine error in err's chain,
+// such as "position_occupied", or "" when there is none.
 func Code(err error) string {
 	var e *Error
 	if errors.As(err, &e) {
@@ -61,9 +58,6 @@ var (
 	ErrSuperko = &Error{code: "ko_violation", msg: "superko: the move repeats an earlier position", parent: ErrKo}
 	// ErrGameOver means the game has ended and accepts no more moves.
 	ErrGameOver = newError("game_over", "the game is over")
-	// ErrGameNotFound is for callers that look games up; the engine itself
-	// never returns it.
-	ErrGameNotFound = newError("game_not_found", "game not found")
 	// ErrInvalidColor means a colour other than black or white.
 	ErrInvalidColor = newError("invalid_color", "invalid colour")
 	// ErrInvalidSize means a board size outside MinSize..MaxSize.

@@ -29,6 +29,11 @@ const MaxSGFSize = 1 << 20
 // of ErrSGF.
 var ErrSGFTooLarge = &Error{code: "sgf_too_large", msg: "SGF record larger than 1 MiB", parent: ErrSGF}
 
+// ErrNoResult means a result that says the game has none: RE[Void] (no
+// result, as for an annulled game) or RE[?] (unknown). ParseResult returns
+// it; it is a kind of ErrSGF, since it is not a Result.
+var ErrNoResult = &Error{code: "no_result", msg: "the game has no result", parent: ErrSGF}
+
 // SGFError is an error in an SGF record, with the line and column (from 1,
 // counted in characters) where it was found. It wraps ErrSGF and, when the
 // cause is a rule of the game (an illegal move, a bad size or komi), the
@@ -1126,13 +1131,16 @@ func RulesToSGF(r Rules) string {
 
 // ParseResult reads a result as SGF's RE writes it: "B+3.5", "W+R" or
 // "W+Resign", "B+T" or "B+Time", "W+F" or "W+Forfeit", "B+" (margin
-// unknown), and "0", "Draw" or "Jigo" for a tie. "Void", "?" and anything
-// else are errors wrapping ErrSGF.
+// unknown), and "0", "Draw" or "Jigo" for a tie, in any case. "Void" and
+// "?" (no result) are errors wrapping ErrNoResult; anything else is an error
+// wrapping ErrSGF. It is the one reader of results: storage uses it too.
 func ParseResult(s string) (Result, error) {
 	t := strings.TrimSpace(s)
 	switch lower(t) {
 	case "0", "draw", "jigo", "d":
 		return Result{Winner: Empty, Reason: ByScore}, nil
+	case "void", "?":
+		return Result{}, fmt.Errorf("result %q: %w", s, ErrNoResult)
 	}
 	who, how, ok := strings.Cut(t, "+")
 	c, err := ParseColor(strings.TrimSpace(who))

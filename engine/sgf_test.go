@@ -485,15 +485,25 @@ func TestParseResult(t *testing.T) {
 		{"0", Result{Empty, ByScore, 0}, true},
 		{"Draw", Result{Empty, ByScore, 0}, true},
 		{"B+", Result{Black, ByScore, 0}, true},
+		{"b+t", Result{Black, ByTime, 0}, true},
+		{"Jigo", Result{Empty, ByScore, 0}, true},
 		{"Void", Result{}, false},
 		{"?", Result{}, false},
 		{"B+x", Result{}, false},
 		{"X+3", Result{}, false},
+		{"", Result{}, false},
+		{"B3", Result{}, false},
 	}
 	for _, tt := range tests {
 		got, err := ParseResult(tt.in)
 		if (err == nil) != tt.ok || got != tt.want {
 			t.Errorf("ParseResult(%q) = %+v, %v; want %+v, ok %v", tt.in, got, err, tt.want, tt.ok)
+		}
+		if err != nil && !errors.Is(err, ErrSGF) {
+			t.Errorf("ParseResult(%q) error %v does not wrap ErrSGF", tt.in, err)
+		}
+		if noResult := tt.in == "Void" || tt.in == "?"; errors.Is(err, ErrNoResult) != noResult {
+			t.Errorf("ParseResult(%q) error %v: wraps ErrNoResult %v, want %v", tt.in, err, !noResult, noResult)
 		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -51,26 +52,20 @@ type Archived struct {
 	FinishedAt time.Time `json:"finished"`
 }
 
-// ParseResult reads a result in SGF notation and returns the winner (Empty
-// for a tie or no result) and whether the game counts as a tie. It accepts
-// "B+..." and "W+..." with any margin or reason, "0", "Draw" and "Jigo" for
-// a tie, and "Void" and "?" for no result.
-func ParseResult(re string) (winner engine.Color, tie bool, err error) {
-	switch strings.ToLower(re) {
-	case "0", "draw", "jigo":
-		return engine.Empty, true, nil
-	case "void", "?":
+// resultOutcome reads an archived game's result with engine.ParseResult
+// and returns the winner (Empty for a tie or no result) and whether the
+// game counts as a tie. "Void" and "?" (engine.ErrNoResult) mean no result:
+// no winner, no tie, no error. Any other result engine.ParseResult refuses
+// is an error wrapping ErrInvalid.
+func resultOutcome(re string) (winner engine.Color, tie bool, err error) {
+	r, err := engine.ParseResult(re)
+	switch {
+	case errors.Is(err, engine.ErrNoResult):
 		return engine.Empty, false, nil
+	case err != nil:
+		return engine.Empty, false, fmt.Errorf("storage: %w: %w", err, ErrInvalid)
 	}
-	if len(re) >= 2 && re[1] == '+' {
-		switch re[0] {
-		case 'B', 'b':
-			return engine.Black, false, nil
-		case 'W', 'w':
-			return engine.White, false, nil
-		}
-	}
-	return engine.Empty, false, fmt.Errorf("storage: result %q is not SGF (B+3.5, W+R, 0, Void): %w", re, ErrInvalid)
+	return r.Winner, r.Winner == engine.Empty, nil
 }
 
 func decodeArchive(v []byte) (*Archived, error) {
@@ -204,7 +199,7 @@ func archiveRecord(g *Game, a Archived, now time.Time) (_ *Archived, val []byte,
 	if a.Result == "" {
 		return nil, nil, false, fmt.Errorf("storage: finish game %s: no result: %w", g.ID, ErrInvalid)
 	}
-	winner, tie, err := ParseResult(a.Result)
+	winner, tie, err := resultOutcome(a.Result)
 	if err != nil {
 		return nil, nil, false, fmt.Errorf("storage: finish game %s: %w", g.ID, err)
 	}

@@ -273,7 +273,7 @@ func TestPlayerStats(t *testing.T) {
 	}
 }
 
-func TestParseResult(t *testing.T) {
+func TestResultOutcome(t *testing.T) {
 	tests := []struct {
 		in     string
 		winner engine.Color
@@ -295,12 +295,12 @@ func TestParseResult(t *testing.T) {
 		{"B3", engine.Empty, false, false},
 	}
 	for _, tt := range tests {
-		w, tie, err := ParseResult(tt.in)
+		w, tie, err := resultOutcome(tt.in)
 		if w != tt.winner || tie != tt.tie || (err == nil) != tt.ok {
-			t.Errorf("ParseResult(%q) = %v, %v, %v; want %v, %v, ok %v", tt.in, w, tie, err, tt.winner, tt.tie, tt.ok)
+			t.Errorf("resultOutcome(%q) = %v, %v, %v; want %v, %v, ok %v", tt.in, w, tie, err, tt.winner, tt.tie, tt.ok)
 		}
 		if err != nil && !errors.Is(err, ErrInvalid) {
-			t.Errorf("ParseResult(%q) error %v does not wrap ErrInvalid", tt.in, err)
+			t.Errorf("resultOutcome(%q) error %v does not wrap ErrInvalid", tt.in, err)
 		}
 	}
 }

@@ -28,9 +28,10 @@ import (
 // copy: its read transaction must not stay open for ever.
 const backupWriteTimeout = 10 * time.Minute
 
-// DefaultBackupSocket returns the backup socket path conventionally used
-// for a database file: the file's path with ".backup.sock" appended.
-func DefaultBackupSocket(dbPath string) string { return dbPath + ".backup.sock" }
+// DefaultBackupSocket returns the path where a running gobot serves hot
+// backups of a database file (Options.BackupSocket) and where `gobot backup`
+// asks for one (BackupTo): the file's path with ".sock" appended.
+func DefaultBackupSocket(dbPath string) string { return dbPath + ".sock" }
 
 // serveBackups listens on the Unix socket at path and serves a backup to
 // every connection until Close.

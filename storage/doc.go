@@ -75,7 +75,7 @@
 //
 // # Layout (schema 6)
 //
-//	meta                  "schema" -> 8-byte version
+//	meta                  "schema" -> 8-byte version; "heartbeat" -> time (8) of the last Heartbeat
 //	games                 channel ID -> game record (JSON, moves via engine JSON)
 //	games_by_player       player key 0 channel ID -> nil
 //	challenges            challenge ID -> challenge (JSON)
@@ -110,35 +110,6 @@
 // PostgreSQL store for several bot processes satisfies the same method
 // set. It imports engine, never commands or discordgo.
 //
-// Compared with the agreed shapes (INTERFACES.md) the store adds, and
-// changes nothing that commands already relies on: Game.Clock and
-// Game.Due (which replaced Game.Deadline), Challenge.Clock,
-// Archived.Annulled, NextDue, DueGames, Heartbeat, LastHeartbeat,
-// CreditOutage, Vacation, PutVacation,
-// ScoringState.MessageID and UndoRequest.RequestedAt (ScoringState.Accepted
-// is a map[engine.Color]bool); AcceptChallenge (challenge to game in one
-// transaction, so a double accept cannot start two games); AbortGame (an
-// abort that checks the game's ID as well as its version, since versions
-// restart at 1 with every game); QuarantineGame (moves a corrupt record
-// aside so the channel can be used again), QuarantinedGames and
-// Quarantined.Salvage (the records set aside, and the moves of one that
-// still replay, for `gobot doctor`), CorruptError and CorruptChannels
-// (which channels' records failed to load);
-// PlayerActiveGames; PlayerGamesBefore, GuildGamesBefore and
-// PlayerGamesPage for paging; ChannelGames; ratings (Glicko-2, see
-// storage/glicko), applied by FinishGame in the archiving transaction:
-// Rating, RatingHistory, Leaderboard and RebuildRatings;
-// PlayerStats; the queue of owed bot moves (Game.BotToMove, ClaimBotMove,
-// ReleaseBotMove, BotQueuePosition, BotQueue); GameReview and
-// PutGameReview; Check, CheckPages (the file's pages only, for the
-// background health check) and Ping (a read transaction); NewID;
-// ParseResult; Player.Key; the hot-backup
-// socket (Options.BackupSocket, FetchBackup, BackupTo,
-// DefaultBackupSocket); Options.Now (the store's clock);
-// Game.Followup and Game.Unposted (how a bot move made in the background
-// reaches a channel the bot may not post in); a cap of MaxMessageIDs on
-// Game.MessageIDs; and the sentinels ErrExpired, ErrInvalid,
-// ErrSchemaTooNew and ErrClosed. History methods take a player key and
-// return archived games without their SGF (ArchivedGame loads it). Every
-// method takes a ctx first.
+// History methods take a player key and return archived games without
+// their SGF (ArchivedGame loads it). Every method takes a ctx first.
 package storage

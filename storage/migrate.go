@@ -81,7 +81,7 @@ func migrate1to2(tx *bolt.Tx) error {
 		if err := json.Unmarshal(arch.Get(id), &old); err != nil || old.ID != string(id) {
 			continue
 		}
-		winner, tie, err := ParseResult(old.Result)
+		winner, tie, err := resultOutcome(old.Result)
 		if err != nil {
 			winner, tie = engine.Empty, false
 		}
@@ -216,7 +216,7 @@ func migrate5to6(tx *bolt.Tx) error {
 	})
 	slices.SortStableFunc(games, func(a, b *Archived) int { return a.FinishedAt.Compare(b.FinishedAt) })
 	for _, a := range games {
-		_, tie, err := ParseResult(a.Result)
+		_, tie, err := resultOutcome(a.Result)
 		if err != nil {
 			tie = false
 		}

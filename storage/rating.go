@@ -379,7 +379,7 @@ func ratedInOrder(all []*Archived) []ratedGame {
 		if !a.Rated {
 			continue
 		}
-		_, tie, err := ParseResult(a.Result)
+		_, tie, err := resultOutcome(a.Result)
 		if err != nil {
 			continue
 		}

@@ -131,9 +131,6 @@ type redactedError struct {
 func (e *redactedError) Error() string { return e.msg }
 func (e *redactedError) Unwrap() error { return e.err }
 
-// backupSocket is where a running bot serves hot backups of its database.
-func backupSocket(dbPath string) string { return dbPath + ".sock" }
-
 // serve runs the bot until ctx ends (SIGTERM or interrupt). The error it
 // returns is printed: it is redacted as the log is.
 func serve(ctx context.Context, stdout, stderr io.Writer) (err error) {
@@ -279,7 +276,7 @@ func openStore(ctx context.Context, cfg *config.Config, log *slog.Logger) (botSt
 		defer cancel()
 		return storage.OpenPostgres(octx, cfg.DatabaseURL.Reveal(), storage.Options{Logger: log})
 	}
-	return storage.Open(cfg.DBPath, storage.Options{BackupSocket: backupSocket(cfg.DBPath), Logger: log})
+	return storage.Open(cfg.DBPath, storage.Options{BackupSocket: storage.DefaultBackupSocket(cfg.DBPath), Logger: log})
 }
 
 // inviteURL is the OAuth2 link that adds the bot to a server with only the
@@ -503,7 +500,7 @@ func backup(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		return errors.New("backup: the database is PostgreSQL (GOBOT_DATABASE_URL): back it up with pg_dump; gobot backup copies the bbolt file")
 	}
 	out := fs.Arg(0)
-	if err := storage.BackupTo(ctx, cfg.DBPath, backupSocket(cfg.DBPath), out); err != nil {
+	if err := storage.BackupTo(ctx, cfg.DBPath, storage.DefaultBackupSocket(cfg.DBPath), out); err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "backed up %s to %s\n", cfg.DBPath, out)

@@ -1,0 +1,61 @@
+package discordtest
+
+import (
+	"sync"
+	"time"
+)
+
+// Clock is a fake time for a test: the bot's (commands.Options.Now and
+// After), the store's (storage.Options.Now) and the fake Discord's
+// (Options.Now), moved only by Advance. It is safe for concurrent use.
+type Clock struct {
+	mu      sync.Mutex
+	now     time.Time
+	waiters []waiter
+}
+
+type waiter struct {
+	at time.Time
+	c  chan time.Time
+}
+
+// NewClock returns a Clock that reads start until it is advanced.
+func NewClock(start time.Time) *Clock { return &Clock{now: start} }
+
+// Now returns the clock's time.
+func (c *Clock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+// After is time.After on this clock: the channel receives the time once
+// Advance has moved the clock d past now (at once when d <= 0).
+func (c *Clock) After(d time.Duration) <-chan time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	ch := make(chan time.Time, 1)
+	if d <= 0 {
+		ch <- c.now
+		return ch
+	}
+	c.waiters = append(c.waiters, waiter{c.now.Add(d), ch})
+	return ch
+}
+
+// Advance moves the clock d forward and fires the After channels whose
+// time has come.
+func (c *Clock) Advance(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.now = c.now.Add(d)
+	kept := c.waiters[:0]
+	for _, w := range c.waiters {
+		if w.at.After(c.now) {
+			kept = append(kept, w)
+			continue
+		}
+		w.c <- c.now
+	}
+	c.waiters = kept
+}
