@@ -443,13 +443,18 @@ func (e *Engine) finish(s *search, workers []*worker, reused int, start time.Tim
 	return move
 }
 
-// varyWinrate is how much less often than the best a root move may win and
-// still be chosen in the opening with Options.Vary.
-const varyWinrate = 0.05
+// A root move may be chosen instead of the best in the opening with
+// Options.Vary when it was searched at least varyVisits (in tenths) as
+// much and wins at most varyWinrate less often: only near equals, so that
+// varying costs next to nothing.
+const (
+	varyVisits  = 7
+	varyWinrate = 0.02
+)
 
 // varied returns a root child of root drawn at random (from seed and the
-// move number) among those with at least half the visits of best and a win
-// rate at most varyWinrate below its own; best is one of them.
+// move number) among those nearly as good as best (see varyVisits); best is
+// one of them.
 func varied(t *arena, root *node, best int32, seed int64, move int) int32 {
 	b := t.at(best)
 	visits, wr := b.visits.Load(), b.winrate()
@@ -457,7 +462,7 @@ func varied(t *arena, root *node, best int32, seed int64, move int) int32 {
 	for i := int32(0); i < int32(root.nchild); i++ {
 		idx := root.first + i
 		ch := t.at(idx)
-		if !ch.illegal() && 2*ch.visits.Load() >= visits && ch.winrate() >= wr-varyWinrate {
+		if !ch.illegal() && 10*ch.visits.Load() >= varyVisits*visits && ch.winrate() >= wr-varyWinrate {
 			pool = append(pool, idx)
 		}
 	}

@@ -38,8 +38,8 @@ type Options struct {
 	// Vary is the number of opening moves of a game (counted by
 	// engine.Game.MoveCount) in which the engine varies its play: it
 	// draws its move, at random from the seed, among the root moves
-	// searched at least half as much as the best one and winning at most
-	// varyWinrate less often. 0 always plays the best move.
+	// searched at least 70% as much as the best one and winning at most
+	// 2% less often. 0 always plays the best move.
 	Vary int
 
 	// analysis judges positions rather than plays them: no dynamic komi
