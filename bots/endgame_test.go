@@ -7,13 +7,15 @@ import (
 	"github.com/gobot-dev/gobot/engine"
 )
 
-// testBudget is a small budget for each built-in level in tests.
-func testBudget(level string) Budget {
+// testBudget is a small budget for each built-in level in tests: 2000
+// playouts for medium, searches of the given number of playouts for hard
+// and max, and nothing for the levels that do not search.
+func testBudget(level string, search int) Budget {
 	switch level {
 	case "medium":
 		return Budget{Playouts: 2000}
 	case "hard", "max":
-		return Budget{Playouts: 1500}
+		return Budget{Playouts: search}
 	}
 	return Budget{}
 }
@@ -97,7 +99,7 @@ func TestEndsLikeAPerson(t *testing.T) {
 							t.Fatal(err)
 						}
 					}
-					m, err := l.New(7).GenMove(context.Background(), g, testBudget(l.Name))
+					m, err := l.New(7).GenMove(context.Background(), g, testBudget(l.Name, 1500))
 					if err != nil {
 						t.Fatalf("GenMove: %v", err)
 					}

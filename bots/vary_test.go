@@ -8,18 +8,6 @@ import (
 	"github.com/gobot-dev/gobot/engine"
 )
 
-// varyBudget is a small budget for each level, enough to choose among the
-// opening moves.
-func varyBudget(level string) Budget {
-	switch level {
-	case "medium":
-		return Budget{Playouts: 2000}
-	case "hard", "max":
-		return Budget{Playouts: 400}
-	}
-	return Budget{}
-}
-
 // Within a level, the same position in two games does not always get the
 // same move: each game seeds its bot differently. A fixed seed gives the
 // same move again.
@@ -39,7 +27,7 @@ func TestLevelsVary(t *testing.T) {
 				}
 				seen := map[engine.Move]int{}
 				for seed := int64(1); seed <= 6; seed++ {
-					m, err := l.New(seed).GenMove(context.Background(), g, varyBudget(l.Name))
+					m, err := l.New(seed).GenMove(context.Background(), g, testBudget(l.Name, 400))
 					if err != nil {
 						t.Fatalf("GenMove: %v", err)
 					}
