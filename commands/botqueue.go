@@ -453,7 +453,11 @@ func (b *Bot) awaitBot(ctx context.Context, r *Request, g *storage.Game) (*stora
 			}
 			if err == nil && stored.ID == g.ID && stored.Game.MoveCount() == g.Game.MoveCount()+1 {
 				if last, ok := stored.Game.LastMove(); ok && stored.Player(last.Color).IsBot() {
-					return stored, describeMove(stored, last, stored.Game.Captures(last.Color)-g.Game.Captures(last.Color)), nil
+					// Another process made the move, and announces it
+					// (its handler waiting for it, or its worker's post):
+					// answer with the board alone, which shows it as the
+					// last move, so that it is announced once.
+					return stored, "", nil
 				}
 			}
 		}

@@ -605,7 +605,8 @@ func TestOwedMoveHandover(t *testing.T) {
 
 // TestBotMoveMadeElsewhere: another process sharing the store makes the
 // bot's move a handler here waits for; the handler notices that the move
-// left the queue and answers with it.
+// left the queue and answers with the board, which shows the move as the
+// last one, without announcing it again (the process that made it does).
 func TestBotMoveMadeElsewhere(t *testing.T) {
 	q := newQueueBehind(t)
 	// The other process: claim, move, commit.
@@ -625,6 +626,9 @@ func TestBotMoveMadeElsewhere(t *testing.T) {
 	}
 	waitFor(t, "the handler to answer with the move made elsewhere", func() bool {
 		got := q.calls()
-		return len(got) > 0 && strings.Contains(got[len(got)-1], "gobot (first) played **J9**")
+		return len(got) > 0 && strings.Contains(got[len(got)-1], "Last move: ⚫ J9")
 	})
+	if got := q.calls(); strings.Contains(got[len(got)-1], "played **J9**") {
+		t.Errorf("the handler announces a move another process made (and announces): %q", got[len(got)-1])
+	}
 }

@@ -255,17 +255,38 @@ func driveAll(d *discordtest.Server, games []*game, seed uint64, stop <-chan str
 	return wg.Wait
 }
 
-// storedMoves returns the points each colour played in the game in ch,
-// active or finished.
+// storedMoves returns the game in g's channel (nil once finished) and the
+// points each colour played in it, active or finished.
 func storedMoves(t *testing.T, s *storage.Postgres, g *game) (*storage.Game, map[engine.Color][]string) {
 	t.Helper()
-	sg, err := s.Game(context.Background(), g.ch.ID)
-	if err != nil {
+	ctx := context.Background()
+	sg, err := s.Game(ctx, g.ch.ID)
+	var eg *engine.Game
+	switch {
+	case errors.Is(err, storage.ErrNotFound):
+		// The game ended (a loss on time, two passes and the scoring
+		// phase, a resignation): its moves are in the archived record.
+		done, err := s.ChannelGames(ctx, g.ch.ID, 1)
+		if err != nil || len(done) == 0 {
+			t.Errorf("game in %s: neither active nor archived (%v)", g.ch.Name, err)
+			return nil, nil
+		}
+		a, err := s.ArchivedGame(ctx, done[0].ID)
+		if err == nil {
+			eg, _, err = engine.ParseSGF(a.SGF)
+		}
+		if err != nil {
+			t.Errorf("archived game in %s: %v", g.ch.Name, err)
+			return nil, nil
+		}
+	case err != nil:
 		t.Errorf("game in %s: %v", g.ch.Name, err)
 		return nil, nil
+	default:
+		eg = sg.Game
 	}
 	out := map[engine.Color][]string{}
-	for _, m := range sg.Game.Moves() {
+	for _, m := range eg.Moves() {
 		if m.Kind == engine.Place {
 			out[m.Color] = append(out[m.Color], m.Point.String())
 		}
