@@ -95,8 +95,7 @@ type Bot struct {
 	closed   bool
 	closing  chan struct{} // closed when Shutdown starts
 	inflight sync.WaitGroup
-	base     context.Context
-	cancel   context.CancelFunc
+	halt     halt // cancels in-flight work when Shutdown's grace period is over
 }
 
 // New returns a Bot with its routes registered.
@@ -137,7 +136,6 @@ func New(opts Options) (*Bot, error) {
 		smallReads: make(chan struct{}, maxSmallReads), largeReads: make(chan struct{}, maxLargeReads),
 		replays: newReplayCache(), reviews: newReviews(), kick: make(chan struct{}, 1),
 		owed: newOwedMoves(), closing: make(chan struct{})}
-	b.base, b.cancel = context.WithCancel(context.Background())
 	b.router = b.routes()
 	return b, nil
 }
@@ -164,10 +162,8 @@ func (b *Bot) Register(ctx context.Context) error {
 // Cancelling ctx does not interrupt a move in progress (SIGTERM lets moves
 // finish); Shutdown does, once its grace period is over.
 func (b *Bot) Handle(ctx context.Context, it *discordgo.Interaction) {
-	hctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	hctx, cancel := b.halt.with(context.WithoutCancel(ctx))
 	defer cancel()
-	stop := context.AfterFunc(b.base, cancel)
-	defer stop()
 	initial := func(ctx context.Context, resp *Response) error {
 		return b.opts.Discord.Callback(ctx, it, resp)
 	}
@@ -196,8 +192,8 @@ func (b *Bot) track(fn func()) bool {
 	return true
 }
 
-// spawn runs fn in a new goroutine as in-flight work with the bot's context,
-// which Shutdown cancels only after its grace period. It reports false, and
+// spawn runs fn in a new goroutine as in-flight work with a context that
+// Shutdown cancels only after its grace period. It reports false, and
 // runs nothing, once the bot is shutting down.
 func (b *Bot) spawn(fn func(ctx context.Context)) bool {
 	if !b.enter() {
@@ -205,7 +201,9 @@ func (b *Bot) spawn(fn func(ctx context.Context)) bool {
 	}
 	go func() {
 		defer b.inflight.Done()
-		fn(b.base)
+		ctx, cancel := b.halt.with(context.Background())
+		defer cancel()
+		fn(ctx)
 	}()
 	return true
 }
@@ -224,15 +222,15 @@ func (b *Bot) Shutdown(ctx context.Context) error {
 	b.mu.Unlock()
 	// Reviews can take minutes: they stop at once rather than hold up the
 	// moves' grace period.
-	b.reviews.stop()
+	b.reviews.halt.stop()
 	done := make(chan struct{})
 	go func() { b.inflight.Wait(); b.owed.wg.Wait(); close(done) }()
 	select {
 	case <-done:
-		b.cancel()
+		b.halt.stop()
 		return nil
 	case <-ctx.Done():
-		b.cancel()
+		b.halt.stop()
 		<-done
 		return ctx.Err()
 	}

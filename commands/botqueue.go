@@ -263,13 +263,16 @@ func (b *Bot) startWorkers() {
 		b.owed.wg.Add(1)
 		go func() {
 			defer b.owed.wg.Done()
-			b.botWorker()
+			ctx, cancel := b.halt.with(context.Background())
+			defer cancel()
+			b.botWorker(ctx)
 		}()
 	}
 }
 
-// botWorker makes owed bot moves, oldest first, until the bot shuts down.
-func (b *Bot) botWorker() {
+// botWorker makes owed bot moves, oldest first, until the bot shuts down;
+// ctx ends when Shutdown gives up waiting for the move in progress.
+func (b *Bot) botWorker(ctx context.Context) {
 	for {
 		wake := b.owed.woken()
 		select {
@@ -277,11 +280,11 @@ func (b *Bot) botWorker() {
 			return
 		default:
 		}
-		m, err := b.opts.Store.ClaimBotMove(b.base, b.owed.worker, botLease)
+		m, err := b.opts.Store.ClaimBotMove(ctx, b.owed.worker, botLease)
 		if err == nil {
 			var pause time.Duration
-			if !b.track(func() { pause = b.makeOwedMove(b.base, m) }) {
-				b.release(m, time.Time{})
+			if !b.track(func() { pause = b.makeOwedMove(ctx, m) }) {
+				b.release(ctx, m, time.Time{})
 				return
 			}
 			if pause > 0 && sleepUntilClosing(b.closing, pause) {
@@ -289,7 +292,7 @@ func (b *Bot) botWorker() {
 			}
 			continue
 		}
-		if !errors.Is(err, storage.ErrNotFound) && b.base.Err() == nil {
+		if !errors.Is(err, storage.ErrNotFound) && ctx.Err() == nil {
 			b.log.Warn("bot queue: claim", "err", err)
 		}
 		t := time.NewTimer(botPollEvery)
@@ -317,9 +320,10 @@ func sleepUntilClosing(closing <-chan struct{}, d time.Duration) bool {
 }
 
 // release gives a claim back (see storage.Store.ReleaseBotMove), logging a
-// failure: the claim then lapses by itself.
-func (b *Bot) release(m *storage.BotMove, retryAt time.Time) {
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(b.base), replyTimeout)
+// failure: the claim then lapses by itself. It gives the claim back even
+// when ctx has ended.
+func (b *Bot) release(ctx context.Context, m *storage.BotMove, retryAt time.Time) {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), replyTimeout)
 	defer cancel()
 	if err := b.opts.Store.ReleaseBotMove(ctx, m, retryAt); err != nil {
 		b.log.Warn("bot queue: release", "channel", m.ChannelID, "err", err)
@@ -340,13 +344,13 @@ func (b *Bot) makeOwedMove(ctx context.Context, m *storage.BotMove) time.Duratio
 		return 0
 	case err != nil && !errors.Is(err, ErrNoGame):
 		log.Warn("bot queue: load game; the move stays queued", "err", err)
-		b.release(m, b.now().Add(retryDelay(m.Attempts)))
+		b.release(ctx, m, b.now().Add(retryDelay(m.Attempts)))
 		return 0
 	}
 	if err != nil || g.ID != m.GameID || !botToMove(g) || g.Game.MoveCount() != m.Moves {
 		// The game moved on since the claim (its queue entry went with
 		// that write): the handlers waiting look at it again.
-		b.release(m, time.Time{})
+		b.release(ctx, m, time.Time{})
 		b.owed.deliver(m.ChannelID, botOutcome{gameID: m.GameID, moves: m.Moves, err: ErrConflict})
 		return 0
 	}
@@ -364,11 +368,11 @@ func (b *Bot) makeOwedMove(ctx context.Context, m *storage.BotMove) time.Duratio
 	case errors.Is(err, ErrBotBusy):
 		// Every search slot is taken by other work: keep the place and
 		// try again shortly.
-		b.release(m, time.Time{})
+		b.release(ctx, m, time.Time{})
 		return botBusyRetry
 	case ctx.Err() != nil:
 		// Shutting down: the move stays owed for the next process.
-		b.release(m, time.Time{})
+		b.release(ctx, m, time.Time{})
 		b.owed.deliver(m.ChannelID, botOutcome{gameID: g.ID, moves: m.Moves, err: err})
 		return 0
 	case errors.Is(err, ErrConflict) || errors.Is(err, ErrGameOver):
@@ -376,13 +380,13 @@ func (b *Bot) makeOwedMove(ctx context.Context, m *storage.BotMove) time.Duratio
 		// worker whose claim had lapsed) or ended (the bot's own clock ran
 		// out while its move waited): nothing was stored, nothing is owed
 		// any more unless the stored game says otherwise.
-		b.release(m, time.Time{})
+		b.release(ctx, m, time.Time{})
 		b.owed.deliver(m.ChannelID, botOutcome{gameID: g.ID, moves: m.Moves, err: err})
 		return 0
 	}
 	delay := retryDelay(m.Attempts)
 	log.Warn("bot move failed; it stays queued", "attempt", m.Attempts+1, "retry_in", delay, "err", err)
-	b.release(m, b.now().Add(delay))
+	b.release(ctx, m, b.now().Add(delay))
 	b.owed.deliver(m.ChannelID, botOutcome{gameID: g.ID, moves: m.Moves, err: err})
 	return 0
 }

@@ -8,12 +8,25 @@ import (
 	"github.com/gobot-dev/gobot/storage"
 )
 
-// Store is what the bot needs from persistence. *storage.Store (bbolt) and
-// *storage.Postgres implement it; every write of a game is checked against the version that was read
-// (and the game's ID, so a stale write never reaches a newer game in the
-// same channel). Its clock must be the bot's (storage.Options.Now): it
+// Store is what the bot needs from persistence: one interface per part of
+// the bot that uses it, each implemented by *storage.Store (bbolt) and
+// *storage.Postgres. Its clock must be the bot's (storage.Options.Now): it
 // checks a challenge's expiry when it is accepted.
 type Store interface {
+	Games
+	Challenges
+	Archive
+	Stats
+	Reviews
+	Deadlines
+	BotQueue
+}
+
+// Games is what the game handlers (moves, pass, resign, undo, scoring,
+// abort) and start-up need: the active games. Every write of a game is
+// checked against the version that was read (and the game's ID, so a stale
+// write never reaches a newer game in the same channel).
+type Games interface {
 	CreateGame(ctx context.Context, g *storage.Game) error
 	Game(ctx context.Context, channelID string) (*storage.Game, error)
 	UpdateGame(ctx context.Context, g *storage.Game) error
@@ -23,34 +36,57 @@ type Store interface {
 	// never deleted) so that its channel is free.
 	QuarantineGame(ctx context.Context, channelID string) error
 	ActiveGames(ctx context.Context) ([]*storage.Game, error)
-	PlayerStats(ctx context.Context, playerKey string) (*storage.PlayerStats, error)
-	PlayerGames(ctx context.Context, playerKey string, limit int) ([]*storage.Archived, error)
-	PlayerGamesPage(ctx context.Context, playerKey string, offset, limit int, keep func(*storage.Archived) bool) ([]*storage.Archived, int, error)
-	ChannelGames(ctx context.Context, channelID string, limit int) ([]*storage.Archived, error)
-	ArchivedGame(ctx context.Context, id string) (*storage.Archived, error)
-	GameReview(ctx context.Context, id string) ([]byte, error)
-	PutGameReview(ctx context.Context, id string, review []byte) error
-	Rating(ctx context.Context, pool, playerKey string) (*storage.PlayerRating, error)
-	GameRatingChanges(ctx context.Context, gameID string) ([]storage.RatingChange, error)
-	Leaderboard(ctx context.Context, pool string, offset, limit int, now time.Time, callerKey string) (*storage.Leaderboard, error)
+	PlayerActiveGames(ctx context.Context, playerKey string) ([]*storage.Game, error)
+	// AddMessageID remembers a board message of a game without a new
+	// version, so that it never makes a concurrent move's write stale.
+	AddMessageID(ctx context.Context, channelID, gameID, messageID string) error
+}
 
+// Challenges is what /go challenge, its buttons and the expiry of
+// challenges need. AcceptChallenge turns a challenge into a game in one
+// step, so that a double accept cannot start two games.
+type Challenges interface {
 	CreateChallenge(ctx context.Context, c *storage.Challenge) error
 	Challenge(ctx context.Context, id string) (*storage.Challenge, error)
 	DeleteChallenge(ctx context.Context, id string) error
 	AcceptChallenge(ctx context.Context, id string, g *storage.Game) error
 	ExpiredChallenges(ctx context.Context, now time.Time) ([]*storage.Challenge, error)
+}
 
-	// The clocks: the deadline index, the heartbeat and players' vacations.
+// Archive is what the finished games' commands (/go sgf, /go replay,
+// /go history, game:ID autocomplete) need.
+type Archive interface {
+	PlayerGames(ctx context.Context, playerKey string, limit int) ([]*storage.Archived, error)
+	PlayerGamesPage(ctx context.Context, playerKey string, offset, limit int, keep func(*storage.Archived) bool) ([]*storage.Archived, int, error)
+	ChannelGames(ctx context.Context, channelID string, limit int) ([]*storage.Archived, error)
+	ArchivedGame(ctx context.Context, id string) (*storage.Archived, error)
+}
+
+// Stats is what /go stats and /go leaderboard, and the rating changes
+// announced at a game's end, need.
+type Stats interface {
+	PlayerStats(ctx context.Context, playerKey string) (*storage.PlayerStats, error)
+	Rating(ctx context.Context, pool, playerKey string) (*storage.PlayerRating, error)
+	GameRatingChanges(ctx context.Context, gameID string) ([]storage.RatingChange, error)
+	Leaderboard(ctx context.Context, pool string, offset, limit int, now time.Time, callerKey string) (*storage.Leaderboard, error)
+}
+
+// Reviews is what /go review needs: the stored reviews of archived games,
+// opaque to the store.
+type Reviews interface {
+	GameReview(ctx context.Context, id string) ([]byte, error)
+	PutGameReview(ctx context.Context, id string, review []byte) error
+}
+
+// Deadlines is what the clocks' scheduler and /go vacation need: the
+// deadline index, the heartbeat and players' vacations.
+type Deadlines interface {
 	NextDue(ctx context.Context) (time.Time, error)
 	DueGames(ctx context.Context, now time.Time, limit int) ([]storage.DueGame, error)
 	Heartbeat(ctx context.Context, now time.Time) error
 	CreditOutage(ctx context.Context, now time.Time, min time.Duration) (time.Duration, int, error)
-	PlayerActiveGames(ctx context.Context, playerKey string) ([]*storage.Game, error)
 	Vacation(ctx context.Context, playerKey string) (storage.Vacation, error)
 	PutVacation(ctx context.Context, playerKey string, v storage.Vacation) error
-	AddMessageID(ctx context.Context, channelID, gameID, messageID string) error
-
-	BotQueue
 }
 
 // BotQueue is the store's queue of owed bot moves, which every game write
@@ -71,6 +107,7 @@ type BotQueue interface {
 	BotQueuePosition(ctx context.Context, channelID string) (int, error)
 }
 
+// Both stores implement Store, and so each of its parts.
 var (
 	_ Store = (*storage.Store)(nil)
 	_ Store = (*storage.Postgres)(nil)

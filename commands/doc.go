@@ -26,7 +26,9 @@
 // Rules live in engine, persistence in storage, pictures in render and AI
 // opponents in bots: this package only translates between them and Discord.
 // It declares the small interfaces it needs (Discord for the REST calls,
-// Store, Players, Reviewer), calls engine and render directly, and is, with
+// Store, made of one interface per part of the bot: Games, Challenges,
+// Archive, Stats, Reviews, Deadlines and BotQueue; Players, Reviewer),
+// calls engine and render directly, and is, with
 // cmd/gobot, the only package that imports discordgo. It never logs the bot
 // token.
 //

@@ -73,15 +73,10 @@ const progressEvery = 2 * time.Second
 // when the bot shuts down.
 type reviews struct {
 	running sync.Map // user ID -> game ID
-	ctx     context.Context
-	stop    context.CancelFunc
+	halt    halt
 }
 
-func newReviews() *reviews {
-	r := &reviews{}
-	r.ctx, r.stop = context.WithCancel(context.Background())
-	return r
-}
+func newReviews() *reviews { return &reviews{} }
 
 // cmdReview reviews a finished game (game:, or the last one finished
 // here): from the archive when it was reviewed before, else with the
@@ -105,9 +100,8 @@ func (b *Bot) cmdReview(ctx context.Context, r *Request) error {
 	if err := r.Defer(ctx, false); err != nil {
 		return err
 	}
-	rctx, cancel := context.WithCancel(ctx)
+	rctx, cancel := b.reviews.halt.with(ctx)
 	defer cancel()
-	defer context.AfterFunc(b.reviews.ctx, cancel)()
 
 	moves := g.MoveCount()
 	var last time.Time
@@ -130,7 +124,7 @@ func (b *Bot) cmdReview(ctx context.Context, r *Request) error {
 	switch {
 	case errors.Is(err, bots.ErrBusy):
 		return fmt.Errorf("%w: %w", ErrBotBusy, err)
-	case err != nil && b.reviews.ctx.Err() != nil:
+	case err != nil && b.reviews.halt.isStopped():
 		return userErr(err, "The review was stopped because I am restarting. Ask again in a minute.")
 	case err != nil:
 		return err
