@@ -40,6 +40,15 @@
 // types the same commands). Bot.Run does the background work: expired
 // challenges, the workers that make owed bot moves, and the clocks.
 //
+// Several gobot processes may share one store (PostgreSQL) and each serve
+// any interaction: every write is checked against the version read, and
+// every piece of background work has one winner (the delete of an expired
+// challenge, the version-checked write of a game, the claim on an owed bot
+// move), which alone makes it visible. What stays per process: the search
+// limiter, the REST rate limiter (share one through a proxy at
+// DISCORD_API_URL), the memory of replayed interactions, and the guard
+// against a second Accept of one challenge while a thread is being made.
+//
 // Game reviews (review.go) run in the handler of /go review, through the
 // Reviewer (the bots' limiter, one review per user), edit the deferred
 // answer with their progress, are stored with the archived game before they
