@@ -6,7 +6,7 @@ package commands_test
 //	GOBOT_E2E_KNOWN_BUGS=1 go test -run KnownBug ./commands/
 //
 // Each test starts with knownBug(t). Once a bug is fixed, move its test into
-// e2e_test.go. (None is open today.)
+// the e2e_*_test.go file of its theme. (None is open today.)
 
 import (
 	"os"

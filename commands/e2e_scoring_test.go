@@ -4,6 +4,9 @@ package commands_test
 // stones gobot proposes and the result it shows, announces and archives are
 // those of its own GTP engine (final_status_list dead, final_score) for the
 // same moves, in games between people and against a bot, on 9×9 and 19×19.
+// Then the scoring phase itself: marking dead stones, its timeout, and a
+// scoring phase that survives a restart. The harness is in
+// e2e_harness_test.go.
 
 import (
 	"bufio"
@@ -12,7 +15,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/gobot-dev/gobot/commands"
 	"github.com/gobot-dev/gobot/commands/discordtest"
 	"github.com/gobot-dev/gobot/engine"
 )
@@ -386,5 +391,111 @@ func TestE2EBotAcceptsUncertain(t *testing.T) {
 	final := e.do(e.click(dave, m, "accept"))
 	if !strings.Contains(final.Text(), "Result: B+73.5") {
 		t.Errorf("final message %q, want B+73.5", final.Text())
+	}
+}
+
+// TestE2EDeadStones: in the scoring phase a player marks a group dead; the
+// marking changes, the old Accept button becomes stale, and both accept
+// the new one.
+func TestE2EDeadStones(t *testing.T) { httpMode(t, testE2EDeadStones) }
+
+func testE2EDeadStones(t *testing.T, e *env) {
+	ch, alice, bob := e.guildGame()
+	// Black walls off the left; a lone white stone sits inside.
+	moves := []string{"D1", "B8", "D2", "pass", "D3", "pass", "D4", "pass", "D5", "pass", "D6", "pass", "D7", "pass", "D8", "pass", "D9", "pass", "pass"}
+	for i, mv := range moves {
+		who := alice
+		if i%2 == 1 {
+			who = bob
+		}
+		if mv == "pass" {
+			e.do(e.slash(ch, who, "pass"))
+			continue
+		}
+		if m := e.do(e.play(ch, who, mv)); m.Ephemeral {
+			t.Fatalf("%s refused: %q", mv, m.Text())
+		}
+	}
+	scoring := e.do(e.slash(ch, bob, "pass"))
+	g := e.game(ch.ID)
+	if g == nil || g.Scoring == nil {
+		t.Fatalf("not in the scoring phase after two passes")
+	}
+	deadBefore := len(g.Scoring.Dead)
+	marked := e.do(e.slash(ch, alice, "dead", discordtest.Str("point", "B8")))
+	if marked.Ephemeral {
+		t.Fatalf("/go dead B8 refused: %q", marked.Text())
+	}
+	g = e.game(ch.ID)
+	if len(g.Scoring.Dead) == deadBefore {
+		t.Fatalf("/go dead B8 did not change the marking (%d dead)", len(g.Scoring.Dead))
+	}
+	e.refused(e.slash(ch, alice, "dead", discordtest.Str("point", "F5")), "no stone")
+	if _, ok := scoring.Button("accept"); ok {
+		e.refused(e.d.Click(bob, scoring, mustButton(t, scoring, "accept").CustomID), "changed")
+	}
+	latest := e.board(ch.ID)
+	e.do(e.click(alice, latest, "accept"))
+	e.do(e.click(bob, latest, "accept"))
+	e.d.WaitFor("the game to end", func() bool { return e.game(ch.ID) == nil })
+}
+
+// TestE2EScoringTimeout: when the players do not agree on the dead stones
+// in time, the sweep ends the game with the marking as it stands.
+func TestE2EScoringTimeout(t *testing.T) { httpMode(t, testE2EScoringTimeout) }
+
+func testE2EScoringTimeout(t *testing.T, e *env) {
+	ch, alice, bob := e.guildGame()
+	e.do(e.play(ch, alice, "E5"))
+	e.do(e.slash(ch, bob, "pass"))
+	e.do(e.slash(ch, alice, "pass"))
+	g := e.game(ch.ID)
+	if g == nil || g.Scoring == nil {
+		t.Fatalf("not in the scoring phase")
+	}
+	e.clock.Advance(commands.DefaultScoringTTL + time.Minute)
+	e.restart() // the sweep runs at start (and every minute)
+	e.d.WaitFor("the scoring phase to time out", func() bool { return e.game(ch.ID) == nil })
+	a, err := e.store.ArchivedGame(context.Background(), g.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(a.Result, "B+") {
+		t.Errorf("result %q, want a black win (one stone and the whole board against 7.5 komi)", a.Result)
+	}
+	e.waitBoard(ch.ID, "ran out")
+}
+
+// TestE2EScoringResume: moves typed loosely are read; after two passes a
+// player resumes play instead of accepting, and the game goes on.
+func TestE2EScoringResume(t *testing.T) { httpMode(t, testE2EScoringResume) }
+
+func testE2EScoringResume(t *testing.T, e *env) {
+	ch, alice, bob := e.guildGame()
+	for i, mv := range []string{"e5", " C3 ", "pass", "PASS"} {
+		who := alice
+		if i%2 == 1 {
+			who = bob
+		}
+		if m := e.do(e.play(ch, who, mv)); m.Ephemeral {
+			t.Fatalf("move %q refused: %q", mv, m.Text())
+		}
+	}
+	g := e.game(ch.ID)
+	if g.Game.MoveCount() != 4 || at(g, "E5") != engine.Black || at(g, "C3") != engine.White || g.Scoring == nil {
+		t.Fatalf("after e5, C3, pass, pass: %d moves, scoring %v", g.Game.MoveCount(), g.Scoring != nil)
+	}
+	scoring := e.board(ch.ID)
+	e.refused(e.d.Click(e.d.NewUser("carol"), scoring, mustButton(t, scoring, "resume").CustomID), "not playing")
+	if m := e.do(e.click(bob, scoring, "resume")); m.Ephemeral {
+		t.Fatalf("resume refused: %q", m.Text())
+	}
+	g = e.game(ch.ID)
+	if g.Scoring != nil || g.Game.ToPlay() != engine.Black {
+		t.Fatalf("after resuming: scoring %v, %v to play; want play on with black", g.Scoring != nil, g.Game.ToPlay())
+	}
+	e.refused(e.d.Click(alice, scoring, mustButton(t, scoring, "accept").CustomID), "resumed")
+	if m := e.do(e.play(ch, alice, "G7")); m.Ephemeral {
+		t.Errorf("a move after resuming was refused: %q", m.Text())
 	}
 }

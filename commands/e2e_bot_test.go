@@ -1,0 +1,306 @@
+package commands_test
+
+// Scenarios of games against a bot: in a DM, across a restart, a failing
+// bot, private channels the bot cannot post in, and stopping or aborting
+// while it thinks. The harness is in
+// e2e_harness_test.go.
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gobot-dev/gobot/commands/discordtest"
+	"github.com/gobot-dev/gobot/engine"
+	"github.com/gobot-dev/gobot/storage"
+)
+
+// TestE2EBotInDM: a player alone against the bot in a DM; the bot answers
+// each move by itself within the same interaction.
+func TestE2EBotInDM(t *testing.T) { bothModes(t, testE2EBotInDM) }
+
+func testE2EBotInDM(t *testing.T, e *env) {
+	dave := e.d.NewUser("dave")
+	dm := e.d.DM(dave)
+
+	start := e.do(e.botGame(dm, dave, "tester"))
+	if start.Ephemeral {
+		t.Fatalf("/go bot refused: %q", start.Text())
+	}
+	g := e.game(dm.ID)
+	if g == nil || g.White.UserID != dave.ID || !g.Black.IsBot() {
+		t.Fatalf("game = %+v, want the bot black and dave white", g)
+	}
+	if g.Game.MoveCount() != 1 || at(g, "A9") != engine.Black {
+		t.Fatalf("the bot did not open at A9 by itself: %d moves", g.Game.MoveCount())
+	}
+	for i, move := range []string{"E5", "D4", "F6"} {
+		m := e.do(e.play(dm, dave, move))
+		if m.Ephemeral {
+			t.Fatalf("%s refused: %q", move, m.Text())
+		}
+		g = e.game(dm.ID)
+		if want := 3 + 2*i; g.Game.MoveCount() != want {
+			t.Fatalf("after %s: %d moves, want %d (the bot answers at once)", move, g.Game.MoveCount(), want)
+		}
+		last, _ := g.Game.LastMove()
+		if last.Color != engine.Black || !strings.Contains(m.Text(), last.Point.String()) {
+			t.Errorf("after %s: last move %v; answer %q should show the bot's reply", move, last, m.Text())
+		}
+	}
+	if at(g, "B9") != engine.Black || at(g, "C9") != engine.Black || at(g, "D9") != engine.Black {
+		t.Errorf("the bot's replies are not B9, C9, D9")
+	}
+
+	// Undo against the bot takes back its reply and the player's move.
+	before := g.Game.MoveCount()
+	if m := e.do(e.slash(dm, dave, "undo")); m.Ephemeral {
+		t.Fatalf("undo refused: %q", m.Text())
+	}
+	g = e.game(dm.ID)
+	if g.Game.MoveCount() != before-2 || at(g, "F6") != engine.Empty || at(g, "D9") != engine.Empty {
+		t.Errorf("after undo: %d moves (want %d), F6 %v, D9 %v", g.Game.MoveCount(), before-2, at(g, "F6"), at(g, "D9"))
+	}
+
+	// Resigning ends the game and frees the DM.
+	if m := e.do(e.slash(dm, dave, "resign")); m.Ephemeral || !strings.Contains(strings.ToLower(m.Text()), "resign") {
+		t.Errorf("resign answered %q", m.Text())
+	}
+	if e.game(dm.ID) != nil {
+		t.Errorf("game still active after resigning")
+	}
+}
+
+// TestE2EBotRestart: when the bot process stops while it is the bot's turn,
+// the next process makes the move by itself and posts the board.
+func TestE2EBotRestart(t *testing.T) { httpMode(t, testE2EBotRestart) }
+
+func testE2EBotRestart(t *testing.T, e *env) {
+	dm := e.d.DM(e.d.NewUser("erin"))
+	erin := dm.Recipient
+	e.do(e.slash(dm, erin, "bot", discordtest.Int("size", 9)))
+	e.do(e.play(dm, erin, "E5"))
+	g := e.game(dm.ID)
+	if g.Game.MoveCount() != 2 {
+		t.Fatalf("%d moves, want 2", g.Game.MoveCount())
+	}
+	e.stop()
+	// While the bot is down, the game is left with the bot to move (as if
+	// the process died while thinking).
+	store, err := storage.Open(e.dbPath, storage.Options{Now: e.clock.Now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err = store.Game(context.Background(), dm.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := g.Game.Undo(); err != nil {
+		t.Fatal(err)
+	}
+	if err := store.UpdateGame(context.Background(), g); err != nil {
+		t.Fatal(err)
+	}
+	store.Close()
+	posted := len(e.d.Public(dm.ID))
+
+	e.start()
+	e.d.WaitFor("the bot to move after the restart", func() bool {
+		g := e.game(dm.ID)
+		return g != nil && g.Game.MoveCount() == 2 && len(e.d.Public(dm.ID)) > posted
+	})
+	if _, ok := e.board(dm.ID).PNG(); !ok {
+		t.Errorf("the bot's move after the restart was posted without a board")
+	}
+}
+
+// TestE2EBotFailure: a bot move that fails is retried by itself and the
+// board is posted when it succeeds; a bot that panics gets an apology and
+// the bot process keeps running.
+func TestE2EBotFailure(t *testing.T) { httpMode(t, testE2EBotFailure) }
+
+func testE2EBotFailure(t *testing.T, e *env) {
+	gina := e.d.NewUser("gina")
+	dm := e.d.DM(gina)
+	it := e.botGame(dm, gina, "flaky")
+	m := e.do(it)
+	if !strings.Contains(m.Text(), "try again") {
+		t.Errorf("after a failed bot move the answer is %q, want it to say it will try again", m.Text())
+	}
+	e.clock.Advance(time.Minute) // the move stays queued, to be tried again within a minute
+	e.waitMoves("the bot to retry its move by itself", dm.ID, 1)
+	e.waitBoard(dm.ID, "A9")
+
+	hank := e.d.NewUser("hank")
+	dm2 := e.d.DM(hank)
+	pit := e.botGame(dm2, hank, "panic")
+	pm := e.do(pit)
+	if !strings.Contains(strings.ToLower(pm.Text()), "sorry") {
+		t.Errorf("after a panic the answer is %q, want an apology", pm.Text())
+	}
+	e.alive()
+	if m := e.do(e.play(dm, gina, "E5")); m.Ephemeral {
+		t.Errorf("a move in another game after the panic was refused: %q", m.Text())
+	}
+}
+
+// TestE2EPrivateRetry: in a user-install private channel (the bot is not a
+// member, so POST /channels/{id}/messages is refused with 403), a bot move
+// that failed once is retried in the background, committed, and posted as
+// a follow-up of the interaction that announced the retry.
+func TestE2EPrivateRetry(t *testing.T) {
+	e := newEnv(t)
+	alice, bob := e.d.NewUser("alice"), e.d.NewUser("bob")
+	ch := e.d.PrivateChannel(alice, bob)
+	e.do(e.botGame(ch, alice, "flaky"))
+	e.clock.Advance(time.Minute) // the failed move is tried again within a minute
+	e.waitMoves("the retried bot move", ch.ID, 1)
+	e.waitBoard(ch.ID, "A9")
+}
+
+// TestE2EPrivateRetryExpired: in a user-install private channel, a bot move
+// retried after the last interaction's token has expired cannot be posted
+// anywhere; the next move's answer says what the bot played.
+func TestE2EPrivateRetryExpired(t *testing.T) {
+	e := newEnv(t)
+	alice, bob := e.d.NewUser("alice"), e.d.NewUser("bob")
+	ch := e.d.PrivateChannel(alice, bob)
+	m := e.do(e.botGame(ch, alice, "flaky"))
+	if !strings.Contains(m.Text(), "try again") {
+		t.Fatalf("the failed bot move answered %q", m.Text())
+	}
+	e.clock.Advance(20 * time.Minute) // the interaction's token has expired by the retry
+	e.d.WaitFor("the retried bot move, marked unposted", func() bool {
+		g := e.game(ch.ID)
+		return g != nil && g.Game.MoveCount() == 1 && g.Unposted
+	})
+	m = e.do(e.play(ch, alice, "E5"))
+	if !strings.Contains(m.Text(), "played **A9** earlier") {
+		t.Errorf("the next answer does not say what the bot played: %q", m.Text())
+	}
+	if g := e.game(ch.ID); g == nil || g.Unposted || g.Game.MoveCount() != 3 {
+		t.Errorf("after the next move the game is %+v, want 3 moves and nothing unposted", g)
+	}
+}
+
+// TestE2EAbortWhileThinking: a moderator aborts a game while the bot
+// thinks. Nothing is stored, and the thinking interaction is answered with
+// what was committed: the game was aborted, never the bot's move that could
+// not be stored, nor a promise to try again.
+func TestE2EAbortWhileThinking(t *testing.T) {
+	e := newEnv(t)
+	ch := e.d.GuildChannel("general")
+	alice := e.d.NewUser("alice")
+	mod := e.d.NewUser("mod")
+	mod.Permissions = discordtest.PermModerator
+	slow := e.botGame(ch, alice, "slow")
+	done := make(chan error, 1)
+	go func() {
+		_, err := e.d.Send(slow)
+		done <- err
+	}()
+	e.d.WaitFor("the bot game to start", func() bool { return e.game(ch.ID) != nil })
+	e.do(e.slash(ch, mod, "abort"))
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	close(e.players.gate)
+	var got discordtest.Message
+	e.d.WaitFor("the thinking interaction's answer", func() bool {
+		o, ok := e.d.Original(slow)
+		if ok && !o.Deferred {
+			got = o
+			return true
+		}
+		if f := e.d.Followups(slow); !ok && len(f) > 0 {
+			got = f[len(f)-1]
+			return true
+		}
+		return false
+	})
+	if strings.Contains(got.Text(), "A9") || strings.Contains(got.Text(), "try again") || !strings.Contains(got.Text(), "aborted") {
+		t.Errorf("after the abort, the answer shows a move that was never stored: %q", got.Text())
+	}
+	if e.game(ch.ID) != nil {
+		t.Errorf("the aborted game came back")
+	}
+}
+
+// TestE2EStopWhileThinking: SIGTERM arrives while the bot thinks and the
+// grace period runs out. The interaction that was thinking is still
+// answered (with a fresh short deadline: the env's checkMessages reports a
+// "thinking…" message left for ever), and the next process makes the move
+// and posts the board.
+func TestE2EStopWhileThinking(t *testing.T) {
+	e := newEnv(t)
+	ch := e.d.GuildChannel("general")
+	alice := e.d.NewUser("alice")
+	slow := e.botGame(ch, alice, "slow")
+	e.d.Do(slow)
+	e.thinking("slow")
+	if err := e.stopWithin(time.Second); err == nil {
+		t.Fatalf("Shutdown returned nil although the bot was still thinking")
+	}
+	if m, ok := e.d.Original(slow); !ok || m.Deferred || !strings.Contains(m.Text(), "restarting") {
+		t.Errorf("the thinking interaction was answered %q (deferred: %v), want a note that gobot restarts", m.Text(), m.Deferred)
+	}
+	e.start()
+	close(e.players.gate)
+	e.waitMoves("the bot's move after the restart", ch.ID, 1)
+	e.waitBoard(ch.ID, "A9")
+}
+
+// TestE2EPrivateStopWhileThinking: in a user-install private channel, the
+// bot restarts while it thinks; the next process makes the move and posts
+// its board as a follow-up of the game's last interaction (stored with the
+// game), since the channel itself refuses the bot's posts.
+func TestE2EPrivateStopWhileThinking(t *testing.T) {
+	e := newEnv(t)
+	alice, bob := e.d.NewUser("alice"), e.d.NewUser("bob")
+	ch := e.d.PrivateChannel(alice, bob)
+	slow := e.botGame(ch, alice, "slow")
+	e.d.Do(slow)
+	e.thinking("slow")
+	if err := e.stopWithin(time.Second); err == nil {
+		t.Fatalf("Shutdown returned nil although the bot was still thinking")
+	}
+	e.start()
+	close(e.players.gate)
+	e.waitMoves("the bot's move after the restart", ch.ID, 1)
+	e.waitBoard(ch.ID, "A9")
+	if g := e.game(ch.ID); g.Unposted {
+		t.Errorf("the bot's move is marked unposted although its board was posted")
+	}
+}
+
+// TestE2EStopFinishesMoves: SIGTERM while the bot thinks waits for the move,
+// which is stored and answered before the process ends.
+func TestE2EStopFinishesMoves(t *testing.T) { httpMode(t, testE2EStopFinishesMoves) }
+
+func testE2EStopFinishesMoves(t *testing.T, e *env) {
+	ch := e.d.GuildChannel("general")
+	alice := e.d.NewUser("alice")
+	slow := e.botGame(ch, alice, "slow")
+	e.d.Do(slow) // deferred while the bot's move is owed
+	e.thinking("slow")
+	stopped := make(chan error, 1)
+	go func() { stopped <- e.stopWithin(time.Minute) }()
+	select {
+	case err := <-stopped:
+		t.Fatalf("Shutdown returned (%v) while a move was in flight", err)
+	case <-time.After(200 * time.Millisecond):
+	}
+	close(e.players.gate)
+	if err := <-stopped; err != nil {
+		t.Fatalf("Shutdown: %v", err)
+	}
+	m, ok := e.d.Original(slow)
+	if !ok || m.Deferred || !strings.Contains(m.Text(), "A9") {
+		t.Errorf("the move in flight was not answered before the stop: %q", m.Text())
+	}
+	e.start()
+	if g := e.game(ch.ID); g == nil || g.Game.MoveCount() != 1 || at(g, "A9") != engine.Black {
+		t.Errorf("the move in flight was not stored")
+	}
+}

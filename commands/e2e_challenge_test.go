@@ -1,0 +1,146 @@
+package commands_test
+
+// Scenarios of challenges: declined, expired, accepted twice, and kept
+// across a restart. The harness is in
+// e2e_harness_test.go.
+
+import (
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/gobot-dev/gobot/commands"
+	"github.com/gobot-dev/gobot/commands/discordtest"
+)
+
+func TestE2EDeclineAndStolenClick(t *testing.T) { bothModes(t, testE2EDeclineAndStolenClick) }
+
+func testE2EDeclineAndStolenClick(t *testing.T, e *env) {
+	ch := e.d.GuildChannel("general")
+	alice, bob, carol := e.d.NewUser("alice"), e.d.NewUser("bob"), e.d.NewUser("carol")
+	msg := e.newChallenge(e.slash(ch, alice, "challenge", discordtest.UserOpt("opponent", bob), discordtest.Int("size", 13)))
+
+	// Nobody but Bob may answer, not even Alice.
+	e.refused(e.click(carol, msg, "accept"), "only "+bob.Mention())
+	e.refused(e.click(carol, msg, "decline"), "only "+bob.Mention())
+	e.refused(e.click(alice, msg, "accept"), "only "+bob.Mention())
+
+	e.do(e.click(bob, msg, "decline"))
+	got, _ := e.d.Message(msg.ID)
+	for _, b := range got.Buttons() {
+		if !b.Disabled {
+			t.Errorf("button %q still enabled after the decline", b.Label)
+		}
+	}
+	if !strings.Contains(strings.ToLower(got.Text()), "declin") {
+		t.Errorf("challenge message after decline = %q", got.Text())
+	}
+	if e.game(ch.ID) != nil {
+		t.Errorf("a declined challenge started a game")
+	}
+	// The old message's Accept button does nothing now.
+	r := e.d.Do(e.d.Click(bob, msg, "challenge/"+msg.InteractionID+"/accept"))
+	if r.Message != nil && !r.Message.Ephemeral {
+		for _, b := range r.Message.Buttons() {
+			if !b.Disabled {
+				t.Errorf("pressing Accept on a declined challenge re-enabled %q", b.Label)
+			}
+		}
+	}
+	if e.game(ch.ID) != nil {
+		t.Errorf("accepting a declined challenge started a game")
+	}
+}
+
+func TestE2EExpiry(t *testing.T) { httpMode(t, testE2EExpiry) }
+
+func testE2EExpiry(t *testing.T, e *env) {
+	ch1, ch2 := e.d.GuildChannel("one"), e.d.GuildChannel("two")
+	alice, bob := e.d.NewUser("alice"), e.d.NewUser("bob")
+	first := e.newChallenge(e.slash(ch1, alice, "challenge", discordtest.UserOpt("opponent", bob)))
+	second := e.newChallenge(e.slash(ch2, alice, "challenge", discordtest.UserOpt("opponent", bob)))
+
+	e.clock.Advance(commands.DefaultChallengeTTL + time.Minute)
+
+	// Pressing Accept on an expired challenge says so and starts nothing.
+	m := e.do(e.click(bob, first, "accept"))
+	if !strings.Contains(strings.ToLower(m.Text()), "expired") && !strings.Contains(strings.ToLower(m.Text()), "no longer open") {
+		t.Errorf("accepting an expired challenge answered %q", m.Text())
+	}
+	if e.game(ch1.ID) != nil {
+		t.Errorf("an expired challenge started a game")
+	}
+
+	// The sweep (at start and every minute) closes the other one: its
+	// buttons are disabled without anyone pressing them.
+	e.restart()
+	e.d.WaitFor("the expired challenge's buttons to be disabled", func() bool {
+		got, _ := e.d.Message(second.ID)
+		b, ok := got.Button("accept")
+		return ok && b.Disabled
+	})
+	got, _ := e.d.Message(second.ID)
+	if !strings.Contains(strings.ToLower(got.Text()), "expired") {
+		t.Errorf("expired challenge message = %q", got.Text())
+	}
+}
+
+// TestE2EDoubleAccept: two presses of Accept at once start one game.
+func TestE2EDoubleAccept(t *testing.T) { httpMode(t, testE2EDoubleAccept) }
+
+func testE2EDoubleAccept(t *testing.T, e *env) {
+	ch := e.d.GuildChannel("general")
+	alice, bob := e.d.NewUser("alice"), e.d.NewUser("bob")
+	msg := e.newChallenge(e.slash(ch, alice, "challenge", discordtest.UserOpt("opponent", bob), discordtest.Int("size", 9)))
+	b := mustButton(t, msg, "accept")
+	its := []*discordtest.Interaction{e.d.Click(bob, msg, b.CustomID), e.d.Click(bob, msg, b.CustomID)}
+	var wg sync.WaitGroup
+	for _, it := range its {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if _, err := e.d.Send(it); err != nil {
+				t.Error(err)
+			}
+		}()
+	}
+	wg.Wait()
+	e.d.WaitFor("the first board", func() bool {
+		for _, m := range e.d.Public(ch.ID) {
+			if _, ok := m.PNG(); ok && !m.Deferred {
+				return true
+			}
+		}
+		return false
+	})
+	boards := 0
+	for _, m := range e.d.Public(ch.ID) {
+		if _, ok := m.PNG(); ok {
+			boards++
+		}
+	}
+	if boards != 1 {
+		t.Errorf("%d boards posted for two presses of Accept, want 1", boards)
+	}
+	if g := e.game(ch.ID); g == nil || g.Game.MoveCount() != 0 {
+		t.Errorf("no fresh game after the double accept")
+	}
+}
+
+// TestE2ERestartChallenge: a challenge made before a restart can be
+// accepted after it.
+func TestE2ERestartChallenge(t *testing.T) { httpMode(t, testE2ERestartChallenge) }
+
+func testE2ERestartChallenge(t *testing.T, e *env) {
+	ch := e.d.GuildChannel("general")
+	alice, bob := e.d.NewUser("alice"), e.d.NewUser("bob")
+	msg := e.newChallenge(e.slash(ch, alice, "challenge", discordtest.UserOpt("opponent", bob), discordtest.Int("size", 9), discordtest.Str("color", "white")))
+	e.restart()
+	e.do(e.click(bob, msg, "accept"))
+	e.d.WaitFor("the game to start", func() bool { return e.game(ch.ID) != nil })
+	g := e.game(ch.ID)
+	if g.White.UserID != alice.ID || g.Black.UserID != bob.ID {
+		t.Errorf("colours: black %s, white %s; want bob black, alice white as challenged", g.Black.UserID, g.White.UserID)
+	}
+}
