@@ -22,6 +22,10 @@ const (
 	DefaultScoringTTL   = 24 * time.Hour
 	// botMoveTimeout bounds one bot move, whatever its level's budget.
 	botMoveTimeout = 2 * time.Minute
+	// acceptClaim bounds the claim an Accept holds on its challenge while
+	// it makes the game's thread (storage's ClaimChallenge): a worker that
+	// dies meanwhile holds it no longer than this.
+	acceptClaim = 30 * time.Second
 	// sweepEvery is how often expired challenges and scoring phases are closed.
 	sweepEvery = time.Minute
 )
@@ -69,11 +73,6 @@ type Bot struct {
 	// answered yet (httpDeferAfter; tests change it).
 	deferAfter time.Duration
 
-	// accepting holds the IDs of challenges being accepted in this process:
-	// a second Accept pressed meanwhile is refused at once, before it could
-	// start a second thread (storage.AcceptChallenge would refuse its game,
-	// but the thread would stay, empty).
-	accepting sync.Map
 	// reviews are the reviews running, one per user.
 	reviews *reviews
 

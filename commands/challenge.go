@@ -261,11 +261,24 @@ func (b *Bot) btnAccept(ctx context.Context, r *Request) error {
 	if err != nil {
 		return quietIfAnswered(r, err)
 	}
-	if _, busy := b.accepting.LoadOrStore(c.ID, struct{}{}); busy {
-		return userErr(ErrNoChallenge, "This challenge is being accepted already.")
-	}
-	defer b.accepting.Delete(c.ID)
 	it := r.Interaction
+	// A second Accept pressed meanwhile (a double click, possibly on
+	// another worker) is refused at once, before it could start a second
+	// thread: AcceptChallenge would refuse its game, but the thread would
+	// stay, empty.
+	switch err := b.opts.Store.ClaimChallenge(ctx, c.ID, it.ID, acceptClaim); {
+	case errors.Is(err, storage.ErrConflict):
+		return userErr(ErrNoChallenge, "This challenge is being accepted already.")
+	case errors.Is(err, storage.ErrNotFound):
+		return ErrNoChallenge
+	case err != nil:
+		return err
+	}
+	defer func() {
+		if err := b.opts.Store.ReleaseChallenge(context.WithoutCancel(ctx), c.ID, it.ID); err != nil {
+			b.log.Warn("release the challenge being accepted", "challenge", c.ID, "err", err)
+		}
+	}()
 	channel, parent := c.ChannelID, ""
 	if !c.Thread {
 		if err := b.channelFree(ctx, channel); err != nil {
@@ -307,10 +320,6 @@ func (b *Bot) btnAccept(ctx context.Context, r *Request) error {
 	if err := b.opts.Store.AcceptChallenge(ctx, c.ID, g); err != nil {
 		switch {
 		case errors.Is(err, storage.ErrNotFound):
-			if c.Thread {
-				// Another process accepted it at the same moment.
-				b.log.Warn("challenge accepted twice at once; the loser's thread stays empty", "challenge", c.ID, "thread", channel)
-			}
 			return ErrNoChallenge
 		case errors.Is(err, storage.ErrExpired):
 			if uerr := r.Update(ctx, challengeMessage(c, expiredOutcome)); uerr != nil {

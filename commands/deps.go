@@ -51,6 +51,11 @@ type Challenges interface {
 	DeleteChallenge(ctx context.Context, id string) error
 	AcceptChallenge(ctx context.Context, id string, g *storage.Game) error
 	ExpiredChallenges(ctx context.Context, now time.Time) ([]*storage.Challenge, error)
+	// ClaimChallenge and ReleaseChallenge guard an Accept while it makes
+	// the game's thread: a second Accept meanwhile, in this process or
+	// another sharing the store, is refused (ErrConflict).
+	ClaimChallenge(ctx context.Context, id, holder string, lease time.Duration) error
+	ReleaseChallenge(ctx context.Context, id, holder string) error
 }
 
 // Archive is what the finished games' commands (/go sgf, /go replay,

@@ -46,8 +46,9 @@
 // challenge, the version-checked write of a game, the claim on an owed bot
 // move), which alone makes it visible. What stays per process: the search
 // limiter, the REST rate limiter (share one through a proxy at
-// DISCORD_API_URL), the memory of replayed interactions, and the guard
-// against a second Accept of one challenge while a thread is being made.
+// DISCORD_API_URL) and the memory of replayed interactions. A second
+// Accept of a challenge pressed while the first makes the game's thread
+// is refused through the store (ClaimChallenge), on any process.
 //
 // Game reviews (review.go) run in the handler of /go review, through the
 // Reviewer (the bots' limiter, one review per user), edit the deferred

@@ -5,6 +5,7 @@ package commands_test
 // e2e_harness_test.go.
 
 import (
+	"context"
 	"strings"
 	"sync"
 	"testing"
@@ -143,4 +144,32 @@ func testE2ERestartChallenge(t *testing.T, e *env) {
 	if g.White.UserID != alice.ID || g.Black.UserID != bob.ID {
 		t.Errorf("colours: black %s, white %s; want bob black, alice white as challenged", g.Black.UserID, g.White.UserID)
 	}
+}
+
+// TestE2EAcceptWhileAnotherAccepts: an Accept pressed while another one
+// (here, on another worker sharing the store) makes the game's thread is
+// refused, and makes no thread; once that claim is given back, Accept
+// works.
+func TestE2EAcceptWhileAnotherAccepts(t *testing.T) { httpMode(t, testE2EAcceptWhileAnotherAccepts) }
+
+func testE2EAcceptWhileAnotherAccepts(t *testing.T, e *env) {
+	ch := e.d.GuildChannel("general")
+	alice, bob := e.d.NewUser("alice"), e.d.NewUser("bob")
+	it := e.slash(ch, alice, "challenge", discordtest.UserOpt("opponent", bob), discordtest.Int("size", 9), discordtest.Bool("thread", true))
+	msg := e.newChallenge(it)
+	if err := e.store.ClaimChallenge(context.Background(), it.ID, "another-worker", time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	e.refused(e.click(bob, msg, "accept"), "being accepted already")
+	if th := e.d.Threads(ch.ID); len(th) != 0 {
+		t.Errorf("a refused Accept made %d threads", len(th))
+	}
+	if err := e.store.ReleaseChallenge(context.Background(), it.ID, "another-worker"); err != nil {
+		t.Fatal(err)
+	}
+	e.do(e.click(bob, msg, "accept"))
+	e.d.WaitFor("the game's thread", func() bool {
+		th := e.d.Threads(ch.ID)
+		return len(th) == 1 && e.game(th[0].ID) != nil
+	})
 }

@@ -263,3 +263,53 @@ func (s *Store) ExpiredChallenges(ctx context.Context, now time.Time) ([]*Challe
 	}
 	return out, errors.Join(errs...)
 }
+
+// ClaimChallenge marks the pending challenge id as being accepted by
+// holder (any name unique to the attempt, such as the interaction's ID)
+// until lease has passed: another holder's claim meanwhile fails with
+// ErrConflict. It fails with ErrNotFound when the challenge is gone. The
+// claim guards work done before AcceptChallenge, such as making the game's
+// thread; AcceptChallenge itself stays the only decision. A claim lapses by
+// itself, and ReleaseChallenge gives it back. The bbolt store keeps claims
+// in memory: only one process opens its file.
+func (s *Store) ClaimChallenge(ctx context.Context, id, holder string, lease time.Duration) error {
+	if holder == "" || lease <= 0 {
+		return fmt.Errorf("storage: claim challenge %s: holder %q, lease %v: %w", id, holder, lease, ErrInvalid)
+	}
+	if _, err := s.Challenge(ctx, id); err != nil {
+		return err
+	}
+	s.claimMu.Lock()
+	defer s.claimMu.Unlock()
+	now := s.now()
+	if cl, ok := s.challengeClaims[id]; ok && cl.holder != holder && now.Before(cl.until) {
+		return fmt.Errorf("storage: challenge %s is being accepted: %w", id, ErrConflict)
+	}
+	for k, cl := range s.challengeClaims {
+		if !now.Before(cl.until) {
+			delete(s.challengeClaims, k)
+		}
+	}
+	s.challengeClaims[id] = challengeClaim{holder: holder, until: now.Add(lease)}
+	return nil
+}
+
+// ReleaseChallenge gives back holder's claim on challenge id, if it still
+// holds it.
+func (s *Store) ReleaseChallenge(ctx context.Context, id, holder string) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	s.claimMu.Lock()
+	defer s.claimMu.Unlock()
+	if cl, ok := s.challengeClaims[id]; ok && cl.holder == holder {
+		delete(s.challengeClaims, id)
+	}
+	return nil
+}
+
+// challengeClaim is a claim ClaimChallenge made.
+type challengeClaim struct {
+	holder string
+	until  time.Time
+}

@@ -1059,3 +1059,32 @@ func (p *Postgres) PutVacation(ctx context.Context, playerKey string, v Vacation
 	}
 	return nil
 }
+
+// ClaimChallenge is Store.ClaimChallenge, shared by every process on the
+// database: the claim is a column of the challenge's row.
+func (p *Postgres) ClaimChallenge(ctx context.Context, id, holder string, lease time.Duration) error {
+	if holder == "" || lease <= 0 {
+		return fmt.Errorf("storage: claim challenge %s: holder %q, lease %v: %w", id, holder, lease, ErrInvalid)
+	}
+	now := p.now()
+	tag, err := p.pool.Exec(ctx, `UPDATE challenges SET claim_holder = $2, claim_until_ns = $3
+		WHERE id = $1 AND (claim_holder = $2 OR claim_until_ns <= $4)`, id, holder, now.Add(lease).UnixNano(), now.UnixNano())
+	if err != nil {
+		return fmt.Errorf("storage: claim challenge %s: %w", id, err)
+	}
+	if tag.RowsAffected() == 1 {
+		return nil
+	}
+	if _, err := p.Challenge(ctx, id); err != nil {
+		return err
+	}
+	return fmt.Errorf("storage: challenge %s is being accepted: %w", id, ErrConflict)
+}
+
+// ReleaseChallenge is Store.ReleaseChallenge.
+func (p *Postgres) ReleaseChallenge(ctx context.Context, id, holder string) error {
+	if _, err := p.pool.Exec(ctx, `UPDATE challenges SET claim_holder = '', claim_until_ns = 0 WHERE id = $1 AND claim_holder = $2`, id, holder); err != nil {
+		return fmt.Errorf("storage: release challenge %s: %w", id, err)
+	}
+	return nil
+}

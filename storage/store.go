@@ -75,6 +75,8 @@ type Store struct {
 	// in the queue (see botClaim).
 	claimMu sync.Mutex
 	claims  map[uint64]botClaim
+	// challengeClaims are the challenges being accepted (ClaimChallenge).
+	challengeClaims map[string]challengeClaim
 
 	ln     net.Listener // backup socket, nil when none
 	sockWG sync.WaitGroup
@@ -135,7 +137,7 @@ func Open(path string, opts Options) (*Store, error) {
 	if clock == nil {
 		clock = time.Now
 	}
-	s := &Store{db: db, path: path, log: log, clock: clock, done: make(chan struct{}), claims: map[uint64]botClaim{}}
+	s := &Store{db: db, path: path, log: log, clock: clock, done: make(chan struct{}), claims: map[uint64]botClaim{}, challengeClaims: map[string]challengeClaim{}}
 	if err := s.migrate(); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("storage: open %s: %w", path, err)

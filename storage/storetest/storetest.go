@@ -61,6 +61,8 @@ type Store interface {
 	DeleteChallenge(ctx context.Context, id string) error
 	AcceptChallenge(ctx context.Context, id string, g *storage.Game) error
 	ExpiredChallenges(ctx context.Context, now time.Time) ([]*storage.Challenge, error)
+	ClaimChallenge(ctx context.Context, id, holder string, lease time.Duration) error
+	ReleaseChallenge(ctx context.Context, id, holder string) error
 
 	Rating(ctx context.Context, pool, playerKey string) (*storage.PlayerRating, error)
 	RatingHistory(ctx context.Context, playerKey string) ([]storage.RatingChange, error)
@@ -116,6 +118,7 @@ func Run(t *testing.T, open Opener) {
 		{"Challenges", testChallenges},
 		{"AcceptChallenge", testAcceptChallenge},
 		{"AcceptRace", testAcceptRace},
+		{"ClaimChallenge", testClaimChallenge},
 		{"ReviewsAndPages", testReviewsAndPages},
 		{"Deadlines", testDeadlines},
 		{"Vacation", testVacation},
@@ -696,5 +699,46 @@ func testAcceptRace(t *testing.T, s Store, clk *Clock) {
 	}
 	if all, _ := s.ActiveGames(ctx); len(all) != 1 {
 		t.Errorf("%d games started, want 1", len(all))
+	}
+}
+
+// testClaimChallenge: while one Accept holds a challenge's claim another is
+// refused; the claim can be taken again by its holder, after a release, or
+// once it lapses; a challenge that is gone cannot be claimed.
+func testClaimChallenge(t *testing.T, s Store, clk *Clock) {
+	if err := s.CreateChallenge(ctx, newChallenge("ch", clk, time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	const lease = 30 * time.Second
+	if err := s.ClaimChallenge(ctx, "ch", "first", lease); err != nil {
+		t.Fatalf("ClaimChallenge = %v", err)
+	}
+	if err := s.ClaimChallenge(ctx, "ch", "second", lease); !errors.Is(err, storage.ErrConflict) {
+		t.Errorf("a second claim = %v, want ErrConflict", err)
+	}
+	if err := s.ClaimChallenge(ctx, "ch", "first", lease); err != nil {
+		t.Errorf("the holder's claim again = %v", err)
+	}
+	if err := s.ReleaseChallenge(ctx, "ch", "second"); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.ClaimChallenge(ctx, "ch", "second", lease); !errors.Is(err, storage.ErrConflict) {
+		t.Errorf("a claim after another holder's release = %v, want ErrConflict", err)
+	}
+	if err := s.ReleaseChallenge(ctx, "ch", "first"); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.ClaimChallenge(ctx, "ch", "second", lease); err != nil {
+		t.Errorf("a claim after the release = %v", err)
+	}
+	clk.Add(lease)
+	if err := s.ClaimChallenge(ctx, "ch", "third", lease); err != nil {
+		t.Errorf("a claim after the lease lapsed = %v", err)
+	}
+	if err := s.DeleteChallenge(ctx, "ch"); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.ClaimChallenge(ctx, "ch", "fourth", lease); !errors.Is(err, storage.ErrNotFound) {
+		t.Errorf("a claim on a challenge that is gone = %v, want ErrNotFound", err)
 	}
 }
