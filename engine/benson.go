@@ -50,7 +50,7 @@ func bensonAlive(b *Board, c Color, alive, safe *[estArea]bool) {
 					continue
 				}
 				if b.ColorAt(n) == c {
-					r.borders = estAppendUnique(r.borders, b.Chain(n))
+					r.borders = appendUnique(r.borders, b.Chain(n))
 					continue
 				}
 				if region[n] == 0 {
@@ -76,7 +76,7 @@ func bensonAlive(b *Board, c Color, alive, safe *[estArea]bool) {
 			}
 			if first {
 				for _, h := range adj[:k] {
-					r.vital = estAppendUnique(r.vital, h)
+					r.vital = appendUnique(r.vital, h)
 				}
 				first = false
 				continue
@@ -172,8 +172,8 @@ func bensonAlive(b *Board, c Color, alive, safe *[estArea]bool) {
 	}
 }
 
-// estAppendUnique appends x to s unless s holds it already.
-func estAppendUnique(s []int, x int) []int {
+// appendUnique appends x to s unless s holds it already.
+func appendUnique(s []int, x int) []int {
 	if slices.Contains(s, x) {
 		return s
 	}

@@ -365,7 +365,7 @@ func estSeki(b *Board, dead *[estArea]bool) (heads, points, killed []int) {
 		for _, n := range b.Neighbours(v) {
 			if c := b.ColorAt(n); !b.IsBorder(n) && c != Empty && !dead[b.Chain(n)] {
 				reach[c] = true
-				adj[c] = estAppendUnique(adj[c], b.Chain(n))
+				adj[c] = appendUnique(adj[c], b.Chain(n))
 			}
 		}
 		if !reach[Black] || !reach[White] {
@@ -385,19 +385,19 @@ func estSeki(b *Board, dead *[estArea]bool) (heads, points, killed []int) {
 		switch {
 		case kills[Black] && !kills[White]:
 			for _, h := range adj[White] {
-				killed = estAppendUnique(killed, h)
+				killed = appendUnique(killed, h)
 			}
 			continue
 		case kills[White] && !kills[Black]:
 			for _, h := range adj[Black] {
-				killed = estAppendUnique(killed, h)
+				killed = appendUnique(killed, h)
 			}
 			continue
 		}
 		points = append(points, v)
 		for _, c := range []Color{Black, White} {
 			for _, h := range adj[c] {
-				heads = estAppendUnique(heads, h)
+				heads = appendUnique(heads, h)
 			}
 		}
 	}
@@ -668,8 +668,8 @@ func estSelfAtari(b *Board, v int, c Color, minStones int) bool {
 	return true
 }
 
-// estSortPoints orders points row-major from A1.
-func estSortPoints(ps []Point) {
+// sortPoints orders points row-major from A1.
+func sortPoints(ps []Point) {
 	sort.Slice(ps, func(i, j int) bool {
 		if ps[i].Row != ps[j].Row {
 			return ps[i].Row < ps[j].Row
@@ -745,7 +745,7 @@ func estEnclosedInvaders(b *Board, own []float64, score *[estArea]float64, dead 
 						continue
 					}
 					if b.ColorAt(n) == c {
-						borders = estAppendUnique(borders, b.Chain(n))
+						borders = appendUnique(borders, b.Chain(n))
 						continue
 					}
 					if !region[n] {
@@ -767,7 +767,7 @@ func estEnclosedInvaders(b *Board, own []float64, score *[estArea]float64, dead 
 					if alive[o][h] || score[h] >= threshold {
 						ok = false
 					}
-					invaders = estAppendUnique(invaders, h)
+					invaders = appendUnique(invaders, h)
 				case Empty:
 					if b.NeighbourCount(u, o)+b.EdgeCount(u) == 4 && b.NeighbourCount(u, o) > 0 {
 						ok = false // the invaders have an eye

@@ -368,7 +368,7 @@ func corpusGNUGoDead(t *testing.T, gtp *gtpClient, g *Game) []Point {
 		}
 		dead = append(dead, p)
 	}
-	estSortPoints(dead)
+	sortPoints(dead)
 	return dead
 }
 
@@ -453,6 +453,6 @@ func readCorpusGame(t testing.TB, path string) corpusGame {
 		}
 		dead = append(dead, p)
 	}
-	estSortPoints(dead)
+	sortPoints(dead)
 	return corpusGame{name: filepath.Base(path), game: g, gnugo: dead}
 }

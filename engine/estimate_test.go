@@ -49,7 +49,7 @@ func estDiagramGame(t testing.TB, diagram string, rules Rules) (*Game, []Point) 
 	if err := g.SetupStones(stones, Black, 0); err != nil {
 		t.Fatalf("SetupStones: %v", err)
 	}
-	estSortPoints(dead)
+	sortPoints(dead)
 	return g, dead
 }
 
@@ -272,7 +272,7 @@ func TestGTPUsesEstimate(t *testing.T) {
 		}
 		dead = append(dead, p)
 	}
-	estSortPoints(dead)
+	sortPoints(dead)
 	e := EstimateDead(context.Background(), g, EstimateOptions{})
 	if got, want := estPointList(dead), estPointList(e.Dead); got != want || want == "" {
 		t.Errorf("final_status_list dead = %s, want the estimate's %s", got, want)

@@ -84,33 +84,10 @@ func makeScoringPhase(g *Game, e Estimate) *ScoringPhase {
 	if e.Ownership != nil {
 		s.ownership = make([]int8, len(e.Ownership))
 		for i, o := range e.Ownership {
-			s.ownership[i] = int8(estClamp(o, -1, 1) * 100)
+			s.ownership[i] = int8(min(max(o, -1), 1) * 100)
 		}
 	}
 	return s
-}
-
-// estSamePoints reports whether two sorted point lists are equal.
-func estSamePoints(a, b []Point) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
-
-func estClamp(x, lo, hi float64) float64 {
-	if x < lo {
-		return lo
-	}
-	if x > hi {
-		return hi
-	}
-	return x
 }
 
 // estWholeChains returns the stones of every chain with a stone in ps, sorted.
@@ -182,7 +159,7 @@ func (s *ScoringPhase) Proposal() []Point { return append([]Point(nil), s.propos
 
 // IsProposal reports whether the current marking is the estimate's
 // proposal (a bot accepts its own proposal, and only that).
-func (s *ScoringPhase) IsProposal() bool { return estSamePoints(s.dead, s.proposal) }
+func (s *ScoringPhase) IsProposal() bool { return slices.Equal(s.dead, s.proposal) }
 
 // Uncertain returns the stones the estimate left alive without being sure,
 // less those the players have toggled since: the players should check them.
@@ -355,7 +332,7 @@ func (s *ScoringPhase) SetDead(g *Game, dead []Point) error {
 		}
 	}
 	next := estWholeChains(g.Board(), dead)
-	if estSamePoints(next, s.dead) {
+	if slices.Equal(next, s.dead) {
 		return nil
 	}
 	s.dead = next
@@ -502,7 +479,7 @@ func scoringParsePoints(ss []string, size int) ([]Point, error) {
 		}
 		out = append(out, p)
 	}
-	estSortPoints(out)
+	sortPoints(out)
 	return out, nil
 }
 
