@@ -10,41 +10,15 @@ import (
 	"testing"
 )
 
-// estDiagramGame builds a game whose board is drawn as rows from the top, one
-// character per point: X black, O white, anything else empty. Black is to
-// move. Stones marked x and o are also black and white stones, and are the
-// ones the test expects to be dead.
+// estDiagramGame builds a game whose board is drawn as in parseDiagram.
+// Black is to move. Stones marked x and o are the ones the test expects to
+// be dead.
 func estDiagramGame(t testing.TB, diagram string, rules Rules) (*Game, []Point) {
 	t.Helper()
-	var rows []string
-	for _, line := range strings.Split(strings.TrimSpace(diagram), "\n") {
-		if line = strings.ReplaceAll(strings.TrimSpace(line), " ", ""); line != "" {
-			rows = append(rows, line)
-		}
-	}
-	size := len(rows)
+	size, stones, dead := parseDiagram(t, diagram)
 	g, err := NewGame(Config{Size: size, Rules: rules, Seed: 1})
 	if err != nil {
 		t.Fatalf("NewGame(%d): %v", size, err)
-	}
-	var stones []Stone
-	var dead []Point
-	for i, row := range rows {
-		if len(row) != size {
-			t.Fatalf("diagram row %d has %d points, want %d", i+1, len(row), size)
-		}
-		for col, ch := range row {
-			p := Point{col, size - 1 - i}
-			switch ch {
-			case 'X', 'x':
-				stones = append(stones, Stone{p, Black})
-			case 'O', 'o':
-				stones = append(stones, Stone{p, White})
-			}
-			if ch == 'x' || ch == 'o' {
-				dead = append(dead, p)
-			}
-		}
 	}
 	if err := g.SetupStones(stones, Black, 0); err != nil {
 		t.Fatalf("SetupStones: %v", err)

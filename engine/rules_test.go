@@ -9,30 +9,47 @@ import (
 	"testing"
 )
 
-// diagram builds a game from an ASCII board, top row first: X black, O
-// white, . empty. Spaces are ignored.
+// parseDiagram reads a board drawn as rows from the top, one character per
+// point, spaces ignored and blank lines skipped: X black, O white, anything
+// else empty. Stones drawn x and o are black and white too, and are
+// returned as marked (the tests of dead stones mark them so).
+func parseDiagram(t testing.TB, diagram string) (size int, stones []Stone, marked []Point) {
+	t.Helper()
+	var rows []string
+	for _, line := range strings.Split(strings.TrimSpace(diagram), "\n") {
+		if line = strings.ReplaceAll(strings.TrimSpace(line), " ", ""); line != "" {
+			rows = append(rows, line)
+		}
+	}
+	size = len(rows)
+	for i, row := range rows {
+		if len(row) != size {
+			t.Fatalf("diagram row %d %q has %d points, want %d", i+1, row, len(row), size)
+		}
+		for col, ch := range row {
+			p := Point{col, size - 1 - i}
+			switch ch {
+			case 'X', 'x':
+				stones = append(stones, Stone{p, Black})
+			case 'O', 'o':
+				stones = append(stones, Stone{p, White})
+			}
+			if ch == 'x' || ch == 'o' {
+				marked = append(marked, p)
+			}
+		}
+	}
+	return size, stones, marked
+}
+
+// diagram builds a game from an ASCII board (see parseDiagram), one row
+// an argument, with toPlay to move.
 func diagram(t *testing.T, rules Rules, toPlay Color, rows ...string) *Game {
 	t.Helper()
-	size := len(rows)
+	size, stones, _ := parseDiagram(t, strings.Join(rows, "\n"))
 	g, err := NewGame(Config{Size: size, Rules: rules})
 	if err != nil {
 		t.Fatal(err)
-	}
-	var stones []Stone
-	for i, row := range rows {
-		row = strings.ReplaceAll(row, " ", "")
-		if len(row) != size {
-			t.Fatalf("row %d %q has %d points, want %d", i, row, len(row), size)
-		}
-		for c, ch := range row {
-			p := Point{c, size - 1 - i}
-			switch ch {
-			case 'X':
-				stones = append(stones, Stone{p, Black})
-			case 'O':
-				stones = append(stones, Stone{p, White})
-			}
-		}
 	}
 	if err := g.SetupStones(stones, toPlay, 0); err != nil {
 		t.Fatal(err)
