@@ -3,6 +3,10 @@
 // REST adapter the bot answers through (REST, over a *discordgo.Session, whose
 // rate limiter keeps Discord's per-route buckets and global limit).
 //
+// Words: here Bot is the Discord application (the handlers and their
+// state); the AI opponents are Players and their levels Level, which the
+// bots package provides; "engine" is the rules package.
+//
 // One entry point, Bot.Handle, takes every interaction (from the gateway, the
 // HTTP endpoint or the console), and a Router dispatches it by command and
 // subcommand name or by a component's custom ID, written as a path such as
