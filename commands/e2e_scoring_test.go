@@ -448,10 +448,13 @@ func testE2EScoringTimeout(t *testing.T, e *env) {
 	ch, alice, bob := e.guildGame()
 	e.do(e.play(ch, alice, "E5"))
 	e.do(e.slash(ch, bob, "pass"))
-	e.do(e.slash(ch, alice, "pass"))
+	scoring := e.do(e.slash(ch, alice, "pass"))
 	g := e.game(ch.ID)
 	if g == nil || g.Scoring == nil {
 		t.Fatalf("not in the scoring phase")
+	}
+	if !strings.Contains(scoring.Text(), "The marking stands <t:") {
+		t.Errorf("scoring message %q does not say when the marking stands", scoring.Text())
 	}
 	e.clock.Advance(commands.DefaultScoringTTL + time.Minute)
 	e.restart() // the sweep runs at start (and every minute)
@@ -463,7 +466,42 @@ func testE2EScoringTimeout(t *testing.T, e *env) {
 	if !strings.HasPrefix(a.Result, "B+") {
 		t.Errorf("result %q, want a black win (one stone and the whole board against 7.5 komi)", a.Result)
 	}
-	e.waitBoard(ch.ID, "ran out")
+	e.waitBoard(ch.ID, "ran out: the current marking stands.")
+}
+
+// TestE2EScoringTimeoutBotRefused: a player marks the bot's living wall
+// dead, the bot refuses the marking, and nobody changes it before the
+// deadline: the game is scored with the bot's own marking (the estimate,
+// B+73.5), not the refused one, and the scoring board said so beforehand.
+func TestE2EScoringTimeoutBotRefused(t *testing.T) { httpMode(t, testE2EScoringTimeoutBotRefused) }
+
+func testE2EScoringTimeoutBotRefused(t *testing.T, e *env) {
+	c := scoringCases()[0]
+	e.players.setScript(c.moves)
+	ch := e.d.GuildChannel("general")
+	dave := e.d.NewUser("dave")
+	e.do(e.slash(ch, dave, "bot", discordtest.Str("level", "scripted"), discordtest.Int("size", c.size), discordtest.Str("color", "white")))
+	e.playWhite(ch, dave, c.moves)
+	m := e.do(e.slash(ch, dave, "dead", discordtest.Str("point", "E5")))
+	if want := "gobot does not accept this marking: it sees the 9 black stones at"; !strings.Contains(m.Text(), want) {
+		t.Fatalf("after marking the black wall dead: %q, want %q", m.Text(), want)
+	}
+	if want := "If gobot still does not accept the marking then, the game is scored with gobot's own marking."; !strings.Contains(m.Text(), want) || strings.Contains(m.Text(), "The marking stands") {
+		t.Errorf("scoring message %q, want it to say %q and not that the marking stands", m.Text(), want)
+	}
+	e.do(e.click(dave, m, "accept"))
+	g := e.game(ch.ID)
+	if g == nil || g.Scoring == nil || g.Scoring.Accepted[engine.Black] {
+		t.Fatalf("the bot accepted the marking of its wall as dead, or the game ended")
+	}
+	e.clock.Advance(commands.DefaultScoringTTL + time.Minute)
+	e.restart()
+	e.d.WaitFor("the scoring phase to time out", func() bool { return e.game(ch.ID) == nil })
+	final := e.waitBoard(ch.ID, "ran out")
+	if want := "Time for agreeing on the dead stones ran out and gobot did not accept the marking: gobot's own marking counts."; !strings.Contains(final.Text(), want) {
+		t.Errorf("final message %q, want it to say %q", final.Text(), want)
+	}
+	e.checkFinal(c, g.ID, final)
 }
 
 // TestE2EScoringResume: moves typed loosely are read; after two passes a

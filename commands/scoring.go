@@ -220,7 +220,11 @@ func scoringMessageWith(ctx context.Context, g *storage.Game, note string, uncer
 			break
 		}
 	}
-	if !s.Deadline.IsZero() {
+	switch {
+	case s.Deadline.IsZero():
+	case botRefuses(g):
+		fmt.Fprintf(&sb, "\nThe deadline is <t:%d:R>. If gobot still does not accept the marking then, the game is scored with gobot's own marking.", s.Deadline.Unix())
+	default:
 		fmt.Fprintf(&sb, "\nThe marking stands <t:%d:R> if nobody changes it.", s.Deadline.Unix())
 	}
 	key := markingKey(s.Dead)
@@ -408,10 +412,34 @@ func (b *Bot) btnScoreResume(ctx context.Context, r *Request) error {
 	return b.answer(ctx, r, g, fmt.Sprintf("%s resumed play: the game goes on. Settle the disputed groups, then pass twice again.", mention(g.Player(c))))
 }
 
+// botRefuses reports whether a bot plays in g and has not accepted its
+// marking (see botsAccept).
+func botRefuses(g *storage.Game) bool {
+	for _, c := range []engine.Color{engine.Black, engine.White} {
+		if g.Player(c).IsBot() && !g.Scoring.Accepted[c] {
+			return true
+		}
+	}
+	return false
+}
+
 // scoringTimeout ends a game whose scoring phase ran out of time with the
-// marking as it stands.
+// marking as it stands, unless a bot player refuses that marking: then the
+// bot's own marking, the estimate's proposal, counts (no dead stones if the
+// estimate fails, as when the phase began), so that marking a bot's living
+// groups dead and waiting wins nothing.
 func (b *Bot) scoringTimeout(ctx context.Context, g *storage.Game) {
-	err := b.endByScore(ctx, nil, g, "Time for agreeing on the dead stones ran out: the current marking stands.")
+	note := "Time for agreeing on the dead stones ran out: the current marking stands."
+	if botRefuses(g) {
+		g.Scoring.Dead = nil
+		if ph, err := estimatePhase(ctx, g); err != nil {
+			b.log.Warn("dead stone estimate failed", "game", g.ID, "err", err)
+		} else {
+			g.Scoring.Dead = ph.Proposal()
+		}
+		note = "Time for agreeing on the dead stones ran out and gobot did not accept the marking: gobot's own marking counts."
+	}
+	err := b.endByScore(ctx, nil, g, note)
 	if err != nil && !errors.Is(err, ErrConflict) {
 		b.log.Warn("scoring timeout", "game", g.ID, "err", err)
 	}

@@ -103,7 +103,7 @@ type raw struct {
 	LogFormat       string `env:"GOBOT_LOG_FORMAT" envDefault:"text" doc:"text or json."`
 	MaxSearches     string `env:"GOBOT_MAX_SEARCHES" docDefault:"number of CPUs" doc:"How many bot searches (and so bot moves) may run at once; further bot moves wait their turn in a queue kept in the database, first owed first made."`
 	ChallengeTTL    string `env:"GOBOT_CHALLENGE_TTL" envDefault:"24h" doc:"How long a challenge stays open before its buttons are disabled (Go duration, at least 1m)."`
-	ScoringTTL      string `env:"GOBOT_SCORING_TTL" envDefault:"24h" doc:"How long players have to agree on dead stones before the proposed marking is accepted (Go duration, at least 1m)."`
+	ScoringTTL      string `env:"GOBOT_SCORING_TTL" envDefault:"24h" doc:"How long players have to agree on dead stones before the marking as it stands counts; against a bot that refuses it, the bot's own marking (Go duration, at least 1m)."`
 	DefaultClock    string `env:"GOBOT_DEFAULT_CLOCK" envDefault:"correspondence" doc:"The clock of games whose players choose none: a preset (correspondence, daily, live, blitz, none) or a spec such as byoyomi 10m 5x30s (see /go help)."`
 	ShutdownTimeout string `env:"GOBOT_SHUTDOWN_TIMEOUT" envDefault:"8s" doc:"On SIGTERM, how long to let in-flight moves finish; keep it below the container's stop grace period (Docker: 10s)."`
 }
