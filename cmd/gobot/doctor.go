@@ -16,13 +16,21 @@ import (
 )
 
 // doctor lists the game records the bot set aside as damaged, and exports
-// one as SGF: `gobot doctor [--db FILE]`, `gobot doctor [--db FILE] export N`.
+// one as SGF: `gobot doctor [--db FILE]`, `gobot doctor export N [--db FILE]`
+// (the flag goes before or after the subcommand).
 func doctor(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("doctor", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	db := fs.String("db", "", "database file (default: GOBOT_DB)")
-	if err := fs.Parse(args); err != nil {
+	pos, err := parseFlags(fs, args)
+	if err != nil {
 		return err
+	}
+	arg := func(i int) string {
+		if i < len(pos) {
+			return pos[i]
+		}
+		return ""
 	}
 	path := *db
 	if path == "" {
@@ -47,18 +55,18 @@ func doctor(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err != nil {
 		return err
 	}
-	switch fs.Arg(0) {
+	switch arg(0) {
 	case "":
 		listQuarantined(stdout, path, qs)
 		return nil
 	case "export":
-		n, err := strconv.Atoi(fs.Arg(1))
-		if err != nil || n < 1 || n > len(qs) || fs.NArg() != 2 {
-			return fmt.Errorf("doctor: export: no quarantined record %s (gobot doctor lists them, numbered from 1)", fs.Arg(1))
+		n, err := strconv.Atoi(arg(1))
+		if err != nil || n < 1 || n > len(qs) || len(pos) != 2 {
+			return fmt.Errorf("doctor: export: no quarantined record %s (gobot doctor lists them, numbered from 1)", arg(1))
 		}
 		return exportQuarantined(stdout, qs[n-1])
 	}
-	return fmt.Errorf("doctor: unknown command %q (list with `gobot doctor`, export with `gobot doctor export N`)", fs.Arg(0))
+	return fmt.Errorf("doctor: unknown command %q (list with `gobot doctor`, export with `gobot doctor export N`)", arg(0))
 }
 
 func listQuarantined(w io.Writer, path string, qs []storage.Quarantined) {

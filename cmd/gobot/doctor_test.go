@@ -90,6 +90,11 @@ func TestDoctor(t *testing.T) {
 	if g.MoveCount() != 2 || info.PB != "ann" || info.PW != "bob" || !strings.Contains(info.C, "2 moves") {
 		t.Errorf("exported SGF = %d moves, PB %q, PW %q, C %q; want the 2 moves that replay, the players and a comment on the 2 left out", g.MoveCount(), info.PB, info.PW, info.C)
 	}
+	// The flag also goes after the subcommand and its argument.
+	var after, afterErr bytes.Buffer
+	if code := run(context.Background(), []string{"doctor", "export", "1", "--db", path}, strings.NewReader(""), &after, &afterErr); code != 0 || after.String() != sgf {
+		t.Errorf("gobot doctor export 1 --db FILE = %d, %q, stderr %q; want the same SGF as with --db first", code, after.String(), afterErr.String())
+	}
 	if code, _, errOut := doctor("export", "2"); code == 0 || !strings.Contains(errOut, "cannot be salvaged") {
 		t.Errorf("gobot doctor export 2 (half a record) = %d, %q; want a refusal saying it cannot be salvaged", code, errOut)
 	}

@@ -21,10 +21,11 @@ func ratings(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	fs := flag.NewFlagSet("ratings", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	db := fs.String("db", "", "database file (default: GOBOT_DB, or gobot.db)")
-	if err := fs.Parse(args); err != nil {
+	pos, err := parseFlags(fs, args)
+	if err != nil {
 		return err
 	}
-	if fs.NArg() != 1 || fs.Arg(0) != "rebuild" {
+	if len(pos) != 1 || pos[0] != "rebuild" {
 		return errors.New("usage: gobot ratings rebuild [--db FILE]")
 	}
 	type rebuilder interface {
@@ -69,4 +70,26 @@ func ratings(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	fmt.Fprintf(stdout, "rebuilt %d ratings from %d rated games: %d differed from the stored values, %d were missing or extra\n",
 		rep.Ratings, rep.Games, rep.Changed, rep.Missing)
 	return nil
+}
+
+// parseFlags parses args with fs, taking flags before, between and after
+// the positional arguments (`gobot ratings rebuild --db FILE` as well as
+// `gobot ratings --db FILE rebuild`); "--" ends the flags. It returns the
+// positional arguments in order.
+func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		rest := fs.Args()
+		if n := len(args) - len(rest); n > 0 && args[n-1] == "--" {
+			return append(pos, rest...), nil
+		}
+		if len(rest) == 0 {
+			return pos, nil
+		}
+		pos = append(pos, rest[0])
+		args = rest[1:]
+	}
 }

@@ -3,7 +3,10 @@ package main
 import (
 	"bytes"
 	"context"
+	"flag"
+	"io"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -50,13 +53,17 @@ func TestRatingsRebuild(t *testing.T) {
 	}
 	before, _ := store.Rating(ctx, storage.GlobalPool, "1")
 	store.Close()
+	// The flag goes before the subcommand or after it, as README writes it.
+	for _, args := range [][]string{{"ratings", "--db", db, "rebuild"}, {"ratings", "rebuild", "--db", db}, {"ratings", "rebuild", "--db=" + db}} {
+		var out, errOut bytes.Buffer
+		if code := run(ctx, args, strings.NewReader(""), &out, &errOut); code != 0 {
+			t.Fatalf("gobot %s: exit %d, %s", strings.Join(args, " "), code, errOut.String())
+		}
+		if want := "rebuilt 4 ratings from 4 rated games: 0 differed from the stored values, 0 were missing or extra\n"; out.String() != want {
+			t.Errorf("gobot %s: output %q, want %q", strings.Join(args, " "), out.String(), want)
+		}
+	}
 	var out, errOut bytes.Buffer
-	if code := run(ctx, []string{"ratings", "--db", db, "rebuild"}, strings.NewReader(""), &out, &errOut); code != 0 {
-		t.Fatalf("gobot ratings rebuild: exit %d, %s", code, errOut.String())
-	}
-	if want := "rebuilt 4 ratings from 4 rated games: 0 differed from the stored values, 0 were missing or extra\n"; out.String() != want {
-		t.Errorf("output %q, want %q", out.String(), want)
-	}
 	store, err = storage.Open(db, storage.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -68,5 +75,33 @@ func TestRatingsRebuild(t *testing.T) {
 	}
 	if code := run(ctx, []string{"ratings", "redo"}, strings.NewReader(""), &out, &errOut); code != 1 {
 		t.Errorf("gobot ratings redo: exit %d, want 1", code)
+	}
+}
+
+// TestParseFlags: flags before, between and after the positional
+// arguments; "--" ends them.
+func TestParseFlags(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		db   string
+		pos  []string
+	}{
+		{[]string{"export", "1", "--db", "x.db"}, "x.db", []string{"export", "1"}},
+		{[]string{"--db=x.db", "export", "1"}, "x.db", []string{"export", "1"}},
+		{[]string{"export", "-db", "x.db", "1"}, "x.db", []string{"export", "1"}},
+		{[]string{"export", "--", "--db", "x.db"}, "", []string{"export", "--db", "x.db"}},
+		{nil, "", nil},
+	} {
+		fs := flag.NewFlagSet("t", flag.ContinueOnError)
+		db := fs.String("db", "", "")
+		pos, err := parseFlags(fs, c.args)
+		if err != nil || *db != c.db || !slices.Equal(pos, c.pos) {
+			t.Errorf("parseFlags(%q) = %q, --db %q, %v; want %q, --db %q", c.args, pos, *db, err, c.pos, c.db)
+		}
+	}
+	fs := flag.NewFlagSet("t", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	if _, err := parseFlags(fs, []string{"export", "--nope"}); err == nil {
+		t.Errorf("parseFlags accepts an unknown flag after the arguments")
 	}
 }
