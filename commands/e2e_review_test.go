@@ -293,3 +293,58 @@ func TestE2EReviewQueue(t *testing.T) {
 		t.Errorf("after shutdown the review said %q", said)
 	}
 }
+
+// deadStonesMoves is a 9×9 game passed out with a dead stone in each
+// other's area, Black's H2 and White's B7: with them dead, B+1.5.
+var deadStonesMoves = []string{"E5", "F5", "E6", "F6", "E4", "F4", "E7", "F7", "E3", "F3",
+	"E8", "F8", "E2", "F2", "E9", "F9", "E1", "F1", "H2", "B7", "pass", "pass"}
+
+func TestE2EReviewCountedGame(t *testing.T) { httpMode(t, testE2EReviewCountedGame) }
+
+// testE2EReviewCountedGame: the estimate and the review of a game decided
+// by counting use its agreed dead stones: the estimate is the result, the
+// review ends with it and names no closing pass.
+func testE2EReviewCountedGame(t *testing.T, e *env) {
+	ch := e.d.GuildChannel("general")
+	ann, bob := e.d.NewUser("ann"), e.d.NewUser("bob")
+	e.startGame(ch, ann, bob, 9)
+	id := e.game(ch.ID).ID
+	last := e.playOut(ch, ann, bob, deadStonesMoves)
+	after := e.do(e.click(ann, last, "accept"))
+	if final := e.do(e.click(bob, after, "accept")); !strings.Contains(final.Text(), "B+1.5") {
+		t.Fatalf("the game did not end B+1.5: %q", final.Text())
+	}
+
+	est := e.do(e.slash(ch, ann, "estimate", discordtest.Str("game", id)))
+	want := "Score of ⚫ ann vs ⚪ bob, B+1.5 after move 22: **B+1.5**, counted with the dead stones both players agreed on (area counting, komi included). " +
+		"The shading shows who owns each point; the dead stones are crossed out."
+	png, _ := est.PNG()
+	if est.Ephemeral || strings.TrimSpace(est.Text()) != want || png.Description != "Final count of the 9×9 board after move 22: B+1.5; 2 dead stones crossed out." {
+		t.Errorf("estimate = %q (picture %q), want %q", est.Text(), png.Description, want)
+	}
+
+	answer := e.reviewed(e.slash(ch, ann, "review", discordtest.Str("game", id)))
+	text := answer.Text()
+	if !strings.Contains(text, "Review of ⚫ ann vs ⚪ bob, 9×9, B+1.5, 22 moves: in the thread <#") ||
+		strings.Contains(text, "although") || strings.Contains(text, "pass") {
+		t.Errorf("/go review answered %q", text)
+	}
+	data, err := e.store.GameReview(context.Background(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rv review.Review
+	if err := json.Unmarshal(data, &rv); err != nil {
+		t.Fatal(err)
+	}
+	if lastPos := rv.Positions[len(rv.Positions)-1]; lastPos.Winrate != 1 || lastPos.Score != 1.5 || rv.Summary.FinalScore != 1.5 {
+		t.Errorf("last position %+v, final score %v: want Black's chance 1 and the result B+1.5", lastPos, rv.Summary.FinalScore)
+	}
+	for _, th := range e.d.Threads(ch.ID) {
+		for _, m := range e.d.Messages(th.ID) {
+			if strings.Contains(m.Text(), "Move 21 ") || strings.Contains(m.Text(), "Move 22 ") {
+				t.Errorf("a closing pass is listed as a mistake: %q", m.Text())
+			}
+		}
+	}
+}

@@ -244,7 +244,7 @@ type picture struct {
 // reviewGraph draws the win-rate graph with the three biggest swings.
 func reviewGraph(a *storage.Archived, rv *review.Review) (picture, error) {
 	wr := rv.Winrates()
-	marks := review.Swings(wr, 3)
+	marks := rv.Swings(3)
 	var buf bytes.Buffer
 	if err := render.WinrateGraph(&buf, wr, render.GraphOptions{Marks: marks}); err != nil {
 		return picture{}, fmt.Errorf("commands: graph of game %s: %w", a.ID, err)
@@ -401,11 +401,51 @@ func (b *Bot) cmdEstimate(ctx context.Context, r *Request) error {
 	if err != nil {
 		return err
 	}
-	g, _, err := engine.ParseSGF(a.SGF)
+	g, info, err := engine.ParseSGF(a.SGF)
 	if err != nil {
 		return fmt.Errorf("commands: record of game %s: %w", a.ID, err)
 	}
-	return b.estimate(ctx, r, g, archivedTitle(a)+", "+a.Result, false)
+	what := archivedTitle(a) + ", " + a.Result
+	if res, err := engine.ParseResult(a.Result); err == nil && res.Reason == engine.ByScore && g.PlayEnded() {
+		// The players agreed on the dead stones: no estimate, the count.
+		if sc := g.Score(info.Dead); sc.Result() == res.String() {
+			return b.counted(ctx, r, g, sc, len(info.Dead), what)
+		}
+	}
+	return b.estimate(ctx, r, g, what, false)
+}
+
+// counted answers /go estimate for a game decided by counting with the
+// count itself: the result and who owns each point, with the dead stones
+// the players agreed on crossed out.
+func (b *Bot) counted(ctx context.Context, r *Request, g *engine.Game, sc engine.Score, dead int, what string) error {
+	if err := r.Defer(ctx, false); err != nil {
+		return err
+	}
+	own := make([]float64, len(sc.Owner))
+	for i, c := range sc.Owner {
+		switch c {
+		case engine.Black:
+			own[i] = 1
+		case engine.White:
+			own[i] = -1
+		}
+	}
+	var buf bytes.Buffer
+	if err := render.Ownership(&buf, g.Board(), own, render.OwnershipOptions{}); err != nil {
+		return err
+	}
+	n := g.Size()
+	name := fmt.Sprintf("count-%d.png", g.MoveCount())
+	alt := fmt.Sprintf("Final count of the %d×%d board after move %d: %s; %s crossed out.", n, n, g.MoveCount(), sc.Result(), plural(dead, "dead stone"))
+	text := fmt.Sprintf("Score of %s after move %d: **%s**, counted with the dead stones both players agreed on (%s counting, komi included). "+
+		"The shading shows who owns each point; the dead stones are crossed out.", what, g.MoveCount(), sc.Result(), sc.Scoring)
+	return r.Reply(ctx, &Message{
+		Content:         clip(text, 2000),
+		Files:           []File{{Name: name, ContentType: "image/png", Description: clip(alt, 1024), Data: buf.Bytes()}},
+		Embeds:          []*discordgo.MessageEmbed{{Color: colorScore, Image: &discordgo.MessageEmbedImage{URL: "attachment://" + name}}},
+		AllowedMentions: noMentions(),
+	})
 }
 
 // estimate answers with the score estimate of g's position and its
@@ -430,8 +470,8 @@ func (b *Bot) estimate(ctx context.Context, r *Request, g *engine.Game, what str
 	lead := review.ScoreText(est.Score)
 	n := g.Size()
 	name := fmt.Sprintf("estimate-%d.png", g.MoveCount())
-	alt := fmt.Sprintf("Ownership estimate of the %d×%d board after move %d: %s, give or take %.0f points; %d dead-looking %s crossed out.",
-		n, n, g.MoveCount(), lead, est.Stdev, len(dead), plural(len(dead), "stone"))
+	alt := fmt.Sprintf("Ownership estimate of the %d×%d board after move %d: %s, give or take %.0f points; %s crossed out.",
+		n, n, g.MoveCount(), lead, est.Stdev, plural(len(dead), "dead-looking stone"))
 	text := fmt.Sprintf("Score estimate of %s after move %d: **%s**, give or take %.0f points (area counting, komi included; %d playouts). "+
 		"The shading shows how surely each point belongs to a side; dead-looking stones are crossed out.",
 		what, g.MoveCount(), lead, est.Stdev, est.Playouts)

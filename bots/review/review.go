@@ -91,11 +91,13 @@ type Summary struct {
 	Resigned bool `json:"resigned,omitempty"`
 	// Turn is the move after which Winner stayed ahead to the end, 0
 	// when Winner was never behind after the start, -1 when Winner was
-	// not ahead at the end.
+	// not ahead at the end of play (before the two passes that ended it).
 	Turn int `json:"turn"`
-	// Swing is the move that changed Black's winning chance the most.
+	// Swing is the move that changed Black's winning chance the most,
+	// the two passes that ended the game left out.
 	Swing int `json:"swing"`
-	// FinalScore is Black's estimated lead in the last position.
+	// FinalScore is Black's estimated lead in the last position: the
+	// counted result in a game decided by counting.
 	FinalScore float64 `json:"finalScore"`
 	// AvgLoss is each player's average loss of winning chance per move,
 	// Black's then White's.
@@ -187,8 +189,39 @@ func Run(ctx context.Context, g *engine.Game, ev Evaluator, progress func(done, 
 		}
 	}
 	res, hasResult := g.Result()
+	if last := positions[len(positions)-1]; hasResult && res.Reason == engine.ByScore && last.PlayEnded() {
+		// The game was counted with the dead stones both players agreed
+		// on: its last position is worth exactly the result, whatever the
+		// engine's playouts make of those stones.
+		p := &r.Positions[len(r.Positions)-1]
+		p.Winrate, p.Score = 0.5, 0
+		switch res.Winner {
+		case engine.Black:
+			p.Winrate, p.Score = 1, res.Margin
+		case engine.White:
+			p.Winrate, p.Score = 0, -res.Margin
+		}
+	}
 	r.finish(res, hasResult)
 	return r, nil
+}
+
+// closing returns the number of moves before the two passes that ended
+// the game, or the number of moves when it did not end by two passes.
+// Those passes only close the game: they are neither mistakes nor swings.
+func (r *Review) closing() int {
+	n := len(r.Moves)
+	if n >= 2 && r.Moves[n-1].Move == "pass" && r.Moves[n-2].Move == "pass" {
+		return n - 2
+	}
+	return n
+}
+
+// Swings returns the numbers of the n moves that changed Black's winning
+// chance the most (see Swings), leaving out the two passes that ended the
+// game.
+func (r *Review) Swings(n int) []int {
+	return Swings(r.Winrates()[:min(len(r.Positions), r.closing()+1)], n)
 }
 
 func clamp01(x float64) float64 { return math.Min(1, math.Max(0, x)) }
@@ -211,10 +244,11 @@ func (r *Review) finish(res engine.Result, hasResult bool) {
 		scores[i] = p.Score
 	}
 	per := map[engine.Color]int{}
+	closing := r.closing()
 	for _, c := range SelectMistakes(scores, movers, len(movers), MinPoints) {
 		m := r.Moves[c.Number-1]
 		before := r.Positions[c.Number-1]
-		if m.Move == before.Best || per[c.Color] == MistakesPerPlayer {
+		if m.Move == before.Best || c.Number > closing || per[c.Color] == MistakesPerPlayer {
 			continue
 		}
 		per[c.Color]++
@@ -224,7 +258,7 @@ func (r *Review) finish(res engine.Result, hasResult bool) {
 		r.Mistakes = append(r.Mistakes, c)
 	}
 	s := Summary{AvgLoss: AverageLoss(wr, movers)}
-	if sw := Swings(wr, 1); len(sw) > 0 {
+	if sw := r.Swings(1); len(sw) > 0 {
 		s.Swing = sw[0]
 	}
 	if len(r.Positions) > 0 {
@@ -239,7 +273,9 @@ func (r *Review) finish(res engine.Result, hasResult bool) {
 	case wr[len(wr)-1] < 0.5:
 		s.Winner = engine.White
 	}
-	s.Turn = TurningPoint(wr, s.Winner)
+	// Where the game turned is the engine's judgement of play: the
+	// closing passes only turn it into the counted result.
+	s.Turn = TurningPoint(wr[:closing+1], s.Winner)
 	r.Summary = s
 }
 
@@ -380,7 +416,7 @@ func (r *Review) Paragraph() string {
 		parts = append(parts, fmt.Sprintf("A close game of %d moves.", n))
 	case s.Turn < 0:
 		parts = append(parts, fmt.Sprintf("%s won, although the engine saw %s ahead at the end (%s's winning chance %.0f%%).",
-			name(s.Winner), name(s.Winner.Opponent()), name(s.Winner.Opponent()), 100*own(r.Positions[len(r.Positions)-1].Winrate, s.Winner.Opponent())))
+			name(s.Winner), name(s.Winner.Opponent()), name(s.Winner.Opponent()), 100*own(r.Positions[min(r.closing(), len(r.Positions)-1)].Winrate, s.Winner.Opponent())))
 	case s.Turn > 0:
 		m := r.Moves[s.Turn-1]
 		parts = append(parts, fmt.Sprintf("The game turned at move %d (%s %s): %s took the lead there and kept it to the end.",

@@ -206,3 +206,37 @@ func TestRunMCTS(t *testing.T) {
 		t.Errorf("position after two passes has best %q PV %v, want none", last.Best, last.PV)
 	}
 }
+
+// deadStonesMoves is a 9×9 game that both players passed out with a dead
+// stone in each other's area: Black's H2 and White's B7. Counted with them
+// dead, Black has 45 points and White 36 + 7.5 komi: B+1.5.
+var deadStonesMoves = []string{"E5", "F5", "E6", "F6", "E4", "F4", "E7", "F7", "E3", "F3",
+	"E8", "F8", "E2", "F2", "E9", "F9", "E1", "F1", "H2", "B7", "pass", "pass"}
+
+// TestRunScoredGameWithDeadStones: the last position of a game decided by
+// counting is its result, not the engine's guess, and the two passes that
+// ended it are neither mistakes nor swings.
+func TestRunScoredGameWithDeadStones(t *testing.T) {
+	g := playGame(t, 9, deadStonesMoves...)
+	if err := g.End(engine.Result{Winner: engine.Black, Reason: engine.ByScore, Margin: 1.5}); err != nil {
+		t.Fatal(err)
+	}
+	r, err := Run(context.Background(), g, MCTS{Seed: 1}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if last := r.Positions[len(r.Positions)-1]; last.Winrate != 1 || last.Score != 1.5 {
+		t.Errorf("last position: Black's chance %v, score %v; want 1 and 1.5 (the result)", last.Winrate, last.Score)
+	}
+	for _, m := range r.Mistakes {
+		if m.Number > 20 {
+			t.Errorf("the closing pass %d (%s) is a mistake: %+v", m.Number, m.Move, m)
+		}
+	}
+	if s := r.Summary; s.Winner != engine.Black || s.Turn < 0 || s.Swing > 20 || s.FinalScore != 1.5 {
+		t.Errorf("summary %+v: want Black the winner, ahead at the end, the swing a move before the passes, final score 1.5", s)
+	}
+	if p := r.Paragraph(); strings.Contains(p, "although") || strings.Contains(p, "pass") {
+		t.Errorf("paragraph %q", p)
+	}
+}
