@@ -3,6 +3,7 @@ package commands
 import (
 	"context"
 	"testing"
+	"time"
 
 	"github.com/gobot-dev/gobot/engine"
 	"github.com/gobot-dev/gobot/storage"
@@ -36,7 +37,7 @@ func BenchmarkBoardMessage(b *testing.B) {
 	g := benchGame(b, tb)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		m, err := boardMessage(g, "")
+		m, err := boardMessage(g, time.Now(), "")
 		if err != nil {
 			b.Fatal(err)
 		}

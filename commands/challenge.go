@@ -339,7 +339,7 @@ func (b *Bot) btnAccept(ctx context.Context, r *Request) error {
 	if err := r.Update(ctx, challengeMessage(c, outcome)); err != nil {
 		return err
 	}
-	bm, err := boardMessage(g, "The game begins. Good luck, have fun!")
+	bm, err := boardMessage(g, b.now(), "The game begins. Good luck, have fun!")
 	if err != nil {
 		return err
 	}

@@ -118,9 +118,9 @@ func (b *Bot) completeClock(ctx context.Context, r *Request) error {
 
 // clockStatus is what a board says about time: both players' time (the
 // player to move's as their turn began), and the deadline of the player to
-// move as a relative timestamp that Discord counts down. Empty without a
-// clock.
-func clockStatus(g *storage.Game) string {
+// move as a relative timestamp that Discord counts down, or that it ran out
+// when the deadline has passed at now. Empty without a clock.
+func clockStatus(g *storage.Game, now time.Time) string {
 	k := g.Clock
 	if k == nil || k.Control.System == clock.None {
 		return ""
@@ -128,6 +128,9 @@ func clockStatus(g *storage.Game) string {
 	at := k.Since // the mover's time as their turn began; Discord counts down from there
 	s := fmt.Sprintf("⏱ ⚫ %s · ⚪ %s", k.Show(engine.Black, at), k.Show(engine.White, at))
 	switch {
+	case k.Running() && !k.Deadline().After(now):
+		c := k.ToMove
+		s += fmt.Sprintf(" · %s %s's time ran out", stoneEmoji(c), c)
 	case k.Running():
 		c := k.ToMove
 		s += fmt.Sprintf(" · %s %s's time runs out <t:%d:R>", stoneEmoji(c), c, k.Deadline().Unix())
@@ -205,7 +208,7 @@ func (b *Bot) timeUp(ctx context.Context, g *storage.Game) error {
 	} else if rn := b.ratingNote(ctx, g); rn != "" {
 		note += "\n" + rn
 	}
-	m, err := stateMessage(ctx, g, note)
+	m, err := stateMessage(ctx, g, b.now(), note)
 	if err == nil {
 		err = b.postBoard(ctx, g, m)
 	}

@@ -2,6 +2,7 @@ package commands
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -171,5 +172,38 @@ func TestLiveClockNoReminder(t *testing.T) {
 	g, _ := tb.store.Game(context.Background(), channelID)
 	if !g.Due().Equal(g.Clock.Deadline()) {
 		t.Errorf("a live game is due at %v, want its deadline %v (no reminder)", g.Due(), g.Clock.Deadline())
+	}
+}
+
+// TestPastDeadlineWording: a deadline that has passed when the message is
+// made is said in the past tense, not as "runs out 40 seconds ago".
+func TestPastDeadlineWording(t *testing.T) {
+	tb := newTestBot(t)
+	startClocked(t, tb, "absolute 10s")
+	ctx := context.Background()
+	g, _ := tb.store.Game(ctx, channelID)
+	now := tb.Bot.now()
+	if got, want := clockStatus(g, now), fmt.Sprintf("⏱ ⚫ 10 s · ⚪ 10 s · ⚫ black's time runs out <t:%d:R>", g.Clock.Deadline().Unix()); got != want {
+		t.Errorf("before the deadline: %q, want %q", got, want)
+	}
+	if got, want := clockStatus(g, now.Add(40*time.Second)), "⏱ ⚫ 10 s · ⚪ 10 s · ⚫ black's time ran out"; got != want {
+		t.Errorf("after the deadline: %q, want %q", got, want)
+	}
+
+	tb = newTestBot(t)
+	startClocked(t, tb, "none")
+	only(t, tb.command(ann, "/go pass"))
+	only(t, tb.command(bob, "/go pass"))
+	g, _ = tb.store.Game(ctx, channelID)
+	if g.Scoring == nil || g.Scoring.Deadline.IsZero() {
+		t.Fatalf("no scoring phase with a deadline: %+v", g.Scoring)
+	}
+	m, err := scoringMessage(ctx, g, g.Scoring.Deadline.Add(-time.Second), "")
+	if want := fmt.Sprintf("\nThe marking stands <t:%d:R> if nobody changes it.", g.Scoring.Deadline.Unix()); err != nil || !strings.HasSuffix(m.Embeds[0].Description, want) {
+		t.Errorf("before the deadline: %v %q, want it to end %q", err, m.Embeds[0].Description, want)
+	}
+	m, err = scoringMessage(ctx, g, g.Scoring.Deadline.Add(16*time.Second), "")
+	if want := "\nNobody changed the marking in time: it stands at the next check."; err != nil || !strings.HasSuffix(m.Embeds[0].Description, want) {
+		t.Errorf("after the deadline: %v %q, want it to end %q", err, m.Embeds[0].Description, want)
 	}
 }

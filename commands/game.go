@@ -484,7 +484,7 @@ func (b *Bot) answer(ctx context.Context, r *Request, g *storage.Game, note stri
 		}
 		note += botNote
 	}
-	m, err := stateMessage(ctx, g, note)
+	m, err := stateMessage(ctx, g, b.now(), note)
 	if err != nil {
 		return err
 	}
@@ -530,7 +530,7 @@ func (b *Bot) answerBotFailure(ctx context.Context, r *Request, g *storage.Game,
 	default:
 		note += "\n⚠️ gobot could not choose its move just now and will try again shortly."
 	}
-	m, err := stateMessage(ctx, stored, note)
+	m, err := stateMessage(ctx, stored, b.now(), note)
 	if err != nil {
 		return err
 	}
@@ -587,7 +587,7 @@ func (b *Bot) postBoard(ctx context.Context, g *storage.Game, m *Message) error 
 // (see postBoard). When it cannot be posted, the game is marked Unposted
 // and the next move's answer says what the bot played.
 func (b *Bot) postBotMove(ctx context.Context, g *storage.Game, note string) {
-	m, err := stateMessage(ctx, g, note)
+	m, err := stateMessage(ctx, g, b.now(), note)
 	if err == nil {
 		err = b.postBoard(ctx, g, m)
 	}
@@ -604,15 +604,15 @@ func (b *Bot) postBotMove(ctx context.Context, g *storage.Game, note string) {
 
 // stateMessage is the message for the game's state: the board in play, the
 // marked board in the scoring phase, the final board when over.
-func stateMessage(ctx context.Context, g *storage.Game, note string) (*Message, error) {
+func stateMessage(ctx context.Context, g *storage.Game, now time.Time, note string) (*Message, error) {
 	res, over := g.Game.Result()
 	switch {
 	case g.Scoring != nil && !over:
-		return scoringMessage(ctx, g, note)
+		return scoringMessage(ctx, g, now, note)
 	case g.Scoring != nil && res.Reason == engine.ByScore:
 		return finalScoreMessage(g, note)
 	}
-	return boardMessage(g, note)
+	return boardMessage(g, now, note)
 }
 
 func (b *Bot) cmdBoard(ctx context.Context, r *Request, g *storage.Game) error {
@@ -621,7 +621,7 @@ func (b *Bot) cmdBoard(ctx context.Context, r *Request, g *storage.Game) error {
 		// be tried again): wait for it, then show the board.
 		return b.answer(ctx, r, g, "")
 	}
-	m, err := stateMessage(ctx, g, "")
+	m, err := stateMessage(ctx, g, b.now(), "")
 	if err != nil {
 		return err
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/gobot-dev/gobot/engine"
@@ -92,7 +93,7 @@ func altText(g *storage.Game, v view) string {
 
 // status is the text under the board: move number, whose turn, last move,
 // captures, rules.
-func status(g *storage.Game) string {
+func status(g *storage.Game, now time.Time) string {
 	eg := g.Game
 	var sb strings.Builder
 	if r, ok := eg.Result(); ok {
@@ -107,7 +108,7 @@ func status(g *storage.Game) string {
 	}
 	fmt.Fprintf(&sb, "Captures: ⚫ %d · ⚪ %d\n", eg.Captures(engine.Black), eg.Captures(engine.White))
 	if _, over := eg.Result(); !over {
-		if cs := clockStatus(g); cs != "" {
+		if cs := clockStatus(g, now); cs != "" {
 			sb.WriteString(cs + "\n")
 		}
 	}
@@ -146,7 +147,7 @@ func title(g *storage.Game) string {
 // boardMessage is the message showing a game in play: the note (what just
 // happened), the picture, the status and the Pass / Resign / Undo buttons.
 // The player to move is pinged when a human plays a human.
-func boardMessage(g *storage.Game, note string) (*Message, error) {
+func boardMessage(g *storage.Game, now time.Time, note string) (*Message, error) {
 	f, name, err := boardFile(g, view{})
 	if err != nil {
 		return nil, err
@@ -154,7 +155,7 @@ func boardMessage(g *storage.Game, note string) (*Message, error) {
 	c := g.Game.ToPlay()
 	embed := &discordgo.MessageEmbed{
 		Title:       title(g),
-		Description: clip(strings.TrimSpace(note+"\n"+status(g)), 4096),
+		Description: clip(strings.TrimSpace(note+"\n"+status(g, now)), 4096),
 		Image:       &discordgo.MessageEmbedImage{URL: "attachment://" + name},
 		Color:       colorBlack,
 	}

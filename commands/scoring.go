@@ -181,15 +181,15 @@ func deadCounts(g *storage.Game, dead []engine.Point) (black, white int) {
 }
 
 // scoringMessage shows the scoring phase: the marked board, the count and
-// the Accept / Resume play buttons.
-func scoringMessage(ctx context.Context, g *storage.Game, note string) (*Message, error) {
-	return scoringMessageWith(ctx, g, note, nil)
+// the Accept / Resume play buttons; now tells whether its deadline has passed.
+func scoringMessage(ctx context.Context, g *storage.Game, now time.Time, note string) (*Message, error) {
+	return scoringMessageWith(ctx, g, now, note, nil)
 }
 
 // scoringMessageWith is scoringMessage with a note on the stones the
 // estimate was unsure of. Where a bot has not accepted the marking, it names
 // the group the bot disagrees on.
-func scoringMessageWith(ctx context.Context, g *storage.Game, note string, uncertain []engine.Point) (*Message, error) {
+func scoringMessageWith(ctx context.Context, g *storage.Game, now time.Time, note string, uncertain []engine.Point) (*Message, error) {
 	s := g.Scoring
 	v, sc := scoreView(g, s.Dead)
 	f, name, err := boardFile(g, v)
@@ -222,6 +222,10 @@ func scoringMessageWith(ctx context.Context, g *storage.Game, note string, uncer
 	}
 	switch {
 	case s.Deadline.IsZero():
+	case !s.Deadline.After(now) && botRefuses(g):
+		sb.WriteString("\nThe deadline has passed: as gobot does not accept the marking, the game is scored with gobot's own marking at the next check.")
+	case !s.Deadline.After(now):
+		sb.WriteString("\nNobody changed the marking in time: it stands at the next check.")
 	case botRefuses(g):
 		fmt.Fprintf(&sb, "\nThe deadline is <t:%d:R>. If gobot still does not accept the marking then, the game is scored with gobot's own marking.", s.Deadline.Unix())
 	default:
@@ -323,7 +327,7 @@ func (b *Bot) cmdDead(ctx context.Context, r *Request, g *storage.Game) error {
 		stones = fmt.Sprintf("%d %s stones with %s", len(changed), color, p)
 	}
 	note := fmt.Sprintf("%s marked %s **%s**.", mention(userPlayer(r.User)), stones, what)
-	m, err := scoringMessageWith(ctx, g, note, ph.Uncertain())
+	m, err := scoringMessageWith(ctx, g, b.now(), note, ph.Uncertain())
 	if err != nil {
 		return err
 	}
@@ -366,7 +370,7 @@ func (b *Bot) btnScoreAccept(ctx context.Context, r *Request) error {
 	if err := b.update(ctx, g); err != nil {
 		return err
 	}
-	m, err := scoringMessage(ctx, g, note)
+	m, err := scoringMessage(ctx, g, b.now(), note)
 	if err != nil {
 		return err
 	}

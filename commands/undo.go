@@ -144,7 +144,7 @@ func (b *Bot) btnUndoYes(ctx context.Context, r *Request, g *storage.Game) error
 	if err := r.Update(ctx, closed); err != nil {
 		return err
 	}
-	bm, err := boardMessage(g, fmt.Sprintf("%s took back %s.", mention(g.Player(by)), movesWord(n)))
+	bm, err := boardMessage(g, b.now(), fmt.Sprintf("%s took back %s.", mention(g.Player(by)), movesWord(n)))
 	if err != nil {
 		return err
 	}
