@@ -37,6 +37,9 @@ func TestParse(t *testing.T) {
 		{"none", "none", "no clock", false},
 		{"fischer 3d +1d max 7d", "fischer 3d +1d max 7d", "Fischer: 3 days, +1 day per move, at most 7 days", true},
 		{"Fischer 10m +20s", "fischer 10m +20s max 10m", "Fischer: 10 min, +20 s per move, at most 10 min", false},
+		// No max and an increment above the starting time: the max is the
+		// increment, never below what one move adds.
+		{"fischer 1m +2m", "fischer 1m +2m max 2m", "Fischer: 1 min, +2 min per move, at most 2 min", false},
 		{"  byoyomi   10m 5x30s ", "byoyomi 10m 5x30s", "byo-yomi: 10 min, then 5 periods of 30 s", false},
 		{"byo-yomi 1h 1x1h", "byoyomi 1h 1x1h", "byo-yomi: 1 h, then 1 period of 1 h", true},
 		{"canadian 10m 25/5m", "canadian 10m 25/5m", "Canadian: 10 min, then 25 moves every 5 min", false},
@@ -82,6 +85,7 @@ func TestParseErrors(t *testing.T) {
 		{"fischer 3d +1d 7d", "fischer takes"},
 		{"fischer 3d +1d cap 7d", "expected max"},
 		{"fischer 3d +1d max 1d", "maximum 1d is less than the starting time 3d"},
+		{"fischer 1m +2m max 1m", "maximum 1m is less than the increment 2m"},
 		{"byoyomi 10m 30s", "expected NxTIME"},
 		{"byoyomi 10m 0x30s", "number of periods must be from 1 to 30"},
 		{"byoyomi 10m 5x1s", "out of range"},

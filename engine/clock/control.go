@@ -83,7 +83,7 @@ const Syntax = "a preset (correspondence, daily, live, blitz, none) or " +
 
 // Parse reads a time control: a preset name or a spec.
 //
-//	fischer MAIN +INCREMENT [max MAX]   (max defaults to MAIN)
+//	fischer MAIN +INCREMENT [max MAX]   (max defaults to the larger of MAIN and INCREMENT; it is at least both)
 //	byoyomi MAIN PERIODSxPERIOD
 //	canadian MAIN STONES/PERIOD
 //	simple PERIOD
@@ -166,7 +166,7 @@ func (c *Control) parseFischer(f []string) error {
 	if c.Increment, err = parseTime("increment", inc); err != nil {
 		return err
 	}
-	c.Max = c.Main
+	c.Max = max(c.Main, c.Increment)
 	if len(f) == 4 {
 		if f[2] != "max" {
 			return fmt.Errorf("%w: expected max after the increment, not %q, %s", ErrSpec, f[2], example)
@@ -176,6 +176,9 @@ func (c *Control) parseFischer(f []string) error {
 		}
 		if c.Max < c.Main {
 			return fmt.Errorf("%w: the maximum %s is less than the starting time %s", ErrSpec, formatSpec(c.Max), formatSpec(c.Main))
+		}
+		if c.Max < c.Increment {
+			return fmt.Errorf("%w: the maximum %s is less than the increment %s, which a move could then never add in full", ErrSpec, formatSpec(c.Max), formatSpec(c.Increment))
 		}
 	}
 	return nil
