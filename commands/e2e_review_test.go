@@ -348,3 +348,23 @@ func testE2EReviewCountedGame(t *testing.T, e *env) {
 		}
 	}
 }
+
+func TestE2EReviewNoMoves(t *testing.T) { httpMode(t, testE2EReviewNoMoves) }
+
+// testE2EReviewNoMoves: a game that ended before its first move has
+// nothing to review; the request is refused and nothing is stored.
+func testE2EReviewNoMoves(t *testing.T, e *env) {
+	ch := e.d.GuildChannel("general")
+	alice, bob := e.d.NewUser("alice"), e.d.NewUser("bob")
+	id := e.resignedGame(ch, alice, bob)
+	// Asked in another channel, where the game's own late messages (its
+	// end is announced in the background) cannot count as the answer's.
+	other := e.d.GuildChannel("other")
+	e.refused(e.slash(other, bob, "review", discordtest.Str("game", id)), "That game has no moves to review.")
+	if _, err := e.store.GameReview(context.Background(), id); err == nil {
+		t.Errorf("a review of a game without moves was stored")
+	}
+	if n := len(e.d.Threads(ch.ID)) + len(e.d.Threads(other.ID)); n != 0 {
+		t.Errorf("%d threads, want none", n)
+	}
+}

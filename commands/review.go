@@ -80,7 +80,8 @@ func newReviews() *reviews { return &reviews{} }
 
 // cmdReview reviews a finished game (game:, or the last one finished
 // here): from the archive when it was reviewed before, else with the
-// engine, showing the queue and the progress on the way.
+// engine, showing the queue and the progress on the way. A game without
+// moves is refused: there is nothing to judge.
 func (b *Bot) cmdReview(ctx context.Context, r *Request) error {
 	a, err := b.finishedGameOption(ctx, r)
 	if err != nil {
@@ -89,6 +90,9 @@ func (b *Bot) cmdReview(ctx context.Context, r *Request) error {
 	g, err := archivedEngineGame(a)
 	if err != nil {
 		return err
+	}
+	if g.MoveCount() == 0 {
+		return userErr(ErrBadOption, "That game has no moves to review.")
 	}
 	if rv := b.storedReview(ctx, a.ID); rv != nil {
 		return b.postReview(ctx, r, a, g, rv)
