@@ -119,10 +119,16 @@ func parseMove(c engine.Color, s string, size int) (engine.Move, error) {
 }
 
 // parsePoint reads a point on a board of the given size with a message
-// naming the valid range when it is off the board or malformed.
+// naming the valid range when it is off the board or malformed. Leading
+// zeros in the row are read: E05 is E5.
 func parsePoint(s string, size int) (engine.Point, error) {
 	t := strings.ToUpper(strings.TrimSpace(s))
-	p, err := engine.ParsePoint(t, size)
+	n := t
+	if len(t) >= 3 && isDigits(t[1:]) && t[1] == '0' {
+		// Leading zeros in the row: E05 is E5 (E00 stays row 0, off the board).
+		n = t[:1] + strings.TrimLeft(t[1:len(t)-1], "0") + t[len(t)-1:]
+	}
+	p, err := engine.ParsePoint(n, size)
 	if err == nil {
 		return p, nil
 	}

@@ -79,6 +79,12 @@ func TestParseMove(t *testing.T) {
 		{"PASS", 9, engine.PassMove(engine.Black), ""},
 		{"K5", 9, engine.Move{}, "K5 is off this 9×9 board: valid points are A1–J9"},
 		{"A10", 9, engine.Move{}, "A10 is off this 9×9 board"},
+		// Leading zeros in the row are read: E05 is E5.
+		{"e05", 9, engine.PlaceAt(engine.Black, engine.Point{Col: 4, Row: 4}), ""},
+		{"Q016", 19, engine.PlaceAt(engine.Black, engine.Point{Col: 15, Row: 15}), ""},
+		{"E00", 9, engine.Move{}, "E00 is off this 9×9 board: valid points are A1–J9"},
+		{"A010", 9, engine.Move{}, "A010 is off this 9×9 board"},
+		{"I03", 9, engine.Move{}, "skip the letter I"},
 		{"I3", 9, engine.Move{}, "skip the letter I"},
 		{"", 9, engine.Move{}, "Give a point such as D4"},
 		{"4D", 13, engine.Move{}, "A1–N13"},
