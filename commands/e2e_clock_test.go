@@ -87,6 +87,13 @@ func testE2ELossOnTime(t *testing.T, e *env) {
 	if _, err := e.store.PlayerStats(context.Background(), alice.ID); err == nil {
 		t.Errorf("an annulled game counts in alice's statistics")
 	}
+	// It is listed, and recorded, as annulled, not as a loss.
+	if want := "C[Annulled: a player ran out of time before making two moves of their own; the game is recorded but does not count.]"; !strings.Contains(string(a.SGF), want) {
+		t.Errorf("archived SGF %s has no root comment %s", a.SGF, want)
+	}
+	if h := e.do(e.slash(ch, alice, "history")).Text(); !strings.Contains(h, "⚫ annulled vs "+bob.Mention()+" · 9×9 · W+T · not counted") {
+		t.Errorf("/go history = %q, want the game listed as annulled", h)
+	}
 
 	// Two moves each, then Black runs out: a loss on time that counts.
 	e.challenge(ch, alice, bob, discordtest.Str("clock", "absolute 15s"))

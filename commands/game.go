@@ -420,7 +420,7 @@ func (b *Bot) archive(ctx context.Context, g *storage.Game, annulled bool) error
 	if g.Scoring != nil {
 		dead = g.Scoring.Dead
 	}
-	sgf, err := gameSGF(g, dead, res.Reason == engine.ByScore)
+	sgf, err := gameSGF(g, dead, res.Reason == engine.ByScore, annulled)
 	if err != nil {
 		return err
 	}
@@ -434,8 +434,12 @@ func (b *Bot) archive(ctx context.Context, g *storage.Game, annulled bool) error
 	return writeError(b.opts.Store.FinishGame(ctx, g, a))
 }
 
-// gameSGF writes the record, with the final marking when scored.
-func gameSGF(g *storage.Game, dead []engine.Point, scored bool) ([]byte, error) {
+// annulledComment is the root comment of an annulled game's record.
+const annulledComment = "Annulled: a player ran out of time before making two moves of their own; the game is recorded but does not count."
+
+// gameSGF writes the record, with the final marking when scored and a
+// root comment saying so when annulled.
+func gameSGF(g *storage.Game, dead []engine.Point, scored, annulled bool) ([]byte, error) {
 	info := engine.SGFInfo{
 		PB: plainName(g.Black), PW: plainName(g.White),
 		DT: g.CreatedAt.UTC().Format("2006-01-02"),
@@ -454,6 +458,9 @@ func gameSGF(g *storage.Game, dead []engine.Point, scored bool) ([]byte, error) 
 	}
 	if scored {
 		info.Dead = append([]engine.Point{}, dead...)
+	}
+	if annulled {
+		info.C = annulledComment
 	}
 	var buf bytes.Buffer
 	if err := engine.WriteSGF(&buf, g.Game, info); err != nil {
@@ -634,7 +641,7 @@ func (b *Bot) activeSGF(ctx context.Context, r *Request, g *storage.Game) error 
 	if g.Scoring != nil {
 		dead = g.Scoring.Dead
 	}
-	data, err := gameSGF(g, dead, g.Scoring != nil)
+	data, err := gameSGF(g, dead, g.Scoring != nil, false)
 	if err != nil {
 		return err
 	}

@@ -166,7 +166,7 @@ func boardMessage(g *storage.Game, now time.Time, note string) (*Message, error)
 	if _, over := g.Game.Result(); over {
 		embed.Color = colorDone
 		m.ClearComponents = true
-		data, err := gameSGF(g, nil, false)
+		data, err := gameSGF(g, nil, false, false)
 		if err != nil {
 			return nil, err
 		}

@@ -259,7 +259,7 @@ func finalScoreMessage(g *storage.Game, note string) (*Message, error) {
 	db, dw := deadCounts(g, dead)
 	res, _ := g.Game.Result()
 	desc := strings.TrimSpace(note + "\n" + fmt.Sprintf("**Game over: %s**\n```\n%s\n```", resultSentence(g, res), engine.FormatScore(sc, db, dw)))
-	data, err := gameSGF(g, dead, true)
+	data, err := gameSGF(g, dead, true, false)
 	if err != nil {
 		return nil, err
 	}

@@ -202,7 +202,8 @@ func (b *Bot) cmdStats(ctx context.Context, r *Request) error {
 
 // historyLine describes a finished game from the point of view of the
 // player with key: "`3.` ⚫ won vs @bob · 19×19 · B+3.5 · rated · <t:…:R> ·
-// `ID`" (without the number when n is 0).
+// `ID`" (without the number when n is 0); an annulled game is "⚫ annulled
+// vs @bob · 9×9 · W+T · not counted · …".
 func historyLine(a *storage.Archived, key string, n int) string {
 	c, opp := engine.Black, a.White
 	if a.White.Key() == key {
@@ -210,6 +211,8 @@ func historyLine(a *storage.Archived, key string, n int) string {
 	}
 	outcome := "jigo"
 	switch {
+	case a.Annulled:
+		outcome = "annulled"
 	case a.Winner == c:
 		outcome = "won"
 	case a.Winner == c.Opponent():
@@ -218,7 +221,10 @@ func historyLine(a *storage.Archived, key string, n int) string {
 		outcome = "no result"
 	}
 	rated := "unrated"
-	if a.Rated {
+	switch {
+	case a.Annulled:
+		rated = "not counted"
+	case a.Rated:
 		rated = "rated"
 	}
 	num := ""
