@@ -142,8 +142,8 @@ func clockStatus(g *storage.Game, now time.Time) string {
 
 // syncClock brings g's clock in line with its game before a write: stopped
 // during the scoring phase and once the game is over; otherwise running
-// for the player to move (after an undo or a return to play from scoring,
-// their turn starts now). A correspondence turn that starts while its
+// for the player to move (after a return to play from scoring, their turn
+// starts now; after an undo, both clocks go back to where they stood). A correspondence turn that starts while its
 // player is on vacation is paused until the vacation ends.
 func (b *Bot) syncClock(ctx context.Context, g *storage.Game) {
 	k := g.Clock
@@ -151,7 +151,9 @@ func (b *Bot) syncClock(ctx context.Context, g *storage.Game) {
 		return
 	}
 	now := b.now()
-	k.Unwind(g.Game.MoveCount()) // moves taken back have no time left to record
+	// Moves taken back give back the time they were made with; the player
+	// to move is charged what was spent since (see clock.TakeBack).
+	k.TakeBack(g.Game.MoveCount(), g.Game.ToPlay(), now)
 	if _, over := g.Game.Result(); over || g.Scoring != nil {
 		k.Stop(now)
 		return

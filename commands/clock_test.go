@@ -207,3 +207,29 @@ func TestPastDeadlineWording(t *testing.T) {
 		t.Errorf("after the deadline: %v %q, want it to end %q", err, m.Embeds[0].Description, want)
 	}
 }
+
+// TestUndoRestoresClocks: undo against the bot (no consent needed) gives
+// no time back: both clocks return to where they stood before the moves
+// taken back, and black, to move, is charged all the time spent since.
+func TestUndoRestoresClocks(t *testing.T) {
+	tb := newTestBot(t)
+	start := tb.clk.Now()
+	if c := only(t, tb.command(ann, "/go bot level:first size:9 color:black clock:fischer 30s +20s max 5m")); !strings.Contains(c.text(), "⏱ ⚫ 30 s · ⚪ 30 s") {
+		t.Fatalf("bot game with a clock: %q", c.text())
+	}
+	var c call
+	for range 3 {
+		tb.clk.Advance(5 * time.Second)
+		calls := tb.command(ann, "/go play move:E5")
+		if len(calls) == 0 || !strings.Contains(calls[len(calls)-1].text(), "played **E5**") {
+			t.Fatalf("E5: %v", calls)
+		}
+		tb.clk.Advance(2 * time.Second)
+		c = only(t, tb.command(ann, "/go undo"))
+	}
+	// Black has spent 3 × (5 s + 2 s) of the 30 s since the game began.
+	want := fmt.Sprintf("⏱ ⚫ 9 s · ⚪ 30 s · ⚫ black's time runs out <t:%d:R>", start.Add(30*time.Second).Unix())
+	if !strings.Contains(c.text(), "took back 2 moves") || !strings.Contains(c.text(), want) {
+		t.Errorf("board after the third undo: %q, want %q", c.text(), want)
+	}
+}

@@ -318,10 +318,9 @@ func (b *Bot) apply(ctx context.Context, g *storage.Game, m engine.Move) (string
 		return "", moveError(err, m, g)
 	}
 	if g.Clock.Running() && m.Color == g.Clock.ToMove && m.Kind != engine.Resign {
-		if err := g.Clock.Play(now); err != nil {
+		if err := g.Clock.Move(g.Game.MoveCount(), now); err != nil {
 			return "", err // not flagged (checked above): cannot happen
 		}
-		g.Clock.Record(g.Game.MoveCount(), m.Color)
 	}
 	g.Undo = nil
 	g.Unposted = false

@@ -40,7 +40,7 @@ type Clock struct {
 	// Reminded says the player to move has had their reminder this turn.
 	Reminded bool `json:"reminded,omitempty"`
 	// Log is the time each player had left after their moves, for the
-	// game record (SGF BL/WL, OB/OW).
+	// game record (SGF BL/WL, OB/OW) and for TakeBack.
 	Log []Mark `json:"log,omitempty"`
 }
 
@@ -54,6 +54,11 @@ type Mark struct {
 	// Periods is, in overtime, the byo-yomi periods or the Canadian
 	// moves left; zero before.
 	Periods int `json:"p,omitempty"`
+	// Color is who made the move; Spent is the time their turn used
+	// (pauses not counted). Both are zero in marks logged before they
+	// were kept.
+	Color engine.Color  `json:"c,omitempty"`
+	Spent time.Duration `json:"s,omitempty"`
 }
 
 // Record logs the time colour c has left after move n, which they have
@@ -63,7 +68,7 @@ func (k *Clock) Record(n int, c engine.Color) {
 		return
 	}
 	t := *k.player(c)
-	m := Mark{Move: n, Left: t.Main}
+	m := Mark{Move: n, Left: t.Main, Color: c}
 	switch k.Control.System {
 	case Simple:
 		m.Left = k.Control.Period
@@ -80,6 +85,21 @@ func (k *Clock) Record(n int, c engine.Color) {
 	k.Log = append(k.Log, m)
 }
 
+// Move is Play and Record for move n, made at now by the player to move,
+// with the time their turn used in the mark (for TakeBack).
+func (k *Clock) Move(n int, now time.Time) error {
+	if !k.Running() {
+		return nil
+	}
+	c, spent := k.ToMove, k.spent(now)
+	if err := k.Play(now); err != nil {
+		return err
+	}
+	k.Record(n, c)
+	k.Log[len(k.Log)-1].Spent = spent
+	return nil
+}
+
 // Unwind forgets the marks of the moves after move n (taken back).
 func (k *Clock) Unwind(n int) {
 	if k == nil {
@@ -88,6 +108,67 @@ func (k *Clock) Unwind(n int) {
 	for len(k.Log) > 0 && k.Log[len(k.Log)-1].Move > n {
 		k.Log = k.Log[:len(k.Log)-1]
 	}
+}
+
+// TakeBack takes the clock back to after move n when the moves after it
+// are taken back, with colour to to move at now: both players' time
+// becomes what it was after the last move each kept (their full time
+// before their first), and to's turn starts at now charged with all the
+// time the taken-back turns and the running one used, as if the undone
+// moves had never been made and to's clock had run since the position
+// arose (pauses not counted). That time may exceed what to has: their
+// deadline is then past. With no move after n in the log, TakeBack does
+// nothing. A player whose time cannot be found in the log (marks kept
+// before they had a colour) keeps their time.
+func (k *Clock) TakeBack(n int, to engine.Color, now time.Time) {
+	if k == nil || k.Control.System == None || len(k.Log) == 0 || k.Log[len(k.Log)-1].Move <= n {
+		return
+	}
+	var used time.Duration
+	if k.Running() {
+		used = k.spent(now)
+	}
+	for _, m := range k.Log {
+		if m.Move > n {
+			used += m.Spent
+		}
+	}
+	k.Unwind(n)
+	for _, c := range []engine.Color{engine.Black, engine.White} {
+		if t, ok := k.timeAfter(c); ok {
+			*k.player(c) = t
+		}
+	}
+	k.Start(to, now)
+	k.Used = used
+}
+
+// timeAfter is the time colour c had after their last move in the log,
+// their full time when they have none; false when the log cannot tell
+// (marks without a colour).
+func (k *Clock) timeAfter(c engine.Color) (Time, bool) {
+	for i := len(k.Log) - 1; i >= 0; i-- {
+		m := k.Log[i]
+		if m.Color == engine.Empty {
+			return Time{}, false
+		}
+		if m.Color != c {
+			continue
+		}
+		cc := k.Control
+		switch {
+		case cc.System == Simple:
+			return Time{}, true
+		case cc.System == ByoYomi && m.Periods > 0:
+			return Time{Periods: m.Periods}, true
+		case cc.System == ByoYomi:
+			return Time{Main: m.Left, Periods: cc.Periods}, true
+		case cc.System == Canadian && m.Periods > 0:
+			return Time{Period: m.Left, Stones: m.Periods}, true
+		}
+		return Time{Main: m.Left}, true
+	}
+	return New(k.Control).Time(c), true
 }
 
 // New returns a stopped clock for c with both players' full time.

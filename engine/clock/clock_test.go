@@ -2,7 +2,6 @@ package clock
 
 import (
 	"errors"
-	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -345,8 +344,12 @@ func TestRecordAndSGF(t *testing.T) {
 	k.Record(2, engine.White)
 	play(t, k, 100*time.Second) // black: 40 s of main time, then 40 s: one period used up
 	k.Record(3, engine.Black)
-	want := []Mark{{1, 40 * time.Second, 0}, {2, 50 * time.Second, 0}, {3, 30 * time.Second, 2}}
-	if fmt.Sprint(k.Log) != fmt.Sprint(want) {
+	want := []Mark{
+		{Move: 1, Left: 40 * time.Second, Color: engine.Black},
+		{Move: 2, Left: 50 * time.Second, Color: engine.White},
+		{Move: 3, Left: 30 * time.Second, Periods: 2, Color: engine.Black},
+	}
+	if !reflect.DeepEqual(k.Log, want) {
 		t.Errorf("Log = %v, want %v", k.Log, want)
 	}
 	k.Unwind(1) // two moves taken back
@@ -368,5 +371,74 @@ func TestRecordAndSGF(t *testing.T) {
 		if tm, ot := mustParse(t, tc.spec).SGF(); tm != tc.tm || ot != tc.ot {
 			t.Errorf("%s: SGF() = %v, %q; want %v, %q", tc.spec, tm, ot, tc.tm, tc.ot)
 		}
+	}
+}
+
+// playRecord makes moves 1, 2, ... at the given times with Move.
+func playRecord(t *testing.T, k *Clock, times ...time.Duration) {
+	t.Helper()
+	for _, d := range times {
+		if err := k.Move(len(k.Log)+1, at(d)); err != nil {
+			t.Fatalf("Move at t0+%v = %v", d, err)
+		}
+		if m := k.Log[len(k.Log)-1]; m.Spent <= 0 && d > 0 {
+			t.Fatalf("Move at t0+%v logged %+v: no time spent", d, m)
+		}
+	}
+}
+
+// TestTakeBack: taking moves back restores both players' time to what it
+// was after the last move each kept (their full time before their first),
+// and charges the player to move with all the time the taken-back turns
+// and the running one used: as if the undone moves had never been made
+// and their clock had run since the position they are back at.
+func TestTakeBack(t *testing.T) {
+	for _, tc := range []struct {
+		spec         string
+		times        []time.Duration // moves 1, 2, ... made at t0 + these
+		n            int             // back to after move n
+		now          time.Duration
+		black, white Time // as the turn starts, before the charge
+		used         time.Duration
+	}{
+		// The QA case: Fischer refilled by undo. Black plays at 10 s, white
+		// at 11 s; undone at 15 s: both back at 30 s, black charged 15 s.
+		{"fischer 30s +20s max 5m", []time.Duration{10 * time.Second, 11 * time.Second}, 0, 15 * time.Second,
+			Time{Main: 30 * time.Second}, Time{Main: 30 * time.Second}, 15 * time.Second},
+		// Back to after move 1: black keeps 40 s, white (to move) is charged
+		// the second and a half of move 2 and the 3 s since.
+		{"fischer 30s +20s max 5m", []time.Duration{10 * time.Second, 11 * time.Second, 12 * time.Second}, 1, 15 * time.Second,
+			Time{Main: 40 * time.Second}, Time{Main: 30 * time.Second}, 5 * time.Second},
+		{"byoyomi 1m 3x30s", []time.Duration{20 * time.Second, 50 * time.Second, 130 * time.Second, 140 * time.Second}, 3, 170 * time.Second,
+			Time{Periods: 2}, Time{Main: 30 * time.Second, Periods: 3}, 40 * time.Second},
+		{"canadian 1m 2/1m", []time.Duration{70 * time.Second, 71 * time.Second, 80 * time.Second}, 1, 90 * time.Second,
+			Time{Period: 50 * time.Second, Stones: 1}, Time{Main: time.Minute}, 20 * time.Second},
+		{"simple 30s", []time.Duration{10 * time.Second, 20 * time.Second}, 0, 25 * time.Second,
+			Time{}, Time{}, 25 * time.Second},
+	} {
+		k := New(mustParse(t, tc.spec))
+		k.Start(engine.Black, t0)
+		playRecord(t, k, tc.times...)
+		to := engine.Black
+		if tc.n%2 == 1 {
+			to = engine.White
+		}
+		k.TakeBack(tc.n, to, at(tc.now))
+		if k.Black != tc.black || k.White != tc.white || k.ToMove != to || !k.Since.Equal(at(tc.now)) || k.Used != tc.used {
+			t.Errorf("%s, %d moves, back to %d: black %+v, white %+v, %v to move since %v having used %v; want %+v, %+v, %v since %v having used %v",
+				tc.spec, len(tc.times), tc.n, k.Black, k.White, k.ToMove, k.Since.Sub(t0), k.Used, tc.black, tc.white, to, tc.now, tc.used)
+		}
+		if len(k.Log) != tc.n {
+			t.Errorf("%s: log after taking back to %d = %v", tc.spec, tc.n, k.Log)
+		}
+	}
+	// Nothing to take back: the clock is left as it is.
+	k := New(mustParse(t, "fischer 30s +20s max 5m"))
+	k.Start(engine.Black, t0)
+	playRecord(t, k, 10*time.Second)
+	before := *k
+	k.TakeBack(1, engine.White, at(20*time.Second))
+	if !reflect.DeepEqual(*k, before) {
+		t.Errorf("TakeBack with nothing to take back changed the clock: %+v, was %+v", *k, before)
 	}
 }
