@@ -80,7 +80,11 @@ func newFakeGateway(t *testing.T, interaction []byte) *fakeGateway {
 			return
 		}
 		f.mu.Lock()
-		f.identify = id
+		// Keep the first identify (op 2): a reconnect under load sends a
+		// resume (op 6), which carries no shard or intents.
+		if op, _ := id["op"].(float64); op == 2 && f.identify == nil {
+			f.identify = id
+		}
 		f.mu.Unlock()
 		if !send(map[string]any{"op": 0, "t": "READY", "s": 1, "d": map[string]any{
 			"v": 10, "session_id": "fake-session", "resume_gateway_url": "ws" + strings.TrimPrefix(f.srv.URL, "http") + "/ws",
