@@ -27,6 +27,11 @@ const (
 	openOwn = 0.8
 	// judgePlayouts is the number of playouts of the weak levels' estimate.
 	judgePlayouts = 160
+	// judgeMinPlayouts is the least number of playouts of a Monte Carlo
+	// search whose ownership judges anything settled (as the search's own
+	// rule for passing asks): after a handful, every point looks owned for
+	// sure.
+	judgeMinPlayouts = 100
 	// resignWinrate is the search's win rate below which hard and max may
 	// resign (when the ownership agrees).
 	resignWinrate = 0.1

@@ -184,38 +184,78 @@ func (b *MCTSBot) GenMove(ctx context.Context, g *engine.Game, budget Budget) (e
 // endgame applies the end-of-game rules to the search's choice m in g, with
 // the search's own ownership estimate: resign when lost beyond doubt; pass
 // after the opponent's pass when the board as it stands wins; and instead
-// of a stone inside territory enclosed for sure (by either side), the most
-// searched move outside settled territory, or a pass when there is none.
+// of a stone inside territory enclosed for sure (by either side), the best
+// move outside it (see outside), or a pass when every legal point is
+// inside. An estimate of fewer than judgeMinPlayouts playouts (a search cut
+// short by a clock on a loaded machine) is noise, in which every point
+// looks settled: then nothing is judged settled and, while the opponent
+// has not passed, the bot plays a stone rather than the search's pass.
 func (b *MCTSBot) endgame(g *engine.Game, m engine.Move) engine.Move {
-	own := b.e.Ownership()
-	if own == nil || m.Kind == engine.Resign {
+	if m.Kind == engine.Resign {
 		return m
 	}
 	board := g.Board()
-	j := newJudgement(board, own)
-	st := b.e.Stats()
 	c := g.ToPlay()
+	if m.Kind == engine.Place && passWins(g) {
+		return engine.PassMove(c)
+	}
+	own := b.e.Ownership()
+	st := b.e.Stats()
+	if own == nil || st.Playouts < judgeMinPlayouts {
+		if m.Kind == engine.Pass && !opponentPassed(g) {
+			if alt, ok := outside(g, st.Candidates, newJudgement(board, make([]float64, g.Size()*g.Size()))); ok {
+				return alt
+			}
+		}
+		return m
+	}
+	j := newJudgement(board, own)
 	if st.Winrate < b.resign && j.lostBeyondDoubt(g, c) {
 		return engine.ResignMove(c)
 	}
 	if m.Kind != engine.Place {
 		return m
 	}
-	if passWins(g) {
-		return engine.PassMove(c)
-	}
 	if v := board.Vertex(m.Point); !j.enclosed(v) || savesAtari(board, v, c) {
 		return m
 	}
-	for _, cand := range st.Candidates {
-		if cand.Move.Kind != engine.Place || cand.Visits == 0 {
-			continue
-		}
-		if v := board.Vertex(cand.Move.Point); !j.enclosed(v) && g.Check(cand.Move) == nil {
-			return cand.Move
-		}
+	if alt, ok := outside(g, st.Candidates, j); ok {
+		return alt
 	}
 	return engine.PassMove(c)
+}
+
+// outside returns the best legal stone of the player to move outside the
+// territory j judges enclosed: the most searched of the search's
+// candidates, else the one of the best prior among those not searched,
+// else the first such point in board order that fills no eye. It returns
+// false when every legal point is enclosed territory.
+func outside(g *engine.Game, cands []mcts.Candidate, j judgement) (engine.Move, bool) {
+	board := g.Board()
+	ok := func(m engine.Move) bool {
+		return m.Kind == engine.Place && !j.enclosed(board.Vertex(m.Point)) && g.Check(m) == nil
+	}
+	var unsearched *mcts.Candidate
+	for i, cand := range cands {
+		if !ok(cand.Move) {
+			continue
+		}
+		if cand.Visits > 0 {
+			return cand.Move, true
+		}
+		if unsearched == nil || cand.Prior > unsearched.Prior {
+			unsearched = &cands[i]
+		}
+	}
+	if unsearched != nil {
+		return unsearched.Move, true
+	}
+	for _, v := range candidates(nil, board, g.ToPlay()) {
+		if !j.enclosed(v) && legalAt(g, board, v) {
+			return place(g, board, v), true
+		}
+	}
+	return engine.Move{}, false
 }
 
 // Config configures a Registry.

@@ -38,11 +38,13 @@ func send(c *gtpclient.Client, cmd string) (string, error) {
 //
 // GOBOT_GTP_MATCH is the number of games, GOBOT_GTP_MATCH_SIZE the board
 // size (default 9), GOBOT_GTP_MATCH_LEVEL gobot's level (default: the
-// strongest built-in). gobot plays Black in even games and White in odd
-// ones, and is sent time_left before every genmove: the period's full second
-// in byo-yomi. The report gives the failures (the test fails on any), the
-// moves over the second, the time genmove took and the results by GNU Go's
-// final_score.
+// strongest built-in), GOBOT_GTP_MATCH_MOVES the moves after which a game
+// stops (default three times the board's points). gobot plays Black in
+// even games and White in odd ones, and is sent time_left before every
+// genmove: the period's full second in byo-yomi. The report gives the
+// failures (the test fails on any), the moves over the second, gobot's
+// passes while GNU Go had not passed, the time genmove took and the
+// results by GNU Go's final_score.
 func TestGTPClockMatch(t *testing.T) {
 	games, _ := strconv.Atoi(os.Getenv("GOBOT_GTP_MATCH"))
 	if games <= 0 || testing.Short() {
@@ -53,6 +55,10 @@ func TestGTPClockMatch(t *testing.T) {
 		size = s
 	}
 	level := os.Getenv("GOBOT_GTP_MATCH_LEVEL")
+	maxMoves := 3 * size * size
+	if n, err := strconv.Atoi(os.Getenv("GOBOT_GTP_MATCH_MOVES")); err == nil && n > 0 {
+		maxMoves = n
+	}
 	gnugo, err := exec.LookPath("/usr/games/gnugo")
 	if err != nil {
 		if gnugo, err = exec.LookPath("gnugo"); err != nil {
@@ -61,6 +67,7 @@ func TestGTPClockMatch(t *testing.T) {
 	}
 	var (
 		failures, late, moves, wins int
+		midPasses                   int // gobot's passes while GNU Go had not passed
 		longest, total              time.Duration
 	)
 	for game := range games {
@@ -97,7 +104,7 @@ func TestGTPClockMatch(t *testing.T) {
 		}
 		result := ""
 		var record []string
-		for !g.Over() && g.MoveCount() < 3*size*size {
+		for !g.Over() && g.MoveCount() < maxMoves {
 			c := g.ToPlay()
 			mover, other := gg, gb
 			if c == gobotColor {
@@ -133,6 +140,10 @@ func TestGTPClockMatch(t *testing.T) {
 				result = c.Opponent().Letter() + "+R"
 				break
 			}
+			if last, ok := g.LastMove(); mover == gb && m.Kind == engine.Pass && (!ok || last.Kind != engine.Pass) {
+				midPasses++
+				t.Logf("game %d, move %d: gobot passed while GNU Go had not", game+1, g.MoveCount()+1)
+			}
 			if err := g.Play(m); err != nil {
 				failures++
 				t.Errorf("game %d: %s played %v, illegal: %v", game+1, mover.Spec().Name, m, err)
@@ -164,6 +175,6 @@ func TestGTPClockMatch(t *testing.T) {
 	if moves > 0 {
 		mean = total / time.Duration(moves)
 	}
-	t.Logf("%d games on %d×%d at time_settings 0 1 1: %d genmove failures, %d of %d gobot moves over 1 s, genmove took %v on average and %v at most; gobot won %d",
-		games, size, size, failures, late, moves, mean.Round(time.Millisecond), longest.Round(time.Millisecond), wins)
+	t.Logf("%d games on %d×%d at time_settings 0 1 1: %d genmove failures, %d of %d gobot moves over 1 s, genmove took %v on average and %v at most, %d passes while GNU Go had not passed; gobot won %d",
+		games, size, size, failures, late, moves, mean.Round(time.Millisecond), longest.Round(time.Millisecond), midPasses, wins)
 }
