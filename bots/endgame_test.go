@@ -20,13 +20,9 @@ func testBudget(level string, search int) Budget {
 	return Budget{}
 }
 
-// Every level ends a game like a person: it passes when its opponent has
-// passed and nothing is left to gain, resigns only a game lost beyond
-// doubt, and never plays inside settled territory.
-func TestEndsLikeAPerson(t *testing.T) {
-	// Black 40 points, White 41; with komi 0.5 White wins by 1.5.
-	// Everything is settled.
-	const close = `
+// settledClose is a finished 9×9 game: Black 40 points, White 41; with komi
+// 0.5 White wins by 1.5. Everything is settled.
+const settledClose = `
 		. . . X O . . . .
 		. . . X O . . . .
 		. . . X O . . . .
@@ -36,6 +32,11 @@ func TestEndsLikeAPerson(t *testing.T) {
 		. . . . X O . . .
 		. . . . X O . . .
 		. . . . X O . . .`
+
+// Every level ends a game like a person: it passes when its opponent has
+// passed and nothing is left to gain, resigns only a game lost beyond
+// doubt, and never plays inside settled territory.
+func TestEndsLikeAPerson(t *testing.T) {
 	// Black has a living corner of 20 points, White the rest: Black loses
 	// by about 40.
 	const lost = `
@@ -78,10 +79,10 @@ func TestEndsLikeAPerson(t *testing.T) {
 		passedLast bool // the opponent has just passed
 		want       string
 	}{
-		{"behind by 1.5 after a pass: pass", close, engine.Black, true, "pass"},
-		{"behind by 1.5, all settled: pass", close, engine.Black, false, "pass"},
-		{"ahead after a pass: pass", close, engine.White, true, "pass"},
-		{"ahead, all settled: pass", close, engine.White, false, "pass"},
+		{"behind by 1.5 after a pass: pass", settledClose, engine.Black, true, "pass"},
+		{"behind by 1.5, all settled: pass", settledClose, engine.Black, false, "pass"},
+		{"ahead after a pass: pass", settledClose, engine.White, true, "pass"},
+		{"ahead, all settled: pass", settledClose, engine.White, false, "pass"},
 		{"lost by 40: resign", lost, engine.Black, false, "resign"},
 		{"lost by 40 after a pass: resign", lost, engine.Black, true, "resign"},
 		{"won by 40 after a pass: pass", lost, engine.White, true, "pass"},

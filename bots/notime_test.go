@@ -161,21 +161,10 @@ func TestNoPassAfterFewPlayouts(t *testing.T) {
 // Passing stays right when the opponent has passed and everything is
 // settled, even with no time left to estimate anything.
 func TestPassBackWhenSettled(t *testing.T) {
-	// Black 40 points, White 41; with komi 0.5 White wins by 1.5.
-	const settled = `
-		. . . X O . . . .
-		. . . X O . . . .
-		. . . X O . . . .
-		. . . X O . . . .
-		. . . X O O . . .
-		. . . X X O . . .
-		. . . . X O . . .
-		. . . . X O . . .
-		. . . . X O . . .`
 	for _, l := range Builtin() {
 		for _, wait := range []time.Duration{-time.Second, time.Minute} {
 			t.Run(l.Name+"/"+wait.String(), func(t *testing.T) {
-				g := position(t, settled, engine.Black)
+				g := position(t, settledClose, engine.Black)
 				if err := g.Play(engine.PassMove(engine.Black)); err != nil {
 					t.Fatal(err)
 				}
