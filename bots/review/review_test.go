@@ -221,7 +221,7 @@ func TestRunScoredGameWithDeadStones(t *testing.T) {
 	if err := g.End(engine.Result{Winner: engine.Black, Reason: engine.ByScore, Margin: 1.5}); err != nil {
 		t.Fatal(err)
 	}
-	r, err := Run(context.Background(), g, MCTS{Seed: 1}, nil)
+	r, err := Run(context.Background(), g, MCTS{Playouts: 500, Seed: 1}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
