@@ -53,6 +53,10 @@ const (
 // drawing each board as text and saving its PNG in BoardDir. "/press N"
 // presses the N-th button of the last message, "/as NAME" switches user,
 // and an option value ending in "?" asks for autocomplete suggestions.
+// While it runs, so does the real bot's background work (Bot.Run: losses on
+// time, reminders, scoring deadlines, challenge expiry, owed bot moves),
+// which prints its announcements as they happen; /quit, EOF and ctx stop it
+// before RunConsole returns.
 func RunConsole(ctx context.Context, co ConsoleOptions) error {
 	if co.User == "" {
 		co.User = "player"
@@ -77,6 +81,17 @@ func RunConsole(ctx context.Context, co ConsoleOptions) error {
 		return err
 	}
 	defer bot.Shutdown(context.Background())
+	// The background work the real bot runs (clocks' scheduler, owed bot
+	// moves, sweeps) runs for the console's lifetime and stops with it.
+	runCtx, stop := context.WithCancel(ctx)
+	running := make(chan struct{})
+	go func() {
+		defer close(running)
+		if err := bot.Run(runCtx); err != nil {
+			bot.log.Error("console: background work", "err", err)
+		}
+	}()
+	defer func() { stop(); <-running }()
 	defs := Definitions(co.Players.Levels())
 	user := cd.user(co.User)
 	cd.printf("gobot console: you are %s. Type /go help, /press N for buttons, /as NAME to switch user, /quit to leave.\n", user.Username)

@@ -7,10 +7,13 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
+	"github.com/gobot-dev/gobot/commands/discordtest"
 	"github.com/gobot-dev/gobot/storage"
 )
 
@@ -132,5 +135,75 @@ func TestConsoleMarkup(t *testing.T) {
 		if got := cd.plain(in); got != want {
 			t.Errorf("plain(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// syncBuffer is an io.Writer the test may read while the console writes.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// TestConsoleBackground: the console runs the bot's background work for as
+// long as it runs: a player whose absolute time runs out loses on time with
+// nobody typing, the announcement is printed, and at EOF the background
+// work stops with the console.
+func TestConsoleBackground(t *testing.T) {
+	dir := t.TempDir()
+	clk := discordtest.NewClock(time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC))
+	store, err := storage.Open(filepath.Join(dir, "console.db"), storage.Options{Now: clk.Now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	before := runtime.NumGoroutine()
+	in, typed := io.Pipe()
+	out := &syncBuffer{}
+	done := make(chan error, 1)
+	go func() {
+		done <- RunConsole(context.Background(), ConsoleOptions{
+			In: in, Out: out, User: "ann", Store: store, Players: testPlayers{},
+			Options: Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Now: clk.Now, After: clk.After},
+		})
+	}()
+	waitFor := func(what string, ok func(string) bool) {
+		t.Helper()
+		for range 500 {
+			if ok(out.String()) {
+				return
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+		t.Fatalf("no %s in the console output:\n%s", what, out.String())
+	}
+	fmt.Fprintln(typed, "/go challenge opponent:bob size:9 color:white clock:absolute 10s")
+	fmt.Fprintln(typed, "/as bob")
+	fmt.Fprintln(typed, "/press 1")
+	waitFor("first board", func(s string) bool { return strings.Contains(s, "black's time runs out") })
+	clk.Advance(11 * time.Second)
+	waitFor("loss on time", func(s string) bool {
+		return strings.Contains(s, "⌛ ⚫ @bob ran out of time") && strings.Contains(s, "wins on time · W+T")
+	})
+	typed.Close()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; runtime.NumGoroutine() > before; i++ {
+		if i == 500 {
+			t.Fatalf("%d goroutines after the console, %d before", runtime.NumGoroutine(), before)
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 }
