@@ -370,7 +370,8 @@ func console(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		cfg.LogLevel = slog.LevelWarn
 	}
 	log := newLogger(cfg, stderr)
-	store, err := storage.Open(*db, storage.Options{Logger: log})
+	// Like the bot, the console serves hot backups (gobot backup) on its socket.
+	store, err := storage.Open(*db, storage.Options{BackupSocket: storage.DefaultBackupSocket(*db), Logger: log})
 	if err != nil {
 		return err
 	}
