@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -138,24 +137,6 @@ func TestConsoleMarkup(t *testing.T) {
 	}
 }
 
-// syncBuffer is an io.Writer the test may read while the console writes.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 // TestConsoleBackground: the console runs the bot's background work for as
 // long as it runs: a player whose absolute time runs out loses on time with
 // nobody typing, the announcement is printed, and at EOF the background
@@ -170,7 +151,7 @@ func TestConsoleBackground(t *testing.T) {
 	defer store.Close()
 	before := runtime.NumGoroutine()
 	in, typed := io.Pipe()
-	out := &syncBuffer{}
+	out := newSyncLog() // the console writes while the test reads
 	done := make(chan error, 1)
 	go func() {
 		done <- RunConsole(context.Background(), ConsoleOptions{
