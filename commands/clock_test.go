@@ -206,6 +206,20 @@ func TestPastDeadlineWording(t *testing.T) {
 	if want := "\nNobody changed the marking in time: it stands at the next check."; err != nil || !strings.HasSuffix(m.Embeds[0].Description, want) {
 		t.Errorf("after the deadline: %v %q, want it to end %q", err, m.Embeds[0].Description, want)
 	}
+
+	// A bot that does not accept the marking: its own marking counts.
+	tb = newTestBot(t)
+	only(t, tb.command(ann, "/go bot level:first size:9 color:black"))
+	tb.command(ann, "/go pass")
+	g, _ = tb.store.Game(ctx, channelID)
+	if g.Scoring == nil || g.Scoring.Deadline.IsZero() || !g.White.IsBot() {
+		t.Fatalf("no scoring phase against the bot: %+v", g.Scoring)
+	}
+	g.Scoring.Accepted[engine.White] = false
+	m, err = scoringMessage(ctx, g, g.Scoring.Deadline, "")
+	if want := "\nThe deadline has passed: as gobot does not accept the marking, the game is scored with gobot's own marking at the next check."; err != nil || !strings.HasSuffix(m.Embeds[0].Description, want) {
+		t.Errorf("after the deadline, the bot refusing: %v %q, want it to end %q", err, m.Embeds[0].Description, want)
+	}
 }
 
 // TestUndoRestoresClocks: undo against the bot (no consent needed) gives
