@@ -83,16 +83,7 @@ func TestAnalyzeDeterministic(t *testing.T) {
 // and White still wins by 21 to 28 less one) and the win rate is White's
 // certain win.
 func TestAnalyzeEnded(t *testing.T) {
-	g := gameFrom(t, 0.5, engine.Black, `
-		. . . . . . .
-		. . . O . . .
-		X X X X X X X
-		O O O O O O O
-		. . . . . . .
-		. . . . . . .
-		. . . . . . .`)
-	g.Play(engine.PassMove(engine.Black))
-	g.Play(engine.PassMove(engine.White))
+	g := endedGame(t)
 	a, err := Analyze(context.Background(), g, 300, 1)
 	if err != nil {
 		t.Fatal(err)

@@ -545,16 +545,7 @@ func TestOwnership(t *testing.T) {
 // TestEstimateOwnership checks the standalone estimate on a finished game:
 // a white stone left inside Black's area is Black's in most playouts.
 func TestEstimateOwnership(t *testing.T) {
-	g := gameFrom(t, 0.5, engine.Black, `
-		. . . . . . .
-		. . . O . . .
-		X X X X X X X
-		O O O O O O O
-		. . . . . . .
-		. . . . . . .
-		. . . . . . .`)
-	g.Play(engine.PassMove(engine.Black))
-	g.Play(engine.PassMove(engine.White))
+	g := endedGame(t)
 	own, err := EstimateOwnership(context.Background(), g, 300, 1)
 	if err != nil {
 		t.Fatal(err)
@@ -606,4 +597,21 @@ func TestDynamicKomi(t *testing.T) {
 			t.Fatalf("GenMove = %v: %v", m, err)
 		}
 	}
+}
+
+// endedGame is a 7×7 game ended by two passes: Black's wall on row 5 with a
+// dead white stone at D6 above it, White's wall on row 4, komi 0.5.
+func endedGame(t *testing.T) *engine.Game {
+	t.Helper()
+	g := gameFrom(t, 0.5, engine.Black, `
+		. . . . . . .
+		. . . O . . .
+		X X X X X X X
+		O O O O O O O
+		. . . . . . .
+		. . . . . . .
+		. . . . . . .`)
+	g.Play(engine.PassMove(engine.Black))
+	g.Play(engine.PassMove(engine.White))
+	return g
 }
