@@ -30,12 +30,20 @@ func attachment(t *testing.T, m discordtest.Message, suffix string) discordtest.
 // black and white in ch; the last answer is returned.
 func (e *env) playOut(ch *discordtest.Channel, black, white discordtest.User, moves []string) discordtest.Message {
 	e.t.Helper()
+	return e.playOutTimed(ch, black, white, 0, moves)
+}
+
+// playOutTimed is playOut with the suite's clock advanced by step before
+// each move, so that each player uses step of their clock per move.
+func (e *env) playOutTimed(ch *discordtest.Channel, black, white discordtest.User, step time.Duration, moves []string) discordtest.Message {
+	e.t.Helper()
 	var last discordtest.Message
 	for i, mv := range moves {
 		who := black
 		if i%2 == 1 {
 			who = white
 		}
+		e.clock.Advance(step)
 		it := e.play(ch, who, mv)
 		if mv == "pass" {
 			it = e.slash(ch, who, "pass")

@@ -98,14 +98,7 @@ func testE2ELossOnTime(t *testing.T, e *env) {
 	// Two moves each, then Black runs out: a loss on time that counts.
 	e.challenge(ch, alice, bob, discordtest.Str("clock", "absolute 15s"))
 	g = e.game(ch.ID)
-	for i, mv := range []string{"C3", "G7", "C7", "G3"} {
-		u := alice
-		if i%2 == 1 {
-			u = bob
-		}
-		e.clock.Advance(time.Second)
-		e.do(e.play(ch, u, mv))
-	}
+	e.playOutTimed(ch, alice, bob, time.Second, []string{"C3", "G7", "C7", "G3"})
 	e.clock.Advance(13 * time.Second) // alice: 2 s used, 13 s left
 	a = e.archived(ch.ID, g.ID)
 	if a.Result != "W+T" || a.Annulled {

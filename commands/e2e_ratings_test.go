@@ -240,14 +240,7 @@ func TestE2ERatingsOnTime(t *testing.T) {
 	}
 	e.challenge(ch, alice, bob, discordtest.Str("clock", "absolute 15s"))
 	g = e.game(ch.ID)
-	for i, mv := range []string{"C3", "G7", "C7", "G3"} {
-		u := alice
-		if i%2 == 1 {
-			u = bob
-		}
-		e.clock.Advance(time.Second)
-		e.do(e.play(ch, u, mv))
-	}
+	e.playOutTimed(ch, alice, bob, time.Second, []string{"C3", "G7", "C7", "G3"})
 	e.clock.Advance(14 * time.Second)
 	if a := e.archived(ch.ID, g.ID); a.Result != "W+T" || !a.Rated {
 		t.Fatalf("second game %s rated=%v, want W+T, rated", a.Result, a.Rated)
