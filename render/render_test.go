@@ -17,35 +17,16 @@ import (
 	"testing"
 
 	"github.com/gobot-dev/gobot/engine"
+	"github.com/gobot-dev/gobot/engine/enginetest"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden pictures in testdata/")
 
 // diagram builds a board from rows of X (black), O (white) and . (empty),
-// the top row first, as the board is seen.
+// the top row first, as the board is seen (see enginetest.Diagram).
 func diagram(tb testing.TB, rows ...string) *engine.Board {
 	tb.Helper()
-	n := len(rows)
-	b, err := engine.NewBoard(n)
-	if err != nil {
-		tb.Fatalf("NewBoard(%d) = %v", n, err)
-	}
-	for i, row := range rows {
-		cells := strings.Fields(row)
-		if len(cells) != n {
-			tb.Fatalf("diagram row %d has %d points, want %d", i, len(cells), n)
-		}
-		for col, c := range cells {
-			p := engine.Point{Col: col, Row: n - 1 - i}
-			switch c {
-			case "X":
-				b.SetStone(p, engine.Black)
-			case "O":
-				b.SetStone(p, engine.White)
-			}
-		}
-	}
-	return b
+	return enginetest.Board(tb, strings.Join(rows, "\n"))
 }
 
 func mustPoint(tb testing.TB, s string, size int) engine.Point {

@@ -1,0 +1,88 @@
+package enginetest
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/gobot-dev/gobot/engine"
+)
+
+func TestParse(t *testing.T) {
+	d := Parse(t, `
+		. x O
+		X . .
+
+		. . o`)
+	if got, want := fmt.Sprint(d.Size, d.Stones, d.Marked), "3 [{B3 black} {C3 white} {A2 black} {C1 white}] [B3 C1]"; got != want {
+		t.Errorf("Parse = %s, want %s", got, want)
+	}
+}
+
+func TestParseErrors(t *testing.T) {
+	tests := []struct {
+		name, diagram, want string
+	}{
+		{"empty", "", "the diagram has 0 rows, want 2 to 25"},
+		{"one row", "X", "the diagram has 1 rows, want 2 to 25"},
+		{"short row", "...\n..\n...", `diagram row 2 ".." has 2 points, want 3 (a square board)`},
+		{"not square", "...\n...", `diagram row 1 "..." has 3 points, want 2 (a square board)`},
+		{"unknown point", "..\n.#", `diagram row 2 ".#": '#' at B1 is not a point (X, O, x, o or .)`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := parse(tt.diagram)
+			if err == nil || err.Error() != tt.want {
+				t.Errorf("parse(%q) = %v, want %s", tt.diagram, err, tt.want)
+			}
+		})
+	}
+}
+
+func TestGame(t *testing.T) {
+	rules, err := engine.Preset("japanese")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := Game(t, `
+		. O .
+		O . .
+		. . X`, Komi(0.5), Rules(rules), ToPlay(engine.White), Seed(7))
+	if got, want := g.Board().String(), Board(t, ".O.\nO..\n..X").String(); got != want {
+		t.Errorf("board =\n%s\nwant\n%s", got, want)
+	}
+	if r := g.Rules(); r.Name != "japanese" || r.Komi != 0.5 {
+		t.Errorf("Rules() = %+v, want japanese with komi 0.5 (Komi applies whatever the order)", r)
+	}
+	if g.ToPlay() != engine.White || g.MoveCount() != 0 || g.Config().Seed != 7 {
+		t.Errorf("ToPlay() = %v, MoveCount() = %d, Seed = %d; want White, 0, 7", g.ToPlay(), g.MoveCount(), g.Config().Seed)
+	}
+	if g := Game(t, "..\n.."); g.ToPlay() != engine.Black || g.Rules() != engine.DefaultRules() {
+		t.Errorf("defaults: %v to play under %+v, want Black under DefaultRules()", g.ToPlay(), g.Rules())
+	}
+}
+
+// TestGameWithoutLiberty checks that a chain drawn without a liberty fails
+// the test, through a testing.TB that records the failure.
+func TestGameWithoutLiberty(t *testing.T) {
+	rec := &recorder{TB: t}
+	func() {
+		defer func() { recover() }()
+		Game(rec, "XO\nO.")
+	}()
+	if !strings.Contains(rec.msg, "the chain at A2 has no liberty") {
+		t.Errorf("Game(XO/O.) failed with %q, want the chain at A2 named", rec.msg)
+	}
+}
+
+type recorder struct {
+	testing.TB
+	msg string
+}
+
+func (r *recorder) Helper() {}
+
+func (r *recorder) Fatalf(format string, args ...any) {
+	r.msg = fmt.Sprintf(format, args...)
+	panic(r)
+}

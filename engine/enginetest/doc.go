@@ -1,0 +1,11 @@
+// Package enginetest builds positions of package engine for tests, as
+// net/http/httptest serves HTTP for tests: a board or a game drawn as an
+// ASCII diagram in the test itself, so that a test reads like the position
+// it is about.
+//
+// It owns the one diagram parser of the tree; every test that draws a
+// position calls it. It imports only the standard library and engine, and
+// only _test.go files import it. Engine's own tests that draw positions are
+// external tests (package engine_test) for that reason: engine cannot
+// import it.
+package enginetest
