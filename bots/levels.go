@@ -127,21 +127,21 @@ func lookup(levels []Level, name string) (Level, bool) {
 	return Level{}, false
 }
 
-// MCTSBot adapts the Monte Carlo engine of bots/mcts to Bot, and ends games
+// MCTSBot adapts the Monte Carlo tree search of bots/mcts to Bot, and ends games
 // as every level does: it resigns only when the search's win rate is below
 // the resign threshold and its ownership estimate says the game is lost
 // beyond doubt (never early, never in a close game), and never plays inside
 // settled territory.
 type MCTSBot struct {
 	name   string
-	e      *mcts.Engine
+	e      *mcts.Searcher
 	resign float64 // win rate below which it may resign; negative: never
 }
 
 var _ Bot = (*MCTSBot)(nil)
 
 // NewMCTS returns a Monte Carlo player with the given options. Keeping one
-// for a whole game lets it reuse its tree from move to move. The engine
+// for a whole game lets it reuse its tree from move to move. The searcher
 // itself never resigns: opts.ResignThreshold (resignWinrate when zero, never
 // when negative) is the win rate below which the bot may resign when its
 // estimate agrees.
@@ -151,14 +151,14 @@ func NewMCTS(name string, opts mcts.Options) *MCTSBot {
 		resign = resignWinrate
 	}
 	opts.ResignThreshold = -1
-	return &MCTSBot{name: name, e: mcts.New(opts), resign: resign}
+	return &MCTSBot{name: name, e: mcts.NewSearcher(opts), resign: resign}
 }
 
 // Name returns the level's name.
 func (b *MCTSBot) Name() string { return b.name }
 
-// Engine returns the underlying search, for its statistics.
-func (b *MCTSBot) Engine() *mcts.Engine { return b.e }
+// Searcher returns the underlying search, for its statistics.
+func (b *MCTSBot) Searcher() *mcts.Searcher { return b.e }
 
 // GenMove searches within the budget: Budget.Time, Budget.Playouts and
 // ctx's deadline, whichever ends first (one second when the budget is zero

@@ -165,7 +165,7 @@ func (s *search) genMoveMC(b *engine.Board, c engine.Color, roots []rootEntry, e
 		if err := child.Play(engine.PlaceAt(c, b.Point(m.v))); err != nil {
 			continue // a superko repetition: rootMoves let no such move through
 		}
-		e := mcts.New(mcts.Options{Seed: seed + int64(i), Threads: 1, NoReuse: true, ResignThreshold: -1, MaxNodes: mcTreeNodes})
+		e := mcts.NewSearcher(mcts.Options{Seed: seed + int64(i), Threads: 1, NoReuse: true, ResignThreshold: -1, MaxNodes: mcTreeNodes})
 		if _, err := e.GenMove(s.ctx, child, moveTime, n); err != nil {
 			break // cancelled, or out of time: the moves read so far decide
 		}

@@ -65,7 +65,7 @@ func TestRegistryReusesTrees(t *testing.T) {
 	}
 	// The reply most likely explored by the first search: its best line.
 	first := r.trees.take(treeKey{"quick-mcts", 42}).(*MCTSBot)
-	pv := first.Engine().Stats().PV
+	pv := first.Searcher().Stats().PV
 	r.trees.put(treeKey{"quick-mcts", 42}, first)
 	reply := engine.PassMove(engine.White)
 	if len(pv) > 1 {
@@ -81,7 +81,7 @@ func TestRegistryReusesTrees(t *testing.T) {
 	if second != first {
 		t.Fatal("the game's second move got a new bot, not the one that searched its first move")
 	}
-	if second.Engine().Stats().Reused == 0 {
+	if second.Searcher().Stats().Reused == 0 {
 		t.Errorf("second search reused no visits from the first (PV %v)", pv)
 	}
 	r.trees.put(treeKey{"quick-mcts", 42}, second)

@@ -9,7 +9,7 @@ import (
 	"github.com/gobot-dev/gobot/engine"
 )
 
-// Analysis is the engine's judgement of one position, for reviews and
+// Analysis is the search's judgement of one position, for reviews and
 // score estimates rather than for play.
 type Analysis struct {
 	// ToPlay is who was to move in the position.
@@ -64,7 +64,7 @@ func Analyze(ctx context.Context, g *engine.Game, playouts int, seed int64) (Ana
 		}
 		return a, nil
 	}
-	e := New(Options{Seed: seed, Threads: 1, ResignThreshold: -1, NoReuse: true, NoEarlyStop: true,
+	e := NewSearcher(Options{Seed: seed, Threads: 1, ResignThreshold: -1, NoReuse: true, NoEarlyStop: true,
 		MaxNodes: 4 * playouts, analysis: true})
 	move, err := e.GenMove(ctx, g, 0, playouts)
 	if err != nil {
@@ -113,7 +113,7 @@ func EstimateScore(ctx context.Context, g *engine.Game, n int, seed int64) (Scor
 	if n <= 0 {
 		return ScoreEstimate{}, ErrNoBudget
 	}
-	e := New(Options{Seed: seed, Threads: 1, analysis: true})
+	e := NewSearcher(Options{Seed: seed, Threads: 1, analysis: true})
 	s := e.newSearch(g, time.Now())
 	w := newWorker(s, seed, 0)
 	var sum, sumSq float64

@@ -25,7 +25,7 @@ func benchmarkSearch(b *testing.B, size, playouts int) {
 	var wall time.Duration
 	cpu0 := cpuTime()
 	for i := 0; i < b.N; i++ {
-		e := New(Options{Seed: int64(i), Threads: 1, NoEarlyStop: true})
+		e := NewSearcher(Options{Seed: int64(i), Threads: 1, NoEarlyStop: true})
 		if _, err := e.GenMove(context.Background(), g, 0, playouts); err != nil {
 			b.Fatal(err)
 		}
@@ -47,7 +47,7 @@ func BenchmarkSearch19x19(b *testing.B) { benchmarkSearch(b, 19, 3000) }
 // the tree.
 func benchmarkPlayout(b *testing.B, size int) {
 	g := newGame(b, size)
-	e := New(Options{Threads: 1})
+	e := NewSearcher(Options{Threads: 1})
 	s := e.newSearch(g, time.Now())
 	s.tree = newArena(1)
 	w := newWorker(s, 1, 0)

@@ -2,7 +2,7 @@
 // search with RAVE/AMAF, knowledge-based priors, heavy playouts, tree reuse
 // between moves and tree parallelism with virtual loss.
 //
-// The search runs on the engine's fast door (engine.Board): the tree is
+// The search runs on the rules' fast door (engine.Board): the tree is
 // expanded with priors from captures, atari escapes, self-atari, 3×3 shape
 // patterns, the distance to the last move and the edge of the board; the
 // playouts answer ataris near the last move, capture, play 3×3 shape moves
@@ -11,10 +11,10 @@
 // (stones plus surrounded empty points) with komi. Positional or situational
 // superko is checked along the tree path and against the game's history, so
 // every move the search returns is legal under the game's full rules. In
-// the first Options.Vary moves of a game the engine draws its move, by its
+// the first Options.Vary moves of a game the searcher draws its move, by its
 // seed, among the root moves nearly as good as the best.
 //
-// The engine passes when the game is over under area counting: after the
+// The searcher passes when the game is over under area counting: after the
 // opponent's pass once no point that the board as it stands does not give it
 // could still become its own (no dead opponent stones left in its area, no
 // open points), and otherwise when every point is settled for both sides
@@ -24,7 +24,7 @@
 // resign threshold, never before move 20 on 9×9 (80 on 19×19). Handicap
 // games use a dynamic komi that fades as the game goes on.
 //
-// An Engine keeps its tree between calls: when GenMove is called on the next
+// A Searcher keeps its tree between calls: when GenMove is called on the next
 // position of the same game, the subtree under the moves played since is
 // kept (at most 256k nodes are held between moves). With one thread, a fixed
 // seed and a playout budget a search is deterministic. Searches take a
@@ -32,7 +32,7 @@
 // the best move it has (from the priors alone when no playout was done),
 // and when it is cancelled it returns the context's error.
 //
-// Ownership estimates come from the playouts: Engine.Ownership after a
+// Ownership estimates come from the playouts: Searcher.Ownership after a
 // search, EstimateOwnership and EstimateScore (with the score's spread) for
 // any position, finished games included. Analyze judges a position for a
 // review rather than for play: Black's winning chance, the expected score,

@@ -11,6 +11,6 @@ var (
 	// ErrNoBudget means neither a time limit nor a playout budget was given.
 	ErrNoBudget = errors.New("mcts: no time or playout budget")
 	// ErrInternal means the search failed because of a bug; the error
-	// wrapping it carries the details. The engine stays usable.
+	// wrapping it carries the details. The Searcher stays usable.
 	ErrInternal = errors.New("mcts: internal error")
 )

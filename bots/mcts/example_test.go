@@ -9,14 +9,14 @@ import (
 	"github.com/gobot-dev/gobot/engine"
 )
 
-// An engine plays both sides of a game, reusing its tree from move to move,
+// A searcher plays both sides of a game, reusing its tree from move to move,
 // until the game ends by passes or resignation.
 func Example() {
 	g, err := engine.NewGame(engine.Config{Size: 9, Rules: engine.DefaultRules()})
 	if err != nil {
 		panic(err)
 	}
-	e := mcts.New(mcts.Options{Seed: 1, Threads: 1})
+	e := mcts.NewSearcher(mcts.Options{Seed: 1, Threads: 1})
 	for !g.Over() && g.MoveCount() < 4 {
 		m, err := e.GenMove(context.Background(), g, time.Second, 500)
 		if err != nil {

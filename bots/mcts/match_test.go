@@ -124,7 +124,7 @@ func TestMatchGnuGo(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		e := New(Options{Seed: *matchSeed + int64(game), Threads: *matchThreads})
+		e := NewSearcher(Options{Seed: *matchSeed + int64(game), Threads: *matchThreads})
 		var record []string
 		result := ""
 		for moves := 0; !g.Over() && moves < 4*size*size; moves++ {

@@ -21,7 +21,7 @@ func pt(t testing.TB, s string, size int) engine.Point {
 	return p
 }
 
-// TestTactics checks that the engine finds the one right move in small
+// TestTactics checks that the searcher finds the one right move in small
 // positions where the komi makes the game turn on it.
 func TestTactics(t *testing.T) {
 	tests := []struct {
@@ -105,7 +105,7 @@ func TestTactics(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			g := gameFrom(t, tt.komi, tt.toPlay, tt.diagram)
-			e := New(Options{Seed: 1, Threads: 1})
+			e := NewSearcher(Options{Seed: 1, Threads: 1})
 			m, err := e.GenMove(context.Background(), g, 0, 3000)
 			if err != nil {
 				t.Fatal(err)
@@ -117,7 +117,7 @@ func TestTactics(t *testing.T) {
 	}
 }
 
-// TestNoBigSelfAtari checks that the engine does not put a big chain of
+// TestNoBigSelfAtari checks that the searcher does not put a big chain of
 // its own in atari: Black's four stones on the first line share their two
 // liberties with White's five; filling A1 would give White the corner, so
 // Black connects out at E1 (or plays elsewhere), never A1.
@@ -138,7 +138,7 @@ func TestNoBigSelfAtari(t *testing.T) {
 	}
 	for _, tt := range tests {
 		g := gameFrom(t, 6.5, tt.toPlay, diagram)
-		e := New(Options{Seed: 2, Threads: 1})
+		e := NewSearcher(Options{Seed: 2, Threads: 1})
 		m, err := e.GenMove(context.Background(), g, 0, 2000)
 		if err != nil {
 			t.Fatal(err)
@@ -149,7 +149,7 @@ func TestNoBigSelfAtari(t *testing.T) {
 	}
 }
 
-// TestPassAndEyes checks that the engine fills none of its own eyes and
+// TestPassAndEyes checks that the searcher fills none of its own eyes and
 // passes when nothing else is left, and that it does not pass after the
 // opponent's pass while a dead stone of the opponent is still on the board.
 func TestPassAndEyes(t *testing.T) {
@@ -160,7 +160,7 @@ func TestPassAndEyes(t *testing.T) {
 			X . X O .
 			X X X O O
 			. X O O .`)
-		e := New(Options{Seed: 3, Threads: 1})
+		e := NewSearcher(Options{Seed: 3, Threads: 1})
 		m, err := e.GenMove(context.Background(), g, 0, 2000)
 		if err != nil {
 			t.Fatal(err)
@@ -181,7 +181,7 @@ func TestPassAndEyes(t *testing.T) {
 		if err := g.Play(engine.PassMove(engine.White)); err != nil {
 			t.Fatal(err)
 		}
-		e := New(Options{Seed: 3, Threads: 1})
+		e := NewSearcher(Options{Seed: 3, Threads: 1})
 		m, err := e.GenMove(context.Background(), g, 0, 3000)
 		if err != nil {
 			t.Fatal(err)
@@ -202,7 +202,7 @@ func TestPassAndEyes(t *testing.T) {
 		if err := g.Play(engine.PassMove(engine.White)); err != nil {
 			t.Fatal(err)
 		}
-		e := New(Options{Seed: 3, Threads: 1})
+		e := NewSearcher(Options{Seed: 3, Threads: 1})
 		m, err := e.GenMove(context.Background(), g, 0, 3000)
 		if err != nil {
 			t.Fatal(err)
@@ -213,7 +213,7 @@ func TestPassAndEyes(t *testing.T) {
 	})
 }
 
-// TestResign checks that the engine resigns a hopeless game, but not
+// TestResign checks that the searcher resigns a hopeless game, but not
 // before move 20 on 9×9, and never with a negative threshold.
 func TestResign(t *testing.T) {
 	diagram := `
@@ -256,7 +256,7 @@ func TestResign(t *testing.T) {
 			if err := g.Play(engine.PlaceAt(engine.Black, pt(t, "B8", 9))); err != nil {
 				t.Fatal(err)
 			}
-			e := New(Options{Seed: 1, Threads: 1, ResignThreshold: tt.resign})
+			e := NewSearcher(Options{Seed: 1, Threads: 1, ResignThreshold: tt.resign})
 			m, err := e.GenMove(context.Background(), g, 0, 1500)
 			if err != nil {
 				t.Fatal(err)
@@ -279,7 +279,7 @@ func TestDeterministic(t *testing.T) {
 		}
 	}
 	run := func() (engine.Move, Stats) {
-		e := New(Options{Seed: 42, Threads: 1})
+		e := NewSearcher(Options{Seed: 42, Threads: 1})
 		m, err := e.GenMove(context.Background(), g, 0, 1500)
 		if err != nil {
 			t.Fatal(err)
@@ -299,7 +299,7 @@ func TestDeterministic(t *testing.T) {
 func TestTreeReuse(t *testing.T) {
 	play := func() []Stats {
 		g := newGame(t, 9)
-		e := New(Options{Seed: 7, Threads: 1, ResignThreshold: -1})
+		e := NewSearcher(Options{Seed: 7, Threads: 1, ResignThreshold: -1})
 		var stats []Stats
 		for i := 0; i < 5; i++ {
 			m, err := e.GenMove(context.Background(), g, 0, 400)
@@ -334,7 +334,7 @@ func TestTreeReuse(t *testing.T) {
 func TestCancel(t *testing.T) {
 	before := runtime.NumGoroutine()
 	g := newGame(t, 9)
-	e := New(Options{Seed: 1, Threads: 4})
+	e := NewSearcher(Options{Seed: 1, Threads: 4})
 	ctx, cancel := context.WithCancel(context.Background())
 	errc := make(chan error, 1)
 	go func() {
@@ -372,7 +372,7 @@ func TestDeadlineGivesBestMove(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	e := New(Options{Seed: 1, Threads: 2})
+	e := NewSearcher(Options{Seed: 1, Threads: 2})
 	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 	defer cancel()
 	m, err := e.GenMove(ctx, g, time.Hour, 0)
@@ -385,7 +385,7 @@ func TestDeadlineGivesBestMove(t *testing.T) {
 	}
 	expired, cancel2 := context.WithDeadline(context.Background(), time.Now())
 	defer cancel2()
-	m, err = New(Options{Seed: 1}).GenMove(expired, g, time.Hour, 0)
+	m, err = NewSearcher(Options{Seed: 1}).GenMove(expired, g, time.Hour, 0)
 	if err != nil {
 		t.Fatalf("GenMove(deadline passed) = %v, want a move", err)
 	}
@@ -401,7 +401,7 @@ func TestBadInput(t *testing.T) {
 	over := newGame(t, 9)
 	over.Play(engine.PassMove(engine.Black))
 	over.Play(engine.PassMove(engine.White))
-	e := New(Options{Threads: 1})
+	e := NewSearcher(Options{Threads: 1})
 	tests := []struct {
 		name     string
 		g        *engine.Game
@@ -422,7 +422,7 @@ func TestBadInput(t *testing.T) {
 
 // TestSuperko finds positions in random games on a small board where a
 // move the board allows repeats an earlier position, and checks that the
-// engine never returns such a move (or any illegal one) there.
+// searcher never returns such a move (or any illegal one) there.
 func TestSuperko(t *testing.T) {
 	r := rng{x: 12345}
 	found := 0
@@ -447,7 +447,7 @@ func TestSuperko(t *testing.T) {
 			}
 			if len(banned) > 0 {
 				found++
-				e := New(Options{Seed: int64(game), Threads: 2, ResignThreshold: -1})
+				e := NewSearcher(Options{Seed: int64(game), Threads: 2, ResignThreshold: -1})
 				m, err := e.GenMove(context.Background(), g, 0, 400)
 				if err != nil {
 					t.Fatal(err)
@@ -494,7 +494,7 @@ func TestSizes(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				e := New(Options{Seed: int64(size), Threads: 2, MaxNodes: 5000})
+				e := NewSearcher(Options{Seed: int64(size), Threads: 2, MaxNodes: 5000})
 				for i := 0; i < 4 && !g.Over(); i++ {
 					m, err := e.GenMove(context.Background(), g, 0, 40)
 					if err != nil {
@@ -521,7 +521,7 @@ func TestOwnership(t *testing.T) {
 		X X X X X
 		O O O O O
 		. . . . .`)
-	e := New(Options{Seed: 1, Threads: 1})
+	e := NewSearcher(Options{Seed: 1, Threads: 1})
 	if _, err := e.GenMove(context.Background(), g, 0, 500); err != nil {
 		t.Fatal(err)
 	}
@@ -587,7 +587,7 @@ func TestDynamicKomi(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := New(Options{Seed: 1, Threads: 1})
+	e := NewSearcher(Options{Seed: 1, Threads: 1})
 	for i := 0; i < 4; i++ {
 		m, err := e.GenMove(context.Background(), g, 0, 300)
 		if err != nil {

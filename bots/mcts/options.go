@@ -4,13 +4,13 @@ import "runtime"
 
 // Defaults for Options fields left zero.
 const (
-	// DefaultResignThreshold is the win rate below which the engine resigns.
+	// DefaultResignThreshold is the win rate below which the searcher resigns.
 	DefaultResignThreshold = 0.1
 	// DefaultMaxNodes caps the tree at about 80 MB (40 bytes a node).
 	DefaultMaxNodes = 2 << 20
 )
 
-// Options configures an Engine. The zero value is usable.
+// Options configures a Searcher. The zero value is usable.
 type Options struct {
 	// Seed seeds the random numbers of the playouts. With one thread and a
 	// playout budget (no time limit) equal seeds give equal searches.
@@ -19,8 +19,8 @@ type Options struct {
 	// virtual loss); 0 means runtime.NumCPU().
 	Threads int
 	// ResignThreshold is the win rate of the best move below which the
-	// engine resigns; 0 means DefaultResignThreshold and a negative value
-	// never resigns. The engine never resigns before move 20 on 9×9 and
+	// searcher resigns; 0 means DefaultResignThreshold and a negative value
+	// never resigns. The searcher never resigns before move 20 on 9×9 and
 	// proportionally later on bigger boards (80 on 19×19).
 	ResignThreshold float64
 	// MaxNodes is a hard cap on the number of tree nodes (40 bytes each);
@@ -100,7 +100,7 @@ func (o Options) params() params {
 	return defaultParams()
 }
 
-// minResignMove returns the first move number at which the engine may
+// minResignMove returns the first move number at which the searcher may
 // resign on a board of the given size: 20 on 9×9, scaled with the area.
 func minResignMove(size int) int {
 	return (20*size*size + 80) / 81

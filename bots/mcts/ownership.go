@@ -36,7 +36,7 @@ func NewEvaluator(g *engine.Game, seed int64) (*Evaluator, error) {
 	if g == nil {
 		return nil, ErrNoGame
 	}
-	e := New(Options{Seed: seed, Threads: 1})
+	e := NewSearcher(Options{Seed: seed, Threads: 1})
 	s := e.newSearch(g, time.Now())
 	return &Evaluator{s: s, w: newWorker(s, seed, 0)}, nil
 }

@@ -28,7 +28,7 @@ func selfPlay(tb testing.TB, size, moves int) *engine.Game {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	e := mcts.New(mcts.Options{Seed: 3, Threads: 1, ResignThreshold: -1})
+	e := mcts.NewSearcher(mcts.Options{Seed: 3, Threads: 1, ResignThreshold: -1})
 	for g.MoveCount() < moves && !g.Over() {
 		m, err := e.GenMove(context.Background(), g, 0, 200)
 		if err != nil {

@@ -14,11 +14,11 @@ import (
 	"github.com/gobot-dev/gobot/engine"
 )
 
-// Engine is a Monte Carlo tree search player. It keeps its tree between
+// Searcher is a Monte Carlo tree search player. It keeps its tree between
 // calls so that consecutive moves of one game reuse the search done before.
-// Calls to GenMove are serialised: an Engine is safe for concurrent use but
-// searches one position at a time; use one Engine per game.
-type Engine struct {
+// Calls to GenMove are serialised: a Searcher is safe for concurrent use but
+// searches one position at a time; use one Searcher per game.
+type Searcher struct {
 	mu   sync.Mutex
 	opts Options
 
@@ -88,13 +88,13 @@ func (s Stats) String() string {
 		s.PlayoutsPerSecond(), s.Threads, s.Stopped, strings.Join(pv, " "))
 }
 
-// New returns an engine with the given options.
-func New(opts Options) *Engine {
-	return &Engine{opts: opts}
+// NewSearcher returns a searcher with the given options.
+func NewSearcher(opts Options) *Searcher {
+	return &Searcher{opts: opts}
 }
 
 // Stats returns the statistics of the last search.
-func (e *Engine) Stats() Stats {
+func (e *Searcher) Stats() Stats {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	s := e.stats
@@ -106,14 +106,14 @@ func (e *Engine) Stats() Stats {
 // Ownership returns the ownership estimate of the last search's playouts:
 // for each point (index Row*size+Col) from +1 (always Black's at the end
 // of the playouts) to -1 (always White's). It is nil before any search.
-func (e *Engine) Ownership() []float64 {
+func (e *Searcher) Ownership() []float64 {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	return slices.Clone(e.own)
 }
 
 // Reset drops the kept tree, freeing its memory.
-func (e *Engine) Reset() {
+func (e *Searcher) Reset() {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	e.tree, e.treeMoves = nil, nil
@@ -133,7 +133,7 @@ func (e *Engine) Reset() {
 // and with no playout done, the legal move with the best prior. When ctx is
 // cancelled (rather than past its deadline), the move is no longer wanted
 // and GenMove returns ctx's error.
-func (e *Engine) GenMove(ctx context.Context, g *engine.Game, maxTime time.Duration, maxPlayouts int) (move engine.Move, err error) {
+func (e *Searcher) GenMove(ctx context.Context, g *engine.Game, maxTime time.Duration, maxPlayouts int) (move engine.Move, err error) {
 	if g == nil {
 		return engine.Move{}, ErrNoGame
 	}
@@ -210,7 +210,7 @@ func (e *Engine) GenMove(ctx context.Context, g *engine.Game, maxTime time.Durat
 }
 
 // newSearch sets up the search of g's position.
-func (e *Engine) newSearch(g *engine.Game, start time.Time) *search {
+func (e *Searcher) newSearch(g *engine.Game, start time.Time) *search {
 	b := g.Board()
 	size := g.Size()
 	s := &search{
@@ -263,7 +263,7 @@ func (e *Engine) newSearch(g *engine.Game, start time.Time) *search {
 // attachTree gives the search the kept tree when g continues the game it
 // was built for (the subtree under the moves played since), or a new tree.
 // It returns the number of root visits kept.
-func (e *Engine) attachTree(s *search, g *engine.Game) int {
+func (e *Searcher) attachTree(s *search, g *engine.Game) int {
 	moves := g.Moves()
 	if e.tree != nil && !e.opts.NoReuse && keyOf(g) == e.treeGame &&
 		len(moves) >= len(e.treeMoves) && slices.EqualFunc(moves[:len(e.treeMoves)], e.treeMoves, sameMove) {
@@ -321,7 +321,7 @@ func (s *search) moveOf(v int) engine.Move {
 
 // finish reads the result of the search: the move, the statistics and the
 // ownership.
-func (e *Engine) finish(s *search, workers []*worker, reused int, start time.Time) engine.Move {
+func (e *Searcher) finish(s *search, workers []*worker, reused int, start time.Time) engine.Move {
 	t := s.tree
 	root := t.at(s.root)
 
@@ -553,7 +553,7 @@ func (w *worker) nothingToGain(b *engine.Board, c engine.Color) bool {
 // passSettles runs n playouts from the position after a pass of the player
 // to move and reports whether every point is still settled: the opponent
 // cannot change the count by playing on.
-func (e *Engine) passSettles(s *search, n int) bool {
+func (e *Searcher) passSettles(s *search, n int) bool {
 	w := newWorker(s, e.opts.Seed^0x5eed, 1<<20)
 	for i := 0; i < n; i++ {
 		if i&63 == 0 {
@@ -589,8 +589,8 @@ func dynamicKomi(size, handicap, moves int) float64 {
 
 // keepTree keeps, for the next search, only the subtree under the move
 // being returned (capped at keepNodes nodes, breadth first), so an idle
-// engine holds little memory between moves; the rest of the tree is freed.
-func (e *Engine) keepTree(s *search, move engine.Move) {
+// searcher holds little memory between moves; the rest of the tree is freed.
+func (e *Searcher) keepTree(s *search, move engine.Move) {
 	if e.opts.NoReuse || move.Kind == engine.Resign {
 		e.tree, e.treeMoves = nil, nil
 		return
