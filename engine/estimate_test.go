@@ -10,6 +10,39 @@ import (
 	"testing"
 )
 
+// parseDiagram reads a board drawn as rows from the top, one character per
+// point, spaces ignored and blank lines skipped: X black, O white, anything
+// else empty. Stones drawn x and o are black and white too, and are
+// returned as marked (the tests of dead stones mark them so).
+func parseDiagram(t testing.TB, diagram string) (size int, stones []Stone, marked []Point) {
+	t.Helper()
+	var rows []string
+	for _, line := range strings.Split(strings.TrimSpace(diagram), "\n") {
+		if line = strings.ReplaceAll(strings.TrimSpace(line), " ", ""); line != "" {
+			rows = append(rows, line)
+		}
+	}
+	size = len(rows)
+	for i, row := range rows {
+		if len(row) != size {
+			t.Fatalf("diagram row %d %q has %d points, want %d", i+1, row, len(row), size)
+		}
+		for col, ch := range row {
+			p := Point{col, size - 1 - i}
+			switch ch {
+			case 'X', 'x':
+				stones = append(stones, Stone{p, Black})
+			case 'O', 'o':
+				stones = append(stones, Stone{p, White})
+			}
+			if ch == 'x' || ch == 'o' {
+				marked = append(marked, p)
+			}
+		}
+	}
+	return size, stones, marked
+}
+
 // estDiagramGame builds a game whose board is drawn as in parseDiagram.
 // Black is to move. Stones marked x and o are the ones the test expects to
 // be dead.

@@ -1,4 +1,4 @@
-package engine
+package engine_test
 
 import (
 	"encoding/json"
@@ -7,82 +7,24 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	. "github.com/gobot-dev/gobot/engine"
+	"github.com/gobot-dev/gobot/engine/enginetest"
 )
 
-// parseDiagram reads a board drawn as rows from the top, one character per
-// point, spaces ignored and blank lines skipped: X black, O white, anything
-// else empty. Stones drawn x and o are black and white too, and are
-// returned as marked (the tests of dead stones mark them so).
-func parseDiagram(t testing.TB, diagram string) (size int, stones []Stone, marked []Point) {
-	t.Helper()
-	var rows []string
-	for _, line := range strings.Split(strings.TrimSpace(diagram), "\n") {
-		if line = strings.ReplaceAll(strings.TrimSpace(line), " ", ""); line != "" {
-			rows = append(rows, line)
-		}
-	}
-	size = len(rows)
-	for i, row := range rows {
-		if len(row) != size {
-			t.Fatalf("diagram row %d %q has %d points, want %d", i+1, row, len(row), size)
-		}
-		for col, ch := range row {
-			p := Point{col, size - 1 - i}
-			switch ch {
-			case 'X', 'x':
-				stones = append(stones, Stone{p, Black})
-			case 'O', 'o':
-				stones = append(stones, Stone{p, White})
-			}
-			if ch == 'x' || ch == 'o' {
-				marked = append(marked, p)
-			}
-		}
-	}
-	return size, stones, marked
-}
-
-// diagram builds a game from an ASCII board (see parseDiagram), one row
-// an argument, with toPlay to move.
+// diagram builds a game from an ASCII board (see enginetest.Diagram), one
+// row an argument, with toPlay to move. The board may hold a chain without
+// a liberty, as an SGF set-up may.
 func diagram(t *testing.T, rules Rules, toPlay Color, rows ...string) *Game {
 	t.Helper()
-	size, stones, _ := parseDiagram(t, strings.Join(rows, "\n"))
-	g, err := NewGame(Config{Size: size, Rules: rules})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := g.SetupStones(stones, toPlay, 0); err != nil {
-		t.Fatal(err)
-	}
-	return g
+	return enginetest.Game(t, strings.Join(rows, "\n"), enginetest.Rules(rules), enginetest.ToPlay(toPlay), enginetest.AllowNoLiberty())
 }
 
-// picture draws a board as diagram rows, for comparisons.
-func picture(b *Board) []string {
-	var rows []string
-	for r := b.Size() - 1; r >= 0; r-- {
-		var sb strings.Builder
-		for c := 0; c < b.Size(); c++ {
-			switch b.At(Point{c, r}) {
-			case Black:
-				sb.WriteByte('X')
-			case White:
-				sb.WriteByte('O')
-			default:
-				sb.WriteByte('.')
-			}
-		}
-		rows = append(rows, sb.String())
-	}
-	return rows
-}
-
-func squash(rows []string) []string {
-	out := make([]string, len(rows))
-	for i, r := range rows {
-		out[i] = strings.ReplaceAll(r, " ", "")
-	}
-	return out
+// board builds the board an ASCII diagram draws, one row an argument, for
+// comparisons.
+func board(t *testing.T, rows ...string) *Board {
+	t.Helper()
+	return enginetest.Board(t, strings.Join(rows, "\n"))
 }
 
 func mustPoint(t *testing.T, s string, size int) Point {
@@ -108,13 +50,13 @@ func play(t *testing.T, g *Game, moves ...string) {
 			t.Fatal(err)
 		}
 		if err := g.Play(m); err != nil {
-			t.Fatalf("Play(%s) = %v, want nil\n%v", s, err, g.board.String())
+			t.Fatalf("Play(%s) = %v, want nil\n%v", s, err, g.Board().String())
 		}
 	}
 }
 
 func TestCaptures(t *testing.T) {
-	simple := presets["simple"]
+	simple := Presets["simple"]
 	tests := []struct {
 		name   string
 		before []string
@@ -178,8 +120,8 @@ func TestCaptures(t *testing.T) {
 			if err := g.Play(m); err != nil {
 				t.Fatalf("Play(%s) = %v, want nil", tt.move, err)
 			}
-			if got, want := picture(g.board.ptr()), squash(tt.after); !slices.Equal(got, want) {
-				t.Errorf("after %s:\n%s\nwant\n%s", tt.move, strings.Join(got, "\n"), strings.Join(want, "\n"))
+			if got, want := g.Board().String(), board(t, tt.after...).String(); got != want {
+				t.Errorf("after %s:\n%s\nwant\n%s", tt.move, got, want)
 			}
 			if got := g.Captures(tt.toPlay); got != tt.caps {
 				t.Errorf("Captures(%v) = %d, want %d", tt.toPlay, got, tt.caps)
@@ -188,24 +130,22 @@ func TestCaptures(t *testing.T) {
 	}
 }
 
-func (b *Board) ptr() *Board { return b }
-
 func TestSnapback(t *testing.T) {
-	g := diagram(t, presets["chinese"], Black,
+	g := diagram(t, Presets["chinese"], Black,
 		". . . . .",
 		". . . . .",
 		"X X . . .",
 		"O O X . .",
 		". . X . .")
 	play(t, g, "B A1", "W B1", "B A1")
-	want := squash([]string{
+	want := board(t,
 		".....",
 		".....",
 		"XX...",
 		"..X..",
-		"X.X.."})
-	if got := picture(&g.board); !slices.Equal(got, want) {
-		t.Errorf("after snapback:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+		"X.X..").String()
+	if got := g.Board().String(); got != want {
+		t.Errorf("after snapback:\n%s\nwant\n%s", got, want)
 	}
 	if g.Captures(Black) != 3 || g.Captures(White) != 1 {
 		t.Errorf("captures B %d W %d, want 3 and 1", g.Captures(Black), g.Captures(White))
@@ -227,7 +167,7 @@ func koGame(t *testing.T, rules Rules) *Game {
 
 func TestKo(t *testing.T) {
 	for _, name := range PresetNames {
-		rules := presets[name]
+		rules := Presets[name]
 		t.Run(name, func(t *testing.T) {
 			g := koGame(t, rules)
 			if err := g.Play(PlaceAt(Black, mustPoint(t, "C3", 5))); !errors.Is(err, ErrKo) {
@@ -251,7 +191,7 @@ func TestKo(t *testing.T) {
 }
 
 func TestPassClearsKoOnBoard(t *testing.T) {
-	g := koGame(t, presets["simple"])
+	g := koGame(t, Presets["simple"])
 	b := g.Board()
 	v := b.Vertex(mustPoint(t, "C3", 5))
 	if b.Legal(v, Black) {
@@ -310,7 +250,7 @@ func TestTripleKo(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.rules, func(t *testing.T) {
-			g := build(presets[tt.rules])
+			g := build(Presets[tt.rules])
 			start := g.Board().Hash()
 			for i, m := range cycle[:5] {
 				if err := g.Play(m); err != nil {
@@ -331,7 +271,7 @@ func TestTripleKo(t *testing.T) {
 	}
 	// Situational superko forbids it too: same position, same player to
 	// move.
-	rules := presets["chinese"]
+	rules := Presets["chinese"]
 	rules.Ko = SituationalSuperko
 	g := build(rules)
 	for _, m := range cycle[:5] {
@@ -356,21 +296,21 @@ func TestSuicide(t *testing.T) {
 		want  error
 	}{{"chinese", ErrSuicide}, {"japanese", ErrSuicide}, {"simple", ErrSuicide}, {"tromp-taylor", nil}} {
 		t.Run(tt.rules, func(t *testing.T) {
-			g := diagram(t, presets[tt.rules], Black, pos...)
-			before := picture(&g.board)
+			g := diagram(t, Presets[tt.rules], Black, pos...)
+			before := g.Board().String()
 			err := g.Play(PlaceAt(Black, mustPoint(t, "A1", 5)))
 			if !errors.Is(err, tt.want) || (tt.want == nil && err != nil) {
 				t.Fatalf("multi-stone suicide: %v, want %v", err, tt.want)
 			}
 			if err != nil {
-				if got := picture(&g.board); !slices.Equal(got, before) {
+				if got := g.Board().String(); got != before {
 					t.Error("a rejected suicide changed the board")
 				}
 				return
 			}
-			want := squash([]string{".....", ".....", "OO...", "..O..", ".O..."})
-			if got := picture(&g.board); !slices.Equal(got, want) {
-				t.Errorf("after suicide:\n%s", strings.Join(got, "\n"))
+			want := board(t, ".....", ".....", "OO...", "..O..", ".O...").String()
+			if got := g.Board().String(); got != want {
+				t.Errorf("after suicide:\n%s", got)
 			}
 			if g.Captures(White) != 3 {
 				t.Errorf("White captures = %d, want 3", g.Captures(White))
@@ -379,7 +319,7 @@ func TestSuicide(t *testing.T) {
 	}
 	// Single-stone suicide is illegal under every ruleset.
 	for _, name := range PresetNames {
-		g := diagram(t, presets[name], Black,
+		g := diagram(t, Presets[name], Black,
 			". . . . .", ". . . . .", ". . . . .", "O . . . .", ". O . . .")
 		if err := g.Play(PlaceAt(Black, mustPoint(t, "A1", 5))); !errors.Is(err, ErrSuicide) {
 			t.Errorf("%s: single-stone suicide = %v, want ErrSuicide", name, err)
@@ -531,9 +471,9 @@ func TestAreaAndTerritory(t *testing.T) {
 		". . X O . . .",
 	}
 	dead := []Point{{1, 1}}
-	area := presets["chinese"]
+	area := Presets["chinese"]
 	g := diagram(t, area, Black, pos...)
-	g.board.caps[Black], g.board.caps[White] = 1, 2
+	SetCaptures(g, 1, 2)
 	s := g.Score(dead)
 	// Black: 7 stones + 14 territory (columns A–B, the dead stone's point
 	// included) = 21. White: 6 wall stones + E7 = 7 stones, territory E–G
@@ -544,9 +484,9 @@ func TestAreaAndTerritory(t *testing.T) {
 	if got, want := s.Result(), "W+13.5"; got != want { // 21 vs 27+7.5
 		t.Errorf("area result = %s, want %s", got, want)
 	}
-	terr := presets["japanese"]
+	terr := Presets["japanese"]
 	g = diagram(t, terr, Black, pos...)
-	g.board.caps[Black], g.board.caps[White] = 1, 2
+	SetCaptures(g, 1, 2)
 	s = g.Score(dead)
 	// Black: 14 territory + 1 prisoner + 1 dead = 16. White: 20 + 2 + 6.5.
 	if s.Black.Total != 16 || s.White.Total != 28.5 {
@@ -561,7 +501,7 @@ func TestJSONRoundTrip(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	for i := 0; i < 60; i++ {
 		size := []int{5, 9, 13, 19}[i%4]
-		rules := presets[PresetNames[i%4]]
+		rules := Presets[PresetNames[i%4]]
 		hc := 0
 		if size >= 9 && i%3 == 0 {
 			hc = 2 + i%4
@@ -598,10 +538,10 @@ func checkRoundTrip(t *testing.T, g *Game) {
 	if err := json.Unmarshal(data, &h); err != nil {
 		t.Fatalf("Unmarshal: %v\n%s", err, data)
 	}
-	if h.board.Hash() != g.board.Hash() || h.ToPlay() != g.ToPlay() || h.MoveCount() != g.MoveCount() ||
+	if h.Board().Hash() != g.Board().Hash() || h.ToPlay() != g.ToPlay() || h.MoveCount() != g.MoveCount() ||
 		h.Captures(Black) != g.Captures(Black) || h.Captures(White) != g.Captures(White) || h.Seed() != g.Seed() ||
 		h.Handicap() != g.Handicap() || h.Rules() != g.Rules() || h.PlayEnded() != g.PlayEnded() {
-		t.Fatalf("round trip differs:\n%v\n%v", g.board.String(), h.board.String())
+		t.Fatalf("round trip differs:\n%v\n%v", g.Board().String(), h.Board().String())
 	}
 	if !slices.Equal(h.Legal(), g.Legal()) {
 		t.Fatal("round trip changed the legal moves (ko or superko history lost)")
@@ -629,7 +569,7 @@ func TestCorruptJSON(t *testing.T) {
 }
 
 func TestUndo(t *testing.T) {
-	g := koGame(t, presets["chinese"])
+	g := koGame(t, Presets["chinese"])
 	before := g.Board().Hash()
 	play(t, g, "B E5")
 	if err := g.Undo(); err != nil {
@@ -662,7 +602,7 @@ func TestFastAndCheckedAgree(t *testing.T) {
 	rng := rand.New(rand.NewPCG(8, 9))
 	for i := 0; i < 24; i++ {
 		size := []int{5, 7, 9}[i%3]
-		rules := presets[PresetNames[i%4]]
+		rules := Presets[PresetNames[i%4]]
 		g, _ := NewGame(Config{Size: size, Rules: rules})
 		for g.MoveCount() < 3*size*size && !g.Over() {
 			b := g.Board()

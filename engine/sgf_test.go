@@ -1,4 +1,4 @@
-package engine
+package engine_test
 
 import (
 	"bytes"
@@ -12,22 +12,12 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	. "github.com/gobot-dev/gobot/engine"
+	"github.com/gobot-dev/gobot/engine/enginetest"
 )
 
 var updateGolden = flag.Bool("update", false, "rewrite golden files in testdata")
-
-// sgfDiagram draws b as rows of X, O and ., top row first, one row a line.
-func sgfDiagram(b *Board) string { return strings.Join(picture(b), "\n") }
-
-// trimDiagram removes the indentation and blank edges of a diagram written
-// in a raw string literal.
-func trimDiagram(s string) string {
-	var lines []string
-	for _, l := range strings.Split(strings.TrimSpace(s), "\n") {
-		lines = append(lines, strings.ReplaceAll(strings.TrimSpace(l), " ", ""))
-	}
-	return strings.Join(lines, "\n")
-}
 
 // sgfRandomGame plays a random game of up to n moves (uniform over legal
 // moves that do not fill one's own eye, with an occasional pass, and play
@@ -84,14 +74,14 @@ func sgfPositions(t testing.TB, g *Game) []string {
 	for _, s := range g.Setup() {
 		b.SetStone(s.Point, s.Color)
 	}
-	out := []string{sgfDiagram(b)}
+	out := []string{b.String()}
 	for _, m := range g.Moves() {
 		v := PassVertex
 		if m.Kind == Place {
 			v = b.Vertex(m.Point)
 		}
 		b.Play(v, m.Color)
-		out = append(out, sgfDiagram(b))
+		out = append(out, b.String())
 	}
 	return out
 }
@@ -307,7 +297,7 @@ func TestParseSGF(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			g, info := mustParseSGF(t, tt.sgf)
-			if got, want := sgfDiagram(g.Board()), trimDiagram(tt.board); got != want {
+			if got, want := g.Board().String(), enginetest.Board(t, tt.board).String(); got != want {
 				t.Errorf("board =\n%s\nwant\n%s", got, want)
 			}
 			if got := g.ToPlay(); got != tt.toPlay {

@@ -73,6 +73,9 @@ func TestGameWithoutLiberty(t *testing.T) {
 	if !strings.Contains(rec.msg, "the chain at A2 has no liberty") {
 		t.Errorf("Game(XO/O.) failed with %q, want the chain at A2 named", rec.msg)
 	}
+	if g := Game(t, "XO\nO.", AllowNoLiberty()); g.Board().At(engine.Point{Col: 0, Row: 1}) != engine.Black {
+		t.Errorf("Game(XO/O., AllowNoLiberty()) =\n%v\nwant the black stone at A2 kept", g.Board())
+	}
 }
 
 type recorder struct {
