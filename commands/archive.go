@@ -35,7 +35,7 @@ func canSee(a *storage.Archived, r *Request) bool {
 // archivedGame loads a finished game by ID for the user of r, with its SGF,
 // refusing with a specific message a game that does not exist or that the
 // user may not see.
-func (b *Bot) archivedGame(ctx context.Context, r *Request, id string) (*storage.Archived, error) {
+func (b *App) archivedGame(ctx context.Context, r *Request, id string) (*storage.Archived, error) {
 	id = strings.TrimSpace(id)
 	a, err := b.opts.Store.ArchivedGame(ctx, id)
 	switch {
@@ -57,7 +57,7 @@ func (b *Bot) archivedGame(ctx context.Context, r *Request, id string) (*storage
 // user may see (with its SGF): the game named, or without the option the
 // last game finished in this channel. It is shared by every command that
 // takes a finished game (/go sgf, /go replay, /go review).
-func (b *Bot) finishedGameOption(ctx context.Context, r *Request) (*storage.Archived, error) {
+func (b *App) finishedGameOption(ctx context.Context, r *Request) (*storage.Archived, error) {
 	if id, ok := r.String(gameOption); ok {
 		return b.archivedGame(ctx, r, id)
 	}
@@ -74,7 +74,7 @@ func (b *Bot) finishedGameOption(ctx context.Context, r *Request) (*storage.Arch
 // completeFinishedGames suggests the user's recent finished games for the
 // game: option, labelled like "vs bob · 19×19 · B+3.5 · 2 d ago", filtered
 // by what was typed (matched against the label and the ID).
-func (b *Bot) completeFinishedGames(ctx context.Context, r *Request) error {
+func (b *App) completeFinishedGames(ctx context.Context, r *Request) error {
 	_, typed := r.Focused()
 	typed = strings.ToLower(strings.TrimSpace(typed))
 	games, err := b.opts.Store.PlayerGames(ctx, r.User.ID, 100)
@@ -135,7 +135,7 @@ func archivedTitle(a *storage.Archived) string {
 
 // cmdSGF attaches a game's record: the active game's in this channel, or a
 // finished game's (game:, or the last one finished here).
-func (b *Bot) cmdSGF(ctx context.Context, r *Request) error {
+func (b *App) cmdSGF(ctx context.Context, r *Request) error {
 	withReview, _, err := r.Bool("review")
 	if err != nil {
 		return err
@@ -192,7 +192,7 @@ func (b *Bot) cmdSGF(ctx context.Context, r *Request) error {
 
 // cmdReplay posts the animated replay of a finished game (game:, or the
 // last one finished here).
-func (b *Bot) cmdReplay(ctx context.Context, r *Request) error {
+func (b *App) cmdReplay(ctx context.Context, r *Request) error {
 	a, err := b.finishedGameOption(ctx, r)
 	if err != nil {
 		return err
@@ -234,7 +234,7 @@ func archivedGIF(a *storage.Archived) (File, error) {
 }
 
 // cmdHistory lists a player's finished games that the caller may see.
-func (b *Bot) cmdHistory(ctx context.Context, r *Request) error {
+func (b *App) cmdHistory(ctx context.Context, r *Request) error {
 	u := r.User
 	if o, ok := r.UserOption("player"); ok {
 		u = o
@@ -254,7 +254,7 @@ func (b *Bot) cmdHistory(ctx context.Context, r *Request) error {
 }
 
 // btnHistory turns a /go history page.
-func (b *Bot) btnHistory(ctx context.Context, r *Request) error {
+func (b *App) btnHistory(ctx context.Context, r *Request) error {
 	page, err := strconv.Atoi(r.Param("page"))
 	if err != nil || page < 1 {
 		return ErrStale
@@ -273,7 +273,7 @@ func (b *Bot) btnHistory(ctx context.Context, r *Request) error {
 
 // historyMessage is page page of p's games that the user of r may see,
 // with an SGF button for each and Previous / Next buttons.
-func (b *Bot) historyMessage(ctx context.Context, r *Request, p storage.Player, page int) (*Message, error) {
+func (b *App) historyMessage(ctx context.Context, r *Request, p storage.Player, page int) (*Message, error) {
 	if page < 1 {
 		return nil, userErr(ErrBadOption, "Pages start at 1.")
 	}
@@ -326,7 +326,7 @@ func (b *Bot) historyMessage(ctx context.Context, r *Request, p storage.Player, 
 
 // btnSGF attaches the record of a finished game, privately, for whoever
 // pressed the button (if they may see it).
-func (b *Bot) btnSGF(ctx context.Context, r *Request) error {
+func (b *App) btnSGF(ctx context.Context, r *Request) error {
 	a, err := b.archivedGame(ctx, r, r.Param("id"))
 	if err != nil {
 		return err

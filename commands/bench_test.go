@@ -10,7 +10,7 @@ import (
 )
 
 // benchGame is a stored 19×19 game between ann and bob, 120 moves in.
-func benchGame(b *testing.B, tb *testBot) *storage.Game {
+func benchGame(b *testing.B, tb *testApp) *storage.Game {
 	b.Helper()
 	eg, err := engine.NewGame(engine.Config{Size: 19, Rules: engine.DefaultRules(), Seed: 1})
 	if err != nil {
@@ -33,7 +33,7 @@ func benchGame(b *testing.B, tb *testBot) *storage.Game {
 // BenchmarkBoardMessage measures the answer to every move: the PNG of a
 // 19×19 board, its alt text and the embed.
 func BenchmarkBoardMessage(b *testing.B) {
-	tb := newTestBot(b)
+	tb := newTestApp(b)
 	g := benchGame(b, tb)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
@@ -48,7 +48,7 @@ func BenchmarkBoardMessage(b *testing.B) {
 // BenchmarkMoveCommit measures a move through the rules and the store's
 // version-checked write (load, play, commit), undone by the next iteration.
 func BenchmarkMoveCommit(b *testing.B) {
-	tb := newTestBot(b)
+	tb := newTestApp(b)
 	benchGame(b, tb)
 	ctx := context.Background()
 	b.ResetTimer()

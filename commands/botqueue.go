@@ -252,7 +252,7 @@ func (o *owedMoves) deliver(channelID string, out botOutcome) bool {
 // startWorkers starts the workers that drain the queue of owed bot moves,
 // once, unless the bot is shutting down. Run starts them (so moves owed
 // before a restart are made), and so does the first move owed.
-func (b *Bot) startWorkers() {
+func (b *App) startWorkers() {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.closed || b.owed.started {
@@ -272,7 +272,7 @@ func (b *Bot) startWorkers() {
 
 // botWorker makes owed bot moves, oldest first, until the bot shuts down;
 // ctx ends when Shutdown gives up waiting for the move in progress.
-func (b *Bot) botWorker(ctx context.Context) {
+func (b *App) botWorker(ctx context.Context) {
 	for {
 		wake := b.owed.woken()
 		select {
@@ -322,7 +322,7 @@ func sleepUntilClosing(closing <-chan struct{}, d time.Duration) bool {
 // release gives a claim back (see storage.Store.ReleaseBotMove), logging a
 // failure: the claim then lapses by itself. It gives the claim back even
 // when ctx has ended.
-func (b *Bot) release(ctx context.Context, m *storage.BotMove, retryAt time.Time) {
+func (b *App) release(ctx context.Context, m *storage.BotMove, retryAt time.Time) {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), replyTimeout)
 	defer cancel()
 	if err := b.opts.Store.ReleaseBotMove(ctx, m, retryAt); err != nil {
@@ -333,7 +333,7 @@ func (b *Bot) release(ctx context.Context, m *storage.BotMove, retryAt time.Time
 // makeOwedMove makes one claimed bot move and hands its outcome to the
 // handlers waiting for it, or posts it. It returns how long the worker
 // should pause before its next claim.
-func (b *Bot) makeOwedMove(ctx context.Context, m *storage.BotMove) time.Duration {
+func (b *App) makeOwedMove(ctx context.Context, m *storage.BotMove) time.Duration {
 	log := b.log.With("channel", m.ChannelID, "game", m.GameID)
 	g, err := b.loadGame(ctx, m.ChannelID)
 	switch {
@@ -395,7 +395,7 @@ func (b *Bot) makeOwedMove(ctx context.Context, m *storage.BotMove) time.Duratio
 // returned function is called, which returns once renewing has stopped. A
 // claim that could not be renewed (it lapsed, another worker has the move)
 // is logged: the version check keeps one of the two moves.
-func (b *Bot) renewWhileMoving(ctx context.Context, m *storage.BotMove) (stop func()) {
+func (b *App) renewWhileMoving(ctx context.Context, m *storage.BotMove) (stop func()) {
 	ctx, cancel := context.WithCancel(ctx)
 	done := make(chan struct{})
 	go func() {
@@ -420,7 +420,7 @@ func (b *Bot) renewWhileMoving(ctx context.Context, m *storage.BotMove) (stop fu
 // safeBotMove is botMove in a worker: a panic (a bug in a bot) is logged
 // with its stack and returned as an error wrapping errPanic, and the
 // worker goes on with other games.
-func (b *Bot) safeBotMove(ctx context.Context, g *storage.Game) (note string, err error) {
+func (b *App) safeBotMove(ctx context.Context, g *storage.Game) (note string, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			b.log.Error("bot move panicked", "channel", g.ChannelID, "game", g.ID, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
@@ -436,7 +436,7 @@ func (b *Bot) safeBotMove(ctx context.Context, g *storage.Game) (note string, er
 // tell the player its place in the queue. It gives up with errRestarting
 // when the bot shuts down before the move is started, with errStillQueued
 // after botAwaitMax, and with the worker's error when the move failed.
-func (b *Bot) awaitBot(ctx context.Context, r *Request, g *storage.Game) (*storage.Game, string, error) {
+func (b *App) awaitBot(ctx context.Context, r *Request, g *storage.Game) (*storage.Game, string, error) {
 	for {
 		mw, done := b.owed.await(g)
 		b.startWorkers()
@@ -475,7 +475,7 @@ func (b *Bot) awaitBot(ctx context.Context, r *Request, g *storage.Game) (*stora
 // (at most every botNoticeEvery), and gives up with errMadeElsewhere when
 // the move has left the queue without an outcome reaching this process
 // (another process sharing the store made it).
-func (b *Bot) waitOutcome(ctx context.Context, r *Request, g *storage.Game, mw *moveWaiter, done *botOutcome) botOutcome {
+func (b *App) waitOutcome(ctx context.Context, r *Request, g *storage.Game, mw *moveWaiter, done *botOutcome) botOutcome {
 	if done != nil {
 		return *done
 	}
@@ -537,7 +537,7 @@ func (b *Bot) waitOutcome(ctx context.Context, r *Request, g *storage.Game, mw *
 
 // queuePosition is the channel's owed move's place in the queue, 0 when
 // it is being made or unknown.
-func (b *Bot) queuePosition(ctx context.Context, channelID string) int {
+func (b *App) queuePosition(ctx context.Context, channelID string) int {
 	pos, err := b.opts.Store.BotQueuePosition(ctx, channelID)
 	if err != nil && !errors.Is(err, storage.ErrNotFound) {
 		b.log.Debug("queue position", "channel", channelID, "err", err)

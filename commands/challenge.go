@@ -23,7 +23,7 @@ func describeSetup(size int, rules engine.Rules, handicap int) string {
 }
 
 // channelFree checks that a channel has no game running.
-func (b *Bot) channelFree(ctx context.Context, channelID string) error {
+func (b *App) channelFree(ctx context.Context, channelID string) error {
 	_, err := b.opts.Store.Game(ctx, channelID)
 	switch {
 	case err == nil:
@@ -50,7 +50,7 @@ func canStartThreads(it *discordgo.Interaction) bool {
 	return it.AppPermissions == 0 || it.AppPermissions&need == need
 }
 
-func (b *Bot) cmdChallenge(ctx context.Context, r *Request) error {
+func (b *App) cmdChallenge(ctx context.Context, r *Request) error {
 	opp, ok := r.UserOption("opponent")
 	if !ok {
 		return userErr(ErrBadOption, "Choose who to challenge with `opponent:`.")
@@ -161,7 +161,7 @@ func challengeMessage(c *storage.Challenge, outcome string) *Message {
 }
 
 // closeChallengeMessage disables a challenge's buttons with an outcome.
-func (b *Bot) closeChallengeMessage(ctx context.Context, c *storage.Challenge, outcome string) {
+func (b *App) closeChallengeMessage(ctx context.Context, c *storage.Challenge, outcome string) {
 	if c.MessageID == "" {
 		return
 	}
@@ -202,7 +202,7 @@ func closedChallenge(r *Request) *Message {
 
 // answerableChallenge loads the challenge a button belongs to and checks
 // who may answer it and that it is still open.
-func (b *Bot) answerableChallenge(ctx context.Context, r *Request, allowChallenger bool) (*storage.Challenge, error) {
+func (b *App) answerableChallenge(ctx context.Context, r *Request, allowChallenger bool) (*storage.Challenge, error) {
 	c, err := b.opts.Store.Challenge(ctx, r.Param("id"))
 	if errors.Is(err, storage.ErrNotFound) {
 		// Answered, withdrawn or expired: close the buttons for everyone.
@@ -229,7 +229,7 @@ func (b *Bot) answerableChallenge(ctx context.Context, r *Request, allowChalleng
 	return c, nil
 }
 
-func (b *Bot) btnDecline(ctx context.Context, r *Request) error {
+func (b *App) btnDecline(ctx context.Context, r *Request) error {
 	c, err := b.answerableChallenge(ctx, r, true)
 	if err != nil {
 		return quietIfAnswered(r, err)
@@ -256,7 +256,7 @@ func quietIfAnswered(r *Request, err error) error {
 	return err
 }
 
-func (b *Bot) btnAccept(ctx context.Context, r *Request) error {
+func (b *App) btnAccept(ctx context.Context, r *Request) error {
 	c, err := b.answerableChallenge(ctx, r, false)
 	if err != nil {
 		return quietIfAnswered(r, err)
@@ -373,7 +373,7 @@ func challengeClock(c *storage.Challenge) clock.Control {
 // interaction's answer, so that its buttons can be disabled when the game
 // ends on time (storage.AddMessageID: no new version, so a move made at
 // the same moment is not refused).
-func (b *Bot) keepBoardID(ctx context.Context, g *storage.Game, m *discordgo.Message) {
+func (b *App) keepBoardID(ctx context.Context, g *storage.Game, m *discordgo.Message) {
 	if m == nil || m.ID == "" {
 		return
 	}
@@ -392,7 +392,7 @@ func seedFrom(id string) int64 {
 	return int64(h >> 1)
 }
 
-func (b *Bot) cmdBot(ctx context.Context, r *Request) error {
+func (b *App) cmdBot(ctx context.Context, r *Request) error {
 	levels := b.opts.Players.Levels()
 	if len(levels) == 0 {
 		return userErr(ErrBotBusy, "No bot levels are configured.")
@@ -431,7 +431,7 @@ func (b *Bot) cmdBot(ctx context.Context, r *Request) error {
 		return userErr(err, fmt.Sprintf("This game cannot start: %v.", err))
 	}
 	human := userPlayer(r.User)
-	bot := storage.Player{Bot: level, Name: "gobot " + level}
+	bot := storage.Player{Level: level, Name: "gobot " + level}
 	black, white := human, bot
 	if !s.requesterBlack(rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), uint64(seedFrom(it.ID))))) {
 		black, white = bot, human
@@ -456,7 +456,7 @@ func (b *Bot) cmdBot(ctx context.Context, r *Request) error {
 
 // sweep closes expired challenges (scoring phases end by the clocks'
 // scheduler, runClocks).
-func (b *Bot) sweep(ctx context.Context) {
+func (b *App) sweep(ctx context.Context) {
 	now := b.now()
 	expired, err := b.opts.Store.ExpiredChallenges(ctx, now)
 	if err != nil {
@@ -480,7 +480,7 @@ func (b *Bot) sweep(ctx context.Context) {
 // records are set aside on the way (setAside) and the rest returned, so one
 // bad record never holds up the others; err is for a store that could not
 // be read at all.
-func (b *Bot) activeGames(ctx context.Context, what string) ([]*storage.Game, error) {
+func (b *App) activeGames(ctx context.Context, what string) ([]*storage.Game, error) {
 	games, err := b.opts.Store.ActiveGames(ctx)
 	corrupt := storage.CorruptChannels(err)
 	for _, ch := range corrupt {
@@ -499,7 +499,7 @@ func (b *Bot) activeGames(ctx context.Context, what string) ([]*storage.Game, er
 // restart included; they stop with Shutdown); then the clocks' scheduler
 // handles every deadline (reminders, loss on time, scoring phases) while
 // every minute expired challenges are closed.
-func (b *Bot) Run(ctx context.Context) error {
+func (b *App) Run(ctx context.Context) error {
 	b.creditOutage(ctx)
 	clocks := make(chan struct{})
 	go func() {

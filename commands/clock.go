@@ -62,7 +62,7 @@ func clockOption(r *Request) (*clock.Control, error) {
 
 // clockOf is the clock a new game gets: the one chosen, else the
 // configured default.
-func (b *Bot) clockOf(chosen *clock.Control) clock.Control {
+func (b *App) clockOf(chosen *clock.Control) clock.Control {
 	if chosen == nil {
 		return *b.opts.DefaultClock
 	}
@@ -82,7 +82,7 @@ func newClock(c clock.Control, eg *engine.Game, now time.Time) *clock.Clock {
 
 // completeClock suggests time controls for the clock option: the spec
 // typed, with its meaning, when it is valid, and the presets that match.
-func (b *Bot) completeClock(ctx context.Context, r *Request) error {
+func (b *App) completeClock(ctx context.Context, r *Request) error {
 	name, typed := r.Focused()
 	if name != "clock" {
 		return r.Choices(ctx, nil)
@@ -145,7 +145,7 @@ func clockStatus(g *storage.Game, now time.Time) string {
 // for the player to move (after a return to play from scoring, their turn
 // starts now; after an undo, both clocks go back to where they stood). A correspondence turn that starts while its
 // player is on vacation is paused until the vacation ends.
-func (b *Bot) syncClock(ctx context.Context, g *storage.Game) {
+func (b *App) syncClock(ctx context.Context, g *storage.Game) {
 	k := g.Clock
 	if k == nil || k.Control.System == clock.None {
 		return
@@ -193,7 +193,7 @@ func ownMoves(g *storage.Game, c engine.Color) int {
 // announces, so a timeout found by several processes (or racing a move)
 // is announced once. It returns ErrConflict when someone else changed or
 // ended the game first.
-func (b *Bot) timeUp(ctx context.Context, g *storage.Game) error {
+func (b *App) timeUp(ctx context.Context, g *storage.Game) error {
 	loser := g.Clock.ToMove
 	deadline := g.Clock.Deadline()
 	annulled := ownMoves(g, loser) < 2
@@ -224,7 +224,7 @@ func (b *Bot) timeUp(ctx context.Context, g *storage.Game) error {
 // disableBoards removes the buttons of g's boards that can still be edited:
 // the answer to the game's last interaction while its token lasts, and the
 // board messages whose IDs the game keeps.
-func (b *Bot) disableBoards(ctx context.Context, g *storage.Game) {
+func (b *App) disableBoards(ctx context.Context, g *storage.Game) {
 	clear := &Message{ClearComponents: true}
 	if f := g.Followup; f != nil && b.now().Sub(f.At) < tokenLifetime {
 		it := &discordgo.Interaction{ID: f.InteractionID, AppID: f.AppID, Token: f.Token, ChannelID: g.ChannelID}
@@ -242,7 +242,7 @@ func (b *Bot) disableBoards(ctx context.Context, g *storage.Game) {
 // remind mentions the player to move: a quarter of their time for this
 // move is left. It is sent once per move (the flag is written first, with
 // the game's version check, so only one process sends it); bots get none.
-func (b *Bot) remind(ctx context.Context, g *storage.Game) error {
+func (b *App) remind(ctx context.Context, g *storage.Game) error {
 	c := g.Clock.ToMove
 	g.Clock.Reminded = true
 	if err := b.update(ctx, g); err != nil {
@@ -266,7 +266,7 @@ func (b *Bot) remind(ctx context.Context, g *storage.Game) error {
 // handleDue does what a game due now needs: the end of its scoring phase,
 // its loss on time, or its reminder. A game that moved on meanwhile (a
 // move, another process) is left alone.
-func (b *Bot) handleDue(ctx context.Context, channelID string) error {
+func (b *App) handleDue(ctx context.Context, channelID string) error {
 	g, err := b.opts.Store.Game(ctx, channelID)
 	switch {
 	case errors.Is(err, storage.ErrNotFound):
@@ -298,7 +298,7 @@ func (b *Bot) handleDue(ctx context.Context, channelID string) error {
 
 // handleDueGames handles every game due now, a batch at a time, one after
 // the other.
-func (b *Bot) handleDueGames(ctx context.Context) {
+func (b *App) handleDueGames(ctx context.Context) {
 	for ctx.Err() == nil {
 		due, err := b.opts.Store.DueGames(ctx, b.now(), dueBatch)
 		if err != nil {
@@ -321,7 +321,7 @@ func (b *Bot) handleDueGames(ctx context.Context) {
 
 // kickClocks wakes the scheduler to look at the deadlines again (a write
 // may have made one earlier than the one it sleeps for).
-func (b *Bot) kickClocks() {
+func (b *App) kickClocks() {
 	select {
 	case b.kick <- struct{}{}:
 	default:
@@ -334,7 +334,7 @@ func (b *Bot) kickClocks() {
 // heartbeatEvery. It never starts a timer or goroutine per game; it starts
 // from the store at each start-up, so nothing is lost in a restart. It
 // returns when ctx ends, after a last heartbeat.
-func (b *Bot) runClocks(ctx context.Context) {
+func (b *App) runClocks(ctx context.Context) {
 	defer func() {
 		hctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), replyTimeout)
 		defer cancel()
@@ -386,7 +386,7 @@ func (b *Bot) runClocks(ctx context.Context) {
 // creditOutage, at start-up, gives every running clock back the time the
 // bot was down (from its last heartbeat), so nobody loses on time while
 // they could not move.
-func (b *Bot) creditOutage(ctx context.Context) {
+func (b *App) creditOutage(ctx context.Context) {
 	credit, n, err := b.opts.Store.CreditOutage(ctx, b.now(), outageMin)
 	switch {
 	case err != nil:
@@ -399,7 +399,7 @@ func (b *Bot) creditOutage(ctx context.Context) {
 // cmdVacation starts, ends or shows the user's vacation. While it runs,
 // the user's correspondence clocks are paused: the turns they have now,
 // and those that begin before it ends. Live clocks never pause.
-func (b *Bot) cmdVacation(ctx context.Context, r *Request) error {
+func (b *App) cmdVacation(ctx context.Context, r *Request) error {
 	key := userPlayer(r.User).Key()
 	now := b.now()
 	v, err := b.opts.Store.Vacation(ctx, key)
@@ -462,7 +462,7 @@ func (b *Bot) cmdVacation(ctx context.Context, r *Request) error {
 // the player's games where it is their turn, each write version-checked
 // (a game that changes meanwhile is read again), and returns how many it
 // changed.
-func (b *Bot) vacationClocks(ctx context.Context, key string, change func(k *clock.Clock)) int {
+func (b *App) vacationClocks(ctx context.Context, key string, change func(k *clock.Clock)) int {
 	games, err := b.opts.Store.PlayerActiveGames(ctx, key)
 	if err != nil {
 		b.log.Warn("vacation: active games", "player", key, "err", err)

@@ -13,7 +13,7 @@ import (
 
 // startClocked starts a 9×9 game between ann (black) and bob with clock
 // spec, and returns its first board.
-func startClocked(t *testing.T, tb *testBot, spec string) call {
+func startClocked(t *testing.T, tb *testApp, spec string) call {
 	t.Helper()
 	calls := tb.command(ann, "/go challenge opponent:bob size:9 color:black clock:"+spec)
 	if len(calls) != 2 || calls[1].Op != "edit" {
@@ -29,7 +29,7 @@ func startClocked(t *testing.T, tb *testBot, spec string) call {
 // TestLateMove: a move after the deadline is refused and ends the game on
 // time, once (the scheduler, running later, finds nothing to do).
 func TestLateMove(t *testing.T) {
-	tb := newTestBot(t)
+	tb := newTestApp(t)
 	startClocked(t, tb, "simple 30s")
 	only(t, tb.command(ann, "/go play move:E5"))
 	tb.clk.Advance(30 * time.Second)
@@ -60,7 +60,7 @@ func TestLateMove(t *testing.T) {
 // TestClockFollowsTheGame: an undo gives the turn (and the clock) back; the
 // scoring phase stops the clock and resuming play starts it.
 func TestClockFollowsTheGame(t *testing.T) {
-	tb := newTestBot(t)
+	tb := newTestApp(t)
 	startClocked(t, tb, "absolute 10m")
 	tb.clk.Advance(time.Minute)
 	only(t, tb.command(ann, "/go play move:E5"))
@@ -91,7 +91,7 @@ func TestClockFollowsTheGame(t *testing.T) {
 	}
 	tb.press(ann, resume)
 	g, _ = tb.store.Game(context.Background(), channelID)
-	if k := g.Clock; !k.Running() || k.ToMove != engine.White || !k.Deadline().Equal(tb.Bot.now().Add(9*time.Minute)) {
+	if k := g.Clock; !k.Running() || k.ToMove != engine.White || !k.Deadline().Equal(tb.App.now().Add(9*time.Minute)) {
 		t.Errorf("after resuming play the clock is %+v, want white's 9 minutes running from now", k)
 	}
 }
@@ -118,9 +118,9 @@ func findButton(c call, label string) (string, bool) {
 // and the one that comes while they are away; ending it early gives the
 // unused days back; the allowance is 30 days a year.
 func TestVacation(t *testing.T) {
-	tb := newTestBot(t)
+	tb := newTestApp(t)
 	startGame(t, tb) // correspondence: ann to move, 3 days
-	start := tb.Bot.now()
+	start := tb.App.now()
 	reply := only(t, tb.command(ann, "/go vacation days:5"))
 	if !reply.Message.Ephemeral || !strings.Contains(reply.text(), "paused (now in 1 game") || !strings.Contains(reply.text(), "25 days of your 30 days for") {
 		t.Fatalf("vacation reply = %q", reply.text())
@@ -154,7 +154,7 @@ func TestVacation(t *testing.T) {
 		t.Errorf("end of vacation = %q", reply.text())
 	}
 	g, _ = tb.store.Game(context.Background(), channelID)
-	if want := tb.Bot.now().Add(4 * 24 * time.Hour); !g.Clock.Deadline().Equal(want) {
+	if want := tb.App.now().Add(4 * 24 * time.Hour); !g.Clock.Deadline().Equal(want) {
 		t.Errorf("after the vacation ann's deadline = %v, want %v", g.Clock.Deadline(), want)
 	}
 	refused("/go vacation end:true", "not on vacation")
@@ -164,7 +164,7 @@ func TestVacation(t *testing.T) {
 // TestLiveClockNoReminder: a live clock gets no reminder, and its board
 // shows both players' time.
 func TestLiveClockNoReminder(t *testing.T) {
-	tb := newTestBot(t)
+	tb := newTestApp(t)
 	board := startClocked(t, tb, "live")
 	if !strings.Contains(board.text(), "⏱ ⚫ 10 min + 5×30 s · ⚪ 10 min + 5×30 s · ⚫ black's time runs out <t:") {
 		t.Errorf("board = %q", board.text())
@@ -178,11 +178,11 @@ func TestLiveClockNoReminder(t *testing.T) {
 // TestPastDeadlineWording: a deadline that has passed when the message is
 // made is said in the past tense, not as "runs out 40 seconds ago".
 func TestPastDeadlineWording(t *testing.T) {
-	tb := newTestBot(t)
+	tb := newTestApp(t)
 	startClocked(t, tb, "absolute 10s")
 	ctx := context.Background()
 	g, _ := tb.store.Game(ctx, channelID)
-	now := tb.Bot.now()
+	now := tb.App.now()
 	if got, want := clockStatus(g, now), fmt.Sprintf("⏱ ⚫ 10 s · ⚪ 10 s · ⚫ black's time runs out <t:%d:R>", g.Clock.Deadline().Unix()); got != want {
 		t.Errorf("before the deadline: %q, want %q", got, want)
 	}
@@ -190,7 +190,7 @@ func TestPastDeadlineWording(t *testing.T) {
 		t.Errorf("after the deadline: %q, want %q", got, want)
 	}
 
-	tb = newTestBot(t)
+	tb = newTestApp(t)
 	startClocked(t, tb, "none")
 	only(t, tb.command(ann, "/go pass"))
 	only(t, tb.command(bob, "/go pass"))
@@ -208,7 +208,7 @@ func TestPastDeadlineWording(t *testing.T) {
 	}
 
 	// A bot that does not accept the marking: its own marking counts.
-	tb = newTestBot(t)
+	tb = newTestApp(t)
 	only(t, tb.command(ann, "/go bot level:first size:9 color:black"))
 	tb.command(ann, "/go pass")
 	g, _ = tb.store.Game(ctx, channelID)
@@ -226,7 +226,7 @@ func TestPastDeadlineWording(t *testing.T) {
 // no time back: both clocks return to where they stood before the moves
 // taken back, and black, to move, is charged all the time spent since.
 func TestUndoRestoresClocks(t *testing.T) {
-	tb := newTestBot(t)
+	tb := newTestApp(t)
 	start := tb.clk.Now()
 	if c := only(t, tb.command(ann, "/go bot level:first size:9 color:black clock:fischer 30s +20s max 5m")); !strings.Contains(c.text(), "⏱ ⚫ 30 s · ⚪ 30 s") {
 		t.Fatalf("bot game with a clock: %q", c.text())

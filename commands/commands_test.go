@@ -16,7 +16,7 @@ import (
 
 // startGame has ann challenge bob to a 9×9 game with ann black, and bob
 // accept; it returns the board message.
-func startGame(t *testing.T, tb *testBot) call {
+func startGame(t *testing.T, tb *testApp) call {
 	t.Helper()
 	calls := tb.command(ann, "/go challenge opponent:bob size:9 color:black")
 	if len(calls) != 2 || calls[0].Type != discordgo.InteractionResponseDeferredChannelMessageWithSource || calls[1].Op != "edit" {
@@ -34,7 +34,7 @@ func startGame(t *testing.T, tb *testBot) call {
 }
 
 func TestChallengeAcceptAndPlay(t *testing.T) {
-	tb := newTestBot(t)
+	tb := newTestApp(t)
 	board := startGame(t, tb)
 	if len(board.Message.Files) != 1 || !strings.HasSuffix(board.Message.Files[0].Name, ".png") {
 		t.Fatalf("board message has files %v, want one PNG", board.Message.Files)
@@ -82,7 +82,7 @@ func TestChallengeAcceptAndPlay(t *testing.T) {
 }
 
 func TestKoSuicideAndCaptures(t *testing.T) {
-	tb := newTestBot(t)
+	tb := newTestApp(t)
 	startGame(t, tb)
 	// Build a ko at the bottom edge:
 	//   . X O .        row 2
@@ -116,7 +116,7 @@ func TestKoSuicideAndCaptures(t *testing.T) {
 }
 
 func TestPassPassScoringAccept(t *testing.T) {
-	tb := newTestBot(t)
+	tb := newTestApp(t)
 	startGame(t, tb)
 	for _, line := range []struct {
 		u *discordgo.User
@@ -166,7 +166,7 @@ func TestPassPassScoringAccept(t *testing.T) {
 }
 
 func TestScoringResumeAndDeadToggle(t *testing.T) {
-	tb := newTestBot(t)
+	tb := newTestApp(t)
 	startGame(t, tb)
 	only(t, tb.command(ann, "/go play move:E5"))
 	only(t, tb.command(bob, "/go pass"))
@@ -193,7 +193,7 @@ func TestScoringResumeAndDeadToggle(t *testing.T) {
 }
 
 func TestBotGameAnswersByItself(t *testing.T) {
-	tb := newTestBot(t)
+	tb := newTestApp(t)
 	calls := tb.command(ann, "/go bot level:first size:9 color:white")
 	// Black is the bot: it moves first, after a deferral.
 	if len(calls) != 2 || calls[0].Type != discordgo.InteractionResponseDeferredChannelMessageWithSource || calls[1].Op != "edit" {
@@ -239,7 +239,7 @@ func TestBotGameAnswersByItself(t *testing.T) {
 }
 
 func TestUndoBetweenPlayers(t *testing.T) {
-	tb := newTestBot(t)
+	tb := newTestApp(t)
 	startGame(t, tb)
 	only(t, tb.command(ann, "/go play move:E5"))
 	c := only(t, tb.command(ann, "/go undo"))
@@ -275,7 +275,7 @@ func TestUndoBetweenPlayers(t *testing.T) {
 }
 
 func TestChallengeDeclineExpireAndStolenClick(t *testing.T) {
-	tb := newTestBot(t)
+	tb := newTestApp(t)
 	calls := tb.command(ann, "/go challenge opponent:bob size:13")
 	accept, decline := calls[1].buttonID(t, "Accept"), calls[1].buttonID(t, "Decline")
 	wantEphemeral(t, tb.press(cat, accept), "Only <@"+bob.ID+"> can answer")
@@ -316,7 +316,7 @@ func TestChallengeDeclineExpireAndStolenClick(t *testing.T) {
 }
 
 func TestChallengeInThread(t *testing.T) {
-	tb := newTestBot(t)
+	tb := newTestApp(t)
 	calls := tb.command(ann, "/go challenge opponent:bob size:9 color:black thread:true")
 	calls = tb.press(bob, calls[1].buttonID(t, "Accept"))
 	if len(calls) != 3 || calls[0].Op != "thread" || calls[2].Op != "send" {
@@ -334,7 +334,7 @@ func TestChallengeInThread(t *testing.T) {
 }
 
 func TestRacingClicks(t *testing.T) {
-	tb := newTestBot(t)
+	tb := newTestApp(t)
 	startGame(t, tb)
 	g, _ := tb.store.Game(context.Background(), channelID)
 	id := "game/" + g.ID + "/pass/0"
@@ -370,13 +370,13 @@ func TestRacingClicks(t *testing.T) {
 }
 
 func TestPanicIsAnsweredWithAnApology(t *testing.T) {
-	tb := newTestBot(t)
+	tb := newTestApp(t)
 	tb.router.Command("go/help", func(ctx context.Context, r *Request) error { panic("boom") })
 	wantEphemeral(t, tb.command(ann, "/go help"), "Sorry")
 }
 
 func TestAbortAndBoardAndSGF(t *testing.T) {
-	tb := newTestBot(t)
+	tb := newTestApp(t)
 	startGame(t, tb)
 	only(t, tb.command(ann, "/go play move:E5"))
 	c := only(t, tb.command(cat, "/go board"))
@@ -407,7 +407,7 @@ func TestAbortAndBoardAndSGF(t *testing.T) {
 }
 
 func TestAutocomplete(t *testing.T) {
-	tb := newTestBot(t)
+	tb := newTestApp(t)
 	startGame(t, tb)
 	c := only(t, tb.command(ann, "/go play move:E?"))
 	if c.Type != discordgo.InteractionApplicationCommandAutocompleteResult || len(c.Choices) != 9 || c.Choices[0].Name != "E1" {
@@ -427,7 +427,7 @@ func TestAutocomplete(t *testing.T) {
 }
 
 func TestResignNeedsConfirmation(t *testing.T) {
-	tb := newTestBot(t)
+	tb := newTestApp(t)
 	board := startGame(t, tb)
 	c := only(t, tb.press(bob, board.buttonID(t, "Resign")))
 	if !c.Message.Ephemeral {
@@ -440,7 +440,7 @@ func TestResignNeedsConfirmation(t *testing.T) {
 }
 
 func TestScoringTimeout(t *testing.T) {
-	tb := newTestBot(t)
+	tb := newTestApp(t)
 	startGame(t, tb)
 	only(t, tb.command(ann, "/go play move:E5"))
 	only(t, tb.command(bob, "/go pass"))
@@ -469,7 +469,7 @@ func TestScoringTimeout(t *testing.T) {
 // in channelID until free is called, and a second bot game in channel
 // otherChannel whose first move waits behind it.
 type queueBehind struct {
-	*testBot
+	*testApp
 	free func()
 	wg   sync.WaitGroup
 	mu   sync.Mutex
@@ -481,7 +481,7 @@ const otherChannel = "900000000000000003"
 func newQueueBehind(t *testing.T) *queueBehind {
 	release := make(chan struct{})
 	var once sync.Once
-	q := &queueBehind{testBot: newTestBotWith(t, blockingPlayers{release: release}), free: func() { once.Do(func() { close(release) }) }}
+	q := &queueBehind{testApp: newTestAppWith(t, blockingPlayers{release: release}), free: func() { once.Do(func() { close(release) }) }}
 	t.Cleanup(func() { q.free(); q.wg.Wait() })
 	q.opts.BotWorkers = 1
 	q.start(channelID)

@@ -48,12 +48,12 @@ const (
 
 // RunConsole is a terminal session with the real commands layer: it reads
 // slash commands as text ("/go bot level:easy size:9", "/go play move:E5"),
-// turns each into the interaction Discord would send, hands it to Bot.Handle
-// and prints what the bot answers through a Discord that writes to Out,
+// turns each into the interaction Discord would send, hands it to App.Handle
+// and prints what gobot answers through a Discord that writes to Out,
 // drawing each board as text and saving its PNG in BoardDir. "/press N"
 // presses the N-th button of the last message, "/as NAME" switches user,
 // and an option value ending in "?" asks for autocomplete suggestions.
-// While it runs, so does the real bot's background work (Bot.Run: losses on
+// While it runs, so does the App's background work (App.Run: losses on
 // time, reminders, scoring deadlines, challenge expiry, owed bot moves),
 // which prints its announcements as they happen; /quit, EOF and ctx stop it
 // before RunConsole returns.

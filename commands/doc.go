@@ -1,13 +1,17 @@
 // Package commands is the Discord side of gobot: the /go slash command and
 // its buttons, the scoring-phase flow, the HTTP interactions endpoint and the
-// REST adapter the bot answers through (REST, over a *discordgo.Session, whose
+// REST adapter gobot answers through (REST, over a *discordgo.Session, whose
 // rate limiter keeps Discord's per-route buckets and global limit).
 //
-// Words: here Bot is the Discord application (the handlers and their
-// state); the AI opponents are Players and their levels Level, which the
-// bots package provides; "engine" is the rules package.
+// Words: App is gobot's Discord application (the handlers and their
+// state). A "bot" is an AI opponent and nothing else: the bots package
+// provides them, this package reaches them through Players, and a player's
+// level name is storage.Player.Level. "engine" is the rules package
+// (engine and its sub-packages); an external program that speaks GTP is a
+// "GTP program". Discord's own words keep their meaning: a bot token, a
+// bot account.
 //
-// One entry point, Bot.Handle, takes every interaction (from the gateway, the
+// One entry point, App.Handle, takes every interaction (from the gateway, the
 // HTTP endpoint or the console), and a Router dispatches it by command and
 // subcommand name or by a component's custom ID, written as a path such as
 // "game/<id>/pass/<move>". Handlers return errors; one place turns them into
@@ -36,12 +40,12 @@
 // cmd/gobot, the only package that imports discordgo. It never logs the bot
 // token.
 //
-// Three front doors lead to Bot.Handle: the gateway (cmd/gobot passes each
+// Three front doors lead to App.Handle: the gateway (cmd/gobot passes each
 // INTERACTION_CREATE), HTTPHandler (GOBOT_MODE=http, on InteractionsPath:
 // Ed25519 signatures checked on the headers first, a bounded number of
 // pooled body reads, PING, answers within Discord's 3 seconds, a replayed
 // interaction answered with its first answer) and RunConsole (a terminal that
-// types the same commands). Bot.Run does the background work: expired
+// types the same commands). App.Run does the background work: expired
 // challenges, the workers that make owed bot moves, and the clocks.
 //
 // Several gobot processes may share one store (PostgreSQL) and each serve

@@ -156,7 +156,7 @@ type env struct {
 	gateway bool // interactions arrive as from the gateway, answered by REST callbacks
 
 	store   *storage.Store
-	bot     *commands.Bot
+	app     *commands.App
 	srv     *httptest.Server
 	stopRun context.CancelFunc
 	runDone chan struct{}
@@ -169,7 +169,7 @@ func newEnv(t testing.TB) *env {
 
 // newEnvMode starts an env in "http" mode (signed POSTs to the interactions
 // endpoint, answered in the HTTP response) or "gateway" mode (interactions
-// handed to Bot.Handle as the gateway session does, answered through
+// handed to App.Handle as the gateway session does, answered through
 // POST /interactions/{id}/{token}/callback).
 func newEnvMode(t testing.TB, mode string) *env {
 	t.Helper()
@@ -210,7 +210,7 @@ func (e *env) deliver(payload []byte) {
 		e.t.Errorf("discordgo cannot read the interaction: %v", err)
 		return
 	}
-	e.bot.Handle(context.Background(), &it)
+	e.app.Handle(context.Background(), &it)
 }
 
 // alive checks that the bot still answers: a PING over HTTP, /go help
@@ -279,7 +279,7 @@ func (e *env) start() {
 		e.t.Fatalf("storage.Open: %v", err)
 	}
 	scan := &scanSignal{Store: store, scanned: make(chan struct{})}
-	bot, err := commands.New(commands.Options{
+	app, err := commands.New(commands.Options{
 		AppID:      e.d.AppID,
 		GuildID:    e.d.GuildID,
 		Discord:    commands.NewREST(e.d.URL, e.d.Token, nil),
@@ -296,17 +296,17 @@ func (e *env) start() {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	if err := bot.Register(ctx); err != nil {
+	if err := app.Register(ctx); err != nil {
 		e.t.Fatalf("Register: %v", err)
 	}
-	e.store, e.bot = store, bot
-	e.srv = httptest.NewServer(bot.HTTPHandler(e.d.Signer.Public))
+	e.store, e.app = store, app
+	e.srv = httptest.NewServer(app.HTTPHandler(e.d.Signer.Public))
 	e.d.Endpoint = e.srv.URL
 	runCtx, stopRun := context.WithCancel(context.Background())
 	e.stopRun, e.runDone = stopRun, make(chan struct{})
 	go func() {
 		defer close(e.runDone)
-		bot.Run(runCtx)
+		app.Run(runCtx)
 	}()
 	// Run sets the bot-move workers going and sweeps the active games
 	// (expired scoring phases) at once; the tests start from a bot that
@@ -350,19 +350,19 @@ func (e *env) stop() {
 // returns Shutdown's error (context.DeadlineExceeded when work had to be
 // cancelled).
 func (e *env) stopWithin(grace time.Duration) error {
-	if e.bot == nil {
+	if e.app == nil {
 		return nil
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), grace)
 	defer cancel()
 	e.srv.Close()
-	err := e.bot.Shutdown(ctx)
+	err := e.app.Shutdown(ctx)
 	e.stopRun()
 	<-e.runDone
 	if err := e.store.Close(); err != nil {
 		e.t.Errorf("store.Close: %v", err)
 	}
-	e.bot, e.store = nil, nil
+	e.app, e.store = nil, nil
 	return err
 }
 

@@ -17,7 +17,7 @@ import (
 )
 
 // routes registers every handler.
-func (b *Bot) routes() *Router {
+func (b *App) routes() *Router {
 	rt := NewRouter()
 	rt.Command("go/challenge", b.cmdChallenge)
 	rt.Command("go/bot", b.cmdBot)
@@ -66,7 +66,7 @@ func (b *Bot) routes() *Router {
 type gameHandler func(ctx context.Context, r *Request, g *storage.Game) error
 
 // onGame is a command handler for the channel's active game (see loadGame).
-func (b *Bot) onGame(h gameHandler) HandlerFunc {
+func (b *App) onGame(h gameHandler) HandlerFunc {
 	return func(ctx context.Context, r *Request) error {
 		g, err := b.loadGame(ctx, r.Interaction.ChannelID)
 		if err != nil {
@@ -78,7 +78,7 @@ func (b *Bot) onGame(h gameHandler) HandlerFunc {
 
 // onBoard is a button handler for the game of the newest board (see
 // buttonGame).
-func (b *Bot) onBoard(h gameHandler) HandlerFunc {
+func (b *App) onBoard(h gameHandler) HandlerFunc {
 	return func(ctx context.Context, r *Request) error {
 		g, err := b.buttonGame(ctx, r)
 		if err != nil {
@@ -92,7 +92,7 @@ func (b *Bot) onBoard(h gameHandler) HandlerFunc {
 // read is set aside the first time it is read (see quarantine): the error
 // is then ErrQuarantined, with the notice for the channel, and the channel
 // is free.
-func (b *Bot) loadGame(ctx context.Context, channelID string) (*storage.Game, error) {
+func (b *App) loadGame(ctx context.Context, channelID string) (*storage.Game, error) {
 	g, err := b.opts.Store.Game(ctx, channelID)
 	switch {
 	case errors.Is(err, storage.ErrNotFound):
@@ -114,7 +114,7 @@ const quarantineNotice = "⚠️ The game in this channel could not be read: its
 // (storage keeps it for `gobot doctor`), so that the channel is free again.
 // The caller that wins logs it, once, and gets ErrQuarantined to tell the
 // players; one that finds it already done gets ErrNoGame.
-func (b *Bot) quarantine(ctx context.Context, channelID string, cause error) error {
+func (b *App) quarantine(ctx context.Context, channelID string, cause error) error {
 	err := b.opts.Store.QuarantineGame(ctx, channelID)
 	switch {
 	case errors.Is(err, storage.ErrNotFound):
@@ -128,14 +128,14 @@ func (b *Bot) quarantine(ctx context.Context, channelID string, cause error) err
 
 // setAside is quarantine outside an interaction (a start-up scan, a bot
 // move in the background): the notice is posted in the channel.
-func (b *Bot) setAside(ctx context.Context, channelID string) {
+func (b *App) setAside(ctx context.Context, channelID string) {
 	if _, err := b.loadGame(ctx, channelID); errors.Is(err, ErrQuarantined) {
 		b.tellSetAside(ctx, channelID)
 	}
 }
 
 // tellSetAside posts quarantineNotice in a channel.
-func (b *Bot) tellSetAside(ctx context.Context, channelID string) {
+func (b *App) tellSetAside(ctx context.Context, channelID string) {
 	if _, err := b.opts.Discord.SendMessage(ctx, channelID, &Message{Content: quarantineNotice, AllowedMentions: noMentions()}); err != nil {
 		b.log.Warn("could not tell the channel its game was set aside", "channel", channelID, "err", err)
 	}
@@ -143,7 +143,7 @@ func (b *Bot) tellSetAside(ctx context.Context, channelID string) {
 
 // buttonGame loads the game a button belongs to and checks that the button
 // is from the newest board: same game, same move number.
-func (b *Bot) buttonGame(ctx context.Context, r *Request) (*storage.Game, error) {
+func (b *App) buttonGame(ctx context.Context, r *Request) (*storage.Game, error) {
 	g, err := b.loadGame(ctx, r.Interaction.ChannelID)
 	if errors.Is(err, ErrNoGame) {
 		return nil, userErr(ErrStale, "That game has ended; this button no longer does anything.")
@@ -198,7 +198,7 @@ func userPlayer(u *discordgo.User) storage.Player {
 	return storage.Player{UserID: u.ID, Name: name}
 }
 
-func (b *Bot) cmdPlay(ctx context.Context, r *Request, g *storage.Game) error {
+func (b *App) cmdPlay(ctx context.Context, r *Request, g *storage.Game) error {
 	text, _ := r.String("move")
 	c, err := canMove(g, r.User)
 	if err != nil {
@@ -211,7 +211,7 @@ func (b *Bot) cmdPlay(ctx context.Context, r *Request, g *storage.Game) error {
 	return b.move(ctx, r, g, m)
 }
 
-func (b *Bot) pass(ctx context.Context, r *Request, g *storage.Game) error {
+func (b *App) pass(ctx context.Context, r *Request, g *storage.Game) error {
 	c, err := canMove(g, r.User)
 	if err != nil {
 		return err
@@ -219,7 +219,7 @@ func (b *Bot) pass(ctx context.Context, r *Request, g *storage.Game) error {
 	return b.move(ctx, r, g, engine.PassMove(c))
 }
 
-func (b *Bot) resign(ctx context.Context, r *Request, g *storage.Game) error {
+func (b *App) resign(ctx context.Context, r *Request, g *storage.Game) error {
 	c, err := playerColor(g, r.User)
 	if err != nil {
 		return err
@@ -231,7 +231,7 @@ func (b *Bot) resign(ctx context.Context, r *Request, g *storage.Game) error {
 }
 
 // btnResign asks for confirmation: a misclick must not end a game.
-func (b *Bot) btnResign(ctx context.Context, r *Request, g *storage.Game) error {
+func (b *App) btnResign(ctx context.Context, r *Request, g *storage.Game) error {
 	if _, err := playerColor(g, r.User); err != nil {
 		return err
 	}
@@ -246,7 +246,7 @@ func (b *Bot) btnResign(ctx context.Context, r *Request, g *storage.Game) error 
 
 // move plays a player's move, commits it and answers with the new state,
 // after the bot's reply when a bot is to move next.
-func (b *Bot) move(ctx context.Context, r *Request, g *storage.Game, m engine.Move) error {
+func (b *App) move(ctx context.Context, r *Request, g *storage.Game, m engine.Move) error {
 	unposted := ""
 	if last, ok := g.Game.LastMove(); ok && g.Unposted {
 		// The bot moved in the background and its board could not be
@@ -294,7 +294,7 @@ func followupOf(it *discordgo.Interaction, at time.Time) *storage.Followup {
 // they have not, the move does not count: the game is lost on time (unless
 // the scheduler, or another process, is ending it already) and the error
 // says so.
-func (b *Bot) inTime(ctx context.Context, g *storage.Game, now time.Time) error {
+func (b *App) inTime(ctx context.Context, g *storage.Game, now time.Time) error {
 	if !g.Clock.Flagged(now) {
 		return nil
 	}
@@ -308,7 +308,7 @@ func (b *Bot) inTime(ctx context.Context, g *storage.Game, now time.Time) error 
 // apply plays m on g and commits it: the archive when the game has a
 // result, the scoring phase after two passes, an update otherwise. Nothing
 // is written when the move is refused or the game changed in the meantime.
-func (b *Bot) apply(ctx context.Context, g *storage.Game, m engine.Move) (string, error) {
+func (b *App) apply(ctx context.Context, g *storage.Game, m engine.Move) (string, error) {
 	now := b.now()
 	if err := b.inTime(ctx, g, now); err != nil {
 		return "", err
@@ -385,7 +385,7 @@ func moveError(err error, m engine.Move, g *storage.Game) error {
 // update writes g, checking its version, with its clock brought in line
 // with the game (syncClock); the scheduler then looks at the deadlines
 // again.
-func (b *Bot) update(ctx context.Context, g *storage.Game) error {
+func (b *App) update(ctx context.Context, g *storage.Game) error {
 	b.syncClock(ctx, g)
 	if err := b.opts.Store.UpdateGame(ctx, g); err != nil {
 		return writeError(err)
@@ -407,13 +407,13 @@ func writeError(err error) error {
 }
 
 // finish archives a game with a result, with its SGF record.
-func (b *Bot) finish(ctx context.Context, g *storage.Game) error {
+func (b *App) finish(ctx context.Context, g *storage.Game) error {
 	return b.archive(ctx, g, false)
 }
 
 // archive archives a game with a result, with its SGF record; an annulled
 // game is recorded but never counted.
-func (b *Bot) archive(ctx context.Context, g *storage.Game, annulled bool) error {
+func (b *App) archive(ctx context.Context, g *storage.Game, annulled bool) error {
 	res, _ := g.Game.Result()
 	var dead []engine.Point
 	if g.Scoring != nil {
@@ -475,7 +475,7 @@ func botToMove(g *storage.Game) bool { return g.BotToMove() }
 // answer replies with the game's state after a change. When a bot is to
 // move (the change queued its move), it defers the reply and waits for a
 // worker to make the move first (see awaitBot).
-func (b *Bot) answer(ctx context.Context, r *Request, g *storage.Game, note string) error {
+func (b *App) answer(ctx context.Context, r *Request, g *storage.Game, note string) error {
 	if botToMove(g) {
 		if err := r.Defer(ctx, false); err != nil {
 			return err
@@ -508,7 +508,7 @@ const replyTimeout = 5 * time.Second
 // that did not happen. When ctx has ended (shutdown), the answer goes out
 // with a fresh short deadline so the "thinking…" message does not stay for
 // ever; the move is made after the restart.
-func (b *Bot) answerBotFailure(ctx context.Context, r *Request, g *storage.Game, note string, moveErr error) error {
+func (b *App) answerBotFailure(ctx context.Context, r *Request, g *storage.Game, note string, moveErr error) error {
 	shutdown := ctx.Err() != nil || errors.Is(moveErr, errRestarting)
 	if ctx.Err() != nil {
 		var cancel context.CancelFunc
@@ -546,9 +546,9 @@ func (b *Bot) answerBotFailure(ctx context.Context, r *Request, g *storage.Game,
 // botMove asks the bot to move in g and commits its move (see apply). A
 // bot must return a legal move: an illegal one is logged and replaced by a
 // pass, which keeps the game going.
-func (b *Bot) botMove(ctx context.Context, g *storage.Game) (string, error) {
+func (b *App) botMove(ctx context.Context, g *storage.Game) (string, error) {
 	c := g.Game.ToPlay()
-	level := g.Player(c).Bot
+	level := g.Player(c).Level
 	mctx, cancel := context.WithTimeout(ctx, botMoveTimeout)
 	m, err := b.opts.Players.GenMove(mctx, level, g.Game.Clone())
 	cancel()
@@ -572,7 +572,7 @@ const tokenLifetime = 14 * time.Minute
 // user-install private channel, where the bot is no member and Discord
 // answers a channel post with 403), else in the channel if the bot may
 // post there.
-func (b *Bot) postBoard(ctx context.Context, g *storage.Game, m *Message) error {
+func (b *App) postBoard(ctx context.Context, g *storage.Game, m *Message) error {
 	f := g.Followup
 	if f != nil && b.now().Sub(f.At) < tokenLifetime {
 		it := &discordgo.Interaction{ID: f.InteractionID, AppID: f.AppID, Token: f.Token, ChannelID: g.ChannelID}
@@ -592,7 +592,7 @@ func (b *Bot) postBoard(ctx context.Context, g *storage.Game, m *Message) error 
 // postBotMove posts the board after a bot move no handler answered with
 // (see postBoard). When it cannot be posted, the game is marked Unposted
 // and the next move's answer says what the bot played.
-func (b *Bot) postBotMove(ctx context.Context, g *storage.Game, note string) {
+func (b *App) postBotMove(ctx context.Context, g *storage.Game, note string) {
 	m, err := stateMessage(ctx, g, b.now(), note)
 	if err == nil {
 		err = b.postBoard(ctx, g, m)
@@ -621,7 +621,7 @@ func stateMessage(ctx context.Context, g *storage.Game, now time.Time, note stri
 	return boardMessage(g, now, note)
 }
 
-func (b *Bot) cmdBoard(ctx context.Context, r *Request, g *storage.Game) error {
+func (b *App) cmdBoard(ctx context.Context, r *Request, g *storage.Game) error {
 	if botToMove(g) {
 		// The bot's move is owed (queued, or failed once and waiting to
 		// be tried again): wait for it, then show the board.
@@ -635,7 +635,7 @@ func (b *Bot) cmdBoard(ctx context.Context, r *Request, g *storage.Game) error {
 }
 
 // activeSGF attaches the record of the game in play in this channel.
-func (b *Bot) activeSGF(ctx context.Context, r *Request, g *storage.Game) error {
+func (b *App) activeSGF(ctx context.Context, r *Request, g *storage.Game) error {
 	var dead []engine.Point
 	if g.Scoring != nil {
 		dead = g.Scoring.Dead
@@ -689,7 +689,7 @@ func gameGIF(g *storage.Game, dead []engine.Point) (File, error) {
 		Description: fmt.Sprintf("Animated replay of %s, %d moves.", title(g), g.Game.MoveCount()), Data: buf.Bytes()}, nil
 }
 
-func (b *Bot) cmdAbort(ctx context.Context, r *Request, g *storage.Game) error {
+func (b *App) cmdAbort(ctx context.Context, r *Request, g *storage.Game) error {
 	if m := r.Interaction.Member; m != nil && r.Interaction.GuildID != "" {
 		if m.Permissions&discordgo.PermissionManageMessages == 0 {
 			return ErrForbidden
@@ -713,7 +713,7 @@ func (b *Bot) cmdAbort(ctx context.Context, r *Request, g *storage.Game) error {
 }
 
 // completePlay suggests legal points that start with what was typed.
-func (b *Bot) completePlay(ctx context.Context, r *Request) error {
+func (b *App) completePlay(ctx context.Context, r *Request) error {
 	_, typed := r.Focused()
 	g, err := b.opts.Store.Game(ctx, r.Interaction.ChannelID)
 	if err != nil || g.Game.Over() || g.Scoring != nil {

@@ -23,7 +23,7 @@ import (
 // what Discord accepts.
 func TestLongInputNotEchoed(t *testing.T) {
 	long := "Q" + strings.Repeat("x", 200<<10)
-	tb := newTestBot(t)
+	tb := newTestApp(t)
 	tb.command(ann, "/go bot level:first size:9")
 	str := func(name, v string) *discordgo.ApplicationCommandInteractionDataOption {
 		return &discordgo.ApplicationCommandInteractionDataOption{Name: name, Type: discordgo.ApplicationCommandOptionString, Value: v}
@@ -62,8 +62,8 @@ func TestLongInputNotEchoed(t *testing.T) {
 }
 
 // httpBot is a test bot behind its HTTP endpoint with a fresh key pair.
-func httpBot(t *testing.T) (*testBot, http.Handler, ed25519.PrivateKey) {
-	tb := newTestBot(t)
+func httpBot(t *testing.T) (*testApp, http.Handler, ed25519.PrivateKey) {
+	tb := newTestApp(t)
 	pub, priv, err := ed25519.GenerateKey(rand.Reader)
 	if err != nil {
 		t.Fatal(err)

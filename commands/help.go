@@ -79,7 +79,7 @@ func helpText(levels []Level, challengeTTL, scoringTTL time.Duration, defaultClo
 	}}
 }
 
-func (b *Bot) cmdHelp(ctx context.Context, r *Request) error {
+func (b *App) cmdHelp(ctx context.Context, r *Request) error {
 	return r.Reply(ctx, &Message{Embeds: helpText(b.opts.Players.Levels(), b.opts.ChallengeTTL, b.opts.ScoringTTL, *b.opts.DefaultClock), Ephemeral: true})
 }
 

@@ -131,10 +131,10 @@ func (c call) buttonID(t *testing.T, label string) string {
 	return ""
 }
 
-// testBot is a bot with a real store in a temporary directory, the
+// testApp is a bot with a real store in a temporary directory, the
 // recorder as Discord, and a clock the test moves.
-type testBot struct {
-	*Bot
+type testApp struct {
+	*App
 	t     testing.TB
 	rec   *recorder
 	store *storage.Store
@@ -143,22 +143,22 @@ type testBot struct {
 	mu    sync.Mutex
 }
 
-func newTestBot(t testing.TB) *testBot {
+func newTestApp(t testing.TB) *testApp {
 	t.Helper()
-	return newTestBotWith(t, testPlayers{})
+	return newTestAppWith(t, testPlayers{})
 }
 
-func newTestBotWith(t testing.TB, players Players) *testBot {
+func newTestAppWith(t testing.TB, players Players) *testApp {
 	t.Helper()
-	return newTestBotStore(t, players, func(s *storage.Store) Store { return s })
+	return newTestAppStore(t, players, func(s *storage.Store) Store { return s })
 }
 
-// newTestBotStore is newTestBotWith with the bot's store wrapped by wrap
+// newTestAppStore is newTestAppWith with the bot's store wrapped by wrap
 // (to make it fail, or slow, at a chosen moment). The store and the bot
 // share the test's clock.
-func newTestBotStore(t testing.TB, players Players, wrap func(*storage.Store) Store) *testBot {
+func newTestAppStore(t testing.TB, players Players, wrap func(*storage.Store) Store) *testApp {
 	t.Helper()
-	tb := &testBot{t: t, rec: &recorder{}, clk: discordtest.NewClock(time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC))}
+	tb := &testApp{t: t, rec: &recorder{}, clk: discordtest.NewClock(time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC))}
 	store, err := storage.Open(filepath.Join(t.TempDir(), "test.db"), storage.Options{Now: tb.clk.Now})
 	if err != nil {
 		t.Fatal(err)
@@ -172,7 +172,7 @@ func newTestBotStore(t testing.TB, players Players, wrap func(*storage.Store) St
 	if err != nil {
 		t.Fatal(err)
 	}
-	tb.Bot = b
+	tb.App = b
 	t.Cleanup(func() { b.Shutdown(context.Background()) })
 	return tb
 }
@@ -190,7 +190,7 @@ var (
 )
 
 // interaction builds an interaction from u in the test channel.
-func (tb *testBot) interaction(u *discordgo.User, channel string) *discordgo.Interaction {
+func (tb *testApp) interaction(u *discordgo.User, channel string) *discordgo.Interaction {
 	tb.mu.Lock()
 	tb.seq++
 	seq := tb.seq
@@ -203,12 +203,12 @@ func (tb *testBot) interaction(u *discordgo.User, channel string) *discordgo.Int
 }
 
 // command sends "/go sub opt:value..." as u and returns what the bot sent.
-func (tb *testBot) command(u *discordgo.User, line string) []call {
+func (tb *testApp) command(u *discordgo.User, line string) []call {
 	tb.t.Helper()
 	return tb.commandIn(u, channelID, line)
 }
 
-func (tb *testBot) commandIn(u *discordgo.User, channel, line string) []call {
+func (tb *testApp) commandIn(u *discordgo.User, channel, line string) []call {
 	tb.t.Helper()
 	data, focused, err := parseSlash(line, Definitions(testPlayers{}.Levels()), nil)
 	if err != nil {
@@ -234,7 +234,7 @@ func (tb *testBot) commandIn(u *discordgo.User, channel, line string) []call {
 }
 
 // press presses a button as u.
-func (tb *testBot) press(u *discordgo.User, customID string) []call {
+func (tb *testApp) press(u *discordgo.User, customID string) []call {
 	tb.t.Helper()
 	it := tb.interaction(u, channelID)
 	it.Type = discordgo.InteractionMessageComponent
@@ -292,4 +292,4 @@ func wantEphemeral(t *testing.T, calls []call, want string) {
 }
 
 // waitIdle waits until no work is in flight (work started before the call).
-func (b *Bot) waitIdle() { b.inflight.Wait() }
+func (b *App) waitIdle() { b.inflight.Wait() }

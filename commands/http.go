@@ -67,7 +67,7 @@ const (
 // Discord reads files only from REST uploads. An interaction is handled
 // once: a signed copy replayed within the timestamp window gets the first
 // copy's answer and changes nothing.
-func (b *Bot) HTTPHandler(publicKey ed25519.PublicKey) http.Handler {
+func (b *App) HTTPHandler(publicKey ed25519.PublicKey) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 		if req.Method != http.MethodPost {
 			w.Header().Set("Allow", http.MethodPost)
@@ -123,7 +123,7 @@ func (b *Bot) HTTPHandler(publicKey ed25519.PublicKey) http.Handler {
 
 // serveInteraction handles one verified interaction and writes its initial
 // response; it returns what it wrote, for replays.
-func (b *Bot) serveInteraction(ctx context.Context, it *discordgo.Interaction, w http.ResponseWriter) (int, []byte) {
+func (b *App) serveInteraction(ctx context.Context, it *discordgo.Interaction, w http.ResponseWriter) (int, []byte) {
 	ex := &exchange{ch: make(chan *Response, 1), flushed: make(chan struct{})}
 	if !b.spawn(func(ctx context.Context) { b.handle(ctx, it, ex.initial) }) {
 		body := []byte("shutting down\n")
@@ -162,7 +162,7 @@ func (b *Bot) serveInteraction(ctx context.Context, it *discordgo.Interaction, w
 // slot frees within slotWait, 413 for a body over maxBody, 400 when the
 // body cannot be read within bodyReadTimeout. The buffer grows with what
 // arrives, never past maxBody, so a slow client costs what it has sent.
-func (b *Bot) readBody(w http.ResponseWriter, req *http.Request, ts string) (*bodyBuffer, int) {
+func (b *App) readBody(w http.ResponseWriter, req *http.Request, ts string) (*bodyBuffer, int) {
 	lane := b.largeReads
 	if req.ContentLength >= 0 && req.ContentLength <= smallBody {
 		lane = b.smallReads

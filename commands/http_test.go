@@ -43,7 +43,7 @@ func postSigned(t *testing.T, h http.Handler, header http.Header, body []byte) *
 }
 
 func TestHTTPSignatures(t *testing.T) {
-	tb := newTestBot(t)
+	tb := newTestApp(t)
 	pub, priv, err := ed25519.GenerateKey(rand.Reader)
 	if err != nil {
 		t.Fatal(err)
@@ -84,7 +84,7 @@ func TestHTTPSignatures(t *testing.T) {
 }
 
 func TestHTTPCommandAndFiles(t *testing.T) {
-	tb := newTestBot(t)
+	tb := newTestApp(t)
 	tb.deferAfter = time.Hour // answers here never depend on the machine's speed
 	pub, priv, _ := ed25519.GenerateKey(rand.Reader)
 	h := tb.HTTPHandler(pub)
@@ -236,7 +236,7 @@ func TestHTTPDefersSlowHandlers(t *testing.T) {
 	var once sync.Once
 	free := func() { once.Do(func() { close(release) }) }
 	defer free() // also when the test fails early: the handler must end
-	tb := newTestBotWith(t, blockingPlayers{release: release})
+	tb := newTestAppWith(t, blockingPlayers{release: release})
 	tb.deferAfter = time.Millisecond
 	pub, priv, _ := ed25519.GenerateKey(rand.Reader)
 	h := tb.HTTPHandler(pub)

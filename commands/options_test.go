@@ -131,7 +131,7 @@ func TestDefinitions(t *testing.T) {
 		t.Errorf("subcommands %v, want %s", subs, want)
 	}
 	// Every subcommand has a handler.
-	tb := newTestBot(t)
+	tb := newTestApp(t)
 	for _, s := range subs {
 		if _, ok := tb.router.commands["go/"+s]; !ok {
 			t.Errorf("no handler for /go %s", s)

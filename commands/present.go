@@ -33,7 +33,7 @@ func stoneEmoji(c engine.Color) string {
 // level for bots.
 func mention(p storage.Player) string {
 	if p.IsBot() {
-		return "gobot (" + p.Bot + ")"
+		return "gobot (" + p.Level + ")"
 	}
 	if p.UserID != "" {
 		return "<@" + p.UserID + ">"
@@ -44,7 +44,7 @@ func mention(p storage.Player) string {
 // plainName names a player without a mention (titles, alt text, SGF).
 func plainName(p storage.Player) string {
 	if p.IsBot() {
-		return "gobot " + p.Bot
+		return "gobot " + p.Level
 	}
 	if p.Name != "" {
 		return p.Name

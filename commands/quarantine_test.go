@@ -37,7 +37,7 @@ func (l *syncLog) String() string {
 // with mutate, and starts a new bot on the same file (without Run, so that
 // the first read of the record is the next interaction's). It returns the
 // new bot's log.
-func damage(t *testing.T, tb *testBot, channel string, mutate func([]byte) []byte) *syncLog {
+func damage(t *testing.T, tb *testApp, channel string, mutate func([]byte) []byte) *syncLog {
 	t.Helper()
 	tb.Shutdown(context.Background())
 	path := tb.store.Path()
@@ -68,7 +68,7 @@ func damage(t *testing.T, tb *testBot, channel string, mutate func([]byte) []byt
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { b.Shutdown(context.Background()) })
-	tb.Bot, tb.store = b, store
+	tb.App, tb.store = b, store
 	return log
 }
 
@@ -105,7 +105,7 @@ func TestCorruptGameQuarantined(t *testing.T) {
 		{"half record, board", func(*testing.T) func([]byte) []byte { return halfRecord }, "/go board"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			tb := newTestBot(t)
+			tb := newTestApp(t)
 			tb.command(ann, "/go bot level:first size:9")
 			tb.command(ann, "/go play move:D4")
 			tb.command(ann, "/go play move:G7")
@@ -134,7 +134,7 @@ func TestCorruptGameQuarantined(t *testing.T) {
 // TestCorruptGameQuarantinedAtStart: Run's first look at the active games
 // sets a damaged record aside and tells the channel.
 func TestCorruptGameQuarantinedAtStart(t *testing.T) {
-	tb := newTestBot(t)
+	tb := newTestApp(t)
 	tb.command(ann, "/go bot level:first size:9")
 	tb.command(ann, "/go play move:D4")
 	log := damage(t, tb, channelID, halfRecord)
@@ -168,7 +168,7 @@ var _ = io.Discard
 // damaged record (its deadline came) sets it aside and tells the channel,
 // instead of failing on it at every pass.
 func TestCorruptGameQuarantinedWhenDue(t *testing.T) {
-	tb := newTestBot(t)
+	tb := newTestApp(t)
 	tb.command(ann, "/go bot level:first size:9")
 	tb.command(ann, "/go play move:D4")
 	damage(t, tb, channelID, halfRecord)

@@ -23,7 +23,8 @@ import (
 // Game reviews (/go review), the review in SGF (/go sgf review:true) and
 // score estimates (/go estimate).
 
-// Reviewer is what /go review and /go estimate need from the engines. Both
+// Reviewer is what /go review and /go estimate need from the bots (a review.Evaluator: the
+// built-in search or a GTP program). Both
 // wait for a search slot in the same queue as bot moves, calling onQueued
 // (when not nil) with their place in it, and return when ctx ends.
 type Reviewer interface {
@@ -42,8 +43,8 @@ type localReviewer struct {
 }
 
 // NewLocalReviewer returns a Reviewer that judges positions with ev, one
-// review or estimate at a time (a queue of 8 more). A Bot whose Players
-// cannot review uses one with the built-in engine (review.MCTS).
+// review or estimate at a time (a queue of 8 more). An App whose Players
+// cannot review uses one with the built-in search (review.MCTS).
 func NewLocalReviewer(ev review.Evaluator) Reviewer {
 	return &localReviewer{l: bots.NewLimiter(1, 8), ev: ev}
 }
@@ -80,9 +81,9 @@ func newReviews() *reviews { return &reviews{} }
 
 // cmdReview reviews a finished game (game:, or the last one finished
 // here): from the archive when it was reviewed before, else with the
-// engine, showing the queue and the progress on the way. A game without
+// Reviewer, showing the queue and the progress on the way. A game without
 // moves is refused: there is nothing to judge.
-func (b *Bot) cmdReview(ctx context.Context, r *Request) error {
+func (b *App) cmdReview(ctx context.Context, r *Request) error {
 	a, err := b.finishedGameOption(ctx, r)
 	if err != nil {
 		return err
@@ -156,7 +157,7 @@ func progressText(done, total int) string {
 
 // storedReview returns the archived review of a game, or nil when it has
 // none that this build reads.
-func (b *Bot) storedReview(ctx context.Context, id string) *review.Review {
+func (b *App) storedReview(ctx context.Context, id string) *review.Review {
 	data, err := b.opts.Store.GameReview(ctx, id)
 	if err != nil {
 		if !errors.Is(err, storage.ErrNotFound) {
@@ -189,7 +190,7 @@ func archivedEngineGame(a *storage.Archived) (*engine.Game, error) {
 // postReview shows a review: in a new thread where the bot may start one
 // (a summary with the graph, then each player's mistakes), otherwise in
 // one message with every picture.
-func (b *Bot) postReview(ctx context.Context, r *Request, a *storage.Archived, g *engine.Game, rv *review.Review) error {
+func (b *App) postReview(ctx context.Context, r *Request, a *storage.Archived, g *engine.Game, rv *review.Review) error {
 	head := fmt.Sprintf("Review of %s, %d×%d, %s, %d moves", archivedTitle(a), a.Size, a.Size, a.Result, len(rv.Moves))
 	graph, err := reviewGraph(a, rv)
 	if err != nil {
@@ -383,7 +384,7 @@ func reviewedSGF(a *storage.Archived, rv *review.Review) ([]byte, error) {
 // when none is being played here, of a finished game) with its ownership
 // board. Spectators may ask at any time; players only in unrated games and
 // after the game.
-func (b *Bot) cmdEstimate(ctx context.Context, r *Request) error {
+func (b *App) cmdEstimate(ctx context.Context, r *Request) error {
 	if _, named := r.String(gameOption); !named {
 		g, err := b.loadGame(ctx, r.Interaction.ChannelID)
 		if err == nil {
@@ -422,7 +423,7 @@ func (b *Bot) cmdEstimate(ctx context.Context, r *Request) error {
 // counted answers /go estimate for a game decided by counting with the
 // count itself: the result and who owns each point, with the dead stones
 // the players agreed on crossed out.
-func (b *Bot) counted(ctx context.Context, r *Request, g *engine.Game, sc engine.Score, dead int, what string) error {
+func (b *App) counted(ctx context.Context, r *Request, g *engine.Game, sc engine.Score, dead int, what string) error {
 	if err := r.Defer(ctx, false); err != nil {
 		return err
 	}
@@ -454,7 +455,7 @@ func (b *Bot) counted(ctx context.Context, r *Request, g *engine.Game, sc engine
 
 // estimate answers with the score estimate of g's position and its
 // ownership board.
-func (b *Bot) estimate(ctx context.Context, r *Request, g *engine.Game, what string, private bool) error {
+func (b *App) estimate(ctx context.Context, r *Request, g *engine.Game, what string, private bool) error {
 	if err := r.Defer(ctx, private); err != nil {
 		return err
 	}

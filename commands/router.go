@@ -10,7 +10,7 @@ import (
 )
 
 // HandlerFunc handles one interaction. It answers through r and returns an
-// error when it did not do what was asked; the Bot turns that error into an
+// error when it did not do what was asked; the App turns that error into an
 // ephemeral reply.
 type HandlerFunc func(ctx context.Context, r *Request) error
 

@@ -50,7 +50,7 @@ func phase(ctx context.Context, g *storage.Game) (*engine.ScoringPhase, error) {
 // returns the stones the estimate left alive without being sure of them.
 // The proposal comes from the estimate alone: g.Scoring is set only after,
 // so no marking (an empty one included) can stand in for it.
-func (b *Bot) startScoring(ctx context.Context, g *storage.Game) []engine.Point {
+func (b *App) startScoring(ctx context.Context, g *storage.Game) []engine.Point {
 	ph, err := estimatePhase(ctx, g)
 	g.Scoring = &storage.ScoringState{Accepted: map[engine.Color]bool{}, Deadline: b.now().Add(b.opts.ScoringTTL)}
 	if err != nil {
@@ -274,7 +274,7 @@ func finalScoreMessage(g *storage.Game, note string) (*Message, error) {
 }
 
 // scoringGame loads the game for a scoring-phase action by u.
-func (b *Bot) scoringGame(ctx context.Context, g *storage.Game, r *Request) (engine.Color, error) {
+func (b *App) scoringGame(ctx context.Context, g *storage.Game, r *Request) (engine.Color, error) {
 	c, err := playerColor(g, r.User)
 	if err != nil {
 		return c, err
@@ -288,7 +288,7 @@ func (b *Bot) scoringGame(ctx context.Context, g *storage.Game, r *Request) (eng
 	return c, nil
 }
 
-func (b *Bot) cmdDead(ctx context.Context, r *Request, g *storage.Game) error {
+func (b *App) cmdDead(ctx context.Context, r *Request, g *storage.Game) error {
 	if _, err := b.scoringGame(ctx, g, r); err != nil {
 		return err
 	}
@@ -336,7 +336,7 @@ func (b *Bot) cmdDead(ctx context.Context, r *Request, g *storage.Game) error {
 
 // scoringButton checks a scoring-phase button: the game, the player and the
 // marking it was pressed on.
-func (b *Bot) scoringButton(ctx context.Context, r *Request) (*storage.Game, engine.Color, error) {
+func (b *App) scoringButton(ctx context.Context, r *Request) (*storage.Game, engine.Color, error) {
 	g, err := b.buttonGame(ctx, r)
 	if err != nil {
 		return nil, 0, err
@@ -354,7 +354,7 @@ func (b *Bot) scoringButton(ctx context.Context, r *Request) (*storage.Game, eng
 	return g, c, nil
 }
 
-func (b *Bot) btnScoreAccept(ctx context.Context, r *Request) error {
+func (b *App) btnScoreAccept(ctx context.Context, r *Request) error {
 	g, c, err := b.scoringButton(ctx, r)
 	if err != nil {
 		return err
@@ -378,7 +378,7 @@ func (b *Bot) btnScoreAccept(ctx context.Context, r *Request) error {
 }
 
 // endByScore ends g with its current marking and answers with the result.
-func (b *Bot) endByScore(ctx context.Context, r *Request, g *storage.Game, note string) error {
+func (b *App) endByScore(ctx context.Context, r *Request, g *storage.Game, note string) error {
 	sc := g.Game.Score(g.Scoring.Dead)
 	if err := g.Game.End(engine.Result{Winner: sc.Winner, Reason: engine.ByScore, Margin: sc.Margin}); err != nil {
 		return err
@@ -401,7 +401,7 @@ func (b *Bot) endByScore(ctx context.Context, r *Request, g *storage.Game, note 
 	return r.Update(ctx, m)
 }
 
-func (b *Bot) btnScoreResume(ctx context.Context, r *Request) error {
+func (b *App) btnScoreResume(ctx context.Context, r *Request) error {
 	g, c, err := b.scoringButton(ctx, r)
 	if err != nil {
 		return err
@@ -432,7 +432,7 @@ func botRefuses(g *storage.Game) bool {
 // bot's own marking, the estimate's proposal, counts (no dead stones if the
 // estimate fails, as when the phase began), so that marking a bot's living
 // groups dead and waiting wins nothing.
-func (b *Bot) scoringTimeout(ctx context.Context, g *storage.Game) {
+func (b *App) scoringTimeout(ctx context.Context, g *storage.Game) {
 	note := "Time for agreeing on the dead stones ran out: the current marking stands."
 	if botRefuses(g) {
 		g.Scoring.Dead = nil
@@ -450,7 +450,7 @@ func (b *Bot) scoringTimeout(ctx context.Context, g *storage.Game) {
 }
 
 // completeDead suggests stones on the board, saying which are marked dead.
-func (b *Bot) completeDead(ctx context.Context, r *Request) error {
+func (b *App) completeDead(ctx context.Context, r *Request) error {
 	_, typed := r.Focused()
 	g, err := b.opts.Store.Game(ctx, r.Interaction.ChannelID)
 	if err != nil || g.Scoring == nil {

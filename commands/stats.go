@@ -52,7 +52,7 @@ func ratingPool(guildID string) string {
 // challenge named none: "black" when the challenger is rated lower than
 // the opponent in the game's pool, "white" when higher, "nigiri" when they
 // are rated the same (new players included).
-func (b *Bot) lowerRatedColor(ctx context.Context, guildID string, challenger, opponent storage.Player) string {
+func (b *App) lowerRatedColor(ctx context.Context, guildID string, challenger, opponent storage.Player) string {
 	rating := func(p storage.Player) float64 {
 		pr, err := b.opts.Store.Rating(ctx, ratingPool(guildID), p.Key())
 		if err != nil {
@@ -79,7 +79,7 @@ func (b *Bot) lowerRatedColor(ctx context.Context, guildID string, challenger, o
 // (+162) · @bob 1500 → 1338 (−162)". It is empty for an unrated game, and
 // when the changes cannot be read (the game is archived; only the note is
 // lost, and logged).
-func (b *Bot) ratingNote(ctx context.Context, g *storage.Game) string {
+func (b *App) ratingNote(ctx context.Context, g *storage.Game) string {
 	changes, err := b.opts.Store.GameRatingChanges(ctx, g.ID)
 	if err != nil {
 		b.log.Warn("rating changes of a finished game", "game", g.ID, "err", err)
@@ -118,7 +118,7 @@ func describeRating(r glicko.Rating) string {
 	return fmt.Sprintf("%.0f ± %.0f, rank %s", r.Rating, r.RD, glicko.Rank(r))
 }
 
-func (b *Bot) cmdStats(ctx context.Context, r *Request) error {
+func (b *App) cmdStats(ctx context.Context, r *Request) error {
 	u := r.User
 	if o, ok := r.UserOption("player"); ok {
 		u = o
@@ -246,7 +246,7 @@ func plural(n int, word string) string {
 	return fmt.Sprintf("%d %ss", n, word)
 }
 
-func (b *Bot) cmdLeaderboard(ctx context.Context, r *Request) error {
+func (b *App) cmdLeaderboard(ctx context.Context, r *Request) error {
 	pool := ratingPool(r.Interaction.GuildID)
 	if scope, ok := r.String("scope"); ok {
 		switch scope {
@@ -275,7 +275,7 @@ func (b *Bot) cmdLeaderboard(ctx context.Context, r *Request) error {
 }
 
 // btnLeaderboard turns a leaderboard page.
-func (b *Bot) btnLeaderboard(ctx context.Context, r *Request) error {
+func (b *App) btnLeaderboard(ctx context.Context, r *Request) error {
 	page, err := strconv.Atoi(r.Param("page"))
 	if err != nil {
 		return ErrStale
@@ -293,7 +293,7 @@ func (b *Bot) btnLeaderboard(ctx context.Context, r *Request) error {
 
 // leaderboardMessage is page page of pool's leaderboard, with the
 // caller's place and Previous / Next buttons.
-func (b *Bot) leaderboardMessage(ctx context.Context, r *Request, pool string, page int) (*Message, error) {
+func (b *App) leaderboardMessage(ctx context.Context, r *Request, pool string, page int) (*Message, error) {
 	if page < 1 {
 		return nil, userErr(ErrBadOption, "Pages start at 1.")
 	}

@@ -29,7 +29,7 @@ func (s *staleStore) Game(ctx context.Context, channelID string) (*storage.Game,
 // same version 1 as the new one) must not remove the new game.
 func TestAbortStale(t *testing.T) {
 	var st *staleStore
-	tb := newTestBotStore(t, testPlayers{}, func(s *storage.Store) Store {
+	tb := newTestAppStore(t, testPlayers{}, func(s *storage.Store) Store {
 		st = &staleStore{Store: s}
 		return st
 	})
@@ -94,7 +94,7 @@ func (s *brokenStore) AcceptChallenge(ctx context.Context, id string, g *storage
 // open (accepting is one transaction), and a later accept starts the game.
 func TestAcceptAtomic(t *testing.T) {
 	var bs *brokenStore
-	tb := newTestBotStore(t, testPlayers{}, func(s *storage.Store) Store {
+	tb := newTestAppStore(t, testPlayers{}, func(s *storage.Store) Store {
 		bs = &brokenStore{Store: s}
 		return bs
 	})
@@ -143,9 +143,9 @@ func (h *heldThreads) StartThread(ctx context.Context, channelID, name string) (
 // TestDoubleAcceptThread: a second Accept pressed while the first is still
 // starting the game's thread is refused at once and starts no second thread.
 func TestDoubleAcceptThread(t *testing.T) {
-	tb := newTestBot(t)
+	tb := newTestApp(t)
 	h := &heldThreads{Discord: tb.rec, entered: make(chan struct{}), release: make(chan struct{})}
-	tb.Bot.opts.Discord = h
+	tb.App.opts.Discord = h
 	calls := tb.command(ann, "/go challenge opponent:bob size:9 color:black thread:true")
 	accept := calls[len(calls)-1].buttonID(t, "Accept")
 

@@ -38,7 +38,7 @@ func checkUndo(g *storage.Game, c engine.Color) (int, error) {
 }
 
 // undo takes back at once against a bot, and asks the opponent otherwise.
-func (b *Bot) undo(ctx context.Context, r *Request, g *storage.Game) error {
+func (b *App) undo(ctx context.Context, r *Request, g *storage.Game) error {
 	c, err := playerColor(g, r.User)
 	if err != nil {
 		return err
@@ -125,7 +125,7 @@ func pendingUndo(g *storage.Game, r *Request) (engine.Color, error) {
 	return u.By, nil
 }
 
-func (b *Bot) btnUndoYes(ctx context.Context, r *Request, g *storage.Game) error {
+func (b *App) btnUndoYes(ctx context.Context, r *Request, g *storage.Game) error {
 	by, err := pendingUndo(g, r)
 	if err != nil {
 		return err
@@ -152,7 +152,7 @@ func (b *Bot) btnUndoYes(ctx context.Context, r *Request, g *storage.Game) error
 	return err
 }
 
-func (b *Bot) btnUndoNo(ctx context.Context, r *Request, g *storage.Game) error {
+func (b *App) btnUndoNo(ctx context.Context, r *Request, g *storage.Game) error {
 	by, err := pendingUndo(g, r)
 	if err != nil {
 		return err

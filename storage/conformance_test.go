@@ -105,7 +105,7 @@ func TestPostgresClaimsAcrossWorkers(t *testing.T) {
 	}
 	const games = 30
 	for i := range games {
-		g := &storage.Game{ChannelID: fmt.Sprintf("c%02d", i), Black: storage.Player{Bot: "weak"}, White: storage.Player{UserID: "1"}, Game: newEngine(t, 9)}
+		g := &storage.Game{ChannelID: fmt.Sprintf("c%02d", i), Black: storage.Player{Level: "weak"}, White: storage.Player{UserID: "1"}, Game: newEngine(t, 9)}
 		if err := workers[i%3].CreateGame(context.Background(), g); err != nil {
 			t.Fatal(err)
 		}

@@ -28,7 +28,7 @@ func Example() {
 	g := &storage.Game{
 		ChannelID: "1001", GuildID: "7",
 		Black: storage.Player{UserID: "42", Name: "Honinbo"},
-		White: storage.Player{Bot: "beginner"},
+		White: storage.Player{Level: "beginner"},
 		Game:  eg,
 	}
 	if err := s.CreateGame(ctx, g); err != nil {

@@ -17,7 +17,7 @@ import (
 // Player is one side of a game: a Discord user or a bot opponent.
 type Player struct {
 	UserID string `json:"user,omitempty"` // Discord user ID; empty for a bot
-	Bot    string `json:"bot,omitempty"`  // bot level name when the player is a bot
+	Level  string `json:"bot,omitempty"`  // the bot's level name when the player is a bot
 	Name   string `json:"name,omitempty"` // display name when the game was stored
 }
 
@@ -28,14 +28,14 @@ func (p Player) Key() string {
 	if p.UserID != "" {
 		return p.UserID
 	}
-	if p.Bot != "" {
-		return "bot:" + p.Bot
+	if p.Level != "" {
+		return "bot:" + p.Level
 	}
 	return ""
 }
 
 // IsBot reports whether the player is a bot.
-func (p Player) IsBot() bool { return p.UserID == "" && p.Bot != "" }
+func (p Player) IsBot() bool { return p.UserID == "" && p.Level != "" }
 
 // String returns the display name, falling back to the key.
 func (p Player) String() string {
@@ -46,8 +46,8 @@ func (p Player) String() string {
 }
 
 func checkPlayer(side string, p Player) error {
-	if p.UserID != "" && p.Bot != "" {
-		return fmt.Errorf("storage: %s is both user %q and bot %q: %w", side, p.UserID, p.Bot, ErrInvalid)
+	if p.UserID != "" && p.Level != "" {
+		return fmt.Errorf("storage: %s is both user %q and bot %q: %w", side, p.UserID, p.Level, ErrInvalid)
 	}
 	return checkID(side+" player", p.Key())
 }

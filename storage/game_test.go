@@ -70,7 +70,7 @@ func TestCreateGame(t *testing.T) {
 		}, ErrInvalid},
 		{"user and bot at once", nil, func(t *testing.T) *Game {
 			g := newGame(t, "c1", "1", "2")
-			g.Black.Bot = "strong"
+			g.Black.Level = "strong"
 			return g
 		}, ErrInvalid},
 		{"dead stone off the board", nil, func(t *testing.T) *Game {
@@ -146,7 +146,7 @@ func TestGameRoundTrip(t *testing.T) {
 	if !got.Game.PlayEnded() || got.Game.ToPlay() != eg.ToPlay() || got.Game.Board().String() != eg.Board().String() {
 		t.Errorf("replayed position differs:\n%v\nwant\n%v", got.Game.Board(), eg.Board())
 	}
-	if got.Player(engine.White).Bot != "strong" || got.Player(engine.Black).UserID != "1" {
+	if got.Player(engine.White).Level != "strong" || got.Player(engine.Black).UserID != "1" {
 		t.Errorf("Player() = %v / %v", got.Player(engine.Black), got.Player(engine.White))
 	}
 }

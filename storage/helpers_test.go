@@ -42,7 +42,7 @@ func openAt(t testing.TB, path string) *Store {
 
 func human(id string) Player { return Player{UserID: id, Name: "user" + id} }
 
-func bot(level string) Player { return Player{Bot: level, Name: level + " bot"} }
+func bot(level string) Player { return Player{Level: level, Name: level + " bot"} }
 
 // newEngine returns a new engine game of the given size under Chinese rules.
 func newEngine(t testing.TB, size int) *engine.Game {

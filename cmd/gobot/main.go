@@ -171,7 +171,7 @@ func serve(ctx context.Context, stdout, stderr io.Writer) (err error) {
 			return fmt.Errorf("fetch the application ID (set DISCORD_APP_ID to skip this): %w", err)
 		}
 	}
-	bot, err := commands.New(commands.Options{
+	app, err := commands.New(commands.Options{
 		AppID: appID, GuildID: cfg.GuildID, Discord: rest, Store: store, Players: players, Logger: log,
 		ChallengeTTL: cfg.ChallengeTTL, ScoringTTL: cfg.ScoringTTL, DefaultClock: &cfg.DefaultClock, BotWorkers: cfg.MaxSearches,
 	})
@@ -179,7 +179,7 @@ func serve(ctx context.Context, stdout, stderr io.Writer) (err error) {
 		return err
 	}
 	rctx, cancel := context.WithTimeout(ctx, 30*time.Second)
-	if err := bot.Register(rctx); err != nil {
+	if err := app.Register(rctx); err != nil {
 		log.Error("could not register the /go command; it may be missing or out of date in Discord", "err", err)
 	} else if cfg.GuildID != "" {
 		log.Info("registered /go in one guild", "guild", cfg.GuildID)
@@ -197,7 +197,7 @@ func serve(ctx context.Context, stdout, stderr io.Writer) (err error) {
 		go health.Run(ctx)
 		mux.Handle("GET /healthz", health)
 		if cfg.Mode == config.ModeHTTP {
-			mux.Handle("POST "+commands.InteractionsPath, bot.HTTPHandler(cfg.PublicKey))
+			mux.Handle("POST "+commands.InteractionsPath, app.HTTPHandler(cfg.PublicKey))
 		}
 		srv = &http.Server{Addr: cfg.HTTPAddr, Handler: mux, ReadHeaderTimeout: 5 * time.Second, ReadTimeout: 10 * time.Second, WriteTimeout: 10 * time.Second}
 		errc := make(chan error, 1)
@@ -216,7 +216,7 @@ func serve(ctx context.Context, stdout, stderr io.Writer) (err error) {
 		if dg.ShardID, dg.ShardCount, err = shards(ctx, cfg, rest); err != nil {
 			return err
 		}
-		gw, err = openGateway(ctx, dg, bot, log)
+		gw, err = openGateway(ctx, dg, app, log)
 		if err != nil {
 			return err
 		}
@@ -224,7 +224,7 @@ func serve(ctx context.Context, stdout, stderr io.Writer) (err error) {
 	}
 
 	runDone := make(chan struct{})
-	go func() { bot.Run(ctx); close(runDone) }()
+	go func() { app.Run(ctx); close(runDone) }()
 
 	<-ctx.Done()
 	log.Info("shutting down: finishing moves in flight")
@@ -240,7 +240,7 @@ func serve(ctx context.Context, stdout, stderr io.Writer) (err error) {
 			log.Warn("gateway close", "err", err)
 		}
 	}
-	if err := bot.Shutdown(sctx); err != nil {
+	if err := app.Shutdown(sctx); err != nil {
 		log.Warn("some work did not finish in time and was cancelled", "err", err)
 	}
 	<-runDone
@@ -328,7 +328,7 @@ func shards(ctx context.Context, cfg *config.Config, rest *commands.REST) (id, c
 // calls go through (so the gateway lookup shares their rate limits and
 // DISCORD_API_URL), with no privileged intents, and passes every
 // interaction to the bot.
-func openGateway(ctx context.Context, dg *discordgo.Session, bot *commands.Bot, log *slog.Logger) (*discordgo.Session, error) {
+func openGateway(ctx context.Context, dg *discordgo.Session, app *commands.App, log *slog.Logger) (*discordgo.Session, error) {
 	dg.Identify.Intents = discordgo.IntentsNone
 	// discordgo's own messages go to our log. Its debug level would print
 	// the identify packet, token included: never go below warnings.
@@ -341,7 +341,7 @@ func openGateway(ctx context.Context, dg *discordgo.Session, bot *commands.Bot, 
 		log.Log(ctx, l, fmt.Sprintf(format, a...), "from", "discordgo")
 	}
 	dg.AddHandler(func(_ *discordgo.Session, ic *discordgo.InteractionCreate) {
-		bot.Handle(ctx, ic.Interaction)
+		app.Handle(ctx, ic.Interaction)
 	})
 	dg.AddHandler(func(_ *discordgo.Session, r *discordgo.Ready) {
 		log.Info("gateway ready", "user", r.User.Username, "guilds", len(r.Guilds))

@@ -14,7 +14,7 @@ import (
 // move is owed from the start.
 func botGame(t *testing.T, s Store, channel string) *storage.Game {
 	t.Helper()
-	g := &storage.Game{ChannelID: channel, Black: storage.Player{Bot: "weak", Name: "weak bot"}, White: human("1"), Game: newEngine(t, 9)}
+	g := &storage.Game{ChannelID: channel, Black: storage.Player{Level: "weak", Name: "weak bot"}, White: human("1"), Game: newEngine(t, 9)}
 	mustCreate(t, s, g)
 	return g
 }
@@ -88,7 +88,7 @@ func testBotQueueFollowsTheGames(t *testing.T, s Store, clk *Clock) {
 	if err := s.CreateChallenge(ctx, c); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.AcceptChallenge(ctx, "ch", &storage.Game{ChannelID: "c1", Black: storage.Player{Bot: "weak"}, White: human("1"), Game: newEngine(t, 9)}); err != nil {
+	if err := s.AcceptChallenge(ctx, "ch", &storage.Game{ChannelID: "c1", Black: storage.Player{Level: "weak"}, White: human("1"), Game: newEngine(t, 9)}); err != nil {
 		t.Fatal(err)
 	}
 	wantQueue(t, s, "c1")

@@ -348,7 +348,7 @@ func testActiveGames(t *testing.T, s Store, _ *Clock) {
 	mustCreate(t, s, newGame(t, "c2", "1", "2"))
 	mustCreate(t, s, newGame(t, "c1", "3", "1"))
 	mustCreate(t, s, newGame(t, "c3", "3", "4"))
-	bg := &storage.Game{ChannelID: "c4", Black: human("5"), White: storage.Player{Bot: "easy", Name: "easy bot"}, Game: newEngine(t, 13)}
+	bg := &storage.Game{ChannelID: "c4", Black: human("5"), White: storage.Player{Level: "easy", Name: "easy bot"}, Game: newEngine(t, 13)}
 	mustCreate(t, s, bg)
 	all, err := s.ActiveGames(ctx)
 	if err != nil || len(all) != 4 {

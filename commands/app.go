@@ -40,7 +40,7 @@ type Options struct {
 	Store   Store
 	Players Players
 	// Reviewer reviews games and estimates scores; nil means Players when
-	// it is a Reviewer too, else NewLocalReviewer with the built-in engine.
+	// it is a Reviewer too, else NewLocalReviewer with the built-in search.
 	Reviewer Reviewer
 	Logger   *slog.Logger
 	// ChallengeTTL is how long a challenge stays open (DefaultChallengeTTL).
@@ -62,10 +62,11 @@ type Options struct {
 	After func(d time.Duration) <-chan time.Time
 }
 
-// Bot is the Discord bot: it handles interactions and runs the background
-// work (bot moves, expiries). It is safe for concurrent use: interactions run
-// concurrently and each game is serialised by storage's version check.
-type Bot struct {
+// App is gobot's Discord application: it handles interactions and runs
+// the background work (bot moves, clocks, expiries). It is safe for
+// concurrent use: interactions run concurrently and each game is
+// serialised by storage's version check.
+type App struct {
 	opts   Options
 	log    *slog.Logger
 	router *Router
@@ -97,8 +98,8 @@ type Bot struct {
 	halt     halt // cancels in-flight work when Shutdown's grace period is over
 }
 
-// New returns a Bot with its routes registered.
-func New(opts Options) (*Bot, error) {
+// New returns an App with its routes registered.
+func New(opts Options) (*App, error) {
 	if opts.Discord == nil || opts.Store == nil || opts.Players == nil {
 		return nil, errors.New("commands: New needs Discord, Store and Players")
 	}
@@ -131,7 +132,7 @@ func New(opts Options) (*Bot, error) {
 	if opts.BotWorkers <= 0 {
 		opts.BotWorkers = runtime.NumCPU()
 	}
-	b := &Bot{opts: opts, log: opts.Logger, deferAfter: httpDeferAfter,
+	b := &App{opts: opts, log: opts.Logger, deferAfter: httpDeferAfter,
 		smallReads: make(chan struct{}, maxSmallReads), largeReads: make(chan struct{}, maxLargeReads),
 		replays: newReplayCache(), reviews: newReviews(), kick: make(chan struct{}, 1),
 		owed: newOwedMoves(), closing: make(chan struct{})}
@@ -139,14 +140,14 @@ func New(opts Options) (*Bot, error) {
 	return b, nil
 }
 
-func (b *Bot) now() time.Time { return b.opts.Now() }
+func (b *App) now() time.Time { return b.opts.Now() }
 
 // Router returns the bot's router (for tests and the help text).
-func (b *Bot) Router() *Router { return b.router }
+func (b *App) Router() *Router { return b.router }
 
 // Register overwrites the application's commands with /go, globally or in
 // the configured guild.
-func (b *Bot) Register(ctx context.Context) error {
+func (b *App) Register(ctx context.Context) error {
 	if b.opts.AppID == "" {
 		return errors.New("commands: Register needs the application ID")
 	}
@@ -160,7 +161,7 @@ func (b *Bot) Register(ctx context.Context) error {
 // answering through Discord. It returns when the handler has finished.
 // Cancelling ctx does not interrupt a move in progress (SIGTERM lets moves
 // finish); Shutdown does, once its grace period is over.
-func (b *Bot) Handle(ctx context.Context, it *discordgo.Interaction) {
+func (b *App) Handle(ctx context.Context, it *discordgo.Interaction) {
 	hctx, cancel := b.halt.with(context.WithoutCancel(ctx))
 	defer cancel()
 	initial := func(ctx context.Context, resp *Response) error {
@@ -171,7 +172,7 @@ func (b *Bot) Handle(ctx context.Context, it *discordgo.Interaction) {
 
 // enter counts new in-flight work and reports true, unless the bot is
 // shutting down; the caller calls b.inflight.Done when the work ends.
-func (b *Bot) enter() bool {
+func (b *App) enter() bool {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.closed {
@@ -182,7 +183,7 @@ func (b *Bot) enter() bool {
 }
 
 // track runs fn as in-flight work unless the bot is shutting down.
-func (b *Bot) track(fn func()) bool {
+func (b *App) track(fn func()) bool {
 	if !b.enter() {
 		return false
 	}
@@ -194,7 +195,7 @@ func (b *Bot) track(fn func()) bool {
 // spawn runs fn in a new goroutine as in-flight work with a context that
 // Shutdown cancels only after its grace period. It reports false, and
 // runs nothing, once the bot is shutting down.
-func (b *Bot) spawn(fn func(ctx context.Context)) bool {
+func (b *App) spawn(fn func(ctx context.Context)) bool {
 	if !b.enter() {
 		return false
 	}
@@ -212,7 +213,7 @@ func (b *Bot) spawn(fn func(ctx context.Context)) bool {
 // them to return. Game reviews in progress are cancelled at once. Owed bot
 // moves not started yet stay queued in the store for the next start;
 // handlers waiting for them answer at once.
-func (b *Bot) Shutdown(ctx context.Context) error {
+func (b *App) Shutdown(ctx context.Context) error {
 	b.mu.Lock()
 	if !b.closed {
 		b.closed = true
@@ -238,7 +239,7 @@ func (b *Bot) Shutdown(ctx context.Context) error {
 // handle runs the router on one interaction and turns a failure into an
 // ephemeral reply. A panic is recovered, logged with its stack and answered
 // with an apology.
-func (b *Bot) handle(ctx context.Context, it *discordgo.Interaction, initial initialFunc) {
+func (b *App) handle(ctx context.Context, it *discordgo.Interaction, initial initialFunc) {
 	r := newRequest(it, b.opts.Discord, initial)
 	start := b.now()
 	log := b.log.With("interaction", it.ID, "type", it.Type.String(), "channel", it.ChannelID)
@@ -276,7 +277,7 @@ func (b *Bot) handle(ctx context.Context, it *discordgo.Interaction, initial ini
 // errPanic marks the apology after a recovered panic.
 var errPanic = errors.New("commands: handler panicked")
 
-func (b *Bot) replyError(ctx context.Context, r *Request, log *slog.Logger, err error) {
+func (b *App) replyError(ctx context.Context, r *Request, log *slog.Logger, err error) {
 	msg, expected := errorMessage(err)
 	if expected {
 		log.Info("refused", "path", r.Path, "reason", err)
