@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/gobot-dev/gobot/engine"
+	"github.com/gobot-dev/gobot/engine/playout"
 )
 
 func pt(t testing.TB, s string, size int) engine.Point {
@@ -424,7 +425,7 @@ func TestBadInput(t *testing.T) {
 // move the board allows repeats an earlier position, and checks that the
 // searcher never returns such a move (or any illegal one) there.
 func TestSuperko(t *testing.T) {
-	r := rng{x: 12345}
+	r := playout.NewRand(12345)
 	found := 0
 	for game := 0; game < 200 && found < 5; game++ {
 		g := newGame(t, 4)
@@ -465,7 +466,7 @@ func TestSuperko(t *testing.T) {
 				g.Play(engine.PassMove(g.ToPlay()))
 				continue
 			}
-			p := legal[r.intn(len(legal))]
+			p := legal[r.Intn(len(legal))]
 			if err := g.Play(engine.PlaceAt(g.ToPlay(), p)); err != nil {
 				t.Fatal(err)
 			}

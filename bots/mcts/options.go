@@ -1,6 +1,10 @@
 package mcts
 
-import "runtime"
+import (
+	"runtime"
+
+	"github.com/gobot-dev/gobot/engine/playout"
+)
 
 // Defaults for Options fields left zero.
 const (
@@ -52,13 +56,12 @@ type Options struct {
 
 // params are the constants of the search.
 type params struct {
-	expand    int32   // visits before a node is expanded (0: by board size)
-	raveEquiv float64 // RAVE equivalence: visits at which AMAF and real weigh equally
-	explore   float64 // UCB exploration coefficient
-	priorEven float32 // equivalent visits of the neutral prior (at 50%)
-	priorE    float32 // equivalent visits of one unit of knowledge
-	pattern   float64 // probability of trying shape moves in playouts
-	capture   float64 // probability of trying captures and escapes in playouts
+	expand    int32          // visits before a node is expanded (0: by board size)
+	raveEquiv float64        // RAVE equivalence: visits at which AMAF and real weigh equally
+	explore   float64        // UCB exploration coefficient
+	priorEven float32        // equivalent visits of the neutral prior (at 50%)
+	priorE    float32        // equivalent visits of one unit of knowledge
+	playout   playout.Policy // the playouts' policy
 }
 
 func defaultParams() params {
@@ -67,8 +70,7 @@ func defaultParams() params {
 		explore:   0,
 		priorEven: 10,
 		priorE:    20,
-		pattern:   0.9,
-		capture:   0.95,
+		playout:   playout.Policy{Capture: 0.95, Pattern: 0.9},
 	}
 }
 

@@ -1,6 +1,9 @@
 package mcts
 
-import "github.com/gobot-dev/gobot/engine"
+import (
+	"github.com/gobot-dev/gobot/engine"
+	"github.com/gobot-dev/gobot/engine/playout"
+)
 
 // prior returns the prior knowledge about c playing v (a legal move that
 // fills no eye of c), as equivalent visits and wins: a neutral amount of
@@ -36,7 +39,7 @@ func (w *worker) prior(b *engine.Board, v int, c engine.Color, last int, scratch
 
 	// Escapes: extending a chain of c in atari at its liberty, unless it
 	// stays short of liberties or runs into a ladder.
-	libs, _, size := moveLiberties(b, v, c, 3)
+	libs, _, size := playout.MoveLiberties(b, v, c, 3)
 	for _, q := range b.Neighbours(v) {
 		if b.ColorAt(q) != c || !b.InAtari(q) {
 			continue
@@ -48,7 +51,7 @@ func (w *worker) prior(b *engine.Board, v int, c engine.Color, last int, scratch
 			good(E)
 		case libs == 2:
 			*scratch = *b
-			if ladderCaptured(scratch, q, 2*w.s.size) {
+			if playout.LadderCaptured(scratch, q, 2*w.s.size) {
 				bad(E)
 			} else {
 				good(E)
@@ -71,7 +74,7 @@ func (w *worker) prior(b *engine.Board, v int, c engine.Color, last int, scratch
 			if b.ColorAt(q) == opp && b.Liberties(q, 3) == 2 {
 				*scratch = *b
 				scratch.Play(v, c)
-				if scratch.InAtari(q) && ladderCaptured(scratch, q, 2*w.s.size) {
+				if scratch.InAtari(q) && playout.LadderCaptured(scratch, q, 2*w.s.size) {
 					good(E / 2)
 					break
 				}
@@ -79,7 +82,7 @@ func (w *worker) prior(b *engine.Board, v int, c engine.Color, last int, scratch
 		}
 	}
 
-	if matchesPattern(b, v) {
+	if playout.MatchesPattern(b, v) {
 		good(E / 2)
 	}
 

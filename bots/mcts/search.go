@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/gobot-dev/gobot/engine"
+	"github.com/gobot-dev/gobot/engine/playout"
 )
 
 // search is one GenMove's search: the root position, the budget and the
@@ -32,7 +33,6 @@ type search struct {
 	size, stride int
 	points       []int  // the vertices of the playing area
 	edge         []bool // by vertex: off the playing area
-	nbOffsets    [8]int // vertex offsets of patternOffsets
 	near2        []int  // offsets within Manhattan distance two
 
 	maxPlayouts int64
@@ -49,7 +49,7 @@ type search struct {
 // worker is one search thread's state; nothing in it is shared.
 type worker struct {
 	s       *search
-	rng     rng
+	player  playout.Player // the playout policy and its random numbers
 	board   engine.Board
 	scratch engine.Board
 	path    []int32
@@ -69,14 +69,13 @@ type worker struct {
 	region      []int
 	ownB, ownW  []int32
 	ownN        int32
-	cand        [32]int
 }
 
 func newWorker(s *search, seed int64, stream int) *worker {
 	area := s.stride * s.stride
 	w := &worker{
 		s:           s,
-		rng:         newRNG(seed, stream),
+		player:      playout.Player{Policy: s.params.playout, Rand: playout.NewStream(seed, stream)},
 		amafStamp:   make([]uint32, area),
 		amafColor:   make([]engine.Color, area),
 		amafDepth:   make([]int32, area),

@@ -247,9 +247,6 @@ func (e *Searcher) newSearch(g *engine.Game, start time.Time) *search {
 	for v := range s.edge {
 		s.edge[v] = b.IsBorder(v)
 	}
-	for i, off := range patternOffsets {
-		s.nbOffsets[i] = off[1]*s.stride + off[0]
-	}
 	for dy := -2; dy <= 2; dy++ {
 		for dx := -2; dx <= 2; dx++ {
 			if d := abs(dx) + abs(dy); d > 0 && d <= 2 {

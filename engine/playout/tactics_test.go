@@ -1,12 +1,29 @@
-package mcts
+package playout
 
 import (
 	"testing"
 
 	"github.com/gobot-dev/gobot/engine"
+	"github.com/gobot-dev/gobot/engine/enginetest"
 )
 
-func TestIsSelfAtari(t *testing.T) {
+// board builds the board of a diagram (see enginetest.Diagram).
+func board(t testing.TB, diagram string) *engine.Board {
+	t.Helper()
+	return enginetest.Board(t, diagram)
+}
+
+// vertex returns the vertex of the point named s on b.
+func vertex(t testing.TB, b *engine.Board, s string) int {
+	t.Helper()
+	p, err := engine.ParsePoint(s, b.Size())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b.Vertex(p)
+}
+
+func TestSelfAtari(t *testing.T) {
 	diagram := `
 		. . . . . . .
 		. O O O . . .
@@ -29,13 +46,12 @@ func TestIsSelfAtari(t *testing.T) {
 		{"A3", engine.Black, true, 1}, // a lone stone with one liberty
 		{"A2", engine.Black, false, 1},
 	}
-	g := gameFrom(t, 7.5, engine.Black, diagram)
-	b := g.Board()
+	b := board(t, diagram)
 	for _, tt := range tests {
-		v := b.Vertex(pt(t, tt.move, 7))
-		got, size := isSelfAtari(b, v, tt.c)
+		v := vertex(t, b, tt.move)
+		got, size := SelfAtari(b, v, tt.c)
 		if got != tt.want || (got && size != tt.wantSize) {
-			t.Errorf("isSelfAtari(%s, %v) = %v, %d; want %v, %d\n%v", tt.move, tt.c, got, size, tt.want, tt.wantSize, b)
+			t.Errorf("SelfAtari(%s, %v) = %v, %d; want %v, %d\n%v", tt.move, tt.c, got, size, tt.want, tt.wantSize, b)
 		}
 	}
 }
@@ -43,7 +59,7 @@ func TestIsSelfAtari(t *testing.T) {
 func TestLadder(t *testing.T) {
 	// A white stone in atari that can only run along a ladder towards an
 	// empty corner dies; with a white ladder breaker on the path it lives.
-	dies := gameFrom(t, 7.5, engine.White, `
+	dies := board(t, `
 		. . . . . . .
 		. . . . . . .
 		. . . . . . .
@@ -53,12 +69,12 @@ func TestLadder(t *testing.T) {
 		. . . . . . .`)
 	// White C3 has one liberty, D3: extending there gives two (D2, E3),
 	// and Black chases it to the edge.
-	b := dies.Board()
+	b := dies
 	scratch := *b
-	if !ladderCaptured(&scratch, b.Vertex(pt(t, "C3", 7)), 20) {
+	if !LadderCaptured(&scratch, vertex(t, b, "C3"), 20) {
 		t.Errorf("ladder towards the empty corner: not captured\n%v", b)
 	}
-	lives := gameFrom(t, 7.5, engine.White, `
+	lives := board(t, `
 		. . . . . . .
 		. . . . . . .
 		. . . . . . .
@@ -66,9 +82,9 @@ func TestLadder(t *testing.T) {
 		. X O . . . .
 		. . X . O . .
 		. . . . . . .`)
-	b = lives.Board()
+	b = lives
 	scratch = *b
-	if ladderCaptured(&scratch, b.Vertex(pt(t, "C3", 7)), 20) {
+	if LadderCaptured(&scratch, vertex(t, b, "C3"), 20) {
 		t.Errorf("ladder with a breaker: captured\n%v", b)
 	}
 }
@@ -118,10 +134,9 @@ func TestPatterns(t *testing.T) {
 			. . . O .`, "C1", true},
 	}
 	for _, tt := range tests {
-		g := gameFrom(t, 7.5, engine.Black, tt.diagram)
-		b := g.Board()
-		if got := matchesPattern(b, b.Vertex(pt(t, tt.point, 5))); got != tt.want {
-			t.Errorf("%s: matchesPattern(%s) = %v, want %v\n%v", tt.name, tt.point, got, tt.want, b)
+		b := board(t, tt.diagram)
+		if got := MatchesPattern(b, vertex(t, b, tt.point)); got != tt.want {
+			t.Errorf("%s: MatchesPattern(%s) = %v, want %v\n%v", tt.name, tt.point, got, tt.want, b)
 		}
 	}
 }

@@ -1,4 +1,4 @@
-package mcts
+package playout
 
 import "github.com/gobot-dev/gobot/engine"
 
@@ -95,7 +95,7 @@ func patternValues(ch byte, swap bool) []int {
 		return []int{pvEmpty, pvBlack, pvWhite, pvEdge}
 	}
 	// A typo in patternSources is a programmer error caught by the tests.
-	panic("mcts: bad pattern character " + string(ch))
+	panic("playout: bad pattern character " + string(ch))
 }
 
 func expandPattern(table *[1 << 16]bool, allowed *[8][]int, i int, code int) {
@@ -125,7 +125,8 @@ func patternCode(b *engine.Board, v int) int {
 		pointValue(b, v+s-1)<<10 | pointValue(b, v+s)<<12 | pointValue(b, v+s+1)<<14
 }
 
-// matchesPattern reports whether empty vertex v is a shape point.
-func matchesPattern(b *engine.Board, v int) bool {
+// MatchesPattern reports whether empty vertex v is a shape point for either
+// player.
+func MatchesPattern(b *engine.Board, v int) bool {
 	return patterns[patternCode(b, v)]
 }

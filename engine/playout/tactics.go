@@ -1,9 +1,9 @@
-package mcts
+package playout
 
 import "github.com/gobot-dev/gobot/engine"
 
-// Tactical helpers shared by the playout policy and the priors. They read
-// the board through its fast door and allocate nothing.
+// The tactical helpers of the policy, which a search's priors use too. They
+// read the board through its fast door and allocate nothing.
 
 // libSet is a tiny set of at most a few liberties.
 type libSet struct {
@@ -23,11 +23,11 @@ func (s *libSet) add(v int) {
 	}
 }
 
-// moveLiberties estimates the liberties of the chain a stone of c at empty
+// MoveLiberties estimates the liberties of the chain a stone of c at empty
 // vertex v would form, up to limit (at most 4): it returns the count, capped
 // at limit, whether the move captures, and the size of the chain formed.
 // Captures are reported without counting the liberties they would free.
-func moveLiberties(b *engine.Board, v int, c engine.Color, limit int) (libs int, captures bool, size int) {
+func MoveLiberties(b *engine.Board, v int, c engine.Color, limit int) (libs int, captures bool, size int) {
 	var set libSet
 	size = 1
 	var seen [4]int
@@ -76,26 +76,27 @@ func moveLiberties(b *engine.Board, v int, c engine.Color, limit int) (libs int,
 	return set.n, captures, size
 }
 
-// isSelfAtari reports whether c at v leaves the new chain with at most one
-// liberty without capturing anything, and the size of that chain.
-func isSelfAtari(b *engine.Board, v int, c engine.Color) (bool, int) {
+// SelfAtari reports whether c at v (a legal move) leaves the new chain
+// with at most one liberty without capturing anything, and the size of
+// that chain.
+func SelfAtari(b *engine.Board, v int, c engine.Color) (bool, int) {
 	if b.NeighbourCount(v, engine.Empty) >= 2 {
 		return false, 1
 	}
 	if b.WouldCapture(v, c) {
 		return false, 1
 	}
-	libs, captures, size := moveLiberties(b, v, c, 2)
+	libs, captures, size := MoveLiberties(b, v, c, 2)
 	if captures {
 		return false, size
 	}
 	return libs < 2, size
 }
 
-// capturesFor appends to dst the vertices where c would capture an
-// opponent chain adjacent to the chain at v (of colour c), up to max
-// entries.
-func capturesAround(dst []int, b *engine.Board, v int, max int) []int {
+// CapturesAround appends to dst the vertices where the colour of the chain
+// at v would capture an opponent chain next to it (in atari), up to max
+// entries, and returns dst.
+func CapturesAround(dst []int, b *engine.Board, v int, max int) []int {
 	opp := b.ColorAt(v).Opponent()
 	s := v
 	for {
@@ -123,18 +124,18 @@ func capturesAround(dst []int, b *engine.Board, v int, max int) []int {
 	}
 }
 
-// ladderCaptured reports whether the chain at v, which is in atari, dies in
+// LadderCaptured reports whether the chain at v, which is in atari, dies in
 // a ladder if it extends at its liberty: the attacker keeps ataring it
 // until it is captured. depth bounds the reading. b is a scratch copy the
 // function plays on.
-func ladderCaptured(b *engine.Board, v int, depth int) bool {
+func LadderCaptured(b *engine.Board, v int, depth int) bool {
 	if depth <= 0 || !b.InAtari(v) {
 		return false
 	}
 	c := b.ColorAt(v)
 	opp := c.Opponent()
 	var buf [4]int
-	if len(capturesAround(buf[:0], b, v, 1)) > 0 {
+	if len(CapturesAround(buf[:0], b, v, 1)) > 0 {
 		return false // capturing an attacker escapes (near enough)
 	}
 	l := b.AtariLiberty(v)
@@ -160,7 +161,7 @@ func ladderCaptured(b *engine.Board, v int, depth int) bool {
 		if b.ColorAt(a) != opp || b.InAtari(a) {
 			continue // the ataring stone could be captured
 		}
-		if ladderCaptured(b, v, depth-1) {
+		if LadderCaptured(b, v, depth-1) {
 			return true
 		}
 	}

@@ -1,0 +1,220 @@
+package playout
+
+import "github.com/gobot-dev/gobot/engine"
+
+// Policy is a playout policy: the probability of each answer to the
+// opponent's last move that a player tries, in the order of the fields,
+// before it falls back on a random move. An answer that finds no acceptable
+// point passes the turn to the next. A weight of 0 skips its answer and one
+// of 1 always tries it, and neither draws a random number (see Rand.Chance).
+//
+// Every move the policy chooses is legal on the board (superko aside),
+// fills no eye of the player (Board.IsEye) and is no self-atari, except
+// that a random move puts a single stone in atari when nothing else is
+// left (a throw-in or a nakade); when nothing at all is left it passes.
+type Policy struct {
+	// Capture is the probability of answering tactically: saving a chain
+	// that the last move put in atari (by capturing a chain next to it, or
+	// by extending when that gives two liberties or captures), and
+	// otherwise capturing an opponent chain in atari on or around the last
+	// move.
+	Capture float64
+	// Atari is the probability of putting the last stone's chain in atari
+	// when it has exactly two liberties.
+	Atari float64
+	// Pattern is the probability of playing a 3×3 shape point (see
+	// MatchesPattern) next to the last move.
+	Pattern float64
+	// Reply is the probability of playing any point next to or diagonal to
+	// the last move.
+	Reply float64
+}
+
+// Player chooses playout moves by its Policy with its own random numbers.
+// Its zero value needs a Rand before use. A Player is not safe for
+// concurrent use: give each goroutine its own.
+type Player struct {
+	Policy Policy
+	Rand   Rand
+	cand   [32]int
+}
+
+// Move returns the move of c on b by the policy, the opponent having just
+// played at last (engine.PassVertex for a pass or none): a vertex, or
+// engine.PassVertex to pass. It does not play it.
+func (p *Player) Move(b *engine.Board, c engine.Color, last int) int {
+	if last != engine.PassVertex {
+		if p.Rand.Chance(p.Policy.Capture) {
+			if v := p.tacticalMove(b, c, last); v != 0 {
+				return v
+			}
+		}
+		if p.Rand.Chance(p.Policy.Atari) {
+			if v := p.atariMove(b, c, last); v != 0 {
+				return v
+			}
+		}
+		if p.Rand.Chance(p.Policy.Pattern) {
+			if v := p.patternMove(b, c, last); v != 0 {
+				return v
+			}
+		}
+		if p.Rand.Chance(p.Policy.Reply) {
+			if v := p.replyMove(b, c, last); v != 0 {
+				return v
+			}
+		}
+	}
+	return p.randomMove(b, c)
+}
+
+// Playout plays b out by the policy, c to move after a move at last
+// (engine.PassVertex for a pass or none) and passes consecutive passes
+// before it, until two consecutive passes or maxMoves moves.
+func (p *Player) Playout(b *engine.Board, c engine.Color, passes, last, maxMoves int) {
+	for i := 0; i < maxMoves && passes < 2; i++ {
+		v := p.Move(b, c, last)
+		b.Play(v, c)
+		if v == engine.PassVertex {
+			passes++
+		} else {
+			passes = 0
+		}
+		last = v
+		c = c.Opponent()
+	}
+}
+
+// tacticalMove returns a random move among the escapes of c's chains put in
+// atari by the last move and the captures of opponent chains in atari next
+// to the last move, or 0.
+func (p *Player) tacticalMove(b *engine.Board, c engine.Color, last int) int {
+	cands := p.cand[:0]
+	opp := c.Opponent()
+	for _, n := range b.Neighbours(last) {
+		if b.ColorAt(n) != c || !b.InAtari(n) {
+			continue
+		}
+		cands = CapturesAround(cands, b, n, len(p.cand))
+		l := b.AtariLiberty(n)
+		if libs, captures, _ := MoveLiberties(b, l, c, 2); libs >= 2 || captures {
+			cands = append(cands, l)
+		}
+	}
+	if len(cands) == 0 {
+		if b.ColorAt(last) == opp && b.InAtari(last) {
+			cands = append(cands, b.AtariLiberty(last))
+		}
+		for _, n := range b.Neighbours(last) {
+			if b.ColorAt(n) == opp && b.InAtari(n) {
+				cands = append(cands, b.AtariLiberty(n))
+			}
+		}
+		for _, n := range b.Diagonals(last) {
+			if b.ColorAt(n) == opp && b.InAtari(n) {
+				cands = append(cands, b.AtariLiberty(n))
+			}
+		}
+	}
+	return p.pickCandidate(b, c, cands)
+}
+
+// atariMove returns one of the two liberties of the last stone's chain, at
+// random, when it has exactly two, or 0.
+func (p *Player) atariMove(b *engine.Board, c engine.Color, last int) int {
+	if b.ColorAt(last) != c.Opponent() {
+		return 0
+	}
+	cands := b.LibertyList(p.cand[:0], last, 3)
+	if len(cands) != 2 {
+		return 0
+	}
+	return p.pickCandidate(b, c, cands)
+}
+
+// patternMove returns a random shape move among the empty neighbours of
+// the last move, or 0. It reads the 5×5 square around the last move once
+// and builds the 3×3 codes of the eight points around it from that.
+func (p *Player) patternMove(b *engine.Board, c engine.Color, last int) int {
+	s, area := b.Stride(), b.Area()
+	var sq [25]int
+	for dy := -2; dy <= 2; dy++ {
+		row := (dy + 2) * 5
+		for dx := -2; dx <= 2; dx++ {
+			q := last + dy*s + dx
+			switch {
+			case q < 0 || q >= area || b.IsBorder(q):
+				sq[row+dx+2] = pvEdge
+			default:
+				sq[row+dx+2] = int(b.ColorAt(q))
+			}
+		}
+	}
+	cands := p.cand[:0]
+	for _, off := range patternOffsets {
+		ci := (off[1]+2)*5 + off[0] + 2 // centre of the 3×3 in sq
+		if sq[ci] != pvEmpty {
+			continue
+		}
+		code := sq[ci-6] | sq[ci-5]<<2 | sq[ci-4]<<4 | sq[ci-1]<<6 | sq[ci+1]<<8 |
+			sq[ci+4]<<10 | sq[ci+5]<<12 | sq[ci+6]<<14
+		if patterns[code] {
+			cands = append(cands, last+off[1]*s+off[0])
+		}
+	}
+	return p.pickCandidate(b, c, cands)
+}
+
+// replyMove returns a random point next to or diagonal to the last move, or
+// 0.
+func (p *Player) replyMove(b *engine.Board, c engine.Color, last int) int {
+	nb, dg := b.Neighbours(last), b.Diagonals(last)
+	cands := append(append(p.cand[:0], nb[:]...), dg[:]...)
+	return p.pickCandidate(b, c, cands)
+}
+
+// pickCandidate returns a random candidate that is legal, fills no eye of c
+// and is no self-atari, or 0.
+func (p *Player) pickCandidate(b *engine.Board, c engine.Color, cands []int) int {
+	for len(cands) > 0 {
+		i := p.Rand.Intn(len(cands))
+		v := cands[i]
+		if b.Legal(v, c) && !b.IsEye(v, c) {
+			if sa, _ := SelfAtari(b, v, c); !sa {
+				return v
+			}
+		}
+		cands[i] = cands[len(cands)-1]
+		cands = cands[:len(cands)-1]
+	}
+	return 0
+}
+
+// randomMove returns a random legal move of c that fills none of its eyes
+// and is no self-atari of two stones or more; single-stone self-atari
+// (throw-ins, nakade) only when nothing else is left; else a pass.
+func (p *Player) randomMove(b *engine.Board, c engine.Color) int {
+	n := b.EmptyCount()
+	if n == 0 {
+		return engine.PassVertex
+	}
+	fallback := engine.PassVertex
+	i := p.Rand.Intn(n)
+	for k := 0; k < n; k++ {
+		v := b.EmptyVertex(i)
+		if i++; i == n {
+			i = 0
+		}
+		if b.IsEye(v, c) || !b.Legal(v, c) {
+			continue
+		}
+		if sa, size := SelfAtari(b, v, c); sa {
+			if size == 1 && fallback == engine.PassVertex {
+				fallback = v
+			}
+			continue
+		}
+		return v
+	}
+	return fallback
+}

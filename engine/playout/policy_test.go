@@ -1,0 +1,141 @@
+package playout
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/gobot-dev/gobot/engine"
+)
+
+func TestRandChance(t *testing.T) {
+	r := NewRand(1)
+	same := r
+	if r.Chance(0) || !r.Chance(1) || r.Chance(-1) || !r.Chance(2) {
+		t.Fatal("Chance(0 or less) = true or Chance(1 or more) = false")
+	}
+	if got, want := r.Uint64(), same.Uint64(); got != want {
+		t.Errorf("after Chance(0) and Chance(1), Uint64 = %#x, want %#x (no number drawn)", got, want)
+	}
+	hits := 0
+	for i := 0; i < 10000; i++ {
+		if r.Chance(0.25) {
+			hits++
+		}
+	}
+	if hits < 2250 || hits > 2750 {
+		t.Errorf("Chance(0.25) true %d times in 10000", hits)
+	}
+	for _, n := range []int{1, 2, 7, 361} {
+		for i := 0; i < 1000; i++ {
+			if k := r.Intn(n); k < 0 || k >= n {
+				t.Fatalf("Intn(%d) = %d", n, k)
+			}
+		}
+	}
+	if a, b := NewStream(5, 0), NewStream(5, 1); a == b {
+		t.Errorf("NewStream(5, 0) = NewStream(5, 1)")
+	}
+	if a, b := NewRand(5), NewRand(6); a == b {
+		t.Errorf("NewRand(5) = NewRand(6)")
+	}
+}
+
+// TestPolicyAnswers checks each answer of the policy alone, at weight 1,
+// with the opponent's last move at the marked point.
+func TestPolicyAnswers(t *testing.T) {
+	tests := []struct {
+		name    string
+		policy  Policy
+		diagram string
+		last    string
+		want    []string // the moves the answer may choose
+	}{
+		{"capture the last stone", Policy{Capture: 1}, `
+			. . . . .
+			. . X . .
+			. X O X .
+			. . . . .
+			. . . . .`, "C3", []string{"C2"}},
+		{"save a chain put in atari", Policy{Capture: 1}, `
+			. . . . .
+			. . . . .
+			. O X O .
+			. . O . .
+			. . . . .`, "C2", []string{"C4"}},
+		{"atari on the last stone", Policy{Atari: 1}, `
+			. . . . .
+			. . X . .
+			. X O . .
+			. . . . .
+			. . . . .`, "C3", []string{"D3", "C2"}},
+		{"reply next to the last stone", Policy{Reply: 1}, `
+			. . . . .
+			. . . . .
+			. . O . .
+			. . . . .
+			. . . . .`, "C3", []string{"B4", "C4", "D4", "B3", "D3", "B2", "C2", "D2"}},
+		{"shape point (hane, not the head or the side)", Policy{Pattern: 1}, `
+			. . . . .
+			. . . . .
+			. . O . .
+			. . X . .
+			. . . . .`, "C3", []string{"B3", "D3", "B2", "D2"}},
+	}
+	for _, tt := range tests {
+		b := board(t, tt.diagram)
+		last := vertex(t, b, tt.last)
+		for seed := uint64(0); seed < 20; seed++ {
+			p := Player{Policy: tt.policy, Rand: NewRand(seed)}
+			v := p.Move(b, engine.Black, last)
+			if got := b.Point(v).String(); !slices.Contains(tt.want, got) {
+				t.Errorf("%s, seed %d: Move = %s, want one of %v\n%v", tt.name, seed, got, tt.want, b)
+				break
+			}
+		}
+	}
+}
+
+// TestPlayoutInvariants plays random games out with several policies and
+// checks every move: legal, filling no eye of the mover, and a self-atari
+// only of a single stone.
+func TestPlayoutInvariants(t *testing.T) {
+	policies := []Policy{{}, {Capture: 0.95, Pattern: 0.9}, {Capture: 1, Atari: 1, Reply: 1}}
+	for _, size := range []int{5, 9, 19} {
+		for pi, pol := range policies {
+			for seed := uint64(1); seed <= 5; seed++ {
+				b, err := engine.NewBoard(size)
+				if err != nil {
+					t.Fatal(err)
+				}
+				p := Player{Policy: pol, Rand: NewRand(seed)}
+				c, last, passes := engine.Black, engine.PassVertex, 0
+				moves := 0
+				for ; moves < 3*size*size && passes < 2; moves++ {
+					v := p.Move(b, c, last)
+					if v != engine.PassVertex {
+						if !b.Legal(v, c) || b.IsEye(v, c) {
+							t.Fatalf("%d×%d policy %d seed %d: %v at %v is illegal or fills an eye\n%v", size, size, pi, seed, c, b.Point(v), b)
+						}
+						if sa, n := SelfAtari(b, v, c); sa && n > 1 {
+							t.Fatalf("%d×%d policy %d seed %d: %v at %v puts %d stones in atari\n%v", size, size, pi, seed, c, b.Point(v), n, b)
+						}
+						passes = 0
+					} else {
+						passes++
+					}
+					b.Play(v, c)
+					last, c = v, c.Opponent()
+				}
+				if passes < 2 {
+					t.Errorf("%d×%d policy %d seed %d: no two passes after %d moves", size, size, pi, seed, moves)
+				}
+				// Playout replays the same game from the same seed.
+				again, _ := engine.NewBoard(size)
+				(&Player{Policy: pol, Rand: NewRand(seed)}).Playout(again, engine.Black, 0, engine.PassVertex, 3*size*size)
+				if again.Hash() != b.Hash() {
+					t.Errorf("%d×%d policy %d seed %d: Playout ends in another position than Move by Move", size, size, pi, seed)
+				}
+			}
+		}
+	}
+}
