@@ -36,25 +36,6 @@ func mustPoint(t *testing.T, s string, size int) Point {
 	return p
 }
 
-// play plays "B D4"-style moves, failing on any error.
-func play(t *testing.T, g *Game, moves ...string) {
-	t.Helper()
-	for _, s := range moves {
-		col, v, _ := strings.Cut(s, " ")
-		c, err := ParseColor(col)
-		if err != nil {
-			t.Fatal(err)
-		}
-		m, err := ParseMove(c, v, g.Size())
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := g.Play(m); err != nil {
-			t.Fatalf("Play(%s) = %v, want nil\n%v", s, err, g.Board().String())
-		}
-	}
-}
-
 func TestCaptures(t *testing.T) {
 	simple := Presets["simple"]
 	tests := []struct {
@@ -137,7 +118,7 @@ func TestSnapback(t *testing.T) {
 		"X X . . .",
 		"O O X . .",
 		". . X . .")
-	play(t, g, "B A1", "W B1", "B A1")
+	enginetest.Play(t, g, "B A1", "W B1", "B A1")
 	want := board(t,
 		".....",
 		".....",
@@ -161,7 +142,7 @@ func koGame(t *testing.T, rules Rules) *Game {
 		"X . X O .",
 		". X O . .",
 		". . . . .")
-	play(t, g, "W B3")
+	enginetest.Play(t, g, "W B3")
 	return g
 }
 
@@ -178,7 +159,7 @@ func TestKo(t *testing.T) {
 			}
 			// A ko threat elsewhere (here a pass by Black, then White
 			// plays elsewhere) lifts the ban.
-			play(t, g, "B pass", "W E1", "B C3")
+			enginetest.Play(t, g, "B pass", "W E1", "B C3")
 			if g.Captures(Black) != 1 || g.Captures(White) != 1 {
 				t.Errorf("captures B %d W %d, want 1 and 1", g.Captures(Black), g.Captures(White))
 			}
@@ -329,7 +310,7 @@ func TestSuicide(t *testing.T) {
 
 func TestMoveErrors(t *testing.T) {
 	g, _ := NewGame(Config{Size: 9})
-	play(t, g, "B E5")
+	enginetest.Play(t, g, "B E5")
 	tests := []struct {
 		name string
 		move func() error
@@ -359,7 +340,7 @@ func TestMoveErrors(t *testing.T) {
 	if !errors.Is(err, ErrInvalidCoordinates) || !strings.Contains(err.Error(), "A1–J9") {
 		t.Errorf("ParsePoint(Z99) = %v, want ErrInvalidCoordinates naming A1–J9", err)
 	}
-	play(t, g, "W pass", "B pass")
+	enginetest.Play(t, g, "W pass", "B pass")
 	if !g.PlayEnded() || !g.Over() {
 		t.Fatal("two passes did not end play")
 	}
@@ -369,7 +350,7 @@ func TestMoveErrors(t *testing.T) {
 	if err := g.Resume(); err != nil {
 		t.Fatal(err)
 	}
-	play(t, g, "W A1")
+	enginetest.Play(t, g, "W A1")
 	if err := g.Play(ResignMove(Black)); err != nil {
 		t.Fatal(err)
 	}
@@ -550,7 +531,7 @@ func checkRoundTrip(t *testing.T, g *Game) {
 
 func TestCorruptJSON(t *testing.T) {
 	g, _ := NewGame(Config{Size: 9})
-	play(t, g, "B E5", "W E6")
+	enginetest.Play(t, g, "B E5", "W E6")
 	good, _ := json.Marshal(g)
 	bad := []string{
 		`{`,
@@ -571,7 +552,7 @@ func TestCorruptJSON(t *testing.T) {
 func TestUndo(t *testing.T) {
 	g := koGame(t, Presets["chinese"])
 	before := g.Board().Hash()
-	play(t, g, "B E5")
+	enginetest.Play(t, g, "B E5")
 	if err := g.Undo(); err != nil {
 		t.Fatal(err)
 	}
@@ -582,7 +563,7 @@ func TestUndo(t *testing.T) {
 	if err := g.Play(PlaceAt(Black, mustPoint(t, "C3", 5))); !errors.Is(err, ErrKo) {
 		t.Errorf("after undo, retake = %v, want ErrKo", err)
 	}
-	play(t, g, "B pass", "W pass")
+	enginetest.Play(t, g, "B pass", "W pass")
 	if err := g.Undo(); err != nil || g.PlayEnded() {
 		t.Errorf("undo of the second pass: %v, ended %v", err, g.PlayEnded())
 	}

@@ -1,10 +1,13 @@
-package engine
+package engine_test
 
 import (
 	"bytes"
 	"reflect"
 	"strings"
 	"testing"
+
+	. "github.com/gobot-dev/gobot/engine"
+	"github.com/gobot-dev/gobot/engine/enginetest"
 )
 
 // TestSGFTimeRoundTrip: TM and OT in the root, BL/WL and OB/OW on the
@@ -14,16 +17,7 @@ func TestSGFTimeRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, s := range []string{"E5", "C3", "G7", "pass"} {
-		c := g.ToPlay()
-		m, err := ParseMove(c, s, 9)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := g.Play(m); err != nil {
-			t.Fatalf("Play(%s) = %v", s, err)
-		}
-	}
+	enginetest.Play(t, g, "E5", "C3", "G7", "pass")
 	info := SGFInfo{
 		TM: 600, OT: "5x30 byo-yomi",
 		Times: map[int]SGFTime{1: {Left: 590.25}, 2: {Left: 30, Periods: 5}, 3: {Left: 0.04}, 4: {Left: 30, Periods: 4}},

@@ -1,10 +1,13 @@
-package engine
+package engine_test
 
 import (
 	"bytes"
 	"slices"
 	"strings"
 	"testing"
+
+	. "github.com/gobot-dev/gobot/engine"
+	"github.com/gobot-dev/gobot/engine/enginetest"
 )
 
 // TestWriteSGFCommentsAndVariations writes a record with comments on moves
@@ -15,15 +18,7 @@ func TestWriteSGFCommentsAndVariations(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, s := range []string{"E5", "C3", "G7", "D4", "pass", "F4"} {
-		m, err := ParseMove(g.ToPlay(), s, 9)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := g.Play(m); err != nil {
-			t.Fatal(err)
-		}
-	}
+	enginetest.Play(t, g, "E5", "C3", "G7", "D4", "pass", "F4")
 	mv := func(c Color, s string) Move {
 		m, err := ParseMove(c, s, 9)
 		if err != nil {

@@ -567,15 +567,7 @@ func TestWriteSGFGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, s := range []string{"E5", "D5", "E4", "D4", "E3", "D3", "F6", "pass", "pass"} {
-		m, err := ParseMove(g.ToPlay(), s, 9)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := g.Play(m); err != nil {
-			t.Fatalf("Play(%v) = %v", m, err)
-		}
-	}
+	enginetest.Play(t, g, "E5", "D5", "E4", "D4", "E3", "D3", "F6", "pass", "pass")
 	info := SGFInfo{PB: "Alice", BlackRank: "3k", PW: "Bob [bot]", WhiteRank: "1d", DT: "2026-11-21",
 		EV: "Friday games", PC: "Discord", GN: "Game 1", RE: "W+2.5", C: "Good game]", Dead: []Point{{5, 5}}}
 	var buf bytes.Buffer

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/gobot-dev/gobot/engine"
+	"github.com/gobot-dev/gobot/engine/enginetest"
 )
 
 // Games of GNU Go 3.8 against itself at level 1, as GTP vertices,
@@ -23,14 +24,6 @@ func playGame(tb testing.TB, size, handicap int, moves string) *engine.Game {
 	if err != nil {
 		tb.Fatalf("NewGame(%d) = %v", size, err)
 	}
-	for _, s := range strings.Fields(moves) {
-		m, err := engine.ParseMove(g.ToPlay(), s, size)
-		if err != nil {
-			tb.Fatalf("ParseMove(%q) = %v", s, err)
-		}
-		if err := g.Play(m); err != nil {
-			tb.Fatalf("Play(%v %v) = %v", m.Color, m, err)
-		}
-	}
+	enginetest.Play(tb, g, strings.Fields(moves)...)
 	return g
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/gobot-dev/gobot/engine"
+	"github.com/gobot-dev/gobot/engine/enginetest"
 	bolt "go.etcd.io/bbolt"
 )
 
@@ -67,15 +68,7 @@ func newGame(t testing.TB, channel, black, white string) *Game {
 // move.
 func play(t testing.TB, eg *engine.Game, moves ...string) {
 	t.Helper()
-	for _, s := range moves {
-		m, err := engine.ParseMove(eg.ToPlay(), s, eg.Size())
-		if err != nil {
-			t.Fatalf("ParseMove(%s) = %v", s, err)
-		}
-		if err := eg.Play(m); err != nil {
-			t.Fatalf("Play(%s) = %v", s, err)
-		}
-	}
+	enginetest.Play(t, eg, moves...)
 }
 
 // playRandom plays one random legal non-eye-filling move, or a pass when

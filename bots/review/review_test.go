@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/gobot-dev/gobot/engine"
+	"github.com/gobot-dev/gobot/engine/enginetest"
 )
 
 // alternate returns n movers, Black first.
@@ -125,15 +126,7 @@ func playGame(t *testing.T, size int, moves ...string) *engine.Game {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, s := range moves {
-		m, err := engine.ParseMove(g.ToPlay(), s, size)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := g.Play(m); err != nil {
-			t.Fatal(err)
-		}
-	}
+	enginetest.Play(t, g, moves...)
 	return g
 }
 

@@ -89,3 +89,25 @@ func (r *recorder) Fatalf(format string, args ...any) {
 	r.msg = fmt.Sprintf(format, args...)
 	panic(r)
 }
+
+func TestPlay(t *testing.T) {
+	g := Game(t, "...\n...\n...")
+	Play(t, g, "B2", "W A1", "pass", "W pass")
+	var got []string
+	for _, m := range g.Moves() {
+		got = append(got, m.Color.String()+" "+m.String())
+	}
+	if want := "black B2, white A1, black pass, white pass"; strings.Join(got, ", ") != want {
+		t.Errorf("Moves() = %s, want %s", strings.Join(got, ", "), want)
+	}
+	for _, bad := range []string{"B3", "W C3", "Z9", "green C3"} {
+		rec := &recorder{TB: t}
+		func() {
+			defer func() { recover() }()
+			Play(rec, Game(t, ".X.\n...\n..."), bad)
+		}()
+		if rec.msg == "" {
+			t.Errorf("Play(%q) did not fail", bad)
+		}
+	}
+}

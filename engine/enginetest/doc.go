@@ -1,11 +1,12 @@
 // Package enginetest builds positions of package engine for tests, as
 // net/http/httptest serves HTTP for tests: a board or a game drawn as an
-// ASCII diagram in the test itself, so that a test reads like the position
-// it is about.
+// ASCII diagram in the test itself (Diagram, Game, Board), so that a test
+// reads like the position it is about, and moves played from their GTP
+// names (Play).
 //
 // It owns the one diagram parser of the tree; every test that draws a
 // position calls it. It imports only the standard library and engine, and
-// only _test.go files import it. Engine's own tests that draw positions are
-// external tests (package engine_test) for that reason: engine cannot
-// import it.
+// only _test.go files and test helper packages import it. Engine's own
+// tests that use it are external tests (package engine_test) for that
+// reason: engine cannot import it.
 package enginetest

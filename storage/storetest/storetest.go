@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/gobot-dev/gobot/engine"
+	"github.com/gobot-dev/gobot/engine/enginetest"
 	"github.com/gobot-dev/gobot/storage"
 )
 
@@ -154,17 +155,11 @@ func newGame(t *testing.T, channel, black, white string) *storage.Game {
 	return &storage.Game{ChannelID: channel, GuildID: "guild1", Black: human(black), White: human(white), Game: newEngine(t, 9)}
 }
 
+// play plays the given moves ("D4", "pass") alternately from the colour to
+// move.
 func play(t *testing.T, eg *engine.Game, moves ...string) {
 	t.Helper()
-	for _, s := range moves {
-		m, err := engine.ParseMove(eg.ToPlay(), s, eg.Size())
-		if err != nil {
-			t.Fatalf("ParseMove(%s) = %v", s, err)
-		}
-		if err := eg.Play(m); err != nil {
-			t.Fatalf("Play(%s) = %v", s, err)
-		}
-	}
+	enginetest.Play(t, eg, moves...)
 }
 
 func mustCreate(t *testing.T, s Store, g *storage.Game) {

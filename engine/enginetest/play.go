@@ -1,0 +1,34 @@
+package enginetest
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/gobot-dev/gobot/engine"
+)
+
+// Play plays moves on g through the checked door (Game.Play), failing tb on
+// a move that does not parse or that the rules refuse. A move is a GTP
+// vertex ("D4") or "pass", played by the player to move, or either after a
+// colour ("B D4", "W pass") to say who plays it: a colour out of turn is
+// refused as Game.Play refuses it.
+func Play(tb testing.TB, g *engine.Game, moves ...string) {
+	tb.Helper()
+	for _, s := range moves {
+		c, vertex := g.ToPlay(), s
+		if col, v, ok := strings.Cut(s, " "); ok {
+			var err error
+			if c, err = engine.ParseColor(col); err != nil {
+				tb.Fatalf("enginetest: move %q: %v", s, err)
+			}
+			vertex = v
+		}
+		m, err := engine.ParseMove(c, vertex, g.Size())
+		if err != nil {
+			tb.Fatalf("enginetest: ParseMove(%q) = %v", s, err)
+		}
+		if err := g.Play(m); err != nil {
+			tb.Fatalf("enginetest: Play(%s) = %v\n%v", s, err, g.Board())
+		}
+	}
+}
