@@ -357,7 +357,7 @@ func TestCrashDuringMigration(t *testing.T) {
 		}
 		var v uint64
 		db.View(func(tx *bolt.Tx) error {
-			v = uint64FromBytes(tx.Bucket(bucketMeta).Get(keySchema))
+			v = uint64FromKey(tx.Bucket(bucketMeta).Get(keySchema))
 			if (v == 1) != (tx.Bucket(bucketArchiveSGF) == nil) {
 				t.Errorf("kill %d: schema %d with archive_sgf present: %v", i, v, tx.Bucket(bucketArchiveSGF) != nil)
 			}

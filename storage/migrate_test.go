@@ -239,7 +239,7 @@ func verifyMigrated(t *testing.T, s *Store, f fixture) {
 	t.Helper()
 	var version uint64
 	s.db.View(func(tx *bolt.Tx) error {
-		version = uint64FromBytes(tx.Bucket(bucketMeta).Get(keySchema))
+		version = uint64FromKey(tx.Bucket(bucketMeta).Get(keySchema))
 		return nil
 	})
 	if version != SchemaVersion {
@@ -328,17 +328,6 @@ func verifyMigrated(t *testing.T, s *Store, f fixture) {
 	}
 }
 
-func uint64FromBytes(b []byte) uint64 {
-	if len(b) != 8 {
-		return 0
-	}
-	var v uint64
-	for _, c := range b {
-		v = v<<8 | uint64(c)
-	}
-	return v
-}
-
 func TestMigrationFailureChangesNothing(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "old.db")
 	writeV1(t, path, makeFixture(t))
@@ -364,7 +353,7 @@ func TestMigrationFailureChangesNothing(t *testing.T) {
 			t.Fatal(err)
 		}
 		db.View(func(tx *bolt.Tx) error {
-			if v := uint64FromBytes(tx.Bucket(bucketMeta).Get(keySchema)); v != 1 {
+			if v := uint64FromKey(tx.Bucket(bucketMeta).Get(keySchema)); v != 1 {
 				t.Errorf("schema after failed migration = %d, want 1", v)
 			}
 			if tx.Bucket(bucketArchiveSGF) != nil {

@@ -133,10 +133,8 @@ func TestServeGatewayMode(t *testing.T) {
 	} {
 		t.Setenv(k, v)
 	}
-	var stdout, stderr syncBuffer
 	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan int, 1)
-	go func() { done <- run(ctx, nil, strings.NewReader(""), &stdout, &stderr) }()
+	stdout, stderr, done := goRun(ctx)
 	select {
 	case <-f.got:
 	case code := <-done:

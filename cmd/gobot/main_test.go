@@ -36,6 +36,15 @@ func (s *syncBuffer) String() string {
 	return s.b.String()
 }
 
+// goRun starts gobot with no arguments (the environment says what it
+// serves) until ctx ends, and returns its output and its exit code to come.
+func goRun(ctx context.Context) (stdout, stderr *syncBuffer, done <-chan int) {
+	stdout, stderr = new(syncBuffer), new(syncBuffer)
+	code := make(chan int, 1)
+	go func() { code <- run(ctx, nil, strings.NewReader(""), stdout, stderr) }()
+	return stdout, stderr, code
+}
+
 func freeAddr(t *testing.T) string {
 	t.Helper()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
@@ -61,10 +70,8 @@ func TestServeHTTPMode(t *testing.T) {
 	} {
 		t.Setenv(k, v)
 	}
-	var stdout, stderr syncBuffer
 	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan int, 1)
-	go func() { done <- run(ctx, nil, strings.NewReader(""), &stdout, &stderr) }()
+	stdout, stderr, done := goRun(ctx)
 
 	base := "http://" + addr
 	deadline := time.Now().Add(time.Minute)

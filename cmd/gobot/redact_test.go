@@ -74,10 +74,8 @@ func TestTokenNotInErrorPaths(t *testing.T) {
 		t.Setenv("GOBOT_MODE", "http")
 		t.Setenv("DISCORD_PUBLIC_KEY", strings.Repeat("ab", 32))
 		t.Setenv("GOBOT_HTTP_ADDR", addr)
-		var stdout, stderr syncBuffer
 		ctx, cancel := context.WithCancel(context.Background())
-		done := make(chan int, 1)
-		go func() { done <- run(ctx, nil, strings.NewReader(""), &stdout, &stderr) }()
+		stdout, stderr, done := goRun(ctx)
 		deadline := time.Now().Add(30 * time.Second)
 		for !strings.Contains(stderr.String(), "listening") && time.Now().Before(deadline) {
 			time.Sleep(20 * time.Millisecond)
