@@ -181,6 +181,21 @@ func (e *env) playWhite(ch *discordtest.Channel, u discordtest.User, moves []str
 	return last
 }
 
+// scriptedBotGame starts a game in a new guild channel in which dave plays
+// White against the scripted bot (Black), through c's moves to the scoring
+// phase; it returns the channel, dave and dave's last board.
+func (e *env) scriptedBotGame(c scoringCase) (*discordtest.Channel, discordtest.User, discordtest.Message) {
+	e.t.Helper()
+	e.players.setScript(c.moves)
+	ch := e.d.GuildChannel("general")
+	dave := e.d.NewUser("dave")
+	start := e.do(e.slash(ch, dave, "bot", discordtest.Str("level", "scripted"), discordtest.Int("size", c.size), discordtest.Str("color", "white")))
+	if start.Ephemeral {
+		e.t.Fatalf("/go bot refused: %q", start.Text())
+	}
+	return ch, dave, e.playWhite(ch, dave, c.moves)
+}
+
 // checkGTPAgrees checks the case against gobot's GTP engine.
 func checkGTPAgrees(t *testing.T, c scoringCase) {
 	t.Helper()
@@ -287,14 +302,7 @@ func TestE2EScoringProposalBot(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
 			e := newEnv(t)
-			e.players.setScript(c.moves)
-			ch := e.d.GuildChannel("general")
-			dave := e.d.NewUser("dave")
-			start := e.do(e.slash(ch, dave, "bot", discordtest.Str("level", "scripted"), discordtest.Int("size", c.size), discordtest.Str("color", "white")))
-			if start.Ephemeral {
-				t.Fatalf("/go bot refused: %q", start.Text())
-			}
-			last := e.playWhite(ch, dave, c.moves)
+			ch, dave, last := e.scriptedBotGame(c)
 			g := e.game(ch.ID)
 			if g == nil || g.Scoring == nil {
 				t.Fatalf("not in the scoring phase after the script")
@@ -316,11 +324,7 @@ func TestE2EBotDisagrees(t *testing.T) {
 	t.Parallel()
 	c := scoringCases()[1]
 	e := newEnv(t)
-	e.players.setScript(c.moves)
-	ch := e.d.GuildChannel("general")
-	dave := e.d.NewUser("dave")
-	e.do(e.slash(ch, dave, "bot", discordtest.Str("level", "scripted"), discordtest.Int("size", c.size), discordtest.Str("color", "white")))
-	e.playWhite(ch, dave, c.moves)
+	ch, dave, _ := e.scriptedBotGame(c)
 	m := e.do(e.slash(ch, dave, "dead", discordtest.Str("point", "E2")))
 	want := "gobot does not accept this marking: it sees the white stone at E2 as dead (marked alive)."
 	if !strings.Contains(m.Text(), want) {
@@ -477,11 +481,7 @@ func TestE2EScoringTimeoutBotRefused(t *testing.T) { httpMode(t, testE2EScoringT
 
 func testE2EScoringTimeoutBotRefused(t *testing.T, e *env) {
 	c := scoringCases()[0]
-	e.players.setScript(c.moves)
-	ch := e.d.GuildChannel("general")
-	dave := e.d.NewUser("dave")
-	e.do(e.slash(ch, dave, "bot", discordtest.Str("level", "scripted"), discordtest.Int("size", c.size), discordtest.Str("color", "white")))
-	e.playWhite(ch, dave, c.moves)
+	ch, dave, _ := e.scriptedBotGame(c)
 	m := e.do(e.slash(ch, dave, "dead", discordtest.Str("point", "E5")))
 	if want := "gobot does not accept this marking: it sees the 9 black stones at"; !strings.Contains(m.Text(), want) {
 		t.Fatalf("after marking the black wall dead: %q, want %q", m.Text(), want)

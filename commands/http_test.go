@@ -42,6 +42,20 @@ func postSigned(t *testing.T, h http.Handler, header http.Header, body []byte) *
 	return w
 }
 
+// postCommand posts the slash command line from u, signed with priv, to h
+// and returns the answer.
+func postCommand(t *testing.T, tb *testApp, h http.Handler, priv ed25519.PrivateKey, u *discordgo.User, line string) *httptest.ResponseRecorder {
+	t.Helper()
+	data, _, err := parseSlash(line, Definitions(testPlayers{}.Levels()), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	it := tb.interaction(u, channelID)
+	it.Type, it.Data = discordgo.InteractionApplicationCommand, data
+	body, _ := json.Marshal(it)
+	return postSigned(t, h, sign(priv, body, tb.clk.Now()), body)
+}
+
 func TestHTTPSignatures(t *testing.T) {
 	tb := newTestApp(t)
 	pub, priv, err := ed25519.GenerateKey(rand.Reader)
@@ -90,14 +104,7 @@ func TestHTTPCommandAndFiles(t *testing.T) {
 	h := tb.HTTPHandler(pub)
 	post := func(u *discordgo.User, line string) (map[string]any, []call) {
 		t.Helper()
-		data, _, err := parseSlash(line, Definitions(testPlayers{}.Levels()), nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		it := tb.interaction(u, channelID)
-		it.Type, it.Data = discordgo.InteractionApplicationCommand, data
-		body, _ := json.Marshal(it)
-		w := postSigned(t, h, sign(priv, body, tb.clk.Now()), body)
+		w := postCommand(t, tb, h, priv, u, line)
 		if w.Code != http.StatusOK {
 			t.Fatalf("%s: status %d", line, w.Code)
 		}
@@ -242,14 +249,7 @@ func TestHTTPDefersSlowHandlers(t *testing.T) {
 	h := tb.HTTPHandler(pub)
 	// The bot plays black and moves first: its handler blocks in GenMove
 	// until released, after the HTTP answer has gone.
-	data, _, err := parseSlash("/go bot level:first size:9 color:white", Definitions(testPlayers{}.Levels()), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	it := tb.interaction(ann, channelID)
-	it.Type, it.Data = discordgo.InteractionApplicationCommand, data
-	body, _ := json.Marshal(it)
-	w := postSigned(t, h, sign(priv, body, tb.clk.Now()), body)
+	w := postCommand(t, tb, h, priv, ann, "/go bot level:first size:9 color:white")
 	if strings.TrimSpace(w.Body.String()) != `{"type":5}` {
 		t.Fatalf("slow handler answered %s, want a deferral", w.Body)
 	}
