@@ -142,15 +142,7 @@ func TestServeGatewayMode(t *testing.T) {
 	case <-time.After(time.Minute):
 		t.Fatalf("no interaction callback:\n%s", stderr.String())
 	}
-	cancel()
-	select {
-	case code := <-done:
-		if code != 0 {
-			t.Fatalf("gobot exited with %d:\n%s", code, stderr.String())
-		}
-	case <-time.After(time.Minute):
-		t.Fatal("gobot did not stop")
-	}
+	stopRun(t, cancel, done, stderr)
 
 	f.mu.Lock()
 	defer f.mu.Unlock()

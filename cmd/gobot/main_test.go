@@ -45,6 +45,21 @@ func goRun(ctx context.Context) (stdout, stderr *syncBuffer, done <-chan int) {
 	return stdout, stderr, code
 }
 
+// stopRun cancels gobot as goRun started it and fails t unless it exits
+// with 0 within a minute.
+func stopRun(t *testing.T, cancel context.CancelFunc, done <-chan int, stderr *syncBuffer) {
+	t.Helper()
+	cancel()
+	select {
+	case code := <-done:
+		if code != 0 {
+			t.Fatalf("gobot exited with %d:\n%s", code, stderr.String())
+		}
+	case <-time.After(time.Minute):
+		t.Fatal("gobot did not stop after cancellation")
+	}
+}
+
 func freeAddr(t *testing.T) string {
 	t.Helper()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
@@ -123,15 +138,7 @@ func TestServeHTTPMode(t *testing.T) {
 		t.Errorf("registered %d guild commands, want /go", len(d.Commands(d.GuildID)))
 	}
 
-	cancel()
-	select {
-	case code := <-done:
-		if code != 0 {
-			t.Fatalf("gobot exited with %d:\n%s", code, stderr.String())
-		}
-	case <-time.After(time.Minute):
-		t.Fatal("gobot did not stop after cancellation")
-	}
+	stopRun(t, cancel, done, stderr)
 	// The database was closed: it opens again at once.
 	s, err := storage.Open(db, storage.Options{Timeout: time.Second})
 	if err != nil {
