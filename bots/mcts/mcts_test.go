@@ -154,64 +154,69 @@ func TestNoBigSelfAtari(t *testing.T) {
 // passes when nothing else is left, and that it does not pass after the
 // opponent's pass while a dead stone of the opponent is still on the board.
 func TestPassAndEyes(t *testing.T) {
-	t.Run("only own eyes left: pass", func(t *testing.T) {
-		g := gameFrom(t, 7.5, engine.Black, `
+	tests := []struct {
+		name     string
+		komi     float64
+		toPlay   engine.Color
+		diagram  string
+		passed   bool // White has just passed
+		playouts int
+		want     engine.MoveKind
+		wantText string
+	}{
+		{
+			name: "only own eyes left: pass", komi: 7.5, toPlay: engine.Black,
+			diagram: `
 			. X O . O
 			X X O O O
 			X . X O .
 			X X X O O
-			. X O O .`)
-		e := NewSearcher(Options{Seed: 3, Threads: 1})
-		m, err := e.GenMove(context.Background(), g, 0, 2000)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if m.Kind != engine.Pass {
-			t.Errorf("GenMove = %v, want pass (%v)", m, e.Stats())
-		}
-	})
-	t.Run("dead stone in own area after a pass: take it", func(t *testing.T) {
-		g := gameFrom(t, 0.5, engine.White, `
+			. X O O .`,
+			playouts: 2000, want: engine.Pass, wantText: "pass",
+		},
+		{
+			name: "dead stone in own area after a pass: take it", komi: 0.5, toPlay: engine.White,
+			diagram: `
 			. . . . . . .
 			. . . O . . .
 			. . . . . . .
 			. . . . . . .
 			X X X X X X X
 			O O O O O O O
-			. . . . . . .`)
-		if err := g.Play(engine.PassMove(engine.White)); err != nil {
-			t.Fatal(err)
-		}
-		e := NewSearcher(Options{Seed: 3, Threads: 1})
-		m, err := e.GenMove(context.Background(), g, 0, 3000)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if m.Kind != engine.Place {
-			t.Errorf("GenMove = %v, want a move against the dead stone (%v)", m, e.Stats())
-		}
-	})
-	t.Run("settled after a pass: pass", func(t *testing.T) {
-		g := gameFrom(t, 0.5, engine.White, `
+			. . . . . . .`,
+			passed: true, playouts: 3000, want: engine.Place, wantText: "a move against the dead stone",
+		},
+		{
+			name: "settled after a pass: pass", komi: 0.5, toPlay: engine.White,
+			diagram: `
 			. . . . . . .
 			. . . . . . .
 			. . . . . . .
 			X X X X X X X
 			O O O O O O O
 			. . . . . . .
-			. . . . . . .`)
-		if err := g.Play(engine.PassMove(engine.White)); err != nil {
-			t.Fatal(err)
-		}
-		e := NewSearcher(Options{Seed: 3, Threads: 1})
-		m, err := e.GenMove(context.Background(), g, 0, 3000)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if m.Kind != engine.Pass {
-			t.Errorf("GenMove = %v, want pass (%v)", m, e.Stats())
-		}
-	})
+			. . . . . . .`,
+			passed: true, playouts: 3000, want: engine.Pass, wantText: "pass",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			g := gameFrom(t, tt.komi, tt.toPlay, tt.diagram)
+			if tt.passed {
+				if err := g.Play(engine.PassMove(engine.White)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			e := NewSearcher(Options{Seed: 3, Threads: 1})
+			m, err := e.GenMove(context.Background(), g, 0, tt.playouts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if m.Kind != tt.want {
+				t.Errorf("GenMove = %v, want %s (%v)", m, tt.wantText, e.Stats())
+			}
+		})
+	}
 }
 
 // TestResign checks that the searcher resigns a hopeless game, but not
