@@ -13,11 +13,7 @@ import (
 // TestSGFTimeRoundTrip: TM and OT in the root, BL/WL and OB/OW on the
 // moves, written and read back.
 func TestSGFTimeRoundTrip(t *testing.T) {
-	g, err := NewGame(Config{Size: 9, Rules: DefaultRules()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	enginetest.Play(t, g, "E5", "C3", "G7", "pass")
+	g := enginetest.NewGame(t, Config{Size: 9, Rules: DefaultRules()}, "E5", "C3", "G7", "pass")
 	info := SGFInfo{
 		TM: 600, OT: "5x30 byo-yomi",
 		Times: map[int]SGFTime{1: {Left: 590.25}, 2: {Left: 30, Periods: 5}, 3: {Left: 0.04}, 4: {Left: 30, Periods: 4}},

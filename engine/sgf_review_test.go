@@ -14,11 +14,7 @@ import (
 // and variations beside the main line, and reads it back: the main line and
 // the result are unchanged.
 func TestWriteSGFCommentsAndVariations(t *testing.T) {
-	g, err := NewGame(Config{Size: 9, Rules: DefaultRules()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	enginetest.Play(t, g, "E5", "C3", "G7", "D4", "pass", "F4")
+	g := enginetest.NewGame(t, Config{Size: 9, Rules: DefaultRules()}, "E5", "C3", "G7", "D4", "pass", "F4")
 	mv := func(c Color, s string) Move {
 		m, err := ParseMove(c, s, 9)
 		if err != nil {

@@ -563,11 +563,7 @@ func TestSGFRoundTrip(t *testing.T) {
 
 func TestWriteSGFGolden(t *testing.T) {
 	rules, _ := Preset("japanese")
-	g, err := NewGame(Config{Size: 9, Rules: rules, Handicap: 2})
-	if err != nil {
-		t.Fatal(err)
-	}
-	enginetest.Play(t, g, "E5", "D5", "E4", "D4", "E3", "D3", "F6", "pass", "pass")
+	g := enginetest.NewGame(t, Config{Size: 9, Rules: rules, Handicap: 2}, "E5", "D5", "E4", "D4", "E3", "D3", "F6", "pass", "pass")
 	info := SGFInfo{PB: "Alice", BlackRank: "3k", PW: "Bob [bot]", WhiteRank: "1d", DT: "2026-11-21",
 		EV: "Friday games", PC: "Discord", GN: "Game 1", RE: "W+2.5", C: "Good game]", Dead: []Point{{5, 5}}}
 	var buf bytes.Buffer

@@ -20,10 +20,5 @@ var (
 // from the side to move) on a new game of the given size and handicap.
 func playGame(tb testing.TB, size, handicap int, moves string) *engine.Game {
 	tb.Helper()
-	g, err := engine.NewGame(engine.Config{Size: size, Rules: engine.DefaultRules(), Handicap: handicap})
-	if err != nil {
-		tb.Fatalf("NewGame(%d) = %v", size, err)
-	}
-	enginetest.Play(tb, g, strings.Fields(moves)...)
-	return g
+	return enginetest.NewGame(tb, engine.Config{Size: size, Rules: engine.DefaultRules(), Handicap: handicap}, strings.Fields(moves)...)
 }

@@ -25,6 +25,16 @@ func pt(t testing.TB, s string, size int) engine.Point {
 // TestTactics checks that the searcher finds the one right move in small
 // positions where the komi makes the game turn on it.
 func TestTactics(t *testing.T) {
+	// eyeSpace is a black group with a three-point eye space: the middle
+	// point makes two eyes for Black and kills for White.
+	const eyeSpace = `
+		. . . . . . .
+		O O O O O O O
+		O X X X X X O
+		O X . . . X O
+		O X X X X X O
+		O O O O O O O
+		. . . . . . .`
 	tests := []struct {
 		name    string
 		komi    float64
@@ -75,32 +85,18 @@ func TestTactics(t *testing.T) {
 			want: "D4",
 		},
 		{
-			name:   "makes two eyes: the only saving move",
-			komi:   -19.5,
-			toPlay: engine.Black,
-			diagram: `
-				. . . . . . .
-				O O O O O O O
-				O X X X X X O
-				O X . . . X O
-				O X X X X X O
-				O O O O O O O
-				. . . . . . .`,
-			want: "D4",
+			name:    "makes two eyes: the only saving move",
+			komi:    -19.5,
+			toPlay:  engine.Black,
+			diagram: eyeSpace,
+			want:    "D4",
 		},
 		{
-			name:   "kills at the vital point",
-			komi:   -19.5,
-			toPlay: engine.White,
-			diagram: `
-				. . . . . . .
-				O O O O O O O
-				O X X X X X O
-				O X . . . X O
-				O X X X X X O
-				O O O O O O O
-				. . . . . . .`,
-			want: "D4",
+			name:    "kills at the vital point",
+			komi:    -19.5,
+			toPlay:  engine.White,
+			diagram: eyeSpace,
+			want:    "D4",
 		},
 	}
 	for _, tt := range tests {

@@ -122,12 +122,7 @@ func (f fixed) Evaluate(ctx context.Context, g *engine.Game) (Evaluation, error)
 
 func playGame(t *testing.T, size int, moves ...string) *engine.Game {
 	t.Helper()
-	g, err := engine.NewGame(engine.Config{Size: size, Rules: engine.DefaultRules()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	enginetest.Play(t, g, moves...)
-	return g
+	return enginetest.NewGame(t, engine.Config{Size: size, Rules: engine.DefaultRules()}, moves...)
 }
 
 func TestRun(t *testing.T) {

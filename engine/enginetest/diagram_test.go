@@ -111,3 +111,18 @@ func TestPlay(t *testing.T) {
 		}
 	}
 }
+
+func TestNewGame(t *testing.T) {
+	g := NewGame(t, engine.Config{Size: 9, Handicap: 2}, "E5")
+	if g.Handicap() != 2 || g.MoveCount() != 1 || g.ToPlay() != engine.Black {
+		t.Errorf("NewGame(9, handicap 2, E5): handicap %d, %d moves, %v to play; want 2, 1, Black", g.Handicap(), g.MoveCount(), g.ToPlay())
+	}
+	rec := &recorder{TB: t}
+	func() {
+		defer func() { recover() }()
+		NewGame(rec, engine.Config{Size: 1})
+	}()
+	if !strings.Contains(rec.msg, "NewGame") {
+		t.Errorf("NewGame(size 1) failed with %q, want the refused NewGame named", rec.msg)
+	}
+}

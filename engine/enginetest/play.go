@@ -32,3 +32,15 @@ func Play(tb testing.TB, g *engine.Game, moves ...string) {
 		}
 	}
 }
+
+// NewGame returns engine.NewGame(cfg) with moves played (see Play), failing
+// tb on a refused configuration or move.
+func NewGame(tb testing.TB, cfg engine.Config, moves ...string) *engine.Game {
+	tb.Helper()
+	g, err := engine.NewGame(cfg)
+	if err != nil {
+		tb.Fatalf("enginetest: NewGame(%+v) = %v", cfg, err)
+	}
+	Play(tb, g, moves...)
+	return g
+}
