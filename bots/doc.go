@@ -1,6 +1,6 @@
 // Package bots owns the computer opponents: the built-in players from
 // beginner to strong (random, greedy, minimax and, through bots/mcts, Monte
-// Carlo tree search), external engines spoken to over GTP (bots/gtp), the
+// Carlo tree search), external engines spoken to over GTP (engine/gtp), the
 // level registry users pick from, and the global limiter that keeps searches
 // from starving one another.
 //

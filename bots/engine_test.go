@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gobot-dev/gobot/bots/gtp"
 	"github.com/gobot-dev/gobot/engine"
+	"github.com/gobot-dev/gobot/engine/gtp"
 )
 
 // TestMain lets the test binary stand in for a GTP engine that accepts
@@ -42,7 +42,7 @@ func TestMain(m *testing.M) {
 }
 
 func TestEngineIllegalMoveFallsBack(t *testing.T) {
-	e := NewEngine(gtp.Spec{Name: "stubborn", Argv: []string{os.Args[0], "-fake-gtp"}}, gtp.Options{}, 1)
+	e := NewEngine(gtp.Spec{Name: "stubborn", Argv: []string{os.Args[0], "-fake-gtp"}}, gtp.ClientOptions{}, 1)
 	defer e.Close()
 	g := position(t, `
 		. . . . .

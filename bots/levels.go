@@ -14,10 +14,10 @@ import (
 	"sync"
 	"time"
 
-	"github.com/gobot-dev/gobot/bots/gtp"
 	"github.com/gobot-dev/gobot/bots/mcts"
 	"github.com/gobot-dev/gobot/bots/review"
 	"github.com/gobot-dev/gobot/engine"
+	"github.com/gobot-dev/gobot/engine/gtp"
 )
 
 // Level is an opponent users pick by name: a kind of Bot with the budget it
@@ -267,7 +267,7 @@ type Config struct {
 	// by gtp.SplitCommand; they follow Engines, in name order.
 	GTPEngines map[string]string
 	// GTP tunes the engines' clients (timeouts, stderr).
-	GTP gtp.Options
+	GTP gtp.ClientOptions
 	// MaxSearches caps the searches that run at once; 0 means
 	// runtime.NumCPU().
 	MaxSearches int
@@ -445,7 +445,7 @@ func (r *Registry) Close() error {
 // switches games gets the new game replayed). It is safe for concurrent use.
 type Engine struct {
 	spec gtp.Spec
-	opts gtp.Options
+	opts gtp.ClientOptions
 	sem  chan struct{} // one token per process allowed
 	log  *slog.Logger
 
@@ -459,7 +459,7 @@ var _ Bot = (*Engine)(nil)
 
 // NewEngine returns an engine that runs at most procs processes at once
 // (at least one). Processes start on demand.
-func NewEngine(spec gtp.Spec, opts gtp.Options, procs int) *Engine {
+func NewEngine(spec gtp.Spec, opts gtp.ClientOptions, procs int) *Engine {
 	return &Engine{spec: spec, opts: opts, sem: make(chan struct{}, max(procs, 1)), log: slog.New(slog.DiscardHandler)}
 }
 
@@ -527,7 +527,7 @@ func (e *Engine) client() (*gtp.Client, error) {
 		e.idle = e.idle[:n-1]
 		return c, nil
 	}
-	c := gtp.New(e.spec, e.opts)
+	c := gtp.NewClient(e.spec, e.opts)
 	e.all = append(e.all, c)
 	return c, nil
 }

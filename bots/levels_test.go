@@ -6,8 +6,8 @@ import (
 	"os"
 	"testing"
 
-	"github.com/gobot-dev/gobot/bots/gtp"
 	"github.com/gobot-dev/gobot/engine"
+	"github.com/gobot-dev/gobot/engine/gtp"
 )
 
 func TestLevels(t *testing.T) {

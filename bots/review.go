@@ -5,10 +5,10 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/gobot-dev/gobot/bots/gtp"
 	"github.com/gobot-dev/gobot/bots/mcts"
 	"github.com/gobot-dev/gobot/bots/review"
 	"github.com/gobot-dev/gobot/engine"
+	"github.com/gobot-dev/gobot/engine/gtp"
 )
 
 // reviewSeed seeds the built-in engine's reviews and estimates: a constant,
@@ -28,7 +28,7 @@ func (r *Registry) newReviewer(cfg Config) (review.Evaluator, *gtp.Client, error
 	}
 	for _, e := range r.engines {
 		if e.spec.Name == name[len(GTPPrefix):] {
-			c := gtp.New(e.spec, cfg.GTP)
+			c := gtp.NewClient(e.spec, cfg.GTP)
 			return &review.GTP{Client: c, Time: cfg.ReviewTime, Seed: reviewSeed}, c, nil
 		}
 	}

@@ -20,9 +20,10 @@ import (
 	"github.com/gobot-dev/gobot/commands"
 	"github.com/gobot-dev/gobot/commands/discordtest"
 	"github.com/gobot-dev/gobot/engine"
+	"github.com/gobot-dev/gobot/engine/gtp"
 )
 
-// gtpVerdict asks gobot's GTP engine (engine.ServeGTP, as `gobot gtp`
+// gtpVerdict asks gobot's GTP engine (gtp.Serve, as `gobot gtp`
 // runs it) for the dead stones and the score after moves (both colours in
 // turn from Black, "pass" included) on a size×size board with komi 7.5,
 // the default rules' komi.
@@ -39,8 +40,8 @@ func gtpVerdict(t *testing.T, size int, moves []string) (dead []string, score st
 	}
 	in.WriteString("final_status_list dead\nfinal_score\n")
 	var out strings.Builder
-	if err := engine.ServeGTP(context.Background(), strings.NewReader(in.String()), &out, engine.GTPOptions{Seed: 1}); err != nil {
-		t.Fatalf("ServeGTP: %v", err)
+	if err := gtp.Serve(context.Background(), strings.NewReader(in.String()), &out, gtp.ServerOptions{Seed: 1}); err != nil {
+		t.Fatalf("gtp.Serve: %v", err)
 	}
 	// Responses are "= answer" (possibly several lines) ending with an
 	// empty line; the last two are the ones asked for.

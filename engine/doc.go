@@ -1,7 +1,8 @@
 // Package engine owns the rules of Go: boards from 2×2 to 25×25, captures,
 // suicide, simple ko and positional or situational superko, passes and
-// resignation, handicap, area and territory scoring, SGF records and the GTP
-// engine protocol.
+// resignation, handicap, area and territory scoring and SGF records. In
+// gobot's code and docs "engine" means this package, the rules; a program
+// that plays Go over GTP is a "GTP program".
 //
 // There are two doors into the rules. Game is the checked door for people:
 // Game.Play validates a move, records it in the history and can be undone,
@@ -10,8 +11,10 @@
 // is legal (with Board.Legal), allocates nothing, and a Board copies by value,
 // so a search can take a copy and play it out.
 //
-// The package imports only the standard library and does no I/O of its own
-// apart from the GTP engine, which reads and writes the streams it is given
-// and the files that loadsgf and printsgf name.
-// No type in it is safe for concurrent use.
+// The package imports only the standard library and does no I/O: it opens
+// no file, starts no process and touches no network; SGF is read from
+// bytes and written to an io.Writer it is given. The Go Text Protocol (the
+// server gobot speaks to controllers, the client it speaks to GTP programs
+// with) lives in engine/gtp, which builds on this package and never the
+// reverse. No type in it is safe for concurrent use.
 package engine

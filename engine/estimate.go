@@ -93,7 +93,7 @@ func EstimateDead(ctx context.Context, g *Game, opts EstimateOptions) Estimate {
 }
 
 // EstimatedDeadStones returns the dead stones EstimateDead finds with the
-// default options. It has the shape of GTPOptions.DeadStones, so that GTP's
+// default options. It has the shape of gtp.ServerOptions.DeadStones, so that GTP's
 // final_score and final_status_list use the same estimate as the scoring
 // phase.
 func EstimatedDeadStones(ctx context.Context, g *Game) []Point {

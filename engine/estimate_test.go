@@ -250,45 +250,6 @@ func BenchmarkEstimateDead9(bm *testing.B)  { benchmarkEstimate(bm, 9) }
 func BenchmarkEstimateDead13(bm *testing.B) { benchmarkEstimate(bm, 13) }
 func BenchmarkEstimateDead19(bm *testing.B) { benchmarkEstimate(bm, 19) }
 
-// TestGTPUsesEstimate checks that GTP's final_status_list and final_score,
-// given EstimatedDeadStones, answer with the estimate.
-func TestGTPUsesEstimate(t *testing.T) {
-	cg := readCorpusGame(t, filepath.Join(corpusDir, "09-gnugo-002.sgf"))
-	g := cg.game
-	var script strings.Builder
-	fmt.Fprintf(&script, "boardsize %d\nclear_board\nkomi %s\n", g.Size(), FormatKomi(g.Rules().Komi))
-	for _, m := range g.Moves() {
-		fmt.Fprintf(&script, "play %s %s\n", m.Color.Letter(), m)
-	}
-	script.WriteString("final_status_list dead\nfinal_score\nquit\n")
-	var out strings.Builder
-	err := ServeGTP(context.Background(), strings.NewReader(script.String()), &out, GTPOptions{DeadStones: EstimatedDeadStones})
-	if err != nil {
-		t.Fatalf("ServeGTP: %v", err)
-	}
-	replies := strings.Split(strings.TrimSpace(out.String()), "\n\n")
-	if len(replies) < 3 {
-		t.Fatalf("GTP replies:\n%s", out.String())
-	}
-	deadReply, scoreReply := replies[len(replies)-3], replies[len(replies)-2]
-	var dead []Point
-	for _, f := range strings.Fields(strings.TrimPrefix(deadReply, "=")) {
-		p, err := ParsePoint(f, g.Size())
-		if err != nil {
-			t.Fatalf("final_status_list dead = %q: %v", deadReply, err)
-		}
-		dead = append(dead, p)
-	}
-	sortPoints(dead)
-	e := EstimateDead(context.Background(), g, EstimateOptions{})
-	if got, want := estPointList(dead), estPointList(e.Dead); got != want || want == "" {
-		t.Errorf("final_status_list dead = %s, want the estimate's %s", got, want)
-	}
-	if got, want := strings.TrimSpace(strings.TrimPrefix(scoreReply, "=")), g.Score(e.Dead).Result(); got != want {
-		t.Errorf("final_score = %s, want %s", got, want)
-	}
-}
-
 func TestEstimateDeadDeterministicAndCancellable(t *testing.T) {
 	g, want := estDiagramGame(t, territoryDiagram, DefaultRules())
 	a := EstimateDead(context.Background(), g, EstimateOptions{})

@@ -386,6 +386,35 @@ func (g *Game) Score(dead []Point) Score {
 	return ScoreBoard(&g.board, g.cfg.Rules, dead, g.handicap)
 }
 
+// Rebuild returns a new game with g's set-up and its first n moves played
+// under rules (g's with another komi or ko rule, say), resuming play after
+// two passes where g goes on. It fails when a move is illegal under rules.
+func (g *Game) Rebuild(rules Rules, n int) (*Game, error) {
+	cfg := g.Config()
+	cfg.Rules = rules
+	cfg.Handicap = 0
+	ng, err := NewGame(cfg)
+	if err != nil {
+		return nil, err
+	}
+	if len(g.Setup()) > 0 || g.FirstPlayer() != ng.FirstPlayer() {
+		if err := ng.SetupStones(g.Setup(), g.FirstPlayer(), g.Handicap()); err != nil {
+			return nil, err
+		}
+	}
+	for i, m := range g.Moves()[:n] {
+		if ng.PlayEnded() {
+			if err := ng.Resume(); err != nil {
+				return nil, err
+			}
+		}
+		if err := ng.Play(m); err != nil {
+			return nil, fmt.Errorf("move %d (%s %v): %w", i+1, m.Color.Letter(), m, err)
+		}
+	}
+	return ng, nil
+}
+
 // Clone returns an independent copy of the game.
 func (g *Game) Clone() *Game {
 	c := *g

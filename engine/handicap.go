@@ -1,6 +1,9 @@
 package engine
 
-import "fmt"
+import (
+	"fmt"
+	"math"
+)
 
 // MaxHandicap returns the largest fixed handicap GTP's fixed_handicap allows
 // on a board of the given size: 9 on odd boards from 9×9 up, 4 on even
@@ -44,4 +47,63 @@ func HandicapPoints(size, n int) ([]Point, error) {
 		pts = append(pts, left, right, bottom, top, centre)
 	}
 	return pts, nil
+}
+
+// FreeHandicapPoints chooses n handicap points on a board of the given
+// size: the fixed points (HandicapPoints) as far as they go, then each
+// further stone on the empty point farthest from the stones already placed,
+// keeping off the first two lines while there is room, with ties going to
+// the point nearest the centre. It is deterministic.
+func FreeHandicapPoints(size, n int) []Point {
+	n = min(n, size*size)
+	var pts []Point
+	if fixed := min(n, MaxHandicap(size)); fixed >= 2 {
+		pts, _ = HandicapPoints(size, fixed)
+	}
+	taken := make([]bool, size*size)
+	dist := make([]int, size*size) // squared distance to the nearest stone
+	for i := range dist {
+		dist[i] = math.MaxInt
+	}
+	mark := func(p Point) {
+		taken[p.Row*size+p.Col] = true
+		for r := 0; r < size; r++ {
+			for c := 0; c < size; c++ {
+				d := (r-p.Row)*(r-p.Row) + (c-p.Col)*(c-p.Col)
+				dist[r*size+c] = min(dist[r*size+c], d)
+			}
+		}
+	}
+	for _, p := range pts {
+		mark(p)
+	}
+	edge := 0
+	if size >= 7 {
+		edge = 2
+	}
+	centre := func(r, c int) int { return (2*r-size+1)*(2*r-size+1) + (2*c-size+1)*(2*c-size+1) }
+	for len(pts) < n {
+		best, bestDist, bestCentre := -1, -1, 0
+		for pass := 0; pass < 2 && best < 0; pass++ {
+			lo := edge
+			if pass == 1 {
+				lo = 0
+			}
+			for r := lo; r < size-lo; r++ {
+				for c := lo; c < size-lo; c++ {
+					i := r*size + c
+					if taken[i] {
+						continue
+					}
+					if d, ce := dist[i], centre(r, c); d > bestDist || (d == bestDist && ce < bestCentre) {
+						best, bestDist, bestCentre = i, d, ce
+					}
+				}
+			}
+		}
+		p := Point{best % size, best / size}
+		pts = append(pts, p)
+		mark(p)
+	}
+	return pts
 }

@@ -3,6 +3,7 @@ package engine_test
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -637,5 +638,37 @@ func TestRulesPresets(t *testing.T) {
 		if ValidKomi(k) {
 			t.Errorf("ValidKomi(%v) = true", k)
 		}
+	}
+}
+
+// TestFreeHandicapPoints: the fixed points first, then distinct points on
+// the board; deterministic.
+func TestFreeHandicapPoints(t *testing.T) {
+	for _, size := range []int{2, 3, 5, 7, 8, 9, 13, 19, 25} {
+		for n := 2; n < size*size; n++ {
+			pts := FreeHandicapPoints(size, n)
+			if len(pts) != n {
+				t.Fatalf("FreeHandicapPoints(%d, %d) gave %d points", size, n, len(pts))
+			}
+			seen := map[Point]bool{}
+			for _, p := range pts {
+				if !p.Valid(size) || seen[p] {
+					t.Fatalf("FreeHandicapPoints(%d, %d) = %v: %v off the board or twice", size, n, pts, p)
+				}
+				seen[p] = true
+			}
+			if fixed := min(n, MaxHandicap(size)); fixed >= 2 {
+				want, _ := HandicapPoints(size, fixed)
+				if fmt.Sprint(pts[:fixed]) != fmt.Sprint(want) {
+					t.Errorf("FreeHandicapPoints(%d, %d) starts %v, want the fixed points %v", size, n, pts[:fixed], want)
+				}
+			}
+			if size > 9 && n > 40 {
+				break
+			}
+		}
+	}
+	if got := FreeHandicapPoints(19, 12)[9:]; fmt.Sprint(got) != "[G7 N7 G13]" {
+		t.Errorf("FreeHandicapPoints(19, 12)[9:] = %v", got)
 	}
 }

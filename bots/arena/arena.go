@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"github.com/gobot-dev/gobot/bots"
-	"github.com/gobot-dev/gobot/bots/gtp"
 	"github.com/gobot-dev/gobot/engine"
+	"github.com/gobot-dev/gobot/engine/gtp"
 )
 
 // Player is one side of a match.
@@ -156,7 +156,7 @@ func Run(ctx context.Context, cfg Config) (Report, error) {
 	var referee *gtp.Client
 	if len(argv) > 0 {
 		var err error
-		referee, err = gtp.Start(ctx, gtp.Spec{Name: "referee", Argv: argv}, gtp.Options{})
+		referee, err = gtp.StartClient(ctx, gtp.Spec{Name: "referee", Argv: argv}, gtp.ClientOptions{})
 		if err != nil {
 			return rep, fmt.Errorf("arena: referee: %w", err)
 		}

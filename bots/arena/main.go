@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"github.com/gobot-dev/gobot/bots"
-	"github.com/gobot-dev/gobot/bots/gtp"
 	"github.com/gobot-dev/gobot/engine"
+	"github.com/gobot-dev/gobot/engine/gtp"
 )
 
 // Main runs the `gobot arena` command: it parses args (the arguments after

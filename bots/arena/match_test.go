@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/gobot-dev/gobot/bots"
-	"github.com/gobot-dev/gobot/bots/gtp"
+	"github.com/gobot-dev/gobot/engine/gtp"
 )
 
 // TestMatch plays a real match; it is built only with -tags arena:

@@ -15,8 +15,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gobot-dev/gobot/bots/gtp"
 	"github.com/gobot-dev/gobot/engine"
+	"github.com/gobot-dev/gobot/engine/gtp"
 )
 
 // The blunder set, testdata/blunders/*.sgf, is 9×9 games of GNU Go against
@@ -56,7 +56,7 @@ func TestBlunderSet(t *testing.T) {
 	if err := os.MkdirAll(*blundersOut, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	c := gtp.New(gtp.Spec{Name: "gnugo", Argv: []string{gnugo, "--mode", "gtp", "--level", "1", "--chinese-rules"}}, gtp.Options{})
+	c := gtp.NewClient(gtp.Spec{Name: "gnugo", Argv: []string{gnugo, "--mode", "gtp", "--level", "1", "--chinese-rules"}}, gtp.ClientOptions{})
 	defer c.Close()
 	ctx := context.Background()
 	made := 0

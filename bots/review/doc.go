@@ -14,7 +14,7 @@
 // A Review is plain data that encodes to JSON, so it can be stored with
 // the archived game, and the mistake selection (SelectMistakes) and the
 // summary work on win-rate series alone, so they are tested on series made
-// by hand. The package imports engine, bots/mcts and bots/gtp, never
+// by hand. The package imports engine, engine/gtp and bots/mcts, never
 // commands, storage or render: the pictures are drawn by render from a
 // Review's numbers.
 package review

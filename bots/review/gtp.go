@@ -8,9 +8,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/gobot-dev/gobot/bots/gtp"
 	"github.com/gobot-dev/gobot/bots/mcts"
 	"github.com/gobot-dev/gobot/engine"
+	"github.com/gobot-dev/gobot/engine/gtp"
 )
 
 // ErrNoAnalysis means the configured engine speaks neither kata-analyze

@@ -11,8 +11,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gobot-dev/gobot/bots/gtp"
 	"github.com/gobot-dev/gobot/engine"
+	"github.com/gobot-dev/gobot/engine/gtp"
 )
 
 // The test binary doubles as a fake analysis engine: run with the first
@@ -184,7 +184,7 @@ func fakeInfo(g *engine.Game, kata bool) string {
 
 func fakeClient(t *testing.T, mode string) *gtp.Client {
 	t.Helper()
-	c := gtp.New(gtp.Spec{Name: "fake", Argv: []string{os.Args[0], "-fake-analyze", mode}}, gtp.Options{Timeout: 5 * time.Second})
+	c := gtp.NewClient(gtp.Spec{Name: "fake", Argv: []string{os.Args[0], "-fake-analyze", mode}}, gtp.ClientOptions{Timeout: 5 * time.Second})
 	t.Cleanup(func() { c.Close() })
 	return c
 }

@@ -15,7 +15,7 @@ import (
 // at time_settings 0 1 1, genmove with 0.2 s, 0.05 s and nothing left on
 // the clock answers a legal move at every built-in level, the Monte Carlo
 // ones included (they answered "? genmove: mcts: search cancelled"). The
-// budgets themselves are engine's TestGTPMoveTime; the times are logged,
+// budgets themselves are engine/gtp's TestServeMoveTime; the times are logged,
 // never asserted.
 func TestGTPGenMoveUnderClock(t *testing.T) {
 	for _, level := range []string{"beginner", "easy", "medium", "hard", "max"} {

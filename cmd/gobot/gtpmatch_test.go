@@ -11,8 +11,8 @@ import (
 	"testing"
 	"time"
 
-	gtpclient "github.com/gobot-dev/gobot/bots/gtp"
 	"github.com/gobot-dev/gobot/engine"
+	"github.com/gobot-dev/gobot/engine/gtp"
 )
 
 // TestGTPMatchChild is `gobot gtp` in a child process for the match: the
@@ -26,7 +26,7 @@ func TestGTPMatchChild(t *testing.T) {
 }
 
 // send sends a command to an engine of the match.
-func send(c *gtpclient.Client, cmd string) (string, error) {
+func send(c *gtp.Client, cmd string) (string, error) {
 	return c.Command(context.Background(), 0, cmd)
 }
 
@@ -76,11 +76,11 @@ func TestGTPClockMatch(t *testing.T) {
 			argv = append(argv, "--bot", level)
 		}
 		var stderr bytes.Buffer
-		gb, err := gtpclient.Start(context.Background(), gtpclient.Spec{Name: "gobot", Argv: argv}, gtpclient.Options{Stderr: &stderr})
+		gb, err := gtp.StartClient(context.Background(), gtp.Spec{Name: "gobot", Argv: argv}, gtp.ClientOptions{Stderr: &stderr})
 		if err != nil {
 			t.Fatal(err)
 		}
-		gg, err := gtpclient.Start(context.Background(), gtpclient.Spec{Name: "gnugo", Argv: []string{gnugo, "--mode", "gtp", "--chinese-rules"}}, gtpclient.Options{})
+		gg, err := gtp.StartClient(context.Background(), gtp.Spec{Name: "gnugo", Argv: []string{gnugo, "--mode", "gtp", "--chinese-rules"}}, gtp.ClientOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -95,7 +95,7 @@ func TestGTPClockMatch(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, p := range []*gtpclient.Client{gb, gg} {
+		for _, p := range []*gtp.Client{gb, gg} {
 			for _, c := range []string{"boardsize " + strconv.Itoa(size), "clear_board", "komi 7.5", "time_settings 0 1 1"} {
 				if ans, err := send(p, c); err != nil {
 					t.Fatalf("%s: %s = %q, %v", p.Spec().Name, c, ans, err)

@@ -20,6 +20,7 @@ import (
 	"github.com/gobot-dev/gobot/commands"
 	"github.com/gobot-dev/gobot/config"
 	"github.com/gobot-dev/gobot/engine"
+	"github.com/gobot-dev/gobot/engine/gtp"
 	"github.com/gobot-dev/gobot/storage"
 )
 
@@ -53,7 +54,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	case "console":
 		err = console(ctx, args, stdin, stdout, stderr)
 	case "gtp":
-		err = gtp(ctx, args, stdin, stdout, stderr)
+		err = serveGTP(ctx, args, stdin, stdout, stderr)
 	case "backup":
 		err = backup(ctx, args, stdout, stderr)
 	case "arena":
@@ -387,11 +388,11 @@ func console(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	})
 }
 
-// gtp serves the Go Text Protocol with a bot level as the engine. The
+// serveGTP serves the Go Text Protocol with a bot level as the player. The
 // level keeps its own budget, but a controller's clock comes first: each
-// move's search ends by the deadline ServeGTP computes from time_settings
+// move's search ends by the deadline gtp.Serve computes from time_settings
 // and time_left, with the best move found by then.
-func gtp(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+func serveGTP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("gtp", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	level := fs.String("bot", "", "bot level that generates moves (default: the strongest built-in level)")
@@ -422,7 +423,7 @@ func gtp(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	if !ok {
 		return fmt.Errorf("--bot: unknown level %q (levels: %s)", name, levelNames(reg.Levels()))
 	}
-	err = engine.ServeGTP(ctx, stdin, stdout, engine.GTPOptions{
+	err = gtp.Serve(ctx, stdin, stdout, gtp.ServerOptions{
 		Name: "gobot", Version: version + " (" + l.Name + ")", Ko: koRule,
 		GenMove: gtpGenMove(l),
 		DeadStones: func(ctx context.Context, g *engine.Game) []engine.Point {

@@ -26,7 +26,7 @@ func TestCloseKillsWrappedEngine(t *testing.T) {
 	pidFile := filepath.Join(t.TempDir(), "pid")
 	script := `exec 3<&0; "$@" <&3 & echo $! > ` + pidFile + `; wait`
 	wrapped := Spec{Name: "wrapped", Argv: append([]string{sh, "-c", script, "sh"}, spec.Argv...)}
-	c, err := Start(context.Background(), wrapped, Options{})
+	c, err := StartClient(context.Background(), wrapped, ClientOptions{})
 	if err != nil {
 		t.Fatalf("Start: %v", err)
 	}

@@ -15,7 +15,7 @@ import (
 )
 
 // Options tune a Client. The zero value is usable.
-type Options struct {
+type ClientOptions struct {
 	// Timeout bounds each command other than genmove, and the start-up
 	// handshake; 10 s when zero.
 	Timeout time.Duration
@@ -27,14 +27,14 @@ type Options struct {
 	Stderr io.Writer
 }
 
-func (o Options) timeout() time.Duration {
+func (o ClientOptions) timeout() time.Duration {
 	if o.Timeout > 0 {
 		return o.Timeout
 	}
 	return 10 * time.Second
 }
 
-func (o Options) moveTimeout() time.Duration {
+func (o ClientOptions) moveTimeout() time.Duration {
 	if o.MoveTimeout > 0 {
 		return o.MoveTimeout
 	}
@@ -47,7 +47,7 @@ func (o Options) moveTimeout() time.Duration {
 // commands are sent one at a time.
 type Client struct {
 	spec Spec
-	opts Options
+	opts ClientOptions
 
 	closing   chan struct{} // closed by Close, to end a command in flight
 	closeOnce sync.Once
@@ -66,14 +66,14 @@ type Client struct {
 
 // New returns a client for the engine; the process starts with the first
 // command.
-func New(spec Spec, opts Options) *Client {
+func NewClient(spec Spec, opts ClientOptions) *Client {
 	return &Client{spec: spec, opts: opts, closing: make(chan struct{})}
 }
 
 // Start returns a client whose process is running and has answered the
 // handshake (protocol_version, name, version, list_commands).
-func Start(ctx context.Context, spec Spec, opts Options) (*Client, error) {
-	c := New(spec, opts)
+func StartClient(ctx context.Context, spec Spec, opts ClientOptions) (*Client, error) {
+	c := NewClient(spec, opts)
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if err := c.ensure(ctx); err != nil {
@@ -112,21 +112,37 @@ func (c *Client) Command(ctx context.Context, timeout time.Duration, command str
 	return c.command(ctx, timeout, command)
 }
 
-// Close asks the engine to quit, kills it if it does not within a second,
-// and waits for it. A command in flight ends at once with ErrClosed. Close
-// is idempotent.
+// Close asks the program to quit, gives it a second to exit, kills it
+// (with the processes it started) if it has not, and waits for it. A
+// command in flight ends at once with ErrClosed. Close returns the
+// program's exit error when it quit by itself with a failure status, nil
+// otherwise; it is idempotent.
 func (c *Client) Close() error {
 	c.closeOnce.Do(func() { close(c.closing) })
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.closed = true
-	if c.p == nil {
+	p := c.p
+	if p == nil {
 		return nil
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
-	c.send(ctx, time.Second, "quit") // best effort: the process is killed anyway
-	c.kill()
+	exited := false
+	// Best effort: the process is killed anyway.
+	if _, err := c.send(ctx, time.Second, "quit"); err == nil && c.p == p {
+		p.stdin.Close()
+		select {
+		case r := <-p.responses: // the end of its output
+			exited = errors.Is(r.err, ErrExited)
+		case <-ctx.Done():
+		}
+	}
+	c.p = nil
+	c.state = syncState{}
+	if err := p.stop(); exited && err != nil {
+		return fmt.Errorf("%s: after quit: %w", c.spec.Name, err)
+	}
 	return nil
 }
 
@@ -381,14 +397,15 @@ func parseHead(line string) (response, error) {
 	return r, nil
 }
 
-// stop kills the process, stops the reader and reaps both.
-func (p *process) stop() {
+// stop kills the process, stops the reader and reaps both. It returns the
+// process's exit error, which is a kill's unless it had exited already.
+func (p *process) stop() error {
 	close(p.quit)
 	p.stdin.Close()
 	killGroup(p.cmd)
 	p.stdout.Close()
 	<-p.done
-	p.cmd.Wait()
+	return p.cmd.Wait()
 }
 
 // tail returns the last of the engine's standard error, for messages.

@@ -1,4 +1,4 @@
-package engine
+package gtp
 
 import (
 	"bytes"
@@ -8,19 +8,22 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gobot-dev/gobot/engine"
 )
 
-// gtpRun runs a GTP session over script and returns the responses, one per
+// serveRun runs a GTP session over script and returns the responses, one per
 // command, without the trailing empty line.
-func gtpRun(t *testing.T, opts GTPOptions, script string) []string {
+func serveRun(t *testing.T, opts ServerOptions, script string) []string {
 	t.Helper()
 	var out bytes.Buffer
-	if err := ServeGTP(context.Background(), strings.NewReader(script), &out, opts); err != nil {
-		t.Fatalf("ServeGTP = %v", err)
+	if err := Serve(context.Background(), strings.NewReader(script), &out, opts); err != nil {
+		t.Fatalf("Serve = %v", err)
 	}
 	if !strings.HasSuffix(out.String(), "\n\n") {
 		t.Fatalf("output %q does not end with an empty line", out.String())
@@ -28,20 +31,20 @@ func gtpRun(t *testing.T, opts GTPOptions, script string) []string {
 	return strings.Split(strings.TrimSuffix(out.String(), "\n\n"), "\n\n")
 }
 
-// gtpStep is one command and the response it must get.
-type gtpStep struct {
+// serveStep is one command and the response it must get.
+type serveStep struct {
 	cmd, want string
 }
 
-// gtpCheck runs the steps' commands in one session and checks each
+// serveCheck runs the steps' commands in one session and checks each
 // response; a step that wants "" wants any success.
-func gtpCheck(t *testing.T, opts GTPOptions, steps []gtpStep) {
+func serveCheck(t *testing.T, opts ServerOptions, steps []serveStep) {
 	t.Helper()
 	var script strings.Builder
 	for _, s := range steps {
 		script.WriteString(s.cmd + "\n")
 	}
-	got := gtpRun(t, opts, script.String())
+	got := serveRun(t, opts, script.String())
 	if len(got) != len(steps) {
 		t.Fatalf("%d responses, want %d:\n%q", len(got), len(steps), got)
 	}
@@ -58,12 +61,12 @@ func gtpCheck(t *testing.T, opts GTPOptions, steps []gtpStep) {
 	}
 }
 
-func TestGTPCommands(t *testing.T) {
+func TestServeCommands(t *testing.T) {
 	tests := []struct {
 		name  string
-		steps []gtpStep
+		steps []serveStep
 	}{
-		{"identity", []gtpStep{
+		{"identity", []serveStep{
 			{"protocol_version", "= 2"},
 			{"name", "= gobot"},
 			{"version", "= "},
@@ -74,7 +77,7 @@ func TestGTPCommands(t *testing.T) {
 			{"42 foo", "?42 unknown command"},
 			{"PLAY b a1", "? unknown command"},
 		}},
-		{"boardsize and clear_board", []gtpStep{
+		{"boardsize and clear_board", []serveStep{
 			{"boardsize 1", "? unacceptable size"},
 			{"boardsize 26", "? unacceptable size"},
 			{"boardsize nine", "? syntax error"},
@@ -87,7 +90,7 @@ func TestGTPCommands(t *testing.T) {
 			{"play b e5", "= "},
 			{"play w f6", "? invalid color or coordinate"},
 		}},
-		{"play: illegal moves change nothing", []gtpStep{
+		{"play: illegal moves change nothing", []serveStep{
 			{"boardsize 5", "= "},
 			{"play b a1", "= "},
 			{"play w a1", "? illegal move"},
@@ -104,7 +107,7 @@ func TestGTPCommands(t *testing.T) {
 			{"list_stones white", "= D5 E4"},
 			{"captures black", "= 0"},
 		}},
-		{"ko: no immediate retake, retake after a pass", []gtpStep{
+		{"ko: no immediate retake, retake after a pass", []serveStep{
 			// . X O . .
 			// X O . O .
 			// . X O . .   (top three rows of 5×5)
@@ -123,7 +126,7 @@ func TestGTPCommands(t *testing.T) {
 			{"play w b4", "= "}, // the ko may be retaken after passes
 			{"captures white", "= 1"},
 		}},
-		{"out-of-turn play and undo", []gtpStep{
+		{"out-of-turn play and undo", []serveStep{
 			{"boardsize 9", "= "},
 			{"play b e5", "= "},
 			{"play b d4", "= "}, // a white pass is recorded first
@@ -137,14 +140,14 @@ func TestGTPCommands(t *testing.T) {
 			{"undo", "? cannot undo"},
 			{"list_stones black", "= "},
 		}},
-		{"play after two passes resumes", []gtpStep{
+		{"play after two passes resumes", []serveStep{
 			{"boardsize 9", "= "},
 			{"play b pass", "= "},
 			{"play w pass", "= "},
 			{"play b e5", "= "},
 			{"list_stones black", "= E5"},
 		}},
-		{"komi and final_score", []gtpStep{
+		{"komi and final_score", []serveStep{
 			{"boardsize 5", "= "},
 			{"komi 0.5", "= "},
 			{"final_score", "= W+0.5"},
@@ -158,7 +161,7 @@ func TestGTPCommands(t *testing.T) {
 			{"final_score", "= 0"},
 			{"list_stones black", "= C3"},
 		}},
-		{"fixed_handicap", []gtpStep{
+		{"fixed_handicap", []serveStep{
 			{"boardsize 19", "= "},
 			{"fixed_handicap 9", "= D4 Q16 D16 Q4 D10 Q10 K4 K16 K10"},
 			{"fixed_handicap 2", "? board not empty"},
@@ -167,13 +170,13 @@ func TestGTPCommands(t *testing.T) {
 			{"fixed_handicap 10", "? invalid number of stones"},
 			{"fixed_handicap x", "? syntax error"},
 			{"fixed_handicap 3", "= D4 Q16 D16"},
-			{"genmove b", ""}, // White moves first, so Black's genmove adds a pass
+			{"genmove b", ""}, // engine.White moves first, so engine.Black's genmove adds a pass
 			{"boardsize 9", "= "},
 			{"fixed_handicap 5", "= C3 G7 C7 G3 E5"},
 			{"boardsize 5", "= "},
 			{"fixed_handicap 2", "? invalid number of stones"},
 		}},
-		{"free handicap", []gtpStep{
+		{"free handicap", []serveStep{
 			{"boardsize 9", "= "},
 			{"set_free_handicap c3 g7 c3", "? bad vertex list"},
 			{"set_free_handicap c3", "? bad vertex list"},
@@ -182,14 +185,14 @@ func TestGTPCommands(t *testing.T) {
 			{"list_stones black", "= G7 E5 C3"},
 			{"set_free_handicap d4 f6", "? board not empty"},
 			{"place_free_handicap 2", "? board not empty"},
-			{"play b d4", "= "}, // Black plays out of turn after a white pass
+			{"play b d4", "= "}, // engine.Black plays out of turn after a white pass
 			{"clear_board", "= "},
 			{"place_free_handicap 2", "= C3 G7"},
 			{"clear_board", "= "},
 			{"place_free_handicap 81", "? invalid number of stones"},
 			{"place_free_handicap 1", "? invalid number of stones"},
 		}},
-		{"final_status_list without dead stones", []gtpStep{
+		{"final_status_list without dead stones", []serveStep{
 			{"boardsize 5", "= "},
 			{"play b a1", "= "}, {"play w e5", "= "}, {"play b b1", "= "},
 			{"final_status_list dead", "= "},
@@ -197,7 +200,7 @@ func TestGTPCommands(t *testing.T) {
 			{"final_status_list seki", "= "},
 			{"final_status_list sleepy", "? syntax error"},
 		}},
-		{"time settings", []gtpStep{
+		{"time settings", []serveStep{
 			{"time_settings 300 30 5", "= "},
 			{"time_left b 120 0", "= "},
 			{"time_left w 20 3", "= "},
@@ -205,7 +208,7 @@ func TestGTPCommands(t *testing.T) {
 			{"time_left x 1 1", "? invalid color or coordinate"},
 			{"time_left b -1 0", "? syntax error"},
 		}},
-		{"showboard", []gtpStep{
+		{"showboard", []serveStep{
 			{"boardsize 3", "= "},
 			{"komi 5", "= "},
 			{"play b b2", "= "},
@@ -215,22 +218,22 @@ func TestGTPCommands(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			gtpCheck(t, GTPOptions{Seed: 1, DeadStones: gtpNoDead}, tt.steps)
+			serveCheck(t, ServerOptions{Seed: 1, DeadStones: noDead}, tt.steps)
 		})
 	}
 }
 
-func gtpNoDead(context.Context, *Game) []Point { return nil }
+func noDead(context.Context, *engine.Game) []engine.Point { return nil }
 
 // TestGTPEstimatedStatus scores with the default, EstimateDead: a white
 // stone alone inside a living black group with four eyes is dead.
-func TestGTPEstimatedStatus(t *testing.T) {
+func TestServeEstimatedStatus(t *testing.T) {
 	script := "boardsize 7\nkomi 7.5\n"
 	for i := 1; i <= 7; i++ {
 		script += fmt.Sprintf("play b D%d\nplay b %c4\n", i, "ABCDEFG"[i-1])
 	}
 	script += "play w B2\nfinal_status_list dead\nfinal_status_list alive\nfinal_status_list seki\nfinal_score\n"
-	got := gtpRun(t, GTPOptions{}, script)
+	got := serveRun(t, ServerOptions{}, script)
 	got = got[len(got)-4:]
 	want := []string{"= B2", "= D7 D6 D5 A4 B4 C4 D4 E4 F4 G4 D3 D2 D1", "= ", "= B+41.5"}
 	if fmt.Sprint(got) != fmt.Sprint(want) {
@@ -238,17 +241,17 @@ func TestGTPEstimatedStatus(t *testing.T) {
 	}
 }
 
-func TestGTPPreprocessing(t *testing.T) {
+func TestServePreprocessing(t *testing.T) {
 	script := "# a comment line\n\n   \n\t1\tname  # trailing comment\r\n2 proto\x01col_version\n\x7fversion\n"
-	got := gtpRun(t, GTPOptions{Name: "tester", Version: "1.2"}, script)
+	got := serveRun(t, ServerOptions{Name: "tester", Version: "1.2"}, script)
 	want := []string{"=1 tester", "=2 2", "= 1.2"}
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("responses = %q, want %q", got, want)
 	}
 }
 
-func TestGTPListCommands(t *testing.T) {
-	got := gtpRun(t, GTPOptions{}, "list_commands\n")
+func TestServeListCommands(t *testing.T) {
+	got := serveRun(t, ServerOptions{}, "list_commands\n")
 	cmds := strings.Split(strings.TrimPrefix(got[0], "= "), "\n")
 	required := []string{"protocol_version", "name", "version", "known_command", "list_commands", "quit",
 		"boardsize", "clear_board", "komi", "play", "genmove", "undo", "showboard", "final_score",
@@ -265,27 +268,27 @@ func TestGTPListCommands(t *testing.T) {
 			t.Errorf("list_commands lacks %s", c)
 		}
 	}
-	for i, r := range gtpRun(t, GTPOptions{}, script.String()) {
+	for i, r := range serveRun(t, ServerOptions{}, script.String()) {
 		if r != "= true" {
 			t.Errorf("known_command %s = %q, want = true", cmds[i], r)
 		}
 	}
 }
 
-func TestGTPQuit(t *testing.T) {
+func TestServeQuit(t *testing.T) {
 	var out bytes.Buffer
-	err := ServeGTP(context.Background(), strings.NewReader("5 quit\nname\n"), &out, GTPOptions{})
+	err := Serve(context.Background(), strings.NewReader("5 quit\nname\n"), &out, ServerOptions{})
 	if err != nil || out.String() != "=5 \n\n" {
-		t.Errorf("quit: ServeGTP = %v, output %q; want nil and %q", err, out.String(), "=5 \n\n")
+		t.Errorf("quit: Serve = %v, output %q; want nil and %q", err, out.String(), "=5 \n\n")
 	}
 }
 
-func TestGTPCancel(t *testing.T) {
+func TestServeCancel(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	err := ServeGTP(ctx, strings.NewReader("name\n"), io.Discard, GTPOptions{})
+	err := Serve(ctx, strings.NewReader("name\n"), io.Discard, ServerOptions{})
 	if !errors.Is(err, context.Canceled) {
-		t.Errorf("ServeGTP with a cancelled context = %v, want context.Canceled", err)
+		t.Errorf("Serve with a cancelled context = %v, want context.Canceled", err)
 	}
 }
 
@@ -293,16 +296,16 @@ type failWriter struct{}
 
 func (failWriter) Write([]byte) (int, error) { return 0, errors.New("broken pipe") }
 
-func TestGTPWriteError(t *testing.T) {
-	err := ServeGTP(context.Background(), strings.NewReader("name\n"), failWriter{}, GTPOptions{})
+func TestServeWriteError(t *testing.T) {
+	err := Serve(context.Background(), strings.NewReader("name\n"), failWriter{}, ServerOptions{})
 	if err == nil || !strings.Contains(err.Error(), "broken pipe") {
-		t.Errorf("ServeGTP to a broken writer = %v, want the write error", err)
+		t.Errorf("Serve to a broken writer = %v, want the write error", err)
 	}
 }
 
 // TestGTPGenMoveRandom plays random games with genmove alone: every move
 // must be legal (play checks it) and games must end by two passes.
-func TestGTPGenMoveRandom(t *testing.T) {
+func TestServeGenMoveRandom(t *testing.T) {
 	for _, size := range []int{5, 9} {
 		var script strings.Builder
 		fmt.Fprintf(&script, "boardsize %d\n", size)
@@ -310,7 +313,7 @@ func TestGTPGenMoveRandom(t *testing.T) {
 		for i := 0; i < n; i++ {
 			script.WriteString("genmove b\ngenmove w\n")
 		}
-		got := gtpRun(t, GTPOptions{Seed: uint64(size)}, script.String())
+		got := serveRun(t, ServerOptions{Seed: uint64(size)}, script.String())
 		passes := 0
 		for i, r := range got[1:] {
 			if !strings.HasPrefix(r, "= ") {
@@ -318,7 +321,7 @@ func TestGTPGenMoveRandom(t *testing.T) {
 			}
 			if r == "= pass" {
 				passes++
-			} else if _, err := ParsePoint(strings.TrimPrefix(r, "= "), size); err != nil {
+			} else if _, err := engine.ParsePoint(strings.TrimPrefix(r, "= "), size); err != nil {
 				t.Fatalf("size %d: genmove %d = %q, not a point", size, i, r)
 			}
 		}
@@ -328,27 +331,27 @@ func TestGTPGenMoveRandom(t *testing.T) {
 	}
 }
 
-func TestGTPGenMoveOptions(t *testing.T) {
-	var seen []Color
-	opts := GTPOptions{
-		GenMove: func(ctx context.Context, g *Game, c Color) (Move, error) {
+func TestServeGenMoveOptions(t *testing.T) {
+	var seen []engine.Color
+	opts := ServerOptions{
+		GenMove: func(ctx context.Context, g *engine.Game, c engine.Color) (engine.Move, error) {
 			seen = append(seen, c)
 			if g.ToPlay() != c {
-				return Move{}, fmt.Errorf("asked for %v with %v to play", c, g.ToPlay())
+				return engine.Move{}, fmt.Errorf("asked for %v with %v to play", c, g.ToPlay())
 			}
 			switch g.MoveCount() {
 			case 0:
-				return PlaceAt(c, Point{2, 2}), nil
+				return engine.PlaceAt(c, engine.Point{Col: 2, Row: 2}), nil
 			case 1:
-				return PlaceAt(c, Point{2, 2}), nil // occupied: illegal
+				return engine.PlaceAt(c, engine.Point{Col: 2, Row: 2}), nil // occupied: illegal
 			case 2:
-				return ResignMove(c), nil
+				return engine.ResignMove(c), nil
 			}
-			return Move{}, errors.New("out of ideas")
+			return engine.Move{}, errors.New("out of ideas")
 		},
-		DeadStones: func(ctx context.Context, g *Game) []Point { return []Point{{2, 2}} },
+		DeadStones: func(ctx context.Context, g *engine.Game) []engine.Point { return []engine.Point{{Col: 2, Row: 2}} },
 	}
-	got := gtpRun(t, opts, "boardsize 5\ngenmove b\ngenmove w\nplay w a1\nreg_genmove b\ngenmove b\nlist_stones black\n"+
+	got := serveRun(t, opts, "boardsize 5\ngenmove b\ngenmove w\nplay w a1\nreg_genmove b\ngenmove b\nlist_stones black\n"+
 		"final_status_list dead\nfinal_status_list alive\nfinal_score\nplay b pass\ngenmove w\n")
 	want := []string{"= ", "= C3", "? genmove chose C3, which is illegal: C3: engine: position occupied", "= ",
 		"= resign", "= resign", "= C3", "= C3", "= A1", "= W+32.5", "= ", "? genmove: out of ideas"}
@@ -357,7 +360,7 @@ func TestGTPGenMoveOptions(t *testing.T) {
 	}
 }
 
-func TestGTPLoadAndPrintSGF(t *testing.T) {
+func TestServeLoadAndPrintSGF(t *testing.T) {
 	dir := t.TempDir()
 	record := filepath.Join(dir, "game.sgf")
 	sgf := "(;SZ[9]KM[5.5]RU[Japanese];B[ee];W[ff];B[gg];W[hh];B[ii])"
@@ -369,7 +372,7 @@ func TestGTPLoadAndPrintSGF(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := filepath.Join(dir, "out.sgf")
-	got := gtpRun(t, GTPOptions{}, strings.Join([]string{
+	got := serveRun(t, ServerOptions{}, strings.Join([]string{
 		"loadsgf " + record + " 3",
 		"list_stones black", "list_stones white",
 		"loadsgf " + record,
@@ -405,7 +408,7 @@ func TestGTPLoadAndPrintSGF(t *testing.T) {
 	if printed+"\n" != string(written) {
 		t.Errorf("printsgf = %q, file has %q", printed, written)
 	}
-	g, _, err := ParseSGF(written)
+	g, _, err := engine.ParseSGF(written)
 	if err != nil {
 		t.Fatalf("printsgf wrote %q: %v", written, err)
 	}
@@ -419,72 +422,42 @@ func TestGTPLoadAndPrintSGF(t *testing.T) {
 // /dev/zero (which would exhaust memory) or a directory at once, and the
 // session goes on. A record with a move on an occupied point loads as GNU
 // Go loads it, up to that move, with a warning.
-func TestGTPLoadSGFFiles(t *testing.T) {
+func TestServeLoadSGFFiles(t *testing.T) {
 	dir := t.TempDir()
 	big := filepath.Join(dir, "big.sgf")
-	if err := os.WriteFile(big, []byte("(;SZ[9]"+strings.Repeat(";B[];W[]", MaxSGFSize/8)+")"), 0o644); err != nil {
+	if err := os.WriteFile(big, []byte("(;SZ[9]"+strings.Repeat(";B[];W[]", engine.MaxSGFSize/8)+")"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	steps := []gtpStep{
-		{"loadsgf " + big, fmt.Sprintf("? cannot load file: larger than %d bytes", MaxSGFSize)},
+	steps := []serveStep{
+		{"loadsgf " + big, fmt.Sprintf("? cannot load file: larger than %d bytes", engine.MaxSGFSize)},
 		{"loadsgf " + dir, "? cannot load file: not a regular file"},
-		{"loadsgf testdata/sgf/occupied.sgf", "= white"},
+		{"loadsgf ../testdata/sgf/occupied.sgf", "= white"},
 		{"list_stones black", "= D7 E7 E5 G5 C3"},
-		{"loadsgf testdata/sgf/occupied.sgf 4", "= white"},
+		{"loadsgf ../testdata/sgf/occupied.sgf 4", "= white"},
 		{"list_stones black", "= E5 C3"},
 	}
 	if _, err := os.Stat("/dev/zero"); err == nil {
-		steps = append(steps, gtpStep{"loadsgf /dev/zero", "? cannot load file: not a regular file"})
+		steps = append(steps, serveStep{"loadsgf /dev/zero", "? cannot load file: not a regular file"})
 	}
 	fifo := filepath.Join(dir, "fifo.sgf")
 	if err := mkfifo(fifo); err == nil {
-		steps = append(steps, gtpStep{"loadsgf " + fifo, "? cannot load file: not a regular file"})
+		steps = append(steps, serveStep{"loadsgf " + fifo, "? cannot load file: not a regular file"})
 	} else {
 		t.Logf("no FIFO: %v", err)
 	}
-	steps = append(steps, gtpStep{"name", "= gobot"})
+	steps = append(steps, serveStep{"name", "= gobot"})
 	var warnings []string
-	gtpCheck(t, GTPOptions{Warn: func(msg string) { warnings = append(warnings, msg) }}, steps)
+	serveCheck(t, ServerOptions{Warn: func(msg string) { warnings = append(warnings, msg) }}, steps)
 	want := []string{
-		"loadsgf testdata/sgf/occupied.sgf: sgf line 6, column 21: move 10 (W E5) is on an occupied point: read as a pass; loaded up to the move before it, as GNU Go loads it",
-		"loadsgf testdata/sgf/occupied.sgf: sgf line 6, column 21: move 10 (W E5) is on an occupied point: read as a pass",
+		"loadsgf ../testdata/sgf/occupied.sgf: sgf line 6, column 21: move 10 (W E5) is on an occupied point: read as a pass; loaded up to the move before it, as GNU Go loads it",
+		"loadsgf ../testdata/sgf/occupied.sgf: sgf line 6, column 21: move 10 (W E5) is on an occupied point: read as a pass",
 	}
 	if fmt.Sprint(warnings) != fmt.Sprint(want) {
 		t.Errorf("warnings =\n%q\nwant\n%q", warnings, want)
 	}
 }
 
-func TestFreeHandicapPoints(t *testing.T) {
-	for _, size := range []int{2, 3, 5, 7, 8, 9, 13, 19, 25} {
-		for n := 2; n < size*size; n++ {
-			pts := FreeHandicapPoints(size, n)
-			if len(pts) != n {
-				t.Fatalf("FreeHandicapPoints(%d, %d) gave %d points", size, n, len(pts))
-			}
-			seen := map[Point]bool{}
-			for _, p := range pts {
-				if !p.Valid(size) || seen[p] {
-					t.Fatalf("FreeHandicapPoints(%d, %d) = %v: %v off the board or twice", size, n, pts, p)
-				}
-				seen[p] = true
-			}
-			if fixed := min(n, MaxHandicap(size)); fixed >= 2 {
-				want, _ := HandicapPoints(size, fixed)
-				if fmt.Sprint(pts[:fixed]) != fmt.Sprint(want) {
-					t.Errorf("FreeHandicapPoints(%d, %d) starts %v, want the fixed points %v", size, n, pts[:fixed], want)
-				}
-			}
-			if size > 9 && n > 40 {
-				break
-			}
-		}
-	}
-	if got := FreeHandicapPoints(19, 12)[9:]; fmt.Sprint(got) != "[G7 N7 G13]" {
-		t.Errorf("FreeHandicapPoints(19, 12)[9:] = %v", got)
-	}
-}
-
-func TestGTPMoveTime(t *testing.T) {
+func TestServeMoveTime(t *testing.T) {
 	const ms = time.Millisecond
 	tests := []struct {
 		settings []string // time_settings, or kgs-time_settings when it starts with a system's name
@@ -506,7 +479,7 @@ func TestGTPMoveTime(t *testing.T) {
 		{[]string{"0", "1", "1"}, []string{"b", "0.2", "1"}, 130 * ms, true},
 		{[]string{"0", "1", "1"}, []string{"b", "0.05", "1"}, 0, true},
 		{[]string{"0", "1", "1"}, []string{"b", "0", "1"}, 0, true},
-		{[]string{"0", "1", "1"}, []string{"w", "0", "1"}, 850 * ms, true}, // White's time says nothing of Black's
+		{[]string{"0", "1", "1"}, []string{"w", "0", "1"}, 850 * ms, true}, // engine.White's time says nothing of engine.Black's
 		// In main time with byo-yomi after it: the main time's share plus
 		// one stone's share of a period, (120/120 + 30) s.
 		{[]string{"300", "30", "1"}, []string{"b", "120", "0"}, 27850 * ms, true},
@@ -525,7 +498,7 @@ func TestGTPMoveTime(t *testing.T) {
 		{[]string{"canadian", "0", "30", "5"}, []string{"b", "3", "2"}, 1300 * ms, true},
 	}
 	for _, tt := range tests {
-		s := &gtpServer{size: 19, komi: 7.5}
+		s := &server{size: 19, komi: 7.5}
 		if err := s.newGame(19, 0); err != nil {
 			t.Fatal(err)
 		}
@@ -543,14 +516,14 @@ func TestGTPMoveTime(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		if got, timed := s.moveTime(Black); got != tt.want || timed != tt.timed {
+		if got, timed := s.moveTime(engine.Black); got != tt.want || timed != tt.timed {
 			t.Errorf("settings %v, time_left %v: moveTime = %v, %v; want %v, %v", tt.settings, tt.left, got, timed, tt.want, tt.timed)
 		}
 	}
 }
 
-func TestGTPTimeSettingsSyntax(t *testing.T) {
-	gtpCheck(t, GTPOptions{}, []gtpStep{
+func TestServeTimeSettingsSyntax(t *testing.T) {
+	serveCheck(t, ServerOptions{}, []serveStep{
 		{"kgs-time_settings", "? syntax error"},
 		{"kgs-time_settings fischer 600 10", "? syntax error"},
 		{"kgs-time_settings absolute", "? syntax error"},
@@ -572,30 +545,30 @@ func TestGTPTimeSettingsSyntax(t *testing.T) {
 // as far off as the budget moveTime computes, already passed when the
 // budget is 0; a GenMove that fails at its deadline (as the Monte Carlo
 // search did) still gets a legal move played, with a warning.
-func TestGTPGenMoveUnderClock(t *testing.T) {
+func TestServeGenMoveUnderClock(t *testing.T) {
 	type call struct {
 		until   time.Duration // time to the deadline when GenMove was called
 		expired bool
 	}
 	var calls []call
 	var warnings []string
-	opts := GTPOptions{
-		GenMove: func(ctx context.Context, g *Game, c Color) (Move, error) {
+	opts := ServerOptions{
+		GenMove: func(ctx context.Context, g *engine.Game, c engine.Color) (engine.Move, error) {
 			d, ok := ctx.Deadline()
 			if !ok {
-				return Move{}, errors.New("no deadline")
+				return engine.Move{}, errors.New("no deadline")
 			}
 			calls = append(calls, call{time.Until(d), ctx.Err() != nil})
 			if g.MoveCount() == 1 {
 				<-ctx.Done() // a bot that fails when its time is up
-				return Move{}, fmt.Errorf("search cancelled: %w", ctx.Err())
+				return engine.Move{}, fmt.Errorf("search cancelled: %w", ctx.Err())
 			}
-			return PlaceAt(c, Point{g.MoveCount(), g.MoveCount()}), nil
+			return engine.PlaceAt(c, engine.Point{Col: g.MoveCount(), Row: g.MoveCount()}), nil
 		},
 		Warn: func(msg string) { warnings = append(warnings, msg) },
 		Seed: 1,
 	}
-	got := gtpRun(t, opts, "boardsize 9\ntime_settings 0 1 1\ntime_left b 0.2 1\ngenmove b\n"+
+	got := serveRun(t, opts, "boardsize 9\ntime_settings 0 1 1\ntime_left b 0.2 1\ngenmove b\n"+
 		"time_left w 0.05 1\ngenmove w\ntime_left b 0 1\ngenmove b\nlist_stones black\nlist_stones white\n")
 	if len(got) != 10 || got[3] != "= A1" || got[7] != "= C3" || got[8] != "= C3 A1" {
 		t.Fatalf("responses = %q", got)
@@ -605,13 +578,13 @@ func TestGTPGenMoveUnderClock(t *testing.T) {
 	if got[9] != got[5] {
 		t.Errorf("genmove w = %q but White's stones are %q", got[5], got[9])
 	}
-	if p, err := ParsePoint(w, 9); err != nil || p == (Point{0, 0}) || p == (Point{2, 2}) {
+	if p, err := engine.ParsePoint(w, 9); err != nil || p == (engine.Point{Col: 0, Row: 0}) || p == (engine.Point{Col: 2, Row: 2}) {
 		t.Errorf("genmove w = %q: want a legal point", got[5])
 	}
 	if len(calls) != 3 {
 		t.Fatalf("GenMove called %d times, want 3", len(calls))
 	}
-	// The budgets moveTime computes (TestGTPMoveTime): 130 ms, 0 and 0.
+	// The budgets moveTime computes (TestServeMoveTime): 130 ms, 0 and 0.
 	if c := calls[0]; c.expired || c.until > 130*time.Millisecond || c.until <= 0 {
 		t.Errorf("time_left 0.2: GenMove's deadline in %v (expired %v), want within the 130 ms budget", c.until, c.expired)
 	}
@@ -627,8 +600,8 @@ func TestGTPGenMoveUnderClock(t *testing.T) {
 
 // TestGTPTwoGenmovesAfterPass: like GNU Go, a second genmove for the engine
 // that has just passed passes again, without ending the game.
-func TestGTPTwoGenmovesAfterPass(t *testing.T) {
-	gtpCheck(t, GTPOptions{Seed: 1}, []gtpStep{
+func TestServeTwoGenmovesAfterPass(t *testing.T) {
+	serveCheck(t, ServerOptions{Seed: 1}, []serveStep{
 		{"boardsize 2", "= "},
 		{"play b a1", "= "},
 		{"play b b2", "= "},
@@ -638,13 +611,13 @@ func TestGTPTwoGenmovesAfterPass(t *testing.T) {
 		{"play b pass", "= "},
 		{"list_stones black", "= B2 A1"},
 	})
-	passer := GTPOptions{GenMove: func(ctx context.Context, g *Game, c Color) (Move, error) {
+	passer := ServerOptions{GenMove: func(ctx context.Context, g *engine.Game, c engine.Color) (engine.Move, error) {
 		if g.Over() || g.PlayEnded() || g.ToPlay() != c {
-			return Move{}, fmt.Errorf("asked for %v in a game over (%v) or with %v to play", c, g.PlayEnded(), g.ToPlay())
+			return engine.Move{}, fmt.Errorf("asked for %v in a game over (%v) or with %v to play", c, g.PlayEnded(), g.ToPlay())
 		}
-		return PassMove(c), nil
+		return engine.PassMove(c), nil
 	}}
-	gtpCheck(t, passer, []gtpStep{
+	serveCheck(t, passer, []serveStep{
 		{"boardsize 2", "= "},
 		{"play b a1", "= "},
 		{"play b b2", "= "},
@@ -653,43 +626,43 @@ func TestGTPTwoGenmovesAfterPass(t *testing.T) {
 	})
 }
 
-func TestGTPLineTooLong(t *testing.T) {
-	long := "7 play b " + strings.Repeat("a", MaxGTPLine)
-	script := "boardsize 9\n" + long + "\n" + "8 play b e5\n" + strings.Repeat("x", 3*MaxGTPLine)
-	got := gtpRun(t, GTPOptions{}, script)
-	want := []string{"= ", "?7 " + string(gtpTooLong), "=8 ", "? " + string(gtpTooLong)}
+func TestServeLineTooLong(t *testing.T) {
+	long := "7 play b " + strings.Repeat("a", MaxLine)
+	script := "boardsize 9\n" + long + "\n" + "8 play b e5\n" + strings.Repeat("x", 3*MaxLine)
+	got := serveRun(t, ServerOptions{}, script)
+	want := []string{"= ", "?7 " + string(errTooLong), "=8 ", "? " + string(errTooLong)}
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("responses = %q, want %q", got, want)
 	}
-	if !strings.Contains(string(gtpTooLong), strconv.Itoa(MaxGTPLine)) {
-		t.Errorf("%q does not say the limit, %d", gtpTooLong, MaxGTPLine)
+	if !strings.Contains(string(errTooLong), strconv.Itoa(MaxLine)) {
+		t.Errorf("%q does not say the limit, %d", errTooLong, MaxLine)
 	}
 	// A line of exactly the limit, line feed included, is read.
-	exact := "komi 6.5" + strings.Repeat(" ", MaxGTPLine-len("komi 6.5")-1) + "\n"
-	if got := gtpRun(t, GTPOptions{}, exact); fmt.Sprint(got) != "[= ]" {
+	exact := "komi 6.5" + strings.Repeat(" ", MaxLine-len("komi 6.5")-1) + "\n"
+	if got := serveRun(t, ServerOptions{}, exact); fmt.Sprint(got) != "[= ]" {
 		t.Errorf("a line of %d bytes: %q", len(exact), got)
 	}
 }
 
 // TestGTPCancelWhileReading: a cancelled session ends even while its input
 // blocks (a pipe nobody writes to), as SIGTERM needs.
-func TestGTPCancelWhileReading(t *testing.T) {
+func TestServeCancelWhileReading(t *testing.T) {
 	pr, pw := io.Pipe()
 	defer pw.Close()
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	var out bytes.Buffer
-	go func() { done <- ServeGTP(ctx, pr, &out, GTPOptions{}) }()
+	go func() { done <- Serve(ctx, pr, &out, ServerOptions{}) }()
 	if _, err := io.WriteString(pw, "name\n"); err != nil {
 		t.Fatal(err)
 	}
 	cancel()
 	if err := <-done; !errors.Is(err, context.Canceled) {
-		t.Errorf("ServeGTP = %v, want %v", err, context.Canceled)
+		t.Errorf("Serve = %v, want %v", err, context.Canceled)
 	}
 }
 
-func ExampleServeGTP() {
+func ExampleServe() {
 	session := `1 boardsize 9
 2 komi 6.5
 3 play black E5
@@ -699,9 +672,9 @@ func ExampleServeGTP() {
 7 final_score
 quit
 `
-	opts := GTPOptions{Name: "gobot", DeadStones: func(context.Context, *Game) []Point { return nil }}
+	opts := ServerOptions{Name: "gobot", DeadStones: func(context.Context, *engine.Game) []engine.Point { return nil }}
 	var out bytes.Buffer
-	if err := ServeGTP(context.Background(), strings.NewReader(session), &out, opts); err != nil {
+	if err := Serve(context.Background(), strings.NewReader(session), &out, opts); err != nil {
 		fmt.Println(err)
 	}
 	// Successful responses without text are "= " and "=id ": the
@@ -723,4 +696,61 @@ quit
 	// =7 B+74.5
 	//
 	// =
+}
+
+// TestServeUsesEstimate checks that GTP's final_status_list and
+// final_score, given EstimatedDeadStones, answer with the estimate.
+func TestServeUsesEstimate(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("..", "testdata", "scoring", "corpus", "09-gnugo-002.sgf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec, _, err := engine.ParseSGF(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The corpus's games are played under the default rules and their komi.
+	rules := engine.DefaultRules()
+	rules.Komi = rec.Rules().Komi
+	g, err := rec.Rebuild(rules, rec.MoveCount())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var script strings.Builder
+	fmt.Fprintf(&script, "boardsize %d\nclear_board\nkomi %s\n", g.Size(), engine.FormatKomi(g.Rules().Komi))
+	for _, m := range g.Moves() {
+		fmt.Fprintf(&script, "play %s %s\n", m.Color.Letter(), m)
+	}
+	script.WriteString("final_status_list dead\nfinal_score\nquit\n")
+	var out strings.Builder
+	err = Serve(context.Background(), strings.NewReader(script.String()), &out, ServerOptions{DeadStones: engine.EstimatedDeadStones})
+	if err != nil {
+		t.Fatalf("Serve: %v", err)
+	}
+	replies := strings.Split(strings.TrimSpace(out.String()), "\n\n")
+	if len(replies) < 3 {
+		t.Fatalf("GTP replies:\n%s", out.String())
+	}
+	deadReply, scoreReply := replies[len(replies)-3], replies[len(replies)-2]
+	var dead []string
+	for _, f := range strings.Fields(strings.TrimPrefix(deadReply, "=")) {
+		p, err := engine.ParsePoint(f, g.Size())
+		if err != nil {
+			t.Fatalf("final_status_list dead = %q: %v", deadReply, err)
+		}
+		dead = append(dead, p.String())
+	}
+	e := engine.EstimateDead(context.Background(), g, engine.EstimateOptions{})
+	var want []string
+	for _, p := range e.Dead {
+		want = append(want, p.String())
+	}
+	slices.Sort(dead)
+	slices.Sort(want)
+	if got, want := strings.Join(dead, " "), strings.Join(want, " "); got != want || want == "" {
+		t.Errorf("final_status_list dead = %s, want the estimate's %s", got, want)
+	}
+	if got, want := strings.TrimSpace(strings.TrimPrefix(scoreReply, "=")), g.Score(e.Dead).Result(); got != want {
+		t.Errorf("final_score = %s, want %s", got, want)
+	}
 }

@@ -2,8 +2,10 @@ package gtp
 
 import (
 	"bufio"
+	"context"
 	"fmt"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -30,7 +32,29 @@ func TestMain(m *testing.M) {
 	if len(os.Args) > 2 && os.Args[1] == "-fake-gtp" {
 		os.Exit(fakeEngine(os.Args[2:]))
 	}
+	if len(os.Args) > 3 && os.Args[1] == "-serve-gtp" {
+		os.Exit(serveChild(os.Args[2], os.Args[3]))
+	}
 	os.Exit(m.Run())
+}
+
+// serveChild runs Serve on the standard streams with the ko rule and the
+// seed given as numbers, for the referee tests (startServer); warnings go
+// to standard error, one a line. It returns the exit status: 1 when Serve
+// fails.
+func serveChild(ko, seed string) int {
+	k, err1 := strconv.Atoi(ko)
+	s, err2 := strconv.ParseUint(seed, 10, 64)
+	if err1 != nil || err2 != nil {
+		fmt.Fprintln(os.Stderr, "-serve-gtp KO SEED: want two numbers")
+		return 2
+	}
+	opts := ServerOptions{Ko: engine.KoRule(k), Seed: s, Warn: func(msg string) { fmt.Fprintln(os.Stderr, msg) }}
+	if err := Serve(context.Background(), os.Stdin, os.Stdout, opts); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	return 0
 }
 
 // fakeSpec returns a spec that runs the fake engine in the given mode.

@@ -1,8 +1,9 @@
-package engine
+package gtp
 
 import (
-	"bufio"
+	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -11,67 +12,69 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
+	"time"
+
+	"github.com/gobot-dev/gobot/engine"
 )
 
-// The referee test plays the same moves into this package's GTP engine and
-// into GNU Go 3.8, and requires both to agree on every legality decision
-// and every resulting position. GOBOT_REFEREE_GAMES=n plays n random games
-// per board size instead of the short default.
+// The referee test plays the same moves into this package's GTP server and
+// into GNU Go 3.8, both spoken to through this package's Client, and
+// requires both to agree on every legality decision and every resulting
+// position. GOBOT_REFEREE_GAMES=n plays n random games per board size
+// instead of the short default.
 
 const gnugoPath = "/usr/games/gnugo"
 
-// gtpClient speaks GTP to one engine.
-type gtpClient struct {
-	name  string
-	w     io.Writer
-	r     *bufio.Reader
-	close func() error
+// peer is one of the two GTP programs the referee compares.
+type peer struct {
+	name string
+	c    *Client
 }
 
-// send sends one command and returns whether it succeeded and the response
-// text (without "= " or "? ").
-func (c *gtpClient) send(t testing.TB, cmd string) (bool, string) {
+// send sends one command and returns whether it succeeded and the answer,
+// or the failure with the program's message. Anything other than an
+// answer (a crash, a timeout, garbled output) fails the test.
+func (p *peer) send(t testing.TB, cmd string) (bool, string) {
 	t.Helper()
-	if _, err := io.WriteString(c.w, cmd+"\n"); err != nil {
-		t.Fatalf("%s: sending %q: %v", c.name, cmd, err)
+	ans, err := p.c.Command(context.Background(), 0, cmd)
+	if errors.Is(err, ErrFailed) {
+		return false, err.Error()
 	}
-	var lines []string
-	for {
-		line, err := c.r.ReadString('\n')
-		if err != nil {
-			t.Fatalf("%s: reading the response to %q: %v (so far %q)", c.name, cmd, err, lines)
-		}
-		line = strings.TrimRight(line, "\r\n")
-		if line == "" {
-			if len(lines) == 0 {
-				continue
-			}
-			break
-		}
-		lines = append(lines, line)
+	if err != nil {
+		t.Fatalf("%s: %q: %v", p.name, cmd, err)
 	}
-	resp := strings.Join(lines, "\n")
-	if len(resp) == 0 || (resp[0] != '=' && resp[0] != '?') {
-		t.Fatalf("%s: response to %q is %q", c.name, cmd, resp)
-	}
-	return resp[0] == '=', strings.TrimSpace(resp[1:])
+	return true, ans
 }
 
-func (c *gtpClient) must(t testing.TB, cmd string) string {
+func (p *peer) must(t testing.TB, cmd string) string {
 	t.Helper()
-	ok, resp := c.send(t, cmd)
+	ok, resp := p.send(t, cmd)
 	if !ok {
-		t.Fatalf("%s: %q failed: %s", c.name, cmd, resp)
+		t.Fatalf("%s: %q failed: %s", p.name, cmd, resp)
 	}
 	return resp
 }
 
-// startGNUGo starts GNU Go in GTP mode with Chinese rules and args, or skips
-// the test when it is not installed. Its close quits it and may be called
-// before the test ends, which closes it otherwise.
-func startGNUGo(t testing.TB, args ...string) *gtpClient {
+// startPeer starts spec's program, which must quit cleanly when the test
+// ends. Its standard error goes to stderr when that is not nil.
+func startPeer(t testing.TB, spec Spec, stderr io.Writer) *peer {
+	t.Helper()
+	c, err := StartClient(context.Background(), spec, ClientOptions{Timeout: time.Minute, Stderr: stderr})
+	if err != nil {
+		t.Fatalf("starting %s: %v", spec.Name, err)
+	}
+	t.Cleanup(func() {
+		if err := c.Close(); err != nil {
+			t.Errorf("%s exited with %v", spec.Name, err)
+		}
+	})
+	return &peer{name: spec.Name, c: c}
+}
+
+// gnugoSpec returns GNU Go in GTP mode with Chinese rules and args, or
+// skips the test when it is not installed.
+func gnugoSpec(t testing.TB, args ...string) Spec {
 	t.Helper()
 	path := gnugoPath
 	if _, err := os.Stat(path); err != nil {
@@ -81,59 +84,29 @@ func startGNUGo(t testing.TB, args ...string) *gtpClient {
 		}
 		path = p
 	}
-	cmd := exec.Command(path, append([]string{"--mode", "gtp", "--chinese-rules"}, args...)...)
-	in, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatalf("starting GNU Go: %v", err)
-	}
-	c := &gtpClient{name: "gnugo", w: in, r: bufio.NewReader(out)}
-	c.close = sync.OnceValue(func() error {
-		io.WriteString(in, "quit\n")
-		in.Close()
-		return cmd.Wait()
-	})
-	t.Cleanup(func() {
-		if err := c.close(); err != nil {
-			t.Errorf("GNU Go exited with %v", err)
-		}
-	})
-	return c
+	return Spec{Name: "gnugo", Argv: append([]string{path, "--mode", "gtp", "--chinese-rules"}, args...)}
 }
 
-// startEngine runs ServeGTP on pipes.
-func startEngine(t testing.TB, opts GTPOptions) *gtpClient {
+// startGNUGo starts GNU Go with args (see gnugoSpec).
+func startGNUGo(t testing.TB, args ...string) *peer {
 	t.Helper()
-	inR, inW := io.Pipe()
-	outR, outW := io.Pipe()
-	done := make(chan error, 1)
-	go func() {
-		err := ServeGTP(context.Background(), inR, outW, opts)
-		outW.CloseWithError(io.EOF)
-		done <- err
-	}()
-	c := &gtpClient{name: "gobot", w: inW, r: bufio.NewReader(outR)}
-	t.Cleanup(func() {
-		inW.Close()
-		go io.Copy(io.Discard, outR) // let a pending response drain
-		if err := <-done; err != nil {
-			t.Errorf("ServeGTP = %v", err)
-		}
-	})
-	return c
+	return startPeer(t, gnugoSpec(t, args...), nil)
+}
+
+// startServer runs Serve with the ko rule and the seed in a child process
+// (the test binary, see TestMain). Its warnings go to stderr, one a line,
+// when that is not nil.
+func startServer(t testing.TB, ko engine.KoRule, seed uint64, stderr io.Writer) *peer {
+	t.Helper()
+	argv := []string{os.Args[0], "-serve-gtp", strconv.Itoa(int(ko)), strconv.FormatUint(seed, 10)}
+	return startPeer(t, Spec{Name: "gobot", Argv: argv}, stderr)
 }
 
 // referee holds the two engines and a local game that mirrors them.
 type referee struct {
 	t       testing.TB
-	engines []*gtpClient
-	g       *Game
+	engines []*peer
+	g       *engine.Game
 	history []string
 	tries   map[string]int // rejected tries by kind, for the log
 }
@@ -163,19 +136,19 @@ func (r *referee) fail(format string, args ...any) {
 // sortedVertices puts a list_stones answer in a canonical order.
 func sortedVertices(s string) string {
 	f := strings.Fields(strings.ToUpper(s))
-	pts := make([]Point, 0, len(f))
+	pts := make([]engine.Point, 0, len(f))
 	for _, v := range f {
-		p, ok := parsePoint(v)
-		if !ok {
+		p, err := engine.ParsePoint(v, engine.MaxSize)
+		if err != nil {
 			return s
 		}
 		pts = append(pts, p)
 	}
 	var out []string
-	for row := MaxSize; row >= 0; row-- {
-		for col := 0; col < MaxSize; col++ {
+	for row := engine.MaxSize; row >= 0; row-- {
+		for col := 0; col < engine.MaxSize; col++ {
 			for _, p := range pts {
-				if p == (Point{col, row}) {
+				if p == (engine.Point{Col: col, Row: row}) {
 					out = append(out, p.String())
 				}
 			}
@@ -188,7 +161,7 @@ func sortedVertices(s string) string {
 // stones as the local mirror, and the same captures.
 func (r *referee) samePosition() {
 	r.t.Helper()
-	for _, c := range []Color{Black, White} {
+	for _, c := range []engine.Color{engine.Black, engine.White} {
 		_, resps := r.both("list_stones " + c.String())
 		a, b := sortedVertices(resps[0]), sortedVertices(resps[1])
 		if a != b {
@@ -198,7 +171,7 @@ func (r *referee) samePosition() {
 		board := r.g.Board()
 		for row := r.g.Size() - 1; row >= 0; row-- {
 			for col := 0; col < r.g.Size(); col++ {
-				if p := (Point{col, row}); board.At(p) == c {
+				if p := (engine.Point{Col: col, Row: row}); board.At(p) == c {
 					mine = append(mine, p.String())
 				}
 			}
@@ -207,7 +180,7 @@ func (r *referee) samePosition() {
 			r.fail("list_stones %v: engine %q, mirror %q", c, a, got)
 		}
 	}
-	for _, c := range []Color{Black, White} {
+	for _, c := range []engine.Color{engine.Black, engine.White} {
 		_, resps := r.both("captures " + c.String())
 		if resps[0] != resps[1] || resps[0] != strconv.Itoa(r.g.Captures(c)) {
 			r.fail("captures %v: gobot %s, GNU Go %s, mirror %d", c, resps[0], resps[1], r.g.Captures(c))
@@ -217,7 +190,7 @@ func (r *referee) samePosition() {
 
 // play sends a move to both engines and checks they agree on legality and
 // on the position, and that the mirror agrees on legality too.
-func (r *referee) play(m Move) bool {
+func (r *referee) play(m engine.Move) bool {
 	r.t.Helper()
 	cmd := fmt.Sprintf("play %s %s", m.Color, m)
 	ok, _ := r.both(cmd)
@@ -247,7 +220,7 @@ func (r *referee) checkAllLegal() {
 	c := r.g.ToPlay()
 	for row := 0; row < r.g.Size(); row++ {
 		for col := 0; col < r.g.Size(); col++ {
-			p := Point{col, row}
+			p := engine.Point{Col: col, Row: row}
 			cmd := fmt.Sprintf("is_legal %s %s", c, p)
 			_, resps := r.both(cmd)
 			if resps[0] != resps[1] {
@@ -257,21 +230,21 @@ func (r *referee) checkAllLegal() {
 	}
 }
 
-func newReferee(t testing.TB, ko KoRule, gnugoArgs ...string) *referee {
-	return &referee{t: t, engines: []*gtpClient{startEngine(t, GTPOptions{Ko: ko, Seed: 1}), startGNUGo(t, gnugoArgs...)},
+func newReferee(t testing.TB, ko engine.KoRule, gnugoArgs ...string) *referee {
+	return &referee{t: t, engines: []*peer{startServer(t, ko, 1, nil), startGNUGo(t, gnugoArgs...)},
 		tries: map[string]int{}}
 }
 
 // randomGame plays a game of random tries: mostly legal moves, but also
 // occupied points, suicides and ko retakes, which both engines must reject.
-func (r *referee) randomGame(rng *rand.Rand, size int, ko KoRule, sweep bool) {
+func (r *referee) randomGame(rng *rand.Rand, size int, ko engine.KoRule, sweep bool) {
 	r.t.Helper()
 	r.both(fmt.Sprintf("boardsize %d", size))
 	r.both("clear_board")
 	r.both("komi 7.5")
-	rules := DefaultRules()
+	rules := engine.DefaultRules()
 	rules.Ko = ko
-	g, err := NewGame(Config{Size: size, Rules: rules})
+	g, err := engine.NewGame(engine.Config{Size: size, Rules: rules})
 	if err != nil {
 		r.t.Fatal(err)
 	}
@@ -280,8 +253,8 @@ func (r *referee) randomGame(rng *rand.Rand, size int, ko KoRule, sweep bool) {
 	for moves := 0; moves < size*size*3 && !r.g.PlayEnded(); {
 		c := r.g.ToPlay()
 		b := r.g.Board()
-		m := PassMove(c)
-		var legal, suicide []Point
+		m := engine.PassMove(c)
+		var legal, suicide []engine.Point
 		for i := 0; i < b.EmptyCount(); i++ {
 			v := b.EmptyVertex(i)
 			switch {
@@ -298,18 +271,18 @@ func (r *referee) randomGame(rng *rand.Rand, size int, ko KoRule, sweep bool) {
 			kind = "pass"
 		case rejected > 20 || len(legal) == 0:
 			if len(legal) > 0 {
-				m = PlaceAt(c, legal[rng.IntN(len(legal))])
+				m = engine.PlaceAt(c, legal[rng.IntN(len(legal))])
 			}
-		case b.Ko(c) != NoPoint && x < 0.5:
-			m, kind = PlaceAt(c, b.Ko(c)), "ko"
+		case b.Ko(c) != engine.NoPoint && x < 0.5:
+			m, kind = engine.PlaceAt(c, b.Ko(c)), "ko"
 		case x < 0.60:
-			m = PlaceAt(c, legal[rng.IntN(len(legal))])
+			m = engine.PlaceAt(c, legal[rng.IntN(len(legal))])
 		case x < 0.75 && len(suicide) > 0:
-			m, kind = PlaceAt(c, suicide[rng.IntN(len(suicide))]), "suicide or ko"
+			m, kind = engine.PlaceAt(c, suicide[rng.IntN(len(suicide))]), "suicide or ko"
 		default:
-			p := Point{rng.IntN(size), rng.IntN(size)}
-			m, kind = PlaceAt(c, p), "random point"
-			if b.At(p) != Empty {
+			p := engine.Point{Col: rng.IntN(size), Row: rng.IntN(size)}
+			m, kind = engine.PlaceAt(c, p), "random point"
+			if b.At(p) != engine.Empty {
 				kind = "occupied"
 			}
 		}
@@ -342,12 +315,12 @@ func TestRefereeRandomGames(t *testing.T) {
 	} else if testing.Short() {
 		games = map[int]int{9: 1}
 	}
-	ref := newReferee(t, SimpleKo)
+	ref := newReferee(t, engine.SimpleKo)
 	rng := rand.New(rand.NewPCG(2026, 11))
 	for _, size := range []int{9, 19} {
 		for i := 0; i < games[size]; i++ {
 			// A full is_legal sweep after every move on the first 9×9 game.
-			ref.randomGame(rng, size, SimpleKo, size == 9 && (i == 0 || long > 0))
+			ref.randomGame(rng, size, engine.SimpleKo, size == 9 && (i == 0 || long > 0))
 			t.Logf("%d×%d game %d: %d moves agreed", size, size, i+1, len(ref.history))
 		}
 	}
@@ -369,9 +342,9 @@ func TestRefereeSuperko(t *testing.T) {
 		t.Skip("short mode")
 	}
 	for _, tt := range []struct {
-		ko   KoRule
+		ko   engine.KoRule
 		flag string
-	}{{PositionalSuperko, "--positional-superko"}, {SituationalSuperko, "--situational-superko"}} {
+	}{{engine.PositionalSuperko, "--positional-superko"}, {engine.SituationalSuperko, "--situational-superko"}} {
 		t.Run(tt.ko.String(), func(t *testing.T) {
 			ref := newReferee(t, tt.ko, tt.flag)
 			rng := rand.New(rand.NewPCG(7, uint64(tt.ko)))
@@ -397,27 +370,27 @@ func TestRefereeKoRules(t *testing.T) {
 	// . X O . .
 	moves := "B B5, W C5, B A4, W B4, B B3, W D4, B A1, W C3, B C4, W B4, W pass, B pass, W B4"
 	tests := []struct {
-		ko      KoRule
+		ko      engine.KoRule
 		flag    string
 		retaken bool
 	}{
-		{SimpleKo, "--simple-ko", true},
-		{PositionalSuperko, "--positional-superko", false},
-		{SituationalSuperko, "--situational-superko", false},
+		{engine.SimpleKo, "--simple-ko", true},
+		{engine.PositionalSuperko, "--positional-superko", false},
+		{engine.SituationalSuperko, "--situational-superko", false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.ko.String(), func(t *testing.T) {
 			ref := newReferee(t, tt.ko, tt.flag)
-			rules := DefaultRules()
+			rules := engine.DefaultRules()
 			rules.Ko = tt.ko
-			ref.g, _ = NewGame(Config{Size: 5, Rules: rules})
+			ref.g, _ = engine.NewGame(engine.Config{Size: 5, Rules: rules})
 			ref.both("boardsize 5")
 			ref.both("clear_board")
 			var got []bool
 			for _, s := range strings.Split(moves, ", ") {
 				col, v, _ := strings.Cut(s, " ")
-				c, _ := ParseColor(col)
-				m, err := ParseMove(c, v, 5)
+				c, _ := engine.ParseColor(col)
+				m, err := engine.ParseMove(c, v, 5)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -431,28 +404,28 @@ func TestRefereeKoRules(t *testing.T) {
 	}
 }
 
-// TestRefereeRecords replays the records in testdata/sgf into both engines
+// TestRefereeRecords replays the records in engine/testdata/sgf into both engines
 // move by move, and loads them with loadsgf (whole and up to a few move
 // numbers) in both.
 func TestRefereeRecords(t *testing.T) {
-	files, err := filepath.Glob(filepath.Join("testdata", "sgf", "*.sgf"))
+	files, err := filepath.Glob(filepath.Join("..", "testdata", "sgf", "*.sgf"))
 	if err != nil || len(files) == 0 {
-		t.Fatalf("no records in testdata/sgf: %v", err)
+		t.Fatalf("no records in engine/testdata/sgf: %v", err)
 	}
-	ref := newReferee(t, SimpleKo)
+	ref := newReferee(t, engine.SimpleKo)
 	for _, f := range files {
 		data, err := os.ReadFile(f)
 		if err != nil {
 			t.Fatal(err)
 		}
-		rec, info, err := ParseSGF(data)
+		rec, info, err := engine.ParseSGF(data)
 		if err != nil {
 			t.Fatalf("%s: %v", f, err)
 		}
 		// Move by move, from the record's set-up.
-		rules := DefaultRules()
+		rules := engine.DefaultRules()
 		rules.Komi = rec.Rules().Komi
-		g, err := NewGame(Config{Size: rec.Size(), Rules: rules})
+		g, err := engine.NewGame(engine.Config{Size: rec.Size(), Rules: rules})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -460,13 +433,13 @@ func TestRefereeRecords(t *testing.T) {
 		ref.both(fmt.Sprintf("boardsize %d", rec.Size()))
 		ref.both("clear_board")
 		for _, s := range rec.Setup() {
-			if s.Color != Black {
+			if s.Color != engine.Black {
 				t.Fatalf("%s: set-up with white or removed stones cannot be sent with set_free_handicap", f)
 			}
 		}
 		if len(rec.Setup()) > 0 {
 			var vs []string
-			var stones []Stone
+			var stones []engine.Stone
 			for _, s := range rec.Setup() {
 				vs = append(vs, s.Point.String())
 				stones = append(stones, s)
@@ -512,7 +485,7 @@ func TestRefereeRecords(t *testing.T) {
 				// A move on an occupied point: both stop before it.
 				end = min(end, info.Warnings[0].Move)
 			}
-			if ref.g, err = rebuildGame(rec, rec.Rules(), end); err != nil {
+			if ref.g, err = rec.Rebuild(rec.Rules(), end); err != nil {
 				t.Fatal(err)
 			}
 			ref.samePosition()
@@ -530,16 +503,16 @@ func TestRefereeGenmoveMatch(t *testing.T) {
 	if testing.Short() {
 		t.Skip("short mode")
 	}
-	ours, gnugo := startEngine(t, GTPOptions{Seed: 3}), startGNUGo(t, "--level", "0")
-	ref := &referee{t: t, engines: []*gtpClient{ours, gnugo}, tries: map[string]int{}}
+	ours, gnugo := startServer(t, engine.SimpleKo, 3, nil), startGNUGo(t, "--level", "0")
+	ref := &referee{t: t, engines: []*peer{ours, gnugo}, tries: map[string]int{}}
 	ref.both("boardsize 9")
 	ref.both("clear_board")
 	ref.both("komi 7.5")
-	rules := DefaultRules()
-	rules.Ko = SimpleKo
-	ref.g, _ = NewGame(Config{Size: 9, Rules: rules})
-	players := map[Color]*gtpClient{Black: gnugo, White: ours}
-	others := map[Color]*gtpClient{Black: ours, White: gnugo}
+	rules := engine.DefaultRules()
+	rules.Ko = engine.SimpleKo
+	ref.g, _ = engine.NewGame(engine.Config{Size: 9, Rules: rules})
+	players := map[engine.Color]*peer{engine.Black: gnugo, engine.White: ours}
+	others := map[engine.Color]*peer{engine.Black: ours, engine.White: gnugo}
 	for i := 0; i < 300 && !ref.g.PlayEnded(); i++ {
 		c := ref.g.ToPlay()
 		v := players[c].must(t, "genmove "+c.String())
@@ -547,7 +520,7 @@ func TestRefereeGenmoveMatch(t *testing.T) {
 			t.Logf("%v resigns after %d moves", c, i)
 			break
 		}
-		m, err := ParseMove(c, v, 9)
+		m, err := engine.ParseMove(c, v, 9)
 		if err != nil {
 			ref.fail("%s genmove %v = %q: %v", players[c].name, c, v, err)
 		}
@@ -569,14 +542,14 @@ func TestRefereeGenmoveMatch(t *testing.T) {
 // opt-in, for the 596 professional records of Debian's goban-original-games
 // (not in the repository):
 //
-//	GOBOT_GOBAN_DIR=/usr/share/goban go test ./engine -run TestRefereeGobanRecords -v
+//	GOBOT_GOBAN_DIR=/usr/share/goban go test ./engine/gtp -run TestRefereeGobanRecords -v
 //
 // The records with a move on an occupied point load in both, up to that
 // move, with a warning from gobot.
 func TestRefereeGobanRecords(t *testing.T) {
 	dir := os.Getenv("GOBOT_GOBAN_DIR")
 	if dir == "" || testing.Short() {
-		t.Skip("opt-in: GOBOT_GOBAN_DIR=/usr/share/goban go test ./engine -run TestRefereeGobanRecords -v")
+		t.Skip("opt-in: GOBOT_GOBAN_DIR=/usr/share/goban go test ./engine/gtp -run TestRefereeGobanRecords -v")
 	}
 	var files []string
 	for _, pat := range []string{"*.sgf", "*.mgt"} {
@@ -589,8 +562,8 @@ func TestRefereeGobanRecords(t *testing.T) {
 	if len(files) == 0 {
 		t.Fatalf("no records in %s", dir)
 	}
-	var warned []string
-	ours := startEngine(t, GTPOptions{Warn: func(msg string) { warned = append(warned, msg) }})
+	var stderr bytes.Buffer // written by the client's copy of the server's stderr until Close
+	ours := startServer(t, engine.SimpleKo, 0, &stderr)
 	gnugo := startGNUGo(t)
 	agree, bothRefuse, differ := 0, 0, 0
 	for _, f := range files {
@@ -625,6 +598,14 @@ func TestRefereeGobanRecords(t *testing.T) {
 			continue
 		}
 		agree++
+	}
+	// Close waits for the server's standard error, its warnings.
+	if err := ours.c.Close(); err != nil {
+		t.Errorf("gobot exited with %v", err)
+	}
+	warned := strings.Split(strings.TrimSpace(stderr.String()), "\n")
+	if stderr.Len() == 0 {
+		warned = nil
 	}
 	for _, w := range warned {
 		t.Logf("gobot's warning: %s", w)

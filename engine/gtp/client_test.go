@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"os"
-	"os/exec"
 	"runtime"
 	"slices"
 	"strings"
@@ -103,7 +102,7 @@ func newGameWith(t *testing.T, size, handicap int, moves ...string) *engine.Game
 
 func TestGenMoveSyncs(t *testing.T) {
 	spec, log := fakeSpec(t, "ok")
-	c := New(spec, Options{})
+	c := NewClient(spec, ClientOptions{})
 	defer c.Close()
 	ctx := context.Background()
 	g := newGameWith(t, 9, 2, "E5", "C7")
@@ -140,7 +139,7 @@ func TestGenMoveSyncs(t *testing.T) {
 
 func TestResyncAfterUndo(t *testing.T) {
 	spec, log := fakeSpec(t, "ok")
-	c := New(spec, Options{})
+	c := NewClient(spec, ClientOptions{})
 	defer c.Close()
 	ctx := context.Background()
 	g := newGameWith(t, 5, 0, "C3", "B2")
@@ -166,7 +165,7 @@ func TestResyncAfterUndo(t *testing.T) {
 
 func TestCrashReplays(t *testing.T) {
 	spec, log := fakeSpec(t, "crash-once")
-	c := New(spec, Options{})
+	c := NewClient(spec, ClientOptions{})
 	defer c.Close()
 	g := newGameWith(t, 9, 0, "E5", "D4", "pass")
 	m, err := c.GenMove(context.Background(), g, 0)
@@ -201,21 +200,21 @@ func TestCrashReplays(t *testing.T) {
 func TestEngineFailures(t *testing.T) {
 	tests := []struct {
 		mode   string
-		opts   Options
+		opts   ClientOptions
 		want   error
 		starts int
 	}{
-		{"crash", Options{}, ErrExited, 2},
-		{"hang", Options{MoveTimeout: 300 * time.Millisecond}, ErrTimeout, 1},
-		{"garbage", Options{}, ErrProtocol, 2},
-		{"badid", Options{}, ErrProtocol, 2},
-		{"illegal", Options{}, ErrIllegal, 1},
-		{"nohandshake", Options{}, ErrStart, 2},
+		{"crash", ClientOptions{}, ErrExited, 2},
+		{"hang", ClientOptions{MoveTimeout: 300 * time.Millisecond}, ErrTimeout, 1},
+		{"garbage", ClientOptions{}, ErrProtocol, 2},
+		{"badid", ClientOptions{}, ErrProtocol, 2},
+		{"illegal", ClientOptions{}, ErrIllegal, 1},
+		{"nohandshake", ClientOptions{}, ErrStart, 2},
 	}
 	for _, tt := range tests {
 		t.Run(tt.mode, func(t *testing.T) {
 			spec, _ := fakeSpec(t, tt.mode)
-			c := New(spec, tt.opts)
+			c := NewClient(spec, tt.opts)
 			defer c.Close()
 			g := newGameWith(t, 9, 0, "E5")
 			_, err := c.GenMove(context.Background(), g, 0)
@@ -241,7 +240,7 @@ func TestEngineFailures(t *testing.T) {
 
 func TestCancel(t *testing.T) {
 	spec, _ := fakeSpec(t, "hang")
-	c := New(spec, Options{})
+	c := NewClient(spec, ClientOptions{})
 	defer c.Close()
 	g := newGameWith(t, 9, 0)
 	ctx, cancel := context.WithCancel(context.Background())
@@ -261,7 +260,7 @@ func TestCancel(t *testing.T) {
 
 func TestCloseDuringCommand(t *testing.T) {
 	spec, _ := fakeSpec(t, "hang")
-	c := New(spec, Options{})
+	c := NewClient(spec, ClientOptions{})
 	g := newGameWith(t, 9, 0)
 	errc := make(chan error, 1)
 	go func() {
@@ -280,7 +279,7 @@ func TestCloseDuringCommand(t *testing.T) {
 func TestCloseKillsAndLeavesNothing(t *testing.T) {
 	before := runtime.NumGoroutine()
 	spec, _ := fakeSpec(t, "ok")
-	c, err := Start(context.Background(), spec, Options{})
+	c, err := StartClient(context.Background(), spec, ClientOptions{})
 	if err != nil {
 		t.Fatalf("Start: %v", err)
 	}
@@ -335,24 +334,8 @@ func TestParseScore(t *testing.T) {
 	}
 }
 
-const gnugoPath = "/usr/games/gnugo"
-
-// gnugo returns a spec for GNU Go, or skips the test when it is absent.
-func gnugo(t *testing.T) Spec {
-	t.Helper()
-	path := gnugoPath
-	if _, err := os.Stat(path); err != nil {
-		p, err := exec.LookPath("gnugo")
-		if err != nil {
-			t.Skip("GNU Go is not installed (apt-get install gnugo); skipping")
-		}
-		path = p
-	}
-	return Spec{Name: "gnugo", Argv: []string{path, "--mode", "gtp", "--level", "1", "--chinese-rules"}}
-}
-
 func TestGNUGo(t *testing.T) {
-	c := New(gnugo(t), Options{})
+	c := NewClient(gnugoSpec(t, "--level", "1"), ClientOptions{})
 	defer c.Close()
 	ctx := context.Background()
 	g := newGameWith(t, 9, 3, "E5", "E3")
