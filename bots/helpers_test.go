@@ -14,13 +14,3 @@ func position(t testing.TB, diagram string, toPlay engine.Color) *engine.Game {
 	t.Helper()
 	return enginetest.Game(t, diagram, enginetest.Komi(0.5), enginetest.ToPlay(toPlay))
 }
-
-// point parses a GTP coordinate for a game of the given size.
-func point(t testing.TB, s string, size int) engine.Point {
-	t.Helper()
-	p, err := engine.ParsePoint(s, size)
-	if err != nil {
-		t.Fatalf("ParsePoint(%q): %v", s, err)
-	}
-	return p
-}

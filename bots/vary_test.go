@@ -6,6 +6,7 @@ import (
 
 	"github.com/gobot-dev/gobot/bots/mcts"
 	"github.com/gobot-dev/gobot/engine"
+	"github.com/gobot-dev/gobot/engine/enginetest"
 )
 
 // Within a level, the same position in two games does not always get the
@@ -21,7 +22,7 @@ func TestLevelsVary(t *testing.T) {
 					t.Fatal(err)
 				}
 				for _, s := range opening {
-					if err := g.Play(engine.PlaceAt(g.ToPlay(), point(t, s, 9))); err != nil {
+					if err := g.Play(engine.PlaceAt(g.ToPlay(), enginetest.Point(t, s, 9))); err != nil {
 						t.Fatal(err)
 					}
 				}

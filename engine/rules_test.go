@@ -28,15 +28,6 @@ func board(t *testing.T, rows ...string) *Board {
 	return enginetest.Board(t, strings.Join(rows, "\n"))
 }
 
-func mustPoint(t *testing.T, s string, size int) Point {
-	t.Helper()
-	p, err := ParsePoint(s, size)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
-
 func TestCaptures(t *testing.T) {
 	simple := Presets["simple"]
 	tests := []struct {
@@ -152,7 +143,7 @@ func TestKo(t *testing.T) {
 		rules := Presets[name]
 		t.Run(name, func(t *testing.T) {
 			g := koGame(t, rules)
-			if err := g.Play(PlaceAt(Black, mustPoint(t, "C3", 5))); !errors.Is(err, ErrKo) {
+			if err := g.Play(PlaceAt(Black, enginetest.Point(t, "C3", 5))); !errors.Is(err, ErrKo) {
 				t.Fatalf("immediate retake: Play(C3) = %v, want ErrKo", err)
 			}
 			if g.MoveCount() != 1 || g.ToPlay() != Black {
@@ -165,7 +156,7 @@ func TestKo(t *testing.T) {
 				t.Errorf("captures B %d W %d, want 1 and 1", g.Captures(Black), g.Captures(White))
 			}
 			// And White may not retake at once either.
-			if err := g.Play(PlaceAt(White, mustPoint(t, "B3", 5))); !errors.Is(err, ErrKo) {
+			if err := g.Play(PlaceAt(White, enginetest.Point(t, "B3", 5))); !errors.Is(err, ErrKo) {
 				t.Errorf("White's immediate retake: %v, want ErrKo", err)
 			}
 		})
@@ -175,7 +166,7 @@ func TestKo(t *testing.T) {
 func TestPassClearsKoOnBoard(t *testing.T) {
 	g := koGame(t, Presets["simple"])
 	b := g.Board()
-	v := b.Vertex(mustPoint(t, "C3", 5))
+	v := b.Vertex(enginetest.Point(t, "C3", 5))
 	if b.Legal(v, Black) {
 		t.Fatal("Legal(C3) right after the ko capture = true, want false")
 	}
@@ -280,7 +271,7 @@ func TestSuicide(t *testing.T) {
 		t.Run(tt.rules, func(t *testing.T) {
 			g := diagram(t, Presets[tt.rules], Black, pos...)
 			before := g.Board().String()
-			err := g.Play(PlaceAt(Black, mustPoint(t, "A1", 5)))
+			err := g.Play(PlaceAt(Black, enginetest.Point(t, "A1", 5)))
 			if !errors.Is(err, tt.want) || (tt.want == nil && err != nil) {
 				t.Fatalf("multi-stone suicide: %v, want %v", err, tt.want)
 			}
@@ -303,7 +294,7 @@ func TestSuicide(t *testing.T) {
 	for _, name := range PresetNames {
 		g := diagram(t, Presets[name], Black,
 			". . . . .", ". . . . .", ". . . . .", "O . . . .", ". O . . .")
-		if err := g.Play(PlaceAt(Black, mustPoint(t, "A1", 5))); !errors.Is(err, ErrSuicide) {
+		if err := g.Play(PlaceAt(Black, enginetest.Point(t, "A1", 5))); !errors.Is(err, ErrSuicide) {
 			t.Errorf("%s: single-stone suicide = %v, want ErrSuicide", name, err)
 		}
 	}
@@ -561,7 +552,7 @@ func TestUndo(t *testing.T) {
 		t.Fatal("undo did not restore the position")
 	}
 	// The ko ban is restored with the position.
-	if err := g.Play(PlaceAt(Black, mustPoint(t, "C3", 5))); !errors.Is(err, ErrKo) {
+	if err := g.Play(PlaceAt(Black, enginetest.Point(t, "C3", 5))); !errors.Is(err, ErrKo) {
 		t.Errorf("after undo, retake = %v, want ErrKo", err)
 	}
 	enginetest.Play(t, g, "B pass", "W pass")

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/gobot-dev/gobot/engine"
+	"github.com/gobot-dev/gobot/engine/enginetest"
 )
 
 func decodeGIF(tb testing.TB, data []byte) *gif.GIF {
@@ -129,7 +130,7 @@ func TestGIFFrames(t *testing.T) {
 	}
 	last := replay(a)
 	for s, want := range map[string]engine.Color{"E5": engine.White, "D6": engine.Black, "E4": engine.Empty} {
-		if got := probe(last, &l, mustPoint(t, s, 9)); got != want {
+		if got := probe(last, &l, enginetest.Point(t, s, 9)); got != want {
 			t.Errorf("last frame: %s looks %v, want %v", s, got, want)
 		}
 	}
@@ -180,7 +181,7 @@ func TestGIFEmptyGame(t *testing.T) {
 // TestGIFScore checks the extra last frame that shows the count.
 func TestGIFScore(t *testing.T) {
 	g := koGame(t)
-	dead := []engine.Point{mustPoint(t, "E6", 9)}
+	dead := []engine.Point{enginetest.Point(t, "E6", 9)}
 	score := g.Score(dead)
 	var plain, scored bytes.Buffer
 	if err := GIF(&plain, g, GIFOptions{}); err != nil {

@@ -29,15 +29,6 @@ func diagram(tb testing.TB, rows ...string) *engine.Board {
 	return enginetest.Board(tb, strings.Join(rows, "\n"))
 }
 
-func mustPoint(tb testing.TB, s string, size int) engine.Point {
-	tb.Helper()
-	p, err := engine.ParsePoint(s, size)
-	if err != nil {
-		tb.Fatalf("ParsePoint(%q) = %v", s, err)
-	}
-	return p
-}
-
 // scoredBoard is a finished 9×9 game: White on the left, Black on the
 // right, a dead black stone at B7 and a dead white stone at H7.
 func scoredBoard(tb testing.TB) (*engine.Board, Options) {
@@ -52,7 +43,7 @@ func scoredBoard(tb testing.TB) (*engine.Board, Options) {
 		". . O X . . . . .",
 		". . O X . . . . .",
 	)
-	dead := []engine.Point{mustPoint(tb, "B7", 9), mustPoint(tb, "H7", 9)}
+	dead := []engine.Point{enginetest.Point(tb, "B7", 9), enginetest.Point(tb, "H7", 9)}
 	score := engine.ScoreBoard(b, engine.DefaultRules(), dead, 0)
 	return b, Options{Dead: dead, Owner: score.Owner}
 }
@@ -376,15 +367,15 @@ func TestMarkers(t *testing.T) {
 	}
 	l := newLayout(9, DefaultPixels)
 	at := func(img image.Image, s string) color.NRGBA {
-		x, y := l.center(mustPoint(t, s, 9))
+		x, y := l.center(enginetest.Point(t, s, 9))
 		return color.NRGBAModel.Convert(img.At(int(x), int(y))).(color.NRGBA)
 	}
 	ring := func(img image.Image, s string) color.NRGBA { // on the last-move ring
-		x, y := l.center(mustPoint(t, s, 9))
+		x, y := l.center(enginetest.Point(t, s, 9))
 		return color.NRGBAModel.Convert(img.At(int(x+ringRadius*l.r), int(y))).(color.NRGBA)
 	}
 	koEdge := func(img image.Image, s string) color.NRGBA { // on the ko square's edge
-		x, y := l.center(mustPoint(t, s, 9))
+		x, y := l.center(enginetest.Point(t, s, 9))
 		return color.NRGBAModel.Convert(img.At(int(x+0.4*l.r), int(y-0.2*l.r))).(color.NRGBA)
 	}
 	plain := render(Options{HideKo: true})
@@ -399,7 +390,7 @@ func TestMarkers(t *testing.T) {
 	if at(plain, "E5") != at(withLast, "E5") {
 		t.Errorf("the last-move ring covers the stone's centre")
 	}
-	numbered := render(Options{HideKo: true, Numbers: map[engine.Point]int{mustPoint(t, "E5", 9): 8}})
+	numbered := render(Options{HideKo: true, Numbers: map[engine.Point]int{enginetest.Point(t, "E5", 9): 8}})
 	if at(plain, "E5") == at(numbered, "E5") && ring(plain, "E5") == ring(numbered, "E5") {
 		t.Errorf("the number on E5 does not show")
 	}
@@ -422,7 +413,7 @@ func TestMoveNumbers(t *testing.T) {
 			continue
 		}
 		for s, n := range tt.want {
-			if got[mustPoint(t, s, 9)] != n {
+			if got[enginetest.Point(t, s, 9)] != n {
 				t.Errorf("MoveNumbers(last %d) = %v, want %v", tt.last, got, tt.want)
 				break
 			}
@@ -432,10 +423,10 @@ func TestMoveNumbers(t *testing.T) {
 	g = playGame(t, 9, 0, "E4 F4 D5 G5 E6 F6 F5 E5 A1 A2 B1 B2 F5")
 	// F5 retaken by Black (move 13) captures E5: E5 has no number now.
 	got := MoveNumbers(g, 0)
-	if got[mustPoint(t, "F5", 9)] != 13 {
+	if got[enginetest.Point(t, "F5", 9)] != 13 {
 		t.Errorf("MoveNumbers after retaking = %v, want F5 13", got)
 	}
-	if _, ok := got[mustPoint(t, "E5", 9)]; ok {
+	if _, ok := got[enginetest.Point(t, "E5", 9)]; ok {
 		t.Errorf("MoveNumbers numbers the captured E5: %v", got)
 	}
 }
@@ -578,7 +569,7 @@ func TestNaiveMatches(t *testing.T) {
 	b := g.Board()
 	var dead []engine.Point
 	for _, s := range []string{"C15", "R8", "K4"} {
-		dead = append(dead, mustPoint(t, s, 19))
+		dead = append(dead, enginetest.Point(t, s, 19))
 	}
 	opts := Options{LastMove: last, Numbers: MoveNumbers(g, 12), Dead: dead, Owner: g.Score(dead).Owner}
 	for _, th := range []Theme{Wood, Walnut, Paper} {

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/gobot-dev/gobot/engine"
+	"github.com/gobot-dev/gobot/engine/enginetest"
 )
 
 // golden compares a picture with testdata/NAME.png by its pixels, and
@@ -115,7 +116,7 @@ func mistakeBoard(t *testing.T) *engine.Board {
 func TestVariation(t *testing.T) {
 	b := mistakeBoard(t)
 	n := 9
-	mv := func(c engine.Color, s string) engine.Move { return engine.PlaceAt(c, mustPoint(t, s, n)) }
+	mv := func(c engine.Color, s string) engine.Move { return engine.PlaceAt(c, enginetest.Point(t, s, n)) }
 	W, B := engine.White, engine.Black
 	opts := VariationOptions{
 		Played: mv(W, "C8"),
@@ -133,7 +134,7 @@ func TestVariation(t *testing.T) {
 	img := decodePNG(t, buf.Bytes())
 	l := newLayout(n, DefaultPixels)
 	for s, want := range map[string]engine.Color{"E5": W, "H6": W, "F5": B, "F6": B} {
-		if got := probe(img, &l, mustPoint(t, s, n)); got != want {
+		if got := probe(img, &l, enginetest.Point(t, s, n)); got != want {
 			t.Errorf("variation stone at %s probes as %v, want %v", s, got, want)
 		}
 	}

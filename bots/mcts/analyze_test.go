@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/gobot-dev/gobot/engine"
+	"github.com/gobot-dev/gobot/engine/enginetest"
 )
 
 // TestAnalyze checks the judgement of a position Black has won: a high win
@@ -91,7 +92,7 @@ func TestAnalyzeEnded(t *testing.T) {
 	if a.Winrate != 0 || a.Score > -1 {
 		t.Errorf("after two passes: win rate %.2f score %.1f, want White's win", a.Winrate, a.Score)
 	}
-	if d := pt(t, "D6", 7); a.Ownership[d.Row*7+d.Col] < 0.5 {
+	if d := enginetest.Point(t, "D6", 7); a.Ownership[d.Row*7+d.Col] < 0.5 {
 		t.Errorf("ownership of the dead white stone at D6 = %.2f, want Black's", a.Ownership[d.Row*7+d.Col])
 	}
 	if a.Best.Kind != engine.Pass || len(a.PV) != 0 {

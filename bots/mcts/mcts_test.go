@@ -10,17 +10,9 @@ import (
 	"time"
 
 	"github.com/gobot-dev/gobot/engine"
+	"github.com/gobot-dev/gobot/engine/enginetest"
 	"github.com/gobot-dev/gobot/engine/playout"
 )
-
-func pt(t testing.TB, s string, size int) engine.Point {
-	t.Helper()
-	p, err := engine.ParsePoint(s, size)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
 
 // TestTactics checks that the searcher finds the one right move in small
 // positions where the komi makes the game turn on it.
@@ -247,7 +239,7 @@ func TestResign(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			g := gameFrom(t, 7.5, engine.Black, diagram)
 			for _, s := range filler[:tt.moves] {
-				if err := g.Play(engine.PlaceAt(g.ToPlay(), pt(t, s, 9))); err != nil {
+				if err := g.Play(engine.PlaceAt(g.ToPlay(), enginetest.Point(t, s, 9))); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -255,7 +247,7 @@ func TestResign(t *testing.T) {
 			if g.ToPlay() != engine.Black {
 				t.Fatal("set-up error: Black should be to move")
 			}
-			if err := g.Play(engine.PlaceAt(engine.Black, pt(t, "B8", 9))); err != nil {
+			if err := g.Play(engine.PlaceAt(engine.Black, enginetest.Point(t, "B8", 9))); err != nil {
 				t.Fatal(err)
 			}
 			e := NewSearcher(Options{Seed: 1, Threads: 1, ResignThreshold: tt.resign})
@@ -276,7 +268,7 @@ func TestResign(t *testing.T) {
 func TestDeterministic(t *testing.T) {
 	g := newGame(t, 9)
 	for _, mv := range []string{"E5", "C3", "G7"} {
-		if err := g.Play(engine.PlaceAt(g.ToPlay(), pt(t, mv, 9))); err != nil {
+		if err := g.Play(engine.PlaceAt(g.ToPlay(), enginetest.Point(t, mv, 9))); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -552,7 +544,7 @@ func TestEstimateOwnership(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dead := pt(t, "D6", 7)
+	dead := enginetest.Point(t, "D6", 7)
 	if o := own[dead.Row*7+dead.Col]; o < 0.5 {
 		t.Errorf("ownership of the dead white stone at D6 = %.2f, want Black's (> 0.5)", o)
 	}

@@ -126,3 +126,17 @@ func TestNewGame(t *testing.T) {
 		t.Errorf("NewGame(size 1) failed with %q, want the refused NewGame named", rec.msg)
 	}
 }
+
+func TestPoint(t *testing.T) {
+	if p := Point(t, "J9", 9); p != (engine.Point{Col: 8, Row: 8}) {
+		t.Errorf("Point(J9, 9) = %v, want col 8 row 8", p)
+	}
+	rec := &recorder{TB: t}
+	func() {
+		defer func() { recover() }()
+		Point(rec, "K10", 9)
+	}()
+	if !strings.Contains(rec.msg, `ParsePoint("K10", 9)`) {
+		t.Errorf("Point(K10, 9) failed with %q, want the point named", rec.msg)
+	}
+}

@@ -2,7 +2,7 @@
 // net/http/httptest serves HTTP for tests: a board or a game drawn as an
 // ASCII diagram in the test itself (Diagram, Game, Board), so that a test
 // reads like the position it is about, and games played from the moves'
-// GTP names (NewGame, Play).
+// GTP names (NewGame, Play, Point).
 //
 // It owns the one diagram parser of the tree; every test that draws a
 // position calls it. It imports only the standard library and engine, and

@@ -44,3 +44,14 @@ func NewGame(tb testing.TB, cfg engine.Config, moves ...string) *engine.Game {
 	Play(tb, g, moves...)
 	return g
 }
+
+// Point parses a GTP coordinate ("D4") on a board of the given size,
+// failing tb when it is not one.
+func Point(tb testing.TB, s string, size int) engine.Point {
+	tb.Helper()
+	p, err := engine.ParsePoint(s, size)
+	if err != nil {
+		tb.Fatalf("enginetest: ParsePoint(%q, %d) = %v", s, size, err)
+	}
+	return p
+}
