@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/gobot-dev/gobot/engine"
+	"github.com/gobot-dev/gobot/engine/enginetest"
 )
 
 func TestParseEngines(t *testing.T) {
@@ -84,20 +85,7 @@ func logLines(t *testing.T, path string) map[string][]string {
 // game.
 func newGameWith(t *testing.T, size, handicap int, moves ...string) *engine.Game {
 	t.Helper()
-	g, err := engine.NewGame(engine.Config{Size: size, Handicap: handicap})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, s := range moves {
-		m, err := engine.ParseMove(g.ToPlay(), s, size)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := g.Play(m); err != nil {
-			t.Fatalf("Play(%v): %v", m, err)
-		}
-	}
-	return g
+	return enginetest.NewGame(t, engine.Config{Size: size, Handicap: handicap}, moves...)
 }
 
 func TestGenMoveSyncs(t *testing.T) {
