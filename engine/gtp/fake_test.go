@@ -65,204 +65,277 @@ func fakeSpec(t *testing.T, mode string) (Spec, string) {
 	return Spec{Name: "fake", Argv: []string{os.Args[0], "-fake-gtp", mode, log, dir + "/crashed"}}, log
 }
 
+// fake is the state of one fake program: the game it holds, as the
+// commands gave it.
+type fake struct {
+	mode   string // how it misbehaves, see TestMain
+	marker string // the crash-once marker file
+	size   int
+	komi   float64
+	setup  []engine.Stone
+	moves  []engine.Move
+	g      *engine.Game // setup and moves played, under simple ko
+	known  string       // the names in fakeCommands, for list_commands
+}
+
+// fakeReply is the fake program's answer to one command.
+type fakeReply struct {
+	ok   bool
+	text string
+	id   string // the id to answer with, when not the command's
+	raw  string // written instead of an answer, when not empty
+	// exit ends the program after the answer (none when silent) with the
+	// exit status.
+	exit   bool
+	status int
+	silent bool
+}
+
+// fakeCommands are the commands the fake program knows, in the order
+// list_commands gives them, with their handlers. Any other command is
+// answered "? unknown command".
+var fakeCommands = []struct {
+	name string
+	run  func(f *fake, args []string) fakeReply
+}{
+	{"protocol_version", fakeAnswer("2")},
+	{"name", fakeAnswer("Fake")},
+	{"version", fakeAnswer("1.0")},
+	{"list_commands", func(f *fake, _ []string) fakeReply { return fakeReply{ok: true, text: f.known} }},
+	{"boardsize", (*fake).boardsize},
+	{"clear_board", func(f *fake, _ []string) fakeReply {
+		f.setup, f.moves = nil, nil
+		f.g = f.newGame()
+		return fakeReply{ok: true}
+	}},
+	{"komi", func(f *fake, args []string) fakeReply {
+		fmt.Sscan(fakeArg(args, 0), &f.komi)
+		return fakeReply{ok: true}
+	}},
+	{"play", (*fake).play},
+	{"genmove", (*fake).genmove},
+	{"set_free_handicap", (*fake).setFreeHandicap},
+	{"final_score", fakeAnswer("W+7.5")},
+	{"quit", func(*fake, []string) fakeReply { return fakeReply{ok: true, exit: true} }},
+}
+
+// fakeFaults are the modes' misbehaviours in genmove for c: a reply that
+// replaces the move, when the second result is true.
+var fakeFaults = map[string]func(f *fake, c engine.Color) (fakeReply, bool){
+	"crash": func(*fake, engine.Color) (fakeReply, bool) {
+		return fakeReply{silent: true, exit: true, status: 2}, true
+	},
+	"crash-once": func(f *fake, _ engine.Color) (fakeReply, bool) {
+		if _, err := os.Stat(f.marker); err == nil {
+			return fakeReply{}, false // crashed before: plays
+		}
+		os.WriteFile(f.marker, nil, 0o600)
+		return fakeReply{silent: true, exit: true, status: 2}, true
+	},
+	"hang": func(*fake, engine.Color) (fakeReply, bool) {
+		time.Sleep(time.Hour)
+		return fakeReply{silent: true, exit: true}, true
+	},
+	"garbage": func(*fake, engine.Color) (fakeReply, bool) {
+		return fakeReply{raw: "I am thinking very hard\n\n"}, true
+	},
+	"badid": func(*fake, engine.Color) (fakeReply, bool) { return fakeReply{ok: true, id: "999", text: "pass"}, true },
+	// illegal answers the last stone placed, without playing it.
+	"illegal": func(f *fake, c engine.Color) (fakeReply, bool) {
+		m := engine.PassMove(c)
+		for _, s := range f.setup {
+			m = engine.PlaceAt(c, s.Point)
+		}
+		for _, mv := range f.moves {
+			if mv.Kind == engine.Place {
+				m = engine.PlaceAt(c, mv.Point)
+			}
+		}
+		return fakeReply{ok: true, text: m.String()}, true
+	},
+}
+
+// fakeAnswer is a handler that always answers text.
+func fakeAnswer(text string) func(*fake, []string) fakeReply {
+	return func(*fake, []string) fakeReply { return fakeReply{ok: true, text: text} }
+}
+
+// fakeFail is a failure answer.
+func fakeFail(msg string) fakeReply { return fakeReply{text: msg} }
+
+// fakeArg returns args[i], or "" when there are not that many.
+func fakeArg(args []string, i int) string {
+	if i < len(args) {
+		return args[i]
+	}
+	return ""
+}
+
+// fakeEngine serves the fake program on the standard streams (see TestMain)
+// and returns its exit status.
 func fakeEngine(args []string) int {
-	mode, logPath, marker := args[0], "", ""
-	if len(args) > 1 {
-		logPath = args[1]
-	}
-	if len(args) > 2 {
-		marker = args[2]
-	}
-	if mode == "nohandshake" {
+	f := &fake{mode: fakeArg(args, 0), marker: fakeArg(args, 2), size: 19}
+	logPath := fakeArg(args, 1)
+	if f.mode == "nohandshake" {
 		return 3
 	}
 	var logf *os.File
 	if logPath != "" {
-		f, err := os.OpenFile(logPath, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600)
-		if err == nil {
-			logf = f
-			defer f.Close()
+		if lf, err := os.OpenFile(logPath, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600); err == nil {
+			logf = lf
+			defer lf.Close()
 		}
 	}
-	pid := os.Getpid()
-	newGame := func(size int, komi float64) *engine.Game {
-		rules, _ := engine.Preset("simple")
-		rules.Komi = komi
-		g, err := engine.NewGame(engine.Config{Size: size, Rules: rules})
-		if err != nil {
-			return nil
-		}
-		return g
+	for _, c := range fakeCommands {
+		f.known += c.name + "\n"
 	}
-	size, komi := 19, 0.0
-	g := newGame(size, komi)
-	var setup []engine.Stone
+	f.known = strings.TrimSuffix(f.known, "\n")
+	f.g = f.newGame()
 	out := bufio.NewWriter(os.Stdout)
 	in := bufio.NewScanner(os.Stdin)
-	reply := func(id string, ok bool, text string) {
-		c := "="
-		if !ok {
-			c = "?"
-		}
-		fmt.Fprintf(out, "%s%s %s\n\n", c, id, text)
-		out.Flush()
-	}
-	// replay rebuilds the game from the set-up stones and the moves.
-	replay := func(moves []engine.Move) bool {
-		ng := newGame(size, komi)
-		if ng == nil {
-			return false
-		}
-		if len(setup) > 0 {
-			if err := ng.SetupStones(setup, engine.Black, 0); err != nil {
-				return false
-			}
-		}
-		for _, m := range moves {
-			for m.Color != ng.ToPlay() {
-				if err := ng.Play(engine.PassMove(ng.ToPlay())); err != nil {
-					return false
-				}
-			}
-			if err := ng.Play(m); err != nil {
-				return false
-			}
-		}
-		g = ng
-		return true
-	}
-	var moves []engine.Move
 	for in.Scan() {
 		line := strings.TrimSpace(in.Text())
 		if logf != nil {
-			fmt.Fprintf(logf, "%d %s\n", pid, line)
+			fmt.Fprintf(logf, "%d %s\n", os.Getpid(), line)
 		}
-		f := strings.Fields(line)
-		if len(f) == 0 {
-			continue
-		}
+		words := strings.Fields(line)
 		id := ""
-		if f[0][0] >= '0' && f[0][0] <= '9' {
-			id, f = f[0], f[1:]
+		if len(words) > 0 && words[0][0] >= '0' && words[0][0] <= '9' {
+			id, words = words[0], words[1:]
 		}
-		if len(f) == 0 {
+		if len(words) == 0 {
 			continue
 		}
-		switch f[0] {
-		case "protocol_version":
-			reply(id, true, "2")
-		case "name":
-			reply(id, true, "Fake")
-		case "version":
-			reply(id, true, "1.0")
-		case "list_commands":
-			reply(id, true, "protocol_version\nname\nversion\nlist_commands\nboardsize\nclear_board\nkomi\nplay\ngenmove\nset_free_handicap\nfinal_score\nquit")
-		case "boardsize":
-			fmt.Sscan(f[1], &size)
-			setup, moves = nil, nil
-			if g = newGame(size, komi); g == nil {
-				reply(id, false, "unacceptable size")
-				continue
+		r := fakeFail("unknown command")
+		for _, c := range fakeCommands {
+			if c.name == words[0] {
+				r = c.run(f, words[1:])
+				break
 			}
-			reply(id, true, "")
-		case "clear_board":
-			setup, moves = nil, nil
-			g = newGame(size, komi)
-			reply(id, true, "")
-		case "komi":
-			fmt.Sscan(f[1], &komi)
-			reply(id, true, "")
-		case "set_free_handicap":
-			for _, s := range f[1:] {
-				p, err := engine.ParsePoint(s, size)
-				if err != nil {
-					reply(id, false, "bad vertex")
-					continue
-				}
-				setup = append(setup, engine.Stone{Point: p, Color: engine.Black})
+		}
+		if r.id != "" {
+			id = r.id
+		}
+		switch {
+		case r.raw != "":
+			out.WriteString(r.raw)
+		case !r.silent:
+			status := "="
+			if !r.ok {
+				status = "?"
 			}
-			replay(moves)
-			reply(id, true, "")
-		case "play":
-			c, err := engine.ParseColor(f[1])
-			if err != nil || len(f) < 3 {
-				reply(id, false, "syntax error")
-				continue
-			}
-			m, err := engine.ParseMove(c, f[2], size)
-			if err != nil {
-				reply(id, false, "illegal move")
-				continue
-			}
-			if !replay(append(moves, m)) {
-				reply(id, false, "illegal move")
-				replay(moves)
-				continue
-			}
-			moves = append(moves, m)
-			reply(id, true, "")
-		case "genmove":
-			switch mode {
-			case "crash":
-				return 2
-			case "crash-once":
-				if _, err := os.Stat(marker); err != nil {
-					os.WriteFile(marker, nil, 0o600)
-					return 2
-				}
-			case "hang":
-				time.Sleep(time.Hour)
-				return 0
-			case "garbage":
-				fmt.Fprintf(out, "I am thinking very hard\n\n")
-				out.Flush()
-				continue
-			case "badid":
-				reply("999", true, "pass")
-				continue
-			}
-			c, _ := engine.ParseColor(f[1])
-			m := engine.PassMove(c)
-			if mode == "illegal" {
-				for _, s := range setup {
-					m = engine.PlaceAt(c, s.Point)
-				}
-				for _, mv := range moves {
-					if mv.Kind == engine.Place {
-						m = mv
-						m.Color = c
-					}
-				}
-			} else {
-				for _, p := range g.Legal() {
-					m = engine.PlaceAt(c, p)
-					break
-				}
-				if g.ToPlay() != c {
-					m = engine.PassMove(c)
-					for r := 0; r < size && m.Kind == engine.Pass; r++ {
-						for col := 0; col < size; col++ {
-							p := engine.Point{Col: col, Row: r}
-							if g.Board().At(p) == engine.Empty {
-								m = engine.PlaceAt(c, p)
-								break
-							}
-						}
-					}
-				}
-				if replay(append(moves, m)) {
-					moves = append(moves, m)
-				}
-			}
-			reply(id, true, m.String())
-		case "final_score":
-			reply(id, true, "W+7.5")
-		case "quit":
-			reply(id, true, "")
-			return 0
-		default:
-			reply(id, false, "unknown command")
+			fmt.Fprintf(out, "%s%s %s\n\n", status, id, r.text)
+		}
+		out.Flush()
+		if r.exit {
+			return r.status
 		}
 	}
 	return 0
+}
+
+// newGame returns an empty game of the fake's size and komi, or nil when
+// the size is not one engine plays.
+func (f *fake) newGame() *engine.Game {
+	rules, _ := engine.Preset("simple")
+	rules.Komi = f.komi
+	g, err := engine.NewGame(engine.Config{Size: f.size, Rules: rules})
+	if err != nil {
+		return nil
+	}
+	return g
+}
+
+// replay rebuilds the game from the set-up stones and moves, a pass
+// standing in for each missing move of the other player, and reports
+// whether every move was legal (the game is unchanged when one is not).
+func (f *fake) replay(moves []engine.Move) bool {
+	ng := f.newGame()
+	if ng == nil {
+		return false
+	}
+	if len(f.setup) > 0 {
+		if err := ng.SetupStones(f.setup, engine.Black, 0); err != nil {
+			return false
+		}
+	}
+	for _, m := range moves {
+		for m.Color != ng.ToPlay() {
+			if err := ng.Play(engine.PassMove(ng.ToPlay())); err != nil {
+				return false
+			}
+		}
+		if err := ng.Play(m); err != nil {
+			return false
+		}
+	}
+	f.g = ng
+	return true
+}
+
+func (f *fake) boardsize(args []string) fakeReply {
+	fmt.Sscan(fakeArg(args, 0), &f.size)
+	f.setup, f.moves = nil, nil
+	if f.g = f.newGame(); f.g == nil {
+		return fakeFail("unacceptable size")
+	}
+	return fakeReply{ok: true}
+}
+
+func (f *fake) setFreeHandicap(args []string) fakeReply {
+	for _, s := range args {
+		p, err := engine.ParsePoint(s, f.size)
+		if err != nil {
+			return fakeFail("bad vertex")
+		}
+		f.setup = append(f.setup, engine.Stone{Point: p, Color: engine.Black})
+	}
+	f.replay(f.moves)
+	return fakeReply{ok: true}
+}
+
+func (f *fake) play(args []string) fakeReply {
+	c, err := engine.ParseColor(fakeArg(args, 0))
+	if err != nil || len(args) < 2 {
+		return fakeFail("syntax error")
+	}
+	m, err := engine.ParseMove(c, args[1], f.size)
+	if err != nil || !f.replay(append(f.moves, m)) {
+		f.replay(f.moves)
+		return fakeFail("illegal move")
+	}
+	f.moves = append(f.moves, m)
+	return fakeReply{ok: true}
+}
+
+// genmove plays the first legal point (the first empty one, when asked for
+// the player not to move), or misbehaves as the mode says (fakeFaults).
+func (f *fake) genmove(args []string) fakeReply {
+	c, _ := engine.ParseColor(fakeArg(args, 0))
+	if fault, ok := fakeFaults[f.mode]; ok {
+		if r, ok := fault(f, c); ok {
+			return r
+		}
+	}
+	m := engine.PassMove(c)
+	if legal := f.g.Legal(); len(legal) > 0 {
+		m = engine.PlaceAt(c, legal[0])
+	}
+	if f.g.ToPlay() != c {
+		m = engine.PassMove(c)
+		b := f.g.Board()
+	search:
+		for r := 0; r < f.size; r++ {
+			for col := 0; col < f.size; col++ {
+				if p := (engine.Point{Col: col, Row: r}); b.At(p) == engine.Empty {
+					m = engine.PlaceAt(c, p)
+					break search
+				}
+			}
+		}
+	}
+	if f.replay(append(f.moves, m)) {
+		f.moves = append(f.moves, m)
+	}
+	return fakeReply{ok: true, text: m.String()}
 }
