@@ -437,7 +437,8 @@ func (b *App) cmdBot(ctx context.Context, r *Request) error {
 		black, white = bot, human
 	}
 	g := &storage.Game{ID: it.ID, ChannelID: it.ChannelID, GuildID: it.GuildID, Black: black, White: white, Game: eg, CreatedAt: b.now(),
-		Followup: followupOf(it, b.now()), Clock: newClock(b.clockOf(s.Clock), eg, b.now()), Unrated: !rated}
+		Clock: newClock(b.clockOf(s.Clock), eg, b.now()), Unrated: !rated,
+		Delivery: storage.Delivery{Followup: followupOf(it, b.now())}}
 	if err := b.opts.Store.CreateGame(ctx, g); err != nil {
 		if errors.Is(err, storage.ErrExists) {
 			return ErrGameRunning

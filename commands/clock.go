@@ -226,13 +226,13 @@ func (b *App) timeUp(ctx context.Context, g *storage.Game) error {
 // board messages whose IDs the game keeps.
 func (b *App) disableBoards(ctx context.Context, g *storage.Game) {
 	clear := &Message{ClearComponents: true}
-	if f := g.Followup; f != nil && b.now().Sub(f.At) < tokenLifetime {
+	if f := g.Delivery.Followup; f != nil && b.now().Sub(f.At) < tokenLifetime {
 		it := &discordgo.Interaction{ID: f.InteractionID, AppID: f.AppID, Token: f.Token, ChannelID: g.ChannelID}
 		if _, err := b.opts.Discord.EditOriginal(ctx, it, clear); err != nil {
 			b.log.Info("clock: disable the last board's buttons", "game", g.ID, "err", err)
 		}
 	}
-	for _, id := range g.MessageIDs {
+	for _, id := range g.Delivery.MessageIDs {
 		if err := b.opts.Discord.EditMessage(ctx, g.ChannelID, id, clear); err != nil {
 			b.log.Info("clock: disable a board's buttons", "game", g.ID, "message", id, "err", err)
 		}

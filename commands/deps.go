@@ -37,8 +37,9 @@ type Games interface {
 	QuarantineGame(ctx context.Context, channelID string) error
 	ActiveGames(ctx context.Context) ([]*storage.Game, error)
 	PlayerActiveGames(ctx context.Context, playerKey string) ([]*storage.Game, error)
-	// AddMessageID remembers a board message of a game without a new
-	// version, so that it never makes a concurrent move's write stale.
+	// AddMessageID remembers a board message of a game (in its
+	// Delivery.MessageIDs) without a new version, so that it never makes
+	// a concurrent move's write stale.
 	AddMessageID(ctx context.Context, channelID, gameID, messageID string) error
 }
 

@@ -173,13 +173,13 @@ func TestE2EPrivateRetryExpired(t *testing.T) {
 	e.clock.Advance(20 * time.Minute) // the interaction's token has expired by the retry
 	e.d.WaitFor("the retried bot move, marked unposted", func() bool {
 		g := e.game(ch.ID)
-		return g != nil && g.Game.MoveCount() == 1 && g.Unposted
+		return g != nil && g.Game.MoveCount() == 1 && g.Delivery.Unposted
 	})
 	m = e.do(e.play(ch, alice, "E5"))
 	if !strings.Contains(m.Text(), "played **A9** earlier") {
 		t.Errorf("the next answer does not say what the bot played: %q", m.Text())
 	}
-	if g := e.game(ch.ID); g == nil || g.Unposted || g.Game.MoveCount() != 3 {
+	if g := e.game(ch.ID); g == nil || g.Delivery.Unposted || g.Game.MoveCount() != 3 {
 		t.Errorf("after the next move the game is %+v, want 3 moves and nothing unposted", g)
 	}
 }
@@ -269,7 +269,7 @@ func TestE2EPrivateStopWhileThinking(t *testing.T) {
 	close(e.players.gate)
 	e.waitMoves("the bot's move after the restart", ch.ID, 1)
 	e.waitBoard(ch.ID, "A9")
-	if g := e.game(ch.ID); g.Unposted {
+	if g := e.game(ch.ID); g.Delivery.Unposted {
 		t.Errorf("the bot's move is marked unposted although its board was posted")
 	}
 }

@@ -47,7 +47,7 @@ func testE2ELossOnTime(t *testing.T, e *env) {
 	var g *storage.Game
 	e.d.WaitFor("the first board to be recorded with the game", func() bool {
 		g = e.game(ch.ID)
-		return len(g.MessageIDs) == 1 && g.MessageIDs[0] == first.ID
+		return len(g.Delivery.MessageIDs) == 1 && g.Delivery.MessageIDs[0] == first.ID
 	})
 	deadline := e.clock.Now().Add(15 * time.Second)
 	if got := g.Clock.Deadline(); !got.Equal(deadline) {

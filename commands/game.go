@@ -248,7 +248,7 @@ func (b *App) btnResign(ctx context.Context, r *Request, g *storage.Game) error 
 // after the bot's reply when a bot is to move next.
 func (b *App) move(ctx context.Context, r *Request, g *storage.Game, m engine.Move) error {
 	unposted := ""
-	if last, ok := g.Game.LastMove(); ok && g.Unposted {
+	if last, ok := g.Game.LastMove(); ok && g.Delivery.Unposted {
 		// The bot moved in the background and its board could not be
 		// shown (apply clears the flag with this move).
 		unposted = fmt.Sprintf("(%s %s played %s earlier, but its board could not be posted here.)\n", stoneEmoji(last.Color), mention(g.Player(last.Color)), moveName(last))
@@ -261,7 +261,7 @@ func (b *App) move(ctx context.Context, r *Request, g *storage.Game, m engine.Mo
 	// This interaction's token is how a bot move made later in the
 	// background reaches the players (see postBoard); it is stored with
 	// the move at no extra cost.
-	g.Followup = followupOf(r.Interaction, b.now())
+	g.Delivery.Followup = followupOf(r.Interaction, b.now())
 	note, err := b.apply(ctx, g, m)
 	if err != nil {
 		return err
@@ -323,7 +323,7 @@ func (b *App) apply(ctx context.Context, g *storage.Game, m engine.Move) (string
 		}
 	}
 	g.Undo = nil
-	g.Unposted = false
+	g.Delivery.Unposted = false
 	note := describeMove(g, m, g.Game.Captures(m.Color)-before)
 	if _, over := g.Game.Result(); over {
 		if err := b.finish(ctx, g); err != nil {
@@ -573,7 +573,7 @@ const tokenLifetime = 14 * time.Minute
 // answers a channel post with 403), else in the channel if the bot may
 // post there.
 func (b *App) postBoard(ctx context.Context, g *storage.Game, m *Message) error {
-	f := g.Followup
+	f := g.Delivery.Followup
 	if f != nil && b.now().Sub(f.At) < tokenLifetime {
 		it := &discordgo.Interaction{ID: f.InteractionID, AppID: f.AppID, Token: f.Token, ChannelID: g.ChannelID}
 		_, err := b.opts.Discord.Followup(ctx, it, m)
@@ -602,7 +602,7 @@ func (b *App) postBotMove(ctx context.Context, g *storage.Game, note string) {
 	}
 	log := b.log.With("channel", g.ChannelID, "game", g.ID)
 	log.Warn("bot move: post board; the next answer in the game will say what the bot played", "err", err)
-	g.Unposted = true
+	g.Delivery.Unposted = true
 	if err := b.update(ctx, g); err != nil {
 		log.Warn("bot move: mark the move unposted", "err", err)
 	}

@@ -202,12 +202,13 @@ func creditRecord(ch string, v []byte, last, now time.Time) (val []byte, old, du
 }
 
 // AddMessageID records a message that shows the game in channelID (a board
-// posted outside an interaction's answer) so that its buttons can be
-// disabled later. Message IDs are display state, not the game: the write
-// keeps the game's version, so it never makes a concurrent move fail; a
-// write of the game from an older read may drop the ID again, which costs
-// only a button left enabled. It fails with ErrNotFound when the channel no
-// longer holds game gameID.
+// posted outside an interaction's answer) in the game's
+// Delivery.MessageIDs, so that its buttons can be disabled later. Message
+// IDs are delivery state, not the game: the write keeps the game's
+// version, so it never makes a concurrent move fail; a write of the game
+// from an older read may drop the ID again, which costs only a button left
+// enabled. It fails with ErrNotFound when the channel no longer holds game
+// gameID.
 func (s *Store) AddMessageID(ctx context.Context, channelID, gameID, messageID string) error {
 	if err := checkID("message ID", messageID); err != nil {
 		return err

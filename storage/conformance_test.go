@@ -4,16 +4,22 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/gobot-dev/gobot/engine"
+	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/gobot-dev/gobot/engine"
+	"github.com/gobot-dev/gobot/engine/clock"
 	"github.com/gobot-dev/gobot/storage"
 	"github.com/gobot-dev/gobot/storage/pgtest"
 	"github.com/gobot-dev/gobot/storage/storetest"
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+	bolt "go.etcd.io/bbolt"
 )
 
 var (
@@ -151,4 +157,121 @@ func newEngine(t *testing.T, size int) *engine.Game {
 		t.Fatal(err)
 	}
 	return eg
+}
+
+// TestOldGameRecordLoads: a game written before Delivery was split from
+// Game (testdata/game-before-delivery.json, as that version wrote it)
+// loads in both stores with its messages, follow-up and owed board in
+// Delivery and the bot's level in Player.Level, and takes the next write.
+func TestOldGameRecordLoads(t *testing.T) {
+	old, err := os.ReadFile("testdata/game-before-delivery.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t0 := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	oldGame := func(t *testing.T) *storage.Game {
+		eg := newEngine(t, 9)
+		for _, s := range []string{"D4", "F6", "E5", "pass", "pass"} {
+			m, err := engine.ParseMove(eg.ToPlay(), s, 9)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := eg.Play(m); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return &storage.Game{
+			ID: "g1", ChannelID: "thread1", GuildID: "42", ParentChannelID: "7",
+			Black: storage.Player{UserID: "1", Name: "ann"}, White: storage.Player{Level: "easy", Name: "gobot easy"}, Game: eg,
+			CreatedAt: t0, UpdatedAt: t0.Add(3 * time.Minute),
+			Clock:   &clock.Clock{Control: clock.Default(), Black: clock.Time{Main: time.Hour}, White: clock.Time{Main: 3 * time.Hour}},
+			Version: 4,
+			Scoring: &storage.ScoringState{Dead: []engine.Point{{Col: 5, Row: 5}},
+				Accepted: map[engine.Color]bool{engine.Black: true, engine.White: false}, Deadline: t0.Add(24 * time.Hour)},
+			Undo:    &storage.UndoRequest{By: engine.Black, MoveCount: 5, RequestedAt: t0.Add(time.Minute)},
+			Unrated: true,
+			Delivery: storage.Delivery{
+				MessageIDs: []string{"m1", "m2"},
+				Followup:   &storage.Followup{InteractionID: "i1", AppID: "a1", Token: "tok", At: t0.Add(2 * time.Minute), ChannelPosts: true},
+				Unposted:   true,
+			},
+		}
+	}
+	// Each store first creates the same game, so that its indexes and
+	// columns are the ones the old version wrote, then gets the old record
+	// in its place, as the old version left it.
+	for _, st := range []struct {
+		name string
+		open func(t *testing.T) storetest.Store
+	}{
+		{"bolt", func(t *testing.T) storetest.Store {
+			path := filepath.Join(t.TempDir(), "gobot.db")
+			s, err := storage.Open(path, storage.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := s.CreateGame(context.Background(), oldGame(t)); err != nil {
+				t.Fatal(err)
+			}
+			s.Close()
+			db, err := bolt.Open(path, 0o600, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			err = db.Update(func(tx *bolt.Tx) error { return tx.Bucket([]byte("games")).Put([]byte("thread1"), old) })
+			db.Close()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if s, err = storage.Open(path, storage.Options{}); err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() {
+				if err := s.Check(context.Background()); err != nil {
+					t.Errorf("Check() = %v", err)
+				}
+				s.Close()
+			})
+			return s
+		}},
+		{"postgres", func(t *testing.T) storetest.Store {
+			s := openPostgres(t, pgtest.Database(t), nil)
+			if err := s.CreateGame(context.Background(), oldGame(t)); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := s.Pool().Exec(context.Background(), `UPDATE games SET record = $2, version = 4 WHERE channel_id = $1`, "thread1", string(old)); err != nil {
+				t.Fatal(err)
+			}
+			return s
+		}},
+	} {
+		t.Run(st.name, func(t *testing.T) {
+			ctx := context.Background()
+			s := st.open(t)
+			got, err := s.Game(ctx, "thread1")
+			if err != nil {
+				t.Fatalf("Game(thread1) = %v", err)
+			}
+			want := oldGame(t)
+			if diff := cmp.Diff(want, got, cmpopts.IgnoreFields(storage.Game{}, "Game")); diff != "" {
+				t.Errorf("old record loaded (-want +got):\n%s", diff)
+			}
+			if g, w := got.Game.MoveCount(), want.Game.MoveCount(); g != w || got.Game.Board().String() != want.Game.Board().String() {
+				t.Errorf("old record replayed %d moves to\n%v\nwant %d moves to\n%v", g, got.Game.Board(), w, want.Game.Board())
+			}
+			got.Delivery.MessageIDs = append(got.Delivery.MessageIDs, "m3")
+			got.Delivery.Unposted = false
+			if err := s.UpdateGame(ctx, got); err != nil {
+				t.Fatalf("UpdateGame(old game) = %v", err)
+			}
+			again, err := s.Game(ctx, "thread1")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if again.Version != 5 || !slices.Equal(again.Delivery.MessageIDs, []string{"m1", "m2", "m3"}) || again.Delivery.Unposted || again.Delivery.Followup == nil || again.White.Level != "easy" {
+				t.Errorf("after UpdateGame: version %d, delivery %+v, white %+v; want 5, messages m1 m2 m3, posted, the follow-up kept, level easy",
+					again.Version, again.Delivery, again.White)
+			}
+		})
+	}
 }

@@ -8,6 +8,14 @@
 // engine, so a record that does not replay is reported as ErrCorrupt for
 // that channel only and everything else keeps working.
 //
+// Game is the game aggregate: players, the engine game, clock, scoring
+// phase, undo request, version. Its Delivery field holds what exists only
+// to show the game on Discord (the board messages, the interaction that
+// can still post follow-ups, a board owed to the players); it is stored
+// in the same record under the same version, and no rule, deadline or
+// result depends on it. The record's JSON is the same as before the two
+// were separate types, so games of every version load.
+//
 // Postgres (OpenPostgres, GOBOT_DATABASE_URL) keeps the same state in
 // PostgreSQL for several gobot processes sharing it, with the same
 // behaviour, errors and record encoding; the conformance suite in

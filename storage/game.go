@@ -53,8 +53,11 @@ func checkPlayer(side string, p Player) error {
 }
 
 // Game is an active game as the store keeps it: one per channel (a server
-// channel, a thread or a DM). The position is not stored; the moves are,
-// and Game replays them through the engine on every load.
+// channel, a thread or a DM). It is the game aggregate, what the rules, the
+// clocks and the result depend on (players, moves, clock, scoring phase,
+// undo request, version), plus Delivery, the state that exists only to
+// show the game on Discord. The position is not stored; the moves are, and
+// Game replays them through the engine on every load.
 type Game struct {
 	ID              string // unique; CreateGame fills it when empty
 	ChannelID       string // the key: one active game per channel
@@ -64,12 +67,8 @@ type Game struct {
 	Black, White Player
 	Game         *engine.Game // rules, handicap, seed, set-up, moves and result
 
-	// MessageIDs are the Discord messages that show the game, newest last.
-	// Only the newest MaxMessageIDs are stored: a long game posts hundreds
-	// of boards, and only the latest ones are ever edited.
-	MessageIDs []string
-	CreatedAt  time.Time // set by CreateGame when zero
-	UpdatedAt  time.Time // set by every write
+	CreatedAt time.Time // set by CreateGame when zero
+	UpdatedAt time.Time // set by every write
 	// Clock is the game's clock (time control, both players' time, whose
 	// turn runs since when); nil for a game without one. Its next event
 	// (reminder, flag) is indexed by deadline: see Due.
@@ -80,17 +79,33 @@ type Game struct {
 
 	Scoring *ScoringState // nil unless play has ended and dead stones are being marked
 	Undo    *UndoRequest  // nil unless an undo request awaits an answer
+	// Unrated is set for a game that must not change ratings (rated:false).
+	Unrated bool
 
+	// Delivery is how the game reaches its players on Discord. It is
+	// stored with the game, in the same record and under the same version,
+	// but nothing in the aggregate depends on it.
+	Delivery Delivery
+}
+
+// Delivery is the Discord delivery state of an active game: the messages
+// that show it, the interaction that can still post for it, and a board
+// owed to the players. The store keeps it and bounds it (MaxMessageIDs);
+// what it means is commands' business.
+type Delivery struct {
+	// MessageIDs are the Discord messages that show the game, newest last.
+	// Only the newest MaxMessageIDs are stored: a long game posts hundreds
+	// of boards, and only the latest ones are ever edited. AddMessageID
+	// adds one without a new version.
+	MessageIDs []string
 	// Followup, when not nil, is a recent interaction in this game whose
 	// token can still post follow-up messages: how a bot move made in the
-	// background reaches a channel where the bot may not post itself (a
+	// background reaches a channel where gobot may not post itself (a
 	// user install's private channel).
 	Followup *Followup
 	// Unposted is set when a bot move was made in the background but its
 	// board could not be shown: the next answer in the game says so.
 	Unposted bool
-	// Unrated is set for a game that must not change ratings (rated:false).
-	Unrated bool
 }
 
 // Followup is an interaction that can post follow-up messages for 15
@@ -121,21 +136,22 @@ type ScoringState struct {
 	Dead     []engine.Point
 	Accepted map[engine.Color]bool // engine.Black / engine.White -> accepted
 	// Deadline is when the marking is accepted automatically; zero for none.
-	Deadline  time.Time
-	MessageID string // the message showing the marked board, if any
+	Deadline time.Time
 }
 
 // UndoRequest is a pending request to take back moves.
 type UndoRequest struct {
 	By          engine.Color // who asked
 	MoveCount   int          // the game's move count when asked: the request lapses once it changes
-	MessageID   string       // the message with the accept/decline buttons
 	RequestedAt time.Time
 }
 
-// gameRecord is the stored form of Game (bucket games). It is JSON so that
-// fields can be added without a migration; the engine game is its own JSON
-// (configuration and moves, never a board).
+// gameRecord is the stored form of Game (bucket games, and the record
+// column of PostgreSQL's games table). It is JSON so that fields can be
+// added without a migration; the engine game is its own JSON
+// (configuration and moves, never a board). Delivery's fields sit beside
+// the aggregate's (messages, followup, unposted), as they did before the
+// two were separate types, so records of every version load alike.
 type gameRecord struct {
 	ID              string          `json:"id"`
 	ChannelID       string          `json:"channel"`
@@ -165,18 +181,18 @@ type followupRecord struct {
 	ChannelPosts  bool      `json:"channel_posts,omitempty"`
 }
 
+// scoringRecord and undoRecord once had a "message" field, never written
+// by gobot; records that have it still load.
 type scoringRecord struct {
-	Dead      []string  `json:"dead,omitempty"` // GTP points, "D4"
-	Black     bool      `json:"black_accepted,omitempty"`
-	White     bool      `json:"white_accepted,omitempty"`
-	Deadline  time.Time `json:"deadline,omitzero"`
-	MessageID string    `json:"message,omitempty"`
+	Dead     []string  `json:"dead,omitempty"` // GTP points, "D4"
+	Black    bool      `json:"black_accepted,omitempty"`
+	White    bool      `json:"white_accepted,omitempty"`
+	Deadline time.Time `json:"deadline,omitzero"`
 }
 
 type undoRecord struct {
 	By          engine.Color `json:"by"`
 	MoveCount   int          `json:"moves"`
-	MessageID   string       `json:"message,omitempty"`
 	RequestedAt time.Time    `json:"at,omitzero"`
 }
 
@@ -227,7 +243,7 @@ func (g *Game) validate() error {
 	return checkPlayer("white", g.White)
 }
 
-// MaxMessageIDs is how many of Game.MessageIDs, the newest, a write keeps.
+// MaxMessageIDs is how many of Delivery.MessageIDs, the newest, a write keeps.
 const MaxMessageIDs = 5
 
 // recentMessages returns the newest MaxMessageIDs of ids, sharing no memory
@@ -247,17 +263,17 @@ func (g *Game) encode(version uint64, now time.Time) ([]byte, error) {
 	}
 	r := gameRecord{
 		ID: g.ID, ChannelID: g.ChannelID, GuildID: g.GuildID, ParentChannelID: g.ParentChannelID,
-		Black: g.Black, White: g.White, Game: eg, MessageIDs: recentMessages(g.MessageIDs),
+		Black: g.Black, White: g.White, Game: eg, MessageIDs: recentMessages(g.Delivery.MessageIDs),
 		CreatedAt: g.CreatedAt, UpdatedAt: now, Clock: g.Clock, Due: g.Due(), Version: version,
-		Unposted: g.Unposted,
+		Unposted: g.Delivery.Unposted,
 		Unrated:  g.Unrated,
 	}
-	if f := g.Followup; f != nil {
+	if f := g.Delivery.Followup; f != nil {
 		r.Followup = &followupRecord{InteractionID: f.InteractionID, AppID: f.AppID, Token: f.Token, At: f.At, ChannelPosts: f.ChannelPosts}
 	}
 	if s := g.Scoring; s != nil {
 		sr := &scoringRecord{Black: s.Accepted[engine.Black], White: s.Accepted[engine.White],
-			Deadline: s.Deadline, MessageID: s.MessageID}
+			Deadline: s.Deadline}
 		for _, p := range s.Dead {
 			if !p.Valid(g.Game.Size()) {
 				return nil, fmt.Errorf("storage: game in channel %s: dead stone %v off the board: %w", g.ChannelID, p, ErrInvalid)
@@ -270,7 +286,7 @@ func (g *Game) encode(version uint64, now time.Time) ([]byte, error) {
 		if u.By != engine.Black && u.By != engine.White {
 			return nil, fmt.Errorf("storage: game in channel %s: undo requested by %v: %w", g.ChannelID, u.By, ErrInvalid)
 		}
-		r.Undo = &undoRecord{By: u.By, MoveCount: u.MoveCount, MessageID: u.MessageID, RequestedAt: u.RequestedAt}
+		r.Undo = &undoRecord{By: u.By, MoveCount: u.MoveCount, RequestedAt: u.RequestedAt}
 	}
 	return json.Marshal(r)
 }
@@ -292,17 +308,17 @@ func decodeGame(channel string, v []byte) (*Game, error) {
 	}
 	g := &Game{
 		ID: r.ID, ChannelID: r.ChannelID, GuildID: r.GuildID, ParentChannelID: r.ParentChannelID,
-		Black: r.Black, White: r.White, Game: eg, MessageIDs: r.MessageIDs,
+		Black: r.Black, White: r.White, Game: eg,
 		CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt, Clock: r.Clock, Version: r.Version,
-		Unposted: r.Unposted,
 		Unrated:  r.Unrated,
+		Delivery: Delivery{MessageIDs: r.MessageIDs, Unposted: r.Unposted},
 	}
 	if f := r.Followup; f != nil {
-		g.Followup = &Followup{InteractionID: f.InteractionID, AppID: f.AppID, Token: f.Token, At: f.At, ChannelPosts: f.ChannelPosts}
+		g.Delivery.Followup = &Followup{InteractionID: f.InteractionID, AppID: f.AppID, Token: f.Token, At: f.At, ChannelPosts: f.ChannelPosts}
 	}
 	if sr := r.Scoring; sr != nil {
 		s := &ScoringState{Accepted: map[engine.Color]bool{engine.Black: sr.Black, engine.White: sr.White},
-			Deadline: sr.Deadline, MessageID: sr.MessageID}
+			Deadline: sr.Deadline}
 		for _, d := range sr.Dead {
 			p, err := engine.ParsePoint(d, eg.Size())
 			if err != nil {
@@ -313,7 +329,7 @@ func decodeGame(channel string, v []byte) (*Game, error) {
 		g.Scoring = s
 	}
 	if u := r.Undo; u != nil {
-		g.Undo = &UndoRequest{By: u.By, MoveCount: u.MoveCount, MessageID: u.MessageID, RequestedAt: u.RequestedAt}
+		g.Undo = &UndoRequest{By: u.By, MoveCount: u.MoveCount, RequestedAt: u.RequestedAt}
 	}
 	return g, nil
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -124,16 +125,18 @@ func TestGameRoundTrip(t *testing.T) {
 	g := &Game{
 		ChannelID: "thread1", GuildID: "g1", ParentChannelID: "c1",
 		Black: human("1"), White: bot("strong"), Game: eg,
-		MessageIDs: []string{"m1", "m2"},
-		CreatedAt:  t0, Clock: &clock.Clock{Control: clock.Default(), Black: clock.Time{Main: time.Hour}, White: clock.Time{Main: 3 * time.Hour}},
+		CreatedAt: t0, Clock: &clock.Clock{Control: clock.Default(), Black: clock.Time{Main: time.Hour}, White: clock.Time{Main: 3 * time.Hour}},
 		Scoring: &ScoringState{
 			Dead:     []engine.Point{{Col: 3, Row: 3}, {Col: 15, Row: 15}},
 			Accepted: map[engine.Color]bool{engine.Black: true, engine.White: false},
-			Deadline: t0.Add(time.Hour), MessageID: "m3",
+			Deadline: t0.Add(time.Hour),
 		},
-		Undo:     &UndoRequest{By: engine.White, MoveCount: 6, MessageID: "m4", RequestedAt: t0},
-		Followup: &Followup{InteractionID: "i1", AppID: "a1", Token: "tok", At: t0.Add(time.Minute), ChannelPosts: true},
-		Unposted: true,
+		Undo: &UndoRequest{By: engine.White, MoveCount: 6, RequestedAt: t0},
+		Delivery: Delivery{
+			MessageIDs: []string{"m1", "m2"},
+			Followup:   &Followup{InteractionID: "i1", AppID: "a1", Token: "tok", At: t0.Add(time.Minute), ChannelPosts: true},
+			Unposted:   true,
+		},
 	}
 	if err := s.CreateGame(ctx, g); err != nil {
 		t.Fatal(err)
@@ -148,6 +151,39 @@ func TestGameRoundTrip(t *testing.T) {
 	}
 	if got.Player(engine.White).Level != "strong" || got.Player(engine.Black).UserID != "1" {
 		t.Errorf("Player() = %v / %v", got.Player(engine.Black), got.Player(engine.White))
+	}
+}
+
+// TestGameRecordBeforeDelivery: a record written before Delivery was
+// split from Game (testdata/game-before-delivery.json, as that version
+// wrote it) decodes, and encodes back to the same JSON, field for field,
+// but for the "message" of its scoring phase and undo request, which
+// nothing set or read and which are no longer kept. So the record format
+// did not change, in bbolt or in PostgreSQL's record column.
+func TestGameRecordBeforeDelivery(t *testing.T) {
+	old, err := os.ReadFile("testdata/game-before-delivery.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := decodeGame("thread1", old)
+	if err != nil {
+		t.Fatalf("decodeGame(old record) = %v", err)
+	}
+	again, err := g.encode(g.Version, g.UpdatedAt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want, got map[string]any
+	if err := json.Unmarshal(old, &want); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(again, &got); err != nil {
+		t.Fatal(err)
+	}
+	delete(want["scoring"].(map[string]any), "message")
+	delete(want["undo"].(map[string]any), "message")
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("old record encoded again (-old +new):\n%s", diff)
 	}
 }
 
@@ -167,7 +203,7 @@ func TestUpdateGame(t *testing.T) {
 		{"next move", func(t *testing.T, s *Store, g *Game) { play(t, g.Game, "E5") }, nil},
 		{"undo", func(t *testing.T, s *Store, g *Game) { g.Game.Undo() }, nil},
 		{"messages and names", func(t *testing.T, s *Store, g *Game) {
-			g.MessageIDs = append(g.MessageIDs, "m9")
+			g.Delivery.MessageIDs = append(g.Delivery.MessageIDs, "m9")
 			g.Black.Name = "renamed"
 			g.Undo = nil
 		}, nil},
@@ -527,7 +563,7 @@ func TestMessageIDsBounded(t *testing.T) {
 			for i := range tt.n {
 				all = append(all, fmt.Sprintf("m%d", i))
 			}
-			g.MessageIDs = all
+			g.Delivery.MessageIDs = all
 			if err := s.UpdateGame(ctx, g); err != nil {
 				t.Fatal(err)
 			}
@@ -539,7 +575,7 @@ func TestMessageIDsBounded(t *testing.T) {
 			if len(want) == 0 {
 				want = nil
 			}
-			if diff := cmp.Diff(want, got.MessageIDs); diff != "" {
+			if diff := cmp.Diff(want, got.Delivery.MessageIDs); diff != "" {
 				t.Errorf("stored MessageIDs (-want +got):\n%s", diff)
 			}
 		})

@@ -44,7 +44,7 @@ func testBotQueueFollowsTheGames(t *testing.T, s Store, clk *Clock) {
 	wantQueue(t, s, "a", "b")
 
 	// A write that leaves the same move owed keeps its place.
-	a.MessageIDs = append(a.MessageIDs, "m1")
+	a.Delivery.MessageIDs = append(a.Delivery.MessageIDs, "m1")
 	if err := s.UpdateGame(ctx, a); err != nil {
 		t.Fatal(err)
 	}

@@ -121,8 +121,8 @@ func testAddMessageID(t *testing.T, s Store, _ *Clock) {
 		t.Fatal(err)
 	}
 	got := mustLoad(t, s, "c")
-	if len(got.MessageIDs) != 1 || got.MessageIDs[0] != "m1" || got.Version != g.Version {
-		t.Errorf("after AddMessageID: messages %v, version %d; want [m1], %d", got.MessageIDs, got.Version, g.Version)
+	if len(got.Delivery.MessageIDs) != 1 || got.Delivery.MessageIDs[0] != "m1" || got.Version != g.Version {
+		t.Errorf("after AddMessageID: messages %v, version %d; want [m1], %d", got.Delivery.MessageIDs, got.Version, g.Version)
 	}
 	if err := s.UpdateGame(ctx, g); err != nil { // read before the message was added: still the same version
 		t.Errorf("UpdateGame after AddMessageID = %v, want nil", err)

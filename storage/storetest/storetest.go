@@ -192,9 +192,10 @@ func testGameRoundTrip(t *testing.T, s Store, clk *Clock) {
 	}
 	g := newGame(t, "c1", "1", "2")
 	g.ParentChannelID = "p1"
-	g.MessageIDs = []string{"m1", "m2"}
-	g.Undo = &storage.UndoRequest{By: engine.Black, MoveCount: 0, MessageID: "u1", RequestedAt: clk.Now()}
-	g.Followup = &storage.Followup{InteractionID: "i1", AppID: "a1", Token: "tok", At: clk.Now(), ChannelPosts: true}
+	g.Delivery.MessageIDs = []string{"m1", "m2"}
+	g.Undo = &storage.UndoRequest{By: engine.Black, MoveCount: 0, RequestedAt: clk.Now()}
+	g.Delivery.Followup = &storage.Followup{InteractionID: "i1", AppID: "a1", Token: "tok", At: clk.Now(), ChannelPosts: true}
+	g.Delivery.Unposted = true
 	play(t, g.Game, "D4", "E5", "pass")
 	mustCreate(t, s, g)
 	if g.Version != 1 || g.ID == "" || !g.CreatedAt.Equal(clk.Now()) {
@@ -205,7 +206,7 @@ func testGameRoundTrip(t *testing.T, s Store, clk *Clock) {
 	}
 	got := mustLoad(t, s, "c1")
 	if got.ID != g.ID || got.Version != 1 || got.GuildID != "guild1" || got.ParentChannelID != "p1" ||
-		got.Black != g.Black || got.White != g.White || !slices.Equal(got.MessageIDs, g.MessageIDs) ||
+		got.Black != g.Black || got.White != g.White || !slices.Equal(got.Delivery.MessageIDs, g.Delivery.MessageIDs) ||
 		!got.CreatedAt.Equal(g.CreatedAt) {
 		t.Errorf("Game(c1) = %+v, want %+v", got, g)
 	}
@@ -215,16 +216,19 @@ func testGameRoundTrip(t *testing.T, s Store, clk *Clock) {
 	if got.Undo == nil || *got.Undo != *g.Undo {
 		t.Errorf("Undo = %+v, want %+v", got.Undo, g.Undo)
 	}
-	if got.Followup == nil || *got.Followup != *g.Followup {
-		t.Errorf("Followup = %+v, want %+v", got.Followup, g.Followup)
+	if got.Delivery.Followup == nil || *got.Delivery.Followup != *g.Delivery.Followup {
+		t.Errorf("Followup = %+v, want %+v", got.Delivery.Followup, g.Delivery.Followup)
+	}
+	if !got.Delivery.Unposted {
+		t.Errorf("Unposted = false, want true")
 	}
 	// The scoring state round-trips too.
-	got.Scoring = &storage.ScoringState{Dead: []engine.Point{{Col: 3, Row: 3}}, Accepted: map[engine.Color]bool{engine.Black: true}, Deadline: clk.Now(), MessageID: "s1"}
+	got.Scoring = &storage.ScoringState{Dead: []engine.Point{{Col: 3, Row: 3}}, Accepted: map[engine.Color]bool{engine.Black: true}, Deadline: clk.Now()}
 	if err := s.UpdateGame(ctx, got); err != nil {
 		t.Fatalf("UpdateGame = %v", err)
 	}
 	again := mustLoad(t, s, "c1")
-	if sc := again.Scoring; sc == nil || len(sc.Dead) != 1 || sc.Dead[0] != (engine.Point{Col: 3, Row: 3}) || !sc.Accepted[engine.Black] || sc.Accepted[engine.White] || sc.MessageID != "s1" || !sc.Deadline.Equal(clk.Now()) {
+	if sc := again.Scoring; sc == nil || len(sc.Dead) != 1 || sc.Dead[0] != (engine.Point{Col: 3, Row: 3}) || !sc.Accepted[engine.Black] || sc.Accepted[engine.White] || !sc.Deadline.Equal(clk.Now()) {
 		t.Errorf("Scoring = %+v", again.Scoring)
 	}
 	if err := s.CreateGame(ctx, &storage.Game{ChannelID: "", Black: human("1"), White: human("2"), Game: newEngine(t, 9)}); !errors.Is(err, storage.ErrInvalid) {
