@@ -1,4 +1,4 @@
-package engine
+package engine_test
 
 import (
 	"bytes"
@@ -8,6 +8,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	. "github.com/gobot-dev/gobot/engine"
+	"github.com/gobot-dev/gobot/engine/enginetest"
 )
 
 // The records test reads the real game records in testdata/sgf/real (see
@@ -34,57 +37,6 @@ var recordScores = map[string]string{
 	"kgs_9x9_dariush_gnugo_passes_marks.sgf":         "chinese",
 	"kgs_13x13_crazystone_gnugo_territory_marks.sgf": "chinese",
 	"igs_pandanet_handicap_territory.sgf":            "japanese", // IGS counts territory; the record has no RU
-}
-
-// recordPosition is what both engines must agree on after a move.
-type recordPosition struct {
-	black, white string // stones as list_stones lists them
-	capB, capW   int    // stones captured by Black, by White
-	toPlay       Color
-}
-
-func positionOf(g *Game) recordPosition {
-	b := g.Board()
-	var black, white []string
-	for row := g.Size() - 1; row >= 0; row-- {
-		for col := 0; col < g.Size(); col++ {
-			p := Point{col, row}
-			switch b.At(p) {
-			case Black:
-				black = append(black, p.String())
-			case White:
-				white = append(white, p.String())
-			}
-		}
-	}
-	return recordPosition{
-		black: strings.Join(black, " "), white: strings.Join(white, " "),
-		capB: g.Captures(Black), capW: g.Captures(White), toPlay: g.ToPlay(),
-	}
-}
-
-// replayPositions replays g's set-up and moves into a new game with the same
-// rules, resuming play after two passes where the record goes on, and
-// returns the position after each move (index 0 is the set-up).
-func replayPositions(t *testing.T, name string, g *Game) []recordPosition {
-	t.Helper()
-	ng, err := g.Rebuild(g.Rules(), 0)
-	if err != nil {
-		t.Fatalf("%s: set-up: %v", name, err)
-	}
-	pos := []recordPosition{positionOf(ng)}
-	for i, m := range g.Moves() {
-		if ng.PlayEnded() {
-			if err := ng.Resume(); err != nil {
-				t.Fatalf("%s: resume before move %d: %v", name, i+1, err)
-			}
-		}
-		if err := ng.Play(m); err != nil {
-			t.Fatalf("%s: replaying move %d (%s %v): %v", name, i+1, m.Color.Letter(), m, err)
-		}
-		pos = append(pos, positionOf(ng))
-	}
-	return pos
 }
 
 func realRecords(t *testing.T) []string {
@@ -120,8 +72,8 @@ func TestRealRecordsParse(t *testing.T) {
 			if err != nil {
 				t.Fatalf("ParseSGF: %v", err)
 			}
-			pos := replayPositions(t, name, g)
-			if got, want := pos[len(pos)-1], positionOf(g); got != want {
+			pos := enginetest.Replay(t, name, g)
+			if got, want := pos[len(pos)-1], enginetest.PositionOf(g); got != want {
 				t.Fatalf("replayed end position %+v, ParseSGF's %+v", got, want)
 			}
 
@@ -159,7 +111,7 @@ func TestRealRecordsParse(t *testing.T) {
 			if !slices.Equal(g2.Moves(), g.Moves()) {
 				t.Errorf("round trip: %d moves, want %d (or they differ)", g2.MoveCount(), g.MoveCount())
 			}
-			pos2 := replayPositions(t, name+" (written)", g2)
+			pos2 := enginetest.Replay(t, name+" (written)", g2)
 			if len(pos2) != len(pos) {
 				t.Fatalf("round trip: %d positions, want %d", len(pos2), len(pos))
 			}

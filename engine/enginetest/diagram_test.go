@@ -140,3 +140,21 @@ func TestPoint(t *testing.T) {
 		t.Errorf("Point(K10, 9) failed with %q, want the point named", rec.msg)
 	}
 }
+
+func TestReplay(t *testing.T) {
+	g := Game(t, `
+		. X .
+		X O X
+		. . .`, ToPlay(engine.White))
+	Play(t, g, "A1", "B1", "pass")
+	got := Replay(t, "capture", g)
+	if len(got) != 4 {
+		t.Fatalf("Replay gave %d positions, want 4 (the set-up and 3 moves)", len(got))
+	}
+	if got[0] != (Position{Black: "B3 A2 C2", White: "B2", ToPlay: engine.White}) || got[3] != PositionOf(g) {
+		t.Errorf("Replay = %+v …, %+v; want the set-up first and the game's position last", got[0], got[3])
+	}
+	if want := (Position{Black: "B3 A2 C2 B1", CapturedByBlack: 2, ToPlay: engine.White}); got[2] != want {
+		t.Errorf("after B1 takes A1 and B2: %+v, want %+v", got[2], want)
+	}
+}

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/gobot-dev/gobot/engine"
+	"github.com/gobot-dev/gobot/engine/enginetest"
 )
 
 // The records referee loads the real game records in engine/testdata/sgf/real
@@ -61,13 +62,13 @@ type recordReferee struct {
 }
 
 // same checks that every engine reports the position want.
-func (r *recordReferee) same(what string, want recordPosition) {
+func (r *recordReferee) same(what string, want enginetest.Position) {
 	r.t.Helper()
 	for _, e := range r.engines {
 		for _, c := range []struct {
 			color engine.Color
 			want  string
-		}{{engine.Black, want.black}, {engine.White, want.white}} {
+		}{{engine.Black, want.Black}, {engine.White, want.White}} {
 			if got := sortedVertices(e.must(r.t, "list_stones "+c.color.String())); got != c.want {
 				r.t.Fatalf("%s %s: %s list_stones %v = %q, want %q", r.name, what, e.name, c.color, got, c.want)
 			}
@@ -75,7 +76,7 @@ func (r *recordReferee) same(what string, want recordPosition) {
 		for _, c := range []struct {
 			color engine.Color
 			want  int
-		}{{engine.Black, want.capB}, {engine.White, want.capW}} {
+		}{{engine.Black, want.CapturedByBlack}, {engine.White, want.CapturedByWhite}} {
 			if got := e.must(r.t, "captures "+c.color.String()); got != strconv.Itoa(c.want) {
 				r.t.Fatalf("%s %s: %s captures %v = %s, want %d", r.name, what, e.name, c.color, got, c.want)
 			}
@@ -105,7 +106,7 @@ func (r *recordReferee) legal(what string, size int, c engine.Color) {
 // load sends loadsgf to the engines (all when nil), with until (a move
 // number or a vertex) when it is not empty. Each must answer the colour to
 // move.
-func (r *recordReferee) load(engines []*peer, file, until string, want recordPosition) {
+func (r *recordReferee) load(engines []*peer, file, until string, want enginetest.Position) {
 	r.t.Helper()
 	cmd := "loadsgf " + file
 	if until != "" {
@@ -119,8 +120,8 @@ func (r *recordReferee) load(engines []*peer, file, until string, want recordPos
 	r.engines = engines
 	for _, e := range r.engines {
 		got := e.must(r.t, cmd)
-		if got != want.toPlay.String() {
-			r.t.Errorf("%s: %s %q = %q, want %q to move", r.name, e.name, cmd, got, want.toPlay)
+		if got != want.ToPlay.String() {
+			r.t.Errorf("%s: %s %q = %q, want %q to move", r.name, e.name, cmd, got, want.ToPlay)
 		}
 	}
 	r.same(fmt.Sprintf("after %q", cmd), want)
@@ -150,7 +151,7 @@ func TestRealRecordsGNUGo(t *testing.T) {
 			continue
 		}
 		ref.name = name
-		pos := replayPositions(t, name, g)
+		pos := enginetest.Replay(t, name, g)
 		n := g.MoveCount()
 		every := full || slices.Contains(recordsEveryMove, name)
 
@@ -228,10 +229,10 @@ func TestRealRecordsGNUGo(t *testing.T) {
 				ref.same(what, pos[i+1])
 			}
 			if every && (g.Size() <= 9 || full) {
-				ref.legal(what, g.Size(), pos[i+1].toPlay)
+				ref.legal(what, g.Size(), pos[i+1].ToPlay)
 			}
 		}
-		ref.legal("at the end", g.Size(), pos[n].toPlay)
+		ref.legal("at the end", g.Size(), pos[n].ToPlay)
 		records++
 		moves += n
 		loads += loaded
@@ -340,62 +341,11 @@ func TestRecordQuirksGNUGo(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: ParseSGF(%q): %v", name, rec, err)
 		}
-		pos := replayPositions(t, name, g)
+		pos := enginetest.Replay(t, name, g)
 		ref.load(nil, f, "", pos[len(pos)-1])
 		ref.load(nil, f, "1", pos[0])
 		ref.load(nil, f, "2", pos[1])
 	}
-}
-
-// recordPosition is what both engines must agree on after a move.
-type recordPosition struct {
-	black, white string // stones as list_stones lists them
-	capB, capW   int    // stones captured by engine.Black, by engine.White
-	toPlay       engine.Color
-}
-
-func positionOf(g *engine.Game) recordPosition {
-	b := g.Board()
-	var black, white []string
-	for row := g.Size() - 1; row >= 0; row-- {
-		for col := 0; col < g.Size(); col++ {
-			p := engine.Point{Col: col, Row: row}
-			switch b.At(p) {
-			case engine.Black:
-				black = append(black, p.String())
-			case engine.White:
-				white = append(white, p.String())
-			}
-		}
-	}
-	return recordPosition{
-		black: strings.Join(black, " "), white: strings.Join(white, " "),
-		capB: g.Captures(engine.Black), capW: g.Captures(engine.White), toPlay: g.ToPlay(),
-	}
-}
-
-// replayPositions replays g's set-up and moves into a new game with the same
-// rules, resuming play after two passes where the record goes on, and
-// returns the position after each move (index 0 is the set-up).
-func replayPositions(t *testing.T, name string, g *engine.Game) []recordPosition {
-	t.Helper()
-	ng, err := g.Rebuild(g.Rules(), 0)
-	if err != nil {
-		t.Fatalf("%s: set-up: %v", name, err)
-	}
-	pos := []recordPosition{positionOf(ng)}
-	for i, m := range g.Moves() {
-		if ng.PlayEnded() {
-			if err := ng.Resume(); err != nil {
-				t.Fatalf("%s: resume before move %d: %v", name, i+1, err)
-			}
-		}
-		if err := ng.Play(m); err != nil {
-			t.Fatalf("%s: replaying move %d (%s %v): %v", name, i+1, m.Color.Letter(), m, err)
-		}
-		pos = append(pos, positionOf(ng))
-	}
-	return pos
 }
 
 func realRecords(t *testing.T) []string {
