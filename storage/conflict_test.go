@@ -88,11 +88,7 @@ func TestConcurrentMovesOneGame(t *testing.T) {
 // change nothing.
 func TestSameVersionRace(t *testing.T) {
 	const writers, rounds = 16, 15
-	s := openTest(t)
-	g := newGame(t, "c1", "1", "2")
-	if err := s.CreateGame(ctx, g); err != nil {
-		t.Fatal(err)
-	}
+	s, _ := openWithGame(t)
 	for round := range rounds {
 		base, err := s.Game(ctx, "c1")
 		if err != nil {

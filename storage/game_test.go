@@ -518,11 +518,7 @@ func TestAbortGame(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s := openTest(t)
-			g := newGame(t, "c1", "1", "2")
-			if err := s.CreateGame(ctx, g); err != nil {
-				t.Fatal(err)
-			}
+			s, g := openWithGame(t)
 			tt.change(t, s, g)
 			before := rawGet(t, s, bucketGames, "c1")
 			err := s.AbortGame(ctx, g)
@@ -554,11 +550,7 @@ func TestMessageIDsBounded(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s := openTest(t)
-			g := newGame(t, "c1", "1", "2")
-			if err := s.CreateGame(ctx, g); err != nil {
-				t.Fatal(err)
-			}
+			s, g := openWithGame(t)
 			var all []string
 			for i := range tt.n {
 				all = append(all, fmt.Sprintf("m%d", i))

@@ -64,6 +64,18 @@ func newGame(t testing.TB, channel, black, white string) *Game {
 	}
 }
 
+// openWithGame opens a test store (see openTest) holding one new game
+// (newGame) in channel c1.
+func openWithGame(t *testing.T) (*Store, *Game) {
+	t.Helper()
+	s := openTest(t)
+	g := newGame(t, "c1", "1", "2")
+	if err := s.CreateGame(ctx, g); err != nil {
+		t.Fatal(err)
+	}
+	return s, g
+}
+
 // play plays the given moves ("D4", "pass") alternately from the colour to
 // move.
 func play(t testing.TB, eg *engine.Game, moves ...string) {
