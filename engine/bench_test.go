@@ -1,25 +1,20 @@
-package engine
+package engine_test
 
 import (
 	"math/rand/v2"
 	"testing"
+
+	. "github.com/gobot-dev/gobot/engine"
+	"github.com/gobot-dev/gobot/engine/enginetest"
 )
 
 // randomGameMoves plays a random game through the checked door and returns
 // its moves (no passes until the end), for the benchmarks.
 func randomGameMoves(size, n int, seed uint64) []Move {
-	g, _ := NewGame(Config{Size: size, Rules: presets["chinese"]})
+	g, _ := NewGame(Config{Size: size, Rules: Presets["chinese"]})
 	rng := rand.New(rand.NewPCG(seed, seed))
 	for g.MoveCount() < n && !g.Over() {
-		b := g.Board()
-		v := b.RandomMove(g.ToPlay(), rng.Uint32())
-		m := PassMove(g.ToPlay())
-		if v != PassVertex {
-			m = PlaceAt(g.ToPlay(), b.Point(v))
-		}
-		if g.Play(m) != nil {
-			g.Play(PassMove(g.ToPlay()))
-		}
+		enginetest.PlayRandom(g, rng)
 	}
 	return g.Moves()
 }
@@ -55,7 +50,7 @@ func BenchmarkGamePlay(bm *testing.B) {
 		k := i % len(moves)
 		if k == 0 {
 			bm.StopTimer()
-			g, _ = NewGame(Config{Size: 19, Rules: presets["chinese"]})
+			g, _ = NewGame(Config{Size: 19, Rules: Presets["chinese"]})
 			bm.StartTimer()
 		}
 		if err := g.Play(moves[k]); err != nil {
@@ -67,7 +62,7 @@ func BenchmarkGamePlay(bm *testing.B) {
 // BenchmarkLegalMoves lists the legal points of a mid-game 19×19 position
 // with the full rules (superko included).
 func BenchmarkLegalMoves(bm *testing.B) {
-	g, _ := NewGame(Config{Size: 19, Rules: presets["chinese"]})
+	g, _ := NewGame(Config{Size: 19, Rules: Presets["chinese"]})
 	for _, m := range randomGameMoves(19, 150, 9) {
 		g.Play(m)
 	}

@@ -484,15 +484,7 @@ func TestJSONRoundTrip(t *testing.T) {
 			t.Fatal(err)
 		}
 		for g.MoveCount() < size*size && !g.Over() {
-			b := g.Board()
-			v := b.RandomMove(g.ToPlay(), rng.Uint32())
-			m := PassMove(g.ToPlay())
-			if v != PassVertex {
-				m = PlaceAt(g.ToPlay(), b.Point(v))
-			}
-			if g.Play(m) != nil {
-				g.Play(PassMove(g.ToPlay()))
-			}
+			enginetest.PlayRandom(g, rng)
 			if g.MoveCount()%17 == 0 {
 				checkRoundTrip(t, g)
 			}

@@ -2,6 +2,7 @@ package enginetest
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -156,5 +157,23 @@ func TestReplay(t *testing.T) {
 	}
 	if want := (Position{Black: "B3 A2 C2 B1", CapturedByBlack: 2, ToPlay: engine.White}); got[2] != want {
 		t.Errorf("after B1 takes A1 and B2: %+v, want %+v", got[2], want)
+	}
+}
+
+func TestPlayRandom(t *testing.T) {
+	g := NewGame(t, engine.Config{Size: 5})
+	rng := rand.New(rand.NewPCG(1, 2))
+	for range 200 {
+		if g.Over() {
+			break
+		}
+		n := g.MoveCount()
+		PlayRandom(g, rng)
+		if g.MoveCount() != n+1 {
+			t.Fatalf("PlayRandom played %d moves, want 1", g.MoveCount()-n)
+		}
+	}
+	if !g.Over() {
+		t.Errorf("200 random moves on 5×5 did not end the game:\n%v", g.Board())
 	}
 }

@@ -1,6 +1,7 @@
 package enginetest
 
 import (
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -54,4 +55,19 @@ func Point(tb testing.TB, s string, size int) engine.Point {
 		tb.Fatalf("enginetest: ParsePoint(%q, %d) = %v", s, size, err)
 	}
 	return p
+}
+
+// PlayRandom plays a random move on g through the checked door: the point
+// Board.RandomMove draws with rng (never one of the player's own eyes), or
+// a pass when there is none or the game refuses the point (superko).
+func PlayRandom(g *engine.Game, rng *rand.Rand) {
+	b := g.Board()
+	c := g.ToPlay()
+	m := engine.PassMove(c)
+	if v := b.RandomMove(c, rng.Uint32()); v != engine.PassVertex {
+		m = engine.PlaceAt(c, b.Point(v))
+	}
+	if g.Play(m) != nil {
+		g.Play(engine.PassMove(c))
+	}
 }
