@@ -12,6 +12,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/gobot-dev/gobot/engine"
+	"github.com/gobot-dev/gobot/engine/estimate"
 	"github.com/gobot-dev/gobot/storage"
 )
 
@@ -19,13 +20,13 @@ import (
 // second; this only guards against a pathological position).
 const estimateTimeout = 3 * time.Second
 
-// estimatePhase begins the engine's scoring phase for g with the estimate's
+// estimatePhase begins the scoring phase for g with the estimate's
 // proposal alone (the same for the same position and seed, so it is
 // recomputed rather than stored), whatever marking g holds.
 func estimatePhase(ctx context.Context, g *storage.Game) (*engine.ScoringPhase, error) {
 	ctx, cancel := context.WithTimeout(ctx, estimateTimeout)
 	defer cancel()
-	ph, err := engine.NewScoringPhase(ctx, g.Game, engine.EstimateOptions{})
+	ph, err := engine.NewScoringPhase(g.Game, estimate.Dead(ctx, g.Game, estimate.Options{}))
 	if err != nil {
 		return nil, fmt.Errorf("commands: scoring phase of game %s: %w", g.ID, err)
 	}

@@ -1,15 +1,12 @@
 package engine
 
-// Static life analysis for the dead-stone estimate: Benson's unconditional
-// life and the territory it makes certain. Everything here uses the Board's
-// exported, read-only accessors and works on vertex indices.
+// Static life analysis: Benson's unconditional life and the territory it
+// makes certain. The scoring phase never lets a pass-alive chain be marked
+// dead, and the dead-stone estimate (engine/estimate) starts from it.
 
 import "slices"
 
-// estArea bounds vertex indices on every board size.
-const estArea = (MaxSize + 2) * (MaxSize + 2)
-
-// bensonAlive computes Benson's unconditionally alive (pass-alive) chains of c
+// PassAlive computes Benson's unconditionally alive (pass-alive) chains of c
 // on b: chains that cannot be captured even if c passes every turn. It marks
 // the stones of those chains in alive, and in safe the points of c's
 // pass-alive territory: regions enclosed by pass-alive chains in which every
@@ -22,9 +19,12 @@ const estArea = (MaxSize + 2) * (MaxSize + 2)
 // every chain and every region, repeatedly drop the chains with fewer than
 // two vital regions among the remaining ones, and the regions bordered by a
 // dropped chain. What is left is pass-alive.
-func bensonAlive(b *Board, c Color, alive, safe *[estArea]bool) {
+//
+// PassAlive only sets entries of alive and safe (pass zeroed arrays). It
+// does not modify b but, unlike the search door's Play, it allocates.
+func (b *Board) PassAlive(c Color, alive, safe *[MaxArea]bool) {
 	area := b.Area()
-	var region [estArea]int16 // region id + 1, 0 for c's stones and the border
+	var region [MaxArea]int16 // region id + 1, 0 for c's stones and the border
 	type regionInfo struct {
 		points  []int
 		borders []int // heads of c chains next to the region
@@ -98,7 +98,7 @@ func bensonAlive(b *Board, c Color, alive, safe *[estArea]bool) {
 		regions = append(regions, r)
 	}
 
-	var chainAlive [estArea]bool
+	var chainAlive [MaxArea]bool
 	var heads []int
 	for v := 0; v < area; v++ {
 		if !b.IsBorder(v) && b.ColorAt(v) == c && b.Chain(v) == v {
@@ -108,7 +108,7 @@ func bensonAlive(b *Board, c Color, alive, safe *[estArea]bool) {
 	}
 	for changed := true; changed; {
 		changed = false
-		var vitalCount [estArea]int8
+		var vitalCount [MaxArea]int8
 		for i := range regions {
 			if !regions[i].ok {
 				continue

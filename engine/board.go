@@ -8,6 +8,11 @@ package engine
 // of the liberty indices, which tell in O(1) whether a chain is in atari and
 // where its last liberty is.
 
+// MaxArea bounds the vertex indices of every board size (Board.Area is at
+// most MaxArea): an array of MaxArea entries can be indexed by the vertices
+// of any Board.
+const MaxArea = maxArea
+
 const (
 	maxStride = MaxSize + 2
 	maxArea   = maxStride * maxStride

@@ -1,8 +1,12 @@
 // Package engine owns the rules of Go: boards from 2×2 to 25×25, captures,
 // suicide, simple ko and positional or situational superko, passes and
-// resignation, handicap, area and territory scoring and SGF records. In
-// gobot's code and docs "engine" means this package, the rules; a program
-// that plays Go over GTP is a "GTP program".
+// resignation, handicap, area and territory scoring, the scoring phase
+// (which starts from a proposal of dead stones, such as the estimate of
+// package engine/estimate, and never lets a pass-alive chain be marked
+// dead) and SGF records. In gobot's code and docs "engine" means this
+// package, the rules; a program that plays Go over GTP is a "GTP program".
+// Playouts and the dead-stone estimate live in engine/playout and
+// engine/estimate, which build on this package and never the reverse.
 //
 // There are two doors into the rules. Game is the checked door for people:
 // Game.Play validates a move, records it in the history and can be undone,

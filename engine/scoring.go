@@ -1,10 +1,10 @@
 package engine
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"slices"
+	"sort"
 	"strconv"
 	"strings"
 )
@@ -33,20 +33,37 @@ type ScoringPhase struct {
 	marking   int // counts changes to the marking
 }
 
-// NewScoringPhase begins the scoring phase of g, whose play must have ended
-// with two passes, proposing the dead stones that EstimateDead finds.
-func NewScoringPhase(ctx context.Context, g *Game, opts EstimateOptions) (*ScoringPhase, error) {
-	if err := checkScoringGame(g); err != nil {
-		return nil, err
-	}
-	return makeScoringPhase(g, EstimateDead(ctx, g, opts)), nil
+// Estimate is the estimated status of every stone at the end of a game:
+// the proposal a scoring phase starts from. Package engine/estimate makes
+// one from playouts; an external engine's list of dead stones is one too.
+type Estimate struct {
+	// Dead lists the stones estimated dead, whole chains at a time, in
+	// row-major order from A1.
+	Dead []Point `json:"dead"`
+	// Seki lists the stones alive in seki; the empty points they share
+	// with the opponent are neutral (Ownership 0).
+	Seki []Point `json:"seki,omitempty"`
+	// Uncertain lists stones left alive although the estimate often gave
+	// them to the opponent: the players should check them.
+	Uncertain []Point `json:"uncertain,omitempty"`
+	// Ownership gives, for each point (index Row*size+Col), who owns it at
+	// the end: +1 surely Black, -1 surely White, 0 neutral or unknown; nil
+	// when the estimate has none.
+	Ownership []float64 `json:"ownership"`
+	// Playouts is the number of playouts the estimate rests on (0 for one
+	// made otherwise).
+	Playouts int `json:"playouts"`
 }
 
-// NewScoringPhaseFrom begins the scoring phase of g with a proposal made
-// elsewhere (an estimate computed earlier, or one from an external engine:
-// only its Dead, Seki, Uncertain and Ownership are used). Dead stones are
-// extended to whole chains; points without stones are ignored.
-func NewScoringPhaseFrom(g *Game, e Estimate) (*ScoringPhase, error) {
+// IsDead reports whether p is listed in e.Dead.
+func (e Estimate) IsDead(p Point) bool { return slices.Contains(e.Dead, p) }
+
+// NewScoringPhase begins the scoring phase of g, whose play must have ended
+// with two passes, with the proposal e: the dead stones of package
+// engine/estimate (estimate.Dead), or a list from elsewhere (an external
+// engine; only Dead, Seki, Uncertain and Ownership are used). Dead stones
+// are extended to whole chains; points without stones are ignored.
+func NewScoringPhase(g *Game, e Estimate) (*ScoringPhase, error) {
 	if err := checkScoringGame(g); err != nil {
 		return nil, err
 	}
@@ -77,10 +94,10 @@ func checkScoringGame(g *Game) error {
 func makeScoringPhase(g *Game, e Estimate) *ScoringPhase {
 	b := g.Board()
 	s := &ScoringPhase{size: g.Size(), moveCount: g.MoveCount(), hash: b.Hash()}
-	s.dead = estWholeChains(b, e.Dead)
+	s.dead = wholeChains(b, e.Dead)
 	s.proposal = append([]Point(nil), s.dead...)
-	s.seki = estStonesOnly(b, e.Seki)
-	s.uncertain = estStonesOnly(b, e.Uncertain)
+	s.seki = stonesOnly(b, e.Seki)
+	s.uncertain = stonesOnly(b, e.Uncertain)
 	if e.Ownership != nil {
 		s.ownership = make([]int8, len(e.Ownership))
 		for i, o := range e.Ownership {
@@ -90,9 +107,9 @@ func makeScoringPhase(g *Game, e Estimate) *ScoringPhase {
 	return s
 }
 
-// estWholeChains returns the stones of every chain with a stone in ps, sorted.
-func estWholeChains(b *Board, ps []Point) []Point {
-	var mark [estArea]bool
+// wholeChains returns the stones of every chain with a stone in ps, sorted.
+func wholeChains(b *Board, ps []Point) []Point {
+	var mark [maxArea]bool
 	for _, p := range ps {
 		if !p.Valid(b.Size()) {
 			continue
@@ -108,22 +125,22 @@ func estWholeChains(b *Board, ps []Point) []Point {
 			}
 		}
 	}
-	return estMarked(b, &mark)
+	return markedPoints(b, &mark)
 }
 
-// estStonesOnly returns the points of ps that hold stones, sorted and without
+// stonesOnly returns the points of ps that hold stones, sorted and without
 // repeats.
-func estStonesOnly(b *Board, ps []Point) []Point {
-	var mark [estArea]bool
+func stonesOnly(b *Board, ps []Point) []Point {
+	var mark [maxArea]bool
 	for _, p := range ps {
 		if p.Valid(b.Size()) && b.At(p) != Empty {
 			mark[b.Vertex(p)] = true
 		}
 	}
-	return estMarked(b, &mark)
+	return markedPoints(b, &mark)
 }
 
-func estMarked(b *Board, mark *[estArea]bool) []Point {
+func markedPoints(b *Board, mark *[maxArea]bool) []Point {
 	var out []Point
 	size := b.Size()
 	for r := 0; r < size; r++ {
@@ -226,7 +243,7 @@ func (s *ScoringPhase) Toggle(g *Game, p Point) ([]Point, error) {
 		return nil, fmt.Errorf("%v: %w", p, ErrNoStone)
 	}
 	makeDead := !s.IsDead(p)
-	var mark [estArea]bool
+	var mark [maxArea]bool
 	for _, q := range s.dead {
 		mark[b.Vertex(q)] = true
 	}
@@ -245,7 +262,7 @@ func (s *ScoringPhase) Toggle(g *Game, p Point) ([]Point, error) {
 		}
 	}
 	changed := toggleGroup(b, own, v, makeDead, &mark)
-	s.dead = estMarked(b, &mark)
+	s.dead = markedPoints(b, &mark)
 	kept := s.uncertain[:0]
 	for _, q := range s.uncertain {
 		if !slices.Contains(changed, q) {
@@ -260,17 +277,17 @@ func (s *ScoringPhase) Toggle(g *Game, p Point) ([]Point, error) {
 // toggleGroup sets the stones of the group at v to makeDead in mark and
 // returns the stones it changed. The group spreads through empty points
 // that own (percent, Row*size+Col) gives to the opponent.
-func toggleGroup(b *Board, own []int8, v int, makeDead bool, mark *[estArea]bool) []Point {
+func toggleGroup(b *Board, own []int8, v int, makeDead bool, mark *[maxArea]bool) []Point {
 	c := b.ColorAt(v)
 	sign := 1.0
 	if c == White {
 		sign = -1
 	}
-	var alive, safe [estArea]bool
+	var alive, safe [maxArea]bool
 	if makeDead {
-		bensonAlive(b, c, &alive, &safe)
+		b.PassAlive(c, &alive, &safe)
 	}
-	var seen, changed [estArea]bool
+	var seen, changed [maxArea]bool
 	stack := []int{}
 	addChain := func(h int) {
 		for s := h; ; {
@@ -331,7 +348,7 @@ func (s *ScoringPhase) SetDead(g *Game, dead []Point) error {
 			return fmt.Errorf("%v is off the %d×%d board (use %s): %w", p, s.size, s.size, CoordRange(s.size), ErrInvalidCoordinates)
 		}
 	}
-	next := estWholeChains(g.Board(), dead)
+	next := wholeChains(g.Board(), dead)
 	if slices.Equal(next, s.dead) {
 		return nil
 	}
@@ -541,4 +558,14 @@ func (s *ScoringPhase) UnmarshalJSON(data []byte) error {
 	}
 	*s = n
 	return nil
+}
+
+// sortPoints orders points row-major from A1.
+func sortPoints(ps []Point) {
+	sort.Slice(ps, func(i, j int) bool {
+		if ps[i].Row != ps[j].Row {
+			return ps[i].Row < ps[j].Row
+		}
+		return ps[i].Col < ps[j].Col
+	})
 }

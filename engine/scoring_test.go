@@ -1,4 +1,4 @@
-package engine
+package engine_test
 
 import (
 	"context"
@@ -8,43 +8,57 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	. "github.com/gobot-dev/gobot/engine"
+	"github.com/gobot-dev/gobot/engine/enginetest"
+	"github.com/gobot-dev/gobot/engine/estimate"
 )
 
-// estEndedGame builds a game from a diagram (see estDiagramGame) and ends play
-// with two passes.
-func estEndedGame(t *testing.T, diagram string, rules Rules) (*Game, []Point) {
+// endedGame builds a game from a diagram (see enginetest.Diagram) under
+// rules, Black to move and seed 1, and ends play with two passes. It
+// returns the stones marked x and o, from A1.
+func endedGame(t *testing.T, diagram string, rules Rules) (*Game, []Point) {
 	t.Helper()
-	g, dead := estDiagramGame(t, diagram, rules)
+	d := enginetest.Parse(t, diagram)
+	g := d.Game(t, enginetest.Rules(rules), enginetest.Seed(1))
 	for i := 0; i < 2; i++ {
 		if err := g.Play(PassMove(g.ToPlay())); err != nil {
 			t.Fatalf("pass: %v", err)
 		}
 	}
+	dead := slices.Clone(d.Marked)
+	slices.SortFunc(dead, func(a, b Point) int {
+		if a.Row != b.Row {
+			return a.Row - b.Row
+		}
+		return a.Col - b.Col
+	})
 	return g, dead
 }
 
-// territoryDiagram has a black and a white area, two black stones dead
-// together in White's area (G7 and H6) and one white stone dead in Black's
-// (B2), as GNU Go 3.8 also judges them.
-const territoryDiagram = `
-	. . X O . O . O .
-	. . X O O O O O .
-	. . X O . . x . .
-	. . X O . . . x .
-	. . X O O O O O O
-	. X X X X X X X X
-	. . . . . . . . .
-	. o . . . . . . .
-	. . . . . . . . .`
+// estimatedPhase begins the scoring phase of g with the estimate's
+// proposal.
+func estimatedPhase(g *Game, opts estimate.Options) (*ScoringPhase, error) {
+	return NewScoringPhase(g, estimate.Dead(context.Background(), g, opts))
+}
+
+// pointList writes points as a GTP list: "B2 G7".
+func pointList(ps []Point) string {
+	s := make([]string, len(ps))
+	for i, p := range ps {
+		s[i] = p.String()
+	}
+	return strings.Join(s, " ")
+}
 
 func TestScoringPhaseToggleAndAccept(t *testing.T) {
-	g, want := estEndedGame(t, territoryDiagram, DefaultRules())
-	s, err := NewScoringPhase(context.Background(), g, EstimateOptions{})
+	g, want := endedGame(t, enginetest.Territory, DefaultRules())
+	s, err := estimatedPhase(g, estimate.Options{})
 	if err != nil {
 		t.Fatalf("NewScoringPhase: %v", err)
 	}
-	if got := estPointList(s.Dead()); got != estPointList(want) {
-		t.Fatalf("proposal Dead() = %s, want %s\n%v", got, estPointList(want), g.Board())
+	if got := pointList(s.Dead()); got != pointList(want) {
+		t.Fatalf("proposal Dead() = %s, want %s\n%v", got, pointList(want), g.Board())
 	}
 	if !s.IsProposal() {
 		t.Errorf("IsProposal() = false at the start")
@@ -57,13 +71,13 @@ func TestScoringPhaseToggleAndAccept(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Toggle(G7): %v", err)
 	}
-	if got, want := estPointList(changed), "H6 G7"; got != want {
+	if got, want := pointList(changed), "H6 G7"; got != want {
 		t.Errorf("Toggle(G7) changed %s, want %s", got, want)
 	}
 	if s.Accepted(Black) {
 		t.Errorf("Accepted(Black) still true after a change")
 	}
-	if got, want := estPointList(s.Dead()), "B2"; got != want {
+	if got, want := pointList(s.Dead()), "B2"; got != want {
 		t.Errorf("Dead() after toggle = %s, want %s", got, want)
 	}
 	// And marking H6 dead again takes G7 along.
@@ -71,7 +85,7 @@ func TestScoringPhaseToggleAndAccept(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Toggle(H6): %v", err)
 	}
-	if got, want := estPointList(changed), "H6 G7"; got != want {
+	if got, want := pointList(changed), "H6 G7"; got != want {
 		t.Errorf("Toggle(H6) changed %s, want %s", got, want)
 	}
 	// Marking an alive wall dead takes just its chain (the rest of Black's
@@ -81,13 +95,13 @@ func TestScoringPhaseToggleAndAccept(t *testing.T) {
 		t.Fatalf("Toggle(C9): %v", err)
 	}
 	if got := len(changed); got == 0 || !slices.Contains(changed, Point{2, 8}) {
-		t.Errorf("Toggle(C9) changed %s", estPointList(changed))
+		t.Errorf("Toggle(C9) changed %s", pointList(changed))
 	}
 	if _, err := s.Toggle(g, Point{2, 8}); err != nil {
 		t.Fatalf("Toggle(C9) back: %v", err)
 	}
-	if got := estPointList(s.Dead()); got != estPointList(want) {
-		t.Errorf("Dead() after toggling back = %s, want %s", got, estPointList(want))
+	if got := pointList(s.Dead()); got != pointList(want) {
+		t.Errorf("Dead() after toggling back = %s, want %s", got, pointList(want))
 	}
 	marking := s.Marking()
 	if agreed, _ := s.Accept(White); agreed {
@@ -113,8 +127,8 @@ func TestScoringPhaseToggleAndAccept(t *testing.T) {
 }
 
 func TestScoringPhaseErrors(t *testing.T) {
-	g, _ := estEndedGame(t, territoryDiagram, DefaultRules())
-	s, err := NewScoringPhase(context.Background(), g, EstimateOptions{Playouts: 50})
+	g, _ := endedGame(t, enginetest.Territory, DefaultRules())
+	s, err := estimatedPhase(g, estimate.Options{Playouts: 50})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,7 +143,7 @@ func TestScoringPhaseErrors(t *testing.T) {
 		{"accept empty", func() error { _, err := s.Accept(Empty); return err }, ErrInvalidColor},
 		{"set dead off board", func() error { return s.SetDead(g, []Point{{-1, 3}}) }, ErrInvalidCoordinates},
 		{"other game", func() error {
-			other, _ := estEndedGame(t, territoryDiagram, DefaultRules())
+			other, _ := endedGame(t, enginetest.Territory, DefaultRules())
 			other.Resume()
 			_, err := s.Toggle(other, Point{6, 6})
 			return err
@@ -146,15 +160,15 @@ func TestScoringPhaseErrors(t *testing.T) {
 			}
 		})
 	}
-	playing, _ := estDiagramGame(t, territoryDiagram, DefaultRules())
-	if _, err := NewScoringPhase(context.Background(), playing, EstimateOptions{}); !errors.Is(err, ErrPlayNotEnded) {
+	playing := enginetest.Game(t, enginetest.Territory, enginetest.Seed(1))
+	if _, err := estimatedPhase(playing, estimate.Options{}); !errors.Is(err, ErrPlayNotEnded) {
 		t.Errorf("NewScoringPhase during play = %v, want ErrPlayNotEnded", err)
 	}
 }
 
 func TestScoringPhaseJSON(t *testing.T) {
-	g, _ := estEndedGame(t, territoryDiagram, DefaultRules())
-	s, err := NewScoringPhase(context.Background(), g, EstimateOptions{Playouts: 100})
+	g, _ := endedGame(t, enginetest.Territory, DefaultRules())
+	s, err := estimatedPhase(g, estimate.Options{Playouts: 100})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -199,9 +213,9 @@ func TestScoringPhaseJSON(t *testing.T) {
 }
 
 func TestFormatScore(t *testing.T) {
-	g, _ := estEndedGame(t, territoryDiagram, DefaultRules())
+	g, _ := endedGame(t, enginetest.Territory, DefaultRules())
 	jp, _ := Preset("japanese")
-	gj, _ := estEndedGame(t, territoryDiagram, jp)
+	gj, _ := endedGame(t, enginetest.Territory, jp)
 	tests := []struct {
 		name string
 		g    *Game
@@ -212,7 +226,7 @@ func TestFormatScore(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			s, err := NewScoringPhase(context.Background(), tc.g, EstimateOptions{})
+			s, err := estimatedPhase(tc.g, estimate.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -267,7 +281,7 @@ func ExampleScoringPhase() {
 			return
 		}
 	}
-	s, err := NewScoringPhase(context.Background(), g, EstimateOptions{})
+	s, err := estimatedPhase(g, estimate.Options{})
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -298,12 +312,12 @@ func ExampleScoringPhase() {
 // TestScoringPhaseFromList starts from a bare list of dead stones, as an
 // external engine gives them: groups follow the areas of the marking.
 func TestScoringPhaseFromList(t *testing.T) {
-	g, _ := estEndedGame(t, territoryDiagram, DefaultRules())
-	s, err := NewScoringPhaseFrom(g, Estimate{Dead: []Point{{6, 6}, {1, 1}, {0, 0}}}) // G7, B2 and an empty A1
+	g, _ := endedGame(t, enginetest.Territory, DefaultRules())
+	s, err := NewScoringPhase(g, Estimate{Dead: []Point{{6, 6}, {1, 1}, {0, 0}}}) // G7, B2 and an empty A1
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, want := estPointList(s.Dead()), "B2 G7"; got != want {
+	if got, want := pointList(s.Dead()), "B2 G7"; got != want {
 		t.Fatalf("Dead() = %s, want %s", got, want)
 	}
 	if s.Ownership() != nil {
@@ -313,21 +327,21 @@ func TestScoringPhaseFromList(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, want := estPointList(changed), "H6"; got != want {
+	if got, want := pointList(changed), "H6"; got != want {
 		t.Errorf("Toggle(H6) changed %s, want %s", got, want)
 	}
 	changed, err = s.Toggle(g, Point{6, 6}) // G7 back: H6 lies with it in White's area
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, want := estPointList(changed), "H6 G7"; got != want {
+	if got, want := pointList(changed), "H6 G7"; got != want {
 		t.Errorf("Toggle(G7) changed %s, want %s", got, want)
 	}
-	if _, err := NewScoringPhaseFrom(g, Estimate{Dead: []Point{{9, 9}}}); !errors.Is(err, ErrInvalidCoordinates) {
-		t.Errorf("NewScoringPhaseFrom(J10 on 9×9) = %v, want ErrInvalidCoordinates", err)
+	if _, err := NewScoringPhase(g, Estimate{Dead: []Point{{9, 9}}}); !errors.Is(err, ErrInvalidCoordinates) {
+		t.Errorf("NewScoringPhase(J10 on 9×9) = %v, want ErrInvalidCoordinates", err)
 	}
-	if _, err := NewScoringPhaseFrom(g, Estimate{Ownership: make([]float64, 3)}); !errors.Is(err, ErrInvalidState) {
-		t.Errorf("NewScoringPhaseFrom(3 ownership values) = %v, want ErrInvalidState", err)
+	if _, err := NewScoringPhase(g, Estimate{Ownership: make([]float64, 3)}); !errors.Is(err, ErrInvalidState) {
+		t.Errorf("NewScoringPhase(3 ownership values) = %v, want ErrInvalidState", err)
 	}
 }
 

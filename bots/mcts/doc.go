@@ -40,6 +40,9 @@
 // the ownership, the best move and its variation, from a one-thread search
 // with a fixed budget and seed (no resignation, no dynamic komi).
 //
-// The package must not import package bots (bots imports it and wraps it as
-// the "hard" and "max" levels).
+// The package owns the tree, its priors, the search's playout weights and
+// the counting of playouts; the playout policy itself and its random
+// numbers are engine/playout's, shared with the dead-stone estimate, so a
+// change of policy belongs there. The package must not import package bots
+// (bots imports it and wraps it as the "hard" and "max" levels).
 package mcts

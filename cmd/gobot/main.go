@@ -20,6 +20,7 @@ import (
 	"github.com/gobot-dev/gobot/commands"
 	"github.com/gobot-dev/gobot/config"
 	"github.com/gobot-dev/gobot/engine"
+	"github.com/gobot-dev/gobot/engine/estimate"
 	"github.com/gobot-dev/gobot/engine/gtp"
 	"github.com/gobot-dev/gobot/storage"
 )
@@ -425,11 +426,9 @@ func serveGTP(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	}
 	err = gtp.Serve(ctx, stdin, stdout, gtp.ServerOptions{
 		Name: "gobot", Version: version + " (" + l.Name + ")", Ko: koRule,
-		GenMove: gtpGenMove(l),
-		DeadStones: func(ctx context.Context, g *engine.Game) []engine.Point {
-			return engine.EstimateDead(ctx, g, engine.EstimateOptions{}).Dead
-		},
-		Warn: func(msg string) { fmt.Fprintln(stderr, "gobot: warning:", msg) },
+		GenMove:    gtpGenMove(l),
+		DeadStones: estimate.DeadStones,
+		Warn:       func(msg string) { fmt.Fprintln(stderr, "gobot: warning:", msg) },
 	})
 	if errors.Is(err, context.Canceled) {
 		return nil // SIGTERM or an interrupt: a normal end of the session

@@ -142,3 +142,18 @@ func Board(tb testing.TB, diagram string) *engine.Board {
 	tb.Helper()
 	return Game(tb, diagram).Board()
 }
+
+// Territory is a 9×9 end of game for the tests of dead stones and of the
+// scoring phase: a black and a white area, two black stones dead together
+// in White's area (G7 and H6) and one white stone dead in Black's (B2),
+// marked x and o, as GNU Go 3.8 also judges them.
+const Territory = `
+	. . X O . O . O .
+	. . X O O O O O .
+	. . X O . . x . .
+	. . X O . . . x .
+	. . X O O O O O O
+	. X X X X X X X X
+	. . . . . . . . .
+	. o . . . . . . .
+	. . . . . . . . .`

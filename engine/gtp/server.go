@@ -16,10 +16,12 @@ import (
 	"time"
 
 	"github.com/gobot-dev/gobot/engine"
+	"github.com/gobot-dev/gobot/engine/estimate"
 )
 
 // ServerOptions configures Serve. The zero value plays random moves under
-// Chinese rules with simple ko and scores with engine.EstimateDead.
+// Chinese rules with simple ko and scores with estimate.Dead (package
+// engine/estimate).
 type ServerOptions struct {
 	// Name and Version answer the name and version commands; Name
 	// defaults to "gobot".
@@ -43,7 +45,7 @@ type ServerOptions struct {
 	// writes them to standard error, as GNU Go does.
 	Warn func(msg string)
 	// DeadStones lists the dead stones of the position in g (a copy) for
-	// final_score and final_status_list. When nil, engine.EstimateDead decides,
+	// final_score and final_status_list. When nil, estimate.Dead decides,
 	// and its seki stones answer final_status_list seki.
 	DeadStones func(ctx context.Context, g *engine.Game) []engine.Point
 	// Seed seeds the default random genmove; 0 picks a random seed.
@@ -691,12 +693,12 @@ func (s *server) showboard() (string, error) {
 }
 
 // status returns the dead stones of the current position, and the stones
-// in seki when engine.EstimateDead decides.
+// in seki when estimate.Dead decides.
 func (s *server) status(ctx context.Context) (dead, seki []engine.Point) {
 	if s.opts.DeadStones != nil {
 		return s.opts.DeadStones(ctx, s.g.Clone()), nil
 	}
-	e := engine.EstimateDead(ctx, s.g, engine.EstimateOptions{})
+	e := estimate.Dead(ctx, s.g, estimate.Options{})
 	return e.Dead, e.Seki
 }
 

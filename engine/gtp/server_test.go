@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/gobot-dev/gobot/engine"
+	"github.com/gobot-dev/gobot/engine/estimate"
 )
 
 // serveRun runs a GTP session over script and returns the responses, one per
@@ -225,7 +226,7 @@ func TestServeCommands(t *testing.T) {
 
 func noDead(context.Context, *engine.Game) []engine.Point { return nil }
 
-// TestGTPEstimatedStatus scores with the default, EstimateDead: a white
+// TestServeEstimatedStatus scores with the default, estimate.Dead: a white
 // stone alone inside a living black group with four eyes is dead.
 func TestServeEstimatedStatus(t *testing.T) {
 	script := "boardsize 7\nkomi 7.5\n"
@@ -699,9 +700,9 @@ quit
 }
 
 // TestServeUsesEstimate checks that GTP's final_status_list and
-// final_score, given EstimatedDeadStones, answer with the estimate.
+// final_score, given estimate.DeadStones, answer with the estimate.
 func TestServeUsesEstimate(t *testing.T) {
-	data, err := os.ReadFile(filepath.Join("..", "testdata", "scoring", "corpus", "09-gnugo-002.sgf"))
+	data, err := os.ReadFile(filepath.Join("..", "estimate", "testdata", "scoring", "corpus", "09-gnugo-002.sgf"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -723,7 +724,7 @@ func TestServeUsesEstimate(t *testing.T) {
 	}
 	script.WriteString("final_status_list dead\nfinal_score\nquit\n")
 	var out strings.Builder
-	err = Serve(context.Background(), strings.NewReader(script.String()), &out, ServerOptions{DeadStones: engine.EstimatedDeadStones})
+	err = Serve(context.Background(), strings.NewReader(script.String()), &out, ServerOptions{DeadStones: estimate.DeadStones})
 	if err != nil {
 		t.Fatalf("Serve: %v", err)
 	}
@@ -740,7 +741,7 @@ func TestServeUsesEstimate(t *testing.T) {
 		}
 		dead = append(dead, p.String())
 	}
-	e := engine.EstimateDead(context.Background(), g, engine.EstimateOptions{})
+	e := estimate.Dead(context.Background(), g, estimate.Options{})
 	var want []string
 	for _, p := range e.Dead {
 		want = append(want, p.String())

@@ -1,26 +1,32 @@
-package engine
+package estimate_test
 
 import (
 	"context"
 	"flag"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gobot-dev/gobot/engine"
+	"github.com/gobot-dev/gobot/engine/estimate"
+	"github.com/gobot-dev/gobot/engine/gtp"
+	"github.com/gobot-dev/gobot/engine/playout"
 )
 
 // The scoring corpus: finished games kept in testdata/scoring/corpus as
 // SGF, each with GNU Go's verdict on the dead stones in its root comment
-// ("gnugo-dead: C3 D4"). EstimateDead is measured against them.
+// ("gnugo-dead: C3 D4"). Dead is measured against them.
 //
-//	go test ./engine/ -run Corpus                     # a subset, no GNU Go needed
-//	GOBOT_SCORING_CORPUS=full go test ./engine/ -run Corpus -v   # every game
-//	GOBOT_SCORING_CORPUS=full go test ./engine/ -run Corpus -gnugo   # also recheck GNU Go live
-//	go test ./engine/ -run TestGenerateScoringCorpus -generate-corpus -timeout 2h
+//	go test ./engine/estimate/ -run Corpus                     # a subset, no GNU Go needed
+//	GOBOT_SCORING_CORPUS=full go test ./engine/estimate/ -run Corpus -v   # every game
+//	GOBOT_SCORING_CORPUS=full go test ./engine/estimate/ -run Corpus -gnugo   # also recheck GNU Go live
+//	go test ./engine/estimate/ -run TestGenerateScoringCorpus -generate-corpus -timeout 2h
 //
 // Generation skips games whose file exists; GOBOT_CORPUS_SIZES=9,13 limits
 // it to some sizes and GOBOT_CORPUS_MAX=n to n games of each kind.
@@ -39,8 +45,8 @@ const corpusDir = "testdata/scoring/corpus"
 // corpusGame is a finished game of the corpus.
 type corpusGame struct {
 	name  string
-	game  *Game
-	gnugo []Point // GNU Go's dead stones
+	game  *engine.Game
+	gnugo []engine.Point // GNU Go's dead stones
 }
 
 func TestScoringCorpus(t *testing.T) {
@@ -63,7 +69,7 @@ func TestScoringCorpus(t *testing.T) {
 		}
 		files = subset
 	}
-	var gnugo *gtpClient
+	var gnugo *gnuGo
 	if *recheckGNUGo {
 		gnugo = startGNUGo(t)
 	}
@@ -77,11 +83,11 @@ func TestScoringCorpus(t *testing.T) {
 		cg := readCorpusGame(t, f)
 		if gnugo != nil {
 			live := corpusGNUGoDead(t, gnugo, cg.game)
-			if estPointList(live) != estPointList(cg.gnugo) {
-				t.Errorf("%s: GNU Go now says dead %s, the corpus says %s", cg.name, estPointList(live), estPointList(cg.gnugo))
+			if pointList(live) != pointList(cg.gnugo) {
+				t.Errorf("%s: GNU Go now says dead %s, the corpus says %s", cg.name, pointList(live), pointList(cg.gnugo))
 			}
 		}
-		e := EstimateDead(context.Background(), cg.game, corpusOptions(t))
+		e := estimate.Dead(context.Background(), cg.game, corpusOptions(t))
 		stones, agree := compareDead(cg.game.Board(), e.Dead, cg.gnugo)
 		size := cg.game.Size()
 		if bySize[size] == nil {
@@ -107,7 +113,7 @@ func TestScoringCorpus(t *testing.T) {
 		}
 		if agree != stones {
 			worst = append(worst, fmt.Sprintf("%s: %d of %d stones differ\n  ours:  %s\n  gnugo: %s\n  uncertain: %s\n%v",
-				cg.name, stones-agree, stones, estPointList(e.Dead), estPointList(cg.gnugo), estPointList(e.Uncertain), cg.game.Board()))
+				cg.name, stones-agree, stones, pointList(e.Dead), pointList(cg.gnugo), pointList(e.Uncertain), cg.game.Board()))
 		}
 	}
 	for _, size := range []int{9, 13, 19} {
@@ -142,8 +148,8 @@ func TestScoringCorpus(t *testing.T) {
 }
 
 // corpusOptions reads GOBOT_DEAD_THRESHOLD and GOBOT_PLAYOUTS, for tuning.
-func corpusOptions(t *testing.T) EstimateOptions {
-	var o EstimateOptions
+func corpusOptions(t *testing.T) estimate.Options {
+	var o estimate.Options
 	if v := os.Getenv("GOBOT_DEAD_THRESHOLD"); v != "" {
 		if _, err := fmt.Sscan(v, &o.DeadThreshold); err != nil {
 			t.Fatalf("GOBOT_DEAD_THRESHOLD=%q: %v", v, err)
@@ -159,12 +165,12 @@ func corpusOptions(t *testing.T) EstimateOptions {
 
 // compareDead counts the stones on b and those whose status (dead or not)
 // is the same in both lists.
-func compareDead(b *Board, ours, theirs []Point) (stones, agree int) {
+func compareDead(b *engine.Board, ours, theirs []engine.Point) (stones, agree int) {
 	size := b.Size()
 	for r := 0; r < size; r++ {
 		for c := 0; c < size; c++ {
-			p := Point{c, r}
-			if b.At(p) == Empty {
+			p := engine.Point{Col: c, Row: r}
+			if b.At(p) == engine.Empty {
 				continue
 			}
 			stones++
@@ -228,7 +234,7 @@ func TestGenerateScoringCorpus(t *testing.T) {
 // playCorpusGame plays one game to two passes: "gnugo" lets GNU Go play
 // both sides after a few random opening moves, "mixed" GNU Go against the
 // random player, "random" two random players.
-func playCorpusGame(t *testing.T, size int, kind string, i int) (g *Game, pb, pw string) {
+func playCorpusGame(t *testing.T, size int, kind string, i int) (g *engine.Game, pb, pw string) {
 	t.Helper()
 	seed := int64(size*1000 + i)
 	if kind == "mixed" {
@@ -236,12 +242,12 @@ func playCorpusGame(t *testing.T, size int, kind string, i int) (g *Game, pb, pw
 	} else if kind == "random" {
 		seed += 200
 	}
-	g, err := NewGame(Config{Size: size, Rules: DefaultRules(), Seed: seed})
+	g, err := engine.NewGame(engine.Config{Size: size, Rules: engine.DefaultRules(), Seed: seed})
 	if err != nil {
 		t.Fatal(err)
 	}
 	level := fmt.Sprint(1 + i%3)
-	var gnugo *gtpClient
+	var gnugo *gnuGo
 	if kind != "random" {
 		gnugo = startGNUGo(t, "--level", level, "--positional-superko")
 		gnugo.must(t, fmt.Sprintf("boardsize %d", size))
@@ -249,43 +255,43 @@ func playCorpusGame(t *testing.T, size int, kind string, i int) (g *Game, pb, pw
 		gnugo.must(t, "komi 7.5")
 		defer gnugo.close()
 	}
-	rng := newEstRand(uint64(seed))
-	gnugoColor := map[Color]bool{}
+	rng := playout.NewRand(uint64(seed))
+	gnugoColor := map[engine.Color]bool{}
 	pb, pw = "random", "random"
 	switch kind {
 	case "gnugo":
-		gnugoColor[Black], gnugoColor[White] = true, true
+		gnugoColor[engine.Black], gnugoColor[engine.White] = true, true
 		pb, pw = "gnugo-"+level, "gnugo-"+level
 	case "mixed":
-		c := Black
+		c := engine.Black
 		if i%2 == 1 {
-			c = White
+			c = engine.White
 		}
 		gnugoColor[c] = true
-		if c == Black {
+		if c == engine.Black {
 			pb = "gnugo-" + level
 		} else {
 			pw = "gnugo-" + level
 		}
 	}
-	opening := 2 + rng.intn(size/2+2)
+	opening := 2 + rng.Intn(size/2+2)
 	for !g.PlayEnded() && g.MoveCount() < 4*size*size {
 		c := g.ToPlay()
-		var m Move
+		var m engine.Move
 		if gnugoColor[c] && g.MoveCount() >= opening {
 			reply := gnugo.must(t, "genmove "+strings.ToLower(c.Letter()))
-			m, err = ParseMove(c, reply, size)
+			m, err = engine.ParseMove(c, reply, size)
 			if err != nil {
 				t.Fatalf("genmove %v = %q: %v", c, reply, err)
 			}
-			if m.Kind == Resign {
+			if m.Kind == engine.Resign {
 				// Play on: the game must end by passes to be scored.
-				m = PassMove(c)
+				m = engine.PassMove(c)
 				gnugo.must(t, "play "+c.Letter()+" pass")
 			}
 			if err := g.Play(m); err != nil {
 				t.Logf("GNU Go's %v %v rejected (%v); passing", c, m, err)
-				m = PassMove(c)
+				m = engine.PassMove(c)
 				gnugo.must(t, "undo")
 				gnugo.must(t, "play "+c.Letter()+" pass")
 				if err := g.Play(m); err != nil {
@@ -297,8 +303,8 @@ func playCorpusGame(t *testing.T, size int, kind string, i int) (g *Game, pb, pw
 		m = corpusRandomMove(g, &rng)
 		if kind == "mixed" && g.MoveCount() > size*size/2 {
 			// The random player gives up once its opponent passes.
-			if last, ok := g.LastMove(); ok && last.Kind == Pass {
-				m = PassMove(c)
+			if last, ok := g.LastMove(); ok && last.Kind == engine.Pass {
+				m = engine.PassMove(c)
 			}
 		}
 		if err := g.Play(m); err != nil {
@@ -309,7 +315,7 @@ func playCorpusGame(t *testing.T, size int, kind string, i int) (g *Game, pb, pw
 		}
 	}
 	for !g.PlayEnded() {
-		if err := g.Play(PassMove(g.ToPlay())); err != nil {
+		if err := g.Play(engine.PassMove(g.ToPlay())); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -320,39 +326,45 @@ func playCorpusGame(t *testing.T, size int, kind string, i int) (g *Game, pb, pw
 // what the last move left in atari, otherwise plays a random legal move that
 // fills no own eye and puts none of its stones in atari, and passes when no
 // such move remains.
-func corpusRandomMove(g *Game, rng *estRand) Move {
+func corpusRandomMove(g *engine.Game, rng *playout.Rand) engine.Move {
 	b := g.Board()
 	c := g.ToPlay()
-	last := PassVertex
-	if m, ok := g.LastMove(); ok && m.Kind == Place {
+	last := engine.PassVertex
+	if m, ok := g.LastMove(); ok && m.Kind == engine.Place {
 		last = b.Vertex(m.Point)
 	}
 	ok := func(v int) bool {
-		return v != PassVertex && g.Check(PlaceAt(c, b.Point(v))) == nil
+		return v != engine.PassVertex && g.Check(engine.PlaceAt(c, b.Point(v))) == nil
 	}
-	if last != PassVertex && b.ColorAt(last) == c.Opponent() && b.InAtari(last) {
+	if last != engine.PassVertex && b.ColorAt(last) == c.Opponent() && b.InAtari(last) {
 		if l := b.AtariLiberty(last); ok(l) {
-			return PlaceAt(c, b.Point(l))
+			return engine.PlaceAt(c, b.Point(l))
 		}
 	}
 	n := b.EmptyCount()
-	start := rng.intn(n + 1)
+	start := rng.Intn(n + 1)
 	for i := 0; i < n; i++ {
 		v := b.EmptyVertex((start + i) % n)
-		if b.IsEye(v, c) || !b.Legal(v, c) || estSelfAtari(b, v, c, 1) || !ok(v) {
+		if b.IsEye(v, c) || !b.Legal(v, c) || selfAtari(b, v, c) || !ok(v) {
 			continue
 		}
-		return PlaceAt(c, b.Point(v))
+		return engine.PlaceAt(c, b.Point(v))
 	}
-	return PassMove(c)
+	return engine.PassMove(c)
+}
+
+// selfAtari reports whether c at v would put its own chain in atari.
+func selfAtari(b *engine.Board, v int, c engine.Color) bool {
+	sa, _ := playout.SelfAtari(b, v, c)
+	return sa
 }
 
 // corpusGNUGoDead asks GNU Go for the dead stones of g's final position.
-func corpusGNUGoDead(t *testing.T, gtp *gtpClient, g *Game) []Point {
+func corpusGNUGoDead(t *testing.T, gtp *gnuGo, g *engine.Game) []engine.Point {
 	t.Helper()
 	gtp.must(t, fmt.Sprintf("boardsize %d", g.Size()))
 	gtp.must(t, "clear_board")
-	gtp.must(t, "komi "+FormatKomi(g.Rules().Komi))
+	gtp.must(t, "komi "+engine.FormatKomi(g.Rules().Komi))
 	for _, s := range g.Setup() {
 		gtp.must(t, "play "+s.Color.Letter()+" "+s.Point.String())
 	}
@@ -360,9 +372,9 @@ func corpusGNUGoDead(t *testing.T, gtp *gtpClient, g *Game) []Point {
 		gtp.must(t, "play "+m.Color.Letter()+" "+m.String())
 	}
 	reply := gtp.must(t, "final_status_list dead")
-	var dead []Point
+	var dead []engine.Point
 	for _, f := range strings.Fields(reply) {
-		p, err := ParsePoint(f, g.Size())
+		p, err := engine.ParsePoint(f, g.Size())
 		if err != nil {
 			t.Fatalf("final_status_list dead: %q: %v", f, err)
 		}
@@ -373,16 +385,16 @@ func corpusGNUGoDead(t *testing.T, gtp *gtpClient, g *Game) []Point {
 }
 
 // writeCorpusGame writes g as a small SGF file with GNU Go's verdict.
-func writeCorpusGame(t *testing.T, path string, g *Game, pb, pw string, dead []Point) {
+func writeCorpusGame(t *testing.T, path string, g *engine.Game, pb, pw string, dead []engine.Point) {
 	t.Helper()
 	var sb strings.Builder
 	size := g.Size()
 	fmt.Fprintf(&sb, "(;FF[4]GM[1]CA[UTF-8]SZ[%d]KM[%s]RU[Chinese]PB[%s]PW[%s]\nC[gnugo-dead: %s]\n",
-		size, FormatKomi(g.Rules().Komi), pb, pw, estPointList(dead))
+		size, engine.FormatKomi(g.Rules().Komi), pb, pw, pointList(dead))
 	for i, m := range g.Moves() {
 		v := ""
-		if m.Kind == Place {
-			v = SGFPoint(m.Point, size)
+		if m.Kind == engine.Place {
+			v = engine.SGFPoint(m.Point, size)
 		}
 		fmt.Fprintf(&sb, ";%s[%s]", m.Color.Letter(), v)
 		if i%10 == 9 {
@@ -416,9 +428,9 @@ func readCorpusGame(t testing.TB, path string) corpusGame {
 	if _, err := fmt.Sscan(prop("SZ"), &size); err != nil {
 		t.Fatalf("%s: SZ: %v", path, err)
 	}
-	rules := DefaultRules()
+	rules := engine.DefaultRules()
 	fmt.Sscan(prop("KM"), &rules.Komi)
-	g, err := NewGame(Config{Size: size, Rules: rules, Seed: 1})
+	g, err := engine.NewGame(engine.Config{Size: size, Rules: rules, Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -427,27 +439,27 @@ func readCorpusGame(t testing.TB, path string) corpusGame {
 		if len(node) < 3 {
 			continue
 		}
-		c, err := ParseColor(node[:1])
+		c, err := engine.ParseColor(node[:1])
 		if err != nil {
 			t.Fatalf("%s: node %q: %v", path, node, err)
 		}
-		m := PassMove(c)
+		m := engine.PassMove(c)
 		if v := node[2 : len(node)-1]; v != "" {
-			p, ok, err := ParseSGFPoint(v, size)
+			p, ok, err := engine.ParseSGFPoint(v, size)
 			if err != nil {
 				t.Fatalf("%s: %v", path, err)
 			}
 			if ok {
-				m = PlaceAt(c, p)
+				m = engine.PlaceAt(c, p)
 			}
 		}
 		if err := g.Play(m); err != nil {
 			t.Fatalf("%s: move %d %v: %v", path, g.MoveCount()+1, m, err)
 		}
 	}
-	var dead []Point
+	var dead []engine.Point
 	for _, f := range strings.Fields(strings.TrimPrefix(prop("C"), "gnugo-dead:")) {
-		p, err := ParsePoint(f, size)
+		p, err := engine.ParsePoint(f, size)
 		if err != nil {
 			t.Fatalf("%s: %v", path, err)
 		}
@@ -456,3 +468,40 @@ func readCorpusGame(t testing.TB, path string) corpusGame {
 	sortPoints(dead)
 	return corpusGame{name: filepath.Base(path), game: g, gnugo: dead}
 }
+
+// gnuGo is GNU Go in GTP mode with Chinese rules (through engine/gtp's
+// client), for the corpus's verdicts and games.
+type gnuGo struct{ c *gtp.Client }
+
+const gnugoPath = "/usr/games/gnugo"
+
+// startGNUGo starts GNU Go with args, or skips the test when it is not
+// installed. It quits when the test ends, or earlier with close.
+func startGNUGo(t testing.TB, args ...string) *gnuGo {
+	t.Helper()
+	path, err := exec.LookPath(gnugoPath)
+	if err != nil {
+		if path, err = exec.LookPath("gnugo"); err != nil {
+			t.Skipf("GNU Go is not installed (no %s and no gnugo on PATH; Debian package gnugo): skipping", gnugoPath)
+		}
+	}
+	spec := gtp.Spec{Name: "gnugo", Argv: append([]string{path, "--mode", "gtp", "--chinese-rules"}, args...)}
+	c, err := gtp.StartClient(context.Background(), spec, gtp.ClientOptions{Timeout: time.Minute})
+	if err != nil {
+		t.Fatalf("starting GNU Go: %v", err)
+	}
+	t.Cleanup(func() { c.Close() })
+	return &gnuGo{c}
+}
+
+// must sends cmd and returns the answer, failing the test on an error.
+func (g *gnuGo) must(t testing.TB, cmd string) string {
+	t.Helper()
+	resp, err := g.c.Command(context.Background(), 0, cmd)
+	if err != nil {
+		t.Fatalf("GNU Go: %s: %v", cmd, err)
+	}
+	return resp
+}
+
+func (g *gnuGo) close() { g.c.Close() }

@@ -1,4 +1,4 @@
-package engine
+package estimate_test
 
 import (
 	"context"
@@ -8,59 +8,37 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/gobot-dev/gobot/engine"
+	"github.com/gobot-dev/gobot/engine/enginetest"
+	"github.com/gobot-dev/gobot/engine/estimate"
+	"github.com/gobot-dev/gobot/engine/playout"
 )
 
-// parseDiagram reads a board drawn as rows from the top, one character per
-// point, spaces ignored and blank lines skipped: X black, O white, anything
-// else empty. Stones drawn x and o are black and white too, and are
-// returned as marked (the tests of dead stones mark them so).
-func parseDiagram(t testing.TB, diagram string) (size int, stones []Stone, marked []Point) {
+// diagramGame builds a game whose board is drawn as in enginetest.Diagram,
+// under rules, Black to move, with seed 1; a chain may be drawn without a
+// liberty (the tiny boards do). Stones marked x and o are the ones the
+// test expects to be dead; they are returned sorted from A1.
+func diagramGame(t testing.TB, diagram string, rules engine.Rules) (*engine.Game, []engine.Point) {
 	t.Helper()
-	var rows []string
-	for _, line := range strings.Split(strings.TrimSpace(diagram), "\n") {
-		if line = strings.ReplaceAll(strings.TrimSpace(line), " ", ""); line != "" {
-			rows = append(rows, line)
-		}
-	}
-	size = len(rows)
-	for i, row := range rows {
-		if len(row) != size {
-			t.Fatalf("diagram row %d %q has %d points, want %d", i+1, row, len(row), size)
-		}
-		for col, ch := range row {
-			p := Point{col, size - 1 - i}
-			switch ch {
-			case 'X', 'x':
-				stones = append(stones, Stone{p, Black})
-			case 'O', 'o':
-				stones = append(stones, Stone{p, White})
-			}
-			if ch == 'x' || ch == 'o' {
-				marked = append(marked, p)
-			}
-		}
-	}
-	return size, stones, marked
-}
-
-// estDiagramGame builds a game whose board is drawn as in parseDiagram.
-// Black is to move. Stones marked x and o are the ones the test expects to
-// be dead.
-func estDiagramGame(t testing.TB, diagram string, rules Rules) (*Game, []Point) {
-	t.Helper()
-	size, stones, dead := parseDiagram(t, diagram)
-	g, err := NewGame(Config{Size: size, Rules: rules, Seed: 1})
-	if err != nil {
-		t.Fatalf("NewGame(%d): %v", size, err)
-	}
-	if err := g.SetupStones(stones, Black, 0); err != nil {
-		t.Fatalf("SetupStones: %v", err)
-	}
+	d := enginetest.Parse(t, diagram)
+	g := d.Game(t, enginetest.Rules(rules), enginetest.Seed(1), enginetest.AllowNoLiberty())
+	dead := slices.Clone(d.Marked)
 	sortPoints(dead)
 	return g, dead
 }
 
-func estPointList(ps []Point) string {
+// sortPoints orders points row-major from A1, as an estimate lists them.
+func sortPoints(ps []engine.Point) {
+	slices.SortFunc(ps, func(a, b engine.Point) int {
+		if a.Row != b.Row {
+			return a.Row - b.Row
+		}
+		return a.Col - b.Col
+	})
+}
+
+func pointList(ps []engine.Point) string {
 	s := make([]string, len(ps))
 	for i, p := range ps {
 		s[i] = p.String()
@@ -168,59 +146,48 @@ func TestEstimateDeadDiagrams(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			g, want := estDiagramGame(t, tc.diagram, DefaultRules())
-			e := EstimateDead(context.Background(), g, EstimateOptions{})
-			if got := estPointList(e.Dead); got != estPointList(want) {
-				t.Errorf("Dead = %s, want %s\nuncertain %s\n%v\n%s", got, estPointList(want), estPointList(e.Uncertain), g.Board(), estOwnership(e, g.Size()))
+			g, want := diagramGame(t, tc.diagram, engine.DefaultRules())
+			e := estimate.Dead(context.Background(), g, estimate.Options{})
+			if got := pointList(e.Dead); got != pointList(want) {
+				t.Errorf("Dead = %s, want %s\nuncertain %s\n%v\n%s", got, pointList(want), pointList(e.Uncertain), g.Board(), ownershipString(e, g.Size()))
 			}
 			if tc.check != "" {
-				p, _ := ParsePoint(tc.check, g.Size())
+				p, _ := engine.ParsePoint(tc.check, g.Size())
 				if !slices.Contains(e.Uncertain, p) {
-					t.Errorf("Uncertain = %s, want it to hold %s", estPointList(e.Uncertain), tc.check)
+					t.Errorf("Uncertain = %s, want it to hold %s", pointList(e.Uncertain), tc.check)
 				}
 			}
 			if len(e.Seki) != tc.seki {
-				t.Errorf("Seki = %s, want %d stones", estPointList(e.Seki), tc.seki)
+				t.Errorf("Seki = %s, want %d stones", pointList(e.Seki), tc.seki)
 			}
 		})
 	}
 }
 
-func estOwnership(e Estimate, size int) string {
+func ownershipString(e engine.Estimate, size int) string {
 	var sb strings.Builder
 	for r := size - 1; r >= 0; r-- {
 		for c := 0; c < size; c++ {
-			estFmtInt(&sb, int(e.Ownership[r*size+c]*100))
+			fmtInt(&sb, int(e.Ownership[r*size+c]*100))
 		}
 		sb.WriteByte('\n')
 	}
 	return sb.String()
 }
 
-func estFmtInt(sb *strings.Builder, v int) {
-	s := strings.Repeat(" ", 5) + itoa(estAbs(v))
-	if v < 0 {
-		s = strings.Repeat(" ", 5) + "-" + itoa(-v)
-	}
-	sb.WriteString(s[len(s)-5:])
-}
-
-func estAbs(x int) int {
-	if x < 0 {
-		return -x
-	}
-	return x
+func fmtInt(sb *strings.Builder, v int) {
+	fmt.Fprintf(sb, "%5d", v)
 }
 
 // benchGame plays two light random players (capture-aware, no eye filling,
 // no self-atari) to two passes on a board of the given size.
-func benchGame(tb testing.TB, size int, seed uint64) *Game {
+func benchGame(tb testing.TB, size int, seed uint64) *engine.Game {
 	tb.Helper()
-	g, err := NewGame(Config{Size: size, Rules: DefaultRules(), Seed: int64(seed)})
+	g, err := engine.NewGame(engine.Config{Size: size, Rules: engine.DefaultRules(), Seed: int64(seed)})
 	if err != nil {
 		tb.Fatal(err)
 	}
-	rng := newEstRand(seed)
+	rng := playout.NewRand(seed)
 	for !g.PlayEnded() && g.MoveCount() < 3*size*size {
 		if err := g.Play(corpusRandomMove(g, &rng)); err != nil {
 			tb.Fatal(err)
@@ -233,7 +200,7 @@ func benchGame(tb testing.TB, size int, seed uint64) *Game {
 // corpus for the size (a realistic end of game with territories), or on a
 // random game when the corpus has none.
 func benchmarkEstimate(bm *testing.B, size int) {
-	var g *Game
+	var g *engine.Game
 	path := filepath.Join(corpusDir, fmt.Sprintf("%02d-gnugo-000.sgf", size))
 	if _, err := os.Stat(path); err == nil {
 		g = readCorpusGame(bm, path).game
@@ -242,7 +209,7 @@ func benchmarkEstimate(bm *testing.B, size int) {
 	}
 	bm.ResetTimer()
 	for i := 0; i < bm.N; i++ {
-		EstimateDead(context.Background(), g, EstimateOptions{})
+		estimate.Dead(context.Background(), g, estimate.Options{})
 	}
 }
 
@@ -251,57 +218,57 @@ func BenchmarkEstimateDead13(bm *testing.B) { benchmarkEstimate(bm, 13) }
 func BenchmarkEstimateDead19(bm *testing.B) { benchmarkEstimate(bm, 19) }
 
 func TestEstimateDeadDeterministicAndCancellable(t *testing.T) {
-	g, want := estDiagramGame(t, territoryDiagram, DefaultRules())
-	a := EstimateDead(context.Background(), g, EstimateOptions{})
-	b := EstimateDead(context.Background(), g.Clone(), EstimateOptions{})
-	if estPointList(a.Dead) != estPointList(b.Dead) || fmt.Sprint(a.Ownership) != fmt.Sprint(b.Ownership) {
+	g, want := diagramGame(t, enginetest.Territory, engine.DefaultRules())
+	a := estimate.Dead(context.Background(), g, estimate.Options{})
+	b := estimate.Dead(context.Background(), g.Clone(), estimate.Options{})
+	if pointList(a.Dead) != pointList(b.Dead) || fmt.Sprint(a.Ownership) != fmt.Sprint(b.Ownership) {
 		t.Errorf("two estimates of one position differ:\n%v\n%v", a, b)
 	}
-	if estPointList(a.Dead) != estPointList(want) {
-		t.Errorf("Dead = %s, want %s", estPointList(a.Dead), estPointList(want))
+	if pointList(a.Dead) != pointList(want) {
+		t.Errorf("Dead = %s, want %s", pointList(a.Dead), pointList(want))
 	}
-	if a.Playouts != DefaultPlayouts(9) {
-		t.Errorf("Playouts = %d, want %d", a.Playouts, DefaultPlayouts(9))
+	if a.Playouts != estimate.DefaultPlayouts(9) {
+		t.Errorf("Playouts = %d, want %d", a.Playouts, estimate.DefaultPlayouts(9))
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	c := EstimateDead(ctx, g, EstimateOptions{})
+	c := estimate.Dead(ctx, g, estimate.Options{})
 	if c.Playouts != 0 || len(c.Dead) != 0 || len(c.Ownership) != 81 {
 		t.Errorf("cancelled estimate: %d playouts, dead %s, %d ownership values; want 0, none, 81",
-			c.Playouts, estPointList(c.Dead), len(c.Ownership))
+			c.Playouts, pointList(c.Dead), len(c.Ownership))
 	}
 }
 
 func TestBensonPassAlive(t *testing.T) {
 	// Black's three chains share three one-point eyes (A2, C2, B1):
 	// pass-alive. White's wall has no eye at all.
-	g2, _ := estDiagramGame(t, `
+	g2, _ := diagramGame(t, `
 		. . . . . .
 		. . . . . .
 		O O O O . .
 		X X X O . .
 		. X . X O .
-		X . X X O .`, DefaultRules())
+		X . X X O .`, engine.DefaultRules())
 	b := g2.Board()
-	var alive, safe [estArea]bool
-	bensonAlive(b, Black, &alive, &safe)
+	var alive, safe [engine.MaxArea]bool
+	b.PassAlive(engine.Black, &alive, &safe)
 	for _, tc := range []struct {
 		p     string
 		alive bool
 	}{{"A3", true}, {"D1", true}, {"B2", true}, {"D4", false}} {
-		p, _ := ParsePoint(tc.p, 6)
-		if got := alive[b.Vertex(p)]; got != tc.alive && b.At(p) == Black {
+		p, _ := engine.ParsePoint(tc.p, 6)
+		if got := alive[b.Vertex(p)]; got != tc.alive && b.At(p) == engine.Black {
 			t.Errorf("pass-alive(%s) = %v, want %v\n%v", tc.p, got, tc.alive, b)
 		}
 	}
 	for _, p := range []string{"A2", "C2", "B1"} {
-		q, _ := ParsePoint(p, 6)
+		q, _ := engine.ParsePoint(p, 6)
 		if !safe[b.Vertex(q)] {
 			t.Errorf("%s is not in Black's pass-alive territory\n%v", p, b)
 		}
 	}
-	var walive, wsafe [estArea]bool
-	bensonAlive(b, White, &walive, &wsafe)
+	var walive, wsafe [engine.MaxArea]bool
+	b.PassAlive(engine.White, &walive, &wsafe)
 	for v := 0; v < b.Area(); v++ {
 		if walive[v] {
 			t.Errorf("white %v pass-alive, want none\n%v", b.Point(v), b)
@@ -318,11 +285,11 @@ func TestCorpusFalseSeki(t *testing.T) {
 	for _, file := range []string{"09-mixed-015.sgf", "13-random-004.sgf", "19-random-002.sgf"} {
 		t.Run(file, func(t *testing.T) {
 			cg := readCorpusGame(t, filepath.Join(corpusDir, file))
-			e := EstimateDead(context.Background(), cg.game, EstimateOptions{})
+			e := estimate.Dead(context.Background(), cg.game, estimate.Options{})
 			if len(e.Seki) != 0 {
-				t.Errorf("Seki = %s, want none", estPointList(e.Seki))
+				t.Errorf("Seki = %s, want none", pointList(e.Seki))
 			}
-			if got, want := estPointList(e.Dead), estPointList(cg.gnugo); got != want {
+			if got, want := pointList(e.Dead), pointList(cg.gnugo); got != want {
 				t.Errorf("Dead = %s, want %s", got, want)
 			}
 		})
@@ -335,7 +302,7 @@ func TestCorpusFalseSeki(t *testing.T) {
 // include pass-alive stones nor stones in seki, and that ownership stays in
 // range.
 func TestEstimateInvariants(t *testing.T) {
-	var games []*Game
+	var games []*engine.Game
 	for _, name := range []string{"09-mixed-000", "09-mixed-007", "13-mixed-001", "19-mixed-000"} {
 		path := filepath.Join(corpusDir, name+".sgf")
 		if _, err := os.Stat(path); err == nil {
@@ -348,7 +315,7 @@ func TestEstimateInvariants(t *testing.T) {
 	for _, g := range games {
 		size := g.Size()
 		b := g.Board()
-		e := EstimateDead(context.Background(), g, EstimateOptions{Playouts: 100})
+		e := estimate.Dead(context.Background(), g, estimate.Options{Playouts: 100})
 		if len(e.Ownership) != size*size {
 			t.Fatalf("%d×%d: %d ownership values", size, size, len(e.Ownership))
 		}
@@ -357,18 +324,18 @@ func TestEstimateInvariants(t *testing.T) {
 				t.Fatalf("%d×%d: ownership %v out of range", size, size, o)
 			}
 		}
-		var alive [3][estArea]bool
-		var safe [3][estArea]bool
-		bensonAlive(b, Black, &alive[Black], &safe[Black])
-		bensonAlive(b, White, &alive[White], &safe[White])
+		var alive [3][engine.MaxArea]bool
+		var safe [3][engine.MaxArea]bool
+		b.PassAlive(engine.Black, &alive[engine.Black], &safe[engine.Black])
+		b.PassAlive(engine.White, &alive[engine.White], &safe[engine.White])
 		for i, p := range e.Dead {
 			v := b.Vertex(p)
 			c := b.ColorAt(v)
-			if c == Empty {
+			if c == engine.Empty {
 				t.Fatalf("%d×%d: dead %v is empty", size, size, p)
 			}
 			if i > 0 && (p.Row < e.Dead[i-1].Row || p.Row == e.Dead[i-1].Row && p.Col <= e.Dead[i-1].Col) {
-				t.Fatalf("%d×%d: Dead not sorted: %s", size, size, estPointList(e.Dead))
+				t.Fatalf("%d×%d: Dead not sorted: %s", size, size, pointList(e.Dead))
 			}
 			if alive[c][v] {
 				t.Errorf("%d×%d: pass-alive %v marked dead", size, size, p)
@@ -387,8 +354,8 @@ func TestEstimateInvariants(t *testing.T) {
 
 func TestEstimateTinyBoards(t *testing.T) {
 	for _, d := range []string{"X .\n. .", "X O\n. .", "X O\nO .", ". X .\nX O X\n. X .", ". . .\n. . .\n. . ."} {
-		g, _ := estDiagramGame(t, d, DefaultRules())
-		e := EstimateDead(context.Background(), g, EstimateOptions{})
+		g, _ := diagramGame(t, d, engine.DefaultRules())
+		e := estimate.Dead(context.Background(), g, estimate.Options{})
 		if len(e.Ownership) != g.Size()*g.Size() || e.Playouts == 0 {
 			t.Errorf("%q: %d ownership values after %d playouts", d, len(e.Ownership), e.Playouts)
 		}
