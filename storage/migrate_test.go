@@ -99,70 +99,21 @@ func writeV1(t *testing.T, path string, f fixture) {
 // without the buckets later schemas added.
 func writeV2(t *testing.T, path string, f fixture) {
 	writeV1(t, path, f)
-	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	err = db.Update(func(tx *bolt.Tx) error {
-		if err := migrate1to2(tx); err != nil {
-			return err
-		}
-		for _, name := range [][]byte{bucketBotQueue, bucketBotQueueChannel, bucketArchiveChan, bucketGamesByDue, bucketVacations, bucketRatings, bucketRatingsByValue, bucketRatingHistory} {
-			if err := tx.DeleteBucket(name); err != nil {
-				return err
-			}
-		}
-		return tx.Bucket(bucketMeta).Put(keySchema, u64(2))
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	migrateTo(t, path, 2, migrate1to2, bucketBotQueue, bucketBotQueueChannel, bucketArchiveChan, bucketGamesByDue, bucketVacations, bucketRatings, bucketRatingsByValue, bucketRatingHistory)
 }
 
 // writeV3 writes the fixture in the layout of schema 3: schema 2 migrated
 // by migrate2to3, without the archive_by_channel index schema 4 added.
 func writeV3(t *testing.T, path string, f fixture) {
 	writeV2(t, path, f)
-	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	err = db.Update(func(tx *bolt.Tx) error {
-		if err := migrate2to3(tx); err != nil {
-			return err
-		}
-		for _, name := range [][]byte{bucketArchiveChan, bucketGamesByDue, bucketVacations, bucketRatings, bucketRatingsByValue, bucketRatingHistory} {
-			if err := tx.DeleteBucket(name); err != nil {
-				return err
-			}
-		}
-		return tx.Bucket(bucketMeta).Put(keySchema, u64(3))
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	migrateTo(t, path, 3, migrate2to3, bucketArchiveChan, bucketGamesByDue, bucketVacations, bucketRatings, bucketRatingsByValue, bucketRatingHistory)
 }
 
 // writeV4 writes the fixture in the layout of schema 4: schema 3 migrated
 // by migrate3to4, without the buckets schema 5 added.
 func writeV4(t *testing.T, path string, f fixture) {
 	writeV3(t, path, f)
-	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	err = db.Update(func(tx *bolt.Tx) error {
-		if err := migrate3to4(tx); err != nil {
-			return err
-		}
-		return tx.Bucket(bucketMeta).Put(keySchema, u64(4))
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	migrateTo(t, path, 4, migrate3to4)
 }
 
 // writeV5 writes the fixture in the layout of schema 5: schema 4 migrated
@@ -170,16 +121,28 @@ func writeV4(t *testing.T, path string, f fixture) {
 // without the rating buckets schema 6 added.
 func writeV5(t *testing.T, path string, f fixture) {
 	writeV4(t, path, f)
+	migrateTo(t, path, 5, migrate4to5)
+}
+
+// migrateTo runs migrate on the database file at path, deletes the buckets
+// later schemas added (later), and records the schema as version.
+func migrateTo(t *testing.T, path string, version uint64, migrate func(*bolt.Tx) error, later ...[]byte) {
+	t.Helper()
 	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer db.Close()
 	err = db.Update(func(tx *bolt.Tx) error {
-		if err := migrate4to5(tx); err != nil {
+		if err := migrate(tx); err != nil {
 			return err
 		}
-		return tx.Bucket(bucketMeta).Put(keySchema, u64(5))
+		for _, name := range later {
+			if err := tx.DeleteBucket(name); err != nil {
+				return err
+			}
+		}
+		return tx.Bucket(bucketMeta).Put(keySchema, u64(version))
 	})
 	if err != nil {
 		t.Fatal(err)
