@@ -70,12 +70,24 @@ type App struct {
 	opts   Options
 	log    *slog.Logger
 	router *Router
+
+	// The parts of Options.Store (deps.go), one field each: every handler
+	// and helper reaches persistence through the part it names, never
+	// through the whole Store.
+	games      Games
+	challenges Challenges
+	archive    Archive
+	stats      Stats
+	reviews    Reviews
+	deadlines  Deadlines
+	queue      BotQueue
+
 	// deferAfter is when the HTTP endpoint defers a handler that has not
 	// answered yet (httpDeferAfter; tests change it).
 	deferAfter time.Duration
 
-	// reviews are the reviews running, one per user.
-	reviews *reviews
+	// reviewing are the reviews running, one per user.
+	reviewing *reviews
 
 	// kick wakes the clocks' scheduler after a write (see kickClocks).
 	kick chan struct{}
@@ -132,9 +144,11 @@ func New(opts Options) (*App, error) {
 	if opts.BotWorkers <= 0 {
 		opts.BotWorkers = runtime.NumCPU()
 	}
+	st := opts.Store
 	b := &App{opts: opts, log: opts.Logger, deferAfter: httpDeferAfter,
+		games: st, challenges: st, archive: st, stats: st, reviews: st, deadlines: st, queue: st,
 		smallReads: make(chan struct{}, maxSmallReads), largeReads: make(chan struct{}, maxLargeReads),
-		replays: newReplayCache(), reviews: newReviews(), kick: make(chan struct{}, 1),
+		replays: newReplayCache(), reviewing: newReviews(), kick: make(chan struct{}, 1),
 		owed: newOwedMoves(), closing: make(chan struct{})}
 	b.router = b.routes()
 	return b, nil
@@ -222,7 +236,7 @@ func (b *App) Shutdown(ctx context.Context) error {
 	b.mu.Unlock()
 	// Reviews can take minutes: they stop at once rather than hold up the
 	// moves' grace period.
-	b.reviews.halt.stop()
+	b.reviewing.halt.stop()
 	done := make(chan struct{})
 	go func() { b.inflight.Wait(); b.owed.wg.Wait(); close(done) }()
 	select {

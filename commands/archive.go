@@ -32,12 +32,12 @@ func canSee(a *storage.Archived, r *Request) bool {
 		(a.GuildID != "" && a.GuildID == r.Interaction.GuildID)
 }
 
-// archivedGame loads a finished game by ID for the user of r, with its SGF,
-// refusing with a specific message a game that does not exist or that the
-// user may not see.
-func (b *App) archivedGame(ctx context.Context, r *Request, id string) (*storage.Archived, error) {
+// archivedGame loads a finished game by ID from arch for the user of r,
+// with its SGF, refusing with a specific message a game that does not
+// exist or that the user may not see.
+func archivedGame(ctx context.Context, arch Archive, r *Request, id string) (*storage.Archived, error) {
 	id = strings.TrimSpace(id)
-	a, err := b.opts.Store.ArchivedGame(ctx, id)
+	a, err := arch.ArchivedGame(ctx, id)
 	switch {
 	case errors.Is(err, storage.ErrNotFound) || (err == nil && id == ""):
 		return nil, userErr(ErrBadOption, fmt.Sprintf("There is no finished game with ID `%s`: pick one of the suggestions, or find it with `/go history`.", clip(id, 40)))
@@ -56,19 +56,19 @@ func (b *App) archivedGame(ctx context.Context, r *Request, id string) (*storage
 // finishedGameOption resolves the game: option of r to a finished game the
 // user may see (with its SGF): the game named, or without the option the
 // last game finished in this channel. It is shared by every command that
-// takes a finished game (/go sgf, /go replay, /go review).
-func (b *App) finishedGameOption(ctx context.Context, r *Request) (*storage.Archived, error) {
+// takes a finished game (/go sgf, /go replay, /go review, /go estimate).
+func finishedGameOption(ctx context.Context, arch Archive, r *Request) (*storage.Archived, error) {
 	if id, ok := r.String(gameOption); ok {
-		return b.archivedGame(ctx, r, id)
+		return archivedGame(ctx, arch, r, id)
 	}
-	games, err := b.opts.Store.ChannelGames(ctx, r.Interaction.ChannelID, 1)
+	games, err := arch.ChannelGames(ctx, r.Interaction.ChannelID, 1)
 	if err != nil {
 		return nil, err
 	}
 	if len(games) == 0 {
 		return nil, userErr(ErrNoGame, "No game has been played to the end in this channel yet: name one with `game:` (it suggests your recent games), or see `/go history`.")
 	}
-	return b.archivedGame(ctx, r, games[0].ID)
+	return archivedGame(ctx, arch, r, games[0].ID)
 }
 
 // completeFinishedGames suggests the user's recent finished games for the
@@ -77,7 +77,7 @@ func (b *App) finishedGameOption(ctx context.Context, r *Request) (*storage.Arch
 func (b *App) completeFinishedGames(ctx context.Context, r *Request) error {
 	_, typed := r.Focused()
 	typed = strings.ToLower(strings.TrimSpace(typed))
-	games, err := b.opts.Store.PlayerGames(ctx, r.User.ID, 100)
+	games, err := b.archive.PlayerGames(ctx, r.User.ID, 100)
 	if err != nil && len(games) == 0 {
 		return r.Choices(ctx, nil)
 	}
@@ -149,7 +149,7 @@ func (b *App) cmdSGF(ctx context.Context, r *Request) error {
 			return err
 		}
 	}
-	a, err := b.finishedGameOption(ctx, r)
+	a, err := finishedGameOption(ctx, b.archive, r)
 	if err != nil {
 		return err
 	}
@@ -193,7 +193,7 @@ func (b *App) cmdSGF(ctx context.Context, r *Request) error {
 // cmdReplay posts the animated replay of a finished game (game:, or the
 // last one finished here).
 func (b *App) cmdReplay(ctx context.Context, r *Request) error {
-	a, err := b.finishedGameOption(ctx, r)
+	a, err := finishedGameOption(ctx, b.archive, r)
 	if err != nil {
 		return err
 	}
@@ -246,7 +246,7 @@ func (b *App) cmdHistory(ctx context.Context, r *Request) error {
 	if !given {
 		page = 1
 	}
-	m, err := b.historyMessage(ctx, r, userPlayer(u), page)
+	m, err := historyMessage(ctx, b.archive, r, userPlayer(u), page)
 	if err != nil {
 		return err
 	}
@@ -259,21 +259,21 @@ func (b *App) btnHistory(ctx context.Context, r *Request) error {
 	if err != nil || page < 1 {
 		return ErrStale
 	}
-	st, err := b.opts.Store.PlayerStats(ctx, r.Param("player"))
+	st, err := b.stats.PlayerStats(ctx, r.Param("player"))
 	p := storage.Player{UserID: r.Param("player")}
 	if err == nil {
 		p = st.Player
 	}
-	m, err := b.historyMessage(ctx, r, p, page)
+	m, err := historyMessage(ctx, b.archive, r, p, page)
 	if err != nil {
 		return err
 	}
 	return r.Update(ctx, m)
 }
 
-// historyMessage is page page of p's games that the user of r may see,
-// with an SGF button for each and Previous / Next buttons.
-func (b *App) historyMessage(ctx context.Context, r *Request, p storage.Player, page int) (*Message, error) {
+// historyMessage is page page of p's games in arch that the user of r may
+// see, with an SGF button for each and Previous / Next buttons.
+func historyMessage(ctx context.Context, arch Archive, r *Request, p storage.Player, page int) (*Message, error) {
 	if page < 1 {
 		return nil, userErr(ErrBadOption, "Pages start at 1.")
 	}
@@ -281,7 +281,7 @@ func (b *App) historyMessage(ctx context.Context, r *Request, p storage.Player, 
 	if p.UserID != r.User.ID {
 		keep = func(a *storage.Archived) bool { return canSee(a, r) }
 	}
-	games, total, err := b.opts.Store.PlayerGamesPage(ctx, p.Key(), (page-1)*historyPageSize, historyPageSize, keep)
+	games, total, err := arch.PlayerGamesPage(ctx, p.Key(), (page-1)*historyPageSize, historyPageSize, keep)
 	if err != nil && len(games) == 0 {
 		return nil, err
 	}
@@ -327,7 +327,7 @@ func (b *App) historyMessage(ctx context.Context, r *Request, p storage.Player, 
 // btnSGF attaches the record of a finished game, privately, for whoever
 // pressed the button (if they may see it).
 func (b *App) btnSGF(ctx context.Context, r *Request) error {
-	a, err := b.archivedGame(ctx, r, r.Param("id"))
+	a, err := archivedGame(ctx, b.archive, r, r.Param("id"))
 	if err != nil {
 		return err
 	}

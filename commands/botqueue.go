@@ -280,7 +280,7 @@ func (b *App) botWorker(ctx context.Context) {
 			return
 		default:
 		}
-		m, err := b.opts.Store.ClaimBotMove(ctx, b.owed.worker, botLease)
+		m, err := b.queue.ClaimBotMove(ctx, b.owed.worker, botLease)
 		if err == nil {
 			var pause time.Duration
 			if !b.track(func() { pause = b.makeOwedMove(ctx, m) }) {
@@ -325,7 +325,7 @@ func sleepUntilClosing(closing <-chan struct{}, d time.Duration) bool {
 func (b *App) release(ctx context.Context, m *storage.BotMove, retryAt time.Time) {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), replyTimeout)
 	defer cancel()
-	if err := b.opts.Store.ReleaseBotMove(ctx, m, retryAt); err != nil {
+	if err := b.queue.ReleaseBotMove(ctx, m, retryAt); err != nil {
 		b.log.Warn("bot queue: release", "channel", m.ChannelID, "err", err)
 	}
 }
@@ -408,7 +408,7 @@ func (b *App) renewWhileMoving(ctx context.Context, m *storage.BotMove) (stop fu
 				return
 			case <-t.C:
 			}
-			if err := b.opts.Store.ExtendBotMove(ctx, m, botLease); err != nil && ctx.Err() == nil {
+			if err := b.queue.ExtendBotMove(ctx, m, botLease); err != nil && ctx.Err() == nil {
 				b.log.Warn("bot queue: renew the claim", "channel", m.ChannelID, "err", err)
 				return
 			}
@@ -498,7 +498,7 @@ func (b *App) waitOutcome(ctx context.Context, r *Request, g *storage.Game, mw *
 			return out
 		case <-check.C:
 			check.Reset(botCheckEvery)
-			pos, err := b.opts.Store.BotQueuePosition(ctx, g.ChannelID)
+			pos, err := b.queue.BotQueuePosition(ctx, g.ChannelID)
 			switch {
 			case errors.Is(err, storage.ErrNotFound):
 				// Made (or the game ended) and the outcome is on its way,
@@ -538,7 +538,7 @@ func (b *App) waitOutcome(ctx context.Context, r *Request, g *storage.Game, mw *
 // queuePosition is the channel's owed move's place in the queue, 0 when
 // it is being made or unknown.
 func (b *App) queuePosition(ctx context.Context, channelID string) int {
-	pos, err := b.opts.Store.BotQueuePosition(ctx, channelID)
+	pos, err := b.queue.BotQueuePosition(ctx, channelID)
 	if err != nil && !errors.Is(err, storage.ErrNotFound) {
 		b.log.Debug("queue position", "channel", channelID, "err", err)
 	}

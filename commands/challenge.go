@@ -24,7 +24,7 @@ func describeSetup(size int, rules engine.Rules, handicap int) string {
 
 // channelFree checks that a channel has no game running.
 func (b *App) channelFree(ctx context.Context, channelID string) error {
-	_, err := b.opts.Store.Game(ctx, channelID)
+	_, err := b.games.Game(ctx, channelID)
 	switch {
 	case err == nil:
 		return ErrGameRunning
@@ -109,7 +109,7 @@ func (b *App) cmdChallenge(ctx context.Context, r *Request) error {
 	} else {
 		c.MessageID = orig.ID
 	}
-	if err := b.opts.Store.CreateChallenge(ctx, c); err != nil {
+	if err := b.challenges.CreateChallenge(ctx, c); err != nil {
 		return err
 	}
 	return r.Reply(ctx, challengeMessage(c, ""))
@@ -203,7 +203,7 @@ func closedChallenge(r *Request) *Message {
 // answerableChallenge loads the challenge a button belongs to and checks
 // who may answer it and that it is still open.
 func (b *App) answerableChallenge(ctx context.Context, r *Request, allowChallenger bool) (*storage.Challenge, error) {
-	c, err := b.opts.Store.Challenge(ctx, r.Param("id"))
+	c, err := b.challenges.Challenge(ctx, r.Param("id"))
 	if errors.Is(err, storage.ErrNotFound) {
 		// Answered, withdrawn or expired: close the buttons for everyone.
 		if uerr := r.Update(ctx, closedChallenge(r)); uerr != nil {
@@ -218,7 +218,7 @@ func (b *App) answerableChallenge(ctx context.Context, r *Request, allowChalleng
 		return nil, userErr(ErrNotChallenged, fmt.Sprintf("Only %s can answer this challenge.", mention(c.Opponent)))
 	}
 	if !b.now().Before(c.ExpiresAt) {
-		if err := b.opts.Store.DeleteChallenge(ctx, c.ID); err != nil && !errors.Is(err, storage.ErrNotFound) {
+		if err := b.challenges.DeleteChallenge(ctx, c.ID); err != nil && !errors.Is(err, storage.ErrNotFound) {
 			return nil, err
 		}
 		if err := r.Update(ctx, challengeMessage(c, expiredOutcome)); err != nil {
@@ -234,7 +234,7 @@ func (b *App) btnDecline(ctx context.Context, r *Request) error {
 	if err != nil {
 		return quietIfAnswered(r, err)
 	}
-	if err := b.opts.Store.DeleteChallenge(ctx, c.ID); err != nil {
+	if err := b.challenges.DeleteChallenge(ctx, c.ID); err != nil {
 		if errors.Is(err, storage.ErrNotFound) {
 			return ErrNoChallenge
 		}
@@ -266,7 +266,7 @@ func (b *App) btnAccept(ctx context.Context, r *Request) error {
 	// another worker) is refused at once, before it could start a second
 	// thread: AcceptChallenge would refuse its game, but the thread would
 	// stay, empty.
-	switch err := b.opts.Store.ClaimChallenge(ctx, c.ID, it.ID, acceptClaim); {
+	switch err := b.challenges.ClaimChallenge(ctx, c.ID, it.ID, acceptClaim); {
 	case errors.Is(err, storage.ErrConflict):
 		return userErr(ErrNoChallenge, "This challenge is being accepted already.")
 	case errors.Is(err, storage.ErrNotFound):
@@ -275,7 +275,7 @@ func (b *App) btnAccept(ctx context.Context, r *Request) error {
 		return err
 	}
 	defer func() {
-		if err := b.opts.Store.ReleaseChallenge(context.WithoutCancel(ctx), c.ID, it.ID); err != nil {
+		if err := b.challenges.ReleaseChallenge(context.WithoutCancel(ctx), c.ID, it.ID); err != nil {
 			b.log.Warn("release the challenge being accepted", "challenge", c.ID, "err", err)
 		}
 	}()
@@ -317,7 +317,7 @@ func (b *App) btnAccept(ctx context.Context, r *Request) error {
 	// One transaction removes the challenge and creates the game: of two
 	// accepts at once exactly one succeeds, and the challenge is never lost
 	// when the game cannot start.
-	if err := b.opts.Store.AcceptChallenge(ctx, c.ID, g); err != nil {
+	if err := b.challenges.AcceptChallenge(ctx, c.ID, g); err != nil {
 		switch {
 		case errors.Is(err, storage.ErrNotFound):
 			return ErrNoChallenge
@@ -377,7 +377,7 @@ func (b *App) keepBoardID(ctx context.Context, g *storage.Game, m *discordgo.Mes
 	if m == nil || m.ID == "" {
 		return
 	}
-	if err := b.opts.Store.AddMessageID(ctx, g.ChannelID, g.ID, m.ID); err != nil && !errors.Is(err, storage.ErrNotFound) {
+	if err := b.games.AddMessageID(ctx, g.ChannelID, g.ID, m.ID); err != nil && !errors.Is(err, storage.ErrNotFound) {
 		b.log.Info("could not record the board's message", "game", g.ID, "err", err)
 	}
 }
@@ -439,7 +439,7 @@ func (b *App) cmdBot(ctx context.Context, r *Request) error {
 	g := &storage.Game{ID: it.ID, ChannelID: it.ChannelID, GuildID: it.GuildID, Black: black, White: white, Game: eg, CreatedAt: b.now(),
 		Clock: newClock(b.clockOf(s.Clock), eg, b.now()), Unrated: !rated,
 		Delivery: storage.Delivery{Followup: followupOf(it, b.now())}}
-	if err := b.opts.Store.CreateGame(ctx, g); err != nil {
+	if err := b.games.CreateGame(ctx, g); err != nil {
 		if errors.Is(err, storage.ErrExists) {
 			return ErrGameRunning
 		}
@@ -459,12 +459,12 @@ func (b *App) cmdBot(ctx context.Context, r *Request) error {
 // scheduler, runClocks).
 func (b *App) sweep(ctx context.Context) {
 	now := b.now()
-	expired, err := b.opts.Store.ExpiredChallenges(ctx, now)
+	expired, err := b.challenges.ExpiredChallenges(ctx, now)
 	if err != nil {
 		b.log.Warn("sweep: expired challenges", "err", err)
 	}
 	for _, c := range expired {
-		if err := b.opts.Store.DeleteChallenge(ctx, c.ID); err != nil {
+		if err := b.challenges.DeleteChallenge(ctx, c.ID); err != nil {
 			if !errors.Is(err, storage.ErrNotFound) {
 				b.log.Warn("sweep: delete challenge", "challenge", c.ID, "err", err)
 			}
@@ -482,7 +482,7 @@ func (b *App) sweep(ctx context.Context) {
 // bad record never holds up the others; err is for a store that could not
 // be read at all.
 func (b *App) activeGames(ctx context.Context, what string) ([]*storage.Game, error) {
-	games, err := b.opts.Store.ActiveGames(ctx)
+	games, err := b.games.ActiveGames(ctx)
 	corrupt := storage.CorruptChannels(err)
 	for _, ch := range corrupt {
 		b.setAside(ctx, ch)

@@ -143,8 +143,9 @@ func clockStatus(g *storage.Game, now time.Time) string {
 // syncClock brings g's clock in line with its game before a write: stopped
 // during the scoring phase and once the game is over; otherwise running
 // for the player to move (after a return to play from scoring, their turn
-// starts now; after an undo, both clocks go back to where they stood). A correspondence turn that starts while its
-// player is on vacation is paused until the vacation ends.
+// starts now; after an undo, both clocks go back to where they stood). A
+// correspondence turn that starts while its player is on vacation is
+// paused until the vacation ends.
 func (b *App) syncClock(ctx context.Context, g *storage.Game) {
 	k := g.Clock
 	if k == nil || k.Control.System == clock.None {
@@ -166,7 +167,7 @@ func (b *App) syncClock(ctx context.Context, g *storage.Game) {
 	if !k.Control.Correspondence() || p.IsBot() || !k.Since.Equal(now) || k.Used != 0 {
 		return
 	}
-	v, err := b.opts.Store.Vacation(ctx, p.Key())
+	v, err := b.deadlines.Vacation(ctx, p.Key())
 	if err != nil {
 		b.log.Warn("clock: read vacation", "player", p.Key(), "err", err)
 		return
@@ -200,7 +201,7 @@ func (b *App) timeUp(ctx context.Context, g *storage.Game) error {
 	if err := g.Game.End(engine.Result{Winner: loser.Opponent(), Reason: engine.ByTime}); err != nil {
 		return err
 	}
-	if err := b.archive(ctx, g, annulled); err != nil {
+	if err := b.archiveGame(ctx, g, annulled); err != nil {
 		return err
 	}
 	b.log.Info("game lost on time", "game", g.ID, "channel", g.ChannelID, "loser", g.Player(loser).Key(), "annulled", annulled)
@@ -267,7 +268,7 @@ func (b *App) remind(ctx context.Context, g *storage.Game) error {
 // its loss on time, or its reminder. A game that moved on meanwhile (a
 // move, another process) is left alone.
 func (b *App) handleDue(ctx context.Context, channelID string) error {
-	g, err := b.opts.Store.Game(ctx, channelID)
+	g, err := b.games.Game(ctx, channelID)
 	switch {
 	case errors.Is(err, storage.ErrNotFound):
 		return nil
@@ -300,7 +301,7 @@ func (b *App) handleDue(ctx context.Context, channelID string) error {
 // the other.
 func (b *App) handleDueGames(ctx context.Context) {
 	for ctx.Err() == nil {
-		due, err := b.opts.Store.DueGames(ctx, b.now(), dueBatch)
+		due, err := b.deadlines.DueGames(ctx, b.now(), dueBatch)
 		if err != nil {
 			b.log.Warn("clock: due games", "err", err)
 			return
@@ -338,7 +339,7 @@ func (b *App) runClocks(ctx context.Context) {
 	defer func() {
 		hctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), replyTimeout)
 		defer cancel()
-		if err := b.opts.Store.Heartbeat(hctx, b.now()); err != nil {
+		if err := b.deadlines.Heartbeat(hctx, b.now()); err != nil {
 			b.log.Warn("clock: last heartbeat", "err", err)
 		}
 	}()
@@ -349,7 +350,7 @@ func (b *App) runClocks(ctx context.Context) {
 	var passed time.Time
 	for {
 		var wake <-chan time.Time
-		next, err := b.opts.Store.NextDue(ctx)
+		next, err := b.deadlines.NextDue(ctx)
 		switch {
 		case err != nil:
 			if ctx.Err() != nil {
@@ -374,7 +375,7 @@ func (b *App) runClocks(ctx context.Context) {
 		case <-b.kick:
 		case <-wake:
 		case <-beat:
-			if err := b.opts.Store.Heartbeat(ctx, b.now()); err != nil && ctx.Err() == nil {
+			if err := b.deadlines.Heartbeat(ctx, b.now()); err != nil && ctx.Err() == nil {
 				b.log.Warn("clock: heartbeat", "err", err)
 			}
 			beat = b.opts.After(heartbeatEvery)
@@ -387,7 +388,7 @@ func (b *App) runClocks(ctx context.Context) {
 // bot was down (from its last heartbeat), so nobody loses on time while
 // they could not move.
 func (b *App) creditOutage(ctx context.Context) {
-	credit, n, err := b.opts.Store.CreditOutage(ctx, b.now(), outageMin)
+	credit, n, err := b.deadlines.CreditOutage(ctx, b.now(), outageMin)
 	switch {
 	case err != nil:
 		b.log.Warn("clock: credit outage", "err", err)
@@ -402,7 +403,7 @@ func (b *App) creditOutage(ctx context.Context) {
 func (b *App) cmdVacation(ctx context.Context, r *Request) error {
 	key := userPlayer(r.User).Key()
 	now := b.now()
-	v, err := b.opts.Store.Vacation(ctx, key)
+	v, err := b.deadlines.Vacation(ctx, key)
 	if err != nil {
 		return err
 	}
@@ -429,7 +430,7 @@ func (b *App) cmdVacation(ctx context.Context, r *Request) error {
 		}
 		v.Used -= v.Until.Sub(now)
 		v.Until = now
-		if err := b.opts.Store.PutVacation(ctx, key, v); err != nil {
+		if err := b.deadlines.PutVacation(ctx, key, v); err != nil {
 			return err
 		}
 		n := b.vacationClocks(ctx, key, func(k *clock.Clock) { k.ResumeAt(now) })
@@ -449,7 +450,7 @@ func (b *App) cmdVacation(ctx context.Context, r *Request) error {
 		return userErr(ErrBadOption, fmt.Sprintf("That is more than your allowance: %s.", left()))
 	}
 	v.Start, v.Until, v.Used = now, now.Add(d), v.Used+d
-	if err := b.opts.Store.PutVacation(ctx, key, v); err != nil {
+	if err := b.deadlines.PutVacation(ctx, key, v); err != nil {
 		return err
 	}
 	until := v.Until
@@ -463,7 +464,7 @@ func (b *App) cmdVacation(ctx context.Context, r *Request) error {
 // (a game that changes meanwhile is read again), and returns how many it
 // changed.
 func (b *App) vacationClocks(ctx context.Context, key string, change func(k *clock.Clock)) int {
-	games, err := b.opts.Store.PlayerActiveGames(ctx, key)
+	games, err := b.games.PlayerActiveGames(ctx, key)
 	if err != nil {
 		b.log.Warn("vacation: active games", "player", key, "err", err)
 	}
@@ -484,7 +485,7 @@ func (b *App) vacationClocks(ctx context.Context, key string, change func(k *clo
 				b.log.Warn("vacation: pause clock", "game", g.ID, "err", err)
 				break
 			}
-			if g, err = b.opts.Store.Game(ctx, g.ChannelID); err != nil {
+			if g, err = b.games.Game(ctx, g.ChannelID); err != nil {
 				break
 			}
 		}

@@ -70,7 +70,7 @@ func RunConsole(ctx context.Context, co ConsoleOptions) error {
 	if now == nil {
 		now = time.Now
 	}
-	cd := &consoleDiscord{out: co.Out, dir: co.BoardDir, store: co.Store, names: map[string]string{}, stateFile: co.StateFile, now: now}
+	cd := &consoleDiscord{out: co.Out, dir: co.BoardDir, games: co.Store, names: map[string]string{}, stateFile: co.StateFile, now: now}
 	if err := cd.loadState(); err != nil {
 		return err
 	}
@@ -215,7 +215,7 @@ func (cd *consoleDiscord) nextID() string {
 type consoleDiscord struct {
 	out   io.Writer
 	dir   string
-	store Store
+	games Games // reads the game whose board a PNG shows, to print it as text
 
 	stateFile string
 	now       func() time.Time
@@ -427,7 +427,7 @@ func (cd *consoleDiscord) show(where string, m *Message) *discordgo.Message {
 	}
 	for _, f := range m.Files {
 		if strings.HasSuffix(f.Name, ".png") {
-			if g, err := cd.store.Game(context.Background(), consoleChannel); err == nil {
+			if g, err := cd.games.Game(context.Background(), consoleChannel); err == nil {
 				fmt.Fprint(w, g.Game.Board().String())
 			}
 		}

@@ -8,9 +8,11 @@ import (
 	"github.com/gobot-dev/gobot/storage"
 )
 
-// Store is what the bot needs from persistence: one interface per part of
-// the bot that uses it, each implemented by *storage.Store (bbolt) and
-// *storage.Postgres. Its clock must be the bot's (storage.Options.Now): it
+// Store is what the App needs from persistence, as wiring: New takes one
+// Store and keeps each of its parts in a field of its own, and every
+// handler and helper uses the part it names (or takes it as a parameter),
+// never the whole. Both *storage.Store (bbolt) and *storage.Postgres
+// implement it. Its clock must be the App's (storage.Options.Now): it
 // checks a challenge's expiry when it is accepted.
 type Store interface {
 	Games
@@ -23,7 +25,8 @@ type Store interface {
 }
 
 // Games is what the game handlers (moves, pass, resign, undo, scoring,
-// abort) and start-up need: the active games. Every write of a game is
+// abort), the clocks, the bot moves, start-up and the console need: the
+// active games. Every write of a game is
 // checked against the version that was read (and the game's ID, so a stale
 // write never reaches a newer game in the same channel).
 type Games interface {
@@ -60,7 +63,9 @@ type Challenges interface {
 }
 
 // Archive is what the finished games' commands (/go sgf, /go replay,
-// /go history, game:ID autocomplete) need.
+// /go review, /go estimate of a finished game, /go history, game:
+// autocomplete) need: finishedGameOption, archivedGame and historyMessage
+// take it.
 type Archive interface {
 	PlayerGames(ctx context.Context, playerKey string, limit int) ([]*storage.Archived, error)
 	PlayerGamesPage(ctx context.Context, playerKey string, offset, limit int, keep func(*storage.Archived) bool) ([]*storage.Archived, int, error)
@@ -68,8 +73,9 @@ type Archive interface {
 	ArchivedGame(ctx context.Context, id string) (*storage.Archived, error)
 }
 
-// Stats is what /go stats and /go leaderboard, and the rating changes
-// announced at a game's end, need.
+// Stats is what /go stats and /go leaderboard, the rating changes
+// announced at a game's end, the colours of a handicap challenge and the
+// names on /go history's buttons need.
 type Stats interface {
 	PlayerStats(ctx context.Context, playerKey string) (*storage.PlayerStats, error)
 	Rating(ctx context.Context, pool, playerKey string) (*storage.PlayerRating, error)
@@ -77,15 +83,16 @@ type Stats interface {
 	Leaderboard(ctx context.Context, pool string, offset, limit int, now time.Time, callerKey string) (*storage.Leaderboard, error)
 }
 
-// Reviews is what /go review needs: the stored reviews of archived games,
-// opaque to the store.
+// Reviews is what /go review and /go sgf review:true need: the stored
+// reviews of archived games, opaque to the store.
 type Reviews interface {
 	GameReview(ctx context.Context, id string) ([]byte, error)
 	PutGameReview(ctx context.Context, id string, review []byte) error
 }
 
 // Deadlines is what the clocks' scheduler and /go vacation need: the
-// deadline index, the heartbeat and players' vacations.
+// deadline index, the heartbeat and players' vacations (which also pause
+// a correspondence turn that starts during one).
 type Deadlines interface {
 	NextDue(ctx context.Context) (time.Time, error)
 	DueGames(ctx context.Context, now time.Time, limit int) ([]storage.DueGame, error)
@@ -125,7 +132,7 @@ type Level struct {
 	Description string
 }
 
-// Players is what the bot needs from the AI opponents: the levels on offer
+// Players is what the App needs from the AI opponents: the levels on offer
 // and a move for one of them. GenMove must not modify g, returns a legal
 // move for g.ToPlay() (Place, Pass or Resign), and returns when ctx ends.
 type Players interface {

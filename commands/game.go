@@ -93,7 +93,7 @@ func (b *App) onBoard(h gameHandler) HandlerFunc {
 // is then ErrQuarantined, with the notice for the channel, and the channel
 // is free.
 func (b *App) loadGame(ctx context.Context, channelID string) (*storage.Game, error) {
-	g, err := b.opts.Store.Game(ctx, channelID)
+	g, err := b.games.Game(ctx, channelID)
 	switch {
 	case errors.Is(err, storage.ErrNotFound):
 		return nil, ErrNoGame
@@ -115,7 +115,7 @@ const quarantineNotice = "⚠️ The game in this channel could not be read: its
 // The caller that wins logs it, once, and gets ErrQuarantined to tell the
 // players; one that finds it already done gets ErrNoGame.
 func (b *App) quarantine(ctx context.Context, channelID string, cause error) error {
-	err := b.opts.Store.QuarantineGame(ctx, channelID)
+	err := b.games.QuarantineGame(ctx, channelID)
 	switch {
 	case errors.Is(err, storage.ErrNotFound):
 		return ErrNoGame
@@ -387,7 +387,7 @@ func moveError(err error, m engine.Move, g *storage.Game) error {
 // again.
 func (b *App) update(ctx context.Context, g *storage.Game) error {
 	b.syncClock(ctx, g)
-	if err := b.opts.Store.UpdateGame(ctx, g); err != nil {
+	if err := b.games.UpdateGame(ctx, g); err != nil {
 		return writeError(err)
 	}
 	b.kickClocks()
@@ -408,12 +408,12 @@ func writeError(err error) error {
 
 // finish archives a game with a result, with its SGF record.
 func (b *App) finish(ctx context.Context, g *storage.Game) error {
-	return b.archive(ctx, g, false)
+	return b.archiveGame(ctx, g, false)
 }
 
-// archive archives a game with a result, with its SGF record; an annulled
+// archiveGame archives a game with a result, with its SGF record; an annulled
 // game is recorded but never counted.
-func (b *App) archive(ctx context.Context, g *storage.Game, annulled bool) error {
+func (b *App) archiveGame(ctx context.Context, g *storage.Game, annulled bool) error {
 	res, _ := g.Game.Result()
 	var dead []engine.Point
 	if g.Scoring != nil {
@@ -430,7 +430,7 @@ func (b *App) archive(ctx context.Context, g *storage.Game, annulled bool) error
 		StartedAt: g.CreatedAt, FinishedAt: b.now(),
 		Rated: !g.Unrated, // storage rates only games with a winner or a tie
 	}
-	return writeError(b.opts.Store.FinishGame(ctx, g, a))
+	return writeError(b.games.FinishGame(ctx, g, a))
 }
 
 // annulledComment is the root comment of an annulled game's record.
@@ -699,7 +699,7 @@ func (b *App) cmdAbort(ctx context.Context, r *Request, g *storage.Game) error {
 	}
 	// AbortGame checks the game's ID as well as its version: an abort read
 	// before the game ended must not remove the next game in this channel.
-	err := b.opts.Store.AbortGame(ctx, g)
+	err := b.games.AbortGame(ctx, g)
 	switch {
 	case errors.Is(err, storage.ErrConflict):
 		return ErrConflict
@@ -715,7 +715,7 @@ func (b *App) cmdAbort(ctx context.Context, r *Request, g *storage.Game) error {
 // completePlay suggests legal points that start with what was typed.
 func (b *App) completePlay(ctx context.Context, r *Request) error {
 	_, typed := r.Focused()
-	g, err := b.opts.Store.Game(ctx, r.Interaction.ChannelID)
+	g, err := b.games.Game(ctx, r.Interaction.ChannelID)
 	if err != nil || g.Game.Over() || g.Scoring != nil {
 		return r.Choices(ctx, nil)
 	}

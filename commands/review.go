@@ -84,7 +84,7 @@ func newReviews() *reviews { return &reviews{} }
 // Reviewer, showing the queue and the progress on the way. A game without
 // moves is refused: there is nothing to judge.
 func (b *App) cmdReview(ctx context.Context, r *Request) error {
-	a, err := b.finishedGameOption(ctx, r)
+	a, err := finishedGameOption(ctx, b.archive, r)
 	if err != nil {
 		return err
 	}
@@ -98,14 +98,14 @@ func (b *App) cmdReview(ctx context.Context, r *Request) error {
 	if rv := b.storedReview(ctx, a.ID); rv != nil {
 		return b.postReview(ctx, r, a, g, rv)
 	}
-	if other, busy := b.reviews.running.LoadOrStore(r.User.ID, a.ID); busy {
+	if other, busy := b.reviewing.running.LoadOrStore(r.User.ID, a.ID); busy {
 		return userErr(ErrBotBusy, fmt.Sprintf("You already have a review running (game `%s`): wait for it to finish, then ask again.", other))
 	}
-	defer b.reviews.running.Delete(r.User.ID)
+	defer b.reviewing.running.Delete(r.User.ID)
 	if err := r.Defer(ctx, false); err != nil {
 		return err
 	}
-	rctx, cancel := b.reviews.halt.with(ctx)
+	rctx, cancel := b.reviewing.halt.with(ctx)
 	defer cancel()
 
 	moves := g.MoveCount()
@@ -129,14 +129,14 @@ func (b *App) cmdReview(ctx context.Context, r *Request) error {
 	switch {
 	case errors.Is(err, bots.ErrBusy):
 		return fmt.Errorf("%w: %w", ErrBotBusy, err)
-	case err != nil && b.reviews.halt.isStopped():
+	case err != nil && b.reviewing.halt.isStopped():
 		return userErr(err, "The review was stopped because I am restarting. Ask again in a minute.")
 	case err != nil:
 		return err
 	}
 	if data, err := json.Marshal(rv); err != nil {
 		b.log.Error("could not encode a review", "game", a.ID, "err", err)
-	} else if err := b.opts.Store.PutGameReview(ctx, a.ID, data); err != nil {
+	} else if err := b.reviews.PutGameReview(ctx, a.ID, data); err != nil {
 		b.log.Warn("could not store a review; the next request reviews again", "game", a.ID, "err", err)
 	}
 	return b.postReview(ctx, r, a, g, rv)
@@ -158,7 +158,7 @@ func progressText(done, total int) string {
 // storedReview returns the archived review of a game, or nil when it has
 // none that this build reads.
 func (b *App) storedReview(ctx context.Context, id string) *review.Review {
-	data, err := b.opts.Store.GameReview(ctx, id)
+	data, err := b.reviews.GameReview(ctx, id)
 	if err != nil {
 		if !errors.Is(err, storage.ErrNotFound) {
 			b.log.Warn("could not read a stored review", "game", id, "err", err)
@@ -402,7 +402,7 @@ func (b *App) cmdEstimate(ctx context.Context, r *Request) error {
 			return err
 		}
 	}
-	a, err := b.finishedGameOption(ctx, r)
+	a, err := finishedGameOption(ctx, b.archive, r)
 	if err != nil {
 		return err
 	}

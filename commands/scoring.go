@@ -453,7 +453,7 @@ func (b *App) scoringTimeout(ctx context.Context, g *storage.Game) {
 // completeDead suggests stones on the board, saying which are marked dead.
 func (b *App) completeDead(ctx context.Context, r *Request) error {
 	_, typed := r.Focused()
-	g, err := b.opts.Store.Game(ctx, r.Interaction.ChannelID)
+	g, err := b.games.Game(ctx, r.Interaction.ChannelID)
 	if err != nil || g.Scoring == nil {
 		return r.Choices(ctx, nil)
 	}

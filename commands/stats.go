@@ -54,7 +54,7 @@ func ratingPool(guildID string) string {
 // are rated the same (new players included).
 func (b *App) lowerRatedColor(ctx context.Context, guildID string, challenger, opponent storage.Player) string {
 	rating := func(p storage.Player) float64 {
-		pr, err := b.opts.Store.Rating(ctx, ratingPool(guildID), p.Key())
+		pr, err := b.stats.Rating(ctx, ratingPool(guildID), p.Key())
 		if err != nil {
 			if !errors.Is(err, storage.ErrNotFound) {
 				b.log.Warn("rating for the handicap colour", "player", p.Key(), "err", err)
@@ -80,7 +80,7 @@ func (b *App) lowerRatedColor(ctx context.Context, guildID string, challenger, o
 // when the changes cannot be read (the game is archived; only the note is
 // lost, and logged).
 func (b *App) ratingNote(ctx context.Context, g *storage.Game) string {
-	changes, err := b.opts.Store.GameRatingChanges(ctx, g.ID)
+	changes, err := b.stats.GameRatingChanges(ctx, g.ID)
 	if err != nil {
 		b.log.Warn("rating changes of a finished game", "game", g.ID, "err", err)
 		return ""
@@ -124,7 +124,7 @@ func (b *App) cmdStats(ctx context.Context, r *Request) error {
 		u = o
 	}
 	p := userPlayer(u)
-	st, err := b.opts.Store.PlayerStats(ctx, u.ID)
+	st, err := b.stats.PlayerStats(ctx, u.ID)
 	if errors.Is(err, storage.ErrNotFound) {
 		return r.ReplyText(ctx, fmt.Sprintf("%s has not finished a game yet.", mention(p)), true)
 	}
@@ -135,7 +135,7 @@ func (b *App) cmdStats(ctx context.Context, r *Request) error {
 	if u.ID != r.User.ID {
 		keep = func(a *storage.Archived) bool { return canSee(a, r) }
 	}
-	games, _, err := b.opts.Store.PlayerGamesPage(ctx, u.ID, 0, recentGames, keep)
+	games, _, err := b.archive.PlayerGamesPage(ctx, u.ID, 0, recentGames, keep)
 	if err != nil && len(games) == 0 {
 		return err
 	}
@@ -147,7 +147,7 @@ func (b *App) cmdStats(ctx context.Context, r *Request) error {
 	}
 	sb.WriteString("**Rating**\n")
 	for _, pl := range pools {
-		pr, err := b.opts.Store.Rating(ctx, pl.pool, u.ID)
+		pr, err := b.stats.Rating(ctx, pl.pool, u.ID)
 		switch {
 		case errors.Is(err, storage.ErrNotFound):
 			fmt.Fprintf(&sb, "%s: not rated yet\n", pl.name)
@@ -297,7 +297,7 @@ func (b *App) leaderboardMessage(ctx context.Context, r *Request, pool string, p
 	if page < 1 {
 		return nil, userErr(ErrBadOption, "Pages start at 1.")
 	}
-	lb, err := b.opts.Store.Leaderboard(ctx, pool, (page-1)*leaderboardPageSize, leaderboardPageSize, b.now(), r.User.ID)
+	lb, err := b.stats.Leaderboard(ctx, pool, (page-1)*leaderboardPageSize, leaderboardPageSize, b.now(), r.User.ID)
 	if err != nil {
 		return nil, err
 	}
