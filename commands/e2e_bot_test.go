@@ -234,17 +234,26 @@ func TestE2EAbortWhileThinking(t *testing.T) {
 // and posts the board.
 func TestE2EStopWhileThinking(t *testing.T) {
 	e := newEnv(t)
-	ch := e.d.GuildChannel("general")
-	alice := e.d.NewUser("alice")
-	slow := e.botGame(ch, alice, "slow")
+	e.stopWhileThinking(e.d.GuildChannel("general"), e.d.NewUser("alice"), func(slow *discordtest.Interaction) {
+		if m, ok := e.d.Original(slow); !ok || m.Deferred || !strings.Contains(m.Text(), "restarting") {
+			t.Errorf("the thinking interaction was answered %q (deferred: %v), want a note that gobot restarts", m.Text(), m.Deferred)
+		}
+	})
+}
+
+// stopWhileThinking has u start a game in ch against the slow bot and stops
+// gobot while the bot thinks, with a grace period too short for its move;
+// it calls stopped, starts gobot again and waits until the next process
+// has made the bot's move and posted the board.
+func (e *env) stopWhileThinking(ch *discordtest.Channel, u discordtest.User, stopped func(slow *discordtest.Interaction)) {
+	e.t.Helper()
+	slow := e.botGame(ch, u, "slow")
 	e.d.Do(slow)
 	e.thinking("slow")
 	if err := e.stopWithin(time.Second); err == nil {
-		t.Fatalf("Shutdown returned nil although the bot was still thinking")
+		e.t.Fatalf("Shutdown returned nil although the bot was still thinking")
 	}
-	if m, ok := e.d.Original(slow); !ok || m.Deferred || !strings.Contains(m.Text(), "restarting") {
-		t.Errorf("the thinking interaction was answered %q (deferred: %v), want a note that gobot restarts", m.Text(), m.Deferred)
-	}
+	stopped(slow)
 	e.start()
 	close(e.players.gate)
 	e.waitMoves("the bot's move after the restart", ch.ID, 1)
@@ -259,16 +268,7 @@ func TestE2EPrivateStopWhileThinking(t *testing.T) {
 	e := newEnv(t)
 	alice, bob := e.d.NewUser("alice"), e.d.NewUser("bob")
 	ch := e.d.PrivateChannel(alice, bob)
-	slow := e.botGame(ch, alice, "slow")
-	e.d.Do(slow)
-	e.thinking("slow")
-	if err := e.stopWithin(time.Second); err == nil {
-		t.Fatalf("Shutdown returned nil although the bot was still thinking")
-	}
-	e.start()
-	close(e.players.gate)
-	e.waitMoves("the bot's move after the restart", ch.ID, 1)
-	e.waitBoard(ch.ID, "A9")
+	e.stopWhileThinking(ch, alice, func(*discordtest.Interaction) {})
 	if g := e.game(ch.ID); g.Delivery.Unposted {
 		t.Errorf("the bot's move is marked unposted although its board was posted")
 	}
