@@ -165,11 +165,16 @@ func (p *Player) patternMove(b *engine.Board, c engine.Color, last int) int {
 	return p.pickCandidate(b, c, cands)
 }
 
-// replyMove returns a random point next to or diagonal to the last move, or
-// 0.
+// replyMove returns a random empty point next to or diagonal to the last
+// move, or 0.
 func (p *Player) replyMove(b *engine.Board, c engine.Color, last int) int {
 	nb, dg := b.Neighbours(last), b.Diagonals(last)
-	cands := append(append(p.cand[:0], nb[:]...), dg[:]...)
+	cands := p.cand[:0]
+	for _, v := range [8]int{nb[0], nb[1], nb[2], nb[3], dg[0], dg[1], dg[2], dg[3]} {
+		if !b.IsBorder(v) && b.ColorAt(v) == engine.Empty {
+			cands = append(cands, v)
+		}
+	}
 	return p.pickCandidate(b, c, cands)
 }
 
