@@ -26,14 +26,7 @@ func endedGame(t *testing.T, diagram string, rules Rules) (*Game, []Point) {
 			t.Fatalf("pass: %v", err)
 		}
 	}
-	dead := slices.Clone(d.Marked)
-	slices.SortFunc(dead, func(a, b Point) int {
-		if a.Row != b.Row {
-			return a.Row - b.Row
-		}
-		return a.Col - b.Col
-	})
-	return g, dead
+	return g, d.Marked
 }
 
 // estimatedPhase begins the scoring phase of g with the estimate's

@@ -2,6 +2,7 @@ package enginetest
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -18,7 +19,9 @@ import (
 type Diagram struct {
 	Size   int
 	Stones []engine.Stone // in reading order: top row first, left to right
-	Marked []engine.Point // the points drawn x or o, in reading order
+	// Marked are the points drawn x or o, row by row from A1 (left to
+	// right), the order in which estimates and GTP list points.
+	Marked []engine.Point
 }
 
 // Parse reads a diagram, failing tb with the row at fault when the text is
@@ -70,6 +73,8 @@ func parse(diagram string) (Diagram, error) {
 			}
 		}
 	}
+	// Reading order is from the top row; marks are listed from A1.
+	slices.SortStableFunc(d.Marked, func(a, b engine.Point) int { return a.Row - b.Row })
 	return d, nil
 }
 

@@ -15,7 +15,7 @@ func TestParse(t *testing.T) {
 		X . .
 
 		. . o`)
-	if got, want := fmt.Sprint(d.Size, d.Stones, d.Marked), "3 [{B3 black} {C3 white} {A2 black} {C1 white}] [B3 C1]"; got != want {
+	if got, want := fmt.Sprint(d.Size, d.Stones, d.Marked), "3 [{B3 black} {C3 white} {A2 black} {C1 white}] [C1 B3]"; got != want {
 		t.Errorf("Parse = %s, want %s", got, want)
 	}
 }
