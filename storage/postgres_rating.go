@@ -16,14 +16,11 @@ import (
 const pgRatingLock = 0x676f626f7452 // "gobotR"
 
 // pgRatings is ratingTx in a PostgreSQL transaction.
-type pgRatings struct {
-	ctx context.Context
-	tx  pgx.Tx
-}
+type pgRatings struct{ tx pgx.Tx }
 
-func (p pgRatings) loadRating(pool string, pl Player) (PlayerRating, error) {
+func (p pgRatings) loadRating(ctx context.Context, pool string, pl Player) (PlayerRating, error) {
 	var rec string
-	err := p.tx.QueryRow(p.ctx, `SELECT record FROM ratings WHERE pool = $1 AND player = $2`, pool, pl.Key()).Scan(&rec)
+	err := p.tx.QueryRow(ctx, `SELECT record FROM ratings WHERE pool = $1 AND player = $2`, pool, pl.Key()).Scan(&rec)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return newRating(pool, pl), nil
 	}
@@ -33,23 +30,23 @@ func (p pgRatings) loadRating(pool string, pl Player) (PlayerRating, error) {
 	return decodeRating([]byte(rec), pool, pl)
 }
 
-func (p pgRatings) putRating(_, pr PlayerRating) error {
+func (p pgRatings) putRating(ctx context.Context, _, pr PlayerRating) error {
 	v, err := json.Marshal(pr)
 	if err != nil {
 		return err
 	}
-	_, err = p.tx.Exec(p.ctx, `INSERT INTO ratings (pool, player, rating, rd, volatility, last_ns, record) VALUES ($1, $2, $3, $4, $5, $6, $7)
+	_, err = p.tx.Exec(ctx, `INSERT INTO ratings (pool, player, rating, rd, volatility, last_ns, record) VALUES ($1, $2, $3, $4, $5, $6, $7)
 		ON CONFLICT (pool, player) DO UPDATE SET rating = $3, rd = $4, volatility = $5, last_ns = $6, record = $7`,
 		pr.Pool, pr.Player.Key(), pr.Rating.Rating, pr.RD, pr.Volatility, pr.Last.UnixNano(), string(v))
 	return err
 }
 
-func (p pgRatings) putChange(c RatingChange) error {
+func (p pgRatings) putChange(ctx context.Context, c RatingChange) error {
 	v, err := json.Marshal(c)
 	if err != nil {
 		return err
 	}
-	_, err = p.tx.Exec(p.ctx, `INSERT INTO rating_history (player, pool, seq, record) VALUES ($1, $2, $3, $4)`, c.Player, c.Pool, int64(c.Seq), string(v))
+	_, err = p.tx.Exec(ctx, `INSERT INTO rating_history (player, pool, seq, record) VALUES ($1, $2, $3, $4)`, c.Player, c.Pool, int64(c.Seq), string(v))
 	return err
 }
 
@@ -71,7 +68,7 @@ func pgRate(ctx context.Context, tx pgx.Tx, a *Archived, tie bool) (*Archived, [
 		return nil, nil, err
 	}
 	score, _ := ratedScore(&r, tie)
-	if err := rateGame(pgRatings{ctx, tx}, &r, score); err != nil {
+	if err := rateGame(ctx, pgRatings{tx}, &r, score); err != nil {
 		return nil, nil, err
 	}
 	return &r, val, nil
@@ -200,7 +197,7 @@ func (p *Postgres) RebuildRatings(ctx context.Context) (*RebuildReport, error) {
 		games := ratedInOrder(all)
 		var seq uint64
 		for _, g := range games {
-			if err := rateGame(pgRatings{ctx, tx}, g.a, g.score); err != nil {
+			if err := rateGame(ctx, pgRatings{tx}, g.a, g.score); err != nil {
 				return err
 			}
 			seq = max(seq, g.a.RatingSeq)

@@ -80,14 +80,15 @@ func ratingPools(a *Archived) []string {
 }
 
 // ratingTx is where rateGame reads and writes ratings: a bbolt
-// transaction (boltRatings) or a PostgreSQL one (pgRatings).
+// transaction (boltRatings) or a PostgreSQL one (pgRatings). Each method
+// takes the ctx of the store method whose transaction it runs in.
 type ratingTx interface {
 	// loadRating returns p's rating in pool, or a new player's (Games 0).
-	loadRating(pool string, p Player) (PlayerRating, error)
+	loadRating(ctx context.Context, pool string, p Player) (PlayerRating, error)
 	// putRating replaces old (Games 0 for none) with pr.
-	putRating(old, pr PlayerRating) error
+	putRating(ctx context.Context, old, pr PlayerRating) error
 	// putChange records a change in the rating history.
-	putChange(c RatingChange) error
+	putChange(ctx context.Context, c RatingChange) error
 }
 
 // rateGame applies a rated game to the ratings in tx, as the game's
@@ -96,14 +97,14 @@ type ratingTx interface {
 // is the one place ratings change, in both stores, so that a rebuild,
 // running it again in RatingSeq order, reproduces every stored value
 // exactly.
-func rateGame(tx ratingTx, a *Archived, blackScore float64) error {
+func rateGame(ctx context.Context, tx ratingTx, a *Archived, blackScore float64) error {
 	adv := glicko.HandicapRanks(a.Size, a.Handicap, a.Rules)
 	for _, pool := range ratingPools(a) {
-		rb, err := tx.loadRating(pool, a.Black)
+		rb, err := tx.loadRating(ctx, pool, a.Black)
 		if err != nil {
 			return err
 		}
-		rw, err := tx.loadRating(pool, a.White)
+		rw, err := tx.loadRating(ctx, pool, a.White)
 		if err != nil {
 			return err
 		}
@@ -123,10 +124,10 @@ func rateGame(tx ratingTx, a *Archived, blackScore float64) error {
 		}{{rb, a.White, nb, blackScore}, {rw, a.Black, nw, 1 - blackScore}} {
 			pr := side.pr
 			pr.Rating, pr.Games, pr.Last = side.after, pr.Games+1, a.FinishedAt
-			if err := tx.putRating(side.pr, pr); err != nil {
+			if err := tx.putRating(ctx, side.pr, pr); err != nil {
 				return err
 			}
-			err := tx.putChange(RatingChange{
+			err := tx.putChange(ctx, RatingChange{
 				Pool: pool, Player: pr.Player.Key(), Game: a.ID, Seq: a.RatingSeq, At: a.FinishedAt,
 				Opponent: side.opponent.Key(), Score: side.score, Before: before[i], After: side.after,
 			})
@@ -155,10 +156,10 @@ func decodeRating(v []byte, pool string, p Player) (PlayerRating, error) {
 	return pr, nil
 }
 
-// boltRatings is ratingTx in a bbolt transaction.
+// boltRatings is ratingTx in a bbolt transaction, which takes no ctx.
 type boltRatings struct{ tx *bolt.Tx }
 
-func (b boltRatings) loadRating(pool string, p Player) (PlayerRating, error) {
+func (b boltRatings) loadRating(_ context.Context, pool string, p Player) (PlayerRating, error) {
 	v := b.tx.Bucket(bucketRatings).Get(join(pool, []byte(p.Key())))
 	if v == nil {
 		return newRating(pool, p), nil
@@ -167,7 +168,7 @@ func (b boltRatings) loadRating(pool string, p Player) (PlayerRating, error) {
 }
 
 // putRating also moves the player's leaderboard entry.
-func (b boltRatings) putRating(old, pr PlayerRating) error {
+func (b boltRatings) putRating(_ context.Context, old, pr PlayerRating) error {
 	key := []byte(pr.Player.Key())
 	byValue := b.tx.Bucket(bucketRatingsByValue)
 	if old.Games > 0 {
@@ -185,7 +186,7 @@ func (b boltRatings) putRating(old, pr PlayerRating) error {
 	return byValue.Put(join(pr.Pool, ratingKey(pr.Rating.Rating), key), leaderValue(pr))
 }
 
-func (b boltRatings) putChange(c RatingChange) error {
+func (b boltRatings) putChange(_ context.Context, c RatingChange) error {
 	v, err := json.Marshal(c)
 	if err != nil {
 		return err
@@ -453,7 +454,7 @@ func (s *Store) RebuildRatings(ctx context.Context) (*RebuildReport, error) {
 		games := ratedInOrder(all)
 		var seq uint64
 		for _, g := range games {
-			if err := rateGame(boltRatings{tx}, g.a, g.score); err != nil {
+			if err := rateGame(ctx, boltRatings{tx}, g.a, g.score); err != nil {
 				return err
 			}
 			seq = max(seq, g.a.RatingSeq)

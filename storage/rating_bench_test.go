@@ -82,7 +82,7 @@ func ratedFixture(b *testing.B) string {
 					if winner == engine.White {
 						score = 0
 					}
-					if err := rateGame(boltRatings{tx}, a, score); err != nil {
+					if err := rateGame(ctx, boltRatings{tx}, a, score); err != nil {
 						return err
 					}
 					ratedEnd = a.FinishedAt
