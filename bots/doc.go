@@ -1,8 +1,9 @@
-// Package bots owns the computer opponents: the built-in players from
-// beginner to strong (random, greedy, minimax and, through bots/mcts, Monte
-// Carlo tree search), external engines spoken to over GTP (engine/gtp), the
-// level registry users pick from, and the global limiter that keeps searches
-// from starving one another.
+// Package bots owns the computer opponents ("bot" in gobot means an AI
+// opponent and nothing else): the built-in players from beginner to strong
+// (random, greedy, minimax and, through bots/mcts, Monte Carlo tree
+// search), GTP programs as players (External, a pool of processes spoken
+// to through engine/gtp's client), the level registry users pick from, and
+// the global limiter that keeps searches from starving one another.
 //
 // A Bot is given a game and a Budget and returns one move for the player to
 // move. It never modifies the game, and every move it returns is legal under
@@ -20,15 +21,18 @@
 //
 // The usual door is a Registry: NewRegistry(Config) offers the levels
 // (beginner, easy, medium, hard, max and one "gtp:NAME" per configured
-// engine), and Registry.GenMove plays one move of a level through the
+// GTP program), and Registry.GenMove plays one move of a level through the
 // global Limiter, which caps the searches running at once, queues a bounded
 // number more (reporting each waiting move's place in the queue) and turns
-// the rest away with ErrBusy. Close the registry to stop engine processes.
+// the rest away with ErrBusy. Close the registry to stop the programs'
+// processes.
 //
 // Registry.Review and Registry.Estimate run game reviews (bots/review) and
-// score estimates through the same limiter, with the built-in engine or the
-// GTP engine that Config.ReviewEngine names.
+// score estimates through the same limiter, with the built-in search or the
+// GTP program that Config.Reviewer names.
 //
-// The package imports engine and its own sub-packages, never commands or
-// storage: it knows nothing of Discord.
+// The package imports engine (the rules), its sub-packages and its own,
+// never commands or storage: it knows nothing of Discord and stores
+// nothing. It runs only the programs its Config names, which come from the
+// host's configuration, never from a player.
 package bots

@@ -9,12 +9,13 @@ var (
 	// moves is full; the caller should ask the player to try again later.
 	ErrBusy = errors.New("bots: too many moves are being computed, try again shortly")
 	// ErrUnknownLevel means a level name that is neither built in nor a
-	// configured engine.
+	// configured GTP program.
 	ErrUnknownLevel = errors.New("bots: unknown level")
-	// ErrIllegalMove means an engine answered with a move the game's rules
-	// reject (for example a superko repetition an engine does not know of).
+	// ErrIllegalMove means a bot (a GTP program, typically) answered with a
+	// move the game's rules reject (for example a superko repetition a
+	// program does not know of).
 	ErrIllegalMove = errors.New("bots: the engine chose an illegal move")
-	// ErrInvalidConfig means a malformed bots configuration (engine list,
+	// ErrInvalidConfig means a malformed bots configuration (program list,
 	// limits).
 	ErrInvalidConfig = errors.New("bots: invalid configuration")
 	// ErrClosed means the registry has been closed.

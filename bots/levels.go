@@ -11,7 +11,6 @@ import (
 	"runtime/debug"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/gobot-dev/gobot/bots/mcts"
@@ -29,8 +28,8 @@ type Level struct {
 	// the matches the README's "Bot levels" table lists.
 	Description string
 	Budget      Budget // the budget each move gets
-	// New returns a fresh Bot for one move or one game. Bots of external
-	// engines share the registry's processes and are safe for concurrent
+	// New returns a fresh Bot for one move or one game. Bots of GTP
+	// programs share the registry's processes and are safe for concurrent
 	// use; built-in bots are not.
 	New func(seed int64) Bot
 	// KeepTree asks the Registry to keep the level's bot of each game
@@ -38,7 +37,7 @@ type Level struct {
 	KeepTree bool
 }
 
-// GTPPrefix starts the names of the levels played by external engines.
+// GTPPrefix starts the names of the levels played by GTP programs.
 const GTPPrefix = "gtp:"
 
 // Memory caps for the Monte Carlo levels, in tree nodes of about 36 bytes.
@@ -101,8 +100,8 @@ var aliases = map[string]string{
 }
 
 // Lookup finds a built-in level by name or by its algorithm's name
-// ("random", "greedy", "minimax", "mcts"), ignoring case. Levels of external
-// engines are found with Registry.Lookup.
+// ("random", "greedy", "minimax", "mcts"), ignoring case. Levels of GTP
+// programs are found with Registry.Lookup.
 func Lookup(name string) (Level, bool) {
 	return lookup(Builtin(), name)
 }
@@ -117,8 +116,8 @@ func lookup(levels []Level, name string) (Level, bool) {
 			return l, true
 		}
 	}
-	// An engine may be named without its prefix when no built-in level
-	// has that name.
+	// A GTP program may be named without its prefix when no built-in
+	// level has that name.
 	for _, l := range levels {
 		if strings.HasPrefix(l.Name, GTPPrefix) && l.Name[len(GTPPrefix):] == name {
 			return l, true
@@ -260,13 +259,13 @@ func outside(g *engine.Game, cands []mcts.Candidate, j judgement) (engine.Move, 
 
 // Config configures a Registry.
 type Config struct {
-	// Engines are the external GTP engines, offered as "gtp:NAME".
-	Engines []gtp.Spec
-	// GTPEngines adds engines given as NAME -> command line (as the
+	// Programs are the GTP programs, offered as "gtp:NAME".
+	Programs []gtp.Spec
+	// GTPPrograms adds programs given as NAME -> command line (as the
 	// config package reads GOBOT_GTP_ENGINES), each split into arguments
-	// by gtp.SplitCommand; they follow Engines, in name order.
-	GTPEngines map[string]string
-	// GTP tunes the engines' clients (timeouts, stderr).
+	// by gtp.SplitCommand; they follow Programs, in name order.
+	GTPPrograms map[string]string
+	// GTP tunes the programs' clients (timeouts, stderr).
 	GTP gtp.ClientOptions
 	// MaxSearches caps the searches that run at once; 0 means
 	// runtime.NumCPU().
@@ -275,14 +274,14 @@ type Config struct {
 	// slot, a negative value none (ErrBusy at once when all slots are
 	// taken).
 	MaxQueue int
-	// Logger receives warnings (an engine's illegal move replaced, a bot's
+	// Logger receives warnings (a GTP program's illegal move replaced, a bot's
 	// panic recovered); nil discards them.
 	Logger *slog.Logger
-	// ReviewEngine judges the positions of game reviews: "" or "mcts" for
-	// the built-in engine, "gtp:NAME" for one of the GTP engines that
-	// speaks kata-analyze or lz-analyze.
-	ReviewEngine string
-	// ReviewTime is how long a GTP review engine thinks about each
+	// Reviewer judges the positions of game reviews: "" or "mcts" for
+	// the built-in Monte Carlo search, "gtp:NAME" for one of the GTP
+	// programs that speaks kata-analyze or lz-analyze.
+	Reviewer string
+	// ReviewTime is how long a GTP program that reviews thinks about each
 	// position; 0 means review.DefaultAnalysisTime.
 	ReviewTime time.Duration
 	// KeepTrees caps the games whose Monte Carlo trees are kept between
@@ -291,23 +290,23 @@ type Config struct {
 	KeepTrees int
 }
 
-// Registry holds the levels users can pick, the processes of the external
-// engines and the limiter every search goes through. It is safe for
-// concurrent use; Close it to stop the engines.
+// Registry holds the levels users can pick, the processes of the GTP
+// programs and the limiter every search goes through. It is safe for
+// concurrent use; Close it to stop the programs.
 type Registry struct {
-	levels  []Level
-	engines []*Engine
-	limiter *Limiter
-	log     *slog.Logger
-	trees   *treeCache
+	levels    []Level
+	externals []*External
+	limiter   *Limiter
+	log       *slog.Logger
+	trees     *treeCache
 
 	reviewer  review.Evaluator
-	reviewGTP *gtp.Client // the review engine's process, if a GTP engine
+	reviewGTP *gtp.Client // the reviewing program's process, if a GTP program
 }
 
-// NewRegistry returns the built-in levels plus one per configured engine.
-// An engine whose program cannot be found is a configuration error;
-// engines start when first asked for a move.
+// NewRegistry returns the built-in levels plus one per configured GTP
+// program. A program that cannot be found is a configuration error;
+// programs start when first asked for a move.
 func NewRegistry(cfg Config) (*Registry, error) {
 	slots := cfg.MaxSearches
 	if slots < 0 {
@@ -329,10 +328,10 @@ func NewRegistry(cfg Config) (*Registry, error) {
 		keep = 2 * slots
 	}
 	r := &Registry{levels: Builtin(), limiter: NewLimiter(slots, queue), log: log, trees: newTreeCache(keep)}
-	specs := append([]gtp.Spec(nil), cfg.Engines...)
-	names := slices.Sorted(maps.Keys(cfg.GTPEngines))
+	specs := append([]gtp.Spec(nil), cfg.Programs...)
+	names := slices.Sorted(maps.Keys(cfg.GTPPrograms))
 	for _, name := range names {
-		argv, err := gtp.SplitCommand(cfg.GTPEngines[name])
+		argv, err := gtp.SplitCommand(cfg.GTPPrograms[name])
 		if err != nil {
 			return nil, fmt.Errorf("engine %q: %w: %w", name, ErrInvalidConfig, err)
 		}
@@ -351,9 +350,9 @@ func NewRegistry(cfg Config) (*Registry, error) {
 		if _, dup := lookup(r.levels, name); dup {
 			return nil, fmt.Errorf("engine %q configured twice: %w", spec.Name, ErrInvalidConfig)
 		}
-		e := NewEngine(spec, cfg.GTP, slots)
+		e := NewExternal(spec, cfg.GTP, slots)
 		e.log = log
-		r.engines = append(r.engines, e)
+		r.externals = append(r.externals, e)
 		r.levels = append(r.levels, Level{
 			Name:        name,
 			Description: fmt.Sprintf("External engine %q, played over GTP.", spec.Name),
@@ -367,12 +366,12 @@ func NewRegistry(cfg Config) (*Registry, error) {
 	return r, nil
 }
 
-// Levels returns every level, built-in first, then the engines in the
-// order configured.
+// Levels returns every level, built-in first, then the GTP programs in
+// the order configured.
 func (r *Registry) Levels() []Level { return append([]Level(nil), r.levels...) }
 
 // Lookup finds a level by name, ignoring case: a built-in level, an
-// algorithm's name, "gtp:NAME" or a bare engine NAME that no built-in level
+// algorithm's name, "gtp:NAME" or a bare program NAME that no built-in level
 // uses.
 func (r *Registry) Lookup(name string) (Level, bool) { return lookup(r.levels, name) }
 
@@ -427,133 +426,15 @@ func (r *Registry) GenMove(ctx context.Context, level string, g *engine.Game, se
 	return m, nil
 }
 
-// Close stops every engine process, waiting for moves in progress on
-// them to end.
+// Close stops every GTP program's processes, waiting for moves in
+// progress on them to end.
 func (r *Registry) Close() error {
 	var errs []error
-	for _, e := range r.engines {
+	for _, e := range r.externals {
 		errs = append(errs, e.Close())
 	}
 	if r.reviewGTP != nil {
 		errs = append(errs, r.reviewGTP.Close())
-	}
-	return errors.Join(errs...)
-}
-
-// Engine is an external GTP engine as a Bot: a small pool of processes,
-// each following whichever game it was last asked about (a process that
-// switches games gets the new game replayed). It is safe for concurrent use.
-type Engine struct {
-	spec gtp.Spec
-	opts gtp.ClientOptions
-	sem  chan struct{} // one token per process allowed
-	log  *slog.Logger
-
-	mu     sync.Mutex
-	idle   []*gtp.Client
-	all    []*gtp.Client
-	closed bool
-}
-
-var _ Bot = (*Engine)(nil)
-
-// NewEngine returns an engine that runs at most procs processes at once
-// (at least one). Processes start on demand.
-func NewEngine(spec gtp.Spec, opts gtp.ClientOptions, procs int) *Engine {
-	return &Engine{spec: spec, opts: opts, sem: make(chan struct{}, max(procs, 1)), log: slog.New(slog.DiscardHandler)}
-}
-
-// Name returns "gtp:NAME".
-func (e *Engine) Name() string { return GTPPrefix + e.spec.Name }
-
-// GenMove asks the engine for a move. Budget.Time, or the time to ctx's
-// deadline when that is shorter, is passed on as the time for the move;
-// otherwise the engine plays at its own settings. When the engine picks a
-// move the game's rules forbid (typically a superko repetition it does not
-// know of), or ctx's deadline passes before it answers, the greedy player
-// chooses instead.
-func (e *Engine) GenMove(ctx context.Context, g *engine.Game, budget Budget) (engine.Move, error) {
-	if err := begin(ctx, g); err != nil {
-		return engine.Move{}, err
-	}
-	select {
-	case e.sem <- struct{}{}:
-	default:
-		select {
-		case e.sem <- struct{}{}:
-		case <-ctx.Done():
-			if err := cancelled(ctx); err != nil {
-				return engine.Move{}, err
-			}
-			e.log.Warn("bots: no engine process free in time; the greedy player moves instead", "engine", e.spec.Name)
-			return NewGreedy(int64(g.MoveCount())).GenMove(ctx, g, budget)
-		}
-	}
-	defer func() { <-e.sem }()
-	c, err := e.client()
-	if err != nil {
-		return engine.Move{}, err
-	}
-	defer e.put(c)
-	moveTime := budget.Time
-	if d, ok := ctx.Deadline(); ok && (moveTime <= 0 || time.Until(d) < moveTime) {
-		moveTime = max(time.Until(d), time.Millisecond)
-	}
-	m, err := c.GenMove(ctx, g, moveTime)
-	if errors.Is(err, gtp.ErrIllegal) {
-		e.log.Warn("bots: engine chose an illegal move; the greedy player moves instead", "engine", e.spec.Name, "err", err)
-		return NewGreedy(int64(g.MoveCount())).GenMove(ctx, g, budget)
-	}
-	if err != nil && cancelled(ctx) == nil && ctx.Err() != nil {
-		// The time for the move ran out before the engine answered.
-		e.log.Warn("bots: engine out of time; the greedy player moves instead", "engine", e.spec.Name, "err", err)
-		return NewGreedy(int64(g.MoveCount())).GenMove(ctx, g, budget)
-	}
-	if err != nil {
-		return engine.Move{}, fmt.Errorf("bots: %w", err)
-	}
-	return m, nil
-}
-
-// client takes an idle process or makes a new one.
-func (e *Engine) client() (*gtp.Client, error) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	if e.closed {
-		return nil, ErrClosed
-	}
-	if n := len(e.idle); n > 0 {
-		c := e.idle[n-1]
-		e.idle = e.idle[:n-1]
-		return c, nil
-	}
-	c := gtp.NewClient(e.spec, e.opts)
-	e.all = append(e.all, c)
-	return c, nil
-}
-
-// put returns a process to the pool, or closes it if the engine is closed.
-func (e *Engine) put(c *gtp.Client) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	if e.closed {
-		c.Close()
-		return
-	}
-	e.idle = append(e.idle, c)
-}
-
-// Close stops every process of the engine, waiting for moves in progress
-// on them to end; later moves fail with ErrClosed.
-func (e *Engine) Close() error {
-	e.mu.Lock()
-	e.closed = true
-	all := e.all
-	e.all, e.idle = nil, nil
-	e.mu.Unlock()
-	var errs []error
-	for _, c := range all {
-		errs = append(errs, c.Close())
 	}
 	return errors.Join(errs...)
 }

@@ -12,7 +12,7 @@ import (
 
 func TestLevels(t *testing.T) {
 	// The test binary stands in for an engine program that exists.
-	r, err := NewRegistry(Config{Engines: []gtp.Spec{{Name: "gnugo", Argv: []string{os.Args[0], "--mode", "gtp"}}}})
+	r, err := NewRegistry(Config{Programs: []gtp.Spec{{Name: "gnugo", Argv: []string{os.Args[0], "--mode", "gtp"}}}})
 	if err != nil {
 		t.Fatalf("NewRegistry: %v", err)
 	}
@@ -56,17 +56,17 @@ func TestLevels(t *testing.T) {
 	if _, ok := Lookup("gnugo"); ok {
 		t.Errorf("package Lookup(gnugo) found an engine level")
 	}
-	if _, err := NewRegistry(Config{Engines: []gtp.Spec{{Name: "x", Argv: []string{os.Args[0]}}, {Name: "x", Argv: []string{os.Args[0]}}}}); !errors.Is(err, ErrInvalidConfig) {
+	if _, err := NewRegistry(Config{Programs: []gtp.Spec{{Name: "x", Argv: []string{os.Args[0]}}, {Name: "x", Argv: []string{os.Args[0]}}}}); !errors.Is(err, ErrInvalidConfig) {
 		t.Errorf("NewRegistry(duplicate engines) = %v, want ErrInvalidConfig", err)
 	}
-	if _, err := NewRegistry(Config{GTPEngines: map[string]string{"x": "a 'b"}}); !errors.Is(err, ErrInvalidConfig) {
+	if _, err := NewRegistry(Config{GTPPrograms: map[string]string{"x": "a 'b"}}); !errors.Is(err, ErrInvalidConfig) {
 		t.Errorf("NewRegistry(unclosed quote) = %v, want ErrInvalidConfig", err)
 	}
-	if _, err := NewRegistry(Config{GTPEngines: map[string]string{"x": "/nonexistent/engine --mode gtp"}}); !errors.Is(err, ErrInvalidConfig) {
+	if _, err := NewRegistry(Config{GTPPrograms: map[string]string{"x": "/nonexistent/engine --mode gtp"}}); !errors.Is(err, ErrInvalidConfig) {
 		t.Errorf("NewRegistry(missing program) = %v, want ErrInvalidConfig", err)
 	}
 	// Engines from the config package's map, in name order.
-	r2, err := NewRegistry(Config{GTPEngines: map[string]string{"pachi": os.Args[0] + " -t 2", "gnugo": os.Args[0] + " --mode gtp"}})
+	r2, err := NewRegistry(Config{GTPPrograms: map[string]string{"pachi": os.Args[0] + " -t 2", "gnugo": os.Args[0] + " --mode gtp"}})
 	if err != nil {
 		t.Fatalf("NewRegistry(map): %v", err)
 	}
@@ -83,7 +83,7 @@ func TestLevels(t *testing.T) {
 func TestRegistryGenMove(t *testing.T) {
 	r, err := NewRegistry(Config{MaxSearches: 1, MaxQueue: -1,
 		// The test binary, running no tests, exits at once: not an engine.
-		Engines: []gtp.Spec{{Name: "broken", Argv: []string{os.Args[0], "-test.run=^$"}}}})
+		Programs: []gtp.Spec{{Name: "broken", Argv: []string{os.Args[0], "-test.run=^$"}}}})
 	if err != nil {
 		t.Fatalf("NewRegistry: %v", err)
 	}
@@ -142,11 +142,11 @@ func TestEngineWithGNUGo(t *testing.T) {
 	if _, err := os.Stat(path); err != nil {
 		t.Skip("GNU Go is not installed at " + path + " (apt-get install gnugo); skipping")
 	}
-	specs, err := gtp.ParseEngines("gnugo=" + path + " --mode gtp --level 1")
+	specs, err := gtp.ParsePrograms("gnugo=" + path + " --mode gtp --level 1")
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := NewRegistry(Config{Engines: specs})
+	r, err := NewRegistry(Config{Programs: specs})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,33 +11,34 @@ import (
 	"github.com/gobot-dev/gobot/engine/gtp"
 )
 
-// reviewSeed seeds the built-in engine's reviews and estimates: a constant,
+// reviewSeed seeds the built-in search's reviews and estimates: a constant,
 // so that a game gets the same review every time.
 const reviewSeed = 1
 
-// newReviewer returns the evaluator that Config.ReviewEngine names: the
-// built-in engine for "" or "mcts", or a client of the configured GTP
-// engine "gtp:NAME" (its own process, not one of the players').
+// newReviewer returns the evaluator that Config.Reviewer names: the
+// built-in Monte Carlo search for "" or "mcts", or a client of the
+// configured GTP program "gtp:NAME" (its own process, not one of the
+// players').
 func (r *Registry) newReviewer(cfg Config) (review.Evaluator, *gtp.Client, error) {
-	name := strings.ToLower(strings.TrimSpace(cfg.ReviewEngine))
+	name := strings.ToLower(strings.TrimSpace(cfg.Reviewer))
 	if name == "" || name == "mcts" {
 		return review.MCTS{Seed: reviewSeed}, nil, nil
 	}
 	if !strings.HasPrefix(name, GTPPrefix) {
-		return nil, nil, fmt.Errorf("review engine %q: want mcts or gtp:NAME: %w", cfg.ReviewEngine, ErrInvalidConfig)
+		return nil, nil, fmt.Errorf("review engine %q: want mcts or gtp:NAME: %w", cfg.Reviewer, ErrInvalidConfig)
 	}
-	for _, e := range r.engines {
+	for _, e := range r.externals {
 		if e.spec.Name == name[len(GTPPrefix):] {
 			c := gtp.NewClient(e.spec, cfg.GTP)
 			return &review.GTP{Client: c, Time: cfg.ReviewTime, Seed: reviewSeed}, c, nil
 		}
 	}
-	return nil, nil, fmt.Errorf("review engine %q is not among the GTP engines: %w", cfg.ReviewEngine, ErrInvalidConfig)
+	return nil, nil, fmt.Errorf("review engine %q is not among the GTP engines: %w", cfg.Reviewer, ErrInvalidConfig)
 }
 
-// ReviewEngine names what reviews games: "mcts N playouts" (per position,
-// on 9×9) or "gtp:NAME".
-func (r *Registry) ReviewEngine() string { return r.reviewer.Name(9) }
+// Reviewer names what reviews games: "mcts N playouts" (per position, on
+// 9×9) or "gtp:NAME".
+func (r *Registry) Reviewer() string { return r.reviewer.Name(9) }
 
 // Review reviews the whole game g (see review.Run) once it has a search
 // slot: it waits in the same queue as the bot moves, reporting its place
@@ -62,7 +63,7 @@ func EstimatePlayouts(size int) int {
 	return 1000
 }
 
-// Estimate estimates the score of g's position by the built-in engine's
+// Estimate estimates the score of g's position by the built-in search's
 // playouts (ownership, Black's mean lead and its spread) once it has a
 // search slot, waiting in the same queue as bot moves.
 func (r *Registry) Estimate(ctx context.Context, g *engine.Game, onQueued func(position int)) (mcts.ScoreEstimate, error) {

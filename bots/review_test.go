@@ -9,29 +9,29 @@ import (
 	"github.com/gobot-dev/gobot/engine"
 )
 
-func TestReviewEngineConfig(t *testing.T) {
+func TestReviewerConfig(t *testing.T) {
 	r, err := NewRegistry(Config{MaxSearches: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer r.Close()
-	if got := r.ReviewEngine(); got != "mcts 2500 playouts" {
-		t.Errorf("ReviewEngine() = %q, want the built-in engine", got)
+	if got := r.Reviewer(); got != "mcts 2500 playouts" {
+		t.Errorf("Reviewer() = %q, want the built-in engine", got)
 	}
 	self, _ := os.Executable()
 	for _, name := range []string{"gtp:nope", "katago", "mcts:fast"} {
-		_, err := NewRegistry(Config{ReviewEngine: name, GTPEngines: map[string]string{"fake": self}})
+		_, err := NewRegistry(Config{Reviewer: name, GTPPrograms: map[string]string{"fake": self}})
 		if !errors.Is(err, ErrInvalidConfig) {
-			t.Errorf("ReviewEngine %q: NewRegistry = %v, want ErrInvalidConfig", name, err)
+			t.Errorf("Reviewer %q: NewRegistry = %v, want ErrInvalidConfig", name, err)
 		}
 	}
-	rg, err := NewRegistry(Config{ReviewEngine: "gtp:fake", GTPEngines: map[string]string{"fake": self}})
+	rg, err := NewRegistry(Config{Reviewer: "gtp:fake", GTPPrograms: map[string]string{"fake": self}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer rg.Close()
-	if got := rg.ReviewEngine(); got != "gtp:fake" {
-		t.Errorf("ReviewEngine() = %q, want gtp:fake", got)
+	if got := rg.Reviewer(); got != "gtp:fake" {
+		t.Errorf("Reviewer() = %q, want gtp:fake", got)
 	}
 }
 

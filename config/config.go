@@ -70,7 +70,7 @@ type Config struct {
 	ShardCount      int               // GOBOT_SHARD_COUNT; 0 means ask Discord (GET /gateway/bot)
 	GuildID         string            // GOBOT_GUILD_ID; "" means register commands globally
 	GTPEngines      map[string]string // GOBOT_GTP_ENGINES: level name -> command line
-	ReviewEngine    string            // GOBOT_REVIEW_ENGINE: "gtp:NAME" of GTPEngines; "" for the built-in engine
+	ReviewEngine    string            // GOBOT_REVIEW_ENGINE: "gtp:NAME" of GTPEngines; "" for the built-in search
 	LogLevel        slog.Level        // GOBOT_LOG_LEVEL
 	LogFormat       LogFormat         // GOBOT_LOG_FORMAT
 	MaxSearches     int               // GOBOT_MAX_SEARCHES: bot searches running at once
@@ -97,8 +97,8 @@ type raw struct {
 	ShardID         string `env:"GOBOT_SHARD_ID" docDefault:"0" doc:"Gateway mode: the shard this process runs (0 to GOBOT_SHARD_COUNT-1). Direct messages arrive on shard 0."`
 	ShardCount      string `env:"GOBOT_SHARD_COUNT" docDefault:"Discord's recommendation" doc:"Gateway mode: how many shards there are, one per process; more than 1 needs GOBOT_DATABASE_URL. Unset: asked from Discord (GET /gateway/bot)."`
 	GuildID         string `env:"GOBOT_GUILD_ID" doc:"Register the commands in this server only (instant, for testing) instead of globally."`
-	GTPEngines      string `env:"GOBOT_GTP_ENGINES" doc:"Extra bot levels played by GTP engines: NAME=COMMAND entries separated by ';' or newlines, e.g. gnugo=/usr/games/gnugo --mode gtp."`
-	ReviewEngine    string `env:"GOBOT_REVIEW_ENGINE" docDefault:"mcts" doc:"What judges /go review and /go estimate: mcts (the built-in engine, a fixed budget per position, so a game always gets the same review) or gtp:NAME for an engine of GOBOT_GTP_ENGINES that speaks kata-analyze or lz-analyze (KataGo, Leela Zero)."`
+	GTPEngines      string `env:"GOBOT_GTP_ENGINES" doc:"Extra bot levels played by GTP programs: NAME=COMMAND entries separated by ';' or newlines, e.g. gnugo=/usr/games/gnugo --mode gtp."`
+	ReviewEngine    string `env:"GOBOT_REVIEW_ENGINE" docDefault:"mcts" doc:"What judges /go review and /go estimate: mcts (the built-in Monte Carlo search, a fixed budget per position, so a game always gets the same review) or gtp:NAME for a program of GOBOT_GTP_ENGINES that speaks kata-analyze or lz-analyze (KataGo, Leela Zero)."`
 	LogLevel        string `env:"GOBOT_LOG_LEVEL" envDefault:"info" doc:"debug, info, warn or error."`
 	LogFormat       string `env:"GOBOT_LOG_FORMAT" envDefault:"text" doc:"text or json."`
 	MaxSearches     string `env:"GOBOT_MAX_SEARCHES" docDefault:"number of CPUs" doc:"How many bot searches (and so bot moves) may run at once; further bot moves wait their turn in a queue kept in the database, first owed first made."`

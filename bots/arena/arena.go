@@ -46,7 +46,7 @@ type Config struct {
 	// 0.5 or -0.5 for a near-even game).
 	Komi float64
 	Seed int64 // seeds the players: game i uses Seed+2i and Seed+2i+1
-	// Referee is the command line of a GTP engine whose final_score
+	// Referee is the command line of a GTP program whose final_score
 	// decides each game that ends by passes; nil means DefaultReferee
 	// when it is installed, and an empty non-nil slice (or nil without
 	// GNU Go) the Tromp–Taylor count of the final position, every stone

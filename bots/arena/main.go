@@ -65,11 +65,11 @@ func Main(ctx context.Context, args []string, stdout io.Writer, reg *bots.Regist
 		return bots.Lookup(name)
 	}
 	if *engines != "" {
-		specs, err := gtp.ParseEngines(*engines)
+		specs, err := gtp.ParsePrograms(*engines)
 		if err != nil {
 			return fmt.Errorf("-gtp: %w: %w", ErrInvalidConfig, err)
 		}
-		extra, err := bots.NewRegistry(bots.Config{Engines: specs, MaxSearches: max(*parallel, 1)})
+		extra, err := bots.NewRegistry(bots.Config{Programs: specs, MaxSearches: max(*parallel, 1)})
 		if err != nil {
 			return fmt.Errorf("-gtp: %w: %w", ErrInvalidConfig, err)
 		}

@@ -35,11 +35,11 @@ func TestMatch(t *testing.T) {
 		}
 		return n
 	}
-	specs, err := gtp.ParseEngines(os.Getenv("GOBOT_GTP_ENGINES"))
+	specs, err := gtp.ParsePrograms(os.Getenv("GOBOT_GTP_ENGINES"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	reg, err := bots.NewRegistry(bots.Config{Engines: specs})
+	reg, err := bots.NewRegistry(bots.Config{Programs: specs})
 	if err != nil {
 		t.Fatal(err)
 	}

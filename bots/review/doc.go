@@ -1,12 +1,12 @@
 // Package review judges finished games for people who want to learn from
 // them: Black's winning chance after every move, the biggest mistakes of
-// each player with the move the engine preferred and its variation, and a
+// each player with the move the evaluator preferred and its variation, and a
 // summary of where the game turned.
 //
 // Each position is judged by an Evaluator: by default the Monte Carlo
-// engine of bots/mcts with a fixed playout budget per board size and a
+// search of bots/mcts with a fixed playout budget per board size and a
 // fixed seed per position (MCTS), so the same game always gets the same
-// review; or an external engine that speaks kata-analyze or lz-analyze
+// review; or a GTP program that speaks kata-analyze or lz-analyze
 // over GTP (GTP), configured by the host. Run judges the positions one
 // after the other on the caller's goroutine, reports its progress, stops
 // when its context ends and leaves no goroutine behind.
@@ -14,7 +14,7 @@
 // A Review is plain data that encodes to JSON, so it can be stored with
 // the archived game, and the mistake selection (SelectMistakes) and the
 // summary work on win-rate series alone, so they are tested on series made
-// by hand. The package imports engine, engine/gtp and bots/mcts, never
-// commands, storage or render: the pictures are drawn by render from a
-// Review's numbers.
+// by hand. The package imports engine (the rules), engine/gtp and
+// bots/mcts, never commands, storage or render: the pictures are drawn by
+// render from a Review's numbers.
 package review

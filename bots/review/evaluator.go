@@ -9,7 +9,7 @@ import (
 )
 
 // Playouts returns the playout budget per position of the built-in
-// engine's reviews on a board of the given size: chosen so that a 60-move
+// search's reviews on a board of the given size: chosen so that a 60-move
 // 9×9 game reviews in about 7 s and a 250-move 19×19 game in about 60 s of
 // one core's time (the targets are 10 s and 90 s; see bench_test.go).
 func Playouts(size int) int {
@@ -22,7 +22,7 @@ func Playouts(size int) int {
 	return 1500
 }
 
-// MCTS judges positions with the built-in Monte Carlo engine on one
+// MCTS judges positions with the built-in Monte Carlo search on one
 // thread: Playouts playouts per position (0: Playouts(size)) and the seed
 // Seed plus the number of moves played, so a review is the same every time.
 type MCTS struct {

@@ -13,19 +13,19 @@ import (
 	"github.com/gobot-dev/gobot/engine/gtp"
 )
 
-// ErrNoAnalysis means the configured engine speaks neither kata-analyze
+// ErrNoAnalysis means the configured program speaks neither kata-analyze
 // nor lz-analyze.
 var ErrNoAnalysis = errors.New("review: the engine speaks neither kata-analyze nor lz-analyze")
 
-// DefaultAnalysisTime is how long a GTP engine thinks about each position
+// DefaultAnalysisTime is how long a GTP program thinks about each position
 // when GTP.Time is zero.
 const DefaultAnalysisTime = 500 * time.Millisecond
 
-// GTP judges positions with an external engine over GTP: kata-analyze
-// (KataGo: win rate, score lead and ownership) where the engine lists it,
+// GTP judges positions with an external program over GTP: kata-analyze
+// (KataGo: win rate, score lead and ownership) where the program lists it,
 // else lz-analyze (Leela Zero and others: win rate only; the score and
 // ownership then come from a short estimate by the built-in playouts).
-// Each position gets Time of the engine's thinking; an engine's review is
+// Each position gets Time of the program's thinking; a program's review is
 // only as repeatable as the engine. Positions where play has ended are
 // counted by the built-in engine.
 type GTP struct {
@@ -39,7 +39,7 @@ var _ Evaluator = (*GTP)(nil)
 // Name returns "gtp:NAME".
 func (e *GTP) Name(int) string { return "gtp:" + e.Client.Spec().Name }
 
-// Evaluate asks the engine about g's position.
+// Evaluate asks the program about g's position.
 func (e *GTP) Evaluate(ctx context.Context, g *engine.Game) (Evaluation, error) {
 	if g.Over() {
 		return MCTS{Playouts: 200, Seed: e.Seed}.Evaluate(ctx, g)
@@ -119,7 +119,7 @@ func ParseAnalysis(line string, size int, toPlay engine.Color, kata bool) (Evalu
 				if toPlay == engine.White {
 					v = -v
 				}
-				// The engine starts at the top left (A19); ours at A1.
+				// The program starts at the top left (A19); ours at A1.
 				row, col := size-1-k/size, k%size
 				own[row*size+col] = v
 			}
@@ -135,7 +135,7 @@ func ParseAnalysis(line string, size int, toPlay engine.Color, kata bool) (Evalu
 
 // parseInfo reads one "info" entry from f[i:]: its win rate, move and
 // variation for Black, its score lead when it has one, and whether it is
-// the engine's first choice (order 0). It returns the index after it.
+// the program's first choice (order 0). It returns the index after it.
 func parseInfo(f []string, i, size int, toPlay engine.Color, kata bool) (ev Evaluation, score *float64, first bool, next int, err error) {
 	for i < len(f) && f[i] != "info" && f[i] != "ownership" {
 		key := f[i]

@@ -19,7 +19,7 @@ const MistakesPerPlayer = 3
 
 // MinLoss is the smallest drop of a player's winning chance (0 to 1) that
 // counts in the graph's swings and the average loss: below it the
-// engine's judgement is noise.
+// evaluator's judgement is noise.
 const MinLoss = 0.03
 
 // MinPoints is the smallest number of points a move must lose to count as
@@ -55,7 +55,7 @@ type Position struct {
 	Winrate float64 `json:"wr"`
 	// Score is Black's expected lead in points (area, komi included).
 	Score float64 `json:"score"`
-	// Best is the move the engine prefers for the player to move, and PV
+	// Best is the move the evaluator prefers for the player to move, and PV
 	// its variation starting with Best (GTP notation); empty when play
 	// had ended.
 	Best string   `json:"best,omitempty"`
@@ -75,7 +75,7 @@ type Mistake struct {
 	// selected from: points, in a review (the drop of the player's
 	// expected lead).
 	Loss float64 `json:"loss"`
-	// Best and PV are what the engine preferred in the position before
+	// Best and PV are what the evaluator preferred in the position before
 	// the move, and its variation (at most 6 moves, starting with Best).
 	Best string   `json:"best"`
 	PV   []string `json:"pv"`
@@ -192,7 +192,7 @@ func Run(ctx context.Context, g *engine.Game, ev Evaluator, progress func(done, 
 	if last := positions[len(positions)-1]; hasResult && res.Reason == engine.ByScore && last.PlayEnded() {
 		// The game was counted with the dead stones both players agreed
 		// on: its last position is worth exactly the result, whatever the
-		// engine's playouts make of those stones.
+		// search's playouts make of those stones.
 		p := &r.Positions[len(r.Positions)-1]
 		p.Winrate, p.Score = 0.5, 0
 		switch res.Winner {
@@ -234,10 +234,10 @@ func (r *Review) finish(res engine.Result, hasResult bool) {
 		movers[i] = m.Color
 	}
 	// Mistakes are ranked by the points they lose: the win rate of a
-	// playout engine saturates (a blunder in a position it already
+	// playout search saturates (a blunder in a position it already
 	// judges lost costs little winning chance) and sways with the side
 	// to move, while the expected score keeps counting the stones lost.
-	// A move the engine itself preferred is no mistake, whatever the
+	// A move the evaluator itself preferred is no mistake, whatever the
 	// noise of the next judgement says.
 	scores := make([]float64, len(r.Positions))
 	for i, p := range r.Positions {
@@ -273,7 +273,7 @@ func (r *Review) finish(res engine.Result, hasResult bool) {
 	case wr[len(wr)-1] < 0.5:
 		s.Winner = engine.White
 	}
-	// Where the game turned is the engine's judgement of play: the
+	// Where the game turned is the evaluator's judgement of play: the
 	// closing passes only turn it into the counted result.
 	s.Turn = TurningPoint(wr[:closing+1], s.Winner)
 	r.Summary = s

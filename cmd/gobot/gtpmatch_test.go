@@ -25,7 +25,7 @@ func TestGTPMatchChild(t *testing.T) {
 	os.Exit(run(context.Background(), args, os.Stdin, os.Stdout, os.Stderr))
 }
 
-// send sends a command to an engine of the match.
+// send sends a command to a program of the match.
 func send(c *gtp.Client, cmd string) (string, error) {
 	return c.Command(context.Background(), 0, cmd)
 }
@@ -88,7 +88,7 @@ func TestGTPClockMatch(t *testing.T) {
 		if game%2 == 1 {
 			gobotColor = engine.White
 		}
-		// Simple ko, as both engines play by default.
+		// Simple ko, as both programs play by default.
 		rules := engine.DefaultRules()
 		rules.Ko, rules.Komi = engine.SimpleKo, 7.5
 		g, err := engine.NewGame(engine.Config{Size: size, Rules: rules})

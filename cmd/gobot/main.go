@@ -471,7 +471,7 @@ func levelNames(levels []bots.Level) string {
 }
 
 // defaultGTPLevel is the strongest built-in level: the last one that is
-// not an external engine.
+// not a GTP program.
 func defaultGTPLevel(levels []bots.Level) string {
 	name := ""
 	for _, l := range levels {

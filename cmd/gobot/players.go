@@ -56,7 +56,7 @@ func (p registryPlayers) Estimate(ctx context.Context, g *engine.Game, onQueued 
 
 // newRegistry builds the bot levels from the configuration.
 func newRegistry(cfg *config.Config) (*bots.Registry, error) {
-	reg, err := bots.NewRegistry(bots.Config{GTPEngines: cfg.GTPEngines, MaxSearches: cfg.MaxSearches, ReviewEngine: cfg.ReviewEngine})
+	reg, err := bots.NewRegistry(bots.Config{GTPPrograms: cfg.GTPEngines, MaxSearches: cfg.MaxSearches, Reviewer: cfg.ReviewEngine})
 	if err != nil {
 		return nil, fmt.Errorf("bots: %w", err)
 	}
@@ -64,7 +64,7 @@ func newRegistry(cfg *config.Config) (*bots.Registry, error) {
 }
 
 // newPlayers returns the configured levels as commands.Players and the
-// function that stops external engines.
+// function that stops the GTP programs.
 func newPlayers(cfg *config.Config) (commands.Players, func(), error) {
 	reg, err := newRegistry(cfg)
 	if err != nil {

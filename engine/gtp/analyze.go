@@ -9,7 +9,7 @@ import (
 	"github.com/gobot-dev/gobot/engine"
 )
 
-// Knows reports whether the engine lists command in list_commands,
+// Knows reports whether the program lists command in list_commands,
 // starting its process if needed.
 func (c *Client) Knows(ctx context.Context, command string) (bool, error) {
 	c.mu.Lock()
@@ -20,11 +20,11 @@ func (c *Client) Knows(ctx context.Context, command string) (bool, error) {
 	return c.known[command], nil
 }
 
-// Analyze brings the engine's board to g's position, starts an analysis
+// Analyze brings the program's board to g's position, starts an analysis
 // command that streams its findings until interrupted (kata-analyze or
 // lz-analyze, with its arguments, e.g. "kata-analyze B 50 ownership
 // true"), lets it think for d, stops it with an empty line and returns the
-// last line of analysis it printed. An engine that does not list the
+// last line of analysis it printed. A program that does not list the
 // command fails with ErrFailed; the answer ends within the usual command
 // timeout after d or the process is killed (ErrTimeout).
 func (c *Client) Analyze(ctx context.Context, g *engine.Game, command string, d time.Duration) (string, error) {
@@ -73,7 +73,7 @@ func (c *Client) stream(ctx context.Context, command string, d time.Duration) (s
 	defer wait.Stop()
 	select {
 	case r := <-p.responses:
-		// The engine answered at once: a refusal or an error.
+		// The program answered at once: a refusal or an error.
 		return c.answer(p, r, id, command)
 	case <-wait.C:
 	case <-ctx.Done():

@@ -14,7 +14,7 @@ import (
 	"time"
 )
 
-// Options tune a Client. The zero value is usable.
+// ClientOptions tune a Client. The zero value is usable.
 type ClientOptions struct {
 	// Timeout bounds each command other than genmove, and the start-up
 	// handshake; 10 s when zero.
@@ -22,7 +22,7 @@ type ClientOptions struct {
 	// MoveTimeout bounds genmove on top of the move's own time budget;
 	// 60 s when zero.
 	MoveTimeout time.Duration
-	// Stderr receives the engine's standard error; nil discards it (the
+	// Stderr receives the program's standard error; nil discards it (the
 	// last lines are kept for error messages either way).
 	Stderr io.Writer
 }
@@ -41,10 +41,10 @@ func (o ClientOptions) moveTimeout() time.Duration {
 	return 60 * time.Second
 }
 
-// Client runs one engine process and talks GTP to it. It starts the process
-// on first use and again after a crash, a timeout or a garbled answer, and
-// then replays the game it was following. It is safe for concurrent use:
-// commands are sent one at a time.
+// Client runs one process of a GTP program and talks GTP to it. It starts
+// the process on first use and again after a crash, a timeout or a garbled
+// answer, and then replays the game it was following. It is safe for
+// concurrent use: commands are sent one at a time.
 type Client struct {
 	spec Spec
 	opts ClientOptions
@@ -57,21 +57,21 @@ type Client struct {
 	closed   bool
 	nextID   int
 	starts   int             // processes started, for tests and logs
-	known    map[string]bool // commands the engine lists
-	name     string          // the engine's own name and version
+	known    map[string]bool // commands the program lists
+	name     string          // the program's own name and version
 	version  string
-	state    syncState // what the engine's board holds
+	state    syncState // what the program's board holds
 	timeSent time.Duration
 }
 
-// New returns a client for the engine; the process starts with the first
-// command.
+// NewClient returns a client for the program; the process starts with
+// the first command.
 func NewClient(spec Spec, opts ClientOptions) *Client {
 	return &Client{spec: spec, opts: opts, closing: make(chan struct{})}
 }
 
-// Start returns a client whose process is running and has answered the
-// handshake (protocol_version, name, version, list_commands).
+// StartClient returns a client whose process is running and has answered
+// the handshake (protocol_version, name, version, list_commands).
 func StartClient(ctx context.Context, spec Spec, opts ClientOptions) (*Client, error) {
 	c := NewClient(spec, opts)
 	c.mu.Lock()
@@ -82,7 +82,7 @@ func StartClient(ctx context.Context, spec Spec, opts ClientOptions) (*Client, e
 	return c, nil
 }
 
-// Spec returns the engine's configuration.
+// Spec returns the program's configuration.
 func (c *Client) Spec() Spec { return c.spec }
 
 // Starts returns how many processes the client has started.
@@ -92,7 +92,7 @@ func (c *Client) Starts() int {
 	return c.starts
 }
 
-// Identity returns the engine's name and version as it reported them,
+// Identity returns the program's name and version as it reported them,
 // empty before it has started.
 func (c *Client) Identity() (name, version string) {
 	c.mu.Lock()
@@ -100,9 +100,9 @@ func (c *Client) Identity() (name, version string) {
 	return c.name, c.version
 }
 
-// Command sends one GTP command (without id) and returns the engine's
+// Command sends one GTP command (without id) and returns the program's
 // answer without the leading "= ". A "?" answer is an error wrapping
-// ErrFailed with the engine's message. timeout <= 0 means Options.Timeout.
+// ErrFailed with the program's message. timeout <= 0 means ClientOptions.Timeout.
 func (c *Client) Command(ctx context.Context, timeout time.Duration, command string) (string, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -236,7 +236,7 @@ func (c *Client) send(ctx context.Context, timeout time.Duration, command string
 	}
 }
 
-// answer checks the engine's answer r to command number id of process p:
+// answer checks the program's answer r to command number id of process p:
 // a failure to read one or an answer to another command kills the
 // process, a "?" answer is ErrFailed; c.mu is held.
 func (c *Client) answer(p *process, r response, id int, command string) (string, error) {
@@ -263,11 +263,11 @@ func (c *Client) kill() {
 	c.state = syncState{}
 }
 
-// process is one running engine with the goroutine that reads its answers.
+// process is one running program with the goroutine that reads its answers.
 type process struct {
 	cmd       *exec.Cmd
 	stdin     io.WriteCloser
-	stdout    *os.File // read end of the engine's standard output
+	stdout    *os.File // read end of the program's standard output
 	responses chan response
 	quit      chan struct{} // closed to stop the reader
 	done      chan struct{} // closed when the reader has returned
@@ -303,7 +303,7 @@ func startProcess(spec Spec, stderr io.Writer) (*process, error) {
 	} else {
 		cmd.Stderr = tail
 	}
-	// A child of the engine that keeps its output open must not hold up
+	// A child of the program that keeps its output open must not hold up
 	// Wait for ever.
 	cmd.WaitDelay = 2 * time.Second
 	isolate(cmd)
@@ -313,7 +313,7 @@ func startProcess(spec Spec, stderr io.Writer) (*process, error) {
 		w.Close()
 		return nil, err
 	}
-	w.Close() // the engine holds its own copy
+	w.Close() // the program holds its own copy
 	p := &process{
 		cmd:       cmd,
 		stdin:     stdin,
@@ -327,7 +327,7 @@ func startProcess(spec Spec, stderr io.Writer) (*process, error) {
 	return p, nil
 }
 
-// read parses answers from the engine until its output ends or the process
+// read parses answers from the program until its output ends or the process
 // is stopped.
 func (p *process) read() {
 	defer close(p.done)
@@ -408,7 +408,7 @@ func (p *process) stop() error {
 	return p.cmd.Wait()
 }
 
-// tail returns the last of the engine's standard error, for messages.
+// tail returns the last of the program's standard error, for messages.
 func (p *process) tail() string {
 	if s := p.stderr.String(); s != "" {
 		return " (engine said: " + s + ")"

@@ -14,7 +14,7 @@ import (
 	"github.com/gobot-dev/gobot/engine/enginetest"
 )
 
-func TestParseEngines(t *testing.T) {
+func TestParsePrograms(t *testing.T) {
 	tests := []struct {
 		in   string
 		want []Spec
@@ -38,25 +38,25 @@ func TestParseEngines(t *testing.T) {
 		{"gtp:gnugo=/usr/games/gnugo", nil, true}, // colon in name
 	}
 	for _, tt := range tests {
-		got, err := ParseEngines(tt.in)
+		got, err := ParsePrograms(tt.in)
 		if (err != nil) != tt.err {
-			t.Errorf("ParseEngines(%q) error = %v, want error %v", tt.in, err, tt.err)
+			t.Errorf("ParsePrograms(%q) error = %v, want error %v", tt.in, err, tt.err)
 			continue
 		}
 		if err != nil {
 			if !errors.Is(err, ErrInvalidSpec) {
-				t.Errorf("ParseEngines(%q) error = %v, want ErrInvalidSpec", tt.in, err)
+				t.Errorf("ParsePrograms(%q) error = %v, want ErrInvalidSpec", tt.in, err)
 			}
 			continue
 		}
 		if !slices.EqualFunc(got, tt.want, func(a, b Spec) bool { return a.Name == b.Name && slices.Equal(a.Argv, b.Argv) }) {
-			t.Errorf("ParseEngines(%q) = %q, want %q", tt.in, got, tt.want)
+			t.Errorf("ParsePrograms(%q) = %q, want %q", tt.in, got, tt.want)
 		}
-		// String writes what ParseEngines reads back.
+		// String writes what ParsePrograms reads back.
 		for _, s := range got {
-			back, err := ParseEngines(s.String())
+			back, err := ParsePrograms(s.String())
 			if err != nil || len(back) != 1 || !slices.Equal(back[0].Argv, s.Argv) {
-				t.Errorf("ParseEngines(%q) = %q, %v; want %q", s.String(), back, err, s)
+				t.Errorf("ParsePrograms(%q) = %q, %v; want %q", s.String(), back, err, s)
 			}
 		}
 	}

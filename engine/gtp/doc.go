@@ -12,7 +12,7 @@
 // program's board in step with an engine.Game (replaying the whole game
 // into a fresh process after a crash or a timeout), and asks it for moves,
 // final scores and analyses. Programs come only from the host's
-// configuration (ParseEngines reads the GOBOT_GTP_ENGINES format): the
+// configuration (ParsePrograms reads the GOBOT_GTP_ENGINES format): the
 // command line is split into arguments and run directly, never through a
 // shell, and nothing a Discord user types reaches it. A Client kills its
 // process on Close and leaves no goroutine behind.

@@ -12,7 +12,7 @@ import (
 	"github.com/gobot-dev/gobot/engine"
 )
 
-// syncState is what the engine's board holds: the game it was given, as far
+// syncState is what the program's board holds: the game it was given, as far
 // as it was played into it.
 type syncState struct {
 	valid    bool
@@ -49,8 +49,8 @@ func wanted(g *engine.Game) (syncState, error) {
 	return s, nil
 }
 
-// Sync brings the engine's board to g's position: only the new moves when
-// the engine already holds the start of g, otherwise boardsize, clear_board,
+// Sync brings the program's board to g's position: only the new moves when
+// the program already holds the start of g, otherwise boardsize, clear_board,
 // komi, the set-up or handicap stones and every move.
 func (c *Client) Sync(ctx context.Context, g *engine.Game) error {
 	c.mu.Lock()
@@ -58,7 +58,7 @@ func (c *Client) Sync(ctx context.Context, g *engine.Game) error {
 	return c.retry(ctx, func() error { return c.sync(ctx, g) })
 }
 
-// retry runs f, and runs it once more on a fresh process when the engine
+// retry runs f, and runs it once more on a fresh process when the program
 // crashed or garbled its answer; c.mu is held.
 func (c *Client) retry(ctx context.Context, f func() error) error {
 	err := f()
@@ -109,7 +109,7 @@ func (c *Client) sync(ctx context.Context, g *engine.Game) error {
 }
 
 // placeSetup puts the stones that stand before the first move: handicap
-// stones with set_free_handicap where the engine has it, anything else with
+// stones with set_free_handicap where the program has it, anything else with
 // play; c.mu is held.
 func (c *Client) placeSetup(ctx context.Context, want syncState) error {
 	if len(want.setup) == 0 {
@@ -136,13 +136,13 @@ func (c *Client) placeSetup(ctx context.Context, want syncState) error {
 	return nil
 }
 
-// GenMove asks the engine for the move of the player to move in g, after
+// GenMove asks the program for the move of the player to move in g, after
 // bringing its board to g's position. moveTime, when positive, is sent as
-// the time for the move (time_settings, where the engine has it) and adds
+// the time for the move (time_settings, where the program has it) and adds
 // to the genmove timeout. A crash or a garbled answer is retried once on a
 // fresh process with the game replayed; a timeout is not. The move is
 // checked against g's rules; an illegal one is an error wrapping ErrIllegal,
-// and the engine's board is resynchronised next time.
+// and the program's board is resynchronised next time.
 func (c *Client) GenMove(ctx context.Context, g *engine.Game, moveTime time.Duration) (engine.Move, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -178,7 +178,7 @@ func (c *Client) GenMove(ctx context.Context, g *engine.Game, moveTime time.Dura
 	if m.Kind == engine.Resign {
 		return m, nil
 	}
-	// The engine has played the move on its own board.
+	// The program has played the move on its own board.
 	c.state.moves = append(c.state.moves, m)
 	if err := g.Check(m); err != nil {
 		c.state = syncState{}
@@ -187,7 +187,7 @@ func (c *Client) GenMove(ctx context.Context, g *engine.Game, moveTime time.Dura
 	return m, nil
 }
 
-// FinalScore brings the engine's board to g's position and asks for its
+// FinalScore brings the program's board to g's position and asks for its
 // final_score, which it computes with its own judgement of dead stones. The
 // result is in SGF notation: "B+3.5", "W+12" or "0".
 func (c *Client) FinalScore(ctx context.Context, g *engine.Game) (engine.Color, float64, error) {

@@ -5,13 +5,13 @@ import (
 	"strings"
 )
 
-// Spec names an engine and the command line that runs it in GTP mode.
+// Spec names a program and the command line that runs it in GTP mode.
 type Spec struct {
 	Name string   // as users pick it: lower-case letters, digits, '-', '_', '.'
 	Argv []string // program and arguments, run without a shell
 }
 
-// String returns the spec as ParseEngines reads it.
+// String returns the spec as ParsePrograms reads it.
 func (s Spec) String() string {
 	args := make([]string, len(s.Argv))
 	for i, a := range s.Argv {
@@ -27,7 +27,7 @@ func (s Spec) String() string {
 	return s.Name + "=" + strings.Join(args, " ")
 }
 
-// ParseEngines reads a list of engines: entries NAME=COMMAND separated by
+// ParsePrograms reads a list of programs: entries NAME=COMMAND separated by
 // semicolons or newlines, where COMMAND is split into arguments at spaces
 // and tabs, and single or double quotes group an argument that contains
 // spaces (no escapes, no shell). Blank entries and entries starting with #
@@ -35,7 +35,7 @@ func (s Spec) String() string {
 // they must be unique.
 //
 //	gnugo=/usr/games/gnugo --mode gtp --level 10; katago=/opt/katago gtp -config '/etc/kata go.cfg'
-func ParseEngines(s string) ([]Spec, error) {
+func ParsePrograms(s string) ([]Spec, error) {
 	var specs []Spec
 	seen := map[string]bool{}
 	for _, entry := range strings.FieldsFunc(s, func(r rune) bool { return r == ';' || r == '\n' }) {

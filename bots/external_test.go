@@ -12,7 +12,7 @@ import (
 	"github.com/gobot-dev/gobot/engine/gtp"
 )
 
-// TestMain lets the test binary stand in for a GTP engine that accepts
+// TestMain lets the test binary stand in for a GTP program that accepts
 // every command and answers genmove with A1 whatever the position: run with
 // the first argument "-fake-gtp", it serves GTP instead of running tests.
 func TestMain(m *testing.M) {
@@ -41,8 +41,8 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-func TestEngineIllegalMoveFallsBack(t *testing.T) {
-	e := NewEngine(gtp.Spec{Name: "stubborn", Argv: []string{os.Args[0], "-fake-gtp"}}, gtp.ClientOptions{}, 1)
+func TestExternalIllegalMoveFallsBack(t *testing.T) {
+	e := NewExternal(gtp.Spec{Name: "stubborn", Argv: []string{os.Args[0], "-fake-gtp"}}, gtp.ClientOptions{}, 1)
 	defer e.Close()
 	g := position(t, `
 		. . . . .
@@ -50,7 +50,7 @@ func TestEngineIllegalMoveFallsBack(t *testing.T) {
 		. . . . .
 		. . O . .
 		X . . . .`, engine.White)
-	// The engine insists on A1, which is occupied: the greedy player moves
+	// The program insists on A1, which is occupied: the greedy player moves
 	// instead, and the move is legal.
 	m, err := e.GenMove(context.Background(), g, Budget{})
 	if err != nil {
