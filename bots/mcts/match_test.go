@@ -10,19 +10,18 @@ package mcts
 // GNU Go (level 10, Chinese rules, komi 7.5) referees with final_score.
 
 import (
-	"bufio"
 	"context"
 	"flag"
 	"fmt"
 	"io"
 	"math"
 	"os"
-	"os/exec"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/gobot-dev/gobot/engine"
+	"github.com/gobot-dev/gobot/engine/gtp"
 )
 
 var (
@@ -37,59 +36,23 @@ var (
 	matchLog      = flag.String("matchlog", "", "file to append game records to")
 )
 
-// gtpClient is a minimal GTP client for the referee.
-type gtpClient struct {
-	cmd *exec.Cmd
-	in  io.WriteCloser
-	out *bufio.Reader
-}
+// referee is GNU Go, spoken to through engine/gtp's client.
+type referee struct{ c *gtp.Client }
 
-func startGTP(t *testing.T, args ...string) *gtpClient {
+func startGTP(t *testing.T, args ...string) *referee {
 	t.Helper()
-	cmd := exec.Command(args[0], args[1:]...)
-	in, err := cmd.StdinPipe()
+	// GNU Go's genmove at level 10 on 19×19 can take a while.
+	c, err := gtp.StartClient(context.Background(), gtp.Spec{Name: "gnugo", Argv: args}, gtp.ClientOptions{Timeout: 5 * time.Minute})
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	c := &gtpClient{cmd: cmd, in: in, out: bufio.NewReader(out)}
-	t.Cleanup(func() {
-		c.in.Close()
-		c.cmd.Wait()
-	})
-	return c
+	t.Cleanup(func() { c.Close() })
+	return &referee{c}
 }
 
-func (c *gtpClient) send(command string) (string, error) {
-	if _, err := fmt.Fprintln(c.in, command); err != nil {
-		return "", err
-	}
-	var lines []string
-	for {
-		line, err := c.out.ReadString('\n')
-		if err != nil {
-			return "", fmt.Errorf("%s: %w", command, err)
-		}
-		line = strings.TrimRight(line, "\r\n")
-		if line == "" {
-			if len(lines) > 0 {
-				break
-			}
-			continue
-		}
-		lines = append(lines, line)
-	}
-	resp := strings.Join(lines, "\n")
-	if strings.HasPrefix(resp, "?") {
-		return "", fmt.Errorf("%s: %s", command, resp)
-	}
-	return strings.TrimSpace(strings.TrimPrefix(resp, "=")), nil
+// send sends one command and returns the answer; a "?" answer is an error.
+func (r *referee) send(command string) (string, error) {
+	return r.c.Command(context.Background(), 0, command)
 }
 
 func TestMatchGnuGo(t *testing.T) {
