@@ -89,9 +89,7 @@ func newGameWith(t *testing.T, size, handicap int, moves ...string) *engine.Game
 }
 
 func TestGenMoveSyncs(t *testing.T) {
-	spec, log := fakeSpec(t, "ok")
-	c := NewClient(spec, ClientOptions{})
-	defer c.Close()
+	c, log := fakeClient(t, "ok", ClientOptions{})
 	ctx := context.Background()
 	g := newGameWith(t, 9, 2, "E5", "C7")
 	m, err := c.GenMove(ctx, g, 0)
@@ -126,9 +124,7 @@ func TestGenMoveSyncs(t *testing.T) {
 }
 
 func TestResyncAfterUndo(t *testing.T) {
-	spec, log := fakeSpec(t, "ok")
-	c := NewClient(spec, ClientOptions{})
-	defer c.Close()
+	c, log := fakeClient(t, "ok", ClientOptions{})
 	ctx := context.Background()
 	g := newGameWith(t, 5, 0, "C3", "B2")
 	if err := c.Sync(ctx, g); err != nil {
@@ -152,9 +148,7 @@ func TestResyncAfterUndo(t *testing.T) {
 }
 
 func TestCrashReplays(t *testing.T) {
-	spec, log := fakeSpec(t, "crash-once")
-	c := NewClient(spec, ClientOptions{})
-	defer c.Close()
+	c, log := fakeClient(t, "crash-once", ClientOptions{})
 	g := newGameWith(t, 9, 0, "E5", "D4", "pass")
 	m, err := c.GenMove(context.Background(), g, 0)
 	if err != nil {
@@ -201,9 +195,7 @@ func TestEngineFailures(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.mode, func(t *testing.T) {
-			spec, _ := fakeSpec(t, tt.mode)
-			c := NewClient(spec, tt.opts)
-			defer c.Close()
+			c, _ := fakeClient(t, tt.mode, tt.opts)
 			g := newGameWith(t, 9, 0, "E5")
 			_, err := c.GenMove(context.Background(), g, 0)
 			if !errors.Is(err, tt.want) {
@@ -227,9 +219,7 @@ func TestEngineFailures(t *testing.T) {
 }
 
 func TestCancel(t *testing.T) {
-	spec, _ := fakeSpec(t, "hang")
-	c := NewClient(spec, ClientOptions{})
-	defer c.Close()
+	c, _ := fakeClient(t, "hang", ClientOptions{})
 	g := newGameWith(t, 9, 0)
 	ctx, cancel := context.WithCancel(context.Background())
 	errc := make(chan error, 1)

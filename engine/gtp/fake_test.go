@@ -65,6 +65,16 @@ func fakeSpec(t *testing.T, mode string) (Spec, string) {
 	return Spec{Name: "fake", Argv: []string{os.Args[0], "-fake-gtp", mode, log, dir + "/crashed"}}, log
 }
 
+// fakeClient returns a client of the fake engine in the given mode,
+// closed when the test ends, and the file the engine logs its commands to.
+func fakeClient(t *testing.T, mode string, opts ClientOptions) (*Client, string) {
+	t.Helper()
+	spec, log := fakeSpec(t, mode)
+	c := NewClient(spec, opts)
+	t.Cleanup(func() { c.Close() })
+	return c, log
+}
+
 // fake is the state of one fake program: the game it holds, as the
 // commands gave it.
 type fake struct {
