@@ -16,7 +16,7 @@
 // subcommand name or by a component's custom ID, written as a path such as
 // "game/<id>/pass/<move>". Handlers return errors; one place turns them into
 // specific ephemeral replies and logs them, and a panicking handler answers
-// with an apology instead of taking the bot down.
+// with an apology instead of taking gobot down.
 //
 // A game whose stored record cannot be read is set aside (storage's
 // quarantine, for `gobot doctor`) the first time it is read, by an
@@ -29,16 +29,29 @@
 // shows a user only the games they played and the games of the server they
 // ask in. Ratings (stats.go) are storage's, applied when a game is
 // archived; this package decides which games are rated (rated:, see
-// archive in game.go) and shows ratings, ranks and leaderboards.
+// archiveGame in game.go) and shows ratings, ranks and leaderboards.
 //
 // Rules live in engine, persistence in storage, pictures in render and AI
 // opponents in bots: this package only translates between them and Discord.
-// It declares the small interfaces it needs (Discord for the REST calls,
-// Store, made of one interface per part of the bot: Games, Challenges,
-// Archive, Stats, Reviews, Deadlines and BotQueue; Players, Reviewer),
-// calls engine and render directly, and is, with
-// cmd/gobot, the only package that imports discordgo. It never logs the bot
-// token.
+// It owns the Discord side of a game: the commands and their answers, who
+// may act (only the players of a game, a moderator for /go abort), the
+// decisions storage leaves to it (expiry, results, rating), and what a
+// game's storage.Delivery means (the boards to edit, the follow-up that
+// reaches a user install's private channel, the board owed to the players).
+// It declares the small interfaces it needs: Discord for the REST calls,
+// Players and Reviewer for the bots, and Store, which is wiring only: New
+// keeps each of its parts (Games, Challenges, Archive, Stats, Reviews,
+// Deadlines, BotQueue) in a field of its own, and every handler and
+// helper uses, or takes as a parameter, the part it names (deps.go).
+// It calls engine and render directly, and is, with cmd/gobot, the only
+// package that imports discordgo.
+//
+// It must not: hold rules (a move, a capture, a score is engine's), write
+// storage records itself or hold a lock around a game (the store's
+// version check serialises each game, never the whole App), answer before
+// the store has committed what the answer says, start a goroutine or
+// timer per game, keep a ctx in a struct, or log a credential (the bot
+// token, an interaction's or a follow-up's token).
 //
 // Three front doors lead to App.Handle: the gateway (cmd/gobot passes each
 // INTERACTION_CREATE), HTTPHandler (GOBOT_MODE=http, on InteractionsPath:
@@ -61,8 +74,8 @@
 // Game reviews (review.go) run in the handler of /go review, through the
 // Reviewer (the bots' limiter, one review per user), edit the deferred
 // answer with their progress, are stored with the archived game before they
-// are posted (in a thread where the bot may start one), and stop at once
-// when the bot shuts down.
+// are posted (in a thread where gobot may start one), and stop at once
+// when the App shuts down.
 //
 // Every game has a clock (engine/clock; clock.go here). One scheduler,
 // runClocks, handles every deadline: it reads the earliest from the
@@ -77,8 +90,8 @@
 // announced, once.
 //
 // A bot move is owed, never made inline: the game write that hands the
-// turn to a bot queues its move in the store (the BotQueue the Store
-// interface includes), and workers (Options.BotWorkers, one per search
+// turn to a bot queues its move in the store (the BotQueue part of the
+// Store), and workers (Options.BotWorkers, one per search
 // slot) claim queued moves oldest first and commit each with the game's
 // version check, so a move is made once however many workers or processes
 // share the store. The handler whose action owed the move waits for it,

@@ -1,27 +1,33 @@
-// Package storage keeps gobot's state in one bbolt file, so that games
-// survive restarts, crashes and redeploys: active games (one per channel,
-// thread or DM), pending challenges, the archive of finished games with its
-// indexes by player and by server, and players' statistics.
+// Package storage keeps gobot's state, so that games survive restarts,
+// crashes and redeploys: active games (one per channel, thread or DM),
+// pending challenges, the archive of finished games with its indexes by
+// player, server and channel, players' statistics and ratings, the queue
+// of owed bot moves, and vacations. Store keeps it in one bbolt file;
+// Postgres keeps the same in PostgreSQL (below).
 //
 // A game is stored as its moves (the engine's JSON: configuration, set-up,
 // moves, result), never as a board; loading replays the moves through the
 // engine, so a record that does not replay is reported as ErrCorrupt for
 // that channel only and everything else keeps working.
 //
-// Game is the game aggregate: players, the engine game, clock, scoring
-// phase, undo request, version. Its Delivery field holds what exists only
-// to show the game on Discord (the board messages, the interaction that
-// can still post follow-ups, a board owed to the players); it is stored
-// in the same record under the same version, and no rule, deadline or
-// result depends on it. The record's JSON is the same as before the two
-// were separate types, so games of every version load.
+// Game is the game aggregate: players (a Discord user, or a bot and its
+// Player.Level), the engine game, clock, scoring phase, undo request,
+// version. Its Delivery field holds what exists only to show the game on
+// Discord (the board messages, the interaction that can still post
+// follow-ups, a board owed to the players); it is stored in the same
+// record under the same version, and no rule, deadline or result depends
+// on it. The record's JSON is the same as before the two were separate
+// types, so games of every version load.
 //
 // Postgres (OpenPostgres, GOBOT_DATABASE_URL) keeps the same state in
 // PostgreSQL for several gobot processes sharing it, with the same
 // behaviour, errors and record encoding; the conformance suite in
 // storage/storetest runs against both stores, and storage/pgtest gives
 // tests a throwaway database. Its schema is the embedded SQL files in
-// migrations/postgres, applied at start-up in one transaction.
+// migrations/postgres, applied at start-up in one transaction; a record
+// is the bbolt record's JSON in a text column, beside the columns the
+// queries select and order by, so CopyToPostgres (gobot migrate-db)
+// copies records as they are.
 //
 // # Guarantees
 //
@@ -75,7 +81,7 @@
 // games_by_due entry in the same transaction, so the index always matches
 // the records, and the scheduler in commands finds the earliest deadline
 // (NextDue) and the games due now (DueGames) by reading the start of one
-// index, whatever the number of games. Several bot processes may share the
+// index, whatever the number of games. Several gobot processes may share the
 // store: each may handle a due game, and the version check lets exactly
 // one write win. The meta key "heartbeat" holds the last time a bot
 // process said it was alive (Heartbeat); CreditOutage, at start-up,
@@ -84,7 +90,7 @@
 // # Layout (schema 6)
 //
 //	meta                  "schema" -> 8-byte version; "heartbeat" -> time (8) of the last Heartbeat
-//	games                 channel ID -> game record (JSON, moves via engine JSON)
+//	games                 channel ID -> game record (JSON: Game with its Delivery, moves via engine JSON)
 //	games_by_player       player key 0 channel ID -> nil
 //	challenges            challenge ID -> challenge (JSON)
 //	challenges_by_expiry  expiry (8) challenge ID -> nil
@@ -111,13 +117,22 @@
 //
 // # Boundaries
 //
-// The package is a thin domain layer: it validates what it stores and
-// keeps its indexes consistent, but the rules live in engine and the
-// decisions (who may move, when a challenge expires, what a result is) in
-// commands, which declares the small interface it needs from a store; a
-// PostgreSQL store for several bot processes satisfies the same method
-// set. It imports engine, never commands or discordgo.
+// The package is a thin domain layer. It owns the records, their
+// encoding and migrations, the indexes and their consistency, the version
+// checks, the owed-move queue and its claims, and the ratings (Glicko-2,
+// in glicko/, applied in the transaction that archives a rated game). It
+// validates what it stores, but the rules live in engine and the
+// decisions (who may move, when a challenge expires, what a result is,
+// whether a game is rated) in commands, which declares the small
+// interfaces it needs from a store; both stores satisfy them.
+//
+// It must not import commands or discordgo, nor interpret Delivery: the
+// message IDs and the follow-up are stored and bounded, never used here.
+// A follow-up token is a credential and is never logged. It holds no lock
+// in Go code around a game (the version check serialises writes), keeps
+// no ctx in a struct (every method takes a ctx first), and leaves the
+// position to engine: a game is its moves.
 //
 // History methods take a player key and return archived games without
-// their SGF (ArchivedGame loads it). Every method takes a ctx first.
+// their SGF (ArchivedGame loads it).
 package storage
