@@ -29,18 +29,25 @@ var (
 
 func TestConformanceBolt(t *testing.T) {
 	storetest.Run(t, func(t *testing.T, now func() time.Time) storetest.Store {
-		s, err := storage.Open(filepath.Join(t.TempDir(), "gobot.db"), storage.Options{Now: now})
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() {
-			if err := s.Check(context.Background()); err != nil {
-				t.Errorf("Check() = %v", err)
-			}
-			s.Close()
-		})
-		return s
+		return openBolt(t, filepath.Join(t.TempDir(), "gobot.db"), now)
 	})
+}
+
+// openBolt opens the bbolt store at path and, when the test ends, checks
+// it (bbolt's pages and the store's indexes) and closes it.
+func openBolt(t *testing.T, path string, now func() time.Time) *storage.Store {
+	t.Helper()
+	s, err := storage.Open(path, storage.Options{Now: now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if err := s.Check(context.Background()); err != nil {
+			t.Errorf("Check() = %v", err)
+		}
+		s.Close()
+	})
+	return s
 }
 
 func TestConformancePostgres(t *testing.T) {
@@ -223,16 +230,7 @@ func TestOldGameRecordLoads(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if s, err = storage.Open(path, storage.Options{}); err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() {
-				if err := s.Check(context.Background()); err != nil {
-					t.Errorf("Check() = %v", err)
-				}
-				s.Close()
-			})
-			return s
+			return openBolt(t, path, nil)
 		}},
 		{"postgres", func(t *testing.T) storetest.Store {
 			s := openPostgres(t, pgtest.Database(t), nil)
