@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/gobot-dev/gobot/commands/discordtest"
+	"github.com/gobot-dev/gobot/internal/runtimetest"
 	"github.com/gobot-dev/gobot/storage"
 )
 
@@ -181,10 +182,5 @@ func TestConsoleBackground(t *testing.T) {
 	if err := <-done; err != nil {
 		t.Fatal(err)
 	}
-	for i := 0; runtime.NumGoroutine() > before; i++ {
-		if i == 500 {
-			t.Fatalf("%d goroutines after the console, %d before", runtime.NumGoroutine(), before)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	runtimetest.NoGoroutineLeft(t, before, "after the console")
 }

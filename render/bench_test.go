@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/gobot-dev/gobot/engine"
+	"github.com/gobot-dev/gobot/internal/runtimetest"
 )
 
 // BenchmarkBoard draws and encodes mid-game positions (GNU Go games of
@@ -49,14 +50,14 @@ func BenchmarkBoard(b *testing.B) {
 					b.Fatal(err)
 				}
 				b.ReportAllocs()
-				cpu := cpuTime()
+				cpu := runtimetest.CPUTime()
 				for b.Loop() {
 					buf.Reset()
 					if err := way.f(&buf, board, opts); err != nil {
 						b.Fatal(err)
 					}
 				}
-				b.ReportMetric(float64(cpuTime()-cpu)/float64(b.N), "cpu-ns/op")
+				b.ReportMetric(float64(runtimetest.CPUTime()-cpu)/float64(b.N), "cpu-ns/op")
 				b.ReportMetric(float64(buf.Len()), "bytes")
 			})
 		}
@@ -105,13 +106,13 @@ func BenchmarkGIF(b *testing.B) {
 		b.Fatal(err)
 	}
 	b.ReportAllocs()
-	cpu := cpuTime()
+	cpu := runtimetest.CPUTime()
 	for b.Loop() {
 		buf.Reset()
 		if err := GIF(&buf, g, GIFOptions{}); err != nil {
 			b.Fatal(err)
 		}
 	}
-	b.ReportMetric(float64(cpuTime()-cpu)/float64(b.N), "cpu-ns/op")
+	b.ReportMetric(float64(runtimetest.CPUTime()-cpu)/float64(b.N), "cpu-ns/op")
 	b.ReportMetric(float64(buf.Len()), "bytes")
 }

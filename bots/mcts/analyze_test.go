@@ -6,10 +6,10 @@ import (
 	"reflect"
 	"runtime"
 	"testing"
-	"time"
 
 	"github.com/gobot-dev/gobot/engine"
 	"github.com/gobot-dev/gobot/engine/enginetest"
+	"github.com/gobot-dev/gobot/internal/runtimetest"
 )
 
 // TestAnalyze checks the judgement of a position Black has won: a high win
@@ -70,13 +70,7 @@ func TestAnalyzeDeterministic(t *testing.T) {
 	if !reflect.DeepEqual(a1, a2) {
 		t.Errorf("two analyses with seed 7 differ:\n%+v\n%+v", a1, a2)
 	}
-	deadline := time.Now().Add(time.Second)
-	for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
-		time.Sleep(10 * time.Millisecond)
-	}
-	if n := runtime.NumGoroutine(); n > before {
-		t.Errorf("%d goroutines after the analyses, %d before", n, before)
-	}
+	runtimetest.NoGoroutineLeft(t, before, "after the analyses")
 }
 
 // TestAnalyzeEnded checks a position after two passes: the score is

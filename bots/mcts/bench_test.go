@@ -2,20 +2,11 @@ package mcts
 
 import (
 	"context"
-	"syscall"
 	"testing"
 	"time"
-)
 
-// cpuTime returns the CPU time the process has used. The machine is shared,
-// so rates are reported per CPU second as well as per wall second.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
+	"github.com/gobot-dev/gobot/internal/runtimetest"
+)
 
 // benchmarkSearch measures the playouts of a one-thread search from the
 // empty board, per wall second and per CPU second.
@@ -23,7 +14,7 @@ func benchmarkSearch(b *testing.B, size, playouts int) {
 	g := newGame(b, size)
 	total := 0
 	var wall time.Duration
-	cpu0 := cpuTime()
+	cpu0 := runtimetest.CPUTime()
 	for i := 0; i < b.N; i++ {
 		e := NewSearcher(Options{Seed: int64(i), Threads: 1, NoEarlyStop: true})
 		if _, err := e.GenMove(context.Background(), g, 0, playouts); err != nil {
@@ -33,7 +24,7 @@ func benchmarkSearch(b *testing.B, size, playouts int) {
 		total += st.Playouts
 		wall += st.Elapsed
 	}
-	cpu := cpuTime() - cpu0
+	cpu := runtimetest.CPUTime() - cpu0
 	b.ReportMetric(float64(total)/wall.Seconds(), "playouts/s")
 	if cpu > 0 {
 		b.ReportMetric(float64(total)/cpu.Seconds(), "playouts/cpu-s")
@@ -51,14 +42,14 @@ func benchmarkPlayout(b *testing.B, size int) {
 	s := e.newSearch(g, time.Now())
 	s.tree = newArena(1)
 	w := newWorker(s, 1, 0)
-	cpu0 := cpuTime()
+	cpu0 := runtimetest.CPUTime()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		w.board = s.board
 		w.stamp++
 		w.simulate(&w.board, s.toPlay, 0, 0, 0)
 	}
-	if cpu := cpuTime() - cpu0; cpu > 0 {
+	if cpu := runtimetest.CPUTime() - cpu0; cpu > 0 {
 		b.ReportMetric(float64(b.N)/cpu.Seconds(), "playouts/cpu-s")
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/gobot-dev/gobot/engine"
 	"github.com/gobot-dev/gobot/engine/enginetest"
 	"github.com/gobot-dev/gobot/engine/playout"
+	"github.com/gobot-dev/gobot/internal/runtimetest"
 )
 
 // TestTactics checks that the searcher finds the one right move in small
@@ -344,12 +345,7 @@ func TestCancel(t *testing.T) {
 	if _, err := e.GenMove(ctx, g, time.Hour, 0); !errors.Is(err, context.Canceled) {
 		t.Errorf("GenMove with a done context = %v, want context.Canceled", err)
 	}
-	for i := 0; i < 100 && runtime.NumGoroutine() > before; i++ {
-		time.Sleep(10 * time.Millisecond)
-	}
-	if n := runtime.NumGoroutine(); n > before {
-		t.Errorf("%d goroutines after the search, %d before", n, before)
-	}
+	runtimetest.NoGoroutineLeft(t, before, "after the search")
 }
 
 // TestDeadlineGivesBestMove: a search whose context reaches its deadline

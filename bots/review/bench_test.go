@@ -3,12 +3,12 @@ package review
 import (
 	"context"
 	"os"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/gobot-dev/gobot/bots/mcts"
 	"github.com/gobot-dev/gobot/engine"
+	"github.com/gobot-dev/gobot/internal/runtimetest"
 )
 
 // The review benchmarks measure the two targets on this machine:
@@ -67,7 +67,7 @@ func proGame(tb testing.TB, n int) *engine.Game {
 
 func benchmarkReview(b *testing.B, g *engine.Game) {
 	var total time.Duration
-	cpu0 := cpuTime()
+	cpu0 := runtimetest.CPUTime()
 	for i := 0; i < b.N; i++ {
 		start := time.Now()
 		r, err := Run(context.Background(), g, MCTS{Seed: 1}, nil)
@@ -82,16 +82,7 @@ func benchmarkReview(b *testing.B, g *engine.Game) {
 	b.ReportMetric(total.Seconds()/float64(b.N), "s/review")
 	// The machine is shared: the CPU time is what the review costs on a
 	// core of its own.
-	b.ReportMetric((cpuTime()-cpu0).Seconds()/float64(b.N), "cpu-s/review")
-}
-
-// cpuTime returns the CPU time the process has used.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	b.ReportMetric((runtimetest.CPUTime()-cpu0).Seconds()/float64(b.N), "cpu-s/review")
 }
 
 func BenchmarkReview9x9(b *testing.B) {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/gobot-dev/gobot/engine"
 	"github.com/gobot-dev/gobot/engine/enginetest"
+	"github.com/gobot-dev/gobot/internal/runtimetest"
 )
 
 func TestParsePrograms(t *testing.T) {
@@ -279,14 +280,7 @@ func TestCloseKillsAndLeavesNothing(t *testing.T) {
 	if err := c.Close(); err != nil {
 		t.Errorf("second Close: %v", err)
 	}
-	// Goroutines wind down asynchronously in the runtime; wait for the
-	// count to return rather than assert at once.
-	for i := 0; i < 200 && runtime.NumGoroutine() > before; i++ {
-		time.Sleep(10 * time.Millisecond)
-	}
-	if n := runtime.NumGoroutine(); n > before {
-		t.Errorf("%d goroutines after Close, %d before", n, before)
-	}
+	runtimetest.NoGoroutineLeft(t, before, "after Close")
 }
 
 func TestParseScore(t *testing.T) {

@@ -1,15 +1,15 @@
 //go:build unix
 
-package render
+package runtimetest
 
 import (
 	"syscall"
 	"time"
 )
 
-// cpuTime returns the CPU time the process has used, user and system,
-// which a loaded machine inflates far less than the wall clock.
-func cpuTime() time.Duration {
+// CPUTime returns the CPU time the process has used, user and system; 0
+// where the system does not say.
+func CPUTime() time.Duration {
 	var ru syscall.Rusage
 	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
 		return 0

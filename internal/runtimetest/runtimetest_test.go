@@ -1,0 +1,51 @@
+package runtimetest
+
+import (
+	"fmt"
+	"runtime"
+	"testing"
+	"time"
+)
+
+// TestCPUTime works until the CPU time rises, for at most 5 seconds.
+func TestCPUTime(t *testing.T) {
+	start := CPUTime()
+	for x, end := 0, time.Now().Add(5*time.Second); CPUTime() == start && time.Now().Before(end); x++ {
+		_ = fmt.Sprint(x)
+	}
+	if used := CPUTime() - start; runtime.GOOS != "windows" && runtime.GOOS != "plan9" && used <= 0 {
+		t.Errorf("CPUTime() rose by %v over 5 s of work, want more than 0", used)
+	}
+}
+
+func TestNoGoroutineLeft(t *testing.T) {
+	before := runtime.NumGoroutine()
+	done := make(chan struct{})
+	go func() { <-done }()
+	rec := &recorder{TB: t}
+	close(done)
+	NoGoroutineLeft(rec, before, "after the goroutine ended")
+	if rec.msg != "" {
+		t.Errorf("a goroutine that ended was reported: %s", rec.msg)
+	}
+
+	stop := make(chan struct{})
+	defer close(stop)
+	go func() { <-stop }()
+	defer func(d time.Duration) { settle = d }(settle)
+	settle = 100 * time.Millisecond
+	rec = &recorder{TB: t}
+	NoGoroutineLeft(rec, before, "while one runs")
+	if want := fmt.Sprintf("%d goroutines while one runs, %d before", before+1, before); rec.msg != want {
+		t.Errorf("a goroutine still running: %q, want %q", rec.msg, want)
+	}
+}
+
+type recorder struct {
+	testing.TB
+	msg string
+}
+
+func (r *recorder) Helper() {}
+
+func (r *recorder) Errorf(format string, args ...any) { r.msg = fmt.Sprintf(format, args...) }
