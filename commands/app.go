@@ -156,7 +156,7 @@ func New(opts Options) (*App, error) {
 
 func (b *App) now() time.Time { return b.opts.Now() }
 
-// Router returns the bot's router (for tests and the help text).
+// Router returns the App's router (for tests and the help text).
 func (b *App) Router() *Router { return b.router }
 
 // Register overwrites the application's commands with /go, globally or in
@@ -184,7 +184,7 @@ func (b *App) Handle(ctx context.Context, it *discordgo.Interaction) {
 	b.track(func() { b.handle(hctx, it, initial) })
 }
 
-// enter counts new in-flight work and reports true, unless the bot is
+// enter counts new in-flight work and reports true, unless the App is
 // shutting down; the caller calls b.inflight.Done when the work ends.
 func (b *App) enter() bool {
 	b.mu.Lock()
@@ -196,7 +196,7 @@ func (b *App) enter() bool {
 	return true
 }
 
-// track runs fn as in-flight work unless the bot is shutting down.
+// track runs fn as in-flight work unless the App is shutting down.
 func (b *App) track(fn func()) bool {
 	if !b.enter() {
 		return false
@@ -208,7 +208,7 @@ func (b *App) track(fn func()) bool {
 
 // spawn runs fn in a new goroutine as in-flight work with a context that
 // Shutdown cancels only after its grace period. It reports false, and
-// runs nothing, once the bot is shutting down.
+// runs nothing, once the App is shutting down.
 func (b *App) spawn(fn func(ctx context.Context)) bool {
 	if !b.enter() {
 		return false

@@ -24,7 +24,7 @@ import (
 //
 // The handler whose action made the move owed waits for it and answers
 // with the board (telling the player its place in the queue meanwhile). If
-// no handler waits any more (it gave up after botAwaitMax, the bot
+// no handler waits any more (it gave up after botAwaitMax, gobot
 // restarted, the move failed once), the worker posts the board itself (see
 // postBoard).
 
@@ -71,7 +71,7 @@ func retryDelay(attempts int) time.Duration {
 }
 
 // errRestarting is a bot move given up by the handler waiting for it
-// because the bot is shutting down; the move stays owed.
+// because the App is shutting down; the move stays owed.
 var errRestarting = errors.New("commands: gobot is restarting")
 
 // errStillQueued is a handler's wait for a bot move that lasted
@@ -102,7 +102,7 @@ func (mw *moveWaiter) wants(out *botOutcome) bool {
 	return mw.gameID == out.gameID && mw.moves == out.moves
 }
 
-// channelWatch is what the bot knows of one channel's handlers: how many
+// channelWatch is what the App knows of one channel's handlers: how many
 // are in flight, which wait for a bot move, and the outcome of a move
 // attempted while handlers were in flight but none waited for it yet (the
 // handler that waits for it next takes it; else the last to leave posts
@@ -113,7 +113,7 @@ type channelWatch struct {
 	pending    *botOutcome
 }
 
-// owedMoves is the bot's side of the queue: its workers and the handlers
+// owedMoves is the App's side of the queue: its workers and the handlers
 // waiting for their moves.
 type owedMoves struct {
 	worker string // this process's name on claims
@@ -250,7 +250,7 @@ func (o *owedMoves) deliver(channelID string, out botOutcome) bool {
 }
 
 // startWorkers starts the workers that drain the queue of owed bot moves,
-// once, unless the bot is shutting down. Run starts them (so moves owed
+// once, unless the App is shutting down. Run starts them (so moves owed
 // before a restart are made), and so does the first move owed.
 func (b *App) startWorkers() {
 	b.mu.Lock()
@@ -270,7 +270,7 @@ func (b *App) startWorkers() {
 	}
 }
 
-// botWorker makes owed bot moves, oldest first, until the bot shuts down;
+// botWorker makes owed bot moves, oldest first, until the App shuts down;
 // ctx ends when Shutdown gives up waiting for the move in progress.
 func (b *App) botWorker(ctx context.Context) {
 	for {
@@ -434,7 +434,7 @@ func (b *App) safeBotMove(ctx context.Context, g *storage.Game) (note string, er
 // returns the game after it with the move's note. Meanwhile, when the
 // move is not made within botNoticeAfter, it edits the deferred answer to
 // tell the player its place in the queue. It gives up with errRestarting
-// when the bot shuts down before the move is started, with errStillQueued
+// when the App shuts down before the move is started, with errStillQueued
 // after botAwaitMax, and with the worker's error when the move failed.
 func (b *App) awaitBot(ctx context.Context, r *Request, g *storage.Game) (*storage.Game, string, error) {
 	for {

@@ -42,7 +42,7 @@ func (b *App) channelFree(ctx context.Context, channelID string) error {
 }
 
 // canStartThreads reports whether the interaction's app_permissions let
-// the bot start a game's thread in the channel. Without app_permissions
+// gobot start a game's thread in the channel. Without app_permissions
 // (a payload that lacks them) it assumes so; accepting the challenge then
 // finds out.
 func canStartThreads(it *discordgo.Interaction) bool {
@@ -166,7 +166,7 @@ func (b *App) closeChallengeMessage(ctx context.Context, c *storage.Challenge, o
 		return
 	}
 	if err := b.opts.Discord.EditMessage(ctx, c.ChannelID, c.MessageID, challengeMessage(c, outcome)); err != nil {
-		// The bot may not see the channel (user installs): buttons
+		// gobot may not see the channel (user installs): buttons
 		// pressed later still say the challenge is closed.
 		b.log.Info("could not close challenge message", "challenge", c.ID, "err", err)
 	}
@@ -495,7 +495,7 @@ func (b *App) activeGames(ctx context.Context, what string) ([]*storage.Game, er
 }
 
 // Run does the background work until ctx ends: at start it credits the
-// clocks with the time the bot was down and sets the workers going that
+// clocks with the time gobot was down and sets the workers going that
 // make the bot moves owed in the store's queue (moves owed before a
 // restart included; they stop with Shutdown); then the clocks' scheduler
 // handles every deadline (reminders, loss on time, scoring phases) while

@@ -18,7 +18,7 @@ import (
 // the end of the scoring phase), outage credit and vacations.
 
 const (
-	// heartbeatEvery is how often the bot records that it is alive; an
+	// heartbeatEvery is how often the App records that it is alive; an
 	// outage is measured from the last heartbeat.
 	heartbeatEvery = 10 * time.Second
 	// outageMin is the shortest outage credited to the clocks: a restart

@@ -14,7 +14,7 @@ const CommandName = "go"
 var boardSizes = []int{9, 13, 19}
 
 // Definitions returns the /go command with all its subcommands, offering the
-// given bot levels. It is usable in server channels, threads, the bot's DM
+// given bot levels. It is usable in server channels, threads, gobot's DM
 // and private channels, installed to a server or to a user.
 func Definitions(levels []Level) []*discordgo.ApplicationCommand {
 	contexts := []discordgo.InteractionContextType{

@@ -48,7 +48,7 @@ var (
 	// ErrDiscordForbidden is a Discord API 403 (missing access or permission).
 	ErrDiscordForbidden = errors.New("commands: discord api: forbidden")
 	// ErrNoChannelPosts means a message outside any interaction could not be
-	// sent: the bot may not post in the channel (a user install's private
+	// sent: gobot may not post in the channel (a user install's private
 	// channel) and the game's last interaction token has expired.
 	ErrNoChannelPosts = errors.New("commands: the bot may not post in this channel and no interaction token is valid")
 	// ErrQuarantined means the game in the channel could not be read (its

@@ -282,7 +282,7 @@ func followupOf(it *discordgo.Interaction, at time.Time) *storage.Followup {
 	if it == nil || it.Token == "" {
 		return nil
 	}
-	// app_permissions are the bot's in the channel; a user install's
+	// app_permissions are gobot's in the channel; a user install's
 	// private channel grants no Send Messages. Zero means not told (the
 	// console): try the channel.
 	const send = discordgo.PermissionSendMessages | discordgo.PermissionSendMessagesInThreads
@@ -502,7 +502,7 @@ func (b *App) answer(ctx context.Context, r *Request, g *storage.Game, note stri
 const replyTimeout = 5 * time.Second
 
 // answerBotFailure answers when the bot's move was not made while the
-// handler waited: it failed (and stays queued, to be tried again), the bot
+// handler waited: it failed (and stays queued, to be tried again), the App
 // is shutting down, the wait lasted too long, or the game changed. The
 // answer shows the stored game: the interaction must never show a move
 // that did not happen. When ctx has ended (shutdown), the answer goes out
@@ -569,8 +569,8 @@ const tokenLifetime = 14 * time.Minute
 
 // postBoard posts a message about g outside any handler: as a follow-up of
 // the game's last interaction while its token is valid (the only way in a
-// user-install private channel, where the bot is no member and Discord
-// answers a channel post with 403), else in the channel if the bot may
+// user-install private channel, where gobot is no member and Discord
+// answers a channel post with 403), else in the channel if gobot may
 // post there.
 func (b *App) postBoard(ctx context.Context, g *storage.Game, m *Message) error {
 	f := g.Delivery.Followup

@@ -21,7 +21,7 @@ const DefaultAPIURL = "https://discord.com/api/v10"
 // userAgent follows Discord's required "DiscordBot (url, version)" form.
 const userAgent = "DiscordBot (https://github.com/gobot-dev/gobot, 1.0)"
 
-// Discord is the set of REST calls the bot makes. REST implements it against
+// Discord is the set of REST calls gobot makes. REST implements it against
 // Discord's API (or anything at DISCORD_API_URL); the console implements it by
 // printing. Methods that act on an interaction use its application ID and token.
 type Discord interface {
@@ -37,7 +37,7 @@ type Discord interface {
 	Followup(ctx context.Context, it *discordgo.Interaction, m *Message) (*discordgo.Message, error)
 	// SendMessage posts a message in a channel, outside any interaction.
 	SendMessage(ctx context.Context, channelID string, m *Message) (*discordgo.Message, error)
-	// EditMessage edits a message the bot posted in a channel.
+	// EditMessage edits a message gobot posted in a channel.
 	EditMessage(ctx context.Context, channelID, messageID string, m *Message) error
 	// StartThread creates a public thread in a channel.
 	StartThread(ctx context.Context, channelID, name string) (*discordgo.Channel, error)
@@ -477,11 +477,11 @@ func withoutNulls(v any) (json.RawMessage, error) {
 	return out, nil
 }
 
-// ApplicationID asks Discord for the bot's application ID (used when
+// ApplicationID asks Discord for gobot's application ID (used when
 // DISCORD_APP_ID is not configured).
 func (c *REST) ApplicationID(ctx context.Context) (string, error) {
 	// Session.Application reads /oauth2/applications/@me and takes no
-	// context; /applications/@me is the bot's own application.
+	// context; /applications/@me is gobot's own application.
 	var app *discordgo.Application
 	ep := discordgo.EndpointApplication("@me")
 	if err := c.send(ctx, http.MethodGet, ep, ep, nil, nil, &app); err != nil {
@@ -493,7 +493,7 @@ func (c *REST) ApplicationID(ctx context.Context) (string, error) {
 	return app.ID, nil
 }
 
-// RecommendedShards asks Discord how many gateway shards the bot should
+// RecommendedShards asks Discord how many gateway shards gobot should
 // run (GET /gateway/bot), at least 1.
 func (c *REST) RecommendedShards(ctx context.Context) (int, error) {
 	var gb *discordgo.GatewayBotResponse

@@ -71,7 +71,7 @@ func (lr *localReviewer) Estimate(ctx context.Context, g *engine.Game, onQueued 
 const progressEvery = 2 * time.Second
 
 // reviews tracks the running reviews: one per user, all cancelled at once
-// when the bot shuts down.
+// when the App shuts down.
 type reviews struct {
 	running sync.Map // user ID -> game ID
 	halt    halt
@@ -187,7 +187,7 @@ func archivedEngineGame(a *storage.Archived) (*engine.Game, error) {
 	return g, nil
 }
 
-// postReview shows a review: in a new thread where the bot may start one
+// postReview shows a review: in a new thread where gobot may start one
 // (a summary with the graph, then each player's mistakes), otherwise in
 // one message with every picture.
 func (b *App) postReview(ctx context.Context, r *Request, a *storage.Archived, g *engine.Game, rv *review.Review) error {

@@ -16,7 +16,7 @@ import (
 	bolterrors "go.etcd.io/bbolt/errors"
 )
 
-// Hot backups while the bot runs. bbolt locks the file for the process that
+// Hot backups while gobot runs. bbolt locks the file for the process that
 // has it open, so `gobot backup FILE` cannot open the database beside a
 // running bot. Instead the running store serves consistent copies on a Unix
 // socket (Options.BackupSocket): a client connects and receives 8 bytes of
@@ -147,7 +147,7 @@ func BackupTo(ctx context.Context, dbPath, socketPath, outPath string) error {
 			return err
 		}
 	}
-	// A damaged file would crash bbolt as it does the bot (see checkFile).
+	// A damaged file would crash bbolt as it would gobot (see checkFile).
 	if exists, err := checkFile(dbPath); err != nil {
 		return err
 	} else if !exists {

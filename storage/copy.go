@@ -45,7 +45,7 @@ func (c CopyCount) String() string {
 // dst in one transaction, so a failure leaves dst as it was. Records dst
 // already has (same key) are kept, not overwritten: running it again after
 // a failure, or after a success, copies only what is missing and verifies
-// again. Stop the bot before copying: games it changes meanwhile are not
+// again. Stop gobot before copying: games it changes meanwhile are not
 // copied again. A verification failure is an error and rolls the copy back.
 func CopyToPostgres(ctx context.Context, src *Store, dst *Postgres) ([]CopyCount, error) {
 	now := src.now()

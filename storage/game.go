@@ -116,7 +116,7 @@ type Followup struct {
 	AppID         string
 	Token         string
 	At            time.Time // when the interaction was received
-	// ChannelPosts says whether the bot may post in the channel itself
+	// ChannelPosts says whether gobot may post in the channel itself
 	// (false in a user install's private channel, where only follow-ups
 	// reach the players).
 	ChannelPosts bool

@@ -49,7 +49,7 @@ type Options struct {
 	// Now returns the current time; nil means time.Now. The store reads it
 	// for the times it fills in (CreatedAt, UpdatedAt, FinishedAt) and for
 	// the expiry check of AcceptChallenge, so a caller with its own clock
-	// (tests, the bot's Options.Now) and the store agree on what is expired.
+	// (tests, commands' Options.Now) and the store agree on what is expired.
 	Now func() time.Time
 }
 

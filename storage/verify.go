@@ -183,7 +183,7 @@ func (s *Store) Ping(ctx context.Context) error {
 // CheckPages verifies the file as Open does, while the store is in use:
 // bbolt's Tx.Check in one read transaction (every page reachable or free,
 // none used twice, keys in order). Unlike Check it does not decode the
-// records, so one damaged record (which the bot sets aside when it reads
+// records, so one damaged record (which gobot sets aside when it reads
 // it) does not fail it; its cost grows with the file, so it is for a
 // background check, not for every request. A damaged page is ErrDamaged.
 func (s *Store) CheckPages(ctx context.Context) error {
