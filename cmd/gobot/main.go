@@ -250,9 +250,10 @@ func serve(ctx context.Context, stdout, stderr io.Writer) (err error) {
 	return nil
 }
 
-// botStore is what serve needs from a store: the bot's methods, the health
-// check and Close. Both storage.Store and storage.Postgres have them.
-type botStore interface {
+// appStore is what serve needs from a store: the App's parts
+// (commands.Store), the health check and Close. Both storage.Store and
+// storage.Postgres have them.
+type appStore interface {
 	commands.Store
 	Check(ctx context.Context) error
 	Close() error
@@ -263,7 +264,7 @@ type botStore interface {
 // background at a bounded rate (its full Check replays every game: far too
 // slow for a request). PostgreSQL's Check reads no records and serves as
 // both.
-func healthOptions(store botStore, log *slog.Logger) commands.HealthOptions {
+func healthOptions(store appStore, log *slog.Logger) commands.HealthOptions {
 	if s, ok := store.(*storage.Store); ok {
 		return commands.HealthOptions{Ping: s.Ping, Deep: s.CheckPages, Logger: log}
 	}
@@ -272,7 +273,7 @@ func healthOptions(store botStore, log *slog.Logger) commands.HealthOptions {
 
 // openStore opens PostgreSQL when GOBOT_DATABASE_URL is set, and the bbolt
 // file (serving hot backups on its socket) otherwise.
-func openStore(ctx context.Context, cfg *config.Config, log *slog.Logger) (botStore, error) {
+func openStore(ctx context.Context, cfg *config.Config, log *slog.Logger) (appStore, error) {
 	if cfg.DatabaseURL != "" {
 		octx, cancel := context.WithTimeout(ctx, time.Minute)
 		defer cancel()
