@@ -14,10 +14,12 @@
 // final scores and analyses. Programs come only from the host's
 // configuration (ParsePrograms reads the GOBOT_GTP_ENGINES format): the
 // command line is split into arguments and run directly, never through a
-// shell, and nothing a Discord user types reaches it. A Client kills its
-// process on Close and leaves no goroutine behind.
+// shell, and nothing a Discord user types reaches it. Close gives the
+// process a second to quit, then kills it with any process it started;
+// a Client leaves no goroutine behind.
 //
-// The package imports the standard library and engine, never bots,
-// storage or commands: what plays and where the games come from is its
-// callers' business.
+// The package imports the standard library, engine (the rules) and
+// engine/estimate (the dead stones of final_score and final_status_list
+// when ServerOptions.DeadStones is nil), never bots, storage or commands:
+// what plays and where the games come from is its callers' business.
 package gtp
