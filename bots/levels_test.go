@@ -11,7 +11,7 @@ import (
 )
 
 func TestLevels(t *testing.T) {
-	// The test binary stands in for an engine program that exists.
+	// The test binary stands in for a GTP program that exists.
 	r, err := NewRegistry(Config{Programs: []gtp.Spec{{Name: "gnugo", Argv: []string{os.Args[0], "--mode", "gtp"}}}})
 	if err != nil {
 		t.Fatalf("NewRegistry: %v", err)
@@ -65,7 +65,7 @@ func TestLevels(t *testing.T) {
 	if _, err := NewRegistry(Config{GTPPrograms: map[string]string{"x": "/nonexistent/engine --mode gtp"}}); !errors.Is(err, ErrInvalidConfig) {
 		t.Errorf("NewRegistry(missing program) = %v, want ErrInvalidConfig", err)
 	}
-	// Engines from the config package's map, in name order.
+	// Programs from the config package's map, in name order.
 	r2, err := NewRegistry(Config{GTPPrograms: map[string]string{"pachi": os.Args[0] + " -t 2", "gnugo": os.Args[0] + " --mode gtp"}})
 	if err != nil {
 		t.Fatalf("NewRegistry(map): %v", err)
@@ -137,7 +137,7 @@ func TestMCTSLevel(t *testing.T) {
 	}
 }
 
-func TestEngineWithGNUGo(t *testing.T) {
+func TestExternalWithGNUGo(t *testing.T) {
 	const path = "/usr/games/gnugo"
 	if _, err := os.Stat(path); err != nil {
 		t.Skip("GNU Go is not installed at " + path + " (apt-get install gnugo); skipping")

@@ -63,7 +63,7 @@ func TestParsePrograms(t *testing.T) {
 	}
 }
 
-// logLines returns the commands the fake engine logged, by process.
+// logLines returns the commands the fake program logged, by process.
 func logLines(t *testing.T, path string) map[string][]string {
 	t.Helper()
 	data, err := os.ReadFile(path)
@@ -180,7 +180,7 @@ func TestCrashReplays(t *testing.T) {
 	}
 }
 
-func TestEngineFailures(t *testing.T) {
+func TestProgramFailures(t *testing.T) {
 	tests := []struct {
 		mode   string
 		opts   ClientOptions
@@ -228,7 +228,7 @@ func TestCancel(t *testing.T) {
 		_, err := c.GenMove(ctx, g, 0)
 		errc <- err
 	}()
-	// Cancel while the engine is (most likely) thinking; either way the
+	// Cancel while the program is (most likely) thinking; either way the
 	// call must end with the context's error.
 	time.Sleep(300 * time.Millisecond)
 	cancel()

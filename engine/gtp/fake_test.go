@@ -13,11 +13,11 @@ import (
 	"github.com/gobot-dev/gobot/engine"
 )
 
-// The test binary doubles as a fake GTP engine: run with the first argument
+// The test binary doubles as a fake GTP program: run with the first argument
 // "-fake-gtp", it serves GTP on its standard streams instead of running
 // tests. Its behaviour is chosen by the second argument:
 //
-//	ok          a well-behaved engine that plays the first legal point
+//	ok          a well-behaved program that plays the first legal point
 //	crash-once  exits on the first genmove of the first process (marker file)
 //	crash       exits on every genmove
 //	hang        never answers genmove
@@ -26,11 +26,11 @@ import (
 //	illegal     answers genmove with an occupied point
 //	nohandshake exits at once
 //
-// The third argument is a file the engine appends each command to, prefixed
+// The third argument is a file the program appends each command to, prefixed
 // with its process id, and the fourth a marker file for crash-once.
 func TestMain(m *testing.M) {
 	if len(os.Args) > 2 && os.Args[1] == "-fake-gtp" {
-		os.Exit(fakeEngine(os.Args[2:]))
+		os.Exit(fakeProgram(os.Args[2:]))
 	}
 	if len(os.Args) > 3 && os.Args[1] == "-serve-gtp" {
 		os.Exit(serveChild(os.Args[2], os.Args[3]))
@@ -57,7 +57,7 @@ func serveChild(ko, seed string) int {
 	return 0
 }
 
-// fakeSpec returns a spec that runs the fake engine in the given mode.
+// fakeSpec returns a spec that runs the fake program in the given mode.
 func fakeSpec(t *testing.T, mode string) (Spec, string) {
 	t.Helper()
 	dir := t.TempDir()
@@ -65,8 +65,8 @@ func fakeSpec(t *testing.T, mode string) (Spec, string) {
 	return Spec{Name: "fake", Argv: []string{os.Args[0], "-fake-gtp", mode, log, dir + "/crashed"}}, log
 }
 
-// fakeClient returns a client of the fake engine in the given mode,
-// closed when the test ends, and the file the engine logs its commands to.
+// fakeClient returns a client of the fake program in the given mode,
+// closed when the test ends, and the file the program logs its commands to.
 func fakeClient(t *testing.T, mode string, opts ClientOptions) (*Client, string) {
 	t.Helper()
 	spec, log := fakeSpec(t, mode)
@@ -181,9 +181,9 @@ func fakeArg(args []string, i int) string {
 	return ""
 }
 
-// fakeEngine serves the fake program on the standard streams (see TestMain)
+// fakeProgram serves the fake program on the standard streams (see TestMain)
 // and returns its exit status.
-func fakeEngine(args []string) int {
+func fakeProgram(args []string) int {
 	f := &fake{mode: fakeArg(args, 0), marker: fakeArg(args, 2), size: 19}
 	logPath := fakeArg(args, 1)
 	if f.mode == "nohandshake" {
@@ -245,7 +245,7 @@ func fakeEngine(args []string) int {
 }
 
 // newGame returns an empty game of the fake's size and komi, or nil when
-// the size is not one engine plays.
+// the size is not one the rules allow.
 func (f *fake) newGame() *engine.Game {
 	rules, _ := engine.Preset("simple")
 	rules.Komi = f.komi

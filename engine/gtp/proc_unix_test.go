@@ -14,13 +14,13 @@ import (
 	"time"
 )
 
-func TestCloseKillsWrappedEngine(t *testing.T) {
+func TestCloseKillsWrappedProgram(t *testing.T) {
 	sh, err := exec.LookPath("sh")
 	if err != nil {
 		t.Skip("no sh to wrap the engine with")
 	}
-	// A wrapper script that starts the engine as its child and waits. The
-	// engine hangs in genmove, deaf to its closed input: only a kill ends
+	// A wrapper script that starts the program as its child and waits. The
+	// program hangs in genmove, deaf to its closed input: only a kill ends
 	// it, and Close must kill both.
 	spec, log := fakeSpec(t, "hang")
 	pidFile := filepath.Join(t.TempDir(), "pid")
@@ -48,7 +48,7 @@ func TestCloseKillsWrappedEngine(t *testing.T) {
 	c.Close()
 	cancel()
 	<-done
-	// The engine child is killed with its group; once reaped by init it no
+	// The program child is killed with its group; once reaped by init it no
 	// longer exists. Poll rather than time the assertion.
 	for i := 0; i < 500; i++ {
 		if syscall.Kill(pid, 0) != nil {
