@@ -128,9 +128,13 @@ func (c *Client) Close() error {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
-	exited := false
 	// Best effort: the process is killed anyway.
-	if _, err := c.send(ctx, time.Second, "quit"); err == nil && c.p == p {
+	_, err := c.send(ctx, time.Second, "quit")
+	if c.p != p {
+		return nil // send killed it: it did not answer, or had died
+	}
+	exited := false
+	if err == nil {
 		p.stdin.Close()
 		select {
 		case r := <-p.responses: // the end of its output

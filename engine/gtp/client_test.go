@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"os/exec"
 	"runtime"
 	"slices"
 	"strings"
@@ -332,5 +333,39 @@ func TestGNUGo(t *testing.T) {
 	// Black 15 points, White 10 and komi 7.5.
 	if winner != engine.White || margin != 2.5 {
 		t.Errorf("FinalScore = %v+%v, want white+2.5", winner, margin)
+	}
+}
+
+// TestCloseExitStatus: Close reports a program that answers quit and then
+// exits with a failure status, and returns nil, without stopping the
+// process twice, when it quits cleanly, dies without answering quit or
+// died before Close (then quit cannot even be sent).
+func TestCloseExitStatus(t *testing.T) {
+	for _, tt := range []struct {
+		mode string
+		code int // the exit status Close reports; 0 for none
+	}{{"ok", 0}, {"quit-fail", 4}, {"quit-crash", 0}, {"exit-idle", 0}} {
+		t.Run(tt.mode, func(t *testing.T) {
+			spec, _ := fakeSpec(t, tt.mode)
+			c, err := StartClient(context.Background(), spec, ClientOptions{})
+			if err != nil {
+				t.Fatalf("StartClient: %v", err)
+			}
+			if tt.mode == "exit-idle" {
+				// Let it end, so that Close finds its input closed.
+				time.Sleep(200 * time.Millisecond)
+			}
+			err = c.Close()
+			var exit *exec.ExitError
+			switch {
+			case tt.code == 0 && err != nil:
+				t.Errorf("Close = %v, want nil", err)
+			case tt.code != 0 && (!errors.As(err, &exit) || exit.ExitCode() != tt.code):
+				t.Errorf("Close = %v, want exit status %d", err, tt.code)
+			}
+			if err := c.Close(); err != nil {
+				t.Errorf("second Close = %v, want nil", err)
+			}
+		})
 	}
 }

@@ -25,6 +25,9 @@ import (
 //	badid       answers genmove with the wrong id
 //	illegal     answers genmove with an occupied point
 //	nohandshake exits at once
+//	quit-crash  exits with status 3 on quit, without answering
+//	quit-fail   answers quit, then exits with status 4
+//	exit-idle   exits once it has answered the handshake's list_commands
 //
 // The third argument is a file the program appends each command to, prefixed
 // with its process id, and the fourth a marker file for crash-once.
@@ -129,6 +132,17 @@ var fakeCommands = []struct {
 	{"quit", func(*fake, []string) fakeReply { return fakeReply{ok: true, exit: true} }},
 }
 
+// fakeEnds are the modes' ways of ending other than an answer to quit and
+// a clean exit: the reply, instead of the handler's, to one command.
+var fakeEnds = map[string]struct {
+	command string
+	reply   fakeReply
+}{
+	"quit-crash": {"quit", fakeReply{silent: true, exit: true, status: 3}},
+	"quit-fail":  {"quit", fakeReply{ok: true, exit: true, status: 4}},
+	"exit-idle":  {"list_commands", fakeReply{ok: true, exit: true}},
+}
+
 // fakeFaults are the modes' misbehaviours in genmove for c: a reply that
 // replaces the move, when the second result is true.
 var fakeFaults = map[string]func(f *fake, c engine.Color) (fakeReply, bool){
@@ -222,6 +236,9 @@ func fakeProgram(args []string) int {
 				r = c.run(f, words[1:])
 				break
 			}
+		}
+		if end, ok := fakeEnds[f.mode]; ok && end.command == words[0] {
+			r = end.reply
 		}
 		if r.id != "" {
 			id = r.id
