@@ -154,18 +154,18 @@ func New(opts Options) (*App, error) {
 	return b, nil
 }
 
-func (b *App) now() time.Time { return b.opts.Now() }
+func (a *App) now() time.Time { return a.opts.Now() }
 
 // Router returns the App's router (for tests and the help text).
-func (b *App) Router() *Router { return b.router }
+func (a *App) Router() *Router { return a.router }
 
 // Register overwrites the application's commands with /go, globally or in
 // the configured guild.
-func (b *App) Register(ctx context.Context) error {
-	if b.opts.AppID == "" {
+func (a *App) Register(ctx context.Context) error {
+	if a.opts.AppID == "" {
 		return errors.New("commands: Register needs the application ID")
 	}
-	if err := b.opts.Discord.OverwriteCommands(ctx, b.opts.AppID, b.opts.GuildID, Definitions(b.opts.Players.Levels())); err != nil {
+	if err := a.opts.Discord.OverwriteCommands(ctx, a.opts.AppID, a.opts.GuildID, Definitions(a.opts.Players.Levels())); err != nil {
 		return fmt.Errorf("commands: register /go: %w", err)
 	}
 	return nil
@@ -175,33 +175,33 @@ func (b *App) Register(ctx context.Context) error {
 // answering through Discord. It returns when the handler has finished.
 // Cancelling ctx does not interrupt a move in progress (SIGTERM lets moves
 // finish); Shutdown does, once its grace period is over.
-func (b *App) Handle(ctx context.Context, it *discordgo.Interaction) {
-	hctx, cancel := b.halt.with(context.WithoutCancel(ctx))
+func (a *App) Handle(ctx context.Context, it *discordgo.Interaction) {
+	hctx, cancel := a.halt.with(context.WithoutCancel(ctx))
 	defer cancel()
 	initial := func(ctx context.Context, resp *Response) error {
-		return b.opts.Discord.Callback(ctx, it, resp)
+		return a.opts.Discord.Callback(ctx, it, resp)
 	}
-	b.track(func() { b.handle(hctx, it, initial) })
+	a.track(func() { a.handle(hctx, it, initial) })
 }
 
 // enter counts new in-flight work and reports true, unless the App is
 // shutting down; the caller calls b.inflight.Done when the work ends.
-func (b *App) enter() bool {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if b.closed {
+func (a *App) enter() bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.closed {
 		return false
 	}
-	b.inflight.Add(1)
+	a.inflight.Add(1)
 	return true
 }
 
 // track runs fn as in-flight work unless the App is shutting down.
-func (b *App) track(fn func()) bool {
-	if !b.enter() {
+func (a *App) track(fn func()) bool {
+	if !a.enter() {
 		return false
 	}
-	defer b.inflight.Done()
+	defer a.inflight.Done()
 	fn()
 	return true
 }
@@ -209,13 +209,13 @@ func (b *App) track(fn func()) bool {
 // spawn runs fn in a new goroutine as in-flight work with a context that
 // Shutdown cancels only after its grace period. It reports false, and
 // runs nothing, once the App is shutting down.
-func (b *App) spawn(fn func(ctx context.Context)) bool {
-	if !b.enter() {
+func (a *App) spawn(fn func(ctx context.Context)) bool {
+	if !a.enter() {
 		return false
 	}
 	go func() {
-		defer b.inflight.Done()
-		ctx, cancel := b.halt.with(context.Background())
+		defer a.inflight.Done()
+		ctx, cancel := a.halt.with(context.Background())
 		defer cancel()
 		fn(ctx)
 	}()
@@ -227,24 +227,24 @@ func (b *App) spawn(fn func(ctx context.Context)) bool {
 // them to return. Game reviews in progress are cancelled at once. Owed bot
 // moves not started yet stay queued in the store for the next start;
 // handlers waiting for them answer at once.
-func (b *App) Shutdown(ctx context.Context) error {
-	b.mu.Lock()
-	if !b.closed {
-		b.closed = true
-		close(b.closing)
+func (a *App) Shutdown(ctx context.Context) error {
+	a.mu.Lock()
+	if !a.closed {
+		a.closed = true
+		close(a.closing)
 	}
-	b.mu.Unlock()
+	a.mu.Unlock()
 	// Reviews can take minutes: they stop at once rather than hold up the
 	// moves' grace period.
-	b.reviewing.halt.stop()
+	a.reviewing.halt.stop()
 	done := make(chan struct{})
-	go func() { b.inflight.Wait(); b.owed.wg.Wait(); close(done) }()
+	go func() { a.inflight.Wait(); a.owed.wg.Wait(); close(done) }()
 	select {
 	case <-done:
-		b.halt.stop()
+		a.halt.stop()
 		return nil
 	case <-ctx.Done():
-		b.halt.stop()
+		a.halt.stop()
 		<-done
 		return ctx.Err()
 	}
@@ -253,45 +253,45 @@ func (b *App) Shutdown(ctx context.Context) error {
 // handle runs the router on one interaction and turns a failure into an
 // ephemeral reply. A panic is recovered, logged with its stack and answered
 // with an apology.
-func (b *App) handle(ctx context.Context, it *discordgo.Interaction, initial initialFunc) {
-	r := newRequest(it, b.opts.Discord, initial)
-	start := b.now()
-	log := b.log.With("interaction", it.ID, "type", it.Type.String(), "channel", it.ChannelID)
+func (a *App) handle(ctx context.Context, it *discordgo.Interaction, initial initialFunc) {
+	r := newRequest(it, a.opts.Discord, initial)
+	start := a.now()
+	log := a.log.With("interaction", it.ID, "type", it.Type.String(), "channel", it.ChannelID)
 	if r.User != nil {
 		log = log.With("user", r.User.ID)
 	}
 	defer func() {
 		if p := recover(); p != nil {
 			log.Error("handler panicked", "path", r.Path, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
-			b.replyError(ctx, r, log, userErr(errPanic, "Sorry, something went wrong on my side and nothing was changed. Please try again; if it keeps happening, tell the server admins."))
+			a.replyError(ctx, r, log, userErr(errPanic, "Sorry, something went wrong on my side and nothing was changed. Please try again; if it keeps happening, tell the server admins."))
 		}
 	}()
 	if r.User == nil {
-		b.replyError(ctx, r, log, userErr(ErrBadOption, "I could not tell who sent this."))
+		a.replyError(ctx, r, log, userErr(ErrBadOption, "I could not tell who sent this."))
 		return
 	}
 	if it.ChannelID != "" && it.Type != discordgo.InteractionApplicationCommandAutocomplete {
 		// A bot move this handler causes is answered by it; one made
 		// while it runs and answered by no handler is posted when it ends.
-		leave := b.owed.attend(it.ChannelID)
+		leave := a.owed.attend(it.ChannelID)
 		defer func() {
 			if out := leave(); out != nil {
-				b.postBotMove(ctx, out.game, out.note)
+				a.postBotMove(ctx, out.game, out.note)
 			}
 		}()
 	}
-	err := b.router.Dispatch(ctx, r)
+	err := a.router.Dispatch(ctx, r)
 	if err != nil {
-		b.replyError(ctx, r, log, err)
+		a.replyError(ctx, r, log, err)
 		return
 	}
-	log.Debug("handled", "path", r.Path, "took", b.now().Sub(start))
+	log.Debug("handled", "path", r.Path, "took", a.now().Sub(start))
 }
 
 // errPanic marks the apology after a recovered panic.
 var errPanic = errors.New("commands: handler panicked")
 
-func (b *App) replyError(ctx context.Context, r *Request, log *slog.Logger, err error) {
+func (a *App) replyError(ctx context.Context, r *Request, log *slog.Logger, err error) {
 	msg, expected := errorMessage(err)
 	if expected {
 		log.Info("refused", "path", r.Path, "reason", err)

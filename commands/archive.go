@@ -74,20 +74,20 @@ func finishedGameOption(ctx context.Context, arch Archive, r *Request) (*storage
 // completeFinishedGames suggests the user's recent finished games for the
 // game: option, labelled like "vs bob · 19×19 · B+3.5 · 2 d ago", filtered
 // by what was typed (matched against the label and the ID).
-func (b *App) completeFinishedGames(ctx context.Context, r *Request) error {
+func (a *App) completeFinishedGames(ctx context.Context, r *Request) error {
 	_, typed := r.Focused()
 	typed = strings.ToLower(strings.TrimSpace(typed))
-	games, err := b.archive.PlayerGames(ctx, r.User.ID, 100)
+	games, err := a.archive.PlayerGames(ctx, r.User.ID, 100)
 	if err != nil && len(games) == 0 {
 		return r.Choices(ctx, nil)
 	}
 	var choices []*discordgo.ApplicationCommandOptionChoice
-	for _, a := range games {
-		label := gameLabel(a, r.User.ID, b.now())
-		if typed != "" && !strings.Contains(strings.ToLower(label), typed) && !strings.HasPrefix(a.ID, typed) {
+	for _, arc := range games {
+		label := gameLabel(arc, r.User.ID, a.now())
+		if typed != "" && !strings.Contains(strings.ToLower(label), typed) && !strings.HasPrefix(arc.ID, typed) {
 			continue
 		}
-		choices = append(choices, &discordgo.ApplicationCommandOptionChoice{Name: clip(label, 100), Value: a.ID})
+		choices = append(choices, &discordgo.ApplicationCommandOptionChoice{Name: clip(label, 100), Value: arc.ID})
 		if len(choices) == 25 {
 			break
 		}
@@ -135,21 +135,21 @@ func archivedTitle(a *storage.Archived) string {
 
 // cmdSGF attaches a game's record: the active game's in this channel, or a
 // finished game's (game:, or the last one finished here).
-func (b *App) cmdSGF(ctx context.Context, r *Request) error {
+func (a *App) cmdSGF(ctx context.Context, r *Request) error {
 	withReview, _, err := r.Bool("review")
 	if err != nil {
 		return err
 	}
 	if _, named := r.String(gameOption); !named && !withReview {
-		g, err := b.loadGame(ctx, r.Interaction.ChannelID)
+		g, err := a.loadGame(ctx, r.Interaction.ChannelID)
 		if err == nil {
-			return b.activeSGF(ctx, r, g)
+			return a.activeSGF(ctx, r, g)
 		}
 		if !errors.Is(err, ErrNoGame) {
 			return err
 		}
 	}
-	a, err := finishedGameOption(ctx, b.archive, r)
+	arc, err := finishedGameOption(ctx, a.archive, r)
 	if err != nil {
 		return err
 	}
@@ -158,26 +158,26 @@ func (b *App) cmdSGF(ctx context.Context, r *Request) error {
 		return err
 	}
 	m := &Message{
-		Content: fmt.Sprintf("Record of %s, %d×%d, %s, finished <t:%d:d> (SGF, opens in any Go editor).", archivedTitle(a), a.Size, a.Size, a.Result, a.FinishedAt.Unix()),
-		Files:   []File{sgfFile(a.ID, archivedTitle(a), a.SGF)},
+		Content: fmt.Sprintf("Record of %s, %d×%d, %s, finished <t:%d:d> (SGF, opens in any Go editor).", archivedTitle(arc), arc.Size, arc.Size, arc.Result, arc.FinishedAt.Unix()),
+		Files:   []File{sgfFile(arc.ID, archivedTitle(arc), arc.SGF)},
 	}
 	if withReview {
-		rv := b.storedReview(ctx, a.ID)
+		rv := a.storedReview(ctx, arc.ID)
 		if rv == nil {
-			return userErr(ErrBadOption, fmt.Sprintf("Game `%s` has not been reviewed yet: `/go review game:%s` reviews it, then ask again.", a.ID, a.ID))
+			return userErr(ErrBadOption, fmt.Sprintf("Game `%s` has not been reviewed yet: `/go review game:%s` reviews it, then ask again.", arc.ID, arc.ID))
 		}
-		data, err := reviewedSGF(a, rv)
+		data, err := reviewedSGF(arc, rv)
 		if err != nil {
 			return err
 		}
 		m.Files[0].Data = data
-		m.Content = fmt.Sprintf("Record of %s with its review, %d×%d, %s (SGF: the win rate on every move, the mistakes with the preferred lines as variations).", archivedTitle(a), a.Size, a.Size, a.Result)
+		m.Content = fmt.Sprintf("Record of %s with its review, %d×%d, %s (SGF: the win rate on every move, the mistakes with the preferred lines as variations).", archivedTitle(arc), arc.Size, arc.Size, arc.Result)
 	}
 	if animate {
 		if err := r.Defer(ctx, false); err != nil {
 			return err
 		}
-		f, err := archivedGIF(a)
+		f, err := archivedGIF(arc)
 		switch {
 		case err != nil:
 			return err
@@ -192,8 +192,8 @@ func (b *App) cmdSGF(ctx context.Context, r *Request) error {
 
 // cmdReplay posts the animated replay of a finished game (game:, or the
 // last one finished here).
-func (b *App) cmdReplay(ctx context.Context, r *Request) error {
-	a, err := finishedGameOption(ctx, b.archive, r)
+func (a *App) cmdReplay(ctx context.Context, r *Request) error {
+	arc, err := finishedGameOption(ctx, a.archive, r)
 	if err != nil {
 		return err
 	}
@@ -201,15 +201,15 @@ func (b *App) cmdReplay(ctx context.Context, r *Request) error {
 	if err := r.Defer(ctx, false); err != nil {
 		return err
 	}
-	f, err := archivedGIF(a)
+	f, err := archivedGIF(arc)
 	if err != nil {
 		return err
 	}
 	if len(f.Data) > maxUpload {
-		return userErr(ErrBadOption, fmt.Sprintf("The replay of game `%s` is larger than Discord accepts; `/go sgf game:%s` has the record.", a.ID, a.ID))
+		return userErr(ErrBadOption, fmt.Sprintf("The replay of game `%s` is larger than Discord accepts; `/go sgf game:%s` has the record.", arc.ID, arc.ID))
 	}
 	return r.Reply(ctx, &Message{
-		Content: fmt.Sprintf("Replay of %s, %d×%d, %s, %d moves.", archivedTitle(a), a.Size, a.Size, a.Result, a.Moves),
+		Content: fmt.Sprintf("Replay of %s, %d×%d, %s, %d moves.", archivedTitle(arc), arc.Size, arc.Size, arc.Result, arc.Moves),
 		Files:   []File{f},
 	})
 }
@@ -234,7 +234,7 @@ func archivedGIF(a *storage.Archived) (File, error) {
 }
 
 // cmdHistory lists a player's finished games that the caller may see.
-func (b *App) cmdHistory(ctx context.Context, r *Request) error {
+func (a *App) cmdHistory(ctx context.Context, r *Request) error {
 	u := r.User
 	if o, ok := r.UserOption("player"); ok {
 		u = o
@@ -246,7 +246,7 @@ func (b *App) cmdHistory(ctx context.Context, r *Request) error {
 	if !given {
 		page = 1
 	}
-	m, err := historyMessage(ctx, b.archive, r, userPlayer(u), page)
+	m, err := historyMessage(ctx, a.archive, r, userPlayer(u), page)
 	if err != nil {
 		return err
 	}
@@ -254,17 +254,17 @@ func (b *App) cmdHistory(ctx context.Context, r *Request) error {
 }
 
 // btnHistory turns a /go history page.
-func (b *App) btnHistory(ctx context.Context, r *Request) error {
+func (a *App) btnHistory(ctx context.Context, r *Request) error {
 	page, err := strconv.Atoi(r.Param("page"))
 	if err != nil || page < 1 {
 		return ErrStale
 	}
-	st, err := b.stats.PlayerStats(ctx, r.Param("player"))
+	st, err := a.stats.PlayerStats(ctx, r.Param("player"))
 	p := storage.Player{UserID: r.Param("player")}
 	if err == nil {
 		p = st.Player
 	}
-	m, err := historyMessage(ctx, b.archive, r, p, page)
+	m, err := historyMessage(ctx, a.archive, r, p, page)
 	if err != nil {
 		return err
 	}
@@ -326,14 +326,14 @@ func historyMessage(ctx context.Context, arch Archive, r *Request, p storage.Pla
 
 // btnSGF attaches the record of a finished game, privately, for whoever
 // pressed the button (if they may see it).
-func (b *App) btnSGF(ctx context.Context, r *Request) error {
-	a, err := archivedGame(ctx, b.archive, r, r.Param("id"))
+func (a *App) btnSGF(ctx context.Context, r *Request) error {
+	arc, err := archivedGame(ctx, a.archive, r, r.Param("id"))
 	if err != nil {
 		return err
 	}
 	return r.Reply(ctx, &Message{
 		Ephemeral: true,
-		Content:   fmt.Sprintf("Record of %s, %d×%d, %s, finished <t:%d:d>.", archivedTitle(a), a.Size, a.Size, a.Result, a.FinishedAt.Unix()),
-		Files:     []File{sgfFile(a.ID, archivedTitle(a), a.SGF)},
+		Content:   fmt.Sprintf("Record of %s, %d×%d, %s, finished <t:%d:d>.", archivedTitle(arc), arc.Size, arc.Size, arc.Result, arc.FinishedAt.Unix()),
+		Files:     []File{sgfFile(arc.ID, archivedTitle(arc), arc.SGF)},
 	})
 }

@@ -252,54 +252,54 @@ func (o *owedMoves) deliver(channelID string, out botOutcome) bool {
 // startWorkers starts the workers that drain the queue of owed bot moves,
 // once, unless the App is shutting down. Run starts them (so moves owed
 // before a restart are made), and so does the first move owed.
-func (b *App) startWorkers() {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if b.closed || b.owed.started {
+func (a *App) startWorkers() {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.closed || a.owed.started {
 		return
 	}
-	b.owed.started = true
-	for range b.opts.BotWorkers {
-		b.owed.wg.Add(1)
+	a.owed.started = true
+	for range a.opts.BotWorkers {
+		a.owed.wg.Add(1)
 		go func() {
-			defer b.owed.wg.Done()
-			ctx, cancel := b.halt.with(context.Background())
+			defer a.owed.wg.Done()
+			ctx, cancel := a.halt.with(context.Background())
 			defer cancel()
-			b.botWorker(ctx)
+			a.botWorker(ctx)
 		}()
 	}
 }
 
 // botWorker makes owed bot moves, oldest first, until the App shuts down;
 // ctx ends when Shutdown gives up waiting for the move in progress.
-func (b *App) botWorker(ctx context.Context) {
+func (a *App) botWorker(ctx context.Context) {
 	for {
-		wake := b.owed.woken()
+		wake := a.owed.woken()
 		select {
-		case <-b.closing:
+		case <-a.closing:
 			return
 		default:
 		}
-		m, err := b.queue.ClaimBotMove(ctx, b.owed.worker, botLease)
+		m, err := a.queue.ClaimBotMove(ctx, a.owed.worker, botLease)
 		if err == nil {
 			var pause time.Duration
-			if !b.track(func() { pause = b.makeOwedMove(ctx, m) }) {
-				b.release(ctx, m, time.Time{})
+			if !a.track(func() { pause = a.makeOwedMove(ctx, m) }) {
+				a.release(ctx, m, time.Time{})
 				return
 			}
-			if pause > 0 && sleepUntilClosing(b.closing, pause) {
+			if pause > 0 && sleepUntilClosing(a.closing, pause) {
 				return
 			}
 			continue
 		}
 		if !errors.Is(err, storage.ErrNotFound) && ctx.Err() == nil {
-			b.log.Warn("bot queue: claim", "err", err)
+			a.log.Warn("bot queue: claim", "err", err)
 		}
 		t := time.NewTimer(botPollEvery)
 		select {
 		case <-wake:
 		case <-t.C:
-		case <-b.closing:
+		case <-a.closing:
 			t.Stop()
 			return
 		}
@@ -322,72 +322,72 @@ func sleepUntilClosing(closing <-chan struct{}, d time.Duration) bool {
 // release gives a claim back (see storage.Store.ReleaseBotMove), logging a
 // failure: the claim then lapses by itself. It gives the claim back even
 // when ctx has ended.
-func (b *App) release(ctx context.Context, m *storage.BotMove, retryAt time.Time) {
+func (a *App) release(ctx context.Context, m *storage.BotMove, retryAt time.Time) {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), replyTimeout)
 	defer cancel()
-	if err := b.queue.ReleaseBotMove(ctx, m, retryAt); err != nil {
-		b.log.Warn("bot queue: release", "channel", m.ChannelID, "err", err)
+	if err := a.queue.ReleaseBotMove(ctx, m, retryAt); err != nil {
+		a.log.Warn("bot queue: release", "channel", m.ChannelID, "err", err)
 	}
 }
 
 // makeOwedMove makes one claimed bot move and hands its outcome to the
 // handlers waiting for it, or posts it. It returns how long the worker
 // should pause before its next claim.
-func (b *App) makeOwedMove(ctx context.Context, m *storage.BotMove) time.Duration {
-	log := b.log.With("channel", m.ChannelID, "game", m.GameID)
-	g, err := b.loadGame(ctx, m.ChannelID)
+func (a *App) makeOwedMove(ctx context.Context, m *storage.BotMove) time.Duration {
+	log := a.log.With("channel", m.ChannelID, "game", m.GameID)
+	g, err := a.loadGame(ctx, m.ChannelID)
 	switch {
 	case errors.Is(err, ErrQuarantined):
 		// The record was damaged and is set aside, its owed move with it.
-		b.tellSetAside(ctx, m.ChannelID)
-		b.owed.deliver(m.ChannelID, botOutcome{gameID: m.GameID, moves: m.Moves, err: err})
+		a.tellSetAside(ctx, m.ChannelID)
+		a.owed.deliver(m.ChannelID, botOutcome{gameID: m.GameID, moves: m.Moves, err: err})
 		return 0
 	case err != nil && !errors.Is(err, ErrNoGame):
 		log.Warn("bot queue: load game; the move stays queued", "err", err)
-		b.release(ctx, m, b.now().Add(retryDelay(m.Attempts)))
+		a.release(ctx, m, a.now().Add(retryDelay(m.Attempts)))
 		return 0
 	}
 	if err != nil || g.ID != m.GameID || !botToMove(g) || g.Game.MoveCount() != m.Moves {
 		// The game moved on since the claim (its queue entry went with
 		// that write): the handlers waiting look at it again.
-		b.release(ctx, m, time.Time{})
-		b.owed.deliver(m.ChannelID, botOutcome{gameID: m.GameID, moves: m.Moves, err: ErrConflict})
+		a.release(ctx, m, time.Time{})
+		a.owed.deliver(m.ChannelID, botOutcome{gameID: m.GameID, moves: m.Moves, err: ErrConflict})
 		return 0
 	}
-	stop := b.renewWhileMoving(ctx, m)
-	note, err := b.safeBotMove(ctx, g)
+	stop := a.renewWhileMoving(ctx, m)
+	note, err := a.safeBotMove(ctx, g)
 	stop()
 	switch {
 	case err == nil:
-		log.Debug("bot moved", "waited", b.now().Sub(m.Since), "attempts", m.Attempts)
+		log.Debug("bot moved", "waited", a.now().Sub(m.Since), "attempts", m.Attempts)
 		out := botOutcome{gameID: g.ID, moves: m.Moves, game: g, note: note}
-		if !b.owed.deliver(m.ChannelID, out) {
-			b.postBotMove(ctx, g, note)
+		if !a.owed.deliver(m.ChannelID, out) {
+			a.postBotMove(ctx, g, note)
 		}
 		return 0
 	case errors.Is(err, ErrBotBusy):
 		// Every search slot is taken by other work: keep the place and
 		// try again shortly.
-		b.release(ctx, m, time.Time{})
+		a.release(ctx, m, time.Time{})
 		return botBusyRetry
 	case ctx.Err() != nil:
 		// Shutting down: the move stays owed for the next process.
-		b.release(ctx, m, time.Time{})
-		b.owed.deliver(m.ChannelID, botOutcome{gameID: g.ID, moves: m.Moves, err: err})
+		a.release(ctx, m, time.Time{})
+		a.owed.deliver(m.ChannelID, botOutcome{gameID: g.ID, moves: m.Moves, err: err})
 		return 0
 	case errors.Is(err, ErrConflict) || errors.Is(err, ErrGameOver):
 		// The game changed meanwhile (an undo, a resignation, another
 		// worker whose claim had lapsed) or ended (the bot's own clock ran
 		// out while its move waited): nothing was stored, nothing is owed
 		// any more unless the stored game says otherwise.
-		b.release(ctx, m, time.Time{})
-		b.owed.deliver(m.ChannelID, botOutcome{gameID: g.ID, moves: m.Moves, err: err})
+		a.release(ctx, m, time.Time{})
+		a.owed.deliver(m.ChannelID, botOutcome{gameID: g.ID, moves: m.Moves, err: err})
 		return 0
 	}
 	delay := retryDelay(m.Attempts)
 	log.Warn("bot move failed; it stays queued", "attempt", m.Attempts+1, "retry_in", delay, "err", err)
-	b.release(ctx, m, b.now().Add(delay))
-	b.owed.deliver(m.ChannelID, botOutcome{gameID: g.ID, moves: m.Moves, err: err})
+	a.release(ctx, m, a.now().Add(delay))
+	a.owed.deliver(m.ChannelID, botOutcome{gameID: g.ID, moves: m.Moves, err: err})
 	return 0
 }
 
@@ -395,7 +395,7 @@ func (b *App) makeOwedMove(ctx context.Context, m *storage.BotMove) time.Duratio
 // returned function is called, which returns once renewing has stopped. A
 // claim that could not be renewed (it lapsed, another worker has the move)
 // is logged: the version check keeps one of the two moves.
-func (b *App) renewWhileMoving(ctx context.Context, m *storage.BotMove) (stop func()) {
+func (a *App) renewWhileMoving(ctx context.Context, m *storage.BotMove) (stop func()) {
 	ctx, cancel := context.WithCancel(ctx)
 	done := make(chan struct{})
 	go func() {
@@ -408,8 +408,8 @@ func (b *App) renewWhileMoving(ctx context.Context, m *storage.BotMove) (stop fu
 				return
 			case <-t.C:
 			}
-			if err := b.queue.ExtendBotMove(ctx, m, botLease); err != nil && ctx.Err() == nil {
-				b.log.Warn("bot queue: renew the claim", "channel", m.ChannelID, "err", err)
+			if err := a.queue.ExtendBotMove(ctx, m, botLease); err != nil && ctx.Err() == nil {
+				a.log.Warn("bot queue: renew the claim", "channel", m.ChannelID, "err", err)
 				return
 			}
 		}
@@ -420,14 +420,14 @@ func (b *App) renewWhileMoving(ctx context.Context, m *storage.BotMove) (stop fu
 // safeBotMove is botMove in a worker: a panic (a bug in a bot) is logged
 // with its stack and returned as an error wrapping errPanic, and the
 // worker goes on with other games.
-func (b *App) safeBotMove(ctx context.Context, g *storage.Game) (note string, err error) {
+func (a *App) safeBotMove(ctx context.Context, g *storage.Game) (note string, err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			b.log.Error("bot move panicked", "channel", g.ChannelID, "game", g.ID, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+			a.log.Error("bot move panicked", "channel", g.ChannelID, "game", g.ID, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
 			note, err = "", fmt.Errorf("commands: bot move in game %s: %w: %v", g.ID, errPanic, p)
 		}
 	}()
-	return b.botMove(ctx, g)
+	return a.botMove(ctx, g)
 }
 
 // awaitBot waits for the bot's move owed in g, made by a worker, and
@@ -436,12 +436,12 @@ func (b *App) safeBotMove(ctx context.Context, g *storage.Game) (note string, er
 // tell the player its place in the queue. It gives up with errRestarting
 // when the App shuts down before the move is started, with errStillQueued
 // after botAwaitMax, and with the worker's error when the move failed.
-func (b *App) awaitBot(ctx context.Context, r *Request, g *storage.Game) (*storage.Game, string, error) {
+func (a *App) awaitBot(ctx context.Context, r *Request, g *storage.Game) (*storage.Game, string, error) {
 	for {
-		mw, done := b.owed.await(g)
-		b.startWorkers()
-		b.owed.kick()
-		out := b.waitOutcome(ctx, r, g, mw, done)
+		mw, done := a.owed.await(g)
+		a.startWorkers()
+		a.owed.kick()
+		out := a.waitOutcome(ctx, r, g, mw, done)
 		switch {
 		case out.game != nil:
 			return out.game, out.note, nil
@@ -450,7 +450,7 @@ func (b *App) awaitBot(ctx context.Context, r *Request, g *storage.Game) (*stora
 			// the move: wait again if the bot still owes a move, answer
 			// with its move if that is what the stored game holds, else
 			// say what happened.
-			stored, err := b.loadGame(ctx, g.ChannelID)
+			stored, err := a.loadGame(ctx, g.ChannelID)
 			if err == nil && stored.ID == g.ID && botToMove(stored) {
 				g = stored
 				continue
@@ -475,12 +475,12 @@ func (b *App) awaitBot(ctx context.Context, r *Request, g *storage.Game) (*stora
 // (at most every botNoticeEvery), and gives up with errMadeElsewhere when
 // the move has left the queue without an outcome reaching this process
 // (another process sharing the store made it).
-func (b *App) waitOutcome(ctx context.Context, r *Request, g *storage.Game, mw *moveWaiter, done *botOutcome) botOutcome {
+func (a *App) waitOutcome(ctx context.Context, r *Request, g *storage.Game, mw *moveWaiter, done *botOutcome) botOutcome {
 	if done != nil {
 		return *done
 	}
 	give := func(err error) botOutcome {
-		if b.owed.leave(g.ChannelID, mw) {
+		if a.owed.leave(g.ChannelID, mw) {
 			return botOutcome{gameID: g.ID, err: err}
 		}
 		return <-mw.done // a worker got there first
@@ -489,7 +489,7 @@ func (b *App) waitOutcome(ctx context.Context, r *Request, g *storage.Game, mw *
 	defer check.Stop()
 	limit := time.NewTimer(botAwaitMax)
 	defer limit.Stop()
-	closing := b.closing
+	closing := a.closing
 	shown, shownAt := 0, time.Time{}
 	var goneAt time.Time
 	for {
@@ -498,7 +498,7 @@ func (b *App) waitOutcome(ctx context.Context, r *Request, g *storage.Game, mw *
 			return out
 		case <-check.C:
 			check.Reset(botCheckEvery)
-			pos, err := b.queue.BotQueuePosition(ctx, g.ChannelID)
+			pos, err := a.queue.BotQueuePosition(ctx, g.ChannelID)
 			switch {
 			case errors.Is(err, storage.ErrNotFound):
 				// Made (or the game ended) and the outcome is on its way,
@@ -510,12 +510,12 @@ func (b *App) waitOutcome(ctx context.Context, r *Request, g *storage.Game, mw *
 					return give(errMadeElsewhere)
 				}
 			case err != nil:
-				b.log.Debug("queue position", "channel", g.ChannelID, "err", err)
+				a.log.Debug("queue position", "channel", g.ChannelID, "err", err)
 			case pos > 0 && pos != shown && (shown == 0 || time.Since(shownAt) >= botNoticeEvery):
 				goneAt = time.Time{}
 				shown, shownAt = pos, time.Now()
 				if _, err := r.discord.EditOriginal(ctx, r.Interaction, &Message{Content: queuedNote(pos)}); err != nil {
-					b.log.Debug("queue notice", "err", err)
+					a.log.Debug("queue notice", "err", err)
 				}
 			default:
 				goneAt = time.Time{}
@@ -525,7 +525,7 @@ func (b *App) waitOutcome(ctx context.Context, r *Request, g *storage.Game, mw *
 		case <-closing:
 			// Shutting down: a move not started yet is left for the next
 			// process; one being made is awaited (Shutdown waits for it).
-			if pos := b.queuePosition(ctx, g.ChannelID); pos > 0 {
+			if pos := a.queuePosition(ctx, g.ChannelID); pos > 0 {
 				return give(errRestarting)
 			}
 			closing = nil
@@ -537,10 +537,10 @@ func (b *App) waitOutcome(ctx context.Context, r *Request, g *storage.Game, mw *
 
 // queuePosition is the channel's owed move's place in the queue, 0 when
 // it is being made or unknown.
-func (b *App) queuePosition(ctx context.Context, channelID string) int {
-	pos, err := b.queue.BotQueuePosition(ctx, channelID)
+func (a *App) queuePosition(ctx context.Context, channelID string) int {
+	pos, err := a.queue.BotQueuePosition(ctx, channelID)
 	if err != nil && !errors.Is(err, storage.ErrNotFound) {
-		b.log.Debug("queue position", "channel", channelID, "err", err)
+		a.log.Debug("queue position", "channel", channelID, "err", err)
 	}
 	return pos
 }

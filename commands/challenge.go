@@ -23,8 +23,8 @@ func describeSetup(size int, rules engine.Rules, handicap int) string {
 }
 
 // channelFree checks that a channel has no game running.
-func (b *App) channelFree(ctx context.Context, channelID string) error {
-	_, err := b.games.Game(ctx, channelID)
+func (a *App) channelFree(ctx context.Context, channelID string) error {
+	_, err := a.games.Game(ctx, channelID)
 	switch {
 	case err == nil:
 		return ErrGameRunning
@@ -32,10 +32,10 @@ func (b *App) channelFree(ctx context.Context, channelID string) error {
 		return nil
 	case errors.Is(err, storage.ErrCorrupt):
 		// Set it aside and tell the channel: it is free now.
-		if err := b.quarantine(ctx, channelID, err); !errors.Is(err, ErrQuarantined) && !errors.Is(err, ErrNoGame) {
+		if err := a.quarantine(ctx, channelID, err); !errors.Is(err, ErrQuarantined) && !errors.Is(err, ErrNoGame) {
 			return err
 		}
-		b.tellSetAside(ctx, channelID)
+		a.tellSetAside(ctx, channelID)
 		return nil
 	}
 	return err
@@ -50,7 +50,7 @@ func canStartThreads(it *discordgo.Interaction) bool {
 	return it.AppPermissions == 0 || it.AppPermissions&need == need
 }
 
-func (b *App) cmdChallenge(ctx context.Context, r *Request) error {
+func (a *App) cmdChallenge(ctx context.Context, r *Request) error {
 	opp, ok := r.UserOption("opponent")
 	if !ok {
 		return userErr(ErrBadOption, "Choose who to challenge with `opponent:`.")
@@ -86,16 +86,16 @@ func (b *App) cmdChallenge(ctx context.Context, r *Request) error {
 		return userErr(ErrForbidden, "I may not create threads in this channel (I need Create Public Threads and Send Messages in Threads): challenge without `thread:`, or ask a moderator to give me those permissions.")
 	}
 	if !thread {
-		if err := b.channelFree(ctx, it.ChannelID); err != nil {
+		if err := a.channelFree(ctx, it.ChannelID); err != nil {
 			return err
 		}
 	}
-	now := b.now()
+	now := a.now()
 	c := &storage.Challenge{
 		ID: it.ID, ChannelID: it.ChannelID, GuildID: it.GuildID,
 		Challenger: userPlayer(r.User), Opponent: userPlayer(opp),
-		Size: s.Size, Color: s.Color, Rules: s.Rules, Handicap: s.Handicap, Thread: thread, Clock: ptr(b.clockOf(s.Clock)), Unrated: !rated,
-		CreatedAt: now, ExpiresAt: now.Add(b.opts.ChallengeTTL),
+		Size: s.Size, Color: s.Color, Rules: s.Rules, Handicap: s.Handicap, Thread: thread, Clock: ptr(a.clockOf(s.Clock)), Unrated: !rated,
+		CreatedAt: now, ExpiresAt: now.Add(a.opts.ChallengeTTL),
 	}
 	// The challenge message's ID is needed to disable its buttons on expiry.
 	// Defer, read the deferred message's ID, store the challenge, and only
@@ -105,11 +105,11 @@ func (b *App) cmdChallenge(ctx context.Context, r *Request) error {
 	}
 	orig, err := r.Original(ctx)
 	if err != nil {
-		b.log.Warn("challenge: read deferred message; its buttons will not be disabled on expiry", "err", err)
+		a.log.Warn("challenge: read deferred message; its buttons will not be disabled on expiry", "err", err)
 	} else {
 		c.MessageID = orig.ID
 	}
-	if err := b.challenges.CreateChallenge(ctx, c); err != nil {
+	if err := a.challenges.CreateChallenge(ctx, c); err != nil {
 		return err
 	}
 	return r.Reply(ctx, challengeMessage(c, ""))
@@ -161,14 +161,14 @@ func challengeMessage(c *storage.Challenge, outcome string) *Message {
 }
 
 // closeChallengeMessage disables a challenge's buttons with an outcome.
-func (b *App) closeChallengeMessage(ctx context.Context, c *storage.Challenge, outcome string) {
+func (a *App) closeChallengeMessage(ctx context.Context, c *storage.Challenge, outcome string) {
 	if c.MessageID == "" {
 		return
 	}
-	if err := b.opts.Discord.EditMessage(ctx, c.ChannelID, c.MessageID, challengeMessage(c, outcome)); err != nil {
+	if err := a.opts.Discord.EditMessage(ctx, c.ChannelID, c.MessageID, challengeMessage(c, outcome)); err != nil {
 		// gobot may not see the channel (user installs): buttons
 		// pressed later still say the challenge is closed.
-		b.log.Info("could not close challenge message", "challenge", c.ID, "err", err)
+		a.log.Info("could not close challenge message", "challenge", c.ID, "err", err)
 	}
 }
 
@@ -202,8 +202,8 @@ func closedChallenge(r *Request) *Message {
 
 // answerableChallenge loads the challenge a button belongs to and checks
 // who may answer it and that it is still open.
-func (b *App) answerableChallenge(ctx context.Context, r *Request, allowChallenger bool) (*storage.Challenge, error) {
-	c, err := b.challenges.Challenge(ctx, r.Param("id"))
+func (a *App) answerableChallenge(ctx context.Context, r *Request, allowChallenger bool) (*storage.Challenge, error) {
+	c, err := a.challenges.Challenge(ctx, r.Param("id"))
 	if errors.Is(err, storage.ErrNotFound) {
 		// Answered, withdrawn or expired: close the buttons for everyone.
 		if uerr := r.Update(ctx, closedChallenge(r)); uerr != nil {
@@ -217,8 +217,8 @@ func (b *App) answerableChallenge(ctx context.Context, r *Request, allowChalleng
 	if r.User.ID != c.Opponent.UserID && !(allowChallenger && r.User.ID == c.Challenger.UserID) {
 		return nil, userErr(ErrNotChallenged, fmt.Sprintf("Only %s can answer this challenge.", mention(c.Opponent)))
 	}
-	if !b.now().Before(c.ExpiresAt) {
-		if err := b.challenges.DeleteChallenge(ctx, c.ID); err != nil && !errors.Is(err, storage.ErrNotFound) {
+	if !a.now().Before(c.ExpiresAt) {
+		if err := a.challenges.DeleteChallenge(ctx, c.ID); err != nil && !errors.Is(err, storage.ErrNotFound) {
 			return nil, err
 		}
 		if err := r.Update(ctx, challengeMessage(c, expiredOutcome)); err != nil {
@@ -229,12 +229,12 @@ func (b *App) answerableChallenge(ctx context.Context, r *Request, allowChalleng
 	return c, nil
 }
 
-func (b *App) btnDecline(ctx context.Context, r *Request) error {
-	c, err := b.answerableChallenge(ctx, r, true)
+func (a *App) btnDecline(ctx context.Context, r *Request) error {
+	c, err := a.answerableChallenge(ctx, r, true)
 	if err != nil {
 		return quietIfAnswered(r, err)
 	}
-	if err := b.challenges.DeleteChallenge(ctx, c.ID); err != nil {
+	if err := a.challenges.DeleteChallenge(ctx, c.ID); err != nil {
 		if errors.Is(err, storage.ErrNotFound) {
 			return ErrNoChallenge
 		}
@@ -256,8 +256,8 @@ func quietIfAnswered(r *Request, err error) error {
 	return err
 }
 
-func (b *App) btnAccept(ctx context.Context, r *Request) error {
-	c, err := b.answerableChallenge(ctx, r, false)
+func (a *App) btnAccept(ctx context.Context, r *Request) error {
+	c, err := a.answerableChallenge(ctx, r, false)
 	if err != nil {
 		return quietIfAnswered(r, err)
 	}
@@ -266,7 +266,7 @@ func (b *App) btnAccept(ctx context.Context, r *Request) error {
 	// another worker) is refused at once, before it could start a second
 	// thread: AcceptChallenge would refuse its game, but the thread would
 	// stay, empty.
-	switch err := b.challenges.ClaimChallenge(ctx, c.ID, it.ID, acceptClaim); {
+	switch err := a.challenges.ClaimChallenge(ctx, c.ID, it.ID, acceptClaim); {
 	case errors.Is(err, storage.ErrConflict):
 		return userErr(ErrNoChallenge, "This challenge is being accepted already.")
 	case errors.Is(err, storage.ErrNotFound):
@@ -275,19 +275,19 @@ func (b *App) btnAccept(ctx context.Context, r *Request) error {
 		return err
 	}
 	defer func() {
-		if err := b.challenges.ReleaseChallenge(context.WithoutCancel(ctx), c.ID, it.ID); err != nil {
-			b.log.Warn("release the challenge being accepted", "challenge", c.ID, "err", err)
+		if err := a.challenges.ReleaseChallenge(context.WithoutCancel(ctx), c.ID, it.ID); err != nil {
+			a.log.Warn("release the challenge being accepted", "challenge", c.ID, "err", err)
 		}
 	}()
 	channel, parent := c.ChannelID, ""
 	if !c.Thread {
-		if err := b.channelFree(ctx, channel); err != nil {
+		if err := a.channelFree(ctx, channel); err != nil {
 			return err
 		}
 	}
 	color := c.Color
 	if color == colorByRating {
-		color = b.lowerRatedColor(ctx, it.GuildID, c.Challenger, c.Opponent)
+		color = a.lowerRatedColor(ctx, it.GuildID, c.Challenger, c.Opponent)
 	}
 	challengerBlack := setup{Color: color}.requesterBlack(rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 0x9e3779b97f4a7c15)))
 	black, white := c.Challenger, c.Opponent
@@ -301,7 +301,7 @@ func (b *App) btnAccept(ctx context.Context, r *Request) error {
 	if c.Thread {
 		// The thread's ID is the game's key, so the thread comes first; the
 		// challenge stays open until AcceptChallenge below.
-		th, err := b.opts.Discord.StartThread(ctx, c.ChannelID, fmt.Sprintf("Go: %s vs %s", plainName(black), plainName(white)))
+		th, err := a.opts.Discord.StartThread(ctx, c.ChannelID, fmt.Sprintf("Go: %s vs %s", plainName(black), plainName(white)))
 		if err != nil {
 			if errors.Is(err, ErrDiscordForbidden) {
 				return userErr(err, "I may not create threads here (I need Create Public Threads and Send Messages in Threads). Challenge again without `thread:`.")
@@ -312,12 +312,12 @@ func (b *App) btnAccept(ctx context.Context, r *Request) error {
 	}
 	g := &storage.Game{
 		ID: c.ID, ChannelID: channel, GuildID: it.GuildID, ParentChannelID: parent,
-		Black: black, White: white, Game: eg, CreatedAt: b.now(), Clock: newClock(challengeClock(c), eg, b.now()), Unrated: c.Unrated,
+		Black: black, White: white, Game: eg, CreatedAt: a.now(), Clock: newClock(challengeClock(c), eg, a.now()), Unrated: c.Unrated,
 	}
 	// One transaction removes the challenge and creates the game: of two
 	// accepts at once exactly one succeeds, and the challenge is never lost
 	// when the game cannot start.
-	if err := b.challenges.AcceptChallenge(ctx, c.ID, g); err != nil {
+	if err := a.challenges.AcceptChallenge(ctx, c.ID, g); err != nil {
 		switch {
 		case errors.Is(err, storage.ErrNotFound):
 			return ErrNoChallenge
@@ -331,7 +331,7 @@ func (b *App) btnAccept(ctx context.Context, r *Request) error {
 		}
 		return err
 	}
-	b.log.Info("game started", "game", g.ID, "channel", channel, "black", black.UserID, "white", white.UserID)
+	a.log.Info("game started", "game", g.ID, "channel", channel, "black", black.UserID, "white", white.UserID)
 	outcome := fmt.Sprintf("✅ %s accepted: %s ⚫ black, %s ⚪ white.", mention(c.Opponent), mention(black), mention(white))
 	if c.Thread {
 		outcome += fmt.Sprintf(" The game is in <#%s>.", channel)
@@ -339,21 +339,21 @@ func (b *App) btnAccept(ctx context.Context, r *Request) error {
 	if err := r.Update(ctx, challengeMessage(c, outcome)); err != nil {
 		return err
 	}
-	bm, err := boardMessage(g, b.now(), "The game begins. Good luck, have fun!")
+	bm, err := boardMessage(g, a.now(), "The game begins. Good luck, have fun!")
 	if err != nil {
 		return err
 	}
-	b.kickClocks()
+	a.kickClocks()
 	var sent *discordgo.Message
 	if c.Thread {
-		sent, err = b.opts.Discord.SendMessage(ctx, channel, bm)
+		sent, err = a.opts.Discord.SendMessage(ctx, channel, bm)
 	} else {
 		sent, err = r.ReplyMessage(ctx, bm)
 	}
 	if err != nil {
 		return err
 	}
-	b.keepBoardID(ctx, g, sent)
+	a.keepBoardID(ctx, g, sent)
 	return nil
 }
 
@@ -373,12 +373,12 @@ func challengeClock(c *storage.Challenge) clock.Control {
 // interaction's answer, so that its buttons can be disabled when the game
 // ends on time (storage.AddMessageID: no new version, so a move made at
 // the same moment is not refused).
-func (b *App) keepBoardID(ctx context.Context, g *storage.Game, m *discordgo.Message) {
+func (a *App) keepBoardID(ctx context.Context, g *storage.Game, m *discordgo.Message) {
 	if m == nil || m.ID == "" {
 		return
 	}
-	if err := b.games.AddMessageID(ctx, g.ChannelID, g.ID, m.ID); err != nil && !errors.Is(err, storage.ErrNotFound) {
-		b.log.Info("could not record the board's message", "game", g.ID, "err", err)
+	if err := a.games.AddMessageID(ctx, g.ChannelID, g.ID, m.ID); err != nil && !errors.Is(err, storage.ErrNotFound) {
+		a.log.Info("could not record the board's message", "game", g.ID, "err", err)
 	}
 }
 
@@ -392,8 +392,8 @@ func seedFrom(id string) int64 {
 	return int64(h >> 1)
 }
 
-func (b *App) cmdBot(ctx context.Context, r *Request) error {
-	levels := b.opts.Players.Levels()
+func (a *App) cmdBot(ctx context.Context, r *Request) error {
+	levels := a.opts.Players.Levels()
 	if len(levels) == 0 {
 		return userErr(ErrBotBusy, "No bot levels are configured.")
 	}
@@ -423,7 +423,7 @@ func (b *App) cmdBot(ctx context.Context, r *Request) error {
 		return err
 	}
 	it := r.Interaction
-	if err := b.channelFree(ctx, it.ChannelID); err != nil {
+	if err := a.channelFree(ctx, it.ChannelID); err != nil {
 		return err
 	}
 	eg, err := engine.NewGame(engine.Config{Size: s.Size, Rules: s.Rules, Handicap: s.Handicap, Seed: seedFrom(it.ID)})
@@ -436,59 +436,59 @@ func (b *App) cmdBot(ctx context.Context, r *Request) error {
 	if !s.requesterBlack(rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), uint64(seedFrom(it.ID))))) {
 		black, white = bot, human
 	}
-	g := &storage.Game{ID: it.ID, ChannelID: it.ChannelID, GuildID: it.GuildID, Black: black, White: white, Game: eg, CreatedAt: b.now(),
-		Clock: newClock(b.clockOf(s.Clock), eg, b.now()), Unrated: !rated,
-		Delivery: storage.Delivery{Followup: followupOf(it, b.now())}}
-	if err := b.games.CreateGame(ctx, g); err != nil {
+	g := &storage.Game{ID: it.ID, ChannelID: it.ChannelID, GuildID: it.GuildID, Black: black, White: white, Game: eg, CreatedAt: a.now(),
+		Clock: newClock(a.clockOf(s.Clock), eg, a.now()), Unrated: !rated,
+		Delivery: storage.Delivery{Followup: followupOf(it, a.now())}}
+	if err := a.games.CreateGame(ctx, g); err != nil {
 		if errors.Is(err, storage.ErrExists) {
 			return ErrGameRunning
 		}
 		return err
 	}
-	b.log.Info("bot game started", "game", g.ID, "channel", g.ChannelID, "level", level, "user", r.User.ID)
-	b.kickClocks()
+	a.log.Info("bot game started", "game", g.ID, "channel", g.ChannelID, "level", level, "user", r.User.ID)
+	a.kickClocks()
 	c := engine.Black
 	if white == human {
 		c = engine.White
 	}
-	note := fmt.Sprintf("New game: %s plays %s %s against gobot **%s** (%s).", mention(human), stoneEmoji(c), c, level, describeSetup(s.Size, s.Rules, eg.Handicap())+", "+b.clockOf(s.Clock).Describe())
-	return b.answer(ctx, r, g, note)
+	note := fmt.Sprintf("New game: %s plays %s %s against gobot **%s** (%s).", mention(human), stoneEmoji(c), c, level, describeSetup(s.Size, s.Rules, eg.Handicap())+", "+a.clockOf(s.Clock).Describe())
+	return a.answer(ctx, r, g, note)
 }
 
 // sweep closes expired challenges (scoring phases end by the clocks'
 // scheduler, runClocks).
-func (b *App) sweep(ctx context.Context) {
-	now := b.now()
-	expired, err := b.challenges.ExpiredChallenges(ctx, now)
+func (a *App) sweep(ctx context.Context) {
+	now := a.now()
+	expired, err := a.challenges.ExpiredChallenges(ctx, now)
 	if err != nil {
-		b.log.Warn("sweep: expired challenges", "err", err)
+		a.log.Warn("sweep: expired challenges", "err", err)
 	}
 	for _, c := range expired {
-		if err := b.challenges.DeleteChallenge(ctx, c.ID); err != nil {
+		if err := a.challenges.DeleteChallenge(ctx, c.ID); err != nil {
 			if !errors.Is(err, storage.ErrNotFound) {
-				b.log.Warn("sweep: delete challenge", "challenge", c.ID, "err", err)
+				a.log.Warn("sweep: delete challenge", "challenge", c.ID, "err", err)
 			}
 			continue
 		}
-		b.closeChallengeMessage(ctx, c, expiredOutcome)
+		a.closeChallengeMessage(ctx, c, expiredOutcome)
 	}
 	// Damaged records are set aside on the way; scoring phases end by the
 	// clocks' scheduler (runClocks), which reads the deadline index.
-	b.activeGames(ctx, "sweep")
+	a.activeGames(ctx, "sweep")
 }
 
 // activeGames loads every active game for the background work. Damaged
 // records are set aside on the way (setAside) and the rest returned, so one
 // bad record never holds up the others; err is for a store that could not
 // be read at all.
-func (b *App) activeGames(ctx context.Context, what string) ([]*storage.Game, error) {
-	games, err := b.games.ActiveGames(ctx)
+func (a *App) activeGames(ctx context.Context, what string) ([]*storage.Game, error) {
+	games, err := a.games.ActiveGames(ctx)
 	corrupt := storage.CorruptChannels(err)
 	for _, ch := range corrupt {
-		b.setAside(ctx, ch)
+		a.setAside(ctx, ch)
 	}
 	if err != nil && len(corrupt) == 0 {
-		b.log.Warn(what+": active games", "err", err)
+		a.log.Warn(what+": active games", "err", err)
 		return games, err
 	}
 	return games, nil
@@ -500,19 +500,19 @@ func (b *App) activeGames(ctx context.Context, what string) ([]*storage.Game, er
 // restart included; they stop with Shutdown); then the clocks' scheduler
 // handles every deadline (reminders, loss on time, scoring phases) while
 // every minute expired challenges are closed.
-func (b *App) Run(ctx context.Context) error {
-	b.creditOutage(ctx)
+func (a *App) Run(ctx context.Context) error {
+	a.creditOutage(ctx)
 	clocks := make(chan struct{})
 	go func() {
 		defer close(clocks)
-		b.runClocks(ctx)
+		a.runClocks(ctx)
 	}()
 	defer func() { <-clocks }()
-	b.startWorkers()
+	a.startWorkers()
 	t := time.NewTicker(sweepEvery)
 	defer t.Stop()
 	for {
-		b.track(func() { b.sweep(ctx) })
+		a.track(func() { a.sweep(ctx) })
 		select {
 		case <-ctx.Done():
 			return nil

@@ -62,9 +62,9 @@ func clockOption(r *Request) (*clock.Control, error) {
 
 // clockOf is the clock a new game gets: the one chosen, else the
 // configured default.
-func (b *App) clockOf(chosen *clock.Control) clock.Control {
+func (a *App) clockOf(chosen *clock.Control) clock.Control {
 	if chosen == nil {
-		return *b.opts.DefaultClock
+		return *a.opts.DefaultClock
 	}
 	return *chosen
 }
@@ -82,7 +82,7 @@ func newClock(c clock.Control, eg *engine.Game, now time.Time) *clock.Clock {
 
 // completeClock suggests time controls for the clock option: the spec
 // typed, with its meaning, when it is valid, and the presets that match.
-func (b *App) completeClock(ctx context.Context, r *Request) error {
+func (a *App) completeClock(ctx context.Context, r *Request) error {
 	name, typed := r.Focused()
 	if name != "clock" {
 		return r.Choices(ctx, nil)
@@ -146,12 +146,12 @@ func clockStatus(g *storage.Game, now time.Time) string {
 // starts now; after an undo, both clocks go back to where they stood). A
 // correspondence turn that starts while its player is on vacation is
 // paused until the vacation ends.
-func (b *App) syncClock(ctx context.Context, g *storage.Game) {
+func (a *App) syncClock(ctx context.Context, g *storage.Game) {
 	k := g.Clock
 	if k == nil || k.Control.System == clock.None {
 		return
 	}
-	now := b.now()
+	now := a.now()
 	// Moves taken back give back the time they were made with; the player
 	// to move is charged what was spent since (see clock.TakeBack).
 	k.TakeBack(g.Game.MoveCount(), g.Game.ToPlay(), now)
@@ -167,9 +167,9 @@ func (b *App) syncClock(ctx context.Context, g *storage.Game) {
 	if !k.Control.Correspondence() || p.IsBot() || !k.Since.Equal(now) || k.Used != 0 {
 		return
 	}
-	v, err := b.deadlines.Vacation(ctx, p.Key())
+	v, err := a.deadlines.Vacation(ctx, p.Key())
 	if err != nil {
-		b.log.Warn("clock: read vacation", "player", p.Key(), "err", err)
+		a.log.Warn("clock: read vacation", "player", p.Key(), "err", err)
 		return
 	}
 	if v.On(now) {
@@ -194,48 +194,48 @@ func ownMoves(g *storage.Game, c engine.Color) int {
 // announces, so a timeout found by several processes (or racing a move)
 // is announced once. It returns ErrConflict when someone else changed or
 // ended the game first.
-func (b *App) timeUp(ctx context.Context, g *storage.Game) error {
+func (a *App) timeUp(ctx context.Context, g *storage.Game) error {
 	loser := g.Clock.ToMove
 	deadline := g.Clock.Deadline()
 	annulled := ownMoves(g, loser) < 2
 	if err := g.Game.End(engine.Result{Winner: loser.Opponent(), Reason: engine.ByTime}); err != nil {
 		return err
 	}
-	if err := b.archiveGame(ctx, g, annulled); err != nil {
+	if err := a.archiveGame(ctx, g, annulled); err != nil {
 		return err
 	}
-	b.log.Info("game lost on time", "game", g.ID, "channel", g.ChannelID, "loser", g.Player(loser).Key(), "annulled", annulled)
+	a.log.Info("game lost on time", "game", g.ID, "channel", g.ChannelID, "loser", g.Player(loser).Key(), "annulled", annulled)
 	note := fmt.Sprintf("⌛ %s %s ran out of time <t:%d:R>.", stoneEmoji(loser), mention(g.Player(loser)), deadline.Unix())
 	if annulled {
 		note += " They had not made two moves of their own, so the game is annulled: it is recorded, but it does not count."
-	} else if rn := b.ratingNote(ctx, g); rn != "" {
+	} else if rn := a.ratingNote(ctx, g); rn != "" {
 		note += "\n" + rn
 	}
-	m, err := stateMessage(ctx, g, b.now(), note)
+	m, err := stateMessage(ctx, g, a.now(), note)
 	if err == nil {
-		err = b.postBoard(ctx, g, m)
+		err = a.postBoard(ctx, g, m)
 	}
 	if err != nil {
-		b.log.Warn("clock: announce loss on time", "game", g.ID, "err", err)
+		a.log.Warn("clock: announce loss on time", "game", g.ID, "err", err)
 	}
-	b.disableBoards(ctx, g)
+	a.disableBoards(ctx, g)
 	return nil
 }
 
 // disableBoards removes the buttons of g's boards that can still be edited:
 // the answer to the game's last interaction while its token lasts, and the
 // board messages whose IDs the game keeps.
-func (b *App) disableBoards(ctx context.Context, g *storage.Game) {
+func (a *App) disableBoards(ctx context.Context, g *storage.Game) {
 	clear := &Message{ClearComponents: true}
-	if f := g.Delivery.Followup; f != nil && b.now().Sub(f.At) < tokenLifetime {
+	if f := g.Delivery.Followup; f != nil && a.now().Sub(f.At) < tokenLifetime {
 		it := &discordgo.Interaction{ID: f.InteractionID, AppID: f.AppID, Token: f.Token, ChannelID: g.ChannelID}
-		if _, err := b.opts.Discord.EditOriginal(ctx, it, clear); err != nil {
-			b.log.Info("clock: disable the last board's buttons", "game", g.ID, "err", err)
+		if _, err := a.opts.Discord.EditOriginal(ctx, it, clear); err != nil {
+			a.log.Info("clock: disable the last board's buttons", "game", g.ID, "err", err)
 		}
 	}
 	for _, id := range g.Delivery.MessageIDs {
-		if err := b.opts.Discord.EditMessage(ctx, g.ChannelID, id, clear); err != nil {
-			b.log.Info("clock: disable a board's buttons", "game", g.ID, "message", id, "err", err)
+		if err := a.opts.Discord.EditMessage(ctx, g.ChannelID, id, clear); err != nil {
+			a.log.Info("clock: disable a board's buttons", "game", g.ID, "message", id, "err", err)
 		}
 	}
 }
@@ -243,10 +243,10 @@ func (b *App) disableBoards(ctx context.Context, g *storage.Game) {
 // remind mentions the player to move: a quarter of their time for this
 // move is left. It is sent once per move (the flag is written first, with
 // the game's version check, so only one process sends it); bots get none.
-func (b *App) remind(ctx context.Context, g *storage.Game) error {
+func (a *App) remind(ctx context.Context, g *storage.Game) error {
 	c := g.Clock.ToMove
 	g.Clock.Reminded = true
-	if err := b.update(ctx, g); err != nil {
+	if err := a.update(ctx, g); err != nil {
 		return err
 	}
 	p := g.Player(c)
@@ -258,8 +258,8 @@ func (b *App) remind(ctx context.Context, g *storage.Game) error {
 			mention(p), title(g), stoneEmoji(c), c, g.Clock.Deadline().Unix()),
 		AllowedMentions: onlyUsers(p.UserID),
 	}
-	if err := b.postBoard(ctx, g, m); err != nil {
-		b.log.Warn("clock: send reminder", "game", g.ID, "err", err)
+	if err := a.postBoard(ctx, g, m); err != nil {
+		a.log.Warn("clock: send reminder", "game", g.ID, "err", err)
 	}
 	return nil
 }
@@ -267,29 +267,29 @@ func (b *App) remind(ctx context.Context, g *storage.Game) error {
 // handleDue does what a game due now needs: the end of its scoring phase,
 // its loss on time, or its reminder. A game that moved on meanwhile (a
 // move, another process) is left alone.
-func (b *App) handleDue(ctx context.Context, channelID string) error {
-	g, err := b.games.Game(ctx, channelID)
+func (a *App) handleDue(ctx context.Context, channelID string) error {
+	g, err := a.games.Game(ctx, channelID)
 	switch {
 	case errors.Is(err, storage.ErrNotFound):
 		return nil
 	case errors.Is(err, storage.ErrCorrupt):
-		b.setAside(ctx, channelID) // its due entry goes with it
+		a.setAside(ctx, channelID) // its due entry goes with it
 		return nil
 	case err != nil:
 		return err
 	}
-	now := b.now()
+	now := a.now()
 	if due := g.Due(); due.IsZero() || due.After(now) {
 		return nil
 	}
 	switch {
 	case g.Scoring != nil:
-		b.scoringTimeout(ctx, g)
+		a.scoringTimeout(ctx, g)
 		return nil
 	case g.Clock.Flagged(now):
-		err = b.timeUp(ctx, g)
+		err = a.timeUp(ctx, g)
 	default:
-		err = b.remind(ctx, g)
+		err = a.remind(ctx, g)
 	}
 	if errors.Is(err, ErrConflict) {
 		return nil // someone else acted first; the next pass looks again
@@ -299,17 +299,17 @@ func (b *App) handleDue(ctx context.Context, channelID string) error {
 
 // handleDueGames handles every game due now, a batch at a time, one after
 // the other.
-func (b *App) handleDueGames(ctx context.Context) {
+func (a *App) handleDueGames(ctx context.Context) {
 	for ctx.Err() == nil {
-		due, err := b.deadlines.DueGames(ctx, b.now(), dueBatch)
+		due, err := a.deadlines.DueGames(ctx, a.now(), dueBatch)
 		if err != nil {
-			b.log.Warn("clock: due games", "err", err)
+			a.log.Warn("clock: due games", "err", err)
 			return
 		}
 		progress := false
 		for _, d := range due {
-			if err := b.handleDue(ctx, d.ChannelID); err != nil {
-				b.log.Warn("clock: handle due game", "channel", d.ChannelID, "err", err)
+			if err := a.handleDue(ctx, d.ChannelID); err != nil {
+				a.log.Warn("clock: handle due game", "channel", d.ChannelID, "err", err)
 				continue
 			}
 			progress = true
@@ -322,9 +322,9 @@ func (b *App) handleDueGames(ctx context.Context) {
 
 // kickClocks wakes the scheduler to look at the deadlines again (a write
 // may have made one earlier than the one it sleeps for).
-func (b *App) kickClocks() {
+func (a *App) kickClocks() {
 	select {
-	case b.kick <- struct{}{}:
+	case a.kick <- struct{}{}:
 	default:
 	}
 }
@@ -335,50 +335,50 @@ func (b *App) kickClocks() {
 // heartbeatEvery. It never starts a timer or goroutine per game; it starts
 // from the store at each start-up, so nothing is lost in a restart. It
 // returns when ctx ends, after a last heartbeat.
-func (b *App) runClocks(ctx context.Context) {
+func (a *App) runClocks(ctx context.Context) {
 	defer func() {
 		hctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), replyTimeout)
 		defer cancel()
-		if err := b.deadlines.Heartbeat(hctx, b.now()); err != nil {
-			b.log.Warn("clock: last heartbeat", "err", err)
+		if err := a.deadlines.Heartbeat(hctx, a.now()); err != nil {
+			a.log.Warn("clock: last heartbeat", "err", err)
 		}
 	}()
-	beat := b.opts.After(heartbeatEvery)
+	beat := a.opts.After(heartbeatEvery)
 	// passed is the earliest deadline of the last pass over the due games:
 	// when a pass leaves it (or an earlier one) due, something cannot be
 	// handled now, and the scheduler waits dueRetry instead of spinning.
 	var passed time.Time
 	for {
 		var wake <-chan time.Time
-		next, err := b.deadlines.NextDue(ctx)
+		next, err := a.deadlines.NextDue(ctx)
 		switch {
 		case err != nil:
 			if ctx.Err() != nil {
 				return
 			}
-			b.log.Warn("clock: next deadline", "err", err)
-			wake = b.opts.After(dueRetry)
+			a.log.Warn("clock: next deadline", "err", err)
+			wake = a.opts.After(dueRetry)
 		case next.IsZero():
 			// Nothing is due: sleep until a write kicks, or the heartbeat.
-		case next.After(b.now()):
-			wake = b.opts.After(next.Sub(b.now()))
+		case next.After(a.now()):
+			wake = a.opts.After(next.Sub(a.now()))
 		case !passed.IsZero() && !next.After(passed):
-			wake = b.opts.After(dueRetry)
+			wake = a.opts.After(dueRetry)
 		default:
-			b.track(func() { b.handleDueGames(ctx) })
+			a.track(func() { a.handleDueGames(ctx) })
 			passed = next
 			continue
 		}
 		select {
 		case <-ctx.Done():
 			return
-		case <-b.kick:
+		case <-a.kick:
 		case <-wake:
 		case <-beat:
-			if err := b.deadlines.Heartbeat(ctx, b.now()); err != nil && ctx.Err() == nil {
-				b.log.Warn("clock: heartbeat", "err", err)
+			if err := a.deadlines.Heartbeat(ctx, a.now()); err != nil && ctx.Err() == nil {
+				a.log.Warn("clock: heartbeat", "err", err)
 			}
-			beat = b.opts.After(heartbeatEvery)
+			beat = a.opts.After(heartbeatEvery)
 		}
 		passed = time.Time{}
 	}
@@ -387,23 +387,23 @@ func (b *App) runClocks(ctx context.Context) {
 // creditOutage, at start-up, gives every running clock back the time the
 // bot was down (from its last heartbeat), so nobody loses on time while
 // they could not move.
-func (b *App) creditOutage(ctx context.Context) {
-	credit, n, err := b.deadlines.CreditOutage(ctx, b.now(), outageMin)
+func (a *App) creditOutage(ctx context.Context) {
+	credit, n, err := a.deadlines.CreditOutage(ctx, a.now(), outageMin)
 	switch {
 	case err != nil:
-		b.log.Warn("clock: credit outage", "err", err)
+		a.log.Warn("clock: credit outage", "err", err)
 	case credit > 0:
-		b.log.Info("clock: outage credited to running clocks", "outage", credit.String(), "games", n)
+		a.log.Info("clock: outage credited to running clocks", "outage", credit.String(), "games", n)
 	}
 }
 
 // cmdVacation starts, ends or shows the user's vacation. While it runs,
 // the user's correspondence clocks are paused: the turns they have now,
 // and those that begin before it ends. Live clocks never pause.
-func (b *App) cmdVacation(ctx context.Context, r *Request) error {
+func (a *App) cmdVacation(ctx context.Context, r *Request) error {
 	key := userPlayer(r.User).Key()
-	now := b.now()
-	v, err := b.deadlines.Vacation(ctx, key)
+	now := a.now()
+	v, err := a.deadlines.Vacation(ctx, key)
 	if err != nil {
 		return err
 	}
@@ -430,10 +430,10 @@ func (b *App) cmdVacation(ctx context.Context, r *Request) error {
 		}
 		v.Used -= v.Until.Sub(now)
 		v.Until = now
-		if err := b.deadlines.PutVacation(ctx, key, v); err != nil {
+		if err := a.deadlines.PutVacation(ctx, key, v); err != nil {
 			return err
 		}
-		n := b.vacationClocks(ctx, key, func(k *clock.Clock) { k.ResumeAt(now) })
+		n := a.vacationClocks(ctx, key, func(k *clock.Clock) { k.ResumeAt(now) })
 		return r.ReplyText(ctx, fmt.Sprintf("👋 Welcome back: your vacation is over and your clocks run again in %s. %s.", plural(n, "game"), left()), true)
 	case !daysGiven:
 		if v.On(now) {
@@ -450,11 +450,11 @@ func (b *App) cmdVacation(ctx context.Context, r *Request) error {
 		return userErr(ErrBadOption, fmt.Sprintf("That is more than your allowance: %s.", left()))
 	}
 	v.Start, v.Until, v.Used = now, now.Add(d), v.Used+d
-	if err := b.deadlines.PutVacation(ctx, key, v); err != nil {
+	if err := a.deadlines.PutVacation(ctx, key, v); err != nil {
 		return err
 	}
 	until := v.Until
-	n := b.vacationClocks(ctx, key, func(k *clock.Clock) { k.PauseUntil(now, until) })
+	n := a.vacationClocks(ctx, key, func(k *clock.Clock) { k.PauseUntil(now, until) })
 	return r.ReplyText(ctx, fmt.Sprintf("🏖️ Enjoy your vacation, until <t:%d:f>. Your correspondence clocks are paused (now in %s, and in any game where your turn comes meanwhile). %s.",
 		until.Unix(), plural(n, "game"), left()), true)
 }
@@ -463,10 +463,10 @@ func (b *App) cmdVacation(ctx context.Context, r *Request) error {
 // the player's games where it is their turn, each write version-checked
 // (a game that changes meanwhile is read again), and returns how many it
 // changed.
-func (b *App) vacationClocks(ctx context.Context, key string, change func(k *clock.Clock)) int {
-	games, err := b.games.PlayerActiveGames(ctx, key)
+func (a *App) vacationClocks(ctx context.Context, key string, change func(k *clock.Clock)) int {
+	games, err := a.games.PlayerActiveGames(ctx, key)
 	if err != nil {
-		b.log.Warn("vacation: active games", "player", key, "err", err)
+		a.log.Warn("vacation: active games", "player", key, "err", err)
 	}
 	n := 0
 	for _, g := range games {
@@ -476,16 +476,16 @@ func (b *App) vacationClocks(ctx context.Context, key string, change func(k *clo
 				break
 			}
 			change(k)
-			err := b.update(ctx, g)
+			err := a.update(ctx, g)
 			if err == nil {
 				n++
 				break
 			}
 			if !errors.Is(err, ErrConflict) {
-				b.log.Warn("vacation: pause clock", "game", g.ID, "err", err)
+				a.log.Warn("vacation: pause clock", "game", g.ID, "err", err)
 				break
 			}
-			if g, err = b.games.Game(ctx, g.ChannelID); err != nil {
+			if g, err = a.games.Game(ctx, g.ChannelID); err != nil {
 				break
 			}
 		}

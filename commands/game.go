@@ -17,48 +17,48 @@ import (
 )
 
 // routes registers every handler.
-func (b *App) routes() *Router {
+func (a *App) routes() *Router {
 	rt := NewRouter()
-	rt.Command("go/challenge", b.cmdChallenge)
-	rt.Command("go/bot", b.cmdBot)
-	rt.Command("go/play", b.onGame(b.cmdPlay))
-	rt.Autocomplete("go/play", b.completePlay)
-	rt.Command("go/pass", b.onGame(b.pass))
-	rt.Command("go/resign", b.onGame(b.resign))
-	rt.Command("go/undo", b.onGame(b.undo))
-	rt.Command("go/board", b.onGame(b.cmdBoard))
-	rt.Command("go/sgf", b.cmdSGF)
-	rt.Autocomplete("go/sgf", b.completeFinishedGames)
-	rt.Command("go/replay", b.cmdReplay)
-	rt.Autocomplete("go/replay", b.completeFinishedGames)
-	rt.Command("go/review", b.cmdReview)
-	rt.Autocomplete("go/review", b.completeFinishedGames)
-	rt.Command("go/estimate", b.cmdEstimate)
-	rt.Autocomplete("go/estimate", b.completeFinishedGames)
-	rt.Command("go/history", b.cmdHistory)
-	rt.Command("go/dead", b.onGame(b.cmdDead))
-	rt.Autocomplete("go/dead", b.completeDead)
-	rt.Command("go/stats", b.cmdStats)
-	rt.Command("go/leaderboard", b.cmdLeaderboard)
-	rt.Command("go/help", b.cmdHelp)
-	rt.Command("go/abort", b.onGame(b.cmdAbort))
-	rt.Autocomplete("go/challenge", b.completeClock)
-	rt.Autocomplete("go/bot", b.completeClock)
-	rt.Command("go/vacation", b.cmdVacation)
+	rt.Command("go/challenge", a.cmdChallenge)
+	rt.Command("go/bot", a.cmdBot)
+	rt.Command("go/play", a.onGame(a.cmdPlay))
+	rt.Autocomplete("go/play", a.completePlay)
+	rt.Command("go/pass", a.onGame(a.pass))
+	rt.Command("go/resign", a.onGame(a.resign))
+	rt.Command("go/undo", a.onGame(a.undo))
+	rt.Command("go/board", a.onGame(a.cmdBoard))
+	rt.Command("go/sgf", a.cmdSGF)
+	rt.Autocomplete("go/sgf", a.completeFinishedGames)
+	rt.Command("go/replay", a.cmdReplay)
+	rt.Autocomplete("go/replay", a.completeFinishedGames)
+	rt.Command("go/review", a.cmdReview)
+	rt.Autocomplete("go/review", a.completeFinishedGames)
+	rt.Command("go/estimate", a.cmdEstimate)
+	rt.Autocomplete("go/estimate", a.completeFinishedGames)
+	rt.Command("go/history", a.cmdHistory)
+	rt.Command("go/dead", a.onGame(a.cmdDead))
+	rt.Autocomplete("go/dead", a.completeDead)
+	rt.Command("go/stats", a.cmdStats)
+	rt.Command("go/leaderboard", a.cmdLeaderboard)
+	rt.Command("go/help", a.cmdHelp)
+	rt.Command("go/abort", a.onGame(a.cmdAbort))
+	rt.Autocomplete("go/challenge", a.completeClock)
+	rt.Autocomplete("go/bot", a.completeClock)
+	rt.Command("go/vacation", a.cmdVacation)
 
-	rt.Component("challenge/{id}/accept", b.btnAccept)
-	rt.Component("challenge/{id}/decline", b.btnDecline)
-	rt.Component("game/{id}/pass/{move}", b.onBoard(b.pass))
-	rt.Component("game/{id}/resign/{move}", b.onBoard(b.btnResign))
-	rt.Component("game/{id}/resign-yes/{move}", b.onBoard(b.resign))
-	rt.Component("game/{id}/undo/{move}", b.onBoard(b.undo))
-	rt.Component("game/{id}/undo-yes/{move}", b.onBoard(b.btnUndoYes))
-	rt.Component("game/{id}/undo-no/{move}", b.onBoard(b.btnUndoNo))
-	rt.Component("game/{id}/score/{marking}/accept", b.btnScoreAccept)
-	rt.Component("game/{id}/score/{marking}/resume", b.btnScoreResume)
-	rt.Component("history/{player}/{page}", b.btnHistory)
-	rt.Component("sgf/{id}", b.btnSGF)
-	rt.Component("leaderboard/{pool}/{page}", b.btnLeaderboard)
+	rt.Component("challenge/{id}/accept", a.btnAccept)
+	rt.Component("challenge/{id}/decline", a.btnDecline)
+	rt.Component("game/{id}/pass/{move}", a.onBoard(a.pass))
+	rt.Component("game/{id}/resign/{move}", a.onBoard(a.btnResign))
+	rt.Component("game/{id}/resign-yes/{move}", a.onBoard(a.resign))
+	rt.Component("game/{id}/undo/{move}", a.onBoard(a.undo))
+	rt.Component("game/{id}/undo-yes/{move}", a.onBoard(a.btnUndoYes))
+	rt.Component("game/{id}/undo-no/{move}", a.onBoard(a.btnUndoNo))
+	rt.Component("game/{id}/score/{marking}/accept", a.btnScoreAccept)
+	rt.Component("game/{id}/score/{marking}/resume", a.btnScoreResume)
+	rt.Component("history/{player}/{page}", a.btnHistory)
+	rt.Component("sgf/{id}", a.btnSGF)
+	rt.Component("leaderboard/{pool}/{page}", a.btnLeaderboard)
 	return rt
 }
 
@@ -66,9 +66,9 @@ func (b *App) routes() *Router {
 type gameHandler func(ctx context.Context, r *Request, g *storage.Game) error
 
 // onGame is a command handler for the channel's active game (see loadGame).
-func (b *App) onGame(h gameHandler) HandlerFunc {
+func (a *App) onGame(h gameHandler) HandlerFunc {
 	return func(ctx context.Context, r *Request) error {
-		g, err := b.loadGame(ctx, r.Interaction.ChannelID)
+		g, err := a.loadGame(ctx, r.Interaction.ChannelID)
 		if err != nil {
 			return err
 		}
@@ -78,9 +78,9 @@ func (b *App) onGame(h gameHandler) HandlerFunc {
 
 // onBoard is a button handler for the game of the newest board (see
 // buttonGame).
-func (b *App) onBoard(h gameHandler) HandlerFunc {
+func (a *App) onBoard(h gameHandler) HandlerFunc {
 	return func(ctx context.Context, r *Request) error {
-		g, err := b.buttonGame(ctx, r)
+		g, err := a.buttonGame(ctx, r)
 		if err != nil {
 			return err
 		}
@@ -92,13 +92,13 @@ func (b *App) onBoard(h gameHandler) HandlerFunc {
 // read is set aside the first time it is read (see quarantine): the error
 // is then ErrQuarantined, with the notice for the channel, and the channel
 // is free.
-func (b *App) loadGame(ctx context.Context, channelID string) (*storage.Game, error) {
-	g, err := b.games.Game(ctx, channelID)
+func (a *App) loadGame(ctx context.Context, channelID string) (*storage.Game, error) {
+	g, err := a.games.Game(ctx, channelID)
 	switch {
 	case errors.Is(err, storage.ErrNotFound):
 		return nil, ErrNoGame
 	case errors.Is(err, storage.ErrCorrupt):
-		return nil, b.quarantine(ctx, channelID, err)
+		return nil, a.quarantine(ctx, channelID, err)
 	case err != nil:
 		return nil, err
 	}
@@ -114,37 +114,37 @@ const quarantineNotice = "⚠️ The game in this channel could not be read: its
 // (storage keeps it for `gobot doctor`), so that the channel is free again.
 // The caller that wins logs it, once, and gets ErrQuarantined to tell the
 // players; one that finds it already done gets ErrNoGame.
-func (b *App) quarantine(ctx context.Context, channelID string, cause error) error {
-	err := b.games.QuarantineGame(ctx, channelID)
+func (a *App) quarantine(ctx context.Context, channelID string, cause error) error {
+	err := a.games.QuarantineGame(ctx, channelID)
 	switch {
 	case errors.Is(err, storage.ErrNotFound):
 		return ErrNoGame
 	case err != nil:
 		return fmt.Errorf("commands: set aside the damaged game in channel %s: %w", channelID, err)
 	}
-	b.log.Error("damaged game record quarantined; the channel is free (gobot doctor lists it)", "channel", channelID, "err", cause)
+	a.log.Error("damaged game record quarantined; the channel is free (gobot doctor lists it)", "channel", channelID, "err", cause)
 	return userErr(ErrQuarantined, quarantineNotice)
 }
 
 // setAside is quarantine outside an interaction (a start-up scan, a bot
 // move in the background): the notice is posted in the channel.
-func (b *App) setAside(ctx context.Context, channelID string) {
-	if _, err := b.loadGame(ctx, channelID); errors.Is(err, ErrQuarantined) {
-		b.tellSetAside(ctx, channelID)
+func (a *App) setAside(ctx context.Context, channelID string) {
+	if _, err := a.loadGame(ctx, channelID); errors.Is(err, ErrQuarantined) {
+		a.tellSetAside(ctx, channelID)
 	}
 }
 
 // tellSetAside posts quarantineNotice in a channel.
-func (b *App) tellSetAside(ctx context.Context, channelID string) {
-	if _, err := b.opts.Discord.SendMessage(ctx, channelID, &Message{Content: quarantineNotice, AllowedMentions: noMentions()}); err != nil {
-		b.log.Warn("could not tell the channel its game was set aside", "channel", channelID, "err", err)
+func (a *App) tellSetAside(ctx context.Context, channelID string) {
+	if _, err := a.opts.Discord.SendMessage(ctx, channelID, &Message{Content: quarantineNotice, AllowedMentions: noMentions()}); err != nil {
+		a.log.Warn("could not tell the channel its game was set aside", "channel", channelID, "err", err)
 	}
 }
 
 // buttonGame loads the game a button belongs to and checks that the button
 // is from the newest board: same game, same move number.
-func (b *App) buttonGame(ctx context.Context, r *Request) (*storage.Game, error) {
-	g, err := b.loadGame(ctx, r.Interaction.ChannelID)
+func (a *App) buttonGame(ctx context.Context, r *Request) (*storage.Game, error) {
+	g, err := a.loadGame(ctx, r.Interaction.ChannelID)
 	if errors.Is(err, ErrNoGame) {
 		return nil, userErr(ErrStale, "That game has ended; this button no longer does anything.")
 	}
@@ -198,7 +198,7 @@ func userPlayer(u *discordgo.User) storage.Player {
 	return storage.Player{UserID: u.ID, Name: name}
 }
 
-func (b *App) cmdPlay(ctx context.Context, r *Request, g *storage.Game) error {
+func (a *App) cmdPlay(ctx context.Context, r *Request, g *storage.Game) error {
 	text, _ := r.String("move")
 	c, err := canMove(g, r.User)
 	if err != nil {
@@ -208,18 +208,18 @@ func (b *App) cmdPlay(ctx context.Context, r *Request, g *storage.Game) error {
 	if err != nil {
 		return err
 	}
-	return b.move(ctx, r, g, m)
+	return a.move(ctx, r, g, m)
 }
 
-func (b *App) pass(ctx context.Context, r *Request, g *storage.Game) error {
+func (a *App) pass(ctx context.Context, r *Request, g *storage.Game) error {
 	c, err := canMove(g, r.User)
 	if err != nil {
 		return err
 	}
-	return b.move(ctx, r, g, engine.PassMove(c))
+	return a.move(ctx, r, g, engine.PassMove(c))
 }
 
-func (b *App) resign(ctx context.Context, r *Request, g *storage.Game) error {
+func (a *App) resign(ctx context.Context, r *Request, g *storage.Game) error {
 	c, err := playerColor(g, r.User)
 	if err != nil {
 		return err
@@ -227,11 +227,11 @@ func (b *App) resign(ctx context.Context, r *Request, g *storage.Game) error {
 	if _, over := g.Game.Result(); over {
 		return ErrGameOver
 	}
-	return b.move(ctx, r, g, engine.ResignMove(c))
+	return a.move(ctx, r, g, engine.ResignMove(c))
 }
 
 // btnResign asks for confirmation: a misclick must not end a game.
-func (b *App) btnResign(ctx context.Context, r *Request, g *storage.Game) error {
+func (a *App) btnResign(ctx context.Context, r *Request, g *storage.Game) error {
 	if _, err := playerColor(g, r.User); err != nil {
 		return err
 	}
@@ -246,7 +246,7 @@ func (b *App) btnResign(ctx context.Context, r *Request, g *storage.Game) error 
 
 // move plays a player's move, commits it and answers with the new state,
 // after the bot's reply when a bot is to move next.
-func (b *App) move(ctx context.Context, r *Request, g *storage.Game, m engine.Move) error {
+func (a *App) move(ctx context.Context, r *Request, g *storage.Game, m engine.Move) error {
 	unposted := ""
 	if last, ok := g.Game.LastMove(); ok && g.Delivery.Unposted {
 		// The bot moved in the background and its board could not be
@@ -255,18 +255,18 @@ func (b *App) move(ctx context.Context, r *Request, g *storage.Game, m engine.Mo
 	}
 	// A move after the deadline ends the game on time, announced through
 	// the game's stored follow-up, not this interaction's (still unanswered).
-	if err := b.inTime(ctx, g, b.now()); err != nil {
+	if err := a.inTime(ctx, g, a.now()); err != nil {
 		return err
 	}
 	// This interaction's token is how a bot move made later in the
 	// background reaches the players (see postBoard); it is stored with
 	// the move at no extra cost.
-	g.Delivery.Followup = followupOf(r.Interaction, b.now())
-	note, err := b.apply(ctx, g, m)
+	g.Delivery.Followup = followupOf(r.Interaction, a.now())
+	note, err := a.apply(ctx, g, m)
 	if err != nil {
 		return err
 	}
-	return b.answer(ctx, r, g, unposted+note)
+	return a.answer(ctx, r, g, unposted+note)
 }
 
 // moveName is a move in bold as the notes print it.
@@ -294,12 +294,12 @@ func followupOf(it *discordgo.Interaction, at time.Time) *storage.Followup {
 // they have not, the move does not count: the game is lost on time (unless
 // the scheduler, or another process, is ending it already) and the error
 // says so.
-func (b *App) inTime(ctx context.Context, g *storage.Game, now time.Time) error {
+func (a *App) inTime(ctx context.Context, g *storage.Game, now time.Time) error {
 	if !g.Clock.Flagged(now) {
 		return nil
 	}
 	deadline, loser := g.Clock.Deadline(), g.Clock.ToMove
-	if err := b.timeUp(ctx, g); err != nil && !errors.Is(err, ErrConflict) {
+	if err := a.timeUp(ctx, g); err != nil && !errors.Is(err, ErrConflict) {
 		return err
 	}
 	return userErr(ErrGameOver, fmt.Sprintf("⌛ Too late: %s %s's time ran out <t:%d:R>, so the game is over.", stoneEmoji(loser), loser, deadline.Unix()))
@@ -308,9 +308,9 @@ func (b *App) inTime(ctx context.Context, g *storage.Game, now time.Time) error 
 // apply plays m on g and commits it: the archive when the game has a
 // result, the scoring phase after two passes, an update otherwise. Nothing
 // is written when the move is refused or the game changed in the meantime.
-func (b *App) apply(ctx context.Context, g *storage.Game, m engine.Move) (string, error) {
-	now := b.now()
-	if err := b.inTime(ctx, g, now); err != nil {
+func (a *App) apply(ctx context.Context, g *storage.Game, m engine.Move) (string, error) {
+	now := a.now()
+	if err := a.inTime(ctx, g, now); err != nil {
 		return "", err
 	}
 	before := g.Game.Captures(m.Color)
@@ -326,20 +326,20 @@ func (b *App) apply(ctx context.Context, g *storage.Game, m engine.Move) (string
 	g.Delivery.Unposted = false
 	note := describeMove(g, m, g.Game.Captures(m.Color)-before)
 	if _, over := g.Game.Result(); over {
-		if err := b.finish(ctx, g); err != nil {
+		if err := a.finish(ctx, g); err != nil {
 			return "", err
 		}
-		if rn := b.ratingNote(ctx, g); rn != "" {
+		if rn := a.ratingNote(ctx, g); rn != "" {
 			note += "\n" + rn
 		}
 		return note, nil
 	}
 	if g.Game.PlayEnded() && g.Scoring == nil {
-		if unsure := b.startScoring(ctx, g); len(unsure) > 0 {
+		if unsure := a.startScoring(ctx, g); len(unsure) > 0 {
 			note += "\n" + uncertainNote(unsure)
 		}
 	}
-	if err := b.update(ctx, g); err != nil {
+	if err := a.update(ctx, g); err != nil {
 		return "", err
 	}
 	return note, nil
@@ -385,12 +385,12 @@ func moveError(err error, m engine.Move, g *storage.Game) error {
 // update writes g, checking its version, with its clock brought in line
 // with the game (syncClock); the scheduler then looks at the deadlines
 // again.
-func (b *App) update(ctx context.Context, g *storage.Game) error {
-	b.syncClock(ctx, g)
-	if err := b.games.UpdateGame(ctx, g); err != nil {
+func (a *App) update(ctx context.Context, g *storage.Game) error {
+	a.syncClock(ctx, g)
+	if err := a.games.UpdateGame(ctx, g); err != nil {
 		return writeError(err)
 	}
-	b.kickClocks()
+	a.kickClocks()
 	return nil
 }
 
@@ -407,13 +407,13 @@ func writeError(err error) error {
 }
 
 // finish archives a game with a result, with its SGF record.
-func (b *App) finish(ctx context.Context, g *storage.Game) error {
-	return b.archiveGame(ctx, g, false)
+func (a *App) finish(ctx context.Context, g *storage.Game) error {
+	return a.archiveGame(ctx, g, false)
 }
 
 // archiveGame archives a game with a result, with its SGF record; an annulled
 // game is recorded but never counted.
-func (b *App) archiveGame(ctx context.Context, g *storage.Game, annulled bool) error {
+func (a *App) archiveGame(ctx context.Context, g *storage.Game, annulled bool) error {
 	res, _ := g.Game.Result()
 	var dead []engine.Point
 	if g.Scoring != nil {
@@ -423,14 +423,14 @@ func (b *App) archiveGame(ctx context.Context, g *storage.Game, annulled bool) e
 	if err != nil {
 		return err
 	}
-	a := storage.Archived{
+	arc := storage.Archived{
 		ID: g.ID, GuildID: g.GuildID, ChannelID: g.ChannelID,
 		Black: g.Black, White: g.White, Size: g.Game.Size(), Rules: g.Game.Rules(), Handicap: g.Game.Handicap(),
 		Result: res.String(), SGF: sgf, Moves: g.Game.MoveCount(), Annulled: annulled,
-		StartedAt: g.CreatedAt, FinishedAt: b.now(),
+		StartedAt: g.CreatedAt, FinishedAt: a.now(),
 		Rated: !g.Unrated, // storage rates only games with a winner or a tie
 	}
-	return writeError(b.games.FinishGame(ctx, g, a))
+	return writeError(a.games.FinishGame(ctx, g, arc))
 }
 
 // annulledComment is the root comment of an annulled game's record.
@@ -475,14 +475,14 @@ func botToMove(g *storage.Game) bool { return g.BotToMove() }
 // answer replies with the game's state after a change. When a bot is to
 // move (the change queued its move), it defers the reply and waits for a
 // worker to make the move first (see awaitBot).
-func (b *App) answer(ctx context.Context, r *Request, g *storage.Game, note string) error {
+func (a *App) answer(ctx context.Context, r *Request, g *storage.Game, note string) error {
 	if botToMove(g) {
 		if err := r.Defer(ctx, false); err != nil {
 			return err
 		}
-		moved, botNote, err := b.awaitBot(ctx, r, g)
+		moved, botNote, err := a.awaitBot(ctx, r, g)
 		if err != nil {
-			return b.answerBotFailure(ctx, r, g, note, err)
+			return a.answerBotFailure(ctx, r, g, note, err)
 		}
 		g = moved
 		if note != "" {
@@ -490,7 +490,7 @@ func (b *App) answer(ctx context.Context, r *Request, g *storage.Game, note stri
 		}
 		note += botNote
 	}
-	m, err := stateMessage(ctx, g, b.now(), note)
+	m, err := stateMessage(ctx, g, a.now(), note)
 	if err != nil {
 		return err
 	}
@@ -508,14 +508,14 @@ const replyTimeout = 5 * time.Second
 // that did not happen. When ctx has ended (shutdown), the answer goes out
 // with a fresh short deadline so the "thinking…" message does not stay for
 // ever; the move is made after the restart.
-func (b *App) answerBotFailure(ctx context.Context, r *Request, g *storage.Game, note string, moveErr error) error {
+func (a *App) answerBotFailure(ctx context.Context, r *Request, g *storage.Game, note string, moveErr error) error {
 	shutdown := ctx.Err() != nil || errors.Is(moveErr, errRestarting)
 	if ctx.Err() != nil {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(context.WithoutCancel(ctx), replyTimeout)
 		defer cancel()
 	}
-	stored, err := b.loadGame(ctx, g.ChannelID)
+	stored, err := a.loadGame(ctx, g.ChannelID)
 	switch {
 	case errors.Is(err, ErrNoGame) || (err == nil && stored.ID != g.ID):
 		return r.Reply(ctx, &Message{Content: strings.TrimSpace(note + "\nThis game was ended or aborted while gobot was thinking, so its move was not played."), AllowedMentions: noMentions()})
@@ -530,13 +530,13 @@ func (b *App) answerBotFailure(ctx context.Context, r *Request, g *storage.Game,
 	case shutdown:
 		note += "\n🔄 gobot is restarting and will play its move as soon as it is back."
 	case errors.Is(moveErr, errStillQueued):
-		note += "\n" + queuedNote(b.queuePosition(ctx, g.ChannelID))
+		note += "\n" + queuedNote(a.queuePosition(ctx, g.ChannelID))
 	case errors.Is(moveErr, errPanic):
 		note += "\n⚠️ Sorry, something went wrong on my side while gobot chose its move; it will try again shortly."
 	default:
 		note += "\n⚠️ gobot could not choose its move just now and will try again shortly."
 	}
-	m, err := stateMessage(ctx, stored, b.now(), note)
+	m, err := stateMessage(ctx, stored, a.now(), note)
 	if err != nil {
 		return err
 	}
@@ -546,21 +546,21 @@ func (b *App) answerBotFailure(ctx context.Context, r *Request, g *storage.Game,
 // botMove asks the bot to move in g and commits its move (see apply). A
 // bot must return a legal move: an illegal one is logged and replaced by a
 // pass, which keeps the game going.
-func (b *App) botMove(ctx context.Context, g *storage.Game) (string, error) {
+func (a *App) botMove(ctx context.Context, g *storage.Game) (string, error) {
 	c := g.Game.ToPlay()
 	level := g.Player(c).Level
 	mctx, cancel := context.WithTimeout(ctx, botMoveTimeout)
-	m, err := b.opts.Players.GenMove(mctx, level, g.Game.Clone())
+	m, err := a.opts.Players.GenMove(mctx, level, g.Game.Clone())
 	cancel()
 	if err != nil {
 		return "", fmt.Errorf("commands: bot %s in game %s: %w", level, g.ID, err)
 	}
 	m.Color = c
 	if err := g.Game.Check(m); err != nil {
-		b.log.Error("bot returned an illegal move; passing instead", "bot", level, "move", m.String(), "err", err)
+		a.log.Error("bot returned an illegal move; passing instead", "bot", level, "move", m.String(), "err", err)
 		m = engine.PassMove(c)
 	}
-	return b.apply(ctx, g, m)
+	return a.apply(ctx, g, m)
 }
 
 // tokenLifetime is how long Discord accepts an interaction token, less a
@@ -572,38 +572,38 @@ const tokenLifetime = 14 * time.Minute
 // user-install private channel, where gobot is no member and Discord
 // answers a channel post with 403), else in the channel if gobot may
 // post there.
-func (b *App) postBoard(ctx context.Context, g *storage.Game, m *Message) error {
+func (a *App) postBoard(ctx context.Context, g *storage.Game, m *Message) error {
 	f := g.Delivery.Followup
-	if f != nil && b.now().Sub(f.At) < tokenLifetime {
+	if f != nil && a.now().Sub(f.At) < tokenLifetime {
 		it := &discordgo.Interaction{ID: f.InteractionID, AppID: f.AppID, Token: f.Token, ChannelID: g.ChannelID}
-		_, err := b.opts.Discord.Followup(ctx, it, m)
+		_, err := a.opts.Discord.Followup(ctx, it, m)
 		if err == nil {
 			return nil
 		}
-		b.log.Info("post board as a follow-up failed", "channel", g.ChannelID, "err", err)
+		a.log.Info("post board as a follow-up failed", "channel", g.ChannelID, "err", err)
 	}
 	if f != nil && !f.ChannelPosts {
 		return ErrNoChannelPosts
 	}
-	_, err := b.opts.Discord.SendMessage(ctx, g.ChannelID, m)
+	_, err := a.opts.Discord.SendMessage(ctx, g.ChannelID, m)
 	return err
 }
 
 // postBotMove posts the board after a bot move no handler answered with
 // (see postBoard). When it cannot be posted, the game is marked Unposted
 // and the next move's answer says what the bot played.
-func (b *App) postBotMove(ctx context.Context, g *storage.Game, note string) {
-	m, err := stateMessage(ctx, g, b.now(), note)
+func (a *App) postBotMove(ctx context.Context, g *storage.Game, note string) {
+	m, err := stateMessage(ctx, g, a.now(), note)
 	if err == nil {
-		err = b.postBoard(ctx, g, m)
+		err = a.postBoard(ctx, g, m)
 	}
 	if err == nil {
 		return
 	}
-	log := b.log.With("channel", g.ChannelID, "game", g.ID)
+	log := a.log.With("channel", g.ChannelID, "game", g.ID)
 	log.Warn("bot move: post board; the next answer in the game will say what the bot played", "err", err)
 	g.Delivery.Unposted = true
-	if err := b.update(ctx, g); err != nil {
+	if err := a.update(ctx, g); err != nil {
 		log.Warn("bot move: mark the move unposted", "err", err)
 	}
 }
@@ -621,13 +621,13 @@ func stateMessage(ctx context.Context, g *storage.Game, now time.Time, note stri
 	return boardMessage(g, now, note)
 }
 
-func (b *App) cmdBoard(ctx context.Context, r *Request, g *storage.Game) error {
+func (a *App) cmdBoard(ctx context.Context, r *Request, g *storage.Game) error {
 	if botToMove(g) {
 		// The bot's move is owed (queued, or failed once and waiting to
 		// be tried again): wait for it, then show the board.
-		return b.answer(ctx, r, g, "")
+		return a.answer(ctx, r, g, "")
 	}
-	m, err := stateMessage(ctx, g, b.now(), "")
+	m, err := stateMessage(ctx, g, a.now(), "")
 	if err != nil {
 		return err
 	}
@@ -635,7 +635,7 @@ func (b *App) cmdBoard(ctx context.Context, r *Request, g *storage.Game) error {
 }
 
 // activeSGF attaches the record of the game in play in this channel.
-func (b *App) activeSGF(ctx context.Context, r *Request, g *storage.Game) error {
+func (a *App) activeSGF(ctx context.Context, r *Request, g *storage.Game) error {
 	var dead []engine.Point
 	if g.Scoring != nil {
 		dead = g.Scoring.Dead
@@ -689,7 +689,7 @@ func gameGIF(g *storage.Game, dead []engine.Point) (File, error) {
 		Description: fmt.Sprintf("Animated replay of %s, %d moves.", title(g), g.Game.MoveCount()), Data: buf.Bytes()}, nil
 }
 
-func (b *App) cmdAbort(ctx context.Context, r *Request, g *storage.Game) error {
+func (a *App) cmdAbort(ctx context.Context, r *Request, g *storage.Game) error {
 	if m := r.Interaction.Member; m != nil && r.Interaction.GuildID != "" {
 		if m.Permissions&discordgo.PermissionManageMessages == 0 {
 			return ErrForbidden
@@ -699,7 +699,7 @@ func (b *App) cmdAbort(ctx context.Context, r *Request, g *storage.Game) error {
 	}
 	// AbortGame checks the game's ID as well as its version: an abort read
 	// before the game ended must not remove the next game in this channel.
-	err := b.games.AbortGame(ctx, g)
+	err := a.games.AbortGame(ctx, g)
 	switch {
 	case errors.Is(err, storage.ErrConflict):
 		return ErrConflict
@@ -708,14 +708,14 @@ func (b *App) cmdAbort(ctx context.Context, r *Request, g *storage.Game) error {
 	case err != nil:
 		return err
 	}
-	b.log.Info("game aborted", "game", g.ID, "by", r.User.ID)
+	a.log.Info("game aborted", "game", g.ID, "by", r.User.ID)
 	return r.ReplyText(ctx, fmt.Sprintf("%s aborted the game %s after %d moves; it is not recorded. The channel is free for a new game.", mention(userPlayer(r.User)), title(g), g.Game.MoveCount()), false)
 }
 
 // completePlay suggests legal points that start with what was typed.
-func (b *App) completePlay(ctx context.Context, r *Request) error {
+func (a *App) completePlay(ctx context.Context, r *Request) error {
 	_, typed := r.Focused()
-	g, err := b.games.Game(ctx, r.Interaction.ChannelID)
+	g, err := a.games.Game(ctx, r.Interaction.ChannelID)
 	if err != nil || g.Game.Over() || g.Scoring != nil {
 		return r.Choices(ctx, nil)
 	}

@@ -79,8 +79,8 @@ func helpText(levels []Level, challengeTTL, scoringTTL time.Duration, defaultClo
 	}}
 }
 
-func (b *App) cmdHelp(ctx context.Context, r *Request) error {
-	return r.Reply(ctx, &Message{Embeds: helpText(b.opts.Players.Levels(), b.opts.ChallengeTTL, b.opts.ScoringTTL, *b.opts.DefaultClock), Ephemeral: true})
+func (a *App) cmdHelp(ctx context.Context, r *Request) error {
+	return r.Reply(ctx, &Message{Embeds: helpText(a.opts.Players.Levels(), a.opts.ChallengeTTL, a.opts.ScoringTTL, *a.opts.DefaultClock), Ephemeral: true})
 }
 
 // rulesDetails is what a ruleset means without its name: "area scoring,

@@ -165,15 +165,15 @@ func newTestAppStore(t testing.TB, players Players, wrap func(*storage.Store) St
 	}
 	t.Cleanup(func() { store.Close() })
 	tb.store = store
-	b, err := New(Options{
+	app, err := New(Options{
 		AppID: "1", Discord: tb.rec, Store: wrap(store), Players: players, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
 		Now: tb.clk.Now,
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	tb.App = b
-	t.Cleanup(func() { b.Shutdown(context.Background()) })
+	tb.App = app
+	t.Cleanup(func() { app.Shutdown(context.Background()) })
 	return tb
 }
 
@@ -292,4 +292,4 @@ func wantEphemeral(t *testing.T, calls []call, want string) {
 }
 
 // waitIdle waits until no work is in flight (work started before the call).
-func (b *App) waitIdle() { b.inflight.Wait() }
+func (a *App) waitIdle() { a.inflight.Wait() }

@@ -67,16 +67,16 @@ const (
 // Discord reads files only from REST uploads. An interaction is handled
 // once: a signed copy replayed within the timestamp window gets the first
 // copy's answer and changes nothing.
-func (b *App) HTTPHandler(publicKey ed25519.PublicKey) http.Handler {
+func (a *App) HTTPHandler(publicKey ed25519.PublicKey) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 		if req.Method != http.MethodPost {
 			w.Header().Set("Allow", http.MethodPost)
 			http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
 			return
 		}
-		sig, ts, signedAt, ok := signatureHeaders(req.Header, b.now())
+		sig, ts, signedAt, ok := signatureHeaders(req.Header, a.now())
 		if !ok || len(publicKey) != ed25519.PublicKeySize {
-			b.log.Debug("interaction refused: missing, malformed or stale signature headers", "remote", req.RemoteAddr)
+			a.log.Debug("interaction refused: missing, malformed or stale signature headers", "remote", req.RemoteAddr)
 			http.Error(w, "invalid request signature", http.StatusUnauthorized)
 			return
 		}
@@ -84,7 +84,7 @@ func (b *App) HTTPHandler(publicKey ed25519.PublicKey) http.Handler {
 			http.Error(w, "request body too large", http.StatusRequestEntityTooLarge)
 			return
 		}
-		buf, status := b.readBody(w, req, ts)
+		buf, status := a.readBody(w, req, ts)
 		if status != http.StatusOK {
 			http.Error(w, http.StatusText(status), status)
 			return
@@ -92,7 +92,7 @@ func (b *App) HTTPHandler(publicKey ed25519.PublicKey) http.Handler {
 		defer bodyPool.Put(buf)
 		// The buffer holds what Discord signs: the timestamp, then the body.
 		if !ed25519.Verify(publicKey, buf.b, sig) {
-			b.log.Debug("interaction refused: bad signature", "remote", req.RemoteAddr)
+			a.log.Debug("interaction refused: bad signature", "remote", req.RemoteAddr)
 			http.Error(w, "invalid request signature", http.StatusUnauthorized)
 			return
 		}
@@ -106,9 +106,9 @@ func (b *App) HTTPHandler(publicKey ed25519.PublicKey) http.Handler {
 			writeJSON(w, &Response{Type: discordgo.InteractionResponsePong})
 			return
 		}
-		entry, first := b.replays.claim(it.ID, signedAt.Add(signatureMaxAge), b.now())
+		entry, first := a.replays.claim(it.ID, signedAt.Add(signatureMaxAge), a.now())
 		if !first {
-			b.log.Info("interaction replayed: answered with its first answer", "interaction", it.ID, "remote", req.RemoteAddr)
+			a.log.Info("interaction replayed: answered with its first answer", "interaction", it.ID, "remote", req.RemoteAddr)
 			select {
 			case <-entry.done:
 				writeBody(w, entry.status, entry.body)
@@ -116,21 +116,21 @@ func (b *App) HTTPHandler(publicKey ed25519.PublicKey) http.Handler {
 			}
 			return
 		}
-		status, answer := b.serveInteraction(req.Context(), &it, w)
+		status, answer := a.serveInteraction(req.Context(), &it, w)
 		entry.finish(status, answer)
 	})
 }
 
 // serveInteraction handles one verified interaction and writes its initial
 // response; it returns what it wrote, for replays.
-func (b *App) serveInteraction(ctx context.Context, it *discordgo.Interaction, w http.ResponseWriter) (int, []byte) {
+func (a *App) serveInteraction(ctx context.Context, it *discordgo.Interaction, w http.ResponseWriter) (int, []byte) {
 	ex := &exchange{ch: make(chan *Response, 1), flushed: make(chan struct{})}
-	if !b.spawn(func(ctx context.Context) { b.handle(ctx, it, ex.initial) }) {
+	if !a.spawn(func(ctx context.Context) { a.handle(ctx, it, ex.initial) }) {
 		body := []byte("shutting down\n")
 		writeBody(w, http.StatusServiceUnavailable, body)
 		return http.StatusServiceUnavailable, body
 	}
-	timer := time.NewTimer(b.deferAfter)
+	timer := time.NewTimer(a.deferAfter)
 	defer timer.Stop()
 	var resp *Response
 	select {
@@ -162,10 +162,10 @@ func (b *App) serveInteraction(ctx context.Context, it *discordgo.Interaction, w
 // slot frees within slotWait, 413 for a body over maxBody, 400 when the
 // body cannot be read within bodyReadTimeout. The buffer grows with what
 // arrives, never past maxBody, so a slow client costs what it has sent.
-func (b *App) readBody(w http.ResponseWriter, req *http.Request, ts string) (*bodyBuffer, int) {
-	lane := b.largeReads
+func (a *App) readBody(w http.ResponseWriter, req *http.Request, ts string) (*bodyBuffer, int) {
+	lane := a.largeReads
 	if req.ContentLength >= 0 && req.ContentLength <= smallBody {
-		lane = b.smallReads
+		lane = a.smallReads
 	}
 	wait := time.NewTimer(slotWait)
 	select {

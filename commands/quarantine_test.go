@@ -62,13 +62,13 @@ func damage(t *testing.T, tb *testApp, channel string, mutate func([]byte) []byt
 	}
 	t.Cleanup(func() { store.Close() })
 	log := newSyncLog()
-	b, err := New(Options{AppID: "1", Discord: tb.rec, Store: store, Players: testPlayers{},
+	app, err := New(Options{AppID: "1", Discord: tb.rec, Store: store, Players: testPlayers{},
 		Logger: slog.New(slog.NewTextHandler(log, nil)), Now: tb.clk.Now})
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { b.Shutdown(context.Background()) })
-	tb.App, tb.store = b, store
+	t.Cleanup(func() { app.Shutdown(context.Background()) })
+	tb.App, tb.store = app, store
 	return log
 }
 

@@ -83,29 +83,29 @@ func newReviews() *reviews { return &reviews{} }
 // here): from the archive when it was reviewed before, else with the
 // Reviewer, showing the queue and the progress on the way. A game without
 // moves is refused: there is nothing to judge.
-func (b *App) cmdReview(ctx context.Context, r *Request) error {
-	a, err := finishedGameOption(ctx, b.archive, r)
+func (a *App) cmdReview(ctx context.Context, r *Request) error {
+	arc, err := finishedGameOption(ctx, a.archive, r)
 	if err != nil {
 		return err
 	}
-	g, err := archivedEngineGame(a)
+	g, err := archivedEngineGame(arc)
 	if err != nil {
 		return err
 	}
 	if g.MoveCount() == 0 {
 		return userErr(ErrBadOption, "That game has no moves to review.")
 	}
-	if rv := b.storedReview(ctx, a.ID); rv != nil {
-		return b.postReview(ctx, r, a, g, rv)
+	if rv := a.storedReview(ctx, arc.ID); rv != nil {
+		return a.postReview(ctx, r, arc, g, rv)
 	}
-	if other, busy := b.reviewing.running.LoadOrStore(r.User.ID, a.ID); busy {
+	if other, busy := a.reviewing.running.LoadOrStore(r.User.ID, arc.ID); busy {
 		return userErr(ErrBotBusy, fmt.Sprintf("You already have a review running (game `%s`): wait for it to finish, then ask again.", other))
 	}
-	defer b.reviewing.running.Delete(r.User.ID)
+	defer a.reviewing.running.Delete(r.User.ID)
 	if err := r.Defer(ctx, false); err != nil {
 		return err
 	}
-	rctx, cancel := b.reviewing.halt.with(ctx)
+	rctx, cancel := a.reviewing.halt.with(ctx)
 	defer cancel()
 
 	moves := g.MoveCount()
@@ -115,31 +115,31 @@ func (b *App) cmdReview(ctx context.Context, r *Request) error {
 			return
 		}
 		last = time.Now()
-		if _, err := b.opts.Discord.EditOriginal(ctx, r.Interaction, &Message{Content: text, AllowedMentions: noMentions()}); err != nil {
-			b.log.Warn("could not show the review's progress", "game", a.ID, "err", err)
+		if _, err := a.opts.Discord.EditOriginal(ctx, r.Interaction, &Message{Content: text, AllowedMentions: noMentions()}); err != nil {
+			a.log.Warn("could not show the review's progress", "game", arc.ID, "err", err)
 		}
 	}
 	onQueued := func(pos int) {
-		edit(fmt.Sprintf("Waiting for a free engine to review %s: number %d in the queue…", archivedTitle(a), pos), true)
+		edit(fmt.Sprintf("Waiting for a free engine to review %s: number %d in the queue…", archivedTitle(arc), pos), true)
 	}
 	progress := func(done, total int) {
 		edit(progressText(min(done, moves), moves), done == 0)
 	}
-	rv, err := b.opts.Reviewer.Review(rctx, g, onQueued, progress)
+	rv, err := a.opts.Reviewer.Review(rctx, g, onQueued, progress)
 	switch {
 	case errors.Is(err, bots.ErrBusy):
 		return fmt.Errorf("%w: %w", ErrBotBusy, err)
-	case err != nil && b.reviewing.halt.isStopped():
+	case err != nil && a.reviewing.halt.isStopped():
 		return userErr(err, "The review was stopped because I am restarting. Ask again in a minute.")
 	case err != nil:
 		return err
 	}
 	if data, err := json.Marshal(rv); err != nil {
-		b.log.Error("could not encode a review", "game", a.ID, "err", err)
-	} else if err := b.reviews.PutGameReview(ctx, a.ID, data); err != nil {
-		b.log.Warn("could not store a review; the next request reviews again", "game", a.ID, "err", err)
+		a.log.Error("could not encode a review", "game", arc.ID, "err", err)
+	} else if err := a.reviews.PutGameReview(ctx, arc.ID, data); err != nil {
+		a.log.Warn("could not store a review; the next request reviews again", "game", arc.ID, "err", err)
 	}
-	return b.postReview(ctx, r, a, g, rv)
+	return a.postReview(ctx, r, arc, g, rv)
 }
 
 // progressText is the progress message of a review: "Reviewing move 84 of
@@ -157,11 +157,11 @@ func progressText(done, total int) string {
 
 // storedReview returns the archived review of a game, or nil when it has
 // none that this build reads.
-func (b *App) storedReview(ctx context.Context, id string) *review.Review {
-	data, err := b.reviews.GameReview(ctx, id)
+func (a *App) storedReview(ctx context.Context, id string) *review.Review {
+	data, err := a.reviews.GameReview(ctx, id)
 	if err != nil {
 		if !errors.Is(err, storage.ErrNotFound) {
-			b.log.Warn("could not read a stored review", "game", id, "err", err)
+			a.log.Warn("could not read a stored review", "game", id, "err", err)
 		}
 		return nil
 	}
@@ -190,13 +190,13 @@ func archivedEngineGame(a *storage.Archived) (*engine.Game, error) {
 // postReview shows a review: in a new thread where gobot may start one
 // (a summary with the graph, then each player's mistakes), otherwise in
 // one message with every picture.
-func (b *App) postReview(ctx context.Context, r *Request, a *storage.Archived, g *engine.Game, rv *review.Review) error {
-	head := fmt.Sprintf("Review of %s, %d×%d, %s, %d moves", archivedTitle(a), a.Size, a.Size, a.Result, len(rv.Moves))
-	graph, err := reviewGraph(a, rv)
+func (a *App) postReview(ctx context.Context, r *Request, arc *storage.Archived, g *engine.Game, rv *review.Review) error {
+	head := fmt.Sprintf("Review of %s, %d×%d, %s, %d moves", archivedTitle(arc), arc.Size, arc.Size, arc.Result, len(rv.Moves))
+	graph, err := reviewGraph(arc, rv)
 	if err != nil {
 		return err
 	}
-	boards, err := mistakeBoards(a, g, rv)
+	boards, err := mistakeBoards(arc, g, rv)
 	if err != nil {
 		return err
 	}
@@ -210,9 +210,9 @@ func (b *App) postReview(ctx context.Context, r *Request, a *storage.Archived, g
 		summary.Content = clip(summary.Content+fmt.Sprintf("\nNo move lost %.0f points or more.", review.MinPoints), 2000)
 	}
 	if r.Interaction.GuildID != "" {
-		th, err := b.opts.Discord.StartThread(ctx, r.Interaction.ChannelID, clip("Review: "+plainName(a.Black)+" vs "+plainName(a.White), 100))
+		th, err := a.opts.Discord.StartThread(ctx, r.Interaction.ChannelID, clip("Review: "+plainName(arc.Black)+" vs "+plainName(arc.White), 100))
 		if err == nil {
-			_, err = b.opts.Discord.SendMessage(ctx, th.ID, summary)
+			_, err = a.opts.Discord.SendMessage(ctx, th.ID, summary)
 		}
 		if err == nil {
 			for _, c := range []engine.Color{engine.Black, engine.White} {
@@ -225,13 +225,13 @@ func (b *App) postReview(ctx context.Context, r *Request, a *storage.Archived, g
 				if len(m.Files) == 0 {
 					continue
 				}
-				if _, err := b.opts.Discord.SendMessage(ctx, th.ID, m); err != nil {
+				if _, err := a.opts.Discord.SendMessage(ctx, th.ID, m); err != nil {
 					return err
 				}
 			}
 			return r.Reply(ctx, &Message{Content: clip(head+": in the thread <#"+th.ID+">.\n"+rv.Paragraph(), 2000), AllowedMentions: noMentions()})
 		}
-		b.log.Info("no thread for a review (or no message in it); it goes in one message", "game", a.ID, "err", err)
+		a.log.Info("no thread for a review (or no message in it); it goes in one message", "game", arc.ID, "err", err)
 	}
 	for _, bd := range boards {
 		summary.Files, summary.Embeds = append(summary.Files, bd.file), append(summary.Embeds, bd.embed)
@@ -384,9 +384,9 @@ func reviewedSGF(a *storage.Archived, rv *review.Review) ([]byte, error) {
 // when none is being played here, of a finished game) with its ownership
 // board. Spectators may ask at any time; players only in unrated games and
 // after the game.
-func (b *App) cmdEstimate(ctx context.Context, r *Request) error {
+func (a *App) cmdEstimate(ctx context.Context, r *Request) error {
 	if _, named := r.String(gameOption); !named {
-		g, err := b.loadGame(ctx, r.Interaction.ChannelID)
+		g, err := a.loadGame(ctx, r.Interaction.ChannelID)
 		if err == nil {
 			private := false
 			if !g.Unrated {
@@ -396,34 +396,34 @@ func (b *App) cmdEstimate(ctx context.Context, r *Request) error {
 				// Spectators see it alone, so the players do not.
 				private = true
 			}
-			return b.estimate(ctx, r, g.Game, title(g), private)
+			return a.estimate(ctx, r, g.Game, title(g), private)
 		}
 		if !errors.Is(err, ErrNoGame) {
 			return err
 		}
 	}
-	a, err := finishedGameOption(ctx, b.archive, r)
+	arc, err := finishedGameOption(ctx, a.archive, r)
 	if err != nil {
 		return err
 	}
-	g, info, err := engine.ParseSGF(a.SGF)
+	g, info, err := engine.ParseSGF(arc.SGF)
 	if err != nil {
-		return fmt.Errorf("commands: record of game %s: %w", a.ID, err)
+		return fmt.Errorf("commands: record of game %s: %w", arc.ID, err)
 	}
-	what := archivedTitle(a) + ", " + a.Result
-	if res, err := engine.ParseResult(a.Result); err == nil && res.Reason == engine.ByScore && g.PlayEnded() {
+	what := archivedTitle(arc) + ", " + arc.Result
+	if res, err := engine.ParseResult(arc.Result); err == nil && res.Reason == engine.ByScore && g.PlayEnded() {
 		// The players agreed on the dead stones: no estimate, the count.
 		if sc := g.Score(info.Dead); sc.Result() == res.String() {
-			return b.counted(ctx, r, g, sc, len(info.Dead), what)
+			return a.counted(ctx, r, g, sc, len(info.Dead), what)
 		}
 	}
-	return b.estimate(ctx, r, g, what, false)
+	return a.estimate(ctx, r, g, what, false)
 }
 
 // counted answers /go estimate for a game decided by counting with the
 // count itself: the result and who owns each point, with the dead stones
 // the players agreed on crossed out.
-func (b *App) counted(ctx context.Context, r *Request, g *engine.Game, sc engine.Score, dead int, what string) error {
+func (a *App) counted(ctx context.Context, r *Request, g *engine.Game, sc engine.Score, dead int, what string) error {
 	if err := r.Defer(ctx, false); err != nil {
 		return err
 	}
@@ -455,11 +455,11 @@ func (b *App) counted(ctx context.Context, r *Request, g *engine.Game, sc engine
 
 // estimate answers with the score estimate of g's position and its
 // ownership board.
-func (b *App) estimate(ctx context.Context, r *Request, g *engine.Game, what string, private bool) error {
+func (a *App) estimate(ctx context.Context, r *Request, g *engine.Game, what string, private bool) error {
 	if err := r.Defer(ctx, private); err != nil {
 		return err
 	}
-	est, err := b.opts.Reviewer.Estimate(ctx, g, nil)
+	est, err := a.opts.Reviewer.Estimate(ctx, g, nil)
 	if errors.Is(err, bots.ErrBusy) {
 		return fmt.Errorf("%w: %w", ErrBotBusy, err)
 	}

@@ -51,12 +51,12 @@ func phase(ctx context.Context, g *storage.Game) (*engine.ScoringPhase, error) {
 // returns the stones the estimate left alive without being sure of them.
 // The proposal comes from the estimate alone: g.Scoring is set only after,
 // so no marking (an empty one included) can stand in for it.
-func (b *App) startScoring(ctx context.Context, g *storage.Game) []engine.Point {
+func (a *App) startScoring(ctx context.Context, g *storage.Game) []engine.Point {
 	ph, err := estimatePhase(ctx, g)
-	g.Scoring = &storage.ScoringState{Accepted: map[engine.Color]bool{}, Deadline: b.now().Add(b.opts.ScoringTTL)}
+	g.Scoring = &storage.ScoringState{Accepted: map[engine.Color]bool{}, Deadline: a.now().Add(a.opts.ScoringTTL)}
 	if err != nil {
 		// No proposal: every stone alive, the players mark by hand.
-		b.log.Warn("dead stone estimate failed", "game", g.ID, "err", err)
+		a.log.Warn("dead stone estimate failed", "game", g.ID, "err", err)
 		return nil
 	}
 	g.Scoring.Dead = ph.Dead()
@@ -275,7 +275,7 @@ func finalScoreMessage(g *storage.Game, note string) (*Message, error) {
 }
 
 // scoringGame loads the game for a scoring-phase action by u.
-func (b *App) scoringGame(ctx context.Context, g *storage.Game, r *Request) (engine.Color, error) {
+func (a *App) scoringGame(ctx context.Context, g *storage.Game, r *Request) (engine.Color, error) {
 	c, err := playerColor(g, r.User)
 	if err != nil {
 		return c, err
@@ -289,8 +289,8 @@ func (b *App) scoringGame(ctx context.Context, g *storage.Game, r *Request) (eng
 	return c, nil
 }
 
-func (b *App) cmdDead(ctx context.Context, r *Request, g *storage.Game) error {
-	if _, err := b.scoringGame(ctx, g, r); err != nil {
+func (a *App) cmdDead(ctx context.Context, r *Request, g *storage.Game) error {
+	if _, err := a.scoringGame(ctx, g, r); err != nil {
 		return err
 	}
 	text, _ := r.String("point")
@@ -313,9 +313,9 @@ func (b *App) cmdDead(ctx context.Context, r *Request, g *storage.Game) error {
 	}
 	g.Scoring.Dead = ph.Dead()
 	g.Scoring.Accepted = map[engine.Color]bool{}
-	g.Scoring.Deadline = b.now().Add(b.opts.ScoringTTL)
+	g.Scoring.Deadline = a.now().Add(a.opts.ScoringTTL)
 	botsAccept(g, ph.Proposal(), unsure)
-	if err := b.update(ctx, g); err != nil {
+	if err := a.update(ctx, g); err != nil {
 		return err
 	}
 	color := g.Game.Board().At(p)
@@ -328,7 +328,7 @@ func (b *App) cmdDead(ctx context.Context, r *Request, g *storage.Game) error {
 		stones = fmt.Sprintf("%d %s stones with %s", len(changed), color, p)
 	}
 	note := fmt.Sprintf("%s marked %s **%s**.", mention(userPlayer(r.User)), stones, what)
-	m, err := scoringMessageWith(ctx, g, b.now(), note, ph.Uncertain())
+	m, err := scoringMessageWith(ctx, g, a.now(), note, ph.Uncertain())
 	if err != nil {
 		return err
 	}
@@ -337,12 +337,12 @@ func (b *App) cmdDead(ctx context.Context, r *Request, g *storage.Game) error {
 
 // scoringButton checks a scoring-phase button: the game, the player and the
 // marking it was pressed on.
-func (b *App) scoringButton(ctx context.Context, r *Request) (*storage.Game, engine.Color, error) {
-	g, err := b.buttonGame(ctx, r)
+func (a *App) scoringButton(ctx context.Context, r *Request) (*storage.Game, engine.Color, error) {
+	g, err := a.buttonGame(ctx, r)
 	if err != nil {
 		return nil, 0, err
 	}
-	c, err := b.scoringGame(ctx, g, r)
+	c, err := a.scoringGame(ctx, g, r)
 	if errors.Is(err, ErrNotScoring) {
 		return nil, c, userErr(ErrStale, "Play was resumed after this board: it is no longer the scoring phase.")
 	}
@@ -355,8 +355,8 @@ func (b *App) scoringButton(ctx context.Context, r *Request) (*storage.Game, eng
 	return g, c, nil
 }
 
-func (b *App) btnScoreAccept(ctx context.Context, r *Request) error {
-	g, c, err := b.scoringButton(ctx, r)
+func (a *App) btnScoreAccept(ctx context.Context, r *Request) error {
+	g, c, err := a.scoringButton(ctx, r)
 	if err != nil {
 		return err
 	}
@@ -366,12 +366,12 @@ func (b *App) btnScoreAccept(ctx context.Context, r *Request) error {
 	g.Scoring.Accepted[c] = true
 	note := fmt.Sprintf("%s accepted the marking.", mention(g.Player(c)))
 	if g.Scoring.Accepted[engine.Black] && g.Scoring.Accepted[engine.White] {
-		return b.endByScore(ctx, r, g, note+" Both players agree.")
+		return a.endByScore(ctx, r, g, note+" Both players agree.")
 	}
-	if err := b.update(ctx, g); err != nil {
+	if err := a.update(ctx, g); err != nil {
 		return err
 	}
-	m, err := scoringMessage(ctx, g, b.now(), note)
+	m, err := scoringMessage(ctx, g, a.now(), note)
 	if err != nil {
 		return err
 	}
@@ -379,16 +379,16 @@ func (b *App) btnScoreAccept(ctx context.Context, r *Request) error {
 }
 
 // endByScore ends g with its current marking and answers with the result.
-func (b *App) endByScore(ctx context.Context, r *Request, g *storage.Game, note string) error {
+func (a *App) endByScore(ctx context.Context, r *Request, g *storage.Game, note string) error {
 	sc := g.Game.Score(g.Scoring.Dead)
 	if err := g.Game.End(engine.Result{Winner: sc.Winner, Reason: engine.ByScore, Margin: sc.Margin}); err != nil {
 		return err
 	}
-	if err := b.finish(ctx, g); err != nil {
+	if err := a.finish(ctx, g); err != nil {
 		return err
 	}
-	b.log.Info("game finished", "game", g.ID, "result", sc.Result())
-	if rn := b.ratingNote(ctx, g); rn != "" {
+	a.log.Info("game finished", "game", g.ID, "result", sc.Result())
+	if rn := a.ratingNote(ctx, g); rn != "" {
 		note += "\n" + rn
 	}
 	m, err := finalScoreMessage(g, note)
@@ -396,14 +396,14 @@ func (b *App) endByScore(ctx context.Context, r *Request, g *storage.Game, note 
 		return err
 	}
 	if r == nil {
-		_, err = b.opts.Discord.SendMessage(ctx, g.ChannelID, m)
+		_, err = a.opts.Discord.SendMessage(ctx, g.ChannelID, m)
 		return err
 	}
 	return r.Update(ctx, m)
 }
 
-func (b *App) btnScoreResume(ctx context.Context, r *Request) error {
-	g, c, err := b.scoringButton(ctx, r)
+func (a *App) btnScoreResume(ctx context.Context, r *Request) error {
+	g, c, err := a.scoringButton(ctx, r)
 	if err != nil {
 		return err
 	}
@@ -411,10 +411,10 @@ func (b *App) btnScoreResume(ctx context.Context, r *Request) error {
 		return err
 	}
 	g.Scoring = nil
-	if err := b.update(ctx, g); err != nil {
+	if err := a.update(ctx, g); err != nil {
 		return err
 	}
-	return b.answer(ctx, r, g, fmt.Sprintf("%s resumed play: the game goes on. Settle the disputed groups, then pass twice again.", mention(g.Player(c))))
+	return a.answer(ctx, r, g, fmt.Sprintf("%s resumed play: the game goes on. Settle the disputed groups, then pass twice again.", mention(g.Player(c))))
 }
 
 // botRefuses reports whether a bot plays in g and has not accepted its
@@ -433,27 +433,27 @@ func botRefuses(g *storage.Game) bool {
 // bot's own marking, the estimate's proposal, counts (no dead stones if the
 // estimate fails, as when the phase began), so that marking a bot's living
 // groups dead and waiting wins nothing.
-func (b *App) scoringTimeout(ctx context.Context, g *storage.Game) {
+func (a *App) scoringTimeout(ctx context.Context, g *storage.Game) {
 	note := "Time for agreeing on the dead stones ran out: the current marking stands."
 	if botRefuses(g) {
 		g.Scoring.Dead = nil
 		if ph, err := estimatePhase(ctx, g); err != nil {
-			b.log.Warn("dead stone estimate failed", "game", g.ID, "err", err)
+			a.log.Warn("dead stone estimate failed", "game", g.ID, "err", err)
 		} else {
 			g.Scoring.Dead = ph.Proposal()
 		}
 		note = "Time for agreeing on the dead stones ran out and gobot did not accept the marking: gobot's own marking counts."
 	}
-	err := b.endByScore(ctx, nil, g, note)
+	err := a.endByScore(ctx, nil, g, note)
 	if err != nil && !errors.Is(err, ErrConflict) {
-		b.log.Warn("scoring timeout", "game", g.ID, "err", err)
+		a.log.Warn("scoring timeout", "game", g.ID, "err", err)
 	}
 }
 
 // completeDead suggests stones on the board, saying which are marked dead.
-func (b *App) completeDead(ctx context.Context, r *Request) error {
+func (a *App) completeDead(ctx context.Context, r *Request) error {
 	_, typed := r.Focused()
-	g, err := b.games.Game(ctx, r.Interaction.ChannelID)
+	g, err := a.games.Game(ctx, r.Interaction.ChannelID)
 	if err != nil || g.Scoring == nil {
 		return r.Choices(ctx, nil)
 	}

@@ -52,12 +52,12 @@ func ratingPool(guildID string) string {
 // challenge named none: "black" when the challenger is rated lower than
 // the opponent in the game's pool, "white" when higher, "nigiri" when they
 // are rated the same (new players included).
-func (b *App) lowerRatedColor(ctx context.Context, guildID string, challenger, opponent storage.Player) string {
+func (a *App) lowerRatedColor(ctx context.Context, guildID string, challenger, opponent storage.Player) string {
 	rating := func(p storage.Player) float64 {
-		pr, err := b.stats.Rating(ctx, ratingPool(guildID), p.Key())
+		pr, err := a.stats.Rating(ctx, ratingPool(guildID), p.Key())
 		if err != nil {
 			if !errors.Is(err, storage.ErrNotFound) {
-				b.log.Warn("rating for the handicap colour", "player", p.Key(), "err", err)
+				a.log.Warn("rating for the handicap colour", "player", p.Key(), "err", err)
 			}
 			return glicko.Initial
 		}
@@ -79,10 +79,10 @@ func (b *App) lowerRatedColor(ctx context.Context, guildID string, challenger, o
 // (+162) · @bob 1500 → 1338 (−162)". It is empty for an unrated game, and
 // when the changes cannot be read (the game is archived; only the note is
 // lost, and logged).
-func (b *App) ratingNote(ctx context.Context, g *storage.Game) string {
-	changes, err := b.stats.GameRatingChanges(ctx, g.ID)
+func (a *App) ratingNote(ctx context.Context, g *storage.Game) string {
+	changes, err := a.stats.GameRatingChanges(ctx, g.ID)
 	if err != nil {
-		b.log.Warn("rating changes of a finished game", "game", g.ID, "err", err)
+		a.log.Warn("rating changes of a finished game", "game", g.ID, "err", err)
 		return ""
 	}
 	pool, where := storage.GlobalPool, "Ratings"
@@ -118,13 +118,13 @@ func describeRating(r glicko.Rating) string {
 	return fmt.Sprintf("%.0f ± %.0f, rank %s", r.Rating, r.RD, glicko.Rank(r))
 }
 
-func (b *App) cmdStats(ctx context.Context, r *Request) error {
+func (a *App) cmdStats(ctx context.Context, r *Request) error {
 	u := r.User
 	if o, ok := r.UserOption("player"); ok {
 		u = o
 	}
 	p := userPlayer(u)
-	st, err := b.stats.PlayerStats(ctx, u.ID)
+	st, err := a.stats.PlayerStats(ctx, u.ID)
 	if errors.Is(err, storage.ErrNotFound) {
 		return r.ReplyText(ctx, fmt.Sprintf("%s has not finished a game yet.", mention(p)), true)
 	}
@@ -133,13 +133,13 @@ func (b *App) cmdStats(ctx context.Context, r *Request) error {
 	}
 	var keep func(*storage.Archived) bool
 	if u.ID != r.User.ID {
-		keep = func(a *storage.Archived) bool { return canSee(a, r) }
+		keep = func(arc *storage.Archived) bool { return canSee(arc, r) }
 	}
-	games, _, err := b.archive.PlayerGamesPage(ctx, u.ID, 0, recentGames, keep)
+	games, _, err := a.archive.PlayerGamesPage(ctx, u.ID, 0, recentGames, keep)
 	if err != nil && len(games) == 0 {
 		return err
 	}
-	now := b.now()
+	now := a.now()
 	var sb strings.Builder
 	pools := []struct{ name, pool string }{{"This server", ratingPool(r.Interaction.GuildID)}, {"Global", storage.GlobalPool}}
 	if r.Interaction.GuildID == "" {
@@ -147,7 +147,7 @@ func (b *App) cmdStats(ctx context.Context, r *Request) error {
 	}
 	sb.WriteString("**Rating**\n")
 	for _, pl := range pools {
-		pr, err := b.stats.Rating(ctx, pl.pool, u.ID)
+		pr, err := a.stats.Rating(ctx, pl.pool, u.ID)
 		switch {
 		case errors.Is(err, storage.ErrNotFound):
 			fmt.Fprintf(&sb, "%s: not rated yet\n", pl.name)
@@ -187,8 +187,8 @@ func (b *App) cmdStats(ctx context.Context, r *Request) error {
 	if len(games) > 0 {
 		sb.WriteString("\n**Latest games**\n")
 	}
-	for _, a := range games {
-		sb.WriteString(historyLine(a, u.ID, 0) + "\n")
+	for _, arc := range games {
+		sb.WriteString(historyLine(arc, u.ID, 0) + "\n")
 	}
 	return r.Reply(ctx, &Message{
 		Ephemeral: true,
@@ -246,7 +246,7 @@ func plural(n int, word string) string {
 	return fmt.Sprintf("%d %ss", n, word)
 }
 
-func (b *App) cmdLeaderboard(ctx context.Context, r *Request) error {
+func (a *App) cmdLeaderboard(ctx context.Context, r *Request) error {
 	pool := ratingPool(r.Interaction.GuildID)
 	if scope, ok := r.String("scope"); ok {
 		switch scope {
@@ -267,7 +267,7 @@ func (b *App) cmdLeaderboard(ctx context.Context, r *Request) error {
 	if !given {
 		page = 1
 	}
-	m, err := b.leaderboardMessage(ctx, r, pool, page)
+	m, err := a.leaderboardMessage(ctx, r, pool, page)
 	if err != nil {
 		return err
 	}
@@ -275,7 +275,7 @@ func (b *App) cmdLeaderboard(ctx context.Context, r *Request) error {
 }
 
 // btnLeaderboard turns a leaderboard page.
-func (b *App) btnLeaderboard(ctx context.Context, r *Request) error {
+func (a *App) btnLeaderboard(ctx context.Context, r *Request) error {
 	page, err := strconv.Atoi(r.Param("page"))
 	if err != nil {
 		return ErrStale
@@ -284,7 +284,7 @@ func (b *App) btnLeaderboard(ctx context.Context, r *Request) error {
 	if pool != storage.GlobalPool && pool != ratingPool(r.Interaction.GuildID) {
 		return ErrStale
 	}
-	m, err := b.leaderboardMessage(ctx, r, pool, page)
+	m, err := a.leaderboardMessage(ctx, r, pool, page)
 	if err != nil {
 		return err
 	}
@@ -293,11 +293,11 @@ func (b *App) btnLeaderboard(ctx context.Context, r *Request) error {
 
 // leaderboardMessage is page page of pool's leaderboard, with the
 // caller's place and Previous / Next buttons.
-func (b *App) leaderboardMessage(ctx context.Context, r *Request, pool string, page int) (*Message, error) {
+func (a *App) leaderboardMessage(ctx context.Context, r *Request, pool string, page int) (*Message, error) {
 	if page < 1 {
 		return nil, userErr(ErrBadOption, "Pages start at 1.")
 	}
-	lb, err := b.stats.Leaderboard(ctx, pool, (page-1)*leaderboardPageSize, leaderboardPageSize, b.now(), r.User.ID)
+	lb, err := a.stats.Leaderboard(ctx, pool, (page-1)*leaderboardPageSize, leaderboardPageSize, a.now(), r.User.ID)
 	if err != nil {
 		return nil, err
 	}

@@ -38,7 +38,7 @@ func checkUndo(g *storage.Game, c engine.Color) (int, error) {
 }
 
 // undo takes back at once against a bot, and asks the opponent otherwise.
-func (b *App) undo(ctx context.Context, r *Request, g *storage.Game) error {
+func (a *App) undo(ctx context.Context, r *Request, g *storage.Game) error {
 	c, err := playerColor(g, r.User)
 	if err != nil {
 		return err
@@ -52,16 +52,16 @@ func (b *App) undo(ctx context.Context, r *Request, g *storage.Game) error {
 		if err := takeBack(g, n); err != nil {
 			return err
 		}
-		if err := b.update(ctx, g); err != nil {
+		if err := a.update(ctx, g); err != nil {
 			return err
 		}
-		return b.answer(ctx, r, g, fmt.Sprintf("%s took back %s.", mention(g.Player(c)), movesWord(n)))
+		return a.answer(ctx, r, g, fmt.Sprintf("%s took back %s.", mention(g.Player(c)), movesWord(n)))
 	}
 	if g.Undo != nil && g.Undo.MoveCount == g.Game.MoveCount() {
 		return userErr(ErrNoUndo, "An undo request is already waiting for an answer.")
 	}
-	g.Undo = &storage.UndoRequest{By: c, MoveCount: g.Game.MoveCount(), RequestedAt: b.now()}
-	if err := b.update(ctx, g); err != nil {
+	g.Undo = &storage.UndoRequest{By: c, MoveCount: g.Game.MoveCount(), RequestedAt: a.now()}
+	if err := a.update(ctx, g); err != nil {
 		return err
 	}
 	return r.Reply(ctx, undoMessage(g, c, n, ""))
@@ -125,7 +125,7 @@ func pendingUndo(g *storage.Game, r *Request) (engine.Color, error) {
 	return u.By, nil
 }
 
-func (b *App) btnUndoYes(ctx context.Context, r *Request, g *storage.Game) error {
+func (a *App) btnUndoYes(ctx context.Context, r *Request, g *storage.Game) error {
 	by, err := pendingUndo(g, r)
 	if err != nil {
 		return err
@@ -137,14 +137,14 @@ func (b *App) btnUndoYes(ctx context.Context, r *Request, g *storage.Game) error
 	if err := takeBack(g, n); err != nil {
 		return err
 	}
-	if err := b.update(ctx, g); err != nil {
+	if err := a.update(ctx, g); err != nil {
 		return err
 	}
 	closed := undoMessage(g, by, n, fmt.Sprintf("✅ %s allowed it.", mention(g.Player(by.Opponent()))))
 	if err := r.Update(ctx, closed); err != nil {
 		return err
 	}
-	bm, err := boardMessage(g, b.now(), fmt.Sprintf("%s took back %s.", mention(g.Player(by)), movesWord(n)))
+	bm, err := boardMessage(g, a.now(), fmt.Sprintf("%s took back %s.", mention(g.Player(by)), movesWord(n)))
 	if err != nil {
 		return err
 	}
@@ -152,14 +152,14 @@ func (b *App) btnUndoYes(ctx context.Context, r *Request, g *storage.Game) error
 	return err
 }
 
-func (b *App) btnUndoNo(ctx context.Context, r *Request, g *storage.Game) error {
+func (a *App) btnUndoNo(ctx context.Context, r *Request, g *storage.Game) error {
 	by, err := pendingUndo(g, r)
 	if err != nil {
 		return err
 	}
 	n := undoCount(g.Game, by)
 	g.Undo = nil
-	if err := b.update(ctx, g); err != nil {
+	if err := a.update(ctx, g); err != nil {
 		return err
 	}
 	return r.Update(ctx, undoMessage(g, by, n, fmt.Sprintf("❌ %s refused; play on.", mention(g.Player(by.Opponent())))))
