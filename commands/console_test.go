@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gobot-dev/gobot/commands/discordtest"
+	"github.com/gobot-dev/gobot/internal/clocktest"
 	"github.com/gobot-dev/gobot/internal/runtimetest"
 	"github.com/gobot-dev/gobot/storage"
 )
@@ -144,7 +144,7 @@ func TestConsoleMarkup(t *testing.T) {
 // work stops with the console.
 func TestConsoleBackground(t *testing.T) {
 	dir := t.TempDir()
-	clk := discordtest.NewClock(time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC))
+	clk := clocktest.New(time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC))
 	store, err := storage.Open(filepath.Join(dir, "console.db"), storage.Options{Now: clk.Now})
 	if err != nil {
 		t.Fatal(err)

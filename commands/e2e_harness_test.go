@@ -26,6 +26,7 @@ import (
 	"github.com/gobot-dev/gobot/commands"
 	"github.com/gobot-dev/gobot/commands/discordtest"
 	"github.com/gobot-dev/gobot/engine"
+	"github.com/gobot-dev/gobot/internal/clocktest"
 	"github.com/gobot-dev/gobot/storage"
 )
 
@@ -140,7 +141,7 @@ func (l *logBuffer) String() string {
 type env struct {
 	t       testing.TB
 	d       *discordtest.Server
-	clock   *discordtest.Clock
+	clock   *clocktest.Clock
 	players *topLeft
 	// reviewer, when set before start, reviews games instead of the
 	// built-in engine.
@@ -179,7 +180,7 @@ func newEnvMode(t testing.TB, mode string) *env {
 		// The bot, the store (challenge expiry) and the fake Discord
 		// (signature timestamps, interaction tokens) share one clock, which
 		// starts far from the wall clock so nothing reads the wrong one.
-		clock:   discordtest.NewClock(time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC)),
+		clock:   clocktest.New(time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC)),
 		players: newTopLeft(),
 		// Reviews at a small budget: the real one takes a minute under
 		// the race detector on a busy machine.

@@ -13,8 +13,8 @@ import (
 	"time"
 
 	"github.com/bwmarrin/discordgo"
-	"github.com/gobot-dev/gobot/commands/discordtest"
 	"github.com/gobot-dev/gobot/engine"
+	"github.com/gobot-dev/gobot/internal/clocktest"
 	"github.com/gobot-dev/gobot/storage"
 )
 
@@ -138,7 +138,7 @@ type testApp struct {
 	t     testing.TB
 	rec   *recorder
 	store *storage.Store
-	clk   *discordtest.Clock
+	clk   *clocktest.Clock
 	seq   int
 	mu    sync.Mutex
 }
@@ -158,7 +158,7 @@ func newTestAppWith(t testing.TB, players Players) *testApp {
 // share the test's clock.
 func newTestAppStore(t testing.TB, players Players, wrap func(*storage.Store) Store) *testApp {
 	t.Helper()
-	tb := &testApp{t: t, rec: &recorder{}, clk: discordtest.NewClock(time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC))}
+	tb := &testApp{t: t, rec: &recorder{}, clk: clocktest.New(time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC))}
 	store, err := storage.Open(filepath.Join(t.TempDir(), "test.db"), storage.Options{Now: tb.clk.Now})
 	if err != nil {
 		t.Fatal(err)

@@ -3,34 +3,16 @@ package storage
 import (
 	"fmt"
 	"path/filepath"
-	"sync"
 	"testing"
 	"time"
 
+	"github.com/gobot-dev/gobot/internal/clocktest"
 	bolt "go.etcd.io/bbolt"
 )
 
-// testClock is a store clock the test moves.
-type testClock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func (c *testClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *testClock) Advance(d time.Duration) {
-	c.mu.Lock()
-	c.now = c.now.Add(d)
-	c.mu.Unlock()
-}
-
 // openClocked opens a store at path on a clock the test moves; the store
 // is checked and closed when the test ends.
-func openClocked(t *testing.T, path string, c *testClock) *Store {
+func openClocked(t *testing.T, path string, c *clocktest.Clock) *Store {
 	t.Helper()
 	s, err := Open(path, Options{Now: c.Now})
 	if err != nil {
@@ -119,7 +101,7 @@ func TestBotQueueQuarantine(t *testing.T) {
 // not (only one process opens the file, so a claim found at start-up
 // would belong to a process that is gone).
 func TestBotQueueSurvivesRestart(t *testing.T) {
-	clock := &testClock{now: t0}
+	clock := clocktest.New(t0)
 	path := filepath.Join(t.TempDir(), "q.db")
 	s := openClocked(t, path, clock)
 	for _, ch := range []string{"a", "b", "c"} {

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gobot-dev/gobot/internal/clocktest"
 	"github.com/gobot-dev/gobot/storage/pgtest"
 	bolt "go.etcd.io/bbolt"
 )
@@ -17,7 +18,7 @@ import (
 // is missing.
 func TestCopyToPostgres(t *testing.T) {
 	url := pgtest.Database(t)
-	clock := &testClock{now: t0}
+	clock := clocktest.New(t0)
 	src := openClocked(t, filepath.Join(t.TempDir(), "src.db"), clock)
 
 	h := newGame(t, "human", "1", "2")

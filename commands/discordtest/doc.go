@@ -3,8 +3,8 @@
 // documented JSON shape, and runs a fake REST API on loopback that keeps a
 // small model of channels, messages and interactions, records every call,
 // and checks every request body (and its own answers) against Discord's
-// official OpenAPI 3.1 description. Clock is the fake time that a test's
-// bot, store and fake Discord share.
+// official OpenAPI 3.1 description. The fake time that a test's bot, store
+// and fake Discord share is internal/clocktest's Clock.
 //
 // It is test support only: nothing outside _test.go files imports it. It
 // deliberately does not import discordgo, so that the payloads it sends are

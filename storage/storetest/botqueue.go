@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/gobot-dev/gobot/engine"
+	"github.com/gobot-dev/gobot/internal/clocktest"
 	"github.com/gobot-dev/gobot/storage"
 )
 
@@ -36,9 +37,9 @@ func wantQueue(t *testing.T, s Store, want ...string) {
 
 // testBotQueueFollowsTheGames: the queue of owed bot moves changes in the
 // same writes as the games.
-func testBotQueueFollowsTheGames(t *testing.T, s Store, clk *Clock) {
+func testBotQueueFollowsTheGames(t *testing.T, s Store, clk *clocktest.Clock) {
 	a := botGame(t, s, "a")
-	clk.Add(time.Second)
+	clk.Advance(time.Second)
 	b := botGame(t, s, "b")
 	mustCreate(t, s, newGame(t, "h", "2", "3")) // two humans: never queued
 	wantQueue(t, s, "a", "b")
@@ -97,10 +98,10 @@ func testBotQueueFollowsTheGames(t *testing.T, s Store, clk *Clock) {
 // testClaimBotMove: workers take owed moves oldest first, never the same
 // one twice while a claim holds; a claim lapses after its lease; releases
 // keep the place or wait for a retry time.
-func testClaimBotMove(t *testing.T, s Store, clk *Clock) {
+func testClaimBotMove(t *testing.T, s Store, clk *clocktest.Clock) {
 	for _, ch := range []string{"a", "b", "c"} {
 		botGame(t, s, ch)
-		clk.Add(time.Second)
+		clk.Advance(time.Second)
 	}
 	claim := func(worker string) string {
 		t.Helper()
@@ -143,7 +144,7 @@ func testClaimBotMove(t *testing.T, s Store, clk *Clock) {
 		t.Errorf("BotQueuePosition(nowhere) = %v, want ErrNotFound", err)
 	}
 	// The workers die: their claims lapse and the moves are taken over.
-	clk.Add(time.Minute)
+	clk.Advance(time.Minute)
 	if got := claim("w5"); got != "a" {
 		t.Fatalf("claim after the leases lapsed = %q, want a", got)
 	}
@@ -170,7 +171,7 @@ func testClaimBotMove(t *testing.T, s Store, clk *Clock) {
 	if got := claim("w8"); got != "c" {
 		t.Fatalf("claim with b waiting to retry = %q, want c", got)
 	}
-	clk.Add(10 * time.Second)
+	clk.Advance(10 * time.Second)
 	m, err := s.ClaimBotMove(ctx, "w9", time.Minute)
 	if err != nil || m.ChannelID != "b" || m.Attempts != 1 {
 		t.Fatalf("claim after the retry time = %+v, %v; want b after 1 attempt", m, err)
@@ -186,13 +187,13 @@ func testClaimBotMove(t *testing.T, s Store, clk *Clock) {
 
 // testBotMoveOnce: two workers that both make the same owed move (the
 // first one's lease lapsed while it thought) cannot both store it.
-func testBotMoveOnce(t *testing.T, s Store, clk *Clock) {
+func testBotMoveOnce(t *testing.T, s Store, clk *clocktest.Clock) {
 	botGame(t, s, "a")
 	if _, err := s.ClaimBotMove(ctx, "slow", time.Minute); err != nil {
 		t.Fatal(err)
 	}
 	g1 := mustLoad(t, s, "a")
-	clk.Add(2 * time.Minute)
+	clk.Advance(2 * time.Minute)
 	if _, err := s.ClaimBotMove(ctx, "fast", time.Minute); err != nil {
 		t.Fatal(err)
 	}
@@ -210,10 +211,10 @@ func testBotMoveOnce(t *testing.T, s Store, clk *Clock) {
 
 // testReviewsAndPages: reviews of archived games, a channel's finished
 // games and pages of a player's history.
-func testReviewsAndPages(t *testing.T, s Store, clk *Clock) {
+func testReviewsAndPages(t *testing.T, s Store, clk *clocktest.Clock) {
 	var ids []string // newest first
 	for i := range 5 {
-		clk.Add(time.Minute)
+		clk.Advance(time.Minute)
 		ch := "c1"
 		if i%2 == 1 {
 			ch = "c2"
@@ -263,7 +264,7 @@ func testReviewsAndPages(t *testing.T, s Store, clk *Clock) {
 // testExtendBotMove: a worker renewing a short lease keeps its move; one
 // that stops renewing (it died) loses it after one lease, and can no
 // longer renew it.
-func testExtendBotMove(t *testing.T, s Store, clk *Clock) {
+func testExtendBotMove(t *testing.T, s Store, clk *clocktest.Clock) {
 	botGame(t, s, "a")
 	const lease = 5 * time.Second
 	m, err := s.ClaimBotMove(ctx, "thinker", lease)
@@ -271,7 +272,7 @@ func testExtendBotMove(t *testing.T, s Store, clk *Clock) {
 		t.Fatal(err)
 	}
 	for range 4 { // 12 s of thinking on a 5 s lease
-		clk.Add(3 * time.Second)
+		clk.Advance(3 * time.Second)
 		if err := s.ExtendBotMove(ctx, m, lease); err != nil {
 			t.Fatalf("ExtendBotMove = %v", err)
 		}
@@ -282,7 +283,7 @@ func testExtendBotMove(t *testing.T, s Store, clk *Clock) {
 			t.Fatalf("another worker claimed a renewed move: %v", err)
 		}
 	}
-	clk.Add(lease)
+	clk.Advance(lease)
 	other, err := s.ClaimBotMove(ctx, "other", lease)
 	if err != nil || other.ChannelID != "a" {
 		t.Fatalf("claim after the lease lapsed = %+v, %v; want a", other, err)

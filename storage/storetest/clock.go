@@ -7,13 +7,14 @@ import (
 
 	"github.com/gobot-dev/gobot/engine"
 	"github.com/gobot-dev/gobot/engine/clock"
+	"github.com/gobot-dev/gobot/internal/clocktest"
 	"github.com/gobot-dev/gobot/storage"
 )
 
 // testDeadlines: the deadline index follows the writes (here through the
 // scoring phase's deadline), and an outage is credited once, to running
 // clocks only.
-func testDeadlines(t *testing.T, s Store, clk *Clock) {
+func testDeadlines(t *testing.T, s Store, clk *clocktest.Clock) {
 	if next, err := s.NextDue(ctx); err != nil || !next.IsZero() {
 		t.Errorf("NextDue on an empty store = %v, %v; want zero", next, err)
 	}
@@ -93,7 +94,7 @@ func testDeadlines(t *testing.T, s Store, clk *Clock) {
 	}
 }
 
-func testVacation(t *testing.T, s Store, clk *Clock) {
+func testVacation(t *testing.T, s Store, clk *clocktest.Clock) {
 	if v, err := s.Vacation(ctx, "1"); err != nil || v != (storage.Vacation{}) {
 		t.Errorf("Vacation of a player who took none = %+v, %v", v, err)
 	}
@@ -114,7 +115,7 @@ func testVacation(t *testing.T, s Store, clk *Clock) {
 // testAddMessageID: a board's message is recorded with the game without a
 // new version, so a move made at the same moment is not refused; a game
 // that is gone (or replaced) is ErrNotFound.
-func testAddMessageID(t *testing.T, s Store, _ *Clock) {
+func testAddMessageID(t *testing.T, s Store, _ *clocktest.Clock) {
 	g := newGame(t, "c", "1", "2")
 	mustCreate(t, s, g)
 	if err := s.AddMessageID(ctx, "c", g.ID, "m1"); err != nil {

@@ -2,6 +2,7 @@ package storetest
 
 import (
 	"fmt"
+	"github.com/gobot-dev/gobot/internal/clocktest"
 	"sync"
 	"testing"
 	"time"
@@ -11,7 +12,7 @@ import (
 
 // finishRated finishes a rated game between black and white (user IDs)
 // in guild ("" for a DM) with result.
-func finishRated(t *testing.T, s Store, clk *Clock, channel, guild, black, white, result string) {
+func finishRated(t *testing.T, s Store, clk *clocktest.Clock, channel, guild, black, white, result string) {
 	t.Helper()
 	g := newGame(t, channel, black, white)
 	g.GuildID = guild
@@ -19,7 +20,7 @@ func finishRated(t *testing.T, s Store, clk *Clock, channel, guild, black, white
 	if err := s.FinishGame(ctx, g, storage.Archived{Result: result, SGF: []byte("(;GM[1]SZ[9])"), Rated: true}); err != nil {
 		t.Fatalf("FinishGame(%s) = %v", channel, err)
 	}
-	clk.Add(time.Minute)
+	clk.Advance(time.Minute)
 }
 
 // ratingOf formats a stored rating exactly.
@@ -34,7 +35,7 @@ func ratingOf(t *testing.T, s Store, pool, key string) string {
 
 // testRatings: the first game of two new players, pools, the leaderboard,
 // concurrent rated games, and a rebuild reproducing every value.
-func testRatings(t *testing.T, s Store, clk *Clock) {
+func testRatings(t *testing.T, s Store, clk *clocktest.Clock) {
 	finishRated(t, s, clk, "c0", "G", "1", "2", "B+R")
 	for _, pool := range []string{storage.GlobalPool, storage.GuildPool("G")} {
 		for key, want := range map[string]string{"1": "1662.3", "2": "1337.7"} {

@@ -17,6 +17,7 @@ import (
 
 	"github.com/gobot-dev/gobot/engine"
 	"github.com/gobot-dev/gobot/engine/enginetest"
+	"github.com/gobot-dev/gobot/internal/clocktest"
 	"github.com/gobot-dev/gobot/storage"
 )
 
@@ -76,37 +77,17 @@ type Store interface {
 // when t ends.
 type Opener func(t *testing.T, now func() time.Time) Store
 
-// Clock is a settable test clock.
-type Clock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-// NewClock returns a clock at a fixed instant with a sub-microsecond part,
+// newClock returns a clock at a fixed instant with a sub-microsecond part,
 // so that stores must keep times exactly.
-func NewClock() *Clock {
-	return &Clock{t: time.Date(2026, 3, 1, 12, 0, 0, 123456789, time.UTC)}
-}
-
-// Now returns the clock's time.
-func (c *Clock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-// Add moves the clock forward.
-func (c *Clock) Add(d time.Duration) {
-	c.mu.Lock()
-	c.t = c.t.Add(d)
-	c.mu.Unlock()
+func newClock() *clocktest.Clock {
+	return clocktest.New(time.Date(2026, 3, 1, 12, 0, 0, 123456789, time.UTC))
 }
 
 // Run runs the conformance suite against stores that open makes.
 func Run(t *testing.T, open Opener) {
 	tests := []struct {
 		name string
-		fn   func(t *testing.T, s Store, clk *Clock)
+		fn   func(t *testing.T, s Store, clk *clocktest.Clock)
 	}{
 		{"GameRoundTrip", testGameRoundTrip},
 		{"Versions", testVersions},
@@ -132,7 +113,7 @@ func Run(t *testing.T, open Opener) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			clk := NewClock()
+			clk := newClock()
 			tt.fn(t, open(t, clk.Now), clk)
 		})
 	}
@@ -186,7 +167,7 @@ func moves(g *storage.Game) []string {
 	return out
 }
 
-func testGameRoundTrip(t *testing.T, s Store, clk *Clock) {
+func testGameRoundTrip(t *testing.T, s Store, clk *clocktest.Clock) {
 	if _, err := s.Game(ctx, "nowhere"); !errors.Is(err, storage.ErrNotFound) {
 		t.Errorf("Game(nowhere) = %v, want ErrNotFound", err)
 	}
@@ -236,12 +217,12 @@ func testGameRoundTrip(t *testing.T, s Store, clk *Clock) {
 	}
 }
 
-func testVersions(t *testing.T, s Store, clk *Clock) {
+func testVersions(t *testing.T, s Store, clk *clocktest.Clock) {
 	g := newGame(t, "c1", "1", "2")
 	mustCreate(t, s, g)
 	a, b := mustLoad(t, s, "c1"), mustLoad(t, s, "c1")
 	play(t, a.Game, "D4")
-	clk.Add(time.Second)
+	clk.Advance(time.Second)
 	if err := s.UpdateGame(ctx, a); err != nil {
 		t.Fatalf("UpdateGame(a) = %v", err)
 	}
@@ -279,7 +260,7 @@ func testVersions(t *testing.T, s Store, clk *Clock) {
 
 // testRacingWriters: many writers read the same version and write at once;
 // exactly one wins, the others get ErrConflict.
-func testRacingWriters(t *testing.T, s Store, _ *Clock) {
+func testRacingWriters(t *testing.T, s Store, _ *clocktest.Clock) {
 	mustCreate(t, s, newGame(t, "c1", "1", "2"))
 	const n = 8
 	var wins, conflicts atomic.Int32
@@ -314,7 +295,7 @@ func testRacingWriters(t *testing.T, s Store, _ *Clock) {
 	}
 }
 
-func testAbort(t *testing.T, s Store, _ *Clock) {
+func testAbort(t *testing.T, s Store, _ *clocktest.Clock) {
 	g := newGame(t, "c1", "1", "2")
 	mustCreate(t, s, g)
 	stale := mustLoad(t, s, "c1")
@@ -343,7 +324,7 @@ func testAbort(t *testing.T, s Store, _ *Clock) {
 	}
 }
 
-func testActiveGames(t *testing.T, s Store, _ *Clock) {
+func testActiveGames(t *testing.T, s Store, _ *clocktest.Clock) {
 	mustCreate(t, s, newGame(t, "c2", "1", "2"))
 	mustCreate(t, s, newGame(t, "c1", "3", "1"))
 	mustCreate(t, s, newGame(t, "c3", "3", "4"))
@@ -378,7 +359,7 @@ func testActiveGames(t *testing.T, s Store, _ *Clock) {
 
 // finish plays a short game in channel between black and white, resigned by
 // loser (or a tie when loser is Empty), and archives it at the clock's time.
-func finish(t *testing.T, s Store, clk *Clock, channel, guild, black, white string, result string) *storage.Game {
+func finish(t *testing.T, s Store, clk *clocktest.Clock, channel, guild, black, white string, result string) *storage.Game {
 	t.Helper()
 	g := newGame(t, channel, black, white)
 	g.GuildID = guild
@@ -393,7 +374,7 @@ func finish(t *testing.T, s Store, clk *Clock, channel, guild, black, white stri
 	return g
 }
 
-func testFinish(t *testing.T, s Store, clk *Clock) {
+func testFinish(t *testing.T, s Store, clk *clocktest.Clock) {
 	g := newGame(t, "c1", "1", "2")
 	mustCreate(t, s, g)
 	stale := mustLoad(t, s, "c1")
@@ -407,7 +388,7 @@ func testFinish(t *testing.T, s Store, clk *Clock) {
 	if err := s.FinishGame(ctx, g, storage.Archived{Result: "B+R"}); !errors.Is(err, storage.ErrInvalid) {
 		t.Errorf("FinishGame without SGF = %v, want ErrInvalid", err)
 	}
-	clk.Add(time.Minute)
+	clk.Advance(time.Minute)
 	sgf := []byte("(;GM[1]SZ[9];B[dd])")
 	if err := s.FinishGame(ctx, g, storage.Archived{Result: "B+R", SGF: sgf}); err != nil {
 		t.Fatalf("FinishGame = %v", err)
@@ -435,11 +416,11 @@ func testFinish(t *testing.T, s Store, clk *Clock) {
 	if err := s.CreateGame(ctx, reuse); !errors.Is(err, storage.ErrExists) {
 		t.Errorf("CreateGame with an archived ID = %v, want ErrExists", err)
 	}
-	clk.Add(time.Minute)
+	clk.Advance(time.Minute)
 	finish(t, s, clk, "c2", "guild1", "2", "1", "0")
-	clk.Add(time.Minute)
+	clk.Advance(time.Minute)
 	finish(t, s, clk, "c3", "", "1", "1", "W+R") // against oneself
-	clk.Add(time.Minute)
+	clk.Advance(time.Minute)
 	finish(t, s, clk, "c4", "guild1", "3", "1", "Void")
 	want := storage.PlayerStats{Player: human("1"), Games: 4, Wins: 1, Ties: 1, NoResult: 2}
 	st, err := s.PlayerStats(ctx, "1")
@@ -458,7 +439,7 @@ func testFinish(t *testing.T, s Store, clk *Clock) {
 }
 
 // testFinishConcurrentStats: games of one player finishing at once all count.
-func testFinishConcurrentStats(t *testing.T, s Store, clk *Clock) {
+func testFinishConcurrentStats(t *testing.T, s Store, clk *clocktest.Clock) {
 	const n = 6
 	var gs []*storage.Game
 	for i := range n {
@@ -482,14 +463,14 @@ func testFinishConcurrentStats(t *testing.T, s Store, clk *Clock) {
 	}
 }
 
-func testHistory(t *testing.T, s Store, clk *Clock) {
+func testHistory(t *testing.T, s Store, clk *clocktest.Clock) {
 	var ids []string // oldest first
 	for i := range 5 {
-		clk.Add(time.Minute)
+		clk.Advance(time.Minute)
 		g := finish(t, s, clk, fmt.Sprintf("c%d", i), "guild1", "1", fmt.Sprint(2+i%2), "B+R")
 		ids = append(ids, g.ID)
 	}
-	clk.Add(time.Minute)
+	clk.Advance(time.Minute)
 	dm := finish(t, s, clk, "dm", "", "1", "2", "W+R")
 	ids = append(ids, dm.ID)
 	// Two games finishing at the same instant are both listed, in a stable order.
@@ -544,7 +525,7 @@ func testHistory(t *testing.T, s Store, clk *Clock) {
 	}
 }
 
-func newChallenge(id string, clk *Clock, ttl time.Duration) *storage.Challenge {
+func newChallenge(id string, clk *clocktest.Clock, ttl time.Duration) *storage.Challenge {
 	return &storage.Challenge{
 		ID: id, ChannelID: "c1", GuildID: "guild1", MessageID: "m" + id,
 		Challenger: human("1"), Opponent: human("2"),
@@ -553,7 +534,7 @@ func newChallenge(id string, clk *Clock, ttl time.Duration) *storage.Challenge {
 	}
 }
 
-func testChallenges(t *testing.T, s Store, clk *Clock) {
+func testChallenges(t *testing.T, s Store, clk *clocktest.Clock) {
 	c := newChallenge("", clk, time.Hour)
 	if err := s.CreateChallenge(ctx, c); err != nil {
 		t.Fatalf("CreateChallenge = %v", err)
@@ -623,7 +604,7 @@ func testChallenges(t *testing.T, s Store, clk *Clock) {
 	}
 }
 
-func testAcceptChallenge(t *testing.T, s Store, clk *Clock) {
+func testAcceptChallenge(t *testing.T, s Store, clk *clocktest.Clock) {
 	c := newChallenge("ch", clk, time.Hour)
 	if err := s.CreateChallenge(ctx, c); err != nil {
 		t.Fatal(err)
@@ -661,7 +642,7 @@ func testAcceptChallenge(t *testing.T, s Store, clk *Clock) {
 	if err := s.CreateChallenge(ctx, old); err != nil {
 		t.Fatal(err)
 	}
-	clk.Add(time.Minute)
+	clk.Advance(time.Minute)
 	if err := s.AcceptChallenge(ctx, "old", newGame(t, "c3", "1", "2")); !errors.Is(err, storage.ErrExpired) {
 		t.Errorf("AcceptChallenge after expiry = %v, want ErrExpired", err)
 	}
@@ -670,7 +651,7 @@ func testAcceptChallenge(t *testing.T, s Store, clk *Clock) {
 	}
 }
 
-func testAcceptRace(t *testing.T, s Store, clk *Clock) {
+func testAcceptRace(t *testing.T, s Store, clk *clocktest.Clock) {
 	c := newChallenge("ch", clk, time.Hour)
 	if err := s.CreateChallenge(ctx, c); err != nil {
 		t.Fatal(err)
@@ -704,7 +685,7 @@ func testAcceptRace(t *testing.T, s Store, clk *Clock) {
 // testClaimChallenge: while one Accept holds a challenge's claim another is
 // refused; the claim can be taken again by its holder, after a release, or
 // once it lapses; a challenge that is gone cannot be claimed.
-func testClaimChallenge(t *testing.T, s Store, clk *Clock) {
+func testClaimChallenge(t *testing.T, s Store, clk *clocktest.Clock) {
 	if err := s.CreateChallenge(ctx, newChallenge("ch", clk, time.Hour)); err != nil {
 		t.Fatal(err)
 	}
@@ -730,7 +711,7 @@ func testClaimChallenge(t *testing.T, s Store, clk *Clock) {
 	if err := s.ClaimChallenge(ctx, "ch", "second", lease); err != nil {
 		t.Errorf("a claim after the release = %v", err)
 	}
-	clk.Add(lease)
+	clk.Advance(lease)
 	if err := s.ClaimChallenge(ctx, "ch", "third", lease); err != nil {
 		t.Errorf("a claim after the lease lapsed = %v", err)
 	}

@@ -1,4 +1,4 @@
-package discordtest
+package clocktest
 
 import (
 	"sync"
@@ -7,7 +7,8 @@ import (
 
 // Clock is a fake time for a test: the bot's (commands.Options.Now and
 // After), the store's (storage.Options.Now) and the fake Discord's
-// (Options.Now), moved only by Advance. It is safe for concurrent use.
+// (discordtest.Options.Now), moved only by Advance. It is safe for
+// concurrent use.
 type Clock struct {
 	mu      sync.Mutex
 	now     time.Time
@@ -19,8 +20,8 @@ type waiter struct {
 	c  chan time.Time
 }
 
-// NewClock returns a Clock that reads start until it is advanced.
-func NewClock(start time.Time) *Clock { return &Clock{now: start} }
+// New returns a Clock that reads start until it is advanced.
+func New(start time.Time) *Clock { return &Clock{now: start} }
 
 // Now returns the clock's time.
 func (c *Clock) Now() time.Time {
