@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -19,10 +18,7 @@ import (
 // one as SGF: `gobot doctor [--db FILE]`, `gobot doctor export N [--db FILE]`
 // (the flag goes before or after the subcommand).
 func doctor(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("doctor", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	db := fs.String("db", "", "database file (default: GOBOT_DB)")
-	pos, err := parseFlags(fs, args)
+	path, pos, err := parseDBFlags("doctor", "database file (default: GOBOT_DB)", args, stderr)
 	if err != nil {
 		return err
 	}
@@ -32,7 +28,6 @@ func doctor(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		}
 		return ""
 	}
-	path := *db
 	if path == "" {
 		cfg, err := config.LoadFor(config.Offline)
 		if err != nil {

@@ -408,11 +408,7 @@ func serveGTP(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if err != nil {
 		return fmt.Errorf("--ko: %w", err)
 	}
-	cfg, err := config.LoadFor(config.Offline)
-	if err != nil {
-		return err
-	}
-	reg, err := newRegistry(cfg)
+	reg, err := offlineRegistry()
 	if err != nil {
 		return err
 	}

@@ -73,13 +73,20 @@ func newPlayers(cfg *config.Config) (commands.Players, func(), error) {
 	return registryPlayers{reg}, func() { reg.Close() }, nil
 }
 
-// runArena runs bots/arena's command line with the configured levels.
-func runArena(ctx context.Context, args []string, stdout io.Writer) error {
+// offlineRegistry builds the bot levels from the configuration that needs
+// no Discord token (config.Offline), for the commands that play without
+// Discord. The caller closes it.
+func offlineRegistry() (*bots.Registry, error) {
 	cfg, err := config.LoadFor(config.Offline)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	reg, err := newRegistry(cfg)
+	return newRegistry(cfg)
+}
+
+// runArena runs bots/arena's command line with the configured levels.
+func runArena(ctx context.Context, args []string, stdout io.Writer) error {
+	reg, err := offlineRegistry()
 	if err != nil {
 		return err
 	}

@@ -18,10 +18,7 @@ import (
 // ratings and history in one transaction. On a bbolt file the bot must not
 // be running (bbolt lets one process open the file).
 func ratings(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("ratings", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	db := fs.String("db", "", "database file (default: GOBOT_DB, or gobot.db)")
-	pos, err := parseFlags(fs, args)
+	db, pos, err := parseDBFlags("ratings", "database file (default: GOBOT_DB, or gobot.db)", args, stderr)
 	if err != nil {
 		return err
 	}
@@ -33,8 +30,8 @@ func ratings(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		Close() error
 	}
 	var store rebuilder
-	if *db != "" {
-		s, err := storage.Open(*db, storage.Options{})
+	if db != "" {
+		s, err := storage.Open(db, storage.Options{})
 		if err != nil {
 			return err
 		}
@@ -70,6 +67,17 @@ func ratings(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	fmt.Fprintf(stdout, "rebuilt %d ratings from %d rated games: %d differed from the stored values, %d were missing or extra\n",
 		rep.Ratings, rep.Games, rep.Changed, rep.Missing)
 	return nil
+}
+
+// parseDBFlags parses the arguments of a subcommand whose one flag is
+// --db FILE (described by usage, errors to stderr) with parseFlags: it
+// returns the file ("" when not given) and the positional arguments.
+func parseDBFlags(name, usage string, args []string, stderr io.Writer) (db string, pos []string, err error) {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.StringVar(&db, "db", "", usage)
+	pos, err = parseFlags(fs, args)
+	return db, pos, err
 }
 
 // parseFlags parses args with fs, taking flags before, between and after
