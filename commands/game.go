@@ -22,29 +22,30 @@ func (a *App) routes() *Router {
 	rt.Command("go/challenge", a.cmdChallenge)
 	rt.Command("go/bot", a.cmdBot)
 	rt.Command("go/play", a.onGame(a.cmdPlay))
-	rt.Autocomplete("go/play", a.completePlay)
 	rt.Command("go/pass", a.onGame(a.pass))
 	rt.Command("go/resign", a.onGame(a.resign))
 	rt.Command("go/undo", a.onGame(a.undo))
 	rt.Command("go/board", a.onGame(a.cmdBoard))
 	rt.Command("go/sgf", a.cmdSGF)
-	rt.Autocomplete("go/sgf", a.completeFinishedGames)
 	rt.Command("go/replay", a.cmdReplay)
-	rt.Autocomplete("go/replay", a.completeFinishedGames)
 	rt.Command("go/review", a.cmdReview)
-	rt.Autocomplete("go/review", a.completeFinishedGames)
 	rt.Command("go/estimate", a.cmdEstimate)
-	rt.Autocomplete("go/estimate", a.completeFinishedGames)
 	rt.Command("go/history", a.cmdHistory)
 	rt.Command("go/dead", a.onGame(a.cmdDead))
-	rt.Autocomplete("go/dead", a.completeDead)
 	rt.Command("go/stats", a.cmdStats)
 	rt.Command("go/leaderboard", a.cmdLeaderboard)
 	rt.Command("go/help", a.cmdHelp)
 	rt.Command("go/abort", a.onGame(a.cmdAbort))
-	rt.Autocomplete("go/challenge", a.completeClock)
-	rt.Autocomplete("go/bot", a.completeClock)
 	rt.Command("go/vacation", a.cmdVacation)
+
+	rt.Autocomplete("go/play", a.completePlay)
+	rt.Autocomplete("go/dead", a.completeDead)
+	for _, name := range []string{"go/challenge", "go/bot"} {
+		rt.Autocomplete(name, a.completeClock)
+	}
+	for _, name := range []string{"go/sgf", "go/replay", "go/review", "go/estimate"} {
+		rt.Autocomplete(name, a.completeFinishedGames)
+	}
 
 	rt.Component("challenge/{id}/accept", a.btnAccept)
 	rt.Component("challenge/{id}/decline", a.btnDecline)
