@@ -24,6 +24,14 @@ func mustParse(t *testing.T, spec string) Control {
 	return c
 }
 
+// wantShow checks what k shows for c at now.
+func wantShow(t *testing.T, k *Clock, c engine.Color, now time.Time, want string) {
+	t.Helper()
+	if got := k.Show(c, now); got != want {
+		t.Errorf("Show(%v) at t0+%v = %q, want %q", c, now.Sub(t0), got, want)
+	}
+}
+
 func TestParse(t *testing.T) {
 	for _, tc := range []struct {
 		spec, canonical, describe string
@@ -161,12 +169,8 @@ func TestSimple(t *testing.T) {
 	if got, want := k.Deadline(), at(47*time.Hour); !got.Equal(want) {
 		t.Errorf("Deadline() = %v, want %v", got, want)
 	}
-	if got := k.Show(engine.White, at(35*time.Hour)); got != "12 h for this move" {
-		t.Errorf("Show(white) = %q", got)
-	}
-	if got := k.Show(engine.Black, at(35*time.Hour)); got != "1 day per move" {
-		t.Errorf("Show(black) = %q", got)
-	}
+	wantShow(t, k, engine.White, at(35*time.Hour), "12 h for this move")
+	wantShow(t, k, engine.Black, at(35*time.Hour), "1 day per move")
 }
 
 func TestFischer(t *testing.T) {
@@ -183,9 +187,7 @@ func TestFischer(t *testing.T) {
 	if got := k.Time(engine.Black).Main; got != 4*day {
 		t.Errorf("black has %v, want the 4d maximum", got)
 	}
-	if got := k.Show(engine.White, at(3*time.Hour+day)); got != "2 days 23 h" {
-		t.Errorf("Show(white) a day into the turn = %q, want 2 days 23 h", got)
-	}
+	wantShow(t, k, engine.White, at(3*time.Hour+day), "2 days 23 h") // a day into the turn
 }
 
 func TestByoYomiPeriods(t *testing.T) {
@@ -202,9 +204,7 @@ func TestByoYomiPeriods(t *testing.T) {
 	if got := k.Deadline(); !got.Equal(at(170 * time.Second)) {
 		t.Errorf("Deadline() = %v, want t0+170s", got)
 	}
-	if got := k.Show(engine.Black, at(120*time.Second)); got != "byo-yomi 20 s (2×30 s left)" {
-		t.Errorf("Show(black) 10 s into a period = %q", got)
-	}
+	wantShow(t, k, engine.Black, at(120*time.Second), "byo-yomi 20 s (2×30 s left)") // 10 s into a period
 	play(t, k, 139*time.Second)
 	if got := k.Time(engine.Black).Periods; got != 2 {
 		t.Errorf("a move within a period left %d periods, want 2 (the period resets)", got)
@@ -219,9 +219,7 @@ func TestByoYomiPeriods(t *testing.T) {
 	if err := k.Play(at(230 * time.Second)); !errors.Is(err, ErrFlagged) {
 		t.Errorf("a move after the last period = %v, want ErrFlagged", err)
 	}
-	if got := k.Show(engine.White, at(230*time.Second)); got != "48 s + 3×30 s" {
-		t.Errorf("Show(white) = %q", got)
-	}
+	wantShow(t, k, engine.White, at(230*time.Second), "48 s + 3×30 s")
 }
 
 func TestCanadianPeriodReset(t *testing.T) {
@@ -232,9 +230,7 @@ func TestCanadianPeriodReset(t *testing.T) {
 	if got := k.Time(engine.White); got.Main != 0 || got.Stones != 2 || got.Period != 50*time.Second {
 		t.Errorf("white entering overtime = %+v, want 2 moves in 50 s", got)
 	}
-	if got := k.Show(engine.White, at(70*time.Second)); got != "50 s for 2 moves" {
-		t.Errorf("Show(white) = %q", got)
-	}
+	wantShow(t, k, engine.White, at(70*time.Second), "50 s for 2 moves")
 	play(t, k, 71*time.Second)  // black
 	play(t, k, 91*time.Second)  // white: 20 s, 30 s for 1 more
 	play(t, k, 92*time.Second)  // black
@@ -300,9 +296,7 @@ func TestPauseAndCredit(t *testing.T) {
 	if got, want := k.Deadline(), at(2*day+day); !got.Equal(want) {
 		t.Errorf("Deadline() after a 2-day pause = %v, want %v", got, want)
 	}
-	if got := k.Show(engine.Black, at(day)); got != "18 h for this move" {
-		t.Errorf("Show during the pause = %q", got)
-	}
+	wantShow(t, k, engine.Black, at(day), "18 h for this move") // during the pause
 	// Back a day early.
 	k.ResumeAt(at(30 * time.Hour))
 	if got, want := k.Deadline(), at(30*time.Hour+18*time.Hour); !got.Equal(want) {
