@@ -70,7 +70,12 @@ type server struct {
 	komi    float64
 	g       *engine.Game
 	history []int // moves added to g by each undoable command, for undo
-	rng     *rand.Rand
+	// inserted holds the indexes in g's moves of the passes that no
+	// command played: those apply puts before a move out of turn and
+	// those engine.ParseSGF put between two moves of one player. Like
+	// GNU Go and a record's numbering, showboard does not count them.
+	inserted []int
+	rng      *rand.Rand
 
 	clock    clockState
 	handlers map[string]func(ctx context.Context, args []string) (string, error)
@@ -406,7 +411,7 @@ func (s *server) newGame(size, handicap int) error {
 	if err != nil {
 		return err
 	}
-	s.g, s.size, s.history = g, size, nil
+	s.g, s.size, s.history, s.inserted = g, size, nil, nil
 	return nil
 }
 
@@ -493,6 +498,9 @@ func (s *server) commit(m engine.Move) error {
 	n, err := apply(g, m)
 	if err != nil {
 		return err
+	}
+	if n == 2 {
+		s.inserted = append(s.inserted, s.g.MoveCount())
 	}
 	s.g = g
 	s.history = append(s.history, n)
@@ -678,14 +686,22 @@ func (s *server) undo() (string, error) {
 	}
 	s.g = g
 	s.history = s.history[:len(s.history)-1]
+	for len(s.inserted) > 0 && s.inserted[len(s.inserted)-1] >= g.MoveCount() {
+		s.inserted = s.inserted[:len(s.inserted)-1]
+	}
 	return "", nil
 }
 
+// showboard answers the board, the captures and the number of the move to
+// play: the moves played plus one, as a record numbers its moves (and as
+// loadsgf reads a move number), so the passes no command played do not
+// count.
 func (s *server) showboard() (string, error) {
 	b := s.g.Board()
 	text := "\n" + strings.TrimRight(b.String(), "\n")
+	move := s.g.MoveCount() - len(s.inserted) + 1
 	text += fmt.Sprintf("\nBlack (X) has captured %d stones\nWhite (O) has captured %d stones\n%s to play, move %d, komi %s",
-		s.g.Captures(engine.Black), s.g.Captures(engine.White), s.g.ToPlay(), s.g.MoveCount(), engine.FormatKomi(s.komi))
+		s.g.Captures(engine.Black), s.g.Captures(engine.White), s.g.ToPlay(), move, engine.FormatKomi(s.komi))
 	if ko := b.Ko(s.g.ToPlay()); ko != engine.NoPoint {
 		text += ", ko at " + ko.String()
 	}
@@ -893,6 +909,12 @@ func (s *server) loadSGF(args []string) (string, error) {
 		return "", failure("cannot load file: " + strings.TrimPrefix(err.Error(), "engine: "))
 	}
 	s.g, s.size, s.komi = g, g.Size(), rules.Komi
+	s.inserted = nil
+	for _, i := range info.InsertedAt {
+		if i < n {
+			s.inserted = append(s.inserted, i)
+		}
+	}
 	s.history = make([]int, n)
 	for i := range s.history {
 		s.history[i] = 1

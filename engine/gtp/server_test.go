@@ -214,7 +214,7 @@ func TestServeCommands(t *testing.T) {
 			{"komi 5", "= "},
 			{"play b b2", "= "},
 			{"showboard", "= \n   A B C \n 3 . . . \n 2 . X . \n 1 . . . \n   A B C \n" +
-				"Black (X) has captured 0 stones\nWhite (O) has captured 0 stones\nwhite to play, move 1, komi 5"},
+				"Black (X) has captured 0 stones\nWhite (O) has captured 0 stones\nwhite to play, move 2, komi 5"},
 		}},
 	}
 	for _, tt := range tests {
@@ -358,6 +358,42 @@ func TestServeGenMoveOptions(t *testing.T) {
 		"= resign", "= resign", "= C3", "= C3", "= A1", "= W+32.5", "= ", "? genmove: out of ideas"}
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("responses =\n%q\nwant\n%q", got, want)
+	}
+}
+
+// TestServeShowboardMoveNumber: showboard numbers the move to play as a
+// record numbers it and as loadsgf reads it: the moves played plus one,
+// without the passes no command played (before a move out of turn, or
+// between two moves of one player in a record).
+func TestServeShowboardMoveNumber(t *testing.T) {
+	record := filepath.Join("..", "testdata", "sgf", "real", "pachi_handicap_as_black_moves.sgf")
+	tests := []struct {
+		name, script, want string
+	}{
+		{"empty board", "boardsize 9", "black to play, move 1"},
+		{"one move", "boardsize 9\nplay b e5", "white to play, move 2"},
+		{"genmove", "boardsize 9\nplay b e5\ngenmove w", "black to play, move 3"},
+		{"pass", "boardsize 9\nplay b e5\nplay w pass", "black to play, move 3"},
+		{"out of turn", "boardsize 9\nplay b e5\nplay b c3", "white to play, move 3"},
+		{"undo out of turn", "boardsize 9\nplay b e5\nplay b c3\nundo", "white to play, move 2"},
+		{"undo out of turn, then in turn", "boardsize 9\nplay b e5\nplay b c3\nundo\nplay w c3\nplay b d3", "white to play, move 4"},
+		{"handicap", "boardsize 9\nfixed_handicap 2\nplay w e5", "black to play, move 2"},
+		{"komi", "boardsize 9\nplay b e5\nplay b c3\nkomi 0.5", "white to play, move 3, komi 0.5"},
+		{"loadsgf 1", "loadsgf " + record + " 1", "black to play, move 1"},
+		{"loadsgf 4", "loadsgf " + record + " 4", "black to play, move 4"},
+		{"loadsgf 6", "loadsgf " + record + " 6", "black to play, move 6"},
+		{"loadsgf 6, undo", "loadsgf " + record + " 6\nundo", "white to play, move 5"},
+		{"loadsgf, clear_board", "loadsgf " + record + " 6\nclear_board", "black to play, move 1"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			resp := serveRun(t, ServerOptions{Seed: 1, Ko: engine.SimpleKo}, tt.script+"\nshowboard\n")
+			board := resp[len(resp)-1]
+			last := board[strings.LastIndex(board, "\n")+1:]
+			if !strings.HasPrefix(last, tt.want) {
+				t.Errorf("%q: showboard ends %q, want %q", tt.script, last, tt.want)
+			}
+		})
 	}
 }
 
