@@ -35,6 +35,17 @@ func estimatedPhase(g *Game, opts estimate.Options) (*ScoringPhase, error) {
 	return NewScoringPhase(g, estimate.Dead(context.Background(), g, opts))
 }
 
+// mustPhase is estimatedPhase for a game whose play has ended: an error
+// ends the test.
+func mustPhase(t *testing.T, g *Game, opts estimate.Options) *ScoringPhase {
+	t.Helper()
+	s, err := estimatedPhase(g, opts)
+	if err != nil {
+		t.Fatalf("NewScoringPhase: %v", err)
+	}
+	return s
+}
+
 // pointList writes points as a GTP list: "B2 G7".
 func pointList(ps []Point) string {
 	s := make([]string, len(ps))
@@ -46,10 +57,7 @@ func pointList(ps []Point) string {
 
 func TestScoringPhaseToggleAndAccept(t *testing.T) {
 	g, want := endedGame(t, enginetest.Territory, DefaultRules())
-	s, err := estimatedPhase(g, estimate.Options{})
-	if err != nil {
-		t.Fatalf("NewScoringPhase: %v", err)
-	}
+	s := mustPhase(t, g, estimate.Options{})
 	if got := pointList(s.Dead()); got != pointList(want) {
 		t.Fatalf("proposal Dead() = %s, want %s\n%v", got, pointList(want), g.Board())
 	}
@@ -121,10 +129,7 @@ func TestScoringPhaseToggleAndAccept(t *testing.T) {
 
 func TestScoringPhaseErrors(t *testing.T) {
 	g, _ := endedGame(t, enginetest.Territory, DefaultRules())
-	s, err := estimatedPhase(g, estimate.Options{Playouts: 50})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := mustPhase(t, g, estimate.Options{Playouts: 50})
 	before, _ := json.Marshal(s)
 	tests := []struct {
 		name string
@@ -161,10 +166,7 @@ func TestScoringPhaseErrors(t *testing.T) {
 
 func TestScoringPhaseJSON(t *testing.T) {
 	g, _ := endedGame(t, enginetest.Territory, DefaultRules())
-	s, err := estimatedPhase(g, estimate.Options{Playouts: 100})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := mustPhase(t, g, estimate.Options{Playouts: 100})
 	if _, err := s.Toggle(g, Point{1, 1}); err != nil {
 		t.Fatal(err)
 	}
@@ -173,19 +175,12 @@ func TestScoringPhaseJSON(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var back ScoringPhase
-	if err := json.Unmarshal(data, &back); err != nil {
-		t.Fatalf("Unmarshal(%s): %v", data, err)
-	}
-	again, _ := json.Marshal(&back)
-	if string(again) != string(data) {
-		t.Errorf("round trip:\n%s\nwant\n%s", again, data)
-	}
+	back := roundTrip(t, data)
 	if err := back.Check(g); err != nil {
 		t.Errorf("Check after round trip: %v", err)
 	}
 	if !back.Accepted(White) || back.Accepted(Black) {
-		t.Errorf("acceptances lost in round trip: %s", again)
+		t.Errorf("acceptances lost in round trip: %s", data)
 	}
 	bad := []string{
 		`{"size":40,"hash":"0"}`,
@@ -195,11 +190,11 @@ func TestScoringPhaseJSON(t *testing.T) {
 		`{"size":9,"hash":"1","ownership":[1,2,3]}`,
 	}
 	for _, in := range bad {
-		keep := back
+		keep := *back
 		if err := json.Unmarshal([]byte(in), &keep); !errors.Is(err, ErrInvalidState) {
 			t.Errorf("Unmarshal(%s) = %v, want ErrInvalidState", in, err)
 		}
-		if got, _ := json.Marshal(&keep); string(got) != string(again) {
+		if got, _ := json.Marshal(&keep); string(got) != string(data) {
 			t.Errorf("Unmarshal(%s) changed the phase", in)
 		}
 	}
@@ -219,10 +214,7 @@ func TestFormatScore(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			s, err := estimatedPhase(tc.g, estimate.Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
+			s := mustPhase(t, tc.g, estimate.Options{})
 			got, err := s.Breakdown(tc.g)
 			if err != nil {
 				t.Fatal(err)
@@ -338,6 +330,21 @@ func TestScoringPhaseFromList(t *testing.T) {
 	}
 }
 
+// roundTrip decodes a scoring phase from data, which must encode it again
+// as data.
+func roundTrip(t *testing.T, data []byte) *ScoringPhase {
+	t.Helper()
+	var back ScoringPhase
+	if err := json.Unmarshal(data, &back); err != nil {
+		t.Fatalf("Unmarshal(%s): %v", data, err)
+	}
+	again, _ := json.Marshal(&back)
+	if string(again) != string(data) {
+		t.Fatalf("round trip:\n%s\nwant\n%s", again, data)
+	}
+	return &back
+}
+
 // FuzzScoringPhaseJSON feeds arbitrary JSON to UnmarshalJSON: it must never
 // panic, and what it accepts must survive a round trip.
 func FuzzScoringPhaseJSON(f *testing.F) {
@@ -353,13 +360,6 @@ func FuzzScoringPhaseJSON(f *testing.F) {
 		if err != nil {
 			t.Fatalf("Marshal after Unmarshal(%s): %v", data, err)
 		}
-		var back ScoringPhase
-		if err := json.Unmarshal(out, &back); err != nil {
-			t.Fatalf("Unmarshal(%s) of our own output: %v", out, err)
-		}
-		again, _ := json.Marshal(&back)
-		if string(again) != string(out) {
-			t.Fatalf("round trip:\n%s\n%s", out, again)
-		}
+		roundTrip(t, out)
 	})
 }
