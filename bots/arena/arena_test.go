@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"flag"
 	"math"
 	"os"
 	"path/filepath"
@@ -163,9 +164,32 @@ func TestMainCommand(t *testing.T) {
 	}
 }
 
-// The arena plays any GTP engine given with -gtp, here GNU Go, and reports
+// TestMainHelp: -h prints the flags, and they call an external player a
+// GTP program ("engine" is the rules package), under the same flag names.
+func TestMainHelp(t *testing.T) {
+	var out bytes.Buffer
+	if err := Main(context.Background(), []string{"-h"}, &out, nil); !errors.Is(err, flag.ErrHelp) {
+		t.Fatalf("Main(-h) = %v, want flag.ErrHelp", err)
+	}
+	help := out.String()
+	for _, want := range []string{
+		"usage: gobot arena -a LEVEL -b LEVEL [flags]",
+		"or a GTP program (gtp:NAME)",
+		"  -gtp string\n    \textra GTP programs, as in GOBOT_GTP_ENGINES: \"NAME=COMMAND; ...\"",
+		"  -referee string\n    \tGTP program whose final_score decides games that end by passes",
+	} {
+		if !strings.Contains(help, want) {
+			t.Errorf("help lacks %q:\n%s", want, help)
+		}
+	}
+	if strings.Contains(strings.ToLower(strings.ReplaceAll(help, "GOBOT_GTP_ENGINES", "")), "engine") {
+		t.Errorf("help still says engine:\n%s", help)
+	}
+}
+
+// The arena plays any GTP program given with -gtp, here GNU Go, and reports
 // both sides' time per move.
-func TestMainAgainstGTPEngine(t *testing.T) {
+func TestMainAgainstGTPProgram(t *testing.T) {
 	if _, err := os.Stat(DefaultReferee[0]); err != nil {
 		t.Skip("GNU Go is not installed at " + DefaultReferee[0] + "; skipping")
 	}

@@ -17,13 +17,13 @@ import (
 // Main runs the `gobot arena` command: it parses args (the arguments after
 // the subcommand), plays the match and writes each game and the final
 // report to stdout. Levels are looked up in reg, which may be nil (built-in
-// levels only), and in the engines given with -gtp. Usage errors wrap
+// levels only), and in the GTP programs given with -gtp. Usage errors wrap
 // ErrInvalidConfig; -h prints the flags and returns flag.ErrHelp.
 func Main(ctx context.Context, args []string, stdout io.Writer, reg *bots.Registry) error {
 	fs := flag.NewFlagSet("arena", flag.ContinueOnError)
 	fs.SetOutput(stdout)
 	var (
-		a         = fs.String("a", "", "first player: a level (beginner, easy, medium, hard, max) or an engine (gtp:NAME)")
+		a         = fs.String("a", "", "first player: a level (beginner, easy, medium, hard, max) or a GTP program (gtp:NAME)")
 		b         = fs.String("b", "", "second player, as -a")
 		games     = fs.Int("games", 20, "number of games; colours alternate, the first player taking black in the first game")
 		size      = fs.Int("size", 9, "board size")
@@ -35,11 +35,11 @@ func Main(ctx context.Context, args []string, stdout io.Writer, reg *bots.Regist
 		aPlayouts = fs.Int("a-playouts", 0, "playouts per move for the first player only (overrides -playouts); a fixed count makes a match independent of the machine's load")
 		bPlayouts = fs.Int("b-playouts", 0, "playouts per move for the second player only (overrides -playouts)")
 		seed      = fs.Int64("seed", 1, "seed for the players")
-		referee   = fs.String("referee", strings.Join(DefaultReferee, " "), `GTP engine whose final_score decides games that end by passes; "none" counts the final position as it stands (Tromp–Taylor)`)
+		referee   = fs.String("referee", strings.Join(DefaultReferee, " "), `GTP program whose final_score decides games that end by passes; "none" counts the final position as it stands (Tromp–Taylor)`)
 		parallel  = fs.Int("parallel", 1, "games played at once")
 		maxMoves  = fs.Int("max-moves", 0, "moves after which a game is scored as it stands (0: four times the board's points)")
 		sgfDir    = fs.String("sgf", "", "directory to write each game's SGF record to")
-		engines   = fs.String("gtp", "", `extra GTP engines, as in GOBOT_GTP_ENGINES: "NAME=COMMAND; ..."`)
+		programs  = fs.String("gtp", "", `extra GTP programs, as in GOBOT_GTP_ENGINES: "NAME=COMMAND; ..."`)
 	)
 	fs.Usage = func() {
 		fmt.Fprintf(stdout, "usage: gobot arena -a LEVEL -b LEVEL [flags]\n\nPlays a match between two bots and reports the first one's win rate with its 95%% confidence interval.\n\n")
@@ -64,8 +64,8 @@ func Main(ctx context.Context, args []string, stdout io.Writer, reg *bots.Regist
 		}
 		return bots.Lookup(name)
 	}
-	if *engines != "" {
-		specs, err := gtp.ParsePrograms(*engines)
+	if *programs != "" {
+		specs, err := gtp.ParsePrograms(*programs)
 		if err != nil {
 			return fmt.Errorf("-gtp: %w: %w", ErrInvalidConfig, err)
 		}
