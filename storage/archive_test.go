@@ -151,16 +151,6 @@ func TestHistory(t *testing.T) {
 		}
 		finishWith(t, s, g, Archived{Result: "B+R", FinishedAt: t0.Add(time.Duration(i) * time.Minute)})
 	}
-	ids := func(as []*Archived) []string {
-		var out []string
-		for _, a := range as {
-			out = append(out, a.ID)
-			if a.SGF != nil {
-				t.Errorf("listing of %s carries its SGF", a.ID)
-			}
-		}
-		return out
-	}
 	seq := func(ns ...int) []string {
 		var out []string
 		for _, n := range ns {
@@ -202,10 +192,7 @@ func TestHistory(t *testing.T) {
 				}
 				return
 			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			if diff := cmp.Diff(tt.want, ids(got)); diff != "" {
+			if diff := cmp.Diff(tt.want, listedIDs(t)(got, err)); diff != "" {
 				t.Errorf("(-want +got):\n%s", diff)
 			}
 		})
@@ -328,17 +315,7 @@ func TestChannelGamesAndPages(t *testing.T) {
 	for i := range 5 {
 		finishNew(t, s, fmt.Sprintf("c%d", i%2), fmt.Sprintf("g%d", i), "1", "2", t0.Add(time.Duration(i)*time.Hour))
 	}
-	ids := func(as []*Archived, err error) []string {
-		t.Helper()
-		if err != nil {
-			t.Fatalf("history: %v", err)
-		}
-		var out []string
-		for _, a := range as {
-			out = append(out, a.ID)
-		}
-		return out
-	}
+	ids := listedIDs(t)
 	for _, tt := range []struct {
 		name string
 		got  []string

@@ -14,6 +14,27 @@ import (
 
 var ctx = context.Background()
 
+// listedIDs returns a function that gives the IDs of a listing of
+// archived games (PlayerGames, GuildGames, ChannelGames...) in its order,
+// called as ids(s.PlayerGames(ctx, "1", 0)). An error ends the test; a
+// listed game that carries its SGF fails it (listings leave the SGF out).
+func listedIDs(t testing.TB) func(as []*Archived, err error) []string {
+	return func(as []*Archived, err error) []string {
+		t.Helper()
+		if err != nil {
+			t.Fatalf("listing: %v", err)
+		}
+		var out []string
+		for _, a := range as {
+			out = append(out, a.ID)
+			if a.SGF != nil {
+				t.Errorf("listing of %s carries its SGF", a.ID)
+			}
+		}
+		return out
+	}
+}
+
 // openTest opens a store in a fresh temporary directory and, when the test
 // ends, checks it (bbolt's Tx.Check and the store's indexes) and closes it.
 func openTest(t testing.TB) *Store {

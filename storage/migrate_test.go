@@ -259,23 +259,14 @@ func verifyMigrated(t *testing.T, s *Store, f fixture) {
 	if a1.Winner != engine.White {
 		t.Errorf("a1 winner = %v, want white (from W+R)", a1.Winner)
 	}
-	hist := func(as []*Archived, err error) []string {
-		if err != nil {
-			t.Errorf("history: %v", err)
-		}
-		var ids []string
-		for _, a := range as {
-			ids = append(ids, a.ID)
-		}
-		return ids
-	}
-	if diff := cmp.Diff([]string{"a3", "a1"}, hist(s.PlayerGames(ctx, "1", 10))); diff != "" {
+	ids := listedIDs(t)
+	if diff := cmp.Diff([]string{"a3", "a1"}, ids(s.PlayerGames(ctx, "1", 10))); diff != "" {
 		t.Errorf("PlayerGames(1) (-want +got):\n%s", diff)
 	}
-	if diff := cmp.Diff([]string{"a3", "a1"}, hist(s.GuildGames(ctx, "G", 10))); diff != "" {
+	if diff := cmp.Diff([]string{"a3", "a1"}, ids(s.GuildGames(ctx, "G", 10))); diff != "" {
 		t.Errorf("GuildGames(G) (-want +got):\n%s", diff)
 	}
-	if diff := cmp.Diff([]string{"a1"}, hist(s.ChannelGames(ctx, "c1", 10))); diff != "" {
+	if diff := cmp.Diff([]string{"a1"}, ids(s.ChannelGames(ctx, "c1", 10))); diff != "" {
 		t.Errorf("ChannelGames(c1) (-want +got):\n%s", diff)
 	}
 	st, err := s.PlayerStats(ctx, "2")
