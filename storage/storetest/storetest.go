@@ -258,13 +258,38 @@ func testVersions(t *testing.T, s Store, clk *clocktest.Clock) {
 	}
 }
 
+// race makes n calls of do (do(0) to do(n-1)) at once and waits for them:
+// exactly one must succeed and each of the others fail with lose; any other
+// error fails the test. what names the call in failures.
+func race(t *testing.T, what string, n int, lose error, do func(i int) error) {
+	t.Helper()
+	var wins, lost atomic.Int32
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			switch err := do(i); {
+			case err == nil:
+				wins.Add(1)
+			case errors.Is(err, lose):
+				lost.Add(1)
+			default:
+				t.Errorf("racing %s = %v, want nil or %v", what, err, lose)
+			}
+		}()
+	}
+	wg.Wait()
+	if wins.Load() != 1 || lost.Load() != int32(n-1) {
+		t.Errorf("%d racing %s calls won, %d lost with %v; want 1 and %d", wins.Load(), what, lost.Load(), lose, n-1)
+	}
+}
+
 // testRacingWriters: many writers read the same version and write at once;
 // exactly one wins, the others get ErrConflict.
 func testRacingWriters(t *testing.T, s Store, _ *clocktest.Clock) {
 	mustCreate(t, s, newGame(t, "c1", "1", "2"))
 	const n = 8
-	var wins, conflicts atomic.Int32
-	var wg sync.WaitGroup
 	points := []string{"A1", "B2", "C3", "D4", "E5", "F6", "G7", "H8"}
 	var read []*storage.Game
 	for i := range n {
@@ -272,24 +297,7 @@ func testRacingWriters(t *testing.T, s Store, _ *clocktest.Clock) {
 		play(t, g.Game, points[i])
 		read = append(read, g)
 	}
-	for _, g := range read {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			switch err := s.UpdateGame(ctx, g); {
-			case err == nil:
-				wins.Add(1)
-			case errors.Is(err, storage.ErrConflict):
-				conflicts.Add(1)
-			default:
-				t.Errorf("UpdateGame = %v", err)
-			}
-		}()
-	}
-	wg.Wait()
-	if wins.Load() != 1 || conflicts.Load() != n-1 {
-		t.Errorf("%d wins, %d conflicts; want 1 and %d", wins.Load(), conflicts.Load(), n-1)
-	}
+	race(t, "UpdateGame", n, storage.ErrConflict, func(i int) error { return s.UpdateGame(ctx, read[i]) })
 	if g := mustLoad(t, s, "c1"); g.Version != 2 || len(moves(g)) != 1 {
 		t.Errorf("stored version %d with moves %v, want version 2 and one move", g.Version, moves(g))
 	}
@@ -587,21 +595,7 @@ func testChallenges(t *testing.T, s Store, clk *clocktest.Clock) {
 		t.Errorf("ExpiredChallenges after the delete = %d, want 1", len(exp))
 	}
 	// Racing deletes: exactly one claims the challenge.
-	var wins atomic.Int32
-	var wg sync.WaitGroup
-	for range 5 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			if s.DeleteChallenge(ctx, "late") == nil {
-				wins.Add(1)
-			}
-		}()
-	}
-	wg.Wait()
-	if wins.Load() != 1 {
-		t.Errorf("%d racing DeleteChallenge calls succeeded, want 1", wins.Load())
-	}
+	race(t, "DeleteChallenge", 5, storage.ErrNotFound, func(int) error { return s.DeleteChallenge(ctx, "late") })
 }
 
 func testAcceptChallenge(t *testing.T, s Store, clk *clocktest.Clock) {
@@ -656,27 +650,10 @@ func testAcceptRace(t *testing.T, s Store, clk *clocktest.Clock) {
 	if err := s.CreateChallenge(ctx, c); err != nil {
 		t.Fatal(err)
 	}
-	var wins, lost atomic.Int32
-	var wg sync.WaitGroup
-	for i := range 6 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			// Different channels: only the challenge can make them lose.
-			switch err := s.AcceptChallenge(ctx, "ch", newGame(t, fmt.Sprintf("c%d", i), "1", "2")); {
-			case err == nil:
-				wins.Add(1)
-			case errors.Is(err, storage.ErrNotFound):
-				lost.Add(1)
-			default:
-				t.Errorf("AcceptChallenge = %v", err)
-			}
-		}()
-	}
-	wg.Wait()
-	if wins.Load() != 1 || lost.Load() != 5 {
-		t.Errorf("%d accepts won, %d lost; want 1 and 5", wins.Load(), lost.Load())
-	}
+	// Different channels: only the challenge can make them lose.
+	race(t, "AcceptChallenge", 6, storage.ErrNotFound, func(i int) error {
+		return s.AcceptChallenge(ctx, "ch", newGame(t, fmt.Sprintf("c%d", i), "1", "2"))
+	})
 	if all, _ := s.ActiveGames(ctx); len(all) != 1 {
 		t.Errorf("%d games started, want 1", len(all))
 	}
