@@ -17,6 +17,7 @@ import (
 
 	"github.com/caarlos0/env/v11"
 	"github.com/gobot-dev/gobot/engine/clock"
+	"github.com/gobot-dev/gobot/engine/gtp"
 )
 
 // Mode says how the bot receives interactions from Discord.
@@ -69,7 +70,7 @@ type Config struct {
 	ShardID         int               // GOBOT_SHARD_ID; 0 when unset
 	ShardCount      int               // GOBOT_SHARD_COUNT; 0 means ask Discord (GET /gateway/bot)
 	GuildID         string            // GOBOT_GUILD_ID; "" means register commands globally
-	GTPEngines      map[string]string // GOBOT_GTP_ENGINES: level name -> command line
+	GTPEngines      map[string]string // GOBOT_GTP_ENGINES: program name (lower case) -> command line, as gtp.ParsePrograms reads them
 	ReviewEngine    string            // GOBOT_REVIEW_ENGINE: "gtp:NAME" of GTPEngines; "" for the built-in search
 	LogLevel        slog.Level        // GOBOT_LOG_LEVEL
 	LogFormat       LogFormat         // GOBOT_LOG_FORMAT
@@ -269,10 +270,18 @@ func Parse(environ map[string]string, p Purpose) (*Config, error) {
 		c.GuildID = r.GuildID
 	}
 
-	if engines, msg := parseEngines(r.GTPEngines); msg != "" {
+	if specs, err := gtp.ParsePrograms(r.GTPEngines); err != nil {
+		msg := err.Error()
+		var se *gtp.SpecError
+		if errors.As(err, &se) {
+			msg = se.Reason
+		}
 		bad("GOBOT_GTP_ENGINES", ErrInvalid, "%s", msg)
-	} else {
-		c.GTPEngines = engines
+	} else if len(specs) > 0 {
+		c.GTPEngines = make(map[string]string, len(specs))
+		for _, spec := range specs {
+			c.GTPEngines[spec.Name] = spec.Command()
+		}
 	}
 
 	switch name := strings.ToLower(strings.TrimSpace(r.ReviewEngine)); {
@@ -362,49 +371,6 @@ func isSnowflake(s string) bool {
 	}
 	_, err := strconv.ParseUint(s, 10, 64)
 	return err == nil
-}
-
-// parseEngines reads NAME=COMMAND entries separated by ';' or newlines.
-func parseEngines(s string) (map[string]string, string) {
-	if strings.TrimSpace(s) == "" {
-		return nil, ""
-	}
-	m := map[string]string{}
-	for _, entry := range strings.FieldsFunc(s, func(r rune) bool { return r == ';' || r == '\n' }) {
-		entry = strings.TrimSpace(entry)
-		if entry == "" {
-			continue
-		}
-		name, cmd, ok := strings.Cut(entry, "=")
-		name, cmd = strings.TrimSpace(name), strings.TrimSpace(cmd)
-		switch {
-		case !ok:
-			return nil, fmt.Sprintf("entry %q is not NAME=COMMAND", entry)
-		case !validEngineName(name):
-			return nil, fmt.Sprintf("name %q must be 1-32 lowercase letters, digits, '-' or '_'", name)
-		case cmd == "":
-			return nil, fmt.Sprintf("engine %q has no command", name)
-		}
-		if _, dup := m[name]; dup {
-			return nil, fmt.Sprintf("engine %q is listed twice", name)
-		}
-		m[name] = cmd
-	}
-	return m, ""
-}
-
-// validEngineName accepts what can be a slash command choice value and a
-// bot level name.
-func validEngineName(s string) bool {
-	if len(s) == 0 || len(s) > 32 {
-		return false
-	}
-	for _, r := range s {
-		if !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-' || r == '_') {
-			return false
-		}
-	}
-	return true
 }
 
 // redactURL returns a URL for printing: a password in it is replaced by

@@ -183,6 +183,42 @@ func TestParse(t *testing.T) {
 	}
 }
 
+// TestGTPEngines: GOBOT_GTP_ENGINES is read by gtp.ParsePrograms, the one
+// reader of NAME=COMMAND lists (`gobot arena -gtp` reads the same), and a
+// bad list is one line saying what is wrong.
+func TestGTPEngines(t *testing.T) {
+	tests := []struct {
+		in   string
+		want map[string]string
+		err  string
+	}{
+		{"GnuGo = /usr/games/gnugo --mode gtp; # off: pachi=pachi\nkata.1=katago gtp -config '/etc/kata go.cfg'",
+			map[string]string{"gnugo": "/usr/games/gnugo --mode gtp", "kata.1": "katago gtp -config '/etc/kata go.cfg'"}, ""},
+		{"/usr/games/gnugo --mode gtp", nil, `config: GOBOT_GTP_ENGINES: entry "/usr/games/gnugo --mode gtp" is not NAME=COMMAND`},
+		{"Gnu Go=gnugo", nil, `config: GOBOT_GTP_ENGINES: name "Gnu Go" must be 1 to 32 letters, digits, '-', '_' or '.'`},
+		{"gtp:gnugo=gnugo", nil, `config: GOBOT_GTP_ENGINES: name "gtp:gnugo" must be 1 to 32 letters, digits, '-', '_' or '.'`},
+		{"gnugo= ", nil, `config: GOBOT_GTP_ENGINES: program "gnugo" has no command`},
+		{"g=a;G=b", nil, `config: GOBOT_GTP_ENGINES: program "g" is listed twice`},
+		{"kata=katago -config '/etc/kata go.cfg", nil, `config: GOBOT_GTP_ENGINES: program "kata": command "katago -config '/etc/kata go.cfg" has an unclosed ' quote`},
+	}
+	for _, tt := range tests {
+		got, err := Parse(map[string]string{"DISCORD_TOKEN": testToken, "GOBOT_GTP_ENGINES": tt.in}, Run)
+		if tt.err != "" {
+			if err == nil || err.Error() != tt.err || !errors.Is(err, ErrInvalid) {
+				t.Errorf("GOBOT_GTP_ENGINES=%q: Parse() error = %v, want %q (ErrInvalid)", tt.in, err, tt.err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("GOBOT_GTP_ENGINES=%q: Parse() error = %v", tt.in, err)
+			continue
+		}
+		if diff := cmp.Diff(tt.want, got.GTPEngines); diff != "" {
+			t.Errorf("GOBOT_GTP_ENGINES=%q: GTPEngines (-want +got):\n%s", tt.in, diff)
+		}
+	}
+}
+
 func TestTokenFile(t *testing.T) {
 	dir := t.TempDir()
 	tests := []struct {

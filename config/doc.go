@@ -2,6 +2,9 @@
 //
 // It owns the list of environment variables, their defaults and their
 // validation, and nothing else: it opens no database and no connection.
+// Where another package owns a syntax, config calls that package's reader
+// (engine/clock for GOBOT_DEFAULT_CLOCK, engine/gtp's ParsePrograms for
+// GOBOT_GTP_ENGINES) and reports its reason under the variable's name.
 // [Load] is called once by cmd/gobot; [Parse] takes an explicit environment
 // so tests need not touch the process's. A missing or malformed value is
 // reported as one line naming the variable ([*VarError]).

@@ -46,8 +46,9 @@ func TestParsePrograms(t *testing.T) {
 			continue
 		}
 		if err != nil {
-			if !errors.Is(err, ErrInvalidSpec) {
-				t.Errorf("ParsePrograms(%q) error = %v, want ErrInvalidSpec", tt.in, err)
+			var se *SpecError
+			if !errors.Is(err, ErrInvalidSpec) || !errors.As(err, &se) {
+				t.Errorf("ParsePrograms(%q) error = %v, want a *SpecError (ErrInvalidSpec)", tt.in, err)
 			}
 			continue
 		}

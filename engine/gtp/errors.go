@@ -25,3 +25,14 @@ var (
 	// ErrClosed means the client has been closed.
 	ErrClosed = errors.New("gtp: client closed")
 )
+
+// SpecError is the error of ParsePrograms and SplitCommand: what is wrong
+// with a program list or a command line. It wraps ErrInvalidSpec.
+type SpecError struct {
+	Reason string // `program "gnugo" has no command`, for a user to read
+}
+
+func (e *SpecError) Error() string { return "gtp: " + e.Reason }
+
+// Unwrap returns ErrInvalidSpec.
+func (e *SpecError) Unwrap() error { return ErrInvalidSpec }

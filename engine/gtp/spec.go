@@ -11,8 +11,13 @@ type Spec struct {
 	Argv []string // program and arguments, run without a shell
 }
 
-// String returns the spec as ParsePrograms reads it.
-func (s Spec) String() string {
+// String returns the spec as ParsePrograms reads it: NAME=COMMAND.
+func (s Spec) String() string { return s.Name + "=" + s.Command() }
+
+// Command returns the command line as SplitCommand reads it: the
+// arguments separated by spaces, quoted where they hold a space, a tab or
+// a quote, or are empty.
+func (s Spec) Command() string {
 	args := make([]string, len(s.Argv))
 	for i, a := range s.Argv {
 		if a == "" || strings.ContainsAny(a, " \t'\"") {
@@ -24,7 +29,7 @@ func (s Spec) String() string {
 		}
 		args[i] = a
 	}
-	return s.Name + "=" + strings.Join(args, " ")
+	return strings.Join(args, " ")
 }
 
 // ParsePrograms reads a list of programs: entries NAME=COMMAND separated by
@@ -32,7 +37,9 @@ func (s Spec) String() string {
 // and tabs, and single or double quotes group an argument that contains
 // spaces (no escapes, no shell). Blank entries and entries starting with #
 // are skipped. Names are case-insensitive and are returned in lower case;
-// they must be unique.
+// they must be unique. It is the one reader of this syntax (the
+// GOBOT_GTP_ENGINES variable, `gobot arena -gtp`); its error is a
+// *SpecError saying what is wrong.
 //
 //	gnugo=/usr/games/gnugo --mode gtp --level 10; katago=/opt/katago gtp -config '/etc/kata go.cfg'
 func ParsePrograms(s string) ([]Spec, error) {
@@ -45,42 +52,56 @@ func ParsePrograms(s string) ([]Spec, error) {
 		}
 		name, command, ok := strings.Cut(entry, "=")
 		if !ok {
-			return nil, fmt.Errorf("engine entry %q: want NAME=COMMAND: %w", entry, ErrInvalidSpec)
+			return nil, specError("entry %q is not NAME=COMMAND", entry)
 		}
-		name = strings.ToLower(strings.TrimSpace(name))
-		if err := checkName(name); err != nil {
-			return nil, fmt.Errorf("engine entry %q: %w", entry, err)
+		name = strings.TrimSpace(name)
+		if !validName(strings.ToLower(name)) {
+			return nil, specError("name %q must be 1 to 32 letters, digits, '-', '_' or '.'", name)
 		}
+		name = strings.ToLower(name)
 		if seen[name] {
-			return nil, fmt.Errorf("engine %q listed twice: %w", name, ErrInvalidSpec)
+			return nil, specError("program %q is listed twice", name)
 		}
 		seen[name] = true
-		argv, err := SplitCommand(command)
-		if err != nil {
-			return nil, fmt.Errorf("engine %q: %w", name, err)
+		if strings.TrimSpace(command) == "" {
+			return nil, specError("program %q has no command", name)
+		}
+		argv, reason := splitCommand(command)
+		if reason != "" {
+			return nil, specError("program %q: %s", name, reason)
 		}
 		specs = append(specs, Spec{Name: name, Argv: argv})
 	}
 	return specs, nil
 }
 
-// checkName reports whether name can name an engine.
-func checkName(name string) error {
+// validName reports whether name can name a program: it is then also a
+// level name ("gtp:NAME") and a slash command's choice value.
+func validName(name string) bool {
 	if name == "" || len(name) > 32 {
-		return fmt.Errorf("engine name %q must have 1 to 32 characters: %w", name, ErrInvalidSpec)
+		return false
 	}
 	for _, r := range name {
 		if !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-' || r == '_' || r == '.') {
-			return fmt.Errorf("engine name %q: use letters, digits, '-', '_' or '.': %w", name, ErrInvalidSpec)
+			return false
 		}
 	}
-	return nil
+	return true
 }
 
 // SplitCommand splits a command line into arguments at spaces and tabs;
 // single or double quotes group an argument and are removed. There are no
-// escapes and no other shell syntax.
+// escapes and no other shell syntax. Its error is a *SpecError.
 func SplitCommand(s string) ([]string, error) {
+	args, reason := splitCommand(s)
+	if reason != "" {
+		return nil, specError("%s", reason)
+	}
+	return args, nil
+}
+
+// splitCommand is SplitCommand, with what is wrong as a reason.
+func splitCommand(s string) ([]string, string) {
 	var args []string
 	var cur strings.Builder
 	inArg := false
@@ -108,13 +129,18 @@ func SplitCommand(s string) ([]string, error) {
 		}
 	}
 	if quote != 0 {
-		return nil, fmt.Errorf("command %q: unclosed %c quote: %w", s, quote, ErrInvalidSpec)
+		return nil, fmt.Sprintf("command %q has an unclosed %c quote", strings.TrimSpace(s), quote)
 	}
 	if inArg {
 		args = append(args, cur.String())
 	}
 	if len(args) == 0 {
-		return nil, fmt.Errorf("empty command: %w", ErrInvalidSpec)
+		return nil, "the command is empty"
 	}
-	return args, nil
+	return args, ""
+}
+
+// specError returns a *SpecError with the formatted reason.
+func specError(format string, args ...any) *SpecError {
+	return &SpecError{Reason: fmt.Sprintf(format, args...)}
 }
