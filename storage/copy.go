@@ -90,11 +90,14 @@ func present(ctx context.Context, tx pgx.Tx, table, column string, keys []string
 	return n, err
 }
 
-// inserted runs an INSERT … ON CONFLICT DO NOTHING and reports whether it
-// added the row.
-func inserted(ctx context.Context, tx pgx.Tx, sql string, args ...any) (bool, error) {
+// insert runs an INSERT … ON CONFLICT DO NOTHING and counts the row as
+// copied when it added it.
+func (c *CopyCount) insert(ctx context.Context, tx pgx.Tx, sql string, args ...any) error {
 	tag, err := tx.Exec(ctx, sql, args...)
-	return err == nil && tag.RowsAffected() == 1, err
+	if err == nil && tag.RowsAffected() == 1 {
+		c.Copied++
+	}
+	return err
 }
 
 func copyGames(ctx context.Context, btx *bolt.Tx, tx pgx.Tx, now time.Time) (CopyCount, error) {
@@ -112,12 +115,8 @@ func copyGames(ctx context.Context, btx *bolt.Tx, tx pgx.Tx, now time.Time) (Cop
 			return err
 		}
 		keys = append(keys, h.ChannelID)
-		ok, err := inserted(ctx, tx, `INSERT INTO games (channel_id, id, version, black, white, due_ns, record) VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING`,
+		return c.insert(ctx, tx, `INSERT INTO games (channel_id, id, version, black, white, due_ns, record) VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING`,
 			h.ChannelID, h.ID, h.Version, h.Black.Key(), h.White.Key(), timeNS(h.Due), string(v))
-		if ok {
-			c.Copied++
-		}
-		return err
 	})
 	if err == nil {
 		c.Present, err = present(ctx, tx, "games", "channel_id", keys)
@@ -136,12 +135,8 @@ func copyChallenges(ctx context.Context, btx *bolt.Tx, tx pgx.Tx, _ time.Time) (
 			return nil
 		}
 		keys = append(keys, ch.ID)
-		ok, err := inserted(ctx, tx, `INSERT INTO challenges (id, expires_ns, record) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`,
+		return c.insert(ctx, tx, `INSERT INTO challenges (id, expires_ns, record) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`,
 			ch.ID, ch.ExpiresAt.UnixNano(), string(v))
-		if ok {
-			c.Copied++
-		}
-		return err
 	})
 	if err == nil {
 		c.Present, err = present(ctx, tx, "challenges", "id", keys)
@@ -172,13 +167,9 @@ func copyArchive(ctx context.Context, btx *bolt.Tx, tx pgx.Tx, _ time.Time) (Cop
 			review = bytes.Clone(r)
 		}
 		fin := a.FinishedAt.UnixNano()
-		ok, err := inserted(ctx, tx, `INSERT INTO archive (id, channel_id, guild_id, finished_ns, record, sgf, review) VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING`,
-			a.ID, a.ChannelID, a.GuildID, fin, string(v), sgf, review)
-		if err != nil {
+		if err := c.insert(ctx, tx, `INSERT INTO archive (id, channel_id, guild_id, finished_ns, record, sgf, review) VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING`,
+			a.ID, a.ChannelID, a.GuildID, fin, string(v), sgf, review); err != nil {
 			return err
-		}
-		if ok {
-			c.Copied++
 		}
 		for _, side := range countedSides(a) {
 			if _, err := tx.Exec(ctx, `INSERT INTO archive_by_player (player, finished_ns, id) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`, a.Player(side).Key(), fin, a.ID); err != nil {
@@ -204,11 +195,7 @@ func copyRaw(ctx context.Context, btx *bolt.Tx, tx pgx.Tx, kind string, bucket [
 			return nil
 		}
 		keys = append(keys, string(k))
-		ok, err := inserted(ctx, tx, `INSERT INTO `+table+` (`+keyColumn+`, record) VALUES ($1, $2) ON CONFLICT DO NOTHING`, string(k), string(v))
-		if ok {
-			c.Copied++
-		}
-		return err
+		return c.insert(ctx, tx, `INSERT INTO `+table+` (`+keyColumn+`, record) VALUES ($1, $2) ON CONFLICT DO NOTHING`, string(k), string(v))
 	})
 	if err == nil {
 		c.Present, err = present(ctx, tx, table, keyColumn, keys)
@@ -245,12 +232,8 @@ func copyBotQueue(ctx context.Context, btx *bolt.Tx, tx pgx.Tx, _ time.Time) (Co
 			return nil
 		}
 		keys = append(keys, r.Channel)
-		ok, err := inserted(ctx, tx, `INSERT INTO bot_queue (channel_id, game_id, moves, since_ns) VALUES ($1, $2, $3, $4)
+		return c.insert(ctx, tx, `INSERT INTO bot_queue (channel_id, game_id, moves, since_ns) VALUES ($1, $2, $3, $4)
 			ON CONFLICT (channel_id) DO NOTHING`, r.Channel, r.Game, r.Moves, r.Since.UnixNano())
-		if ok {
-			c.Copied++
-		}
-		return err
 	})
 	if err == nil {
 		c.Present, err = present(ctx, tx, "bot_queue", "channel_id", keys)
@@ -270,12 +253,8 @@ func copyQuarantine(ctx context.Context, btx *bolt.Tx, tx pgx.Tx, _ time.Time) (
 			return nil
 		}
 		chans, ats = append(chans, string(ch)), append(ats, int64(binary.BigEndian.Uint64(at)))
-		added, err := inserted(ctx, tx, `INSERT INTO quarantine (channel_id, at_ns, record) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`,
+		return c.insert(ctx, tx, `INSERT INTO quarantine (channel_id, at_ns, record) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`,
 			string(ch), ats[len(ats)-1], strings.ToValidUTF8(string(v), "\uFFFD"))
-		if added {
-			c.Copied++
-		}
-		return err
 	})
 	if err == nil {
 		err = tx.QueryRow(ctx, `SELECT count(*) FROM quarantine q JOIN unnest($1::text[], $2::bigint[]) AS k (channel_id, at_ns)
@@ -310,12 +289,8 @@ func copyRatings(ctx context.Context, btx *bolt.Tx, tx pgx.Tx, _ time.Time) (Cop
 			return nil
 		}
 		pools, players = append(pools, pr.Pool), append(players, pr.Player.Key())
-		ok, err := inserted(ctx, tx, `INSERT INTO ratings (pool, player, rating, rd, volatility, last_ns, record) VALUES ($1, $2, $3, $4, $5, $6, $7)
+		return c.insert(ctx, tx, `INSERT INTO ratings (pool, player, rating, rd, volatility, last_ns, record) VALUES ($1, $2, $3, $4, $5, $6, $7)
 			ON CONFLICT (pool, player) DO NOTHING`, pr.Pool, pr.Player.Key(), pr.Rating.Rating, pr.RD, pr.Volatility, pr.Last.UnixNano(), string(v))
-		if ok {
-			c.Copied++
-		}
-		return err
 	})
 	if err != nil {
 		return c, err
