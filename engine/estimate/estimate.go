@@ -496,8 +496,8 @@ const maxWorkers = 2
 // real game; no shape patterns. On the corpus (testdata/scoring) these
 // weights agree with GNU Go on 127 of 130 games; the search's own weights
 // (Capture 0.95, Pattern 0.9) agree on 126, and so do Capture and Reply
-// without Atari, or Capture and Atari without Reply; adding Pattern 0.9 to
-// these weights keeps 127 games but loses a diagram test.
+// without Atari, Capture and Atari without Reply, and these weights with
+// Pattern 0.9 added (which also loses a diagram test).
 var policy = playout.Policy{Capture: 1, Atari: 1, Reply: 1}
 
 // runPlayouts runs playouts first, first+step, ... below n on copies of

@@ -7,8 +7,9 @@
 // each kind of answer to the opponent's last move (save its own chains in
 // atari or capture, put the last stone in atari, play a 3×3 shape point,
 // play next to the last stone) before a random move that fills none of its
-// eyes and puts no chain in atari. Each user keeps its own weights next to
-// the code that tuned them. A Player applies a Policy move by move (Move,
+// eyes and puts none of its chains in atari (a single stone only when
+// nothing else is left). Each user keeps its own weights next to the code
+// that tuned them. A Player applies a Policy move by move (Move,
 // for a search that records every move) or to the end of a playout
 // (Playout). Rand is the xorshift64* generator behind every choice, so a
 // seed replays a playout exactly. The tactical helpers the policy is made
