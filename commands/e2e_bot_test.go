@@ -206,19 +206,7 @@ func TestE2EAbortWhileThinking(t *testing.T) {
 		t.Fatal(err)
 	}
 	close(e.players.gate)
-	var got discordtest.Message
-	e.d.WaitFor("the thinking interaction's answer", func() bool {
-		o, ok := e.d.Original(slow)
-		if ok && !o.Deferred {
-			got = o
-			return true
-		}
-		if f := e.d.Followups(slow); !ok && len(f) > 0 {
-			got = f[len(f)-1]
-			return true
-		}
-		return false
-	})
+	got := e.deferredAnswer(slow) // the thinking interaction's answer
 	if strings.Contains(got.Text(), "A9") || strings.Contains(got.Text(), "try again") || !strings.Contains(got.Text(), "aborted") {
 		t.Errorf("after the abort, the answer shows a move that was never stored: %q", got.Text())
 	}

@@ -269,15 +269,7 @@ func testE2EPrivateChannel(t *testing.T, e *env) {
 	alice, bob := e.d.NewUser("alice"), e.d.NewUser("bob")
 	ch := e.d.PrivateChannel(alice, bob)
 	e.challenge(ch, alice, bob)
-	for i, mv := range []string{"E5", "C3", "G7"} {
-		who := alice
-		if i%2 == 1 {
-			who = bob
-		}
-		if m := e.do(e.play(ch, who, mv)); m.Ephemeral {
-			t.Fatalf("%s refused: %q", mv, m.Text())
-		}
-	}
+	e.playOut(ch, alice, bob, []string{"E5", "C3", "G7"})
 	e.do(e.click(bob, e.board(ch.ID), "pass"))
 	if n := e.game(ch.ID).Game.MoveCount(); n != 4 {
 		t.Errorf("%d moves, want 4", n)

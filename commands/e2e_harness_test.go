@@ -398,23 +398,7 @@ func (e *env) do(it *discordtest.Interaction) discordtest.Message {
 	case discordtest.CallbackChannelMessageWithSource, discordtest.CallbackUpdateMessage:
 		return *r.Message
 	case discordtest.CallbackDeferredChannelMessageWithSource:
-		// The deferral is edited into the answer, or deleted and
-		// replaced by a follow-up (an ephemeral error after a public
-		// deferral).
-		var got discordtest.Message
-		e.d.WaitFor("the answer to interaction "+it.ID, func() bool {
-			m, ok := e.d.Original(it)
-			if ok && !m.Deferred {
-				got = m
-				return true
-			}
-			if f := e.d.Followups(it); !ok && len(f) > 0 {
-				got = f[len(f)-1]
-				return true
-			}
-			return false
-		})
-		return got
+		return e.deferredAnswer(it)
 	case discordtest.CallbackDeferredUpdateMessage:
 		before := r.Message.Edits
 		var got discordtest.Message
@@ -431,6 +415,27 @@ func (e *env) do(it *discordtest.Interaction) discordtest.Message {
 	}
 	e.t.Fatalf("unexpected interaction response type %d: %s", r.Type, r.Body)
 	return discordtest.Message{}
+}
+
+// deferredAnswer waits for the answer to an interaction whose reply was
+// deferred: the deferral is edited into the answer, or deleted and replaced
+// by a follow-up (an ephemeral error after a public deferral).
+func (e *env) deferredAnswer(it *discordtest.Interaction) discordtest.Message {
+	e.t.Helper()
+	var got discordtest.Message
+	e.d.WaitFor("the answer to interaction "+it.ID, func() bool {
+		m, ok := e.d.Original(it)
+		if ok && !m.Deferred {
+			got = m
+			return true
+		}
+		if f := e.d.Followups(it); !ok && len(f) > 0 {
+			got = f[len(f)-1]
+			return true
+		}
+		return false
+	})
+	return got
 }
 
 // refused sends an interaction that must be refused: an ephemeral reply

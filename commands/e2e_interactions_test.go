@@ -232,13 +232,7 @@ func testE2ECommands(t *testing.T, e *env) {
 	}
 
 	e.challenge(ch, alice, bob)
-	for i, mv := range []string{"E5", "C3", "D4"} {
-		who := alice
-		if i%2 == 1 {
-			who = bob
-		}
-		e.do(e.play(ch, who, mv))
-	}
+	e.playOut(ch, alice, bob, []string{"E5", "C3", "D4"})
 	board := e.do(e.slash(ch, carol, "board"))
 	if _, ok := board.PNG(); !ok || !strings.Contains(board.Text(), "D4") {
 		t.Errorf("/go board = %q, want the board with the last move D4", board.Text())

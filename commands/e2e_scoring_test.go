@@ -408,19 +408,7 @@ func testE2EDeadStones(t *testing.T, e *env) {
 	ch, alice, bob := e.guildGame()
 	// Black walls off the left; a lone white stone sits inside.
 	moves := []string{"D1", "B8", "D2", "pass", "D3", "pass", "D4", "pass", "D5", "pass", "D6", "pass", "D7", "pass", "D8", "pass", "D9", "pass", "pass"}
-	for i, mv := range moves {
-		who := alice
-		if i%2 == 1 {
-			who = bob
-		}
-		if mv == "pass" {
-			e.do(e.slash(ch, who, "pass"))
-			continue
-		}
-		if m := e.do(e.play(ch, who, mv)); m.Ephemeral {
-			t.Fatalf("%s refused: %q", mv, m.Text())
-		}
-	}
+	e.playOut(ch, alice, bob, moves)
 	scoring := e.do(e.slash(ch, bob, "pass"))
 	g := e.game(ch.ID)
 	if g == nil || g.Scoring == nil {
