@@ -1,48 +1,34 @@
 package bots
 
 import (
-	"bufio"
 	"context"
-	"fmt"
 	"os"
-	"strings"
 	"testing"
 
 	"github.com/gobot-dev/gobot/engine"
 	"github.com/gobot-dev/gobot/engine/gtp"
+	"github.com/gobot-dev/gobot/engine/gtp/gtptest"
 )
 
-// TestMain lets the test binary stand in for a GTP program that accepts
-// every command and answers genmove with A1 whatever the position: run with
-// the first argument "-fake-gtp", it serves GTP instead of running tests.
+// TestMain lets the test binary stand in for a GTP program, "stubborn", that
+// accepts every command and answers genmove with A1 whatever the position
+// (gtptest.Main).
 func TestMain(m *testing.M) {
-	if len(os.Args) > 1 && os.Args[1] == "-fake-gtp" {
-		in := bufio.NewScanner(os.Stdin)
-		for in.Scan() {
-			f := strings.Fields(in.Text())
-			if len(f) < 2 {
-				continue
-			}
-			id, cmd := f[0], f[1]
-			answer := ""
-			switch cmd {
-			case "protocol_version":
-				answer = "2"
-			case "genmove":
-				answer = "A1"
-			case "quit":
-				fmt.Printf("=%s\n\n", id)
-				os.Exit(0)
-			}
-			fmt.Printf("=%s %s\n\n", id, answer)
+	gtptest.Main(m, map[string]func([]string) int{"stubborn": func([]string) int {
+		p := &gtptest.Program{
+			Commands: []gtptest.Command{
+				{Name: "protocol_version", Run: gtptest.Answer("2")},
+				{Name: "genmove", Run: gtptest.Answer("A1")},
+				{Name: "quit", Run: func([]string) gtptest.Reply { return gtptest.Reply{OK: true, Exit: true} }},
+			},
+			Unknown: func(string, []string) gtptest.Reply { return gtptest.Reply{OK: true} },
 		}
-		os.Exit(0)
-	}
-	os.Exit(m.Run())
+		return p.Serve(os.Stdin, os.Stdout)
+	}})
 }
 
 func TestExternalIllegalMoveFallsBack(t *testing.T) {
-	e := NewExternal(gtp.Spec{Name: "stubborn", Argv: []string{os.Args[0], "-fake-gtp"}}, gtp.ClientOptions{}, 1)
+	e := NewExternal(gtp.Spec{Name: "stubborn", Argv: gtptest.Argv("stubborn")}, gtp.ClientOptions{}, 1)
 	defer e.Close()
 	g := position(t, `
 		. . . . .

@@ -1,7 +1,6 @@
 package review
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -13,12 +12,12 @@ import (
 
 	"github.com/gobot-dev/gobot/engine"
 	"github.com/gobot-dev/gobot/engine/gtp"
+	"github.com/gobot-dev/gobot/engine/gtp/gtptest"
 )
 
-// The test binary doubles as a fake analysis engine: run with the first
-// argument "-fake-analyze" and a mode ("kata", "lz", or "plain" for an
-// engine without analysis), it serves GTP on
-// its standard streams. Its analysis is a fixed function of the position:
+// The test binary doubles as a fake analysis engine (gtptest.Main): the
+// program "analyze", given a mode ("kata", "lz", or "plain" for an engine
+// without analysis). Its analysis is a fixed function of the position:
 // the player to move wins 0.3 + 0.1 × (its stones - the opponent's), its
 // best move is the first empty point from A1 and the variation that point
 // and the next empty one; KataGo's also has a score lead of 2 × that
@@ -26,26 +25,11 @@ import (
 // left half, -0.5 on the right. It prints one line of analysis at once and
 // another each time its interval passes, until any input arrives.
 func TestMain(m *testing.M) {
-	if len(os.Args) > 2 && os.Args[1] == "-fake-analyze" {
-		os.Exit(fakeAnalyzer(os.Args[2]))
-	}
-	os.Exit(m.Run())
+	gtptest.Main(m, map[string]func([]string) int{"analyze": fakeAnalyzer})
 }
 
-func fakeAnalyzer(mode string) int {
-	out := bufio.NewWriter(os.Stdout)
-	lines := make(chan string)
-	go func() {
-		in := bufio.NewScanner(os.Stdin)
-		for in.Scan() {
-			lines <- in.Text()
-		}
-		close(lines)
-	}()
-	reply := func(id, text string) {
-		fmt.Fprintf(out, "=%s %s\n\n", id, text)
-		out.Flush()
-	}
+func fakeAnalyzer(args []string) int {
+	mode := gtptest.Arg(args, 0)
 	size := 19
 	var g *engine.Game
 	newGame := func() {
@@ -59,87 +43,40 @@ func fakeAnalyzer(mode string) int {
 	case "plain":
 		analysis = "genmove" // no analysis command at all
 	}
-	pending := ""
-	for {
-		line := pending
-		pending = ""
-		if line == "" {
-			l, ok := <-lines
-			if !ok {
-				return 0
-			}
-			line = l
-		}
-		f := strings.Fields(line)
-		if len(f) == 0 {
-			continue
-		}
-		id := ""
-		if f[0][0] >= '0' && f[0][0] <= '9' {
-			id, f = f[0], f[1:]
-		}
-		switch f[0] {
-		case "protocol_version":
-			reply(id, "2")
-		case "name":
-			reply(id, "FakeAnalyzer")
-		case "version", "komi", "quit":
-			reply(id, "")
-			if f[0] == "quit" {
-				return 0
-			}
-		case "list_commands":
-			reply(id, "protocol_version\nname\nversion\nlist_commands\nboardsize\nclear_board\nkomi\nplay\n"+analysis+"\nquit")
-		case "boardsize":
-			fmt.Sscan(f[1], &size)
+	ok := gtptest.Reply{OK: true}
+	p := &gtptest.Program{Commands: []gtptest.Command{
+		{Name: "protocol_version", Run: gtptest.Answer("2")},
+		{Name: "name", Run: gtptest.Answer("FakeAnalyzer")},
+		{Name: "version", Run: gtptest.Answer("")},
+		{Name: "list_commands"}, // Run set below: the names of these commands
+		{Name: "boardsize", Run: func(args []string) gtptest.Reply {
+			fmt.Sscan(gtptest.Arg(args, 0), &size)
 			newGame()
-			reply(id, "")
-		case "clear_board":
-			newGame()
-			reply(id, "")
-		case "play":
+			return ok
+		}},
+		{Name: "clear_board", Run: func([]string) gtptest.Reply { newGame(); return ok }},
+		{Name: "komi", Run: gtptest.Answer("")},
+		{Name: "play", Run: func(args []string) gtptest.Reply {
 			c := engine.Black
-			if strings.EqualFold(f[1], "w") {
+			if strings.EqualFold(gtptest.Arg(args, 0), "w") {
 				c = engine.White
 			}
-			m, err := engine.ParseMove(c, f[2], size)
+			m, err := engine.ParseMove(c, gtptest.Arg(args, 1), size)
 			if err == nil {
 				err = g.Play(m)
 			}
 			if err != nil {
-				fmt.Fprintf(out, "?%s illegal move\n\n", id)
-				out.Flush()
-				continue
+				return gtptest.Fail("illegal move")
 			}
-			reply(id, "")
-		case analysis:
-			fmt.Fprintf(out, "=%s\n", id)
-			info := fakeInfo(g, mode == "kata")
-			fmt.Fprintln(out, info)
-			out.Flush()
-			tick := time.NewTicker(20 * time.Millisecond)
-		stream:
-			for {
-				select {
-				case <-tick.C:
-					fmt.Fprintln(out, info)
-					out.Flush()
-				case l, ok := <-lines:
-					if !ok {
-						return 0
-					}
-					pending = l
-					break stream
-				}
-			}
-			tick.Stop()
-			fmt.Fprint(out, "\n")
-			out.Flush()
-		default:
-			fmt.Fprintf(out, "?%s unknown command\n\n", id)
-			out.Flush()
-		}
-	}
+			return ok
+		}},
+		{Name: analysis, Run: func([]string) gtptest.Reply {
+			return gtptest.Reply{OK: true, Stream: fakeInfo(g, mode == "kata")}
+		}},
+		{Name: "quit", Run: func([]string) gtptest.Reply { return gtptest.Reply{OK: true, Exit: true} }},
+	}}
+	p.Commands[3].Run = gtptest.Answer(p.List())
+	return p.Serve(os.Stdin, os.Stdout)
 }
 
 // fakeInfo is the fake engine's analysis of g, for the player to move.
@@ -184,7 +121,7 @@ func fakeInfo(g *engine.Game, kata bool) string {
 
 func fakeClient(t *testing.T, mode string) *gtp.Client {
 	t.Helper()
-	c := gtp.NewClient(gtp.Spec{Name: "fake", Argv: []string{os.Args[0], "-fake-analyze", mode}}, gtp.ClientOptions{Timeout: 5 * time.Second})
+	c := gtp.NewClient(gtp.Spec{Name: "fake", Argv: gtptest.Argv("analyze", mode)}, gtp.ClientOptions{Timeout: 5 * time.Second})
 	t.Cleanup(func() { c.Close() })
 	return c
 }

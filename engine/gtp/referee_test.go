@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/gobot-dev/gobot/engine"
+	"github.com/gobot-dev/gobot/engine/gtp/gtptest"
 )
 
 // The referee test plays the same moves into this package's GTP server and
@@ -98,7 +99,7 @@ func startGNUGo(t testing.TB, args ...string) *peer {
 // when that is not nil.
 func startServer(t testing.TB, ko engine.KoRule, seed uint64, stderr io.Writer) *peer {
 	t.Helper()
-	argv := []string{os.Args[0], "-serve-gtp", strconv.Itoa(int(ko)), strconv.FormatUint(seed, 10)}
+	argv := gtptest.Argv("serve", strconv.Itoa(int(ko)), strconv.FormatUint(seed, 10))
 	return startPeer(t, Spec{Name: "gobot", Argv: argv}, stderr)
 }
 
