@@ -151,8 +151,7 @@ func testE2EBotFailure(t *testing.T, e *env) {
 // a follow-up of the interaction that announced the retry.
 func TestE2EPrivateRetry(t *testing.T) {
 	e := newEnv(t)
-	alice, bob := e.d.NewUser("alice"), e.d.NewUser("bob")
-	ch := e.d.PrivateChannel(alice, bob)
+	ch, alice, _ := e.privateChannel()
 	e.do(e.botGame(ch, alice, "flaky"))
 	e.clock.Advance(time.Minute) // the failed move is tried again within a minute
 	e.waitMoves("the retried bot move", ch.ID, 1)
@@ -164,8 +163,7 @@ func TestE2EPrivateRetry(t *testing.T) {
 // anywhere; the next move's answer says what the bot played.
 func TestE2EPrivateRetryExpired(t *testing.T) {
 	e := newEnv(t)
-	alice, bob := e.d.NewUser("alice"), e.d.NewUser("bob")
-	ch := e.d.PrivateChannel(alice, bob)
+	ch, alice, _ := e.privateChannel()
 	m := e.do(e.botGame(ch, alice, "flaky"))
 	if !strings.Contains(m.Text(), "try again") {
 		t.Fatalf("the failed bot move answered %q", m.Text())
@@ -254,8 +252,7 @@ func (e *env) stopWhileThinking(ch *discordtest.Channel, u discordtest.User, sto
 // game), since the channel itself refuses the bot's posts.
 func TestE2EPrivateStopWhileThinking(t *testing.T) {
 	e := newEnv(t)
-	alice, bob := e.d.NewUser("alice"), e.d.NewUser("bob")
-	ch := e.d.PrivateChannel(alice, bob)
+	ch, alice, _ := e.privateChannel()
 	e.stopWhileThinking(ch, alice, func(*discordtest.Interaction) {})
 	if g := e.game(ch.ID); g.Delivery.Unposted {
 		t.Errorf("the bot's move is marked unposted although its board was posted")

@@ -266,8 +266,7 @@ func TestE2EPassText(t *testing.T) {
 func TestE2EPrivateChannel(t *testing.T) { bothModes(t, testE2EPrivateChannel) }
 
 func testE2EPrivateChannel(t *testing.T, e *env) {
-	alice, bob := e.d.NewUser("alice"), e.d.NewUser("bob")
-	ch := e.d.PrivateChannel(alice, bob)
+	ch, alice, bob := e.privateChannel()
 	e.challenge(ch, alice, bob)
 	e.playOut(ch, alice, bob, []string{"E5", "C3", "G7"})
 	e.do(e.click(bob, e.board(ch.ID), "pass"))

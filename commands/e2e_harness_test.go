@@ -585,6 +585,13 @@ func (e *env) guildGame(opts ...discordtest.Option) (ch *discordtest.Channel, al
 	return ch, alice, bob
 }
 
+// privateChannel makes a DM between alice and bob where gobot is used
+// through a user install (see discordtest.Server.PrivateChannel).
+func (e *env) privateChannel() (ch *discordtest.Channel, alice, bob discordtest.User) {
+	alice, bob = e.d.NewUser("alice"), e.d.NewUser("bob")
+	return e.d.PrivateChannel(alice, bob), alice, bob
+}
+
 // botGame is /go bot on 9×9 at level with u white: the bot moves first.
 func (e *env) botGame(ch *discordtest.Channel, u discordtest.User, level string) *discordtest.Interaction {
 	return e.slash(ch, u, "bot", discordtest.Str("level", level), discordtest.Int("size", 9), discordtest.Str("color", "white"))

@@ -168,8 +168,7 @@ func itoa(n int) string {
 func TestE2EReviewFallback(t *testing.T) { httpMode(t, testE2EReviewFallback) }
 
 func testE2EReviewFallback(t *testing.T, e *env) {
-	alice, bob := e.d.NewUser("alice"), e.d.NewUser("bob")
-	dm := e.d.PrivateChannel(alice, bob)
+	dm, alice, bob := e.privateChannel()
 	e.startGame(dm, alice, bob, 9)
 	e.playOut(dm, alice, bob, reviewMoves)
 	e.do(e.slash(dm, bob, "resign"))
