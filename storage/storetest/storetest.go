@@ -1,8 +1,3 @@
-// Package storetest is the conformance suite of gobot's stores: one set of
-// tests that the bbolt Store and the PostgreSQL store both pass, so that
-// commands sees the same behaviour from either (versions and conflicts,
-// challenges, the archive and its indexes, statistics, ratings). A store that
-// satisfies Store runs it with Run.
 package storetest
 
 import (
