@@ -56,20 +56,14 @@ func BenchmarkMinimax(b *testing.B) {
 }
 
 // BenchmarkGreedy and BenchmarkRandom time one move on a 19×19 board.
-func BenchmarkGreedy(b *testing.B) {
-	g := benchPosition(b, 19, 60)
-	bot := NewGreedy(1)
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		if _, err := bot.GenMove(context.Background(), g, Budget{}); err != nil {
-			b.Fatal(err)
-		}
-	}
-}
+func BenchmarkGreedy(b *testing.B) { benchMove(b, NewGreedy(1)) }
 
-func BenchmarkRandom(b *testing.B) {
+func BenchmarkRandom(b *testing.B) { benchMove(b, NewRandom(1)) }
+
+// benchMove times bot's move in a 19×19 position of 60 moves, with no
+// budget.
+func benchMove(b *testing.B, bot Bot) {
 	g := benchPosition(b, 19, 60)
-	bot := NewRandom(1)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		if _, err := bot.GenMove(context.Background(), g, Budget{}); err != nil {
