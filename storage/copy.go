@@ -100,64 +100,65 @@ func (c *CopyCount) insert(ctx context.Context, tx pgx.Tx, sql string, args ...a
 	return err
 }
 
-func copyGames(ctx context.Context, btx *bolt.Tx, tx pgx.Tx, now time.Time) (CopyCount, error) {
-	c := CopyCount{Kind: "games"}
+// copyKeyed copies the records of bucket into table, which keys them by
+// column. row inserts one record (counting it with c.insert) and returns
+// its key, or "" for a record it does not copy (counted as Skipped); the
+// copy then counts how many of the keys the table holds.
+func copyKeyed(ctx context.Context, btx *bolt.Tx, tx pgx.Tx, kind string, bucket []byte, table, column string,
+	row func(c *CopyCount, k, v []byte) (key string, err error)) (CopyCount, error) {
+	c := CopyCount{Kind: kind}
 	var keys []string
-	err := btx.Bucket(bucketGames).ForEach(func(k, v []byte) error {
+	err := btx.Bucket(bucket).ForEach(func(k, v []byte) error {
 		c.Source++
-		h, err := decodeHeader(v)
-		if err != nil || h.ChannelID != string(k) {
-			// Damaged: set aside in PostgreSQL's quarantine, as
-			// QuarantineGame would, so that nothing is lost.
+		key, err := row(&c, k, v)
+		if key == "" {
 			c.Skipped++
-			_, err := tx.Exec(ctx, `INSERT INTO quarantine (channel_id, at_ns, record) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`,
-				string(k), now.UnixNano(), strings.ToValidUTF8(string(v), "\uFFFD"))
-			return err
+		} else {
+			keys = append(keys, key)
 		}
-		keys = append(keys, h.ChannelID)
-		return c.insert(ctx, tx, `INSERT INTO games (channel_id, id, version, black, white, due_ns, record) VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING`,
-			h.ChannelID, h.ID, h.Version, h.Black.Key(), h.White.Key(), timeNS(h.Due), string(v))
+		return err
 	})
 	if err == nil {
-		c.Present, err = present(ctx, tx, "games", "channel_id", keys)
+		c.Present, err = present(ctx, tx, table, column, keys)
 	}
 	return c, err
 }
 
+func copyGames(ctx context.Context, btx *bolt.Tx, tx pgx.Tx, now time.Time) (CopyCount, error) {
+	return copyKeyed(ctx, btx, tx, "games", bucketGames, "games", "channel_id", func(c *CopyCount, k, v []byte) (string, error) {
+		h, err := decodeHeader(v)
+		if err != nil || h.ChannelID != string(k) {
+			// Damaged: set aside in PostgreSQL's quarantine, as
+			// QuarantineGame would, so that nothing is lost.
+			_, err := tx.Exec(ctx, `INSERT INTO quarantine (channel_id, at_ns, record) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`,
+				string(k), now.UnixNano(), strings.ToValidUTF8(string(v), "\uFFFD"))
+			return "", err
+		}
+		return h.ChannelID, c.insert(ctx, tx, `INSERT INTO games (channel_id, id, version, black, white, due_ns, record) VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING`,
+			h.ChannelID, h.ID, h.Version, h.Black.Key(), h.White.Key(), timeNS(h.Due), string(v))
+	})
+}
+
 func copyChallenges(ctx context.Context, btx *bolt.Tx, tx pgx.Tx, _ time.Time) (CopyCount, error) {
-	c := CopyCount{Kind: "challenges"}
-	var keys []string
-	err := btx.Bucket(bucketChallenges).ForEach(func(k, v []byte) error {
-		c.Source++
+	return copyKeyed(ctx, btx, tx, "challenges", bucketChallenges, "challenges", "id", func(c *CopyCount, k, v []byte) (string, error) {
 		ch, err := decodeChallenge(v)
 		if err != nil || ch.ID != string(k) {
-			c.Skipped++
-			return nil
+			return "", nil
 		}
-		keys = append(keys, ch.ID)
-		return c.insert(ctx, tx, `INSERT INTO challenges (id, expires_ns, record) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`,
+		return ch.ID, c.insert(ctx, tx, `INSERT INTO challenges (id, expires_ns, record) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`,
 			ch.ID, ch.ExpiresAt.UnixNano(), string(v))
 	})
-	if err == nil {
-		c.Present, err = present(ctx, tx, "challenges", "id", keys)
-	}
-	return c, err
 }
 
 // copyArchive copies the archived games with their SGF, review and index
 // rows. Statistics are not recounted: copyPlayers copies them as they are.
 func copyArchive(ctx context.Context, btx *bolt.Tx, tx pgx.Tx, _ time.Time) (CopyCount, error) {
-	c := CopyCount{Kind: "archived games"}
-	var keys []string
 	sgfs, reviews := btx.Bucket(bucketArchiveSGF), btx.Bucket(bucketArchiveReview)
-	err := btx.Bucket(bucketArchive).ForEach(func(k, v []byte) error {
-		c.Source++
+	return copyKeyed(ctx, btx, tx, "archived games", bucketArchive, "archive", "id", func(c *CopyCount, k, v []byte) (string, error) {
 		a, err := decodeArchive(v)
 		if err != nil || a.ID != string(k) {
-			c.Skipped++
-			return nil
+			return "", nil
 		}
-		keys = append(keys, a.ID)
 		sgf := bytes.Clone(sgfs.Get(k))
 		if sgf == nil {
 			sgf = []byte{}
@@ -169,38 +170,25 @@ func copyArchive(ctx context.Context, btx *bolt.Tx, tx pgx.Tx, _ time.Time) (Cop
 		fin := a.FinishedAt.UnixNano()
 		if err := c.insert(ctx, tx, `INSERT INTO archive (id, channel_id, guild_id, finished_ns, record, sgf, review) VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING`,
 			a.ID, a.ChannelID, a.GuildID, fin, string(v), sgf, review); err != nil {
-			return err
+			return a.ID, err
 		}
 		for _, side := range countedSides(a) {
 			if _, err := tx.Exec(ctx, `INSERT INTO archive_by_player (player, finished_ns, id) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`, a.Player(side).Key(), fin, a.ID); err != nil {
-				return err
+				return a.ID, err
 			}
 		}
-		return nil
+		return a.ID, nil
 	})
-	if err == nil {
-		c.Present, err = present(ctx, tx, "archive", "id", keys)
-	}
-	return c, err
 }
 
 // copyRaw copies a bucket of key -> JSON record into a (key, record) table.
 func copyRaw(ctx context.Context, btx *bolt.Tx, tx pgx.Tx, kind string, bucket []byte, table, keyColumn string) (CopyCount, error) {
-	c := CopyCount{Kind: kind}
-	var keys []string
-	err := btx.Bucket(bucket).ForEach(func(k, v []byte) error {
-		c.Source++
+	return copyKeyed(ctx, btx, tx, kind, bucket, table, keyColumn, func(c *CopyCount, k, v []byte) (string, error) {
 		if !json.Valid(v) {
-			c.Skipped++
-			return nil
+			return "", nil
 		}
-		keys = append(keys, string(k))
-		return c.insert(ctx, tx, `INSERT INTO `+table+` (`+keyColumn+`, record) VALUES ($1, $2) ON CONFLICT DO NOTHING`, string(k), string(v))
+		return string(k), c.insert(ctx, tx, `INSERT INTO `+table+` (`+keyColumn+`, record) VALUES ($1, $2) ON CONFLICT DO NOTHING`, string(k), string(v))
 	})
-	if err == nil {
-		c.Present, err = present(ctx, tx, table, keyColumn, keys)
-	}
-	return c, err
 }
 
 func copyPlayers(ctx context.Context, btx *bolt.Tx, tx pgx.Tx, _ time.Time) (CopyCount, error) {
@@ -214,31 +202,21 @@ func copyVacations(ctx context.Context, btx *bolt.Tx, tx pgx.Tx, _ time.Time) (C
 // copyBotQueue copies the owed bot moves in queue order, so that they keep
 // their order (claims are not copied: they belonged to the stopped bot).
 func copyBotQueue(ctx context.Context, btx *bolt.Tx, tx pgx.Tx, _ time.Time) (CopyCount, error) {
-	c := CopyCount{Kind: "owed bot moves"}
-	var keys []string
-	err := btx.Bucket(bucketBotQueue).ForEach(func(k, v []byte) error {
-		c.Source++
+	return copyKeyed(ctx, btx, tx, "owed bot moves", bucketBotQueue, "bot_queue", "channel_id", func(c *CopyCount, k, v []byte) (string, error) {
 		var r botMoveRecord
 		if json.Unmarshal(v, &r) != nil {
-			c.Skipped++
-			return nil
+			return "", nil
 		}
 		var game bool
 		if err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM games WHERE channel_id = $1 AND id = $2)`, r.Channel, r.Game).Scan(&game); err != nil {
-			return err
+			return "", err
 		}
 		if !game {
-			c.Skipped++ // its game was damaged, and is in the quarantine
-			return nil
+			return "", nil // its game was damaged, and is in the quarantine
 		}
-		keys = append(keys, r.Channel)
-		return c.insert(ctx, tx, `INSERT INTO bot_queue (channel_id, game_id, moves, since_ns) VALUES ($1, $2, $3, $4)
+		return r.Channel, c.insert(ctx, tx, `INSERT INTO bot_queue (channel_id, game_id, moves, since_ns) VALUES ($1, $2, $3, $4)
 			ON CONFLICT (channel_id) DO NOTHING`, r.Channel, r.Game, r.Moves, r.Since.UnixNano())
 	})
-	if err == nil {
-		c.Present, err = present(ctx, tx, "bot_queue", "channel_id", keys)
-	}
-	return c, err
 }
 
 func copyQuarantine(ctx context.Context, btx *bolt.Tx, tx pgx.Tx, _ time.Time) (CopyCount, error) {
