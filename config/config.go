@@ -289,7 +289,7 @@ func Parse(environ map[string]string, p Purpose) (*Config, error) {
 	case strings.HasPrefix(name, "gtp:") && c.GTPEngines[name[len("gtp:"):]] != "":
 		c.ReviewEngine = name
 	default:
-		bad("GOBOT_REVIEW_ENGINE", ErrInvalid, "%q is neither mcts nor gtp:NAME for an engine of GOBOT_GTP_ENGINES", r.ReviewEngine)
+		bad("GOBOT_REVIEW_ENGINE", ErrInvalid, "%q is neither mcts nor gtp:NAME for a program of GOBOT_GTP_ENGINES", r.ReviewEngine)
 	}
 
 	switch strings.ToLower(r.LogLevel) {

@@ -201,6 +201,10 @@ func TestGTPEngines(t *testing.T) {
 		{"g=a;G=b", nil, `config: GOBOT_GTP_ENGINES: program "g" is listed twice`},
 		{"kata=katago -config '/etc/kata go.cfg", nil, `config: GOBOT_GTP_ENGINES: program "kata": command "katago -config '/etc/kata go.cfg" has an unclosed ' quote`},
 	}
+	review := map[string]string{"DISCORD_TOKEN": testToken, "GOBOT_GTP_ENGINES": "gnugo=gnugo --mode gtp", "GOBOT_REVIEW_ENGINE": "gtp:katago"}
+	if _, err := Parse(review, Run); err == nil || err.Error() != `config: GOBOT_REVIEW_ENGINE: "gtp:katago" is neither mcts nor gtp:NAME for a program of GOBOT_GTP_ENGINES` {
+		t.Errorf("GOBOT_REVIEW_ENGINE=gtp:katago: Parse() error = %v", err)
+	}
 	for _, tt := range tests {
 		got, err := Parse(map[string]string{"DISCORD_TOKEN": testToken, "GOBOT_GTP_ENGINES": tt.in}, Run)
 		if tt.err != "" {

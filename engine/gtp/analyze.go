@@ -59,15 +59,9 @@ func (c *Client) Analyze(ctx context.Context, g *engine.Game, command string, d 
 // the empty line that interrupts it and returns the whole answer; c.mu is
 // held.
 func (c *Client) stream(ctx context.Context, command string, d time.Duration) (string, error) {
-	p := c.p
-	if p == nil {
-		return "", ErrExited
-	}
-	c.nextID++
-	id := c.nextID
-	if _, err := fmt.Fprintf(p.stdin, "%d %s\n", id, command); err != nil {
-		c.kill()
-		return "", fmt.Errorf("%s: %s: %w%s", c.spec.Name, command, ErrExited, p.tail())
+	p, id, err := c.write(command)
+	if err != nil {
+		return "", err
 	}
 	wait := time.NewTimer(d)
 	defer wait.Stop()

@@ -198,22 +198,32 @@ func (c *Client) command(ctx context.Context, timeout time.Duration, command str
 	return c.send(ctx, timeout, command)
 }
 
-// send writes one command to the running process and waits for its answer.
-// Any failure other than a "?" answer kills the process, whose state is then
-// unknown; c.mu is held.
-func (c *Client) send(ctx context.Context, timeout time.Duration, command string) (string, error) {
+// write sends command to the running process with the next id, which it
+// returns; a failed write kills the process. c.mu is held.
+func (c *Client) write(command string) (*process, int, error) {
 	p := c.p
 	if p == nil {
-		return "", ErrExited
+		return nil, 0, ErrExited
 	}
 	if strings.ContainsAny(command, "\n\r") {
-		return "", fmt.Errorf("command %q: %w", command, ErrProtocol)
+		return nil, 0, fmt.Errorf("command %q: %w", command, ErrProtocol)
 	}
 	c.nextID++
 	id := c.nextID
 	if _, err := fmt.Fprintf(p.stdin, "%d %s\n", id, command); err != nil {
 		c.kill()
-		return "", fmt.Errorf("%s: %s: %w%s", c.spec.Name, command, ErrExited, p.tail())
+		return nil, 0, fmt.Errorf("%s: %s: %w%s", c.spec.Name, command, ErrExited, p.tail())
+	}
+	return p, id, nil
+}
+
+// send writes one command to the running process and waits for its answer.
+// Any failure other than a "?" answer kills the process, whose state is then
+// unknown; c.mu is held.
+func (c *Client) send(ctx context.Context, timeout time.Duration, command string) (string, error) {
+	p, id, err := c.write(command)
+	if err != nil {
+		return "", err
 	}
 	timer := time.NewTimer(timeout)
 	defer timer.Stop()

@@ -455,13 +455,32 @@ func (s *server) setKomi(args []string) error {
 	return nil
 }
 
-// parseColor reads a GTP colour argument.
-func parseColor(s string) (engine.Color, error) {
-	c, err := engine.ParseColor(s)
+// colorArg reads the colour that begins a command's arguments: errSyntax
+// when there are fewer than n arguments, errBadVertex when the first is
+// not a colour.
+func colorArg(args []string, n int) (engine.Color, error) {
+	if len(args) < n {
+		return engine.Empty, errSyntax
+	}
+	c, err := engine.ParseColor(args[0])
 	if err != nil {
 		return engine.Empty, errBadVertex
 	}
 	return c, nil
+}
+
+// moveArg reads the colour and vertex of play and is_legal (a pass, never
+// a resignation).
+func moveArg(args []string, size int) (engine.Move, error) {
+	c, err := colorArg(args, 2)
+	if err != nil {
+		return engine.Move{}, err
+	}
+	m, err := engine.ParseMove(c, args[1], size)
+	if err != nil || m.Kind == engine.Resign {
+		return engine.Move{}, errBadVertex
+	}
+	return m, nil
 }
 
 // apply plays m in g as GTP allows it: after two passes play resumes,
@@ -508,16 +527,9 @@ func (s *server) commit(m engine.Move) error {
 }
 
 func (s *server) play(args []string) error {
-	if len(args) < 2 {
-		return errSyntax
-	}
-	c, err := parseColor(args[0])
+	m, err := moveArg(args, s.size)
 	if err != nil {
 		return err
-	}
-	m, err := engine.ParseMove(c, args[1], s.size)
-	if err != nil || m.Kind == engine.Resign {
-		return errBadVertex
 	}
 	if err := s.commit(m); err != nil {
 		if errors.Is(err, engine.ErrGameOver) {
@@ -529,10 +541,7 @@ func (s *server) play(args []string) error {
 }
 
 func (s *server) genmove(ctx context.Context, args []string, play bool) (string, error) {
-	if len(args) < 1 {
-		return "", errSyntax
-	}
-	c, err := parseColor(args[0])
+	c, err := colorArg(args, 1)
 	if err != nil {
 		return "", err
 	}
@@ -788,10 +797,7 @@ func (s *server) finalStatusList(ctx context.Context, args []string) (string, er
 }
 
 func (s *server) listStones(args []string) (string, error) {
-	if len(args) < 1 {
-		return "", errSyntax
-	}
-	c, err := parseColor(args[0])
+	c, err := colorArg(args, 1)
 	if err != nil {
 		return "", err
 	}
@@ -809,16 +815,9 @@ func (s *server) listStones(args []string) (string, error) {
 
 // isLegal answers GNU Go's is_legal: 1 when play would accept the move.
 func (s *server) isLegal(args []string) (string, error) {
-	if len(args) < 2 {
-		return "", errSyntax
-	}
-	c, err := parseColor(args[0])
+	m, err := moveArg(args, s.size)
 	if err != nil {
 		return "", err
-	}
-	m, err := engine.ParseMove(c, args[1], s.size)
-	if err != nil || m.Kind == engine.Resign {
-		return "", errBadVertex
 	}
 	if _, err := apply(s.g.Clone(), m); err != nil {
 		return "0", nil
@@ -828,10 +827,7 @@ func (s *server) isLegal(args []string) (string, error) {
 
 // captures answers GNU Go's captures: the stones c has captured.
 func (s *server) captures(args []string) (string, error) {
-	if len(args) < 1 {
-		return "", errSyntax
-	}
-	c, err := parseColor(args[0])
+	c, err := colorArg(args, 1)
 	if err != nil {
 		return "", err
 	}
@@ -1148,10 +1144,7 @@ func seconds(arg string) (float64, error) {
 }
 
 func (s *server) setTimeLeft(args []string) error {
-	if len(args) < 3 {
-		return errSyntax
-	}
-	c, err := parseColor(args[0])
+	c, err := colorArg(args, 3)
 	if err != nil {
 		return err
 	}
