@@ -17,11 +17,15 @@
 // is lost beyond doubt — never before half the board is played, never in a
 // close game — and never plays inside settled territory. Within a level the
 // play varies from game to game with the seed; a fixed seed repeats it. The
-// medium level is a minimax over Monte Carlo readings (mcminimax.go).
+// medium level is a minimax over Monte Carlo readings (mcminimax.go); the
+// casual, steady and keen levels blend a small tree search with the greedy
+// player
+// (Blend). The levels below hard play a fixed number of playouts, so their
+// strength does not depend on the machine (levels.go).
 //
 // The usual door is a Registry: NewRegistry(Config) offers the levels
-// (beginner, easy, medium, hard, max and one "gtp:NAME" per configured
-// GTP program), and Registry.GenMove plays one move of a level through the
+// (Builtin, weakest first, and one "gtp:NAME" per configured GTP
+// program), and Registry.GenMove plays one move of a level through the
 // global Limiter, which caps the searches running at once, queues a bounded
 // number more (reporting each waiting move's place in the queue) and turns
 // the rest away with ErrBusy. Close the registry to stop the programs'

@@ -8,13 +8,16 @@ import (
 )
 
 // testBudget is a small budget for each built-in level in tests: 2000
-// playouts for medium, searches of the given number of playouts for hard
-// and max, and nothing for the levels that do not search.
+// playouts for medium, the own budget of casual, steady and keen, searches of the given number
+// of playouts for strong, hard and max, and nothing for the levels that do
+// not search.
 func testBudget(level string, search int) Budget {
 	switch level {
 	case "medium":
 		return Budget{Playouts: 2000}
-	case "hard", "max":
+	case "casual", "steady", "keen":
+		return Budget{Playouts: casualPlayouts}
+	case "strong", "hard", "max":
 		return Budget{Playouts: search}
 	}
 	return Budget{}
@@ -100,27 +103,35 @@ func TestEndsLikeAPerson(t *testing.T) {
 							t.Fatal(err)
 						}
 					}
-					m, err := l.New(7).GenMove(context.Background(), g, testBudget(l.Name, 1500))
-					if err != nil {
-						t.Fatalf("GenMove: %v", err)
+					// A blend of two bots is tested as each of them too,
+					// whichever its seed draws.
+					bots := []Bot{l.New(7)}
+					if b, ok := bots[0].(*Blend); ok {
+						bots = append(bots, b.strong, b.weak)
 					}
-					var got string
-					switch m.Kind {
-					case engine.Pass:
-						got = "pass"
-					case engine.Resign:
-						got = "resign"
-					default:
-						got = m.Point.String()
-						if m.Point.Col == 4 {
-							got = "column E"
+					for _, bot := range bots {
+						m, err := bot.GenMove(context.Background(), g.Clone(), testBudget(l.Name, 1500))
+						if err != nil {
+							t.Fatalf("%s: GenMove: %v", bot.Name(), err)
 						}
-					}
-					if tt.want == "no resignation" && got != "resign" {
-						got = tt.want
-					}
-					if got != tt.want {
-						t.Errorf("GenMove = %v, want %s\n%v", m, tt.want, g.Board())
+						var got string
+						switch m.Kind {
+						case engine.Pass:
+							got = "pass"
+						case engine.Resign:
+							got = "resign"
+						default:
+							got = m.Point.String()
+							if m.Point.Col == 4 {
+								got = "column E"
+							}
+						}
+						if tt.want == "no resignation" && got != "resign" {
+							got = tt.want
+						}
+						if got != tt.want {
+							t.Errorf("%s: GenMove = %v, want %s\n%v", bot.Name(), m, tt.want, g.Board())
+						}
 					}
 				})
 			}

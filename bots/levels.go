@@ -51,7 +51,24 @@ const (
 // levels vary all game long, by their seed.
 const varyMoves = 8
 
-// Builtin returns the built-in levels from weakest to strongest.
+// The budgets of the levels below hard, in playouts: their strength is
+// what the ladder's matches measured at these counts, so a faster machine
+// does not make them stronger; the time caps keep a loaded one answering.
+// Hard and max search for a time, as strong as the machine allows.
+const (
+	casualPlayouts = 256   // the readings of casual, steady and keen, when they read
+	casualReads    = 0.2   // the share of casual's moves that it reads
+	steadyReads    = 0.45  // steady's
+	keenReads      = 0.7   // keen's
+	mediumPlayouts = 32000 // medium's minimax over Monte Carlo readings
+	strongPlayouts = 4000  // strong's tree search
+	casualNodes    = 1 << 14
+	strongNodes    = 1 << 17
+)
+
+// Builtin returns the built-in levels from weakest to strongest. Each
+// level's description starts with its approximate rank, from the matches
+// the README's "Bot levels" table lists.
 func Builtin() []Level {
 	return []Level{
 		{
@@ -65,10 +82,37 @@ func Builtin() []Level {
 			New:         func(seed int64) Bot { return NewGreedy(seed) },
 		},
 		{
+			Name:        "casual",
+			Description: "about 22 kyu · reads a fifth of its moves with a small Monte Carlo search, plays greedy on the rest.",
+			Budget:      Budget{Playouts: casualPlayouts, Time: time.Second},
+			New:         func(seed int64) Bot { return newReader("casual", casualReads, seed) },
+		},
+		{
+			Name:        "steady",
+			Description: "about 19 kyu · reads almost half its moves with a small Monte Carlo search, plays greedy on the rest.",
+			Budget:      Budget{Playouts: casualPlayouts, Time: time.Second},
+			New:         func(seed int64) Bot { return newReader("steady", steadyReads, seed) },
+		},
+		{
+			Name:        "keen",
+			Description: "about 16 kyu · reads most moves with a small Monte Carlo search, plays greedy on the rest.",
+			Budget:      Budget{Playouts: casualPlayouts, Time: time.Second},
+			New:         func(seed int64) Bot { return newReader("keen", keenReads, seed) },
+		},
+		{
 			Name:        "medium",
-			Description: "about 14 kyu · minimax over Monte Carlo readings, 1 s a move: even with GNU Go level 1.",
-			Budget:      Budget{Time: time.Second},
+			Description: "about 13 kyu · minimax over Monte Carlo readings: beats GNU Go level 1 on 9×9.",
+			Budget:      Budget{Playouts: mediumPlayouts, Time: 3 * time.Second},
 			New:         func(seed int64) Bot { return NewMinimaxMC(seed) },
+		},
+		{
+			Name:        "strong",
+			Description: "about 11 kyu · a small Monte Carlo tree search.",
+			Budget:      Budget{Playouts: strongPlayouts, Time: time.Second},
+			New: func(seed int64) Bot {
+				return NewMCTS("strong", mcts.Options{Seed: seed, Threads: 1, MaxNodes: strongNodes, Vary: varyMoves})
+			},
+			KeepTree: true,
 		},
 		{
 			Name:        "hard",
@@ -89,6 +133,14 @@ func Builtin() []Level {
 			KeepTree: true,
 		},
 	}
+}
+
+// newReader returns the bot of the casual, steady and keen levels: a small
+// single-threaded tree search (the level's budget, casualPlayouts) on the
+// given share of its moves, the greedy player on the rest.
+func newReader(name string, reads float64, seed int64) Bot {
+	search := NewMCTS(name, mcts.Options{Seed: seed, Threads: 1, MaxNodes: casualNodes, Vary: varyMoves})
+	return NewBlend(name, search, NewGreedy(seed+1000003), reads, seed+7)
 }
 
 // aliases maps the names of the algorithms to their levels.

@@ -24,7 +24,7 @@ func TestLevels(t *testing.T) {
 			t.Errorf("level %q has no description or constructor", l.Name)
 		}
 	}
-	want := []string{"beginner", "easy", "medium", "hard", "max", "gtp:gnugo"}
+	want := []string{"beginner", "easy", "casual", "steady", "keen", "medium", "strong", "hard", "max", "gtp:gnugo"}
 	if len(names) != len(want) {
 		t.Fatalf("Levels() = %q, want %q", names, want)
 	}
@@ -75,7 +75,7 @@ func TestLevels(t *testing.T) {
 	for _, l := range r2.Levels() {
 		got = append(got, l.Name)
 	}
-	if n := len(got); n != 7 || got[5] != "gtp:gnugo" || got[6] != "gtp:pachi" {
+	if n, b := len(got), len(Builtin()); n != b+2 || got[b] != "gtp:gnugo" || got[b+1] != "gtp:pachi" {
 		t.Errorf("NewRegistry(map) levels = %q, want the built-in ones, gtp:gnugo, gtp:pachi", got)
 	}
 }

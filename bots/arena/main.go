@@ -23,13 +23,13 @@ func Main(ctx context.Context, args []string, stdout io.Writer, reg *bots.Regist
 	fs := flag.NewFlagSet("arena", flag.ContinueOnError)
 	fs.SetOutput(stdout)
 	var (
-		a         = fs.String("a", "", "first player: a level (beginner, easy, medium, hard, max) or a GTP program (gtp:NAME)")
+		a         = fs.String("a", "", "first player: a level ("+builtinNames()+") or a GTP program (gtp:NAME)")
 		b         = fs.String("b", "", "second player, as -a")
 		games     = fs.Int("games", 20, "number of games; colours alternate, the first player taking black in the first game")
 		size      = fs.Int("size", 9, "board size")
 		komi      = fs.Float64("komi", 7.5, "komi (area scoring)")
 		moveTime  = fs.Duration("time", 0, "time per move for both players (0: each level's own budget)")
-		playouts  = fs.Int("playouts", 0, "playouts per move for both players (mcts and medium; nodes for a static minimax), instead of time")
+		playouts  = fs.Int("playouts", 0, "playouts per move for both players (the Monte Carlo levels from casual up; nodes for a static minimax), instead of time")
 		aTime     = fs.Duration("a-time", 0, "time per move for the first player only (overrides -time)")
 		bTime     = fs.Duration("b-time", 0, "time per move for the second player only (overrides -time)")
 		aPlayouts = fs.Int("a-playouts", 0, "playouts per move for the first player only (overrides -playouts); a fixed count makes a match independent of the machine's load")
@@ -143,6 +143,15 @@ func Main(ctx context.Context, args []string, stdout io.Writer, reg *bots.Regist
 	rep, err := Run(ctx, cfg)
 	fmt.Fprintln(stdout, rep)
 	return err
+}
+
+// builtinNames lists the built-in levels, weakest first.
+func builtinNames() string {
+	var names []string
+	for _, l := range bots.Builtin() {
+		names = append(names, l.Name)
+	}
+	return strings.Join(names, ", ")
 }
 
 // describeBudget says what a player may spend on a move.
