@@ -78,24 +78,24 @@ func Builtin() []Level {
 		},
 		{
 			Name:        "easy",
-			Description: "about 25 kyu · greedy: captures what it can, saves stones in atari, otherwise random.",
+			Description: "about 26 kyu · greedy: captures what it can, saves stones in atari, otherwise random.",
 			New:         func(seed int64) Bot { return NewGreedy(seed) },
 		},
 		{
 			Name:        "casual",
-			Description: "about 22 kyu · reads a fifth of its moves with a small Monte Carlo search, plays greedy on the rest.",
+			Description: "about 24 kyu · reads one move in five with a small search, plays greedy otherwise.",
 			Budget:      Budget{Playouts: casualPlayouts, Time: time.Second},
 			New:         func(seed int64) Bot { return newReader("casual", casualReads, seed) },
 		},
 		{
 			Name:        "steady",
-			Description: "about 19 kyu · reads almost half its moves with a small Monte Carlo search, plays greedy on the rest.",
+			Description: "about 21 kyu · reads nearly half its moves with a small search, greedy otherwise.",
 			Budget:      Budget{Playouts: casualPlayouts, Time: time.Second},
 			New:         func(seed int64) Bot { return newReader("steady", steadyReads, seed) },
 		},
 		{
 			Name:        "keen",
-			Description: "about 16 kyu · reads most moves with a small Monte Carlo search, plays greedy on the rest.",
+			Description: "about 18 kyu · reads most moves with a small search, plays greedy otherwise.",
 			Budget:      Budget{Playouts: casualPlayouts, Time: time.Second},
 			New:         func(seed int64) Bot { return newReader("keen", keenReads, seed) },
 		},
@@ -107,7 +107,7 @@ func Builtin() []Level {
 		},
 		{
 			Name:        "strong",
-			Description: "about 11 kyu · a small Monte Carlo tree search.",
+			Description: "about 10 kyu · Monte Carlo tree search of 4,000 playouts a move.",
 			Budget:      Budget{Playouts: strongPlayouts, Time: time.Second},
 			New: func(seed int64) Bot {
 				return NewMCTS("strong", mcts.Options{Seed: seed, Threads: 1, MaxNodes: strongNodes, Vary: varyMoves})
@@ -116,7 +116,7 @@ func Builtin() []Level {
 		},
 		{
 			Name:        "hard",
-			Description: "about 8 kyu · Monte Carlo tree search, 1 s a move: beats GNU Go level 10 on 9×9.",
+			Description: "about 7 kyu · Monte Carlo tree search, 1 s a move: beats GNU Go level 10 on 9×9.",
 			Budget:      Budget{Time: time.Second},
 			New: func(seed int64) Bot {
 				return NewMCTS("hard", mcts.Options{Seed: seed, MaxNodes: hardMaxNodes, Vary: varyMoves})
@@ -125,7 +125,7 @@ func Builtin() []Level {
 		},
 		{
 			Name:        "max",
-			Description: "about 6 kyu · Monte Carlo tree search, 3 s a move: the strongest built-in level.",
+			Description: "about 5 kyu · Monte Carlo tree search, 3 s a move: the strongest built-in level.",
 			Budget:      Budget{Time: 3 * time.Second},
 			New: func(seed int64) Bot {
 				return NewMCTS("max", mcts.Options{Seed: seed, MaxNodes: maxMaxNodes, Vary: varyMoves})

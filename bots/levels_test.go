@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"os"
+	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/gobot-dev/gobot/engine"
 	"github.com/gobot-dev/gobot/engine/gtp"
@@ -77,6 +79,26 @@ func TestLevels(t *testing.T) {
 	}
 	if n, b := len(got), len(Builtin()); n != b+2 || got[b] != "gtp:gnugo" || got[b+1] != "gtp:pachi" {
 		t.Errorf("NewRegistry(map) levels = %q, want the built-in ones, gtp:gnugo, gtp:pachi", got)
+	}
+}
+
+// The built-in levels' descriptions fit Discord: a choice of /go bot
+// ("name: description") holds 100 characters, and /go help lists every
+// level in one field of 1024, which must leave room for a few engines.
+func TestLevelDescriptionsFitDiscord(t *testing.T) {
+	total := 0
+	for _, l := range Builtin() {
+		choice := l.Name + ": " + l.Description
+		if n := utf8.RuneCountInString(choice); n > 100 {
+			t.Errorf("choice %q has %d characters, Discord shows 100", choice, n)
+		}
+		if !strings.HasPrefix(l.Description, "about ") || !strings.Contains(l.Description, " kyu · ") {
+			t.Errorf("level %q: description %q does not start with its rank", l.Name, l.Description)
+		}
+		total += utf8.RuneCountInString("• **" + l.Name + "**: " + l.Description + "\n")
+	}
+	if total > 850 {
+		t.Errorf("the built-in levels take %d characters of /go help's 1024", total)
 	}
 }
 
