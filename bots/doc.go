@@ -19,9 +19,8 @@
 // play varies from game to game with the seed; a fixed seed repeats it. The
 // medium level is a minimax over Monte Carlo readings (mcminimax.go); the
 // casual, steady and keen levels blend a small tree search with the greedy
-// player
-// (Blend). The levels below hard play a fixed number of playouts, so their
-// strength does not depend on the machine (levels.go).
+// player (Blend). The levels below hard play a fixed number of playouts, so
+// their strength does not depend on the machine (levels.go).
 //
 // The usual door is a Registry: NewRegistry(Config) offers the levels
 // (Builtin, weakest first, and one "gtp:NAME" per configured GTP
