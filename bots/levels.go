@@ -101,7 +101,7 @@ func Builtin() []Level {
 		},
 		{
 			Name:        "medium",
-			Description: "about 13 kyu · minimax over Monte Carlo readings: beats GNU Go level 1 on 9×9.",
+			Description: "about 13 kyu · minimax over Monte Carlo readings: about even with GNU Go level 1.",
 			Budget:      Budget{Playouts: mediumPlayouts, Time: 3 * time.Second},
 			New:         func(seed int64) Bot { return NewMinimaxMC(seed) },
 		},
