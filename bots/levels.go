@@ -78,24 +78,24 @@ func Builtin() []Level {
 		},
 		{
 			Name:        "easy",
-			Description: "about 26 kyu · greedy: captures what it can, saves stones in atari, otherwise random.",
+			Description: "about 25 kyu · greedy: captures what it can, saves stones in atari, otherwise random.",
 			New:         func(seed int64) Bot { return NewGreedy(seed) },
 		},
 		{
 			Name:        "casual",
-			Description: "about 24 kyu · reads one move in five with a small search, plays greedy otherwise.",
+			Description: "about 23 kyu · reads one move in five with a small search, plays greedy otherwise.",
 			Budget:      Budget{Playouts: casualPlayouts, Time: time.Second},
 			New:         func(seed int64) Bot { return newReader("casual", casualReads, seed) },
 		},
 		{
 			Name:        "steady",
-			Description: "about 21 kyu · reads nearly half its moves with a small search, greedy otherwise.",
+			Description: "about 20 kyu · reads nearly half its moves with a small search, greedy otherwise.",
 			Budget:      Budget{Playouts: casualPlayouts, Time: time.Second},
 			New:         func(seed int64) Bot { return newReader("steady", steadyReads, seed) },
 		},
 		{
 			Name:        "keen",
-			Description: "about 18 kyu · reads most moves with a small search, plays greedy otherwise.",
+			Description: "about 17 kyu · reads most moves with a small search, plays greedy otherwise.",
 			Budget:      Budget{Playouts: casualPlayouts, Time: time.Second},
 			New:         func(seed int64) Bot { return newReader("keen", keenReads, seed) },
 		},
@@ -107,7 +107,7 @@ func Builtin() []Level {
 		},
 		{
 			Name:        "strong",
-			Description: "about 10 kyu · Monte Carlo tree search of 4,000 playouts a move.",
+			Description: "about 11 kyu · Monte Carlo tree search of 4,000 playouts a move.",
 			Budget:      Budget{Playouts: strongPlayouts, Time: time.Second},
 			New: func(seed int64) Bot {
 				return NewMCTS("strong", mcts.Options{Seed: seed, Threads: 1, MaxNodes: strongNodes, Vary: varyMoves})
