@@ -81,24 +81,9 @@ func Builtin() []Level {
 			Description: "about 25 kyu · greedy: captures what it can, saves stones in atari, otherwise random.",
 			New:         func(seed int64) Bot { return NewGreedy(seed) },
 		},
-		{
-			Name:        "casual",
-			Description: "about 23 kyu · reads one move in five with a small search, plays greedy otherwise.",
-			Budget:      Budget{Playouts: casualPlayouts, Time: time.Second},
-			New:         func(seed int64) Bot { return newReader("casual", casualReads, seed) },
-		},
-		{
-			Name:        "steady",
-			Description: "about 20 kyu · reads nearly half its moves with a small search, greedy otherwise.",
-			Budget:      Budget{Playouts: casualPlayouts, Time: time.Second},
-			New:         func(seed int64) Bot { return newReader("steady", steadyReads, seed) },
-		},
-		{
-			Name:        "keen",
-			Description: "about 17 kyu · reads most moves with a small search, plays greedy otherwise.",
-			Budget:      Budget{Playouts: casualPlayouts, Time: time.Second},
-			New:         func(seed int64) Bot { return newReader("keen", keenReads, seed) },
-		},
+		readerLevel("casual", "about 23 kyu · reads one move in five with a small search, plays greedy otherwise.", casualReads),
+		readerLevel("steady", "about 20 kyu · reads nearly half its moves with a small search, greedy otherwise.", steadyReads),
+		readerLevel("keen", "about 17 kyu · reads most moves with a small search, plays greedy otherwise.", keenReads),
 		{
 			Name:        "medium",
 			Description: "about 13 kyu · minimax over Monte Carlo readings: about even with GNU Go level 1.",
@@ -135,12 +120,19 @@ func Builtin() []Level {
 	}
 }
 
-// newReader returns the bot of the casual, steady and keen levels: a small
-// single-threaded tree search (the level's budget, casualPlayouts) on the
-// given share of its moves, the greedy player on the rest.
-func newReader(name string, reads float64, seed int64) Bot {
-	search := NewMCTS(name, mcts.Options{Seed: seed, Threads: 1, MaxNodes: casualNodes, Vary: varyMoves})
-	return NewBlend(name, search, NewGreedy(seed+1000003), reads, seed+7)
+// readerLevel returns the level of the casual, steady and keen kind: a
+// small single-threaded tree search (casualPlayouts, at most a second) on
+// the share reads of its moves, the greedy player on the rest.
+func readerLevel(name, description string, reads float64) Level {
+	return Level{
+		Name:        name,
+		Description: description,
+		Budget:      Budget{Playouts: casualPlayouts, Time: time.Second},
+		New: func(seed int64) Bot {
+			search := NewMCTS(name, mcts.Options{Seed: seed, Threads: 1, MaxNodes: casualNodes, Vary: varyMoves})
+			return NewBlend(name, search, NewGreedy(seed+1000003), reads, seed+7)
+		},
+	}
 }
 
 // aliases maps the names of the algorithms to their levels.
