@@ -24,13 +24,70 @@ import (
 
 func TestMain(m *testing.M) {
 	code := pgtest.Main(m)
-	if historyDir != "" {
-		os.RemoveAll(historyDir)
-	}
-	if ratedDir != "" {
-		os.RemoveAll(ratedDir)
-	}
+	historyData.remove()
+	ratedData.remove()
 	os.Exit(code)
+}
+
+// benchFixture is a large store that benchmarks share: built on first use, once
+// per test binary, in a temporary directory that TestMain removes.
+type benchFixture struct {
+	once sync.Once
+	dir  string
+	err  error
+}
+
+// path returns the fixture's file, name.db, building it first with fill
+// if need be; fill writes without fsync (it is set-up, not what is
+// measured), and the file is synced once at the end.
+func (f *benchFixture) path(b *testing.B, name string, fill func(s *Store) error) string {
+	f.once.Do(func() {
+		f.dir, f.err = os.MkdirTemp("", "gobot-"+name+"-bench-")
+		if f.err != nil {
+			return
+		}
+		s, err := Open(filepath.Join(f.dir, name+".db"), Options{})
+		if err != nil {
+			f.err = err
+			return
+		}
+		defer s.Close()
+		s.db.NoSync = true
+		if f.err = fill(s); f.err == nil {
+			s.db.NoSync = false
+			f.err = s.db.Sync()
+		}
+	})
+	if f.err != nil {
+		b.Fatal(f.err)
+	}
+	return filepath.Join(f.dir, name+".db")
+}
+
+func (f *benchFixture) remove() {
+	if f.dir != "" {
+		os.RemoveAll(f.dir)
+	}
+}
+
+// inChunks calls put for i from 0 to n-1 in bbolt transactions of 10,000
+// calls each.
+func inChunks(s *Store, n int, put func(tx *bolt.Tx, i int) error) error {
+	const chunk = 10_000
+	for base := 0; base < n; base += chunk {
+		err := s.db.Update(func(tx *bolt.Tx) error {
+			for i := base; i < min(base+chunk, n); i++ {
+				if err := put(tx, i); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // moveSource hands out the moves of a prepared random 19×19 game, and a new
@@ -139,66 +196,34 @@ const (
 	historyPlayers = 1000
 )
 
-var (
-	historyOnce sync.Once
-	historyDir  string
-	historyErr  error
-)
+var historyData benchFixture
 
 func historyFixture(b *testing.B) string {
-	historyOnce.Do(func() {
-		historyDir, historyErr = os.MkdirTemp("", "gobot-history-bench-")
-		if historyErr != nil {
-			return
-		}
-		path := filepath.Join(historyDir, "history.db")
-		s, err := Open(path, Options{})
-		if err != nil {
-			historyErr = err
-			return
-		}
-		defer s.Close()
-		s.db.NoSync = true
+	return historyData.path(b, "history", func(s *Store) error {
 		r := rand.New(rand.NewPCG(1, 2))
 		sgf := []byte("(;GM[1]FF[4]CA[UTF-8]SZ[19]KM[7.5]RU[Chinese]PB[someone]PW[someone else]RE[B+R]" +
 			strings.Repeat(";B[pd];W[dp]", 60) + ")") // about 1 kB, a short game
 		start := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
-		const chunk = 10_000
-		for base := 0; base < historyGames && historyErr == nil; base += chunk {
-			historyErr = s.db.Update(func(tx *bolt.Tx) error {
-				for i := base; i < base+chunk; i++ {
-					black := fmt.Sprint(100000 + r.IntN(historyPlayers))
-					white := fmt.Sprint(100000 + r.IntN(historyPlayers))
-					if i%10 == 0 {
-						black = "heavy"
-					}
-					a := &Archived{
-						ID: fmt.Sprintf("game%07d", i), GuildID: fmt.Sprint("guild", r.IntN(50)), ChannelID: "c",
-						Black: human(black), White: human(white), Size: 19, Rules: engine.DefaultRules(),
-						Result: "B+R", Winner: engine.Black, Moves: 120,
-						StartedAt:  start.Add(time.Duration(i) * 10 * time.Minute),
-						FinishedAt: start.Add(time.Duration(i)*10*time.Minute + time.Hour),
-					}
-					val, err := json.Marshal(a)
-					if err != nil {
-						return err
-					}
-					if err := putArchive(tx, a, val, sgf, false); err != nil {
-						return err
-					}
-				}
-				return nil
-			})
-		}
-		if historyErr == nil {
-			s.db.NoSync = false
-			historyErr = s.db.Sync()
-		}
+		return inChunks(s, historyGames, func(tx *bolt.Tx, i int) error {
+			black := fmt.Sprint(100000 + r.IntN(historyPlayers))
+			white := fmt.Sprint(100000 + r.IntN(historyPlayers))
+			if i%10 == 0 {
+				black = "heavy"
+			}
+			a := &Archived{
+				ID: fmt.Sprintf("game%07d", i), GuildID: fmt.Sprint("guild", r.IntN(50)), ChannelID: "c",
+				Black: human(black), White: human(white), Size: 19, Rules: engine.DefaultRules(),
+				Result: "B+R", Winner: engine.Black, Moves: 120,
+				StartedAt:  start.Add(time.Duration(i) * 10 * time.Minute),
+				FinishedAt: start.Add(time.Duration(i)*10*time.Minute + time.Hour),
+			}
+			val, err := json.Marshal(a)
+			if err != nil {
+				return err
+			}
+			return putArchive(tx, a, val, sgf, false)
+		})
 	})
-	if historyErr != nil {
-		b.Fatal(historyErr)
-	}
-	return filepath.Join(historyDir, "history.db")
 }
 
 func BenchmarkPlayerHistory(b *testing.B) {

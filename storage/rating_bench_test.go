@@ -4,10 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -27,78 +24,51 @@ const (
 )
 
 var (
-	ratedOnce sync.Once
-	ratedDir  string
-	ratedErr  error
+	ratedData benchFixture
 	ratedEnd  time.Time // when the last game finished
 )
 
 func ratedFixture(b *testing.B) string {
-	ratedOnce.Do(func() {
-		ratedDir, ratedErr = os.MkdirTemp("", "gobot-rated-bench-")
-		if ratedErr != nil {
-			return
-		}
-		path := filepath.Join(ratedDir, "rated.db")
-		s, err := Open(path, Options{})
-		if err != nil {
-			ratedErr = err
-			return
-		}
-		defer s.Close()
-		s.db.NoSync = true
+	return ratedData.path(b, "rated", func(s *Store) error {
 		r := rand.New(rand.NewPCG(3, 4))
 		sgf := []byte("(;GM[1]FF[4]SZ[19]KM[7.5]RE[B+R]" + strings.Repeat(";B[pd];W[dp]", 60) + ")")
 		start := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
-		const chunk = 10_000
-		for base := 0; base < ratedGames && ratedErr == nil; base += chunk {
-			ratedErr = s.db.Update(func(tx *bolt.Tx) error {
-				for i := base; i < base+chunk; i++ {
-					bp := r.IntN(ratedPlayers)
-					wp := (bp + 1 + r.IntN(ratedPlayers-1)) % ratedPlayers
-					black, white := fmt.Sprint(200000+bp), fmt.Sprint(200000+wp)
-					if i%10 == 0 {
-						black = "heavy"
-					}
-					result, winner := "B+R", engine.Black
-					if r.IntN(2) == 0 {
-						result, winner = "W+R", engine.White
-					}
-					a := &Archived{
-						ID: fmt.Sprintf("rated%07d", i), GuildID: fmt.Sprint("guild", bp%20), ChannelID: fmt.Sprint("c", i%500),
-						Black: human(black), White: human(white), Size: 19, Rules: engine.DefaultRules(),
-						Result: result, Winner: winner, Moves: 120, Rated: true, RatingSeq: uint64(i + 1),
-						StartedAt:  start.Add(time.Duration(i) * 5 * time.Minute),
-						FinishedAt: start.Add(time.Duration(i)*5*time.Minute + time.Hour),
-					}
-					val, err := json.Marshal(a)
-					if err != nil {
-						return err
-					}
-					if err := putArchive(tx, a, val, sgf, false); err != nil {
-						return err
-					}
-					score := 1.0
-					if winner == engine.White {
-						score = 0
-					}
-					if err := rateGame(ctx, boltRatings{tx}, a, score); err != nil {
-						return err
-					}
-					ratedEnd = a.FinishedAt
-				}
-				return tx.Bucket(bucketRatings).SetSequence(uint64(base + chunk))
-			})
-		}
-		if ratedErr == nil {
-			s.db.NoSync = false
-			ratedErr = s.db.Sync()
-		}
+		return inChunks(s, ratedGames, func(tx *bolt.Tx, i int) error {
+			bp := r.IntN(ratedPlayers)
+			wp := (bp + 1 + r.IntN(ratedPlayers-1)) % ratedPlayers
+			black, white := fmt.Sprint(200000+bp), fmt.Sprint(200000+wp)
+			if i%10 == 0 {
+				black = "heavy"
+			}
+			result, winner := "B+R", engine.Black
+			if r.IntN(2) == 0 {
+				result, winner = "W+R", engine.White
+			}
+			a := &Archived{
+				ID: fmt.Sprintf("rated%07d", i), GuildID: fmt.Sprint("guild", bp%20), ChannelID: fmt.Sprint("c", i%500),
+				Black: human(black), White: human(white), Size: 19, Rules: engine.DefaultRules(),
+				Result: result, Winner: winner, Moves: 120, Rated: true, RatingSeq: uint64(i + 1),
+				StartedAt:  start.Add(time.Duration(i) * 5 * time.Minute),
+				FinishedAt: start.Add(time.Duration(i)*5*time.Minute + time.Hour),
+			}
+			val, err := json.Marshal(a)
+			if err != nil {
+				return err
+			}
+			if err := putArchive(tx, a, val, sgf, false); err != nil {
+				return err
+			}
+			score := 1.0
+			if winner == engine.White {
+				score = 0
+			}
+			if err := rateGame(ctx, boltRatings{tx}, a, score); err != nil {
+				return err
+			}
+			ratedEnd = a.FinishedAt
+			return tx.Bucket(bucketRatings).SetSequence(uint64(i + 1))
+		})
 	})
-	if ratedErr != nil {
-		b.Fatal(ratedErr)
-	}
-	return filepath.Join(ratedDir, "rated.db")
 }
 
 func openRated(b *testing.B) *Store {
