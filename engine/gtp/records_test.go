@@ -138,14 +138,7 @@ func TestRealRecordsGNUGo(t *testing.T) {
 		if slices.Contains(refusedRecords, name) {
 			continue
 		}
-		data, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		g, info, err := engine.ParseSGF(data)
-		if err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
+		g, info := readRecord(t, f)
 		if g.Size() > 19 {
 			t.Logf("%s: %d×%d is larger than GNU Go plays", name, g.Size(), g.Size())
 			continue
@@ -355,6 +348,21 @@ func realRecords(t *testing.T) []string {
 		t.Fatalf("no records in testdata/sgf/real: %v", err)
 	}
 	return files
+}
+
+// readRecord reads and parses the SGF record in the file f, or ends the
+// test.
+func readRecord(t testing.TB, f string) (*engine.Game, *engine.SGFInfo) {
+	t.Helper()
+	data, err := os.ReadFile(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, info, err := engine.ParseSGF(data)
+	if err != nil {
+		t.Fatalf("%s: %v", filepath.Base(f), err)
+	}
+	return g, info
 }
 
 // TestRecordListsExist checks that the records this file names are in

@@ -415,14 +415,7 @@ func TestRefereeRecords(t *testing.T) {
 	}
 	ref := newReferee(t, engine.SimpleKo)
 	for _, f := range files {
-		data, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		rec, info, err := engine.ParseSGF(data)
-		if err != nil {
-			t.Fatalf("%s: %v", f, err)
-		}
+		rec, info := readRecord(t, f)
 		// Move by move, from the record's set-up.
 		rules := engine.DefaultRules()
 		rules.Komi = rec.Rules().Komi

@@ -738,14 +738,7 @@ quit
 // TestServeUsesEstimate checks that GTP's final_status_list and
 // final_score, given estimate.DeadStones, answer with the estimate.
 func TestServeUsesEstimate(t *testing.T) {
-	data, err := os.ReadFile(filepath.Join("..", "estimate", "testdata", "scoring", "corpus", "09-gnugo-002.sgf"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	rec, _, err := engine.ParseSGF(data)
-	if err != nil {
-		t.Fatal(err)
-	}
+	rec, _ := readRecord(t, filepath.Join("..", "estimate", "testdata", "scoring", "corpus", "09-gnugo-002.sgf"))
 	// The corpus's games are played under the default rules and their komi.
 	rules := engine.DefaultRules()
 	rules.Komi = rec.Rules().Komi
