@@ -223,10 +223,7 @@ func decodeHeader(v []byte) (gameHeader, error) {
 
 // validate checks what every write needs.
 func (g *Game) validate() error {
-	if g == nil {
-		return fmt.Errorf("storage: nil game: %w", ErrInvalid)
-	}
-	if err := checkID("channel ID", g.ChannelID); err != nil {
+	if err := g.checkChannel(); err != nil {
 		return err
 	}
 	if g.Game == nil {
@@ -511,15 +508,21 @@ func (s *Store) UpdateGame(ctx context.Context, g *Game) error {
 	return nil
 }
 
+// checkChannel checks that g is a game with a valid channel ID, the key
+// of the active games.
+func (g *Game) checkChannel() error {
+	if g == nil {
+		return fmt.Errorf("storage: nil game: %w", ErrInvalid)
+	}
+	return checkID("channel ID", g.ChannelID)
+}
+
 // AbortGame removes the active game g from its channel without archiving
 // it, provided the stored game is still g at the version g was read
 // (ErrConflict otherwise, ErrNotFound when it is gone or replaced by
 // another game).
 func (s *Store) AbortGame(ctx context.Context, g *Game) error {
-	if g == nil {
-		return fmt.Errorf("storage: nil game: %w", ErrInvalid)
-	}
-	if err := checkID("channel ID", g.ChannelID); err != nil {
+	if err := g.checkChannel(); err != nil {
 		return err
 	}
 	want := g.header()

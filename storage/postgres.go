@@ -322,10 +322,7 @@ func (p *Postgres) UpdateGame(ctx context.Context, g *Game) error {
 
 // AbortGame is Store.AbortGame.
 func (p *Postgres) AbortGame(ctx context.Context, g *Game) error {
-	if g == nil {
-		return fmt.Errorf("storage: nil game: %w", ErrInvalid)
-	}
-	if err := checkID("channel ID", g.ChannelID); err != nil {
+	if err := g.checkChannel(); err != nil {
 		return err
 	}
 	want := g.header()
@@ -489,15 +486,9 @@ func (p *Postgres) ArchivedGame(ctx context.Context, id string) (*Archived, erro
 		sgf []byte
 	)
 	err := p.pool.QueryRow(ctx, `SELECT record, sgf FROM archive WHERE id = $1`, id).Scan(&rec, &sgf)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return nil, fmt.Errorf("storage: archived game %s: %w", id, ErrNotFound)
-	}
+	a, err := pgRecord("archived game "+id, rec, err, decodeArchive)
 	if err != nil {
-		return nil, fmt.Errorf("storage: archived game %s: %w", id, err)
-	}
-	a, err := decodeArchive([]byte(rec))
-	if err != nil {
-		return nil, fmt.Errorf("storage: archived game %s: %w: %w", id, ErrCorrupt, err)
+		return nil, err
 	}
 	a.SGF = sgf
 	return a, nil
@@ -607,17 +598,25 @@ func (p *Postgres) Challenge(ctx context.Context, id string) (*Challenge, error)
 }
 
 func pgChallenge(id, rec string, err error) (*Challenge, error) {
+	return pgRecord("challenge "+id, rec, err, decodeChallenge)
+}
+
+// pgRecord decodes the record a query for one row read (rec, err) with
+// decode; what names the record in errors ("challenge ch1"): no row is
+// ErrNotFound, a record decode refuses is ErrCorrupt.
+func pgRecord[T any](what, rec string, err error, decode func([]byte) (T, error)) (T, error) {
+	var zero T
 	if errors.Is(err, pgx.ErrNoRows) {
-		return nil, fmt.Errorf("storage: challenge %s: %w", id, ErrNotFound)
+		return zero, fmt.Errorf("storage: %s: %w", what, ErrNotFound)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("storage: challenge %s: %w", id, err)
+		return zero, fmt.Errorf("storage: %s: %w", what, err)
 	}
-	c, err := decodeChallenge([]byte(rec))
+	v, err := decode([]byte(rec))
 	if err != nil {
-		return nil, fmt.Errorf("storage: challenge %s: %w: %w", id, ErrCorrupt, err)
+		return zero, fmt.Errorf("storage: %s: %w: %w", what, ErrCorrupt, err)
 	}
-	return c, nil
+	return v, nil
 }
 
 // DeleteChallenge is Store.DeleteChallenge: of two racing deletes exactly
