@@ -106,6 +106,27 @@ func decodePNG(tb testing.TB, data []byte) image.Image {
 	return img
 }
 
+// golden compares a picture with testdata/NAME.png by its pixels, and
+// rewrites the file with -update.
+func golden(t *testing.T, name string, data []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", name+".png")
+	if *update {
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if g, w := pixelHash(decodePNG(t, data)), pixelHash(decodePNG(t, want)); g != w {
+		out := filepath.Join(t.TempDir(), name+".png")
+		os.WriteFile(out, data, 0o644)
+		t.Errorf("%s: picture hash %s, want %s (got written to %s; run go test -update if the change is intended)", name, g[:12], w[:12], out)
+	}
+}
+
 func TestGolden(t *testing.T) {
 	for _, c := range goldenCases(t) {
 		t.Run(c.name, func(t *testing.T) {
@@ -113,22 +134,7 @@ func TestGolden(t *testing.T) {
 			if err := Board(&buf, c.b, c.opts); err != nil {
 				t.Fatalf("Board = %v", err)
 			}
-			path := filepath.Join("testdata", c.name+".png")
-			if *update {
-				if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (run go test -update to create it)", err)
-			}
-			got := decodePNG(t, buf.Bytes())
-			if g, w := pixelHash(got), pixelHash(decodePNG(t, want)); g != w {
-				out := filepath.Join(t.TempDir(), c.name+".png")
-				os.WriteFile(out, buf.Bytes(), 0o644)
-				t.Errorf("picture hash %s, want %s (got written to %s; run go test -update if the change is intended)", g[:12], w[:12], out)
-			}
+			golden(t, c.name, buf.Bytes())
 		})
 	}
 }

@@ -4,35 +4,12 @@ import (
 	"bytes"
 	"errors"
 	"math"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/gobot-dev/gobot/engine"
 	"github.com/gobot-dev/gobot/engine/enginetest"
 )
-
-// golden compares a picture with testdata/NAME.png by its pixels, and
-// rewrites the file with -update.
-func golden(t *testing.T, name string, data []byte) {
-	t.Helper()
-	path := filepath.Join("testdata", name+".png")
-	if *update {
-		if err := os.WriteFile(path, data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if g, w := pixelHash(decodePNG(t, data)), pixelHash(decodePNG(t, want)); g != w {
-		out := filepath.Join(t.TempDir(), name+".png")
-		os.WriteFile(out, data, 0o644)
-		t.Errorf("%s: picture hash %s, want %s (got written to %s; run go test -update if the change is intended)", name, g[:12], w[:12], out)
-	}
-}
 
 // reviewSeries is Black's chance over a 60-move game that Black leads,
 // throws away at move 23, wins back at move 41 and keeps.
