@@ -194,15 +194,10 @@ func (p *Postgres) RebuildRatings(ctx context.Context) (*RebuildReport, error) {
 		if err := rows.Err(); err != nil {
 			return err
 		}
-		games := ratedInOrder(all)
-		var seq uint64
-		for _, g := range games {
-			if err := rateGame(ctx, pgRatings{tx}, g.a, g.score); err != nil {
-				return err
-			}
-			seq = max(seq, g.a.RatingSeq)
+		seq, err := rerate(ctx, pgRatings{tx}, all, rep)
+		if err != nil {
+			return err
 		}
-		rep.Games = len(games)
 		if seq > 0 {
 			if _, err := tx.Exec(ctx, `SELECT setval('rating_seq', $1)`, int64(seq)); err != nil {
 				return err

@@ -394,6 +394,22 @@ func ratedInOrder(all []*Archived) []ratedGame {
 	return games
 }
 
+// rerate rates the rated games of all again through tx, in the order they
+// were rated (see ratedInOrder), counts them in rep, and returns the
+// highest rating sequence number among them.
+func rerate(ctx context.Context, tx ratingTx, all []*Archived, rep *RebuildReport) (uint64, error) {
+	games := ratedInOrder(all)
+	var seq uint64
+	for _, g := range games {
+		if err := rateGame(ctx, tx, g.a, g.score); err != nil {
+			return 0, err
+		}
+		seq = max(seq, g.a.RatingSeq)
+	}
+	rep.Games = len(games)
+	return seq, nil
+}
+
 // compareRatings fills the counts of rep from the stored records before
 // (pool 0 player -> record) and after a rebuild.
 func compareRatings(rep *RebuildReport, before, after map[string]string) {
@@ -451,15 +467,10 @@ func (s *Store) RebuildRatings(ctx context.Context) (*RebuildReport, error) {
 		if err != nil {
 			return err
 		}
-		games := ratedInOrder(all)
-		var seq uint64
-		for _, g := range games {
-			if err := rateGame(ctx, boltRatings{tx}, g.a, g.score); err != nil {
-				return err
-			}
-			seq = max(seq, g.a.RatingSeq)
+		seq, err := rerate(ctx, boltRatings{tx}, all, rep)
+		if err != nil {
+			return err
 		}
-		rep.Games = len(games)
 		if err := tx.Bucket(bucketRatings).SetSequence(seq); err != nil {
 			return err
 		}
