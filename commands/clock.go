@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -81,7 +82,9 @@ func newClock(c clock.Control, eg *engine.Game, now time.Time) *clock.Clock {
 }
 
 // completeClock suggests time controls for the clock option: the spec
-// typed, with its meaning, when it is valid, and the presets that match.
+// typed, with its meaning, when it is valid; the presets that match; while
+// a system's spec is being typed and does not read yet, an example of that
+// system; otherwise why the text is not a clock.
 func (a *App) completeClock(ctx context.Context, r *Request) error {
 	name, typed := r.Focused()
 	if name != "clock" {
@@ -105,7 +108,21 @@ func (a *App) completeClock(ctx context.Context, r *Request) error {
 			add(p.Name+" — "+p.Control.Describe(), p.Name)
 		}
 	}
-	if typed != "" && err != nil && len(choices) == 0 {
+	// A system being typed ("byo", "fischer 3d"): how its spec reads; and
+	// why the text does not read yet, once the system's name is whole.
+	explain := len(choices) == 0
+	if typed != "" && err != nil {
+		word := strings.ReplaceAll(strings.ToLower(strings.Fields(typed)[0]), "-", "")
+		for _, ex := range clock.Examples {
+			offered := slices.ContainsFunc(choices, func(c *discordgo.ApplicationCommandOptionChoice) bool { return c.Value == ex })
+			if system := strings.Fields(ex)[0]; !offered && strings.HasPrefix(system, word) {
+				c, _ := clock.Parse(ex)
+				add(ex+" — "+c.Describe(), ex)
+				explain = explain && word == system
+			}
+		}
+	}
+	if typed != "" && err != nil && explain {
 		var se *clock.SpecError
 		reason := "not a clock"
 		if errors.As(err, &se) {

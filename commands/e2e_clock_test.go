@@ -217,6 +217,24 @@ func testE2EClockOption(t *testing.T, e *env) {
 	if got := strings.Join(names, " "); got != "correspondence daily live blitz none" {
 		t.Errorf("autocomplete of nothing offers %s, want the presets", got)
 	}
+	// A system named in part gets an example of its spec; what reads as
+	// nothing gets the reason.
+	for _, tt := range []struct{ typed, want string }{
+		{"byo", "byoyomi 10m 5x30s — byo-yomi: 10 min, then 5 periods of 30 s"},
+		{"byoyomi 10m", "byoyomi 10m 5x30s — byo-yomi: 10 min, then 5 periods of 30 s | ⚠ expected a main time and NxTIME, like `byoyomi 10m 5x30s`"},
+		{"Fischer", "fischer 3d +1d max 7d — Fischer: 3 days, +1 day per move, at most 7 days | ⚠ fischer takes a starting time and +increment, then optionally max and a time, like `fischer 3d +1…"},
+		{"n", "none — no clock"},
+		{"hourglass", "⚠ unknown system or preset \"hourglass\""},
+	} {
+		r = e.d.Do(e.d.Autocomplete(ch, alice, "go", discordtest.Sub("challenge", discordtest.Focused("clock", tt.typed))))
+		var got []string
+		for _, c := range r.Choices {
+			got = append(got, c.Name)
+		}
+		if strings.Join(got, " | ") != tt.want {
+			t.Errorf("autocomplete of %q offers %q, want %q", tt.typed, got, tt.want)
+		}
+	}
 
 	for _, it := range []*discordtest.Interaction{
 		e.slash(ch, alice, "challenge", discordtest.UserOpt("opponent", bob), discordtest.Str("clock", "fischer 3d")),

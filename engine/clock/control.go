@@ -76,10 +76,13 @@ var Presets = []Preset{
 // Default is the control of a game whose players chose none: correspondence.
 func Default() Control { return Presets[0].Control }
 
+// Examples are one spec of each system, as Syntax shows them and as
+// suggestions offer them to a player who has typed part of a system's name.
+var Examples = []string{"fischer 3d +1d max 7d", "byoyomi 10m 5x30s", "canadian 10m 25/5m", "simple 1d", "absolute 20m", "none"}
+
 // Syntax is what Parse accepts, for error messages and help.
-const Syntax = "a preset (correspondence, daily, live, blitz, none) or " +
-	"`fischer 3d +1d max 7d`, `byoyomi 10m 5x30s`, `canadian 10m 25/5m`, `simple 1d`, `absolute 20m`, `none`; " +
-	"units s, m, h, d; every time from 10s to 30d"
+var Syntax = "a preset (correspondence, daily, live, blitz, none) or `" +
+	strings.Join(Examples, "`, `") + "`; units s, m, h, d; every time from 10s to 30d"
 
 // Parse reads a time control: a preset name or a spec.
 //
