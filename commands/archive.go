@@ -97,14 +97,21 @@ func (a *App) completeFinishedGames(ctx context.Context, r *Request) error {
 
 // gameLabel describes a finished game in one line, from the point of view
 // of the user with userID when they played it: "vs @bob · 19×19 · B+3.5 ·
-// 2 d ago", otherwise "alice vs bob · …".
+// 2 d ago" ("vs gobot hard · …" against a bot, which is no user to
+// mention), otherwise "alice vs bob · …".
 func gameLabel(a *storage.Archived, userID string, now time.Time) string {
 	who := plainName(a.Black) + " vs " + plainName(a.White)
+	opponent := func(p storage.Player) string {
+		if p.IsBot() {
+			return "vs " + plainName(p)
+		}
+		return "vs @" + plainName(p)
+	}
 	switch userID {
 	case a.Black.UserID:
-		who = "vs @" + plainName(a.White)
+		who = opponent(a.White)
 	case a.White.UserID:
-		who = "vs @" + plainName(a.Black)
+		who = opponent(a.Black)
 	}
 	return fmt.Sprintf("%s · %d×%d · %s · %s", who, a.Size, a.Size, a.Result, ago(now.Sub(a.FinishedAt)))
 }

@@ -632,3 +632,28 @@ func TestBotMoveMadeElsewhere(t *testing.T) {
 		t.Errorf("the handler announces a move another process made (and announces): %q", got[len(got)-1])
 	}
 }
+
+// TestGameLabel: a finished game's suggestion names the opponent of the
+// user asking, as a mention only when the opponent is a user.
+func TestGameLabel(t *testing.T) {
+	now := time.Date(2026, 5, 3, 12, 0, 0, 0, time.UTC)
+	alice := storage.Player{UserID: "1", Name: "alice"}
+	bob := storage.Player{UserID: "2", Name: "bob"}
+	hard := storage.Player{Level: "hard"}
+	for _, tt := range []struct {
+		black, white storage.Player
+		user, want   string
+	}{
+		{alice, bob, "1", "vs @bob · 9×9 · B+3.5 · 2 d ago"},
+		{alice, bob, "2", "vs @alice · 9×9 · B+3.5 · 2 d ago"},
+		{alice, bob, "3", "alice vs bob · 9×9 · B+3.5 · 2 d ago"},
+		{hard, alice, "1", "vs gobot hard · 9×9 · B+3.5 · 2 d ago"},
+		{alice, hard, "1", "vs gobot hard · 9×9 · B+3.5 · 2 d ago"},
+		{alice, hard, "2", "alice vs gobot hard · 9×9 · B+3.5 · 2 d ago"},
+	} {
+		a := &storage.Archived{Black: tt.black, White: tt.white, Size: 9, Result: "B+3.5", FinishedAt: now.Add(-50 * time.Hour)}
+		if got := gameLabel(a, tt.user, now); got != tt.want {
+			t.Errorf("gameLabel(%v vs %v) for %s = %q, want %q", tt.black, tt.white, tt.user, got, tt.want)
+		}
+	}
+}
