@@ -126,7 +126,7 @@ func Definitions(levels []Level) []*discordgo.ApplicationCommand {
 				Required: true, Autocomplete: true, MaxLength: 6}),
 			sub("stats", "Someone's rating and record: rank, wins and losses, streak, latest games",
 				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionUser, Name: "player", Description: "Whose record (default: yours)"}),
-			sub("leaderboard", "The best established players of this server, or of everyone",
+			sub("leaderboard", "The best established players of this server, or of all servers",
 				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: "scope", Description: "Whose ratings (default: this server's)",
 					Choices: []*discordgo.ApplicationCommandOptionChoice{{Name: "this server", Value: "server"}, {Name: "global", Value: "global"}}},
 				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionInteger, Name: "page", Description: "Page, from 1", MinValue: &minPage}),

@@ -213,7 +213,7 @@ func TestE2ELeaderboard(t *testing.T) {
 	}
 	// Global scope, also from a DM; the server scope has no meaning there.
 	dm := e.d.DM(alice)
-	if gm := e.do(e.slash(dm, alice, "leaderboard", discordtest.Str("scope", "global"))); !strings.Contains(gm.Text(), "Leaderboard of everyone (global)") || !strings.Contains(gm.Text(), "12 players") {
+	if gm := e.do(e.slash(dm, alice, "leaderboard", discordtest.Str("scope", "global"))); !strings.Contains(gm.Text(), "Leaderboard of all servers (global)") || !strings.Contains(gm.Text(), "12 players") {
 		t.Errorf("global leaderboard = %q", gm.Text())
 	}
 	e.refused(e.slash(dm, alice, "leaderboard", discordtest.Str("scope", "server")), "There is no server here")

@@ -303,7 +303,7 @@ func (a *App) leaderboardMessage(ctx context.Context, r *Request, pool string, p
 	}
 	scope := "this server"
 	if pool == storage.GlobalPool {
-		scope = "everyone (global)"
+		scope = "all servers (global)"
 	}
 	pages := (lb.Total + leaderboardPageSize - 1) / leaderboardPageSize
 	switch {
