@@ -263,6 +263,42 @@ func (b *Board) LibertyList(dst []int, v int, max int) []int {
 	}
 }
 
+// OtherLiberties tells how many liberties the chain at v (a stone) has
+// besides x: 0, 1 or 2 (two or more), and the other liberty when there is
+// exactly one. It does not walk the chain: it takes x's share out of the
+// chain's pseudo-liberties, and the rest are all one vertex exactly when
+// their count times the sum of their squares is the square of their sum.
+func (b *Board) OtherLiberties(v, x int) (n, other int) {
+	h := b.head[v&mask]
+	ch := &b.chain[h&mask]
+	k, s1, s2 := int64(ch.plibs), int64(ch.lsum), int64(ch.lsq)
+	if b.color[x&mask] == Empty {
+		// x is a pseudo-liberty once for each stone of the chain next to
+		// it (the head of an empty point may be stale: check the colour).
+		c, s, at := b.color[v&mask], b.stride, int64(0)
+		if b.head[(x-s)&mask] == h && b.color[(x-s)&mask] == c {
+			at++
+		}
+		if b.head[(x-1)&mask] == h && b.color[(x-1)&mask] == c {
+			at++
+		}
+		if b.head[(x+1)&mask] == h && b.color[(x+1)&mask] == c {
+			at++
+		}
+		if b.head[(x+s)&mask] == h && b.color[(x+s)&mask] == c {
+			at++
+		}
+		k, s1, s2 = k-at, s1-at*int64(x), s2-at*int64(x*x)
+	}
+	switch {
+	case k == 0:
+		return 0, 0
+	case k*s2 == s1*s1:
+		return 1, int(s1 / k)
+	}
+	return 2, 0
+}
+
 // IsEyeish reports whether v is empty and every orthogonal neighbour is c
 // or off the board.
 func (b *Board) IsEyeish(v int, c Color) bool {
@@ -278,9 +314,12 @@ func (b *Board) IsEyeish(v int, c Color) bool {
 // on the edge or in the corner) is the opponent's. Filling such a point is
 // almost never right.
 func (b *Board) IsEye(v int, c Color) bool {
-	if !b.IsEyeish(v, c) {
-		return false
-	}
+	return b.IsEyeish(v, c) && b.eyeDiagonals(v, c)
+}
+
+// eyeDiagonals reports whether the diagonals of v let it be an eye of c:
+// at most one is the opponent's, and none when v is on the edge.
+func (b *Board) eyeDiagonals(v int, c Color) bool {
 	// Count the diagonals that are the opponent's, and whether any is off
 	// the board: with the opponent's bit o, an opponent stone or the
 	// border has it; only the border has both bits.
@@ -289,17 +328,45 @@ func (b *Board) IsEye(v int, c Color) bool {
 	if o == Empty {
 		return false
 	}
-	bad, edge := 0, 0
-	for _, k := range [4]Color{b.color[(v-s-1)&mask], b.color[(v-s+1)&mask], b.color[(v+s-1)&mask], b.color[(v+s+1)&mask]} {
-		if k&o != 0 {
-			if k == border {
-				edge = 1
-			} else {
-				bad++
-			}
-		}
+	nw, ne, sw, se := b.color[(v-s-1)&mask], b.color[(v-s+1)&mask], b.color[(v+s-1)&mask], b.color[(v+s+1)&mask]
+	bad := 0
+	if nw == border || ne == border || sw == border || se == border {
+		bad = 1 // the edge
 	}
-	return bad+edge < 2
+	if nw == o {
+		bad++
+	}
+	if ne == o {
+		bad++
+	}
+	if sw == o {
+		bad++
+	}
+	if se == o {
+		bad++
+	}
+	return bad < 2
+}
+
+// Playable reports whether c may play at v and it fills no eye of c: the
+// same as Legal(v, c) && !IsEye(v, c), the test every playout move passes,
+// reading v's neighbours once.
+func (b *Board) Playable(v int, c Color) bool {
+	if v <= 0 || v >= maxArea || b.color[v&mask] != Empty || (c != Black && c != White) {
+		return false
+	}
+	if v == b.koPoint && c == b.koColor {
+		return false
+	}
+	s := b.stride
+	n, w, e, so := b.color[(v-s)&mask], b.color[(v-1)&mask], b.color[(v+1)&mask], b.color[(v+s)&mask]
+	if n == Empty || w == Empty || e == Empty || so == Empty {
+		return true // legal, and no eye: an eye has no empty neighbour
+	}
+	if n&w&e&so&c != 0 && b.eyeDiagonals(v, c) {
+		return false
+	}
+	return !b.isSuicide(v, c)
 }
 
 // Legal reports whether c may place a stone at v under the board's own
@@ -650,7 +717,7 @@ func (b *Board) RandomMove(c Color, r uint32) int {
 	i := int(uint64(r) * uint64(n) >> 32)
 	for k := 0; k < n; k++ {
 		v := int(b.empty[i&mask])
-		if !b.IsEye(v, c) && b.Legal(v, c) {
+		if b.Playable(v, c) {
 			return v
 		}
 		if i++; i == n {

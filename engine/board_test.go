@@ -1,7 +1,9 @@
 package engine
 
 import (
+	"maps"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -15,6 +17,11 @@ func checkBoard(t *testing.T, b *Board) {
 	}
 	empties := 0
 	for v := 0; v < b.Area(); v++ {
+		for _, col := range []Color{Empty, Black, White} {
+			if got, want := b.Playable(v, col), b.Legal(v, col) && !b.IsEye(v, col); got != want {
+				t.Fatalf("Playable(%v, %v) = %v, want %v (Legal and no eye)\n%v", b.Point(v), col, got, want, b)
+			}
+		}
 		c := b.color[v]
 		if c == border {
 			continue
@@ -62,6 +69,26 @@ func checkBoard(t *testing.T, b *Board) {
 		}
 		if got := b.Liberties(v, 0); got != len(libs) {
 			t.Fatalf("Liberties(%v) = %d, want %d", b.Point(v), got, len(libs))
+		}
+		// OtherLiberties leaves out one liberty, or none for the stone v
+		// (checked once a chain, at its head).
+		for _, x := range append([]int{v}, slices.Collect(maps.Keys(libs))...) {
+			if int(b.head[v]) != v {
+				break
+			}
+			var others []int
+			for l := range libs {
+				if l != x {
+					others = append(others, l)
+				}
+			}
+			wantN, wantOther := min(len(others), 2), 0
+			if len(others) == 1 {
+				wantOther = others[0]
+			}
+			if n, other := b.OtherLiberties(v, x); n != wantN || other != wantOther {
+				t.Fatalf("OtherLiberties(%v, %v) = %d, %v; want %d, %v\n%v", b.Point(v), b.Point(x), n, b.Point(other), wantN, b.Point(wantOther), b)
+			}
 		}
 		// The ring visits exactly the chain.
 		n, s := 0, v

@@ -305,7 +305,7 @@ func (w *worker) expand(nd *node, b *engine.Board, c engine.Color, last int) boo
 	s := w.s
 	moves := w.stack[:0]
 	for _, v := range s.points {
-		if b.ColorAt(v) == engine.Empty && b.Legal(v, c) && !b.IsEye(v, c) {
+		if b.Playable(v, c) {
 			moves = append(moves, v)
 		}
 	}

@@ -521,8 +521,9 @@ func runPlayouts(ctx context.Context, b *engine.Board, toPlay engine.Color, base
 		work := *b
 		p.Playout(&work, mover, 0, engine.PassVertex, maxMoves)
 		for r := 0; r < size; r++ {
-			for c := 0; c < size; c++ {
-				counts[r*size+c] += int32(pointOwner(&work, work.Vertex(engine.Point{Col: c, Row: r})))
+			row, v := counts[r*size:(r+1)*size], work.Vertex(engine.Point{Row: r})
+			for c := range row {
+				row[c] += int32(pointOwner(&work, v+c))
 			}
 		}
 		done++

@@ -96,18 +96,28 @@ func (p *Player) tacticalMove(b *engine.Board, c engine.Color, last int) int {
 			continue
 		}
 		cands = CapturesAround(cands, b, n, len(p.cand))
-		l := b.AtariLiberty(n)
-		if libs, captures, _ := MoveLiberties(b, l, c, 2); libs >= 2 || captures {
+		if l := b.AtariLiberty(n); escapes(b, l, c) {
 			cands = append(cands, l)
 		}
 	}
 	if len(cands) == 0 {
-		if b.ColorAt(last) == opp && b.InAtari(last) {
-			cands = append(cands, b.AtariLiberty(last))
-		}
-		for _, n := range b.Neighbours(last) {
-			if b.ColorAt(n) == opp && b.InAtari(n) {
-				cands = append(cands, b.AtariLiberty(n))
+		if b.ColorAt(last) == opp {
+			// The opponent's stones next to the last one are in its
+			// chain: each gives the chain's liberty once more.
+			if b.InAtari(last) {
+				l := b.AtariLiberty(last)
+				cands = append(cands, l)
+				for _, n := range b.Neighbours(last) {
+					if b.ColorAt(n) == opp {
+						cands = append(cands, l)
+					}
+				}
+			}
+		} else {
+			for _, n := range b.Neighbours(last) {
+				if b.ColorAt(n) == opp && b.InAtari(n) {
+					cands = append(cands, b.AtariLiberty(n))
+				}
 			}
 		}
 		for _, n := range b.Diagonals(last) {
@@ -115,21 +125,37 @@ func (p *Player) tacticalMove(b *engine.Board, c engine.Color, last int) int {
 				cands = append(cands, b.AtariLiberty(n))
 			}
 		}
+		if len(cands) == 0 {
+			return 0
+		}
 	}
 	return p.pickCandidate(b, c, cands)
 }
 
 // atariMove returns one of the two liberties of the last stone's chain, at
-// random, when it has exactly two, or 0.
+// random, when it has exactly two, or 0. The two are in the order a walk
+// of the chain from the last stone finds them (Board.LibertyList), which
+// the random choice depends on: the walk stops at the first liberty, and
+// the board tells the other (Board.OtherLiberties).
 func (p *Player) atariMove(b *engine.Board, c engine.Color, last int) int {
-	if b.ColorAt(last) != c.Opponent() {
+	if b.ColorAt(last) != c.Opponent() || b.InAtari(last) {
 		return 0
 	}
-	cands := b.LibertyList(p.cand[:0], last, 3)
-	if len(cands) != 2 {
-		return 0
+	for s := last; ; {
+		for _, n := range b.Neighbours(s) {
+			if b.IsBorder(n) || b.ColorAt(n) != engine.Empty {
+				continue
+			}
+			k, l := b.OtherLiberties(last, n)
+			if k != 1 {
+				return 0
+			}
+			return p.pickCandidate(b, c, append(p.cand[:0], n, l))
+		}
+		if s = b.NextStone(s); s == last {
+			return 0 // no liberty: cannot happen on a legal board
+		}
 	}
-	return p.pickCandidate(b, c, cands)
 }
 
 // patternMove returns a random shape move among the empty neighbours of
@@ -184,7 +210,10 @@ func (p *Player) pickCandidate(b *engine.Board, c engine.Color, cands []int) int
 	for len(cands) > 0 {
 		i := p.Rand.Intn(len(cands))
 		v := cands[i]
-		if b.Legal(v, c) && !b.IsEye(v, c) {
+		if b.Playable(v, c) {
+			if b.NeighbourCount(v, engine.Empty) >= 2 {
+				return v // no self-atari
+			}
 			if sa, _ := SelfAtari(b, v, c); !sa {
 				return v
 			}
@@ -210,8 +239,11 @@ func (p *Player) randomMove(b *engine.Board, c engine.Color) int {
 		if i++; i == n {
 			i = 0
 		}
-		if b.IsEye(v, c) || !b.Legal(v, c) {
+		if !b.Playable(v, c) {
 			continue
+		}
+		if b.NeighbourCount(v, engine.Empty) >= 2 {
+			return v // no self-atari
 		}
 		if sa, size := SelfAtari(b, v, c); sa {
 			if size == 1 && fallback == engine.PassVertex {

@@ -5,22 +5,25 @@ import "github.com/gobot-dev/gobot/engine"
 // The tactical helpers of the policy, which a search's priors use too. They
 // read the board through its fast door and allocate nothing.
 
-// libSet is a tiny set of at most a few liberties.
+// libSet is a tiny set of at most a few vertices: liberties, or the chains
+// next to a point.
 type libSet struct {
 	v [4]int
 	n int
 }
 
-func (s *libSet) add(v int) {
+// add adds v (when there is room) and reports whether the set lacked it.
+func (s *libSet) add(v int) bool {
 	for i := 0; i < s.n; i++ {
 		if s.v[i] == v {
-			return
+			return false
 		}
 	}
 	if s.n < len(s.v) {
 		s.v[s.n] = v
 		s.n++
 	}
+	return true
 }
 
 // MoveLiberties estimates the liberties of the chain a stone of c at empty
@@ -30,8 +33,7 @@ func (s *libSet) add(v int) {
 func MoveLiberties(b *engine.Board, v int, c engine.Color, limit int) (libs int, captures bool, size int) {
 	var set libSet
 	size = 1
-	var seen [4]int
-	nseen := 0
+	var seen libSet // the chains of c counted
 	opp := c.Opponent()
 	for _, n := range b.Neighbours(v) {
 		switch b.ColorAt(n) {
@@ -44,18 +46,9 @@ func MoveLiberties(b *engine.Board, v int, c engine.Color, limit int) (libs int,
 				captures = true
 			}
 		case c:
-			h := b.Chain(n)
-			dup := false
-			for i := 0; i < nseen; i++ {
-				if seen[i] == h {
-					dup = true
-				}
-			}
-			if dup {
+			if !seen.add(b.Chain(n)) {
 				continue
 			}
-			seen[nseen] = h
-			nseen++
 			size += b.ChainSize(n)
 			var buf [4]int
 			for _, l := range b.LibertyList(buf[:0], n, limit+1) {
@@ -78,19 +71,83 @@ func MoveLiberties(b *engine.Board, v int, c engine.Color, limit int) (libs int,
 
 // SelfAtari reports whether c at v (a legal move) leaves the new chain
 // with at most one liberty without capturing anything, and the size of
-// that chain.
+// that chain (when it is a self-atari; otherwise at least the size of the
+// chains counted before two liberties were found, as MoveLiberties gives
+// it). It walks no chain: it reads each neighbouring chain's liberties
+// other than v from the board (Board.OtherLiberties), so that it costs
+// the same for a stone and for a long chain.
 func SelfAtari(b *engine.Board, v int, c engine.Color) (bool, int) {
-	if b.NeighbourCount(v, engine.Empty) >= 2 {
+	// Two empty neighbours, or a capture: an opponent chain next to v in
+	// atari has v as its liberty.
+	nb := b.Neighbours(v)
+	empty, opp := 0, c.Opponent()
+	for _, n := range nb {
+		switch b.ColorAt(n) {
+		case engine.Empty:
+			if !b.IsBorder(n) {
+				empty++
+			}
+		case opp:
+			if b.InAtari(n) {
+				return false, 1
+			}
+		}
+	}
+	if empty >= 2 {
 		return false, 1
 	}
+	// What MoveLiberties(b, v, c, 2) finds, in its order: only the empty
+	// neighbour and the liberties of c's chains count.
+	var set libSet
+	size := 1
+	var seen libSet // the chains of c counted
+	for _, n := range nb {
+		switch b.ColorAt(n) {
+		case engine.Empty:
+			if !b.IsBorder(n) {
+				set.add(n)
+			}
+		case c:
+			if !seen.add(b.Chain(n)) {
+				continue
+			}
+			size += b.ChainSize(n)
+			switch k, l := b.OtherLiberties(n, v); k {
+			case 1:
+				set.add(l)
+			case 2:
+				return false, size
+			}
+		}
+		if set.n >= 2 {
+			return false, size
+		}
+	}
+	return set.n < 2, size
+}
+
+// escapes reports whether c at v, the liberty of c's chain in atari,
+// saves it as MoveLiberties(b, v, c, 2) judges: the move captures, or the
+// chain it forms has two liberties or more. Like SelfAtari it walks no
+// chain.
+func escapes(b *engine.Board, v int, c engine.Color) bool {
 	if b.WouldCapture(v, c) {
-		return false, 1
+		return true
 	}
-	libs, captures, size := MoveLiberties(b, v, c, 2)
-	if captures {
-		return false, size
+	var set libSet
+	for _, n := range b.Neighbours(v) {
+		if k := b.ColorAt(n); k == c {
+			switch k, l := b.OtherLiberties(n, v); k {
+			case 1:
+				set.add(l)
+			case 2:
+				return true
+			}
+		} else if k == engine.Empty && !b.IsBorder(n) {
+			set.add(n)
+		}
 	}
-	return libs < 2, size
+	return set.n >= 2
 }
 
 // CapturesAround appends to dst the vertices where the colour of the chain

@@ -140,3 +140,77 @@ func TestPatterns(t *testing.T) {
 		}
 	}
 }
+
+// TestWalkFreeHelpersAgree checks SelfAtari, escapes and atariMove, which
+// read the neighbouring chains' liberties from the board
+// (Board.OtherLiberties), against what walking the chains gives
+// (MoveLiberties, Board.LibertyList), at every empty point of every
+// position of random playouts: equal answers, so that the policy's moves
+// and random numbers do not depend on how the helpers are computed.
+func TestWalkFreeHelpersAgree(t *testing.T) {
+	for _, size := range []int{5, 9, 19} {
+		for seed := uint64(1); seed <= 4; seed++ {
+			b, _ := engine.NewBoard(size)
+			p := Player{Policy: Policy{Capture: 1, Atari: 1, Reply: 1}, Rand: NewRand(seed)}
+			c, last, passes := engine.Black, engine.PassVertex, 0
+			for moves := 0; moves < 3*size*size && passes < 2; moves++ {
+				for i := 0; i < b.EmptyCount(); i++ {
+					v := b.EmptyVertex(i)
+					for _, col := range []engine.Color{engine.Black, engine.White} {
+						if !b.Legal(v, col) {
+							continue
+						}
+						sa, n := SelfAtari(b, v, col)
+						wantSA, wantN := walkSelfAtari(b, v, col)
+						if sa != wantSA || n != wantN {
+							t.Fatalf("SelfAtari(%v, %v) = %v, %d; walking the chains gives %v, %d\n%v", b.Point(v), col, sa, n, wantSA, wantN, b)
+						}
+						libs, captures, _ := MoveLiberties(b, v, col, 2)
+						if got, want := escapes(b, v, col), libs >= 2 || captures; got != want {
+							t.Fatalf("escapes(%v, %v) = %v; MoveLiberties gives %v\n%v", b.Point(v), col, got, want, b)
+						}
+					}
+				}
+				if last != engine.PassVertex {
+					q := Player{Rand: p.Rand}
+					r := Player{Rand: p.Rand}
+					if got, want := q.atariMove(b, c, last), r.walkAtariMove(b, c, last); got != want || q.Rand != r.Rand {
+						t.Fatalf("atariMove after %v = %v; walking the chain gives %v (or another random stream)\n%v", b.Point(last), b.Point(got), b.Point(want), b)
+					}
+				}
+				v := p.Move(b, c, last)
+				if v == engine.PassVertex {
+					passes++
+				} else {
+					passes = 0
+				}
+				b.Play(v, c)
+				last, c = v, c.Opponent()
+			}
+		}
+	}
+}
+
+// walkSelfAtari is SelfAtari by MoveLiberties, which walks the chains.
+func walkSelfAtari(b *engine.Board, v int, c engine.Color) (bool, int) {
+	if b.NeighbourCount(v, engine.Empty) >= 2 || b.WouldCapture(v, c) {
+		return false, 1
+	}
+	libs, captures, size := MoveLiberties(b, v, c, 2)
+	if captures {
+		return false, size
+	}
+	return libs < 2, size
+}
+
+// walkAtariMove is atariMove by Board.LibertyList, which walks the chain.
+func (p *Player) walkAtariMove(b *engine.Board, c engine.Color, last int) int {
+	if b.ColorAt(last) != c.Opponent() {
+		return 0
+	}
+	cands := b.LibertyList(p.cand[:0], last, 3)
+	if len(cands) != 2 {
+		return 0
+	}
+	return p.pickCandidate(b, c, cands)
+}
