@@ -86,7 +86,7 @@ func Builtin() []Level {
 		readerLevel("keen", "about 17 kyu · reads most moves with a small search, plays greedy otherwise.", keenReads),
 		{
 			Name:        "medium",
-			Description: "about 13 kyu · minimax over Monte Carlo readings: about even with GNU Go level 1.",
+			Description: "about 13 kyu · minimax over Monte Carlo readings: beats GNU Go level 1 two games in three.",
 			Budget:      Budget{Playouts: mediumPlayouts, Time: 3 * time.Second},
 			New:         func(seed int64) Bot { return NewMinimaxMC(seed) },
 		},
