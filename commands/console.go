@@ -525,26 +525,31 @@ func discordTime(t time.Time, style string, now time.Time) string {
 	case "F":
 		return t.Format("Monday, 2 January 2006 15:04")
 	case "R":
+		// Rounded to the nearest unit, a unit up once most of it has
+		// passed, as Discord (like moment.js) shows relative times: 90
+		// minutes is "in 2 hours", 2 days 23 hours "in 3 days".
 		d := t.Sub(now)
 		past := d < 0
 		if past {
 			d = -d
 		}
+		day := 24 * time.Hour
+		round := func(u time.Duration) int64 { return int64((d + u/2) / u) }
 		var n int64
 		var unit string
 		switch {
-		case d < time.Minute:
-			n, unit = int64(d/time.Second), "second"
-		case d < time.Hour:
-			n, unit = int64(d/time.Minute), "minute"
-		case d < 24*time.Hour:
-			n, unit = int64(d/time.Hour), "hour"
-		case d < 30*24*time.Hour:
-			n, unit = int64(d/(24*time.Hour)), "day"
-		case d < 365*24*time.Hour:
-			n, unit = int64(d/(30*24*time.Hour)), "month"
+		case d < 45*time.Second:
+			n, unit = round(time.Second), "second"
+		case d < 45*time.Minute:
+			n, unit = max(round(time.Minute), 1), "minute"
+		case d < 22*time.Hour:
+			n, unit = max(round(time.Hour), 1), "hour"
+		case d < 26*day:
+			n, unit = max(round(day), 1), "day"
+		case d < 320*day:
+			n, unit = max(round(30*day), 1), "month"
 		default:
-			n, unit = int64(d/(365*24*time.Hour)), "year"
+			n, unit = max(round(365*day), 1), "year"
 		}
 		if n != 1 {
 			unit += "s"

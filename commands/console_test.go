@@ -126,7 +126,12 @@ func TestConsoleMarkup(t *testing.T) {
 	for in, want := range map[string]string{
 		"<@42> and <@!42>, <@7>":                                     "@ann and @ann, @user",
 		"<@&5> in <#" + consoleChannel + ">":                         "@role in #console",
-		fmt.Sprintf("ends <t:%d:R>", at):                             "ends in 1 hour",
+		fmt.Sprintf("ends <t:%d:R>", at):                             "ends in 2 hours",
+		fmt.Sprintf("<t:%d:R>", now.Add(71*time.Hour).Unix()):        "in 3 days",
+		fmt.Sprintf("<t:%d:R>", now.Add(50*time.Minute).Unix()):      "in 1 hour",
+		fmt.Sprintf("<t:%d:R>", now.Add(20*time.Second).Unix()):      "in 20 seconds",
+		fmt.Sprintf("<t:%d:R>", now.Add(-29*time.Minute).Unix()):     "29 minutes ago",
+		fmt.Sprintf("<t:%d:R>", now.Add(-40*24*time.Hour).Unix()):    "1 month ago",
 		fmt.Sprintf("was <t:%d:R>", now.Add(-3*24*time.Hour).Unix()): "was 3 days ago",
 		fmt.Sprintf("<t:%d:t> <t:%d:d>", at, at):                     now.Add(90*time.Minute).Format("15:04") + " " + now.Format("2006-01-02"),
 		fmt.Sprintf("<t:%d>", at):                                    now.Add(90 * time.Minute).Format("2 January 2006 15:04"),
