@@ -205,3 +205,53 @@ func TestLegalNeedsAPlayer(t *testing.T) {
 		t.Error("E5 on an empty board is not legal for the players")
 	}
 }
+
+// TestLightPlayoutFingerprint pins the light playout (RandomMove and Play)
+// move for move: every move, every capture count and the final position of
+// seeded playouts on three sizes, with and without multi-stone suicide, fold
+// into one FNV-1a hash per size, recorded from the code before the board's
+// hot path was tuned. A faster Board must give the same playouts for a seed.
+func TestLightPlayoutFingerprint(t *testing.T) {
+	want := map[int]uint64{9: 0x2369488195352264, 13: 0x4a937a70a8371736, 19: 0xef838baf42f102c5}
+	for _, size := range []int{9, 13, 19} {
+		h := uint64(14695981039346656037)
+		mix := func(x uint64) {
+			for i := 0; i < 8; i++ {
+				h ^= x & 0xff
+				h *= 1099511628211
+				x >>= 8
+			}
+		}
+		rng := rand.New(rand.NewPCG(uint64(size), 7))
+		for game := 0; game < 40; game++ {
+			b, _ := NewBoard(size)
+			b.AllowSuicide = game%4 == 3
+			c := Black
+			passes := 0
+			for moves := 0; passes < 2 && moves < 3*size*size; moves++ {
+				v := b.RandomMove(c, rng.Uint32())
+				if v == PassVertex {
+					passes++
+				} else {
+					passes = 0
+				}
+				mix(uint64(v)<<8 | uint64(b.Play(v, c)))
+				if game < 4 && moves%17 == 0 {
+					checkBoard(t, b)
+				}
+				c = c.Opponent()
+			}
+			checkBoard(t, b)
+			ko, koColor := b.KoVertex()
+			mix(b.Hash())
+			mix(uint64(b.Captures(Black))<<32 | uint64(b.Captures(White)))
+			mix(uint64(ko)<<8 | uint64(koColor))
+			for i := 0; i < b.EmptyCount(); i++ {
+				mix(uint64(b.EmptyVertex(i)))
+			}
+		}
+		if h != want[size] {
+			t.Errorf("%d×%d: light playouts hash to %#x, want %#x", size, size, h, want[size])
+		}
+	}
+}
