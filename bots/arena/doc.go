@@ -5,5 +5,9 @@
 // Wilson confidence interval and each player's average time per move.
 //
 // Run is the library entry point; Main is the `gobot arena` command line.
-// Matches are long: keep them out of default test runs.
+// Matches are long: keep them out of default test runs and CI.
+//
+// It imports bots, engine and engine/gtp, never commands or storage: a
+// match stores nothing but the SGF files it is asked to write, and the GTP
+// programs it runs come from its command line, which is the host's.
 package arena
