@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gobot-dev/gobot/bots"
 	"github.com/gobot-dev/gobot/engine"
 )
 
@@ -72,5 +73,51 @@ func TestGTPEndsWhileReading(t *testing.T) {
 	cancel()
 	if code := <-done; code != 0 || errOut.Len() > 0 {
 		t.Errorf("gobot gtp cancelled while reading: exit %d, stderr %q", code, errOut.String())
+	}
+}
+
+// TestGTPPlayouts: `gobot gtp --playouts N` plays the level at N playouts
+// a move instead of its time (the level keeps its name and its bot), the
+// default keeps the level's own budget, and a bad count or level is
+// refused with a message naming the flag, before any GTP is spoken.
+func TestGTPPlayouts(t *testing.T) {
+	reg, err := offlineRegistry()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer reg.Close()
+	hard, _ := reg.Lookup("hard")
+	for _, tc := range []struct {
+		name     string
+		playouts int
+		want     bots.Budget
+		level    string
+	}{
+		{"hard", 5000, bots.Budget{Playouts: 5000}, "hard"},
+		{"hard", 0, hard.Budget, "hard"},
+		{"", 200, bots.Budget{Playouts: 200}, "max"},
+	} {
+		l, err := gtpLevel(reg, tc.name, tc.playouts)
+		if err != nil || l.Budget != tc.want || l.Name != tc.level || l.New == nil {
+			t.Errorf("gtpLevel(%q, %d) = %s %+v, %v; want %s %+v", tc.name, tc.playouts, l.Name, l.Budget, err, tc.level, tc.want)
+		}
+	}
+
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"gtp", "--playouts", "-5"}, "--playouts: -5 is negative; give a count of playouts, or 0 for the level's own budget"},
+		{[]string{"gtp", "--bot", "grandmaster", "--playouts", "10"}, `--bot: unknown level "grandmaster"`},
+	} {
+		var out, errOut bytes.Buffer
+		if code := run(context.Background(), tc.args, strings.NewReader("genmove b\n"), &out, &errOut); code == 0 || out.Len() > 0 || !strings.Contains(errOut.String(), tc.want) {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want a failure saying %q", tc.args, code, out.String(), errOut.String(), tc.want)
+		}
+	}
+
+	var out, errOut bytes.Buffer
+	if code := run(context.Background(), []string{"gtp", "--bot", "strong", "--playouts", "64"}, strings.NewReader("boardsize 9\ngenmove b\n"), &out, &errOut); code != 0 || !strings.HasPrefix(strings.Split(out.String(), "\n\n")[1], "= ") {
+		t.Errorf("gobot gtp --playouts 64: exit %d, stdout %q, stderr %q", code, out.String(), errOut.String())
 	}
 }

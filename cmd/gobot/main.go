@@ -89,7 +89,8 @@ const usage = `usage:
   gobot [run]                                run the Discord bot (configured by the environment)
   gobot console [--user NAME] [--db FILE] [--boards DIR]
                                              play in the terminal through the real commands
-  gobot gtp [--bot LEVEL] [--ko RULE]        speak GTP on stdin/stdout
+  gobot gtp [--bot LEVEL] [--ko RULE] [--playouts N]
+                                             speak GTP on stdin/stdout
   gobot backup FILE                          copy the database (GOBOT_DB) to FILE, even while the bot runs
   gobot doctor [--db FILE] [export N]        list the game records set aside as damaged; export one as SGF
   gobot arena [flags]                        play bot levels against each other
@@ -401,6 +402,7 @@ func serveGTP(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	// Simple ko by default, as GNU Go and most GTP peers play: a controller
 	// that referees superko itself sees the same legal moves.
 	ko := fs.String("ko", "simple", "ko rule: simple, positional or situational")
+	playouts := fs.Int("playouts", 0, "playouts per move instead of the level's own budget (the Monte Carlo levels from casual up; nodes for a static minimax); a fixed count makes the level as strong on a loaded machine as on an idle one, for matches")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -413,13 +415,9 @@ func serveGTP(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		return err
 	}
 	defer reg.Close()
-	name := *level
-	if name == "" {
-		name = defaultGTPLevel(reg.Levels())
-	}
-	l, ok := reg.Lookup(name)
-	if !ok {
-		return fmt.Errorf("--bot: unknown level %q (levels: %s)", name, levelNames(reg.Levels()))
+	l, err := gtpLevel(reg, *level, *playouts)
+	if err != nil {
+		return err
 	}
 	err = gtp.Serve(ctx, stdin, stdout, gtp.ServerOptions{
 		Name: "gobot", Version: version + " (" + l.Name + ")", Ko: koRule,
@@ -431,6 +429,27 @@ func serveGTP(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		return nil // SIGTERM or an interrupt: a normal end of the session
 	}
 	return err
+}
+
+// gtpLevel finds the level `gobot gtp` plays: name, or the strongest
+// built-in one when name is empty, at a fixed number of playouts a move
+// instead of its own budget when playouts is positive (the controller's
+// clock still ends a search early).
+func gtpLevel(reg *bots.Registry, name string, playouts int) (bots.Level, error) {
+	if playouts < 0 {
+		return bots.Level{}, fmt.Errorf("--playouts: %d is negative; give a count of playouts, or 0 for the level's own budget", playouts)
+	}
+	if name == "" {
+		name = defaultGTPLevel(reg.Levels())
+	}
+	l, ok := reg.Lookup(name)
+	if !ok {
+		return bots.Level{}, fmt.Errorf("--bot: unknown level %q (levels: %s)", name, levelNames(reg.Levels()))
+	}
+	if playouts > 0 {
+		l.Budget = bots.Budget{Playouts: playouts}
+	}
+	return l, nil
 }
 
 // gtpGenMove plays level l for a GTP session: one bot for the session when
