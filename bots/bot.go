@@ -15,6 +15,11 @@ type Budget struct {
 	// Time is the wall-clock limit for the move; 0 means no time limit
 	// beyond the context's.
 	Time time.Duration
+	// Max, when above Time, makes Time a target: a Monte Carlo search
+	// whose choice is still unclear then goes on, up to Max (a clock with
+	// main time in hand spends more on unclear moves). Other bots take
+	// Time as their limit and ignore Max.
+	Max time.Duration
 	// Playouts bounds the work by count instead of time: simulations for
 	// Monte Carlo search, nodes for minimax; random and greedy ignore it.
 	// With a fixed seed and a Playouts budget (and no Time), a search is

@@ -205,16 +205,23 @@ func (b *MCTSBot) Searcher() *mcts.Searcher { return b.e }
 
 // GenMove searches within the budget: Budget.Time, Budget.Playouts and
 // ctx's deadline, whichever ends first (one second when the budget is zero
-// and ctx has no deadline). Past ctx's deadline it answers at once with the
-// best move it has.
+// and ctx has no deadline), or past Budget.Time up to Budget.Max while the
+// choice is unclear. Past ctx's deadline it answers at once with the best
+// move it has.
 func (b *MCTSBot) GenMove(ctx context.Context, g *engine.Game, budget Budget) (engine.Move, error) {
 	if err := begin(ctx, g); err != nil {
 		return engine.Move{}, err
 	}
-	if budget.Time <= 0 && budget.Playouts <= 0 {
+	if _, ok := ctx.Deadline(); !ok && budget.Time <= 0 && budget.Playouts <= 0 {
 		budget.Time = time.Second
 	}
-	m, err := b.e.GenMove(ctx, g, budget.Time, budget.Playouts)
+	var m engine.Move
+	var err error
+	if budget.Time > 0 && budget.Max > budget.Time {
+		m, err = b.e.GenMoveTimed(ctx, g, budget.Time, budget.Max, budget.Playouts)
+	} else {
+		m, err = b.e.GenMove(ctx, g, budget.Time, budget.Playouts)
+	}
 	if errors.Is(err, mcts.ErrGameOver) {
 		return engine.Move{}, ErrGameOver
 	}

@@ -38,8 +38,13 @@ type search struct {
 	maxPlayouts int64
 	start       time.Time
 	deadline    time.Time // zero for none
-	earlyStop   bool
-	done        <-chan struct{}
+	// target is the time the search aims at (zero for none): past it, the
+	// search goes on towards the deadline only while its choice is
+	// unclear (see unclear).
+	target    time.Time
+	earlyStop bool
+	now       func() time.Time // the clock: time.Now, a fake one in tests
+	done      <-chan struct{}
 
 	playouts  atomic.Int64
 	stop      atomic.Bool
@@ -123,7 +128,7 @@ func (w *worker) run() {
 			s.stop.Store(true)
 			return
 		}
-		if i&15 == 0 && !s.deadline.IsZero() && !time.Now().Before(s.deadline) {
+		if i&15 == 0 && s.timeUp() {
 			s.stop.Store(true)
 			return
 		}
@@ -134,8 +139,23 @@ func (w *worker) run() {
 	}
 }
 
+// timeUp reports whether the search's time is spent: its deadline has
+// passed, or its target has and the choice is clear.
+func (s *search) timeUp() bool {
+	if s.deadline.IsZero() && s.target.IsZero() {
+		return false
+	}
+	now := s.now()
+	if !s.deadline.IsZero() && !now.Before(s.deadline) {
+		return true
+	}
+	return !s.target.IsZero() && !now.Before(s.target) && !s.unclear()
+}
+
 // settled reports whether the most visited move at the root can no longer
-// be overtaken with the playouts left in the budget.
+// be overtaken with the playouts left in the budget: those left to the
+// target when the search has one (time saved then is kept for later moves),
+// else to the deadline, at the rate of the playouts done so far.
 func (s *search) settled(done int64) bool {
 	if done < 64 {
 		return false
@@ -144,32 +164,84 @@ func (s *search) settled(done int64) bool {
 	if s.maxPlayouts > 0 {
 		remaining = s.maxPlayouts - done
 	}
-	if !s.deadline.IsZero() {
-		elapsed := time.Since(s.start)
-		left := time.Until(s.deadline)
+	end := s.target
+	if end.IsZero() {
+		end = s.deadline
+	}
+	if !end.IsZero() {
+		now := s.now()
+		elapsed, left := now.Sub(s.start), end.Sub(now)
 		if elapsed > 0 {
 			byTime := int64(float64(done) * float64(left) / float64(elapsed))
 			remaining = min(remaining, byTime)
 		}
 	}
-	root := s.tree.at(s.root)
-	if !root.expanded() {
+	best, second, _ := s.rootLeaders()
+	if best == nil {
 		return false
 	}
-	var best, second int32
+	var sv int32
+	if second != nil {
+		sv = second.visits.Load()
+	}
+	return int64(best.visits.Load()-sv) > remaining
+}
+
+// The shares of the most visited root move's visits, in tenths, from which
+// another move makes the choice unclear: by its visits alone (closeShare),
+// or by a better win rate (rivalShare).
+const (
+	closeShare = 5
+	rivalShare = 2
+)
+
+// unclear reports whether the choice at the root is still open: another
+// move was searched at least half as much as the most visited one
+// (closeShare), or one searched at least a fifth as much (rivalShare) wins
+// more often than it.
+func (s *search) unclear() bool {
+	best, second, rival := s.rootLeaders()
+	if best == nil {
+		return false
+	}
+	return second != nil && 10*second.visits.Load() >= closeShare*best.visits.Load() || rival != best
+}
+
+// rootLeaders returns the root's most and second most visited legal
+// children, and the one with the best win rate among those searched at
+// least rivalShare tenths as much as the most visited (best itself when
+// none beats it); nil where there is none.
+func (s *search) rootLeaders() (best, second, rival *node) {
+	root := s.tree.at(s.root)
+	if !root.expanded() {
+		return nil, nil, nil
+	}
 	for i := int32(0); i < int32(root.nchild); i++ {
 		ch := s.tree.at(root.first + i)
 		if ch.illegal() {
 			continue
 		}
-		v := ch.visits.Load()
-		if v > best {
-			best, second = v, best
-		} else if v > second {
-			second = v
+		switch v := ch.visits.Load(); {
+		case best == nil || v > best.visits.Load():
+			best, second = ch, best
+		case second == nil || v > second.visits.Load():
+			second = ch
 		}
 	}
-	return int64(best-second) > remaining
+	if best == nil {
+		return nil, nil, nil
+	}
+	bv := best.visits.Load()
+	for i := int32(0); i < int32(root.nchild); i++ {
+		ch := s.tree.at(root.first + i)
+		if ch.illegal() || 10*ch.visits.Load() < rivalShare*bv {
+			continue
+		}
+		if rival == nil || ch.winrate() > rival.winrate() {
+			rival = ch
+		}
+	}
+	return best, second, rival
 }
 
 // playout runs one descent, expansion, simulation and backup. It returns

@@ -29,6 +29,16 @@ type Searcher struct {
 
 	stats Stats
 	own   []float64
+
+	now func() time.Time // the clock; nil means time.Now (tests set a fake one)
+}
+
+// clock returns the searcher's clock.
+func (e *Searcher) clock() func() time.Time {
+	if e.now != nil {
+		return e.now
+	}
+	return time.Now
 }
 
 // gameKey identifies the start of a game for tree reuse.
@@ -66,7 +76,11 @@ type Stats struct {
 	Winrate    float64       // the best move's win rate for the player to move
 	PV         []engine.Move // the principal variation, most visited first
 	Candidates []Candidate   // root moves, most visited first (at most 10)
-	Stopped    string        // why the search stopped: budget, time, settled
+	// Stopped says why the search stopped: "budget" (its playouts),
+	// "time" (its limit or ctx's deadline), "target" (GenMoveTimed's
+	// target, its choice clear) or "settled" (early: the choice could no
+	// longer change).
+	Stopped string
 }
 
 // PlayoutsPerSecond returns the playout rate of the search (all threads).
@@ -133,7 +147,19 @@ func (e *Searcher) Reset() {
 // and with no playout done, the legal move with the best prior. When ctx is
 // cancelled (rather than past its deadline), the move is no longer wanted
 // and GenMove returns ctx's error.
-func (e *Searcher) GenMove(ctx context.Context, g *engine.Game, maxTime time.Duration, maxPlayouts int) (move engine.Move, err error) {
+func (e *Searcher) GenMove(ctx context.Context, g *engine.Game, maxTime time.Duration, maxPlayouts int) (engine.Move, error) {
+	return e.GenMoveTimed(ctx, g, 0, maxTime, maxPlayouts)
+}
+
+// GenMoveTimed is GenMove for a clock with time in hand: the search aims
+// at target and goes on past it, up to limit (and ctx's deadline), only
+// while its choice is unclear: another root move was searched at least
+// half as much as the most visited one, or one searched at least a fifth
+// as much wins more often. Stopping early when the choice can no longer
+// change counts the playouts left to target. A target of 0, or one not
+// below limit, is GenMove with limit as its maxTime.
+func (e *Searcher) GenMoveTimed(ctx context.Context, g *engine.Game, target, limit time.Duration, maxPlayouts int) (move engine.Move, err error) {
+	maxTime := limit
 	if g == nil {
 		return engine.Move{}, ErrNoGame
 	}
@@ -158,7 +184,7 @@ func (e *Searcher) GenMove(ctx context.Context, g *engine.Game, maxTime time.Dur
 		}
 	}()
 
-	start := time.Now()
+	start := e.clock()()
 	s := e.newSearch(g, start)
 	s.done = ctx.Done()
 	s.maxPlayouts = int64(maxPlayouts)
@@ -167,6 +193,9 @@ func (e *Searcher) GenMove(ctx context.Context, g *engine.Game, maxTime time.Dur
 	}
 	if hasDeadline && (s.deadline.IsZero() || ctxDeadline.Before(s.deadline)) {
 		s.deadline = ctxDeadline
+	}
+	if target > 0 && (s.deadline.IsZero() || start.Add(target).Before(s.deadline)) {
+		s.target = start.Add(target)
 	}
 	s.earlyStop = !e.opts.NoEarlyStop
 	reused := e.attachTree(s, g)
@@ -224,6 +253,7 @@ func (e *Searcher) newSearch(g *engine.Game, start time.Time) *search {
 		size:   size,
 		stride: b.Stride(),
 		start:  start,
+		now:    e.clock(),
 	}
 	if !e.opts.analysis {
 		s.dynamicKomi = dynamicKomi(size, g.Handicap(), g.MoveCount())
@@ -373,11 +403,14 @@ func (e *Searcher) finish(s *search, workers []*worker, reused int, start time.T
 		}
 	}
 	stopped := "settled"
+	end := s.now()
 	switch {
 	case s.maxPlayouts > 0 && s.playouts.Load() >= s.maxPlayouts:
 		stopped = "budget"
-	case !s.deadline.IsZero() && !time.Now().Before(s.deadline):
+	case !s.deadline.IsZero() && !end.Before(s.deadline):
 		stopped = "time"
+	case !s.target.IsZero() && !end.Before(s.target):
+		stopped = "target"
 	}
 
 	// Pass when the game is over under area counting: the opponent has
@@ -430,7 +463,7 @@ func (e *Searcher) finish(s *search, workers []*worker, reused int, start time.T
 		Reused:     reused,
 		Nodes:      t.used(),
 		Threads:    len(workers),
-		Elapsed:    time.Since(start),
+		Elapsed:    end.Sub(start),
 		Winrate:    winrate,
 		PV:         pv,
 		Candidates: cands,

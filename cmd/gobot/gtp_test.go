@@ -121,3 +121,50 @@ func TestGTPPlayouts(t *testing.T) {
 		t.Errorf("gobot gtp --playouts 64: exit %d, stdout %q, stderr %q", code, out.String(), errOut.String())
 	}
 }
+
+// budgetBot records the budget of its last move and passes.
+type budgetBot struct{ got *bots.Budget }
+
+func (b budgetBot) Name() string { return "budget" }
+
+func (b budgetBot) GenMove(_ context.Context, g *engine.Game, budget bots.Budget) (engine.Move, error) {
+	*b.got = budget
+	return engine.PassMove(g.ToPlay()), nil
+}
+
+// TestGTPGenMoveBudget: under the controller's clock a level that searches
+// for a time gets the clock's target as its time and the deadline as its
+// most (hard and max then spend the clock, not their own 1 s and 3 s); a
+// level of fixed playouts keeps its budget; without a clock every level
+// keeps its own.
+func TestGTPGenMoveBudget(t *testing.T) {
+	var got bots.Budget
+	newBot := func(int64) bots.Bot { return budgetBot{&got} }
+	timed := bots.Level{Name: "timed", Budget: bots.Budget{Time: time.Second}, New: newBot}
+	counted := bots.Level{Name: "counted", Budget: bots.Budget{Playouts: 4000, Time: time.Second}, New: newBot}
+	g, err := engine.NewGame(engine.Config{Size: 9, Rules: engine.DefaultRules()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+
+	if _, err := gtpGenMove(timed)(ctx, g, engine.Black, 2*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	if got.Time != 2*time.Second || got.Max <= 2*time.Second || got.Max > 5*time.Second || got.Playouts != 0 {
+		t.Errorf("timed level under a clock: budget %+v, want Time 2s and Max up to the deadline 5s away", got)
+	}
+	if _, err := gtpGenMove(counted)(ctx, g, engine.Black, 2*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	if got != counted.Budget {
+		t.Errorf("fixed-playout level under a clock: budget %+v, want its own %+v", got, counted.Budget)
+	}
+	if _, err := gtpGenMove(timed)(context.Background(), g, engine.Black, 0); err != nil {
+		t.Fatal(err)
+	}
+	if got != timed.Budget {
+		t.Errorf("timed level without a clock: budget %+v, want its own %+v", got, timed.Budget)
+	}
+}

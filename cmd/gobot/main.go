@@ -454,12 +454,15 @@ func gtpLevel(reg *bots.Registry, name string, playouts int) (bots.Level, error)
 
 // gtpGenMove plays level l for a GTP session: one bot for the session when
 // the level keeps its tree between moves, a fresh one per move otherwise,
-// at the level's budget and within ctx's deadline. It bypasses the
-// registry's limiter, which serves many games: a session searches one move
-// at a time, and a clock that has run out must still get a move.
-func gtpGenMove(l bots.Level) func(ctx context.Context, g *engine.Game, c engine.Color) (engine.Move, error) {
+// at the level's budget and within ctx's deadline. Under the controller's
+// clock a level that searches for a time (hard, max) searches for the
+// clock's target instead of its own time, and up to ctx's deadline while
+// its choice is unclear; a level of fixed playouts keeps them. It bypasses
+// the registry's limiter, which serves many games: a session searches one
+// move at a time, and a clock that has run out must still get a move.
+func gtpGenMove(l bots.Level) func(ctx context.Context, g *engine.Game, c engine.Color, target time.Duration) (engine.Move, error) {
 	var kept bots.Bot
-	return func(ctx context.Context, g *engine.Game, c engine.Color) (m engine.Move, err error) {
+	return func(ctx context.Context, g *engine.Game, c engine.Color, target time.Duration) (m engine.Move, err error) {
 		defer func() {
 			if p := recover(); p != nil {
 				kept = nil
@@ -474,7 +477,11 @@ func gtpGenMove(l bots.Level) func(ctx context.Context, g *engine.Game, c engine
 		if l.KeepTree {
 			kept = bot
 		}
-		return bot.GenMove(ctx, g, l.Budget)
+		budget := l.Budget
+		if d, ok := ctx.Deadline(); ok && budget.Playouts == 0 {
+			budget = bots.Budget{Time: target, Max: time.Until(d)}
+		}
+		return bot.GenMove(ctx, g, budget)
 	}
 }
 

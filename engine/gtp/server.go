@@ -31,13 +31,15 @@ type ServerOptions struct {
 	Ko engine.KoRule
 	// GenMove chooses the move of c in g (a copy, which it may keep). It
 	// returns a legal move: a place, a pass or a resignation. When the
-	// controller has set time limits, ctx's deadline is the time the clock
-	// allows for the move less a safety margin (see Serve), and may have
+	// controller has set time limits, target is the time the move should
+	// take and ctx's deadline the most it may take, both within what the
+	// clock allows less a safety margin (see Serve); the deadline may have
 	// passed already when no time is left: GenMove should then answer at
-	// once with the best move it has, not an error. When GenMove is nil,
+	// once with the best move it has, not an error. Without a clock target
+	// is 0 and ctx has no deadline of the server's. When GenMove is nil,
 	// genmove plays a uniformly random legal move that does not fill one of
 	// the mover's own eyes, and passes when there is none.
-	GenMove func(ctx context.Context, g *engine.Game, c engine.Color) (engine.Move, error)
+	GenMove func(ctx context.Context, g *engine.Game, c engine.Color, target time.Duration) (engine.Move, error)
 	// Warn, when not nil, is told what the session worked around and the
 	// controller does not see in a response: a loaded record's warnings
 	// (see engine.SGFInfo.Warnings), a GenMove that failed or chose an illegal
@@ -160,12 +162,14 @@ const (
 // play after two passes resumes the game (so a second genmove after the
 // server's pass passes again, as GNU Go does, rather than end the game).
 //
-// Under time limits GenMove's ctx has a deadline: the move's share of the
-// clock less a safety margin (a tenth of it and 50 ms). In a Canadian
-// period the share is the time left over the stones left, in Japanese
-// byo-yomi (kgs-time_settings byoyomi) the time left in the period; in main
-// time it is the time left over an estimate of the moves left (a third of
-// the empty points, at least 15), plus one stone's share of a byo-yomi
+// Under time limits GenMove gets a target time and its ctx a deadline,
+// each less a safety margin (a tenth of it and 50 ms). In a Canadian
+// period the target is the time left over the stones left, and the
+// deadline up to twice that while every later stone keeps half of it; in
+// Japanese byo-yomi (kgs-time_settings byoyomi) both are the time left in
+// the period; in main time the target is the time left over an estimate
+// of the moves left (a third of the empty points, at least 15) and the
+// deadline three times that, both plus one stone's share of a byo-yomi
 // period when one follows. With no time left the deadline has passed
 // already and GenMove must answer at once. Under a clock genmove always
 // answers a legal move: when GenMove fails or chooses an illegal move, the
@@ -565,15 +569,15 @@ func (s *server) genmove(ctx context.Context, args []string, play bool) (string,
 		}
 	}
 	moveCtx := ctx
-	budget, timed := s.moveTime(c)
+	target, limit, timed := s.moveTime(c)
 	if timed {
 		var cancel context.CancelFunc
-		moveCtx, cancel = context.WithDeadline(ctx, time.Now().Add(budget))
+		moveCtx, cancel = context.WithDeadline(ctx, time.Now().Add(limit))
 		defer cancel()
 	}
 	var m engine.Move
 	if s.opts.GenMove != nil {
-		m, err = s.opts.GenMove(moveCtx, g.Clone(), c)
+		m, err = s.opts.GenMove(moveCtx, g.Clone(), c, target)
 		if err != nil {
 			err = failure("genmove: " + err.Error())
 		} else if m.Kind != engine.Resign {
@@ -643,21 +647,26 @@ func randomMove(g *engine.Game, c engine.Color, rng *rand.Rand) engine.Move {
 	return engine.PassMove(c)
 }
 
-// moveTime returns the time genmove may take for c under the time
-// settings and c's last time_left, and whether there is a clock at all (no
-// clock: no limit). The move's share of the clock is the time left over the
-// stones left in a Canadian period (time_settings' byo-yomi is Canadian),
-// or the time left in the current period in Japanese byo-yomi
-// (kgs-time_settings byoyomi, whose time_left counts periods, not stones);
-// in main time it is the time
-// left over an estimate of the moves left, plus one stone's share of the
-// byo-yomi period that follows, if any. The budget is that share less
-// moveMarginShare of it and less moveMargin; it is 0 (answer at once) when
-// nothing is left.
-func (s *server) moveTime(c engine.Color) (time.Duration, bool) {
+// moveTime returns the time genmove should take for c (target) and the
+// most it may take (limit) under the time settings and c's last time_left,
+// and whether there is a clock at all (no clock: no limit).
+//
+// In byo-yomi every move has its share of the period and no more: the time
+// left in the current period in Japanese byo-yomi (kgs-time_settings
+// byoyomi, whose time_left counts periods, not stones), the time left over
+// the stones left in a Canadian period (time_settings' byo-yomi is
+// Canadian), whose limit lets a move take up to twice its share while
+// every later stone keeps at least half of one. In main time the target is
+// the time left over an estimate of the moves left (a third of the empty
+// points, at least 15) and the limit three times that, both plus the share
+// of a byo-yomi period that follows, if any: a move never gets less than
+// it would in byo-yomi, and the time saved on clear moves is spent on
+// unclear ones. Both are less moveMarginShare of them and less
+// moveMargin; they are 0 (answer at once) when nothing is left.
+func (s *server) moveTime(c engine.Color) (target, limit time.Duration, timed bool) {
 	k := &s.clock
 	if !k.timed {
-		return 0, false
+		return 0, 0, false
 	}
 	left, stones := k.mainTime, 0
 	if k.timeLeftSet[c] {
@@ -665,21 +674,35 @@ func (s *server) moveTime(c engine.Color) (time.Duration, bool) {
 	} else if k.mainTime == 0 {
 		left, stones = k.byoTime, k.byoStones
 	}
-	var share float64
+	var share, most float64
 	switch {
 	case stones > 0 && k.japanese:
-		share = left
+		share, most = left, left
 	case stones > 0:
 		share = left / float64(stones)
+		most = share
+		if stones > 1 {
+			most = min(2*share, left-float64(stones-1)*share/2)
+		}
 	default:
 		movesLeft := max(15, s.g.Board().EmptyCount()/3)
 		share = left / float64(movesLeft)
+		most = 3 * share
 		if k.byoTime > 0 && k.byoStones > 0 {
-			share += k.byoTime / float64(k.byoStones)
+			period := k.byoTime / float64(k.byoStones)
+			share += period
+			most += period
 		}
 	}
-	d := time.Duration(share*(1-moveMarginShare)*float64(time.Second)) - moveMargin
-	return max(d, 0), true
+	return clockBudget(share), clockBudget(most), true
+}
+
+// clockBudget is the time a search may take of seconds on the clock: less
+// moveMarginShare of it and less moveMargin, for the time between the
+// search's end and the controller reading the answer; never negative.
+func clockBudget(seconds float64) time.Duration {
+	d := time.Duration(seconds*(1-moveMarginShare)*float64(time.Second)) - moveMargin
+	return max(d, 0)
 }
 
 func (s *server) undo() (string, error) {

@@ -335,7 +335,7 @@ func TestServeGenMoveRandom(t *testing.T) {
 func TestServeGenMoveOptions(t *testing.T) {
 	var seen []engine.Color
 	opts := ServerOptions{
-		GenMove: func(ctx context.Context, g *engine.Game, c engine.Color) (engine.Move, error) {
+		GenMove: func(ctx context.Context, g *engine.Game, c engine.Color, _ time.Duration) (engine.Move, error) {
 			seen = append(seen, c)
 			if g.ToPlay() != c {
 				return engine.Move{}, fmt.Errorf("asked for %v with %v to play", c, g.ToPlay())
@@ -497,46 +497,61 @@ func TestServeLoadSGFFiles(t *testing.T) {
 func TestServeMoveTime(t *testing.T) {
 	const ms = time.Millisecond
 	tests := []struct {
-		settings []string // time_settings, or kgs-time_settings when it starts with a system's name
-		left     []string
-		want     time.Duration
-		timed    bool
+		settings      []string // time_settings, or kgs-time_settings when it starts with a system's name
+		left          []string
+		size          int // 19 when 0
+		target, limit time.Duration
+		timed         bool
 	}{
-		{nil, nil, 0, false},
-		{[]string{"0", "30", "0"}, nil, 0, false}, // no time limit
-		{[]string{"0", "0", "0"}, nil, 0, false},  // no time at all: no limit either
-		// 600 s over max(15, 361/3 = 120) moves: 5 s, less 10% and 50 ms.
-		{[]string{"600", "0", "0"}, nil, 4450 * ms, true},
-		{[]string{"600", "30", "5"}, []string{"b", "0", "4"}, 0, true}, // nothing left: at once
-		{[]string{"600", "30", "5"}, []string{"b", "20", "4"}, 4450 * ms, true},
-		{[]string{"0", "30", "5"}, nil, 5350 * ms, true},
+		{nil, nil, 0, 0, 0, false},
+		{[]string{"0", "30", "0"}, nil, 0, 0, 0, false}, // no time limit
+		{[]string{"0", "0", "0"}, nil, 0, 0, 0, false},  // no time at all: no limit either
+		// 600 s over max(15, 361/3 = 120) moves: 5 s, less 10% and 50 ms;
+		// up to three times that on an unclear move.
+		{[]string{"600", "0", "0"}, nil, 0, 4450 * ms, 13450 * ms, true},
+		// On 9×9, 54 s over max(15, 81/3 = 27) moves: 2 s.
+		{[]string{"54", "0", "0"}, nil, 9, 1750 * ms, 5350 * ms, true},
+		{[]string{"600", "30", "5"}, []string{"b", "0", "4"}, 0, 0, 0, true}, // nothing left: at once
+		// A Canadian period of 20 s for 4 stones: 5 s a stone, up to 10 s
+		// (the other three keep 2.5 s each at least).
+		{[]string{"600", "30", "5"}, []string{"b", "20", "4"}, 0, 4450 * ms, 8950 * ms, true},
+		{[]string{"0", "30", "5"}, nil, 0, 5350 * ms, 10750 * ms, true},
 		// The reproduction: one second a move, then 0.2 s, 0.05 s
-		// and nothing left.
-		{[]string{"0", "1", "1"}, nil, 850 * ms, true},
-		{[]string{"0", "1", "1"}, []string{"b", "0.2", "1"}, 130 * ms, true},
-		{[]string{"0", "1", "1"}, []string{"b", "0.05", "1"}, 0, true},
-		{[]string{"0", "1", "1"}, []string{"b", "0", "1"}, 0, true},
-		{[]string{"0", "1", "1"}, []string{"w", "0", "1"}, 850 * ms, true}, // engine.White's time says nothing of engine.Black's
+		// and nothing left. One stone a period: its share and no more.
+		{[]string{"0", "1", "1"}, nil, 0, 850 * ms, 850 * ms, true},
+		{[]string{"0", "1", "1"}, []string{"b", "0.2", "1"}, 0, 130 * ms, 130 * ms, true},
+		{[]string{"0", "1", "1"}, []string{"b", "0.05", "1"}, 0, 0, 0, true},
+		{[]string{"0", "1", "1"}, []string{"b", "0", "1"}, 0, 0, 0, true},
+		{[]string{"0", "1", "1"}, []string{"w", "0", "1"}, 0, 850 * ms, 850 * ms, true}, // engine.White's time says nothing of engine.Black's
 		// In main time with byo-yomi after it: the main time's share plus
-		// one stone's share of a period, (120/120 + 30) s.
-		{[]string{"300", "30", "1"}, []string{"b", "120", "0"}, 27850 * ms, true},
+		// one stone's share of a period, (120/120 + 30) s, up to
+		// (3×120/120 + 30) s.
+		{[]string{"300", "30", "1"}, []string{"b", "120", "0"}, 0, 27850 * ms, 29650 * ms, true},
 		// Main time gone, byo-yomi not yet reported: one period's share.
-		{[]string{"300", "30", "1"}, []string{"b", "0", "0"}, 26950 * ms, true},
-		{[]string{"none"}, nil, 0, false},
-		{[]string{"absolute", "600"}, nil, 4450 * ms, true},
-		{[]string{"absolute", "600"}, []string{"b", "0", "0"}, 0, true},
-		{[]string{"byoyomi", "0", "1", "5"}, nil, 850 * ms, true},
+		{[]string{"300", "30", "1"}, []string{"b", "0", "0"}, 0, 26950 * ms, 26950 * ms, true},
+		{[]string{"none"}, nil, 0, 0, 0, false},
+		{[]string{"absolute", "600"}, nil, 0, 4450 * ms, 13450 * ms, true},
+		{[]string{"absolute", "600"}, []string{"b", "0", "0"}, 0, 0, 0, true},
+		{[]string{"byoyomi", "0", "1", "5"}, nil, 0, 850 * ms, 850 * ms, true},
+		// Japanese byo-yomi in main time: 600/120 s plus a whole period
+		// (every move in overtime has one), up to 3×600/120 s plus it.
+		{[]string{"byoyomi", "600", "30", "5"}, nil, 0, 31450 * ms, 40450 * ms, true},
 		// Japanese byo-yomi as gtp2ogs reports it: 30 s left in the
 		// current period, 5 periods left; every move has the period.
-		{[]string{"byoyomi", "600", "30", "5"}, []string{"b", "30", "5"}, 26950 * ms, true},
-		{[]string{"byoyomi", "600", "30", "5"}, []string{"b", "12", "1"}, 10750 * ms, true},
-		{[]string{"byoyomi", "600", "30", "0"}, nil, 4450 * ms, true}, // no periods: absolute
-		{[]string{"canadian", "0", "30", "5"}, nil, 5350 * ms, true},
-		{[]string{"canadian", "0", "30", "5"}, []string{"b", "3", "2"}, 1300 * ms, true},
+		{[]string{"byoyomi", "600", "30", "5"}, []string{"b", "30", "5"}, 0, 26950 * ms, 26950 * ms, true},
+		{[]string{"byoyomi", "600", "30", "5"}, []string{"b", "12", "1"}, 0, 10750 * ms, 10750 * ms, true},
+		{[]string{"byoyomi", "600", "30", "0"}, nil, 0, 4450 * ms, 13450 * ms, true}, // no periods: absolute
+		{[]string{"canadian", "0", "30", "5"}, nil, 0, 5350 * ms, 10750 * ms, true},
+		// 3 s for the last 2 stones: 1.5 s, up to 2.25 s (the last keeps 0.75 s).
+		{[]string{"canadian", "0", "30", "5"}, []string{"b", "3", "2"}, 0, 1300 * ms, 1975 * ms, true},
 	}
 	for _, tt := range tests {
-		s := &server{size: 19, komi: 7.5}
-		if err := s.newGame(19, 0); err != nil {
+		size := tt.size
+		if size == 0 {
+			size = 19
+		}
+		s := &server{size: size, komi: 7.5}
+		if err := s.newGame(size, 0); err != nil {
 			t.Fatal(err)
 		}
 		if tt.settings != nil {
@@ -553,8 +568,9 @@ func TestServeMoveTime(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		if got, timed := s.moveTime(engine.Black); got != tt.want || timed != tt.timed {
-			t.Errorf("settings %v, time_left %v: moveTime = %v, %v; want %v, %v", tt.settings, tt.left, got, timed, tt.want, tt.timed)
+		if target, limit, timed := s.moveTime(engine.Black); target != tt.target || limit != tt.limit || timed != tt.timed {
+			t.Errorf("%d×%d, settings %v, time_left %v: moveTime = %v, %v, %v; want %v, %v, %v",
+				size, size, tt.settings, tt.left, target, limit, timed, tt.target, tt.limit, tt.timed)
 		}
 	}
 }
@@ -590,7 +606,7 @@ func TestServeGenMoveUnderClock(t *testing.T) {
 	var calls []call
 	var warnings []string
 	opts := ServerOptions{
-		GenMove: func(ctx context.Context, g *engine.Game, c engine.Color) (engine.Move, error) {
+		GenMove: func(ctx context.Context, g *engine.Game, c engine.Color, _ time.Duration) (engine.Move, error) {
 			d, ok := ctx.Deadline()
 			if !ok {
 				return engine.Move{}, errors.New("no deadline")
@@ -648,7 +664,7 @@ func TestServeTwoGenmovesAfterPass(t *testing.T) {
 		{"play b pass", "= "},
 		{"list_stones black", "= B2 A1"},
 	})
-	passer := ServerOptions{GenMove: func(ctx context.Context, g *engine.Game, c engine.Color) (engine.Move, error) {
+	passer := ServerOptions{GenMove: func(ctx context.Context, g *engine.Game, c engine.Color, _ time.Duration) (engine.Move, error) {
 		if g.Over() || g.PlayEnded() || g.ToPlay() != c {
 			return engine.Move{}, fmt.Errorf("asked for %v in a game over (%v) or with %v to play", c, g.PlayEnded(), g.ToPlay())
 		}
@@ -782,5 +798,40 @@ func TestServeUsesEstimate(t *testing.T) {
 	}
 	if got, want := strings.TrimSpace(strings.TrimPrefix(scoreReply, "=")), g.Score(e.Dead).Result(); got != want {
 		t.Errorf("final_score = %s, want %s", got, want)
+	}
+}
+
+// TestServeGenMoveTarget: in main time GenMove gets the move's share of
+// the clock as its target and a deadline up to three times as far
+// (TestServeMoveTime's 9×9 case: 1.75 s and 5.35 s); in a byo-yomi period
+// of one stone both are the period's share.
+func TestServeGenMoveTarget(t *testing.T) {
+	type call struct {
+		target, until time.Duration
+	}
+	var calls []call
+	opts := ServerOptions{
+		GenMove: func(ctx context.Context, g *engine.Game, c engine.Color, target time.Duration) (engine.Move, error) {
+			d, ok := ctx.Deadline()
+			if !ok {
+				return engine.Move{}, errors.New("no deadline")
+			}
+			calls = append(calls, call{target, time.Until(d)})
+			return engine.PassMove(c), nil
+		},
+	}
+	got := serveRun(t, opts, "boardsize 9\ntime_settings 54 0 0\ngenmove b\ntime_settings 0 2 1\ngenmove w\n")
+	if len(got) != 5 || got[2] != "= pass" || got[4] != "= pass" {
+		t.Fatalf("responses = %q", got)
+	}
+	if len(calls) != 2 {
+		t.Fatalf("GenMove called %d times, want 2", len(calls))
+	}
+	const ms = time.Millisecond
+	if c := calls[0]; c.target != 1750*ms || c.until > 5350*ms || c.until <= 1750*ms {
+		t.Errorf("main time: target %v, deadline in %v; want 1.75 s and a deadline beyond it, up to 5.35 s away", c.target, c.until)
+	}
+	if c := calls[1]; c.target != 1750*ms || c.until > 1750*ms || c.until <= 0 {
+		t.Errorf("byo-yomi: target %v, deadline in %v; want 1.75 s and a deadline up to 1.75 s away", c.target, c.until)
 	}
 }
