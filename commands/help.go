@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/gobot-dev/gobot/engine"
@@ -14,19 +15,12 @@ import (
 // helpText explains every command, the bot levels, the rulesets and the
 // coordinates; challengeTTL and scoringTTL are the configured time limits.
 func helpText(levels []Level, challengeTTL, scoringTTL time.Duration, defaultClock clock.Control) []*discordgo.MessageEmbed {
-	var lv strings.Builder
-	for _, l := range levels {
-		fmt.Fprintf(&lv, "• **%s**: %s\n", l.Name, l.Description)
-	}
-	if lv.Len() == 0 {
-		lv.WriteString("No bot levels are configured.\n")
-	}
 	var rules strings.Builder
 	for _, name := range engine.PresetNames {
 		r, _ := engine.Preset(name)
 		fmt.Fprintf(&rules, "• **%s**: %s\n", name, rulesDetails(r))
 	}
-	return []*discordgo.MessageEmbed{{
+	e := &discordgo.MessageEmbed{
 		Title: "gobot: play Go on Discord",
 		Color: colorBlack,
 		Description: "Each channel, thread or DM holds one game. After every move I post the board; " +
@@ -71,12 +65,55 @@ func helpText(levels []Level, challengeTTL, scoringTTL time.Duration, defaultClo
 				"`/go dead point:C3` marks or unmarks a group; both players press **Accept** to finish, or **Resume play** to keep playing " +
 				"(any change clears acceptances; the marking stands after " + humanDuration(scoringTTL) + "). The bot accepts its own proposal, and any marking that differs from it only in groups it flagged as uncertain; otherwise it names the group it disagrees on. " +
 				"Results read as on other servers: `B+3.5`, `W+R` (resignation), `Jigo` (a draw); `/go sgf` has the record with the marking."},
-			{Name: "Bot levels", Value: clip(lv.String(), 1024)},
+			{Name: "Bot levels", Value: levelList(levels, false)},
 			{Name: "Rulesets", Value: clip(rules.String()+"Area scoring counts stones plus surrounded points; territory scoring counts surrounded points plus prisoners. "+
 				"With a handicap, komi defaults to 0.5 and Black's stones go on the star points.", 1024)},
 			{Name: "Moderators", Value: "`/go abort` removes a stuck game from the channel (needs Manage Messages; in DMs, either player)."},
 		},
-	}}
+	}
+	// Discord refuses a message whose embeds hold more than 6000
+	// characters: when the levels' whole descriptions do not fit, the
+	// field names each level with its rank only (/go bot's choices show
+	// the rest), clipped to what is left if even that is too long.
+	for _, f := range e.Fields {
+		if f.Name == "Bot levels" && embedSize(e) > maxEmbedSize {
+			f.Value = levelList(levels, true)
+			f.Value = clip(f.Value, max(utf8.RuneCountInString(f.Value)-max(embedSize(e)-maxEmbedSize, 0), 1))
+		}
+	}
+	return []*discordgo.MessageEmbed{e}
+}
+
+// maxEmbedSize is the most characters Discord accepts in a message's
+// embeds: titles, descriptions, field names and values.
+const maxEmbedSize = 6000
+
+// embedSize counts e's characters as Discord does for maxEmbedSize.
+func embedSize(e *discordgo.MessageEmbed) int {
+	n := utf8.RuneCountInString(e.Title) + utf8.RuneCountInString(e.Description)
+	for _, f := range e.Fields {
+		n += utf8.RuneCountInString(f.Name) + utf8.RuneCountInString(f.Value)
+	}
+	return n
+}
+
+// levelList is /go help's list of the bot levels, one a line, each with
+// its description, or with only the description's part before " · " (a
+// built-in level's rank, "about 9 kyu") when short is set; at most the
+// 1024 characters of a field.
+func levelList(levels []Level, short bool) string {
+	var lv strings.Builder
+	for _, l := range levels {
+		desc := l.Description
+		if rank, _, ok := strings.Cut(desc, " · "); ok && short {
+			desc = rank
+		}
+		fmt.Fprintf(&lv, "• **%s**: %s\n", l.Name, desc)
+	}
+	if lv.Len() == 0 {
+		lv.WriteString("No bot levels are configured.\n")
+	}
+	return clip(lv.String(), 1024)
 }
 
 func (a *App) cmdHelp(ctx context.Context, r *Request) error {

@@ -1,16 +1,43 @@
 package commands
 
 import (
+	"fmt"
+	"strings"
 	"testing"
-
-	"github.com/gobot-dev/gobot/engine/clock"
 	"unicode/utf8"
+
+	"github.com/gobot-dev/gobot/bots"
+	"github.com/gobot-dev/gobot/engine/clock"
 )
 
+// builtinLevels are the levels gobot offers, as cmd/gobot hands them to
+// the commands, followed by three GTP programs as a host may configure.
+func builtinLevels() []Level {
+	var levels []Level
+	for _, l := range bots.Builtin() {
+		levels = append(levels, Level{Name: l.Name, Description: l.Description})
+	}
+	for _, name := range []string{"gnugo", "pachi", "katago"} {
+		levels = append(levels, Level{Name: bots.GTPPrefix + name, Description: fmt.Sprintf("External engine %q, played over GTP.", name)})
+	}
+	return levels
+}
+
 // TestHelpFitsDiscord: /go help stays within Discord's embed limits: 6000
-// characters in all, 1024 a field, 25 fields.
+// characters in all, 1024 a field, 25 fields, with one level, with the
+// built-in levels and a few engines, and with forty more engines.
 func TestHelpFitsDiscord(t *testing.T) {
-	levels := []Level{{Name: "beginner", Description: "random"}, {Name: "hard", Description: "Monte Carlo tree search"}}
+	many := builtinLevels()
+	for i := range 40 {
+		many = append(many, Level{Name: fmt.Sprintf("gtp:engine%d", i), Description: "External engine, played over GTP."})
+	}
+	for _, levels := range [][]Level{builtinLevels()[:1], builtinLevels(), many} {
+		testHelpFits(t, levels)
+	}
+}
+
+func testHelpFits(t *testing.T, levels []Level) {
+	t.Helper()
 	for _, e := range helpText(levels, DefaultChallengeTTL, DefaultScoringTTL, clock.Default()) {
 		total := utf8.RuneCountInString(e.Title) + utf8.RuneCountInString(e.Description)
 		if len(e.Fields) > 25 {
@@ -24,7 +51,63 @@ func TestHelpFitsDiscord(t *testing.T) {
 			total += n + utf8.RuneCountInString(f.Name)
 		}
 		if total > 6000 {
-			t.Errorf("the help embed has %d characters, Discord allows 6000", total)
+			t.Errorf("with %d levels the help embed has %d characters, Discord allows 6000", len(levels), total)
+		}
+	}
+}
+
+// TestLevelRanksShown: /go help's "Bot levels" field lists the levels
+// weakest first with their whole descriptions when they fit Discord's 6000
+// characters, else each built-in level with its rank only ("• **strong**:
+// about 11 kyu"); /go bot's level choices always show the whole text.
+func TestLevelRanksShown(t *testing.T) {
+	levelsField := func(levels []Level) string {
+		for _, f := range helpText(levels, DefaultChallengeTTL, DefaultScoringTTL, clock.Default())[0].Fields {
+			if f.Name == "Bot levels" {
+				return f.Value
+			}
+		}
+		t.Fatal("no Bot levels field in /go help")
+		return ""
+	}
+	all := builtinLevels()
+	want := `• **beginner**: about 30 kyu
+• **easy**: about 25 kyu
+• **casual**: about 23 kyu
+• **steady**: about 20 kyu
+• **keen**: about 17 kyu
+• **medium**: about 13 kyu
+• **strong**: about 11 kyu
+• **hard**: about 7 kyu
+• **max**: about 5 kyu
+• **gtp:gnugo**: External engine "gnugo", played over GTP.
+• **gtp:pachi**: External engine "pachi", played over GTP.
+• **gtp:katago**: External engine "katago", played over GTP.
+`
+	if got := levelsField(all); got != want {
+		t.Errorf("Bot levels field with every level =\n%s\nwant\n%s", got, want)
+	}
+	few := []Level{all[6], all[7]}
+	want = "• **strong**: " + few[0].Description + "\n• **hard**: " + few[1].Description + "\n"
+	if got := levelsField(few); got != want || !strings.HasPrefix(few[0].Description, "about 11 kyu · ") {
+		t.Errorf("Bot levels field with two levels = %q, want %q", got, want)
+	}
+	var choices []string
+	for _, c := range Definitions(all)[0].Options {
+		for _, o := range c.Options {
+			if c.Name == "bot" && o.Name == "level" {
+				for _, ch := range o.Choices {
+					choices = append(choices, ch.Name)
+				}
+			}
+		}
+	}
+	if len(choices) != len(all) {
+		t.Fatalf("/go bot has %d level choices, want %d: %q", len(choices), len(all), choices)
+	}
+	for i, l := range all {
+		if want := l.Name + ": " + l.Description; choices[i] != want {
+			t.Errorf("choice %d = %q, want %q", i, choices[i], want)
 		}
 	}
 }
