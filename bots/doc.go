@@ -1,5 +1,5 @@
 // Package bots owns the computer opponents ("bot" in gobot means an AI
-// opponent and nothing else): the built-in players from beginner to strong
+// opponent and nothing else): the built-in players from beginner to max
 // (random, greedy, minimax and, through bots/mcts, Monte Carlo tree
 // search), GTP programs as players (External, a pool of processes spoken
 // to through engine/gtp's client), the level registry users pick from, and

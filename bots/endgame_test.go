@@ -9,7 +9,7 @@ import (
 
 // testBudget is a small budget for each built-in level in tests: 2000
 // playouts for medium, the own budget of casual, steady and keen, searches of the given number
-// of playouts for strong, hard and max, and nothing for the levels that do
+// of playouts for strong, tough, hard and max, and nothing for the levels that do
 // not search.
 func testBudget(level string, search int) Budget {
 	switch level {
@@ -17,7 +17,7 @@ func testBudget(level string, search int) Budget {
 		return Budget{Playouts: 2000}
 	case "casual", "steady", "keen":
 		return Budget{Playouts: casualPlayouts}
-	case "strong", "hard", "max":
+	case "strong", "tough", "hard", "max":
 		return Budget{Playouts: search}
 	}
 	return Budget{}

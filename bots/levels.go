@@ -62,8 +62,13 @@ const (
 	keenReads      = 0.7   // keen's
 	mediumPlayouts = 32000 // medium's minimax over Monte Carlo readings
 	strongPlayouts = 4000  // strong's tree search
+	toughPlayouts  = 12000 // tough's
 	casualNodes    = 1 << 14
 	strongNodes    = 1 << 17
+	// The tree grows by about 35 nodes a playout on an open 9×9 board:
+	// tough's holds its playouts beside the subtree kept from the last
+	// move (up to 256k nodes); strong's fills on most moves, as measured.
+	toughNodes = 1 << 20
 )
 
 // Builtin returns the built-in levels from weakest to strongest. Each
@@ -90,15 +95,8 @@ func Builtin() []Level {
 			Budget:      Budget{Playouts: mediumPlayouts, Time: 3 * time.Second},
 			New:         func(seed int64) Bot { return NewMinimaxMC(seed) },
 		},
-		{
-			Name:        "strong",
-			Description: "about 11 kyu · Monte Carlo tree search of 4,000 playouts a move.",
-			Budget:      Budget{Playouts: strongPlayouts, Time: time.Second},
-			New: func(seed int64) Bot {
-				return NewMCTS("strong", mcts.Options{Seed: seed, Threads: 1, MaxNodes: strongNodes, Vary: varyMoves})
-			},
-			KeepTree: true,
-		},
+		searchLevel("strong", "about 11 kyu · Monte Carlo tree search of 4,000 playouts a move.", strongPlayouts, time.Second, strongNodes),
+		searchLevel("tough", "about 9 kyu · Monte Carlo tree search of 12,000 playouts a move.", toughPlayouts, 2*time.Second, toughNodes),
 		{
 			Name:        "hard",
 			Description: "about 7 kyu · Monte Carlo tree search, 1 s a move: beats GNU Go level 10 on 9×9.",
@@ -132,6 +130,21 @@ func readerLevel(name, description string, reads float64) Level {
 			search := NewMCTS(name, mcts.Options{Seed: seed, Threads: 1, MaxNodes: casualNodes, Vary: varyMoves})
 			return NewBlend(name, search, NewGreedy(seed+1000003), reads, seed+7)
 		},
+	}
+}
+
+// searchLevel returns the level of the strong and tough kind: a
+// single-threaded tree search of the given playouts a move, capped at
+// limit, that keeps its tree of at most nodes between moves.
+func searchLevel(name, description string, playouts int, limit time.Duration, nodes int) Level {
+	return Level{
+		Name:        name,
+		Description: description,
+		Budget:      Budget{Playouts: playouts, Time: limit},
+		New: func(seed int64) Bot {
+			return NewMCTS(name, mcts.Options{Seed: seed, Threads: 1, MaxNodes: nodes, Vary: varyMoves})
+		},
+		KeepTree: true,
 	}
 }
 

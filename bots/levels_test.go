@@ -26,7 +26,7 @@ func TestLevels(t *testing.T) {
 			t.Errorf("level %q has no description or constructor", l.Name)
 		}
 	}
-	want := []string{"beginner", "easy", "casual", "steady", "keen", "medium", "strong", "hard", "max", "gtp:gnugo"}
+	want := []string{"beginner", "easy", "casual", "steady", "keen", "medium", "strong", "tough", "hard", "max", "gtp:gnugo"}
 	if len(names) != len(want) {
 		t.Fatalf("Levels() = %q, want %q", names, want)
 	}

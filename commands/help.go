@@ -99,8 +99,8 @@ func embedSize(e *discordgo.MessageEmbed) int {
 
 // levelList is /go help's list of the bot levels, one a line, each with
 // its description, or with only the description's part before " · " (a
-// built-in level's rank, "about 9 kyu") when short is set; at most the
-// 1024 characters of a field.
+// built-in level's rank, "about 9 kyu") and a pointer to /go bot's list
+// when short is set; at most the 1024 characters of a field.
 func levelList(levels []Level, short bool) string {
 	var lv strings.Builder
 	for _, l := range levels {
@@ -112,6 +112,8 @@ func levelList(levels []Level, short bool) string {
 	}
 	if lv.Len() == 0 {
 		lv.WriteString("No bot levels are configured.\n")
+	} else if short {
+		lv.WriteString("`/go bot`'s level list says how each plays.\n")
 	}
 	return clip(lv.String(), 1024)
 }

@@ -58,8 +58,8 @@ func testHelpFits(t *testing.T, levels []Level) {
 
 // TestLevelRanksShown: /go help's "Bot levels" field lists the levels
 // weakest first with their whole descriptions when they fit Discord's 6000
-// characters, else each built-in level with its rank only ("• **strong**:
-// about 11 kyu"); /go bot's level choices always show the whole text.
+// characters, else each built-in level with its rank only ("• **tough**:
+// about 9 kyu"); /go bot's level choices always show the whole text.
 func TestLevelRanksShown(t *testing.T) {
 	levelsField := func(levels []Level) string {
 		for _, f := range helpText(levels, DefaultChallengeTTL, DefaultScoringTTL, clock.Default())[0].Fields {
@@ -78,18 +78,19 @@ func TestLevelRanksShown(t *testing.T) {
 • **keen**: about 17 kyu
 • **medium**: about 13 kyu
 • **strong**: about 11 kyu
+• **tough**: about 9 kyu
 • **hard**: about 7 kyu
 • **max**: about 5 kyu
 • **gtp:gnugo**: External engine "gnugo", played over GTP.
 • **gtp:pachi**: External engine "pachi", played over GTP.
 • **gtp:katago**: External engine "katago", played over GTP.
-`
+` + "`/go bot`'s level list says how each plays.\n"
 	if got := levelsField(all); got != want {
 		t.Errorf("Bot levels field with every level =\n%s\nwant\n%s", got, want)
 	}
-	few := []Level{all[6], all[7]}
-	want = "• **strong**: " + few[0].Description + "\n• **hard**: " + few[1].Description + "\n"
-	if got := levelsField(few); got != want || !strings.HasPrefix(few[0].Description, "about 11 kyu · ") {
+	few := []Level{all[7], all[8]}
+	want = "• **tough**: " + few[0].Description + "\n• **hard**: " + few[1].Description + "\n"
+	if got := levelsField(few); got != want || !strings.HasPrefix(few[0].Description, "about 9 kyu · ") {
 		t.Errorf("Bot levels field with two levels = %q, want %q", got, want)
 	}
 	var choices []string

@@ -19,7 +19,8 @@ import (
 // budgets themselves are engine/gtp's TestServeMoveTime; the times are logged,
 // never asserted.
 func TestGTPGenMoveUnderClock(t *testing.T) {
-	for _, level := range []string{"beginner", "easy", "casual", "steady", "keen", "medium", "strong", "hard", "max"} {
+	for _, l := range bots.Builtin() {
+		level := l.Name
 		t.Run(level, func(t *testing.T) {
 			script := "time_settings 0 1 1\n" +
 				"time_left b 0.2 1\ngenmove b\n" +
