@@ -57,7 +57,7 @@ type Options struct {
 // params are the constants of the search.
 type params struct {
 	expand    int32          // visits before a node is expanded (0: by board size)
-	raveEquiv float64        // RAVE equivalence: visits at which AMAF and real weigh equally
+	raveEquiv float64        // RAVE equivalence: visits at which AMAF and real weigh equally (1000 beat 3000 in 171 of 300 games, issue 16)
 	explore   float64        // UCB exploration coefficient
 	priorEven float32        // equivalent visits of the neutral prior (at 50%)
 	priorE    float32        // equivalent visits of one unit of knowledge
@@ -66,7 +66,7 @@ type params struct {
 
 func defaultParams() params {
 	return params{
-		raveEquiv: 3000,
+		raveEquiv: 1000,
 		explore:   0,
 		priorEven: 10,
 		priorE:    20,
