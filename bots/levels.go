@@ -219,8 +219,9 @@ func (b *MCTSBot) Searcher() *mcts.Searcher { return b.e }
 // GenMove searches within the budget: Budget.Time, Budget.Playouts and
 // ctx's deadline, whichever ends first (one second when the budget is zero
 // and ctx has no deadline), or past Budget.Time up to Budget.Max while the
-// choice is unclear. Past ctx's deadline it answers at once with the best
-// move it has.
+// choice is unclear; with Budget.Max at or below Budget.Time it spends all
+// of Budget.Max (see Budget). Past ctx's deadline it answers at once with
+// the best move it has.
 func (b *MCTSBot) GenMove(ctx context.Context, g *engine.Game, budget Budget) (engine.Move, error) {
 	if err := begin(ctx, g); err != nil {
 		return engine.Move{}, err
@@ -230,7 +231,7 @@ func (b *MCTSBot) GenMove(ctx context.Context, g *engine.Game, budget Budget) (e
 	}
 	var m engine.Move
 	var err error
-	if budget.Time > 0 && budget.Max > budget.Time {
+	if budget.Time > 0 && budget.Max > 0 {
 		m, err = b.e.GenMoveTimed(ctx, g, budget.Time, budget.Max, budget.Playouts)
 	} else {
 		m, err = b.e.GenMove(ctx, g, budget.Time, budget.Playouts)

@@ -6,8 +6,10 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf8"
 
+	"github.com/gobot-dev/gobot/bots/mcts"
 	"github.com/gobot-dev/gobot/engine"
 	"github.com/gobot-dev/gobot/engine/gtp"
 )
@@ -152,6 +154,34 @@ func TestMCTSLevel(t *testing.T) {
 	}
 	if err := g.Check(m); err != nil {
 		t.Errorf("GenMove = %v: %v", m, err)
+	}
+}
+
+// TestMCTSSpendsByoYomi: with Budget.Max at or below Budget.Time (a
+// byo-yomi period of one stone, whose unspent time is lost) the search runs
+// to its time even in a position whose choice settles at once; with Max
+// above Time, or without Max, it may stop early.
+func TestMCTSSpendsByoYomi(t *testing.T) {
+	g := position(t, `
+		. . . . . . .
+		. . . . . . .
+		O O O O O O O
+		X X X X X X X
+		X O O O O O X
+		X X X X X . .
+		. . . . . . .`, engine.Black)
+	for _, budget := range []Budget{
+		{Time: 200 * time.Millisecond, Max: 200 * time.Millisecond},
+		{Time: 200 * time.Millisecond, Max: 190 * time.Millisecond},
+	} {
+		bot := NewMCTS("hard", mcts.Options{Seed: 1, Threads: 1})
+		m, err := bot.GenMove(context.Background(), g, budget)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st := bot.Searcher().Stats(); m.String() != "F2" || st.Stopped != "time" {
+			t.Errorf("budget %+v: %v, stopped by %q (%v), want the capture F2 after the whole time", budget, m, st.Stopped, st)
+		}
 	}
 }
 

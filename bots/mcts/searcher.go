@@ -156,8 +156,12 @@ func (e *Searcher) GenMove(ctx context.Context, g *engine.Game, maxTime time.Dur
 // while its choice is unclear: another root move was searched at least
 // half as much as the most visited one, or one searched at least a fifth
 // as much wins more often. Stopping early when the choice can no longer
-// change counts the playouts left to target. A target of 0, or one not
-// below limit, is GenMove with limit as its maxTime.
+// change counts the playouts left to target. A target of 0 is GenMove
+// with limit as its maxTime. A target not below limit says that time not
+// spent on this move is lost (a byo-yomi period of one stone): the search
+// then runs to limit without stopping early, since the playouts that can
+// no longer change the choice still grow the subtree that the next move
+// reuses.
 func (e *Searcher) GenMoveTimed(ctx context.Context, g *engine.Game, target, limit time.Duration, maxPlayouts int) (move engine.Move, err error) {
 	maxTime := limit
 	if g == nil {
@@ -197,7 +201,8 @@ func (e *Searcher) GenMoveTimed(ctx context.Context, g *engine.Game, target, lim
 	if target > 0 && (s.deadline.IsZero() || start.Add(target).Before(s.deadline)) {
 		s.target = start.Add(target)
 	}
-	s.earlyStop = !e.opts.NoEarlyStop
+	spendAll := target > 0 && limit > 0 && target >= limit
+	s.earlyStop = !e.opts.NoEarlyStop && !spendAll
 	reused := e.attachTree(s, g)
 
 	threads := e.opts.threads()

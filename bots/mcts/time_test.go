@@ -80,8 +80,8 @@ func TestTimeUp(t *testing.T) {
 
 // TestSettledCountsToTarget: the early stop counts the playouts left at
 // the rate so far to the target when there is one (time saved in main time
-// is kept for later moves), else to the deadline (in byo-yomi, time saved
-// is lost: the search stops only when the choice cannot change).
+// is kept for later moves), else to the deadline (a time a move without a
+// clock: the search stops only when the choice cannot change).
 func TestSettledCountsToTarget(t *testing.T) {
 	start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	now := start.Add(100 * time.Millisecond)
@@ -105,8 +105,10 @@ func TestSettledCountsToTarget(t *testing.T) {
 
 // TestGenMoveTimed: with a fake clock that moves a millisecond each time
 // the search reads it, a search of a clear position with a target stops at
-// the target or earlier, well before its limit, and a target not below the
-// limit is GenMove's time limit.
+// the target or earlier, well before its limit; a target not below the
+// limit (byo-yomi: time not spent is lost) spends the whole limit although
+// the choice settles at once, where GenMove with the same limit stops
+// early.
 func TestGenMoveTimed(t *testing.T) {
 	g := gameFrom(t, 6.5, engine.Black, `
 		. . . . . . .
@@ -128,12 +130,22 @@ func TestGenMoveTimed(t *testing.T) {
 	if m.String() != "F2" || (st.Stopped != "target" && st.Stopped != "settled") || st.Elapsed > 400*time.Millisecond {
 		t.Errorf("GenMoveTimed = %v after %v (%s), want the capture F2 by the target of 300 ms (%v)", m, st.Elapsed, st.Stopped, st)
 	}
-	e = NewSearcher(Options{Seed: 1, Threads: 1, NoEarlyStop: true})
+	for _, target := range []time.Duration{3 * time.Second, 300 * time.Millisecond} {
+		e = NewSearcher(Options{Seed: 1, Threads: 1})
+		e.now = tick
+		if _, err := e.GenMoveTimed(context.Background(), g, target, 300*time.Millisecond, 0); err != nil {
+			t.Fatal(err)
+		}
+		if st := e.Stats(); st.Stopped != "time" || st.Elapsed < 300*time.Millisecond || st.Elapsed > 400*time.Millisecond {
+			t.Errorf("target %v, limit 300 ms: stopped after %v (%s), want at the limit", target, st.Elapsed, st.Stopped)
+		}
+	}
+	e = NewSearcher(Options{Seed: 1, Threads: 1})
 	e.now = tick
-	if _, err := e.GenMoveTimed(context.Background(), g, 3*time.Second, 300*time.Millisecond, 0); err != nil {
+	if _, err := e.GenMove(context.Background(), g, 300*time.Millisecond, 0); err != nil {
 		t.Fatal(err)
 	}
-	if st := e.Stats(); st.Stopped != "time" || st.Elapsed < 300*time.Millisecond || st.Elapsed > 400*time.Millisecond {
-		t.Errorf("target above the limit: stopped after %v (%s), want at the limit of 300 ms", st.Elapsed, st.Stopped)
+	if st := e.Stats(); st.Stopped != "settled" || st.Elapsed >= 300*time.Millisecond {
+		t.Errorf("GenMove with 300 ms: stopped after %v (%s), want settled before the limit", st.Elapsed, st.Stopped)
 	}
 }
