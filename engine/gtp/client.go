@@ -60,8 +60,8 @@ type Client struct {
 	known    map[string]bool // commands the program lists
 	name     string          // the program's own name and version
 	version  string
-	state    syncState // what the program's board holds
-	timeSent time.Duration
+	state    syncState     // what the program's board holds
+	timeSent time.Duration // the time a move last sent with time_settings, 0 for none since the last clear_board
 }
 
 // NewClient returns a client for the program; the process starts with

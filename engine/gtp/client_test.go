@@ -126,6 +126,38 @@ func TestGenMoveSyncs(t *testing.T) {
 	}
 }
 
+// TestTimeSettingsEveryGame: the time for a move goes to the program with
+// time_settings before its first genmove, again only when it changes, and
+// again after every clear_board: Pachi, for one, forgets its time settings
+// there and would play the next game at its own default.
+func TestTimeSettingsEveryGame(t *testing.T) {
+	c, log := fakeClient(t, "ok", ClientOptions{})
+	ctx := context.Background()
+	g := newGameWith(t, 9, 0)
+	for _, moveTime := range []time.Duration{2 * time.Second, 2 * time.Second, 3 * time.Second} {
+		m, err := c.GenMove(ctx, g, moveTime)
+		if err != nil {
+			t.Fatalf("GenMove: %v", err)
+		}
+		if err := g.Play(m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := c.GenMove(ctx, newGameWith(t, 9, 0), 3*time.Second); err != nil {
+		t.Fatalf("GenMove in a new game: %v", err)
+	}
+	var got []string
+	for _, cmds := range logLines(t, log) {
+		got = cmds[4:]
+	}
+	want := []string{"boardsize 9", "clear_board", "komi 7.5", "time_settings 0 2 1", "genmove B",
+		"genmove W", "time_settings 0 3 1", "genmove B",
+		"boardsize 9", "clear_board", "komi 7.5", "time_settings 0 3 1", "genmove B"}
+	if !slices.Equal(got, want) {
+		t.Errorf("engine received\n%q\nwant\n%q", got, want)
+	}
+}
+
 func TestResyncAfterUndo(t *testing.T) {
 	c, log := fakeClient(t, "ok", ClientOptions{})
 	ctx := context.Background()

@@ -109,6 +109,7 @@ var fakeCommands = []struct {
 	{"genmove", (*fake).genmove},
 	{"set_free_handicap", (*fake).setFreeHandicap},
 	{"final_score", answer("W+7.5")},
+	{"time_settings", answer("")},
 	{"quit", func(*fake, []string) gtptest.Reply { return gtptest.Reply{OK: true, Exit: true} }},
 }
 

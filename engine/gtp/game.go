@@ -89,6 +89,9 @@ func (c *Client) sync(ctx context.Context, g *engine.Game) error {
 		if _, err := c.command(ctx, t, "clear_board"); err != nil {
 			return err
 		}
+		// Some programs (Pachi) forget time_settings on clear_board: send
+		// it again before the next genmove.
+		c.timeSent = 0
 		if _, err := c.command(ctx, t, "komi "+engine.FormatKomi(want.komi)); err != nil {
 			return err
 		}
@@ -138,7 +141,8 @@ func (c *Client) placeSetup(ctx context.Context, want syncState) error {
 
 // GenMove asks the program for the move of the player to move in g, after
 // bringing its board to g's position. moveTime, when positive, is sent as
-// the time for the move (time_settings, where the program has it) and adds
+// the time for the move (time_settings, where the program has it: again
+// after every clear_board, which makes some programs forget it) and adds
 // to the genmove timeout. A crash or a garbled answer is retried once on a
 // fresh process with the game replayed; a timeout is not. The move is
 // checked against g's rules; an illegal one is an error wrapping ErrIllegal,
