@@ -159,8 +159,8 @@ func TestMCTSLevel(t *testing.T) {
 
 // TestMCTSSpendsByoYomi: with Budget.Max at or below Budget.Time (a
 // byo-yomi period of one stone, whose unspent time is lost) the search runs
-// to its time even in a position whose choice settles at once; with Max
-// above Time, or without Max, it may stop early.
+// to its time even in a position whose choice settles at once (GenMove
+// without Max stops early there: mcts's TestGenMoveTimed).
 func TestMCTSSpendsByoYomi(t *testing.T) {
 	g := position(t, `
 		. . . . . . .
