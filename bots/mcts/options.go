@@ -45,6 +45,10 @@ type Options struct {
 	// searched at least 70% as much as the best one and winning at most
 	// 2% less often. 0 always plays the best move.
 	Vary int
+	// Shape adds the shape model's prior (package bots/shape, learned from
+	// professional games) to the hand-made one: shapePrior × √p won
+	// visits for a move the model gives probability p.
+	Shape bool
 
 	// analysis judges positions rather than plays them: no dynamic komi
 	// in handicap games (Analyze, EstimateScore).
@@ -61,6 +65,7 @@ type params struct {
 	explore   float64        // UCB exploration coefficient
 	priorEven float32        // equivalent visits of the neutral prior (at 50%)
 	priorE    float32        // equivalent visits of one unit of knowledge
+	shape     float32        // equivalent won visits of a move the shape model is sure of (sqrt of its probability times this)
 	playout   playout.Policy // the playouts' policy
 }
 
@@ -70,6 +75,7 @@ func defaultParams() params {
 		explore:   0,
 		priorEven: 10,
 		priorE:    20,
+		shape:     shapePrior,
 		playout:   playout.Policy{Capture: 0.95, Pattern: 0.9},
 	}
 }
@@ -99,7 +105,11 @@ func (o Options) params() params {
 	if o.tune != nil {
 		return *o.tune
 	}
-	return defaultParams()
+	p := defaultParams()
+	if !o.Shape {
+		p.shape = 0
+	}
+	return p
 }
 
 // minResignMove returns the first move number at which the searcher may
@@ -107,3 +117,8 @@ func (o Options) params() params {
 func minResignMove(size int) int {
 	return (20*size*size + 80) / 81
 }
+
+// shapePrior is the weight of the shape model's prior (params.shape). At
+// 2,000 playouts a move on 9×9, hard with it at 100 beat hard without it
+// 125 of 200 games (62.5%, 95% 55.6–68.9%); at 300, 23 of 56 (41%).
+const shapePrior = 100

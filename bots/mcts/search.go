@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/gobot-dev/gobot/bots/shape"
 	"github.com/gobot-dev/gobot/engine"
 	"github.com/gobot-dev/gobot/engine/playout"
 )
@@ -29,6 +30,7 @@ type search struct {
 	dynamicKomi float64
 	passes      int // consecutive passes before the root
 	last        int // the last move's vertex (0 for none or a pass)
+	last2       int // the move's before it
 
 	size, stride int
 	points       []int  // the vertices of the playing area
@@ -60,6 +62,7 @@ type worker struct {
 	path    []int32
 	hashes  []uint64       // positions on the tree path, for superko
 	toPlays []engine.Color // and who was to move in each
+	probs   []float32      // the shape model's probabilities of the moves being expanded
 
 	stamp     uint32
 	amafStamp []uint32
@@ -263,7 +266,7 @@ func (w *worker) playout() bool {
 	root := t.at(s.root)
 	root.visits.Add(1)
 	nd := root
-	passes, last := s.passes, s.last
+	passes, last, last2 := s.passes, s.last, s.last2
 	depth := 0
 	for {
 		if !nd.expanded() {
@@ -273,7 +276,7 @@ func (w *worker) playout() bool {
 			if !nd.state.CompareAndSwap(stateLeaf, stateExpanding) {
 				break // another thread is expanding it, or it is full
 			}
-			if !w.expand(nd, b, s.colorAt(depth), last) {
+			if !w.expand(nd, b, s.colorAt(depth), last, last2) {
 				nd.state.Store(stateLeaf)
 				break
 			}
@@ -289,6 +292,7 @@ func (w *worker) playout() bool {
 		v := int(ch.move)
 		b.Play(v, c)
 		depth++
+		last2 = last
 		if v == engine.PassVertex {
 			passes++
 			last = engine.PassVertex
@@ -370,10 +374,10 @@ func (w *worker) selectChild(nd *node) int32 {
 	return bi
 }
 
-// expand creates the children of nd (c to move on b): every legal move that
-// fills no eye of c, and a pass, each with its prior. It returns false when
-// the tree is full.
-func (w *worker) expand(nd *node, b *engine.Board, c engine.Color, last int) bool {
+// expand creates the children of nd (c to move on b, after moves at last2
+// and last): every legal move that fills no eye of c, and a pass, each with
+// its prior. It returns false when the tree is full.
+func (w *worker) expand(nd *node, b *engine.Board, c engine.Color, last, last2 int) bool {
 	s := w.s
 	moves := w.stack[:0]
 	for _, v := range s.points {
@@ -386,10 +390,19 @@ func (w *worker) expand(nd *node, b *engine.Board, c engine.Color, last int) boo
 	if !ok {
 		return false
 	}
+	k := s.params.shape
+	if k > 0 {
+		w.probs = shape.Learned.Probabilities(w.probs, b, moves[:len(moves)-1], c, last, last2)
+	}
 	for i, v := range moves {
 		ch := s.tree.at(first + int32(i))
 		ch.move = int16(v)
 		ch.priorN, ch.priorW = w.prior(b, v, c, last, &w.scratch)
+		if k > 0 && v != engine.PassVertex {
+			x := k * float32(math.Sqrt(float64(w.probs[i])))
+			ch.priorN += x
+			ch.priorW += x
+		}
 	}
 	nd.first, nd.nchild = first, int16(len(moves))
 	nd.state.Store(nd.state.Load()&^stateMask | stateExpanded)

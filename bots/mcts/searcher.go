@@ -213,13 +213,13 @@ func (e *Searcher) GenMoveTimed(ctx context.Context, g *engine.Game, target, lim
 	}
 	root := s.tree.at(s.root)
 	if !root.expanded() {
-		if !workers[0].expand(root, &s.board, s.toPlay, s.last) {
+		if !workers[0].expand(root, &s.board, s.toPlay, s.last, s.last2) {
 			// Even a fresh tree too small for the root's children: start over
 			// with one big enough.
 			s.tree = newArena(s.size*s.size + 1)
 			s.root, _ = s.tree.alloc(1)
 			root = s.tree.at(s.root)
-			workers[0].expand(root, &s.board, s.toPlay, s.last)
+			workers[0].expand(root, &s.board, s.toPlay, s.last, s.last2)
 		}
 	}
 	for i := int32(0); i < int32(root.nchild); i++ {
@@ -264,8 +264,11 @@ func (e *Searcher) newSearch(g *engine.Game, start time.Time) *search {
 		s.dynamicKomi = dynamicKomi(size, g.Handicap(), g.MoveCount())
 	}
 	s.komi += s.dynamicKomi
-	if m, ok := g.LastMove(); ok && m.Kind == engine.Place {
-		s.last = b.Vertex(m.Point)
+	if moves := g.Moves(); len(moves) > 0 {
+		s.last = vertexOf(b, moves[len(moves)-1])
+		if len(moves) > 1 {
+			s.last2 = vertexOf(b, moves[len(moves)-2])
+		}
 	}
 	if s.params.expand <= 0 {
 		s.params.expand = 2
@@ -646,4 +649,13 @@ const keepNodes = 256 << 10
 // only for a Place).
 func sameMove(a, b engine.Move) bool {
 	return a.Color == b.Color && a.Kind == b.Kind && (a.Kind != engine.Place || a.Point == b.Point)
+}
+
+// vertexOf returns the vertex of a placed stone, and engine.PassVertex for
+// another move.
+func vertexOf(b *engine.Board, m engine.Move) int {
+	if m.Kind != engine.Place {
+		return engine.PassVertex
+	}
+	return b.Vertex(m.Point)
 }

@@ -1,0 +1,244 @@
+package shape
+
+import (
+	"github.com/gobot-dev/gobot/engine"
+	"github.com/gobot-dev/gobot/engine/playout"
+)
+
+// The feature groups. Every move has exactly one value in each group; 0
+// means "none" in every group but Pattern, and its gamma is 1.
+const (
+	// Pattern is the 3×3 neighbourhood of the move (Canonical: the
+	// colours seen from the player to move, the least of its eight
+	// symmetries).
+	Pattern = iota
+	// Capture is the number of stones the move captures: 1 for one, 2 for
+	// two or three, 3 for more.
+	Capture
+	// Escape is set when the move extends a chain of the player in atari:
+	// 1 when the chain then has two liberties, 2 for three or more (one
+	// is a self-atari).
+	Escape
+	// SelfAtari is set when the move leaves its chain with one liberty
+	// and captures nothing: 1 for a lone stone, 2 for a bigger chain.
+	SelfAtari
+	// Atari is 1 when the move puts an opponent chain in atari.
+	Atari
+	// Last is the gridcular distance to the opponent's last move (see
+	// Distance): 1 for 2 (a neighbour) up to 16 for 17 or more; 0 when
+	// there is none (a pass, or the first move).
+	Last
+	// Last2 is the distance to the player's own previous move, as Last.
+	Last2
+	// Line is the move's line: 1 for the first (the edge) up to 5 for the
+	// fifth or further.
+	Line
+	// Groups is the number of feature groups.
+	Groups
+)
+
+// Sizes gives the number of values of each group but Pattern.
+var Sizes = [Groups]int{
+	Pattern:   1 << 16,
+	Capture:   4,
+	Escape:    3,
+	SelfAtari: 3,
+	Atari:     2,
+	Last:      17,
+	Last2:     17,
+	Line:      6,
+}
+
+// Names names the groups, for reports and the generated source.
+var Names = [Groups]string{"pattern", "capture", "escape", "self-atari", "atari", "last", "last2", "line"}
+
+// Features are a move's feature values, one per group.
+type Features [Groups]uint16
+
+// Extract returns the features of c playing at empty vertex v of b, the
+// opponent's last move having been at last and c's own previous one at
+// last2 (engine.PassVertex for a pass or none). v must be legal for c.
+// Extract reads the board through its fast door and allocates nothing.
+func Extract(b *engine.Board, v int, c engine.Color, last, last2 int) Features {
+	var f Features
+	f[Pattern] = Canonical(code(b, v, c))
+	opp := c.Opponent()
+
+	var chains [4]int
+	nc, captured := 0, 0
+	for _, q := range b.Neighbours(v) {
+		if b.ColorAt(q) != opp || !b.InAtari(q) {
+			continue
+		}
+		h := b.Chain(q)
+		if !contains(chains[:nc], h) {
+			chains[nc] = h
+			nc++
+			captured += b.ChainSize(q)
+		}
+	}
+	switch {
+	case captured == 1:
+		f[Capture] = 1
+	case captured >= 2 && captured <= 3:
+		f[Capture] = 2
+	case captured > 3:
+		f[Capture] = 3
+	}
+
+	libs, _, size := playout.MoveLiberties(b, v, c, 3)
+	if captured > 0 {
+		libs = max(libs, 2) // a capture frees liberties MoveLiberties does not count
+	}
+	for _, q := range b.Neighbours(v) {
+		if b.ColorAt(q) == c && b.InAtari(q) {
+			switch {
+			case libs == 2:
+				f[Escape] = 1
+			case libs >= 3:
+				f[Escape] = 2
+			}
+			break
+		}
+	}
+	if captured == 0 && libs <= 1 {
+		f[SelfAtari] = 1
+		if size > 1 {
+			f[SelfAtari] = 2
+		}
+	}
+	if libs >= 2 {
+		for _, q := range b.Neighbours(v) {
+			if b.ColorAt(q) == opp && b.Liberties(q, 3) == 2 {
+				f[Atari] = 1
+				break
+			}
+		}
+	}
+	f[Last] = distanceValue(b, v, last)
+	f[Last2] = distanceValue(b, v, last2)
+	f[Line] = uint16(min(line(b, v), 4) + 1)
+	return f
+}
+
+func contains(s []int, x int) bool {
+	for _, y := range s {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}
+
+// distanceValue returns the Last (or Last2) value of v for a move at m.
+func distanceValue(b *engine.Board, v, m int) uint16 {
+	if m == engine.PassVertex {
+		return 0
+	}
+	// At least 2: a point played before may be empty again after a capture.
+	return uint16(min(max(Distance(b, v, m), 2), 17) - 1)
+}
+
+// Distance is the gridcular distance between two vertices of b:
+// dx+dy+max(dx,dy), so 2 for neighbours, 3 for diagonals, 4 two points
+// away in a line and 5 a knight's move away.
+func Distance(b *engine.Board, a, v int) int {
+	s := b.Stride()
+	dx, dy := a%s-v%s, a/s-v/s
+	if dx < 0 {
+		dx = -dx
+	}
+	if dy < 0 {
+		dy = -dy
+	}
+	return dx + dy + max(dx, dy)
+}
+
+// line returns the distance of v from the nearest edge: 0 on the first line.
+func line(b *engine.Board, v int) int {
+	s, n := b.Stride(), b.Size()
+	x, y := v%s-1, v/s-1
+	return min(x, y, n-1-x, n-1-y)
+}
+
+// Point values in a 3×3 code, two bits for each neighbour, seen from the
+// player to move.
+const (
+	pvEmpty = 0
+	pvOwn   = 1
+	pvOpp   = 2
+	pvEdge  = 3
+)
+
+// offsets are the eight neighbours in code order, as (dx, dy).
+var offsets = [8][2]int{{-1, -1}, {0, -1}, {1, -1}, {-1, 0}, {1, 0}, {-1, 1}, {0, 1}, {1, 1}}
+
+// code returns the 3×3 code of v's neighbourhood seen by c.
+func code(b *engine.Board, v int, c engine.Color) uint16 {
+	s := b.Stride()
+	var k uint16
+	for i, off := range offsets {
+		q := v + off[1]*s + off[0]
+		var pv uint16
+		switch b.ColorAt(q) {
+		case c:
+			pv = pvOwn
+		case engine.Empty:
+			if b.IsBorder(q) {
+				pv = pvEdge
+			}
+		default:
+			if b.IsBorder(q) {
+				pv = pvEdge
+			} else {
+				pv = pvOpp
+			}
+		}
+		k |= pv << (2 * i)
+	}
+	return k
+}
+
+// canonical maps every 3×3 code to the least code among its eight
+// symmetries.
+var canonical = buildCanonical()
+
+// Canonical returns the least of the eight symmetric forms of a 3×3 code.
+func Canonical(code uint16) uint16 { return canonical[code] }
+
+func buildCanonical() *[1 << 16]uint16 {
+	// perm[sym][i] is the neighbour that lands on position i.
+	var perm [8][8]int
+	for sym := range 8 {
+		for i, off := range offsets {
+			dx, dy := off[0], off[1]
+			if sym&4 != 0 {
+				dx, dy = dy, dx
+			}
+			if sym&1 != 0 {
+				dx = -dx
+			}
+			if sym&2 != 0 {
+				dy = -dy
+			}
+			for j, o := range offsets {
+				if o[0] == dx && o[1] == dy {
+					perm[sym][j] = i
+				}
+			}
+		}
+	}
+	var t [1 << 16]uint16
+	for k := range 1 << 16 {
+		least := uint16(k)
+		for sym := 1; sym < 8; sym++ {
+			var m uint16
+			for j := range 8 {
+				m |= uint16(k>>(2*perm[sym][j])&3) << (2 * j)
+			}
+			least = min(least, m)
+		}
+		t[k] = least
+	}
+	return &t
+}

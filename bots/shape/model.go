@@ -1,0 +1,101 @@
+package shape
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/gobot-dev/gobot/engine"
+)
+
+// Model holds the gamma of every feature value. The zero Model is not
+// usable: build one with Train or take Learned.
+type Model struct {
+	// pattern holds the gammas of canonical 3×3 codes; 0 for a code seen
+	// too rarely to be rated, which takes rare instead.
+	pattern [1 << 16]float32
+	rare    float32
+	// gamma[g][k] is the gamma of value k of group g (g > Pattern); value
+	// 0 has gamma 1.
+	gamma [Groups][]float32
+}
+
+// Gamma returns the strength of a move with features f.
+func (m *Model) Gamma(f Features) float32 {
+	g := m.pattern[f[Pattern]]
+	if g == 0 {
+		g = m.rare
+	}
+	for i := Pattern + 1; i < Groups; i++ {
+		if k := f[i]; k != 0 {
+			g *= m.gamma[i][k]
+		}
+	}
+	return g
+}
+
+// Probabilities sets p[i] to the probability that moves[i] is chosen
+// among moves (vertices where c may play, passes excluded) on b, after
+// the opponent's move at last and c's own at last2, and returns p. It
+// reuses p's storage when it is big enough.
+func (m *Model) Probabilities(p []float32, b *engine.Board, moves []int, c engine.Color, last, last2 int) []float32 {
+	if cap(p) < len(moves) {
+		p = make([]float32, len(moves))
+	}
+	p = p[:len(moves)]
+	var sum float32
+	for i, v := range moves {
+		p[i] = m.Gamma(Extract(b, v, c, last, last2))
+		sum += p[i]
+	}
+	if sum > 0 {
+		for i := range p {
+			p[i] /= sum
+		}
+	}
+	return p
+}
+
+// newModel returns a model with every gamma 1.
+func newModel() *Model {
+	m := &Model{rare: 1}
+	for k := range m.pattern {
+		m.pattern[k] = 1
+	}
+	for g := Pattern + 1; g < Groups; g++ {
+		m.gamma[g] = make([]float32, Sizes[g])
+		for k := range m.gamma[g] {
+			m.gamma[g][k] = 1
+		}
+	}
+	return m
+}
+
+// WriteGo writes m as the Go declarations of the learned tables that
+// Learned is built from (see gen).
+func (m *Model) WriteGo(w io.Writer) {
+	fmt.Fprintf(w, "// learnedRare is the gamma of the 3×3 patterns too rare to have their own.\n")
+	fmt.Fprintf(w, "const learnedRare = %.4g\n\n", m.rare)
+	fmt.Fprintf(w, "// learnedPatterns are the gammas of canonical 3×3 codes.\n")
+	fmt.Fprintf(w, "var learnedPatterns = map[uint16]float32{\n")
+	for k, g := range m.pattern {
+		if g != 0 {
+			fmt.Fprintf(w, "\t%#04x: %.4g,\n", k, g)
+		}
+	}
+	fmt.Fprintf(w, "}\n\n// learnedGammas are the gammas of the other groups' values.\n")
+	fmt.Fprintf(w, "var learnedGammas = [Groups][]float32{\n")
+	for g := Pattern + 1; g < Groups; g++ {
+		fmt.Fprintf(w, "\t%s: {", groupConst[g])
+		for k, x := range m.gamma[g] {
+			if k > 0 {
+				fmt.Fprint(w, ", ")
+			}
+			fmt.Fprintf(w, "%.4g", x)
+		}
+		fmt.Fprintf(w, "},\n")
+	}
+	fmt.Fprintf(w, "}\n")
+}
+
+// groupConst names the groups' constants, for WriteGo.
+var groupConst = [Groups]string{"Pattern", "Capture", "Escape", "SelfAtari", "Atari", "Last", "Last2", "Line"}

@@ -1,0 +1,141 @@
+package shape
+
+import (
+	"bytes"
+	"math"
+	"os"
+	"testing"
+
+	"github.com/gobot-dev/gobot/engine"
+	"github.com/gobot-dev/gobot/engine/enginetest"
+)
+
+// gobanDir holds Debian's goban-original-games records, which .ci/run
+// installs.
+const gobanDir = "/usr/share/goban"
+
+func recordFiles(t *testing.T) (fit, held []string) {
+	t.Helper()
+	if _, err := os.Stat(gobanDir); err != nil {
+		t.Skipf("no professional records in %s (apt-get install goban-original-games)", gobanDir)
+	}
+	fit, held, err := RecordFiles(gobanDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fit, held
+}
+
+func TestProbabilities(t *testing.T) {
+	g := enginetest.Game(t, `
+		. . . . . . . . .
+		. . . . . . . . .
+		. . X O . . . . .
+		. . X O . . . . .
+		. . . . . . . . .
+		. . . . . . . . .
+		. . . . . . . . .
+		. . . . . . . . .
+		. . . . . . . . .
+	`, enginetest.ToPlay(engine.Black))
+	b := g.Board()
+	var moves []int
+	for i := range b.EmptyCount() {
+		if v := b.EmptyVertex(i); b.Playable(v, engine.Black) {
+			moves = append(moves, v)
+		}
+	}
+	p := Learned.Probabilities(nil, b, moves, engine.Black, b.Vertex(enginetest.Point(t, "D6", 9)), b.Vertex(enginetest.Point(t, "C6", 9)))
+	var sum float64
+	best := 0
+	for i, x := range p {
+		sum += float64(x)
+		if x > p[best] {
+			best = i
+		}
+	}
+	if math.Abs(sum-1) > 1e-4 {
+		t.Errorf("probabilities sum to %v, want 1", sum)
+	}
+	// The hane at the head of two stones (D7) or the one below (D5) is
+	// what any player looks at first; the first line never.
+	got := b.Point(moves[best])
+	if s := got.String(); s != "D7" && s != "D5" {
+		t.Errorf("most probable move %v (%.3f), want D7 or D5", got, p[best])
+	}
+	for i, v := range moves {
+		if pt := b.Point(v); (pt.Row == 0 || pt.Col == 0) && p[i] > p[best]/20 {
+			t.Errorf("first-line move %v has probability %.4f, over a twentieth of the best's %.4f", pt, p[i], p[best])
+		}
+	}
+}
+
+// TestLearnedPredictsHeldOut measures the committed model on the records
+// it was not fitted to; gammas.go says 27.3%.
+func TestLearnedPredictsHeldOut(t *testing.T) {
+	_, held := recordFiles(t)
+	tr := NewTrainer()
+	if err := tr.AddFiles(held); err != nil {
+		t.Fatal(err)
+	}
+	if got := tr.Accuracy(Learned); got < 0.25 {
+		t.Errorf("Learned rates the move played best in %.1f%% of %d held-out positions, want at least 25%%", 100*got, tr.Positions())
+	}
+}
+
+// TestTrainLearnsGo fits a small model and checks that it learned what
+// every player knows: self-atari is bad, escaping from atari and playing
+// near the last move are good.
+func TestTrainLearnsGo(t *testing.T) {
+	fit, held := recordFiles(t)
+	ft, ht := NewTrainer(), NewTrainer()
+	if err := ft.AddFiles(fit[:12]); err != nil {
+		t.Fatal(err)
+	}
+	if err := ht.AddFiles(held[:3]); err != nil {
+		t.Fatal(err)
+	}
+	m := ft.Train(3, 20)
+	checks := []struct {
+		name  string
+		group int
+		value int
+		ok    func(float32) bool
+		want  string
+	}{
+		{"lone self-atari", SelfAtari, 1, func(g float32) bool { return g < 0.3 }, "< 0.3"},
+		{"escape to three liberties", Escape, 2, func(g float32) bool { return g > 2 }, "> 2"},
+		{"next to the last move", Last, 1, func(g float32) bool { return g > 3 }, "> 3"},
+		{"far from the last move", Last, 16, func(g float32) bool { return g < 1 }, "< 1"},
+	}
+	for _, c := range checks {
+		if g := m.gamma[c.group][c.value]; !c.ok(g) {
+			t.Errorf("gamma of %s (%s %d) = %.3g, want %s", c.name, Names[c.group], c.value, g, c.want)
+		}
+	}
+	if got := ht.Accuracy(m); got < 0.15 {
+		t.Errorf("a model fitted to 12 records rates the move played best in %.1f%% of %d held-out positions, want at least 15%%", 100*got, ht.Positions())
+	}
+}
+
+// TestGammasUpToDate regenerates gammas.go from the records (about a
+// minute; opt-in) and compares.
+func TestGammasUpToDate(t *testing.T) {
+	if os.Getenv("GOBOT_SHAPE_REGENERATE") == "" {
+		t.Skip("opt-in: GOBOT_SHAPE_REGENERATE=1 go test ./bots/shape -run TestGammasUpToDate")
+	}
+	recordFiles(t)
+	var log bytes.Buffer
+	src, err := Generate(gobanDir, &log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Log(log.String())
+	old, err := os.ReadFile("gammas.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(src, old) {
+		t.Error("gammas.go differs from what the records give: go run ./bots/shape/gen")
+	}
+}
