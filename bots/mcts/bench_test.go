@@ -9,14 +9,15 @@ import (
 )
 
 // benchmarkSearch measures the playouts of a one-thread search from the
-// empty board, per wall second and per CPU second.
+// empty board, per wall second and per CPU second, with the shape prior as
+// hard and max search.
 func benchmarkSearch(b *testing.B, size, playouts int) {
 	g := newGame(b, size)
 	total := 0
 	var wall time.Duration
 	cpu0 := runtimetest.CPUTime()
 	for i := 0; i < b.N; i++ {
-		e := NewSearcher(Options{Seed: int64(i), Threads: 1, NoEarlyStop: true})
+		e := NewSearcher(Options{Seed: int64(i), Threads: 1, NoEarlyStop: true, Shape: true})
 		if _, err := e.GenMove(context.Background(), g, 0, playouts); err != nil {
 			b.Fatal(err)
 		}
