@@ -1,7 +1,8 @@
 // Package shape is a move-prediction model learned from professional games:
 // the probability that a strong player chooses each move of a position,
-// from the move's features (its 3×3 neighbourhood, captures, ataris,
-// self-ataris, its line and its distance to the last two moves).
+// from the move's features (its 3×3 neighbourhood and the diamond of the
+// points within two steps, captures, ataris, self-ataris, its line and its
+// distance to the last two moves).
 //
 // The model is a generalised Bradley–Terry model (Coulom, "Computing Elo
 // Ratings of Move Patterns in the Game of Go", 2007): every feature value

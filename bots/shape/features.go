@@ -33,6 +33,11 @@ const (
 	// Line is the move's line: 1 for the first (the edge) up to 5 for the
 	// fifth or further.
 	Line
+	// Diamond is the 12 points within two steps of the move (the 3×3
+	// neighbourhood and the four points two lines away), canonical as
+	// Pattern. Only the diamonds common in the records have a gamma; the
+	// others have 1.
+	Diamond
 	// Groups is the number of feature groups.
 	Groups
 )
@@ -47,13 +52,14 @@ var Sizes = [Groups]int{
 	Last:      17,
 	Last2:     17,
 	Line:      6,
+	Diamond:   1 << 24,
 }
 
 // Names names the groups, for reports and the generated source.
-var Names = [Groups]string{"pattern", "capture", "escape", "self-atari", "atari", "last", "last2", "line"}
+var Names = [Groups]string{"pattern", "capture", "escape", "self-atari", "atari", "last", "last2", "line", "diamond"}
 
 // Features are a move's feature values, one per group.
-type Features [Groups]uint16
+type Features [Groups]uint32
 
 // Extract returns the features of c playing at empty vertex v of b, the
 // opponent's last move having been at last and c's own previous one at
@@ -61,7 +67,8 @@ type Features [Groups]uint16
 // Extract reads the board through its fast door and allocates nothing.
 func Extract(b *engine.Board, v int, c engine.Color, last, last2 int) Features {
 	var f Features
-	f[Pattern] = Canonical(code(b, v, c))
+	f[Pattern] = uint32(Canonical(code(b, v, c)))
+	f[Diamond] = diamond(b, v, c)
 	opp := c.Opponent()
 
 	var chains [4]int
@@ -117,7 +124,7 @@ func Extract(b *engine.Board, v int, c engine.Color, last, last2 int) Features {
 	}
 	f[Last] = distanceValue(b, v, last)
 	f[Last2] = distanceValue(b, v, last2)
-	f[Line] = uint16(min(line(b, v), 4) + 1)
+	f[Line] = uint32(min(line(b, v), 4) + 1)
 	return f
 }
 
@@ -131,12 +138,12 @@ func contains(s []int, x int) bool {
 }
 
 // distanceValue returns the Last (or Last2) value of v for a move at m.
-func distanceValue(b *engine.Board, v, m int) uint16 {
+func distanceValue(b *engine.Board, v, m int) uint32 {
 	if m == engine.PassVertex {
 		return 0
 	}
 	// At least 2: a point played before may be empty again after a capture.
-	return uint16(min(max(Distance(b, v, m), 2), 17) - 1)
+	return uint32(min(max(Distance(b, v, m), 2), 17) - 1)
 }
 
 // Distance is the gridcular distance between two vertices of b:
@@ -241,4 +248,70 @@ func buildCanonical() *[1 << 16]uint16 {
 		t[k] = least
 	}
 	return &t
+}
+
+// diamondOffsets are the twelve points of a diamond in code order: the 3×3
+// neighbourhood's eight (offsets), then the four two lines away.
+var diamondOffsets = [12][2]int{
+	{-1, -1}, {0, -1}, {1, -1}, {-1, 0}, {1, 0}, {-1, 1}, {0, 1}, {1, 1},
+	{0, -2}, {-2, 0}, {2, 0}, {0, 2},
+}
+
+// diamondPerm[sym][j] is the point of a diamond that symmetry sym moves to
+// point j.
+var diamondPerm = buildDiamondPerm()
+
+func buildDiamondPerm() (perm [8][12]int) {
+	for sym := range 8 {
+		for i, off := range diamondOffsets {
+			t := tf(off[0], off[1], sym)
+			for j, o := range diamondOffsets {
+				if o == t {
+					perm[sym][j] = i
+				}
+			}
+		}
+	}
+	return perm
+}
+
+// tf maps (dx, dy) by one of the eight symmetries of the square.
+func tf(dx, dy, sym int) [2]int {
+	if sym&4 != 0 {
+		dx, dy = dy, dx
+	}
+	if sym&1 != 0 {
+		dx = -dx
+	}
+	if sym&2 != 0 {
+		dy = -dy
+	}
+	return [2]int{dx, dy}
+}
+
+// diamond returns the canonical code of the diamond around v seen by c:
+// the least of its eight symmetric forms.
+func diamond(b *engine.Board, v int, c engine.Color) uint32 {
+	s, area := b.Stride(), b.Area()
+	var pv [12]uint32
+	for i, off := range diamondOffsets {
+		q := v + off[1]*s + off[0]
+		switch {
+		case q < 0 || q >= area || b.IsBorder(q):
+			pv[i] = pvEdge
+		case b.ColorAt(q) == c:
+			pv[i] = pvOwn
+		case b.ColorAt(q) != engine.Empty:
+			pv[i] = pvOpp
+		}
+	}
+	least := ^uint32(0)
+	for sym := range 8 {
+		var k uint32
+		for j, i := range diamondPerm[sym] {
+			k |= pv[i] << (2 * j)
+		}
+		least = min(least, k)
+	}
+	return least
 }

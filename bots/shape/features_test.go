@@ -48,19 +48,6 @@ func TestCanonical(t *testing.T) {
 	}
 }
 
-func tf(dx, dy, sym int) [2]int {
-	if sym&4 != 0 {
-		dx, dy = dy, dx
-	}
-	if sym&1 != 0 {
-		dx = -dx
-	}
-	if sym&2 != 0 {
-		dy = -dy
-	}
-	return [2]int{dx, dy}
-}
-
 func TestExtract(t *testing.T) {
 	// Columns A–J without I, rows 9 (top) to 1.
 	b := enginetest.Board(t, `
@@ -81,7 +68,7 @@ func TestExtract(t *testing.T) {
 		move        string
 		c           engine.Color
 		last, last2 string
-		want        Features // Pattern is checked separately
+		want        Features // Pattern and Diamond are checked separately
 	}{
 		{"captures one stone", "D6", engine.Black, "E5", "", Features{Capture: 1, Last: 2, Line: 4}},
 		{"extends to three liberties", "J3", engine.Black, "J1", "H3", Features{Escape: 2, Last: 3, Last2: 1, Line: 1}},
@@ -101,7 +88,7 @@ func TestExtract(t *testing.T) {
 				last2 = v(tt.last2)
 			}
 			got := Extract(b, v(tt.move), tt.c, last, last2)
-			got[Pattern] = 0
+			got[Pattern], got[Diamond] = 0, 0 // TestShapesSymmetric
 			if got != tt.want {
 				t.Errorf("Extract(%s) = %v, want %v", tt.move, got, tt.want)
 			}
@@ -134,5 +121,51 @@ func TestExtractPatternSeenByThePlayer(t *testing.T) {
 	}
 	if other := Extract(b, at, engine.White, engine.PassVertex, engine.PassVertex)[Pattern]; other == pb {
 		t.Errorf("pattern of B3 is %#04x for both players, want them to differ", pb)
+	}
+}
+
+// TestShapesSymmetric checks that a shape and its mirror image, near the
+// edge, have the same 3×3 and diamond codes, and that another shape has
+// another diamond.
+func TestShapesSymmetric(t *testing.T) {
+	a := enginetest.Board(t, `
+		. . . . . . .
+		. . . . . . .
+		. . . . . . .
+		. . . . . . .
+		. . X . . . .
+		O . . X . . .
+		. . . . . . .
+	`)
+	mirrored := enginetest.Board(t, `
+		. . . . . . .
+		. . . . . . .
+		. . . . . . .
+		. . . . . . .
+		. . . . X . .
+		. . . X . . O
+		. . . . . . .
+	`)
+	other := enginetest.Board(t, `
+		. . . . . . .
+		. . . . . . .
+		. . . . . . .
+		. . . . . . .
+		. . X . . . .
+		. . . X . . .
+		. . . . . . .
+	`)
+	pass := engine.PassVertex
+	fa := Extract(a, a.Vertex(enginetest.Point(t, "C2", 7)), engine.Black, pass, pass)
+	fm := Extract(mirrored, mirrored.Vertex(enginetest.Point(t, "E2", 7)), engine.Black, pass, pass)
+	fo := Extract(other, other.Vertex(enginetest.Point(t, "C2", 7)), engine.Black, pass, pass)
+	if fa[Pattern] != fm[Pattern] || fa[Diamond] != fm[Diamond] {
+		t.Errorf("C2 and its mirror image E2: pattern %#04x and %#04x, diamond %#06x and %#06x; want equal",
+			fa[Pattern], fm[Pattern], fa[Diamond], fm[Diamond])
+	}
+	// Without the white stone two lines away, only the diamond changes.
+	if fo[Pattern] != fa[Pattern] || fo[Diamond] == fa[Diamond] {
+		t.Errorf("without A2: pattern %#04x (was %#04x, want the same), diamond %#06x (was %#06x, want another)",
+			fo[Pattern], fa[Pattern], fo[Diamond], fa[Diamond])
 	}
 }

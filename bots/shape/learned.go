@@ -5,11 +5,11 @@ package shape
 var Learned = buildLearned()
 
 func buildLearned() *Model {
-	m := &Model{rare: learnedRare}
+	m := &Model{rare: learnedRare, diamond: learnedDiamonds}
 	for code, g := range learnedPatterns {
 		m.pattern[code] = g
 	}
-	for g := Pattern + 1; g < Groups; g++ {
+	for g := Pattern + 1; g < Diamond; g++ {
 		m.gamma[g] = learnedGammas[g]
 	}
 	return m

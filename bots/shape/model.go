@@ -3,6 +3,8 @@ package shape
 import (
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 
 	"github.com/gobot-dev/gobot/engine"
 )
@@ -14,6 +16,9 @@ type Model struct {
 	// too rarely to be rated, which takes rare instead.
 	pattern [1 << 16]float32
 	rare    float32
+	// diamond holds the gammas of the common canonical diamonds; the
+	// others have 1.
+	diamond map[uint32]float32
 	// gamma[g][k] is the gamma of value k of group g (g > Pattern); value
 	// 0 has gamma 1.
 	gamma [Groups][]float32
@@ -25,10 +30,13 @@ func (m *Model) Gamma(f Features) float32 {
 	if g == 0 {
 		g = m.rare
 	}
-	for i := Pattern + 1; i < Groups; i++ {
+	for i := Pattern + 1; i < Diamond; i++ {
 		if k := f[i]; k != 0 {
 			g *= m.gamma[i][k]
 		}
+	}
+	if d, ok := m.diamond[f[Diamond]]; ok {
+		g *= d
 	}
 	return g
 }
@@ -55,20 +63,6 @@ func (m *Model) Probabilities(p []float32, b *engine.Board, moves []int, c engin
 	return p
 }
 
-// newModel returns a model with every gamma 1.
-func newModel() *Model {
-	m := &Model{rare: 1}
-	for k := range m.pattern {
-		m.pattern[k] = 1
-	}
-	for g := Pattern + 1; g < Groups; g++ {
-		m.gamma[g] = make([]float32, Sizes[g])
-		for k := range m.gamma[g] {
-			m.gamma[g][k] = 1
-		}
-	}
-	return m
-}
 
 // WriteGo writes m as the Go declarations of the learned tables that
 // Learned is built from (see gen).
@@ -82,9 +76,14 @@ func (m *Model) WriteGo(w io.Writer) {
 			fmt.Fprintf(w, "\t%#04x: %.4g,\n", k, g)
 		}
 	}
+	fmt.Fprintf(w, "}\n\n// learnedDiamonds are the gammas of the common canonical diamonds.\n")
+	fmt.Fprintf(w, "var learnedDiamonds = map[uint32]float32{\n")
+	for _, k := range slices.Sorted(maps.Keys(m.diamond)) {
+		fmt.Fprintf(w, "\t%#06x: %.4g,\n", k, m.diamond[k])
+	}
 	fmt.Fprintf(w, "}\n\n// learnedGammas are the gammas of the other groups' values.\n")
 	fmt.Fprintf(w, "var learnedGammas = [Groups][]float32{\n")
-	for g := Pattern + 1; g < Groups; g++ {
+	for g := Pattern + 1; g < Diamond; g++ {
 		fmt.Fprintf(w, "\t%s: {", groupConst[g])
 		for k, x := range m.gamma[g] {
 			if k > 0 {
@@ -98,4 +97,4 @@ func (m *Model) WriteGo(w io.Writer) {
 }
 
 // groupConst names the groups' constants, for WriteGo.
-var groupConst = [Groups]string{"Pattern", "Capture", "Escape", "SelfAtari", "Atari", "Last", "Last2", "Line"}
+var groupConst = [Groups]string{"Pattern", "Capture", "Escape", "SelfAtari", "Atari", "Last", "Last2", "Line", "Diamond"}

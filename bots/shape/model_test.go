@@ -57,11 +57,12 @@ func TestProbabilities(t *testing.T) {
 	if math.Abs(sum-1) > 1e-4 {
 		t.Errorf("probabilities sum to %v, want 1", sum)
 	}
-	// The hane at the head of two stones (D7) or the one below (D5) is
-	// what any player looks at first; the first line never.
+	// A move in contact, a hane at the head of two stones (D8, D5) or an
+	// extension (C8, C5), is what any player looks at first; the first
+	// line never.
 	got := b.Point(moves[best])
-	if s := got.String(); s != "D7" && s != "D5" {
-		t.Errorf("most probable move %v (%.3f), want D7 or D5", got, p[best])
+	if s := got.String(); s != "D8" && s != "D5" && s != "C8" && s != "C5" {
+		t.Errorf("most probable move %v (%.3f), want D8, D5, C8 or C5", got, p[best])
 	}
 	for i, v := range moves {
 		if pt := b.Point(v); (pt.Row == 0 || pt.Col == 0) && p[i] > p[best]/20 {
@@ -71,15 +72,16 @@ func TestProbabilities(t *testing.T) {
 }
 
 // TestLearnedPredictsHeldOut measures the committed model on the records
-// it was not fitted to; gammas.go says 27.3%.
+// it was not fitted to; gammas.go says 29.2% (27.3% with the 3×3
+// patterns alone).
 func TestLearnedPredictsHeldOut(t *testing.T) {
 	_, held := recordFiles(t)
 	tr := NewTrainer()
 	if err := tr.AddFiles(held); err != nil {
 		t.Fatal(err)
 	}
-	if got := tr.Accuracy(Learned); got < 0.25 {
-		t.Errorf("Learned rates the move played best in %.1f%% of %d held-out positions, want at least 25%%", 100*got, tr.Positions())
+	if got := tr.Accuracy(Learned); got < 0.28 {
+		t.Errorf("Learned rates the move played best in %.1f%% of %d held-out positions, want at least 28%%", 100*got, tr.Positions())
 	}
 }
 

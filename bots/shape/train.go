@@ -2,6 +2,7 @@ package shape
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/gobot-dev/gobot/engine"
 )
@@ -73,31 +74,28 @@ func (t *Trainer) addPosition(b *engine.Board, played int, c engine.Color, last,
 // gamma. Every gamma has a prior of one win and one loss against a
 // gamma of 1, which keeps patterns never played from a gamma of 0.
 func (t *Trainer) Train(sweeps, minCount int) *Model {
-	// Index the patterns: common ones get a class each, rare ones class 0.
-	count := make(map[uint16]int)
-	for _, f := range t.feats {
-		count[f[Pattern]]++
-	}
-	class := make(map[uint16]int)
-	codes := []uint16{0} // codes[k] is class k's code; class 0 is the rare one
-	for k := range 1 << 16 {
-		if count[uint16(k)] >= minCount {
-			class[uint16(k)] = len(codes)
-			codes = append(codes, uint16(k))
-		}
-	}
+	// Index the shapes: common ones get a class each, rare ones class 0.
+	patClass, patCodes := t.classes(Pattern, minCount)
+	diaClass, diaCodes := t.classes(Diamond, minCount)
 	// Every feature value as an index into one gamma array per group.
 	idx := make([][Groups]int32, len(t.feats))
 	for i, f := range t.feats {
 		for g := range Groups {
 			idx[i][g] = int32(f[g])
 		}
-		idx[i][Pattern] = int32(class[f[Pattern]])
+		idx[i][Pattern] = patClass[f[Pattern]]
+		idx[i][Diamond] = diaClass[f[Diamond]]
 	}
 	gamma := make([][]float64, Groups)
-	gamma[Pattern] = make([]float64, len(codes))
-	for g := Pattern + 1; g < Groups; g++ {
-		gamma[g] = make([]float64, Sizes[g])
+	for g := range Groups {
+		switch g {
+		case Pattern:
+			gamma[g] = make([]float64, len(patCodes))
+		case Diamond:
+			gamma[g] = make([]float64, len(diaCodes))
+		default:
+			gamma[g] = make([]float64, Sizes[g])
+		}
 	}
 	wins := make([][]float64, Groups)
 	for g := range gamma {
@@ -109,7 +107,7 @@ func (t *Trainer) Train(sweeps, minCount int) *Model {
 			wins[g][idx[c][g]]++
 		}
 	}
-	denom := make([]float64, len(codes))
+	denom := make([]float64, max(len(patCodes), len(diaCodes), 64))
 	for range sweeps {
 		for g := range Groups {
 			d := denom[:len(gamma[g])]
@@ -127,27 +125,49 @@ func (t *Trainer) Train(sweeps, minCount int) *Model {
 			}
 			for k := range gamma[g] {
 				if g != Pattern && k == 0 {
-					continue // "none" stays at 1, the reference
+					continue // "none" (and rare diamonds) stay at 1, the reference
 				}
 				gamma[g][k] = (wins[g][k] + 1) / (d[k] + 2/(gamma[g][k]+1))
 			}
 		}
 	}
 
-	m := newModel()
-	for k := range m.pattern {
-		m.pattern[k] = 0
-	}
-	m.rare = float32(gamma[Pattern][0])
-	for k, c := range codes[1:] {
+	m := &Model{rare: float32(gamma[Pattern][0]), diamond: make(map[uint32]float32)}
+	for k, c := range patCodes[1:] {
 		m.pattern[c] = float32(gamma[Pattern][k+1])
 	}
-	for g := Pattern + 1; g < Groups; g++ {
+	for k, c := range diaCodes[1:] {
+		m.diamond[c] = float32(gamma[Diamond][k+1])
+	}
+	for g := Pattern + 1; g < Diamond; g++ {
+		m.gamma[g] = make([]float32, len(gamma[g]))
 		for k := range gamma[g] {
 			m.gamma[g][k] = float32(gamma[g][k])
 		}
 	}
 	return m
+}
+
+// classes numbers the codes of group g (Pattern or Diamond) seen among the
+// candidates at least minCount times from 1, in increasing order; the
+// others are class 0. It returns the classes and each class's code.
+func (t *Trainer) classes(g, minCount int) (class map[uint32]int32, codes []uint32) {
+	count := make(map[uint32]int)
+	for _, f := range t.feats {
+		count[f[g]]++
+	}
+	for code, n := range count {
+		if n >= minCount {
+			codes = append(codes, code)
+		}
+	}
+	slices.Sort(codes)
+	codes = append([]uint32{0}, codes...) // class 0: the rare ones
+	class = make(map[uint32]int32, len(codes))
+	for k, code := range codes[1:] {
+		class[code] = int32(k + 1)
+	}
+	return class, codes
 }
 
 func strength(gamma [][]float64, f *[Groups]int32) float64 {
