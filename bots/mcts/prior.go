@@ -8,8 +8,9 @@ import (
 // prior returns the prior knowledge about c playing v (a legal move that
 // fills no eye of c), as equivalent visits and wins: a neutral amount of
 // even experience plus wins for captures, atari escapes, shape and
-// closeness to the last move, and losses for self-atari, bad escapes and
-// lonely first-line moves. last is the opponent's last move (0 for none or
+// closeness to the last move (when the shape model does not rate those:
+// params.shape), and losses for self-atari, bad escapes and lonely
+// first-line moves. last is the opponent's last move (0 for none or
 // a pass). scratch is a board the function may overwrite (ladder reading).
 func (w *worker) prior(b *engine.Board, v int, c engine.Color, last int, scratch *engine.Board) (n, wins float32) {
 	p := &w.s.params
@@ -82,16 +83,19 @@ func (w *worker) prior(b *engine.Board, v int, c engine.Color, last int, scratch
 		}
 	}
 
-	if playout.MatchesPattern(b, v) {
-		good(E / 2)
-	}
-
-	if last != engine.PassVertex {
-		switch d := w.s.gridDistance(v, last); {
-		case d <= 3:
+	// Shape and closeness to the last move, unless the shape model
+	// (expand) rates them, better.
+	if p.shape == 0 {
+		if playout.MatchesPattern(b, v) {
 			good(E / 2)
-		case d <= 5:
-			good(E / 4)
+		}
+		if last != engine.PassVertex {
+			switch d := w.s.gridDistance(v, last); {
+			case d <= 3:
+				good(E / 2)
+			case d <= 5:
+				good(E / 4)
+			}
 		}
 	}
 

@@ -11,7 +11,8 @@ import (
 
 // TestShapePrior checks that a node's children get the shape model's
 // prior on top of the hand-made one: shape × √p won visits, p the model's
-// probability of the move after the last two moves.
+// probability of the move after the last two moves; and that the hand-made
+// prior then leaves shape and closeness to the last move to the model.
 func TestShapePrior(t *testing.T) {
 	g := gameFrom(t, 7.5, engine.Black, `
 		. . . . . . . . .
@@ -44,7 +45,7 @@ func TestShapePrior(t *testing.T) {
 		}
 		return got
 	}
-	without, with := children(0), children(100)
+	half, with := children(50), children(100)
 	var moves []int
 	for i := range b.EmptyCount() {
 		if v := b.EmptyVertex(i); b.Playable(v, engine.Black) {
@@ -56,13 +57,30 @@ func TestShapePrior(t *testing.T) {
 		t.Fatalf("%d children, want %d moves and a pass", len(with), len(moves)+1)
 	}
 	for i, v := range moves {
-		want := 100 * float32(math.Sqrt(float64(p[i])))
-		a, b := without[int16(v)], with[int16(v)]
+		want := 50 * float32(math.Sqrt(float64(p[i])))
+		a, b := half[int16(v)], with[int16(v)]
 		if dn, dw := b[0]-a[0], b[1]-a[1]; math.Abs(float64(dn-want)) > 1e-3 || math.Abs(float64(dw-want)) > 1e-3 {
-			t.Errorf("move %d: the shape prior adds %.3f visits and %.3f wins, want %.3f of each", v, dn, dw, want)
+			t.Errorf("move %d: the shape prior at 100 adds %.3f visits and %.3f wins to that at 50, want %.3f of each", v, dn, dw, want)
 		}
 	}
-	if without[engine.PassVertex] != with[engine.PassVertex] {
-		t.Errorf("pass prior %v with the shape model, %v without: want the same", with[engine.PassVertex], without[engine.PassVertex])
+	if half[engine.PassVertex] != with[engine.PassVertex] {
+		t.Errorf("pass prior %v with the shape model at 100, %v at 50: want the same", with[engine.PassVertex], half[engine.PassVertex])
+	}
+
+	// D5 makes shape (a hane at the head of two stones) next to the last
+	// move, D6: the hand-made prior counts E/2 for each, but not when the
+	// shape model rates them.
+	d5 := b.Vertex(engine.Point{Col: 3, Row: 4})
+	hand := func(k float32) (n, w float32) {
+		tune := defaultParams()
+		tune.shape = k
+		s := NewSearcher(Options{Threads: 1, tune: &tune}).newSearch(g, time.Now())
+		wk := newWorker(s, 1, 0)
+		return wk.prior(b, d5, engine.Black, last, &wk.scratch)
+	}
+	n0, w0 := hand(0)
+	n1, w1 := hand(100)
+	if E := defaultParams().priorE; n0-n1 != E || w0-w1 != E {
+		t.Errorf("hand-made prior of D5: %v/%v without the shape model, %v/%v with it; want E = %v less with it", w0, n0, w1, n1, E)
 	}
 }

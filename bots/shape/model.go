@@ -63,7 +63,6 @@ func (m *Model) Probabilities(p []float32, b *engine.Board, moves []int, c engin
 	return p
 }
 
-
 // WriteGo writes m as the Go declarations of the learned tables that
 // Learned is built from (see gen).
 func (m *Model) WriteGo(w io.Writer) {
