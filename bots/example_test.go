@@ -42,8 +42,8 @@ func ExampleRegistry() {
 	// medium   about 13 kyu · minimax over Monte Carlo readings: beats GNU Go level 1 two games in three.
 	// strong   about 11 kyu · Monte Carlo tree search of 4,000 playouts a move.
 	// tough    about 9 kyu · Monte Carlo tree search of 12,000 playouts a move.
-	// hard     about 7 kyu · Monte Carlo tree search, 1 s a move: beats GNU Go level 10 on 9×9.
-	// max      about 5 kyu · Monte Carlo tree search, 3 s a move: the strongest built-in level.
+	// hard     about 6 kyu · Monte Carlo tree search, 1 s a move: beats GNU Go level 10 on 9×9.
+	// max      about 4 kyu · Monte Carlo tree search, 3 s a move: the strongest built-in level.
 	// legal: true
 }
 

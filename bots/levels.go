@@ -112,7 +112,7 @@ func Builtin() []Level {
 		searchLevel("tough", "about 9 kyu · Monte Carlo tree search of 12,000 playouts a move.", toughPlayouts, 2*time.Second, toughNodes),
 		{
 			Name:        "hard",
-			Description: "about 7 kyu · Monte Carlo tree search, 1 s a move: beats GNU Go level 10 on 9×9.",
+			Description: "about 6 kyu · Monte Carlo tree search, 1 s a move: beats GNU Go level 10 on 9×9.",
 			Budget:      Budget{Time: time.Second},
 			New: func(seed int64) Bot {
 				return NewMCTS("hard", mcts.Options{Seed: seed, MaxNodes: hardMaxNodes, Vary: varyMoves, Shape: true})
@@ -121,7 +121,7 @@ func Builtin() []Level {
 		},
 		{
 			Name:        "max",
-			Description: "about 5 kyu · Monte Carlo tree search, 3 s a move: the strongest built-in level.",
+			Description: "about 4 kyu · Monte Carlo tree search, 3 s a move: the strongest built-in level.",
 			Budget:      Budget{Time: 3 * time.Second},
 			New: func(seed int64) Bot {
 				return NewMCTS("max", mcts.Options{Seed: seed, MaxNodes: maxMaxNodes, Vary: varyMoves, Shape: true})
