@@ -177,14 +177,11 @@ const (
 	pvEdge  = 3
 )
 
-// offsets are the eight neighbours in code order, as (dx, dy).
-var offsets = [8][2]int{{-1, -1}, {0, -1}, {1, -1}, {-1, 0}, {1, 0}, {-1, 1}, {0, 1}, {1, 1}}
-
 // code returns the 3×3 code of v's neighbourhood seen by c.
 func code(b *engine.Board, v int, c engine.Color) uint16 {
 	s := b.Stride()
 	var k uint16
-	for i, off := range offsets {
+	for i, off := range playout.NeighbourOffsets {
 		q := v + off[1]*s + off[0]
 		var pv uint16
 		switch b.ColorAt(q) {
@@ -217,19 +214,10 @@ func buildCanonical() *[1 << 16]uint16 {
 	// perm[sym][i] is the neighbour that lands on position i.
 	var perm [8][8]int
 	for sym := range 8 {
-		for i, off := range offsets {
-			dx, dy := off[0], off[1]
-			if sym&4 != 0 {
-				dx, dy = dy, dx
-			}
-			if sym&1 != 0 {
-				dx = -dx
-			}
-			if sym&2 != 0 {
-				dy = -dy
-			}
-			for j, o := range offsets {
-				if o[0] == dx && o[1] == dy {
+		for i, off := range playout.NeighbourOffsets {
+			dx, dy := playout.Transform(off[0], off[1], sym)
+			for j, o := range playout.NeighbourOffsets {
+				if o == [2]int{dx, dy} {
 					perm[sym][j] = i
 				}
 			}
@@ -251,7 +239,8 @@ func buildCanonical() *[1 << 16]uint16 {
 }
 
 // diamondOffsets are the twelve points of a diamond in code order: the 3×3
-// neighbourhood's eight (offsets), then the four two lines away.
+// neighbourhood's eight (playout.NeighbourOffsets), then the four two
+// lines away.
 var diamondOffsets = [12][2]int{
 	{-1, -1}, {0, -1}, {1, -1}, {-1, 0}, {1, 0}, {-1, 1}, {0, 1}, {1, 1},
 	{0, -2}, {-2, 0}, {2, 0}, {0, 2},
@@ -264,29 +253,15 @@ var diamondPerm = buildDiamondPerm()
 func buildDiamondPerm() (perm [8][12]int) {
 	for sym := range 8 {
 		for i, off := range diamondOffsets {
-			t := tf(off[0], off[1], sym)
+			dx, dy := playout.Transform(off[0], off[1], sym)
 			for j, o := range diamondOffsets {
-				if o == t {
+				if o == [2]int{dx, dy} {
 					perm[sym][j] = i
 				}
 			}
 		}
 	}
 	return perm
-}
-
-// tf maps (dx, dy) by one of the eight symmetries of the square.
-func tf(dx, dy, sym int) [2]int {
-	if sym&4 != 0 {
-		dx, dy = dy, dx
-	}
-	if sym&1 != 0 {
-		dx = -dx
-	}
-	if sym&2 != 0 {
-		dy = -dy
-	}
-	return [2]int{dx, dy}
 }
 
 // diamond returns the canonical code of the diamond around v seen by c:

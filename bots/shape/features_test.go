@@ -6,6 +6,7 @@ import (
 
 	"github.com/gobot-dev/gobot/engine"
 	"github.com/gobot-dev/gobot/engine/enginetest"
+	"github.com/gobot-dev/gobot/engine/playout"
 )
 
 func TestCanonical(t *testing.T) {
@@ -28,11 +29,12 @@ func TestCanonical(t *testing.T) {
 	var seen []uint16
 	for sym := range 8 {
 		var k uint16
-		for i, off := range offsets {
-			dx, dy := off[0], off[1]
-			// Place the stones by transforming (0,-1) and (1,-1).
-			own, opp := tf(0, -1, sym), tf(1, -1, sym)
-			switch [2]int{dx, dy} {
+		// Place the stones by transforming (0,-1) and (1,-1).
+		ox, oy := playout.Transform(0, -1, sym)
+		px, py := playout.Transform(1, -1, sym)
+		own, opp := [2]int{ox, oy}, [2]int{px, py}
+		for i, off := range playout.NeighbourOffsets {
+			switch off {
 			case own:
 				k |= pvOwn << (2 * i)
 			case opp:

@@ -33,8 +33,10 @@ const (
 	pvEdge  = 3
 )
 
-// patternOffsets are the eight neighbours in code order, as (dx, dy).
-var patternOffsets = [8][2]int{{-1, -1}, {0, -1}, {1, -1}, {-1, 0}, {1, 0}, {-1, 1}, {0, 1}, {1, 1}}
+// NeighbourOffsets are the eight neighbours of a point in the order of
+// the points of a 3×3 code, as (dx, dy): the row above left to right, the
+// two beside, the row below. Package bots/shape codes its patterns so too.
+var NeighbourOffsets = [8][2]int{{-1, -1}, {0, -1}, {1, -1}, {-1, 0}, {1, 0}, {-1, 1}, {0, 1}, {1, 1}}
 
 // patterns has one entry per 16-bit neighbourhood code: true when the
 // neighbourhood matches a shape pattern.
@@ -46,8 +48,8 @@ func buildPatterns() *[1 << 16]bool {
 		for sym := 0; sym < 8; sym++ {
 			for swap := 0; swap < 2; swap++ {
 				var allowed [8][]int
-				for i, off := range patternOffsets {
-					dx, dy := transform(off[0], off[1], sym)
+				for i, off := range NeighbourOffsets {
+					dx, dy := Transform(off[0], off[1], sym)
 					ch := src[dy+1][dx+1]
 					allowed[i] = patternValues(ch, swap == 1)
 				}
@@ -58,8 +60,9 @@ func buildPatterns() *[1 << 16]bool {
 	return &table
 }
 
-// transform maps (dx, dy) by one of the eight symmetries of the square.
-func transform(dx, dy, sym int) (int, int) {
+// Transform maps (dx, dy) by symmetry sym (0 to 7) of the square: bit 4
+// swaps the axes, then bit 1 mirrors x and bit 2 mirrors y.
+func Transform(dx, dy, sym int) (int, int) {
 	if sym&4 != 0 {
 		dx, dy = dy, dx
 	}

@@ -177,7 +177,7 @@ func (p *Player) patternMove(b *engine.Board, c engine.Color, last int) int {
 		}
 	}
 	cands := p.cand[:0]
-	for _, off := range patternOffsets {
+	for _, off := range NeighbourOffsets {
 		ci := (off[1]+2)*5 + off[0] + 2 // centre of the 3×3 in sq
 		if sq[ci] != pvEmpty {
 			continue
