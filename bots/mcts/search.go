@@ -30,7 +30,7 @@ type search struct {
 	dynamicKomi float64
 	passes      int // consecutive passes before the root
 	last        int // the last move's vertex (0 for none or a pass)
-	last2       int // the move's before it
+	last2       int // the vertex of the move before it (0 for none or a pass)
 
 	size, stride int
 	points       []int  // the vertices of the playing area
