@@ -6,7 +6,8 @@ import (
 )
 
 // The feature groups. Every move has exactly one value in each group; 0
-// means "none" in every group but Pattern, and its gamma is 1.
+// means "none" in every group but Pattern and Diamond (whose values are
+// codes), and its gamma is 1.
 const (
 	// Pattern is the 3×3 neighbourhood of the move (Canonical: the
 	// colours seen from the player to move, the least of its eight
@@ -42,7 +43,8 @@ const (
 	Groups
 )
 
-// Sizes gives the number of values of each group but Pattern.
+// Sizes gives the number of values of each group (of codes, for Pattern
+// and Diamond).
 var Sizes = [Groups]int{
 	Pattern:   1 << 16,
 	Capture:   4,

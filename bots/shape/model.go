@@ -10,7 +10,8 @@ import (
 )
 
 // Model holds the gamma of every feature value. The zero Model is not
-// usable: build one with Train or take Learned.
+// usable: build one with Train or take Learned. A built Model is only read,
+// so it is safe for concurrent use (every search thread shares Learned).
 type Model struct {
 	// pattern holds the gammas of canonical 3×3 codes; 0 for a code seen
 	// too rarely to be rated, which takes rare instead.
