@@ -1,6 +1,7 @@
 package mcts
 
 import (
+	"github.com/gobot-dev/gobot/bots/shape"
 	"github.com/gobot-dev/gobot/engine"
 	"github.com/gobot-dev/gobot/engine/playout"
 )
@@ -90,7 +91,7 @@ func (w *worker) prior(b *engine.Board, v int, c engine.Color, last int, scratch
 			good(E / 2)
 		}
 		if last != engine.PassVertex {
-			switch d := w.s.gridDistance(v, last); {
+			switch d := shape.Distance(b, v, last); {
 			case d <= 3:
 				good(E / 2)
 			case d <= 5:
@@ -134,15 +135,6 @@ func (w *worker) lonely(b *engine.Board, v int) bool {
 		}
 	}
 	return true
-}
-
-// gridDistance is the "gridcular" distance dx+dy+max(dx,dy): 2 for
-// neighbours, 3 for diagonals, 4 two points away, 5 a knight's move away.
-func (s *search) gridDistance(a, b int) int {
-	ax, ay := a%s.stride, a/s.stride
-	bx, by := b%s.stride, b/s.stride
-	dx, dy := abs(ax-bx), abs(ay-by)
-	return dx + dy + max(dx, dy)
 }
 
 // edgeDistance returns the distance of v from the nearest edge: 0 on the
