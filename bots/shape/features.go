@@ -69,8 +69,17 @@ type Features [Groups]uint32
 // Extract reads the board through its fast door and allocates nothing.
 func Extract(b *engine.Board, v int, c engine.Color, last, last2 int) Features {
 	var f Features
-	f[Pattern] = uint32(Canonical(code(b, v, c)))
-	f[Diamond] = diamond(b, v, c)
+	raw := rawDiamond(b, v, c)
+	f[Pattern] = uint32(Canonical(uint16(raw)))
+	f[Diamond] = canonicalDiamond(raw)
+	tactics(&f, b, v, c, last, last2)
+	return f
+}
+
+// tactics sets f's values of the groups between Pattern and Diamond (the
+// captures, escapes, self-atari, atari, distances and line) for c playing
+// at v, as Extract.
+func tactics(f *Features, b *engine.Board, v int, c engine.Color, last, last2 int) {
 	opp := c.Opponent()
 
 	var chains [4]int
@@ -127,7 +136,6 @@ func Extract(b *engine.Board, v int, c engine.Color, last, last2 int) Features {
 	f[Last] = distanceValue(b, v, last)
 	f[Last2] = distanceValue(b, v, last2)
 	f[Line] = uint32(min(line(b, v), 4) + 1)
-	return f
 }
 
 func contains(s []int, x int) bool {
@@ -178,32 +186,6 @@ const (
 	pvOpp   = 2
 	pvEdge  = 3
 )
-
-// code returns the 3×3 code of v's neighbourhood seen by c.
-func code(b *engine.Board, v int, c engine.Color) uint16 {
-	s := b.Stride()
-	var k uint16
-	for i, off := range playout.NeighbourOffsets {
-		q := v + off[1]*s + off[0]
-		var pv uint16
-		switch b.ColorAt(q) {
-		case c:
-			pv = pvOwn
-		case engine.Empty:
-			if b.IsBorder(q) {
-				pv = pvEdge
-			}
-		default:
-			if b.IsBorder(q) {
-				pv = pvEdge
-			} else {
-				pv = pvOpp
-			}
-		}
-		k |= pv << (2 * i)
-	}
-	return k
-}
 
 // canonical maps every 3×3 code to the least code among its eight
 // symmetries.
@@ -266,29 +248,43 @@ func buildDiamondPerm() (perm [8][12]int) {
 	return perm
 }
 
-// diamond returns the canonical code of the diamond around v seen by c:
-// the least of its eight symmetric forms.
-func diamond(b *engine.Board, v int, c engine.Color) uint32 {
+// rawDiamond returns the code of the diamond around v seen by c, as it
+// stands on the board: two bits a point in diamondOffsets' order, so its
+// low 16 bits are the 3×3 code of v's neighbourhood.
+func rawDiamond(b *engine.Board, v int, c engine.Color) uint32 {
 	s, area := b.Stride(), b.Area()
-	var pv [12]uint32
+	var k uint32
 	for i, off := range diamondOffsets {
 		q := v + off[1]*s + off[0]
+		var pv uint32
 		switch {
 		case q < 0 || q >= area || b.IsBorder(q):
-			pv[i] = pvEdge
+			pv = pvEdge
 		case b.ColorAt(q) == c:
-			pv[i] = pvOwn
+			pv = pvOwn
 		case b.ColorAt(q) != engine.Empty:
-			pv[i] = pvOpp
+			pv = pvOpp
 		}
+		k |= pv << (2 * i)
 	}
-	least := ^uint32(0)
-	for sym := range 8 {
-		var k uint32
-		for j, i := range diamondPerm[sym] {
-			k |= pv[i] << (2 * j)
-		}
-		least = min(least, k)
+	return k
+}
+
+// transformDiamond returns the code of the diamond raw after symmetry sym.
+func transformDiamond(raw uint32, sym int) uint32 {
+	var k uint32
+	for j, i := range diamondPerm[sym] {
+		k |= (raw >> (2 * i) & 3) << (2 * j)
+	}
+	return k
+}
+
+// canonicalDiamond returns the least of the eight symmetric forms of a
+// diamond's code.
+func canonicalDiamond(raw uint32) uint32 {
+	least := raw
+	for sym := 1; sym < 8; sym++ {
+		least = min(least, transformDiamond(raw, sym))
 	}
 	return least
 }

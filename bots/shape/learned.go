@@ -12,5 +12,5 @@ func buildLearned() *Model {
 	for g := Pattern + 1; g < Diamond; g++ {
 		m.gamma[g] = learnedGammas[g]
 	}
-	return m
+	return m.index()
 }

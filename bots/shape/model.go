@@ -23,6 +23,30 @@ type Model struct {
 	// gamma[g][k] is the gamma of value k of group g (g > Pattern); value
 	// 0 has gamma 1.
 	gamma [Groups][]float32
+
+	// The same gammas by the codes of the board as it stands (rawDiamond),
+	// so that a move's need no canonical form: rawPattern holds every 3×3
+	// code's (rare ones included), rawDiamond every symmetric form of the
+	// common diamonds. Built by index.
+	rawPattern [1 << 16]float32
+	rawDiamond map[uint32]float32
+}
+
+// index builds m's tables by raw code from its canonical ones.
+func (m *Model) index() *Model {
+	for k := range m.rawPattern {
+		m.rawPattern[k] = m.pattern[canonical[k]]
+		if m.rawPattern[k] == 0 {
+			m.rawPattern[k] = m.rare
+		}
+	}
+	m.rawDiamond = make(map[uint32]float32, 8*len(m.diamond))
+	for k, g := range m.diamond {
+		for sym := range 8 {
+			m.rawDiamond[transformDiamond(k, sym)] = g
+		}
+	}
+	return m
 }
 
 // Gamma returns the strength of a move with features f.
@@ -31,13 +55,33 @@ func (m *Model) Gamma(f Features) float32 {
 	if g == 0 {
 		g = m.rare
 	}
+	g = m.tacticsGamma(g, &f)
+	if d, ok := m.diamond[f[Diamond]]; ok {
+		g *= d
+	}
+	return g
+}
+
+// moveGamma returns Gamma(Extract(b, v, c, last, last2)), exactly, without
+// the canonical forms of the pattern and the diamond.
+func (m *Model) moveGamma(b *engine.Board, v int, c engine.Color, last, last2 int) float32 {
+	raw := rawDiamond(b, v, c)
+	var f Features
+	tactics(&f, b, v, c, last, last2)
+	g := m.tacticsGamma(m.rawPattern[uint16(raw)], &f)
+	if d, ok := m.rawDiamond[raw]; ok {
+		g *= d
+	}
+	return g
+}
+
+// tacticsGamma returns g times the gammas of f's groups between Pattern
+// and Diamond, in the groups' order.
+func (m *Model) tacticsGamma(g float32, f *Features) float32 {
 	for i := Pattern + 1; i < Diamond; i++ {
 		if k := f[i]; k != 0 {
 			g *= m.gamma[i][k]
 		}
-	}
-	if d, ok := m.diamond[f[Diamond]]; ok {
-		g *= d
 	}
 	return g
 }
@@ -53,7 +97,7 @@ func (m *Model) Probabilities(p []float32, b *engine.Board, moves []int, c engin
 	p = p[:len(moves)]
 	var sum float32
 	for i, v := range moves {
-		p[i] = m.Gamma(Extract(b, v, c, last, last2))
+		p[i] = m.moveGamma(b, v, c, last, last2)
 		sum += p[i]
 	}
 	if sum > 0 {

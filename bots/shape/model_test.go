@@ -8,6 +8,7 @@ import (
 
 	"github.com/gobot-dev/gobot/engine"
 	"github.com/gobot-dev/gobot/engine/enginetest"
+	"github.com/gobot-dev/gobot/engine/playout"
 )
 
 // gobanDir holds Debian's goban-original-games records, which .ci/run
@@ -139,5 +140,48 @@ func TestGammasUpToDate(t *testing.T) {
 	}
 	if !bytes.Equal(src, old) {
 		t.Error("gammas.go differs from what the records give: go run ./bots/shape/gen")
+	}
+}
+
+// TestMoveGammaMatchesFeatures checks the search's fast door against the
+// features: every legal move of both players in positions of random games,
+// on three board sizes, gets exactly Gamma(Extract(...)), common diamonds
+// and rare ones alike.
+func TestMoveGammaMatchesFeatures(t *testing.T) {
+	common, rare := 0, 0
+	for _, size := range []int{9, 13, 19} {
+		b, err := engine.NewBoard(size)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := playout.Player{Rand: playout.NewRand(uint64(size))}
+		last, last2 := engine.PassVertex, engine.PassVertex
+		c := engine.Black
+		for move := 0; move < size*size; move++ {
+			for _, who := range []engine.Color{engine.Black, engine.White} {
+				for i := range b.EmptyCount() {
+					v := b.EmptyVertex(i)
+					if !b.Playable(v, who) {
+						continue
+					}
+					f := Extract(b, v, who, last, last2)
+					if want, got := Learned.Gamma(f), Learned.moveGamma(b, v, who, last, last2); got != want {
+						t.Fatalf("%d×%d move %d, %v at %d: moveGamma %v, Gamma(Extract) %v", size, size, move, who, v, got, want)
+					}
+					if _, ok := Learned.diamond[f[Diamond]]; ok {
+						common++
+					} else {
+						rare++
+					}
+				}
+			}
+			v := p.Move(b, c, last)
+			b.Play(v, c)
+			last, last2 = v, last
+			c = c.Opponent()
+		}
+	}
+	if common == 0 || rare == 0 {
+		t.Errorf("%d moves with a common diamond, %d with a rare one: want both", common, rare)
 	}
 }

@@ -145,7 +145,7 @@ func (t *Trainer) Train(sweeps, minCount int) *Model {
 			m.gamma[g][k] = float32(gamma[g][k])
 		}
 	}
-	return m
+	return m.index()
 }
 
 // classes numbers the codes of group g (Pattern or Diamond) seen among the
