@@ -47,11 +47,13 @@ type Board struct {
 	caps    [3]int // stones captured by Black ([1]) and White ([2])
 
 	color   [arrSize]Color
-	next    [arrSize]int16 // next stone of the same chain (circular)
-	head    [arrSize]int16 // chain representative
-	chain   [arrSize]chain // chain data, valid at heads
-	empty   [arrSize]int16 // the empty vertices, in no order
-	emptyAt [arrSize]int16 // index of a vertex in empty
+	next    [arrSize]int16  // next stone of the same chain (circular)
+	head    [arrSize]int16  // chain representative
+	chain   [arrSize]chain  // chain data, valid at heads
+	empty   [arrSize]int16  // the empty vertices, in no order
+	emptyAt [arrSize]int16  // index of a vertex in empty
+	nbr     [arrSize]uint16 // the 3×3 code of each point, when track is set
+	track   bool            // keep nbr up to date (TrackNeighbourhoods)
 }
 
 // chain is what a chain's head records: its size and pseudo-liberties.
@@ -74,8 +76,8 @@ func NewBoard(size int) (*Board, error) {
 
 // Clear empties the board, keeping its size and suicide rule.
 func (b *Board) Clear() {
-	size, stride, suicide := b.size, b.stride, b.AllowSuicide
-	*b = Board{size: size, stride: stride, AllowSuicide: suicide}
+	size, stride, suicide, track := b.size, b.stride, b.AllowSuicide, b.track
+	*b = Board{size: size, stride: stride, AllowSuicide: suicide, track: track}
 	area := stride * stride
 	for v := 0; v < area; v++ {
 		b.color[v] = border
@@ -89,6 +91,66 @@ func (b *Board) Clear() {
 			b.nEmpty++
 		}
 	}
+	if track {
+		b.track = false
+		b.TrackNeighbourhoods()
+	}
+}
+
+// TrackNeighbourhoods makes the board keep the 3×3 code of every point
+// (Neighbourhood) up to date from now on, through Play, captures, SetStone
+// and Clear, and in its copies. It costs every move a little (eight
+// updates a stone placed or taken off) and makes reading a code almost
+// free: for playouts that read many codes (shape patterns).
+func (b *Board) TrackNeighbourhoods() {
+	if b.track {
+		return
+	}
+	b.track = true
+	for v := 0; v < b.Area(); v++ {
+		b.nbr[v] = 0
+		if b.color[v] != border {
+			b.nbr[v] = b.neighbourhood(v)
+		}
+	}
+}
+
+// Neighbourhood returns the 3×3 code of vertex v, which must be on the
+// board: the colours of its eight neighbours, two bits each (Empty 0,
+// Black 1, White 2, off the board 3), the row above first, left to right,
+// then left and right, then the row below; the first neighbour (v−stride−1)
+// in the lowest bits. A board that tracks the codes (TrackNeighbourhoods)
+// reads it; another computes it.
+func (b *Board) Neighbourhood(v int) uint16 {
+	if b.track {
+		return b.nbr[v&mask]
+	}
+	return b.neighbourhood(v)
+}
+
+// neighbourhood computes the 3×3 code of v from the colours around it.
+func (b *Board) neighbourhood(v int) uint16 {
+	s := b.stride
+	var k uint16
+	for i, q := range [8]int{v - s - 1, v - s, v - s + 1, v - 1, v + 1, v + s - 1, v + s, v + s + 1} {
+		k |= uint16(b.color[q&mask]) << (2 * i)
+	}
+	return k
+}
+
+// renumber changes the 3×3 codes of v's neighbours after the colour of v
+// changed by d (the old colour xor the new), on a board that tracks them.
+// In each neighbour's code v is the neighbour in the opposite direction.
+func (b *Board) renumber(v int, d Color) {
+	k, s := uint16(d), b.stride
+	b.nbr[(v-s-1)&mask] ^= k << 14
+	b.nbr[(v-s)&mask] ^= k << 12
+	b.nbr[(v-s+1)&mask] ^= k << 10
+	b.nbr[(v-1)&mask] ^= k << 8
+	b.nbr[(v+1)&mask] ^= k << 6
+	b.nbr[(v+s-1)&mask] ^= k << 4
+	b.nbr[(v+s)&mask] ^= k << 2
+	b.nbr[(v+s+1)&mask] ^= k
 }
 
 // Size returns the board's side length.
@@ -442,6 +504,9 @@ func (b *Board) Play(v int, c Color) int {
 	opp := c ^ 3 // Black and White are 1 and 2
 	b.removeEmpty(v)
 	b.color[v] = c
+	if b.track {
+		b.renumber(v, c)
+	}
 	b.hash ^= zobrist[c&3][v]
 	b.head[v] = int16(v)
 	b.next[v] = int16(v)
@@ -545,6 +610,9 @@ func (b *Board) removeChain(v int) int {
 	s := v
 	for {
 		b.color[s] = Empty
+		if b.track {
+			b.renumber(s, col)
+		}
 		b.hash ^= zobrist[col&3][s]
 		b.addEmpty(s)
 		s = int(b.next[s]) & mask
@@ -646,6 +714,9 @@ func (b *Board) SetStone(p Point, c Color) {
 func (b *Board) place(v int, c Color) {
 	b.removeEmpty(v)
 	b.color[v] = c
+	if b.track {
+		b.renumber(v, c)
+	}
 	b.hash ^= zobrist[c][v]
 	b.head[v] = int16(v)
 	b.next[v] = int16(v)

@@ -26,6 +26,21 @@ func checkBoard(t *testing.T, b *Board) {
 		if c == border {
 			continue
 		}
+		// The 3×3 code: the row above, left to right, then left and right,
+		// then the row below, two bits each.
+		var code uint16
+		i := 0
+		for dy := -1; dy <= 1; dy++ {
+			for dx := -1; dx <= 1; dx++ {
+				if dx != 0 || dy != 0 {
+					code |= uint16(b.color[v+dy*b.stride+dx]) << (2 * i)
+					i++
+				}
+			}
+		}
+		if got := b.Neighbourhood(v); got != code {
+			t.Fatalf("Neighbourhood(%v) = %#04x, want %#04x\n%v", b.Point(v), got, code, b)
+		}
 		if c == Empty {
 			empties++
 			if int(b.empty[b.emptyAt[v]]) != v {
@@ -121,6 +136,9 @@ func TestRandomGamesKeepInvariants(t *testing.T) {
 		size := []int{2, 3, 5, 9, 13, 19, 25}[i%7]
 		b, _ := NewBoard(size)
 		b.AllowSuicide = i%3 == 0
+		if i%2 == 1 {
+			b.TrackNeighbourhoods() // and the others compute their codes
+		}
 		c := Black
 		stones := [3]int{}
 		for move := 0; move < size*size*3; move++ {
@@ -226,6 +244,9 @@ func TestLightPlayoutFingerprint(t *testing.T) {
 		for game := 0; game < 40; game++ {
 			b, _ := NewBoard(size)
 			b.AllowSuicide = game%4 == 3
+			if game%2 == 1 {
+				b.TrackNeighbourhoods()
+			}
 			c := Black
 			passes := 0
 			for moves := 0; passes < 2 && moves < 3*size*size; moves++ {
@@ -253,5 +274,29 @@ func TestLightPlayoutFingerprint(t *testing.T) {
 		if h != want[size] {
 			t.Errorf("%d×%d: light playouts hash to %#x, want %#x", size, size, h, want[size])
 		}
+	}
+}
+
+// TestSetStoneKeepsInvariants sets stones up and takes some away, as SGF
+// setup does, and checks the board after each change (chains, hash and
+// 3×3 codes among them).
+func TestSetStoneKeepsInvariants(t *testing.T) {
+	b, _ := NewBoard(9)
+	b.TrackNeighbourhoods()
+	rng := rand.New(rand.NewPCG(9, 9))
+	for i := 0; i < 60; i++ {
+		// Points whose coordinates sum to a multiple of 3 touch none of
+		// each other, so every chain keeps its liberties.
+		p := Point{Row: rng.IntN(9), Col: rng.IntN(9)}
+		p.Col -= (p.Row + p.Col) % 3
+		if p.Col < 0 {
+			p.Col += 3
+		}
+		c := []Color{Empty, Black, White}[rng.IntN(3)]
+		b.SetStone(p, c)
+		if got := b.At(p); got != c {
+			t.Fatalf("SetStone(%v, %v): At = %v", p, c, got)
+		}
+		checkBoard(t, b)
 	}
 }

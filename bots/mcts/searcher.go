@@ -260,6 +260,9 @@ func (e *Searcher) newSearch(g *engine.Game, start time.Time) *search {
 		start:  start,
 		now:    e.clock(),
 	}
+	// The playouts' shape answers and the shape model read the 3×3 codes
+	// of many points.
+	s.board.TrackNeighbourhoods()
 	if !e.opts.analysis {
 		s.dynamicKomi = dynamicKomi(size, g.Handicap(), g.MoveCount())
 	}

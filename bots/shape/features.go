@@ -250,22 +250,29 @@ func buildDiamondPerm() (perm [8][12]int) {
 
 // rawDiamond returns the code of the diamond around v seen by c, as it
 // stands on the board: two bits a point in diamondOffsets' order, so its
-// low 16 bits are the 3×3 code of v's neighbourhood.
+// low 16 bits are the 3×3 code of v's neighbourhood (the board's, with the
+// colours swapped when c is White).
 func rawDiamond(b *engine.Board, v int, c engine.Color) uint32 {
+	k := uint32(b.Neighbourhood(v))
 	s, area := b.Stride(), b.Area()
-	var k uint32
-	for i, off := range diamondOffsets {
+	for i, off := range diamondOffsets[8:] {
 		q := v + off[1]*s + off[0]
 		var pv uint32
 		switch {
 		case q < 0 || q >= area || b.IsBorder(q):
 			pv = pvEdge
-		case b.ColorAt(q) == c:
+		case b.ColorAt(q) == engine.Black:
 			pv = pvOwn
-		case b.ColorAt(q) != engine.Empty:
+		case b.ColorAt(q) == engine.White:
 			pv = pvOpp
 		}
-		k |= pv << (2 * i)
+		k |= pv << (16 + 2*i)
+	}
+	if c == engine.White {
+		// Own (1) and opponent (2) trade places; empty (0) and edge (3)
+		// stay.
+		mixed := (k ^ k>>1) & 0x555555 // the points whose two bits differ
+		k ^= mixed | mixed<<1
 	}
 	return k
 }

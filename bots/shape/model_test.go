@@ -146,13 +146,16 @@ func TestGammasUpToDate(t *testing.T) {
 // TestMoveGammaMatchesFeatures checks the search's fast door against the
 // features: every legal move of both players in positions of random games,
 // on three board sizes, gets exactly Gamma(Extract(...)), common diamonds
-// and rare ones alike.
+// and rare ones alike; and the diamond both read is the one on the board.
 func TestMoveGammaMatchesFeatures(t *testing.T) {
 	common, rare := 0, 0
 	for _, size := range []int{9, 13, 19} {
 		b, err := engine.NewBoard(size)
 		if err != nil {
 			t.Fatal(err)
+		}
+		if size > 9 {
+			b.TrackNeighbourhoods() // as a search's boards do; 9×9 computes the codes
 		}
 		p := playout.Player{Rand: playout.NewRand(uint64(size))}
 		last, last2 := engine.PassVertex, engine.PassVertex
@@ -163,6 +166,9 @@ func TestMoveGammaMatchesFeatures(t *testing.T) {
 					v := b.EmptyVertex(i)
 					if !b.Playable(v, who) {
 						continue
+					}
+					if got, want := rawDiamond(b, v, who), diamondAround(b, v, who); got != want {
+						t.Fatalf("%d×%d move %d, %v at %d: raw diamond %#06x, want %#06x\n%v", size, size, move, who, v, got, want, b)
 					}
 					f := Extract(b, v, who, last, last2)
 					if want, got := Learned.Gamma(f), Learned.moveGamma(b, v, who, last, last2); got != want {
@@ -184,4 +190,23 @@ func TestMoveGammaMatchesFeatures(t *testing.T) {
 	if common == 0 || rare == 0 {
 		t.Errorf("%d moves with a common diamond, %d with a rare one: want both", common, rare)
 	}
+}
+
+// diamondAround reads the diamond around v seen by c point by point.
+func diamondAround(b *engine.Board, v int, c engine.Color) uint32 {
+	var k uint32
+	for i, off := range diamondOffsets {
+		q := v + off[1]*b.Stride() + off[0]
+		pv := uint32(pvEmpty)
+		switch {
+		case q < 0 || q >= b.Area() || b.IsBorder(q):
+			pv = pvEdge
+		case b.ColorAt(q) == c:
+			pv = pvOwn
+		case b.ColorAt(q) == c.Opponent():
+			pv = pvOpp
+		}
+		k |= pv << (2 * i)
+	}
+	return k
 }

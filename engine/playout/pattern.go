@@ -111,25 +111,8 @@ func expandPattern(table *[1 << 16]bool, allowed *[8][]int, i int, code int) {
 	}
 }
 
-// pointValue returns the pattern value of vertex v.
-func pointValue(b *engine.Board, v int) int {
-	c := b.ColorAt(v)
-	if c == engine.Empty && b.IsBorder(v) {
-		return pvEdge
-	}
-	return int(c)
-}
-
-// patternCode returns the 16-bit code of the neighbourhood of v.
-func patternCode(b *engine.Board, v int) int {
-	s := b.Stride()
-	return pointValue(b, v-s-1) | pointValue(b, v-s)<<2 | pointValue(b, v-s+1)<<4 |
-		pointValue(b, v-1)<<6 | pointValue(b, v+1)<<8 |
-		pointValue(b, v+s-1)<<10 | pointValue(b, v+s)<<12 | pointValue(b, v+s+1)<<14
-}
-
 // MatchesPattern reports whether empty vertex v is a shape point for either
 // player.
 func MatchesPattern(b *engine.Board, v int) bool {
-	return patterns[patternCode(b, v)]
+	return patterns[b.Neighbourhood(v)]
 }

@@ -159,33 +159,18 @@ func (p *Player) atariMove(b *engine.Board, c engine.Color, last int) int {
 }
 
 // patternMove returns a random shape move among the empty neighbours of
-// the last move, or 0. It reads the 5×5 square around the last move once
-// and builds the 3×3 codes of the eight points around it from that.
+// the last move, or 0. The last move's 3×3 code tells which neighbours are
+// empty (value 0), and each one's own code whether it is a shape point.
 func (p *Player) patternMove(b *engine.Board, c engine.Color, last int) int {
-	s, area := b.Stride(), b.Area()
-	var sq [25]int
-	for dy := -2; dy <= 2; dy++ {
-		row := (dy + 2) * 5
-		for dx := -2; dx <= 2; dx++ {
-			q := last + dy*s + dx
-			switch {
-			case q < 0 || q >= area || b.IsBorder(q):
-				sq[row+dx+2] = pvEdge
-			default:
-				sq[row+dx+2] = int(b.ColorAt(q))
-			}
-		}
-	}
+	s := b.Stride()
+	around := b.Neighbourhood(last)
 	cands := p.cand[:0]
-	for _, off := range NeighbourOffsets {
-		ci := (off[1]+2)*5 + off[0] + 2 // centre of the 3×3 in sq
-		if sq[ci] != pvEmpty {
+	for i, off := range NeighbourOffsets {
+		if around>>(2*i)&3 != pvEmpty {
 			continue
 		}
-		code := sq[ci-6] | sq[ci-5]<<2 | sq[ci-4]<<4 | sq[ci-1]<<6 | sq[ci+1]<<8 |
-			sq[ci+4]<<10 | sq[ci+5]<<12 | sq[ci+6]<<14
-		if patterns[code] {
-			cands = append(cands, last+off[1]*s+off[0])
+		if v := last + off[1]*s + off[0]; patterns[b.Neighbourhood(v)] {
+			cands = append(cands, v)
 		}
 	}
 	return p.pickCandidate(b, c, cands)
