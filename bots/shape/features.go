@@ -1,6 +1,8 @@
 package shape
 
 import (
+	"slices"
+
 	"github.com/gobot-dev/gobot/engine"
 	"github.com/gobot-dev/gobot/engine/playout"
 )
@@ -89,7 +91,7 @@ func tactics(f *Features, b *engine.Board, v int, c engine.Color, last, last2 in
 			continue
 		}
 		h := b.Chain(q)
-		if !contains(chains[:nc], h) {
+		if !slices.Contains(chains[:nc], h) {
 			chains[nc] = h
 			nc++
 			captured += b.ChainSize(q)
@@ -136,15 +138,6 @@ func tactics(f *Features, b *engine.Board, v int, c engine.Color, last, last2 in
 	f[Last] = distanceValue(b, v, last)
 	f[Last2] = distanceValue(b, v, last2)
 	f[Line] = uint32(min(line(b, v), 4) + 1)
-}
-
-func contains(s []int, x int) bool {
-	for _, y := range s {
-		if y == x {
-			return true
-		}
-	}
-	return false
 }
 
 // distanceValue returns the Last (or Last2) value of v for a move at m.
