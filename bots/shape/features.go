@@ -187,30 +187,12 @@ var canonical = buildCanonical()
 // Canonical returns the least of the eight symmetric forms of a 3×3 code.
 func Canonical(code uint16) uint16 { return canonical[code] }
 
+// buildCanonical canonicalises every 3×3 code as the diamond it starts
+// (the four outer points empty): the symmetries map the 3×3 onto itself.
 func buildCanonical() *[1 << 16]uint16 {
-	// perm[sym][i] is the neighbour that lands on position i.
-	var perm [8][8]int
-	for sym := range 8 {
-		for i, off := range playout.NeighbourOffsets {
-			dx, dy := playout.Transform(off[0], off[1], sym)
-			for j, o := range playout.NeighbourOffsets {
-				if o == [2]int{dx, dy} {
-					perm[sym][j] = i
-				}
-			}
-		}
-	}
 	var t [1 << 16]uint16
-	for k := range 1 << 16 {
-		least := uint16(k)
-		for sym := 1; sym < 8; sym++ {
-			var m uint16
-			for j := range 8 {
-				m |= uint16(k>>(2*perm[sym][j])&3) << (2 * j)
-			}
-			least = min(least, m)
-		}
-		t[k] = least
+	for k := range t {
+		t[k] = uint16(canonicalDiamond(uint32(k)))
 	}
 	return &t
 }
