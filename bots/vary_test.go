@@ -12,6 +12,11 @@ import (
 // Within a level, the same position in two games does not always get the
 // same move: each game seeds its bot differently. A fixed seed gives the
 // same move again.
+//
+// After E5 C4 the Monte Carlo levels answer C5 in about 62% of the games
+// (measured over 40 seeds at 400 playouts), so up to 20 games are played
+// until two differ: all 20 the same happens about once in 10,000 runs, where
+// 6 games failed one CI run in ten.
 func TestLevelsVary(t *testing.T) {
 	openings := [][]string{nil, {"E5", "C4"}}
 	for _, l := range Builtin() {
@@ -27,7 +32,7 @@ func TestLevelsVary(t *testing.T) {
 					}
 				}
 				seen := map[engine.Move]int{}
-				for seed := int64(1); seed <= 6; seed++ {
+				for seed := int64(1); seed <= 20 && len(seen) < 2; seed++ {
 					m, err := l.New(seed).GenMove(context.Background(), g, testBudget(l.Name, 400))
 					if err != nil {
 						t.Fatalf("GenMove: %v", err)
@@ -35,7 +40,7 @@ func TestLevelsVary(t *testing.T) {
 					seen[m]++
 				}
 				if len(seen) < 2 {
-					t.Errorf("after %q, 6 games all got the same move: %v", opening, seen)
+					t.Errorf("after %q, 20 games all got the same move: %v", opening, seen)
 				}
 			}
 		})
