@@ -7,7 +7,8 @@
 // patterns, the distance to the last move and the edge of the board; the
 // playouts follow the policy of package engine/playout with the search's
 // own weights: answer ataris near the last move, capture, play 3×3 shape
-// moves and otherwise random moves that fill neither their own eyes nor
+// moves (chosen among by the shape model's 3×3 gammas with Options.Shape)
+// and otherwise random moves that fill neither their own eyes nor
 // self-atari. Playouts end when both players pass and are counted by area
 // (stones plus surrounded empty points) with komi. Positional or situational
 // superko is checked along the tree path and against the game's history, so

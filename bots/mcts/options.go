@@ -3,6 +3,7 @@ package mcts
 import (
 	"runtime"
 
+	"github.com/gobot-dev/gobot/bots/shape"
 	"github.com/gobot-dev/gobot/engine/playout"
 )
 
@@ -47,7 +48,9 @@ type Options struct {
 	Vary int
 	// Shape adds the shape model's prior (package bots/shape, learned from
 	// professional games) to the hand-made one: shapePrior × √p won
-	// visits for a move the model gives probability p.
+	// visits for a move the model gives probability p. The playouts then
+	// also choose among their shape answers by the model's 3×3 gammas
+	// (playout.Policy.Shape).
 	Shape bool
 
 	// analysis judges positions rather than plays them: no dynamic komi
@@ -106,7 +109,9 @@ func (o Options) params() params {
 		return *o.tune
 	}
 	p := defaultParams()
-	if !o.Shape {
+	if o.Shape {
+		p.playout.Shape = shape.Learned.PatternWeights()
+	} else {
 		p.shape = 0
 	}
 	return p

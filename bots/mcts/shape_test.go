@@ -84,3 +84,15 @@ func TestShapePrior(t *testing.T) {
 		t.Errorf("hand-made prior of D5: %v/%v without the shape model, %v/%v with it; want E = %v less with it", w0, n0, w1, n1, E)
 	}
 }
+
+// TestShapeWeighsPlayouts checks that the searches with the shape model
+// (hard and max) weigh their playouts' shape answers by its 3×3 gammas, and
+// the others do not.
+func TestShapeWeighsPlayouts(t *testing.T) {
+	if got := (Options{Shape: true}).params().playout.Shape; got != shape.Learned.PatternWeights() {
+		t.Errorf("with the shape model, the playouts' weights are %p, want the model's %p", got, shape.Learned.PatternWeights())
+	}
+	if got := (Options{}).params().playout.Shape; got != nil {
+		t.Errorf("without the shape model, the playouts are weighed (%p)", got)
+	}
+}

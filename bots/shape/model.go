@@ -62,8 +62,15 @@ func (m *Model) Gamma(f Features) float32 {
 	return g
 }
 
+// PatternWeights returns the gamma of every raw 3×3 code
+// (engine.Board.Neighbourhood) of a move of Black, for weighing the
+// playouts' shape answers (playout.Policy.Shape). The table is shared: do
+// not change it.
+func (m *Model) PatternWeights() *[1 << 16]float32 { return &m.rawPattern }
+
 // moveGamma returns Gamma(Extract(b, v, c, last, last2)), exactly, without
 // the canonical forms of the pattern and the diamond.
+
 func (m *Model) moveGamma(b *engine.Board, v int, c engine.Color, last, last2 int) float32 {
 	raw := rawDiamond(b, v, c)
 	var f Features

@@ -28,6 +28,12 @@ type Policy struct {
 	// Reply is the probability of playing any point next to or diagonal to
 	// the last move.
 	Reply float64
+	// Shape, when not nil, weighs the shape answer (Pattern): each shape
+	// point is drawn in proportion to its weight, by the 3×3 code around
+	// it (Board.Neighbourhood) as Black to move sees it; for White the
+	// colours of the code are swapped first. Without it every shape point
+	// is as likely.
+	Shape *[1 << 16]float32
 }
 
 // Player chooses playout moves by its Policy with its own random numbers.
@@ -173,7 +179,43 @@ func (p *Player) patternMove(b *engine.Board, c engine.Color, last int) int {
 			cands = append(cands, v)
 		}
 	}
+	if p.Policy.Shape != nil {
+		return p.pickWeighted(b, c, cands)
+	}
 	return p.pickCandidate(b, c, cands)
+}
+
+// pickWeighted is pickCandidate with each candidate (at most eight) drawn
+// in proportion to its weight in Policy.Shape.
+func (p *Player) pickWeighted(b *engine.Board, c engine.Color, cands []int) int {
+	var w [8]float32
+	var sum float32
+	for i, v := range cands {
+		code := b.Neighbourhood(v)
+		if c == engine.White {
+			mixed := (code ^ code>>1) & 0x5555 // the points whose two bits differ: stones
+			code ^= mixed | mixed<<1
+		}
+		w[i] = p.Policy.Shape[code]
+		sum += w[i]
+	}
+	for len(cands) > 0 {
+		x := float32(p.Rand.Float64()) * sum
+		i := 0
+		for ; i < len(cands)-1; i++ {
+			if x -= w[i]; x < 0 {
+				break
+			}
+		}
+		if v := cands[i]; acceptable(b, v, c) {
+			return v
+		}
+		sum -= w[i]
+		last := len(cands) - 1
+		cands[i], w[i] = cands[last], w[last]
+		cands = cands[:last]
+	}
+	return 0
 }
 
 // replyMove returns a random empty point next to or diagonal to the last
@@ -194,19 +236,26 @@ func (p *Player) replyMove(b *engine.Board, c engine.Color, last int) int {
 func (p *Player) pickCandidate(b *engine.Board, c engine.Color, cands []int) int {
 	for len(cands) > 0 {
 		i := p.Rand.Intn(len(cands))
-		v := cands[i]
-		if b.Playable(v, c) {
-			if b.NeighbourCount(v, engine.Empty) >= 2 {
-				return v // no self-atari
-			}
-			if sa, _ := SelfAtari(b, v, c); !sa {
-				return v
-			}
+		if v := cands[i]; acceptable(b, v, c) {
+			return v
 		}
 		cands[i] = cands[len(cands)-1]
 		cands = cands[:len(cands)-1]
 	}
 	return 0
+}
+
+// acceptable reports whether c may play v in a playout: a legal move that
+// fills no eye of c and is no self-atari.
+func acceptable(b *engine.Board, v int, c engine.Color) bool {
+	if !b.Playable(v, c) {
+		return false
+	}
+	if b.NeighbourCount(v, engine.Empty) >= 2 {
+		return true // no self-atari
+	}
+	sa, _ := SelfAtari(b, v, c)
+	return !sa
 }
 
 // randomMove returns a random legal move of c that fills none of its eyes

@@ -99,7 +99,12 @@ func TestPolicyAnswers(t *testing.T) {
 // checks every move: legal, filling no eye of the mover, and a self-atari
 // only of a single stone.
 func TestPlayoutInvariants(t *testing.T) {
-	policies := []Policy{{}, {Capture: 0.95, Pattern: 0.9}, {Capture: 1, Atari: 1, Reply: 1}}
+	var weights [1 << 16]float32
+	for k := range weights {
+		weights[k] = float32(k % 7) // some codes never weigh
+	}
+	policies := []Policy{{}, {Capture: 0.95, Pattern: 0.9}, {Capture: 1, Atari: 1, Reply: 1},
+		{Capture: 0.95, Pattern: 0.9, Shape: &weights}}
 	for _, size := range []int{5, 9, 19} {
 		for pi, pol := range policies {
 			for seed := uint64(1); seed <= 5; seed++ {
@@ -137,5 +142,49 @@ func TestPlayoutInvariants(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestShapeWeighsPatternAnswer gives weight to the 3×3 codes of two of the
+// four shape points around the last move: the answer is always one of them,
+// in proportion to their weights, and White sees the colours swapped.
+func TestShapeWeighsPatternAnswer(t *testing.T) {
+	black := board(t, `
+		. . . . .
+		. . . . .
+		. . O . .
+		. . X . .
+		. . . . .`)
+	white := board(t, `
+		. . . . .
+		. . . . .
+		. . X . .
+		. . O . .
+		. . . . .`)
+	last := vertex(t, black, "C3")
+	b3, d2 := vertex(t, black, "B3"), vertex(t, black, "D2")
+	var table [1 << 16]float32
+	table[black.Neighbourhood(b3)] = 3
+	table[black.Neighbourhood(d2)] = 1
+	answers := func(b *engine.Board, c engine.Color, pol Policy) (count map[int]int, moves []int) {
+		count = map[int]int{}
+		for seed := uint64(0); seed < 400; seed++ {
+			p := Player{Policy: pol, Rand: NewRand(seed)}
+			v := p.Move(b, c, last)
+			count[v]++
+			moves = append(moves, v)
+		}
+		return count, moves
+	}
+	plain, _ := answers(black, engine.Black, Policy{Pattern: 1})
+	if len(plain) != 4 {
+		t.Fatalf("unweighted, the shape answers were %v, want B3, D3, B2 and D2", plain)
+	}
+	got, bm := answers(black, engine.Black, Policy{Pattern: 1, Shape: &table})
+	if len(got) != 2 || got[b3] < 250 || got[b3] > 350 {
+		t.Errorf("weighted 3:1, B3 was played %d times and D2 %d in 400 (%d answers in all), want about 300 and 100", got[b3], got[d2], len(got))
+	}
+	if _, wm := answers(white, engine.White, Policy{Pattern: 1, Shape: &table}); !slices.Equal(bm, wm) {
+		t.Errorf("White on the board with the colours swapped answered otherwise than Black")
 	}
 }
