@@ -70,7 +70,6 @@ func (m *Model) PatternWeights() *[1 << 16]float32 { return &m.rawPattern }
 
 // moveGamma returns Gamma(Extract(b, v, c, last, last2)), exactly, without
 // the canonical forms of the pattern and the diamond.
-
 func (m *Model) moveGamma(b *engine.Board, v int, c engine.Color, last, last2 int) float32 {
 	raw := rawDiamond(b, v, c)
 	var f Features
