@@ -17,7 +17,7 @@ func benchmarkSearch(b *testing.B, size, playouts int) {
 	var wall time.Duration
 	cpu0 := runtimetest.CPUTime()
 	for i := 0; i < b.N; i++ {
-		e := NewSearcher(Options{Seed: int64(i), Threads: 1, NoEarlyStop: true, Shape: true})
+		e := NewSearcher(Options{Seed: int64(i), Threads: 1, NoEarlyStop: true, Shape: true, SelfAtari: true})
 		if _, err := e.GenMove(context.Background(), g, 0, playouts); err != nil {
 			b.Fatal(err)
 		}

@@ -52,6 +52,10 @@ type Options struct {
 	// also choose among their shape answers by the model's 3×3 gammas
 	// (playout.Policy.Shape).
 	Shape bool
+	// SelfAtari lets the playouts' random moves put their own stones in
+	// atari now and then (playout.Policy.SelfAtari, selfAtariRate), so
+	// that the playouts can kill by nakade and lose capturing races.
+	SelfAtari bool
 
 	// analysis judges positions rather than plays them: no dynamic komi
 	// in handicap games (Analyze, EstimateScore).
@@ -109,6 +113,9 @@ func (o Options) params() params {
 		return *o.tune
 	}
 	p := defaultParams()
+	if o.SelfAtari {
+		p.playout.SelfAtari = selfAtariRate
+	}
 	if o.Shape {
 		p.playout.Shape = shape.Learned.PatternWeights()
 	} else {
@@ -129,3 +136,10 @@ func minResignMove(size int) int {
 // 23 of 56 (41%). With the diamonds, 160 won 18 of 53 against 100 (34%)
 // and 60 won 34 of 64 (53%, 41–65%: no clear gain).
 const shapePrior = 100
+
+// selfAtariRate is the share of the self-ataris that the playouts' random
+// moves come upon and play (Options.SelfAtari). At 2,000 playouts a move
+// on 9×9, hard with 0.4 beat hard without it 235 of 400 (58.8%, 95%
+// 53.9–63.5%), and at 8,000 43 of 80 (53.8%); 0.1 won 114 of 200 and 0.7
+// 107 of 200. The search's speed is unchanged.
+const selfAtariRate = 0.4

@@ -96,3 +96,14 @@ func TestShapeWeighsPlayouts(t *testing.T) {
 		t.Errorf("without the shape model, the playouts are weighed (%p)", got)
 	}
 }
+
+// TestSelfAtariOption checks that Options.SelfAtari lets the playouts'
+// self-ataris through at selfAtariRate, and that without it none are.
+func TestSelfAtariOption(t *testing.T) {
+	if got := (Options{SelfAtari: true}).params().playout.SelfAtari; got != selfAtariRate {
+		t.Errorf("with SelfAtari, the playouts play %v of their self-ataris, want %v", got, selfAtariRate)
+	}
+	if got := (Options{Shape: true}).params().playout.SelfAtari; got != 0 {
+		t.Errorf("without SelfAtari, the playouts play %v of their self-ataris, want none", got)
+	}
+}

@@ -11,7 +11,8 @@ import "github.com/gobot-dev/gobot/engine"
 // Every move the policy chooses is legal on the board (superko aside),
 // fills no eye of the player (Board.IsEye) and is no self-atari, except
 // that a random move puts a single stone in atari when nothing else is
-// left (a throw-in or a nakade); when nothing at all is left it passes.
+// left (a throw-in or a nakade), and any stones with probability
+// SelfAtari; when nothing at all is left it passes.
 type Policy struct {
 	// Capture is the probability of answering tactically: saving a chain
 	// that the last move put in atari (by capturing a chain next to it, or
@@ -28,6 +29,13 @@ type Policy struct {
 	// Reply is the probability of playing any point next to or diagonal to
 	// the last move.
 	Reply float64
+	// SelfAtari is the probability that the random move plays a point
+	// that puts its own stones in atari when it comes upon one, instead
+	// of looking on: playouts then also fill their own liberties, as
+	// nakade, throw-ins and lost capturing races need, and so can kill
+	// groups that they otherwise leave alive. (Pachi's Moggy policy lets
+	// 40% of its bad self-ataris through.)
+	SelfAtari float64
 	// Shape, when not nil, weighs the shape answer (Pattern): each shape
 	// point is drawn in proportion to its weight, by the 3×3 code around
 	// it (Board.Neighbourhood) as Black to move sees it; for White the
@@ -259,8 +267,9 @@ func acceptable(b *engine.Board, v int, c engine.Color) bool {
 }
 
 // randomMove returns a random legal move of c that fills none of its eyes
-// and is no self-atari of two stones or more; single-stone self-atari
-// (throw-ins, nakade) only when nothing else is left; else a pass.
+// and is no self-atari, unless Policy.SelfAtari lets one through; a
+// single-stone self-atari (a throw-in, a nakade) when nothing else is
+// left; else a pass.
 func (p *Player) randomMove(b *engine.Board, c engine.Color) int {
 	n := b.EmptyCount()
 	if n == 0 {
@@ -280,6 +289,9 @@ func (p *Player) randomMove(b *engine.Board, c engine.Color) int {
 			return v // no self-atari
 		}
 		if sa, size := SelfAtari(b, v, c); sa {
+			if p.Rand.Chance(p.Policy.SelfAtari) {
+				return v
+			}
 			if size == 1 && fallback == engine.PassVertex {
 				fallback = v
 			}

@@ -97,14 +97,14 @@ func TestPolicyAnswers(t *testing.T) {
 
 // TestPlayoutInvariants plays random games out with several policies and
 // checks every move: legal, filling no eye of the mover, and a self-atari
-// only of a single stone.
+// only of a single stone (unless the policy lets self-ataris through).
 func TestPlayoutInvariants(t *testing.T) {
 	var weights [1 << 16]float32
 	for k := range weights {
 		weights[k] = float32(k % 7) // some codes never weigh
 	}
 	policies := []Policy{{}, {Capture: 0.95, Pattern: 0.9}, {Capture: 1, Atari: 1, Reply: 1},
-		{Capture: 0.95, Pattern: 0.9, Shape: &weights}}
+		{Capture: 0.95, Pattern: 0.9, Shape: &weights}, {Capture: 0.95, Pattern: 0.9, SelfAtari: 0.4}}
 	for _, size := range []int{5, 9, 19} {
 		for pi, pol := range policies {
 			for seed := uint64(1); seed <= 5; seed++ {
@@ -121,7 +121,7 @@ func TestPlayoutInvariants(t *testing.T) {
 						if !b.Legal(v, c) || b.IsEye(v, c) {
 							t.Fatalf("%d×%d policy %d seed %d: %v at %v is illegal or fills an eye\n%v", size, size, pi, seed, c, b.Point(v), b)
 						}
-						if sa, n := SelfAtari(b, v, c); sa && n > 1 {
+						if sa, n := SelfAtari(b, v, c); sa && n > 1 && pol.SelfAtari == 0 {
 							t.Fatalf("%d×%d policy %d seed %d: %v at %v puts %d stones in atari\n%v", size, size, pi, seed, c, b.Point(v), n, b)
 						}
 						passes = 0
@@ -186,5 +186,46 @@ func TestShapeWeighsPatternAnswer(t *testing.T) {
 	}
 	if _, wm := answers(white, engine.White, Policy{Pattern: 1, Shape: &table}); !slices.Equal(bm, wm) {
 		t.Errorf("White on the board with the colours swapped answered otherwise than Black")
+	}
+}
+
+// TestSelfAtariLetThrough: Black's E5 puts three stones in atari; the
+// random move never plays it while other points are left, and with
+// SelfAtari it plays it in that share of the draws that come upon it
+// first.
+func TestSelfAtariLetThrough(t *testing.T) {
+	b := board(t, `
+		. . O X .
+		. . O X .
+		. . O O .
+		. . . . .
+		. . . . .`)
+	e5 := vertex(t, b, "E5")
+	for i := range b.EmptyCount() {
+		v := b.EmptyVertex(i)
+		if sa, _ := SelfAtari(b, v, engine.Black); sa != (v == e5) {
+			t.Fatalf("SelfAtari(%v) = %v\n%v", b.Point(v), sa, b)
+		}
+	}
+	const draws = 20000
+	count := func(rate float64) int {
+		p := Player{Policy: Policy{SelfAtari: rate}, Rand: NewRand(3)}
+		n := 0
+		for range draws {
+			if p.Move(b, engine.Black, engine.PassVertex) == e5 {
+				n++
+			}
+		}
+		return n
+	}
+	if n := count(0); n != 0 {
+		t.Errorf("without SelfAtari, E5 was played in %d of %d random moves", n, draws)
+	}
+	all, some := count(1), count(0.4)
+	if all < draws/32 || all > draws/8 {
+		t.Fatalf("with SelfAtari 1, E5 was played in %d of %d random moves, want about one in 16 (the draws that meet it first)", all, draws)
+	}
+	if r := float64(some) / float64(all); r < 0.34 || r > 0.46 {
+		t.Errorf("with SelfAtari 0.4, E5 was played %d times against %d with 1: ratio %.2f, want about 0.4", some, all, r)
 	}
 }
