@@ -121,7 +121,7 @@ func Builtin() []Level {
 		},
 		{
 			Name:        "max",
-			Description: "about 4 kyu · Monte Carlo tree search, 3 s a move: the strongest built-in level.",
+			Description: "about 5 kyu · Monte Carlo tree search, 3 s a move: the strongest built-in level.",
 			Budget:      Budget{Time: 3 * time.Second},
 			New: func(seed int64) Bot {
 				return NewMCTS("max", mcts.Options{Seed: seed, MaxNodes: maxMaxNodes, Vary: varyMoves, Shape: true, SelfAtari: true})
