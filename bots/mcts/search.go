@@ -48,6 +48,11 @@ type search struct {
 	now       func() time.Time // the clock: time.Now, a fake one in tests
 	done      <-chan struct{}
 
+	// collects says whether the tree is collected when it fills (see
+	// collect); otherwise the search goes on from the full tree's leaves.
+	collects  bool
+	collected int // times collected
+
 	playouts  atomic.Int64
 	stop      atomic.Bool
 	cancelled atomic.Bool
@@ -138,6 +143,9 @@ func (w *worker) run() {
 		if s.earlyStop && n&63 == 0 && s.settled(n) {
 			s.stop.Store(true)
 			return
+		}
+		if s.collects && s.tree.full.Load() {
+			return // to collect the tree (search.collect)
 		}
 	}
 }
@@ -245,6 +253,33 @@ func (s *search) rootLeaders() (best, second, rival *node) {
 		}
 	}
 	return best, second, rival
+}
+
+// collectShare is the share of the tree's capacity, in tenths, that a
+// collection keeps (the nodes searched most).
+const collectShare = 5
+
+// collecting reports whether the workers stopped because the tree filled
+// before the search was done: the tree is then collected and the search
+// goes on.
+func (s *search) collecting() bool {
+	return s.collects && s.tree.full.Load() && !s.stop.Load()
+}
+
+// collect frees room in a full tree while no worker runs: it copies the
+// tree, keeping the children only of the nodes searched most, so that the
+// copy takes collectShare tenths of the capacity. The other nodes become
+// leaves again, with their statistics, and are expanded anew when the
+// search returns to them. When the copy frees too little (a small tree
+// with most nodes searched alike), the tree is not collected again.
+func (s *search) collect() {
+	capacity := int(s.tree.limit)
+	s.tree = copySubtree(s.tree, s.root, capacity, capacity*collectShare/10)
+	s.root = 0
+	s.collected++
+	if s.tree.used() > capacity*(collectShare+2)/10 {
+		s.collects = false
+	}
 }
 
 // playout runs one descent, expansion, simulation and backup. It returns

@@ -71,6 +71,7 @@ type Stats struct {
 	Playouts   int           // playouts run by this search
 	Reused     int           // root visits kept from the previous search
 	Nodes      int           // tree nodes allocated
+	Collected  int           // times the tree filled and was collected (search.collect)
 	Threads    int           // search threads
 	Elapsed    time.Duration // wall time of the search
 	Winrate    float64       // the best move's win rate for the player to move
@@ -97,8 +98,8 @@ func (s Stats) String() string {
 	for _, m := range s.PV {
 		pv = append(pv, m.String())
 	}
-	return fmt.Sprintf("move %v winrate %.1f%% playouts %d (+%d reused) nodes %d in %v (%.0f/s, %d threads, %s) pv %s",
-		s.Move, 100*s.Winrate, s.Playouts, s.Reused, s.Nodes, s.Elapsed.Round(time.Millisecond),
+	return fmt.Sprintf("move %v winrate %.1f%% playouts %d (+%d reused) nodes %d (%d collections) in %v (%.0f/s, %d threads, %s) pv %s",
+		s.Move, 100*s.Winrate, s.Playouts, s.Reused, s.Nodes, s.Collected, s.Elapsed.Round(time.Millisecond),
 		s.PlayoutsPerSecond(), s.Threads, s.Stopped, strings.Join(pv, " "))
 }
 
@@ -203,6 +204,7 @@ func (e *Searcher) GenMoveTimed(ctx context.Context, g *engine.Game, target, lim
 	}
 	spendAll := target > 0 && limit > 0 && target >= limit
 	s.earlyStop = !e.opts.NoEarlyStop && !spendAll
+	s.collects = true
 	reused := e.attachTree(s, g)
 
 	threads := e.opts.threads()
@@ -230,9 +232,16 @@ func (e *Searcher) GenMoveTimed(ctx context.Context, g *engine.Game, target, lim
 		}
 	}
 
-	if err := runWorkers(workers); err != nil {
-		e.tree, e.treeMoves = nil, nil
-		return engine.Move{}, err
+	for {
+		if err := runWorkers(workers); err != nil {
+			e.tree, e.treeMoves = nil, nil
+			return engine.Move{}, err
+		}
+		if !s.collecting() {
+			break
+		}
+		s.collect()
+		e.tree = s.tree
 	}
 	if s.cancelled.Load() {
 		if err := cancelled(ctx); err != nil {
@@ -315,7 +324,7 @@ func (e *Searcher) attachTree(s *search, g *engine.Game) int {
 		}
 		if ok {
 			if idx != 0 {
-				e.tree = copySubtree(e.tree, idx, e.opts.maxNodes())
+				e.tree = copySubtree(e.tree, idx, e.opts.maxNodes(), e.opts.maxNodes())
 			}
 			s.tree, s.root = e.tree, 0
 			root := s.tree.at(0)
@@ -473,6 +482,7 @@ func (e *Searcher) finish(s *search, workers []*worker, reused int, start time.T
 		Playouts:   int(s.playouts.Load()),
 		Reused:     reused,
 		Nodes:      t.used(),
+		Collected:  s.collected,
 		Threads:    len(workers),
 		Elapsed:    end.Sub(start),
 		Winrate:    winrate,
@@ -641,7 +651,7 @@ func (e *Searcher) keepTree(s *search, move engine.Move) {
 		e.tree, e.treeMoves = nil, nil
 		return
 	}
-	e.tree = copySubtree(s.tree, idx, min(e.opts.maxNodes(), keepNodes))
+	e.tree = copySubtree(s.tree, idx, e.opts.maxNodes(), keepNodes)
 	e.treeMoves = append(e.treeMoves, move)
 }
 

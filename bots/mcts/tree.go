@@ -1,6 +1,8 @@
 package mcts
 
 import (
+	"math"
+	"math/bits"
 	"sync"
 	"sync/atomic"
 )
@@ -119,24 +121,29 @@ func (n *node) winrate() float64 {
 	return float64(n.wins.Load()) / (2 * float64(v))
 }
 
-// copySubtree copies the subtree rooted at src in a into a fresh arena and
-// returns it with the new root at index 0. Nodes that do not fit are left
-// unexpanded.
-func copySubtree(a *arena, src int32, maxNodes int) *arena {
-	dst := newArena(maxNodes)
+// copySubtree copies the subtree rooted at src in a into a fresh arena of
+// capacity nodes and returns it with the new root at index 0. It copies at
+// most keep nodes: when the whole subtree does not fit, it keeps the
+// children only of the nodes searched most (see pruneVisits), and the
+// other nodes become leaves again, with their own statistics, to be
+// expanded afresh when the search comes back to them.
+func copySubtree(a *arena, src int32, capacity, keep int) *arena {
+	dst := newArena(capacity)
+	limit := dst.limit
+	dst.limit = min(limit, int32(max(keep, chunkSize)))
+	minVisits := pruneVisits(a, src, int(dst.limit))
 	root, _ := dst.alloc(1)
 	type pair struct{ from, to int32 }
 	queue := []pair{{src, root}}
-	for len(queue) > 0 {
-		p := queue[0]
-		queue = queue[1:]
+	for i := 0; i < len(queue); i++ {
+		p := queue[i]
 		f, t := a.at(p.from), dst.at(p.to)
 		t.visits.Store(f.visits.Load())
 		t.wins.Store(f.wins.Load())
 		t.rave.Store(f.rave.Load())
 		t.priorN, t.priorW, t.move = f.priorN, f.priorW, f.move
 		flags := f.state.Load() &^ stateMask
-		if f.state.Load()&stateMask != stateExpanded {
+		if f.state.Load()&stateMask != stateExpanded || p.from != src && f.visits.Load() < minVisits {
 			t.state.Store(flags)
 			continue
 		}
@@ -151,5 +158,44 @@ func copySubtree(a *arena, src int32, maxNodes int) *arena {
 			queue = append(queue, pair{f.first + i, first + i})
 		}
 	}
+	dst.limit = limit
+	dst.full.Store(false)
 	return dst
+}
+
+// pruneVisits returns the fewest visits, a power of two, that a node of
+// the subtree of a rooted at src must have for its children to be kept so
+// that the subtree's copy fits in keep nodes (1 when all of it fits). A
+// node counts with the fewest visits on its path from src, since a node is
+// copied only when its parent's children are.
+func pruneVisits(a *arena, src int32, keep int) int32 {
+	// need[b]: the children of the expanded nodes whose path visits have
+	// their highest bit at b.
+	var need [32]int
+	type item struct {
+		idx    int32
+		visits int32
+	}
+	stack := []item{{src, math.MaxInt32}}
+	for len(stack) > 0 {
+		it := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		nd := a.at(it.idx)
+		if !nd.expanded() {
+			continue
+		}
+		v := max(min(it.visits, nd.visits.Load()), 1)
+		need[bits.Len32(uint32(v))-1] += int(nd.nchild)
+		for i := int32(0); i < int32(nd.nchild); i++ {
+			stack = append(stack, item{nd.first + i, v})
+		}
+	}
+	total := 1 // the root
+	for b := len(need) - 1; b >= 0; b-- {
+		if total+need[b] > keep {
+			return int32(min(1<<(b+1), math.MaxInt32))
+		}
+		total += need[b]
+	}
+	return 1
 }

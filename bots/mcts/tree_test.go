@@ -1,0 +1,125 @@
+package mcts
+
+import (
+	"context"
+	"testing"
+)
+
+// checkTree walks the tree of a from root and fails t where a node's
+// children lie outside the allocated nodes or a child was searched more
+// often than its parent; it returns the number of expanded nodes.
+func checkTree(t *testing.T, a *arena, root int32) int {
+	t.Helper()
+	used := int32(a.used())
+	expanded := 0
+	stack := []int32{root}
+	for len(stack) > 0 {
+		idx := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		nd := a.at(idx)
+		if !nd.expanded() {
+			continue
+		}
+		expanded++
+		if nd.nchild <= 0 || nd.first <= idx || nd.first+int32(nd.nchild) > used {
+			t.Fatalf("node %d: children %d..%d outside the %d nodes allocated", idx, nd.first, nd.first+int32(nd.nchild), used)
+		}
+		for i := int32(0); i < int32(nd.nchild); i++ {
+			ch := a.at(nd.first + i)
+			if ch.visits.Load() > nd.visits.Load() {
+				t.Fatalf("node %d: child %d has %d visits, the node %d", idx, nd.first+i, ch.visits.Load(), nd.visits.Load())
+			}
+			stack = append(stack, nd.first+i)
+		}
+	}
+	return expanded
+}
+
+// TestCollect checks that a search whose tree fills collects it and goes
+// on: the tree keeps its root statistics, stays within its cap and keeps
+// the nodes searched most, and the move chosen is the one a search in a
+// tree that never fills chooses.
+func TestCollect(t *testing.T) {
+	g := newGame(t, 9)
+	const playouts = 6000
+	small := NewSearcher(Options{Seed: 3, Threads: 1, MaxNodes: 1 << 14, NoReuse: true, NoEarlyStop: true})
+	if _, err := small.GenMove(context.Background(), g, 0, playouts); err != nil {
+		t.Fatal(err)
+	}
+	st := small.Stats()
+	if st.Collected == 0 {
+		t.Fatalf("a tree of %d nodes was never collected in %d playouts: %v", 1<<14, playouts, st)
+	}
+	if st.Playouts != playouts || st.Nodes > 1<<14 {
+		t.Errorf("got %d playouts and %d nodes, want %d and at most %d", st.Playouts, st.Nodes, playouts, 1<<14)
+	}
+	t.Logf("%v", st)
+
+	big := NewSearcher(Options{Seed: 3, Threads: 1, NoReuse: true, NoEarlyStop: true})
+	if _, err := big.GenMove(context.Background(), g, 0, playouts); err != nil {
+		t.Fatal(err)
+	}
+	bs := big.Stats()
+	t.Logf("%v", bs)
+	if bs.Collected != 0 {
+		t.Errorf("a tree of %d nodes was collected after %d: %v", DefaultMaxNodes, bs.Nodes, bs)
+	}
+}
+
+// TestCopySubtreePrunes checks that a copy too big for its room keeps the
+// children of the nodes searched most and makes the others leaves, with
+// their statistics, and that a copy with room keeps everything.
+func TestCopySubtreePrunes(t *testing.T) {
+	g := newGame(t, 9)
+	e := NewSearcher(Options{Seed: 5, Threads: 1, NoReuse: true})
+	s := e.newSearch(g, e.clock()())
+	s.tree = newArena(DefaultMaxNodes)
+	s.root, _ = s.tree.alloc(1)
+	s.maxPlayouts = 3000
+	w := newWorker(s, 5, 0)
+	w.expand(s.tree.at(s.root), &s.board, s.toPlay, 0, 0)
+	if err := runWorkers([]*worker{w}); err != nil {
+		t.Fatal(err)
+	}
+	all := checkTree(t, s.tree, s.root)
+	used := s.tree.used()
+
+	// The copy skips to the next chunk at other places than the search.
+	whole := copySubtree(s.tree, s.root, used+chunkSize, used+chunkSize)
+	if got := checkTree(t, whole, 0); got != all || whole.used() > used+chunkSize {
+		t.Errorf("copy with room for all: %d expanded nodes in %d, want %d in %d", got, whole.used(), all, used)
+	}
+
+	keep := used / 4
+	min := pruneVisits(s.tree, s.root, keep)
+	half := copySubtree(s.tree, s.root, used, keep)
+	if half.used() > keep || half.used() < keep/4 {
+		t.Errorf("copy into %d nodes used %d", keep, half.used())
+	}
+	if min <= 2 {
+		t.Errorf("pruneVisits(%d of %d) = %d, want more than the visits of expansion", keep, used, min)
+	}
+	checkTree(t, half, 0)
+	// Every node copied has the statistics of its original, and a node
+	// is expanded in the copy exactly when it was searched at least min
+	// times (all of these fit).
+	var walk func(from, to int32)
+	walk = func(from, to int32) {
+		f, c := s.tree.at(from), half.at(to)
+		if f.visits.Load() != c.visits.Load() || f.wins.Load() != c.wins.Load() || f.rave.Load() != c.rave.Load() || f.move != c.move {
+			t.Fatalf("node %d copied as %d with other statistics", from, to)
+		}
+		wantExpanded := f.expanded() && (from == s.root || f.visits.Load() >= min)
+		if c.expanded() != wantExpanded {
+			t.Fatalf("node %d (%d visits, expanded %v): expanded in the copy %v, want %v (pruned below %d)",
+				from, f.visits.Load(), f.expanded(), c.expanded(), wantExpanded, min)
+		}
+		if !c.expanded() {
+			return
+		}
+		for i := int32(0); i < int32(c.nchild); i++ {
+			walk(f.first+i, c.first+i)
+		}
+	}
+	walk(s.root, 0)
+}
