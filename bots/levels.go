@@ -115,7 +115,7 @@ func Builtin() []Level {
 			Description: "about 6 kyu · Monte Carlo tree search, 1 s a move: beats GNU Go level 10 on 9×9.",
 			Budget:      Budget{Time: time.Second},
 			New: func(seed int64) Bot {
-				return NewMCTS("hard", mcts.Options{Seed: seed, MaxNodes: hardMaxNodes, Vary: varyMoves, Shape: true, SelfAtari: true})
+				return NewMCTS("hard", mcts.Options{Seed: seed, MaxNodes: hardMaxNodes, Collect: true, Vary: varyMoves, Shape: true, SelfAtari: true})
 			},
 			KeepTree: true,
 		},
@@ -124,7 +124,7 @@ func Builtin() []Level {
 			Description: "about 5 kyu · Monte Carlo tree search, 3 s a move: the strongest built-in level.",
 			Budget:      Budget{Time: 3 * time.Second},
 			New: func(seed int64) Bot {
-				return NewMCTS("max", mcts.Options{Seed: seed, MaxNodes: maxMaxNodes, Vary: varyMoves, Shape: true, SelfAtari: true})
+				return NewMCTS("max", mcts.Options{Seed: seed, MaxNodes: maxMaxNodes, Collect: true, Vary: varyMoves, Shape: true, SelfAtari: true})
 			},
 			KeepTree: true,
 		},

@@ -31,9 +31,16 @@ type Options struct {
 	// MaxNodes is a hard cap on the number of tree nodes (40 bytes each);
 	// 0 means DefaultMaxNodes, and values below 8192 are raised to it (the
 	// tree grows in chunks of 4096). When the tree is full the search goes on
-	// with playouts from its leaves. Keeping the subtree for the next move
-	// copies it, so for a moment two trees may exist.
+	// with playouts from its leaves, unless Collect is set. Keeping the
+	// subtree for the next move copies it, so for a moment two trees may
+	// exist.
 	MaxNodes int
+	// Collect frees room in a full tree and lets it grow on: the search
+	// pauses and copies the tree, keeping the children only of the nodes
+	// searched most, in half its capacity (the rest become leaves again,
+	// with their statistics). A collection costs about 60 ms for 2M nodes
+	// on 9×9; the copy and the old tree exist together for that time.
+	Collect bool
 	// NoReuse drops the tree after every move instead of keeping the
 	// subtree of the position that follows.
 	NoReuse bool

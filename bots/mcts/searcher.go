@@ -204,7 +204,7 @@ func (e *Searcher) GenMoveTimed(ctx context.Context, g *engine.Game, target, lim
 	}
 	spendAll := target > 0 && limit > 0 && target >= limit
 	s.earlyStop = !e.opts.NoEarlyStop && !spendAll
-	s.collects = true
+	s.collects = e.opts.Collect
 	reused := e.attachTree(s, g)
 
 	threads := e.opts.threads()

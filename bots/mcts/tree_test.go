@@ -36,32 +36,39 @@ func checkTree(t *testing.T, a *arena, root int32) int {
 }
 
 // TestCollect checks that a search whose tree fills collects it and goes
-// on: the tree keeps its root statistics, stays within its cap and keeps
-// the nodes searched most, and the move chosen is the one a search in a
-// tree that never fills chooses.
+// on: the search spends its budget, the tree stays within its cap, and the
+// line searched most goes on growing (a tree that fills without Collect
+// stops growing where the search is).
 func TestCollect(t *testing.T) {
 	g := newGame(t, 9)
-	const playouts = 6000
-	small := NewSearcher(Options{Seed: 3, Threads: 1, MaxNodes: 1 << 14, NoReuse: true, NoEarlyStop: true})
-	if _, err := small.GenMove(context.Background(), g, 0, playouts); err != nil {
-		t.Fatal(err)
+	const playouts, nodes = 6000, 1 << 14
+	search := func(collect bool) Stats {
+		e := NewSearcher(Options{Seed: 3, Threads: 1, MaxNodes: nodes, NoReuse: true, NoEarlyStop: true, Collect: collect})
+		if _, err := e.GenMove(context.Background(), g, 0, playouts); err != nil {
+			t.Fatal(err)
+		}
+		st := e.Stats()
+		if st.Playouts != playouts || st.Nodes > nodes {
+			t.Errorf("Collect %v: %d playouts and %d nodes, want %d and at most %d", collect, st.Playouts, st.Nodes, playouts, nodes)
+		}
+		return st
 	}
-	st := small.Stats()
-	if st.Collected == 0 {
-		t.Fatalf("a tree of %d nodes was never collected in %d playouts: %v", 1<<14, playouts, st)
+	st := search(true)
+	if st.Collected < 5 {
+		t.Errorf("a tree of %d nodes collected %d times in %d playouts, want at least 5 (it fills in about 500): %v", nodes, st.Collected, playouts, st)
 	}
-	if st.Playouts != playouts || st.Nodes > 1<<14 {
-		t.Errorf("got %d playouts and %d nodes, want %d and at most %d", st.Playouts, st.Nodes, playouts, 1<<14)
+	if len(st.PV) < 5 {
+		t.Errorf("principal variation of %d moves after collecting, want at least 5: %v", len(st.PV), st)
 	}
-	t.Logf("%v", st)
+	if st := search(false); st.Collected != 0 || st.Nodes < nodes-chunkSize {
+		t.Errorf("without Collect: %d collections and %d nodes, want none and a full tree: %v", st.Collected, st.Nodes, st)
+	}
 
-	big := NewSearcher(Options{Seed: 3, Threads: 1, NoReuse: true, NoEarlyStop: true})
+	big := NewSearcher(Options{Seed: 3, Threads: 1, NoReuse: true, NoEarlyStop: true, Collect: true})
 	if _, err := big.GenMove(context.Background(), g, 0, playouts); err != nil {
 		t.Fatal(err)
 	}
-	bs := big.Stats()
-	t.Logf("%v", bs)
-	if bs.Collected != 0 {
+	if bs := big.Stats(); bs.Collected != 0 {
 		t.Errorf("a tree of %d nodes was collected after %d: %v", DefaultMaxNodes, bs.Nodes, bs)
 	}
 }
