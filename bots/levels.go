@@ -44,13 +44,18 @@ const GTPPrefix = "gtp:"
 // A node is expanded (all its children made, each with its prior) on its
 // second visit on boards up to 13×13 (its fourth above), so the tree grows
 // by 30–37 nodes a playout on 9×9: hard's fills after about 30,000
-// playouts, short of the 40–80k of its 2 s search, which then goes on from
-// the full tree's leaves. That costs little if anything: at a quarter of
-// the scale (10,000 playouts a move, 256k nodes, 64k kept) a tree that
-// never filled won 60 of 100 games (95% 50–69%), at a sixteenth (2,500,
-// 64k, 16k) 90 of 200 (38–52%). Growing the tree more slowly cost more
-// than it saved (issue 16, session 5): expanding after 8 visits (5 nodes
-// a playout, 19% more playouts a CPU-second) won 92 of 200 at 2,000
+// playouts, short of the 40–80k of its 2 s search, and max's after about
+// 60,000. Hard and max then collect their tree (mcts.Options.Collect: the
+// nodes searched most are kept in half the room, the others become leaves
+// again) and search on; before, the search went on from the full tree's
+// leaves. At 10,000 playouts a move with a 128k-node tree (full after
+// about 3,600), hard collecting beat hard going on from the leaves 80 of
+// 100 games (95% 71–87%); the figures below are from before collecting.
+// A tree that never filled (at 10,000 playouts a move, 256k nodes, 64k
+// kept) won 60 of 100 games (95% 50–69%), at a sixteenth (2,500, 64k,
+// 16k) 90 of 200 (38–52%). Growing the tree more slowly cost more than
+// it saved (issue 16, session 5): expanding after 8 visits (5 nodes a
+// playout, 19% more playouts a CPU-second) won 92 of 200 at 2,000
 // playouts (39–53%) and 38 of 100 at that scale (29–48%); after 4 (12
 // nodes a playout, 14% faster), at equal CPU (11,400 playouts against
 // 10,000), won 50 of 100 (40–60%).

@@ -10,30 +10,41 @@ import (
 
 // benchmarkSearch measures the playouts of a one-thread search from the
 // empty board, per wall second and per CPU second, with the shape prior as
-// hard and max search.
-func benchmarkSearch(b *testing.B, size, playouts int) {
+// hard and max search, in a tree of nodes nodes (0 for the default) that
+// is collected when it fills if collect is set.
+func benchmarkSearch(b *testing.B, size, playouts, nodes int, collect bool) {
 	g := newGame(b, size)
-	total := 0
+	total, collected := 0, 0
 	var wall time.Duration
 	cpu0 := runtimetest.CPUTime()
 	for i := 0; i < b.N; i++ {
-		e := NewSearcher(Options{Seed: int64(i), Threads: 1, NoEarlyStop: true, Shape: true, SelfAtari: true})
+		e := NewSearcher(Options{Seed: int64(i), Threads: 1, NoEarlyStop: true, Shape: true, SelfAtari: true,
+			MaxNodes: nodes, Collect: collect})
 		if _, err := e.GenMove(context.Background(), g, 0, playouts); err != nil {
 			b.Fatal(err)
 		}
 		st := e.Stats()
 		total += st.Playouts
 		wall += st.Elapsed
+		collected += st.Collected
 	}
 	cpu := runtimetest.CPUTime() - cpu0
 	b.ReportMetric(float64(total)/wall.Seconds(), "playouts/s")
 	if cpu > 0 {
 		b.ReportMetric(float64(total)/cpu.Seconds(), "playouts/cpu-s")
 	}
+	if collect {
+		b.ReportMetric(float64(collected)/float64(b.N), "collections/op")
+	}
 }
 
-func BenchmarkSearch9x9(b *testing.B)   { benchmarkSearch(b, 9, 20000) }
-func BenchmarkSearch19x19(b *testing.B) { benchmarkSearch(b, 19, 3000) }
+func BenchmarkSearch9x9(b *testing.B)   { benchmarkSearch(b, 9, 20000, 0, false) }
+func BenchmarkSearch19x19(b *testing.B) { benchmarkSearch(b, 19, 3000, 0, false) }
+
+// The cost of collecting: a search in a tree of 256k nodes, which fills
+// after about 7,000 playouts, collecting or going on from its leaves.
+func BenchmarkSearchFull9x9(b *testing.B)    { benchmarkSearch(b, 9, 20000, 1<<18, false) }
+func BenchmarkSearchCollect9x9(b *testing.B) { benchmarkSearch(b, 9, 20000, 1<<18, true) }
 
 // benchmarkPlayout measures bare playouts from the empty board, without
 // the tree.

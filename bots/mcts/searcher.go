@@ -639,8 +639,9 @@ func dynamicKomi(size, handicap, moves int) float64 {
 }
 
 // keepTree keeps, for the next search, only the subtree under the move
-// being returned (capped at keepNodes nodes, breadth first), so an idle
-// searcher holds little memory between moves; the rest of the tree is freed.
+// being returned, in at most keepNodes nodes (the nodes searched most; see
+// copySubtree), so an idle searcher holds little memory between moves; the
+// rest of the tree is freed.
 func (e *Searcher) keepTree(s *search, move engine.Move) {
 	if e.opts.NoReuse || move.Kind == engine.Resign {
 		e.tree, e.treeMoves = nil, nil
