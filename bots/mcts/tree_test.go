@@ -72,13 +72,16 @@ func TestCollect(t *testing.T) {
 		t.Errorf("a tree of %d nodes was collected after %d: %v", DefaultMaxNodes, bs.Nodes, bs)
 	}
 
-	// Two threads stop for every collection and start again.
+	// Two threads stop for every collection and start again. Their
+	// search is not repeatable, so the principal variation is only asked
+	// to go past the move chosen (a tree full without collecting stops
+	// there).
 	two := NewSearcher(Options{Seed: 3, Threads: 2, MaxNodes: nodes, NoEarlyStop: true, Collect: true})
 	if _, err := two.GenMove(context.Background(), g, 0, playouts); err != nil {
 		t.Fatal(err)
 	}
-	if st := two.Stats(); st.Collected < 5 || st.Playouts < playouts || st.Nodes > nodes || len(st.PV) < 5 {
-		t.Errorf("two threads: %d collections, %d playouts, %d nodes, %d moves of PV; want at least 5, %d, at most %d, at least 5: %v",
+	if st := two.Stats(); st.Collected < 5 || st.Playouts < playouts || st.Nodes > nodes || len(st.PV) < 2 {
+		t.Errorf("two threads: %d collections, %d playouts, %d nodes, %d moves of PV; want at least 5, %d, at most %d, at least 2: %v",
 			st.Collected, st.Playouts, st.Nodes, len(st.PV), playouts, nodes, st)
 	}
 }
