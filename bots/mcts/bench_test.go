@@ -46,6 +46,29 @@ func BenchmarkSearch19x19(b *testing.B) { benchmarkSearch(b, 19, 3000, 0, false)
 func BenchmarkSearchFull9x9(b *testing.B)    { benchmarkSearch(b, 9, 20000, 1<<18, false) }
 func BenchmarkSearchCollect9x9(b *testing.B) { benchmarkSearch(b, 9, 20000, 1<<18, true) }
 
+// The two steps of a collection, on a 9×9 tree of 20,000 playouts (about
+// 700k nodes): counting the visits that decide what is kept, and copying
+// the tree into half its size (counting first, as a collection does).
+func BenchmarkPruneVisits(b *testing.B) {
+	s := grownTree(b, 20000)
+	keep := s.tree.used() / 2
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		pruneVisits(s.tree, s.root, keep)
+	}
+	b.ReportMetric(float64(s.tree.used()), "nodes")
+}
+
+func BenchmarkCopySubtree(b *testing.B) {
+	s := grownTree(b, 20000)
+	used := s.tree.used()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		copySubtree(s.tree, s.root, used, used/2)
+	}
+	b.ReportMetric(float64(used), "nodes")
+}
+
 // benchmarkPlayout measures bare playouts from the empty board, without
 // the tree.
 func benchmarkPlayout(b *testing.B, size int) {

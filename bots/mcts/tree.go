@@ -186,8 +186,10 @@ func pruneVisits(a *arena, src int32, keep int) int32 {
 		}
 		v := max(min(it.visits, nd.visits.Load()), 1)
 		need[bits.Len32(uint32(v))-1] += int(nd.nchild)
-		for i := int32(0); i < int32(nd.nchild); i++ {
-			stack = append(stack, item{nd.first + i, v})
+		for c := nd.first; c < nd.first+int32(nd.nchild); c++ {
+			if a.at(c).expanded() { // leaves have no children to count
+				stack = append(stack, item{c, v})
+			}
 		}
 	}
 	total := 1 // the root

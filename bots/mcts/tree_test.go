@@ -86,21 +86,29 @@ func TestCollect(t *testing.T) {
 	}
 }
 
-// TestCopySubtreePrunes checks that a copy too big for its room keeps the
-// children of the nodes searched most and makes the others leaves, with
-// their statistics, and that a copy with room keeps everything.
-func TestCopySubtreePrunes(t *testing.T) {
-	g := newGame(t, 9)
+// grownTree returns a one-thread search of the empty 9×9 board, without
+// collecting, after the given number of playouts.
+func grownTree(tb testing.TB, playouts int) *search {
+	tb.Helper()
+	g := newGame(tb, 9)
 	e := NewSearcher(Options{Seed: 5, Threads: 1, NoReuse: true})
 	s := e.newSearch(g, e.clock()())
 	s.tree = newArena(DefaultMaxNodes)
 	s.root, _ = s.tree.alloc(1)
-	s.maxPlayouts = 3000
+	s.maxPlayouts = int64(playouts)
 	w := newWorker(s, 5, 0)
 	w.expand(s.tree.at(s.root), &s.board, s.toPlay, 0, 0)
 	if err := runWorkers([]*worker{w}); err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
+	return s
+}
+
+// TestCopySubtreePrunes checks that a copy too big for its room keeps the
+// children of the nodes searched most and makes the others leaves, with
+// their statistics, and that a copy with room keeps everything.
+func TestCopySubtreePrunes(t *testing.T) {
+	s := grownTree(t, 3000)
 	all := checkTree(t, s.tree, s.root)
 	used := s.tree.used()
 
