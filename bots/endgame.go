@@ -45,10 +45,16 @@ type judgement struct {
 	// open marks the empty vertices of regions that touch stones of both
 	// colours or none: on them the playouts guess, nothing encloses them.
 	open []bool
+	// after is the estimate of the same position with the opponent to move
+	// instead (see judgeAfterPass), nil when there is none: it tells
+	// territory that is the player's only because the player moves first
+	// (see mends).
+	after *judgement
 }
 
 // judge estimates the end of g's position with judgePlayouts heavy
-// playouts seeded with seed. When ctx's deadline passes first (a clock
+// playouts seeded with seed, and as many with the opponent to move
+// instead (judgeAfterPass). When ctx's deadline passes first (a clock
 // running out), nothing is judged settled: the bot still answers at once.
 func judge(ctx context.Context, g *engine.Game, seed int64) (judgement, error) {
 	if opening(g) {
@@ -62,7 +68,26 @@ func judge(ctx context.Context, g *engine.Game, seed int64) (judgement, error) {
 		}
 		own = make([]float64, g.Size()*g.Size())
 	}
-	return newJudgement(g.Board(), own), nil
+	j := newJudgement(g.Board(), own)
+	j.after = judgeAfterPass(ctx, g, seed)
+	return j, nil
+}
+
+// judgeAfterPass estimates the end of g's position with the opponent of
+// the player to move to move instead, as if the player passed, with
+// judgePlayouts heavy playouts seeded with seed; nil when ctx is done
+// first.
+func judgeAfterPass(ctx context.Context, g *engine.Game, seed int64) *judgement {
+	after := g.Clone()
+	if after.Play(engine.PassMove(g.ToPlay())) != nil {
+		return nil
+	}
+	own, err := mcts.EstimateOwnership(ctx, after, judgePlayouts, seed)
+	if err != nil {
+		return nil
+	}
+	j := newJudgement(after.Board(), own)
+	return &j
 }
 
 // newJudgement reads the ownership own of b's points (index Row*size+Col,
@@ -153,13 +178,25 @@ func (j judgement) enclosed(v int) bool {
 	return j.settled(v) && !j.open[v]
 }
 
+// mends reports whether a stone of c at v, a point that j puts in c's own
+// territory for sure, mends a defect there: with the opponent to move
+// instead (j.after), v is no longer enclosed territory of c. With c to move
+// the playouts cannot tell, because c moves first in them and mends the
+// defect itself: a cutting point or a shortage of liberties looks like
+// territory for sure until the opponent is given the move. It is false
+// without that second estimate.
+func (j judgement) mends(v int, c engine.Color) bool {
+	return j.sure[v] == c && j.after != nil && (j.after.sure[v] != c || !j.after.enclosed(v))
+}
+
 // playable removes from moves (vertices of b) the points inside settled
-// territory, except the last liberty of one of c's chains in atari: saving
-// stones is never pointless. moves is filtered in place.
+// territory, except the last liberty of one of c's chains in atari (saving
+// stones is never pointless) and the points where a stone of c mends a
+// defect of its own territory (see mends). moves is filtered in place.
 func (j judgement) playable(b *engine.Board, c engine.Color, moves []int) []int {
 	out := moves[:0]
 	for _, v := range moves {
-		if !j.settled(v) || savesAtari(b, v, c) {
+		if !j.settled(v) || savesAtari(b, v, c) || j.mends(v, c) {
 			out = append(out, v)
 		}
 	}

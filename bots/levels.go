@@ -209,6 +209,7 @@ func lookup(levels []Level, name string) (Level, bool) {
 type MCTSBot struct {
 	name   string
 	e      *mcts.Searcher
+	seed   int64   // seeds the estimate that checks a stone in its own territory (judgeAfterPass)
 	resign float64 // win rate below which it may resign; negative: never
 }
 
@@ -225,7 +226,7 @@ func NewMCTS(name string, opts mcts.Options) *MCTSBot {
 		resign = resignWinrate
 	}
 	opts.ResignThreshold = -1
-	return &MCTSBot{name: name, e: mcts.NewSearcher(opts), resign: resign}
+	return &MCTSBot{name: name, e: mcts.NewSearcher(opts), seed: opts.Seed, resign: resign}
 }
 
 // Name returns the level's name.
@@ -260,7 +261,7 @@ func (b *MCTSBot) GenMove(ctx context.Context, g *engine.Game, budget Budget) (e
 	if err != nil {
 		return engine.Move{}, err
 	}
-	return b.endgame(g, m), nil
+	return b.endgame(ctx, g, m), nil
 }
 
 // endgame applies the end-of-game rules to the search's choice m in g, with
@@ -268,11 +269,13 @@ func (b *MCTSBot) GenMove(ctx context.Context, g *engine.Game, budget Budget) (e
 // after the opponent's pass when the board as it stands wins; and instead
 // of a stone inside territory enclosed for sure (by either side), the best
 // move outside it (see outside), or a pass when every legal point is
-// inside. An estimate of fewer than judgeMinPlayouts playouts (a search cut
-// short by a clock on a loaded machine) is noise, in which every point
-// looks settled: then nothing is judged settled and, while the opponent
-// has not passed, the bot plays a stone rather than the search's pass.
-func (b *MCTSBot) endgame(g *engine.Game, m engine.Move) engine.Move {
+// inside — unless the stone saves a chain in atari or mends a defect of
+// its own territory (see judgement.mends). An estimate of fewer than
+// judgeMinPlayouts playouts (a search cut short by a clock on a loaded
+// machine) is noise, in which every point looks settled: then nothing is
+// judged settled and, while the opponent has not passed, the bot plays a
+// stone rather than the search's pass.
+func (b *MCTSBot) endgame(ctx context.Context, g *engine.Game, m engine.Move) engine.Move {
 	if m.Kind == engine.Resign {
 		return m
 	}
@@ -298,8 +301,15 @@ func (b *MCTSBot) endgame(g *engine.Game, m engine.Move) engine.Move {
 	if m.Kind != engine.Place {
 		return m
 	}
-	if v := board.Vertex(m.Point); !j.enclosed(v) || savesAtari(board, v, c) {
+	v := board.Vertex(m.Point)
+	if !j.enclosed(v) || savesAtari(board, v, c) {
 		return m
+	}
+	if j.sure[v] == c {
+		// The search's choice stands without the estimate (ctx done).
+		if j.after = judgeAfterPass(ctx, g, b.seed); j.after == nil || j.mends(v, c) {
+			return m
+		}
 	}
 	if alt, ok := outside(g, st.Candidates, j); ok {
 		return alt
@@ -308,14 +318,17 @@ func (b *MCTSBot) endgame(g *engine.Game, m engine.Move) engine.Move {
 }
 
 // outside returns the best legal stone of the player to move outside the
-// territory j judges enclosed: the most searched of the search's
-// candidates, else the one of the best prior among those not searched,
-// else the first such point in board order that fills no eye. It returns
-// false when every legal point is enclosed territory.
+// territory j judges enclosed, or mending a defect of its own (see
+// judgement.mends): the most searched of the search's candidates, else the
+// one of the best prior among those not searched, else the first such point
+// in board order that fills no eye. It returns false when every legal point
+// is enclosed territory.
 func outside(g *engine.Game, cands []mcts.Candidate, j judgement) (engine.Move, bool) {
 	board := g.Board()
+	c := g.ToPlay()
+	open := func(v int) bool { return !j.enclosed(v) || j.mends(v, c) }
 	ok := func(m engine.Move) bool {
-		return m.Kind == engine.Place && !j.enclosed(board.Vertex(m.Point)) && g.Check(m) == nil
+		return m.Kind == engine.Place && open(board.Vertex(m.Point)) && g.Check(m) == nil
 	}
 	var unsearched *mcts.Candidate
 	for i, cand := range cands {
@@ -332,8 +345,8 @@ func outside(g *engine.Game, cands []mcts.Candidate, j judgement) (engine.Move, 
 	if unsearched != nil {
 		return unsearched.Move, true
 	}
-	for _, v := range candidates(nil, board, g.ToPlay()) {
-		if !j.enclosed(v) && legalAt(g, board, v) {
+	for _, v := range candidates(nil, board, c) {
+		if open(v) && legalAt(g, board, v) {
 			return place(g, board, v), true
 		}
 	}
