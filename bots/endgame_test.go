@@ -2,7 +2,6 @@ package bots
 
 import (
 	"context"
-	"slices"
 	"testing"
 
 	"github.com/gobot-dev/gobot/engine"
@@ -155,38 +154,34 @@ const defectBoard = `
 		. . . O O O X X .
 		. . . . O X X . .`
 
-// A point of a player's own territory mends a defect when it is not
-// enclosed territory of the player with the opponent to move: playable keeps
-// it, and drops the points of the territory that stay enclosed either way.
-func TestPlayableKeepsMends(t *testing.T) {
-	g := enginetest.Game(t, defectBoard, enginetest.Komi(7.5), enginetest.ToPlay(engine.White))
-	b := g.Board()
-	white := make([]float64, b.Size()*b.Size()) // everything White's for sure
-	for i := range white {
-		white[i] = -1
+// A stone in a player's own territory mends a defect when the player's win
+// rate with it, the opponent to move, beats the one without it: White's C2
+// and B2 in defectBoard do, and no stone inside the settled territories of
+// settledClose does.
+func TestMends(t *testing.T) {
+	tests := []struct {
+		diagram string
+		toPlay  engine.Color
+		komi    float64
+		point   string
+		want    bool
+	}{
+		{defectBoard, engine.White, 7.5, "C2", true},
+		{defectBoard, engine.White, 7.5, "B2", true},
+		{defectBoard, engine.White, 7.5, "A9", false},
+		{settledClose, engine.Black, 0.5, "B5", false},
+		{settledClose, engine.Black, 0.5, "A1", false},
+		{settledClose, engine.White, 0.5, "G5", false},
+		{settledClose, engine.White, 0.5, "J9", false},
 	}
-	c2p := enginetest.Point(t, "C2", 9)
-	c2, a9 := b.Vertex(c2p), b.Vertex(enginetest.Point(t, "A9", 9))
-	c2Open := slices.Clone(white)
-	c2Open[c2p.Row*9+c2p.Col] = 0 // Black to move, C2 is anyone's
-
-	j := newJudgement(b, white)
-	if got := j.playable(b, engine.White, []int{c2, a9}); len(got) != 0 {
-		t.Errorf("without the estimate after a pass, playable = %v, want none", got)
-	}
-	if j.mends(c2, engine.White) {
-		t.Error("mends(C2) without the estimate after a pass")
-	}
-	after := newJudgement(b, c2Open)
-	j.after = &after
-	if !j.mends(c2, engine.White) || j.mends(a9, engine.White) {
-		t.Errorf("mends(C2), mends(A9) = %v, %v; want true, false", j.mends(c2, engine.White), j.mends(a9, engine.White))
-	}
-	if got := j.playable(b, engine.White, []int{c2, a9}); !slices.Equal(got, []int{c2}) {
-		t.Errorf("playable = %v, want [C2 (%d)]", got, c2)
-	}
-	if j.mends(c2, engine.Black) {
-		t.Error("mends(C2) for Black, whose territory it is not")
+	for _, tt := range tests {
+		g := enginetest.Game(t, tt.diagram, enginetest.Komi(tt.komi), enginetest.ToPlay(tt.toPlay))
+		m := engine.PlaceAt(tt.toPlay, enginetest.Point(t, tt.point, 9))
+		for seed := int64(1); seed <= 5; seed++ {
+			if got := mends(context.Background(), g, m, seed); got != tt.want {
+				t.Errorf("seed %d: mends(%v) = %v, want %v\n%v", seed, m, got, tt.want, g.Board())
+			}
+		}
 	}
 }
 
@@ -194,21 +189,23 @@ func TestPlayableKeepsMends(t *testing.T) {
 // the opponent would use (defectBoard, White to move). With White to move
 // the playouts see all of White's lower left as White's for sure, because
 // White answers at C2 first in them; the levels that search passed there
-// instead of playing C2, and Black captured the seven stones.
+// instead of playing C2 (or B2), and Black captured the seven stones.
 func TestMendsDefectInOwnTerritory(t *testing.T) {
-	for _, name := range []string{"medium", "strong", "tough", "hard", "max"} {
+	for _, name := range []string{"strong", "tough", "hard", "max"} {
 		t.Run(name, func(t *testing.T) {
 			l, ok := Lookup(name)
 			if !ok {
 				t.Fatalf("no level %q", name)
 			}
 			g := enginetest.Game(t, defectBoard, enginetest.Komi(7.5), enginetest.ToPlay(engine.White))
-			m, err := l.New(7).GenMove(context.Background(), g.Clone(), testBudget(name, 3000))
-			if err != nil {
-				t.Fatalf("GenMove: %v", err)
-			}
-			if got := m.String(); got != "C2" && got != "B2" {
-				t.Errorf("GenMove = %v, want C2 or B2 (both keep the seven stones)\n%v", m, g.Board())
+			for seed := int64(1); seed <= 5; seed++ {
+				m, err := l.New(seed).GenMove(context.Background(), g.Clone(), testBudget(name, 3000))
+				if err != nil {
+					t.Fatalf("seed %d: GenMove: %v", seed, err)
+				}
+				if got := m.String(); got != "C2" && got != "B2" {
+					t.Errorf("seed %d: GenMove = %v, want C2 or B2 (both keep the seven stones)\n%v", seed, m, g.Board())
+				}
 			}
 		})
 	}

@@ -209,7 +209,7 @@ func lookup(levels []Level, name string) (Level, bool) {
 type MCTSBot struct {
 	name   string
 	e      *mcts.Searcher
-	seed   int64   // seeds the estimate that checks a stone in its own territory (judgeAfterPass)
+	seed   int64   // seeds the estimates of mends
 	resign float64 // win rate below which it may resign; negative: never
 }
 
@@ -270,7 +270,7 @@ func (b *MCTSBot) GenMove(ctx context.Context, g *engine.Game, budget Budget) (e
 // of a stone inside territory enclosed for sure (by either side), the best
 // move outside it (see outside), or a pass when every legal point is
 // inside — unless the stone saves a chain in atari or mends a defect of
-// its own territory (see judgement.mends). An estimate of fewer than
+// the bot's own territory (see mends). An estimate of fewer than
 // judgeMinPlayouts playouts (a search cut short by a clock on a loaded
 // machine) is noise, in which every point looks settled: then nothing is
 // judged settled and, while the opponent has not passed, the bot plays a
@@ -301,15 +301,9 @@ func (b *MCTSBot) endgame(ctx context.Context, g *engine.Game, m engine.Move) en
 	if m.Kind != engine.Place {
 		return m
 	}
-	v := board.Vertex(m.Point)
-	if !j.enclosed(v) || savesAtari(board, v, c) {
+	if v := board.Vertex(m.Point); !j.enclosed(v) || savesAtari(board, v, c) ||
+		j.sure[v] == c && mends(ctx, g, m, b.seed) {
 		return m
-	}
-	if j.sure[v] == c {
-		// The search's choice stands without the estimate (ctx done).
-		if j.after = judgeAfterPass(ctx, g, b.seed); j.after == nil || j.mends(v, c) {
-			return m
-		}
 	}
 	if alt, ok := outside(g, st.Candidates, j); ok {
 		return alt
@@ -318,17 +312,14 @@ func (b *MCTSBot) endgame(ctx context.Context, g *engine.Game, m engine.Move) en
 }
 
 // outside returns the best legal stone of the player to move outside the
-// territory j judges enclosed, or mending a defect of its own (see
-// judgement.mends): the most searched of the search's candidates, else the
-// one of the best prior among those not searched, else the first such point
-// in board order that fills no eye. It returns false when every legal point
-// is enclosed territory.
+// territory j judges enclosed: the most searched of the search's
+// candidates, else the one of the best prior among those not searched,
+// else the first such point in board order that fills no eye. It returns
+// false when every legal point is enclosed territory.
 func outside(g *engine.Game, cands []mcts.Candidate, j judgement) (engine.Move, bool) {
 	board := g.Board()
-	c := g.ToPlay()
-	open := func(v int) bool { return !j.enclosed(v) || j.mends(v, c) }
 	ok := func(m engine.Move) bool {
-		return m.Kind == engine.Place && open(board.Vertex(m.Point)) && g.Check(m) == nil
+		return m.Kind == engine.Place && !j.enclosed(board.Vertex(m.Point)) && g.Check(m) == nil
 	}
 	var unsearched *mcts.Candidate
 	for i, cand := range cands {
@@ -345,8 +336,8 @@ func outside(g *engine.Game, cands []mcts.Candidate, j judgement) (engine.Move, 
 	if unsearched != nil {
 		return unsearched.Move, true
 	}
-	for _, v := range candidates(nil, board, c) {
-		if open(v) && legalAt(g, board, v) {
+	for _, v := range candidates(nil, board, g.ToPlay()) {
+		if !j.enclosed(v) && legalAt(g, board, v) {
 			return place(g, board, v), true
 		}
 	}
