@@ -195,9 +195,10 @@ func savesAtari(b *engine.Board, v int, c engine.Color) bool {
 // of liberties looks like territory for sure. Counting heavy playouts
 // cannot tell either, because they also kill some safe walls, which a stone
 // inside makes thicker. Without the searches (ctx done, or its deadline
-// passed during them) the search's choice stands. After the opponent's pass it is false: passing back would end
-// the game rather than give the opponent the move, and a stone elsewhere
-// (see outside) is what is left to play.
+// passed during them) the search's choice stands. After the opponent's
+// pass it is false: passing back would end the game rather than give the
+// opponent the move, and a stone elsewhere (see outside) is what is left
+// to play.
 func mends(ctx context.Context, g *engine.Game, m engine.Move, seed int64) bool {
 	if opponentPassed(g) {
 		return false
