@@ -43,7 +43,7 @@ func ExampleRegistry() {
 	// strong   about 11 kyu · Monte Carlo tree search of 4,000 playouts a move.
 	// tough    about 9 kyu · Monte Carlo tree search of 12,000 playouts a move.
 	// hard     about 6 kyu · Monte Carlo tree search, 1 s a move: beats GNU Go level 10 on 9×9.
-	// max      about 5 kyu · Monte Carlo tree search, 3 s a move: the strongest built-in level.
+	// max      about 3 kyu · Monte Carlo tree search, 3 s a move: the strongest built-in level.
 	// legal: true
 }
 

@@ -44,10 +44,11 @@ const GTPPrefix = "gtp:"
 // A node is expanded (all its children made, each with its prior) on its
 // second visit on boards up to 13×13 (its fourth above), so the tree grows
 // by 30–37 nodes a playout on 9×9: hard's fills after about 30,000
-// playouts, short of the 40–80k of its 2 s search, and max's after about
-// 60,000. Hard and max then collect their tree (mcts.Options.Collect: the
-// nodes searched most are kept in half the room, the others become leaves
-// again) and search on; before, the search went on from the full tree's
+// playouts, short of the 40–80k of its 2 s search, and max's (8M nodes)
+// after about 230,000 (2M, 60,000, before; see below). Hard and max
+// then collect their tree (mcts.Options.Collect: the nodes searched most
+// are kept in half the room, the others become leaves again) and search
+// on; before, the search went on from the full tree's
 // leaves. At 10,000 playouts a move with a 128k-node tree (full after
 // about 3,600), hard collecting beat hard going on from the leaves 80 of
 // 100 games (95% 71–87%); the figures below are from before collecting.
@@ -59,9 +60,19 @@ const GTPPrefix = "gtp:"
 // playouts (39–53%) and 38 of 100 at that scale (29–48%); after 4 (12
 // nodes a playout, 14% faster), at equal CPU (11,400 playouts against
 // 10,000), won 50 of 100 (40–60%).
+//
+// A collection loses the subtrees it drops, and a tree that fills on most
+// moves pays for it: with 2M nodes, max at 3 s a move (50–150k playouts,
+// collecting on most moves) beat hard at 1 s only 18 of 36 games over
+// three matches, though max at a fixed 60,000 playouts beat hard at 20,000
+// 6 of 6 and at 100,000 against 33,000 7 of 10. With 8M nodes (holding
+// about 230,000 playouts, more than max's 3 s reach on two cores), max
+// beat hard 17 of 20 (85%, 64.0–94.8%; issue 16, session 14). The nodes
+// are allocated as the tree grows, so a short search does not take the
+// whole cap; a full one is about 300 MB.
 const (
 	hardMaxNodes = 1 << 20 // about 36 MB
-	maxMaxNodes  = 2 << 20 // about 75 MB
+	maxMaxNodes  = 8 << 20 // about 300 MB
 )
 
 // varyMoves is the number of opening moves in which the Monte Carlo levels
@@ -120,20 +131,26 @@ func Builtin() []Level {
 			Description: "about 6 kyu · Monte Carlo tree search, 1 s a move: beats GNU Go level 10 on 9×9.",
 			Budget:      Budget{Time: time.Second},
 			New: func(seed int64) Bot {
-				return NewMCTS("hard", mcts.Options{Seed: seed, MaxNodes: hardMaxNodes, Collect: true, Vary: varyMoves, Shape: true, SelfAtari: true})
+				return NewMCTS("hard", timedOptions(seed, hardMaxNodes))
 			},
 			KeepTree: true,
 		},
 		{
 			Name:        "max",
-			Description: "about 5 kyu · Monte Carlo tree search, 3 s a move: the strongest built-in level.",
+			Description: "about 3 kyu · Monte Carlo tree search, 3 s a move: the strongest built-in level.",
 			Budget:      Budget{Time: 3 * time.Second},
 			New: func(seed int64) Bot {
-				return NewMCTS("max", mcts.Options{Seed: seed, MaxNodes: maxMaxNodes, Collect: true, Vary: varyMoves, Shape: true, SelfAtari: true})
+				return NewMCTS("max", timedOptions(seed, maxMaxNodes))
 			},
 			KeepTree: true,
 		},
 	}
+}
+
+// timedOptions returns the search options of hard and max, the levels that
+// search for a time, with a tree of at most nodes.
+func timedOptions(seed int64, nodes int) mcts.Options {
+	return mcts.Options{Seed: seed, MaxNodes: nodes, Collect: true, Vary: varyMoves, Shape: true, SelfAtari: true}
 }
 
 // readerLevel returns the level of the casual, steady and keen kind: a

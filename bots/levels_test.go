@@ -253,3 +253,24 @@ func TestRegistryRecoversPanic(t *testing.T) {
 		t.Errorf("GenMove after a panic: %v", err)
 	}
 }
+
+// TestMaxTreeHoldsItsSearch: max's tree holds the playouts of a long move
+// without collecting. A collected tree loses the subtrees it drops, and
+// with a tree that filled on most of its moves max at 3 s a move was no
+// stronger than hard at 1 s (see maxMaxNodes); 75,000 playouts, about what
+// max searches in 2 s on two cores, filled the old 2M-node tree.
+func TestMaxTreeHoldsItsSearch(t *testing.T) {
+	g, err := engine.NewGame(engine.Config{Size: 9})
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := timedOptions(1, maxMaxNodes)
+	opts.NoEarlyStop = true
+	bot := NewMCTS("max", opts)
+	if _, err := bot.GenMove(context.Background(), g, Budget{Playouts: 75000}); err != nil {
+		t.Fatal(err)
+	}
+	if st := bot.Searcher().Stats(); st.Playouts < 75000 || st.Collected != 0 {
+		t.Errorf("%d playouts, %d nodes, collected %d times; want 75000 playouts in a tree never collected", st.Playouts, st.Nodes, st.Collected)
+	}
+}

@@ -80,7 +80,7 @@ func TestLevelRanksShown(t *testing.T) {
 • **strong**: about 11 kyu
 • **tough**: about 9 kyu
 • **hard**: about 6 kyu
-• **max**: about 5 kyu
+• **max**: about 3 kyu
 • **gtp:gnugo**: External engine "gnugo", played over GTP.
 • **gtp:pachi**: External engine "pachi", played over GTP.
 • **gtp:katago**: External engine "katago", played over GTP.
