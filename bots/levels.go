@@ -48,10 +48,10 @@ const GTPPrefix = "gtp:"
 // after about 230,000 (2M, 60,000, before; see below). Hard and max
 // then collect their tree (mcts.Options.Collect: the nodes searched most
 // are kept in half the room, the others become leaves again) and search
-// on; before, the search went on from the full tree's
-// leaves. At 10,000 playouts a move with a 128k-node tree (full after
-// about 3,600), hard collecting beat hard going on from the leaves 80 of
-// 100 games (95% 71–87%); the figures below are from before collecting.
+// on; before, the search went on from the full tree's leaves. At 10,000
+// playouts a move with a 128k-node tree (full after about 3,600), hard
+// collecting beat hard going on from the leaves 80 of 100 games (95%
+// 71–87%); the figures below are from before collecting.
 // A tree that never filled (at 10,000 playouts a move, 256k nodes, 64k
 // kept) won 60 of 100 games (95% 50–69%), at a sixteenth (2,500, 64k,
 // 16k) 90 of 200 (38–52%). Growing the tree more slowly cost more than
