@@ -34,27 +34,36 @@ const backupWriteTimeout = 10 * time.Minute
 func DefaultBackupSocket(dbPath string) string { return dbPath + ".sock" }
 
 // serveBackups listens on the Unix socket at path and serves a backup to
-// every connection until Close.
+// every connection until Close. The socket is bound at a side path and
+// renamed into place once it listens with mode 0600, so whoever finds a
+// socket at path can connect to it: bind creates the file before listen
+// accepts, and a backup started in between would be refused and take the
+// file for locked by someone else.
 func (s *Store) serveBackups(path string) error {
 	// We hold the database's exclusive lock, so no other store serves this
-	// file: a socket left at path is stale (a crash) and can go. Anything
-	// else there is somebody's file, and stays.
-	if fi, err := os.Lstat(path); err == nil {
-		if fi.Mode()&os.ModeSocket == 0 {
-			return fmt.Errorf("backup socket %s: the path exists and is not a socket", path)
-		}
-		if err := os.Remove(path); err != nil {
-			return fmt.Errorf("backup socket %s: removing the stale socket: %w", path, err)
+	// file: a socket left at path (or the side path) is stale, from a
+	// crash, and can go. Anything else there is somebody's file, and stays.
+	side := path + ".new"
+	for _, p := range []string{path, side} {
+		if err := removeStaleSocket(p); err != nil {
+			return err
 		}
 	}
-	ln, err := net.Listen("unix", path)
+	ln, err := net.Listen("unix", side)
 	if err != nil {
 		return fmt.Errorf("backup socket: %w", err)
 	}
-	if err := os.Chmod(path, 0o600); err != nil {
+	// The listener's own unlink on Close would go to the side path.
+	ln.(*net.UnixListener).SetUnlinkOnClose(false)
+	if err := os.Chmod(side, 0o600); err == nil {
+		err = os.Rename(side, path)
+	}
+	if err != nil {
 		ln.Close()
+		os.Remove(side)
 		return fmt.Errorf("backup socket: %w", err)
 	}
+	s.sockPath = path
 	s.ln = ln
 	conns := make(chan net.Conn)
 	s.sockWG.Add(1)
@@ -81,6 +90,22 @@ func (s *Store) serveBackups(path string) error {
 			}
 		}
 	}()
+	return nil
+}
+
+// removeStaleSocket removes the socket at path, if there is one; a file
+// there that is not a socket is an error.
+func removeStaleSocket(path string) error {
+	fi, err := os.Lstat(path)
+	if err != nil {
+		return nil
+	}
+	if fi.Mode()&os.ModeSocket == 0 {
+		return fmt.Errorf("backup socket %s: the path exists and is not a socket", path)
+	}
+	if err := os.Remove(path); err != nil {
+		return fmt.Errorf("backup socket %s: removing the stale socket: %w", path, err)
+	}
 	return nil
 }
 

@@ -171,6 +171,9 @@ func TestBackupSocket(t *testing.T) {
 	if fi, err := os.Stat(sock); err != nil || fi.Mode().Perm() != 0o600 || fi.Mode()&os.ModeSocket == 0 {
 		t.Errorf("backup socket: %v, %v; want a socket with mode 0600", fi.Mode(), err)
 	}
+	if _, err := os.Lstat(sock + ".new"); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the side path the socket was bound at: %v, want it gone", err)
+	}
 
 	// While the store is open: through the socket.
 	out := filepath.Join(dir, "hot.db")
@@ -242,5 +245,39 @@ func TestBackupOntoItself(t *testing.T) {
 	}
 	if games, err := s.ActiveGames(ctx); err != nil || len(games) != 2 {
 		t.Errorf("after refused backups: %d games, %v", len(games), err)
+	}
+}
+
+// TestBackupSocketAnswersOnceItExists: the socket file appears only once it
+// listens, so a `gobot backup` racing a starting bot never finds a socket
+// that refuses it (and then reports the file locked).
+func TestBackupSocketAnswersOnceItExists(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "gobot.db")
+	sock := DefaultBackupSocket(path)
+	openAt(t, path).Close()
+	for i := range 200 {
+		seen := make(chan error, 1)
+		go func() {
+			for {
+				if _, err := os.Stat(sock); err == nil {
+					c, err := net.Dial("unix", sock)
+					if err == nil {
+						c.Close()
+					}
+					seen <- err
+					return
+				}
+			}
+		}()
+		s, err := Open(path, Options{BackupSocket: sock})
+		if err != nil {
+			t.Fatalf("Open() = %v", err)
+		}
+		err = <-seen
+		s.Close()
+		if err != nil {
+			t.Fatalf("open %d: dialling the socket as soon as it exists: %v", i, err)
+		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"os"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -78,10 +79,11 @@ type Store struct {
 	// challengeClaims are the challenges being accepted (ClaimChallenge).
 	challengeClaims map[string]challengeClaim
 
-	ln     net.Listener // backup socket, nil when none
-	sockWG sync.WaitGroup
-	done   chan struct{} // closed by Close
-	closed atomic.Bool
+	ln       net.Listener // backup socket, nil when none
+	sockPath string       // where ln is served, removed by Close
+	sockWG   sync.WaitGroup
+	done     chan struct{} // closed by Close
+	closed   atomic.Bool
 }
 
 // Open opens the database at path, creates the buckets of the current
@@ -170,6 +172,7 @@ func (s *Store) Close() error {
 	close(s.done)
 	if s.ln != nil {
 		s.ln.Close()
+		os.Remove(s.sockPath)
 		s.sockWG.Wait()
 	}
 	if err := s.db.Close(); err != nil {
