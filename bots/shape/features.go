@@ -200,10 +200,9 @@ func buildCanonical() *[1 << 16]uint16 {
 // diamondOffsets are the twelve points of a diamond in code order: the 3×3
 // neighbourhood's eight (playout.NeighbourOffsets), then the four two
 // lines away.
-var diamondOffsets = [12][2]int{
-	{-1, -1}, {0, -1}, {1, -1}, {-1, 0}, {1, 0}, {-1, 1}, {0, 1}, {1, 1},
+var diamondOffsets = [12][2]int(append(playout.NeighbourOffsets[:], [][2]int{
 	{0, -2}, {-2, 0}, {2, 0}, {0, 2},
-}
+}...))
 
 // diamondPerm[sym][j] is the point of a diamond that symmetry sym moves to
 // point j.
@@ -244,10 +243,7 @@ func rawDiamond(b *engine.Board, v int, c engine.Color) uint32 {
 		k |= pv << (16 + 2*i)
 	}
 	if c == engine.White {
-		// Own (1) and opponent (2) trade places; empty (0) and edge (3)
-		// stay.
-		mixed := (k ^ k>>1) & 0x555555 // the points whose two bits differ
-		k ^= mixed | mixed<<1
+		k = playout.SwapColours(k) // own (1) and opponent (2) trade places
 	}
 	return k
 }

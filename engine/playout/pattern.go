@@ -33,6 +33,14 @@ const (
 	pvEdge  = 3
 )
 
+// SwapColours returns code, a row of two-bit points (as Board.Neighbourhood
+// codes them), with black and white traded: what the other player sees.
+// Empty and edge points stay.
+func SwapColours[T uint16 | uint32](code T) T {
+	mixed := (code ^ code>>1) & (^T(0) / 3) // the points whose two bits differ: stones
+	return code ^ (mixed | mixed<<1)
+}
+
 // NeighbourOffsets are the eight neighbours of a point in the order of
 // the points of a 3×3 code, as (dx, dy): the row above left to right, the
 // two beside, the row below. Package bots/shape codes its patterns so too.

@@ -201,8 +201,7 @@ func (p *Player) pickWeighted(b *engine.Board, c engine.Color, cands []int) int 
 	for i, v := range cands {
 		code := b.Neighbourhood(v)
 		if c == engine.White {
-			mixed := (code ^ code>>1) & 0x5555 // the points whose two bits differ: stones
-			code ^= mixed | mixed<<1
+			code = SwapColours(code)
 		}
 		w[i] = p.Policy.Shape[code]
 		sum += w[i]

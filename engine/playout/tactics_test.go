@@ -214,3 +214,22 @@ func (p *Player) walkAtariMove(b *engine.Board, c engine.Color, last int) int {
 	}
 	return p.pickCandidate(b, c, cands)
 }
+
+func TestSwapColours(t *testing.T) {
+	// Points low to high: empty, black, white, edge.
+	const code = pvEmpty | pvBlack<<2 | pvWhite<<4 | pvEdge<<6
+	const swapped = pvEmpty | pvWhite<<2 | pvBlack<<4 | pvEdge<<6
+	if got := SwapColours(uint16(code)); got != swapped {
+		t.Errorf("SwapColours(%#04x) = %#04x, want %#04x", code, got, swapped)
+	}
+	// The same four points in the top byte of a 32-bit code (a diamond's
+	// outer points).
+	if got := SwapColours(uint32(code) << 24); got != swapped<<24 {
+		t.Errorf("SwapColours(%#08x) = %#08x, want %#08x", code<<24, got, swapped<<24)
+	}
+	for k := range 1 << 16 {
+		if SwapColours(SwapColours(uint16(k))) != uint16(k) {
+			t.Fatalf("SwapColours twice changes %#04x", k)
+		}
+	}
+}
