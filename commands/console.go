@@ -250,7 +250,10 @@ func (cd *consoleDiscord) interaction(line string, defs []*discordgo.Application
 		n, err := strconv.Atoi(strings.TrimSpace(strings.TrimPrefix(line, "/press")))
 		cd.mu.Lock()
 		defer cd.mu.Unlock()
-		if err != nil || n < 1 || n > len(cd.buttons) {
+		switch {
+		case len(cd.buttons) == 0:
+			return nil, errors.New("no buttons to press yet: `/go board` shows the game here with its buttons")
+		case err != nil || n < 1 || n > len(cd.buttons):
 			return nil, fmt.Errorf("press which button? give its number, 1 to %d", len(cd.buttons))
 		}
 		bt := cd.buttons[n-1]

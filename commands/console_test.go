@@ -26,6 +26,7 @@ func TestConsole(t *testing.T) {
 	defer store.Close()
 	in := strings.NewReader(strings.Join([]string{
 		"/go help",
+		"/press 1", // no board yet
 		"/go bot level:first size:9",
 		"/go play move:E5",
 		"/go play move:E5",
@@ -46,7 +47,8 @@ func TestConsole(t *testing.T) {
 	}
 	got := out.String()
 	for _, want := range []string{
-		"gobot: play Go on Discord",      // help
+		"gobot: play Go on Discord", // help
+		"no buttons to press yet: `/go board` shows the game here with its buttons",
 		"played E5",                      // the move
 		"played A1",                      // the bot's answer (first legal point)
 		"E5 is already taken",            // refusal
