@@ -161,8 +161,8 @@ func clockStatus(g *storage.Game, now time.Time) string {
 // during the scoring phase and once the game is over; otherwise running
 // for the player to move (after a return to play from scoring, their turn
 // starts now; after an undo, both clocks go back to where they stood). A
-// correspondence turn that starts while its player is on vacation is
-// paused until the vacation ends.
+// correspondence turn of a player on vacation is paused until the
+// vacation ends.
 func (a *App) syncClock(ctx context.Context, g *storage.Game) {
 	k := g.Clock
 	if k == nil || k.Control.System == clock.None {
@@ -181,7 +181,9 @@ func (a *App) syncClock(ctx context.Context, g *storage.Game) {
 		k.Start(to, now)
 	}
 	p := g.Player(k.ToMove)
-	if !k.Control.Correspondence() || p.IsBot() || !k.Since.Equal(now) || k.Used != 0 {
+	// Not only a turn that starts at now: apply read the clock for the
+	// move a moment before, and a turn already paused is left alone.
+	if !k.Control.Correspondence() || p.IsBot() || k.Since.After(now) {
 		return
 	}
 	v, err := a.deadlines.Vacation(ctx, p.Key())

@@ -247,3 +247,25 @@ func TestUndoRestoresClocks(t *testing.T) {
 		t.Errorf("board after the third undo: %q, want %q", c.text(), want)
 	}
 }
+
+// TestVacationTurnWhileAwayRealClock: on a clock that moves between two
+// reads in one request, as a real one does, a turn that comes while its
+// player is away still starts paused until the vacation ends.
+func TestVacationTurnWhileAwayRealClock(t *testing.T) {
+	tb := newTestApp(t)
+	startGame(t, tb) // correspondence: ann to move, 3 days
+	only(t, tb.command(ann, "/go play move:E5"))
+	only(t, tb.command(ann, "/go vacation days:10"))
+	until := tb.App.now().Add(10 * 24 * time.Hour)
+	tb.clk.SetTick(time.Millisecond)
+	tb.command(bob, "/go play move:C3")
+	g, err := tb.store.Game(context.Background(), channelID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	left := g.Clock.Time(engine.Black).Main // 3 days + 1 day for E5
+	if d := g.Clock.Deadline(); d.Before(until.Add(left-time.Second)) || d.After(until.Add(left)) {
+		t.Errorf("ann's turn, come while she is away, runs out at %v, want %v (the vacation's end, %v, and her %v)",
+			d, until.Add(left), until, left)
+	}
+}

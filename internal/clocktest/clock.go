@@ -12,6 +12,7 @@ import (
 type Clock struct {
 	mu      sync.Mutex
 	now     time.Time
+	tick    time.Duration // added by each Now after it reads (SetTick)
 	waiters []waiter
 }
 
@@ -23,11 +24,24 @@ type waiter struct {
 // New returns a Clock that reads start until it is advanced.
 func New(start time.Time) *Clock { return &Clock{now: start} }
 
-// Now returns the clock's time.
+// Now returns the clock's time, then moves it on by the tick (SetTick).
 func (c *Clock) Now() time.Time {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return c.now
+	now := c.now
+	if c.tick > 0 {
+		c.advance(c.tick)
+	}
+	return now
+}
+
+// SetTick makes every Now move the clock d forward after reading it, as
+// the time a request takes passes on a real clock: two reads in one
+// request then differ, as they would in production.
+func (c *Clock) SetTick(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.tick = d
 }
 
 // After is time.After on this clock: the channel receives the time once
@@ -49,6 +63,10 @@ func (c *Clock) After(d time.Duration) <-chan time.Time {
 func (c *Clock) Advance(d time.Duration) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	c.advance(d)
+}
+
+func (c *Clock) advance(d time.Duration) {
 	c.now = c.now.Add(d)
 	kept := c.waiters[:0]
 	for _, w := range c.waiters {

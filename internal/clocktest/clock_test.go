@@ -32,3 +32,20 @@ func TestClock(t *testing.T) {
 		t.Errorf("Now() = %v, want %v", got, start.Add(time.Minute))
 	}
 }
+
+func TestClockTick(t *testing.T) {
+	start := time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
+	c := New(start)
+	c.SetTick(time.Millisecond)
+	fired := c.After(2 * time.Millisecond)
+	for i := range 3 {
+		if got, want := c.Now(), start.Add(time.Duration(i)*time.Millisecond); !got.Equal(want) {
+			t.Fatalf("read %d: Now() = %v, want %v", i, got, want)
+		}
+	}
+	select {
+	case <-fired:
+	default:
+		t.Error("After(2ms) did not fire after three reads a millisecond apart")
+	}
+}
