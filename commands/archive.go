@@ -216,7 +216,7 @@ func (a *App) cmdReplay(ctx context.Context, r *Request) error {
 		return userErr(ErrBadOption, fmt.Sprintf("The replay of game `%s` is larger than Discord accepts; `/go sgf game:%s` has the record.", arc.ID, arc.ID))
 	}
 	return r.Reply(ctx, &Message{
-		Content: fmt.Sprintf("Replay of %s, %d×%d, %s, %d moves.", archivedTitle(arc), arc.Size, arc.Size, arc.Result, arc.Moves),
+		Content: fmt.Sprintf("Replay of %s, %d×%d, %s, %s.", archivedTitle(arc), arc.Size, arc.Size, arc.Result, plural(arc.Moves, "move")),
 		Files:   []File{f},
 	})
 }

@@ -225,7 +225,7 @@ func TestBotGameAnswersByItself(t *testing.T) {
 	// The bot's lone stone is alive in its proposal, but uncertain: a
 	// marking with it dead differs only there, and the bot accepts it too
 	// (TestE2EBotDisagrees has a marking it refuses).
-	if !strings.Contains(last.text(), "Please check A1") {
+	if !strings.Contains(last.text(), "⚠️ Please check A1: I left it alive without being sure.") {
 		t.Fatalf("pass vs bot: %q, want A1 flagged uncertain", last.text())
 	}
 	c = only(t, tb.command(ann, "/go dead point:A1"))
@@ -384,8 +384,8 @@ func TestAbortAndBoardAndSGF(t *testing.T) {
 		t.Fatalf("board: %q", c.text())
 	}
 	c = only(t, tb.command(cat, "/go sgf"))
-	if len(c.Message.Files) != 1 || !strings.Contains(string(c.Message.Files[0].Data), ";B[ee]") {
-		t.Fatalf("sgf: %v", c.Message.Files)
+	if len(c.Message.Files) != 1 || !strings.Contains(string(c.Message.Files[0].Data), ";B[ee]") || c.text() != "Game record after 1 move (SGF, opens in any Go editor)." {
+		t.Fatalf("sgf: %q %v", c.text(), c.Message.Files)
 	}
 	calls := tb.command(cat, "/go sgf animation:true")
 	if len(calls) != 2 || calls[0].Type != discordgo.InteractionResponseDeferredChannelMessageWithSource || len(calls[1].Message.Files) != 2 {
@@ -400,8 +400,8 @@ func TestAbortAndBoardAndSGF(t *testing.T) {
 	it.Type, it.Data = discordgo.InteractionApplicationCommand, data
 	tb.Handle(context.Background(), it)
 	c = only(t, tb.rec.take())
-	if !strings.Contains(c.text(), "aborted") {
-		t.Fatalf("abort: %q", c.text())
+	if want := mention(userPlayer(cat)) + " aborted the game ⚫ ann vs ⚪ bob after 1 move; it is not recorded. The channel is free for a new game."; c.text() != want {
+		t.Fatalf("abort: %q, want it to say %q", c.text(), want)
 	}
 	wantEphemeral(t, tb.command(ann, "/go play move:D4"), "no game in this channel")
 }

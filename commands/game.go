@@ -349,7 +349,11 @@ func (a *App) apply(ctx context.Context, g *storage.Game, m engine.Move) (string
 // uncertainNote asks the players to check groups the dead-stone estimate
 // left alive without being sure.
 func uncertainNote(ps []engine.Point) string {
-	return "⚠️ Please check " + pointList(ps, 30) + ": I left them alive without being sure."
+	them := "them"
+	if len(ps) == 1 {
+		them = "it"
+	}
+	return "⚠️ Please check " + pointList(ps, 30) + ": I left " + them + " alive without being sure."
 }
 
 // pointList names points, at most limit of them.
@@ -650,7 +654,7 @@ func (a *App) activeSGF(ctx context.Context, r *Request, g *storage.Game) error 
 		return err
 	}
 	m := &Message{
-		Content: fmt.Sprintf("Game record after %d moves (SGF, opens in any Go editor).", g.Game.MoveCount()),
+		Content: fmt.Sprintf("Game record after %s (SGF, opens in any Go editor).", plural(g.Game.MoveCount(), "move")),
 		Files:   []File{sgfFile(g.ID, title(g), data)},
 	}
 	if animate {
@@ -666,7 +670,7 @@ func (a *App) activeSGF(ctx context.Context, r *Request, g *storage.Game) error 
 			m.Content += " The animation is too large to attach."
 		default:
 			m.Files = append(m.Files, f)
-			m.Content = fmt.Sprintf("Game record and animated replay after %d moves.", g.Game.MoveCount())
+			m.Content = fmt.Sprintf("Game record and animated replay after %s.", plural(g.Game.MoveCount(), "move"))
 		}
 	}
 	return r.Reply(ctx, m)
@@ -687,7 +691,7 @@ func gameGIF(g *storage.Game, dead []engine.Point) (File, error) {
 		return File{}, fmt.Errorf("commands: animate game %s: %w", g.ID, err)
 	}
 	return File{Name: "gobot-" + g.ID + ".gif", ContentType: "image/gif",
-		Description: fmt.Sprintf("Animated replay of %s, %d moves.", title(g), g.Game.MoveCount()), Data: buf.Bytes()}, nil
+		Description: fmt.Sprintf("Animated replay of %s, %s.", title(g), plural(g.Game.MoveCount(), "move")), Data: buf.Bytes()}, nil
 }
 
 func (a *App) cmdAbort(ctx context.Context, r *Request, g *storage.Game) error {
@@ -710,7 +714,7 @@ func (a *App) cmdAbort(ctx context.Context, r *Request, g *storage.Game) error {
 		return err
 	}
 	a.log.Info("game aborted", "game", g.ID, "by", r.User.ID)
-	return r.ReplyText(ctx, fmt.Sprintf("%s aborted the game %s after %d moves; it is not recorded. The channel is free for a new game.", mention(userPlayer(r.User)), title(g), g.Game.MoveCount()), false)
+	return r.ReplyText(ctx, fmt.Sprintf("%s aborted the game %s after %s; it is not recorded. The channel is free for a new game.", mention(userPlayer(r.User)), title(g), plural(g.Game.MoveCount(), "move")), false)
 }
 
 // completePlay suggests legal points that start with what was typed.

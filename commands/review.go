@@ -191,7 +191,7 @@ func archivedEngineGame(a *storage.Archived) (*engine.Game, error) {
 // (a summary with the graph, then each player's mistakes), otherwise in
 // one message with every picture.
 func (a *App) postReview(ctx context.Context, r *Request, arc *storage.Archived, g *engine.Game, rv *review.Review) error {
-	head := fmt.Sprintf("Review of %s, %d×%d, %s, %d moves", archivedTitle(arc), arc.Size, arc.Size, arc.Result, len(rv.Moves))
+	head := fmt.Sprintf("Review of %s, %d×%d, %s, %s", archivedTitle(arc), arc.Size, arc.Size, arc.Result, plural(len(rv.Moves), "move"))
 	graph, err := reviewGraph(arc, rv)
 	if err != nil {
 		return err

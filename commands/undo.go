@@ -55,7 +55,7 @@ func (a *App) undo(ctx context.Context, r *Request, g *storage.Game) error {
 		if err := a.update(ctx, g); err != nil {
 			return err
 		}
-		return a.answer(ctx, r, g, fmt.Sprintf("%s took back %s.", mention(g.Player(c)), movesWord(n)))
+		return a.answer(ctx, r, g, fmt.Sprintf("%s took back %s.", mention(g.Player(c)), plural(n, "move")))
 	}
 	if g.Undo != nil && g.Undo.MoveCount == g.Game.MoveCount() {
 		return userErr(ErrNoUndo, "An undo request is already waiting for an answer.")
@@ -78,20 +78,13 @@ func takeBack(g *storage.Game, n int) error {
 	return nil
 }
 
-func movesWord(n int) string {
-	if n == 1 {
-		return "1 move"
-	}
-	return fmt.Sprintf("%d moves", n)
-}
-
 // undoMessage asks the opponent to allow an undo; outcome closes it.
 func undoMessage(g *storage.Game, by engine.Color, n int, outcome string) *Message {
 	opp := g.Player(by.Opponent())
-	text := fmt.Sprintf("%s, %s asks to take back %s. Do you allow it?", mention(opp), mention(g.Player(by)), movesWord(n))
+	text := fmt.Sprintf("%s, %s asks to take back %s. Do you allow it?", mention(opp), mention(g.Player(by)), plural(n, "move"))
 	closed := outcome != ""
 	if closed {
-		text = fmt.Sprintf("%s asked to take back %s. %s", mention(g.Player(by)), movesWord(n), outcome)
+		text = fmt.Sprintf("%s asked to take back %s. %s", mention(g.Player(by)), plural(n, "move"), outcome)
 	}
 	id := fmt.Sprintf("game/%s/undo-%%s/%d", g.ID, g.Game.MoveCount())
 	m := &Message{
@@ -144,7 +137,7 @@ func (a *App) btnUndoYes(ctx context.Context, r *Request, g *storage.Game) error
 	if err := r.Update(ctx, closed); err != nil {
 		return err
 	}
-	bm, err := boardMessage(g, a.now(), fmt.Sprintf("%s took back %s.", mention(g.Player(by)), movesWord(n)))
+	bm, err := boardMessage(g, a.now(), fmt.Sprintf("%s took back %s.", mention(g.Player(by)), plural(n, "move")))
 	if err != nil {
 		return err
 	}

@@ -413,7 +413,11 @@ func (r *Review) Paragraph() string {
 	n := len(r.Moves)
 	switch {
 	case s.Winner == engine.Empty:
-		parts = append(parts, fmt.Sprintf("A close game of %d moves.", n))
+		if n == 1 {
+			parts = append(parts, "A close game of 1 move.")
+		} else {
+			parts = append(parts, fmt.Sprintf("A close game of %d moves.", n))
+		}
 	case s.Turn < 0:
 		parts = append(parts, fmt.Sprintf("%s won, although the engine saw %s ahead at the end (%s's winning chance %.0f%%).",
 			name(s.Winner), name(s.Winner.Opponent()), name(s.Winner.Opponent()), 100*own(r.Positions[min(r.closing(), len(r.Positions)-1)].Winrate, s.Winner.Opponent())))

@@ -50,6 +50,7 @@ func TestParse(t *testing.T) {
 		{"  byoyomi   10m 5x30s ", "byoyomi 10m 5x30s", "byo-yomi: 10 min, then 5 periods of 30 s", false},
 		{"byo-yomi 1h 1x1h", "byoyomi 1h 1x1h", "byo-yomi: 1 h, then 1 period of 1 h", true},
 		{"canadian 10m 25/5m", "canadian 10m 25/5m", "Canadian: 10 min, then 25 moves every 5 min", false},
+		{"canadian 10m 1/30s", "canadian 10m 1/30s", "Canadian: 10 min, then 1 move every 30 s", false},
 		{"simple 1d", "simple 1d", "simple: 1 day per move", true},
 		{"absolute 20m", "absolute 20m", "absolute: 20 min for the whole game", false},
 		{"absolute 1h30m", "absolute 1h30m", "absolute: 1 h 30 min for the whole game", false},
@@ -233,6 +234,7 @@ func TestCanadianPeriodReset(t *testing.T) {
 	wantShow(t, k, engine.White, at(70*time.Second), "50 s for 2 moves")
 	play(t, k, 71*time.Second)  // black
 	play(t, k, 91*time.Second)  // white: 20 s, 30 s for 1 more
+	wantShow(t, k, engine.White, at(91*time.Second), "30 s for 1 move")
 	play(t, k, 92*time.Second)  // black
 	play(t, k, 121*time.Second) // white: 29 s, the block's last move: a fresh period
 	if got := k.Time(engine.White); got.Stones != 3 || got.Period != time.Minute {

@@ -287,7 +287,11 @@ func (c Control) Describe() string {
 		}
 		return fmt.Sprintf("byo-yomi: %s, then %d %s of %s", Format(c.Main), c.Periods, periods, Format(c.Period))
 	case Canadian:
-		return fmt.Sprintf("Canadian: %s, then %d moves every %s", Format(c.Main), c.Stones, Format(c.Period))
+		moves := "moves"
+		if c.Stones == 1 {
+			moves = "move"
+		}
+		return fmt.Sprintf("Canadian: %s, then %d %s every %s", Format(c.Main), c.Stones, moves, Format(c.Period))
 	}
 	return "no clock"
 }
