@@ -232,8 +232,8 @@ func TestCanadianPeriodReset(t *testing.T) {
 		t.Errorf("white entering overtime = %+v, want 2 moves in 50 s", got)
 	}
 	wantShow(t, k, engine.White, at(70*time.Second), "50 s for 2 moves")
-	play(t, k, 71*time.Second)  // black
-	play(t, k, 91*time.Second)  // white: 20 s, 30 s for 1 more
+	play(t, k, 71*time.Second) // black
+	play(t, k, 91*time.Second) // white: 20 s, 30 s for 1 more
 	wantShow(t, k, engine.White, at(91*time.Second), "30 s for 1 move")
 	play(t, k, 92*time.Second)  // black
 	play(t, k, 121*time.Second) // white: 29 s, the block's last move: a fresh period
