@@ -132,6 +132,9 @@ func resultSentence(g *storage.Game, r engine.Result) string {
 	case engine.ByResignation:
 		return fmt.Sprintf("%s wins by resignation · %s", who, r)
 	case engine.ByTime:
+		if ownMoves(g, r.Winner.Opponent()) < 2 { // see timeUp
+			return fmt.Sprintf("annulled, not counted · %s", r)
+		}
 		return fmt.Sprintf("%s wins on time · %s", who, r)
 	case engine.ByForfeit:
 		return fmt.Sprintf("%s wins by forfeit · %s", who, r)
