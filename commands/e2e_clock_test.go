@@ -104,6 +104,9 @@ func testE2ELossOnTime(t *testing.T, e *env) {
 	if a.Result != "W+T" || a.Annulled {
 		t.Errorf("second game %s annulled=%v, want W+T that counts", a.Result, a.Annulled)
 	}
+	e.d.WaitFor("the second announcement", func() bool {
+		return len(e.publicWith(ch.ID, "**Game over: ⚪ "+bob.Mention()+" wins on time · W+T**")) == 1
+	})
 	// The record has the clock and each player's time after each move.
 	for _, want := range []string{"RE[W+T]TM[15]", ";B[cg]BL[14]", ";W[gc]WL[14]", ";B[cc]BL[13]", ";W[gg]WL[13]"} {
 		if !strings.Contains(string(a.SGF), want) {
