@@ -137,9 +137,17 @@ func sensibleMoves(ctx context.Context, g *engine.Game, seed int64) (b *engine.B
 // passWins reports whether the opponent has just passed and passing back,
 // which ends play, would win on the board as it stands, counted under the
 // game's rules with no stones marked dead. A bot that is ahead then ends the
-// game rather than fill its own territory.
+// game rather than fill its own territory. Not while more than a tenth of
+// the board is neutral (touching both colours): winning by the komi on an
+// open board after a pass in the opening (or a GTP controller's genmove
+// for the player not to move, which reads as the other's pass) is no end a
+// player would choose; there the search decides.
 func passWins(g *engine.Game) bool {
-	return opponentPassed(g) && g.Score(nil).Winner == g.ToPlay()
+	if !opponentPassed(g) {
+		return false
+	}
+	sc := g.Score(nil)
+	return 10*sc.Dame <= g.Size()*g.Size() && sc.Winner == g.ToPlay()
 }
 
 // opponentPassed reports whether the last move was the opponent's pass.

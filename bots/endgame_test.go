@@ -76,6 +76,19 @@ func TestEndsLikeAPerson(t *testing.T) {
 		. . . . . O . . .
 		. . . . . O . . .
 		. . . . . O . . .`
+	// Two stones each: White wins by the komi as the board stands, but
+	// nothing is settled (and a GTP controller's genmove for the player
+	// not to move reads as the other's pass).
+	const opening = `
+		. . . . . . . . .
+		. . . . . . . . .
+		. . O . . . X . .
+		. . . . . . . . .
+		. . . . . . . . .
+		. . . . . . . . .
+		. . X . . . O . .
+		. . . . . . . . .
+		. . . . . . . . .`
 	tests := []struct {
 		name       string
 		diagram    string
@@ -92,6 +105,7 @@ func TestEndsLikeAPerson(t *testing.T) {
 		{"won by 40 after a pass: pass", lost, engine.White, true, "pass"},
 		{"open points after a pass: take one", dame, engine.Black, true, "column E"},
 		{"hopeless but young: play on", young, engine.Black, false, "no resignation"},
+		{"ahead by the komi in the opening after a pass: play on", opening, engine.White, true, "a stone"},
 	}
 	for _, l := range Builtin() {
 		t.Run(l.Name, func(t *testing.T) {
@@ -125,6 +139,9 @@ func TestEndsLikeAPerson(t *testing.T) {
 							got = m.Point.String()
 							if m.Point.Col == 4 {
 								got = "column E"
+							}
+							if tt.want == "a stone" {
+								got = tt.want
 							}
 						}
 						if tt.want == "no resignation" && got != "resign" {

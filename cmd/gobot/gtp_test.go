@@ -169,3 +169,29 @@ func TestGTPGenMoveBudget(t *testing.T) {
 		t.Errorf("timed level without a clock: budget %+v, want its own %+v", got, timed.Budget)
 	}
 }
+
+// TestGTPGenMoveOutOfTurn: GTP lets a controller ask either colour for a
+// move; the pass the server records for the other player first must not
+// read as a real pass in the opening, where a level winning by the komi
+// passed back (GNU Go answers a stone). Three genmoves for one colour give
+// three stones.
+func TestGTPGenMoveOutOfTurn(t *testing.T) {
+	for _, level := range []string{"easy", "medium", "strong"} {
+		t.Run(level, func(t *testing.T) {
+			script := "boardsize 9\nclear_board\ngenmove w\ngenmove b\ngenmove b\ngenmove b\n"
+			var out, errOut bytes.Buffer
+			if code := run(context.Background(), []string{"gtp", "--bot", level, "--playouts", "500"}, strings.NewReader(script), &out, &errOut); code != 0 {
+				t.Fatalf("gobot gtp exited %d: %s", code, errOut.String())
+			}
+			resp := strings.Split(strings.TrimSuffix(out.String(), "\n\n"), "\n\n")
+			if len(resp) != 6 {
+				t.Fatalf("responses = %q", resp)
+			}
+			for i, r := range resp[2:] {
+				if !strings.HasPrefix(r, "= ") || strings.EqualFold(r, "= pass") || r == "= resign" {
+					t.Errorf("genmove %d = %q, want a stone", i+1, r)
+				}
+			}
+		})
+	}
+}
