@@ -73,7 +73,7 @@ func (a *App) cmdChallenge(ctx context.Context, r *Request) error {
 	if err != nil {
 		return err
 	}
-	if _, explicit := r.String("color"); !explicit && s.Handicap > 0 {
+	if _, explicit := r.String("color"); !explicit && s.Handicapped {
 		// A handicap without a colour: Black to the lower-rated player,
 		// as the ratings stand when the challenge is accepted.
 		s.Color = colorByRating

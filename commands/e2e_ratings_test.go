@@ -77,7 +77,18 @@ func TestE2ERatings(t *testing.T) {
 	}
 
 	// A handicap challenge without a colour gives Black to the lower-rated
-	// player, whoever challenges.
+	// player, whoever challenges; handicap 1 too (no stones: Black moves
+	// first at komi 0.5).
+	msg = e.newChallenge(e.slash(ch, alice, "challenge", discordtest.UserOpt("opponent", bob), discordtest.Int("size", 9), discordtest.Int("handicap", 1), discordtest.Bool("rated", false)))
+	if !strings.Contains(msg.Text(), "komi 0.5") || !strings.Contains(msg.Text(), "the lower-rated player takes black") {
+		t.Errorf("handicap 1 challenge = %q, want komi 0.5 and black to the lower-rated player", msg.Text())
+	}
+	e.do(e.click(bob, msg, "accept"))
+	e.d.WaitFor("the handicap 1 game", func() bool { return e.game(ch.ID) != nil })
+	if g := e.game(ch.ID); g.Black.UserID != bob.ID || g.Game.Handicap() != 0 {
+		t.Errorf("handicap 1: black is %s with %d stones, want bob with none", g.Black.Name, g.Game.Handicap())
+	}
+	e.do(e.slash(ch, alice, "resign"))
 	for _, challenger := range []discordtest.User{alice, bob} {
 		opp := bob
 		if challenger == bob {

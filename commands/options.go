@@ -17,7 +17,10 @@ type setup struct {
 	Color    string // the requester's colour: "black", "white" or "nigiri"
 	Rules    engine.Rules
 	Handicap int
-	Clock    *clock.Control // the clock option; nil when not given (Options.DefaultClock)
+	// Handicapped says a handicap was asked for: Handicap stones, or for
+	// handicap 1 none (Black simply moves first at komi 0.5).
+	Handicapped bool
+	Clock       *clock.Control // the clock option; nil when not given (Options.DefaultClock)
 }
 
 // parseSetup reads size, color, ruleset, komi and handicap. defaultColor is
@@ -64,7 +67,7 @@ func parseSetup(r *Request, defaultColor string) (setup, error) {
 		case h > engine.MaxHandicap(s.Size):
 			return s, userErr(ErrBadOption, fmt.Sprintf("A %d×%d board takes at most %d handicap stones.", s.Size, s.Size, engine.MaxHandicap(s.Size)))
 		}
-		s.Handicap = h
+		s.Handicap, s.Handicapped = h, h > 0
 		if h > 0 {
 			// Handicap games give White half a point by custom; a
 			// one-stone handicap is Black moving first at that komi.
