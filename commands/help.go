@@ -39,7 +39,7 @@ func helpText(levels []Level, challengeTTL, scoringTTL time.Duration, defaultClo
 				"No clock runs while dead stones are agreed; time I am down is given back.\n" +
 				"`/go vacation days:7` pauses your correspondence clocks (30 days a year, at most 30 at once); `/go vacation end:true` comes back early and returns the unused days."},
 			{Name: "Play", Value: "`/go play move:D4` places a stone (the list suggests legal points as you type); `move:pass` passes.\n" +
-				"`/go pass`, `/go resign`, or the **Pass** / **Undo** / **Resign** buttons under the newest board (Resign asks to confirm).\n" +
+				"`/go pass`, `/go resign`, or the **Pass** / **Undo** / **Resign** buttons under the newest board (the Resign button asks to confirm; `/go resign` does not).\n" +
 				"`/go undo` (or **Undo**) asks your opponent to take back your last move; against the bot it takes back its reply and your move at once.\n" +
 				"`/go board` shows the board again; `/go sgf` attaches the game record (SGF); `animation:true` adds an animated replay.\n" +
 				"`/go stats player:@someone` shows a player's ratings and record."},
