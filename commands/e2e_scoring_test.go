@@ -344,6 +344,24 @@ func TestE2EBotDisagrees(t *testing.T) {
 	if strings.Contains(m.Text(), "does not accept") || !e.game(ch.ID).Scoring.Accepted[engine.Black] {
 		t.Errorf("after marking E2 dead again the bot does not accept: %q", m.Text())
 	}
+	// Dave gives up a living group of his own: a marking in the bot's
+	// favour, which it accepts as a player would.
+	g := e.game(ch.ID)
+	own := engine.Point{Col: -1}
+	for i := range g.Game.Size() * g.Game.Size() {
+		p := engine.Point{Col: i % g.Game.Size(), Row: i / g.Game.Size()}
+		if g.Game.Board().At(p) == engine.White && !slices.Contains(g.Scoring.Dead, p) {
+			own = p
+			break
+		}
+	}
+	if own.Col < 0 {
+		t.Fatal("no living white stone in the position")
+	}
+	m = e.do(e.slash(ch, dave, "dead", discordtest.Str("point", own.String())))
+	if m.Ephemeral || strings.Contains(m.Text(), "does not accept") || !e.game(ch.ID).Scoring.Accepted[engine.Black] {
+		t.Errorf("after dave marks his own %s dead the bot does not accept: %q", own, m.Text())
+	}
 }
 
 // TestE2EBotAcceptsUncertain: the bot accepts a marking that differs from

@@ -78,8 +78,10 @@ func botsAccept(g *storage.Game, proposal, uncertain []engine.Point) {
 }
 
 // botDisagrees compares g's marking with the estimate a bot makes of the
-// position: its proposal and the stones it was unsure of. A bot accepts a marking that differs from its proposal only
-// in chains the estimate flagged as uncertain; otherwise it returns the
+// position: its proposal and the stones it was unsure of. A bot accepts a
+// marking that differs from its proposal only in chains the estimate
+// flagged as uncertain, or in its own favour (its opponent's stones marked
+// dead, its own marked alive), as a player would; otherwise it returns the
 // first chain it disagrees on (sorted) and true.
 func botDisagrees(g *storage.Game, proposal, uncertain []engine.Point) ([]engine.Point, bool) {
 	unsure := map[engine.Point]bool{}
@@ -99,8 +101,12 @@ func botDisagrees(g *storage.Game, proposal, uncertain []engine.Point) ([]engine
 	for row := 0; row < size; row++ {
 		for col := 0; col < size; col++ {
 			p := engine.Point{Col: col, Row: row}
-			if bd.At(p) == engine.Empty || marked[p] == proposed[p] || unsure[p] {
+			c := bd.At(p)
+			if c == engine.Empty || marked[p] == proposed[p] || unsure[p] {
 				continue
+			}
+			if bot := g.Player(c).IsBot(); marked[p] && !bot || !marked[p] && bot {
+				continue // in the bot's favour
 			}
 			return chainOf(bd, p), true
 		}
