@@ -199,11 +199,11 @@ func TestPastDeadlineWording(t *testing.T) {
 		t.Fatalf("no scoring phase with a deadline: %+v", g.Scoring)
 	}
 	m, err := scoringMessage(ctx, g, g.Scoring.Deadline.Add(-time.Second), "")
-	if want := fmt.Sprintf("\nThe marking stands <t:%d:R> if nobody changes it.", g.Scoring.Deadline.Unix()); err != nil || !strings.HasSuffix(m.Embeds[0].Description, want) {
+	if want := fmt.Sprintf("\nThe marking stands <t:%d:R> if nobody changes it (where it goes against my estimate, only if the player it costs has accepted it; else my proposal counts).", g.Scoring.Deadline.Unix()); err != nil || !strings.HasSuffix(m.Embeds[0].Description, want) {
 		t.Errorf("before the deadline: %v %q, want it to end %q", err, m.Embeds[0].Description, want)
 	}
 	m, err = scoringMessage(ctx, g, g.Scoring.Deadline.Add(16*time.Second), "")
-	if want := "\nNobody changed the marking in time: it stands at the next check."; err != nil || !strings.HasSuffix(m.Embeds[0].Description, want) {
+	if want := "\nNobody changed the marking in time: the game is scored at the next check."; err != nil || !strings.HasSuffix(m.Embeds[0].Description, want) {
 		t.Errorf("after the deadline: %v %q, want it to end %q", err, m.Embeds[0].Description, want)
 	}
 

@@ -480,6 +480,49 @@ func testE2EScoringTimeout(t *testing.T, e *env) {
 	e.waitBoard(ch.ID, "ran out: the current marking stands.")
 }
 
+// TestE2EScoringTimeoutLastChange: Bob marks Alice's living stone dead and
+// waits out the deadline: as Alice never accepted that marking, which goes
+// against the estimate, the proposal counts (B+73.5, not W+7.5). Had Alice
+// accepted it, it would stand.
+func TestE2EScoringTimeoutLastChange(t *testing.T) {
+	for _, aliceAccepts := range []bool{false, true} {
+		t.Run(fmt.Sprintf("alice accepts %v", aliceAccepts), func(t *testing.T) {
+			httpMode(t, func(t *testing.T, e *env) {
+				ch, alice, bob := e.guildGame()
+				e.do(e.play(ch, alice, "E5"))
+				e.do(e.slash(ch, bob, "pass"))
+				e.do(e.slash(ch, alice, "pass"))
+				g := e.game(ch.ID)
+				if g == nil || g.Scoring == nil || len(g.Scoring.Dead) != 0 {
+					t.Fatalf("not in the scoring phase with E5 alive")
+				}
+				m := e.do(e.slash(ch, bob, "dead", discordtest.Str("point", "E5")))
+				if !strings.Contains(m.Text(), "Result: W+7.5") {
+					t.Fatalf("after marking E5 dead: %q", m.Text())
+				}
+				if aliceAccepts {
+					e.do(e.click(alice, m, "accept"))
+				}
+				e.clock.Advance(commands.DefaultScoringTTL + time.Minute)
+				e.restart() // the sweep runs at start (and every minute)
+				e.d.WaitFor("the scoring phase to time out", func() bool { return e.game(ch.ID) == nil })
+				a, err := e.store.ArchivedGame(context.Background(), g.ID)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want, note := "B+73.5", "Time for agreeing on the dead stones ran out, and ⚫ "+alice.Mention()+" had not accepted a marking that went against my estimate: my proposed marking counts."
+				if aliceAccepts {
+					want, note = "W+7.5", "Time for agreeing on the dead stones ran out: the current marking stands."
+				}
+				if a.Result != want {
+					t.Errorf("result %s, want %s", a.Result, want)
+				}
+				e.waitBoard(ch.ID, note)
+			})
+		})
+	}
+}
+
 // TestE2EScoringTimeoutBotRefused: a player marks the bot's living wall
 // dead, the bot refuses the marking, and nobody changes it before the
 // deadline: the game is scored with the bot's own marking (the estimate,

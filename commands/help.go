@@ -63,7 +63,7 @@ func helpText(levels []Level, challengeTTL, scoringTTL time.Duration, defaultClo
 				"On 9×9 the points are A1–J9, on 13×13 A1–N13, on 19×19 A1–T19."},
 			{Name: "End of the game", Value: "Two passes in a row end play. I then propose which stones are dead (crossed out) and show the count. " +
 				"`/go dead point:C3` marks or unmarks a group; both players press **Accept** to finish, or **Resume play** to keep playing " +
-				"(any change clears acceptances; the marking stands after " + humanDuration(scoringTTL) + "). The bot accepts its own proposal, and any marking that differs from it only in groups it flagged as uncertain or in its own favour; otherwise it names the group it disagrees on. " +
+				"(any change clears acceptances; after " + humanDuration(scoringTTL) + " the marking stands, except where it goes against my proposal and the player it costs has not accepted it: there my proposal counts). The bot accepts its own proposal, and any marking that differs from it only in groups it flagged as uncertain or in its own favour; otherwise it names the group it disagrees on. " +
 				"Results read as on other servers: `B+3.5`, `W+R` (resignation), `Jigo` (a draw); `/go sgf` has the record with the marking."},
 			{Name: "Bot levels", Value: levelList(levels, false)},
 			{Name: "Rulesets", Value: clip(rules.String()+"Area scoring counts stones plus surrounded points; territory scoring counts surrounded points plus prisoners. "+

@@ -67,23 +67,35 @@ func (a *App) startScoring(ctx context.Context, g *storage.Game) []engine.Point 
 // botsAccept records the acceptance of each bot player when g's marking
 // agrees with the bot's own estimate (see botDisagrees).
 func botsAccept(g *storage.Game, proposal, uncertain []engine.Point) {
-	if _, ok := botDisagrees(g, proposal, uncertain); ok {
-		return
-	}
 	for _, c := range []engine.Color{engine.Black, engine.White} {
 		if g.Player(c).IsBot() {
-			g.Scoring.Accepted[c] = true
+			if _, ok := disagrees(g, c, proposal, uncertain); !ok {
+				g.Scoring.Accepted[c] = true
+			}
 		}
 	}
 }
 
-// botDisagrees compares g's marking with the estimate a bot makes of the
-// position: its proposal and the stones it was unsure of. A bot accepts a
-// marking that differs from its proposal only in chains the estimate
-// flagged as uncertain, or in its own favour (its opponent's stones marked
-// dead, its own marked alive), as a player would; otherwise it returns the
-// first chain it disagrees on (sorted) and true.
+// botDisagrees is disagrees for g's bot player: the chain it objects to,
+// if any.
 func botDisagrees(g *storage.Game, proposal, uncertain []engine.Point) ([]engine.Point, bool) {
+	for _, c := range []engine.Color{engine.Black, engine.White} {
+		if g.Player(c).IsBot() {
+			return disagrees(g, c, proposal, uncertain)
+		}
+	}
+	return nil, false
+}
+
+// disagrees compares g's marking with the estimate, on behalf of the
+// player of colour side: the estimate's proposal and the stones it was
+// unsure of. The marking is acceptable to side when it differs from the
+// proposal only in chains the estimate flagged as uncertain, or in side's
+// favour (the opponent's stones marked dead, side's own marked alive), as
+// a player would accept it; otherwise disagrees returns the first chain in
+// question (sorted) and true. A bot judges the marking so, and so does the
+// scoring deadline for a player who has not accepted it.
+func disagrees(g *storage.Game, side engine.Color, proposal, uncertain []engine.Point) ([]engine.Point, bool) {
 	unsure := map[engine.Point]bool{}
 	for _, p := range uncertain {
 		unsure[p] = true
@@ -105,8 +117,8 @@ func botDisagrees(g *storage.Game, proposal, uncertain []engine.Point) ([]engine
 			if c == engine.Empty || marked[p] == proposed[p] || unsure[p] {
 				continue
 			}
-			if bot := g.Player(c).IsBot(); marked[p] && !bot || !marked[p] && bot {
-				continue // in the bot's favour
+			if marked[p] == (c != side) {
+				continue // in side's favour
 			}
 			return chainOf(bd, p), true
 		}
@@ -232,11 +244,11 @@ func scoringMessageWith(ctx context.Context, g *storage.Game, now time.Time, not
 	case !s.Deadline.After(now) && botRefuses(g):
 		sb.WriteString("\nThe deadline has passed: as gobot does not accept the marking, the game is scored with gobot's own marking at the next check.")
 	case !s.Deadline.After(now):
-		sb.WriteString("\nNobody changed the marking in time: it stands at the next check.")
+		sb.WriteString("\nNobody changed the marking in time: the game is scored at the next check.")
 	case botRefuses(g):
 		fmt.Fprintf(&sb, "\nThe deadline is <t:%d:R>. If gobot still does not accept the marking then, the game is scored with gobot's own marking.", s.Deadline.Unix())
 	default:
-		fmt.Fprintf(&sb, "\nThe marking stands <t:%d:R> if nobody changes it.", s.Deadline.Unix())
+		fmt.Fprintf(&sb, "\nThe marking stands <t:%d:R> if nobody changes it (where it goes against my estimate, only if the player it costs has accepted it; else my proposal counts).", s.Deadline.Unix())
 	}
 	key := markingKey(s.Dead)
 	return &Message{
@@ -438,7 +450,10 @@ func botRefuses(g *storage.Game) bool {
 // marking as it stands, unless a bot player refuses that marking: then the
 // bot's own marking, the estimate's proposal, counts (no dead stones if the
 // estimate fails, as when the phase began), so that marking a bot's living
-// groups dead and waiting wins nothing.
+// groups dead and waiting wins nothing. Between people the same holds for
+// a player who has not accepted the marking: where it goes against them
+// and the estimate was sure, the proposal counts, so that the last to
+// change the marking does not win by the other's absence.
 func (a *App) scoringTimeout(ctx context.Context, g *storage.Game) {
 	note := "Time for agreeing on the dead stones ran out: the current marking stands."
 	if botRefuses(g) {
@@ -449,6 +464,17 @@ func (a *App) scoringTimeout(ctx context.Context, g *storage.Game) {
 			g.Scoring.Dead = ph.Proposal()
 		}
 		note = "Time for agreeing on the dead stones ran out and gobot did not accept the marking: gobot's own marking counts."
+	} else if ph, err := estimatePhase(ctx, g); err != nil {
+		a.log.Warn("dead stone estimate failed; the marking stands", "game", g.ID, "err", err)
+	} else {
+		for _, c := range []engine.Color{engine.Black, engine.White} {
+			if _, ok := disagrees(g, c, ph.Proposal(), ph.Uncertain()); ok && !g.Scoring.Accepted[c] {
+				g.Scoring.Dead = ph.Proposal()
+				note = fmt.Sprintf("Time for agreeing on the dead stones ran out, and %s %s had not accepted a marking that went against my estimate: my proposed marking counts.",
+					stoneEmoji(c), mention(g.Player(c)))
+				break
+			}
+		}
 	}
 	err := a.endByScore(ctx, nil, g, note)
 	if err != nil && !errors.Is(err, ErrConflict) {
