@@ -171,9 +171,9 @@ func TestHelpTimeLimits(t *testing.T) {
 		challenge, scoring time.Duration
 		want               []string
 	}{
-		{DefaultChallengeTTL, DefaultScoringTTL, []string{"expire after a day", "stands after a day"}},
-		{2 * time.Hour, 72 * time.Hour, []string{"expire after 2 hours", "stands after 3 days"}},
-		{90 * time.Minute, time.Hour, []string{"expire after 90 minutes", "stands after an hour"}},
+		{DefaultChallengeTTL, DefaultScoringTTL, []string{"expire after a day", "after a day the marking stands"}},
+		{2 * time.Hour, 72 * time.Hour, []string{"expire after 2 hours", "after 3 days the marking stands"}},
+		{90 * time.Minute, time.Hour, []string{"expire after 90 minutes", "after an hour the marking stands"}},
 	}
 	for _, tt := range tests {
 		var text strings.Builder
