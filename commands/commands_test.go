@@ -252,7 +252,7 @@ func TestUndoBetweenPlayers(t *testing.T) {
 	if len(calls) != 2 || !strings.Contains(calls[1].text(), "took back 1 move") {
 		t.Fatalf("allow undo: %v", calls)
 	}
-	wantEphemeral(t, tb.press(bob, yes), "old board")
+	wantEphemeral(t, tb.press(bob, yes), "This undo request is no longer open: it was answered or withdrawn, or a move was played since.")
 	g, _ := tb.store.Game(context.Background(), channelID)
 	if g.Game.MoveCount() != 0 || g.Undo != nil {
 		t.Fatalf("after undo: %d moves, request %v", g.Game.MoveCount(), g.Undo)
@@ -271,6 +271,24 @@ func TestUndoBetweenPlayers(t *testing.T) {
 	g, _ = tb.store.Game(context.Background(), channelID)
 	if g.Game.MoveCount() != 2 {
 		t.Fatalf("after a refused undo %d moves, want 2", g.Game.MoveCount())
+	}
+	// The asker withdraws a request with Refuse.
+	c = only(t, tb.command(ann, "/go undo"))
+	wantEphemeral(t, tb.press(ann, c.buttonID(t, "Allow undo")), "Only "+mention(userPlayer(bob))+" can answer your undo request; **Refuse** withdraws it.")
+	no := c.buttonID(t, "Refuse")
+	if c = only(t, tb.press(ann, no)); !strings.Contains(c.text(), "↩️ "+mention(userPlayer(ann))+" withdrew the request; play on.") {
+		t.Fatalf("withdraw: %q", c.text())
+	}
+	if g, _ = tb.store.Game(context.Background(), channelID); g.Undo != nil || g.Game.MoveCount() != 2 {
+		t.Fatalf("after withdrawing: request %v, %d moves", g.Undo, g.Game.MoveCount())
+	}
+	// A request answered by playing on lapses; its buttons say so.
+	c = only(t, tb.command(ann, "/go undo"))
+	yes = c.buttonID(t, "Allow undo")
+	only(t, tb.command(ann, "/go play move:D4"))
+	wantEphemeral(t, tb.press(bob, yes), "This undo request is no longer open")
+	if g, _ = tb.store.Game(context.Background(), channelID); g.Game.MoveCount() != 3 {
+		t.Fatalf("a lapsed request took moves back: %d moves", g.Game.MoveCount())
 	}
 }
 

@@ -190,7 +190,7 @@ func testE2EUndo(t *testing.T, e *env) {
 	if g.Game.MoveCount() != 2 || at(g, "E5") != engine.Empty || g.Game.ToPlay() != engine.Black {
 		t.Errorf("after undo: %d moves, E5 %v, %v to play; want 2, empty, black", g.Game.MoveCount(), at(g, "E5"), g.Game.ToPlay())
 	}
-	e.refused(e.d.Click(bob, ask, mustButton(t, ask, "allow").CustomID), "old board")
+	e.refused(e.d.Click(bob, ask, mustButton(t, ask, "allow").CustomID), "This undo request is no longer open")
 
 	// A refused undo changes nothing.
 	e.do(e.play(ch, alice, "F5"))

@@ -53,8 +53,9 @@ func (a *App) routes() *Router {
 	rt.Component("game/{id}/resign/{move}", a.onBoard(a.btnResign))
 	rt.Component("game/{id}/resign-yes/{move}", a.onBoard(a.resign))
 	rt.Component("game/{id}/undo/{move}", a.onBoard(a.undo))
-	rt.Component("game/{id}/undo-yes/{move}", a.onBoard(a.btnUndoYes))
-	rt.Component("game/{id}/undo-no/{move}", a.onBoard(a.btnUndoNo))
+	// {at}, not {move}: pendingUndo tells a lapsed request from an old board.
+	rt.Component("game/{id}/undo-yes/{at}", a.onBoard(a.btnUndoYes))
+	rt.Component("game/{id}/undo-no/{at}", a.onBoard(a.btnUndoNo))
 	rt.Component("game/{id}/score/{marking}/accept", a.btnScoreAccept)
 	rt.Component("game/{id}/score/{marking}/resume", a.btnScoreResume)
 	rt.Component("history/{player}/{page}", a.btnHistory)

@@ -3,6 +3,7 @@ package commands
 import (
 	"context"
 	"fmt"
+	"strconv"
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/gobot-dev/gobot/engine"
@@ -102,20 +103,27 @@ func undoMessage(g *storage.Game, by engine.Color, n int, outcome string) *Messa
 	return m
 }
 
-// pendingUndo checks an answer to an undo request and returns who asked.
-func pendingUndo(g *storage.Game, r *Request) (engine.Color, error) {
-	c, err := playerColor(g, r.User)
+// openUndo checks that the undo request r's button belongs to is still
+// open, and returns who asked it and the colour of the player pressing.
+func openUndo(g *storage.Game, r *Request) (by, c engine.Color, err error) {
+	c, err = playerColor(g, r.User)
 	if err != nil {
-		return c, err
+		return 0, c, err
 	}
 	u := g.Undo
-	if u == nil || u.MoveCount != g.Game.MoveCount() {
-		return c, userErr(ErrStale, "This undo request is no longer open: it was answered, or a move was played since.")
+	if u == nil || u.MoveCount != g.Game.MoveCount() || r.Param("at") != strconv.Itoa(u.MoveCount) {
+		return 0, c, userErr(ErrStale, "This undo request is no longer open: it was answered or withdrawn, or a move was played since.")
 	}
-	if u.By == c {
-		return c, userErr(ErrNotPlayer, fmt.Sprintf("Only %s can answer your undo request.", mention(g.Player(c.Opponent()))))
+	return u.By, c, nil
+}
+
+// pendingUndo checks an answer to an undo request and returns who asked.
+func pendingUndo(g *storage.Game, r *Request) (engine.Color, error) {
+	by, c, err := openUndo(g, r)
+	if err == nil && by == c {
+		err = userErr(ErrNotPlayer, fmt.Sprintf("Only %s can answer your undo request; **Refuse** withdraws it.", mention(g.Player(c.Opponent()))))
 	}
-	return u.By, nil
+	return by, err
 }
 
 func (a *App) btnUndoYes(ctx context.Context, r *Request, g *storage.Game) error {
@@ -145,8 +153,10 @@ func (a *App) btnUndoYes(ctx context.Context, r *Request, g *storage.Game) error
 	return err
 }
 
+// btnUndoNo refuses an undo request, or withdraws it when its asker
+// presses it.
 func (a *App) btnUndoNo(ctx context.Context, r *Request, g *storage.Game) error {
-	by, err := pendingUndo(g, r)
+	by, c, err := openUndo(g, r)
 	if err != nil {
 		return err
 	}
@@ -155,5 +165,9 @@ func (a *App) btnUndoNo(ctx context.Context, r *Request, g *storage.Game) error 
 	if err := a.update(ctx, g); err != nil {
 		return err
 	}
-	return r.Update(ctx, undoMessage(g, by, n, fmt.Sprintf("❌ %s refused; play on.", mention(g.Player(by.Opponent())))))
+	outcome := fmt.Sprintf("❌ %s refused; play on.", mention(g.Player(by.Opponent())))
+	if c == by {
+		outcome = fmt.Sprintf("↩️ %s withdrew the request; play on.", mention(g.Player(by)))
+	}
+	return r.Update(ctx, undoMessage(g, by, n, outcome))
 }
