@@ -378,3 +378,18 @@ func TestRecordListsExist(t *testing.T) {
 		}
 	}
 }
+
+// TestServeLoadSGFUndoInserted: after loadsgf, one undo takes back one move
+// of the record, with the pass the reader inserted between two moves of one
+// colour (as GNU Go undoes it), not the pass on its own.
+func TestServeLoadSGFUndoInserted(t *testing.T) {
+	f := filepath.Join(t.TempDir(), "twice.sgf")
+	if err := os.WriteFile(f, []byte("(;GM[1]FF[4]SZ[9]KM[6.5];B[ee];B[dd];W[cc];W[cd])"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	resp := serveRun(t, ServerOptions{}, "loadsgf "+f+"\nundo\nundo\nlist_stones white\nlist_stones black\nundo\nlist_stones black\nundo\nundo\n")
+	want := []string{"= black", "= ", "= ", "= ", "= D6 E5", "= ", "= E5", "= ", "? cannot undo"}
+	if !slices.Equal(resp, want) {
+		t.Errorf("responses = %q, want %q", resp, want)
+	}
+}

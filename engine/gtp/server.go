@@ -928,15 +928,26 @@ func (s *server) loadSGF(args []string) (string, error) {
 		return "", failure("cannot load file: " + strings.TrimPrefix(err.Error(), "engine: "))
 	}
 	s.g, s.size, s.komi = g, g.Size(), rules.Komi
-	s.inserted = nil
-	for _, i := range info.InsertedAt {
-		if i < n {
+	// One undo takes back a move of the record with the pass inserted
+	// before it, as for moves played out of turn; a pass inserted last
+	// (the position before a move of the colour that moved last) goes
+	// with the move before it.
+	s.inserted, s.history = nil, nil
+	for i := 0; i < n; i++ {
+		switch {
+		case !slices.Contains(info.InsertedAt, i):
+			s.history = append(s.history, 1)
+		case i+1 < n:
 			s.inserted = append(s.inserted, i)
+			s.history = append(s.history, 2)
+			i++
+		case len(s.history) > 0:
+			s.inserted = append(s.inserted, i)
+			s.history[len(s.history)-1]++
+		default:
+			s.inserted = append(s.inserted, i)
+			s.history = append(s.history, 1)
 		}
-	}
-	s.history = make([]int, n)
-	for i := range s.history {
-		s.history[i] = 1
 	}
 	toPlay := g.ToPlay()
 	if n < len(moves) {
