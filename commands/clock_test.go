@@ -158,6 +158,12 @@ func TestVacation(t *testing.T) {
 		t.Errorf("after the vacation ann's deadline = %v, want %v", g.Clock.Deadline(), want)
 	}
 	refused("/go vacation end:true", "not on vacation")
+	tb.clk.Advance(time.Hour)
+	only(t, tb.command(ann, "/go vacation days:1"))
+	tb.clk.Advance(5 * time.Second)
+	if reply := only(t, tb.command(ann, "/go vacation end:true")); !strings.Contains(reply.text(), "28 days of your 30 days") {
+		t.Errorf("a vacation ended after 5 s: %q, want the 28 days left, to the hour", reply.text())
+	}
 	refused("/go vacation days:29", "more than your allowance: 28 days of your 30 days")
 }
 
