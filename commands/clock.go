@@ -142,7 +142,13 @@ func clockStatus(g *storage.Game, now time.Time) string {
 	if k == nil || k.Control.System == clock.None {
 		return ""
 	}
-	at := k.Since // the mover's time as their turn began; Discord counts down from there
+	// The time as of now (a board shown again later, /go board, has the
+	// mover's time used since the turn began taken off, as the countdown
+	// beside it does); a turn paused until later shows its time as of then.
+	at := now
+	if k.Since.After(now) {
+		at = k.Since
+	}
 	s := fmt.Sprintf("⏱ ⚫ %s · ⚪ %s", k.Show(engine.Black, at), k.Show(engine.White, at))
 	switch {
 	case k.Running() && !k.Deadline().After(now):

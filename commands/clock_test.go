@@ -192,7 +192,11 @@ func TestPastDeadlineWording(t *testing.T) {
 	if got, want := clockStatus(g, now), fmt.Sprintf("⏱ ⚫ 10 s · ⚪ 10 s · ⚫ black's time runs out <t:%d:R>", g.Clock.Deadline().Unix()); got != want {
 		t.Errorf("before the deadline: %q, want %q", got, want)
 	}
-	if got, want := clockStatus(g, now.Add(40*time.Second)), "⏱ ⚫ 10 s · ⚪ 10 s · ⚫ black's time ran out"; got != want {
+	// Shown again later in the turn (/go board), the time is as of then.
+	if got, want := clockStatus(g, now.Add(4*time.Second)), fmt.Sprintf("⏱ ⚫ 6 s · ⚪ 10 s · ⚫ black's time runs out <t:%d:R>", g.Clock.Deadline().Unix()); got != want {
+		t.Errorf("4 s into the turn: %q, want %q", got, want)
+	}
+	if got, want := clockStatus(g, now.Add(40*time.Second)), "⏱ ⚫ 0 s · ⚪ 10 s · ⚫ black's time ran out"; got != want {
 		t.Errorf("after the deadline: %q, want %q", got, want)
 	}
 
