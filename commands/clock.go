@@ -443,9 +443,8 @@ func (a *App) cmdVacation(ctx context.Context, r *Request) error {
 	if err != nil {
 		return err
 	}
-	left := func() string { // to the nearest hour: a vacation ended at once cost seconds, not "23 h"
-		rest := max(VacationPerYear-v.Used, 0).Round(time.Hour)
-		return fmt.Sprintf("%s of your %d days for %d left", clock.Format(rest), int(VacationPerYear/(24*time.Hour)), v.Year)
+	left := func() string {
+		return fmt.Sprintf("%s of your %d days for %d left", clock.Format(max(VacationPerYear-v.Used, 0)), int(VacationPerYear/(24*time.Hour)), v.Year)
 	}
 	switch {
 	case end && daysGiven:

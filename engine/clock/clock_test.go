@@ -116,7 +116,11 @@ func TestFormat(t *testing.T) {
 	}{
 		{0, "0 s"}, {999 * time.Millisecond, "0 s"}, {45 * time.Second, "45 s"},
 		{150 * time.Second, "2 min 30 s"}, {10 * time.Minute, "10 min"},
-		{3*day + 4*time.Hour + 5*time.Minute, "3 days 4 h"}, {day, "1 day"}, {day + 30*time.Minute, "1 day"},
+		{3*day + 4*time.Hour + 5*time.Minute, "3 days 4 h"}, {day, "1 day"}, {day + 29*time.Minute, "1 day"},
+		// Rounded to the smaller unit written: a turn a moment old still
+		// shows its three days.
+		{3*day - time.Second, "3 days"}, {day + 31*time.Minute, "1 day 1 h"}, {day - 20*time.Second, "1 day"},
+		{59600 * time.Millisecond, "1 min"}, {149400 * time.Millisecond, "2 min 29 s"},
 	} {
 		if got := Format(tc.d); got != tc.want {
 			t.Errorf("Format(%v) = %q, want %q", tc.d, got, tc.want)

@@ -346,14 +346,20 @@ func formatSpec(d time.Duration) string {
 	return sb.String()
 }
 
-// Format writes a duration for people, in at most its two largest units:
-// "3 days", "1 day 4 h", "10 min", "2 min 30 s", "45 s". Below a second it
-// says "0 s".
+// Format writes a duration for people, in at most its two largest units,
+// rounded to the smaller of them: "3 days", "1 day 4 h", "10 min",
+// "2 min 30 s", "45 s" (so 3 days less a second is "3 days", not "2 days
+// 23 h"). Below a second it says "0 s".
 func Format(d time.Duration) string {
 	if d < time.Second {
 		return "0 s"
 	}
-	d = d.Truncate(time.Second)
+	for i, u := range units {
+		if d >= u.d {
+			d = d.Round(units[min(i+1, len(units)-1)].d)
+			break
+		}
+	}
 	var parts []string
 	for _, u := range units {
 		n := d / u.d
