@@ -21,6 +21,7 @@ import (
 	"github.com/gobot-dev/gobot/commands/discordtest"
 	"github.com/gobot-dev/gobot/engine"
 	"github.com/gobot-dev/gobot/engine/gtp"
+	"github.com/gobot-dev/gobot/storage"
 )
 
 // gtpVerdict asks gobot's GTP engine (gtp.Serve, as `gobot gtp`
@@ -467,17 +468,25 @@ func testE2EScoringTimeout(t *testing.T, e *env) {
 	if !strings.Contains(scoring.Text(), "The marking stands <t:") {
 		t.Errorf("scoring message %q does not say when the marking stands", scoring.Text())
 	}
-	e.clock.Advance(commands.DefaultScoringTTL + time.Minute)
-	e.restart() // the sweep runs at start (and every minute)
-	e.d.WaitFor("the scoring phase to time out", func() bool { return e.game(ch.ID) == nil })
-	a, err := e.store.ArchivedGame(context.Background(), g.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
+	a := e.scoringTimesOut(t, ch.ID, g.ID)
 	if !strings.HasPrefix(a.Result, "B+") {
 		t.Errorf("result %q, want a black win (one stone and the whole board against 7.5 komi)", a.Result)
 	}
 	e.waitBoard(ch.ID, "ran out: the current marking stands.")
+}
+
+// scoringTimesOut lets the scoring deadline of the game in channelID pass
+// and returns the game as archived by the sweep.
+func (e *env) scoringTimesOut(t *testing.T, channelID, gameID string) *storage.Archived {
+	t.Helper()
+	e.clock.Advance(commands.DefaultScoringTTL + time.Minute)
+	e.restart() // the sweep runs at start (and every minute)
+	e.d.WaitFor("the scoring phase to time out", func() bool { return e.game(channelID) == nil })
+	a, err := e.store.ArchivedGame(context.Background(), gameID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
 }
 
 // TestE2EScoringTimeoutLastChange: Bob marks Alice's living stone dead and
@@ -503,13 +512,7 @@ func TestE2EScoringTimeoutLastChange(t *testing.T) {
 				if aliceAccepts {
 					e.do(e.click(alice, m, "accept"))
 				}
-				e.clock.Advance(commands.DefaultScoringTTL + time.Minute)
-				e.restart() // the sweep runs at start (and every minute)
-				e.d.WaitFor("the scoring phase to time out", func() bool { return e.game(ch.ID) == nil })
-				a, err := e.store.ArchivedGame(context.Background(), g.ID)
-				if err != nil {
-					t.Fatal(err)
-				}
+				a := e.scoringTimesOut(t, ch.ID, g.ID)
 				want, note := "B+73.5", "Time for agreeing on the dead stones ran out, and ⚫ "+alice.Mention()+" had not accepted a marking that went against my estimate: my proposed marking counts."
 				if aliceAccepts {
 					want, note = "W+7.5", "Time for agreeing on the dead stones ran out: the current marking stands."
@@ -544,9 +547,7 @@ func testE2EScoringTimeoutBotRefused(t *testing.T, e *env) {
 	if g == nil || g.Scoring == nil || g.Scoring.Accepted[engine.Black] {
 		t.Fatalf("the bot accepted the marking of its wall as dead, or the game ended")
 	}
-	e.clock.Advance(commands.DefaultScoringTTL + time.Minute)
-	e.restart()
-	e.d.WaitFor("the scoring phase to time out", func() bool { return e.game(ch.ID) == nil })
+	e.scoringTimesOut(t, ch.ID, g.ID)
 	final := e.waitBoard(ch.ID, "ran out")
 	if want := "Time for agreeing on the dead stones ran out and gobot did not accept the marking: gobot's own marking counts."; !strings.Contains(final.Text(), want) {
 		t.Errorf("final message %q, want it to say %q", final.Text(), want)
