@@ -24,6 +24,11 @@ const (
 	metaPageFlag     = 0x04
 	freelistPageFlag = 0x10
 	noFreelist       = 0xffffffffffffffff
+	branchPageFlag   = 0x01
+	leafPageFlag     = 0x02
+	elementSize      = 16 // a branch element: pos 4, ksize 4, pgid 8; a leaf element: flags 4, pos 4, ksize 4, vsize 4
+	bucketLeafFlag   = 0x01
+	bucketHeaderSize = 16 // a bucket value: root page 8 (0 for an inline bucket, whose page follows), sequence 8
 )
 
 // restoreHint ends every ErrDamaged message.
@@ -32,6 +37,7 @@ const restoreHint = "restore the copy made by `gobot backup` (or move the file a
 // boltMeta is the part of a meta page verifyFile uses.
 type boltMeta struct {
 	pageSize uint32
+	root     uint64 // the root bucket's page
 	freelist uint64
 	pgid     uint64 // high-water mark: pages the file must hold
 	txid     uint64
@@ -97,7 +103,116 @@ func checkFile(path string) (exists bool, err error) {
 			return true, damaged("has a damaged free list: %v", err)
 		}
 	}
+	if err := (&treeWalk{r: f, m: m, seen: map[uint64]bool{}}).page(m.root, 0); err != nil {
+		return true, damaged("has damaged pages: %v", err)
+	}
 	return true, nil
+}
+
+// treeWalk reads every page of the B+trees of a bbolt file through the
+// file (not a mapping) and checks what bbolt would otherwise trust when it
+// follows them: page ids below the high-water mark, each page reached
+// once, branch and leaf types, and every key and value inside its page.
+// bbolt's own Tx.Check reads keys through the mapping where an element
+// points, so one flipped byte in an element faults the process (a fatal
+// SIGSEGV or SIGBUS, which no recover catches) before it can say the file
+// is damaged.
+type treeWalk struct {
+	r    io.ReaderAt
+	m    boltMeta
+	seen map[uint64]bool
+}
+
+// maxTreeDepth bounds the walk: bbolt's trees are a few levels deep, and
+// buckets nest a few levels in gobot's schema.
+const maxTreeDepth = 64
+
+// page checks the page id and the pages under it, depth levels down.
+func (w *treeWalk) page(id uint64, depth int) error {
+	if depth > maxTreeDepth {
+		return fmt.Errorf("page %d: the tree is more than %d levels deep", id, maxTreeDepth)
+	}
+	if id < 2 || id >= w.m.pgid {
+		return fmt.Errorf("a page points to page %d of %d", id, w.m.pgid)
+	}
+	if w.seen[id] {
+		return fmt.Errorf("page %d is reached twice", id)
+	}
+	w.seen[id] = true
+	ps := int64(w.m.pageSize)
+	var hdr [pageHeaderSize]byte
+	if _, err := w.r.ReadAt(hdr[:], int64(id)*ps); err != nil {
+		return fmt.Errorf("page %d: %w", id, err)
+	}
+	le := binary.NativeEndian
+	if got := le.Uint64(hdr[0:]); got != id {
+		return fmt.Errorf("page %d says it is page %d", id, got)
+	}
+	overflow := uint64(le.Uint32(hdr[12:]))
+	if id+overflow >= w.m.pgid {
+		return fmt.Errorf("page %d runs %d pages past the end", id, overflow)
+	}
+	buf := make([]byte, int64(overflow+1)*ps)
+	if _, err := w.r.ReadAt(buf, int64(id)*ps); err != nil {
+		return fmt.Errorf("page %d: %w", id, err)
+	}
+	return w.elements(buf, fmt.Sprintf("page %d", id), depth)
+}
+
+// elements checks the elements of the page in buf (a page of the file, or
+// an inline bucket's page inside a value) and walks the pages they point
+// to.
+func (w *treeWalk) elements(buf []byte, name string, depth int) error {
+	le := binary.NativeEndian
+	if len(buf) < pageHeaderSize {
+		return fmt.Errorf("%s: %d bytes, shorter than a page header", name, len(buf))
+	}
+	flags, count := le.Uint16(buf[8:]), int(le.Uint16(buf[10:]))
+	if flags != branchPageFlag && flags != leafPageFlag {
+		return fmt.Errorf("%s: type %#x where a branch or leaf page belongs", name, flags)
+	}
+	if pageHeaderSize+count*elementSize > len(buf) {
+		return fmt.Errorf("%s: %d elements do not fit in %d bytes", name, count, len(buf))
+	}
+	// inside reports whether n bytes from at lie in buf.
+	inside := func(at, n uint64) bool { return at <= uint64(len(buf)) && n <= uint64(len(buf))-at }
+	for i := range count {
+		e := pageHeaderSize + i*elementSize
+		pos, ksize := uint64(le.Uint32(buf[e+4:])), uint64(le.Uint32(buf[e+8:]))
+		if flags == branchPageFlag {
+			pos, ksize = uint64(le.Uint32(buf[e:])), uint64(le.Uint32(buf[e+4:]))
+		}
+		key := uint64(e) + pos
+		if !inside(key, ksize) {
+			return fmt.Errorf("%s: element %d's key (%d bytes at %d) lies outside the page", name, i, ksize, key)
+		}
+		if flags == branchPageFlag {
+			if err := w.page(le.Uint64(buf[e+8:]), depth+1); err != nil {
+				return err
+			}
+			continue
+		}
+		vsize := uint64(le.Uint32(buf[e+12:]))
+		val := key + ksize
+		if !inside(val, vsize) {
+			return fmt.Errorf("%s: element %d's value (%d bytes at %d) lies outside the page", name, i, vsize, val)
+		}
+		if le.Uint32(buf[e:])&bucketLeafFlag == 0 {
+			continue
+		}
+		if vsize < bucketHeaderSize {
+			return fmt.Errorf("%s: element %d is a bucket of %d bytes", name, i, vsize)
+		}
+		v := buf[val : val+vsize]
+		if root := le.Uint64(v); root != 0 {
+			if err := w.page(root, depth+1); err != nil {
+				return err
+			}
+		} else if err := w.elements(v[bucketHeaderSize:], name+" (an inline bucket)", depth+1); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // readMeta reads and validates the meta page at off.
@@ -119,7 +234,7 @@ func readMeta(r io.ReaderAt, off int64) (boltMeta, error) {
 	if h.Sum64() != le.Uint64(b[metaChecksumEnd:]) {
 		return boltMeta{}, fmt.Errorf("meta page at %d: checksum mismatch", off)
 	}
-	m := boltMeta{pageSize: le.Uint32(b[8:]), freelist: le.Uint64(b[32:]), pgid: le.Uint64(b[40:]), txid: le.Uint64(b[48:])}
+	m := boltMeta{pageSize: le.Uint32(b[8:]), root: le.Uint64(b[16:]), freelist: le.Uint64(b[32:]), pgid: le.Uint64(b[40:]), txid: le.Uint64(b[48:])}
 	if m.pageSize < 512 || m.pageSize > 1<<16 || m.pageSize&(m.pageSize-1) != 0 {
 		return boltMeta{}, fmt.Errorf("meta page at %d: page size %d", off, m.pageSize)
 	}
