@@ -111,7 +111,12 @@ func testE2EReview(t *testing.T, e *env) {
 	var want []string
 	for _, m := range rv.Mistakes {
 		want = append(want, "review-"+id+"-move"+itoa(m.Number)+".png")
-		line := "Move " + itoa(m.Number) + " · "
+		stone, side := "⚫", "Black"
+		if m.Color == engine.White {
+			stone, side = "⚪", "White"
+		}
+		// The chance is the mover's, and the line says whose.
+		line := "Move " + itoa(m.Number) + " · " + stone + " " + m.Move + " · " + side + "'s winning chance "
 		found := false
 		for _, msg := range msgs[1:] {
 			found = found || strings.Contains(msg.Text(), line) && strings.Contains(msg.Text(), "better: "+m.Best)

@@ -296,6 +296,9 @@ func mistakeBoards(a *storage.Archived, g *engine.Game, rv *review.Review) ([]pi
 		}
 		name := fmt.Sprintf("review-%s-move%d.png", a.ID, m.Number)
 		line := mistakeLine(m)
+		if notes := render.LineNotes(before.Board(), pv); notes != "" {
+			line += " (line: " + notes + ")"
+		}
 		did := "played " + m.Move + " (crossed out)"
 		if played.Kind == engine.Pass {
 			did = "passed"
@@ -311,11 +314,12 @@ func mistakeBoards(a *storage.Archived, g *engine.Game, rv *review.Review) ([]pi
 	return out, nil
 }
 
-// mistakeLine is a mistake in one line: "Move 37 · ⚫ C4 · win chance 62% →
-// 38% · 9 points lost · better: D5".
+// mistakeLine is a mistake in one line: "Move 37 · ⚫ C4 · Black's winning
+// chance 62% → 38% · 9 points lost · better: D5". The chance is the
+// mover's, which the line names, as the graph above gives Black's.
 func mistakeLine(m review.Mistake) string {
-	return fmt.Sprintf("Move %d · %s %s · win chance %s → %s · %.0f points lost · better: %s",
-		m.Number, stoneEmoji(m.Color), m.Move, pct(m.Before), pct(m.After), m.Loss, m.Best)
+	return fmt.Sprintf("Move %d · %s %s · %s's winning chance %s → %s · %.0f points lost · better: %s",
+		m.Number, stoneEmoji(m.Color), m.Move, colorName(m.Color), pct(m.Before), pct(m.After), m.Loss, m.Best)
 }
 
 // parseLine reads a variation in GTP notation whose first move is c's;

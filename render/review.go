@@ -216,9 +216,12 @@ type VariationOptions struct {
 	// Played is the move that was played: marked with a cross in the
 	// accent colour on a ghost stone of its colour. A pass marks nothing.
 	Played engine.Move
-	// PV is the engine's preferred line from the position, played onto
-	// the board and numbered from 1 (its first move, the preferred move,
-	// also gets a ring). At most 9 moves are drawn.
+	// PV is the engine's preferred line from the position, numbered from
+	// 1 on the position as it stands (its first move, the preferred move,
+	// also gets a ring), as Go diagrams draw a line: nothing it captures
+	// is taken off, so the position stays in view, and a move on a point
+	// already taken is not drawn but said (LineNotes). At most 9 moves are
+	// drawn.
 	PV    []engine.Move
 	Theme Theme
 	Size  int // pixels on a side, 0 for DefaultPixels
@@ -233,28 +236,16 @@ func Variation(w io.Writer, b *engine.Board, opts VariationOptions) error {
 		return ErrNilBoard
 	}
 	n := b.Size()
-	after := *b
-	nums := map[engine.Point]int{}
 	pv := opts.PV[:min(len(opts.PV), 9)]
-	for i, m := range pv {
-		if m.Kind != engine.Place {
-			continue
-		}
-		if !m.Point.Valid(n) {
-			return fmt.Errorf("variation move %v on a %d×%d board: %w", m.Point, n, n, ErrOffBoard)
-		}
-		v := after.Vertex(m.Point)
-		if !after.Legal(v, m.Color) {
-			return fmt.Errorf("variation move %d %v: %w", i+1, m, ErrIllegalVariation)
-		}
-		after.Play(v, m.Color)
-		nums[m.Point] = i + 1
+	shown, nums, _, err := line(b, pv)
+	if err != nil {
+		return err
 	}
 	played := opts.Played
 	if played.Kind == engine.Place && !played.Point.Valid(n) {
 		return fmt.Errorf("played move %v on a %d×%d board: %w", played.Point, n, n, ErrOffBoard)
 	}
-	img, k, err := rgbaBoard(&after, &Options{Numbers: nums, Theme: opts.Theme, Size: opts.Size, HideKo: true})
+	img, k, err := rgbaBoard(shown, &Options{Numbers: nums, Theme: opts.Theme, Size: opts.Size, HideKo: true})
 	if err != nil {
 		return err
 	}
@@ -273,7 +264,7 @@ func Variation(w io.Writer, b *engine.Board, opts VariationOptions) error {
 	}
 	if played.Kind == engine.Place {
 		cx, cy := k.l.center(played.Point)
-		if b.At(played.Point) == engine.Empty && after.At(played.Point) == engine.Empty {
+		if shown.At(played.Point) == engine.Empty {
 			ss := k.st.stoneStyle(played.Color)
 			ghost := ss.mid
 			ghost.A = 140
@@ -292,6 +283,56 @@ func Variation(w io.Writer, b *engine.Board, opts VariationOptions) error {
 		}
 	}
 	return png.Encode(w, img)
+}
+
+// LineNotes says what a mistake board (Variation) cannot draw of the first
+// 9 moves of pv from b: its passes and the moves on points already taken
+// ("4 pass", "6 at 2", "7 at D4"), joined by commas; "" when it draws
+// every move.
+func LineNotes(b *engine.Board, pv []engine.Move) string {
+	if b == nil {
+		return ""
+	}
+	_, _, notes, err := line(b, pv[:min(len(pv), 9)])
+	if err != nil {
+		return ""
+	}
+	return strings.Join(notes, ", ")
+}
+
+// line checks that pv can be played from b and returns the board a
+// diagram draws (b with pv's stones put on the points that are empty,
+// nothing captured), their numbers, and the notes for the moves it cannot
+// draw.
+func line(b *engine.Board, pv []engine.Move) (*engine.Board, map[engine.Point]int, []string, error) {
+	n := b.Size()
+	after, shown := *b, *b
+	nums := map[engine.Point]int{}
+	var notes []string
+	for i, m := range pv {
+		if m.Kind != engine.Place {
+			notes = append(notes, fmt.Sprintf("%d pass", i+1))
+			continue
+		}
+		if !m.Point.Valid(n) {
+			return nil, nil, nil, fmt.Errorf("variation move %v on a %d×%d board: %w", m.Point, n, n, ErrOffBoard)
+		}
+		v := after.Vertex(m.Point)
+		if !after.Legal(v, m.Color) {
+			return nil, nil, nil, fmt.Errorf("variation move %d %v: %w", i+1, m, ErrIllegalVariation)
+		}
+		after.Play(v, m.Color)
+		switch at, ok := nums[m.Point]; {
+		case ok:
+			notes = append(notes, fmt.Sprintf("%d at %d", i+1, at))
+		case shown.At(m.Point) != engine.Empty:
+			notes = append(notes, fmt.Sprintf("%d at %s", i+1, m.Point))
+		default:
+			shown.SetStone(m.Point, m.Color)
+			nums[m.Point] = i + 1
+		}
+	}
+	return &shown, nums, notes, nil
 }
 
 // preferred is the colour of the ring around the engine's preferred move.

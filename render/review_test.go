@@ -168,3 +168,41 @@ func TestOwnership(t *testing.T) {
 		t.Errorf("Ownership with 10 entries = %v, want ErrOwnerLength", err)
 	}
 }
+
+// TestVariationKeepsThePosition: a line that captures is drawn as Go
+// diagrams draw one, on the position as it stands: the captured stone
+// stays in view, and what cannot be drawn (a pass, a move on a taken
+// point) is said by LineNotes.
+func TestVariationKeepsThePosition(t *testing.T) {
+	b := diagram(t,
+		". . . . . . . . .",
+		". . . . . . . . .",
+		". . . . . . . . .",
+		". . . . . . . . .",
+		". . . . . . . . .",
+		". . . . . . . . .",
+		". . . . . . . . .",
+		". . . . . . . . .",
+		"X O . . . . . . .")
+	n := 9
+	mv := func(c engine.Color, s string) engine.Move { return engine.PlaceAt(c, enginetest.Point(t, s, n)) }
+	W, B := engine.White, engine.Black
+	pv := []engine.Move{mv(W, "A2"), engine.PassMove(B), mv(W, "A1"), mv(B, "E5")}
+	var buf bytes.Buffer
+	if err := Variation(&buf, b, VariationOptions{Played: mv(W, "J9"), PV: pv}); err != nil {
+		t.Fatal(err)
+	}
+	img := decodePNG(t, buf.Bytes())
+	l := newLayout(n, DefaultPixels)
+	for s, want := range map[string]engine.Color{"A1": B, "A2": W, "B1": W, "E5": B} {
+		if got := probe(img, &l, enginetest.Point(t, s, n)); got != want {
+			t.Errorf("stone at %s probes as %v, want %v", s, got, want)
+		}
+	}
+	if got, want := LineNotes(b, pv), "2 pass, 3 at A1"; got != want {
+		t.Errorf("LineNotes = %q, want %q", got, want)
+	}
+	if got := LineNotes(b, pv[:1]); got != "" {
+		t.Errorf("LineNotes of a line it draws whole = %q, want none", got)
+	}
+}
