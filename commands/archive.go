@@ -170,6 +170,9 @@ func (a *App) cmdSGF(ctx context.Context, r *Request) error {
 	}
 	if withReview {
 		rv := a.storedReview(ctx, arc.ID)
+		if rv == nil && arc.Moves == 0 {
+			return userErr(ErrBadOption, fmt.Sprintf("Game `%s` has no moves, so there is no review to write into its record.", arc.ID))
+		}
 		if rv == nil {
 			return userErr(ErrBadOption, fmt.Sprintf("Game `%s` has not been reviewed yet: `/go review game:%s` reviews it, then ask again.", arc.ID, arc.ID))
 		}

@@ -460,7 +460,7 @@ func (a *App) cmdBot(ctx context.Context, r *Request) error {
 func (a *App) sweep(ctx context.Context) {
 	now := a.now()
 	expired, err := a.challenges.ExpiredChallenges(ctx, now)
-	if err != nil {
+	if err != nil && ctx.Err() == nil { // not at shutdown
 		a.log.Warn("sweep: expired challenges", "err", err)
 	}
 	for _, c := range expired {
@@ -488,7 +488,9 @@ func (a *App) activeGames(ctx context.Context, what string) ([]*storage.Game, er
 		a.setAside(ctx, ch)
 	}
 	if err != nil && len(corrupt) == 0 {
-		a.log.Warn(what+": active games", "err", err)
+		if ctx.Err() == nil { // not at shutdown
+			a.log.Warn(what+": active games", "err", err)
+		}
 		return games, err
 	}
 	return games, nil

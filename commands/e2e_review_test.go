@@ -365,6 +365,8 @@ func testE2EReviewNoMoves(t *testing.T, e *env) {
 	// end is announced in the background) cannot count as the answer's.
 	other := e.d.GuildChannel("other")
 	e.refused(e.slash(other, bob, "review", discordtest.Str("game", id)), "That game has no moves to review.")
+	e.refused(e.slash(other, bob, "sgf", discordtest.Str("game", id), discordtest.Bool("review", true)),
+		"Game `"+id+"` has no moves, so there is no review to write into its record.")
 	if _, err := e.store.GameReview(context.Background(), id); err == nil {
 		t.Errorf("a review of a game without moves was stored")
 	}
