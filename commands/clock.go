@@ -202,6 +202,13 @@ func (a *App) syncClock(ctx context.Context, g *storage.Game) {
 	}
 }
 
+// annulled reports whether g ended on time before the player who ran out
+// had made two moves of their own: recorded, but never counted.
+func annulled(g *storage.Game) bool {
+	r, over := g.Game.Result()
+	return over && r.Reason == engine.ByTime && ownMoves(g, r.Winner.Opponent()) < 2
+}
+
 // ownMoves counts the moves colour c has made in g (passes included).
 func ownMoves(g *storage.Game, c engine.Color) int {
 	n := 0
@@ -222,16 +229,16 @@ func ownMoves(g *storage.Game, c engine.Color) int {
 func (a *App) timeUp(ctx context.Context, g *storage.Game) error {
 	loser := g.Clock.ToMove
 	deadline := g.Clock.Deadline()
-	annulled := ownMoves(g, loser) < 2
 	if err := g.Game.End(engine.Result{Winner: loser.Opponent(), Reason: engine.ByTime}); err != nil {
 		return err
 	}
-	if err := a.archiveGame(ctx, g, annulled); err != nil {
+	void := annulled(g)
+	if err := a.archiveGame(ctx, g, void); err != nil {
 		return err
 	}
-	a.log.Info("game lost on time", "game", g.ID, "channel", g.ChannelID, "loser", g.Player(loser).Key(), "annulled", annulled)
+	a.log.Info("game lost on time", "game", g.ID, "channel", g.ChannelID, "loser", g.Player(loser).Key(), "annulled", void)
 	note := fmt.Sprintf("⌛ %s %s ran out of time <t:%d:R>.", stoneEmoji(loser), mention(g.Player(loser)), deadline.Unix())
-	if annulled {
+	if void {
 		note += " They had not made two moves of their own, so the game is annulled: it is recorded, but it does not count."
 	} else if rn := a.ratingNote(ctx, g); rn != "" {
 		note += "\n" + rn

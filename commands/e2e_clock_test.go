@@ -80,6 +80,16 @@ func testE2ELossOnTime(t *testing.T, e *env) {
 	if len(ann) != 1 || !strings.Contains(ann[0].Text(), want) || !strings.Contains(ann[0].Text(), "**Game over: annulled, not counted · W+T**") {
 		t.Errorf("announcements %d, the first %q; want one saying %q and the result", len(ann), ann[0].Text(), want)
 	}
+	// Its record says so, as /go sgf's does.
+	var rec string
+	for _, f := range ann[0].Attachments {
+		if strings.HasSuffix(f.Filename, ".sgf") {
+			rec = string(f.Data)
+		}
+	}
+	if !strings.Contains(rec, "C[Annulled: ") || !strings.Contains(rec, "RE[W+T]") {
+		t.Errorf("the announcement's record %q does not say the game was annulled", rec)
+	}
 	e.d.WaitFor("the first board's buttons to be removed", func() bool {
 		m, _ := e.d.Message(first.ID)
 		return len(m.Buttons()) == 0

@@ -132,7 +132,7 @@ func resultSentence(g *storage.Game, r engine.Result) string {
 	case engine.ByResignation:
 		return fmt.Sprintf("%s wins by resignation · %s", who, r)
 	case engine.ByTime:
-		if ownMoves(g, r.Winner.Opponent()) < 2 { // see timeUp
+		if annulled(g) {
 			return fmt.Sprintf("annulled, not counted · %s", r)
 		}
 		return fmt.Sprintf("%s wins on time · %s", who, r)
@@ -169,7 +169,7 @@ func boardMessage(g *storage.Game, now time.Time, note string) (*Message, error)
 	if _, over := g.Game.Result(); over {
 		embed.Color = colorDone
 		m.ClearComponents = true
-		data, err := gameSGF(g, nil, false, false)
+		data, err := gameSGF(g, nil, false, annulled(g))
 		if err != nil {
 			return nil, err
 		}
