@@ -233,7 +233,10 @@ func Parse(environ map[string]string, p Purpose) (*Config, error) {
 	c.DBPath = r.DB
 	if r.DatabaseURL != "" {
 		// The URL holds a password: never echo it.
-		if u, err := url.Parse(r.DatabaseURL); err != nil || (u.Scheme != "postgres" && u.Scheme != "postgresql") {
+		// url.Parse's error quotes the URL, password and all: not shown.
+		if u, err := url.Parse(r.DatabaseURL); err != nil {
+			bad("GOBOT_DATABASE_URL", ErrInvalid, "cannot be read as a URL: check its host and port (such as postgres://gobot:password@db:5432/gobot)")
+		} else if u.Scheme != "postgres" && u.Scheme != "postgresql" {
 			bad("GOBOT_DATABASE_URL", ErrInvalid, "not a postgres:// URL (such as postgres://gobot:password@db:5432/gobot)")
 		} else {
 			c.DatabaseURL = Secret(r.DatabaseURL)

@@ -414,7 +414,8 @@ func TestDatabaseAndShards(t *testing.T) {
 		{"one shard on bbolt", map[string]string{"GOBOT_SHARD_COUNT": "1"}, "", 0, 1},
 		{"shards need postgres", map[string]string{"GOBOT_SHARD_COUNT": "2"}, "GOBOT_SHARD_COUNT", 0, 0},
 		{"shard beyond the count", map[string]string{"GOBOT_DATABASE_URL": url, "GOBOT_SHARD_ID": "4", "GOBOT_SHARD_COUNT": "4"}, "GOBOT_SHARD_ID", 0, 0},
-		{"not a postgres URL", map[string]string{"GOBOT_DATABASE_URL": "mysql://gobot:hunter2@db/gobot"}, "GOBOT_DATABASE_URL", 0, 0},
+		{"not a postgres URL", map[string]string{"GOBOT_DATABASE_URL": "mysql://gobot:hunter2@db/gobot"}, "GOBOT_DATABASE_URL: not a postgres:// URL", 0, 0},
+		{"a port that is no number", map[string]string{"GOBOT_DATABASE_URL": "postgres://gobot:hunter2@db:notaport/gobot"}, "GOBOT_DATABASE_URL: cannot be read as a URL: check its host and port", 0, 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -183,3 +183,13 @@ func TestOpenFlippedBytes(t *testing.T) {
 		t.Errorf("%d of 60 damaged copies refused, want most of them", damaged)
 	}
 }
+
+// TestOpenDirectory: a directory where the database file should be is
+// said to be one, not called a damaged database to restore.
+func TestOpenDirectory(t *testing.T) {
+	dir := t.TempDir()
+	_, err := Open(dir, Options{})
+	if !errors.Is(err, ErrInvalid) || errors.Is(err, ErrDamaged) || !strings.Contains(err.Error(), dir+" is a directory, not a database file") {
+		t.Errorf("Open(a directory) = %v, want ErrInvalid saying it is a directory", err)
+	}
+}

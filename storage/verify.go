@@ -66,6 +66,9 @@ func checkFile(path string) (exists bool, err error) {
 		return fmt.Errorf("storage: %s %s; %s: %w", path, fmt.Sprintf(format, a...), restoreHint, ErrDamaged)
 	}
 	size := fi.Size()
+	if fi.IsDir() {
+		return true, fmt.Errorf("storage: %s is a directory, not a database file: %w", path, ErrInvalid)
+	}
 	if !fi.Mode().IsRegular() {
 		return true, damaged("is not a regular file")
 	}

@@ -47,8 +47,11 @@ func migrateDB(ctx context.Context, args []string, stdout, stderr io.Writer) (er
 		return fmt.Errorf("migrate-db: the bbolt database %s: %w", *db, err)
 	}
 	src, err := storage.Open(*db, storage.Options{})
-	if err != nil {
+	if errors.Is(err, storage.ErrLocked) {
 		return fmt.Errorf("migrate-db: %w (stop the bot that uses it first)", err)
+	}
+	if err != nil {
+		return fmt.Errorf("migrate-db: %w", err)
 	}
 	defer src.Close()
 	octx, cancel := context.WithTimeout(ctx, time.Minute)
