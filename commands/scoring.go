@@ -65,7 +65,7 @@ func (a *App) startScoring(ctx context.Context, g *storage.Game) []engine.Point 
 }
 
 // botsAccept records the acceptance of each bot player when g's marking
-// agrees with the bot's own estimate (see botDisagrees).
+// is acceptable to it by its own estimate (see disagrees).
 func botsAccept(g *storage.Game, proposal, uncertain []engine.Point) {
 	for _, c := range []engine.Color{engine.Black, engine.White} {
 		if g.Player(c).IsBot() {
