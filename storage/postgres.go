@@ -362,6 +362,27 @@ func (p *Postgres) QuarantineGame(ctx context.Context, channelID string) error {
 	})
 }
 
+// QuarantinedGames is Store.QuarantinedGames.
+func (p *Postgres) QuarantinedGames(ctx context.Context) ([]Quarantined, error) {
+	rows, err := p.pool.Query(ctx, `SELECT channel_id, at_ns, record FROM quarantine ORDER BY channel_id, at_ns`)
+	if err != nil {
+		return nil, fmt.Errorf("storage: quarantined games: %w", err)
+	}
+	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (Quarantined, error) {
+		var q Quarantined
+		var at int64
+		var rec string
+		err := r.Scan(&q.ChannelID, &at, &rec)
+		q.At, q.Record = time.Unix(0, at).UTC(), []byte(rec)
+		return q, err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("storage: quarantined games: %w", err)
+	}
+	whyQuarantined(out)
+	return out, nil
+}
+
 // ActiveGames is Store.ActiveGames.
 func (p *Postgres) ActiveGames(ctx context.Context) ([]*Game, error) {
 	return p.loadGames(ctx, `SELECT channel_id, record FROM games ORDER BY channel_id`)

@@ -38,12 +38,17 @@ func (s *Store) QuarantinedGames(ctx context.Context) ([]Quarantined, error) {
 			return nil
 		})
 	})
-	for i := range out {
-		if _, err := decodeGame(out[i].ChannelID, out[i].Record); err != nil {
-			out[i].Problem = err
+	whyQuarantined(out)
+	return out, err
+}
+
+// whyQuarantined sets each record's Problem: why it does not decode.
+func whyQuarantined(qs []Quarantined) {
+	for i := range qs {
+		if _, err := decodeGame(qs[i].ChannelID, qs[i].Record); err != nil {
+			qs[i].Problem = err
 		}
 	}
-	return out, err
 }
 
 // Salvage rebuilds what it can of a quarantined game: the record's

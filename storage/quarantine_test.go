@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/gobot-dev/gobot/engine"
+	"github.com/gobot-dev/gobot/storage/pgtest"
 )
 
 // occupiedRecord returns g's stored record with its fourth move replaced by
@@ -109,5 +110,41 @@ func TestCheckPagesIgnoresOneRecord(t *testing.T) {
 		if err := f(ctx); !errors.Is(err, ErrClosed) {
 			t.Errorf("%s() after Close = %v, want ErrClosed", name, err)
 		}
+	}
+}
+
+// TestQuarantinedGamesPostgres: PostgreSQL lists its quarantine as bbolt
+// does, for `gobot doctor` on a database URL.
+func TestQuarantinedGamesPostgres(t *testing.T) {
+	p, err := OpenPostgres(ctx, pgtest.Database(t), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	g := newGame(t, "occupied", "1", "2")
+	play(t, g.Game, "D4", "E5", "C3", "F6", "G7")
+	if err := p.CreateGame(ctx, g); err != nil {
+		t.Fatal(err)
+	}
+	var rec string
+	if err := p.pool.QueryRow(ctx, `SELECT record FROM games WHERE channel_id = 'occupied'`).Scan(&rec); err != nil {
+		t.Fatal(err)
+	}
+	bad := strings.Replace(rec, `"W F6"`, `"W E5"`, 1)
+	if _, err := p.pool.Exec(ctx, `UPDATE games SET record = $1 WHERE channel_id = 'occupied'`, bad); err != nil || bad == rec {
+		t.Fatalf("damaging the record: %v", err)
+	}
+	if err := p.QuarantineGame(ctx, "occupied"); err != nil {
+		t.Fatal(err)
+	}
+	qs, err := p.QuarantinedGames(ctx)
+	if err != nil || len(qs) != 1 {
+		t.Fatalf("QuarantinedGames() = %+v, %v; want the one record", qs, err)
+	}
+	if q := qs[0]; q.ChannelID != "occupied" || string(q.Record) != bad || q.At.IsZero() || !errors.Is(q.Problem, ErrCorrupt) {
+		t.Errorf("quarantined = %+v, want the damaged bytes of channel occupied, a time and why", q)
+	}
+	if g, lost, err := qs[0].Salvage(); err != nil || lost != 2 || g.Game.MoveCount() != 3 {
+		t.Errorf("Salvage() = %v, %d left out, %v; want three moves and two left out", g, lost, err)
 	}
 }

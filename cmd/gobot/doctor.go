@@ -16,7 +16,8 @@ import (
 
 // doctor lists the game records the bot set aside as damaged, and exports
 // one as SGF: `gobot doctor [--db FILE]`, `gobot doctor export N [--db FILE]`
-// (the flag goes before or after the subcommand).
+// (the flag goes before or after the subcommand). Without --db it reads
+// PostgreSQL when GOBOT_DATABASE_URL is set, else GOBOT_DB.
 func doctor(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	path, pos, err := parseDBFlags("doctor", "database file (default: GOBOT_DB)", args, stderr)
 	if err != nil {
@@ -28,25 +29,38 @@ func doctor(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		}
 		return ""
 	}
-	if path == "" {
-		cfg, err := config.LoadFor(config.Offline)
-		if err != nil {
-			return err
+	qs, err := func() ([]storage.Quarantined, error) {
+		if path == "" {
+			cfg, err := config.LoadFor(config.Offline)
+			if err != nil {
+				return nil, err
+			}
+			if cfg.DatabaseURL != "" {
+				path = "PostgreSQL (GOBOT_DATABASE_URL)"
+				octx, cancel := context.WithTimeout(ctx, time.Minute)
+				defer cancel()
+				p, err := storage.OpenPostgres(octx, cfg.DatabaseURL.Reveal(), storage.Options{})
+				if err != nil {
+					return nil, &redactedError{msg: cfg.Redact(err.Error()), err: err}
+				}
+				defer p.Close()
+				return p.QuarantinedGames(ctx)
+			}
+			path = cfg.DBPath
 		}
-		path = cfg.DBPath
-	}
-	if _, err := os.Stat(path); err != nil {
-		return fmt.Errorf("doctor: no database at %s: %w", path, err)
-	}
-	s, err := storage.Open(path, storage.Options{Timeout: time.Second})
-	if errors.Is(err, storage.ErrLocked) {
-		return fmt.Errorf("doctor: %s is in use by a running gobot: copy it with `gobot backup COPY` and run `gobot doctor --db COPY`", path)
-	}
-	if err != nil {
-		return err
-	}
-	defer s.Close()
-	qs, err := s.QuarantinedGames(ctx)
+		if _, err := os.Stat(path); err != nil {
+			return nil, fmt.Errorf("doctor: no database at %s: %w", path, err)
+		}
+		s, err := storage.Open(path, storage.Options{Timeout: time.Second})
+		if errors.Is(err, storage.ErrLocked) {
+			return nil, fmt.Errorf("doctor: %s is in use by a running gobot: copy it with `gobot backup COPY` and run `gobot doctor --db COPY`", path)
+		}
+		if err != nil {
+			return nil, err
+		}
+		defer s.Close()
+		return s.QuarantinedGames(ctx)
+	}()
 	if err != nil {
 		return err
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/gobot-dev/gobot/engine"
 	"github.com/gobot-dev/gobot/storage"
+	"github.com/gobot-dev/gobot/storage/pgtest"
 	bolt "go.etcd.io/bbolt"
 )
 
@@ -105,5 +106,27 @@ func TestDoctor(t *testing.T) {
 	missing := filepath.Join(t.TempDir(), "none.db")
 	if code := run(context.Background(), []string{"doctor", "--db", missing}, strings.NewReader(""), &stdout, &stderr); code == 0 || !strings.Contains(stderr.String(), "no database") {
 		t.Errorf("gobot doctor on a missing file = %d, %q", code, stderr.String())
+	}
+}
+
+// TestDoctorPostgres: with GOBOT_DATABASE_URL set and no --db, doctor
+// lists PostgreSQL's quarantine (here the records migrate-db copied).
+func TestDoctorPostgres(t *testing.T) {
+	path, url := quarantinedDB(t), pgtest.Database(t)
+	var out, errOut bytes.Buffer
+	if code := run(context.Background(), []string{"migrate-db", "--to", url, "--db", path}, strings.NewReader(""), &out, &errOut); code != 0 {
+		t.Fatalf("gobot migrate-db = %d, %s", code, errOut.String())
+	}
+	t.Setenv("GOBOT_DATABASE_URL", url)
+	t.Setenv("GOBOT_DB", filepath.Join(t.TempDir(), "none.db"))
+	out.Reset()
+	errOut.Reset()
+	if code := run(context.Background(), []string{"doctor"}, strings.NewReader(""), &out, &errOut); code != 0 {
+		t.Fatalf("gobot doctor on PostgreSQL = %d, %s", code, errOut.String())
+	}
+	for _, want := range []string{"2 quarantined game records in PostgreSQL (GOBOT_DATABASE_URL)", "1  channel 111", "2 of 4 moves replay", "2  channel 222"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("gobot doctor output lacks %q:\n%s", want, out.String())
+		}
 	}
 }
