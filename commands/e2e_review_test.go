@@ -320,7 +320,7 @@ func testE2EReviewCountedGame(t *testing.T, e *env) {
 	}
 
 	est := e.do(e.slash(ch, ann, "estimate", discordtest.Str("game", id)))
-	want := "Score of ⚫ ann vs ⚪ bob, B+1.5 after move 22: **B+1.5**, counted with the dead stones both players agreed on (area counting, komi included). " +
+	want := "Score of ⚫ ann vs ⚪ bob after move 22: **B+1.5**, counted with the dead stones both players agreed on (area counting, komi included). " +
 		"The shading shows who owns each point; the dead stones are crossed out."
 	png, _ := est.PNG()
 	if est.Ephemeral || strings.TrimSpace(est.Text()) != want || png.Description != "Final count of the 9×9 board after move 22: B+1.5; 2 dead stones crossed out." {

@@ -418,7 +418,7 @@ func (a *App) cmdEstimate(ctx context.Context, r *Request) error {
 	if res, err := engine.ParseResult(arc.Result); err == nil && res.Reason == engine.ByScore && g.PlayEnded() {
 		// The players agreed on the dead stones: no estimate, the count.
 		if sc := g.Score(info.Dead); sc.Result() == res.String() {
-			return a.counted(ctx, r, g, sc, len(info.Dead), what)
+			return a.counted(ctx, r, g, sc, len(info.Dead), archivedTitle(arc)) // the count is the result
 		}
 	}
 	return a.estimate(ctx, r, g, what, false)
