@@ -237,6 +237,7 @@ func testE2EClockOption(t *testing.T, e *env) {
 		{"byoyomi 10m", "byoyomi 10m 5x30s — byo-yomi: 10 min, then 5 periods of 30 s | ⚠ expected a main time and NxTIME, like `byoyomi 10m 5x30s`"},
 		{"Fischer", "fischer 3d +1d max 7d — Fischer: 3 days, +1 day per move, at most 7 days | ⚠ fischer takes a starting time and +increment, then optionally max and a time, like `fischer 3d +1…"},
 		{"n", "none — no clock"},
+		{"byoyomi 0 5x30s", "byoyomi 0s 5x30s — byo-yomi: no main time, 5 periods of 30 s"},
 		{"hourglass", "⚠ unknown system or preset \"hourglass\""},
 	} {
 		r = e.d.Do(e.d.Autocomplete(ch, alice, "go", discordtest.Sub("challenge", discordtest.Focused("clock", tt.typed))))

@@ -438,6 +438,9 @@ func (k *Clock) Show(c engine.Color, now time.Time) string {
 		}
 		return fmt.Sprintf("byo-yomi %s (%d×%s left)", Format(left), t.Periods, Format(cc.Period))
 	case Canadian:
+		if t.Stones == 0 && t.Main == 0 { // no main time: the first period, not begun
+			t.Stones, t.Period = cc.Stones, cc.Period
+		}
 		if t.Stones == 0 {
 			return fmt.Sprintf("%s + %d/%s", Format(t.Main), cc.Stones, Format(cc.Period))
 		}

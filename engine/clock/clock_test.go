@@ -51,6 +51,10 @@ func TestParse(t *testing.T) {
 		{"byo-yomi 1h 1x1h", "byoyomi 1h 1x1h", "byo-yomi: 1 h, then 1 period of 1 h", true},
 		{"canadian 10m 25/5m", "canadian 10m 25/5m", "Canadian: 10 min, then 25 moves every 5 min", false},
 		{"canadian 10m 1/30s", "canadian 10m 1/30s", "Canadian: 10 min, then 1 move every 30 s", false},
+		// Overtime alone, as OGS allows.
+		{"byoyomi 0 5x30s", "byoyomi 0s 5x30s", "byo-yomi: no main time, 5 periods of 30 s", false},
+		{"byoyomi 0m 1x1d", "byoyomi 0s 1x1d", "byo-yomi: no main time, 1 period of 1 day", true},
+		{"canadian 0s 25/5m", "canadian 0s 25/5m", "Canadian: no main time, 25 moves every 5 min", false},
 		{"simple 1d", "simple 1d", "simple: 1 day per move", true},
 		{"absolute 20m", "absolute 20m", "absolute: 20 min for the whole game", false},
 		{"absolute 1h30m", "absolute 1h30m", "absolute: 1 h 30 min for the whole game", false},
@@ -440,5 +444,42 @@ func TestTakeBack(t *testing.T) {
 	k.TakeBack(1, engine.White, at(20*time.Second))
 	if !reflect.DeepEqual(*k, before) {
 		t.Errorf("TakeBack with nothing to take back changed the clock: %+v, was %+v", *k, before)
+	}
+}
+
+// TestNoMainTime: byo-yomi and Canadian with no main time start in
+// overtime: each move gets its period (byo-yomi), each block of moves its
+// period (Canadian).
+func TestNoMainTime(t *testing.T) {
+	k := New(mustParse(t, "byoyomi 0 2x30s"))
+	k.Start(engine.Black, t0)
+	wantShow(t, k, engine.Black, t0, "byo-yomi 30 s (2×30 s left)")
+	if got := k.Deadline(); !got.Equal(at(60 * time.Second)) {
+		t.Errorf("byo-yomi deadline = t0+%v, want t0+60s", got.Sub(t0))
+	}
+	play(t, k, 20*time.Second) // black: within the period, both kept
+	if got := k.Time(engine.Black).Periods; got != 2 {
+		t.Errorf("black has %d periods after 20 s, want 2", got)
+	}
+	play(t, k, 25*time.Second) // white
+	play(t, k, 65*time.Second) // black: 40 s, one period used up
+	if got := k.Time(engine.Black).Periods; got != 1 {
+		t.Errorf("black has %d periods after 40 s, want 1", got)
+	}
+
+	k = New(mustParse(t, "canadian 0 2/60s"))
+	k.Start(engine.Black, t0)
+	wantShow(t, k, engine.White, t0, "1 min for 2 moves")
+	if got := k.Deadline(); !got.Equal(at(60 * time.Second)) {
+		t.Errorf("Canadian deadline = t0+%v, want t0+60s", got.Sub(t0))
+	}
+	play(t, k, 10*time.Second) // black: 50 s left for 1 more
+	if got := k.Time(engine.Black); got.Stones != 1 || got.Period != 50*time.Second {
+		t.Errorf("black after 10 s = %+v, want 1 move in 50 s", got)
+	}
+	play(t, k, 11*time.Second) // white
+	play(t, k, 51*time.Second) // black: 40 s, the block's last move: a fresh period
+	if got := k.Time(engine.Black); got.Stones != 2 || got.Period != time.Minute {
+		t.Errorf("black after the block = %+v, want a fresh 2 moves in 1 min", got)
 	}
 }

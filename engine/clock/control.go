@@ -193,8 +193,11 @@ func (c *Control) parseOvertime(f []string, sep, example, what string, most int,
 		return fmt.Errorf("%w: expected a main time and N%sTIME, like `%s`", ErrSpec, sep, example)
 	}
 	var err error
-	if c.Main, err = parseTime("main time", f[0]); err != nil {
-		return err
+	// Overtime alone (`byoyomi 0 5x30s`, as OGS allows): no main time.
+	if unit := strings.TrimLeft(f[0], "0"); unit == f[0] || len(unit) > 1 || !strings.Contains("smhd", unit) {
+		if c.Main, err = parseTime("main time", f[0]); err != nil {
+			return err
+		}
 	}
 	count, period, ok := strings.Cut(f[1], sep)
 	if !ok {
@@ -285,11 +288,17 @@ func (c Control) Describe() string {
 		if c.Periods == 1 {
 			periods = "period"
 		}
+		if c.Main == 0 {
+			return fmt.Sprintf("byo-yomi: no main time, %d %s of %s", c.Periods, periods, Format(c.Period))
+		}
 		return fmt.Sprintf("byo-yomi: %s, then %d %s of %s", Format(c.Main), c.Periods, periods, Format(c.Period))
 	case Canadian:
 		moves := "moves"
 		if c.Stones == 1 {
 			moves = "move"
+		}
+		if c.Main == 0 {
+			return fmt.Sprintf("Canadian: no main time, %d %s every %s", c.Stones, moves, Format(c.Period))
 		}
 		return fmt.Sprintf("Canadian: %s, then %d %s every %s", Format(c.Main), c.Stones, moves, Format(c.Period))
 	}
