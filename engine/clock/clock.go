@@ -444,10 +444,7 @@ func (k *Clock) Show(c engine.Color, now time.Time) string {
 		if t.Stones == 0 {
 			return fmt.Sprintf("%s + %d/%s", Format(t.Main), cc.Stones, Format(cc.Period))
 		}
-		if t.Stones == 1 {
-			return Format(t.Period) + " for 1 move"
-		}
-		return fmt.Sprintf("%s for %d moves", Format(t.Period), t.Stones)
+		return Format(t.Period) + " for " + count(t.Stones, "move")
 	}
 	return ""
 }

@@ -283,26 +283,25 @@ func (c Control) Describe() string {
 		return fmt.Sprintf("simple: %s per move", Format(c.Period))
 	case Fischer:
 		return fmt.Sprintf("Fischer: %s, +%s per move, at most %s", Format(c.Main), Format(c.Increment), Format(c.Max))
-	case ByoYomi:
-		periods := "periods"
-		if c.Periods == 1 {
-			periods = "period"
-		}
+	case ByoYomi, Canadian:
+		main := Format(c.Main) + ", then"
 		if c.Main == 0 {
-			return fmt.Sprintf("byo-yomi: no main time, %d %s of %s", c.Periods, periods, Format(c.Period))
+			main = "no main time,"
 		}
-		return fmt.Sprintf("byo-yomi: %s, then %d %s of %s", Format(c.Main), c.Periods, periods, Format(c.Period))
-	case Canadian:
-		moves := "moves"
-		if c.Stones == 1 {
-			moves = "move"
+		if c.System == ByoYomi {
+			return fmt.Sprintf("byo-yomi: %s %s of %s", main, count(c.Periods, "period"), Format(c.Period))
 		}
-		if c.Main == 0 {
-			return fmt.Sprintf("Canadian: no main time, %d %s every %s", c.Stones, moves, Format(c.Period))
-		}
-		return fmt.Sprintf("Canadian: %s, then %d %s every %s", Format(c.Main), c.Stones, moves, Format(c.Period))
+		return fmt.Sprintf("Canadian: %s %s every %s", main, count(c.Stones, "move"), Format(c.Period))
 	}
 	return "no clock"
+}
+
+// count says n of a thing: "1 move", "25 moves".
+func count(n int, thing string) string {
+	if n == 1 {
+		return "1 " + thing
+	}
+	return fmt.Sprintf("%d %ss", n, thing)
 }
 
 // Name is the preset's name when c is one, else its spec.
