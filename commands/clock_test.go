@@ -258,6 +258,54 @@ func TestUndoRestoresClocks(t *testing.T) {
 	}
 }
 
+// TestUndoChargesOnlyTheUndoer: bob thought two days over his reply; ann's
+// undo, which he allows, gives her back her clock as it stood before her
+// move, charged with her own two days and two hours, never his: she plays
+// on with 22 hours, where she was flagged at once before.
+func TestUndoChargesOnlyTheUndoer(t *testing.T) {
+	tb := newTestApp(t)
+	startGame(t, tb) // correspondence: 3 days, +1 day a move
+	tb.clk.Advance(48 * time.Hour)
+	only(t, tb.command(ann, "/go play move:E5"))
+	tb.clk.Advance(48 * time.Hour)
+	only(t, tb.command(bob, "/go play move:C3"))
+	tb.clk.Advance(time.Hour)
+	ask := only(t, tb.command(ann, "/go undo"))
+	tb.clk.Advance(time.Hour)
+	calls := tb.press(bob, ask.buttonID(t, "Allow undo"))
+	if len(calls) != 2 || !strings.Contains(calls[1].text(), "took back 2 moves") {
+		t.Fatalf("allow undo: %v", calls)
+	}
+	g, err := tb.store.Game(context.Background(), channelID)
+	if err != nil {
+		t.Fatalf("the game after the undo: %v", err)
+	}
+	if want := tb.App.now().Add(22 * time.Hour); !g.Clock.Deadline().Equal(want) || g.Clock.ToMove != engine.Black {
+		t.Errorf("after the undo %v runs out at %v, want black at %v", g.Clock.ToMove, g.Clock.Deadline(), want)
+	}
+	if got := g.Clock.Time(engine.White).Main; got != 72*time.Hour {
+		t.Errorf("bob has %v after the undo, want his 3 days before C3", got)
+	}
+}
+
+// TestUndoThatWouldFlag: an undo whose requester would be out of time once
+// their own time on the moves counts again (and E5's day of increment
+// goes) is refused, and the game goes on unchanged.
+func TestUndoThatWouldFlag(t *testing.T) {
+	tb := newTestApp(t)
+	startGame(t, tb)
+	tb.clk.Advance(48 * time.Hour)
+	only(t, tb.command(ann, "/go play move:E5")) // 1 day left, +1 day
+	tb.clk.Advance(time.Hour)
+	only(t, tb.command(bob, "/go play move:C3"))
+	tb.clk.Advance(36 * time.Hour) // 2 days less 36 hours: still in time
+	wantEphemeral(t, tb.command(ann, "/go undo"), "Taking back now would leave you no time")
+	g, err := tb.store.Game(context.Background(), channelID)
+	if err != nil || g.Game.MoveCount() != 2 || g.Undo != nil || g.Clock.Flagged(tb.App.now()) {
+		t.Fatalf("after the refused undo: %v, %d moves, request %v", err, g.Game.MoveCount(), g.Undo)
+	}
+}
+
 // TestVacationTurnWhileAwayRealClock: on a clock that moves between two
 // reads in one request, as a real one does, a turn that comes while its
 // player is away still starts paused until the vacation ends.

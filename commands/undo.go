@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strconv"
+	"time"
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/gobot-dev/gobot/engine"
@@ -22,9 +23,11 @@ func undoCount(g *engine.Game, c engine.Color) int {
 	return 0
 }
 
-// checkUndo says whether c may ask for an undo now, and how many moves it
-// would take back.
-func checkUndo(g *storage.Game, c engine.Color) (int, error) {
+// checkUndo says whether c may ask for an undo at now, and how many moves
+// it would take back. An undo that would leave c out of time (their own
+// time on the moves taken back counts, and those moves' increments go;
+// see clock.TakeBack) is refused rather than end the game.
+func checkUndo(g *storage.Game, c engine.Color, now time.Time) (int, error) {
 	if _, over := g.Game.Result(); over {
 		return 0, ErrGameOver
 	}
@@ -35,6 +38,13 @@ func checkUndo(g *storage.Game, c engine.Color) (int, error) {
 	if n == 0 {
 		return 0, userErr(ErrNoUndo, "You have not played a move yet, so there is nothing to undo.")
 	}
+	if g.Clock.Running() {
+		k := *g.Clock // TakeBack only reslices the copy's log
+		k.TakeBack(g.Game.MoveCount()-n, c, now)
+		if k.Flagged(now) {
+			return 0, userErr(ErrNoUndo, "Taking back now would leave you no time: your own time on those moves counts again, and their increments go. Play on instead.")
+		}
+	}
 	return n, nil
 }
 
@@ -44,7 +54,7 @@ func (a *App) undo(ctx context.Context, r *Request, g *storage.Game) error {
 	if err != nil {
 		return err
 	}
-	n, err := checkUndo(g, c)
+	n, err := checkUndo(g, c, a.now())
 	if err != nil {
 		return err
 	}
@@ -131,7 +141,7 @@ func (a *App) btnUndoYes(ctx context.Context, r *Request, g *storage.Game) error
 	if err != nil {
 		return err
 	}
-	n, err := checkUndo(g, by)
+	n, err := checkUndo(g, by, a.now())
 	if err != nil {
 		return err
 	}

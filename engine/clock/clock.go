@@ -113,11 +113,12 @@ func (k *Clock) Unwind(n int) {
 // TakeBack takes the clock back to after move n when the moves after it
 // are taken back, with colour to to move at now: both players' time
 // becomes what it was after the last move each kept (their full time
-// before their first), and to's turn starts at now charged with all the
-// time the taken-back turns and the running one used, as if the undone
-// moves had never been made and to's clock had run since the position
-// arose (pauses not counted). That time may exceed what to has: their
-// deadline is then past. With no move after n in the log, TakeBack does
+// before their first), so what the taken-back moves added (Fischer's
+// increments) is gone, and to's turn starts at now charged with the time
+// to's own taken-back turns used, and the running turn when it is to's
+// (pauses not counted): no one gains time by an undo, and no one pays for
+// the opponent's thinking. The opponent's own turns in between are given
+// back with their moves. With no move after n in the log, TakeBack does
 // nothing. A player whose time cannot be found in the log (marks kept
 // before they had a colour) keeps their time.
 func (k *Clock) TakeBack(n int, to engine.Color, now time.Time) {
@@ -125,11 +126,11 @@ func (k *Clock) TakeBack(n int, to engine.Color, now time.Time) {
 		return
 	}
 	var used time.Duration
-	if k.Running() {
+	if k.Running() && k.ToMove == to {
 		used = k.spent(now)
 	}
 	for _, m := range k.Log {
-		if m.Move > n {
+		if m.Move > n && m.Color == to {
 			used += m.Spent
 		}
 	}

@@ -393,9 +393,8 @@ func playRecord(t *testing.T, k *Clock, times ...time.Duration) {
 
 // TestTakeBack: taking moves back restores both players' time to what it
 // was after the last move each kept (their full time before their first),
-// and charges the player to move with all the time the taken-back turns
-// and the running one used: as if the undone moves had never been made
-// and their clock had run since the position they are back at.
+// and charges the player to move with the time their own taken-back turns
+// used, and the running turn when it is theirs: never the opponent's.
 func TestTakeBack(t *testing.T) {
 	for _, tc := range []struct {
 		spec         string
@@ -406,19 +405,24 @@ func TestTakeBack(t *testing.T) {
 		used         time.Duration
 	}{
 		// The QA case: Fischer refilled by undo. Black plays at 10 s, white
-		// at 11 s; undone at 15 s: both back at 30 s, black charged 15 s.
+		// at 11 s; undone at 15 s: both back at 30 s (no increment kept),
+		// black charged the 10 s of move 1 and the 4 s of the running turn.
 		{"fischer 30s +20s max 5m", []time.Duration{10 * time.Second, 11 * time.Second}, 0, 15 * time.Second,
-			Time{Main: 30 * time.Second}, Time{Main: 30 * time.Second}, 15 * time.Second},
+			Time{Main: 30 * time.Second}, Time{Main: 30 * time.Second}, 14 * time.Second},
 		// Back to after move 1: black keeps 40 s, white (to move) is charged
-		// the second and a half of move 2 and the 3 s since.
+		// the second of move 2 and the 3 s since; not black's move 3.
 		{"fischer 30s +20s max 5m", []time.Duration{10 * time.Second, 11 * time.Second, 12 * time.Second}, 1, 15 * time.Second,
-			Time{Main: 40 * time.Second}, Time{Main: 30 * time.Second}, 5 * time.Second},
+			Time{Main: 40 * time.Second}, Time{Main: 30 * time.Second}, 4 * time.Second},
+		// White to move is charged move 4's 10 s, not black's running 30 s.
 		{"byoyomi 1m 3x30s", []time.Duration{20 * time.Second, 50 * time.Second, 130 * time.Second, 140 * time.Second}, 3, 170 * time.Second,
-			Time{Periods: 2}, Time{Main: 30 * time.Second, Periods: 3}, 40 * time.Second},
+			Time{Periods: 2}, Time{Main: 30 * time.Second, Periods: 3}, 10 * time.Second},
 		{"canadian 1m 2/1m", []time.Duration{70 * time.Second, 71 * time.Second, 80 * time.Second}, 1, 90 * time.Second,
-			Time{Period: 50 * time.Second, Stones: 1}, Time{Main: time.Minute}, 20 * time.Second},
+			Time{Period: 50 * time.Second, Stones: 1}, Time{Main: time.Minute}, 11 * time.Second},
 		{"simple 30s", []time.Duration{10 * time.Second, 20 * time.Second}, 0, 25 * time.Second,
-			Time{}, Time{}, 25 * time.Second},
+			Time{}, Time{}, 15 * time.Second},
+		// The opponent thought two days: none of it is the undoer's.
+		{"fischer 3d +1d max 7d", []time.Duration{48 * time.Hour, 96 * time.Hour}, 0, 98 * time.Hour,
+			Time{Main: 72 * time.Hour}, Time{Main: 72 * time.Hour}, 50 * time.Hour},
 	} {
 		k := New(mustParse(t, tc.spec))
 		k.Start(engine.Black, t0)
