@@ -264,3 +264,43 @@ func TestHTTPCapsUnauthenticatedReads(t *testing.T) {
 }
 
 var _ = bytes.NewReader
+
+// TestHTTPReplayAfterRestart: a signed copy of an interaction handled
+// before a restart (a new handler, its replay cache empty) is refused as
+// stale and changes nothing, though its timestamp is still in the window;
+// one signed at the restart is served.
+func TestHTTPReplayAfterRestart(t *testing.T) {
+	tb, h, priv := httpBot(t)
+	startGame(t, tb)
+	data, _, err := parseSlash("/go pass", Definitions(testPlayers{}.Levels()), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	it := tb.interaction(ann, channelID)
+	it.Type, it.Data = discordgo.InteractionApplicationCommand, data
+	body, err := json.Marshal(it)
+	if err != nil {
+		t.Fatal(err)
+	}
+	header := sign(priv, body, tb.clk.Now())
+	if w := postSigned(t, h, header, body); w.Code != http.StatusOK {
+		t.Fatalf("first copy = %d %s", w.Code, w.Body)
+	}
+	tb.waitIdle()
+	tb.command(bob, "/go play move:D4")
+	tb.clk.Advance(time.Minute)
+	restarted := tb.HTTPHandler(priv.Public().(ed25519.PublicKey))
+	if w := postSigned(t, restarted, header, body); w.Code != http.StatusUnauthorized {
+		t.Errorf("the copy after a restart = %d %s, want 401", w.Code, w.Body)
+	}
+	tb.waitIdle()
+	g, err := tb.store.Game(context.Background(), channelID)
+	if err != nil || g.Game.MoveCount() != 2 {
+		t.Fatalf("after the replay: %v, %d moves, want 2 (ann's pass once, bob's D4)", err, g.Game.MoveCount())
+	}
+	it.ID = "900000000000000777"
+	body, _ = json.Marshal(it)
+	if w := postSigned(t, restarted, sign(priv, body, tb.clk.Now()), body); w.Code != http.StatusOK {
+		t.Errorf("a new interaction after the restart = %d %s, want 200", w.Code, w.Body)
+	}
+}

@@ -41,6 +41,12 @@ const (
 	// signatureMaxAge is how old (or how far in the future) a signed
 	// timestamp may be before the request is refused as stale.
 	signatureMaxAge = 5 * time.Minute
+	// startSlack is how long before the endpoint started an interaction
+	// may have been signed: the replay cache starts empty, so an older
+	// copy cannot be told from one handled before a restart and is refused
+	// as stale. Discord's clock may differ from ours by a few seconds;
+	// nothing signed this long ago could still be answered in its 3.
+	startSlack = 10 * time.Second
 	// httpDeferAfter is when the endpoint gives up waiting for a handler's
 	// first answer and defers, well inside Discord's 3-second deadline.
 	httpDeferAfter = 2 * time.Second
@@ -66,8 +72,11 @@ const (
 // deferred, and responses with files are deferred and then edited, since
 // Discord reads files only from REST uploads. An interaction is handled
 // once: a signed copy replayed within the timestamp window gets the first
-// copy's answer and changes nothing.
+// copy's answer and changes nothing, and one signed before the handler
+// was made (before a restart, which empties the replay cache) is refused
+// as stale.
 func (a *App) HTTPHandler(publicKey ed25519.PublicKey) http.Handler {
+	started := a.now()
 	return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 		if req.Method != http.MethodPost {
 			w.Header().Set("Allow", http.MethodPost)
@@ -75,6 +84,10 @@ func (a *App) HTTPHandler(publicKey ed25519.PublicKey) http.Handler {
 			return
 		}
 		sig, ts, signedAt, ok := signatureHeaders(req.Header, a.now())
+		if ok && signedAt.Before(started.Add(-startSlack)) {
+			a.log.Info("interaction refused: signed before this process started, so perhaps handled before a restart", "remote", req.RemoteAddr)
+			ok = false
+		}
 		if !ok || len(publicKey) != ed25519.PublicKeySize {
 			a.log.Debug("interaction refused: missing, malformed or stale signature headers", "remote", req.RemoteAddr)
 			http.Error(w, "invalid request signature", http.StatusUnauthorized)
