@@ -250,16 +250,20 @@ func (a *App) timeUp(ctx context.Context, g *storage.Game) error {
 	if err != nil {
 		a.log.Warn("clock: announce loss on time", "game", g.ID, "err", err)
 	}
-	a.disableBoards(ctx, g)
+	// A bot out of time was thinking over the answer to the last
+	// interaction, whose message is still pending: the bot's worker fills
+	// it ("ended while gobot was thinking"); an edit with no content would
+	// be refused.
+	a.disableBoards(ctx, g, !g.Player(loser).IsBot())
 	return nil
 }
 
 // disableBoards removes the buttons of g's boards that can still be edited:
-// the answer to the game's last interaction while its token lasts, and the
-// board messages whose IDs the game keeps.
-func (a *App) disableBoards(ctx context.Context, g *storage.Game) {
+// the answer to the game's last interaction while its token lasts (when
+// original), and the board messages whose IDs the game keeps.
+func (a *App) disableBoards(ctx context.Context, g *storage.Game, original bool) {
 	clear := &Message{ClearComponents: true}
-	if f := g.Delivery.Followup; f != nil && a.now().Sub(f.At) < tokenLifetime {
+	if f := g.Delivery.Followup; original && f != nil && a.now().Sub(f.At) < tokenLifetime {
 		it := &discordgo.Interaction{ID: f.InteractionID, AppID: f.AppID, Token: f.Token, ChannelID: g.ChannelID}
 		if _, err := a.opts.Discord.EditOriginal(ctx, it, clear); err != nil {
 			a.log.Info("clock: disable the last board's buttons", "game", g.ID, "err", err)

@@ -289,3 +289,29 @@ func testE2EStopFinishesMoves(t *testing.T, e *env) {
 		t.Errorf("the move in flight was not stored")
 	}
 }
+
+// TestE2EBotOutOfTimeWhileThinking: the bot runs out of time while it
+// thinks over its reply: the loss on time is announced, and the answer to
+// the player's move, still pending, is filled in by the bot's worker; the
+// announcement's clean-up leaves it alone (an edit that only removed its
+// buttons was refused by Discord as an empty message).
+func TestE2EBotOutOfTimeWhileThinking(t *testing.T) {
+	e := newEnv(t)
+	ch, alice := e.d.GuildChannel("general"), e.d.NewUser("alice")
+	e.do(e.slash(ch, alice, "bot", discordtest.Str("level", "slow"), discordtest.Int("size", 9), discordtest.Str("color", "black"), discordtest.Str("clock", "absolute 1m")))
+	g := e.game(ch.ID)
+	e.clock.Advance(5 * time.Second)
+	move := e.play(ch, alice, "E5")
+	e.d.Do(move)
+	e.thinking("slow")
+	e.clock.Advance(61 * time.Second)
+	e.d.WaitFor("the game to end on time", func() bool { return e.game(ch.ID) == nil })
+	close(e.players.gate)
+	if a := e.archived(ch.ID, g.ID); a.Result != "B+T" || !a.Annulled {
+		t.Errorf("archived %s annulled=%v, want B+T annulled (the bot made no move)", a.Result, a.Annulled)
+	}
+	e.d.WaitFor("the announcement", func() bool { return len(e.publicWith(ch.ID, "ran out of time")) == 1 })
+	if got := e.deferredAnswer(move); !strings.Contains(got.Text(), "while gobot was thinking") {
+		t.Errorf("the answer to E5 = %q, want it to say the game ended while gobot was thinking", got.Text())
+	}
+}
