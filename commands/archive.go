@@ -137,7 +137,7 @@ func sgfFile(id, what string, data []byte) File {
 
 // archivedTitle names the players of a finished game.
 func archivedTitle(a *storage.Archived) string {
-	return fmt.Sprintf("⚫ %s vs ⚪ %s", plainName(a.Black), plainName(a.White))
+	return fmt.Sprintf("⚫ %s vs ⚪ %s", shownName(a.Black), shownName(a.White))
 }
 
 // cmdSGF attaches a game's record: the active game's in this channel, or a
@@ -299,6 +299,8 @@ func historyMessage(ctx context.Context, arch Archive, r *Request, p storage.Pla
 	switch {
 	case total == 0 && p.UserID == r.User.ID:
 		return nil, userErr(ErrBadOption, "You have not finished a game yet.")
+	case total == 0 && r.Interaction.GuildID == "":
+		return nil, userErr(ErrBadOption, fmt.Sprintf("%s has no finished game you can see here (your own games with them; in a server, its games too).", mention(p)))
 	case total == 0:
 		return nil, userErr(ErrBadOption, fmt.Sprintf("%s has no finished game you can see (your own games with them, or games of this server).", mention(p)))
 	case page > pages:
@@ -326,7 +328,7 @@ func historyMessage(ctx context.Context, arch Archive, r *Request, p storage.Pla
 	return &Message{
 		Ephemeral: true,
 		Embeds: []*discordgo.MessageEmbed{{
-			Title:       clip("Games of "+plainName(p), 256),
+			Title:       clip("Games of "+shownName(p), 256),
 			Description: clip(sb.String(), 4096),
 			Color:       colorBlack,
 		}},

@@ -455,7 +455,11 @@ func (a *App) cmdVacation(ctx context.Context, r *Request) error {
 		return err
 	}
 	left := func() string {
-		return fmt.Sprintf("%s of your %d days for %d left", clock.Format(max(VacationPerYear-v.Used, 0)), int(VacationPerYear/(24*time.Hour)), v.Year)
+		rest := clock.Format(max(VacationPerYear-v.Used, 0))
+		if VacationPerYear-v.Used < 30*time.Minute {
+			rest = "none"
+		}
+		return fmt.Sprintf("%s of your %d days for %d left", rest, int(VacationPerYear/(24*time.Hour)), v.Year)
 	}
 	switch {
 	case end && daysGiven:
@@ -465,6 +469,7 @@ func (a *App) cmdVacation(ctx context.Context, r *Request) error {
 			return userErr(ErrBadOption, "You are not on vacation.")
 		}
 		v.Used -= v.Until.Sub(now)
+		v.Used = v.Used.Round(time.Hour) // counted to the hour, as it is shown
 		v.Until = now
 		if err := a.deadlines.PutVacation(ctx, key, v); err != nil {
 			return err

@@ -165,6 +165,9 @@ func TestVacation(t *testing.T) {
 		t.Errorf("a vacation ended after 5 s: %q, want the 28 days left, to the hour", reply.text())
 	}
 	refused("/go vacation days:29", "more than your allowance: 28 days of your 30 days")
+	if reply := only(t, tb.command(ann, "/go vacation days:28")); !strings.Contains(reply.text(), "none of your 30 days for 2026 left") {
+		t.Errorf("the whole allowance taken: %q, want \"none of your 30 days for 2026 left\"", reply.text())
+	}
 }
 
 // TestLiveClockNoReminder: a live clock gets no reminder, and its board

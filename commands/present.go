@@ -52,6 +52,13 @@ func plainName(p storage.Player) string {
 	return p.UserID
 }
 
+// shownName is plainName for text Discord renders as markdown (message
+// content, embed titles): a display name's markdown characters are
+// escaped, so that "*star*" shows as typed rather than in italics.
+func shownName(p storage.Player) string { return markdownEscaper.Replace(plainName(p)) }
+
+var markdownEscaper = strings.NewReplacer(`\`, `\\`, "*", `\*`, "_", `\_`, "~", `\~`, "`", "\\`", "|", `\|`, ">", `\>`, "#", `\#`, "[", `\[`, "]", `\]`)
+
 // view is what a board picture shows beyond the stones.
 type view struct {
 	dead  []engine.Point
@@ -144,7 +151,7 @@ func resultSentence(g *storage.Game, r engine.Result) string {
 
 // title is the embed title: both players.
 func title(g *storage.Game) string {
-	return clip(fmt.Sprintf("⚫ %s vs ⚪ %s", plainName(g.Black), plainName(g.White)), 256)
+	return clip(fmt.Sprintf("⚫ %s vs ⚪ %s", shownName(g.Black), shownName(g.White)), 256)
 }
 
 // boardMessage is the message showing a game in play: the note (what just

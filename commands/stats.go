@@ -193,7 +193,7 @@ func (a *App) cmdStats(ctx context.Context, r *Request) error {
 	return r.Reply(ctx, &Message{
 		Ephemeral: true,
 		Embeds: []*discordgo.MessageEmbed{{
-			Title:       clip("Go record of "+plainName(st.Player), 256),
+			Title:       clip("Go record of "+shownName(st.Player), 256),
 			Description: clip(sb.String(), 4096),
 			Color:       colorBlack,
 		}},
