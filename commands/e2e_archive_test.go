@@ -212,6 +212,9 @@ func TestE2EHistory(t *testing.T) {
 	e.refused(e.slash(ch, carol, "history"), "You have not finished a game yet.")
 	e.refused(e.d.Click(carol, m, "sgf/"+hidden), "was played on another server")
 	e.refused(e.slash(ch, carol, "history", discordtest.UserOpt("player", alice), discordtest.Int("page", 3)), "There is no page 3: <@"+alice.ID+"> has 2 pages of games you can see")
+	// In a DM there is no server whose games carol could see.
+	e.refused(e.slash(e.d.DM(carol), carol, "history", discordtest.UserOpt("player", alice)),
+		"<@"+alice.ID+"> has no finished game you can see here (your own games with them; in a server, its games too).")
 }
 
 // TestE2EThreadPermission: in a channel where the bot may not create
