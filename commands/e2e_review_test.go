@@ -374,3 +374,34 @@ func testE2EReviewNoMoves(t *testing.T, e *env) {
 		t.Errorf("%d threads, want none", n)
 	}
 }
+
+// TestE2EReviewAnnulled: the review of an annulled game (alice ran out of
+// time after one move of her own) says it was annulled, and its summary
+// speaks of who led, never of a winner (it said "White won" of W+T).
+func TestE2EReviewAnnulled(t *testing.T) {
+	e := newEnv(t)
+	ch, alice, bob := e.guildGame(discordtest.Str("clock", "absolute 15s"))
+	id := e.game(ch.ID).ID
+	e.do(e.play(ch, alice, "E5"))
+	e.do(e.play(ch, bob, "C3"))
+	e.clock.Advance(20 * time.Second)
+	e.d.WaitFor("the game to end on time", func() bool { return e.game(ch.ID) == nil })
+	if a, err := e.store.ArchivedGame(context.Background(), id); err != nil || !a.Annulled || a.Result != "W+T" {
+		t.Fatalf("archived %+v, %v; want W+T annulled", a, err)
+	}
+	answer := e.reviewed(e.slash(ch, bob, "review"))
+	if want := "Review of ⚫ alice vs ⚪ bob, 9×9, annulled (W+T, not counted), 2 moves"; !strings.HasPrefix(answer.Text(), want) {
+		t.Errorf("/go review answered %q, want it to begin %q", answer.Text(), want)
+	}
+	data, err := e.store.GameReview(context.Background(), id)
+	if err != nil {
+		t.Fatalf("the review was not stored: %v", err)
+	}
+	var rv review.Review
+	if err := json.Unmarshal(data, &rv); err != nil {
+		t.Fatal(err)
+	}
+	if p := rv.Paragraph(); strings.Contains(p, " won") {
+		t.Errorf("the review of an annulled game names a winner: %q", p)
+	}
+}

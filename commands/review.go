@@ -173,13 +173,13 @@ func (a *App) storedReview(ctx context.Context, id string) *review.Review {
 }
 
 // archivedEngineGame replays a finished game from its record, with its
-// result.
+// result (none for an annulled game, which has no winner).
 func archivedEngineGame(a *storage.Archived) (*engine.Game, error) {
 	g, _, err := engine.ParseSGF(a.SGF)
 	if err != nil {
 		return nil, fmt.Errorf("commands: record of game %s: %w", a.ID, err)
 	}
-	if res, err := engine.ParseResult(a.Result); err == nil && res.Winner != engine.Empty {
+	if res, err := engine.ParseResult(a.Result); err == nil && res.Winner != engine.Empty && !a.Annulled {
 		if err := g.End(res); err != nil {
 			return nil, fmt.Errorf("commands: result of game %s: %w", a.ID, err)
 		}
@@ -191,7 +191,11 @@ func archivedEngineGame(a *storage.Archived) (*engine.Game, error) {
 // (a summary with the graph, then each player's mistakes), otherwise in
 // one message with every picture.
 func (a *App) postReview(ctx context.Context, r *Request, arc *storage.Archived, g *engine.Game, rv *review.Review) error {
-	head := fmt.Sprintf("Review of %s, %d×%d, %s, %s", archivedTitle(arc), arc.Size, arc.Size, arc.Result, plural(len(rv.Moves), "move"))
+	result := arc.Result
+	if arc.Annulled {
+		result = "annulled (" + result + ", not counted)"
+	}
+	head := fmt.Sprintf("Review of %s, %d×%d, %s, %s", archivedTitle(arc), arc.Size, arc.Size, result, plural(len(rv.Moves), "move"))
 	graph, err := reviewGraph(arc, rv)
 	if err != nil {
 		return err
