@@ -51,6 +51,20 @@ func (e *env) reviewed(it *discordtest.Interaction) discordtest.Message {
 	return m
 }
 
+// storedReview reads the review stored for game id.
+func (e *env) storedReview(id string) review.Review {
+	e.t.Helper()
+	data, err := e.store.GameReview(context.Background(), id)
+	if err != nil {
+		e.t.Fatalf("the review of %s was not stored: %v", id, err)
+	}
+	var rv review.Review
+	if err := json.Unmarshal(data, &rv); err != nil {
+		e.t.Fatal(err)
+	}
+	return rv
+}
+
 func TestE2EReview(t *testing.T) { httpMode(t, testE2EReview) }
 
 func testE2EReview(t *testing.T, e *env) {
@@ -76,14 +90,7 @@ func testE2EReview(t *testing.T, e *env) {
 		t.Errorf("progress edits = %q, want the first to be the empty progress bar", edits)
 	}
 
-	data, err := e.store.GameReview(context.Background(), id)
-	if err != nil {
-		t.Fatalf("the review was not stored: %v", err)
-	}
-	var rv review.Review
-	if err := json.Unmarshal(data, &rv); err != nil {
-		t.Fatal(err)
-	}
+	rv := e.storedReview(id)
 	if len(rv.Positions) != 9 || len(rv.Moves) != 8 || len(rv.Mistakes) == 0 || rv.Summary.Winner != engine.Black {
 		t.Fatalf("stored review: %d positions, %d moves, %d mistakes, winner %v", len(rv.Positions), len(rv.Moves), len(rv.Mistakes), rv.Summary.Winner)
 	}
@@ -333,14 +340,7 @@ func testE2EReviewCountedGame(t *testing.T, e *env) {
 		strings.Contains(text, "although") || strings.Contains(text, "pass") {
 		t.Errorf("/go review answered %q", text)
 	}
-	data, err := e.store.GameReview(context.Background(), id)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var rv review.Review
-	if err := json.Unmarshal(data, &rv); err != nil {
-		t.Fatal(err)
-	}
+	rv := e.storedReview(id)
 	if lastPos := rv.Positions[len(rv.Positions)-1]; lastPos.Winrate != 1 || lastPos.Score != 1.5 || rv.Summary.FinalScore != 1.5 {
 		t.Errorf("last position %+v, final score %v: want Black's chance 1 and the result B+1.5", lastPos, rv.Summary.FinalScore)
 	}
@@ -393,14 +393,7 @@ func TestE2EReviewAnnulled(t *testing.T) {
 	if want := "Review of ⚫ alice vs ⚪ bob, 9×9, annulled (W+T, not counted), 2 moves"; !strings.HasPrefix(answer.Text(), want) {
 		t.Errorf("/go review answered %q, want it to begin %q", answer.Text(), want)
 	}
-	data, err := e.store.GameReview(context.Background(), id)
-	if err != nil {
-		t.Fatalf("the review was not stored: %v", err)
-	}
-	var rv review.Review
-	if err := json.Unmarshal(data, &rv); err != nil {
-		t.Fatal(err)
-	}
+	rv := e.storedReview(id)
 	if p := rv.Paragraph(); strings.Contains(p, " won") {
 		t.Errorf("the review of an annulled game names a winner: %q", p)
 	}
