@@ -194,7 +194,7 @@ func (c *Control) parseOvertime(f []string, sep, example, what string, most int,
 	}
 	var err error
 	// Overtime alone (`byoyomi 0 5x30s`, as OGS allows): no main time.
-	if unit := strings.TrimLeft(f[0], "0"); unit == f[0] || len(unit) > 1 || !strings.Contains("smhd", unit) {
+	if !zeroTime(f[0]) {
 		if c.Main, err = parseTime("main time", f[0]); err != nil {
 			return err
 		}
@@ -210,6 +210,12 @@ func (c *Control) parseOvertime(f []string, sep, example, what string, most int,
 	*n = v
 	c.Period, err = parseTime("period", period)
 	return err
+}
+
+// zeroTime reports whether s is a time of zero: "0", "0s", "00m".
+func zeroTime(s string) bool {
+	digits := strings.TrimRight(s, "smhd")
+	return digits != "" && len(s)-len(digits) <= 1 && strings.Trim(digits, "0") == ""
 }
 
 // units are the spec's time units, largest first.
