@@ -13,6 +13,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 	"github.com/gobot-dev/gobot/bots/review"
 	"github.com/gobot-dev/gobot/engine"
+	"github.com/gobot-dev/gobot/engine/game"
 	"github.com/gobot-dev/gobot/engine/clock"
 )
 
@@ -325,6 +326,11 @@ func errorMessage(err error) (string, bool) {
 			return m.msg, true
 		}
 	}
+	// A game's own refusal (game.Refusal), or one of the Go rules'
+	// sentinels, which engine.Refusal gives its sentence.
+	if text, ok := game.Explain(engine.Refusal(err)); ok {
+		return text, true
+	}
 	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
 		return "That took too long and was abandoned; nothing was changed. Please try again.", false
 	}
@@ -352,15 +358,4 @@ var sentinelMessages = []struct {
 	{ErrNoUndo, "There is nothing to undo."},
 	{ErrNotScoring, "The game is not in the scoring phase: that only works after both players have passed."},
 	{ErrBotBusy, "All the bots are busy thinking right now. Please try again in a moment."},
-	{engine.ErrSuperko, "That move would repeat an earlier whole-board position, which this game's superko rule forbids."},
-	{engine.ErrKo, "Ko: you cannot retake the ko at once. Play elsewhere first (a ko threat), then you may take it back."},
-	{engine.ErrOccupied, "There is already a stone there."},
-	{engine.ErrSuicide, "Suicide is not allowed: that stone would have no liberties and capture nothing."},
-	{engine.ErrNotYourTurn, "It is not your turn."},
-	{engine.ErrGameOver, "This game is over."},
-	{engine.ErrInvalidCoordinates, "Those are not coordinates on this board."},
-	{engine.ErrInvalidHandicap, "That handicap is not possible on this board size."},
-	{engine.ErrInvalidKomi, "Komi must be between -150 and 150, in steps of 0.5."},
-	{engine.ErrInvalidRules, "Unknown ruleset: choose chinese, japanese, tromp-taylor or simple."},
-	{engine.ErrNothingToUndo, "There is nothing to undo."},
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/gobot-dev/gobot/engine"
+	"github.com/gobot-dev/gobot/engine/game"
 )
 
 // CommandName is the one top-level slash command.
@@ -149,10 +150,4 @@ func gameOpt() *discordgo.ApplicationCommandOption {
 	}
 }
 
-func clip(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n-1]) + "…"
-}
+func clip(s string, n int) string { return game.Clip(s, n) }

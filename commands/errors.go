@@ -2,7 +2,8 @@ package commands
 
 import (
 	"errors"
-	"strconv"
+
+	"github.com/gobot-dev/gobot/engine/game"
 )
 
 // The sentinel errors. Handlers wrap them in a *UserError when the user
@@ -82,10 +83,10 @@ func userErr(sentinel error, msg string) error {
 }
 
 // maxQuoted is how many characters of a user's input an error reply quotes.
-const maxQuoted = 32
+const maxQuoted = game.MaxQuoted
 
 // quote returns user input for an error reply, in double quotes and cut to
-// its first maxQuoted characters: a 200 KB option value echoed whole would
-// make Discord refuse the reply, and the user would see only "interaction
-// failed".
-func quote(s string) string { return strconv.Quote(clip(s, maxQuoted)) }
+// its first maxQuoted characters (game.Quote): a 200 KB option value echoed
+// whole would make Discord refuse the reply, and the user would see only
+// "interaction failed".
+func quote(s string) string { return game.Quote(s) }

@@ -370,22 +370,10 @@ func pointList(ps []engine.Point, limit int) string {
 	return strings.Join(names, " ")
 }
 
-// moveError explains a refused move.
+// moveError explains a refused move with the rules' own sentence for it
+// (engine.RefuseMove).
 func moveError(err error, m engine.Move, g *storage.Game) error {
-	switch {
-	case errors.Is(err, engine.ErrOccupied):
-		return userErr(err, fmt.Sprintf("%s is already taken by a %s stone.", m.Point, g.Game.Board().At(m.Point)))
-	case errors.Is(err, engine.ErrSuperko):
-		return userErr(err, fmt.Sprintf("%s would repeat an earlier whole-board position, which the %s superko rule forbids.", m.Point, g.Game.Rules().Ko))
-	case errors.Is(err, engine.ErrKo):
-		return userErr(err, fmt.Sprintf("Ko: %s would retake the ko at once. Play a ko threat elsewhere first, then you may retake.", m.Point))
-	case errors.Is(err, engine.ErrSuicide):
-		return userErr(err, fmt.Sprintf("%s would be suicide: the stone would have no liberties and capture nothing.", m.Point))
-	case errors.Is(err, engine.ErrInvalidCoordinates):
-		size := g.Game.Size()
-		return userErr(err, fmt.Sprintf("%s is off this %d×%d board: valid points are %s.", m.Point, size, size, engine.CoordRange(size)))
-	}
-	return err
+	return refusal(engine.RefuseMove(err, m, g.Game))
 }
 
 // update writes g, checking its version, with its clock brought in line

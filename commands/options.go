@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -8,6 +9,7 @@ import (
 
 	"github.com/gobot-dev/gobot/engine"
 	"github.com/gobot-dev/gobot/engine/clock"
+	"github.com/gobot-dev/gobot/engine/game"
 )
 
 // setup is a new game's configuration as the challenge and bot commands
@@ -104,57 +106,35 @@ func (s setup) requesterBlack(rnd *rand.Rand) bool {
 	return rnd.IntN(2) == 0
 }
 
-// parseMove reads a move typed by a player: a point such as "D4", or "pass".
-// Errors say what is wrong and, for points off the board, which are valid.
+// parseMove reads a move typed by a player with the engine's one reader
+// of moves (engine.ReadMove): a point such as "D4", or "pass". Its
+// refusals say what is wrong and, for points off the board, which are
+// valid.
 func parseMove(c engine.Color, s string, size int) (engine.Move, error) {
-	t := strings.TrimSpace(s)
-	if strings.EqualFold(t, "pass") {
-		return engine.PassMove(c), nil
+	m, err := engine.ReadMove(c, s, size)
+	if errors.Is(err, engine.ErrResignTyped) {
+		return m, userErr(err, "To resign, use `/go resign` (or the Resign button).")
 	}
-	if strings.EqualFold(t, "resign") {
-		return engine.Move{}, userErr(ErrBadOption, "To resign, use `/go resign` (or the Resign button).")
-	}
-	p, err := parsePoint(t, size)
-	if err != nil {
-		return engine.Move{}, err
-	}
-	return engine.PlaceAt(c, p), nil
+	return m, refusal(err)
 }
 
-// parsePoint reads a point on a board of the given size with a message
-// naming the valid range when it is off the board or malformed. Leading
-// zeros in the row are read: E05 is E5.
+// parsePoint reads a point (not a pass) as parseMove does.
 func parsePoint(s string, size int) (engine.Point, error) {
-	t := strings.ToUpper(strings.TrimSpace(s))
-	n := t
-	if len(t) >= 3 && isDigits(t[1:]) && t[1] == '0' {
-		// Leading zeros in the row: E05 is E5 (E00 stays row 0, off the board).
-		n = t[:1] + strings.TrimLeft(t[1:len(t)-1], "0") + t[len(t)-1:]
+	m, err := parseMove(engine.Black, s, size)
+	if err != nil {
+		return engine.NoPoint, err
 	}
-	p, err := engine.ParsePoint(n, size)
-	if err == nil {
-		return p, nil
+	if m.Kind != engine.Place {
+		return engine.NoPoint, userErr(engine.ErrInvalidCoordinates, fmt.Sprintf("Give a point such as D4 (valid on this board: %s).", engine.CoordRange(size)))
 	}
-	rng := engine.CoordRange(size)
-	switch {
-	case t == "":
-		return p, userErr(engine.ErrInvalidCoordinates, fmt.Sprintf("Give a point such as D4 (valid on this board: %s).", rng))
-	case strings.HasPrefix(t, "I") && len(t) > 1 && isDigits(t[1:]):
-		return p, userErr(engine.ErrInvalidCoordinates, fmt.Sprintf("Go coordinates skip the letter I: after H comes J. Valid points here: %s.", rng))
-	case len(t) >= 2 && t[0] >= 'A' && t[0] <= 'Z' && isDigits(t[1:]):
-		return p, userErr(engine.ErrInvalidCoordinates, fmt.Sprintf("%s is off this %d×%d board: valid points are %s.", clip(t, maxQuoted), size, size, rng))
-	}
-	return p, userErr(engine.ErrInvalidCoordinates, fmt.Sprintf("I can't read %s as a point: write a column letter and a row number, like D4 (valid here: %s).", quote(s), rng))
+	return m.Point, nil
 }
 
-func isDigits(s string) bool {
-	if s == "" {
-		return false
+// refusal turns a kind's refusal (game.Refusal) into the user error shown
+// privately; other errors pass through.
+func refusal(err error) error {
+	if text, ok := game.Explain(err); ok {
+		return userErr(err, text)
 	}
-	for _, r := range s {
-		if r < '0' || r > '9' {
-			return false
-		}
-	}
-	return true
+	return err
 }

@@ -3,6 +3,9 @@ package engine
 import (
 	"fmt"
 	"strconv"
+	"strings"
+
+	"github.com/gobot-dev/gobot/engine/game"
 )
 
 // Board sizes the engine supports.
@@ -187,4 +190,54 @@ func ParseSGFPoint(s string, size int) (p Point, ok bool, err error) {
 		return NoPoint, false, fmt.Errorf("SGF point %q is off a %d×%d board: %w", s, size, size, ErrInvalidCoordinates)
 	}
 	return p, true, nil
+}
+
+// ReadMove reads a move as a person types it, for a board of the given
+// size: a point such as "D4" (any case, surrounding blanks, and leading
+// zeros in the row: "E05" is E5) or "pass". It is the one reader of moves
+// people type; GTP's stricter ParseMove is for programs. Its errors are
+// game.Refusals that wrap ErrInvalidCoordinates, with a sentence that says
+// what is wrong and which points are valid; "resign" is refused, since
+// resigning is not a move but an action of its own.
+func ReadMove(c Color, s string, size int) (Move, error) {
+	t := strings.ToUpper(strings.TrimSpace(s))
+	switch t {
+	case "PASS":
+		return PassMove(c), nil
+	case "RESIGN":
+		return Move{}, game.Refuse(ErrResignTyped, "Resigning is not a move: resign instead.")
+	}
+	n := t
+	if len(t) >= 3 && isDigits(t[1:]) && t[1] == '0' {
+		// Leading zeros in the row: E05 is E5 (E00 stays row 0, off the board).
+		n = t[:1] + strings.TrimLeft(t[1:len(t)-1], "0") + t[len(t)-1:]
+	}
+	if p, ok := parsePoint(n); ok && p.Valid(size) {
+		return PlaceAt(c, p), nil
+	}
+	rng := CoordRange(size)
+	var text string
+	switch {
+	case t == "":
+		text = fmt.Sprintf("Give a point such as D4 (valid on this board: %s).", rng)
+	case strings.HasPrefix(t, "I") && len(t) > 1 && isDigits(t[1:]):
+		text = fmt.Sprintf("Go coordinates skip the letter I: after H comes J. Valid points here: %s.", rng)
+	case len(t) >= 2 && t[0] >= 'A' && t[0] <= 'Z' && isDigits(t[1:]):
+		text = fmt.Sprintf("%s is off this %d×%d board: valid points are %s.", game.Clip(t, game.MaxQuoted), size, size, rng)
+	default:
+		text = fmt.Sprintf("I can't read %s as a point: write a column letter and a row number, like D4 (valid here: %s).", game.Quote(s), rng)
+	}
+	return Move{}, game.Refuse(ErrInvalidCoordinates, text)
+}
+
+func isDigits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
 }

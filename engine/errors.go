@@ -44,6 +44,9 @@ var (
 	// ErrInvalidCoordinates means a point could not be parsed or lies off
 	// the board. Errors returned by ParsePoint wrap it with the valid range.
 	ErrInvalidCoordinates = newError("invalid_coordinates", "invalid coordinates")
+	// ErrResignTyped means "resign" was typed where a move was wanted:
+	// resigning is an action of its own, not a move (ReadMove).
+	ErrResignTyped = newError("resign_typed", "resigning is not a move")
 	// ErrOccupied means the point already holds a stone.
 	ErrOccupied = newError("position_occupied", "position occupied")
 	// ErrNotYourTurn means a player moved out of turn.
