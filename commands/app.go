@@ -13,8 +13,8 @@ import (
 	"github.com/bwmarrin/discordgo"
 	"github.com/gobot-dev/gobot/bots/review"
 	"github.com/gobot-dev/gobot/engine"
-	"github.com/gobot-dev/gobot/engine/game"
 	"github.com/gobot-dev/gobot/engine/clock"
+	"github.com/gobot-dev/gobot/engine/game"
 )
 
 // Defaults for Options left zero.
