@@ -23,7 +23,7 @@ func benchGame(b *testing.B, tb *testApp) *storage.Game {
 			b.Fatal(err)
 		}
 	}
-	g := &storage.Game{ID: "1", ChannelID: channelID, Black: userPlayer(ann), White: userPlayer(bob), Game: eg}
+	g := &storage.Game{ID: "1", ChannelID: channelID, Sides: storage.Sides(userPlayer(ann), userPlayer(bob)), Game: eg}
 	if err := tb.store.CreateGame(context.Background(), g); err != nil {
 		b.Fatal(err)
 	}

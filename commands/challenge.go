@@ -312,7 +312,7 @@ func (a *App) btnAccept(ctx context.Context, r *Request) error {
 	}
 	g := &storage.Game{
 		ID: c.ID, ChannelID: channel, GuildID: it.GuildID, ParentChannelID: parent,
-		Black: black, White: white, Game: eg, CreatedAt: a.now(), Clock: newClock(challengeClock(c), eg, a.now()), Unrated: c.Unrated,
+		Sides: storage.Sides(black, white), Game: eg, CreatedAt: a.now(), Clock: newClock(challengeClock(c), eg, a.now()), Unrated: c.Unrated,
 	}
 	// One transaction removes the challenge and creates the game: of two
 	// accepts at once exactly one succeeds, and the challenge is never lost
@@ -436,7 +436,7 @@ func (a *App) cmdBot(ctx context.Context, r *Request) error {
 	if !s.requesterBlack(rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), uint64(seedFrom(it.ID))))) {
 		black, white = bot, human
 	}
-	g := &storage.Game{ID: it.ID, ChannelID: it.ChannelID, GuildID: it.GuildID, Black: black, White: white, Game: eg, CreatedAt: a.now(),
+	g := &storage.Game{ID: it.ID, ChannelID: it.ChannelID, GuildID: it.GuildID, Sides: storage.Sides(black, white), Game: eg, CreatedAt: a.now(),
 		Clock: newClock(a.clockOf(s.Clock), eg, a.now()), Unrated: !rated,
 		Delivery: storage.Delivery{Followup: followupOf(it, a.now())}}
 	if err := a.games.CreateGame(ctx, g); err != nil {

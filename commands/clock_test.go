@@ -225,7 +225,7 @@ func TestPastDeadlineWording(t *testing.T) {
 	only(t, tb.command(ann, "/go bot level:first size:9 color:black"))
 	tb.command(ann, "/go pass")
 	g, _ = tb.store.Game(ctx, channelID)
-	if g.Scoring == nil || g.Scoring.Deadline.IsZero() || !g.White.IsBot() {
+	if g.Scoring == nil || g.Scoring.Deadline.IsZero() || !g.First(engine.White).IsBot() {
 		t.Fatalf("no scoring phase against the bot: %+v", g.Scoring)
 	}
 	g.Scoring.Accepted[engine.White] = false

@@ -679,11 +679,11 @@ func TestGameLabel(t *testing.T) {
 // TestShownNameEscapesMarkdown: a display name's markdown characters show
 // as typed in titles; the record keeps the name as it is.
 func TestShownNameEscapesMarkdown(t *testing.T) {
-	g := &storage.Game{Black: storage.Player{UserID: "1", Name: "*star* `t` a_b ||x||"}, White: storage.Player{UserID: "2", Name: "bob"}}
+	g := &storage.Game{Sides: storage.Sides(storage.Player{UserID: "1", Name: "*star* `t` a_b ||x||"}, storage.Player{UserID: "2", Name: "bob"})}
 	if got, want := title(g), "⚫ \\*star\\* \\`t\\` a\\_b \\|\\|x\\|\\| vs ⚪ bob"; got != want {
 		t.Errorf("title = %q, want %q", got, want)
 	}
-	if got := plainName(g.Black); got != "*star* `t` a_b ||x||" {
+	if got := plainName(g.First(engine.Black)); got != "*star* `t` a_b ||x||" {
 		t.Errorf("plainName = %q, want the name as it is", got)
 	}
 }

@@ -29,7 +29,7 @@ func testE2EBotInDM(t *testing.T, e *env) {
 		t.Fatalf("/go bot refused: %q", start.Text())
 	}
 	g := e.game(dm.ID)
-	if g == nil || g.White.UserID != dave.ID || !g.Black.IsBot() {
+	if g == nil || g.First(engine.White).UserID != dave.ID || !g.First(engine.Black).IsBot() {
 		t.Fatalf("game = %+v, want the bot black and dave white", g)
 	}
 	if g.Game.MoveCount() != 1 || at(g, "A9") != engine.Black {

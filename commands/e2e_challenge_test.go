@@ -6,6 +6,7 @@ package commands_test
 
 import (
 	"context"
+	"github.com/gobot-dev/gobot/engine"
 	"strings"
 	"sync"
 	"testing"
@@ -141,8 +142,8 @@ func testE2ERestartChallenge(t *testing.T, e *env) {
 	e.do(e.click(bob, msg, "accept"))
 	e.d.WaitFor("the game to start", func() bool { return e.game(ch.ID) != nil })
 	g := e.game(ch.ID)
-	if g.White.UserID != alice.ID || g.Black.UserID != bob.ID {
-		t.Errorf("colours: black %s, white %s; want bob black, alice white as challenged", g.Black.UserID, g.White.UserID)
+	if g.First(engine.White).UserID != alice.ID || g.First(engine.Black).UserID != bob.ID {
+		t.Errorf("colours: black %s, white %s; want bob black, alice white as challenged", g.First(engine.Black).UserID, g.First(engine.White).UserID)
 	}
 }
 

@@ -559,8 +559,8 @@ func (e *env) challenge(ch *discordtest.Channel, alice, bob discordtest.User, op
 		g = e.game(ch.ID)
 		return g != nil
 	})
-	if g.Black.UserID != alice.ID || g.White.UserID != bob.ID || g.Game.Size() != 9 {
-		e.t.Fatalf("game = %s (black) vs %s (white) on %d×%d, want alice black, bob white, 9×9", g.Black.UserID, g.White.UserID, g.Game.Size(), g.Game.Size())
+	if g.First(engine.Black).UserID != alice.ID || g.First(engine.White).UserID != bob.ID || g.Game.Size() != 9 {
+		e.t.Fatalf("game = %s (black) vs %s (white) on %d×%d, want alice black, bob white, 9×9", g.First(engine.Black).UserID, g.First(engine.White).UserID, g.Game.Size(), g.Game.Size())
 	}
 	var first discordtest.Message
 	e.d.WaitFor("the new game's first board", func() bool {

@@ -162,18 +162,16 @@ func (a *App) buttonGame(ctx context.Context, r *Request) (*storage.Game, error)
 	return g, nil
 }
 
-// playerColor returns the colour u plays in g.
+// playerColor returns the colour of the side u plays on in g.
 func playerColor(g *storage.Game, u *discordgo.User) (engine.Color, error) {
-	switch u.ID {
-	case g.Black.UserID:
-		return engine.Black, nil
-	case g.White.UserID:
-		return engine.White, nil
+	if c, ok := g.SideOf(u.ID); ok {
+		return c, nil
 	}
-	return engine.Empty, userErr(ErrNotPlayer, fmt.Sprintf("You are not playing in this game: it is %s (black) against %s (white).", mention(g.Black), mention(g.White)))
+	return engine.Empty, userErr(ErrNotPlayer, fmt.Sprintf("You are not playing in this game: it is %s (black) against %s (white).", mention(g.First(engine.Black)), mention(g.First(engine.White))))
 }
 
-// canMove checks that u may move in g now.
+// canMove checks that u may move in g now: u's side is to move and, in a
+// team game, it is u's turn on that side.
 func canMove(g *storage.Game, u *discordgo.User) (engine.Color, error) {
 	c, err := playerColor(g, u)
 	if err != nil {
@@ -185,7 +183,7 @@ func canMove(g *storage.Game, u *discordgo.User) (engine.Color, error) {
 	if g.Scoring != nil {
 		return c, userErr(ErrNotYourTurn, "Play has ended and the dead stones are being agreed: mark groups with `/go dead`, then press Accept, or Resume play to keep playing.")
 	}
-	if t := g.Game.ToPlay(); t != c {
+	if t := g.Game.ToPlay(); t != c || g.Player(t).UserID != u.ID {
 		return c, userErr(ErrNotYourTurn, fmt.Sprintf("It is not your turn: %s %s is to play.", stoneEmoji(t), mention(g.Player(t))))
 	}
 	return c, nil
@@ -419,7 +417,7 @@ func (a *App) archiveGame(ctx context.Context, g *storage.Game, annulled bool) e
 	}
 	arc := storage.Archived{
 		ID: g.ID, GuildID: g.GuildID, ChannelID: g.ChannelID,
-		Black: g.Black, White: g.White, Size: g.Game.Size(), Rules: g.Game.Rules(), Handicap: g.Game.Handicap(),
+		Black: g.First(engine.Black), White: g.First(engine.White), Size: g.Game.Size(), Rules: g.Game.Rules(), Handicap: g.Game.Handicap(),
 		Result: res.String(), SGF: sgf, Moves: g.Game.MoveCount(), Annulled: annulled,
 		StartedAt: g.CreatedAt, FinishedAt: a.now(),
 		Rated: !g.Unrated, // storage rates only games with a winner or a tie
@@ -434,9 +432,9 @@ const annulledComment = "Annulled: a player ran out of time before making two mo
 // root comment saying so when annulled.
 func gameSGF(g *storage.Game, dead []engine.Point, scored, annulled bool) ([]byte, error) {
 	info := engine.SGFInfo{
-		PB: plainName(g.Black), PW: plainName(g.White),
+		PB: plainName(g.First(engine.Black)), PW: plainName(g.First(engine.White)),
 		DT: g.CreatedAt.UTC().Format("2006-01-02"),
-		GN: plainName(g.Black) + " vs " + plainName(g.White),
+		GN: plainName(g.First(engine.Black)) + " vs " + plainName(g.First(engine.White)),
 		PC: "Discord (gobot)",
 	}
 	if res, ok := g.Game.Result(); ok {

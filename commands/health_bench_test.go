@@ -75,8 +75,8 @@ func healthStore(b *testing.B, n int) *storage.Store {
 						break
 					}
 				}
-				g := &storage.Game{ChannelID: fmt.Sprint(100000000 + i), Black: storage.Player{UserID: fmt.Sprint(1000 + i%5000)},
-					White: storage.Player{UserID: fmt.Sprint(9000 + i)}, Game: eg}
+				g := &storage.Game{ChannelID: fmt.Sprint(100000000 + i), Sides: storage.Sides(storage.Player{UserID: fmt.Sprint(1000 + i%5000)},
+					storage.Player{UserID: fmt.Sprint(9000 + i)}), Game: eg}
 				if err := store.CreateGame(context.Background(), g); err != nil {
 					b.Error(err)
 					return

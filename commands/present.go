@@ -87,7 +87,7 @@ func boardFile(g *storage.Game, v view) (File, string, error) {
 // altText describes the board for screen readers: render's description of
 // the position, the players and the marked dead stones.
 func altText(g *storage.Game, v view) string {
-	s := fmt.Sprintf("%s (black) vs %s (white). %s", plainName(g.Black), plainName(g.White), render.AltText(g.Game))
+	s := fmt.Sprintf("%s (black) vs %s (white). %s", plainName(g.First(engine.Black)), plainName(g.First(engine.White)), render.AltText(g.Game))
 	if len(v.dead) > 0 {
 		var d []string
 		for _, p := range v.dead {
@@ -151,7 +151,7 @@ func resultSentence(g *storage.Game, r engine.Result) string {
 
 // title is the embed title: both players.
 func title(g *storage.Game) string {
-	return clip(fmt.Sprintf("⚫ %s vs ⚪ %s", shownName(g.Black), shownName(g.White)), 256)
+	return clip(fmt.Sprintf("⚫ %s vs ⚪ %s", shownName(g.First(engine.Black)), shownName(g.First(engine.White))), 256)
 }
 
 // boardMessage is the message showing a game in play: the note (what just

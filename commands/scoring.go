@@ -232,7 +232,7 @@ func scoringMessageWith(ctx context.Context, g *storage.Game, now time.Time, not
 		}
 		return "⏳ not yet"
 	}
-	fmt.Fprintf(&sb, "⚫ %s: %s · ⚪ %s: %s", mention(g.Black), yes(engine.Black), mention(g.White), yes(engine.White))
+	fmt.Fprintf(&sb, "⚫ %s: %s · ⚪ %s: %s", mention(g.First(engine.Black)), yes(engine.Black), mention(g.First(engine.White)), yes(engine.White))
 	for _, c := range []engine.Color{engine.Black, engine.White} {
 		if g.Player(c).IsBot() && !s.Accepted[c] {
 			sb.WriteString("\n" + botObjection(ctx, g))

@@ -168,10 +168,10 @@ func archiveRecord(g *Game, a Archived, now time.Time) (_ *Archived, val []byte,
 		a.GuildID = g.GuildID
 	}
 	if a.Black.Key() == "" {
-		a.Black = g.Black
+		a.Black = g.First(engine.Black)
 	}
 	if a.White.Key() == "" {
-		a.White = g.White
+		a.White = g.First(engine.White)
 	}
 	if a.Size == 0 {
 		a.Size = g.Game.Size()

@@ -115,7 +115,7 @@ func TestFinishGame(t *testing.T) {
 				t.Fatal(err)
 			}
 			want := &Archived{
-				ID: g.ID, GuildID: "guild1", ChannelID: "c1", Black: g.Black, White: g.White,
+				ID: g.ID, GuildID: "guild1", ChannelID: "c1", Black: g.First(engine.Black), White: g.First(engine.White),
 				Size: 9, Rules: engine.DefaultRules(), Result: tt.result, Winner: tt.winner,
 				Moves: g.Game.MoveCount(), SGF: a.SGF, StartedAt: t0, FinishedAt: t0.Add(time.Hour),
 			}
@@ -230,7 +230,7 @@ func TestPlayerStats(t *testing.T) {
 		g := newGame(t, fmt.Sprintf("c%d", i), r.black, r.white)
 		finishWith(t, s, g, Archived{Result: r.result, FinishedAt: t0.Add(time.Duration(i) * time.Hour)})
 	}
-	g := &Game{ChannelID: "cb", Black: human("2"), White: bot("strong"), Game: newEngine(t, 9)}
+	g := &Game{ChannelID: "cb", Sides: Sides(human("2"), bot("strong")), Game: newEngine(t, 9)}
 	finishWith(t, s, g, Archived{Result: "W+12.5", FinishedAt: t0.Add(10 * time.Hour)})
 
 	tests := []struct {

@@ -106,7 +106,7 @@ func newMoveSource(b *testing.B, seed uint64) *moveSource {
 // in 120, counted in the time).
 func (ms *moveSource) commitOne(b *testing.B, s *Store, g **Game, channel func() string) {
 	if *g == nil || ms.next == len(ms.moves) {
-		ng := &Game{ChannelID: channel(), Black: human("1"), White: human("2"), Game: newEngine(b, 19)}
+		ng := &Game{ChannelID: channel(), Sides: Sides(human("1"), human("2")), Game: newEngine(b, 19)}
 		if err := s.CreateGame(ctx, ng); err != nil {
 			b.Fatal(err)
 		}
@@ -175,7 +175,7 @@ func BenchmarkLoadGame300(b *testing.B) {
 	if eg.MoveCount() != 300 {
 		b.Fatalf("prepared game has %d moves", eg.MoveCount())
 	}
-	if err := s.CreateGame(ctx, &Game{ChannelID: "c1", Black: human("1"), White: human("2"), Game: eg}); err != nil {
+	if err := s.CreateGame(ctx, &Game{ChannelID: "c1", Sides: Sides(human("1"), human("2")), Game: eg}); err != nil {
 		b.Fatal(err)
 	}
 	b.ResetTimer()

@@ -34,7 +34,7 @@ func openClocked(t *testing.T, path string, c *clocktest.Clock) *Store {
 // move is owed from the start.
 func botGame(t *testing.T, s *Store, channel string) *Game {
 	t.Helper()
-	g := &Game{ChannelID: channel, Black: bot("weak"), White: human("1"), Game: newEngine(t, 9)}
+	g := &Game{ChannelID: channel, Sides: Sides(bot("weak"), human("1")), Game: newEngine(t, 9)}
 	if err := s.CreateGame(ctx, g); err != nil {
 		t.Fatalf("CreateGame(%s) = %v", channel, err)
 	}

@@ -224,7 +224,7 @@ func (s *Store) AcceptChallenge(ctx context.Context, id string, g *Game) error {
 	if err != nil {
 		return err
 	}
-	g.ID, g.CreatedAt, g.UpdatedAt, g.Version = c.ID, c.CreatedAt, now, 1
+	g.ID, g.Kind, g.CreatedAt, g.UpdatedAt, g.Version = c.ID, c.Kind, c.CreatedAt, now, 1
 	return nil
 }
 

@@ -235,7 +235,7 @@ func loadClocked(b *testing.B, path string, n int) {
 		err = s.db.Update(func(tx *bolt.Tx) error {
 			for i := from; i < min(from+chunk, n); i++ {
 				g.ChannelID, g.ID = fmt.Sprint("c", i), fmt.Sprint("g", i)
-				g.Black, g.White = human(fmt.Sprint(2*i)), human(fmt.Sprint(2*i+1))
+				g.Sides = Sides(human(fmt.Sprint(2*i)), human(fmt.Sprint(2*i+1)))
 				g.Clock.Since = t0.Add(time.Duration(i) * time.Second)
 				val, err := g.encode(1, t0)
 				if err != nil {

@@ -118,7 +118,7 @@ func TestPostgresClaimsAcrossWorkers(t *testing.T) {
 	}
 	const games = 30
 	for i := range games {
-		g := &storage.Game{ChannelID: fmt.Sprintf("c%02d", i), Black: storage.Player{Level: "weak"}, White: storage.Player{UserID: "1"}, Game: newEngine(t, 9)}
+		g := &storage.Game{ChannelID: fmt.Sprintf("c%02d", i), Sides: storage.Sides(storage.Player{Level: "weak"}, storage.Player{UserID: "1"}), Game: newEngine(t, 9)}
 		if err := workers[i%3].CreateGame(context.Background(), g); err != nil {
 			t.Fatal(err)
 		}
@@ -188,8 +188,8 @@ func TestOldGameRecordLoads(t *testing.T) {
 			}
 		}
 		return &storage.Game{
-			ID: "g1", ChannelID: "thread1", GuildID: "42", ParentChannelID: "7",
-			Black: storage.Player{UserID: "1", Name: "ann"}, White: storage.Player{Level: "easy", Name: "gobot easy"}, Game: eg,
+			ID: "g1", ChannelID: "thread1", GuildID: "42", ParentChannelID: "7", Kind: "go",
+			Sides: storage.Sides(storage.Player{UserID: "1", Name: "ann"}, storage.Player{Level: "easy", Name: "gobot easy"}), Game: eg,
 			CreatedAt: t0, UpdatedAt: t0.Add(3 * time.Minute),
 			Clock:   &clock.Clock{Control: clock.Default(), Black: clock.Time{Main: time.Hour}, White: clock.Time{Main: 3 * time.Hour}},
 			Version: 4,
@@ -266,9 +266,9 @@ func TestOldGameRecordLoads(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if again.Version != 5 || !slices.Equal(again.Delivery.MessageIDs, []string{"m1", "m2", "m3"}) || again.Delivery.Unposted || again.Delivery.Followup == nil || again.White.Level != "easy" {
+			if again.Version != 5 || !slices.Equal(again.Delivery.MessageIDs, []string{"m1", "m2", "m3"}) || again.Delivery.Unposted || again.Delivery.Followup == nil || again.First(engine.White).Level != "easy" {
 				t.Errorf("after UpdateGame: version %d, delivery %+v, white %+v; want 5, messages m1 m2 m3, posted, the follow-up kept, level easy",
-					again.Version, again.Delivery, again.White)
+					again.Version, again.Delivery, again.First(engine.White))
 			}
 		})
 	}

@@ -134,8 +134,8 @@ func copyGames(ctx context.Context, btx *bolt.Tx, tx pgx.Tx, now time.Time) (Cop
 				string(k), now.UnixNano(), strings.ToValidUTF8(string(v), "\uFFFD"))
 			return "", err
 		}
-		return h.ChannelID, c.insert(ctx, tx, `INSERT INTO games (channel_id, id, version, black, white, due_ns, record) VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING`,
-			h.ChannelID, h.ID, h.Version, h.Black.Key(), h.White.Key(), timeNS(h.Due), string(v))
+		return h.ChannelID, c.insert(ctx, tx, `INSERT INTO games (channel_id, id, version, players, due_ns, record) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING`,
+			h.ChannelID, h.ID, h.Version, playerKeysOf(h.players()), timeNS(h.Due), string(v))
 	})
 }
 

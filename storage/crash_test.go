@@ -61,7 +61,7 @@ func crashWriter(t *testing.T, s *Store, channel string, r *rand.Rand) {
 	for {
 		g, err := s.Game(ctx, channel)
 		if errors.Is(err, ErrNotFound) {
-			g = &Game{ChannelID: channel, Black: human("1"), White: bot("x"), Game: newEngine(t, 9)}
+			g = &Game{ChannelID: channel, Sides: Sides(human("1"), bot("x")), Game: newEngine(t, 9)}
 			if err := s.CreateGame(ctx, g); err != nil {
 				fmt.Printf("error create %v\n", err)
 				os.Exit(4)

@@ -27,8 +27,7 @@ func Example() {
 	eg, _ := engine.NewGame(engine.Config{Size: 9, Rules: engine.DefaultRules()})
 	g := &storage.Game{
 		ChannelID: "1001", GuildID: "7",
-		Black: storage.Player{UserID: "42", Name: "Honinbo"},
-		White: storage.Player{Level: "beginner"},
+		Sides: storage.Sides(storage.Player{UserID: "42", Name: "Honinbo"}, storage.Player{Level: "beginner"}),
 		Game:  eg,
 	}
 	if err := s.CreateGame(ctx, g); err != nil {
@@ -62,7 +61,7 @@ func ExampleStore_FinishGame() {
 	defer s.Close()
 
 	eg, _ := engine.NewGame(engine.Config{Size: 19, Rules: engine.DefaultRules()})
-	g := &storage.Game{ChannelID: "1001", Black: storage.Player{UserID: "42"}, White: storage.Player{UserID: "43"}, Game: eg}
+	g := &storage.Game{ChannelID: "1001", Sides: storage.Sides(storage.Player{UserID: "42"}, storage.Player{UserID: "43"}), Game: eg}
 	s.CreateGame(ctx, g)
 	g.Game.Play(engine.ResignMove(engine.Black))
 	err := s.FinishGame(ctx, g, storage.Archived{SGF: []byte("(;GM[1]SZ[19]RE[W+R])")})

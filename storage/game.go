@@ -11,6 +11,7 @@ import (
 
 	"github.com/gobot-dev/gobot/engine"
 	"github.com/gobot-dev/gobot/engine/clock"
+	"github.com/gobot-dev/gobot/engine/game"
 	bolt "go.etcd.io/bbolt"
 )
 
@@ -64,8 +65,15 @@ type Game struct {
 	GuildID         string // "" in DMs
 	ParentChannelID string // the thread's parent channel, when the game lives in a thread
 
-	Black, White Player
-	Game         *engine.Game // rules, handicap, seed, set-up, moves and result
+	// Kind is the game's kind (package engine/game), "go"; records written
+	// before gobot had more than one kind read as "go".
+	Kind string
+	// Sides are the game's sides in its kind's order (Go: Black, White),
+	// each with its players in the order they take turns: one player in
+	// a game between two people or against a bot, up to four in rengo.
+	// Who sits where is the core's; the colours are the game's.
+	Sides []Side
+	Game  *engine.Game // rules, handicap, seed, set-up, moves and result
 
 	CreatedAt time.Time // set by CreateGame when zero
 	UpdatedAt time.Time // set by every write
@@ -122,12 +130,78 @@ type Followup struct {
 	ChannelPosts bool
 }
 
-// Player returns the player of colour c.
+// Side is one side of a game: its players in the order they take turns.
+type Side struct {
+	Players []Player `json:"players"`
+}
+
+// Sides returns two sides of one player each, in the kind's order (Go:
+// Black, then White).
+func Sides(first, second Player) []Side {
+	return []Side{{Players: []Player{first}}, {Players: []Player{second}}}
+}
+
+// Player returns the player who plays colour c next: the side's only
+// player, or in rengo the one whose turn it is on that side (the side's
+// players take its moves in order, passes included).
 func (g *Game) Player(c engine.Color) Player {
-	if c == engine.White {
-		return g.White
+	i := engine.SideOf(c)
+	if i < 0 || int(i) >= len(g.Sides) || len(g.Sides[i].Players) == 0 {
+		return Player{}
 	}
-	return g.Black
+	ps := g.Sides[i].Players
+	if len(ps) == 1 || g.Game == nil {
+		return ps[0]
+	}
+	n := 0
+	for _, m := range g.Game.Moves() {
+		if m.Color == c {
+			n++
+		}
+	}
+	return ps[n%len(ps)]
+}
+
+// First returns the first player of colour c's side: the one who
+// challenged or was challenged, the person against a bot.
+func (g *Game) First(c engine.Color) Player {
+	i := engine.SideOf(c)
+	if i < 0 || int(i) >= len(g.Sides) || len(g.Sides[i].Players) == 0 {
+		return Player{}
+	}
+	return g.Sides[i].Players[0]
+}
+
+// SideOf returns the colour of the side user plays on, and whether the
+// user plays in g at all.
+func (g *Game) SideOf(userID string) (engine.Color, bool) {
+	for i, s := range g.Sides {
+		for _, p := range s.Players {
+			if p.UserID != "" && p.UserID == userID {
+				return engine.ColorOf(game.Side(i)), true
+			}
+		}
+	}
+	return engine.Empty, false
+}
+
+// Players returns every player of every side, in side order.
+func (g *Game) Players() []Player { return sidePlayers(g.Sides) }
+
+func sidePlayers(sides []Side) []Player {
+	var ps []Player
+	for _, s := range sides {
+		ps = append(ps, s.Players...)
+	}
+	return ps
+}
+
+// kindOf returns the kind a record names, "go" when it names none.
+func kindOf(k string) string {
+	if k == "" {
+		return engine.KindName
+	}
+	return k
 }
 
 // ScoringState is the scoring phase after two passes: the stones marked dead
@@ -157,8 +231,10 @@ type gameRecord struct {
 	ChannelID       string          `json:"channel"`
 	GuildID         string          `json:"guild,omitempty"`
 	ParentChannelID string          `json:"parent,omitempty"`
-	Black           Player          `json:"black"`
-	White           Player          `json:"white"`
+	Kind            string          `json:"kind,omitempty"`
+	Sides           []Side          `json:"sides,omitempty"`
+	Black           *Player         `json:"black,omitempty"` // records before sides
+	White           *Player         `json:"white,omitempty"` // records before sides
 	Game            json.RawMessage `json:"game"`
 	MessageIDs      []string        `json:"messages,omitempty"`
 	CreatedAt       time.Time       `json:"created"`
@@ -201,11 +277,24 @@ type undoRecord struct {
 type gameHeader struct {
 	ID        string    `json:"id"`
 	ChannelID string    `json:"channel"`
-	Black     Player    `json:"black"`
-	White     Player    `json:"white"`
+	Sides     []Side    `json:"sides,omitempty"`
+	Black     *Player   `json:"black,omitempty"` // records before sides
+	White     *Player   `json:"white,omitempty"`
 	Due       time.Time `json:"due,omitzero"`
 	Version   uint64    `json:"version"`
 }
+
+// legacySides returns the sides of a record written before sides were
+// stored, from its black and white players; sides when it has them.
+func legacySides(sides []Side, black, white *Player) []Side {
+	if len(sides) > 0 || black == nil || white == nil {
+		return sides
+	}
+	return Sides(*black, *white)
+}
+
+// players returns the players of the header's game, in side order.
+func (h gameHeader) players() []Player { return sidePlayers(legacySides(h.Sides, h.Black, h.White)) }
 
 func decodeHeader(v []byte) (gameHeader, error) {
 	var h gameHeader
@@ -234,11 +323,37 @@ func (g *Game) validate() error {
 			return err
 		}
 	}
-	if err := checkPlayer("black", g.Black); err != nil {
-		return err
-	}
-	return checkPlayer("white", g.White)
+	return checkSides(g.Kind, g.Sides)
 }
+
+// checkSides checks a game's sides: two for Go, each with one to
+// MaxSidePlayers players, and no person on two sides.
+func checkSides(kind string, sides []Side) error {
+	if kindOf(kind) == engine.KindName && len(sides) != 2 {
+		return fmt.Errorf("storage: a game of go has 2 sides, not %d: %w", len(sides), ErrInvalid)
+	}
+	seen, team := map[string]bool{}, len(sidePlayers(sides)) > len(sides)
+	for i, s := range sides {
+		if len(s.Players) == 0 || len(s.Players) > MaxSidePlayers {
+			return fmt.Errorf("storage: side %d has %d players (want 1 to %d): %w", i+1, len(s.Players), MaxSidePlayers, ErrInvalid)
+		}
+		for _, p := range s.Players {
+			if err := checkPlayer(fmt.Sprintf("side %d", i+1), p); err != nil {
+				return err
+			}
+			// One person may play both sides of a game of two (a game
+			// against oneself), but sits only once in a team game.
+			if p.UserID != "" && team && seen[p.UserID] {
+				return fmt.Errorf("storage: user %s sits twice in a team game: %w", p.UserID, ErrInvalid)
+			}
+			seen[p.UserID] = true
+		}
+	}
+	return nil
+}
+
+// MaxSidePlayers is how many players a side may have (rengo: 2 to 4).
+const MaxSidePlayers = 4
 
 // MaxMessageIDs is how many of Delivery.MessageIDs, the newest, a write keeps.
 const MaxMessageIDs = 5
@@ -260,7 +375,7 @@ func (g *Game) encode(version uint64, now time.Time) ([]byte, error) {
 	}
 	r := gameRecord{
 		ID: g.ID, ChannelID: g.ChannelID, GuildID: g.GuildID, ParentChannelID: g.ParentChannelID,
-		Black: g.Black, White: g.White, Game: eg, MessageIDs: recentMessages(g.Delivery.MessageIDs),
+		Kind: kindOf(g.Kind), Sides: g.Sides, Game: eg, MessageIDs: recentMessages(g.Delivery.MessageIDs),
 		CreatedAt: g.CreatedAt, UpdatedAt: now, Clock: g.Clock, Due: g.Due(), Version: version,
 		Unposted: g.Delivery.Unposted,
 		Unrated:  g.Unrated,
@@ -305,7 +420,7 @@ func decodeGame(channel string, v []byte) (*Game, error) {
 	}
 	g := &Game{
 		ID: r.ID, ChannelID: r.ChannelID, GuildID: r.GuildID, ParentChannelID: r.ParentChannelID,
-		Black: r.Black, White: r.White, Game: eg,
+		Kind: kindOf(r.Kind), Sides: legacySides(r.Sides, r.Black, r.White), Game: eg,
 		CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt, Clock: r.Clock, Version: r.Version,
 		Unrated:  r.Unrated,
 		Delivery: Delivery{MessageIDs: r.MessageIDs, Unposted: r.Unposted},
@@ -333,8 +448,8 @@ func decodeGame(channel string, v []byte) (*Game, error) {
 
 // CreateGame stores a new active game in g.ChannelID. It fails with
 // ErrExists if the channel already has one (finished games do not count).
-// On success it sets g.Version to 1, fills g.ID when empty, and sets
-// CreatedAt (when zero) and UpdatedAt.
+// On success it sets g.Version to 1, fills g.ID and g.Kind ("go") when
+// empty, and sets CreatedAt (when zero) and UpdatedAt.
 func (s *Store) CreateGame(ctx context.Context, g *Game) error {
 	c, val, now, err := prepareGame(g, s.now())
 	if err != nil {
@@ -345,7 +460,7 @@ func (s *Store) CreateGame(ctx context.Context, g *Game) error {
 	if err != nil {
 		return err
 	}
-	g.ID, g.CreatedAt, g.UpdatedAt, g.Version = c.ID, c.CreatedAt, now, 1
+	g.ID, g.Kind, g.CreatedAt, g.UpdatedAt, g.Version = c.ID, c.Kind, c.CreatedAt, now, 1
 	return nil
 }
 
@@ -366,6 +481,7 @@ func prepareGame(g *Game, now time.Time) (c Game, val []byte, _ time.Time, err e
 	if c.CreatedAt.IsZero() {
 		c.CreatedAt = now
 	}
+	c.Kind = kindOf(c.Kind)
 	val, err = c.encode(1, now)
 	return c, val, now, err
 }
@@ -394,7 +510,7 @@ func putNewGame(tx *bolt.Tx, g *Game, val []byte, owed owedState, now time.Time)
 	if err := indexDue(tx, g.ChannelID, time.Time{}, g.Due()); err != nil {
 		return err
 	}
-	return indexActive(tx, g.ChannelID, g.Black, g.White)
+	return indexActive(tx, g.ChannelID, g.Players()...)
 }
 
 func indexActive(tx *bolt.Tx, channel string, players ...Player) error {
@@ -441,7 +557,7 @@ func (s *Store) Game(ctx context.Context, channelID string) (*Game, error) {
 // (which a batch may run more than once) independent of the caller's
 // struct.
 func (g *Game) header() gameHeader {
-	return gameHeader{ID: g.ID, ChannelID: g.ChannelID, Black: g.Black, White: g.White, Version: g.Version}
+	return gameHeader{ID: g.ID, ChannelID: g.ChannelID, Sides: g.Sides, Version: g.Version}
 }
 
 // checkStored verifies inside tx that the stored game in g's channel is the
@@ -488,9 +604,8 @@ func (s *Store) UpdateGame(ctx context.Context, g *Game) error {
 		if err != nil {
 			return err
 		}
-		if h.Black.Key() != want.Black.Key() || h.White.Key() != want.White.Key() {
-			return fmt.Errorf("storage: update game %s: players cannot change (%s/%s to %s/%s): %w",
-				want.ID, h.Black.Key(), h.White.Key(), want.Black.Key(), want.White.Key(), ErrInvalid)
+		if err := samePlayers(want.ID, h, want); err != nil {
+			return err
 		}
 		if err := tx.Bucket(bucketGames).Put([]byte(want.ChannelID), val); err != nil {
 			return err
@@ -609,7 +724,24 @@ func deleteActive(tx *bolt.Tx, h gameHeader) error {
 	if err := indexDue(tx, h.ChannelID, h.Due, time.Time{}); err != nil {
 		return err
 	}
-	return unindexActive(tx, h.ChannelID, h.Black, h.White)
+	return unindexActive(tx, h.ChannelID, h.players()...)
+}
+
+// samePlayers checks that an update keeps the stored game's players.
+func samePlayers(id string, stored, want gameHeader) error {
+	a, b := playerKeysOf(stored.players()), playerKeysOf(want.players())
+	if !slices.Equal(a, b) {
+		return fmt.Errorf("storage: update game %s: players cannot change (%v to %v): %w", id, a, b, ErrInvalid)
+	}
+	return nil
+}
+
+func playerKeysOf(ps []Player) []string {
+	ks := make([]string, len(ps))
+	for i, p := range ps {
+		ks[i] = p.Key()
+	}
+	return ks
 }
 
 // purgeActiveIndex removes every games_by_player and games_by_due entry for

@@ -38,7 +38,7 @@ func TestCreateGame(t *testing.T) {
 	}{
 		{"new", nil, func(t *testing.T) *Game { return newGame(t, "c1", "1", "2") }, nil},
 		{"in a DM against a bot", nil, func(t *testing.T) *Game {
-			return &Game{ChannelID: "dm1", Black: human("1"), White: bot("beginner"), Game: newEngine(t, 19)}
+			return &Game{ChannelID: "dm1", Sides: Sides(human("1"), bot("beginner")), Game: newEngine(t, 19)}
 		}, nil},
 		{"with a chosen ID", nil, func(t *testing.T) *Game {
 			g := newGame(t, "c1", "1", "2")
@@ -66,12 +66,12 @@ func TestCreateGame(t *testing.T) {
 		}, ErrInvalid},
 		{"nobody plays white", nil, func(t *testing.T) *Game {
 			g := newGame(t, "c1", "1", "2")
-			g.White = Player{Name: "ghost"}
+			g.Sides[1].Players[0] = Player{Name: "ghost"}
 			return g
 		}, ErrInvalid},
 		{"user and bot at once", nil, func(t *testing.T) *Game {
 			g := newGame(t, "c1", "1", "2")
-			g.Black.Level = "strong"
+			g.Sides[0].Players[0].Level = "strong"
 			return g
 		}, ErrInvalid},
 		{"dead stone off the board", nil, func(t *testing.T) *Game {
@@ -124,7 +124,7 @@ func TestGameRoundTrip(t *testing.T) {
 	play(t, eg, "D4", "Q16", "D16", "Q4", "pass", "pass")
 	g := &Game{
 		ChannelID: "thread1", GuildID: "g1", ParentChannelID: "c1",
-		Black: human("1"), White: bot("strong"), Game: eg,
+		Sides: Sides(human("1"), bot("strong")), Game: eg,
 		CreatedAt: t0, Clock: &clock.Clock{Control: clock.Default(), Black: clock.Time{Main: time.Hour}, White: clock.Time{Main: 3 * time.Hour}},
 		Scoring: &ScoringState{
 			Dead:     []engine.Point{{Col: 3, Row: 3}, {Col: 15, Row: 15}},
@@ -158,8 +158,9 @@ func TestGameRoundTrip(t *testing.T) {
 // split from Game (testdata/game-before-delivery.json, as that version
 // wrote it) decodes, and encodes back to the same JSON, field for field,
 // but for the "message" of its scoring phase and undo request, which
-// nothing set or read and which are no longer kept. So the record format
-// did not change, in bbolt or in PostgreSQL's record column.
+// nothing set or read and which are no longer kept, and for its players,
+// which since schema 7 are sides. So the record format changed only so,
+// in bbolt or in PostgreSQL's record column.
 func TestGameRecordBeforeDelivery(t *testing.T) {
 	old, err := os.ReadFile("testdata/game-before-delivery.json")
 	if err != nil {
@@ -182,6 +183,15 @@ func TestGameRecordBeforeDelivery(t *testing.T) {
 	}
 	delete(want["scoring"].(map[string]any), "message")
 	delete(want["undo"].(map[string]any), "message")
+	// Since schema 7 a record names its kind and its sides (seats) in
+	// place of its black and white players.
+	want["kind"] = "go"
+	want["sides"] = []any{
+		map[string]any{"players": []any{want["black"]}},
+		map[string]any{"players": []any{want["white"]}},
+	}
+	delete(want, "black")
+	delete(want, "white")
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("old record encoded again (-old +new):\n%s", diff)
 	}
@@ -204,7 +214,7 @@ func TestUpdateGame(t *testing.T) {
 		{"undo", func(t *testing.T, s *Store, g *Game) { g.Game.Undo() }, nil},
 		{"messages and names", func(t *testing.T, s *Store, g *Game) {
 			g.Delivery.MessageIDs = append(g.Delivery.MessageIDs, "m9")
-			g.Black.Name = "renamed"
+			g.Sides[0].Players[0].Name = "renamed"
 			g.Undo = nil
 		}, nil},
 		{"stale version", func(t *testing.T, s *Store, g *Game) {
@@ -233,7 +243,7 @@ func TestUpdateGame(t *testing.T) {
 			}
 			g.Version = 1 // even a matching version must not touch another game
 		}, ErrNotFound},
-		{"players cannot change", func(t *testing.T, s *Store, g *Game) { g.White = human("3") }, ErrInvalid},
+		{"players cannot change", func(t *testing.T, s *Store, g *Game) { g.Sides[1].Players[0] = human("3") }, ErrInvalid},
 		{"nil engine game", func(t *testing.T, s *Store, g *Game) { g.Game = nil }, ErrInvalid},
 		{"corrupt record", func(t *testing.T, s *Store, g *Game) {
 			rawPut(t, s, bucketGames, g.ChannelID, []byte("{not json"))
@@ -426,7 +436,7 @@ func TestPlayerActiveGames(t *testing.T) {
 	for _, g := range []*Game{
 		newGame(t, "c1", "1", "2"),
 		newGame(t, "c2", "2", "3"),
-		{ChannelID: "c3", Black: bot("weak"), White: human("1"), Game: newEngine(t, 9)},
+		{ChannelID: "c3", Sides: Sides(bot("weak"), human("1")), Game: newEngine(t, 9)},
 		newGame(t, "c4", "4", "4"), // a game against oneself
 	} {
 		if err := s.CreateGame(ctx, g); err != nil {

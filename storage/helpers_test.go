@@ -80,8 +80,8 @@ func newEngine(t testing.TB, size int) *engine.Game {
 func newGame(t testing.TB, channel, black, white string) *Game {
 	return &Game{
 		ChannelID: channel, GuildID: "guild1",
-		Black: human(black), White: human(white),
-		Game: newEngine(t, 9),
+		Sides: Sides(human(black), human(white)),
+		Game:  newEngine(t, 9),
 	}
 }
 

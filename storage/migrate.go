@@ -44,7 +44,9 @@ func migrate1to2(tx *bolt.Tx) error {
 	var idx [][]byte
 	tx.Bucket(bucketGames).ForEach(func(k, v []byte) error {
 		if h, err := decodeHeader(v); err == nil {
-			idx = append(idx, join(h.Black.Key(), k), join(h.White.Key(), k))
+			for _, p := range h.players() {
+				idx = append(idx, join(p.Key(), k))
+			}
 		}
 		return nil
 	})
@@ -225,4 +227,53 @@ func migrate5to6(tx *bolt.Tx) error {
 		}
 	}
 	return nil
+}
+
+// migrate6to7 rewrites each active game's record from its black and white
+// players to its kind and sides (gameRecord), as JSON, without replaying
+// the moves. A record it cannot read is left as it is: loading it reports
+// it damaged, as before.
+func migrate6to7(tx *bolt.Tx) error {
+	games := tx.Bucket(bucketGames)
+	type rewrite struct{ k, v []byte }
+	var out []rewrite
+	err := games.ForEach(func(k, v []byte) error {
+		nv, ok := withSides(v)
+		if ok {
+			out = append(out, rewrite{bytes.Clone(k), nv})
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	for _, r := range out {
+		if err := games.Put(r.k, r.v); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// withSides returns a game record written before sides with its kind and
+// sides instead of its black and white players, and whether it changed.
+func withSides(v []byte) ([]byte, bool) {
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(v, &fields); err != nil || fields["sides"] != nil {
+		return nil, false
+	}
+	var black, white Player
+	if json.Unmarshal(fields["black"], &black) != nil || json.Unmarshal(fields["white"], &white) != nil {
+		return nil, false
+	}
+	sides, err := json.Marshal(Sides(black, white))
+	if err != nil {
+		return nil, false
+	}
+	delete(fields, "black")
+	delete(fields, "white")
+	fields["sides"] = sides
+	fields["kind"] = json.RawMessage(`"` + engine.KindName + `"`)
+	nv, err := json.Marshal(fields)
+	return nv, err == nil
 }

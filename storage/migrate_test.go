@@ -29,10 +29,10 @@ func makeFixture(t *testing.T) fixture {
 	play(t, eg, "E5", "C3", "G7")
 	return fixture{
 		games: []*Game{
-			{ID: "ga", ChannelID: "c1", GuildID: "G", Black: human("1"), White: human("2"), Game: eg, Version: 4, CreatedAt: t0},
-			{ID: "gb", ChannelID: "c2", Black: human("3"), White: bot("weak"), Game: newEngine(t, 19), Version: 1, CreatedAt: t0,
+			{ID: "ga", ChannelID: "c1", GuildID: "G", Sides: Sides(human("1"), human("2")), Game: eg, Version: 4, CreatedAt: t0},
+			{ID: "gb", ChannelID: "c2", Sides: Sides(human("3"), bot("weak")), Game: newEngine(t, 19), Version: 1, CreatedAt: t0,
 				Scoring: &ScoringState{Accepted: map[engine.Color]bool{}, Deadline: t0.Add(5 * time.Hour)}},
-			{ID: "gc", ChannelID: "c3", Black: bot("weak"), White: human("4"), Game: newEngine(t, 9), Version: 1, CreatedAt: t0},
+			{ID: "gc", ChannelID: "c3", Sides: Sides(bot("weak"), human("4")), Game: newEngine(t, 9), Version: 1, CreatedAt: t0},
 		},
 		challenges: []*Challenge{newChallenge("ch1", t0.Add(time.Hour)), newChallenge("ch2", t0.Add(-time.Hour))},
 		archived: []archiveV1{
@@ -124,6 +124,13 @@ func writeV5(t *testing.T, path string, f fixture) {
 	migrateTo(t, path, 5, migrate4to5)
 }
 
+// writeV6 writes the fixture in the layout of schema 6: schema 5 migrated
+// by migrate5to6, its game records with black and white players.
+func writeV6(t *testing.T, path string, f fixture) {
+	writeV5(t, path, f)
+	migrateTo(t, path, 6, migrate5to6)
+}
+
 // migrateTo runs migrate on the database file at path, deletes the buckets
 // later schemas added (later), and records the schema as version.
 func migrateTo(t *testing.T, path string, version uint64, migrate func(*bolt.Tx) error, later ...[]byte) {
@@ -156,6 +163,7 @@ var olderSchemas = map[int]func(t *testing.T, path string, f fixture){
 	3: writeV3,
 	4: writeV4,
 	5: writeV5,
+	6: writeV6,
 }
 
 func TestMigrations(t *testing.T) {
@@ -173,6 +181,7 @@ func TestMigrations(t *testing.T) {
 			}
 			defer s.Close()
 			verifyMigrated(t, s, f)
+			recordsHaveSides(t, s)
 			if err := s.QuarantineGame(ctx, "c9"); err != nil { // so that Check sees no orphan
 				t.Errorf("QuarantineGame(c9) = %v", err)
 			}
@@ -368,4 +377,22 @@ func TestOpenSchema(t *testing.T) {
 			s.Close()
 		})
 	}
+}
+
+// recordsHaveSides checks that every readable game record in s names its
+// kind and sides, and no longer a black and a white player (schema 7).
+func recordsHaveSides(t *testing.T, s *Store) {
+	t.Helper()
+	s.db.View(func(tx *bolt.Tx) error {
+		return tx.Bucket(bucketGames).ForEach(func(k, v []byte) error {
+			var r map[string]json.RawMessage
+			if json.Unmarshal(v, &r) != nil {
+				return nil // a damaged record stays as it was
+			}
+			if string(r["kind"]) != `"go"` || r["sides"] == nil || r["black"] != nil || r["white"] != nil {
+				t.Errorf("game record %s after migration: kind %s, sides %s, black %s, white %s", k, r["kind"], r["sides"], r["black"], r["white"])
+			}
+			return nil
+		})
+	})
 }

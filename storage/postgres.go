@@ -183,19 +183,19 @@ func uniqueViolation(err error) bool {
 
 // pgStored is the part of a stored game that writes check.
 type pgStored struct {
-	id           string
-	version      uint64
-	black, white string
+	id      string
+	version uint64
+	players []string // the players' keys in side order
 }
 
 // storedGame reads the header of the game in channel (FOR UPDATE inside a
 // transaction when lock is set); ok is false when there is none.
 func storedGame(ctx context.Context, q pgx.Tx, channel string, lock bool) (h pgStored, ok bool, err error) {
-	sql := `SELECT id, version, black, white FROM games WHERE channel_id = $1`
+	sql := `SELECT id, version, players FROM games WHERE channel_id = $1`
 	if lock {
 		sql += ` FOR UPDATE`
 	}
-	err = q.QueryRow(ctx, sql, channel).Scan(&h.id, &h.version, &h.black, &h.white)
+	err = q.QueryRow(ctx, sql, channel).Scan(&h.id, &h.version, &h.players)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return h, false, nil
 	}
@@ -207,7 +207,7 @@ func storedGame(ctx context.Context, q pgx.Tx, channel string, lock bool) (h pgS
 // another version (ErrConflict) or other players (ErrInvalid).
 func (p *Postgres) why(ctx context.Context, op string, want gameHeader) error {
 	var h pgStored
-	err := p.pool.QueryRow(ctx, `SELECT id, version, black, white FROM games WHERE channel_id = $1`, want.ChannelID).Scan(&h.id, &h.version, &h.black, &h.white)
+	err := p.pool.QueryRow(ctx, `SELECT id, version, players FROM games WHERE channel_id = $1`, want.ChannelID).Scan(&h.id, &h.version, &h.players)
 	switch {
 	case errors.Is(err, pgx.ErrNoRows):
 		return fmt.Errorf("storage: %s game %s: no active game in channel %s: %w", op, want.ID, want.ChannelID, ErrNotFound)
@@ -225,9 +225,9 @@ func mismatch(op string, want gameHeader, h pgStored) error {
 		return fmt.Errorf("storage: %s game %s: channel %s now holds game %s: %w", op, want.ID, want.ChannelID, h.id, ErrNotFound)
 	case h.version != want.Version:
 		return fmt.Errorf("storage: %s game %s: read version %d, stored version %d: %w", op, want.ID, want.Version, h.version, ErrConflict)
-	case op == "update" && (h.black != want.Black.Key() || h.white != want.White.Key()):
-		return fmt.Errorf("storage: update game %s: players cannot change (%s/%s to %s/%s): %w",
-			want.ID, h.black, h.white, want.Black.Key(), want.White.Key(), ErrInvalid)
+	case op == "update" && !slices.Equal(h.players, playerKeysOf(want.players())):
+		return fmt.Errorf("storage: update game %s: players cannot change (%v to %v): %w",
+			want.ID, h.players, playerKeysOf(want.players()), ErrInvalid)
 	}
 	return nil
 }
@@ -242,7 +242,7 @@ func (p *Postgres) CreateGame(ctx context.Context, g *Game) error {
 	if err != nil {
 		return err
 	}
-	g.ID, g.CreatedAt, g.UpdatedAt, g.Version = c.ID, c.CreatedAt, now, 1
+	g.ID, g.Kind, g.CreatedAt, g.UpdatedAt, g.Version = c.ID, c.Kind, c.CreatedAt, now, 1
 	return nil
 }
 
@@ -256,8 +256,8 @@ func pgPutNewGame(ctx context.Context, tx pgx.Tx, g *Game, val []byte, now time.
 	if archived {
 		return fmt.Errorf("storage: game ID %s is already archived: %w", g.ID, ErrExists)
 	}
-	tag, err := tx.Exec(ctx, `INSERT INTO games (channel_id, id, version, black, white, due_ns, record) VALUES ($1, $2, 1, $3, $4, $5, $6) ON CONFLICT DO NOTHING`,
-		g.ChannelID, g.ID, g.Black.Key(), g.White.Key(), timeNS(g.Due()), string(val))
+	tag, err := tx.Exec(ctx, `INSERT INTO games (channel_id, id, version, players, due_ns, record) VALUES ($1, $2, 1, $3, $4, $5) ON CONFLICT DO NOTHING`,
+		g.ChannelID, g.ID, playerKeysOf(g.Players()), timeNS(g.Due()), string(val))
 	if err != nil {
 		return err
 	}
@@ -298,9 +298,9 @@ func (p *Postgres) UpdateGame(ctx context.Context, g *Game) error {
 	want, owed := g.header(), owedOf(g)
 	stale := false
 	err = pgx.BeginFunc(ctx, p.pool, func(tx pgx.Tx) error {
-		tag, err := tx.Exec(ctx, `UPDATE games SET version = version + 1, record = $6, due_ns = $7
-			WHERE channel_id = $1 AND id = $2 AND version = $3 AND black = $4 AND white = $5`,
-			want.ChannelID, want.ID, want.Version, want.Black.Key(), want.White.Key(), string(val), timeNS(g.Due()))
+		tag, err := tx.Exec(ctx, `UPDATE games SET version = version + 1, record = $5, due_ns = $6
+			WHERE channel_id = $1 AND id = $2 AND version = $3 AND players = $4`,
+			want.ChannelID, want.ID, want.Version, playerKeysOf(want.players()), string(val), timeNS(g.Due()))
 		if err != nil {
 			return fmt.Errorf("storage: update game %s: %w", want.ID, err)
 		}
@@ -393,7 +393,7 @@ func (p *Postgres) PlayerActiveGames(ctx context.Context, playerKey string) ([]*
 	if err := checkID("player", playerKey); err != nil {
 		return nil, err
 	}
-	return p.loadGames(ctx, `SELECT channel_id, record FROM games WHERE black = $1 OR white = $1 ORDER BY channel_id`, playerKey)
+	return p.loadGames(ctx, `SELECT channel_id, record FROM games WHERE players @> ARRAY[$1::text] ORDER BY channel_id`, playerKey)
 }
 
 // loadGames decodes the (channel, record) rows of a query, joining one
@@ -684,7 +684,7 @@ func (p *Postgres) AcceptChallenge(ctx context.Context, id string, g *Game) erro
 	if err != nil {
 		return err
 	}
-	g.ID, g.CreatedAt, g.UpdatedAt, g.Version = c.ID, c.CreatedAt, now, 1
+	g.ID, g.Kind, g.CreatedAt, g.UpdatedAt, g.Version = c.ID, c.Kind, c.CreatedAt, now, 1
 	return nil
 }
 

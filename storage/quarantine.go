@@ -97,7 +97,7 @@ func (q Quarantined) Salvage() (*Game, int, error) {
 		}
 		g := &Game{
 			ID: r.ID, ChannelID: q.ChannelID, GuildID: r.GuildID, ParentChannelID: r.ParentChannelID,
-			Black: r.Black, White: r.White, Game: eg, CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt, Version: r.Version,
+			Kind: kindOf(r.Kind), Sides: legacySides(r.Sides, r.Black, r.White), Game: eg, CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt, Version: r.Version,
 		}
 		return g, len(moves) - n, nil
 	}

@@ -75,7 +75,7 @@ func TestQuarantinedGames(t *testing.T) {
 	if got := strings.Join(moveStrings(g.Game), ", "); got != "B D4, W E5, B C3" || lost != 2 {
 		t.Errorf("Salvage(occupied) = moves %q, %d left out; want B D4, W E5, B C3 and 2 left out", got, lost)
 	}
-	if g.Black.UserID != "1" || g.White.UserID != "2" || g.ChannelID != "occupied" || g.Game.ToPlay() != engine.White {
+	if g.First(engine.Black).UserID != "1" || g.First(engine.White).UserID != "2" || g.ChannelID != "occupied" || g.Game.ToPlay() != engine.White {
 		t.Errorf("Salvage(occupied) = %+v, want the record's players and channel, white to play", g)
 	}
 }

@@ -20,7 +20,7 @@ func finishRated(t *testing.T, s *Store, n int, guild, black, white, result stri
 		return human(k)
 	}
 	g := newGame(t, fmt.Sprintf("c%d", n), "x", "y")
-	g.ID, g.Black, g.White, g.GuildID = fmt.Sprintf("g%d", n), player(black), player(white), guild
+	g.ID, g.Sides, g.GuildID = fmt.Sprintf("g%d", n), Sides(player(black), player(white)), guild
 	return finishWith(t, s, g, Archived{Result: result, Rated: rated, FinishedAt: at})
 }
 

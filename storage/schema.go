@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"time"
 
@@ -36,11 +37,14 @@ import (
 //	6  adds ratings (Glicko-2 per pool), ratings_by_value (the
 //	   leaderboards) and rating_history; recounts the players' statistics
 //	   from the archive to add results by board size and the streak.
+//	7  seats: a game record names its kind ("go") and its sides, each a
+//	   list of players (rengo), instead of a black and a white player;
+//	   every active game's record is rewritten so.
 //
 // Buckets that only add data keep the version: archive_review (the
 // reviews of archived games) is created at start-up when missing, and an
 // older gobot that opens the file ignores it.
-const SchemaVersion = 6
+const SchemaVersion = 7
 
 // Bucket names of the current schema. Keys are bytes: IDs as given, times
 // as 8-byte big-endian Unix nanoseconds so that keys sort by time, and a
@@ -85,6 +89,7 @@ var migrations = []func(tx *bolt.Tx) error{
 	migrate3to4,
 	migrate4to5,
 	migrate5to6,
+	migrate6to7,
 }
 
 // migrate brings the file to SchemaVersion in one transaction: a new file
@@ -222,7 +227,7 @@ func checkIndexes(tx *bolt.Tx) []error {
 			return nil
 		}
 		h, err := decodeHeader(games.Get(channel))
-		if err != nil || (h.Black.Key() != string(player) && h.White.Key() != string(player)) {
+		if err != nil || !slices.ContainsFunc(h.players(), func(p Player) bool { return p.Key() == string(player) }) {
 			bad("games_by_player: %q -> channel %q has no game of that player", player, channel)
 		}
 		return nil
@@ -241,7 +246,7 @@ func checkIndexes(tx *bolt.Tx) []error {
 		if h.ChannelID != string(k) {
 			bad("games: record under %q says channel %q", k, h.ChannelID)
 		}
-		for _, p := range []Player{h.Black, h.White} {
+		for _, p := range h.players() {
 			if byPlayer.Get(join(p.Key(), k)) == nil {
 				bad("games: channel %q is not indexed under player %q", k, p.Key())
 			}

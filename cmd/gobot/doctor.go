@@ -96,7 +96,7 @@ func listQuarantined(w io.Writer, path string, qs []storage.Quarantined) {
 		}
 		n := g.Game.MoveCount()
 		fmt.Fprintf(w, "     game %s: %s (black) vs %s (white), %d of %d moves replay; `gobot doctor export %d > game.sgf` writes them as SGF\n",
-			g.ID, g.Black, g.White, n, n+lost, i+1)
+			g.ID, g.First(engine.Black), g.First(engine.White), n, n+lost, i+1)
 	}
 }
 
@@ -106,8 +106,8 @@ func exportQuarantined(w io.Writer, q storage.Quarantined) error {
 		return fmt.Errorf("doctor: export: the record of channel %s cannot be salvaged: %w", q.ChannelID, err)
 	}
 	info := engine.SGFInfo{
-		PB: g.Black.String(), PW: g.White.String(), DT: g.CreatedAt.UTC().Format("2006-01-02"),
-		GN: g.Black.String() + " vs " + g.White.String(), PC: "Discord (gobot)",
+		PB: g.First(engine.Black).String(), PW: g.First(engine.White).String(), DT: g.CreatedAt.UTC().Format("2006-01-02"),
+		GN: g.First(engine.Black).String() + " vs " + g.First(engine.White).String(), PC: "Discord (gobot)",
 		C: fmt.Sprintf("Salvaged by gobot doctor from a damaged record (channel %s, set aside %s): the first %d moves, which replay; %d moves after them were left out.",
 			q.ChannelID, q.At.Format(time.RFC3339), g.Game.MoveCount(), lost),
 	}

@@ -33,7 +33,7 @@ func quarantinedDB(t *testing.T) string {
 				t.Fatal(err)
 			}
 		}
-		g := &storage.Game{ChannelID: ch, Black: storage.Player{UserID: "1", Name: "ann"}, White: storage.Player{UserID: "2", Name: "bob"}, Game: eg}
+		g := &storage.Game{ChannelID: ch, Sides: storage.Sides(storage.Player{UserID: "1", Name: "ann"}, storage.Player{UserID: "2", Name: "bob"}), Game: eg}
 		if err := s.CreateGame(context.Background(), g); err != nil {
 			t.Fatal(err)
 		}

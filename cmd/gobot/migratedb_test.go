@@ -19,7 +19,7 @@ func TestMigrateDB(t *testing.T) {
 		t.Fatal(err)
 	}
 	eg, _ := engine.NewGame(engine.Config{Size: 9, Rules: engine.DefaultRules()})
-	if err := s.CreateGame(context.Background(), &storage.Game{ChannelID: "5", Black: storage.Player{UserID: "1"}, White: storage.Player{Level: "easy"}, Game: eg}); err != nil {
+	if err := s.CreateGame(context.Background(), &storage.Game{ChannelID: "5", Sides: storage.Sides(storage.Player{UserID: "1"}, storage.Player{Level: "easy"}), Game: eg}); err != nil {
 		t.Fatal(err)
 	}
 	s.Close()
@@ -38,7 +38,7 @@ func TestMigrateDB(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer p.Close()
-	if g, err := p.Game(context.Background(), "5"); err != nil || g.White.Level != "easy" {
+	if g, err := p.Game(context.Background(), "5"); err != nil || g.First(engine.White).Level != "easy" {
 		t.Errorf("migrated game = %+v, %v", g, err)
 	}
 

@@ -42,7 +42,7 @@ func TestRatingsRebuild(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		g := &storage.Game{ChannelID: "c", GuildID: "G", Black: storage.Player{UserID: "1"}, White: storage.Player{UserID: "2"}, Game: eg}
+		g := &storage.Game{ChannelID: "c", GuildID: "G", Sides: storage.Sides(storage.Player{UserID: "1"}, storage.Player{UserID: "2"}), Game: eg}
 		if err := store.CreateGame(ctx, g); err != nil {
 			t.Fatal(err)
 		}

@@ -15,7 +15,7 @@ import (
 // move is owed from the start.
 func botGame(t *testing.T, s Store, channel string) *storage.Game {
 	t.Helper()
-	g := &storage.Game{ChannelID: channel, Black: storage.Player{Level: "weak", Name: "weak bot"}, White: human("1"), Game: newEngine(t, 9)}
+	g := &storage.Game{ChannelID: channel, Sides: storage.Sides(storage.Player{Level: "weak", Name: "weak bot"}, human("1")), Game: newEngine(t, 9)}
 	mustCreate(t, s, g)
 	return g
 }
@@ -89,7 +89,7 @@ func testBotQueueFollowsTheGames(t *testing.T, s Store, clk *clocktest.Clock) {
 	if err := s.CreateChallenge(ctx, c); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.AcceptChallenge(ctx, "ch", &storage.Game{ChannelID: "c1", Black: storage.Player{Level: "weak"}, White: human("1"), Game: newEngine(t, 9)}); err != nil {
+	if err := s.AcceptChallenge(ctx, "ch", &storage.Game{ChannelID: "c1", Sides: storage.Sides(storage.Player{Level: "weak"}, human("1")), Game: newEngine(t, 9)}); err != nil {
 		t.Fatal(err)
 	}
 	wantQueue(t, s, "c1")

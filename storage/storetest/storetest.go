@@ -128,7 +128,7 @@ func newEngine(t *testing.T, size int) *engine.Game {
 }
 
 func newGame(t *testing.T, channel, black, white string) *storage.Game {
-	return &storage.Game{ChannelID: channel, GuildID: "guild1", Black: human(black), White: human(white), Game: newEngine(t, 9)}
+	return &storage.Game{ChannelID: channel, GuildID: "guild1", Sides: storage.Sides(human(black), human(white)), Game: newEngine(t, 9)}
 }
 
 // play plays the given moves ("D4", "pass") alternately from the colour to
@@ -182,7 +182,7 @@ func testGameRoundTrip(t *testing.T, s Store, clk *clocktest.Clock) {
 	}
 	got := mustLoad(t, s, "c1")
 	if got.ID != g.ID || got.Version != 1 || got.GuildID != "guild1" || got.ParentChannelID != "p1" ||
-		got.Black != g.Black || got.White != g.White || !slices.Equal(got.Delivery.MessageIDs, g.Delivery.MessageIDs) ||
+		got.First(engine.Black) != g.First(engine.Black) || got.First(engine.White) != g.First(engine.White) || !slices.Equal(got.Delivery.MessageIDs, g.Delivery.MessageIDs) ||
 		!got.CreatedAt.Equal(g.CreatedAt) {
 		t.Errorf("Game(c1) = %+v, want %+v", got, g)
 	}
@@ -207,7 +207,7 @@ func testGameRoundTrip(t *testing.T, s Store, clk *clocktest.Clock) {
 	if sc := again.Scoring; sc == nil || len(sc.Dead) != 1 || sc.Dead[0] != (engine.Point{Col: 3, Row: 3}) || !sc.Accepted[engine.Black] || sc.Accepted[engine.White] || !sc.Deadline.Equal(clk.Now()) {
 		t.Errorf("Scoring = %+v", again.Scoring)
 	}
-	if err := s.CreateGame(ctx, &storage.Game{ChannelID: "", Black: human("1"), White: human("2"), Game: newEngine(t, 9)}); !errors.Is(err, storage.ErrInvalid) {
+	if err := s.CreateGame(ctx, &storage.Game{ChannelID: "", Sides: storage.Sides(human("1"), human("2")), Game: newEngine(t, 9)}); !errors.Is(err, storage.ErrInvalid) {
 		t.Errorf("CreateGame without channel = %v, want ErrInvalid", err)
 	}
 }
@@ -232,7 +232,7 @@ func testVersions(t *testing.T, s Store, clk *clocktest.Clock) {
 		t.Errorf("after the stale write: version %d, moves %v; want 2, [D4]", got.Version, moves(got))
 	}
 	c := mustLoad(t, s, "c1")
-	c.White = human("9")
+	c.Sides[1].Players[0] = human("9")
 	if err := s.UpdateGame(ctx, c); !errors.Is(err, storage.ErrInvalid) {
 		t.Errorf("UpdateGame changing a player = %v, want ErrInvalid", err)
 	}
@@ -331,7 +331,7 @@ func testActiveGames(t *testing.T, s Store, _ *clocktest.Clock) {
 	mustCreate(t, s, newGame(t, "c2", "1", "2"))
 	mustCreate(t, s, newGame(t, "c1", "3", "1"))
 	mustCreate(t, s, newGame(t, "c3", "3", "4"))
-	bg := &storage.Game{ChannelID: "c4", Black: human("5"), White: storage.Player{Level: "easy", Name: "easy bot"}, Game: newEngine(t, 13)}
+	bg := &storage.Game{ChannelID: "c4", Sides: storage.Sides(human("5"), storage.Player{Level: "easy", Name: "easy bot"}), Game: newEngine(t, 13)}
 	mustCreate(t, s, bg)
 	all, err := s.ActiveGames(ctx)
 	if err != nil || len(all) != 4 {
@@ -407,7 +407,7 @@ func testFinish(t *testing.T, s Store, clk *clocktest.Clock) {
 		t.Fatalf("ArchivedGame = %v", err)
 	}
 	if a.Result != "B+R" || a.Winner != engine.Black || a.Moves != 1 || a.Size != 9 || a.GuildID != "guild1" ||
-		a.Black != g.Black || a.White != g.White || string(a.SGF) != string(sgf) || !a.FinishedAt.Equal(clk.Now()) || !a.StartedAt.Equal(g.CreatedAt) {
+		a.Black != g.First(engine.Black) || a.White != g.First(engine.White) || string(a.SGF) != string(sgf) || !a.FinishedAt.Equal(clk.Now()) || !a.StartedAt.Equal(g.CreatedAt) {
 		t.Errorf("ArchivedGame = %+v", a)
 	}
 	if _, err := s.ArchivedGame(ctx, "nope"); !errors.Is(err, storage.ErrNotFound) {

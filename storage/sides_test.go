@@ -1,0 +1,60 @@
+package storage
+
+import (
+	"errors"
+	"slices"
+	"testing"
+
+	"github.com/gobot-dev/gobot/engine"
+)
+
+// TestTeamSides: in a 2-vs-2 game the side's players take its moves in
+// order (B1, W1, B2, W2, B1 …), each user is found on their side, and a
+// user may not sit twice in a team game.
+func TestTeamSides(t *testing.T) {
+	ann, bob, cid, dan := human("1"), human("2"), human("3"), human("4")
+	g := &Game{ChannelID: "c1", Sides: []Side{{Players: []Player{ann, cid}}, {Players: []Player{bob, dan}}}, Game: newEngine(t, 9)}
+	if err := g.validate(); err != nil {
+		t.Fatalf("validate(2 vs 2) = %v", err)
+	}
+	var turns []string
+	for _, m := range []string{"D4", "F6", "E5", "pass", "C3", "G7"} {
+		c := g.Game.ToPlay()
+		turns = append(turns, g.Player(c).UserID)
+		mv, err := engine.ReadMove(c, m, 9)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := g.Game.Play(mv); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got, want := turns, []string{"1", "2", "3", "4", "1", "2"}; !slices.Equal(got, want) {
+		t.Errorf("turn order = %v, want %v", got, want)
+	}
+	if c, ok := g.SideOf("4"); !ok || c != engine.White {
+		t.Errorf("SideOf(dan) = %v, %v; want white", c, ok)
+	}
+	if _, ok := g.SideOf("9"); ok {
+		t.Error("SideOf(a stranger) found a side")
+	}
+	if g.First(engine.White).UserID != "2" {
+		t.Errorf("First(white) = %v, want bob", g.First(engine.White))
+	}
+	twice := &Game{ChannelID: "c2", Sides: []Side{{Players: []Player{ann, cid}}, {Players: []Player{bob, ann}}}, Game: newEngine(t, 9)}
+	if err := twice.validate(); !errors.Is(err, ErrInvalid) {
+		t.Errorf("validate(ann on both sides of a team game) = %v, want ErrInvalid", err)
+	}
+	self := &Game{ChannelID: "c3", Sides: Sides(ann, ann), Game: newEngine(t, 9)}
+	if err := self.validate(); err != nil {
+		t.Errorf("validate(a game against oneself) = %v", err)
+	}
+	five := &Game{ChannelID: "c4", Sides: []Side{{Players: []Player{ann, bob, cid, dan, human("5")}}, {Players: []Player{human("6")}}}, Game: newEngine(t, 9)}
+	if err := five.validate(); !errors.Is(err, ErrInvalid) {
+		t.Errorf("validate(5 players on a side) = %v, want ErrInvalid", err)
+	}
+	one := &Game{ChannelID: "c5", Sides: []Side{{Players: []Player{ann}}}, Game: newEngine(t, 9)}
+	if err := one.validate(); !errors.Is(err, ErrInvalid) {
+		t.Errorf("validate(a game of go with one side) = %v, want ErrInvalid", err)
+	}
+}
