@@ -37,7 +37,25 @@ type Challenge struct {
 
 	CreatedAt time.Time `json:"created"` // set by CreateChallenge when zero
 	ExpiresAt time.Time `json:"expires"`
+
+	// Teams, for a team game (rengo) still gathering its players: the
+	// sides as they have filled so far, in the kind's order (Go: Black,
+	// White), each in the order its players will move. Empty for a
+	// challenge between two players.
+	Teams []Side `json:"teams,omitempty"`
+	// TeamClock is a team game's clock mode: TeamClockStrict (one clock
+	// a team) or TeamClockCasual (a clock a player).
+	TeamClock string `json:"team_clock,omitempty"`
 }
+
+// The clock modes of a team game, as on OGS.
+const (
+	TeamClockStrict = "strict" // one clock a team: the team loses when it runs out
+	TeamClockCasual = "casual" // a clock a player: who runs out or leaves is skipped
+)
+
+// Team reports whether the challenge gathers a team game.
+func (c *Challenge) Team() bool { return len(c.Teams) > 0 }
 
 // Open reports whether anyone may accept the challenge.
 func (c *Challenge) Open() bool { return c.Opponent.Key() == "" }
@@ -68,6 +86,29 @@ func (c *Challenge) validate() error {
 	}
 	if c.ExpiresAt.IsZero() {
 		return fmt.Errorf("storage: challenge without expiry: %w", ErrInvalid)
+	}
+	if c.Team() {
+		if len(c.Teams) != 2 {
+			return fmt.Errorf("storage: team challenge with %d teams: %w", len(c.Teams), ErrInvalid)
+		}
+		if c.TeamClock != TeamClockStrict && c.TeamClock != TeamClockCasual {
+			return fmt.Errorf("storage: team clock %q: %w", c.TeamClock, ErrInvalid)
+		}
+		seen := map[string]bool{}
+		for i, t := range c.Teams {
+			if len(t.Players) > MaxSidePlayers {
+				return fmt.Errorf("storage: team %d has %d players (at most %d): %w", i+1, len(t.Players), MaxSidePlayers, ErrInvalid)
+			}
+			for _, p := range t.Players {
+				if err := checkPlayer(fmt.Sprintf("team %d", i+1), p); err != nil {
+					return err
+				}
+				if p.UserID != "" && seen[p.UserID] {
+					return fmt.Errorf("storage: user %s sits twice in a team game: %w", p.UserID, ErrInvalid)
+				}
+				seen[p.UserID] = true
+			}
+		}
 	}
 	return nil
 }
@@ -183,6 +224,52 @@ func deleteChallenge(tx *bolt.Tx, id string) error {
 		}
 	}
 	return b.Delete([]byte(id))
+}
+
+// UpdateChallenge changes a pending challenge in one transaction: it
+// loads it, calls change on it and stores the result, so that two players
+// joining a team at once both get their seat. An error from change is
+// returned and nothing is written; change may not alter the challenge's
+// ID, channel or expiry (ErrInvalid). A challenge that is gone is
+// ErrNotFound. It returns the challenge as stored.
+func (s *Store) UpdateChallenge(ctx context.Context, id string, change func(*Challenge) error) (*Challenge, error) {
+	var out *Challenge
+	err := s.update(ctx, func(tx *bolt.Tx) error {
+		c, err := getChallenge(tx, id)
+		if err != nil {
+			return err
+		}
+		val, err := changeChallenge(c, change)
+		if err != nil {
+			return err
+		}
+		out = c
+		return tx.Bucket(bucketChallenges).Put([]byte(id), val)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// changeChallenge applies change to c for UpdateChallenge, checks what it
+// may not change and the result, and returns the new record.
+func changeChallenge(c *Challenge, change func(*Challenge) error) ([]byte, error) {
+	before := *c
+	if err := change(c); err != nil {
+		return nil, err
+	}
+	if c.ID != before.ID || c.ChannelID != before.ChannelID || !c.ExpiresAt.Equal(before.ExpiresAt) {
+		return nil, fmt.Errorf("storage: update challenge %s: its ID, channel and expiry cannot change: %w", before.ID, ErrInvalid)
+	}
+	if err := c.validate(); err != nil {
+		return nil, err
+	}
+	val, err := json.Marshal(c)
+	if err != nil {
+		return nil, fmt.Errorf("storage: encode challenge: %w", err)
+	}
+	return val, nil
 }
 
 // DeleteChallenge removes a pending challenge (declined, withdrawn or

@@ -640,6 +640,31 @@ func pgRecord[T any](what, rec string, err error, decode func([]byte) (T, error)
 	return v, nil
 }
 
+// UpdateChallenge is Store.UpdateChallenge: the row is locked while change
+// runs.
+func (p *Postgres) UpdateChallenge(ctx context.Context, id string, change func(*Challenge) error) (*Challenge, error) {
+	var out *Challenge
+	err := pgx.BeginFunc(ctx, p.pool, func(tx pgx.Tx) error {
+		var rec string
+		err := tx.QueryRow(ctx, `SELECT record FROM challenges WHERE id = $1 FOR UPDATE`, id).Scan(&rec)
+		c, err := pgChallenge(id, rec, err)
+		if err != nil {
+			return err
+		}
+		val, err := changeChallenge(c, change)
+		if err != nil {
+			return err
+		}
+		out = c
+		_, err = tx.Exec(ctx, `UPDATE challenges SET record = $2 WHERE id = $1`, id, string(val))
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // DeleteChallenge is Store.DeleteChallenge: of two racing deletes exactly
 // one succeeds.
 func (p *Postgres) DeleteChallenge(ctx context.Context, id string) error {

@@ -56,6 +56,7 @@ type Store interface {
 	CreateChallenge(ctx context.Context, c *storage.Challenge) error
 	Challenge(ctx context.Context, id string) (*storage.Challenge, error)
 	DeleteChallenge(ctx context.Context, id string) error
+	UpdateChallenge(ctx context.Context, id string, change func(*storage.Challenge) error) (*storage.Challenge, error)
 	AcceptChallenge(ctx context.Context, id string, g *storage.Game) error
 	ExpiredChallenges(ctx context.Context, now time.Time) ([]*storage.Challenge, error)
 	ClaimChallenge(ctx context.Context, id, holder string, lease time.Duration) error
@@ -96,6 +97,7 @@ func Run(t *testing.T, open Opener) {
 		{"AcceptChallenge", testAcceptChallenge},
 		{"AcceptRace", testAcceptRace},
 		{"ClaimChallenge", testClaimChallenge},
+		{"TeamChallenge", testTeamChallenge},
 		{"ReviewsAndPages", testReviewsAndPages},
 		{"Deadlines", testDeadlines},
 		{"Vacation", testVacation},

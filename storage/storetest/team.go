@@ -1,0 +1,99 @@
+package storetest
+
+import (
+	"errors"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/gobot-dev/gobot/engine"
+	"github.com/gobot-dev/gobot/internal/clocktest"
+	"github.com/gobot-dev/gobot/storage"
+)
+
+// testTeamChallenge: a team game's challenge gathers its players through
+// UpdateChallenge; eight players joining at once all get a seat (none is
+// lost to a concurrent write), a change that fails or breaks the rules
+// writes nothing, and the full teams become a game's sides.
+func testTeamChallenge(t *testing.T, s Store, clk *clocktest.Clock) {
+	c := &storage.Challenge{
+		ID: "r1", ChannelID: "c1", GuildID: "g1", Challenger: human("1"), Size: 9, Rules: engine.DefaultRules(),
+		Teams: []storage.Side{{Players: []storage.Player{human("1")}}, {}}, TeamClock: storage.TeamClockStrict,
+		ExpiresAt: clk.Now().Add(time.Hour),
+	}
+	if err := s.CreateChallenge(ctx, c); err != nil {
+		t.Fatalf("CreateChallenge(team) = %v", err)
+	}
+	var wg sync.WaitGroup
+	for i := 2; i <= 8; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_, err := s.UpdateChallenge(ctx, "r1", func(c *storage.Challenge) error {
+				team := (i + 1) % 2
+				c.Teams[team].Players = append(c.Teams[team].Players, human(fmt.Sprint(i)))
+				return nil
+			})
+			if err != nil {
+				t.Errorf("join %d: %v", i, err)
+			}
+		}()
+	}
+	wg.Wait()
+	got, err := s.Challenge(ctx, "r1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n0, n1 := len(got.Teams[0].Players), len(got.Teams[1].Players); n0 != 4 || n1 != 4 {
+		t.Fatalf("after 7 concurrent joins the teams have %d and %d players, want 4 and 4", n0, n1)
+	}
+	stop := errors.New("stop")
+	if _, err := s.UpdateChallenge(ctx, "r1", func(c *storage.Challenge) error {
+		c.Teams[0].Players = nil
+		return stop
+	}); !errors.Is(err, stop) {
+		t.Errorf("UpdateChallenge(failing change) = %v, want its error", err)
+	}
+	if _, err := s.UpdateChallenge(ctx, "r1", func(c *storage.Challenge) error {
+		c.Teams[1].Players = append(c.Teams[1].Players, human("9"))
+		return nil
+	}); !errors.Is(err, storage.ErrInvalid) {
+		t.Errorf("UpdateChallenge(a fifth player) = %v, want ErrInvalid", err)
+	}
+	if _, err := s.UpdateChallenge(ctx, "r1", func(c *storage.Challenge) error {
+		c.Teams[1].Players[0] = human("1")
+		return nil
+	}); !errors.Is(err, storage.ErrInvalid) {
+		t.Errorf("UpdateChallenge(a player on both teams) = %v, want ErrInvalid", err)
+	}
+	if _, err := s.UpdateChallenge(ctx, "r1", func(c *storage.Challenge) error {
+		c.ExpiresAt = c.ExpiresAt.Add(time.Hour)
+		return nil
+	}); !errors.Is(err, storage.ErrInvalid) {
+		t.Errorf("UpdateChallenge(another expiry) = %v, want ErrInvalid", err)
+	}
+	if _, err := s.UpdateChallenge(ctx, "nope", func(*storage.Challenge) error { return nil }); !errors.Is(err, storage.ErrNotFound) {
+		t.Errorf("UpdateChallenge(unknown) = %v, want ErrNotFound", err)
+	}
+	got, _ = s.Challenge(ctx, "r1")
+	if len(got.Teams[0].Players) != 4 || len(got.Teams[1].Players) != 4 || got.Teams[1].Players[0].UserID == "1" {
+		t.Errorf("refused changes were written: %+v", got.Teams)
+	}
+	g := &storage.Game{ID: "r1", ChannelID: "c1", GuildID: "g1", Sides: got.Teams, Game: newEngine(t, 9), Unrated: true}
+	if err := s.AcceptChallenge(ctx, "r1", g); err != nil {
+		t.Fatalf("AcceptChallenge(team) = %v", err)
+	}
+	loaded, err := s.Game(ctx, "c1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(loaded.Players()) != 8 {
+		t.Errorf("the team game has %d players, want 8", len(loaded.Players()))
+	}
+	for _, p := range loaded.Players() {
+		if gs, err := s.PlayerActiveGames(ctx, p.Key()); err != nil || len(gs) != 1 {
+			t.Errorf("PlayerActiveGames(%s) = %d games, %v; want the team game", p.Key(), len(gs), err)
+		}
+	}
+}
