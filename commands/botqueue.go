@@ -456,7 +456,7 @@ func (a *App) awaitBot(ctx context.Context, r *Request, g *storage.Game) (*stora
 				continue
 			}
 			if err == nil && stored.ID == g.ID && stored.Game.MoveCount() == g.Game.MoveCount()+1 {
-				if last, ok := stored.Game.LastMove(); ok && stored.Player(last.Color).IsBot() {
+				if stored.MovedBy(stored.Game.MoveCount() - 1).IsBot() {
 					// Another process made the move, and announces it
 					// (its handler waiting for it, or its worker's post):
 					// answer with the board alone, which shows it as the

@@ -251,7 +251,7 @@ func (a *App) move(ctx context.Context, r *Request, g *storage.Game, m engine.Mo
 	if last, ok := g.Game.LastMove(); ok && g.Delivery.Unposted {
 		// The bot moved in the background and its board could not be
 		// shown (apply clears the flag with this move).
-		unposted = fmt.Sprintf("(%s %s played %s earlier, but its board could not be posted here.)\n", stoneEmoji(last.Color), mention(g.Player(last.Color)), moveName(last))
+		unposted = fmt.Sprintf("(%s %s played %s earlier, but its board could not be posted here.)\n", stoneEmoji(last.Color), mention(g.MovedBy(g.Game.MoveCount()-1)), moveName(last))
 	}
 	// A move after the deadline ends the game on time, announced through
 	// the game's stored follow-up, not this interaction's (still unanswered).
@@ -432,10 +432,17 @@ const annulledComment = "Annulled: a player ran out of time before making two mo
 // root comment saying so when annulled.
 func gameSGF(g *storage.Game, dead []engine.Point, scored, annulled bool) ([]byte, error) {
 	info := engine.SGFInfo{
-		PB: plainName(g.First(engine.Black)), PW: plainName(g.First(engine.White)),
+		PB: teamName(g, engine.Black), PW: teamName(g, engine.White),
 		DT: g.CreatedAt.UTC().Format("2006-01-02"),
-		GN: plainName(g.First(engine.Black)) + " vs " + plainName(g.First(engine.White)),
+		GN: teamName(g, engine.Black) + " vs " + teamName(g, engine.White),
 		PC: "Discord (gobot)",
+	}
+	if g.Team() {
+		// A team game's record says who played each move.
+		info.Comments = map[int]string{}
+		for i := range g.Game.MoveCount() {
+			info.Comments[i+1] = "Played by " + plainName(g.MovedBy(i)) + "."
+		}
 	}
 	if res, ok := g.Game.Result(); ok {
 		info.RE = res.String()

@@ -41,6 +41,25 @@ func mention(p storage.Player) string {
 	return p.String()
 }
 
+// teamMention mentions colour c's side: its player, or in a team game
+// all its players in their order ("<@1>, <@3>").
+func teamMention(g *storage.Game, c engine.Color) string {
+	return joinNames(g.TeamOf(c), mention)
+}
+
+// teamName names colour c's side without mentions (titles, SGF).
+func teamName(g *storage.Game, c engine.Color) string {
+	return joinNames(g.TeamOf(c), plainName)
+}
+
+func joinNames(ps []storage.Player, name func(storage.Player) string) string {
+	names := make([]string, len(ps))
+	for i, p := range ps {
+		names[i] = name(p)
+	}
+	return strings.Join(names, ", ")
+}
+
 // plainName names a player without a mention (titles, alt text, SGF).
 func plainName(p storage.Player) string {
 	if p.IsBot() {
@@ -87,7 +106,7 @@ func boardFile(g *storage.Game, v view) (File, string, error) {
 // altText describes the board for screen readers: render's description of
 // the position, the players and the marked dead stones.
 func altText(g *storage.Game, v view) string {
-	s := fmt.Sprintf("%s (black) vs %s (white). %s", plainName(g.First(engine.Black)), plainName(g.First(engine.White)), render.AltText(g.Game))
+	s := fmt.Sprintf("%s (black) vs %s (white). %s", teamName(g, engine.Black), teamName(g, engine.White), render.AltText(g.Game))
 	if len(v.dead) > 0 {
 		var d []string
 		for _, p := range v.dead {
@@ -134,7 +153,7 @@ func resultSentence(g *storage.Game, r engine.Result) string {
 	if r.Winner == engine.Empty {
 		return "Jigo (a draw) · 0"
 	}
-	who := stoneEmoji(r.Winner) + " " + mention(g.Player(r.Winner))
+	who := stoneEmoji(r.Winner) + " " + teamMention(g, r.Winner)
 	switch r.Reason {
 	case engine.ByResignation:
 		return fmt.Sprintf("%s wins by resignation · %s", who, r)
@@ -151,7 +170,7 @@ func resultSentence(g *storage.Game, r engine.Result) string {
 
 // title is the embed title: both players.
 func title(g *storage.Game) string {
-	return clip(fmt.Sprintf("⚫ %s vs ⚪ %s", shownName(g.First(engine.Black)), shownName(g.First(engine.White))), 256)
+	return clip(fmt.Sprintf("⚫ %s vs ⚪ %s", joinNames(g.TeamOf(engine.Black), shownName), joinNames(g.TeamOf(engine.White), shownName)), 256)
 }
 
 // boardMessage is the message showing a game in play: the note (what just
@@ -183,7 +202,9 @@ func boardMessage(g *storage.Game, now time.Time, note string) (*Message, error)
 		m.Files = append(m.Files, sgfFile(g.ID, title(g), data))
 		return m, nil
 	}
-	if p := g.Player(c); !p.IsBot() && !g.Player(c.Opponent()).IsBot() {
+	// Against a bot the player is not pinged at every move; in a team
+	// game the player whose turn it is always is.
+	if p := g.Player(c); !p.IsBot() && (g.Team() || !g.Player(c.Opponent()).IsBot()) {
 		m.Content = mention(p) + ", your move."
 	}
 	n := strconv.Itoa(g.Game.MoveCount())
@@ -197,7 +218,7 @@ func boardMessage(g *storage.Game, now time.Time, note string) (*Message, error)
 
 // describeMove is the note for a move just played.
 func describeMove(g *storage.Game, m engine.Move, captured int) string {
-	who := stoneEmoji(m.Color) + " " + mention(g.Player(m.Color))
+	who := stoneEmoji(m.Color) + " " + mention(g.MovedBy(g.Game.MoveCount()-1))
 	switch m.Kind {
 	case engine.Pass:
 		return who + " passed."

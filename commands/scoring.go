@@ -68,7 +68,7 @@ func (a *App) startScoring(ctx context.Context, g *storage.Game) []engine.Point 
 // is acceptable to it by its own estimate (see disagrees).
 func botsAccept(g *storage.Game, proposal, uncertain []engine.Point) {
 	for _, c := range []engine.Color{engine.Black, engine.White} {
-		if g.Player(c).IsBot() {
+		if g.AllBots(c) {
 			if _, ok := disagrees(g, c, proposal, uncertain); !ok {
 				g.Scoring.Accepted[c] = true
 			}
@@ -80,7 +80,7 @@ func botsAccept(g *storage.Game, proposal, uncertain []engine.Point) {
 // if any.
 func botDisagrees(g *storage.Game, proposal, uncertain []engine.Point) ([]engine.Point, bool) {
 	for _, c := range []engine.Color{engine.Black, engine.White} {
-		if g.Player(c).IsBot() {
+		if g.AllBots(c) {
 			return disagrees(g, c, proposal, uncertain)
 		}
 	}
@@ -232,9 +232,9 @@ func scoringMessageWith(ctx context.Context, g *storage.Game, now time.Time, not
 		}
 		return "⏳ not yet"
 	}
-	fmt.Fprintf(&sb, "⚫ %s: %s · ⚪ %s: %s", mention(g.First(engine.Black)), yes(engine.Black), mention(g.First(engine.White)), yes(engine.White))
+	fmt.Fprintf(&sb, "⚫ %s: %s · ⚪ %s: %s", teamMention(g, engine.Black), yes(engine.Black), teamMention(g, engine.White), yes(engine.White))
 	for _, c := range []engine.Color{engine.Black, engine.White} {
-		if g.Player(c).IsBot() && !s.Accepted[c] {
+		if g.AllBots(c) && !s.Accepted[c] {
 			sb.WriteString("\n" + botObjection(ctx, g))
 			break
 		}
@@ -382,7 +382,7 @@ func (a *App) btnScoreAccept(ctx context.Context, r *Request) error {
 		return userErr(ErrStale, "You have already accepted this marking; waiting for your opponent.")
 	}
 	g.Scoring.Accepted[c] = true
-	note := fmt.Sprintf("%s accepted the marking.", mention(g.Player(c)))
+	note := fmt.Sprintf("%s accepted the marking.", mention(userPlayer(r.User)))
 	if g.Scoring.Accepted[engine.Black] && g.Scoring.Accepted[engine.White] {
 		return a.endByScore(ctx, r, g, note+" Both players agree.")
 	}
@@ -421,7 +421,7 @@ func (a *App) endByScore(ctx context.Context, r *Request, g *storage.Game, note 
 }
 
 func (a *App) btnScoreResume(ctx context.Context, r *Request) error {
-	g, c, err := a.scoringButton(ctx, r)
+	g, _, err := a.scoringButton(ctx, r)
 	if err != nil {
 		return err
 	}
@@ -432,14 +432,14 @@ func (a *App) btnScoreResume(ctx context.Context, r *Request) error {
 	if err := a.update(ctx, g); err != nil {
 		return err
 	}
-	return a.answer(ctx, r, g, fmt.Sprintf("%s resumed play: the game goes on. Settle the disputed groups, then pass twice again.", mention(g.Player(c))))
+	return a.answer(ctx, r, g, fmt.Sprintf("%s resumed play: the game goes on. Settle the disputed groups, then pass twice again.", mention(userPlayer(r.User))))
 }
 
 // botRefuses reports whether a bot plays in g and has not accepted its
 // marking (see botsAccept).
 func botRefuses(g *storage.Game) bool {
 	for _, c := range []engine.Color{engine.Black, engine.White} {
-		if g.Player(c).IsBot() && !g.Scoring.Accepted[c] {
+		if g.AllBots(c) && !g.Scoring.Accepted[c] {
 			return true
 		}
 	}
@@ -471,7 +471,7 @@ func (a *App) scoringTimeout(ctx context.Context, g *storage.Game) {
 			if _, ok := disagrees(g, c, ph.Proposal(), ph.Uncertain()); ok && !g.Scoring.Accepted[c] {
 				g.Scoring.Dead = ph.Proposal()
 				note = fmt.Sprintf("Time for agreeing on the dead stones ran out, and %s %s had not accepted a marking that went against my estimate: my proposed marking counts.",
-					stoneEmoji(c), mention(g.Player(c)))
+					stoneEmoji(c), teamMention(g, c))
 				break
 			}
 		}

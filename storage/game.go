@@ -162,6 +162,52 @@ func (g *Game) Player(c engine.Color) Player {
 	return ps[n%len(ps)]
 }
 
+// MovedBy returns the player who made move n (from 0) of the game: in
+// rengo, the side's player whose turn it was then.
+func (g *Game) MovedBy(n int) Player {
+	moves := g.Game.Moves()
+	if n < 0 || n >= len(moves) {
+		return Player{}
+	}
+	c := moves[n].Color
+	i := engine.SideOf(c)
+	if i < 0 || int(i) >= len(g.Sides) || len(g.Sides[i].Players) == 0 {
+		return Player{}
+	}
+	ps := g.Sides[i].Players
+	k := 0
+	for _, m := range moves[:n] {
+		if m.Color == c {
+			k++
+		}
+	}
+	return ps[k%len(ps)]
+}
+
+// Team reports whether g is a team game: a side with more than one player.
+func (g *Game) Team() bool { return len(g.Players()) > len(g.Sides) }
+
+// TeamOf returns the players of colour c's side.
+func (g *Game) TeamOf(c engine.Color) []Player {
+	i := engine.SideOf(c)
+	if i < 0 || int(i) >= len(g.Sides) {
+		return nil
+	}
+	return g.Sides[i].Players
+}
+
+// AllBots reports whether every player of colour c's side is a bot: the
+// side answers the scoring phase and undo requests by itself.
+func (g *Game) AllBots(c engine.Color) bool {
+	ps := g.TeamOf(c)
+	for _, p := range ps {
+		if !p.IsBot() {
+			return false
+		}
+	}
+	return len(ps) > 0
+}
+
 // First returns the first player of colour c's side: the one who
 // challenged or was challenged, the person against a bot.
 func (g *Game) First(c engine.Color) Player {
