@@ -1,0 +1,2 @@
+// Package draughts owns the rules of international draughts (FMJD, 10×10).
+package draughts
