@@ -1,7 +1,6 @@
 package draughts
 
 import (
-	"fmt"
 	"math/bits"
 	"strconv"
 )
@@ -59,13 +58,13 @@ func (s Square) String() string {
 // that wraps ErrSquare and says why.
 func ParseSquare(text string) (Square, error) {
 	if text == "" {
-		return NoSquare, fmt.Errorf("%w: a square is a number from 1 to 50, not an empty text", ErrSquare)
+		return NoSquare, errorf(ErrSquare, "a square is a number from 1 to 50, not an empty text")
 	}
 	n := 0
 	for i := 0; i < len(text); i++ {
 		c := text[i]
 		if c < '0' || c > '9' {
-			return NoSquare, fmt.Errorf("%w: %q is not a square number (1 to 50)", ErrSquare, text)
+			return NoSquare, errorf(ErrSquare, "%q is not a square number (1 to 50)", text)
 		}
 		if n < 1000 {
 			n = n*10 + int(c-'0')
@@ -73,9 +72,9 @@ func ParseSquare(text string) (Square, error) {
 	}
 	if n < 1 || n > NumSquares {
 		if n >= 1000 {
-			return NoSquare, fmt.Errorf("%w: square %s is off the board (1 to 50)", ErrSquare, text)
+			return NoSquare, errorf(ErrSquare, "square %s is off the board (1 to 50)", text)
 		}
-		return NoSquare, fmt.Errorf("%w: square %d is off the board (1 to 50)", ErrSquare, n)
+		return NoSquare, errorf(ErrSquare, "square %d is off the board (1 to 50)", n)
 	}
 	return Square(n), nil
 }
