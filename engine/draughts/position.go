@@ -1,6 +1,9 @@
 package draughts
 
-import "math/bits"
+import (
+	"math/bits"
+	"strings"
+)
 
 // Color is a side of the board: White, who moves first and starts on
 // squares 31 to 50, or Black, who starts on 1 to 20. Its value is the
@@ -187,7 +190,7 @@ func (p *Position) Play(m Move) {
 	them := us ^ 1
 	fi, ti := bitOf(m.From), bitOf(m.To)
 	from, to := uint64(1)<<fi, uint64(1)<<ti
-	kind := 2*int(us) // index into zobrist: man of us
+	kind := 2 * int(us) // index into zobrist: man of us
 	h := p.hash ^ zobristTurn
 	if p.kings&from != 0 {
 		kind++
@@ -242,4 +245,86 @@ func init() {
 		}
 	}
 	zobristTurn = next()
+}
+
+// String draws p as a diagram, row 0 (squares 1 to 5) on top as White
+// sees the board: a line per row, light squares as spaces, pieces by
+// their codes (see Piece.String) and empty dark squares as '.', then the
+// side to move. ParseDiagram reads it back.
+func (p Position) String() string {
+	var b strings.Builder
+	for r := 0; r < Width; r++ {
+		for c := 0; c < Width; c++ {
+			s := SquareAt(r, c)
+			if s == NoSquare {
+				if c < Width-1 {
+					b.WriteByte(' ')
+				}
+				continue
+			}
+			b.WriteString(p.At(s).String())
+		}
+		b.WriteByte('\n')
+	}
+	b.WriteString(p.turn.String())
+	b.WriteString(" to move")
+	return b.String()
+}
+
+// ParseDiagram reads a position drawn as String draws it: ten lines of
+// five pieces each (light squares and spaces ignored) and optionally a
+// line "White to move" or "Black to move" (White when absent). Blank
+// lines are skipped. Errors wrap ErrFEN.
+func ParseDiagram(text string) (Position, error) {
+	var p Position
+	row := 0
+	for _, line := range strings.Split(text, "\n") {
+		t := strings.Join(strings.Fields(line), "")
+		switch {
+		case t == "":
+			continue
+		case strings.HasSuffix(t, "tomove"):
+			switch strings.TrimSuffix(t, "tomove") {
+			case "White":
+			case "Black":
+				p.SetTurn(Black)
+			default:
+				return Position{}, errorf(ErrFEN, "diagram: %q: want White to move or Black to move", strings.TrimSpace(line))
+			}
+			continue
+		}
+		if row == Width {
+			return Position{}, errorf(ErrFEN, "diagram: more than 10 rows")
+		}
+		if len(t) != 5 {
+			return Position{}, errorf(ErrFEN, "diagram: row %d %q: want 5 dark squares", row+1, strings.TrimSpace(line))
+		}
+		for i := 0; i < 5; i++ {
+			s := Square(row*5 + i + 1)
+			var x Piece
+			switch t[i] {
+			case '.':
+				continue
+			case 'w':
+				x = WhiteMan
+			case 'W':
+				x = WhiteKing
+			case 'b':
+				x = BlackMan
+			case 'B':
+				x = BlackKing
+			default:
+				return Position{}, errorf(ErrFEN, "diagram: row %d: %q is not a piece (w, b, W, B or .)", row+1, t[i])
+			}
+			if !x.King() && uint64(1)<<bitOf(s)&promotion[x.Color()] != 0 {
+				return Position{}, errorf(ErrFEN, "diagram: a %s man on %d would have been crowned", strings.ToLower(x.Color().String()), s)
+			}
+			p.Put(s, x)
+		}
+		row++
+	}
+	if row != Width {
+		return Position{}, errorf(ErrFEN, "diagram: %d rows, want 10", row)
+	}
+	return p, nil
 }
