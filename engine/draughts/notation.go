@@ -215,10 +215,9 @@ func (p *Position) ParseMove(text string) (Move, error) {
 // resolve finds the move of legal that the squares sq name, or says why
 // there is none.
 func (p *Position) resolve(sq []Square, legal []Move) (Move, error) {
-	from, to := sq[0], sq[len(sq)-1]
 	var found []Move
 	for _, m := range legal {
-		if m.From == from && m.To == to && p.matches(m, sq) {
+		if p.matches(m, sq) {
 			found = append(found, m)
 		}
 	}
@@ -235,32 +234,50 @@ func (p *Position) resolve(sq []Square, legal []Move) (Move, error) {
 	return Move{}, errorf(ErrAmbiguous, "%s could be %s: write the full path", writeSquares(sq, "x"), orList(names))
 }
 
-// matches reports whether the squares between start and end of sq fit m:
-// all landing squares of one of m's routes, in order, or some of them, or
-// some of m's taken pieces.
+// matches reports whether the squares sq name m, a legal move: its start
+// and end, or a route of it (see fits).
 func (p *Position) matches(m Move, sq []Square) bool {
-	mid := sq[1 : len(sq)-1]
-	if len(mid) == 0 {
-		return true
-	}
-	if m.Captured == 0 {
+	if m.From != sq[0] {
 		return false
 	}
-	inTaken := true
-	for _, s := range mid {
-		if !m.Captured.Has(s) {
-			inTaken = false
-		}
+	if len(sq) == 2 {
+		return m.To == sq[1]
 	}
-	if inTaken {
-		return true
+	if m.Captured == 0 || (m.To != sq[len(sq)-1] && m.To != sq[1]) {
+		return false
 	}
 	for _, r := range p.CaptureRoutes(m.From, true) {
-		if r.Move() == m && subsequence(mid, r.Squares[1:len(r.Squares)-1]) {
+		if r.Move() == m && fits(r, sq) {
 			return true
 		}
 	}
 	return false
+}
+
+// fits reports whether the squares sq, three or more, name route r:
+// start, some or all of the landing squares in order, and end (PDN's
+// full path); or start, end and some or all of the pieces taken, in any
+// order (the Hub protocol's form).
+func fits(r Route, sq []Square) bool {
+	from, to := r.Squares[0], r.Squares[len(r.Squares)-1]
+	if sq[0] != from {
+		return false
+	}
+	if len(sq) == 2 {
+		return sq[1] == to
+	}
+	if sq[len(sq)-1] == to && subsequence(sq[1:len(sq)-1], r.Squares[1:len(r.Squares)-1]) {
+		return true
+	}
+	if sq[1] != to {
+		return false
+	}
+	for _, s := range sq[2:] {
+		if !r.Taken.Has(s) {
+			return false
+		}
+	}
+	return true
 }
 
 func subsequence(short, long []Square) bool {
@@ -277,6 +294,9 @@ func subsequence(short, long []Square) bool {
 func (p *Position) refusal(sq []Square, legal []Move) error {
 	from, to := sq[0], sq[len(sq)-1]
 	typed := writeSquares(sq, "-")
+	if len(sq) > 2 {
+		typed = writeSquares(sq, "x")
+	}
 	us := p.turn
 	if !p.Pieces(us).Has(from) {
 		what := "no piece"
@@ -289,9 +309,10 @@ func (p *Position) refusal(sq []Square, legal []Move) error {
 	if capturing {
 		// A capture of this piece that is not the maximum?
 		for _, r := range p.CaptureRoutes(from, false) {
-			if r.Squares[len(r.Squares)-1] != to || !p.routeFits(r, sq) {
+			if !fits(r, sq) {
 				continue
 			}
+			to := r.Squares[len(r.Squares)-1]
 			best := legal[0]
 			for _, m := range legal {
 				if m.From == from {
@@ -301,7 +322,7 @@ func (p *Position) refusal(sq []Square, legal []Move) error {
 			}
 			return errorf(ErrMaximumCapture, "%s takes %s, but %s takes %d: the maximum capture is compulsory",
 				Route{Squares: []Square{from, to}, Taken: r.Taken}, pieces(r.Taken.Count()),
-				p.Notation(best, legal), best.Captured.Count())
+				p.Path(best), best.Captured.Count())
 		}
 		if len(sq) == 2 && p.quietReach(from, to) {
 			return errorf(ErrCaptureRequired, "%d-%d does not capture, but a capture is compulsory: %s",
@@ -321,20 +342,6 @@ func (p *Position) refusal(sq []Square, legal []Move) error {
 		}
 	}
 	return errorf(ErrIllegalMove, "%s is not a legal move", typed)
-}
-
-// routeFits reports whether a route's squares fit the squares sq typed.
-func (p *Position) routeFits(r Route, sq []Square) bool {
-	mid := sq[1 : len(sq)-1]
-	if subsequence(mid, r.Squares[1:len(r.Squares)-1]) {
-		return true
-	}
-	for _, s := range mid {
-		if !r.Taken.Has(s) {
-			return false
-		}
-	}
-	return true
 }
 
 // quietReach reports whether the piece on from could go to to without
