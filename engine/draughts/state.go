@@ -96,17 +96,30 @@ func (s *State) settle() {
 	}
 }
 
-// sortMoves sorts moves by start, end and path.
+// sortMoves sorts moves by start, end and path (finding paths only for
+// moves that share start and end).
 func sortMoves(p *Position, moves []Move) []Move {
 	slices.SortStableFunc(moves, func(a, b Move) int {
 		if c := cmp.Compare(a.From, b.From); c != 0 {
 			return c
 		}
-		if c := cmp.Compare(a.To, b.To); c != 0 {
-			return c
-		}
-		return slices.Compare(p.Path(a).Squares, p.Path(b).Squares)
+		return cmp.Compare(a.To, b.To)
 	})
+	for i := 0; i < len(moves); {
+		j := i + 1
+		for j < len(moves) && moves[j].From == moves[i].From && moves[j].To == moves[i].To {
+			j++
+		}
+		if j-i > 1 {
+			tied := moves[i:j]
+			paths := make(map[Move][]Square, len(tied))
+			for _, m := range tied {
+				paths[m] = p.Path(m).Squares
+			}
+			slices.SortStableFunc(tied, func(a, b Move) int { return slices.Compare(paths[a], paths[b]) })
+		}
+		i = j
+	}
 	return moves
 }
 
