@@ -7,12 +7,12 @@ import (
 )
 
 // randomPosition places pieces at random: men off their crowning rows,
-// kings anywhere, up to 20 a side.
+// kings anywhere, 1 to 12 a side.
 func randomPosition(rng *rand.Rand) Position {
 	var p Position
 	for c := White; c <= Black; c++ {
 		n := 1 + rng.IntN(12)
-		for i := 0; i < n; i++ {
+		for i := 0; i < n || p.pieces[c] == 0; i++ {
 			s := Square(1 + rng.IntN(NumSquares))
 			if p.At(s) != Empty {
 				continue
