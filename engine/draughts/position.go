@@ -137,7 +137,8 @@ func (p *Position) At(s Square) Piece {
 
 // Put puts piece x on square s, replacing what stood there (Empty clears
 // the square). It checks nothing else: a man on its crowning row is the
-// caller's business (ParseFEN refuses one). Invalid squares are ignored.
+// caller's business (ParseFEN refuses one). Invalid squares are ignored,
+// and a piece that is none of the four clears the square.
 func (p *Position) Put(s Square, x Piece) {
 	if !s.Valid() {
 		return
@@ -150,7 +151,7 @@ func (p *Position) Put(s Square, x Piece) {
 	p.pieces[White] &^= b
 	p.pieces[Black] &^= b
 	p.kings &^= b
-	if x == Empty {
+	if x == Empty || x > BlackKing {
 		return
 	}
 	p.pieces[x.Color()] |= b
