@@ -18,6 +18,21 @@ func TestPerftStart(t *testing.T) {
 	}
 }
 
+// TestPerftKings locks the counts from a position with kings on both
+// sides. They are this package's own, not a published reference; Scan
+// agrees with its move lists position by position (TestScanAgrees).
+func TestPerftKings(t *testing.T) {
+	p, err := ParseFEN("W:WK3,25,32,34,38:B9,19,22,24,K46")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for d, want := range []uint64{1, 6, 18, 198, 1992, 19580} {
+		if got := Perft(p, d); got != want {
+			t.Errorf("Perft(%s, %d) = %d, want %d", p.FEN(), d, got, want)
+		}
+	}
+}
+
 func BenchmarkPerft9(b *testing.B) {
 	var leaves uint64
 	for b.Loop() {
