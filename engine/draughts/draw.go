@@ -1,6 +1,10 @@
 package draughts
 
-import "github.com/gobot-dev/gobot/engine/game"
+import (
+	"math/bits"
+
+	"github.com/gobot-dev/gobot/engine/game"
+)
 
 // The reasons a game of draughts is drawn by rule, beside the contract's
 // game.ByAgreement. A game won because the side to move has no legal move
@@ -52,10 +56,10 @@ func (e Endgame) String() string {
 func EndgameOf(p *Position) Endgame {
 	for c := White; c <= Black; c++ {
 		lone, other := p.pieces[c], p.pieces[c^1]
-		if popcount(lone) != 1 || lone&p.kings == 0 || other&p.kings == 0 {
+		if bits.OnesCount64(lone) != 1 || lone&p.kings == 0 || other&p.kings == 0 {
 			continue
 		}
-		switch popcount(other) {
+		switch bits.OnesCount64(other) {
 		case 3:
 			return Endgame16
 		case 1, 2:

@@ -37,7 +37,7 @@ func wander(t *testing.T, s State, n int) (before, after State) {
 		for _, m := range p.Generate(nil) {
 			q := p
 			q.Play(m)
-			if m.IsCapture() || !p.Kings(p.Turn()).Has(m.From) || seen[q.Hash()] || q.canCapture() {
+			if m.IsCapture() || !p.Kings(p.Turn()).Has(m.From) || seen[q.Hash()] || q.CanCapture() {
 				continue
 			}
 			seen[q.Hash()] = true

@@ -58,7 +58,7 @@ func (p *Position) Captures(buf []Move) []Move { return p.captures(buf) }
 // CountMoves returns the number of legal moves, len(Generate(buf)), faster
 // when there is no capture; buf is scratch space for captures.
 func (p *Position) CountMoves(buf []Move) int {
-	if p.canCapture() {
+	if p.CanCapture() {
 		return len(p.captures(buf[:0]))
 	}
 	return p.countQuiet()
@@ -104,8 +104,9 @@ func (p *Position) manCaptors() uint64 {
 	return men & ((opp<<5)&(empty<<10) | (opp<<6)&(empty<<12) | (opp>>5)&(empty>>10) | (opp>>6)&(empty>>12))
 }
 
-// canCapture reports whether the side to move has a capture.
-func (p *Position) canCapture() bool {
+// CanCapture reports whether the side to move has a capture (and so
+// must capture), without listing the captures: for a quiescence search.
+func (p *Position) CanCapture() bool {
 	if p.manCaptors() != 0 {
 		return true
 	}

@@ -1,7 +1,6 @@
 package draughts
 
 import (
-	"math/bits"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -399,6 +398,3 @@ func orList(items []string) string {
 	}
 	return strings.Join(items[:len(items)-1], ", ") + " or " + items[len(items)-1]
 }
-
-// popcount is bits.OnesCount64 for a Set's word.
-func popcount(x uint64) int { return bits.OnesCount64(x) }
