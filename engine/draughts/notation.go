@@ -1,0 +1,400 @@
+package draughts
+
+import (
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// Route is one way a move goes: the squares the piece stands on, from its
+// start through each landing square to its end, and the pieces it takes.
+// A quiet move's route is its start and end.
+type Route struct {
+	Squares []Square
+	Taken   Set
+}
+
+// Move returns the move the route makes.
+func (r Route) Move() Move {
+	return Move{From: r.Squares[0], To: r.Squares[len(r.Squares)-1], Captured: r.Taken}
+}
+
+// String returns the route's full path: "28x19x10", or "32-28".
+func (r Route) String() string {
+	sep := "-"
+	if r.Taken != 0 {
+		sep = "x"
+	}
+	var b strings.Builder
+	for i, s := range r.Squares {
+		if i > 0 {
+			b.WriteString(sep)
+		}
+		b.WriteString(s.String())
+	}
+	return b.String()
+}
+
+// CaptureRoutes returns every capture sequence of the piece of the side to
+// move on square from, ended or not: each capture that the piece could
+// make, with the pieces it takes, whether or not it may go on or takes the
+// maximum. With complete, only the sequences that cannot go on. It is for
+// the checked door and for tests (it allocates); Generate lists the legal
+// moves.
+func (p *Position) CaptureRoutes(from Square, complete bool) []Route {
+	if !from.Valid() || !p.Pieces(p.turn).Has(from) {
+		return nil
+	}
+	i := int(bitOf(from))
+	w := routeWalker{
+		opp:      p.pieces[p.turn^1],
+		empty:    boardMask&^(p.pieces[0]|p.pieces[1]) | 1<<uint(i),
+		king:     p.kings>>uint(i)&1 != 0,
+		complete: complete,
+	}
+	w.walk(i, []Square{from}, 0, 0)
+	return w.out
+}
+
+type routeWalker struct {
+	opp, empty     uint64
+	king, complete bool
+	out            []Route
+}
+
+func (w *routeWalker) walk(at int, path []Square, taken uint64, came int) {
+	avail := w.opp &^ taken
+	more := false
+	for _, d := range steps {
+		if d == -came && came != 0 {
+			continue
+		}
+		s := at + d
+		if w.king {
+			for w.empty>>uint(s)&1 != 0 {
+				s += d
+			}
+		}
+		if avail>>uint(s)&1 == 0 || w.empty>>uint(s+d)&1 == 0 {
+			continue
+		}
+		more = true
+		t := taken | 1<<uint(s)
+		for l := s + d; w.empty>>uint(l)&1 != 0; l += d {
+			next := append(path[:len(path):len(path)], squareOf(l))
+			if !w.complete {
+				w.out = append(w.out, Route{Squares: next, Taken: Set(t)})
+			}
+			w.walk(l, next, t, d)
+			if !w.king {
+				break // a man lands just beyond
+			}
+		}
+	}
+	if !more && taken != 0 && w.complete {
+		w.out = append(w.out, Route{Squares: path, Taken: Set(taken)})
+	}
+}
+
+// Path returns a route of m, a legal move: for a capture, the first in a
+// fixed order of the ways that take m's pieces from m's start to its end.
+func (p *Position) Path(m Move) Route {
+	if m.Captured != 0 {
+		for _, r := range p.CaptureRoutes(m.From, true) {
+			if r.Move() == m {
+				return r
+			}
+		}
+	}
+	return Route{Squares: []Square{m.From, m.To}, Taken: m.Captured}
+}
+
+// Notation returns the canonical text of m, a move in legal (the legal
+// moves of p, as Generate lists them): "32-28" for a quiet move, "28x19"
+// for a capture unless another legal capture shares its start and end, and
+// then its full path, "28x19x10".
+func (p *Position) Notation(m Move, legal []Move) string {
+	if m.Captured == 0 {
+		return m.String()
+	}
+	for _, o := range legal {
+		if o.From == m.From && o.To == m.To && o.Captured != m.Captured {
+			return p.Path(m).String()
+		}
+	}
+	return m.String()
+}
+
+// ParseSquares reads a move as people and programs write it: squares 1 to
+// 50 joined by '-' or 'x' ('X' too), with spaces allowed around them:
+// "32-28", "28x19", "28 x 19 x 10". It checks the notation only: the
+// squares it returns may not make a legal move. Errors wrap ErrNotation or
+// ErrSquare and say what is wrong.
+func ParseSquares(text string) ([]Square, error) {
+	t := strings.TrimSpace(text)
+	if t == "" {
+		return nil, errorf(ErrNotation, "empty move: write a move as 32-28, or 28x19 for a capture")
+	}
+	var out []Square
+	var num strings.Builder
+	wantSquare := true
+	flush := func() error {
+		s, err := ParseSquare(num.String())
+		num.Reset()
+		if err != nil {
+			return err
+		}
+		out = append(out, s)
+		return nil
+	}
+	for i := 0; i < len(t); {
+		r, size := utf8.DecodeRuneInString(t[i:])
+		switch {
+		case r >= '0' && r <= '9':
+			if !wantSquare && num.Len() == 0 {
+				return nil, errorf(ErrNotation, "%q: squares must be joined by '-' or 'x'", t)
+			}
+			num.WriteRune(r)
+			wantSquare = false
+		case r == ' ' || r == '\t':
+			if num.Len() > 0 {
+				if err := flush(); err != nil {
+					return nil, err
+				}
+			}
+		case r == '-' || r == 'x' || r == 'X':
+			if num.Len() > 0 {
+				if err := flush(); err != nil {
+					return nil, err
+				}
+			}
+			if wantSquare {
+				return nil, errorf(ErrNotation, "%q: a square number is missing before %q", t, string(r))
+			}
+			wantSquare = true
+		case r == '–' || r == '—' || r == '‐' || r == '‑' || r == '−' || r == '×' || r == ':':
+			return nil, errorf(ErrNotation, "%q: the dash must be '-' or 'x', not %q", t, string(r))
+		case r == utf8.RuneError && size == 1:
+			return nil, errorf(ErrNotation, "%q is not valid UTF-8: write a move as 32-28 or 28x19", t)
+		default:
+			return nil, errorf(ErrNotation, "%q is not a move: write squares 1 to 50 joined by '-' or 'x', as 32-28 or 28x19", t)
+		}
+		i += size
+	}
+	if num.Len() > 0 {
+		if err := flush(); err != nil {
+			return nil, err
+		}
+	}
+	if wantSquare {
+		return nil, errorf(ErrNotation, "%q: a square number is missing at the end", t)
+	}
+	if len(out) < 2 {
+		return nil, errorf(ErrNotation, "%q: a move needs a start and an end square, as 32-28", t)
+	}
+	return out, nil
+}
+
+// ParseMove reads text as a move of the side to move and returns the legal
+// move it names: the checked door's reading of a move. Text is as
+// ParseSquares reads it: start and end, or a full path (the landing
+// squares, "28x19x10"), or start and end with some of the landing squares
+// or of the taken pieces (as the Hub protocol writes captures). A move the
+// rules refuse is an error that says why: ErrNoPiece, ErrBackward,
+// ErrCaptureRequired, ErrMaximumCapture, ErrAmbiguous or ErrIllegalMove.
+func (p *Position) ParseMove(text string) (Move, error) {
+	sq, err := ParseSquares(text)
+	if err != nil {
+		return Move{}, err
+	}
+	var buf [MaxMoves]Move
+	return p.resolve(sq, p.Generate(buf[:0]))
+}
+
+// resolve finds the move of legal that the squares sq name, or says why
+// there is none.
+func (p *Position) resolve(sq []Square, legal []Move) (Move, error) {
+	var found []Move
+	for _, m := range legal {
+		if p.matches(m, sq) {
+			found = append(found, m)
+		}
+	}
+	switch len(found) {
+	case 1:
+		return found[0], nil
+	case 0:
+		return Move{}, p.refusal(sq, legal)
+	}
+	names := make([]string, len(found))
+	for i, m := range found {
+		names[i] = p.Path(m).String()
+	}
+	return Move{}, errorf(ErrAmbiguous, "%s could be %s: write the full path", writeSquares(sq, "x"), orList(names))
+}
+
+// matches reports whether the squares sq name m, a legal move: its start
+// and end, or a route of it (see fits).
+func (p *Position) matches(m Move, sq []Square) bool {
+	if m.From != sq[0] {
+		return false
+	}
+	if len(sq) == 2 {
+		return m.To == sq[1]
+	}
+	if m.Captured == 0 || (m.To != sq[len(sq)-1] && m.To != sq[1]) {
+		return false
+	}
+	for _, r := range p.CaptureRoutes(m.From, true) {
+		if r.Move() == m && fits(r, sq) {
+			return true
+		}
+	}
+	return false
+}
+
+// fits reports whether the squares sq, three or more, name route r:
+// start, some or all of the landing squares in order, and end (PDN's
+// full path); or start, end and some or all of the pieces taken, in any
+// order (the Hub protocol's form).
+func fits(r Route, sq []Square) bool {
+	from, to := r.Squares[0], r.Squares[len(r.Squares)-1]
+	if sq[0] != from {
+		return false
+	}
+	if len(sq) == 2 {
+		return sq[1] == to
+	}
+	if sq[len(sq)-1] == to && subsequence(sq[1:len(sq)-1], r.Squares[1:len(r.Squares)-1]) {
+		return true
+	}
+	if sq[1] != to {
+		return false
+	}
+	for _, s := range sq[2:] {
+		if !r.Taken.Has(s) {
+			return false
+		}
+	}
+	return true
+}
+
+func subsequence(short, long []Square) bool {
+	i := 0
+	for _, s := range long {
+		if i < len(short) && short[i] == s {
+			i++
+		}
+	}
+	return i == len(short)
+}
+
+// refusal explains why the squares sq name no legal move.
+func (p *Position) refusal(sq []Square, legal []Move) error {
+	from, to := sq[0], sq[len(sq)-1]
+	typed := writeSquares(sq, "-")
+	if len(sq) > 2 {
+		typed = writeSquares(sq, "x")
+	}
+	us := p.turn
+	if !p.Pieces(us).Has(from) {
+		what := "no piece"
+		if x := p.At(from); x != Empty {
+			what = "a " + strings.ToLower(x.Color().String()) + " piece"
+		}
+		return errorf(ErrNoPiece, "%s: there is %s on %d, and %s is to move", typed, what, from, strings.ToLower(us.String()))
+	}
+	capturing := len(legal) > 0 && legal[0].IsCapture()
+	if capturing {
+		// A capture of this piece that is not the maximum?
+		for _, r := range p.CaptureRoutes(from, false) {
+			if !fits(r, sq) {
+				continue
+			}
+			to := r.Squares[len(r.Squares)-1]
+			best := legal[0]
+			for _, m := range legal {
+				if m.From == from {
+					best = m
+					break
+				}
+			}
+			return errorf(ErrMaximumCapture, "%s takes %s, but %s takes %d: the maximum capture is compulsory",
+				Route{Squares: []Square{from, to}, Taken: r.Taken}, pieces(r.Taken.Count()),
+				p.Path(best), best.Captured.Count())
+		}
+		if len(sq) == 2 && p.quietReach(from, to) {
+			return errorf(ErrCaptureRequired, "%d-%d does not capture, but a capture is compulsory: %s",
+				from, to, orList(p.texts(legal, 4)))
+		}
+		return errorf(ErrIllegalMove, "%s is not a legal move: a capture is compulsory: %s", typed, orList(p.texts(legal, 4)))
+	}
+	if len(sq) == 2 {
+		i, j := int(bitOf(from)), int(bitOf(to))
+		empty := boardMask &^ (p.pieces[0] | p.pieces[1])
+		back := [2][2]int{{5, 6}, {-6, -5}}[us]
+		if p.kings>>uint(i)&1 == 0 && (j-i == back[0] || j-i == back[1]) && empty>>uint(j)&1 != 0 {
+			return errorf(ErrBackward, "%d-%d goes backward: a man moves forward only, unless it captures", from, to)
+		}
+		if p.At(to) != Empty {
+			return errorf(ErrIllegalMove, "%d-%d is not a legal move: %d is taken", from, to, to)
+		}
+	}
+	return errorf(ErrIllegalMove, "%s is not a legal move", typed)
+}
+
+// quietReach reports whether the piece on from could go to to without
+// capturing, were capturing not compulsory.
+func (p *Position) quietReach(from, to Square) bool {
+	q := *p
+	var buf [MaxMoves]Move
+	for _, m := range q.quiet(buf[:0]) {
+		if m.From == from && m.To == to {
+			return true
+		}
+	}
+	return false
+}
+
+// texts returns the canonical texts of up to n moves of legal, and "…"
+// for the rest.
+func (p *Position) texts(legal []Move, n int) []string {
+	var out []string
+	for i, m := range legal {
+		if i == n {
+			out = append(out, "…")
+			break
+		}
+		out = append(out, p.Notation(m, legal))
+	}
+	return out
+}
+
+func pieces(n int) string {
+	if n == 1 {
+		return "1 piece"
+	}
+	return strconv.Itoa(n) + " pieces"
+}
+
+func writeSquares(sq []Square, sep string) string {
+	var b strings.Builder
+	for i, s := range sq {
+		if i > 0 {
+			b.WriteString(sep)
+		}
+		b.WriteString(s.String())
+	}
+	return b.String()
+}
+
+// orList writes "a", "a or b", "a, b or c".
+func orList(items []string) string {
+	switch len(items) {
+	case 0:
+		return ""
+	case 1:
+		return items[0]
+	}
+	return strings.Join(items[:len(items)-1], ", ") + " or " + items[len(items)-1]
+}

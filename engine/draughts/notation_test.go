@@ -1,0 +1,160 @@
+package draughts
+
+import (
+	"errors"
+	"slices"
+	"testing"
+
+	"github.com/gobot-dev/gobot/engine/game"
+)
+
+func TestParseSquares(t *testing.T) {
+	tests := []struct {
+		text string
+		want []Square
+		err  string // the exact message, when an error
+	}{
+		{"32-28", []Square{32, 28}, ""},
+		{"28x19", []Square{28, 19}, ""},
+		{" 28 x 19 x 10 ", []Square{28, 19, 10}, ""},
+		{"32 - 28", []Square{32, 28}, ""},
+		{"32X28", []Square{32, 28}, ""},
+		{"5-10", []Square{5, 10}, ""},
+		{"", nil, "draughts: empty move: write a move as 32-28, or 28x19 for a capture"},
+		{"   ", nil, "draughts: empty move: write a move as 32-28, or 28x19 for a capture"},
+		{"0-5", nil, "draughts: square 0 is off the board (1 to 50)"},
+		{"46-51", nil, "draughts: square 51 is off the board (1 to 50)"},
+		{"32–28", nil, `draughts: "32–28": the dash must be '-' or 'x', not "–"`},
+		{"32—28", nil, `draughts: "32—28": the dash must be '-' or 'x', not "—"`},
+		{"32:28", nil, `draughts: "32:28": the dash must be '-' or 'x', not ":"`},
+		{"c3-d4", nil, `draughts: "c3-d4" is not a move: write squares 1 to 50 joined by '-' or 'x', as 32-28 or 28x19`},
+		{"32", nil, `draughts: "32": a move needs a start and an end square, as 32-28`},
+		{"32-", nil, `draughts: "32-": a square number is missing at the end`},
+		{"-28", nil, `draughts: "-28": a square number is missing before "-"`},
+		{"32--28", nil, `draughts: "32--28": a square number is missing before "-"`},
+		{"32 28", nil, `draughts: "32 28": squares must be joined by '-' or 'x'`},
+		{"99999999999999999999-1", nil, "draughts: square 99999999999999999999 is off the board (1 to 50)"},
+	}
+	for _, tt := range tests {
+		got, err := ParseSquares(tt.text)
+		if tt.err != "" {
+			if err == nil || err.Error() != tt.err {
+				t.Errorf("ParseSquares(%q) = %v, %v, want error %q", tt.text, got, err, tt.err)
+			}
+			if !errors.Is(err, ErrNotation) && !errors.Is(err, ErrSquare) {
+				t.Errorf("ParseSquares(%q) = %v, not an ErrNotation or ErrSquare", tt.text, err)
+			}
+			continue
+		}
+		if err != nil || !slices.Equal(got, tt.want) {
+			t.Errorf("ParseSquares(%q) = %v, %v, want %v", tt.text, got, err, tt.want)
+		}
+	}
+}
+
+func TestPlayRefusals(t *testing.T) {
+	maxCapture := `
+ . . . . .
+. . . . .
+ . . . . .
+. . . b .
+ . . . . .
+. b . b .
+ . w . w .
+. . . . .
+ . . . . .
+. . . . .
+White to move`
+	start := Start().String()
+	ambiguous := `
+ . . W . .
+. . . b .
+ . . . . .
+. . . b .
+ . b . b .
+. . . . .
+ . . . . .
+. . . . .
+ . . . . .
+. . . . .
+White to move`
+	tests := []struct {
+		board string
+		side  game.Side
+		move  string
+		kind  error
+		err   string
+	}{
+		{maxCapture, 0, "32x21", ErrMaximumCapture,
+			"draughts: 32x21 takes 1 piece, but 34x23x14 takes 2: the maximum capture is compulsory"},
+		{maxCapture, 0, "34x23", ErrMaximumCapture,
+			"draughts: 34x23 takes 1 piece, but 34x23x14 takes 2: the maximum capture is compulsory"},
+		{maxCapture, 0, "32-28", ErrCaptureRequired,
+			"draughts: 32-28 does not capture, but a capture is compulsory: 34x14"},
+		{maxCapture, 0, "34-30", ErrCaptureRequired,
+			"draughts: 34-30 does not capture, but a capture is compulsory: 34x14"},
+		{maxCapture, 0, "27-22", ErrNoPiece,
+			"draughts: 27-22: there is a black piece on 27, and white is to move"},
+		{maxCapture, 1, "19-24", ErrNotYourTurn, "draughts: it is White's turn, not Black's"},
+		{start, 0, "19-23", ErrNoPiece, "draughts: 19-23: there is a black piece on 19, and white is to move"},
+		{start, 0, "26-21", ErrNoPiece, "draughts: 26-21: there is no piece on 26, and white is to move"},
+		{start, 0, "32-23", ErrIllegalMove, "draughts: 32-23 is not a legal move"},
+		{start, 0, "37-32", ErrIllegalMove, "draughts: 37-32 is not a legal move: 32 is taken"},
+		{"\n . . . . .\n. . . . .\n . . . . .\n. . . . .\n . . . . .\n. . w . .\n . . . . .\n. . . . .\n . . . b .\n. . . . .\nWhite to move",
+			0, "28-32", ErrBackward, "draughts: 28-32 goes backward: a man moves forward only, unless it captures"},
+		{ambiguous, 0, "3x17", ErrAmbiguous,
+			"draughts: 3x17 could be 3x14x28x17 or 3x20x33x17: write the full path"},
+		{ambiguous, 0, "3x14x17x6", ErrIllegalMove, "draughts: 3x14x17x6 is not a legal move: a capture is compulsory: 3x14x28x6, 3x20x33x6, 3x14x28x11, 3x20x33x11 or …"},
+	}
+	for _, tt := range tests {
+		s := stateAt(t, diagram(t, tt.board))
+		_, _, err := s.Play(tt.side, game.Move(tt.move))
+		if err == nil || err.Error() != tt.err || !errors.Is(err, tt.kind) {
+			t.Errorf("Play(%d, %s) = %v, want %q (%v)", tt.side, tt.move, err, tt.err, tt.kind)
+		}
+	}
+}
+
+func TestPlayForms(t *testing.T) {
+	ambiguous := `
+ . . W . .
+. . . b .
+ . . . . .
+. . . b .
+ . b . b .
+. . . . .
+ . . . . .
+. . . . .
+ . . . . .
+. . . . .
+White to move`
+	s := stateAt(t, diagram(t, ambiguous))
+	for _, tt := range []struct{ text, want string }{
+		{"3x14x28x17", "3x14x28x17"}, // the full path
+		{"3 x 14 x 28 x 17", "3x14x28x17"},
+		{"3x28x17", "3x14x28x17"},      // some of the landing squares
+		{"3x17x9x19x22", "3x14x28x17"}, // the Hub form: start, end, the pieces taken
+		{"3x17x24", "3x20x33x17"},
+		{"3-20-33-17", "3x20x33x17"},
+	} {
+		got, err := s.ParseMove(0, tt.text)
+		if err != nil || string(got) != tt.want {
+			t.Errorf("ParseMove(%q) = %q, %v, want %q", tt.text, got, err, tt.want)
+		}
+		n, _, err := s.Play(0, game.Move(tt.text))
+		if err != nil {
+			t.Errorf("Play(%q) = %v", tt.text, err)
+			continue
+		}
+		if ms := n.(State).Moves(); string(ms[0]) != tt.want {
+			t.Errorf("Play(%q) recorded %q, want %q", tt.text, ms[0], tt.want)
+		}
+	}
+	// Not to move, or over: the text tidied, and Play says why.
+	if got, err := s.ParseMove(1, " 19 - 23 "); err != nil || got != "19-23" {
+		t.Errorf("ParseMove(Black, 19 - 23) = %q, %v", got, err)
+	}
+	if _, err := s.ParseMove(0, "3x17"); !errors.Is(err, ErrAmbiguous) {
+		t.Errorf("ParseMove(3x17) = %v, want ErrAmbiguous", err)
+	}
+}
