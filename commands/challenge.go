@@ -165,7 +165,11 @@ func (a *App) closeChallengeMessage(ctx context.Context, c *storage.Challenge, o
 	if c.MessageID == "" {
 		return
 	}
-	if err := a.opts.Discord.EditMessage(ctx, c.ChannelID, c.MessageID, challengeMessage(c, outcome)); err != nil {
+	m := challengeMessage(c, outcome)
+	if c.Team() {
+		m = lobbyMessage(c, outcome)
+	}
+	if err := a.opts.Discord.EditMessage(ctx, c.ChannelID, c.MessageID, m); err != nil {
 		// gobot may not see the channel (user installs): buttons
 		// pressed later still say the challenge is closed.
 		a.log.Info("could not close challenge message", "challenge", c.ID, "err", err)
@@ -279,9 +283,8 @@ func (a *App) btnAccept(ctx context.Context, r *Request) error {
 			a.log.Warn("release the challenge being accepted", "challenge", c.ID, "err", err)
 		}
 	}()
-	channel, parent := c.ChannelID, ""
 	if !c.Thread {
-		if err := a.channelFree(ctx, channel); err != nil {
+		if err := a.channelFree(ctx, c.ChannelID); err != nil {
 			return err
 		}
 	}
@@ -294,6 +297,20 @@ func (a *App) btnAccept(ctx context.Context, r *Request) error {
 	if !challengerBlack {
 		black, white = white, black
 	}
+	outcome := fmt.Sprintf("✅ %s accepted: %s ⚫ black, %s ⚪ white.", mention(c.Opponent), mention(black), mention(white))
+	return a.startChallenge(ctx, r, c, storage.Sides(black, white), fmt.Sprintf("Go: %s vs %s", plainName(black), plainName(white)),
+		func(outcome string) *Message { return challengeMessage(c, outcome) }, outcome)
+}
+
+// startChallenge starts the game challenge c became, with these sides: in
+// a new thread of that name when c asks for one. One transaction removes
+// the challenge and creates the game, so that of two starts exactly one
+// succeeds and the challenge is never lost when the game cannot start. It
+// then closes the challenge's message (shown by closed, with outcome and
+// a link to the thread) and posts the first board.
+func (a *App) startChallenge(ctx context.Context, r *Request, c *storage.Challenge, sides []storage.Side, threadName string, closed func(outcome string) *Message, outcome string) error {
+	it := r.Interaction
+	channel, parent := c.ChannelID, ""
 	eg, err := engine.NewGame(engine.Config{Size: c.Size, Rules: c.Rules, Handicap: c.Handicap, Seed: seedFrom(c.ID)})
 	if err != nil {
 		return userErr(err, fmt.Sprintf("This challenge cannot start: %v.", err))
@@ -301,7 +318,7 @@ func (a *App) btnAccept(ctx context.Context, r *Request) error {
 	if c.Thread {
 		// The thread's ID is the game's key, so the thread comes first; the
 		// challenge stays open until AcceptChallenge below.
-		th, err := a.opts.Discord.StartThread(ctx, c.ChannelID, fmt.Sprintf("Go: %s vs %s", plainName(black), plainName(white)))
+		th, err := a.opts.Discord.StartThread(ctx, c.ChannelID, clip(threadName, 100))
 		if err != nil {
 			if errors.Is(err, ErrDiscordForbidden) {
 				return userErr(err, "I may not create threads here (I need Create Public Threads and Send Messages in Threads). Challenge again without `thread:`.")
@@ -312,17 +329,15 @@ func (a *App) btnAccept(ctx context.Context, r *Request) error {
 	}
 	g := &storage.Game{
 		ID: c.ID, ChannelID: channel, GuildID: it.GuildID, ParentChannelID: parent,
-		Sides: storage.Sides(black, white), Game: eg, CreatedAt: a.now(), Clock: newClock(challengeClock(c), eg, a.now()), Unrated: c.Unrated,
+		Sides: sides, Game: eg, CreatedAt: a.now(), Clock: newClock(challengeClock(c), eg, a.now()), Unrated: c.Unrated,
+		TeamClock: c.TeamClock,
 	}
-	// One transaction removes the challenge and creates the game: of two
-	// accepts at once exactly one succeeds, and the challenge is never lost
-	// when the game cannot start.
 	if err := a.challenges.AcceptChallenge(ctx, c.ID, g); err != nil {
 		switch {
 		case errors.Is(err, storage.ErrNotFound):
 			return ErrNoChallenge
 		case errors.Is(err, storage.ErrExpired):
-			if uerr := r.Update(ctx, challengeMessage(c, expiredOutcome)); uerr != nil {
+			if uerr := r.Update(ctx, closed(expiredOutcome)); uerr != nil {
 				return uerr
 			}
 			return nil
@@ -331,12 +346,11 @@ func (a *App) btnAccept(ctx context.Context, r *Request) error {
 		}
 		return err
 	}
-	a.log.Info("game started", "game", g.ID, "channel", channel, "black", black.UserID, "white", white.UserID)
-	outcome := fmt.Sprintf("✅ %s accepted: %s ⚫ black, %s ⚪ white.", mention(c.Opponent), mention(black), mention(white))
+	a.log.Info("game started", "game", g.ID, "channel", channel, "players", len(g.Players()))
 	if c.Thread {
 		outcome += fmt.Sprintf(" The game is in <#%s>.", channel)
 	}
-	if err := r.Update(ctx, challengeMessage(c, outcome)); err != nil {
+	if err := r.Update(ctx, closed(outcome)); err != nil {
 		return err
 	}
 	bm, err := boardMessage(g, a.now(), "The game begins. Good luck, have fun!")

@@ -229,6 +229,11 @@ func ownMoves(g *storage.Game, c engine.Color) int {
 func (a *App) timeUp(ctx context.Context, g *storage.Game) error {
 	loser := g.Clock.ToMove
 	deadline := g.Clock.Deadline()
+	if g.TeamClock == storage.TeamClockCasual {
+		if done, err := a.teamTimeUp(ctx, g, loser, deadline); done || err != nil {
+			return err
+		}
+	}
 	if err := g.Game.End(engine.Result{Winner: loser.Opponent(), Reason: engine.ByTime}); err != nil {
 		return err
 	}

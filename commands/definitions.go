@@ -78,6 +78,10 @@ func Definitions(levels []Level) []*discordgo.ApplicationCommand {
 			break
 		}
 	}
+	botSeatOpt := &discordgo.ApplicationCommandOption{
+		Type: discordgo.ApplicationCommandOptionString, Name: "bot",
+		Description: "A bot level to take a seat on a team", Choices: levelOpt.Choices,
+	}
 	minPage := 1.0
 	clockOpt := &discordgo.ApplicationCommandOption{
 		Type: discordgo.ApplicationCommandOptionString, Name: "clock",
@@ -105,6 +109,14 @@ func Definitions(levels []Level) []*discordgo.ApplicationCommand {
 				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionBoolean, Name: "thread", Description: "Play in a new thread, so this channel can hold many games"},
 				ratedOpt),
 			sub("bot", "Play against the bot, starting at once", levelOpt, sizeOpt, colorOpt("Your colour (default black)"), rulesOpt, komiOpt, handicapOpt, clockOpt, ratedOpt),
+			sub("rengo", "Team Go: open a game for two teams of 2 to 4, who join by button",
+				sizeOpt, rulesOpt, komiOpt, handicapOpt, clockOpt,
+				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: "mode", Description: "Clock: strict (one a team, default) or casual (one a player; who runs out is skipped)",
+					Choices: []*discordgo.ApplicationCommandOptionChoice{{Name: "strict: one clock a team", Value: "strict"}, {Name: "casual: a clock a player", Value: "casual"}}},
+				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionBoolean, Name: "thread", Description: "Play in a new thread (default true)"},
+				botSeatOpt,
+				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: "bot_team", Description: "The team the bot joins (default white)",
+					Choices: []*discordgo.ApplicationCommandOptionChoice{{Name: "black", Value: "black"}, {Name: "white", Value: "white"}}}),
 			sub("play", "Place a stone", &discordgo.ApplicationCommandOption{
 				Type: discordgo.ApplicationCommandOptionString, Name: "move", Description: "Where, like D4 (columns skip I); also pass",
 				Required: true, Autocomplete: true, MaxLength: 6}),

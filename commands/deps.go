@@ -53,6 +53,9 @@ type Challenges interface {
 	CreateChallenge(ctx context.Context, c *storage.Challenge) error
 	Challenge(ctx context.Context, id string) (*storage.Challenge, error)
 	DeleteChallenge(ctx context.Context, id string) error
+	// UpdateChallenge changes a challenge in one transaction: a rengo
+	// lobby's seats, taken by players pressing Join at once.
+	UpdateChallenge(ctx context.Context, id string, change func(*storage.Challenge) error) (*storage.Challenge, error)
 	AcceptChallenge(ctx context.Context, id string, g *storage.Game) error
 	ExpiredChallenges(ctx context.Context, now time.Time) ([]*storage.Challenge, error)
 	// ClaimChallenge and ReleaseChallenge guard an Accept while it makes

@@ -21,6 +21,7 @@ func (a *App) routes() *Router {
 	rt := NewRouter()
 	rt.Command("go/challenge", a.cmdChallenge)
 	rt.Command("go/bot", a.cmdBot)
+	rt.Command("go/rengo", a.cmdRengo)
 	rt.Command("go/play", a.onGame(a.cmdPlay))
 	rt.Command("go/pass", a.onGame(a.pass))
 	rt.Command("go/resign", a.onGame(a.resign))
@@ -40,7 +41,7 @@ func (a *App) routes() *Router {
 
 	rt.Autocomplete("go/play", a.completePlay)
 	rt.Autocomplete("go/dead", a.completeDead)
-	for _, name := range []string{"go/challenge", "go/bot"} {
+	for _, name := range []string{"go/challenge", "go/bot", "go/rengo"} {
 		rt.Autocomplete(name, a.completeClock)
 	}
 	for _, name := range []string{"go/sgf", "go/replay", "go/review", "go/estimate"} {
@@ -49,6 +50,9 @@ func (a *App) routes() *Router {
 
 	rt.Component("challenge/{id}/accept", a.btnAccept)
 	rt.Component("challenge/{id}/decline", a.btnDecline)
+	rt.Component("rengo/{id}/join/{team}", a.btnRengoJoin)
+	rt.Component("rengo/{id}/leave", a.btnRengoLeave)
+	rt.Component("rengo/{id}/start", a.btnRengoStart)
 	rt.Component("game/{id}/pass/{move}", a.onBoard(a.pass))
 	rt.Component("game/{id}/resign/{move}", a.onBoard(a.btnResign))
 	rt.Component("game/{id}/resign-yes/{move}", a.onBoard(a.resign))
@@ -227,6 +231,9 @@ func (a *App) resign(ctx context.Context, r *Request, g *storage.Game) error {
 	if _, over := g.Game.Result(); over {
 		return ErrGameOver
 	}
+	if g.Team() && (g.Game.ToPlay() != c || g.Player(c).UserID != r.User.ID) {
+		return a.voteResign(ctx, r, g, c)
+	}
 	return a.move(ctx, r, g, engine.ResignMove(c))
 }
 
@@ -299,8 +306,13 @@ func (a *App) inTime(ctx context.Context, g *storage.Game, now time.Time) error 
 		return nil
 	}
 	deadline, loser := g.Clock.Deadline(), g.Clock.ToMove
+	out := g.Player(loser)
 	if err := a.timeUp(ctx, g); err != nil && !errors.Is(err, ErrConflict) {
 		return err
+	}
+	if _, over := g.Game.Result(); !over && g.TeamClock == storage.TeamClockCasual {
+		return userErr(ErrNotYourTurn, fmt.Sprintf("⌛ Too late: %s's time ran out <t:%d:R>, so they are out of this game; %s plays on for %s.",
+			mention(out), deadline.Unix(), mention(g.Player(loser)), loser))
 	}
 	return userErr(ErrGameOver, fmt.Sprintf("⌛ Too late: %s %s's time ran out <t:%d:R>, so the game is over.", stoneEmoji(loser), loser, deadline.Unix()))
 }
@@ -313,16 +325,21 @@ func (a *App) apply(ctx context.Context, g *storage.Game, m engine.Move) (string
 	if err := a.inTime(ctx, g, now); err != nil {
 		return "", err
 	}
-	before := g.Game.Captures(m.Color)
+	before, mover := g.Game.Captures(m.Color), g.Player(m.Color)
 	if err := g.Game.Play(m); err != nil {
 		return "", moveError(err, m, g)
+	}
+	if m.Kind != engine.Resign {
+		g.Moved(mover)
 	}
 	if g.Clock.Running() && m.Color == g.Clock.ToMove && m.Kind != engine.Resign {
 		if err := g.Clock.Move(g.Game.MoveCount(), now); err != nil {
 			return "", err // not flagged (checked above): cannot happen
 		}
+		nextOnClock(g, m.Color, mover)
 	}
 	g.Undo = nil
+	g.ResignVote = nil // a team's vote lapses with the next move
 	g.Delivery.Unposted = false
 	note := describeMove(g, m, g.Game.Captures(m.Color)-before)
 	if _, over := g.Game.Result(); over {

@@ -31,18 +31,19 @@ func helpText(levels []Level, challengeTTL, scoringTTL time.Duration, defaultClo
 				"`thread:true` (the game gets its own thread, so one channel can hold many games). " +
 				"Challenges expire after " + humanDuration(challengeTTL) + "; press Decline on your own challenge to withdraw it.\n" +
 				"`/go bot level: size: color:` plays gobot at once, here or in a DM with me (same options)."},
+			{Name: "Team Go (rengo)", Value: "`/go rengo` opens a team game: **Join Black** or **Join White** (2–4 a team; `bot:` adds a bot), then **Start**. " +
+				"Turns go B1, W1, B2, W2 …; `mode:casual`: a clock each. The player to move resigns for the team, or a majority by `/go resign`. Unrated."},
 			{Name: "Clocks", Value: "`clock:` on `/go challenge` and `/go bot` (default here: " + defaultClock.Name() + "): " +
 				"**correspondence** (Fischer: 3 days, +1 day per move, at most 7 days), **daily** (1 day per move), **live** (10 min, then 5×30 s byo-yomi), **blitz** (3 min, then 5×10 s), **none**, or " +
 				"`fischer 3d +1d max 7d` (no `max`: the larger of start and increment), `byoyomi 10m 5x30s`, `canadian 10m 25/5m`, `simple 1d`, `absolute 20m` (units s, m, h, d; 10 s to 30 days; main time `0` for byo-yomi or Canadian alone). " +
-				"Boards show both clocks and when the player to move runs out. Correspondence players get one reminder per move when a quarter of their time is left. " +
+				"Boards show both clocks; correspondence players get a reminder when a quarter of their time is left. " +
 				"Out of time loses (`B+T`, `W+T`); before two moves of one's own the game is annulled (recorded, not counted). " +
 				"No clock runs while dead stones are agreed; time I am down is given back.\n" +
 				"`/go vacation days:7` pauses your correspondence clocks (30 days a year, at most 30 at once); `/go vacation end:true` comes back early and returns the unused days."},
 			{Name: "Play", Value: "`/go play move:D4` places a stone (the list suggests legal points as you type); `move:pass` passes.\n" +
 				"`/go pass`, `/go resign`, or the **Pass** / **Undo** / **Resign** buttons under the newest board (the Resign button asks to confirm; `/go resign` does not).\n" +
 				"`/go undo` (or **Undo**) asks your opponent to take back your last move; against the bot it takes back its reply and your move at once.\n" +
-				"`/go board` shows the board again; `/go sgf` attaches the game record (SGF); `animation:true` adds an animated replay.\n" +
-				"`/go stats player:@someone` shows a player's ratings and record."},
+				"`/go board` shows the board again; `/go sgf` attaches the game record (SGF); `animation:true` adds an animated replay."},
 			{Name: "Finished games", Value: "The final message carries the counted board and the record (SGF). " +
 				"`/go sgf` gives the game in play here, or else the last one finished here; `/go sgf game:` any game you may see " +
 				"(it suggests your recent games as you type). `/go replay game:` posts an animated replay. " +
@@ -50,7 +51,7 @@ func helpText(levels []Level, challengeTTL, scoringTTL time.Duration, defaultClo
 				"You may see the games you played and the games of this server."},
 			{Name: "Review and estimate", Value: "`/go review game:` reviews a finished game (default: the last one here): a graph of Black's winning chance " +
 				"with the three biggest swings, each player's three costliest mistakes (in points) on a board with the better move ringed and its line numbered, " +
-				"and a summary; in a thread where I may start one. A second request comes from the archive at once, and " +
+				"and a summary (in a thread where I may start one); " +
 				"`/go sgf game: review:true` writes the review into the record. `/go estimate` shows the score estimate with ownership " +
 				"(spectators at any time, privately during a rated game; players in unrated games and after the game)."},
 			{Name: "Ratings", Value: "Games are rated (Glicko-2, as on OGS): one rating per server and one global rating, bots included (each level is a player). " +
@@ -63,8 +64,8 @@ func helpText(levels []Level, challengeTTL, scoringTTL time.Duration, defaultClo
 				"On 9×9 the points are A1–J9, on 13×13 A1–N13, on 19×19 A1–T19."},
 			{Name: "End of the game", Value: "Two passes in a row end play. I then propose which stones are dead (crossed out) and show the count. " +
 				"`/go dead point:C3` marks or unmarks a group; both players press **Accept** to finish, or **Resume play** to keep playing " +
-				"(any change clears acceptances; after " + humanDuration(scoringTTL) + " the marking stands, except where it goes against my proposal and the player it costs has not accepted it: there my proposal counts). The bot accepts its own proposal, and any marking that differs from it only in groups it flagged as uncertain or in its own favour; otherwise it names the group it disagrees on. " +
-				"Results read as on other servers: `B+3.5`, `W+R` (resignation), `Jigo` (a draw); `/go sgf` has the record with the marking."},
+				"(any change clears acceptances; after " + humanDuration(scoringTTL) + " the marking stands, except where it goes against my proposal and the player it costs has not accepted it: there my proposal counts). The bot accepts its proposal, or a marking that differs only where it was unsure or in its own favour; otherwise it names the group it disputes. " +
+				"Results read as on other servers: `B+3.5`, `W+R` (resignation), `Jigo` (a draw)."},
 			{Name: "Bot levels", Value: levelList(levels, false)},
 			{Name: "Rulesets", Value: clip(rules.String()+"Area scoring counts stones plus surrounded points; territory scoring counts surrounded points plus prisoners. "+
 				"With a handicap, komi defaults to 0.5 and Black's stones go on the star points.", 1024)},

@@ -54,6 +54,9 @@ func (a *App) undo(ctx context.Context, r *Request, g *storage.Game) error {
 	if err != nil {
 		return err
 	}
+	if g.Team() {
+		return userErr(ErrNoUndo, "There is no undo in rengo: a team's moves stand, as on OGS and KGS. Play on, or agree with your team to resign.")
+	}
 	n, err := checkUndo(g, c, a.now())
 	if err != nil {
 		return err

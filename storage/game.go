@@ -87,6 +87,19 @@ type Game struct {
 
 	Scoring *ScoringState // nil unless play has ended and dead stones are being marked
 	Undo    *UndoRequest  // nil unless an undo request awaits an answer
+	// ResignVote is a team's vote on resigning, in a team game; nil when
+	// none is open.
+	ResignVote *ResignVote
+	// TeamClock is a team game's clock mode (TeamClockStrict or
+	// TeamClockCasual); "" in a game between two players.
+	TeamClock string
+	// Movers are the keys of the players who made the moves of a team
+	// game, in order: who is next on a side follows who moved last on it.
+	Movers []string
+	// Times are, with a casual team clock, the clock times of the players
+	// not on the clock now (Clock holds those of each side's player to
+	// move): each player has a clock of their own.
+	Times map[string]clock.Time
 	// Unrated is set for a game that must not change ratings (rated:false).
 	Unrated bool
 
@@ -133,7 +146,13 @@ type Followup struct {
 // Side is one side of a game: its players in the order they take turns.
 type Side struct {
 	Players []Player `json:"players"`
+	// Gone are the keys of players out of a team game (casual clock:
+	// who ran out of time); their turns are skipped.
+	Gone []string `json:"gone,omitempty"`
 }
+
+// out reports whether p is out of the game.
+func (s Side) out(p Player) bool { return slices.Contains(s.Gone, p.Key()) }
 
 // Sides returns two sides of one player each, in the kind's order (Go:
 // Black, then White).
@@ -142,46 +161,65 @@ func Sides(first, second Player) []Side {
 }
 
 // Player returns the player who plays colour c next: the side's only
-// player, or in rengo the one whose turn it is on that side (the side's
-// players take its moves in order, passes included).
+// player, or in a team game the one after the side's last mover in the
+// side's order (passes included), skipping the players out of the game;
+// the zero Player when all are out.
 func (g *Game) Player(c engine.Color) Player {
 	i := engine.SideOf(c)
 	if i < 0 || int(i) >= len(g.Sides) || len(g.Sides[i].Players) == 0 {
 		return Player{}
 	}
-	ps := g.Sides[i].Players
-	if len(ps) == 1 || g.Game == nil {
+	side := g.Sides[i]
+	ps := side.Players
+	if len(ps) == 1 {
 		return ps[0]
 	}
-	n := 0
-	for _, m := range g.Game.Moves() {
-		if m.Color == c {
-			n++
+	last := -1
+	for j := len(g.Movers) - 1; j >= 0 && last < 0; j-- {
+		last = slices.IndexFunc(ps, func(p Player) bool { return p.Key() == g.Movers[j] })
+	}
+	for k := 1; k <= len(ps); k++ {
+		if p := ps[(last+k)%len(ps)]; !side.out(p) {
+			return p
 		}
 	}
-	return ps[n%len(ps)]
+	return Player{}
 }
 
-// MovedBy returns the player who made move n (from 0) of the game: in
-// rengo, the side's player whose turn it was then.
+// Moved records that p made the move just played: in a team game, who
+// moves next on a side follows from it (see Player).
+func (g *Game) Moved(p Player) {
+	if g.Team() {
+		g.Movers = append(g.Movers, p.Key())
+	}
+}
+
+// Out puts p out of a team game: their turns are skipped from now on.
+func (g *Game) Out(p Player) {
+	for i, s := range g.Sides {
+		if slices.ContainsFunc(s.Players, func(q Player) bool { return q.Key() == p.Key() }) && !s.out(p) {
+			g.Sides[i].Gone = append(slices.Clone(s.Gone), p.Key())
+		}
+	}
+}
+
+// MovedBy returns the player who made move n (from 0) of the game: the
+// side's only player, or in a team game the one Movers names.
 func (g *Game) MovedBy(n int) Player {
 	moves := g.Game.Moves()
 	if n < 0 || n >= len(moves) {
 		return Player{}
 	}
-	c := moves[n].Color
-	i := engine.SideOf(c)
-	if i < 0 || int(i) >= len(g.Sides) || len(g.Sides[i].Players) == 0 {
-		return Player{}
+	ps := g.TeamOf(moves[n].Color)
+	if len(ps) == 1 {
+		return ps[0]
 	}
-	ps := g.Sides[i].Players
-	k := 0
-	for _, m := range moves[:n] {
-		if m.Color == c {
-			k++
+	if n < len(g.Movers) {
+		if i := slices.IndexFunc(ps, func(p Player) bool { return p.Key() == g.Movers[n] }); i >= 0 {
+			return ps[i]
 		}
 	}
-	return ps[k%len(ps)]
+	return Player{}
 }
 
 // Team reports whether g is a team game: a side with more than one player.
@@ -266,6 +304,15 @@ type UndoRequest struct {
 	RequestedAt time.Time
 }
 
+// ResignVote is a team's vote on resigning: a member proposed it, and the
+// team resigns once more than half its people agree. It lapses when a move
+// is played (MoveCount).
+type ResignVote struct {
+	Side      engine.Color `json:"side"`
+	Voters    []string     `json:"voters"` // user IDs, the proposer first
+	MoveCount int          `json:"moves"`
+}
+
 // gameRecord is the stored form of Game (bucket games, and the record
 // column of PostgreSQL's games table). It is JSON so that fields can be
 // added without a migration; the engine game is its own JSON
@@ -273,26 +320,30 @@ type UndoRequest struct {
 // the aggregate's (messages, followup, unposted), as they did before the
 // two were separate types, so records of every version load alike.
 type gameRecord struct {
-	ID              string          `json:"id"`
-	ChannelID       string          `json:"channel"`
-	GuildID         string          `json:"guild,omitempty"`
-	ParentChannelID string          `json:"parent,omitempty"`
-	Kind            string          `json:"kind,omitempty"`
-	Sides           []Side          `json:"sides,omitempty"`
-	Black           *Player         `json:"black,omitempty"` // records before sides
-	White           *Player         `json:"white,omitempty"` // records before sides
-	Game            json.RawMessage `json:"game"`
-	MessageIDs      []string        `json:"messages,omitempty"`
-	CreatedAt       time.Time       `json:"created"`
-	UpdatedAt       time.Time       `json:"updated"`
-	Clock           *clock.Clock    `json:"clock,omitempty"`
-	Due             time.Time       `json:"due,omitzero"` // Game.Due when written: the games_by_due key
-	Version         uint64          `json:"version"`
-	Scoring         *scoringRecord  `json:"scoring,omitempty"`
-	Undo            *undoRecord     `json:"undo,omitempty"`
-	Followup        *followupRecord `json:"followup,omitempty"`
-	Unposted        bool            `json:"unposted,omitempty"`
-	Unrated         bool            `json:"unrated,omitempty"`
+	ID              string                `json:"id"`
+	ChannelID       string                `json:"channel"`
+	GuildID         string                `json:"guild,omitempty"`
+	ParentChannelID string                `json:"parent,omitempty"`
+	Kind            string                `json:"kind,omitempty"`
+	Sides           []Side                `json:"sides,omitempty"`
+	Black           *Player               `json:"black,omitempty"` // records before sides
+	White           *Player               `json:"white,omitempty"` // records before sides
+	Game            json.RawMessage       `json:"game"`
+	MessageIDs      []string              `json:"messages,omitempty"`
+	CreatedAt       time.Time             `json:"created"`
+	UpdatedAt       time.Time             `json:"updated"`
+	Clock           *clock.Clock          `json:"clock,omitempty"`
+	Due             time.Time             `json:"due,omitzero"` // Game.Due when written: the games_by_due key
+	Version         uint64                `json:"version"`
+	Scoring         *scoringRecord        `json:"scoring,omitempty"`
+	Undo            *undoRecord           `json:"undo,omitempty"`
+	ResignVote      *ResignVote           `json:"resign_vote,omitempty"`
+	TeamClock       string                `json:"team_clock,omitempty"`
+	Movers          []string              `json:"movers,omitempty"`
+	Times           map[string]clock.Time `json:"times,omitempty"`
+	Followup        *followupRecord       `json:"followup,omitempty"`
+	Unposted        bool                  `json:"unposted,omitempty"`
+	Unrated         bool                  `json:"unrated,omitempty"`
 }
 
 type followupRecord struct {
@@ -423,8 +474,12 @@ func (g *Game) encode(version uint64, now time.Time) ([]byte, error) {
 		ID: g.ID, ChannelID: g.ChannelID, GuildID: g.GuildID, ParentChannelID: g.ParentChannelID,
 		Kind: kindOf(g.Kind), Sides: g.Sides, Game: eg, MessageIDs: recentMessages(g.Delivery.MessageIDs),
 		CreatedAt: g.CreatedAt, UpdatedAt: now, Clock: g.Clock, Due: g.Due(), Version: version,
-		Unposted: g.Delivery.Unposted,
-		Unrated:  g.Unrated,
+		Unposted:   g.Delivery.Unposted,
+		Unrated:    g.Unrated,
+		ResignVote: g.ResignVote,
+		TeamClock:  g.TeamClock,
+		Movers:     g.Movers,
+		Times:      g.Times,
 	}
 	if f := g.Delivery.Followup; f != nil {
 		r.Followup = &followupRecord{InteractionID: f.InteractionID, AppID: f.AppID, Token: f.Token, At: f.At, ChannelPosts: f.ChannelPosts}
@@ -468,8 +523,12 @@ func decodeGame(channel string, v []byte) (*Game, error) {
 		ID: r.ID, ChannelID: r.ChannelID, GuildID: r.GuildID, ParentChannelID: r.ParentChannelID,
 		Kind: kindOf(r.Kind), Sides: legacySides(r.Sides, r.Black, r.White), Game: eg,
 		CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt, Clock: r.Clock, Version: r.Version,
-		Unrated:  r.Unrated,
-		Delivery: Delivery{MessageIDs: r.MessageIDs, Unposted: r.Unposted},
+		Unrated:    r.Unrated,
+		ResignVote: r.ResignVote,
+		TeamClock:  r.TeamClock,
+		Movers:     r.Movers,
+		Times:      r.Times,
+		Delivery:   Delivery{MessageIDs: r.MessageIDs, Unposted: r.Unposted},
 	}
 	if f := r.Followup; f != nil {
 		g.Delivery.Followup = &Followup{InteractionID: f.InteractionID, AppID: f.AppID, Token: f.Token, At: f.At, ChannelPosts: f.ChannelPosts}

@@ -20,7 +20,8 @@ func TestTeamSides(t *testing.T) {
 	var turns []string
 	for _, m := range []string{"D4", "F6", "E5", "pass", "C3", "G7"} {
 		c := g.Game.ToPlay()
-		turns = append(turns, g.Player(c).UserID)
+		p := g.Player(c)
+		turns = append(turns, p.UserID)
 		mv, err := engine.ReadMove(c, m, 9)
 		if err != nil {
 			t.Fatal(err)
@@ -28,6 +29,23 @@ func TestTeamSides(t *testing.T) {
 		if err := g.Game.Play(mv); err != nil {
 			t.Fatal(err)
 		}
+		g.Moved(p)
+	}
+	if g.MovedBy(2).UserID != "3" || g.MovedBy(5).UserID != "2" {
+		t.Errorf("MovedBy(2), MovedBy(5) = %v, %v; want cid, bob", g.MovedBy(2), g.MovedBy(5))
+	}
+	// cid out: Black's turns go to ann alone.
+	g.Out(cid)
+	if p := g.Player(engine.Black); p.UserID != "1" {
+		t.Errorf("after cid is out, Black's next = %v, want ann", p)
+	}
+	g.Moved(ann)
+	if p := g.Player(engine.Black); p.UserID != "1" {
+		t.Errorf("after ann moved with cid out, Black's next = %v, want ann again", p)
+	}
+	g.Out(ann)
+	if p := g.Player(engine.Black); p.Key() != "" {
+		t.Errorf("with all of Black out, Black's next = %v, want nobody", p)
 	}
 	if got, want := turns, []string{"1", "2", "3", "4", "1", "2"}; !slices.Equal(got, want) {
 		t.Errorf("turn order = %v, want %v", got, want)

@@ -196,6 +196,16 @@ func (k *Clock) player(c engine.Color) *Time {
 // ended (see Left for the time as of now).
 func (k *Clock) Time(c engine.Color) Time { return *k.player(c) }
 
+// Swap sets the time of colour c to t and returns the time it had: in a
+// team game with a clock a player, the side's next player's time comes on
+// the clock and the last one's is kept aside.
+func (k *Clock) Swap(c engine.Color, t Time) Time {
+	p := k.player(c)
+	old := *p
+	*p = t
+	return old
+}
+
 // Running reports whether a player's time runs (or will, after a pause).
 func (k *Clock) Running() bool {
 	return k != nil && k.Control.System != None && k.ToMove != engine.Empty

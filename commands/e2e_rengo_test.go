@@ -1,0 +1,241 @@
+package commands_test
+
+// End-to-end tests of rengo (team Go): the lobby, its seats and its
+// refusals, a 2-vs-2 game played to the count in its thread with the turn
+// order B1, W1, B2, W2, and a team's majority resignation. The harness is
+// in e2e_harness_test.go.
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gobot-dev/gobot/commands/discordtest"
+	"github.com/gobot-dev/gobot/engine"
+)
+
+// rengoWall is a 9×9 game that ends in a count of B+1.5: two walls seal
+// the board's halves, then a move inside each side's own area.
+var rengoWall = []string{
+	"E5", "F5", "E4", "F4", "E3", "F3", "E2", "F2", "E1", "F1",
+	"E6", "F6", "E7", "F7", "E8", "F8", "E9", "F9",
+	"H3", "B7", "pass", "pass",
+}
+
+// rengoLobby has ann open a 9×9 rengo game in ch (options added) and bob,
+// cid and dan join, bob and dan White, cid Black; it returns the lobby as
+// shown last.
+func (e *env) rengoLobby(ch *discordtest.Channel, ann, bob, cid, dan discordtest.User, opts ...discordtest.Option) discordtest.Message {
+	e.t.Helper()
+	lobby := e.newChallenge(e.slash(ch, ann, "rengo", append([]discordtest.Option{discordtest.Int("size", 9)}, opts...)...))
+	if lobby.Ephemeral || !strings.Contains(lobby.Text(), "rengo") || !strings.Contains(lobby.Text(), "**Black** (1/4): "+ann.Mention()) {
+		e.t.Fatalf("lobby = %q, want a public rengo lobby with ann on Black", lobby.Text())
+	}
+	lobby = e.do(e.click(bob, lobby, "Join White"))
+	lobby = e.do(e.click(cid, lobby, "Join Black"))
+	lobby = e.do(e.click(dan, lobby, "Join White"))
+	for _, want := range []string{"**Black** (2/4): " + ann.Mention() + ", " + cid.Mention(), "**White** (2/4): " + bob.Mention() + ", " + dan.Mention()} {
+		if !strings.Contains(lobby.Text(), want) {
+			e.t.Fatalf("lobby = %q, want %q", lobby.Text(), want)
+		}
+	}
+	return lobby
+}
+
+// TestE2ERengo: four players fill a 2-vs-2 lobby, with the refusals of a
+// second seat, a full team, a start by someone else and a team too small;
+// the game starts in its own thread and is played to the count with each
+// player moving in turn (out-of-turn moves, a stranger and undo refused),
+// any member accepts the count for the team, and the record names the
+// teams and who played each move. Rengo is unrated.
+func TestE2ERengo(t *testing.T) { httpMode(t, testE2ERengo) }
+
+func testE2ERengo(t *testing.T, e *env) {
+	ch := e.d.GuildChannel("general")
+	ann, bob, cid, dan := e.d.NewUser("ann"), e.d.NewUser("bob"), e.d.NewUser("cid"), e.d.NewUser("dan")
+	lobby := e.newChallenge(e.slash(ch, ann, "rengo", discordtest.Int("size", 9)))
+	e.refused(e.click(bob, lobby, "Start"), "Only "+ann.Mention()+", who opened this rengo game, can start it.")
+	e.refused(e.click(ann, lobby, "Start"), "Each team needs at least 2 players: Black has 1.")
+	e.refused(e.click(ann, lobby, "Join White"), "You are already on Black: a player takes one seat. Press **Leave** first to change teams.")
+	e.refused(e.click(ann, lobby, "Join Black"), "You are already on Black.")
+	lobby = e.do(e.click(bob, lobby, "Join White"))
+	e.refused(e.click(bob, lobby, "Join White"), "You are already on White.")
+	var extra []discordtest.User
+	for i := range 3 {
+		extra = append(extra, e.d.NewUser(fmt.Sprintf("w%d", i)))
+		lobby = e.do(e.click(extra[i], lobby, "Join White"))
+	}
+	e.refused(e.click(dan, lobby, "Join White"), "White is full: a team has at most 4 players.")
+	for _, u := range extra {
+		lobby = e.do(e.click(u, lobby, "Leave"))
+	}
+	e.refused(e.click(dan, lobby, "Leave"), "You are not on a team of this rengo game.")
+	lobby = e.do(e.click(cid, lobby, "Join Black"))
+	lobby = e.do(e.click(dan, lobby, "Join White"))
+	started := e.do(e.click(ann, lobby, "Start"))
+	threads := e.d.Threads(ch.ID)
+	if len(threads) != 1 {
+		t.Fatalf("%d threads, want the game's own", len(threads))
+	}
+	th := threads[0]
+	if !strings.Contains(started.Text(), "✅ Started: ⚫ "+ann.Mention()+", "+cid.Mention()+" against ⚪ "+bob.Mention()+", "+dan.Mention()) ||
+		!strings.Contains(started.Text(), "<#"+th.ID+">") {
+		t.Errorf("closed lobby = %q", started.Text())
+	}
+	if b, _ := started.Button("Join Black"); !b.Disabled {
+		t.Error("the lobby's buttons stay enabled after the start")
+	}
+	e.refused(e.d.Click(e.d.NewUser("late"), started, mustButton(t, started, "Join Black").CustomID), "This rengo game has started or was called off: its teams are closed.")
+	g := e.game(th.ID)
+	if g == nil || !g.Unrated || len(g.TeamOf(engine.Black)) != 2 || len(g.TeamOf(engine.White)) != 2 {
+		t.Fatalf("rengo game = %+v", g)
+	}
+	first := e.waitBoard(th.ID, "The game begins")
+	if !strings.Contains(first.Text(), ann.Mention()+", your move.") {
+		t.Errorf("first board = %q, want it to call ann", first.Text())
+	}
+
+	order := []discordtest.User{ann, bob, cid, dan}
+	var last discordtest.Message
+	for i, mv := range rengoWall {
+		who := order[i%4]
+		if i == 2 {
+			// Not cid's turn on Black, nor dan's on White.
+			e.refused(e.play(th, ann, mv), "It is not your turn: ⚫ "+cid.Mention()+" is to play.")
+			e.refused(e.play(th, dan, mv), "It is not your turn: ⚫ "+cid.Mention()+" is to play.")
+			e.refused(e.play(th, e.d.NewUser("eve"), mv), "You are not playing in this game")
+			e.refused(e.slash(th, bob, "undo"), "There is no undo in rengo")
+		}
+		it := e.play(th, who, mv)
+		if mv == "pass" {
+			it = e.slash(th, who, "pass")
+		}
+		if last = e.do(it); last.Ephemeral {
+			t.Fatalf("move %d %s by %s refused: %q", i+1, mv, who.Username, last.Text())
+		}
+		if next := order[(i+1)%4]; i < len(rengoWall)-2 && !strings.Contains(last.Text(), next.Mention()+", your move.") {
+			t.Errorf("after move %d the board = %q, want it to call %s", i+1, last.Text(), next.Username)
+		}
+		if i == 0 && !strings.Contains(last.Text(), "⚫ "+ann.Mention()+" played **E5**") {
+			t.Errorf("first move's note = %q, want it to name ann", last.Text())
+		}
+	}
+	if !strings.Contains(last.Text(), "B+1.5") {
+		t.Errorf("proposal = %q, want B+1.5", last.Text())
+	}
+	after := e.do(e.click(cid, last, "accept"))
+	final := e.do(e.click(dan, after, "accept"))
+	if !strings.Contains(final.Text(), "Result: B+1.5") || !strings.Contains(final.Text(), "⚫ "+ann.Mention()+", "+cid.Mention()+" wins") {
+		t.Errorf("final = %q, want B+1.5 won by ann and cid", final.Text())
+	}
+	if strings.Contains(final.Text(), "1500 →") {
+		t.Errorf("final = %q: a rengo game changed ratings", final.Text())
+	}
+	a, err := e.store.ArchivedGame(context.Background(), g.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sgf := string(a.SGF)
+	for _, want := range []string{`PB\[ann, cid\]PW\[bob, dan\]`, `;B\[ee\]BL\[\d+\]C\[Played by ann\.\];W\[fe\]WL\[\d+\]C\[Played by bob\.\];B\[ef\]BL\[\d+\]C\[Played by cid\.\];W\[ff\]WL\[\d+\]C\[Played by dan\.\];B\[eg\]BL\[\d+\]C\[Played by ann\.\]`, `RE\[B\+1\.5\]`} {
+		if !regexp.MustCompile(want).MatchString(sgf) {
+			t.Errorf("record lacks %s:\n%s", want, sgf)
+		}
+	}
+	if _, err := e.store.Rating(context.Background(), "", ann.ID); err == nil {
+		t.Error("ann has a rating after an unrated rengo game")
+	}
+}
+
+// TestE2ERengoResignation: in a 2-vs-2 game a member of the team not to
+// move proposes to resign; the vote is shown, a second vote by the same
+// member is refused, and the team resigns when its other member agrees
+// (a majority of two is two). Then the player to move resigns for the
+// team at once in a second game.
+func TestE2ERengoResignation(t *testing.T) { httpMode(t, testE2ERengoResignation) }
+
+func testE2ERengoResignation(t *testing.T, e *env) {
+	ch := e.d.GuildChannel("general")
+	ann, bob, cid, dan := e.d.NewUser("ann"), e.d.NewUser("bob"), e.d.NewUser("cid"), e.d.NewUser("dan")
+	lobby := e.rengoLobby(ch, ann, bob, cid, dan, discordtest.Bool("thread", false))
+	e.do(e.click(ann, lobby, "Start"))
+	e.do(e.play(ch, ann, "E5")) // White (bob) to move: Black votes
+	vote := e.do(e.slash(ch, cid, "resign"))
+	if vote.Ephemeral || !strings.Contains(vote.Text(), "🏳️ "+cid.Mention()+" votes that ⚫ black resign: 1 of the 2 votes needed") {
+		t.Fatalf("vote = %q", vote.Text())
+	}
+	e.refused(e.slash(ch, cid, "resign"), "You have already voted to resign: 1 of the 2 votes needed so far.")
+	e.refused(e.slash(ch, e.d.NewUser("eve"), "resign"), "You are not playing in this game")
+	id := e.game(ch.ID).ID
+	final := e.do(e.slash(ch, ann, "resign"))
+	if !strings.Contains(final.Text(), "W+R") {
+		t.Errorf("after the second vote = %q, want W+R", final.Text())
+	}
+	if a, err := e.store.ArchivedGame(context.Background(), id); err != nil || a.Result != "W+R" {
+		t.Errorf("archived = %v, %v; want W+R", a, err)
+	}
+
+	// A vote lapses with the next move; the player to move resigns alone.
+	lobby = e.rengoLobby(ch, ann, bob, cid, dan, discordtest.Bool("thread", false))
+	e.do(e.click(ann, lobby, "Start"))
+	e.do(e.play(ch, ann, "E5"))
+	e.do(e.slash(ch, dan, "resign")) // White's to move is bob: dan only votes
+	e.do(e.play(ch, bob, "F5"))
+	if g := e.game(ch.ID); g.ResignVote != nil {
+		t.Errorf("a resignation vote outlived the next move: %+v", g.ResignVote)
+	}
+	e.do(e.play(ch, cid, "E4"))
+	final = e.do(e.slash(ch, dan, "resign")) // dan is White's player to move
+	if !strings.Contains(final.Text(), "B+R") {
+		t.Errorf("the player to move resigning = %q, want B+R", final.Text())
+	}
+}
+
+// TestE2ERengoCasualClock: with mode:casual each player has a clock of
+// their own. cid runs out and is out of the game; Black's turns go to ann
+// alone, on her own time, and a move cid sends too late is refused. When
+// ann runs out too, nobody is left on Black and White wins on time.
+func TestE2ERengoCasualClock(t *testing.T) { httpMode(t, testE2ERengoCasualClock) }
+
+func testE2ERengoCasualClock(t *testing.T, e *env) {
+	ch := e.d.GuildChannel("general")
+	ann, bob, cid, dan := e.d.NewUser("ann"), e.d.NewUser("bob"), e.d.NewUser("cid"), e.d.NewUser("dan")
+	lobby := e.rengoLobby(ch, ann, bob, cid, dan, discordtest.Bool("thread", false), discordtest.Str("mode", "casual"), discordtest.Str("clock", "absolute 1m"))
+	if !strings.Contains(lobby.Text(), "casual clock (a clock a player; who runs out or leaves is skipped)") {
+		t.Errorf("lobby = %q, want it to name the casual clock", lobby.Text())
+	}
+	e.do(e.click(ann, lobby, "Start"))
+	e.clock.Advance(10 * time.Second)
+	e.do(e.play(ch, ann, "E5")) // ann: 50 s left
+	e.do(e.play(ch, bob, "F5"))
+	g := e.game(ch.ID)
+	if got := g.Clock.Time(engine.Black).Main; got != time.Minute {
+		t.Errorf("Black's clock shows %v for cid, want his own full minute", got)
+	}
+	if got := g.Times[ann.ID].Main; got != 50*time.Second {
+		t.Errorf("ann's own time aside = %v, want 50s", got)
+	}
+	// cid never moves: after his minute he is out, and ann plays on.
+	e.clock.Advance(time.Minute)
+	var out []discordtest.Message
+	e.d.WaitFor("cid out of time", func() bool { out = e.publicWith(ch.ID, "is out of the game"); return len(out) > 0 })
+	if want := cid.Mention() + " ran out of time"; !strings.Contains(out[0].Text(), want) || !strings.Contains(out[0].Text(), "⚫ "+ann.Mention()+" plays on for black") {
+		t.Errorf("announcement = %q", out[0].Text())
+	}
+	e.refused(e.play(ch, cid, "E4"), "It is not your turn: ⚫ "+ann.Mention()+" is to play.")
+	if got := e.game(ch.ID).Clock.Time(engine.Black).Main; got != 50*time.Second {
+		t.Errorf("Black's clock after cid is out = %v, want ann's 50s", got)
+	}
+	e.do(e.play(ch, ann, "E4"))
+	e.do(e.play(ch, dan, "F4"))
+	e.do(e.play(ch, ann, "E3")) // ann again: cid is skipped
+	e.do(e.play(ch, bob, "F3"))
+	id := e.game(ch.ID).ID
+	e.clock.Advance(51 * time.Second)
+	a := e.archived(ch.ID, id)
+	if a.Result != "W+T" || a.Annulled {
+		t.Errorf("archived %s (annulled %v), want W+T: Black has nobody left", a.Result, a.Annulled)
+	}
+}

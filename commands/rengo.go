@@ -1,0 +1,358 @@
+package commands
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+	"github.com/gobot-dev/gobot/engine"
+	"github.com/gobot-dev/gobot/engine/clock"
+	"github.com/gobot-dev/gobot/engine/game"
+	"github.com/gobot-dev/gobot/storage"
+)
+
+// Rengo is team Go, as on OGS and KGS: two teams of 2 to 4 players, the
+// players of a team taking its moves in turn (B1, W1, B2, W2 …). /go rengo
+// posts a lobby; players join a team by button until its creator presses
+// Start. A lobby is a storage.Challenge with Teams; the game is an
+// ordinary game whose sides have several players.
+
+// rengoMinTeam and storage.MaxSidePlayers bound a rengo team.
+const rengoMinTeam = 2
+
+// rengoTeamNames name the teams by side index, as the buttons say.
+var rengoTeamNames = [2]string{"Black", "White"}
+
+func (a *App) cmdRengo(ctx context.Context, r *Request) error {
+	it := r.Interaction
+	if it.GuildID == "" {
+		return userErr(ErrBadOption, "Rengo is played by teams in a server channel: start it there with `/go rengo`.")
+	}
+	s, err := parseSetup(r, "black")
+	if err != nil {
+		return err
+	}
+	mode := storage.TeamClockStrict
+	if v, ok := r.String("mode"); ok {
+		switch m := strings.ToLower(strings.TrimSpace(v)); m {
+		case storage.TeamClockStrict, storage.TeamClockCasual:
+			mode = m
+		default:
+			return userErr(ErrBadOption, fmt.Sprintf("The rengo clock mode must be strict (one clock a team) or casual (a clock a player), not %s.", quote(v)))
+		}
+	}
+	thread, given, err := r.Bool("thread")
+	if err != nil {
+		return err
+	}
+	if !given {
+		thread = true // a team game is long and talkative: a thread of its own
+	}
+	if thread && !canStartThreads(it) {
+		return userErr(ErrForbidden, "I may not create threads in this channel (I need Create Public Threads and Send Messages in Threads): use `thread:false`, or ask a moderator to give me those permissions.")
+	}
+	if !thread {
+		if err := a.channelFree(ctx, it.ChannelID); err != nil {
+			return err
+		}
+	}
+	creator := userPlayer(r.User)
+	teams := []storage.Side{{Players: []storage.Player{creator}}, {}}
+	if v, ok := r.String("bot"); ok {
+		level, err := a.level(v)
+		if err != nil {
+			return err
+		}
+		team := 1
+		if t, ok := r.String("bot_team"); ok && strings.EqualFold(strings.TrimSpace(t), "black") {
+			team = 0
+		}
+		teams[team].Players = append(teams[team].Players, storage.Player{Level: level, Name: "gobot " + level})
+	}
+	now := a.now()
+	c := &storage.Challenge{
+		ID: it.ID, ChannelID: it.ChannelID, GuildID: it.GuildID, Challenger: creator,
+		Size: s.Size, Rules: s.Rules, Handicap: s.Handicap, Thread: thread, Clock: ptr(a.clockOf(s.Clock)),
+		Unrated: true, // rengo is unrated, as on OGS
+		Teams:   teams, TeamClock: mode,
+		CreatedAt: now, ExpiresAt: now.Add(a.opts.ChallengeTTL),
+	}
+	if err := r.Defer(ctx, false); err != nil {
+		return err
+	}
+	orig, err := r.Original(ctx)
+	if err != nil {
+		a.log.Warn("rengo: read deferred message; its buttons will not be disabled on expiry", "err", err)
+	} else {
+		c.MessageID = orig.ID
+	}
+	if err := a.challenges.CreateChallenge(ctx, c); err != nil {
+		return err
+	}
+	return r.Reply(ctx, lobbyMessage(c, ""))
+}
+
+// level checks a bot level's name against the levels on offer.
+func (a *App) level(name string) (string, error) {
+	var names []string
+	for _, l := range a.opts.Players.Levels() {
+		if l.Name == name {
+			return name, nil
+		}
+		names = append(names, l.Name)
+	}
+	return "", userErr(ErrBadOption, fmt.Sprintf("Unknown level %s: choose one of %v.", quote(name), names))
+}
+
+// lobbyMessage shows a rengo lobby: the game, the teams so far, and the
+// Join, Leave and Start buttons; outcome closes it.
+func lobbyMessage(c *storage.Challenge, outcome string) *Message {
+	closed := outcome != ""
+	mode := "strict clock (one clock a team)"
+	if c.TeamClock == storage.TeamClockCasual {
+		mode = "casual clock (a clock a player; who runs out or leaves is skipped)"
+	}
+	where := ""
+	if c.Thread {
+		where = " in a new thread"
+	}
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "🤝 %s opens a **rengo** game (team Go)%s: %s, %s; %s; unrated.\n",
+		mention(c.Challenger), where, describeSetup(c.Size, c.Rules, c.Handicap), challengeClock(c).Describe(), mode)
+	for i, t := range c.Teams {
+		names := "nobody yet"
+		if len(t.Players) > 0 {
+			names = joinNames(t.Players, mention)
+		}
+		fmt.Fprintf(&sb, "%s **%s** (%d/%d): %s\n", stoneEmoji(engine.ColorOf(game.Side(i))), rengoTeamNames[i], len(t.Players), storage.MaxSidePlayers, names)
+	}
+	if closed {
+		sb.WriteString(outcome)
+	} else {
+		fmt.Fprintf(&sb, "Teams of %d to %d; the order of play is B1, W1, B2, W2 … %s presses **Start** when both teams are ready. This expires <t:%d:R>.",
+			rengoMinTeam, storage.MaxSidePlayers, mention(c.Challenger), c.ExpiresAt.Unix())
+	}
+	btn := func(label, action string, style discordgo.ButtonStyle) discordgo.MessageComponent {
+		return discordgo.Button{Label: label, Style: style, CustomID: "rengo/" + c.ID + "/" + action, Disabled: closed}
+	}
+	return &Message{
+		Content:         sb.String(),
+		AllowedMentions: noMentions(),
+		Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+			btn("Join Black", "join/0", discordgo.PrimaryButton),
+			btn("Join White", "join/1", discordgo.PrimaryButton),
+			btn("Leave", "leave", discordgo.SecondaryButton),
+			btn("Start", "start", discordgo.SuccessButton),
+		}}},
+	}
+}
+
+// seatOf returns the team a user sits in and whether they sit in one.
+func seatOf(c *storage.Challenge, userID string) (int, bool) {
+	for i, t := range c.Teams {
+		if slices.ContainsFunc(t.Players, func(p storage.Player) bool { return p.UserID == userID }) {
+			return i, true
+		}
+	}
+	return 0, false
+}
+
+// changeLobby applies change to the lobby the button belongs to, in one
+// transaction, and shows the lobby as it then is.
+func (a *App) changeLobby(ctx context.Context, r *Request, change func(c *storage.Challenge) error) error {
+	c, err := a.challenges.UpdateChallenge(ctx, r.Param("id"), func(c *storage.Challenge) error {
+		if !c.Team() {
+			return ErrNoChallenge
+		}
+		if c.Expired(a.now()) {
+			return ErrExpired
+		}
+		return change(c)
+	})
+	switch {
+	case errors.Is(err, storage.ErrNotFound):
+		return userErr(ErrNoChallenge, "This rengo game has started or was called off: its teams are closed.")
+	case errors.Is(err, ErrExpired):
+		return userErr(ErrExpired, "This rengo lobby has expired: open a new one with `/go rengo`.")
+	case err != nil:
+		return err
+	}
+	return r.Update(ctx, lobbyMessage(c, ""))
+}
+
+func (a *App) btnRengoJoin(ctx context.Context, r *Request) error {
+	team, err := strconv.Atoi(r.Param("team"))
+	if err != nil || team < 0 || team > 1 {
+		return ErrStale
+	}
+	me := userPlayer(r.User)
+	return a.changeLobby(ctx, r, func(c *storage.Challenge) error {
+		if t, ok := seatOf(c, me.UserID); ok {
+			if t == team {
+				return userErr(ErrBadOption, fmt.Sprintf("You are already on %s.", rengoTeamNames[t]))
+			}
+			return userErr(ErrBadOption, fmt.Sprintf("You are already on %s: a player takes one seat. Press **Leave** first to change teams.", rengoTeamNames[t]))
+		}
+		if len(c.Teams[team].Players) >= storage.MaxSidePlayers {
+			return userErr(ErrBadOption, fmt.Sprintf("%s is full: a team has at most %d players.", rengoTeamNames[team], storage.MaxSidePlayers))
+		}
+		c.Teams[team].Players = append(c.Teams[team].Players, me)
+		return nil
+	})
+}
+
+func (a *App) btnRengoLeave(ctx context.Context, r *Request) error {
+	c, err := a.challenges.Challenge(ctx, r.Param("id"))
+	if err == nil && c.Challenger.UserID == r.User.ID {
+		// The creator leaving calls the game off.
+		if err := a.challenges.DeleteChallenge(ctx, c.ID); err != nil && !errors.Is(err, storage.ErrNotFound) {
+			return err
+		}
+		return r.Update(ctx, lobbyMessage(c, fmt.Sprintf("↩️ %s called the rengo game off.", mention(c.Challenger))))
+	}
+	return a.changeLobby(ctx, r, func(c *storage.Challenge) error {
+		t, ok := seatOf(c, r.User.ID)
+		if !ok {
+			return userErr(ErrBadOption, "You are not on a team of this rengo game.")
+		}
+		c.Teams[t].Players = slices.DeleteFunc(c.Teams[t].Players, func(p storage.Player) bool { return p.UserID == r.User.ID })
+		return nil
+	})
+}
+
+func (a *App) btnRengoStart(ctx context.Context, r *Request) error {
+	c, err := a.challenges.Challenge(ctx, r.Param("id"))
+	if errors.Is(err, storage.ErrNotFound) {
+		return userErr(ErrNoChallenge, "This rengo game has started or was called off.")
+	}
+	if err != nil {
+		return err
+	}
+	if r.User.ID != c.Challenger.UserID {
+		return userErr(ErrNotChallenged, fmt.Sprintf("Only %s, who opened this rengo game, can start it.", mention(c.Challenger)))
+	}
+	if c.Expired(a.now()) {
+		return userErr(ErrExpired, "This rengo lobby has expired: open a new one with `/go rengo`.")
+	}
+	for i, t := range c.Teams {
+		if len(t.Players) < rengoMinTeam {
+			return userErr(ErrBadOption, fmt.Sprintf("Each team needs at least %d players: %s has %d.", rengoMinTeam, rengoTeamNames[i], len(t.Players)))
+		}
+	}
+	it := r.Interaction
+	switch err := a.challenges.ClaimChallenge(ctx, c.ID, it.ID, acceptClaim); {
+	case errors.Is(err, storage.ErrConflict):
+		return userErr(ErrNoChallenge, "This rengo game is being started already.")
+	case errors.Is(err, storage.ErrNotFound):
+		return ErrNoChallenge
+	case err != nil:
+		return err
+	}
+	defer func() {
+		if err := a.challenges.ReleaseChallenge(context.WithoutCancel(ctx), c.ID, it.ID); err != nil {
+			a.log.Warn("release the rengo game being started", "challenge", c.ID, "err", err)
+		}
+	}()
+	if !c.Thread {
+		if err := a.channelFree(ctx, c.ChannelID); err != nil {
+			return err
+		}
+	}
+	black, white := c.Teams[0].Players, c.Teams[1].Players
+	outcome := fmt.Sprintf("✅ Started: ⚫ %s against ⚪ %s.", joinNames(black, mention), joinNames(white, mention))
+	name := fmt.Sprintf("Rengo: %s vs %s", joinNames(black, plainName), joinNames(white, plainName))
+	return a.startChallenge(ctx, r, c, c.Teams, name, func(outcome string) *Message { return lobbyMessage(c, outcome) }, outcome)
+}
+
+// voteResign counts a team member's vote to resign in a team game (the
+// player to move resigns for the team at once): the team resigns when
+// more than half its people agree. The vote lapses with the next move.
+func (a *App) voteResign(ctx context.Context, r *Request, g *storage.Game, c engine.Color) error {
+	var people []storage.Player
+	for _, p := range g.TeamOf(c) {
+		if !p.IsBot() {
+			people = append(people, p)
+		}
+	}
+	need := len(people)/2 + 1
+	v := g.ResignVote
+	if v == nil || v.Side != c || v.MoveCount != g.Game.MoveCount() {
+		v = &storage.ResignVote{Side: c, MoveCount: g.Game.MoveCount()}
+	}
+	if slices.Contains(v.Voters, r.User.ID) {
+		return userErr(ErrBadOption, fmt.Sprintf("You have already voted to resign: %d of the %d votes needed so far.", len(v.Voters), need))
+	}
+	v = &storage.ResignVote{Side: c, MoveCount: v.MoveCount, Voters: append(slices.Clone(v.Voters), r.User.ID)}
+	if len(v.Voters) >= need {
+		g.ResignVote = nil
+		return a.move(ctx, r, g, engine.ResignMove(c))
+	}
+	g.ResignVote = v
+	if err := a.update(ctx, g); err != nil {
+		return err
+	}
+	var ids []string
+	for _, p := range people {
+		ids = append(ids, p.UserID)
+	}
+	return r.Reply(ctx, &Message{
+		Content: fmt.Sprintf("🏳️ %s votes that %s %s resign: %d of the %d votes needed (a majority of %s). Teammates who agree: `/go resign` or the Resign button, before the next move.",
+			mention(userPlayer(r.User)), stoneEmoji(c), c, len(v.Voters), need, joinNames(people, mention)),
+		AllowedMentions: onlyUsers(ids...),
+	})
+}
+
+// nextOnClock brings, with a casual team clock, the own time of colour
+// c's next player onto the clock after from's move (or time-out), and keeps
+// from's aside: each player of a team has a clock of their own.
+func nextOnClock(g *storage.Game, c engine.Color, from storage.Player) {
+	if g.TeamClock != storage.TeamClockCasual || g.Clock == nil {
+		return
+	}
+	to := g.Player(c)
+	if to.Key() == "" || to.Key() == from.Key() {
+		return
+	}
+	t, ok := g.Times[to.Key()]
+	if !ok {
+		t = clock.New(g.Clock.Control).Time(c) // not on the clock yet: full time
+	}
+	if g.Times == nil {
+		g.Times = map[string]clock.Time{}
+	}
+	g.Times[from.Key()] = g.Clock.Swap(c, t)
+	delete(g.Times, to.Key())
+}
+
+// teamTimeUp handles a time-out in a team game with a casual clock: the
+// player out of time is out of the game, and while a teammate is left the
+// game goes on with that teammate's own clock (done true). When nobody is
+// left on the team, done is false and the team loses on time as usual.
+func (a *App) teamTimeUp(ctx context.Context, g *storage.Game, c engine.Color, deadline time.Time) (done bool, err error) {
+	out := g.Player(c)
+	g.Out(out)
+	next := g.Player(c)
+	if next.Key() == "" {
+		return false, nil
+	}
+	nextOnClock(g, c, out)
+	g.Clock.Start(c, a.now())
+	if err := a.update(ctx, g); err != nil {
+		return true, err
+	}
+	a.log.Info("team player out of time", "game", g.ID, "channel", g.ChannelID, "player", out.Key())
+	note := fmt.Sprintf("⌛ %s ran out of time <t:%d:R> and is out of the game: %s %s plays on for %s.", mention(out), deadline.Unix(), stoneEmoji(c), mention(next), c)
+	m, err := stateMessage(ctx, g, a.now(), note)
+	if err == nil {
+		err = a.postBoard(ctx, g, m)
+	}
+	if err != nil {
+		a.log.Warn("clock: announce a team player out of time", "game", g.ID, "err", err)
+	}
+	return true, nil
+}
