@@ -327,6 +327,8 @@ func (a *App) handleDue(ctx context.Context, channelID string) error {
 	case g.Scoring != nil:
 		a.scoringTimeout(ctx, g)
 		return nil
+	case g.Vote != nil:
+		err = a.closeVote(ctx, g)
 	case g.Clock.Flagged(now):
 		err = a.timeUp(ctx, g)
 	default:

@@ -117,6 +117,10 @@ func Definitions(levels []Level) []*discordgo.ApplicationCommand {
 				botSeatOpt,
 				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: "bot_team", Description: "The team the bot joins (default white)",
 					Choices: []*discordgo.ApplicationCommandOptionChoice{{Name: "black", Value: "black"}, {Name: "white", Value: "white"}}}),
+			sub("vote", "This channel against gobot: everyone here votes on each move",
+				levelOpt, sizeOpt,
+				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: "period", Description: "How long each vote lasts, 1m to 1d (default 1h), like 10m or 2h", MaxLength: 20},
+				colorOpt("The channel's colour (default black)"), rulesOpt, komiOpt, handicapOpt),
 			sub("play", "Place a stone", &discordgo.ApplicationCommandOption{
 				Type: discordgo.ApplicationCommandOptionString, Name: "move", Description: "Where, like D4 (columns skip I); also pass",
 				Required: true, Autocomplete: true, MaxLength: 6}),

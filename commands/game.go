@@ -22,6 +22,7 @@ func (a *App) routes() *Router {
 	rt.Command("go/challenge", a.cmdChallenge)
 	rt.Command("go/bot", a.cmdBot)
 	rt.Command("go/rengo", a.cmdRengo)
+	rt.Command("go/vote", a.cmdVote)
 	rt.Command("go/play", a.onGame(a.cmdPlay))
 	rt.Command("go/pass", a.onGame(a.pass))
 	rt.Command("go/resign", a.onGame(a.resign))
@@ -53,6 +54,7 @@ func (a *App) routes() *Router {
 	rt.Component("rengo/{id}/join/{team}", a.btnRengoJoin)
 	rt.Component("rengo/{id}/leave", a.btnRengoLeave)
 	rt.Component("rengo/{id}/start", a.btnRengoStart)
+	rt.Component("vote/{id}/{move}/{point}", a.btnVote)
 	rt.Component("game/{id}/pass/{move}", a.onBoard(a.pass))
 	rt.Component("game/{id}/resign/{move}", a.onBoard(a.btnResign))
 	rt.Component("game/{id}/resign-yes/{move}", a.onBoard(a.resign))
@@ -204,6 +206,9 @@ func userPlayer(u *discordgo.User) storage.Player {
 
 func (a *App) cmdPlay(ctx context.Context, r *Request, g *storage.Game) error {
 	text, _ := r.String("move")
+	if isVoteGame(g) {
+		return a.castVote(ctx, r, g, text)
+	}
 	c, err := canMove(g, r.User)
 	if err != nil {
 		return err
@@ -216,6 +221,9 @@ func (a *App) cmdPlay(ctx context.Context, r *Request, g *storage.Game) error {
 }
 
 func (a *App) pass(ctx context.Context, r *Request, g *storage.Game) error {
+	if isVoteGame(g) {
+		return a.castVote(ctx, r, g, "pass")
+	}
 	c, err := canMove(g, r.User)
 	if err != nil {
 		return err
@@ -224,6 +232,9 @@ func (a *App) pass(ctx context.Context, r *Request, g *storage.Game) error {
 }
 
 func (a *App) resign(ctx context.Context, r *Request, g *storage.Game) error {
+	if isVoteGame(g) {
+		return userErr(ErrNotPlayer, "Nobody resigns for the channel in a vote game: vote `pass`, and two passes end the game with a count. A moderator may abort it.")
+	}
 	c, err := playerColor(g, r.User)
 	if err != nil {
 		return err
@@ -396,6 +407,7 @@ func moveError(err error, m engine.Move, g *storage.Game) error {
 // again.
 func (a *App) update(ctx context.Context, g *storage.Game) error {
 	a.syncClock(ctx, g)
+	syncVote(g, a.now())
 	if err := a.games.UpdateGame(ctx, g); err != nil {
 		return writeError(err)
 	}
@@ -453,6 +465,12 @@ func gameSGF(g *storage.Game, dead []engine.Point, scored, annulled bool) ([]byt
 		DT: g.CreatedAt.UTC().Format("2006-01-02"),
 		GN: teamName(g, engine.Black) + " vs " + teamName(g, engine.White),
 		PC: "Discord (gobot)",
+	}
+	for n, voters := range g.VoteLog {
+		if info.Comments == nil {
+			info.Comments = map[int]string{}
+		}
+		info.Comments[n] = fmt.Sprintf("Voted by %s (%s).", strings.Join(voters, ", "), plural(len(voters), "vote"))
 	}
 	if g.Team() {
 		// A team game's record says who played each move.
@@ -592,8 +610,9 @@ func (a *App) postBoard(ctx context.Context, g *storage.Game, m *Message) error 
 	f := g.Delivery.Followup
 	if f != nil && a.now().Sub(f.At) < tokenLifetime {
 		it := &discordgo.Interaction{ID: f.InteractionID, AppID: f.AppID, Token: f.Token, ChannelID: g.ChannelID}
-		_, err := a.opts.Discord.Followup(ctx, it, m)
+		sent, err := a.opts.Discord.Followup(ctx, it, m)
 		if err == nil {
+			a.keepVoteBoard(ctx, g, sent)
 			return nil
 		}
 		a.log.Info("post board as a follow-up failed", "channel", g.ChannelID, "err", err)
@@ -601,7 +620,10 @@ func (a *App) postBoard(ctx context.Context, g *storage.Game, m *Message) error 
 	if f != nil && !f.ChannelPosts {
 		return ErrNoChannelPosts
 	}
-	_, err := a.opts.Discord.SendMessage(ctx, g.ChannelID, m)
+	sent, err := a.opts.Discord.SendMessage(ctx, g.ChannelID, m)
+	if err == nil {
+		a.keepVoteBoard(ctx, g, sent)
+	}
 	return err
 }
 

@@ -29,13 +29,13 @@ func helpText(levels []Level, challengeTTL, scoringTTL time.Duration, defaultClo
 			{Name: "Start a game", Value: "`/go challenge opponent:@friend` challenges someone here; they press Accept or Decline. " +
 				"Options: `size` (9, 13, 19; default 19), `color` (black, white, nigiri = random), `ruleset`, `komi`, `handicap` (0–9), " +
 				"`thread:true` (the game gets its own thread, so one channel can hold many games). " +
-				"Challenges expire after " + humanDuration(challengeTTL) + "; press Decline on your own challenge to withdraw it.\n" +
+				"Challenges expire after " + humanDuration(challengeTTL) + "; Decline withdraws your own.\n" +
 				"`/go bot level: size: color:` plays gobot at once, here or in a DM with me (same options)."},
-			{Name: "Team Go (rengo)", Value: "`/go rengo` opens a team game: **Join Black** or **Join White** (2–4 a team; `bot:` adds a bot), then **Start**. " +
-				"Turns go B1, W1, B2, W2 …; `mode:casual`: a clock each. The player to move resigns for the team, or a majority by `/go resign`. Unrated."},
+			{Name: "Teams and votes", Value: "`/go rengo` opens a team game: **Join Black** or **Join White** (2–4 a team; `bot:` adds a bot), then **Start**; turns go B1, W1, B2, W2 …, `mode:casual` gives a clock each, and a team resigns by majority. " +
+				"`/go vote level: period:` pits this channel against gobot: anyone votes with `/go play` or the buttons, and the most voted move is played when the period ends. Both unrated."},
 			{Name: "Clocks", Value: "`clock:` on `/go challenge` and `/go bot` (default here: " + defaultClock.Name() + "): " +
 				"**correspondence** (Fischer: 3 days, +1 day per move, at most 7 days), **daily** (1 day per move), **live** (10 min, then 5×30 s byo-yomi), **blitz** (3 min, then 5×10 s), **none**, or " +
-				"`fischer 3d +1d max 7d` (no `max`: the larger of start and increment), `byoyomi 10m 5x30s`, `canadian 10m 25/5m`, `simple 1d`, `absolute 20m` (units s, m, h, d; 10 s to 30 days; main time `0` for byo-yomi or Canadian alone). " +
+				"`fischer 3d +1d max 7d`, `byoyomi 10m 5x30s`, `canadian 10m 25/5m`, `simple 1d`, `absolute 20m` (units s, m, h, d; 10 s to 30 days). " +
 				"Boards show both clocks; correspondence players get a reminder when a quarter of their time is left. " +
 				"Out of time loses (`B+T`, `W+T`); before two moves of one's own the game is annulled (recorded, not counted). " +
 				"No clock runs while dead stones are agreed; time I am down is given back.\n" +
@@ -60,8 +60,7 @@ func helpText(levels []Level, challengeTTL, scoringTTL time.Duration, defaultClo
 				"Ranks run from 30k to 9d and show `?` until the deviation is below 160 (about seven games). The final message says how the ratings moved.\n" +
 				"`/go stats player:` shows ratings, wins and losses by size, the streak and the latest games; " +
 				"`/go leaderboard scope: page:` the server's (or `global`) established players, with your place."},
-			{Name: "Coordinates", Value: "Columns are letters from the left, **skipping I** (A–H, J–T on 19×19); rows are numbers from the bottom. " +
-				"On 9×9 the points are A1–J9, on 13×13 A1–N13, on 19×19 A1–T19."},
+			{Name: "Coordinates", Value: "Columns are letters from the left, **skipping I**; rows are numbers from the bottom: A1–J9 on 9×9, A1–N13 on 13×13, A1–T19 on 19×19."},
 			{Name: "End of the game", Value: "Two passes in a row end play. I then propose which stones are dead (crossed out) and show the count. " +
 				"`/go dead point:C3` marks or unmarks a group; both players press **Accept** to finish, or **Resume play** to keep playing " +
 				"(any change clears acceptances; after " + humanDuration(scoringTTL) + " the marking stands, except where it goes against my proposal and the player it costs has not accepted it: there my proposal counts). The bot accepts its proposal, or a marking that differs only where it was unsure or in its own favour; otherwise it names the group it disputes. " +

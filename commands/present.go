@@ -137,6 +137,9 @@ func status(g *storage.Game, now time.Time) string {
 		if cs := clockStatus(g, now); cs != "" {
 			sb.WriteString(cs + "\n")
 		}
+		if g.Vote != nil {
+			sb.WriteString("🗳️ " + voteLine(g) + "\n")
+		}
 	}
 	fmt.Fprintf(&sb, "-# %d×%d · %s", eg.Size(), eg.Size(), eg.Rules())
 	if h := eg.Handicap(); h > 0 {
@@ -204,8 +207,14 @@ func boardMessage(g *storage.Game, now time.Time, note string) (*Message, error)
 	}
 	// Against a bot the player is not pinged at every move; in a team
 	// game the player whose turn it is always is.
-	if p := g.Player(c); !p.IsBot() && (g.Team() || !g.Player(c.Opponent()).IsBot()) {
+	if p := g.Player(c); !p.IsBot() && !p.IsCrowd() && (g.Team() || !g.Player(c.Opponent()).IsBot()) {
 		m.Content = mention(p) + ", your move."
+	}
+	if isVoteGame(g) {
+		if g.Vote != nil {
+			m.Components = voteComponents(g)
+		}
+		return m, nil
 	}
 	n := strconv.Itoa(g.Game.MoveCount())
 	m.Components = []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{

@@ -54,6 +54,11 @@ func phase(ctx context.Context, g *storage.Game) (*engine.ScoringPhase, error) {
 func (a *App) startScoring(ctx context.Context, g *storage.Game) []engine.Point {
 	ph, err := estimatePhase(ctx, g)
 	g.Scoring = &storage.ScoringState{Accepted: map[engine.Color]bool{}, Deadline: a.now().Add(a.opts.ScoringTTL)}
+	if isVoteGame(g) {
+		// Nobody marks dead stones for a channel: the count is made at
+		// once, with the estimate's marking (see scoringTimeout).
+		g.Scoring.Deadline = a.now()
+	}
 	if err != nil {
 		// No proposal: every stone alive, the players mark by hand.
 		a.log.Warn("dead stone estimate failed", "game", g.ID, "err", err)
@@ -456,6 +461,9 @@ func botRefuses(g *storage.Game) bool {
 // change the marking does not win by the other's absence.
 func (a *App) scoringTimeout(ctx context.Context, g *storage.Game) {
 	note := "Time for agreeing on the dead stones ran out: the current marking stands."
+	if isVoteGame(g) {
+		note = "Both sides passed: I count the position with the dead stones as I estimate them."
+	}
 	if botRefuses(g) {
 		g.Scoring.Dead = nil
 		if ph, err := estimatePhase(ctx, g); err != nil {

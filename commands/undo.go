@@ -50,6 +50,9 @@ func checkUndo(g *storage.Game, c engine.Color, now time.Time) (int, error) {
 
 // undo takes back at once against a bot, and asks the opponent otherwise.
 func (a *App) undo(ctx context.Context, r *Request, g *storage.Game) error {
+	if isVoteGame(g) {
+		return userErr(ErrNoUndo, "There is no undo in a vote game: the channel's moves stand.")
+	}
 	c, err := playerColor(g, r.User)
 	if err != nil {
 		return err

@@ -25,6 +25,10 @@ func (g *Game) Due() time.Time {
 	if g.Scoring != nil {
 		return g.Scoring.Deadline
 	}
+	if g.Vote != nil && !g.Vote.Deadline.IsZero() {
+		// A vote game has no clock: its votes close at their deadline.
+		return g.Vote.Deadline
+	}
 	return g.Clock.Next()
 }
 

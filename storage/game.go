@@ -15,25 +15,33 @@ import (
 	bolt "go.etcd.io/bbolt"
 )
 
-// Player is one side of a game: a Discord user or a bot opponent.
+// Player is one side of a game: a Discord user, a bot opponent, or the
+// people of a channel voting on each move (a vote game).
 type Player struct {
-	UserID string `json:"user,omitempty"` // Discord user ID; empty for a bot
-	Level  string `json:"bot,omitempty"`  // the bot's level name when the player is a bot
-	Name   string `json:"name,omitempty"` // display name when the game was stored
+	UserID string `json:"user,omitempty"`  // Discord user ID; empty for a bot
+	Level  string `json:"bot,omitempty"`   // the bot's level name when the player is a bot
+	Crowd  string `json:"crowd,omitempty"` // the channel whose people vote, in a vote game
+	Name   string `json:"name,omitempty"`  // display name when the game was stored
 }
 
 // Key returns the key the store indexes the player under: the Discord user
-// ID, or "bot:" and the level name for a bot. Discord IDs are digits, so the
-// two never collide. PlayerGames and friends take this key.
+// ID, "bot:" and the level name for a bot, or "crowd:" and the channel ID
+// for a channel's voters. Discord IDs are digits, so they never collide.
+// PlayerGames and friends take this key.
 func (p Player) Key() string {
-	if p.UserID != "" {
+	switch {
+	case p.UserID != "":
 		return p.UserID
-	}
-	if p.Level != "" {
+	case p.Level != "":
 		return "bot:" + p.Level
+	case p.Crowd != "":
+		return "crowd:" + p.Crowd
 	}
 	return ""
 }
+
+// IsCrowd reports whether the player is a channel's voters.
+func (p Player) IsCrowd() bool { return p.UserID == "" && p.Level == "" && p.Crowd != "" }
 
 // IsBot reports whether the player is a bot.
 func (p Player) IsBot() bool { return p.UserID == "" && p.Level != "" }
@@ -47,8 +55,14 @@ func (p Player) String() string {
 }
 
 func checkPlayer(side string, p Player) error {
-	if p.UserID != "" && p.Level != "" {
-		return fmt.Errorf("storage: %s is both user %q and bot %q: %w", side, p.UserID, p.Level, ErrInvalid)
+	n := 0
+	for _, s := range []string{p.UserID, p.Level, p.Crowd} {
+		if s != "" {
+			n++
+		}
+	}
+	if n > 1 {
+		return fmt.Errorf("storage: %s is more than one of user %q, bot %q and channel %q: %w", side, p.UserID, p.Level, p.Crowd, ErrInvalid)
 	}
 	return checkID(side+" player", p.Key())
 }
@@ -96,6 +110,15 @@ type Game struct {
 	// Movers are the keys of the players who made the moves of a team
 	// game, in order: who is next on a side follows who moved last on it.
 	Movers []string
+	// Vote is the open vote on the next move in a vote game, while its
+	// voters are to move; nil otherwise.
+	Vote *Vote
+	// VotePeriod is how long a vote game's votes stay open; zero in other
+	// games.
+	VotePeriod time.Duration
+	// VoteLog says who voted for each move the voters made, by move
+	// number from 1.
+	VoteLog map[int][]string
 	// Times are, with a casual team clock, the clock times of the players
 	// not on the clock now (Clock holds those of each side's player to
 	// move): each player has a clock of their own.
@@ -313,6 +336,86 @@ type ResignVote struct {
 	MoveCount int          `json:"moves"`
 }
 
+// Vote is the open vote on a vote game's next move. Ballots are the votes
+// in the order they were cast; a person's latest ballot is their vote.
+// The vote ends at Deadline; a zero Deadline is a vote adjourned after two
+// empty periods, which the next ballot opens again.
+type Vote struct {
+	Ballots   []Ballot  `json:"ballots,omitempty"`
+	Deadline  time.Time `json:"deadline,omitzero"`
+	Restarted bool      `json:"restarted,omitempty"` // the period began again once for want of votes
+}
+
+// Ballot is one person's vote for a move.
+type Ballot struct {
+	UserID string    `json:"user"`
+	Name   string    `json:"name,omitempty"`
+	Move   string    `json:"move"` // "D4", "pass"
+	At     time.Time `json:"at"`
+}
+
+// Counts returns the votes each move has now, and the moves most voted
+// first; of moves with as many votes, the one that reached that count
+// first comes first.
+func (v *Vote) Counts() (map[string]int, []string) {
+	tally := func(upTo int) map[string]int {
+		latest := map[string]string{} // user -> move
+		counts := map[string]int{}
+		for _, b := range v.Ballots[:upTo] {
+			if old, ok := latest[b.UserID]; ok {
+				counts[old]--
+			}
+			latest[b.UserID] = b.Move
+			counts[b.Move]++
+		}
+		return counts
+	}
+	counts := tally(len(v.Ballots))
+	reached := map[string]int{} // move -> the ballot after which it first had its count
+	for i := 1; i <= len(v.Ballots); i++ {
+		for m, n := range tally(i) {
+			if _, ok := reached[m]; !ok && n >= counts[m] && counts[m] > 0 {
+				reached[m] = i
+			}
+		}
+	}
+	var order []string
+	for m, n := range counts {
+		if n <= 0 {
+			delete(counts, m)
+			continue
+		}
+		order = append(order, m)
+	}
+	slices.SortFunc(order, func(a, b string) int {
+		if counts[a] != counts[b] {
+			return counts[b] - counts[a]
+		}
+		return reached[a] - reached[b]
+	})
+	return counts, order
+}
+
+// Voters returns the names of the people whose vote is for move, in the
+// order they first voted.
+func (v *Vote) Voters(move string) []string {
+	latest := map[string]Ballot{}
+	var users []string
+	for _, b := range v.Ballots {
+		if _, ok := latest[b.UserID]; !ok {
+			users = append(users, b.UserID)
+		}
+		latest[b.UserID] = b
+	}
+	var names []string
+	for _, u := range users {
+		if b := latest[u]; b.Move == move {
+			names = append(names, b.Name)
+		}
+	}
+	return names
+}
+
 // gameRecord is the stored form of Game (bucket games, and the record
 // column of PostgreSQL's games table). It is JSON so that fields can be
 // added without a migration; the engine game is its own JSON
@@ -339,6 +442,9 @@ type gameRecord struct {
 	Undo            *undoRecord           `json:"undo,omitempty"`
 	ResignVote      *ResignVote           `json:"resign_vote,omitempty"`
 	TeamClock       string                `json:"team_clock,omitempty"`
+	Vote            *Vote                 `json:"vote,omitempty"`
+	VotePeriod      time.Duration         `json:"vote_period,omitempty"`
+	VoteLog         map[int][]string      `json:"vote_log,omitempty"`
 	Movers          []string              `json:"movers,omitempty"`
 	Times           map[string]clock.Time `json:"times,omitempty"`
 	Followup        *followupRecord       `json:"followup,omitempty"`
@@ -478,6 +584,9 @@ func (g *Game) encode(version uint64, now time.Time) ([]byte, error) {
 		Unrated:    g.Unrated,
 		ResignVote: g.ResignVote,
 		TeamClock:  g.TeamClock,
+		Vote:       g.Vote,
+		VotePeriod: g.VotePeriod,
+		VoteLog:    g.VoteLog,
 		Movers:     g.Movers,
 		Times:      g.Times,
 	}
@@ -526,6 +635,9 @@ func decodeGame(channel string, v []byte) (*Game, error) {
 		Unrated:    r.Unrated,
 		ResignVote: r.ResignVote,
 		TeamClock:  r.TeamClock,
+		Vote:       r.Vote,
+		VotePeriod: r.VotePeriod,
+		VoteLog:    r.VoteLog,
 		Movers:     r.Movers,
 		Times:      r.Times,
 		Delivery:   Delivery{MessageIDs: r.MessageIDs, Unposted: r.Unposted},

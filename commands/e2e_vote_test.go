@@ -1,0 +1,125 @@
+package commands_test
+
+// End-to-end tests of a vote game, "the server against gobot": several
+// people vote on each of the channel's moves, with a tie, a changed vote,
+// an empty period and an adjournment, and the refusals of a vote given
+// twice, an illegal move, a resignation and a vote button from another
+// channel. The harness is in e2e_harness_test.go.
+
+import (
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gobot-dev/gobot/commands/discordtest"
+)
+
+func TestE2EVoteGame(t *testing.T) { httpMode(t, testE2EVoteGame) }
+
+func testE2EVoteGame(t *testing.T, e *env) {
+	ch := e.d.GuildChannel("general")
+	v1, v2, v3 := e.d.NewUser("v1"), e.d.NewUser("v2"), e.d.NewUser("v3")
+	start := e.do(e.slash(ch, v1, "vote", discordtest.Str("level", "tester"), discordtest.Int("size", 9), discordtest.Str("period", "1m"), discordtest.Str("color", "black")))
+	if start.Ephemeral || !strings.Contains(start.Text(), "This channel against gobot tester") || !strings.Contains(start.Text(), "🗳️ No votes yet. The move is played <t:") {
+		t.Fatalf("start = %q", start.Text())
+	}
+	g := e.game(ch.ID)
+	if !g.Unrated || g.Vote == nil || !g.Vote.Deadline.Equal(e.clock.Now().Add(time.Minute)) {
+		t.Fatalf("vote game = unrated %v, vote %+v", g.Unrated, g.Vote)
+	}
+	vote := func(u discordtest.User, move, want string) {
+		t.Helper()
+		m := e.do(e.play(ch, u, move))
+		if !m.Ephemeral || !strings.Contains(m.Text(), want) {
+			t.Errorf("%s votes %s: reply %q, want a private %q", u.Username, move, m.Text(), want)
+		}
+	}
+	// closeRound lets the period end and waits for the chosen move and
+	// gobot's answer (moves in all).
+	closeRound := func(want string, moves int) {
+		t.Helper()
+		e.clock.Advance(time.Minute)
+		e.waitMoves("the vote's move and gobot's answer", ch.ID, moves)
+		e.d.WaitFor("the vote's announcement", func() bool { return len(e.publicWith(ch.ID, want)) > 0 })
+		e.d.WaitFor("gobot's board, kept to show the votes", func() bool {
+			b := e.board(ch.ID)
+			return strings.Contains(b.Text(), "gobot (tester) played") && slices.Contains(e.game(ch.ID).Delivery.MessageIDs, b.ID)
+		})
+	}
+
+	// Round 1: most votes.
+	vote(v1, "D4", "🗳️ Your vote: **D4**. Votes: **D4** 1.")
+	vote(v2, "C3", "Votes: **D4** 1 · **C3** 1.")
+	vote(v3, "c3", "Votes: **C3** 2 · **D4** 1.")
+	e.refused(e.play(ch, v3, "C3"), "You already vote for **C3**: one vote a person a move.")
+	e.refused(e.slash(ch, v2, "resign"), "Nobody resigns for the channel in a vote game")
+	e.refused(e.slash(ch, v2, "undo"), "There is no undo in a vote game")
+	board := e.board(ch.ID)
+	if _, ok := board.Button("Vote C3"); !ok {
+		t.Errorf("the board's buttons %+v have no Vote C3", board.Buttons())
+	}
+	closeRound("🗳️ The vote chose **C3**: 2 votes of 3 voters (v2, v3).", 2)
+	if g := e.game(ch.ID); at(g, "C3") == 0 || g.Vote == nil || !g.Vote.Deadline.Equal(e.clock.Now().Add(time.Minute)) {
+		t.Fatalf("after round 1: C3 %v, vote %+v", at(g, "C3"), g.Vote)
+	}
+	// gobot (tester) took A9, the first free point from the top left.
+	e.refused(e.play(ch, v1, "A9"), "A9 is already taken by a white stone.")
+
+	t.Logf("DEBUG ids %v newest board %s", e.game(ch.ID).Delivery.MessageIDs, e.board(ch.ID).ID)
+	// Round 2: a tie goes to the move that reached its count first.
+	vote(v1, "E5", "Votes: **E5** 1.")
+	board = e.board(ch.ID)
+	vote(v2, "D5", "Votes: **E5** 1 · **D5** 1.")
+	closeRound("🗳️ The vote chose **E5**: 1 vote of 2 voters (v1).", 4)
+
+	// A vote button of this game pressed in another channel is refused.
+	other := e.d.GuildChannel("random")
+	stray := board
+	stray.ChannelID = other.ID
+	e.refused(e.d.Click(v3, stray, mustButton(t, board, "Vote E5").CustomID), "That vote button belongs to a game of another channel, or to one that has ended")
+
+	// Round 3: a changed vote (by button) counts, the old one not.
+	vote(v1, "G6", "Votes: **G6** 1.")
+	vote(v2, "G6", "Votes: **G6** 2.")
+	vote(v3, "H6", "Votes: **G6** 2 · **H6** 1.")
+	board = e.board(ch.ID)
+	if m := e.do(e.click(v1, board, "Vote H6")); !strings.Contains(m.Text(), "Votes: **H6** 2 · **G6** 1.") {
+		t.Errorf("a changed vote by button: %q", m.Text())
+	}
+	closeRound("🗳️ The vote chose **H6**: 2 votes of 3 voters (v1, v3).", 6)
+
+	// Round 4: an empty period begins again once, then the game is
+	// adjourned until someone votes.
+	e.clock.Advance(time.Minute)
+	e.d.WaitFor("the restart", func() bool { return len(e.publicWith(ch.ID, "🗳️ Nobody voted: the vote stays open until")) > 0 })
+	e.clock.Advance(time.Minute)
+	e.d.WaitFor("the adjournment", func() bool {
+		return len(e.publicWith(ch.ID, "🗳️ Nobody voted in two periods: the game is adjourned.")) > 0
+	})
+	if g := e.game(ch.ID); g.Vote == nil || !g.Vote.Deadline.IsZero() || g.Game.MoveCount() != 6 {
+		t.Fatalf("adjourned game: vote %+v, %d moves", g.Vote, g.Game.MoveCount())
+	}
+	e.clock.Advance(time.Hour)
+	vote(v2, "B2", "Votes: **B2** 1. The move is played <t:")
+	closeRound("🗳️ The vote chose **B2**", 8)
+
+	// Round 5, and a pass.
+	vote(v3, "J1", "Votes: **J1** 1.")
+	closeRound("🗳️ The vote chose **J1**", 10)
+	vote(v1, "pass", "Votes: **pass** 1.")
+	closeRound("🗳️ The vote chose **pass**", 12)
+
+	sgf := e.do(e.slash(ch, v1, "sgf"))
+	var record string
+	for _, a := range sgf.Attachments {
+		if strings.HasSuffix(a.Filename, ".sgf") {
+			record = string(a.Data)
+		}
+	}
+	for _, want := range []string{"PB[the channel's vote]", "C[Voted by v2, v3 (2 votes).]", "C[Voted by v1 (1 vote).]", "C[Voted by v1, v3 (2 votes).]"} {
+		if !strings.Contains(record, want) {
+			t.Errorf("record lacks %s:\n%s", want, record)
+		}
+	}
+}

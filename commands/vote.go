@@ -1,0 +1,353 @@
+package commands
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+	"github.com/gobot-dev/gobot/engine"
+	"github.com/gobot-dev/gobot/storage"
+)
+
+// A vote game is "the server against gobot": one side is the people of a
+// channel (a storage.Player with Crowd set), who vote on each move with
+// /go play or the buttons under the board; when the period ends the legal
+// move with most votes is played (ties: the first to reach that count).
+// A period without votes begins again once; after a second the game is
+// adjourned until someone votes. The bot answers as in any bot game.
+
+// The bounds of a vote game's period.
+const (
+	minVotePeriod     = time.Minute
+	maxVotePeriod     = 24 * time.Hour
+	defaultVotePeriod = time.Hour
+	// voteButtons is how many of the most voted moves get a button.
+	voteButtons = 4
+)
+
+// crowdName is how a vote game names its voters.
+const crowdName = "the channel's vote"
+
+// isVoteGame reports whether g is a vote game.
+func isVoteGame(g *storage.Game) bool { return g.VotePeriod > 0 }
+
+func (a *App) cmdVote(ctx context.Context, r *Request) error {
+	it := r.Interaction
+	if it.GuildID == "" {
+		return userErr(ErrBadOption, "A vote game is played by the people of a server channel: start it there with `/go vote`.")
+	}
+	levels := a.opts.Players.Levels()
+	if len(levels) == 0 {
+		return userErr(ErrBotBusy, "No bot levels are configured.")
+	}
+	level := levels[0].Name
+	if v, ok := r.String("level"); ok {
+		var err error
+		if level, err = a.level(v); err != nil {
+			return err
+		}
+	}
+	s, err := parseSetup(r, "black")
+	if err != nil {
+		return err
+	}
+	period := defaultVotePeriod
+	if v, ok := r.String("period"); ok {
+		if period, err = parseVotePeriod(v); err != nil {
+			return err
+		}
+	}
+	if err := a.channelFree(ctx, it.ChannelID); err != nil {
+		return err
+	}
+	eg, err := engine.NewGame(engine.Config{Size: s.Size, Rules: s.Rules, Handicap: s.Handicap, Seed: seedFrom(it.ID)})
+	if err != nil {
+		return userErr(err, fmt.Sprintf("This game cannot start: %v.", err))
+	}
+	crowd := storage.Player{Crowd: it.ChannelID, Name: crowdName}
+	bot := storage.Player{Level: level, Name: "gobot " + level}
+	black, white := crowd, bot
+	c := engine.Black
+	if !s.requesterBlack(rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), uint64(seedFrom(it.ID))))) {
+		black, white, c = bot, crowd, engine.White
+	}
+	now := a.now()
+	g := &storage.Game{ID: it.ID, ChannelID: it.ChannelID, GuildID: it.GuildID, Sides: storage.Sides(black, white), Game: eg, CreatedAt: now,
+		Unrated: true, VotePeriod: period, Delivery: storage.Delivery{Followup: followupOf(it, now)}}
+	syncVote(g, now)
+	if err := a.games.CreateGame(ctx, g); err != nil {
+		if errors.Is(err, storage.ErrExists) {
+			return ErrGameRunning
+		}
+		return err
+	}
+	a.log.Info("vote game started", "game", g.ID, "channel", g.ChannelID, "level", level)
+	a.kickClocks()
+	intro := fmt.Sprintf("🗳️ **This channel against gobot %s**: everyone here plays %s %s by vote (%s, unrated). "+
+		"Vote with `/go play move:` or a button; a vote can be changed until the period of %s ends, and the move with most votes is played.",
+		level, stoneEmoji(c), c, describeSetup(s.Size, s.Rules, eg.Handicap()), humanDuration(period))
+	if g.BotToMove() {
+		// gobot moves first: its worker posts the board the vote is on.
+		return r.Reply(ctx, &Message{Content: intro + "\ngobot is thinking about its first move.", AllowedMentions: noMentions()})
+	}
+	// The board's message ID is needed to show the votes on it: defer,
+	// read the deferred message's ID, then answer in it.
+	if err := r.Defer(ctx, false); err != nil {
+		return err
+	}
+	if orig, err := r.Original(ctx); err != nil {
+		a.log.Warn("vote: read deferred message; it will not show the votes", "err", err)
+	} else {
+		a.keepBoardID(ctx, g, orig)
+	}
+	m, err := stateMessage(ctx, g, now, intro)
+	if err != nil {
+		return err
+	}
+	return r.Reply(ctx, m)
+}
+
+// parseVotePeriod reads a vote period: a duration such as 10m, 2h or 1d,
+// from a minute to a day.
+func parseVotePeriod(s string) (time.Duration, error) {
+	t := strings.ToLower(strings.TrimSpace(s))
+	var d time.Duration
+	var err error
+	if days, ok := strings.CutSuffix(t, "d"); ok {
+		var n int
+		n, err = strconv.Atoi(days)
+		d = time.Duration(n) * 24 * time.Hour
+	} else {
+		d, err = time.ParseDuration(t)
+	}
+	if err != nil || d < minVotePeriod || d > maxVotePeriod {
+		return 0, userErr(ErrBadOption, fmt.Sprintf("The vote period must be from 1 minute to 1 day, like 10m, 2h or 1d, not %s.", quote(s)))
+	}
+	return d, nil
+}
+
+// syncVote keeps a vote game's vote in step with the game: a vote is open
+// while the voters are to move (a new one, for a whole period, when the
+// bot has just answered), and none otherwise.
+func syncVote(g *storage.Game, now time.Time) {
+	if !isVoteGame(g) {
+		return
+	}
+	_, over := g.Game.Result()
+	if over || g.Scoring != nil || g.Game.PlayEnded() || !g.Player(g.Game.ToPlay()).IsCrowd() {
+		g.Vote = nil
+		return
+	}
+	if g.Vote == nil {
+		g.Vote = &storage.Vote{Deadline: now.Add(g.VotePeriod)}
+	}
+}
+
+// castVote records r's user's vote for the move text in vote game g.
+func (a *App) castVote(ctx context.Context, r *Request, g *storage.Game, text string) error {
+	if _, over := g.Game.Result(); over {
+		return ErrGameOver
+	}
+	c := g.Game.ToPlay()
+	if g.Vote == nil || !g.Player(c).IsCrowd() {
+		return userErr(ErrNotYourTurn, fmt.Sprintf("It is %s's turn: the vote on the next move opens when it has answered.", mention(g.Player(c))))
+	}
+	m, err := parseMove(c, text, g.Game.Size())
+	if err != nil {
+		return err
+	}
+	if err := g.Game.Check(m); err != nil {
+		return moveError(err, m, g)
+	}
+	now := a.now()
+	me := userPlayer(r.User)
+	for i := len(g.Vote.Ballots) - 1; i >= 0; i-- {
+		if b := g.Vote.Ballots[i]; b.UserID == me.UserID {
+			if b.Move == m.String() {
+				return userErr(ErrBadOption, fmt.Sprintf("You already vote for **%s**: one vote a person a move. Vote for another move to change it.", m))
+			}
+			break
+		}
+	}
+	v := *g.Vote
+	v.Ballots = append(append([]storage.Ballot(nil), v.Ballots...), storage.Ballot{UserID: me.UserID, Name: me.Name, Move: m.String(), At: now})
+	if v.Deadline.IsZero() {
+		// Adjourned: this vote opens a new period.
+		v.Deadline, v.Restarted = now.Add(g.VotePeriod), false
+	}
+	g.Vote = &v
+	if err := a.update(ctx, g); err != nil {
+		return err
+	}
+	a.refreshBoard(ctx, g)
+	return r.Reply(ctx, &Message{
+		Content:   fmt.Sprintf("🗳️ Your vote: **%s**. %s", m, voteLine(g)),
+		Ephemeral: true,
+	})
+}
+
+// keepVoteBoard records a vote game's board message, so that a vote can
+// show itself on it (refreshBoard).
+func (a *App) keepVoteBoard(ctx context.Context, g *storage.Game, m *discordgo.Message) {
+	if isVoteGame(g) {
+		a.keepBoardID(ctx, g, m)
+	}
+}
+
+// refreshBoard edits the newest board of g to show it as it is now (the
+// votes so far), without a new message.
+func (a *App) refreshBoard(ctx context.Context, g *storage.Game) {
+	// The newest board has the greatest ID (Discord's IDs grow with
+	// time); boards posted at once may be recorded in either order.
+	newest := ""
+	for _, id := range g.Delivery.MessageIDs {
+		if len(id) > len(newest) || (len(id) == len(newest) && id > newest) {
+			newest = id
+		}
+	}
+	if newest == "" {
+		return
+	}
+	m, err := boardMessage(g, a.now(), "")
+	if err == nil {
+		err = a.opts.Discord.EditMessage(ctx, g.ChannelID, newest, m)
+	}
+	if err != nil {
+		a.log.Info("vote: refresh the board", "game", g.ID, "err", err)
+	}
+}
+
+// voteLine says how the vote stands: the moves with their votes, and when
+// the move is played.
+func voteLine(g *storage.Game) string {
+	v := g.Vote
+	if v == nil {
+		return ""
+	}
+	counts, order := v.Counts()
+	var sb strings.Builder
+	if len(order) == 0 {
+		sb.WriteString("No votes yet")
+	} else {
+		sb.WriteString("Votes: ")
+		for i, mv := range order {
+			if i == 8 {
+				fmt.Fprintf(&sb, " · and %d more", len(order)-i)
+				break
+			}
+			if i > 0 {
+				sb.WriteString(" · ")
+			}
+			fmt.Fprintf(&sb, "**%s** %d", mv, counts[mv])
+		}
+	}
+	if v.Deadline.IsZero() {
+		sb.WriteString(". The game is adjourned: the next vote opens a new period.")
+	} else {
+		fmt.Fprintf(&sb, ". The move is played <t:%d:R>.", v.Deadline.Unix())
+	}
+	return sb.String()
+}
+
+// voteComponents are a vote game's buttons: the most voted moves, and
+// pass.
+func voteComponents(g *storage.Game) []discordgo.MessageComponent {
+	n := strconv.Itoa(g.Game.MoveCount())
+	var btns []discordgo.MessageComponent
+	_, order := g.Vote.Counts()
+	for _, mv := range order {
+		if mv == "pass" {
+			continue
+		}
+		if len(btns) == voteButtons {
+			break
+		}
+		btns = append(btns, discordgo.Button{Label: "Vote " + mv, Style: discordgo.PrimaryButton, CustomID: "vote/" + g.ID + "/" + n + "/" + mv})
+	}
+	btns = append(btns, discordgo.Button{Label: "Vote pass", Style: discordgo.SecondaryButton, CustomID: "vote/" + g.ID + "/" + n + "/pass"})
+	return []discordgo.MessageComponent{discordgo.ActionsRow{Components: btns}}
+}
+
+// btnVote is a vote button: a vote for its move in the game of the
+// channel it was pressed in.
+func (a *App) btnVote(ctx context.Context, r *Request) error {
+	g, err := a.loadGame(ctx, r.Interaction.ChannelID)
+	if errors.Is(err, ErrNoGame) || (err == nil && (g.ID != r.Param("id") || !isVoteGame(g))) {
+		return userErr(ErrStale, "That vote button belongs to a game of another channel, or to one that has ended: vote with `/go play` where the game is.")
+	}
+	if err != nil {
+		return err
+	}
+	if r.Param("move") != strconv.Itoa(g.Game.MoveCount()) {
+		return userErr(ErrStale, "That vote was on an earlier move. Use the buttons on the newest board, or `/go play`.")
+	}
+	return a.castVote(ctx, r, g, r.Param("point"))
+}
+
+// closeVote ends g's vote at its deadline: the legal move with most votes
+// is played (ties: the first to reach that count) and announced; without a
+// vote the period begins again once, and then the game is adjourned.
+func (a *App) closeVote(ctx context.Context, g *storage.Game) error {
+	now := a.now()
+	c := g.Game.ToPlay()
+	_, order := g.Vote.Counts()
+	for _, mv := range order {
+		m, err := engine.ReadMove(c, mv, g.Game.Size())
+		if err != nil || g.Game.Check(m) != nil {
+			continue
+		}
+		voters := g.Vote.Voters(mv)
+		total := len(distinctVoters(g.Vote))
+		if g.VoteLog == nil {
+			g.VoteLog = map[int][]string{}
+		}
+		g.VoteLog[g.Game.MoveCount()+1] = voters
+		g.Vote = nil
+		note, err := a.apply(ctx, g, m)
+		if err != nil {
+			return err
+		}
+		text := fmt.Sprintf("🗳️ The vote chose **%s**: %s of %s (%s).\n%s", m, plural(len(voters), "vote"), plural(total, "voter"), strings.Join(voters, ", "), note)
+		return a.announce(ctx, g, text)
+	}
+	v := *g.Vote
+	text := ""
+	if !v.Restarted {
+		v.Deadline, v.Restarted = now.Add(g.VotePeriod), true
+		text = fmt.Sprintf("🗳️ Nobody voted: the vote stays open until <t:%d:R>. Vote with `/go play move:`.", v.Deadline.Unix())
+	} else {
+		v.Deadline = time.Time{}
+		text = "🗳️ Nobody voted in two periods: the game is adjourned. The next vote with `/go play move:` opens a new period."
+	}
+	g.Vote = &v
+	if err := a.update(ctx, g); err != nil {
+		return err
+	}
+	return a.announce(ctx, g, text)
+}
+
+// announce posts g's board with a note, outside any interaction.
+func (a *App) announce(ctx context.Context, g *storage.Game, note string) error {
+	m, err := stateMessage(ctx, g, a.now(), note)
+	if err == nil {
+		err = a.postBoard(ctx, g, m)
+	}
+	if err != nil {
+		a.log.Warn("vote: announce", "game", g.ID, "err", err)
+	}
+	return nil
+}
+
+// distinctVoters returns the people who have a vote in v.
+func distinctVoters(v *storage.Vote) map[string]bool {
+	seen := map[string]bool{}
+	for _, b := range v.Ballots {
+		seen[b.UserID] = true
+	}
+	return seen
+}
