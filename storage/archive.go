@@ -149,7 +149,7 @@ func (s *Store) FinishGame(ctx context.Context, g *Game, a Archived) error {
 			return err
 		}
 		score, _ := ratedScore(&r, tie)
-		return rateGame(ctx, boltRatings{tx}, &r, score)
+		return rateGame(ctx, boltRatings{tx}, s.starts, &r, score)
 	})
 }
 
