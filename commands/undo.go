@@ -48,11 +48,22 @@ func checkUndo(g *storage.Game, c engine.Color, now time.Time) (int, error) {
 	return n, nil
 }
 
-// undo takes back at once against a bot, and asks the opponent otherwise.
+// ratedBotUndo is the refusal of an undo in a rated game against a bot.
+const ratedBotUndo = "There is no undo in a rated game against the bot: the bot cannot refuse, so every move could be tried until it works, and the rating would not say how you play. " +
+	"Start the game with `rated:false` to take back moves freely."
+
+// undo takes back at once against a bot in an unrated game, and asks the
+// opponent in a game between people. In a rated game against a bot it is
+// refused (ratedBotUndo).
 func (a *App) undo(ctx context.Context, r *Request, g *storage.Game) error {
 	c, err := playerColor(g, r.User)
 	if err != nil {
 		return err
+	}
+	if g.Player(c.Opponent()).IsBot() && !g.Unrated {
+		if _, over := g.Game.Result(); !over {
+			return userErr(ErrNoUndo, ratedBotUndo)
+		}
 	}
 	n, err := checkUndo(g, c, a.now())
 	if err != nil {
