@@ -25,7 +25,7 @@ func (a *App) routes() *Router {
 	rt.Command("go/pass", a.onGame(a.pass))
 	rt.Command("go/resign", a.onGame(a.resign))
 	rt.Command("go/undo", a.onGame(a.undo))
-	rt.Command("go/board", a.onGame(a.cmdBoard))
+	rt.Command("go/board", a.cmdBoardHere)
 	rt.Command("go/sgf", a.cmdSGF)
 	rt.Command("go/replay", a.cmdReplay)
 	rt.Command("go/review", a.cmdReview)
