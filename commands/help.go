@@ -55,7 +55,7 @@ func helpText(levels []Level, challengeTTL, scoringTTL time.Duration, defaultClo
 				"and a summary; in a thread where I may start one. A second request comes from the archive at once, and " +
 				"`/go sgf game: review:true` writes the review into the record. `/go estimate` shows the score estimate with ownership " +
 				"(spectators at any time, privately during a rated game; players in unrated games and after the game)."},
-			{Name: "Ratings", Value: "Glicko-2 as on OGS: a rating per server and a global one; each bot level is a player, starting at its rank. " +
+			{Name: "Ratings", Value: "Glicko-2 as on OGS, per server and global; each bot level is a player, starting at its rank. " +
 				"Not rated: `rated:false`, aborted and annulled games, and " + shortGames() + ". " + ratedHandicaps() + ". " +
 				"Handicap challenges without `color` give Black to the lower-rated player. " +
 				"Ranks (30k–9d) show `?` until the deviation is below 160: " + establishing() + ".\n" +
@@ -69,7 +69,7 @@ func helpText(levels []Level, challengeTTL, scoringTTL time.Duration, defaultClo
 			{Name: "Bot levels", Value: levelList(levels, false)},
 			{Name: "Rulesets", Value: clip(rules.String()+"Area scoring counts stones plus surrounded points; territory scoring counts surrounded points plus prisoners. "+
 				"With a handicap, komi defaults to 0.5 and Black's stones go on the star points.", 1024)},
-			{Name: "Moderators", Value: "`/go abort` removes a stuck game from the channel (needs Manage Messages; in DMs, either player)."},
+			{Name: "Abort", Value: "`/go abort`: either player until each has made two moves (recorded, unrated); then moderators (Manage Messages) only."},
 		},
 	}
 	// Discord refuses a message whose embeds hold more than 6000

@@ -212,6 +212,8 @@ func historyLine(a *storage.Archived, key string, n int) string {
 	}
 	outcome := "jigo"
 	switch {
+	case a.Annulled && a.Result == "Void":
+		outcome = "aborted"
 	case a.Annulled:
 		outcome = "annulled"
 	case a.Winner == c:
