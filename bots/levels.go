@@ -27,7 +27,16 @@ type Level struct {
 	// level's starts with its approximate rank ("about 25 kyu · …"), from
 	// the matches the README's "Bot levels" table lists.
 	Description string
-	Budget      Budget // the budget each move gets
+	// Kyu is the level's measured rank (30 for "about 30 kyu"), the one
+	// its Description starts with; 0 for a level never measured (the GTP
+	// programs). Spread is how many ranks that rank may be off by, one
+	// standard deviation: 1 for beginner (random play is the bottom of the
+	// scale), 2 for a level placed by a narrow match or several, 3 where
+	// its matches disagree or are few. A rated level starts at that rank
+	// (glicko.AtRank, through commands.StartRatings).
+	Kyu    int
+	Spread float64
+	Budget Budget // the budget each move gets
 	// New returns a fresh Bot for one move or one game. Bots of GTP
 	// programs share the registry's processes and are safe for concurrent
 	// use; built-in bots are not.
@@ -108,27 +117,36 @@ func Builtin() []Level {
 		{
 			Name:        "beginner",
 			Description: "about 30 kyu · random moves that never fill its own eyes: anyone can win.",
+			Kyu:         30,
+			Spread:      1,
 			New:         func(seed int64) Bot { return NewRandom(seed) },
 		},
 		{
 			Name:        "easy",
 			Description: "about 25 kyu · greedy: captures what it can, saves stones in atari, otherwise random.",
+			Kyu:         25,
+			Spread:      2,
 			New:         func(seed int64) Bot { return NewGreedy(seed) },
 		},
-		readerLevel("casual", "about 23 kyu · reads one move in five with a small search, plays greedy otherwise.", casualReads),
-		readerLevel("steady", "about 20 kyu · reads nearly half its moves with a small search, greedy otherwise.", steadyReads),
-		readerLevel("keen", "about 17 kyu · reads most moves with a small search, plays greedy otherwise.", keenReads),
+		readerLevel("casual", "about 23 kyu · reads one move in five with a small search, plays greedy otherwise.", 23, 2, casualReads),
+		readerLevel("steady", "about 20 kyu · reads nearly half its moves with a small search, greedy otherwise.", 20, 2, steadyReads),
+		// keen's matches disagree: about 18 kyu by GNU Go level 1, 15 by medium.
+		readerLevel("keen", "about 17 kyu · reads most moves with a small search, plays greedy otherwise.", 17, 3, keenReads),
 		{
 			Name:        "medium",
 			Description: "about 13 kyu · minimax over Monte Carlo readings: beats GNU Go level 1 two games in three.",
+			Kyu:         13,
+			Spread:      2,
 			Budget:      Budget{Playouts: mediumPlayouts, Time: 3 * time.Second},
 			New:         func(seed int64) Bot { return NewMinimaxMC(seed) },
 		},
-		searchLevel("strong", "about 11 kyu · Monte Carlo tree search of 4,000 playouts a move.", strongPlayouts, time.Second, strongNodes),
-		searchLevel("tough", "about 9 kyu · Monte Carlo tree search of 12,000 playouts a move.", toughPlayouts, 2*time.Second, toughNodes),
+		searchLevel("strong", "about 11 kyu · Monte Carlo tree search of 4,000 playouts a move.", 11, 2, strongPlayouts, time.Second, strongNodes),
+		searchLevel("tough", "about 9 kyu · Monte Carlo tree search of 12,000 playouts a move.", 9, 2, toughPlayouts, 2*time.Second, toughNodes),
 		{
 			Name:        "hard",
 			Description: "about 6 kyu · Monte Carlo tree search, 1 s a move: beats GNU Go level 10 on 9×9.",
+			Kyu:         6,
+			Spread:      2,
 			Budget:      Budget{Time: time.Second},
 			New: func(seed int64) Bot {
 				return NewMCTS("hard", timedOptions(seed, hardMaxNodes))
@@ -138,7 +156,10 @@ func Builtin() []Level {
 		{
 			Name:        "max",
 			Description: "about 3 kyu · Monte Carlo tree search, 3 s a move: the strongest built-in level.",
-			Budget:      Budget{Time: 3 * time.Second},
+			// Placed by 20 games against hard and 40 against Pachi.
+			Kyu:    3,
+			Spread: 3,
+			Budget: Budget{Time: 3 * time.Second},
 			New: func(seed int64) Bot {
 				return NewMCTS("max", timedOptions(seed, maxMaxNodes))
 			},
@@ -156,10 +177,12 @@ func timedOptions(seed int64, nodes int) mcts.Options {
 // readerLevel returns the level of the casual, steady and keen kind: a
 // small single-threaded tree search (casualPlayouts, at most a second) on
 // the share reads of its moves, the greedy player on the rest.
-func readerLevel(name, description string, reads float64) Level {
+func readerLevel(name, description string, kyu int, spread, reads float64) Level {
 	return Level{
 		Name:        name,
 		Description: description,
+		Kyu:         kyu,
+		Spread:      spread,
 		Budget:      Budget{Playouts: casualPlayouts, Time: time.Second},
 		New: func(seed int64) Bot {
 			search := NewMCTS(name, mcts.Options{Seed: seed, Threads: 1, MaxNodes: casualNodes, Vary: varyMoves})
@@ -171,10 +194,12 @@ func readerLevel(name, description string, reads float64) Level {
 // searchLevel returns the level of the strong and tough kind: a
 // single-threaded tree search of the given playouts a move, capped at
 // limit, that keeps its tree of at most nodes between moves.
-func searchLevel(name, description string, playouts int, limit time.Duration, nodes int) Level {
+func searchLevel(name, description string, kyu int, spread float64, playouts int, limit time.Duration, nodes int) Level {
 	return Level{
 		Name:        name,
 		Description: description,
+		Kyu:         kyu,
+		Spread:      spread,
 		Budget:      Budget{Playouts: playouts, Time: limit},
 		New: func(seed int64) Bot {
 			return NewMCTS(name, mcts.Options{Seed: seed, Threads: 1, MaxNodes: nodes, Vary: varyMoves})

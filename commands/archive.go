@@ -201,11 +201,15 @@ func (a *App) cmdSGF(ctx context.Context, r *Request) error {
 }
 
 // cmdReplay posts the animated replay of a finished game (game:, or the
-// last one finished here).
+// last one finished here). A game without moves is refused, as /go review
+// refuses it: there is nothing to replay.
 func (a *App) cmdReplay(ctx context.Context, r *Request) error {
 	arc, err := finishedGameOption(ctx, a.archive, r)
 	if err != nil {
 		return err
+	}
+	if arc.Moves == 0 {
+		return userErr(ErrBadOption, "That game has no moves to replay.")
 	}
 	// Drawing every move takes a while: answer "thinking" first.
 	if err := r.Defer(ctx, false); err != nil {

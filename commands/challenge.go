@@ -73,6 +73,9 @@ func (a *App) cmdChallenge(ctx context.Context, r *Request) error {
 	if err != nil {
 		return err
 	}
+	if err := checkRatedHandicap(s, rated); err != nil {
+		return err
+	}
 	if _, explicit := r.String("color"); !explicit && s.Handicapped {
 		// A handicap without a colour: Black to the lower-rated player,
 		// as the ratings stand when the challenge is accepted.
@@ -434,6 +437,9 @@ func (a *App) cmdBot(ctx context.Context, r *Request) error {
 	}
 	rated, err := ratedOption(r)
 	if err != nil {
+		return err
+	}
+	if err := checkRatedHandicap(s, rated); err != nil {
 		return err
 	}
 	it := r.Interaction

@@ -241,7 +241,7 @@ func TestPastDeadlineWording(t *testing.T) {
 func TestUndoRestoresClocks(t *testing.T) {
 	tb := newTestApp(t)
 	start := tb.clk.Now()
-	if c := only(t, tb.command(ann, "/go bot level:first size:9 color:black clock:fischer 30s +20s max 5m")); !strings.Contains(c.text(), "⏱ ⚫ 30 s · ⚪ 30 s") {
+	if c := only(t, tb.command(ann, "/go bot level:first size:9 color:black rated:false clock:fischer 30s +20s max 5m")); !strings.Contains(c.text(), "⏱ ⚫ 30 s · ⚪ 30 s") {
 		t.Fatalf("bot game with a clock: %q", c.text())
 	}
 	var c call

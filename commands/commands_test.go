@@ -194,7 +194,7 @@ func TestScoringResumeAndDeadToggle(t *testing.T) {
 
 func TestBotGameAnswersByItself(t *testing.T) {
 	tb := newTestApp(t)
-	calls := tb.command(ann, "/go bot level:first size:9 color:white")
+	calls := tb.command(ann, "/go bot level:first size:9 color:white rated:false") // a rated bot game has no undo
 	// Black is the bot: it moves first, after a deferral.
 	if len(calls) != 2 || calls[0].Type != discordgo.InteractionResponseDeferredChannelMessageWithSource || calls[1].Op != "edit" {
 		t.Fatalf("bot start: %v", calls)

@@ -148,7 +148,7 @@ func Definitions(levels []Level) []*discordgo.ApplicationCommand {
 					Choices: []*discordgo.ApplicationCommandOptionChoice{{Name: "this server", Value: "server"}, {Name: "global", Value: "global"}}},
 				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionInteger, Name: "page", Description: "Page, from 1", MinValue: &minPage}),
 			sub("help", "How to play with gobot: commands, levels, rules, coordinates"),
-			sub("abort", "Remove a stuck game from this channel (needs Manage Messages)"),
+			sub("abort", "Abort the game here: a player before two moves each, a moderator (Manage Messages) at any time"),
 			sub("vacation", "Pause your correspondence clocks for some days (30 days a year), or come back early",
 				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionInteger, Name: "days", Description: "How many days, from now (1–30)", MinValue: &minDays, MaxValue: MaxVacationDays},
 				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionBoolean, Name: "end", Description: "End your vacation now; unused days go back to your allowance"}),

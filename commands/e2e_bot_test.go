@@ -24,7 +24,8 @@ func testE2EBotInDM(t *testing.T, e *env) {
 	dave := e.d.NewUser("dave")
 	dm := e.d.DM(dave)
 
-	start := e.do(e.botGame(dm, dave, "tester"))
+	// Unrated: a rated game against the bot has no undo.
+	start := e.do(e.slash(dm, dave, "bot", discordtest.Str("level", "tester"), discordtest.Int("size", 9), discordtest.Str("color", "white"), discordtest.Bool("rated", false)))
 	if start.Ephemeral {
 		t.Fatalf("/go bot refused: %q", start.Text())
 	}

@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"github.com/bwmarrin/discordgo"
+	"github.com/gobot-dev/gobot/bots"
 	"github.com/gobot-dev/gobot/bots/review"
 	"github.com/gobot-dev/gobot/commands"
 	"github.com/gobot-dev/gobot/commands/discordtest"
@@ -275,7 +276,7 @@ func (e *env) checkMessages() {
 // http mode: commands.New, Register, HTTPHandler and Run.
 func (e *env) start() {
 	e.t.Helper()
-	store, err := storage.Open(e.dbPath, storage.Options{Now: e.clock.Now})
+	store, err := storage.Open(e.dbPath, storage.Options{Now: e.clock.Now, StartRatings: commands.StartRatings(bots.Builtin())})
 	if err != nil {
 		e.t.Fatalf("storage.Open: %v", err)
 	}

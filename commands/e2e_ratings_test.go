@@ -16,6 +16,10 @@ import (
 	"github.com/gobot-dev/gobot/storage"
 )
 
+// opening9 are ten moves of a 9×9 game, five for each player from Black:
+// enough for the game to be rated (storage.MinRatedMoves).
+var opening9 = []string{"C3", "G7", "C7", "G3", "E5", "E3", "E7", "C5", "G5", "D7"}
+
 // rating reads a player's rating in a pool as "1662.3 ± 290.3", or "none".
 func (e *env) rating(pool, key string) string {
 	e.t.Helper()
@@ -54,7 +58,9 @@ func TestE2ERatings(t *testing.T) {
 	// the server's pool and the global one.
 	// bob resigns as black: alice wins, and the final message says how the
 	// ratings moved.
+	// (Each has made five moves: a game that ends sooner is not rated.)
 	e.startGame(ch, bob, alice, 9)
+	e.playOut(ch, bob, alice, opening9)
 	final := e.do(e.slash(ch, bob, "resign"))
 	if want := "📈 Ratings on this server: <@" + bob.ID + "> 1500 → 1338 (−162) · <@" + alice.ID + "> 1500 → 1662 (+162)"; !strings.Contains(final.Text(), want) {
 		t.Errorf("final message %q, want it to say %q", final.Text(), want)
@@ -110,6 +116,9 @@ func TestE2ERatings(t *testing.T) {
 	dave := e.d.NewUser("dave")
 	dm := e.d.DM(dave)
 	e.do(e.botGame(dm, dave, "tester"))
+	for _, mv := range []string{"A1", "B1", "C1", "D1", "E1"} {
+		e.do(e.play(dm, dave, mv))
+	}
 	if m := e.do(e.slash(dm, dave, "resign")); !strings.Contains(m.Text(), "📈 Ratings: ") || !strings.Contains(m.Text(), "<@"+dave.ID+"> 1500 → 1338 (−162)") {
 		t.Errorf("final message of the bot game %q, want the global ratings", m.Text())
 	}
@@ -142,8 +151,8 @@ func TestE2ERatings(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rep.Changed != 0 || rep.Missing != 0 || rep.Ratings != len(before) || rep.Games != 4 {
-		t.Errorf("RebuildRatings = %+v, want %d ratings from 4 games, none changed", rep, len(before))
+	if rep.Changed != 0 || rep.Missing != 0 || rep.Ratings != len(before) || rep.Games != 2 {
+		t.Errorf("RebuildRatings = %+v, want %d ratings from 2 games (the handicap games were resigned at once), none changed", rep, len(before))
 	}
 	for k, want := range before {
 		pool, key, _ := strings.Cut(k, " ")
@@ -172,7 +181,7 @@ func (e *env) seedRatedGames(guild string, a, b storage.Player, n int) {
 		if i%2 == 1 {
 			result = "W+R"
 		}
-		if err := e.store.FinishGame(ctx, g, storage.Archived{Result: result, SGF: []byte("(;GM[1]SZ[19])"), Rated: true}); err != nil {
+		if err := e.store.FinishGame(ctx, g, storage.Archived{Result: result, SGF: []byte("(;GM[1]SZ[19])"), Moves: 40, Rated: true}); err != nil {
 			e.t.Fatal(err)
 		}
 		e.clock.Advance(time.Minute)
@@ -233,7 +242,7 @@ func TestE2ELeaderboard(t *testing.T) {
 
 // TestE2ERatingsOnTime: an annulled game (Black ran out of time before two
 // moves of its own) leaves the ratings unchanged; a loss on time after
-// that is rated like any other result.
+// five moves each is rated like any other result.
 func TestE2ERatingsOnTime(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
@@ -251,7 +260,7 @@ func TestE2ERatingsOnTime(t *testing.T) {
 	}
 	e.challenge(ch, alice, bob, discordtest.Str("clock", "absolute 15s"))
 	g = e.game(ch.ID)
-	e.playOutTimed(ch, alice, bob, time.Second, []string{"C3", "G7", "C7", "G3"})
+	e.playOutTimed(ch, alice, bob, time.Second, opening9)
 	e.clock.Advance(14 * time.Second)
 	if a := e.archived(ch.ID, g.ID); a.Result != "W+T" || !a.Rated {
 		t.Fatalf("second game %s rated=%v, want W+T, rated", a.Result, a.Rated)

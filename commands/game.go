@@ -27,7 +27,7 @@ func (a *App) routes() *Router {
 	rt.Command("go/pass", a.onGame(a.pass))
 	rt.Command("go/resign", a.onGame(a.resign))
 	rt.Command("go/undo", a.onGame(a.undo))
-	rt.Command("go/board", a.onGame(a.cmdBoard))
+	rt.Command("go/board", a.cmdBoardHere)
 	rt.Command("go/sgf", a.cmdSGF)
 	rt.Command("go/replay", a.cmdReplay)
 	rt.Command("go/review", a.cmdReview)
@@ -58,6 +58,7 @@ func (a *App) routes() *Router {
 	rt.Component("game/{id}/pass/{move}", a.onBoard(a.pass))
 	rt.Component("game/{id}/resign/{move}", a.onBoard(a.btnResign))
 	rt.Component("game/{id}/resign-yes/{move}", a.onBoard(a.resign))
+	rt.Component("game/{id}/abort-yes/{move}", a.onBoard(a.playerAbort))
 	rt.Component("game/{id}/undo/{move}", a.onBoard(a.undo))
 	// {at}, not {move}: pendingUndo tells a lapsed request from an old board.
 	rt.Component("game/{id}/undo-yes/{at}", a.onBoard(a.btnUndoYes))
@@ -460,6 +461,16 @@ const annulledComment = "Annulled: a player ran out of time before making two mo
 // gameSGF writes the record, with the final marking when scored and a
 // root comment saying so when annulled.
 func gameSGF(g *storage.Game, dead []engine.Point, scored, annulled bool) ([]byte, error) {
+	info := sgfInfo(g, dead, scored)
+	if annulled {
+		info.C = annulledComment
+	}
+	return writeSGF(g, info)
+}
+
+// sgfInfo is the record's game information: players, date, result, clock
+// and, when scored, the final marking.
+func sgfInfo(g *storage.Game, dead []engine.Point, scored bool) engine.SGFInfo {
 	info := engine.SGFInfo{
 		PB: teamName(g, engine.Black), PW: teamName(g, engine.White),
 		DT: g.CreatedAt.UTC().Format("2006-01-02"),
@@ -492,9 +503,11 @@ func gameSGF(g *storage.Game, dead []engine.Point, scored, annulled bool) ([]byt
 	if scored {
 		info.Dead = append([]engine.Point{}, dead...)
 	}
-	if annulled {
-		info.C = annulledComment
-	}
+	return info
+}
+
+// writeSGF writes g's record with info.
+func writeSGF(g *storage.Game, info engine.SGFInfo) ([]byte, error) {
 	var buf bytes.Buffer
 	if err := engine.WriteSGF(&buf, g.Game, info); err != nil {
 		return nil, fmt.Errorf("commands: write SGF of game %s: %w", g.ID, err)
@@ -728,6 +741,9 @@ func gameGIF(g *storage.Game, dead []engine.Point) (File, error) {
 }
 
 func (a *App) cmdAbort(ctx context.Context, r *Request, g *storage.Game) error {
+	if _, err := playerColor(g, r.User); err == nil && (earlyAbort(g) || !moderator(r)) {
+		return askAbort(ctx, r, g) // a player's abort (see abort.go)
+	}
 	if m := r.Interaction.Member; m != nil && r.Interaction.GuildID != "" {
 		if m.Permissions&discordgo.PermissionManageMessages == 0 {
 			return ErrForbidden

@@ -76,7 +76,7 @@ func httpBot(t *testing.T) (*testApp, http.Handler, ed25519.PrivateKey) {
 // once and all get the first answer.
 func TestHTTPReplayAnsweredOnce(t *testing.T) {
 	tb, h, priv := httpBot(t)
-	tb.command(ann, "/go bot level:first size:9")
+	tb.command(ann, "/go bot level:first size:9 rated:false") // a rated bot game has no undo
 	for _, p := range []string{"E5", "G7", "C3"} {
 		tb.command(ann, "/go play move:"+p)
 	}

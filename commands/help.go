@@ -10,6 +10,8 @@ import (
 	"github.com/bwmarrin/discordgo"
 	"github.com/gobot-dev/gobot/engine"
 	"github.com/gobot-dev/gobot/engine/clock"
+	"github.com/gobot-dev/gobot/storage"
+	"github.com/gobot-dev/gobot/storage/glicko"
 )
 
 // helpText explains every command, the bot levels, the rulesets and the
@@ -42,7 +44,7 @@ func helpText(levels []Level, challengeTTL, scoringTTL time.Duration, defaultClo
 				"`/go vacation days:7` pauses your correspondence clocks (30 days a year, at most 30 at once); `/go vacation end:true` comes back early and returns the unused days."},
 			{Name: "Play", Value: "`/go play move:D4` places a stone (the list suggests legal points as you type); `move:pass` passes.\n" +
 				"`/go pass`, `/go resign`, or the **Pass** / **Undo** / **Resign** buttons under the newest board (the Resign button asks to confirm; `/go resign` does not).\n" +
-				"`/go undo` (or **Undo**) asks your opponent to take back your last move; against the bot it takes back its reply and your move at once.\n" +
+				"`/go undo` (or **Undo**) asks your opponent to take back your last move; against the bot (unrated games only) it takes back its reply and your move at once.\n" +
 				"`/go board` shows the board again; `/go sgf` attaches the game record (SGF); `animation:true` adds an animated replay."},
 			{Name: "Finished games", Value: "The final message carries the counted board and the record (SGF). " +
 				"`/go sgf` gives the game in play here, or else the last one finished here; `/go sgf game:` any game you may see " +
@@ -54,12 +56,11 @@ func helpText(levels []Level, challengeTTL, scoringTTL time.Duration, defaultClo
 				"and a summary (in a thread where I may start one); " +
 				"`/go sgf game: review:true` writes the review into the record. `/go estimate` shows the score estimate with ownership " +
 				"(spectators at any time, privately during a rated game; players in unrated games and after the game)."},
-			{Name: "Ratings", Value: "Games are rated (Glicko-2, as on OGS): one rating per server and one global rating, bots included (each level is a player). " +
-				"`rated:false` on `/go challenge` or `/go bot` makes a game unrated; aborted and annulled games never count. " +
-				"Handicap and komi count as a rank difference; a handicap challenge without `color` gives Black to the lower-rated player. " +
-				"Ranks run from 30k to 9d and show `?` until the deviation is below 160 (about seven games). The final message says how the ratings moved.\n" +
-				"`/go stats player:` shows ratings, wins and losses by size, the streak and the latest games; " +
-				"`/go leaderboard scope: page:` the server's (or `global`) established players, with your place."},
+			{Name: "Ratings", Value: "Glicko-2 as on OGS, per server and global; each bot level is a player, starting at its rank. " +
+				"Not rated: `rated:false`, aborted and annulled games, and " + shortGames() + ". " + ratedHandicaps() + ". " +
+				"Handicap challenges without `color` give Black to the lower-rated player. " +
+				"Ranks (30k–9d) show `?` until the deviation is below 160: " + establishing() + ".\n" +
+				"`/go stats player:`: ratings, record, streak, latest games; `/go leaderboard scope: page:`: established players, your place."},
 			{Name: "Coordinates", Value: "Columns are letters from the left, **skipping I**; rows are numbers from the bottom: A1–J9 on 9×9, A1–N13 on 13×13, A1–T19 on 19×19."},
 			{Name: "End of the game", Value: "Two passes in a row end play. I then propose which stones are dead (crossed out) and show the count. " +
 				"`/go dead point:C3` marks or unmarks a group; both players press **Accept** to finish, or **Resume play** to keep playing " +
@@ -68,7 +69,7 @@ func helpText(levels []Level, challengeTTL, scoringTTL time.Duration, defaultClo
 			{Name: "Bot levels", Value: levelList(levels, false)},
 			{Name: "Rulesets", Value: clip(rules.String()+"Area scoring counts stones plus surrounded points; territory scoring counts surrounded points plus prisoners. "+
 				"With a handicap, komi defaults to 0.5 and Black's stones go on the star points.", 1024)},
-			{Name: "Moderators", Value: "`/go abort` removes a stuck game from the channel (needs Manage Messages; in DMs, either player)."},
+			{Name: "Abort", Value: "`/go abort`: either player until each has made two moves (recorded, unrated); then moderators (Manage Messages) only."},
 		},
 	}
 	// Discord refuses a message whose embeds hold more than 6000
@@ -148,4 +149,23 @@ func humanDuration(d time.Duration) string {
 		return "a minute"
 	}
 	return fmt.Sprintf("%d minutes", (d+time.Minute-1)/time.Minute)
+}
+
+// shortGames says which short games are not rated (storage.MinRatedMoves).
+func shortGames() string {
+	return fmt.Sprintf("those ending before each player has made %d moves (9×9), %d (13×13), %d (19×19)",
+		storage.MinRatedMoves(9), storage.MinRatedMoves(13), storage.MinRatedMoves(19))
+}
+
+// ratedHandicaps says which handicaps rated games take, and their cap.
+func ratedHandicaps() string {
+	return fmt.Sprintf("Rated games take up to %d, %d, %d handicap stones on those sizes; handicap and komi count as ranks, moving no rating more than an even game could",
+		glicko.MaxRatedHandicap(9), glicko.MaxRatedHandicap(13), glicko.MaxRatedHandicap(19))
+}
+
+// establishing says when a rating stops being provisional, as the
+// Glicko-2 arithmetic has it (glicko.GamesToEstablish).
+func establishing() string {
+	return fmt.Sprintf("%d games for new players who win in turn; one-sided results take longer, or never get there",
+		glicko.GamesToEstablish())
 }

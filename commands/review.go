@@ -391,7 +391,8 @@ func reviewedSGF(a *storage.Archived, rv *review.Review) ([]byte, error) {
 // cmdEstimate shows the score estimate of the game here (or, with game: or
 // when none is being played here, of a finished game) with its ownership
 // board. Spectators may ask at any time; players only in unrated games and
-// after the game.
+// after the game. A finished game without moves is refused, as /go review
+// refuses it.
 func (a *App) cmdEstimate(ctx context.Context, r *Request) error {
 	if _, named := r.String(gameOption); !named {
 		g, err := a.loadGame(ctx, r.Interaction.ChannelID)
@@ -417,6 +418,9 @@ func (a *App) cmdEstimate(ctx context.Context, r *Request) error {
 	g, info, err := engine.ParseSGF(arc.SGF)
 	if err != nil {
 		return fmt.Errorf("commands: record of game %s: %w", arc.ID, err)
+	}
+	if g.MoveCount() == 0 {
+		return userErr(ErrBadOption, "That game has no moves to estimate.")
 	}
 	what := archivedTitle(arc) + ", " + arc.Result
 	if res, err := engine.ParseResult(arc.Result); err == nil && res.Reason == engine.ByScore && g.PlayEnded() {

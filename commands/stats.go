@@ -76,9 +76,10 @@ func (a *App) lowerRatedColor(ctx context.Context, guildID string, challenger, o
 // ratingNote says how a game that just ended moved its players' ratings,
 // in the server's pool for a game between two people on a server and in
 // the global one otherwise: "📈 Ratings on this server: @alice 1500 → 1662
-// (+162) · @bob 1500 → 1338 (−162)". It is empty for an unrated game, and
-// when the changes cannot be read (the game is archived; only the note is
-// lost, and logged).
+// (+162) · @bob 1500 → 1338 (−162)". A game that storage left unrated
+// although it was asked to rate it says why (unratedNote); the note is
+// empty for a rated:false game, and when the changes cannot be read (the
+// game is archived; only the note is lost, and logged).
 func (a *App) ratingNote(ctx context.Context, g *storage.Game) string {
 	changes, err := a.stats.GameRatingChanges(ctx, g.ID)
 	if err != nil {
@@ -108,7 +109,7 @@ func (a *App) ratingNote(ctx context.Context, g *storage.Game) string {
 		parts = append(parts, fmt.Sprintf("%s %.0f → %.0f (%s%.0f)", mention(p), c.Before.Rating, c.After.Rating, sign, delta))
 	}
 	if len(parts) == 0 {
-		return ""
+		return unratedNote(g)
 	}
 	return "📈 " + where + ": " + strings.Join(parts, " · ")
 }
@@ -211,6 +212,8 @@ func historyLine(a *storage.Archived, key string, n int) string {
 	}
 	outcome := "jigo"
 	switch {
+	case a.Annulled && a.Result == "Void":
+		outcome = "aborted"
 	case a.Annulled:
 		outcome = "annulled"
 	case a.Winner == c:
@@ -308,7 +311,7 @@ func (a *App) leaderboardMessage(ctx context.Context, r *Request, pool string, p
 	pages := (lb.Total + leaderboardPageSize - 1) / leaderboardPageSize
 	switch {
 	case lb.Total == 0:
-		return nil, userErr(ErrBadOption, fmt.Sprintf("Nobody is on the leaderboard of %s yet: a player appears once their rating deviation is below %.0f (about seven rated games).", scope, glicko.ProvisionalRD))
+		return nil, userErr(ErrBadOption, fmt.Sprintf("Nobody is on the leaderboard of %s yet: a player appears once their rating deviation is below %.0f (%s).", scope, glicko.ProvisionalRD, establishing()))
 	case page > pages:
 		return nil, userErr(ErrBadOption, fmt.Sprintf("There is no page %d: the leaderboard of %s has %s.", page, scope, plural(pages, "page")))
 	}

@@ -48,7 +48,13 @@ func checkUndo(g *storage.Game, c engine.Color, now time.Time) (int, error) {
 	return n, nil
 }
 
-// undo takes back at once against a bot, and asks the opponent otherwise.
+// ratedBotUndo is the refusal of an undo in a rated game against a bot.
+const ratedBotUndo = "There is no undo in a rated game against the bot: the bot cannot refuse, so every move could be tried until it works, and the rating would not say how you play. " +
+	"Start the game with `rated:false` to take back moves freely."
+
+// undo takes back at once against a bot in an unrated game, and asks the
+// opponent in a game between people. In a rated game against a bot it is
+// refused (ratedBotUndo).
 func (a *App) undo(ctx context.Context, r *Request, g *storage.Game) error {
 	if isVoteGame(g) {
 		return userErr(ErrNoUndo, "There is no undo in a vote game: the channel's moves stand.")
@@ -59,6 +65,11 @@ func (a *App) undo(ctx context.Context, r *Request, g *storage.Game) error {
 	}
 	if g.Team() {
 		return userErr(ErrNoUndo, "There is no undo in rengo: a team's moves stand, as on OGS and KGS. Play on, or agree with your team to resign.")
+	}
+	if g.Player(c.Opponent()).IsBot() && !g.Unrated {
+		if _, over := g.Game.Result(); !over {
+			return userErr(ErrNoUndo, ratedBotUndo)
+		}
 	}
 	n, err := checkUndo(g, c, a.now())
 	if err != nil {

@@ -34,7 +34,8 @@ type Archived struct {
 	Winner engine.Color `json:"winner"`
 	Moves  int          `json:"moves"`
 	// Annulled marks a game that is recorded but never counted: it ended on
-	// time before the player who ran out had made two moves of their own.
+	// time before the player who ran out had made two moves of their own,
+	// or a player aborted it before each had made two (Result "Void").
 	// Statistics and ratings skip it; Result still says what happened.
 	Annulled bool `json:"annulled,omitempty"`
 	// Rated asks FinishGame to rate the game; the archived record keeps it
@@ -149,7 +150,7 @@ func (s *Store) FinishGame(ctx context.Context, g *Game, a Archived) error {
 			return err
 		}
 		score, _ := ratedScore(&r, tie)
-		return rateGame(ctx, boltRatings{tx}, &r, score)
+		return rateGame(ctx, boltRatings{tx}, s.starts, &r, score)
 	})
 }
 

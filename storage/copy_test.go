@@ -41,7 +41,7 @@ func TestCopyToPostgres(t *testing.T) {
 		if err := src.CreateGame(ctx, g); err != nil {
 			t.Fatal(err)
 		}
-		if err := src.FinishGame(ctx, g, Archived{Result: "B+R", SGF: []byte(fmt.Sprintf("(;GM[1]C[%d])", i)), Rated: true}); err != nil {
+		if err := src.FinishGame(ctx, g, Archived{Result: "B+R", SGF: []byte(fmt.Sprintf("(;GM[1]C[%d])", i)), Moves: 40, Rated: true}); err != nil {
 			t.Fatal(err)
 		}
 		finished = append(finished, g.ID)

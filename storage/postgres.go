@@ -36,13 +36,15 @@ type Postgres struct {
 	pool  *pgxpool.Pool
 	log   *slog.Logger
 	clock func() time.Time
+	// starts are the bot levels' start ratings (Options.StartRatings).
+	starts StartRatings
 }
 
 // OpenPostgres connects to the database at url (postgres://…), applies the
 // schema migrations it lacks in one transaction (several processes starting
 // at once take turns on an advisory lock), and refuses a database whose
 // schema is newer than this build knows (ErrSchemaTooNew). Of opts it uses
-// Logger and Now.
+// Logger, Now and StartRatings.
 func OpenPostgres(ctx context.Context, url string, opts Options) (*Postgres, error) {
 	cfg, err := pgxpool.ParseConfig(url)
 	if err != nil {
@@ -61,7 +63,7 @@ func OpenPostgres(ctx context.Context, url string, opts Options) (*Postgres, err
 	if clock == nil {
 		clock = time.Now
 	}
-	p := &Postgres{pool: pool, log: log, clock: clock}
+	p := &Postgres{pool: pool, log: log, clock: clock, starts: opts.StartRatings}
 	if err := p.migrate(ctx); err != nil {
 		pool.Close()
 		return nil, err
@@ -450,7 +452,7 @@ func (p *Postgres) FinishGame(ctx context.Context, g *Game, a Archived) error {
 		}
 		a, v := ap, val
 		if ap.Rated {
-			if a, v, err = pgRate(ctx, tx, ap, tie); err != nil {
+			if a, v, err = pgRate(ctx, tx, p.starts, ap, tie); err != nil {
 				return err
 			}
 		}

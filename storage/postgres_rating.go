@@ -53,7 +53,7 @@ func (p pgRatings) putChange(ctx context.Context, c RatingChange) error {
 // pgRate rates the archived game a (Rated, not yet stored) in tx: it takes
 // the rating lock and the next rating sequence, and returns a with its
 // RatingSeq and encoding for the archive.
-func pgRate(ctx context.Context, tx pgx.Tx, a *Archived, tie bool) (*Archived, []byte, error) {
+func pgRate(ctx context.Context, tx pgx.Tx, starts StartRatings, a *Archived, tie bool) (*Archived, []byte, error) {
 	if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1)`, int64(pgRatingLock)); err != nil {
 		return nil, nil, fmt.Errorf("storage: lock the ratings: %w", err)
 	}
@@ -68,7 +68,7 @@ func pgRate(ctx context.Context, tx pgx.Tx, a *Archived, tie bool) (*Archived, [
 		return nil, nil, err
 	}
 	score, _ := ratedScore(&r, tie)
-	if err := rateGame(ctx, pgRatings{tx}, &r, score); err != nil {
+	if err := rateGame(ctx, pgRatings{tx}, starts, &r, score); err != nil {
 		return nil, nil, err
 	}
 	return &r, val, nil
@@ -194,7 +194,7 @@ func (p *Postgres) RebuildRatings(ctx context.Context) (*RebuildReport, error) {
 		if err := rows.Err(); err != nil {
 			return err
 		}
-		seq, err := rerate(ctx, pgRatings{tx}, all, rep)
+		seq, err := rerate(ctx, pgRatings{tx}, p.starts, all, rep)
 		if err != nil {
 			return err
 		}

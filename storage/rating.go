@@ -52,11 +52,35 @@ type RatingChange struct {
 	After    glicko.Rating `json:"after"`
 }
 
+// MinRatedMoves returns how many moves each player must have made (passes
+// included) for a game on a board of the given size to be rated: half the
+// board's side and one, so 5 on 9×9, 7 on 13×13 and 10 on 19×19. A game
+// that ends sooner (by resignation, on time or aborted) is recorded but
+// not rated: that early, a game has barely begun, and two friends who
+// resign at once cannot hand each other ratings.
+func MinRatedMoves(size int) int { return size/2 + 1 }
+
+// ShortGame reports whether a game of the given size that ended after
+// moves moves (both players', passes included) ended before each player
+// had made MinRatedMoves. Moves alternate, so the player who moved second
+// has made moves/2.
+func ShortGame(size, moves int) bool { return moves/2 < MinRatedMoves(size) }
+
+// TooMuchHandicap reports whether a game's head start (handicap and komi,
+// as glicko.HandicapRanks counts it) is more than a rated game may give:
+// glicko.MaxAdvantage ranks either way.
+func TooMuchHandicap(size, handicap int, rules engine.Rules) bool {
+	return math.Abs(glicko.HandicapRanks(size, handicap, rules)) > glicko.MaxAdvantage
+}
+
 // ratedScore returns Black's score in an archived game, and whether the
 // game can be rated at all: asked for (Rated), not annulled, two different
-// players, and a winner or a tie.
+// players, not a ShortGame, no more handicap than TooMuchHandicap allows,
+// and a winner or a tie. FinishGame and a ratings rebuild both ask it, so
+// the two rate the same games.
 func ratedScore(a *Archived, tie bool) (float64, bool) {
-	if !a.Rated || a.Annulled || a.Black.Key() == a.White.Key() {
+	if !a.Rated || a.Annulled || a.Black.Key() == a.White.Key() ||
+		ShortGame(a.Size, a.Moves) || TooMuchHandicap(a.Size, a.Handicap, a.Rules) {
 		return 0, false
 	}
 	switch {
@@ -91,13 +115,27 @@ type ratingTx interface {
 	putChange(ctx context.Context, c RatingChange) error
 }
 
+// StartRatings are the ratings that bot levels start from in every pool,
+// by level name (Options.StartRatings).
+type StartRatings map[string]glicko.Rating
+
+// of returns the rating p starts from in a pool where p has no game yet:
+// the level's for a bot in s, a new player's (glicko.New) otherwise.
+func (s StartRatings) of(p Player) glicko.Rating {
+	if r, ok := s[p.Level]; ok && p.IsBot() {
+		return r
+	}
+	return glicko.New()
+}
+
 // rateGame applies a rated game to the ratings in tx, as the game's
-// rating period: both players' ratings aged to the game's end, updated
-// against each other with the handicap's effective rank difference. It
-// is the one place ratings change, in both stores, so that a rebuild,
-// running it again in RatingSeq order, reproduces every stored value
+// rating period: both players' ratings aged to the game's end (a player
+// new to the pool starting from starts), updated against each other with
+// the handicap's effective rank difference. It is the one place ratings
+// change, in both stores, so that a rebuild, running it again in
+// RatingSeq order with the same starts, reproduces every stored value
 // exactly.
-func rateGame(ctx context.Context, tx ratingTx, a *Archived, blackScore float64) error {
+func rateGame(ctx context.Context, tx ratingTx, starts StartRatings, a *Archived, blackScore float64) error {
 	adv := glicko.HandicapRanks(a.Size, a.Handicap, a.Rules)
 	for _, pool := range ratingPools(a) {
 		rb, err := tx.loadRating(ctx, pool, a.Black)
@@ -110,10 +148,10 @@ func rateGame(ctx context.Context, tx ratingTx, a *Archived, blackScore float64)
 		}
 		before := [2]glicko.Rating{rb.Current(a.FinishedAt), rw.Current(a.FinishedAt)}
 		if rb.Games == 0 {
-			before[0] = glicko.New()
+			before[0] = starts.of(a.Black)
 		}
 		if rw.Games == 0 {
-			before[1] = glicko.New()
+			before[1] = starts.of(a.White)
 		}
 		nb, nw := glicko.Game(before[0], before[1], adv, blackScore)
 		for i, side := range []struct {
@@ -397,11 +435,11 @@ func ratedInOrder(all []*Archived) []ratedGame {
 // rerate rates the rated games of all again through tx, in the order they
 // were rated (see ratedInOrder), counts them in rep, and returns the
 // highest rating sequence number among them.
-func rerate(ctx context.Context, tx ratingTx, all []*Archived, rep *RebuildReport) (uint64, error) {
+func rerate(ctx context.Context, tx ratingTx, starts StartRatings, all []*Archived, rep *RebuildReport) (uint64, error) {
 	games := ratedInOrder(all)
 	var seq uint64
 	for _, g := range games {
-		if err := rateGame(ctx, tx, g.a, g.score); err != nil {
+		if err := rateGame(ctx, tx, starts, g.a, g.score); err != nil {
 			return 0, err
 		}
 		seq = max(seq, g.a.RatingSeq)
@@ -432,7 +470,8 @@ func compareRatings(rep *RebuildReport, before, after map[string]string) {
 
 // RebuildRatings recomputes every rating and the whole rating history
 // from the archive: the rated games in the order they were rated, through
-// the same code that rated them. It replaces what is stored in one
+// the same code that rated them (ratedScore decides which games count, as
+// it did for FinishGame; bot levels start from Options.StartRatings). It replaces what is stored in one
 // transaction and reports how many ratings differed from the stored values
 // (none, unless the stored ratings had been damaged or the rating code
 // changed).
@@ -467,7 +506,7 @@ func (s *Store) RebuildRatings(ctx context.Context) (*RebuildReport, error) {
 		if err != nil {
 			return err
 		}
-		seq, err := rerate(ctx, boltRatings{tx}, all, rep)
+		seq, err := rerate(ctx, boltRatings{tx}, s.starts, all, rep)
 		if err != nil {
 			return err
 		}

@@ -62,7 +62,7 @@ func ratedFixture(b *testing.B) string {
 			if winner == engine.White {
 				score = 0
 			}
-			if err := rateGame(ctx, boltRatings{tx}, a, score); err != nil {
+			if err := rateGame(ctx, boltRatings{tx}, nil, a, score); err != nil {
 				return err
 			}
 			ratedEnd = a.FinishedAt

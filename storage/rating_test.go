@@ -21,7 +21,7 @@ func finishRated(t *testing.T, s *Store, n int, guild, black, white, result stri
 	}
 	g := newGame(t, fmt.Sprintf("c%d", n), "x", "y")
 	g.ID, g.Sides, g.GuildID = fmt.Sprintf("g%d", n), Sides(player(black), player(white)), guild
-	return finishWith(t, s, g, Archived{Result: result, Rated: rated, FinishedAt: at})
+	return finishWith(t, s, g, Archived{Result: result, Rated: rated, FinishedAt: at, Moves: 40})
 }
 
 func TestRatings(t *testing.T) {

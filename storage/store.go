@@ -52,6 +52,15 @@ type Options struct {
 	// the expiry check of AcceptChallenge, so a caller with its own clock
 	// (tests, commands' Options.Now) and the store agree on what is expired.
 	Now func() time.Time
+
+	// StartRatings are the ratings that bot levels start from, by level
+	// name: the rating of each level's measured rank, with a deviation
+	// for how well that rank is known. A level not in it (or a person)
+	// starts as a new player, 1500 ± 350. FinishGame and RebuildRatings
+	// both use them, so every process that rates games or rebuilds the
+	// ratings of one database must be given the same (cmd/gobot gives
+	// commands.StartRatings of the built-in levels).
+	StartRatings StartRatings
 }
 
 // Defaults for Options.
@@ -70,6 +79,7 @@ type Store struct {
 	path   string
 	log    *slog.Logger
 	clock  func() time.Time // Options.Now or time.Now
+	starts StartRatings     // Options.StartRatings
 	writes atomic.Int64     // writers in flight: choose Update (alone) or Batch
 
 	// claims are the workers' claims on owed bot moves, by their place
@@ -139,7 +149,7 @@ func Open(path string, opts Options) (*Store, error) {
 	if clock == nil {
 		clock = time.Now
 	}
-	s := &Store{db: db, path: path, log: log, clock: clock, done: make(chan struct{}), claims: map[uint64]botClaim{}, challengeClaims: map[string]challengeClaim{}}
+	s := &Store{db: db, path: path, log: log, clock: clock, starts: opts.StartRatings, done: make(chan struct{}), claims: map[uint64]botClaim{}, challengeClaims: map[string]challengeClaim{}}
 	if err := s.migrate(); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("storage: open %s: %w", path, err)

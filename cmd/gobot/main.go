@@ -278,10 +278,16 @@ func openStore(ctx context.Context, cfg *config.Config, log *slog.Logger) (appSt
 	if cfg.DatabaseURL != "" {
 		octx, cancel := context.WithTimeout(ctx, time.Minute)
 		defer cancel()
-		return storage.OpenPostgres(octx, cfg.DatabaseURL.Reveal(), storage.Options{Logger: log})
+		return storage.OpenPostgres(octx, cfg.DatabaseURL.Reveal(), storage.Options{Logger: log, StartRatings: startRatings()})
 	}
-	return storage.Open(cfg.DBPath, storage.Options{BackupSocket: storage.DefaultBackupSocket(cfg.DBPath), Logger: log})
+	return storage.Open(cfg.DBPath, storage.Options{BackupSocket: storage.DefaultBackupSocket(cfg.DBPath), Logger: log, StartRatings: startRatings()})
 }
+
+// startRatings are the bot levels' start ratings (commands.StartRatings
+// of the built-in levels; GTP programs have no measured rank). Every store
+// that rates games or rebuilds the ratings is opened with them, so that
+// the two agree.
+func startRatings() storage.StartRatings { return commands.StartRatings(bots.Builtin()) }
 
 // inviteURL is the OAuth2 link that adds the bot to a server with only the
 // scopes and permissions it needs.
@@ -375,7 +381,7 @@ func console(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	}
 	log := newLogger(cfg, stderr)
 	// Like the bot, the console serves hot backups (gobot backup) on its socket.
-	store, err := storage.Open(*db, storage.Options{BackupSocket: storage.DefaultBackupSocket(*db), Logger: log})
+	store, err := storage.Open(*db, storage.Options{BackupSocket: storage.DefaultBackupSocket(*db), Logger: log, StartRatings: startRatings()})
 	if err != nil {
 		return err
 	}

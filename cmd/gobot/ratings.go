@@ -14,7 +14,8 @@ import (
 
 // ratings runs `gobot ratings rebuild`: every rating recomputed from the
 // archive of the database (--db FILE, or as configured: GOBOT_DATABASE_URL,
-// else GOBOT_DB), in the order the games were rated, replacing the stored
+// else GOBOT_DB), in the order the games were rated, with the bot levels'
+// start ratings the bot rates with (startRatings), replacing the stored
 // ratings and history in one transaction. On a bbolt file the bot must not
 // be running (bbolt lets one process open the file).
 func ratings(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -31,7 +32,7 @@ func ratings(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	var store rebuilder
 	if db != "" {
-		s, err := storage.Open(db, storage.Options{})
+		s, err := storage.Open(db, storage.Options{StartRatings: startRatings()})
 		if err != nil {
 			return err
 		}
@@ -44,13 +45,13 @@ func ratings(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		if cfg.DatabaseURL != "" {
 			octx, cancel := context.WithTimeout(ctx, time.Minute)
 			defer cancel()
-			s, err := storage.OpenPostgres(octx, cfg.DatabaseURL.Reveal(), storage.Options{})
+			s, err := storage.OpenPostgres(octx, cfg.DatabaseURL.Reveal(), storage.Options{StartRatings: startRatings()})
 			if err != nil {
 				return &redactedError{msg: cfg.Redact(err.Error()), err: err}
 			}
 			store = s
 		} else {
-			s, err := storage.Open(cfg.DBPath, storage.Options{})
+			s, err := storage.Open(cfg.DBPath, storage.Options{StartRatings: startRatings()})
 			if err != nil {
 				return err
 			}

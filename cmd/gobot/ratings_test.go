@@ -46,7 +46,7 @@ func TestRatingsRebuild(t *testing.T) {
 		if err := store.CreateGame(ctx, g); err != nil {
 			t.Fatal(err)
 		}
-		a := storage.Archived{Result: result, SGF: []byte("(;GM[1]SZ[9])"), Rated: true, FinishedAt: at.Add(time.Duration(i) * time.Hour)}
+		a := storage.Archived{Result: result, SGF: []byte("(;GM[1]SZ[9])"), Moves: 40, Rated: true, FinishedAt: at.Add(time.Duration(i) * time.Hour)}
 		if err := store.FinishGame(ctx, g, a); err != nil {
 			t.Fatal(err)
 		}

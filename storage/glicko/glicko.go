@@ -224,6 +224,43 @@ func HandicapRanks(size, handicap int, rules engine.Rules) float64 {
 	return ranks
 }
 
+// MaxAdvantage is the largest head start, in ranks, that a rated game may
+// give either player (HandicapRanks, in absolute value). One rank a
+// handicap stone is the conversion measured on 19×19, from no stones to
+// nine (nine stones at komi 0.5 are 7.8 to 8.5 ranks under the presets).
+// On smaller boards the same free moves are scaled to more ranks (three
+// times on 13×13, six times on 9×9), an extrapolation the model is held
+// to only within the range the 19×19 scale covers; the half rank beyond
+// nine lets every preset's two-stone 9×9 game in (8.3 to 9.2 ranks). At
+// komi 0.5 that allows up to 9 stones on 19×19, 3 on 13×13 and 2 on 9×9
+// under every preset (MaxRatedHandicap); a komi far from the ruleset's
+// counts the same way.
+const MaxAdvantage = 9.5
+
+// MaxRatedHandicap returns the most handicap stones a rated game of the
+// given size may have at the usual komi 0.5 (MaxAdvantage): 9 on 19×19
+// (and boards above 13×13), 3 on 13×13 (and boards above 9×9), 2 on 9×9
+// and smaller boards.
+func MaxRatedHandicap(size int) int {
+	switch {
+	case size <= 9:
+		return 2
+	case size <= 13:
+		return 3
+	}
+	return 9
+}
+
+// AtRank returns the rating a player of a known rank starts from: the
+// middle of the rank (kyu 30 to 1, so 30 is the 30k rank, whose ratings run
+// from 525 to 548), with a deviation of spread ranks at that rating (a
+// rank is rating/23.15 rating points wide there, so 23 points at 30k and
+// 65 at 6k), and the initial volatility.
+func AtRank(kyu int, spread float64) Rating {
+	r := RatingOf(float64(30-kyu) + 0.5)
+	return Rating{Rating: r, RD: math.Min(MaxRD, spread*r/rankScale), Volatility: InitialVolatility}
+}
+
 // Shifted returns r with its rating moved by ranks in the rank domain
 // (where a handicap is symmetric; ratings are logarithmic in ranks).
 func Shifted(r Rating, ranks float64) Rating {
@@ -238,9 +275,49 @@ func Shifted(r Rating, ranks float64) Rating {
 // game's time), with Black's effective rank advantage adv (HandicapRanks)
 // and Black's score (1, 0.5 or 0). Each player's period sees the
 // opponent's rating shifted by the advantage: White faces a Black stronger
-// by adv ranks, Black a White weaker by adv ranks.
+// by adv ranks, Black a White weaker by adv ranks. With an advantage, no
+// rating moves further than an even game between the same two players
+// could move it (see Reach): a handicap the model misjudges costs or earns
+// no more than the worst surprise of an even game. The deviation and the
+// volatility are the handicap game's.
 func Game(black, white Rating, adv, blackScore float64) (newBlack, newWhite Rating) {
 	newBlack = Update(black, []Result{{Opponent: Shifted(white, -adv), Score: blackScore}})
 	newWhite = Update(white, []Result{{Opponent: Shifted(black, adv), Score: 1 - blackScore}})
+	if adv != 0 {
+		newBlack = capped(black, newBlack, Reach(black, white))
+		newWhite = capped(white, newWhite, Reach(white, black))
+	}
 	return newBlack, newWhite
+}
+
+// Reach returns the most one even game against opponent can move r: the
+// larger of what a win gains and what a loss costs.
+func Reach(r, opponent Rating) float64 {
+	win := Update(r, []Result{{Opponent: opponent, Score: 1}}).Rating - r.Rating
+	loss := r.Rating - Update(r, []Result{{Opponent: opponent, Score: 0}}).Rating
+	return math.Max(win, loss)
+}
+
+// capped returns after with its rating moved from before's by at most
+// reach either way.
+func capped(before, after Rating, reach float64) Rating {
+	after.Rating = before.Rating + math.Max(-reach, math.Min(reach, after.Rating-before.Rating))
+	return after
+}
+
+// GamesToEstablish returns how many rated games a new player needs before
+// the rating stops being provisional when every game tells the model as
+// much as a game can: two new players who win in turn are established
+// after this many games each (7). Results against much weaker or
+// stronger opponents tell less, so a run of wins against one weak
+// opponent can leave a player provisional for ever (21 straight wins
+// against the same new player end at 1893 ± 181).
+func GamesToEstablish() int {
+	x, y := New(), New()
+	for n := 1; ; n++ {
+		x, y = Game(x, y, 0, float64(n%2))
+		if !x.Provisional() {
+			return n
+		}
+	}
 }

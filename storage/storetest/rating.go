@@ -17,7 +17,7 @@ func finishRated(t *testing.T, s Store, clk *clocktest.Clock, channel, guild, bl
 	g := newGame(t, channel, black, white)
 	g.GuildID = guild
 	mustCreate(t, s, g)
-	if err := s.FinishGame(ctx, g, storage.Archived{Result: result, SGF: []byte("(;GM[1]SZ[9])"), Rated: true}); err != nil {
+	if err := s.FinishGame(ctx, g, storage.Archived{Result: result, SGF: []byte("(;GM[1]SZ[9])"), Moves: 40, Rated: true}); err != nil {
 		t.Fatalf("FinishGame(%s) = %v", channel, err)
 	}
 	clk.Advance(time.Minute)
@@ -73,7 +73,7 @@ func testRatings(t *testing.T, s Store, clk *clocktest.Clock) {
 				t.Error(err)
 				return
 			}
-			if err := s.FinishGame(ctx, g, storage.Archived{Result: result, SGF: []byte("x"), Rated: true}); err != nil {
+			if err := s.FinishGame(ctx, g, storage.Archived{Result: result, SGF: []byte("x"), Moves: 40, Rated: true}); err != nil {
 				t.Error(err)
 			}
 		}()

@@ -1,0 +1,95 @@
+package commands
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/bwmarrin/discordgo"
+	"github.com/gobot-dev/gobot/engine"
+	"github.com/gobot-dev/gobot/storage"
+)
+
+// A player's abort, as OGS allows it: either player, in a server as in
+// DMs, until each player has made two moves. It asks to confirm; the game
+// is then archived as aborted (result Void, annulled: never counted, never
+// rated), with its record. After that point only resigning, the clock or
+// a moderator (cmdAbort) ends a game.
+
+// abortMoves is how many moves of their own each player must have made
+// (passes included) before the game can no longer be aborted by a player.
+const abortMoves = 2
+
+// earlyAbort reports whether a player may still abort g: one of the
+// players has made fewer than abortMoves moves.
+func earlyAbort(g *storage.Game) bool {
+	return ownMoves(g, engine.Black) < abortMoves || ownMoves(g, engine.White) < abortMoves
+}
+
+// moderator reports whether r comes from a member who may abort any game
+// of the server (Manage Messages).
+func moderator(r *Request) bool {
+	m := r.Interaction.Member
+	return m != nil && r.Interaction.GuildID != "" && m.Permissions&discordgo.PermissionManageMessages != 0
+}
+
+// tooLateToAbort is the refusal of a player's abort once each player has
+// made two moves.
+const tooLateToAbort = "Each player has made two moves, so the game can no longer be aborted: " +
+	"resign (`/go resign`) or play on; on a server, a moderator can still end a stuck game."
+
+// askAbort asks a player to confirm the abort of g, or refuses it when
+// each player has made two moves.
+func askAbort(ctx context.Context, r *Request, g *storage.Game) error {
+	if _, over := g.Game.Result(); over {
+		return ErrGameOver
+	}
+	if !earlyAbort(g) {
+		return userErr(ErrForbidden, tooLateToAbort)
+	}
+	return r.Reply(ctx, &Message{
+		Content:   fmt.Sprintf("Abort the game %s? It is recorded as aborted, with its record, and never rated; the channel is then free for a new game.", title(g)),
+		Ephemeral: true,
+		Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+			discordgo.Button{Label: "Yes, abort", Style: discordgo.DangerButton, CustomID: "game/" + g.ID + "/abort-yes/" + fmt.Sprint(g.Game.MoveCount())},
+		}}},
+		AllowedMentions: noMentions(),
+	})
+}
+
+// playerAbort archives g as aborted once a player has confirmed (the
+// button checks that no move was played since it was offered).
+func (a *App) playerAbort(ctx context.Context, r *Request, g *storage.Game) error {
+	if _, err := playerColor(g, r.User); err != nil {
+		return err
+	}
+	if _, over := g.Game.Result(); over {
+		return ErrGameOver
+	}
+	if !earlyAbort(g) {
+		return userErr(ErrForbidden, tooLateToAbort)
+	}
+	by := userPlayer(r.User)
+	info := sgfInfo(g, nil, false)
+	info.RE = "Void"
+	info.C = fmt.Sprintf("Aborted by %s before each player had made %d moves: recorded, never rated.", plainName(by), abortMoves)
+	sgf, err := writeSGF(g, info)
+	if err != nil {
+		return err
+	}
+	arc := storage.Archived{
+		ID: g.ID, GuildID: g.GuildID, ChannelID: g.ChannelID,
+		Black: g.First(engine.Black), White: g.First(engine.White), Size: g.Game.Size(), Rules: g.Game.Rules(), Handicap: g.Game.Handicap(),
+		Result: "Void", SGF: sgf, Moves: g.Game.MoveCount(), Annulled: true,
+		StartedAt: g.CreatedAt, FinishedAt: a.now(),
+	}
+	if err := writeError(a.games.FinishGame(ctx, g, arc)); err != nil {
+		return err
+	}
+	a.log.Info("game aborted by a player", "game", g.ID, "by", r.User.ID, "moves", g.Game.MoveCount())
+	a.disableBoards(ctx, g, false)
+	return r.Reply(ctx, &Message{
+		Content: fmt.Sprintf("🚫 %s aborted the game %s after %s, before each player had made %d moves: it is recorded as aborted (`/go sgf game:%s`) and never rated. The channel is free for a new game.",
+			mention(by), title(g), plural(g.Game.MoveCount(), "move"), abortMoves, g.ID),
+		AllowedMentions: noMentions(),
+	})
+}

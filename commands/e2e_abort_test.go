@@ -1,0 +1,101 @@
+package commands_test
+
+// End-to-end tests of a player's abort (issue 32, "Players"): either
+// player, in a server as in DMs, until each has made two moves; it asks
+// to confirm, and the game is recorded as aborted, never rated, with its
+// record.
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/gobot-dev/gobot/commands/discordtest"
+	"github.com/gobot-dev/gobot/storage"
+)
+
+// tooLateToAbort is the refusal once each player has made two moves.
+const tooLateToAbort = "Each player has made two moves, so the game can no longer be aborted: resign (`/go resign`) or play on; on a server, a moderator can still end a stuck game."
+
+func TestE2EPlayerAbort(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	ch := e.d.GuildChannel("general")
+	alice, bob, carol := e.d.NewUser("alice"), e.d.NewUser("bob"), e.d.NewUser("carol")
+	mod := e.d.NewUser("mod")
+	mod.Permissions = discordtest.PermModerator
+
+	// At move 4 (Black has made two moves, White one), White aborts; it
+	// asks first, and a spectator cannot.
+	e.challenge(ch, alice, bob)
+	e.playOut(ch, alice, bob, opening9[:3])
+	id := e.game(ch.ID).ID
+	e.refused(e.slash(ch, carol, "abort"), "manage messages")
+	confirm := e.do(e.slash(ch, bob, "abort"))
+	if !confirm.Ephemeral || !strings.Contains(confirm.Text(), "It is recorded as aborted, with its record, and never rated") {
+		t.Fatalf("/go abort by a player = %q, want a private question", confirm.Text())
+	}
+	if e.game(ch.ID) == nil {
+		t.Fatalf("/go abort aborted without asking")
+	}
+	done := e.do(e.click(bob, confirm, "abort"))
+	if want := "🚫 <@" + bob.ID + "> aborted the game ⚫ alice vs ⚪ bob after 3 moves, before each player had made 2 moves: it is recorded as aborted (`/go sgf game:" + id + "`) and never rated."; done.Ephemeral || !strings.Contains(done.Text(), want) {
+		t.Errorf("abort confirmed = %q, want public %q", done.Text(), want)
+	}
+	if e.game(ch.ID) != nil {
+		t.Fatalf("the game survived the abort")
+	}
+	a := e.archived(ch.ID, id)
+	if a.Result != "Void" || !a.Annulled || a.Rated || a.Moves != 3 {
+		t.Errorf("aborted game archived as %s annulled=%v rated=%v moves=%d, want Void, annulled, unrated, 3 moves", a.Result, a.Annulled, a.Rated, a.Moves)
+	}
+	sgf := e.do(e.slash(ch, alice, "sgf", discordtest.Str("game", id)))
+	if f := attachment(t, sgf, ".sgf"); !strings.Contains(string(f.Data), "RE[Void]") || !strings.Contains(string(f.Data), "Aborted by bob before each player had made 2 moves") {
+		t.Errorf("the aborted game's record: %s", f.Data)
+	}
+	if m := e.do(e.slash(ch, alice, "history")); !strings.Contains(m.Text(), "aborted vs <@"+bob.ID+"> · 9×9 · Void · not counted") {
+		t.Errorf("/go history = %q, want the aborted game", m.Text())
+	}
+	for _, u := range []discordtest.User{alice, bob} {
+		if got := e.rating(storage.GlobalPool, u.ID); got != "none" {
+			t.Errorf("after an aborted game %s is rated %s", u.Username, got)
+		}
+	}
+
+	// At move 5 (two moves each) a player may not abort any more; a
+	// moderator still may.
+	e.challenge(ch, alice, bob)
+	e.playOut(ch, alice, bob, opening9[:4])
+	e.refused(e.slash(ch, alice, "abort"), tooLateToAbort)
+	e.refused(e.slash(ch, bob, "abort"), tooLateToAbort)
+	if m := e.do(e.slash(ch, mod, "abort")); m.Ephemeral || !strings.Contains(m.Text(), "aborted") {
+		t.Errorf("abort by a moderator at move 5 answered %q", m.Text())
+	}
+
+	// A confirmation offered before a move is stale after it.
+	e.challenge(ch, alice, bob)
+	confirm = e.do(e.slash(ch, alice, "abort"))
+	e.do(e.play(ch, alice, "C3"))
+	if m := e.do(e.click(alice, confirm, "abort")); !m.Ephemeral || e.game(ch.ID) == nil {
+		t.Errorf("a stale abort confirmation = %q, game %v; want a private refusal and the game on", m.Text(), e.game(ch.ID) != nil)
+	}
+}
+
+// TestE2EPlayerAbortDM: in a DM with the bot the player may abort before
+// two moves each, and not at move 5.
+func TestE2EPlayerAbortDM(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	dave := e.d.NewUser("dave")
+	dm := e.d.DM(dave)
+	e.do(e.botGame(dm, dave, "tester")) // the bot (Black) opens
+	e.do(e.play(dm, dave, "E5"))
+	confirm := e.do(e.slash(dm, dave, "abort"))
+	e.do(e.click(dave, confirm, "abort"))
+	if e.game(dm.ID) != nil {
+		t.Fatalf("the bot game survived its early abort")
+	}
+	e.do(e.botGame(dm, dave, "tester"))
+	e.do(e.play(dm, dave, "E5"))
+	e.do(e.play(dm, dave, "E4")) // move 5: the bot has moved three times, dave twice
+	e.refused(e.slash(dm, dave, "abort"), tooLateToAbort)
+}

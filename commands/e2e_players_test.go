@@ -1,0 +1,69 @@
+package commands_test
+
+// End-to-end tests of what players meet around a finished game (issue
+// 32, "Players"): /go replay and /go estimate refuse a game without moves
+// as /go review does; /go board shows the game that ended here.
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/gobot-dev/gobot/commands/discordtest"
+)
+
+// TestE2EZeroMoveGame: a game resigned before any move has nothing to
+// replay, estimate or review; each command says so privately.
+func TestE2EZeroMoveGame(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	ch := e.d.GuildChannel("general")
+	alice, bob := e.d.NewUser("alice"), e.d.NewUser("bob")
+	id := e.resignedGame(ch, alice, bob)
+	// Asked in another channel, where the game's own late messages (its
+	// end is announced in the background) cannot count as the answer's.
+	other := e.d.GuildChannel("other")
+	for cmd, want := range map[string]string{
+		"replay":   "That game has no moves to replay.",
+		"estimate": "That game has no moves to estimate.",
+		"review":   "That game has no moves to review.",
+	} {
+		e.refused(e.slash(other, bob, cmd, discordtest.Str("game", id)), want)
+	}
+}
+
+// TestE2EBoardAfterTheGame: /go board after the game here ended shows
+// its final position and result; in a channel where no game has ended it
+// still says there is no game.
+func TestE2EBoardAfterTheGame(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	ch := e.d.GuildChannel("general")
+	alice, bob := e.d.NewUser("alice"), e.d.NewUser("bob")
+	e.refused(e.slash(ch, alice, "board"), "There is no game")
+	e.startGame(ch, alice, bob, 9)
+	e.playOut(ch, alice, bob, opening9)
+	id := e.game(ch.ID).ID
+	e.do(e.slash(ch, alice, "resign"))
+	m := e.do(e.slash(ch, e.d.NewUser("carol"), "board"))
+	if m.Ephemeral {
+		t.Fatalf("/go board after the game = %q, private", m.Text())
+	}
+	for _, want := range []string{
+		"The last game in this channel ended <t:",
+		"after 10 moves; `/go challenge` or `/go bot` starts a new one.",
+		"**Game over: ⚪ <@" + bob.ID + "> wins by resignation · W+R**",
+		"Last move: ⚪ D7 · Captures: ⚫ 0 · ⚪ 0",
+		"-# 9×9 · chinese",
+	} {
+		if !strings.Contains(m.Text(), want) {
+			t.Errorf("/go board after the game = %q, want it to say %q", m.Text(), want)
+		}
+	}
+	png, ok := m.PNG()
+	if !ok || !strings.Contains(png.Filename, id) || !strings.Contains(png.Description, "alice") {
+		t.Errorf("/go board after the game: picture %+v, want game %s's final position", png, id)
+	}
+	if len(m.Buttons()) != 0 {
+		t.Errorf("/go board after the game has buttons: %+v", m.Buttons())
+	}
+}
