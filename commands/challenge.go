@@ -416,20 +416,10 @@ func (a *App) cmdBot(ctx context.Context, r *Request) error {
 	}
 	level := levels[0].Name
 	if v, ok := r.String("level"); ok {
-		found := false
-		for _, l := range levels {
-			if l.Name == v {
-				found = true
-			}
+		var err error
+		if level, err = a.level(v); err != nil {
+			return err
 		}
-		if !found {
-			names := make([]string, len(levels))
-			for i, l := range levels {
-				names[i] = l.Name
-			}
-			return userErr(ErrBadOption, fmt.Sprintf("Unknown level %s: choose one of %v.", quote(v), names))
-		}
-		level = v
 	}
 	s, err := parseSetup(r, "black")
 	if err != nil {

@@ -590,9 +590,9 @@ func (a *App) answerBotFailure(ctx context.Context, r *Request, g *storage.Game,
 	return r.Reply(ctx, m)
 }
 
-// botMove asks the bot to move in g and commits its move (see apply). A
-// bot must return a legal move: an illegal one is logged and replaced by a
-// pass, which keeps the game going.
+// botMove asks the bot to move in g and commits its move (see apply). The
+// Players contract has GenMove return a legal move (bots.Registry checks
+// it against the rules); apply's play refuses any other, as for a person.
 func (a *App) botMove(ctx context.Context, g *storage.Game) (string, error) {
 	c := g.Game.ToPlay()
 	level := g.Player(c).Level
@@ -603,10 +603,6 @@ func (a *App) botMove(ctx context.Context, g *storage.Game) (string, error) {
 		return "", fmt.Errorf("commands: bot %s in game %s: %w", level, g.ID, err)
 	}
 	m.Color = c
-	if err := g.Game.Check(m); err != nil {
-		a.log.Error("bot returned an illegal move; passing instead", "bot", level, "move", m.String(), "err", err)
-		m = engine.PassMove(c)
-	}
 	return a.apply(ctx, g, m)
 }
 
