@@ -18,6 +18,12 @@
 // specific ephemeral replies and logs them, and a panicking handler answers
 // with an apology instead of taking gobot down.
 //
+// Who may act in a game follows its seats (storage.Game.Sides): a side has
+// one player, or in rengo (rengo.go) a team whose players take its moves in
+// turn, or in a vote game (vote.go) a channel whose people vote on each
+// move. The same core (moves, clocks, the bot queue, scoring, records)
+// serves them all.
+//
 // A game whose stored record cannot be read is set aside (storage's
 // quarantine, for `gobot doctor`) the first time it is read, by an
 // interaction or the background scan: it is logged once with its channel,

@@ -15,10 +15,16 @@
 // is legal (with Board.Legal), allocates nothing, and a Board copies by value,
 // so a search can take a copy and play it out.
 //
-// The package imports only the standard library and does no I/O: it opens
-// no file, starts no process and touches no network; SGF is read from
+// The package imports only the standard library and engine/game, and does
+// no I/O: it opens no file, starts no process and touches no network; SGF
+// is read from
 // bytes and written to an io.Writer it is given. The Go Text Protocol (the
 // server gobot speaks to controllers, the client it speaks to GTP programs
 // with) lives in engine/gtp, which builds on this package and never the
 // reverse. No type in it is safe for concurrent use.
+//
+// Go is one kind of game among those gobot hosts: Kind and State implement
+// the contract of package engine/game (the package's only import besides
+// the standard library), with Black as side 0 and White as side 1, and
+// ReadMove is the one reader of moves people type.
 package engine
