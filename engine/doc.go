@@ -17,11 +17,10 @@
 //
 // The package imports only the standard library and engine/game, and does
 // no I/O: it opens no file, starts no process and touches no network; SGF
-// is read from
-// bytes and written to an io.Writer it is given. The Go Text Protocol (the
-// server gobot speaks to controllers, the client it speaks to GTP programs
-// with) lives in engine/gtp, which builds on this package and never the
-// reverse. No type in it is safe for concurrent use.
+// is read from bytes and written to an io.Writer it is given. The Go Text
+// Protocol (the server gobot speaks to controllers, the client it speaks to
+// GTP programs with) lives in engine/gtp, which builds on this package and
+// never the reverse. No type in it is safe for concurrent use.
 //
 // Go is one kind of game among those gobot hosts: Kind and State implement
 // the contract of package engine/game (the package's only import besides
