@@ -269,28 +269,11 @@ func (a *App) btnAccept(ctx context.Context, r *Request) error {
 		return quietIfAnswered(r, err)
 	}
 	it := r.Interaction
-	// A second Accept pressed meanwhile (a double click, possibly on
-	// another worker) is refused at once, before it could start a second
-	// thread: AcceptChallenge would refuse its game, but the thread would
-	// stay, empty.
-	switch err := a.challenges.ClaimChallenge(ctx, c.ID, it.ID, acceptClaim); {
-	case errors.Is(err, storage.ErrConflict):
-		return userErr(ErrNoChallenge, "This challenge is being accepted already.")
-	case errors.Is(err, storage.ErrNotFound):
-		return ErrNoChallenge
-	case err != nil:
+	release, err := a.claimChallenge(ctx, r, c, "This challenge is being accepted already.")
+	if err != nil {
 		return err
 	}
-	defer func() {
-		if err := a.challenges.ReleaseChallenge(context.WithoutCancel(ctx), c.ID, it.ID); err != nil {
-			a.log.Warn("release the challenge being accepted", "challenge", c.ID, "err", err)
-		}
-	}()
-	if !c.Thread {
-		if err := a.channelFree(ctx, c.ChannelID); err != nil {
-			return err
-		}
-	}
+	defer release()
 	color := c.Color
 	if color == colorByRating {
 		color = a.lowerRatedColor(ctx, it.GuildID, c.Challenger, c.Opponent)
@@ -303,6 +286,36 @@ func (a *App) btnAccept(ctx context.Context, r *Request) error {
 	outcome := fmt.Sprintf("✅ %s accepted: %s ⚫ black, %s ⚪ white.", mention(c.Opponent), mention(black), mention(white))
 	return a.startChallenge(ctx, r, c, storage.Sides(black, white), fmt.Sprintf("Go: %s vs %s", plainName(black), plainName(white)),
 		func(outcome string) *Message { return challengeMessage(c, outcome) }, outcome)
+}
+
+// claimChallenge claims c for r while its game starts, and checks that its
+// channel is free when the game is to be played there. A second Accept or
+// Start pressed meanwhile (a double click, possibly on another worker) is
+// refused at once with busy, before it could start a second thread:
+// AcceptChallenge would refuse its game, but the thread would stay, empty.
+// The caller defers release.
+func (a *App) claimChallenge(ctx context.Context, r *Request, c *storage.Challenge, busy string) (release func(), err error) {
+	it := r.Interaction
+	switch err := a.challenges.ClaimChallenge(ctx, c.ID, it.ID, acceptClaim); {
+	case errors.Is(err, storage.ErrConflict):
+		return nil, userErr(ErrNoChallenge, busy)
+	case errors.Is(err, storage.ErrNotFound):
+		return nil, ErrNoChallenge
+	case err != nil:
+		return nil, err
+	}
+	release = func() {
+		if err := a.challenges.ReleaseChallenge(context.WithoutCancel(ctx), c.ID, it.ID); err != nil {
+			a.log.Warn("release the challenge being started", "challenge", c.ID, "err", err)
+		}
+	}
+	if !c.Thread {
+		if err := a.channelFree(ctx, c.ChannelID); err != nil {
+			release()
+			return nil, err
+		}
+	}
+	return release, nil
 }
 
 // startChallenge starts the game challenge c became, with these sides: in
@@ -410,16 +423,9 @@ func seedFrom(id string) int64 {
 }
 
 func (a *App) cmdBot(ctx context.Context, r *Request) error {
-	levels := a.opts.Players.Levels()
-	if len(levels) == 0 {
-		return userErr(ErrBotBusy, "No bot levels are configured.")
-	}
-	level := levels[0].Name
-	if v, ok := r.String("level"); ok {
-		var err error
-		if level, err = a.level(v); err != nil {
-			return err
-		}
+	level, err := a.levelOption(r)
+	if err != nil {
+		return err
 	}
 	s, err := parseSetup(r, "black")
 	if err != nil {

@@ -97,6 +97,19 @@ func (a *App) cmdRengo(ctx context.Context, r *Request) error {
 	return r.Reply(ctx, lobbyMessage(c, ""))
 }
 
+// levelOption is the level: option of /go bot and /go vote: the level
+// named, checked (see level), or the first one on offer.
+func (a *App) levelOption(r *Request) (string, error) {
+	if v, ok := r.String("level"); ok {
+		return a.level(v)
+	}
+	levels := a.opts.Players.Levels()
+	if len(levels) == 0 {
+		return "", userErr(ErrBotBusy, "No bot levels are configured.")
+	}
+	return levels[0].Name, nil
+}
+
 // level checks a bot level's name against the levels on offer.
 func (a *App) level(name string) (string, error) {
 	var names []string
@@ -244,25 +257,11 @@ func (a *App) btnRengoStart(ctx context.Context, r *Request) error {
 			return userErr(ErrBadOption, fmt.Sprintf("Each team needs at least %d players: %s has %d.", rengoMinTeam, rengoTeamNames[i], len(t.Players)))
 		}
 	}
-	it := r.Interaction
-	switch err := a.challenges.ClaimChallenge(ctx, c.ID, it.ID, acceptClaim); {
-	case errors.Is(err, storage.ErrConflict):
-		return userErr(ErrNoChallenge, "This rengo game is being started already.")
-	case errors.Is(err, storage.ErrNotFound):
-		return ErrNoChallenge
-	case err != nil:
+	release, err := a.claimChallenge(ctx, r, c, "This rengo game is being started already.")
+	if err != nil {
 		return err
 	}
-	defer func() {
-		if err := a.challenges.ReleaseChallenge(context.WithoutCancel(ctx), c.ID, it.ID); err != nil {
-			a.log.Warn("release the rengo game being started", "challenge", c.ID, "err", err)
-		}
-	}()
-	if !c.Thread {
-		if err := a.channelFree(ctx, c.ChannelID); err != nil {
-			return err
-		}
-	}
+	defer release()
 	black, white := c.Teams[0].Players, c.Teams[1].Players
 	outcome := fmt.Sprintf("✅ Started: ⚫ %s against ⚪ %s.", joinNames(black, mention), joinNames(white, mention))
 	name := fmt.Sprintf("Rengo: %s vs %s", joinNames(black, plainName), joinNames(white, plainName))

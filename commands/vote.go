@@ -41,16 +41,9 @@ func (a *App) cmdVote(ctx context.Context, r *Request) error {
 	if it.GuildID == "" {
 		return userErr(ErrBadOption, "A vote game is played by the people of a server channel: start it there with `/go vote`.")
 	}
-	levels := a.opts.Players.Levels()
-	if len(levels) == 0 {
-		return userErr(ErrBotBusy, "No bot levels are configured.")
-	}
-	level := levels[0].Name
-	if v, ok := r.String("level"); ok {
-		var err error
-		if level, err = a.level(v); err != nil {
-			return err
-		}
+	level, err := a.levelOption(r)
+	if err != nil {
+		return err
 	}
 	s, err := parseSetup(r, "black")
 	if err != nil {
