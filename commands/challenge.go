@@ -337,7 +337,7 @@ func (a *App) startChallenge(ctx context.Context, r *Request, c *storage.Challen
 		th, err := a.opts.Discord.StartThread(ctx, c.ChannelID, clip(threadName, 100))
 		if err != nil {
 			if errors.Is(err, ErrDiscordForbidden) {
-				return userErr(err, "I may not create threads here (I need Create Public Threads and Send Messages in Threads). Challenge again without `thread:`.")
+				return userErr(err, "I may not create threads here (I need Create Public Threads and Send Messages in Threads). Start the game again with `thread:false` to play here.")
 			}
 			return err
 		}

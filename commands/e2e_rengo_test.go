@@ -128,7 +128,7 @@ func testE2ERengo(t *testing.T, e *env) {
 	}
 	after := e.do(e.click(cid, last, "accept"))
 	final := e.do(e.click(dan, after, "accept"))
-	if !strings.Contains(final.Text(), "Result: B+1.5") || !strings.Contains(final.Text(), "⚫ "+ann.Mention()+", "+cid.Mention()+" wins") {
+	if !strings.Contains(final.Text(), "Result: B+1.5") || !strings.Contains(final.Text(), "⚫ "+ann.Mention()+", "+cid.Mention()+" win by 1.5 points") {
 		t.Errorf("final = %q, want B+1.5 won by ann and cid", final.Text())
 	}
 	if strings.Contains(final.Text(), "1500 →") {
@@ -167,11 +167,11 @@ func testE2ERengoResignation(t *testing.T, e *env) {
 		t.Fatalf("vote = %q", vote.Text())
 	}
 	e.refused(e.slash(ch, cid, "resign"), "You have already voted to resign: 1 of the 2 votes needed so far.")
-	e.refused(e.slash(ch, e.d.NewUser("eve"), "resign"), "You are not playing in this game")
+	e.refused(e.slash(ch, e.d.NewUser("eve"), "resign"), "You are not playing in this game: it is "+ann.Mention()+", "+cid.Mention()+" (black) against "+bob.Mention()+", "+dan.Mention()+" (white).")
 	id := e.game(ch.ID).ID
 	final := e.do(e.slash(ch, ann, "resign"))
-	if !strings.Contains(final.Text(), "W+R") {
-		t.Errorf("after the second vote = %q, want W+R", final.Text())
+	if !strings.Contains(final.Text(), "⚫ "+ann.Mention()+", "+cid.Mention()+" resigned.") || !strings.Contains(final.Text(), "⚪ "+bob.Mention()+", "+dan.Mention()+" win by resignation · W+R") {
+		t.Errorf("after the second vote = %q, want Black resigned, W+R", final.Text())
 	}
 	if a, err := e.store.ArchivedGame(context.Background(), id); err != nil || a.Result != "W+R" {
 		t.Errorf("archived = %v, %v; want W+R", a, err)
@@ -237,5 +237,19 @@ func testE2ERengoCasualClock(t *testing.T, e *env) {
 	a := e.archived(ch.ID, id)
 	if a.Result != "W+T" || a.Annulled {
 		t.Errorf("archived %s (annulled %v), want W+T: Black has nobody left", a.Result, a.Annulled)
+	}
+}
+
+// TestE2EResignNamesTheResigner: in a game of two, the note names the
+// player who resigned, not the last to move.
+func TestE2EResignNamesTheResigner(t *testing.T) { httpMode(t, testE2EResignNamesTheResigner) }
+
+func testE2EResignNamesTheResigner(t *testing.T, e *env) {
+	ch, alice, bob := e.guildGame()
+	e.do(e.play(ch, alice, "D4"))
+	e.do(e.play(ch, bob, "E5"))
+	final := e.do(e.slash(ch, alice, "resign"))
+	if !strings.Contains(final.Text(), "⚫ "+alice.Mention()+" resigned.") || !strings.Contains(final.Text(), "⚪ "+bob.Mention()+" wins by resignation · W+R") {
+		t.Errorf("final = %q, want alice to have resigned and bob to win", final.Text())
 	}
 }

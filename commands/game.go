@@ -174,7 +174,7 @@ func playerColor(g *storage.Game, u *discordgo.User) (engine.Color, error) {
 	if c, ok := g.SideOf(u.ID); ok {
 		return c, nil
 	}
-	return engine.Empty, userErr(ErrNotPlayer, fmt.Sprintf("You are not playing in this game: it is %s (black) against %s (white).", mention(g.First(engine.Black)), mention(g.First(engine.White))))
+	return engine.Empty, userErr(ErrNotPlayer, fmt.Sprintf("You are not playing in this game: it is %s (black) against %s (white).", teamMention(g, engine.Black), teamMention(g, engine.White)))
 }
 
 // canMove checks that u may move in g now: u's side is to move and, in a

@@ -156,19 +156,22 @@ func resultSentence(g *storage.Game, r engine.Result) string {
 	if r.Winner == engine.Empty {
 		return "Jigo (a draw) · 0"
 	}
-	who := stoneEmoji(r.Winner) + " " + teamMention(g, r.Winner)
+	who := stoneEmoji(r.Winner) + " " + teamMention(g, r.Winner) + " wins"
+	if len(g.TeamOf(r.Winner)) > 1 {
+		who = stoneEmoji(r.Winner) + " " + teamMention(g, r.Winner) + " win"
+	}
 	switch r.Reason {
 	case engine.ByResignation:
-		return fmt.Sprintf("%s wins by resignation · %s", who, r)
+		return fmt.Sprintf("%s by resignation · %s", who, r)
 	case engine.ByTime:
 		if annulled(g) {
 			return fmt.Sprintf("annulled, not counted · %s", r)
 		}
-		return fmt.Sprintf("%s wins on time · %s", who, r)
+		return fmt.Sprintf("%s on time · %s", who, r)
 	case engine.ByForfeit:
-		return fmt.Sprintf("%s wins by forfeit · %s", who, r)
+		return fmt.Sprintf("%s by forfeit · %s", who, r)
 	}
-	return fmt.Sprintf("%s wins by %s points · %s", who, engine.FormatKomi(r.Margin), r)
+	return fmt.Sprintf("%s by %s points · %s", who, engine.FormatKomi(r.Margin), r)
 }
 
 // title is the embed title: both players.
@@ -227,12 +230,13 @@ func boardMessage(g *storage.Game, now time.Time, note string) (*Message, error)
 
 // describeMove is the note for a move just played.
 func describeMove(g *storage.Game, m engine.Move, captured int) string {
+	if m.Kind == engine.Resign {
+		// A resignation is no move of the record: the side resigned.
+		return stoneEmoji(m.Color) + " " + teamMention(g, m.Color) + " resigned."
+	}
 	who := stoneEmoji(m.Color) + " " + mention(g.MovedBy(g.Game.MoveCount()-1))
-	switch m.Kind {
-	case engine.Pass:
+	if m.Kind == engine.Pass {
 		return who + " passed."
-	case engine.Resign:
-		return who + " resigned."
 	}
 	s := fmt.Sprintf("%s played **%s**.", who, m.Point)
 	if captured == 1 {
