@@ -13,9 +13,9 @@ import (
 
 // The arrow's proportions, as parts of a square's side.
 const (
-	arrowWidth = 0.13 // the shaft
-	arrowHead  = 0.36 // the head's length
-	arrowSpan  = 0.42 // the head's width
+	arrowWidth = 0.14 // the shaft
+	arrowHead  = 0.38 // the head's length
+	arrowSpan  = 0.44 // the head's width
 	arrowTail  = 0.13 // the radius of the dot on the start square
 	arrowShort = 0.18 // how far short of the last square's centre the tip stops
 )

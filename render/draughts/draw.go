@@ -188,20 +188,23 @@ func drawMan(dc *gg.Context, cx, cy, r float64, ps *pieceStyle) {
 	dc.DrawCircle(cx, cy, face)
 	dc.Fill()
 	w := math.Max(1.2, 0.07*r)
-	dc.SetLineWidth(w)
-	dc.SetColor(ps.shine)
-	dc.DrawCircle(cx, cy+0.6*w, 0.62*r)
-	dc.Stroke()
-	dc.SetColor(ps.groove)
-	dc.DrawCircle(cx, cy, 0.62*r)
-	dc.Stroke()
+	ring(dc, cx, cy+0.6*w, 0.62*r, w, ps.shine)
+	ring(dc, cx, cy, 0.62*r, w, ps.groove)
 	if ps.outline.A > 0 {
 		lw := math.Max(1, 0.045*r)
-		dc.SetColor(ps.outline)
-		dc.SetLineWidth(lw)
-		dc.DrawCircle(cx, cy, r-lw/2)
-		dc.Stroke()
+		ring(dc, cx, cy, r-lw/2, lw, ps.outline)
 	}
+}
+
+// ring fills a ring of radius r and width w: a fill rather than a
+// stroke, which leaves a notch where the circle's path meets itself.
+func ring(dc *gg.Context, cx, cy, r, w float64, c color.Color) {
+	dc.SetFillRuleEvenOdd()
+	dc.SetColor(c)
+	dc.DrawCircle(cx, cy, r+w/2)
+	dc.DrawCircle(cx, cy, r-w/2)
+	dc.Fill()
+	dc.SetFillRuleWinding()
 }
 
 // crownDrop is how far below the piece's centre the crown's outline is
@@ -211,7 +214,7 @@ const crownDrop = 0.06
 // drawCrown draws the king's crown on a piece centred at (cx, cy): three
 // points with a ball on each, over a band, in gold with a dark outline.
 func drawCrown(dc *gg.Context, cx, cy, r float64, st *style) {
-	s := 0.95 * r
+	s := 1.02 * r
 	cy += crownDrop * r
 	pts := [][2]float64{
 		{-0.46, 0.3}, {0.46, 0.3}, {0.5, -0.22}, {0.23, 0.0}, {0, -0.34}, {-0.23, 0.0}, {-0.5, -0.22},
@@ -236,7 +239,7 @@ func drawCrown(dc *gg.Context, cx, cy, r float64, st *style) {
 	dc.SetLineWidth(lw)
 	dc.Stroke()
 	for _, p := range [][2]float64{{-0.5, -0.22}, {0, -0.34}, {0.5, -0.22}} {
-		dc.DrawCircle(cx+p[0]*s, cy+p[1]*s, 0.085*s)
+		dc.DrawCircle(cx+p[0]*s, cy+p[1]*s, 0.095*s)
 		dc.SetColor(st.crown)
 		dc.FillPreserve()
 		dc.SetColor(st.crownLine)

@@ -56,7 +56,7 @@ func (l *layout) board() image.Rectangle {
 
 // The proportions of what is drawn on a square, as parts of its side.
 const (
-	pieceRadius = 0.38 // a piece's radius
-	numberSize  = 0.18 // the square numbers' font size
+	pieceRadius = 0.40 // a piece's radius
+	numberSize  = 0.17 // the square numbers' font size
 	numberPad   = 0.05 // the numbers' distance from the square's corner
 )
