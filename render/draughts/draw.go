@@ -117,9 +117,17 @@ func grainLines(u float64) float64 {
 	return math.Min(1, s)
 }
 
+// minNumberFont is the smallest font, in pixels, in which the square
+// numbers are drawn: smaller pictures (below about 450 pixels) leave them
+// out rather than show specks.
+const minNumberFont = 7.5
+
 // drawNumbers writes each dark square's number small in its top-left
 // corner, clear of the piece that may stand on it.
 func drawNumbers(img *image.RGBA, l *layout, st *style) error {
+	if numberSize*float64(l.sq) < minNumberFont {
+		return nil
+	}
 	face, err := newFace(numberSize * float64(l.sq))
 	if err != nil {
 		return err
@@ -136,9 +144,13 @@ func drawNumbers(img *image.RGBA, l *layout, st *style) error {
 	return nil
 }
 
-// numberBox returns the pixels that square s's number may cover: for
-// tests, which check that pieces leave it clear.
+// numberBox returns the pixels that square s's number may cover, none
+// when the numbers are left out: for tests, which check that pieces
+// leave it clear.
 func numberBox(l *layout, s rules.Square) (image.Rectangle, error) {
+	if numberSize*float64(l.sq) < minNumberFont {
+		return image.Rectangle{}, nil
+	}
 	face, err := newFace(numberSize * float64(l.sq))
 	if err != nil {
 		return image.Rectangle{}, err
