@@ -2,6 +2,7 @@ package draughts
 
 import (
 	"image"
+	"image/color"
 	"image/draw"
 	"math"
 	"sync"
@@ -129,10 +130,15 @@ func (a *arrow) mark(t *tiles) {
 	}
 }
 
-var rasterPool = sync.Pool{New: func() any { return vector.NewRasterizer(0, 0) }}
+var (
+	rasterPool = sync.Pool{New: func() any { return vector.NewRasterizer(0, 0) }}
+	maskPool   sync.Pool // *image.Alpha
+)
 
-// draw composites the arrow in colour src over dst.
-func (a *arrow) draw(dst *image.RGBA, src image.Image) {
+// draw composites the arrow in colour c over dst. The arrow is rasterised
+// into a coverage mask first and blended only where the mask is not
+// empty: most of a long diagonal's bounding box is.
+func (a *arrow) draw(dst *image.RGBA, c color.NRGBA) {
 	box := a.box.Intersect(dst.Rect)
 	if box.Empty() {
 		return
@@ -140,7 +146,7 @@ func (a *arrow) draw(dst *image.RGBA, src image.Image) {
 	z := rasterPool.Get().(*vector.Rasterizer)
 	defer rasterPool.Put(z)
 	z.Reset(box.Dx(), box.Dy())
-	z.DrawOp = draw.Over
+	z.DrawOp = draw.Src
 	o := pt{float64(box.Min.X), float64(box.Min.Y)}
 	for _, p := range a.polys {
 		for i, q := range p {
@@ -153,5 +159,34 @@ func (a *arrow) draw(dst *image.RGBA, src image.Image) {
 		}
 		z.ClosePath()
 	}
-	z.Draw(dst, box, src, image.Point{})
+	mask := getAlpha(box.Dx(), box.Dy())
+	defer maskPool.Put(mask)
+	z.Draw(mask, mask.Rect, image.Opaque, image.Point{})
+	// Blend the colour, premultiplied, by coverage times its opacity.
+	sa := uint32(c.A)
+	sr, sg, sb := uint32(c.R)*sa, uint32(c.G)*sa, uint32(c.B)*sa
+	for y := 0; y < box.Dy(); y++ {
+		m := mask.Pix[y*mask.Stride : y*mask.Stride+box.Dx()]
+		d := dst.Pix[dst.PixOffset(box.Min.X, box.Min.Y+y):]
+		for x, cov := range m {
+			if cov == 0 {
+				continue
+			}
+			k := uint32(cov) // coverage, 0..255
+			inv := 255*255 - k*sa
+			p := d[4*x : 4*x+3 : 4*x+3]
+			p[0] = uint8((uint32(p[0])*inv + sr*k + 255*255/2) / (255 * 255))
+			p[1] = uint8((uint32(p[1])*inv + sg*k + 255*255/2) / (255 * 255))
+			p[2] = uint8((uint32(p[2])*inv + sb*k + 255*255/2) / (255 * 255))
+		}
+	}
+}
+
+// getAlpha returns a pooled mask of w×h pixels, its contents undefined.
+func getAlpha(w, h int) *image.Alpha {
+	if m, ok := maskPool.Get().(*image.Alpha); ok && cap(m.Pix) >= w*h {
+		m.Pix, m.Stride, m.Rect = m.Pix[:w*h], w, image.Rect(0, 0, w, h)
+		return m
+	}
+	return image.NewAlpha(image.Rect(0, 0, w, h))
 }

@@ -219,34 +219,37 @@ func (k *kit) draw(img *image.RGBA, sc *scene) {
 		}
 	}
 	if len(sc.route) >= 2 {
-		newArrow(&k.l, sc.route).draw(img, image.NewUniform(k.st.arrow))
+		newArrow(&k.l, sc.route).draw(img, k.st.arrow)
 	}
-}
-
-// dirty returns the tiles of a picture that the scene draws on.
-func (k *kit) dirty(sc *scene) *tiles {
-	t := newTiles(k.bg.Rect)
-	for s := rules.Square(1); s <= rules.NumSquares; s++ {
-		if sc.pieces[s] != rules.Empty || sc.faded[s] != rules.Empty {
-			t.mark(k.l.square(s))
-		}
-	}
-	if len(sc.route) >= 2 {
-		newArrow(&k.l, sc.route).mark(t)
-	}
-	return t
 }
 
 // compose writes the picture of the scene into dst: the cached empty board
-// in palette indices, with only the tiles that the scene touches
-// composited in full colour and quantised again.
+// in palette indices, each piece's square copied from the kit's cells,
+// and the tiles that the arrow touches composited in full colour and
+// quantised again.
 func (k *kit) compose(dst *image.Paletted, sc *scene, bgPal *image.Paletted) {
 	copy(dst.Pix, bgPal.Pix)
-	dirty := k.dirty(sc)
-	runs := dirty.runs()
-	if len(runs) == 0 {
+	for s := rules.Square(1); s <= rules.NumSquares; s++ {
+		i := int(sc.pieces[s])
+		if x := sc.faded[s]; x != rules.Empty && i == 0 {
+			i = 4 + int(x)
+		}
+		if i == 0 {
+			continue
+		}
+		r := k.l.square(s)
+		cell := k.cell(s, i, k.q)
+		for y := 0; y < k.l.sq; y++ {
+			copy(dst.Pix[dst.PixOffset(r.Min.X, r.Min.Y+y):], cell[y*k.l.sq:(y+1)*k.l.sq])
+		}
+	}
+	if len(sc.route) < 2 {
 		return
 	}
+	a := newArrow(&k.l, sc.route)
+	dirty := newTiles(dst.Rect)
+	a.mark(dirty)
+	runs := dirty.runs()
 	scratch := getRGBA(dst.Rect)
 	defer rgbaPool.Put(scratch)
 	for _, r := range runs {
@@ -255,7 +258,21 @@ func (k *kit) compose(dst *image.Paletted, sc *scene, bgPal *image.Paletted) {
 			copy(scratch.Pix[i:j], k.bg.Pix[i:j])
 		}
 	}
-	k.draw(scratch, sc)
+	// The pieces under the arrow, then the arrow.
+	for s := rules.Square(1); s <= rules.NumSquares; s++ {
+		if sc.pieces[s] == rules.Empty && sc.faded[s] == rules.Empty {
+			continue
+		}
+		if r := k.l.square(s); dirty.touches(r) {
+			if x := sc.faded[s]; x != rules.Empty {
+				k.faded[x].drawOver(scratch, r.Min)
+			}
+			if x := sc.pieces[s]; x != rules.Empty {
+				k.piece[x].drawOver(scratch, r.Min)
+			}
+		}
+	}
+	a.draw(scratch, k.st.arrow)
 	for _, r := range runs {
 		k.q.quantize(dst, scratch, r)
 	}
@@ -288,6 +305,23 @@ func (t *tiles) mark(r image.Rectangle) {
 			t.dirty[ty*t.nx+tx] = true
 		}
 	}
+}
+
+// touches reports whether r touches a marked tile.
+func (t *tiles) touches(r image.Rectangle) bool {
+	r = r.Intersect(t.rect)
+	if r.Empty() {
+		return false
+	}
+	r = r.Sub(t.rect.Min)
+	for ty := r.Min.Y / tile; ty <= (r.Max.Y-1)/tile; ty++ {
+		for tx := r.Min.X / tile; tx <= (r.Max.X-1)/tile; tx++ {
+			if t.dirty[ty*t.nx+tx] {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // tileRect returns the pixels of tiles [x0, x1) in rows [y0, y1).

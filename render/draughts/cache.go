@@ -5,6 +5,7 @@ import (
 	"image/color"
 	"math"
 	"sync"
+	"sync/atomic"
 
 	"github.com/fogleman/gg"
 
@@ -22,6 +23,12 @@ type kit struct {
 	// square's top-left pixel; by rules.Piece.
 	piece [5]*sprite
 	faded [5]*sprite
+	// cells holds, by square and by sprite (piece, or 4 + piece when
+	// faded), the square with that sprite in palette indices, rows one
+	// after the other, worked out the first time a picture needs it: most
+	// of a picture is copied from here rather than composited and
+	// quantised again.
+	cells [rules.NumSquares + 1][9]atomic.Pointer[[]uint8]
 
 	palOnce sync.Once
 	q       *quantizer
@@ -60,6 +67,34 @@ func newKit(px int, flip bool) (*kit, error) {
 		}
 	}
 	return k, nil
+}
+
+// cell returns square s with sprite i on it in palette indices, sq rows
+// of sq bytes; q is the palette.
+func (k *kit) cell(s rules.Square, i int, q *quantizer) []uint8 {
+	c := &k.cells[s][i]
+	if v := c.Load(); v != nil {
+		return *v
+	}
+	r := k.l.square(s)
+	src := image.NewRGBA(r)
+	for y := r.Min.Y; y < r.Max.Y; y++ {
+		copy(src.Pix[src.PixOffset(r.Min.X, y):src.PixOffset(r.Max.X, y)], k.bg.Pix[k.bg.PixOffset(r.Min.X, y):k.bg.PixOffset(r.Max.X, y)])
+	}
+	k.sprite(i).drawOver(src, r.Min)
+	dst := image.NewPaletted(r, q.pal)
+	q.quantize(dst, src, r)
+	// Concurrent callers store the same bytes; either copy will do.
+	c.Store(&dst.Pix)
+	return dst.Pix
+}
+
+// sprite returns sprite i of cells: piece i, or the faded piece i-4.
+func (k *kit) sprite(i int) *sprite {
+	if i > 4 {
+		return k.faded[i-4]
+	}
+	return k.piece[i]
 }
 
 // paletted returns the quantizer and the empty board in its palette,

@@ -3,6 +3,7 @@ package draughts
 import (
 	"bytes"
 	"errors"
+	"image"
 	"image/png"
 	"math/rand/v2"
 	"sync"
@@ -180,5 +181,69 @@ func TestConcurrent(t *testing.T) {
 		if !bytes.Equal(buf.Bytes(), got[i]) {
 			t.Errorf("picture %d drawn concurrently differs from the same drawn alone", i)
 		}
+	}
+}
+
+// randomState plays up to n random legal moves from the start, through
+// the checked door, stopping early if the game ends.
+func randomState(tb testing.TB, n int, seed uint64) rules.State {
+	tb.Helper()
+	rng := rand.New(rand.NewPCG(seed, 3))
+	s := play(tb, "")
+	for i := 0; i < n; i++ {
+		legal := s.Legal()
+		if len(legal) == 0 {
+			break
+		}
+		next, _, err := s.PlayMove(s.ToMove(), string(legal[rng.IntN(len(legal))]))
+		if err != nil {
+			tb.Fatalf("PlayMove = %v", err)
+		}
+		s = next
+	}
+	return s
+}
+
+// TestComposeMatchesFull checks the compositor's shortcuts (cached
+// squares, only the arrow's tiles redrawn) against the plain way: every
+// sprite and the arrow drawn over the whole board in full colour, then
+// quantised whole. The two must agree to the pixel.
+func TestComposeMatchesFull(t *testing.T) {
+	for i := 0; i < 24; i++ {
+		p := randomPosition(uint64(100 + i))
+		opts := Options{Flip: i%2 == 1, Size: []int{0, MinPixels, 333, 1000}[i%4]}
+		if moves := p.Generate(nil); len(moves) > 0 {
+			m := moves[i%len(moves)]
+			opts.Last = p.Path(m)
+			p.Play(m)
+		}
+		sc, err := newScene(&p, &opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		img, err := shared.render(sc, &opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		px, _ := pixels(opts.Size)
+		k, err := shared.kit(px, opts.Flip)
+		if err != nil {
+			t.Fatal(err)
+		}
+		full := image.NewRGBA(k.bg.Rect)
+		copy(full.Pix, k.bg.Pix)
+		k.draw(full, sc)
+		want := image.NewPaletted(full.Rect, k.q.pal)
+		k.q.quantize(want, full, full.Rect)
+		if !bytes.Equal(img.Pix, want.Pix) {
+			n := 0
+			for j := range want.Pix {
+				if want.Pix[j] != img.Pix[j] {
+					n++
+				}
+			}
+			t.Errorf("position %d (%s, %v, %d px, flip %v): %d pixels differ from the full redraw", i, p.FEN(), opts.Last, px, opts.Flip, n)
+		}
+		palPool.Put(img)
 	}
 }
