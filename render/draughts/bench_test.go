@@ -9,11 +9,18 @@ import (
 )
 
 // BenchmarkBoard draws and encodes the start, the middle game with its
-// king's double capture and a random game's position after 40 moves, and
+// king's double capture, a random game's position after 40 moves and a
+// crowded board of men and kings after a long capture, and
 // reports the CPU time per board (ms/board; a machine shared with other
 // work inflates it far less than the wall clock) and the PNG's size
 // (bytes/board). The budget is 5 ms and 100 KB a board.
 func BenchmarkBoard(b *testing.B) {
+	type bench struct {
+		name string
+		p    rules.Position
+		opts Options
+	}
+	var cases []bench
 	for _, c := range []struct {
 		name string
 		s    rules.State
@@ -24,22 +31,34 @@ func BenchmarkBoard(b *testing.B) {
 		{"midgame-flipped", midgame(b), true},
 		{"random40", randomState(b, 40, 1), false},
 	} {
+		last, err := lastMove(c.s)
+		if err != nil {
+			b.Fatal(err)
+		}
+		cases = append(cases, bench{c.name, c.s.Position(), Options{Last: last.route, TakenKings: last.kings, Flip: c.flip}})
+	}
+	// The worst case: a crowded board, a third of its pieces kings, after
+	// a king's long capture.
+	crowded := randomPosition(1011)
+	best := crowded.Path(crowded.Generate(nil)[0])
+	for _, m := range crowded.Generate(nil) {
+		if r := crowded.Path(m); len(r.Squares) > len(best.Squares) {
+			best = r
+		}
+	}
+	crowded.Play(best.Move())
+	cases = append(cases, bench{"crowded", crowded, Options{Last: best}})
+	for _, c := range cases {
 		b.Run(c.name, func(b *testing.B) {
-			p := c.s.Position()
-			last, err := lastMove(c.s)
-			if err != nil {
-				b.Fatal(err)
-			}
-			opts := Options{Last: last.route, TakenKings: last.kings, Flip: c.flip}
 			var buf bytes.Buffer
-			if err := Board(&buf, &p, opts); err != nil { // warm the cache
+			if err := Board(&buf, &c.p, c.opts); err != nil { // warm the cache
 				b.Fatal(err)
 			}
 			b.ReportAllocs()
 			cpu := runtimetest.CPUTime()
 			for b.Loop() {
 				buf.Reset()
-				if err := Board(&buf, &p, opts); err != nil {
+				if err := Board(&buf, &c.p, c.opts); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -49,7 +68,7 @@ func BenchmarkBoard(b *testing.B) {
 	}
 }
 
-// BenchmarkGame is BenchmarkBoard's middle game through Game, which
+// BenchmarkGame draws a random game of 80 moves through Game, which
 // replays the game to find the last move and what it took.
 func BenchmarkGame(b *testing.B) {
 	s := randomState(b, 80, 2)

@@ -14,13 +14,16 @@
 // its start through every square it lands on (a capture's every leg) to
 // its end, and the pieces it took stay on their squares, faded.
 //
-// A picture is about 800 pixels on a side. The empty board and the piece
+// A picture is about 800 pixels on a side; below about 450 the square
+// numbers would be specks and are left out. The empty board and the piece
 // sprites are drawn with github.com/fogleman/gg once per picture size and
 // orientation and cached; each picture copies the empty board in palette
 // indices, composites the pieces and the arrow only over the tiles they
 // touch, and is written as a paletted PNG whose palette is fitted to the
-// board. The cache is safe for concurrent use, so handlers may render at
-// the same time.
+// board; a square with a piece on it is worked out once in palette
+// indices and copied after that. An 800-pixel board takes 2 to 3 ms of
+// CPU and 45 to 65 KB (BenchmarkBoard). The cache is safe for concurrent
+// use, so handlers may render at the same time.
 //
 // The package never writes files and reads nothing from the host: the
 // font is the embedded Go Bold (golang.org/x/image/font/gofont). It

@@ -247,3 +247,34 @@ func TestComposeMatchesFull(t *testing.T) {
 		palPool.Put(img)
 	}
 }
+
+// TestPNGBudget draws crowded random positions, a third of their pieces
+// kings, each with its longest legal move's arrow, from both sides: every
+// picture must stay within the budget of 100 KB.
+func TestPNGBudget(t *testing.T) {
+	const budget = 100 << 10
+	largest := 0
+	for i := 0; i < 40; i++ {
+		p := randomPosition(uint64(1000 + i))
+		opts := Options{Flip: i%2 == 1}
+		var best rules.Route
+		for _, m := range p.Generate(nil) {
+			if r := p.Path(m); len(r.Squares) > len(best.Squares) || (len(r.Squares) == len(best.Squares) && m.Captured.Count() > best.Taken.Count()) {
+				best = r
+			}
+		}
+		if len(best.Squares) > 0 {
+			opts.Last = best
+			p.Play(best.Move())
+		}
+		var buf bytes.Buffer
+		if err := Board(&buf, &p, opts); err != nil {
+			t.Fatal(err)
+		}
+		largest = max(largest, buf.Len())
+		if buf.Len() > budget {
+			t.Errorf("%s after %v: %d bytes, over the budget of %d", p.FEN(), best, buf.Len(), budget)
+		}
+	}
+	t.Logf("largest picture: %d bytes", largest)
+}
