@@ -69,7 +69,7 @@ func newArrow(l *layout, route []rules.Square) *arrow {
 		u := to.sub(from).unit()
 		tip := to.sub(u.mul(arrowShort * sq))
 		base := tip.sub(u.mul(arrowHead * sq))
-		if base.sub(from).len() < 0 || u.x*(base.x-from.x)+u.y*(base.y-from.y) <= 0 {
+		if u.x*(base.x-from.x)+u.y*(base.y-from.y) <= 0 {
 			base = from // too short for a shaft: the head alone
 		} else {
 			a.rect(from, base, hw)

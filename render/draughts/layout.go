@@ -12,8 +12,7 @@ import (
 type layout struct {
 	px     int
 	sq     int // a square's side
-	x0, y0 int // the top-left pixel of the squares
-	frame  int // the frame's width, outside the squares
+	x0, y0 int // the top-left pixel of the squares; the frame is outside
 	flip   bool
 }
 
@@ -21,7 +20,7 @@ func newLayout(px int, flip bool) layout {
 	frame := max(4, px/64)
 	sq := (px - 2*frame) / rules.Width
 	x0 := (px - rules.Width*sq) / 2
-	return layout{px: px, sq: sq, x0: x0, y0: x0, frame: x0, flip: flip}
+	return layout{px: px, sq: sq, x0: x0, y0: x0, flip: flip}
 }
 
 // cell returns the row and column, 0 to 9 from the top left of the

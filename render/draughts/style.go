@@ -32,8 +32,9 @@ type style struct {
 func rgb(r, g, b uint8) color.NRGBA     { return color.NRGBA{r, g, b, 255} }
 func rgba(r, g, b, a uint8) color.NRGBA { return color.NRGBA{r, g, b, a} }
 
-// wood is the only look so far. Its colours are the Go board's wood
-// (render.Wood) for the light squares and its walnut for the dark ones.
+// wood is the only look so far: the light squares a paler cousin of the
+// Go board's Wood theme, the dark ones of its Walnut, the pieces shaded
+// like its stones.
 var wood = style{
 	light:      rgb(232, 196, 128),
 	lightGrain: rgb(212, 168, 96),
