@@ -1,0 +1,88 @@
+package draughts
+
+import (
+	"fmt"
+	"strings"
+
+	rules "github.com/gobot-dev/gobot/engine/draughts"
+	"github.com/gobot-dev/gobot/engine/game"
+)
+
+// AltText describes s's position in one line for an attachment's
+// description, for screen readers and for when the picture does not
+// load: "White to move; White 20 men, Black 19 men and 1 king; last move
+// 32x23". Once the game is over it says who won and how instead of who
+// is to move: "Game over, White wins 2-0 (Black cannot move); …".
+func AltText(s rules.State) string {
+	var b strings.Builder
+	p := s.Position()
+	if r, over := s.Result(); over {
+		b.WriteString("Game over, " + describeResult(r))
+	} else {
+		b.WriteString(p.Turn().String() + " to move")
+	}
+	b.WriteString("; ")
+	for i, c := range []rules.Color{rules.White, rules.Black} {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(c.String() + " " + countPieces(p.Men(c).Count(), p.Kings(c).Count()))
+	}
+	if n := s.MoveCount(); n > 0 {
+		fmt.Fprintf(&b, "; last move %s", s.Moves()[n-1])
+	}
+	return b.String()
+}
+
+// countPieces says "20 men", "19 men and 1 king", "2 kings" or "no pieces".
+func countPieces(men, kings int) string {
+	var parts []string
+	if men > 0 {
+		parts = append(parts, plural(men, "man", "men"))
+	}
+	if kings > 0 {
+		parts = append(parts, plural(kings, "king", "kings"))
+	}
+	if len(parts) == 0 {
+		return "no pieces"
+	}
+	return strings.Join(parts, " and ")
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
+
+// describeResult says who won and how, as players say it, with the
+// result as PDN writes it: "White wins 2-0 (Black cannot move)", "draw
+// 1-1 (threefold repetition)".
+func describeResult(r game.Result) string {
+	var how string
+	switch r.Reason {
+	case game.ByRule:
+		if r.Winner != game.NoSide {
+			how = rules.Color(r.Winner).Opponent().String() + " cannot move"
+		} else {
+			how = "by the rules"
+		}
+	case rules.ByRepetition:
+		how = "threefold repetition"
+	case game.ByResignation:
+		how = "resignation"
+	case game.ByTime:
+		how = "on time"
+	case game.ByAgreement:
+		how = "by agreement"
+	case game.ByForfeit:
+		how = "forfeit"
+	default: // the 25-, 16- and 5-move rules say themselves
+		how = string(r.Reason)
+	}
+	if r.Winner == game.NoSide {
+		return fmt.Sprintf("draw %s (%s)", r.Text, how)
+	}
+	return fmt.Sprintf("%s wins %s (%s)", rules.Color(r.Winner), r.Text, how)
+}
