@@ -133,7 +133,7 @@ func TestClosedNoFalseAlarms(t *testing.T) {
 	} else if testing.Short() {
 		files = files[:5]
 	}
-	counted := 0
+	counted, variants := 0, 0
 	for _, f := range files {
 		data, err := os.ReadFile(f)
 		if err != nil {
@@ -147,9 +147,31 @@ func TestClosedNoFalseAlarms(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: result %q: %v", f, info.RE, err)
 		}
-		if err := g.End(res); err != nil {
-			t.Fatalf("%s: %v", f, err)
+		games := map[string]*engine.Game{filepath.Base(f): g}
+		// The same game with two moves that change nothing before the
+		// passes, as in the wall game of issue 34: the player to move drops
+		// a stone into the other's sealed area, the other answers inside
+		// his own.
+		if v := withIdleMoves(t, g); v != nil {
+			games[filepath.Base(f)+" with idle moves"] = v
+			variants++
 		}
+		for name, g := range games {
+			if err := g.End(res); err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			counted += checkClosed(t, name, g, ev)
+		}
+	}
+	t.Logf("%d games and %d of them with idle moves, %d moves played after the last region was settled", len(files), variants, counted)
+}
+
+// checkClosed reviews a closed game and reports the mistakes named after
+// its last region was settled, and the moves preferred inside a sealed
+// area; it returns the number of moves played after the settling.
+func checkClosed(t *testing.T, f string, g *engine.Game, ev Evaluator) int {
+	t.Helper()
+	{
 		r, err := Run(context.Background(), g, ev, nil)
 		if err != nil {
 			t.Fatalf("%s: %v", f, err)
@@ -161,16 +183,125 @@ func TestClosedNoFalseAlarms(t *testing.T) {
 			settled--
 		}
 		if settled > r.closing() {
-			t.Errorf("%s: the game never settles before its closing passes (last estimated position %d of %d)", filepath.Base(f), settled-1, len(r.Positions)-1)
-			continue
+			t.Errorf("%s: the game never settles before its closing passes (last estimated position %d of %d)", f, settled-1, len(r.Positions)-1)
+			return 0
 		}
-		counted += r.closing() - settled
 		for _, m := range r.Mistakes {
 			if m.Number-1 >= settled {
 				t.Errorf("%s: move %d (%s %s) loses %.1f points, after every region was settled at move %d",
-					filepath.Base(f), m.Number, m.Color.Letter(), m.Move, m.Loss, settled)
+					f, m.Number, m.Color.Letter(), m.Move, m.Loss, settled)
 			}
 		}
+		positions, err := Positions(g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// From the move that settles the game on, no move inside a
+		// sealed area is preferred. (Earlier, an area the estimate calls
+		// sealed may still be where a fight is: see territory.calm.)
+		for i, p := range r.Positions {
+			if i < settled-1 || p.Best == "" || p.Best == "pass" {
+				continue
+			}
+			best, err := engine.ParsePoint(p.Best, g.Size())
+			if err != nil {
+				t.Fatalf("%s: best %q: %v", f, p.Best, err)
+			}
+			a := analyse(context.Background(), positions[i])
+			b := positions[i].Board()
+			for _, reg := range a.regions {
+				// Small regions are eyes, where a stone may be a
+				// nakade; regions with stones or a fight at their edge
+				// may still change hands.
+				quiet := reg.sealed && reg.calm && reg.stones == 0 && len(reg.points) >= minFill
+				if quiet && reg.owner != positions[i].ToPlay() && containsInt(reg.points, b.Vertex(best)) {
+					t.Errorf("%s: after move %d the review prefers %s, inside %s's sealed area", f, i, p.Best, reg.owner)
+				}
+			}
+		}
+		return r.closing() - settled
 	}
-	t.Logf("%d games, %d moves played after the last region was settled", len(files), counted)
+}
+
+// withIdleMoves returns g (a closed game that ended with two passes)
+// replayed with two more moves before the passes: the player to move
+// drops a stone into the middle of the opponent's biggest sealed area, the
+// opponent answers in the middle of his own; nil when there is no room.
+func withIdleMoves(t *testing.T, g *engine.Game) *engine.Game {
+	t.Helper()
+	moves := g.Moves()
+	if len(moves) < 2 {
+		return nil
+	}
+	out, err := engine.NewGame(g.Config())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range moves[:len(moves)-2] {
+		if err := out.Play(m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for k := 0; k < 2; k++ {
+		a := analyse(context.Background(), out)
+		c := out.ToPlay()
+		owner := c.Opponent()
+		if k == 1 {
+			owner = c
+		}
+		p, ok := middleOfArea(out.Board(), a, owner)
+		if !ok || out.Play(engine.PlaceAt(c, p)) != nil {
+			return nil
+		}
+	}
+	for k := 0; k < 2; k++ {
+		if err := out.Play(engine.PassMove(out.ToPlay())); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return out
+}
+
+// middleOfArea returns an empty point of owner's biggest sealed region
+// whose neighbours, and theirs, are empty points of the region, as far as
+// can be from its edge and from any stone in it.
+func middleOfArea(b *engine.Board, a *territory, owner engine.Color) (engine.Point, bool) {
+	var best *region
+	for i := range a.regions {
+		r := &a.regions[i]
+		if r.sealed && r.owner == owner && (best == nil || len(r.points) > len(best.points)) {
+			best = r
+		}
+	}
+	if best == nil {
+		return engine.Point{}, false
+	}
+	in := map[int]bool{} // the region's empty points
+	for _, v := range best.points {
+		in[v] = b.ColorAt(v) == engine.Empty
+	}
+	depth := func(v int) int {
+		d := 0
+		for _, n := range b.Neighbours(v) {
+			if in[n] {
+				d++
+			}
+			for _, m := range b.Neighbours(n) {
+				if in[m] {
+					d++
+				}
+			}
+		}
+		return d
+	}
+	bv, bd := 0, -1
+	for _, v := range best.points {
+		if d := depth(v); in[v] && d > bd {
+			bv, bd = v, d
+		}
+	}
+	if bd < 12 {
+		return engine.Point{}, false
+	}
+	return b.Point(bv), true
 }

@@ -332,8 +332,9 @@ func (t *territory) stillSealed(b *engine.Board, r region, kept map[int]engine.C
 }
 
 // eyePoints picks two points of r, not next to each other even
-// diagonally, whose neighbours and diagonals on the board all lie in r:
-// filled around with the owner's stones they are two real eyes.
+// diagonally, whose neighbours and diagonals on the board all lie in r or
+// hold the owner's stones: filled around with the owner's stones they are
+// two real eyes.
 func eyePoints(b *engine.Board, r region) []int {
 	in := map[int]bool{}
 	for _, v := range r.points {
@@ -342,9 +343,12 @@ func eyePoints(b *engine.Board, r region) []int {
 	s := b.Stride()
 	var eyes []int
 	for _, v := range r.points {
+		if b.ColorAt(v) != engine.Empty {
+			continue
+		}
 		ok := true
 		for _, d := range [8]int{-s - 1, -s, -s + 1, -1, 1, s - 1, s, s + 1} {
-			if n := v + d; !b.IsBorder(n) && !in[n] {
+			if n := v + d; !b.IsBorder(n) && !in[n] && b.ColorAt(n) != r.owner {
 				ok = false
 				break
 			}
@@ -405,12 +409,11 @@ func oneChain(b *engine.Board, done, fill map[int]engine.Color, owner engine.Col
 			}
 		}
 	}
-	for v, c := range fill {
-		if c == owner && !seen[v] {
+	// Every filled stone, and every stone of the owner next to a filled
+	// point or an eye, must be in it.
+	for v := range fill {
+		if fill[v] == owner && !seen[v] {
 			return false
-		}
-		if c != owner {
-			continue
 		}
 		for _, n := range b.Neighbours(v) {
 			if !b.IsBorder(n) && at(n) == owner && !seen[n] {
