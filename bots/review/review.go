@@ -339,6 +339,14 @@ func (r *Review) finish(res engine.Result, hasResult, biased bool) {
 	}
 	closing := r.closing()
 	losses := MoveLosses(scores, movers)
+	// Between counted positions a move loses what the count after it
+	// falls short of the count after the best move: a dame, when one is
+	// left, is worth a point.
+	for i := range losses {
+		if before := r.Positions[i]; before.Counted && r.Positions[i+1].Counted && before.Best != "" && before.Best != "pass" {
+			losses[i]++
+		}
+	}
 	if biased {
 		exact := make([]bool, len(losses))
 		for i := range exact {
