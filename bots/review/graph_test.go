@@ -127,15 +127,19 @@ func TestGraphMeasure(t *testing.T) {
 // hard19, see TestHard19Set) and measures its graph: where the count
 // moves by less than 2 points a move, the graph must change by at most 3%
 // a move on average and alternate in sign at most 60% of the time. It
-// takes minutes: set GOBOT_REVIEW_GRAPH=1 (or =all for every game).
+// takes minutes: set GOBOT_REVIEW_GRAPH=1 (=all for every game of the
+// set, =FILE.sgf for another game, testdata/pro19.sgf for instance).
 func TestGraphHard19(t *testing.T) {
 	which := os.Getenv("GOBOT_REVIEW_GRAPH")
 	if which == "" || testing.Short() {
 		t.Skip("set GOBOT_REVIEW_GRAPH=1 (or all) to measure the 19×19 graph")
 	}
 	files := []string{filepath.Join(hard19Dir, "01.sgf")}
-	if which == "all" {
+	switch {
+	case which == "all":
 		files, _ = filepath.Glob(filepath.Join(hard19Dir, "*.sgf"))
+	case filepath.Ext(which) == ".sgf":
+		files = []string{which}
 	}
 	for _, f := range files {
 		data, err := os.ReadFile(f)
