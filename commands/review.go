@@ -295,7 +295,8 @@ func mistakeBoards(a *storage.Archived, g *engine.Game, rv *review.Review) ([]pi
 		}
 		pv := parseLine(m.Color, m.PV, g.Size())
 		var buf bytes.Buffer
-		if err := render.Variation(&buf, before.Board(), render.VariationOptions{Played: played, PV: pv}); err != nil {
+		prev, _ := before.LastMove()
+		if err := render.Variation(&buf, before.Board(), render.VariationOptions{Played: played, PV: pv, Previous: prev}); err != nil {
 			return nil, fmt.Errorf("commands: mistake %d of game %s: %w", m.Number, a.ID, err)
 		}
 		name := fmt.Sprintf("review-%s-move%d.png", a.ID, m.Number)
@@ -307,8 +308,12 @@ func mistakeBoards(a *storage.Archived, g *engine.Game, rv *review.Review) ([]pi
 		if played.Kind == engine.Pass {
 			did = "passed"
 		}
-		alt := fmt.Sprintf("%d×%d board before move %d: %s %s; the engine preferred %s (ringed), then the numbered line %s.",
-			g.Size(), g.Size(), m.Number, colorName(m.Color), did, m.Best, strings.Join(m.PV, " "))
+		answered := ""
+		if prev.Kind == engine.Place {
+			answered = fmt.Sprintf(", answering %s %s (marked as the last move)", colorName(prev.Color), prev.Point)
+		}
+		alt := fmt.Sprintf("%d×%d board before move %d%s: %s %s; the engine preferred %s (ringed), then the numbered line %s.",
+			g.Size(), g.Size(), m.Number, answered, colorName(m.Color), did, m.Best, strings.Join(m.PV, " "))
 		out = append(out, picture{
 			file:  File{Name: name, ContentType: "image/png", Description: clip(alt, 1024), Data: buf.Bytes()},
 			embed: &discordgo.MessageEmbed{Description: line, Color: embedColor(m.Color), Image: &discordgo.MessageEmbedImage{URL: "attachment://" + name}},

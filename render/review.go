@@ -222,14 +222,18 @@ type VariationOptions struct {
 	// is taken off, so the position stays in view, and a move on a point
 	// already taken is not drawn but said (LineNotes). At most 9 moves are
 	// drawn.
-	PV    []engine.Move
-	Theme Theme
-	Size  int // pixels on a side, 0 for DefaultPixels
+	PV []engine.Move
+	// Previous is the opponent's move that the mistake answered, the last
+	// move on b: its stone gets the board's last-move ring, so a reader
+	// sees what was being answered. A pass or the zero Move marks nothing.
+	Previous engine.Move
+	Theme    Theme
+	Size     int // pixels on a side, 0 for DefaultPixels
 }
 
 // Variation writes a PNG of the position b before a mistake: the move that
-// was played, marked, and the preferred line as numbered stones, its first
-// stone ringed. The PV must be legal from b, each move by the colour it
+// was played, marked, the opponent's previous move with the last-move ring,
+// and the preferred line as numbered stones, its first stone ringed. The PV must be legal from b, each move by the colour it
 // names; b is not modified.
 func Variation(w io.Writer, b *engine.Board, opts VariationOptions) error {
 	if b == nil {
@@ -245,7 +249,7 @@ func Variation(w io.Writer, b *engine.Board, opts VariationOptions) error {
 	if played.Kind == engine.Place && !played.Point.Valid(n) {
 		return fmt.Errorf("played move %v on a %d×%d board: %w", played.Point, n, n, ErrOffBoard)
 	}
-	img, k, err := rgbaBoard(shown, &Options{Numbers: nums, Theme: opts.Theme, Size: opts.Size, HideKo: true})
+	img, k, err := rgbaBoard(shown, &Options{Numbers: nums, LastMove: opts.Previous, Theme: opts.Theme, Size: opts.Size, HideKo: true})
 	if err != nil {
 		return err
 	}

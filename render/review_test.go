@@ -3,6 +3,8 @@ package render
 import (
 	"bytes"
 	"errors"
+	"image"
+	"image/color"
 	"math"
 	"strings"
 	"testing"
@@ -204,5 +206,48 @@ func TestVariationKeepsThePosition(t *testing.T) {
 	}
 	if got := LineNotes(b, pv[:1]); got != "" {
 		t.Errorf("LineNotes of a line it draws whole = %q, want none", got)
+	}
+}
+
+// TestVariationMarksPrevious: a mistake board rings the stone of the
+// opponent's move that the mistake answered, as a board rings the last
+// move, and nothing else changes colour at that stone.
+func TestVariationMarksPrevious(t *testing.T) {
+	b := mistakeBoard(t)
+	n := 9
+	mv := func(c engine.Color, s string) engine.Move { return engine.PlaceAt(c, enginetest.Point(t, s, n)) }
+	W, B := engine.White, engine.Black
+	draw := func(prev engine.Move) image.Image {
+		var buf bytes.Buffer
+		opts := VariationOptions{Played: mv(W, "C8"), PV: []engine.Move{mv(W, "E5"), mv(B, "F5")}, Previous: prev}
+		if err := Variation(&buf, b, opts); err != nil {
+			t.Fatal(err)
+		}
+		return decodePNG(t, buf.Bytes())
+	}
+	l := newLayout(n, DefaultPixels)
+	lum := func(img image.Image, s string, dx float64) float64 {
+		x, y := l.center(enginetest.Point(t, s, n))
+		c := color.NRGBAModel.Convert(img.At(int(x+dx*l.r), int(y))).(color.NRGBA)
+		return 0.299*float64(c.R) + 0.587*float64(c.G) + 0.114*float64(c.B)
+	}
+	plain, marked := draw(engine.Move{}), draw(mv(B, "G7"))
+	// On the black stone at G7 the ring is light; the stone stays black
+	// at its centre and G6, a black stone not played last, gets no ring.
+	if got := lum(plain, "G7", ringRadius); got > 70 {
+		t.Fatalf("without a previous move the ring's place on G7 has luminance %.0f, want a black stone (< 70)", got)
+	}
+	if got := lum(marked, "G7", ringRadius); got < 150 {
+		t.Errorf("the previous move G7 has no ring: luminance %.0f on the ring, want > 150", got)
+	}
+	if got := lum(marked, "G7", 0); got > 70 {
+		t.Errorf("the ring covers G7's centre: luminance %.0f, want < 70", got)
+	}
+	if got := lum(marked, "G6", ringRadius); got > 70 {
+		t.Errorf("G6 is ringed too: luminance %.0f, want < 70", got)
+	}
+	// A pass marks nothing.
+	if a, b := pixelHash(draw(engine.PassMove(B))), pixelHash(plain); a != b {
+		t.Errorf("a previous pass changed the picture")
 	}
 }

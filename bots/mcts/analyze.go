@@ -19,8 +19,12 @@ type Analysis struct {
 	// where play has ended it is 1, 0 or 0.5 by the estimated score.
 	Winrate float64
 	// Score is Black's expected lead in points by area counting, komi and
-	// White's handicap compensation included: the mean of the playouts
-	// (the sum of Ownership less that komi).
+	// White's handicap compensation included: the mean result of the
+	// playouts through Best (of all the playouts, the sum of Ownership less
+	// that komi, when none went through it). The playouts through other
+	// moves would dilute it: a position where the player to move can
+	// capture a group is worth the capture, not the average of the moves
+	// the search tried.
 	Score float64
 	// Ownership holds, for each point (index Row*size+Col), how surely it
 	// ends as Black's (+1) or White's (-1).
@@ -86,6 +90,9 @@ func Analyze(ctx context.Context, g *engine.Game, playouts int, seed int64) (Ana
 		a.Score += o
 	}
 	a.Score -= whiteBonus(g)
+	if e.lineN > 0 {
+		a.Score = e.line
+	}
 	return a, nil
 }
 

@@ -56,6 +56,19 @@ type search struct {
 	playouts  atomic.Int64
 	stop      atomic.Bool
 	cancelled atomic.Bool
+
+	// lines sums, in analysis, the results of the playouts through each
+	// root child (indexed from the root's first child): Black's lead after
+	// komi, in half points, and the number of playouts.
+	lines     []lineScore
+	linesFrom int32
+}
+
+// lineScore is the sum of the results of the playouts through one root
+// child.
+type lineScore struct {
+	halfPoints atomic.Int64
+	n          atomic.Int64
 }
 
 // worker is one search thread's state; nothing in it is shared.
@@ -450,6 +463,12 @@ func (w *worker) backup(score float64) {
 	s := w.s
 	t := s.tree
 	score -= s.komi
+	if s.lines != nil && len(w.path) > 1 {
+		if k := w.path[1] - s.linesFrom; k >= 0 && int(k) < len(s.lines) {
+			s.lines[k].halfPoints.Add(int64(math.Round(2 * score)))
+			s.lines[k].n.Add(1)
+		}
+	}
 	var winner engine.Color
 	switch {
 	case score > 0:

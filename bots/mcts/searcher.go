@@ -29,6 +29,10 @@ type Searcher struct {
 
 	stats Stats
 	own   []float64
+	// line is, after an analysis, Black's mean lead in the playouts
+	// through the move returned, and lineN their number.
+	line  float64
+	lineN int64
 
 	now func() time.Time // the clock; nil means time.Now (tests set a fake one)
 }
@@ -231,6 +235,9 @@ func (e *Searcher) GenMoveTimed(ctx context.Context, g *engine.Game, target, lim
 			ch.state.Or(flagIllegal)
 		}
 	}
+	if e.opts.analysis && !s.collects {
+		s.lines, s.linesFrom = make([]lineScore, root.nchild), root.first
+	}
 
 	for {
 		if err := runWorkers(workers); err != nil {
@@ -415,11 +422,17 @@ func (e *Searcher) finish(s *search, workers []*worker, reused int, start time.T
 	}
 	move := engine.PassMove(s.toPlay)
 	winrate := 0.5
+	e.line, e.lineN = 0, 0
 	if best >= 0 {
 		ch := t.at(best)
 		move = s.moveOf(int(ch.move))
 		if wr := ch.winrate(); wr >= 0 {
 			winrate = wr
+		}
+		if k := best - s.linesFrom; s.lines != nil && k >= 0 && int(k) < len(s.lines) {
+			if n := s.lines[k].n.Load(); n > 0 {
+				e.line, e.lineN = float64(s.lines[k].halfPoints.Load())/2/float64(n), n
+			}
 		}
 	}
 	stopped := "settled"

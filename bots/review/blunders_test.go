@@ -284,7 +284,9 @@ func blunderSet(t *testing.T) (names []string, games []*engine.Game, blunders []
 
 // TestBlunderAccuracy reviews every game of the blunder set with the
 // built-in engine at its review budget and counts the games whose blunder
-// is among the blunderer's mistakes: nine in ten must be (18 of 20).
+// is among the blunderer's mistakes: all but one in 24 must be (23 of 24;
+// 24 before the review counted settled positions and filtered the
+// side-to-move bias, issue 34).
 func TestBlunderAccuracy(t *testing.T) {
 	if testing.Short() || os.Getenv("GOBOT_REVIEW_ACCURACY") == "" {
 		t.Skip("set GOBOT_REVIEW_ACCURACY=1 (and no -short) to measure the review's accuracy")
@@ -324,7 +326,7 @@ func TestBlunderAccuracy(t *testing.T) {
 		t.Logf("%s: blunder %d; mistakes named %s; found %v (by winning chance alone %v)", names[i], blunders[i], strings.Join(named, ", "), hit, wrHit)
 	}
 	t.Logf("the blunder was named in %d of %d games (by the drop of winning chance alone it would be %d)", found, len(games), byWinrate)
-	if need := len(games) - len(games)/10; found < need {
+	if need := len(games) - (len(games)+23)/24; found < need {
 		t.Errorf("the blunder was named in %d of %d games, want at least %d", found, len(games), need)
 	}
 }

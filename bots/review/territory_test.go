@@ -1,0 +1,127 @@
+package review
+
+import (
+	"context"
+	"testing"
+
+	"github.com/gobot-dev/gobot/engine"
+	"github.com/gobot-dev/gobot/engine/enginetest"
+)
+
+// wallMoves is the game of issue 34 on 9×9 (area scoring, komi 7.5):
+// Black builds a wall on the E line and White one on the F line, from
+// the middle down to the edge and then up to the other edge; Black drops
+// a stone into White's area at H3 and White one into Black's at B7, and
+// both pass. Counted with those two stones dead, Black has 45 points and
+// White 36 + 7.5: B+1.5.
+var wallMoves = []string{
+	"E5", "F5", "E4", "F4", "E3", "F3", "E2", "F2", "E1", "F1",
+	"E6", "F6", "E7", "F7", "E8", "F8", "E9", "F9",
+	"H3", "B7", "pass", "pass",
+}
+
+// wallGame returns the wall game after its first n moves.
+func wallGame(t *testing.T, n int) *engine.Game {
+	t.Helper()
+	return playGame(t, 9, wallMoves[:n]...)
+}
+
+func TestAnalyseWallGame(t *testing.T) {
+	ctx := context.Background()
+	tests := []struct {
+		moves   int
+		settled bool
+		count   float64 // when settled
+		sealed  []engine.Color
+	}{
+		// The F9 gap joins White's area to Black's wall: only Black's
+		// 36 points are sealed.
+		{moves: 17, sealed: []engine.Color{engine.Black}},
+		{moves: 18, settled: true, count: 1.5, sealed: []engine.Color{engine.Black, engine.White}},
+		// H3 and B7 die inside the areas; nothing changes.
+		{moves: 19, settled: true, count: 1.5},
+		{moves: 20, settled: true, count: 1.5},
+	}
+	for _, tt := range tests {
+		g := wallGame(t, tt.moves)
+		a := analyse(ctx, g)
+		if a.settled != tt.settled || tt.settled && a.count != tt.count {
+			t.Errorf("after %d moves: settled %v, count %v; want %v, %v\n%v", tt.moves, a.settled, a.count, tt.settled, tt.count, g.Board())
+		}
+		var sealed []engine.Color
+		for _, r := range a.regions {
+			if r.sealed && len(r.points) >= minFill {
+				sealed = append(sealed, r.owner)
+			}
+		}
+		if tt.sealed != nil && !equalColors(sealed, tt.sealed) {
+			t.Errorf("after %d moves: sealed regions of %v, want %v", tt.moves, sealed, tt.sealed)
+		}
+	}
+}
+
+func equalColors(a, b []engine.Color) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// TestSealedPosition: Black's sealed 36 points are filled but for two
+// eyes, so no move is left there for either side, and the count of the
+// board is what it was.
+func TestSealedPosition(t *testing.T) {
+	g := wallGame(t, 17)
+	a := analyse(context.Background(), g)
+	s, filled := a.sealedPosition(g, nil)
+	if s == g {
+		t.Fatal("nothing filled")
+	}
+	if s.ToPlay() != engine.White {
+		t.Errorf("%v to play in the filled position, want White", s.ToPlay())
+	}
+	if len(filled) != 36 {
+		t.Errorf("%d points filled, want Black's 36", len(filled))
+	}
+	for _, p := range s.Legal() {
+		if p.Col < 4 {
+			t.Errorf("White may play %v inside Black's sealed area", p)
+		}
+	}
+	before, after := g.Score(nil), s.Score(nil)
+	if before.Black.Total != after.Black.Total || before.White.Total != after.White.Total || after.Black.Total != 45 {
+		t.Errorf("count B %v W %v before filling, B %v W %v after; want Black's 45 both times",
+			before.Black.Total, before.White.Total, after.Black.Total, after.White.Total)
+	}
+	// A fill stays while the region stays Black's, though the estimate of
+	// the next position may hesitate.
+	g2 := wallGame(t, 18)
+	a2 := analyse(context.Background(), g2)
+	if _, filled2 := a2.sealedPosition(g2, filled); len(filled2) < 36 {
+		t.Errorf("after F9, %d points filled, want Black's 36 at least", len(filled2))
+	}
+}
+
+// TestSettledPositionBest: in a settled position the best move is a dame
+// that puts no stones in atari, else a pass; never a move inside an area.
+func TestSettledPositionBest(t *testing.T) {
+	g := enginetest.NewGame(t, engine.Config{Size: 9, Rules: engine.DefaultRules()},
+		"E5", "G5", "E4", "G4", "E3", "G3", "E2", "G2", "E1", "G1",
+		"E6", "G6", "E7", "G7", "E8", "G8", "E9", "G9")
+	a := analyse(context.Background(), g)
+	if !a.settled {
+		t.Fatalf("walls with a line of dame between them are not settled\n%v", g.Board())
+	}
+	p := a.settledPosition(g)
+	if p.Best == "pass" || p.Best[0] != 'F' {
+		t.Errorf("best %s, want a dame on the F line", p.Best)
+	}
+	if !p.Counted || p.Score != a.count {
+		t.Errorf("position %+v, want counted with score %v", p, a.count)
+	}
+}
