@@ -1,8 +1,11 @@
 package draughts
 
 import (
+	"context"
 	"strings"
 	"time"
+
+	"github.com/gobot-dev/gobot/engine/draughts"
 )
 
 // Level is an opponent users pick by name: a kind of Player with the
@@ -15,19 +18,48 @@ type Level struct {
 	Budget      Budget // the budget each move gets
 	// New returns a fresh Player for one move or one game.
 	New func(seed int64) Player
+	// Search, for the levels that are a plain alpha-beta search, holds
+	// the search's options (without Seed and Info), for the callers that
+	// keep a Searcher of their own (the Hub server); nil for the others.
+	Search *Options
 }
 
 // HubPrefix starts the names of the levels played by Hub engines.
 const HubPrefix = "hub:"
 
-// The budgets of the search levels, in nodes, so that their strength does
-// not depend on the machine or its load; the time caps keep a loaded
-// machine answering. See docs/draughts-strength.md for the matches that
-// set them.
+// The ladder's rungs. Each level beats the one below it 70–90% of the
+// games (docs/draughts-strength.md lists the matches): the strength of a
+// draughts player climbs steeply with its search, so the levels are many
+// and close. The lowest play the greedy search on a share of their moves
+// and a random move on the others; medium plays a 2-ply search on half
+// its moves and greedy on the others; from keen up the levels search a
+// fixed count of nodes, so that their strength does not depend on the
+// machine or its load (the time caps only keep a loaded machine
+// answering).
 const (
-	mediumNodes = 3_000
-	hardNodes   = 60_000
-	maxNodes    = 1_500_000
+	noviceGreedy  = 0.40
+	learnerGreedy = 0.65
+	casualGreedy  = 0.85
+	mediumReads   = 0.5
+	keenNodes     = 1_000
+	strongNodes   = 2_500
+	toughNodes    = 10_000
+	hardNodes     = 40_000
+	expertNodes   = 150_000
+	maxNodes      = 500_000
+)
+
+// The players the levels are made of.
+var (
+	// greedyOptions: material only, one ply and the captures after it,
+	// with a little noise to vary among equal moves.
+	greedyOptions = Options{Weights: &MaterialWeights, TableBits: 10, Noise: 9}
+	greedyBudget  = Budget{Depth: 1, Time: time.Second}
+	// shallowOptions: the full evaluation, two plies, more noise.
+	shallowOptions = Options{TableBits: 14, Noise: 20, Threats: 1}
+	shallowBudget  = Budget{Depth: 2, Time: time.Second}
+	// searchOptions: the levels of a node count.
+	searchOptions = Options{TableBits: 18, Noise: 8, Threats: 1}
 )
 
 // Builtin returns the built-in levels from weakest to strongest.
@@ -35,42 +67,86 @@ func Builtin() []Level {
 	return []Level{
 		{
 			Name:        "beginner",
-			Description: "random legal moves (captures when it must): anyone can win.",
+			Description: "random legal moves (it captures when it must): anyone can win.",
 			New:         func(seed int64) Player { return NewRandom(seed) },
 		},
+		greedyShare("novice", "greedy on two moves in five, random otherwise: beats beginner 86%.", noviceGreedy),
+		greedyShare("learner", "greedy on two moves in three, random otherwise: beats novice 76%.", learnerGreedy),
+		greedyShare("casual", "greedy on most moves, random on one in seven: beats learner 80%.", casualGreedy),
 		{
 			Name:        "easy",
-			Description: "greedy: takes the most material it sees one move ahead, captures played out.",
-			Budget:      Budget{Depth: 1, Time: time.Second},
-			New: func(seed int64) Player {
-				return NewSearchPlayer(Options{Weights: &MaterialWeights, TableBits: 10, Seed: seed, Noise: 9})
-			},
+			Description: "greedy: the most material one move ahead, captures played out: beats casual 84%.",
+			Budget:      greedyBudget,
+			New:         func(seed int64) Player { return newSearch(greedyOptions, seed) },
+			Search:      &greedyOptions,
 		},
 		{
 			Name:        "medium",
-			Description: "a small alpha-beta search of 3,000 positions a move.",
-			Budget:      Budget{Nodes: mediumNodes, Time: time.Second},
+			Description: "looks two moves ahead on half its moves, greedy on the others: beats easy 78%.",
+			Budget:      shallowBudget,
 			New: func(seed int64) Player {
-				return NewSearchPlayer(Options{TableBits: 14, Seed: seed, Noise: 20, Threats: 1})
+				return NewBlend(Budgeted(newSearch(shallowOptions, seed), shallowBudget),
+					Budgeted(newSearch(greedyOptions, seed+1), greedyBudget), mediumReads, seed+2)
 			},
 		},
 		{
-			Name:        "hard",
-			Description: "alpha-beta search of 60,000 positions a move.",
-			Budget:      Budget{Nodes: hardNodes, Time: 2 * time.Second},
-			New: func(seed int64) Player {
-				return NewSearchPlayer(Options{TableBits: 18, Seed: seed, Noise: 8, Threats: 1})
-			},
+			Name:        "steady",
+			Description: "alpha-beta search two moves deep: beats medium 88%.",
+			Budget:      shallowBudget,
+			New:         func(seed int64) Player { return newSearch(shallowOptions, seed) },
+			Search:      &shallowOptions,
 		},
-		{
-			Name:        "max",
-			Description: "alpha-beta search of 1.5 million positions a move: the strongest built-in level.",
-			Budget:      Budget{Nodes: maxNodes, Time: 5 * time.Second},
-			New: func(seed int64) Player {
-				return NewSearchPlayer(Options{TableBits: 20, Seed: seed, Noise: 4, Threats: 1})
-			},
+		nodeLevel("keen", "alpha-beta search of 1,000 positions a move: beats steady 78%.", keenNodes, time.Second),
+		nodeLevel("strong", "alpha-beta search of 2,500 positions a move: beats keen 81%.", strongNodes, time.Second),
+		nodeLevel("tough", "alpha-beta search of 10,000 positions a move: beats strong 75%.", toughNodes, time.Second),
+		nodeLevel("hard", "alpha-beta search of 40,000 positions a move: beats tough 75%.", hardNodes, 2*time.Second),
+		nodeLevel("expert", "alpha-beta search of 150,000 positions a move.", expertNodes, 3*time.Second),
+		nodeLevel("max", "alpha-beta search of 500,000 positions a move: the strongest built-in level.", maxNodes, 5*time.Second),
+	}
+}
+
+// greedyShare returns a level that plays the greedy search on a share of
+// its moves and a random move on the others.
+func greedyShare(name, description string, share float64) Level {
+	return Level{
+		Name:        name,
+		Description: description,
+		Budget:      greedyBudget,
+		New: func(seed int64) Player {
+			return NewBlend(newSearch(greedyOptions, seed), NewRandom(seed+1), share, seed+2)
 		},
 	}
+}
+
+// nodeLevel returns a level that searches a count of nodes a move, capped
+// at limit.
+func nodeLevel(name, description string, nodes int64, limit time.Duration) Level {
+	return Level{
+		Name:        name,
+		Description: description,
+		Budget:      Budget{Nodes: nodes, Time: limit},
+		New:         func(seed int64) Player { return newSearch(searchOptions, seed) },
+		Search:      &searchOptions,
+	}
+}
+
+func newSearch(opts Options, seed int64) *SearchPlayer {
+	opts.Seed = seed
+	return NewSearchPlayer(opts)
+}
+
+// Budgeted returns p playing with budget b whatever budget it is given
+// (the context's deadline still holds): a part of a Blend whose parts
+// search differently.
+func Budgeted(p Player, b Budget) Player { return budgeted{p, b} }
+
+type budgeted struct {
+	p Player
+	b Budget
+}
+
+func (x budgeted) GenMove(ctx context.Context, g Game, _ Budget) (draughts.Move, error) {
+	return x.p.GenMove(ctx, g, x.b)
 }
 
 // Lookup finds a built-in level by name, ignoring case. Levels of Hub

@@ -33,7 +33,7 @@ func TestLadder(t *testing.T) {
 	var pairs [][2]Level
 	levels := Builtin()
 	if spec == "1" {
-		for i := len(levels) - 1; i > 0; i-- {
+		for i := 1; i < len(levels); i++ {
 			pairs = append(pairs, [2]Level{levels[i], levels[i-1]})
 		}
 	} else {

@@ -74,3 +74,29 @@ func (sp *SearchPlayer) GenMove(ctx context.Context, g Game, b Budget) (m draugh
 	sp.Last = res
 	return res.Move, nil
 }
+
+// Blend plays one player's move on a share of the moves and the other's
+// on the rest, drawn move by move from its seed: a level between two
+// others (easy is the greedy search on some moves and random on the
+// others).
+type Blend struct {
+	a, b  Player
+	share float64
+	rng   *rand.Rand
+}
+
+var _ Player = (*Blend)(nil)
+
+// NewBlend returns a player that plays a's move with probability share
+// and b's otherwise.
+func NewBlend(a, b Player, share float64, seed int64) *Blend {
+	return &Blend{a: a, b: b, share: share, rng: rand.New(rand.NewPCG(uint64(seed), 0x626c656e64))}
+}
+
+// GenMove asks one of the two players, each with its share.
+func (bl *Blend) GenMove(ctx context.Context, g Game, b Budget) (draughts.Move, error) {
+	if bl.rng.Float64() < bl.share {
+		return bl.a.GenMove(ctx, g, b)
+	}
+	return bl.b.GenMove(ctx, g, b)
+}
