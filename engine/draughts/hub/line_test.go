@@ -90,7 +90,7 @@ func TestAllot(t *testing.T) {
 		{Limit{}, "0s"},
 		{Limit{Depth: 5}, "0s"},
 		{Limit{MoveTime: 2e9}, "1.88s"},
-		{Limit{Time: 60e9}, "1.88s"},          // a thirtieth
+		{Limit{Time: 60e9}, "1.88s"},            // a thirtieth
 		{Limit{Time: 60e9, Moves: 10}, "5.68s"}, // a tenth
 		{Limit{Time: 1e9, Inc: 2e9}, "1.405s"},  // at most half of time and increment
 	}
