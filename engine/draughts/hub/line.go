@@ -49,7 +49,8 @@ func (l Line) Has(name string) bool {
 
 // String writes the line as the protocol does: an argument with an
 // empty value as a bare name (a flag), values quoted when they hold a
-// space, '=' or '"' (a value cannot hold a '"': it is written as a '\”).
+// space, '=' or a double quote (a value cannot hold a double quote: it
+// is written as an apostrophe).
 func (l Line) String() string {
 	var b strings.Builder
 	b.WriteString(l.Command)

@@ -416,6 +416,12 @@ func (s *server) search(ctx context.Context, l Line, lines <-chan inputLine) (ne
 	}()
 	ended := false // the session ends: no done line
 	for {
+		// Once the search is told to end, no more input is read until
+		// it has answered: what follows is carried out after.
+		input := lines
+		if ended || next != nil {
+			input = nil
+		}
 		var in inputLine
 		select {
 		case a := <-done:
@@ -427,7 +433,7 @@ func (s *server) search(ctx context.Context, l Line, lines <-chan inputLine) (ne
 			sctx.stop(context.Canceled)
 			<-done
 			return nil, true, ctx.Err()
-		case in = <-lines:
+		case in = <-input:
 		}
 		if in.err != nil {
 			sctx.stop(context.Canceled)
@@ -456,10 +462,7 @@ func (s *server) search(ctx context.Context, l Line, lines <-chan inputLine) (ne
 			// Another command stops the search and is carried out
 			// after its answer.
 			sctx.stop(context.DeadlineExceeded)
-			if next == nil {
-				l := in
-				next = &l
-			}
+			next = &in
 		}
 	}
 }
