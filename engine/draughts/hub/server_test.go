@@ -262,9 +262,11 @@ func TestServeEndOfInput(t *testing.T) {
 // replaced by the first legal move, after an error line.
 func TestServeBadSearch(t *testing.T) {
 	for name, search := range map[string]func(context.Context, Request, func(Info)) (Reply, error){
-		"error":   func(context.Context, Request, func(Info)) (Reply, error) { return Reply{}, errors.New("broken") },
-		"illegal": func(context.Context, Request, func(Info)) (Reply, error) { return Reply{Move: draughts.Move{From: 1, To: 2}}, nil },
-		"panic":   func(context.Context, Request, func(Info)) (Reply, error) { panic("bug") },
+		"error": func(context.Context, Request, func(Info)) (Reply, error) { return Reply{}, errors.New("broken") },
+		"illegal": func(context.Context, Request, func(Info)) (Reply, error) {
+			return Reply{Move: draughts.Move{From: 1, To: 2}}, nil
+		},
+		"panic": func(context.Context, Request, func(Info)) (Reply, error) { panic("bug") },
 	} {
 		s := startSession(t, search)
 		s.send(t, "go think")
