@@ -10,8 +10,43 @@ import (
 	"time"
 
 	dbots "github.com/gobot-dev/gobot/bots/draughts"
+	"github.com/gobot-dev/gobot/config"
 	"github.com/gobot-dev/gobot/engine/draughts/hub"
+	"github.com/gobot-dev/gobot/engine/gtp"
 )
+
+// newDraughtsRegistry builds the draughts levels: the built-in ones and a
+// Hub engine ("hub:NAME") for each program of GOBOT_HUB_ENGINES, started
+// now, in its own directory when its command names a path. A program
+// that does not start or answer the handshake is an error. Close the
+// registry to stop the programs.
+func newDraughtsRegistry(ctx context.Context, cfg *config.Config, stderr io.Writer) (*dbots.Registry, error) {
+	engines := map[string]dbots.Engine{}
+	closeAll := func() {
+		for _, e := range engines {
+			e.(*hub.Client).Close()
+		}
+	}
+	for name, command := range cfg.HubEngines {
+		argv, err := gtp.SplitCommand(command)
+		if err != nil {
+			closeAll()
+			return nil, fmt.Errorf("GOBOT_HUB_ENGINES: %s: %w", name, err)
+		}
+		c, err := hub.NewClient(ctx, hub.Spec{Name: name, Argv: argv}, hub.ClientOptions{Stderr: stderr})
+		if err != nil {
+			closeAll()
+			return nil, fmt.Errorf("GOBOT_HUB_ENGINES: %w", err)
+		}
+		engines[name] = c
+	}
+	reg, err := dbots.NewRegistry(dbots.Config{Engines: engines})
+	if err != nil {
+		closeAll()
+		return nil, err
+	}
+	return reg, nil
+}
 
 // serveHub serves the Hub protocol (version 2, as Scan 3.1 and the Hub
 // GUI speak it) with a draughts level as the engine: `gobot hub`. The
@@ -21,7 +56,7 @@ import (
 func serveHub(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("hub", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	level := fs.String("bot", "max", "draughts level that plays ("+hubLevelNames()+")")
+	level := fs.String("bot", "max", "draughts level that plays ("+hubLevelNames()+", or hub:NAME for an engine of GOBOT_HUB_ENGINES)")
 	nodes := fs.Int64("nodes", 0, "nodes per move instead of the level's own budget, when the GUI sets no limit (search levels only)")
 	seed := fs.Int64("seed", 0, "seed of the level's variety (0: a new one each session)")
 	if err := fs.Parse(args); err != nil {
@@ -30,7 +65,21 @@ func serveHub(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if *nodes < 0 {
 		return fmt.Errorf("--nodes: %d is negative", *nodes)
 	}
-	e, err := newHubEngine(*level, *nodes, *seed)
+	lookup := dbots.Lookup
+	if _, builtin := dbots.Lookup(*level); !builtin {
+		// A Hub engine of GOBOT_HUB_ENGINES, relayed.
+		cfg, err := config.LoadFor(config.Offline)
+		if err != nil {
+			return err
+		}
+		reg, err := newDraughtsRegistry(ctx, cfg, stderr)
+		if err != nil {
+			return err
+		}
+		defer reg.Close()
+		lookup = reg.Lookup
+	}
+	e, err := newHubEngine(*level, *nodes, *seed, lookup)
 	if err != nil {
 		return err
 	}
@@ -58,6 +107,7 @@ func hubLevelNames() string {
 // hubEngine is the session's player: a level, and for the search levels
 // one Searcher kept from move to move.
 type hubEngine struct {
+	lookup   func(string) (dbots.Level, bool)
 	level    dbots.Level
 	nodes    int64
 	seed     int64
@@ -66,11 +116,11 @@ type hubEngine struct {
 	moves    int64          // searches so far, to vary the seed
 }
 
-func newHubEngine(name string, nodes, seed int64) (*hubEngine, error) {
+func newHubEngine(name string, nodes, seed int64, lookup func(string) (dbots.Level, bool)) (*hubEngine, error) {
 	if seed == 0 {
 		seed = time.Now().UnixNano()
 	}
-	e := &hubEngine{nodes: nodes, seed: seed}
+	e := &hubEngine{lookup: lookup, nodes: nodes, seed: seed}
 	if err := e.setLevel(name); err != nil {
 		return nil, fmt.Errorf("--bot: %w", err)
 	}
@@ -78,7 +128,7 @@ func newHubEngine(name string, nodes, seed int64) (*hubEngine, error) {
 }
 
 func (e *hubEngine) setLevel(name string) error {
-	l, ok := dbots.Lookup(name)
+	l, ok := e.lookup(name)
 	if !ok {
 		return fmt.Errorf("unknown level %q (levels: %s)", name, hubLevelNames())
 	}

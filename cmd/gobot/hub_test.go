@@ -206,3 +206,28 @@ func TestHubAgainstScan(t *testing.T) {
 		t.Errorf("gobot hub exited %d", code)
 	}
 }
+
+// TestHubEnginesRelayed: `gobot hub --bot hub:scan` relays Scan, an
+// engine of GOBOT_HUB_ENGINES, as the draughts levels offer it. Skipped
+// unless GOBOT_SCAN names Scan's binary.
+func TestHubEnginesRelayed(t *testing.T) {
+	bin := os.Getenv("GOBOT_SCAN")
+	if bin == "" {
+		t.Skip("GOBOT_SCAN is not set: point it at Scan 3.1's binary to relay it through GOBOT_HUB_ENGINES")
+	}
+	t.Setenv("GOBOT_HUB_ENGINES", "scan="+bin+" hub")
+	s := startHub(t, "--bot", "hub:scan")
+	s.send(t, "hub", "init")
+	s.until(t, "ready")
+	s.send(t, "pos", "level move-time=0.1", "go think")
+	_, done := s.until(t, "done")
+	start := draughts.Start()
+	mt, _ := done.Get("move")
+	if _, err := hub.ParseMove(&start, mt); err != nil {
+		t.Errorf("done move=%s: %v", mt, err)
+	}
+	s.send(t, "quit")
+	if code := <-s.code; code != 0 {
+		t.Errorf("gobot hub exited %d", code)
+	}
+}
