@@ -37,7 +37,7 @@ const HubPrefix = "hub:"
 // machine or its load (the time caps only keep a loaded machine
 // answering).
 const (
-	noviceGreedy  = 0.40
+	noviceGreedy  = 0.35
 	learnerGreedy = 0.65
 	casualGreedy  = 0.85
 	mediumReads   = 0.5
@@ -70,19 +70,19 @@ func Builtin() []Level {
 			Description: "random legal moves (it captures when it must): anyone can win.",
 			New:         func(seed int64) Player { return NewRandom(seed) },
 		},
-		greedyShare("novice", "greedy on two moves in five, random otherwise: beats beginner 86%.", noviceGreedy),
-		greedyShare("learner", "greedy on two moves in three, random otherwise: beats novice 76%.", learnerGreedy),
+		greedyShare("novice", "greedy on a third of its moves, random otherwise: beats beginner 85%.", noviceGreedy),
+		greedyShare("learner", "greedy on two moves in three, random otherwise: beats novice 82%.", learnerGreedy),
 		greedyShare("casual", "greedy on most moves, random on one in seven: beats learner 80%.", casualGreedy),
 		{
 			Name:        "easy",
-			Description: "greedy: the most material one move ahead, captures played out: beats casual 84%.",
+			Description: "greedy: the most material one move ahead, captures played out: beats casual 80%.",
 			Budget:      greedyBudget,
 			New:         func(seed int64) Player { return newSearch(greedyOptions, seed) },
 			Search:      &greedyOptions,
 		},
 		{
 			Name:        "medium",
-			Description: "looks two moves ahead on half its moves, greedy on the others: beats easy 78%.",
+			Description: "looks two moves ahead on half its moves, greedy on the others: beats easy 72%.",
 			Budget:      shallowBudget,
 			New: func(seed int64) Player {
 				return NewBlend(Budgeted(newSearch(shallowOptions, seed), shallowBudget),
@@ -91,15 +91,15 @@ func Builtin() []Level {
 		},
 		{
 			Name:        "steady",
-			Description: "alpha-beta search two moves deep: beats medium 88%.",
+			Description: "alpha-beta search two moves deep: beats medium 82%.",
 			Budget:      shallowBudget,
 			New:         func(seed int64) Player { return newSearch(shallowOptions, seed) },
 			Search:      &shallowOptions,
 		},
-		nodeLevel("keen", "alpha-beta search of 1,000 positions a move: beats steady 78%.", keenNodes, time.Second),
-		nodeLevel("strong", "alpha-beta search of 2,500 positions a move: beats keen 81%.", strongNodes, time.Second),
-		nodeLevel("tough", "alpha-beta search of 10,000 positions a move: beats strong 75%.", toughNodes, time.Second),
-		nodeLevel("hard", "alpha-beta search of 40,000 positions a move: beats tough 75%.", hardNodes, 2*time.Second),
+		nodeLevel("keen", "alpha-beta search of 1,000 positions a move: beats steady 79%.", keenNodes, time.Second),
+		nodeLevel("strong", "alpha-beta search of 2,500 positions a move: beats keen 82%.", strongNodes, time.Second),
+		nodeLevel("tough", "alpha-beta search of 10,000 positions a move: beats strong 81%.", toughNodes, time.Second),
+		nodeLevel("hard", "alpha-beta search of 40,000 positions a move: beats tough 79%.", hardNodes, 2*time.Second),
 		nodeLevel("expert", "alpha-beta search of 150,000 positions a move.", expertNodes, 3*time.Second),
 		nodeLevel("max", "alpha-beta search of 500,000 positions a move: the strongest built-in level.", maxNodes, 5*time.Second),
 	}
