@@ -54,7 +54,7 @@ func TestShots(t *testing.T) {
 	tests := []struct {
 		name, fen, want string
 	}{
-		// 40-34! 29x40 45x34 ... White gives one man and takes two.
+		// 40-34 29x40 38x27: White gives one man and takes two (and wins).
 		{"two for one", "W:W32,38,40,42,45,49:B22,23,29,33", "40-34"},
 		{"sacrifice then a double capture", "W:W32,35,37,40,45:B22,23,25", "35-30"},
 		{"sacrifice on the way to crowning", "W:W13,18,22,23,28,31:B3,11,17,24,39", "13-8"},
