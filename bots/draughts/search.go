@@ -157,6 +157,9 @@ func (s *Searcher) Search(ctx context.Context, g Game, b Budget) (Result, error)
 		order[i] = i
 	}
 	s.orderRoot(&p, root, order)
+	// Should time run out before the first iteration ends: the best
+	// move by the captures it leads to.
+	res = Result{Move: root[order[0]], PV: []draughts.Move{root[order[0]]}}
 
 	maxDepth := b.Depth
 	if maxDepth <= 0 || maxDepth > maxPly-8 {

@@ -334,3 +334,21 @@ func TestDeterministic(t *testing.T) {
 		t.Logf("seeds 7 and 8 play the same 16 plies: %v", a)
 	}
 }
+
+// TestDeadlinePassed: every level answers a legal move, not an error,
+// when its deadline has passed already.
+func TestDeadlinePassed(t *testing.T) {
+	ctx, cancel := context.WithDeadline(context.Background(), time.Now().Add(-time.Second))
+	defer cancel()
+	for _, l := range Builtin() {
+		m, err := l.New(1).GenMove(ctx, NewGame(draughts.Start()), l.Budget)
+		if err != nil {
+			t.Errorf("%s: GenMove past its deadline = %v, want a move", l.Name, err)
+			continue
+		}
+		p := draughts.Start()
+		if !slices.Contains(p.Generate(nil), m) {
+			t.Errorf("%s: GenMove past its deadline = %v, not legal", l.Name, m)
+		}
+	}
+}
