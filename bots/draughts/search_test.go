@@ -61,6 +61,11 @@ func TestShots(t *testing.T) {
 		// The black king must take, and lands where a man takes it.
 		{"a king caught by a forced capture", "W:W25,30,32,41,42,48:B10,K31", "42-37"},
 		{"a king trapped", "W:W20,23,44,50:B6,K17,26", "44-39"},
+		// A coup turc: after 44-39 the black king must take four men,
+		// 35x44x33x42x31, and stops on 31 because the men it jumped stay
+		// on the board until its capture ends (were they removed at once,
+		// it would take a fifth); 26x37 takes it, and Black is lost.
+		{"coup turc", "W:W18,26,29,37,38,40,44:B27,K35", "44-39"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
