@@ -15,6 +15,9 @@ import (
 	"github.com/gobot-dev/gobot/engine/gtp"
 )
 
+// A Hub engine's client is a draughts bots' Engine.
+var _ dbots.Engine = (*hub.Client)(nil)
+
 // newDraughtsRegistry builds the draughts levels: the built-in ones and a
 // Hub engine ("hub:NAME") for each program of GOBOT_HUB_ENGINES, started
 // now, in its own directory when its command names a path. A program
