@@ -6,10 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"net"
 	"net/url"
 	"os"
 	"runtime"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -72,6 +74,7 @@ type Config struct {
 	GuildID         string            // GOBOT_GUILD_ID; "" means register commands globally
 	GTPEngines      map[string]string // GOBOT_GTP_ENGINES: program name (lower case) -> command line, as gtp.ParsePrograms reads them
 	ReviewEngine    string            // GOBOT_REVIEW_ENGINE: "gtp:NAME" of GTPEngines; "" for the built-in search
+	HubEngines      map[string]string // GOBOT_HUB_ENGINES: draughts engine name (lower case) -> command line, in GOBOT_GTP_ENGINES's syntax
 	LogLevel        slog.Level        // GOBOT_LOG_LEVEL
 	LogFormat       LogFormat         // GOBOT_LOG_FORMAT
 	MaxSearches     int               // GOBOT_MAX_SEARCHES: bot searches running at once
@@ -100,6 +103,7 @@ type raw struct {
 	GuildID         string `env:"GOBOT_GUILD_ID" doc:"Register the commands in this server only (instant, for testing) instead of globally."`
 	GTPEngines      string `env:"GOBOT_GTP_ENGINES" doc:"Extra bot levels played by GTP programs: NAME=COMMAND entries separated by ';' or newlines, e.g. gnugo=/usr/games/gnugo --mode gtp."`
 	ReviewEngine    string `env:"GOBOT_REVIEW_ENGINE" docDefault:"mcts" doc:"What judges /go review and /go estimate: mcts (the built-in Monte Carlo search, a fixed budget per position, so a game always gets the same review) or gtp:NAME for a program of GOBOT_GTP_ENGINES that speaks kata-analyze or lz-analyze (KataGo, Leela Zero)."`
+	HubEngines      string `env:"GOBOT_HUB_ENGINES" doc:"Extra draughts bot levels played by Hub engines (Scan's protocol): NAME=COMMAND entries as in GOBOT_GTP_ENGINES, e.g. scan=/opt/scan/scan hub (run in the program's directory)."`
 	LogLevel        string `env:"GOBOT_LOG_LEVEL" envDefault:"info" doc:"debug, info, warn or error."`
 	LogFormat       string `env:"GOBOT_LOG_FORMAT" envDefault:"text" doc:"text or json."`
 	MaxSearches     string `env:"GOBOT_MAX_SEARCHES" docDefault:"number of CPUs" doc:"How many bot searches (and so bot moves) may run at once; further bot moves wait their turn in a queue kept in the database, first owed first made. Each search holds its tree: up to about 40 MB for the tough and hard levels (1M nodes) and 300 MB for max (8M, allocated as its tree grows: 100–200 MB in a 3 s search on two cores), with half as much again for a moment while hard or max collects its full tree; a few MB below tough."`
@@ -287,6 +291,22 @@ func Parse(environ map[string]string, p Purpose) (*Config, error) {
 		}
 	}
 
+	// Hub engines are written as GTP programs are, and read by the same
+	// reader.
+	if specs, err := gtp.ParsePrograms(r.HubEngines); err != nil {
+		msg := err.Error()
+		var se *gtp.SpecError
+		if errors.As(err, &se) {
+			msg = se.Reason
+		}
+		bad("GOBOT_HUB_ENGINES", ErrInvalid, "%s", msg)
+	} else if len(specs) > 0 {
+		c.HubEngines = make(map[string]string, len(specs))
+		for _, spec := range specs {
+			c.HubEngines[spec.Name] = spec.Command()
+		}
+	}
+
 	switch name := strings.ToLower(strings.TrimSpace(r.ReviewEngine)); {
 	case name == "" || name == "mcts":
 	case strings.HasPrefix(name, "gtp:") && c.GTPEngines[name[len("gtp:"):]] != "":
@@ -398,9 +418,9 @@ func (c Config) String() string {
 	if c.PublicKey != nil {
 		key = hex.EncodeToString(c.PublicKey)
 	}
-	return fmt.Sprintf("mode=%s token=%s app_id=%s public_key=%s api_url=%s http_addr=%s db=%s database_url=%s shard_id=%d shard_count=%d guild_id=%s gtp_engines=%s log_level=%s log_format=%s max_searches=%d challenge_ttl=%s scoring_ttl=%s default_clock=%q shutdown_timeout=%s",
+	return fmt.Sprintf("mode=%s token=%s app_id=%s public_key=%s api_url=%s http_addr=%s db=%s database_url=%s shard_id=%d shard_count=%d guild_id=%s gtp_engines=%s hub_engines=%s log_level=%s log_format=%s max_searches=%d challenge_ttl=%s scoring_ttl=%s default_clock=%q shutdown_timeout=%s",
 		c.Mode, c.Token.String(), c.AppID, key, redactURL(c.APIURL), c.HTTPAddr, c.DBPath, c.DatabaseURL.String(), c.ShardID, c.ShardCount, c.GuildID,
-		strings.Join(names, ","), c.LogLevel, c.LogFormat, c.MaxSearches, c.ChallengeTTL, c.ScoringTTL, c.DefaultClock.String(), c.ShutdownTimeout)
+		strings.Join(names, ","), strings.Join(slices.Sorted(maps.Keys(c.HubEngines)), ","), c.LogLevel, c.LogFormat, c.MaxSearches, c.ChallengeTTL, c.ScoringTTL, c.DefaultClock.String(), c.ShutdownTimeout)
 }
 
 // GoString implements fmt.GoStringer for %#v.
@@ -435,6 +455,7 @@ func (c Config) LogValue() slog.Value {
 		slog.Int("shard_count", c.ShardCount),
 		slog.String("guild_id", c.GuildID),
 		slog.Any("gtp_engines", names),
+		slog.Any("hub_engines", slices.Sorted(maps.Keys(c.HubEngines))),
 		slog.String("log_level", c.LogLevel.String()),
 		slog.Int("max_searches", c.MaxSearches),
 		slog.Duration("challenge_ttl", c.ChallengeTTL),

@@ -56,6 +56,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		err = console(ctx, args, stdin, stdout, stderr)
 	case "gtp":
 		err = serveGTP(ctx, args, stdin, stdout, stderr)
+	case "hub":
+		err = serveHub(ctx, args, stdin, stdout, stderr)
 	case "backup":
 		err = backup(ctx, args, stdout, stderr)
 	case "arena":
@@ -91,6 +93,7 @@ const usage = `usage:
                                              play in the terminal through the real commands
   gobot gtp [--bot LEVEL] [--ko RULE] [--playouts N]
                                              speak GTP on stdin/stdout
+  gobot hub [--bot LEVEL] [--nodes N]        play draughts as a Hub engine (Scan's protocol) on stdin/stdout
   gobot backup FILE                          copy the database (GOBOT_DB) to FILE, even while the bot runs
   gobot doctor [--db FILE] [export N]        list the game records set aside as damaged; export one as SGF
   gobot arena [flags]                        play bot levels against each other
