@@ -3,6 +3,7 @@ package arena
 import (
 	"context"
 	"fmt"
+	"github.com/gobot-dev/gobot/internal/stats"
 	"os"
 	"path/filepath"
 	"slices"
@@ -263,7 +264,7 @@ func (r *Report) finish() {
 	if r.Games > 0 {
 		r.WinRate = score / float64(r.Games)
 	}
-	r.Low, r.High = Wilson(score, float64(r.Games), Z95)
+	r.Low, r.High = stats.Wilson(score, float64(r.Games), stats.Z95)
 }
 
 // playGame plays game i of the match.

@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"flag"
-	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,25 +13,6 @@ import (
 	"github.com/gobot-dev/gobot/bots"
 	"github.com/gobot-dev/gobot/engine"
 )
-
-func TestWilson(t *testing.T) {
-	tests := []struct {
-		wins, n float64
-		lo, hi  float64
-	}{
-		{8, 10, 0.4902, 0.9433},
-		{0, 0, 0, 1},
-		{20, 20, 0.8389, 1},
-		{0, 20, 0, 0.1611},
-		{30, 60, 0.3773, 0.6227},
-	}
-	for _, tt := range tests {
-		lo, hi := Wilson(tt.wins, tt.n, Z95)
-		if math.Abs(lo-tt.lo) > 5e-4 || math.Abs(hi-tt.hi) > 5e-4 {
-			t.Errorf("Wilson(%v, %v) = %.4f–%.4f, want %.4f–%.4f", tt.wins, tt.n, lo, hi, tt.lo, tt.hi)
-		}
-	}
-}
 
 func level(t *testing.T, name string) Player {
 	t.Helper()

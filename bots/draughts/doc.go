@@ -23,7 +23,8 @@
 // same moves every time. No type here is safe for concurrent use except
 // Registry.
 //
-// The package imports engine/draughts, engine/game and the standard
+// The package imports engine/draughts, engine/game, internal/stats (the
+// matches' Wilson interval, shared with Go's arena) and the standard
 // library only: it knows nothing of Discord, stores nothing and starts no
 // process. A Hub engine reaches it as an Engine that cmd/gobot builds from
 // the host's configuration (package engine/draughts/hub).

@@ -3,7 +3,7 @@ package draughts
 import (
 	"context"
 	"fmt"
-	"math"
+	"github.com/gobot-dev/gobot/internal/stats"
 	"math/rand/v2"
 	"time"
 
@@ -144,7 +144,7 @@ func Match(ctx context.Context, a, b Level, opts MatchOptions) (MatchResult, err
 	}
 	n := float64(res.Wins + res.Draws + res.Losses)
 	res.Score = (float64(res.Wins) + float64(res.Draws)/2) / n
-	res.Low, res.High = Wilson(float64(res.Wins)+float64(res.Draws)/2, n, Z95)
+	res.Low, res.High = stats.Wilson(float64(res.Wins)+float64(res.Draws)/2, n, stats.Z95)
 	for k := range moves {
 		if moves[k] > 0 {
 			res.TimePerMove[k] /= time.Duration(moves[k])
@@ -166,21 +166,4 @@ func opening(rng *rand.Rand, plies int) (draughts.State, error) {
 		}
 	}
 	return s, nil
-}
-
-// Z95 is the normal quantile of a two-sided 95% interval.
-const Z95 = 1.959963984540054
-
-// Wilson returns the Wilson score interval of wins out of n trials at the
-// normal quantile z (Z95 for 95%); draws count as half wins. With no
-// trials the interval is [0, 1].
-func Wilson(wins, n, z float64) (lo, hi float64) {
-	if n <= 0 {
-		return 0, 1
-	}
-	p := wins / n
-	z2 := z * z
-	centre := (p + z2/(2*n)) / (1 + z2/n)
-	half := z / (1 + z2/n) * math.Sqrt(p*(1-p)/n+z2/(4*n*n))
-	return math.Max(0, centre-half), math.Min(1, centre+half)
 }

@@ -2,7 +2,6 @@ package draughts
 
 import (
 	"context"
-	"math"
 	"os"
 	"strconv"
 	"strings"
@@ -80,15 +79,5 @@ func TestMatchQuick(t *testing.T) {
 		if (i%2 == 0) != (g.White == "easy") {
 			t.Errorf("game %d: White is %s, want colours alternating from easy", g.Game, g.White)
 		}
-	}
-}
-
-func TestWilson(t *testing.T) {
-	lo, hi := Wilson(32, 40, Z95)
-	if math.Abs(lo-0.6518) > 0.001 || math.Abs(hi-0.8953) > 0.001 {
-		t.Errorf("Wilson(32, 40) = %.4f–%.4f, want 0.6518–0.8953", lo, hi)
-	}
-	if lo, hi := Wilson(0, 0, Z95); lo != 0 || hi != 1 {
-		t.Errorf("Wilson(0, 0) = %v–%v, want 0–1", lo, hi)
 	}
 }
