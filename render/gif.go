@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/gobot-dev/gobot/engine"
+	"github.com/gobot-dev/gobot/render/internal/raster"
 )
 
 // GIFOptions say how to animate a game. The zero GIFOptions give a
@@ -125,15 +126,15 @@ func GIF(w io.Writer, g *engine.Game, opts GIFOptions) error {
 		}
 		// Redraw only around the points whose stone or marker changed.
 		sig := sc.signature(b.Size())
-		dirty := newTiles(cur.Rect)
+		dirty := raster.NewTiles(cur.Rect)
 		for v := range sig {
 			if sig[v] != prevSig[v] {
-				dirty.mark(k.pointBox(engine.Point{Col: v % b.Size(), Row: v / b.Size()}))
+				dirty.Mark(k.pointBox(engine.Point{Col: v % b.Size(), Row: v / b.Size()}))
 			}
 		}
 		prevSig = sig
 		k.redraw(cur, its, dirty)
-		r := changed(prev, cur, dirty.bounds())
+		r := changed(prev, cur, dirty.Bounds())
 		if r.Empty() {
 			anim.Delay[len(anim.Delay)-1] += d
 			return nil

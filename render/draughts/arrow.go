@@ -7,9 +7,9 @@ import (
 	"math"
 	"sync"
 
-	"golang.org/x/image/vector"
-
 	rules "github.com/gobot-dev/gobot/engine/draughts"
+	"github.com/gobot-dev/gobot/render/internal/raster"
+	"golang.org/x/image/vector"
 )
 
 // The arrow's proportions, as parts of a square's side.
@@ -119,13 +119,13 @@ func (a *arrow) disc(c pt, r float64) {
 // mark adds to t the tiles that the arrow may draw on: a band along each
 // leg rather than the legs' bounding boxes, which for a king's long move
 // would cover most of the board.
-func (a *arrow) mark(t *tiles) {
+func (a *arrow) mark(t *raster.Tiles) {
 	for _, leg := range a.legs {
 		d := leg[1].sub(leg[0])
-		n := int(d.len()/(tile/2)) + 1
+		n := int(d.len()/(raster.Tile/2)) + 1
 		for i := 0; i <= n; i++ {
 			p := leg[0].add(d.mul(float64(i) / float64(n)))
-			t.mark(image.Rectangle{p.sub(pt{a.pad, a.pad}).floor(), p.add(pt{a.pad, a.pad}).ceil()})
+			t.Mark(image.Rectangle{p.sub(pt{a.pad, a.pad}).floor(), p.add(pt{a.pad, a.pad}).ceil()})
 		}
 	}
 }

@@ -3,12 +3,10 @@ package draughts
 import (
 	"fmt"
 	"image"
-	"image/color"
-	"image/png"
 	"io"
-	"sync"
 
 	rules "github.com/gobot-dev/gobot/engine/draughts"
+	"github.com/gobot-dev/gobot/render/internal/raster"
 )
 
 // Picture sizes, in pixels on a side.
@@ -63,10 +61,10 @@ func Board(w io.Writer, p *rules.Position, opts Options) error {
 	if err != nil {
 		return err
 	}
-	defer palPool.Put(img)
+	defer raster.PutPaletted(img)
 	// The fastest compression: the picture, mostly rows that repeat the
 	// row above, stays small.
-	enc := png.Encoder{CompressionLevel: png.BestSpeed, BufferPool: encoderPool{}}
+	enc := raster.Encoder()
 	return enc.Encode(w, img)
 }
 
@@ -201,7 +199,7 @@ func (c *cache) render(sc *scene, opts *Options) (*image.Paletted, error) {
 	if err != nil {
 		return nil, err
 	}
-	img := getPaletted(bgPal.Rect, q.pal)
+	img := raster.Paletted(bgPal.Rect, q.pal)
 	k.compose(img, sc, bgPal)
 	return img, nil
 }
@@ -247,11 +245,11 @@ func (k *kit) compose(dst *image.Paletted, sc *scene, bgPal *image.Paletted) {
 		return
 	}
 	a := newArrow(&k.l, sc.route)
-	dirty := newTiles(dst.Rect)
+	dirty := raster.NewTiles(dst.Rect)
 	a.mark(dirty)
-	runs := dirty.runs()
-	scratch := getRGBA(dst.Rect)
-	defer rgbaPool.Put(scratch)
+	runs := dirty.Runs()
+	scratch := raster.RGBA(dst.Rect)
+	defer raster.PutRGBA(scratch)
 	for _, r := range runs {
 		for y := r.Min.Y; y < r.Max.Y; y++ {
 			i, j := k.bg.PixOffset(r.Min.X, y), k.bg.PixOffset(r.Max.X, y)
@@ -263,7 +261,7 @@ func (k *kit) compose(dst *image.Paletted, sc *scene, bgPal *image.Paletted) {
 		if sc.pieces[s] == rules.Empty && sc.faded[s] == rules.Empty {
 			continue
 		}
-		if r := k.l.square(s); dirty.touches(r) {
+		if r := k.l.square(s); dirty.Touches(r) {
 			if x := sc.faded[s]; x != rules.Empty {
 				k.faded[x].drawOver(scratch, r.Min)
 			}
@@ -277,106 +275,3 @@ func (k *kit) compose(dst *image.Paletted, sc *scene, bgPal *image.Paletted) {
 		k.q.quantize(dst, scratch, r)
 	}
 }
-
-// tile is the side of the squares the compositor tracks as redrawn.
-const tile = 16
-
-// tiles is a set of tile-sized squares of a picture that need redrawing.
-type tiles struct {
-	rect   image.Rectangle
-	nx, ny int
-	dirty  []bool
-}
-
-func newTiles(r image.Rectangle) *tiles {
-	nx, ny := (r.Dx()+tile-1)/tile, (r.Dy()+tile-1)/tile
-	return &tiles{rect: r, nx: nx, ny: ny, dirty: make([]bool, nx*ny)}
-}
-
-// mark adds the tiles that r touches.
-func (t *tiles) mark(r image.Rectangle) {
-	r = r.Intersect(t.rect)
-	if r.Empty() {
-		return
-	}
-	r = r.Sub(t.rect.Min)
-	for ty := r.Min.Y / tile; ty <= (r.Max.Y-1)/tile; ty++ {
-		for tx := r.Min.X / tile; tx <= (r.Max.X-1)/tile; tx++ {
-			t.dirty[ty*t.nx+tx] = true
-		}
-	}
-}
-
-// touches reports whether r touches a marked tile.
-func (t *tiles) touches(r image.Rectangle) bool {
-	r = r.Intersect(t.rect)
-	if r.Empty() {
-		return false
-	}
-	r = r.Sub(t.rect.Min)
-	for ty := r.Min.Y / tile; ty <= (r.Max.Y-1)/tile; ty++ {
-		for tx := r.Min.X / tile; tx <= (r.Max.X-1)/tile; tx++ {
-			if t.dirty[ty*t.nx+tx] {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// tileRect returns the pixels of tiles [x0, x1) in rows [y0, y1).
-func (t *tiles) tileRect(x0, y0, x1, y1 int) image.Rectangle {
-	return image.Rect(x0*tile, y0*tile, x1*tile, y1*tile).Add(t.rect.Min).Intersect(t.rect)
-}
-
-// runs returns the marked tiles as rectangles, joining neighbours in a row.
-func (t *tiles) runs() []image.Rectangle {
-	var runs []image.Rectangle
-	for ty := 0; ty < t.ny; ty++ {
-		for tx := 0; tx < t.nx; {
-			if !t.dirty[ty*t.nx+tx] {
-				tx++
-				continue
-			}
-			start := tx
-			for tx < t.nx && t.dirty[ty*t.nx+tx] {
-				tx++
-			}
-			runs = append(runs, t.tileRect(start, ty, tx, ty+1))
-		}
-	}
-	return runs
-}
-
-// Pools of working images, so that a busy bot does not allocate megabytes
-// per picture.
-var (
-	rgbaPool sync.Pool // *image.RGBA
-	palPool  sync.Pool // *image.Paletted
-	encPool  sync.Pool // *png.EncoderBuffer
-)
-
-func getRGBA(r image.Rectangle) *image.RGBA {
-	if img, ok := rgbaPool.Get().(*image.RGBA); ok && img.Rect == r {
-		return img
-	}
-	return image.NewRGBA(r)
-}
-
-func getPaletted(r image.Rectangle, pal color.Palette) *image.Paletted {
-	if img, ok := palPool.Get().(*image.Paletted); ok && img.Rect == r {
-		img.Palette = pal
-		return img
-	}
-	return image.NewPaletted(r, pal)
-}
-
-// encoderPool lends the PNG encoder its buffers.
-type encoderPool struct{}
-
-func (encoderPool) Get() *png.EncoderBuffer {
-	b, _ := encPool.Get().(*png.EncoderBuffer)
-	return b
-}
-
-func (encoderPool) Put(b *png.EncoderBuffer) { encPool.Put(b) }

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	rules "github.com/gobot-dev/gobot/engine/draughts"
+	"github.com/gobot-dev/gobot/render/internal/raster"
 )
 
 // FuzzBoard draws random positions with options made from arbitrary
@@ -244,7 +245,7 @@ func TestComposeMatchesFull(t *testing.T) {
 			}
 			t.Errorf("position %d (%s, %v, %d px, flip %v): %d pixels differ from the full redraw", i, p.FEN(), opts.Last, px, opts.Flip, n)
 		}
-		palPool.Put(img)
+		raster.PutPaletted(img)
 	}
 }
 

@@ -1,0 +1,5 @@
+// Package raster holds what every board renderer of gobot composites
+// with, whatever the game: a set of dirty tiles to redraw, and pools of
+// working images and PNG encoder buffers so that a busy bot does not
+// allocate megabytes a picture. It imports only the standard library.
+package raster
