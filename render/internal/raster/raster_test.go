@@ -14,7 +14,7 @@ func TestTiles(t *testing.T) {
 	if runs := tl.Runs(); len(runs) != 0 || !tl.Bounds().Empty() {
 		t.Fatalf("a new set: runs %v, bounds %v", runs, tl.Bounds())
 	}
-	tl.Mark(image.Rect(10, 5, 40, 20)) // tiles x 0–2, y 0–1
+	tl.Mark(image.Rect(10, 5, 40, 20))    // tiles x 0–2, y 0–1
 	tl.Mark(image.Rect(95, 45, 200, 200)) // cut to the picture: tiles x 5–6, y 2–3
 	want := []image.Rectangle{image.Rect(0, 0, 48, 16), image.Rect(0, 16, 48, 32), image.Rect(80, 32, 100, 48), image.Rect(80, 48, 100, 50)}
 	if got := tl.Runs(); !slices.Equal(got, want) {
