@@ -123,3 +123,28 @@ func testE2EVoteGame(t *testing.T, e *env) {
 		}
 	}
 }
+
+// TestE2EVoteGameCount: when the channel's vote and gobot both pass, the
+// game is counted at once with the estimate's marking (nobody can accept
+// for a channel), announced and archived, unrated.
+func TestE2EVoteGameCount(t *testing.T) { httpMode(t, testE2EVoteGameCount) }
+
+func testE2EVoteGameCount(t *testing.T, e *env) {
+	ch := e.d.GuildChannel("general")
+	v1 := e.d.NewUser("v1")
+	e.players.setScript(nil) // the scripted level passes
+	e.do(e.slash(ch, v1, "vote", discordtest.Str("level", "scripted"), discordtest.Int("size", 9), discordtest.Str("period", "1m")))
+	id := e.game(ch.ID).ID
+	e.do(e.play(ch, v1, "E5"))
+	e.clock.Advance(time.Minute)
+	e.waitMoves("E5 and gobot's pass", ch.ID, 2)
+	e.do(e.slash(ch, v1, "pass"))
+	e.clock.Advance(time.Minute)
+	a := e.archived(ch.ID, id)
+	if a.Result != "B+73.5" || a.Rated {
+		t.Errorf("archived %s (rated %v), want B+73.5 unrated: Black's lone stone owns the board", a.Result, a.Rated)
+	}
+	e.d.WaitFor("the count's announcement", func() bool {
+		return len(e.publicWith(ch.ID, "Both sides passed: I count the position with the dead stones as I estimate them.")) > 0
+	})
+}
