@@ -7,8 +7,10 @@ package commands_test
 // channel. The harness is in e2e_harness_test.go.
 
 import (
+	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -147,4 +149,36 @@ func testE2EVoteGameCount(t *testing.T, e *env) {
 	e.d.WaitFor("the count's announcement", func() bool {
 		return len(e.publicWith(ch.ID, "Both sides passed: I count the position with the dead stones as I estimate them.")) > 0
 	})
+}
+
+// TestE2EVotesAtOnce: twelve people vote at the same moment; every vote is
+// counted (a vote that finds the game just written by another is tried
+// again, not refused).
+func TestE2EVotesAtOnce(t *testing.T) { httpMode(t, testE2EVotesAtOnce) }
+
+func testE2EVotesAtOnce(t *testing.T, e *env) {
+	ch := e.d.GuildChannel("general")
+	starter := e.d.NewUser("starter")
+	e.do(e.slash(ch, starter, "vote", discordtest.Str("level", "tester"), discordtest.Int("size", 9), discordtest.Str("period", "1h")))
+	var wg sync.WaitGroup
+	replies := make([]discordtest.Message, 12)
+	for i := range replies {
+		u := e.d.NewUser(fmt.Sprintf("voter%d", i))
+		move := []string{"D4", "E5", "C3"}[i%3]
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			replies[i] = e.do(e.play(ch, u, move))
+		}()
+	}
+	wg.Wait()
+	for i, m := range replies {
+		if !strings.Contains(m.Text(), "🗳️ Your vote:") {
+			t.Errorf("voter %d: %q", i, m.Text())
+		}
+	}
+	counts, _ := e.game(ch.ID).Vote.Counts()
+	if counts["D4"] != 4 || counts["E5"] != 4 || counts["C3"] != 4 {
+		t.Errorf("counts after twelve votes at once = %v, want 4 each", counts)
+	}
 }

@@ -141,8 +141,33 @@ func syncVote(g *storage.Game, now time.Time) {
 	}
 }
 
-// castVote records r's user's vote for the move text in vote game g.
+// voteAttempts is how many times a vote is tried against the game as it
+// is stored: in a busy channel, votes cast at the same moment each write
+// the game, and all but one find it changed (a version conflict); each
+// tries again after a short random pause that grows with the attempts.
+const voteAttempts = 20
+
+// castVote records r's user's vote for the move text in vote game g,
+// reading the game again when another vote was written first.
 func (a *App) castVote(ctx context.Context, r *Request, g *storage.Game, text string) error {
+	for attempt := 1; ; attempt++ {
+		err := a.tryVote(ctx, r, g, text)
+		if !errors.Is(err, ErrConflict) || attempt == voteAttempts {
+			return err
+		}
+		select {
+		case <-time.After(time.Duration(rand.IntN(2*attempt)+1) * time.Millisecond):
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+		if g, err = a.loadGame(ctx, g.ChannelID); err != nil {
+			return err
+		}
+	}
+}
+
+// tryVote is one attempt of castVote on g as read.
+func (a *App) tryVote(ctx context.Context, r *Request, g *storage.Game, text string) error {
 	if _, over := g.Game.Result(); over {
 		return ErrGameOver
 	}
