@@ -113,7 +113,7 @@ func (c *cache) render(b *engine.Board, opts *Options) (*image.Paletted, error) 
 	if err != nil {
 		return nil, err
 	}
-	img := raster.Paletted(bgPal.Rect, q.pal)
+	img := raster.Paletted(bgPal.Rect, q.Pal)
 	if err := k.compose(img, sc, bgPal); err != nil {
 		raster.PutPaletted(img)
 		return nil, err
@@ -240,7 +240,7 @@ func (k *kit) pointBox(p engine.Point) image.Rectangle {
 // item is one sprite or coloured mask placed on the picture.
 type item struct {
 	at   image.Point
-	spr  *sprite
+	spr  *raster.Sprite
 	mask *image.Alpha
 	col  *image.Uniform
 }
@@ -248,7 +248,7 @@ type item struct {
 // box returns the part of the picture that the item covers.
 func (it *item) box() image.Rectangle {
 	if it.spr != nil {
-		return it.spr.box.Add(it.at)
+		return it.spr.Box().Add(it.at)
 	}
 	return it.mask.Rect.Add(it.at)
 }
@@ -308,7 +308,7 @@ func (sc *scene) draw(img *image.RGBA, k *kit) error {
 func drawItems(dst *image.RGBA, its []item) {
 	for _, it := range its {
 		if it.spr != nil {
-			it.spr.drawOver(dst, it.at)
+			it.spr.DrawOver(dst, it.at)
 			continue
 		}
 		draw.DrawMask(dst, it.mask.Rect.Add(it.at), it.col, image.Point{}, it.mask, it.mask.Rect.Min, draw.Over)
@@ -355,6 +355,6 @@ func (k *kit) redraw(dst *image.Paletted, its []item, dirty *raster.Tiles) {
 		}
 	}
 	for _, r := range runs {
-		k.q.quantize(dst, scratch, r)
+		k.q.Quantize(dst, scratch, r)
 	}
 }

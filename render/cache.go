@@ -8,9 +8,9 @@ import (
 	"sync"
 
 	"github.com/fogleman/gg"
-	"golang.org/x/image/font"
-
 	"github.com/gobot-dev/gobot/engine"
+	"github.com/gobot-dev/gobot/render/internal/raster"
+	"golang.org/x/image/font"
 )
 
 // kit is everything drawn once for one board size, theme and picture
@@ -26,16 +26,16 @@ type kit struct {
 	// composited many times. A sprite's centre lies at (o+lw/2, o+lw/2),
 	// so it is placed on a point by its corner pixel.
 	o, side int
-	stone   [3]*sprite // by engine.Color, with its shadow
-	dead    [3]*sprite // faded and crossed out, without a shadow
-	last    [3]*sprite // last-move ring on a stone of that colour
-	terr    [3]*sprite // territory square of that owner
-	ko      *sprite
+	stone   [3]*raster.Sprite // by engine.Color, with its shadow
+	dead    [3]*raster.Sprite // faded and crossed out, without a shadow
+	last    [3]*raster.Sprite // last-move ring on a stone of that colour
+	terr    [3]*raster.Sprite // territory square of that owner
+	ko      *raster.Sprite
 
 	numbers sync.Map // numberKey -> *image.Alpha
 
 	palOnce sync.Once
-	q       *quantizer
+	q       *raster.Quantizer
 	bgPal   *image.Paletted
 	palErr  error
 }
@@ -56,7 +56,7 @@ func newKit(size int, theme Theme, px int) (*kit, error) {
 		return nil, err
 	}
 	c := float64(k.o) + float64(l.lw)/2
-	draw := func(f ...func(dc *gg.Context)) *sprite {
+	draw := func(f ...func(dc *gg.Context)) *raster.Sprite {
 		img := image.NewRGBA(image.Rect(0, 0, k.side, k.side))
 		dc := gg.NewContextForRGBA(img)
 		for i, f := range f {
@@ -66,7 +66,7 @@ func newKit(size int, theme Theme, px int) (*kit, error) {
 			}
 			f(dc)
 		}
-		return newSprite(img)
+		return raster.NewSprite(img)
 	}
 	st := k.st
 	for _, col := range []engine.Color{engine.Black, engine.White} {
@@ -114,15 +114,15 @@ func (k *kit) number(n int, onStone bool) (*image.Alpha, error) {
 
 // paletted returns the theme's quantizer and the empty board in its
 // palette, fitting the palette first if this is the theme's first use.
-func (k *kit) paletted(c *cache) (*quantizer, *image.Paletted, error) {
+func (k *kit) paletted(c *cache) (*raster.Quantizer, *image.Paletted, error) {
 	k.palOnce.Do(func() {
 		q, err := c.quantizer(k.theme)
 		if err != nil {
 			k.palErr = err
 			return
 		}
-		bgPal := image.NewPaletted(k.bg.Rect, q.pal)
-		q.quantize(bgPal, k.bg, k.bg.Rect)
+		bgPal := image.NewPaletted(k.bg.Rect, q.Pal)
+		q.Quantize(bgPal, k.bg, k.bg.Rect)
 		k.q, k.bgPal = q, bgPal
 	})
 	return k.q, k.bgPal, k.palErr
@@ -139,7 +139,7 @@ type cache struct {
 	tick  uint64
 	quant [numThemes]struct {
 		once sync.Once
-		q    *quantizer
+		q    *raster.Quantizer
 		err  error
 	}
 }
@@ -202,7 +202,7 @@ func (c *cache) kit(size int, theme Theme, px int) (*kit, error) {
 // quantizer returns the theme's palette, fitted once to sample pictures
 // that hold everything the theme draws: wood, lines, labels, both stones
 // big and small, dead stones, territory, markers and numbers.
-func (c *cache) quantizer(theme Theme) (*quantizer, error) {
+func (c *cache) quantizer(theme Theme) (*raster.Quantizer, error) {
 	qe := &c.quant[theme]
 	qe.once.Do(func() {
 		var imgs []*image.RGBA
@@ -222,7 +222,7 @@ func (c *cache) quantizer(theme Theme) (*quantizer, error) {
 		st := &styles[theme]
 		anchors := []color.NRGBA{opaque(st.line), st.label, st.black.text, st.white.text,
 			st.black.accent, st.white.accent, st.territoryB, st.territoryW, st.wood}
-		qe.q = newQuantizer(histogram(imgs...), anchors)
+		qe.q = raster.NewQuantizer(raster.Histogram(imgs...), anchors)
 	})
 	return qe.q, qe.err
 }

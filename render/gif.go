@@ -91,8 +91,8 @@ func GIF(w io.Writer, g *engine.Game, opts GIFOptions) error {
 	// The GIF's palette is the theme's with a transparent colour after
 	// it: a frame's pixels that did not change are transparent, which
 	// LZW packs to almost nothing.
-	pal := append(q.pal[:len(q.pal):len(q.pal)], color.RGBA{})
-	clear := uint8(len(q.pal))
+	pal := append(q.Pal[:len(q.Pal):len(q.Pal)], color.RGBA{})
+	clear := uint8(len(q.Pal))
 	anim := &gif.GIF{Config: image.Config{ColorModel: pal, Width: px, Height: px}}
 	if opts.PlayOnce {
 		anim.LoopCount = -1
@@ -107,14 +107,14 @@ func GIF(w io.Writer, g *engine.Game, opts GIFOptions) error {
 	if err != nil {
 		return err
 	}
-	cur := image.NewPaletted(bgPal.Rect, q.pal)
+	cur := image.NewPaletted(bgPal.Rect, q.Pal)
 	if err := k.compose(cur, sc, bgPal); err != nil {
 		return err
 	}
 	first := image.NewPaletted(cur.Rect, pal)
 	copy(first.Pix, cur.Pix)
 	add(first, max(delay, 100))
-	prev := image.NewPaletted(cur.Rect, q.pal)
+	prev := image.NewPaletted(cur.Rect, q.Pal)
 	copy(prev.Pix, cur.Pix)
 	prevSig := sc.signature(b.Size())
 	// step adds the frame that turns the last picture into sc's, or

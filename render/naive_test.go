@@ -24,8 +24,8 @@ func naiveBoard(w io.Writer, b *engine.Board, opts Options) error {
 	if err != nil {
 		return err
 	}
-	pal := image.NewPaletted(img.Rect, q.pal)
-	q.quantize(pal, img, img.Rect)
+	pal := image.NewPaletted(img.Rect, q.Pal)
+	q.Quantize(pal, img, img.Rect)
 	enc := png.Encoder{CompressionLevel: png.BestSpeed}
 	return enc.Encode(w, pal)
 }

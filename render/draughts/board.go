@@ -199,7 +199,7 @@ func (c *cache) render(sc *scene, opts *Options) (*image.Paletted, error) {
 	if err != nil {
 		return nil, err
 	}
-	img := raster.Paletted(bgPal.Rect, q.pal)
+	img := raster.Paletted(bgPal.Rect, q.Pal)
 	k.compose(img, sc, bgPal)
 	return img, nil
 }
@@ -210,10 +210,10 @@ func (k *kit) draw(img *image.RGBA, sc *scene) {
 	for s := rules.Square(1); s <= rules.NumSquares; s++ {
 		at := k.l.square(s).Min
 		if x := sc.faded[s]; x != rules.Empty {
-			k.faded[x].drawOver(img, at)
+			k.faded[x].DrawOver(img, at)
 		}
 		if x := sc.pieces[s]; x != rules.Empty {
-			k.piece[x].drawOver(img, at)
+			k.piece[x].DrawOver(img, at)
 		}
 	}
 	if len(sc.route) >= 2 {
@@ -263,15 +263,15 @@ func (k *kit) compose(dst *image.Paletted, sc *scene, bgPal *image.Paletted) {
 		}
 		if r := k.l.square(s); dirty.Touches(r) {
 			if x := sc.faded[s]; x != rules.Empty {
-				k.faded[x].drawOver(scratch, r.Min)
+				k.faded[x].DrawOver(scratch, r.Min)
 			}
 			if x := sc.pieces[s]; x != rules.Empty {
-				k.piece[x].drawOver(scratch, r.Min)
+				k.piece[x].DrawOver(scratch, r.Min)
 			}
 		}
 	}
 	a.draw(scratch, k.st.arrow)
 	for _, r := range runs {
-		k.q.quantize(dst, scratch, r)
+		k.q.Quantize(dst, scratch, r)
 	}
 }

@@ -8,8 +8,8 @@ import (
 	"sync/atomic"
 
 	"github.com/fogleman/gg"
-
 	rules "github.com/gobot-dev/gobot/engine/draughts"
+	"github.com/gobot-dev/gobot/render/internal/raster"
 )
 
 // kit is everything drawn once for one picture size and orientation: the
@@ -21,8 +21,8 @@ type kit struct {
 	bg *image.RGBA
 	// The sprites are premultiplied pictures of one square, placed on a
 	// square's top-left pixel; by rules.Piece.
-	piece [5]*sprite
-	faded [5]*sprite
+	piece [5]*raster.Sprite
+	faded [5]*raster.Sprite
 	// cells holds, by square and by sprite (piece, or 4 + piece when
 	// faded), the square with that sprite in palette indices, rows one
 	// after the other, worked out the first time a picture needs it: most
@@ -31,7 +31,7 @@ type kit struct {
 	cells [rules.NumSquares + 1][9]atomic.Pointer[[]uint8]
 
 	palOnce sync.Once
-	q       *quantizer
+	q       *raster.Quantizer
 	bgPal   *image.Paletted
 	palErr  error
 }
@@ -60,9 +60,9 @@ func newKit(px int, flip bool) (*kit, error) {
 			}
 			if faded {
 				fade(img, k.st.fade)
-				k.faded[p] = newSprite(img)
+				k.faded[p] = raster.NewSprite(img)
 			} else {
-				k.piece[p] = newSprite(img)
+				k.piece[p] = raster.NewSprite(img)
 			}
 		}
 	}
@@ -71,7 +71,7 @@ func newKit(px int, flip bool) (*kit, error) {
 
 // cell returns square s with sprite i on it in palette indices, sq rows
 // of sq bytes; q is the palette.
-func (k *kit) cell(s rules.Square, i int, q *quantizer) []uint8 {
+func (k *kit) cell(s rules.Square, i int, q *raster.Quantizer) []uint8 {
 	c := &k.cells[s][i]
 	if v := c.Load(); v != nil {
 		return *v
@@ -81,16 +81,16 @@ func (k *kit) cell(s rules.Square, i int, q *quantizer) []uint8 {
 	for y := r.Min.Y; y < r.Max.Y; y++ {
 		copy(src.Pix[src.PixOffset(r.Min.X, y):src.PixOffset(r.Max.X, y)], k.bg.Pix[k.bg.PixOffset(r.Min.X, y):k.bg.PixOffset(r.Max.X, y)])
 	}
-	k.sprite(i).drawOver(src, r.Min)
-	dst := image.NewPaletted(r, q.pal)
-	q.quantize(dst, src, r)
+	k.sprite(i).DrawOver(src, r.Min)
+	dst := image.NewPaletted(r, q.Pal)
+	q.Quantize(dst, src, r)
 	// Concurrent callers store the same bytes; either copy will do.
 	c.Store(&dst.Pix)
 	return dst.Pix
 }
 
 // sprite returns sprite i of cells: piece i, or the faded piece i-4.
-func (k *kit) sprite(i int) *sprite {
+func (k *kit) sprite(i int) *raster.Sprite {
 	if i > 4 {
 		return k.faded[i-4]
 	}
@@ -99,15 +99,15 @@ func (k *kit) sprite(i int) *sprite {
 
 // paletted returns the quantizer and the empty board in its palette,
 // fitting the palette first if no picture has been drawn yet.
-func (k *kit) paletted(c *cache) (*quantizer, *image.Paletted, error) {
+func (k *kit) paletted(c *cache) (*raster.Quantizer, *image.Paletted, error) {
 	k.palOnce.Do(func() {
 		q, err := c.quantizer()
 		if err != nil {
 			k.palErr = err
 			return
 		}
-		bgPal := image.NewPaletted(k.bg.Rect, q.pal)
-		q.quantize(bgPal, k.bg, k.bg.Rect)
+		bgPal := image.NewPaletted(k.bg.Rect, q.Pal)
+		q.Quantize(bgPal, k.bg, k.bg.Rect)
 		k.q, k.bgPal = q, bgPal
 	})
 	return k.q, k.bgPal, k.palErr
@@ -124,7 +124,7 @@ type cache struct {
 	tick  uint64
 	quant struct {
 		once sync.Once
-		q    *quantizer
+		q    *raster.Quantizer
 		err  error
 	}
 }
@@ -187,7 +187,7 @@ func (c *cache) kit(px int, flip bool) (*kit, error) {
 // quantizer returns the palette, fitted once to sample pictures that hold
 // everything the board draws: both woods and the numbers, men and kings
 // of both colours, live and captured, and the arrow over all of them.
-func (c *cache) quantizer() (*quantizer, error) {
+func (c *cache) quantizer() (*raster.Quantizer, error) {
 	qe := &c.quant
 	qe.once.Do(func() {
 		k, err := c.kit(DefaultPixels, false)
@@ -205,7 +205,7 @@ func (c *cache) quantizer() (*quantizer, error) {
 		st := k.st
 		anchors := []color.NRGBA{st.number, st.crown, st.crownLine, st.frame, st.frameLine,
 			st.white.rim, st.black.rim, st.dark, st.light}
-		qe.q = newQuantizer(histogram(imgs...), anchors)
+		qe.q = raster.NewQuantizer(raster.Histogram(imgs...), anchors)
 	})
 	return qe.q, qe.err
 }

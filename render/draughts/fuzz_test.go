@@ -234,8 +234,8 @@ func TestComposeMatchesFull(t *testing.T) {
 		full := image.NewRGBA(k.bg.Rect)
 		copy(full.Pix, k.bg.Pix)
 		k.draw(full, sc)
-		want := image.NewPaletted(full.Rect, k.q.pal)
-		k.q.quantize(want, full, full.Rect)
+		want := image.NewPaletted(full.Rect, k.q.Pal)
+		k.q.Quantize(want, full, full.Rect)
 		if !bytes.Equal(img.Pix, want.Pix) {
 			n := 0
 			for j := range want.Pix {

@@ -68,8 +68,8 @@ func GIF(w io.Writer, s rules.State, opts GIFOptions) error {
 	// The GIF's palette is the board's with a transparent colour after
 	// it: a frame's pixels that did not change are transparent, which
 	// LZW packs to almost nothing.
-	pal := append(q.pal[:len(q.pal):len(q.pal)], color.RGBA{})
-	clear := uint8(len(q.pal))
+	pal := append(q.Pal[:len(q.Pal):len(q.Pal)], color.RGBA{})
+	clear := uint8(len(q.Pal))
 	anim := &gif.GIF{Config: image.Config{ColorModel: pal, Width: px, Height: px}}
 	if opts.PlayOnce {
 		anim.LoopCount = -1
@@ -85,12 +85,12 @@ func GIF(w io.Writer, s rules.State, opts GIFOptions) error {
 	if err != nil {
 		return err
 	}
-	cur := image.NewPaletted(bgPal.Rect, q.pal)
+	cur := image.NewPaletted(bgPal.Rect, q.Pal)
 	k.compose(cur, sc, bgPal)
 	first := image.NewPaletted(cur.Rect, pal)
 	copy(first.Pix, cur.Pix)
 	add(first, max(delay, 100))
-	prev := image.NewPaletted(cur.Rect, q.pal)
+	prev := image.NewPaletted(cur.Rect, q.Pal)
 	copy(prev.Pix, cur.Pix)
 
 	err = replay(s, func(m played, p *rules.Position) error {

@@ -250,7 +250,7 @@ func TestNumbers(t *testing.T) {
 				}
 				for y := rel.Min.Y; y < rel.Max.Y; y++ {
 					for x2 := rel.Min.X; x2 < rel.Max.X; x2++ {
-						if a := spr.img.RGBAAt(x2, y).A; a > 128 {
+						if a := spr.Image().RGBAAt(x2, y).A; a > 128 {
 							t.Fatalf("%d px: a %v covers square %d's number at (%d, %d) with opacity %d", px, rules.Piece(x), s, x2, y, a)
 						}
 					}

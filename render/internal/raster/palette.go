@@ -1,4 +1,4 @@
-package render
+package raster
 
 import (
 	"image"
@@ -11,24 +11,25 @@ import (
 
 // The quantiser maps every colour to a palette entry through a lookup
 // table of 6 bits per channel, filled lazily: a picture uses a few
-// thousand of its 262144 cells, and each is worked out once per theme. The background, the sprites and
-// everything composited over them go through the same table, so a pixel of
-// wood that a stone did not touch keeps its palette index whether or not it
-// lies in a region that was redrawn.
+// thousand of its 262144 cells, and each is worked out once per theme.
+// The background, the sprites and everything composited over them go
+// through the same table, so a pixel of wood that a stone or a piece did
+// not touch keeps its palette index whether or not it lies in a region
+// that was redrawn.
 const (
 	lutBits  = 6
 	lutShift = 8 - lutBits
 	lutSize  = 1 << (3 * lutBits)
 )
 
-// paletteSize is the number of colours fitted to a theme: one short of
+// PaletteSize is the number of colours fitted to a theme: one short of
 // 256, so that GIF frames have an index left for "unchanged" pixels.
-const paletteSize = 255
+const PaletteSize = 255
 
-// quantizer is a theme's palette and its lookup table. It is immutable
+// Quantizer is a theme's palette and its lookup table. It is immutable
 // once built and safe for concurrent use.
-type quantizer struct {
-	pal   color.Palette // sorted by green
+type Quantizer struct {
+	Pal   color.Palette // sorted by green
 	rgb   [][3]int32    // the palette as integers
 	origs []int         // while fitting: each entry's place in the input
 	// lut holds 1 + the palette index of each cell, or 0 while the cell
@@ -40,14 +41,14 @@ type quantizer struct {
 // the eye notices a change in green than in red or blue.
 const wR, wG, wB = 3, 4, 2
 
-// colorCount is one distinct colour of a sample and its weight.
-type colorCount struct {
+// ColorCount is one distinct colour of a sample and its weight.
+type ColorCount struct {
 	c [3]int32
 	w float64
 }
 
-// histogram counts the distinct opaque colours of the sample images.
-func histogram(imgs ...*image.RGBA) []colorCount {
+// Histogram counts the distinct opaque colours of the sample images.
+func Histogram(imgs ...*image.RGBA) []ColorCount {
 	counts := make(map[uint32]int)
 	for _, img := range imgs {
 		for i := 0; i+3 < len(img.Pix); i += 4 {
@@ -60,19 +61,19 @@ func histogram(imgs ...*image.RGBA) []colorCount {
 		keys = append(keys, k)
 	}
 	slices.Sort(keys) // a deterministic palette for deterministic pictures
-	cc := make([]colorCount, len(keys))
+	cc := make([]ColorCount, len(keys))
 	for i, k := range keys {
 		// Square-root weights: the wood covers most of the picture but
 		// must not take most of the palette from the stones' shading.
-		cc[i] = colorCount{c: [3]int32{int32(k >> 16), int32(k >> 8 & 255), int32(k & 255)}, w: math.Sqrt(float64(counts[k]))}
+		cc[i] = ColorCount{c: [3]int32{int32(k >> 16), int32(k >> 8 & 255), int32(k & 255)}, w: math.Sqrt(float64(counts[k]))}
 	}
 	return cc
 }
 
-// newQuantizer fits a palette of paletteSize colours to the sample colours by median
+// NewQuantizer fits a palette of PaletteSize colours to the sample colours by median
 // cut and a few rounds of k-means, keeping the anchor colours (line, label,
 // marker colours) exactly, and builds the lookup table.
-func newQuantizer(cc []colorCount, anchors []color.NRGBA) *quantizer {
+func NewQuantizer(cc []ColorCount, anchors []color.NRGBA) *Quantizer {
 	var fixed [][3]int32
 	seen := map[[3]int32]bool{}
 	for _, a := range anchors {
@@ -82,7 +83,7 @@ func newQuantizer(cc []colorCount, anchors []color.NRGBA) *quantizer {
 			fixed = append(fixed, c)
 		}
 	}
-	free := paletteSize - len(fixed)
+	free := PaletteSize - len(fixed)
 	centres := medianCut(cc, free)
 	for round := 0; round < 4; round++ {
 		all := append(append([][3]int32{}, fixed...), centres...)
@@ -103,7 +104,7 @@ func newQuantizer(cc []colorCount, anchors []color.NRGBA) *quantizer {
 		}
 	}
 	all := append(append([][3]int32{}, fixed...), centres...)
-	for len(all) < paletteSize { // a sample with few colours: pad with greys
+	for len(all) < PaletteSize { // a sample with few colours: pad with greys
 		v := int32(len(all))
 		all = append(all, [3]int32{v, v, v})
 	}
@@ -113,25 +114,25 @@ func newQuantizer(cc []colorCount, anchors []color.NRGBA) *quantizer {
 	return q
 }
 
-// indexPalette sorts the colours by green into a quantizer (without its
+// indexPalette sorts the colours by green into a Quantizer (without its
 // lookup table).
-func indexPalette(all [][3]int32) *quantizer {
+func indexPalette(all [][3]int32) *Quantizer {
 	idx := make([]int, len(all))
 	for i := range idx {
 		idx[i] = i
 	}
 	sort.SliceStable(idx, func(a, b int) bool { return all[idx[a]][1] < all[idx[b]][1] })
-	q := &quantizer{rgb: make([][3]int32, len(all)), pal: make(color.Palette, len(all)), origs: idx}
+	q := &Quantizer{rgb: make([][3]int32, len(all)), Pal: make(color.Palette, len(all)), origs: idx}
 	for i, j := range idx {
 		q.rgb[i] = all[j]
-		q.pal[i] = color.RGBA{uint8(all[j][0]), uint8(all[j][1]), uint8(all[j][2]), 255}
+		q.Pal[i] = color.RGBA{uint8(all[j][0]), uint8(all[j][1]), uint8(all[j][2]), 255}
 	}
 	return q
 }
 
 // nearest returns the index of the palette entry nearest to c, searching
 // outwards from c's green and stopping when green alone is too far.
-func (q *quantizer) nearest(c [3]int32) int {
+func (q *Quantizer) nearest(c [3]int32) int {
 	lo := sort.Search(len(q.rgb), func(i int) bool { return q.rgb[i][1] >= c[1] })
 	best, bestD := 0, int32(math.MaxInt32)
 	try := func(i int) bool {
@@ -173,7 +174,7 @@ func (q *quantizer) nearest(c [3]int32) int {
 
 // cell returns the palette index for lookup cell i, working it out from
 // the cell's centre colour the first time.
-func (q *quantizer) cell(i int) uint8 {
+func (q *Quantizer) cell(i int) uint8 {
 	if v := q.lut[i].Load(); v != 0 {
 		return uint8(v - 1)
 	}
@@ -186,13 +187,13 @@ func (q *quantizer) cell(i int) uint8 {
 }
 
 // index returns the palette index of an opaque colour.
-func (q *quantizer) index(r, g, b uint8) uint8 {
+func (q *Quantizer) Index(r, g, b uint8) uint8 {
 	return q.cell(int(r>>lutShift)<<(2*lutBits) | int(g>>lutShift)<<lutBits | int(b>>lutShift))
 }
 
 // quantize writes the palette indices of src's pixels in rect into dst.
 // The pixels must be opaque (they are: the board is).
-func (q *quantizer) quantize(dst *image.Paletted, src *image.RGBA, rect image.Rectangle) {
+func (q *Quantizer) Quantize(dst *image.Paletted, src *image.RGBA, rect image.Rectangle) {
 	lut := q.lut
 	for y := rect.Min.Y; y < rect.Max.Y; y++ {
 		s := src.Pix[src.PixOffset(rect.Min.X, y):src.PixOffset(rect.Max.X, y)]
@@ -212,13 +213,13 @@ func (q *quantizer) quantize(dst *image.Paletted, src *image.RGBA, rect image.Re
 // medianCut splits the colours into n boxes, always splitting the box with
 // the largest weighted error along its widest channel at the weighted
 // median, and returns the boxes' weighted means.
-func medianCut(cc []colorCount, n int) [][3]int32 {
+func medianCut(cc []ColorCount, n int) [][3]int32 {
 	type box struct {
-		cs  []colorCount
+		cs  []ColorCount
 		err float64
 		ch  int
 	}
-	measure := func(cs []colorCount) box {
+	measure := func(cs []ColorCount) box {
 		var sum [3]float64
 		var w float64
 		for _, c := range cs {
@@ -263,7 +264,7 @@ func medianCut(cc []colorCount, n int) [][3]int32 {
 			break
 		}
 		ch := b.ch
-		slices.SortStableFunc(b.cs, func(x, y colorCount) int { return int(x.c[ch] - y.c[ch]) })
+		slices.SortStableFunc(b.cs, func(x, y ColorCount) int { return int(x.c[ch] - y.c[ch]) })
 		var total float64
 		for _, c := range b.cs {
 			total += c.w

@@ -1,15 +1,15 @@
-package render
+package raster
 
 import (
 	"image"
 	"image/draw"
 )
 
-// sprite is a premultiplied picture drawn once and composited many times,
+// Sprite is a premultiplied picture drawn once and composited many times,
 // with each row cut into spans of opaque and partly transparent pixels so
-// that compositing copies the opaque runs (most of a stone) outright and
+// that compositing copies the opaque runs (most of a stone or a piece) outright and
 // skips the transparent ones.
-type sprite struct {
+type Sprite struct {
 	img   *image.RGBA
 	box   image.Rectangle // the part that is not fully transparent
 	spans [][]span        // by row of img
@@ -20,8 +20,9 @@ type span struct {
 	opaque bool
 }
 
-func newSprite(img *image.RGBA) *sprite {
-	s := &sprite{img: img, spans: make([][]span, img.Rect.Dy())}
+// NewSprite cuts img, premultiplied, into the spans of a Sprite.
+func NewSprite(img *image.RGBA) *Sprite {
+	s := &Sprite{img: img, spans: make([][]span, img.Rect.Dy())}
 	b := img.Rect
 	for y := b.Min.Y; y < b.Max.Y; y++ {
 		var row []span
@@ -47,9 +48,9 @@ func newSprite(img *image.RGBA) *sprite {
 	return s
 }
 
-// drawOver composites the sprite over dst, which must be opaque, with the
-// sprite's origin at p.
-func (s *sprite) drawOver(dst *image.RGBA, p image.Point) {
+// DrawOver composites the Sprite over dst, which must be opaque, with the
+// Sprite's origin at p.
+func (s *Sprite) DrawOver(dst *image.RGBA, p image.Point) {
 	box := s.box.Add(p)
 	if !box.In(dst.Rect) {
 		draw.Draw(dst, s.img.Rect.Add(p), s.img, s.img.Rect.Min, draw.Over)
@@ -77,3 +78,9 @@ func (s *sprite) drawOver(dst *image.RGBA, p image.Point) {
 		}
 	}
 }
+
+// Box returns the part of the sprite that is not fully transparent.
+func (s *Sprite) Box() image.Rectangle { return s.box }
+
+// Image returns the sprite's picture, premultiplied; it must not be changed.
+func (s *Sprite) Image() *image.RGBA { return s.img }
