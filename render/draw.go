@@ -7,12 +7,12 @@ import (
 	"sync"
 
 	"github.com/fogleman/gg"
+	"github.com/gobot-dev/gobot/engine"
+	"github.com/gobot-dev/gobot/render/internal/raster"
 	"github.com/golang/freetype/truetype"
 	"golang.org/x/image/font"
 	"golang.org/x/image/font/gofont/gobold"
 	"golang.org/x/image/math/fixed"
-
-	"github.com/gobot-dev/gobot/engine"
 )
 
 // boldFont is Go Bold, parsed once. A parsed font is read-only and safe
@@ -53,7 +53,7 @@ func woodAt(x, w float64, st *style) color.NRGBA {
 	if st.grain > 0 {
 		u := x / w * 800 // the grain is drawn for an 800-pixel board and scaled
 		wave := 0.5*math.Sin(2*math.Pi*u/173+1.3) + 0.3*math.Sin(2*math.Pi*u/61+0.4) + 0.2*math.Sin(2*math.Pi*u/23+2.1)
-		t = 0.16*(wave+1)/2 + 0.75*grainLines(u)
+		t = 0.16*(wave+1)/2 + 0.75*raster.GrainLines(u)
 		t = math.Min(1, t) * st.grain
 	}
 	lift := 1 + st.light*(0.5-x/w)
@@ -62,29 +62,6 @@ func woodAt(x, w float64, st *style) color.NRGBA {
 		return uint8(math.Max(0, math.Min(255, math.Round(v))))
 	}
 	return color.NRGBA{mix(st.wood.R, st.woodDark.R), mix(st.wood.G, st.woodDark.G), mix(st.wood.B, st.woodDark.B), 255}
-}
-
-// grainLines returns the darkness of the late-wood lines at u (0..800):
-// thin lines a few pixels apart, of varying strength, from a fixed
-// pseudo-random sequence so that every picture has the same board.
-func grainLines(u float64) float64 {
-	s := 0.0
-	seed := uint32(0x9e3779b9)
-	next := func() float64 {
-		seed ^= seed << 13
-		seed ^= seed >> 17
-		seed ^= seed << 5
-		return float64(seed%10000) / 10000
-	}
-	for p := -20.0; p < 820; {
-		p += 5 + 14*next()
-		strength := 0.25 + 0.75*next()
-		width := 0.7 + 1.6*next()
-		if d := (u - p) / width; d > -4 && d < 4 {
-			s += strength * math.Exp(-d*d)
-		}
-	}
-	return math.Min(1, s)
 }
 
 // drawBoard draws the empty board: wood, grid, star points and the

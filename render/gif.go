@@ -1,7 +1,6 @@
 package render
 
 import (
-	"bytes"
 	"fmt"
 	"image"
 	"image/color"
@@ -70,12 +69,12 @@ func GIF(w io.Writer, g *engine.Game, opts GIFOptions) error {
 		return err
 	}
 	moves := g.Moves()
-	delay := centis(opts.Delay)
+	delay := raster.Centis(opts.Delay)
 	if opts.Delay == 0 {
 		delay = 6000 / max(1, len(moves))
 		delay = min(80, max(20, delay))
 	}
-	hold := centis(opts.Hold)
+	hold := raster.Centis(opts.Hold)
 	if opts.Hold == 0 {
 		hold = 500
 	}
@@ -134,7 +133,7 @@ func GIF(w io.Writer, g *engine.Game, opts GIFOptions) error {
 		}
 		prevSig = sig
 		k.redraw(cur, its, dirty)
-		r := changed(prev, cur, dirty.Bounds())
+		r := raster.Changed(prev, cur, dirty.Bounds())
 		if r.Empty() {
 			anim.Delay[len(anim.Delay)-1] += d
 			return nil
@@ -188,40 +187,4 @@ func GIF(w io.Writer, g *engine.Game, opts GIFOptions) error {
 	}
 	anim.Delay[len(anim.Delay)-1] = max(anim.Delay[len(anim.Delay)-1], hold)
 	return gif.EncodeAll(w, anim)
-}
-
-// centis converts a duration to the GIF's hundredths of a second.
-func centis(d time.Duration) int { return int((d + 5*time.Millisecond) / (10 * time.Millisecond)) }
-
-// changed returns the smallest rectangle outside which a and b agree,
-// looking only within r.
-func changed(a, b *image.Paletted, r image.Rectangle) image.Rectangle {
-	r = r.Intersect(a.Rect)
-	w := r.Dx()
-	minY, maxY := -1, -1
-	minX, maxX := w, -1
-	for y := r.Min.Y; y < r.Max.Y; y++ {
-		ra := a.Pix[a.PixOffset(r.Min.X, y):][:w]
-		rb := b.Pix[b.PixOffset(r.Min.X, y):][:w]
-		if bytes.Equal(ra, rb) {
-			continue
-		}
-		if minY < 0 {
-			minY = y
-		}
-		maxY = y
-		x0 := 0
-		for x0 < w && ra[x0] == rb[x0] {
-			x0++
-		}
-		x1 := w - 1
-		for x1 > x0 && ra[x1] == rb[x1] {
-			x1--
-		}
-		minX, maxX = min(minX, x0), max(maxX, x1)
-	}
-	if minY < 0 {
-		return image.Rectangle{}
-	}
-	return image.Rect(r.Min.X+minX, minY, r.Min.X+maxX+1, maxY+1)
 }

@@ -8,12 +8,12 @@ import (
 	"sync"
 
 	"github.com/fogleman/gg"
+	rules "github.com/gobot-dev/gobot/engine/draughts"
+	"github.com/gobot-dev/gobot/render/internal/raster"
 	"github.com/golang/freetype/truetype"
 	"golang.org/x/image/font"
 	"golang.org/x/image/font/gofont/gobold"
 	"golang.org/x/image/math/fixed"
-
-	rules "github.com/gobot-dev/gobot/engine/draughts"
 )
 
 // boldFont is Go Bold, parsed once. A parsed font is read-only and safe
@@ -81,7 +81,7 @@ func drawSquare(img *image.RGBA, l *layout, st *style, row, col int) {
 	for x := 0; x < l.sq; x++ {
 		u := offset + (float64(x)+0.5)/float64(l.sq)*120 // a square is 120 units of grain
 		wave := 0.5*math.Sin(2*math.Pi*u/173+1.3) + 0.3*math.Sin(2*math.Pi*u/61+0.4) + 0.2*math.Sin(2*math.Pi*u/23+2.1)
-		t := math.Min(1, 0.2*(wave+1)/2+0.7*grainLines(u)) * depth
+		t := math.Min(1, 0.2*(wave+1)/2+0.7*raster.GrainLines(u)) * depth
 		lift := 1 + 0.04*(0.5-(float64(x)+0.5)/float64(l.sq)) // lit from the left
 		mix := func(a, b uint8) uint8 {
 			v := (float64(a)*(1-t) + float64(b)*t) * lift
@@ -92,29 +92,6 @@ func drawSquare(img *image.RGBA, l *layout, st *style, row, col int) {
 	for y := r.Min.Y; y < r.Max.Y; y++ {
 		copy(img.Pix[img.PixOffset(r.Min.X, y):], line)
 	}
-}
-
-// grainLines returns the darkness of the late-wood lines at u (0..800),
-// as the Go board draws them: thin lines a few units apart, of varying
-// strength, from a fixed pseudo-random sequence.
-func grainLines(u float64) float64 {
-	s := 0.0
-	seed := uint32(0x9e3779b9)
-	next := func() float64 {
-		seed ^= seed << 13
-		seed ^= seed >> 17
-		seed ^= seed << 5
-		return float64(seed%10000) / 10000
-	}
-	for p := -20.0; p < 820; {
-		p += 5 + 14*next()
-		strength := 0.25 + 0.75*next()
-		width := 0.7 + 1.6*next()
-		if d := (u - p) / width; d > -4 && d < 4 {
-			s += strength * math.Exp(-d*d)
-		}
-	}
-	return math.Min(1, s)
 }
 
 // minNumberFont is the smallest font, in pixels, in which the square

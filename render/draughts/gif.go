@@ -1,7 +1,6 @@
 package draughts
 
 import (
-	"bytes"
 	"fmt"
 	"image"
 	"image/color"
@@ -10,6 +9,7 @@ import (
 	"time"
 
 	rules "github.com/gobot-dev/gobot/engine/draughts"
+	"github.com/gobot-dev/gobot/render/internal/raster"
 )
 
 // GIFOptions say how to animate a game. The zero GIFOptions give a
@@ -56,11 +56,11 @@ func GIF(w io.Writer, s rules.State, opts GIFOptions) error {
 		return err
 	}
 	n := s.MoveCount()
-	delay := centis(opts.Delay)
+	delay := raster.Centis(opts.Delay)
 	if opts.Delay == 0 {
 		delay = min(100, max(30, 6000/max(1, n)))
 	}
-	hold := centis(opts.Hold)
+	hold := raster.Centis(opts.Hold)
 	if opts.Hold == 0 {
 		hold = 500
 	}
@@ -99,7 +99,7 @@ func GIF(w io.Writer, s rules.State, opts GIFOptions) error {
 			return err
 		}
 		k.compose(cur, sc, bgPal)
-		r := changed(prev, cur)
+		r := raster.Changed(prev, cur, cur.Rect)
 		if r.Empty() {
 			anim.Delay[len(anim.Delay)-1] += delay
 			return nil
@@ -126,39 +126,4 @@ func GIF(w io.Writer, s rules.State, opts GIFOptions) error {
 	}
 	anim.Delay[len(anim.Delay)-1] = max(anim.Delay[len(anim.Delay)-1], hold)
 	return gif.EncodeAll(w, anim)
-}
-
-// centis converts a duration to the GIF's hundredths of a second.
-func centis(d time.Duration) int { return int((d + 5*time.Millisecond) / (10 * time.Millisecond)) }
-
-// changed returns the smallest rectangle outside which a and b agree.
-func changed(a, b *image.Paletted) image.Rectangle {
-	r := a.Rect
-	w := r.Dx()
-	minY, maxY := -1, -1
-	minX, maxX := w, -1
-	for y := r.Min.Y; y < r.Max.Y; y++ {
-		ra := a.Pix[a.PixOffset(r.Min.X, y):][:w]
-		rb := b.Pix[b.PixOffset(r.Min.X, y):][:w]
-		if bytes.Equal(ra, rb) {
-			continue
-		}
-		if minY < 0 {
-			minY = y
-		}
-		maxY = y
-		x0 := 0
-		for x0 < w && ra[x0] == rb[x0] {
-			x0++
-		}
-		x1 := w - 1
-		for x1 > x0 && ra[x1] == rb[x1] {
-			x1--
-		}
-		minX, maxX = min(minX, x0), max(maxX, x1)
-	}
-	if minY < 0 {
-		return image.Rectangle{}
-	}
-	return image.Rect(r.Min.X+minX, minY, r.Min.X+maxX+1, maxY+1)
 }
