@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -339,10 +340,12 @@ func TestOpenSchema(t *testing.T) {
 		want   error
 	}{
 		{"newer", u64(SchemaVersion + 1), ErrSchemaTooNew},
-		{"much newer", u64(1 << 40), ErrSchemaTooNew},
-		{"zero", u64(0), ErrCorrupt},
-		{"garbage", []byte("v2"), ErrCorrupt},
-		{"missing", nil, ErrCorrupt},
+		{"newest plausible", u64(SchemaVersion + maxSchemaAhead), ErrSchemaTooNew},
+		{"a flipped high byte", u64(SchemaVersion ^ 0xff00), ErrDamaged},
+		{"much newer", u64(1 << 40), ErrDamaged},
+		{"zero", u64(0), ErrDamaged},
+		{"garbage", []byte("v2"), ErrDamaged},
+		{"missing", nil, ErrDamaged},
 		{"current", u64(SchemaVersion), nil},
 	}
 	for _, tt := range tests {
@@ -366,6 +369,9 @@ func TestOpenSchema(t *testing.T) {
 			s, err := Open(path, Options{})
 			if !errors.Is(err, tt.want) || (err != nil) != (tt.want != nil) {
 				t.Fatalf("Open() = %v, want %v", err, tt.want)
+			}
+			if errors.Is(tt.want, ErrDamaged) && (!errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), "gobot backup")) {
+				t.Errorf("Open() = %v, want it to name `gobot backup` and wrap ErrCorrupt", err)
 			}
 			if err != nil {
 				after, _ := os.ReadFile(path)

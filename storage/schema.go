@@ -120,19 +120,19 @@ func (s *Store) migrate() error {
 		meta := tx.Bucket(bucketMeta)
 		if meta == nil {
 			if tx.Bucket(bucketGames) != nil {
-				return fmt.Errorf("%w: games bucket without a schema version", ErrCorrupt)
+				return damagedSchema("a games bucket without a schema version")
 			}
 			from = SchemaVersion
 			return createBuckets(tx, SchemaVersion)
 		}
 		raw := meta.Get(keySchema)
 		if len(raw) != 8 {
-			return fmt.Errorf("%w: schema version %x", ErrCorrupt, raw)
+			return damagedSchema("schema version %x", raw)
 		}
 		from = binary.BigEndian.Uint64(raw)
 		switch {
-		case from == 0:
-			return fmt.Errorf("%w: schema version 0", ErrCorrupt)
+		case from == 0 || from > SchemaVersion+maxSchemaAhead:
+			return damagedSchema("schema version %d", from)
 		case from > SchemaVersion:
 			return fmt.Errorf("file has schema %d, this gobot knows up to %d; run a newer gobot or restore a backup: %w",
 				from, SchemaVersion, ErrSchemaTooNew)
@@ -154,6 +154,19 @@ func (s *Store) migrate() error {
 		s.log.Info("storage: migrated database", "path", s.path, "from", from, "to", SchemaVersion)
 	}
 	return nil
+}
+
+// maxSchemaAhead bounds a newer gobot's schema: versions count up by one
+// for each change of format, so a version further ahead than this was
+// written by no gobot but by a failing disk (a flipped byte in the
+// version's high bytes), and is refused as damage, not as a newer file.
+const maxSchemaAhead = 100
+
+// damagedSchema is the error for a schema version no gobot wrote: the
+// file is damaged (ErrDamaged, naming `gobot backup`) and its meta record
+// corrupt (ErrCorrupt).
+func damagedSchema(format string, a ...any) error {
+	return fmt.Errorf("%s, which no gobot writes; %s: %w (%w)", fmt.Sprintf(format, a...), restoreHint, ErrDamaged, ErrCorrupt)
 }
 
 // createBuckets creates the buckets of the current schema that are missing
