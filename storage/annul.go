@@ -1,0 +1,342 @@
+package storage
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// Annulling a finished game (an admin's /go-admin annul): its record
+// stays, marked annulled and no longer rated; the players' statistics are
+// recounted without it; and the rating pools it counted in are recomputed
+// from the archive, in the order the games were rated, exactly as
+// RebuildRatings would (pools are independent, so recomputing those pools
+// is rebuilding everything). The recomputation runs outside any write
+// transaction, on a snapshot; the write that follows checks that no game
+// was rated meanwhile (the ratings' sequence) and otherwise starts again,
+// so games keep being played and finished while a large pool is
+// recomputed.
+
+// annulAttempts bounds the recomputations when games keep being rated
+// while one runs.
+const annulAttempts = 5
+
+// errRated says a game was rated while a recomputation ran: start again.
+var errRated = errors.New("storage: a game was rated meanwhile")
+
+// memRatings is ratingTx in memory: the ratings of some pools recomputed
+// away from the store.
+type memRatings struct {
+	ratings map[string]PlayerRating // pool 0 player key
+	changes []RatingChange
+}
+
+func (m *memRatings) loadRating(_ context.Context, pool string, p Player) (PlayerRating, error) {
+	pr, ok := m.ratings[pool+"\x00"+p.Key()]
+	if !ok {
+		return newRating(pool, p), nil
+	}
+	if p.Name != "" {
+		pr.Player = p // as decodeRating does: the name used most recently
+	}
+	return pr, nil
+}
+
+func (m *memRatings) putRating(_ context.Context, _, pr PlayerRating) error {
+	m.ratings[pr.Pool+"\x00"+pr.Player.Key()] = pr
+	return nil
+}
+
+func (m *memRatings) putChange(_ context.Context, c RatingChange) error {
+	m.changes = append(m.changes, c)
+	return nil
+}
+
+// recomputePools rates again, in memory, the rated games of all that count
+// in any of pools and were rated at or before upTo, and returns the
+// ratings and changes of those pools. all must hold every archived game of
+// those pools (others are ignored); an annulled game is not rated.
+func recomputePools(ctx context.Context, starts StartRatings, all []*Archived, pools []string, upTo uint64) (*memRatings, error) {
+	var games []*Archived
+	for _, a := range all {
+		if a.RatingSeq <= upTo && slices.ContainsFunc(ratingPools(a), func(p string) bool { return slices.Contains(pools, p) }) {
+			games = append(games, a)
+		}
+	}
+	m := &memRatings{ratings: map[string]PlayerRating{}}
+	for _, g := range ratedInOrder(games) {
+		if err := rateGame(ctx, m, starts, g.a, g.score); err != nil {
+			return nil, err
+		}
+	}
+	for k, pr := range m.ratings {
+		if !slices.Contains(pools, pr.Pool) {
+			delete(m.ratings, k)
+		}
+	}
+	m.changes = slices.DeleteFunc(m.changes, func(c RatingChange) bool { return !slices.Contains(pools, c.Pool) })
+	return m, nil
+}
+
+// annulPools are the pools an archived game was rated in: none for a game
+// that was not rated.
+func annulPools(a *Archived) []string {
+	if !a.Rated {
+		return nil
+	}
+	_, tie, err := resultOutcome(a.Result)
+	if err != nil {
+		return nil
+	}
+	if _, ok := ratedScore(a, tie); !ok {
+		return nil
+	}
+	return ratingPools(a)
+}
+
+// annulled returns the record of a once annulled.
+func annulled(a *Archived) *Archived {
+	c := *a
+	c.Annulled, c.Rated = true, false
+	return &c
+}
+
+// recountStats recounts a player's statistics from their archived games,
+// given in the order they finished.
+func recountStats(key string, games []*Archived) *PlayerStats {
+	st := new(PlayerStats)
+	for _, a := range games {
+		if a.Annulled {
+			continue
+		}
+		_, tie, err := resultOutcome(a.Result)
+		if err != nil {
+			tie = false
+		}
+		for _, side := range countedSides(a) {
+			if a.Player(side).Key() == key {
+				st.count(a, side, tie)
+			}
+		}
+	}
+	return st
+}
+
+// AnnulGame annuls the finished game id of the server guildID, with its
+// audit entry, and returns its record as it now stands. It fails with
+// ErrNotFound when the server has no such archived game and with
+// ErrAnnulled when it is annulled already.
+func (s *Store) AnnulGame(ctx context.Context, guildID, id string, e AuditEntry) (*Archived, error) {
+	for attempt := 1; ; attempt++ {
+		a, err := s.annulOnce(ctx, guildID, id, e)
+		if errors.Is(err, errRated) && attempt < annulAttempts {
+			continue
+		}
+		if errors.Is(err, errRated) {
+			return nil, fmt.Errorf("storage: annul game %s: games kept being rated meanwhile: %w", id, ErrConflict)
+		}
+		return a, err
+	}
+}
+
+func (s *Store) annulOnce(ctx context.Context, guildID, id string, e AuditEntry) (*Archived, error) {
+	var (
+		a     *Archived
+		raw   []byte
+		all   []*Archived
+		seq   uint64
+		pools []string
+	)
+	err := s.view(ctx, func(tx *bolt.Tx) error {
+		v := tx.Bucket(bucketArchive).Get([]byte(id))
+		var err error
+		if a, err = decodeArchive(v); err != nil || a.GuildID != guildID || guildID == "" {
+			return fmt.Errorf("storage: annul game %s: no such game on %s: %w", id, guildID, ErrNotFound)
+		}
+		if a.Annulled {
+			return fmt.Errorf("storage: annul game %s: %w", id, ErrAnnulled)
+		}
+		raw = bytes.Clone(v)
+		seq = tx.Bucket(bucketRatings).Sequence()
+		if pools = annulPools(a); len(pools) == 0 {
+			return nil
+		}
+		load := func(v []byte) {
+			if g, err := decodeArchive(v); err == nil && g.Rated && g.ID != id {
+				all = append(all, g)
+			}
+		}
+		if slices.Contains(pools, GlobalPool) {
+			return tx.Bucket(bucketArchive).ForEach(func(_, v []byte) error {
+				load(v)
+				return nil
+			})
+		}
+		arch, prefix := tx.Bucket(bucketArchive), join(guildID)
+		c := tx.Bucket(bucketArchiveGuild).Cursor()
+		for k, _ := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, _ = c.Next() {
+			if len(k) > len(prefix)+8 {
+				load(arch.Get(k[len(prefix)+8:]))
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	mem, err := recomputePools(ctx, s.starts, all, pools, seq)
+	if err != nil {
+		return nil, err
+	}
+	out := annulled(a)
+	val, err := json.Marshal(out)
+	if err != nil {
+		return nil, err
+	}
+	now := s.now()
+	err = s.update(ctx, func(tx *bolt.Tx) error {
+		if tx.Bucket(bucketRatings).Sequence() != seq || !bytes.Equal(tx.Bucket(bucketArchive).Get([]byte(id)), raw) {
+			return errRated
+		}
+		if err := tx.Bucket(bucketArchive).Put([]byte(id), val); err != nil {
+			return err
+		}
+		if err := boltRecount(tx, out); err != nil {
+			return err
+		}
+		if len(pools) > 0 {
+			if err := boltReplacePools(ctx, tx, mem, pools); err != nil {
+				return err
+			}
+		}
+		return appendAudit(tx, e, now)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// boltRecount recounts the statistics of a's players from their archived
+// games in tx.
+func boltRecount(tx *bolt.Tx, a *Archived) error {
+	arch := tx.Bucket(bucketArchive)
+	for _, side := range countedSides(a) {
+		key := a.Player(side).Key()
+		var games []*Archived
+		prefix := join(key)
+		c := tx.Bucket(bucketArchivePlayer).Cursor()
+		for k, _ := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, _ = c.Next() {
+			if len(k) <= len(prefix)+8 {
+				continue
+			}
+			if g, err := decodeArchive(arch.Get(k[len(prefix)+8:])); err == nil {
+				games = append(games, g)
+			}
+		}
+		st := recountStats(key, games)
+		if st.Games == 0 {
+			if err := tx.Bucket(bucketPlayers).Delete([]byte(key)); err != nil {
+				return err
+			}
+			continue
+		}
+		v, err := json.Marshal(st)
+		if err != nil {
+			return err
+		}
+		if err := tx.Bucket(bucketPlayers).Put([]byte(key), v); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// boltReplacePools makes the stored ratings and rating history of pools
+// those of mem, writing only what differs: entries of games rated before
+// the annulled one are unchanged.
+func boltReplacePools(ctx context.Context, tx *bolt.Tx, mem *memRatings, pools []string) error {
+	ratings := tx.Bucket(bucketRatings)
+	rt := boltRatings{tx}
+	for _, pool := range pools {
+		prefix := join(pool)
+		stored := map[string]PlayerRating{}
+		c := ratings.Cursor()
+		for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
+			var pr PlayerRating
+			if err := json.Unmarshal(v, &pr); err != nil {
+				return fmt.Errorf("storage: rating %q: %w: %w", k, ErrCorrupt, err)
+			}
+			stored[string(k[len(prefix):])] = pr
+		}
+		for key, old := range stored {
+			if _, ok := mem.ratings[pool+"\x00"+key]; ok {
+				continue
+			}
+			if err := ratings.Delete(join(pool, []byte(key))); err != nil {
+				return err
+			}
+			if err := tx.Bucket(bucketRatingsByValue).Delete(join(pool, ratingKey(old.Rating.Rating), []byte(key))); err != nil {
+				return err
+			}
+		}
+		for _, pr := range mem.ratings {
+			if pr.Pool != pool {
+				continue
+			}
+			old := stored[pr.Player.Key()]
+			nv, err := json.Marshal(pr)
+			if err != nil {
+				return err
+			}
+			if bytes.Equal(ratings.Get(join(pool, []byte(pr.Player.Key()))), nv) {
+				continue
+			}
+			if err := rt.putRating(ctx, old, pr); err != nil {
+				return err
+			}
+		}
+	}
+	want := map[string][]byte{}
+	for _, ch := range mem.changes {
+		v, err := json.Marshal(ch)
+		if err != nil {
+			return err
+		}
+		want[string(join(ch.Player, []byte(ch.Pool), []byte{0}, u64(ch.Seq)))] = v
+	}
+	hist := tx.Bucket(bucketRatingHistory)
+	var doomed [][]byte
+	err := hist.ForEach(func(k, v []byte) error {
+		_, rest, ok := bytes.Cut(k, []byte{0})
+		pool, _, ok2 := bytes.Cut(rest, []byte{0})
+		if !ok || !ok2 || !slices.Contains(pools, string(pool)) {
+			return nil
+		}
+		if w, ok := want[string(k)]; !ok {
+			doomed = append(doomed, bytes.Clone(k))
+		} else if bytes.Equal(w, v) {
+			delete(want, string(k))
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	for _, k := range doomed {
+		if err := hist.Delete(k); err != nil {
+			return err
+		}
+	}
+	for k, v := range want {
+		if err := hist.Put([]byte(k), v); err != nil {
+			return err
+		}
+	}
+	return nil
+}
