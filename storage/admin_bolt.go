@@ -317,3 +317,23 @@ func (s *Store) AuditLog(ctx context.Context, guildID string, offset, limit int)
 	})
 	return out, total, err
 }
+
+// purgeGuildIndex removes every games_by_guild entry of a channel, for a
+// damaged record whose server or creation time cannot be trusted (a scan
+// of the index; rare).
+func purgeGuildIndex(tx *bolt.Tx, channel string) error {
+	b := tx.Bucket(bucketGamesByGuild)
+	var doomed [][]byte
+	b.ForEach(func(k, _ []byte) error {
+		if _, rest, ok := bytes.Cut(k, []byte{0}); ok && len(rest) > 8 && string(rest[8:]) == channel {
+			doomed = append(doomed, bytes.Clone(k))
+		}
+		return nil
+	})
+	for _, k := range doomed {
+		if err := b.Delete(k); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -922,6 +922,11 @@ func (s *Store) QuarantineGame(ctx context.Context, channelID string) error {
 			return err
 		}
 		if h, err := decodeHeader(v); err == nil && h.ChannelID == channelID {
+			// The header may be damaged too: its server and creation
+			// time are not trusted to find the games_by_guild entry.
+			if err := purgeGuildIndex(tx, channelID); err != nil {
+				return err
+			}
 			return deleteActive(tx, h)
 		}
 		if err := unqueueBotMove(tx, channelID); err != nil {
