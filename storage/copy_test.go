@@ -95,7 +95,7 @@ func TestCopyToPostgres(t *testing.T) {
 	want := map[string][4]int{ // source, present, copied, skipped
 		"games": {3, 2, 2, 1}, "challenges": {1, 1, 1, 0}, "archived games": {3, 3, 3, 0}, "player statistics": {2, 2, 2, 0},
 		"owed bot moves": {1, 1, 1, 0}, "vacations": {1, 1, 1, 0}, "quarantined records": {0, 0, 0, 0},
-		"ratings": {4, 4, 4, 0}, // 1 and 3, globally and on guild1
+		"ratings":         {4, 4, 4, 0}, // 1 and 3, globally and on guild1
 		"server settings": {1, 1, 1, 0}, "bans": {1, 1, 1, 0}, "audit log entries": {2, 2, 2, 0},
 	}
 	check := func(counts []CopyCount, copied bool) {
