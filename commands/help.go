@@ -69,7 +69,8 @@ func helpText(levels []Level, challengeTTL, scoringTTL time.Duration, defaultClo
 			{Name: "Bot levels", Value: levelList(levels, false)},
 			{Name: "Rulesets", Value: clip(rules.String()+"Area scoring counts stones plus surrounded points; territory scoring counts surrounded points plus prisoners. "+
 				"With a handicap, komi defaults to 0.5 and Black's stones go on the star points.", 1024)},
-			{Name: "Abort", Value: "`/go abort`: either player until each has made two moves (recorded, unrated); then moderators (Manage Messages) only."},
+			{Name: "Abort and admins", Value: "`/go abort`: either player until each has made two moves (recorded, unrated); then moderators (Manage Messages, with `reason:`) only. " +
+				"Server admins set gobot up with `/go-admin`."},
 		},
 	}
 	// Discord refuses a message whose embeds hold more than 6000

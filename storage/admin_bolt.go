@@ -337,3 +337,32 @@ func purgeGuildIndex(tx *bolt.Tx, channel string) error {
 	}
 	return nil
 }
+
+// GuildGame returns the active game id of a server, walking the server's
+// games_by_guild entries and reading each record's header only; ErrNotFound
+// when the server has no such game in play.
+func (s *Store) GuildGame(ctx context.Context, guildID, id string) (*Game, error) {
+	if err := checkID("guild ID", guildID); err != nil {
+		return nil, err
+	}
+	channel := ""
+	err := s.view(ctx, func(tx *bolt.Tx) error {
+		games, prefix := tx.Bucket(bucketGames), join(guildID)
+		c := tx.Bucket(bucketGamesByGuild).Cursor()
+		for k, _ := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, _ = c.Next() {
+			if len(k) <= len(prefix)+8 {
+				continue
+			}
+			ch := k[len(prefix)+8:]
+			if h, err := decodeHeader(games.Get(ch)); err == nil && h.ID == id {
+				channel = string(ch)
+				return nil
+			}
+		}
+		return fmt.Errorf("storage: no game %s in play on %s: %w", id, guildID, ErrNotFound)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return s.Game(ctx, channel)
+}

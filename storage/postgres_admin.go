@@ -421,3 +421,16 @@ func pgReplacePools(ctx context.Context, tx pgx.Tx, mem *memRatings, pools []str
 	_, err := tx.CopyFrom(ctx, pgx.Identifier{"rating_history"}, []string{"player", "pool", "seq", "record"}, pgx.CopyFromRows(rows))
 	return err
 }
+
+// GuildGame is Store.GuildGame.
+func (p *Postgres) GuildGame(ctx context.Context, guildID, id string) (*Game, error) {
+	var channel, rec string
+	err := p.pool.QueryRow(ctx, `SELECT channel_id, record FROM games WHERE id = $1 AND guild_id = $2`, id, guildID).Scan(&channel, &rec)
+	switch {
+	case errors.Is(err, pgx.ErrNoRows):
+		return nil, fmt.Errorf("storage: no game %s in play on %s: %w", id, guildID, ErrNotFound)
+	case err != nil:
+		return nil, fmt.Errorf("storage: game %s: %w", id, err)
+	}
+	return decodeGame(channel, []byte(rec))
+}
