@@ -314,4 +314,3 @@ func (a *App) moderatorAbort(ctx context.Context, r *Request, g *storage.Game) e
 		AllowedMentions: noMentions(),
 	})
 }
-
