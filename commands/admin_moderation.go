@@ -83,7 +83,7 @@ func (a *App) adminAdjudicate(ctx context.Context, r *Request) error {
 	} else if rn := a.ratingNote(ctx, g); rn != "" {
 		note += "\n" + rn
 	}
-	a.disableBoards(ctx, g, true)
+	a.disableBoards(ctx, g, false)
 	told := "its channel was told"
 	if err := a.postBoard(ctx, g, &Message{Content: clip(note, 2000), AllowedMentions: noMentions()}); err != nil {
 		a.log.Warn("adjudicate: tell the channel", "game", g.ID, "err", err)
@@ -307,7 +307,7 @@ func (a *App) moderatorAbort(ctx context.Context, r *Request, g *storage.Game) e
 	e.Before, e.After = fmt.Sprintf("in play after %s", plural(moves, "move")), "Void (aborted by a moderator)"
 	a.logAction(ctx, e)
 	a.log.Info("game aborted by a moderator", "game", g.ID, "by", r.User.ID, "moves", moves)
-	a.disableBoards(ctx, g, true)
+	a.disableBoards(ctx, g, false)
 	return r.Reply(ctx, &Message{
 		Content: clip(fmt.Sprintf("🚫 %s, a moderator, aborted the game %s after %s: it is recorded as aborted (`/go sgf game:%s`) and never rated. Reason: %s\nThe channel is free for a new game.",
 			mention(by), title(g), plural(moves, "move"), g.ID, reason), 2000),
