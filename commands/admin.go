@@ -598,7 +598,7 @@ func (a *App) adminLogPage(ctx context.Context, r *Request, page int) (*Message,
 		lines = append(lines, auditLine(e))
 	}
 	embed := &discordgo.MessageEmbed{
-		Title:       fmt.Sprintf("Log of this server: %s (page %d of %d)", plural(total, "entry"), page, pages),
+		Title:       fmt.Sprintf("Log of this server: %s (page %d of %d)", logEntries(total), page, pages),
 		Description: clip(strings.Join(lines, "\n"), 4096),
 		Color:       colorBlack,
 	}
@@ -625,4 +625,12 @@ func auditLine(e storage.AuditEntry) string {
 		s += " — " + clip(e.Reason, 200)
 	}
 	return s
+}
+
+// logEntries counts log entries: "1 entry", "22 entries".
+func logEntries(n int) string {
+	if n == 1 {
+		return "1 entry"
+	}
+	return fmt.Sprintf("%d entries", n)
 }

@@ -179,9 +179,16 @@ func getChannel(s *Server, r *restRequest) restResponse {
 	defer s.mu.Unlock()
 	c, fail := s.channel(r)
 	if c == nil {
+		// Asking whether a channel exists is no mistake: the 404 is an
+		// answer, not a problem of the bot's.
+		fail.problem = ""
 		return fail
 	}
-	return ok(c.object())
+	o := c.object()
+	if c.Type == ChannelPublicThread {
+		o["owner_id"] = s.BotUserID // the fake's threads are the bot's
+	}
+	return ok(o)
 }
 
 func createMessage(s *Server, r *restRequest) restResponse {

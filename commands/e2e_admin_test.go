@@ -1,0 +1,357 @@
+package commands_test
+
+// End-to-end tests of /go-admin (issue 32, "server admins"): each command
+// done by an admin and refused to anyone else, the settings taking effect,
+// adjudication and annulment with ratings equal to a rebuild, bans and
+// their lapse, the log, and bad input refused with an exact private
+// message and nothing changed.
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gobot-dev/gobot/commands/discordtest"
+	"github.com/gobot-dev/gobot/engine"
+)
+
+// adminCmd is /go-admin <sub> with opts, sent by u in ch.
+func (e *env) adminCmd(ch *discordtest.Channel, u discordtest.User, sub string, opts ...discordtest.Option) *discordtest.Interaction {
+	return e.d.Command(ch, u, "go-admin", discordtest.Sub(sub, opts...))
+}
+
+// setting is /go-admin settings <sub> with opts.
+func (e *env) setting(ch *discordtest.Channel, u discordtest.User, sub string, opts ...discordtest.Option) *discordtest.Interaction {
+	return e.d.Command(ch, u, "go-admin", discordtest.Option{Name: "settings", Type: discordtest.OptionSubCommandGroup, Options: []discordtest.Option{discordtest.Sub(sub, opts...)}})
+}
+
+// set is /go-admin settings set setting:name value:value.
+func (e *env) set(ch *discordtest.Channel, u discordtest.User, name, value string) *discordtest.Interaction {
+	return e.setting(ch, u, "set", discordtest.Str("setting", name), discordtest.Str("value", value))
+}
+
+// said sends it and checks that the private answer is exactly want.
+func (e *env) said(it *discordtest.Interaction, want string) discordtest.Message {
+	e.t.Helper()
+	m := e.do(it)
+	if !m.Ephemeral || m.Text() != want {
+		e.t.Errorf("answer (private %v) =\n%s\nwant\n%s", m.Ephemeral, m.Text(), want)
+	}
+	return m
+}
+
+// settingsNow is the server's settings as stored, as JSON.
+func (e *env) settingsNow() string {
+	e.t.Helper()
+	st, err := e.store.Settings(context.Background(), e.d.GuildID)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	b, _ := json.Marshal(st)
+	return string(b)
+}
+
+// adminLog is the server's log as stored, oldest first, one line an entry.
+func (e *env) adminLog() []string {
+	e.t.Helper()
+	log, _, err := e.store.AuditLog(context.Background(), e.d.GuildID, 0, 1000)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	var out []string
+	for i := len(log) - 1; i >= 0; i-- {
+		l := log[i]
+		out = append(out, fmt.Sprintf("%s %s %s | %s → %s | %s", l.By.Name, l.Action, l.Target, l.Before, l.After, l.Reason))
+	}
+	return out
+}
+
+// admins are a server admin and the other users of the admin tests.
+func (e *env) admins() (ann, mod, member discordtest.User) {
+	ann, mod, member = e.d.NewUser("ann"), e.d.NewUser("mod"), e.d.NewUser("member")
+	ann.Permissions, mod.Permissions = discordtest.PermServerAdmin, discordtest.PermModerator
+	return ann, mod, member
+}
+
+const (
+	adminOnly         = "You need the Manage Server permission on this server to use `/go-admin`."
+	adminOnlyInServer = "`/go-admin` works only in a server, for that server's admins."
+)
+
+// TestE2EAdminPermissions: every /go-admin command is refused, privately
+// and changing nothing, to a member, to a moderator (Manage Messages, not
+// Manage Server), in a DM, and to the admin of another server, whose
+// interactions here carry the permissions Discord computed for them here;
+// and an admin's game IDs from another server are no games of this one.
+func TestE2EAdminPermissions(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	ch := e.d.GuildChannel("general")
+	ann, mod, member := e.admins()
+	// Otto administers another server; here he is a member.
+	other := e.d.OtherGuildChannel("999000000000000001", "elsewhere")
+	otto := e.d.NewUser("otto")
+	ottoThere := otto
+	ottoThere.Permissions = discordtest.PermServerAdmin
+	alice, bob := e.d.NewUser("alice"), e.d.NewUser("bob")
+	e.challenge(ch, alice, bob)
+	id := e.game(ch.ID).ID
+
+	commands := []struct {
+		name string
+		it   func(ch *discordtest.Channel, u discordtest.User) *discordtest.Interaction
+	}{
+		{"settings show", func(ch *discordtest.Channel, u discordtest.User) *discordtest.Interaction { return e.setting(ch, u, "show") }},
+		{"settings set", func(ch *discordtest.Channel, u discordtest.User) *discordtest.Interaction { return e.set(ch, u, "max_games", "2") }},
+		{"settings reset", func(ch *discordtest.Channel, u discordtest.User) *discordtest.Interaction {
+			return e.setting(ch, u, "reset", discordtest.Str("setting", "size"))
+		}},
+		{"games", func(ch *discordtest.Channel, u discordtest.User) *discordtest.Interaction { return e.adminCmd(ch, u, "games") }},
+		{"adjudicate", func(ch *discordtest.Channel, u discordtest.User) *discordtest.Interaction {
+			return e.adminCmd(ch, u, "adjudicate", discordtest.Str("game", id), discordtest.Str("result", "white"), discordtest.Str("reason", "abandoned"))
+		}},
+		{"annul", func(ch *discordtest.Channel, u discordtest.User) *discordtest.Interaction {
+			return e.adminCmd(ch, u, "annul", discordtest.Str("game", id), discordtest.Str("reason", "farmed"))
+		}},
+		{"ban", func(ch *discordtest.Channel, u discordtest.User) *discordtest.Interaction {
+			return e.adminCmd(ch, u, "ban", discordtest.UserOpt("user", bob), discordtest.Str("reason", "spam"))
+		}},
+		{"unban", func(ch *discordtest.Channel, u discordtest.User) *discordtest.Interaction {
+			return e.adminCmd(ch, u, "unban", discordtest.UserOpt("user", bob))
+		}},
+		{"log", func(ch *discordtest.Channel, u discordtest.User) *discordtest.Interaction { return e.adminCmd(ch, u, "log") }},
+	}
+	before := e.settingsNow()
+	for _, c := range commands {
+		for _, u := range []discordtest.User{member, mod, alice, otto} {
+			e.refused(c.it(ch, u), adminOnly)
+		}
+		e.refused(c.it(e.d.DM(ann), ann), adminOnlyInServer)
+	}
+	if after := e.settingsNow(); after != before {
+		t.Errorf("refused admin commands changed the settings: %s -> %s", before, after)
+	}
+	if log := e.adminLog(); len(log) != 0 {
+		t.Errorf("refused admin commands left a log: %q", log)
+	}
+	if b, err := e.store.Ban(context.Background(), e.d.GuildID, bob.ID); err == nil {
+		t.Errorf("a refused ban was stored: %+v", b)
+	}
+	if g := e.game(ch.ID); g == nil || g.ID != id {
+		t.Fatalf("a refused adjudication ended the game")
+	}
+
+	// As an admin on his own server, Otto cannot reach this server's game.
+	noGame := "There is no game \"" + id + "\" on this server: `/go-admin games` lists the games in play, `/go history` the finished ones."
+	e.said(e.adminCmd(other, ottoThere, "adjudicate", discordtest.Str("game", id), discordtest.Str("result", "white"), discordtest.Str("reason", "x")), noGame)
+	e.said(e.adminCmd(other, ottoThere, "annul", discordtest.Str("game", id), discordtest.Str("reason", "x")), noGame)
+	e.said(e.adminCmd(other, ottoThere, "games"), "No game is being played on this server, and no challenge is open.")
+	if g := e.game(ch.ID); g == nil || g.Version != e.game(ch.ID).Version {
+		t.Fatalf("another server's admin ended the game")
+	}
+	// The admin here may.
+	e.said(e.setting(ch, ann, "show"), e.defaultSettingsText())
+}
+
+// defaultSettingsText is /go-admin settings show on a new server.
+func (e *env) defaultSettingsText() string {
+	return "**gobot's settings on this server** (`/go-admin settings set setting: value:` changes one, `/go-admin settings reset setting:` puts it back):\n" +
+		"• Game channels (`channels`): anywhere\n" +
+		"• Default clock (`clock`): gobot's default (correspondence)\n" +
+		"• Default size (`size`): gobot's default (19×19)\n" +
+		"• Default ruleset (`ruleset`): gobot's default (chinese)\n" +
+		"• Default komi (`komi`): the ruleset's\n" +
+		"• Server ratings (`ratings`): on\n" +
+		"• Global ratings (`global_ratings`): on\n" +
+		"• Leaderboard (`leaderboard`): shown\n" +
+		"• Bot levels allowed (`bot_levels`): all\n" +
+		"• Games at once per player (`max_games`): no limit\n" +
+		"• Challenge TTL (`challenge_ttl`): gobot's default (a day)"
+}
+
+// TestE2EAdminSettings: each setting set with an echo of before and after,
+// reset, shown; bad values refused with an exact message and nothing
+// changed; every change in the log with its before and after.
+func TestE2EAdminSettings(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	ch := e.d.GuildChannel("general")
+	games := e.d.GuildChannel("go-games")
+	foreign := e.d.OtherGuildChannel("999000000000000002", "theirs")
+	ann, _, _ := e.admins()
+
+	for _, c := range []struct{ name, value, echo string }{
+		{"channels", "<#" + games.ID + ">", "✅ **Game channels** (`channels`): anywhere → <#" + games.ID + ">."},
+		{"clock", "live", "✅ **Default clock** (`clock`): gobot's default (correspondence) → live."},
+		{"size", "9", "✅ **Default size** (`size`): gobot's default (19×19) → 9×9."},
+		{"ruleset", "japanese", "✅ **Default ruleset** (`ruleset`): gobot's default (chinese) → japanese."},
+		{"komi", "5.5", "✅ **Default komi** (`komi`): the ruleset's → 5.5."},
+		{"ratings", "off", "✅ **Server ratings** (`ratings`): on → off."},
+		{"global_ratings", "off", "✅ **Global ratings** (`global_ratings`): on → off."},
+		{"leaderboard", "hidden", "✅ **Leaderboard** (`leaderboard`): shown → hidden."},
+		{"bot_levels", "tester, slow", "✅ **Bot levels allowed** (`bot_levels`): all → tester, slow."},
+		{"max_games", "3", "✅ **Games at once per player** (`max_games`): no limit → 3."},
+		{"challenge_ttl", "2h", "✅ **Challenge TTL** (`challenge_ttl`): gobot's default (a day) → 2 hours."},
+	} {
+		e.said(e.set(ch, ann, c.name, c.value), c.echo)
+	}
+	e.said(e.set(ch, ann, "max_games", "3"), "**Games at once per player** (`max_games`) is 3 already; nothing was changed.")
+	e.said(e.setting(ch, ann, "reset", discordtest.Str("setting", "max_games")), "↩️ **Games at once per player** (`max_games`) reset: 3 → no limit.")
+
+	before := e.settingsNow()
+	for _, c := range []struct{ name, value, want string }{
+		{"channels", "<#123456789>", "I know no channel <#123456789> on this server: name channels of this server that I can see."},
+		{"channels", "<#" + foreign.ID + ">", "I know no channel <#" + foreign.ID + "> on this server: name channels of this server that I can see."},
+		{"channels", "go-games", "\"go-games\" is not a channel: name channels as #channel (or by their ID)."},
+		{"size", "21", "The board size must be 9, 13 or 19, not \"21\"."},
+		{"ruleset", "ing", "Unknown ruleset \"ing\": choose " + strings.Join(engine.PresetNames, ", ") + "."},
+		{"komi", "7.3", "Komi must be from -150 to 150 in steps of 0.5, not \"7.3\"."},
+		{"komi", "200", "Komi must be from -150 to 150 in steps of 0.5, not \"200\"."},
+		{"ratings", "maybe", "`ratings` is on or off, not \"maybe\"."},
+		{"leaderboard", "gone", "`leaderboard` is shown or hidden, not \"gone\"."},
+		{"bot_levels", "tester godlike", "Unknown bot level \"godlike\": choose from tester, slow, flaky, panic, scripted."},
+		{"max_games", "0", "`max_games` is a number of games from 1 to 100, not \"0\" (reset it for no limit)."},
+		{"max_games", "101", "`max_games` is a number of games from 1 to 100, not \"101\" (reset it for no limit)."},
+		{"challenge_ttl", "1m", "`challenge_ttl` is a time from 10m to 30d, like 2h or 3d, not \"1m\"."},
+		{"challenge_ttl", "31d", "`challenge_ttl` is a time from 10m to 30d, like 2h or 3d, not \"31d\"."},
+	} {
+		e.refused(e.set(ch, ann, c.name, c.value), c.want)
+		e.said(e.set(ch, ann, c.name, c.value), c.want)
+	}
+	if bad := e.do(e.set(ch, ann, "clock", "fortnightly")); !bad.Ephemeral || !strings.HasPrefix(bad.Text(), "`fortnightly` is not a clock I can read: ") {
+		t.Errorf("a bad clock: %q", bad.Text())
+	}
+	if after := e.settingsNow(); after != before {
+		t.Errorf("refused settings changed them: %s -> %s", before, after)
+	}
+
+	e.said(e.setting(ch, ann, "show"), "**gobot's settings on this server** (`/go-admin settings set setting: value:` changes one, `/go-admin settings reset setting:` puts it back):\n"+
+		"• Game channels (`channels`): <#"+games.ID+">\n"+
+		"• Default clock (`clock`): live\n"+
+		"• Default size (`size`): 9×9\n"+
+		"• Default ruleset (`ruleset`): japanese\n"+
+		"• Default komi (`komi`): 5.5\n"+
+		"• Server ratings (`ratings`): off\n"+
+		"• Global ratings (`global_ratings`): off\n"+
+		"• Leaderboard (`leaderboard`): hidden\n"+
+		"• Bot levels allowed (`bot_levels`): tester, slow\n"+
+		"• Games at once per player (`max_games`): no limit\n"+
+		"• Challenge TTL (`challenge_ttl`): 2 hours")
+	for _, s := range []string{"channels", "clock", "size", "ruleset", "komi", "ratings", "global_ratings", "leaderboard", "bot_levels", "challenge_ttl"} {
+		if m := e.do(e.setting(ch, ann, "reset", discordtest.Str("setting", s))); !strings.HasPrefix(m.Text(), "↩️ ") {
+			t.Errorf("reset %s: %q", s, m.Text())
+		}
+	}
+	e.said(e.setting(ch, ann, "show"), e.defaultSettingsText())
+
+	want := []string{
+		"ann settings channels | anywhere → <#" + games.ID + "> | ",
+		"ann settings clock | gobot's default (correspondence) → live | ",
+		"ann settings size | gobot's default (19×19) → 9×9 | ",
+		"ann settings ruleset | gobot's default (chinese) → japanese | ",
+		"ann settings komi | the ruleset's → 5.5 | ",
+		"ann settings ratings | on → off | ",
+		"ann settings global_ratings | on → off | ",
+		"ann settings leaderboard | shown → hidden | ",
+		"ann settings bot_levels | all → tester, slow | ",
+		"ann settings max_games | no limit → 3 | ",
+		"ann settings challenge_ttl | gobot's default (a day) → 2 hours | ",
+		"ann settings max_games | 3 → no limit | ",
+		"ann settings channels | <#" + games.ID + "> → anywhere | ",
+		"ann settings clock | live → gobot's default (correspondence) | ",
+		"ann settings size | 9×9 → gobot's default (19×19) | ",
+		"ann settings ruleset | japanese → gobot's default (chinese) | ",
+		"ann settings komi | 5.5 → the ruleset's | ",
+		"ann settings ratings | off → on | ",
+		"ann settings global_ratings | off → on | ",
+		"ann settings leaderboard | hidden → shown | ",
+		"ann settings bot_levels | tester, slow → all | ",
+		"ann settings challenge_ttl | 2 hours → gobot's default (a day) | ",
+	}
+	if got := e.adminLog(); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("log =\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	// /go-admin log shows it newest first, ten a page, with buttons.
+	page := e.do(e.adminCmd(ch, ann, "log"))
+	lines := strings.Split(page.Text(), "\n")
+	at := e.clock.Now().Unix()
+	if !page.Ephemeral || lines[1] != "Log of this server: 22 entries (page 1 of 3)" ||
+		lines[2] != fmt.Sprintf("<t:%d:f> <@%s> **settings** `challenge_ttl`: 2 hours → gobot's default (a day)", at, ann.ID) || len(lines) != 12 {
+		t.Errorf("/go-admin log =\n%s", page.Text())
+	}
+	next := e.do(e.click(ann, page, "Next"))
+	if !strings.Contains(next.Text(), "(page 2 of 3)") {
+		t.Errorf("the log's page 2 = %q", next.Text())
+	}
+	last := e.do(e.adminCmd(ch, ann, "log", discordtest.Int("page", 3)))
+	if l := strings.Split(last.Text(), "\n"); len(l) != 4 || l[3] != fmt.Sprintf("<t:%d:f> <@%s> **settings** `channels`: anywhere → <#%s>", at, ann.ID, games.ID) {
+		t.Errorf("the log's last page =\n%s", last.Text())
+	}
+	e.refused(e.adminCmd(ch, ann, "log", discordtest.Int("page", 4)), "There are only 3 pages.")
+}
+
+// TestE2EAdminGameChannels: with a game channel set, games start only
+// there and in its threads, refused elsewhere privately naming it; stats
+// and help work everywhere; the server's defaults, bot levels, limit, TTL
+// and hidden leaderboard hold.
+func TestE2EAdminGameChannels(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	general, games := e.d.GuildChannel("general"), e.d.GuildChannel("go-games")
+	ann, _, _ := e.admins()
+	alice, bob, carol := e.d.NewUser("alice"), e.d.NewUser("bob"), e.d.NewUser("carol")
+	for _, s := range [][2]string{{"channels", "<#" + games.ID + ">"}, {"size", "9"}, {"clock", "live"}, {"bot_levels", "tester"}, {"max_games", "1"}, {"challenge_ttl", "2h"}, {"leaderboard", "hidden"}} {
+		if m := e.do(e.set(general, ann, s[0], s[1])); !strings.HasPrefix(m.Text(), "✅") {
+			t.Fatalf("set %s: %q", s[0], m.Text())
+		}
+	}
+	only := "Games start only in <#" + games.ID + "> on this server, as its admins chose (threads there count too). `/go stats`, `/go help`, `/go history` and `/go review` work everywhere."
+	e.refused(e.slash(general, alice, "challenge", discordtest.UserOpt("opponent", bob)), only)
+	e.refused(e.slash(general, alice, "bot", discordtest.Str("level", "tester")), only)
+	e.refused(e.slash(general, alice, "rengo"), only)
+	e.refused(e.slash(general, alice, "vote", discordtest.Str("level", "tester")), only)
+	if m := e.do(e.slash(general, alice, "help")); m.Ephemeral && !strings.Contains(m.Text(), "/go-admin") {
+		t.Errorf("/go help in general = %q", m.Text())
+	}
+	if m := e.do(e.slash(general, alice, "stats")); !strings.Contains(m.Text(), "has not finished a game yet") {
+		t.Errorf("/go stats in general = %q", m.Text())
+	}
+	e.refused(e.slash(general, alice, "leaderboard"), "The leaderboard is hidden on this server by its admins. `/go stats` still shows your rating.")
+	e.refused(e.slash(games, alice, "bot", discordtest.Str("level", "slow")), "The bot level \"slow\" is not offered on this server: its admins allow tester.")
+
+	// In the game channel, the server's defaults: 9×9, live clock, a
+	// challenge open for two hours.
+	msg := e.newChallenge(e.slash(games, alice, "challenge", discordtest.UserOpt("opponent", bob), discordtest.Str("color", "black"), discordtest.Bool("thread", true)))
+	if msg.Ephemeral {
+		t.Fatalf("challenge in the game channel refused: %q", msg.Text())
+	}
+	c, err := e.store.Challenge(context.Background(), msg.InteractionID)
+	if err != nil || c.Size != 9 || c.Clock == nil || c.Clock.Name() != "live" || !c.ExpiresAt.Equal(e.clock.Now().Add(2*time.Hour)) {
+		t.Fatalf("challenge = %+v, %v; want 9×9, live, expiring in 2 hours", c, err)
+	}
+	e.do(e.click(bob, msg, "accept"))
+	var thread *discordtest.Channel
+	e.d.WaitFor("the game's thread", func() bool {
+		th := e.d.Threads(games.ID)
+		if len(th) == 1 && e.game(th[0].ID) != nil {
+			thread = th[0]
+			return true
+		}
+		return false
+	})
+	// One game at once here: alice and bob may start no other.
+	e.refused(e.slash(games, alice, "bot", discordtest.Str("level", "tester")), "You already play 1 game on this server, the most its admins allow at once: finish one first.")
+	e.refused(e.slash(games, carol, "challenge", discordtest.UserOpt("opponent", bob)), "<@"+bob.ID+"> already plays 1 game on this server, the most its admins allow at once.")
+	// The thread counts as the game channel: once its game is over, a
+	// game may start there.
+	e.do(e.slash(thread, bob, "resign"))
+	if m := e.do(e.slash(thread, carol, "bot", discordtest.Str("level", "tester"))); m.Ephemeral {
+		t.Errorf("a bot game in the game channel's thread was refused: %q", m.Text())
+	}
+	if g := e.game(thread.ID); g == nil || g.Game.Size() != 9 || g.Clock == nil || g.Clock.Control.Name() != "live" {
+		t.Errorf("the bot game in the thread: %+v", g)
+	}
+}
