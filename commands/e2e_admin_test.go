@@ -16,6 +16,7 @@ import (
 
 	"github.com/gobot-dev/gobot/commands/discordtest"
 	"github.com/gobot-dev/gobot/engine"
+	"github.com/gobot-dev/gobot/storage"
 )
 
 // adminCmd is /go-admin <sub> with opts, sent by u in ch.
@@ -104,12 +105,18 @@ func TestE2EAdminPermissions(t *testing.T) {
 		name string
 		it   func(ch *discordtest.Channel, u discordtest.User) *discordtest.Interaction
 	}{
-		{"settings show", func(ch *discordtest.Channel, u discordtest.User) *discordtest.Interaction { return e.setting(ch, u, "show") }},
-		{"settings set", func(ch *discordtest.Channel, u discordtest.User) *discordtest.Interaction { return e.set(ch, u, "max_games", "2") }},
+		{"settings show", func(ch *discordtest.Channel, u discordtest.User) *discordtest.Interaction {
+			return e.setting(ch, u, "show")
+		}},
+		{"settings set", func(ch *discordtest.Channel, u discordtest.User) *discordtest.Interaction {
+			return e.set(ch, u, "max_games", "2")
+		}},
 		{"settings reset", func(ch *discordtest.Channel, u discordtest.User) *discordtest.Interaction {
 			return e.setting(ch, u, "reset", discordtest.Str("setting", "size"))
 		}},
-		{"games", func(ch *discordtest.Channel, u discordtest.User) *discordtest.Interaction { return e.adminCmd(ch, u, "games") }},
+		{"games", func(ch *discordtest.Channel, u discordtest.User) *discordtest.Interaction {
+			return e.adminCmd(ch, u, "games")
+		}},
 		{"adjudicate", func(ch *discordtest.Channel, u discordtest.User) *discordtest.Interaction {
 			return e.adminCmd(ch, u, "adjudicate", discordtest.Str("game", id), discordtest.Str("result", "white"), discordtest.Str("reason", "abandoned"))
 		}},
@@ -122,7 +129,9 @@ func TestE2EAdminPermissions(t *testing.T) {
 		{"unban", func(ch *discordtest.Channel, u discordtest.User) *discordtest.Interaction {
 			return e.adminCmd(ch, u, "unban", discordtest.UserOpt("user", bob))
 		}},
-		{"log", func(ch *discordtest.Channel, u discordtest.User) *discordtest.Interaction { return e.adminCmd(ch, u, "log") }},
+		{"log", func(ch *discordtest.Channel, u discordtest.User) *discordtest.Interaction {
+			return e.adminCmd(ch, u, "log")
+		}},
 	}
 	before := e.settingsNow()
 	for _, c := range commands {
@@ -353,5 +362,266 @@ func TestE2EAdminGameChannels(t *testing.T) {
 	}
 	if g := e.game(thread.ID); g == nil || g.Game.Size() != 9 || g.Clock == nil || g.Clock.Control.Name() != "live" {
 		t.Errorf("the bot game in the thread: %+v", g)
+	}
+}
+
+// ratingsState is every rating and rating change of the players, in the
+// global pool and this server's, as JSON: what a rebuild must reproduce.
+func (e *env) ratingsState(players ...discordtest.User) string {
+	e.t.Helper()
+	ctx := context.Background()
+	var out []any
+	for _, p := range players {
+		h, err := e.store.RatingHistory(ctx, p.ID)
+		if err != nil {
+			e.t.Fatal(err)
+		}
+		out = append(out, h)
+		for _, pool := range []string{storage.GlobalPool, storage.GuildPool(e.d.GuildID)} {
+			if r, err := e.store.Rating(ctx, pool, p.ID); err == nil {
+				out = append(out, r)
+			}
+		}
+	}
+	b, _ := json.Marshal(out)
+	return string(b)
+}
+
+// ratedGame has black and white play twelve moves in ch (six each: a
+// rated 9×9 game) and white resign; it returns the game's ID.
+func (e *env) ratedGame(ch *discordtest.Channel, black, white discordtest.User) string {
+	e.t.Helper()
+	e.startGame(ch, black, white, 9)
+	id := e.game(ch.ID).ID
+	e.playOut(ch, black, white, append(append([]string{}, opening9...), "B2", "H8"))
+	if m := e.do(e.slash(ch, white, "resign")); !strings.Contains(m.Text(), "📈") {
+		e.t.Fatalf("the game was not rated: %q", m.Text())
+	}
+	e.clock.Advance(time.Hour)
+	return id
+}
+
+// TestE2EAdminAdjudicateAndAnnul: a finished rated game annulled leaves
+// every rating equal to what `gobot ratings rebuild` gives, its record
+// kept and marked; a game in play awarded to White is recorded W+F and
+// rated, another annulled is recorded Void and never rated; each channel
+// is told with the reason; IDs of other servers' games, of finished games
+// for adjudicate, of games in play for annul, and a second annul are
+// refused exactly, changing nothing; the log says it all.
+func TestE2EAdminAdjudicateAndAnnul(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	ch := e.d.GuildChannel("general")
+	ann, _, _ := e.admins()
+	alice, bob, carol, dave := e.d.NewUser("alice"), e.d.NewUser("bob"), e.d.NewUser("carol"), e.d.NewUser("dave")
+	first := e.ratedGame(ch, alice, bob)
+	e.ratedGame(ch, carol, alice)
+	e.ratedGame(ch, bob, carol)
+	e.ratedGame(ch, alice, carol)
+
+	// Annul the first game: the later ones are rated again without it.
+	before := e.ratingsState(alice, bob, carol)
+	e.refused(e.adminCmd(ch, ann, "annul", discordtest.Str("game", first), discordtest.Str("reason", "")), "Give a reason with `reason:`: it is kept in the server's log.")
+	done := e.do(e.adminCmd(ch, ann, "annul", discordtest.Str("game", first), discordtest.Str("reason", "farmed with a friend")))
+	if want := "Annulled the game `" + first + "` (⚫ alice vs ⚪ bob, B+R): its record stays, marked annulled, and it no longer counts in anyone's statistics. " +
+		"The ratings it counted in were recomputed without it, game by game, as `gobot ratings rebuild` would."; !done.Ephemeral || done.Text() != want {
+		t.Errorf("annul answered %q, want %q", done.Text(), want)
+	}
+	if told := e.publicWith(ch.ID, "annulled the finished game"); len(told) != 1 || told[0].Text() != "⚖️ <@"+ann.ID+">, an admin of this server, annulled the finished game ⚫ alice vs ⚪ bob (B+R, `"+first+"`): it no longer counts in statistics or ratings. Reason: farmed with a friend" {
+		t.Errorf("the channel was told %v", told)
+	}
+	annulled := e.ratingsState(alice, bob, carol)
+	if annulled == before {
+		t.Fatalf("annulling a rated game changed no rating")
+	}
+	if a := e.archived(ch.ID, first); !a.Annulled || a.Rated || a.Result != "B+R" {
+		t.Errorf("the annulled game's record: annulled=%v rated=%v %s", a.Annulled, a.Rated, a.Result)
+	}
+	rep, err := e.store.RebuildRatings(context.Background())
+	if err != nil || rep.Changed != 0 || rep.Missing != 0 || rep.Games != 3 {
+		t.Errorf("RebuildRatings after the annul = %+v, %v; want 3 games and nothing changed", rep, err)
+	}
+	if rebuilt := e.ratingsState(alice, bob, carol); rebuilt != annulled {
+		t.Errorf("ratings after the annul differ from a rebuild:\nannul:   %s\nrebuild: %s", annulled, rebuilt)
+	}
+	if m := e.do(e.slash(ch, bob, "stats")); !strings.Contains(m.Text(), "**1 game**: 1 won, 0 lost") || !strings.Contains(m.Text(), "annulled vs <@"+alice.ID+"> · 9×9 · B+R · not counted") {
+		t.Errorf("bob's stats still count the annulled game: %q", m.Text())
+	}
+
+	// Refusals, each changing nothing.
+	e.startGame(ch, alice, dave, 9)
+	e.playOut(ch, alice, dave, append(append([]string{}, opening9...), "B2", "H8"))
+	inPlay := e.game(ch.ID)
+	other := e.d.OtherGuildChannel("999000000000000003", "elsewhere")
+	x, y := e.d.NewUser("x"), e.d.NewUser("y")
+	e.startGame(other, x, y, 9)
+	foreign := e.game(other.ID).ID
+	noGame := func(id string) string {
+		return "There is no game \"" + id + "\" on this server: `/go-admin games` lists the games in play, `/go history` the finished ones."
+	}
+	logBefore := e.adminLog()
+	for _, c := range []struct {
+		it   *discordtest.Interaction
+		want string
+	}{
+		{e.adminCmd(ch, ann, "adjudicate", discordtest.Str("game", foreign), discordtest.Str("result", "black"), discordtest.Str("reason", "x")), noGame(foreign)},
+		{e.adminCmd(ch, ann, "annul", discordtest.Str("game", foreign), discordtest.Str("reason", "x")), noGame(foreign)},
+		{e.adminCmd(ch, ann, "adjudicate", discordtest.Str("game", "nope"), discordtest.Str("result", "black"), discordtest.Str("reason", "x")), noGame("nope")},
+		{e.adminCmd(ch, ann, "adjudicate", discordtest.Str("game", first), discordtest.Str("result", "black"), discordtest.Str("reason", "x")),
+			"The game `" + first + "` is over (B+R): `/go-admin annul` takes a finished game out of the statistics and ratings."},
+		{e.adminCmd(ch, ann, "annul", discordtest.Str("game", inPlay.ID), discordtest.Str("reason", "x")), "The game `" + inPlay.ID + "` is still in play: `/go-admin adjudicate` decides or annuls it."},
+		{e.adminCmd(ch, ann, "annul", discordtest.Str("game", first), discordtest.Str("reason", "x")), "The game `" + first + "` is annulled already."},
+		{e.adminCmd(ch, ann, "adjudicate", discordtest.Str("game", inPlay.ID), discordtest.Str("result", "black"), discordtest.Str("reason", strings.Repeat("x", 301))), "A reason may be at most 300 characters long."},
+	} {
+		e.refused(c.it, c.want)
+	}
+	if e.game(other.ID) == nil || e.game(ch.ID).Version != inPlay.Version {
+		t.Errorf("a refused adjudication changed a game")
+	}
+	if got := e.adminLog(); len(got) != len(logBefore) {
+		t.Errorf("refusals were logged: %q", got[len(logBefore):])
+	}
+
+	// /go-admin games lists the game in play.
+	g := e.game(ch.ID)
+	list := e.do(e.adminCmd(ch, ann, "games"))
+	line := fmt.Sprintf("⚫ <@%s> vs ⚪ <@%s> · 9×9 · move 13 · ⚫ <@%s> to play · time runs out <t:%d:R> · [board](https://discord.com/channels/%s/%s/%s) · `%s`",
+		alice.ID, dave.ID, alice.ID, g.Clock.Deadline().Unix(), e.d.GuildID, ch.ID, g.Delivery.MessageIDs[len(g.Delivery.MessageIDs)-1], g.ID)
+	if want := "\nOn this server: 1 game in play, 0 challenges open (page 1 of 1)\n" + line; !list.Ephemeral || list.Text() != want {
+		t.Errorf("/go-admin games =\n%s\nwant\n%s", list.Text(), want)
+	}
+
+	// Awarded to White: W+F, rated, the channel told.
+	e.said(e.adminCmd(ch, ann, "adjudicate", discordtest.Str("game", g.ID), discordtest.Str("result", "white"), discordtest.Str("reason", "alice left the club")),
+		"Done: the game `"+g.ID+"` (⚫ alice vs ⚪ dave) is recorded as W+F, and its channel was told.")
+	if e.game(ch.ID) != nil {
+		t.Fatalf("the adjudicated game is still in play")
+	}
+	if a := e.archived(ch.ID, g.ID); a.Result != "W+F" || !a.Rated || a.Annulled {
+		t.Errorf("the awarded game's record: %s rated=%v annulled=%v", a.Result, a.Rated, a.Annulled)
+	}
+	told := e.publicWith(ch.ID, "decided the game")
+	if len(told) != 1 || !strings.HasPrefix(told[0].Text(), "⚖️ <@"+ann.ID+">, an admin of this server, decided the game ⚫ alice vs ⚪ dave after 12 moves: **White wins** by forfeit (W+F). Reason: alice left the club\n📈 Ratings on this server: <@"+alice.ID+"> ") {
+		t.Errorf("the channel was told %v", told)
+	}
+
+	// Annulled in play: Void, never rated.
+	e.startGame(ch, carol, dave, 9)
+	e.playOut(ch, carol, dave, opening9)
+	g = e.game(ch.ID)
+	e.said(e.adminCmd(ch, ann, "adjudicate", discordtest.Str("game", g.ID), discordtest.Str("result", "annul"), discordtest.Str("reason", "played by one person")),
+		"Done: the game `"+g.ID+"` (⚫ carol vs ⚪ dave) is recorded as Void, and its channel was told.")
+	if a := e.archived(ch.ID, g.ID); a.Result != "Void" || a.Rated || !a.Annulled || a.Moves != 10 {
+		t.Errorf("the annulled game's record: %s rated=%v annulled=%v moves %d", a.Result, a.Rated, a.Annulled, a.Moves)
+	}
+	if told := e.publicWith(ch.ID, "annulled the game"); len(told) != 1 || told[0].Text() != "⚖️ <@"+ann.ID+">, an admin of this server, annulled the game ⚫ carol vs ⚪ dave after 10 moves: it is recorded as annulled (`/go sgf game:"+g.ID+"`) and never rated. Reason: played by one person\nThe channel is free for a new game." {
+		t.Errorf("the channel was told %v", told)
+	}
+	if got := e.rating(storage.GlobalPool, carol.ID); got == "none" {
+		t.Fatalf("carol has no rating")
+	}
+	if rep, err := e.store.RebuildRatings(context.Background()); err != nil || rep.Changed != 0 || rep.Missing != 0 || rep.Games != 4 {
+		t.Errorf("RebuildRatings at the end = %+v, %v; want 4 games and nothing changed", rep, err)
+	}
+
+	want := []string{
+		"ann annul " + first + " | B+R, rated → B+R, annulled | farmed with a friend",
+		"ann adjudicate " + inPlay.ID + " | in play after 12 moves → W+F | alice left the club",
+		"ann adjudicate " + g.ID + " | in play after 10 moves → Void | played by one person",
+	}
+	if got := e.adminLog(); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("log =\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// TestE2EAdminBan: a banned user cannot challenge, be challenged, start
+// a bot game or vote on the server (in a DM they still play); their games
+// in play are listed for adjudication; a ban for days lapses by itself on
+// the fake clock; banning gobot, a bot account or an admin is refused;
+// unban lifts a ban; the log keeps each.
+func TestE2EAdminBan(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	ch, games := e.d.GuildChannel("general"), e.d.GuildChannel("games")
+	ann, mod, _ := e.admins()
+	alice, bob, carol, dave := e.d.NewUser("alice"), e.d.NewUser("bob"), e.d.NewUser("carol"), e.d.NewUser("dave")
+	bea := e.d.NewUser("bea")
+	bea.Permissions = discordtest.PermServerAdmin
+	robot := e.d.NewUser("robot")
+	robot.Bot = true
+	gobot := discordtest.User{ID: e.d.BotUserID, Username: "gobot", Bot: true}
+	e.startGame(games, bob, carol, 9)
+	inPlay := e.game(games.ID)
+
+	for _, c := range []struct {
+		u    discordtest.User
+		want string
+	}{
+		{gobot, "I cannot ban myself. To keep games out of some channels, set `/go-admin settings set setting:channels`; to remove gobot, kick it from the server."},
+		{robot, "<@" + robot.ID + "> is a bot account and cannot play, so there is nothing to ban."},
+		{bea, "<@" + bea.ID + "> is an admin of this server (Manage Server), and admins cannot be banned from gobot."},
+		{ann, "You cannot ban yourself."},
+	} {
+		e.refused(e.adminCmd(ch, ann, "ban", discordtest.UserOpt("user", c.u), discordtest.Str("reason", "test")), c.want)
+	}
+	e.refused(e.adminCmd(ch, ann, "ban", discordtest.UserOpt("user", bob), discordtest.Int("days", 0), discordtest.Str("reason", "x")),
+		"A ban lasts from 1 to 3650 days, not 0; leave `days:` out for a ban until you lift it.")
+	e.refused(e.adminCmd(ch, ann, "unban", discordtest.UserOpt("user", bob)), "<@"+bob.ID+"> is not banned on this server.")
+	if log := e.adminLog(); len(log) != 0 {
+		t.Fatalf("refused bans were logged: %q", log)
+	}
+
+	until := e.clock.Now().Add(48 * time.Hour).Unix()
+	e.said(e.adminCmd(ch, ann, "ban", discordtest.UserOpt("user", bob), discordtest.Int("days", 2), discordtest.Str("reason", "harassing with challenges")),
+		fmt.Sprintf("🚫 <@%s> is banned from gobot on this server until <t:%d:f>: they cannot challenge, be challenged, start bot games or vote here. Reason: harassing with challenges\n"+
+			"Their games in play here, to decide with `/go-admin adjudicate` if need be: `%s` (⚫ bob vs ⚪ carol) in <#%s>.", bob.ID, until, inPlay.ID, games.ID))
+	banned := fmt.Sprintf("You are banned from gobot games on this server until <t:%d:f>. Reason: harassing with challenges", until)
+	e.refused(e.slash(ch, bob, "challenge", discordtest.UserOpt("opponent", alice)), banned)
+	e.refused(e.slash(ch, bob, "bot", discordtest.Str("level", "tester")), banned)
+	e.refused(e.slash(ch, bob, "rengo"), banned)
+	e.refused(e.slash(ch, alice, "challenge", discordtest.UserOpt("opponent", bob)), "<@"+bob.ID+"> is banned from gobot games on this server and cannot play here.")
+	// A vote game: bob may not vote.
+	if m := e.do(e.slash(ch, dave, "vote", discordtest.Str("level", "tester"), discordtest.Int("size", 9))); m.Ephemeral {
+		t.Fatalf("vote game refused: %q", m.Text())
+	}
+	e.refused(e.play(ch, bob, "E5"), banned)
+	if m := e.do(e.play(ch, dave, "E5")); !m.Ephemeral || !strings.Contains(m.Text(), "Your vote") {
+		t.Errorf("dave's vote: %q", m.Text())
+	}
+	// A challenge made before the ban cannot be accepted by bob.
+	// In a DM the server's ban does not hold.
+	if m := e.do(e.botGame(e.d.DM(bob), bob, "tester")); m.Ephemeral {
+		t.Errorf("bob's bot game in a DM was refused: %q", m.Text())
+	}
+	// A moderator (not an admin) may not ban.
+	e.refused(e.adminCmd(ch, mod, "ban", discordtest.UserOpt("user", alice), discordtest.Str("reason", "x")), adminOnly)
+
+	// The ban lapses by itself after two days.
+	e.clock.Advance(48*time.Hour + time.Minute)
+	other := e.d.GuildChannel("other")
+	if m := e.newChallenge(e.slash(other, bob, "challenge", discordtest.UserOpt("opponent", alice))); m.Ephemeral {
+		t.Errorf("bob's challenge after the ban lapsed was refused: %q", m.Text())
+	}
+	e.refused(e.adminCmd(ch, ann, "unban", discordtest.UserOpt("user", bob)), "<@"+bob.ID+"> is not banned on this server.")
+
+	// A ban until lifted, then lifted.
+	e.said(e.adminCmd(ch, ann, "ban", discordtest.UserOpt("user", dave), discordtest.Str("reason", "cheating")),
+		"🚫 <@"+dave.ID+"> is banned from gobot on this server until an admin lifts it: they cannot challenge, be challenged, start bot games or vote here. Reason: cheating\nThey have no game in play here.")
+	e.refused(e.slash(other, dave, "bot", discordtest.Str("level", "tester")), "You are banned from gobot games on this server until an admin lifts it. Reason: cheating")
+	e.said(e.adminCmd(ch, ann, "unban", discordtest.UserOpt("user", dave)), "✅ <@"+dave.ID+"> may play on this server again.")
+	third := e.d.GuildChannel("third")
+	if m := e.do(e.botGame(third, dave, "tester")); m.Ephemeral {
+		t.Errorf("dave's bot game after the unban was refused: %q", m.Text())
+	}
+	want := []string{
+		fmt.Sprintf("ann ban %s | not banned → banned until <t:%d:f> | harassing with challenges", bob.ID, until),
+		"ann ban " + dave.ID + " | not banned → banned until an admin lifts it | cheating",
+		"ann unban " + dave.ID + " | banned until an admin lifts it → not banned | ",
+	}
+	if got := e.adminLog(); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("log =\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if b, err := e.store.Ban(context.Background(), e.d.GuildID, dave.ID); err != nil || b.Lifted.IsZero() || b.Reason != "cheating" {
+		t.Errorf("the lifted ban's record: %+v, %v; want it kept, lifted", b, err)
 	}
 }
