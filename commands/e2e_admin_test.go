@@ -625,3 +625,97 @@ func TestE2EAdminBan(t *testing.T) {
 		t.Errorf("the lifted ban's record: %+v, %v; want it kept, lifted", b, err)
 	}
 }
+
+// TestE2EAdminAbortsAndPools: every abort is in the log (a player's
+// early abort and a moderator's, with its reason), and /go-admin log
+// shows them; with the server's ratings off a game counts in the global
+// pool only, and with both off in none.
+func TestE2EAdminAbortsAndPools(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	ch := e.d.GuildChannel("general")
+	ann, mod, _ := e.admins()
+	alice, bob := e.d.NewUser("alice"), e.d.NewUser("bob")
+
+	e.startGame(ch, alice, bob, 9)
+	early := e.game(ch.ID).ID
+	confirm := e.do(e.slash(ch, bob, "abort"))
+	e.do(e.click(bob, confirm, "abort"))
+	e.startGame(ch, alice, bob, 9)
+	e.playOut(ch, alice, bob, opening9[:4])
+	late := e.game(ch.ID).ID
+	e.do(e.slash(ch, mod, "abort", discordtest.Str("reason", "left for a week")))
+	at := e.clock.Now().Unix()
+	page := e.do(e.adminCmd(ch, ann, "log"))
+	want := "\nLog of this server: 2 entries (page 1 of 1)\n" +
+		fmt.Sprintf("<t:%d:f> <@%s> **abort** game `%s`: in play after 4 moves → Void (aborted by a moderator) — left for a week\n", at, mod.ID, late) +
+		fmt.Sprintf("<t:%d:f> <@%s> **abort** game `%s`: in play after 0 moves → Void (aborted by a player)", at, bob.ID, early)
+	if page.Text() != want || len(page.Buttons()) != 0 {
+		t.Errorf("/go-admin log =\n%s\nwant\n%s", page.Text(), want)
+	}
+	if a := e.archived(ch.ID, late); a.Result != "Void" || !a.Annulled {
+		t.Errorf("the moderator's abort kept %s annulled=%v", a.Result, a.Annulled)
+	}
+
+	// The server's pool off: rated globally only.
+	e.do(e.set(ch, ann, "ratings", "off"))
+	e.ratedGame(ch, alice, bob)
+	if got := e.rating(storage.GuildPool(e.d.GuildID), alice.ID); got != "none" {
+		t.Errorf("with the server's ratings off alice is rated %s here", got)
+	}
+	if got := e.rating(storage.GlobalPool, alice.ID); got == "none" {
+		t.Errorf("with the server's ratings off the global rating did not count")
+	}
+	global := e.rating(storage.GlobalPool, alice.ID)
+	// Both off: not rated at all.
+	e.do(e.set(ch, ann, "global_ratings", "off"))
+	e.startGame(ch, alice, bob, 9)
+	e.playOut(ch, alice, bob, append(append([]string{}, opening9...), "B2", "H8"))
+	if m := e.do(e.slash(ch, bob, "resign")); strings.Contains(m.Text(), "📈") {
+		t.Errorf("with all ratings off the game was rated: %q", m.Text())
+	}
+	if got := e.rating(storage.GlobalPool, alice.ID); got != global {
+		t.Errorf("with all ratings off alice's global rating moved: %s -> %s", global, got)
+	}
+	if rep, err := e.store.RebuildRatings(context.Background()); err != nil || rep.Changed != 0 || rep.Missing != 0 || rep.Games != 1 {
+		t.Errorf("RebuildRatings = %+v, %v; want the one game rated globally, nothing changed", rep, err)
+	}
+}
+
+// TestE2EAdminGamesPages: /go-admin games lists the open challenges
+// first, then the games in play newest first, ten a page, with Previous /
+// Next.
+func TestE2EAdminGamesPages(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	ch := e.d.GuildChannel("general")
+	ann, _, _ := e.admins()
+	alice, bob := e.d.NewUser("alice"), e.d.NewUser("bob")
+	ctx := context.Background()
+	for i := range 12 {
+		eg, err := engine.NewGame(engine.Config{Size: 13})
+		if err != nil {
+			t.Fatal(err)
+		}
+		g := &storage.Game{ID: fmt.Sprint("game", i), ChannelID: fmt.Sprint("chan", i), GuildID: e.d.GuildID, Sides: storage.Sides(storage.Player{UserID: alice.ID, Name: "alice"}, storage.Player{UserID: bob.ID, Name: "bob"}),
+			Game: eg, CreatedAt: e.clock.Now().Add(time.Duration(i) * time.Minute)}
+		if err := e.store.CreateGame(ctx, g); err != nil {
+			t.Fatal(err)
+		}
+	}
+	open := e.newChallenge(e.slash(ch, alice, "challenge", discordtest.UserOpt("opponent", bob), discordtest.Int("size", 19)))
+	page := e.do(e.adminCmd(ch, ann, "games"))
+	lines := strings.Split(page.Text(), "\n")
+	wantFirst := fmt.Sprintf("📨 Challenge by <@%s> to <@%s> · 19×19 · in <#%s> · expires <t:%d:R> · `%s`", alice.ID, bob.ID, ch.ID, e.clock.Now().Add(24*time.Hour).Unix(), open.InteractionID)
+	if len(lines) != 12 || lines[1] != "On this server: 12 games in play, 1 challenge open (page 1 of 2)" || lines[2] != wantFirst ||
+		lines[3] != fmt.Sprintf("⚫ <@%s> vs ⚪ <@%s> · 13×13 · move 1 · ⚫ <@%s> to play · no clock · <#chan11> · `game11`", alice.ID, bob.ID, alice.ID) {
+		t.Errorf("/go-admin games page 1 =\n%s", page.Text())
+	}
+	next := e.do(e.click(ann, page, "Next"))
+	if l := strings.Split(next.Text(), "\n"); len(l) != 5 || l[1] != "On this server: 12 games in play, 1 challenge open (page 2 of 2)" || !strings.HasSuffix(l[4], "`game0`") {
+		t.Errorf("/go-admin games page 2 =\n%s", next.Text())
+	}
+	// Another member cannot turn the admin's pages.
+	member := e.d.NewUser("member")
+	e.refused(e.d.Click(member, next, "admin/games/1"), adminOnly)
+}
