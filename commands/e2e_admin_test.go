@@ -11,6 +11,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -718,4 +719,49 @@ func TestE2EAdminGamesPages(t *testing.T) {
 	// Another member cannot turn the admin's pages.
 	member := e.d.NewUser("member")
 	e.refused(e.d.Click(member, next, "admin/games/1"), adminOnly)
+}
+
+// BenchmarkE2EAdminGames measures /go-admin games end to end (a signed
+// POST, the store's reads, the answer and the fake Discord's checks) on a
+// server with 10,000 games in play.
+func BenchmarkE2EAdminGames(b *testing.B) {
+	e := newEnv(b)
+	ch := e.d.GuildChannel("general")
+	ann, _, _ := e.admins()
+	eg, err := engine.NewGame(engine.Config{Size: 19})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, mv := range []string{"D4", "Q16", "D16", "Q4", "C10", "R10", "K3", "K17", "F3", "O17"} {
+		p, _ := engine.ParsePoint(mv, 19)
+		if err := eg.Play(engine.PlaceAt(eg.ToPlay(), p)); err != nil {
+			b.Fatal(err)
+		}
+	}
+	const n = 10_000
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for range 32 {
+		wg.Go(func() {
+			for i := range next {
+				g := &storage.Game{ID: fmt.Sprint("g", i), ChannelID: fmt.Sprint("c", i), GuildID: e.d.GuildID,
+					Sides: storage.Sides(storage.Player{UserID: fmt.Sprint(i%700 + 1), Name: "p"}, storage.Player{UserID: fmt.Sprint(700 + i%300 + 1), Name: "q"}),
+					Game: eg.Clone(), CreatedAt: e.clock.Now().Add(time.Duration(i) * time.Second)}
+				if err := e.store.CreateGame(context.Background(), g); err != nil {
+					b.Error(err)
+				}
+			}
+		})
+	}
+	for i := range n {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	b.ResetTimer()
+	for b.Loop() {
+		if m := e.do(e.adminCmd(ch, ann, "games")); !strings.Contains(m.Text(), "10000 games in play") {
+			b.Fatalf("/go-admin games = %q", m.Text())
+		}
+	}
 }
