@@ -346,7 +346,11 @@ func (s *Store) GuildGame(ctx context.Context, guildID, id string) (*Game, error
 		return nil, err
 	}
 	channel := ""
-	err := s.view(ctx, func(tx *bolt.Tx) error {
+	quoted, err := json.Marshal(id)
+	if err != nil {
+		return nil, err
+	}
+	err = s.view(ctx, func(tx *bolt.Tx) error {
 		games, prefix := tx.Bucket(bucketGames), join(guildID)
 		c := tx.Bucket(bucketGamesByGuild).Cursor()
 		for k, _ := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, _ = c.Next() {
@@ -354,7 +358,11 @@ func (s *Store) GuildGame(ctx context.Context, guildID, id string) (*Game, error
 				continue
 			}
 			ch := k[len(prefix)+8:]
-			if h, err := decodeHeader(games.Get(ch)); err == nil && h.ID == id {
+			v := games.Get(ch)
+			if !bytes.Contains(v, quoted) {
+				continue // the ID is nowhere in the record: no need to decode it
+			}
+			if h, err := decodeHeader(v); err == nil && h.ID == id {
 				channel = string(ch)
 				return nil
 			}
