@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gobot-dev/gobot/storage/pgtest"
 	bolt "go.etcd.io/bbolt"
 )
 
@@ -154,4 +155,50 @@ func copyFile(src, dst string) error {
 		return err
 	}
 	return out.Close()
+}
+
+// BenchmarkGuildActiveGamesPostgres is BenchmarkGuildActiveGames on
+// PostgreSQL (10,000 games on one server, none elsewhere).
+func BenchmarkGuildActiveGamesPostgres(b *testing.B) {
+	s, err := OpenPostgres(ctx, pgtest.Database(b), Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	src := randomGame(b, 19, 60, 7)
+	now := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range 16 {
+		wg.Go(func() {
+			for i := range next {
+				g := &Game{ChannelID: fmt.Sprint("chan", i), GuildID: "busy", Sides: Sides(human(fmt.Sprint(i%500)), human(fmt.Sprint(500+i%300))),
+					Game: src.Clone(), CreatedAt: now.Add(time.Duration(i) * time.Second)}
+				if err := s.CreateGame(ctx, g); err != nil {
+					b.Error(err)
+				}
+			}
+		})
+	}
+	for i := range guildGames {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	for _, bc := range []struct {
+		name   string
+		offset int
+	}{{"first-page", 0}, {"last-page", guildGames - 10}} {
+		b.Run(bc.name, func(b *testing.B) {
+			for b.Loop() {
+				l, err := s.GuildActiveGames(ctx, "busy", bc.offset, 10)
+				if err != nil || len(l.Games) != 10 || l.Total != guildGames {
+					b.Fatalf("GuildActiveGames = %d games of %d, %v", len(l.Games), l.Total, err)
+				}
+				if _, err := s.GuildChallenges(ctx, "busy"); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
 }
