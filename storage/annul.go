@@ -34,6 +34,21 @@ var errRated = errors.New("storage: a game was rated meanwhile")
 type memRatings struct {
 	ratings map[string]PlayerRating // pool 0 player key
 	changes []RatingChange
+	encoded map[string][]byte // the ratings' records, by the same keys (encode)
+}
+
+// encode fills m.encoded, so that a write transaction compares records
+// without encoding them.
+func (m *memRatings) encode() error {
+	m.encoded = make(map[string][]byte, len(m.ratings))
+	for k, pr := range m.ratings {
+		v, err := json.Marshal(pr)
+		if err != nil {
+			return err
+		}
+		m.encoded[k] = v
+	}
+	return nil
 }
 
 func (m *memRatings) loadRating(_ context.Context, pool string, p Player) (PlayerRating, error) {
@@ -167,6 +182,9 @@ func (s *Store) annulOnce(ctx context.Context, guildID, id string, e AuditEntry)
 			return nil
 		}
 		load := func(v []byte) {
+			if !bytes.Contains(v, ratedMark) {
+				return // not rated: no need to decode it
+			}
 			if g, err := decodeArchive(v); err == nil && g.Rated && g.ID != id {
 				all = append(all, g)
 			}
@@ -198,6 +216,17 @@ func (s *Store) annulOnce(ctx context.Context, guildID, id string, e AuditEntry)
 	if err != nil {
 		return nil, err
 	}
+	// The history of the games rated after this one changes (nearly all
+	// of a pool's, for an early game): it is written first, in short
+	// transactions that moves can come between. The history only shows
+	// what happened; the ratings, which later games are rated from,
+	// change below in one transaction with the annulment.
+	if err := s.putHistory(ctx, mem, a.RatingSeq); err != nil {
+		return nil, err
+	}
+	if err := mem.encode(); err != nil {
+		return nil, err
+	}
 	now := s.now()
 	err = s.update(ctx, func(tx *bolt.Tx) error {
 		if tx.Bucket(bucketRatings).Sequence() != seq || !bytes.Equal(tx.Bucket(bucketArchive).Get([]byte(id)), raw) {
@@ -210,8 +239,16 @@ func (s *Store) annulOnce(ctx context.Context, guildID, id string, e AuditEntry)
 			return err
 		}
 		if len(pools) > 0 {
-			if err := boltReplacePools(ctx, tx, mem, pools); err != nil {
+			if err := boltReplaceRatings(ctx, tx, mem, pools); err != nil {
 				return err
+			}
+			// The annulled game's own changes go.
+			for _, pool := range pools {
+				for _, p := range []Player{a.Black, a.White} {
+					if err := tx.Bucket(bucketRatingHistory).Delete(join(p.Key(), []byte(pool), []byte{0}, u64(a.RatingSeq))); err != nil {
+						return err
+					}
+				}
 			}
 		}
 		return appendAudit(tx, e, now)
@@ -257,10 +294,51 @@ func boltRecount(tx *bolt.Tx, a *Archived) error {
 	return nil
 }
 
-// boltReplacePools makes the stored ratings and rating history of pools
-// those of mem, writing only what differs: entries of games rated before
-// the annulled one are unchanged.
-func boltReplacePools(ctx context.Context, tx *bolt.Tx, mem *memRatings, pools []string) error {
+// ratedMark is in the record of every rated archived game.
+var ratedMark = []byte(`"rated":true`)
+
+// historyChunk is how many rating changes one transaction of putHistory
+// writes.
+const historyChunk = 5000
+
+// putHistory stores the rating changes of mem made by games rated after
+// seq, those that differ from the stored ones, historyChunk a transaction.
+func (s *Store) putHistory(ctx context.Context, mem *memRatings, after uint64) error {
+	type change struct{ k, v []byte }
+	var changes []change
+	for _, ch := range mem.changes {
+		if ch.Seq <= after {
+			continue // rated before the annulled game: unchanged
+		}
+		v, err := json.Marshal(ch)
+		if err != nil {
+			return err
+		}
+		changes = append(changes, change{join(ch.Player, []byte(ch.Pool), []byte{0}, u64(ch.Seq)), v})
+	}
+	for start := 0; start < len(changes); start += historyChunk {
+		chunk := changes[start:min(start+historyChunk, len(changes))]
+		err := s.update(ctx, func(tx *bolt.Tx) error {
+			hist := tx.Bucket(bucketRatingHistory)
+			for _, c := range chunk {
+				if !bytes.Equal(hist.Get(c.k), c.v) {
+					if err := hist.Put(c.k, c.v); err != nil {
+						return err
+					}
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// boltReplaceRatings makes the stored ratings of pools those of mem,
+// writing only what differs.
+func boltReplaceRatings(ctx context.Context, tx *bolt.Tx, mem *memRatings, pools []string) error {
 	ratings := tx.Bucket(bucketRatings)
 	rt := boltRatings{tx}
 	for _, pool := range pools {
@@ -285,57 +363,16 @@ func boltReplacePools(ctx context.Context, tx *bolt.Tx, mem *memRatings, pools [
 				return err
 			}
 		}
-		for _, pr := range mem.ratings {
+		for k, pr := range mem.ratings {
 			if pr.Pool != pool {
 				continue
 			}
-			old := stored[pr.Player.Key()]
-			nv, err := json.Marshal(pr)
-			if err != nil {
-				return err
-			}
-			if bytes.Equal(ratings.Get(join(pool, []byte(pr.Player.Key()))), nv) {
+			if bytes.Equal(ratings.Get(join(pool, []byte(pr.Player.Key()))), mem.encoded[k]) {
 				continue
 			}
-			if err := rt.putRating(ctx, old, pr); err != nil {
+			if err := rt.putRating(ctx, stored[pr.Player.Key()], pr); err != nil {
 				return err
 			}
-		}
-	}
-	want := map[string][]byte{}
-	for _, ch := range mem.changes {
-		v, err := json.Marshal(ch)
-		if err != nil {
-			return err
-		}
-		want[string(join(ch.Player, []byte(ch.Pool), []byte{0}, u64(ch.Seq)))] = v
-	}
-	hist := tx.Bucket(bucketRatingHistory)
-	var doomed [][]byte
-	err := hist.ForEach(func(k, v []byte) error {
-		_, rest, ok := bytes.Cut(k, []byte{0})
-		pool, _, ok2 := bytes.Cut(rest, []byte{0})
-		if !ok || !ok2 || !slices.Contains(pools, string(pool)) {
-			return nil
-		}
-		if w, ok := want[string(k)]; !ok {
-			doomed = append(doomed, bytes.Clone(k))
-		} else if bytes.Equal(w, v) {
-			delete(want, string(k))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	for _, k := range doomed {
-		if err := hist.Delete(k); err != nil {
-			return err
-		}
-	}
-	for k, v := range want {
-		if err := hist.Put([]byte(k), v); err != nil {
-			return err
 		}
 	}
 	return nil
