@@ -17,10 +17,14 @@ import (
 // from the archive, in the order the games were rated, exactly as
 // RebuildRatings would (pools are independent, so recomputing those pools
 // is rebuilding everything). The recomputation runs outside any write
-// transaction, on a snapshot; the write that follows checks that no game
-// was rated meanwhile (the ratings' sequence) and otherwise starts again,
-// so games keep being played and finished while a large pool is
-// recomputed.
+// transaction, on a snapshot. The rating history of the games rated after
+// the annulled one is then written in short transactions (bbolt has one
+// writer: moves come between them), and last, in one transaction that
+// checks that no game was rated meanwhile (the ratings' sequence; else it
+// all starts again), the ratings, the annulment, the players' statistics
+// and the log entry. So games keep being played and finished while a
+// large pool is recomputed; until that last write the history of later
+// games may already show the ratings without the annulled game.
 
 // annulAttempts bounds the recomputations when games keep being rated
 // while one runs.
