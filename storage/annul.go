@@ -38,21 +38,6 @@ var errRated = errors.New("storage: a game was rated meanwhile")
 type memRatings struct {
 	ratings map[string]PlayerRating // pool 0 player key
 	changes []RatingChange
-	encoded map[string][]byte // the ratings' records, by the same keys (encode)
-}
-
-// encode fills m.encoded, so that a write transaction compares records
-// without encoding them.
-func (m *memRatings) encode() error {
-	m.encoded = make(map[string][]byte, len(m.ratings))
-	for k, pr := range m.ratings {
-		v, err := json.Marshal(pr)
-		if err != nil {
-			return err
-		}
-		m.encoded[k] = v
-	}
-	return nil
 }
 
 func (m *memRatings) loadRating(_ context.Context, pool string, p Player) (PlayerRating, error) {
@@ -170,6 +155,9 @@ func (s *Store) annulOnce(ctx context.Context, guildID, id string, e AuditEntry)
 		all   []*Archived
 		seq   uint64
 		pools []string
+		stats []statsRecount
+		diff  ratingsDiff
+		mem   *memRatings
 	)
 	err := s.view(ctx, func(tx *bolt.Tx) error {
 		v := tx.Bucket(bucketArchive).Get([]byte(id))
@@ -182,6 +170,7 @@ func (s *Store) annulOnce(ctx context.Context, guildID, id string, e AuditEntry)
 		}
 		raw = bytes.Clone(v)
 		seq = tx.Bucket(bucketRatings).Sequence()
+		stats = boltStatsRecount(tx, annulled(a))
 		if pools = annulPools(a); len(pools) == 0 {
 			return nil
 		}
@@ -194,24 +183,27 @@ func (s *Store) annulOnce(ctx context.Context, guildID, id string, e AuditEntry)
 			}
 		}
 		if slices.Contains(pools, GlobalPool) {
-			return tx.Bucket(bucketArchive).ForEach(func(_, v []byte) error {
+			tx.Bucket(bucketArchive).ForEach(func(_, v []byte) error {
 				load(v)
 				return nil
 			})
-		}
-		arch, prefix := tx.Bucket(bucketArchive), join(guildID)
-		c := tx.Bucket(bucketArchiveGuild).Cursor()
-		for k, _ := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, _ = c.Next() {
-			if len(k) > len(prefix)+8 {
-				load(arch.Get(k[len(prefix)+8:]))
+		} else {
+			arch, prefix := tx.Bucket(bucketArchive), join(guildID)
+			c := tx.Bucket(bucketArchiveGuild).Cursor()
+			for k, _ := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, _ = c.Next() {
+				if len(k) > len(prefix)+8 {
+					load(arch.Get(k[len(prefix)+8:]))
+				}
 			}
 		}
-		return nil
+		if mem, err = recomputePools(ctx, s.starts, all, pools, seq); err != nil {
+			return err
+		}
+		// The stored ratings change only with the ratings' sequence,
+		// checked again by the write: what differs is worked out here.
+		diff, err = boltRatingsDiff(tx, mem, pools)
+		return err
 	})
-	if err != nil {
-		return nil, err
-	}
-	mem, err := recomputePools(ctx, s.starts, all, pools, seq)
 	if err != nil {
 		return nil, err
 	}
@@ -225,11 +217,10 @@ func (s *Store) annulOnce(ctx context.Context, guildID, id string, e AuditEntry)
 	// transactions that moves can come between. The history only shows
 	// what happened; the ratings, which later games are rated from,
 	// change below in one transaction with the annulment.
-	if err := s.putHistory(ctx, mem, a.RatingSeq); err != nil {
-		return nil, err
-	}
-	if err := mem.encode(); err != nil {
-		return nil, err
+	if mem != nil {
+		if err := s.putHistory(ctx, mem, a.RatingSeq); err != nil {
+			return nil, err
+		}
 	}
 	now := s.now()
 	err = s.update(ctx, func(tx *bolt.Tx) error {
@@ -239,19 +230,29 @@ func (s *Store) annulOnce(ctx context.Context, guildID, id string, e AuditEntry)
 		if err := tx.Bucket(bucketArchive).Put([]byte(id), val); err != nil {
 			return err
 		}
-		if err := boltRecount(tx, out); err != nil {
-			return err
-		}
-		if len(pools) > 0 {
-			if err := boltReplaceRatings(ctx, tx, mem, pools); err != nil {
+		players := tx.Bucket(bucketPlayers)
+		for _, st := range stats {
+			if !bytes.Equal(players.Get([]byte(st.key)), st.before) {
+				return errRated // a game of theirs finished meanwhile
+			}
+			var err error
+			if st.after == nil {
+				err = players.Delete([]byte(st.key))
+			} else {
+				err = players.Put([]byte(st.key), st.after)
+			}
+			if err != nil {
 				return err
 			}
-			// The annulled game's own changes go.
-			for _, pool := range pools {
-				for _, p := range []Player{a.Black, a.White} {
-					if err := tx.Bucket(bucketRatingHistory).Delete(join(p.Key(), []byte(pool), []byte{0}, u64(a.RatingSeq))); err != nil {
-						return err
-					}
+		}
+		if err := diff.apply(tx); err != nil {
+			return err
+		}
+		// The annulled game's own changes go.
+		for _, pool := range pools {
+			for _, p := range []Player{a.Black, a.White} {
+				if err := tx.Bucket(bucketRatingHistory).Delete(join(p.Key(), []byte(pool), []byte{0}, u64(a.RatingSeq))); err != nil {
+					return err
 				}
 			}
 		}
@@ -263,10 +264,18 @@ func (s *Store) annulOnce(ctx context.Context, guildID, id string, e AuditEntry)
 	return out, nil
 }
 
-// boltRecount recounts the statistics of a's players from their archived
-// games in tx.
-func boltRecount(tx *bolt.Tx, a *Archived) error {
+// statsRecount is a player's statistics record before and after an
+// annulment (after nil: no game left to count).
+type statsRecount struct {
+	key           string
+	before, after []byte
+}
+
+// boltStatsRecount recounts, in a read transaction, the statistics of the
+// players of a (as annulled) from their archived games.
+func boltStatsRecount(tx *bolt.Tx, a *Archived) []statsRecount {
 	arch := tx.Bucket(bucketArchive)
+	var out []statsRecount
 	for _, side := range countedSides(a) {
 		key := a.Player(side).Key()
 		var games []*Archived
@@ -276,22 +285,80 @@ func boltRecount(tx *bolt.Tx, a *Archived) error {
 			if len(k) <= len(prefix)+8 {
 				continue
 			}
-			if g, err := decodeArchive(arch.Get(k[len(prefix)+8:])); err == nil {
+			gid := k[len(prefix)+8:]
+			if string(gid) == a.ID {
+				games = append(games, a)
+			} else if g, err := decodeArchive(arch.Get(gid)); err == nil {
 				games = append(games, g)
 			}
 		}
-		st := recountStats(key, games)
-		if st.Games == 0 {
-			if err := tx.Bucket(bucketPlayers).Delete([]byte(key)); err != nil {
-				return err
-			}
-			continue
+		r := statsRecount{key: key, before: bytes.Clone(tx.Bucket(bucketPlayers).Get([]byte(key)))}
+		if st := recountStats(key, games); st.Games > 0 {
+			r.after, _ = json.Marshal(st) // a struct of numbers, times and strings: encodes
 		}
-		v, err := json.Marshal(st)
-		if err != nil {
+		out = append(out, r)
+	}
+	return out
+}
+
+// ratingsDiff is what makes the stored ratings of some pools those of a
+// recomputation: records to delete and to put, with their leaderboard
+// entries.
+type ratingsDiff struct {
+	deletes []PlayerRating                    // stored ratings the recomputation no longer has
+	puts    []struct{ old, new PlayerRating } // old.Games 0 for a new one
+}
+
+// boltRatingsDiff compares the stored ratings of pools with mem's.
+func boltRatingsDiff(tx *bolt.Tx, mem *memRatings, pools []string) (ratingsDiff, error) {
+	var d ratingsDiff
+	ratings := tx.Bucket(bucketRatings)
+	for _, pool := range pools {
+		prefix := join(pool)
+		stored := map[string]PlayerRating{}
+		c := ratings.Cursor()
+		for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
+			var pr PlayerRating
+			if err := json.Unmarshal(v, &pr); err != nil {
+				return d, fmt.Errorf("storage: rating %q: %w: %w", k, ErrCorrupt, err)
+			}
+			key := string(k[len(prefix):])
+			stored[key] = pr
+			if _, ok := mem.ratings[pool+"\x00"+key]; !ok {
+				d.deletes = append(d.deletes, pr)
+			}
+		}
+		for k, pr := range mem.ratings {
+			if pr.Pool != pool {
+				continue
+			}
+			nv, err := json.Marshal(pr)
+			if err != nil {
+				return d, err
+			}
+			if !bytes.Equal(ratings.Get([]byte(pool+"\x00"+k[len(pool)+1:])), nv) {
+				d.puts = append(d.puts, struct{ old, new PlayerRating }{stored[pr.Player.Key()], pr})
+			}
+		}
+	}
+	return d, nil
+}
+
+// apply writes d in tx.
+func (d ratingsDiff) apply(tx *bolt.Tx) error {
+	ratings, byValue := tx.Bucket(bucketRatings), tx.Bucket(bucketRatingsByValue)
+	for _, pr := range d.deletes {
+		key := []byte(pr.Player.Key())
+		if err := ratings.Delete(join(pr.Pool, key)); err != nil {
 			return err
 		}
-		if err := tx.Bucket(bucketPlayers).Put([]byte(key), v); err != nil {
+		if err := byValue.Delete(join(pr.Pool, ratingKey(pr.Rating.Rating), key)); err != nil {
+			return err
+		}
+	}
+	rt := boltRatings{tx}
+	for _, p := range d.puts {
+		if err := rt.putRating(context.Background(), p.old, p.new); err != nil {
 			return err
 		}
 	}
@@ -320,6 +387,9 @@ func (s *Store) putHistory(ctx context.Context, mem *memRatings, after uint64) e
 		}
 		changes = append(changes, change{join(ch.Player, []byte(ch.Pool), []byte{0}, u64(ch.Seq)), v})
 	}
+	// In key order, each transaction rewrites a run of neighbouring
+	// pages rather than pages all over the bucket.
+	slices.SortFunc(changes, func(x, y change) int { return bytes.Compare(x.k, y.k) })
 	for start := 0; start < len(changes); start += historyChunk {
 		chunk := changes[start:min(start+historyChunk, len(changes))]
 		err := s.update(ctx, func(tx *bolt.Tx) error {
@@ -335,48 +405,6 @@ func (s *Store) putHistory(ctx context.Context, mem *memRatings, after uint64) e
 		})
 		if err != nil {
 			return err
-		}
-	}
-	return nil
-}
-
-// boltReplaceRatings makes the stored ratings of pools those of mem,
-// writing only what differs.
-func boltReplaceRatings(ctx context.Context, tx *bolt.Tx, mem *memRatings, pools []string) error {
-	ratings := tx.Bucket(bucketRatings)
-	rt := boltRatings{tx}
-	for _, pool := range pools {
-		prefix := join(pool)
-		stored := map[string]PlayerRating{}
-		c := ratings.Cursor()
-		for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
-			var pr PlayerRating
-			if err := json.Unmarshal(v, &pr); err != nil {
-				return fmt.Errorf("storage: rating %q: %w: %w", k, ErrCorrupt, err)
-			}
-			stored[string(k[len(prefix):])] = pr
-		}
-		for key, old := range stored {
-			if _, ok := mem.ratings[pool+"\x00"+key]; ok {
-				continue
-			}
-			if err := ratings.Delete(join(pool, []byte(key))); err != nil {
-				return err
-			}
-			if err := tx.Bucket(bucketRatingsByValue).Delete(join(pool, ratingKey(old.Rating.Rating), []byte(key))); err != nil {
-				return err
-			}
-		}
-		for k, pr := range mem.ratings {
-			if pr.Pool != pool {
-				continue
-			}
-			if bytes.Equal(ratings.Get(join(pool, []byte(pr.Player.Key()))), mem.encoded[k]) {
-				continue
-			}
-			if err := rt.putRating(ctx, stored[pr.Player.Key()], pr); err != nil {
-				return err
-			}
 		}
 	}
 	return nil
