@@ -159,6 +159,10 @@ func (s *Store) annulOnce(ctx context.Context, guildID, id string, e AuditEntry)
 		diff  ratingsDiff
 		mem   *memRatings
 	)
+	// The snapshot is copied out and decoded afterwards: a long read
+	// transaction would keep bbolt from reusing pages and, when the file
+	// must grow, hold up every write until it ends.
+	var rawGames, rawRatings [][]byte
 	err := s.view(ctx, func(tx *bolt.Tx) error {
 		v := tx.Bucket(bucketArchive).Get([]byte(id))
 		var err error
@@ -174,17 +178,14 @@ func (s *Store) annulOnce(ctx context.Context, guildID, id string, e AuditEntry)
 		if pools = annulPools(a); len(pools) == 0 {
 			return nil
 		}
-		load := func(v []byte) {
-			if !bytes.Contains(v, ratedMark) {
-				return // not rated: no need to decode it
-			}
-			if g, err := decodeArchive(v); err == nil && g.Rated && g.ID != id {
-				all = append(all, g)
+		keep := func(v []byte) {
+			if bytes.Contains(v, ratedMark) { // else not rated: not needed
+				rawGames = append(rawGames, bytes.Clone(v))
 			}
 		}
 		if slices.Contains(pools, GlobalPool) {
 			tx.Bucket(bucketArchive).ForEach(func(_, v []byte) error {
-				load(v)
+				keep(v)
 				return nil
 			})
 		} else {
@@ -192,20 +193,37 @@ func (s *Store) annulOnce(ctx context.Context, guildID, id string, e AuditEntry)
 			c := tx.Bucket(bucketArchiveGuild).Cursor()
 			for k, _ := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, _ = c.Next() {
 				if len(k) > len(prefix)+8 {
-					load(arch.Get(k[len(prefix)+8:]))
+					keep(arch.Get(k[len(prefix)+8:]))
 				}
 			}
 		}
-		if mem, err = recomputePools(ctx, s.starts, all, pools, seq); err != nil {
-			return err
-		}
 		// The stored ratings change only with the ratings' sequence,
-		// checked again by the write: what differs is worked out here.
-		diff, err = boltRatingsDiff(tx, mem, pools)
-		return err
+		// checked again by the write.
+		ratings := tx.Bucket(bucketRatings)
+		for _, pool := range pools {
+			prefix := join(pool)
+			c := ratings.Cursor()
+			for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
+				rawRatings = append(rawRatings, bytes.Clone(v))
+			}
+		}
+		return nil
 	})
 	if err != nil {
 		return nil, err
+	}
+	if len(pools) > 0 {
+		for _, v := range rawGames {
+			if g, err := decodeArchive(v); err == nil && g.Rated && g.ID != id {
+				all = append(all, g)
+			}
+		}
+		if mem, err = recomputePools(ctx, s.starts, all, pools, seq); err != nil {
+			return nil, err
+		}
+		if diff, err = ratingsDiffOf(rawRatings, mem); err != nil {
+			return nil, err
+		}
 	}
 	out := annulled(a)
 	val, err := json.Marshal(out)
@@ -309,36 +327,30 @@ type ratingsDiff struct {
 	puts    []struct{ old, new PlayerRating } // old.Games 0 for a new one
 }
 
-// boltRatingsDiff compares the stored ratings of pools with mem's.
-func boltRatingsDiff(tx *bolt.Tx, mem *memRatings, pools []string) (ratingsDiff, error) {
+// ratingsDiffOf compares the stored ratings of the recomputed pools
+// (their records) with mem's.
+func ratingsDiffOf(stored [][]byte, mem *memRatings) (ratingsDiff, error) {
 	var d ratingsDiff
-	ratings := tx.Bucket(bucketRatings)
-	for _, pool := range pools {
-		prefix := join(pool)
-		stored := map[string]PlayerRating{}
-		c := ratings.Cursor()
-		for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
-			var pr PlayerRating
-			if err := json.Unmarshal(v, &pr); err != nil {
-				return d, fmt.Errorf("storage: rating %q: %w: %w", k, ErrCorrupt, err)
-			}
-			key := string(k[len(prefix):])
-			stored[key] = pr
-			if _, ok := mem.ratings[pool+"\x00"+key]; !ok {
-				d.deletes = append(d.deletes, pr)
-			}
+	old := map[string]PlayerRating{}
+	oldRaw := map[string][]byte{}
+	for _, v := range stored {
+		var pr PlayerRating
+		if err := json.Unmarshal(v, &pr); err != nil {
+			return d, fmt.Errorf("storage: rating: %w: %w", ErrCorrupt, err)
 		}
-		for k, pr := range mem.ratings {
-			if pr.Pool != pool {
-				continue
-			}
-			nv, err := json.Marshal(pr)
-			if err != nil {
-				return d, err
-			}
-			if !bytes.Equal(ratings.Get([]byte(pool+"\x00"+k[len(pool)+1:])), nv) {
-				d.puts = append(d.puts, struct{ old, new PlayerRating }{stored[pr.Player.Key()], pr})
-			}
+		k := pr.Pool + "\x00" + pr.Player.Key()
+		old[k], oldRaw[k] = pr, v
+		if _, ok := mem.ratings[k]; !ok {
+			d.deletes = append(d.deletes, pr)
+		}
+	}
+	for k, pr := range mem.ratings {
+		nv, err := json.Marshal(pr)
+		if err != nil {
+			return d, err
+		}
+		if !bytes.Equal(oldRaw[k], nv) {
+			d.puts = append(d.puts, struct{ old, new PlayerRating }{old[k], pr})
 		}
 	}
 	return d, nil
@@ -370,7 +382,7 @@ var ratedMark = []byte(`"rated":true`)
 
 // historyChunk is how many rating changes one transaction of putHistory
 // writes.
-const historyChunk = 5000
+const historyChunk = 20_000
 
 // putHistory stores the rating changes of mem made by games rated after
 // seq, those that differ from the stored ones, historyChunk a transaction.
