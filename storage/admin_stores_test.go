@@ -289,3 +289,43 @@ func TestAdminPoolsOff(t *testing.T) {
 		}
 	})
 }
+
+// TestAdminAnnulWhileRating: games rated while an annulment recomputes
+// their pool are not lost: whichever comes first, the ratings end as a
+// rebuild gives them.
+func TestAdminAnnulWhileRating(t *testing.T) {
+	bothAdminStores(t, func(t *testing.T, s adminStore, now *time.Time) {
+		ctx := context.Background()
+		finish := func(i int) string {
+			eg, _ := engine.NewGame(engine.Config{Size: 9})
+			g := &storage.Game{ChannelID: fmt.Sprint("c", i), GuildID: "G", Sides: storage.Sides(storage.Player{UserID: fmt.Sprint(i % 5)}, storage.Player{UserID: fmt.Sprint(5 + i%3)}), Game: eg}
+			if err := s.CreateGame(ctx, g); err != nil {
+				t.Error(err)
+				return ""
+			}
+			if err := s.FinishGame(ctx, g, storage.Archived{Result: "B+R", SGF: []byte("(;)"), Moves: 40, Rated: true}); err != nil {
+				t.Error(err)
+			}
+			return g.ID
+		}
+		var ids []string
+		for i := range 30 {
+			ids = append(ids, finish(i))
+		}
+		done := make(chan error)
+		go func() {
+			_, err := s.AnnulGame(ctx, "G", ids[2], storage.AuditEntry{GuildID: "G", Action: storage.AuditAnnul, Target: ids[2]})
+			done <- err
+		}()
+		for i := 30; i < 40; i++ {
+			finish(i)
+		}
+		if err := <-done; err != nil {
+			t.Fatalf("AnnulGame = %v", err)
+		}
+		rep, err := s.RebuildRatings(ctx)
+		if err != nil || rep.Changed != 0 || rep.Missing != 0 || rep.Games != 39 {
+			t.Errorf("RebuildRatings = %+v, %v; want 39 games, nothing changed", rep, err)
+		}
+	})
+}
