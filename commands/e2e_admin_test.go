@@ -603,7 +603,8 @@ func TestE2EAdminBan(t *testing.T) {
 	if m := e.newChallenge(e.slash(other, bob, "challenge", discordtest.UserOpt("opponent", alice))); m.Ephemeral {
 		t.Errorf("bob's challenge after the ban lapsed was refused: %q", m.Text())
 	}
-	e.refused(e.adminCmd(ch, ann, "unban", discordtest.UserOpt("user", bob)), "<@"+bob.ID+"> is not banned on this server.")
+	// (In another channel: the vote game's period has ended in ch.)
+	e.refused(e.adminCmd(other, ann, "unban", discordtest.UserOpt("user", bob)), "<@"+bob.ID+"> is not banned on this server.")
 
 	// A ban until lifted, then lifted.
 	e.said(e.adminCmd(ch, ann, "ban", discordtest.UserOpt("user", dave), discordtest.Str("reason", "cheating")),

@@ -23,8 +23,8 @@ func TestE2EPing(t *testing.T) {
 	if r.Type != discordtest.CallbackPong {
 		t.Errorf("PING answered with type %d, want 1", r.Type)
 	}
-	if cmds := e.d.Commands(e.d.GuildID); len(cmds) != 1 {
-		t.Errorf("Register overwrote %d guild commands, want /go alone", len(cmds))
+	if cmds := e.d.Commands(e.d.GuildID); len(cmds) != 2 {
+		t.Errorf("Register overwrote %d guild commands, want /go and /go-admin", len(cmds))
 	}
 }
 
