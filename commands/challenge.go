@@ -345,7 +345,7 @@ func (a *App) startChallenge(ctx context.Context, r *Request, c *storage.Challen
 	}
 	g := &storage.Game{
 		ID: c.ID, ChannelID: channel, GuildID: it.GuildID, ParentChannelID: parent,
-		Sides: sides, Game: eg, CreatedAt: a.now(), Clock: newClock(challengeClock(c), eg, a.now()), Unrated: c.Unrated,
+		Sides: sides, State: engine.Own(eg), CreatedAt: a.now(), Clock: newClock(challengeClock(c), eg, a.now()), Unrated: c.Unrated,
 		TeamClock: c.TeamClock,
 	}
 	if err := a.challenges.AcceptChallenge(ctx, c.ID, g); err != nil {
@@ -452,7 +452,7 @@ func (a *App) cmdBot(ctx context.Context, r *Request) error {
 	if !s.requesterBlack(rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), uint64(seedFrom(it.ID))))) {
 		black, white = bot, human
 	}
-	g := &storage.Game{ID: it.ID, ChannelID: it.ChannelID, GuildID: it.GuildID, Sides: storage.Sides(black, white), Game: eg, CreatedAt: a.now(),
+	g := &storage.Game{ID: it.ID, ChannelID: it.ChannelID, GuildID: it.GuildID, Sides: storage.Sides(black, white), State: engine.Own(eg), CreatedAt: a.now(),
 		Clock: newClock(a.clockOf(s.Clock), eg, a.now()), Unrated: !rated,
 		Delivery: storage.Delivery{Followup: followupOf(it, a.now())}}
 	if err := a.games.CreateGame(ctx, g); err != nil {

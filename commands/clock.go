@@ -177,16 +177,16 @@ func (a *App) syncClock(ctx context.Context, g *storage.Game) {
 	now := a.now()
 	// Moves taken back give back the time they were made with; the player
 	// to move is charged what was spent since (see clock.TakeBack).
-	k.TakeBack(g.Game.MoveCount(), g.Game.ToPlay(), now)
-	if _, over := g.Game.Result(); over || g.Scoring != nil {
+	k.TakeBack(goOf(g).MoveCount(), goOf(g).ToPlay(), now)
+	if _, over := goOf(g).Result(); over || g.Scoring != nil {
 		k.Stop(now)
 		return
 	}
-	if to := g.Game.ToPlay(); k.ToMove != to {
+	if to := goOf(g).ToPlay(); k.ToMove != to {
 		k.Stop(now)
 		k.Start(to, now)
 	}
-	p := g.Player(k.ToMove)
+	p := g.Player(engine.SideOf(k.ToMove))
 	// Not only a turn that starts at now: apply read the clock for the
 	// move a moment before, and a turn already paused is left alone.
 	if !k.Control.Correspondence() || p.IsBot() || k.Since.After(now) {
@@ -205,14 +205,14 @@ func (a *App) syncClock(ctx context.Context, g *storage.Game) {
 // annulled reports whether g ended on time before the player who ran out
 // had made two moves of their own: recorded, but never counted.
 func annulled(g *storage.Game) bool {
-	r, over := g.Game.Result()
+	r, over := goOf(g).Result()
 	return over && r.Reason == engine.ByTime && ownMoves(g, r.Winner.Opponent()) < 2
 }
 
 // ownMoves counts the moves colour c has made in g (passes included).
 func ownMoves(g *storage.Game, c engine.Color) int {
 	n := 0
-	for _, m := range g.Game.Moves() {
+	for _, m := range goOf(g).Moves() {
 		if m.Color == c {
 			n++
 		}
@@ -234,15 +234,15 @@ func (a *App) timeUp(ctx context.Context, g *storage.Game) error {
 			return err
 		}
 	}
-	if err := g.Game.End(engine.Result{Winner: loser.Opponent(), Reason: engine.ByTime}); err != nil {
+	if err := goOf(g).End(engine.Result{Winner: loser.Opponent(), Reason: engine.ByTime}); err != nil {
 		return err
 	}
 	void := annulled(g)
 	if err := a.archiveGame(ctx, g, void); err != nil {
 		return err
 	}
-	a.log.Info("game lost on time", "game", g.ID, "channel", g.ChannelID, "loser", g.Player(loser).Key(), "annulled", void)
-	note := fmt.Sprintf("⌛ %s %s ran out of time <t:%d:R>.", stoneEmoji(loser), mention(g.Player(loser)), deadline.Unix())
+	a.log.Info("game lost on time", "game", g.ID, "channel", g.ChannelID, "loser", g.Player(engine.SideOf(loser)).Key(), "annulled", void)
+	note := fmt.Sprintf("⌛ %s %s ran out of time <t:%d:R>.", stoneEmoji(loser), mention(g.Player(engine.SideOf(loser))), deadline.Unix())
 	if void {
 		note += " They had not made two moves of their own, so the game is annulled: it is recorded, but it does not count."
 	} else if rn := a.ratingNote(ctx, g); rn != "" {
@@ -259,7 +259,7 @@ func (a *App) timeUp(ctx context.Context, g *storage.Game) error {
 	// interaction, whose message is still pending: the bot's worker fills
 	// it ("ended while gobot was thinking"); an edit with no content would
 	// be refused.
-	a.disableBoards(ctx, g, !g.Player(loser).IsBot())
+	a.disableBoards(ctx, g, !g.Player(engine.SideOf(loser)).IsBot())
 	return nil
 }
 
@@ -290,7 +290,7 @@ func (a *App) remind(ctx context.Context, g *storage.Game) error {
 	if err := a.update(ctx, g); err != nil {
 		return err
 	}
-	p := g.Player(c)
+	p := g.Player(engine.SideOf(c))
 	if p.IsBot() {
 		return nil
 	}
@@ -520,7 +520,7 @@ func (a *App) vacationClocks(ctx context.Context, key string, change func(k *clo
 	for _, g := range games {
 		for attempt := 0; attempt < 3; attempt++ {
 			k := g.Clock
-			if !k.Running() || !k.Control.Correspondence() || g.Scoring != nil || g.Player(k.ToMove).Key() != key {
+			if !k.Running() || !k.Control.Correspondence() || g.Scoring != nil || g.Player(engine.SideOf(k.ToMove)).Key() != key {
 				break
 			}
 			change(k)

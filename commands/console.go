@@ -431,7 +431,7 @@ func (cd *consoleDiscord) show(where string, m *Message) *discordgo.Message {
 	for _, f := range m.Files {
 		if strings.HasSuffix(f.Name, ".png") {
 			if g, err := cd.games.Game(context.Background(), consoleChannel); err == nil {
-				fmt.Fprint(w, g.Game.Board().String())
+				fmt.Fprint(w, goOf(g).Board().String())
 			}
 		}
 		if cd.dir != "" {

@@ -112,7 +112,7 @@ func testE2ERateLimit(t *testing.T, e *env) {
 	if limited != 1 {
 		t.Errorf("%d calls were rate limited, want 1", limited)
 	}
-	if n := e.game(ch.ID).Game.MoveCount(); n != 1 {
+	if n := goOf(e.game(ch.ID)).MoveCount(); n != 1 {
 		t.Errorf("%d moves after a rate-limited answer, want 1", n)
 	}
 }
@@ -257,7 +257,7 @@ func testE2ECommands(t *testing.T, e *env) {
 	if !confirm.Ephemeral {
 		t.Errorf("the resignation question is public: %q", confirm.Text())
 	}
-	if e.game(ch.ID).Game.Over() {
+	if goOf(e.game(ch.ID)).Over() {
 		t.Fatalf("the Resign button resigned without asking")
 	}
 	end := e.do(e.click(bob, confirm, "yes"))

@@ -410,7 +410,7 @@ func (a *App) cmdEstimate(ctx context.Context, r *Request) error {
 				// Spectators see it alone, so the players do not.
 				private = true
 			}
-			return a.estimate(ctx, r, g.Game, title(g), private)
+			return a.estimate(ctx, r, goOf(g), title(g), private)
 		}
 		if !errors.Is(err, ErrNoGame) {
 			return err

@@ -97,9 +97,9 @@ func (a *App) ratingNote(ctx context.Context, g *storage.Game) string {
 		if c.Pool != pool {
 			continue
 		}
-		p := g.First(engine.Black)
-		if c.Player == g.First(engine.White).Key() {
-			p = g.First(engine.White)
+		p := g.First(engine.SideOf(engine.Black))
+		if c.Player == g.First(engine.SideOf(engine.White)).Key() {
+			p = g.First(engine.SideOf(engine.White))
 		}
 		delta := math.Round(c.After.Rating) - math.Round(c.Before.Rating)
 		sign := "+"

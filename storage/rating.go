@@ -24,6 +24,16 @@ const GlobalPool = "global"
 // GuildPool is the rating pool of a server.
 func GuildPool(guildID string) string { return "guild:" + guildID }
 
+// KindPool is pool for games of kind: each kind has pools of its own. Go's
+// are the plain names (as they were before gobot had a second game),
+// another kind's are prefixed by its name: "draughts:global".
+func KindPool(kind, pool string) string {
+	if kindOf(kind) == goKind {
+		return pool
+	}
+	return kind + ":" + pool
+}
+
 // PlayerRating is a player's rating in one pool.
 type PlayerRating struct {
 	Pool   string `json:"pool"`
@@ -96,9 +106,9 @@ func ratedScore(a *Archived, tie bool) (float64, bool) {
 
 // ratingPools are the pools an archived game counts in.
 func ratingPools(a *Archived) []string {
-	pools := []string{GlobalPool}
+	pools := []string{KindPool(a.Kind, GlobalPool)}
 	if a.GuildID != "" && !a.Black.IsBot() && !a.White.IsBot() {
-		pools = append(pools, GuildPool(a.GuildID))
+		pools = append(pools, KindPool(a.Kind, GuildPool(a.GuildID)))
 	}
 	return pools
 }

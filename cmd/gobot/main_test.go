@@ -140,13 +140,13 @@ func TestServeHTTPMode(t *testing.T) {
 
 	stopRun(t, cancel, done, stderr)
 	// The database was closed: it opens again at once.
-	s, err := storage.Open(db, storage.Options{Timeout: time.Second})
+	s, err := storage.Open(db, storage.Options{Kinds: kinds(), Timeout: time.Second})
 	if err != nil {
 		t.Fatalf("database still locked after shutdown: %v", err)
 	}
 	g, err := s.Game(context.Background(), ch.ID)
 	s.Close()
-	if err != nil || g.Game.Size() != 9 {
+	if err != nil || goOf(g).Size() != 9 {
 		t.Fatalf("the game was not stored: %v", err)
 	}
 
@@ -214,7 +214,7 @@ func TestMissingTokenIsOneLine(t *testing.T) {
 func TestDamagedDatabaseIsOneLine(t *testing.T) {
 	dir := t.TempDir()
 	db := filepath.Join(dir, "gobot.db")
-	s, err := storage.Open(db, storage.Options{})
+	s, err := storage.Open(db, storage.Options{Kinds: kinds()})
 	if err != nil {
 		t.Fatal(err)
 	}
