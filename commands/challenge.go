@@ -144,6 +144,9 @@ func challengeMessage(c *storage.Challenge, outcome string) *Message {
 		where = " in a new thread"
 	}
 	text := fmt.Sprintf("%s, %s challenges you to a game of Go%s: %s; %s.", mention(c.Opponent), mention(c.Challenger), where, describeSetup(c.Size, c.Rules, c.Handicap)+", "+challengeClock(c).Describe(), color)
+	if c.Kind == draughtsKind {
+		text = draughtsChallengeText(c)
+	}
 	if closed {
 		text += "\n" + outcome
 	} else {
@@ -274,6 +277,9 @@ func (a *App) btnAccept(ctx context.Context, r *Request) error {
 		return err
 	}
 	defer release()
+	if c.Kind == draughtsKind {
+		return a.acceptDraughts(ctx, r, c)
+	}
 	color := c.Color
 	if color == colorByRating {
 		color = a.lowerRatedColor(ctx, it.GuildID, c.Challenger, c.Opponent)
@@ -327,9 +333,13 @@ func (a *App) claimChallenge(ctx context.Context, r *Request, c *storage.Challen
 func (a *App) startChallenge(ctx context.Context, r *Request, c *storage.Challenge, sides []storage.Side, threadName string, closed func(outcome string) *Message, outcome string) error {
 	it := r.Interaction
 	channel, parent := c.ChannelID, ""
-	eg, err := engine.NewGame(engine.Config{Size: c.Size, Rules: c.Rules, Handicap: c.Handicap, Seed: seedFrom(c.ID)})
-	if err != nil {
-		return userErr(err, fmt.Sprintf("This challenge cannot start: %v.", err))
+	var eg *engine.Game
+	if c.Kind != draughtsKind {
+		var err error
+		eg, err = engine.NewGame(engine.Config{Size: c.Size, Rules: c.Rules, Handicap: c.Handicap, Seed: seedFrom(c.ID)})
+		if err != nil {
+			return userErr(err, fmt.Sprintf("This challenge cannot start: %v.", err))
+		}
 	}
 	if c.Thread {
 		// The thread's ID is the game's key, so the thread comes first; the
@@ -345,8 +355,16 @@ func (a *App) startChallenge(ctx context.Context, r *Request, c *storage.Challen
 	}
 	g := &storage.Game{
 		ID: c.ID, ChannelID: channel, GuildID: it.GuildID, ParentChannelID: parent,
-		Sides: sides, State: engine.Own(eg), CreatedAt: a.now(), Clock: newClock(challengeClock(c), eg, a.now()), Unrated: c.Unrated,
-		TeamClock: c.TeamClock,
+		Sides: sides, CreatedAt: a.now(), Unrated: c.Unrated, TeamClock: c.TeamClock,
+	}
+	if eg != nil {
+		g.State, g.Clock = engine.Own(eg), newClock(challengeClock(c), eg, a.now())
+	} else {
+		dg, err := a.newDraughtsGame(it, c.ID, channel, parent, sides[0].Players[0], sides[1].Players[0], challengeClock(c), c.Unrated)
+		if err != nil {
+			return err
+		}
+		g = dg
 	}
 	if err := a.challenges.AcceptChallenge(ctx, c.ID, g); err != nil {
 		switch {
@@ -369,7 +387,7 @@ func (a *App) startChallenge(ctx context.Context, r *Request, c *storage.Challen
 	if err := r.Update(ctx, closed(outcome)); err != nil {
 		return err
 	}
-	bm, err := boardMessage(g, a.now(), "The game begins. Good luck, have fun!")
+	bm, err := stateMessage(ctx, g, a.now(), "The game begins. Good luck, have fun!")
 	if err != nil {
 		return err
 	}

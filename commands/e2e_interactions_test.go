@@ -23,8 +23,14 @@ func TestE2EPing(t *testing.T) {
 	if r.Type != discordtest.CallbackPong {
 		t.Errorf("PING answered with type %d, want 1", r.Type)
 	}
-	if cmds := e.d.Commands(e.d.GuildID); len(cmds) != 1 {
-		t.Errorf("Register overwrote %d guild commands, want /go alone", len(cmds))
+	var names []string
+	for _, c := range e.d.Commands(e.d.GuildID) {
+		if m, ok := c.(map[string]any); ok {
+			names = append(names, fmt.Sprint(m["name"]))
+		}
+	}
+	if got := strings.Join(names, " "); got != "go draughts" {
+		t.Errorf("Register overwrote the guild commands %q, want /go and /draughts", got)
 	}
 }
 

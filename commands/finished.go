@@ -31,7 +31,11 @@ func (a *App) cmdBoardHere(ctx context.Context, r *Request) error {
 	if aerr != nil {
 		return aerr
 	}
-	m, merr := finishedBoardMessage(arc)
+	finished := finishedBoardMessage
+	if arc.Kind == draughtsKind {
+		finished = finishedDraughtsMessage
+	}
+	m, merr := finished(arc)
 	if merr != nil {
 		return merr
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/gobot-dev/gobot/engine"
+	"github.com/gobot-dev/gobot/engine/game"
 	"github.com/gobot-dev/gobot/render"
 	"github.com/gobot-dev/gobot/storage"
 )
@@ -68,6 +69,7 @@ func (a *App) routes() *Router {
 	rt.Component("history/{player}/{page}", a.btnHistory)
 	rt.Component("sgf/{id}", a.btnSGF)
 	rt.Component("leaderboard/{pool}/{page}", a.btnLeaderboard)
+	a.draughtsRoutes(rt)
 	return rt
 }
 
@@ -81,6 +83,9 @@ func (a *App) onGame(h gameHandler) HandlerFunc {
 		if err != nil {
 			return err
 		}
+		if isDraughts(g) {
+			return userErr(ErrWrongGame, "The game in this channel is international draughts: play it with `/draughts move` (`/draughts help` says how).")
+		}
 		return h(ctx, r, g)
 	}
 }
@@ -92,6 +97,9 @@ func (a *App) onBoard(h gameHandler) HandlerFunc {
 		g, err := a.buttonGame(ctx, r)
 		if err != nil {
 			return err
+		}
+		if isDraughts(g) {
+			return userErr(ErrWrongGame, "This button belongs to another game.")
 		}
 		return h(ctx, r, g)
 	}
@@ -322,11 +330,11 @@ func (a *App) inTime(ctx context.Context, g *storage.Game, now time.Time) error 
 	if err := a.timeUp(ctx, g); err != nil && !errors.Is(err, ErrConflict) {
 		return err
 	}
-	if _, over := goOf(g).Result(); !over && g.TeamClock == storage.TeamClockCasual {
+	if _, over := g.State.Result(); !over && g.TeamClock == storage.TeamClockCasual {
 		return userErr(ErrNotYourTurn, fmt.Sprintf("⌛ Too late: %s's time ran out <t:%d:R>, so they are out of this game; %s plays on for %s.",
 			mention(out), deadline.Unix(), mention(g.Player(engine.SideOf(loser))), loser))
 	}
-	return userErr(ErrGameOver, fmt.Sprintf("⌛ Too late: %s %s's time ran out <t:%d:R>, so the game is over.", stoneEmoji(loser), loser, deadline.Unix()))
+	return userErr(ErrGameOver, fmt.Sprintf("⌛ Too late: %s's time ran out <t:%d:R>, so the game is over.", sideLabel(g, engine.SideOf(loser)), deadline.Unix()))
 }
 
 // apply plays m on g and commits it: the archive when the game has a
@@ -436,6 +444,9 @@ func (a *App) finish(ctx context.Context, g *storage.Game) error {
 // archiveGame archives a game with a result, with its SGF record; an annulled
 // game is recorded but never counted.
 func (a *App) archiveGame(ctx context.Context, g *storage.Game, annulled bool) error {
+	if isDraughts(g) {
+		return a.archiveDraughts(ctx, g, annulled)
+	}
 	res, _ := goOf(g).Result()
 	var dead []engine.Point
 	if g.Scoring != nil {
@@ -594,6 +605,9 @@ func (a *App) answerBotFailure(ctx context.Context, r *Request, g *storage.Game,
 // Players contract has GenMove return a legal move (bots.Registry checks
 // it against the rules); apply's play refuses any other, as for a person.
 func (a *App) botMove(ctx context.Context, g *storage.Game) (string, error) {
+	if isDraughts(g) {
+		return a.draughtsBotMove(ctx, g)
+	}
 	c := goOf(g).ToPlay()
 	level := g.Player(engine.SideOf(c)).Level
 	mctx, cancel := context.WithTimeout(ctx, botMoveTimeout)
@@ -658,6 +672,9 @@ func (a *App) postBotMove(ctx context.Context, g *storage.Game, note string) {
 // stateMessage is the message for the game's state: the board in play, the
 // marked board in the scoring phase, the final board when over.
 func stateMessage(ctx context.Context, g *storage.Game, now time.Time, note string) (*Message, error) {
+	if isDraughts(g) {
+		return draughtsMessage(g, now, note)
+	}
 	res, over := goOf(g).Result()
 	switch {
 	case g.Scoring != nil && !over:
@@ -683,6 +700,9 @@ func (a *App) cmdBoard(ctx context.Context, r *Request, g *storage.Game) error {
 
 // activeSGF attaches the record of the game in play in this channel.
 func (a *App) activeSGF(ctx context.Context, r *Request, g *storage.Game) error {
+	if isDraughts(g) {
+		return a.activePDN(ctx, r, g)
+	}
 	var dead []engine.Point
 	if g.Scoring != nil {
 		dead = deadOf(g)
@@ -820,4 +840,16 @@ func movedBy(g *storage.Game, n int) storage.Player {
 		return storage.Player{}
 	}
 	return g.MovedBy(n, engine.SideOf(moves[n].Color))
+}
+
+// lastMover returns who made g's last move.
+func lastMover(g *storage.Game) storage.Player {
+	n := g.State.MoveCount()
+	if isDraughts(g) {
+		if n == 0 {
+			return storage.Player{}
+		}
+		return g.Player(game.Side((n - 1) % 2))
+	}
+	return movedBy(g, n-1)
 }

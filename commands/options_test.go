@@ -109,8 +109,15 @@ func TestParseMove(t *testing.T) {
 
 func TestDefinitions(t *testing.T) {
 	defs := Definitions(testPlayers{}.Levels())
-	if len(defs) != 1 || defs[0].Name != "go" {
-		t.Fatalf("Definitions = %d commands, want /go", len(defs))
+	if len(defs) != 2 || defs[0].Name != "go" || defs[1].Name != "draughts" {
+		t.Fatalf("Definitions = %d commands, want /go and /draughts", len(defs))
+	}
+	var draughtsSubs []string
+	for _, o := range defs[1].Options {
+		draughtsSubs = append(draughtsSubs, o.Name)
+	}
+	if got, want := strings.Join(draughtsSubs, " "), "challenge bot move board draw resign help"; got != want {
+		t.Errorf("/draughts subcommands = %s, want %s", got, want)
 	}
 	var subs []string
 	for _, o := range defs[0].Options {

@@ -174,6 +174,14 @@ func resultSentence(g *storage.Game, r engine.Result) string {
 	return fmt.Sprintf("%s by %s points · %s", who, engine.FormatKomi(r.Margin), r)
 }
 
+// gameTitle is the embed title of g, of either kind.
+func gameTitle(g *storage.Game) string {
+	if isDraughts(g) {
+		return draughtsTitle(g)
+	}
+	return title(g)
+}
+
 // title is the embed title: both players.
 func title(g *storage.Game) string {
 	return clip(fmt.Sprintf("⚫ %s vs ⚪ %s", joinNames(g.TeamOf(engine.SideOf(engine.Black)), shownName), joinNames(g.TeamOf(engine.SideOf(engine.White)), shownName)), 256)

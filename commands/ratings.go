@@ -29,6 +29,12 @@ func StartRatings(levels []bots.Level) storage.StartRatings {
 // unratedNote says why a game asked to be rated was not, when storage left
 // it unrated for being short or for its handicap; it is empty otherwise.
 func unratedNote(g *storage.Game) string {
+	if isDraughts(g) {
+		if !g.Unrated && g.State.MoveCount()/2 < storage.MinRatedMovesOther {
+			return fmt.Sprintf("Not rated: the game ended before each player had made %d moves.", storage.MinRatedMovesOther)
+		}
+		return ""
+	}
 	size := goOf(g).Size()
 	switch {
 	case g.Unrated:

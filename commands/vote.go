@@ -128,7 +128,7 @@ func parseVotePeriod(s string) (time.Duration, error) {
 // while the voters are to move (a new one, for a whole period, when the
 // bot has just answered), and none otherwise.
 func syncVote(g *storage.Game, now time.Time) {
-	if !isVoteGame(g) {
+	if !isVoteGame(g) || isDraughts(g) {
 		return
 	}
 	_, over := goOf(g).Result()

@@ -70,6 +70,10 @@ type RatingChange struct {
 // resign at once cannot hand each other ratings.
 func MinRatedMoves(size int) int { return size/2 + 1 }
 
+// MinRatedMovesOther is MinRatedMoves for a kind other than Go (draughts):
+// a game is rated once each player has made 5 moves.
+const MinRatedMovesOther = 5
+
 // ShortGame reports whether a game of the given size that ended after
 // moves moves (both players', passes included) ended before each player
 // had made MinRatedMoves. Moves alternate, so the player who moved second
@@ -89,8 +93,14 @@ func TooMuchHandicap(size, handicap int, rules engine.Rules) bool {
 // and a winner or a tie. FinishGame and a ratings rebuild both ask it, so
 // the two rate the same games.
 func ratedScore(a *Archived, tie bool) (float64, bool) {
-	if !a.Rated || a.Annulled || a.Black.Key() == a.White.Key() ||
-		ShortGame(a.Size, a.Moves) || TooMuchHandicap(a.Size, a.Handicap, a.Rules) {
+	if !a.Rated || a.Annulled || a.Black.Key() == a.White.Key() {
+		return 0, false
+	}
+	if kindOf(a.Kind) != goKind {
+		if a.Moves/2 < MinRatedMovesOther {
+			return 0, false
+		}
+	} else if ShortGame(a.Size, a.Moves) || TooMuchHandicap(a.Size, a.Handicap, a.Rules) {
 		return 0, false
 	}
 	switch {
@@ -146,7 +156,12 @@ func (s StartRatings) of(p Player) glicko.Rating {
 // RatingSeq order with the same starts, reproduces every stored value
 // exactly.
 func rateGame(ctx context.Context, tx ratingTx, starts StartRatings, a *Archived, blackScore float64) error {
-	adv := glicko.HandicapRanks(a.Size, a.Handicap, a.Rules)
+	var adv float64
+	if kindOf(a.Kind) == goKind {
+		adv = glicko.HandicapRanks(a.Size, a.Handicap, a.Rules)
+	} else {
+		starts = nil // the bots' measured ranks are Go ranks
+	}
 	for _, pool := range ratingPools(a) {
 		rb, err := tx.loadRating(ctx, pool, a.Black)
 		if err != nil {
