@@ -50,7 +50,7 @@ func askAbort(ctx context.Context, r *Request, g *storage.Game) error {
 		Content:   fmt.Sprintf("Abort the game %s? It is recorded as aborted, with its record, and never rated; the channel is then free for a new game.", title(g)),
 		Ephemeral: true,
 		Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-			discordgo.Button{Label: "Yes, abort", Style: discordgo.DangerButton, CustomID: "game/" + g.ID + "/abort-yes/" + fmt.Sprint(goOf(g).MoveCount())},
+			discordgo.Button{Label: "Yes, abort", Style: discordgo.DangerButton, CustomID: "game/" + g.ID + "/abort-yes/" + fmt.Sprint(g.State.MoveCount())},
 		}}},
 		AllowedMentions: noMentions(),
 	})
@@ -79,17 +79,17 @@ func (a *App) playerAbort(ctx context.Context, r *Request, g *storage.Game) erro
 	arc := storage.Archived{
 		ID: g.ID, GuildID: g.GuildID, ChannelID: g.ChannelID,
 		Black: g.First(engine.SideOf(engine.Black)), White: g.First(engine.SideOf(engine.White)), Size: goOf(g).Size(), Rules: goOf(g).Rules(), Handicap: goOf(g).Handicap(),
-		Result: "Void", SGF: sgf, Moves: goOf(g).MoveCount(), Annulled: true,
+		Result: "Void", SGF: sgf, Moves: g.State.MoveCount(), Annulled: true,
 		StartedAt: g.CreatedAt, FinishedAt: a.now(),
 	}
 	if err := writeError(a.games.FinishGame(ctx, g, arc)); err != nil {
 		return err
 	}
-	a.log.Info("game aborted by a player", "game", g.ID, "by", r.User.ID, "moves", goOf(g).MoveCount())
+	a.log.Info("game aborted by a player", "game", g.ID, "by", r.User.ID, "moves", g.State.MoveCount())
 	a.disableBoards(ctx, g, false)
 	return r.Reply(ctx, &Message{
 		Content: fmt.Sprintf("🚫 %s aborted the game %s after %s, before each player had made %d moves: it is recorded as aborted (`/go sgf game:%s`) and never rated. The channel is free for a new game.",
-			mention(by), title(g), plural(goOf(g).MoveCount(), "move"), abortMoves, g.ID),
+			mention(by), title(g), plural(g.State.MoveCount(), "move"), abortMoves, g.ID),
 		AllowedMentions: noMentions(),
 	})
 }

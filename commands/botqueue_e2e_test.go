@@ -149,7 +149,7 @@ func allMoved(t testing.TB, e *env, games []*queueGame, timeout time.Duration) {
 		return err == nil && len(q) == 0
 	})
 	for _, g := range games {
-		if st := e.game(g.ch.ID); st == nil || goOf(st).MoveCount() != 1 {
+		if st := e.game(g.ch.ID); st == nil || st.State.MoveCount() != 1 {
 			t.Fatalf("the bot queue is empty but the game in %s has no bot move", g.ch.ID)
 		}
 	}
@@ -182,9 +182,9 @@ func checkOnce(t testing.TB, e *env, sl *slotted, games []*queueGame) {
 				shown++
 			}
 		}
-		if asked != 1 || goOf(st).MoveCount() != 1 || at(st, "A9") != engine.Black || shown != 1 {
+		if asked != 1 || st.State.MoveCount() != 1 || at(st, "A9") != engine.Black || shown != 1 {
 			if bad++; bad <= 5 {
-				t.Errorf("channel %s: %d searches, %d moves stored, the bot's move shown %d times; want 1, 1, 1", g.ch.ID, asked, goOf(st).MoveCount(), shown)
+				t.Errorf("channel %s: %d searches, %d moves stored, the bot's move shown %d times; want 1, 1, 1", g.ch.ID, asked, st.State.MoveCount(), shown)
 			}
 		}
 	}

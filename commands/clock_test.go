@@ -304,8 +304,8 @@ func TestUndoThatWouldFlag(t *testing.T) {
 	tb.clk.Advance(36 * time.Hour) // 2 days less 36 hours: still in time
 	wantEphemeral(t, tb.command(ann, "/go undo"), "Taking back now would leave you no time")
 	g, err := tb.store.Game(context.Background(), channelID)
-	if err != nil || goOf(g).MoveCount() != 2 || g.Undo != nil || g.Clock.Flagged(tb.App.now()) {
-		t.Fatalf("after the refused undo: %v, %d moves, request %v", err, goOf(g).MoveCount(), g.Undo)
+	if err != nil || g.State.MoveCount() != 2 || g.Undo != nil || g.Clock.Flagged(tb.App.now()) {
+		t.Fatalf("after the refused undo: %v, %d moves, request %v", err, g.State.MoveCount(), g.Undo)
 	}
 }
 

@@ -809,7 +809,7 @@ func draughtsDefinition(levels []Level, contexts []discordgo.InteractionContextT
 		}
 	}
 	clockOpt := &discordgo.ApplicationCommandOption{
-		Type: discordgo.ApplicationCommandOptionString, Name: "clock", Description: "Time control, like 10m+5s, 5m/30s x5 or correspondence (default: the server's)",
+		Type: discordgo.ApplicationCommandOptionString, Name: "clock", Description: "Time control: a preset (blitz, live, daily, correspondence) or like fischer 10m +10s",
 		Autocomplete: true, MaxLength: 60,
 	}
 	ratedOpt := &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionBoolean, Name: "rated", Description: "Count the game in the draughts ratings (default true)"}

@@ -125,7 +125,7 @@ func testE2EDoubleAccept(t *testing.T, e *env) {
 	if boards != 1 {
 		t.Errorf("%d boards posted for two presses of Accept, want 1", boards)
 	}
-	if g := e.game(ch.ID); g == nil || goOf(g).MoveCount() != 0 {
+	if g := e.game(ch.ID); g == nil || g.State.MoveCount() != 0 {
 		t.Errorf("no fresh game after the double accept")
 	}
 }

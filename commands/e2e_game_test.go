@@ -74,8 +74,8 @@ func testE2EFullGame(t *testing.T, e *env) {
 			t.Fatalf("step %d: %s %s refused: %q", i, s.who.Username, s.move, m.Text())
 		}
 		g := e.game(ch.ID)
-		if goOf(g).MoveCount() != moves {
-			t.Fatalf("step %d: %d moves stored, want %d", i, goOf(g).MoveCount(), moves)
+		if g.State.MoveCount() != moves {
+			t.Fatalf("step %d: %d moves stored, want %d", i, g.State.MoveCount(), moves)
 		}
 		if _, ok := m.PNG(); !ok {
 			t.Errorf("step %d: the answer to %s has no board picture", i, s.move)
@@ -187,8 +187,8 @@ func testE2EUndo(t *testing.T, e *env) {
 	e.do(e.click(bob, ask, "allow"))
 	e.waitBoard(ch.ID, "took back")
 	g := e.game(ch.ID)
-	if goOf(g).MoveCount() != 2 || at(g, "E5") != engine.Empty || goOf(g).ToPlay() != engine.Black {
-		t.Errorf("after undo: %d moves, E5 %v, %v to play; want 2, empty, black", goOf(g).MoveCount(), at(g, "E5"), goOf(g).ToPlay())
+	if g.State.MoveCount() != 2 || at(g, "E5") != engine.Empty || goOf(g).ToPlay() != engine.Black {
+		t.Errorf("after undo: %d moves, E5 %v, %v to play; want 2, empty, black", g.State.MoveCount(), at(g, "E5"), goOf(g).ToPlay())
 	}
 	e.refused(e.d.Click(bob, ask, mustButton(t, ask, "allow").CustomID), "This undo request is no longer open")
 
@@ -196,7 +196,7 @@ func testE2EUndo(t *testing.T, e *env) {
 	e.do(e.play(ch, alice, "F5"))
 	ask = e.do(e.slash(ch, alice, "undo"))
 	e.do(e.click(bob, ask, "refuse"))
-	if g := e.game(ch.ID); goOf(g).MoveCount() != 3 || at(g, "F5") != engine.Black {
+	if g := e.game(ch.ID); g.State.MoveCount() != 3 || at(g, "F5") != engine.Black {
 		t.Errorf("a refused undo took the move back")
 	}
 }

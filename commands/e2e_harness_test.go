@@ -27,6 +27,7 @@ import (
 	"github.com/gobot-dev/gobot/commands"
 	"github.com/gobot-dev/gobot/commands/discordtest"
 	"github.com/gobot-dev/gobot/engine"
+	"github.com/gobot-dev/gobot/engine/draughts"
 	"github.com/gobot-dev/gobot/engine/game"
 	"github.com/gobot-dev/gobot/internal/clocktest"
 	"github.com/gobot-dev/gobot/storage"
@@ -459,9 +460,9 @@ func (e *env) refused(it *discordtest.Interaction, want string) {
 	switch {
 	case (before == nil) != (after == nil):
 		e.t.Errorf("a refused action created or removed the game")
-	case before != nil && (after.Version != before.Version || goOf(after).MoveCount() != goOf(before).MoveCount()):
+	case before != nil && (after.Version != before.Version || after.State.MoveCount() != before.State.MoveCount()):
 		e.t.Errorf("a refused action changed the game: version %d -> %d, moves %d -> %d",
-			before.Version, after.Version, goOf(before).MoveCount(), goOf(after).MoveCount())
+			before.Version, after.Version, before.State.MoveCount(), after.State.MoveCount())
 	}
 	if n := len(e.d.Public(ch)); n != public {
 		e.t.Errorf("a refused action posted %d public messages", n-public)
@@ -603,7 +604,7 @@ func (e *env) botGame(ch *discordtest.Channel, u discordtest.User, level string)
 func (e *env) waitMoves(what, channelID string, n int) {
 	e.d.WaitFor(what, func() bool {
 		g := e.game(channelID)
-		return g != nil && goOf(g).MoveCount() == n
+		return g != nil && g.State.MoveCount() == n
 	})
 }
 
@@ -630,9 +631,10 @@ func boardOf(m discordtest.Message, id string) bool {
 // goOf is the game of Go that g holds (engine.GameOf).
 func goOf(g *storage.Game) *engine.Game { return engine.GameOf(g.State) }
 
-// testKinds are the kinds the tests' stores read: Go.
+// testKinds are the kinds the tests' stores read: Go and draughts.
 func testKinds() *game.Kinds {
 	var ks game.Kinds
 	ks.Register(engine.Kind{})
+	ks.Register(draughts.Kind{})
 	return &ks
 }

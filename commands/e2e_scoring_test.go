@@ -571,8 +571,8 @@ func testE2EScoringResume(t *testing.T, e *env) {
 		}
 	}
 	g := e.game(ch.ID)
-	if goOf(g).MoveCount() != 4 || at(g, "E5") != engine.Black || at(g, "C3") != engine.White || g.Scoring == nil {
-		t.Fatalf("after e5, C3, pass, pass: %d moves, scoring %v", goOf(g).MoveCount(), g.Scoring != nil)
+	if g.State.MoveCount() != 4 || at(g, "E5") != engine.Black || at(g, "C3") != engine.White || g.Scoring == nil {
+		t.Fatalf("after e5, C3, pass, pass: %d moves, scoring %v", g.State.MoveCount(), g.Scoring != nil)
 	}
 	scoring := e.board(ch.ID)
 	e.refused(e.d.Click(e.d.NewUser("carol"), scoring, mustButton(t, scoring, "resume").CustomID), "not playing")

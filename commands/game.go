@@ -171,7 +171,7 @@ func (a *App) buttonGame(ctx context.Context, r *Request) (*storage.Game, error)
 	if g.ID != r.Param("id") {
 		return nil, userErr(ErrStale, "That button belongs to an earlier game in this channel.")
 	}
-	if n, err := strconv.Atoi(r.Param("move")); r.Param("move") != "" && (err != nil || n != goOf(g).MoveCount()) {
+	if n, err := strconv.Atoi(r.Param("move")); r.Param("move") != "" && (err != nil || n != g.State.MoveCount()) {
 		return nil, ErrStale
 	}
 	return g, nil
@@ -278,7 +278,7 @@ func (a *App) move(ctx context.Context, r *Request, g *storage.Game, m engine.Mo
 	if last, ok := goOf(g).LastMove(); ok && g.Delivery.Unposted {
 		// The bot moved in the background and its board could not be
 		// shown (apply clears the flag with this move).
-		unposted = fmt.Sprintf("(%s %s played %s earlier, but its board could not be posted here.)\n", stoneEmoji(last.Color), mention(movedBy(g, goOf(g).MoveCount()-1)), moveName(last))
+		unposted = fmt.Sprintf("(%s %s played %s earlier, but its board could not be posted here.)\n", stoneEmoji(last.Color), mention(movedBy(g, g.State.MoveCount()-1)), moveName(last))
 	}
 	// A move after the deadline ends the game on time, announced through
 	// the game's stored follow-up, not this interaction's (still unanswered).
@@ -353,7 +353,7 @@ func (a *App) apply(ctx context.Context, g *storage.Game, m engine.Move) (string
 		g.Moved(mover)
 	}
 	if g.Clock.Running() && m.Color == g.Clock.ToMove && m.Kind != engine.Resign {
-		if err := g.Clock.Move(goOf(g).MoveCount(), now); err != nil {
+		if err := g.Clock.Move(g.State.MoveCount(), now); err != nil {
 			return "", err // not flagged (checked above): cannot happen
 		}
 		nextOnClock(g, m.Color, mover)
@@ -459,7 +459,7 @@ func (a *App) archiveGame(ctx context.Context, g *storage.Game, annulled bool) e
 	arc := storage.Archived{
 		ID: g.ID, GuildID: g.GuildID, ChannelID: g.ChannelID,
 		Black: g.First(engine.SideOf(engine.Black)), White: g.First(engine.SideOf(engine.White)), Size: goOf(g).Size(), Rules: goOf(g).Rules(), Handicap: goOf(g).Handicap(),
-		Result: res.String(), SGF: sgf, Moves: goOf(g).MoveCount(), Annulled: annulled,
+		Result: res.String(), SGF: sgf, Moves: g.State.MoveCount(), Annulled: annulled,
 		StartedAt: g.CreatedAt, FinishedAt: a.now(),
 		Rated: !g.Unrated, // storage rates only games with a winner or a tie
 	}
@@ -716,7 +716,7 @@ func (a *App) activeSGF(ctx context.Context, r *Request, g *storage.Game) error 
 		return err
 	}
 	m := &Message{
-		Content: fmt.Sprintf("Game record after %s (SGF, opens in any Go editor).", plural(goOf(g).MoveCount(), "move")),
+		Content: fmt.Sprintf("Game record after %s (SGF, opens in any Go editor).", plural(g.State.MoveCount(), "move")),
 		Files:   []File{sgfFile(g.ID, title(g), data)},
 	}
 	if animate {
@@ -732,7 +732,7 @@ func (a *App) activeSGF(ctx context.Context, r *Request, g *storage.Game) error 
 			m.Content += " The animation is too large to attach."
 		default:
 			m.Files = append(m.Files, f)
-			m.Content = fmt.Sprintf("Game record and animated replay after %s.", plural(goOf(g).MoveCount(), "move"))
+			m.Content = fmt.Sprintf("Game record and animated replay after %s.", plural(g.State.MoveCount(), "move"))
 		}
 	}
 	return r.Reply(ctx, m)
@@ -753,7 +753,7 @@ func gameGIF(g *storage.Game, dead []engine.Point) (File, error) {
 		return File{}, fmt.Errorf("commands: animate game %s: %w", g.ID, err)
 	}
 	return File{Name: "gobot-" + g.ID + ".gif", ContentType: "image/gif",
-		Description: fmt.Sprintf("Animated replay of %s, %s.", title(g), plural(goOf(g).MoveCount(), "move")), Data: buf.Bytes()}, nil
+		Description: fmt.Sprintf("Animated replay of %s, %s.", title(g), plural(g.State.MoveCount(), "move")), Data: buf.Bytes()}, nil
 }
 
 func (a *App) cmdAbort(ctx context.Context, r *Request, g *storage.Game) error {
@@ -779,7 +779,7 @@ func (a *App) cmdAbort(ctx context.Context, r *Request, g *storage.Game) error {
 		return err
 	}
 	a.log.Info("game aborted", "game", g.ID, "by", r.User.ID)
-	return r.ReplyText(ctx, fmt.Sprintf("%s aborted the game %s after %s; it is not recorded. The channel is free for a new game.", mention(userPlayer(r.User)), title(g), plural(goOf(g).MoveCount(), "move")), false)
+	return r.ReplyText(ctx, fmt.Sprintf("%s aborted the game %s after %s; it is not recorded. The channel is free for a new game.", mention(userPlayer(r.User)), title(g), plural(g.State.MoveCount(), "move")), false)
 }
 
 // completePlay suggests legal points that start with what was typed.

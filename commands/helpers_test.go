@@ -14,6 +14,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/gobot-dev/gobot/engine"
+	"github.com/gobot-dev/gobot/engine/draughts"
 	"github.com/gobot-dev/gobot/engine/game"
 	"github.com/gobot-dev/gobot/internal/clocktest"
 	"github.com/gobot-dev/gobot/storage"
@@ -295,9 +296,10 @@ func wantEphemeral(t *testing.T, calls []call, want string) {
 // waitIdle waits until no work is in flight (work started before the call).
 func (a *App) waitIdle() { a.inflight.Wait() }
 
-// testKinds are the kinds the tests' stores read: Go.
+// testKinds are the kinds the tests' stores read: Go and draughts.
 func testKinds() *game.Kinds {
 	var ks game.Kinds
 	ks.Register(engine.Kind{})
+	ks.Register(draughts.Kind{})
 	return &ks
 }

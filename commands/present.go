@@ -227,7 +227,7 @@ func boardMessage(g *storage.Game, now time.Time, note string) (*Message, error)
 		}
 		return m, nil
 	}
-	n := strconv.Itoa(goOf(g).MoveCount())
+	n := strconv.Itoa(g.State.MoveCount())
 	m.Components = []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
 		discordgo.Button{Label: "Pass", Style: discordgo.SecondaryButton, CustomID: "game/" + g.ID + "/pass/" + n},
 		discordgo.Button{Label: "Undo", Style: discordgo.SecondaryButton, CustomID: "game/" + g.ID + "/undo/" + n},
@@ -242,7 +242,7 @@ func describeMove(g *storage.Game, m engine.Move, captured int) string {
 		// A resignation is no move of the record: the side resigned.
 		return stoneEmoji(m.Color) + " " + teamMention(g, m.Color) + " resigned."
 	}
-	who := stoneEmoji(m.Color) + " " + mention(movedBy(g, goOf(g).MoveCount()-1))
+	who := stoneEmoji(m.Color) + " " + mention(movedBy(g, g.State.MoveCount()-1))
 	if m.Kind == engine.Pass {
 		return who + " passed."
 	}

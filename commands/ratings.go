@@ -39,7 +39,7 @@ func unratedNote(g *storage.Game) string {
 	switch {
 	case g.Unrated:
 		return ""
-	case storage.ShortGame(size, goOf(g).MoveCount()):
+	case storage.ShortGame(size, g.State.MoveCount()):
 		return fmt.Sprintf("Not rated: the game ended before each player had made %d moves.", storage.MinRatedMoves(size))
 	case storage.TooMuchHandicap(size, goOf(g).Handicap(), goOf(g).Rules()):
 		return fmt.Sprintf("Not rated: its handicap and komi are worth %.1f ranks, more than the %g a rated game may give.",

@@ -280,8 +280,8 @@ func (a *App) voteResign(ctx context.Context, r *Request, g *storage.Game, c eng
 	}
 	need := len(people)/2 + 1
 	v := g.ResignVote
-	if v == nil || v.Side != engine.SideOf(c) || v.MoveCount != goOf(g).MoveCount() {
-		v = &storage.ResignVote{Side: engine.SideOf(c), MoveCount: goOf(g).MoveCount()}
+	if v == nil || v.Side != engine.SideOf(c) || v.MoveCount != g.State.MoveCount() {
+		v = &storage.ResignVote{Side: engine.SideOf(c), MoveCount: g.State.MoveCount()}
 	}
 	if slices.Contains(v.Voters, r.User.ID) {
 		return userErr(ErrBadOption, fmt.Sprintf("You have already voted to resign: %d of the %d votes needed so far.", len(v.Voters), need))

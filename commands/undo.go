@@ -40,7 +40,7 @@ func checkUndo(g *storage.Game, c engine.Color, now time.Time) (int, error) {
 	}
 	if g.Clock.Running() {
 		k := *g.Clock // TakeBack only reslices the copy's log
-		k.TakeBack(goOf(g).MoveCount()-n, c, now)
+		k.TakeBack(g.State.MoveCount()-n, c, now)
 		if k.Flagged(now) {
 			return 0, userErr(ErrNoUndo, "Taking back now would leave you no time: your own time on those moves counts again, and their increments go. Play on instead.")
 		}
@@ -85,10 +85,10 @@ func (a *App) undo(ctx context.Context, r *Request, g *storage.Game) error {
 		}
 		return a.answer(ctx, r, g, fmt.Sprintf("%s took back %s.", mention(g.Player(engine.SideOf(c))), plural(n, "move")))
 	}
-	if g.Undo != nil && g.Undo.MoveCount == goOf(g).MoveCount() {
+	if g.Undo != nil && g.Undo.MoveCount == g.State.MoveCount() {
 		return userErr(ErrNoUndo, "An undo request is already waiting for an answer.")
 	}
-	g.Undo = &storage.UndoRequest{By: engine.SideOf(c), MoveCount: goOf(g).MoveCount(), RequestedAt: a.now()}
+	g.Undo = &storage.UndoRequest{By: engine.SideOf(c), MoveCount: g.State.MoveCount(), RequestedAt: a.now()}
 	if err := a.update(ctx, g); err != nil {
 		return err
 	}
@@ -114,7 +114,7 @@ func undoMessage(g *storage.Game, by engine.Color, n int, outcome string) *Messa
 	if closed {
 		text = fmt.Sprintf("%s asked to take back %s. %s", mention(g.Player(engine.SideOf(by))), plural(n, "move"), outcome)
 	}
-	id := fmt.Sprintf("game/%s/undo-%%s/%d", g.ID, goOf(g).MoveCount())
+	id := fmt.Sprintf("game/%s/undo-%%s/%d", g.ID, g.State.MoveCount())
 	m := &Message{
 		Content: text,
 		Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
@@ -138,7 +138,7 @@ func openUndo(g *storage.Game, r *Request) (by, c engine.Color, err error) {
 		return 0, c, err
 	}
 	u := g.Undo
-	if u == nil || u.MoveCount != goOf(g).MoveCount() || r.Param("at") != strconv.Itoa(u.MoveCount) {
+	if u == nil || u.MoveCount != g.State.MoveCount() || r.Param("at") != strconv.Itoa(u.MoveCount) {
 		return 0, c, userErr(ErrStale, "This undo request is no longer open: it was answered or withdrawn, or a move was played since.")
 	}
 	return engine.ColorOf(u.By), c, nil

@@ -275,7 +275,7 @@ func voteLine(g *storage.Game) string {
 // voteComponents are a vote game's buttons: the most voted moves, and
 // pass.
 func voteComponents(g *storage.Game) []discordgo.MessageComponent {
-	n := strconv.Itoa(goOf(g).MoveCount())
+	n := strconv.Itoa(g.State.MoveCount())
 	var btns []discordgo.MessageComponent
 	_, order := g.Vote.Counts()
 	for _, mv := range order {
@@ -301,7 +301,7 @@ func (a *App) btnVote(ctx context.Context, r *Request) error {
 	if err != nil {
 		return err
 	}
-	if r.Param("move") != strconv.Itoa(goOf(g).MoveCount()) {
+	if r.Param("move") != strconv.Itoa(g.State.MoveCount()) {
 		return userErr(ErrStale, "That vote was on an earlier move. Use the buttons on the newest board, or `/go play`.")
 	}
 	return a.castVote(ctx, r, g, r.Param("point"))
@@ -324,7 +324,7 @@ func (a *App) closeVote(ctx context.Context, g *storage.Game) error {
 		if g.VoteLog == nil {
 			g.VoteLog = map[int][]string{}
 		}
-		g.VoteLog[goOf(g).MoveCount()+1] = voters
+		g.VoteLog[g.State.MoveCount()+1] = voters
 		g.Vote = nil
 		note, err := a.apply(ctx, g, m)
 		if err != nil {

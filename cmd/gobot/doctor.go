@@ -94,7 +94,7 @@ func listQuarantined(w io.Writer, path string, qs []storage.Quarantined) {
 			fmt.Fprintf(w, "     cannot be salvaged: %v\n", err)
 			continue
 		}
-		n := goOf(g).MoveCount()
+		n := g.State.MoveCount()
 		fmt.Fprintf(w, "     game %s: %s (black) vs %s (white), %d of %d moves replay; `gobot doctor export %d > game.sgf` writes them as SGF\n",
 			g.ID, g.First(engine.SideOf(engine.Black)), g.First(engine.SideOf(engine.White)), n, n+lost, i+1)
 	}
@@ -109,7 +109,7 @@ func exportQuarantined(w io.Writer, q storage.Quarantined) error {
 		PB: g.First(engine.SideOf(engine.Black)).String(), PW: g.First(engine.SideOf(engine.White)).String(), DT: g.CreatedAt.UTC().Format("2006-01-02"),
 		GN: g.First(engine.SideOf(engine.Black)).String() + " vs " + g.First(engine.SideOf(engine.White)).String(), PC: "Discord (gobot)",
 		C: fmt.Sprintf("Salvaged by gobot doctor from a damaged record (channel %s, set aside %s): the first %d moves, which replay; %d moves after them were left out.",
-			q.ChannelID, q.At.Format(time.RFC3339), goOf(g).MoveCount(), lost),
+			q.ChannelID, q.At.Format(time.RFC3339), g.State.MoveCount(), lost),
 	}
 	return engine.WriteSGF(w, goOf(g), info)
 }

@@ -168,6 +168,11 @@ func serve(ctx context.Context, stdout, stderr io.Writer) (err error) {
 		return err
 	}
 	defer closePlayers()
+	dreg, err := newDraughtsRegistry(ctx, cfg, stderr)
+	if err != nil {
+		return err
+	}
+	defer dreg.Close()
 
 	rest := commands.NewREST(cfg.APIURL, cfg.Token.Reveal(), nil)
 	appID := cfg.AppID
@@ -180,7 +185,7 @@ func serve(ctx context.Context, stdout, stderr io.Writer) (err error) {
 		}
 	}
 	app, err := commands.New(commands.Options{
-		AppID: appID, GuildID: cfg.GuildID, Discord: rest, Store: store, Players: players, Logger: log,
+		AppID: appID, GuildID: cfg.GuildID, Discord: rest, Store: store, Players: players, Draughts: dreg, Logger: log,
 		ChallengeTTL: cfg.ChallengeTTL, ScoringTTL: cfg.ScoringTTL, DefaultClock: &cfg.DefaultClock, BotWorkers: cfg.MaxSearches,
 	})
 	if err != nil {
@@ -405,9 +410,14 @@ func console(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		return err
 	}
 	defer closePlayers()
+	dreg, err := newDraughtsRegistry(ctx, cfg, stderr)
+	if err != nil {
+		return err
+	}
+	defer dreg.Close()
 	return commands.RunConsole(ctx, commands.ConsoleOptions{
 		In: stdin, Out: stdout, User: *user, Store: store, Players: players, BoardDir: *boards, StateFile: *db + ".console.json",
-		Options: commands.Options{Logger: log, ChallengeTTL: cfg.ChallengeTTL, ScoringTTL: cfg.ScoringTTL, DefaultClock: &cfg.DefaultClock, BotWorkers: cfg.MaxSearches},
+		Options: commands.Options{Logger: log, ChallengeTTL: cfg.ChallengeTTL, ScoringTTL: cfg.ScoringTTL, DefaultClock: &cfg.DefaultClock, BotWorkers: cfg.MaxSearches, Draughts: dreg},
 	})
 }
 
