@@ -102,7 +102,7 @@ type Game struct {
 	Version uint64
 
 	Scoring *ScoringState // nil unless play has ended and dead stones are being marked
-	Undo    *UndoRequest  // nil unless an undo request awaits an answer
+	Undo    *UndoRequest  // nil unless an undo request (Go) or a draw offer (draughts) awaits an answer
 	// ResignVote is a team's vote on resigning, in a team game; nil when
 	// none is open.
 	ResignVote *ResignVote
@@ -323,7 +323,9 @@ type ScoringState struct {
 	Deadline time.Time
 }
 
-// UndoRequest is a pending request to take back moves.
+// UndoRequest is a pending request of one side to the other that lapses
+// with the next move: in Go to take back moves, in draughts to agree a
+// draw.
 type UndoRequest struct {
 	By          game.Side // who asked
 	MoveCount   int       // the game's move count when asked: the request lapses once it changes
