@@ -14,6 +14,7 @@ import (
 
 	"github.com/gobot-dev/gobot/engine"
 	"github.com/gobot-dev/gobot/engine/clock"
+	"github.com/gobot-dev/gobot/engine/draughts"
 	"github.com/gobot-dev/gobot/engine/game"
 	"github.com/gobot-dev/gobot/storage"
 	"github.com/gobot-dev/gobot/storage/pgtest"
@@ -275,10 +276,11 @@ func TestOldGameRecordLoads(t *testing.T) {
 	}
 }
 
-// testKinds are the kinds the tests' stores read: Go.
+// testKinds are the kinds the tests' stores read: Go and draughts.
 func testKinds() *game.Kinds {
 	var ks game.Kinds
 	ks.Register(engine.Kind{})
+	ks.Register(draughts.Kind{})
 	return &ks
 }
 

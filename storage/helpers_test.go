@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/gobot-dev/gobot/engine"
+	"github.com/gobot-dev/gobot/engine/draughts"
 	"github.com/gobot-dev/gobot/engine/enginetest"
 	"github.com/gobot-dev/gobot/engine/game"
 	bolt "go.etcd.io/bbolt"
@@ -182,10 +183,11 @@ func moveStrings(eg *engine.Game) []string {
 
 var t0 = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 
-// testKinds are the kinds the tests' stores read: Go.
+// testKinds are the kinds the tests' stores read: Go and draughts.
 var testKinds = func() *game.Kinds {
 	var ks game.Kinds
 	ks.Register(engine.Kind{})
+	ks.Register(draughts.Kind{})
 	return &ks
 }()
 

@@ -108,6 +108,7 @@ func Run(t *testing.T, open Opener) {
 		{"BotMoveOnce", testBotMoveOnce},
 		{"ExtendBotMove", testExtendBotMove},
 		{"Ratings", testRatings},
+		{"SecondKind", testSecondKind},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
