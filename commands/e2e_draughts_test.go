@@ -9,6 +9,7 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gobot-dev/gobot/commands/discordtest"
 	"github.com/gobot-dev/gobot/engine/draughts"
@@ -199,5 +200,39 @@ func testE2EDraughtsWrongGame(t *testing.T, e *env) {
 	help := e.do(e.draughtsCmd(ch, alice, "help"))
 	if !help.Ephemeral || !strings.Contains(help.Text(), "Capturing is compulsory, and you must take the most pieces") {
 		t.Errorf("/draughts help = %q", help.Text())
+	}
+}
+
+// TestE2EDraughtsLossOnTime: the clocks' scheduler ends a game of draughts
+// on time as it ends Go's: after two moves of her own, White's flag falls
+// and Black wins on time, counted (not annulled), announced once.
+func TestE2EDraughtsLossOnTime(t *testing.T) { httpMode(t, testE2EDraughtsLossOnTime) }
+
+func testE2EDraughtsLossOnTime(t *testing.T, e *env) {
+	ch := e.d.GuildChannel("blitz")
+	alice, bob := e.d.NewUser("alice"), e.d.NewUser("bob")
+	msg := e.newChallenge(e.draughtsCmd(ch, alice, "challenge", discordtest.UserOpt("opponent", bob), discordtest.Str("colour", "white"), discordtest.Str("clock", "absolute 1m")))
+	e.do(e.click(bob, msg, "accept"))
+	first := e.waitBoard(ch.ID, "⏱ ⚪ 1 min · ⚫ 1 min")
+	if !strings.Contains(first.Text(), "⚪ white's time runs out <t:") {
+		t.Errorf("first board %q: want White's deadline", first.Text())
+	}
+	for _, m := range []struct {
+		u  discordtest.User
+		mv string
+	}{{alice, "32-28"}, {bob, "19-23"}, {alice, "28x19"}, {bob, "14x23"}} {
+		e.do(e.draughtsMove(ch, m.u, m.mv))
+	}
+	g := e.game(ch.ID)
+	e.clock.Advance(2 * time.Minute)
+	a := e.archived(ch.ID, g.ID)
+	if a.Result != "B+T" || a.Annulled || a.Kind != "draughts" {
+		t.Errorf("archived %s annulled=%v kind %q; want B+T, counted, draughts", a.Result, a.Annulled, a.Kind)
+	}
+	var ann []discordtest.Message
+	e.d.WaitFor("the announcement", func() bool { ann = e.publicWith(ch.ID, "ran out of time"); return len(ann) > 0 })
+	if want := "⌛ ⚪ " + alice.Mention() + " ran out of time"; len(ann) != 1 || !strings.Contains(ann[0].Text(), want) ||
+		!strings.Contains(ann[0].Text(), "**Game over: ⚫ black "+bob.Mention()+" wins on time · 0-2**") {
+		t.Errorf("announcements %d, the first %q; want one saying %q and the result", len(ann), ann[0].Text(), want)
 	}
 }
