@@ -783,7 +783,7 @@ func (a *App) completeDraughtsMove(ctx context.Context, r *Request) error {
 // draughtsHelp is /draughts help.
 const draughtsHelp = "**International draughts (10×10) with gobot**\n" +
 	"`/draughts challenge opponent:` challenge someone here (`clock:`, `colour:`, `thread:`, `rated:`); they accept with the button.\n" +
-	"`/draughts bot level:` play gobot at once, from `beginner` to `strongest`.\n" +
+	"`/draughts bot level:` play gobot at once, from `beginner` to `max`.\n" +
 	"`/draughts move move:` play a move by its squares: `32-28`, or `28x19` for a capture (`28x17x8` through each landing when it matters); autocomplete lists your legal moves.\n" +
 	"`/draughts board` shows the board, `/draughts draw` offers a draw (or accepts one), `/draughts resign` resigns.\n" +
 	"**The rules (FMJD):** White moves first. Men move one square diagonally forward and capture forwards and backwards. " +
