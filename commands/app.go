@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/bwmarrin/discordgo"
+	dbots "github.com/gobot-dev/gobot/bots/draughts"
 	"github.com/gobot-dev/gobot/bots/review"
 	"github.com/gobot-dev/gobot/engine"
 	"github.com/gobot-dev/gobot/engine/clock"
@@ -40,6 +41,9 @@ type Options struct {
 	Discord Discord
 	Store   Store
 	Players Players
+	// Draughts are the draughts bot levels; nil means the built-in ones
+	// (bots/draughts with no Hub engines).
+	Draughts DraughtsPlayers
 	// Reviewer reviews games and estimates scores; nil means Players when
 	// it is a Reviewer too, else NewLocalReviewer with the built-in search.
 	Reviewer Reviewer
@@ -139,6 +143,13 @@ func New(opts Options) (*App, error) {
 	if opts.After == nil {
 		opts.After = time.After
 	}
+	if opts.Draughts == nil {
+		reg, err := dbots.NewRegistry(dbots.Config{Logger: opts.Logger})
+		if err != nil {
+			return nil, fmt.Errorf("commands: draughts levels: %w", err)
+		}
+		opts.Draughts = reg
+	}
 	if opts.DefaultClock == nil {
 		d := clock.Default()
 		opts.DefaultClock = &d
@@ -161,14 +172,14 @@ func (a *App) now() time.Time { return a.opts.Now() }
 // Router returns the App's router (for tests and the help text).
 func (a *App) Router() *Router { return a.router }
 
-// Register overwrites the application's commands with /go, globally or in
+// Register overwrites the application's commands with /go and /draughts, globally or in
 // the configured guild.
 func (a *App) Register(ctx context.Context) error {
 	if a.opts.AppID == "" {
 		return errors.New("commands: Register needs the application ID")
 	}
-	if err := a.opts.Discord.OverwriteCommands(ctx, a.opts.AppID, a.opts.GuildID, Definitions(a.opts.Players.Levels())); err != nil {
-		return fmt.Errorf("commands: register /go: %w", err)
+	if err := a.opts.Discord.OverwriteCommands(ctx, a.opts.AppID, a.opts.GuildID, Definitions(a.opts.Players.Levels(), draughtsLevels(a.opts.Draughts.Levels())...)); err != nil {
+		return fmt.Errorf("commands: register /go and /draughts: %w", err)
 	}
 	return nil
 }

@@ -151,6 +151,9 @@ func challengeMessage(c *storage.Challenge, outcome string) *Message {
 		where = " in a new thread"
 	}
 	text := fmt.Sprintf("%s, %s challenges you to a game of Go%s: %s; %s.", mention(c.Opponent), mention(c.Challenger), where, describeSetup(c.Size, c.Rules, c.Handicap)+", "+challengeClock(c).Describe(), color)
+	if c.Kind == draughtsKind {
+		text = draughtsChallengeText(c)
+	}
 	if closed {
 		text += "\n" + outcome
 	} else {
@@ -292,6 +295,9 @@ func (a *App) btnAccept(ctx context.Context, r *Request) error {
 		return err
 	}
 	defer release()
+	if c.Kind == draughtsKind {
+		return a.acceptDraughts(ctx, r, c)
+	}
 	color := c.Color
 	if color == colorByRating {
 		color = a.lowerRatedColor(ctx, it.GuildID, c.Challenger, c.Opponent)
@@ -345,9 +351,13 @@ func (a *App) claimChallenge(ctx context.Context, r *Request, c *storage.Challen
 func (a *App) startChallenge(ctx context.Context, r *Request, c *storage.Challenge, sides []storage.Side, threadName string, closed func(outcome string) *Message, outcome string) error {
 	it := r.Interaction
 	channel, parent := c.ChannelID, ""
-	eg, err := engine.NewGame(engine.Config{Size: c.Size, Rules: c.Rules, Handicap: c.Handicap, Seed: seedFrom(c.ID)})
-	if err != nil {
-		return userErr(err, fmt.Sprintf("This challenge cannot start: %v.", err))
+	var eg *engine.Game
+	if c.Kind != draughtsKind {
+		var err error
+		eg, err = engine.NewGame(engine.Config{Size: c.Size, Rules: c.Rules, Handicap: c.Handicap, Seed: seedFrom(c.ID)})
+		if err != nil {
+			return userErr(err, fmt.Sprintf("This challenge cannot start: %v.", err))
+		}
 	}
 	if c.Thread {
 		// The thread's ID is the game's key, so the thread comes first; the
@@ -363,8 +373,16 @@ func (a *App) startChallenge(ctx context.Context, r *Request, c *storage.Challen
 	}
 	g := &storage.Game{
 		ID: c.ID, ChannelID: channel, GuildID: it.GuildID, ParentChannelID: parent,
-		Sides: sides, Game: eg, CreatedAt: a.now(), Clock: newClock(challengeClock(c), eg, a.now()), Unrated: c.Unrated,
-		TeamClock: c.TeamClock,
+		Sides: sides, CreatedAt: a.now(), Unrated: c.Unrated, TeamClock: c.TeamClock,
+	}
+	if eg != nil {
+		g.State, g.Clock = engine.Own(eg), newClock(challengeClock(c), eg, a.now())
+	} else {
+		dg, err := a.newDraughtsGame(it, c.ID, channel, parent, sides[0].Players[0], sides[1].Players[0], challengeClock(c), c.Unrated)
+		if err != nil {
+			return err
+		}
+		g = dg
 	}
 	if err := a.challenges.AcceptChallenge(ctx, c.ID, g); err != nil {
 		switch {
@@ -387,7 +405,7 @@ func (a *App) startChallenge(ctx context.Context, r *Request, c *storage.Challen
 	if err := r.Update(ctx, closed(outcome)); err != nil {
 		return err
 	}
-	bm, err := boardMessage(g, a.now(), "The game begins. Good luck, have fun!")
+	bm, err := stateMessage(ctx, g, a.now(), "The game begins. Good luck, have fun!")
 	if err != nil {
 		return err
 	}
@@ -477,7 +495,7 @@ func (a *App) cmdBot(ctx context.Context, r *Request) error {
 	if !s.requesterBlack(rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), uint64(seedFrom(it.ID))))) {
 		black, white = bot, human
 	}
-	g := &storage.Game{ID: it.ID, ChannelID: it.ChannelID, GuildID: it.GuildID, Sides: storage.Sides(black, white), Game: eg, CreatedAt: a.now(),
+	g := &storage.Game{ID: it.ID, ChannelID: it.ChannelID, GuildID: it.GuildID, Sides: storage.Sides(black, white), State: engine.Own(eg), CreatedAt: a.now(),
 		Clock: newClock(a.clockOf(s.Clock), eg, a.now()), Unrated: !rated,
 		Delivery: storage.Delivery{Followup: followupOf(it, a.now())}}
 	if err := a.games.CreateGame(ctx, g); err != nil {

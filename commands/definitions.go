@@ -15,10 +15,14 @@ const CommandName = "go"
 var boardSizes = []int{9, 13, 19}
 
 // Definitions returns the /go command with all its subcommands, offering the
-// given bot levels, usable in server channels, threads, gobot's DM and
-// private channels, installed to a server or to a user; and /go-admin, for
-// server admins (admin_definitions.go).
-func Definitions(levels []Level) []*discordgo.ApplicationCommand {
+// given bot levels, and /draughts, offering draughtsLevels (none: the
+// built-in ones). They are usable in server channels, threads, gobot's DM
+// and private channels, installed to a server or to a user. The third is
+// /go-admin, for server admins, in servers only (admin_definitions.go).
+func Definitions(levels []Level, draughtsLevels ...Level) []*discordgo.ApplicationCommand {
+	if len(draughtsLevels) == 0 {
+		draughtsLevels = builtinDraughtsLevels()
+	}
 	contexts := []discordgo.InteractionContextType{
 		discordgo.InteractionContextGuild,
 		discordgo.InteractionContextBotDM,
@@ -155,7 +159,7 @@ func Definitions(levels []Level) []*discordgo.ApplicationCommand {
 				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionInteger, Name: "days", Description: "How many days, from now (1–30)", MinValue: &minDays, MaxValue: MaxVacationDays},
 				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionBoolean, Name: "end", Description: "End your vacation now; unused days go back to your allowance"}),
 		},
-	}, adminDefinition()}
+	}, draughtsDefinition(draughtsLevels, contexts, integrations), adminDefinition()}
 }
 
 // gameOpt is the game: option naming a finished game by ID, with the

@@ -361,7 +361,7 @@ func TestE2EAdminGameChannels(t *testing.T) {
 	if m := e.do(e.slash(thread, carol, "bot", discordtest.Str("level", "tester"))); m.Ephemeral {
 		t.Errorf("a bot game in the game channel's thread was refused: %q", m.Text())
 	}
-	if g := e.game(thread.ID); g == nil || g.Game.Size() != 9 || g.Clock == nil || g.Clock.Control.Name() != "live" {
+	if g := e.game(thread.ID); g == nil || goOf(g).Size() != 9 || g.Clock == nil || g.Clock.Control.Name() != "live" {
 		t.Errorf("the bot game in the thread: %+v", g)
 	}
 }
@@ -700,7 +700,7 @@ func TestE2EAdminGamesPages(t *testing.T) {
 			t.Fatal(err)
 		}
 		g := &storage.Game{ID: fmt.Sprint("game", i), ChannelID: fmt.Sprint("chan", i), GuildID: e.d.GuildID, Sides: storage.Sides(storage.Player{UserID: alice.ID, Name: "alice"}, storage.Player{UserID: bob.ID, Name: "bob"}),
-			Game: eg, CreatedAt: e.clock.Now().Add(time.Duration(i) * time.Minute)}
+			State: engine.Own(eg), CreatedAt: e.clock.Now().Add(time.Duration(i) * time.Minute)}
 		if err := e.store.CreateGame(ctx, g); err != nil {
 			t.Fatal(err)
 		}
@@ -747,7 +747,7 @@ func BenchmarkE2EAdminGames(b *testing.B) {
 			for i := range next {
 				g := &storage.Game{ID: fmt.Sprint("g", i), ChannelID: fmt.Sprint("c", i), GuildID: e.d.GuildID,
 					Sides: storage.Sides(storage.Player{UserID: fmt.Sprint(i%700 + 1), Name: "p"}, storage.Player{UserID: fmt.Sprint(700 + i%300 + 1), Name: "q"}),
-					Game: eg.Clone(), CreatedAt: e.clock.Now().Add(time.Duration(i) * time.Second)}
+					State: engine.Own(eg.Clone()), CreatedAt: e.clock.Now().Add(time.Duration(i) * time.Second)}
 				if err := e.store.CreateGame(context.Background(), g); err != nil {
 					b.Error(err)
 				}

@@ -26,7 +26,8 @@ func helpText(levels []Level, challengeTTL, scoringTTL time.Duration, defaultClo
 		Title: "gobot: play Go on Discord",
 		Color: colorBlack,
 		Description: "Each channel, thread or DM holds one game. After every move I post the board; " +
-			"when it is a bot's turn it answers by itself (when every bot is busy, its move waits its turn in a queue, and I say where).",
+			"a bot answers by itself (when all are busy, its move waits in a queue; I say where). " +
+			"Draughts (10×10): `/draughts help`.",
 		Fields: []*discordgo.MessageEmbedField{
 			{Name: "Start a game", Value: "`/go challenge opponent:@friend` challenges someone here; they press Accept or Decline. " +
 				"Options: `size` (9, 13, 19; default 19), `color` (black, white, nigiri = random), `ruleset`, `komi`, `handicap` (0–9), " +

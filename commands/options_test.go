@@ -110,8 +110,15 @@ func TestParseMove(t *testing.T) {
 
 func TestDefinitions(t *testing.T) {
 	defs := Definitions(testPlayers{}.Levels())
-	if len(defs) != 2 || defs[0].Name != "go" || defs[1].Name != "go-admin" {
-		t.Fatalf("Definitions = %d commands, want /go and /go-admin", len(defs))
+	if len(defs) != 3 || defs[0].Name != "go" || defs[1].Name != "draughts" || defs[2].Name != "go-admin" {
+		t.Fatalf("Definitions = %d commands, want /go, /draughts and /go-admin", len(defs))
+	}
+	var draughtsSubs []string
+	for _, o := range defs[1].Options {
+		draughtsSubs = append(draughtsSubs, o.Name)
+	}
+	if got, want := strings.Join(draughtsSubs, " "), "challenge bot move board draw resign help"; got != want {
+		t.Errorf("/draughts subcommands = %s, want %s", got, want)
 	}
 	var subs []string
 	for _, o := range defs[0].Options {
@@ -150,7 +157,7 @@ func TestDefinitions(t *testing.T) {
 // servers only (as Discord's JSON says it), and each of its subcommands
 // has a handler.
 func TestAdminDefinition(t *testing.T) {
-	def := Definitions(testPlayers{}.Levels())[1]
+	def := Definitions(testPlayers{}.Levels())[2]
 	raw, err := json.Marshal(def)
 	if err != nil {
 		t.Fatal(err)

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gobot-dev/gobot/engine"
 	"github.com/gobot-dev/gobot/storage/pgtest"
 	bolt "go.etcd.io/bbolt"
 )
@@ -34,7 +35,7 @@ func BenchmarkGuildActiveGames(b *testing.B) {
 				guild = "other"
 			}
 			g := &Game{ChannelID: fmt.Sprint("chan", i), GuildID: guild, Sides: Sides(human(fmt.Sprint(i%500)), human(fmt.Sprint(500+i%300))),
-				Game: src.Clone(), CreatedAt: now.Add(time.Duration(i) * time.Second)}
+				State: engine.Own(src.Clone()), CreatedAt: now.Add(time.Duration(i) * time.Second)}
 			c, val, at, err := prepareGame(g, now)
 			if err != nil {
 				return err
@@ -93,7 +94,7 @@ func BenchmarkAnnulGame(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer s.Close()
-	g := &Game{ChannelID: "moves", Sides: Sides(human("m1"), human("m2")), Game: newEngine(b, 19)}
+	g := &Game{ChannelID: "moves", Sides: Sides(human("m1"), human("m2")), State: engine.Own(newEngine(b, 19))}
 	if err := s.CreateGame(ctx, g); err != nil {
 		b.Fatal(err)
 	}
@@ -173,7 +174,7 @@ func BenchmarkGuildActiveGamesPostgres(b *testing.B) {
 		wg.Go(func() {
 			for i := range next {
 				g := &Game{ChannelID: fmt.Sprint("chan", i), GuildID: "busy", Sides: Sides(human(fmt.Sprint(i%500)), human(fmt.Sprint(500+i%300))),
-					Game: src.Clone(), CreatedAt: now.Add(time.Duration(i) * time.Second)}
+					State: engine.Own(src.Clone()), CreatedAt: now.Add(time.Duration(i) * time.Second)}
 				if err := s.CreateGame(ctx, g); err != nil {
 					b.Error(err)
 				}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/gobot-dev/gobot/engine/game"
 	bolt "go.etcd.io/bbolt"
 )
 
@@ -43,7 +44,7 @@ func unindexGuild(tx *bolt.Tx, h gameHeader) error {
 
 // migrate7to8 adds the buckets of a server's administration and indexes
 // the active games by server.
-func migrate7to8(tx *bolt.Tx) error {
+func migrate7to8(tx *bolt.Tx, _ *game.Kinds) error {
 	for _, name := range [][]byte{bucketSettings, bucketBans, bucketAudit, bucketGamesByGuild} {
 		if _, err := tx.CreateBucketIfNotExists(name); err != nil {
 			return err

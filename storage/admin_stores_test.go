@@ -126,7 +126,7 @@ func TestAdminGuildGames(t *testing.T) {
 				guild = "H"
 			}
 			eg, _ := engine.NewGame(engine.Config{Size: 9})
-			g := &storage.Game{ChannelID: fmt.Sprint("c", i), GuildID: guild, Sides: storage.Sides(storage.Player{UserID: "1"}, storage.Player{UserID: "2"}), Game: eg,
+			g := &storage.Game{ChannelID: fmt.Sprint("c", i), GuildID: guild, Sides: storage.Sides(storage.Player{UserID: "1"}, storage.Player{UserID: "2"}), State: engine.Own(eg),
 				CreatedAt: now.Add(time.Duration(i) * time.Minute)}
 			if err := s.CreateGame(ctx, g); err != nil {
 				t.Fatal(err)
@@ -192,7 +192,7 @@ func TestAdminAnnulEqualsRebuild(t *testing.T) {
 				guild = "H"
 			}
 			eg, _ := engine.NewGame(engine.Config{Size: 9})
-			g := &storage.Game{ChannelID: fmt.Sprint("c", i), GuildID: guild, Sides: storage.Sides(black, white), Game: eg}
+			g := &storage.Game{ChannelID: fmt.Sprint("c", i), GuildID: guild, Sides: storage.Sides(black, white), State: engine.Own(eg)}
 			if err := s.CreateGame(ctx, g); err != nil {
 				t.Fatal(err)
 			}
@@ -270,7 +270,7 @@ func TestAdminPoolsOff(t *testing.T) {
 	bothAdminStores(t, func(t *testing.T, s adminStore, now *time.Time) {
 		ctx := context.Background()
 		eg, _ := engine.NewGame(engine.Config{Size: 9})
-		g := &storage.Game{ChannelID: "c", GuildID: "G", Sides: storage.Sides(storage.Player{UserID: "1"}, storage.Player{UserID: "2"}), Game: eg}
+		g := &storage.Game{ChannelID: "c", GuildID: "G", Sides: storage.Sides(storage.Player{UserID: "1"}, storage.Player{UserID: "2"}), State: engine.Own(eg)}
 		if err := s.CreateGame(ctx, g); err != nil {
 			t.Fatal(err)
 		}
@@ -298,7 +298,7 @@ func TestAdminAnnulWhileRating(t *testing.T) {
 		ctx := context.Background()
 		finish := func(i int) string {
 			eg, _ := engine.NewGame(engine.Config{Size: 9})
-			g := &storage.Game{ChannelID: fmt.Sprint("c", i), GuildID: "G", Sides: storage.Sides(storage.Player{UserID: fmt.Sprint(i % 5)}, storage.Player{UserID: fmt.Sprint(5 + i%3)}), Game: eg}
+			g := &storage.Game{ChannelID: fmt.Sprint("c", i), GuildID: "G", Sides: storage.Sides(storage.Player{UserID: fmt.Sprint(i % 5)}, storage.Player{UserID: fmt.Sprint(5 + i%3)}), State: engine.Own(eg)}
 			if err := s.CreateGame(ctx, g); err != nil {
 				t.Error(err)
 				return ""

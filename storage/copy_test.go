@@ -25,7 +25,7 @@ func TestCopyToPostgres(t *testing.T) {
 	if err := src.CreateGame(ctx, h); err != nil {
 		t.Fatal(err)
 	}
-	play(t, h.Game, "D4", "E5")
+	play(t, goOf(h), "D4", "E5")
 	if err := src.UpdateGame(ctx, h); err != nil {
 		t.Fatal(err)
 	}
@@ -68,7 +68,7 @@ func TestCopyToPostgres(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	dst, err := OpenPostgres(ctx, url, Options{Now: clock.Now})
+	dst, err := OpenPostgres(ctx, url, Options{Kinds: testKinds, Now: clock.Now})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,7 +116,7 @@ func TestCopyToPostgres(t *testing.T) {
 	check(counts, true)
 
 	g, err := dst.Game(ctx, "human")
-	if err != nil || g.ID != h.ID || g.Version != h.Version || len(g.Game.Moves()) != 2 {
+	if err != nil || g.ID != h.ID || g.Version != h.Version || len(goOf(g).Moves()) != 2 {
 		t.Errorf("copied game = %+v, %v", g, err)
 	}
 	if q, _ := dst.BotQueue(ctx); len(q) != 1 || q[0].ChannelID != "bot" {

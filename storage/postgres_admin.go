@@ -467,5 +467,5 @@ func (p *Postgres) GuildGame(ctx context.Context, guildID, id string) (*Game, er
 	case err != nil:
 		return nil, fmt.Errorf("storage: game %s: %w", id, err)
 	}
-	return decodeGame(channel, []byte(rec))
+	return decodeGame(p.kinds, channel, []byte(rec))
 }

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gobot-dev/gobot/engine/game"
 	bolt "go.etcd.io/bbolt"
 )
 
@@ -87,7 +88,7 @@ var (
 
 // migrations[i] moves a database from schema i+1 to i+2 inside the start-up
 // transaction. Each step sees the buckets of its own source version.
-var migrations = []func(tx *bolt.Tx) error{
+var migrations = []func(tx *bolt.Tx, kinds *game.Kinds) error{
 	migrate1to2,
 	migrate2to3,
 	migrate3to4,
@@ -143,7 +144,7 @@ func (s *Store) migrate() error {
 				from, SchemaVersion, ErrSchemaTooNew)
 		}
 		for v := from; v < SchemaVersion; v++ {
-			if err := migrations[v-1](tx); err != nil {
+			if err := migrations[v-1](tx, s.kinds); err != nil {
 				return fmt.Errorf("migrate schema %d to %d: %w", v, v+1, err)
 			}
 			if err := tx.Bucket(bucketMeta).Put(keySchema, u64(v+1)); err != nil {
@@ -231,7 +232,7 @@ func checkID(what, id string) error {
 
 // checkIndexes verifies the store's own invariants in tx and returns what
 // it finds wrong.
-func checkIndexes(tx *bolt.Tx) []error {
+func checkIndexes(tx *bolt.Tx, kinds *game.Kinds) []error {
 	var errs []error
 	bad := func(format string, a ...any) { errs = append(errs, fmt.Errorf(format, a...)) }
 
@@ -252,7 +253,7 @@ func checkIndexes(tx *bolt.Tx) []error {
 	})
 	botQueue := tx.Bucket(bucketBotQueueChannel)
 	games.ForEach(func(k, v []byte) error {
-		if g, err := decodeGame(string(k), v); err != nil {
+		if g, err := decodeGame(kinds, string(k), v); err != nil {
 			errs = append(errs, err)
 		} else if g.BotToMove() && botQueue.Get(k) == nil {
 			bad("games: channel %q waits for its bot's move but is not in the bot queue", k)
@@ -272,7 +273,7 @@ func checkIndexes(tx *bolt.Tx) []error {
 		return nil
 	})
 
-	errs = append(errs, checkBotQueue(tx)...)
+	errs = append(errs, checkBotQueue(tx, kinds)...)
 	errs = append(errs, checkGuildIndex(tx)...)
 
 	// Deadlines: each entry names a game due then, and each game with a
