@@ -155,6 +155,13 @@ func (a *App) cmdDraughtsChallenge(ctx context.Context, r *Request) error {
 	case opp.Bot:
 		return userErr(ErrBadOption, fmt.Sprintf("%s is a bot account and cannot answer a challenge. To play gobot, use `/draughts bot`.", mention(userPlayer(opp))))
 	}
+	st, err := a.startGate(ctx, r) // the server's game channels, bans and limits (admin_checks.go)
+	if err != nil {
+		return err
+	}
+	if err := a.mayPlay(ctx, st, userPlayer(opp), false); err != nil {
+		return err
+	}
 	colour, err := draughtsColourOption(r)
 	if err != nil {
 		return err
@@ -188,7 +195,7 @@ func (a *App) cmdDraughtsChallenge(ctx context.Context, r *Request) error {
 		ID: it.ID, ChannelID: it.ChannelID, GuildID: it.GuildID, Kind: draughtsKind,
 		Challenger: userPlayer(r.User), Opponent: userPlayer(opp),
 		Color: colour, Thread: thread, Clock: ptr(a.clockOf(ck)), Unrated: !rated,
-		CreatedAt: now, ExpiresAt: now.Add(a.opts.ChallengeTTL),
+		CreatedAt: now, ExpiresAt: now.Add(a.challengeTTL(st)),
 	}
 	if err := r.Defer(ctx, false); err != nil {
 		return err
@@ -241,6 +248,9 @@ func (a *App) acceptDraughts(ctx context.Context, r *Request, c *storage.Challen
 func (a *App) cmdDraughtsBot(ctx context.Context, r *Request) error {
 	level, err := a.draughtsLevelOption(r)
 	if err != nil {
+		return err
+	}
+	if _, err := a.startGate(ctx, r); err != nil { // game channels, bans, limits (admin_checks.go)
 		return err
 	}
 	colour, err := draughtsColourOption(r)
@@ -754,6 +764,9 @@ func (a *App) archiveDraughts(ctx context.Context, g *storage.Game, annulled boo
 		Result: draughtsArchiveResult(res), SGF: pdn, Moves: g.State.MoveCount(), Annulled: annulled,
 		StartedAt: g.CreatedAt, FinishedAt: a.now(),
 		Rated: !g.Unrated,
+	}
+	if err := a.serverPools(ctx, g.Kind, &arc); err != nil {
+		return err
 	}
 	return writeError(a.games.FinishGame(ctx, g, arc))
 }

@@ -323,6 +323,8 @@ func TestE2EAdminGameChannels(t *testing.T) {
 	e.refused(e.slash(general, alice, "bot", discordtest.Str("level", "tester")), only)
 	e.refused(e.slash(general, alice, "rengo"), only)
 	e.refused(e.slash(general, alice, "vote", discordtest.Str("level", "tester")), only)
+	e.refused(e.d.Command(general, alice, "draughts", discordtest.Sub("challenge", discordtest.UserOpt("opponent", bob))), only)
+	e.refused(e.d.Command(general, alice, "draughts", discordtest.Sub("bot")), only)
 	if m := e.do(e.slash(general, alice, "help")); m.Ephemeral && !strings.Contains(m.Text(), "/go-admin") {
 		t.Errorf("/go help in general = %q", m.Text())
 	}
