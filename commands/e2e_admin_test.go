@@ -485,8 +485,13 @@ func TestE2EAdminAdjudicateAndAnnul(t *testing.T) {
 		t.Errorf("refusals were logged: %q", got[len(logBefore):])
 	}
 
-	// /go-admin games lists the game in play.
-	g := e.game(ch.ID)
+	// /go-admin games lists the game in play, with a link to its newest
+	// board (its ID is stored just after the board is posted).
+	var g *storage.Game
+	e.d.WaitFor("the board's message ID", func() bool {
+		g = e.game(ch.ID)
+		return len(g.Delivery.MessageIDs) > 0
+	})
 	list := e.do(e.adminCmd(ch, ann, "games"))
 	line := fmt.Sprintf("⚫ <@%s> vs ⚪ <@%s> · 9×9 · move 13 · ⚫ <@%s> to play · time runs out <t:%d:R> · [board](https://discord.com/channels/%s/%s/%s) · `%s`",
 		alice.ID, dave.ID, alice.ID, g.Clock.Deadline().Unix(), e.d.GuildID, ch.ID, g.Delivery.MessageIDs[len(g.Delivery.MessageIDs)-1], g.ID)

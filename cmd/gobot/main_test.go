@@ -134,7 +134,7 @@ func TestServeHTTPMode(t *testing.T) {
 	if m := d.Do(d.Command(ch, u, "go", discordtest.Sub("bot", discordtest.Str("level", "beginner"), discordtest.Int("size", 9)))); m.Ephemeral() {
 		t.Fatalf("/go bot refused: %s", m.Text())
 	}
-	if len(d.Commands(d.GuildID)) != 2 {
+	if len(d.Commands(d.GuildID)) != 3 {
 		t.Errorf("registered %d guild commands, want /go, /draughts and /go-admin", len(d.Commands(d.GuildID)))
 	}
 	// The draughts levels reach Discord through the wiring too.
