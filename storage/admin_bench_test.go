@@ -53,7 +53,7 @@ func BenchmarkGuildActiveGames(b *testing.B) {
 		}
 		return nil
 	})
-	s, err := Open(path, Options{})
+	s, err := Open(path, Options{Kinds: testKinds})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -89,7 +89,7 @@ func BenchmarkAnnulGame(b *testing.B) {
 	if err := copyFile(src, dst); err != nil {
 		b.Fatal(err)
 	}
-	s, err := Open(dst, Options{})
+	s, err := Open(dst, Options{Kinds: testKinds})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -161,7 +161,7 @@ func copyFile(src, dst string) error {
 // BenchmarkGuildActiveGamesPostgres is BenchmarkGuildActiveGames on
 // PostgreSQL (10,000 games on one server, none elsewhere).
 func BenchmarkGuildActiveGamesPostgres(b *testing.B) {
-	s, err := OpenPostgres(ctx, pgtest.Database(b), Options{})
+	s, err := OpenPostgres(ctx, pgtest.Database(b), Options{Kinds: testKinds})
 	if err != nil {
 		b.Fatal(err)
 	}

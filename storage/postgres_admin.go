@@ -20,8 +20,12 @@ func (p *Postgres) GuildActiveGames(ctx context.Context, guildID string, offset,
 	if err := p.pool.QueryRow(ctx, `SELECT count(*) FROM games WHERE guild_id = $1`, guildID).Scan(&list.Total); err != nil {
 		return nil, fmt.Errorf("storage: games of %s: %w", guildID, err)
 	}
-	games, err := p.loadGames(ctx, `SELECT channel_id, record FROM games WHERE guild_id = $1
-		ORDER BY created_ns DESC, channel_id COLLATE "C" DESC OFFSET $2 LIMIT $3`, guildID, offset, limit)
+	// The page's channels first, from the index alone, then their records:
+	// an OFFSET deep into the list skips index entries, not records.
+	games, err := p.loadGames(ctx, `SELECT g.channel_id, g.record FROM games g JOIN (
+			SELECT channel_id, created_ns FROM games WHERE guild_id = $1
+			ORDER BY created_ns DESC, channel_id COLLATE "C" DESC OFFSET $2 LIMIT $3) page USING (channel_id)
+		ORDER BY page.created_ns DESC, g.channel_id COLLATE "C" DESC`, guildID, offset, limit)
 	// A damaged record is left out, as by the bbolt store: it is
 	// quarantined when its channel is used.
 	if err != nil && len(CorruptChannels(err)) == 0 {
