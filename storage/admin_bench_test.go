@@ -98,28 +98,11 @@ func BenchmarkAnnulGame(b *testing.B) {
 	if err := s.CreateGame(ctx, g); err != nil {
 		b.Fatal(err)
 	}
-	var (
-		stop    atomic.Bool
-		wg      sync.WaitGroup
-		slowest time.Duration
-		writes  int
-	)
-	wg.Go(func() {
-		for !stop.Load() {
-			start := time.Now()
-			if err := s.UpdateGame(ctx, g); err != nil {
-				b.Error(err)
-				return
-			}
-			slowest, writes = max(slowest, time.Since(start)), writes+1
-		}
-	})
 	n := 0
-	for b.Loop() {
+	annul := func(b *testing.B) {
 		id := fmt.Sprintf("rated%07d", 1000+997*n)
 		n++
-		a, err := s.AnnulGame(ctx, "", id, AuditEntry{GuildID: "x", Action: AuditAnnul, Target: id})
-		if err == nil || a != nil {
+		if a, err := s.AnnulGame(ctx, "", id, AuditEntry{GuildID: "x", Action: AuditAnnul, Target: id}); err == nil || a != nil {
 			// The fixture's games are on servers; "" is no server.
 			b.Fatalf("AnnulGame without the game's server = %v", err)
 		}
@@ -131,10 +114,36 @@ func BenchmarkAnnulGame(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
-	stop.Store(true)
-	wg.Wait()
-	b.ReportMetric(float64(slowest.Microseconds())/1000, "max-move-ms")
-	b.ReportMetric(float64(writes), "moves-meanwhile")
+	b.Run("alone", func(b *testing.B) {
+		for b.Loop() {
+			annul(b)
+		}
+	})
+	b.Run("while-moves-commit", func(b *testing.B) {
+		var (
+			stop    atomic.Bool
+			wg      sync.WaitGroup
+			slowest time.Duration
+			writes  int
+		)
+		wg.Go(func() {
+			for !stop.Load() {
+				start := time.Now()
+				if err := s.UpdateGame(ctx, g); err != nil {
+					b.Error(err)
+					return
+				}
+				slowest, writes = max(slowest, time.Since(start)), writes+1
+			}
+		})
+		for b.Loop() {
+			annul(b)
+		}
+		stop.Store(true)
+		wg.Wait()
+		b.ReportMetric(float64(slowest.Microseconds())/1000, "max-move-ms")
+		b.ReportMetric(float64(writes), "moves-meanwhile")
+	})
 	rep, err := s.RebuildRatings(ctx)
 	if err != nil || rep.Changed != 0 || rep.Missing != 0 {
 		b.Fatalf("RebuildRatings after %d annulments = %+v, %v; want nothing changed", n, rep, err)
