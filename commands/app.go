@@ -86,6 +86,7 @@ type App struct {
 	reviews    Reviews
 	deadlines  Deadlines
 	queue      BotQueue
+	admin      Admin
 
 	// deferAfter is when the HTTP endpoint defers a handler that has not
 	// answered yet (httpDeferAfter; tests change it).
@@ -158,7 +159,7 @@ func New(opts Options) (*App, error) {
 	}
 	st := opts.Store
 	b := &App{opts: opts, log: opts.Logger, deferAfter: httpDeferAfter,
-		games: st, challenges: st, archive: st, stats: st, reviews: st, deadlines: st, queue: st,
+		games: st, challenges: st, archive: st, stats: st, reviews: st, deadlines: st, queue: st, admin: st,
 		smallReads: make(chan struct{}, maxSmallReads), largeReads: make(chan struct{}, maxLargeReads),
 		replays: newReplayCache(), reviewing: newReviews(), kick: make(chan struct{}, 1),
 		owed: newOwedMoves(), closing: make(chan struct{})}

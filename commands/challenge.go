@@ -61,7 +61,14 @@ func (a *App) cmdChallenge(ctx context.Context, r *Request) error {
 	case opp.Bot:
 		return userErr(ErrBadOption, fmt.Sprintf("%s is a bot account and cannot answer a challenge. To play gobot, use `/go bot`.", mention(userPlayer(opp))))
 	}
-	s, err := parseSetup(r, "nigiri")
+	st, err := a.startGate(ctx, r) // the server's game channels, bans and limits (admin_checks.go)
+	if err != nil {
+		return err
+	}
+	if err := a.mayPlay(ctx, st, userPlayer(opp), false); err != nil {
+		return err
+	}
+	s, err := parseSetup(r, "nigiri", st)
 	if err != nil {
 		return err
 	}
@@ -98,7 +105,7 @@ func (a *App) cmdChallenge(ctx context.Context, r *Request) error {
 		ID: it.ID, ChannelID: it.ChannelID, GuildID: it.GuildID,
 		Challenger: userPlayer(r.User), Opponent: userPlayer(opp),
 		Size: s.Size, Color: s.Color, Rules: s.Rules, Handicap: s.Handicap, Thread: thread, Clock: ptr(a.clockOf(s.Clock)), Unrated: !rated,
-		CreatedAt: now, ExpiresAt: now.Add(a.opts.ChallengeTTL),
+		CreatedAt: now, ExpiresAt: now.Add(a.challengeTTL(st)),
 	}
 	// The challenge message's ID is needed to disable its buttons on expiry.
 	// Defer, read the deferred message's ID, store the challenge, and only
@@ -272,6 +279,17 @@ func (a *App) btnAccept(ctx context.Context, r *Request) error {
 		return quietIfAnswered(r, err)
 	}
 	it := r.Interaction
+	// A ban or a limit reached since the challenge was made holds.
+	st, err := a.serverSettings(ctx, c.GuildID)
+	if err != nil {
+		return err
+	}
+	if err := a.mayPlay(ctx, st, userPlayer(r.User), true); err != nil {
+		return err
+	}
+	if err := a.mayPlay(ctx, st, c.Challenger, false); err != nil {
+		return err
+	}
 	release, err := a.claimChallenge(ctx, r, c, "This challenge is being accepted already.")
 	if err != nil {
 		return err
@@ -445,7 +463,14 @@ func (a *App) cmdBot(ctx context.Context, r *Request) error {
 	if err != nil {
 		return err
 	}
-	s, err := parseSetup(r, "black")
+	st, err := a.startGate(ctx, r) // the server's game channels, bans and limits (admin_checks.go)
+	if err != nil {
+		return err
+	}
+	if err := botAllowed(st, level); err != nil {
+		return err
+	}
+	s, err := parseSetup(r, "black", st)
 	if err != nil {
 		return err
 	}

@@ -414,11 +414,12 @@ func TestAbortAndBoardAndSGF(t *testing.T) {
 	}
 	it := tb.interaction(cat, channelID)
 	it.Member.Permissions = discordgo.PermissionManageMessages
-	data, _, _ := parseSlash("/go abort", Definitions(nil), nil)
+	data, _, _ := parseSlash("/go abort reason:stuck", Definitions(nil), nil)
 	it.Type, it.Data = discordgo.InteractionApplicationCommand, data
 	tb.Handle(context.Background(), it)
-	c = only(t, tb.rec.take())
-	if want := mention(userPlayer(cat)) + " aborted the game ⚫ ann vs ⚪ bob after 1 move; it is not recorded. The channel is free for a new game."; c.text() != want {
+	calls = tb.rec.take() // the answer, after the boards' buttons are removed
+	c = calls[len(calls)-1]
+	if want := mention(userPlayer(cat)) + ", a moderator, aborted the game ⚫ ann vs ⚪ bob after 1 move: it is recorded as aborted"; !strings.HasPrefix(c.text(), "🚫 "+want) || !strings.HasSuffix(c.text(), "Reason: stuck\nThe channel is free for a new game.") {
 		t.Fatalf("abort: %q, want it to say %q", c.text(), want)
 	}
 	wantEphemeral(t, tb.command(ann, "/go play move:D4"), "no game in this channel")

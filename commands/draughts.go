@@ -155,11 +155,18 @@ func (a *App) cmdDraughtsChallenge(ctx context.Context, r *Request) error {
 	case opp.Bot:
 		return userErr(ErrBadOption, fmt.Sprintf("%s is a bot account and cannot answer a challenge. To play gobot, use `/draughts bot`.", mention(userPlayer(opp))))
 	}
+	st, err := a.startGate(ctx, r) // the server's game channels, bans and limits (admin_checks.go)
+	if err != nil {
+		return err
+	}
+	if err := a.mayPlay(ctx, st, userPlayer(opp), false); err != nil {
+		return err
+	}
 	colour, err := draughtsColourOption(r)
 	if err != nil {
 		return err
 	}
-	ck, err := clockOption(r)
+	ck, err := serverClock(r, st)
 	if err != nil {
 		return err
 	}
@@ -188,7 +195,7 @@ func (a *App) cmdDraughtsChallenge(ctx context.Context, r *Request) error {
 		ID: it.ID, ChannelID: it.ChannelID, GuildID: it.GuildID, Kind: draughtsKind,
 		Challenger: userPlayer(r.User), Opponent: userPlayer(opp),
 		Color: colour, Thread: thread, Clock: ptr(a.clockOf(ck)), Unrated: !rated,
-		CreatedAt: now, ExpiresAt: now.Add(a.opts.ChallengeTTL),
+		CreatedAt: now, ExpiresAt: now.Add(a.challengeTTL(st)),
 	}
 	if err := r.Defer(ctx, false); err != nil {
 		return err
@@ -243,6 +250,13 @@ func (a *App) cmdDraughtsBot(ctx context.Context, r *Request) error {
 	if err != nil {
 		return err
 	}
+	st, err := a.startGate(ctx, r) // the server's game channels, bans and limits (admin_checks.go)
+	if err != nil {
+		return err
+	}
+	if err := botAllowed(st, level); err != nil {
+		return err
+	}
 	colour, err := draughtsColourOption(r)
 	if err != nil {
 		return err
@@ -250,7 +264,7 @@ func (a *App) cmdDraughtsBot(ctx context.Context, r *Request) error {
 	if _, ok := r.String("colour"); !ok {
 		colour = "white"
 	}
-	ck, err := clockOption(r)
+	ck, err := serverClock(r, st)
 	if err != nil {
 		return err
 	}
@@ -749,11 +763,14 @@ func (a *App) archiveDraughts(ctx context.Context, g *storage.Game, annulled boo
 		return err
 	}
 	arc := storage.Archived{
-		ID: g.ID, GuildID: g.GuildID, ChannelID: g.ChannelID,
+		ID: g.ID, GuildID: g.GuildID, ChannelID: g.ChannelID, Kind: draughtsKind,
 		White: g.First(draughtsWhite), Black: g.First(draughtsBlack),
 		Result: draughtsArchiveResult(res), SGF: pdn, Moves: g.State.MoveCount(), Annulled: annulled,
 		StartedAt: g.CreatedAt, FinishedAt: a.now(),
 		Rated: !g.Unrated,
+	}
+	if err := a.serverPools(ctx, &arc); err != nil {
+		return err
 	}
 	return writeError(a.games.FinishGame(ctx, g, arc))
 }
@@ -991,4 +1008,69 @@ func (a *App) activePDN(ctx context.Context, r *Request, g *storage.Game) error 
 		}
 	}
 	return r.Reply(ctx, m)
+}
+
+// serverClock is the clock: option, or the server's default clock when
+// none is given (its admins' choice), or nil for gobot's default.
+func serverClock(r *Request, st *storage.Settings) (*clock.Control, error) {
+	ck, err := clockOption(r)
+	if err != nil || ck != nil || st == nil {
+		return ck, err
+	}
+	return st.Clock, nil
+}
+
+// draughtsGameLine is a game of draughts in /go-admin games.
+func draughtsGameLine(g *storage.Game) string {
+	turn := "over"
+	if s := g.State.ToMove(); s != game.NoSide {
+		turn = draughtsSideLabel(s) + " " + mention(g.Player(s)) + " to play"
+	}
+	left := "no clock"
+	if g.Clock != nil && g.Clock.Running() {
+		left = fmt.Sprintf("time runs out <t:%d:R>", g.Clock.Deadline().Unix())
+	}
+	where := "<#" + g.ChannelID + ">"
+	if ids := g.Delivery.MessageIDs; len(ids) > 0 {
+		where = fmt.Sprintf("[board](https://discord.com/channels/%s/%s/%s)", g.GuildID, g.ChannelID, ids[len(ids)-1])
+	}
+	return fmt.Sprintf("⚪ %s vs ⚫ %s · draughts · move %d · %s · %s · %s · `%s`",
+		mention(g.First(draughtsWhite)), mention(g.First(draughtsBlack)), g.State.MoveCount()/2+1, turn, left, where, g.ID)
+}
+
+// closeDraughts archives a game of draughts in play that an admin or a
+// moderator ended (see closeGame): decided for winner by forfeit, or
+// annulled, with comment in its PDN record.
+func (a *App) closeDraughts(ctx context.Context, g *storage.Game, res string, winner engine.Color, annulled bool, comment string) error {
+	st := draughtsState(g)
+	if !annulled {
+		side := draughtsBlack // winner is a colour: draughts' White is side 0
+		if winner == engine.White {
+			side = draughtsWhite
+		}
+		if ended, err := st.EndWith(game.Result{Winner: side, Reason: game.ByForfeit}); err == nil {
+			st = ended
+		}
+	}
+	pg := draughts.NewPDNGame(st,
+		draughts.Tag{Name: "Event", Value: "gobot game " + g.ID},
+		draughts.Tag{Name: "Site", Value: "Discord"},
+		draughts.Tag{Name: "Date", Value: g.CreatedAt.UTC().Format("2006.01.02")},
+		draughts.Tag{Name: "White", Value: plainName(g.First(draughtsWhite))},
+		draughts.Tag{Name: "Black", Value: plainName(g.First(draughtsBlack))})
+	pg.Comment = comment
+	var buf bytes.Buffer
+	if err := draughts.WritePDN(&buf, pg); err != nil {
+		return fmt.Errorf("commands: PDN of game %s: %w", g.ID, err)
+	}
+	arc := storage.Archived{
+		ID: g.ID, GuildID: g.GuildID, ChannelID: g.ChannelID, Kind: draughtsKind,
+		White: g.First(draughtsWhite), Black: g.First(draughtsBlack),
+		Result: res, Winner: winner, SGF: buf.Bytes(), Moves: g.State.MoveCount(), Annulled: annulled,
+		StartedAt: g.CreatedAt, FinishedAt: a.now(), Rated: !g.Unrated && !annulled,
+	}
+	if err := a.serverPools(ctx, &arc); err != nil {
+		return err
+	}
+	return writeError(a.games.FinishGame(ctx, g, arc))
 }

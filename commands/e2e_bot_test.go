@@ -200,7 +200,7 @@ func TestE2EAbortWhileThinking(t *testing.T) {
 		done <- err
 	}()
 	e.d.WaitFor("the bot game to start", func() bool { return e.game(ch.ID) != nil })
-	e.do(e.slash(ch, mod, "abort"))
+	e.do(e.slash(ch, mod, "abort", discordtest.Str("reason", "test")))
 	if err := <-done; err != nil {
 		t.Fatal(err)
 	}

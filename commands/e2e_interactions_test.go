@@ -29,8 +29,8 @@ func TestE2EPing(t *testing.T) {
 			names = append(names, fmt.Sprint(m["name"]))
 		}
 	}
-	if got := strings.Join(names, " "); got != "go draughts" {
-		t.Errorf("Register overwrote the guild commands %q, want /go and /draughts", got)
+	if got := strings.Join(names, " "); got != "go draughts go-admin" {
+		t.Errorf("Register overwrote the guild commands %q, want /go, /draughts and /go-admin", got)
 	}
 }
 
@@ -277,7 +277,7 @@ func testE2ECommands(t *testing.T, e *env) {
 	e.challenge(ch, alice, bob)
 	e.refused(e.d.Click(alice, latest, mustButton(t, latest, "pass").CustomID), "earlier game")
 	e.refused(e.slash(ch, carol, "abort"), "manage messages") // a player may abort early (e2e_abort_test.go)
-	if m := e.do(e.slash(ch, mod, "abort")); m.Ephemeral || !strings.Contains(m.Text(), "aborted") {
+	if m := e.do(e.slash(ch, mod, "abort", discordtest.Str("reason", "test"))); m.Ephemeral || !strings.Contains(m.Text(), "aborted") {
 		t.Errorf("abort by a moderator answered %q", m.Text())
 	}
 	if e.game(ch.ID) != nil {

@@ -70,6 +70,7 @@ func (a *App) routes() *Router {
 	rt.Component("sgf/{id}", a.btnSGF)
 	rt.Component("leaderboard/{pool}/{page}", a.btnLeaderboard)
 	a.draughtsRoutes(rt)
+	a.adminRoutes(rt)
 	return rt
 }
 
@@ -463,6 +464,9 @@ func (a *App) archiveGame(ctx context.Context, g *storage.Game, annulled bool) e
 		StartedAt: g.CreatedAt, FinishedAt: a.now(),
 		Rated: !g.Unrated, // storage rates only games with a winner or a tie
 	}
+	if err := a.serverPools(ctx, &arc); err != nil {
+		return err
+	}
 	return writeError(a.games.FinishGame(ctx, g, arc))
 }
 
@@ -767,19 +771,7 @@ func (a *App) cmdAbort(ctx context.Context, r *Request, g *storage.Game) error {
 	} else if _, err := playerColor(g, r.User); err != nil {
 		return userErr(ErrForbidden, "Only the players can abort a game outside a server.")
 	}
-	// AbortGame checks the game's ID as well as its version: an abort read
-	// before the game ended must not remove the next game in this channel.
-	err := a.games.AbortGame(ctx, g)
-	switch {
-	case errors.Is(err, storage.ErrConflict):
-		return ErrConflict
-	case errors.Is(err, storage.ErrNotFound):
-		return userErr(ErrNoGame, "That game has already ended or been aborted; nothing was changed.")
-	case err != nil:
-		return err
-	}
-	a.log.Info("game aborted", "game", g.ID, "by", r.User.ID)
-	return r.ReplyText(ctx, fmt.Sprintf("%s aborted the game %s after %s; it is not recorded. The channel is free for a new game.", mention(userPlayer(r.User)), title(g), plural(g.State.MoveCount(), "move")), false)
+	return a.moderatorAbort(ctx, r, g) // with a reason, recorded and logged (admin_moderation.go)
 }
 
 // completePlay suggests legal points that start with what was typed.

@@ -33,7 +33,11 @@ func (a *App) cmdRengo(ctx context.Context, r *Request) error {
 	if it.GuildID == "" {
 		return userErr(ErrBadOption, "Rengo is played by teams in a server channel: start it there with `/go rengo`.")
 	}
-	s, err := parseSetup(r, "black")
+	st, err := a.startGate(ctx, r) // the server's game channels, bans and limits (admin_checks.go)
+	if err != nil {
+		return err
+	}
+	s, err := parseSetup(r, "black", st)
 	if err != nil {
 		return err
 	}
@@ -68,6 +72,9 @@ func (a *App) cmdRengo(ctx context.Context, r *Request) error {
 		if err != nil {
 			return err
 		}
+		if err := botAllowed(st, level); err != nil {
+			return err
+		}
 		team := 1
 		if t, ok := r.String("bot_team"); ok && strings.EqualFold(strings.TrimSpace(t), "black") {
 			team = 0
@@ -80,7 +87,7 @@ func (a *App) cmdRengo(ctx context.Context, r *Request) error {
 		Size: s.Size, Rules: s.Rules, Handicap: s.Handicap, Thread: thread, Clock: ptr(a.clockOf(s.Clock)),
 		Unrated: true, // rengo is unrated, as on OGS
 		Teams:   teams, TeamClock: mode,
-		CreatedAt: now, ExpiresAt: now.Add(a.opts.ChallengeTTL),
+		CreatedAt: now, ExpiresAt: now.Add(a.challengeTTL(st)),
 	}
 	if err := r.Defer(ctx, false); err != nil {
 		return err
@@ -204,6 +211,13 @@ func (a *App) btnRengoJoin(ctx context.Context, r *Request) error {
 		return ErrStale
 	}
 	me := userPlayer(r.User)
+	st, err := a.serverSettings(ctx, r.Interaction.GuildID)
+	if err != nil {
+		return err
+	}
+	if err := a.mayPlay(ctx, st, me, true); err != nil {
+		return err
+	}
 	return a.changeLobby(ctx, r, func(c *storage.Challenge) error {
 		if t, ok := seatOf(c, me.UserID); ok {
 			if t == team {

@@ -305,6 +305,9 @@ func (a *App) leaderboardMessage(ctx context.Context, r *Request, pool string, p
 	if page < 1 {
 		return nil, userErr(ErrBadOption, "Pages start at 1.")
 	}
+	if err := a.leaderboardShown(ctx, r.Interaction.GuildID); err != nil {
+		return nil, err
+	}
 	lb, err := a.stats.Leaderboard(ctx, pool, (page-1)*leaderboardPageSize, leaderboardPageSize, a.now(), r.User.ID)
 	if err != nil {
 		return nil, err

@@ -45,7 +45,14 @@ func (a *App) cmdVote(ctx context.Context, r *Request) error {
 	if err != nil {
 		return err
 	}
-	s, err := parseSetup(r, "black")
+	st, err := a.startGate(ctx, r) // the server's game channels, bans and limits (admin_checks.go)
+	if err != nil {
+		return err
+	}
+	if err := botAllowed(st, level); err != nil {
+		return err
+	}
+	s, err := parseSetup(r, "black", st)
 	if err != nil {
 		return err
 	}
@@ -150,6 +157,9 @@ const voteAttempts = 20
 // castVote records r's user's vote for the move text in vote game g,
 // reading the game again when another vote was written first.
 func (a *App) castVote(ctx context.Context, r *Request, g *storage.Game, text string) error {
+	if err := a.notBanned(ctx, g.GuildID, userPlayer(r.User), true); err != nil {
+		return err
+	}
 	for attempt := 1; ; attempt++ {
 		err := a.tryVote(ctx, r, g, text)
 		if !errors.Is(err, ErrConflict) || attempt == voteAttempts {

@@ -53,6 +53,11 @@ type Archived struct {
 	// rated, which a ratings rebuild follows.
 	Rated     bool   `json:"rated,omitempty"`
 	RatingSeq uint64 `json:"rating_seq,omitempty"`
+	// NoPools are rating pools the game stays out of although it would
+	// count there: the server's pool, or the global one, when the
+	// server's admins turned them off (commands decides, at the game's
+	// end, and a rebuild follows the record).
+	NoPools []string `json:"no_pools,omitempty"`
 
 	// SGF is the game record in its kind's format: SGF for Go, PDN for
 	// draughts. ArchivedGame loads it; the listings

@@ -526,6 +526,8 @@ type gameHeader struct {
 	White     *Player   `json:"white,omitempty"`
 	Due       time.Time `json:"due,omitzero"`
 	Version   uint64    `json:"version"`
+	GuildID   string    `json:"guild,omitempty"` // the games_by_guild key, with CreatedAt
+	CreatedAt time.Time `json:"created"`
 }
 
 // legacySides returns the sides of a record written before sides were
@@ -777,6 +779,9 @@ func putNewGame(tx *bolt.Tx, g *Game, val []byte, owed owedState, now time.Time)
 	if err := indexDue(tx, g.ChannelID, time.Time{}, g.Due()); err != nil {
 		return err
 	}
+	if err := indexGuild(tx, g.GuildID, g.CreatedAt, g.ChannelID); err != nil {
+		return err
+	}
 	return indexActive(tx, g.ChannelID, g.Players()...)
 }
 
@@ -967,6 +972,11 @@ func (s *Store) QuarantineGame(ctx context.Context, channelID string) error {
 			return err
 		}
 		if h, err := decodeHeader(v); err == nil && h.ChannelID == channelID {
+			// The header may be damaged too: its server and creation
+			// time are not trusted to find the games_by_guild entry.
+			if err := purgeGuildIndex(tx, channelID); err != nil {
+				return err
+			}
 			return deleteActive(tx, h)
 		}
 		if err := unqueueBotMove(tx, channelID); err != nil {
@@ -989,6 +999,9 @@ func deleteActive(tx *bolt.Tx, h gameHeader) error {
 		return err
 	}
 	if err := indexDue(tx, h.ChannelID, h.Due, time.Time{}); err != nil {
+		return err
+	}
+	if err := unindexGuild(tx, h); err != nil {
 		return err
 	}
 	return unindexActive(tx, h.ChannelID, h.players()...)
@@ -1028,6 +1041,12 @@ func purgeActiveIndex(tx *bolt.Tx, channel string) error {
 				return nil
 			}
 			return k[8:]
+		}},
+		{bucketGamesByGuild, func(k []byte) []byte {
+			if _, rest, ok := bytes.Cut(k, []byte{0}); ok && len(rest) > 8 {
+				return rest[8:]
+			}
+			return nil
 		}},
 	} {
 		b := tx.Bucket(idx.bucket)

@@ -133,6 +133,11 @@ func writeV6(t *testing.T, path string, f fixture) {
 	migrateTo(t, path, 6, migrate5to6)
 }
 
+func writeV7(t *testing.T, path string, f fixture) {
+	writeV6(t, path, f)
+	migrateTo(t, path, 7, migrate6to7)
+}
+
 // migrateTo runs migrate on the database file at path, deletes the buckets
 // later schemas added (later), and records the schema as version.
 func migrateTo(t *testing.T, path string, version uint64, migrate func(*bolt.Tx, *game.Kinds) error, later ...[]byte) {
@@ -166,6 +171,7 @@ var olderSchemas = map[int]func(t *testing.T, path string, f fixture){
 	4: writeV4,
 	5: writeV5,
 	6: writeV6,
+	7: writeV7,
 }
 
 func TestMigrations(t *testing.T) {
@@ -228,6 +234,10 @@ func verifyMigrated(t *testing.T, s *Store, f fixture) {
 			t.Errorf("Game(%s) = %s v%d %v, want %s v%d %v", want.ChannelID, got.ID, got.Version,
 				moveStrings(goOf(got)), want.ID, want.Version, moveStrings(goOf(want)))
 		}
+	}
+	// Schema 8 indexes the active games by server.
+	if l, err := s.GuildActiveGames(ctx, "G", 0, 10); err != nil || l.Total != 1 || len(l.Games) != 1 || l.Games[0].ID != "ga" {
+		t.Errorf("GuildActiveGames(G) = %+v, %v; want game ga", l, err)
 	}
 	if _, err := s.Game(ctx, "c9"); err != nil && !errors.Is(err, ErrCorrupt) && !errors.Is(err, ErrNotFound) {
 		t.Errorf("Game(c9) = %v, want ErrCorrupt", err)

@@ -93,7 +93,7 @@ func TooMuchHandicap(size, handicap int, rules engine.Rules) bool {
 // and a winner or a tie. FinishGame and a ratings rebuild both ask it, so
 // the two rate the same games.
 func ratedScore(a *Archived, tie bool) (float64, bool) {
-	if !a.Rated || a.Annulled || a.Black.Key() == a.White.Key() {
+	if !a.Rated || a.Annulled || a.Black.Key() == a.White.Key() || len(ratingPools(a)) == 0 {
 		return 0, false
 	}
 	if kindOf(a.Kind) != goKind {
@@ -114,13 +114,13 @@ func ratedScore(a *Archived, tie bool) (float64, bool) {
 	return 0, false
 }
 
-// ratingPools are the pools an archived game counts in.
+// ratingPools are the pools an archived game counts in (less its NoPools).
 func ratingPools(a *Archived) []string {
 	pools := []string{KindPool(a.Kind, GlobalPool)}
 	if a.GuildID != "" && !a.Black.IsBot() && !a.White.IsBot() {
 		pools = append(pools, KindPool(a.Kind, GuildPool(a.GuildID)))
 	}
-	return pools
+	return slices.DeleteFunc(pools, func(p string) bool { return slices.Contains(a.NoPools, p) })
 }
 
 // ratingTx is where rateGame reads and writes ratings: a bbolt

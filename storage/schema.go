@@ -41,11 +41,14 @@ import (
 //	7  seats: a game record names its kind ("go") and its sides, each a
 //	   list of players (rengo), instead of a black and a white player;
 //	   every active game's record is rewritten so.
+//	8  a server's administration: settings, bans, audit (the admins' log)
+//	   and games_by_guild (the active games of each server, newest last),
+//	   filled from the active games.
 //
 // Buckets that only add data keep the version: archive_review (the
 // reviews of archived games) is created at start-up when missing, and an
 // older gobot that opens the file ignores it.
-const SchemaVersion = 7
+const SchemaVersion = 8
 
 // Bucket names of the current schema. Keys are bytes: IDs as given, times
 // as 8-byte big-endian Unix nanoseconds so that keys sort by time, and a
@@ -79,6 +82,7 @@ var (
 		bucketArchive, bucketArchiveSGF, bucketArchivePlayer, bucketArchiveGuild, bucketPlayers, bucketQuarantine,
 		bucketBotQueue, bucketBotQueueChannel, bucketArchiveChan, bucketArchiveReview,
 		bucketGamesByDue, bucketVacations, bucketRatings, bucketRatingsByValue, bucketRatingHistory,
+		bucketSettings, bucketBans, bucketAudit, bucketGamesByGuild,
 	}
 )
 
@@ -91,6 +95,7 @@ var migrations = []func(tx *bolt.Tx, kinds *game.Kinds) error{
 	migrate4to5,
 	migrate5to6,
 	migrate6to7,
+	migrate7to8,
 }
 
 // migrate brings the file to SchemaVersion in one transaction: a new file
@@ -269,6 +274,7 @@ func checkIndexes(tx *bolt.Tx, kinds *game.Kinds) []error {
 	})
 
 	errs = append(errs, checkBotQueue(tx, kinds)...)
+	errs = append(errs, checkGuildIndex(tx)...)
 
 	// Deadlines: each entry names a game due then, and each game with a
 	// due time has its entry.

@@ -134,8 +134,8 @@ func TestServeHTTPMode(t *testing.T) {
 	if m := d.Do(d.Command(ch, u, "go", discordtest.Sub("bot", discordtest.Str("level", "beginner"), discordtest.Int("size", 9)))); m.Ephemeral() {
 		t.Fatalf("/go bot refused: %s", m.Text())
 	}
-	if len(d.Commands(d.GuildID)) != 2 {
-		t.Errorf("registered %d guild commands, want /go and /draughts", len(d.Commands(d.GuildID)))
+	if len(d.Commands(d.GuildID)) != 3 {
+		t.Errorf("registered %d guild commands, want /go, /draughts and /go-admin", len(d.Commands(d.GuildID)))
 	}
 	// The draughts levels reach Discord through the wiring too.
 	if m := d.Do(d.Command(d.GuildChannel("dames"), u, "draughts", discordtest.Sub("bot", discordtest.Str("level", "beginner")))); m.Ephemeral() {

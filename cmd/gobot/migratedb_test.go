@@ -22,6 +22,10 @@ func TestMigrateDB(t *testing.T) {
 	if err := s.CreateGame(context.Background(), &storage.Game{ChannelID: "5", Sides: storage.Sides(storage.Player{UserID: "1"}, storage.Player{Level: "easy"}), State: engine.Own(eg)}); err != nil {
 		t.Fatal(err)
 	}
+	// A server's settings and their log entry go along.
+	if err := s.PutSettings(context.Background(), &storage.Settings{GuildID: "G", Size: 9}, storage.AuditEntry{GuildID: "G", Action: storage.AuditSettings, Target: "size"}); err != nil {
+		t.Fatal(err)
+	}
 	s.Close()
 
 	for i, want := range []string{"games: 1 in bbolt, 1 in PostgreSQL (1 copied now)", "games: 1 in bbolt, 1 in PostgreSQL (0 copied now)"} {
@@ -40,6 +44,12 @@ func TestMigrateDB(t *testing.T) {
 	defer p.Close()
 	if g, err := p.Game(context.Background(), "5"); err != nil || g.First(engine.SideOf(engine.White)).Level != "easy" {
 		t.Errorf("migrated game = %+v, %v", g, err)
+	}
+	if st, err := p.Settings(context.Background(), "G"); err != nil || st.Size != 9 {
+		t.Errorf("migrated settings = %+v, %v", st, err)
+	}
+	if log, _, err := p.AuditLog(context.Background(), "G", 0, 10); err != nil || len(log) != 1 || log[0].Target != "size" {
+		t.Errorf("migrated log = %+v, %v", log, err)
 	}
 
 	var stdout, stderr syncBuffer
