@@ -14,6 +14,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 	"github.com/gobot-dev/gobot/engine"
 	"github.com/gobot-dev/gobot/engine/clock"
+	"github.com/gobot-dev/gobot/engine/game"
 	"github.com/gobot-dev/gobot/storage"
 )
 
@@ -486,7 +487,7 @@ func (a *App) adminGamesPage(ctx context.Context, r *Request, page int) (*Messag
 		return nil, err
 	}
 	for _, g := range list.Games {
-		lines = append(lines, gameLine(g, now))
+		lines = append(lines, gameLine(g))
 	}
 	total := len(challenges) + list.Total
 	pages := max(1, (total+adminPageSize-1)/adminPageSize)
@@ -531,14 +532,11 @@ func challengeLine(c *storage.Challenge) string {
 
 // gameLine is a game in play in /go-admin games: players, size, move,
 // whose turn, time left and the link to its newest board.
-func gameLine(g *storage.Game, now time.Time) string {
-	if isDraughts(g) {
-		return draughtsGameLine(g)
-	}
-	eg := goOf(g)
-	turn := stoneEmoji(eg.ToPlay()) + " " + mention(g.Player(engine.SideOf(eg.ToPlay()))) + " to play"
-	if g.Scoring != nil {
-		turn = "counting"
+func gameLine(g *storage.Game) string {
+	st := g.State
+	turn := "counting"
+	if s := st.ToMove(); s != game.NoSide {
+		turn = sideEmoji(g, s) + " " + mention(g.Player(s)) + " to play"
 	}
 	left := "no clock"
 	if g.Clock != nil && g.Clock.Running() {
@@ -548,8 +546,16 @@ func gameLine(g *storage.Game, now time.Time) string {
 	if ids := g.Delivery.MessageIDs; len(ids) > 0 {
 		where = fmt.Sprintf("[board](https://discord.com/channels/%s/%s/%s)", g.GuildID, g.ChannelID, ids[len(ids)-1])
 	}
-	return fmt.Sprintf("⚫ %s vs ⚪ %s · %d×%d · move %d · %s · %s · %s · `%s`",
-		teamMention(g, engine.Black), teamMention(g, engine.White), eg.Size(), eg.Size(), eg.MoveCount()+1, turn, left, where, g.ID)
+	players, size, move := "", "draughts 10×10", st.MoveCount()+1
+	if isDraughts(g) {
+		move = st.MoveCount()/2 + 1 // draughts numbers a move of each side as one
+		players = fmt.Sprintf("⚪ %s vs ⚫ %s", mention(g.First(draughtsWhite)), mention(g.First(draughtsBlack)))
+	} else {
+		n := goOf(g).Size()
+		players = fmt.Sprintf("⚫ %s vs ⚪ %s", teamMention(g, engine.Black), teamMention(g, engine.White))
+		size = fmt.Sprintf("%d×%d", n, n)
+	}
+	return fmt.Sprintf("%s · %s · move %d · %s · %s · %s · `%s`", players, size, move, turn, left, where, g.ID)
 }
 
 // ---- log

@@ -137,9 +137,9 @@ func (a *App) challengeTTL(st *storage.Settings) time.Duration {
 	return a.opts.ChallengeTTL
 }
 
-// serverPools keeps a finished game out of the rating pools its server's
-// admins turned off.
-func (a *App) serverPools(ctx context.Context, arc *storage.Archived) error {
+// serverPools keeps a finished game of a kind out of the rating pools its
+// server's admins turned off.
+func (a *App) serverPools(ctx context.Context, kind string, arc *storage.Archived) error {
 	if arc.GuildID == "" || !arc.Rated {
 		return nil
 	}
@@ -148,10 +148,10 @@ func (a *App) serverPools(ctx context.Context, arc *storage.Archived) error {
 		return err
 	}
 	if st.ServerRatingsOff {
-		arc.NoPools = append(arc.NoPools, storage.KindPool(arc.Kind, storage.GuildPool(arc.GuildID)))
+		arc.NoPools = append(arc.NoPools, storage.KindPool(kind, storage.GuildPool(arc.GuildID)))
 	}
 	if st.GlobalRatingsOff {
-		arc.NoPools = append(arc.NoPools, storage.KindPool(arc.Kind, storage.GlobalPool))
+		arc.NoPools = append(arc.NoPools, storage.KindPool(kind, storage.GlobalPool))
 	}
 	return nil
 }

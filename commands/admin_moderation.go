@@ -9,6 +9,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/gobot-dev/gobot/engine"
+	"github.com/gobot-dev/gobot/engine/game"
 	"github.com/gobot-dev/gobot/storage"
 )
 
@@ -36,13 +37,8 @@ func (a *App) adminAdjudicate(ctx context.Context, r *Request) error {
 		return err
 	}
 	result, _ := r.String("result")
-	var winner engine.Color
 	switch result {
-	case "black":
-		winner = engine.Black
-	case "white":
-		winner = engine.White
-	case "annul":
+	case "black", "white", "annul":
 	default:
 		return userErr(ErrBadOption, fmt.Sprintf("The result is black, white or annul, not %s.", quote(result)))
 	}
@@ -60,24 +56,43 @@ func (a *App) adminAdjudicate(ctx context.Context, r *Request) error {
 		return ErrGameOver
 	}
 	moves, by := g.State.MoveCount(), userPlayer(r.User)
-	res, annulled := "Void", winner == engine.Empty
-	if !annulled {
-		res = engine.Result{Winner: winner, Reason: engine.ByForfeit}.String()
-	}
-	comment := fmt.Sprintf("Decided by %s, an admin of the server, after %s: %s. Reason: %s", plainName(by), plural(moves, "move"), res, reason)
-	if annulled {
-		comment = fmt.Sprintf("Annulled by %s, an admin of the server, after %s: recorded, never rated. Reason: %s", plainName(by), plural(moves, "move"), reason)
-	}
-	if err := a.closeGame(ctx, g, res, winner, annulled, comment); err != nil {
-		return err
+	res := "Void"
+	if result == "annul" {
+		comment := fmt.Sprintf("Annulled by %s, an admin of the server, after %s: recorded, never rated. Reason: %s", plainName(by), plural(moves, "move"), reason)
+		if err := a.voidGame(ctx, g, comment); err != nil {
+			return err
+		}
+	} else {
+		side := engine.SideOf(engine.Black)
+		switch {
+		case isDraughts(g) && result == "black":
+			side = draughtsBlack
+		case isDraughts(g):
+			side = draughtsWhite
+		case result == "white":
+			side = engine.SideOf(engine.White)
+		}
+		st, err := g.State.End(game.Result{Winner: side, Reason: game.ByForfeit})
+		if err != nil {
+			return err
+		}
+		g.State = st
+		// Rated as any game ending so would be (rated:, the short-game
+		// and handicap rules, the server's rating settings).
+		if err := a.archiveGame(ctx, g, false); err != nil {
+			return err
+		}
+		if rr, _ := g.State.Result(); rr.Text != "" {
+			res = rr.Text
+		}
 	}
 	e := audit(r, storage.AuditAdjudicate, g.ID, reason)
 	e.Before, e.After = fmt.Sprintf("in play after %s", plural(moves, "move")), res
 	a.logAction(ctx, e)
 	a.log.Info("game adjudicated by an admin", "game", g.ID, "guild", guild, "by", r.User.ID, "result", res)
 	note := fmt.Sprintf("⚖️ %s, an admin of this server, decided the game %s after %s: **%s wins** by forfeit (%s). Reason: %s",
-		mention(by), gameTitle(g), plural(moves, "move"), colorName(winner), res, reason)
-	if annulled {
+		mention(by), gameTitle(g), plural(moves, "move"), strings.ToUpper(result[:1])+result[1:], res, reason)
+	if result == "annul" {
 		note = fmt.Sprintf("⚖️ %s, an admin of this server, annulled the game %s after %s: it is recorded as annulled (`/go sgf game:%s`) and never rated. Reason: %s\nThe channel is free for a new game.",
 			mention(by), gameTitle(g), plural(moves, "move"), g.ID, reason)
 	} else if rn := a.ratingNote(ctx, g); rn != "" {
@@ -92,28 +107,28 @@ func (a *App) adminAdjudicate(ctx context.Context, r *Request) error {
 	return adminReply(ctx, r, fmt.Sprintf("Done: the game `%s` (%s) is recorded as %s, and %s.", g.ID, gameTitle(g), res, told))
 }
 
-// closeGame archives a game in play that ends without a move: decided by
-// an admin (res with its winner) or aborted or annulled (res "Void",
-// annulled), with comment at the root of its record. A decided game is
-// rated as any game ending so would be (rated:, the short-game and
-// handicap rules, the server's rating settings).
-func (a *App) closeGame(ctx context.Context, g *storage.Game, res string, winner engine.Color, annulled bool, comment string) error {
-	if isDraughts(g) {
-		return a.closeDraughts(ctx, g, res, winner, annulled, comment)
-	}
-	info := sgfInfo(g, nil, false)
-	info.RE, info.C = res, comment
-	sgf, err := writeSGF(g, info)
-	if err != nil {
-		return err
-	}
+// voidGame archives a game in play as void (annulled by an admin, or
+// aborted by a moderator): recorded with comment at the root of its
+// record (SGF or PDN), never rated.
+func (a *App) voidGame(ctx context.Context, g *storage.Game, comment string) error {
 	arc := storage.Archived{
 		ID: g.ID, GuildID: g.GuildID, ChannelID: g.ChannelID,
-		Black: g.First(engine.SideOf(engine.Black)), White: g.First(engine.SideOf(engine.White)), Size: goOf(g).Size(), Rules: goOf(g).Rules(), Handicap: goOf(g).Handicap(),
-		Result: res, Winner: winner, SGF: sgf, Moves: g.State.MoveCount(), Annulled: annulled,
-		StartedAt: g.CreatedAt, FinishedAt: a.now(), Rated: !g.Unrated && !annulled,
+		Result: "Void", Moves: g.State.MoveCount(), Annulled: true,
+		StartedAt: g.CreatedAt, FinishedAt: a.now(),
 	}
-	if err := a.serverPools(ctx, &arc); err != nil {
+	var err error
+	if isDraughts(g) {
+		arc.White, arc.Black = g.First(draughtsWhite), g.First(draughtsBlack)
+		arc.SGF, err = draughtsPDNWith(g, comment)
+	} else {
+		eg := goOf(g)
+		arc.Black, arc.White = g.First(engine.SideOf(engine.Black)), g.First(engine.SideOf(engine.White))
+		arc.Size, arc.Rules, arc.Handicap = eg.Size(), eg.Rules(), eg.Handicap()
+		info := sgfInfo(g, nil, false)
+		info.RE, info.C = "Void", comment
+		arc.SGF, err = writeSGF(g, info)
+	}
+	if err != nil {
 		return err
 	}
 	return writeError(a.games.FinishGame(ctx, g, arc))
@@ -303,7 +318,7 @@ func (a *App) moderatorAbort(ctx context.Context, r *Request, g *storage.Game) e
 	}
 	moves, by := g.State.MoveCount(), userPlayer(r.User)
 	comment := fmt.Sprintf("Aborted by %s, a moderator, after %s: recorded, never rated. Reason: %s", plainName(by), plural(moves, "move"), reason)
-	if err := a.closeGame(ctx, g, "Void", engine.Empty, true, comment); err != nil {
+	if err := a.voidGame(ctx, g, comment); err != nil {
 		return err
 	}
 	e := audit(r, storage.AuditAbort, g.ID, reason)

@@ -16,9 +16,9 @@ var boardSizes = []int{9, 13, 19}
 
 // Definitions returns the /go command with all its subcommands, offering the
 // given bot levels, and /draughts, offering draughtsLevels (none: the
-// built-in ones), usable in server channels, threads, gobot's DM and
-// private channels, installed to a server or to a user; and /go-admin, for
-// server admins (admin_definitions.go).
+// built-in ones). They are usable in server channels, threads, gobot's DM
+// and private channels, installed to a server or to a user. The third is
+// /go-admin, for server admins, in servers only (admin_definitions.go).
 func Definitions(levels []Level, draughtsLevels ...Level) []*discordgo.ApplicationCommand {
 	if len(draughtsLevels) == 0 {
 		draughtsLevels = builtinDraughtsLevels()

@@ -709,7 +709,10 @@ func draughtsResultSentence(g *storage.Game, r game.Result) string {
 }
 
 // draughtsPDN is g's record in PDN.
-func draughtsPDN(g *storage.Game) ([]byte, error) {
+func draughtsPDN(g *storage.Game) ([]byte, error) { return draughtsPDNWith(g, "") }
+
+// draughtsPDNWith is g's record in PDN with comment before its moves.
+func draughtsPDNWith(g *storage.Game, comment string) ([]byte, error) {
 	st := draughtsState(g)
 	tags := []draughts.Tag{
 		{Name: "Event", Value: "gobot game " + g.ID},
@@ -721,8 +724,10 @@ func draughtsPDN(g *storage.Game) ([]byte, error) {
 	if g.Clock != nil {
 		tags = append(tags, draughts.Tag{Name: "TimeControl", Value: g.Clock.Control.Describe()})
 	}
+	pg := draughts.NewPDNGame(st, tags...)
+	pg.Comment = comment
 	var buf bytes.Buffer
-	if err := draughts.WritePDN(&buf, draughts.NewPDNGame(st, tags...)); err != nil {
+	if err := draughts.WritePDN(&buf, pg); err != nil {
 		return nil, fmt.Errorf("commands: PDN of game %s: %w", g.ID, err)
 	}
 	return buf.Bytes(), nil
@@ -769,7 +774,7 @@ func (a *App) archiveDraughts(ctx context.Context, g *storage.Game, annulled boo
 		StartedAt: g.CreatedAt, FinishedAt: a.now(),
 		Rated: !g.Unrated,
 	}
-	if err := a.serverPools(ctx, &arc); err != nil {
+	if err := a.serverPools(ctx, g.Kind, &arc); err != nil {
 		return err
 	}
 	return writeError(a.games.FinishGame(ctx, g, arc))
@@ -1018,59 +1023,4 @@ func serverClock(r *Request, st *storage.Settings) (*clock.Control, error) {
 		return ck, err
 	}
 	return st.Clock, nil
-}
-
-// draughtsGameLine is a game of draughts in /go-admin games.
-func draughtsGameLine(g *storage.Game) string {
-	turn := "over"
-	if s := g.State.ToMove(); s != game.NoSide {
-		turn = draughtsSideLabel(s) + " " + mention(g.Player(s)) + " to play"
-	}
-	left := "no clock"
-	if g.Clock != nil && g.Clock.Running() {
-		left = fmt.Sprintf("time runs out <t:%d:R>", g.Clock.Deadline().Unix())
-	}
-	where := "<#" + g.ChannelID + ">"
-	if ids := g.Delivery.MessageIDs; len(ids) > 0 {
-		where = fmt.Sprintf("[board](https://discord.com/channels/%s/%s/%s)", g.GuildID, g.ChannelID, ids[len(ids)-1])
-	}
-	return fmt.Sprintf("⚪ %s vs ⚫ %s · draughts · move %d · %s · %s · %s · `%s`",
-		mention(g.First(draughtsWhite)), mention(g.First(draughtsBlack)), g.State.MoveCount()/2+1, turn, left, where, g.ID)
-}
-
-// closeDraughts archives a game of draughts in play that an admin or a
-// moderator ended (see closeGame): decided for winner by forfeit, or
-// annulled, with comment in its PDN record.
-func (a *App) closeDraughts(ctx context.Context, g *storage.Game, res string, winner engine.Color, annulled bool, comment string) error {
-	st := draughtsState(g)
-	if !annulled {
-		side := draughtsBlack // winner is a colour: draughts' White is side 0
-		if winner == engine.White {
-			side = draughtsWhite
-		}
-		if ended, err := st.EndWith(game.Result{Winner: side, Reason: game.ByForfeit}); err == nil {
-			st = ended
-		}
-	}
-	pg := draughts.NewPDNGame(st,
-		draughts.Tag{Name: "Event", Value: "gobot game " + g.ID},
-		draughts.Tag{Name: "Site", Value: "Discord"},
-		draughts.Tag{Name: "Date", Value: g.CreatedAt.UTC().Format("2006.01.02")},
-		draughts.Tag{Name: "White", Value: plainName(g.First(draughtsWhite))},
-		draughts.Tag{Name: "Black", Value: plainName(g.First(draughtsBlack))})
-	pg.Comment = comment
-	var buf bytes.Buffer
-	if err := draughts.WritePDN(&buf, pg); err != nil {
-		return fmt.Errorf("commands: PDN of game %s: %w", g.ID, err)
-	}
-	arc := storage.Archived{
-		ID: g.ID, GuildID: g.GuildID, ChannelID: g.ChannelID, Kind: draughtsKind,
-		White: g.First(draughtsWhite), Black: g.First(draughtsBlack),
-		Result: res, Winner: winner, SGF: buf.Bytes(), Moves: g.State.MoveCount(), Annulled: annulled,
-		StartedAt: g.CreatedAt, FinishedAt: a.now(), Rated: !g.Unrated && !annulled,
-	}
-	if err := a.serverPools(ctx, &arc); err != nil {
-		return err
-	}
-	return writeError(a.games.FinishGame(ctx, g, arc))
 }

@@ -323,6 +323,8 @@ func TestE2EAdminGameChannels(t *testing.T) {
 	e.refused(e.slash(general, alice, "bot", discordtest.Str("level", "tester")), only)
 	e.refused(e.slash(general, alice, "rengo"), only)
 	e.refused(e.slash(general, alice, "vote", discordtest.Str("level", "tester")), only)
+	e.refused(e.d.Command(general, alice, "draughts", discordtest.Sub("challenge", discordtest.UserOpt("opponent", bob))), only)
+	e.refused(e.d.Command(general, alice, "draughts", discordtest.Sub("bot")), only)
 	if m := e.do(e.slash(general, alice, "help")); m.Ephemeral && !strings.Contains(m.Text(), "/go-admin") {
 		t.Errorf("/go help in general = %q", m.Text())
 	}
@@ -483,8 +485,13 @@ func TestE2EAdminAdjudicateAndAnnul(t *testing.T) {
 		t.Errorf("refusals were logged: %q", got[len(logBefore):])
 	}
 
-	// /go-admin games lists the game in play.
-	g := e.game(ch.ID)
+	// /go-admin games lists the game in play, with a link to its newest
+	// board (its ID is stored just after the board is posted).
+	var g *storage.Game
+	e.d.WaitFor("the board's message ID", func() bool {
+		g = e.game(ch.ID)
+		return len(g.Delivery.MessageIDs) > 0
+	})
 	list := e.do(e.adminCmd(ch, ann, "games"))
 	line := fmt.Sprintf("⚫ <@%s> vs ⚪ <@%s> · 9×9 · move 13 · ⚫ <@%s> to play · time runs out <t:%d:R> · [board](https://discord.com/channels/%s/%s/%s) · `%s`",
 		alice.ID, dave.ID, alice.ID, g.Clock.Deadline().Unix(), e.d.GuildID, ch.ID, g.Delivery.MessageIDs[len(g.Delivery.MessageIDs)-1], g.ID)
@@ -603,7 +610,8 @@ func TestE2EAdminBan(t *testing.T) {
 	if m := e.newChallenge(e.slash(other, bob, "challenge", discordtest.UserOpt("opponent", alice))); m.Ephemeral {
 		t.Errorf("bob's challenge after the ban lapsed was refused: %q", m.Text())
 	}
-	e.refused(e.adminCmd(ch, ann, "unban", discordtest.UserOpt("user", bob)), "<@"+bob.ID+"> is not banned on this server.")
+	// (In another channel: the vote game's period has ended in ch.)
+	e.refused(e.adminCmd(other, ann, "unban", discordtest.UserOpt("user", bob)), "<@"+bob.ID+"> is not banned on this server.")
 
 	// A ban until lifted, then lifted.
 	e.said(e.adminCmd(ch, ann, "ban", discordtest.UserOpt("user", dave), discordtest.Str("reason", "cheating")),

@@ -464,7 +464,7 @@ func (a *App) archiveGame(ctx context.Context, g *storage.Game, annulled bool) e
 		StartedAt: g.CreatedAt, FinishedAt: a.now(),
 		Rated: !g.Unrated, // storage rates only games with a winner or a tie
 	}
-	if err := a.serverPools(ctx, &arc); err != nil {
+	if err := a.serverPools(ctx, g.Kind, &arc); err != nil {
 		return err
 	}
 	return writeError(a.games.FinishGame(ctx, g, arc))

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"time"
 
 	bolt "go.etcd.io/bbolt"
 )
@@ -134,99 +135,202 @@ func recountStats(key string, games []*Archived) *PlayerStats {
 // AnnulGame annuls the finished game id of the server guildID, with its
 // audit entry, and returns its record as it now stands. It fails with
 // ErrNotFound when the server has no such archived game and with
-// ErrAnnulled when it is annulled already.
+// ErrAnnulled when it is annulled already. Should games keep being rated
+// while it recomputes, its last attempt does everything in one write
+// transaction, so that it is never starved.
 func (s *Store) AnnulGame(ctx context.Context, guildID, id string, e AuditEntry) (*Archived, error) {
-	for attempt := 1; ; attempt++ {
+	for attempt := 1; attempt < annulAttempts; attempt++ {
 		a, err := s.annulOnce(ctx, guildID, id, e)
-		if errors.Is(err, errRated) && attempt < annulAttempts {
-			continue
+		if !errors.Is(err, errRated) {
+			return a, err
 		}
-		if errors.Is(err, errRated) {
-			return nil, fmt.Errorf("storage: annul game %s: games kept being rated meanwhile: %w", id, ErrConflict)
-		}
-		return a, err
 	}
+	var out *Archived
+	now := s.now()
+	err := s.update(ctx, func(tx *bolt.Tx) error {
+		snap, err := boltAnnulSnapshot(tx, guildID, id)
+		if err != nil {
+			return err
+		}
+		w, err := snap.compute(ctx, s.starts)
+		if err != nil {
+			return err
+		}
+		if err := putHistoryTx(tx, w.history); err != nil {
+			return err
+		}
+		out = w.out
+		return w.write(tx, snap, e, now, false)
+	})
+	return out, err
 }
 
+// annulSnapshot is what an annulment reads: the game, the ratings'
+// sequence, the players' statistics recounted, and the records of the
+// rated games and stored ratings of the game's pools, copied out of the
+// read transaction.
+type annulSnapshot struct {
+	a                    *Archived
+	raw                  []byte
+	seq                  uint64
+	pools                []string
+	stats                []statsRecount
+	rawGames, rawRatings [][]byte
+}
+
+// boltAnnulSnapshot reads an annulment's snapshot in tx.
+func boltAnnulSnapshot(tx *bolt.Tx, guildID, id string) (*annulSnapshot, error) {
+	v := tx.Bucket(bucketArchive).Get([]byte(id))
+	a, err := decodeArchive(v)
+	if err != nil || a.GuildID != guildID || guildID == "" {
+		return nil, fmt.Errorf("storage: annul game %s: no such game on %s: %w", id, guildID, ErrNotFound)
+	}
+	if a.Annulled {
+		return nil, fmt.Errorf("storage: annul game %s: %w", id, ErrAnnulled)
+	}
+	snap := &annulSnapshot{a: a, raw: bytes.Clone(v), seq: tx.Bucket(bucketRatings).Sequence(), stats: boltStatsRecount(tx, annulled(a))}
+	if snap.pools = annulPools(a); len(snap.pools) == 0 {
+		return snap, nil
+	}
+	keep := func(v []byte) {
+		if bytes.Contains(v, ratedMark) { // else not rated: not needed
+			snap.rawGames = append(snap.rawGames, bytes.Clone(v))
+		}
+	}
+	if slices.Contains(snap.pools, GlobalPool) {
+		tx.Bucket(bucketArchive).ForEach(func(_, v []byte) error {
+			keep(v)
+			return nil
+		})
+	} else {
+		arch, prefix := tx.Bucket(bucketArchive), join(guildID)
+		c := tx.Bucket(bucketArchiveGuild).Cursor()
+		for k, _ := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, _ = c.Next() {
+			if len(k) > len(prefix)+8 {
+				keep(arch.Get(k[len(prefix)+8:]))
+			}
+		}
+	}
+	// The stored ratings change only with the ratings' sequence, which
+	// the write checks again.
+	ratings := tx.Bucket(bucketRatings)
+	for _, pool := range snap.pools {
+		prefix := join(pool)
+		c := ratings.Cursor()
+		for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
+			snap.rawRatings = append(snap.rawRatings, bytes.Clone(v))
+		}
+	}
+	return snap, nil
+}
+
+// annulWrites is what an annulment writes: the annulled record, the
+// rating history of the later games (in key order) and the ratings' diff.
+type annulWrites struct {
+	out     *Archived
+	val     []byte
+	history []keyValue
+	diff    ratingsDiff
+}
+
+// keyValue is a record to put.
+type keyValue struct{ k, v []byte }
+
+// compute rates the snapshot's pools again without the game.
+func (snap *annulSnapshot) compute(ctx context.Context, starts StartRatings) (*annulWrites, error) {
+	w := &annulWrites{out: annulled(snap.a)}
+	var err error
+	if w.val, err = json.Marshal(w.out); err != nil {
+		return nil, err
+	}
+	if len(snap.pools) == 0 {
+		return w, nil
+	}
+	var all []*Archived
+	for _, v := range snap.rawGames {
+		if g, err := decodeArchive(v); err == nil && g.Rated && g.ID != snap.a.ID {
+			all = append(all, g)
+		}
+	}
+	mem, err := recomputePools(ctx, starts, all, snap.pools, snap.seq)
+	if err != nil {
+		return nil, err
+	}
+	if w.diff, err = ratingsDiffOf(snap.rawRatings, mem); err != nil {
+		return nil, err
+	}
+	for _, ch := range mem.changes {
+		if ch.Seq <= snap.a.RatingSeq {
+			continue // rated before the annulled game: unchanged
+		}
+		v, err := json.Marshal(ch)
+		if err != nil {
+			return nil, err
+		}
+		w.history = append(w.history, keyValue{join(ch.Player, []byte(ch.Pool), []byte{0}, u64(ch.Seq)), v})
+	}
+	// In key order, each transaction rewrites a run of neighbouring pages
+	// rather than pages all over the bucket.
+	slices.SortFunc(w.history, func(x, y keyValue) int { return bytes.Compare(x.k, y.k) })
+	return w, nil
+}
+
+// write stores the annulment in tx: the record, the statistics, the
+// ratings, the annulled game's history gone, the log entry. check says
+// whether to verify first that nothing changed since the snapshot
+// (errRated otherwise).
+func (w *annulWrites) write(tx *bolt.Tx, snap *annulSnapshot, e AuditEntry, now time.Time, check bool) error {
+	a := snap.a
+	if check && (tx.Bucket(bucketRatings).Sequence() != snap.seq || !bytes.Equal(tx.Bucket(bucketArchive).Get([]byte(a.ID)), snap.raw)) {
+		return errRated
+	}
+	if err := tx.Bucket(bucketArchive).Put([]byte(a.ID), w.val); err != nil {
+		return err
+	}
+	players := tx.Bucket(bucketPlayers)
+	for _, st := range snap.stats {
+		if check && !bytes.Equal(players.Get([]byte(st.key)), st.before) {
+			return errRated // a game of theirs finished meanwhile
+		}
+		var err error
+		if st.after == nil {
+			err = players.Delete([]byte(st.key))
+		} else {
+			err = players.Put([]byte(st.key), st.after)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if err := w.diff.apply(tx); err != nil {
+		return err
+	}
+	for _, pool := range snap.pools {
+		for _, p := range []Player{a.Black, a.White} {
+			if err := tx.Bucket(bucketRatingHistory).Delete(join(p.Key(), []byte(pool), []byte{0}, u64(a.RatingSeq))); err != nil {
+				return err
+			}
+		}
+	}
+	return appendAudit(tx, e, now)
+}
+
+// annulOnce is one attempt of AnnulGame that recomputes off the write
+// transactions: errRated when a game was rated meanwhile.
 func (s *Store) annulOnce(ctx context.Context, guildID, id string, e AuditEntry) (*Archived, error) {
-	var (
-		a     *Archived
-		raw   []byte
-		all   []*Archived
-		seq   uint64
-		pools []string
-		stats []statsRecount
-		diff  ratingsDiff
-		mem   *memRatings
-	)
 	// The snapshot is copied out and decoded afterwards: a long read
 	// transaction would keep bbolt from reusing pages and, when the file
 	// must grow, hold up every write until it ends.
-	var rawGames, rawRatings [][]byte
+	var snap *annulSnapshot
 	err := s.view(ctx, func(tx *bolt.Tx) error {
-		v := tx.Bucket(bucketArchive).Get([]byte(id))
 		var err error
-		if a, err = decodeArchive(v); err != nil || a.GuildID != guildID || guildID == "" {
-			return fmt.Errorf("storage: annul game %s: no such game on %s: %w", id, guildID, ErrNotFound)
-		}
-		if a.Annulled {
-			return fmt.Errorf("storage: annul game %s: %w", id, ErrAnnulled)
-		}
-		raw = bytes.Clone(v)
-		seq = tx.Bucket(bucketRatings).Sequence()
-		stats = boltStatsRecount(tx, annulled(a))
-		if pools = annulPools(a); len(pools) == 0 {
-			return nil
-		}
-		keep := func(v []byte) {
-			if bytes.Contains(v, ratedMark) { // else not rated: not needed
-				rawGames = append(rawGames, bytes.Clone(v))
-			}
-		}
-		if slices.Contains(pools, GlobalPool) {
-			tx.Bucket(bucketArchive).ForEach(func(_, v []byte) error {
-				keep(v)
-				return nil
-			})
-		} else {
-			arch, prefix := tx.Bucket(bucketArchive), join(guildID)
-			c := tx.Bucket(bucketArchiveGuild).Cursor()
-			for k, _ := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, _ = c.Next() {
-				if len(k) > len(prefix)+8 {
-					keep(arch.Get(k[len(prefix)+8:]))
-				}
-			}
-		}
-		// The stored ratings change only with the ratings' sequence,
-		// checked again by the write.
-		ratings := tx.Bucket(bucketRatings)
-		for _, pool := range pools {
-			prefix := join(pool)
-			c := ratings.Cursor()
-			for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
-				rawRatings = append(rawRatings, bytes.Clone(v))
-			}
-		}
-		return nil
+		snap, err = boltAnnulSnapshot(tx, guildID, id)
+		return err
 	})
 	if err != nil {
 		return nil, err
 	}
-	if len(pools) > 0 {
-		for _, v := range rawGames {
-			if g, err := decodeArchive(v); err == nil && g.Rated && g.ID != id {
-				all = append(all, g)
-			}
-		}
-		if mem, err = recomputePools(ctx, s.starts, all, pools, seq); err != nil {
-			return nil, err
-		}
-		if diff, err = ratingsDiffOf(rawRatings, mem); err != nil {
-			return nil, err
-		}
-	}
-	out := annulled(a)
-	val, err := json.Marshal(out)
+	w, err := snap.compute(ctx, s.starts)
 	if err != nil {
 		return nil, err
 	}
@@ -235,51 +339,30 @@ func (s *Store) annulOnce(ctx context.Context, guildID, id string, e AuditEntry)
 	// transactions that moves can come between. The history only shows
 	// what happened; the ratings, which later games are rated from,
 	// change below in one transaction with the annulment.
-	if mem != nil {
-		if err := s.putHistory(ctx, mem, a.RatingSeq); err != nil {
+	for start := 0; start < len(w.history); start += historyChunk {
+		chunk := w.history[start:min(start+historyChunk, len(w.history))]
+		if err := s.update(ctx, func(tx *bolt.Tx) error { return putHistoryTx(tx, chunk) }); err != nil {
 			return nil, err
 		}
 	}
 	now := s.now()
-	err = s.update(ctx, func(tx *bolt.Tx) error {
-		if tx.Bucket(bucketRatings).Sequence() != seq || !bytes.Equal(tx.Bucket(bucketArchive).Get([]byte(id)), raw) {
-			return errRated
-		}
-		if err := tx.Bucket(bucketArchive).Put([]byte(id), val); err != nil {
-			return err
-		}
-		players := tx.Bucket(bucketPlayers)
-		for _, st := range stats {
-			if !bytes.Equal(players.Get([]byte(st.key)), st.before) {
-				return errRated // a game of theirs finished meanwhile
-			}
-			var err error
-			if st.after == nil {
-				err = players.Delete([]byte(st.key))
-			} else {
-				err = players.Put([]byte(st.key), st.after)
-			}
-			if err != nil {
+	if err := s.update(ctx, func(tx *bolt.Tx) error { return w.write(tx, snap, e, now, true) }); err != nil {
+		return nil, err
+	}
+	return w.out, nil
+}
+
+// putHistoryTx puts the rating changes that differ from the stored ones.
+func putHistoryTx(tx *bolt.Tx, changes []keyValue) error {
+	hist := tx.Bucket(bucketRatingHistory)
+	for _, c := range changes {
+		if !bytes.Equal(hist.Get(c.k), c.v) {
+			if err := hist.Put(c.k, c.v); err != nil {
 				return err
 			}
 		}
-		if err := diff.apply(tx); err != nil {
-			return err
-		}
-		// The annulled game's own changes go.
-		for _, pool := range pools {
-			for _, p := range []Player{a.Black, a.White} {
-				if err := tx.Bucket(bucketRatingHistory).Delete(join(p.Key(), []byte(pool), []byte{0}, u64(a.RatingSeq))); err != nil {
-					return err
-				}
-			}
-		}
-		return appendAudit(tx, e, now)
-	})
-	if err != nil {
-		return nil, err
 	}
-	return out, nil
+	return nil
 }
 
 // statsRecount is a player's statistics record before and after an
@@ -380,44 +463,6 @@ func (d ratingsDiff) apply(tx *bolt.Tx) error {
 // ratedMark is in the record of every rated archived game.
 var ratedMark = []byte(`"rated":true`)
 
-// historyChunk is how many rating changes one transaction of putHistory
-// writes.
+// historyChunk is how many rating changes one of annulOnce's history
+// transactions writes.
 const historyChunk = 20_000
-
-// putHistory stores the rating changes of mem made by games rated after
-// seq, those that differ from the stored ones, historyChunk a transaction.
-func (s *Store) putHistory(ctx context.Context, mem *memRatings, after uint64) error {
-	type change struct{ k, v []byte }
-	var changes []change
-	for _, ch := range mem.changes {
-		if ch.Seq <= after {
-			continue // rated before the annulled game: unchanged
-		}
-		v, err := json.Marshal(ch)
-		if err != nil {
-			return err
-		}
-		changes = append(changes, change{join(ch.Player, []byte(ch.Pool), []byte{0}, u64(ch.Seq)), v})
-	}
-	// In key order, each transaction rewrites a run of neighbouring
-	// pages rather than pages all over the bucket.
-	slices.SortFunc(changes, func(x, y change) int { return bytes.Compare(x.k, y.k) })
-	for start := 0; start < len(changes); start += historyChunk {
-		chunk := changes[start:min(start+historyChunk, len(changes))]
-		err := s.update(ctx, func(tx *bolt.Tx) error {
-			hist := tx.Bucket(bucketRatingHistory)
-			for _, c := range chunk {
-				if !bytes.Equal(hist.Get(c.k), c.v) {
-					if err := hist.Put(c.k, c.v); err != nil {
-						return err
-					}
-				}
-			}
-			return nil
-		})
-		if err != nil {
-			return err
-		}
-	}
-	return nil
-}

@@ -239,90 +239,125 @@ func (p *Postgres) pgRatedUpTo(ctx context.Context) (uint64, error) {
 
 // AnnulGame is Store.AnnulGame. The pools are recomputed from a snapshot
 // taken without holding the rating lock; the write takes it and starts
-// again when a game was rated meanwhile.
+// again when a game was rated meanwhile. The last attempt holds the lock
+// throughout (games being finished wait for it; moves never do).
 func (p *Postgres) AnnulGame(ctx context.Context, guildID, id string, e AuditEntry) (*Archived, error) {
 	for attempt := 1; ; attempt++ {
-		a, err := p.annulOnce(ctx, guildID, id, e)
-		if errors.Is(err, errRated) && attempt < annulAttempts {
-			continue
+		a, err := p.annulOnce(ctx, guildID, id, e, attempt == annulAttempts)
+		if !errors.Is(err, errRated) {
+			return a, err
 		}
-		if errors.Is(err, errRated) {
-			return nil, fmt.Errorf("storage: annul game %s: games kept being rated meanwhile: %w", id, ErrConflict)
-		}
-		return a, err
 	}
 }
 
-func (p *Postgres) annulOnce(ctx context.Context, guildID, id string, e AuditEntry) (*Archived, error) {
-	seq, err := p.pgRatedUpTo(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("storage: annul game %s: %w", id, err)
-	}
-	var rec string
-	err = p.pool.QueryRow(ctx, `SELECT record FROM archive WHERE id = $1 AND guild_id = $2`, id, guildID).Scan(&rec)
+// pgQuerier is a pool or a transaction.
+type pgQuerier interface {
+	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
+	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
+}
+
+// pgAnnulRead reads what an annulment needs through q: the game, and the
+// rated games of its pools (none for a game that was not rated).
+func pgAnnulRead(ctx context.Context, q pgQuerier, guildID, id string) (a *Archived, rec string, pools []string, all []*Archived, err error) {
+	err = q.QueryRow(ctx, `SELECT record FROM archive WHERE id = $1 AND guild_id = $2`, id, guildID).Scan(&rec)
 	if errors.Is(err, pgx.ErrNoRows) || guildID == "" {
-		return nil, fmt.Errorf("storage: annul game %s: no such game on %s: %w", id, guildID, ErrNotFound)
+		return nil, "", nil, nil, fmt.Errorf("storage: annul game %s: no such game on %s: %w", id, guildID, ErrNotFound)
 	}
 	if err != nil {
-		return nil, err
+		return nil, "", nil, nil, err
 	}
-	a, err := decodeArchive([]byte(rec))
-	if err != nil {
-		return nil, fmt.Errorf("storage: annul game %s: %w: %w", id, ErrCorrupt, err)
+	if a, err = decodeArchive([]byte(rec)); err != nil {
+		return nil, "", nil, nil, fmt.Errorf("storage: annul game %s: %w: %w", id, ErrCorrupt, err)
 	}
 	if a.Annulled {
-		return nil, fmt.Errorf("storage: annul game %s: %w", id, ErrAnnulled)
+		return nil, "", nil, nil, fmt.Errorf("storage: annul game %s: %w", id, ErrAnnulled)
 	}
-	pools := annulPools(a)
-	var all []*Archived
-	if len(pools) > 0 {
-		sql, args := `SELECT record FROM archive WHERE record LIKE '%"rated":true%' AND id <> $1`, []any{id}
-		if !slices.Contains(pools, GlobalPool) {
-			sql, args = sql+` AND guild_id = $2`, append(args, guildID)
+	pools = annulPools(a)
+	if len(pools) == 0 {
+		return a, rec, nil, nil, nil
+	}
+	sql, args := `SELECT record FROM archive WHERE record LIKE '%"rated":true%' AND id <> $1`, []any{id}
+	if !slices.Contains(pools, GlobalPool) {
+		sql, args = sql+` AND guild_id = $2`, append(args, guildID)
+	}
+	rows, err := q.Query(ctx, sql, args...)
+	if err != nil {
+		return nil, "", nil, nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var r string
+		if err := rows.Scan(&r); err != nil {
+			return nil, "", nil, nil, err
 		}
-		rows, err := p.pool.Query(ctx, sql, args...)
-		if err != nil {
+		if g, err := decodeArchive([]byte(r)); err == nil && g.Rated {
+			all = append(all, g)
+		}
+	}
+	return a, rec, pools, all, rows.Err()
+}
+
+// annulOnce is one attempt of AnnulGame: with locked, in one transaction
+// under the rating lock; else recomputing outside it (errRated when a
+// game was rated meanwhile).
+func (p *Postgres) annulOnce(ctx context.Context, guildID, id string, e AuditEntry, locked bool) (*Archived, error) {
+	var (
+		a     *Archived
+		rec   string
+		pools []string
+		all   []*Archived
+		seq   uint64
+		err   error
+	)
+	if !locked {
+		if seq, err = p.pgRatedUpTo(ctx); err != nil {
+			return nil, fmt.Errorf("storage: annul game %s: %w", id, err)
+		}
+		if a, rec, pools, all, err = pgAnnulRead(ctx, p.pool, guildID, id); err != nil {
 			return nil, err
 		}
-		for rows.Next() {
-			var r string
-			if err := rows.Scan(&r); err != nil {
-				rows.Close()
-				return nil, err
-			}
-			if g, err := decodeArchive([]byte(r)); err == nil && g.Rated {
-				all = append(all, g)
-			}
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
+	}
+	var mem *memRatings
+	if !locked {
+		// Recomputed before the rating lock is taken.
+		if mem, err = recomputePools(ctx, p.starts, all, pools, seq); err != nil {
 			return nil, err
 		}
 	}
-	mem, err := recomputePools(ctx, p.starts, all, pools, seq)
-	if err != nil {
-		return nil, err
-	}
-	out := annulled(a)
-	val, err := json.Marshal(out)
-	if err != nil {
-		return nil, err
-	}
+	var out *Archived
 	now := p.now()
 	err = pgx.BeginFunc(ctx, p.pool, func(tx pgx.Tx) error {
 		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1)`, int64(pgRatingLock)); err != nil {
 			return err
 		}
 		var cur int64
-		var stored string
 		if err := tx.QueryRow(ctx, `SELECT CASE WHEN is_called THEN last_value ELSE 0 END FROM rating_seq`).Scan(&cur); err != nil {
 			return err
 		}
+		if locked {
+			var err error
+			seq = uint64(cur)
+			if a, rec, pools, all, err = pgAnnulRead(ctx, tx, guildID, id); err != nil {
+				return err
+			}
+		}
+		var stored string
 		if err := tx.QueryRow(ctx, `SELECT record FROM archive WHERE id = $1 FOR UPDATE`, id).Scan(&stored); err != nil {
 			return err
 		}
 		if uint64(cur) != seq || stored != rec {
 			return errRated
+		}
+		if locked {
+			var err error
+			if mem, err = recomputePools(ctx, p.starts, all, pools, seq); err != nil {
+				return err
+			}
+		}
+		out = annulled(a)
+		val, err := json.Marshal(out)
+		if err != nil {
+			return err
 		}
 		if _, err := tx.Exec(ctx, `UPDATE archive SET record = $2 WHERE id = $1`, id, string(val)); err != nil {
 			return err
