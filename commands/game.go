@@ -724,22 +724,35 @@ func (a *App) activeSGF(ctx context.Context, r *Request, g *storage.Game) error 
 		Files:   []File{sgfFile(g.ID, title(g), data)},
 	}
 	if animate {
-		// Drawing every move takes a while: answer "thinking" first.
-		if err := r.Defer(ctx, false); err != nil {
+		attached, err := withAnimation(ctx, r, m, func() (File, error) { return gameGIF(g, dead) })
+		if err != nil {
 			return err
 		}
-		f, err := gameGIF(g, dead)
-		switch {
-		case err != nil:
-			return err
-		case len(f.Data) > maxUpload:
-			m.Content += " The animation is too large to attach."
-		default:
-			m.Files = append(m.Files, f)
+		if attached {
 			m.Content = fmt.Sprintf("Game record and animated replay after %s.", plural(g.State.MoveCount(), "move"))
 		}
 	}
 	return r.Reply(ctx, m)
+}
+
+// withAnimation attaches an animated replay to m, made by gif, after
+// deferring the answer (drawing every move takes a while); one larger than
+// Discord accepts is left out, and m says so. It reports whether the
+// replay was attached.
+func withAnimation(ctx context.Context, r *Request, m *Message, gif func() (File, error)) (bool, error) {
+	if err := r.Defer(ctx, false); err != nil {
+		return false, err
+	}
+	f, err := gif()
+	switch {
+	case err != nil:
+		return false, err
+	case len(f.Data) > maxUpload:
+		m.Content += " The animation is too large to attach."
+		return false, nil
+	}
+	m.Files = append(m.Files, f)
+	return true, nil
 }
 
 // maxUpload is the largest attachment Discord accepts from bots everywhere.
