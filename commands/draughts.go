@@ -216,11 +216,8 @@ func (a *App) cmdDraughtsBot(ctx context.Context, r *Request) error {
 	if err != nil {
 		return err
 	}
-	st, err := a.startGate(ctx, r) // the server's game channels, bans and limits (admin_checks.go)
+	st, err := a.botGate(ctx, r, level)
 	if err != nil {
-		return err
-	}
-	if err := botAllowed(st, level); err != nil {
 		return err
 	}
 	colour, err := draughtsColourOption(r)
@@ -288,18 +285,7 @@ func (a *App) onDraughts(h gameHandler) HandlerFunc {
 
 // onDraughtsBoard is a button handler for the game of draughts of the
 // newest board.
-func (a *App) onDraughtsBoard(h gameHandler) HandlerFunc {
-	return func(ctx context.Context, r *Request) error {
-		g, err := a.buttonGame(ctx, r)
-		if err != nil {
-			return err
-		}
-		if !isDraughts(g) {
-			return userErr(ErrWrongGame, "This button belongs to another game.")
-		}
-		return h(ctx, r, g)
-	}
-}
+func (a *App) onDraughtsBoard(h gameHandler) HandlerFunc { return a.onBoardOf(true, h) }
 
 // draughtsSideOf returns the side u plays in g, or the refusal for a
 // person who does not play in it.

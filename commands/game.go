@@ -93,13 +93,17 @@ func (a *App) onGame(h gameHandler) HandlerFunc {
 
 // onBoard is a button handler for the game of the newest board (see
 // buttonGame).
-func (a *App) onBoard(h gameHandler) HandlerFunc {
+func (a *App) onBoard(h gameHandler) HandlerFunc { return a.onBoardOf(false, h) }
+
+// onBoardOf is a button handler for the game of the newest board, which
+// must be a game of draughts when draughtsGame, else a game of Go.
+func (a *App) onBoardOf(draughtsGame bool, h gameHandler) HandlerFunc {
 	return func(ctx context.Context, r *Request) error {
 		g, err := a.buttonGame(ctx, r)
 		if err != nil {
 			return err
 		}
-		if isDraughts(g) {
+		if isDraughts(g) != draughtsGame {
 			return userErr(ErrWrongGame, "This button belongs to another game.")
 		}
 		return h(ctx, r, g)
