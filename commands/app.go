@@ -104,6 +104,9 @@ type App struct {
 	// waiting for them (see botqueue.go).
 	owed *owedMoves
 
+	// changes are the listeners of the change feed (see OnChange in web.go).
+	changes *changes
+
 	mu       sync.Mutex
 	closed   bool
 	closing  chan struct{} // closed when Shutdown starts
@@ -150,7 +153,9 @@ func New(opts Options) (*App, error) {
 		games: st, challenges: st, archive: st, stats: st, reviews: st, deadlines: st, queue: st,
 		smallReads: make(chan struct{}, maxSmallReads), largeReads: make(chan struct{}, maxLargeReads),
 		replays: newReplayCache(), reviewing: newReviews(), kick: make(chan struct{}, 1),
-		owed: newOwedMoves(), closing: make(chan struct{})}
+		owed: newOwedMoves(), closing: make(chan struct{}), changes: &changes{}}
+	// Every committed write of a game is announced (web.go).
+	b.games, b.challenges = feedGames{Games: st, app: b}, feedChallenges{Challenges: st, app: b}
 	b.router = b.routes()
 	return b, nil
 }
@@ -255,7 +260,13 @@ func (a *App) Shutdown(ctx context.Context) error {
 // ephemeral reply. A panic is recovered, logged with its stack and answered
 // with an apology.
 func (a *App) handle(ctx context.Context, it *discordgo.Interaction, initial initialFunc) {
-	r := newRequest(it, a.opts.Discord, initial)
+	a.handleWith(ctx, it, a.opts.Discord, initial)
+}
+
+// handleWith is handle answering through d: the board page's actions
+// (web.go) keep their answers instead of sending them to Discord.
+func (a *App) handleWith(ctx context.Context, it *discordgo.Interaction, d Discord, initial initialFunc) {
+	r := newRequest(it, d, initial)
 	start := a.now()
 	log := a.log.With("interaction", it.ID, "type", it.Type.String(), "channel", it.ChannelID)
 	if r.User != nil {
