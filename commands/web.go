@@ -541,3 +541,14 @@ func (a *App) Answer(ctx context.Context, channelID string, u WebUser, id string
 	res, _ := a.run(ctx, it, nil)
 	return res
 }
+
+// Levels are the bot levels on offer (for the local board page's
+// "play the bot" choice).
+func (a *App) Levels() []Level { return a.opts.Players.Levels() }
+
+// ConsoleUser is the user the console and the local board page know by
+// name: the same name is the same person in both.
+func ConsoleUser(name string) WebUser {
+	u := consoleUser(name)
+	return WebUser{ID: u.ID, Name: name}
+}
