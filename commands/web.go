@@ -165,7 +165,7 @@ func (a *App) run(ctx context.Context, it *discordgo.Interaction, names map[stri
 	}
 	var notes []string
 	for _, m := range public {
-		if s := messageText(m); s != "" {
+		if s := noteOf(messageText(m)); s != "" {
 			notes = append(notes, a.plain(s, names))
 		}
 	}
@@ -311,6 +311,20 @@ func messageText(m *Message) string {
 		}
 	}
 	return strings.Join(parts, "\n")
+}
+
+// noteOf is what just happened, from a board message: its lines before
+// the status (which starts with a bold line, "Last move:" or the count),
+// which the page shows in its own way.
+func noteOf(text string) string {
+	var keep []string
+	for _, line := range strings.Split(text, "\n") {
+		if strings.HasPrefix(line, "**") || strings.HasPrefix(line, "Last move:") || strings.HasPrefix(line, "```") || strings.HasPrefix(line, "-# ") {
+			break
+		}
+		keep = append(keep, line)
+	}
+	return strings.TrimSpace(strings.Join(keep, "\n"))
 }
 
 // playerNames maps the user IDs of g's players to their names.

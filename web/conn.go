@@ -29,6 +29,13 @@ const (
 // dropped (it reconnects and gets the state afresh).
 const sendBuffer = 64
 
+// pingEvery is how often the server pings a page; pongWait how long it
+// waits for any word from it before giving up.
+const (
+	pingEvery = 30 * time.Second
+	pongWait  = 75 * time.Second
+)
+
 // conn is one page's WebSocket.
 type conn struct {
 	h    *Handler
@@ -68,6 +75,10 @@ func (h *Handler) serveWS(w http.ResponseWriter, r *http.Request) {
 		return // the upgrader has answered (403 for a foreign origin)
 	}
 	ws.SetReadLimit(readLimit)
+	// The HTTP server's read deadline stays on a hijacked connection:
+	// replace it with one the page's pongs keep moving.
+	ws.SetReadDeadline(time.Now().Add(pongWait))
+	ws.SetPongHandler(func(string) error { return ws.SetReadDeadline(time.Now().Add(pongWait)) })
 	c := &conn{h: h, ws: ws, send: make(chan []byte, sendBuffer), quit: make(chan struct{}), tokens: float64(h.opts.Burst), at: time.Now()}
 	go c.writeLoop()
 	c.readLoop()
@@ -120,7 +131,7 @@ func (c *conn) scope() string {
 }
 
 func (c *conn) writeLoop() {
-	ping := time.NewTicker(30 * time.Second)
+	ping := time.NewTicker(pingEvery)
 	defer ping.Stop()
 	renew := time.NewTicker(min(renewEvery, c.h.opts.SessionTTL/3))
 	defer renew.Stop()
@@ -177,6 +188,7 @@ func (c *conn) readLoop() {
 		if err != nil {
 			return
 		}
+		c.ws.SetReadDeadline(time.Now().Add(pongWait))
 		if !c.allow() {
 			c.pushJSON(errorMessage{T: "error", Text: tooFast})
 			continue

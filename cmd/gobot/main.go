@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"net/url"
 	"os"
@@ -23,6 +24,7 @@ import (
 	"github.com/gobot-dev/gobot/engine/estimate"
 	"github.com/gobot-dev/gobot/engine/gtp"
 	"github.com/gobot-dev/gobot/storage"
+	"github.com/gobot-dev/gobot/web"
 )
 
 const version = "1.0"
@@ -89,8 +91,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 
 const usage = `usage:
   gobot [run]                                run the Discord bot (configured by the environment)
-  gobot console [--user NAME] [--db FILE] [--boards DIR]
-                                             play in the terminal through the real commands
+  gobot console [--user NAME] [--db FILE] [--boards DIR] [--web ADDR]
+                                             play in the terminal through the real commands,
+                                             and in the browser at http://ADDR/play/ (default 127.0.0.1:7800)
   gobot gtp [--bot LEVEL] [--ko RULE] [--playouts N]
                                              speak GTP on stdin/stdout
   gobot hub [--bot LEVEL] [--nodes N]        play draughts as a Hub engine (Scan's protocol) on stdin/stdout
@@ -205,6 +208,16 @@ func serve(ctx context.Context, stdout, stderr io.Writer) (err error) {
 		if cfg.Mode == config.ModeHTTP {
 			mux.Handle("POST "+commands.InteractionsPath, app.HTTPHandler(cfg.PublicKey))
 		}
+		board, err := web.New(web.Options{
+			App: app, Local: loopbackAddr(cfg.HTTPAddr), LocalChannel: commands.ConsoleChannel,
+			ClientID: appID, ClientSecret: cfg.ClientSecret.Reveal(), BotToken: cfg.Token.Reveal(), APIURL: cfg.APIURL, Log: log,
+		})
+		if err != nil {
+			return err
+		}
+		defer board.Close()
+		mux.Handle(web.Path, board)
+		mux.Handle(web.Path+"/", board)
 		srv = &http.Server{Addr: cfg.HTTPAddr, Handler: mux, ReadHeaderTimeout: 5 * time.Second, ReadTimeout: 10 * time.Second, WriteTimeout: 10 * time.Second}
 		errc := make(chan error, 1)
 		go func() { errc <- srv.ListenAndServe() }()
@@ -372,6 +385,7 @@ func console(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	user := fs.String("user", "player", "your name in the console")
 	db := fs.String("db", "gobot-console.db", "database file for console games")
 	boards := fs.String("boards", "boards", "folder for the board PNGs")
+	webAddr := fs.String("web", "127.0.0.1:7800", "loopback address of the board page in the browser (\"\" for none)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -394,10 +408,61 @@ func console(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		return err
 	}
 	defer closePlayers()
-	return commands.RunConsole(ctx, commands.ConsoleOptions{
+	co := commands.ConsoleOptions{
 		In: stdin, Out: stdout, User: *user, Store: store, Players: players, BoardDir: *boards, StateFile: *db + ".console.json",
 		Options: commands.Options{Logger: log, ChallengeTTL: cfg.ChallengeTTL, ScoringTTL: cfg.ScoringTTL, DefaultClock: &cfg.DefaultClock, BotWorkers: cfg.MaxSearches},
-	})
+	}
+	if *webAddr != "" {
+		co.Web = func(app *commands.App) (string, func(), error) { return serveBoard(app, *webAddr, log) }
+	}
+	return commands.RunConsole(ctx, co)
+}
+
+// serveBoard serves the board page for the console on addr, a loopback
+// address (another port when that one is taken), and returns its URL.
+func serveBoard(app *commands.App, addr string, log *slog.Logger) (string, func(), error) {
+	if !loopbackAddr(addr) {
+		return "", nil, fmt.Errorf("--web %s: the console's board page listens on a loopback address only (127.0.0.1:PORT)", addr)
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		host, _, _ := net.SplitHostPort(addr)
+		if ln, err = net.Listen("tcp", net.JoinHostPort(host, "0")); err != nil {
+			return "", nil, err
+		}
+	}
+	board, err := web.New(web.Options{App: app, Local: true, LocalChannel: commands.ConsoleChannel, Log: log})
+	if err != nil {
+		ln.Close()
+		return "", nil, err
+	}
+	mux := http.NewServeMux()
+	mux.Handle(web.Path, board)
+	mux.Handle(web.Path+"/", board)
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
+	go srv.Serve(ln)
+	stop := func() {
+		board.Close()
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		defer cancel()
+		srv.Shutdown(ctx)
+	}
+	return "http://" + ln.Addr().String() + web.Path + "/", stop, nil
+}
+
+// loopbackAddr reports whether a listen address is on a loopback
+// interface only (127.0.0.1:8080, localhost:8080, [::1]:8080), where the
+// board page lets people sign in by name.
+func loopbackAddr(addr string) bool {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return false
+	}
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }
 
 // serveGTP serves the Go Text Protocol with a bot level as the player. The

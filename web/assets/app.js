@@ -313,6 +313,7 @@ function redraw() {
   show('scoring', !!sc);
   if (sc) {
     $('count').textContent = sc.count;
+    show('scoring-help', playing);
     const yes = (c) => (sc.accepted[c] ? 'accepted' : 'not yet');
     $('accepted').textContent = v.over ? v.status : `Black: ${yes('black')} · White: ${yes('white')}`;
     $('accept').hidden = $('resume').hidden = !playing;

@@ -32,6 +32,10 @@ function stars(n) {
 
 const STONE = { X: 'black', O: 'white' };
 
+// M is the margin of wood beyond the coordinates, in lines: the labels
+// sit outside the stones of the edge, as in gobot's pictures.
+const M = 0.25;
+
 export class Board {
   // svg is the drawing, grid the element the buttons go in; onPoint(name)
   // is called for a press, onHover(name|null) when the pointer moves.
@@ -51,10 +55,12 @@ export class Board {
     this.n = n;
     this.grid.replaceChildren();
     this.buttons = [];
-    const edge = (50 / (n + 1)).toFixed(4) + '%';
+    // The drawing runs from -M to n+1+M (see VIEW); point i sits at 1+i,
+    // and its button covers i+0.5 to i+1.5.
+    const span = n + 1 + 2 * M;
     const s = this.grid.style;
-    s.left = s.top = edge;
-    s.width = s.height = (100 * n / (n + 1)).toFixed(4) + '%';
+    s.left = s.top = (100 * (0.5 + M) / span).toFixed(4) + '%';
+    s.width = s.height = (100 * n / span).toFixed(4) + '%';
     s.gridTemplateColumns = `repeat(${n}, 1fr)`;
     s.gridTemplateRows = `repeat(${n}, 1fr)`;
     for (let r = 0; r < n; r++) {
@@ -80,7 +86,7 @@ export class Board {
     this.grid.addEventListener('pointerleave', () => this.onHover(null));
     this.focus = Math.floor(n / 2) * n + Math.floor(n / 2);
     this.buttons[this.focus].tabIndex = 0;
-    this.svg.setAttribute('viewBox', `0 0 ${n + 1} ${n + 1}`);
+    this.svg.setAttribute('viewBox', `${-M} ${-M} ${n + 1 + 2 * M} ${n + 1 + 2 * M}`);
   }
 
   key(e) {
@@ -120,12 +126,12 @@ export class Board {
 <radialGradient id="gw" cx=".35" cy=".3" r=".75"><stop offset="0" stop-color="#fff"/><stop offset=".55" stop-color="#f2f0ea"/><stop offset="1" stop-color="#c4c0b6"/></radialGradient>
 <linearGradient id="wood" x1="0" x2="1"><stop offset="0" stop-color="#e6bd6d"/><stop offset="1" stop-color="#d9ac5b"/></linearGradient>
 </defs>`);
-    p.push(`<rect width="${n + 1}" height="${n + 1}" fill="url(#wood)"/>`);
+    p.push(`<rect x="${-M}" y="${-M}" width="${n + 1 + 2 * M}" height="${n + 1 + 2 * M}" fill="url(#wood)"/>`);
     // The grain: a few long, faint late-wood lines.
     for (let i = 0; i < 14; i++) {
-      const y = ((i * 0.61803) % 1) * (n + 1);
+      const y = ((i * 0.61803) % 1) * (n + 1 + 2 * M) - M;
       const w = 0.015 + ((i * 7) % 5) * 0.008;
-      p.push(`<path d="M0 ${y.toFixed(3)} C ${(n + 1) / 3} ${(y + 0.25).toFixed(3)}, ${(2 * (n + 1)) / 3} ${(y - 0.2).toFixed(3)}, ${n + 1} ${(y + 0.1).toFixed(3)}" stroke="#c49044" stroke-opacity=".35" stroke-width="${w.toFixed(3)}" fill="none"/>`);
+      p.push(`<path d="M${-M} ${y.toFixed(3)} C ${(n + 1) / 3} ${(y + 0.25).toFixed(3)}, ${(2 * (n + 1)) / 3} ${(y - 0.2).toFixed(3)}, ${n + 1 + M} ${(y + 0.1).toFixed(3)}" stroke="#c49044" stroke-opacity=".35" stroke-width="${w.toFixed(3)}" fill="none"/>`);
     }
     for (let i = 0; i < n; i++) {
       const sw = i === 0 || i === n - 1 ? 0.05 : 0.03;
@@ -136,10 +142,10 @@ export class Board {
     const fs = 0.34;
     for (let i = 0; i < n; i++) {
       const L = COLS[i], num = String(n - i);
-      p.push(`<text x="${1 + i}" y=".5" font-size="${fs}" text-anchor="middle" dominant-baseline="middle" fill="#3c260c" font-family="sans-serif">${L}</text>`);
-      p.push(`<text x="${1 + i}" y="${n + 0.5}" font-size="${fs}" text-anchor="middle" dominant-baseline="middle" fill="#3c260c" font-family="sans-serif">${L}</text>`);
-      p.push(`<text x=".45" y="${1 + i}" font-size="${fs}" text-anchor="middle" dominant-baseline="middle" fill="#3c260c" font-family="sans-serif">${num}</text>`);
-      p.push(`<text x="${n + 0.55}" y="${1 + i}" font-size="${fs}" text-anchor="middle" dominant-baseline="middle" fill="#3c260c" font-family="sans-serif">${num}</text>`);
+      p.push(`<text x="${1 + i}" y=".2" font-size="${fs}" text-anchor="middle" dominant-baseline="middle" fill="#3c260c" font-family="sans-serif">${L}</text>`);
+      p.push(`<text x="${1 + i}" y="${n + 0.8}" font-size="${fs}" text-anchor="middle" dominant-baseline="middle" fill="#3c260c" font-family="sans-serif">${L}</text>`);
+      p.push(`<text x=".2" y="${1 + i}" font-size="${fs}" text-anchor="middle" dominant-baseline="middle" fill="#3c260c" font-family="sans-serif">${num}</text>`);
+      p.push(`<text x="${n + 0.8}" y="${1 + i}" font-size="${fs}" text-anchor="middle" dominant-baseline="middle" fill="#3c260c" font-family="sans-serif">${num}</text>`);
     }
     for (let r = 0; r < n; r++) {
       for (let c = 0; c < n; c++) {
