@@ -162,4 +162,3 @@ func TestBrowserSlashMoveShows(t *testing.T) {
 func jsString(s string) string {
 	return "'" + strings.NewReplacer(`\`, `\\`, `'`, `\'`).Replace(s) + "'"
 }
-
