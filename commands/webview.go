@@ -27,10 +27,13 @@ type GameView struct {
 	Rules   string `json:"rules"`
 	// Board is the position, one string a row from the top row down: "."
 	// empty, "X" black, "O" white.
-	Board    []string     `json:"board"`
-	Moves    int          `json:"moves"`
-	ToPlay   string       `json:"to_play,omitempty"` // "black" or "white"; "" in the scoring phase and after the game
-	Last     *LastMove    `json:"last,omitempty"`
+	Board  []string  `json:"board"`
+	Moves  int       `json:"moves"`
+	ToPlay string    `json:"to_play,omitempty"` // "black" or "white"; "" in the scoring phase and after the game
+	Last   *LastMove `json:"last,omitempty"`
+	// Recent are the last moves (up to 8), oldest first: a page that
+	// missed some announces them all.
+	Recent   []LastMove   `json:"recent,omitempty"`
 	Ko       string       `json:"ko,omitempty"` // the point the player to move may not retake at once
 	Black    SideView     `json:"black"`
 	White    SideView     `json:"white"`
@@ -45,6 +48,7 @@ type GameView struct {
 
 // LastMove is the last move of a game.
 type LastMove struct {
+	N     int    `json:"n"` // the move's number, from 1
 	Color string `json:"color"`
 	Kind  string `json:"kind"` // "play", "pass" or "resign"
 	Point string `json:"point,omitempty"`
@@ -136,8 +140,13 @@ func (a *App) liveView(g *storage.Game) *GameView {
 			v.White = sv
 		}
 	}
-	if m, ok := eg.LastMove(); ok {
-		v.Last = &LastMove{Color: m.Color.String(), Kind: moveKind(m), Point: m.Point.String(), By: plainName(g.MovedBy(eg.MoveCount() - 1))}
+	moves := eg.Moves()
+	for i := max(0, len(moves)-8); i < len(moves); i++ {
+		m := moves[i]
+		v.Recent = append(v.Recent, LastMove{N: i + 1, Color: m.Color.String(), Kind: moveKind(m), Point: m.Point.String(), By: plainName(g.MovedBy(i))})
+	}
+	if len(v.Recent) > 0 {
+		v.Last = &v.Recent[len(v.Recent)-1]
 	}
 	res, over := eg.Result()
 	switch {

@@ -57,7 +57,7 @@ func TestBrowserActivityGame9x9(t *testing.T) {
 		}
 		p.wait("black's capture", `document.querySelector('#side-black .caps').textContent === '1 captured'`, 5*time.Second)
 	}
-	if got := js[string](cat, `document.getElementById('live').textContent`); got != "Black (ann) played E5. 1 stone captured." {
+	if got := js[string](cat, `document.getElementById('live').lastChild.textContent`); got != "Black (ann) played E5. 1 stone captured." {
 		t.Errorf("the spectator's screen reader heard %q", got)
 	}
 	// Retaking at once is refused, with the rules' sentence, and changes nothing.

@@ -251,24 +251,33 @@ function setView(v) {
 
 // announce tells screen readers what changed: each move, the end of play.
 function announce(prev, v) {
-  let text = '';
-  const l = v.last;
   const key = v.id + ':' + v.moves + ':' + (v.over ? 'over' : '') + (v.scoring ? 'scoring' : '');
   if (key === st.lastAnnounced) return;
   st.lastAnnounced = key;
-  if (l && (!prev || prev.id !== v.id || prev.moves !== v.moves)) {
-    const who = l.color.charAt(0).toUpperCase() + l.color.slice(1);
-    if (l.kind === 'play') text = `${who} (${l.by}) played ${l.point}.`;
-    else if (l.kind === 'pass') text = `${who} (${l.by}) passed.`;
-    if (prev && prev.id === v.id) {
-      const other = l.color === 'black' ? 'white' : 'black';
-      const took = v[l.color].captures - prev[l.color].captures;
-      if (took > 0 && other) text += ` ${took} ${took === 1 ? 'stone' : 'stones'} captured.`;
-    }
+  const same = prev && prev.id === v.id;
+  const parts = [];
+  for (const m of v.recent || []) {
+    if (same && m.n <= prev.moves) continue;
+    if (!same && m.n < v.moves) continue;
+    const who = m.color.charAt(0).toUpperCase() + m.color.slice(1);
+    if (m.kind === 'play') parts.push(`${who} (${m.by}) played ${m.point}.`);
+    else if (m.kind === 'pass') parts.push(`${who} (${m.by}) passed.`);
   }
-  if (v.over) text += ' ' + v.status;
-  else if (v.scoring && (!prev || !prev.scoring)) text += ' ' + v.status;
-  $('live').textContent = text.trim();
+  if (same && parts.length > 0) {
+    let took = 0;
+    for (const c of ['black', 'white']) took += Math.max(0, v[c].captures - prev[c].captures);
+    if (took > 0) parts.push(`${took} ${took === 1 ? 'stone' : 'stones'} captured.`);
+  }
+  if (v.over) parts.push(v.status);
+  else if (v.scoring && !(same && prev.scoring)) parts.push(v.status);
+  if (parts.length === 0) return;
+  // Each announcement is added to the live region (a screen reader reads
+  // what is added); the last few stay.
+  const live = $('live');
+  const p = document.createElement('p');
+  p.textContent = parts.join(' ');
+  live.appendChild(p);
+  while (live.children.length > 4) live.firstChild.remove();
 }
 
 function redraw() {

@@ -1,0 +1,124 @@
+package web
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+)
+
+// startBot starts a game against the bot from a local page's form.
+func (p *tab) startBot(level string, size string) {
+	p.t.Helper()
+	p.wait("the new game form", `!document.getElementById('newbot').hidden && document.querySelectorAll('#newbot-level option').length > 0`, 10*time.Second)
+	if err := chromedp.Do(p.ctx, chromedp.SetValue("#newbot-level", level), chromedp.SetValue("#newbot-size", size), chromedp.Click(`#newbot button`)); err != nil {
+		p.t.Fatalf("%s: start a bot game: %v", p.name, err)
+	}
+	p.wait("the new game", `!document.getElementById('game').hidden && document.getElementById('title').textContent.includes('gobot easy')`, 10*time.Second)
+}
+
+// TestBrowserLocalBotGame: on a local gobot, a person signs in by name,
+// starts a game against the bot and plays it by clicks to the end; the
+// bot answers each click.
+func TestBrowserLocalBotGame(t *testing.T) {
+	e := newEnv(t, Options{Local: true})
+	b := newBrowser(t)
+	p := b.open("dan", e.srv.URL+Path+"/", 1000, 900, "")
+	p.signIn("dan")
+	p.startBot("easy", "9")
+	// Who plays black is drawn; the bot plays the first free point from
+	// the top left.
+	black := js[bool](p, `document.querySelector('#side-black .names').textContent.startsWith('dan')`)
+	if !black {
+		p.waitStone("A9", "black")
+	}
+	for _, pt := range []string{"E5", "D4", "F6"} {
+		p.clickPoint(pt)
+		p.waitStone(pt, map[bool]string{true: "black", false: "white"}[black])
+	}
+	// The bot's answers came in order from A9.
+	p.waitStone("B9", map[bool]string{true: "white", false: "black"}[black])
+	p.click("#pass")
+	p.wait("the scoring phase", `!document.getElementById('scoring').hidden`, 10*time.Second)
+	p.shot("#game", "local-bot-9x9-scoring")
+	p.wait("the accept button", `!document.getElementById('accept').hidden && !document.getElementById('accept').disabled`, 5*time.Second)
+	p.click("#accept")
+	p.wait("the result", `document.getElementById('status').textContent.startsWith('Game over:')`, 10*time.Second)
+	t.Logf("%s", p.text("#status"))
+}
+
+// TestBrowserPhone19x19: on a phone's screen (390×844), a click on a
+// 19×19 board lands on the point drawn under the finger, and nowhere else;
+// with "tap twice" on (a touch screen's default), the first tap only
+// shows the stone.
+func TestBrowserPhone19x19(t *testing.T) {
+	e := newEnv(t, Options{Local: true})
+	b := newBrowser(t)
+	p := b.open("eve", e.srv.URL+Path+"/", 390, 844, "")
+	p.signIn("eve")
+	p.startBot("easy", "19")
+	black := js[bool](p, `document.querySelector('#side-black .names').textContent.startsWith('eve')`)
+	me := "black"
+	if !black {
+		me = "white"
+		p.waitStone("A19", "black")
+	}
+	js[bool](p, `(document.getElementById('confirm').checked = true, true)`)
+	for _, pt := range []string{"Q16", "K10", "C3", "T1"} {
+		p.clickPoint(pt)
+		p.wait("the tap's preview", `document.getElementById('message').textContent === 'Tap `+pt+` again to play it.'`, 5*time.Second)
+		if got := p.label(pt); !strings.HasPrefix(got, pt+", empty") {
+			t.Fatalf("after one tap %s reads %q, want it still empty", pt, got)
+		}
+		p.clickPoint(pt)
+		p.waitStone(pt, me)
+	}
+	// Only those points (and the bot's answers along the top) hold stones of mine.
+	mine := js[[]string](p, `[...document.querySelectorAll('#points button')].filter(b => b.getAttribute('aria-label').includes('`+me+` stone')).map(b => b.dataset.point)`)
+	for _, pt := range mine {
+		if !strings.Contains(" Q16 K10 C3 T1 ", " "+pt+" ") {
+			t.Errorf("a stone of mine at %s, which was not clicked", pt)
+		}
+	}
+	p.shot("body", "local-19x19-phone")
+}
+
+// TestBrowserKeyboard: the board is played with the arrow keys and Enter,
+// and each point reads as a screen reader would say it.
+func TestBrowserKeyboard(t *testing.T) {
+	e := newEnv(t, Options{Local: true})
+	b := newBrowser(t)
+	p := b.open("fay", e.srv.URL+Path+"/", 1000, 900, "")
+	p.signIn("fay")
+	p.startBot("easy", "9")
+	black := js[bool](p, `document.querySelector('#side-black .names').textContent.startsWith('fay')`)
+	me := "black"
+	if !black {
+		me = "white"
+		p.waitStone("A9", "black")
+	}
+	// One point of the board takes the focus by Tab (E5, the centre);
+	// from there, up twice, left once is D7.
+	if err := chromedp.Do(p.ctx, chromedp.Focus(`#points button[tabindex="0"]`)); err != nil {
+		t.Fatal(err)
+	}
+	if got := js[string](p, `document.activeElement.dataset.point`); got != "E5" {
+		t.Fatalf("the board's focus starts on %q, want E5", got)
+	}
+	if err := chromedp.Do(p.ctx, chromedp.KeyEvent(kb.ArrowUp+kb.ArrowUp+kb.ArrowLeft)); err != nil {
+		t.Fatal(err)
+	}
+	if got := js[string](p, `document.activeElement.getAttribute('aria-label')`); got != "D7, empty" {
+		t.Fatalf("after ↑↑← the focus reads %q, want D7, empty", got)
+	}
+	if err := chromedp.Do(p.ctx, chromedp.KeyEvent(kb.Enter)); err != nil {
+		t.Fatal(err)
+	}
+	p.waitStone("D7", me)
+	p.wait("the announcement", `document.getElementById('live').textContent.includes('played D7.')`, 5*time.Second)
+	if got := p.text("#live"); !strings.Contains(got, strings.ToUpper(me[:1])+me[1:]+" (fay) played D7.") {
+		t.Errorf("the screen reader heard %q", got)
+	}
+}
