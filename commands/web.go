@@ -63,12 +63,12 @@ type ActResult struct {
 }
 
 // Refusals of the board page that no slash command has: the page's own
-// view of the game is out of date, or the seat it claims is not the
-// person's.
+// view of the game is out of date, the game has ended, or the person
+// only watches.
 const (
-	staleClick   = "The board changed before your click arrived (a move was made or the marking changed): look at it again and click once more."
-	closedGame   = "This game has ended: nothing more can be played in it."
-	watchingOnly = "You are watching this game: only its players can act."
+	StaleClick   = "The board changed before your click arrived (a move was made or the marking changed): look at it again and click once more."
+	ClosedGame   = "This game has ended: nothing more can be played in it."
+	WatchingOnly = "You are watching this game: only its players can act."
 	shuttingDown = "gobot is restarting: please try again in a moment."
 )
 
@@ -83,16 +83,16 @@ func (a *App) Act(ctx context.Context, channelID string, u WebUser, act Action) 
 	g, err := a.loadGame(ctx, channelID)
 	switch {
 	case errors.Is(err, ErrNoGame):
-		return refuse(closedGame)
+		return refuse(ClosedGame)
 	case err != nil:
 		msg, _ := errorMessage(err)
 		return refuse(a.plain(msg, nil))
 	case act.Game != "" && act.Game != g.ID:
-		return refuse(closedGame)
+		return refuse(ClosedGame)
 	}
 	side, ok := g.SideOf(u.ID)
 	if !ok {
-		return refuse(watchingOnly)
+		return refuse(WatchingOnly)
 	}
 	if act.Seat != side.String() {
 		return refuse(fmt.Sprintf("You are not playing %s in this game: you play %s.", seatName(act.Seat), side))
@@ -101,7 +101,7 @@ func (a *App) Act(ctx context.Context, channelID string, u WebUser, act Action) 
 	switch act.Kind {
 	case ActPlay, ActPass, ActResign, ActUndo, ActDead:
 		if act.Version != g.Version {
-			return refuse(staleClick)
+			return refuse(StaleClick)
 		}
 		var opts []*discordgo.ApplicationCommandInteractionDataOption
 		switch act.Kind {
@@ -125,7 +125,7 @@ func (a *App) Act(ctx context.Context, channelID string, u WebUser, act Action) 
 		if g.Scoring != nil {
 			key = markingKey(g.Scoring.Dead)
 			if act.Version != g.Version && act.Kind == ActResume {
-				return refuse(staleClick)
+				return refuse(StaleClick)
 			}
 		}
 		it = a.webInteraction(g, u, discordgo.InteractionMessageComponent)

@@ -88,8 +88,8 @@ func TestActIsTheSlashCommand(t *testing.T) {
 		{"out of turn", first, ActPlay, "D4", firstSeat, 0, "It is not your turn: ⚪"},
 		{"occupied", second, ActPlay, "E5", secondSeat, 0, "E5 is already taken by a black stone."},
 		{"forged seat", second, ActPlay, "D4", firstSeat, 0, "You are not playing black in this game: you play white."},
-		{"spectator", WebUser{ID: cat.ID, Name: "cat"}, ActPlay, "D4", "white", 0, watchingOnly},
-		{"stale version", second, ActPlay, "D4", secondSeat, -1, staleClick},
+		{"spectator", WebUser{ID: cat.ID, Name: "cat"}, ActPlay, "D4", "white", 0, WatchingOnly},
+		{"stale version", second, ActPlay, "D4", secondSeat, -1, StaleClick},
 		{"unknown", second, "fly", "", secondSeat, 0, "gobot does not know that action."},
 	}
 	for _, tt := range tests {
@@ -120,8 +120,8 @@ func TestActIsTheSlashCommand(t *testing.T) {
 		t.Fatalf("resign = %+v", res)
 	}
 	res = tb.Act(ctx, channelID, second, Action{Kind: ActPlay, Point: "C3", Game: v.ID, Version: v.Version + 5, Seat: secondSeat})
-	if !res.Refused || res.Text != closedGame {
-		t.Errorf("a click after the game = %+v, want %q", res, closedGame)
+	if !res.Refused || res.Text != ClosedGame {
+		t.Errorf("a click after the game = %+v, want %q", res, ClosedGame)
 	}
 	v, err = tb.View(ctx, channelID)
 	if err != nil || !v.Over || !strings.Contains(v.Result, "resignation") {

@@ -114,7 +114,7 @@ func (hb *hub) leave(c *conn) {
 		return
 	}
 	delete(r.conns, c)
-	if len(r.conns) == 0 {
+	if len(r.conns) == 0 && !hb.closed { // close has stopped every room
 		close(r.stop)
 		delete(hb.rooms, c.room)
 	}

@@ -22,7 +22,7 @@ import (
 // Path is where the board page lives on gobot's HTTP server.
 const Path = "/play"
 
-//go:embed assets
+//go:embed all:assets
 var assets embed.FS
 
 // App is what the board page needs from gobot's application
