@@ -61,6 +61,10 @@ type Options struct {
 	// After waits d on the same clock as Now (time.After); tests with their
 	// own Now set it, so that the clocks' scheduler wakes on their time.
 	After func(d time.Duration) <-chan time.Time
+	// Activity says the board page runs as a Discord Activity: board
+	// messages get an Open board button, and Register adds the Entry
+	// Point command (activity.go).
+	Activity bool
 }
 
 // App is gobot's Discord application: it handles interactions and runs
@@ -148,6 +152,9 @@ func New(opts Options) (*App, error) {
 	if opts.BotWorkers <= 0 {
 		opts.BotWorkers = runtime.NumCPU()
 	}
+	if opts.Activity {
+		opts.Discord = activityDiscord{opts.Discord}
+	}
 	st := opts.Store
 	b := &App{opts: opts, log: opts.Logger, deferAfter: httpDeferAfter,
 		games: st, challenges: st, archive: st, stats: st, reviews: st, deadlines: st, queue: st,
@@ -171,7 +178,13 @@ func (a *App) Register(ctx context.Context) error {
 	if a.opts.AppID == "" {
 		return errors.New("commands: Register needs the application ID")
 	}
-	if err := a.opts.Discord.OverwriteCommands(ctx, a.opts.AppID, a.opts.GuildID, Definitions(a.opts.Players.Levels())); err != nil {
+	cmds := Definitions(a.opts.Players.Levels())
+	if a.opts.Activity && a.opts.GuildID == "" {
+		// Discord refuses a global overwrite that drops the Entry Point
+		// command of an application with Activities.
+		cmds = append(cmds, entryPoint())
+	}
+	if err := a.opts.Discord.OverwriteCommands(ctx, a.opts.AppID, a.opts.GuildID, cmds); err != nil {
 		return fmt.Errorf("commands: register /go: %w", err)
 	}
 	return nil

@@ -56,6 +56,7 @@ func (a *App) routes() *Router {
 	rt.Component("rengo/{id}/start", a.btnRengoStart)
 	rt.Component("vote/{id}/{move}/{point}", a.btnVote)
 	rt.Component("game/{id}/pass/{move}", a.onBoard(a.pass))
+	rt.Component("game/{id}/board", a.btnOpenBoard)
 	rt.Component("game/{id}/resign/{move}", a.onBoard(a.btnResign))
 	rt.Component("game/{id}/resign-yes/{move}", a.onBoard(a.resign))
 	rt.Component("game/{id}/abort-yes/{move}", a.onBoard(a.playerAbort))

@@ -85,7 +85,7 @@ func newEnv(t testing.TB, opts Options) *env {
 		log = slog.New(slog.NewTextHandler(os.Stderr, nil))
 	}
 	app, err := commands.New(commands.Options{AppID: d.AppID, GuildID: d.GuildID, Discord: commands.NewREST(d.URL, d.Token, nil),
-		Store: store, Players: firstPoint{}, Logger: log, BotWorkers: 2})
+		Store: store, Players: firstPoint{}, Logger: log, BotWorkers: 2, Activity: true})
 	if err != nil {
 		t.Fatal(err)
 	}

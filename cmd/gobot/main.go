@@ -183,6 +183,7 @@ func serve(ctx context.Context, stdout, stderr io.Writer) (err error) {
 	app, err := commands.New(commands.Options{
 		AppID: appID, GuildID: cfg.GuildID, Discord: rest, Store: store, Players: players, Logger: log,
 		ChallengeTTL: cfg.ChallengeTTL, ScoringTTL: cfg.ScoringTTL, DefaultClock: &cfg.DefaultClock, BotWorkers: cfg.MaxSearches,
+		Activity: cfg.ClientSecret != "" && cfg.HTTPAddr != "",
 	})
 	if err != nil {
 		return err

@@ -597,6 +597,10 @@ func (s *Server) acknowledge(st *interaction, body map[string]any, files []Attac
 			}
 		}
 		st.original = m.ID
+	case CallbackLaunchActivity:
+		if st.typ != TypeApplicationCommand && st.typ != TypeMessageComponent {
+			return fmt.Sprintf("response type 12 (launch an Activity) answers a command or a component, not type %d", st.typ)
+		}
 	case CallbackAutocompleteResult:
 		if st.typ != TypeApplicationCommandAutocomplete {
 			return fmt.Sprintf("autocomplete result for interaction type %d", st.typ)
