@@ -126,7 +126,7 @@ func New(opts Options) (*Handler, error) {
 	}
 	h.hub = newHub(h)
 	h.stopFn = opts.App.OnChange(h.hub.changed)
-	h.mux.HandleFunc("GET "+Path, h.redirect)
+	h.mux.HandleFunc("GET "+Path, h.Redirect)
 	h.mux.HandleFunc("GET "+Path+"/", h.serveAsset)
 	h.mux.HandleFunc("GET "+Path+"/api/config", h.serveConfig)
 	h.mux.HandleFunc("POST "+Path+"/api/local", h.serveLocal)
@@ -172,10 +172,11 @@ func (h *Handler) loadAssets() error {
 	})
 }
 
-// redirect sends /play to /play/, where the page's relative addresses
-// (assets, api/…, ws) resolve under Path: the same page works at
-// /play/ and, through Discord's URL mapping, at the Activity's root.
-func (h *Handler) redirect(w http.ResponseWriter, r *http.Request) {
+// Redirect sends a request to Path+"/" with its query, where the page's
+// relative addresses (assets, api/…, ws) resolve under Path. It serves
+// /play, and the server's root, where Discord opens the Activity (its URL
+// mapping "/" points at gobot's host).
+func (h *Handler) Redirect(w http.ResponseWriter, r *http.Request) {
 	u := Path + "/"
 	if r.URL.RawQuery != "" {
 		u += "?" + r.URL.RawQuery

@@ -219,6 +219,7 @@ func serve(ctx context.Context, stdout, stderr io.Writer) (err error) {
 		defer board.Close()
 		mux.Handle(web.Path, board)
 		mux.Handle(web.Path+"/", board)
+		mux.HandleFunc("GET /{$}", board.Redirect) // where Discord opens the Activity
 		srv = &http.Server{Addr: cfg.HTTPAddr, Handler: mux, ReadHeaderTimeout: 5 * time.Second, ReadTimeout: 10 * time.Second, WriteTimeout: 10 * time.Second}
 		errc := make(chan error, 1)
 		go func() { errc <- srv.ListenAndServe() }()
