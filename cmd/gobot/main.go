@@ -220,6 +220,10 @@ func serve(ctx context.Context, stdout, stderr io.Writer) (err error) {
 		mux.Handle(web.Path, board)
 		mux.Handle(web.Path+"/", board)
 		mux.HandleFunc("GET /{$}", board.Redirect) // where Discord opens the Activity
+		if pg, ok := store.(*storage.Postgres); ok {
+			// Moves made by other workers reach this one's board pages.
+			go pg.ListenGames(ctx, app.Publish)
+		}
 		srv = &http.Server{Addr: cfg.HTTPAddr, Handler: mux, ReadHeaderTimeout: 5 * time.Second, ReadTimeout: 10 * time.Second, WriteTimeout: 10 * time.Second}
 		errc := make(chan error, 1)
 		go func() { errc <- srv.ListenAndServe() }()
