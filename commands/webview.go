@@ -101,7 +101,6 @@ type GameSummary struct {
 	ID      string   `json:"id"`
 	Title   string   `json:"title"`
 	Size    int      `json:"size"`
-	Moves   int      `json:"moves"`
 	Players []string `json:"players"` // the user IDs of its players
 }
 
@@ -328,7 +327,7 @@ func (a *App) Games(ctx context.Context, channelID string) ([]GameSummary, error
 		if channelID != "" && g.ChannelID != channelID && g.ParentChannelID != channelID {
 			continue
 		}
-		s := GameSummary{Channel: g.ChannelID, ID: g.ID, Title: plainTitle(g), Size: g.Game.Size(), Moves: g.Game.MoveCount()}
+		s := GameSummary{Channel: g.ChannelID, ID: g.ID, Title: plainTitle(g), Size: g.Game.Size()}
 		for _, p := range g.Players() {
 			if p.UserID != "" {
 				s.Players = append(s.Players, p.UserID)

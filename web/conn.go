@@ -40,7 +40,7 @@ const (
 type conn struct {
 	h    *Handler
 	ws   *websocket.Conn
-	send chan []byte
+	send chan *websocket.PreparedMessage
 	quit chan struct{}
 	once sync.Once
 
@@ -79,15 +79,24 @@ func (h *Handler) serveWS(w http.ResponseWriter, r *http.Request) {
 	// replace it with one the page's pongs keep moving.
 	ws.SetReadDeadline(time.Now().Add(pongWait))
 	ws.SetPongHandler(func(string) error { return ws.SetReadDeadline(time.Now().Add(pongWait)) })
-	c := &conn{h: h, ws: ws, send: make(chan []byte, sendBuffer), quit: make(chan struct{}), tokens: float64(h.opts.Burst), at: time.Now()}
+	c := &conn{h: h, ws: ws, send: make(chan *websocket.PreparedMessage, sendBuffer), quit: make(chan struct{}), tokens: float64(h.opts.Burst), at: time.Now()}
 	go c.writeLoop()
 	c.readLoop()
 }
 
 // push queues a message; a page too slow to take it is dropped.
 func (c *conn) push(data []byte) {
+	pm, err := websocket.NewPreparedMessage(websocket.TextMessage, data)
+	if err == nil {
+		c.pushPrepared(pm)
+	}
+}
+
+// pushPrepared queues a message framed once for every page that gets it
+// (a game's state, sent to everyone watching).
+func (c *conn) pushPrepared(pm *websocket.PreparedMessage) {
 	select {
-	case c.send <- data:
+	case c.send <- pm:
 	case <-c.quit:
 	default:
 		c.close()
@@ -139,9 +148,9 @@ func (c *conn) writeLoop() {
 		select {
 		case <-c.quit:
 			return
-		case data := <-c.send:
+		case pm := <-c.send:
 			c.ws.SetWriteDeadline(time.Now().Add(10 * time.Second))
-			if err := c.ws.WriteMessage(websocket.TextMessage, data); err != nil {
+			if err := c.ws.WritePreparedMessage(pm); err != nil {
 				c.close()
 				return
 			}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/gobot-dev/gobot/commands"
+	"github.com/gorilla/websocket"
 )
 
 // hub keeps who watches what: a room per channel with a page open on it,
@@ -36,7 +37,7 @@ type room struct {
 	conns   map[*conn]struct{}
 	kick    chan struct{} // the game changed (buffered 1: changes coalesce)
 	stop    chan struct{}
-	last    []byte // the last state sent
+	last    *websocket.PreparedMessage // the last state sent
 }
 
 func newHub(h *Handler) *hub {
@@ -145,7 +146,7 @@ func (hb *hub) join(c *conn, channel string) {
 	last := r.last
 	hb.mu.Unlock()
 	if last != nil {
-		c.push(last)
+		c.pushPrepared(last)
 		return
 	}
 	select {
@@ -164,16 +165,19 @@ func (hb *hub) runRoom(r *room) {
 			return
 		case <-r.kick:
 		}
-		data := hb.render(r.channel)
+		pm, err := websocket.NewPreparedMessage(websocket.TextMessage, hb.render(r.channel))
+		if err != nil {
+			continue
+		}
 		hb.mu.Lock()
-		r.last = data
+		r.last = pm
 		conns := make([]*conn, 0, len(r.conns))
 		for c := range r.conns {
 			conns = append(conns, c)
 		}
 		hb.mu.Unlock()
 		for _, c := range conns {
-			c.push(data)
+			c.pushPrepared(pm)
 		}
 	}
 }
@@ -196,8 +200,12 @@ func (hb *hub) render(channel string) []byte {
 	return data
 }
 
-// runLobby sends the games lists again when they change, at most a few
-// times a second.
+// lobbyEvery is how often, at most, the games lists are looked at again:
+// each look reads every game in play.
+const lobbyEvery = time.Second
+
+// runLobby sends the games lists again when they change (a game started
+// or ended), looking at most once every lobbyEvery.
 func (hb *hub) runLobby() {
 	defer hb.wg.Done()
 	for {
@@ -209,7 +217,7 @@ func (hb *hub) runLobby() {
 		select {
 		case <-hb.done:
 			return
-		case <-time.After(150 * time.Millisecond):
+		case <-time.After(lobbyEvery):
 		}
 		hb.mu.Lock()
 		scopes := map[string][]*conn{}

@@ -378,7 +378,7 @@ function drawPicker() {
     const li = document.createElement('li');
     const b = document.createElement('button');
     b.type = 'button';
-    b.textContent = `${g.title} · ${g.size}×${g.size} · move ${g.moves + 1}`;
+    b.textContent = `${g.title} · ${g.size}×${g.size}`;
     b.setAttribute('aria-current', String(g.channel === st.channel));
     b.addEventListener('click', () => watch(g.channel));
     li.appendChild(b);
