@@ -9,6 +9,13 @@ import (
 	"github.com/chromedp/chromedp/kb"
 )
 
+// waitTurn waits until the page says it is name's turn (after the bot's
+// answer to a move).
+func (p *tab) waitTurn(name string) {
+	p.t.Helper()
+	p.wait(name+"'s turn", `document.getElementById('status').textContent.endsWith('to play: `+name+`') && !document.getElementById('pass').disabled`, 10*time.Second)
+}
+
 // startBot starts a game against the bot from a local page's form.
 func (p *tab) startBot(level string, size string) {
 	p.t.Helper()
@@ -37,6 +44,7 @@ func TestBrowserLocalBotGame(t *testing.T) {
 	for _, pt := range []string{"E5", "D4", "F6"} {
 		p.clickPoint(pt)
 		p.waitStone(pt, map[bool]string{true: "black", false: "white"}[black])
+		p.waitTurn("dan")
 	}
 	// The bot's answers came in order from A9.
 	p.waitStone("B9", map[bool]string{true: "white", false: "black"}[black])
@@ -65,6 +73,7 @@ func TestBrowserPhone19x19(t *testing.T) {
 		me = "white"
 		p.waitStone("A19", "black")
 	}
+	p.waitTurn("eve")
 	js[bool](p, `(document.getElementById('confirm').checked = true, true)`)
 	for _, pt := range []string{"Q16", "K10", "C3", "T1"} {
 		p.clickPoint(pt)
@@ -74,6 +83,7 @@ func TestBrowserPhone19x19(t *testing.T) {
 		}
 		p.clickPoint(pt)
 		p.waitStone(pt, me)
+		p.waitTurn("eve")
 	}
 	// Only those points (and the bot's answers along the top) hold stones of mine.
 	mine := js[[]string](p, `[...document.querySelectorAll('#points button')].filter(b => b.getAttribute('aria-label').includes('`+me+` stone')).map(b => b.dataset.point)`)

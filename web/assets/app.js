@@ -10,6 +10,7 @@ const st = {
   session: '', user: null, local: false, home: '', channel: '', view: null, receivedAt: 0,
   games: [], offers: [], people: [], levels: [], ws: null, nextId: 1, retry: 0,
   hover: null, pending: null, lastAnnounced: '', fatal: false,
+  said: 0, sent: {}, // how many times the message changed; its count when each action was sent
 };
 
 function show(id, on) { $(id).hidden = !on; }
@@ -157,7 +158,11 @@ function receive(m) {
       drawPicker();
       break;
     case 'result':
-      if (m.refused || m.text) say(m.text, m.refused);
+      // A refusal is always shown; what a done action did only if the
+      // page has said nothing since (a late answer must not hide a newer
+      // prompt, and the board shows the move already).
+      if (m.refused || (m.text && st.said === st.sent[m.id])) say(m.text, m.refused);
+      delete st.sent[m.id];
       if (!m.refused && m.channel && m.channel !== st.channel) watch(m.channel);
       if (m.refused && st.pending) { st.pending = null; redraw(); }
       break;
@@ -169,6 +174,7 @@ function receive(m) {
 }
 
 function say(text, refused) {
+  st.said++;
   const el = $('message');
   el.textContent = text;
   el.classList.toggle('refused', !!refused);
@@ -178,6 +184,7 @@ function act(kind, point) {
   const v = st.view;
   if (!v) return;
   say('', false);
+  st.sent[st.nextId] = st.said;
   send({ t: 'act', id: st.nextId++, channel: v.channel, kind, point: point || '', game: v.id, version: v.version, seat: mySeat(v) || 'none' });
 }
 
