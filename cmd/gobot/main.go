@@ -219,7 +219,15 @@ func serve(ctx context.Context, stdout, stderr io.Writer) (err error) {
 		defer board.Close()
 		mux.Handle(web.Path, board)
 		mux.Handle(web.Path+"/", board)
-		mux.HandleFunc("GET /{$}", board.Redirect) // where Discord opens the Activity
+		// The root is where Discord opens the Activity; only a GET goes
+		// on to the page (a POST there is no interaction: 404).
+		mux.HandleFunc("/{$}", func(w http.ResponseWriter, r *http.Request) {
+			if r.Method != http.MethodGet && r.Method != http.MethodHead {
+				http.NotFound(w, r)
+				return
+			}
+			board.Redirect(w, r)
+		})
 		if pg, ok := store.(*storage.Postgres); ok {
 			// Moves made by other workers reach this one's board pages.
 			go pg.ListenGames(ctx, app.Publish)
