@@ -136,3 +136,66 @@ func userOf(u WebUser) *discordgo.User {
 	}
 	return bob
 }
+
+// TestActUndoAndScoring: the board page's undo request and answers, and
+// the scoring phase, are the buttons' and /go dead's.
+func TestActUndoAndScoring(t *testing.T) {
+	tb := newTestApp(t)
+	ctx := context.Background()
+	webGame(t, tb)
+	v, _ := tb.View(ctx, channelID)
+	black, white := WebUser{ID: ann.ID, Name: "ann"}, WebUser{ID: bob.ID, Name: "bob"}
+	if v.Black.Players[0].ID != ann.ID {
+		black, white = white, black
+	}
+	act := func(u WebUser, seat, kind, point string) ActResult {
+		t.Helper()
+		v, err := tb.View(ctx, channelID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tb.Act(ctx, channelID, u, Action{Kind: kind, Point: point, Game: v.ID, Version: v.Version, Seat: seat})
+	}
+	must := func(res ActResult) {
+		t.Helper()
+		if res.Refused {
+			t.Fatalf("refused: %s", res.Text)
+		}
+	}
+	must(act(black, "black", ActPlay, "E5"))
+	must(act(black, "black", ActUndo, ""))
+	if v, _ := tb.View(ctx, channelID); v.Undo == nil || v.Undo.By != "black" {
+		t.Fatalf("after the request the view's undo is %+v, want black's", v.Undo)
+	}
+	if res := act(black, "black", ActUndoYes, ""); !res.Refused || !strings.Contains(res.Text, "Only") {
+		t.Errorf("the asker allowing their own undo = %+v, want a refusal", res)
+	}
+	must(act(white, "white", ActUndoNo, ""))
+	if v, _ := tb.View(ctx, channelID); v.Undo != nil || v.Board[4][4] != 'X' {
+		t.Fatalf("after a refusal: undo %+v, E5 %c", v.Undo, v.Board[4][4])
+	}
+	must(act(black, "black", ActUndo, ""))
+	must(act(white, "white", ActUndoYes, ""))
+	if v, _ := tb.View(ctx, channelID); v.Board[4][4] != '.' || v.Moves != 0 {
+		t.Fatalf("after the undo: E5 %c, %d moves", v.Board[4][4], v.Moves)
+	}
+	must(act(black, "black", ActPlay, "E5"))
+	must(act(white, "white", ActPlay, "A1"))
+	must(act(black, "black", ActPass, ""))
+	must(act(white, "white", ActPass, ""))
+	v, _ = tb.View(ctx, channelID)
+	if v.Scoring == nil {
+		t.Fatal("no scoring phase after two passes")
+	}
+	dead := strings.Join(v.Scoring.Dead, " ")
+	must(act(black, "black", ActDead, "A1"))
+	if v, _ := tb.View(ctx, channelID); strings.Join(v.Scoring.Dead, " ") == dead {
+		t.Errorf("marking A1 left the dead stones %q", dead)
+	}
+	must(act(black, "black", ActAccept, ""))
+	must(act(white, "white", ActAccept, ""))
+	v, err := tb.View(ctx, channelID)
+	if err != nil || !v.Over || !strings.Contains(v.Result, "points") {
+		t.Errorf("after both accepted: %+v %v", v, err)
+	}
+}

@@ -156,6 +156,34 @@ func TestBrowserSlashMoveShows(t *testing.T) {
 		return false
 	})
 	bob.shot("#game", "activity-13x13")
+
+	// A second game, in a thread of the channel: the page offers both.
+	e.challenge("ann", "cat", 9, discordtest.Bool("thread", true))
+	bob.wait("the picker", `!document.getElementById('picker').hidden && document.querySelectorAll('#games button').length === 2`, 5*time.Second)
+	bob.click(`#games li:nth-child(2) button`)
+	bob.wait("the thread's game", `document.getElementById('title').textContent === 'ann vs cat'`, 5*time.Second)
+	if js[bool](bob, `!document.getElementById('controls').hidden`) {
+		t.Errorf("bob watches ann vs cat, yet the page offers him its controls")
+	}
+	bob.click(`#games li:nth-child(1) button`)
+	bob.wait("his own game", `document.getElementById('title').textContent === 'ann vs bob'`, 5*time.Second)
+
+	// Resigning asks first.
+	bob.click("#resign")
+	bob.wait("the question", `!document.getElementById('resign-ask').hidden`, 5*time.Second)
+	if got := bob.text("#resign-ask span"); got != "Do you really want to resign this game?" {
+		t.Errorf("resign asks %q", got)
+	}
+	bob.click("#resign-no")
+	if js[bool](bob, `!document.getElementById('resign-ask').hidden`) {
+		t.Error("Cancel left the question open")
+	}
+	bob.click("#resign")
+	bob.click("#resign-yes")
+	bob.wait("the resignation", `document.getElementById('status').textContent.startsWith('Game over:')`, 10*time.Second)
+	if got := bob.text("#status"); got != "Game over: ⚫ ann wins by resignation · B+R" {
+		t.Errorf("after resigning the page reads %q", got)
+	}
 }
 
 // jsString quotes s for JavaScript.

@@ -134,10 +134,11 @@ func (e *env) slash(name, sub string, opts ...discordtest.Option) string {
 // challenge starts a size×size game in the env's channel, black against
 // white (unrated, live clock), by slash command and Accept button, as in
 // Discord.
-func (e *env) challenge(black, white string, size int) {
+func (e *env) challenge(black, white string, size int, more ...discordtest.Option) {
 	e.t.Helper()
-	it := e.d.Command(e.ch, user(black), "go", discordtest.Sub("challenge", discordtest.UserOpt("opponent", user(white)),
-		discordtest.Int("size", size), discordtest.Str("color", "black"), discordtest.Bool("rated", false), discordtest.Str("clock", "live")))
+	opts := append([]discordtest.Option{discordtest.UserOpt("opponent", user(white)),
+		discordtest.Int("size", size), discordtest.Str("color", "black"), discordtest.Bool("rated", false), discordtest.Str("clock", "live")}, more...)
+	it := e.d.Command(e.ch, user(black), "go", discordtest.Sub("challenge", opts...))
 	e.d.Do(it)
 	m := e.d.Settled(it)
 	for _, b := range m.Buttons() {
