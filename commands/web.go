@@ -165,7 +165,12 @@ func (a *App) run(ctx context.Context, it *discordgo.Interaction, names map[stri
 	}
 	var notes []string
 	for _, m := range public {
-		if s := noteOf(messageText(m)); s != "" {
+		text := messageText(m)
+		if len(m.Embeds) > 0 {
+			// A board's content is only the ping of the player to move.
+			text = messageText(&Message{Embeds: m.Embeds})
+		}
+		if s := noteOf(text); s != "" {
 			notes = append(notes, a.plain(s, names))
 		}
 	}
