@@ -571,3 +571,25 @@ func ConsoleUser(name string) WebUser {
 	u := consoleUser(name)
 	return WebUser{ID: u.ID, Name: name}
 }
+
+// Where says where the game of channelID lives: its server ("" for a DM)
+// and, for a thread, the channel the thread is in; the last finished game
+// when none is in play, and ErrNoGame when there is neither. The board
+// page checks with it who may see the game.
+func (a *App) Where(ctx context.Context, channelID string) (guildID, parentID string, err error) {
+	g, err := a.loadGame(ctx, channelID)
+	switch {
+	case err == nil:
+		return g.GuildID, g.ParentChannelID, nil
+	case !errors.Is(err, ErrNoGame) && !errors.Is(err, ErrQuarantined):
+		return "", "", err
+	}
+	arcs, err := a.archive.ChannelGames(ctx, channelID, 1)
+	if err != nil {
+		return "", "", err
+	}
+	if len(arcs) == 0 {
+		return "", "", ErrNoGame
+	}
+	return arcs[0].GuildID, "", nil
+}

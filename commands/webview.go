@@ -315,8 +315,8 @@ func plainTitle(g *storage.Game) string {
 
 // Games lists the games in play that a board page opened in channelID
 // offers: the channel's own and those of its threads; with channelID
-// empty, every game in play (a local board page, where everyone may
-// watch everything).
+// empty, every local game (those of the console and of local board
+// pages, in LocalGuild), which everyone on this computer may watch.
 func (a *App) Games(ctx context.Context, channelID string) ([]GameSummary, error) {
 	all, err := a.games.ActiveGames(ctx)
 	if err != nil {
@@ -324,7 +324,7 @@ func (a *App) Games(ctx context.Context, channelID string) ([]GameSummary, error
 	}
 	var out []GameSummary
 	for _, g := range all {
-		if channelID != "" && g.ChannelID != channelID && g.ParentChannelID != channelID {
+		if channelID == "" && g.GuildID != LocalGuild || channelID != "" && g.ChannelID != channelID && g.ParentChannelID != channelID {
 			continue
 		}
 		s := GameSummary{Channel: g.ChannelID, ID: g.ID, Title: plainTitle(g), Size: g.Game.Size()}

@@ -20,10 +20,15 @@ const (
 	sessionInvalid = "This board's sign-in is not valid: reload the board to sign in again."
 	signInFirst    = "Sign in first."
 	tooFast        = "You are sending too many messages: slow down; this one was ignored."
-	stillBusy      = "Your last action is still being made: wait for it."
-	notHere        = "You can watch only the games of the channel this board was opened in."
+	stillBusy      = "Your last actions are still being made: wait for them."
+	notHere        = "This board shows only the games of the channel it was opened in (on this computer: the local games)."
 	localOnly      = "Starting games here works only on a local board."
 )
+
+// maxInFlight is how many actions of one page may be in flight at once:
+// an action's answer is sent once its board is posted in Discord, which
+// may take longer than the opponent's reply.
+const maxInFlight = 4
 
 // sendBuffer is how many messages wait for a slow page before it is
 // dropped (it reconnects and gets the state afresh).
@@ -49,7 +54,10 @@ type conn struct {
 	mu     sync.Mutex
 	sess   session
 	signed bool
-	busy   bool
+	busy   int // actions in flight (at most maxInFlight)
+	// mine are the channels of the local games this page started or was
+	// challenged to, which it may watch before their game begins.
+	mine map[string]bool
 	tokens float64
 	at     time.Time
 }
@@ -251,6 +259,7 @@ func (c *conn) handle(m clientMessage) {
 		}
 		c.do(m.ID, func(ctx context.Context) resultMessage {
 			channel := h.opts.App.NewChannelID()
+			c.own(channel)
 			st := commands.Start{Level: m.Level, Size: m.Size}
 			me := commands.WebUser{ID: s.UserID, Name: s.Name}
 			var opp commands.WebUser
@@ -269,6 +278,9 @@ func (c *conn) handle(m clientMessage) {
 			c.pushJSON(resultMessage{T: "result", ID: m.ID, Text: localOnly, Refused: true})
 			return
 		}
+		if o, ok := h.hub.takeOffer(m.Challenge); ok && o.Channel == m.Channel && o.To.ID == s.UserID {
+			c.own(m.Channel)
+		}
 		c.do(m.ID, func(ctx context.Context) resultMessage {
 			res := h.opts.App.Answer(ctx, m.Channel, commands.WebUser{ID: s.UserID, Name: s.Name}, m.Challenge, m.Accept)
 			if o, ok := h.hub.takeOffer(m.Challenge); ok && (!res.Refused || !strings.Contains(res.Text, "Only")) {
@@ -279,21 +291,21 @@ func (c *conn) handle(m clientMessage) {
 	}
 }
 
-// do runs one action at a time for the page, without holding up its
-// reads, and sends its result.
+// do runs an action for the page, without holding up its reads (at most
+// maxInFlight at once), and sends its result.
 func (c *conn) do(id int, fn func(ctx context.Context) resultMessage) {
 	c.mu.Lock()
-	if c.busy {
+	if c.busy >= maxInFlight {
 		c.mu.Unlock()
 		c.pushJSON(resultMessage{T: "result", ID: id, Text: stillBusy, Refused: true})
 		return
 	}
-	c.busy = true
+	c.busy++
 	c.mu.Unlock()
 	go func() {
 		defer func() {
 			c.mu.Lock()
-			c.busy = false
+			c.busy--
 			c.mu.Unlock()
 		}()
 		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
@@ -334,22 +346,37 @@ func (c *conn) hello(tok string) {
 }
 
 // mayWatch reports whether the page signed in as s may see channel's
-// game: any local game on a local page; in an Activity, the game of its
-// channel and those of its threads.
+// game: on a local page, the local games (the console's and those started
+// on local pages); in an Activity, the game of its channel and those of
+// its threads.
 func (c *conn) mayWatch(s session, channel string) bool {
-	if s.Local || channel == s.Channel {
+	if channel == s.Channel {
+		return true
+	}
+	c.mu.Lock()
+	mine := c.mine[channel]
+	c.mu.Unlock()
+	if mine {
 		return true
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	games, err := c.h.opts.App.Games(ctx, s.Channel)
+	guild, parent, err := c.h.opts.App.Where(ctx, channel)
 	if err != nil {
 		return false
 	}
-	for _, g := range games {
-		if g.Channel == channel {
-			return true
-		}
+	if s.Local {
+		return guild == commands.LocalGuild
 	}
-	return false
+	return parent != "" && parent == s.Channel
+}
+
+// own lets the page watch a local game's channel before its game begins.
+func (c *conn) own(channel string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.mine == nil {
+		c.mine = map[string]bool{}
+	}
+	c.mine[channel] = true
 }

@@ -126,8 +126,17 @@ func TestWebSocketBadInput(t *testing.T) {
 	if m := w.next("error"); m["text"] != sessionExpired {
 		t.Errorf("an expired session: %v", m)
 	}
-	// Signed in as bob (white), refusals come back as results.
+	// Signed in by name on this computer, a Discord channel's game is not
+	// shown.
 	w.send(map[string]any{"t": "hello", "session": e.localSession("bob")})
+	w.next("welcome")
+	w.send(map[string]any{"t": "watch", "channel": e.ch.ID})
+	if m := w.next("error"); m["text"] != notHere {
+		t.Errorf("a local page watching a Discord game: %v", m)
+	}
+	// Signed in as bob (white) in the channel's Activity, refusals come
+	// back as results.
+	w.send(map[string]any{"t": "hello", "session": e.board.sign.token(session{UserID: user("bob").ID, Name: "bob", Channel: e.ch.ID, Expires: now.Add(DefaultSessionTTL).Unix()})})
 	w.next("welcome")
 	w.send(map[string]any{"t": "watch", "channel": e.ch.ID})
 	st := w.next("state")["game"].(map[string]any)
