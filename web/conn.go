@@ -57,7 +57,7 @@ type conn struct {
 	busy   int // actions in flight (at most maxInFlight)
 	// mine are the channels of the local games this page started or was
 	// challenged to, which it may watch before their game begins.
-	mine map[string]bool
+	mine   map[string]bool
 	tokens float64
 	at     time.Time
 }
