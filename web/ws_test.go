@@ -324,3 +324,26 @@ func TestActivitySignIn(t *testing.T) {
 		}
 	}
 }
+
+// TestWebSocketReconnect: a page that reconnects gets the game as it is
+// now, with the moves made while it was away.
+func TestWebSocketReconnect(t *testing.T) {
+	e := newEnv(t, Options{Local: true})
+	channels, black, white := benchGames(t, e, 1)
+	tok := func(u commands.WebUser) string {
+		return e.board.sign.token(session{UserID: u.ID, Name: u.Name, Local: true, Expires: time.Now().Add(time.Hour).Unix()})
+	}
+	w := e.watch(t, tok(white[0]), channels[0])
+	w.await(t, 0)
+	w.c.Close()
+	ctx := t.Context()
+	for i, u := range []commands.WebUser{black[0], white[0], black[0]} {
+		v, _ := e.app.View(ctx, channels[0])
+		seat := []string{"black", "white"}[i%2]
+		if res := e.app.Act(ctx, channels[0], u, commands.Action{Kind: commands.ActPlay, Point: benchMove(i/2, i%2 == 0), Game: v.ID, Version: v.Version, Seat: seat}); res.Refused {
+			t.Fatal(res.Text)
+		}
+	}
+	again := e.watch(t, tok(white[0]), channels[0])
+	again.await(t, 3)
+}
