@@ -2,6 +2,7 @@ package web
 
 import (
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -130,5 +131,36 @@ func TestBrowserKeyboard(t *testing.T) {
 	p.wait("the announcement", `document.getElementById('live').textContent.includes('played D7.')`, 5*time.Second)
 	if got := p.text("#live"); !strings.Contains(got, strings.ToUpper(me[:1])+me[1:]+" (fay) played D7.") {
 		t.Errorf("the screen reader heard %q", got)
+	}
+}
+
+// TestBrowserExpiredSession: when the session has run out (a page left
+// open without its connection renewing it), a click says so in the page
+// and changes nothing.
+func TestBrowserExpiredSession(t *testing.T) {
+	var mu sync.Mutex
+	now := time.Now()
+	e := newEnv(t, Options{Local: true, Now: func() time.Time { mu.Lock(); defer mu.Unlock(); return now }})
+	b := newBrowser(t)
+	start := time.Now()
+	p := b.open("gus", e.srv.URL+Path+"/", 1000, 900, "")
+	p.wait("the sign-in form", `!document.getElementById('signin').hidden`, 10*time.Second)
+	ready := js[float64](p, `performance.getEntriesByName('gobot-ready')[0].startTime`)
+	t.Logf("the page was ready to sign in %.0f ms after its navigation began (%v with the new browser context)", ready, time.Since(start))
+	p.signIn("gus")
+	p.startBot("easy", "9")
+	p.waitTurn("gus")
+	mu.Lock()
+	now = now.Add(DefaultSessionTTL + time.Minute)
+	mu.Unlock()
+	p.clickPoint("E5")
+	p.wait("the expiry", `!document.getElementById('fatal').hidden`, 10*time.Second)
+	if got := p.text("#fatal"); got != "Your session has expired: reload the board to sign in again." {
+		t.Errorf("after the session ran out the page reads %q", got)
+	}
+	if v, err := e.app.Games(t.Context(), ""); err != nil || len(v) != 1 {
+		t.Fatalf("games: %v %v", v, err)
+	} else if got, _ := e.app.View(t.Context(), v[0].Channel); got.Board[4][4] != '.' {
+		t.Errorf("the click after expiry played E5")
 	}
 }
