@@ -416,7 +416,7 @@ function drawPicker() {
   }
   $('people').replaceChildren(...st.people.filter((p) => !st.user || p.id !== st.user.id).map((p) => new Option(p.name)));
   // The picker is shown when there is a choice to make.
-  show('picker', st.local || st.games.length > 1);
+  show('picker', st.local || st.games.length > 1 || st.games.some((g) => g.channel !== st.channel));
 }
 
 $('newbot').addEventListener('submit', (e) => {
