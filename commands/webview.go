@@ -318,13 +318,34 @@ func plainTitle(g *storage.Game) string {
 // empty, every local game (those of the console and of local board
 // pages, in LocalGuild), which everyone on this computer may watch.
 func (a *App) Games(ctx context.Context, channelID string) ([]GameSummary, error) {
+	by, err := a.GamesBy(ctx, []string{channelID})
+	return by[channelID], err
+}
+
+// GamesBy is Games for several channels at once, reading the games in
+// play once.
+func (a *App) GamesBy(ctx context.Context, channelIDs []string) (map[string][]GameSummary, error) {
 	all, err := a.games.ActiveGames(ctx)
 	if err != nil {
 		return nil, err
 	}
-	var out []GameSummary
+	want := map[string]bool{}
+	for _, ch := range channelIDs {
+		want[ch] = true
+	}
+	out := map[string][]GameSummary{}
 	for _, g := range all {
-		if channelID == "" && g.GuildID != LocalGuild || channelID != "" && g.ChannelID != channelID && g.ParentChannelID != channelID {
+		var scopes []string
+		if want[""] && g.GuildID == LocalGuild {
+			scopes = append(scopes, "")
+		}
+		if want[g.ChannelID] && g.ChannelID != "" {
+			scopes = append(scopes, g.ChannelID)
+		}
+		if want[g.ParentChannelID] && g.ParentChannelID != "" {
+			scopes = append(scopes, g.ParentChannelID)
+		}
+		if len(scopes) == 0 {
 			continue
 		}
 		s := GameSummary{Channel: g.ChannelID, ID: g.ID, Title: plainTitle(g), Size: g.Game.Size()}
@@ -333,8 +354,12 @@ func (a *App) Games(ctx context.Context, channelID string) ([]GameSummary, error
 				s.Players = append(s.Players, p.UserID)
 			}
 		}
-		out = append(out, s)
+		for _, sc := range scopes {
+			out[sc] = append(out[sc], s)
+		}
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
+	for _, list := range out {
+		sort.Slice(list, func(i, j int) bool { return list[i].ID < list[j].ID })
+	}
 	return out, nil
 }

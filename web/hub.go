@@ -225,12 +225,19 @@ func (hb *hub) runLobby() {
 			scopes[c.scope()] = append(scopes[c.scope()], c)
 		}
 		hb.mu.Unlock()
+		names := make([]string, 0, len(scopes))
+		for sc := range scopes {
+			names = append(names, sc)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		games, err := hb.h.opts.App.GamesBy(ctx, names)
+		cancel()
+		if err != nil {
+			hb.h.opts.Log.Warn("board page: list the games", "err", err)
+			continue
+		}
 		for scope, conns := range scopes {
-			data, err := hb.list(scope)
-			if err != nil {
-				hb.h.opts.Log.Warn("board page: list the games", "err", err)
-				continue
-			}
+			data := hb.listMessage(scope, games[scope])
 			hb.mu.Lock()
 			same := string(hb.lists[scope]) == string(data)
 			hb.lists[scope] = data
@@ -245,7 +252,7 @@ func (hb *hub) runLobby() {
 	}
 }
 
-// list is the games message of a scope.
+// list is the games message of a scope, read now.
 func (hb *hub) list(scope string) ([]byte, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
@@ -253,6 +260,12 @@ func (hb *hub) list(scope string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	return hb.listMessage(scope, games), nil
+}
+
+// listMessage is the games message of a scope with these games: on a
+// local page, with who is signed in and the challenges waiting.
+func (hb *hub) listMessage(scope string, games []commands.GameSummary) []byte {
 	m := gamesMessage{T: "games", Games: games}
 	if m.Games == nil {
 		m.Games = []commands.GameSummary{}
@@ -261,7 +274,7 @@ func (hb *hub) list(scope string) ([]byte, error) {
 		hb.mu.Lock()
 		seen := map[string]bool{}
 		for c := range hb.conns {
-			if s := c.sess; c.signedIn() && s.Local && !seen[s.UserID] {
+			if s := c.session(); c.signedIn() && s.Local && !seen[s.UserID] {
 				seen[s.UserID] = true
 				m.People = append(m.People, userInfo{ID: s.UserID, Name: s.Name})
 			}
@@ -273,7 +286,8 @@ func (hb *hub) list(scope string) ([]byte, error) {
 		sort.Slice(m.People, func(i, j int) bool { return m.People[i].Name < m.People[j].Name })
 		sort.Slice(m.Offers, func(i, j int) bool { return m.Offers[i].ID < m.Offers[j].ID })
 	}
-	return json.Marshal(m)
+	data, _ := json.Marshal(m)
+	return data
 }
 
 // sendList sends c its scope's games list now.

@@ -31,6 +31,7 @@ type App interface {
 	Act(ctx context.Context, channelID string, u commands.WebUser, a commands.Action) commands.ActResult
 	View(ctx context.Context, channelID string) (*commands.GameView, error)
 	Games(ctx context.Context, channelID string) ([]commands.GameSummary, error)
+	GamesBy(ctx context.Context, channelIDs []string) (map[string][]commands.GameSummary, error)
 	Where(ctx context.Context, channelID string) (guildID, parentID string, err error)
 	Start(ctx context.Context, channelID string, u commands.WebUser, s commands.Start) (commands.ActResult, string)
 	Answer(ctx context.Context, channelID string, u commands.WebUser, id string, accept bool) commands.ActResult
