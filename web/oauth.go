@@ -10,6 +10,8 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+	"sync"
+	"time"
 )
 
 // The Activity signs in with Discord's OAuth2, as the Embedded App SDK
@@ -34,7 +36,38 @@ const (
 	badCode      = "Discord did not accept this sign-in: reopen the board."
 	notInstance  = "This board was not opened from a Discord activity gobot can see: open it from a game's Open board button."
 	discordIsOut = "Discord could not be reached to sign you in: try again in a moment."
+	tooManyLogin = "Too many people are signing in right now: try again in a moment."
 )
+
+// exchanges limits the sign-ins gobot passes on to Discord (each costs up
+// to three calls to Discord's API): a bucket of exchangeBurst, refilled
+// at exchangeRate a second, for the whole process.
+const (
+	exchangeRate  = 5
+	exchangeBurst = 20
+)
+
+type bucket struct {
+	mu     sync.Mutex
+	tokens float64
+	at     time.Time
+}
+
+// take takes a token at now, if there is one.
+func (b *bucket) take(now time.Time, rate, burst float64) bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.at.IsZero() {
+		b.tokens = burst
+	}
+	b.tokens = min(burst, b.tokens+now.Sub(b.at).Seconds()*rate)
+	b.at = now
+	if b.tokens < 1 {
+		return false
+	}
+	b.tokens--
+	return true
+}
 
 func (h *Handler) serveToken(w http.ResponseWriter, r *http.Request) {
 	if h.opts.ClientSecret == "" {
@@ -52,6 +85,10 @@ func (h *Handler) serveToken(w http.ResponseWriter, r *http.Request) {
 	}
 	if !h.sign.spend(req.State, h.opts.Now()) {
 		problem(w, http.StatusForbidden, badState)
+		return
+	}
+	if !h.exchanges.take(time.Now(), exchangeRate, exchangeBurst) {
+		problem(w, http.StatusTooManyRequests, tooManyLogin)
 		return
 	}
 	ctx := r.Context()

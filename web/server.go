@@ -90,6 +90,8 @@ type Handler struct {
 	hub    *hub
 	files  map[string]asset
 	stopFn func()
+	// exchanges limits the Activity's sign-ins (see oauth.go).
+	exchanges bucket
 }
 
 // asset is one embedded file, with its gzip form when that is smaller.
