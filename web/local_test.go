@@ -164,3 +164,33 @@ func TestBrowserExpiredSession(t *testing.T) {
 		t.Errorf("the click after expiry played E5")
 	}
 }
+
+// TestBrowserLocalChallenge: on this computer, one person challenges
+// another by name from the page; the other accepts on theirs, and both
+// play.
+func TestBrowserLocalChallenge(t *testing.T) {
+	e := newEnv(t, Options{Local: true})
+	b := newBrowser(t)
+	hal := b.open("hal", e.srv.URL+Path+"/", 1000, 900, "")
+	hal.signIn("hal")
+	ivy := b.open("ivy", e.srv.URL+Path+"/", 1000, 900, "")
+	ivy.signIn("ivy")
+	hal.wait("ivy among the people", `[...document.querySelectorAll('#people option')].some(o => o.value === 'ivy')`, 5*time.Second)
+	if err := chromedp.Do(hal.ctx, chromedp.SetValue("#challenge-name", "ivy"), chromedp.SetValue("#challenge-size", "9"), chromedp.Click(`#newchallenge button`)); err != nil {
+		t.Fatal(err)
+	}
+	hal.wait("the waiting note", `document.getElementById('offers').textContent === 'Waiting for ivy to accept your 9×9 challenge.'`, 5*time.Second)
+	ivy.wait("the challenge", `document.getElementById('offers').textContent.startsWith('hal challenges you to a 9×9 game.')`, 5*time.Second)
+	ivy.click(`#offers button`)
+	for _, p := range []*tab{hal, ivy} {
+		p.wait("the game", `['hal vs ivy', 'ivy vs hal'].includes(document.getElementById('title').textContent)`, 10*time.Second)
+	}
+	first := hal
+	if js[bool](hal, `document.getElementById('title').textContent === 'ivy vs hal'`) {
+		first = ivy
+	}
+	first.clickPoint("C7")
+	hal.waitStone("C7", "black")
+	ivy.waitStone("C7", "black")
+	ivy.wait("the offer gone", `document.getElementById('offers').textContent === ''`, 5*time.Second)
+}
