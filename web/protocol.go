@@ -43,12 +43,6 @@ type clientMessage struct {
 	Accept    bool   `json:"accept,omitempty"`
 }
 
-// errBadMessage is a message of the wrong shape; its text is the error
-// frame's.
-type errBadMessage struct{ why string }
-
-func (e *errBadMessage) Error() string { return e.why }
-
 var (
 	snowflakeRe = regexp.MustCompile(`^[0-9]{1,20}$`)
 	pointRe     = regexp.MustCompile(`^(?i:[A-HJ-T](?:[1-9]|1[0-9])|pass)$`)

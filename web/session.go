@@ -6,7 +6,6 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
-	"errors"
 	"strings"
 	"sync"
 	"time"
@@ -24,12 +23,6 @@ type session struct {
 	Local   bool   `json:"l,omitempty"`
 	Expires int64  `json:"e"` // Unix seconds
 }
-
-// Session errors.
-var (
-	errBadToken = errors.New("web: session token not valid")
-	errExpired  = errors.New("web: session expired")
-)
 
 // signer signs and checks session tokens and OAuth2 states.
 type signer struct {
