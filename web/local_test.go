@@ -194,3 +194,18 @@ func TestBrowserLocalChallenge(t *testing.T) {
 	ivy.waitStone("C7", "black")
 	ivy.wait("the offer gone", `document.getElementById('offers').textContent === ''`, 5*time.Second)
 }
+
+// TestBrowserSDKLoads: the vendored Embedded App SDK loads in the page as
+// the Activity loads it (every module found, served as JavaScript, allowed
+// by the page's content security policy).
+func TestBrowserSDKLoads(t *testing.T) {
+	e := newEnv(t, Options{Local: true})
+	b := newBrowser(t)
+	p := b.open("sdk", e.srv.URL+Path+"/", 800, 600, "")
+	p.wait("the page", `!document.getElementById('signin').hidden`, 10*time.Second)
+	js[bool](p, `(window.__sdk = 'loading', import('./sdk/index.mjs').then(m => { window.__sdk = typeof m.DiscordSDK; }, e => { window.__sdk = String(e); }), true)`)
+	p.wait("the SDK", `window.__sdk !== 'loading'`, 10*time.Second)
+	if got := js[string](p, `window.__sdk`); got != "function" {
+		t.Errorf("importing the SDK gave %q, want its DiscordSDK class", got)
+	}
+}
