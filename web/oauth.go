@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -102,6 +103,7 @@ func (h *Handler) serveToken(w http.ResponseWriter, r *http.Request) {
 		ID         string `json:"id"`
 		Username   string `json:"username"`
 		GlobalName string `json:"global_name"`
+		Avatar     string `json:"avatar"`
 	}
 	if err := h.discord(ctx, "/users/@me", "Bearer "+access, &me); err != nil || me.ID == "" {
 		h.opts.Log.Warn("board page: read the signed-in user", "err", err)
@@ -124,8 +126,54 @@ func (h *Handler) serveToken(w http.ResponseWriter, r *http.Request) {
 	if name == "" {
 		name = me.Username
 	}
+	h.avatars.put(me.ID, me.Avatar)
 	tok := h.sign.token(session{UserID: me.ID, Name: name, Channel: inst.Location.ChannelID, Expires: h.opts.Now().Add(h.opts.SessionTTL).Unix()})
 	writeJSON(w, http.StatusOK, map[string]any{"access_token": access, "session": tok, "user": userInfo{ID: me.ID, Name: name}, "channel": inst.Location.ChannelID})
+}
+
+// avatars are the Discord avatar hashes of the people who signed in
+// through the Activity on this process, for the page's player cards.
+type avatars struct {
+	mu     sync.Mutex
+	hashes map[string]string
+}
+
+func (a *avatars) put(userID, hash string) {
+	if hash == "" || !avatarRe.MatchString(hash) {
+		return
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.hashes == nil {
+		a.hashes = map[string]string{}
+	}
+	if len(a.hashes) > 100_000 {
+		clear(a.hashes) // a bound, not a cache policy
+	}
+	a.hashes[userID] = hash
+}
+
+func (a *avatars) get(userID string) (string, bool) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	h, ok := a.hashes[userID]
+	return h, ok
+}
+
+var avatarRe = regexp.MustCompile(`^(a_)?[0-9A-Za-z_]{1,64}$`)
+
+// serveAvatar sends a player's picture: through the Activity's URL
+// mapping /cdn (to cdn.discordapp.com) when the player signed in through
+// the Activity, else 404 (the page shows their initial).
+func (h *Handler) serveAvatar(w http.ResponseWriter, r *http.Request) {
+	id := r.PathValue("id")
+	hash, ok := h.avatars.get(id)
+	if !ok || !snowflakeRe.MatchString(id) {
+		http.NotFound(w, r)
+		return
+	}
+	w.Header().Set("Cache-Control", "max-age=3600")
+	http.Redirect(w, r, "/cdn/avatars/"+id+"/"+hash+".png?size=64", http.StatusFound)
 }
 
 // exchange trades an authorization code for an access token at Discord's

@@ -92,6 +92,7 @@ type Handler struct {
 	stopFn func()
 	// exchanges limits the Activity's sign-ins (see oauth.go).
 	exchanges bucket
+	avatars   avatars
 }
 
 // asset is one embedded file, with its gzip form when that is smaller.
@@ -136,6 +137,7 @@ func New(opts Options) (*Handler, error) {
 	h.mux.HandleFunc("POST "+Path+"/api/local", h.serveLocal)
 	h.mux.HandleFunc("GET "+Path+"/api/state", h.serveState)
 	h.mux.HandleFunc("POST "+Path+"/api/token", h.serveToken)
+	h.mux.HandleFunc("GET "+Path+"/api/avatar/{id}", h.serveAvatar)
 	h.mux.HandleFunc("GET "+Path+"/ws", h.serveWS)
 	return h, nil
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/gobot-dev/gobot/commands"
+	"github.com/gobot-dev/gobot/commands/discordtest"
 	"github.com/gorilla/websocket"
 )
 
@@ -306,6 +307,22 @@ func TestActivitySignIn(t *testing.T) {
 	}
 	if left := time.Until(time.Unix(ss.Expires, 0)); left > DefaultSessionTTL || left < DefaultSessionTTL-time.Minute {
 		t.Errorf("session lasts %v, want %v", left, DefaultSessionTTL)
+	}
+	// Her Discord picture is known now (the page shows it through the
+	// Activity's /cdn mapping); someone who never signed in has none.
+	noRedirect := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	for who, want := range map[string]string{
+		user("ann").ID: "/cdn/avatars/" + user("ann").ID + "/" + discordtest.AvatarHash(user("ann")) + ".png?size=64",
+		user("bob").ID: "",
+	} {
+		resp, err := noRedirect.Get(e.srv.URL + Path + "/api/avatar/" + who)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if got := resp.Header.Get("Location"); got != want || (want == "") != (resp.StatusCode == http.StatusNotFound) {
+			t.Errorf("avatar of %s: %d %q, want %q", who, resp.StatusCode, got, want)
+		}
 	}
 	refusals := []struct {
 		name, code, state, instance, want string

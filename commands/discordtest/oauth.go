@@ -98,10 +98,13 @@ func (s *Server) serveOAuth(w http.ResponseWriter, r *http.Request, path string)
 		if !found {
 			return answer(http.StatusUnauthorized, discordError(0, "401: Unauthorized"))
 		}
-		return answer(http.StatusOK, map[string]any{"id": u.ID, "username": u.Username, "global_name": u.Username, "discriminator": "0", "avatar": nil})
+		return answer(http.StatusOK, map[string]any{"id": u.ID, "username": u.Username, "global_name": u.Username, "discriminator": "0", "avatar": AvatarHash(u)})
 	}
 	return false
 }
+
+// AvatarHash is the avatar hash the fake gives u.
+func AvatarHash(u User) string { return "a_fake" + u.ID }
 
 // getActivityInstance answers GET /applications/{id}/activity-instances/{instance_id}.
 func getActivityInstance(s *Server, r *restRequest) restResponse {

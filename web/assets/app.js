@@ -306,7 +306,7 @@ function redraw() {
     const sv = v[c];
     const names = sv.players.map((p) => p.name + (p.id && st.user && p.id === st.user.id ? ' (you)' : '')).join(', ');
     el.querySelector('.names').textContent = names;
-    el.querySelector('.avatar').textContent = (sv.players[0] ? sv.players[0].name : '?').charAt(0).toUpperCase();
+    avatar(el.querySelector('.avatar'), sv.players[0]);
     el.querySelector('.caps').textContent = `${sv.captures} captured`;
     el.classList.toggle('turn', v.to_play === c);
     el.setAttribute('aria-label', `${c}: ${names}, ${sv.captures} captured`);
@@ -336,6 +336,20 @@ function redraw() {
     $('accept').hidden = $('resume').hidden = !playing;
     $('accept').disabled = !!sc.accepted[seat];
   }
+}
+
+// avatar shows a player's Discord picture (inside Discord, once they have
+// opened the board: see README) or else their initial.
+function avatar(el, p) {
+  const key = p ? p.id || p.name : '';
+  if (el.dataset.who === key) return;
+  el.dataset.who = key;
+  el.textContent = (p ? p.name : '?').charAt(0).toUpperCase();
+  if (!p || !p.id || st.local) return;
+  const img = new Image();
+  img.alt = '';
+  img.onload = () => { if (el.dataset.who === key) el.replaceChildren(img); };
+  img.src = 'api/avatar/' + p.id;
 }
 
 function pointOf(name, n) {
