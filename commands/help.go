@@ -45,8 +45,7 @@ func helpText(levels []Level, challengeTTL, scoringTTL time.Duration, defaultClo
 			{Name: "Play", Value: "`/go play move:D4` places a stone (the list suggests legal points as you type); `move:pass` passes.\n" +
 				"`/go pass`, `/go resign`, or the **Pass** / **Undo** / **Resign** buttons under the newest board (the Resign button asks to confirm; `/go resign` does not).\n" +
 				"`/go undo` (or **Undo**) asks your opponent to take back your last move; against the bot (unrated games only) it takes back its reply and your move at once.\n" +
-				"`/go board` shows the board again; `/go sgf` attaches the game record (SGF); `animation:true` adds an animated replay.\n" +
-				"**Open board** (where gobot's Activity is set up) opens a live board to play by clicking."},
+				"`/go board` shows the board again; `/go sgf` attaches the game record (SGF); `animation:true` adds an animated replay."},
 			{Name: "Finished games", Value: "The final message carries the counted board and the record (SGF). " +
 				"`/go sgf` gives the game in play here, or else the last one finished here; `/go sgf game:` any game you may see " +
 				"(it suggests your recent games as you type). `/go replay game:` posts an animated replay. " +
