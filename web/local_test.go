@@ -193,6 +193,7 @@ func TestBrowserLocalChallenge(t *testing.T) {
 	hal.waitStone("C7", "black")
 	ivy.waitStone("C7", "black")
 	ivy.wait("the offer gone", `document.getElementById('offers').textContent === ''`, 5*time.Second)
+	hal.shot("body", "local-desktop")
 }
 
 // TestBrowserSDKLoads: the vendored Embedded App SDK loads in the page as
