@@ -2,6 +2,8 @@ package web
 
 import (
 	"context"
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -32,11 +34,27 @@ func TestBrowserActivityGame9x9(t *testing.T) {
 	if tok := js[string](ann, `window.__authenticated.access_token`); !strings.HasPrefix(tok, "access-") {
 		t.Errorf("authenticate got access token %q, want the one Discord's token endpoint gave", tok)
 	}
+	// markAt is when a page's latest performance mark of that name was
+	// made, in milliseconds since the epoch (the pages share a clock).
+	markAt := func(p *tab, name string) float64 {
+		return js[float64](p, `(() => { const m = performance.getEntriesByName('`+name+`'); return m.length ? performance.timeOrigin + m[m.length-1].startTime : 0; })()`)
+	}
+	var took []float64
+	moves := 0
 	play := func(p *tab, point, stone string) {
 		t.Helper()
 		p.clickPoint(point)
 		for _, q := range all {
 			q.waitStone(point, stone)
+		}
+		moves++
+		// From the click leaving the mover's page to the move drawn on the
+		// opponent's and the spectator's.
+		sent := markAt(p, "gobot-act")
+		for _, q := range all {
+			if q != p {
+				took = append(took, markAt(q, fmt.Sprintf("gobot-move-%d", moves))-sent)
+			}
 		}
 	}
 	play(ann, "D6", "black")
@@ -57,6 +75,8 @@ func TestBrowserActivityGame9x9(t *testing.T) {
 		}
 		p.wait("black's capture", `document.querySelector('#side-black .caps').textContent === '1 captured'`, 5*time.Second)
 	}
+	slices.Sort(took)
+	t.Logf("click on one page to the move drawn on another, in the browser: median %.0f ms, at most %.0f ms (%d)", took[len(took)/2], took[len(took)-1], len(took))
 	if got := js[string](cat, `document.getElementById('live').lastChild.textContent`); got != "Black (ann) played E5. 1 stone captured." {
 		t.Errorf("the spectator's screen reader heard %q", got)
 	}

@@ -185,6 +185,7 @@ function act(kind, point) {
   const v = st.view;
   if (!v) return;
   say('', false);
+  performance.mark('gobot-act'); // when the click left (tests measure with it)
   st.sent[st.nextId] = st.said;
   send({ t: 'act', id: st.nextId++, channel: v.channel, kind, point: point || '', game: v.id, version: v.version, seat: mySeat(v) || 'none' });
 }
@@ -255,6 +256,7 @@ function setView(v) {
   show('game', true);
   redraw();
   drawPicker();
+  if (!prev || prev.moves !== v.moves) performance.mark(`gobot-move-${v.moves}`); // when the move was drawn
 }
 
 // announce tells screen readers what changed: each move, the end of play.
