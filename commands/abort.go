@@ -40,7 +40,7 @@ const tooLateToAbort = "Each player has made two moves, so the game can no longe
 // askAbort asks a player to confirm the abort of g, or refuses it when
 // each player has made two moves.
 func askAbort(ctx context.Context, r *Request, g *storage.Game) error {
-	if _, over := g.Game.Result(); over {
+	if _, over := goOf(g).Result(); over {
 		return ErrGameOver
 	}
 	if !earlyAbort(g) {
@@ -50,7 +50,7 @@ func askAbort(ctx context.Context, r *Request, g *storage.Game) error {
 		Content:   fmt.Sprintf("Abort the game %s? It is recorded as aborted, with its record, and never rated; the channel is then free for a new game.", title(g)),
 		Ephemeral: true,
 		Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-			discordgo.Button{Label: "Yes, abort", Style: discordgo.DangerButton, CustomID: "game/" + g.ID + "/abort-yes/" + fmt.Sprint(g.Game.MoveCount())},
+			discordgo.Button{Label: "Yes, abort", Style: discordgo.DangerButton, CustomID: "game/" + g.ID + "/abort-yes/" + fmt.Sprint(g.State.MoveCount())},
 		}}},
 		AllowedMentions: noMentions(),
 	})
@@ -62,7 +62,7 @@ func (a *App) playerAbort(ctx context.Context, r *Request, g *storage.Game) erro
 	if _, err := playerColor(g, r.User); err != nil {
 		return err
 	}
-	if _, over := g.Game.Result(); over {
+	if _, over := goOf(g).Result(); over {
 		return ErrGameOver
 	}
 	if !earlyAbort(g) {
@@ -78,18 +78,21 @@ func (a *App) playerAbort(ctx context.Context, r *Request, g *storage.Game) erro
 	}
 	arc := storage.Archived{
 		ID: g.ID, GuildID: g.GuildID, ChannelID: g.ChannelID,
-		Black: g.First(engine.Black), White: g.First(engine.White), Size: g.Game.Size(), Rules: g.Game.Rules(), Handicap: g.Game.Handicap(),
-		Result: "Void", SGF: sgf, Moves: g.Game.MoveCount(), Annulled: true,
+		Black: g.First(engine.SideOf(engine.Black)), White: g.First(engine.SideOf(engine.White)), Size: goOf(g).Size(), Rules: goOf(g).Rules(), Handicap: goOf(g).Handicap(),
+		Result: "Void", SGF: sgf, Moves: g.State.MoveCount(), Annulled: true,
 		StartedAt: g.CreatedAt, FinishedAt: a.now(),
 	}
 	if err := writeError(a.games.FinishGame(ctx, g, arc)); err != nil {
 		return err
 	}
-	a.log.Info("game aborted by a player", "game", g.ID, "by", r.User.ID, "moves", g.Game.MoveCount())
+	a.log.Info("game aborted by a player", "game", g.ID, "by", r.User.ID, "moves", g.State.MoveCount())
+	e := storage.AuditEntry{GuildID: g.GuildID, By: by, Action: storage.AuditAbort, Target: g.ID,
+		Before: fmt.Sprintf("in play after %s", plural(g.State.MoveCount(), "move")), After: "Void (aborted by a player)"}
+	a.logAction(ctx, e)
 	a.disableBoards(ctx, g, false)
 	return r.Reply(ctx, &Message{
 		Content: fmt.Sprintf("🚫 %s aborted the game %s after %s, before each player had made %d moves: it is recorded as aborted (`/go sgf game:%s`) and never rated. The channel is free for a new game.",
-			mention(by), title(g), plural(g.Game.MoveCount(), "move"), abortMoves, g.ID),
+			mention(by), title(g), plural(g.State.MoveCount(), "move"), abortMoves, g.ID),
 		AllowedMentions: noMentions(),
 	})
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/bwmarrin/discordgo"
+	dbots "github.com/gobot-dev/gobot/bots/draughts"
 	"github.com/gobot-dev/gobot/bots/review"
 	"github.com/gobot-dev/gobot/engine"
 	"github.com/gobot-dev/gobot/engine/clock"
@@ -40,6 +41,9 @@ type Options struct {
 	Discord Discord
 	Store   Store
 	Players Players
+	// Draughts are the draughts bot levels; nil means the built-in ones
+	// (bots/draughts with no Hub engines).
+	Draughts DraughtsPlayers
 	// Reviewer reviews games and estimates scores; nil means Players when
 	// it is a Reviewer too, else NewLocalReviewer with the built-in search.
 	Reviewer Reviewer
@@ -86,6 +90,7 @@ type App struct {
 	reviews    Reviews
 	deadlines  Deadlines
 	queue      BotQueue
+	admin      Admin
 
 	// deferAfter is when the HTTP endpoint defers a handler that has not
 	// answered yet (httpDeferAfter; tests change it).
@@ -145,6 +150,13 @@ func New(opts Options) (*App, error) {
 	if opts.After == nil {
 		opts.After = time.After
 	}
+	if opts.Draughts == nil {
+		reg, err := dbots.NewRegistry(dbots.Config{Logger: opts.Logger})
+		if err != nil {
+			return nil, fmt.Errorf("commands: draughts levels: %w", err)
+		}
+		opts.Draughts = reg
+	}
 	if opts.DefaultClock == nil {
 		d := clock.Default()
 		opts.DefaultClock = &d
@@ -157,7 +169,7 @@ func New(opts Options) (*App, error) {
 	}
 	st := opts.Store
 	b := &App{opts: opts, log: opts.Logger, deferAfter: httpDeferAfter,
-		games: st, challenges: st, archive: st, stats: st, reviews: st, deadlines: st, queue: st,
+		games: st, challenges: st, archive: st, stats: st, reviews: st, deadlines: st, queue: st, admin: st,
 		smallReads: make(chan struct{}, maxSmallReads), largeReads: make(chan struct{}, maxLargeReads),
 		replays: newReplayCache(), reviewing: newReviews(), kick: make(chan struct{}, 1),
 		owed: newOwedMoves(), closing: make(chan struct{}), changes: &changes{}}
@@ -172,20 +184,20 @@ func (a *App) now() time.Time { return a.opts.Now() }
 // Router returns the App's router (for tests and the help text).
 func (a *App) Router() *Router { return a.router }
 
-// Register overwrites the application's commands with /go, globally or in
+// Register overwrites the application's commands with /go and /draughts, globally or in
 // the configured guild.
 func (a *App) Register(ctx context.Context) error {
 	if a.opts.AppID == "" {
 		return errors.New("commands: Register needs the application ID")
 	}
-	cmds := Definitions(a.opts.Players.Levels())
+	cmds := Definitions(a.opts.Players.Levels(), draughtsLevels(a.opts.Draughts.Levels())...)
 	if a.opts.Activity && a.opts.GuildID == "" {
 		// Discord refuses a global overwrite that drops the Entry Point
 		// command of an application with Activities.
 		cmds = append(cmds, entryPoint())
 	}
 	if err := a.opts.Discord.OverwriteCommands(ctx, a.opts.AppID, a.opts.GuildID, cmds); err != nil {
-		return fmt.Errorf("commands: register /go: %w", err)
+		return fmt.Errorf("commands: register /go and /draughts: %w", err)
 	}
 	return nil
 }

@@ -113,7 +113,7 @@ func gameLabel(a *storage.Archived, userID string, now time.Time) string {
 	case a.White.UserID:
 		who = opponent(a.Black)
 	}
-	return fmt.Sprintf("%s · %d×%d · %s · %s", who, a.Size, a.Size, a.Result, ago(now.Sub(a.FinishedAt)))
+	return fmt.Sprintf("%s · %s · %s · %s", who, archivedSetup(a), a.Result, ago(now.Sub(a.FinishedAt)))
 }
 
 // ago says how long ago something happened, briefly: "just now", "5 min
@@ -165,10 +165,16 @@ func (a *App) cmdSGF(ctx context.Context, r *Request) error {
 		return err
 	}
 	m := &Message{
-		Content: fmt.Sprintf("Record of %s, %d×%d, %s, finished <t:%d:d> (SGF, opens in any Go editor).", archivedTitle(arc), arc.Size, arc.Size, arc.Result, arc.FinishedAt.Unix()),
-		Files:   []File{sgfFile(arc.ID, archivedTitle(arc), arc.SGF)},
+		Content: fmt.Sprintf("Record of %s, %s, %s, finished <t:%d:d> (SGF, opens in any Go editor).", archivedTitle(arc), archivedSetup(arc), arc.Result, arc.FinishedAt.Unix()),
+		Files:   []File{recordFile(arc)},
+	}
+	if arc.Kind == draughtsKind {
+		m.Content = fmt.Sprintf("Record of %s, %s, %s, finished <t:%d:d> (PDN, opens in any draughts program).", archivedTitle(arc), archivedSetup(arc), arc.Result, arc.FinishedAt.Unix())
 	}
 	if withReview {
+		if err := goOnly(arc, "reviews are"); err != nil {
+			return err
+		}
 		rv := a.storedReview(ctx, arc.ID)
 		if rv == nil && arc.Moves == 0 {
 			return userErr(ErrBadOption, fmt.Sprintf("Game `%s` has no moves, so there is no review to write into its record.", arc.ID))
@@ -223,7 +229,7 @@ func (a *App) cmdReplay(ctx context.Context, r *Request) error {
 		return userErr(ErrBadOption, fmt.Sprintf("The replay of game `%s` is larger than Discord accepts; `/go sgf game:%s` has the record.", arc.ID, arc.ID))
 	}
 	return r.Reply(ctx, &Message{
-		Content: fmt.Sprintf("Replay of %s, %d×%d, %s, %s.", archivedTitle(arc), arc.Size, arc.Size, arc.Result, plural(arc.Moves, "move")),
+		Content: fmt.Sprintf("Replay of %s, %s, %s, %s.", archivedTitle(arc), archivedSetup(arc), arc.Result, plural(arc.Moves, "move")),
 		Files:   []File{f},
 	})
 }
@@ -231,6 +237,13 @@ func (a *App) cmdReplay(ctx context.Context, r *Request) error {
 // archivedGIF animates a finished game from its record, ending on the
 // count when it was scored.
 func archivedGIF(a *storage.Archived) (File, error) {
+	if a.Kind == draughtsKind {
+		st, err := archivedDraughts(a)
+		if err != nil {
+			return File{}, err
+		}
+		return draughtsGIF(a.ID, st)
+	}
 	eg, info, err := engine.ParseSGF(a.SGF)
 	if err != nil {
 		return File{}, fmt.Errorf("commands: record of game %s: %w", a.ID, err)
@@ -349,7 +362,7 @@ func (a *App) btnSGF(ctx context.Context, r *Request) error {
 	}
 	return r.Reply(ctx, &Message{
 		Ephemeral: true,
-		Content:   fmt.Sprintf("Record of %s, %d×%d, %s, finished <t:%d:d>.", archivedTitle(arc), arc.Size, arc.Size, arc.Result, arc.FinishedAt.Unix()),
-		Files:     []File{sgfFile(arc.ID, archivedTitle(arc), arc.SGF)},
+		Content:   fmt.Sprintf("Record of %s, %s, %s, finished <t:%d:d>.", archivedTitle(arc), archivedSetup(arc), arc.Result, arc.FinishedAt.Unix()),
+		Files:     []File{recordFile(arc)},
 	})
 }

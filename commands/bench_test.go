@@ -23,7 +23,7 @@ func benchGame(b *testing.B, tb *testApp) *storage.Game {
 			b.Fatal(err)
 		}
 	}
-	g := &storage.Game{ID: "1", ChannelID: channelID, Sides: storage.Sides(userPlayer(ann), userPlayer(bob)), Game: eg}
+	g := &storage.Game{ID: "1", ChannelID: channelID, Sides: storage.Sides(userPlayer(ann), userPlayer(bob)), State: engine.Own(eg)}
 	if err := tb.store.CreateGame(context.Background(), g); err != nil {
 		b.Fatal(err)
 	}
@@ -58,8 +58,8 @@ func BenchmarkMoveCommit(b *testing.B) {
 			b.Fatal(err)
 		}
 		if i%2 == 0 {
-			p := g.Game.Legal()[0]
-			if _, err := tb.apply(ctx, g, engine.PlaceAt(g.Game.ToPlay(), p)); err != nil {
+			p := goOf(g).Legal()[0]
+			if _, err := tb.apply(ctx, g, engine.PlaceAt(goOf(g).ToPlay(), p)); err != nil {
 				b.Fatal(err)
 			}
 		} else {

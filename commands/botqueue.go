@@ -192,7 +192,7 @@ func (o *owedMoves) await(g *storage.Game) (*moveWaiter, *botOutcome) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	w := o.channel(g.ChannelID)
-	mw := &moveWaiter{gameID: g.ID, moves: g.Game.MoveCount(), done: make(chan botOutcome, 1)}
+	mw := &moveWaiter{gameID: g.ID, moves: g.State.MoveCount(), done: make(chan botOutcome, 1)}
 	if p := w.pending; p != nil && mw.wants(p) {
 		w.pending = nil
 		return nil, p
@@ -347,7 +347,7 @@ func (a *App) makeOwedMove(ctx context.Context, m *storage.BotMove) time.Duratio
 		a.release(ctx, m, a.now().Add(retryDelay(m.Attempts)))
 		return 0
 	}
-	if err != nil || g.ID != m.GameID || !botToMove(g) || g.Game.MoveCount() != m.Moves {
+	if err != nil || g.ID != m.GameID || !botToMove(g) || g.State.MoveCount() != m.Moves {
 		// The game moved on since the claim (its queue entry went with
 		// that write): the handlers waiting look at it again.
 		a.release(ctx, m, time.Time{})
@@ -455,8 +455,8 @@ func (a *App) awaitBot(ctx context.Context, r *Request, g *storage.Game) (*stora
 				g = stored
 				continue
 			}
-			if err == nil && stored.ID == g.ID && stored.Game.MoveCount() == g.Game.MoveCount()+1 {
-				if stored.MovedBy(stored.Game.MoveCount() - 1).IsBot() {
+			if err == nil && stored.ID == g.ID && stored.State.MoveCount() == g.State.MoveCount()+1 {
+				if lastMover(stored).IsBot() {
 					// Another process made the move, and announces it
 					// (its handler waiting for it, or its worker's post):
 					// answer with the board alone, which shows it as the

@@ -149,7 +149,7 @@ func allMoved(t testing.TB, e *env, games []*queueGame, timeout time.Duration) {
 		return err == nil && len(q) == 0
 	})
 	for _, g := range games {
-		if st := e.game(g.ch.ID); st == nil || st.Game.MoveCount() != 1 {
+		if st := e.game(g.ch.ID); st == nil || st.State.MoveCount() != 1 {
 			t.Fatalf("the bot queue is empty but the game in %s has no bot move", g.ch.ID)
 		}
 	}
@@ -174,7 +174,7 @@ func checkOnce(t testing.TB, e *env, sl *slotted, games []*queueGame) {
 	for _, g := range games {
 		st := e.game(g.ch.ID)
 		sl.mu.Lock()
-		asked := sl.asked[st.Game.Seed()]
+		asked := sl.asked[goOf(st).Seed()]
 		sl.mu.Unlock()
 		shown := 0
 		for _, m := range e.d.Public(g.ch.ID) {
@@ -182,9 +182,9 @@ func checkOnce(t testing.TB, e *env, sl *slotted, games []*queueGame) {
 				shown++
 			}
 		}
-		if asked != 1 || st.Game.MoveCount() != 1 || at(st, "A9") != engine.Black || shown != 1 {
+		if asked != 1 || st.State.MoveCount() != 1 || at(st, "A9") != engine.Black || shown != 1 {
 			if bad++; bad <= 5 {
-				t.Errorf("channel %s: %d searches, %d moves stored, the bot's move shown %d times; want 1, 1, 1", g.ch.ID, asked, st.Game.MoveCount(), shown)
+				t.Errorf("channel %s: %d searches, %d moves stored, the bot's move shown %d times; want 1, 1, 1", g.ch.ID, asked, st.State.MoveCount(), shown)
 			}
 		}
 	}
@@ -251,7 +251,7 @@ func TestE2EBotQueue(t *testing.T) {
 	var done []string
 	waits := make([]time.Duration, n)
 	for i, ch := range order {
-		seed := e.game(ch).Game.Seed()
+		seed := goOf(e.game(ch)).Seed()
 		waits[i] = sl.done[seed].Sub(start)
 		for j, s := range sl.order {
 			if s == seed {
@@ -353,7 +353,7 @@ func TestSoakBotQueue(t *testing.T) {
 	sl.mu.Lock()
 	var waits []time.Duration
 	for _, g := range games {
-		waits = append(waits, sl.done[e.game(g.ch.ID).Game.Seed()].Sub(g.sent))
+		waits = append(waits, sl.done[goOf(e.game(g.ch.ID)).Seed()].Sub(g.sent))
 	}
 	sl.mu.Unlock()
 	slices.Sort(waits)

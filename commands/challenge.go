@@ -61,7 +61,14 @@ func (a *App) cmdChallenge(ctx context.Context, r *Request) error {
 	case opp.Bot:
 		return userErr(ErrBadOption, fmt.Sprintf("%s is a bot account and cannot answer a challenge. To play gobot, use `/go bot`.", mention(userPlayer(opp))))
 	}
-	s, err := parseSetup(r, "nigiri")
+	st, err := a.startGate(ctx, r) // the server's game channels, bans and limits (admin_checks.go)
+	if err != nil {
+		return err
+	}
+	if err := a.mayPlay(ctx, st, userPlayer(opp), false); err != nil {
+		return err
+	}
+	s, err := parseSetup(r, "nigiri", st)
 	if err != nil {
 		return err
 	}
@@ -98,7 +105,7 @@ func (a *App) cmdChallenge(ctx context.Context, r *Request) error {
 		ID: it.ID, ChannelID: it.ChannelID, GuildID: it.GuildID,
 		Challenger: userPlayer(r.User), Opponent: userPlayer(opp),
 		Size: s.Size, Color: s.Color, Rules: s.Rules, Handicap: s.Handicap, Thread: thread, Clock: ptr(a.clockOf(s.Clock)), Unrated: !rated,
-		CreatedAt: now, ExpiresAt: now.Add(a.opts.ChallengeTTL),
+		CreatedAt: now, ExpiresAt: now.Add(a.challengeTTL(st)),
 	}
 	// The challenge message's ID is needed to disable its buttons on expiry.
 	// Defer, read the deferred message's ID, store the challenge, and only
@@ -144,6 +151,9 @@ func challengeMessage(c *storage.Challenge, outcome string) *Message {
 		where = " in a new thread"
 	}
 	text := fmt.Sprintf("%s, %s challenges you to a game of Go%s: %s; %s.", mention(c.Opponent), mention(c.Challenger), where, describeSetup(c.Size, c.Rules, c.Handicap)+", "+challengeClock(c).Describe(), color)
+	if c.Kind == draughtsKind {
+		text = draughtsChallengeText(c)
+	}
 	if closed {
 		text += "\n" + outcome
 	} else {
@@ -269,11 +279,25 @@ func (a *App) btnAccept(ctx context.Context, r *Request) error {
 		return quietIfAnswered(r, err)
 	}
 	it := r.Interaction
+	// A ban or a limit reached since the challenge was made holds.
+	st, err := a.serverSettings(ctx, c.GuildID)
+	if err != nil {
+		return err
+	}
+	if err := a.mayPlay(ctx, st, userPlayer(r.User), true); err != nil {
+		return err
+	}
+	if err := a.mayPlay(ctx, st, c.Challenger, false); err != nil {
+		return err
+	}
 	release, err := a.claimChallenge(ctx, r, c, "This challenge is being accepted already.")
 	if err != nil {
 		return err
 	}
 	defer release()
+	if c.Kind == draughtsKind {
+		return a.acceptDraughts(ctx, r, c)
+	}
 	color := c.Color
 	if color == colorByRating {
 		color = a.lowerRatedColor(ctx, it.GuildID, c.Challenger, c.Opponent)
@@ -327,9 +351,13 @@ func (a *App) claimChallenge(ctx context.Context, r *Request, c *storage.Challen
 func (a *App) startChallenge(ctx context.Context, r *Request, c *storage.Challenge, sides []storage.Side, threadName string, closed func(outcome string) *Message, outcome string) error {
 	it := r.Interaction
 	channel, parent := c.ChannelID, ""
-	eg, err := engine.NewGame(engine.Config{Size: c.Size, Rules: c.Rules, Handicap: c.Handicap, Seed: seedFrom(c.ID)})
-	if err != nil {
-		return userErr(err, fmt.Sprintf("This challenge cannot start: %v.", err))
+	var eg *engine.Game
+	if c.Kind != draughtsKind {
+		var err error
+		eg, err = engine.NewGame(engine.Config{Size: c.Size, Rules: c.Rules, Handicap: c.Handicap, Seed: seedFrom(c.ID)})
+		if err != nil {
+			return userErr(err, fmt.Sprintf("This challenge cannot start: %v.", err))
+		}
 	}
 	if c.Thread {
 		// The thread's ID is the game's key, so the thread comes first; the
@@ -345,8 +373,16 @@ func (a *App) startChallenge(ctx context.Context, r *Request, c *storage.Challen
 	}
 	g := &storage.Game{
 		ID: c.ID, ChannelID: channel, GuildID: it.GuildID, ParentChannelID: parent,
-		Sides: sides, Game: eg, CreatedAt: a.now(), Clock: newClock(challengeClock(c), eg, a.now()), Unrated: c.Unrated,
-		TeamClock: c.TeamClock,
+		Sides: sides, CreatedAt: a.now(), Unrated: c.Unrated, TeamClock: c.TeamClock,
+	}
+	if eg != nil {
+		g.State, g.Clock = engine.Own(eg), newClock(challengeClock(c), eg, a.now())
+	} else {
+		dg, err := a.newDraughtsGame(it, c.ID, channel, parent, sides[0].Players[0], sides[1].Players[0], challengeClock(c), c.Unrated)
+		if err != nil {
+			return err
+		}
+		g = dg
 	}
 	if err := a.challenges.AcceptChallenge(ctx, c.ID, g); err != nil {
 		switch {
@@ -369,7 +405,7 @@ func (a *App) startChallenge(ctx context.Context, r *Request, c *storage.Challen
 	if err := r.Update(ctx, closed(outcome)); err != nil {
 		return err
 	}
-	bm, err := boardMessage(g, a.now(), "The game begins. Good luck, have fun!")
+	bm, err := stateMessage(ctx, g, a.now(), "The game begins. Good luck, have fun!")
 	if err != nil {
 		return err
 	}
@@ -427,7 +463,14 @@ func (a *App) cmdBot(ctx context.Context, r *Request) error {
 	if err != nil {
 		return err
 	}
-	s, err := parseSetup(r, "black")
+	st, err := a.startGate(ctx, r) // the server's game channels, bans and limits (admin_checks.go)
+	if err != nil {
+		return err
+	}
+	if err := botAllowed(st, level); err != nil {
+		return err
+	}
+	s, err := parseSetup(r, "black", st)
 	if err != nil {
 		return err
 	}
@@ -452,7 +495,7 @@ func (a *App) cmdBot(ctx context.Context, r *Request) error {
 	if !s.requesterBlack(rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), uint64(seedFrom(it.ID))))) {
 		black, white = bot, human
 	}
-	g := &storage.Game{ID: it.ID, ChannelID: it.ChannelID, GuildID: it.GuildID, Sides: storage.Sides(black, white), Game: eg, CreatedAt: a.now(),
+	g := &storage.Game{ID: it.ID, ChannelID: it.ChannelID, GuildID: it.GuildID, Sides: storage.Sides(black, white), State: engine.Own(eg), CreatedAt: a.now(),
 		Clock: newClock(a.clockOf(s.Clock), eg, a.now()), Unrated: !rated,
 		Delivery: storage.Delivery{Followup: followupOf(it, a.now())}}
 	if err := a.games.CreateGame(ctx, g); err != nil {

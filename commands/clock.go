@@ -11,6 +11,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 	"github.com/gobot-dev/gobot/engine"
 	"github.com/gobot-dev/gobot/engine/clock"
+	"github.com/gobot-dev/gobot/engine/game"
 	"github.com/gobot-dev/gobot/storage"
 )
 
@@ -177,16 +178,17 @@ func (a *App) syncClock(ctx context.Context, g *storage.Game) {
 	now := a.now()
 	// Moves taken back give back the time they were made with; the player
 	// to move is charged what was spent since (see clock.TakeBack).
-	k.TakeBack(g.Game.MoveCount(), g.Game.ToPlay(), now)
-	if _, over := g.Game.Result(); over || g.Scoring != nil {
+	to := toPlay(g)
+	k.TakeBack(g.State.MoveCount(), to, now)
+	if _, over := g.State.Result(); over || g.Scoring != nil {
 		k.Stop(now)
 		return
 	}
-	if to := g.Game.ToPlay(); k.ToMove != to {
+	if k.ToMove != to {
 		k.Stop(now)
 		k.Start(to, now)
 	}
-	p := g.Player(k.ToMove)
+	p := g.Player(engine.SideOf(k.ToMove))
 	// Not only a turn that starts at now: apply read the clock for the
 	// move a moment before, and a turn already paused is left alone.
 	if !k.Control.Correspondence() || p.IsBot() || k.Since.After(now) {
@@ -205,14 +207,27 @@ func (a *App) syncClock(ctx context.Context, g *storage.Game) {
 // annulled reports whether g ended on time before the player who ran out
 // had made two moves of their own: recorded, but never counted.
 func annulled(g *storage.Game) bool {
-	r, over := g.Game.Result()
-	return over && r.Reason == engine.ByTime && ownMoves(g, r.Winner.Opponent()) < 2
+	r, over := g.State.Result()
+	return over && r.Reason == game.ByTime && r.Winner != game.NoSide && ownMoves(g, engine.ColorOf(r.Winner.Opponent())) < 2
+}
+
+// toPlay is the clock's colour for the side to move in g: Go's colour to
+// play (also while the dead stones are agreed), another kind's side to
+// move as the clock numbers it (engine.ColorOf).
+func toPlay(g *storage.Game) engine.Color {
+	if eg := goOf(g); eg != nil {
+		return eg.ToPlay()
+	}
+	return engine.ColorOf(g.State.ToMove())
 }
 
 // ownMoves counts the moves colour c has made in g (passes included).
 func ownMoves(g *storage.Game, c engine.Color) int {
+	if isDraughts(g) {
+		return draughtsOwnMoves(g, engine.SideOf(c))
+	}
 	n := 0
-	for _, m := range g.Game.Moves() {
+	for _, m := range goOf(g).Moves() {
 		if m.Color == c {
 			n++
 		}
@@ -234,15 +249,17 @@ func (a *App) timeUp(ctx context.Context, g *storage.Game) error {
 			return err
 		}
 	}
-	if err := g.Game.End(engine.Result{Winner: loser.Opponent(), Reason: engine.ByTime}); err != nil {
+	next, err := g.State.End(game.Result{Winner: engine.SideOf(loser.Opponent()), Reason: game.ByTime})
+	if err != nil {
 		return err
 	}
+	g.State = next
 	void := annulled(g)
 	if err := a.archiveGame(ctx, g, void); err != nil {
 		return err
 	}
-	a.log.Info("game lost on time", "game", g.ID, "channel", g.ChannelID, "loser", g.Player(loser).Key(), "annulled", void)
-	note := fmt.Sprintf("⌛ %s %s ran out of time <t:%d:R>.", stoneEmoji(loser), mention(g.Player(loser)), deadline.Unix())
+	a.log.Info("game lost on time", "game", g.ID, "channel", g.ChannelID, "loser", g.Player(engine.SideOf(loser)).Key(), "annulled", void)
+	note := fmt.Sprintf("⌛ %s %s ran out of time <t:%d:R>.", sideEmoji(g, engine.SideOf(loser)), mention(g.Player(engine.SideOf(loser))), deadline.Unix())
 	if void {
 		note += " They had not made two moves of their own, so the game is annulled: it is recorded, but it does not count."
 	} else if rn := a.ratingNote(ctx, g); rn != "" {
@@ -259,7 +276,7 @@ func (a *App) timeUp(ctx context.Context, g *storage.Game) error {
 	// interaction, whose message is still pending: the bot's worker fills
 	// it ("ended while gobot was thinking"); an edit with no content would
 	// be refused.
-	a.disableBoards(ctx, g, !g.Player(loser).IsBot())
+	a.disableBoards(ctx, g, !g.Player(engine.SideOf(loser)).IsBot())
 	return nil
 }
 
@@ -290,13 +307,13 @@ func (a *App) remind(ctx context.Context, g *storage.Game) error {
 	if err := a.update(ctx, g); err != nil {
 		return err
 	}
-	p := g.Player(c)
+	p := g.Player(engine.SideOf(c))
 	if p.IsBot() {
 		return nil
 	}
 	m := &Message{
-		Content: fmt.Sprintf("⏰ %s, it is your move in %s (%s %s): a quarter of your time for it is left, and your clock runs out <t:%d:R>.",
-			mention(p), title(g), stoneEmoji(c), c, g.Clock.Deadline().Unix()),
+		Content: fmt.Sprintf("⏰ %s, it is your move in %s (%s): a quarter of your time for it is left, and your clock runs out <t:%d:R>.",
+			mention(p), gameTitle(g), sideLabel(g, engine.SideOf(c)), g.Clock.Deadline().Unix()),
 		AllowedMentions: onlyUsers(p.UserID),
 	}
 	if err := a.postBoard(ctx, g, m); err != nil {
@@ -520,7 +537,7 @@ func (a *App) vacationClocks(ctx context.Context, key string, change func(k *clo
 	for _, g := range games {
 		for attempt := 0; attempt < 3; attempt++ {
 			k := g.Clock
-			if !k.Running() || !k.Control.Correspondence() || g.Scoring != nil || g.Player(k.ToMove).Key() != key {
+			if !k.Running() || !k.Control.Correspondence() || g.Scoring != nil || g.Player(engine.SideOf(k.ToMove)).Key() != key {
 				break
 			}
 			change(k)

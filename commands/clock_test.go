@@ -225,10 +225,10 @@ func TestPastDeadlineWording(t *testing.T) {
 	only(t, tb.command(ann, "/go bot level:first size:9 color:black"))
 	tb.command(ann, "/go pass")
 	g, _ = tb.store.Game(ctx, channelID)
-	if g.Scoring == nil || g.Scoring.Deadline.IsZero() || !g.First(engine.White).IsBot() {
+	if g.Scoring == nil || g.Scoring.Deadline.IsZero() || !g.First(engine.SideOf(engine.White)).IsBot() {
 		t.Fatalf("no scoring phase against the bot: %+v", g.Scoring)
 	}
-	g.Scoring.Accepted[engine.White] = false
+	g.Scoring.Accepted[engine.SideOf(engine.White)] = false
 	m, err = scoringMessage(ctx, g, g.Scoring.Deadline, "")
 	if want := "\nThe deadline has passed: as gobot does not accept the marking, the game is scored with gobot's own marking at the next check."; err != nil || !strings.HasSuffix(m.Embeds[0].Description, want) {
 		t.Errorf("after the deadline, the bot refusing: %v %q, want it to end %q", err, m.Embeds[0].Description, want)
@@ -304,8 +304,8 @@ func TestUndoThatWouldFlag(t *testing.T) {
 	tb.clk.Advance(36 * time.Hour) // 2 days less 36 hours: still in time
 	wantEphemeral(t, tb.command(ann, "/go undo"), "Taking back now would leave you no time")
 	g, err := tb.store.Game(context.Background(), channelID)
-	if err != nil || g.Game.MoveCount() != 2 || g.Undo != nil || g.Clock.Flagged(tb.App.now()) {
-		t.Fatalf("after the refused undo: %v, %d moves, request %v", err, g.Game.MoveCount(), g.Undo)
+	if err != nil || g.State.MoveCount() != 2 || g.Undo != nil || g.Clock.Flagged(tb.App.now()) {
+		t.Fatalf("after the refused undo: %v, %d moves, request %v", err, g.State.MoveCount(), g.Undo)
 	}
 }
 

@@ -74,8 +74,8 @@ func TestChallengeAcceptAndPlay(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if g.Game.MoveCount() != 1 {
-		t.Fatalf("after refusals the game has %d moves, want 1", g.Game.MoveCount())
+	if g.State.MoveCount() != 1 {
+		t.Fatalf("after refusals the game has %d moves, want 1", g.State.MoveCount())
 	}
 	// A second game in the same channel is refused.
 	wantEphemeral(t, tb.command(cat, "/go bot size:9"), "already running")
@@ -187,8 +187,8 @@ func TestScoringResumeAndDeadToggle(t *testing.T) {
 		t.Fatalf("resume: %q", c.text())
 	}
 	g, _ := tb.store.Game(context.Background(), channelID)
-	if g.Scoring != nil || g.Game.ToPlay() != engine.White {
-		t.Fatalf("after resume: scoring %v, to play %v; want play with white to move", g.Scoring, g.Game.ToPlay())
+	if g.Scoring != nil || goOf(g).ToPlay() != engine.White {
+		t.Fatalf("after resume: scoring %v, to play %v; want play with white to move", g.Scoring, goOf(g).ToPlay())
 	}
 }
 
@@ -212,8 +212,8 @@ func TestBotGameAnswersByItself(t *testing.T) {
 		t.Fatalf("undo: %q", c.text())
 	}
 	g, _ := tb.store.Game(context.Background(), channelID)
-	if g.Game.MoveCount() != 1 {
-		t.Fatalf("after undo %d moves, want 1", g.Game.MoveCount())
+	if g.State.MoveCount() != 1 {
+		t.Fatalf("after undo %d moves, want 1", g.State.MoveCount())
 	}
 	// The human passes, the bot passes back: scoring, with the bot's
 	// acceptance already given.
@@ -254,8 +254,8 @@ func TestUndoBetweenPlayers(t *testing.T) {
 	}
 	wantEphemeral(t, tb.press(bob, yes), "This undo request is no longer open: it was answered or withdrawn, or a move was played since.")
 	g, _ := tb.store.Game(context.Background(), channelID)
-	if g.Game.MoveCount() != 0 || g.Undo != nil {
-		t.Fatalf("after undo: %d moves, request %v", g.Game.MoveCount(), g.Undo)
+	if g.State.MoveCount() != 0 || g.Undo != nil {
+		t.Fatalf("after undo: %d moves, request %v", g.State.MoveCount(), g.Undo)
 	}
 	// A refused request changes nothing.
 	only(t, tb.command(ann, "/go play move:E5"))
@@ -269,8 +269,8 @@ func TestUndoBetweenPlayers(t *testing.T) {
 		t.Fatalf("refuse: %q", c.text())
 	}
 	g, _ = tb.store.Game(context.Background(), channelID)
-	if g.Game.MoveCount() != 2 {
-		t.Fatalf("after a refused undo %d moves, want 2", g.Game.MoveCount())
+	if g.State.MoveCount() != 2 {
+		t.Fatalf("after a refused undo %d moves, want 2", g.State.MoveCount())
 	}
 	// The asker withdraws a request with Refuse.
 	c = only(t, tb.command(ann, "/go undo"))
@@ -279,16 +279,16 @@ func TestUndoBetweenPlayers(t *testing.T) {
 	if c = only(t, tb.press(ann, no)); !strings.Contains(c.text(), "↩️ "+mention(userPlayer(ann))+" withdrew the request; play on.") {
 		t.Fatalf("withdraw: %q", c.text())
 	}
-	if g, _ = tb.store.Game(context.Background(), channelID); g.Undo != nil || g.Game.MoveCount() != 2 {
-		t.Fatalf("after withdrawing: request %v, %d moves", g.Undo, g.Game.MoveCount())
+	if g, _ = tb.store.Game(context.Background(), channelID); g.Undo != nil || g.State.MoveCount() != 2 {
+		t.Fatalf("after withdrawing: request %v, %d moves", g.Undo, g.State.MoveCount())
 	}
 	// A request answered by playing on lapses; its buttons say so.
 	c = only(t, tb.command(ann, "/go undo"))
 	yes = c.buttonID(t, "Allow undo")
 	only(t, tb.command(ann, "/go play move:D4"))
 	wantEphemeral(t, tb.press(bob, yes), "This undo request is no longer open")
-	if g, _ = tb.store.Game(context.Background(), channelID); g.Game.MoveCount() != 3 {
-		t.Fatalf("a lapsed request took moves back: %d moves", g.Game.MoveCount())
+	if g, _ = tb.store.Game(context.Background(), channelID); g.State.MoveCount() != 3 {
+		t.Fatalf("a lapsed request took moves back: %d moves", g.State.MoveCount())
 	}
 }
 
@@ -382,8 +382,8 @@ func TestRacingClicks(t *testing.T) {
 		t.Fatalf("%d clicks: %d applied, %d refused; want exactly one applied", len(results), applied, refused)
 	}
 	g, _ = tb.store.Game(context.Background(), channelID)
-	if g.Game.MoveCount() != 1 {
-		t.Fatalf("%d moves after racing passes, want 1", g.Game.MoveCount())
+	if g.State.MoveCount() != 1 {
+		t.Fatalf("%d moves after racing passes, want 1", g.State.MoveCount())
 	}
 }
 
@@ -414,11 +414,12 @@ func TestAbortAndBoardAndSGF(t *testing.T) {
 	}
 	it := tb.interaction(cat, channelID)
 	it.Member.Permissions = discordgo.PermissionManageMessages
-	data, _, _ := parseSlash("/go abort", Definitions(nil), nil)
+	data, _, _ := parseSlash("/go abort reason:stuck", Definitions(nil), nil)
 	it.Type, it.Data = discordgo.InteractionApplicationCommand, data
 	tb.Handle(context.Background(), it)
-	c = only(t, tb.rec.take())
-	if want := mention(userPlayer(cat)) + " aborted the game ⚫ ann vs ⚪ bob after 1 move; it is not recorded. The channel is free for a new game."; c.text() != want {
+	calls = tb.rec.take() // the answer, after the boards' buttons are removed
+	c = calls[len(calls)-1]
+	if want := mention(userPlayer(cat)) + ", a moderator, aborted the game ⚫ ann vs ⚪ bob after 1 move: it is recorded as aborted"; !strings.HasPrefix(c.text(), "🚫 "+want) || !strings.HasSuffix(c.text(), "Reason: stuck\nThe channel is free for a new game.") {
 		t.Fatalf("abort: %q, want it to say %q", c.text(), want)
 	}
 	wantEphemeral(t, tb.command(ann, "/go play move:D4"), "no game in this channel")
@@ -567,7 +568,7 @@ func TestOwedMoveHandover(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g := &storage.Game{ID: "g1", ChannelID: "c1", Game: eg}
+	g := &storage.Game{ID: "g1", ChannelID: "c1", State: engine.Own(eg)}
 	made := botOutcome{gameID: "g1", moves: 0, game: g, note: "played"}
 	failed := botOutcome{gameID: "g1", moves: 0, err: errors.New("the engine fell over")}
 
@@ -636,7 +637,7 @@ func TestBotMoveMadeElsewhere(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := g.Game.Play(engine.PlaceAt(engine.Black, engine.Point{Col: 8, Row: 8})); err != nil {
+	if err := goOf(g).Play(engine.PlaceAt(engine.Black, engine.Point{Col: 8, Row: 8})); err != nil {
 		t.Fatal(err)
 	}
 	if err := q.store.UpdateGame(context.Background(), g); err != nil {
@@ -683,7 +684,7 @@ func TestShownNameEscapesMarkdown(t *testing.T) {
 	if got, want := title(g), "⚫ \\*star\\* \\`t\\` a\\_b \\|\\|x\\|\\| vs ⚪ bob"; got != want {
 		t.Errorf("title = %q, want %q", got, want)
 	}
-	if got := plainName(g.First(engine.Black)); got != "*star* `t` a_b ||x||" {
+	if got := plainName(g.First(engine.SideOf(engine.Black))); got != "*star* `t` a_b ||x||" {
 		t.Errorf("plainName = %q, want the name as it is", got)
 	}
 }

@@ -444,7 +444,12 @@ func (cd *consoleDiscord) show(where string, m *Message) *discordgo.Message {
 	for _, f := range m.Files {
 		if strings.HasSuffix(f.Name, ".png") {
 			if g, err := cd.games.Game(context.Background(), consoleChannel); err == nil {
-				fmt.Fprint(w, g.Game.Board().String())
+				if isDraughts(g) {
+					p := draughtsState(g).Position()
+					fmt.Fprintln(w, p.String())
+				} else {
+					fmt.Fprint(w, goOf(g).Board().String())
+				}
 			}
 		}
 		if cd.dir != "" {

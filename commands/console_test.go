@@ -19,7 +19,7 @@ import (
 
 func TestConsole(t *testing.T) {
 	dir := t.TempDir()
-	store, err := storage.Open(filepath.Join(dir, "console.db"), storage.Options{})
+	store, err := storage.Open(filepath.Join(dir, "console.db"), storage.Options{Kinds: testKinds()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,7 +84,7 @@ func TestConsole(t *testing.T) {
 func TestConsoleRestart(t *testing.T) {
 	dir := t.TempDir()
 	clock := time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
-	store, err := storage.Open(filepath.Join(dir, "console.db"), storage.Options{Now: func() time.Time { return clock }})
+	store, err := storage.Open(filepath.Join(dir, "console.db"), storage.Options{Kinds: testKinds(), Now: func() time.Time { return clock }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -152,7 +152,7 @@ func TestConsoleMarkup(t *testing.T) {
 func TestConsoleBackground(t *testing.T) {
 	dir := t.TempDir()
 	clk := clocktest.New(time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC))
-	store, err := storage.Open(filepath.Join(dir, "console.db"), storage.Options{Now: clk.Now})
+	store, err := storage.Open(filepath.Join(dir, "console.db"), storage.Options{Kinds: testKinds(), Now: clk.Now})
 	if err != nil {
 		t.Fatal(err)
 	}

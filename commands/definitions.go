@@ -15,9 +15,14 @@ const CommandName = "go"
 var boardSizes = []int{9, 13, 19}
 
 // Definitions returns the /go command with all its subcommands, offering the
-// given bot levels. It is usable in server channels, threads, gobot's DM
-// and private channels, installed to a server or to a user.
-func Definitions(levels []Level) []*discordgo.ApplicationCommand {
+// given bot levels, and /draughts, offering draughtsLevels (none: the
+// built-in ones), usable in server channels, threads, gobot's DM and
+// private channels, installed to a server or to a user; and /go-admin, for
+// server admins (admin_definitions.go).
+func Definitions(levels []Level, draughtsLevels ...Level) []*discordgo.ApplicationCommand {
+	if len(draughtsLevels) == 0 {
+		draughtsLevels = builtinDraughtsLevels()
+	}
 	contexts := []discordgo.InteractionContextType{
 		discordgo.InteractionContextGuild,
 		discordgo.InteractionContextBotDM,
@@ -148,12 +153,13 @@ func Definitions(levels []Level) []*discordgo.ApplicationCommand {
 					Choices: []*discordgo.ApplicationCommandOptionChoice{{Name: "this server", Value: "server"}, {Name: "global", Value: "global"}}},
 				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionInteger, Name: "page", Description: "Page, from 1", MinValue: &minPage}),
 			sub("help", "How to play with gobot: commands, levels, rules, coordinates"),
-			sub("abort", "Abort the game here: a player before two moves each, a moderator (Manage Messages) at any time"),
+			sub("abort", "Abort the game here: a player before two moves each, a moderator (Manage Messages) at any time",
+				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: "reason", Description: "A moderator's reason (kept in the server's log)", MaxLength: maxReason}),
 			sub("vacation", "Pause your correspondence clocks for some days (30 days a year), or come back early",
 				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionInteger, Name: "days", Description: "How many days, from now (1–30)", MinValue: &minDays, MaxValue: MaxVacationDays},
 				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionBoolean, Name: "end", Description: "End your vacation now; unused days go back to your allowance"}),
 		},
-	}}
+	}, draughtsDefinition(draughtsLevels, contexts, integrations), adminDefinition()}
 }
 
 // gameOpt is the game: option naming a finished game by ID, with the

@@ -22,6 +22,7 @@ type Store interface {
 	Reviews
 	Deadlines
 	BotQueue
+	Admin
 }
 
 // Games is what the game handlers (moves, pass, resign, undo, scoring,
@@ -121,6 +122,25 @@ type BotQueue interface {
 	ExtendBotMove(ctx context.Context, m *storage.BotMove, lease time.Duration) error
 	ReleaseBotMove(ctx context.Context, m *storage.BotMove, retryAt time.Time) error
 	BotQueuePosition(ctx context.Context, channelID string) (int, error)
+}
+
+// Admin is what /go-admin and the server settings it sets need: each
+// server's settings, bans and audit log, its games in play and open
+// challenges, and the annulment of a finished game (which recomputes its
+// rating pools). Every change an admin makes is written with its log
+// entry in one transaction; nothing deletes a record.
+type Admin interface {
+	Settings(ctx context.Context, guildID string) (*storage.Settings, error)
+	PutSettings(ctx context.Context, st *storage.Settings, e storage.AuditEntry) error
+	Ban(ctx context.Context, guildID, userID string) (*storage.Ban, error)
+	PutBan(ctx context.Context, b storage.Ban, e storage.AuditEntry) error
+	LiftBan(ctx context.Context, guildID, userID string, by storage.Player, e storage.AuditEntry) (*storage.Ban, error)
+	AppendAudit(ctx context.Context, e storage.AuditEntry) error
+	AuditLog(ctx context.Context, guildID string, offset, limit int) ([]storage.AuditEntry, int, error)
+	GuildActiveGames(ctx context.Context, guildID string, offset, limit int) (*storage.GameList, error)
+	GuildGame(ctx context.Context, guildID, id string) (*storage.Game, error)
+	GuildChallenges(ctx context.Context, guildID string) ([]*storage.Challenge, error)
+	AnnulGame(ctx context.Context, guildID, id string, e storage.AuditEntry) (*storage.Archived, error)
 }
 
 // Both stores implement Store, and so each of its parts.

@@ -88,6 +88,14 @@
 // Accept of a challenge pressed while the first makes the game's thread
 // is refused through the store (ClaimChallenge), on any process.
 //
+// A server's admins use /go-admin (admin*.go): Discord offers it to
+// members with Manage Server only, and every handler checks the member's
+// permissions from the interaction again and acts on that server alone.
+// Its settings take effect where games start (admin_checks.go: game
+// channels, bans, limits, bot levels, defaults), where they end (the
+// rating pools a game counts in) and in /go leaderboard. Every admin
+// action and every abort is stored in the server's log.
+//
 // Game reviews (review.go) run in the handler of /go review, through the
 // Reviewer (the bots' limiter, one review per user), edit the deferred
 // answer with their progress, are stored with the archived game before they

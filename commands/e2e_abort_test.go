@@ -67,8 +67,15 @@ func TestE2EPlayerAbort(t *testing.T) {
 	e.playOut(ch, alice, bob, opening9[:4])
 	e.refused(e.slash(ch, alice, "abort"), tooLateToAbort)
 	e.refused(e.slash(ch, bob, "abort"), tooLateToAbort)
-	if m := e.do(e.slash(ch, mod, "abort")); m.Ephemeral || !strings.Contains(m.Text(), "aborted") {
+	// A moderator's abort needs a reason; it keeps the record and is
+	// logged (e2e_admin_test.go reads the log).
+	e.refused(e.slash(ch, mod, "abort"), "A moderator's abort needs a reason, which is kept in the server's log and told to the players: `/go abort reason:…`.")
+	id = e.game(ch.ID).ID
+	if m := e.do(e.slash(ch, mod, "abort", discordtest.Str("reason", "stuck game"))); m.Ephemeral || m.Text() != "🚫 <@"+mod.ID+">, a moderator, aborted the game ⚫ alice vs ⚪ bob after 4 moves: it is recorded as aborted (`/go sgf game:"+id+"`) and never rated. Reason: stuck game\nThe channel is free for a new game." {
 		t.Errorf("abort by a moderator at move 5 answered %q", m.Text())
+	}
+	if a := e.archived(ch.ID, id); a.Result != "Void" || !a.Annulled || a.Rated || a.Moves != 4 {
+		t.Errorf("the moderator's abort archived %s annulled=%v rated=%v moves=%d, want Void, annulled, unrated, 4 moves", a.Result, a.Annulled, a.Rated, a.Moves)
 	}
 
 	// A confirmation offered before a move is stale after it.

@@ -29,7 +29,7 @@ func BenchmarkE2EMoveAgainstBot(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		g := e.game(dm.ID)
-		if g == nil || len(free) == 0 || g.Game.MoveCount() > 200 {
+		if g == nil || len(free) == 0 || g.State.MoveCount() > 200 {
 			b.StopTimer()
 			if g != nil {
 				e.do(e.d.Command(dm, user, "go", discordtest.Sub("resign")))
@@ -40,7 +40,7 @@ func BenchmarkE2EMoveAgainstBot(b *testing.B) {
 		}
 		p := free[0]
 		free = free[1:]
-		if g.Game.Board().At(p) != engine.Empty {
+		if goOf(g).Board().At(p) != engine.Empty {
 			i--
 			continue
 		}

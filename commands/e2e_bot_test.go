@@ -30,11 +30,11 @@ func testE2EBotInDM(t *testing.T, e *env) {
 		t.Fatalf("/go bot refused: %q", start.Text())
 	}
 	g := e.game(dm.ID)
-	if g == nil || g.First(engine.White).UserID != dave.ID || !g.First(engine.Black).IsBot() {
+	if g == nil || g.First(engine.SideOf(engine.White)).UserID != dave.ID || !g.First(engine.SideOf(engine.Black)).IsBot() {
 		t.Fatalf("game = %+v, want the bot black and dave white", g)
 	}
-	if g.Game.MoveCount() != 1 || at(g, "A9") != engine.Black {
-		t.Fatalf("the bot did not open at A9 by itself: %d moves", g.Game.MoveCount())
+	if g.State.MoveCount() != 1 || at(g, "A9") != engine.Black {
+		t.Fatalf("the bot did not open at A9 by itself: %d moves", g.State.MoveCount())
 	}
 	for i, move := range []string{"E5", "D4", "F6"} {
 		m := e.do(e.play(dm, dave, move))
@@ -42,10 +42,10 @@ func testE2EBotInDM(t *testing.T, e *env) {
 			t.Fatalf("%s refused: %q", move, m.Text())
 		}
 		g = e.game(dm.ID)
-		if want := 3 + 2*i; g.Game.MoveCount() != want {
-			t.Fatalf("after %s: %d moves, want %d (the bot answers at once)", move, g.Game.MoveCount(), want)
+		if want := 3 + 2*i; g.State.MoveCount() != want {
+			t.Fatalf("after %s: %d moves, want %d (the bot answers at once)", move, g.State.MoveCount(), want)
 		}
-		last, _ := g.Game.LastMove()
+		last, _ := goOf(g).LastMove()
 		if last.Color != engine.Black || !strings.Contains(m.Text(), last.Point.String()) {
 			t.Errorf("after %s: last move %v; answer %q should show the bot's reply", move, last, m.Text())
 		}
@@ -55,13 +55,13 @@ func testE2EBotInDM(t *testing.T, e *env) {
 	}
 
 	// Undo against the bot takes back its reply and the player's move.
-	before := g.Game.MoveCount()
+	before := g.State.MoveCount()
 	if m := e.do(e.slash(dm, dave, "undo")); m.Ephemeral {
 		t.Fatalf("undo refused: %q", m.Text())
 	}
 	g = e.game(dm.ID)
-	if g.Game.MoveCount() != before-2 || at(g, "F6") != engine.Empty || at(g, "D9") != engine.Empty {
-		t.Errorf("after undo: %d moves (want %d), F6 %v, D9 %v", g.Game.MoveCount(), before-2, at(g, "F6"), at(g, "D9"))
+	if g.State.MoveCount() != before-2 || at(g, "F6") != engine.Empty || at(g, "D9") != engine.Empty {
+		t.Errorf("after undo: %d moves (want %d), F6 %v, D9 %v", g.State.MoveCount(), before-2, at(g, "F6"), at(g, "D9"))
 	}
 
 	// Resigning ends the game and frees the DM.
@@ -83,13 +83,13 @@ func testE2EBotRestart(t *testing.T, e *env) {
 	e.do(e.slash(dm, erin, "bot", discordtest.Int("size", 9)))
 	e.do(e.play(dm, erin, "E5"))
 	g := e.game(dm.ID)
-	if g.Game.MoveCount() != 2 {
-		t.Fatalf("%d moves, want 2", g.Game.MoveCount())
+	if g.State.MoveCount() != 2 {
+		t.Fatalf("%d moves, want 2", g.State.MoveCount())
 	}
 	e.stop()
 	// While the bot is down, the game is left with the bot to move (as if
 	// the process died while thinking).
-	store, err := storage.Open(e.dbPath, storage.Options{Now: e.clock.Now})
+	store, err := storage.Open(e.dbPath, storage.Options{Kinds: testKinds(), Now: e.clock.Now})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,7 +97,7 @@ func testE2EBotRestart(t *testing.T, e *env) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := g.Game.Undo(); err != nil {
+	if err := goOf(g).Undo(); err != nil {
 		t.Fatal(err)
 	}
 	if err := store.UpdateGame(context.Background(), g); err != nil {
@@ -109,7 +109,7 @@ func testE2EBotRestart(t *testing.T, e *env) {
 	e.start()
 	e.d.WaitFor("the bot to move after the restart", func() bool {
 		g := e.game(dm.ID)
-		return g != nil && g.Game.MoveCount() == 2 && len(e.d.Public(dm.ID)) > posted
+		return g != nil && g.State.MoveCount() == 2 && len(e.d.Public(dm.ID)) > posted
 	})
 	if _, ok := e.board(dm.ID).PNG(); !ok {
 		t.Errorf("the bot's move after the restart was posted without a board")
@@ -172,13 +172,13 @@ func TestE2EPrivateRetryExpired(t *testing.T) {
 	e.clock.Advance(20 * time.Minute) // the interaction's token has expired by the retry
 	e.d.WaitFor("the retried bot move, marked unposted", func() bool {
 		g := e.game(ch.ID)
-		return g != nil && g.Game.MoveCount() == 1 && g.Delivery.Unposted
+		return g != nil && g.State.MoveCount() == 1 && g.Delivery.Unposted
 	})
 	m = e.do(e.play(ch, alice, "E5"))
 	if !strings.Contains(m.Text(), "played **A9** earlier") {
 		t.Errorf("the next answer does not say what the bot played: %q", m.Text())
 	}
-	if g := e.game(ch.ID); g == nil || g.Delivery.Unposted || g.Game.MoveCount() != 3 {
+	if g := e.game(ch.ID); g == nil || g.Delivery.Unposted || g.State.MoveCount() != 3 {
 		t.Errorf("after the next move the game is %+v, want 3 moves and nothing unposted", g)
 	}
 }
@@ -200,7 +200,7 @@ func TestE2EAbortWhileThinking(t *testing.T) {
 		done <- err
 	}()
 	e.d.WaitFor("the bot game to start", func() bool { return e.game(ch.ID) != nil })
-	e.do(e.slash(ch, mod, "abort"))
+	e.do(e.slash(ch, mod, "abort", discordtest.Str("reason", "test")))
 	if err := <-done; err != nil {
 		t.Fatal(err)
 	}
@@ -286,7 +286,7 @@ func testE2EStopFinishesMoves(t *testing.T, e *env) {
 		t.Errorf("the move in flight was not answered before the stop: %q", m.Text())
 	}
 	e.start()
-	if g := e.game(ch.ID); g == nil || g.Game.MoveCount() != 1 || at(g, "A9") != engine.Black {
+	if g := e.game(ch.ID); g == nil || g.State.MoveCount() != 1 || at(g, "A9") != engine.Black {
 		t.Errorf("the move in flight was not stored")
 	}
 }

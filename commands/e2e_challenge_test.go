@@ -125,7 +125,7 @@ func testE2EDoubleAccept(t *testing.T, e *env) {
 	if boards != 1 {
 		t.Errorf("%d boards posted for two presses of Accept, want 1", boards)
 	}
-	if g := e.game(ch.ID); g == nil || g.Game.MoveCount() != 0 {
+	if g := e.game(ch.ID); g == nil || g.State.MoveCount() != 0 {
 		t.Errorf("no fresh game after the double accept")
 	}
 }
@@ -142,8 +142,8 @@ func testE2ERestartChallenge(t *testing.T, e *env) {
 	e.do(e.click(bob, msg, "accept"))
 	e.d.WaitFor("the game to start", func() bool { return e.game(ch.ID) != nil })
 	g := e.game(ch.ID)
-	if g.First(engine.White).UserID != alice.ID || g.First(engine.Black).UserID != bob.ID {
-		t.Errorf("colours: black %s, white %s; want bob black, alice white as challenged", g.First(engine.Black).UserID, g.First(engine.White).UserID)
+	if g.First(engine.SideOf(engine.White)).UserID != alice.ID || g.First(engine.SideOf(engine.Black)).UserID != bob.ID {
+		t.Errorf("colours: black %s, white %s; want bob black, alice white as challenged", g.First(engine.SideOf(engine.Black)).UserID, g.First(engine.SideOf(engine.White)).UserID)
 	}
 }
 

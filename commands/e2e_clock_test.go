@@ -313,7 +313,7 @@ func testE2EBotClock(t *testing.T, e *env) {
 	<-done
 	e.waitMoves("the bot's move", ch.ID, 1)
 	g := e.game(ch.ID)
-	if !g.First(engine.Black).IsBot() {
+	if !g.First(engine.SideOf(engine.Black)).IsBot() {
 		t.Fatalf("the bot plays white; want black")
 	}
 	if got := g.Clock.Time(engine.Black).Main; got != 48*time.Second {

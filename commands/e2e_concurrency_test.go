@@ -43,7 +43,7 @@ func testE2ERace(t *testing.T, e *env) {
 	}
 
 	for round := 0; round < 3; round++ {
-		before := e.game(ch.ID).Game.MoveCount()
+		before := goOf(e.game(ch.ID)).MoveCount()
 		who := alice
 		if before%2 == 1 {
 			who = bob
@@ -62,8 +62,8 @@ func testE2ERace(t *testing.T, e *env) {
 			texts = append(texts, m.Text())
 		}
 		g := e.game(ch.ID)
-		if g.Game.MoveCount() != before+1 {
-			t.Fatalf("round %d: %d moves applied, want exactly 1 (answers %q)", round, g.Game.MoveCount()-before, texts)
+		if g.State.MoveCount() != before+1 {
+			t.Fatalf("round %d: %d moves applied, want exactly 1 (answers %q)", round, g.State.MoveCount()-before, texts)
 		}
 		placed := 0
 		for _, p := range []string{a, b} {
@@ -80,14 +80,14 @@ func testE2ERace(t *testing.T, e *env) {
 	latest := e.board(ch.ID)
 	g := e.game(ch.ID)
 	toPlay := alice
-	if g.Game.ToPlay() == engine.White {
+	if goOf(g).ToPlay() == engine.White {
 		toPlay = bob
 	}
-	before := g.Game.MoveCount()
+	before := g.State.MoveCount()
 	b, _ := latest.Button("pass")
 	race(e.d.Click(toPlay, latest, b.CustomID), e.d.Click(toPlay, latest, b.CustomID))
-	e.d.WaitFor("the pass to be stored", func() bool { return e.game(ch.ID).Game.MoveCount() > before })
-	if n := e.game(ch.ID).Game.MoveCount() - before; n != 1 {
+	e.d.WaitFor("the pass to be stored", func() bool { return goOf(e.game(ch.ID)).MoveCount() > before })
+	if n := goOf(e.game(ch.ID)).MoveCount() - before; n != 1 {
 		t.Errorf("two presses of one Pass button applied %d passes", n)
 	}
 }
@@ -105,7 +105,7 @@ func testE2ERestart(t *testing.T, e *env) {
 	e.restart()
 
 	g := e.game(ch.ID)
-	if g == nil || g.Game.MoveCount() != 2 || at(g, "E5") != engine.Black || at(g, "C3") != engine.White {
+	if g == nil || g.State.MoveCount() != 2 || at(g, "E5") != engine.Black || at(g, "C3") != engine.White {
 		t.Fatalf("after restart the game is not as it was")
 	}
 	e.refused(e.play(ch, bob, "D4"), "not your turn")
@@ -117,7 +117,7 @@ func testE2ERestart(t *testing.T, e *env) {
 	if m := e.do(e.click(bob, e.board(ch.ID), "pass")); m.Ephemeral {
 		t.Errorf("pass after restart refused: %q", m.Text())
 	}
-	if n := e.game(ch.ID).Game.MoveCount(); n != 4 {
+	if n := goOf(e.game(ch.ID)).MoveCount(); n != 4 {
 		t.Errorf("%d moves after the restart, want 4", n)
 	}
 }
@@ -143,10 +143,10 @@ func TestE2EConcurrentGames(t *testing.T) {
 
 	ch, alice, bob := e.guildGame()
 	e.playOut(ch, alice, bob, []string{"E5", "C3", "G7", "C7"}) // while the bot thinks elsewhere
-	if n := e.game(ch.ID).Game.MoveCount(); n != 4 {
+	if n := goOf(e.game(ch.ID)).MoveCount(); n != 4 {
 		t.Fatalf("%d moves in the human game, want 4", n)
 	}
-	if g := e.game(dm.ID); g == nil || g.Game.MoveCount() != 0 {
+	if g := e.game(dm.ID); g == nil || g.State.MoveCount() != 0 {
 		t.Fatalf("the slow bot's game should be waiting for its first move")
 	}
 
@@ -159,7 +159,7 @@ func TestE2EConcurrentGames(t *testing.T) {
 	}
 	close(e.players.gate)
 	m := e.d.Settled(slow)
-	if g := e.game(dm.ID); g.Game.MoveCount() != 1 || at(g, "A9") != engine.Black {
+	if g := e.game(dm.ID); g.State.MoveCount() != 1 || at(g, "A9") != engine.Black {
 		t.Errorf("after thinking the bot has not played A9")
 	}
 	if _, ok := m.PNG(); !ok {
@@ -230,8 +230,8 @@ func testE2EManyGames(t *testing.T, e *env) {
 			t.Errorf("%s has no game", p.u.Username)
 			continue
 		}
-		if g.Game.MoveCount() != 2*moves {
-			t.Errorf("%s's game has %d moves, want %d", p.u.Username, g.Game.MoveCount(), 2*moves)
+		if g.State.MoveCount() != 2*moves {
+			t.Errorf("%s's game has %d moves, want %d", p.u.Username, g.State.MoveCount(), 2*moves)
 			continue
 		}
 		if at(g, "E5") != engine.Black || at(g, "A9") != engine.White {

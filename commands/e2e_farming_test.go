@@ -106,8 +106,8 @@ func TestE2EFarmingHandicap(t *testing.T) {
 	msg := e.newChallenge(challenge(2))
 	e.do(e.click(bob, msg, "accept"))
 	e.d.WaitFor("the two-stone game", func() bool { return e.game(ch.ID) != nil })
-	if g := e.game(ch.ID); g.First(engine.Black).UserID != alice.ID || g.Game.Handicap() != 2 {
-		t.Fatalf("black is %s with %d stones, want alice with 2", g.First(engine.Black).Name, g.Game.Handicap())
+	if g := e.game(ch.ID); g.First(engine.SideOf(engine.Black)).UserID != alice.ID || goOf(g).Handicap() != 2 {
+		t.Fatalf("black is %s with %d stones, want alice with 2", g.First(engine.SideOf(engine.Black)).Name, goOf(g).Handicap())
 	}
 	// White moves first; five moves each on the edges, clear of the
 	// handicap stones.

@@ -74,8 +74,8 @@ func testE2EFullGame(t *testing.T, e *env) {
 			t.Fatalf("step %d: %s %s refused: %q", i, s.who.Username, s.move, m.Text())
 		}
 		g := e.game(ch.ID)
-		if g.Game.MoveCount() != moves {
-			t.Fatalf("step %d: %d moves stored, want %d", i, g.Game.MoveCount(), moves)
+		if g.State.MoveCount() != moves {
+			t.Fatalf("step %d: %d moves stored, want %d", i, g.State.MoveCount(), moves)
 		}
 		if _, ok := m.PNG(); !ok {
 			t.Errorf("step %d: the answer to %s has no board picture", i, s.move)
@@ -86,10 +86,10 @@ func testE2EFullGame(t *testing.T, e *env) {
 	}
 
 	g := e.game(ch.ID)
-	if got := g.Game.Captures(engine.Black); got != 1 {
+	if got := goOf(g).Captures(engine.Black); got != 1 {
 		t.Errorf("black captured %d, want 1 (D5)", got)
 	}
-	if got := g.Game.Captures(engine.White); got != 1 {
+	if got := goOf(g).Captures(engine.White); got != 1 {
 		t.Errorf("white captured %d, want 1 (E5 retaking the ko)", got)
 	}
 	for p, want := range map[string]engine.Color{"D5": engine.White, "E5": engine.Empty, "A1": engine.Empty, "H1": engine.White} {
@@ -187,8 +187,8 @@ func testE2EUndo(t *testing.T, e *env) {
 	e.do(e.click(bob, ask, "allow"))
 	e.waitBoard(ch.ID, "took back")
 	g := e.game(ch.ID)
-	if g.Game.MoveCount() != 2 || at(g, "E5") != engine.Empty || g.Game.ToPlay() != engine.Black {
-		t.Errorf("after undo: %d moves, E5 %v, %v to play; want 2, empty, black", g.Game.MoveCount(), at(g, "E5"), g.Game.ToPlay())
+	if g.State.MoveCount() != 2 || at(g, "E5") != engine.Empty || goOf(g).ToPlay() != engine.Black {
+		t.Errorf("after undo: %d moves, E5 %v, %v to play; want 2, empty, black", g.State.MoveCount(), at(g, "E5"), goOf(g).ToPlay())
 	}
 	e.refused(e.d.Click(bob, ask, mustButton(t, ask, "allow").CustomID), "This undo request is no longer open")
 
@@ -196,7 +196,7 @@ func testE2EUndo(t *testing.T, e *env) {
 	e.do(e.play(ch, alice, "F5"))
 	ask = e.do(e.slash(ch, alice, "undo"))
 	e.do(e.click(bob, ask, "refuse"))
-	if g := e.game(ch.ID); g.Game.MoveCount() != 3 || at(g, "F5") != engine.Black {
+	if g := e.game(ch.ID); g.State.MoveCount() != 3 || at(g, "F5") != engine.Black {
 		t.Errorf("a refused undo took the move back")
 	}
 }
@@ -208,8 +208,8 @@ func TestE2EHandicap(t *testing.T) { httpMode(t, testE2EHandicap) }
 func testE2EHandicap(t *testing.T, e *env) {
 	ch, alice, bob := e.guildGame(discordtest.Int("handicap", 2))
 	g := e.game(ch.ID)
-	if g.Game.Handicap() != 2 || g.Game.ToPlay() != engine.White {
-		t.Fatalf("handicap %d, %v to play; want 2 and white", g.Game.Handicap(), g.Game.ToPlay())
+	if goOf(g).Handicap() != 2 || goOf(g).ToPlay() != engine.White {
+		t.Fatalf("handicap %d, %v to play; want 2 and white", goOf(g).Handicap(), goOf(g).ToPlay())
 	}
 	e.refused(e.play(ch, alice, "E5"), "not your turn")
 	if m := e.do(e.play(ch, bob, "E5")); m.Ephemeral {
@@ -270,7 +270,7 @@ func testE2EPrivateChannel(t *testing.T, e *env) {
 	e.challenge(ch, alice, bob)
 	e.playOut(ch, alice, bob, []string{"E5", "C3", "G7"})
 	e.do(e.click(bob, e.board(ch.ID), "pass"))
-	if n := e.game(ch.ID).Game.MoveCount(); n != 4 {
+	if n := goOf(e.game(ch.ID)).MoveCount(); n != 4 {
 		t.Errorf("%d moves, want 4", n)
 	}
 	e.do(e.slash(ch, alice, "resign"))
@@ -282,7 +282,7 @@ func testE2EPrivateChannel(t *testing.T, e *env) {
 		t.Fatalf("/go bot refused: %q", m.Text())
 	}
 	e.do(e.play(ch, alice, "E5"))
-	if n := e.game(ch.ID).Game.MoveCount(); n != 3 {
+	if n := goOf(e.game(ch.ID)).MoveCount(); n != 3 {
 		t.Errorf("%d moves in the bot game, want 3", n)
 	}
 }

@@ -27,6 +27,8 @@ import (
 	"github.com/gobot-dev/gobot/commands"
 	"github.com/gobot-dev/gobot/commands/discordtest"
 	"github.com/gobot-dev/gobot/engine"
+	"github.com/gobot-dev/gobot/engine/draughts"
+	"github.com/gobot-dev/gobot/engine/game"
 	"github.com/gobot-dev/gobot/internal/clocktest"
 	"github.com/gobot-dev/gobot/storage"
 )
@@ -276,7 +278,7 @@ func (e *env) checkMessages() {
 // http mode: commands.New, Register, HTTPHandler and Run.
 func (e *env) start() {
 	e.t.Helper()
-	store, err := storage.Open(e.dbPath, storage.Options{Now: e.clock.Now, StartRatings: commands.StartRatings(bots.Builtin())})
+	store, err := storage.Open(e.dbPath, storage.Options{Kinds: testKinds(), Now: e.clock.Now, StartRatings: commands.StartRatings(bots.Builtin())})
 	if err != nil {
 		e.t.Fatalf("storage.Open: %v", err)
 	}
@@ -458,9 +460,9 @@ func (e *env) refused(it *discordtest.Interaction, want string) {
 	switch {
 	case (before == nil) != (after == nil):
 		e.t.Errorf("a refused action created or removed the game")
-	case before != nil && (after.Version != before.Version || after.Game.MoveCount() != before.Game.MoveCount()):
+	case before != nil && (after.Version != before.Version || after.State.MoveCount() != before.State.MoveCount()):
 		e.t.Errorf("a refused action changed the game: version %d -> %d, moves %d -> %d",
-			before.Version, after.Version, before.Game.MoveCount(), after.Game.MoveCount())
+			before.Version, after.Version, before.State.MoveCount(), after.State.MoveCount())
 	}
 	if n := len(e.d.Public(ch)); n != public {
 		e.t.Errorf("a refused action posted %d public messages", n-public)
@@ -499,11 +501,11 @@ func (e *env) waitBoard(channelID, s string) discordtest.Message {
 
 // at says what stands on a point in the stored game.
 func at(g *storage.Game, s string) engine.Color {
-	p, err := engine.ParsePoint(s, g.Game.Size())
+	p, err := engine.ParsePoint(s, goOf(g).Size())
 	if err != nil {
 		panic(err) // test tables hold valid points
 	}
-	return g.Game.Board().At(p)
+	return goOf(g).Board().At(p)
 }
 
 // slash is /go <sub> with opts, sent by u in ch.
@@ -560,8 +562,8 @@ func (e *env) challenge(ch *discordtest.Channel, alice, bob discordtest.User, op
 		g = e.game(ch.ID)
 		return g != nil
 	})
-	if g.First(engine.Black).UserID != alice.ID || g.First(engine.White).UserID != bob.ID || g.Game.Size() != 9 {
-		e.t.Fatalf("game = %s (black) vs %s (white) on %d×%d, want alice black, bob white, 9×9", g.First(engine.Black).UserID, g.First(engine.White).UserID, g.Game.Size(), g.Game.Size())
+	if g.First(engine.SideOf(engine.Black)).UserID != alice.ID || g.First(engine.SideOf(engine.White)).UserID != bob.ID || goOf(g).Size() != 9 {
+		e.t.Fatalf("game = %s (black) vs %s (white) on %d×%d, want alice black, bob white, 9×9", g.First(engine.SideOf(engine.Black)).UserID, g.First(engine.SideOf(engine.White)).UserID, goOf(g).Size(), goOf(g).Size())
 	}
 	var first discordtest.Message
 	e.d.WaitFor("the new game's first board", func() bool {
@@ -602,7 +604,7 @@ func (e *env) botGame(ch *discordtest.Channel, u discordtest.User, level string)
 func (e *env) waitMoves(what, channelID string, n int) {
 	e.d.WaitFor(what, func() bool {
 		g := e.game(channelID)
-		return g != nil && g.Game.MoveCount() == n
+		return g != nil && g.State.MoveCount() == n
 	})
 }
 
@@ -624,4 +626,15 @@ func boardOf(m discordtest.Message, id string) bool {
 		}
 	}
 	return false
+}
+
+// goOf is the game of Go that g holds (engine.GameOf).
+func goOf(g *storage.Game) *engine.Game { return engine.GameOf(g.State) }
+
+// testKinds are the kinds the tests' stores read: Go and draughts.
+func testKinds() *game.Kinds {
+	var ks game.Kinds
+	ks.Register(engine.Kind{})
+	ks.Register(draughts.Kind{})
+	return &ks
 }

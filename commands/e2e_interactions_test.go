@@ -23,8 +23,14 @@ func TestE2EPing(t *testing.T) {
 	if r.Type != discordtest.CallbackPong {
 		t.Errorf("PING answered with type %d, want 1", r.Type)
 	}
-	if cmds := e.d.Commands(e.d.GuildID); len(cmds) != 1 {
-		t.Errorf("Register overwrote %d guild commands, want /go alone", len(cmds))
+	var names []string
+	for _, c := range e.d.Commands(e.d.GuildID) {
+		if m, ok := c.(map[string]any); ok {
+			names = append(names, fmt.Sprint(m["name"]))
+		}
+	}
+	if got := strings.Join(names, " "); got != "go draughts go-admin" {
+		t.Errorf("Register overwrote the guild commands %q, want /go, /draughts and /go-admin", got)
 	}
 }
 
@@ -112,7 +118,7 @@ func testE2ERateLimit(t *testing.T, e *env) {
 	if limited != 1 {
 		t.Errorf("%d calls were rate limited, want 1", limited)
 	}
-	if n := e.game(ch.ID).Game.MoveCount(); n != 1 {
+	if n := goOf(e.game(ch.ID)).MoveCount(); n != 1 {
 		t.Errorf("%d moves after a rate-limited answer, want 1", n)
 	}
 }
@@ -257,7 +263,7 @@ func testE2ECommands(t *testing.T, e *env) {
 	if !confirm.Ephemeral {
 		t.Errorf("the resignation question is public: %q", confirm.Text())
 	}
-	if e.game(ch.ID).Game.Over() {
+	if goOf(e.game(ch.ID)).Over() {
 		t.Fatalf("the Resign button resigned without asking")
 	}
 	end := e.do(e.click(bob, confirm, "yes"))
@@ -271,7 +277,7 @@ func testE2ECommands(t *testing.T, e *env) {
 	e.challenge(ch, alice, bob)
 	e.refused(e.d.Click(alice, latest, mustButton(t, latest, "pass").CustomID), "earlier game")
 	e.refused(e.slash(ch, carol, "abort"), "manage messages") // a player may abort early (e2e_abort_test.go)
-	if m := e.do(e.slash(ch, mod, "abort")); m.Ephemeral || !strings.Contains(m.Text(), "aborted") {
+	if m := e.do(e.slash(ch, mod, "abort", discordtest.Str("reason", "test"))); m.Ephemeral || !strings.Contains(m.Text(), "aborted") {
 		t.Errorf("abort by a moderator answered %q", m.Text())
 	}
 	if e.game(ch.ID) != nil {

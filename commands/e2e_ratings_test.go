@@ -91,8 +91,8 @@ func TestE2ERatings(t *testing.T) {
 	}
 	e.do(e.click(bob, msg, "accept"))
 	e.d.WaitFor("the handicap 1 game", func() bool { return e.game(ch.ID) != nil })
-	if g := e.game(ch.ID); g.First(engine.Black).UserID != bob.ID || g.Game.Handicap() != 0 {
-		t.Errorf("handicap 1: black is %s with %d stones, want bob with none", g.First(engine.Black).Name, g.Game.Handicap())
+	if g := e.game(ch.ID); g.First(engine.SideOf(engine.Black)).UserID != bob.ID || goOf(g).Handicap() != 0 {
+		t.Errorf("handicap 1: black is %s with %d stones, want bob with none", g.First(engine.SideOf(engine.Black)).Name, goOf(g).Handicap())
 	}
 	e.do(e.slash(ch, alice, "resign"))
 	for _, challenger := range []discordtest.User{alice, bob} {
@@ -106,8 +106,8 @@ func TestE2ERatings(t *testing.T) {
 		}
 		e.do(e.click(opp, msg, "accept"))
 		e.d.WaitFor("the handicap game", func() bool { return e.game(ch.ID) != nil })
-		if g := e.game(ch.ID); g.First(engine.Black).UserID != bob.ID {
-			t.Errorf("%s's handicap challenge: black is %s, want bob (1337.7 against 1662.3)", challenger.Username, g.First(engine.Black).Name)
+		if g := e.game(ch.ID); g.First(engine.SideOf(engine.Black)).UserID != bob.ID {
+			t.Errorf("%s's handicap challenge: black is %s, want bob (1337.7 against 1662.3)", challenger.Username, g.First(engine.SideOf(engine.Black)).Name)
 		}
 		e.do(e.slash(ch, alice, "resign"))
 	}
@@ -173,7 +173,7 @@ func (e *env) seedRatedGames(guild string, a, b storage.Player, n int) {
 		if err != nil {
 			e.t.Fatal(err)
 		}
-		g := &storage.Game{ChannelID: fmt.Sprintf("seed-%s-%s-%d", a.UserID, b.UserID, i), GuildID: guild, Sides: storage.Sides(a, b), Game: eg}
+		g := &storage.Game{ChannelID: fmt.Sprintf("seed-%s-%s-%d", a.UserID, b.UserID, i), GuildID: guild, Sides: storage.Sides(a, b), State: engine.Own(eg)}
 		if err := e.store.CreateGame(ctx, g); err != nil {
 			e.t.Fatal(err)
 		}

@@ -90,7 +90,7 @@ func testE2ERengo(t *testing.T, e *env) {
 	}
 	e.refused(e.d.Click(e.d.NewUser("late"), started, mustButton(t, started, "Join Black").CustomID), "This rengo game has started or was called off: its teams are closed.")
 	g := e.game(th.ID)
-	if g == nil || !g.Unrated || len(g.TeamOf(engine.Black)) != 2 || len(g.TeamOf(engine.White)) != 2 {
+	if g == nil || !g.Unrated || len(g.TeamOf(engine.SideOf(engine.Black))) != 2 || len(g.TeamOf(engine.SideOf(engine.White))) != 2 {
 		t.Fatalf("rengo game = %+v", g)
 	}
 	first := e.waitBoard(th.ID, "The game begins")

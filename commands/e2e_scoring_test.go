@@ -220,7 +220,7 @@ func (e *env) checkProposal(c scoringCase, chID string, m discordtest.Message) {
 	}
 	var got []string
 	for _, p := range g.Scoring.Dead {
-		got = append(got, p.String())
+		got = append(got, p)
 	}
 	if !slices.Equal(got, c.dead) {
 		e.t.Errorf("proposed dead stones %v, want %v", got, c.dead)
@@ -309,7 +309,7 @@ func TestE2EScoringProposalBot(t *testing.T) {
 			if g == nil || g.Scoring == nil {
 				t.Fatalf("not in the scoring phase after the script")
 			}
-			if !g.Scoring.Accepted[engine.Black] {
+			if !g.Scoring.Accepted[engine.SideOf(engine.Black)] {
 				t.Errorf("the bot has not accepted its own proposal")
 			}
 			e.checkProposal(c, ch.ID, last)
@@ -332,7 +332,7 @@ func TestE2EBotDisagrees(t *testing.T) {
 	if !strings.Contains(m.Text(), want) {
 		t.Errorf("after marking E2 alive: %q, want it to say %q", m.Text(), want)
 	}
-	if g := e.game(ch.ID); g.Scoring.Accepted[engine.Black] {
+	if g := e.game(ch.ID); g.Scoring.Accepted[engine.SideOf(engine.Black)] {
 		t.Errorf("the bot accepts a marking with E2 alive")
 	}
 	// E2 brings B3 back with it (they share Black's area), which then
@@ -342,16 +342,16 @@ func TestE2EBotDisagrees(t *testing.T) {
 		t.Errorf("count with E2 alive: %q, want 2 stones revived and W+36.5", m.Text())
 	}
 	m = e.do(e.slash(ch, dave, "dead", discordtest.Str("point", "E2")))
-	if strings.Contains(m.Text(), "does not accept") || !e.game(ch.ID).Scoring.Accepted[engine.Black] {
+	if strings.Contains(m.Text(), "does not accept") || !e.game(ch.ID).Scoring.Accepted[engine.SideOf(engine.Black)] {
 		t.Errorf("after marking E2 dead again the bot does not accept: %q", m.Text())
 	}
 	// Dave gives up a living group of his own: a marking in the bot's
 	// favour, which it accepts as a player would.
 	g := e.game(ch.ID)
 	own := engine.Point{Col: -1}
-	for i := range g.Game.Size() * g.Game.Size() {
-		p := engine.Point{Col: i % g.Game.Size(), Row: i / g.Game.Size()}
-		if g.Game.Board().At(p) == engine.White && !slices.Contains(g.Scoring.Dead, p) {
+	for i := range goOf(g).Size() * goOf(g).Size() {
+		p := engine.Point{Col: i % goOf(g).Size(), Row: i / goOf(g).Size()}
+		if goOf(g).Board().At(p) == engine.White && !slices.Contains(g.Scoring.Dead, p.String()) {
 			own = p
 			break
 		}
@@ -360,7 +360,7 @@ func TestE2EBotDisagrees(t *testing.T) {
 		t.Fatal("no living white stone in the position")
 	}
 	m = e.do(e.slash(ch, dave, "dead", discordtest.Str("point", own.String())))
-	if m.Ephemeral || strings.Contains(m.Text(), "does not accept") || !e.game(ch.ID).Scoring.Accepted[engine.Black] {
+	if m.Ephemeral || strings.Contains(m.Text(), "does not accept") || !e.game(ch.ID).Scoring.Accepted[engine.SideOf(engine.Black)] {
 		t.Errorf("after dave marks his own %s dead the bot does not accept: %q", own, m.Text())
 	}
 }
@@ -397,7 +397,7 @@ func TestE2EBotAcceptsUncertain(t *testing.T) {
 	if !strings.Contains(last.Text(), "Please check") || !strings.Contains(last.Text(), "D9") {
 		t.Fatalf("the proposal does not flag the white wall as uncertain: %q", last.Text())
 	}
-	if !g.Scoring.Accepted[engine.Black] {
+	if !g.Scoring.Accepted[engine.SideOf(engine.Black)] {
 		t.Fatalf("the bot has not accepted its proposal")
 	}
 	m := e.do(e.slash(ch, dave, "dead", discordtest.Str("point", "D9")))
@@ -405,7 +405,7 @@ func TestE2EBotAcceptsUncertain(t *testing.T) {
 		t.Fatalf("/go dead D9 refused: %q", m.Text())
 	}
 	g = e.game(ch.ID)
-	if !g.Scoring.Accepted[engine.Black] || strings.Contains(m.Text(), "does not accept") {
+	if !g.Scoring.Accepted[engine.SideOf(engine.Black)] || strings.Contains(m.Text(), "does not accept") {
 		t.Errorf("the bot does not accept the wall it was unsure of marked dead: %q", m.Text())
 	}
 	if len(g.Scoring.Dead) != 11 {
@@ -544,7 +544,7 @@ func testE2EScoringTimeoutBotRefused(t *testing.T, e *env) {
 	}
 	e.do(e.click(dave, m, "accept"))
 	g := e.game(ch.ID)
-	if g == nil || g.Scoring == nil || g.Scoring.Accepted[engine.Black] {
+	if g == nil || g.Scoring == nil || g.Scoring.Accepted[engine.SideOf(engine.Black)] {
 		t.Fatalf("the bot accepted the marking of its wall as dead, or the game ended")
 	}
 	e.scoringTimesOut(t, ch.ID, g.ID)
@@ -571,8 +571,8 @@ func testE2EScoringResume(t *testing.T, e *env) {
 		}
 	}
 	g := e.game(ch.ID)
-	if g.Game.MoveCount() != 4 || at(g, "E5") != engine.Black || at(g, "C3") != engine.White || g.Scoring == nil {
-		t.Fatalf("after e5, C3, pass, pass: %d moves, scoring %v", g.Game.MoveCount(), g.Scoring != nil)
+	if g.State.MoveCount() != 4 || at(g, "E5") != engine.Black || at(g, "C3") != engine.White || g.Scoring == nil {
+		t.Fatalf("after e5, C3, pass, pass: %d moves, scoring %v", g.State.MoveCount(), g.Scoring != nil)
 	}
 	scoring := e.board(ch.ID)
 	e.refused(e.d.Click(e.d.NewUser("carol"), scoring, mustButton(t, scoring, "resume").CustomID), "not playing")
@@ -580,8 +580,8 @@ func testE2EScoringResume(t *testing.T, e *env) {
 		t.Fatalf("resume refused: %q", m.Text())
 	}
 	g = e.game(ch.ID)
-	if g.Scoring != nil || g.Game.ToPlay() != engine.Black {
-		t.Fatalf("after resuming: scoring %v, %v to play; want play on with black", g.Scoring != nil, g.Game.ToPlay())
+	if g.Scoring != nil || goOf(g).ToPlay() != engine.Black {
+		t.Fatalf("after resuming: scoring %v, %v to play; want play on with black", g.Scoring != nil, goOf(g).ToPlay())
 	}
 	e.refused(e.d.Click(alice, scoring, mustButton(t, scoring, "accept").CustomID), "resumed")
 	if m := e.do(e.play(ch, alice, "G7")); m.Ephemeral {

@@ -99,8 +99,8 @@ func testE2EVoteGame(t *testing.T, e *env) {
 	e.d.WaitFor("the adjournment", func() bool {
 		return len(e.publicWith(ch.ID, "🗳️ Nobody voted in two periods: the game is adjourned.")) > 0
 	})
-	if g := e.game(ch.ID); g.Vote == nil || !g.Vote.Deadline.IsZero() || g.Game.MoveCount() != 6 {
-		t.Fatalf("adjourned game: vote %+v, %d moves", g.Vote, g.Game.MoveCount())
+	if g := e.game(ch.ID); g.Vote == nil || !g.Vote.Deadline.IsZero() || g.State.MoveCount() != 6 {
+		t.Fatalf("adjourned game: vote %+v, %d moves", g.Vote, g.State.MoveCount())
 	}
 	e.clock.Advance(time.Hour)
 	vote(v2, "B2", "Votes: **B2** 1. The move is played <t:")

@@ -56,6 +56,11 @@ var (
 	// stored record is damaged) and has just been set aside: the channel is
 	// free. The answer is public, so that both players learn what happened.
 	ErrQuarantined = errors.New("commands: the game's record was damaged and set aside")
+	// ErrWrongGame means a command of one kind of game (/go, /draughts)
+	// used where the channel's game is of another.
+	ErrWrongGame = errors.New("commands: the channel's game is of another kind")
+	// ErrIllegalMove means a move the rules refuse.
+	ErrIllegalMove = errors.New("commands: illegal move")
 	// ErrBadSignature means an HTTP interaction whose signature did not verify.
 	ErrBadSignature = errors.New("commands: bad interaction signature")
 )

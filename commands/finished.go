@@ -31,7 +31,11 @@ func (a *App) cmdBoardHere(ctx context.Context, r *Request) error {
 	if aerr != nil {
 		return aerr
 	}
-	m, merr := finishedBoardMessage(arc)
+	finished := finishedBoardMessage
+	if arc.Kind == draughtsKind {
+		finished = finishedDraughtsMessage
+	}
+	m, merr := finished(arc)
 	if merr != nil {
 		return merr
 	}
@@ -46,7 +50,7 @@ func finishedBoardMessage(arc *storage.Archived) (*Message, error) {
 	if err != nil {
 		return nil, fmt.Errorf("commands: record of game %s: %w", arc.ID, err)
 	}
-	g := &storage.Game{ID: arc.ID, ChannelID: arc.ChannelID, GuildID: arc.GuildID, Sides: storage.Sides(arc.Black, arc.White), Game: eg}
+	g := &storage.Game{ID: arc.ID, ChannelID: arc.ChannelID, GuildID: arc.GuildID, Sides: storage.Sides(arc.Black, arc.White), State: engine.Own(eg)}
 	res, rerr := engine.ParseResult(arc.Result)
 	result := "no result · " + arc.Result
 	if rerr == nil {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/gobot-dev/gobot/engine"
+	"github.com/gobot-dev/gobot/engine/game"
 	"github.com/gobot-dev/gobot/render"
 	"github.com/gobot-dev/gobot/storage"
 )
@@ -69,6 +70,8 @@ func (a *App) routes() *Router {
 	rt.Component("history/{player}/{page}", a.btnHistory)
 	rt.Component("sgf/{id}", a.btnSGF)
 	rt.Component("leaderboard/{pool}/{page}", a.btnLeaderboard)
+	a.draughtsRoutes(rt)
+	a.adminRoutes(rt)
 	return rt
 }
 
@@ -82,6 +85,9 @@ func (a *App) onGame(h gameHandler) HandlerFunc {
 		if err != nil {
 			return err
 		}
+		if isDraughts(g) {
+			return userErr(ErrWrongGame, "The game in this channel is international draughts: play it with `/draughts move` (`/draughts help` says how).")
+		}
 		return h(ctx, r, g)
 	}
 }
@@ -93,6 +99,9 @@ func (a *App) onBoard(h gameHandler) HandlerFunc {
 		g, err := a.buttonGame(ctx, r)
 		if err != nil {
 			return err
+		}
+		if isDraughts(g) {
+			return userErr(ErrWrongGame, "This button belongs to another game.")
 		}
 		return h(ctx, r, g)
 	}
@@ -164,7 +173,7 @@ func (a *App) buttonGame(ctx context.Context, r *Request) (*storage.Game, error)
 	if g.ID != r.Param("id") {
 		return nil, userErr(ErrStale, "That button belongs to an earlier game in this channel.")
 	}
-	if n, err := strconv.Atoi(r.Param("move")); r.Param("move") != "" && (err != nil || n != g.Game.MoveCount()) {
+	if n, err := strconv.Atoi(r.Param("move")); r.Param("move") != "" && (err != nil || n != g.State.MoveCount()) {
 		return nil, ErrStale
 	}
 	return g, nil
@@ -172,8 +181,8 @@ func (a *App) buttonGame(ctx context.Context, r *Request) (*storage.Game, error)
 
 // playerColor returns the colour of the side u plays on in g.
 func playerColor(g *storage.Game, u *discordgo.User) (engine.Color, error) {
-	if c, ok := g.SideOf(u.ID); ok {
-		return c, nil
+	if s, ok := g.SideOf(u.ID); ok {
+		return engine.ColorOf(s), nil
 	}
 	return engine.Empty, userErr(ErrNotPlayer, fmt.Sprintf("You are not playing in this game: it is %s (black) against %s (white).", teamMention(g, engine.Black), teamMention(g, engine.White)))
 }
@@ -185,14 +194,14 @@ func canMove(g *storage.Game, u *discordgo.User) (engine.Color, error) {
 	if err != nil {
 		return c, err
 	}
-	if _, over := g.Game.Result(); over {
+	if _, over := goOf(g).Result(); over {
 		return c, ErrGameOver
 	}
 	if g.Scoring != nil {
 		return c, userErr(ErrNotYourTurn, "Play has ended and the dead stones are being agreed: mark groups with `/go dead`, then press Accept, or Resume play to keep playing.")
 	}
-	if t := g.Game.ToPlay(); t != c || g.Player(t).UserID != u.ID {
-		return c, userErr(ErrNotYourTurn, fmt.Sprintf("It is not your turn: %s %s is to play.", stoneEmoji(t), mention(g.Player(t))))
+	if t := goOf(g).ToPlay(); t != c || g.Player(engine.SideOf(t)).UserID != u.ID {
+		return c, userErr(ErrNotYourTurn, fmt.Sprintf("It is not your turn: %s %s is to play.", stoneEmoji(t), mention(g.Player(engine.SideOf(t)))))
 	}
 	return c, nil
 }
@@ -215,7 +224,7 @@ func (a *App) cmdPlay(ctx context.Context, r *Request, g *storage.Game) error {
 	if err != nil {
 		return err
 	}
-	m, err := parseMove(c, text, g.Game.Size())
+	m, err := parseMove(c, text, goOf(g).Size())
 	if err != nil {
 		return err
 	}
@@ -241,10 +250,10 @@ func (a *App) resign(ctx context.Context, r *Request, g *storage.Game) error {
 	if err != nil {
 		return err
 	}
-	if _, over := g.Game.Result(); over {
+	if _, over := goOf(g).Result(); over {
 		return ErrGameOver
 	}
-	if g.Team() && (g.Game.ToPlay() != c || g.Player(c).UserID != r.User.ID) {
+	if g.Team() && (goOf(g).ToPlay() != c || g.Player(engine.SideOf(c)).UserID != r.User.ID) {
 		return a.voteResign(ctx, r, g, c)
 	}
 	return a.move(ctx, r, g, engine.ResignMove(c))
@@ -268,10 +277,10 @@ func (a *App) btnResign(ctx context.Context, r *Request, g *storage.Game) error 
 // after the bot's reply when a bot is to move next.
 func (a *App) move(ctx context.Context, r *Request, g *storage.Game, m engine.Move) error {
 	unposted := ""
-	if last, ok := g.Game.LastMove(); ok && g.Delivery.Unposted {
+	if last, ok := goOf(g).LastMove(); ok && g.Delivery.Unposted {
 		// The bot moved in the background and its board could not be
 		// shown (apply clears the flag with this move).
-		unposted = fmt.Sprintf("(%s %s played %s earlier, but its board could not be posted here.)\n", stoneEmoji(last.Color), mention(g.MovedBy(g.Game.MoveCount()-1)), moveName(last))
+		unposted = fmt.Sprintf("(%s %s played %s earlier, but its board could not be posted here.)\n", stoneEmoji(last.Color), mention(movedBy(g, g.State.MoveCount()-1)), moveName(last))
 	}
 	// A move after the deadline ends the game on time, announced through
 	// the game's stored follow-up, not this interaction's (still unanswered).
@@ -323,15 +332,15 @@ func (a *App) inTime(ctx context.Context, g *storage.Game, now time.Time) error 
 		return nil
 	}
 	deadline, loser := g.Clock.Deadline(), g.Clock.ToMove
-	out := g.Player(loser)
+	out := g.Player(engine.SideOf(loser))
 	if err := a.timeUp(ctx, g); err != nil && !errors.Is(err, ErrConflict) {
 		return err
 	}
-	if _, over := g.Game.Result(); !over && g.TeamClock == storage.TeamClockCasual {
+	if _, over := g.State.Result(); !over && g.TeamClock == storage.TeamClockCasual {
 		return userErr(ErrNotYourTurn, fmt.Sprintf("⌛ Too late: %s's time ran out <t:%d:R>, so they are out of this game; %s plays on for %s.",
-			mention(out), deadline.Unix(), mention(g.Player(loser)), loser))
+			mention(out), deadline.Unix(), mention(g.Player(engine.SideOf(loser))), loser))
 	}
-	return userErr(ErrGameOver, fmt.Sprintf("⌛ Too late: %s %s's time ran out <t:%d:R>, so the game is over.", stoneEmoji(loser), loser, deadline.Unix()))
+	return userErr(ErrGameOver, fmt.Sprintf("⌛ Too late: %s's time ran out <t:%d:R>, so the game is over.", sideLabel(g, engine.SideOf(loser)), deadline.Unix()))
 }
 
 // apply plays m on g and commits it: the archive when the game has a
@@ -342,15 +351,15 @@ func (a *App) apply(ctx context.Context, g *storage.Game, m engine.Move) (string
 	if err := a.inTime(ctx, g, now); err != nil {
 		return "", err
 	}
-	before, mover := g.Game.Captures(m.Color), g.Player(m.Color)
-	if err := g.Game.Play(m); err != nil {
+	before, mover := goOf(g).Captures(m.Color), g.Player(engine.SideOf(m.Color))
+	if err := goOf(g).Play(m); err != nil {
 		return "", moveError(err, m, g)
 	}
 	if m.Kind != engine.Resign {
 		g.Moved(mover)
 	}
 	if g.Clock.Running() && m.Color == g.Clock.ToMove && m.Kind != engine.Resign {
-		if err := g.Clock.Move(g.Game.MoveCount(), now); err != nil {
+		if err := g.Clock.Move(g.State.MoveCount(), now); err != nil {
 			return "", err // not flagged (checked above): cannot happen
 		}
 		nextOnClock(g, m.Color, mover)
@@ -358,8 +367,8 @@ func (a *App) apply(ctx context.Context, g *storage.Game, m engine.Move) (string
 	g.Undo = nil
 	g.ResignVote = nil // a team's vote lapses with the next move
 	g.Delivery.Unposted = false
-	note := describeMove(g, m, g.Game.Captures(m.Color)-before)
-	if _, over := g.Game.Result(); over {
+	note := describeMove(g, m, goOf(g).Captures(m.Color)-before)
+	if _, over := goOf(g).Result(); over {
 		if err := a.finish(ctx, g); err != nil {
 			return "", err
 		}
@@ -368,7 +377,7 @@ func (a *App) apply(ctx context.Context, g *storage.Game, m engine.Move) (string
 		}
 		return note, nil
 	}
-	if g.Game.PlayEnded() && g.Scoring == nil {
+	if goOf(g).PlayEnded() && g.Scoring == nil {
 		if unsure := a.startScoring(ctx, g); len(unsure) > 0 {
 			note += "\n" + uncertainNote(unsure)
 		}
@@ -405,7 +414,7 @@ func pointList(ps []engine.Point, limit int) string {
 // moveError explains a refused move with the rules' own sentence for it
 // (engine.RefuseMove).
 func moveError(err error, m engine.Move, g *storage.Game) error {
-	return refusal(engine.RefuseMove(err, m, g.Game))
+	return refusal(engine.RefuseMove(err, m, goOf(g)))
 }
 
 // update writes g, checking its version, with its clock brought in line
@@ -441,10 +450,13 @@ func (a *App) finish(ctx context.Context, g *storage.Game) error {
 // archiveGame archives a game with a result, with its SGF record; an annulled
 // game is recorded but never counted.
 func (a *App) archiveGame(ctx context.Context, g *storage.Game, annulled bool) error {
-	res, _ := g.Game.Result()
+	if isDraughts(g) {
+		return a.archiveDraughts(ctx, g, annulled)
+	}
+	res, _ := goOf(g).Result()
 	var dead []engine.Point
 	if g.Scoring != nil {
-		dead = g.Scoring.Dead
+		dead = deadOf(g)
 	}
 	sgf, err := gameSGF(g, dead, res.Reason == engine.ByScore, annulled)
 	if err != nil {
@@ -452,10 +464,13 @@ func (a *App) archiveGame(ctx context.Context, g *storage.Game, annulled bool) e
 	}
 	arc := storage.Archived{
 		ID: g.ID, GuildID: g.GuildID, ChannelID: g.ChannelID,
-		Black: g.First(engine.Black), White: g.First(engine.White), Size: g.Game.Size(), Rules: g.Game.Rules(), Handicap: g.Game.Handicap(),
-		Result: res.String(), SGF: sgf, Moves: g.Game.MoveCount(), Annulled: annulled,
+		Black: g.First(engine.SideOf(engine.Black)), White: g.First(engine.SideOf(engine.White)), Size: goOf(g).Size(), Rules: goOf(g).Rules(), Handicap: goOf(g).Handicap(),
+		Result: res.String(), SGF: sgf, Moves: g.State.MoveCount(), Annulled: annulled,
 		StartedAt: g.CreatedAt, FinishedAt: a.now(),
 		Rated: !g.Unrated, // storage rates only games with a winner or a tie
+	}
+	if err := a.serverPools(ctx, &arc); err != nil {
+		return err
 	}
 	return writeError(a.games.FinishGame(ctx, g, arc))
 }
@@ -491,11 +506,11 @@ func sgfInfo(g *storage.Game, dead []engine.Point, scored bool) engine.SGFInfo {
 	if g.Team() {
 		// A team game's record says who played each move.
 		info.Comments = map[int]string{}
-		for i := range g.Game.MoveCount() {
-			info.Comments[i+1] = "Played by " + plainName(g.MovedBy(i)) + "."
+		for i, m := range goOf(g).Moves() {
+			info.Comments[i+1] = "Played by " + plainName(g.MovedBy(i, engine.SideOf(m.Color))) + "."
 		}
 	}
-	if res, ok := g.Game.Result(); ok {
+	if res, ok := goOf(g).Result(); ok {
 		info.RE = res.String()
 	}
 	if k := g.Clock; k != nil {
@@ -514,7 +529,7 @@ func sgfInfo(g *storage.Game, dead []engine.Point, scored bool) engine.SGFInfo {
 // writeSGF writes g's record with info.
 func writeSGF(g *storage.Game, info engine.SGFInfo) ([]byte, error) {
 	var buf bytes.Buffer
-	if err := engine.WriteSGF(&buf, g.Game, info); err != nil {
+	if err := engine.WriteSGF(&buf, goOf(g), info); err != nil {
 		return nil, fmt.Errorf("commands: write SGF of game %s: %w", g.ID, err)
 	}
 	return buf.Bytes(), nil
@@ -599,10 +614,13 @@ func (a *App) answerBotFailure(ctx context.Context, r *Request, g *storage.Game,
 // Players contract has GenMove return a legal move (bots.Registry checks
 // it against the rules); apply's play refuses any other, as for a person.
 func (a *App) botMove(ctx context.Context, g *storage.Game) (string, error) {
-	c := g.Game.ToPlay()
-	level := g.Player(c).Level
+	if isDraughts(g) {
+		return a.draughtsBotMove(ctx, g)
+	}
+	c := goOf(g).ToPlay()
+	level := g.Player(engine.SideOf(c)).Level
 	mctx, cancel := context.WithTimeout(ctx, botMoveTimeout)
-	m, err := a.opts.Players.GenMove(mctx, level, g.Game.Clone())
+	m, err := a.opts.Players.GenMove(mctx, level, goOf(g).Clone())
 	cancel()
 	if err != nil {
 		return "", fmt.Errorf("commands: bot %s in game %s: %w", level, g.ID, err)
@@ -663,7 +681,10 @@ func (a *App) postBotMove(ctx context.Context, g *storage.Game, note string) {
 // stateMessage is the message for the game's state: the board in play, the
 // marked board in the scoring phase, the final board when over.
 func stateMessage(ctx context.Context, g *storage.Game, now time.Time, note string) (*Message, error) {
-	res, over := g.Game.Result()
+	if isDraughts(g) {
+		return draughtsMessage(g, now, note)
+	}
+	res, over := goOf(g).Result()
 	switch {
 	case g.Scoring != nil && !over:
 		return scoringMessage(ctx, g, now, note)
@@ -688,9 +709,12 @@ func (a *App) cmdBoard(ctx context.Context, r *Request, g *storage.Game) error {
 
 // activeSGF attaches the record of the game in play in this channel.
 func (a *App) activeSGF(ctx context.Context, r *Request, g *storage.Game) error {
+	if isDraughts(g) {
+		return a.activePDN(ctx, r, g)
+	}
 	var dead []engine.Point
 	if g.Scoring != nil {
-		dead = g.Scoring.Dead
+		dead = deadOf(g)
 	}
 	data, err := gameSGF(g, dead, g.Scoring != nil, false)
 	if err != nil {
@@ -701,7 +725,7 @@ func (a *App) activeSGF(ctx context.Context, r *Request, g *storage.Game) error 
 		return err
 	}
 	m := &Message{
-		Content: fmt.Sprintf("Game record after %s (SGF, opens in any Go editor).", plural(g.Game.MoveCount(), "move")),
+		Content: fmt.Sprintf("Game record after %s (SGF, opens in any Go editor).", plural(g.State.MoveCount(), "move")),
 		Files:   []File{sgfFile(g.ID, title(g), data)},
 	}
 	if animate {
@@ -717,7 +741,7 @@ func (a *App) activeSGF(ctx context.Context, r *Request, g *storage.Game) error 
 			m.Content += " The animation is too large to attach."
 		default:
 			m.Files = append(m.Files, f)
-			m.Content = fmt.Sprintf("Game record and animated replay after %s.", plural(g.Game.MoveCount(), "move"))
+			m.Content = fmt.Sprintf("Game record and animated replay after %s.", plural(g.State.MoveCount(), "move"))
 		}
 	}
 	return r.Reply(ctx, m)
@@ -734,11 +758,11 @@ func gameGIF(g *storage.Game, dead []engine.Point) (File, error) {
 		opts.Dead, opts.Owner = v.dead, v.owner
 	}
 	var buf bytes.Buffer
-	if err := render.GIF(&buf, g.Game, opts); err != nil {
+	if err := render.GIF(&buf, goOf(g), opts); err != nil {
 		return File{}, fmt.Errorf("commands: animate game %s: %w", g.ID, err)
 	}
 	return File{Name: "gobot-" + g.ID + ".gif", ContentType: "image/gif",
-		Description: fmt.Sprintf("Animated replay of %s, %s.", title(g), plural(g.Game.MoveCount(), "move")), Data: buf.Bytes()}, nil
+		Description: fmt.Sprintf("Animated replay of %s, %s.", title(g), plural(g.State.MoveCount(), "move")), Data: buf.Bytes()}, nil
 }
 
 func (a *App) cmdAbort(ctx context.Context, r *Request, g *storage.Game) error {
@@ -752,31 +776,19 @@ func (a *App) cmdAbort(ctx context.Context, r *Request, g *storage.Game) error {
 	} else if _, err := playerColor(g, r.User); err != nil {
 		return userErr(ErrForbidden, "Only the players can abort a game outside a server.")
 	}
-	// AbortGame checks the game's ID as well as its version: an abort read
-	// before the game ended must not remove the next game in this channel.
-	err := a.games.AbortGame(ctx, g)
-	switch {
-	case errors.Is(err, storage.ErrConflict):
-		return ErrConflict
-	case errors.Is(err, storage.ErrNotFound):
-		return userErr(ErrNoGame, "That game has already ended or been aborted; nothing was changed.")
-	case err != nil:
-		return err
-	}
-	a.log.Info("game aborted", "game", g.ID, "by", r.User.ID)
-	return r.ReplyText(ctx, fmt.Sprintf("%s aborted the game %s after %s; it is not recorded. The channel is free for a new game.", mention(userPlayer(r.User)), title(g), plural(g.Game.MoveCount(), "move")), false)
+	return a.moderatorAbort(ctx, r, g) // with a reason, recorded and logged (admin_moderation.go)
 }
 
 // completePlay suggests legal points that start with what was typed.
 func (a *App) completePlay(ctx context.Context, r *Request) error {
 	_, typed := r.Focused()
 	g, err := a.games.Game(ctx, r.Interaction.ChannelID)
-	if err != nil || g.Game.Over() || g.Scoring != nil {
+	if err != nil || goOf(g).Over() || g.Scoring != nil {
 		return r.Choices(ctx, nil)
 	}
 	prefix := strings.ToUpper(strings.TrimSpace(typed))
 	var names []string
-	for _, p := range g.Game.Legal() {
+	for _, p := range goOf(g).Legal() {
 		if s := p.String(); strings.HasPrefix(s, prefix) {
 			names = append(names, s)
 		}
@@ -812,4 +824,29 @@ func sortPoints(names []string) {
 		y, _ := strconv.Atoi(b[1:])
 		return x < y
 	})
+}
+
+// goOf is the game of Go that g holds (engine.GameOf): changing it
+// changes g, which the handler then writes back. Nil for another kind.
+func goOf(g *storage.Game) *engine.Game { return engine.GameOf(g.State) }
+
+// movedBy returns who made move n (from 0) of g, a game of Go.
+func movedBy(g *storage.Game, n int) storage.Player {
+	moves := goOf(g).Moves()
+	if n < 0 || n >= len(moves) {
+		return storage.Player{}
+	}
+	return g.MovedBy(n, engine.SideOf(moves[n].Color))
+}
+
+// lastMover returns who made g's last move.
+func lastMover(g *storage.Game) storage.Player {
+	n := g.State.MoveCount()
+	if isDraughts(g) {
+		if n == 0 {
+			return storage.Player{}
+		}
+		return g.Player(game.Side((n - 1) % 2))
+	}
+	return movedBy(g, n-1)
 }

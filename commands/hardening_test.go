@@ -84,7 +84,7 @@ func TestHTTPReplayAnsweredOnce(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	before := g.Game.MoveCount()
+	before := g.State.MoveCount()
 	data, _, err := parseSlash("/go undo", Definitions(testPlayers{}.Levels()), nil)
 	if err != nil {
 		t.Fatal(err)
@@ -118,7 +118,7 @@ func TestHTTPReplayAnsweredOnce(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := g.Game.MoveCount(); got != before-2 {
+	if got := g.State.MoveCount(); got != before-2 {
 		t.Errorf("after 5 copies of /go undo the game has %d moves, want %d (one undo of the bot's reply and ann's move)", got, before-2)
 	}
 }
@@ -295,8 +295,8 @@ func TestHTTPReplayAfterRestart(t *testing.T) {
 	}
 	tb.waitIdle()
 	g, err := tb.store.Game(context.Background(), channelID)
-	if err != nil || g.Game.MoveCount() != 2 {
-		t.Fatalf("after the replay: %v, %d moves, want 2 (ann's pass once, bob's D4)", err, g.Game.MoveCount())
+	if err != nil || g.State.MoveCount() != 2 {
+		t.Fatalf("after the replay: %v, %d moves, want 2 (ann's pass once, bob's D4)", err, g.State.MoveCount())
 	}
 	it.ID = "900000000000000777"
 	body, _ = json.Marshal(it)

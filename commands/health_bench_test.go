@@ -54,7 +54,7 @@ func BenchmarkHealthz(b *testing.B) {
 // healthStore returns a store of n active 9×9 games of 10 moves.
 func healthStore(b *testing.B, n int) *storage.Store {
 	path := filepath.Join(b.TempDir(), "bench.db")
-	store, err := storage.Open(path, storage.Options{})
+	store, err := storage.Open(path, storage.Options{Kinds: testKinds()})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -76,7 +76,7 @@ func healthStore(b *testing.B, n int) *storage.Store {
 					}
 				}
 				g := &storage.Game{ChannelID: fmt.Sprint(100000000 + i), Sides: storage.Sides(storage.Player{UserID: fmt.Sprint(1000 + i%5000)},
-					storage.Player{UserID: fmt.Sprint(9000 + i)}), Game: eg}
+					storage.Player{UserID: fmt.Sprint(9000 + i)}), State: engine.Own(eg)}
 				if err := store.CreateGame(context.Background(), g); err != nil {
 					b.Error(err)
 					return

@@ -26,11 +26,12 @@ func helpText(levels []Level, challengeTTL, scoringTTL time.Duration, defaultClo
 		Title: "gobot: play Go on Discord",
 		Color: colorBlack,
 		Description: "Each channel, thread or DM holds one game. After every move I post the board; " +
-			"when it is a bot's turn it answers by itself (when every bot is busy, its move waits its turn in a queue, and I say where).",
+			"a bot answers by itself (when all are busy, its move waits in a queue; I say where). " +
+			"Draughts (10×10): `/draughts help`.",
 		Fields: []*discordgo.MessageEmbedField{
 			{Name: "Start a game", Value: "`/go challenge opponent:@friend` challenges someone here; they press Accept or Decline. " +
 				"Options: `size` (9, 13, 19; default 19), `color` (black, white, nigiri = random), `ruleset`, `komi`, `handicap` (0–9), " +
-				"`thread:true` (the game gets its own thread, so one channel can hold many games). " +
+				"`thread:true` (a thread of its own, so one channel holds many games). " +
 				"Challenges expire after " + humanDuration(challengeTTL) + "; Decline withdraws your own.\n" +
 				"`/go bot level: size: color:` plays gobot at once, here or in a DM with me (same options)."},
 			{Name: "Teams and votes", Value: "`/go rengo` opens a team game: **Join Black** or **Join White** (2–4 a team; `bot:` adds a bot), then **Start**; turns go B1, W1, B2, W2 …, `mode:casual` gives a clock each, and a team resigns by majority. " +
@@ -48,7 +49,7 @@ func helpText(levels []Level, challengeTTL, scoringTTL time.Duration, defaultClo
 				"`/go board` shows the board again; `/go sgf` attaches the game record (SGF); `animation:true` adds an animated replay."},
 			{Name: "Finished games", Value: "The final message carries the counted board and the record (SGF). " +
 				"`/go sgf` gives the game in play here, or else the last one finished here; `/go sgf game:` any game you may see " +
-				"(it suggests your recent games as you type). `/go replay game:` posts an animated replay. " +
+				"(it suggests your recent games). `/go replay game:` posts an animated replay. " +
 				"`/go history player: page:` lists someone's games, with Previous / Next and an SGF button for each. " +
 				"You may see the games you played and the games of this server."},
 			{Name: "Review and estimate", Value: "`/go review game:` reviews a finished game (default: the last one here): a graph of Black's winning chance " +
@@ -61,7 +62,7 @@ func helpText(levels []Level, challengeTTL, scoringTTL time.Duration, defaultClo
 				"Handicap challenges without `color` give Black to the lower-rated player. " +
 				"Ranks (30k–9d) show `?` until the deviation is below 160: " + establishing() + ".\n" +
 				"`/go stats player:`: ratings, record, streak, latest games; `/go leaderboard scope: page:`: established players, your place."},
-			{Name: "Coordinates", Value: "Columns are letters from the left, **skipping I**; rows are numbers from the bottom: A1–J9 on 9×9, A1–N13 on 13×13, A1–T19 on 19×19."},
+			{Name: "Coordinates", Value: "Columns are letters from the left, **skipping I**; rows count from the bottom: A1–J9 on 9×9, A1–T19 on 19×19."},
 			{Name: "End of the game", Value: "Two passes in a row end play. I then propose which stones are dead (crossed out) and show the count. " +
 				"`/go dead point:C3` marks or unmarks a group; both players press **Accept** to finish, or **Resume play** to keep playing " +
 				"(any change clears acceptances; after " + humanDuration(scoringTTL) + " the marking stands, except where it goes against my proposal and the player it costs has not accepted it: there my proposal counts). The bot accepts its proposal, or a marking that differs only where it was unsure or in its own favour; otherwise it names the group it disputes. " +
@@ -69,7 +70,8 @@ func helpText(levels []Level, challengeTTL, scoringTTL time.Duration, defaultClo
 			{Name: "Bot levels", Value: levelList(levels, false)},
 			{Name: "Rulesets", Value: clip(rules.String()+"Area scoring counts stones plus surrounded points; territory scoring counts surrounded points plus prisoners. "+
 				"With a handicap, komi defaults to 0.5 and Black's stones go on the star points.", 1024)},
-			{Name: "Abort", Value: "`/go abort`: either player until each has made two moves (recorded, unrated); then moderators (Manage Messages) only."},
+			{Name: "Abort, admins", Value: "`/go abort`: either player until each has made two moves (recorded, unrated); then moderators (Manage Messages, `reason:`). " +
+				"Server admins: `/go-admin`."},
 		},
 	}
 	// Discord refuses a message whose embeds hold more than 6000

@@ -14,6 +14,8 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/gobot-dev/gobot/engine"
+	"github.com/gobot-dev/gobot/engine/draughts"
+	"github.com/gobot-dev/gobot/engine/game"
 	"github.com/gobot-dev/gobot/internal/clocktest"
 	"github.com/gobot-dev/gobot/storage"
 )
@@ -159,7 +161,7 @@ func newTestAppWith(t testing.TB, players Players) *testApp {
 func newTestAppStore(t testing.TB, players Players, wrap func(*storage.Store) Store) *testApp {
 	t.Helper()
 	tb := &testApp{t: t, rec: &recorder{}, clk: clocktest.New(time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC))}
-	store, err := storage.Open(filepath.Join(t.TempDir(), "test.db"), storage.Options{Now: tb.clk.Now})
+	store, err := storage.Open(filepath.Join(t.TempDir(), "test.db"), storage.Options{Kinds: testKinds(), Now: tb.clk.Now})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -293,3 +295,11 @@ func wantEphemeral(t *testing.T, calls []call, want string) {
 
 // waitIdle waits until no work is in flight (work started before the call).
 func (a *App) waitIdle() { a.inflight.Wait() }
+
+// testKinds are the kinds the tests' stores read: Go and draughts.
+func testKinds() *game.Kinds {
+	var ks game.Kinds
+	ks.Register(engine.Kind{})
+	ks.Register(draughts.Kind{})
+	return &ks
+}

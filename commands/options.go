@@ -10,6 +10,7 @@ import (
 	"github.com/gobot-dev/gobot/engine"
 	"github.com/gobot-dev/gobot/engine/clock"
 	"github.com/gobot-dev/gobot/engine/game"
+	"github.com/gobot-dev/gobot/storage"
 )
 
 // setup is a new game's configuration as the challenge and bot commands
@@ -25,10 +26,18 @@ type setup struct {
 	Clock       *clock.Control // the clock option; nil when not given (Options.DefaultClock)
 }
 
-// parseSetup reads size, color, ruleset, komi and handicap. defaultColor is
-// used when color is not given.
-func parseSetup(r *Request, defaultColor string) (setup, error) {
+// parseSetup reads size, color, ruleset, komi, handicap and clock.
+// defaultColor is used when color is not given; the server's settings st
+// (nil for none) give the size, ruleset, komi and clock the challenger
+// leaves out (the komi only with the server's ruleset and no handicap).
+func parseSetup(r *Request, defaultColor string, st *storage.Settings) (setup, error) {
+	if st == nil {
+		st = &storage.Settings{}
+	}
 	s := setup{Size: 19, Color: defaultColor}
+	if st.Size != 0 {
+		s.Size = st.Size
+	}
 	if n, ok, err := r.Int("size"); err != nil {
 		return s, err
 	} else if ok {
@@ -52,6 +61,10 @@ func parseSetup(r *Request, defaultColor string) (setup, error) {
 		s.Color = c
 	}
 	name := engine.PresetNames[0]
+	if st.Ruleset != "" {
+		name = st.Ruleset
+	}
+	_, ownRules := r.String("ruleset")
 	if v, ok := r.String("ruleset"); ok {
 		name = strings.ToLower(strings.TrimSpace(v))
 	}
@@ -60,6 +73,9 @@ func parseSetup(r *Request, defaultColor string) (setup, error) {
 		return s, userErr(ErrBadOption, fmt.Sprintf("Unknown ruleset %s: choose %s.", quote(name), strings.Join(engine.PresetNames, ", ")))
 	}
 	s.Rules = rules
+	if st.Komi != nil && !ownRules {
+		s.Rules.Komi = *st.Komi // a handicap below sets 0.5, a komi: its own
+	}
 	if h, ok, err := r.Int("handicap"); err != nil {
 		return s, err
 	} else if ok {
@@ -89,6 +105,9 @@ func parseSetup(r *Request, defaultColor string) (setup, error) {
 	}
 	if s.Clock, err = clockOption(r); err != nil {
 		return s, err
+	}
+	if s.Clock == nil {
+		s.Clock = st.Clock
 	}
 	return s, nil
 }

@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"github.com/gobot-dev/gobot/engine/clock"
@@ -35,7 +36,7 @@ func TestParseSetup(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.line, func(t *testing.T) {
 			r := slashRequest(t, tt.line)
-			s, err := parseSetup(r, "black")
+			s, err := parseSetup(r, "black", nil)
 			if tt.wantErr != "" {
 				var ue *UserError
 				if !errors.As(err, &ue) || !strings.Contains(ue.Msg, tt.wantErr) {
@@ -109,8 +110,15 @@ func TestParseMove(t *testing.T) {
 
 func TestDefinitions(t *testing.T) {
 	defs := Definitions(testPlayers{}.Levels())
-	if len(defs) != 1 || defs[0].Name != "go" {
-		t.Fatalf("Definitions = %d commands, want /go", len(defs))
+	if len(defs) != 3 || defs[0].Name != "go" || defs[1].Name != "draughts" || defs[2].Name != "go-admin" {
+		t.Fatalf("Definitions = %d commands, want /go, /draughts and /go-admin", len(defs))
+	}
+	var draughtsSubs []string
+	for _, o := range defs[1].Options {
+		draughtsSubs = append(draughtsSubs, o.Name)
+	}
+	if got, want := strings.Join(draughtsSubs, " "), "challenge bot move board draw resign help"; got != want {
+		t.Errorf("/draughts subcommands = %s, want %s", got, want)
 	}
 	var subs []string
 	for _, o := range defs[0].Options {
@@ -142,6 +150,47 @@ func TestDefinitions(t *testing.T) {
 	}
 	if it := *defs[0].IntegrationTypes; len(it) != 2 {
 		t.Errorf("integration types %v, want guild and user install", it)
+	}
+}
+
+// TestAdminDefinition: /go-admin is for Manage Server by default, in
+// servers only (as Discord's JSON says it), and each of its subcommands
+// has a handler.
+func TestAdminDefinition(t *testing.T) {
+	def := Definitions(testPlayers{}.Levels())[2]
+	raw, err := json.Marshal(def)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wire struct {
+		Perms    string `json:"default_member_permissions"`
+		DM       *bool  `json:"dm_permission"`
+		Contexts []int  `json:"contexts"`
+	}
+	if err := json.Unmarshal(raw, &wire); err != nil {
+		t.Fatal(err)
+	}
+	if wire.Perms != "32" || wire.DM == nil || *wire.DM || fmt.Sprint(wire.Contexts) != "[0]" {
+		t.Errorf("/go-admin: default_member_permissions %q, dm_permission %v, contexts %v; want \"32\", false, [0]", wire.Perms, wire.DM, wire.Contexts)
+	}
+	tb := newTestApp(t)
+	var paths []string
+	for _, o := range def.Options {
+		if o.Type == discordgo.ApplicationCommandOptionSubCommandGroup {
+			for _, sub := range o.Options {
+				paths = append(paths, "go-admin/"+o.Name+"/"+sub.Name)
+			}
+			continue
+		}
+		paths = append(paths, "go-admin/"+o.Name)
+	}
+	if want := "go-admin/settings/show go-admin/settings/set go-admin/settings/reset go-admin/games go-admin/adjudicate go-admin/annul go-admin/ban go-admin/unban go-admin/log"; strings.Join(paths, " ") != want {
+		t.Errorf("/go-admin = %v, want %s", paths, want)
+	}
+	for _, p := range paths {
+		if _, ok := tb.router.commands[p]; !ok {
+			t.Errorf("no handler for %s", p)
+		}
 	}
 }
 

@@ -44,12 +44,12 @@ func mention(p storage.Player) string {
 // teamMention mentions colour c's side: its player, or in a team game
 // all its players in their order ("<@1>, <@3>").
 func teamMention(g *storage.Game, c engine.Color) string {
-	return joinNames(g.TeamOf(c), mention)
+	return joinNames(g.TeamOf(engine.SideOf(c)), mention)
 }
 
 // teamName names colour c's side without mentions (titles, SGF).
 func teamName(g *storage.Game, c engine.Color) string {
-	return joinNames(g.TeamOf(c), plainName)
+	return joinNames(g.TeamOf(engine.SideOf(c)), plainName)
 }
 
 func joinNames(ps []storage.Player, name func(storage.Player) string) string {
@@ -86,7 +86,7 @@ type view struct {
 
 // boardFile draws the position as a PNG attachment with alt text.
 func boardFile(g *storage.Game, v view) (File, string, error) {
-	eg := g.Game
+	eg := goOf(g)
 	b := eg.Board()
 	opts := render.Options{Dead: v.dead, Owner: v.owner}
 	if m, ok := eg.LastMove(); ok {
@@ -106,7 +106,7 @@ func boardFile(g *storage.Game, v view) (File, string, error) {
 // altText describes the board for screen readers: render's description of
 // the position, the players and the marked dead stones.
 func altText(g *storage.Game, v view) string {
-	s := fmt.Sprintf("%s (black) vs %s (white). %s", teamName(g, engine.Black), teamName(g, engine.White), render.AltText(g.Game))
+	s := fmt.Sprintf("%s (black) vs %s (white). %s", teamName(g, engine.Black), teamName(g, engine.White), render.AltText(goOf(g)))
 	if len(v.dead) > 0 {
 		var d []string
 		for _, p := range v.dead {
@@ -120,13 +120,13 @@ func altText(g *storage.Game, v view) string {
 // status is the text under the board: move number, whose turn, last move,
 // captures, rules.
 func status(g *storage.Game, now time.Time) string {
-	eg := g.Game
+	eg := goOf(g)
 	var sb strings.Builder
 	if r, ok := eg.Result(); ok {
 		fmt.Fprintf(&sb, "**Game over: %s**\n", resultSentence(g, r))
 	} else if g.Scoring == nil {
 		c := eg.ToPlay()
-		fmt.Fprintf(&sb, "**Move %d** · %s %s to play: %s\n", eg.MoveCount()+1, stoneEmoji(c), c, mention(g.Player(c)))
+		fmt.Fprintf(&sb, "**Move %d** · %s %s to play: %s\n", eg.MoveCount()+1, stoneEmoji(c), c, mention(g.Player(engine.SideOf(c))))
 	}
 	if m, ok := eg.LastMove(); ok {
 		// Move.String is "pass" for a pass: nothing to add.
@@ -157,7 +157,7 @@ func resultSentence(g *storage.Game, r engine.Result) string {
 		return "Jigo (a draw) · 0"
 	}
 	who := stoneEmoji(r.Winner) + " " + teamMention(g, r.Winner) + " wins"
-	if len(g.TeamOf(r.Winner)) > 1 {
+	if len(g.TeamOf(engine.SideOf(r.Winner))) > 1 {
 		who = stoneEmoji(r.Winner) + " " + teamMention(g, r.Winner) + " win"
 	}
 	switch r.Reason {
@@ -174,9 +174,17 @@ func resultSentence(g *storage.Game, r engine.Result) string {
 	return fmt.Sprintf("%s by %s points · %s", who, engine.FormatKomi(r.Margin), r)
 }
 
+// gameTitle is the embed title of g, of either kind.
+func gameTitle(g *storage.Game) string {
+	if isDraughts(g) {
+		return draughtsTitle(g)
+	}
+	return title(g)
+}
+
 // title is the embed title: both players.
 func title(g *storage.Game) string {
-	return clip(fmt.Sprintf("⚫ %s vs ⚪ %s", joinNames(g.TeamOf(engine.Black), shownName), joinNames(g.TeamOf(engine.White), shownName)), 256)
+	return clip(fmt.Sprintf("⚫ %s vs ⚪ %s", joinNames(g.TeamOf(engine.SideOf(engine.Black)), shownName), joinNames(g.TeamOf(engine.SideOf(engine.White)), shownName)), 256)
 }
 
 // boardMessage is the message showing a game in play: the note (what just
@@ -187,7 +195,7 @@ func boardMessage(g *storage.Game, now time.Time, note string) (*Message, error)
 	if err != nil {
 		return nil, err
 	}
-	c := g.Game.ToPlay()
+	c := goOf(g).ToPlay()
 	embed := &discordgo.MessageEmbed{
 		Title:       title(g),
 		Description: clip(strings.TrimSpace(note+"\n"+status(g, now)), 4096),
@@ -198,7 +206,7 @@ func boardMessage(g *storage.Game, now time.Time, note string) (*Message, error)
 		embed.Color = colorWhite
 	}
 	m := &Message{Embeds: []*discordgo.MessageEmbed{embed}, Files: []File{f}}
-	if _, over := g.Game.Result(); over {
+	if _, over := goOf(g).Result(); over {
 		embed.Color = colorDone
 		m.ClearComponents = true
 		data, err := gameSGF(g, nil, false, annulled(g))
@@ -210,7 +218,7 @@ func boardMessage(g *storage.Game, now time.Time, note string) (*Message, error)
 	}
 	// Against a bot the player is not pinged at every move; in a team
 	// game the player whose turn it is always is.
-	if p := g.Player(c); !p.IsBot() && !p.IsCrowd() && (g.Team() || !g.Player(c.Opponent()).IsBot()) {
+	if p := g.Player(engine.SideOf(c)); !p.IsBot() && !p.IsCrowd() && (g.Team() || !g.Player(engine.SideOf(c.Opponent())).IsBot()) {
 		m.Content = mention(p) + ", your move."
 	}
 	if isVoteGame(g) {
@@ -219,7 +227,7 @@ func boardMessage(g *storage.Game, now time.Time, note string) (*Message, error)
 		}
 		return m, nil
 	}
-	n := strconv.Itoa(g.Game.MoveCount())
+	n := strconv.Itoa(g.State.MoveCount())
 	m.Components = []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
 		discordgo.Button{Label: "Pass", Style: discordgo.SecondaryButton, CustomID: "game/" + g.ID + "/pass/" + n},
 		discordgo.Button{Label: "Undo", Style: discordgo.SecondaryButton, CustomID: "game/" + g.ID + "/undo/" + n},
@@ -234,7 +242,7 @@ func describeMove(g *storage.Game, m engine.Move, captured int) string {
 		// A resignation is no move of the record: the side resigned.
 		return stoneEmoji(m.Color) + " " + teamMention(g, m.Color) + " resigned."
 	}
-	who := stoneEmoji(m.Color) + " " + mention(g.MovedBy(g.Game.MoveCount()-1))
+	who := stoneEmoji(m.Color) + " " + mention(movedBy(g, g.State.MoveCount()-1))
 	if m.Kind == engine.Pass {
 		return who + " passed."
 	}
@@ -244,8 +252,8 @@ func describeMove(g *storage.Game, m engine.Move, captured int) string {
 	} else if captured > 1 {
 		s += fmt.Sprintf(" %d stones captured.", captured)
 	}
-	if !g.Game.Over() {
-		if k := g.Game.Board().Ko(g.Game.ToPlay()); k != engine.NoPoint {
+	if !goOf(g).Over() {
+		if k := goOf(g).Board().Ko(goOf(g).ToPlay()); k != engine.NoPoint {
 			s += fmt.Sprintf(" Ko at %s: it cannot be retaken at once.", k)
 		}
 	}

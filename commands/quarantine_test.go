@@ -56,7 +56,7 @@ func damage(t *testing.T, tb *testApp, channel string, mutate func([]byte) []byt
 	if err != nil {
 		t.Fatal(err)
 	}
-	store, err := storage.Open(path, storage.Options{Now: tb.clk.Now})
+	store, err := storage.Open(path, storage.Options{Kinds: testKinds(), Now: tb.clk.Now})
 	if err != nil {
 		t.Fatal(err)
 	}

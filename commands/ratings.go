@@ -29,15 +29,21 @@ func StartRatings(levels []bots.Level) storage.StartRatings {
 // unratedNote says why a game asked to be rated was not, when storage left
 // it unrated for being short or for its handicap; it is empty otherwise.
 func unratedNote(g *storage.Game) string {
-	size := g.Game.Size()
+	if isDraughts(g) {
+		if !g.Unrated && g.State.MoveCount()/2 < storage.MinRatedMovesOther {
+			return fmt.Sprintf("Not rated: the game ended before each player had made %d moves.", storage.MinRatedMovesOther)
+		}
+		return ""
+	}
+	size := goOf(g).Size()
 	switch {
 	case g.Unrated:
 		return ""
-	case storage.ShortGame(size, g.Game.MoveCount()):
+	case storage.ShortGame(size, g.State.MoveCount()):
 		return fmt.Sprintf("Not rated: the game ended before each player had made %d moves.", storage.MinRatedMoves(size))
-	case storage.TooMuchHandicap(size, g.Game.Handicap(), g.Game.Rules()):
+	case storage.TooMuchHandicap(size, goOf(g).Handicap(), goOf(g).Rules()):
 		return fmt.Sprintf("Not rated: its handicap and komi are worth %.1f ranks, more than the %g a rated game may give.",
-			glicko.HandicapRanks(size, g.Game.Handicap(), g.Game.Rules()), glicko.MaxAdvantage)
+			glicko.HandicapRanks(size, goOf(g).Handicap(), goOf(g).Rules()), glicko.MaxAdvantage)
 	}
 	return ""
 }

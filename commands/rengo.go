@@ -33,7 +33,11 @@ func (a *App) cmdRengo(ctx context.Context, r *Request) error {
 	if it.GuildID == "" {
 		return userErr(ErrBadOption, "Rengo is played by teams in a server channel: start it there with `/go rengo`.")
 	}
-	s, err := parseSetup(r, "black")
+	st, err := a.startGate(ctx, r) // the server's game channels, bans and limits (admin_checks.go)
+	if err != nil {
+		return err
+	}
+	s, err := parseSetup(r, "black", st)
 	if err != nil {
 		return err
 	}
@@ -68,6 +72,9 @@ func (a *App) cmdRengo(ctx context.Context, r *Request) error {
 		if err != nil {
 			return err
 		}
+		if err := botAllowed(st, level); err != nil {
+			return err
+		}
 		team := 1
 		if t, ok := r.String("bot_team"); ok && strings.EqualFold(strings.TrimSpace(t), "black") {
 			team = 0
@@ -80,7 +87,7 @@ func (a *App) cmdRengo(ctx context.Context, r *Request) error {
 		Size: s.Size, Rules: s.Rules, Handicap: s.Handicap, Thread: thread, Clock: ptr(a.clockOf(s.Clock)),
 		Unrated: true, // rengo is unrated, as on OGS
 		Teams:   teams, TeamClock: mode,
-		CreatedAt: now, ExpiresAt: now.Add(a.opts.ChallengeTTL),
+		CreatedAt: now, ExpiresAt: now.Add(a.challengeTTL(st)),
 	}
 	if err := r.Defer(ctx, false); err != nil {
 		return err
@@ -204,6 +211,13 @@ func (a *App) btnRengoJoin(ctx context.Context, r *Request) error {
 		return ErrStale
 	}
 	me := userPlayer(r.User)
+	st, err := a.serverSettings(ctx, r.Interaction.GuildID)
+	if err != nil {
+		return err
+	}
+	if err := a.mayPlay(ctx, st, me, true); err != nil {
+		return err
+	}
 	return a.changeLobby(ctx, r, func(c *storage.Challenge) error {
 		if t, ok := seatOf(c, me.UserID); ok {
 			if t == team {
@@ -273,20 +287,20 @@ func (a *App) btnRengoStart(ctx context.Context, r *Request) error {
 // more than half its people agree. The vote lapses with the next move.
 func (a *App) voteResign(ctx context.Context, r *Request, g *storage.Game, c engine.Color) error {
 	var people []storage.Player
-	for _, p := range g.TeamOf(c) {
+	for _, p := range g.TeamOf(engine.SideOf(c)) {
 		if !p.IsBot() {
 			people = append(people, p)
 		}
 	}
 	need := len(people)/2 + 1
 	v := g.ResignVote
-	if v == nil || v.Side != c || v.MoveCount != g.Game.MoveCount() {
-		v = &storage.ResignVote{Side: c, MoveCount: g.Game.MoveCount()}
+	if v == nil || v.Side != engine.SideOf(c) || v.MoveCount != g.State.MoveCount() {
+		v = &storage.ResignVote{Side: engine.SideOf(c), MoveCount: g.State.MoveCount()}
 	}
 	if slices.Contains(v.Voters, r.User.ID) {
 		return userErr(ErrBadOption, fmt.Sprintf("You have already voted to resign: %d of the %d votes needed so far.", len(v.Voters), need))
 	}
-	v = &storage.ResignVote{Side: c, MoveCount: v.MoveCount, Voters: append(slices.Clone(v.Voters), r.User.ID)}
+	v = &storage.ResignVote{Side: engine.SideOf(c), MoveCount: v.MoveCount, Voters: append(slices.Clone(v.Voters), r.User.ID)}
 	if len(v.Voters) >= need {
 		g.ResignVote = nil
 		return a.move(ctx, r, g, engine.ResignMove(c))
@@ -313,7 +327,7 @@ func nextOnClock(g *storage.Game, c engine.Color, from storage.Player) {
 	if g.TeamClock != storage.TeamClockCasual || g.Clock == nil {
 		return
 	}
-	to := g.Player(c)
+	to := g.Player(engine.SideOf(c))
 	if to.Key() == "" || to.Key() == from.Key() {
 		return
 	}
@@ -333,9 +347,9 @@ func nextOnClock(g *storage.Game, c engine.Color, from storage.Player) {
 // game goes on with that teammate's own clock (done true). When nobody is
 // left on the team, done is false and the team loses on time as usual.
 func (a *App) teamTimeUp(ctx context.Context, g *storage.Game, c engine.Color, deadline time.Time) (done bool, err error) {
-	out := g.Player(c)
+	out := g.Player(engine.SideOf(c))
 	g.Out(out)
-	next := g.Player(c)
+	next := g.Player(engine.SideOf(c))
 	if next.Key() == "" {
 		return false, nil
 	}

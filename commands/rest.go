@@ -445,7 +445,9 @@ func (c *REST) OverwriteCommands(ctx context.Context, appID, guildID string, cmd
 }
 
 // withoutNulls encodes v as JSON with every null member left out: discordgo
-// writes absent lists as null, which Discord's schema does not allow.
+// writes absent lists as null, which Discord's schema does not allow. It
+// also writes default_member_permissions as an integer, as the schema of
+// a command's creation has it (discordgo writes the string of its answers).
 func withoutNulls(v any) (json.RawMessage, error) {
 	data, err := json.Marshal(v)
 	if err != nil {
@@ -462,6 +464,8 @@ func withoutNulls(v any) (json.RawMessage, error) {
 			for k, v := range t {
 				if v == nil {
 					delete(t, k)
+				} else if n, err := strconv.ParseInt(fmt.Sprint(v), 10, 64); k == "default_member_permissions" && err == nil {
+					t[k] = n
 				} else {
 					t[k] = prune(v)
 				}

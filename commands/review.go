@@ -88,6 +88,9 @@ func (a *App) cmdReview(ctx context.Context, r *Request) error {
 	if err != nil {
 		return err
 	}
+	if err := goOnly(arc, "reviews are"); err != nil {
+		return err
+	}
 	g, err := archivedEngineGame(arc)
 	if err != nil {
 		return err
@@ -410,7 +413,7 @@ func (a *App) cmdEstimate(ctx context.Context, r *Request) error {
 				// Spectators see it alone, so the players do not.
 				private = true
 			}
-			return a.estimate(ctx, r, g.Game, title(g), private)
+			return a.estimate(ctx, r, goOf(g), title(g), private)
 		}
 		if !errors.Is(err, ErrNoGame) {
 			return err
@@ -418,6 +421,9 @@ func (a *App) cmdEstimate(ctx context.Context, r *Request) error {
 	}
 	arc, err := finishedGameOption(ctx, a.archive, r)
 	if err != nil {
+		return err
+	}
+	if err := goOnly(arc, "score estimates are"); err != nil {
 		return err
 	}
 	g, info, err := engine.ParseSGF(arc.SGF)

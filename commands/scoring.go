@@ -13,6 +13,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 	"github.com/gobot-dev/gobot/engine"
 	"github.com/gobot-dev/gobot/engine/estimate"
+	"github.com/gobot-dev/gobot/engine/game"
 	"github.com/gobot-dev/gobot/storage"
 )
 
@@ -26,7 +27,7 @@ const estimateTimeout = 3 * time.Second
 func estimatePhase(ctx context.Context, g *storage.Game) (*engine.ScoringPhase, error) {
 	ctx, cancel := context.WithTimeout(ctx, estimateTimeout)
 	defer cancel()
-	ph, err := engine.NewScoringPhase(g.Game, estimate.Dead(ctx, g.Game, estimate.Options{}))
+	ph, err := engine.NewScoringPhase(goOf(g), estimate.Dead(ctx, goOf(g), estimate.Options{}))
 	if err != nil {
 		return nil, fmt.Errorf("commands: scoring phase of game %s: %w", g.ID, err)
 	}
@@ -40,7 +41,7 @@ func phase(ctx context.Context, g *storage.Game) (*engine.ScoringPhase, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := ph.SetDead(g.Game, g.Scoring.Dead); err != nil {
+	if err := ph.SetDead(goOf(g), deadOf(g)); err != nil {
 		return nil, fmt.Errorf("commands: scoring phase of game %s: %w", g.ID, err)
 	}
 	return ph, nil
@@ -53,7 +54,7 @@ func phase(ctx context.Context, g *storage.Game) (*engine.ScoringPhase, error) {
 // so no marking (an empty one included) can stand in for it.
 func (a *App) startScoring(ctx context.Context, g *storage.Game) []engine.Point {
 	ph, err := estimatePhase(ctx, g)
-	g.Scoring = &storage.ScoringState{Accepted: map[engine.Color]bool{}, Deadline: a.now().Add(a.opts.ScoringTTL)}
+	g.Scoring = &storage.ScoringState{Accepted: map[game.Side]bool{}, Deadline: a.now().Add(a.opts.ScoringTTL)}
 	if isVoteGame(g) {
 		// Nobody marks dead stones for a channel: the count is made at
 		// once, with the estimate's marking (see scoringTimeout).
@@ -64,7 +65,7 @@ func (a *App) startScoring(ctx context.Context, g *storage.Game) []engine.Point 
 		a.log.Warn("dead stone estimate failed", "game", g.ID, "err", err)
 		return nil
 	}
-	g.Scoring.Dead = ph.Dead()
+	setDead(g, ph.Dead())
 	botsAccept(g, ph.Proposal(), ph.Uncertain())
 	return ph.Uncertain()
 }
@@ -73,9 +74,9 @@ func (a *App) startScoring(ctx context.Context, g *storage.Game) []engine.Point 
 // is acceptable to it by its own estimate (see disagrees).
 func botsAccept(g *storage.Game, proposal, uncertain []engine.Point) {
 	for _, c := range []engine.Color{engine.Black, engine.White} {
-		if g.AllBots(c) {
+		if g.AllBots(engine.SideOf(c)) {
 			if _, ok := disagrees(g, c, proposal, uncertain); !ok {
-				g.Scoring.Accepted[c] = true
+				g.Scoring.Accepted[engine.SideOf(c)] = true
 			}
 		}
 	}
@@ -85,7 +86,7 @@ func botsAccept(g *storage.Game, proposal, uncertain []engine.Point) {
 // if any.
 func botDisagrees(g *storage.Game, proposal, uncertain []engine.Point) ([]engine.Point, bool) {
 	for _, c := range []engine.Color{engine.Black, engine.White} {
-		if g.AllBots(c) {
+		if g.AllBots(engine.SideOf(c)) {
 			return disagrees(g, c, proposal, uncertain)
 		}
 	}
@@ -106,15 +107,15 @@ func disagrees(g *storage.Game, side engine.Color, proposal, uncertain []engine.
 		unsure[p] = true
 	}
 	marked := map[engine.Point]bool{}
-	for _, p := range g.Scoring.Dead {
+	for _, p := range deadOf(g) {
 		marked[p] = true
 	}
 	proposed := map[engine.Point]bool{}
 	for _, p := range proposal {
 		proposed[p] = true
 	}
-	bd := g.Game.Board()
-	size := g.Game.Size()
+	bd := goOf(g).Board()
+	size := goOf(g).Size()
 	for row := 0; row < size; row++ {
 		for col := 0; col < size; col++ {
 			p := engine.Point{Col: col, Row: row}
@@ -166,9 +167,9 @@ func botObjection(ctx context.Context, g *storage.Game) string {
 	if !ph.IsDead(group[0]) {
 		sees, marked = "dead", "alive"
 	}
-	stones := fmt.Sprintf("the %s stone at %s", g.Game.Board().At(group[0]), group[0])
+	stones := fmt.Sprintf("the %s stone at %s", goOf(g).Board().At(group[0]), group[0])
 	if len(group) > 1 {
-		stones = fmt.Sprintf("the %d %s stones at %s", len(group), g.Game.Board().At(group[0]), pointList(group, 30))
+		stones = fmt.Sprintf("the %d %s stones at %s", len(group), goOf(g).Board().At(group[0]), pointList(group, 30))
 	}
 	return fmt.Sprintf("gobot does not accept this marking: it sees %s as %s (marked %s).%s", stones, sees, marked, settle)
 }
@@ -186,13 +187,13 @@ func markingKey(dead []engine.Point) string {
 
 // scoreView is the picture of a marking: dead stones crossed, territory shown.
 func scoreView(g *storage.Game, dead []engine.Point) (view, engine.Score) {
-	sc := g.Game.Score(dead)
+	sc := goOf(g).Score(dead)
 	return view{dead: dead, owner: sc.Owner}, sc
 }
 
 // deadCounts counts the dead stones of each colour.
 func deadCounts(g *storage.Game, dead []engine.Point) (black, white int) {
-	b := g.Game.Board()
+	b := goOf(g).Board()
 	for _, p := range dead {
 		switch b.At(p) {
 		case engine.Black:
@@ -215,12 +216,12 @@ func scoringMessage(ctx context.Context, g *storage.Game, now time.Time, note st
 // the group the bot disagrees on.
 func scoringMessageWith(ctx context.Context, g *storage.Game, now time.Time, note string, uncertain []engine.Point) (*Message, error) {
 	s := g.Scoring
-	v, sc := scoreView(g, s.Dead)
+	v, sc := scoreView(g, deadOf(g))
 	f, name, err := boardFile(g, v)
 	if err != nil {
 		return nil, err
 	}
-	db, dw := deadCounts(g, s.Dead)
+	db, dw := deadCounts(g, deadOf(g))
 	var sb strings.Builder
 	if note != "" {
 		sb.WriteString(note + "\n")
@@ -232,14 +233,14 @@ func scoringMessageWith(ctx context.Context, g *storage.Game, now time.Time, not
 	}
 	fmt.Fprintf(&sb, "```\n%s\n```\n", engine.FormatScore(sc, db, dw))
 	yes := func(c engine.Color) string {
-		if s.Accepted[c] {
+		if s.Accepted[engine.SideOf(c)] {
 			return "✅ accepted"
 		}
 		return "⏳ not yet"
 	}
 	fmt.Fprintf(&sb, "⚫ %s: %s · ⚪ %s: %s", teamMention(g, engine.Black), yes(engine.Black), teamMention(g, engine.White), yes(engine.White))
 	for _, c := range []engine.Color{engine.Black, engine.White} {
-		if g.AllBots(c) && !s.Accepted[c] {
+		if g.AllBots(engine.SideOf(c)) && !s.Accepted[engine.SideOf(c)] {
 			sb.WriteString("\n" + botObjection(ctx, g))
 			break
 		}
@@ -255,7 +256,7 @@ func scoringMessageWith(ctx context.Context, g *storage.Game, now time.Time, not
 	default:
 		fmt.Fprintf(&sb, "\nThe marking stands <t:%d:R> if nobody changes it (where it goes against my estimate, only if the player it costs has accepted it; else my proposal counts).", s.Deadline.Unix())
 	}
-	key := markingKey(s.Dead)
+	key := markingKey(deadOf(g))
 	return &Message{
 		Embeds: []*discordgo.MessageEmbed{{
 			Title:       title(g),
@@ -274,14 +275,14 @@ func scoringMessageWith(ctx context.Context, g *storage.Game, now time.Time, not
 // finalScoreMessage shows a game ended by counting: the marked board, the
 // count and the result.
 func finalScoreMessage(g *storage.Game, note string) (*Message, error) {
-	dead := g.Scoring.Dead
+	dead := deadOf(g)
 	v, sc := scoreView(g, dead)
 	f, name, err := boardFile(g, v)
 	if err != nil {
 		return nil, err
 	}
 	db, dw := deadCounts(g, dead)
-	res, _ := g.Game.Result()
+	res, _ := goOf(g).Result()
 	desc := strings.TrimSpace(note + "\n" + fmt.Sprintf("**Game over: %s**\n```\n%s\n```", resultSentence(g, res), engine.FormatScore(sc, db, dw)))
 	data, err := gameSGF(g, dead, true, false)
 	if err != nil {
@@ -303,7 +304,7 @@ func (a *App) scoringGame(ctx context.Context, g *storage.Game, r *Request) (eng
 	if err != nil {
 		return c, err
 	}
-	if _, over := g.Game.Result(); over {
+	if _, over := goOf(g).Result(); over {
 		return c, ErrGameOver
 	}
 	if g.Scoring == nil {
@@ -317,7 +318,7 @@ func (a *App) cmdDead(ctx context.Context, r *Request, g *storage.Game) error {
 		return err
 	}
 	text, _ := r.String("point")
-	p, err := parsePoint(text, g.Game.Size())
+	p, err := parsePoint(text, goOf(g).Size())
 	if err != nil {
 		return err
 	}
@@ -327,21 +328,21 @@ func (a *App) cmdDead(ctx context.Context, r *Request, g *storage.Game) error {
 	}
 	wasDead := ph.IsDead(p)
 	unsure := ph.Uncertain() // the estimate's, before Toggle takes the toggled stones out
-	changed, err := ph.Toggle(g.Game, p)
+	changed, err := ph.Toggle(goOf(g), p)
 	if errors.Is(err, engine.ErrNoStone) {
 		return userErr(err, fmt.Sprintf("There is no stone at %s: give a point with a stone of the group.", p))
 	}
 	if err != nil {
 		return err
 	}
-	g.Scoring.Dead = ph.Dead()
-	g.Scoring.Accepted = map[engine.Color]bool{}
+	setDead(g, ph.Dead())
+	g.Scoring.Accepted = map[game.Side]bool{}
 	g.Scoring.Deadline = a.now().Add(a.opts.ScoringTTL)
 	botsAccept(g, ph.Proposal(), unsure)
 	if err := a.update(ctx, g); err != nil {
 		return err
 	}
-	color := g.Game.Board().At(p)
+	color := goOf(g).Board().At(p)
 	what := "dead"
 	if wasDead {
 		what = "alive"
@@ -372,7 +373,7 @@ func (a *App) scoringButton(ctx context.Context, r *Request) (*storage.Game, eng
 	if err != nil {
 		return nil, c, err
 	}
-	if markingKey(g.Scoring.Dead) != r.Param("marking") {
+	if markingKey(deadOf(g)) != r.Param("marking") {
 		return nil, c, userErr(ErrStale, "The dead stones were changed after this board: check the newest one and accept that.")
 	}
 	return g, c, nil
@@ -383,12 +384,12 @@ func (a *App) btnScoreAccept(ctx context.Context, r *Request) error {
 	if err != nil {
 		return err
 	}
-	if g.Scoring.Accepted[c] {
+	if g.Scoring.Accepted[engine.SideOf(c)] {
 		return userErr(ErrStale, "You have already accepted this marking; waiting for your opponent.")
 	}
-	g.Scoring.Accepted[c] = true
+	g.Scoring.Accepted[engine.SideOf(c)] = true
 	note := fmt.Sprintf("%s accepted the marking.", mention(userPlayer(r.User)))
-	if g.Scoring.Accepted[engine.Black] && g.Scoring.Accepted[engine.White] {
+	if g.Scoring.Accepted[engine.SideOf(engine.Black)] && g.Scoring.Accepted[engine.SideOf(engine.White)] {
 		return a.endByScore(ctx, r, g, note+" Both players agree.")
 	}
 	if err := a.update(ctx, g); err != nil {
@@ -403,8 +404,8 @@ func (a *App) btnScoreAccept(ctx context.Context, r *Request) error {
 
 // endByScore ends g with its current marking and answers with the result.
 func (a *App) endByScore(ctx context.Context, r *Request, g *storage.Game, note string) error {
-	sc := g.Game.Score(g.Scoring.Dead)
-	if err := g.Game.End(engine.Result{Winner: sc.Winner, Reason: engine.ByScore, Margin: sc.Margin}); err != nil {
+	sc := goOf(g).Score(deadOf(g))
+	if err := goOf(g).End(engine.Result{Winner: sc.Winner, Reason: engine.ByScore, Margin: sc.Margin}); err != nil {
 		return err
 	}
 	if err := a.finish(ctx, g); err != nil {
@@ -430,7 +431,7 @@ func (a *App) btnScoreResume(ctx context.Context, r *Request) error {
 	if err != nil {
 		return err
 	}
-	if err := g.Game.Resume(); err != nil {
+	if err := goOf(g).Resume(); err != nil {
 		return err
 	}
 	g.Scoring = nil
@@ -444,7 +445,7 @@ func (a *App) btnScoreResume(ctx context.Context, r *Request) error {
 // marking (see botsAccept).
 func botRefuses(g *storage.Game) bool {
 	for _, c := range []engine.Color{engine.Black, engine.White} {
-		if g.AllBots(c) && !g.Scoring.Accepted[c] {
+		if g.AllBots(engine.SideOf(c)) && !g.Scoring.Accepted[engine.SideOf(c)] {
 			return true
 		}
 	}
@@ -465,19 +466,19 @@ func (a *App) scoringTimeout(ctx context.Context, g *storage.Game) {
 		note = "Both sides passed: I count the position with the dead stones as I estimate them."
 	}
 	if botRefuses(g) {
-		g.Scoring.Dead = nil
+		setDead(g, nil)
 		if ph, err := estimatePhase(ctx, g); err != nil {
 			a.log.Warn("dead stone estimate failed", "game", g.ID, "err", err)
 		} else {
-			g.Scoring.Dead = ph.Proposal()
+			setDead(g, ph.Proposal())
 		}
 		note = "Time for agreeing on the dead stones ran out and gobot did not accept the marking: gobot's own marking counts."
 	} else if ph, err := estimatePhase(ctx, g); err != nil {
 		a.log.Warn("dead stone estimate failed; the marking stands", "game", g.ID, "err", err)
 	} else {
 		for _, c := range []engine.Color{engine.Black, engine.White} {
-			if _, ok := disagrees(g, c, ph.Proposal(), ph.Uncertain()); ok && !g.Scoring.Accepted[c] {
-				g.Scoring.Dead = ph.Proposal()
+			if _, ok := disagrees(g, c, ph.Proposal(), ph.Uncertain()); ok && !g.Scoring.Accepted[engine.SideOf(c)] {
+				setDead(g, ph.Proposal())
 				note = fmt.Sprintf("Time for agreeing on the dead stones ran out, and %s %s had not accepted a marking that went against my estimate: my proposed marking counts.",
 					stoneEmoji(c), teamMention(g, c))
 				break
@@ -499,11 +500,11 @@ func (a *App) completeDead(ctx context.Context, r *Request) error {
 	}
 	prefix := strings.ToUpper(strings.TrimSpace(typed))
 	dead := map[engine.Point]bool{}
-	for _, p := range g.Scoring.Dead {
+	for _, p := range deadOf(g) {
 		dead[p] = true
 	}
-	bd := g.Game.Board()
-	size := g.Game.Size()
+	bd := goOf(g).Board()
+	size := goOf(g).Size()
 	var names []string
 	label := map[string]string{}
 	for row := 0; row < size; row++ {
@@ -522,4 +523,31 @@ func (a *App) completeDead(ctx context.Context, r *Request) error {
 		}
 	}
 	return r.Choices(ctx, pointChoices(nil, names, func(n string) string { return label[n] }))
+}
+
+// deadOf returns the stones g's scoring phase marks dead, as points. The
+// store keeps them as the engine writes them ("D4"); a point that does not
+// read on g's board is left out (the marking then loses it, and the
+// players see the count without it).
+func deadOf(g *storage.Game) []engine.Point {
+	if g.Scoring == nil {
+		return nil
+	}
+	size := goOf(g).Size()
+	pts := make([]engine.Point, 0, len(g.Scoring.Dead))
+	for _, d := range g.Scoring.Dead {
+		if p, err := engine.ParsePoint(d, size); err == nil {
+			pts = append(pts, p)
+		}
+	}
+	return pts
+}
+
+// setDead makes pts g's marking of dead stones.
+func setDead(g *storage.Game, pts []engine.Point) {
+	dead := make([]string, 0, len(pts))
+	for _, p := range pts {
+		dead = append(dead, p.String())
+	}
+	g.Scoring.Dead = dead
 }

@@ -86,9 +86,10 @@ func (a *App) ratingNote(ctx context.Context, g *storage.Game) string {
 		a.log.Warn("rating changes of a finished game", "game", g.ID, "err", err)
 		return ""
 	}
-	pool, where := storage.GlobalPool, "Ratings"
+	global := storage.KindPool(g.Kind, storage.GlobalPool)
+	pool, where := global, "Ratings"
 	for _, c := range changes {
-		if c.Pool != storage.GlobalPool {
+		if c.Pool != global {
 			pool, where = c.Pool, "Ratings on this server"
 		}
 	}
@@ -97,9 +98,9 @@ func (a *App) ratingNote(ctx context.Context, g *storage.Game) string {
 		if c.Pool != pool {
 			continue
 		}
-		p := g.First(engine.Black)
-		if c.Player == g.First(engine.White).Key() {
-			p = g.First(engine.White)
+		p := g.First(engine.SideOf(engine.Black))
+		if c.Player == g.First(engine.SideOf(engine.White)).Key() {
+			p = g.First(engine.SideOf(engine.White))
 		}
 		delta := math.Round(c.After.Rating) - math.Round(c.Before.Rating)
 		sign := "+"
@@ -174,7 +175,11 @@ func (a *App) cmdStats(ctx context.Context, r *Request) error {
 	var bySize []string
 	for _, size := range sizes {
 		s := st.BySize[size]
-		bySize = append(bySize, fmt.Sprintf("%d×%d: %d won, %d lost", size, size, s.Wins, s.Losses))
+		board := fmt.Sprintf("%d×%d", size, size)
+		if size == 0 {
+			board = "draughts" // the games without a Go board
+		}
+		bySize = append(bySize, fmt.Sprintf("%s: %d won, %d lost", board, s.Wins, s.Losses))
 	}
 	if len(bySize) > 0 {
 		sb.WriteString(strings.Join(bySize, " · ") + "\n")
@@ -234,8 +239,8 @@ func historyLine(a *storage.Archived, key string, n int) string {
 	if n > 0 {
 		num = "`" + strconv.Itoa(n) + ".` "
 	}
-	return fmt.Sprintf("%s%s %s vs %s · %d×%d · %s · %s · <t:%d:R> · `%s`",
-		num, stoneEmoji(c), outcome, mention(opp), a.Size, a.Size, a.Result, rated, a.FinishedAt.Unix(), a.ID)
+	return fmt.Sprintf("%s%s %s vs %s · %s · %s · %s · <t:%d:R> · `%s`",
+		num, stoneEmoji(c), outcome, mention(opp), archivedSetup(a), a.Result, rated, a.FinishedAt.Unix(), a.ID)
 }
 
 // plural says a count with its noun: "1 game", "3 games", "2 losses".
@@ -299,6 +304,9 @@ func (a *App) btnLeaderboard(ctx context.Context, r *Request) error {
 func (a *App) leaderboardMessage(ctx context.Context, r *Request, pool string, page int) (*Message, error) {
 	if page < 1 {
 		return nil, userErr(ErrBadOption, "Pages start at 1.")
+	}
+	if err := a.leaderboardShown(ctx, r.Interaction.GuildID); err != nil {
+		return nil, err
 	}
 	lb, err := a.stats.Leaderboard(ctx, pool, (page-1)*leaderboardPageSize, leaderboardPageSize, a.now(), r.User.ID)
 	if err != nil {

@@ -46,7 +46,7 @@ func TestAbortStale(t *testing.T) {
 
 	it := tb.interaction(cat, channelID)
 	it.Member.Permissions = discordgo.PermissionManageMessages
-	data, _, _ := parseSlash("/go abort", Definitions(nil), nil)
+	data, _, _ := parseSlash("/go abort reason:stale", Definitions(nil), nil)
 	it.Type, it.Data = discordgo.InteractionApplicationCommand, data
 	tb.Handle(context.Background(), it)
 	c := only(t, tb.rec.take())

@@ -28,19 +28,19 @@ func undoCount(g *engine.Game, c engine.Color) int {
 // time on the moves taken back counts, and those moves' increments go;
 // see clock.TakeBack) is refused rather than end the game.
 func checkUndo(g *storage.Game, c engine.Color, now time.Time) (int, error) {
-	if _, over := g.Game.Result(); over {
+	if _, over := goOf(g).Result(); over {
 		return 0, ErrGameOver
 	}
 	if g.Scoring != nil {
 		return 0, userErr(ErrNoUndo, "Play has ended: press Resume play to continue the game instead.")
 	}
-	n := undoCount(g.Game, c)
+	n := undoCount(goOf(g), c)
 	if n == 0 {
 		return 0, userErr(ErrNoUndo, "You have not played a move yet, so there is nothing to undo.")
 	}
 	if g.Clock.Running() {
 		k := *g.Clock // TakeBack only reslices the copy's log
-		k.TakeBack(g.Game.MoveCount()-n, c, now)
+		k.TakeBack(g.State.MoveCount()-n, c, now)
 		if k.Flagged(now) {
 			return 0, userErr(ErrNoUndo, "Taking back now would leave you no time: your own time on those moves counts again, and their increments go. Play on instead.")
 		}
@@ -66,8 +66,8 @@ func (a *App) undo(ctx context.Context, r *Request, g *storage.Game) error {
 	if g.Team() {
 		return userErr(ErrNoUndo, "There is no undo in rengo: a team's moves stand, as on OGS and KGS. Play on, or agree with your team to resign.")
 	}
-	if g.Player(c.Opponent()).IsBot() && !g.Unrated {
-		if _, over := g.Game.Result(); !over {
+	if g.Player(engine.SideOf(c.Opponent())).IsBot() && !g.Unrated {
+		if _, over := goOf(g).Result(); !over {
 			return userErr(ErrNoUndo, ratedBotUndo)
 		}
 	}
@@ -75,7 +75,7 @@ func (a *App) undo(ctx context.Context, r *Request, g *storage.Game) error {
 	if err != nil {
 		return err
 	}
-	opp := g.Player(c.Opponent())
+	opp := g.Player(engine.SideOf(c.Opponent()))
 	if opp.IsBot() {
 		if err := takeBack(g, n); err != nil {
 			return err
@@ -83,12 +83,12 @@ func (a *App) undo(ctx context.Context, r *Request, g *storage.Game) error {
 		if err := a.update(ctx, g); err != nil {
 			return err
 		}
-		return a.answer(ctx, r, g, fmt.Sprintf("%s took back %s.", mention(g.Player(c)), plural(n, "move")))
+		return a.answer(ctx, r, g, fmt.Sprintf("%s took back %s.", mention(g.Player(engine.SideOf(c))), plural(n, "move")))
 	}
-	if g.Undo != nil && g.Undo.MoveCount == g.Game.MoveCount() {
+	if g.Undo != nil && g.Undo.MoveCount == g.State.MoveCount() {
 		return userErr(ErrNoUndo, "An undo request is already waiting for an answer.")
 	}
-	g.Undo = &storage.UndoRequest{By: c, MoveCount: g.Game.MoveCount(), RequestedAt: a.now()}
+	g.Undo = &storage.UndoRequest{By: engine.SideOf(c), MoveCount: g.State.MoveCount(), RequestedAt: a.now()}
 	if err := a.update(ctx, g); err != nil {
 		return err
 	}
@@ -98,7 +98,7 @@ func (a *App) undo(ctx context.Context, r *Request, g *storage.Game) error {
 // takeBack undoes n moves.
 func takeBack(g *storage.Game, n int) error {
 	for i := 0; i < n; i++ {
-		if err := g.Game.Undo(); err != nil {
+		if err := goOf(g).Undo(); err != nil {
 			return fmt.Errorf("commands: undo in game %s: %w", g.ID, err)
 		}
 	}
@@ -108,13 +108,13 @@ func takeBack(g *storage.Game, n int) error {
 
 // undoMessage asks the opponent to allow an undo; outcome closes it.
 func undoMessage(g *storage.Game, by engine.Color, n int, outcome string) *Message {
-	opp := g.Player(by.Opponent())
-	text := fmt.Sprintf("%s, %s asks to take back %s. Do you allow it?", mention(opp), mention(g.Player(by)), plural(n, "move"))
+	opp := g.Player(engine.SideOf(by.Opponent()))
+	text := fmt.Sprintf("%s, %s asks to take back %s. Do you allow it?", mention(opp), mention(g.Player(engine.SideOf(by))), plural(n, "move"))
 	closed := outcome != ""
 	if closed {
-		text = fmt.Sprintf("%s asked to take back %s. %s", mention(g.Player(by)), plural(n, "move"), outcome)
+		text = fmt.Sprintf("%s asked to take back %s. %s", mention(g.Player(engine.SideOf(by))), plural(n, "move"), outcome)
 	}
-	id := fmt.Sprintf("game/%s/undo-%%s/%d", g.ID, g.Game.MoveCount())
+	id := fmt.Sprintf("game/%s/undo-%%s/%d", g.ID, g.State.MoveCount())
 	m := &Message{
 		Content: text,
 		Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
@@ -138,17 +138,17 @@ func openUndo(g *storage.Game, r *Request) (by, c engine.Color, err error) {
 		return 0, c, err
 	}
 	u := g.Undo
-	if u == nil || u.MoveCount != g.Game.MoveCount() || r.Param("at") != strconv.Itoa(u.MoveCount) {
+	if u == nil || u.MoveCount != g.State.MoveCount() || r.Param("at") != strconv.Itoa(u.MoveCount) {
 		return 0, c, userErr(ErrStale, "This undo request is no longer open: it was answered or withdrawn, or a move was played since.")
 	}
-	return u.By, c, nil
+	return engine.ColorOf(u.By), c, nil
 }
 
 // pendingUndo checks an answer to an undo request and returns who asked.
 func pendingUndo(g *storage.Game, r *Request) (engine.Color, error) {
 	by, c, err := openUndo(g, r)
 	if err == nil && by == c {
-		err = userErr(ErrNotPlayer, fmt.Sprintf("Only %s can answer your undo request; **Refuse** withdraws it.", mention(g.Player(c.Opponent()))))
+		err = userErr(ErrNotPlayer, fmt.Sprintf("Only %s can answer your undo request; **Refuse** withdraws it.", mention(g.Player(engine.SideOf(c.Opponent())))))
 	}
 	return by, err
 }
@@ -168,11 +168,11 @@ func (a *App) btnUndoYes(ctx context.Context, r *Request, g *storage.Game) error
 	if err := a.update(ctx, g); err != nil {
 		return err
 	}
-	closed := undoMessage(g, by, n, fmt.Sprintf("✅ %s allowed it.", mention(g.Player(by.Opponent()))))
+	closed := undoMessage(g, by, n, fmt.Sprintf("✅ %s allowed it.", mention(g.Player(engine.SideOf(by.Opponent())))))
 	if err := r.Update(ctx, closed); err != nil {
 		return err
 	}
-	bm, err := boardMessage(g, a.now(), fmt.Sprintf("%s took back %s.", mention(g.Player(by)), plural(n, "move")))
+	bm, err := boardMessage(g, a.now(), fmt.Sprintf("%s took back %s.", mention(g.Player(engine.SideOf(by))), plural(n, "move")))
 	if err != nil {
 		return err
 	}
@@ -187,14 +187,14 @@ func (a *App) btnUndoNo(ctx context.Context, r *Request, g *storage.Game) error 
 	if err != nil {
 		return err
 	}
-	n := undoCount(g.Game, by)
+	n := undoCount(goOf(g), by)
 	g.Undo = nil
 	if err := a.update(ctx, g); err != nil {
 		return err
 	}
-	outcome := fmt.Sprintf("❌ %s refused; play on.", mention(g.Player(by.Opponent())))
+	outcome := fmt.Sprintf("❌ %s refused; play on.", mention(g.Player(engine.SideOf(by.Opponent()))))
 	if c == by {
-		outcome = fmt.Sprintf("↩️ %s withdrew the request; play on.", mention(g.Player(by)))
+		outcome = fmt.Sprintf("↩️ %s withdrew the request; play on.", mention(g.Player(engine.SideOf(by))))
 	}
 	return r.Update(ctx, undoMessage(g, by, n, outcome))
 }

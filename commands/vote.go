@@ -45,7 +45,14 @@ func (a *App) cmdVote(ctx context.Context, r *Request) error {
 	if err != nil {
 		return err
 	}
-	s, err := parseSetup(r, "black")
+	st, err := a.startGate(ctx, r) // the server's game channels, bans and limits (admin_checks.go)
+	if err != nil {
+		return err
+	}
+	if err := botAllowed(st, level); err != nil {
+		return err
+	}
+	s, err := parseSetup(r, "black", st)
 	if err != nil {
 		return err
 	}
@@ -70,7 +77,7 @@ func (a *App) cmdVote(ctx context.Context, r *Request) error {
 		black, white, c = bot, crowd, engine.White
 	}
 	now := a.now()
-	g := &storage.Game{ID: it.ID, ChannelID: it.ChannelID, GuildID: it.GuildID, Sides: storage.Sides(black, white), Game: eg, CreatedAt: now,
+	g := &storage.Game{ID: it.ID, ChannelID: it.ChannelID, GuildID: it.GuildID, Sides: storage.Sides(black, white), State: engine.Own(eg), CreatedAt: now,
 		Unrated: true, VotePeriod: period, Delivery: storage.Delivery{Followup: followupOf(it, now)}}
 	syncVote(g, now)
 	if err := a.games.CreateGame(ctx, g); err != nil {
@@ -128,11 +135,11 @@ func parseVotePeriod(s string) (time.Duration, error) {
 // while the voters are to move (a new one, for a whole period, when the
 // bot has just answered), and none otherwise.
 func syncVote(g *storage.Game, now time.Time) {
-	if !isVoteGame(g) {
+	if !isVoteGame(g) || isDraughts(g) {
 		return
 	}
-	_, over := g.Game.Result()
-	if over || g.Scoring != nil || g.Game.PlayEnded() || !g.Player(g.Game.ToPlay()).IsCrowd() {
+	_, over := goOf(g).Result()
+	if over || g.Scoring != nil || goOf(g).PlayEnded() || !g.Player(engine.SideOf(goOf(g).ToPlay())).IsCrowd() {
 		g.Vote = nil
 		return
 	}
@@ -150,6 +157,9 @@ const voteAttempts = 20
 // castVote records r's user's vote for the move text in vote game g,
 // reading the game again when another vote was written first.
 func (a *App) castVote(ctx context.Context, r *Request, g *storage.Game, text string) error {
+	if err := a.notBanned(ctx, g.GuildID, userPlayer(r.User), true); err != nil {
+		return err
+	}
 	for attempt := 1; ; attempt++ {
 		err := a.tryVote(ctx, r, g, text)
 		if !errors.Is(err, ErrConflict) || attempt == voteAttempts {
@@ -168,18 +178,18 @@ func (a *App) castVote(ctx context.Context, r *Request, g *storage.Game, text st
 
 // tryVote is one attempt of castVote on g as read.
 func (a *App) tryVote(ctx context.Context, r *Request, g *storage.Game, text string) error {
-	if _, over := g.Game.Result(); over {
+	if _, over := goOf(g).Result(); over {
 		return ErrGameOver
 	}
-	c := g.Game.ToPlay()
-	if g.Vote == nil || !g.Player(c).IsCrowd() {
-		return userErr(ErrNotYourTurn, fmt.Sprintf("It is %s's turn: the vote on the next move opens when it has answered.", mention(g.Player(c))))
+	c := goOf(g).ToPlay()
+	if g.Vote == nil || !g.Player(engine.SideOf(c)).IsCrowd() {
+		return userErr(ErrNotYourTurn, fmt.Sprintf("It is %s's turn: the vote on the next move opens when it has answered.", mention(g.Player(engine.SideOf(c)))))
 	}
-	m, err := parseMove(c, text, g.Game.Size())
+	m, err := parseMove(c, text, goOf(g).Size())
 	if err != nil {
 		return err
 	}
-	if err := g.Game.Check(m); err != nil {
+	if err := goOf(g).Check(m); err != nil {
 		return moveError(err, m, g)
 	}
 	now := a.now()
@@ -275,7 +285,7 @@ func voteLine(g *storage.Game) string {
 // voteComponents are a vote game's buttons: the most voted moves, and
 // pass.
 func voteComponents(g *storage.Game) []discordgo.MessageComponent {
-	n := strconv.Itoa(g.Game.MoveCount())
+	n := strconv.Itoa(g.State.MoveCount())
 	var btns []discordgo.MessageComponent
 	_, order := g.Vote.Counts()
 	for _, mv := range order {
@@ -301,7 +311,7 @@ func (a *App) btnVote(ctx context.Context, r *Request) error {
 	if err != nil {
 		return err
 	}
-	if r.Param("move") != strconv.Itoa(g.Game.MoveCount()) {
+	if r.Param("move") != strconv.Itoa(g.State.MoveCount()) {
 		return userErr(ErrStale, "That vote was on an earlier move. Use the buttons on the newest board, or `/go play`.")
 	}
 	return a.castVote(ctx, r, g, r.Param("point"))
@@ -312,11 +322,11 @@ func (a *App) btnVote(ctx context.Context, r *Request) error {
 // vote the period begins again once, and then the game is adjourned.
 func (a *App) closeVote(ctx context.Context, g *storage.Game) error {
 	now := a.now()
-	c := g.Game.ToPlay()
+	c := goOf(g).ToPlay()
 	_, order := g.Vote.Counts()
 	for _, mv := range order {
-		m, err := engine.ReadMove(c, mv, g.Game.Size())
-		if err != nil || g.Game.Check(m) != nil {
+		m, err := engine.ReadMove(c, mv, goOf(g).Size())
+		if err != nil || goOf(g).Check(m) != nil {
 			continue
 		}
 		voters := g.Vote.Voters(mv)
@@ -324,7 +334,7 @@ func (a *App) closeVote(ctx context.Context, g *storage.Game) error {
 		if g.VoteLog == nil {
 			g.VoteLog = map[int][]string{}
 		}
-		g.VoteLog[g.Game.MoveCount()+1] = voters
+		g.VoteLog[g.State.MoveCount()+1] = voters
 		g.Vote = nil
 		note, err := a.apply(ctx, g, m)
 		if err != nil {

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/bwmarrin/discordgo"
+	"github.com/gobot-dev/gobot/engine"
 	"github.com/gobot-dev/gobot/storage"
 )
 
@@ -70,6 +71,7 @@ const (
 	ClosedGame   = "This game has ended: nothing more can be played in it."
 	WatchingOnly = "You are watching this game: only its players can act."
 	shuttingDown = "gobot is restarting: please try again in a moment."
+	notGo        = "The board page plays Go only: play this game with its slash commands."
 )
 
 // Act runs a person's action from the board page in the game of channelID
@@ -94,8 +96,11 @@ func (a *App) Act(ctx context.Context, channelID string, u WebUser, act Action) 
 	if !ok {
 		return refuse(WatchingOnly)
 	}
-	if act.Seat != side.String() {
-		return refuse(fmt.Sprintf("You are not playing %s in this game: you play %s.", seatName(act.Seat), side))
+	if goOf(g) == nil {
+		return refuse(notGo)
+	}
+	if c := engine.ColorOf(side); act.Seat != c.String() {
+		return refuse(fmt.Sprintf("You are not playing %s in this game: you play %s.", seatName(act.Seat), c))
 	}
 	var it *discordgo.Interaction
 	switch act.Kind {
@@ -123,7 +128,7 @@ func (a *App) Act(ctx context.Context, channelID string, u WebUser, act Action) 
 	case ActAccept, ActResume:
 		key := "none"
 		if g.Scoring != nil {
-			key = markingKey(g.Scoring.Dead)
+			key = markingKey(deadOf(g))
 			if act.Version != g.Version && act.Kind == ActResume {
 				return refuse(StaleClick)
 			}

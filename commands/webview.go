@@ -114,6 +114,8 @@ func (a *App) View(ctx context.Context, channelID string) (*GameView, error) {
 		return a.finishedView(ctx, channelID)
 	case err != nil:
 		return nil, err
+	case goOf(g) == nil:
+		return nil, userErr(ErrNoGame, notGo)
 	}
 	return a.liveView(g), nil
 }
@@ -121,13 +123,13 @@ func (a *App) View(ctx context.Context, channelID string) (*GameView, error) {
 // liveView is the view of a game in play.
 func (a *App) liveView(g *storage.Game) *GameView {
 	now := a.now()
-	eg := g.Game
+	eg := goOf(g)
 	v := &GameView{Channel: g.ChannelID, ID: g.ID, Version: g.Version, Title: plainTitle(g), Size: eg.Size(), Rules: eg.Rules().String(),
 		Board: boardRows(eg), Moves: eg.MoveCount(), Vote: isVoteGame(g), ServerMS: now.UnixMilli()}
 	names := playerNames(g)
 	for _, c := range []engine.Color{engine.Black, engine.White} {
 		sv := SideView{Captures: eg.Captures(c)}
-		for _, p := range g.TeamOf(c) {
+		for _, p := range g.TeamOf(engine.SideOf(c)) {
 			sv.Players = append(sv.Players, PlayerView{ID: p.UserID, Name: plainName(p), Bot: p.IsBot()})
 		}
 		if k := g.Clock; k != nil && k.Control.System != clock.None {
@@ -142,7 +144,7 @@ func (a *App) liveView(g *storage.Game) *GameView {
 	moves := eg.Moves()
 	for i := max(0, len(moves)-8); i < len(moves); i++ {
 		m := moves[i]
-		v.Recent = append(v.Recent, LastMove{N: i + 1, Color: m.Color.String(), Kind: moveKind(m), Point: m.Point.String(), By: plainName(g.MovedBy(i))})
+		v.Recent = append(v.Recent, LastMove{N: i + 1, Color: m.Color.String(), Kind: moveKind(m), Point: m.Point.String(), By: plainName(g.MovedBy(i, engine.SideOf(m.Color)))})
 	}
 	if len(v.Recent) > 0 {
 		v.Last = &v.Recent[len(v.Recent)-1]
@@ -160,13 +162,13 @@ func (a *App) liveView(g *storage.Game) *GameView {
 		if k := eg.Board().Ko(c); k != engine.NoPoint {
 			v.Ko = k.String()
 		}
-		v.Status = fmt.Sprintf("Move %d · %s to play: %s", eg.MoveCount()+1, c, plainName(g.Player(c)))
+		v.Status = fmt.Sprintf("Move %d · %s to play: %s", eg.MoveCount()+1, c, plainName(g.Player(engine.SideOf(c))))
 	}
 	if g.Scoring != nil {
-		v.Scoring = scoringView(g, g.Scoring.Dead, g.Scoring.Accepted)
+		v.Scoring = scoringView(g, deadOf(g), map[engine.Color]bool{engine.Black: g.Scoring.Accepted[engine.SideOf(engine.Black)], engine.White: g.Scoring.Accepted[engine.SideOf(engine.White)]})
 	}
 	if g.Undo != nil && g.Undo.MoveCount == eg.MoveCount() {
-		v.Undo = &UndoView{By: g.Undo.By.String()}
+		v.Undo = &UndoView{By: engine.ColorOf(g.Undo.By).String()}
 	}
 	return v
 }
@@ -189,7 +191,7 @@ func (a *App) finishedView(ctx context.Context, channelID string) (*GameView, er
 	if err != nil {
 		return nil, fmt.Errorf("commands: read the record of game %s: %w", arc.ID, err)
 	}
-	g := &storage.Game{ID: arc.ID, ChannelID: channelID, Sides: storage.Sides(arc.Black, arc.White), Game: eg}
+	g := &storage.Game{ID: arc.ID, ChannelID: channelID, Kind: engine.KindName, Sides: storage.Sides(arc.Black, arc.White), State: engine.Own(eg)}
 	v := a.liveView(g)
 	v.Over, v.ToPlay, v.Ko, v.Version = true, "", "", 0
 	v.Black.Clock, v.White.Clock = nil, nil
@@ -222,7 +224,7 @@ func scoringView(g *storage.Game, dead []engine.Point, accepted map[engine.Color
 	for _, p := range dead {
 		sv.Dead = append(sv.Dead, p.String())
 	}
-	n := g.Game.Size()
+	n := goOf(g).Size()
 	for row := n - 1; row >= 0; row-- {
 		var sb strings.Builder
 		for col := range n {
@@ -310,7 +312,7 @@ func clockView(k *clock.Clock, c engine.Color, now time.Time) *ClockView {
 
 // plainTitle is the game's title without markup: "ann (black) vs bob (white)".
 func plainTitle(g *storage.Game) string {
-	return joinNames(g.TeamOf(engine.Black), plainName) + " vs " + joinNames(g.TeamOf(engine.White), plainName)
+	return joinNames(g.TeamOf(engine.SideOf(engine.Black)), plainName) + " vs " + joinNames(g.TeamOf(engine.SideOf(engine.White)), plainName)
 }
 
 // Games lists the games in play that a board page opened in channelID
@@ -345,10 +347,10 @@ func (a *App) GamesBy(ctx context.Context, channelIDs []string) (map[string][]Ga
 		if want[g.ParentChannelID] && g.ParentChannelID != "" {
 			scopes = append(scopes, g.ParentChannelID)
 		}
-		if len(scopes) == 0 {
+		if len(scopes) == 0 || goOf(g) == nil {
 			continue
 		}
-		s := GameSummary{Channel: g.ChannelID, ID: g.ID, Title: plainTitle(g), Size: g.Game.Size()}
+		s := GameSummary{Channel: g.ChannelID, ID: g.ID, Title: plainTitle(g), Size: goOf(g).Size()}
 		for _, p := range g.Players() {
 			if p.UserID != "" {
 				s.Players = append(s.Players, p.UserID)

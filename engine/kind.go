@@ -110,8 +110,34 @@ func NewState(g *Game) State { return State{g: g.Clone()} }
 // undo, review) and its renderer.
 func (s State) Game() *Game { return s.g.Clone() }
 
+// Own returns g as a State without copying it: the State owns g from now
+// on, and the caller changes it only through GameOf. It is for a holder
+// that owns its state (a game loaded from the store, changed and written
+// back), where NewState's copy would be wasted.
+func Own(g *Game) State { return State{g: g} }
+
+// GameOf returns the game of Go that st holds, not a copy: changing it
+// changes st, so it is only for a holder that owns st (see Own). It is nil
+// when st is not a game of Go.
+func GameOf(st game.State) *Game {
+	s, ok := st.(State)
+	if !ok {
+		return nil
+	}
+	return s.g
+}
+
 // Kind returns "go".
 func (State) Kind() string { return KindName }
+
+// Size returns the board's size.
+func (s State) Size() int { return s.g.Size() }
+
+// Rules returns the game's rules.
+func (s State) Rules() Rules { return s.g.Rules() }
+
+// Handicap returns the number of handicap stones.
+func (s State) Handicap() int { return s.g.Handicap() }
 
 // SideOf returns the side that plays colour c: Black 0, White 1.
 func SideOf(c Color) game.Side {

@@ -6,10 +6,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/gobot-dev/gobot/engine"
+	"github.com/gobot-dev/gobot/engine/game"
 	bolt "go.etcd.io/bbolt"
 )
 
@@ -19,15 +21,22 @@ type Archived struct {
 	ID        string `json:"id"`
 	GuildID   string `json:"guild,omitempty"`
 	ChannelID string `json:"channel"`
+	// Kind is the game's kind, "go" or "draughts"; "" in records written
+	// before gobot had more than one kind, which are Go.
+	Kind string `json:"kind,omitempty"`
 
+	// Black and White are the players of the sides of those colours, in
+	// both kinds (in draughts White is side 0, in Go Black).
 	Black Player `json:"black"`
 	White Player `json:"white"`
 
+	// Size, Rules and Handicap are Go's; zero for other kinds.
 	Size     int          `json:"size"`
 	Rules    engine.Rules `json:"rules"`
 	Handicap int          `json:"handicap,omitempty"`
-	// Result is the result in SGF notation: "B+3.5", "W+R", "B+T", "0" (a
-	// tie) or "Void" (no result).
+	// Result is the result in SGF notation, for every kind: "B+3.5",
+	// "W+R", "B+T", "W+" (a win by the rules, in draughts), "0" (a tie or
+	// a draw) or "Void" (no result).
 	Result string `json:"result"`
 	// Winner is Black or White, or Empty for a tie or no result. FinishGame
 	// derives it from Result.
@@ -44,8 +53,14 @@ type Archived struct {
 	// rated, which a ratings rebuild follows.
 	Rated     bool   `json:"rated,omitempty"`
 	RatingSeq uint64 `json:"rating_seq,omitempty"`
+	// NoPools are rating pools the game stays out of although it would
+	// count there: the server's pool, or the global one, when the
+	// server's admins turned them off (commands decides, at the game's
+	// end, and a rebuild follows the record).
+	NoPools []string `json:"no_pools,omitempty"`
 
-	// SGF is the game record. ArchivedGame loads it; the listings
+	// SGF is the game record in its kind's format: SGF for Go, PDN for
+	// draughts. ArchivedGame loads it; the listings
 	// (PlayerGames, GuildGames) leave it nil to stay cheap.
 	SGF []byte `json:"-"`
 
@@ -109,15 +124,16 @@ func archiveIndexKeys(a *Archived) []indexKey {
 // FinishGame atomically removes the active game g from its channel and
 // archives it with a, provided the stored version is still g.Version
 // (ErrConflict otherwise, ErrNotFound when the game is gone). Fields of a
-// left zero are taken from g: ID, guild, channel, players, size, rules,
-// handicap, move count, StartedAt (g.CreatedAt), FinishedAt (now) and Result
-// (the engine game's result). a.SGF is required. The players' statistics
+// left zero are taken from g: ID, guild, channel, kind, players (by the
+// colours the kind names its sides), size, rules and handicap (of a game of
+// Go, see goState), move count, StartedAt (g.CreatedAt), FinishedAt (now)
+// and Result (the state's). a.SGF is required. The players' statistics
 // are updated in the same transaction, and so are the ratings when a.Rated
 // asks for it and the game can be rated (see ratedScore): in the global
 // pool, and in the server's pool for a game between two people on a server
 // (see rateGame).
 func (s *Store) FinishGame(ctx context.Context, g *Game, a Archived) error {
-	ap, val, tie, err := archiveRecord(g, a, s.now())
+	ap, val, tie, err := archiveRecord(s.kinds, g, a, s.now())
 	if err != nil {
 		return err
 	}
@@ -154,10 +170,35 @@ func (s *Store) FinishGame(ctx context.Context, g *Game, a Archived) error {
 	})
 }
 
+// goState is what a game of Go's state (engine.State) tells the archive
+// beyond the contract: the columns Go's records have always had.
+type goState interface {
+	Size() int
+	Rules() engine.Rules
+	Handicap() int
+}
+
+// colourSide returns the side of a game of kind that the kind names
+// colour ("Black", "White"); side 0 or 1 by Go's order when the kind is not
+// in kinds.
+func colourSide(kinds *game.Kinds, kind, colour string) game.Side {
+	if kinds != nil {
+		if k, ok := kinds.Kind(kindOf(kind)); ok {
+			if i := slices.Index(k.SideNames(), colour); i >= 0 {
+				return game.Side(i)
+			}
+		}
+	}
+	if colour == "White" {
+		return 1
+	}
+	return 0
+}
+
 // archiveRecord validates a finished game g and its archive entry a for
 // FinishGame, fills the fields of a left zero from g (FinishedAt from now),
 // and returns it with its encoding and whether the result is a tie.
-func archiveRecord(g *Game, a Archived, now time.Time) (_ *Archived, val []byte, tie bool, err error) {
+func archiveRecord(kinds *game.Kinds, g *Game, a Archived, now time.Time) (_ *Archived, val []byte, tie bool, err error) {
 	if err := g.validate(); err != nil {
 		return nil, nil, false, err
 	}
@@ -168,23 +209,29 @@ func archiveRecord(g *Game, a Archived, now time.Time) (_ *Archived, val []byte,
 	if a.GuildID == "" {
 		a.GuildID = g.GuildID
 	}
+	a.Kind = kindOf(g.Kind)
+	if a.Kind == goKind {
+		a.Kind = "" // as records have always said Go
+	}
 	if a.Black.Key() == "" {
-		a.Black = g.First(engine.Black)
+		a.Black = g.First(colourSide(kinds, g.Kind, "Black"))
 	}
 	if a.White.Key() == "" {
-		a.White = g.First(engine.White)
+		a.White = g.First(colourSide(kinds, g.Kind, "White"))
 	}
-	if a.Size == 0 {
-		a.Size = g.Game.Size()
-	}
-	if a.Rules == (engine.Rules{}) {
-		a.Rules = g.Game.Rules()
-	}
-	if a.Handicap == 0 {
-		a.Handicap = g.Game.Handicap()
+	if gs, ok := g.State.(goState); ok {
+		if a.Size == 0 {
+			a.Size = gs.Size()
+		}
+		if a.Rules == (engine.Rules{}) {
+			a.Rules = gs.Rules()
+		}
+		if a.Handicap == 0 {
+			a.Handicap = gs.Handicap()
+		}
 	}
 	if a.Moves == 0 {
-		a.Moves = g.Game.MoveCount()
+		a.Moves = g.State.MoveCount()
 	}
 	if a.StartedAt.IsZero() {
 		a.StartedAt = g.CreatedAt
@@ -193,8 +240,8 @@ func archiveRecord(g *Game, a Archived, now time.Time) (_ *Archived, val []byte,
 		a.FinishedAt = now
 	}
 	if a.Result == "" {
-		if r, ok := g.Game.Result(); ok {
-			a.Result = r.String()
+		if r, ok := g.State.Result(); ok {
+			a.Result = r.Text
 		}
 	}
 	if a.Result == "" {

@@ -50,7 +50,7 @@ func TestFinishGame(t *testing.T) {
 		winner  engine.Color
 	}{
 		{"result from the engine game", func(t *testing.T, s *Store, g *Game) Archived {
-			if err := g.Game.Play(engine.ResignMove(engine.White)); err != nil {
+			if err := goOf(g).Play(engine.ResignMove(engine.White)); err != nil {
 				t.Fatal(err)
 			}
 			return Archived{SGF: []byte("(;RE[B+R])")}
@@ -87,7 +87,7 @@ func TestFinishGame(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			s := openTest(t)
 			g := newGame(t, "c1", "1", "2")
-			play(t, g.Game, "E5", "C3")
+			play(t, goOf(g), "E5", "C3")
 			g.CreatedAt = t0
 			if err := s.CreateGame(ctx, g); err != nil {
 				t.Fatal(err)
@@ -115,9 +115,9 @@ func TestFinishGame(t *testing.T) {
 				t.Fatal(err)
 			}
 			want := &Archived{
-				ID: g.ID, GuildID: "guild1", ChannelID: "c1", Black: g.First(engine.Black), White: g.First(engine.White),
+				ID: g.ID, GuildID: "guild1", ChannelID: "c1", Black: g.First(0), White: g.First(1),
 				Size: 9, Rules: engine.DefaultRules(), Result: tt.result, Winner: tt.winner,
-				Moves: g.Game.MoveCount(), SGF: a.SGF, StartedAt: t0, FinishedAt: t0.Add(time.Hour),
+				Moves: goOf(g).MoveCount(), SGF: a.SGF, StartedAt: t0, FinishedAt: t0.Add(time.Hour),
 			}
 			if diff := cmp.Diff(want, got); diff != "" {
 				t.Errorf("ArchivedGame() (-want +got):\n%s", diff)
@@ -230,7 +230,7 @@ func TestPlayerStats(t *testing.T) {
 		g := newGame(t, fmt.Sprintf("c%d", i), r.black, r.white)
 		finishWith(t, s, g, Archived{Result: r.result, FinishedAt: t0.Add(time.Duration(i) * time.Hour)})
 	}
-	g := &Game{ChannelID: "cb", Sides: Sides(human("2"), bot("strong")), Game: newEngine(t, 9)}
+	g := &Game{ChannelID: "cb", Sides: Sides(human("2"), bot("strong")), State: engine.Own(newEngine(t, 9))}
 	finishWith(t, s, g, Archived{Result: "W+12.5", FinishedAt: t0.Add(10 * time.Hour)})
 
 	tests := []struct {

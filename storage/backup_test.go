@@ -20,7 +20,7 @@ func TestOpenLocked(t *testing.T) {
 	openAt(t, path)
 	// flock is per open file, so a second Open in this process stands in
 	// for a second bot process.
-	_, err := Open(path, Options{Timeout: 50 * time.Millisecond})
+	_, err := Open(path, Options{Kinds: testKinds, Timeout: 50 * time.Millisecond})
 	if !errors.Is(err, ErrLocked) || !errors.Is(err, bolterrors.ErrTimeout) {
 		t.Fatalf("second Open() = %v, want ErrLocked wrapping bbolt's timeout", err)
 	}
@@ -46,7 +46,7 @@ func TestClosed(t *testing.T) {
 func fill(t *testing.T, s *Store, n int) {
 	for i := range n {
 		g := newGame(t, fmt.Sprintf("c%d", i), "1", "2")
-		play(t, g.Game, "E5", "C3")
+		play(t, goOf(g), "E5", "C3")
 		if err := s.CreateGame(ctx, g); err != nil {
 			t.Fatal(err)
 		}
@@ -126,10 +126,10 @@ func TestBackupWhileWriting(t *testing.T) {
 					t.Error(err)
 					return
 				}
-				if g.Game.Over() {
+				if goOf(g).Over() {
 					return
 				}
-				playRandom(t, g.Game, r)
+				playRandom(t, goOf(g), r)
 				if err := s.UpdateGame(ctx, g); err != nil {
 					t.Error(err)
 					return
@@ -163,7 +163,7 @@ func TestBackupSocket(t *testing.T) {
 	}
 	stale.(*net.UnixListener).SetUnlinkOnClose(false)
 	stale.Close()
-	s, err := Open(path, Options{BackupSocket: sock})
+	s, err := Open(path, Options{Kinds: testKinds, BackupSocket: sock})
 	if err != nil {
 		t.Fatalf("Open() = %v", err)
 	}
@@ -215,7 +215,7 @@ func TestBackupSocketNotOurs(t *testing.T) {
 	os.WriteFile(sock, []byte("keep me"), 0o600)
 	s := openAt(t, path)
 	s.Close()
-	s, err := Open(path, Options{BackupSocket: sock})
+	s, err := Open(path, Options{Kinds: testKinds, BackupSocket: sock})
 	if err != nil {
 		t.Fatalf("Open() = %v", err)
 	}
@@ -270,7 +270,7 @@ func TestBackupSocketAnswersOnceItExists(t *testing.T) {
 				}
 			}
 		}()
-		s, err := Open(path, Options{BackupSocket: sock})
+		s, err := Open(path, Options{Kinds: testKinds, BackupSocket: sock})
 		if err != nil {
 			t.Fatalf("Open() = %v", err)
 		}

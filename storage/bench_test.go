@@ -46,7 +46,7 @@ func (f *benchFixture) path(b *testing.B, name string, fill func(s *Store) error
 		if f.err != nil {
 			return
 		}
-		s, err := Open(filepath.Join(f.dir, name+".db"), Options{})
+		s, err := Open(filepath.Join(f.dir, name+".db"), Options{Kinds: testKinds})
 		if err != nil {
 			f.err = err
 			return
@@ -106,13 +106,13 @@ func newMoveSource(b *testing.B, seed uint64) *moveSource {
 // in 120, counted in the time).
 func (ms *moveSource) commitOne(b *testing.B, s *Store, g **Game, channel func() string) {
 	if *g == nil || ms.next == len(ms.moves) {
-		ng := &Game{ChannelID: channel(), Sides: Sides(human("1"), human("2")), Game: newEngine(b, 19)}
+		ng := &Game{ChannelID: channel(), Sides: Sides(human("1"), human("2")), State: engine.Own(newEngine(b, 19))}
 		if err := s.CreateGame(ctx, ng); err != nil {
 			b.Fatal(err)
 		}
 		*g, ms.next = ng, 0
 	}
-	if err := (*g).Game.Play(ms.moves[ms.next]); err != nil {
+	if err := goOf((*g)).Play(ms.moves[ms.next]); err != nil {
 		b.Fatal(err)
 	}
 	ms.next++
@@ -142,7 +142,7 @@ func BenchmarkCommitMove(b *testing.B) {
 		{"64-games-no-batching", 1},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
-			s, err := Open(filepath.Join(b.TempDir(), "gobot.db"), Options{MaxBatch: bc.maxBatch})
+			s, err := Open(filepath.Join(b.TempDir(), "gobot.db"), Options{Kinds: testKinds, MaxBatch: bc.maxBatch})
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -175,13 +175,13 @@ func BenchmarkLoadGame300(b *testing.B) {
 	if eg.MoveCount() != 300 {
 		b.Fatalf("prepared game has %d moves", eg.MoveCount())
 	}
-	if err := s.CreateGame(ctx, &Game{ChannelID: "c1", Sides: Sides(human("1"), human("2")), Game: eg}); err != nil {
+	if err := s.CreateGame(ctx, &Game{ChannelID: "c1", Sides: Sides(human("1"), human("2")), State: engine.Own(eg)}); err != nil {
 		b.Fatal(err)
 	}
 	b.ResetTimer()
 	for range b.N {
 		g, err := s.Game(ctx, "c1")
-		if err != nil || g.Game.MoveCount() != 300 {
+		if err != nil || goOf(g).MoveCount() != 300 {
 			b.Fatal(err)
 		}
 	}
@@ -228,7 +228,7 @@ func historyFixture(b *testing.B) string {
 
 func BenchmarkPlayerHistory(b *testing.B) {
 	path := historyFixture(b)
-	s, err := Open(path, Options{})
+	s, err := Open(path, Options{Kinds: testKinds})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/gobot-dev/gobot/engine/game"
 	bolt "go.etcd.io/bbolt"
 )
 
@@ -15,10 +16,11 @@ import (
 // result, no scoring phase) and the player to move is a bot. The store
 // keeps every such game in its queue of owed bot moves (see ClaimBotMove).
 func (g *Game) BotToMove() bool {
-	if g.Game == nil || g.Game.Over() || g.Scoring != nil {
+	if g.State == nil || g.Scoring != nil {
 		return false
 	}
-	return g.Player(g.Game.ToPlay()).IsBot()
+	side := g.State.ToMove()
+	return side != game.NoSide && g.Player(side).IsBot()
 }
 
 // BotMove is a bot move the store holds as owed: the game in ChannelID
@@ -71,7 +73,7 @@ type owedState struct {
 func owedOf(g *Game) owedState {
 	st := owedState{channel: g.ChannelID, game: g.ID, owed: g.BotToMove()}
 	if st.owed {
-		st.moves = g.Game.MoveCount()
+		st.moves = g.State.MoveCount()
 	}
 	return st
 }
@@ -314,7 +316,7 @@ func uint64FromKey(k []byte) uint64 {
 // checkBotQueue verifies that every queue entry is a game whose bot is to
 // move at the entry's move count, once per channel (checkIndexes checks
 // that every such game has its entry).
-func checkBotQueue(tx *bolt.Tx) []error {
+func checkBotQueue(tx *bolt.Tx, kinds *game.Kinds) []error {
 	var errs []error
 	bad := func(format string, a ...any) { errs = append(errs, fmt.Errorf(format, a...)) }
 	q, byChannel, games := tx.Bucket(bucketBotQueue), tx.Bucket(bucketBotQueueChannel), tx.Bucket(bucketGames)
@@ -327,8 +329,8 @@ func checkBotQueue(tx *bolt.Tx) []error {
 		if !bytes.Equal(byChannel.Get([]byte(r.Channel)), k) {
 			bad("bot_queue: entry %d for channel %q is not the channel's entry", uint64FromKey(k), r.Channel)
 		}
-		g, err := decodeGame(r.Channel, games.Get([]byte(r.Channel)))
-		if err != nil || g.ID != r.Game || !g.BotToMove() || g.Game.MoveCount() != r.Moves {
+		g, err := decodeGame(kinds, r.Channel, games.Get([]byte(r.Channel)))
+		if err != nil || g.ID != r.Game || !g.BotToMove() || g.State.MoveCount() != r.Moves {
 			bad("bot_queue: channel %q has no game %s with its bot to move after %d moves", r.Channel, r.Game, r.Moves)
 		}
 		return nil

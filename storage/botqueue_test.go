@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gobot-dev/gobot/engine"
 	"github.com/gobot-dev/gobot/internal/clocktest"
 	bolt "go.etcd.io/bbolt"
 )
@@ -14,7 +15,7 @@ import (
 // is checked and closed when the test ends.
 func openClocked(t *testing.T, path string, c *clocktest.Clock) *Store {
 	t.Helper()
-	s, err := Open(path, Options{Now: c.Now})
+	s, err := Open(path, Options{Kinds: testKinds, Now: c.Now})
 	if err != nil {
 		t.Fatalf("Open() = %v", err)
 	}
@@ -34,7 +35,7 @@ func openClocked(t *testing.T, path string, c *clocktest.Clock) *Store {
 // move is owed from the start.
 func botGame(t *testing.T, s *Store, channel string) *Game {
 	t.Helper()
-	g := &Game{ChannelID: channel, Sides: Sides(bot("weak"), human("1")), Game: newEngine(t, 9)}
+	g := &Game{ChannelID: channel, Sides: Sides(bot("weak"), human("1")), State: engine.Own(newEngine(t, 9))}
 	if err := s.CreateGame(ctx, g); err != nil {
 		t.Fatalf("CreateGame(%s) = %v", channel, err)
 	}

@@ -25,6 +25,11 @@ type Challenge struct {
 	// challenge that anyone may accept.
 	Opponent Player `json:"opponent,omitzero"`
 
+	// Kind is the kind of game challenged to; "" (as challenges stored
+	// before gobot had a second game say) is Go.
+	Kind string `json:"kind,omitempty"`
+
+	// Size, Rules and Handicap are Go's; zero for another kind.
 	Size     int          `json:"size"`
 	Color    string       `json:"color,omitempty"` // the challenger's colour choice, as commands spells it
 	Rules    engine.Rules `json:"rules"`
@@ -78,7 +83,7 @@ func (c *Challenge) validate() error {
 			return err
 		}
 	}
-	if c.Size < engine.MinSize || c.Size > engine.MaxSize {
+	if kindOf(c.Kind) == goKind && (c.Size < engine.MinSize || c.Size > engine.MaxSize) {
 		return fmt.Errorf("storage: challenge board size %d: %w", c.Size, ErrInvalid)
 	}
 	if c.Handicap < 0 {

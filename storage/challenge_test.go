@@ -242,7 +242,7 @@ func TestClock(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s, err := Open(t.TempDir()+"/clock.db", Options{Now: clock})
+			s, err := Open(t.TempDir()+"/clock.db", Options{Kinds: testKinds, Now: clock})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -17,8 +17,8 @@ import (
 // clock, a stopped clock, a finished game. The store computes it on every
 // write and keeps the games_by_due index on it.
 func (g *Game) Due() time.Time {
-	if g.Game != nil {
-		if _, over := g.Game.Result(); over {
+	if g.State != nil {
+		if _, over := g.State.Result(); over {
 			return time.Time{}
 		}
 	}

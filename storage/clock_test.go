@@ -11,6 +11,7 @@ import (
 
 	"github.com/gobot-dev/gobot/engine"
 	"github.com/gobot-dev/gobot/engine/clock"
+	"github.com/gobot-dev/gobot/engine/game"
 	bolt "go.etcd.io/bbolt"
 )
 
@@ -55,7 +56,7 @@ func TestDueIndexFollowsWrites(t *testing.T) {
 	}
 
 	// Black moves in a after 10 min: White's hour runs, a is due at 1h10m.
-	play(t, a.Game, "E5")
+	play(t, goOf(a), "E5")
 	if err := a.Clock.Play(t0.Add(10 * time.Minute)); err != nil {
 		t.Fatal(err)
 	}
@@ -67,7 +68,7 @@ func TestDueIndexFollowsWrites(t *testing.T) {
 	}
 	// The scoring phase: the clock stops, the phase's deadline is due.
 	a.Clock.Stop(t0.Add(11 * time.Minute))
-	a.Scoring = &ScoringState{Accepted: map[engine.Color]bool{}, Deadline: t0.Add(24 * time.Hour)}
+	a.Scoring = &ScoringState{Accepted: map[game.Side]bool{}, Deadline: t0.Add(24 * time.Hour)}
 	if err := s.UpdateGame(ctx, a); err != nil {
 		t.Fatal(err)
 	}
@@ -75,7 +76,7 @@ func TestDueIndexFollowsWrites(t *testing.T) {
 		t.Errorf("due at t0+23h = %s, want [b]", got)
 	}
 	// Finishing and aborting take games out of the index.
-	a.Game.End(engine.Result{Winner: engine.White, Reason: engine.ByTime})
+	goOf(a).End(engine.Result{Winner: engine.White, Reason: engine.ByTime})
 	if err := s.FinishGame(ctx, a, Archived{SGF: []byte("(;GM[1])")}); err != nil {
 		t.Fatal(err)
 	}
@@ -124,12 +125,12 @@ func TestTimeoutRacesMove(t *testing.T) {
 		var moveErr, timeoutErr error
 		var wg sync.WaitGroup
 		wg.Go(func() {
-			play(t, mover.Game, "E5")
+			play(t, goOf(mover), "E5")
 			mover.Clock.Play(t0.Add(59 * time.Second))
 			moveErr = s.UpdateGame(ctx, mover)
 		})
 		wg.Go(func() {
-			timer.Game.End(engine.Result{Winner: engine.White, Reason: engine.ByTime})
+			goOf(timer).End(engine.Result{Winner: engine.White, Reason: engine.ByTime})
 			timeoutErr = s.FinishGame(ctx, timer, Archived{SGF: []byte("(;GM[1]RE[W+T])")})
 		})
 		wg.Wait()
@@ -140,7 +141,7 @@ func TestTimeoutRacesMove(t *testing.T) {
 		g, active := s.Game(ctx, ch)
 		switch {
 		case moveErr == nil:
-			if !errors.Is(timeoutErr, ErrConflict) || archived == nil || active != nil || g.Game.MoveCount() != 1 {
+			if !errors.Is(timeoutErr, ErrConflict) || archived == nil || active != nil || goOf(g).MoveCount() != 1 {
 				t.Fatalf("race %d: the move won but timeout = %v, archived = %v, active = %v", i, timeoutErr, archived, active)
 			}
 		default:
@@ -155,7 +156,7 @@ func TestCreditOutage(t *testing.T) {
 	s := openTest(t)
 	a := clocked(t, "a", time.Hour)
 	sc := newGame(t, "s", "5", "6")
-	sc.Scoring = &ScoringState{Accepted: map[engine.Color]bool{}, Deadline: t0.Add(24 * time.Hour)}
+	sc.Scoring = &ScoringState{Accepted: map[game.Side]bool{}, Deadline: t0.Add(24 * time.Hour)}
 	for _, g := range []*Game{a, sc, newGame(t, "c", "3", "4")} {
 		if err := s.CreateGame(ctx, g); err != nil {
 			t.Fatal(err)
@@ -224,7 +225,7 @@ func TestVacationRecord(t *testing.T) {
 // apart from t0, straight into the file (a few thousand per transaction,
 // not n commits).
 func loadClocked(b *testing.B, path string, n int) {
-	s, err := Open(path, Options{})
+	s, err := Open(path, Options{Kinds: testKinds})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -267,7 +268,7 @@ func BenchmarkDue(b *testing.B) {
 func benchmarkDue(b *testing.B, games int) {
 	path := filepath.Join(b.TempDir(), "due.db")
 	loadClocked(b, path, games)
-	s, err := Open(path, Options{})
+	s, err := Open(path, Options{Kinds: testKinds})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -305,7 +306,7 @@ func benchmarkDue(b *testing.B, games int) {
 	s.Close()
 	b.Run("rearm", func(b *testing.B) {
 		for range b.N {
-			s, err := Open(path, Options{})
+			s, err := Open(path, Options{Kinds: testKinds})
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -324,7 +325,7 @@ const creditGames = 100_000
 func BenchmarkCreditOutage(b *testing.B) {
 	path := filepath.Join(b.TempDir(), "credit.db")
 	loadClocked(b, path, creditGames)
-	s, err := Open(path, Options{})
+	s, err := Open(path, Options{Kinds: testKinds})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -36,10 +36,10 @@ func TestConcurrentMovesOneGame(t *testing.T) {
 					t.Errorf("worker %d: Game() = %v", w, err)
 					return
 				}
-				if g.Game.MoveCount() >= target || g.Game.Over() {
+				if goOf(g).MoveCount() >= target || goOf(g).Over() {
 					return
 				}
-				m := playRandom(t, g.Game, r)
+				m := playRandom(t, goOf(g), r)
 				err = s.UpdateGame(ctx, g)
 				switch {
 				case err == nil:
@@ -71,7 +71,7 @@ func TestConcurrentMovesOneGame(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	moves := moveStrings(g.Game)
+	moves := moveStrings(goOf(g))
 	if len(moves) != total || g.Version != uint64(total)+1 {
 		t.Fatalf("stored %d moves at version %d; %d writes acknowledged", len(moves), g.Version, total)
 	}
@@ -94,15 +94,15 @@ func TestSameVersionRace(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		legal := base.Game.Legal()
+		legal := goOf(base).Legal()
 		start := make(chan struct{})
 		errs := make([]error, writers)
 		copies := make([]*Game, writers)
 		var wg sync.WaitGroup
 		for w := range writers {
 			c := *base
-			c.Game = base.Game.Clone()
-			if err := c.Game.Play(engine.PlaceAt(c.Game.ToPlay(), legal[w%len(legal)])); err != nil {
+			c.State = engine.Own(goOf(base).Clone())
+			if err := goOf(&c).Play(engine.PlaceAt(goOf(&c).ToPlay(), legal[w%len(legal)])); err != nil {
 				t.Fatal(err)
 			}
 			copies[w] = &c
@@ -130,8 +130,8 @@ func TestSameVersionRace(t *testing.T) {
 			t.Fatalf("round %d: nobody won", round)
 		}
 		got, _ := s.Game(ctx, "c1")
-		if got.Version != base.Version+1 || fmt.Sprint(moveStrings(got.Game)) != fmt.Sprint(moveStrings(copies[winner].Game)) {
-			t.Fatalf("round %d: stored version %d moves %v; winner wrote %v", round, got.Version, moveStrings(got.Game), moveStrings(copies[winner].Game))
+		if got.Version != base.Version+1 || fmt.Sprint(moveStrings(goOf(got))) != fmt.Sprint(moveStrings(goOf(copies[winner]))) {
+			t.Fatalf("round %d: stored version %d moves %v; winner wrote %v", round, got.Version, moveStrings(goOf(got)), moveStrings(goOf(copies[winner])))
 		}
 	}
 }
@@ -152,13 +152,13 @@ func TestManyGamesConcurrently(t *testing.T) {
 			}
 			r := rand.New(rand.NewPCG(uint64(i), 3))
 			for range moves {
-				playRandom(t, g.Game, r)
+				playRandom(t, goOf(g), r)
 				if err := s.UpdateGame(ctx, g); err != nil {
 					t.Errorf("UpdateGame(c%d) = %v", i, err)
 					return
 				}
 			}
-			want[i] = moveStrings(g.Game)
+			want[i] = moveStrings(goOf(g))
 		})
 	}
 	wg.Wait()
@@ -167,8 +167,8 @@ func TestManyGamesConcurrently(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if g.Version != moves+1 || fmt.Sprint(moveStrings(g.Game)) != fmt.Sprint(want[i]) {
-			t.Errorf("c%d: version %d moves %v, want version %d moves %v", i, g.Version, moveStrings(g.Game), moves+1, want[i])
+		if g.Version != moves+1 || fmt.Sprint(moveStrings(goOf(g))) != fmt.Sprint(want[i]) {
+			t.Errorf("c%d: version %d moves %v, want version %d moves %v", i, g.Version, moveStrings(goOf(g)), moves+1, want[i])
 		}
 	}
 }

@@ -14,6 +14,8 @@ import (
 
 	"github.com/gobot-dev/gobot/engine"
 	"github.com/gobot-dev/gobot/engine/clock"
+	"github.com/gobot-dev/gobot/engine/draughts"
+	"github.com/gobot-dev/gobot/engine/game"
 	"github.com/gobot-dev/gobot/storage"
 	"github.com/gobot-dev/gobot/storage/pgtest"
 	"github.com/gobot-dev/gobot/storage/storetest"
@@ -37,7 +39,7 @@ func TestConformanceBolt(t *testing.T) {
 // it (bbolt's pages and the store's indexes) and closes it.
 func openBolt(t *testing.T, path string, now func() time.Time) *storage.Store {
 	t.Helper()
-	s, err := storage.Open(path, storage.Options{Now: now})
+	s, err := storage.Open(path, storage.Options{Kinds: testKinds(), Now: now})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,7 +62,7 @@ func openPostgres(t *testing.T, url string, now func() time.Time) *storage.Postg
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	s, err := storage.OpenPostgres(ctx, url, storage.Options{Now: now})
+	s, err := storage.OpenPostgres(ctx, url, storage.Options{Kinds: testKinds(), Now: now})
 	if err != nil {
 		t.Fatalf("OpenPostgres = %v", err)
 	}
@@ -75,7 +77,7 @@ func TestPostgresSchema(t *testing.T) {
 	errs := make(chan error, 3)
 	for range 3 {
 		go func() {
-			s, err := storage.OpenPostgres(context.Background(), url, storage.Options{})
+			s, err := storage.OpenPostgres(context.Background(), url, storage.Options{Kinds: testKinds()})
 			if err == nil {
 				err = s.Check(context.Background())
 				s.Close()
@@ -95,14 +97,14 @@ func TestPostgresSchema(t *testing.T) {
 	if err := s.Check(context.Background()); err == nil {
 		t.Errorf("Check() = nil on a database with a newer schema")
 	}
-	_, err := storage.OpenPostgres(context.Background(), url, storage.Options{})
+	_, err := storage.OpenPostgres(context.Background(), url, storage.Options{Kinds: testKinds()})
 	if !errors.Is(err, storage.ErrSchemaTooNew) {
 		t.Errorf("OpenPostgres on a newer schema = %v, want ErrSchemaTooNew", err)
 	}
 }
 
 func TestPostgresBadURL(t *testing.T) {
-	_, err := storage.OpenPostgres(context.Background(), "postgres://u:secret@[::1", storage.Options{})
+	_, err := storage.OpenPostgres(context.Background(), "postgres://u:secret@[::1", storage.Options{Kinds: testKinds()})
 	if !errors.Is(err, storage.ErrInvalid) || strings.Contains(err.Error(), "secret") {
 		t.Errorf("OpenPostgres(bad URL) = %v, want ErrInvalid without the password", err)
 	}
@@ -118,7 +120,7 @@ func TestPostgresClaimsAcrossWorkers(t *testing.T) {
 	}
 	const games = 30
 	for i := range games {
-		g := &storage.Game{ChannelID: fmt.Sprintf("c%02d", i), Sides: storage.Sides(storage.Player{Level: "weak"}, storage.Player{UserID: "1"}), Game: newEngine(t, 9)}
+		g := &storage.Game{ChannelID: fmt.Sprintf("c%02d", i), Sides: storage.Sides(storage.Player{Level: "weak"}, storage.Player{UserID: "1"}), State: engine.Own(newEngine(t, 9))}
 		if err := workers[i%3].CreateGame(context.Background(), g); err != nil {
 			t.Fatal(err)
 		}
@@ -189,13 +191,13 @@ func TestOldGameRecordLoads(t *testing.T) {
 		}
 		return &storage.Game{
 			ID: "g1", ChannelID: "thread1", GuildID: "42", ParentChannelID: "7", Kind: "go",
-			Sides: storage.Sides(storage.Player{UserID: "1", Name: "ann"}, storage.Player{Level: "easy", Name: "gobot easy"}), Game: eg,
+			Sides: storage.Sides(storage.Player{UserID: "1", Name: "ann"}, storage.Player{Level: "easy", Name: "gobot easy"}), State: engine.Own(eg),
 			CreatedAt: t0, UpdatedAt: t0.Add(3 * time.Minute),
 			Clock:   &clock.Clock{Control: clock.Default(), Black: clock.Time{Main: time.Hour}, White: clock.Time{Main: 3 * time.Hour}},
 			Version: 4,
-			Scoring: &storage.ScoringState{Dead: []engine.Point{{Col: 5, Row: 5}},
-				Accepted: map[engine.Color]bool{engine.Black: true, engine.White: false}, Deadline: t0.Add(24 * time.Hour)},
-			Undo:    &storage.UndoRequest{By: engine.Black, MoveCount: 5, RequestedAt: t0.Add(time.Minute)},
+			Scoring: &storage.ScoringState{Dead: []string{"F6"},
+				Accepted: map[game.Side]bool{0: true, 1: false}, Deadline: t0.Add(24 * time.Hour)},
+			Undo:    &storage.UndoRequest{By: 0, MoveCount: 5, RequestedAt: t0.Add(time.Minute)},
 			Unrated: true,
 			Delivery: storage.Delivery{
 				MessageIDs: []string{"m1", "m2"},
@@ -213,7 +215,7 @@ func TestOldGameRecordLoads(t *testing.T) {
 	}{
 		{"bolt", func(t *testing.T) storetest.Store {
 			path := filepath.Join(t.TempDir(), "gobot.db")
-			s, err := storage.Open(path, storage.Options{})
+			s, err := storage.Open(path, storage.Options{Kinds: testKinds()})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -251,11 +253,11 @@ func TestOldGameRecordLoads(t *testing.T) {
 				t.Fatalf("Game(thread1) = %v", err)
 			}
 			want := oldGame(t)
-			if diff := cmp.Diff(want, got, cmpopts.IgnoreFields(storage.Game{}, "Game")); diff != "" {
+			if diff := cmp.Diff(want, got, cmpopts.IgnoreFields(storage.Game{}, "State")); diff != "" {
 				t.Errorf("old record loaded (-want +got):\n%s", diff)
 			}
-			if g, w := got.Game.MoveCount(), want.Game.MoveCount(); g != w || got.Game.Board().String() != want.Game.Board().String() {
-				t.Errorf("old record replayed %d moves to\n%v\nwant %d moves to\n%v", g, got.Game.Board(), w, want.Game.Board())
+			if g, w := goOf(got).MoveCount(), goOf(want).MoveCount(); g != w || goOf(got).Board().String() != goOf(want).Board().String() {
+				t.Errorf("old record replayed %d moves to\n%v\nwant %d moves to\n%v", g, goOf(got).Board(), w, goOf(want).Board())
 			}
 			got.Delivery.MessageIDs = append(got.Delivery.MessageIDs, "m3")
 			got.Delivery.Unposted = false
@@ -266,10 +268,21 @@ func TestOldGameRecordLoads(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if again.Version != 5 || !slices.Equal(again.Delivery.MessageIDs, []string{"m1", "m2", "m3"}) || again.Delivery.Unposted || again.Delivery.Followup == nil || again.First(engine.White).Level != "easy" {
+			if again.Version != 5 || !slices.Equal(again.Delivery.MessageIDs, []string{"m1", "m2", "m3"}) || again.Delivery.Unposted || again.Delivery.Followup == nil || again.First(1).Level != "easy" {
 				t.Errorf("after UpdateGame: version %d, delivery %+v, white %+v; want 5, messages m1 m2 m3, posted, the follow-up kept, level easy",
-					again.Version, again.Delivery, again.First(engine.White))
+					again.Version, again.Delivery, again.First(1))
 			}
 		})
 	}
 }
+
+// testKinds are the kinds the tests' stores read: Go and draughts.
+func testKinds() *game.Kinds {
+	var ks game.Kinds
+	ks.Register(engine.Kind{})
+	ks.Register(draughts.Kind{})
+	return &ks
+}
+
+// goOf is the game of Go that g holds (engine.GameOf).
+func goOf(g *storage.Game) *engine.Game { return engine.GameOf(g.State) }

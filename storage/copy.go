@@ -37,8 +37,9 @@ func (c CopyCount) String() string {
 // CopyToPostgres copies everything the bbolt store src holds into the
 // PostgreSQL store dst — active games, challenges, the archive with its
 // SGF records and reviews, players' statistics, ratings and their
-// history, the queue of owed bot moves, vacations, quarantined records
-// and the heartbeat — and verifies
+// history, the queue of owed bot moves, vacations, quarantined records,
+// the heartbeat, and the servers' settings, bans and audit logs — and
+// verifies
 // that every record of src is then in dst.
 //
 // It reads src in one read transaction (a consistent snapshot) and writes
@@ -55,7 +56,7 @@ func CopyToPostgres(ctx context.Context, src *Store, dst *Postgres) ([]CopyCount
 			counts = counts[:0]
 			for _, step := range []func(context.Context, *bolt.Tx, pgx.Tx, time.Time) (CopyCount, error){
 				copyGames, copyChallenges, copyArchive, copyPlayers, copyBotQueue, copyVacations, copyQuarantine, copyHeartbeat,
-				copyRatings,
+				copyRatings, copySettings, copyBans, copyAudit,
 			} {
 				c, err := step(ctx, btx, tx, now)
 				if err != nil {

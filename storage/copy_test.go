@@ -25,7 +25,7 @@ func TestCopyToPostgres(t *testing.T) {
 	if err := src.CreateGame(ctx, h); err != nil {
 		t.Fatal(err)
 	}
-	play(t, h.Game, "D4", "E5")
+	play(t, goOf(h), "D4", "E5")
 	if err := src.UpdateGame(ctx, h); err != nil {
 		t.Fatal(err)
 	}
@@ -55,12 +55,20 @@ func TestCopyToPostgres(t *testing.T) {
 	if err := src.Heartbeat(ctx, clock.Now()); err != nil {
 		t.Fatal(err)
 	}
+	// A server's administration: settings, a ban, the log of both.
+	admin := Player{UserID: "9", Name: "admin"}
+	if err := src.PutSettings(ctx, &Settings{GuildID: "guild1", MaxGames: 2}, AuditEntry{GuildID: "guild1", By: admin, Action: AuditSettings, Target: "max_games", Before: "no limit", After: "2"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := src.PutBan(ctx, Ban{GuildID: "guild1", User: Player{UserID: "5"}, Reason: "spam", By: admin}, AuditEntry{GuildID: "guild1", By: admin, Action: AuditBan, Target: "5", Reason: "spam"}); err != nil {
+		t.Fatal(err)
+	}
 	// A damaged record goes to PostgreSQL's quarantine.
 	if err := src.db.Update(func(tx *bolt.Tx) error { return tx.Bucket(bucketGames).Put([]byte("broken"), []byte(`{"id":`)) }); err != nil {
 		t.Fatal(err)
 	}
 
-	dst, err := OpenPostgres(ctx, url, Options{Now: clock.Now})
+	dst, err := OpenPostgres(ctx, url, Options{Kinds: testKinds, Now: clock.Now})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,7 +95,8 @@ func TestCopyToPostgres(t *testing.T) {
 	want := map[string][4]int{ // source, present, copied, skipped
 		"games": {3, 2, 2, 1}, "challenges": {1, 1, 1, 0}, "archived games": {3, 3, 3, 0}, "player statistics": {2, 2, 2, 0},
 		"owed bot moves": {1, 1, 1, 0}, "vacations": {1, 1, 1, 0}, "quarantined records": {0, 0, 0, 0},
-		"ratings": {4, 4, 4, 0}, // 1 and 3, globally and on guild1
+		"ratings":         {4, 4, 4, 0}, // 1 and 3, globally and on guild1
+		"server settings": {1, 1, 1, 0}, "bans": {1, 1, 1, 0}, "audit log entries": {2, 2, 2, 0},
 	}
 	check := func(counts []CopyCount, copied bool) {
 		t.Helper()
@@ -107,7 +116,7 @@ func TestCopyToPostgres(t *testing.T) {
 	check(counts, true)
 
 	g, err := dst.Game(ctx, "human")
-	if err != nil || g.ID != h.ID || g.Version != h.Version || len(g.Game.Moves()) != 2 {
+	if err != nil || g.ID != h.ID || g.Version != h.Version || len(goOf(g).Moves()) != 2 {
 		t.Errorf("copied game = %+v, %v", g, err)
 	}
 	if q, _ := dst.BotQueue(ctx); len(q) != 1 || q[0].ChannelID != "bot" {
@@ -167,6 +176,19 @@ func TestCopyToPostgres(t *testing.T) {
 	// reproduces the copied ratings.
 	if rep, err := dst.RebuildRatings(ctx); err != nil || rep.Games != 3 || rep.Changed != 0 || rep.Missing != 0 {
 		t.Errorf("RebuildRatings on the copy = %+v, %v; want 3 games, nothing changed", rep, err)
+	}
+	if st, err := dst.Settings(ctx, "guild1"); err != nil || st.MaxGames != 2 || st.Version != 1 {
+		t.Errorf("copied settings = %+v, %v", st, err)
+	}
+	if b, err := dst.Ban(ctx, "guild1", "5"); err != nil || !b.Active(clock.Now()) {
+		t.Errorf("copied ban = %+v, %v", b, err)
+	}
+	// The log goes on after the copied entries.
+	if err := dst.AppendAudit(ctx, AuditEntry{GuildID: "guild1", By: admin, Action: AuditAbort, Target: "x"}); err != nil {
+		t.Fatal(err)
+	}
+	if log, total, err := dst.AuditLog(ctx, "guild1", 0, 10); err != nil || total != 3 || log[0].Seq != 3 || log[2].After != "2" {
+		t.Errorf("copied audit log = %+v, %d, %v; want the 2 entries copied and a third after them", log, total, err)
 	}
 	// The damaged record was for this test only: set it aside for the
 	// source store's closing Check.

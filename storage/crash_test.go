@@ -40,7 +40,7 @@ func TestCrashChild(t *testing.T) {
 		t.Skip("runs only as the child of TestCrash")
 	}
 	seed, _ := strconv.ParseUint(os.Getenv(crashEnvSeed), 10, 64)
-	s, err := Open(path, Options{Timeout: 30 * time.Second})
+	s, err := Open(path, Options{Kinds: testKinds, Timeout: 30 * time.Second})
 	if err != nil {
 		fmt.Printf("open-failed %v\n", err)
 		os.Exit(3)
@@ -61,7 +61,7 @@ func crashWriter(t *testing.T, s *Store, channel string, r *rand.Rand) {
 	for {
 		g, err := s.Game(ctx, channel)
 		if errors.Is(err, ErrNotFound) {
-			g = &Game{ChannelID: channel, Sides: Sides(human("1"), bot("x")), Game: newEngine(t, 9)}
+			g = &Game{ChannelID: channel, Sides: Sides(human("1"), bot("x")), State: engine.Own(newEngine(t, 9))}
 			if err := s.CreateGame(ctx, g); err != nil {
 				fmt.Printf("error create %v\n", err)
 				os.Exit(4)
@@ -73,21 +73,21 @@ func crashWriter(t *testing.T, s *Store, channel string, r *rand.Rand) {
 			fmt.Printf("error load %v\n", err)
 			os.Exit(4)
 		}
-		if g.Game.MoveCount() >= crashLength || g.Game.Over() {
-			rec, _ := g.Game.MarshalJSON() // stands in for the SGF: the test reads the moves back from it
+		if goOf(g).MoveCount() >= crashLength || goOf(g).Over() {
+			rec, _ := goOf(g).MarshalJSON() // stands in for the SGF: the test reads the moves back from it
 			if err := s.FinishGame(ctx, g, Archived{Result: "Void", SGF: rec}); err != nil {
 				fmt.Printf("error finish %v\n", err)
 				os.Exit(4)
 			}
-			fmt.Printf("finish %s %s %d\n", channel, g.ID, g.Game.MoveCount())
+			fmt.Printf("finish %s %s %d\n", channel, g.ID, goOf(g).MoveCount())
 			continue
 		}
-		m := playRandom(t, g.Game, r)
+		m := playRandom(t, goOf(g), r)
 		if err := s.UpdateGame(ctx, g); err != nil {
 			fmt.Printf("error update %v\n", err)
 			os.Exit(4)
 		}
-		fmt.Printf("move %s %s %d %d %s\n", channel, g.ID, g.Version, g.Game.MoveCount(), m.Color.Letter()+"_"+m.String())
+		fmt.Printf("move %s %s %d %d %s\n", channel, g.ID, g.Version, goOf(g).MoveCount(), m.Color.Letter()+"_"+m.String())
 	}
 }
 
@@ -214,7 +214,7 @@ func crashTrack(games map[string]*crashGame, channel, id string) *crashGame {
 // write.
 func crashVerify(t *testing.T, path string, it int, games map[string]*crashGame) {
 	t.Helper()
-	s, err := Open(path, Options{})
+	s, err := Open(path, Options{Kinds: testKinds})
 	if err != nil {
 		t.Fatalf("kill %d: Open() = %v", it, err)
 	}
@@ -236,7 +236,7 @@ func crashVerify(t *testing.T, path string, it int, games map[string]*crashGame)
 			if active.Version < want.version {
 				t.Errorf("kill %d: game %s at version %d, acknowledged %d", it, id, active.Version, want.version)
 			}
-			moves = moveStrings(active.Game)
+			moves = moveStrings(goOf(active))
 		case err == nil || errors.Is(err, ErrNotFound):
 			// Finished (acknowledged or not) and so archived.
 			a, err := s.ArchivedGame(ctx, id)
@@ -273,7 +273,7 @@ func TestMigrateChild(t *testing.T) {
 		t.Skip("runs only as the child of TestCrashDuringMigration")
 	}
 	fmt.Println("opening")
-	s, err := Open(path, Options{Timeout: 30 * time.Second})
+	s, err := Open(path, Options{Kinds: testKinds, Timeout: 30 * time.Second})
 	if err != nil {
 		fmt.Printf("open-failed %v\n", err)
 		os.Exit(3)

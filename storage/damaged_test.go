@@ -19,13 +19,13 @@ import (
 func damagedDB(t *testing.T) (string, int64) {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "gobot.db")
-	s, err := Open(path, Options{})
+	s, err := Open(path, Options{Kinds: testKinds})
 	if err != nil {
 		t.Fatal(err)
 	}
 	for i := range 200 {
 		g := newGame(t, fmt.Sprintf("chan%d", i), fmt.Sprintf("%d", 1000+i), fmt.Sprintf("%d", 5000+i))
-		play(t, g.Game, "D4", "E5", "C3", "F6", "G7")
+		play(t, goOf(g), "D4", "E5", "C3", "F6", "G7")
 		if err := s.CreateGame(ctx, g); err != nil {
 			t.Fatal(err)
 		}
@@ -63,7 +63,7 @@ func TestOpenDamagedFile(t *testing.T) {
 			if err := os.Truncate(path, tt.size(full)); err != nil {
 				t.Fatal(err)
 			}
-			s, err := Open(path, Options{})
+			s, err := Open(path, Options{Kinds: testKinds})
 			if err == nil {
 				s.Close()
 				t.Fatalf("Open(truncated to %d of %d bytes) = nil error, want ErrDamaged", tt.size(full), full)
@@ -85,14 +85,14 @@ func TestOpenDamagedFile(t *testing.T) {
 // TestOpenNewFile: only a path that does not exist is a new database.
 func TestOpenNewFile(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "new.db")
-	s, err := Open(path, Options{})
+	s, err := Open(path, Options{Kinds: testKinds})
 	if err != nil {
 		t.Fatalf("Open(new path) = %v", err)
 	}
 	if err := s.Close(); err != nil {
 		t.Fatal(err)
 	}
-	s, err = Open(path, Options{})
+	s, err = Open(path, Options{Kinds: testKinds})
 	if err != nil {
 		t.Fatalf("Open(existing sound file) = %v", err)
 	}
@@ -137,7 +137,7 @@ func testOpenDamagedPage(t *testing.T, keepFreelist bool) {
 		}
 	}
 	f.Close()
-	s, err := Open(path, Options{})
+	s, err := Open(path, Options{Kinds: testKinds})
 	if err == nil {
 		s.Close()
 		t.Fatal("Open(file of garbage pages) = nil error, want ErrDamaged")
@@ -169,7 +169,7 @@ func TestOpenFlippedBytes(t *testing.T) {
 		if err := os.WriteFile(p, data, 0o600); err != nil {
 			t.Fatal(err)
 		}
-		s, err := Open(p, Options{})
+		s, err := Open(p, Options{Kinds: testKinds})
 		if err == nil {
 			s.Close()
 			continue
@@ -189,7 +189,7 @@ func TestOpenFlippedBytes(t *testing.T) {
 // said to be one, not called a damaged database to restore.
 func TestOpenDirectory(t *testing.T) {
 	dir := t.TempDir()
-	_, err := Open(dir, Options{})
+	_, err := Open(dir, Options{Kinds: testKinds})
 	if !errors.Is(err, ErrInvalid) || errors.Is(err, ErrDamaged) || !strings.Contains(err.Error(), dir+" is a directory, not a database file") {
 		t.Errorf("Open(a directory) = %v, want ErrInvalid saying it is a directory", err)
 	}

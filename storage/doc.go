@@ -87,7 +87,7 @@
 // process said it was alive (Heartbeat); CreditOutage, at start-up,
 // excuses every running clock the time since then in one transaction.
 //
-// # Layout (schema 6)
+// # Layout (schema 8)
 //
 //	meta                  "schema" -> 8-byte version; "heartbeat" -> time (8) of the last Heartbeat
 //	games                 channel ID -> game record (JSON: Game with its Delivery, moves via engine JSON)
@@ -109,6 +109,10 @@
 //	archive_review        game ID -> review of the archived game (opaque JSON)
 //	games_by_due          due (8) channel ID -> nil
 //	vacations             player key -> vacation (JSON)
+//	games_by_guild        guild ID 0 created (8) channel ID -> nil (schema 8)
+//	settings              guild ID -> the server's settings (JSON, versioned)
+//	bans                  guild ID 0 user ID -> ban (JSON; lifted ones stay)
+//	audit                 guild ID 0 seq (8) -> log entry (JSON); sequence: the last seq
 //
 // Times in keys are big-endian Unix nanoseconds, so a history is a backward
 // range scan of one index: its cost depends on the page asked for, not on
@@ -135,4 +139,13 @@
 //
 // History methods take a player key and return archived games without
 // their SGF (ArchivedGame loads it).
+//
+// # A server's administration
+//
+// Each server's settings, bans and audit log (admin.go) are written with
+// their log entry in one transaction, and nothing deletes them. AnnulGame
+// marks a finished game annulled and rates its pools again from the
+// archive in memory, outside the write transactions, then stores what
+// changed in one write that checks no game was rated meanwhile (else it
+// starts again): the result is what RebuildRatings would give.
 package storage

@@ -57,6 +57,9 @@ var (
 
 	// ErrClosed means the store has been closed.
 	ErrClosed = errors.New("storage: store is closed")
+
+	// ErrAnnulled means the archived game to annul is annulled already.
+	ErrAnnulled = errors.New("storage: game already annulled")
 )
 
 // CorruptError is the error for an active game's record that cannot be

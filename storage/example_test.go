@@ -17,7 +17,7 @@ func Example() {
 	ctx := context.Background()
 	dir, _ := os.MkdirTemp("", "gobot-example-")
 	defer os.RemoveAll(dir)
-	s, err := storage.Open(filepath.Join(dir, "gobot.db"), storage.Options{})
+	s, err := storage.Open(filepath.Join(dir, "gobot.db"), storage.Options{Kinds: testKinds()})
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -28,7 +28,7 @@ func Example() {
 	g := &storage.Game{
 		ChannelID: "1001", GuildID: "7",
 		Sides: storage.Sides(storage.Player{UserID: "42", Name: "Honinbo"}, storage.Player{Level: "beginner"}),
-		Game:  eg,
+		State: engine.Own(eg),
 	}
 	if err := s.CreateGame(ctx, g); err != nil {
 		fmt.Println(err)
@@ -37,14 +37,14 @@ func Example() {
 
 	first, _ := s.Game(ctx, "1001")
 	second, _ := s.Game(ctx, "1001") // a double click
-	first.Game.Play(engine.PlaceAt(engine.Black, engine.Point{Col: 4, Row: 4}))
+	goOf(first).Play(engine.PlaceAt(engine.Black, engine.Point{Col: 4, Row: 4}))
 	fmt.Println("first:", s.UpdateGame(ctx, first))
-	second.Game.Play(engine.PlaceAt(engine.Black, engine.Point{Col: 3, Row: 3}))
+	goOf(second).Play(engine.PlaceAt(engine.Black, engine.Point{Col: 3, Row: 3}))
 	err = s.UpdateGame(ctx, second)
 	fmt.Println("second conflicts:", errors.Is(err, storage.ErrConflict))
 
 	now, _ := s.Game(ctx, "1001")
-	fmt.Println("version", now.Version, "moves", now.Game.Moves())
+	fmt.Println("version", now.Version, "moves", goOf(now).Moves())
 	// Output:
 	// first: <nil>
 	// second conflicts: true
@@ -57,13 +57,13 @@ func ExampleStore_FinishGame() {
 	ctx := context.Background()
 	dir, _ := os.MkdirTemp("", "gobot-example-")
 	defer os.RemoveAll(dir)
-	s, _ := storage.Open(filepath.Join(dir, "gobot.db"), storage.Options{})
+	s, _ := storage.Open(filepath.Join(dir, "gobot.db"), storage.Options{Kinds: testKinds()})
 	defer s.Close()
 
 	eg, _ := engine.NewGame(engine.Config{Size: 19, Rules: engine.DefaultRules()})
-	g := &storage.Game{ChannelID: "1001", Sides: storage.Sides(storage.Player{UserID: "42"}, storage.Player{UserID: "43"}), Game: eg}
+	g := &storage.Game{ChannelID: "1001", Sides: storage.Sides(storage.Player{UserID: "42"}, storage.Player{UserID: "43"}), State: engine.Own(eg)}
 	s.CreateGame(ctx, g)
-	g.Game.Play(engine.ResignMove(engine.Black))
+	goOf(g).Play(engine.ResignMove(engine.Black))
 	err := s.FinishGame(ctx, g, storage.Archived{SGF: []byte("(;GM[1]SZ[19]RE[W+R])")})
 	fmt.Println("finish:", err)
 

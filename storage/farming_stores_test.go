@@ -20,7 +20,7 @@ import (
 // same ratings, and rebuild them unchanged.
 func TestFarmingRulesBothStores(t *testing.T) {
 	starts := storage.StartRatings{"beginner": glicko.AtRank(30, 1)}
-	bolt, err := storage.Open(filepath.Join(t.TempDir(), "gobot.db"), storage.Options{StartRatings: starts})
+	bolt, err := storage.Open(filepath.Join(t.TempDir(), "gobot.db"), storage.Options{Kinds: testKinds(), StartRatings: starts})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -33,7 +33,7 @@ func TestFarmingRulesBothStores(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	pg, err := storage.OpenPostgres(ctx, pgtest.Database(t), storage.Options{StartRatings: starts})
+	pg, err := storage.OpenPostgres(ctx, pgtest.Database(t), storage.Options{Kinds: testKinds(), StartRatings: starts})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,7 +72,7 @@ func farmingRatings(t *testing.T, s storetest.Store) string {
 		if err != nil {
 			t.Fatal(err)
 		}
-		g := &storage.Game{ChannelID: fmt.Sprint("c", i), GuildID: "G", Sides: storage.Sides(gm.black, gm.white), Game: eg}
+		g := &storage.Game{ChannelID: fmt.Sprint("c", i), GuildID: "G", Sides: storage.Sides(gm.black, gm.white), State: engine.Own(eg)}
 		if err := s.CreateGame(ctx, g); err != nil {
 			t.Fatal(err)
 		}

@@ -72,7 +72,7 @@ func TestStartRatings(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "gobot.db")
 	starts := StartRatings{"beginner": glicko.AtRank(30, 1)}
 	open := func(starts StartRatings) *Store {
-		s, err := Open(path, Options{StartRatings: starts})
+		s, err := Open(path, Options{Kinds: testKinds, StartRatings: starts})
 		if err != nil {
 			t.Fatal(err)
 		}

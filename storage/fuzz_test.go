@@ -2,8 +2,6 @@ package storage
 
 import (
 	"testing"
-
-	"github.com/gobot-dev/gobot/engine"
 )
 
 // FuzzDecodeGame feeds arbitrary bytes to the game record decoder, as a
@@ -12,9 +10,9 @@ import (
 func FuzzDecodeGame(f *testing.F) {
 	g := newGame(f, "c", "1", "2")
 	g.ID = "x"
-	play(f, g.Game, "E5", "C3", "pass")
-	g.Scoring = &ScoringState{Dead: []engine.Point{{Col: 2, Row: 2}}}
-	g.Undo = &UndoRequest{By: engine.White, MoveCount: 3}
+	play(f, goOf(g), "E5", "C3", "pass")
+	g.Scoring = &ScoringState{Dead: []string{"C3"}}
+	g.Undo = &UndoRequest{By: 1, MoveCount: 3}
 	v, err := g.encode(5, t0)
 	if err != nil {
 		f.Fatal(err)
@@ -23,7 +21,7 @@ func FuzzDecodeGame(f *testing.F) {
 	f.Add([]byte(`{"id":"x","channel":"c","version":1,"black":{"user":"1"},"white":{"bot":"b"},"game":{"size":2,"rules":{},"first":"B","moves":["B A1","W B2","B pass"]}}`))
 	f.Add([]byte(`{"id":"x","channel":"c","version":1,"game":null}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		g, err := decodeGame("c", data)
+		g, err := decodeGame(testKinds, "c", data)
 		if err != nil {
 			return
 		}
@@ -31,12 +29,12 @@ func FuzzDecodeGame(f *testing.F) {
 		if err != nil {
 			return // e.g. an undo request by nobody: decodable, refused on write
 		}
-		again, err := decodeGame("c", v)
+		again, err := decodeGame(testKinds, "c", v)
 		if err != nil {
 			t.Fatalf("re-encoded record does not decode: %v\n%s", err, v)
 		}
-		if len(again.Game.Moves()) != len(g.Game.Moves()) {
-			t.Fatalf("moves %v became %v", g.Game.Moves(), again.Game.Moves())
+		if len(goOf(again).Moves()) != len(goOf(g).Moves()) {
+			t.Fatalf("moves %v became %v", goOf(g).Moves(), goOf(again).Moves())
 		}
 	})
 }

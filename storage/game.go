@@ -7,9 +7,9 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
-	"github.com/gobot-dev/gobot/engine"
 	"github.com/gobot-dev/gobot/engine/clock"
 	"github.com/gobot-dev/gobot/engine/game"
 	bolt "go.etcd.io/bbolt"
@@ -72,22 +72,24 @@ func checkPlayer(side string, p Player) error {
 // clocks and the result depend on (players, moves, clock, scoring phase,
 // undo request, version), plus Delivery, the state that exists only to
 // show the game on Discord. The position is not stored; the moves are, and
-// Game replays them through the engine on every load.
+// the game's kind (Options.Kinds) replays them on every load.
 type Game struct {
 	ID              string // unique; CreateGame fills it when empty
 	ChannelID       string // the key: one active game per channel
 	GuildID         string // "" in DMs
 	ParentChannelID string // the thread's parent channel, when the game lives in a thread
 
-	// Kind is the game's kind (package engine/game), "go"; records written
-	// before gobot had more than one kind read as "go".
+	// Kind is the game's kind (package engine/game): "go", "draughts";
+	// records written before gobot had more than one kind read as "go".
 	Kind string
 	// Sides are the game's sides in its kind's order (Go: Black, White),
 	// each with its players in the order they take turns: one player in
 	// a game between two people or against a bot, up to four in rengo.
 	// Who sits where is the core's; the colours are the game's.
 	Sides []Side
-	Game  *engine.Game // rules, handicap, seed, set-up, moves and result
+	// State is the game itself as its kind keeps it (options, seed,
+	// moves, result); the store reads it back with the kind's Decode.
+	State game.State
 
 	CreatedAt time.Time // set by CreateGame when zero
 	UpdatedAt time.Time // set by every write
@@ -100,7 +102,7 @@ type Game struct {
 	Version uint64
 
 	Scoring *ScoringState // nil unless play has ended and dead stones are being marked
-	Undo    *UndoRequest  // nil unless an undo request awaits an answer
+	Undo    *UndoRequest  // nil unless an undo request (Go) or a draw offer (draughts) awaits an answer
 	// ResignVote is a team's vote on resigning, in a team game; nil when
 	// none is open.
 	ResignVote *ResignVote
@@ -183,12 +185,11 @@ func Sides(first, second Player) []Side {
 	return []Side{{Players: []Player{first}}, {Players: []Player{second}}}
 }
 
-// Player returns the player who plays colour c next: the side's only
+// Player returns the player who plays side i next: the side's only
 // player, or in a team game the one after the side's last mover in the
 // side's order (passes included), skipping the players out of the game;
 // the zero Player when all are out.
-func (g *Game) Player(c engine.Color) Player {
-	i := engine.SideOf(c)
+func (g *Game) Player(i game.Side) Player {
 	if i < 0 || int(i) >= len(g.Sides) || len(g.Sides[i].Players) == 0 {
 		return Player{}
 	}
@@ -226,14 +227,14 @@ func (g *Game) Out(p Player) {
 	}
 }
 
-// MovedBy returns the player who made move n (from 0) of the game: the
-// side's only player, or in a team game the one Movers names.
-func (g *Game) MovedBy(n int) Player {
-	moves := g.Game.Moves()
-	if n < 0 || n >= len(moves) {
+// MovedBy returns the player who made move n (from 0) of the game, a
+// move of side i: the side's only player, or in a team game the one
+// Movers names.
+func (g *Game) MovedBy(n int, i game.Side) Player {
+	if n < 0 || n >= g.State.MoveCount() {
 		return Player{}
 	}
-	ps := g.TeamOf(moves[n].Color)
+	ps := g.TeamOf(i)
 	if len(ps) == 1 {
 		return ps[0]
 	}
@@ -248,19 +249,18 @@ func (g *Game) MovedBy(n int) Player {
 // Team reports whether g is a team game: a side with more than one player.
 func (g *Game) Team() bool { return len(g.Players()) > len(g.Sides) }
 
-// TeamOf returns the players of colour c's side.
-func (g *Game) TeamOf(c engine.Color) []Player {
-	i := engine.SideOf(c)
+// TeamOf returns the players of side i.
+func (g *Game) TeamOf(i game.Side) []Player {
 	if i < 0 || int(i) >= len(g.Sides) {
 		return nil
 	}
 	return g.Sides[i].Players
 }
 
-// AllBots reports whether every player of colour c's side is a bot: the
-// side answers the scoring phase and undo requests by itself.
-func (g *Game) AllBots(c engine.Color) bool {
-	ps := g.TeamOf(c)
+// AllBots reports whether every player of side i is a bot: the side
+// answers the scoring phase and undo requests by itself.
+func (g *Game) AllBots(i game.Side) bool {
+	ps := g.TeamOf(i)
 	for _, p := range ps {
 		if !p.IsBot() {
 			return false
@@ -269,27 +269,26 @@ func (g *Game) AllBots(c engine.Color) bool {
 	return len(ps) > 0
 }
 
-// First returns the first player of colour c's side: the one who
-// challenged or was challenged, the person against a bot.
-func (g *Game) First(c engine.Color) Player {
-	i := engine.SideOf(c)
+// First returns the first player of side i: the one who challenged or
+// was challenged, the person against a bot.
+func (g *Game) First(i game.Side) Player {
 	if i < 0 || int(i) >= len(g.Sides) || len(g.Sides[i].Players) == 0 {
 		return Player{}
 	}
 	return g.Sides[i].Players[0]
 }
 
-// SideOf returns the colour of the side user plays on, and whether the
-// user plays in g at all.
-func (g *Game) SideOf(userID string) (engine.Color, bool) {
+// SideOf returns the side user plays on, and whether the user plays in g
+// at all (NoSide when not).
+func (g *Game) SideOf(userID string) (game.Side, bool) {
 	for i, s := range g.Sides {
 		for _, p := range s.Players {
 			if p.UserID != "" && p.UserID == userID {
-				return engine.ColorOf(game.Side(i)), true
+				return game.Side(i), true
 			}
 		}
 	}
-	return engine.Empty, false
+	return game.NoSide, false
 }
 
 // Players returns every player of every side, in side order.
@@ -303,27 +302,33 @@ func sidePlayers(sides []Side) []Player {
 	return ps
 }
 
+// goKind is the kind of records written before gobot had more than one.
+const goKind = "go"
+
 // kindOf returns the kind a record names, "go" when it names none.
 func kindOf(k string) string {
 	if k == "" {
-		return engine.KindName
+		return goKind
 	}
 	return k
 }
 
-// ScoringState is the scoring phase after two passes: the stones marked dead
-// so far and who has accepted the marking.
+// ScoringState is a scoring phase after play (Go's, after two passes):
+// the stones marked dead so far, as the kind writes points ("D4"), and
+// which sides have accepted the marking.
 type ScoringState struct {
-	Dead     []engine.Point
-	Accepted map[engine.Color]bool // engine.Black / engine.White -> accepted
+	Dead     []string
+	Accepted map[game.Side]bool
 	// Deadline is when the marking is accepted automatically; zero for none.
 	Deadline time.Time
 }
 
-// UndoRequest is a pending request to take back moves.
+// UndoRequest is a pending request of one side to the other that lapses
+// with the next move: in Go to take back moves, in draughts to agree a
+// draw.
 type UndoRequest struct {
-	By          engine.Color // who asked
-	MoveCount   int          // the game's move count when asked: the request lapses once it changes
+	By          game.Side // who asked
+	MoveCount   int       // the game's move count when asked: the request lapses once it changes
 	RequestedAt time.Time
 }
 
@@ -331,9 +336,16 @@ type UndoRequest struct {
 // team resigns once more than half its people agree. It lapses when a move
 // is played (MoveCount).
 type ResignVote struct {
-	Side      engine.Color `json:"side"`
-	Voters    []string     `json:"voters"` // user IDs, the proposer first
-	MoveCount int          `json:"moves"`
+	Side      game.Side
+	Voters    []string // user IDs, the proposer first
+	MoveCount int
+}
+
+// resignVoteRecord is ResignVote as records keep it.
+type resignVoteRecord struct {
+	Side      recordSide `json:"side"`
+	Voters    []string   `json:"voters"`
+	MoveCount int        `json:"moves"`
 }
 
 // Vote is the open vote on a vote game's next move. Ballots are the votes
@@ -440,7 +452,7 @@ type gameRecord struct {
 	Version         uint64                `json:"version"`
 	Scoring         *scoringRecord        `json:"scoring,omitempty"`
 	Undo            *undoRecord           `json:"undo,omitempty"`
-	ResignVote      *ResignVote           `json:"resign_vote,omitempty"`
+	ResignVote      *resignVoteRecord     `json:"resign_vote,omitempty"`
 	TeamClock       string                `json:"team_clock,omitempty"`
 	Vote            *Vote                 `json:"vote,omitempty"`
 	VotePeriod      time.Duration         `json:"vote_period,omitempty"`
@@ -463,16 +475,45 @@ type followupRecord struct {
 // scoringRecord and undoRecord once had a "message" field, never written
 // by gobot; records that have it still load.
 type scoringRecord struct {
-	Dead     []string  `json:"dead,omitempty"` // GTP points, "D4"
-	Black    bool      `json:"black_accepted,omitempty"`
-	White    bool      `json:"white_accepted,omitempty"`
+	Dead     []string  `json:"dead,omitempty"`           // the kind's points, "D4"
+	Black    bool      `json:"black_accepted,omitempty"` // side 0 (Go's Black) accepted
+	White    bool      `json:"white_accepted,omitempty"` // side 1 accepted
 	Deadline time.Time `json:"deadline,omitzero"`
 }
 
+// recordSide is a side as game records write it: "B" for side 0 and "W"
+// for side 1, the letters of Go's colours, as records were written before
+// the core knew sides (in every kind: the letters name sides, not colours).
+type recordSide game.Side
+
+// MarshalText writes "B" or "W".
+func (s recordSide) MarshalText() ([]byte, error) {
+	switch s {
+	case 0:
+		return []byte("B"), nil
+	case 1:
+		return []byte("W"), nil
+	}
+	return nil, fmt.Errorf("storage: side %d: %w", s, ErrInvalid)
+}
+
+// UnmarshalText reads "B" or "W" (or "black", "white", in any case).
+func (s *recordSide) UnmarshalText(b []byte) error {
+	switch strings.ToLower(string(b)) {
+	case "b", "black":
+		*s = 0
+	case "w", "white":
+		*s = 1
+	default:
+		return fmt.Errorf("side %q", b)
+	}
+	return nil
+}
+
 type undoRecord struct {
-	By          engine.Color `json:"by"`
-	MoveCount   int          `json:"moves"`
-	RequestedAt time.Time    `json:"at,omitzero"`
+	By          recordSide `json:"by"`
+	MoveCount   int        `json:"moves"`
+	RequestedAt time.Time  `json:"at,omitzero"`
 }
 
 // gameHeader is the part of a record that writes check: who, where, which
@@ -485,6 +526,8 @@ type gameHeader struct {
 	White     *Player   `json:"white,omitempty"`
 	Due       time.Time `json:"due,omitzero"`
 	Version   uint64    `json:"version"`
+	GuildID   string    `json:"guild,omitempty"` // the games_by_guild key, with CreatedAt
+	CreatedAt time.Time `json:"created"`
 }
 
 // legacySides returns the sides of a record written before sides were
@@ -518,8 +561,8 @@ func (g *Game) validate() error {
 	if err := g.checkChannel(); err != nil {
 		return err
 	}
-	if g.Game == nil {
-		return fmt.Errorf("storage: game in channel %s has no engine game: %w", g.ChannelID, ErrInvalid)
+	if g.State == nil {
+		return fmt.Errorf("storage: game in channel %s has no state: %w", g.ChannelID, ErrInvalid)
 	}
 	if g.GuildID != "" {
 		if err := checkID("guild ID", g.GuildID); err != nil {
@@ -529,11 +572,12 @@ func (g *Game) validate() error {
 	return checkSides(g.Kind, g.Sides)
 }
 
-// checkSides checks a game's sides: two for Go, each with one to
-// MaxSidePlayers players, and no person on two sides.
+// checkSides checks a game's sides: two (both kinds gobot hosts are
+// games of two sides), each with one to MaxSidePlayers players, and no
+// person on two sides.
 func checkSides(kind string, sides []Side) error {
-	if kindOf(kind) == engine.KindName && len(sides) != 2 {
-		return fmt.Errorf("storage: a game of go has 2 sides, not %d: %w", len(sides), ErrInvalid)
+	if len(sides) != 2 {
+		return fmt.Errorf("storage: a game of %s has 2 sides, not %d: %w", kindOf(kind), len(sides), ErrInvalid)
 	}
 	seen, team := map[string]bool{}, len(sidePlayers(sides)) > len(sides)
 	for i, s := range sides {
@@ -572,7 +616,7 @@ func recentMessages(ids []string) []string {
 
 // encode builds the stored record for g with the given version and time.
 func (g *Game) encode(version uint64, now time.Time) ([]byte, error) {
-	eg, err := g.Game.MarshalJSON()
+	eg, err := g.State.MarshalJSON()
 	if err != nil {
 		return nil, fmt.Errorf("storage: encode game in channel %s: %w", g.ChannelID, err)
 	}
@@ -582,7 +626,6 @@ func (g *Game) encode(version uint64, now time.Time) ([]byte, error) {
 		CreatedAt: g.CreatedAt, UpdatedAt: now, Clock: g.Clock, Due: g.Due(), Version: version,
 		Unposted:   g.Delivery.Unposted,
 		Unrated:    g.Unrated,
-		ResignVote: g.ResignVote,
 		TeamClock:  g.TeamClock,
 		Vote:       g.Vote,
 		VotePeriod: g.VotePeriod,
@@ -590,32 +633,31 @@ func (g *Game) encode(version uint64, now time.Time) ([]byte, error) {
 		Movers:     g.Movers,
 		Times:      g.Times,
 	}
+	if v := g.ResignVote; v != nil {
+		if v.Side < 0 || int(v.Side) >= len(g.Sides) {
+			return nil, fmt.Errorf("storage: game in channel %s: resign vote of side %d: %w", g.ChannelID, v.Side, ErrInvalid)
+		}
+		r.ResignVote = &resignVoteRecord{Side: recordSide(v.Side), Voters: v.Voters, MoveCount: v.MoveCount}
+	}
 	if f := g.Delivery.Followup; f != nil {
 		r.Followup = &followupRecord{InteractionID: f.InteractionID, AppID: f.AppID, Token: f.Token, At: f.At, ChannelPosts: f.ChannelPosts}
 	}
 	if s := g.Scoring; s != nil {
-		sr := &scoringRecord{Black: s.Accepted[engine.Black], White: s.Accepted[engine.White],
-			Deadline: s.Deadline}
-		for _, p := range s.Dead {
-			if !p.Valid(g.Game.Size()) {
-				return nil, fmt.Errorf("storage: game in channel %s: dead stone %v off the board: %w", g.ChannelID, p, ErrInvalid)
-			}
-			sr.Dead = append(sr.Dead, p.String())
-		}
-		r.Scoring = sr
+		r.Scoring = &scoringRecord{Black: s.Accepted[0], White: s.Accepted[1], Deadline: s.Deadline, Dead: slices.Clone(s.Dead)}
 	}
 	if u := g.Undo; u != nil {
-		if u.By != engine.Black && u.By != engine.White {
-			return nil, fmt.Errorf("storage: game in channel %s: undo requested by %v: %w", g.ChannelID, u.By, ErrInvalid)
+		if u.By < 0 || int(u.By) >= len(g.Sides) {
+			return nil, fmt.Errorf("storage: game in channel %s: undo requested by side %d: %w", g.ChannelID, u.By, ErrInvalid)
 		}
-		r.Undo = &undoRecord{By: u.By, MoveCount: u.MoveCount, RequestedAt: u.RequestedAt}
+		r.Undo = &undoRecord{By: recordSide(u.By), MoveCount: u.MoveCount, RequestedAt: u.RequestedAt}
 	}
 	return json.Marshal(r)
 }
 
-// decodeGame rebuilds a Game from its record, replaying the moves through
-// the engine. Any failure is an ErrCorrupt naming the channel.
-func decodeGame(channel string, v []byte) (*Game, error) {
+// decodeGame rebuilds a Game from its record, the state read by its kind
+// in kinds (which replays the moves). Any failure is an ErrCorrupt naming
+// the channel; so is a kind kinds does not know.
+func decodeGame(kinds *game.Kinds, channel string, v []byte) (*Game, error) {
 	corrupt := func(err error) error { return &CorruptError{ChannelID: channel, Err: err} }
 	var r gameRecord
 	if err := json.Unmarshal(v, &r); err != nil {
@@ -624,16 +666,18 @@ func decodeGame(channel string, v []byte) (*Game, error) {
 	if r.ID == "" || r.Version == 0 || r.ChannelID != channel {
 		return nil, corrupt(fmt.Errorf("record id %q, version %d, channel %q", r.ID, r.Version, r.ChannelID))
 	}
-	eg := new(engine.Game)
-	if err := eg.UnmarshalJSON(r.Game); err != nil {
+	if kinds == nil {
+		kinds = &game.Kinds{}
+	}
+	st, err := kinds.Decode(kindOf(r.Kind), r.Game)
+	if err != nil {
 		return nil, corrupt(err)
 	}
 	g := &Game{
 		ID: r.ID, ChannelID: r.ChannelID, GuildID: r.GuildID, ParentChannelID: r.ParentChannelID,
-		Kind: kindOf(r.Kind), Sides: legacySides(r.Sides, r.Black, r.White), Game: eg,
+		Kind: kindOf(r.Kind), Sides: legacySides(r.Sides, r.Black, r.White), State: st,
 		CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt, Clock: r.Clock, Version: r.Version,
 		Unrated:    r.Unrated,
-		ResignVote: r.ResignVote,
 		TeamClock:  r.TeamClock,
 		Vote:       r.Vote,
 		VotePeriod: r.VotePeriod,
@@ -642,23 +686,31 @@ func decodeGame(channel string, v []byte) (*Game, error) {
 		Times:      r.Times,
 		Delivery:   Delivery{MessageIDs: r.MessageIDs, Unposted: r.Unposted},
 	}
+	side := func(s recordSide, what string) (game.Side, error) {
+		if int(s) >= len(g.Sides) {
+			return game.NoSide, corrupt(fmt.Errorf("%s by side %d", what, s))
+		}
+		return game.Side(s), nil
+	}
+	if v := r.ResignVote; v != nil {
+		s, err := side(v.Side, "resign vote")
+		if err != nil {
+			return nil, err
+		}
+		g.ResignVote = &ResignVote{Side: s, Voters: v.Voters, MoveCount: v.MoveCount}
+	}
 	if f := r.Followup; f != nil {
 		g.Delivery.Followup = &Followup{InteractionID: f.InteractionID, AppID: f.AppID, Token: f.Token, At: f.At, ChannelPosts: f.ChannelPosts}
 	}
 	if sr := r.Scoring; sr != nil {
-		s := &ScoringState{Accepted: map[engine.Color]bool{engine.Black: sr.Black, engine.White: sr.White},
-			Deadline: sr.Deadline}
-		for _, d := range sr.Dead {
-			p, err := engine.ParsePoint(d, eg.Size())
-			if err != nil {
-				return nil, corrupt(fmt.Errorf("dead stone: %w", err))
-			}
-			s.Dead = append(s.Dead, p)
-		}
-		g.Scoring = s
+		g.Scoring = &ScoringState{Accepted: map[game.Side]bool{0: sr.Black, 1: sr.White}, Deadline: sr.Deadline, Dead: sr.Dead}
 	}
 	if u := r.Undo; u != nil {
-		g.Undo = &UndoRequest{By: u.By, MoveCount: u.MoveCount, RequestedAt: u.RequestedAt}
+		by, err := side(u.By, "undo request")
+		if err != nil {
+			return nil, err
+		}
+		g.Undo = &UndoRequest{By: by, MoveCount: u.MoveCount, RequestedAt: u.RequestedAt}
 	}
 	return g, nil
 }
@@ -727,6 +779,9 @@ func putNewGame(tx *bolt.Tx, g *Game, val []byte, owed owedState, now time.Time)
 	if err := indexDue(tx, g.ChannelID, time.Time{}, g.Due()); err != nil {
 		return err
 	}
+	if err := indexGuild(tx, g.GuildID, g.CreatedAt, g.ChannelID); err != nil {
+		return err
+	}
 	return indexActive(tx, g.ChannelID, g.Players()...)
 }
 
@@ -766,7 +821,7 @@ func (s *Store) Game(ctx context.Context, channelID string) (*Game, error) {
 	if err != nil {
 		return nil, err
 	}
-	return decodeGame(channelID, val)
+	return decodeGame(s.kinds, channelID, val)
 }
 
 // header returns the fields of g that a write checks against the stored
@@ -910,13 +965,18 @@ func (s *Store) QuarantineGame(ctx context.Context, channelID string) error {
 		if v == nil {
 			return fmt.Errorf("storage: quarantine: no active game in channel %s: %w", channelID, ErrNotFound)
 		}
-		if _, err := decodeGame(channelID, v); err == nil {
+		if _, err := decodeGame(s.kinds, channelID, v); err == nil {
 			return fmt.Errorf("storage: quarantine: game in channel %s is sound, abort it instead: %w", channelID, ErrInvalid)
 		}
 		if err := tx.Bucket(bucketQuarantine).Put(join(channelID, timeKey(now)), bytes.Clone(v)); err != nil {
 			return err
 		}
 		if h, err := decodeHeader(v); err == nil && h.ChannelID == channelID {
+			// The header may be damaged too: its server and creation
+			// time are not trusted to find the games_by_guild entry.
+			if err := purgeGuildIndex(tx, channelID); err != nil {
+				return err
+			}
 			return deleteActive(tx, h)
 		}
 		if err := unqueueBotMove(tx, channelID); err != nil {
@@ -939,6 +999,9 @@ func deleteActive(tx *bolt.Tx, h gameHeader) error {
 		return err
 	}
 	if err := indexDue(tx, h.ChannelID, h.Due, time.Time{}); err != nil {
+		return err
+	}
+	if err := unindexGuild(tx, h); err != nil {
 		return err
 	}
 	return unindexActive(tx, h.ChannelID, h.players()...)
@@ -978,6 +1041,12 @@ func purgeActiveIndex(tx *bolt.Tx, channel string) error {
 				return nil
 			}
 			return k[8:]
+		}},
+		{bucketGamesByGuild, func(k []byte) []byte {
+			if _, rest, ok := bytes.Cut(k, []byte{0}); ok && len(rest) > 8 {
+				return rest[8:]
+			}
+			return nil
 		}},
 	} {
 		b := tx.Bucket(idx.bucket)
@@ -1051,7 +1120,7 @@ func (s *Store) loadGames(ctx context.Context, scan func(tx *bolt.Tx, yield func
 		if err := ctx.Err(); err != nil {
 			return games, err
 		}
-		g, err := decodeGame(r.channel, r.val)
+		g, err := decodeGame(s.kinds, r.channel, r.val)
 		if err != nil {
 			errs = append(errs, err)
 			continue

@@ -12,6 +12,7 @@ import (
 
 	"github.com/gobot-dev/gobot/engine"
 	"github.com/gobot-dev/gobot/engine/clock"
+	"github.com/gobot-dev/gobot/engine/game"
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 )
@@ -19,11 +20,11 @@ import (
 // sameGame compares two games, the engine games by their JSON.
 func sameGame(t *testing.T, got, want *Game) {
 	t.Helper()
-	if diff := cmp.Diff(want, got, cmpopts.IgnoreFields(Game{}, "Game"), cmpopts.EquateEmpty()); diff != "" {
+	if diff := cmp.Diff(want, got, cmpopts.IgnoreFields(Game{}, "State"), cmpopts.EquateEmpty()); diff != "" {
 		t.Errorf("game mismatch (-want +got):\n%s", diff)
 	}
-	gj, _ := got.Game.MarshalJSON()
-	wj, _ := want.Game.MarshalJSON()
+	gj, _ := goOf(got).MarshalJSON()
+	wj, _ := goOf(want).MarshalJSON()
 	if string(gj) != string(wj) {
 		t.Errorf("engine game = %s, want %s", gj, wj)
 	}
@@ -38,7 +39,7 @@ func TestCreateGame(t *testing.T) {
 	}{
 		{"new", nil, func(t *testing.T) *Game { return newGame(t, "c1", "1", "2") }, nil},
 		{"in a DM against a bot", nil, func(t *testing.T) *Game {
-			return &Game{ChannelID: "dm1", Sides: Sides(human("1"), bot("beginner")), Game: newEngine(t, 19)}
+			return &Game{ChannelID: "dm1", Sides: Sides(human("1"), bot("beginner")), State: engine.Own(newEngine(t, 19))}
 		}, nil},
 		{"with a chosen ID", nil, func(t *testing.T) *Game {
 			g := newGame(t, "c1", "1", "2")
@@ -61,7 +62,7 @@ func TestCreateGame(t *testing.T) {
 		{"channel with a zero byte", nil, func(t *testing.T) *Game { return newGame(t, "c\x001", "1", "2") }, ErrInvalid},
 		{"no engine game", nil, func(t *testing.T) *Game {
 			g := newGame(t, "c1", "1", "2")
-			g.Game = nil
+			g.State = nil
 			return g
 		}, ErrInvalid},
 		{"nobody plays white", nil, func(t *testing.T) *Game {
@@ -74,14 +75,9 @@ func TestCreateGame(t *testing.T) {
 			g.Sides[0].Players[0].Level = "strong"
 			return g
 		}, ErrInvalid},
-		{"dead stone off the board", nil, func(t *testing.T) *Game {
-			g := newGame(t, "c1", "1", "2")
-			g.Scoring = &ScoringState{Dead: []engine.Point{{Col: 9, Row: 0}}}
-			return g
-		}, ErrInvalid},
 		{"undo by nobody", nil, func(t *testing.T) *Game {
 			g := newGame(t, "c1", "1", "2")
-			g.Undo = &UndoRequest{By: engine.Empty}
+			g.Undo = &UndoRequest{By: game.NoSide}
 			return g
 		}, ErrInvalid},
 	}
@@ -124,14 +120,14 @@ func TestGameRoundTrip(t *testing.T) {
 	play(t, eg, "D4", "Q16", "D16", "Q4", "pass", "pass")
 	g := &Game{
 		ChannelID: "thread1", GuildID: "g1", ParentChannelID: "c1",
-		Sides: Sides(human("1"), bot("strong")), Game: eg,
+		Sides: Sides(human("1"), bot("strong")), State: engine.Own(eg),
 		CreatedAt: t0, Clock: &clock.Clock{Control: clock.Default(), Black: clock.Time{Main: time.Hour}, White: clock.Time{Main: 3 * time.Hour}},
 		Scoring: &ScoringState{
-			Dead:     []engine.Point{{Col: 3, Row: 3}, {Col: 15, Row: 15}},
-			Accepted: map[engine.Color]bool{engine.Black: true, engine.White: false},
+			Dead:     []string{"D4", "Q16"},
+			Accepted: map[game.Side]bool{0: true, 1: false},
 			Deadline: t0.Add(time.Hour),
 		},
-		Undo: &UndoRequest{By: engine.White, MoveCount: 6, RequestedAt: t0},
+		Undo: &UndoRequest{By: 1, MoveCount: 6, RequestedAt: t0},
 		Delivery: Delivery{
 			MessageIDs: []string{"m1", "m2"},
 			Followup:   &Followup{InteractionID: "i1", AppID: "a1", Token: "tok", At: t0.Add(time.Minute), ChannelPosts: true},
@@ -146,11 +142,11 @@ func TestGameRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	sameGame(t, got, g)
-	if !got.Game.PlayEnded() || got.Game.ToPlay() != eg.ToPlay() || got.Game.Board().String() != eg.Board().String() {
-		t.Errorf("replayed position differs:\n%v\nwant\n%v", got.Game.Board(), eg.Board())
+	if !goOf(got).PlayEnded() || goOf(got).ToPlay() != eg.ToPlay() || goOf(got).Board().String() != eg.Board().String() {
+		t.Errorf("replayed position differs:\n%v\nwant\n%v", goOf(got).Board(), eg.Board())
 	}
-	if got.Player(engine.White).Level != "strong" || got.Player(engine.Black).UserID != "1" {
-		t.Errorf("Player() = %v / %v", got.Player(engine.Black), got.Player(engine.White))
+	if got.Player(1).Level != "strong" || got.Player(0).UserID != "1" {
+		t.Errorf("Player() = %v / %v", got.Player(0), got.Player(1))
 	}
 }
 
@@ -166,7 +162,7 @@ func TestGameRecordBeforeDelivery(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g, err := decodeGame("thread1", old)
+	g, err := decodeGame(testKinds, "thread1", old)
 	if err != nil {
 		t.Fatalf("decodeGame(old record) = %v", err)
 	}
@@ -210,8 +206,8 @@ func TestUpdateGame(t *testing.T) {
 		change func(t *testing.T, s *Store, g *Game) // applied to a copy loaded at version 2
 		want   error
 	}{
-		{"next move", func(t *testing.T, s *Store, g *Game) { play(t, g.Game, "E5") }, nil},
-		{"undo", func(t *testing.T, s *Store, g *Game) { g.Game.Undo() }, nil},
+		{"next move", func(t *testing.T, s *Store, g *Game) { play(t, goOf(g), "E5") }, nil},
+		{"undo", func(t *testing.T, s *Store, g *Game) { goOf(g).Undo() }, nil},
 		{"messages and names", func(t *testing.T, s *Store, g *Game) {
 			g.Delivery.MessageIDs = append(g.Delivery.MessageIDs, "m9")
 			g.Sides[0].Players[0].Name = "renamed"
@@ -219,12 +215,12 @@ func TestUpdateGame(t *testing.T) {
 		}, nil},
 		{"stale version", func(t *testing.T, s *Store, g *Game) {
 			other := *g
-			other.Game = g.Game.Clone()
-			play(t, other.Game, "C3")
+			other.State = engine.Own(goOf(g).Clone())
+			play(t, goOf(&other), "C3")
 			if err := s.UpdateGame(ctx, &other); err != nil {
 				t.Fatal(err)
 			}
-			play(t, g.Game, "E5")
+			play(t, goOf(g), "E5")
 		}, ErrConflict},
 		{"version from the future", func(t *testing.T, s *Store, g *Game) { g.Version = 7 }, ErrConflict},
 		{"game finished meanwhile", func(t *testing.T, s *Store, g *Game) {
@@ -244,7 +240,7 @@ func TestUpdateGame(t *testing.T) {
 			g.Version = 1 // even a matching version must not touch another game
 		}, ErrNotFound},
 		{"players cannot change", func(t *testing.T, s *Store, g *Game) { g.Sides[1].Players[0] = human("3") }, ErrInvalid},
-		{"nil engine game", func(t *testing.T, s *Store, g *Game) { g.Game = nil }, ErrInvalid},
+		{"nil engine game", func(t *testing.T, s *Store, g *Game) { g.State = nil }, ErrInvalid},
 		{"corrupt record", func(t *testing.T, s *Store, g *Game) {
 			rawPut(t, s, bucketGames, g.ChannelID, []byte("{not json"))
 		}, ErrCorrupt},
@@ -253,12 +249,12 @@ func TestUpdateGame(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			s := openTest(t)
 			g := newGame(t, "c1", "1", "2")
-			play(t, g.Game, "D4", "F6")
-			g.Undo = &UndoRequest{By: engine.Black, MoveCount: 2}
+			play(t, goOf(g), "D4", "F6")
+			g.Undo = &UndoRequest{By: 0, MoveCount: 2}
 			if err := s.CreateGame(ctx, g); err != nil {
 				t.Fatal(err)
 			}
-			play(t, g.Game, "C7")
+			play(t, goOf(g), "C7")
 			if err := s.UpdateGame(ctx, g); err != nil || g.Version != 2 {
 				t.Fatalf("UpdateGame() = %v, version %d; want nil, 2", err, g.Version)
 			}
@@ -436,7 +432,7 @@ func TestPlayerActiveGames(t *testing.T) {
 	for _, g := range []*Game{
 		newGame(t, "c1", "1", "2"),
 		newGame(t, "c2", "2", "3"),
-		{ChannelID: "c3", Sides: Sides(bot("weak"), human("1")), Game: newEngine(t, 9)},
+		{ChannelID: "c3", Sides: Sides(bot("weak"), human("1")), State: engine.Own(newEngine(t, 9))},
 		newGame(t, "c4", "4", "4"), // a game against oneself
 	} {
 		if err := s.CreateGame(ctx, g); err != nil {

@@ -8,7 +8,9 @@ import (
 	"time"
 
 	"github.com/gobot-dev/gobot/engine"
+	"github.com/gobot-dev/gobot/engine/draughts"
 	"github.com/gobot-dev/gobot/engine/enginetest"
+	"github.com/gobot-dev/gobot/engine/game"
 	bolt "go.etcd.io/bbolt"
 )
 
@@ -44,7 +46,7 @@ func openTest(t testing.TB) *Store {
 
 func openAt(t testing.TB, path string) *Store {
 	t.Helper()
-	s, err := Open(path, Options{})
+	s, err := Open(path, Options{Kinds: testKinds})
 	if err != nil {
 		t.Fatalf("Open(%s) = %v", path, err)
 	}
@@ -81,7 +83,7 @@ func newGame(t testing.TB, channel, black, white string) *Game {
 	return &Game{
 		ChannelID: channel, GuildID: "guild1",
 		Sides: Sides(human(black), human(white)),
-		Game:  newEngine(t, 9),
+		State: engine.Own(newEngine(t, 9)),
 	}
 }
 
@@ -180,3 +182,15 @@ func moveStrings(eg *engine.Game) []string {
 }
 
 var t0 = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+
+// testKinds are the kinds the tests' stores read: Go and draughts.
+var testKinds = func() *game.Kinds {
+	var ks game.Kinds
+	ks.Register(engine.Kind{})
+	ks.Register(draughts.Kind{})
+	return &ks
+}()
+
+// goOf is the game of Go that g holds (engine.GameOf): changing it
+// changes g, as the tests' moves do before writing g back.
+func goOf(g *Game) *engine.Game { return engine.GameOf(g.State) }

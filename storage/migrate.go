@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/gobot-dev/gobot/engine"
+	"github.com/gobot-dev/gobot/engine/game"
 	bolt "go.etcd.io/bbolt"
 )
 
@@ -33,7 +34,7 @@ type archiveV1 struct {
 // from the result and counts it in the players' statistics. Records that
 // cannot be decoded are left exactly as they are (they will report
 // ErrCorrupt when read), so one bad record cannot stop the start-up.
-func migrate1to2(tx *bolt.Tx) error {
+func migrate1to2(tx *bolt.Tx, kinds *game.Kinds) error {
 	for _, name := range allBuckets {
 		if _, err := tx.CreateBucketIfNotExists(name); err != nil {
 			return err
@@ -109,7 +110,7 @@ func migrate1to2(tx *bolt.Tx) error {
 // migrate2to3 queues the bot moves that the active games of schema 2 owe,
 // in the order of their last write (when each became owed, as near as the
 // records tell). Records that cannot be decoded are left as they are.
-func migrate2to3(tx *bolt.Tx) error {
+func migrate2to3(tx *bolt.Tx, kinds *game.Kinds) error {
 	for _, name := range allBuckets {
 		if _, err := tx.CreateBucketIfNotExists(name); err != nil {
 			return err
@@ -117,7 +118,7 @@ func migrate2to3(tx *bolt.Tx) error {
 	}
 	var owed []*Game
 	tx.Bucket(bucketGames).ForEach(func(k, v []byte) error {
-		if g, err := decodeGame(string(k), v); err == nil && g.BotToMove() {
+		if g, err := decodeGame(kinds, string(k), v); err == nil && g.BotToMove() {
 			owed = append(owed, g)
 		}
 		return nil
@@ -133,7 +134,7 @@ func migrate2to3(tx *bolt.Tx) error {
 
 // migrate3to4 indexes every archived game by its channel. Records that
 // cannot be decoded are left as they are.
-func migrate3to4(tx *bolt.Tx) error {
+func migrate3to4(tx *bolt.Tx, kinds *game.Kinds) error {
 	b, err := tx.CreateBucketIfNotExists(bucketArchiveChan)
 	if err != nil {
 		return err
@@ -157,7 +158,7 @@ func migrate3to4(tx *bolt.Tx) error {
 // games that wait on a deadline: before schema 5 only the scoring phase had
 // one (games had no clock), which the record's due time now carries.
 // Records that cannot be decoded are left as they are.
-func migrate4to5(tx *bolt.Tx) error {
+func migrate4to5(tx *bolt.Tx, kinds *game.Kinds) error {
 	for _, name := range [][]byte{bucketGamesByDue, bucketVacations} {
 		if _, err := tx.CreateBucketIfNotExists(name); err != nil {
 			return err
@@ -197,7 +198,7 @@ func migrate4to5(tx *bolt.Tx) error {
 // migrate5to6 creates the rating buckets (empty: no game of an older
 // schema was rated) and recounts the players' statistics from the archive,
 // oldest game first, so that they get results by board size and streaks.
-func migrate5to6(tx *bolt.Tx) error {
+func migrate5to6(tx *bolt.Tx, kinds *game.Kinds) error {
 	for _, name := range [][]byte{bucketRatings, bucketRatingsByValue, bucketRatingHistory} {
 		if _, err := tx.CreateBucketIfNotExists(name); err != nil {
 			return err
@@ -233,7 +234,7 @@ func migrate5to6(tx *bolt.Tx) error {
 // players to its kind and sides (gameRecord), as JSON, without replaying
 // the moves. A record it cannot read is left as it is: loading it reports
 // it damaged, as before.
-func migrate6to7(tx *bolt.Tx) error {
+func migrate6to7(tx *bolt.Tx, kinds *game.Kinds) error {
 	games := tx.Bucket(bucketGames)
 	type rewrite struct{ k, v []byte }
 	var out []rewrite

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/gobot-dev/gobot/engine"
+	"github.com/gobot-dev/gobot/engine/game"
 	"github.com/google/go-cmp/cmp"
 	bolt "go.etcd.io/bbolt"
 )
@@ -30,10 +31,10 @@ func makeFixture(t *testing.T) fixture {
 	play(t, eg, "E5", "C3", "G7")
 	return fixture{
 		games: []*Game{
-			{ID: "ga", ChannelID: "c1", GuildID: "G", Sides: Sides(human("1"), human("2")), Game: eg, Version: 4, CreatedAt: t0},
-			{ID: "gb", ChannelID: "c2", Sides: Sides(human("3"), bot("weak")), Game: newEngine(t, 19), Version: 1, CreatedAt: t0,
-				Scoring: &ScoringState{Accepted: map[engine.Color]bool{}, Deadline: t0.Add(5 * time.Hour)}},
-			{ID: "gc", ChannelID: "c3", Sides: Sides(bot("weak"), human("4")), Game: newEngine(t, 9), Version: 1, CreatedAt: t0},
+			{ID: "ga", ChannelID: "c1", GuildID: "G", Sides: Sides(human("1"), human("2")), State: engine.Own(eg), Version: 4, CreatedAt: t0},
+			{ID: "gb", ChannelID: "c2", Sides: Sides(human("3"), bot("weak")), State: engine.Own(newEngine(t, 19)), Version: 1, CreatedAt: t0,
+				Scoring: &ScoringState{Accepted: map[game.Side]bool{}, Deadline: t0.Add(5 * time.Hour)}},
+			{ID: "gc", ChannelID: "c3", Sides: Sides(bot("weak"), human("4")), State: engine.Own(newEngine(t, 9)), Version: 1, CreatedAt: t0},
 		},
 		challenges: []*Challenge{newChallenge("ch1", t0.Add(time.Hour)), newChallenge("ch2", t0.Add(-time.Hour))},
 		archived: []archiveV1{
@@ -132,9 +133,14 @@ func writeV6(t *testing.T, path string, f fixture) {
 	migrateTo(t, path, 6, migrate5to6)
 }
 
+func writeV7(t *testing.T, path string, f fixture) {
+	writeV6(t, path, f)
+	migrateTo(t, path, 7, migrate6to7)
+}
+
 // migrateTo runs migrate on the database file at path, deletes the buckets
 // later schemas added (later), and records the schema as version.
-func migrateTo(t *testing.T, path string, version uint64, migrate func(*bolt.Tx) error, later ...[]byte) {
+func migrateTo(t *testing.T, path string, version uint64, migrate func(*bolt.Tx, *game.Kinds) error, later ...[]byte) {
 	t.Helper()
 	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: time.Second})
 	if err != nil {
@@ -142,7 +148,7 @@ func migrateTo(t *testing.T, path string, version uint64, migrate func(*bolt.Tx)
 	}
 	defer db.Close()
 	err = db.Update(func(tx *bolt.Tx) error {
-		if err := migrate(tx); err != nil {
+		if err := migrate(tx, testKinds); err != nil {
 			return err
 		}
 		for _, name := range later {
@@ -165,6 +171,7 @@ var olderSchemas = map[int]func(t *testing.T, path string, f fixture){
 	4: writeV4,
 	5: writeV5,
 	6: writeV6,
+	7: writeV7,
 }
 
 func TestMigrations(t *testing.T) {
@@ -176,7 +183,7 @@ func TestMigrations(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "old.db")
 			f := makeFixture(t)
 			olderSchemas[v](t, path, f)
-			s, err := Open(path, Options{})
+			s, err := Open(path, Options{Kinds: testKinds})
 			if err != nil {
 				t.Fatalf("Open(schema %d) = %v", v, err)
 			}
@@ -223,10 +230,14 @@ func verifyMigrated(t *testing.T, s *Store, f fixture) {
 		if err != nil {
 			t.Fatalf("Game(%s) = %v", want.ChannelID, err)
 		}
-		if got.ID != want.ID || got.Version != want.Version || fmt.Sprint(moveStrings(got.Game)) != fmt.Sprint(moveStrings(want.Game)) {
+		if got.ID != want.ID || got.Version != want.Version || fmt.Sprint(moveStrings(goOf(got))) != fmt.Sprint(moveStrings(goOf(want))) {
 			t.Errorf("Game(%s) = %s v%d %v, want %s v%d %v", want.ChannelID, got.ID, got.Version,
-				moveStrings(got.Game), want.ID, want.Version, moveStrings(want.Game))
+				moveStrings(goOf(got)), want.ID, want.Version, moveStrings(goOf(want)))
 		}
+	}
+	// Schema 8 indexes the active games by server.
+	if l, err := s.GuildActiveGames(ctx, "G", 0, 10); err != nil || l.Total != 1 || len(l.Games) != 1 || l.Games[0].ID != "ga" {
+		t.Errorf("GuildActiveGames(G) = %+v, %v; want game ga", l, err)
 	}
 	if _, err := s.Game(ctx, "c9"); err != nil && !errors.Is(err, ErrCorrupt) && !errors.Is(err, ErrNotFound) {
 		t.Errorf("Game(c9) = %v, want ErrCorrupt", err)
@@ -297,13 +308,13 @@ func TestMigrationFailureChangesNothing(t *testing.T) {
 	writeV1(t, path, makeFixture(t))
 	before, _ := os.ReadFile(path)
 	saved := migrations[0]
-	migrations[0] = func(tx *bolt.Tx) error {
-		if err := saved(tx); err != nil {
+	migrations[0] = func(tx *bolt.Tx, kinds *game.Kinds) error {
+		if err := saved(tx, kinds); err != nil {
 			return err
 		}
 		return errors.New("disk full, say")
 	}
-	_, err := Open(path, Options{})
+	_, err := Open(path, Options{Kinds: testKinds})
 	migrations[0] = saved
 	if err == nil {
 		t.Fatal("Open() = nil with a failing migration")
@@ -366,7 +377,7 @@ func TestOpenSchema(t *testing.T) {
 			})
 			db.Close()
 			before, _ := os.ReadFile(path)
-			s, err := Open(path, Options{})
+			s, err := Open(path, Options{Kinds: testKinds})
 			if !errors.Is(err, tt.want) || (err != nil) != (tt.want != nil) {
 				t.Fatalf("Open() = %v, want %v", err, tt.want)
 			}

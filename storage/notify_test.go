@@ -62,7 +62,7 @@ func TestListenGames(t *testing.T) {
 				t.Fatal("the create was never heard")
 			}
 			// The listener was not yet listening: write again.
-			play(t, g.Game, "D4")
+			play(t, goOf(g), "D4")
 			if err := w1.UpdateGame(ctx, g); err != nil {
 				t.Fatal(err)
 			}
@@ -73,7 +73,7 @@ func TestListenGames(t *testing.T) {
 	for len(heard) > 0 {
 		<-heard
 	}
-	play(t, g.Game, "G7")
+	play(t, goOf(g), "G7")
 	if err := w1.UpdateGame(ctx, g); err != nil {
 		t.Fatal(err)
 	}

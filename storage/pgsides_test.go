@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/gobot-dev/gobot/engine"
 	"github.com/gobot-dev/gobot/storage"
 	"github.com/gobot-dev/gobot/storage/pgtest"
 	"github.com/jackc/pgx/v5"
@@ -52,7 +51,7 @@ func TestPostgresSidesMigration(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Game(thread1) after migration = %v", err)
 	}
-	if g.Kind != "go" || len(g.Sides) != 2 || g.First(engine.Black).UserID != "1" || g.First(engine.White).Level != "easy" {
+	if g.Kind != "go" || len(g.Sides) != 2 || g.First(0).UserID != "1" || g.First(1).Level != "easy" {
 		t.Fatalf("migrated game: kind %q, sides %+v", g.Kind, g.Sides)
 	}
 	for _, key := range []string{"1", "bot:easy"} {
@@ -70,7 +69,7 @@ func TestPostgresSidesMigration(t *testing.T) {
 		t.Fatalf("UpdateGame after migration = %v", err)
 	}
 	changed := *g
-	changed.Sides = storage.Sides(storage.Player{UserID: "9"}, g.First(engine.White))
+	changed.Sides = storage.Sides(storage.Player{UserID: "9"}, g.First(1))
 	if err := s.UpdateGame(ctx, &changed); err == nil {
 		t.Error("UpdateGame with another player succeeded")
 	}

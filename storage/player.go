@@ -22,7 +22,8 @@ type PlayerStats struct {
 	NoResult int       `json:"no_result,omitempty"` // void games, and games against oneself
 	First    time.Time `json:"first"`               // when the first game finished
 	Last     time.Time `json:"last"`                // when the latest game finished
-	// BySize counts wins and losses by board size.
+	// BySize counts wins and losses by board size; size 0 counts the
+	// games of draughts (which have no Go board).
 	BySize map[int]*SizeStats `json:"by_size,omitempty"`
 	// Streak is the current run of results: +n for n wins in a row, -n
 	// for n losses; a jigo or a game without result ends a run (0).

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gobot-dev/gobot/engine/game"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -38,13 +39,14 @@ type Postgres struct {
 	clock func() time.Time
 	// starts are the bot levels' start ratings (Options.StartRatings).
 	starts StartRatings
+	kinds  *game.Kinds // Options.Kinds
 }
 
 // OpenPostgres connects to the database at url (postgres://…), applies the
 // schema migrations it lacks in one transaction (several processes starting
 // at once take turns on an advisory lock), and refuses a database whose
 // schema is newer than this build knows (ErrSchemaTooNew). Of opts it uses
-// Logger, Now and StartRatings.
+// Logger, Now, StartRatings and Kinds.
 func OpenPostgres(ctx context.Context, url string, opts Options) (*Postgres, error) {
 	cfg, err := pgxpool.ParseConfig(url)
 	if err != nil {
@@ -63,7 +65,7 @@ func OpenPostgres(ctx context.Context, url string, opts Options) (*Postgres, err
 	if clock == nil {
 		clock = time.Now
 	}
-	p := &Postgres{pool: pool, log: log, clock: clock, starts: opts.StartRatings}
+	p := &Postgres{pool: pool, log: log, clock: clock, starts: opts.StartRatings, kinds: opts.Kinds}
 	if err := p.migrate(ctx); err != nil {
 		pool.Close()
 		return nil, err
@@ -286,7 +288,7 @@ func (p *Postgres) Game(ctx context.Context, channelID string) (*Game, error) {
 	if err != nil {
 		return nil, fmt.Errorf("storage: load game in channel %s: %w", channelID, err)
 	}
-	return decodeGame(channelID, []byte(rec))
+	return decodeGame(p.kinds, channelID, []byte(rec))
 }
 
 // UpdateGame is Store.UpdateGame: one UPDATE … WHERE channel, ID, version
@@ -369,7 +371,7 @@ func (p *Postgres) QuarantineGame(ctx context.Context, channelID string) error {
 		if err != nil {
 			return err
 		}
-		if _, err := decodeGame(channelID, []byte(rec)); err == nil {
+		if _, err := decodeGame(p.kinds, channelID, []byte(rec)); err == nil {
 			return fmt.Errorf("storage: quarantine: game in channel %s is sound, abort it instead: %w", channelID, ErrInvalid)
 		}
 		if _, err := tx.Exec(ctx, `INSERT INTO quarantine (channel_id, at_ns, record) VALUES ($1, $2, $3)`, channelID, now.UnixNano(), rec); err != nil {
@@ -399,7 +401,7 @@ func (p *Postgres) QuarantinedGames(ctx context.Context) ([]Quarantined, error) 
 	if err != nil {
 		return nil, fmt.Errorf("storage: quarantined games: %w", err)
 	}
-	whyQuarantined(out)
+	whyQuarantined(p.kinds, out)
 	return out, nil
 }
 
@@ -437,7 +439,7 @@ func (p *Postgres) loadGames(ctx context.Context, sql string, args ...any) ([]*G
 		if err := ctx.Err(); err != nil {
 			return games, err
 		}
-		g, err := decodeGame(r.channel, []byte(r.rec))
+		g, err := decodeGame(p.kinds, r.channel, []byte(r.rec))
 		if err != nil {
 			errs = append(errs, err)
 			continue
@@ -449,7 +451,7 @@ func (p *Postgres) loadGames(ctx context.Context, sql string, args ...any) ([]*G
 
 // FinishGame is Store.FinishGame.
 func (p *Postgres) FinishGame(ctx context.Context, g *Game, a Archived) error {
-	ap, val, tie, err := archiveRecord(g, a, p.now())
+	ap, val, tie, err := archiveRecord(p.kinds, g, a, p.now())
 	if err != nil {
 		return err
 	}

@@ -9,7 +9,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/gobot-dev/gobot/engine"
+	"github.com/gobot-dev/gobot/engine/game"
 	bolt "go.etcd.io/bbolt"
 )
 
@@ -21,6 +21,8 @@ type Quarantined struct {
 	Record    []byte
 	// Problem is why the record could not be read.
 	Problem error
+
+	kinds *game.Kinds // the store's, which Salvage replays with
 }
 
 // QuarantinedGames lists the records set aside by QuarantineGame, by
@@ -38,14 +40,16 @@ func (s *Store) QuarantinedGames(ctx context.Context) ([]Quarantined, error) {
 			return nil
 		})
 	})
-	whyQuarantined(out)
+	whyQuarantined(s.kinds, out)
 	return out, err
 }
 
-// whyQuarantined sets each record's Problem: why it does not decode.
-func whyQuarantined(qs []Quarantined) {
+// whyQuarantined sets each record's Problem, why it does not decode with
+// kinds, and the kinds Salvage replays with.
+func whyQuarantined(kinds *game.Kinds, qs []Quarantined) {
 	for i := range qs {
-		if _, err := decodeGame(qs[i].ChannelID, qs[i].Record); err != nil {
+		qs[i].kinds = kinds
+		if _, err := decodeGame(kinds, qs[i].ChannelID, qs[i].Record); err != nil {
 			qs[i].Problem = err
 		}
 	}
@@ -75,6 +79,7 @@ func (q Quarantined) Salvage() (*Game, int, error) {
 	// The longest prefix of the moves that replays, without the result
 	// (it belongs to the whole game) and with the resumptions it holds.
 	var resumes []int
+	_, hasResumes := fields["resumes"]
 	json.Unmarshal(fields["resumes"], &resumes)
 	delete(fields, "result")
 	var lastErr error
@@ -86,10 +91,16 @@ func (q Quarantined) Salvage() (*Game, int, error) {
 				keep = append(keep, at)
 			}
 		}
-		fields["resumes"], _ = json.Marshal(keep)
+		if hasResumes {
+			fields["resumes"], _ = json.Marshal(keep)
+		}
 		data, _ := json.Marshal(fields)
-		eg := new(engine.Game)
-		if err := eg.UnmarshalJSON(data); err != nil {
+		kinds := q.kinds
+		if kinds == nil {
+			kinds = &game.Kinds{}
+		}
+		st, err := kinds.Decode(kindOf(r.Kind), data)
+		if err != nil {
 			if lastErr == nil {
 				lastErr = err
 			}
@@ -97,7 +108,7 @@ func (q Quarantined) Salvage() (*Game, int, error) {
 		}
 		g := &Game{
 			ID: r.ID, ChannelID: q.ChannelID, GuildID: r.GuildID, ParentChannelID: r.ParentChannelID,
-			Kind: kindOf(r.Kind), Sides: legacySides(r.Sides, r.Black, r.White), Game: eg, CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt, Version: r.Version,
+			Kind: kindOf(r.Kind), Sides: legacySides(r.Sides, r.Black, r.White), State: st, CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt, Version: r.Version,
 		}
 		return g, len(moves) - n, nil
 	}

@@ -30,7 +30,7 @@ func TestQuarantinedGames(t *testing.T) {
 	s := openTest(t)
 	for _, ch := range []string{"half", "occupied"} {
 		g := newGame(t, ch, "1", "2")
-		play(t, g.Game, "D4", "E5", "C3", "F6", "G7")
+		play(t, goOf(g), "D4", "E5", "C3", "F6", "G7")
 		if err := s.CreateGame(ctx, g); err != nil {
 			t.Fatal(err)
 		}
@@ -72,10 +72,10 @@ func TestQuarantinedGames(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Salvage(occupied) = %v", err)
 	}
-	if got := strings.Join(moveStrings(g.Game), ", "); got != "B D4, W E5, B C3" || lost != 2 {
+	if got := strings.Join(moveStrings(goOf(g)), ", "); got != "B D4, W E5, B C3" || lost != 2 {
 		t.Errorf("Salvage(occupied) = moves %q, %d left out; want B D4, W E5, B C3 and 2 left out", got, lost)
 	}
-	if g.First(engine.Black).UserID != "1" || g.First(engine.White).UserID != "2" || g.ChannelID != "occupied" || g.Game.ToPlay() != engine.White {
+	if g.First(0).UserID != "1" || g.First(1).UserID != "2" || g.ChannelID != "occupied" || goOf(g).ToPlay() != engine.White {
 		t.Errorf("Salvage(occupied) = %+v, want the record's players and channel, white to play", g)
 	}
 }
@@ -116,13 +116,13 @@ func TestCheckPagesIgnoresOneRecord(t *testing.T) {
 // TestQuarantinedGamesPostgres: PostgreSQL lists its quarantine as bbolt
 // does, for `gobot doctor` on a database URL.
 func TestQuarantinedGamesPostgres(t *testing.T) {
-	p, err := OpenPostgres(ctx, pgtest.Database(t), Options{})
+	p, err := OpenPostgres(ctx, pgtest.Database(t), Options{Kinds: testKinds})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer p.Close()
 	g := newGame(t, "occupied", "1", "2")
-	play(t, g.Game, "D4", "E5", "C3", "F6", "G7")
+	play(t, goOf(g), "D4", "E5", "C3", "F6", "G7")
 	if err := p.CreateGame(ctx, g); err != nil {
 		t.Fatal(err)
 	}
@@ -144,7 +144,7 @@ func TestQuarantinedGamesPostgres(t *testing.T) {
 	if q := qs[0]; q.ChannelID != "occupied" || string(q.Record) != bad || q.At.IsZero() || !errors.Is(q.Problem, ErrCorrupt) {
 		t.Errorf("quarantined = %+v, want the damaged bytes of channel occupied, a time and why", q)
 	}
-	if g, lost, err := qs[0].Salvage(); err != nil || lost != 2 || g.Game.MoveCount() != 3 {
+	if g, lost, err := qs[0].Salvage(); err != nil || lost != 2 || goOf(g).MoveCount() != 3 {
 		t.Errorf("Salvage() = %v, %d left out, %v; want three moves and two left out", g, lost, err)
 	}
 }

@@ -24,6 +24,16 @@ const GlobalPool = "global"
 // GuildPool is the rating pool of a server.
 func GuildPool(guildID string) string { return "guild:" + guildID }
 
+// KindPool is pool for games of kind: each kind has pools of its own. Go's
+// are the plain names (as they were before gobot had a second game),
+// another kind's are prefixed by its name: "draughts:global".
+func KindPool(kind, pool string) string {
+	if kindOf(kind) == goKind {
+		return pool
+	}
+	return kind + ":" + pool
+}
+
 // PlayerRating is a player's rating in one pool.
 type PlayerRating struct {
 	Pool   string `json:"pool"`
@@ -60,6 +70,10 @@ type RatingChange struct {
 // resign at once cannot hand each other ratings.
 func MinRatedMoves(size int) int { return size/2 + 1 }
 
+// MinRatedMovesOther is MinRatedMoves for a kind other than Go (draughts):
+// a game is rated once each player has made 5 moves.
+const MinRatedMovesOther = 5
+
 // ShortGame reports whether a game of the given size that ended after
 // moves moves (both players', passes included) ended before each player
 // had made MinRatedMoves. Moves alternate, so the player who moved second
@@ -79,8 +93,14 @@ func TooMuchHandicap(size, handicap int, rules engine.Rules) bool {
 // and a winner or a tie. FinishGame and a ratings rebuild both ask it, so
 // the two rate the same games.
 func ratedScore(a *Archived, tie bool) (float64, bool) {
-	if !a.Rated || a.Annulled || a.Black.Key() == a.White.Key() ||
-		ShortGame(a.Size, a.Moves) || TooMuchHandicap(a.Size, a.Handicap, a.Rules) {
+	if !a.Rated || a.Annulled || a.Black.Key() == a.White.Key() || len(ratingPools(a)) == 0 {
+		return 0, false
+	}
+	if kindOf(a.Kind) != goKind {
+		if a.Moves/2 < MinRatedMovesOther {
+			return 0, false
+		}
+	} else if ShortGame(a.Size, a.Moves) || TooMuchHandicap(a.Size, a.Handicap, a.Rules) {
 		return 0, false
 	}
 	switch {
@@ -94,13 +114,13 @@ func ratedScore(a *Archived, tie bool) (float64, bool) {
 	return 0, false
 }
 
-// ratingPools are the pools an archived game counts in.
+// ratingPools are the pools an archived game counts in (less its NoPools).
 func ratingPools(a *Archived) []string {
-	pools := []string{GlobalPool}
+	pools := []string{KindPool(a.Kind, GlobalPool)}
 	if a.GuildID != "" && !a.Black.IsBot() && !a.White.IsBot() {
-		pools = append(pools, GuildPool(a.GuildID))
+		pools = append(pools, KindPool(a.Kind, GuildPool(a.GuildID)))
 	}
-	return pools
+	return slices.DeleteFunc(pools, func(p string) bool { return slices.Contains(a.NoPools, p) })
 }
 
 // ratingTx is where rateGame reads and writes ratings: a bbolt
@@ -136,7 +156,12 @@ func (s StartRatings) of(p Player) glicko.Rating {
 // RatingSeq order with the same starts, reproduces every stored value
 // exactly.
 func rateGame(ctx context.Context, tx ratingTx, starts StartRatings, a *Archived, blackScore float64) error {
-	adv := glicko.HandicapRanks(a.Size, a.Handicap, a.Rules)
+	var adv float64
+	if kindOf(a.Kind) == goKind {
+		adv = glicko.HandicapRanks(a.Size, a.Handicap, a.Rules)
+	} else {
+		starts = nil // the bots' measured ranks are Go ranks
+	}
 	for _, pool := range ratingPools(a) {
 		rb, err := tx.loadRating(ctx, pool, a.Black)
 		if err != nil {

@@ -73,7 +73,7 @@ func ratedFixture(b *testing.B) string {
 
 func openRated(b *testing.B) *Store {
 	path := ratedFixture(b)
-	s, err := Open(path, Options{})
+	s, err := Open(path, Options{Kinds: testKinds})
 	if err != nil {
 		b.Fatal(err)
 	}

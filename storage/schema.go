@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gobot-dev/gobot/engine/game"
 	bolt "go.etcd.io/bbolt"
 )
 
@@ -40,11 +41,14 @@ import (
 //	7  seats: a game record names its kind ("go") and its sides, each a
 //	   list of players (rengo), instead of a black and a white player;
 //	   every active game's record is rewritten so.
+//	8  a server's administration: settings, bans, audit (the admins' log)
+//	   and games_by_guild (the active games of each server, newest last),
+//	   filled from the active games.
 //
 // Buckets that only add data keep the version: archive_review (the
 // reviews of archived games) is created at start-up when missing, and an
 // older gobot that opens the file ignores it.
-const SchemaVersion = 7
+const SchemaVersion = 8
 
 // Bucket names of the current schema. Keys are bytes: IDs as given, times
 // as 8-byte big-endian Unix nanoseconds so that keys sort by time, and a
@@ -78,18 +82,20 @@ var (
 		bucketArchive, bucketArchiveSGF, bucketArchivePlayer, bucketArchiveGuild, bucketPlayers, bucketQuarantine,
 		bucketBotQueue, bucketBotQueueChannel, bucketArchiveChan, bucketArchiveReview,
 		bucketGamesByDue, bucketVacations, bucketRatings, bucketRatingsByValue, bucketRatingHistory,
+		bucketSettings, bucketBans, bucketAudit, bucketGamesByGuild,
 	}
 )
 
 // migrations[i] moves a database from schema i+1 to i+2 inside the start-up
 // transaction. Each step sees the buckets of its own source version.
-var migrations = []func(tx *bolt.Tx) error{
+var migrations = []func(tx *bolt.Tx, kinds *game.Kinds) error{
 	migrate1to2,
 	migrate2to3,
 	migrate3to4,
 	migrate4to5,
 	migrate5to6,
 	migrate6to7,
+	migrate7to8,
 }
 
 // migrate brings the file to SchemaVersion in one transaction: a new file
@@ -138,7 +144,7 @@ func (s *Store) migrate() error {
 				from, SchemaVersion, ErrSchemaTooNew)
 		}
 		for v := from; v < SchemaVersion; v++ {
-			if err := migrations[v-1](tx); err != nil {
+			if err := migrations[v-1](tx, s.kinds); err != nil {
 				return fmt.Errorf("migrate schema %d to %d: %w", v, v+1, err)
 			}
 			if err := tx.Bucket(bucketMeta).Put(keySchema, u64(v+1)); err != nil {
@@ -226,7 +232,7 @@ func checkID(what, id string) error {
 
 // checkIndexes verifies the store's own invariants in tx and returns what
 // it finds wrong.
-func checkIndexes(tx *bolt.Tx) []error {
+func checkIndexes(tx *bolt.Tx, kinds *game.Kinds) []error {
 	var errs []error
 	bad := func(format string, a ...any) { errs = append(errs, fmt.Errorf(format, a...)) }
 
@@ -247,7 +253,7 @@ func checkIndexes(tx *bolt.Tx) []error {
 	})
 	botQueue := tx.Bucket(bucketBotQueueChannel)
 	games.ForEach(func(k, v []byte) error {
-		if g, err := decodeGame(string(k), v); err != nil {
+		if g, err := decodeGame(kinds, string(k), v); err != nil {
 			errs = append(errs, err)
 		} else if g.BotToMove() && botQueue.Get(k) == nil {
 			bad("games: channel %q waits for its bot's move but is not in the bot queue", k)
@@ -267,7 +273,8 @@ func checkIndexes(tx *bolt.Tx) []error {
 		return nil
 	})
 
-	errs = append(errs, checkBotQueue(tx)...)
+	errs = append(errs, checkBotQueue(tx, kinds)...)
+	errs = append(errs, checkGuildIndex(tx)...)
 
 	// Deadlines: each entry names a game due then, and each game with a
 	// due time has its entry.

@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/gobot-dev/gobot/engine/game"
 	bolt "go.etcd.io/bbolt"
 	bolterrors "go.etcd.io/bbolt/errors"
 )
@@ -61,6 +62,9 @@ type Options struct {
 	// ratings of one database must be given the same (cmd/gobot gives
 	// commands.StartRatings of the built-in levels).
 	StartRatings StartRatings
+	// Kinds are the kinds of game the store reads back (cmd/gobot
+	// registers each); a record of a kind it lacks loads as ErrCorrupt.
+	Kinds *game.Kinds
 }
 
 // Defaults for Options.
@@ -80,6 +84,7 @@ type Store struct {
 	log    *slog.Logger
 	clock  func() time.Time // Options.Now or time.Now
 	starts StartRatings     // Options.StartRatings
+	kinds  *game.Kinds      // Options.Kinds
 	writes atomic.Int64     // writers in flight: choose Update (alone) or Batch
 
 	// claims are the workers' claims on owed bot moves, by their place
@@ -149,7 +154,7 @@ func Open(path string, opts Options) (*Store, error) {
 	if clock == nil {
 		clock = time.Now
 	}
-	s := &Store{db: db, path: path, log: log, clock: clock, starts: opts.StartRatings, done: make(chan struct{}), claims: map[uint64]botClaim{}, challengeClaims: map[string]challengeClaim{}}
+	s := &Store{db: db, path: path, log: log, clock: clock, starts: opts.StartRatings, kinds: opts.Kinds, done: make(chan struct{}), claims: map[uint64]botClaim{}, challengeClaims: map[string]challengeClaim{}}
 	if err := s.migrate(); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("storage: open %s: %w", path, err)
@@ -237,7 +242,7 @@ func (s *Store) Check(ctx context.Context) error {
 			errs = append(errs, err)
 		}
 		if len(errs) == 0 {
-			errs = append(errs, checkIndexes(tx)...)
+			errs = append(errs, checkIndexes(tx, s.kinds)...)
 		}
 		if len(errs) > 0 {
 			return fmt.Errorf("storage: check %s: %w", s.path, errors.Join(errs...))

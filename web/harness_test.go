@@ -22,12 +22,22 @@ import (
 	"github.com/gobot-dev/gobot/commands"
 	"github.com/gobot-dev/gobot/commands/discordtest"
 	"github.com/gobot-dev/gobot/engine"
+	"github.com/gobot-dev/gobot/engine/draughts"
+	"github.com/gobot-dev/gobot/engine/game"
 	"github.com/gobot-dev/gobot/storage"
 )
 
 // shots is where the browser tests save their screenshots ("" for the
 // test's temporary folder); testdata/out is ignored by git.
 var shots = flag.String("shots", "", "folder for the browser tests' screenshots (default: the test's temporary folder)")
+
+// testKinds are the kinds of game the tests' stores read back.
+func testKinds() *game.Kinds {
+	var ks game.Kinds
+	ks.Register(engine.Kind{})
+	ks.Register(draughts.Kind{})
+	return &ks
+}
 
 // firstPoint is the tests' bot: it passes when its opponent passed (so
 // that games end) and otherwise plays the first legal point from the top
@@ -75,7 +85,7 @@ func newEnv(t testing.TB, opts Options) *env {
 	t.Helper()
 	// Local games post their boards in channels the fake does not know.
 	d := discordtest.NewServer(t, discordtest.Options{RecordOnly: true})
-	store, err := storage.Open(filepath.Join(t.TempDir(), "gobot.db"), storage.Options{})
+	store, err := storage.Open(filepath.Join(t.TempDir(), "gobot.db"), storage.Options{Kinds: testKinds()})
 	if err != nil {
 		t.Fatal(err)
 	}

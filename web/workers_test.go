@@ -25,7 +25,7 @@ func TestWorkersOnPostgres(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	worker := func() (*commands.App, *storage.Postgres) {
-		pg, err := storage.OpenPostgres(ctx, url, storage.Options{})
+		pg, err := storage.OpenPostgres(ctx, url, storage.Options{Kinds: testKinds()})
 		if err != nil {
 			t.Fatal(err)
 		}

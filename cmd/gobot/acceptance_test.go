@@ -37,7 +37,7 @@ func TestAcceptanceManyWorkers(t *testing.T) {
 	dbURL := pgtest.Database(t)
 	d := discordtest.NewServer(t, discordtest.Options{RecordOnly: true, WaitTimeout: 2 * time.Minute})
 	c := newCluster(t, d, dbURL, 3, "GOBOT_CHALLENGE_TTL=1m", "GOBOT_MAX_SEARCHES=2")
-	store, err := storage.OpenPostgres(context.Background(), dbURL, storage.Options{})
+	store, err := storage.OpenPostgres(context.Background(), dbURL, storage.Options{Kinds: kinds()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -194,13 +194,13 @@ func crashArtifact(problem string) bool {
 // startGames starts n games at once, the first bots of them against the
 // bot (level beginner, the player black), the others between two people
 // (a challenge, accepted); sizes cycle through 9, 13 and 19.
-func startGames(t *testing.T, d *discordtest.Server, n, bots int) []*game {
+func startGames(t *testing.T, d *discordtest.Server, n, bots int) []*drivenGame {
 	t.Helper()
-	games := make([]*game, n)
+	games := make([]*drivenGame, n)
 	var wg sync.WaitGroup
 	for i := range n {
 		ch := d.GuildChannel(fmt.Sprintf("game%02d", i))
-		g := &game{ch: ch, size: []int{9, 13, 19}[i%3], acked: map[string][]string{}}
+		g := &drivenGame{ch: ch, size: []int{9, 13, 19}[i%3], acked: map[string][]string{}}
 		games[i] = g
 		wg.Add(1)
 		go func() {

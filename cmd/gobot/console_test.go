@@ -45,7 +45,7 @@ func TestConsoleServesBackup(t *testing.T) {
 	if code := run(context.Background(), []string{"backup", copyPath}, nil, &out, &errOut); code != 0 || out.String() != "backed up "+db+" to "+copyPath+"\n" {
 		t.Fatalf("gobot backup while the console runs = %d, %q, %q", code, out.String(), errOut.String())
 	}
-	s, err := storage.Open(copyPath, storage.Options{})
+	s, err := storage.Open(copyPath, storage.Options{Kinds: kinds()})
 	if err != nil {
 		t.Fatalf("the backup does not open: %v", err)
 	}

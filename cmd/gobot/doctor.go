@@ -39,7 +39,7 @@ func doctor(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 				path = "PostgreSQL (GOBOT_DATABASE_URL)"
 				octx, cancel := context.WithTimeout(ctx, time.Minute)
 				defer cancel()
-				p, err := storage.OpenPostgres(octx, cfg.DatabaseURL.Reveal(), storage.Options{})
+				p, err := storage.OpenPostgres(octx, cfg.DatabaseURL.Reveal(), storage.Options{Kinds: kinds()})
 				if err != nil {
 					return nil, &redactedError{msg: cfg.Redact(err.Error()), err: err}
 				}
@@ -51,7 +51,7 @@ func doctor(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		if _, err := os.Stat(path); err != nil {
 			return nil, fmt.Errorf("doctor: no database at %s: %w", path, err)
 		}
-		s, err := storage.Open(path, storage.Options{Timeout: time.Second})
+		s, err := storage.Open(path, storage.Options{Kinds: kinds(), Timeout: time.Second})
 		if errors.Is(err, storage.ErrLocked) {
 			return nil, fmt.Errorf("doctor: %s is in use by a running gobot: copy it with `gobot backup COPY` and run `gobot doctor --db COPY`", path)
 		}
@@ -94,9 +94,9 @@ func listQuarantined(w io.Writer, path string, qs []storage.Quarantined) {
 			fmt.Fprintf(w, "     cannot be salvaged: %v\n", err)
 			continue
 		}
-		n := g.Game.MoveCount()
+		n := g.State.MoveCount()
 		fmt.Fprintf(w, "     game %s: %s (black) vs %s (white), %d of %d moves replay; `gobot doctor export %d > game.sgf` writes them as SGF\n",
-			g.ID, g.First(engine.Black), g.First(engine.White), n, n+lost, i+1)
+			g.ID, g.First(engine.SideOf(engine.Black)), g.First(engine.SideOf(engine.White)), n, n+lost, i+1)
 	}
 }
 
@@ -106,10 +106,10 @@ func exportQuarantined(w io.Writer, q storage.Quarantined) error {
 		return fmt.Errorf("doctor: export: the record of channel %s cannot be salvaged: %w", q.ChannelID, err)
 	}
 	info := engine.SGFInfo{
-		PB: g.First(engine.Black).String(), PW: g.First(engine.White).String(), DT: g.CreatedAt.UTC().Format("2006-01-02"),
-		GN: g.First(engine.Black).String() + " vs " + g.First(engine.White).String(), PC: "Discord (gobot)",
+		PB: g.First(engine.SideOf(engine.Black)).String(), PW: g.First(engine.SideOf(engine.White)).String(), DT: g.CreatedAt.UTC().Format("2006-01-02"),
+		GN: g.First(engine.SideOf(engine.Black)).String() + " vs " + g.First(engine.SideOf(engine.White)).String(), PC: "Discord (gobot)",
 		C: fmt.Sprintf("Salvaged by gobot doctor from a damaged record (channel %s, set aside %s): the first %d moves, which replay; %d moves after them were left out.",
-			q.ChannelID, q.At.Format(time.RFC3339), g.Game.MoveCount(), lost),
+			q.ChannelID, q.At.Format(time.RFC3339), g.State.MoveCount(), lost),
 	}
-	return engine.WriteSGF(w, g.Game, info)
+	return engine.WriteSGF(w, goOf(g), info)
 }

@@ -18,7 +18,7 @@ import (
 func quarantinedDB(t *testing.T) string {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "gobot.db")
-	s, err := storage.Open(path, storage.Options{})
+	s, err := storage.Open(path, storage.Options{Kinds: kinds()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -33,7 +33,7 @@ func quarantinedDB(t *testing.T) string {
 				t.Fatal(err)
 			}
 		}
-		g := &storage.Game{ChannelID: ch, Sides: storage.Sides(storage.Player{UserID: "1", Name: "ann"}, storage.Player{UserID: "2", Name: "bob"}), Game: eg}
+		g := &storage.Game{ChannelID: ch, Sides: storage.Sides(storage.Player{UserID: "1", Name: "ann"}, storage.Player{UserID: "2", Name: "bob"}), State: engine.Own(eg)}
 		if err := s.CreateGame(context.Background(), g); err != nil {
 			t.Fatal(err)
 		}
@@ -51,7 +51,7 @@ func quarantinedDB(t *testing.T) string {
 		return b.Put([]byte("222"), v[:len(v)/2])
 	})
 	db.Close()
-	s, err = storage.Open(path, storage.Options{})
+	s, err = storage.Open(path, storage.Options{Kinds: kinds()})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -21,7 +21,9 @@ import (
 	"github.com/gobot-dev/gobot/commands"
 	"github.com/gobot-dev/gobot/config"
 	"github.com/gobot-dev/gobot/engine"
+	"github.com/gobot-dev/gobot/engine/draughts"
 	"github.com/gobot-dev/gobot/engine/estimate"
+	"github.com/gobot-dev/gobot/engine/game"
 	"github.com/gobot-dev/gobot/engine/gtp"
 	"github.com/gobot-dev/gobot/storage"
 	"github.com/gobot-dev/gobot/web"
@@ -169,6 +171,11 @@ func serve(ctx context.Context, stdout, stderr io.Writer) (err error) {
 		return err
 	}
 	defer closePlayers()
+	dreg, err := newDraughtsRegistry(ctx, cfg, stderr)
+	if err != nil {
+		return err
+	}
+	defer dreg.Close()
 
 	rest := commands.NewREST(cfg.APIURL, cfg.Token.Reveal(), nil)
 	appID := cfg.AppID
@@ -181,7 +188,7 @@ func serve(ctx context.Context, stdout, stderr io.Writer) (err error) {
 		}
 	}
 	app, err := commands.New(commands.Options{
-		AppID: appID, GuildID: cfg.GuildID, Discord: rest, Store: store, Players: players, Logger: log,
+		AppID: appID, GuildID: cfg.GuildID, Discord: rest, Store: store, Players: players, Draughts: dreg, Logger: log,
 		ChallengeTTL: cfg.ChallengeTTL, ScoringTTL: cfg.ScoringTTL, DefaultClock: &cfg.DefaultClock, BotWorkers: cfg.MaxSearches,
 		Activity: cfg.ClientSecret != "" && cfg.HTTPAddr != "",
 	})
@@ -311,9 +318,9 @@ func openStore(ctx context.Context, cfg *config.Config, log *slog.Logger) (appSt
 	if cfg.DatabaseURL != "" {
 		octx, cancel := context.WithTimeout(ctx, time.Minute)
 		defer cancel()
-		return storage.OpenPostgres(octx, cfg.DatabaseURL.Reveal(), storage.Options{Logger: log, StartRatings: startRatings()})
+		return storage.OpenPostgres(octx, cfg.DatabaseURL.Reveal(), storage.Options{Kinds: kinds(), Logger: log, StartRatings: startRatings()})
 	}
-	return storage.Open(cfg.DBPath, storage.Options{BackupSocket: storage.DefaultBackupSocket(cfg.DBPath), Logger: log, StartRatings: startRatings()})
+	return storage.Open(cfg.DBPath, storage.Options{Kinds: kinds(), BackupSocket: storage.DefaultBackupSocket(cfg.DBPath), Logger: log, StartRatings: startRatings()})
 }
 
 // startRatings are the bot levels' start ratings (commands.StartRatings
@@ -321,6 +328,15 @@ func openStore(ctx context.Context, cfg *config.Config, log *slog.Logger) (appSt
 // that rates games or rebuilds the ratings is opened with them, so that
 // the two agree.
 func startRatings() storage.StartRatings { return commands.StartRatings(bots.Builtin()) }
+
+// kinds are the games gobot hosts, each registered once: the store reads
+// their records back by kind.
+func kinds() *game.Kinds {
+	var ks game.Kinds
+	ks.Register(engine.Kind{})
+	ks.Register(draughts.Kind{})
+	return &ks
+}
 
 // inviteURL is the OAuth2 link that adds the bot to a server with only the
 // scopes and permissions it needs.
@@ -415,7 +431,7 @@ func console(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	}
 	log := newLogger(cfg, stderr)
 	// Like the bot, the console serves hot backups (gobot backup) on its socket.
-	store, err := storage.Open(*db, storage.Options{BackupSocket: storage.DefaultBackupSocket(*db), Logger: log, StartRatings: startRatings()})
+	store, err := storage.Open(*db, storage.Options{Kinds: kinds(), BackupSocket: storage.DefaultBackupSocket(*db), Logger: log, StartRatings: startRatings()})
 	if err != nil {
 		return err
 	}
@@ -425,9 +441,14 @@ func console(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		return err
 	}
 	defer closePlayers()
+	dreg, err := newDraughtsRegistry(ctx, cfg, stderr)
+	if err != nil {
+		return err
+	}
+	defer dreg.Close()
 	co := commands.ConsoleOptions{
 		In: stdin, Out: stdout, User: *user, Store: store, Players: players, BoardDir: *boards, StateFile: *db + ".console.json",
-		Options: commands.Options{Logger: log, ChallengeTTL: cfg.ChallengeTTL, ScoringTTL: cfg.ScoringTTL, DefaultClock: &cfg.DefaultClock, BotWorkers: cfg.MaxSearches},
+		Options: commands.Options{Logger: log, ChallengeTTL: cfg.ChallengeTTL, ScoringTTL: cfg.ScoringTTL, DefaultClock: &cfg.DefaultClock, BotWorkers: cfg.MaxSearches, Draughts: dreg},
 	}
 	if *webAddr != "" {
 		co.Web = func(app *commands.App) (string, func(), error) { return serveBoard(app, *webAddr, log) }
@@ -621,3 +642,6 @@ func backup(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	fmt.Fprintf(stdout, "backed up %s to %s\n", cfg.DBPath, out)
 	return nil
 }
+
+// goOf is the game of Go that g holds (engine.GameOf); nil for another kind.
+func goOf(g *storage.Game) *engine.Game { return engine.GameOf(g.State) }

@@ -134,19 +134,23 @@ func TestServeHTTPMode(t *testing.T) {
 	if m := d.Do(d.Command(ch, u, "go", discordtest.Sub("bot", discordtest.Str("level", "beginner"), discordtest.Int("size", 9)))); m.Ephemeral() {
 		t.Fatalf("/go bot refused: %s", m.Text())
 	}
-	if len(d.Commands(d.GuildID)) != 1 {
-		t.Errorf("registered %d guild commands, want /go", len(d.Commands(d.GuildID)))
+	if len(d.Commands(d.GuildID)) != 3 {
+		t.Errorf("registered %d guild commands, want /go, /draughts and /go-admin", len(d.Commands(d.GuildID)))
+	}
+	// The draughts levels reach Discord through the wiring too.
+	if m := d.Do(d.Command(d.GuildChannel("dames"), u, "draughts", discordtest.Sub("bot", discordtest.Str("level", "beginner")))); m.Ephemeral() {
+		t.Fatalf("/draughts bot refused: %s", m.Text())
 	}
 
 	stopRun(t, cancel, done, stderr)
 	// The database was closed: it opens again at once.
-	s, err := storage.Open(db, storage.Options{Timeout: time.Second})
+	s, err := storage.Open(db, storage.Options{Kinds: kinds(), Timeout: time.Second})
 	if err != nil {
 		t.Fatalf("database still locked after shutdown: %v", err)
 	}
 	g, err := s.Game(context.Background(), ch.ID)
 	s.Close()
-	if err != nil || g.Game.Size() != 9 {
+	if err != nil || goOf(g).Size() != 9 {
 		t.Fatalf("the game was not stored: %v", err)
 	}
 
@@ -214,7 +218,7 @@ func TestMissingTokenIsOneLine(t *testing.T) {
 func TestDamagedDatabaseIsOneLine(t *testing.T) {
 	dir := t.TempDir()
 	db := filepath.Join(dir, "gobot.db")
-	s, err := storage.Open(db, storage.Options{})
+	s, err := storage.Open(db, storage.Options{Kinds: kinds()})
 	if err != nil {
 		t.Fatal(err)
 	}

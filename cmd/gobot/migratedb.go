@@ -46,7 +46,7 @@ func migrateDB(ctx context.Context, args []string, stdout, stderr io.Writer) (er
 	if _, err := os.Stat(*db); err != nil {
 		return fmt.Errorf("migrate-db: the bbolt database %s: %w", *db, err)
 	}
-	src, err := storage.Open(*db, storage.Options{})
+	src, err := storage.Open(*db, storage.Options{Kinds: kinds()})
 	if errors.Is(err, storage.ErrLocked) {
 		return fmt.Errorf("migrate-db: %w (stop the bot that uses it first)", err)
 	}
@@ -55,7 +55,7 @@ func migrateDB(ctx context.Context, args []string, stdout, stderr io.Writer) (er
 	}
 	defer src.Close()
 	octx, cancel := context.WithTimeout(ctx, time.Minute)
-	dst, err := storage.OpenPostgres(octx, *to, storage.Options{})
+	dst, err := storage.OpenPostgres(octx, *to, storage.Options{Kinds: kinds()})
 	cancel()
 	if err != nil {
 		return fmt.Errorf("migrate-db: %w", err)

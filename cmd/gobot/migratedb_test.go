@@ -14,12 +14,16 @@ import (
 func TestMigrateDB(t *testing.T) {
 	url := pgtest.Database(t)
 	path := filepath.Join(t.TempDir(), "gobot.db")
-	s, err := storage.Open(path, storage.Options{})
+	s, err := storage.Open(path, storage.Options{Kinds: kinds()})
 	if err != nil {
 		t.Fatal(err)
 	}
 	eg, _ := engine.NewGame(engine.Config{Size: 9, Rules: engine.DefaultRules()})
-	if err := s.CreateGame(context.Background(), &storage.Game{ChannelID: "5", Sides: storage.Sides(storage.Player{UserID: "1"}, storage.Player{Level: "easy"}), Game: eg}); err != nil {
+	if err := s.CreateGame(context.Background(), &storage.Game{ChannelID: "5", Sides: storage.Sides(storage.Player{UserID: "1"}, storage.Player{Level: "easy"}), State: engine.Own(eg)}); err != nil {
+		t.Fatal(err)
+	}
+	// A server's settings and their log entry go along.
+	if err := s.PutSettings(context.Background(), &storage.Settings{GuildID: "G", Size: 9}, storage.AuditEntry{GuildID: "G", Action: storage.AuditSettings, Target: "size"}); err != nil {
 		t.Fatal(err)
 	}
 	s.Close()
@@ -33,13 +37,19 @@ func TestMigrateDB(t *testing.T) {
 			t.Errorf("run %d printed:\n%s\nwant a line %q", i+1, stdout.String(), want)
 		}
 	}
-	p, err := storage.OpenPostgres(context.Background(), url, storage.Options{})
+	p, err := storage.OpenPostgres(context.Background(), url, storage.Options{Kinds: kinds()})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer p.Close()
-	if g, err := p.Game(context.Background(), "5"); err != nil || g.First(engine.White).Level != "easy" {
+	if g, err := p.Game(context.Background(), "5"); err != nil || g.First(engine.SideOf(engine.White)).Level != "easy" {
 		t.Errorf("migrated game = %+v, %v", g, err)
+	}
+	if st, err := p.Settings(context.Background(), "G"); err != nil || st.Size != 9 {
+		t.Errorf("migrated settings = %+v, %v", st, err)
+	}
+	if log, _, err := p.AuditLog(context.Background(), "G", 0, 10); err != nil || len(log) != 1 || log[0].Target != "size" {
+		t.Errorf("migrated log = %+v, %v", log, err)
 	}
 
 	var stdout, stderr syncBuffer

@@ -32,7 +32,7 @@ func ratings(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	var store rebuilder
 	if db != "" {
-		s, err := storage.Open(db, storage.Options{StartRatings: startRatings()})
+		s, err := storage.Open(db, storage.Options{Kinds: kinds(), StartRatings: startRatings()})
 		if err != nil {
 			return err
 		}
@@ -45,13 +45,13 @@ func ratings(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		if cfg.DatabaseURL != "" {
 			octx, cancel := context.WithTimeout(ctx, time.Minute)
 			defer cancel()
-			s, err := storage.OpenPostgres(octx, cfg.DatabaseURL.Reveal(), storage.Options{StartRatings: startRatings()})
+			s, err := storage.OpenPostgres(octx, cfg.DatabaseURL.Reveal(), storage.Options{Kinds: kinds(), StartRatings: startRatings()})
 			if err != nil {
 				return &redactedError{msg: cfg.Redact(err.Error()), err: err}
 			}
 			store = s
 		} else {
-			s, err := storage.Open(cfg.DBPath, storage.Options{StartRatings: startRatings()})
+			s, err := storage.Open(cfg.DBPath, storage.Options{Kinds: kinds(), StartRatings: startRatings()})
 			if err != nil {
 				return err
 			}

@@ -50,7 +50,7 @@ func TestRatingsRebuildRules(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			g := &storage.Game{ChannelID: fmt.Sprint("c", i), Sides: storage.Sides(storage.Player{UserID: "1"}, gm.white), Game: eg}
+			g := &storage.Game{ChannelID: fmt.Sprint("c", i), Sides: storage.Sides(storage.Player{UserID: "1"}, gm.white), State: engine.Own(eg)}
 			if err := store.CreateGame(ctx, g); err != nil {
 				t.Fatal(err)
 			}
@@ -75,17 +75,17 @@ func TestRatingsRebuildRules(t *testing.T) {
 		}
 		return out.String()
 	}
-	live := seed(storage.Options{StartRatings: startRatings()})
+	live := seed(storage.Options{Kinds: kinds(), StartRatings: startRatings()})
 	if got, want := rebuild(live), "rebuilt 3 ratings from 3 rated games: 0 differed from the stored values, 0 were missing or extra\n"; got != want {
 		t.Errorf("rebuild of the bot's ratings: %q, want %q", got, want)
 	}
-	old := seed(storage.Options{})
+	old := seed(storage.Options{Kinds: kinds()})
 	if got, want := rebuild(old), "rebuilt 3 ratings from 3 rated games: 3 differed from the stored values, 0 were missing or extra\n"; got != want {
 		t.Errorf("rebuild of ratings made before start ratings: %q, want %q", got, want)
 	}
 	// Both databases now hold the same ratings.
 	values := func(db string) string {
-		store, err := storage.Open(db, storage.Options{})
+		store, err := storage.Open(db, storage.Options{Kinds: kinds()})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -31,7 +31,7 @@ func TestHelp(t *testing.T) {
 // database and finds them equal to the stored ones.
 func TestRatingsRebuild(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "gobot.db")
-	store, err := storage.Open(db, storage.Options{})
+	store, err := storage.Open(db, storage.Options{Kinds: kinds()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -42,7 +42,7 @@ func TestRatingsRebuild(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		g := &storage.Game{ChannelID: "c", GuildID: "G", Sides: storage.Sides(storage.Player{UserID: "1"}, storage.Player{UserID: "2"}), Game: eg}
+		g := &storage.Game{ChannelID: "c", GuildID: "G", Sides: storage.Sides(storage.Player{UserID: "1"}, storage.Player{UserID: "2"}), State: engine.Own(eg)}
 		if err := store.CreateGame(ctx, g); err != nil {
 			t.Fatal(err)
 		}
@@ -64,7 +64,7 @@ func TestRatingsRebuild(t *testing.T) {
 		}
 	}
 	var out, errOut bytes.Buffer
-	store, err = storage.Open(db, storage.Options{})
+	store, err = storage.Open(db, storage.Options{Kinds: kinds()})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -479,7 +479,7 @@ func gameOf(m *discordtest.Message) string {
 // moves it checked and how many are missing.
 func verifyAcked(t *testing.T, db string, players []*soakPlayer) (acked, lost int) {
 	t.Helper()
-	s, err := storage.Open(db, storage.Options{})
+	s, err := storage.Open(db, storage.Options{Kinds: kinds()})
 	if err != nil {
 		t.Fatalf("after kill -9 the database does not open: %v", err)
 	}
@@ -492,7 +492,7 @@ func verifyAcked(t *testing.T, db string, players []*soakPlayer) (acked, lost in
 		}
 		var eg *engine.Game
 		if g, err := s.Game(ctx, ch); err == nil && g.ID == id {
-			eg = g.Game
+			eg = goOf(g)
 		} else if a, err := s.ArchivedGame(ctx, id); err == nil {
 			eg, _, _ = engine.ParseSGF(a.SGF)
 		}

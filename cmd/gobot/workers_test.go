@@ -200,9 +200,9 @@ func played(text string, u discordtest.User, point string) bool {
 	return strings.Contains(text, u.Mention()+" played **"+point+"**")
 }
 
-// game is one game a driver plays: its channel, its human players, and the
+// drivenGame is one game a driver plays: its channel, its human players, and the
 // moves each was told were played.
-type game struct {
+type drivenGame struct {
 	ch      *discordtest.Channel
 	size    int
 	players []discordtest.User // the humans, in turn order (one for a bot game)
@@ -215,7 +215,7 @@ type game struct {
 // drive plays g until stop closes: each human in turn sends /go play on
 // the next untried point; an answer saying the move was played is an
 // acknowledged move.
-func drive(d *discordtest.Server, g *game, rng *rand.Rand, stop <-chan struct{}) {
+func drive(d *discordtest.Server, g *drivenGame, rng *rand.Rand, stop <-chan struct{}) {
 	points := allPoints(g.size, rng)
 	turn := 0
 	for _, p := range points {
@@ -243,7 +243,7 @@ func drive(d *discordtest.Server, g *game, rng *rand.Rand, stop <-chan struct{})
 
 // driveAll plays every game in its own goroutine (drive, seeded with seed)
 // until stop closes; the function it returns waits for them.
-func driveAll(d *discordtest.Server, games []*game, seed uint64, stop <-chan struct{}) (wait func()) {
+func driveAll(d *discordtest.Server, games []*drivenGame, seed uint64, stop <-chan struct{}) (wait func()) {
 	var wg sync.WaitGroup
 	for i, g := range games {
 		wg.Add(1)
@@ -257,7 +257,7 @@ func driveAll(d *discordtest.Server, games []*game, seed uint64, stop <-chan str
 
 // storedMoves returns the game in g's channel (nil once finished) and the
 // points each colour played in it, active or finished.
-func storedMoves(t *testing.T, s *storage.Postgres, g *game) (*storage.Game, map[engine.Color][]string) {
+func storedMoves(t *testing.T, s *storage.Postgres, g *drivenGame) (*storage.Game, map[engine.Color][]string) {
 	t.Helper()
 	ctx := context.Background()
 	sg, err := s.Game(ctx, g.ch.ID)
@@ -283,7 +283,7 @@ func storedMoves(t *testing.T, s *storage.Postgres, g *game) (*storage.Game, map
 		t.Errorf("game in %s: %v", g.ch.Name, err)
 		return nil, nil
 	default:
-		eg = sg.Game
+		eg = goOf(sg)
 	}
 	out := map[engine.Color][]string{}
 	for _, m := range eg.Moves() {

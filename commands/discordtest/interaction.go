@@ -45,6 +45,7 @@ const (
 
 // Permission bits used in member and app permissions.
 const (
+	PermManageGuild           uint64 = 1 << 5
 	PermViewChannel           uint64 = 1 << 10
 	PermSendMessages          uint64 = 1 << 11
 	PermManageMessages        uint64 = 1 << 13
@@ -60,6 +61,9 @@ const (
 		PermReadMessageHistory | PermUseApplicationCommand | PermCreatePublicThreads | PermSendMessagesInThreads
 	// PermModerator adds Manage Messages.
 	PermModerator = PermMember | PermManageMessages
+	// PermServerAdmin adds Manage Server (and Manage Messages), what
+	// /go-admin asks for.
+	PermServerAdmin = PermModerator | PermManageGuild
 	// PermBot is what the invite link grants the bot.
 	PermBot = PermViewChannel | PermSendMessages | PermEmbedLinks | PermAttachFiles |
 		PermReadMessageHistory | PermCreatePublicThreads | PermSendMessagesInThreads

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -130,10 +131,17 @@ func overwriteCommands(s *Server, r *restRequest) restResponse {
 		if _, ok := cp["description"]; !ok {
 			cp["description"] = ""
 		}
-		if _, ok := cp["default_member_permissions"]; !ok {
+		// Discord reads default_member_permissions as an integer and
+		// answers with its string, as every permission set.
+		switch p := cp["default_member_permissions"].(type) {
+		case nil:
 			cp["default_member_permissions"] = nil
+		case float64:
+			cp["default_member_permissions"] = strconv.FormatInt(int64(p), 10)
 		}
-		cp["dm_permission"] = true
+		if _, ok := cp["dm_permission"]; !ok {
+			cp["dm_permission"] = true
+		}
 		cp["nsfw"] = false
 		if g := r.params["guild_id"]; g != "" {
 			cp["guild_id"] = g
@@ -172,9 +180,16 @@ func getChannel(s *Server, r *restRequest) restResponse {
 	defer s.mu.Unlock()
 	c, fail := s.channel(r)
 	if c == nil {
+		// Asking whether a channel exists is no mistake: the 404 is an
+		// answer, not a problem of the bot's.
+		fail.problem = ""
 		return fail
 	}
-	return ok(c.object())
+	o := c.object()
+	if c.Type == ChannelPublicThread {
+		o["owner_id"] = s.BotUserID // the fake's threads are the bot's
+	}
+	return ok(o)
 }
 
 func createMessage(s *Server, r *restRequest) restResponse {

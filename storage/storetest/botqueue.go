@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/gobot-dev/gobot/engine"
+	"github.com/gobot-dev/gobot/engine/game"
 	"github.com/gobot-dev/gobot/internal/clocktest"
 	"github.com/gobot-dev/gobot/storage"
 )
@@ -15,7 +16,7 @@ import (
 // move is owed from the start.
 func botGame(t *testing.T, s Store, channel string) *storage.Game {
 	t.Helper()
-	g := &storage.Game{ChannelID: channel, Sides: storage.Sides(storage.Player{Level: "weak", Name: "weak bot"}, human("1")), Game: newEngine(t, 9)}
+	g := &storage.Game{ChannelID: channel, Sides: storage.Sides(storage.Player{Level: "weak", Name: "weak bot"}, human("1")), State: engine.Own(newEngine(t, 9))}
 	mustCreate(t, s, g)
 	return g
 }
@@ -51,18 +52,18 @@ func testBotQueueFollowsTheGames(t *testing.T, s Store, clk *clocktest.Clock) {
 	}
 	wantQueue(t, s, "a", "b")
 	// The bot's move leaves the queue; the human's answer owes the next.
-	play(t, a.Game, "E5")
+	play(t, goOf(a), "E5")
 	if err := s.UpdateGame(ctx, a); err != nil {
 		t.Fatal(err)
 	}
 	wantQueue(t, s, "b")
-	play(t, a.Game, "D4")
+	play(t, goOf(a), "D4")
 	if err := s.UpdateGame(ctx, a); err != nil {
 		t.Fatal(err)
 	}
 	wantQueue(t, s, "b", "a")
 	// A scoring phase owes nothing; resuming play owes the move again.
-	a.Scoring = &storage.ScoringState{Accepted: map[engine.Color]bool{}}
+	a.Scoring = &storage.ScoringState{Accepted: map[game.Side]bool{}}
 	if err := s.UpdateGame(ctx, a); err != nil {
 		t.Fatal(err)
 	}
@@ -77,7 +78,7 @@ func testBotQueueFollowsTheGames(t *testing.T, s Store, clk *clocktest.Clock) {
 		t.Fatal(err)
 	}
 	wantQueue(t, s, "a")
-	if err := a.Game.Play(engine.ResignMove(engine.White)); err != nil {
+	if err := goOf(a).Play(engine.ResignMove(engine.White)); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.FinishGame(ctx, a, storage.Archived{SGF: []byte("(;RE[B+R])")}); err != nil {
@@ -89,7 +90,7 @@ func testBotQueueFollowsTheGames(t *testing.T, s Store, clk *clocktest.Clock) {
 	if err := s.CreateChallenge(ctx, c); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.AcceptChallenge(ctx, "ch", &storage.Game{ChannelID: "c1", Sides: storage.Sides(storage.Player{Level: "weak"}, human("1")), Game: newEngine(t, 9)}); err != nil {
+	if err := s.AcceptChallenge(ctx, "ch", &storage.Game{ChannelID: "c1", Sides: storage.Sides(storage.Player{Level: "weak"}, human("1")), State: engine.Own(newEngine(t, 9))}); err != nil {
 		t.Fatal(err)
 	}
 	wantQueue(t, s, "c1")
@@ -198,11 +199,11 @@ func testBotMoveOnce(t *testing.T, s Store, clk *clocktest.Clock) {
 		t.Fatal(err)
 	}
 	g2 := mustLoad(t, s, "a")
-	play(t, g2.Game, "E5")
+	play(t, goOf(g2), "E5")
 	if err := s.UpdateGame(ctx, g2); err != nil {
 		t.Fatalf("the first stored bot move: %v", err)
 	}
-	play(t, g1.Game, "D4")
+	play(t, goOf(g1), "D4")
 	if err := s.UpdateGame(ctx, g1); !errors.Is(err, storage.ErrConflict) {
 		t.Fatalf("the second bot move = %v, want ErrConflict", err)
 	}

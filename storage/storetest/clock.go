@@ -7,6 +7,7 @@ import (
 
 	"github.com/gobot-dev/gobot/engine"
 	"github.com/gobot-dev/gobot/engine/clock"
+	"github.com/gobot-dev/gobot/engine/game"
 	"github.com/gobot-dev/gobot/internal/clocktest"
 	"github.com/gobot-dev/gobot/storage"
 )
@@ -22,7 +23,7 @@ func testDeadlines(t *testing.T, s Store, clk *clocktest.Clock) {
 	scoring := func(ch string, in time.Duration) *storage.Game {
 		g := newGame(t, ch, "1", "2")
 		mustCreate(t, s, g)
-		g.Scoring = &storage.ScoringState{Accepted: map[engine.Color]bool{}, Deadline: t0.Add(in)}
+		g.Scoring = &storage.ScoringState{Accepted: map[game.Side]bool{}, Deadline: t0.Add(in)}
 		if err := s.UpdateGame(ctx, g); err != nil {
 			t.Fatal(err)
 		}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/gobot-dev/gobot/engine"
 	"github.com/gobot-dev/gobot/engine/enginetest"
+	"github.com/gobot-dev/gobot/engine/game"
 	"github.com/gobot-dev/gobot/internal/clocktest"
 	"github.com/gobot-dev/gobot/storage"
 )
@@ -107,6 +108,7 @@ func Run(t *testing.T, open Opener) {
 		{"BotMoveOnce", testBotMoveOnce},
 		{"ExtendBotMove", testExtendBotMove},
 		{"Ratings", testRatings},
+		{"SecondKind", testSecondKind},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -130,7 +132,7 @@ func newEngine(t *testing.T, size int) *engine.Game {
 }
 
 func newGame(t *testing.T, channel, black, white string) *storage.Game {
-	return &storage.Game{ChannelID: channel, GuildID: "guild1", Sides: storage.Sides(human(black), human(white)), Game: newEngine(t, 9)}
+	return &storage.Game{ChannelID: channel, GuildID: "guild1", Sides: storage.Sides(human(black), human(white)), State: engine.Own(newEngine(t, 9))}
 }
 
 // play plays the given moves ("D4", "pass") alternately from the colour to
@@ -158,7 +160,7 @@ func mustLoad(t *testing.T, s Store, channel string) *storage.Game {
 
 func moves(g *storage.Game) []string {
 	var out []string
-	for _, m := range g.Game.Moves() {
+	for _, m := range goOf(g).Moves() {
 		out = append(out, m.String())
 	}
 	return out
@@ -171,10 +173,10 @@ func testGameRoundTrip(t *testing.T, s Store, clk *clocktest.Clock) {
 	g := newGame(t, "c1", "1", "2")
 	g.ParentChannelID = "p1"
 	g.Delivery.MessageIDs = []string{"m1", "m2"}
-	g.Undo = &storage.UndoRequest{By: engine.Black, MoveCount: 0, RequestedAt: clk.Now()}
+	g.Undo = &storage.UndoRequest{By: 0, MoveCount: 0, RequestedAt: clk.Now()}
 	g.Delivery.Followup = &storage.Followup{InteractionID: "i1", AppID: "a1", Token: "tok", At: clk.Now(), ChannelPosts: true}
 	g.Delivery.Unposted = true
-	play(t, g.Game, "D4", "E5", "pass")
+	play(t, goOf(g), "D4", "E5", "pass")
 	mustCreate(t, s, g)
 	if g.Version != 1 || g.ID == "" || !g.CreatedAt.Equal(clk.Now()) {
 		t.Errorf("after CreateGame: version %d, ID %q, created %v", g.Version, g.ID, g.CreatedAt)
@@ -184,7 +186,7 @@ func testGameRoundTrip(t *testing.T, s Store, clk *clocktest.Clock) {
 	}
 	got := mustLoad(t, s, "c1")
 	if got.ID != g.ID || got.Version != 1 || got.GuildID != "guild1" || got.ParentChannelID != "p1" ||
-		got.First(engine.Black) != g.First(engine.Black) || got.First(engine.White) != g.First(engine.White) || !slices.Equal(got.Delivery.MessageIDs, g.Delivery.MessageIDs) ||
+		got.First(0) != g.First(0) || got.First(1) != g.First(1) || !slices.Equal(got.Delivery.MessageIDs, g.Delivery.MessageIDs) ||
 		!got.CreatedAt.Equal(g.CreatedAt) {
 		t.Errorf("Game(c1) = %+v, want %+v", got, g)
 	}
@@ -201,15 +203,15 @@ func testGameRoundTrip(t *testing.T, s Store, clk *clocktest.Clock) {
 		t.Errorf("Unposted = false, want true")
 	}
 	// The scoring state round-trips too.
-	got.Scoring = &storage.ScoringState{Dead: []engine.Point{{Col: 3, Row: 3}}, Accepted: map[engine.Color]bool{engine.Black: true}, Deadline: clk.Now()}
+	got.Scoring = &storage.ScoringState{Dead: []string{"D4"}, Accepted: map[game.Side]bool{0: true}, Deadline: clk.Now()}
 	if err := s.UpdateGame(ctx, got); err != nil {
 		t.Fatalf("UpdateGame = %v", err)
 	}
 	again := mustLoad(t, s, "c1")
-	if sc := again.Scoring; sc == nil || len(sc.Dead) != 1 || sc.Dead[0] != (engine.Point{Col: 3, Row: 3}) || !sc.Accepted[engine.Black] || sc.Accepted[engine.White] || !sc.Deadline.Equal(clk.Now()) {
+	if sc := again.Scoring; sc == nil || len(sc.Dead) != 1 || sc.Dead[0] != "D4" || !sc.Accepted[0] || sc.Accepted[1] || !sc.Deadline.Equal(clk.Now()) {
 		t.Errorf("Scoring = %+v", again.Scoring)
 	}
-	if err := s.CreateGame(ctx, &storage.Game{ChannelID: "", Sides: storage.Sides(human("1"), human("2")), Game: newEngine(t, 9)}); !errors.Is(err, storage.ErrInvalid) {
+	if err := s.CreateGame(ctx, &storage.Game{ChannelID: "", Sides: storage.Sides(human("1"), human("2")), State: engine.Own(newEngine(t, 9))}); !errors.Is(err, storage.ErrInvalid) {
 		t.Errorf("CreateGame without channel = %v, want ErrInvalid", err)
 	}
 }
@@ -218,7 +220,7 @@ func testVersions(t *testing.T, s Store, clk *clocktest.Clock) {
 	g := newGame(t, "c1", "1", "2")
 	mustCreate(t, s, g)
 	a, b := mustLoad(t, s, "c1"), mustLoad(t, s, "c1")
-	play(t, a.Game, "D4")
+	play(t, goOf(a), "D4")
 	clk.Advance(time.Second)
 	if err := s.UpdateGame(ctx, a); err != nil {
 		t.Fatalf("UpdateGame(a) = %v", err)
@@ -226,7 +228,7 @@ func testVersions(t *testing.T, s Store, clk *clocktest.Clock) {
 	if a.Version != 2 || !a.UpdatedAt.Equal(clk.Now()) {
 		t.Errorf("after UpdateGame: version %d, updated %v; want 2, %v", a.Version, a.UpdatedAt, clk.Now())
 	}
-	play(t, b.Game, "E5")
+	play(t, goOf(b), "E5")
 	if err := s.UpdateGame(ctx, b); !errors.Is(err, storage.ErrConflict) {
 		t.Errorf("stale UpdateGame = %v, want ErrConflict", err)
 	}
@@ -291,7 +293,7 @@ func testRacingWriters(t *testing.T, s Store, _ *clocktest.Clock) {
 	var read []*storage.Game
 	for i := range n {
 		g := mustLoad(t, s, "c1")
-		play(t, g.Game, points[i])
+		play(t, goOf(g), points[i])
 		read = append(read, g)
 	}
 	race(t, "UpdateGame", n, storage.ErrConflict, func(i int) error { return s.UpdateGame(ctx, read[i]) })
@@ -305,7 +307,7 @@ func testAbort(t *testing.T, s Store, _ *clocktest.Clock) {
 	mustCreate(t, s, g)
 	stale := mustLoad(t, s, "c1")
 	cur := mustLoad(t, s, "c1")
-	play(t, cur.Game, "D4")
+	play(t, goOf(cur), "D4")
 	if err := s.UpdateGame(ctx, cur); err != nil {
 		t.Fatal(err)
 	}
@@ -333,7 +335,7 @@ func testActiveGames(t *testing.T, s Store, _ *clocktest.Clock) {
 	mustCreate(t, s, newGame(t, "c2", "1", "2"))
 	mustCreate(t, s, newGame(t, "c1", "3", "1"))
 	mustCreate(t, s, newGame(t, "c3", "3", "4"))
-	bg := &storage.Game{ChannelID: "c4", Sides: storage.Sides(human("5"), storage.Player{Level: "easy", Name: "easy bot"}), Game: newEngine(t, 13)}
+	bg := &storage.Game{ChannelID: "c4", Sides: storage.Sides(human("5"), storage.Player{Level: "easy", Name: "easy bot"}), State: engine.Own(newEngine(t, 13))}
 	mustCreate(t, s, bg)
 	all, err := s.ActiveGames(ctx)
 	if err != nil || len(all) != 4 {
@@ -369,7 +371,7 @@ func finish(t *testing.T, s Store, clk *clocktest.Clock, channel, guild, black, 
 	g := newGame(t, channel, black, white)
 	g.GuildID = guild
 	mustCreate(t, s, g)
-	play(t, g.Game, "D4", "E5")
+	play(t, goOf(g), "D4", "E5")
 	if err := s.UpdateGame(ctx, g); err != nil {
 		t.Fatal(err)
 	}
@@ -383,7 +385,7 @@ func testFinish(t *testing.T, s Store, clk *clocktest.Clock) {
 	g := newGame(t, "c1", "1", "2")
 	mustCreate(t, s, g)
 	stale := mustLoad(t, s, "c1")
-	play(t, g.Game, "D4")
+	play(t, goOf(g), "D4")
 	if err := s.UpdateGame(ctx, g); err != nil {
 		t.Fatal(err)
 	}
@@ -409,7 +411,7 @@ func testFinish(t *testing.T, s Store, clk *clocktest.Clock) {
 		t.Fatalf("ArchivedGame = %v", err)
 	}
 	if a.Result != "B+R" || a.Winner != engine.Black || a.Moves != 1 || a.Size != 9 || a.GuildID != "guild1" ||
-		a.Black != g.First(engine.Black) || a.White != g.First(engine.White) || string(a.SGF) != string(sgf) || !a.FinishedAt.Equal(clk.Now()) || !a.StartedAt.Equal(g.CreatedAt) {
+		a.Black != g.First(0) || a.White != g.First(1) || string(a.SGF) != string(sgf) || !a.FinishedAt.Equal(clk.Now()) || !a.StartedAt.Equal(g.CreatedAt) {
 		t.Errorf("ArchivedGame = %+v", a)
 	}
 	if _, err := s.ArchivedGame(ctx, "nope"); !errors.Is(err, storage.ErrNotFound) {
@@ -696,3 +698,7 @@ func testClaimChallenge(t *testing.T, s Store, clk *clocktest.Clock) {
 		t.Errorf("a claim on a challenge that is gone = %v, want ErrNotFound", err)
 	}
 }
+
+// goOf is the game of Go that g holds (engine.GameOf): changing it
+// changes g, as the tests' moves do before writing g back.
+func goOf(g *storage.Game) *engine.Game { return engine.GameOf(g.State) }

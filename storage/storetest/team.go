@@ -80,7 +80,7 @@ func testTeamChallenge(t *testing.T, s Store, clk *clocktest.Clock) {
 	if len(got.Teams[0].Players) != 4 || len(got.Teams[1].Players) != 4 || got.Teams[1].Players[0].UserID == "1" {
 		t.Errorf("refused changes were written: %+v", got.Teams)
 	}
-	g := &storage.Game{ID: "r1", ChannelID: "c1", GuildID: "g1", Sides: got.Teams, Game: newEngine(t, 9), Unrated: true}
+	g := &storage.Game{ID: "r1", ChannelID: "c1", GuildID: "g1", Sides: got.Teams, State: engine.Own(newEngine(t, 9)), Unrated: true}
 	if err := s.AcceptChallenge(ctx, "r1", g); err != nil {
 		t.Fatalf("AcceptChallenge(team) = %v", err)
 	}

@@ -1,0 +1,639 @@
+package commands
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+	"unicode"
+
+	"github.com/bwmarrin/discordgo"
+	"github.com/gobot-dev/gobot/engine"
+	"github.com/gobot-dev/gobot/engine/clock"
+	"github.com/gobot-dev/gobot/storage"
+)
+
+// /go-admin: a server's admins (Manage Server) set gobot's settings for
+// their server, list its games and challenges, decide or annul games, ban
+// players and read the log of what was done. Discord shows the command
+// only to members with Manage Server (its default_member_permissions) and
+// only in servers; every handler checks the member's permissions from the
+// interaction again, and acts on the interaction's server only: a game ID
+// from another server is no game of this one. Every change is stored with
+// its log entry (storage's AuditEntry) before the answer says it happened.
+
+// Limits of the admin commands' options.
+const (
+	maxReason     = 300  // characters of a reason
+	maxBanDays    = 3650 // ten years
+	maxGameLimit  = 100  // the highest max_games
+	maxChannels   = 25   // game channels
+	adminPageSize = 10   // entries of a games or log page
+	minTTL        = 10 * time.Minute
+	maxTTL        = 30 * 24 * time.Hour
+)
+
+// adminRoutes registers /go-admin and its buttons.
+func (a *App) adminRoutes(rt *Router) {
+	rt.Command("go-admin/settings/show", a.asAdmin(a.adminSettingsShow))
+	rt.Command("go-admin/settings/set", a.asAdmin(a.adminSettingsSet))
+	rt.Command("go-admin/settings/reset", a.asAdmin(a.adminSettingsReset))
+	rt.Command("go-admin/games", a.asAdmin(a.adminGames))
+	rt.Command("go-admin/adjudicate", a.asAdmin(a.adminAdjudicate))
+	rt.Command("go-admin/annul", a.asAdmin(a.adminAnnul))
+	rt.Command("go-admin/ban", a.asAdmin(a.adminBan))
+	rt.Command("go-admin/unban", a.asAdmin(a.adminUnban))
+	rt.Command("go-admin/log", a.asAdmin(a.adminLog))
+	rt.Component("admin/games/{page}", a.asAdmin(a.btnAdminGames))
+	rt.Component("admin/log/{page}", a.asAdmin(a.btnAdminLog))
+}
+
+// Refusals of /go-admin to someone who may not use it.
+const (
+	adminOnlyInServer = "`/go-admin` works only in a server, for that server's admins."
+	adminOnly         = "You need the Manage Server permission on this server to use `/go-admin`."
+)
+
+// serverAdmin reports whether the member who sent r may administer the
+// server it came from: Manage Server (or Administrator) in the
+// permissions Discord computed for them there. Nothing else counts: not
+// the app's permissions, not a member's permissions on another server.
+func serverAdmin(r *Request) bool {
+	m := r.Interaction.Member
+	const admin = discordgo.PermissionManageGuild | discordgo.PermissionAdministrator
+	return m != nil && r.Interaction.GuildID != "" && m.Permissions&admin != 0
+}
+
+// asAdmin runs h for a server admin only.
+func (a *App) asAdmin(h HandlerFunc) HandlerFunc {
+	return func(ctx context.Context, r *Request) error {
+		switch {
+		case r.Interaction.GuildID == "":
+			return userErr(ErrForbidden, adminOnlyInServer)
+		case !serverAdmin(r):
+			return userErr(ErrForbidden, adminOnly)
+		}
+		return h(ctx, r)
+	}
+}
+
+// adminReply answers an admin privately, with no pings.
+func adminReply(ctx context.Context, r *Request, text string) error {
+	return r.Reply(ctx, &Message{Content: clip(text, 2000), Ephemeral: true, AllowedMentions: noMentions()})
+}
+
+// audit is the log entry of an action r's member takes on their server.
+func audit(r *Request, action, target, reason string) storage.AuditEntry {
+	return storage.AuditEntry{GuildID: r.Interaction.GuildID, By: userPlayer(r.User), Action: action, Target: target, Reason: reason}
+}
+
+// reasonOption reads reason:, which every moderation requires.
+func reasonOption(r *Request) (string, error) {
+	reason, _ := r.String("reason")
+	reason = strings.Join(strings.Fields(reason), " ")
+	switch {
+	case reason == "":
+		return "", userErr(ErrBadOption, "Give a reason with `reason:`: it is kept in the server's log.")
+	case len([]rune(reason)) > maxReason:
+		return "", userErr(ErrBadOption, fmt.Sprintf("A reason may be at most %d characters long.", maxReason))
+	}
+	return reason, nil
+}
+
+// settingsWriteError is the error of a write of a server's settings.
+func settingsWriteError(err error) error {
+	if errors.Is(err, storage.ErrConflict) {
+		return userErr(ErrConflict, "Another admin changed this server's settings at the same moment, so yours was not applied. Look at `/go-admin settings show` and try again.")
+	}
+	return err
+}
+
+// ---- settings
+
+func (a *App) adminSettingsShow(ctx context.Context, r *Request) error {
+	st, err := a.admin.Settings(ctx, r.Interaction.GuildID)
+	if err != nil {
+		return err
+	}
+	var b strings.Builder
+	b.WriteString("**gobot's settings on this server** (`/go-admin settings set setting: value:` changes one, `/go-admin settings reset setting:` puts it back):")
+	for _, s := range adminSettings {
+		fmt.Fprintf(&b, "\n• %s (`%s`): %s", s.label, s.name, a.settingValue(st, s.name))
+	}
+	return adminReply(ctx, r, b.String())
+}
+
+// adminSetting returns the setting named in setting:.
+func adminSetting(r *Request) (name, label string, err error) {
+	name, _ = r.String("setting")
+	for _, s := range adminSettings {
+		if s.name == name {
+			return s.name, s.label, nil
+		}
+	}
+	var names []string
+	for _, s := range adminSettings {
+		names = append(names, s.name)
+	}
+	return "", "", userErr(ErrBadOption, fmt.Sprintf("There is no setting %s: choose %s.", quote(name), strings.Join(names, ", ")))
+}
+
+func (a *App) adminSettingsSet(ctx context.Context, r *Request) error {
+	name, label, err := adminSetting(r)
+	if err != nil {
+		return err
+	}
+	value, _ := r.String("value")
+	st, err := a.admin.Settings(ctx, r.Interaction.GuildID)
+	if err != nil {
+		return err
+	}
+	before := a.settingValue(st, name)
+	if err := a.setSetting(ctx, r, st, name, strings.TrimSpace(value)); err != nil {
+		return err
+	}
+	return a.putSetting(ctx, r, st, name, label, before, "✅ **%s** (`%s`): %s → %s.")
+}
+
+func (a *App) adminSettingsReset(ctx context.Context, r *Request) error {
+	name, label, err := adminSetting(r)
+	if err != nil {
+		return err
+	}
+	st, err := a.admin.Settings(ctx, r.Interaction.GuildID)
+	if err != nil {
+		return err
+	}
+	before := a.settingValue(st, name)
+	resetSetting(st, name)
+	return a.putSetting(ctx, r, st, name, label, before, "↩️ **%s** (`%s`) reset: %s → %s.")
+}
+
+// putSetting stores st, changed in its setting name, with the log entry,
+// and echoes the change (echo has the label, name, before and after).
+func (a *App) putSetting(ctx context.Context, r *Request, st *storage.Settings, name, label, before, echo string) error {
+	after := a.settingValue(st, name)
+	if after == before {
+		return adminReply(ctx, r, fmt.Sprintf("**%s** (`%s`) is %s already; nothing was changed.", label, name, before))
+	}
+	e := audit(r, storage.AuditSettings, name, "")
+	e.Before, e.After = before, after
+	if err := a.admin.PutSettings(ctx, st, e); err != nil {
+		return settingsWriteError(err)
+	}
+	a.log.Info("server setting changed", "guild", st.GuildID, "setting", name, "by", r.User.ID, "before", before, "after", after)
+	return adminReply(ctx, r, fmt.Sprintf(echo, label, name, before, after))
+}
+
+// settingValue shows a setting's value as an admin reads it.
+func (a *App) settingValue(st *storage.Settings, name string) string {
+	onOff := func(off bool) string {
+		if off {
+			return "off"
+		}
+		return "on"
+	}
+	switch name {
+	case "channels":
+		if len(st.GameChannels) == 0 {
+			return "anywhere"
+		}
+		var out []string
+		for _, c := range st.GameChannels {
+			out = append(out, "<#"+c+">")
+		}
+		return strings.Join(out, ", ")
+	case "clock":
+		if st.Clock == nil {
+			return "gobot's default (" + a.opts.DefaultClock.Name() + ")"
+		}
+		return st.Clock.Name()
+	case "size":
+		if st.Size == 0 {
+			return "gobot's default (19×19)"
+		}
+		return fmt.Sprintf("%d×%d", st.Size, st.Size)
+	case "ruleset":
+		if st.Ruleset == "" {
+			return "gobot's default (" + engine.PresetNames[0] + ")"
+		}
+		return st.Ruleset
+	case "komi":
+		if st.Komi == nil {
+			return "the ruleset's"
+		}
+		return engine.FormatKomi(*st.Komi)
+	case "ratings":
+		return onOff(st.ServerRatingsOff)
+	case "global_ratings":
+		return onOff(st.GlobalRatingsOff)
+	case "leaderboard":
+		if st.LeaderboardHidden {
+			return "hidden"
+		}
+		return "shown"
+	case "bot_levels":
+		if len(st.BotLevels) == 0 {
+			return "all"
+		}
+		return strings.Join(st.BotLevels, ", ")
+	case "max_games":
+		if st.MaxGames == 0 {
+			return "no limit"
+		}
+		return strconv.Itoa(st.MaxGames)
+	case "challenge_ttl":
+		if st.ChallengeTTL == 0 {
+			return "gobot's default (" + humanDuration(a.opts.ChallengeTTL) + ")"
+		}
+		return humanDuration(st.ChallengeTTL)
+	}
+	return ""
+}
+
+// resetSetting puts a setting back to gobot's default.
+func resetSetting(st *storage.Settings, name string) {
+	switch name {
+	case "channels":
+		st.GameChannels = nil
+	case "clock":
+		st.Clock = nil
+	case "size":
+		st.Size = 0
+	case "ruleset":
+		st.Ruleset = ""
+	case "komi":
+		st.Komi = nil
+	case "ratings":
+		st.ServerRatingsOff = false
+	case "global_ratings":
+		st.GlobalRatingsOff = false
+	case "leaderboard":
+		st.LeaderboardHidden = false
+	case "bot_levels":
+		st.BotLevels = nil
+	case "max_games":
+		st.MaxGames = 0
+	case "challenge_ttl":
+		st.ChallengeTTL = 0
+	}
+}
+
+// channelRef is a channel as a value names it: a mention or an ID.
+var channelRef = regexp.MustCompile(`^(?:<#([0-9]{1,20})>|([0-9]{1,20}))$`)
+
+// setSetting reads value into st's setting name, or says what is wrong
+// with it (and st is then not stored).
+func (a *App) setSetting(ctx context.Context, r *Request, st *storage.Settings, name, value string) error {
+	bad := func(format string, args ...any) error { return userErr(ErrBadOption, fmt.Sprintf(format, args...)) }
+	onOff := func(on, off string) (bool, error) {
+		switch strings.ToLower(value) {
+		case on, "on", "true", "yes":
+			return false, nil
+		case off, "off", "false", "no":
+			return true, nil
+		}
+		return false, bad("`%s` is %s or %s, not %s.", name, on, off, quote(value))
+	}
+	var err error
+	switch name {
+	case "channels":
+		st.GameChannels, err = a.gameChannels(ctx, r, value)
+	case "clock":
+		var c clock.Control
+		if c, err = parseClockSpec(value); err == nil {
+			st.Clock = &c
+		}
+	case "size":
+		v := value // 9, 9x9 or 9×9
+		if i := strings.IndexAny(v, "x×"); i > 0 {
+			v = v[:i]
+		}
+		n, perr := strconv.Atoi(strings.TrimSpace(v))
+		if perr != nil || !slices.Contains(boardSizes, n) {
+			return bad("The board size must be 9, 13 or 19, not %s.", quote(value))
+		}
+		st.Size = n
+	case "ruleset":
+		v := strings.ToLower(value)
+		if _, perr := engine.Preset(v); perr != nil {
+			return bad("Unknown ruleset %s: choose %s.", quote(value), strings.Join(engine.PresetNames, ", "))
+		}
+		st.Ruleset = v
+	case "komi":
+		k, perr := strconv.ParseFloat(value, 64)
+		if perr != nil || !engine.ValidKomi(k) {
+			return bad("Komi must be from -150 to 150 in steps of 0.5, not %s.", quote(value))
+		}
+		st.Komi = &k
+	case "ratings":
+		st.ServerRatingsOff, err = onOff("on", "off")
+	case "global_ratings":
+		st.GlobalRatingsOff, err = onOff("on", "off")
+	case "leaderboard":
+		st.LeaderboardHidden, err = onOff("shown", "hidden")
+	case "bot_levels":
+		st.BotLevels, err = a.botLevels(value)
+	case "max_games":
+		n, perr := strconv.Atoi(value)
+		if perr != nil || n < 1 || n > maxGameLimit {
+			return bad("`max_games` is a number of games from 1 to %d, not %s (reset it for no limit).", maxGameLimit, quote(value))
+		}
+		st.MaxGames = n
+	case "challenge_ttl":
+		d, perr := parseTTL(value)
+		if perr != nil || d < minTTL || d > maxTTL {
+			return bad("`challenge_ttl` is a time from 10m to 30d, like 2h or 3d, not %s.", quote(value))
+		}
+		st.ChallengeTTL = d
+	}
+	return err
+}
+
+// parseClockSpec reads a clock as /go challenge's clock: does.
+func parseClockSpec(v string) (clock.Control, error) {
+	c, err := clock.Parse(v)
+	if err != nil {
+		reason := err.Error()
+		var se *clock.SpecError
+		if errors.As(err, &se) {
+			reason = se.Reason
+		}
+		return c, userErr(ErrBadOption, fmt.Sprintf("`%s` is not a clock I can read: %s.\nWrite %s.", clip(v, 32), reason, clock.Syntax))
+	}
+	return c, nil
+}
+
+// parseTTL reads a duration such as 90m, 2h or 3d.
+func parseTTL(v string) (time.Duration, error) {
+	v = strings.ToLower(strings.TrimSpace(v))
+	if n, ok := strings.CutSuffix(v, "d"); ok {
+		days, err := strconv.Atoi(n)
+		return time.Duration(days) * 24 * time.Hour, err
+	}
+	return time.ParseDuration(v)
+}
+
+// gameChannels reads the game channels named in value: channel mentions
+// or IDs, each a channel of this server.
+func (a *App) gameChannels(ctx context.Context, r *Request, value string) ([]string, error) {
+	fields := strings.FieldsFunc(value, func(c rune) bool { return c == ',' || unicode.IsSpace(c) })
+	if len(fields) == 0 {
+		return nil, userErr(ErrBadOption, "Name the channels where games may start, like #go-games; reset `channels` to allow games anywhere.")
+	}
+	if len(fields) > maxChannels {
+		return nil, userErr(ErrBadOption, fmt.Sprintf("At most %d game channels.", maxChannels))
+	}
+	look, _ := a.opts.Discord.(channelLookup)
+	var out []string
+	for _, f := range fields {
+		m := channelRef.FindStringSubmatch(f)
+		if m == nil {
+			return nil, userErr(ErrBadOption, fmt.Sprintf("%s is not a channel: name channels as #channel (or by their ID).", quote(f)))
+		}
+		id := m[1] + m[2]
+		if look != nil {
+			ch, err := look.Channel(ctx, id)
+			if errors.Is(err, ErrDiscordNotFound) || errors.Is(err, ErrDiscordForbidden) || (err == nil && ch.GuildID != r.Interaction.GuildID) {
+				return nil, userErr(ErrBadOption, fmt.Sprintf("I know no channel <#%s> on this server: name channels of this server that I can see.", id))
+			}
+			if err != nil {
+				return nil, err
+			}
+		}
+		if !slices.Contains(out, id) {
+			out = append(out, id)
+		}
+	}
+	return out, nil
+}
+
+// botLevels reads the bot levels named in value.
+func (a *App) botLevels(value string) ([]string, error) {
+	var known []string
+	for _, l := range a.opts.Players.Levels() {
+		known = append(known, l.Name)
+	}
+	var out []string
+	for _, f := range strings.FieldsFunc(strings.ToLower(value), func(c rune) bool { return c == ',' || unicode.IsSpace(c) }) {
+		if !slices.Contains(known, f) {
+			return nil, userErr(ErrBadOption, fmt.Sprintf("Unknown bot level %s: choose from %s.", quote(f), strings.Join(known, ", ")))
+		}
+		if !slices.Contains(out, f) {
+			out = append(out, f)
+		}
+	}
+	if len(out) == 0 {
+		return nil, userErr(ErrBadOption, "Name the bot levels allowed here, like beginner easy; reset `bot_levels` to allow them all.")
+	}
+	return out, nil
+}
+
+// ---- games
+
+func (a *App) adminGames(ctx context.Context, r *Request) error {
+	page, given, err := r.Int("page")
+	if err != nil {
+		return err
+	}
+	if !given {
+		page = 1
+	}
+	m, err := a.adminGamesPage(ctx, r, page)
+	if err != nil {
+		return err
+	}
+	return r.Reply(ctx, m)
+}
+
+func (a *App) btnAdminGames(ctx context.Context, r *Request) error {
+	page, err := strconv.Atoi(r.Param("page"))
+	if err != nil {
+		return ErrStale
+	}
+	m, err := a.adminGamesPage(ctx, r, page)
+	if err != nil {
+		return err
+	}
+	return r.Update(ctx, m)
+}
+
+// adminGamesPage is a page of the server's open challenges (first) and
+// games in play, each newest first.
+func (a *App) adminGamesPage(ctx context.Context, r *Request, page int) (*Message, error) {
+	if page < 1 {
+		return nil, userErr(ErrBadOption, "Pages start at 1.")
+	}
+	guild := r.Interaction.GuildID
+	challenges, err := a.admin.GuildChallenges(ctx, guild)
+	if err != nil {
+		return nil, err
+	}
+	now := a.now()
+	challenges = slices.DeleteFunc(challenges, func(c *storage.Challenge) bool { return c.Expired(now) })
+	offset := (page - 1) * adminPageSize
+	var lines []string
+	for i := offset; i < len(challenges) && len(lines) < adminPageSize; i++ {
+		lines = append(lines, challengeLine(challenges[i]))
+	}
+	gameOffset := max(0, offset-len(challenges))
+	list, err := a.admin.GuildActiveGames(ctx, guild, gameOffset, adminPageSize-len(lines))
+	if err != nil {
+		return nil, err
+	}
+	for _, g := range list.Games {
+		lines = append(lines, gameLine(g, now))
+	}
+	total := len(challenges) + list.Total
+	pages := max(1, (total+adminPageSize-1)/adminPageSize)
+	if total == 0 {
+		return &Message{Content: "No game is being played on this server, and no challenge is open.", Ephemeral: true, AllowedMentions: noMentions()}, nil
+	}
+	if page > pages {
+		return nil, userErr(ErrBadOption, fmt.Sprintf("There are only %s.", plural(pages, "page")))
+	}
+	embed := &discordgo.MessageEmbed{
+		Title:       clip(fmt.Sprintf("On this server: %s in play, %s open (page %d of %d)", plural(list.Total, "game"), plural(len(challenges), "challenge"), page, pages), 256),
+		Description: clip(strings.Join(lines, "\n"), 4096),
+		Color:       colorBlack,
+	}
+	return &Message{Embeds: []*discordgo.MessageEmbed{embed}, Ephemeral: true, AllowedMentions: noMentions(),
+		Components: pageButtons("admin/games/", page, pages)}, nil
+}
+
+// pageButtons are Previous / Next buttons to pages of prefix+N.
+func pageButtons(prefix string, page, pages int) []discordgo.MessageComponent {
+	if pages <= 1 {
+		return nil
+	}
+	return []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+		discordgo.Button{Label: "Previous", Style: discordgo.SecondaryButton, CustomID: prefix + strconv.Itoa(max(1, page-1)), Disabled: page <= 1},
+		discordgo.Button{Label: "Next", Style: discordgo.SecondaryButton, CustomID: prefix + strconv.Itoa(min(pages, page+1)), Disabled: page >= pages},
+	}}}
+}
+
+// challengeLine is an open challenge in /go-admin games.
+func challengeLine(c *storage.Challenge) string {
+	who := "open to anyone"
+	switch {
+	case c.Team():
+		who = "rengo lobby"
+	case !c.Open():
+		who = "to " + mention(c.Opponent)
+	}
+	return fmt.Sprintf("📨 Challenge by %s %s · %d×%d · in <#%s> · expires <t:%d:R> · `%s`",
+		mention(c.Challenger), who, c.Size, c.Size, c.ChannelID, c.ExpiresAt.Unix(), c.ID)
+}
+
+// gameLine is a game in play in /go-admin games: players, size, move,
+// whose turn, time left and the link to its newest board.
+func gameLine(g *storage.Game, now time.Time) string {
+	if isDraughts(g) {
+		return draughtsGameLine(g)
+	}
+	eg := goOf(g)
+	turn := stoneEmoji(eg.ToPlay()) + " " + mention(g.Player(engine.SideOf(eg.ToPlay()))) + " to play"
+	if g.Scoring != nil {
+		turn = "counting"
+	}
+	left := "no clock"
+	if g.Clock != nil && g.Clock.Running() {
+		left = fmt.Sprintf("time runs out <t:%d:R>", g.Clock.Deadline().Unix())
+	}
+	where := "<#" + g.ChannelID + ">"
+	if ids := g.Delivery.MessageIDs; len(ids) > 0 {
+		where = fmt.Sprintf("[board](https://discord.com/channels/%s/%s/%s)", g.GuildID, g.ChannelID, ids[len(ids)-1])
+	}
+	return fmt.Sprintf("⚫ %s vs ⚪ %s · %d×%d · move %d · %s · %s · %s · `%s`",
+		teamMention(g, engine.Black), teamMention(g, engine.White), eg.Size(), eg.Size(), eg.MoveCount()+1, turn, left, where, g.ID)
+}
+
+// ---- log
+
+func (a *App) adminLog(ctx context.Context, r *Request) error {
+	page, given, err := r.Int("page")
+	if err != nil {
+		return err
+	}
+	if !given {
+		page = 1
+	}
+	m, err := a.adminLogPage(ctx, r, page)
+	if err != nil {
+		return err
+	}
+	return r.Reply(ctx, m)
+}
+
+func (a *App) btnAdminLog(ctx context.Context, r *Request) error {
+	page, err := strconv.Atoi(r.Param("page"))
+	if err != nil {
+		return ErrStale
+	}
+	m, err := a.adminLogPage(ctx, r, page)
+	if err != nil {
+		return err
+	}
+	return r.Update(ctx, m)
+}
+
+func (a *App) adminLogPage(ctx context.Context, r *Request, page int) (*Message, error) {
+	if page < 1 {
+		return nil, userErr(ErrBadOption, "Pages start at 1.")
+	}
+	entries, total, err := a.admin.AuditLog(ctx, r.Interaction.GuildID, (page-1)*adminPageSize, adminPageSize)
+	if err != nil {
+		return nil, err
+	}
+	if total == 0 {
+		return &Message{Content: "The log of this server is empty: no admin or moderator has acted here yet.", Ephemeral: true, AllowedMentions: noMentions()}, nil
+	}
+	pages := (total + adminPageSize - 1) / adminPageSize
+	if page > pages {
+		return nil, userErr(ErrBadOption, fmt.Sprintf("There are only %s.", plural(pages, "page")))
+	}
+	var lines []string
+	for _, e := range entries {
+		lines = append(lines, auditLine(e))
+	}
+	embed := &discordgo.MessageEmbed{
+		Title:       fmt.Sprintf("Log of this server: %s (page %d of %d)", logEntries(total), page, pages),
+		Description: clip(strings.Join(lines, "\n"), 4096),
+		Color:       colorBlack,
+	}
+	return &Message{Embeds: []*discordgo.MessageEmbed{embed}, Ephemeral: true, AllowedMentions: noMentions(),
+		Components: pageButtons("admin/log/", page, pages)}, nil
+}
+
+// auditLine is one entry of the log: when, who, what, the change, why.
+func auditLine(e storage.AuditEntry) string {
+	target := e.Target
+	switch e.Action {
+	case storage.AuditSettings:
+		target = "`" + e.Target + "`"
+	case storage.AuditBan, storage.AuditUnban:
+		target = "<@" + e.Target + ">"
+	default:
+		target = "game `" + e.Target + "`"
+	}
+	s := fmt.Sprintf("<t:%d:f> %s **%s** %s", e.At.Unix(), mention(e.By), e.Action, target)
+	if e.Before != "" || e.After != "" {
+		s += fmt.Sprintf(": %s → %s", clip(e.Before, 200), clip(e.After, 200))
+	}
+	if e.Reason != "" {
+		s += " — " + clip(e.Reason, 200)
+	}
+	return s
+}
+
+// logEntries counts log entries: "1 entry", "22 entries".
+func logEntries(n int) string {
+	if n == 1 {
+		return "1 entry"
+	}
+	return fmt.Sprintf("%d entries", n)
+}

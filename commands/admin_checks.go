@@ -1,0 +1,169 @@
+package commands
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+	"github.com/gobot-dev/gobot/storage"
+)
+
+// How a server's settings (/go-admin settings) take effect: where games
+// may start, who may play (bans), how many games a player may play at
+// once, which bot levels are offered, the defaults of a new game, the
+// challenge TTL, the rating pools a finished game counts in, and whether
+// /go leaderboard shows. In DMs there is no server and gobot's own
+// defaults hold.
+
+// serverSettings returns the settings of a server; gobot's defaults for a
+// DM (guildID "").
+func (a *App) serverSettings(ctx context.Context, guildID string) (*storage.Settings, error) {
+	if guildID == "" {
+		return &storage.Settings{}, nil
+	}
+	return a.admin.Settings(ctx, guildID)
+}
+
+// startGate checks that r's user may start a game (a challenge, a bot
+// game, a rengo lobby, a vote game) where r comes from: a game channel of
+// the server, not banned there, under the server's limit of games at
+// once. It returns the server's settings, whose defaults the game takes.
+func (a *App) startGate(ctx context.Context, r *Request) (*storage.Settings, error) {
+	it := r.Interaction
+	st, err := a.serverSettings(ctx, it.GuildID)
+	if err != nil || it.GuildID == "" {
+		return st, err
+	}
+	if err := a.inGameChannel(ctx, it, st); err != nil {
+		return nil, err
+	}
+	if err := a.mayPlay(ctx, st, userPlayer(r.User), true); err != nil {
+		return nil, err
+	}
+	return st, nil
+}
+
+// inGameChannel refuses a game outside the server's game channels; a
+// thread counts as its parent channel.
+func (a *App) inGameChannel(ctx context.Context, it *discordgo.Interaction, st *storage.Settings) error {
+	if st.GameChannel(it.ChannelID, "") {
+		return nil
+	}
+	if look, ok := a.opts.Discord.(channelLookup); ok {
+		ch, err := look.Channel(ctx, it.ChannelID)
+		if err == nil && ch.IsThread() && st.GameChannel(it.ChannelID, ch.ParentID) {
+			return nil
+		}
+		if err != nil && !errors.Is(err, ErrDiscordNotFound) && !errors.Is(err, ErrDiscordForbidden) {
+			a.log.Info("game channels: could not look the channel up; taken as it is", "channel", it.ChannelID, "err", err)
+		}
+	}
+	var names []string
+	for _, c := range st.GameChannels {
+		names = append(names, "<#"+c+">")
+	}
+	return userErr(ErrForbidden, fmt.Sprintf("Games start only in %s on this server, as its admins chose (threads there count too). "+
+		"`/go stats`, `/go help`, `/go history` and `/go review` work everywhere.", strings.Join(names, ", ")))
+}
+
+// mayPlay checks that p may take part in a new game on the server of st:
+// not banned, and under its limit of games at once. self says whether p
+// is the user asking (the refusals speak to them) or another player.
+func (a *App) mayPlay(ctx context.Context, st *storage.Settings, p storage.Player, self bool) error {
+	if st.GuildID == "" || p.UserID == "" {
+		return nil
+	}
+	if err := a.notBanned(ctx, st.GuildID, p, self); err != nil {
+		return err
+	}
+	if st.MaxGames == 0 {
+		return nil
+	}
+	games, err := a.games.PlayerActiveGames(ctx, p.UserID)
+	if err != nil && len(games) == 0 {
+		return err
+	}
+	n := 0
+	for _, g := range games {
+		if g.GuildID == st.GuildID {
+			n++
+		}
+	}
+	if n < st.MaxGames {
+		return nil
+	}
+	if self {
+		return userErr(ErrForbidden, fmt.Sprintf("You already play %s on this server, the most its admins allow at once: finish one first.", plural(n, "game")))
+	}
+	return userErr(ErrForbidden, fmt.Sprintf("%s already plays %s on this server, the most its admins allow at once.", mention(p), plural(n, "game")))
+}
+
+// notBanned refuses a player banned on the server.
+func (a *App) notBanned(ctx context.Context, guildID string, p storage.Player, self bool) error {
+	if guildID == "" || p.UserID == "" {
+		return nil
+	}
+	b, err := a.admin.Ban(ctx, guildID, p.UserID)
+	switch {
+	case errors.Is(err, storage.ErrNotFound):
+		return nil
+	case err != nil:
+		return err
+	case !b.Active(a.now()):
+		return nil
+	case self:
+		return userErr(ErrForbidden, fmt.Sprintf("You are banned from gobot games on this server %s. Reason: %s", banUntil(b), b.Reason))
+	}
+	return userErr(ErrForbidden, fmt.Sprintf("%s is banned from gobot games on this server and cannot play here.", mention(p)))
+}
+
+// botAllowed refuses a bot level the server's admins do not offer.
+func botAllowed(st *storage.Settings, level string) error {
+	if st.BotLevel(level) {
+		return nil
+	}
+	return userErr(ErrForbidden, fmt.Sprintf("The bot level %s is not offered on this server: its admins allow %s.", quote(level), strings.Join(st.BotLevels, ", ")))
+}
+
+// challengeTTL is how long a challenge posted on the server of st stays
+// open.
+func (a *App) challengeTTL(st *storage.Settings) time.Duration {
+	if st != nil && st.ChallengeTTL > 0 {
+		return st.ChallengeTTL
+	}
+	return a.opts.ChallengeTTL
+}
+
+// serverPools keeps a finished game out of the rating pools its server's
+// admins turned off.
+func (a *App) serverPools(ctx context.Context, arc *storage.Archived) error {
+	if arc.GuildID == "" || !arc.Rated {
+		return nil
+	}
+	st, err := a.admin.Settings(ctx, arc.GuildID)
+	if err != nil {
+		return err
+	}
+	if st.ServerRatingsOff {
+		arc.NoPools = append(arc.NoPools, storage.KindPool(arc.Kind, storage.GuildPool(arc.GuildID)))
+	}
+	if st.GlobalRatingsOff {
+		arc.NoPools = append(arc.NoPools, storage.KindPool(arc.Kind, storage.GlobalPool))
+	}
+	return nil
+}
+
+// leaderboardShown refuses /go leaderboard on a server whose admins hid it.
+func (a *App) leaderboardShown(ctx context.Context, guildID string) error {
+	st, err := a.serverSettings(ctx, guildID)
+	if err != nil {
+		return err
+	}
+	if st.LeaderboardHidden {
+		return userErr(ErrForbidden, "The leaderboard is hidden on this server by its admins. `/go stats` still shows your rating.")
+	}
+	return nil
+}

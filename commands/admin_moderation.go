@@ -1,0 +1,319 @@
+package commands
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+	"github.com/gobot-dev/gobot/engine"
+	"github.com/gobot-dev/gobot/storage"
+)
+
+// Moderation: /go-admin adjudicate and annul decide games, /go-admin ban
+// and unban keep a player out, and a moderator's /go abort ends a game in
+// play. Each keeps the game's record and leaves an entry in the server's
+// log, with the reason.
+
+// gameIDOption reads game: as a game's ID.
+func gameIDOption(r *Request) string {
+	id, _ := r.String("game")
+	return strings.Trim(strings.TrimSpace(id), "`")
+}
+
+// noGameHere refuses a game ID that names no game of this server, in play
+// or finished (another server's games included).
+func noGameHere(id string) error {
+	return userErr(ErrNoGame, fmt.Sprintf("There is no game %s on this server: `/go-admin games` lists the games in play, `/go history` the finished ones.", quote(id)))
+}
+
+func (a *App) adminAdjudicate(ctx context.Context, r *Request) error {
+	id, guild := gameIDOption(r), r.Interaction.GuildID
+	reason, err := reasonOption(r)
+	if err != nil {
+		return err
+	}
+	result, _ := r.String("result")
+	var winner engine.Color
+	switch result {
+	case "black":
+		winner = engine.Black
+	case "white":
+		winner = engine.White
+	case "annul":
+	default:
+		return userErr(ErrBadOption, fmt.Sprintf("The result is black, white or annul, not %s.", quote(result)))
+	}
+	g, err := a.admin.GuildGame(ctx, guild, id)
+	if errors.Is(err, storage.ErrNotFound) {
+		if arc, aerr := a.archive.ArchivedGame(ctx, id); aerr == nil && arc.GuildID == guild {
+			return userErr(ErrGameOver, fmt.Sprintf("The game `%s` is over (%s): `/go-admin annul` takes a finished game out of the statistics and ratings.", arc.ID, arc.Result))
+		}
+		return noGameHere(id)
+	}
+	if err != nil {
+		return err
+	}
+	if _, over := g.State.Result(); over {
+		return ErrGameOver
+	}
+	moves, by := g.State.MoveCount(), userPlayer(r.User)
+	res, annulled := "Void", winner == engine.Empty
+	if !annulled {
+		res = engine.Result{Winner: winner, Reason: engine.ByForfeit}.String()
+	}
+	comment := fmt.Sprintf("Decided by %s, an admin of the server, after %s: %s. Reason: %s", plainName(by), plural(moves, "move"), res, reason)
+	if annulled {
+		comment = fmt.Sprintf("Annulled by %s, an admin of the server, after %s: recorded, never rated. Reason: %s", plainName(by), plural(moves, "move"), reason)
+	}
+	if err := a.closeGame(ctx, g, res, winner, annulled, comment); err != nil {
+		return err
+	}
+	e := audit(r, storage.AuditAdjudicate, g.ID, reason)
+	e.Before, e.After = fmt.Sprintf("in play after %s", plural(moves, "move")), res
+	a.logAction(ctx, e)
+	a.log.Info("game adjudicated by an admin", "game", g.ID, "guild", guild, "by", r.User.ID, "result", res)
+	note := fmt.Sprintf("⚖️ %s, an admin of this server, decided the game %s after %s: **%s wins** by forfeit (%s). Reason: %s",
+		mention(by), gameTitle(g), plural(moves, "move"), colorName(winner), res, reason)
+	if annulled {
+		note = fmt.Sprintf("⚖️ %s, an admin of this server, annulled the game %s after %s: it is recorded as annulled (`/go sgf game:%s`) and never rated. Reason: %s\nThe channel is free for a new game.",
+			mention(by), gameTitle(g), plural(moves, "move"), g.ID, reason)
+	} else if rn := a.ratingNote(ctx, g); rn != "" {
+		note += "\n" + rn
+	}
+	a.disableBoards(ctx, g, false)
+	told := "its channel was told"
+	if err := a.postBoard(ctx, g, &Message{Content: clip(note, 2000), AllowedMentions: noMentions()}); err != nil {
+		a.log.Warn("adjudicate: tell the channel", "game", g.ID, "err", err)
+		told = "its channel could not be told (I may not post there)"
+	}
+	return adminReply(ctx, r, fmt.Sprintf("Done: the game `%s` (%s) is recorded as %s, and %s.", g.ID, gameTitle(g), res, told))
+}
+
+// closeGame archives a game in play that ends without a move: decided by
+// an admin (res with its winner) or aborted or annulled (res "Void",
+// annulled), with comment at the root of its record. A decided game is
+// rated as any game ending so would be (rated:, the short-game and
+// handicap rules, the server's rating settings).
+func (a *App) closeGame(ctx context.Context, g *storage.Game, res string, winner engine.Color, annulled bool, comment string) error {
+	if isDraughts(g) {
+		return a.closeDraughts(ctx, g, res, winner, annulled, comment)
+	}
+	info := sgfInfo(g, nil, false)
+	info.RE, info.C = res, comment
+	sgf, err := writeSGF(g, info)
+	if err != nil {
+		return err
+	}
+	arc := storage.Archived{
+		ID: g.ID, GuildID: g.GuildID, ChannelID: g.ChannelID,
+		Black: g.First(engine.SideOf(engine.Black)), White: g.First(engine.SideOf(engine.White)), Size: goOf(g).Size(), Rules: goOf(g).Rules(), Handicap: goOf(g).Handicap(),
+		Result: res, Winner: winner, SGF: sgf, Moves: g.State.MoveCount(), Annulled: annulled,
+		StartedAt: g.CreatedAt, FinishedAt: a.now(), Rated: !g.Unrated && !annulled,
+	}
+	if err := a.serverPools(ctx, &arc); err != nil {
+		return err
+	}
+	return writeError(a.games.FinishGame(ctx, g, arc))
+}
+
+// logAction appends an entry to the server's log after the action it
+// records was committed; a failure is logged for the operator (the action
+// stands).
+func (a *App) logAction(ctx context.Context, e storage.AuditEntry) {
+	if e.GuildID == "" {
+		return
+	}
+	if err := a.admin.AppendAudit(context.WithoutCancel(ctx), e); err != nil {
+		a.log.Error("audit log: could not record an action", "guild", e.GuildID, "action", e.Action, "target", e.Target, "by", e.By.Key(), "err", err)
+	}
+}
+
+func (a *App) adminAnnul(ctx context.Context, r *Request) error {
+	id, guild := gameIDOption(r), r.Interaction.GuildID
+	reason, err := reasonOption(r)
+	if err != nil {
+		return err
+	}
+	arc, err := a.archive.ArchivedGame(ctx, id)
+	if errors.Is(err, storage.ErrNotFound) || (err == nil && arc.GuildID != guild) {
+		if _, gerr := a.admin.GuildGame(ctx, guild, id); gerr == nil {
+			return userErr(ErrBadOption, fmt.Sprintf("The game `%s` is still in play: `/go-admin adjudicate` decides or annuls it.", id))
+		}
+		return noGameHere(id)
+	}
+	if err != nil {
+		return err
+	}
+	if arc.Annulled {
+		return userErr(ErrBadOption, fmt.Sprintf("The game `%s` is annulled already.", arc.ID))
+	}
+	// Recomputing a large pool takes a moment.
+	if err := r.Defer(ctx, true); err != nil {
+		return err
+	}
+	e := audit(r, storage.AuditAnnul, arc.ID, reason)
+	e.Before, e.After = arc.Result, arc.Result+", annulled"
+	if arc.Rated {
+		e.Before += ", rated"
+	}
+	out, err := a.admin.AnnulGame(ctx, guild, arc.ID, e)
+	switch {
+	case errors.Is(err, storage.ErrAnnulled):
+		return userErr(ErrBadOption, fmt.Sprintf("The game `%s` is annulled already.", arc.ID))
+	case errors.Is(err, storage.ErrNotFound):
+		return noGameHere(id)
+	case err != nil:
+		return err
+	}
+	a.log.Info("finished game annulled by an admin", "game", out.ID, "guild", guild, "by", r.User.ID, "was rated", arc.Rated)
+	players := fmt.Sprintf("⚫ %s vs ⚪ %s", shownName(out.Black), shownName(out.White))
+	done := fmt.Sprintf("Annulled the game `%s` (%s, %s): its record stays, marked annulled, and it no longer counts in anyone's statistics.", out.ID, players, arc.Result)
+	if arc.Rated {
+		done += " The ratings it counted in were recomputed without it, game by game, as `gobot ratings rebuild` would."
+	}
+	m := &Message{Content: clip(fmt.Sprintf("⚖️ %s, an admin of this server, annulled the finished game %s (%s, `%s`): it no longer counts in statistics or ratings. Reason: %s",
+		mention(userPlayer(r.User)), players, arc.Result, out.ID, reason), 2000), AllowedMentions: noMentions()}
+	if _, err := a.opts.Discord.SendMessage(ctx, out.ChannelID, m); err != nil {
+		a.log.Info("annul: tell the game's channel", "game", out.ID, "err", err)
+	}
+	return adminReply(ctx, r, done)
+}
+
+// banUntil says how long a ban lasts.
+func banUntil(b *storage.Ban) string {
+	if b.Until.IsZero() {
+		return "until an admin lifts it"
+	}
+	return fmt.Sprintf("until <t:%d:f>", b.Until.Unix())
+}
+
+func (a *App) adminBan(ctx context.Context, r *Request) error {
+	u, ok := r.UserOption("user")
+	if !ok {
+		return userErr(ErrBadOption, "Choose who to ban with `user:`.")
+	}
+	days, limited, err := r.Int("days")
+	if err != nil {
+		return err
+	}
+	if limited && (days < 1 || days > maxBanDays) {
+		return userErr(ErrBadOption, fmt.Sprintf("A ban lasts from 1 to %d days, not %d; leave `days:` out for a ban until you lift it.", maxBanDays, days))
+	}
+	reason, err := reasonOption(r)
+	if err != nil {
+		return err
+	}
+	target := userPlayer(u)
+	switch {
+	case u.ID == a.opts.AppID || u.ID == r.Interaction.AppID:
+		return userErr(ErrBadOption, "I cannot ban myself. To keep games out of some channels, set `/go-admin settings set setting:channels`; to remove gobot, kick it from the server.")
+	case u.Bot:
+		return userErr(ErrBadOption, fmt.Sprintf("%s is a bot account and cannot play, so there is nothing to ban.", mention(target)))
+	case u.ID == r.User.ID:
+		return userErr(ErrBadOption, "You cannot ban yourself.")
+	case targetIsAdmin(r, u.ID):
+		return userErr(ErrForbidden, fmt.Sprintf("%s is an admin of this server (Manage Server), and admins cannot be banned from gobot.", mention(target)))
+	}
+	guild, now := r.Interaction.GuildID, a.now()
+	before := "not banned"
+	if old, err := a.admin.Ban(ctx, guild, u.ID); err == nil && old.Active(now) {
+		before = "banned " + banUntil(old)
+	}
+	b := storage.Ban{GuildID: guild, User: target, Reason: reason, By: userPlayer(r.User), At: now}
+	if limited {
+		b.Until = now.Add(time.Duration(days) * 24 * time.Hour)
+	}
+	e := audit(r, storage.AuditBan, u.ID, reason)
+	e.Before, e.After = before, "banned "+banUntil(&b)
+	if err := a.admin.PutBan(ctx, b, e); err != nil {
+		return err
+	}
+	a.log.Info("user banned on a server", "guild", guild, "user", u.ID, "by", r.User.ID, "until", b.Until)
+	msg := fmt.Sprintf("🚫 %s is banned from gobot on this server %s: they cannot challenge, be challenged, start bot games or vote here. Reason: %s",
+		mention(target), banUntil(&b), reason)
+	games, err := a.games.PlayerActiveGames(ctx, u.ID)
+	if err != nil && len(games) == 0 {
+		return err
+	}
+	var here []string
+	for _, g := range games {
+		if g.GuildID == guild {
+			here = append(here, fmt.Sprintf("`%s` (%s) in <#%s>", g.ID, gameTitle(g), g.ChannelID))
+		}
+	}
+	if len(here) == 0 {
+		msg += "\nThey have no game in play here."
+	} else {
+		msg += "\nTheir games in play here, to decide with `/go-admin adjudicate` if need be: " + strings.Join(here, ", ") + "."
+	}
+	return adminReply(ctx, r, msg)
+}
+
+// targetIsAdmin reports whether the member chosen in a user option may
+// administer this server, from the permissions Discord resolved for them.
+func targetIsAdmin(r *Request, userID string) bool {
+	d := r.Interaction.ApplicationCommandData()
+	if d.Resolved == nil {
+		return false
+	}
+	m, ok := d.Resolved.Members[userID]
+	return ok && m != nil && m.Permissions&(discordgo.PermissionManageGuild|discordgo.PermissionAdministrator) != 0
+}
+
+func (a *App) adminUnban(ctx context.Context, r *Request) error {
+	u, ok := r.UserOption("user")
+	if !ok {
+		return userErr(ErrBadOption, "Choose whose ban to lift with `user:`.")
+	}
+	target := userPlayer(u)
+	guild := r.Interaction.GuildID
+	old, err := a.admin.Ban(ctx, guild, u.ID)
+	if errors.Is(err, storage.ErrNotFound) || (err == nil && !old.Active(a.now())) {
+		return userErr(ErrBadOption, fmt.Sprintf("%s is not banned on this server.", mention(target)))
+	}
+	if err != nil {
+		return err
+	}
+	e := audit(r, storage.AuditUnban, u.ID, "")
+	e.Before, e.After = "banned "+banUntil(old), "not banned"
+	if _, err := a.admin.LiftBan(ctx, guild, u.ID, userPlayer(r.User), e); err != nil {
+		if errors.Is(err, storage.ErrNotFound) {
+			return userErr(ErrBadOption, fmt.Sprintf("%s is not banned on this server.", mention(target)))
+		}
+		return err
+	}
+	a.log.Info("ban lifted on a server", "guild", guild, "user", u.ID, "by", r.User.ID)
+	return adminReply(ctx, r, fmt.Sprintf("✅ %s may play on this server again.", mention(target)))
+}
+
+// moderatorAbort ends a game in play for a moderator (Manage Messages):
+// it needs a reason, keeps the game's record (aborted: result Void, never
+// rated) and is logged.
+func (a *App) moderatorAbort(ctx context.Context, r *Request, g *storage.Game) error {
+	reason, _ := r.String("reason")
+	reason = strings.Join(strings.Fields(reason), " ")
+	if reason == "" {
+		return userErr(ErrBadOption, "A moderator's abort needs a reason, which is kept in the server's log and told to the players: `/go abort reason:…`.")
+	}
+	if len([]rune(reason)) > maxReason {
+		return userErr(ErrBadOption, fmt.Sprintf("A reason may be at most %d characters long.", maxReason))
+	}
+	moves, by := g.State.MoveCount(), userPlayer(r.User)
+	comment := fmt.Sprintf("Aborted by %s, a moderator, after %s: recorded, never rated. Reason: %s", plainName(by), plural(moves, "move"), reason)
+	if err := a.closeGame(ctx, g, "Void", engine.Empty, true, comment); err != nil {
+		return err
+	}
+	e := audit(r, storage.AuditAbort, g.ID, reason)
+	e.Before, e.After = fmt.Sprintf("in play after %s", plural(moves, "move")), "Void (aborted by a moderator)"
+	a.logAction(ctx, e)
+	a.log.Info("game aborted by a moderator", "game", g.ID, "by", r.User.ID, "moves", moves)
+	a.disableBoards(ctx, g, false)
+	return r.Reply(ctx, &Message{
+		Content: clip(fmt.Sprintf("🚫 %s, a moderator, aborted the game %s after %s: it is recorded as aborted (`/go sgf game:%s`) and never rated. Reason: %s\nThe channel is free for a new game.",
+			mention(by), gameTitle(g), plural(moves, "move"), g.ID, reason), 2000),
+		AllowedMentions: noMentions(),
+	})
+}

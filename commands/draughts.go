@@ -1,0 +1,1076 @@
+package commands
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"strconv"
+	"strings"
+	"time"
+	"unicode"
+
+	"github.com/bwmarrin/discordgo"
+	dbots "github.com/gobot-dev/gobot/bots/draughts"
+	"github.com/gobot-dev/gobot/engine"
+	"github.com/gobot-dev/gobot/engine/clock"
+	"github.com/gobot-dev/gobot/engine/draughts"
+	"github.com/gobot-dev/gobot/engine/game"
+	drender "github.com/gobot-dev/gobot/render/draughts"
+	"github.com/gobot-dev/gobot/storage"
+)
+
+// This file is international draughts' room: /draughts, its board and
+// its record. Everything else a game of draughts goes through is the
+// core's, shared with Go: challenges and their Accept button, the version
+// check, the clocks and their scheduler, the queue of owed bot moves,
+// delivery of boards, the archive, ratings (in draughts' own pools) and
+// history.
+
+// DraughtsCommand is the top-level slash command of international draughts.
+const DraughtsCommand = "draughts"
+
+// draughtsKind is draughts' name among the kinds (draughts.Kind).
+const draughtsKind = "draughts"
+
+// DraughtsPlayers are the draughts bot levels: *bots/draughts.Registry.
+type DraughtsPlayers interface {
+	Levels() []dbots.Level
+	GenMove(ctx context.Context, level string, s draughts.State, seed int64) (game.Move, error)
+}
+
+// isDraughts reports whether g is a game of draughts.
+func isDraughts(g *storage.Game) bool { return g.Kind == draughtsKind }
+
+// draughtsState returns g's draughts position and moves.
+func draughtsState(g *storage.Game) draughts.State {
+	st, _ := g.State.(draughts.State)
+	return st
+}
+
+// The sides of draughts: White moves first.
+const (
+	draughtsWhite game.Side = 0
+	draughtsBlack game.Side = 1
+)
+
+// draughtsSideLabel is a side of draughts as the messages write it.
+func draughtsSideLabel(s game.Side) string {
+	if s == draughtsWhite {
+		return "⚪ white"
+	}
+	return "⚫ black"
+}
+
+// sideEmoji is side s of g's emoji: its stones' or men's colour.
+func sideEmoji(g *storage.Game, s game.Side) string {
+	if isDraughts(g) {
+		return strings.Fields(draughtsSideLabel(s))[0]
+	}
+	return stoneEmoji(engine.ColorOf(s))
+}
+
+// sideLabel is side s of g as the messages write it, with its emoji:
+// "⚫ black" in Go, "⚪ white" for draughts' first side.
+func sideLabel(g *storage.Game, s game.Side) string {
+	if isDraughts(g) {
+		return draughtsSideLabel(s)
+	}
+	c := engine.ColorOf(s)
+	return stoneEmoji(c) + " " + c.String()
+}
+
+// draughtsLevelOption is the level: option of /draughts bot.
+func (a *App) draughtsLevelOption(r *Request) (string, error) {
+	name, ok := r.String("level")
+	if !ok {
+		return "beginner", nil
+	}
+	var names []string
+	for _, l := range a.opts.Draughts.Levels() {
+		if l.Name == name {
+			return name, nil
+		}
+		names = append(names, l.Name)
+	}
+	return "", userErr(ErrBadOption, fmt.Sprintf("Unknown draughts level %s: choose one of %s.", quote(name), strings.Join(names, ", ")))
+}
+
+// draughtsColourOption is the colour: option: "white", "black" or
+// "random" (the default).
+func draughtsColourOption(r *Request) (string, error) {
+	c, ok := r.String("colour")
+	if !ok {
+		return "random", nil
+	}
+	switch c {
+	case "white", "black", "random":
+		return c, nil
+	}
+	return "", userErr(ErrBadOption, fmt.Sprintf("Choose white, black or random as your colour, not %s.", quote(c)))
+}
+
+// requesterWhite decides, for a colour option, whether the person who
+// asked plays White.
+func requesterWhite(colour string, rng *rand.Rand) bool {
+	switch colour {
+	case "white":
+		return true
+	case "black":
+		return false
+	}
+	return rng.IntN(2) == 0
+}
+
+// newDraughtsGame is a game of draughts between white and black in the
+// channel of it, with clock c starting now.
+func (a *App) newDraughtsGame(it *discordgo.Interaction, id, channel, parent string, white, black storage.Player, c clock.Control, unrated bool) (*storage.Game, error) {
+	st, err := draughts.Kind{}.New(nil, seedFrom(id))
+	if err != nil {
+		return nil, err
+	}
+	now := a.now()
+	g := &storage.Game{
+		ID: id, ChannelID: channel, GuildID: it.GuildID, ParentChannelID: parent, Kind: draughtsKind,
+		Sides: storage.Sides(white, black), State: st, CreatedAt: now, Unrated: unrated,
+	}
+	if c.System != clock.None {
+		g.Clock = clock.New(c)
+		g.Clock.Start(engine.ColorOf(st.ToMove()), now)
+	}
+	return g, nil
+}
+
+// cmdDraughtsChallenge challenges someone to a game of draughts: the core's
+// challenge, accepted with the same button as Go's.
+func (a *App) cmdDraughtsChallenge(ctx context.Context, r *Request) error {
+	opp, ok := r.UserOption("opponent")
+	if !ok {
+		return userErr(ErrBadOption, "Choose who to challenge with `opponent:`.")
+	}
+	switch {
+	case opp.ID == r.User.ID:
+		return userErr(ErrBadOption, "You cannot challenge yourself. To practise, play the bot with `/draughts bot`.")
+	case opp.Bot:
+		return userErr(ErrBadOption, fmt.Sprintf("%s is a bot account and cannot answer a challenge. To play gobot, use `/draughts bot`.", mention(userPlayer(opp))))
+	}
+	st, err := a.startGate(ctx, r) // the server's game channels, bans and limits (admin_checks.go)
+	if err != nil {
+		return err
+	}
+	if err := a.mayPlay(ctx, st, userPlayer(opp), false); err != nil {
+		return err
+	}
+	colour, err := draughtsColourOption(r)
+	if err != nil {
+		return err
+	}
+	ck, err := serverClock(r, st)
+	if err != nil {
+		return err
+	}
+	thread, _, err := r.Bool("thread")
+	if err != nil {
+		return err
+	}
+	rated, err := ratedOption(r)
+	if err != nil {
+		return err
+	}
+	it := r.Interaction
+	if thread && it.GuildID == "" {
+		return userErr(ErrBadOption, "Threads exist only in server channels: challenge without `thread:` here.")
+	}
+	if thread && !canStartThreads(it) {
+		return userErr(ErrForbidden, "I may not create threads in this channel (I need Create Public Threads and Send Messages in Threads): challenge without `thread:`, or ask a moderator to give me those permissions.")
+	}
+	if !thread {
+		if err := a.channelFree(ctx, it.ChannelID); err != nil {
+			return err
+		}
+	}
+	now := a.now()
+	c := &storage.Challenge{
+		ID: it.ID, ChannelID: it.ChannelID, GuildID: it.GuildID, Kind: draughtsKind,
+		Challenger: userPlayer(r.User), Opponent: userPlayer(opp),
+		Color: colour, Thread: thread, Clock: ptr(a.clockOf(ck)), Unrated: !rated,
+		CreatedAt: now, ExpiresAt: now.Add(a.challengeTTL(st)),
+	}
+	if err := r.Defer(ctx, false); err != nil {
+		return err
+	}
+	orig, err := r.Original(ctx)
+	if err != nil {
+		a.log.Warn("challenge: read deferred message; its buttons will not be disabled on expiry", "err", err)
+	} else {
+		c.MessageID = orig.ID
+	}
+	if err := a.challenges.CreateChallenge(ctx, c); err != nil {
+		return err
+	}
+	return r.Reply(ctx, challengeMessage(c, ""))
+}
+
+// draughtsChallengeText is the question of a challenge to draughts.
+func draughtsChallengeText(c *storage.Challenge) string {
+	var colour string
+	switch c.Color {
+	case "white":
+		colour = fmt.Sprintf("%s plays white", mention(c.Challenger))
+	case "black":
+		colour = fmt.Sprintf("%s plays black", mention(c.Challenger))
+	default:
+		colour = "colours at random"
+	}
+	if c.Unrated {
+		colour += "; unrated"
+	}
+	where := ""
+	if c.Thread {
+		where = " in a new thread"
+	}
+	return fmt.Sprintf("%s, %s challenges you to a game of international draughts (10×10)%s: %s; %s.", mention(c.Opponent), mention(c.Challenger), where, challengeClock(c).Describe(), colour)
+}
+
+// acceptDraughts starts the game of draughts challenge c asked for.
+func (a *App) acceptDraughts(ctx context.Context, r *Request, c *storage.Challenge) error {
+	white, black := c.Challenger, c.Opponent
+	if !requesterWhite(c.Color, rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 0x9e3779b97f4a7c15))) {
+		white, black = black, white
+	}
+	outcome := fmt.Sprintf("✅ %s accepted: %s ⚪ white, %s ⚫ black.", mention(c.Opponent), mention(white), mention(black))
+	return a.startChallenge(ctx, r, c, storage.Sides(white, black), fmt.Sprintf("Draughts: %s vs %s", plainName(white), plainName(black)),
+		func(outcome string) *Message { return challengeMessage(c, outcome) }, outcome)
+}
+
+// cmdDraughtsBot starts a game of draughts against a bot level.
+func (a *App) cmdDraughtsBot(ctx context.Context, r *Request) error {
+	level, err := a.draughtsLevelOption(r)
+	if err != nil {
+		return err
+	}
+	st, err := a.startGate(ctx, r) // the server's game channels, bans and limits (admin_checks.go)
+	if err != nil {
+		return err
+	}
+	if err := botAllowed(st, level); err != nil {
+		return err
+	}
+	colour, err := draughtsColourOption(r)
+	if err != nil {
+		return err
+	}
+	if _, ok := r.String("colour"); !ok {
+		colour = "white"
+	}
+	ck, err := serverClock(r, st)
+	if err != nil {
+		return err
+	}
+	rated, err := ratedOption(r)
+	if err != nil {
+		return err
+	}
+	it := r.Interaction
+	if err := a.channelFree(ctx, it.ChannelID); err != nil {
+		return err
+	}
+	human := userPlayer(r.User)
+	bot := storage.Player{Level: level, Name: "gobot " + level}
+	white, black := human, bot
+	if !requesterWhite(colour, rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), uint64(seedFrom(it.ID))))) {
+		white, black = bot, human
+	}
+	g, err := a.newDraughtsGame(it, it.ID, it.ChannelID, "", white, black, a.clockOf(ck), !rated)
+	if err != nil {
+		return err
+	}
+	g.Delivery.Followup = followupOf(it, a.now())
+	if err := a.games.CreateGame(ctx, g); err != nil {
+		if errors.Is(err, storage.ErrExists) {
+			return ErrGameRunning
+		}
+		return err
+	}
+	a.log.Info("bot game started", "game", g.ID, "channel", g.ChannelID, "kind", draughtsKind, "level", level, "user", r.User.ID)
+	a.kickClocks()
+	side := draughtsWhite
+	if black == human {
+		side = draughtsBlack
+	}
+	note := fmt.Sprintf("New game of international draughts: %s plays %s against gobot **%s** (%s).", mention(human), draughtsSideLabel(side), level, a.clockOf(ck).Describe())
+	return a.answer(ctx, r, g, note)
+}
+
+// onDraughts is a handler for the game of draughts in the channel.
+func (a *App) onDraughts(h gameHandler) HandlerFunc {
+	return func(ctx context.Context, r *Request) error {
+		g, err := a.loadGame(ctx, r.Interaction.ChannelID)
+		if errors.Is(err, ErrNoGame) {
+			return userErr(ErrNoGame, "There is no game of draughts in this channel: start one with `/draughts challenge` or `/draughts bot`.")
+		}
+		if err != nil {
+			return err
+		}
+		if !isDraughts(g) {
+			return userErr(ErrWrongGame, "The game in this channel is Go: play it with `/go play`.")
+		}
+		return h(ctx, r, g)
+	}
+}
+
+// onDraughtsBoard is a button handler for the game of draughts of the
+// newest board.
+func (a *App) onDraughtsBoard(h gameHandler) HandlerFunc {
+	return func(ctx context.Context, r *Request) error {
+		g, err := a.buttonGame(ctx, r)
+		if err != nil {
+			return err
+		}
+		if !isDraughts(g) {
+			return userErr(ErrWrongGame, "This button belongs to another game.")
+		}
+		return h(ctx, r, g)
+	}
+}
+
+// draughtsSideOf returns the side u plays in g, or the refusal for a
+// person who does not play in it.
+func draughtsSideOf(g *storage.Game, u *discordgo.User) (game.Side, error) {
+	if s, ok := g.SideOf(u.ID); ok {
+		return s, nil
+	}
+	return game.NoSide, userErr(ErrNotPlayer, fmt.Sprintf("You are not playing in this game: it is %s (white) against %s (black).", mention(g.First(draughtsWhite)), mention(g.First(draughtsBlack))))
+}
+
+// draughtsCanMove returns u's side when u is to move in g.
+func draughtsCanMove(g *storage.Game, u *discordgo.User) (game.Side, error) {
+	s, err := draughtsSideOf(g, u)
+	if err != nil {
+		return s, err
+	}
+	if _, over := g.State.Result(); over {
+		return s, ErrGameOver
+	}
+	if t := g.State.ToMove(); t != s || g.Player(t).UserID != u.ID {
+		return s, userErr(ErrNotYourTurn, fmt.Sprintf("It is not your turn: %s %s is to play.", draughtsSideLabel(t), mention(g.Player(t))))
+	}
+	return s, nil
+}
+
+// cmdDraughtsMove plays a move typed as squares: 32-28, 28x19, or the
+// short forms autocomplete offers.
+func (a *App) cmdDraughtsMove(ctx context.Context, r *Request, g *storage.Game) error {
+	s, err := draughtsCanMove(g, r.User)
+	if err != nil {
+		return err
+	}
+	text, _ := r.String("move")
+	if err := a.inTime(ctx, g, a.now()); err != nil {
+		return err
+	}
+	g.Delivery.Followup = followupOf(r.Interaction, a.now())
+	note, err := a.applyDraughts(ctx, g, s, strings.TrimSpace(text))
+	if err != nil {
+		return err
+	}
+	return a.answer(ctx, r, g, note)
+}
+
+// draughtsRefusal is the sentence for a move the rules refuse: the rules'
+// own message, as a sentence.
+func draughtsRefusal(err error, text string) error {
+	msg := strings.TrimPrefix(err.Error(), "draughts: ")
+	if msg == "" {
+		return err
+	}
+	rs := []rune(msg)
+	rs[0] = unicode.ToUpper(rs[0])
+	msg = string(rs)
+	if !strings.HasSuffix(msg, ".") {
+		msg += "."
+	}
+	return userErr(ErrIllegalMove, fmt.Sprintf("%s is not a move you can play: %s", quote(text), msg))
+}
+
+// applyDraughts plays side's move (as typed) on g and commits it: the
+// archive when it ends the game, an update otherwise. Nothing is written
+// when the move is refused or the game changed meanwhile.
+func (a *App) applyDraughts(ctx context.Context, g *storage.Game, side game.Side, text string) (string, error) {
+	now := a.now()
+	if err := a.inTime(ctx, g, now); err != nil {
+		return "", err
+	}
+	if text == "" {
+		return "", userErr(ErrIllegalMove, "Type a move as squares, like 32-28 or 28x19.")
+	}
+	mover := g.Player(side)
+	next, facts, err := g.State.Play(side, game.Move(text))
+	if err != nil {
+		return "", draughtsRefusal(err, text)
+	}
+	g.State = next
+	g.Moved(mover)
+	if g.Clock.Running() && engine.ColorOf(side) == g.Clock.ToMove {
+		if err := g.Clock.Move(next.MoveCount(), now); err != nil {
+			return "", err
+		}
+	}
+	g.Undo = nil // a draw offer lapses with the next move
+	g.Delivery.Unposted = false
+	moves := draughtsState(g).Moves()
+	note := fmt.Sprintf("%s %s played **%s**.", draughtsSideLabel(side), mention(mover), moves[len(moves)-1])
+	for _, f := range facts {
+		switch f.Kind {
+		case "capture":
+			note += " " + capitalFirst(f.Text) + "."
+		case "crown":
+			note += " 👑 " + capitalFirst(f.Text) + "."
+		}
+	}
+	if _, over := g.State.Result(); over {
+		if err := a.finish(ctx, g); err != nil {
+			return "", err
+		}
+		if rn := a.ratingNote(ctx, g); rn != "" {
+			note += "\n" + rn
+		}
+		return note, nil
+	}
+	if err := a.update(ctx, g); err != nil {
+		return "", err
+	}
+	return note, nil
+}
+
+// capitalFirst returns s with its first letter in upper case.
+func capitalFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	rs := []rune(s)
+	rs[0] = unicode.ToUpper(rs[0])
+	return string(rs)
+}
+
+// draughtsBotMove makes the move of g's bot (the side to move).
+func (a *App) draughtsBotMove(ctx context.Context, g *storage.Game) (string, error) {
+	side := g.State.ToMove()
+	level := g.Player(side).Level
+	mctx, cancel := context.WithTimeout(ctx, botMoveTimeout)
+	m, err := a.opts.Draughts.GenMove(mctx, level, draughtsState(g), seedFrom(g.ID)^int64(g.State.MoveCount()+1)*0x5851f42d4c957f2d)
+	cancel()
+	if err != nil {
+		return "", fmt.Errorf("commands: draughts bot %s in game %s: %w", level, g.ID, err)
+	}
+	return a.applyDraughts(ctx, g, side, string(m))
+}
+
+// cmdDraughtsResign resigns the game for the side the user plays.
+func (a *App) cmdDraughtsResign(ctx context.Context, r *Request, g *storage.Game) error {
+	s, err := draughtsSideOf(g, r.User)
+	if err != nil {
+		return err
+	}
+	if _, over := g.State.Result(); over {
+		return ErrGameOver
+	}
+	if err := a.inTime(ctx, g, a.now()); err != nil {
+		return err
+	}
+	return a.endDraughts(ctx, r, g, game.Result{Winner: s.Opponent(), Reason: game.ByResignation},
+		fmt.Sprintf("🏳️ %s %s resigned.", draughtsSideLabel(s), mention(g.Player(s))))
+}
+
+// btnDraughtsResign asks for confirmation: a misclick must not end a game.
+func (a *App) btnDraughtsResign(ctx context.Context, r *Request, g *storage.Game) error {
+	if _, err := draughtsSideOf(g, r.User); err != nil {
+		return err
+	}
+	return r.Reply(ctx, &Message{
+		Content:   "Do you really want to resign this game?",
+		Ephemeral: true,
+		Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+			discordgo.Button{Label: "Yes, resign", Style: discordgo.DangerButton, CustomID: "draughts/" + g.ID + "/resign-yes/" + r.Param("move")},
+		}}},
+	})
+}
+
+// endDraughts ends g with a result reached off the board and answers.
+func (a *App) endDraughts(ctx context.Context, r *Request, g *storage.Game, res game.Result, note string) error {
+	next, err := g.State.End(res)
+	if err != nil {
+		return err
+	}
+	g.State = next
+	g.Delivery.Followup = followupOf(r.Interaction, a.now())
+	if err := a.finish(ctx, g); err != nil {
+		return err
+	}
+	if rn := a.ratingNote(ctx, g); rn != "" {
+		note += "\n" + rn
+	}
+	return a.answer(ctx, r, g, note)
+}
+
+// cmdDraughtsDraw offers a draw, or accepts the opponent's offer. An offer
+// lapses with the next move (it is stored as the game's open request).
+// Against a bot, the bot accepts a draw only when the position is one
+// the rules are about to call drawn: kings alone on both sides.
+func (a *App) cmdDraughtsDraw(ctx context.Context, r *Request, g *storage.Game) error {
+	s, err := draughtsSideOf(g, r.User)
+	if err != nil {
+		return err
+	}
+	if _, over := g.State.Result(); over {
+		return ErrGameOver
+	}
+	if err := a.inTime(ctx, g, a.now()); err != nil {
+		return err
+	}
+	n := g.State.MoveCount()
+	if o := g.Undo; o != nil && o.MoveCount == n && o.By == s.Opponent() {
+		return a.endDraughts(ctx, r, g, game.Result{Winner: game.NoSide, Reason: game.ByAgreement},
+			fmt.Sprintf("🤝 %s accepted %s's offer: the game is drawn by agreement.", mention(g.Player(s)), mention(g.Player(s.Opponent()))))
+	}
+	if o := g.Undo; o != nil && o.MoveCount == n && o.By == s {
+		return userErr(ErrBadOption, "You have offered a draw already; it stands until the next move.")
+	}
+	opp := g.Player(s.Opponent())
+	if opp.IsBot() {
+		if kingsOnly(draughtsState(g)) {
+			return a.endDraughts(ctx, r, g, game.Result{Winner: game.NoSide, Reason: game.ByAgreement},
+				fmt.Sprintf("🤝 gobot **%s** accepted %s's offer: the game is drawn by agreement.", opp.Level, mention(g.Player(s))))
+		}
+		return userErr(ErrBadOption, fmt.Sprintf("gobot **%s** declines the draw: it plays on while there are men on the board.", opp.Level))
+	}
+	g.Undo = &storage.UndoRequest{By: s, MoveCount: n, RequestedAt: a.now()}
+	if err := a.update(ctx, g); err != nil {
+		return err
+	}
+	return r.Reply(ctx, &Message{
+		Content: fmt.Sprintf("🤝 %s offers a draw. %s, accept with `/draughts draw` or the button; the offer lapses with the next move.", mention(g.Player(s)), mention(opp)),
+		Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+			discordgo.Button{Label: "Accept the draw", Style: discordgo.SuccessButton, CustomID: "draughts/" + g.ID + "/draw/" + strconv.Itoa(n)},
+		}}},
+		AllowedMentions: onlyUsers(opp.UserID),
+	})
+}
+
+// kingsOnly reports whether only kings are left on the board.
+func kingsOnly(st draughts.State) bool {
+	p := st.Position()
+	return p.Men(draughts.White).Count() == 0 && p.Men(draughts.Black).Count() == 0
+}
+
+// btnDraughtsDraw is the draw button: offer or accept, as /draughts draw.
+func (a *App) btnDraughtsDraw(ctx context.Context, r *Request, g *storage.Game) error {
+	if r.Param("move") != strconv.Itoa(g.State.MoveCount()) {
+		return userErr(ErrStale, "This draw offer has lapsed: a move was played since.")
+	}
+	return a.cmdDraughtsDraw(ctx, r, g)
+}
+
+// draughtsMessage is the message showing a game of draughts: the note, the
+// picture, the status and the Resign / Offer draw buttons.
+func draughtsMessage(g *storage.Game, now time.Time, note string) (*Message, error) {
+	st := draughtsState(g)
+	var buf bytes.Buffer
+	// Against a bot that plays White, the person sees the board from
+	// Black's side.
+	flip := g.Player(draughtsWhite).IsBot() && !g.Player(draughtsBlack).IsBot()
+	if err := drender.Game(&buf, st, drender.Options{Flip: flip}); err != nil {
+		return nil, fmt.Errorf("commands: draw the board of game %s: %w", g.ID, err)
+	}
+	name := fmt.Sprintf("draughts-%s-%d.png", g.ID, st.MoveCount())
+	alt := fmt.Sprintf("%s (white) vs %s (black). %s", plainName(g.First(draughtsWhite)), plainName(g.First(draughtsBlack)), drender.AltText(st))
+	f := File{Name: name, ContentType: "image/png", Description: clip(alt, 1024), Data: buf.Bytes()}
+	embed := &discordgo.MessageEmbed{
+		Title:       draughtsTitle(g),
+		Description: clip(strings.TrimSpace(note+"\n"+draughtsStatus(g, now)), 4096),
+		Image:       &discordgo.MessageEmbedImage{URL: "attachment://" + name},
+		Color:       colorWhite,
+	}
+	if g.State.ToMove() == draughtsBlack {
+		embed.Color = colorBlack
+	}
+	m := &Message{Embeds: []*discordgo.MessageEmbed{embed}, Files: []File{f}}
+	if _, over := g.State.Result(); over {
+		embed.Color = colorDone
+		m.ClearComponents = true
+		data, err := draughtsPDN(g)
+		if err != nil {
+			return nil, err
+		}
+		m.Files = append(m.Files, pdnFile(g.ID, draughtsTitle(g), data))
+		return m, nil
+	}
+	side := g.State.ToMove()
+	if p := g.Player(side); !p.IsBot() && !g.Player(side.Opponent()).IsBot() {
+		m.Content = mention(p) + ", your move."
+		m.AllowedMentions = onlyUsers(p.UserID)
+	}
+	n := strconv.Itoa(st.MoveCount())
+	m.Components = []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+		discordgo.Button{Label: "Offer a draw", Style: discordgo.SecondaryButton, CustomID: "draughts/" + g.ID + "/draw/" + n},
+		discordgo.Button{Label: "Resign", Style: discordgo.DangerButton, CustomID: "draughts/" + g.ID + "/resign/" + n},
+	}}}
+	return m, nil
+}
+
+// draughtsTitle is the embed title: both players.
+func draughtsTitle(g *storage.Game) string {
+	return clip(fmt.Sprintf("⚪ %s vs ⚫ %s · draughts", shownName(g.First(draughtsWhite)), shownName(g.First(draughtsBlack))), 256)
+}
+
+// draughtsStatus is the text under the board: move number, whose turn,
+// the legal captures' rule, pieces left and the clocks.
+func draughtsStatus(g *storage.Game, now time.Time) string {
+	st := draughtsState(g)
+	var sb strings.Builder
+	if res, over := st.Result(); over {
+		fmt.Fprintf(&sb, "**Game over: %s**\n", draughtsResultSentence(g, res))
+	} else {
+		s := st.ToMove()
+		fmt.Fprintf(&sb, "**Move %d** · %s to play: %s\n", st.MoveCount()/2+1, draughtsSideLabel(s), mention(g.Player(s)))
+		if legal := st.Legal(); len(legal) > 0 && strings.Contains(string(legal[0]), "x") {
+			sb.WriteString("A capture is compulsory, and you must take the most pieces.\n")
+		}
+	}
+	p := st.Position()
+	fmt.Fprintf(&sb, "Pieces: ⚪ %d (%d kings) · ⚫ %d (%d kings)\n",
+		p.Pieces(draughts.White).Count(), p.Kings(draughts.White).Count(), p.Pieces(draughts.Black).Count(), p.Kings(draughts.Black).Count())
+	if _, over := st.Result(); !over {
+		if cs := draughtsClockStatus(g, now); cs != "" {
+			sb.WriteString(cs + "\n")
+		}
+	}
+	sb.WriteString("-# International draughts, 10×10 (FMJD rules)")
+	if g.Clock != nil {
+		fmt.Fprintf(&sb, " · %s", g.Clock.Control.Describe())
+	}
+	return sb.String()
+}
+
+// draughtsClockStatus shows both clocks, White's first.
+func draughtsClockStatus(g *storage.Game, now time.Time) string {
+	k := g.Clock
+	if k == nil || k.Control.System == clock.None {
+		return ""
+	}
+	at := now
+	if k.Since.After(now) {
+		at = k.Since
+	}
+	s := fmt.Sprintf("⏱ ⚪ %s · ⚫ %s", k.Show(engine.ColorOf(draughtsWhite), at), k.Show(engine.ColorOf(draughtsBlack), at))
+	if k.Running() {
+		side := engine.SideOf(k.ToMove)
+		if !k.Deadline().After(now) {
+			s += fmt.Sprintf(" · %s's time ran out", draughtsSideLabel(side))
+		} else {
+			s += fmt.Sprintf(" · %s's time runs out <t:%d:R>", draughtsSideLabel(side), k.Deadline().Unix())
+		}
+	}
+	return s
+}
+
+// draughtsResultSentence says who won and how.
+func draughtsResultSentence(g *storage.Game, r game.Result) string {
+	if r.Winner == game.NoSide {
+		how := "drawn"
+		switch r.Reason {
+		case game.ByAgreement:
+			how = "drawn by agreement"
+		case draughts.ByRepetition:
+			how = "drawn by threefold repetition"
+		case draughts.By25Moves:
+			how = "drawn by the 25-move rule"
+		case draughts.By16Moves:
+			how = "drawn by the 16-move rule"
+		case draughts.By5Moves:
+			how = "drawn by the 5-move rule"
+		}
+		return how + " · " + r.Text
+	}
+	who := draughtsSideLabel(r.Winner) + " " + mention(g.Player(r.Winner)) + " wins"
+	switch r.Reason {
+	case game.ByResignation:
+		return fmt.Sprintf("%s by resignation · %s", who, r.Text)
+	case game.ByTime:
+		if annulled(g) {
+			return "annulled, not counted · " + r.Text
+		}
+		return fmt.Sprintf("%s on time · %s", who, r.Text)
+	case game.ByForfeit:
+		return fmt.Sprintf("%s by forfeit · %s", who, r.Text)
+	}
+	return fmt.Sprintf("%s: %s cannot move · %s", who, draughtsSideLabel(r.Winner.Opponent()), r.Text)
+}
+
+// draughtsPDN is g's record in PDN.
+func draughtsPDN(g *storage.Game) ([]byte, error) {
+	st := draughtsState(g)
+	tags := []draughts.Tag{
+		{Name: "Event", Value: "gobot game " + g.ID},
+		{Name: "Site", Value: "Discord"},
+		{Name: "Date", Value: g.CreatedAt.UTC().Format("2006.01.02")},
+		{Name: "White", Value: plainName(g.First(draughtsWhite))},
+		{Name: "Black", Value: plainName(g.First(draughtsBlack))},
+	}
+	if g.Clock != nil {
+		tags = append(tags, draughts.Tag{Name: "TimeControl", Value: g.Clock.Control.Describe()})
+	}
+	var buf bytes.Buffer
+	if err := draughts.WritePDN(&buf, draughts.NewPDNGame(st, tags...)); err != nil {
+		return nil, fmt.Errorf("commands: PDN of game %s: %w", g.ID, err)
+	}
+	return buf.Bytes(), nil
+}
+
+// pdnFile is the attachment of a game of draughts' record.
+func pdnFile(id, what string, data []byte) File {
+	return File{Name: "gobot-" + id + ".pdn", ContentType: "application/x-draughts-pdn", Description: clip("PDN record: "+what, 1024), Data: data}
+}
+
+// draughtsArchiveResult writes a result of draughts as the archive writes
+// every result, in SGF's notation by colour: "W+R", "B+T", "W+" (the other
+// side could not move), "0" (a draw).
+func draughtsArchiveResult(r game.Result) string {
+	if r.Winner == game.NoSide {
+		return "0"
+	}
+	w := "W"
+	if r.Winner == draughtsBlack {
+		w = "B"
+	}
+	switch r.Reason {
+	case game.ByResignation:
+		return w + "+R"
+	case game.ByTime:
+		return w + "+T"
+	case game.ByForfeit:
+		return w + "+F"
+	}
+	return w + "+"
+}
+
+// archiveDraughts archives a finished game of draughts with its PDN.
+func (a *App) archiveDraughts(ctx context.Context, g *storage.Game, annulled bool) error {
+	res, _ := g.State.Result()
+	pdn, err := draughtsPDN(g)
+	if err != nil {
+		return err
+	}
+	arc := storage.Archived{
+		ID: g.ID, GuildID: g.GuildID, ChannelID: g.ChannelID, Kind: draughtsKind,
+		White: g.First(draughtsWhite), Black: g.First(draughtsBlack),
+		Result: draughtsArchiveResult(res), SGF: pdn, Moves: g.State.MoveCount(), Annulled: annulled,
+		StartedAt: g.CreatedAt, FinishedAt: a.now(),
+		Rated: !g.Unrated,
+	}
+	if err := a.serverPools(ctx, &arc); err != nil {
+		return err
+	}
+	return writeError(a.games.FinishGame(ctx, g, arc))
+}
+
+// completeDraughtsMove suggests the legal moves that start with what the
+// player typed, captures first.
+func (a *App) completeDraughtsMove(ctx context.Context, r *Request) error {
+	_, typed := r.Focused()
+	g, err := a.games.Game(ctx, r.Interaction.ChannelID)
+	if err != nil || !isDraughts(g) {
+		return r.Choices(ctx, nil)
+	}
+	typed = strings.TrimSpace(typed)
+	var choices []*discordgo.ApplicationCommandOptionChoice
+	for _, m := range g.State.Legal() {
+		if !strings.HasPrefix(string(m), typed) {
+			continue
+		}
+		choices = append(choices, &discordgo.ApplicationCommandOptionChoice{Name: string(m), Value: string(m)})
+		if len(choices) == 25 {
+			break
+		}
+	}
+	return r.Choices(ctx, choices)
+}
+
+// draughtsHelp is /draughts help.
+const draughtsHelp = "**International draughts (10×10) with gobot**\n" +
+	"`/draughts challenge opponent:` challenge someone here (`clock:`, `colour:`, `thread:`, `rated:`); they accept with the button.\n" +
+	"`/draughts bot level:` play gobot at once, from `beginner` to `max`.\n" +
+	"`/draughts move move:` play a move by its squares: `32-28`, or `28x19` for a capture (`28x17x8` through each landing when it matters); autocomplete lists your legal moves.\n" +
+	"`/draughts board` shows the board, `/draughts draw` offers a draw (or accepts one), `/draughts resign` resigns.\n" +
+	"**The rules (FMJD):** White moves first. Men move one square diagonally forward and capture forwards and backwards. " +
+	"Capturing is compulsory, and you must take the most pieces (a king counts as one); pieces come off when the capture is over, and none is jumped twice. " +
+	"Kings fly: they move and capture along a whole diagonal. A man is crowned when its move ends on the far row. " +
+	"You lose when you cannot move. Draws: by agreement, threefold repetition, 25 moves each with kings only and no capture, and the 16- and 5-move endgame rules.\n" +
+	"Ratings, `/go history` and `/go stats` count draughts in pools of its own."
+
+// cmdDraughtsHelp answers /draughts help, privately.
+func (a *App) cmdDraughtsHelp(ctx context.Context, r *Request) error {
+	return r.ReplyText(ctx, draughtsHelp, true)
+}
+
+// draughtsDefinition is the /draughts command, offering these bot levels.
+func draughtsDefinition(levels []Level, contexts []discordgo.InteractionContextType, integrations []discordgo.ApplicationIntegrationType) *discordgo.ApplicationCommand {
+	sub := func(name, desc string, opts ...*discordgo.ApplicationCommandOption) *discordgo.ApplicationCommandOption {
+		return &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionSubCommand, Name: name, Description: desc, Options: opts}
+	}
+	colourOpt := func(desc string) *discordgo.ApplicationCommandOption {
+		return &discordgo.ApplicationCommandOption{
+			Type: discordgo.ApplicationCommandOptionString, Name: "colour", Description: desc,
+			Choices: []*discordgo.ApplicationCommandOptionChoice{{Name: "white (moves first)", Value: "white"}, {Name: "black", Value: "black"}, {Name: "random", Value: "random"}},
+		}
+	}
+	clockOpt := &discordgo.ApplicationCommandOption{
+		Type: discordgo.ApplicationCommandOptionString, Name: "clock", Description: "Time control: a preset (blitz, live, daily, correspondence) or like fischer 10m +10s",
+		Autocomplete: true, MaxLength: 60,
+	}
+	ratedOpt := &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionBoolean, Name: "rated", Description: "Count the game in the draughts ratings (default true)"}
+	levelOpt := &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: "level", Description: "The bot's strength (default beginner)"}
+	for _, l := range levels {
+		if len(levelOpt.Choices) == 25 {
+			break
+		}
+		levelOpt.Choices = append(levelOpt.Choices, &discordgo.ApplicationCommandOptionChoice{Name: clip(l.Name+": "+l.Description, 100), Value: l.Name})
+	}
+	return &discordgo.ApplicationCommand{
+		Type:             discordgo.ChatApplicationCommand,
+		Name:             DraughtsCommand,
+		Description:      "Play international draughts (10×10) against friends or the bot",
+		Contexts:         &contexts,
+		IntegrationTypes: &integrations,
+		Options: []*discordgo.ApplicationCommandOption{
+			sub("challenge", "Challenge someone to a game of draughts",
+				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionUser, Name: "opponent", Description: "Who you want to play", Required: true},
+				colourOpt("Your colour (default random)"), clockOpt,
+				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionBoolean, Name: "thread", Description: "Play in a new thread, so this channel can hold many games"},
+				ratedOpt),
+			sub("bot", "Play draughts against the bot, starting at once", levelOpt, colourOpt("Your colour (default white)"), clockOpt, ratedOpt),
+			sub("move", "Play a move, like 32-28 or 28x19", &discordgo.ApplicationCommandOption{
+				Type: discordgo.ApplicationCommandOptionString, Name: "move", Description: "The squares, like 32-28 or 28x19",
+				Required: true, Autocomplete: true, MaxLength: 60}),
+			sub("board", "Show the board again"),
+			sub("draw", "Offer a draw, or accept your opponent's offer"),
+			sub("resign", "Resign the game"),
+			sub("help", "How to play draughts with gobot, and the rules"),
+		},
+	}
+}
+
+// draughtsLevels are the draughts levels as the definitions list them.
+func draughtsLevels(ls []dbots.Level) []Level {
+	out := make([]Level, 0, len(ls))
+	for _, l := range ls {
+		out = append(out, Level{Name: l.Name, Description: l.Description})
+	}
+	return out
+}
+
+// builtinDraughtsLevels are the built-in draughts levels, for definitions
+// made without an App.
+func builtinDraughtsLevels() []Level { return draughtsLevels(dbots.Builtin()) }
+
+// draughtsRoutes adds /draughts and its buttons to rt.
+func (a *App) draughtsRoutes(rt *Router) {
+	rt.Command("draughts/challenge", a.cmdDraughtsChallenge)
+	rt.Command("draughts/bot", a.cmdDraughtsBot)
+	rt.Command("draughts/move", a.onDraughts(a.cmdDraughtsMove))
+	rt.Command("draughts/board", a.onDraughts(a.cmdBoard))
+	rt.Command("draughts/draw", a.onDraughts(a.cmdDraughtsDraw))
+	rt.Command("draughts/resign", a.onDraughts(a.cmdDraughtsResign))
+	rt.Command("draughts/help", a.cmdDraughtsHelp)
+	rt.Autocomplete("draughts/move", a.completeDraughtsMove)
+	for _, name := range []string{"draughts/challenge", "draughts/bot"} {
+		rt.Autocomplete(name, a.completeClock)
+	}
+	rt.Component("draughts/{id}/resign/{move}", a.onDraughtsBoard(a.btnDraughtsResign))
+	rt.Component("draughts/{id}/resign-yes/{move}", a.onDraughtsBoard(a.cmdDraughtsResign))
+	rt.Component("draughts/{id}/draw/{move}", a.onDraughtsBoard(a.btnDraughtsDraw))
+}
+
+// draughtsOwnMoves counts the moves side s has made in a game of draughts
+// from the start position, where White moves first.
+func draughtsOwnMoves(g *storage.Game, s game.Side) int {
+	n := g.State.MoveCount()
+	if s == draughtsWhite {
+		return (n + 1) / 2
+	}
+	return n / 2
+}
+
+// archivedSetup names a finished game's board: "19×19", "draughts 10×10".
+func archivedSetup(a *storage.Archived) string {
+	if a.Kind == draughtsKind {
+		return "draughts 10×10"
+	}
+	return fmt.Sprintf("%d×%d", a.Size, a.Size)
+}
+
+// recordFile is the attachment of a finished game's record: SGF for Go,
+// PDN for draughts.
+func recordFile(a *storage.Archived) File {
+	if a.Kind == draughtsKind {
+		return pdnFile(a.ID, archivedTitle(a), a.SGF)
+	}
+	return sgfFile(a.ID, archivedTitle(a), a.SGF)
+}
+
+// goOnly refuses a command that only Go's games have for a game of
+// draughts.
+func goOnly(a *storage.Archived, what string) error {
+	if a.Kind != draughtsKind {
+		return nil
+	}
+	return userErr(ErrWrongGame, fmt.Sprintf("Game `%s` is a game of draughts: %s only for Go. `/go sgf game:%s` gives its PDN record, and `/go replay game:%s` its animation.", a.ID, what, a.ID, a.ID))
+}
+
+// archivedDraughts reads a finished game of draughts from its PDN record.
+func archivedDraughts(a *storage.Archived) (draughts.State, error) {
+	games, err := draughts.ReadPDN(bytes.NewReader(a.SGF))
+	if err != nil || len(games) == 0 {
+		return draughts.State{}, fmt.Errorf("commands: PDN record of game %s: %w", a.ID, errors.Join(err, errors.New("no game in it")))
+	}
+	return games[0].State, nil
+}
+
+// draughtsGIF animates a game of draughts.
+func draughtsGIF(id string, st draughts.State) (File, error) {
+	var buf bytes.Buffer
+	if err := drender.GIF(&buf, st, drender.GIFOptions{Size: 480}); err != nil {
+		return File{}, fmt.Errorf("commands: animate game %s: %w", id, err)
+	}
+	return File{Name: "gobot-" + id + ".gif", ContentType: "image/gif", Description: clip("Animated replay: "+drender.AltText(st), 1024), Data: buf.Bytes()}, nil
+}
+
+// finishedDraughtsMessage shows a finished game of draughts from its
+// record: the final position, the result, and the record attached.
+func finishedDraughtsMessage(arc *storage.Archived) (*Message, error) {
+	st, err := archivedDraughts(arc)
+	if err != nil {
+		return nil, err
+	}
+	var buf bytes.Buffer
+	if err := drender.Game(&buf, st, drender.Options{}); err != nil {
+		return nil, fmt.Errorf("commands: draw the board of game %s: %w", arc.ID, err)
+	}
+	name := fmt.Sprintf("draughts-%s-%d.png", arc.ID, st.MoveCount())
+	result := "result " + arc.Result
+	if arc.Annulled {
+		result = "annulled, not counted · " + arc.Result
+	}
+	text := fmt.Sprintf("The last game in this channel ended <t:%d:R> after %s; `/draughts challenge` or `/draughts bot` starts a new one.\n**Game over: %s**",
+		arc.FinishedAt.Unix(), plural(arc.Moves, "move"), result)
+	return &Message{
+		Embeds: []*discordgo.MessageEmbed{{
+			Title:       clip(fmt.Sprintf("⚪ %s vs ⚫ %s · draughts", shownName(arc.White), shownName(arc.Black)), 256),
+			Description: clip(text, 4096),
+			Image:       &discordgo.MessageEmbedImage{URL: "attachment://" + name},
+			Color:       colorDone,
+		}},
+		Files: []File{
+			{Name: name, ContentType: "image/png", Description: clip(drender.AltText(st), 1024), Data: buf.Bytes()},
+			recordFile(arc),
+		},
+		AllowedMentions: noMentions(),
+	}, nil
+}
+
+// activePDN attaches the record of the game of draughts in play here.
+func (a *App) activePDN(ctx context.Context, r *Request, g *storage.Game) error {
+	data, err := draughtsPDN(g)
+	if err != nil {
+		return err
+	}
+	animate, _, err := r.Bool("animation")
+	if err != nil {
+		return err
+	}
+	m := &Message{
+		Content: fmt.Sprintf("Game record after %s (PDN, opens in any draughts program).", plural(g.State.MoveCount(), "move")),
+		Files:   []File{pdnFile(g.ID, draughtsTitle(g), data)},
+	}
+	if animate {
+		if err := r.Defer(ctx, false); err != nil {
+			return err
+		}
+		f, err := draughtsGIF(g.ID, draughtsState(g))
+		switch {
+		case err != nil:
+			return err
+		case len(f.Data) > maxUpload:
+			m.Content += " The animation is too large to attach."
+		default:
+			m.Files = append(m.Files, f)
+		}
+	}
+	return r.Reply(ctx, m)
+}
+
+// serverClock is the clock: option, or the server's default clock when
+// none is given (its admins' choice), or nil for gobot's default.
+func serverClock(r *Request, st *storage.Settings) (*clock.Control, error) {
+	ck, err := clockOption(r)
+	if err != nil || ck != nil || st == nil {
+		return ck, err
+	}
+	return st.Clock, nil
+}
+
+// draughtsGameLine is a game of draughts in /go-admin games.
+func draughtsGameLine(g *storage.Game) string {
+	turn := "over"
+	if s := g.State.ToMove(); s != game.NoSide {
+		turn = draughtsSideLabel(s) + " " + mention(g.Player(s)) + " to play"
+	}
+	left := "no clock"
+	if g.Clock != nil && g.Clock.Running() {
+		left = fmt.Sprintf("time runs out <t:%d:R>", g.Clock.Deadline().Unix())
+	}
+	where := "<#" + g.ChannelID + ">"
+	if ids := g.Delivery.MessageIDs; len(ids) > 0 {
+		where = fmt.Sprintf("[board](https://discord.com/channels/%s/%s/%s)", g.GuildID, g.ChannelID, ids[len(ids)-1])
+	}
+	return fmt.Sprintf("⚪ %s vs ⚫ %s · draughts · move %d · %s · %s · %s · `%s`",
+		mention(g.First(draughtsWhite)), mention(g.First(draughtsBlack)), g.State.MoveCount()/2+1, turn, left, where, g.ID)
+}
+
+// closeDraughts archives a game of draughts in play that an admin or a
+// moderator ended (see closeGame): decided for winner by forfeit, or
+// annulled, with comment in its PDN record.
+func (a *App) closeDraughts(ctx context.Context, g *storage.Game, res string, winner engine.Color, annulled bool, comment string) error {
+	st := draughtsState(g)
+	if !annulled {
+		side := draughtsBlack // winner is a colour: draughts' White is side 0
+		if winner == engine.White {
+			side = draughtsWhite
+		}
+		if ended, err := st.EndWith(game.Result{Winner: side, Reason: game.ByForfeit}); err == nil {
+			st = ended
+		}
+	}
+	pg := draughts.NewPDNGame(st,
+		draughts.Tag{Name: "Event", Value: "gobot game " + g.ID},
+		draughts.Tag{Name: "Site", Value: "Discord"},
+		draughts.Tag{Name: "Date", Value: g.CreatedAt.UTC().Format("2006.01.02")},
+		draughts.Tag{Name: "White", Value: plainName(g.First(draughtsWhite))},
+		draughts.Tag{Name: "Black", Value: plainName(g.First(draughtsBlack))})
+	pg.Comment = comment
+	var buf bytes.Buffer
+	if err := draughts.WritePDN(&buf, pg); err != nil {
+		return fmt.Errorf("commands: PDN of game %s: %w", g.ID, err)
+	}
+	arc := storage.Archived{
+		ID: g.ID, GuildID: g.GuildID, ChannelID: g.ChannelID, Kind: draughtsKind,
+		White: g.First(draughtsWhite), Black: g.First(draughtsBlack),
+		Result: res, Winner: winner, SGF: buf.Bytes(), Moves: g.State.MoveCount(), Annulled: annulled,
+		StartedAt: g.CreatedAt, FinishedAt: a.now(), Rated: !g.Unrated && !annulled,
+	}
+	if err := a.serverPools(ctx, &arc); err != nil {
+		return err
+	}
+	return writeError(a.games.FinishGame(ctx, g, arc))
+}

@@ -1,0 +1,767 @@
+package commands_test
+
+// End-to-end tests of /go-admin (issue 32, "server admins"): each command
+// done by an admin and refused to anyone else, the settings taking effect,
+// adjudication and annulment with ratings equal to a rebuild, bans and
+// their lapse, the log, and bad input refused with an exact private
+// message and nothing changed.
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/gobot-dev/gobot/commands/discordtest"
+	"github.com/gobot-dev/gobot/engine"
+	"github.com/gobot-dev/gobot/storage"
+)
+
+// adminCmd is /go-admin <sub> with opts, sent by u in ch.
+func (e *env) adminCmd(ch *discordtest.Channel, u discordtest.User, sub string, opts ...discordtest.Option) *discordtest.Interaction {
+	return e.d.Command(ch, u, "go-admin", discordtest.Sub(sub, opts...))
+}
+
+// setting is /go-admin settings <sub> with opts.
+func (e *env) setting(ch *discordtest.Channel, u discordtest.User, sub string, opts ...discordtest.Option) *discordtest.Interaction {
+	return e.d.Command(ch, u, "go-admin", discordtest.Option{Name: "settings", Type: discordtest.OptionSubCommandGroup, Options: []discordtest.Option{discordtest.Sub(sub, opts...)}})
+}
+
+// set is /go-admin settings set setting:name value:value.
+func (e *env) set(ch *discordtest.Channel, u discordtest.User, name, value string) *discordtest.Interaction {
+	return e.setting(ch, u, "set", discordtest.Str("setting", name), discordtest.Str("value", value))
+}
+
+// said sends it and checks that the private answer is exactly want.
+func (e *env) said(it *discordtest.Interaction, want string) discordtest.Message {
+	e.t.Helper()
+	m := e.do(it)
+	if !m.Ephemeral || m.Text() != want {
+		e.t.Errorf("answer (private %v) =\n%s\nwant\n%s", m.Ephemeral, m.Text(), want)
+	}
+	return m
+}
+
+// settingsNow is the server's settings as stored, as JSON.
+func (e *env) settingsNow() string {
+	e.t.Helper()
+	st, err := e.store.Settings(context.Background(), e.d.GuildID)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	b, _ := json.Marshal(st)
+	return string(b)
+}
+
+// adminLog is the server's log as stored, oldest first, one line an entry.
+func (e *env) adminLog() []string {
+	e.t.Helper()
+	log, _, err := e.store.AuditLog(context.Background(), e.d.GuildID, 0, 1000)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	var out []string
+	for i := len(log) - 1; i >= 0; i-- {
+		l := log[i]
+		out = append(out, fmt.Sprintf("%s %s %s | %s → %s | %s", l.By.Name, l.Action, l.Target, l.Before, l.After, l.Reason))
+	}
+	return out
+}
+
+// admins are a server admin and the other users of the admin tests.
+func (e *env) admins() (ann, mod, member discordtest.User) {
+	ann, mod, member = e.d.NewUser("ann"), e.d.NewUser("mod"), e.d.NewUser("member")
+	ann.Permissions, mod.Permissions = discordtest.PermServerAdmin, discordtest.PermModerator
+	return ann, mod, member
+}
+
+const (
+	adminOnly         = "You need the Manage Server permission on this server to use `/go-admin`."
+	adminOnlyInServer = "`/go-admin` works only in a server, for that server's admins."
+)
+
+// TestE2EAdminPermissions: every /go-admin command is refused, privately
+// and changing nothing, to a member, to a moderator (Manage Messages, not
+// Manage Server), in a DM, and to the admin of another server, whose
+// interactions here carry the permissions Discord computed for them here;
+// and an admin's game IDs from another server are no games of this one.
+func TestE2EAdminPermissions(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	ch := e.d.GuildChannel("general")
+	ann, mod, member := e.admins()
+	// Otto administers another server; here he is a member.
+	other := e.d.OtherGuildChannel("999000000000000001", "elsewhere")
+	otto := e.d.NewUser("otto")
+	ottoThere := otto
+	ottoThere.Permissions = discordtest.PermServerAdmin
+	alice, bob := e.d.NewUser("alice"), e.d.NewUser("bob")
+	e.challenge(ch, alice, bob)
+	id := e.game(ch.ID).ID
+
+	commands := []struct {
+		name string
+		it   func(ch *discordtest.Channel, u discordtest.User) *discordtest.Interaction
+	}{
+		{"settings show", func(ch *discordtest.Channel, u discordtest.User) *discordtest.Interaction {
+			return e.setting(ch, u, "show")
+		}},
+		{"settings set", func(ch *discordtest.Channel, u discordtest.User) *discordtest.Interaction {
+			return e.set(ch, u, "max_games", "2")
+		}},
+		{"settings reset", func(ch *discordtest.Channel, u discordtest.User) *discordtest.Interaction {
+			return e.setting(ch, u, "reset", discordtest.Str("setting", "size"))
+		}},
+		{"games", func(ch *discordtest.Channel, u discordtest.User) *discordtest.Interaction {
+			return e.adminCmd(ch, u, "games")
+		}},
+		{"adjudicate", func(ch *discordtest.Channel, u discordtest.User) *discordtest.Interaction {
+			return e.adminCmd(ch, u, "adjudicate", discordtest.Str("game", id), discordtest.Str("result", "white"), discordtest.Str("reason", "abandoned"))
+		}},
+		{"annul", func(ch *discordtest.Channel, u discordtest.User) *discordtest.Interaction {
+			return e.adminCmd(ch, u, "annul", discordtest.Str("game", id), discordtest.Str("reason", "farmed"))
+		}},
+		{"ban", func(ch *discordtest.Channel, u discordtest.User) *discordtest.Interaction {
+			return e.adminCmd(ch, u, "ban", discordtest.UserOpt("user", bob), discordtest.Str("reason", "spam"))
+		}},
+		{"unban", func(ch *discordtest.Channel, u discordtest.User) *discordtest.Interaction {
+			return e.adminCmd(ch, u, "unban", discordtest.UserOpt("user", bob))
+		}},
+		{"log", func(ch *discordtest.Channel, u discordtest.User) *discordtest.Interaction {
+			return e.adminCmd(ch, u, "log")
+		}},
+	}
+	before := e.settingsNow()
+	for _, c := range commands {
+		for _, u := range []discordtest.User{member, mod, alice, otto} {
+			e.refused(c.it(ch, u), adminOnly)
+		}
+		e.refused(c.it(e.d.DM(ann), ann), adminOnlyInServer)
+	}
+	if after := e.settingsNow(); after != before {
+		t.Errorf("refused admin commands changed the settings: %s -> %s", before, after)
+	}
+	if log := e.adminLog(); len(log) != 0 {
+		t.Errorf("refused admin commands left a log: %q", log)
+	}
+	if b, err := e.store.Ban(context.Background(), e.d.GuildID, bob.ID); err == nil {
+		t.Errorf("a refused ban was stored: %+v", b)
+	}
+	if g := e.game(ch.ID); g == nil || g.ID != id {
+		t.Fatalf("a refused adjudication ended the game")
+	}
+
+	// As an admin on his own server, Otto cannot reach this server's game.
+	noGame := "There is no game \"" + id + "\" on this server: `/go-admin games` lists the games in play, `/go history` the finished ones."
+	e.said(e.adminCmd(other, ottoThere, "adjudicate", discordtest.Str("game", id), discordtest.Str("result", "white"), discordtest.Str("reason", "x")), noGame)
+	e.said(e.adminCmd(other, ottoThere, "annul", discordtest.Str("game", id), discordtest.Str("reason", "x")), noGame)
+	e.said(e.adminCmd(other, ottoThere, "games"), "No game is being played on this server, and no challenge is open.")
+	if g := e.game(ch.ID); g == nil || g.Version != e.game(ch.ID).Version {
+		t.Fatalf("another server's admin ended the game")
+	}
+	// The admin here may.
+	e.said(e.setting(ch, ann, "show"), e.defaultSettingsText())
+}
+
+// defaultSettingsText is /go-admin settings show on a new server.
+func (e *env) defaultSettingsText() string {
+	return "**gobot's settings on this server** (`/go-admin settings set setting: value:` changes one, `/go-admin settings reset setting:` puts it back):\n" +
+		"• Game channels (`channels`): anywhere\n" +
+		"• Default clock (`clock`): gobot's default (correspondence)\n" +
+		"• Default size (`size`): gobot's default (19×19)\n" +
+		"• Default ruleset (`ruleset`): gobot's default (chinese)\n" +
+		"• Default komi (`komi`): the ruleset's\n" +
+		"• Server ratings (`ratings`): on\n" +
+		"• Global ratings (`global_ratings`): on\n" +
+		"• Leaderboard (`leaderboard`): shown\n" +
+		"• Bot levels allowed (`bot_levels`): all\n" +
+		"• Games at once per player (`max_games`): no limit\n" +
+		"• Challenge TTL (`challenge_ttl`): gobot's default (a day)"
+}
+
+// TestE2EAdminSettings: each setting set with an echo of before and after,
+// reset, shown; bad values refused with an exact message and nothing
+// changed; every change in the log with its before and after.
+func TestE2EAdminSettings(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	ch := e.d.GuildChannel("general")
+	games := e.d.GuildChannel("go-games")
+	foreign := e.d.OtherGuildChannel("999000000000000002", "theirs")
+	ann, _, _ := e.admins()
+
+	for _, c := range []struct{ name, value, echo string }{
+		{"channels", "<#" + games.ID + ">", "✅ **Game channels** (`channels`): anywhere → <#" + games.ID + ">."},
+		{"clock", "live", "✅ **Default clock** (`clock`): gobot's default (correspondence) → live."},
+		{"size", "9", "✅ **Default size** (`size`): gobot's default (19×19) → 9×9."},
+		{"ruleset", "japanese", "✅ **Default ruleset** (`ruleset`): gobot's default (chinese) → japanese."},
+		{"komi", "5.5", "✅ **Default komi** (`komi`): the ruleset's → 5.5."},
+		{"ratings", "off", "✅ **Server ratings** (`ratings`): on → off."},
+		{"global_ratings", "off", "✅ **Global ratings** (`global_ratings`): on → off."},
+		{"leaderboard", "hidden", "✅ **Leaderboard** (`leaderboard`): shown → hidden."},
+		{"bot_levels", "tester, slow", "✅ **Bot levels allowed** (`bot_levels`): all → tester, slow."},
+		{"max_games", "3", "✅ **Games at once per player** (`max_games`): no limit → 3."},
+		{"challenge_ttl", "2h", "✅ **Challenge TTL** (`challenge_ttl`): gobot's default (a day) → 2 hours."},
+	} {
+		e.said(e.set(ch, ann, c.name, c.value), c.echo)
+	}
+	e.said(e.set(ch, ann, "max_games", "3"), "**Games at once per player** (`max_games`) is 3 already; nothing was changed.")
+	e.said(e.setting(ch, ann, "reset", discordtest.Str("setting", "max_games")), "↩️ **Games at once per player** (`max_games`) reset: 3 → no limit.")
+
+	before := e.settingsNow()
+	for _, c := range []struct{ name, value, want string }{
+		{"channels", "<#123456789>", "I know no channel <#123456789> on this server: name channels of this server that I can see."},
+		{"channels", "<#" + foreign.ID + ">", "I know no channel <#" + foreign.ID + "> on this server: name channels of this server that I can see."},
+		{"channels", "go-games", "\"go-games\" is not a channel: name channels as #channel (or by their ID)."},
+		{"size", "21", "The board size must be 9, 13 or 19, not \"21\"."},
+		{"ruleset", "ing", "Unknown ruleset \"ing\": choose " + strings.Join(engine.PresetNames, ", ") + "."},
+		{"komi", "7.3", "Komi must be from -150 to 150 in steps of 0.5, not \"7.3\"."},
+		{"komi", "200", "Komi must be from -150 to 150 in steps of 0.5, not \"200\"."},
+		{"ratings", "maybe", "`ratings` is on or off, not \"maybe\"."},
+		{"leaderboard", "gone", "`leaderboard` is shown or hidden, not \"gone\"."},
+		{"bot_levels", "tester godlike", "Unknown bot level \"godlike\": choose from tester, slow, flaky, panic, scripted."},
+		{"max_games", "0", "`max_games` is a number of games from 1 to 100, not \"0\" (reset it for no limit)."},
+		{"max_games", "101", "`max_games` is a number of games from 1 to 100, not \"101\" (reset it for no limit)."},
+		{"challenge_ttl", "1m", "`challenge_ttl` is a time from 10m to 30d, like 2h or 3d, not \"1m\"."},
+		{"challenge_ttl", "31d", "`challenge_ttl` is a time from 10m to 30d, like 2h or 3d, not \"31d\"."},
+	} {
+		e.refused(e.set(ch, ann, c.name, c.value), c.want)
+		e.said(e.set(ch, ann, c.name, c.value), c.want)
+	}
+	if bad := e.do(e.set(ch, ann, "clock", "fortnightly")); !bad.Ephemeral || !strings.HasPrefix(bad.Text(), "`fortnightly` is not a clock I can read: ") {
+		t.Errorf("a bad clock: %q", bad.Text())
+	}
+	if after := e.settingsNow(); after != before {
+		t.Errorf("refused settings changed them: %s -> %s", before, after)
+	}
+
+	e.said(e.setting(ch, ann, "show"), "**gobot's settings on this server** (`/go-admin settings set setting: value:` changes one, `/go-admin settings reset setting:` puts it back):\n"+
+		"• Game channels (`channels`): <#"+games.ID+">\n"+
+		"• Default clock (`clock`): live\n"+
+		"• Default size (`size`): 9×9\n"+
+		"• Default ruleset (`ruleset`): japanese\n"+
+		"• Default komi (`komi`): 5.5\n"+
+		"• Server ratings (`ratings`): off\n"+
+		"• Global ratings (`global_ratings`): off\n"+
+		"• Leaderboard (`leaderboard`): hidden\n"+
+		"• Bot levels allowed (`bot_levels`): tester, slow\n"+
+		"• Games at once per player (`max_games`): no limit\n"+
+		"• Challenge TTL (`challenge_ttl`): 2 hours")
+	for _, s := range []string{"channels", "clock", "size", "ruleset", "komi", "ratings", "global_ratings", "leaderboard", "bot_levels", "challenge_ttl"} {
+		if m := e.do(e.setting(ch, ann, "reset", discordtest.Str("setting", s))); !strings.HasPrefix(m.Text(), "↩️ ") {
+			t.Errorf("reset %s: %q", s, m.Text())
+		}
+	}
+	e.said(e.setting(ch, ann, "show"), e.defaultSettingsText())
+
+	want := []string{
+		"ann settings channels | anywhere → <#" + games.ID + "> | ",
+		"ann settings clock | gobot's default (correspondence) → live | ",
+		"ann settings size | gobot's default (19×19) → 9×9 | ",
+		"ann settings ruleset | gobot's default (chinese) → japanese | ",
+		"ann settings komi | the ruleset's → 5.5 | ",
+		"ann settings ratings | on → off | ",
+		"ann settings global_ratings | on → off | ",
+		"ann settings leaderboard | shown → hidden | ",
+		"ann settings bot_levels | all → tester, slow | ",
+		"ann settings max_games | no limit → 3 | ",
+		"ann settings challenge_ttl | gobot's default (a day) → 2 hours | ",
+		"ann settings max_games | 3 → no limit | ",
+		"ann settings channels | <#" + games.ID + "> → anywhere | ",
+		"ann settings clock | live → gobot's default (correspondence) | ",
+		"ann settings size | 9×9 → gobot's default (19×19) | ",
+		"ann settings ruleset | japanese → gobot's default (chinese) | ",
+		"ann settings komi | 5.5 → the ruleset's | ",
+		"ann settings ratings | off → on | ",
+		"ann settings global_ratings | off → on | ",
+		"ann settings leaderboard | hidden → shown | ",
+		"ann settings bot_levels | tester, slow → all | ",
+		"ann settings challenge_ttl | 2 hours → gobot's default (a day) | ",
+	}
+	if got := e.adminLog(); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("log =\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	// /go-admin log shows it newest first, ten a page, with buttons.
+	page := e.do(e.adminCmd(ch, ann, "log"))
+	lines := strings.Split(page.Text(), "\n")
+	at := e.clock.Now().Unix()
+	if !page.Ephemeral || lines[1] != "Log of this server: 22 entries (page 1 of 3)" ||
+		lines[2] != fmt.Sprintf("<t:%d:f> <@%s> **settings** `challenge_ttl`: 2 hours → gobot's default (a day)", at, ann.ID) || len(lines) != 12 {
+		t.Errorf("/go-admin log =\n%s", page.Text())
+	}
+	next := e.do(e.click(ann, page, "Next"))
+	if !strings.Contains(next.Text(), "(page 2 of 3)") {
+		t.Errorf("the log's page 2 = %q", next.Text())
+	}
+	last := e.do(e.adminCmd(ch, ann, "log", discordtest.Int("page", 3)))
+	if l := strings.Split(last.Text(), "\n"); len(l) != 4 || l[3] != fmt.Sprintf("<t:%d:f> <@%s> **settings** `channels`: anywhere → <#%s>", at, ann.ID, games.ID) {
+		t.Errorf("the log's last page =\n%s", last.Text())
+	}
+	e.refused(e.adminCmd(ch, ann, "log", discordtest.Int("page", 4)), "There are only 3 pages.")
+}
+
+// TestE2EAdminGameChannels: with a game channel set, games start only
+// there and in its threads, refused elsewhere privately naming it; stats
+// and help work everywhere; the server's defaults, bot levels, limit, TTL
+// and hidden leaderboard hold.
+func TestE2EAdminGameChannels(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	general, games := e.d.GuildChannel("general"), e.d.GuildChannel("go-games")
+	ann, _, _ := e.admins()
+	alice, bob, carol := e.d.NewUser("alice"), e.d.NewUser("bob"), e.d.NewUser("carol")
+	for _, s := range [][2]string{{"channels", "<#" + games.ID + ">"}, {"size", "9"}, {"clock", "live"}, {"bot_levels", "tester"}, {"max_games", "1"}, {"challenge_ttl", "2h"}, {"leaderboard", "hidden"}} {
+		if m := e.do(e.set(general, ann, s[0], s[1])); !strings.HasPrefix(m.Text(), "✅") {
+			t.Fatalf("set %s: %q", s[0], m.Text())
+		}
+	}
+	only := "Games start only in <#" + games.ID + "> on this server, as its admins chose (threads there count too). `/go stats`, `/go help`, `/go history` and `/go review` work everywhere."
+	e.refused(e.slash(general, alice, "challenge", discordtest.UserOpt("opponent", bob)), only)
+	e.refused(e.slash(general, alice, "bot", discordtest.Str("level", "tester")), only)
+	e.refused(e.slash(general, alice, "rengo"), only)
+	e.refused(e.slash(general, alice, "vote", discordtest.Str("level", "tester")), only)
+	if m := e.do(e.slash(general, alice, "help")); m.Ephemeral && !strings.Contains(m.Text(), "/go-admin") {
+		t.Errorf("/go help in general = %q", m.Text())
+	}
+	if m := e.do(e.slash(general, alice, "stats")); !strings.Contains(m.Text(), "has not finished a game yet") {
+		t.Errorf("/go stats in general = %q", m.Text())
+	}
+	e.refused(e.slash(general, alice, "leaderboard"), "The leaderboard is hidden on this server by its admins. `/go stats` still shows your rating.")
+	e.refused(e.slash(games, alice, "bot", discordtest.Str("level", "slow")), "The bot level \"slow\" is not offered on this server: its admins allow tester.")
+
+	// In the game channel, the server's defaults: 9×9, live clock, a
+	// challenge open for two hours.
+	msg := e.newChallenge(e.slash(games, alice, "challenge", discordtest.UserOpt("opponent", bob), discordtest.Str("color", "black"), discordtest.Bool("thread", true)))
+	if msg.Ephemeral {
+		t.Fatalf("challenge in the game channel refused: %q", msg.Text())
+	}
+	c, err := e.store.Challenge(context.Background(), msg.InteractionID)
+	if err != nil || c.Size != 9 || c.Clock == nil || c.Clock.Name() != "live" || !c.ExpiresAt.Equal(e.clock.Now().Add(2*time.Hour)) {
+		t.Fatalf("challenge = %+v, %v; want 9×9, live, expiring in 2 hours", c, err)
+	}
+	e.do(e.click(bob, msg, "accept"))
+	var thread *discordtest.Channel
+	e.d.WaitFor("the game's thread", func() bool {
+		th := e.d.Threads(games.ID)
+		if len(th) == 1 && e.game(th[0].ID) != nil {
+			thread = th[0]
+			return true
+		}
+		return false
+	})
+	// One game at once here: alice and bob may start no other.
+	e.refused(e.slash(games, alice, "bot", discordtest.Str("level", "tester")), "You already play 1 game on this server, the most its admins allow at once: finish one first.")
+	e.refused(e.slash(games, carol, "challenge", discordtest.UserOpt("opponent", bob)), "<@"+bob.ID+"> already plays 1 game on this server, the most its admins allow at once.")
+	// The thread counts as the game channel: once its game is over, a
+	// game may start there.
+	e.do(e.slash(thread, bob, "resign"))
+	if m := e.do(e.slash(thread, carol, "bot", discordtest.Str("level", "tester"))); m.Ephemeral {
+		t.Errorf("a bot game in the game channel's thread was refused: %q", m.Text())
+	}
+	if g := e.game(thread.ID); g == nil || goOf(g).Size() != 9 || g.Clock == nil || g.Clock.Control.Name() != "live" {
+		t.Errorf("the bot game in the thread: %+v", g)
+	}
+}
+
+// ratingsState is every rating and rating change of the players, in the
+// global pool and this server's, as JSON: what a rebuild must reproduce.
+func (e *env) ratingsState(players ...discordtest.User) string {
+	e.t.Helper()
+	ctx := context.Background()
+	var out []any
+	for _, p := range players {
+		h, err := e.store.RatingHistory(ctx, p.ID)
+		if err != nil {
+			e.t.Fatal(err)
+		}
+		out = append(out, h)
+		for _, pool := range []string{storage.GlobalPool, storage.GuildPool(e.d.GuildID)} {
+			if r, err := e.store.Rating(ctx, pool, p.ID); err == nil {
+				out = append(out, r)
+			}
+		}
+	}
+	b, _ := json.Marshal(out)
+	return string(b)
+}
+
+// ratedGame has black and white play twelve moves in ch (six each: a
+// rated 9×9 game) and white resign; it returns the game's ID.
+func (e *env) ratedGame(ch *discordtest.Channel, black, white discordtest.User) string {
+	e.t.Helper()
+	e.startGame(ch, black, white, 9)
+	id := e.game(ch.ID).ID
+	e.playOut(ch, black, white, append(append([]string{}, opening9...), "B2", "H8"))
+	if m := e.do(e.slash(ch, white, "resign")); !strings.Contains(m.Text(), "📈") {
+		e.t.Fatalf("the game was not rated: %q", m.Text())
+	}
+	e.clock.Advance(time.Hour)
+	return id
+}
+
+// TestE2EAdminAdjudicateAndAnnul: a finished rated game annulled leaves
+// every rating equal to what `gobot ratings rebuild` gives, its record
+// kept and marked; a game in play awarded to White is recorded W+F and
+// rated, another annulled is recorded Void and never rated; each channel
+// is told with the reason; IDs of other servers' games, of finished games
+// for adjudicate, of games in play for annul, and a second annul are
+// refused exactly, changing nothing; the log says it all.
+func TestE2EAdminAdjudicateAndAnnul(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	ch := e.d.GuildChannel("general")
+	ann, _, _ := e.admins()
+	alice, bob, carol, dave := e.d.NewUser("alice"), e.d.NewUser("bob"), e.d.NewUser("carol"), e.d.NewUser("dave")
+	first := e.ratedGame(ch, alice, bob)
+	e.ratedGame(ch, carol, alice)
+	e.ratedGame(ch, bob, carol)
+	e.ratedGame(ch, alice, carol)
+
+	// Annul the first game: the later ones are rated again without it.
+	before := e.ratingsState(alice, bob, carol)
+	e.refused(e.adminCmd(ch, ann, "annul", discordtest.Str("game", first), discordtest.Str("reason", "")), "Give a reason with `reason:`: it is kept in the server's log.")
+	done := e.do(e.adminCmd(ch, ann, "annul", discordtest.Str("game", first), discordtest.Str("reason", "farmed with a friend")))
+	if want := "Annulled the game `" + first + "` (⚫ alice vs ⚪ bob, B+R): its record stays, marked annulled, and it no longer counts in anyone's statistics. " +
+		"The ratings it counted in were recomputed without it, game by game, as `gobot ratings rebuild` would."; !done.Ephemeral || done.Text() != want {
+		t.Errorf("annul answered %q, want %q", done.Text(), want)
+	}
+	if told := e.publicWith(ch.ID, "annulled the finished game"); len(told) != 1 || told[0].Text() != "⚖️ <@"+ann.ID+">, an admin of this server, annulled the finished game ⚫ alice vs ⚪ bob (B+R, `"+first+"`): it no longer counts in statistics or ratings. Reason: farmed with a friend" {
+		t.Errorf("the channel was told %v", told)
+	}
+	annulled := e.ratingsState(alice, bob, carol)
+	if annulled == before {
+		t.Fatalf("annulling a rated game changed no rating")
+	}
+	if a := e.archived(ch.ID, first); !a.Annulled || a.Rated || a.Result != "B+R" {
+		t.Errorf("the annulled game's record: annulled=%v rated=%v %s", a.Annulled, a.Rated, a.Result)
+	}
+	rep, err := e.store.RebuildRatings(context.Background())
+	if err != nil || rep.Changed != 0 || rep.Missing != 0 || rep.Games != 3 {
+		t.Errorf("RebuildRatings after the annul = %+v, %v; want 3 games and nothing changed", rep, err)
+	}
+	if rebuilt := e.ratingsState(alice, bob, carol); rebuilt != annulled {
+		t.Errorf("ratings after the annul differ from a rebuild:\nannul:   %s\nrebuild: %s", annulled, rebuilt)
+	}
+	if m := e.do(e.slash(ch, bob, "stats")); !strings.Contains(m.Text(), "**1 game**: 1 won, 0 lost") || !strings.Contains(m.Text(), "annulled vs <@"+alice.ID+"> · 9×9 · B+R · not counted") {
+		t.Errorf("bob's stats still count the annulled game: %q", m.Text())
+	}
+
+	// Refusals, each changing nothing.
+	e.startGame(ch, alice, dave, 9)
+	e.playOut(ch, alice, dave, append(append([]string{}, opening9...), "B2", "H8"))
+	inPlay := e.game(ch.ID)
+	other := e.d.OtherGuildChannel("999000000000000003", "elsewhere")
+	x, y := e.d.NewUser("x"), e.d.NewUser("y")
+	e.startGame(other, x, y, 9)
+	foreign := e.game(other.ID).ID
+	noGame := func(id string) string {
+		return "There is no game \"" + id + "\" on this server: `/go-admin games` lists the games in play, `/go history` the finished ones."
+	}
+	logBefore := e.adminLog()
+	for _, c := range []struct {
+		it   *discordtest.Interaction
+		want string
+	}{
+		{e.adminCmd(ch, ann, "adjudicate", discordtest.Str("game", foreign), discordtest.Str("result", "black"), discordtest.Str("reason", "x")), noGame(foreign)},
+		{e.adminCmd(ch, ann, "annul", discordtest.Str("game", foreign), discordtest.Str("reason", "x")), noGame(foreign)},
+		{e.adminCmd(ch, ann, "adjudicate", discordtest.Str("game", "nope"), discordtest.Str("result", "black"), discordtest.Str("reason", "x")), noGame("nope")},
+		{e.adminCmd(ch, ann, "adjudicate", discordtest.Str("game", first), discordtest.Str("result", "black"), discordtest.Str("reason", "x")),
+			"The game `" + first + "` is over (B+R): `/go-admin annul` takes a finished game out of the statistics and ratings."},
+		{e.adminCmd(ch, ann, "annul", discordtest.Str("game", inPlay.ID), discordtest.Str("reason", "x")), "The game `" + inPlay.ID + "` is still in play: `/go-admin adjudicate` decides or annuls it."},
+		{e.adminCmd(ch, ann, "annul", discordtest.Str("game", first), discordtest.Str("reason", "x")), "The game `" + first + "` is annulled already."},
+		{e.adminCmd(ch, ann, "adjudicate", discordtest.Str("game", inPlay.ID), discordtest.Str("result", "black"), discordtest.Str("reason", strings.Repeat("x", 301))), "A reason may be at most 300 characters long."},
+	} {
+		e.refused(c.it, c.want)
+	}
+	if e.game(other.ID) == nil || e.game(ch.ID).Version != inPlay.Version {
+		t.Errorf("a refused adjudication changed a game")
+	}
+	if got := e.adminLog(); len(got) != len(logBefore) {
+		t.Errorf("refusals were logged: %q", got[len(logBefore):])
+	}
+
+	// /go-admin games lists the game in play.
+	g := e.game(ch.ID)
+	list := e.do(e.adminCmd(ch, ann, "games"))
+	line := fmt.Sprintf("⚫ <@%s> vs ⚪ <@%s> · 9×9 · move 13 · ⚫ <@%s> to play · time runs out <t:%d:R> · [board](https://discord.com/channels/%s/%s/%s) · `%s`",
+		alice.ID, dave.ID, alice.ID, g.Clock.Deadline().Unix(), e.d.GuildID, ch.ID, g.Delivery.MessageIDs[len(g.Delivery.MessageIDs)-1], g.ID)
+	if want := "\nOn this server: 1 game in play, 0 challenges open (page 1 of 1)\n" + line; !list.Ephemeral || list.Text() != want {
+		t.Errorf("/go-admin games =\n%s\nwant\n%s", list.Text(), want)
+	}
+
+	// Awarded to White: W+F, rated, the channel told.
+	e.said(e.adminCmd(ch, ann, "adjudicate", discordtest.Str("game", g.ID), discordtest.Str("result", "white"), discordtest.Str("reason", "alice left the club")),
+		"Done: the game `"+g.ID+"` (⚫ alice vs ⚪ dave) is recorded as W+F, and its channel was told.")
+	if e.game(ch.ID) != nil {
+		t.Fatalf("the adjudicated game is still in play")
+	}
+	if a := e.archived(ch.ID, g.ID); a.Result != "W+F" || !a.Rated || a.Annulled {
+		t.Errorf("the awarded game's record: %s rated=%v annulled=%v", a.Result, a.Rated, a.Annulled)
+	}
+	told := e.publicWith(ch.ID, "decided the game")
+	if len(told) != 1 || !strings.HasPrefix(told[0].Text(), "⚖️ <@"+ann.ID+">, an admin of this server, decided the game ⚫ alice vs ⚪ dave after 12 moves: **White wins** by forfeit (W+F). Reason: alice left the club\n📈 Ratings on this server: <@"+alice.ID+"> ") {
+		t.Errorf("the channel was told %v", told)
+	}
+
+	// Annulled in play: Void, never rated.
+	e.startGame(ch, carol, dave, 9)
+	e.playOut(ch, carol, dave, opening9)
+	g = e.game(ch.ID)
+	e.said(e.adminCmd(ch, ann, "adjudicate", discordtest.Str("game", g.ID), discordtest.Str("result", "annul"), discordtest.Str("reason", "played by one person")),
+		"Done: the game `"+g.ID+"` (⚫ carol vs ⚪ dave) is recorded as Void, and its channel was told.")
+	if a := e.archived(ch.ID, g.ID); a.Result != "Void" || a.Rated || !a.Annulled || a.Moves != 10 {
+		t.Errorf("the annulled game's record: %s rated=%v annulled=%v moves %d", a.Result, a.Rated, a.Annulled, a.Moves)
+	}
+	if told := e.publicWith(ch.ID, "annulled the game"); len(told) != 1 || told[0].Text() != "⚖️ <@"+ann.ID+">, an admin of this server, annulled the game ⚫ carol vs ⚪ dave after 10 moves: it is recorded as annulled (`/go sgf game:"+g.ID+"`) and never rated. Reason: played by one person\nThe channel is free for a new game." {
+		t.Errorf("the channel was told %v", told)
+	}
+	if got := e.rating(storage.GlobalPool, carol.ID); got == "none" {
+		t.Fatalf("carol has no rating")
+	}
+	if rep, err := e.store.RebuildRatings(context.Background()); err != nil || rep.Changed != 0 || rep.Missing != 0 || rep.Games != 4 {
+		t.Errorf("RebuildRatings at the end = %+v, %v; want 4 games and nothing changed", rep, err)
+	}
+
+	want := []string{
+		"ann annul " + first + " | B+R, rated → B+R, annulled | farmed with a friend",
+		"ann adjudicate " + inPlay.ID + " | in play after 12 moves → W+F | alice left the club",
+		"ann adjudicate " + g.ID + " | in play after 10 moves → Void | played by one person",
+	}
+	if got := e.adminLog(); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("log =\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// TestE2EAdminBan: a banned user cannot challenge, be challenged, start
+// a bot game or vote on the server (in a DM they still play); their games
+// in play are listed for adjudication; a ban for days lapses by itself on
+// the fake clock; banning gobot, a bot account or an admin is refused;
+// unban lifts a ban; the log keeps each.
+func TestE2EAdminBan(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	ch, games := e.d.GuildChannel("general"), e.d.GuildChannel("games")
+	ann, mod, _ := e.admins()
+	alice, bob, carol, dave := e.d.NewUser("alice"), e.d.NewUser("bob"), e.d.NewUser("carol"), e.d.NewUser("dave")
+	bea := e.d.NewUser("bea")
+	bea.Permissions = discordtest.PermServerAdmin
+	robot := e.d.NewUser("robot")
+	robot.Bot = true
+	gobot := discordtest.User{ID: e.d.BotUserID, Username: "gobot", Bot: true}
+	e.startGame(games, bob, carol, 9)
+	inPlay := e.game(games.ID)
+
+	for _, c := range []struct {
+		u    discordtest.User
+		want string
+	}{
+		{gobot, "I cannot ban myself. To keep games out of some channels, set `/go-admin settings set setting:channels`; to remove gobot, kick it from the server."},
+		{robot, "<@" + robot.ID + "> is a bot account and cannot play, so there is nothing to ban."},
+		{bea, "<@" + bea.ID + "> is an admin of this server (Manage Server), and admins cannot be banned from gobot."},
+		{ann, "You cannot ban yourself."},
+	} {
+		e.refused(e.adminCmd(ch, ann, "ban", discordtest.UserOpt("user", c.u), discordtest.Str("reason", "test")), c.want)
+	}
+	e.refused(e.adminCmd(ch, ann, "ban", discordtest.UserOpt("user", bob), discordtest.Int("days", 0), discordtest.Str("reason", "x")),
+		"A ban lasts from 1 to 3650 days, not 0; leave `days:` out for a ban until you lift it.")
+	e.refused(e.adminCmd(ch, ann, "unban", discordtest.UserOpt("user", bob)), "<@"+bob.ID+"> is not banned on this server.")
+	if log := e.adminLog(); len(log) != 0 {
+		t.Fatalf("refused bans were logged: %q", log)
+	}
+
+	until := e.clock.Now().Add(48 * time.Hour).Unix()
+	e.said(e.adminCmd(ch, ann, "ban", discordtest.UserOpt("user", bob), discordtest.Int("days", 2), discordtest.Str("reason", "harassing with challenges")),
+		fmt.Sprintf("🚫 <@%s> is banned from gobot on this server until <t:%d:f>: they cannot challenge, be challenged, start bot games or vote here. Reason: harassing with challenges\n"+
+			"Their games in play here, to decide with `/go-admin adjudicate` if need be: `%s` (⚫ bob vs ⚪ carol) in <#%s>.", bob.ID, until, inPlay.ID, games.ID))
+	banned := fmt.Sprintf("You are banned from gobot games on this server until <t:%d:f>. Reason: harassing with challenges", until)
+	e.refused(e.slash(ch, bob, "challenge", discordtest.UserOpt("opponent", alice)), banned)
+	e.refused(e.slash(ch, bob, "bot", discordtest.Str("level", "tester")), banned)
+	e.refused(e.slash(ch, bob, "rengo"), banned)
+	e.refused(e.slash(ch, alice, "challenge", discordtest.UserOpt("opponent", bob)), "<@"+bob.ID+"> is banned from gobot games on this server and cannot play here.")
+	// A vote game: bob may not vote.
+	if m := e.do(e.slash(ch, dave, "vote", discordtest.Str("level", "tester"), discordtest.Int("size", 9))); m.Ephemeral {
+		t.Fatalf("vote game refused: %q", m.Text())
+	}
+	e.refused(e.play(ch, bob, "E5"), banned)
+	if m := e.do(e.play(ch, dave, "E5")); !m.Ephemeral || !strings.Contains(m.Text(), "Your vote") {
+		t.Errorf("dave's vote: %q", m.Text())
+	}
+	// A challenge made before the ban cannot be accepted by bob.
+	// In a DM the server's ban does not hold.
+	if m := e.do(e.botGame(e.d.DM(bob), bob, "tester")); m.Ephemeral {
+		t.Errorf("bob's bot game in a DM was refused: %q", m.Text())
+	}
+	// A moderator (not an admin) may not ban.
+	e.refused(e.adminCmd(ch, mod, "ban", discordtest.UserOpt("user", alice), discordtest.Str("reason", "x")), adminOnly)
+
+	// The ban lapses by itself after two days.
+	e.clock.Advance(48*time.Hour + time.Minute)
+	other := e.d.GuildChannel("other")
+	if m := e.newChallenge(e.slash(other, bob, "challenge", discordtest.UserOpt("opponent", alice))); m.Ephemeral {
+		t.Errorf("bob's challenge after the ban lapsed was refused: %q", m.Text())
+	}
+	e.refused(e.adminCmd(ch, ann, "unban", discordtest.UserOpt("user", bob)), "<@"+bob.ID+"> is not banned on this server.")
+
+	// A ban until lifted, then lifted.
+	e.said(e.adminCmd(ch, ann, "ban", discordtest.UserOpt("user", dave), discordtest.Str("reason", "cheating")),
+		"🚫 <@"+dave.ID+"> is banned from gobot on this server until an admin lifts it: they cannot challenge, be challenged, start bot games or vote here. Reason: cheating\nThey have no game in play here.")
+	e.refused(e.slash(other, dave, "bot", discordtest.Str("level", "tester")), "You are banned from gobot games on this server until an admin lifts it. Reason: cheating")
+	e.said(e.adminCmd(ch, ann, "unban", discordtest.UserOpt("user", dave)), "✅ <@"+dave.ID+"> may play on this server again.")
+	third := e.d.GuildChannel("third")
+	if m := e.do(e.botGame(third, dave, "tester")); m.Ephemeral {
+		t.Errorf("dave's bot game after the unban was refused: %q", m.Text())
+	}
+	want := []string{
+		fmt.Sprintf("ann ban %s | not banned → banned until <t:%d:f> | harassing with challenges", bob.ID, until),
+		"ann ban " + dave.ID + " | not banned → banned until an admin lifts it | cheating",
+		"ann unban " + dave.ID + " | banned until an admin lifts it → not banned | ",
+	}
+	if got := e.adminLog(); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("log =\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if b, err := e.store.Ban(context.Background(), e.d.GuildID, dave.ID); err != nil || b.Lifted.IsZero() || b.Reason != "cheating" {
+		t.Errorf("the lifted ban's record: %+v, %v; want it kept, lifted", b, err)
+	}
+}
+
+// TestE2EAdminAbortsAndPools: every abort is in the log (a player's
+// early abort and a moderator's, with its reason), and /go-admin log
+// shows them; with the server's ratings off a game counts in the global
+// pool only, and with both off in none.
+func TestE2EAdminAbortsAndPools(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	ch := e.d.GuildChannel("general")
+	ann, mod, _ := e.admins()
+	alice, bob := e.d.NewUser("alice"), e.d.NewUser("bob")
+
+	e.startGame(ch, alice, bob, 9)
+	early := e.game(ch.ID).ID
+	confirm := e.do(e.slash(ch, bob, "abort"))
+	e.do(e.click(bob, confirm, "abort"))
+	e.startGame(ch, alice, bob, 9)
+	e.playOut(ch, alice, bob, opening9[:4])
+	late := e.game(ch.ID).ID
+	e.do(e.slash(ch, mod, "abort", discordtest.Str("reason", "left for a week")))
+	at := e.clock.Now().Unix()
+	page := e.do(e.adminCmd(ch, ann, "log"))
+	want := "\nLog of this server: 2 entries (page 1 of 1)\n" +
+		fmt.Sprintf("<t:%d:f> <@%s> **abort** game `%s`: in play after 4 moves → Void (aborted by a moderator) — left for a week\n", at, mod.ID, late) +
+		fmt.Sprintf("<t:%d:f> <@%s> **abort** game `%s`: in play after 0 moves → Void (aborted by a player)", at, bob.ID, early)
+	if page.Text() != want || len(page.Buttons()) != 0 {
+		t.Errorf("/go-admin log =\n%s\nwant\n%s", page.Text(), want)
+	}
+	if a := e.archived(ch.ID, late); a.Result != "Void" || !a.Annulled {
+		t.Errorf("the moderator's abort kept %s annulled=%v", a.Result, a.Annulled)
+	}
+
+	// The server's pool off: rated globally only.
+	e.do(e.set(ch, ann, "ratings", "off"))
+	e.ratedGame(ch, alice, bob)
+	if got := e.rating(storage.GuildPool(e.d.GuildID), alice.ID); got != "none" {
+		t.Errorf("with the server's ratings off alice is rated %s here", got)
+	}
+	if got := e.rating(storage.GlobalPool, alice.ID); got == "none" {
+		t.Errorf("with the server's ratings off the global rating did not count")
+	}
+	global := e.rating(storage.GlobalPool, alice.ID)
+	// Both off: not rated at all.
+	e.do(e.set(ch, ann, "global_ratings", "off"))
+	e.startGame(ch, alice, bob, 9)
+	e.playOut(ch, alice, bob, append(append([]string{}, opening9...), "B2", "H8"))
+	if m := e.do(e.slash(ch, bob, "resign")); strings.Contains(m.Text(), "📈") {
+		t.Errorf("with all ratings off the game was rated: %q", m.Text())
+	}
+	if got := e.rating(storage.GlobalPool, alice.ID); got != global {
+		t.Errorf("with all ratings off alice's global rating moved: %s -> %s", global, got)
+	}
+	if rep, err := e.store.RebuildRatings(context.Background()); err != nil || rep.Changed != 0 || rep.Missing != 0 || rep.Games != 1 {
+		t.Errorf("RebuildRatings = %+v, %v; want the one game rated globally, nothing changed", rep, err)
+	}
+}
+
+// TestE2EAdminGamesPages: /go-admin games lists the open challenges
+// first, then the games in play newest first, ten a page, with Previous /
+// Next.
+func TestE2EAdminGamesPages(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	ch := e.d.GuildChannel("general")
+	ann, _, _ := e.admins()
+	alice, bob := e.d.NewUser("alice"), e.d.NewUser("bob")
+	ctx := context.Background()
+	for i := range 12 {
+		eg, err := engine.NewGame(engine.Config{Size: 13})
+		if err != nil {
+			t.Fatal(err)
+		}
+		g := &storage.Game{ID: fmt.Sprint("game", i), ChannelID: fmt.Sprint("chan", i), GuildID: e.d.GuildID, Sides: storage.Sides(storage.Player{UserID: alice.ID, Name: "alice"}, storage.Player{UserID: bob.ID, Name: "bob"}),
+			State: engine.Own(eg), CreatedAt: e.clock.Now().Add(time.Duration(i) * time.Minute)}
+		if err := e.store.CreateGame(ctx, g); err != nil {
+			t.Fatal(err)
+		}
+	}
+	open := e.newChallenge(e.slash(ch, alice, "challenge", discordtest.UserOpt("opponent", bob), discordtest.Int("size", 19)))
+	page := e.do(e.adminCmd(ch, ann, "games"))
+	lines := strings.Split(page.Text(), "\n")
+	wantFirst := fmt.Sprintf("📨 Challenge by <@%s> to <@%s> · 19×19 · in <#%s> · expires <t:%d:R> · `%s`", alice.ID, bob.ID, ch.ID, e.clock.Now().Add(24*time.Hour).Unix(), open.InteractionID)
+	if len(lines) != 12 || lines[1] != "On this server: 12 games in play, 1 challenge open (page 1 of 2)" || lines[2] != wantFirst ||
+		lines[3] != fmt.Sprintf("⚫ <@%s> vs ⚪ <@%s> · 13×13 · move 1 · ⚫ <@%s> to play · no clock · <#chan11> · `game11`", alice.ID, bob.ID, alice.ID) {
+		t.Errorf("/go-admin games page 1 =\n%s", page.Text())
+	}
+	next := e.do(e.click(ann, page, "Next"))
+	if l := strings.Split(next.Text(), "\n"); len(l) != 5 || l[1] != "On this server: 12 games in play, 1 challenge open (page 2 of 2)" || !strings.HasSuffix(l[4], "`game0`") {
+		t.Errorf("/go-admin games page 2 =\n%s", next.Text())
+	}
+	// Another member cannot turn the admin's pages.
+	member := e.d.NewUser("member")
+	e.refused(e.d.Click(member, next, "admin/games/1"), adminOnly)
+}
+
+// BenchmarkE2EAdminGames measures /go-admin games end to end (a signed
+// POST, the store's reads, the answer and the fake Discord's checks) on a
+// server with 10,000 games in play.
+func BenchmarkE2EAdminGames(b *testing.B) {
+	e := newEnv(b)
+	ch := e.d.GuildChannel("general")
+	ann, _, _ := e.admins()
+	eg, err := engine.NewGame(engine.Config{Size: 19})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, mv := range []string{"D4", "Q16", "D16", "Q4", "C10", "R10", "K3", "K17", "F3", "O17"} {
+		p, _ := engine.ParsePoint(mv, 19)
+		if err := eg.Play(engine.PlaceAt(eg.ToPlay(), p)); err != nil {
+			b.Fatal(err)
+		}
+	}
+	const n = 10_000
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for range 32 {
+		wg.Go(func() {
+			for i := range next {
+				g := &storage.Game{ID: fmt.Sprint("g", i), ChannelID: fmt.Sprint("c", i), GuildID: e.d.GuildID,
+					Sides: storage.Sides(storage.Player{UserID: fmt.Sprint(i%700 + 1), Name: "p"}, storage.Player{UserID: fmt.Sprint(700 + i%300 + 1), Name: "q"}),
+					State: engine.Own(eg.Clone()), CreatedAt: e.clock.Now().Add(time.Duration(i) * time.Second)}
+				if err := e.store.CreateGame(context.Background(), g); err != nil {
+					b.Error(err)
+				}
+			}
+		})
+	}
+	for i := range n {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	b.ResetTimer()
+	for b.Loop() {
+		if m := e.do(e.adminCmd(ch, ann, "games")); !strings.Contains(m.Text(), "10000 games in play") {
+			b.Fatalf("/go-admin games = %q", m.Text())
+		}
+	}
+}

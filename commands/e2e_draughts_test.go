@@ -1,0 +1,277 @@
+package commands_test
+
+// Scenarios of international draughts (/draughts) through the fake
+// Discord: a challenge played to a capture and a draw by agreement, a game
+// against the bot resigned by its button, the refusals a player meets, and
+// the finished game's record. The harness is in e2e_harness_test.go.
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gobot-dev/gobot/commands/discordtest"
+	"github.com/gobot-dev/gobot/engine/draughts"
+	"github.com/gobot-dev/gobot/storage"
+)
+
+// draughtsCmd is /draughts <sub> with opts, sent by u in ch.
+func (e *env) draughtsCmd(ch *discordtest.Channel, u discordtest.User, sub string, opts ...discordtest.Option) *discordtest.Interaction {
+	return e.d.Command(ch, u, "draughts", discordtest.Sub(sub, opts...))
+}
+
+// draughtsMove is /draughts move move:<m>.
+func (e *env) draughtsMove(ch *discordtest.Channel, u discordtest.User, m string) *discordtest.Interaction {
+	return e.draughtsCmd(ch, u, "move", discordtest.Str("move", m))
+}
+
+// draughtsOf is the stored game's draughts state.
+func draughtsOf(t *testing.T, g *storage.Game) draughts.State {
+	t.Helper()
+	st, ok := g.State.(draughts.State)
+	if !ok || g.Kind != "draughts" {
+		t.Fatalf("game in %s is %q (%T), want draughts", g.ChannelID, g.Kind, g.State)
+	}
+	return st
+}
+
+func TestE2EDraughts(t *testing.T) { bothModes(t, testE2EDraughts) }
+
+func testE2EDraughts(t *testing.T, e *env) {
+	ch := e.d.GuildChannel("draughts")
+	alice, bob := e.d.NewUser("alice"), e.d.NewUser("bob")
+	msg := e.newChallenge(e.draughtsCmd(ch, alice, "challenge", discordtest.UserOpt("opponent", bob), discordtest.Str("colour", "white"), discordtest.Str("clock", "fischer 10m +10s")))
+	if want := bob.Mention() + ", " + alice.Mention() + " challenges you to a game of international draughts (10×10)"; !strings.Contains(msg.Text(), want) {
+		t.Fatalf("challenge = %q, want %q", msg.Text(), want)
+	}
+	e.do(e.click(bob, msg, "accept"))
+	first := e.waitBoard(ch.ID, "**Move 1** · ⚪ white to play: "+alice.Mention())
+	if got := first.Embeds[0].Title; got != "⚪ alice vs ⚫ bob · draughts" {
+		t.Errorf("board title = %q", got)
+	}
+	if png, ok := first.PNG(); !ok || !strings.Contains(png.Description, "alice (white) vs bob (black)") {
+		t.Errorf("board picture %q: want alt text naming alice white and bob black", png.Description)
+	}
+	g := e.game(ch.ID)
+	if draughtsOf(t, g); g.First(0).UserID != alice.ID || g.First(1).UserID != bob.ID || g.Clock == nil {
+		t.Fatalf("game: white %s, black %s, clock %v; want alice white, bob black, a clock", g.First(0).UserID, g.First(1).UserID, g.Clock)
+	}
+
+	// Go's commands and the wrong player are refused, and change nothing.
+	e.refused(e.play(ch, alice, "D4"), "The game in this channel is international draughts: play it with `/draughts move`")
+	e.refused(e.draughtsMove(ch, bob, "19-23"), "It is not your turn: ⚪ white "+alice.Mention()+" is to play.")
+	e.refused(e.draughtsMove(ch, alice, "99-1"), `"99-1" is not a move you can play: Square 99 is off the board (1 to 50).`)
+
+	e.do(e.draughtsMove(ch, alice, "32-28"))
+	e.do(e.draughtsMove(ch, bob, "19-23"))
+	// A capture is compulsory: the quiet move is refused, the board says so.
+	b := e.board(ch.ID)
+	if !strings.Contains(b.Text(), "A capture is compulsory, and you must take the most pieces.") {
+		t.Errorf("board before a capture = %q, want the capture rule", b.Text())
+	}
+	e.refused(e.draughtsMove(ch, alice, "33-29"), "33-29 does not capture, but a capture is compulsory: 28x19.")
+
+	// Autocomplete offers exactly the legal moves.
+	r := e.d.Do(e.d.Autocomplete(ch, alice, "draughts", discordtest.Sub("move", discordtest.Focused("move", ""))))
+	if len(r.Choices) != 1 || r.Choices[0].Name != "28x19" {
+		t.Errorf("autocomplete = %+v, want the one capture 28x19", r.Choices)
+	}
+
+	m := e.do(e.draughtsMove(ch, alice, "28x19"))
+	if want := "⚪ white " + alice.Mention() + " played **28x19**. White 28x19 captures 1 piece."; !strings.Contains(m.Text(), want) {
+		t.Errorf("after the capture: %q, want %q", m.Text(), want)
+	}
+	if !strings.Contains(m.Text(), "Pieces: ⚪ 20 (0 kings) · ⚫ 19 (0 kings)") {
+		t.Errorf("after the capture: %q, want 20 white and 19 black pieces", m.Text())
+	}
+	e.do(e.draughtsMove(ch, bob, "14x23"))
+
+	// A draw offered by alice, accepted by bob with the button.
+	offer := e.do(e.draughtsCmd(ch, alice, "draw"))
+	if want := "🤝 " + alice.Mention() + " offers a draw. " + bob.Mention() + ", accept with `/draughts draw` or the button"; !strings.Contains(offer.Text(), want) {
+		t.Fatalf("draw offer = %q, want %q", offer.Text(), want)
+	}
+	e.refused(e.draughtsCmd(ch, alice, "draw"), "You have offered a draw already")
+	end := e.do(e.click(bob, offer, "Accept the draw"))
+	if want := "Game over: drawn by agreement · 1-1"; !strings.Contains(end.Text(), want) {
+		t.Errorf("after the draw: %q, want %q", end.Text(), want)
+	}
+	if !strings.Contains(end.Text(), "Not rated: the game ended before each player had made 5 moves.") {
+		t.Errorf("after the draw: %q, want it to say a 4-move game is not rated", end.Text())
+	}
+	if e.game(ch.ID) != nil {
+		t.Fatal("the drawn game is still active")
+	}
+	arc, err := e.store.ArchivedGame(context.Background(), g.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if arc.Kind != "draughts" || arc.Result != "0" || arc.Moves != 4 || arc.White.UserID != alice.ID || arc.Black.UserID != bob.ID {
+		t.Errorf("archived %+v; want draughts, result 0, 4 moves, alice white, bob black", arc)
+	}
+	pdn := string(arc.SGF)
+	for _, want := range []string{`[White "alice"]`, `[Black "bob"]`, `[Result "1-1"]`, "1. 32-28 19-23 2. 28x19 14x23"} {
+		if !strings.Contains(pdn, want) {
+			t.Errorf("PDN record lacks %q:\n%s", want, pdn)
+		}
+	}
+	// The record reads back as the same game.
+	games, err := draughts.ReadPDN(strings.NewReader(pdn))
+	if err != nil || len(games) != 1 || games[0].State.MoveCount() != 4 {
+		t.Errorf("ReadPDN(record) = %d games, %v", len(games), err)
+	}
+
+	// The finished game, as /go board, /go sgf, /go history and /go review see it.
+	fin := e.do(e.slash(ch, alice, "board"))
+	if !strings.Contains(fin.Text(), "**Game over: result 0**") || !strings.Contains(fin.Text(), "`/draughts challenge` or `/draughts bot` starts a new one") {
+		t.Errorf("/go board after the game = %q", fin.Text())
+	}
+	rec := e.do(e.slash(ch, alice, "sgf", discordtest.Str("game", g.ID)))
+	if len(rec.Attachments) != 1 || !strings.HasSuffix(rec.Attachments[0].Filename, ".pdn") || !strings.Contains(rec.Text(), "(PDN, opens in any draughts program)") {
+		t.Errorf("/go sgf of the draughts game = %q with %d attachments", rec.Text(), len(rec.Attachments))
+	}
+	hist := e.do(e.slash(ch, alice, "history"))
+	if !strings.Contains(hist.Text(), "vs "+bob.Mention()+" · draughts 10×10 · 0 ·") {
+		t.Errorf("/go history = %q, want the draughts game", hist.Text())
+	}
+	e.refused(e.slash(ch, alice, "review", discordtest.Str("game", g.ID)), "is a game of draughts: reviews are only for Go")
+}
+
+func TestE2EDraughtsBot(t *testing.T) { httpMode(t, testE2EDraughtsBot) }
+
+func testE2EDraughtsBot(t *testing.T, e *env) {
+	ch := e.d.GuildChannel("vs-bot")
+	carol := e.d.NewUser("carol")
+	// Carol plays black: the bot, white, moves first, before the answer.
+	m := e.do(e.draughtsCmd(ch, carol, "bot", discordtest.Str("level", "beginner"), discordtest.Str("colour", "black")))
+	if want := "New game of international draughts: " + carol.Mention() + " plays ⚫ black against gobot **beginner**"; !strings.Contains(m.Text(), want) {
+		t.Fatalf("bot game = %q, want %q", m.Text(), want)
+	}
+	if !strings.Contains(m.Text(), "⚪ white gobot (beginner) played **") || !strings.Contains(m.Text(), "to play: "+carol.Mention()) {
+		t.Errorf("bot game's first answer = %q, want the bot's move and carol to play", m.Text())
+	}
+	g := e.game(ch.ID)
+	st := draughtsOf(t, g)
+	if st.MoveCount() != 1 || st.ToMove() != 1 || !g.Player(0).IsBot() {
+		t.Fatalf("after the bot's first move: %d moves, %d to move", st.MoveCount(), st.ToMove())
+	}
+	// Carol plays a legal move; the bot answers.
+	legal := st.Legal()
+	e.do(e.draughtsMove(ch, carol, string(legal[0])))
+	e.d.WaitFor("the bot's answer", func() bool {
+		g := e.game(ch.ID)
+		return g != nil && g.State.MoveCount() == 3
+	})
+	// The bot declines a draw while men are on the board.
+	e.refused(e.draughtsCmd(ch, carol, "draw"), "gobot **beginner** declines the draw")
+	// Go's bot game cannot start here meanwhile.
+	e.refused(e.botGame(ch, carol, "tester"), "already")
+
+	// Resign by the button, confirmed.
+	b := e.board(ch.ID)
+	ask := e.do(e.click(carol, b, "Resign"))
+	if !ask.Ephemeral || !strings.Contains(ask.Text(), "Do you really want to resign") {
+		t.Fatalf("resign button = %q", ask.Text())
+	}
+	end := e.do(e.click(carol, ask, "Yes, resign"))
+	if want := "🏳️ ⚫ black " + carol.Mention() + " resigned."; !strings.Contains(end.Text(), want) {
+		t.Errorf("after resigning: %q, want %q", end.Text(), want)
+	}
+	if want := "Game over: ⚪ white gobot (beginner) wins by resignation · 2-0"; !strings.Contains(end.Text(), want) {
+		t.Errorf("after resigning: %q, want %q", end.Text(), want)
+	}
+	arc, err := e.store.ArchivedGame(context.Background(), g.ID)
+	if err != nil || arc.Result != "W+R" || arc.Winner.String() != "white" {
+		t.Errorf("archived result %q winner %v (%v), want W+R, white", arc.Result, arc.Winner, err)
+	}
+}
+
+// TestE2EDraughtsWrongGame: /draughts in a channel whose game is Go names
+// /go, and /draughts move without a game says how to start one.
+func TestE2EDraughtsWrongGame(t *testing.T) { httpMode(t, testE2EDraughtsWrongGame) }
+
+func testE2EDraughtsWrongGame(t *testing.T, e *env) {
+	empty := e.d.GuildChannel("empty")
+	dan := e.d.NewUser("dan")
+	e.refused(e.draughtsMove(empty, dan, "32-28"), "There is no game of draughts in this channel: start one with `/draughts challenge` or `/draughts bot`.")
+	ch, alice, _ := e.guildGame()
+	e.refused(e.draughtsMove(ch, alice, "32-28"), "The game in this channel is Go: play it with `/go play`.")
+	help := e.do(e.draughtsCmd(ch, alice, "help"))
+	if !help.Ephemeral || !strings.Contains(help.Text(), "Capturing is compulsory, and you must take the most pieces") {
+		t.Errorf("/draughts help = %q", help.Text())
+	}
+}
+
+// TestE2EDraughtsLossOnTime: the clocks' scheduler ends a game of draughts
+// on time as it ends Go's: after two moves of her own, White's flag falls
+// and Black wins on time, counted (not annulled), announced once.
+func TestE2EDraughtsLossOnTime(t *testing.T) { httpMode(t, testE2EDraughtsLossOnTime) }
+
+func testE2EDraughtsLossOnTime(t *testing.T, e *env) {
+	ch := e.d.GuildChannel("blitz")
+	alice, bob := e.d.NewUser("alice"), e.d.NewUser("bob")
+	msg := e.newChallenge(e.draughtsCmd(ch, alice, "challenge", discordtest.UserOpt("opponent", bob), discordtest.Str("colour", "white"), discordtest.Str("clock", "absolute 1m")))
+	e.do(e.click(bob, msg, "accept"))
+	first := e.waitBoard(ch.ID, "⏱ ⚪ 1 min · ⚫ 1 min")
+	if !strings.Contains(first.Text(), "⚪ white's time runs out <t:") {
+		t.Errorf("first board %q: want White's deadline", first.Text())
+	}
+	for _, m := range []struct {
+		u  discordtest.User
+		mv string
+	}{{alice, "32-28"}, {bob, "19-23"}, {alice, "28x19"}, {bob, "14x23"}} {
+		e.do(e.draughtsMove(ch, m.u, m.mv))
+	}
+	g := e.game(ch.ID)
+	e.clock.Advance(2 * time.Minute)
+	a := e.archived(ch.ID, g.ID)
+	if a.Result != "B+T" || a.Annulled || a.Kind != "draughts" {
+		t.Errorf("archived %s annulled=%v kind %q; want B+T, counted, draughts", a.Result, a.Annulled, a.Kind)
+	}
+	var ann []discordtest.Message
+	e.d.WaitFor("the announcement", func() bool { ann = e.publicWith(ch.ID, "ran out of time"); return len(ann) > 0 })
+	if want := "⌛ ⚪ " + alice.Mention() + " ran out of time"; len(ann) != 1 || !strings.Contains(ann[0].Text(), want) ||
+		!strings.Contains(ann[0].Text(), "**Game over: ⚫ black "+bob.Mention()+" wins on time · 0-2**") {
+		t.Errorf("announcements %d, the first %q; want one saying %q and the result", len(ann), ann[0].Text(), want)
+	}
+}
+
+// TestE2EDraughtsServerRules: a server's game channels, bot levels and
+// default clock hold for /draughts as for /go; /go-admin games lists a game
+// of draughts, and an admin's adjudication ends it with its PDN record.
+func TestE2EDraughtsServerRules(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	general, games := e.d.GuildChannel("general"), e.d.GuildChannel("games")
+	ann, _, _ := e.admins()
+	alice, bob := e.d.NewUser("alice"), e.d.NewUser("bob")
+	for _, s := range [][2]string{{"channels", "<#" + games.ID + ">"}, {"clock", "blitz"}, {"bot_levels", "tester"}} {
+		if m := e.do(e.set(general, ann, s[0], s[1])); !strings.HasPrefix(m.Text(), "✅") {
+			t.Fatalf("set %s: %q", s[0], m.Text())
+		}
+	}
+	only := "Games start only in <#" + games.ID + "> on this server"
+	e.refused(e.draughtsCmd(general, alice, "challenge", discordtest.UserOpt("opponent", bob)), only)
+	e.refused(e.draughtsCmd(general, alice, "bot", discordtest.Str("level", "beginner")), only)
+	e.refused(e.draughtsCmd(games, alice, "bot", discordtest.Str("level", "beginner")), `The bot level "beginner" is not offered on this server: its admins allow tester.`)
+
+	msg := e.newChallenge(e.draughtsCmd(games, alice, "challenge", discordtest.UserOpt("opponent", bob), discordtest.Str("colour", "white")))
+	if !strings.Contains(msg.Text(), "blitz") && !strings.Contains(msg.Text(), "3 min") {
+		t.Errorf("challenge = %q, want the server's default clock (blitz)", msg.Text())
+	}
+	e.do(e.click(bob, msg, "accept"))
+	e.waitBoard(games.ID, "⚪ white to play")
+	e.do(e.draughtsMove(games, alice, "32-28"))
+	g := e.game(games.ID)
+	list := e.do(e.adminCmd(general, ann, "games"))
+	if want := fmt.Sprintf("⚪ %s vs ⚫ %s · draughts · move 1 · ⚫ black %s to play", alice.Mention(), bob.Mention(), bob.Mention()); !strings.Contains(list.Text(), want) {
+		t.Errorf("/go-admin games = %q, want %q", list.Text(), want)
+	}
+	e.do(e.adminCmd(general, ann, "adjudicate", discordtest.Str("game", g.ID), discordtest.Str("result", "white"), discordtest.Str("reason", "bob left the server")))
+	arc, err := e.store.ArchivedGame(context.Background(), g.ID)
+	if err != nil || arc.Kind != "draughts" || arc.Result != "W+F" || !strings.Contains(string(arc.SGF), "bob left the server") || !strings.Contains(string(arc.SGF), `[Result "2-0"]`) {
+		t.Errorf("adjudicated game archived %+v (%v), record:\n%s", arc, err, arc.SGF)
+	}
+}

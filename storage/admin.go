@@ -1,0 +1,187 @@
+package storage
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/gobot-dev/gobot/engine/clock"
+)
+
+// A server's administration: its settings, its bans and the audit log of
+// what its admins did (commands' /go-admin). Each is kept per server
+// (guild ID) in both stores: the bbolt store's methods are in
+// admin_bolt.go, PostgreSQL's in postgres_admin.go. Nothing here deletes a record: a ban
+// that is lifted stays with the time it was lifted, and the log only grows.
+
+// Settings are one server's settings. The zero value (with the server's
+// GuildID) is the defaults: games anywhere, the process's default clock,
+// 19×19, Chinese rules with their komi, ratings and leaderboard on, every
+// bot level, no limit on games, the process's challenge TTL.
+type Settings struct {
+	GuildID string `json:"guild"`
+	// GameChannels are the channels where games may start (threads count
+	// by their parent channel); none means everywhere.
+	GameChannels []string `json:"game_channels,omitempty"`
+	// Clock, Size, Ruleset and Komi are the defaults of a game whose
+	// challenger gives none; zero values mean gobot's own defaults.
+	Clock   *clock.Control `json:"clock,omitempty"`
+	Size    int            `json:"size,omitempty"`
+	Ruleset string         `json:"ruleset,omitempty"` // an engine preset name
+	Komi    *float64       `json:"komi,omitempty"`
+	// ServerRatingsOff keeps this server's games out of its own rating
+	// pool; GlobalRatingsOff keeps them out of the global pool.
+	ServerRatingsOff bool `json:"server_ratings_off,omitempty"`
+	GlobalRatingsOff bool `json:"global_ratings_off,omitempty"`
+	// LeaderboardHidden hides /go leaderboard on this server.
+	LeaderboardHidden bool `json:"leaderboard_hidden,omitempty"`
+	// BotLevels are the bot levels allowed here; none means all.
+	BotLevels []string `json:"bot_levels,omitempty"`
+	// MaxGames is how many games a player may play at once on this
+	// server; 0 means no limit.
+	MaxGames int `json:"max_games,omitempty"`
+	// ChallengeTTL is how long a challenge stays open here; 0 means the
+	// process's.
+	ChallengeTTL time.Duration `json:"challenge_ttl,omitempty"`
+
+	// Version counts the writes (0: never written); PutSettings checks it
+	// as UpdateGame checks a game's.
+	Version   uint64    `json:"version"`
+	UpdatedAt time.Time `json:"updated,omitzero"`
+}
+
+// GameChannel reports whether a game may start in channel (or in a thread
+// whose parent is parent).
+func (s *Settings) GameChannel(channel, parent string) bool {
+	return len(s.GameChannels) == 0 || slices.Contains(s.GameChannels, channel) ||
+		(parent != "" && slices.Contains(s.GameChannels, parent))
+}
+
+// BotLevel reports whether a bot level is allowed.
+func (s *Settings) BotLevel(level string) bool {
+	return len(s.BotLevels) == 0 || slices.Contains(s.BotLevels, level)
+}
+
+func (s *Settings) validate() error {
+	if err := checkID("guild ID", s.GuildID); err != nil {
+		return err
+	}
+	for _, c := range s.GameChannels {
+		if err := checkID("channel ID", c); err != nil {
+			return err
+		}
+	}
+	if s.MaxGames < 0 || s.ChallengeTTL < 0 || s.Size < 0 {
+		return fmt.Errorf("storage: settings of %s: negative limit: %w", s.GuildID, ErrInvalid)
+	}
+	return nil
+}
+
+func decodeSettings(guild string, v []byte) (*Settings, error) {
+	s := &Settings{GuildID: guild}
+	if v == nil {
+		return s, nil
+	}
+	if err := json.Unmarshal(v, s); err != nil {
+		return nil, fmt.Errorf("storage: settings of %s: %w: %w", guild, ErrCorrupt, err)
+	}
+	return s, nil
+}
+
+// Ban keeps a user from playing on a server: they cannot challenge, be
+// challenged, start bot games or vote there while it is Active.
+type Ban struct {
+	GuildID string `json:"guild"`
+	User    Player `json:"user"`
+	// Until is when the ban lapses by itself; zero for a ban until lifted.
+	Until  time.Time `json:"until,omitzero"`
+	Reason string    `json:"reason"`
+	By     Player    `json:"by"`
+	At     time.Time `json:"at"`
+	// Lifted is when an admin lifted it (zero while it holds), and by whom.
+	Lifted   time.Time `json:"lifted,omitzero"`
+	LiftedBy Player    `json:"lifted_by,omitzero"`
+}
+
+// Active reports whether the ban holds at now.
+func (b *Ban) Active(now time.Time) bool {
+	return b != nil && b.Lifted.IsZero() && (b.Until.IsZero() || now.Before(b.Until))
+}
+
+func (b *Ban) validate() error {
+	if err := checkID("guild ID", b.GuildID); err != nil {
+		return err
+	}
+	if b.User.UserID == "" {
+		return fmt.Errorf("storage: ban on %s: no user: %w", b.GuildID, ErrInvalid)
+	}
+	return checkID("user ID", b.User.UserID)
+}
+
+// The actions of the audit log.
+const (
+	AuditSettings   = "settings"   // a setting set or reset (Target: its name)
+	AuditBan        = "ban"        // Target: the user's ID
+	AuditUnban      = "unban"      // Target: the user's ID
+	AuditAdjudicate = "adjudicate" // a game in play decided or annulled (Target: the game's ID)
+	AuditAnnul      = "annul"      // a finished game annulled (Target: the game's ID)
+	AuditAbort      = "abort"      // a game aborted by a player or a moderator (Target: the game's ID)
+)
+
+// AuditEntry is one line of a server's audit log: who did what, when, why,
+// and for a setting its value before and after.
+type AuditEntry struct {
+	GuildID string `json:"guild"`
+	// Seq orders the log (the store assigns it: later entries have higher
+	// numbers).
+	Seq    uint64    `json:"seq"`
+	At     time.Time `json:"at"`
+	By     Player    `json:"by"`
+	Action string    `json:"action"`
+	Target string    `json:"target,omitempty"`
+	Reason string    `json:"reason,omitempty"`
+	Before string    `json:"before,omitempty"`
+	After  string    `json:"after,omitempty"`
+}
+
+func (e *AuditEntry) validate() error {
+	if err := checkID("guild ID", e.GuildID); err != nil {
+		return err
+	}
+	if e.Action == "" {
+		return fmt.Errorf("storage: audit entry without an action: %w", ErrInvalid)
+	}
+	return nil
+}
+
+// auditRecord fills e's time when zero and encodes it with seq.
+func auditRecord(e AuditEntry, seq uint64, now time.Time) (AuditEntry, []byte, error) {
+	if err := e.validate(); err != nil {
+		return e, nil, err
+	}
+	e.Seq = seq
+	if e.At.IsZero() {
+		e.At = now
+	}
+	v, err := json.Marshal(e)
+	return e, v, err
+}
+
+// GameList is a page of a server's active games, newest first.
+type GameList struct {
+	Games []*Game
+	Total int // active games on the server in all
+}
+
+// sortChallenges orders challenges newest first (then by ID, newest
+// first).
+func sortChallenges(cs []*Challenge) {
+	slices.SortFunc(cs, func(a, b *Challenge) int {
+		if c := b.CreatedAt.Compare(a.CreatedAt); c != 0 {
+			return c
+		}
+		return strings.Compare(b.ID, a.ID)
+	})
+}

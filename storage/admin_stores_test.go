@@ -1,0 +1,331 @@
+package storage_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/gobot-dev/gobot/engine"
+	"github.com/gobot-dev/gobot/storage"
+	"github.com/gobot-dev/gobot/storage/pgtest"
+	"github.com/gobot-dev/gobot/storage/storetest"
+)
+
+// adminStore is what these tests need of a store: the conformance suite's
+// and the administration's methods.
+type adminStore interface {
+	storetest.Store
+	Settings(ctx context.Context, guildID string) (*storage.Settings, error)
+	PutSettings(ctx context.Context, st *storage.Settings, e storage.AuditEntry) error
+	Ban(ctx context.Context, guildID, userID string) (*storage.Ban, error)
+	PutBan(ctx context.Context, b storage.Ban, e storage.AuditEntry) error
+	LiftBan(ctx context.Context, guildID, userID string, by storage.Player, e storage.AuditEntry) (*storage.Ban, error)
+	AppendAudit(ctx context.Context, e storage.AuditEntry) error
+	AuditLog(ctx context.Context, guildID string, offset, limit int) ([]storage.AuditEntry, int, error)
+	GuildActiveGames(ctx context.Context, guildID string, offset, limit int) (*storage.GameList, error)
+	GuildChallenges(ctx context.Context, guildID string) ([]*storage.Challenge, error)
+	AnnulGame(ctx context.Context, guildID, id string, e storage.AuditEntry) (*storage.Archived, error)
+	RebuildRatings(ctx context.Context) (*storage.RebuildReport, error)
+	RatingHistory(ctx context.Context, playerKey string) ([]storage.RatingChange, error)
+}
+
+// bothAdminStores runs f on a bbolt store and on a PostgreSQL one (skipped
+// without PostgreSQL), both on the clock now.
+func bothAdminStores(t *testing.T, f func(t *testing.T, s adminStore, now *time.Time)) {
+	t.Run("bolt", func(t *testing.T) {
+		now := time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC)
+		f(t, openBolt(t, filepath.Join(t.TempDir(), "gobot.db"), func() time.Time { return now }), &now)
+	})
+	t.Run("postgres", func(t *testing.T) {
+		now := time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC)
+		f(t, openPostgres(t, pgtest.Database(t), func() time.Time { return now }), &now)
+	})
+}
+
+// TestAdminSettingsBansLog: settings are versioned and each change is
+// logged with it; bans hold, lapse and are lifted without being deleted;
+// the log pages newest first and keeps each server's entries apart.
+func TestAdminSettingsBansLog(t *testing.T) {
+	bothAdminStores(t, func(t *testing.T, s adminStore, now *time.Time) {
+		ctx := context.Background()
+		admin := storage.Player{UserID: "A", Name: "ann"}
+		st, err := s.Settings(ctx, "G")
+		if err != nil || st.Version != 0 || st.GuildID != "G" || !st.GameChannel("any", "") {
+			t.Fatalf("Settings of a new server = %+v, %v; want the defaults", st, err)
+		}
+		stale := *st
+		st.GameChannels, st.MaxGames = []string{"c1"}, 3
+		if err := s.PutSettings(ctx, st, storage.AuditEntry{GuildID: "G", By: admin, Action: storage.AuditSettings, Target: "channels", Before: "anywhere", After: "<#c1>"}); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.PutSettings(ctx, &stale, storage.AuditEntry{GuildID: "G", By: admin, Action: storage.AuditSettings}); !errors.Is(err, storage.ErrConflict) {
+			t.Errorf("PutSettings at a stale version = %v, want ErrConflict", err)
+		}
+		got, err := s.Settings(ctx, "G")
+		if err != nil || got.Version != 1 || got.MaxGames != 3 || !got.GameChannel("t1", "c1") || got.GameChannel("c2", "") {
+			t.Errorf("Settings = %+v, %v; want version 1, 3 games, channel c1 (and its threads)", got, err)
+		}
+
+		*now = now.Add(time.Hour)
+		bob := storage.Player{UserID: "B", Name: "bob"}
+		if _, err := s.Ban(ctx, "G", "B"); !errors.Is(err, storage.ErrNotFound) {
+			t.Errorf("Ban before any = %v, want ErrNotFound", err)
+		}
+		ban := storage.Ban{GuildID: "G", User: bob, Until: now.Add(48 * time.Hour), Reason: "spam", By: admin}
+		if err := s.PutBan(ctx, ban, storage.AuditEntry{GuildID: "G", By: admin, Action: storage.AuditBan, Target: "B", Reason: "spam"}); err != nil {
+			t.Fatal(err)
+		}
+		b, err := s.Ban(ctx, "G", "B")
+		if err != nil || !b.Active(*now) || b.Active(now.Add(48*time.Hour)) || b.Reason != "spam" {
+			t.Errorf("Ban = %+v, %v; want active for 48 hours", b, err)
+		}
+		if _, err := s.Ban(ctx, "H", "B"); !errors.Is(err, storage.ErrNotFound) {
+			t.Errorf("the ban holds on another server: %v", err)
+		}
+		lifted, err := s.LiftBan(ctx, "G", "B", admin, storage.AuditEntry{GuildID: "G", By: admin, Action: storage.AuditUnban, Target: "B"})
+		if err != nil || lifted.Active(*now) || !lifted.Lifted.Equal(*now) {
+			t.Errorf("LiftBan = %+v, %v", lifted, err)
+		}
+		if _, err := s.LiftBan(ctx, "G", "B", admin, storage.AuditEntry{GuildID: "G", By: admin, Action: storage.AuditUnban}); !errors.Is(err, storage.ErrNotFound) {
+			t.Errorf("LiftBan twice = %v, want ErrNotFound", err)
+		}
+		if b, err := s.Ban(ctx, "G", "B"); err != nil || b.Lifted.IsZero() {
+			t.Errorf("the lifted ban is gone: %+v, %v", b, err)
+		}
+
+		if err := s.AppendAudit(ctx, storage.AuditEntry{GuildID: "H", By: admin, Action: storage.AuditAbort, Target: "g1"}); err != nil {
+			t.Fatal(err)
+		}
+		log, total, err := s.AuditLog(ctx, "G", 0, 2)
+		if err != nil || total != 3 || len(log) != 2 || log[0].Action != storage.AuditUnban || log[1].Action != storage.AuditBan || !log[1].At.Equal(*now) {
+			t.Errorf("AuditLog page 1 = %+v, %d, %v; want unban then ban of 3", log, total, err)
+		}
+		log, _, err = s.AuditLog(ctx, "G", 2, 2)
+		if err != nil || len(log) != 1 || log[0].After != "<#c1>" || log[0].Before != "anywhere" || log[0].Seq >= log[0].Seq+1 {
+			t.Errorf("AuditLog page 2 = %+v, %v; want the setting", log, err)
+		}
+		if log, total, _ := s.AuditLog(ctx, "H", 0, 10); total != 1 || log[0].Target != "g1" {
+			t.Errorf("server H's log = %+v", log)
+		}
+	})
+}
+
+// TestAdminGuildGames: a server's active games, newest first, paged; a
+// finished game leaves the list; another server's games are not in it.
+func TestAdminGuildGames(t *testing.T) {
+	bothAdminStores(t, func(t *testing.T, s adminStore, now *time.Time) {
+		ctx := context.Background()
+		var games []*storage.Game
+		for i := range 5 {
+			guild := "G"
+			if i == 2 {
+				guild = "H"
+			}
+			eg, _ := engine.NewGame(engine.Config{Size: 9})
+			g := &storage.Game{ChannelID: fmt.Sprint("c", i), GuildID: guild, Sides: storage.Sides(storage.Player{UserID: "1"}, storage.Player{UserID: "2"}), State: engine.Own(eg),
+				CreatedAt: now.Add(time.Duration(i) * time.Minute)}
+			if err := s.CreateGame(ctx, g); err != nil {
+				t.Fatal(err)
+			}
+			games = append(games, g)
+		}
+		page := func(offset, limit int) string {
+			l, err := s.GuildActiveGames(ctx, "G", offset, limit)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out := fmt.Sprint(l.Total, ":")
+			for _, g := range l.Games {
+				out += " " + g.ChannelID
+			}
+			return out
+		}
+		if got := page(0, 3); got != "4: c4 c3 c1" {
+			t.Errorf("page 1 = %q", got)
+		}
+		if got := page(3, 3); got != "4: c0" {
+			t.Errorf("page 2 = %q", got)
+		}
+		if err := s.FinishGame(ctx, games[3], storage.Archived{Result: "B+R", SGF: []byte("(;)")}); err != nil {
+			t.Fatal(err)
+		}
+		if got := page(0, 10); got != "3: c4 c1 c0" {
+			t.Errorf("after c3 finished = %q", got)
+		}
+		for _, c := range []*storage.Challenge{
+			{ID: "x1", ChannelID: "c9", GuildID: "G", Challenger: storage.Player{UserID: "1"}, Size: 9, CreatedAt: *now, ExpiresAt: now.Add(time.Hour)},
+			{ID: "x2", ChannelID: "c9", GuildID: "H", Challenger: storage.Player{UserID: "1"}, Size: 9, CreatedAt: *now, ExpiresAt: now.Add(time.Hour)},
+			{ID: "x3", ChannelID: "c8", GuildID: "G", Challenger: storage.Player{UserID: "2"}, Size: 9, CreatedAt: now.Add(time.Minute), ExpiresAt: now.Add(time.Hour)},
+		} {
+			if err := s.CreateChallenge(ctx, c); err != nil {
+				t.Fatal(err)
+			}
+		}
+		cs, err := s.GuildChallenges(ctx, "G")
+		if err != nil || len(cs) != 2 || cs[0].ID != "x3" || cs[1].ID != "x1" {
+			t.Errorf("GuildChallenges = %v, %v; want x3, x1", cs, err)
+		}
+	})
+}
+
+// TestAdminAnnulEqualsRebuild: annulling a rated game in the middle of a
+// pool recomputes its pools so that every rating and the whole history
+// equal what a rebuild gives; the record stays, annulled and unrated; the
+// players' statistics no longer count it; a game of another server is not
+// found, and a second annul is refused.
+func TestAdminAnnulEqualsRebuild(t *testing.T) {
+	bothAdminStores(t, func(t *testing.T, s adminStore, now *time.Time) {
+		ctx := context.Background()
+		players := []storage.Player{{UserID: "1", Name: "one"}, {UserID: "2", Name: "two"}, {UserID: "3", Name: "three"}, {Level: "easy", Name: "easy"}}
+		var ids []string
+		for i := range 12 {
+			black, white := players[i%4], players[(i+1+i/4)%4]
+			if black.Key() == white.Key() {
+				white = players[(i+2)%4]
+			}
+			guild := "G"
+			if i%5 == 4 {
+				guild = "H"
+			}
+			eg, _ := engine.NewGame(engine.Config{Size: 9})
+			g := &storage.Game{ChannelID: fmt.Sprint("c", i), GuildID: guild, Sides: storage.Sides(black, white), State: engine.Own(eg)}
+			if err := s.CreateGame(ctx, g); err != nil {
+				t.Fatal(err)
+			}
+			*now = now.Add(time.Hour)
+			res := []string{"B+R", "W+3.5", "B+T"}[i%3]
+			if err := s.FinishGame(ctx, g, storage.Archived{Result: res, SGF: []byte("(;)"), Moves: 40, Rated: true}); err != nil {
+				t.Fatal(err)
+			}
+			ids = append(ids, g.ID)
+		}
+		stats := func(key string) int {
+			st, err := s.PlayerStats(ctx, key)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return st.Games
+		}
+		target, err := s.ArchivedGame(ctx, ids[5])
+		if err != nil || !target.Rated || target.GuildID != "G" {
+			t.Fatalf("game 5 = %+v, %v; want a rated game of G", target, err)
+		}
+		before := stats(target.Black.Key())
+		e := storage.AuditEntry{GuildID: "G", By: storage.Player{UserID: "A"}, Action: storage.AuditAnnul, Target: ids[5], Reason: "farmed"}
+		if _, err := s.AnnulGame(ctx, "H", ids[5], e); !errors.Is(err, storage.ErrNotFound) {
+			t.Errorf("AnnulGame from another server = %v, want ErrNotFound", err)
+		}
+		a, err := s.AnnulGame(ctx, "G", ids[5], e)
+		if err != nil || !a.Annulled || a.Rated {
+			t.Fatalf("AnnulGame = %+v, %v", a, err)
+		}
+		if _, err := s.AnnulGame(ctx, "G", ids[5], e); !errors.Is(err, storage.ErrAnnulled) {
+			t.Errorf("a second AnnulGame = %v, want ErrAnnulled", err)
+		}
+		if got := stats(target.Black.Key()); got != before-1 {
+			t.Errorf("black's games after the annul = %d, want %d", got, before-1)
+		}
+		if ch, err := s.GameRatingChanges(ctx, ids[5]); err != nil || len(ch) != 0 {
+			t.Errorf("the annulled game's rating changes = %v, %v; want none", ch, err)
+		}
+		if log, _, _ := s.AuditLog(ctx, "G", 0, 1); len(log) != 1 || log[0].Reason != "farmed" {
+			t.Errorf("the annul's log entry = %+v", log)
+		}
+		dump := func() string {
+			var out []any
+			for _, p := range players {
+				h, err := s.RatingHistory(ctx, p.Key())
+				if err != nil {
+					t.Fatal(err)
+				}
+				out = append(out, h)
+				for _, pool := range []string{storage.GlobalPool, storage.GuildPool("G"), storage.GuildPool("H")} {
+					r, err := s.Rating(ctx, pool, p.Key())
+					if err == nil {
+						out = append(out, r)
+					}
+				}
+			}
+			b, _ := json.Marshal(out)
+			return string(b)
+		}
+		annulledState := dump()
+		rep, err := s.RebuildRatings(ctx)
+		if err != nil || rep.Changed != 0 || rep.Missing != 0 || rep.Games != 11 {
+			t.Errorf("RebuildRatings after the annul = %+v, %v; want 11 games and nothing changed", rep, err)
+		}
+		if rebuilt := dump(); rebuilt != annulledState {
+			t.Errorf("ratings after the annul differ from a rebuild:\nannul:   %s\nrebuild: %s", annulledState, rebuilt)
+		}
+	})
+}
+
+// TestAdminPoolsOff: a game kept out of its server's pool counts in the
+// global one only, and a rebuild follows the record.
+func TestAdminPoolsOff(t *testing.T) {
+	bothAdminStores(t, func(t *testing.T, s adminStore, now *time.Time) {
+		ctx := context.Background()
+		eg, _ := engine.NewGame(engine.Config{Size: 9})
+		g := &storage.Game{ChannelID: "c", GuildID: "G", Sides: storage.Sides(storage.Player{UserID: "1"}, storage.Player{UserID: "2"}), State: engine.Own(eg)}
+		if err := s.CreateGame(ctx, g); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.FinishGame(ctx, g, storage.Archived{Result: "B+R", SGF: []byte("(;)"), Moves: 40, Rated: true, NoPools: []string{storage.GuildPool("G")}}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.Rating(ctx, storage.GuildPool("G"), "1"); !errors.Is(err, storage.ErrNotFound) {
+			t.Errorf("rated in the server's pool: %v", err)
+		}
+		if _, err := s.Rating(ctx, storage.GlobalPool, "1"); err != nil {
+			t.Errorf("not rated in the global pool: %v", err)
+		}
+		rep, err := s.RebuildRatings(ctx)
+		if err != nil || rep.Changed != 0 || rep.Missing != 0 {
+			t.Errorf("RebuildRatings = %+v, %v", rep, err)
+		}
+	})
+}
+
+// TestAdminAnnulWhileRating: games rated while an annulment recomputes
+// their pool are not lost: whichever comes first, the ratings end as a
+// rebuild gives them.
+func TestAdminAnnulWhileRating(t *testing.T) {
+	bothAdminStores(t, func(t *testing.T, s adminStore, now *time.Time) {
+		ctx := context.Background()
+		finish := func(i int) string {
+			eg, _ := engine.NewGame(engine.Config{Size: 9})
+			g := &storage.Game{ChannelID: fmt.Sprint("c", i), GuildID: "G", Sides: storage.Sides(storage.Player{UserID: fmt.Sprint(i % 5)}, storage.Player{UserID: fmt.Sprint(5 + i%3)}), State: engine.Own(eg)}
+			if err := s.CreateGame(ctx, g); err != nil {
+				t.Error(err)
+				return ""
+			}
+			if err := s.FinishGame(ctx, g, storage.Archived{Result: "B+R", SGF: []byte("(;)"), Moves: 40, Rated: true}); err != nil {
+				t.Error(err)
+			}
+			return g.ID
+		}
+		var ids []string
+		for i := range 30 {
+			ids = append(ids, finish(i))
+		}
+		done := make(chan error)
+		go func() {
+			_, err := s.AnnulGame(ctx, "G", ids[2], storage.AuditEntry{GuildID: "G", Action: storage.AuditAnnul, Target: ids[2]})
+			done <- err
+		}()
+		for i := 30; i < 40; i++ {
+			finish(i)
+		}
+		if err := <-done; err != nil {
+			t.Fatalf("AnnulGame = %v", err)
+		}
+		rep, err := s.RebuildRatings(ctx)
+		if err != nil || rep.Changed != 0 || rep.Missing != 0 || rep.Games != 39 {
+			t.Errorf("RebuildRatings = %+v, %v; want 39 games, nothing changed", rep, err)
+		}
+	})
+}

@@ -1,0 +1,423 @@
+package storage
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// Annulling a finished game (an admin's /go-admin annul): its record
+// stays, marked annulled and no longer rated; the players' statistics are
+// recounted without it; and the rating pools it counted in are recomputed
+// from the archive, in the order the games were rated, exactly as
+// RebuildRatings would (pools are independent, so recomputing those pools
+// is rebuilding everything). The recomputation runs outside any write
+// transaction, on a snapshot. The rating history of the games rated after
+// the annulled one is then written in short transactions (bbolt has one
+// writer: moves come between them), and last, in one transaction that
+// checks that no game was rated meanwhile (the ratings' sequence; else it
+// all starts again), the ratings, the annulment, the players' statistics
+// and the log entry. So games keep being played and finished while a
+// large pool is recomputed; until that last write the history of later
+// games may already show the ratings without the annulled game.
+
+// annulAttempts bounds the recomputations when games keep being rated
+// while one runs.
+const annulAttempts = 5
+
+// errRated says a game was rated while a recomputation ran: start again.
+var errRated = errors.New("storage: a game was rated meanwhile")
+
+// memRatings is ratingTx in memory: the ratings of some pools recomputed
+// away from the store.
+type memRatings struct {
+	ratings map[string]PlayerRating // pool 0 player key
+	changes []RatingChange
+}
+
+func (m *memRatings) loadRating(_ context.Context, pool string, p Player) (PlayerRating, error) {
+	pr, ok := m.ratings[pool+"\x00"+p.Key()]
+	if !ok {
+		return newRating(pool, p), nil
+	}
+	if p.Name != "" {
+		pr.Player = p // as decodeRating does: the name used most recently
+	}
+	return pr, nil
+}
+
+func (m *memRatings) putRating(_ context.Context, _, pr PlayerRating) error {
+	m.ratings[pr.Pool+"\x00"+pr.Player.Key()] = pr
+	return nil
+}
+
+func (m *memRatings) putChange(_ context.Context, c RatingChange) error {
+	m.changes = append(m.changes, c)
+	return nil
+}
+
+// recomputePools rates again, in memory, the rated games of all that count
+// in any of pools and were rated at or before upTo, and returns the
+// ratings and changes of those pools. all must hold every archived game of
+// those pools (others are ignored); an annulled game is not rated.
+func recomputePools(ctx context.Context, starts StartRatings, all []*Archived, pools []string, upTo uint64) (*memRatings, error) {
+	var games []*Archived
+	for _, a := range all {
+		if a.RatingSeq <= upTo && slices.ContainsFunc(ratingPools(a), func(p string) bool { return slices.Contains(pools, p) }) {
+			games = append(games, a)
+		}
+	}
+	m := &memRatings{ratings: map[string]PlayerRating{}}
+	for _, g := range ratedInOrder(games) {
+		if err := rateGame(ctx, m, starts, g.a, g.score); err != nil {
+			return nil, err
+		}
+	}
+	for k, pr := range m.ratings {
+		if !slices.Contains(pools, pr.Pool) {
+			delete(m.ratings, k)
+		}
+	}
+	m.changes = slices.DeleteFunc(m.changes, func(c RatingChange) bool { return !slices.Contains(pools, c.Pool) })
+	return m, nil
+}
+
+// annulPools are the pools an archived game was rated in: none for a game
+// that was not rated.
+func annulPools(a *Archived) []string {
+	if !a.Rated {
+		return nil
+	}
+	_, tie, err := resultOutcome(a.Result)
+	if err != nil {
+		return nil
+	}
+	if _, ok := ratedScore(a, tie); !ok {
+		return nil
+	}
+	return ratingPools(a)
+}
+
+// annulled returns the record of a once annulled.
+func annulled(a *Archived) *Archived {
+	c := *a
+	c.Annulled, c.Rated = true, false
+	return &c
+}
+
+// recountStats recounts a player's statistics from their archived games,
+// given in the order they finished.
+func recountStats(key string, games []*Archived) *PlayerStats {
+	st := new(PlayerStats)
+	for _, a := range games {
+		if a.Annulled {
+			continue
+		}
+		_, tie, err := resultOutcome(a.Result)
+		if err != nil {
+			tie = false
+		}
+		for _, side := range countedSides(a) {
+			if a.Player(side).Key() == key {
+				st.count(a, side, tie)
+			}
+		}
+	}
+	return st
+}
+
+// AnnulGame annuls the finished game id of the server guildID, with its
+// audit entry, and returns its record as it now stands. It fails with
+// ErrNotFound when the server has no such archived game and with
+// ErrAnnulled when it is annulled already.
+func (s *Store) AnnulGame(ctx context.Context, guildID, id string, e AuditEntry) (*Archived, error) {
+	for attempt := 1; ; attempt++ {
+		a, err := s.annulOnce(ctx, guildID, id, e)
+		if errors.Is(err, errRated) && attempt < annulAttempts {
+			continue
+		}
+		if errors.Is(err, errRated) {
+			return nil, fmt.Errorf("storage: annul game %s: games kept being rated meanwhile: %w", id, ErrConflict)
+		}
+		return a, err
+	}
+}
+
+func (s *Store) annulOnce(ctx context.Context, guildID, id string, e AuditEntry) (*Archived, error) {
+	var (
+		a     *Archived
+		raw   []byte
+		all   []*Archived
+		seq   uint64
+		pools []string
+		stats []statsRecount
+		diff  ratingsDiff
+		mem   *memRatings
+	)
+	// The snapshot is copied out and decoded afterwards: a long read
+	// transaction would keep bbolt from reusing pages and, when the file
+	// must grow, hold up every write until it ends.
+	var rawGames, rawRatings [][]byte
+	err := s.view(ctx, func(tx *bolt.Tx) error {
+		v := tx.Bucket(bucketArchive).Get([]byte(id))
+		var err error
+		if a, err = decodeArchive(v); err != nil || a.GuildID != guildID || guildID == "" {
+			return fmt.Errorf("storage: annul game %s: no such game on %s: %w", id, guildID, ErrNotFound)
+		}
+		if a.Annulled {
+			return fmt.Errorf("storage: annul game %s: %w", id, ErrAnnulled)
+		}
+		raw = bytes.Clone(v)
+		seq = tx.Bucket(bucketRatings).Sequence()
+		stats = boltStatsRecount(tx, annulled(a))
+		if pools = annulPools(a); len(pools) == 0 {
+			return nil
+		}
+		keep := func(v []byte) {
+			if bytes.Contains(v, ratedMark) { // else not rated: not needed
+				rawGames = append(rawGames, bytes.Clone(v))
+			}
+		}
+		if slices.Contains(pools, GlobalPool) {
+			tx.Bucket(bucketArchive).ForEach(func(_, v []byte) error {
+				keep(v)
+				return nil
+			})
+		} else {
+			arch, prefix := tx.Bucket(bucketArchive), join(guildID)
+			c := tx.Bucket(bucketArchiveGuild).Cursor()
+			for k, _ := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, _ = c.Next() {
+				if len(k) > len(prefix)+8 {
+					keep(arch.Get(k[len(prefix)+8:]))
+				}
+			}
+		}
+		// The stored ratings change only with the ratings' sequence,
+		// checked again by the write.
+		ratings := tx.Bucket(bucketRatings)
+		for _, pool := range pools {
+			prefix := join(pool)
+			c := ratings.Cursor()
+			for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
+				rawRatings = append(rawRatings, bytes.Clone(v))
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if len(pools) > 0 {
+		for _, v := range rawGames {
+			if g, err := decodeArchive(v); err == nil && g.Rated && g.ID != id {
+				all = append(all, g)
+			}
+		}
+		if mem, err = recomputePools(ctx, s.starts, all, pools, seq); err != nil {
+			return nil, err
+		}
+		if diff, err = ratingsDiffOf(rawRatings, mem); err != nil {
+			return nil, err
+		}
+	}
+	out := annulled(a)
+	val, err := json.Marshal(out)
+	if err != nil {
+		return nil, err
+	}
+	// The history of the games rated after this one changes (nearly all
+	// of a pool's, for an early game): it is written first, in short
+	// transactions that moves can come between. The history only shows
+	// what happened; the ratings, which later games are rated from,
+	// change below in one transaction with the annulment.
+	if mem != nil {
+		if err := s.putHistory(ctx, mem, a.RatingSeq); err != nil {
+			return nil, err
+		}
+	}
+	now := s.now()
+	err = s.update(ctx, func(tx *bolt.Tx) error {
+		if tx.Bucket(bucketRatings).Sequence() != seq || !bytes.Equal(tx.Bucket(bucketArchive).Get([]byte(id)), raw) {
+			return errRated
+		}
+		if err := tx.Bucket(bucketArchive).Put([]byte(id), val); err != nil {
+			return err
+		}
+		players := tx.Bucket(bucketPlayers)
+		for _, st := range stats {
+			if !bytes.Equal(players.Get([]byte(st.key)), st.before) {
+				return errRated // a game of theirs finished meanwhile
+			}
+			var err error
+			if st.after == nil {
+				err = players.Delete([]byte(st.key))
+			} else {
+				err = players.Put([]byte(st.key), st.after)
+			}
+			if err != nil {
+				return err
+			}
+		}
+		if err := diff.apply(tx); err != nil {
+			return err
+		}
+		// The annulled game's own changes go.
+		for _, pool := range pools {
+			for _, p := range []Player{a.Black, a.White} {
+				if err := tx.Bucket(bucketRatingHistory).Delete(join(p.Key(), []byte(pool), []byte{0}, u64(a.RatingSeq))); err != nil {
+					return err
+				}
+			}
+		}
+		return appendAudit(tx, e, now)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// statsRecount is a player's statistics record before and after an
+// annulment (after nil: no game left to count).
+type statsRecount struct {
+	key           string
+	before, after []byte
+}
+
+// boltStatsRecount recounts, in a read transaction, the statistics of the
+// players of a (as annulled) from their archived games.
+func boltStatsRecount(tx *bolt.Tx, a *Archived) []statsRecount {
+	arch := tx.Bucket(bucketArchive)
+	var out []statsRecount
+	for _, side := range countedSides(a) {
+		key := a.Player(side).Key()
+		var games []*Archived
+		prefix := join(key)
+		c := tx.Bucket(bucketArchivePlayer).Cursor()
+		for k, _ := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, _ = c.Next() {
+			if len(k) <= len(prefix)+8 {
+				continue
+			}
+			gid := k[len(prefix)+8:]
+			if string(gid) == a.ID {
+				games = append(games, a)
+			} else if g, err := decodeArchive(arch.Get(gid)); err == nil {
+				games = append(games, g)
+			}
+		}
+		r := statsRecount{key: key, before: bytes.Clone(tx.Bucket(bucketPlayers).Get([]byte(key)))}
+		if st := recountStats(key, games); st.Games > 0 {
+			r.after, _ = json.Marshal(st) // a struct of numbers, times and strings: encodes
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// ratingsDiff is what makes the stored ratings of some pools those of a
+// recomputation: records to delete and to put, with their leaderboard
+// entries.
+type ratingsDiff struct {
+	deletes []PlayerRating                    // stored ratings the recomputation no longer has
+	puts    []struct{ old, new PlayerRating } // old.Games 0 for a new one
+}
+
+// ratingsDiffOf compares the stored ratings of the recomputed pools
+// (their records) with mem's.
+func ratingsDiffOf(stored [][]byte, mem *memRatings) (ratingsDiff, error) {
+	var d ratingsDiff
+	old := map[string]PlayerRating{}
+	oldRaw := map[string][]byte{}
+	for _, v := range stored {
+		var pr PlayerRating
+		if err := json.Unmarshal(v, &pr); err != nil {
+			return d, fmt.Errorf("storage: rating: %w: %w", ErrCorrupt, err)
+		}
+		k := pr.Pool + "\x00" + pr.Player.Key()
+		old[k], oldRaw[k] = pr, v
+		if _, ok := mem.ratings[k]; !ok {
+			d.deletes = append(d.deletes, pr)
+		}
+	}
+	for k, pr := range mem.ratings {
+		nv, err := json.Marshal(pr)
+		if err != nil {
+			return d, err
+		}
+		if !bytes.Equal(oldRaw[k], nv) {
+			d.puts = append(d.puts, struct{ old, new PlayerRating }{old[k], pr})
+		}
+	}
+	return d, nil
+}
+
+// apply writes d in tx.
+func (d ratingsDiff) apply(tx *bolt.Tx) error {
+	ratings, byValue := tx.Bucket(bucketRatings), tx.Bucket(bucketRatingsByValue)
+	for _, pr := range d.deletes {
+		key := []byte(pr.Player.Key())
+		if err := ratings.Delete(join(pr.Pool, key)); err != nil {
+			return err
+		}
+		if err := byValue.Delete(join(pr.Pool, ratingKey(pr.Rating.Rating), key)); err != nil {
+			return err
+		}
+	}
+	rt := boltRatings{tx}
+	for _, p := range d.puts {
+		if err := rt.putRating(context.Background(), p.old, p.new); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// ratedMark is in the record of every rated archived game.
+var ratedMark = []byte(`"rated":true`)
+
+// historyChunk is how many rating changes one transaction of putHistory
+// writes.
+const historyChunk = 20_000
+
+// putHistory stores the rating changes of mem made by games rated after
+// seq, those that differ from the stored ones, historyChunk a transaction.
+func (s *Store) putHistory(ctx context.Context, mem *memRatings, after uint64) error {
+	type change struct{ k, v []byte }
+	var changes []change
+	for _, ch := range mem.changes {
+		if ch.Seq <= after {
+			continue // rated before the annulled game: unchanged
+		}
+		v, err := json.Marshal(ch)
+		if err != nil {
+			return err
+		}
+		changes = append(changes, change{join(ch.Player, []byte(ch.Pool), []byte{0}, u64(ch.Seq)), v})
+	}
+	// In key order, each transaction rewrites a run of neighbouring
+	// pages rather than pages all over the bucket.
+	slices.SortFunc(changes, func(x, y change) int { return bytes.Compare(x.k, y.k) })
+	for start := 0; start < len(changes); start += historyChunk {
+		chunk := changes[start:min(start+historyChunk, len(changes))]
+		err := s.update(ctx, func(tx *bolt.Tx) error {
+			hist := tx.Bucket(bucketRatingHistory)
+			for _, c := range chunk {
+				if !bytes.Equal(hist.Get(c.k), c.v) {
+					if err := hist.Put(c.k, c.v); err != nil {
+						return err
+					}
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}

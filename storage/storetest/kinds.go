@@ -1,0 +1,113 @@
+package storetest
+
+import (
+	"errors"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/gobot-dev/gobot/engine/draughts"
+	"github.com/gobot-dev/gobot/engine/game"
+	"github.com/gobot-dev/gobot/internal/clocktest"
+	"github.com/gobot-dev/gobot/storage"
+)
+
+// newDraughts is a game of draughts in channel between white and black.
+func newDraughts(t *testing.T, channel string, white, black storage.Player) *storage.Game {
+	t.Helper()
+	st, err := draughts.Kind{}.New(nil, 7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &storage.Game{ChannelID: channel, GuildID: "guild1", Kind: "draughts", Sides: storage.Sides(white, black), State: st}
+}
+
+// playFirstLegal plays n moves on g, each the first legal move of the side
+// to move.
+func playFirstLegal(t *testing.T, g *storage.Game, n int) {
+	t.Helper()
+	for range n {
+		side := g.State.ToMove()
+		next, _, err := g.State.Play(side, g.State.Legal()[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		g.State = next
+	}
+}
+
+// testSecondKind: a game of another kind than Go (draughts) is stored,
+// read back through the kind registered with the store, played on,
+// queued for its bot, finished and rated in its kind's own pools, never
+// in Go's.
+func testSecondKind(t *testing.T, s Store, clk *clocktest.Clock) {
+	g := newDraughts(t, "d1", human("1"), human("2"))
+	mustCreate(t, s, g)
+	next, facts, err := g.State.Play(0, "32-28")
+	if err != nil || len(facts) != 0 {
+		t.Fatalf("Play(32-28) = %v, %v", facts, err)
+	}
+	g.State = next
+	g.Undo = &storage.UndoRequest{By: 0, MoveCount: 1, RequestedAt: clk.Now()} // a draw offer
+	mustUpdate(t, s, g)
+	got := mustLoad(t, s, "d1")
+	gj, _ := got.State.MarshalJSON()
+	wj, _ := g.State.MarshalJSON()
+	if got.Kind != "draughts" || string(gj) != string(wj) || got.State.ToMove() != 1 || got.Undo == nil || got.Undo.By != 0 {
+		t.Fatalf("loaded %s game, state %s, undo %+v; want draughts, %s, White's offer", got.Kind, gj, got.Undo, wj)
+	}
+	if _, ok := got.State.(draughts.State); !ok {
+		t.Fatalf("loaded state is %T, want draughts.State", got.State)
+	}
+
+	// A bot to move is owed its move, whatever the kind.
+	b := newDraughts(t, "d2", human("3"), storage.Player{Level: "beginner", Name: "gobot beginner"})
+	mustCreate(t, s, b)
+	playFirstLegal(t, b, 1)
+	mustUpdate(t, s, b)
+	m, err := s.ClaimBotMove(ctx, "w1", time.Minute)
+	if err != nil || m.ChannelID != "d2" || m.Moves != 1 {
+		t.Fatalf("ClaimBotMove = %+v, %v; want the draughts bot's move in d2 after 1 move", m, err)
+	}
+
+	// Finished after 10 moves: rated in draughts' pools only.
+	playFirstLegal(t, got, 9)
+	next, err = got.State.End(game.Result{Winner: 0, Reason: game.ByResignation})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got.State = next
+	if err := s.FinishGame(ctx, got, storage.Archived{Result: "W+R", SGF: []byte("[Event \"x\"]\n\n1. 32-28 *\n"), Rated: true}); err != nil {
+		t.Fatalf("FinishGame = %v", err)
+	}
+	arc, err := s.ArchivedGame(ctx, got.ID)
+	if err != nil || arc.Kind != "draughts" || arc.White.UserID != "1" || arc.Black.UserID != "2" || arc.Moves != 10 || !arc.Rated || arc.Winner.String() != "white" {
+		t.Fatalf("archived %+v, %v; want draughts, white 1, black 2, 10 moves, rated, white won", arc, err)
+	}
+	changes, err := s.GameRatingChanges(ctx, got.ID)
+	var pools []string
+	for _, c := range changes {
+		pools = append(pools, fmt.Sprintf("%s %s %.1f→%.1f", c.Pool, c.Player, c.Before.Rating, c.After.Rating))
+	}
+	if want := "[draughts:global 2 1500.0→1337.7 draughts:global 1 1500.0→1662.3 draughts:guild:guild1 2 1500.0→1337.7 draughts:guild:guild1 1 1500.0→1662.3]"; err != nil || fmt.Sprint(pools) != want {
+		t.Errorf("GameRatingChanges = %v, %v; want %s", pools, err, want)
+	}
+	if _, err := s.Rating(ctx, storage.GlobalPool, "1"); !errors.Is(err, storage.ErrNotFound) {
+		t.Errorf("Go's global rating of a draughts player = %v, want ErrNotFound", err)
+	}
+	// A rebuild gives the same.
+	if _, err := s.RebuildRatings(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if pr, err := s.Rating(ctx, storage.KindPool("draughts", storage.GlobalPool), "1"); err != nil || fmt.Sprintf("%.1f", pr.Rating.Rating) != "1662.3" {
+		t.Errorf("draughts rating after a rebuild = %+v, %v; want 1662.3", pr, err)
+	}
+}
+
+// mustUpdate writes g, failing the test on an error.
+func mustUpdate(t *testing.T, s Store, g *storage.Game) {
+	t.Helper()
+	if err := s.UpdateGame(ctx, g); err != nil {
+		t.Fatalf("UpdateGame(%s) = %v", g.ChannelID, err)
+	}
+}
