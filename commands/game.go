@@ -57,6 +57,7 @@ func (a *App) routes() *Router {
 	rt.Component("rengo/{id}/start", a.btnRengoStart)
 	rt.Component("vote/{id}/{move}/{point}", a.btnVote)
 	rt.Component("game/{id}/pass/{move}", a.onBoard(a.pass))
+	rt.Component("game/{id}/board", a.btnOpenBoard)
 	rt.Component("game/{id}/resign/{move}", a.onBoard(a.btnResign))
 	rt.Component("game/{id}/resign-yes/{move}", a.onBoard(a.resign))
 	rt.Component("game/{id}/abort-yes/{move}", a.onBoard(a.playerAbort))
@@ -293,7 +294,11 @@ func (a *App) move(ctx context.Context, r *Request, g *storage.Game, m engine.Mo
 	// This interaction's token is how a bot move made later in the
 	// background reaches the players (see postBoard); it is stored with
 	// the move at no extra cost.
-	g.Delivery.Followup = followupOf(r.Interaction, a.now())
+	// A board page's click (web.go) has no token: the game keeps the
+	// follow-up it had.
+	if f := followupOf(r.Interaction, a.now()); f != nil {
+		g.Delivery.Followup = f
+	}
 	note, err := a.apply(ctx, g, m)
 	if err != nil {
 		return err

@@ -272,6 +272,9 @@ func pgPutNewGame(ctx context.Context, tx pgx.Tx, g *Game, val []byte, now time.
 		}
 		return fmt.Errorf("storage: channel %s already has %s: %w", g.ChannelID, what, ErrExists)
 	}
+	if err := pgNotifyGame(ctx, tx, g.ChannelID); err != nil {
+		return err
+	}
 	return pgSyncBotQueue(ctx, tx, owedOf(g), now)
 }
 
@@ -311,6 +314,9 @@ func (p *Postgres) UpdateGame(ctx context.Context, g *Game) error {
 		if stale = tag.RowsAffected() == 0; stale {
 			return nil
 		}
+		if err := pgNotifyGame(ctx, tx, want.ChannelID); err != nil {
+			return err
+		}
 		return pgSyncBotQueue(ctx, tx, owed, now)
 	})
 	if err != nil {
@@ -330,11 +336,21 @@ func (p *Postgres) AbortGame(ctx context.Context, g *Game) error {
 		return err
 	}
 	want := g.header()
-	tag, err := p.pool.Exec(ctx, `DELETE FROM games WHERE channel_id = $1 AND id = $2 AND version = $3`, want.ChannelID, want.ID, want.Version)
+	gone := false
+	err := pgx.BeginFunc(ctx, p.pool, func(tx pgx.Tx) error {
+		tag, err := tx.Exec(ctx, `DELETE FROM games WHERE channel_id = $1 AND id = $2 AND version = $3`, want.ChannelID, want.ID, want.Version)
+		if err != nil {
+			return err
+		}
+		if gone = tag.RowsAffected() == 0; gone {
+			return nil
+		}
+		return pgNotifyGame(ctx, tx, want.ChannelID)
+	})
 	if err != nil {
 		return fmt.Errorf("storage: abort game %s: %w", want.ID, err)
 	}
-	if tag.RowsAffected() == 0 {
+	if gone {
 		return p.why(ctx, "abort", want)
 	}
 	return nil
@@ -361,8 +377,10 @@ func (p *Postgres) QuarantineGame(ctx context.Context, channelID string) error {
 		if _, err := tx.Exec(ctx, `INSERT INTO quarantine (channel_id, at_ns, record) VALUES ($1, $2, $3)`, channelID, now.UnixNano(), rec); err != nil {
 			return err
 		}
-		_, err = tx.Exec(ctx, `DELETE FROM games WHERE channel_id = $1`, channelID)
-		return err
+		if _, err = tx.Exec(ctx, `DELETE FROM games WHERE channel_id = $1`, channelID); err != nil {
+			return err
+		}
+		return pgNotifyGame(ctx, tx, channelID)
 	})
 }
 
@@ -450,6 +468,9 @@ func (p *Postgres) FinishGame(ctx context.Context, g *Game, a Archived) error {
 			return err
 		}
 		if _, err := tx.Exec(ctx, `DELETE FROM games WHERE channel_id = $1`, want.ChannelID); err != nil {
+			return err
+		}
+		if err := pgNotifyGame(ctx, tx, want.ChannelID); err != nil {
 			return err
 		}
 		a, v := ap, val
