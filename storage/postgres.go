@@ -304,10 +304,26 @@ func (p *Postgres) UpdateGame(ctx context.Context, g *Game) error {
 	}
 	want, owed := g.header(), owedOf(g)
 	stale := false
+	var messages []string
 	err = pgx.BeginFunc(ctx, p.pool, func(tx pgx.Tx) error {
+		var stored string
+		err := tx.QueryRow(ctx, `SELECT record FROM games WHERE channel_id = $1 AND id = $2 AND version = $3 FOR UPDATE`,
+			want.ChannelID, want.ID, want.Version).Scan(&stored)
+		if errors.Is(err, pgx.ErrNoRows) {
+			stale = true
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("storage: update game %s: %w", want.ID, err)
+		}
+		h, _ := decodeHeader([]byte(stored)) // a damaged record keeps no messages of its own
+		rec := val
+		if messages, rec, err = g.withMessages(h.MessageIDs, val, now); err != nil {
+			return err
+		}
 		tag, err := tx.Exec(ctx, `UPDATE games SET version = version + 1, record = $5, due_ns = $6
 			WHERE channel_id = $1 AND id = $2 AND version = $3 AND players = $4`,
-			want.ChannelID, want.ID, want.Version, playerKeysOf(want.players()), string(val), timeNS(g.Due()))
+			want.ChannelID, want.ID, want.Version, playerKeysOf(want.players()), string(rec), timeNS(g.Due()))
 		if err != nil {
 			return fmt.Errorf("storage: update game %s: %w", want.ID, err)
 		}
@@ -327,6 +343,7 @@ func (p *Postgres) UpdateGame(ctx context.Context, g *Game) error {
 	}
 	g.Version++
 	g.UpdatedAt = now
+	g.Delivery.MessageIDs = messages
 	return nil
 }
 
