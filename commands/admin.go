@@ -536,10 +536,7 @@ func gameLine(g *storage.Game) string {
 	st := g.State
 	turn := "counting"
 	if s := st.ToMove(); s != game.NoSide {
-		turn = mention(g.Player(s)) + " to play"
-		if !isDraughts(g) {
-			turn = stoneEmoji(engine.ColorOf(s)) + " " + turn
-		}
+		turn = sideEmoji(g, s) + " " + mention(g.Player(s)) + " to play"
 	}
 	left := "no clock"
 	if g.Clock != nil && g.Clock.Running() {
@@ -549,15 +546,16 @@ func gameLine(g *storage.Game) string {
 	if ids := g.Delivery.MessageIDs; len(ids) > 0 {
 		where = fmt.Sprintf("[board](https://discord.com/channels/%s/%s/%s)", g.GuildID, g.ChannelID, ids[len(ids)-1])
 	}
-	players, size := "", "draughts 10×10"
+	players, size, move := "", "draughts 10×10", st.MoveCount()+1
 	if isDraughts(g) {
+		move = st.MoveCount()/2 + 1 // draughts numbers a move of each side as one
 		players = fmt.Sprintf("⚪ %s vs ⚫ %s", mention(g.First(draughtsWhite)), mention(g.First(draughtsBlack)))
 	} else {
 		n := goOf(g).Size()
 		players = fmt.Sprintf("⚫ %s vs ⚪ %s", teamMention(g, engine.Black), teamMention(g, engine.White))
 		size = fmt.Sprintf("%d×%d", n, n)
 	}
-	return fmt.Sprintf("%s · %s · move %d · %s · %s · %s · `%s`", players, size, st.MoveCount()+1, turn, left, where, g.ID)
+	return fmt.Sprintf("%s · %s · move %d · %s · %s · %s · `%s`", players, size, move, turn, left, where, g.ID)
 }
 
 // ---- log

@@ -120,6 +120,16 @@ func (a *App) notBanned(ctx context.Context, guildID string, p storage.Player, s
 	return userErr(ErrForbidden, fmt.Sprintf("%s is banned from gobot games on this server and cannot play here.", mention(p)))
 }
 
+// botGate is startGate for a game against the bot of level, which the
+// server's admins must offer.
+func (a *App) botGate(ctx context.Context, r *Request, level string) (*storage.Settings, error) {
+	st, err := a.startGate(ctx, r)
+	if err != nil {
+		return nil, err
+	}
+	return st, botAllowed(st, level)
+}
+
 // botAllowed refuses a bot level the server's admins do not offer.
 func botAllowed(st *storage.Settings, level string) error {
 	if st.BotLevel(level) {

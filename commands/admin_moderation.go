@@ -108,8 +108,8 @@ func (a *App) adminAdjudicate(ctx context.Context, r *Request) error {
 }
 
 // voidGame archives a game in play as void (annulled by an admin, or
-// aborted by a moderator): recorded with comment at the root of a Go
-// record, never rated.
+// aborted by a moderator): recorded with comment at the root of its
+// record (SGF or PDN), never rated.
 func (a *App) voidGame(ctx context.Context, g *storage.Game, comment string) error {
 	arc := storage.Archived{
 		ID: g.ID, GuildID: g.GuildID, ChannelID: g.ChannelID,
@@ -119,7 +119,7 @@ func (a *App) voidGame(ctx context.Context, g *storage.Game, comment string) err
 	var err error
 	if isDraughts(g) {
 		arc.White, arc.Black = g.First(draughtsWhite), g.First(draughtsBlack)
-		arc.SGF, err = draughtsPDN(g)
+		arc.SGF, err = draughtsPDNWith(g, comment)
 	} else {
 		eg := goOf(g)
 		arc.Black, arc.White = g.First(engine.SideOf(engine.Black)), g.First(engine.SideOf(engine.White))

@@ -65,6 +65,10 @@ type Options struct {
 	// After waits d on the same clock as Now (time.After); tests with their
 	// own Now set it, so that the clocks' scheduler wakes on their time.
 	After func(d time.Duration) <-chan time.Time
+	// Activity says the board page runs as a Discord Activity: board
+	// messages get an Open board button, and Register adds the Entry
+	// Point command (activity.go).
+	Activity bool
 }
 
 // App is gobot's Discord application: it handles interactions and runs
@@ -108,6 +112,9 @@ type App struct {
 	// owed holds the workers that make owed bot moves and the handlers
 	// waiting for them (see botqueue.go).
 	owed *owedMoves
+
+	// changes are the listeners of the change feed (see OnChange in web.go).
+	changes *changes
 
 	mu       sync.Mutex
 	closed   bool
@@ -157,12 +164,17 @@ func New(opts Options) (*App, error) {
 	if opts.BotWorkers <= 0 {
 		opts.BotWorkers = runtime.NumCPU()
 	}
+	if opts.Activity {
+		opts.Discord = activityDiscord{opts.Discord}
+	}
 	st := opts.Store
 	b := &App{opts: opts, log: opts.Logger, deferAfter: httpDeferAfter,
 		games: st, challenges: st, archive: st, stats: st, reviews: st, deadlines: st, queue: st, admin: st,
 		smallReads: make(chan struct{}, maxSmallReads), largeReads: make(chan struct{}, maxLargeReads),
 		replays: newReplayCache(), reviewing: newReviews(), kick: make(chan struct{}, 1),
-		owed: newOwedMoves(), closing: make(chan struct{})}
+		owed: newOwedMoves(), closing: make(chan struct{}), changes: &changes{}}
+	// Every committed write of a game is announced (web.go).
+	b.games, b.challenges = feedGames{Games: st, app: b}, feedChallenges{Challenges: st, app: b}
 	b.router = b.routes()
 	return b, nil
 }
@@ -178,7 +190,13 @@ func (a *App) Register(ctx context.Context) error {
 	if a.opts.AppID == "" {
 		return errors.New("commands: Register needs the application ID")
 	}
-	if err := a.opts.Discord.OverwriteCommands(ctx, a.opts.AppID, a.opts.GuildID, Definitions(a.opts.Players.Levels(), draughtsLevels(a.opts.Draughts.Levels())...)); err != nil {
+	cmds := Definitions(a.opts.Players.Levels(), draughtsLevels(a.opts.Draughts.Levels())...)
+	if a.opts.Activity && a.opts.GuildID == "" {
+		// Discord refuses a global overwrite that drops the Entry Point
+		// command of an application with Activities.
+		cmds = append(cmds, entryPoint())
+	}
+	if err := a.opts.Discord.OverwriteCommands(ctx, a.opts.AppID, a.opts.GuildID, cmds); err != nil {
 		return fmt.Errorf("commands: register /go and /draughts: %w", err)
 	}
 	return nil
@@ -267,7 +285,13 @@ func (a *App) Shutdown(ctx context.Context) error {
 // ephemeral reply. A panic is recovered, logged with its stack and answered
 // with an apology.
 func (a *App) handle(ctx context.Context, it *discordgo.Interaction, initial initialFunc) {
-	r := newRequest(it, a.opts.Discord, initial)
+	a.handleWith(ctx, it, a.opts.Discord, initial)
+}
+
+// handleWith is handle answering through d: the board page's actions
+// (web.go) keep their answers instead of sending them to Discord.
+func (a *App) handleWith(ctx context.Context, it *discordgo.Interaction, d Discord, initial initialFunc) {
+	r := newRequest(it, d, initial)
 	start := a.now()
 	log := a.log.With("interaction", it.ID, "type", it.Type.String(), "channel", it.ChannelID)
 	if r.User != nil {

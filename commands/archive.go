@@ -190,17 +190,8 @@ func (a *App) cmdSGF(ctx context.Context, r *Request) error {
 		m.Content = fmt.Sprintf("Record of %s with its review, %d×%d, %s (SGF: the win rate on every move, the mistakes with the preferred lines as variations).", archivedTitle(arc), arc.Size, arc.Size, arc.Result)
 	}
 	if animate {
-		if err := r.Defer(ctx, false); err != nil {
+		if _, err := withAnimation(ctx, r, m, func() (File, error) { return archivedGIF(arc) }); err != nil {
 			return err
-		}
-		f, err := archivedGIF(arc)
-		switch {
-		case err != nil:
-			return err
-		case len(f.Data) > maxUpload:
-			m.Content += " The animation is too large to attach."
-		default:
-			m.Files = append(m.Files, f)
 		}
 	}
 	return r.Reply(ctx, m)

@@ -50,22 +50,70 @@ func canStartThreads(it *discordgo.Interaction) bool {
 	return it.AppPermissions == 0 || it.AppPermissions&need == need
 }
 
-func (a *App) cmdChallenge(ctx context.Context, r *Request) error {
+// challengeGate reads a challenge's opponent: option and checks that
+// the challenge may be made here (see startGate) against that person, who
+// must be someone else and no bot account; botCmd names the command that
+// plays gobot instead. It returns the opponent and the server's settings.
+func (a *App) challengeGate(ctx context.Context, r *Request, botCmd string) (*discordgo.User, *storage.Settings, error) {
 	opp, ok := r.UserOption("opponent")
 	if !ok {
-		return userErr(ErrBadOption, "Choose who to challenge with `opponent:`.")
+		return nil, nil, userErr(ErrBadOption, "Choose who to challenge with `opponent:`.")
 	}
 	switch {
 	case opp.ID == r.User.ID:
-		return userErr(ErrBadOption, "You cannot challenge yourself. To practise, play the bot with `/go bot`.")
+		return nil, nil, userErr(ErrBadOption, "You cannot challenge yourself. To practise, play the bot with `"+botCmd+"`.")
 	case opp.Bot:
-		return userErr(ErrBadOption, fmt.Sprintf("%s is a bot account and cannot answer a challenge. To play gobot, use `/go bot`.", mention(userPlayer(opp))))
+		return nil, nil, userErr(ErrBadOption, fmt.Sprintf("%s is a bot account and cannot answer a challenge. To play gobot, use `%s`.", mention(userPlayer(opp)), botCmd))
 	}
 	st, err := a.startGate(ctx, r) // the server's game channels, bans and limits (admin_checks.go)
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
 	if err := a.mayPlay(ctx, st, userPlayer(opp), false); err != nil {
+		return nil, nil, err
+	}
+	return opp, st, nil
+}
+
+// threadGate checks that a challenge's game can be played where it asks:
+// in a new thread (in a server channel where gobot may start threads), or
+// here, when this channel has no game.
+func (a *App) threadGate(ctx context.Context, it *discordgo.Interaction, thread bool) error {
+	if thread && it.GuildID == "" {
+		return userErr(ErrBadOption, "Threads exist only in server channels: challenge without `thread:` here.")
+	}
+	if thread && !canStartThreads(it) {
+		return userErr(ErrForbidden, "I may not create threads in this channel (I need Create Public Threads and Send Messages in Threads): challenge without `thread:`, or ask a moderator to give me those permissions.")
+	}
+	if !thread {
+		return a.channelFree(ctx, it.ChannelID)
+	}
+	return nil
+}
+
+// postChallenge stores challenge c and shows it. The challenge message's
+// ID is needed to disable its buttons on expiry: it defers, reads the
+// deferred message's ID, stores the challenge, and only then shows the
+// buttons, so that a click can never find the challenge missing.
+func (a *App) postChallenge(ctx context.Context, r *Request, c *storage.Challenge) error {
+	if err := r.Defer(ctx, false); err != nil {
+		return err
+	}
+	orig, err := r.Original(ctx)
+	if err != nil {
+		a.log.Warn("challenge: read deferred message; its buttons will not be disabled on expiry", "err", err)
+	} else {
+		c.MessageID = orig.ID
+	}
+	if err := a.challenges.CreateChallenge(ctx, c); err != nil {
+		return err
+	}
+	return r.Reply(ctx, challengeMessage(c, ""))
+}
+
+func (a *App) cmdChallenge(ctx context.Context, r *Request) error {
+	opp, st, err := a.challengeGate(ctx, r, "/go bot")
+	if err != nil {
 		return err
 	}
 	s, err := parseSetup(r, "nigiri", st)
@@ -89,40 +137,16 @@ func (a *App) cmdChallenge(ctx context.Context, r *Request) error {
 		s.Color = colorByRating
 	}
 	it := r.Interaction
-	if thread && it.GuildID == "" {
-		return userErr(ErrBadOption, "Threads exist only in server channels: challenge without `thread:` here.")
-	}
-	if thread && !canStartThreads(it) {
-		return userErr(ErrForbidden, "I may not create threads in this channel (I need Create Public Threads and Send Messages in Threads): challenge without `thread:`, or ask a moderator to give me those permissions.")
-	}
-	if !thread {
-		if err := a.channelFree(ctx, it.ChannelID); err != nil {
-			return err
-		}
+	if err := a.threadGate(ctx, it, thread); err != nil {
+		return err
 	}
 	now := a.now()
-	c := &storage.Challenge{
+	return a.postChallenge(ctx, r, &storage.Challenge{
 		ID: it.ID, ChannelID: it.ChannelID, GuildID: it.GuildID,
 		Challenger: userPlayer(r.User), Opponent: userPlayer(opp),
 		Size: s.Size, Color: s.Color, Rules: s.Rules, Handicap: s.Handicap, Thread: thread, Clock: ptr(a.clockOf(s.Clock)), Unrated: !rated,
 		CreatedAt: now, ExpiresAt: now.Add(a.challengeTTL(st)),
-	}
-	// The challenge message's ID is needed to disable its buttons on expiry.
-	// Defer, read the deferred message's ID, store the challenge, and only
-	// then show the buttons: a click can never find the challenge missing.
-	if err := r.Defer(ctx, false); err != nil {
-		return err
-	}
-	orig, err := r.Original(ctx)
-	if err != nil {
-		a.log.Warn("challenge: read deferred message; its buttons will not be disabled on expiry", "err", err)
-	} else {
-		c.MessageID = orig.ID
-	}
-	if err := a.challenges.CreateChallenge(ctx, c); err != nil {
-		return err
-	}
-	return r.Reply(ctx, challengeMessage(c, ""))
+	})
 }
 
 // expiredOutcome is the outcome of a challenge nobody accepted in time.
@@ -463,11 +487,8 @@ func (a *App) cmdBot(ctx context.Context, r *Request) error {
 	if err != nil {
 		return err
 	}
-	st, err := a.startGate(ctx, r) // the server's game channels, bans and limits (admin_checks.go)
+	st, err := a.botGate(ctx, r, level)
 	if err != nil {
-		return err
-	}
-	if err := botAllowed(st, level); err != nil {
 		return err
 	}
 	s, err := parseSetup(r, "black", st)

@@ -37,6 +37,10 @@ type ConsoleOptions struct {
 	// game, ever gets an ID again, whatever the clock does.
 	StateFile string
 	Options   Options // Logger, TTLs, Now; Discord, Store and Players are set by RunConsole
+	// Web, when set, is called with the App before the first prompt: it
+	// serves the board page beside the console and returns its address
+	// (printed for the user) and how to stop it.
+	Web func(app *App) (url string, stop func(), err error)
 }
 
 // Console identifiers: one server with one channel.
@@ -95,6 +99,15 @@ func RunConsole(ctx context.Context, co ConsoleOptions) error {
 	defs := Definitions(co.Players.Levels())
 	user := cd.user(co.User)
 	cd.printf("gobot console: you are %s. Type /go help, /press N for buttons, /as NAME to switch user, /quit to leave.\n", user.Username)
+	if co.Web != nil {
+		url, stopWeb, err := co.Web(bot)
+		if err != nil {
+			cd.printf("(the board page could not start: %v)\n", err)
+		} else {
+			defer stopWeb()
+			cd.printf("Board in your browser: %s (sign in as %s to play as yourself here)\n", url, user.Username)
+		}
+	}
 	sc := bufio.NewScanner(co.In)
 	for {
 		cd.printf("%s> ", user.Username)

@@ -67,6 +67,17 @@
 // types the same commands). App.Run does the background work: expired
 // challenges, the workers that make owed bot moves, and the clocks.
 //
+// The board page (package web) is a fourth door (web.go): App.Act turns
+// a click into the interaction it stands for (/go play, /go pass, the
+// Accept button…) and runs it through the same router, keeping the
+// answer meant for the person who clicked (a refusal is shown on the
+// page) and posting the public one in the game's channel; App.View is a
+// game as the page draws it. Every committed write of a game is announced
+// to App.OnChange's listeners (the Games and Challenges parts are wrapped
+// to do so), and App.Publish adds the writes other processes report. With
+// Options.Activity, board messages get an Open board button that launches
+// the page as a Discord Activity (activity.go).
+//
 // Several gobot processes may share one store (PostgreSQL) and each serve
 // any interaction: every write is checked against the version read, and
 // every piece of background work has one winner (the delete of an expired

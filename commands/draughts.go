@@ -145,28 +145,15 @@ func (a *App) newDraughtsGame(it *discordgo.Interaction, id, channel, parent str
 // cmdDraughtsChallenge challenges someone to a game of draughts: the core's
 // challenge, accepted with the same button as Go's.
 func (a *App) cmdDraughtsChallenge(ctx context.Context, r *Request) error {
-	opp, ok := r.UserOption("opponent")
-	if !ok {
-		return userErr(ErrBadOption, "Choose who to challenge with `opponent:`.")
-	}
-	switch {
-	case opp.ID == r.User.ID:
-		return userErr(ErrBadOption, "You cannot challenge yourself. To practise, play the bot with `/draughts bot`.")
-	case opp.Bot:
-		return userErr(ErrBadOption, fmt.Sprintf("%s is a bot account and cannot answer a challenge. To play gobot, use `/draughts bot`.", mention(userPlayer(opp))))
-	}
-	st, err := a.startGate(ctx, r) // the server's game channels, bans and limits (admin_checks.go)
+	opp, st, err := a.challengeGate(ctx, r, "/draughts bot")
 	if err != nil {
-		return err
-	}
-	if err := a.mayPlay(ctx, st, userPlayer(opp), false); err != nil {
 		return err
 	}
 	colour, err := draughtsColourOption(r)
 	if err != nil {
 		return err
 	}
-	ck, err := clockOption(r)
+	ck, err := serverClock(r, st)
 	if err != nil {
 		return err
 	}
@@ -179,37 +166,16 @@ func (a *App) cmdDraughtsChallenge(ctx context.Context, r *Request) error {
 		return err
 	}
 	it := r.Interaction
-	if thread && it.GuildID == "" {
-		return userErr(ErrBadOption, "Threads exist only in server channels: challenge without `thread:` here.")
-	}
-	if thread && !canStartThreads(it) {
-		return userErr(ErrForbidden, "I may not create threads in this channel (I need Create Public Threads and Send Messages in Threads): challenge without `thread:`, or ask a moderator to give me those permissions.")
-	}
-	if !thread {
-		if err := a.channelFree(ctx, it.ChannelID); err != nil {
-			return err
-		}
+	if err := a.threadGate(ctx, it, thread); err != nil {
+		return err
 	}
 	now := a.now()
-	c := &storage.Challenge{
+	return a.postChallenge(ctx, r, &storage.Challenge{
 		ID: it.ID, ChannelID: it.ChannelID, GuildID: it.GuildID, Kind: draughtsKind,
 		Challenger: userPlayer(r.User), Opponent: userPlayer(opp),
 		Color: colour, Thread: thread, Clock: ptr(a.clockOf(ck)), Unrated: !rated,
 		CreatedAt: now, ExpiresAt: now.Add(a.challengeTTL(st)),
-	}
-	if err := r.Defer(ctx, false); err != nil {
-		return err
-	}
-	orig, err := r.Original(ctx)
-	if err != nil {
-		a.log.Warn("challenge: read deferred message; its buttons will not be disabled on expiry", "err", err)
-	} else {
-		c.MessageID = orig.ID
-	}
-	if err := a.challenges.CreateChallenge(ctx, c); err != nil {
-		return err
-	}
-	return r.Reply(ctx, challengeMessage(c, ""))
+	})
 }
 
 // draughtsChallengeText is the question of a challenge to draughts.
@@ -250,7 +216,8 @@ func (a *App) cmdDraughtsBot(ctx context.Context, r *Request) error {
 	if err != nil {
 		return err
 	}
-	if _, err := a.startGate(ctx, r); err != nil { // game channels, bans, limits (admin_checks.go)
+	st, err := a.botGate(ctx, r, level)
+	if err != nil {
 		return err
 	}
 	colour, err := draughtsColourOption(r)
@@ -260,7 +227,7 @@ func (a *App) cmdDraughtsBot(ctx context.Context, r *Request) error {
 	if _, ok := r.String("colour"); !ok {
 		colour = "white"
 	}
-	ck, err := clockOption(r)
+	ck, err := serverClock(r, st)
 	if err != nil {
 		return err
 	}
@@ -318,18 +285,7 @@ func (a *App) onDraughts(h gameHandler) HandlerFunc {
 
 // onDraughtsBoard is a button handler for the game of draughts of the
 // newest board.
-func (a *App) onDraughtsBoard(h gameHandler) HandlerFunc {
-	return func(ctx context.Context, r *Request) error {
-		g, err := a.buttonGame(ctx, r)
-		if err != nil {
-			return err
-		}
-		if !isDraughts(g) {
-			return userErr(ErrWrongGame, "This button belongs to another game.")
-		}
-		return h(ctx, r, g)
-	}
-}
+func (a *App) onDraughtsBoard(h gameHandler) HandlerFunc { return a.onBoardOf(true, h) }
 
 // draughtsSideOf returns the side u plays in g, or the refusal for a
 // person who does not play in it.
@@ -338,6 +294,20 @@ func draughtsSideOf(g *storage.Game, u *discordgo.User) (game.Side, error) {
 		return s, nil
 	}
 	return game.NoSide, userErr(ErrNotPlayer, fmt.Sprintf("You are not playing in this game: it is %s (white) against %s (black).", mention(g.First(draughtsWhite)), mention(g.First(draughtsBlack))))
+}
+
+// draughtsPlayerInPlay returns the side u plays in g, a game still in
+// play with time on the clock (a draw offer or a resignation need no
+// turn).
+func (a *App) draughtsPlayerInPlay(ctx context.Context, g *storage.Game, u *discordgo.User) (game.Side, error) {
+	s, err := draughtsSideOf(g, u)
+	if err != nil {
+		return s, err
+	}
+	if _, over := g.State.Result(); over {
+		return s, ErrGameOver
+	}
+	return s, a.inTime(ctx, g, a.now())
 }
 
 // draughtsCanMove returns u's side when u is to move in g.
@@ -465,14 +435,8 @@ func (a *App) draughtsBotMove(ctx context.Context, g *storage.Game) (string, err
 
 // cmdDraughtsResign resigns the game for the side the user plays.
 func (a *App) cmdDraughtsResign(ctx context.Context, r *Request, g *storage.Game) error {
-	s, err := draughtsSideOf(g, r.User)
+	s, err := a.draughtsPlayerInPlay(ctx, g, r.User)
 	if err != nil {
-		return err
-	}
-	if _, over := g.State.Result(); over {
-		return ErrGameOver
-	}
-	if err := a.inTime(ctx, g, a.now()); err != nil {
 		return err
 	}
 	return a.endDraughts(ctx, r, g, game.Result{Winner: s.Opponent(), Reason: game.ByResignation},
@@ -515,14 +479,8 @@ func (a *App) endDraughts(ctx context.Context, r *Request, g *storage.Game, res 
 // Against a bot, the bot accepts a draw only when the position is one
 // the rules are about to call drawn: kings alone on both sides.
 func (a *App) cmdDraughtsDraw(ctx context.Context, r *Request, g *storage.Game) error {
-	s, err := draughtsSideOf(g, r.User)
+	s, err := a.draughtsPlayerInPlay(ctx, g, r.User)
 	if err != nil {
-		return err
-	}
-	if _, over := g.State.Result(); over {
-		return ErrGameOver
-	}
-	if err := a.inTime(ctx, g, a.now()); err != nil {
 		return err
 	}
 	n := g.State.MoveCount()
@@ -705,7 +663,10 @@ func draughtsResultSentence(g *storage.Game, r game.Result) string {
 }
 
 // draughtsPDN is g's record in PDN.
-func draughtsPDN(g *storage.Game) ([]byte, error) {
+func draughtsPDN(g *storage.Game) ([]byte, error) { return draughtsPDNWith(g, "") }
+
+// draughtsPDNWith is g's record in PDN with comment before its moves.
+func draughtsPDNWith(g *storage.Game, comment string) ([]byte, error) {
 	st := draughtsState(g)
 	tags := []draughts.Tag{
 		{Name: "Event", Value: "gobot game " + g.ID},
@@ -717,8 +678,10 @@ func draughtsPDN(g *storage.Game) ([]byte, error) {
 	if g.Clock != nil {
 		tags = append(tags, draughts.Tag{Name: "TimeControl", Value: g.Clock.Control.Describe()})
 	}
+	pg := draughts.NewPDNGame(st, tags...)
+	pg.Comment = comment
 	var buf bytes.Buffer
-	if err := draughts.WritePDN(&buf, draughts.NewPDNGame(st, tags...)); err != nil {
+	if err := draughts.WritePDN(&buf, pg); err != nil {
 		return nil, fmt.Errorf("commands: PDN of game %s: %w", g.ID, err)
 	}
 	return buf.Bytes(), nil
@@ -759,7 +722,7 @@ func (a *App) archiveDraughts(ctx context.Context, g *storage.Game, annulled boo
 		return err
 	}
 	arc := storage.Archived{
-		ID: g.ID, GuildID: g.GuildID, ChannelID: g.ChannelID,
+		ID: g.ID, GuildID: g.GuildID, ChannelID: g.ChannelID, Kind: draughtsKind,
 		White: g.First(draughtsWhite), Black: g.First(draughtsBlack),
 		Result: draughtsArchiveResult(res), SGF: pdn, Moves: g.State.MoveCount(), Annulled: annulled,
 		StartedAt: g.CreatedAt, FinishedAt: a.now(),
@@ -990,18 +953,19 @@ func (a *App) activePDN(ctx context.Context, r *Request, g *storage.Game) error 
 		Files:   []File{pdnFile(g.ID, draughtsTitle(g), data)},
 	}
 	if animate {
-		if err := r.Defer(ctx, false); err != nil {
+		if _, err := withAnimation(ctx, r, m, func() (File, error) { return draughtsGIF(g.ID, draughtsState(g)) }); err != nil {
 			return err
-		}
-		f, err := draughtsGIF(g.ID, draughtsState(g))
-		switch {
-		case err != nil:
-			return err
-		case len(f.Data) > maxUpload:
-			m.Content += " The animation is too large to attach."
-		default:
-			m.Files = append(m.Files, f)
 		}
 	}
 	return r.Reply(ctx, m)
+}
+
+// serverClock is the clock: option, or the server's default clock when
+// none is given (its admins' choice), or nil for gobot's default.
+func serverClock(r *Request, st *storage.Settings) (*clock.Control, error) {
+	ck, err := clockOption(r)
+	if err != nil || ck != nil || st == nil {
+		return ck, err
+	}
+	return st.Clock, nil
 }

@@ -7,6 +7,7 @@ package commands_test
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -234,5 +235,43 @@ func testE2EDraughtsLossOnTime(t *testing.T, e *env) {
 	if want := "⌛ ⚪ " + alice.Mention() + " ran out of time"; len(ann) != 1 || !strings.Contains(ann[0].Text(), want) ||
 		!strings.Contains(ann[0].Text(), "**Game over: ⚫ black "+bob.Mention()+" wins on time · 0-2**") {
 		t.Errorf("announcements %d, the first %q; want one saying %q and the result", len(ann), ann[0].Text(), want)
+	}
+}
+
+// TestE2EDraughtsServerRules: a server's game channels, bot levels and
+// default clock hold for /draughts as for /go; /go-admin games lists a game
+// of draughts, and an admin's adjudication ends it with its PDN record.
+func TestE2EDraughtsServerRules(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	general, games := e.d.GuildChannel("general"), e.d.GuildChannel("games")
+	ann, _, _ := e.admins()
+	alice, bob := e.d.NewUser("alice"), e.d.NewUser("bob")
+	for _, s := range [][2]string{{"channels", "<#" + games.ID + ">"}, {"clock", "blitz"}, {"bot_levels", "tester"}} {
+		if m := e.do(e.set(general, ann, s[0], s[1])); !strings.HasPrefix(m.Text(), "✅") {
+			t.Fatalf("set %s: %q", s[0], m.Text())
+		}
+	}
+	only := "Games start only in <#" + games.ID + "> on this server"
+	e.refused(e.draughtsCmd(general, alice, "challenge", discordtest.UserOpt("opponent", bob)), only)
+	e.refused(e.draughtsCmd(general, alice, "bot", discordtest.Str("level", "beginner")), only)
+	e.refused(e.draughtsCmd(games, alice, "bot", discordtest.Str("level", "beginner")), `The bot level "beginner" is not offered on this server: its admins allow tester.`)
+
+	msg := e.newChallenge(e.draughtsCmd(games, alice, "challenge", discordtest.UserOpt("opponent", bob), discordtest.Str("colour", "white")))
+	if !strings.Contains(msg.Text(), "blitz") && !strings.Contains(msg.Text(), "3 min") {
+		t.Errorf("challenge = %q, want the server's default clock (blitz)", msg.Text())
+	}
+	e.do(e.click(bob, msg, "accept"))
+	e.waitBoard(games.ID, "⚪ white to play")
+	e.do(e.draughtsMove(games, alice, "32-28"))
+	g := e.game(games.ID)
+	list := e.do(e.adminCmd(general, ann, "games"))
+	if want := fmt.Sprintf("⚪ %s vs ⚫ %s · draughts 10×10 · move 1 · ⚫ %s to play", alice.Mention(), bob.Mention(), bob.Mention()); !strings.Contains(list.Text(), want) {
+		t.Errorf("/go-admin games = %q, want %q", list.Text(), want)
+	}
+	e.do(e.adminCmd(general, ann, "adjudicate", discordtest.Str("game", g.ID), discordtest.Str("result", "white"), discordtest.Str("reason", "bob left the server")))
+	arc, err := e.store.ArchivedGame(context.Background(), g.ID)
+	if err != nil || arc.Kind != "draughts" || arc.Result != "W+F" || !strings.Contains(string(arc.SGF), `[Result "2-0"]`) {
+		t.Errorf("adjudicated game archived %+v (%v), record:\n%s", arc, err, arc.SGF)
 	}
 }

@@ -57,6 +57,7 @@ func (a *App) routes() *Router {
 	rt.Component("rengo/{id}/start", a.btnRengoStart)
 	rt.Component("vote/{id}/{move}/{point}", a.btnVote)
 	rt.Component("game/{id}/pass/{move}", a.onBoard(a.pass))
+	rt.Component("game/{id}/board", a.btnOpenBoard)
 	rt.Component("game/{id}/resign/{move}", a.onBoard(a.btnResign))
 	rt.Component("game/{id}/resign-yes/{move}", a.onBoard(a.resign))
 	rt.Component("game/{id}/abort-yes/{move}", a.onBoard(a.playerAbort))
@@ -69,8 +70,8 @@ func (a *App) routes() *Router {
 	rt.Component("history/{player}/{page}", a.btnHistory)
 	rt.Component("sgf/{id}", a.btnSGF)
 	rt.Component("leaderboard/{pool}/{page}", a.btnLeaderboard)
-	a.adminRoutes(rt)
 	a.draughtsRoutes(rt)
+	a.adminRoutes(rt)
 	return rt
 }
 
@@ -93,13 +94,17 @@ func (a *App) onGame(h gameHandler) HandlerFunc {
 
 // onBoard is a button handler for the game of the newest board (see
 // buttonGame).
-func (a *App) onBoard(h gameHandler) HandlerFunc {
+func (a *App) onBoard(h gameHandler) HandlerFunc { return a.onBoardOf(false, h) }
+
+// onBoardOf is a button handler for the game of the newest board, which
+// must be a game of draughts when draughtsGame, else a game of Go.
+func (a *App) onBoardOf(draughtsGame bool, h gameHandler) HandlerFunc {
 	return func(ctx context.Context, r *Request) error {
 		g, err := a.buttonGame(ctx, r)
 		if err != nil {
 			return err
 		}
-		if isDraughts(g) {
+		if isDraughts(g) != draughtsGame {
 			return userErr(ErrWrongGame, "This button belongs to another game.")
 		}
 		return h(ctx, r, g)
@@ -289,7 +294,11 @@ func (a *App) move(ctx context.Context, r *Request, g *storage.Game, m engine.Mo
 	// This interaction's token is how a bot move made later in the
 	// background reaches the players (see postBoard); it is stored with
 	// the move at no extra cost.
-	g.Delivery.Followup = followupOf(r.Interaction, a.now())
+	// A board page's click (web.go) has no token: the game keeps the
+	// follow-up it had.
+	if f := followupOf(r.Interaction, a.now()); f != nil {
+		g.Delivery.Followup = f
+	}
 	note, err := a.apply(ctx, g, m)
 	if err != nil {
 		return err
@@ -724,22 +733,35 @@ func (a *App) activeSGF(ctx context.Context, r *Request, g *storage.Game) error 
 		Files:   []File{sgfFile(g.ID, title(g), data)},
 	}
 	if animate {
-		// Drawing every move takes a while: answer "thinking" first.
-		if err := r.Defer(ctx, false); err != nil {
+		attached, err := withAnimation(ctx, r, m, func() (File, error) { return gameGIF(g, dead) })
+		if err != nil {
 			return err
 		}
-		f, err := gameGIF(g, dead)
-		switch {
-		case err != nil:
-			return err
-		case len(f.Data) > maxUpload:
-			m.Content += " The animation is too large to attach."
-		default:
-			m.Files = append(m.Files, f)
+		if attached {
 			m.Content = fmt.Sprintf("Game record and animated replay after %s.", plural(g.State.MoveCount(), "move"))
 		}
 	}
 	return r.Reply(ctx, m)
+}
+
+// withAnimation attaches an animated replay to m, made by gif, after
+// deferring the answer (drawing every move takes a while); one larger than
+// Discord accepts is left out, and m says so. It reports whether the
+// replay was attached.
+func withAnimation(ctx context.Context, r *Request, m *Message, gif func() (File, error)) (bool, error) {
+	if err := r.Defer(ctx, false); err != nil {
+		return false, err
+	}
+	f, err := gif()
+	switch {
+	case err != nil:
+		return false, err
+	case len(f.Data) > maxUpload:
+		m.Content += " The animation is too large to attach."
+		return false, nil
+	}
+	m.Files = append(m.Files, f)
+	return true, nil
 }
 
 // maxUpload is the largest attachment Discord accepts from bots everywhere.

@@ -435,6 +435,9 @@ func (c *REST) OverwriteCommands(ctx context.Context, appID, guildID string, cmd
 		ep = discordgo.EndpointApplicationGuildCommands(appID, guildID)
 	}
 	body, err := withoutNulls(cmds)
+	if err == nil {
+		body, err = withEntryPointHandler(body)
+	}
 	if err != nil {
 		return err
 	}

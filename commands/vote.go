@@ -45,11 +45,8 @@ func (a *App) cmdVote(ctx context.Context, r *Request) error {
 	if err != nil {
 		return err
 	}
-	st, err := a.startGate(ctx, r) // the server's game channels, bans and limits (admin_checks.go)
+	st, err := a.botGate(ctx, r, level)
 	if err != nil {
-		return err
-	}
-	if err := botAllowed(st, level); err != nil {
 		return err
 	}
 	s, err := parseSetup(r, "black", st)

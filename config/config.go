@@ -64,6 +64,7 @@ type Config struct {
 	Token           Secret            // DISCORD_TOKEN or the content of DISCORD_TOKEN_FILE; "" only when Offline
 	AppID           string            // DISCORD_APP_ID; "" means fetch it from /applications/@me
 	PublicKey       ed25519.PublicKey // DISCORD_PUBLIC_KEY; nil unless set
+	ClientSecret    Secret            // DISCORD_CLIENT_SECRET: the OAuth2 client secret the Activity's board page signs in with; "" for none
 	APIURL          string            // DISCORD_API_URL without a trailing slash
 	Mode            Mode              // GOBOT_MODE
 	HTTPAddr        string            // GOBOT_HTTP_ADDR; "" means no HTTP server (gateway mode only)
@@ -93,6 +94,7 @@ type raw struct {
 	TokenFile       string `env:"DISCORD_TOKEN_FILE" doc:"Path of a file holding the token (e.g. a Docker secret); a trailing newline is ignored. Use instead of DISCORD_TOKEN."`
 	AppID           string `env:"DISCORD_APP_ID" doc:"The application ID (a snowflake). Optional: fetched from Discord when unset."`
 	PublicKey       string `env:"DISCORD_PUBLIC_KEY" doc:"The application's public key, 64 hex digits (General Information page). Required in http mode."`
+	ClientSecret    string `env:"DISCORD_CLIENT_SECRET" doc:"The application's OAuth2 client secret (OAuth2 page → Reset Secret), for the board page as a Discord Activity: it exchanges the player's sign-in code at Discord. Unset: no Activity (the board page still works locally). Never logged."`
 	APIURL          string `env:"DISCORD_API_URL" envDefault:"https://discord.com/api/v10" doc:"Base URL of Discord's REST API, e.g. a rate-limit proxy."`
 	Mode            string `env:"GOBOT_MODE" envDefault:"gateway" doc:"How interactions arrive: gateway (websocket) or http (interactions endpoint)."`
 	HTTPAddr        string `env:"GOBOT_HTTP_ADDR" docDefault:":8080 in http mode, unset otherwise" doc:"Listen address of the HTTP server (interactions endpoint in http mode, and GET /healthz in both modes)."`
@@ -216,6 +218,14 @@ func Parse(environ map[string]string, p Purpose) (*Config, error) {
 		bad("DISCORD_PUBLIC_KEY", ErrMissing, "required when GOBOT_MODE=http")
 	}
 
+	if r.ClientSecret != "" {
+		sec := strings.TrimSpace(r.ClientSecret)
+		if len(sec) < 8 || strings.ContainsAny(sec, " \t\r\n") {
+			bad("DISCORD_CLIENT_SECRET", ErrInvalid, "not a client secret (OAuth2 page → Reset Secret)")
+		} else {
+			c.ClientSecret = Secret(sec)
+		}
+	}
 	if u, err := url.Parse(r.APIURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.RawQuery != "" || u.Fragment != "" {
 		bad("DISCORD_API_URL", ErrInvalid, "%q is not an http(s) URL such as https://discord.com/api/v10", redactURL(r.APIURL))
 	} else {
@@ -418,8 +428,8 @@ func (c Config) String() string {
 	if c.PublicKey != nil {
 		key = hex.EncodeToString(c.PublicKey)
 	}
-	return fmt.Sprintf("mode=%s token=%s app_id=%s public_key=%s api_url=%s http_addr=%s db=%s database_url=%s shard_id=%d shard_count=%d guild_id=%s gtp_engines=%s hub_engines=%s log_level=%s log_format=%s max_searches=%d challenge_ttl=%s scoring_ttl=%s default_clock=%q shutdown_timeout=%s",
-		c.Mode, c.Token.String(), c.AppID, key, redactURL(c.APIURL), c.HTTPAddr, c.DBPath, c.DatabaseURL.String(), c.ShardID, c.ShardCount, c.GuildID,
+	return fmt.Sprintf("mode=%s token=%s client_secret=%s app_id=%s public_key=%s api_url=%s http_addr=%s db=%s database_url=%s shard_id=%d shard_count=%d guild_id=%s gtp_engines=%s hub_engines=%s log_level=%s log_format=%s max_searches=%d challenge_ttl=%s scoring_ttl=%s default_clock=%q shutdown_timeout=%s",
+		c.Mode, c.Token.String(), c.ClientSecret.String(), c.AppID, key, redactURL(c.APIURL), c.HTTPAddr, c.DBPath, c.DatabaseURL.String(), c.ShardID, c.ShardCount, c.GuildID,
 		strings.Join(names, ","), strings.Join(slices.Sorted(maps.Keys(c.HubEngines)), ","), c.LogLevel, c.LogFormat, c.MaxSearches, c.ChallengeTTL, c.ScoringTTL, c.DefaultClock.String(), c.ShutdownTimeout)
 }
 
@@ -446,6 +456,7 @@ func (c Config) LogValue() slog.Value {
 	return slog.GroupValue(
 		slog.String("mode", string(c.Mode)),
 		slog.String("token", c.Token.String()),
+		slog.String("client_secret", c.ClientSecret.String()),
 		slog.String("app_id", c.AppID),
 		slog.String("api_url", redactURL(c.APIURL)),
 		slog.String("http_addr", c.HTTPAddr),

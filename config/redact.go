@@ -12,8 +12,10 @@ import (
 // the passwords in DISCORD_API_URL and GOBOT_DATABASE_URL, when set.
 func (c *Config) secrets() []string {
 	var s []string
-	if t := c.Token.Reveal(); t != "" {
-		s = append(s, t)
+	for _, sec := range []Secret{c.Token, c.ClientSecret} {
+		if t := sec.Reveal(); t != "" {
+			s = append(s, t)
+		}
 	}
 	for _, raw := range []string{c.APIURL, c.DatabaseURL.Reveal()} {
 		if u, err := url.Parse(raw); err == nil && u.User != nil {

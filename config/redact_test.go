@@ -103,3 +103,40 @@ func TestRedactHandler(t *testing.T) {
 		t.Errorf("Redact() = %q", got)
 	}
 }
+
+// clientSecret is an OAuth2 client secret as the Developer Portal shows one.
+const clientSecret = "Zq3vX9-c1ient_s3cret_Kp7mWn2"
+
+// TestClientSecretNeverPrinted: DISCORD_CLIENT_SECRET is kept for the
+// board page's code exchange, and redacted like the token everywhere else:
+// the start-up line, the log (also where an error quotes it) and errors.
+func TestClientSecretNeverPrinted(t *testing.T) {
+	c, err := Parse(map[string]string{"DISCORD_TOKEN": testToken, "DISCORD_CLIENT_SECRET": clientSecret}, Run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.ClientSecret.Reveal() != clientSecret {
+		t.Errorf("ClientSecret = %q, want the secret as given", c.ClientSecret.Reveal())
+	}
+	var buf bytes.Buffer
+	log := slog.New(c.RedactHandler(slog.NewTextHandler(&buf, nil)))
+	log.Info("starting gobot", "config", c)
+	log.Warn("token endpoint answered: bad client_secret="+clientSecret, "err", errors.New("echo "+clientSecret))
+	var jbuf bytes.Buffer
+	slog.New(slog.NewJSONHandler(&jbuf, nil)).Info("starting gobot", "config", *c)
+	outputs := map[string]string{
+		"String": c.String(), "%v": fmt.Sprintf("%v", c), "%#v": fmt.Sprintf("%#v", *c), "log": buf.String(), "json": jbuf.String(),
+		"Redact": c.Redact("client_secret=" + clientSecret),
+	}
+	for what, out := range outputs {
+		if strings.Contains(out, clientSecret) {
+			t.Errorf("%s prints the client secret:\n%s", what, out)
+		}
+	}
+	if !strings.Contains(c.String(), "client_secret=[redacted]") {
+		t.Errorf("String() = %q, want client_secret=[redacted]", c.String())
+	}
+	if _, err := Parse(map[string]string{"DISCORD_TOKEN": testToken, "DISCORD_CLIENT_SECRET": "a b"}, Run); err == nil || !strings.Contains(err.Error(), "DISCORD_CLIENT_SECRET") {
+		t.Errorf("Parse(a malformed secret) = %v, want an error naming DISCORD_CLIENT_SECRET", err)
+	}
+}

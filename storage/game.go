@@ -528,6 +528,9 @@ type gameHeader struct {
 	Version   uint64    `json:"version"`
 	GuildID   string    `json:"guild,omitempty"` // the games_by_guild key, with CreatedAt
 	CreatedAt time.Time `json:"created"`
+	// MessageIDs are the record's board messages, which AddMessageID
+	// adds without a new version: a write keeps them (mergeMessages).
+	MessageIDs []string `json:"messages,omitempty"`
 }
 
 // legacySides returns the sides of a record written before sides were
@@ -601,6 +604,41 @@ func checkSides(kind string, sides []Side) error {
 
 // MaxSidePlayers is how many players a side may have (rengo: 2 to 4).
 const MaxSidePlayers = 4
+
+// mergeMessages returns the board messages a write of a game keeps: the
+// writer's and those the stored record gained since it was read
+// (AddMessageID takes no version, so that a board posted while a move is
+// being made never makes the move's write stale), oldest first by their
+// snowflake IDs, the newest MaxMessageIDs.
+func mergeMessages(stored, mine []string) []string {
+	ids := slices.Clone(mine)
+	for _, id := range stored {
+		if !slices.Contains(ids, id) {
+			ids = append(ids, id)
+		}
+	}
+	slices.SortStableFunc(ids, func(a, b string) int {
+		if len(a) != len(b) {
+			return len(a) - len(b)
+		}
+		return strings.Compare(a, b)
+	})
+	return recentMessages(ids)
+}
+
+// withMessages returns the board messages g's write keeps (mergeMessages
+// with stored, the record's) and the record to write: val, g's encoding,
+// when it holds them already, else g encoded again with them.
+func (g *Game) withMessages(stored []string, val []byte, now time.Time) ([]string, []byte, error) {
+	ids := mergeMessages(stored, g.Delivery.MessageIDs)
+	if slices.Equal(ids, recentMessages(g.Delivery.MessageIDs)) {
+		return ids, val, nil
+	}
+	c := *g
+	c.Delivery.MessageIDs = ids
+	rec, err := c.encode(g.Version+1, now)
+	return ids, rec, err
+}
 
 // MaxMessageIDs is how many of Delivery.MessageIDs, the newest, a write keeps.
 const MaxMessageIDs = 5
@@ -871,6 +909,7 @@ func (s *Store) UpdateGame(ctx context.Context, g *Game) error {
 		return err
 	}
 	want, owed, due := g.header(), owedOf(g), g.Due()
+	var messages []string
 	err = s.update(ctx, func(tx *bolt.Tx) error {
 		h, err := checkStored(tx, want, "update")
 		if err != nil {
@@ -879,7 +918,11 @@ func (s *Store) UpdateGame(ctx context.Context, g *Game) error {
 		if err := samePlayers(want.ID, h, want); err != nil {
 			return err
 		}
-		if err := tx.Bucket(bucketGames).Put([]byte(want.ChannelID), val); err != nil {
+		rec := val
+		if messages, rec, err = g.withMessages(h.MessageIDs, val, now); err != nil {
+			return err
+		}
+		if err := tx.Bucket(bucketGames).Put([]byte(want.ChannelID), rec); err != nil {
 			return err
 		}
 		if err := indexDue(tx, want.ChannelID, h.Due, due); err != nil {
@@ -892,6 +935,7 @@ func (s *Store) UpdateGame(ctx context.Context, g *Game) error {
 	}
 	g.Version++
 	g.UpdatedAt = now
+	g.Delivery.MessageIDs = messages
 	return nil
 }
 

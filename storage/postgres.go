@@ -272,6 +272,9 @@ func pgPutNewGame(ctx context.Context, tx pgx.Tx, g *Game, val []byte, now time.
 		}
 		return fmt.Errorf("storage: channel %s already has %s: %w", g.ChannelID, what, ErrExists)
 	}
+	if err := pgNotifyGame(ctx, tx, g.ChannelID); err != nil {
+		return err
+	}
 	return pgSyncBotQueue(ctx, tx, owedOf(g), now)
 }
 
@@ -301,15 +304,34 @@ func (p *Postgres) UpdateGame(ctx context.Context, g *Game) error {
 	}
 	want, owed := g.header(), owedOf(g)
 	stale := false
+	var messages []string
 	err = pgx.BeginFunc(ctx, p.pool, func(tx pgx.Tx) error {
+		var stored string
+		err := tx.QueryRow(ctx, `SELECT record FROM games WHERE channel_id = $1 AND id = $2 AND version = $3 FOR UPDATE`,
+			want.ChannelID, want.ID, want.Version).Scan(&stored)
+		if errors.Is(err, pgx.ErrNoRows) {
+			stale = true
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("storage: update game %s: %w", want.ID, err)
+		}
+		h, _ := decodeHeader([]byte(stored)) // a damaged record keeps no messages of its own
+		rec := val
+		if messages, rec, err = g.withMessages(h.MessageIDs, val, now); err != nil {
+			return err
+		}
 		tag, err := tx.Exec(ctx, `UPDATE games SET version = version + 1, record = $5, due_ns = $6
 			WHERE channel_id = $1 AND id = $2 AND version = $3 AND players = $4`,
-			want.ChannelID, want.ID, want.Version, playerKeysOf(want.players()), string(val), timeNS(g.Due()))
+			want.ChannelID, want.ID, want.Version, playerKeysOf(want.players()), string(rec), timeNS(g.Due()))
 		if err != nil {
 			return fmt.Errorf("storage: update game %s: %w", want.ID, err)
 		}
 		if stale = tag.RowsAffected() == 0; stale {
 			return nil
+		}
+		if err := pgNotifyGame(ctx, tx, want.ChannelID); err != nil {
+			return err
 		}
 		return pgSyncBotQueue(ctx, tx, owed, now)
 	})
@@ -321,6 +343,7 @@ func (p *Postgres) UpdateGame(ctx context.Context, g *Game) error {
 	}
 	g.Version++
 	g.UpdatedAt = now
+	g.Delivery.MessageIDs = messages
 	return nil
 }
 
@@ -330,11 +353,21 @@ func (p *Postgres) AbortGame(ctx context.Context, g *Game) error {
 		return err
 	}
 	want := g.header()
-	tag, err := p.pool.Exec(ctx, `DELETE FROM games WHERE channel_id = $1 AND id = $2 AND version = $3`, want.ChannelID, want.ID, want.Version)
+	gone := false
+	err := pgx.BeginFunc(ctx, p.pool, func(tx pgx.Tx) error {
+		tag, err := tx.Exec(ctx, `DELETE FROM games WHERE channel_id = $1 AND id = $2 AND version = $3`, want.ChannelID, want.ID, want.Version)
+		if err != nil {
+			return err
+		}
+		if gone = tag.RowsAffected() == 0; gone {
+			return nil
+		}
+		return pgNotifyGame(ctx, tx, want.ChannelID)
+	})
 	if err != nil {
 		return fmt.Errorf("storage: abort game %s: %w", want.ID, err)
 	}
-	if tag.RowsAffected() == 0 {
+	if gone {
 		return p.why(ctx, "abort", want)
 	}
 	return nil
@@ -361,8 +394,10 @@ func (p *Postgres) QuarantineGame(ctx context.Context, channelID string) error {
 		if _, err := tx.Exec(ctx, `INSERT INTO quarantine (channel_id, at_ns, record) VALUES ($1, $2, $3)`, channelID, now.UnixNano(), rec); err != nil {
 			return err
 		}
-		_, err = tx.Exec(ctx, `DELETE FROM games WHERE channel_id = $1`, channelID)
-		return err
+		if _, err = tx.Exec(ctx, `DELETE FROM games WHERE channel_id = $1`, channelID); err != nil {
+			return err
+		}
+		return pgNotifyGame(ctx, tx, channelID)
 	})
 }
 
@@ -450,6 +485,9 @@ func (p *Postgres) FinishGame(ctx context.Context, g *Game, a Archived) error {
 			return err
 		}
 		if _, err := tx.Exec(ctx, `DELETE FROM games WHERE channel_id = $1`, want.ChannelID); err != nil {
+			return err
+		}
+		if err := pgNotifyGame(ctx, tx, want.ChannelID); err != nil {
 			return err
 		}
 		a, v := ap, val

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"io"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -49,4 +50,45 @@ func TestConsoleServesBackup(t *testing.T) {
 		t.Fatalf("the backup does not open: %v", err)
 	}
 	s.Close()
+}
+
+// TestConsoleServesBoardPage: the console prints the board page's
+// address, where a name signs in (this is a loopback address).
+func TestConsoleServesBoardPage(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "console.db")
+	t.Setenv("GOBOT_DATABASE_URL", "")
+	in, typed := io.Pipe()
+	out := new(syncBuffer)
+	done := make(chan int, 1)
+	go func() {
+		done <- run(context.Background(), []string{"console", "--db", db, "--boards", filepath.Join(dir, "boards"), "--user", "ann", "--web", "127.0.0.1:0"}, in, out, io.Discard)
+	}()
+	defer func() {
+		typed.Close()
+		if code := <-done; code != 0 {
+			t.Errorf("console exited with %d", code)
+		}
+	}()
+	var url string
+	for i := 0; url == ""; i++ {
+		if _, rest, ok := strings.Cut(out.String(), "Board in your browser: "); ok {
+			url = strings.Fields(rest)[0]
+		}
+		if i == 500 {
+			t.Fatalf("the console printed no board address: %q", out.String())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if !strings.HasPrefix(url, "http://127.0.0.1:") || !strings.HasSuffix(url, "/play/") {
+		t.Errorf("board address %q", url)
+	}
+	resp, err := http.Post(url+"api/local", "application/json", strings.NewReader(`{"name":"ann"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Errorf("signing in as ann beside the console: %d", resp.StatusCode)
+	}
 }

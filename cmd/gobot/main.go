@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"net/url"
 	"os"
@@ -25,6 +26,7 @@ import (
 	"github.com/gobot-dev/gobot/engine/game"
 	"github.com/gobot-dev/gobot/engine/gtp"
 	"github.com/gobot-dev/gobot/storage"
+	"github.com/gobot-dev/gobot/web"
 )
 
 const version = "1.0"
@@ -91,8 +93,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 
 const usage = `usage:
   gobot [run]                                run the Discord bot (configured by the environment)
-  gobot console [--user NAME] [--db FILE] [--boards DIR]
-                                             play in the terminal through the real commands
+  gobot console [--user NAME] [--db FILE] [--boards DIR] [--web ADDR]
+                                             play in the terminal through the real commands,
+                                             and in the browser at http://ADDR/play/ (default 127.0.0.1:7800)
   gobot gtp [--bot LEVEL] [--ko RULE] [--playouts N]
                                              speak GTP on stdin/stdout
   gobot hub [--bot LEVEL] [--nodes N]        play draughts as a Hub engine (Scan's protocol) on stdin/stdout
@@ -187,6 +190,7 @@ func serve(ctx context.Context, stdout, stderr io.Writer) (err error) {
 	app, err := commands.New(commands.Options{
 		AppID: appID, GuildID: cfg.GuildID, Discord: rest, Store: store, Players: players, Draughts: dreg, Logger: log,
 		ChallengeTTL: cfg.ChallengeTTL, ScoringTTL: cfg.ScoringTTL, DefaultClock: &cfg.DefaultClock, BotWorkers: cfg.MaxSearches,
+		Activity: cfg.ClientSecret != "" && cfg.HTTPAddr != "",
 	})
 	if err != nil {
 		return err
@@ -203,6 +207,9 @@ func serve(ctx context.Context, stdout, stderr io.Writer) (err error) {
 	fmt.Fprintf(stdout, "Invite gobot to a server: %s\n", inviteURL(appID))
 	fmt.Fprintf(stdout, "Or add it to your own account, to play in DMs and group chats: %s\n", userInstallURL(appID))
 
+	if cfg.ClientSecret != "" && cfg.HTTPAddr == "" {
+		log.Warn("DISCORD_CLIENT_SECRET is set but GOBOT_HTTP_ADDR is not: without an HTTP server there is no board page, so no Activity")
+	}
 	var srv *http.Server
 	if cfg.HTTPAddr != "" {
 		mux := http.NewServeMux()
@@ -211,6 +218,29 @@ func serve(ctx context.Context, stdout, stderr io.Writer) (err error) {
 		mux.Handle("GET /healthz", health)
 		if cfg.Mode == config.ModeHTTP {
 			mux.Handle("POST "+commands.InteractionsPath, app.HTTPHandler(cfg.PublicKey))
+		}
+		board, err := web.New(web.Options{
+			App: app, Local: loopbackAddr(cfg.HTTPAddr), LocalChannel: commands.ConsoleChannel,
+			ClientID: appID, ClientSecret: cfg.ClientSecret.Reveal(), BotToken: cfg.Token.Reveal(), APIURL: cfg.APIURL, Log: log,
+		})
+		if err != nil {
+			return err
+		}
+		defer board.Close()
+		mux.Handle(web.Path, board)
+		mux.Handle(web.Path+"/", board)
+		// The root is where Discord opens the Activity; only a GET goes
+		// on to the page (a POST there is no interaction: 404).
+		mux.HandleFunc("/{$}", func(w http.ResponseWriter, r *http.Request) {
+			if r.Method != http.MethodGet && r.Method != http.MethodHead {
+				http.NotFound(w, r)
+				return
+			}
+			board.Redirect(w, r)
+		})
+		if pg, ok := store.(*storage.Postgres); ok {
+			// Moves made by other workers reach this one's board pages.
+			go pg.ListenGames(ctx, app.Publish)
 		}
 		srv = &http.Server{Addr: cfg.HTTPAddr, Handler: mux, ReadHeaderTimeout: 5 * time.Second, ReadTimeout: 10 * time.Second, WriteTimeout: 10 * time.Second}
 		errc := make(chan error, 1)
@@ -388,6 +418,7 @@ func console(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	user := fs.String("user", "player", "your name in the console")
 	db := fs.String("db", "gobot-console.db", "database file for console games")
 	boards := fs.String("boards", "boards", "folder for the board PNGs")
+	webAddr := fs.String("web", "127.0.0.1:7800", "loopback address of the board page in the browser (\"\" for none)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -415,10 +446,61 @@ func console(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		return err
 	}
 	defer dreg.Close()
-	return commands.RunConsole(ctx, commands.ConsoleOptions{
+	co := commands.ConsoleOptions{
 		In: stdin, Out: stdout, User: *user, Store: store, Players: players, BoardDir: *boards, StateFile: *db + ".console.json",
 		Options: commands.Options{Logger: log, ChallengeTTL: cfg.ChallengeTTL, ScoringTTL: cfg.ScoringTTL, DefaultClock: &cfg.DefaultClock, BotWorkers: cfg.MaxSearches, Draughts: dreg},
-	})
+	}
+	if *webAddr != "" {
+		co.Web = func(app *commands.App) (string, func(), error) { return serveBoard(app, *webAddr, log) }
+	}
+	return commands.RunConsole(ctx, co)
+}
+
+// serveBoard serves the board page for the console on addr, a loopback
+// address (another port when that one is taken), and returns its URL.
+func serveBoard(app *commands.App, addr string, log *slog.Logger) (string, func(), error) {
+	if !loopbackAddr(addr) {
+		return "", nil, fmt.Errorf("--web %s: the console's board page listens on a loopback address only (127.0.0.1:PORT)", addr)
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		host, _, _ := net.SplitHostPort(addr)
+		if ln, err = net.Listen("tcp", net.JoinHostPort(host, "0")); err != nil {
+			return "", nil, err
+		}
+	}
+	board, err := web.New(web.Options{App: app, Local: true, LocalChannel: commands.ConsoleChannel, Log: log})
+	if err != nil {
+		ln.Close()
+		return "", nil, err
+	}
+	mux := http.NewServeMux()
+	mux.Handle(web.Path, board)
+	mux.Handle(web.Path+"/", board)
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
+	go srv.Serve(ln)
+	stop := func() {
+		board.Close()
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		defer cancel()
+		srv.Shutdown(ctx)
+	}
+	return "http://" + ln.Addr().String() + web.Path + "/", stop, nil
+}
+
+// loopbackAddr reports whether a listen address is on a loopback
+// interface only (127.0.0.1:8080, localhost:8080, [::1]:8080), where the
+// board page lets people sign in by name.
+func loopbackAddr(addr string) bool {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return false
+	}
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }
 
 // serveGTP serves the Go Text Protocol with a bot level as the player. The

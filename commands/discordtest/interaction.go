@@ -22,6 +22,7 @@ const (
 	CallbackDeferredUpdateMessage            = 6
 	CallbackUpdateMessage                    = 7
 	CallbackAutocompleteResult               = 8
+	CallbackLaunchActivity                   = 12
 )
 
 // Channel types.

@@ -50,7 +50,8 @@ var fakeHandlers = map[string]map[string]routeHandler{
 	"/users/@me":                              {"GET": getBotUser},
 	"/users/@me/channels":                     {"POST": createDM},
 	"/applications/{application_id}/commands": {"PUT": overwriteCommands},
-	"/applications/{application_id}/guilds/{guild_id}/commands":    {"PUT": overwriteCommands},
+	"/applications/{application_id}/activity-instances/{instance_id}": {"GET": getActivityInstance},
+	"/applications/{application_id}/guilds/{guild_id}/commands":       {"PUT": overwriteCommands},
 	"/channels/{channel_id}":                                       {"GET": getChannel},
 	"/channels/{channel_id}/messages":                              {"POST": createMessage},
 	"/channels/{channel_id}/messages/{message_id}":                 messageRoutes((*Server).channelMessage, editMessage),
@@ -611,6 +612,10 @@ func (s *Server) acknowledge(st *interaction, body map[string]any, files []Attac
 			}
 		}
 		st.original = m.ID
+	case CallbackLaunchActivity:
+		if st.typ != TypeApplicationCommand && st.typ != TypeMessageComponent {
+			return fmt.Sprintf("response type 12 (launch an Activity) answers a command or a component, not type %d", st.typ)
+		}
 	case CallbackAutocompleteResult:
 		if st.typ != TypeApplicationCommandAutocomplete {
 			return fmt.Sprintf("autocomplete result for interaction type %d", st.typ)

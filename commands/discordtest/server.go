@@ -103,6 +103,7 @@ type Server struct {
 	globalUntil  time.Time          // a global 429 was answered: calls before this hammer
 	globalNext   time.Duration      // the next call gets a global 429 with this wait
 	commandIDs   map[string]string
+	oauthState   *oauthState // Activities and their sign-ins (oauth.go)
 }
 
 // interaction is the fake's state for one interaction token.
@@ -524,6 +525,9 @@ func discordError(code int, msg string) map[string]any {
 // serve handles one REST request: decode, record, validate, route, answer.
 func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	path, ok := strings.CutPrefix(r.URL.Path, APIPrefix)
+	if ok && s.serveOAuth(w, r, path) {
+		return
+	}
 	call := Call{Method: r.Method, Path: path, Query: r.URL.Query(), ContentType: r.Header.Get("Content-Type"), At: time.Now()}
 	status, answer := s.handle(r, path, ok, &call)
 	call.Status = status

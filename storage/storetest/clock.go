@@ -2,6 +2,7 @@ package storetest
 
 import (
 	"errors"
+	"fmt"
 	"testing"
 	"time"
 
@@ -126,8 +127,14 @@ func testAddMessageID(t *testing.T, s Store, _ *clocktest.Clock) {
 	if len(got.Delivery.MessageIDs) != 1 || got.Delivery.MessageIDs[0] != "m1" || got.Version != g.Version {
 		t.Errorf("after AddMessageID: messages %v, version %d; want [m1], %d", got.Delivery.MessageIDs, got.Version, g.Version)
 	}
-	if err := s.UpdateGame(ctx, g); err != nil { // read before the message was added: still the same version
+	// g was read before the message was added: same version, and its
+	// write keeps the message (a board posted while a move was made).
+	g.Delivery.MessageIDs = append(g.Delivery.MessageIDs, "1200000000000000005")
+	if err := s.UpdateGame(ctx, g); err != nil {
 		t.Errorf("UpdateGame after AddMessageID = %v, want nil", err)
+	}
+	if got := mustLoad(t, s, "c").Delivery.MessageIDs; fmt.Sprint(got) != "[m1 1200000000000000005]" || fmt.Sprint(g.Delivery.MessageIDs) != fmt.Sprint(got) {
+		t.Errorf("after a write read before AddMessageID: stored messages %v, the writer's %v; want [m1 1200000000000000005] in both", got, g.Delivery.MessageIDs)
 	}
 	if err := s.AddMessageID(ctx, "c", "another", "m2"); !errors.Is(err, storage.ErrNotFound) {
 		t.Errorf("AddMessageID for another game = %v, want ErrNotFound", err)

@@ -1,0 +1,126 @@
+package commands
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+
+	"github.com/bwmarrin/discordgo"
+)
+
+// The board page as a Discord Activity (Options.Activity): every board
+// message gets an "Open board" button, which answers with the callback
+// that launches the Activity, and the commands gobot registers globally
+// include the application's Entry Point command, which Discord handles by
+// launching the Activity itself. The page is served by package web.
+
+// Discord's numbers for the Activity, which discordgo does not name: the
+// interaction callback LAUNCH_ACTIVITY, the command type
+// PRIMARY_ENTRY_POINT and its handler DISCORD_LAUNCH_ACTIVITY.
+const (
+	launchActivity        discordgo.InteractionResponseType = 12
+	primaryEntryPoint     discordgo.ApplicationCommandType  = 4
+	discordLaunchActivity                                   = 2
+)
+
+// openBoardLabel is the label of the button that opens the Activity.
+const openBoardLabel = "Open board"
+
+// btnOpenBoard launches the Activity for the person who pressed it; the
+// page finds the channel's game itself.
+func (a *App) btnOpenBoard(ctx context.Context, r *Request) error {
+	if !a.opts.Activity {
+		return userErr(ErrStale, "The board page is not set up on this gobot any more: play with `/go play`.")
+	}
+	_, err := r.send(ctx, &Response{Type: launchActivity})
+	return err
+}
+
+// entryPoint is the Entry Point command: the Activity in the App
+// Launcher, launched by Discord.
+func entryPoint() *discordgo.ApplicationCommand {
+	contexts := []discordgo.InteractionContextType{
+		discordgo.InteractionContextGuild, discordgo.InteractionContextBotDM, discordgo.InteractionContextPrivateChannel,
+	}
+	integrations := []discordgo.ApplicationIntegrationType{
+		discordgo.ApplicationIntegrationGuildInstall, discordgo.ApplicationIntegrationUserInstall,
+	}
+	return &discordgo.ApplicationCommand{Type: primaryEntryPoint, Name: "launch", Description: "Open the Go board: click to play",
+		Contexts: &contexts, IntegrationTypes: &integrations}
+}
+
+// withEntryPointHandler adds the handler discordgo cannot write to the
+// Entry Point command of an encoded command list: Discord launches the
+// Activity (DISCORD_LAUNCH_ACTIVITY).
+func withEntryPointHandler(body json.RawMessage) (json.RawMessage, error) {
+	var cmds []map[string]any
+	if err := json.Unmarshal(body, &cmds); err != nil {
+		return nil, err
+	}
+	found := false
+	for _, c := range cmds {
+		if t, _ := c["type"].(float64); int(t) == int(primaryEntryPoint) {
+			c["handler"], found = discordLaunchActivity, true
+		}
+	}
+	if !found {
+		return body, nil
+	}
+	return json.Marshal(cmds)
+}
+
+// activityDiscord is the App's Discord when the Activity is set up: each
+// board message it sends (one with a Pass button) also gets the Open
+// board button.
+type activityDiscord struct{ Discord }
+
+func (d activityDiscord) Callback(ctx context.Context, it *discordgo.Interaction, r *Response) error {
+	if r.Message != nil {
+		r = &Response{Type: r.Type, Message: withOpenBoard(r.Message), Choices: r.Choices}
+	}
+	return d.Discord.Callback(ctx, it, r)
+}
+
+func (d activityDiscord) EditOriginal(ctx context.Context, it *discordgo.Interaction, m *Message) (*discordgo.Message, error) {
+	return d.Discord.EditOriginal(ctx, it, withOpenBoard(m))
+}
+
+func (d activityDiscord) Followup(ctx context.Context, it *discordgo.Interaction, m *Message) (*discordgo.Message, error) {
+	return d.Discord.Followup(ctx, it, withOpenBoard(m))
+}
+
+func (d activityDiscord) SendMessage(ctx context.Context, channelID string, m *Message) (*discordgo.Message, error) {
+	return d.Discord.SendMessage(ctx, channelID, withOpenBoard(m))
+}
+
+func (d activityDiscord) EditMessage(ctx context.Context, channelID, messageID string, m *Message) error {
+	return d.Discord.EditMessage(ctx, channelID, messageID, withOpenBoard(m))
+}
+
+// withOpenBoard returns m with an Open board button beside a board's Pass
+// button ("game/<id>/pass/<n>"), or m itself when it shows no board.
+func withOpenBoard(m *Message) *Message {
+	if m == nil {
+		return m
+	}
+	for i, row := range m.Components {
+		ar, ok := row.(discordgo.ActionsRow)
+		if !ok || len(ar.Components) >= 5 {
+			continue
+		}
+		for _, c := range ar.Components {
+			b, ok := c.(discordgo.Button)
+			if !ok || !strings.HasPrefix(b.CustomID, "game/") || !strings.Contains(b.CustomID, "/pass/") {
+				continue
+			}
+			id := strings.Split(b.CustomID, "/")[1]
+			out := *m
+			out.Components = append([]discordgo.MessageComponent(nil), m.Components...)
+			buttons := append(append([]discordgo.MessageComponent(nil), ar.Components...),
+				discordgo.Button{Label: openBoardLabel, Style: discordgo.PrimaryButton, CustomID: "game/" + id + "/board"})
+			out.Components[i] = discordgo.ActionsRow{Components: buttons}
+			return &out
+		}
+	}
+	return m
+}

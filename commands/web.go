@@ -1,0 +1,600 @@
+package commands
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+	"github.com/gobot-dev/gobot/engine"
+	"github.com/gobot-dev/gobot/storage"
+)
+
+// This file is the board page's door into the App (package web serves the
+// page). A click is the same operation as the slash command or button a
+// person would use in Discord: Act turns it into that interaction and runs
+// it through the same router and handlers (version check, clock, bot
+// queue, ratings, scoring and undo rules), catches the answer meant for
+// the person who acted, and posts the public answer in the game's channel,
+// so the channel's board follows the clicks. Every committed change of a
+// game, whoever made it, is announced to OnChange's listeners.
+
+// WebUser is a person acting from the board page: a Discord user signed
+// in through the Activity, or a name signed in on a loopback address.
+type WebUser struct {
+	ID   string
+	Name string
+}
+
+// Action kinds of the board page (Action.Kind).
+const (
+	ActPlay    = "play"     // place a stone at Point (/go play)
+	ActPass    = "pass"     // /go pass
+	ActResign  = "resign"   // /go resign (the page asks to confirm first)
+	ActUndo    = "undo"     // /go undo
+	ActUndoYes = "undo-yes" // Allow undo
+	ActUndoNo  = "undo-no"  // Refuse (or withdraw one's own request)
+	ActDead    = "dead"     // mark or unmark the group at Point (/go dead)
+	ActAccept  = "accept"   // Accept the marking
+	ActResume  = "resume"   // Resume play
+)
+
+// Action is what a person asks from the board page. Game, Version and
+// Seat are what the page showed when the person clicked: the game's ID,
+// its version and the side the page acts for.
+type Action struct {
+	Kind    string
+	Point   string
+	Game    string
+	Version uint64
+	Seat    string // "black" or "white"
+}
+
+// ActResult is the outcome of Act: the sentence the person reads, and
+// whether the action was refused (then nothing changed).
+type ActResult struct {
+	Text    string
+	Refused bool
+}
+
+// Refusals of the board page that no slash command has: the page's own
+// view of the game is out of date, the game has ended, or the person
+// only watches.
+const (
+	StaleClick   = "The board changed before your click arrived (a move was made or the marking changed): look at it again and click once more."
+	ClosedGame   = "This game has ended: nothing more can be played in it."
+	WatchingOnly = "You are watching this game: only its players can act."
+	shuttingDown = "gobot is restarting: please try again in a moment."
+	notGo        = "The board page plays Go only: play this game with its slash commands."
+)
+
+// Act runs a person's action from the board page in the game of channelID
+// and returns what they read. It is the same operation as the slash
+// command or button: a refusal is the sentence Discord would show them
+// privately, and the public answer (the new board) is posted in the
+// channel. Only a player of the game may act, checked here (the seat the
+// page claims) and again by the handler (the user's side).
+func (a *App) Act(ctx context.Context, channelID string, u WebUser, act Action) ActResult {
+	refuse := func(s string) ActResult { return ActResult{Text: s, Refused: true} }
+	g, err := a.loadGame(ctx, channelID)
+	switch {
+	case errors.Is(err, ErrNoGame):
+		return refuse(ClosedGame)
+	case err != nil:
+		msg, _ := errorMessage(err)
+		return refuse(a.plain(msg, nil))
+	case act.Game != "" && act.Game != g.ID:
+		return refuse(ClosedGame)
+	}
+	side, ok := g.SideOf(u.ID)
+	if !ok {
+		return refuse(WatchingOnly)
+	}
+	if goOf(g) == nil {
+		return refuse(notGo)
+	}
+	if c := engine.ColorOf(side); act.Seat != c.String() {
+		return refuse(fmt.Sprintf("You are not playing %s in this game: you play %s.", seatName(act.Seat), c))
+	}
+	var it *discordgo.Interaction
+	switch act.Kind {
+	case ActPlay, ActPass, ActResign, ActUndo, ActDead:
+		if act.Version != g.Version {
+			return refuse(StaleClick)
+		}
+		var opts []*discordgo.ApplicationCommandInteractionDataOption
+		switch act.Kind {
+		case ActPlay:
+			opts = append(opts, stringOption("move", act.Point))
+		case ActDead:
+			opts = append(opts, stringOption("point", act.Point))
+		}
+		it = a.webInteraction(g, u, discordgo.InteractionApplicationCommand)
+		it.Data = discordgo.ApplicationCommandInteractionData{ID: "300000000000000001", Name: "go", CommandType: discordgo.ChatApplicationCommand,
+			Options: []*discordgo.ApplicationCommandInteractionDataOption{{Name: act.Kind, Type: discordgo.ApplicationCommandOptionSubCommand, Options: opts}}}
+	case ActUndoYes, ActUndoNo:
+		at := "none"
+		if g.Undo != nil {
+			at = strconv.Itoa(g.Undo.MoveCount)
+		}
+		it = a.webInteraction(g, u, discordgo.InteractionMessageComponent)
+		it.Data = discordgo.MessageComponentInteractionData{CustomID: "game/" + g.ID + "/" + act.Kind + "/" + at, ComponentType: discordgo.ButtonComponent}
+	case ActAccept, ActResume:
+		key := "none"
+		if g.Scoring != nil {
+			key = markingKey(deadOf(g))
+			if act.Version != g.Version && act.Kind == ActResume {
+				return refuse(StaleClick)
+			}
+		}
+		it = a.webInteraction(g, u, discordgo.InteractionMessageComponent)
+		it.Data = discordgo.MessageComponentInteractionData{CustomID: "game/" + g.ID + "/score/" + key + "/" + act.Kind, ComponentType: discordgo.ButtonComponent}
+	default:
+		return refuse("gobot does not know that action.")
+	}
+	res, _ := a.run(ctx, it, playerNames(g))
+	return res
+}
+
+// run handles a board page's interaction through the router, as Handle
+// does one from Discord, and returns what the person reads and the public
+// answers, which it has posted in the channel.
+func (a *App) run(ctx context.Context, it *discordgo.Interaction, names map[string]string) (ActResult, []*Message) {
+	wd := &webDiscord{Discord: a.opts.Discord}
+	hctx, cancel := a.halt.with(context.WithoutCancel(ctx))
+	defer cancel()
+	initial := func(ctx context.Context, resp *Response) error { return wd.Callback(ctx, it, resp) }
+	if !a.track(func() { a.handleWith(hctx, it, wd, initial) }) {
+		return ActResult{Text: shuttingDown, Refused: true}, nil
+	}
+	if names == nil {
+		names = map[string]string{}
+	}
+	if g, err := a.loadGame(hctx, it.ChannelID); err == nil {
+		for id, n := range playerNames(g) {
+			names[id] = n
+		}
+	}
+	if text, ok := wd.private(); ok {
+		return ActResult{Text: a.plain(text, names), Refused: true}, nil
+	}
+	public := wd.public()
+	if len(public) > 0 {
+		a.postPublic(hctx, it.ChannelID, public)
+	}
+	var notes []string
+	for _, m := range public {
+		text := messageText(m)
+		if len(m.Embeds) > 0 {
+			// A board's content is only the ping of the player to move.
+			text = messageText(&Message{Embeds: m.Embeds})
+		}
+		if s := noteOf(text); s != "" {
+			notes = append(notes, a.plain(s, names))
+		}
+	}
+	return ActResult{Text: strings.Join(notes, "\n")}, public
+}
+
+// seatName is the seat a page claimed, as a refusal names it.
+func seatName(s string) string {
+	if s == "" {
+		return "any side"
+	}
+	return clip(s, 20)
+}
+
+// stringOption is a slash command's string option.
+func stringOption(name, value string) *discordgo.ApplicationCommandInteractionDataOption {
+	return &discordgo.ApplicationCommandInteractionDataOption{Name: name, Type: discordgo.ApplicationCommandOptionString, Value: value}
+}
+
+// webIDs makes the IDs of the board page's interactions: snowflakes of
+// the current millisecond, in the upper half of its sequence numbers so
+// that they never meet the console's (which count up from the bottom).
+var webIDs atomic.Uint64
+
+// webInteraction is the interaction Discord would send for u acting in g,
+// without a token: nothing can answer it on Discord, and a game keeps the
+// follow-up of its last real interaction (see move).
+func (a *App) webInteraction(g *storage.Game, u WebUser, t discordgo.InteractionType) *discordgo.Interaction {
+	user := &discordgo.User{ID: u.ID, Username: u.Name, GlobalName: u.Name}
+	it := &discordgo.Interaction{ID: a.webID(), AppID: a.opts.AppID, Type: t, ChannelID: g.ChannelID, GuildID: g.GuildID, Version: 1}
+	if g.GuildID != "" {
+		it.Member = &discordgo.Member{User: user}
+	} else {
+		it.User = user
+	}
+	return it
+}
+
+func (a *App) webID() string {
+	ms := uint64(a.now().UnixMilli() - discordEpoch)
+	seq := webIDs.Add(1)%(1<<21) + 1<<21
+	return strconv.FormatUint(ms<<22|seq, 10)
+}
+
+// postPublic posts the public answers of a board-page action in the
+// channel, as the bot's own moves are posted (postBoard): the follow-up
+// of the game's last interaction while it may, else a channel message.
+func (a *App) postPublic(ctx context.Context, channelID string, msgs []*Message) {
+	g, _ := a.loadGame(ctx, channelID)
+	for _, m := range msgs {
+		var err error
+		if g != nil {
+			err = a.postBoard(ctx, g, m)
+		} else {
+			_, err = a.opts.Discord.SendMessage(ctx, channelID, m)
+		}
+		if err != nil {
+			a.log.Warn("board page: post the answer in the channel", "channel", channelID, "err", err)
+		}
+	}
+}
+
+// webDiscord stands in for Discord for one board-page action: it keeps the
+// answers to the interaction (there is no interaction on Discord to answer)
+// and passes everything else (channel posts, edits) to Discord.
+type webDiscord struct {
+	Discord
+	mu            sync.Mutex
+	privateDefer  bool
+	privateText   string
+	hasPrivate    bool
+	publicAnswers []*Message
+}
+
+func (w *webDiscord) keep(m *Message, private bool) {
+	if m == nil {
+		return
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if private || m.Ephemeral {
+		if !w.hasPrivate {
+			w.privateText, w.hasPrivate = messageText(m), true
+		}
+		return
+	}
+	w.publicAnswers = append(w.publicAnswers, m)
+}
+
+func (w *webDiscord) private() (string, bool) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.privateText, w.hasPrivate
+}
+
+func (w *webDiscord) public() []*Message {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.publicAnswers
+}
+
+func (w *webDiscord) Callback(ctx context.Context, it *discordgo.Interaction, r *Response) error {
+	switch r.Type {
+	case discordgo.InteractionResponseDeferredChannelMessageWithSource:
+		w.mu.Lock()
+		w.privateDefer = r.Message != nil && r.Message.Ephemeral
+		w.mu.Unlock()
+	case discordgo.InteractionResponseChannelMessageWithSource, discordgo.InteractionResponseUpdateMessage:
+		w.keep(r.Message, false)
+	}
+	return nil
+}
+
+func (w *webDiscord) EditOriginal(ctx context.Context, it *discordgo.Interaction, m *Message) (*discordgo.Message, error) {
+	w.mu.Lock()
+	private := w.privateDefer
+	w.mu.Unlock()
+	w.keep(m, private)
+	return &discordgo.Message{ID: it.ID, ChannelID: it.ChannelID}, nil
+}
+
+func (w *webDiscord) Original(ctx context.Context, it *discordgo.Interaction) (*discordgo.Message, error) {
+	return &discordgo.Message{ID: it.ID, ChannelID: it.ChannelID}, nil
+}
+
+func (w *webDiscord) DeleteOriginal(ctx context.Context, it *discordgo.Interaction) error { return nil }
+
+func (w *webDiscord) Followup(ctx context.Context, it *discordgo.Interaction, m *Message) (*discordgo.Message, error) {
+	w.keep(m, false)
+	return &discordgo.Message{ID: it.ID, ChannelID: it.ChannelID}, nil
+}
+
+// messageText is a message's words: its content and its embeds'
+// descriptions.
+func messageText(m *Message) string {
+	parts := []string{}
+	if m.Content != "" {
+		parts = append(parts, m.Content)
+	}
+	for _, e := range m.Embeds {
+		if e.Description != "" {
+			parts = append(parts, e.Description)
+		}
+	}
+	return strings.Join(parts, "\n")
+}
+
+// noteOf is what just happened, from a board message: its lines before
+// the status (which starts with a bold line, "Last move:" or the count),
+// which the page shows in its own way.
+func noteOf(text string) string {
+	var keep []string
+	for _, line := range strings.Split(text, "\n") {
+		if strings.HasPrefix(line, "**") || strings.HasPrefix(line, "Last move:") || strings.HasPrefix(line, "```") || strings.HasPrefix(line, "-# ") {
+			break
+		}
+		keep = append(keep, line)
+	}
+	return strings.TrimSpace(strings.Join(keep, "\n"))
+}
+
+// playerNames maps the user IDs of g's players to their names.
+func playerNames(g *storage.Game) map[string]string {
+	names := map[string]string{}
+	if g == nil {
+		return names
+	}
+	for _, p := range g.Players() {
+		if p.UserID != "" {
+			names[p.UserID] = plainName(p)
+		}
+	}
+	return names
+}
+
+var webMarkup = strings.NewReplacer("**", "", "-# ", "", "```\n", "", "\n```", "", "```", "", "`", "")
+
+// plain turns Discord markup into the page's plain text: mentions as
+// names, timestamps as Discord would show them, no bold or code marks.
+func (a *App) plain(s string, names map[string]string) string {
+	s = mentionRe.ReplaceAllStringFunc(s, func(m string) string {
+		sub := mentionRe.FindStringSubmatch(m)
+		if n, ok := names[sub[2]]; ok && sub[1] != "#" && sub[1] != "@&" {
+			return n
+		}
+		return "someone"
+	})
+	now := a.now()
+	s = timestampRe.ReplaceAllStringFunc(s, func(m string) string {
+		sub := timestampRe.FindStringSubmatch(m)
+		sec, err := strconv.ParseInt(sub[1], 10, 64)
+		if err != nil {
+			return m
+		}
+		return discordTime(time.Unix(sec, 0).UTC(), sub[2], now)
+	})
+	s = emojiRe.ReplaceAllString(s, "")
+	return strings.TrimSpace(webMarkup.Replace(s))
+}
+
+// emojiRe matches the custom emoji of the messages (<:name:id>).
+var emojiRe = regexp.MustCompile(`<a?:\w+:\d+>`)
+
+// changes is the App's change feed: the listeners called with the channel
+// of every committed change of a game.
+type changes struct {
+	mu        sync.Mutex
+	next      int
+	listeners map[int]func(channelID string)
+}
+
+// OnChange calls fn with the channel of every committed change of a game
+// (a move, a pass, the marking, an undo, the clock, a game started or
+// ended), made by a slash command, a button, the bot, the clock or the
+// board page, in this process; Publish adds the changes other processes
+// report. A game in a thread is announced for its parent channel too. fn
+// must return quickly (it runs in the writer's goroutine). stop removes it.
+func (a *App) OnChange(fn func(channelID string)) (stop func()) {
+	c := a.changes
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.listeners == nil {
+		c.listeners = map[int]func(string){}
+	}
+	id := c.next
+	c.next++
+	c.listeners[id] = fn
+	return func() {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		delete(c.listeners, id)
+	}
+}
+
+// Publish tells OnChange's listeners that the game of channelID changed:
+// how a change committed by another process sharing the store (PostgreSQL
+// NOTIFY) reaches the board pages this process serves.
+func (a *App) Publish(channelID string) {
+	if channelID == "" {
+		return
+	}
+	c := a.changes
+	c.mu.Lock()
+	fns := make([]func(string), 0, len(c.listeners))
+	for _, fn := range c.listeners {
+		fns = append(fns, fn)
+	}
+	c.mu.Unlock()
+	for _, fn := range fns {
+		fn(channelID)
+	}
+}
+
+// publishGame announces a change of g: its channel and, for a thread, its
+// parent's (whose board page lists the games of its threads).
+func (a *App) publishGame(g *storage.Game) {
+	a.Publish(g.ChannelID)
+	if g.ParentChannelID != "" {
+		a.Publish(g.ParentChannelID)
+	}
+}
+
+// feedGames is the App's Games: the store's, announcing each committed
+// write to the change feed.
+type feedGames struct {
+	Games
+	app *App
+}
+
+func (f feedGames) announce(g *storage.Game, err error) error {
+	if err == nil {
+		f.app.publishGame(g)
+	}
+	return err
+}
+
+func (f feedGames) CreateGame(ctx context.Context, g *storage.Game) error {
+	return f.announce(g, f.Games.CreateGame(ctx, g))
+}
+
+func (f feedGames) UpdateGame(ctx context.Context, g *storage.Game) error {
+	return f.announce(g, f.Games.UpdateGame(ctx, g))
+}
+
+func (f feedGames) FinishGame(ctx context.Context, g *storage.Game, arc storage.Archived) error {
+	return f.announce(g, f.Games.FinishGame(ctx, g, arc))
+}
+
+func (f feedGames) AbortGame(ctx context.Context, g *storage.Game) error {
+	return f.announce(g, f.Games.AbortGame(ctx, g))
+}
+
+func (f feedGames) QuarantineGame(ctx context.Context, channelID string) error {
+	err := f.Games.QuarantineGame(ctx, channelID)
+	if err == nil {
+		f.app.Publish(channelID)
+	}
+	return err
+}
+
+// feedChallenges is the App's Challenges: the store's, announcing the
+// game an accepted challenge starts.
+type feedChallenges struct {
+	Challenges
+	app *App
+}
+
+func (f feedChallenges) AcceptChallenge(ctx context.Context, id string, g *storage.Game) error {
+	err := f.Challenges.AcceptChallenge(ctx, id, g)
+	if err == nil {
+		f.app.publishGame(g)
+	}
+	return err
+}
+
+// LocalGuild is the server the board page's local games belong to (the
+// console's): a local page has no Discord server behind it.
+const LocalGuild = consoleGuild
+
+// ConsoleChannel is the console's channel: a board page opened beside the
+// console shows its game.
+const ConsoleChannel = consoleChannel
+
+// NewChannelID returns a fresh channel ID for a game started from a local
+// board page: each game has a channel of its own, as a thread would.
+func (a *App) NewChannelID() string { return a.webID() }
+
+// Start is a game asked for from a local board page: against the bot
+// Level, or a challenge to Opponent, on a Size×Size board.
+type Start struct {
+	Level    string
+	Opponent *WebUser
+	Size     int
+}
+
+// Start runs /go bot or /go challenge for u in channelID, as typed in
+// Discord. For a challenge it also returns the challenge's ID, which the
+// opponent answers with Answer.
+func (a *App) Start(ctx context.Context, channelID string, u WebUser, s Start) (res ActResult, challengeID string) {
+	opts := []*discordgo.ApplicationCommandInteractionDataOption{
+		{Name: "size", Type: discordgo.ApplicationCommandOptionInteger, Value: float64(s.Size)},
+	}
+	data := discordgo.ApplicationCommandInteractionData{ID: "300000000000000001", Name: "go", CommandType: discordgo.ChatApplicationCommand,
+		Resolved: &discordgo.ApplicationCommandInteractionDataResolved{Users: map[string]*discordgo.User{}}}
+	sub := "bot"
+	if s.Opponent != nil {
+		sub = "challenge"
+		o := &discordgo.User{ID: s.Opponent.ID, Username: s.Opponent.Name, GlobalName: s.Opponent.Name}
+		data.Resolved.Users[o.ID] = o
+		opts = append(opts, &discordgo.ApplicationCommandInteractionDataOption{Name: "opponent", Type: discordgo.ApplicationCommandOptionUser, Value: o.ID})
+	} else {
+		opts = append(opts, stringOption("level", s.Level))
+	}
+	data.Options = []*discordgo.ApplicationCommandInteractionDataOption{{Name: sub, Type: discordgo.ApplicationCommandOptionSubCommand, Options: opts}}
+	it := a.webInteraction(&storage.Game{ChannelID: channelID, GuildID: LocalGuild}, u, discordgo.InteractionApplicationCommand)
+	it.Data = data
+	names := map[string]string{u.ID: u.Name}
+	if s.Opponent != nil {
+		names[s.Opponent.ID] = s.Opponent.Name
+	}
+	res, public := a.run(ctx, it, names)
+	for _, m := range public {
+		for _, row := range m.Components {
+			ar, ok := row.(discordgo.ActionsRow)
+			if !ok {
+				continue
+			}
+			for _, c := range ar.Components {
+				if b, ok := c.(discordgo.Button); ok && strings.HasPrefix(b.CustomID, "challenge/") && strings.HasSuffix(b.CustomID, "/accept") {
+					challengeID = strings.TrimSuffix(strings.TrimPrefix(b.CustomID, "challenge/"), "/accept")
+				}
+			}
+		}
+	}
+	return res, challengeID
+}
+
+// Answer presses Accept (or Decline) on challenge id for u, as on the
+// challenge's message in Discord.
+func (a *App) Answer(ctx context.Context, channelID string, u WebUser, id string, accept bool) ActResult {
+	verb := "decline"
+	if accept {
+		verb = "accept"
+	}
+	it := a.webInteraction(&storage.Game{ChannelID: channelID, GuildID: LocalGuild}, u, discordgo.InteractionMessageComponent)
+	it.Data = discordgo.MessageComponentInteractionData{CustomID: "challenge/" + id + "/" + verb, ComponentType: discordgo.ButtonComponent}
+	res, _ := a.run(ctx, it, nil)
+	return res
+}
+
+// Levels are the bot levels on offer (for the local board page's
+// "play the bot" choice).
+func (a *App) Levels() []Level { return a.opts.Players.Levels() }
+
+// ConsoleUser is the user the console and the local board page know by
+// name: the same name is the same person in both.
+func ConsoleUser(name string) WebUser {
+	u := consoleUser(name)
+	return WebUser{ID: u.ID, Name: name}
+}
+
+// Where says where the game of channelID lives: its server ("" for a DM)
+// and, for a thread, the channel the thread is in; the last finished game
+// when none is in play, and ErrNoGame when there is neither. The board
+// page checks with it who may see the game.
+func (a *App) Where(ctx context.Context, channelID string) (guildID, parentID string, err error) {
+	g, err := a.loadGame(ctx, channelID)
+	switch {
+	case err == nil:
+		return g.GuildID, g.ParentChannelID, nil
+	case !errors.Is(err, ErrNoGame) && !errors.Is(err, ErrQuarantined):
+		return "", "", err
+	}
+	arcs, err := a.archive.ChannelGames(ctx, channelID, 1)
+	if err != nil {
+		return "", "", err
+	}
+	if len(arcs) == 0 {
+		return "", "", ErrNoGame
+	}
+	return arcs[0].GuildID, "", nil
+}

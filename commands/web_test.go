@@ -1,0 +1,201 @@
+package commands
+
+import (
+	"context"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/bwmarrin/discordgo"
+)
+
+// webGame starts a 9×9 game between ann (black) and bob from the board
+// page's door: ann challenges, bob accepts.
+func webGame(t *testing.T, tb *testApp) {
+	t.Helper()
+	ctx := context.Background()
+	res, id := tb.Start(ctx, channelID, WebUser{ID: ann.ID, Name: "ann"}, Start{Opponent: &WebUser{ID: bob.ID, Name: "bob"}, Size: 9})
+	if res.Refused || id == "" {
+		t.Fatalf("Start = %+v, challenge %q; want a challenge", res, id)
+	}
+	if res := tb.Answer(ctx, channelID, WebUser{ID: bob.ID, Name: "bob"}, id, true); res.Refused {
+		t.Fatalf("Answer = %+v", res)
+	}
+	tb.rec.take()
+}
+
+func TestActIsTheSlashCommand(t *testing.T) {
+	tb := newTestApp(t)
+	ctx := context.Background()
+	var mu sync.Mutex
+	var changed []string
+	stop := tb.OnChange(func(ch string) { mu.Lock(); changed = append(changed, ch); mu.Unlock() })
+	defer stop()
+	webGame(t, tb)
+	v, err := tb.View(ctx, channelID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	black, white := "black", "white"
+	if v.Black.Players[0].ID != ann.ID {
+		black, white = white, black
+	}
+	annU, bobU := WebUser{ID: ann.ID, Name: "ann"}, WebUser{ID: bob.ID, Name: "bob"}
+	first, second, firstSeat, secondSeat := annU, bobU, black, white
+	if black == "white" {
+		first, second, firstSeat, secondSeat = bobU, annU, white, black
+	}
+	act := func(u WebUser, kind, point, seat string) ActResult {
+		v, err := tb.View(ctx, channelID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tb.Act(ctx, channelID, u, Action{Kind: kind, Point: point, Game: v.ID, Version: v.Version, Seat: seat})
+	}
+	res := act(first, ActPlay, "E5", "black")
+	if res.Refused || !strings.Contains(res.Text, "played E5") {
+		t.Fatalf("Act(play E5) = %+v, want the move's note", res)
+	}
+	v, _ = tb.View(ctx, channelID)
+	if got := v.Board[4][4]; got != 'X' {
+		t.Errorf("E5 after the click = %c, want X", got)
+	}
+	// The click's board reaches the channel.
+	posted := false
+	for _, c := range tb.rec.take() {
+		if (c.Op == "send" || c.Op == "followup") && strings.Contains(c.text(), "E5") {
+			posted = true
+		}
+	}
+	if !posted {
+		t.Error("the click's board was not posted in the channel")
+	}
+	mu.Lock()
+	if len(changed) == 0 || changed[len(changed)-1] != channelID {
+		t.Errorf("change feed = %v, want %s", changed, channelID)
+	}
+	mu.Unlock()
+
+	tests := []struct {
+		name    string
+		user    WebUser
+		kind    string
+		point   string
+		seat    string
+		version int // added to the game's version
+		want    string
+	}{
+		{"out of turn", first, ActPlay, "D4", firstSeat, 0, "It is not your turn: ⚪"},
+		{"occupied", second, ActPlay, "E5", secondSeat, 0, "E5 is already taken by a black stone."},
+		{"forged seat", second, ActPlay, "D4", firstSeat, 0, "You are not playing black in this game: you play white."},
+		{"spectator", WebUser{ID: cat.ID, Name: "cat"}, ActPlay, "D4", "white", 0, WatchingOnly},
+		{"stale version", second, ActPlay, "D4", secondSeat, -1, StaleClick},
+		{"unknown", second, "fly", "", secondSeat, 0, "gobot does not know that action."},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			v, _ := tb.View(ctx, channelID)
+			res := tb.Act(ctx, channelID, tt.user, Action{Kind: tt.kind, Point: tt.point, Game: v.ID, Version: uint64(int(v.Version) + tt.version), Seat: tt.seat})
+			if !res.Refused || !strings.Contains(res.Text, tt.want) {
+				t.Errorf("Act = %+v, want refused with %q", res, tt.want)
+			}
+			after, _ := tb.View(ctx, channelID)
+			if after.Version != v.Version {
+				t.Errorf("version %d -> %d after a refusal", v.Version, after.Version)
+			}
+		})
+	}
+	// A slash command's move is announced too.
+	mu.Lock()
+	changed = nil
+	mu.Unlock()
+	tb.command(userOf(second), "/go play move:D4")
+	mu.Lock()
+	if len(changed) == 0 {
+		t.Error("a slash command's move was not announced")
+	}
+	mu.Unlock()
+	// Both resign... one does: the game is closed and clicks say so.
+	if res := act(first, ActResign, "", firstSeat); res.Refused {
+		t.Fatalf("resign = %+v", res)
+	}
+	res = tb.Act(ctx, channelID, second, Action{Kind: ActPlay, Point: "C3", Game: v.ID, Version: v.Version + 5, Seat: secondSeat})
+	if !res.Refused || res.Text != ClosedGame {
+		t.Errorf("a click after the game = %+v, want %q", res, ClosedGame)
+	}
+	v, err = tb.View(ctx, channelID)
+	if err != nil || !v.Over || !strings.Contains(v.Result, "resignation") {
+		t.Errorf("View after resigning = %+v, %v; want the finished game", v, err)
+	}
+}
+
+// userOf is the test user behind a WebUser.
+func userOf(u WebUser) *discordgo.User {
+	if u.ID == ann.ID {
+		return ann
+	}
+	return bob
+}
+
+// TestActUndoAndScoring: the board page's undo request and answers, and
+// the scoring phase, are the buttons' and /go dead's.
+func TestActUndoAndScoring(t *testing.T) {
+	tb := newTestApp(t)
+	ctx := context.Background()
+	webGame(t, tb)
+	v, _ := tb.View(ctx, channelID)
+	black, white := WebUser{ID: ann.ID, Name: "ann"}, WebUser{ID: bob.ID, Name: "bob"}
+	if v.Black.Players[0].ID != ann.ID {
+		black, white = white, black
+	}
+	act := func(u WebUser, seat, kind, point string) ActResult {
+		t.Helper()
+		v, err := tb.View(ctx, channelID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tb.Act(ctx, channelID, u, Action{Kind: kind, Point: point, Game: v.ID, Version: v.Version, Seat: seat})
+	}
+	must := func(res ActResult) {
+		t.Helper()
+		if res.Refused {
+			t.Fatalf("refused: %s", res.Text)
+		}
+	}
+	must(act(black, "black", ActPlay, "E5"))
+	must(act(black, "black", ActUndo, ""))
+	if v, _ := tb.View(ctx, channelID); v.Undo == nil || v.Undo.By != "black" {
+		t.Fatalf("after the request the view's undo is %+v, want black's", v.Undo)
+	}
+	if res := act(black, "black", ActUndoYes, ""); !res.Refused || !strings.Contains(res.Text, "Only") {
+		t.Errorf("the asker allowing their own undo = %+v, want a refusal", res)
+	}
+	must(act(white, "white", ActUndoNo, ""))
+	if v, _ := tb.View(ctx, channelID); v.Undo != nil || v.Board[4][4] != 'X' {
+		t.Fatalf("after a refusal: undo %+v, E5 %c", v.Undo, v.Board[4][4])
+	}
+	must(act(black, "black", ActUndo, ""))
+	must(act(white, "white", ActUndoYes, ""))
+	if v, _ := tb.View(ctx, channelID); v.Board[4][4] != '.' || v.Moves != 0 {
+		t.Fatalf("after the undo: E5 %c, %d moves", v.Board[4][4], v.Moves)
+	}
+	must(act(black, "black", ActPlay, "E5"))
+	must(act(white, "white", ActPlay, "A1"))
+	must(act(black, "black", ActPass, ""))
+	must(act(white, "white", ActPass, ""))
+	v, _ = tb.View(ctx, channelID)
+	if v.Scoring == nil {
+		t.Fatal("no scoring phase after two passes")
+	}
+	dead := strings.Join(v.Scoring.Dead, " ")
+	must(act(black, "black", ActDead, "A1"))
+	if v, _ := tb.View(ctx, channelID); strings.Join(v.Scoring.Dead, " ") == dead {
+		t.Errorf("marking A1 left the dead stones %q", dead)
+	}
+	must(act(black, "black", ActAccept, ""))
+	must(act(white, "white", ActAccept, ""))
+	v, err := tb.View(ctx, channelID)
+	if err != nil || !v.Over || !strings.Contains(v.Result, "points") {
+		t.Errorf("after both accepted: %+v %v", v, err)
+	}
+}

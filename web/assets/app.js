@@ -1,0 +1,461 @@
+// app.js is gobot's board page: it signs in (by name on a local gobot, or
+// through Discord's Embedded App SDK inside an Activity), keeps a
+// WebSocket to gobot, draws the game it is told about and sends clicks.
+// The server decides everything: the page shows its state as it comes and
+// its refusals as they are written.
+import { Board } from './board.js';
+
+const $ = (id) => document.getElementById(id);
+const st = {
+  session: '', user: null, local: false, home: '', channel: '', view: null, receivedAt: 0,
+  games: [], offers: [], people: [], levels: [], ws: null, nextId: 1, retry: 0,
+  hover: null, pending: null, lastAnnounced: '', fatal: false,
+  said: 0, sent: {}, // how many times the message changed; its count when each action was sent
+};
+
+function show(id, on) { $(id).hidden = !on; }
+
+function fatal(text) {
+  st.fatal = true;
+  $('fatal').textContent = text;
+  show('fatal', true);
+  show('main', false);
+  show('signin', false);
+  if (st.ws) st.ws.close();
+}
+
+async function api(path, body) {
+  const init = body === undefined ? {} : { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) };
+  const r = await fetch(path, init);
+  const data = await r.json().catch(() => ({}));
+  if (!r.ok) throw new Error(data.error || `gobot answered ${r.status}.`);
+  return data;
+}
+
+// ---- signing in ----------------------------------------------------
+
+async function main() {
+  let cfg;
+  try {
+    cfg = await api('api/config');
+  } catch (e) {
+    fatal('gobot cannot be reached: ' + e.message);
+    return;
+  }
+  const inDiscord = new URLSearchParams(location.search).has('frame_id') || window.__gobotSDK;
+  if (inDiscord && cfg.discord) {
+    try {
+      await discordSignIn(cfg.client_id);
+    } catch (e) {
+      fatal(e.message);
+    }
+  } else if (cfg.local) {
+    localSignIn();
+  } else {
+    fatal("Open this board from Discord: press Open board under a game's board. Signing in by name works only on the computer gobot runs on.");
+  }
+}
+
+async function discordSignIn(clientId) {
+  let sdk;
+  if (window.__gobotSDK) {
+    sdk = window.__gobotSDK(clientId); // tests stand in for Discord
+  } else {
+    const m = await import('./sdk/index.mjs');
+    sdk = new m.DiscordSDK(clientId);
+  }
+  await sdk.ready();
+  const { state } = await api('api/state');
+  const { code } = await sdk.commands.authorize({ client_id: clientId, response_type: 'code', state, prompt: 'none', scope: ['identify'] });
+  const res = await api('api/token', { code, state, instance_id: sdk.instanceId });
+  await sdk.commands.authenticate({ access_token: res.access_token });
+  begin(res.session, res.user);
+}
+
+function localSignIn() {
+  show('signin', true);
+  performance.mark('gobot-ready'); // the page can be used: tests read it
+  const input = $('signin-name');
+  input.value = localStorage.getItem('gobot-name') || '';
+  $('signin-form').addEventListener('submit', async (e) => {
+    e.preventDefault();
+    try {
+      const res = await api('api/local', { name: input.value });
+      localStorage.setItem('gobot-name', res.user.name);
+      show('signin', false);
+      begin(res.session, res.user);
+    } catch (err) {
+      say(err.message, true, 'fatal');
+      $('fatal').textContent = err.message;
+      show('fatal', true);
+    }
+  });
+}
+
+function begin(session, user) {
+  st.session = session;
+  st.user = user;
+  $('me').textContent = 'Signed in as ' + user.name;
+  show('fatal', false);
+  show('main', true);
+  connect();
+}
+
+// ---- the connection ----------------------------------------------------
+
+function connect() {
+  const url = new URL('ws', location.href);
+  url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
+  const ws = new WebSocket(url);
+  st.ws = ws;
+  $('conn').textContent = 'connecting…';
+  ws.onopen = () => {
+    st.retry = 0;
+    $('conn').textContent = '';
+    send({ t: 'hello', session: st.session });
+    // After a reconnection, the game shown before comes back as it is now.
+    if (st.channel) send({ t: 'watch', channel: st.channel });
+  };
+  ws.onmessage = (e) => receive(JSON.parse(e.data));
+  ws.onclose = () => {
+    if (st.ws !== ws || st.fatal) return;
+    $('conn').textContent = 'reconnecting…';
+    const wait = Math.min(8000, 250 * 2 ** st.retry++);
+    setTimeout(connect, wait);
+  };
+}
+
+function send(m) {
+  if (st.ws && st.ws.readyState === WebSocket.OPEN) st.ws.send(JSON.stringify(m));
+}
+
+function receive(m) {
+  switch (m.t) {
+    case 'welcome':
+      st.local = m.local;
+      st.home = m.channel || '';
+      st.levels = m.levels || [];
+      if (!st.channel && m.channel) st.channel = m.channel;
+      setupPicker();
+      break;
+    case 'renew':
+      st.session = m.session;
+      break;
+    case 'state':
+      if (m.game.channel !== st.channel) return;
+      setView(m.game);
+      break;
+    case 'nogame':
+      if (m.channel !== st.channel) return;
+      st.view = null;
+      show('game', false);
+      $('empty').textContent = st.local ? 'There is no game here yet: start one on the left.' : 'There is no game in this channel yet: start one with /go challenge or /go bot.';
+      show('empty', true);
+      break;
+    case 'games':
+      st.games = m.games;
+      st.people = m.people || [];
+      st.offers = m.offers || [];
+      drawPicker();
+      break;
+    case 'result':
+      // A refusal is always shown; what a done action did only if the
+      // page has said nothing since (a late answer must not hide a newer
+      // prompt, and the board shows the move already).
+      if (m.refused || (m.text && st.said === st.sent[m.id])) say(m.text, m.refused);
+      delete st.sent[m.id];
+      if (!m.refused && m.channel && m.channel !== st.channel) watch(m.channel);
+      if (m.refused && st.pending) { st.pending = null; redraw(); }
+      break;
+    case 'error':
+      if (m.fatal) fatal(m.text);
+      else say(m.text, true);
+      break;
+  }
+}
+
+function say(text, refused) {
+  st.said++;
+  const el = $('message');
+  el.textContent = text;
+  el.classList.toggle('refused', !!refused);
+}
+
+function act(kind, point) {
+  const v = st.view;
+  if (!v) return;
+  say('', false);
+  performance.mark('gobot-act'); // when the click left (tests measure with it)
+  st.sent[st.nextId] = st.said;
+  send({ t: 'act', id: st.nextId++, channel: v.channel, kind, point: point || '', game: v.id, version: v.version, seat: mySeat(v) || 'none' });
+}
+
+function watch(channel) {
+  st.channel = channel;
+  st.view = null;
+  st.pending = null;
+  send({ t: 'watch', channel });
+  drawPicker();
+}
+
+// ---- the game ----------------------------------------------------
+
+const board = new Board($('board'), $('points'), {
+  onPoint: (name) => press(name),
+  onHover: (name) => { st.hover = name; redraw(); },
+});
+
+function mySeat(v) {
+  if (!st.user) return '';
+  for (const c of ['black', 'white']) {
+    if (v[c].players.some((p) => p.id === st.user.id)) return c;
+  }
+  return '';
+}
+
+function myTurn(v) {
+  const seat = mySeat(v);
+  if (!seat || v.over || v.scoring) return false;
+  if (v.vote) return v.to_play === seat;
+  const team = v[seat].players;
+  // In a team game the player to move is shown first by the server's status.
+  return v.to_play === seat && team.some((p) => p.id === st.user.id);
+}
+
+function press(name) {
+  const v = st.view;
+  if (!v) return;
+  const seat = mySeat(v);
+  if (!seat) {
+    say('You are watching this game: only its players can act.', true);
+    return;
+  }
+  if (v.scoring && !v.over) {
+    act('dead', name);
+    return;
+  }
+  if ($('confirm').checked && myTurn(v)) {
+    if (!st.pending || st.pending.point !== name) {
+      st.pending = { point: name, color: seat, pending: true };
+      say(`Tap ${name} again to play it.`, false);
+      redraw();
+      return;
+    }
+  }
+  st.pending = null;
+  act('play', name);
+}
+
+function setView(v) {
+  const prev = st.view;
+  if (!prev || prev.id !== v.id || prev.moves !== v.moves || prev.version !== v.version) st.pending = null;
+  st.view = v;
+  st.receivedAt = performance.now();
+  announce(prev, v);
+  show('empty', false);
+  show('game', true);
+  redraw();
+  drawPicker();
+  if (!prev || prev.moves !== v.moves) performance.mark(`gobot-move-${v.moves}`); // when the move was drawn
+}
+
+// announce tells screen readers what changed: each move, the end of play.
+function announce(prev, v) {
+  const key = v.id + ':' + v.moves + ':' + (v.over ? 'over' : '') + (v.scoring ? 'scoring' : '');
+  if (key === st.lastAnnounced) return;
+  st.lastAnnounced = key;
+  const same = prev && prev.id === v.id;
+  const parts = [];
+  for (const m of v.recent || []) {
+    if (same && m.n <= prev.moves) continue;
+    if (!same && m.n < v.moves) continue;
+    const who = m.color.charAt(0).toUpperCase() + m.color.slice(1);
+    if (m.kind === 'play') parts.push(`${who} (${m.by}) played ${m.point}.`);
+    else if (m.kind === 'pass') parts.push(`${who} (${m.by}) passed.`);
+  }
+  if (same && parts.length > 0) {
+    let took = 0;
+    for (const c of ['black', 'white']) took += Math.max(0, v[c].captures - prev[c].captures);
+    if (took > 0) parts.push(`${took} ${took === 1 ? 'stone' : 'stones'} captured.`);
+  }
+  if (v.over) parts.push(v.status);
+  else if (v.scoring && !(same && prev.scoring)) parts.push(v.status);
+  if (parts.length === 0) return;
+  // Each announcement is added to the live region (a screen reader reads
+  // what is added); the last few stay.
+  const live = $('live');
+  const p = document.createElement('p');
+  p.textContent = parts.join(' ');
+  live.appendChild(p);
+  while (live.children.length > 4) live.firstChild.remove();
+}
+
+function redraw() {
+  const v = st.view;
+  if (!v) return;
+  const seat = mySeat(v);
+  const turn = myTurn(v);
+  let ghost = st.pending;
+  if (!ghost && turn && st.hover) {
+    const { col, r } = pointOf(st.hover, v.size);
+    if (v.board[r] && v.board[r][col] === '.') ghost = { point: st.hover, color: seat, pending: false };
+  }
+  board.draw(v, { ghost, active: turn || (!!seat && !!v.scoring && !v.over) });
+  $('title').textContent = v.title;
+  $('status').textContent = v.status;
+  for (const c of ['black', 'white']) {
+    const el = $('side-' + c);
+    const sv = v[c];
+    const names = sv.players.map((p) => p.name + (p.id && st.user && p.id === st.user.id ? ' (you)' : '')).join(', ');
+    el.querySelector('.names').textContent = names;
+    avatar(el.querySelector('.avatar'), sv.players[0]);
+    el.querySelector('.caps').textContent = `${sv.captures} captured`;
+    el.classList.toggle('turn', v.to_play === c);
+    el.setAttribute('aria-label', `${c}: ${names}, ${sv.captures} captured`);
+  }
+  tick();
+  const playing = !!seat && !v.over;
+  show('controls', playing && !v.scoring);
+  $('pass').disabled = !turn;
+  $('undo').disabled = !!v.vote;
+  $('resign').disabled = !!v.vote;
+  show('resign-ask', false);
+  const u = v.undo;
+  show('undo-ask', !!u && playing);
+  if (u) {
+    const mine = u.by === seat;
+    $('undo-text').textContent = mine ? 'You asked to take back your last move.' : `${u.by === 'black' ? 'Black' : 'White'} asks to take back their last move.`;
+    $('undo-yes').hidden = mine;
+    $('undo-no').textContent = mine ? 'Withdraw' : 'Refuse';
+  }
+  const sc = v.scoring;
+  show('scoring', !!sc);
+  if (sc) {
+    $('count').textContent = sc.count;
+    show('scoring-help', playing);
+    const yes = (c) => (sc.accepted[c] ? 'accepted' : 'not yet');
+    $('accepted').textContent = v.over ? v.status : `Black: ${yes('black')} · White: ${yes('white')}`;
+    $('accept').hidden = $('resume').hidden = !playing;
+    $('accept').disabled = !!sc.accepted[seat];
+  }
+}
+
+// avatar shows a player's Discord picture (inside Discord, once they have
+// opened the board: see README) or else their initial.
+function avatar(el, p) {
+  const key = p ? p.id || p.name : '';
+  if (el.dataset.who === key) return;
+  el.dataset.who = key;
+  el.textContent = (p ? p.name : '?').charAt(0).toUpperCase();
+  if (!p || !p.id || st.local) return;
+  const img = new Image();
+  img.alt = '';
+  img.onload = () => { if (el.dataset.who === key) el.replaceChildren(img); };
+  img.src = 'api/avatar/' + p.id;
+}
+
+function pointOf(name, n) {
+  const cols = 'ABCDEFGHJKLMNOPQRST';
+  return { col: cols.indexOf(name[0]), r: n - parseInt(name.slice(1), 10) };
+}
+
+// ---- clocks ----------------------------------------------------
+
+function fmt(ms) {
+  let s = Math.max(0, Math.ceil(ms / 1000));
+  const d = Math.floor(s / 86400); s -= d * 86400;
+  const h = Math.floor(s / 3600); s -= h * 3600;
+  const m = Math.floor(s / 60); s -= m * 60;
+  if (d > 0) return `${d}d ${h}h`;
+  const mm = String(m).padStart(h > 0 ? 2 : 1, '0'), ss = String(s).padStart(2, '0');
+  return h > 0 ? `${h}:${mm}:${ss}` : `${mm}:${ss}`;
+}
+
+function tick() {
+  const v = st.view;
+  if (!v) return;
+  for (const c of ['black', 'white']) {
+    const el = $('side-' + c).querySelector('.clock');
+    const k = v[c].clock;
+    if (!k) { el.textContent = ''; continue; }
+    el.classList.toggle('running', !!k.running && !v.over && !v.scoring);
+    el.textContent = k.running && !v.over && !v.scoring ? fmt(k.left_ms - (performance.now() - st.receivedAt)) + (k.suffix || '') : k.text;
+  }
+}
+setInterval(tick, 250);
+
+// ---- the picker ----------------------------------------------------
+
+function setupPicker() {
+  show('newbot', st.local);
+  show('newchallenge', st.local);
+  const sel = $('newbot-level');
+  sel.replaceChildren(...st.levels.map((l) => new Option(l, l)));
+  if (st.levels.includes('easy')) sel.value = 'easy';
+  drawPicker();
+}
+
+function drawPicker() {
+  const list = $('games');
+  list.replaceChildren();
+  for (const g of st.games) {
+    const li = document.createElement('li');
+    const b = document.createElement('button');
+    b.type = 'button';
+    b.textContent = `${g.title} · ${g.size}×${g.size}`;
+    b.setAttribute('aria-current', String(g.channel === st.channel));
+    b.addEventListener('click', () => watch(g.channel));
+    li.appendChild(b);
+    list.appendChild(li);
+  }
+  const offers = $('offers');
+  offers.replaceChildren();
+  for (const o of st.offers) {
+    const li = document.createElement('li');
+    if (st.user && o.to.id === st.user.id) {
+      li.append(`${o.from.name} challenges you to a ${o.size}×${o.size} game. `);
+      for (const [label, yes] of [['Accept', true], ['Decline', false]]) {
+        const b = document.createElement('button');
+        b.type = 'button';
+        b.textContent = label;
+        b.addEventListener('click', () => {
+          st.channel = o.channel;
+          send({ t: 'answer', id: st.nextId++, channel: o.channel, challenge: o.id, accept: yes });
+          if (yes) watch(o.channel);
+        });
+        li.append(b, ' ');
+      }
+    } else if (st.user && o.from.id === st.user.id) {
+      li.textContent = `Waiting for ${o.to.name} to accept your ${o.size}×${o.size} challenge.`;
+    } else continue;
+    offers.appendChild(li);
+  }
+  $('people').replaceChildren(...st.people.filter((p) => !st.user || p.id !== st.user.id).map((p) => new Option(p.name)));
+  // The picker is shown when there is a choice to make.
+  show('picker', st.local || st.games.length > 1 || st.games.some((g) => g.channel !== st.channel));
+}
+
+$('newbot').addEventListener('submit', (e) => {
+  e.preventDefault();
+  send({ t: 'start', id: st.nextId++, level: $('newbot-level').value, size: parseInt($('newbot-size').value, 10) });
+});
+$('newchallenge').addEventListener('submit', (e) => {
+  e.preventDefault();
+  send({ t: 'start', id: st.nextId++, opponent: $('challenge-name').value.trim(), size: parseInt($('challenge-size').value, 10) });
+});
+
+// ---- buttons ----------------------------------------------------
+
+$('pass').addEventListener('click', () => act('pass'));
+$('undo').addEventListener('click', () => act('undo'));
+$('resign').addEventListener('click', () => { show('resign-ask', true); $('resign-no').focus(); });
+$('resign-no').addEventListener('click', () => show('resign-ask', false));
+$('resign-yes').addEventListener('click', () => { show('resign-ask', false); act('resign'); });
+$('undo-yes').addEventListener('click', () => act('undo-yes'));
+$('undo-no').addEventListener('click', () => act('undo-no'));
+$('accept').addEventListener('click', () => act('accept'));
+$('resume').addEventListener('click', () => act('resume'));
+$('confirm').checked = matchMedia('(pointer: coarse)').matches;
+$('confirm').addEventListener('change', () => { st.pending = null; redraw(); });
+
+main();

@@ -1,0 +1,3 @@
+var BigInteger = {exports: {}};
+
+export { BigInteger as __module };

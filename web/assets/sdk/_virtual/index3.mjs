@@ -1,0 +1,3 @@
+var lodash_transform = {exports: {}};
+
+export { lodash_transform as __module };

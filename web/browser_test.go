@@ -1,0 +1,212 @@
+package web
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gobot-dev/gobot/commands/discordtest"
+)
+
+// TestBrowserActivityGame9x9: two players in Discord's Activity (the SDK
+// stood in for, the sign-in through the fake Discord's OAuth2) play a 9×9
+// game to the count by clicking, while a third person watches on a
+// phone: stones placed, a capture, a ko refusal, two passes, a dead group
+// clicked, both accept, and all three read the same final score.
+func TestBrowserActivityGame9x9(t *testing.T) {
+	e := newEnv(t, Options{Local: true}) // the page is served from 127.0.0.1, not from discordsays.com: its origin passes as a local one
+	b := newBrowser(t)
+	e.challenge("ann", "bob", 9)
+	inst := e.d.Activity(e.ch, user("ann"), user("bob"), user("cat"))
+	ann := e.activity(b, "ann", inst, 1000, 900)
+	bob := e.activity(b, "bob", inst, 1000, 900)
+	cat := e.activity(b, "cat", inst, 390, 844)
+	all := []*tab{ann, bob, cat}
+	for _, p := range all {
+		p.wait("the game's title", `document.getElementById('title').textContent === 'ann vs bob'`, 10*time.Second)
+	}
+	if st := js[string](ann, `window.__authorized.state`); st == "" || js[string](ann, `window.__authorized.response_type`) != "code" {
+		t.Errorf("authorize was asked without a state or not for a code: %v", js[any](ann, `window.__authorized`))
+	}
+	if tok := js[string](ann, `window.__authenticated.access_token`); !strings.HasPrefix(tok, "access-") {
+		t.Errorf("authenticate got access token %q, want the one Discord's token endpoint gave", tok)
+	}
+	// markAt is when a page's latest performance mark of that name was
+	// made, in milliseconds since the epoch (the pages share a clock).
+	markAt := func(p *tab, name string) float64 {
+		return js[float64](p, `(() => { const m = performance.getEntriesByName('`+name+`'); return m.length ? performance.timeOrigin + m[m.length-1].startTime : 0; })()`)
+	}
+	var took []float64
+	moves := 0
+	play := func(p *tab, point, stone string) {
+		t.Helper()
+		p.clickPoint(point)
+		for _, q := range all {
+			q.waitStone(point, stone)
+		}
+		moves++
+		// From the click leaving the mover's page to the move drawn on the
+		// opponent's and the spectator's.
+		sent := markAt(p, "gobot-act")
+		for _, q := range all {
+			if q != p {
+				took = append(took, markAt(q, fmt.Sprintf("gobot-move-%d", moves))-sent)
+			}
+		}
+	}
+	play(ann, "D6", "black")
+	ann.shot("#game", "activity-9x9-first-move")
+	play(bob, "E6", "white")
+	play(ann, "C5", "black")
+	play(bob, "F5", "white")
+	play(ann, "D4", "black")
+	play(bob, "E4", "white")
+	play(ann, "J9", "black")
+	play(bob, "D5", "white")
+	// E5 takes the white stone at D5: a capture, and a ko.
+	play(ann, "E5", "black")
+	for _, p := range all {
+		p.waitStone("D5", "empty")
+		if got := p.label("D5"); got != "D5, empty, ko: cannot be retaken now" {
+			t.Errorf("%s: D5 reads %q, want the ko point", p.name, got)
+		}
+		p.wait("black's capture", `document.querySelector('#side-black .caps').textContent === '1 captured'`, 5*time.Second)
+	}
+	slices.Sort(took)
+	t.Logf("click on one page to the move drawn on another, in the browser: median %.0f ms, at most %.0f ms (%d)", took[len(took)/2], took[len(took)-1], len(took))
+	if got := js[string](cat, `document.getElementById('live').lastChild.textContent`); got != "Black (ann) played E5. 1 stone captured." {
+		t.Errorf("the spectator's screen reader heard %q", got)
+	}
+	// Retaking at once is refused, with the rules' sentence, and changes nothing.
+	bob.clickPoint("D5")
+	bob.wait("the ko refusal", `document.getElementById('message').textContent !== ''`, 10*time.Second)
+	if got := bob.text("#message"); got != "Ko: D5 would retake the ko at once. Play a ko threat elsewhere first, then you may retake." {
+		t.Errorf("retaking the ko shows %q", got)
+	}
+	if got := bob.label("D5"); !strings.HasPrefix(got, "D5, empty") {
+		t.Errorf("after the refused retake D5 reads %q", got)
+	}
+	// A click out of turn is refused as in Discord.
+	ann.clickPoint("A1")
+	ann.wait("the turn refusal", `document.getElementById('message').textContent.startsWith('It is not your turn')`, 10*time.Second)
+	if got := ann.text("#message"); got != "It is not your turn: ⚪ bob is to play." {
+		t.Errorf("a click out of turn shows %q", got)
+	}
+	// The spectator can do nothing.
+	cat.clickPoint("A1")
+	cat.wait("the spectator's refusal", `document.getElementById('message').textContent !== ''`, 5*time.Second)
+	if got := cat.text("#message"); got != "You are watching this game: only its players can act." {
+		t.Errorf("a spectator's click shows %q", got)
+	}
+	play(bob, "A1", "white")
+	// Two passes end play.
+	bob.wait("black's turn", `document.getElementById('status').textContent.includes('black to play')`, 5*time.Second)
+	ann.click("#pass")
+	bob.wait("bob may pass", `!document.getElementById('pass').disabled`, 10*time.Second)
+	bob.click("#pass")
+	for _, p := range all {
+		p.wait("the scoring phase", `!document.getElementById('scoring').hidden`, 10*time.Second)
+	}
+	// A group clicked in the scoring phase changes side, for everyone.
+	before := ann.label("J9")
+	ann.clickPoint("J9")
+	for _, p := range all {
+		p.wait("J9's marking to change", `document.querySelector('[data-point="J9"]').getAttribute('aria-label') !== `+jsString(before), 10*time.Second)
+	}
+	if now := cat.label("J9"); strings.Contains(before, "marked dead") == strings.Contains(now, "marked dead") {
+		t.Errorf("J9 read %q before the click and %q after", before, now)
+	}
+	count := ann.text("#count")
+	ann.shot("#game", "activity-9x9-scoring")
+	cat.shot("body", "activity-9x9-scoring-phone")
+	ann.click("#accept")
+	bob.wait("ann's acceptance", `document.getElementById('accepted').textContent.startsWith('Black: accepted')`, 10*time.Second)
+	bob.click("#accept")
+	var final string
+	for _, p := range all {
+		p.wait("the result", `document.getElementById('status').textContent.startsWith('Game over:')`, 10*time.Second)
+		got := p.text("#status")
+		if final == "" {
+			final = got
+		} else if got != final {
+			t.Errorf("%s reads %q, %s %q", p.name, got, all[0].name, final)
+		}
+	}
+	arcs, err := e.store.ChannelGames(context.Background(), e.ch.ID, 1)
+	if err != nil || len(arcs) != 1 {
+		t.Fatalf("archive: %v %v", arcs, err)
+	}
+	if !strings.HasSuffix(final, "· "+arcs[0].Result) || !strings.Contains(final, " points ") {
+		t.Errorf("the players read %q, want a count ending in the recorded result %s", final, arcs[0].Result)
+	}
+	if got := ann.text("#count"); got != count {
+		t.Errorf("the count after accepting is %q, want the count accepted %q", got, count)
+	}
+	ann.shot("#game", "activity-9x9-final")
+	t.Logf("final: %s\n%s", final, count)
+}
+
+// TestBrowserSlashMoveShows: a move made by slash command in Discord
+// shows on the board page within a second.
+func TestBrowserSlashMoveShows(t *testing.T) {
+	e := newEnv(t, Options{Local: true}) // the page is served from 127.0.0.1, not from discordsays.com: its origin passes as a local one
+	b := newBrowser(t)
+	e.challenge("ann", "bob", 13)
+	inst := e.d.Activity(e.ch, user("ann"), user("bob"))
+	bob := e.activity(b, "bob", inst, 1000, 900)
+	bob.wait("the game", `document.getElementById('title').textContent === 'ann vs bob'`, 10*time.Second)
+	start := time.Now()
+	if got := e.slash("ann", "play", discordtest.Str("move", "K10")); !strings.Contains(got, "K10") {
+		t.Fatalf("/go play K10 answered %q", got)
+	}
+	bob.wait("K10 from the slash command", `(document.querySelector('[data-point="K10"]').getAttribute('aria-label')||'').startsWith('K10, black stone')`, time.Second)
+	t.Logf("slash command to the page: %v", time.Since(start))
+	// And a click reaches the channel's board.
+	bob.clickPoint("C3")
+	bob.waitStone("C3", "white")
+	e.d.WaitFor("the click's board in the channel", func() bool {
+		for _, m := range e.d.Public(e.ch.ID) {
+			if strings.Contains(m.Text(), "played **C3**") {
+				return true
+			}
+		}
+		return false
+	})
+	bob.shot("#game", "activity-13x13")
+
+	// A second game, in a thread of the channel: the page offers both.
+	e.challenge("ann", "cat", 9, discordtest.Bool("thread", true))
+	bob.wait("the picker", `!document.getElementById('picker').hidden && document.querySelectorAll('#games button').length === 2`, 5*time.Second)
+	bob.click(`#games li:nth-child(2) button`)
+	bob.wait("the thread's game", `document.getElementById('title').textContent === 'ann vs cat'`, 5*time.Second)
+	if js[bool](bob, `!document.getElementById('controls').hidden`) {
+		t.Errorf("bob watches ann vs cat, yet the page offers him its controls")
+	}
+	bob.click(`#games li:nth-child(1) button`)
+	bob.wait("his own game", `document.getElementById('title').textContent === 'ann vs bob'`, 5*time.Second)
+
+	// Resigning asks first.
+	bob.click("#resign")
+	bob.wait("the question", `!document.getElementById('resign-ask').hidden`, 5*time.Second)
+	if got := bob.text("#resign-ask span"); got != "Do you really want to resign this game?" {
+		t.Errorf("resign asks %q", got)
+	}
+	bob.click("#resign-no")
+	if js[bool](bob, `!document.getElementById('resign-ask').hidden`) {
+		t.Error("Cancel left the question open")
+	}
+	bob.click("#resign")
+	bob.click("#resign-yes")
+	bob.wait("the resignation", `document.getElementById('status').textContent.startsWith('Game over:')`, 10*time.Second)
+	if got := bob.text("#status"); got != "Game over: ⚫ ann wins by resignation · B+R" {
+		t.Errorf("after resigning the page reads %q", got)
+	}
+}
+
+// jsString quotes s for JavaScript.
+func jsString(s string) string {
+	return "'" + strings.NewReplacer(`\`, `\\`, `'`, `\'`).Replace(s) + "'"
+}

@@ -1,0 +1,320 @@
+package web
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/gobot-dev/gobot/commands"
+	"github.com/gorilla/websocket"
+)
+
+// hub keeps who watches what: a room per channel with a page open on it,
+// and the lists of games (the picker) per scope: the Activity's channel,
+// or "" for every local game. A change of a game is read from the App
+// once per room and the same bytes are sent to everyone in it.
+type hub struct {
+	h *Handler
+
+	mu     sync.Mutex
+	closed bool
+	rooms  map[string]*room
+	conns  map[*conn]struct{}
+	offers map[string]offer  // local challenges waiting for their answer, by ID
+	lists  map[string][]byte // the last games list sent, by scope
+
+	lobby chan struct{} // the games lists need a look (buffered 1)
+	done  chan struct{}
+	wg    sync.WaitGroup
+}
+
+// room is the pages watching one channel's game.
+type room struct {
+	channel string
+	conns   map[*conn]struct{}
+	kick    chan struct{} // the game changed (buffered 1: changes coalesce)
+	stop    chan struct{}
+	last    *websocket.PreparedMessage // the last state sent
+}
+
+func newHub(h *Handler) *hub {
+	hb := &hub{h: h, rooms: map[string]*room{}, conns: map[*conn]struct{}{}, offers: map[string]offer{}, lists: map[string][]byte{},
+		lobby: make(chan struct{}, 1), done: make(chan struct{})}
+	hb.wg.Add(1)
+	go hb.runLobby()
+	return hb
+}
+
+// changed is the App's change feed: the game of channel changed.
+func (hb *hub) changed(channel string) {
+	hb.mu.Lock()
+	if r := hb.rooms[channel]; r != nil {
+		select {
+		case r.kick <- struct{}{}:
+		default:
+		}
+	}
+	hb.mu.Unlock()
+	hb.touchLobby()
+}
+
+func (hb *hub) touchLobby() {
+	select {
+	case hb.lobby <- struct{}{}:
+	default:
+	}
+}
+
+// close ends every connection and the hub's goroutines.
+func (hb *hub) close() {
+	hb.mu.Lock()
+	if hb.closed {
+		hb.mu.Unlock()
+		return
+	}
+	hb.closed = true
+	close(hb.done)
+	for _, r := range hb.rooms {
+		close(r.stop)
+	}
+	for c := range hb.conns {
+		c.ws.Close()
+	}
+	hb.mu.Unlock()
+	hb.wg.Wait()
+}
+
+// add registers a signed-in connection.
+func (hb *hub) add(c *conn) bool {
+	hb.mu.Lock()
+	defer hb.mu.Unlock()
+	if hb.closed {
+		return false
+	}
+	hb.conns[c] = struct{}{}
+	hb.touchLobby()
+	return true
+}
+
+// remove forgets a connection that ended.
+func (hb *hub) remove(c *conn) {
+	hb.mu.Lock()
+	defer hb.mu.Unlock()
+	delete(hb.conns, c)
+	hb.leave(c)
+	hb.touchLobby()
+}
+
+// leave takes c out of its room; the caller holds mu.
+func (hb *hub) leave(c *conn) {
+	r := hb.rooms[c.room]
+	if r == nil {
+		return
+	}
+	delete(r.conns, c)
+	if len(r.conns) == 0 && !hb.closed { // close has stopped every room
+		close(r.stop)
+		delete(hb.rooms, c.room)
+	}
+	c.room = ""
+}
+
+// join moves c to the room of channel and sends it the game's state.
+func (hb *hub) join(c *conn, channel string) {
+	hb.mu.Lock()
+	if hb.closed {
+		hb.mu.Unlock()
+		return
+	}
+	if c.room == channel {
+		hb.mu.Unlock()
+		return
+	}
+	hb.leave(c)
+	r := hb.rooms[channel]
+	if r == nil {
+		r = &room{channel: channel, conns: map[*conn]struct{}{}, kick: make(chan struct{}, 1), stop: make(chan struct{})}
+		hb.rooms[channel] = r
+		hb.wg.Add(1)
+		go hb.runRoom(r)
+	}
+	r.conns[c] = struct{}{}
+	c.room = channel
+	last := r.last
+	hb.mu.Unlock()
+	if last != nil {
+		c.pushPrepared(last)
+		return
+	}
+	select {
+	case r.kick <- struct{}{}:
+	default:
+	}
+}
+
+// runRoom sends a room's game to its pages after every change, until the
+// room empties.
+func (hb *hub) runRoom(r *room) {
+	defer hb.wg.Done()
+	for {
+		select {
+		case <-r.stop:
+			return
+		case <-r.kick:
+		}
+		pm, err := websocket.NewPreparedMessage(websocket.TextMessage, hb.render(r.channel))
+		if err != nil {
+			continue
+		}
+		hb.mu.Lock()
+		r.last = pm
+		conns := make([]*conn, 0, len(r.conns))
+		for c := range r.conns {
+			conns = append(conns, c)
+		}
+		hb.mu.Unlock()
+		for _, c := range conns {
+			c.pushPrepared(pm)
+		}
+	}
+}
+
+// render is the message that shows the game of channel.
+func (hb *hub) render(channel string) []byte {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	v, err := hb.h.opts.App.View(ctx, channel)
+	var data []byte
+	switch {
+	case errors.Is(err, commands.ErrNoGame):
+		data, _ = json.Marshal(noGameMessage{T: "nogame", Channel: channel, Text: "There is no game here yet."})
+	case err != nil:
+		hb.h.opts.Log.Warn("board page: read a game", "channel", channel, "err", err)
+		data, _ = json.Marshal(errorMessage{T: "error", Text: "gobot could not read this game just now; it will show again at the next move."})
+	default:
+		data, _ = json.Marshal(stateMessage{T: "state", Game: v})
+	}
+	return data
+}
+
+// lobbyEvery is how often, at most, the games lists are looked at again:
+// each look reads every game in play.
+const lobbyEvery = time.Second
+
+// runLobby sends the games lists again when they change (a game started
+// or ended), looking at most once every lobbyEvery.
+func (hb *hub) runLobby() {
+	defer hb.wg.Done()
+	for {
+		select {
+		case <-hb.done:
+			return
+		case <-hb.lobby:
+		}
+		select {
+		case <-hb.done:
+			return
+		case <-time.After(lobbyEvery):
+		}
+		hb.mu.Lock()
+		scopes := map[string][]*conn{}
+		for c := range hb.conns {
+			scopes[c.scope()] = append(scopes[c.scope()], c)
+		}
+		hb.mu.Unlock()
+		names := make([]string, 0, len(scopes))
+		for sc := range scopes {
+			names = append(names, sc)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		games, err := hb.h.opts.App.GamesBy(ctx, names)
+		cancel()
+		if err != nil {
+			hb.h.opts.Log.Warn("board page: list the games", "err", err)
+			continue
+		}
+		for scope, conns := range scopes {
+			data := hb.listMessage(scope, games[scope])
+			hb.mu.Lock()
+			same := string(hb.lists[scope]) == string(data)
+			hb.lists[scope] = data
+			hb.mu.Unlock()
+			if same {
+				continue
+			}
+			for _, c := range conns {
+				c.push(data)
+			}
+		}
+	}
+}
+
+// list is the games message of a scope, read now.
+func (hb *hub) list(scope string) ([]byte, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	games, err := hb.h.opts.App.Games(ctx, scope)
+	if err != nil {
+		return nil, err
+	}
+	return hb.listMessage(scope, games), nil
+}
+
+// listMessage is the games message of a scope with these games: on a
+// local page, with who is signed in and the challenges waiting.
+func (hb *hub) listMessage(scope string, games []commands.GameSummary) []byte {
+	m := gamesMessage{T: "games", Games: games}
+	if m.Games == nil {
+		m.Games = []commands.GameSummary{}
+	}
+	if scope == "" {
+		hb.mu.Lock()
+		seen := map[string]bool{}
+		for c := range hb.conns {
+			if s := c.session(); c.signedIn() && s.Local && !seen[s.UserID] {
+				seen[s.UserID] = true
+				m.People = append(m.People, userInfo{ID: s.UserID, Name: s.Name})
+			}
+		}
+		for _, o := range hb.offers {
+			m.Offers = append(m.Offers, o)
+		}
+		hb.mu.Unlock()
+		sort.Slice(m.People, func(i, j int) bool { return m.People[i].Name < m.People[j].Name })
+		sort.Slice(m.Offers, func(i, j int) bool { return m.Offers[i].ID < m.Offers[j].ID })
+	}
+	data, _ := json.Marshal(m)
+	return data
+}
+
+// sendList sends c its scope's games list now.
+func (hb *hub) sendList(c *conn) {
+	data, err := hb.list(c.scope())
+	if err == nil {
+		c.push(data)
+	}
+}
+
+func (hb *hub) addOffer(o offer) {
+	hb.mu.Lock()
+	hb.offers[o.ID] = o
+	hb.mu.Unlock()
+	hb.touchLobby()
+}
+
+func (hb *hub) takeOffer(id string) (offer, bool) {
+	hb.mu.Lock()
+	defer hb.mu.Unlock()
+	o, ok := hb.offers[id]
+	return o, ok
+}
+
+func (hb *hub) dropOffer(id string) {
+	hb.mu.Lock()
+	delete(hb.offers, id)
+	hb.mu.Unlock()
+	hb.touchLobby()
+}

@@ -1,0 +1,212 @@
+package web
+
+import (
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+)
+
+// waitTurn waits until the page says it is name's turn (after the bot's
+// answer to a move).
+func (p *tab) waitTurn(name string) {
+	p.t.Helper()
+	p.wait(name+"'s turn", `document.getElementById('status').textContent.endsWith('to play: `+name+`') && !document.getElementById('pass').disabled`, 10*time.Second)
+}
+
+// startBot starts a game against the bot from a local page's form.
+func (p *tab) startBot(level string, size string) {
+	p.t.Helper()
+	p.wait("the new game form", `!document.getElementById('newbot').hidden && document.querySelectorAll('#newbot-level option').length > 0`, 10*time.Second)
+	if err := chromedp.Do(p.ctx, chromedp.SetValue("#newbot-level", level), chromedp.SetValue("#newbot-size", size), chromedp.Click(`#newbot button`)); err != nil {
+		p.t.Fatalf("%s: start a bot game: %v", p.name, err)
+	}
+	p.wait("the new game", `!document.getElementById('game').hidden && document.getElementById('title').textContent.includes('gobot easy')`, 10*time.Second)
+}
+
+// TestBrowserLocalBotGame: on a local gobot, a person signs in by name,
+// starts a game against the bot and plays it by clicks to the end; the
+// bot answers each click.
+func TestBrowserLocalBotGame(t *testing.T) {
+	e := newEnv(t, Options{Local: true})
+	b := newBrowser(t)
+	p := b.open("dan", e.srv.URL+Path+"/", 1000, 900, "")
+	p.signIn("dan")
+	p.startBot("easy", "9")
+	// Who plays black is drawn; the bot plays the first free point from
+	// the top left.
+	black := js[bool](p, `document.querySelector('#side-black .names').textContent.startsWith('dan')`)
+	if !black {
+		p.waitStone("A9", "black")
+	}
+	for _, pt := range []string{"E5", "D4", "F6"} {
+		p.clickPoint(pt)
+		p.waitStone(pt, map[bool]string{true: "black", false: "white"}[black])
+		p.waitTurn("dan")
+	}
+	// The bot's answers came in order from A9.
+	p.waitStone("B9", map[bool]string{true: "white", false: "black"}[black])
+	p.click("#pass")
+	p.wait("the scoring phase", `!document.getElementById('scoring').hidden`, 10*time.Second)
+	p.shot("#game", "local-bot-9x9-scoring")
+	p.wait("the accept button", `!document.getElementById('accept').hidden && !document.getElementById('accept').disabled`, 5*time.Second)
+	p.click("#accept")
+	p.wait("the result", `document.getElementById('status').textContent.startsWith('Game over:')`, 10*time.Second)
+	t.Logf("%s", p.text("#status"))
+}
+
+// TestBrowserPhone19x19: on a phone's screen (390×844), a click on a
+// 19×19 board lands on the point drawn under the finger, and nowhere else;
+// with "tap twice" on (a touch screen's default), the first tap only
+// shows the stone.
+func TestBrowserPhone19x19(t *testing.T) {
+	e := newEnv(t, Options{Local: true})
+	b := newBrowser(t)
+	p := b.open("eve", e.srv.URL+Path+"/", 390, 844, "")
+	p.signIn("eve")
+	p.startBot("easy", "19")
+	black := js[bool](p, `document.querySelector('#side-black .names').textContent.startsWith('eve')`)
+	me := "black"
+	if !black {
+		me = "white"
+		p.waitStone("A19", "black")
+	}
+	p.waitTurn("eve")
+	js[bool](p, `(document.getElementById('confirm').checked = true, true)`)
+	for _, pt := range []string{"Q16", "K10", "C3", "T1"} {
+		p.clickPoint(pt)
+		p.wait("the tap's preview", `document.getElementById('message').textContent === 'Tap `+pt+` again to play it.'`, 5*time.Second)
+		if got := p.label(pt); !strings.HasPrefix(got, pt+", empty") {
+			t.Fatalf("after one tap %s reads %q, want it still empty", pt, got)
+		}
+		p.clickPoint(pt)
+		p.waitStone(pt, me)
+		p.waitTurn("eve")
+	}
+	// Only those points (and the bot's answers along the top) hold stones of mine.
+	mine := js[[]string](p, `[...document.querySelectorAll('#points button')].filter(b => b.getAttribute('aria-label').includes('`+me+` stone')).map(b => b.dataset.point)`)
+	for _, pt := range mine {
+		if !strings.Contains(" Q16 K10 C3 T1 ", " "+pt+" ") {
+			t.Errorf("a stone of mine at %s, which was not clicked", pt)
+		}
+	}
+	p.shot("body", "local-19x19-phone")
+}
+
+// TestBrowserKeyboard: the board is played with the arrow keys and Enter,
+// and each point reads as a screen reader would say it.
+func TestBrowserKeyboard(t *testing.T) {
+	e := newEnv(t, Options{Local: true})
+	b := newBrowser(t)
+	p := b.open("fay", e.srv.URL+Path+"/", 1000, 900, "")
+	p.signIn("fay")
+	p.startBot("easy", "9")
+	black := js[bool](p, `document.querySelector('#side-black .names').textContent.startsWith('fay')`)
+	me := "black"
+	if !black {
+		me = "white"
+		p.waitStone("A9", "black")
+	}
+	// One point of the board takes the focus by Tab (E5, the centre);
+	// from there, up twice, left once is D7.
+	if err := chromedp.Do(p.ctx, chromedp.Focus(`#points button[tabindex="0"]`)); err != nil {
+		t.Fatal(err)
+	}
+	if got := js[string](p, `document.activeElement.dataset.point`); got != "E5" {
+		t.Fatalf("the board's focus starts on %q, want E5", got)
+	}
+	if err := chromedp.Do(p.ctx, chromedp.KeyEvent(kb.ArrowUp+kb.ArrowUp+kb.ArrowLeft)); err != nil {
+		t.Fatal(err)
+	}
+	if got := js[string](p, `document.activeElement.getAttribute('aria-label')`); got != "D7, empty" {
+		t.Fatalf("after ↑↑← the focus reads %q, want D7, empty", got)
+	}
+	if err := chromedp.Do(p.ctx, chromedp.KeyEvent(kb.Enter)); err != nil {
+		t.Fatal(err)
+	}
+	p.waitStone("D7", me)
+	p.wait("the announcement", `document.getElementById('live').textContent.includes('played D7.')`, 5*time.Second)
+	if got := p.text("#live"); !strings.Contains(got, strings.ToUpper(me[:1])+me[1:]+" (fay) played D7.") {
+		t.Errorf("the screen reader heard %q", got)
+	}
+}
+
+// TestBrowserExpiredSession: when the session has run out (a page left
+// open without its connection renewing it), a click says so in the page
+// and changes nothing.
+func TestBrowserExpiredSession(t *testing.T) {
+	var mu sync.Mutex
+	now := time.Now()
+	e := newEnv(t, Options{Local: true, Now: func() time.Time { mu.Lock(); defer mu.Unlock(); return now }})
+	b := newBrowser(t)
+	start := time.Now()
+	p := b.open("gus", e.srv.URL+Path+"/", 1000, 900, "")
+	p.wait("the sign-in form", `!document.getElementById('signin').hidden`, 10*time.Second)
+	ready := js[float64](p, `performance.getEntriesByName('gobot-ready')[0].startTime`)
+	t.Logf("the page was ready to sign in %.0f ms after its navigation began (%v with the new browser context)", ready, time.Since(start))
+	p.signIn("gus")
+	p.startBot("easy", "9")
+	p.waitTurn("gus")
+	mu.Lock()
+	now = now.Add(DefaultSessionTTL + time.Minute)
+	mu.Unlock()
+	p.clickPoint("E5")
+	p.wait("the expiry", `!document.getElementById('fatal').hidden`, 10*time.Second)
+	if got := p.text("#fatal"); got != "Your session has expired: reload the board to sign in again." {
+		t.Errorf("after the session ran out the page reads %q", got)
+	}
+	if v, err := e.app.Games(t.Context(), ""); err != nil || len(v) != 1 {
+		t.Fatalf("games: %v %v", v, err)
+	} else if got, _ := e.app.View(t.Context(), v[0].Channel); got.Board[4][4] != '.' {
+		t.Errorf("the click after expiry played E5")
+	}
+}
+
+// TestBrowserLocalChallenge: on this computer, one person challenges
+// another by name from the page; the other accepts on theirs, and both
+// play.
+func TestBrowserLocalChallenge(t *testing.T) {
+	e := newEnv(t, Options{Local: true})
+	b := newBrowser(t)
+	hal := b.open("hal", e.srv.URL+Path+"/", 1000, 900, "")
+	hal.signIn("hal")
+	ivy := b.open("ivy", e.srv.URL+Path+"/", 1000, 900, "")
+	ivy.signIn("ivy")
+	hal.wait("ivy among the people", `[...document.querySelectorAll('#people option')].some(o => o.value === 'ivy')`, 5*time.Second)
+	if err := chromedp.Do(hal.ctx, chromedp.SetValue("#challenge-name", "ivy"), chromedp.SetValue("#challenge-size", "9"), chromedp.Click(`#newchallenge button`)); err != nil {
+		t.Fatal(err)
+	}
+	hal.wait("the waiting note", `document.getElementById('offers').textContent === 'Waiting for ivy to accept your 9×9 challenge.'`, 5*time.Second)
+	ivy.wait("the challenge", `document.getElementById('offers').textContent.startsWith('hal challenges you to a 9×9 game.')`, 5*time.Second)
+	ivy.click(`#offers button`)
+	for _, p := range []*tab{hal, ivy} {
+		p.wait("the game", `['hal vs ivy', 'ivy vs hal'].includes(document.getElementById('title').textContent)`, 10*time.Second)
+	}
+	first := hal
+	if js[bool](hal, `document.getElementById('title').textContent === 'ivy vs hal'`) {
+		first = ivy
+	}
+	first.clickPoint("C7")
+	hal.waitStone("C7", "black")
+	ivy.waitStone("C7", "black")
+	ivy.wait("the offer gone", `document.getElementById('offers').textContent === ''`, 5*time.Second)
+	hal.shot("body", "local-desktop")
+}
+
+// TestBrowserSDKLoads: the vendored Embedded App SDK loads in the page as
+// the Activity loads it (every module found, served as JavaScript, allowed
+// by the page's content security policy).
+func TestBrowserSDKLoads(t *testing.T) {
+	e := newEnv(t, Options{Local: true})
+	b := newBrowser(t)
+	p := b.open("sdk", e.srv.URL+Path+"/", 800, 600, "")
+	p.wait("the page", `!document.getElementById('signin').hidden`, 10*time.Second)
+	js[bool](p, `(window.__sdk = 'loading', import('./sdk/index.mjs').then(m => { window.__sdk = typeof m.DiscordSDK; }, e => { window.__sdk = String(e); }), true)`)
+	p.wait("the SDK", `window.__sdk !== 'loading'`, 10*time.Second)
+	if got := js[string](p, `window.__sdk`); got != "function" {
+		t.Errorf("importing the SDK gave %q, want its DiscordSDK class", got)
+	}
+}

@@ -1,0 +1,366 @@
+package web
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/gobot-dev/gobot/commands"
+	"github.com/gobot-dev/gobot/commands/discordtest"
+	"github.com/gorilla/websocket"
+)
+
+// localSession signs name in on the env's page as a local player.
+func (e *env) localSession(name string) string {
+	e.t.Helper()
+	resp, err := http.Post(e.srv.URL+Path+"/api/local", "application/json", strings.NewReader(`{"name":"`+name+`"}`))
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var out struct{ Session, Error string }
+	json.NewDecoder(resp.Body).Decode(&out)
+	if resp.StatusCode != http.StatusOK {
+		e.t.Fatalf("local sign-in of %s: %d %s", name, resp.StatusCode, out.Error)
+	}
+	return out.Session
+}
+
+// wsConn is a test's WebSocket to the page's endpoint.
+type wsConn struct {
+	t *testing.T
+	c *websocket.Conn
+}
+
+func (e *env) dial(t *testing.T, origin string) (*wsConn, *http.Response, error) {
+	u := "ws" + strings.TrimPrefix(e.srv.URL, "http") + Path + "/ws"
+	h := http.Header{}
+	if origin != "" {
+		h.Set("Origin", origin)
+	}
+	c, resp, err := websocket.DefaultDialer.Dial(u, h)
+	if err != nil {
+		return nil, resp, err
+	}
+	t.Cleanup(func() { c.Close() })
+	return &wsConn{t: t, c: c}, resp, nil
+}
+
+func (w *wsConn) send(v any) {
+	w.t.Helper()
+	var data []byte
+	switch v := v.(type) {
+	case string:
+		data = []byte(v)
+	default:
+		data, _ = json.Marshal(v)
+	}
+	if err := w.c.WriteMessage(websocket.TextMessage, data); err != nil {
+		w.t.Fatal(err)
+	}
+}
+
+// next reads frames until one of type typ, and returns it.
+func (w *wsConn) next(typ string) map[string]any {
+	w.t.Helper()
+	w.c.SetReadDeadline(time.Now().Add(10 * time.Second))
+	for {
+		_, data, err := w.c.ReadMessage()
+		if err != nil {
+			w.t.Fatalf("waiting for a %q frame: %v", typ, err)
+		}
+		var m map[string]any
+		json.Unmarshal(data, &m)
+		if m["t"] == typ {
+			return m
+		}
+	}
+}
+
+// TestWebSocketBadInput: each malformed, hostile or mistaken message gets
+// an error frame or a refusal with a clear sentence, and changes nothing.
+func TestWebSocketBadInput(t *testing.T) {
+	var mu sync.Mutex
+	now := time.Now()
+	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
+	e := newEnv(t, Options{Local: true, Now: clock})
+	e.challenge("ann", "bob", 9)
+	w, _, err := e.dial(t, e.srv.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Before signing in.
+	w.send(map[string]any{"t": "watch", "channel": e.ch.ID})
+	if m := w.next("error"); m["text"] != signInFirst || m["fatal"] != true {
+		t.Errorf("watch before hello = %v", m)
+	}
+	frames := []struct {
+		name, msg, want string
+	}{
+		{"oversized", `{"t":"watch","channel":"` + strings.Repeat("1", 3000) + `"}`, "That message is too large (3026 bytes; at most 2048): it was ignored."},
+		{"not JSON", `{"t":`, "That message is not one gobot understands (not the JSON it expects): it was ignored."},
+		{"an array", `[1,2]`, "That message is not one gobot understands (not the JSON it expects): it was ignored."},
+		{"unknown field", `{"t":"watch","channel":"1","admin":true}`, "That message is not one gobot understands (not the JSON it expects): it was ignored."},
+		{"two values", `{"t":"watch","channel":"1"}{"t":"watch","channel":"2"}`, "That message is not one gobot understands (more than one JSON value): it was ignored."},
+		{"unknown type", `{"t":"shutdown"}`, "That message is not one gobot understands (unknown type): it was ignored."},
+		{"bad point", `{"t":"act","channel":"1","kind":"play","point":"Z99","seat":"black"}`, "That message is not one gobot understands (a point such as D4): it was ignored."},
+		{"bad channel", `{"t":"watch","channel":"../etc"}`, "That message is not one gobot understands (watch needs a channel): it was ignored."},
+	}
+	for _, f := range frames {
+		w.send(f.msg)
+		if m := w.next("error"); m["text"] != f.want {
+			t.Errorf("%s: error frame %q, want %q", f.name, m["text"], f.want)
+		}
+	}
+	// A forged or expired session.
+	w.send(map[string]any{"t": "hello", "session": "eyJ1IjoiMSJ9.forged"})
+	if m := w.next("error"); m["text"] != sessionInvalid {
+		t.Errorf("a forged session: %v", m)
+	}
+	old := e.board.sign.token(session{UserID: commands.ConsoleUser("ann").ID, Name: "ann", Local: true, Expires: now.Add(-time.Second).Unix()})
+	w.send(map[string]any{"t": "hello", "session": old})
+	if m := w.next("error"); m["text"] != sessionExpired {
+		t.Errorf("an expired session: %v", m)
+	}
+	// Signed in by name on this computer, a Discord channel's game is not
+	// shown.
+	w.send(map[string]any{"t": "hello", "session": e.localSession("bob")})
+	w.next("welcome")
+	w.send(map[string]any{"t": "watch", "channel": e.ch.ID})
+	if m := w.next("error"); m["text"] != notHere {
+		t.Errorf("a local page watching a Discord game: %v", m)
+	}
+	// Signed in as bob (white) in the channel's Activity, refusals come
+	// back as results.
+	w.send(map[string]any{"t": "hello", "session": e.board.sign.token(session{UserID: user("bob").ID, Name: "bob", Channel: e.ch.ID, Expires: now.Add(DefaultSessionTTL).Unix()})})
+	w.next("welcome")
+	w.send(map[string]any{"t": "watch", "channel": e.ch.ID})
+	st := w.next("state")["game"].(map[string]any)
+	version, id := st["version"].(float64), st["id"].(string)
+	acts := []struct {
+		name string
+		act  map[string]any
+		want string
+	}{
+		{"out of turn", map[string]any{"kind": "play", "point": "E5", "seat": "white", "version": version, "game": id}, "It is not your turn: ⚫ ann is to play."},
+		{"forged seat", map[string]any{"kind": "play", "point": "E5", "seat": "black", "version": version, "game": id}, "You are not playing black in this game: you play white."},
+		{"stale version", map[string]any{"kind": "pass", "seat": "white", "version": version - 1, "game": id}, commands.StaleClick},
+		{"closed game", map[string]any{"kind": "pass", "seat": "white", "version": version, "game": "123"}, commands.ClosedGame},
+	}
+	for i, a := range acts {
+		a.act["t"], a.act["id"], a.act["channel"] = "act", i+1, e.ch.ID
+		w.send(a.act)
+		m := w.next("result")
+		if m["refused"] != true || m["text"] != a.want {
+			t.Errorf("%s: result %v, want refused with %q", a.name, m, a.want)
+		}
+	}
+	// The session runs out while the page is open.
+	mu.Lock()
+	now = now.Add(DefaultSessionTTL + time.Minute)
+	mu.Unlock()
+	w.send(map[string]any{"t": "act", "id": 9, "channel": e.ch.ID, "kind": "pass", "seat": "white", "version": version, "game": id})
+	if m := w.next("error"); m["text"] != sessionExpired || m["fatal"] != true {
+		t.Errorf("an action after the session ended: %v", m)
+	}
+	v, err := e.app.View(t.Context(), e.ch.ID)
+	if err != nil || v.Version != uint64(version) || v.Moves != 0 {
+		t.Errorf("after the refusals the game is at version %d with %d moves (%v), want unchanged", v.Version, v.Moves, err)
+	}
+}
+
+// TestWebSocketRateLimit: a page that sends too fast is told so, and the
+// messages over the limit are dropped.
+func TestWebSocketRateLimit(t *testing.T) {
+	e := newEnv(t, Options{Local: true, Rate: 1, Burst: 5})
+	w, _, err := e.dial(t, e.srv.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 8 {
+		w.send(`{"t":"bogus"}`)
+	}
+	got := 0
+	for range 8 {
+		if m := w.next("error"); m["text"] == tooFast {
+			got++
+		}
+	}
+	if got < 2 {
+		t.Errorf("%d of 8 messages at once were refused as too fast, want at least 2 over a burst of 5", got)
+	}
+}
+
+// TestWebSocketOrigin: the WebSocket opens for Discord's Activity proxy
+// and, in local mode, for the page's own loopback origin; never for
+// another site.
+func TestWebSocketOrigin(t *testing.T) {
+	local := newEnv(t, Options{Local: true})
+	remote := newEnv(t, Options{})
+	tests := []struct {
+		name   string
+		e      *env
+		origin string
+		ok     bool
+	}{
+		{"local page, local mode", local, local.srv.URL, true},
+		{"Discord's proxy", remote, "https://" + remote.d.AppID + ".discordsays.com", true},
+		{"another app's proxy", remote, "https://1234.discordsays.com", false},
+		{"another site", local, "https://evil.example", false},
+		{"no origin", local, "", false},
+		{"local page, not local mode", remote, remote.srv.URL, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, resp, err := tt.e.dial(t, tt.origin)
+			if (err == nil) != tt.ok {
+				status := 0
+				if resp != nil {
+					status = resp.StatusCode
+				}
+				t.Errorf("dial with Origin %q: err %v (HTTP %d), want ok=%v", tt.origin, err, status, tt.ok)
+			}
+		})
+	}
+}
+
+// TestLocalSignInRefused: signing in by name works only from this
+// computer to a loopback name, in local mode.
+func TestLocalSignInRefused(t *testing.T) {
+	local := newEnv(t, Options{Local: true})
+	remote := newEnv(t, Options{})
+	tests := []struct {
+		name       string
+		h          *Handler
+		remoteAddr string
+		host       string
+		header     string
+		ok         bool
+	}{
+		{"loopback", local.board, "127.0.0.1:5000", "127.0.0.1:8080", "", true},
+		{"IPv6 loopback", local.board, "[::1]:5000", "localhost:8080", "", true},
+		{"another address", local.board, "203.0.113.9:5000", "127.0.0.1:8080", "", false},
+		{"a public name", local.board, "127.0.0.1:5000", "gobot.example.org", "", false},
+		{"through a proxy", local.board, "127.0.0.1:5000", "127.0.0.1:8080", "203.0.113.9", false},
+		{"not local mode", remote.board, "127.0.0.1:5000", "127.0.0.1:8080", "", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := httptest.NewRequest(http.MethodPost, Path+"/api/local", bytes.NewReader([]byte(`{"name":"ann"}`)))
+			r.RemoteAddr, r.Host = tt.remoteAddr, tt.host
+			if tt.header != "" {
+				r.Header.Set("X-Forwarded-For", tt.header)
+			}
+			w := httptest.NewRecorder()
+			tt.h.ServeHTTP(w, r)
+			if got := w.Code == http.StatusOK; got != tt.ok {
+				t.Errorf("status %d (%s), want ok=%v", w.Code, w.Body, tt.ok)
+			}
+			if !tt.ok && !strings.Contains(w.Body.String(), "Signing in by name works only on this computer") {
+				t.Errorf("refusal %s", w.Body)
+			}
+		})
+	}
+}
+
+// TestActivitySignIn: the Activity's sign-in checks its OAuth2 state (made
+// by gobot, used once), the code (through Discord's token endpoint, with
+// the client secret) and that the user is in the Activity, whose channel
+// becomes the page's.
+func TestActivitySignIn(t *testing.T) {
+	e := newEnv(t, Options{})
+	inst := e.d.Activity(e.ch, user("ann"))
+	state := func() string {
+		var out struct{ State string }
+		resp, err := http.Get(e.srv.URL + Path + "/api/state")
+		if err != nil {
+			t.Fatal(err)
+		}
+		json.NewDecoder(resp.Body).Decode(&out)
+		resp.Body.Close()
+		return out.State
+	}
+	token := func(code, st, instance string) (int, map[string]any) {
+		body, _ := json.Marshal(map[string]string{"code": code, "state": st, "instance_id": instance})
+		resp, err := http.Post(e.srv.URL+Path+"/api/token", "application/json", bytes.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		var out map[string]any
+		json.NewDecoder(resp.Body).Decode(&out)
+		return resp.StatusCode, out
+	}
+	s1 := state()
+	status, out := token(e.d.AuthorizeCode(user("ann")), s1, inst)
+	if status != http.StatusOK || out["channel"] != e.ch.ID || !strings.HasPrefix(out["access_token"].(string), "access-") {
+		t.Fatalf("sign-in = %d %v", status, out)
+	}
+	ss, err := e.board.sign.session(out["session"].(string), time.Now())
+	if err != nil || ss.UserID != user("ann").ID || ss.Channel != e.ch.ID || ss.Local {
+		t.Errorf("session %+v, %v", ss, err)
+	}
+	if left := time.Until(time.Unix(ss.Expires, 0)); left > DefaultSessionTTL || left < DefaultSessionTTL-time.Minute {
+		t.Errorf("session lasts %v, want %v", left, DefaultSessionTTL)
+	}
+	// Her Discord picture is known now (the page shows it through the
+	// Activity's /cdn mapping); someone who never signed in has none.
+	noRedirect := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	for who, want := range map[string]string{
+		user("ann").ID: "/cdn/avatars/" + user("ann").ID + "/" + discordtest.AvatarHash(user("ann")) + ".png?size=64",
+		user("bob").ID: "",
+	} {
+		resp, err := noRedirect.Get(e.srv.URL + Path + "/api/avatar/" + who)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if got := resp.Header.Get("Location"); got != want || (want == "") != (resp.StatusCode == http.StatusNotFound) {
+			t.Errorf("avatar of %s: %d %q, want %q", who, resp.StatusCode, got, want)
+		}
+	}
+	refusals := []struct {
+		name, code, state, instance, want string
+	}{
+		{"state used twice", e.d.AuthorizeCode(user("ann")), s1, inst, badState},
+		{"state not gobot's", e.d.AuthorizeCode(user("ann")), "abc.def", inst, badState},
+		{"no state", e.d.AuthorizeCode(user("ann")), "", inst, badState},
+		{"unknown code", "code-0", state(), inst, badCode},
+		{"not in the Activity", e.d.AuthorizeCode(user("bob")), state(), inst, notInstance},
+		{"unknown Activity", e.d.AuthorizeCode(user("ann")), state(), "i-404", notInstance},
+	}
+	for _, r := range refusals {
+		status, out := token(r.code, r.state, r.instance)
+		if status == http.StatusOK || out["error"] != r.want {
+			t.Errorf("%s: %d %v, want %q", r.name, status, out, r.want)
+		}
+	}
+}
+
+// TestWebSocketReconnect: a page that reconnects gets the game as it is
+// now, with the moves made while it was away.
+func TestWebSocketReconnect(t *testing.T) {
+	e := newEnv(t, Options{Local: true})
+	channels, black, white := benchGames(t, e, 1)
+	tok := func(u commands.WebUser) string {
+		return e.board.sign.token(session{UserID: u.ID, Name: u.Name, Local: true, Expires: time.Now().Add(time.Hour).Unix()})
+	}
+	w := e.watch(t, tok(white[0]), channels[0])
+	w.await(t, 0)
+	w.c.Close()
+	ctx := t.Context()
+	for i, u := range []commands.WebUser{black[0], white[0], black[0]} {
+		v, _ := e.app.View(ctx, channels[0])
+		seat := []string{"black", "white"}[i%2]
+		if res := e.app.Act(ctx, channels[0], u, commands.Action{Kind: commands.ActPlay, Point: benchMove(i/2, i%2 == 0), Game: v.ID, Version: v.Version, Seat: seat}); res.Refused {
+			t.Fatal(res.Text)
+		}
+	}
+	again := e.watch(t, tok(white[0]), channels[0])
+	again.await(t, 3)
+}
