@@ -36,7 +36,7 @@ func BenchmarkGuildActiveGames(b *testing.B) {
 			}
 			g := &Game{ChannelID: fmt.Sprint("chan", i), GuildID: guild, Sides: Sides(human(fmt.Sprint(i%500)), human(fmt.Sprint(500+i%300))),
 				State: engine.Own(src.Clone()), CreatedAt: now.Add(time.Duration(i) * time.Second)}
-			c, val, at, err := prepareGame(g, now)
+			c, val, at, err := prepareGame(testKinds, g, now)
 			if err != nil {
 				return err
 			}

@@ -295,7 +295,7 @@ func (s *Store) AcceptChallenge(ctx context.Context, id string, g *Game) error {
 	if err := checkID("challenge ID", id); err != nil {
 		return err
 	}
-	c, val, now, err := prepareGame(g, s.now())
+	c, val, now, err := prepareGame(s.kinds, g, s.now())
 	if err != nil {
 		return err
 	}

@@ -758,7 +758,7 @@ func decodeGame(kinds *game.Kinds, channel string, v []byte) (*Game, error) {
 // On success it sets g.Version to 1, fills g.ID and g.Kind ("go") when
 // empty, and sets CreatedAt (when zero) and UpdatedAt.
 func (s *Store) CreateGame(ctx context.Context, g *Game) error {
-	c, val, now, err := prepareGame(g, s.now())
+	c, val, now, err := prepareGame(s.kinds, g, s.now())
 	if err != nil {
 		return err
 	}
@@ -774,10 +774,14 @@ func (s *Store) CreateGame(ctx context.Context, g *Game) error {
 // prepareGame prepares g's first write, for CreateGame and AcceptChallenge: it
 // validates g and returns the copy to store, with an ID (a new one when g
 // has none) and CreatedAt (now when zero), its encoding as version 1, and
-// the time of the write.
-func prepareGame(g *Game, now time.Time) (c Game, val []byte, _ time.Time, err error) {
+// the time of the write. A game of a kind that kinds does not know is
+// refused (ErrInvalid): the store could not read it back.
+func prepareGame(kinds *game.Kinds, g *Game, now time.Time) (c Game, val []byte, _ time.Time, err error) {
 	if err := g.validate(); err != nil {
 		return Game{}, nil, time.Time{}, err
+	}
+	if kinds == nil || !knownKind(kinds, g.Kind) {
+		return Game{}, nil, time.Time{}, fmt.Errorf("storage: a game of %q, a kind this store does not read (Options.Kinds): %w", kindOf(g.Kind), ErrInvalid)
 	}
 	c = *g
 	if c.ID == "" {
@@ -791,6 +795,12 @@ func prepareGame(g *Game, now time.Time) (c Game, val []byte, _ time.Time, err e
 	c.Kind = kindOf(c.Kind)
 	val, err = c.encode(1, now)
 	return c, val, now, err
+}
+
+// knownKind reports whether kinds holds the kind a record names.
+func knownKind(kinds *game.Kinds, kind string) bool {
+	_, ok := kinds.Kind(kindOf(kind))
+	return ok
 }
 
 // putNewGame writes a new active game and its index entries in tx,

@@ -13,12 +13,12 @@ import (
 // and of none it does not commit.
 func TestListenGames(t *testing.T) {
 	url := pgtest.Database(t)
-	w1, err := OpenPostgres(ctx, url, Options{})
+	w1, err := OpenPostgres(ctx, url, Options{Kinds: testKinds})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer w1.Close()
-	w2, err := OpenPostgres(ctx, url, Options{})
+	w2, err := OpenPostgres(ctx, url, Options{Kinds: testKinds})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -238,7 +238,7 @@ func mismatch(op string, want gameHeader, h pgStored) error {
 
 // CreateGame is Store.CreateGame.
 func (p *Postgres) CreateGame(ctx context.Context, g *Game) error {
-	c, val, now, err := prepareGame(g, p.now())
+	c, val, now, err := prepareGame(p.kinds, g, p.now())
 	if err != nil {
 		return err
 	}
@@ -728,7 +728,7 @@ func (p *Postgres) AcceptChallenge(ctx context.Context, id string, g *Game) erro
 	if err := checkID("challenge ID", id); err != nil {
 		return err
 	}
-	c, val, now, err := prepareGame(g, p.now())
+	c, val, now, err := prepareGame(p.kinds, g, p.now())
 	if err != nil {
 		return err
 	}

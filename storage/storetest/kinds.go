@@ -111,3 +111,16 @@ func mustUpdate(t *testing.T, s Store, g *storage.Game) {
 		t.Fatalf("UpdateGame(%s) = %v", g.ChannelID, err)
 	}
 }
+
+// testUnknownKind: a game of a kind the store was not given is refused at
+// creation (ErrInvalid), not stored to be quarantined at its first read.
+func testUnknownKind(t *testing.T, s Store, _ *clocktest.Clock) {
+	g := newDraughts(t, "u1", human("1"), human("2"))
+	g.Kind = "chess"
+	if err := s.CreateGame(ctx, g); !errors.Is(err, storage.ErrInvalid) {
+		t.Errorf("CreateGame(a game of chess) = %v, want ErrInvalid", err)
+	}
+	if _, err := s.Game(ctx, "u1"); !errors.Is(err, storage.ErrNotFound) {
+		t.Errorf("Game(u1) after a refused create = %v, want ErrNotFound", err)
+	}
+}

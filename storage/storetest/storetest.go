@@ -109,6 +109,7 @@ func Run(t *testing.T, open Opener) {
 		{"ExtendBotMove", testExtendBotMove},
 		{"Ratings", testRatings},
 		{"SecondKind", testSecondKind},
+		{"UnknownKind", testUnknownKind},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
