@@ -101,7 +101,7 @@ func Definitions(levels []Level, draughtsLevels ...Level) []*discordgo.Applicati
 	sub := func(name, desc string, opts ...*discordgo.ApplicationCommandOption) *discordgo.ApplicationCommandOption {
 		return &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionSubCommand, Name: name, Description: desc, Options: opts}
 	}
-	return []*discordgo.ApplicationCommand{{
+	goCmd := &discordgo.ApplicationCommand{
 		Type:             discordgo.ChatApplicationCommand,
 		Name:             CommandName,
 		Description:      "Play Go (baduk, weiqi) against friends or the bot",
@@ -159,7 +159,12 @@ func Definitions(levels []Level, draughtsLevels ...Level) []*discordgo.Applicati
 				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionInteger, Name: "days", Description: "How many days, from now (1–30)", MinValue: &minDays, MaxValue: MaxVacationDays},
 				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionBoolean, Name: "end", Description: "End your vacation now; unused days go back to your allowance"}),
 		},
-	}, draughtsDefinition(draughtsLevels, contexts, integrations), adminDefinition()}
+	}
+	goSubs := map[string]*discordgo.ApplicationCommandOption{}
+	for _, o := range goCmd.Options {
+		goSubs[o.Name] = o
+	}
+	return []*discordgo.ApplicationCommand{goCmd, draughtsDefinition(draughtsLevels, contexts, integrations, goSubs), adminDefinition()}
 }
 
 // gameOpt is the game: option naming a finished game by ID, with the

@@ -760,8 +760,8 @@ func (a *App) completeDraughtsMove(ctx context.Context, r *Request) error {
 const draughtsHelp = "**International draughts (10×10) with gobot**\n" +
 	"`/draughts challenge opponent:` challenge someone here (`clock:`, `colour:`, `thread:`, `rated:`); they accept with the button.\n" +
 	"`/draughts bot level:` play gobot at once, from `beginner` to `max`.\n" +
-	"`/draughts move move:` play a move by its squares: `32-28`, or `28x19` for a capture (`28x17x8` through each landing when it matters); autocomplete lists your legal moves.\n" +
-	"`/draughts board` shows the board, `/draughts draw` offers a draw (or accepts one), `/draughts resign` resigns.\n" +
+	"`/draughts play move:` play a move by its squares: `32-28`, or `28x19` for a capture (`28x17x8` through each landing when it matters); autocomplete lists your legal moves.\n" +
+	"`/draughts board` shows the board, `/draughts draw` offers a draw (or accepts one), `/draughts resign` resigns; `/draughts record`, `history`, `stats` and `leaderboard` as for Go.\n" +
 	"**The rules (FMJD):** White moves first. Men move one square diagonally forward and capture forwards and backwards. " +
 	"Capturing is compulsory, and you must take the most pieces (a king counts as one); pieces come off when the capture is over, and none is jumped twice. " +
 	"Kings fly: they move and capture along a whole diagonal. A man is crowned when its move ends on the far row. " +
@@ -774,7 +774,9 @@ func (a *App) cmdDraughtsHelp(ctx context.Context, r *Request) error {
 }
 
 // draughtsDefinition is the /draughts command, offering these bot levels.
-func draughtsDefinition(levels []Level, contexts []discordgo.InteractionContextType, integrations []discordgo.ApplicationIntegrationType) *discordgo.ApplicationCommand {
+// It shares the options of /go's record, history, stats and leaderboard
+// (goSubs, by name).
+func draughtsDefinition(levels []Level, contexts []discordgo.InteractionContextType, integrations []discordgo.ApplicationIntegrationType, goSubs map[string]*discordgo.ApplicationCommandOption) *discordgo.ApplicationCommand {
 	sub := func(name, desc string, opts ...*discordgo.ApplicationCommandOption) *discordgo.ApplicationCommandOption {
 		return &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionSubCommand, Name: name, Description: desc, Options: opts}
 	}
@@ -809,15 +811,30 @@ func draughtsDefinition(levels []Level, contexts []discordgo.InteractionContextT
 				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionBoolean, Name: "thread", Description: "Play in a new thread, so this channel can hold many games"},
 				ratedOpt),
 			sub("bot", "Play draughts against the bot, starting at once", levelOpt, colourOpt("Your colour (default white)"), clockOpt, ratedOpt),
-			sub("move", "Play a move, like 32-28 or 28x19", &discordgo.ApplicationCommandOption{
+			sub("play", "Play a move, like 32-28 or 28x19", &discordgo.ApplicationCommandOption{
 				Type: discordgo.ApplicationCommandOptionString, Name: "move", Description: "The squares, like 32-28 or 28x19",
 				Required: true, Autocomplete: true, MaxLength: 60}),
 			sub("board", "Show the board again"),
 			sub("draw", "Offer a draw, or accept your opponent's offer"),
 			sub("resign", "Resign the game"),
+			sub("record", "The PDN record of the game here, or of a finished game", goSubs["sgf"].Options[0], goSubs["sgf"].Options[1]),
+			sub("history", "A player's finished games, both games'", goSubs["history"].Options...),
+			sub("stats", "A player's draughts ratings and record", goSubs["stats"].Options...),
+			sub("leaderboard", "The best draughts players here, or everywhere", goSubs["leaderboard"].Options...),
 			sub("help", "How to play draughts with gobot, and the rules"),
 		},
+		NameLocalizations:        &map[discordgo.Locale]string{discordgo.French: "dames"},
+		DescriptionLocalizations: &map[discordgo.Locale]string{discordgo.French: "Jouer aux dames (10×10) contre vos amis ou le bot"},
 	}
+}
+
+// commandKind is the kind of game the command r came with is about:
+// draughts for /draughts (/dames), Go otherwise.
+func commandKind(r *Request) string {
+	if strings.HasPrefix(r.Path, DraughtsCommand+"/") {
+		return draughtsKind
+	}
+	return engine.KindName
 }
 
 // draughtsLevels are the draughts levels as the definitions list them.
@@ -837,12 +854,17 @@ func builtinDraughtsLevels() []Level { return draughtsLevels(dbots.Builtin()) }
 func (a *App) draughtsRoutes(rt *Router) {
 	rt.Command("draughts/challenge", a.cmdDraughtsChallenge)
 	rt.Command("draughts/bot", a.cmdDraughtsBot)
-	rt.Command("draughts/move", a.onDraughts(a.cmdDraughtsMove))
+	rt.Command("draughts/play", a.onDraughts(a.cmdDraughtsMove))
 	rt.Command("draughts/board", a.onDraughts(a.cmdBoard))
 	rt.Command("draughts/draw", a.onDraughts(a.cmdDraughtsDraw))
 	rt.Command("draughts/resign", a.onDraughts(a.cmdDraughtsResign))
 	rt.Command("draughts/help", a.cmdDraughtsHelp)
-	rt.Autocomplete("draughts/move", a.completeDraughtsMove)
+	rt.Command("draughts/record", a.cmdSGF)
+	rt.Command("draughts/history", a.cmdHistory)
+	rt.Command("draughts/stats", a.cmdStats)
+	rt.Command("draughts/leaderboard", a.cmdLeaderboard)
+	rt.Autocomplete("draughts/play", a.completeDraughtsMove)
+	rt.Autocomplete("draughts/record", a.completeFinishedGames)
 	for _, name := range []string{"draughts/challenge", "draughts/bot"} {
 		rt.Autocomplete(name, a.completeClock)
 	}

@@ -22,9 +22,9 @@ func (e *env) draughtsCmd(ch *discordtest.Channel, u discordtest.User, sub strin
 	return e.d.Command(ch, u, "draughts", discordtest.Sub(sub, opts...))
 }
 
-// draughtsMove is /draughts move move:<m>.
+// draughtsMove is /draughts play move:<m>.
 func (e *env) draughtsMove(ch *discordtest.Channel, u discordtest.User, m string) *discordtest.Interaction {
-	return e.draughtsCmd(ch, u, "move", discordtest.Str("move", m))
+	return e.draughtsCmd(ch, u, "play", discordtest.Str("move", m))
 }
 
 // draughtsOf is the stored game's draughts state.
@@ -60,7 +60,7 @@ func testE2EDraughts(t *testing.T, e *env) {
 	}
 
 	// Go's commands and the wrong player are refused, and change nothing.
-	e.refused(e.play(ch, alice, "D4"), "The game in this channel is international draughts: play it with `/draughts move`")
+	e.refused(e.play(ch, alice, "D4"), "The game in this channel is international draughts: play it with `/draughts play`")
 	e.refused(e.draughtsMove(ch, bob, "19-23"), "It is not your turn: ⚪ white "+alice.Mention()+" is to play.")
 	e.refused(e.draughtsMove(ch, alice, "99-1"), `"99-1" is not a move you can play: Square 99 is off the board (1 to 50).`)
 
@@ -74,7 +74,7 @@ func testE2EDraughts(t *testing.T, e *env) {
 	e.refused(e.draughtsMove(ch, alice, "33-29"), "33-29 does not capture, but a capture is compulsory: 28x19.")
 
 	// Autocomplete offers exactly the legal moves.
-	r := e.d.Do(e.d.Autocomplete(ch, alice, "draughts", discordtest.Sub("move", discordtest.Focused("move", ""))))
+	r := e.d.Do(e.d.Autocomplete(ch, alice, "draughts", discordtest.Sub("play", discordtest.Focused("move", ""))))
 	if len(r.Choices) != 1 || r.Choices[0].Name != "28x19" {
 		t.Errorf("autocomplete = %+v, want the one capture 28x19", r.Choices)
 	}
@@ -189,7 +189,7 @@ func testE2EDraughtsBot(t *testing.T, e *env) {
 }
 
 // TestE2EDraughtsWrongGame: /draughts in a channel whose game is Go names
-// /go, and /draughts move without a game says how to start one.
+// /go, and /draughts play without a game says how to start one.
 func TestE2EDraughtsWrongGame(t *testing.T) { httpMode(t, testE2EDraughtsWrongGame) }
 
 func testE2EDraughtsWrongGame(t *testing.T, e *env) {
@@ -273,5 +273,87 @@ func TestE2EDraughtsServerRules(t *testing.T) {
 	arc, err := e.store.ArchivedGame(context.Background(), g.ID)
 	if err != nil || arc.Kind != "draughts" || arc.Result != "W+F" || !strings.Contains(string(arc.SGF), `[Result "2-0"]`) {
 		t.Errorf("adjudicated game archived %+v (%v), record:\n%s", arc, err, arc.SGF)
+	}
+}
+
+// TestE2EDraughtsToTheEnd: two people play a whole game, 71 moves, until
+// Black cannot move: White wins by the rules (W+ in the archive, 2-0 in
+// PDN), rated in draughts' pools, which /draughts stats and /draughts
+// leaderboard show. The moves are the engine's legal moves, chosen by a
+// fixed rule from the position each player sees.
+func TestE2EDraughtsToTheEnd(t *testing.T) { httpMode(t, testE2EDraughtsToTheEnd) }
+
+func testE2EDraughtsToTheEnd(t *testing.T, e *env) {
+	ch := e.d.GuildChannel("long")
+	alice, bob := e.d.NewUser("alice"), e.d.NewUser("bob")
+	msg := e.newChallenge(e.draughtsCmd(ch, alice, "challenge", discordtest.UserOpt("opponent", bob), discordtest.Str("colour", "white"), discordtest.Str("clock", "none")))
+	e.do(e.click(bob, msg, "accept"))
+	e.waitBoard(ch.ID, "⚪ white to play")
+	id := e.game(ch.ID).ID
+	var last discordtest.Message
+	for n := 0; ; n++ {
+		g := e.game(ch.ID)
+		if g == nil {
+			break
+		}
+		st := draughtsOf(t, g)
+		legal := st.Legal()
+		who := alice
+		if st.ToMove() == 1 {
+			who = bob
+		}
+		last = e.do(e.draughtsMove(ch, who, string(legal[(2*n)%len(legal)])))
+		if n > 200 {
+			t.Fatal("the game did not end")
+		}
+	}
+	if want := "**Game over: ⚪ white " + alice.Mention() + " wins: ⚫ black cannot move · 2-0**"; !strings.Contains(last.Text(), want) {
+		t.Errorf("last answer = %q, want %q", last.Text(), want)
+	}
+	if !strings.Contains(last.Text(), "📈 Ratings on this server: ") {
+		t.Errorf("last answer = %q, want the rating changes", last.Text())
+	}
+	arc, err := e.store.ArchivedGame(context.Background(), id)
+	if err != nil || arc.Result != "W+" || arc.Moves != 71 || !arc.Rated || !strings.Contains(string(arc.SGF), `[Result "2-0"]`) {
+		t.Errorf("archived %s, %d moves, rated %v (%v); want W+, 71 moves, rated, PDN 2-0", arc.Result, arc.Moves, arc.Rated, err)
+	}
+	stats := e.do(e.draughtsCmd(ch, bob, "stats"))
+	if !strings.Contains(stats.Text(), "**Draughts rating**\nThis server: ") || !strings.Contains(stats.Text(), "draughts: 0 won, 1 lost") {
+		t.Errorf("/draughts stats = %q", stats.Text())
+	}
+	if goStats := e.do(e.slash(ch, bob, "stats")); !strings.Contains(goStats.Text(), "**Rating**\nThis server: not rated yet") {
+		t.Errorf("/go stats = %q: want no Go rating from a draughts game", goStats.Text())
+	}
+	lb := e.do(e.draughtsCmd(ch, alice, "leaderboard", discordtest.Str("scope", "global")))
+	if !strings.Contains(lb.Text(), "draughts, all servers (global)") {
+		t.Errorf("/draughts leaderboard = %q", lb.Text())
+	}
+	rec := e.do(e.draughtsCmd(ch, alice, "record"))
+	if len(rec.Attachments) != 1 || !strings.HasSuffix(rec.Attachments[0].Filename, ".pdn") {
+		t.Errorf("/draughts record = %q with %d attachments", rec.Text(), len(rec.Attachments))
+	}
+}
+
+// TestE2EDames: /draughts is registered as /dames for French clients
+// (Discord sends the command's own name, with the user's locale), and a
+// French-locale interaction starts a game.
+func TestE2EDames(t *testing.T) { httpMode(t, testE2EDames) }
+
+func testE2EDames(t *testing.T, e *env) {
+	var names string
+	for _, c := range e.d.Commands(e.d.GuildID) {
+		if m, ok := c.(map[string]any); ok && m["name"] == "draughts" {
+			names = fmt.Sprint(m["name_localizations"])
+		}
+	}
+	if names != "map[fr:dames]" {
+		t.Errorf("/draughts name_localizations = %s, want map[fr:dames]", names)
+	}
+	ch := e.d.GuildChannel("dames")
+	zoé := e.d.NewUser("zoé")
+	it := e.draughtsCmd(ch, zoé, "bot", discordtest.Str("level", "beginner"))
+	it.Payload["locale"] = "fr"
+	if m := e.do(it); !strings.Contains(m.Text(), "New game of international draughts: "+zoé.Mention()) {
+		t.Errorf("/dames bot in French = %q", m.Text())
 	}
 }

@@ -86,7 +86,7 @@ func (a *App) onGame(h gameHandler) HandlerFunc {
 			return err
 		}
 		if isDraughts(g) {
-			return userErr(ErrWrongGame, "The game in this channel is international draughts: play it with `/draughts move` (`/draughts help` says how).")
+			return userErr(ErrWrongGame, "The game in this channel is international draughts: play it with `/draughts play` (`/draughts help` says how).")
 		}
 		return h(ctx, r, g)
 	}

@@ -143,11 +143,16 @@ func (a *App) cmdStats(ctx context.Context, r *Request) error {
 	}
 	now := a.now()
 	var sb strings.Builder
-	pools := []struct{ name, pool string }{{"This server", ratingPool(r.Interaction.GuildID)}, {"Global", storage.GlobalPool}}
+	kind := commandKind(r)
+	pools := []struct{ name, pool string }{{"This server", storage.KindPool(kind, ratingPool(r.Interaction.GuildID))}, {"Global", storage.KindPool(kind, storage.GlobalPool)}}
 	if r.Interaction.GuildID == "" {
 		pools = pools[1:]
 	}
-	sb.WriteString("**Rating**\n")
+	if kind == draughtsKind {
+		sb.WriteString("**Draughts rating**\n")
+	} else {
+		sb.WriteString("**Rating**\n")
+	}
 	for _, pl := range pools {
 		pr, err := a.stats.Rating(ctx, pl.pool, u.ID)
 		switch {
@@ -255,11 +260,12 @@ func plural(n int, word string) string {
 }
 
 func (a *App) cmdLeaderboard(ctx context.Context, r *Request) error {
-	pool := ratingPool(r.Interaction.GuildID)
+	kind := commandKind(r)
+	pool := storage.KindPool(kind, ratingPool(r.Interaction.GuildID))
 	if scope, ok := r.String("scope"); ok {
 		switch scope {
 		case "global":
-			pool = storage.GlobalPool
+			pool = storage.KindPool(kind, storage.GlobalPool)
 		case "server":
 			if r.Interaction.GuildID == "" {
 				return userErr(ErrBadOption, "There is no server here: use `/go leaderboard scope:global`.")
@@ -289,7 +295,9 @@ func (a *App) btnLeaderboard(ctx context.Context, r *Request) error {
 		return ErrStale
 	}
 	pool := r.Param("pool")
-	if pool != storage.GlobalPool && pool != ratingPool(r.Interaction.GuildID) {
+	if !slices.ContainsFunc([]string{engine.KindName, draughtsKind}, func(kind string) bool {
+		return pool == storage.KindPool(kind, storage.GlobalPool) || pool == storage.KindPool(kind, ratingPool(r.Interaction.GuildID))
+	}) {
 		return ErrStale
 	}
 	m, err := a.leaderboardMessage(ctx, r, pool, page)
@@ -313,8 +321,11 @@ func (a *App) leaderboardMessage(ctx context.Context, r *Request, pool string, p
 		return nil, err
 	}
 	scope := "this server"
-	if pool == storage.GlobalPool {
+	if pool == storage.GlobalPool || pool == storage.KindPool(draughtsKind, storage.GlobalPool) {
 		scope = "all servers (global)"
+	}
+	if strings.HasPrefix(pool, draughtsKind+":") {
+		scope = "draughts, " + scope
 	}
 	pages := (lb.Total + leaderboardPageSize - 1) / leaderboardPageSize
 	switch {
