@@ -167,7 +167,7 @@ func (a *App) cmdDraughtsChallenge(ctx context.Context, r *Request) error {
 	}
 	it := r.Interaction
 	if err := a.threadGate(ctx, it, thread); err != nil {
-		return err
+		return draughtsRunning(err)
 	}
 	now := a.now()
 	return a.postChallenge(ctx, r, &storage.Challenge{
@@ -176,6 +176,15 @@ func (a *App) cmdDraughtsChallenge(ctx context.Context, r *Request) error {
 		Color: colour, Thread: thread, Clock: ptr(a.clockOf(ck)), Unrated: !rated,
 		CreatedAt: now, ExpiresAt: now.Add(a.challengeTTL(st)),
 	})
+}
+
+// draughtsRunning is err, with /draughts' own advice when it is
+// ErrGameRunning.
+func draughtsRunning(err error) error {
+	if errors.Is(err, ErrGameRunning) {
+		return userErr(ErrGameRunning, "A game is already running in this channel. Finish it first, or use `/draughts challenge ... thread:true` to play in a thread.")
+	}
+	return err
 }
 
 // draughtsChallengeText is the question of a challenge to draughts.
@@ -237,7 +246,7 @@ func (a *App) cmdDraughtsBot(ctx context.Context, r *Request) error {
 	}
 	it := r.Interaction
 	if err := a.channelFree(ctx, it.ChannelID); err != nil {
-		return err
+		return draughtsRunning(err)
 	}
 	human := userPlayer(r.User)
 	bot := storage.Player{Level: level, Name: "gobot " + level}

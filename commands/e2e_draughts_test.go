@@ -63,6 +63,10 @@ func testE2EDraughts(t *testing.T, e *env) {
 	e.refused(e.play(ch, alice, "D4"), "The game in this channel is international draughts: play it with `/draughts play`")
 	e.refused(e.draughtsMove(ch, bob, "19-23"), "It is not your turn: ⚪ white "+alice.Mention()+" is to play.")
 	e.refused(e.draughtsMove(ch, alice, "99-1"), `"99-1" is not a move you can play: Square 99 is off the board (1 to 50).`)
+	e.refused(e.draughtsMove(ch, alice, "0-5"), `"0-5" is not a move you can play: Square 0 is off the board (1 to 50).`)
+	e.refused(e.draughtsMove(ch, alice, "32–28"), `"32–28" is not a move you can play: "32–28": the dash must be '-' or 'x', not "–".`)
+	e.refused(e.draughtsMove(ch, alice, "ab"), `"ab" is not a move you can play: "ab" is not a move: write squares 1 to 50 joined by '-' or 'x', as 32-28 or 28x19.`)
+	e.refused(e.draughtsMove(ch, alice, "31-36"), `"31-36" is not a move you can play: 31-36 is not a legal move: 36 is taken.`)
 
 	e.do(e.draughtsMove(ch, alice, "32-28"))
 	e.do(e.draughtsMove(ch, bob, "19-23"))
@@ -166,8 +170,9 @@ func testE2EDraughtsBot(t *testing.T, e *env) {
 	})
 	// The bot declines a draw while men are on the board.
 	e.refused(e.draughtsCmd(ch, carol, "draw"), "gobot **beginner** declines the draw")
-	// Go's bot game cannot start here meanwhile.
+	// No other game can start here meanwhile.
 	e.refused(e.botGame(ch, carol, "tester"), "already")
+	e.refused(e.draughtsCmd(ch, carol, "bot"), "A game is already running in this channel. Finish it first, or use `/draughts challenge ... thread:true` to play in a thread.")
 
 	// Resign by the button, confirmed.
 	b := e.board(ch.ID)
