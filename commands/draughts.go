@@ -485,8 +485,8 @@ func (a *App) endDraughts(ctx context.Context, r *Request, g *storage.Game, res 
 
 // cmdDraughtsDraw offers a draw, or accepts the opponent's offer. An offer
 // lapses with the next move (it is stored as the game's open request).
-// Against a bot, the bot accepts a draw only when the position is one
-// the rules are about to call drawn: kings alone on both sides.
+// A bot answers at once: it accepts a draw when it is not ahead in
+// material (a man counts 1, a king 3), and plays on otherwise.
 func (a *App) cmdDraughtsDraw(ctx context.Context, r *Request, g *storage.Game) error {
 	s, err := a.draughtsPlayerInPlay(ctx, g, r.User)
 	if err != nil {
@@ -502,11 +502,12 @@ func (a *App) cmdDraughtsDraw(ctx context.Context, r *Request, g *storage.Game) 
 	}
 	opp := g.Player(s.Opponent())
 	if opp.IsBot() {
-		if kingsOnly(draughtsState(g)) {
+		mine, theirs := material(draughtsState(g), s.Opponent()), material(draughtsState(g), s)
+		if mine <= theirs {
 			return a.endDraughts(ctx, r, g, game.Result{Winner: game.NoSide, Reason: game.ByAgreement},
 				fmt.Sprintf("🤝 gobot **%s** accepted %s's offer: the game is drawn by agreement.", opp.Level, mention(g.Player(s))))
 		}
-		return userErr(ErrBadOption, fmt.Sprintf("gobot **%s** declines the draw: it plays on while there are men on the board.", opp.Level))
+		return userErr(ErrBadOption, fmt.Sprintf("gobot **%s** declines the draw: it is ahead in material (%d to %d, a king counting 3) and plays on.", opp.Level, mine, theirs))
 	}
 	g.Undo = &storage.UndoRequest{By: s, MoveCount: n, RequestedAt: a.now()}
 	if err := a.update(ctx, g); err != nil {
@@ -521,10 +522,11 @@ func (a *App) cmdDraughtsDraw(ctx context.Context, r *Request, g *storage.Game) 
 	})
 }
 
-// kingsOnly reports whether only kings are left on the board.
-func kingsOnly(st draughts.State) bool {
+// material is side s's material in st: a man counts 1, a king 3.
+func material(st draughts.State, s game.Side) int {
 	p := st.Position()
-	return p.Men(draughts.White).Count() == 0 && p.Men(draughts.Black).Count() == 0
+	c := draughts.Color(s)
+	return p.Men(c).Count() + 3*p.Kings(c).Count()
 }
 
 // btnDraughtsDraw is the draw button: offer or accept, as /draughts draw.

@@ -162,25 +162,42 @@ func testE2EDraughtsBot(t *testing.T, e *env) {
 		t.Fatalf("after the bot's first move: %d moves, %d to move", st.MoveCount(), st.ToMove())
 	}
 	// Carol plays a legal move; the bot answers.
-	legal := st.Legal()
-	e.do(e.draughtsMove(ch, carol, string(legal[0])))
+	e.do(e.draughtsMove(ch, carol, string(st.Legal()[0])))
 	e.d.WaitFor("the bot's answer", func() bool {
 		g := e.game(ch.ID)
 		return g != nil && g.State.MoveCount() == 3
 	})
-	// The bot declines a draw while men are on the board.
-	e.refused(e.draughtsCmd(ch, carol, "draw"), "gobot **beginner** declines the draw")
 	// No other game can start here meanwhile.
 	e.refused(e.botGame(ch, carol, "tester"), "already")
 	e.refused(e.draughtsCmd(ch, carol, "bot"), "A game is already running in this channel. Finish it first, or use `/draughts challenge ... thread:true` to play in a thread.")
+	// Even in material, the bot accepts a draw at once.
+	end := e.do(e.draughtsCmd(ch, carol, "draw"))
+	if want := "🤝 gobot **beginner** accepted " + carol.Mention() + "'s offer: the game is drawn by agreement."; !strings.Contains(end.Text(), want) || !strings.Contains(end.Text(), "**Game over: drawn by agreement · 1-1**") {
+		t.Errorf("draw offered to the bot: %q, want %q and the result", end.Text(), want)
+	}
+	if arc, err := e.store.ArchivedGame(context.Background(), g.ID); err != nil || arc.Result != "0" {
+		t.Errorf("archived %v (%v), want a draw, 0", arc, err)
+	}
 
-	// Resign by the button, confirmed.
-	b := e.board(ch.ID)
+	// A second game, where the bot is ahead: it declines, and carol resigns
+	// by the button.
+	e.do(e.draughtsCmd(ch, carol, "bot", discordtest.Str("level", "beginner"), discordtest.Str("colour", "black")))
+	g = e.game(ch.ID)
+	ahead, err := draughts.NewState(map[string]string{"fen": "B:W31,32,33,K46:B1,2"}, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g.State = ahead
+	if err := e.store.UpdateGame(context.Background(), g); err != nil {
+		t.Fatal(err)
+	}
+	e.refused(e.draughtsCmd(ch, carol, "draw"), "gobot **beginner** declines the draw: it is ahead in material (6 to 2, a king counting 3) and plays on.")
+	b := e.do(e.draughtsCmd(ch, carol, "board"))
 	ask := e.do(e.click(carol, b, "Resign"))
 	if !ask.Ephemeral || !strings.Contains(ask.Text(), "Do you really want to resign") {
 		t.Fatalf("resign button = %q", ask.Text())
 	}
-	end := e.do(e.click(carol, ask, "Yes, resign"))
+	end = e.do(e.click(carol, ask, "Yes, resign"))
 	if want := "🏳️ ⚫ black " + carol.Mention() + " resigned."; !strings.Contains(end.Text(), want) {
 		t.Errorf("after resigning: %q, want %q", end.Text(), want)
 	}
