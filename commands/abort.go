@@ -19,6 +19,15 @@ import (
 // (passes included) before the game can no longer be aborted by a player.
 const abortMoves = 2
 
+// buttonPrefix is how the custom IDs of g's buttons begin: "game/" for
+// Go's, "draughts/" for draughts'.
+func buttonPrefix(g *storage.Game) string {
+	if isDraughts(g) {
+		return "draughts/"
+	}
+	return "game/"
+}
+
 // earlyAbort reports whether a player may still abort g: one of the
 // players has made fewer than abortMoves moves.
 func earlyAbort(g *storage.Game) bool {
@@ -40,17 +49,17 @@ const tooLateToAbort = "Each player has made two moves, so the game can no longe
 // askAbort asks a player to confirm the abort of g, or refuses it when
 // each player has made two moves.
 func askAbort(ctx context.Context, r *Request, g *storage.Game) error {
-	if _, over := goOf(g).Result(); over {
+	if _, over := g.State.Result(); over {
 		return ErrGameOver
 	}
 	if !earlyAbort(g) {
 		return userErr(ErrForbidden, tooLateToAbort)
 	}
 	return r.Reply(ctx, &Message{
-		Content:   fmt.Sprintf("Abort the game %s? It is recorded as aborted, with its record, and never rated; the channel is then free for a new game.", title(g)),
+		Content:   fmt.Sprintf("Abort the game %s? It is recorded as aborted, with its record, and never rated; the channel is then free for a new game.", gameTitle(g)),
 		Ephemeral: true,
 		Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-			discordgo.Button{Label: "Yes, abort", Style: discordgo.DangerButton, CustomID: "game/" + g.ID + "/abort-yes/" + fmt.Sprint(g.State.MoveCount())},
+			discordgo.Button{Label: "Yes, abort", Style: discordgo.DangerButton, CustomID: buttonPrefix(g) + g.ID + "/abort-yes/" + fmt.Sprint(g.State.MoveCount())},
 		}}},
 		AllowedMentions: noMentions(),
 	})
@@ -62,27 +71,15 @@ func (a *App) playerAbort(ctx context.Context, r *Request, g *storage.Game) erro
 	if _, err := playerColor(g, r.User); err != nil {
 		return err
 	}
-	if _, over := goOf(g).Result(); over {
+	if _, over := g.State.Result(); over {
 		return ErrGameOver
 	}
 	if !earlyAbort(g) {
 		return userErr(ErrForbidden, tooLateToAbort)
 	}
 	by := userPlayer(r.User)
-	info := sgfInfo(g, nil, false)
-	info.RE = "Void"
-	info.C = fmt.Sprintf("Aborted by %s before each player had made %d moves: recorded, never rated.", plainName(by), abortMoves)
-	sgf, err := writeSGF(g, info)
-	if err != nil {
-		return err
-	}
-	arc := storage.Archived{
-		ID: g.ID, GuildID: g.GuildID, ChannelID: g.ChannelID,
-		Black: g.First(engine.SideOf(engine.Black)), White: g.First(engine.SideOf(engine.White)), Size: goOf(g).Size(), Rules: goOf(g).Rules(), Handicap: goOf(g).Handicap(),
-		Result: "Void", SGF: sgf, Moves: g.State.MoveCount(), Annulled: true,
-		StartedAt: g.CreatedAt, FinishedAt: a.now(),
-	}
-	if err := writeError(a.games.FinishGame(ctx, g, arc)); err != nil {
+	comment := fmt.Sprintf("Aborted by %s before each player had made %d moves: recorded, never rated.", plainName(by), abortMoves)
+	if err := a.voidGame(ctx, g, comment); err != nil {
 		return err
 	}
 	a.log.Info("game aborted by a player", "game", g.ID, "by", r.User.ID, "moves", g.State.MoveCount())
@@ -92,7 +89,7 @@ func (a *App) playerAbort(ctx context.Context, r *Request, g *storage.Game) erro
 	a.disableBoards(ctx, g, false)
 	return r.Reply(ctx, &Message{
 		Content: fmt.Sprintf("🚫 %s aborted the game %s after %s, before each player had made %d moves: it is recorded as aborted (`/go sgf game:%s`) and never rated. The channel is free for a new game.",
-			mention(by), title(g), plural(g.State.MoveCount(), "move"), abortMoves, g.ID),
+			mention(by), gameTitle(g), plural(g.State.MoveCount(), "move"), abortMoves, g.ID),
 		AllowedMentions: noMentions(),
 	})
 }

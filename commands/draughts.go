@@ -772,7 +772,7 @@ const draughtsHelp = "**International draughts (10×10) with gobot**\n" +
 	"`/draughts challenge opponent:` challenge someone here (`clock:`, `colour:`, `thread:`, `rated:`); they accept with the button.\n" +
 	"`/draughts bot level:` play gobot at once, from `beginner` to `max`.\n" +
 	"`/draughts play move:` play a move by its squares: `32-28`, or `28x19` for a capture (`28x17x8` through each landing when it matters); autocomplete lists your legal moves.\n" +
-	"`/draughts board` shows the board, `/draughts draw` offers a draw (or accepts one), `/draughts resign` resigns; `/draughts record`, `history`, `stats` and `leaderboard` as for Go.\n" +
+	"`/draughts board` shows the board, `/draughts draw` offers a draw (or accepts one), `/draughts resign` resigns, `/draughts abort` aborts before each player has made two moves; `/draughts record`, `history`, `stats` and `leaderboard` as for Go.\n" +
 	"**The rules (FMJD):** White moves first. Men move one square diagonally forward and capture forwards and backwards. " +
 	"Capturing is compulsory, and you must take the most pieces (a king counts as one); pieces come off when the capture is over, and none is jumped twice. " +
 	"Kings fly: they move and capture along a whole diagonal. A man is crowned when its move ends on the far row. " +
@@ -828,6 +828,8 @@ func draughtsDefinition(levels []Level, contexts []discordgo.InteractionContextT
 			sub("board", "Show the board again"),
 			sub("draw", "Offer a draw, or accept your opponent's offer"),
 			sub("resign", "Resign the game"),
+			sub("abort", "Abort the game: either player, before each has made two moves; a moderator with a reason",
+				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: "reason", Description: "A moderator's reason, kept in the server's log", MaxLength: 300}),
 			sub("record", "The PDN record of the game here, or of a finished game", goSubs["sgf"].Options[0], goSubs["sgf"].Options[1]),
 			sub("history", "A player's finished games, both games'", goSubs["history"].Options...),
 			sub("stats", "A player's draughts ratings and record", goSubs["stats"].Options...),
@@ -882,6 +884,8 @@ func (a *App) draughtsRoutes(rt *Router) {
 	rt.Component("draughts/{id}/resign/{move}", a.onDraughtsBoard(a.btnDraughtsResign))
 	rt.Component("draughts/{id}/resign-yes/{move}", a.onDraughtsBoard(a.cmdDraughtsResign))
 	rt.Component("draughts/{id}/draw/{move}", a.onDraughtsBoard(a.btnDraughtsDraw))
+	rt.Command("draughts/abort", a.onDraughts(a.cmdAbort))
+	rt.Component("draughts/{id}/abort-yes/{move}", a.onDraughtsBoard(a.playerAbort))
 }
 
 // draughtsOwnMoves counts the moves side s has made in a game of draughts

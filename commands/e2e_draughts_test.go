@@ -379,3 +379,41 @@ func testE2EDames(t *testing.T, e *env) {
 		t.Errorf("/dames bot in French = %q", m.Text())
 	}
 }
+
+// TestE2EDraughtsAbort: either player aborts a game of draughts before each
+// has made two moves (confirmed, recorded Void with its PDN, never rated),
+// and is refused once each has made two.
+func TestE2EDraughtsAbort(t *testing.T) { httpMode(t, testE2EDraughtsAbort) }
+
+func testE2EDraughtsAbort(t *testing.T, e *env) {
+	ch := e.d.GuildChannel("abort")
+	alice, bob := e.d.NewUser("alice"), e.d.NewUser("bob")
+	start := func() string {
+		msg := e.newChallenge(e.draughtsCmd(ch, alice, "challenge", discordtest.UserOpt("opponent", bob), discordtest.Str("colour", "white")))
+		e.do(e.click(bob, msg, "accept"))
+		e.waitBoard(ch.ID, "⚪ white to play")
+		return e.game(ch.ID).ID
+	}
+	id := start()
+	e.do(e.draughtsMove(ch, alice, "32-28"))
+	ask := e.do(e.draughtsCmd(ch, bob, "abort"))
+	if !ask.Ephemeral || !strings.Contains(ask.Text(), "Abort the game ⚪ alice vs ⚫ bob · draughts?") {
+		t.Fatalf("abort asked %q", ask.Text())
+	}
+	done := e.do(e.click(bob, ask, "Yes, abort"))
+	if want := "🚫 " + bob.Mention() + " aborted the game ⚪ alice vs ⚫ bob · draughts after 1 move, before each player had made 2 moves"; !strings.Contains(done.Text(), want) {
+		t.Errorf("abort = %q, want %q", done.Text(), want)
+	}
+	arc, err := e.store.ArchivedGame(context.Background(), id)
+	if err != nil || arc.Result != "Void" || !arc.Annulled || arc.Kind != "draughts" || !strings.Contains(string(arc.SGF), "Aborted by bob") {
+		t.Errorf("archived %+v (%v), want a Void, annulled draughts game with its PDN", arc, err)
+	}
+	start()
+	for _, m := range []struct {
+		u  discordtest.User
+		mv string
+	}{{alice, "32-28"}, {bob, "19-23"}, {alice, "28x19"}, {bob, "14x23"}} {
+		e.do(e.draughtsMove(ch, m.u, m.mv))
+	}
+	e.refused(e.draughtsCmd(ch, alice, "abort"), "Each player has made two moves, so the game can no longer be aborted")
+}

@@ -117,7 +117,7 @@ func TestDefinitions(t *testing.T) {
 	for _, o := range defs[1].Options {
 		draughtsSubs = append(draughtsSubs, o.Name)
 	}
-	if got, want := strings.Join(draughtsSubs, " "), "challenge bot play board draw resign record history stats leaderboard help"; got != want {
+	if got, want := strings.Join(draughtsSubs, " "), "challenge bot play board draw resign abort record history stats leaderboard help"; got != want {
 		t.Errorf("/draughts subcommands = %s, want %s", got, want)
 	}
 	var subs []string
