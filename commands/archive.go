@@ -319,7 +319,11 @@ func historyMessage(ctx context.Context, arch Archive, r *Request, p storage.Pla
 	for i, a := range games {
 		n := (page-1)*historyPageSize + i + 1
 		sb.WriteString(historyLine(a, p.Key(), n) + "\n")
-		buttons = append(buttons, discordgo.Button{Label: "SGF " + strconv.Itoa(n), Style: discordgo.SecondaryButton, CustomID: "sgf/" + a.ID})
+		format := "SGF "
+		if a.Kind == draughtsKind {
+			format = "PDN " // the record's format, as the button attaches it
+		}
+		buttons = append(buttons, discordgo.Button{Label: format + strconv.Itoa(n), Style: discordgo.SecondaryButton, CustomID: "sgf/" + a.ID})
 	}
 	fmt.Fprintf(&sb, "\nPage %d of %d · the SGF buttons attach a record; `/go sgf game:ID` and `/go replay game:ID` take the IDs.", page, pages)
 	var rows []discordgo.MessageComponent

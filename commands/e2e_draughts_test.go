@@ -140,6 +140,11 @@ func testE2EDraughts(t *testing.T, e *env) {
 	if !strings.Contains(hist.Text(), "vs "+bob.Mention()+" · draughts 10×10 · 0 ·") {
 		t.Errorf("/go history = %q, want the draughts game", hist.Text())
 	}
+	if b, ok := hist.Button("PDN 1"); !ok {
+		t.Errorf("/go history's buttons %+v: want PDN 1 for the draughts game", hist.Buttons())
+	} else if got := e.do(e.d.Click(alice, hist, b.CustomID)); len(got.Attachments) != 1 || !strings.HasSuffix(got.Attachments[0].Filename, ".pdn") {
+		t.Errorf("PDN 1 attached %d files: %q", len(got.Attachments), got.Text())
+	}
 	e.refused(e.slash(ch, alice, "review", discordtest.Str("game", g.ID)), "is a game of draughts: reviews are only for Go")
 }
 
