@@ -187,6 +187,9 @@ func (a *App) finishedView(ctx context.Context, channelID string) (*GameView, er
 	if err != nil {
 		return nil, err
 	}
+	if arc.Kind == draughtsKind {
+		return nil, userErr(ErrNoGame, notGo) // the page shows Go's games only
+	}
 	eg, info, err := engine.ParseSGF(arc.SGF)
 	if err != nil {
 		return nil, fmt.Errorf("commands: read the record of game %s: %w", arc.ID, err)
