@@ -61,6 +61,8 @@ func testE2EDraughts(t *testing.T, e *env) {
 
 	// Go's commands and the wrong player are refused, and change nothing.
 	e.refused(e.play(ch, alice, "D4"), "The game in this channel is international draughts: play it with `/draughts play`")
+	e.refused(e.slash(ch, bob, "estimate"), "The game in this channel is international draughts: score estimates are only for Go.")
+	e.refused(e.slash(ch, bob, "undo"), "The game in this channel is international draughts")
 	e.refused(e.draughtsMove(ch, bob, "19-23"), "It is not your turn: ⚪ white "+alice.Mention()+" is to play.")
 	e.refused(e.draughtsMove(ch, alice, "99-1"), `"99-1" is not a move you can play: Square 99 is off the board (1 to 50).`)
 	e.refused(e.draughtsMove(ch, alice, "0-5"), `"0-5" is not a move you can play: Square 0 is off the board (1 to 50).`)
