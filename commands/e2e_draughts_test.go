@@ -79,6 +79,10 @@ func testE2EDraughts(t *testing.T, e *env) {
 	}
 	e.refused(e.draughtsMove(ch, alice, "33-29"), "33-29 does not capture, but a capture is compulsory: 28x19.")
 
+	// /go play's suggestions have nothing for a game of draughts.
+	if r := e.d.Do(e.d.Autocomplete(ch, alice, "go", discordtest.Sub("play", discordtest.Focused("move", "3")))); len(r.Choices) != 0 {
+		t.Errorf("/go play autocomplete in a draughts game = %+v, want none", r.Choices)
+	}
 	// Autocomplete offers exactly the legal moves.
 	r := e.d.Do(e.d.Autocomplete(ch, alice, "draughts", discordtest.Sub("play", discordtest.Focused("move", ""))))
 	if len(r.Choices) != 1 || r.Choices[0].Name != "28x19" {

@@ -800,7 +800,7 @@ func (a *App) cmdAbort(ctx context.Context, r *Request, g *storage.Game) error {
 func (a *App) completePlay(ctx context.Context, r *Request) error {
 	_, typed := r.Focused()
 	g, err := a.games.Game(ctx, r.Interaction.ChannelID)
-	if err != nil || goOf(g).Over() || g.Scoring != nil {
+	if err != nil || isDraughts(g) || goOf(g).Over() || g.Scoring != nil {
 		return r.Choices(ctx, nil)
 	}
 	prefix := strings.ToUpper(strings.TrimSpace(typed))
