@@ -649,12 +649,8 @@ func draughtsResultSentence(g *storage.Game, r game.Result) string {
 			how = "drawn by agreement"
 		case draughts.ByRepetition:
 			how = "drawn by threefold repetition"
-		case draughts.By25Moves:
-			how = "drawn by the 25-move rule"
-		case draughts.By16Moves:
-			how = "drawn by the 16-move rule"
-		case draughts.By5Moves:
-			how = "drawn by the 5-move rule"
+		case draughts.By25Moves, draughts.By16Moves, draughts.By5Moves:
+			how = "drawn by the " + string(r.Reason) // "25-move rule", …
 		}
 		return how + " · " + r.Text
 	}
