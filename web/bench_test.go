@@ -1,18 +1,23 @@
 package web
 
 import (
+	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"io/fs"
 	"net/http"
+	"os"
+	"os/exec"
 	"path"
 	"regexp"
 	"runtime"
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -172,63 +177,243 @@ func BenchmarkClickToOpponent(b *testing.B) {
 	b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds())/1000, "p99-ms")
 }
 
-// BenchmarkWatchers500: one game watched by 500 pages: the time from a
-// move to the last of them receiving it (fan-out), and how much the
-// process's heap grew with the 500 connections (the test's own 500
-// WebSocket clients, in the same process, count in it).
+// BenchmarkWatchers500: one game watched by 500 pages. Each move is made
+// through the App (as a click or a slash command makes it); reported are
+// the time from the move's commit (the App's change feed) to the last of
+// the 500 pages having its state (p50, p99 and the worst move), the same
+// from the start of the move, the spread from the first page to the last,
+// and how much gobot's memory (heap and goroutine stacks in use) grew with
+// the 500 connections open.
+//
+// The pages are WebSockets opened by a child process (this test binary
+// run as TestWatcherPages), so that the memory measured is gobot's alone.
+// They share the machine's cores with gobot, and read each state whole
+// but look only at its move count (a browser would draw it elsewhere).
+// Run it with -benchtime 100x (one game holds at most 180 of its moves).
 func BenchmarkWatchers500(b *testing.B) {
-	e := newEnv(b, Options{Local: true})
-	channels, black, white := benchGames(b, e, 1)
-	ch := channels[0]
-	runtime.GC()
-	var before runtime.MemStats
-	runtime.ReadMemStats(&before)
-	ws := make([]*watcher, 500)
-	for i := range ws {
-		ws[i] = e.watch(b, e.board.sign.token(session{UserID: fmt.Sprint(1000 + i), Name: fmt.Sprint("w", i), Local: true, Expires: time.Now().Add(time.Hour).Unix()}), ch)
-	}
-	for _, w := range ws {
-		w.await(b, 0)
-	}
+	const pages = 500
 	if b.N > 180 {
 		b.Fatalf("one game holds at most 180 of the benchmark's moves: run it with -benchtime 180x or fewer, not %d", b.N)
 	}
-	var lat, spread []time.Duration
+	e := newEnv(b, Options{Local: true})
+	channels, black, white := benchGames(b, e, 1)
+	ch := channels[0]
+	var mu sync.Mutex
+	var commit time.Time // the first change of the game since it was zeroed
+	stop := e.app.OnChange(func(c string) {
+		mu.Lock()
+		if c == ch && commit.IsZero() {
+			commit = time.Now()
+		}
+		mu.Unlock()
+	})
+	defer stop()
+
+	cfg := watcherPages{URL: "ws" + strings.TrimPrefix(e.srv.URL, "http") + Path + "/ws", Origin: e.srv.URL, Channel: ch}
+	for i := range pages {
+		cfg.Sessions = append(cfg.Sessions, e.board.sign.token(session{UserID: fmt.Sprint(1000 + i), Name: fmt.Sprint("w", i), Local: true, Expires: time.Now().Add(time.Hour).Unix()}))
+	}
+	in, _ := json.Marshal(cfg)
+	runtime.GC()
+	var before runtime.MemStats
+	runtime.ReadMemStats(&before)
+	child := exec.Command(os.Args[0], "-test.run=^TestWatcherPages$", "-test.bench=^$", "-test.count=1")
+	child.Env = append(os.Environ(), "GOBOT_WATCHER_PAGES=1")
+	stdin, err := child.StdinPipe()
+	if err != nil {
+		b.Fatal(err)
+	}
+	child.Stderr = os.Stderr
+	out, err := child.StdoutPipe()
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := child.Start(); err != nil {
+		b.Fatal(err)
+	}
+	defer child.Wait()
+	defer stdin.Close() // the child ends when its standard input does
+	if _, err := stdin.Write(in); err != nil {
+		b.Fatal(err)
+	}
+	// The child prints "n first last" once all its pages have a state with
+	// n moves: when the first and the last of them got it, in Unix
+	// nanoseconds (both processes read the same clock).
+	type reached struct {
+		moves       int
+		first, last time.Time
+	}
+	lines := make(chan reached, 16)
+	go func() {
+		defer close(lines)
+		sc := bufio.NewScanner(out)
+		for sc.Scan() {
+			var r reached
+			var first, last int64
+			if _, err := fmt.Sscan(sc.Text(), &r.moves, &first, &last); err != nil {
+				fmt.Fprintf(os.Stderr, "watcher pages: %q\n", sc.Text())
+				return
+			}
+			r.first, r.last = time.Unix(0, first), time.Unix(0, last)
+			lines <- r
+		}
+	}()
+	await := func(n int) reached {
+		select {
+		case r, ok := <-lines:
+			if !ok {
+				b.Fatalf("the watcher pages ended before all had move %d", n)
+			}
+			if r.moves != n {
+				b.Fatalf("the watcher pages reached move %d, want %d", r.moves, n)
+			}
+			return r
+		case <-time.After(30 * time.Second):
+			b.Fatalf("the watcher pages did not all get move %d in 30 s", n)
+		}
+		panic("unreachable")
+	}
+	await(0)
+
+	var fromCommit, fromMove, spread []time.Duration
 	b.ResetTimer()
 	for i := range b.N {
-		v, _ := e.app.View(context.Background(), ch)
+		v, err := e.app.View(context.Background(), ch)
+		if err != nil {
+			b.Fatal(err)
+		}
 		u, seat := black[0], "black"
 		if i%2 == 1 {
 			u, seat = white[0], "white"
 		}
+		mu.Lock()
+		commit = time.Time{}
+		mu.Unlock()
 		start := time.Now()
 		res := e.app.Act(context.Background(), ch, u, commands.Action{Kind: commands.ActPlay, Point: benchMove(i/2, i%2 == 0), Game: v.ID, Version: v.Version, Seat: seat})
 		if res.Refused {
 			b.Fatalf("move %d: %s", i, res.Text)
 		}
-		first, last := time.Time{}, time.Time{}
-		for _, w := range ws {
-			w.await(b, i+1)
-			if first.IsZero() || w.at.Before(first) {
-				first = w.at
-			}
-			if w.at.After(last) {
-				last = w.at
-			}
-		}
-		lat = append(lat, last.Sub(start))
-		spread = append(spread, last.Sub(first))
+		r := await(i + 1)
+		mu.Lock()
+		c := commit
+		mu.Unlock()
+		fromCommit = append(fromCommit, r.last.Sub(c))
+		fromMove = append(fromMove, r.last.Sub(start))
+		spread = append(spread, r.last.Sub(r.first))
 	}
 	b.StopTimer()
 	runtime.GC()
 	var after runtime.MemStats
 	runtime.ReadMemStats(&after)
-	slices.Sort(lat)
-	slices.Sort(spread)
-	b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "p50-all-500-ms")
-	b.ReportMetric(float64(lat[len(lat)-1].Microseconds())/1000, "max-all-500-ms")
-	b.ReportMetric(float64(spread[len(spread)/2].Microseconds())/1000, "p50-first-to-last-ms")
-	b.ReportMetric(float64(int64(after.HeapInuse)-int64(before.HeapInuse))/(1<<20), "heap-growth-MB")
+	ms := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+	for _, l := range [][]time.Duration{fromCommit, fromMove, spread} {
+		slices.Sort(l)
+	}
+	b.ReportMetric(ms(fromCommit[len(fromCommit)/2]), "p50-ms")
+	b.ReportMetric(ms(fromCommit[len(fromCommit)*99/100]), "p99-ms")
+	b.ReportMetric(ms(fromCommit[len(fromCommit)-1]), "max-ms")
+	b.ReportMetric(ms(fromMove[len(fromMove)/2]), "p50-from-move-ms")
+	b.ReportMetric(ms(spread[len(spread)/2]), "p50-first-to-last-ms")
+	mb := func(a, b uint64) float64 { return float64(int64(a)-int64(b)) / (1 << 20) }
+	b.ReportMetric(mb(after.HeapInuse+after.StackInuse, before.HeapInuse+before.StackInuse), "mem-growth-MB")
+	b.ReportMetric(mb(after.HeapInuse, before.HeapInuse), "heap-growth-MB")
+	b.ReportMetric(mb(after.StackInuse, before.StackInuse), "stack-growth-MB")
+}
+
+// watcherPages is what BenchmarkWatchers500 tells its child process: where
+// to connect, which channel to watch, and a session for each page.
+type watcherPages struct {
+	URL, Origin, Channel string
+	Sessions             []string
+}
+
+// TestWatcherPages is BenchmarkWatchers500's pages, run by it in a child
+// process (a test run skips it). It reads a watcherPages on its standard
+// input, opens the pages, and prints "n first last" once every page has
+// a state with n moves (first and last: when the first and the last page
+// got it, in Unix nanoseconds), until its standard input ends.
+func TestWatcherPages(t *testing.T) {
+	if os.Getenv("GOBOT_WATCHER_PAGES") == "" {
+		t.Skip("BenchmarkWatchers500's pages, in its child process")
+	}
+	var cfg watcherPages
+	dec := json.NewDecoder(os.Stdin)
+	if err := dec.Decode(&cfg); err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	type progress struct {
+		pages       int
+		first, last int64
+	}
+	moves := map[int]*progress{}
+	// got records that a page has every state up to n moves, which it had
+	// up to from.
+	got := func(from, n int) {
+		now := time.Now().UnixNano()
+		mu.Lock()
+		defer mu.Unlock()
+		for k := from + 1; k <= n; k++ {
+			p := moves[k]
+			if p == nil {
+				p = &progress{first: now}
+				moves[k] = p
+			}
+			p.pages++
+			p.last = now
+			if p.pages == len(cfg.Sessions) {
+				fmt.Printf("%d %d %d\n", k, p.first, p.last)
+				delete(moves, k)
+			}
+		}
+	}
+	movesKey := []byte(`"moves":`)
+	for _, s := range cfg.Sessions {
+		c, _, err := websocket.DefaultDialer.Dial(cfg.URL, http.Header{"Origin": {cfg.Origin}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		hello, _ := json.Marshal(map[string]any{"t": "hello", "session": s})
+		watch, _ := json.Marshal(map[string]any{"t": "watch", "channel": cfg.Channel})
+		c.WriteMessage(websocket.TextMessage, hello)
+		c.WriteMessage(websocket.TextMessage, watch)
+		go func() {
+			var buf bytes.Buffer
+			seen := -1
+			for {
+				_, r, err := c.NextReader()
+				if err != nil {
+					fmt.Fprintf(os.Stderr, "a watcher page's connection ended: %v\n", err)
+					os.Exit(1)
+				}
+				buf.Reset()
+				buf.ReadFrom(r)
+				data := buf.Bytes()
+				if !bytes.HasPrefix(data, []byte(`{"t":"state"`)) {
+					continue
+				}
+				// The game's own move count (a recent move's number is "n").
+				i := bytes.Index(data, movesKey)
+				if i < 0 {
+					continue
+				}
+				n := 0
+				for _, d := range data[i+len(movesKey):] {
+					if d < '0' || d > '9' {
+						break
+					}
+					n = 10*n + int(d-'0')
+				}
+				if n > seen {
+					got(seen, n)
+					seen = n
+				}
+			}
+		}()
+	}
+	io.Copy(io.Discard, io.MultiReader(dec.Buffered(), os.Stdin)) // until the benchmark is done
+	os.Exit(0)                                                    // without closing the pages: the benchmark has measured
 }
 
 // TestPageWeight: what a first visit transfers, gzip-compressed as gobot
