@@ -34,6 +34,16 @@ const maxInFlight = 4
 // dropped (it reconnects and gets the state afresh).
 const sendBuffer = 64
 
+// socketBuffer is the most a page's socket holds for it unsent (the
+// kernel's send buffer; Linux doubles it for its bookkeeping): with
+// sendBuffer, it bounds what a page that stopped reading costs, and how
+// soon it is dropped.
+const socketBuffer = 32 << 10
+
+// writeWait is how long a page may take to accept a message (its
+// connection is closed after).
+const writeWait = 10 * time.Second
+
 // pingEvery is how often the server pings a page; pongWait how long it
 // waits for any word from it before giving up.
 const (
@@ -45,7 +55,7 @@ const (
 type conn struct {
 	h    *Handler
 	ws   *websocket.Conn
-	send chan *websocket.PreparedMessage
+	send chan *frame
 	quit chan struct{}
 	once sync.Once
 
@@ -76,35 +86,57 @@ func (h *Handler) checkOrigin(r *http.Request) bool {
 	return err == nil && h.localAllowed(r) && u.Host == r.Host && loopbackHost(u.Host)
 }
 
+// frame is a message to pages: framed once for everyone who gets it (a
+// game's state, a games list), or one page's own (sent as it is).
+type frame struct {
+	pm   *websocket.PreparedMessage
+	data []byte
+}
+
+// prepare frames a message for many pages.
+func prepare(data []byte) (*frame, error) {
+	pm, err := websocket.NewPreparedMessage(websocket.TextMessage, data)
+	if err != nil {
+		return nil, err
+	}
+	return &frame{pm: pm}, nil
+}
+
 func (h *Handler) serveWS(w http.ResponseWriter, r *http.Request) {
-	up := websocket.Upgrader{CheckOrigin: h.checkOrigin, ReadBufferSize: 4096, WriteBufferSize: 16384, EnableCompression: true}
+	// The connection reads through the HTTP server's buffer (ReadBufferSize
+	// 0), and borrows a write buffer only to write a page's own message: a
+	// page watching holds none.
+	up := websocket.Upgrader{CheckOrigin: h.checkOrigin, WriteBufferPool: &h.writeBufs, EnableCompression: true}
 	ws, err := up.Upgrade(w, r, nil)
 	if err != nil {
 		return // the upgrader has answered (403 for a foreign origin)
+	}
+	if tc, ok := ws.UnderlyingConn().(interface{ SetWriteBuffer(int) error }); ok {
+		tc.SetWriteBuffer(socketBuffer)
 	}
 	ws.SetReadLimit(readLimit)
 	// The HTTP server's read deadline stays on a hijacked connection:
 	// replace it with one the page's pongs keep moving.
 	ws.SetReadDeadline(time.Now().Add(pongWait))
 	ws.SetPongHandler(func(string) error { return ws.SetReadDeadline(time.Now().Add(pongWait)) })
-	c := &conn{h: h, ws: ws, send: make(chan *websocket.PreparedMessage, sendBuffer), quit: make(chan struct{}), tokens: float64(h.opts.Burst), at: time.Now()}
+	c := &conn{h: h, ws: ws, send: make(chan *frame, sendBuffer), quit: make(chan struct{}), tokens: float64(h.opts.Burst), at: time.Now()}
+	// The handler returns, and the HTTP server lets go of what it kept for
+	// the request; the connection lives on in its two goroutines.
 	go c.writeLoop()
-	c.readLoop()
+	go c.readLoop()
 }
 
-// push queues a message; a page too slow to take it is dropped.
+// push queues a message of this page's own.
 func (c *conn) push(data []byte) {
-	pm, err := websocket.NewPreparedMessage(websocket.TextMessage, data)
-	if err == nil {
-		c.pushPrepared(pm)
-	}
+	c.queue(&frame{data: data})
 }
 
-// pushPrepared queues a message framed once for every page that gets it
-// (a game's state, sent to everyone watching).
-func (c *conn) pushPrepared(pm *websocket.PreparedMessage) {
+// queue queues a message without waiting: a page too slow to take it (its
+// queue full) is dropped. Its page reconnects and is sent the game as it
+// is then (see hub.join).
+func (c *conn) queue(f *frame) {
 	select {
-	case c.send <- pm:
+	case c.send <- f:
 	case <-c.quit:
 	default:
 		c.close()
@@ -156,14 +188,20 @@ func (c *conn) writeLoop() {
 		select {
 		case <-c.quit:
 			return
-		case pm := <-c.send:
-			c.ws.SetWriteDeadline(time.Now().Add(10 * time.Second))
-			if err := c.ws.WritePreparedMessage(pm); err != nil {
+		case f := <-c.send:
+			c.ws.SetWriteDeadline(time.Now().Add(writeWait))
+			var err error
+			if f.pm != nil {
+				err = c.ws.WritePreparedMessage(f.pm)
+			} else {
+				err = c.ws.WriteMessage(websocket.TextMessage, f.data)
+			}
+			if err != nil {
 				c.close()
 				return
 			}
 		case <-ping.C:
-			if err := c.ws.WriteControl(websocket.PingMessage, nil, time.Now().Add(10*time.Second)); err != nil {
+			if err := c.ws.WriteControl(websocket.PingMessage, nil, time.Now().Add(writeWait)); err != nil {
 				c.close()
 				return
 			}

@@ -9,13 +9,14 @@ import (
 	"time"
 
 	"github.com/gobot-dev/gobot/commands"
-	"github.com/gorilla/websocket"
 )
 
 // hub keeps who watches what: a room per channel with a page open on it,
 // and the lists of games (the picker) per scope: the Activity's channel,
 // or "" for every local game. A change of a game is read from the App
-// once per room and the same bytes are sent to everyone in it.
+// once per room, framed once (a PreparedMessage) and queued to everyone
+// in it; each page's own writer sends it, so a slow page holds up no
+// other (and is dropped when its queue is full: see conn.queue).
 type hub struct {
 	h *Handler
 
@@ -31,13 +32,18 @@ type hub struct {
 	wg    sync.WaitGroup
 }
 
-// room is the pages watching one channel's game.
+// room is the pages watching one channel's game. Its own lock orders what
+// its pages get: a page joining gets the last state sent, after any state
+// sent before and before any sent after, so none shows an older state
+// over a newer one.
 type room struct {
 	channel string
-	conns   map[*conn]struct{}
 	kick    chan struct{} // the game changed (buffered 1: changes coalesce)
 	stop    chan struct{}
-	last    *websocket.PreparedMessage // the last state sent
+
+	mu    sync.Mutex // taken after the hub's mu, never before
+	conns map[*conn]struct{}
+	last  *frame // the last state sent
 }
 
 func newHub(h *Handler) *hub {
@@ -114,8 +120,11 @@ func (hb *hub) leave(c *conn) {
 	if r == nil {
 		return
 	}
+	r.mu.Lock()
 	delete(r.conns, c)
-	if len(r.conns) == 0 && !hb.closed { // close has stopped every room
+	empty := len(r.conns) == 0
+	r.mu.Unlock()
+	if empty && !hb.closed { // close has stopped every room
 		close(r.stop)
 		delete(hb.rooms, c.room)
 	}
@@ -125,12 +134,8 @@ func (hb *hub) leave(c *conn) {
 // join moves c to the room of channel and sends it the game's state.
 func (hb *hub) join(c *conn, channel string) {
 	hb.mu.Lock()
-	if hb.closed {
-		hb.mu.Unlock()
-		return
-	}
-	if c.room == channel {
-		hb.mu.Unlock()
+	defer hb.mu.Unlock()
+	if hb.closed || c.room == channel {
 		return
 	}
 	hb.leave(c)
@@ -141,22 +146,25 @@ func (hb *hub) join(c *conn, channel string) {
 		hb.wg.Add(1)
 		go hb.runRoom(r)
 	}
-	r.conns[c] = struct{}{}
 	c.room = channel
+	r.mu.Lock()
+	r.conns[c] = struct{}{}
 	last := r.last
-	hb.mu.Unlock()
 	if last != nil {
-		c.pushPrepared(last)
-		return
+		c.queue(last)
 	}
-	select {
-	case r.kick <- struct{}{}:
-	default:
+	r.mu.Unlock()
+	if last == nil { // the room is new, or its first state is on its way
+		select {
+		case r.kick <- struct{}{}:
+		default:
+		}
 	}
 }
 
 // runRoom sends a room's game to its pages after every change, until the
-// room empties.
+// room empties: one read of the game and one frame for all of them, and
+// no allocation per page.
 func (hb *hub) runRoom(r *room) {
 	defer hb.wg.Done()
 	for {
@@ -165,20 +173,16 @@ func (hb *hub) runRoom(r *room) {
 			return
 		case <-r.kick:
 		}
-		pm, err := websocket.NewPreparedMessage(websocket.TextMessage, hb.render(r.channel))
+		f, err := prepare(hb.render(r.channel))
 		if err != nil {
 			continue
 		}
-		hb.mu.Lock()
-		r.last = pm
-		conns := make([]*conn, 0, len(r.conns))
+		r.mu.Lock()
+		r.last = f
 		for c := range r.conns {
-			conns = append(conns, c)
+			c.queue(f)
 		}
-		hb.mu.Unlock()
-		for _, c := range conns {
-			c.pushPrepared(pm)
-		}
+		r.mu.Unlock()
 	}
 }
 
@@ -222,7 +226,8 @@ func (hb *hub) runLobby() {
 		hb.mu.Lock()
 		scopes := map[string][]*conn{}
 		for c := range hb.conns {
-			scopes[c.scope()] = append(scopes[c.scope()], c)
+			sc := c.scope()
+			scopes[sc] = append(scopes[sc], c)
 		}
 		hb.mu.Unlock()
 		names := make([]string, 0, len(scopes))
@@ -245,8 +250,12 @@ func (hb *hub) runLobby() {
 			if same {
 				continue
 			}
+			f, err := prepare(data) // once for every page of the scope
+			if err != nil {
+				continue
+			}
 			for _, c := range conns {
-				c.push(data)
+				c.queue(f)
 			}
 		}
 	}

@@ -14,6 +14,7 @@ import (
 	"net/http"
 	"path"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/gobot-dev/gobot/commands"
@@ -93,6 +94,9 @@ type Handler struct {
 	// exchanges limits the Activity's sign-ins (see oauth.go).
 	exchanges bucket
 	avatars   avatars
+	// writeBufs are the WebSockets' write buffers, lent for a page's own
+	// messages (a state sent to many is framed once, and needs none).
+	writeBufs sync.Pool
 }
 
 // asset is one embedded file, with its gzip form when that is smaller.

@@ -3,10 +3,14 @@ package web
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
+	"net"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -363,4 +367,138 @@ func TestWebSocketReconnect(t *testing.T) {
 	}
 	again := e.watch(t, tok(white[0]), channels[0])
 	again.await(t, 3)
+}
+
+// TestWebSocketSlowPage: a page that stops reading holds up no other:
+// the other pages get every change while its messages pile up; it is
+// dropped once its queue is full, and when it connects again it is sent
+// the game as it is then, with the moves it missed.
+func TestWebSocketSlowPage(t *testing.T) {
+	e := newEnv(t, Options{Local: true})
+	channels, black, white := benchGames(t, e, 1)
+	ch := channels[0]
+	tok := func(name string) string {
+		u := commands.ConsoleUser(name)
+		return e.board.sign.token(session{UserID: u.ID, Name: name, Local: true, Expires: time.Now().Add(time.Hour).Unix()})
+	}
+	// The slow page's socket takes little (a small receive buffer), and
+	// it reads nothing.
+	d := websocket.Dialer{NetDialContext: (&net.Dialer{Control: func(_, _ string, rc syscall.RawConn) error {
+		var err error
+		rc.Control(func(fd uintptr) { err = syscall.SetsockoptInt(int(fd), syscall.SOL_SOCKET, syscall.SO_RCVBUF, 4096) })
+		return err
+	}}).DialContext}
+	slow, _, err := d.Dial("ws"+strings.TrimPrefix(e.srv.URL, "http")+Path+"/ws", http.Header{"Origin": {e.srv.URL}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer slow.Close()
+	for _, m := range []map[string]any{{"t": "hello", "session": tok("slow")}, {"t": "watch", "channel": ch}} {
+		data, _ := json.Marshal(m)
+		slow.WriteMessage(websocket.TextMessage, data)
+	}
+	quick := e.watch(t, tok("quick"), ch)
+	quick.await(t, 0)
+	// Changes of the game reported by another worker (Publish), each sent
+	// again to both pages: the quick page gets every one.
+	const changes = 300
+	for range changes {
+		e.app.Publish(ch)
+		select {
+		case <-quick.seen:
+		case <-time.After(10 * time.Second):
+			t.Fatal("the quick page waited 10 s for a state")
+		}
+	}
+	// Three moves, which the slow page misses.
+	ctx := t.Context()
+	for i := range 3 {
+		v, err := e.app.View(ctx, ch)
+		if err != nil {
+			t.Fatal(err)
+		}
+		u, seat := black[0], "black"
+		if i%2 == 1 {
+			u, seat = white[0], "white"
+		}
+		if res := e.app.Act(ctx, ch, u, commands.Action{Kind: commands.ActPlay, Point: benchMove(i/2, i%2 == 0), Game: v.ID, Version: v.Version, Seat: seat}); res.Refused {
+			t.Fatalf("move %d: %s", i+1, res.Text)
+		}
+		quick.await(t, i+1)
+	}
+	// The slow page reads now: what gobot had sent before dropping it,
+	// then the end of its connection.
+	slow.SetReadDeadline(time.Now().Add(10 * time.Second))
+	got := 0
+	for {
+		_, _, err := slow.ReadMessage()
+		if err != nil {
+			if ne, ok := err.(net.Error); ok && ne.Timeout() {
+				t.Fatalf("the page that stopped reading is still connected after %d changes (it had read %d messages)", changes, got)
+			}
+			break
+		}
+		got++
+	}
+	t.Logf("the slow page had %d messages on their way when it was dropped", got)
+	again := e.watch(t, tok("slow"), ch)
+	again.await(t, 3)
+}
+
+// TestWebSocketStatesInOrder: pages opening while moves are made each see
+// the game only move forward: the state a page is sent as it joins never
+// arrives after a newer one.
+func TestWebSocketStatesInOrder(t *testing.T) {
+	e := newEnv(t, Options{Local: true})
+	channels, black, white := benchGames(t, e, 1)
+	ch := channels[0]
+	const moves, pages = 60, 40
+	type page struct {
+		name string
+		seen []int
+		done chan struct{}
+	}
+	var all []*page
+	open := func(i int) {
+		u := commands.ConsoleUser(fmt.Sprint("p", i))
+		w := e.watch(t, e.board.sign.token(session{UserID: u.ID, Name: u.Name, Local: true, Expires: time.Now().Add(time.Hour).Unix()}), ch)
+		p := &page{name: u.Name, done: make(chan struct{})}
+		all = append(all, p)
+		go func() {
+			defer close(p.done)
+			for s := range w.seen {
+				p.seen = append(p.seen, s.moves)
+				if s.moves == moves {
+					return
+				}
+			}
+		}()
+	}
+	ctx := t.Context()
+	for i := range moves {
+		if i < pages {
+			open(i)
+		}
+		v, err := e.app.View(ctx, ch)
+		if err != nil {
+			t.Fatal(err)
+		}
+		u, seat := black[0], "black"
+		if i%2 == 1 {
+			u, seat = white[0], "white"
+		}
+		if res := e.app.Act(ctx, ch, u, commands.Action{Kind: commands.ActPlay, Point: benchMove(i/2, i%2 == 0), Game: v.ID, Version: v.Version, Seat: seat}); res.Refused {
+			t.Fatalf("move %d: %s", i+1, res.Text)
+		}
+	}
+	for _, p := range all {
+		select {
+		case <-p.done:
+		case <-time.After(10 * time.Second):
+			t.Fatalf("%s did not get move %d: it saw %v", p.name, moves, p.seen)
+		}
+		if !slices.IsSorted(p.seen) {
+			t.Errorf("%s saw the game go back: moves %v", p.name, p.seen)
+		}
+	}
 }
