@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/input"
+	"github.com/chromedp/chromedp"
 	"github.com/gobot-dev/gobot/commands/discordtest"
 )
 
@@ -209,4 +211,88 @@ func TestBrowserSlashMoveShows(t *testing.T) {
 // jsString quotes s for JavaScript.
 func jsString(s string) string {
 	return "'" + strings.NewReplacer(`\`, `\\`, `'`, `\'`).Replace(s) + "'"
+}
+
+// TestBrowserReconnect: a page whose connection gobot drops says it is
+// reconnecting, tries again by itself while the network is down, and once
+// it is back shows what it missed: the move made meanwhile, announced.
+func TestBrowserReconnect(t *testing.T) {
+	e := newEnv(t, Options{Local: true}) // the page is served from 127.0.0.1: its origin passes as a local one
+	b := newBrowser(t)
+	e.challenge("ann", "bob", 9)
+	inst := e.d.Activity(e.ch, user("ann"), user("bob"))
+	bob := e.activity(b, "bob", inst, 1000, 900)
+	bob.wait("the game", `document.getElementById('title').textContent === 'ann vs bob'`, 10*time.Second)
+	e.wsDown.Store(true)
+	e.dropPages()
+	bob.wait("the page to say so", `document.getElementById('conn').textContent === 'reconnecting…'`, 10*time.Second)
+	if got := e.slash("ann", "play", discordtest.Str("move", "E5")); !strings.Contains(got, "E5") {
+		t.Fatalf("/go play E5 answered %q", got)
+	}
+	if got := bob.label("E5"); got != "E5, empty" {
+		t.Fatalf("while away the page reads %q at E5, want it empty", got)
+	}
+	e.wsDown.Store(false)
+	bob.waitStone("E5", "black")
+	bob.wait("the page connected", `document.getElementById('conn').textContent === ''`, 10*time.Second)
+	if got := bob.label("E5"); got != "E5, black stone, last move" {
+		t.Errorf("after reconnecting E5 reads %q", got)
+	}
+	if got := js[string](bob, `document.getElementById('live').lastChild.textContent`); got != "Black (ann) played E5." {
+		t.Errorf("after reconnecting the screen reader heard %q", got)
+	}
+	bob.waitTurn("bob")
+}
+
+// TestBrowserUndoAndClocks: the player to move sees a preview stone under
+// the pointer (the other player none); the clock of the side to move
+// counts down; an undo asked for on one page is answered on the other,
+// and both boards take the move back.
+func TestBrowserUndoAndClocks(t *testing.T) {
+	e := newEnv(t, Options{Local: true})
+	b := newBrowser(t)
+	e.challenge("ann", "bob", 9) // live clock
+	inst := e.d.Activity(e.ch, user("ann"), user("bob"))
+	ann := e.activity(b, "ann", inst, 1000, 900)
+	bob := e.activity(b, "bob", inst, 1000, 900)
+	for _, p := range []*tab{ann, bob} {
+		p.wait("the game", `document.getElementById('title').textContent === 'ann vs bob'`, 10*time.Second)
+	}
+	clock := `document.querySelector('#side-black .clock')`
+	first := ann.text("#side-black .clock")
+	ann.wait("black's clock counting down", clock+`.classList.contains('running') && `+clock+`.textContent !== `+jsString(first), 10*time.Second)
+	if js[bool](ann, `document.querySelector('#side-white .clock').classList.contains('running')`) {
+		t.Errorf("white's clock runs while black is to play")
+	}
+	t.Logf("black's clock read %q, then %q", first, ann.text("#side-black .clock"))
+
+	preview := `document.querySelectorAll('#board circle[opacity="0.5"]').length`
+	for _, p := range []*tab{ann, bob} {
+		xy := p.pointXY("E5")
+		if err := chromedp.Do(p.ctx, chromedp.MouseEvent(input.DispatchMouseEventTypeMouseMoved, xy[0], xy[1])); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ann.wait("the preview stone at E5", preview+` === 1`, 5*time.Second)
+	if n := js[int](bob, preview); n != 0 {
+		t.Errorf("bob, not to play, sees %d preview stones", n)
+	}
+
+	ann.clickPoint("E5")
+	bob.waitStone("E5", "black")
+	ann.click("#undo")
+	ann.wait("her request", `!document.getElementById('undo-ask').hidden`, 10*time.Second)
+	if got := ann.text("#undo-text"); got != "You asked to take back your last move." {
+		t.Errorf("ann reads %q", got)
+	}
+	bob.wait("the question", `!document.getElementById('undo-ask').hidden`, 10*time.Second)
+	if got := bob.text("#undo-text"); got != "Black asks to take back their last move." {
+		t.Errorf("bob is asked %q", got)
+	}
+	bob.click("#undo-yes")
+	for _, p := range []*tab{ann, bob} {
+		p.waitStone("E5", "empty")
+		p.wait("the question gone", `document.getElementById('undo-ask').hidden`, 10*time.Second)
+	}
+	ann.waitTurn("ann")
 }

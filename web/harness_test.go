@@ -13,6 +13,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -77,10 +78,14 @@ type env struct {
 	board *Handler
 	srv   *httptest.Server
 	ch    *discordtest.Channel
+	// wsDown, while set, refuses the pages' WebSockets (503), as a network
+	// between the page and gobot that is down would.
+	wsDown *atomic.Bool
 }
 
 // newEnv starts gobot with the board page; opts sets the page's options
-// beyond the App and the fake Discord's credentials.
+// beyond the App and the fake Discord's credentials (its Log, when set,
+// is the App's too).
 func newEnv(t testing.TB, opts Options) *env {
 	t.Helper()
 	// Local games post their boards in channels the fake does not know.
@@ -93,6 +98,9 @@ func newEnv(t testing.TB, opts Options) *env {
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	if testing.Verbose() && os.Getenv("GOBOT_WEB_LOG") != "" {
 		log = slog.New(slog.NewTextHandler(os.Stderr, nil))
+	}
+	if opts.Log != nil {
+		log = opts.Log
 	}
 	app, err := commands.New(commands.Options{AppID: d.AppID, GuildID: d.GuildID, Discord: commands.NewREST(d.URL, d.Token, nil),
 		Store: store, Players: firstPoint{}, Logger: log, BotWorkers: 2, Activity: true})
@@ -107,9 +115,17 @@ func newEnv(t testing.TB, opts Options) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
+	var wsDown atomic.Bool
 	mux := http.NewServeMux()
 	mux.Handle(Path, board)
 	mux.Handle(Path+"/", board)
+	mux.HandleFunc(Path+"/ws", func(w http.ResponseWriter, r *http.Request) {
+		if wsDown.Load() {
+			http.Error(w, "the network is down", http.StatusServiceUnavailable)
+			return
+		}
+		board.ServeHTTP(w, r)
+	})
 	mux.Handle("/interactions", app.HTTPHandler(d.Signer.Public))
 	srv := httptest.NewServer(mux)
 	d.Endpoint = srv.URL + "/interactions"
@@ -123,7 +139,17 @@ func newEnv(t testing.TB, opts Options) *env {
 		<-done
 		app.Shutdown(context.Background())
 	})
-	return &env{t: t, d: d, app: app, store: store, board: board, srv: srv, ch: d.GuildChannel("go")}
+	return &env{t: t, d: d, app: app, store: store, board: board, srv: srv, ch: d.GuildChannel("go"), wsDown: &wsDown}
+}
+
+// dropPages ends every page's WebSocket from gobot's side, as gobot does
+// to a page too slow to take what it is sent.
+func (e *env) dropPages() {
+	e.board.hub.mu.Lock()
+	defer e.board.hub.mu.Unlock()
+	for c := range e.board.hub.conns {
+		c.close()
+	}
 }
 
 // user is the fake Discord's user for a name: the same person as the
@@ -276,7 +302,16 @@ func (p *tab) waitStone(point, stone string) {
 // size), not from the buttons laid over it.
 func (p *tab) clickPoint(point string) {
 	p.t.Helper()
-	xy := js[[]float64](p, fmt.Sprintf(`(() => {
+	xy := p.pointXY(point)
+	if err := chromedp.Do(p.ctx, chromedp.MouseClickXY(xy[0], xy[1])); err != nil {
+		p.t.Fatalf("%s: click %s: %v", p.name, point, err)
+	}
+}
+
+// pointXY is where the board draws point, in the page's pixels.
+func (p *tab) pointXY(point string) []float64 {
+	p.t.Helper()
+	return js[[]float64](p, fmt.Sprintf(`(() => {
 		const svg = document.getElementById('board').getBoundingClientRect();
 		const n = document.querySelectorAll('#points button').length ** 0.5;
 		const cols = 'ABCDEFGHJKLMNOPQRST';
@@ -284,9 +319,6 @@ func (p *tab) clickPoint(point string) {
 		const m = 0.25, span = n + 1 + 2 * m; // board.js's margin M
 		return [svg.left + svg.width * (1 + c + m) / span, svg.top + svg.height * (1 + r + m) / span];
 	})()`, point, point))
-	if err := chromedp.Do(p.ctx, chromedp.MouseClickXY(xy[0], xy[1])); err != nil {
-		p.t.Fatalf("%s: click %s: %v", p.name, point, err)
-	}
 }
 
 // click clicks an element with the mouse.

@@ -94,8 +94,10 @@ func decodeMessage(data []byte) (clientMessage, error) {
 			return bad("a point such as D4")
 		case m.Seat != "black" && m.Seat != "white":
 			return bad("seat must be black or white")
-		case m.Game != "" && !snowflakeRe.MatchString(m.Game):
-			return bad("game must be an ID")
+		case !snowflakeRe.MatchString(m.Game):
+			// The game the page shows: a click on a game that has ended
+			// must not act on the next one in its channel.
+			return bad("act needs the game's ID")
 		}
 	case "start":
 		switch {

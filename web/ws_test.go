@@ -3,7 +3,9 @@ package web
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"log/slog"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -92,7 +94,7 @@ func TestWebSocketBadInput(t *testing.T) {
 	var mu sync.Mutex
 	now := time.Now()
 	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
-	e := newEnv(t, Options{Local: true, Now: clock})
+	e := newEnv(t, Options{Local: true, Now: clock, Burst: 100})
 	e.challenge("ann", "bob", 9)
 	w, _, err := e.dial(t, e.srv.URL)
 	if err != nil {
@@ -112,7 +114,8 @@ func TestWebSocketBadInput(t *testing.T) {
 		{"unknown field", `{"t":"watch","channel":"1","admin":true}`, "That message is not one gobot understands (not the JSON it expects): it was ignored."},
 		{"two values", `{"t":"watch","channel":"1"}{"t":"watch","channel":"2"}`, "That message is not one gobot understands (more than one JSON value): it was ignored."},
 		{"unknown type", `{"t":"shutdown"}`, "That message is not one gobot understands (unknown type): it was ignored."},
-		{"bad point", `{"t":"act","channel":"1","kind":"play","point":"Z99","seat":"black"}`, "That message is not one gobot understands (a point such as D4): it was ignored."},
+		{"bad point", `{"t":"act","channel":"1","kind":"play","point":"Z99","seat":"black","game":"2"}`, "That message is not one gobot understands (a point such as D4): it was ignored."},
+		{"no game", `{"t":"act","channel":"1","kind":"pass","seat":"black"}`, "That message is not one gobot understands (act needs the game's ID): it was ignored."},
 		{"bad channel", `{"t":"watch","channel":"../etc"}`, "That message is not one gobot understands (watch needs a channel): it was ignored."},
 	}
 	for _, f := range frames {
@@ -154,27 +157,49 @@ func TestWebSocketBadInput(t *testing.T) {
 		{"out of turn", map[string]any{"kind": "play", "point": "E5", "seat": "white", "version": version, "game": id}, "It is not your turn: ⚫ ann is to play."},
 		{"forged seat", map[string]any{"kind": "play", "point": "E5", "seat": "black", "version": version, "game": id}, "You are not playing black in this game: you play white."},
 		{"stale version", map[string]any{"kind": "pass", "seat": "white", "version": version - 1, "game": id}, commands.StaleClick},
-		{"closed game", map[string]any{"kind": "pass", "seat": "white", "version": version, "game": "123"}, commands.ClosedGame},
+		{"another game", map[string]any{"kind": "pass", "seat": "white", "version": version, "game": "123"}, commands.ClosedGame},
 	}
-	for i, a := range acts {
-		a.act["t"], a.act["id"], a.act["channel"] = "act", i+1, e.ch.ID
-		w.send(a.act)
-		m := w.next("result")
-		if m["refused"] != true || m["text"] != a.want {
-			t.Errorf("%s: result %v, want refused with %q", a.name, m, a.want)
+	act := func(i int, name string, a map[string]any, want string) {
+		t.Helper()
+		a["t"], a["id"], a["channel"] = "act", i, e.ch.ID
+		w.send(a)
+		if m := w.next("result"); m["refused"] != true || m["text"] != want {
+			t.Errorf("%s: result %v, want refused with %q", name, m, want)
 		}
 	}
+	for i, a := range acts {
+		act(i+1, a.name, a.act, a.want)
+	}
+	// ann plays E5 (in Discord); bob's click there is refused.
+	if got := e.slash("ann", "play", discordtest.Str("move", "E5")); !strings.Contains(got, "E5") {
+		t.Fatalf("/go play E5 answered %q", got)
+	}
+	st = w.next("state")["game"].(map[string]any)
+	version = st["version"].(float64)
+	act(5, "occupied point", map[string]any{"kind": "play", "point": "E5", "seat": "white", "version": version, "game": id}, "E5 is already taken by a black stone.")
 	// The session runs out while the page is open.
 	mu.Lock()
 	now = now.Add(DefaultSessionTTL + time.Minute)
 	mu.Unlock()
-	w.send(map[string]any{"t": "act", "id": 9, "channel": e.ch.ID, "kind": "pass", "seat": "white", "version": version, "game": id})
+	w.send(map[string]any{"t": "act", "id": 6, "channel": e.ch.ID, "kind": "pass", "seat": "white", "version": version, "game": id})
 	if m := w.next("error"); m["text"] != sessionExpired || m["fatal"] != true {
 		t.Errorf("an action after the session ended: %v", m)
 	}
 	v, err := e.app.View(t.Context(), e.ch.ID)
-	if err != nil || v.Version != uint64(version) || v.Moves != 0 {
-		t.Errorf("after the refusals the game is at version %d with %d moves (%v), want unchanged", v.Version, v.Moves, err)
+	if err != nil || v.Version != uint64(version) || v.Moves != 1 {
+		t.Errorf("after the refusals the game is at version %d with %d moves (%v), want version %v with ann's move only", v.Version, v.Moves, err, version)
+	}
+	// Signed in again, bob resigns; a click on the game that ended is
+	// refused, and starts nothing.
+	w.send(map[string]any{"t": "hello", "session": e.board.sign.token(session{UserID: user("bob").ID, Name: "bob", Channel: e.ch.ID, Expires: now.Add(DefaultSessionTTL).Unix()})})
+	w.next("welcome")
+	w.send(map[string]any{"t": "act", "id": 7, "channel": e.ch.ID, "kind": "resign", "seat": "white", "version": version, "game": id})
+	if m := w.next("result"); m["refused"] == true {
+		t.Fatalf("resign: %v", m)
+	}
+	act(8, "closed game", map[string]any{"kind": "play", "point": "D4", "seat": "white", "version": version, "game": id}, commands.ClosedGame)
+	if gs, err := e.app.Games(t.Context(), e.ch.ID); err != nil || len(gs) != 0 {
+		t.Errorf("after the click on the ended game, the channel's games in play are %v (%v), want none", gs, err)
 	}
 }
 
@@ -499,6 +524,164 @@ func TestWebSocketStatesInOrder(t *testing.T) {
 		}
 		if !slices.IsSorted(p.seen) {
 			t.Errorf("%s saw the game go back: moves %v", p.name, p.seen)
+		}
+	}
+}
+
+// TestWebSocketReadLimit: a message past the read limit (64 KB) ends the
+// connection with "message too big" (1009), before gobot reads it whole.
+func TestWebSocketReadLimit(t *testing.T) {
+	e := newEnv(t, Options{Local: true})
+	w, _, err := e.dial(t, e.srv.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.send(`{"t":"watch","channel":"` + strings.Repeat("1", readLimit) + `"}`)
+	w.c.SetReadDeadline(time.Now().Add(10 * time.Second))
+	for {
+		_, data, err := w.c.ReadMessage()
+		if err == nil {
+			t.Logf("before the end: %s", data)
+			continue
+		}
+		if !websocket.IsCloseError(err, websocket.CloseMessageTooBig) {
+			t.Errorf("after a message of %d bytes the connection ended with %v, want close 1009 (message too big)", readLimit+27, err)
+		}
+		return
+	}
+}
+
+// TestSessionRenewed: an open page is sent a fresh session token before
+// its own runs out, and keeps acting past the first token's end.
+func TestSessionRenewed(t *testing.T) {
+	var mu sync.Mutex
+	now := time.Now()
+	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
+	const ttl = 3 * time.Second // a renewal every second
+	e := newEnv(t, Options{Local: true, Now: clock, SessionTTL: ttl})
+	channels, _, white := benchGames(t, e, 1)
+	ch := channels[0]
+	first := e.board.sign.token(session{UserID: white[0].ID, Name: white[0].Name, Local: true, Expires: now.Add(ttl).Unix()})
+	w, _, err := e.dial(t, e.srv.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.send(map[string]any{"t": "hello", "session": first})
+	w.next("welcome")
+	mu.Lock()
+	now = now.Add(2 * time.Second)
+	ends := now.Add(ttl).Unix()
+	mu.Unlock()
+	for {
+		tok, _ := w.next("renew")["session"].(string)
+		s, err := e.board.sign.session(tok, clock())
+		if err != nil {
+			t.Fatalf("the renewed session: %v", err)
+		}
+		if s.UserID != white[0].ID || !s.Local {
+			t.Fatalf("the renewed session is %+v, want %s's local one", s, white[0].Name)
+		}
+		if s.Expires == ends {
+			break // renewed after the clock moved
+		}
+	}
+	mu.Lock()
+	now = now.Add(2 * time.Second) // the first token has run out
+	mu.Unlock()
+	if _, err := e.board.sign.session(first, clock()); !errors.Is(err, errExpired) {
+		t.Fatalf("the first token: %v, want it expired", err)
+	}
+	w.send(map[string]any{"t": "watch", "channel": ch})
+	if m := w.next("state"); m["game"].(map[string]any)["channel"] != ch {
+		t.Errorf("after the first token ran out the page was sent %v", m)
+	}
+}
+
+// lockedBuffer is a log's output, written by several goroutines.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// TestSecretsNotLogged: what gobot logs (at debug level) while people sign
+// in through the Activity, some refused (a code Discord does not know,
+// someone not in the Activity, a spent state, a forged session), and
+// play, quotes none of the client secret, the bot token, the OAuth2 codes
+// and states, the access tokens or the session tokens.
+func TestSecretsNotLogged(t *testing.T) {
+	var logs lockedBuffer
+	e := newEnv(t, Options{Log: slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))})
+	e.challenge("ann", "bob", 9)
+	inst := e.d.Activity(e.ch, user("ann"), user("bob"))
+	secrets := []string{discordtest.ClientSecret, e.d.Token}
+	post := func(path string, body any) map[string]any {
+		data, _ := json.Marshal(body)
+		resp, err := http.Post(e.srv.URL+Path+path, "application/json", bytes.NewReader(data))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		var out map[string]any
+		json.NewDecoder(resp.Body).Decode(&out)
+		return out
+	}
+	signIn := func(code string) (out map[string]any, state string) {
+		resp, err := http.Get(e.srv.URL + Path + "/api/state")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var st struct{ State string }
+		json.NewDecoder(resp.Body).Decode(&st)
+		resp.Body.Close()
+		out = post("/api/token", map[string]string{"code": code, "state": st.State, "instance_id": inst})
+		secrets = append(secrets, code, st.State)
+		for _, k := range []string{"access_token", "session"} {
+			if s, _ := out[k].(string); s != "" {
+				secrets = append(secrets, s)
+			}
+		}
+		return out, st.State
+	}
+	ann, spent := signIn(e.d.AuthorizeCode(user("ann")))
+	if ann["session"] == nil {
+		t.Fatalf("ann's sign-in: %v", ann)
+	}
+	signIn("code-404")                     // Discord refuses the code
+	signIn(e.d.AuthorizeCode(user("cat"))) // not in the Activity
+	post("/api/token", map[string]string{"code": e.d.AuthorizeCode(user("bob")), "state": spent, "instance_id": inst})
+	w, _, err := e.dial(t, "https://"+e.d.AppID+".discordsays.com")
+	if err != nil {
+		t.Fatal(err)
+	}
+	forged := ann["session"].(string) + "x"
+	secrets = append(secrets, forged)
+	w.send(map[string]any{"t": "hello", "session": forged})
+	w.next("error")
+	w.send(map[string]any{"t": "hello", "session": ann["session"]})
+	st := w.next("state")["game"].(map[string]any)
+	w.send(map[string]any{"t": "act", "id": 1, "channel": e.ch.ID, "kind": "play", "point": "E5", "seat": "black", "game": st["id"], "version": st["version"]})
+	if m := w.next("result"); m["refused"] == true {
+		t.Fatalf("ann's click: %v", m)
+	}
+	out := logs.String()
+	if !strings.Contains(out, "OAuth2 code refused") || !strings.Contains(out, "activity instance refused") {
+		t.Fatalf("the refused sign-ins were not logged; the log reads:\n%s", out)
+	}
+	for _, s := range secrets {
+		if strings.Contains(out, s) {
+			t.Errorf("the log quotes %q:\n%s", s, out)
 		}
 	}
 }
