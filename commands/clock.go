@@ -78,7 +78,7 @@ func newClock(c clock.Control, eg *engine.Game, now time.Time) *clock.Clock {
 		return nil
 	}
 	k := clock.New(c)
-	k.Start(eg.ToPlay(), now)
+	k.Start(clock.Side(eg.ToPlay()), now)
 	return k
 }
 
@@ -150,14 +150,14 @@ func clockStatus(g *storage.Game, now time.Time) string {
 	if k.Since.After(now) {
 		at = k.Since
 	}
-	s := fmt.Sprintf("⏱ ⚫ %s · ⚪ %s", k.Show(engine.Black, at), k.Show(engine.White, at))
+	s := fmt.Sprintf("⏱ ⚫ %s · ⚪ %s", k.Show(clock.First, at), k.Show(clock.Second, at))
 	switch {
 	case k.Running() && !k.Deadline().After(now):
 		c := k.ToMove
-		s += fmt.Sprintf(" · %s %s's time ran out", stoneEmoji(c), c)
+		s += fmt.Sprintf(" · %s %s's time ran out", stoneEmoji(engine.Color(c)), engine.Color(c))
 	case k.Running():
 		c := k.ToMove
-		s += fmt.Sprintf(" · %s %s's time runs out <t:%d:R>", stoneEmoji(c), c, k.Deadline().Unix())
+		s += fmt.Sprintf(" · %s %s's time runs out <t:%d:R>", stoneEmoji(engine.Color(c)), engine.Color(c), k.Deadline().Unix())
 	case g.Scoring != nil:
 		s += " · stopped while the dead stones are agreed"
 	}
@@ -179,16 +179,16 @@ func (a *App) syncClock(ctx context.Context, g *storage.Game) {
 	// Moves taken back give back the time they were made with; the player
 	// to move is charged what was spent since (see clock.TakeBack).
 	to := toPlay(g)
-	k.TakeBack(g.State.MoveCount(), to, now)
+	k.TakeBack(g.State.MoveCount(), clock.Side(to), now)
 	if _, over := g.State.Result(); over || g.Scoring != nil {
 		k.Stop(now)
 		return
 	}
-	if k.ToMove != to {
+	if k.ToMove != clock.Side(to) {
 		k.Stop(now)
-		k.Start(to, now)
+		k.Start(clock.Side(to), now)
 	}
-	p := g.Player(engine.SideOf(k.ToMove))
+	p := g.Player(k.ToMove.Game())
 	// Not only a turn that starts at now: apply read the clock for the
 	// move a moment before, and a turn already paused is left alone.
 	if !k.Control.Correspondence() || p.IsBot() || k.Since.After(now) {
@@ -245,11 +245,11 @@ func (a *App) timeUp(ctx context.Context, g *storage.Game) error {
 	loser := g.Clock.ToMove
 	deadline := g.Clock.Deadline()
 	if g.TeamClock == storage.TeamClockCasual {
-		if done, err := a.teamTimeUp(ctx, g, loser, deadline); done || err != nil {
+		if done, err := a.teamTimeUp(ctx, g, engine.Color(loser), deadline); done || err != nil {
 			return err
 		}
 	}
-	next, err := g.State.End(game.Result{Winner: engine.SideOf(loser.Opponent()), Reason: game.ByTime})
+	next, err := g.State.End(game.Result{Winner: loser.Opponent().Game(), Reason: game.ByTime})
 	if err != nil {
 		return err
 	}
@@ -258,8 +258,8 @@ func (a *App) timeUp(ctx context.Context, g *storage.Game) error {
 	if err := a.archiveGame(ctx, g, void); err != nil {
 		return err
 	}
-	a.log.Info("game lost on time", "game", g.ID, "channel", g.ChannelID, "loser", g.Player(engine.SideOf(loser)).Key(), "annulled", void)
-	note := fmt.Sprintf("⌛ %s %s ran out of time <t:%d:R>.", sideEmoji(g, engine.SideOf(loser)), mention(g.Player(engine.SideOf(loser))), deadline.Unix())
+	a.log.Info("game lost on time", "game", g.ID, "channel", g.ChannelID, "loser", g.Player(loser.Game()).Key(), "annulled", void)
+	note := fmt.Sprintf("⌛ %s %s ran out of time <t:%d:R>.", sideEmoji(g, loser.Game()), mention(g.Player(loser.Game())), deadline.Unix())
 	if void {
 		note += " They had not made two moves of their own, so the game is annulled: it is recorded, but it does not count."
 	} else if rn := a.ratingNote(ctx, g); rn != "" {
@@ -276,7 +276,7 @@ func (a *App) timeUp(ctx context.Context, g *storage.Game) error {
 	// interaction, whose message is still pending: the bot's worker fills
 	// it ("ended while gobot was thinking"); an edit with no content would
 	// be refused.
-	a.disableBoards(ctx, g, !g.Player(engine.SideOf(loser)).IsBot())
+	a.disableBoards(ctx, g, !g.Player(loser.Game()).IsBot())
 	return nil
 }
 
@@ -307,13 +307,13 @@ func (a *App) remind(ctx context.Context, g *storage.Game) error {
 	if err := a.update(ctx, g); err != nil {
 		return err
 	}
-	p := g.Player(engine.SideOf(c))
+	p := g.Player(c.Game())
 	if p.IsBot() {
 		return nil
 	}
 	m := &Message{
 		Content: fmt.Sprintf("⏰ %s, it is your move in %s (%s): a quarter of your time for it is left, and your clock runs out <t:%d:R>.",
-			mention(p), gameTitle(g), sideLabel(g, engine.SideOf(c)), g.Clock.Deadline().Unix()),
+			mention(p), gameTitle(g), sideLabel(g, c.Game()), g.Clock.Deadline().Unix()),
 		AllowedMentions: onlyUsers(p.UserID),
 	}
 	if err := a.postBoard(ctx, g, m); err != nil {
@@ -537,7 +537,7 @@ func (a *App) vacationClocks(ctx context.Context, key string, change func(k *clo
 	for _, g := range games {
 		for attempt := 0; attempt < 3; attempt++ {
 			k := g.Clock
-			if !k.Running() || !k.Control.Correspondence() || g.Scoring != nil || g.Player(engine.SideOf(k.ToMove)).Key() != key {
+			if !k.Running() || !k.Control.Correspondence() || g.Scoring != nil || g.Player(k.ToMove.Game()).Key() != key {
 				break
 			}
 			change(k)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/gobot-dev/gobot/engine"
+	"github.com/gobot-dev/gobot/engine/clock"
 )
 
 // startClocked starts a 9×9 game between ann (black) and bob with clock
@@ -65,7 +66,7 @@ func TestClockFollowsTheGame(t *testing.T) {
 	tb.clk.Advance(time.Minute)
 	only(t, tb.command(ann, "/go play move:E5"))
 	g, _ := tb.store.Game(context.Background(), channelID)
-	if k := g.Clock; k.ToMove != engine.White || k.Time(engine.Black).Main != 9*time.Minute || len(k.Log) != 1 {
+	if k := g.Clock; k.ToMove != clock.Second || k.Time(clock.First).Main != 9*time.Minute || len(k.Log) != 1 {
 		t.Fatalf("after ann's move the clock is %+v", k)
 	}
 	tb.clk.Advance(time.Minute)
@@ -76,7 +77,7 @@ func TestClockFollowsTheGame(t *testing.T) {
 	if g.Scoring == nil || g.Clock.Running() || !g.Due().Equal(g.Scoring.Deadline) {
 		t.Fatalf("in the scoring phase the clock runs (%+v) or the game is not due at the phase's end", g.Clock)
 	}
-	if got := g.Clock.Time(engine.Black).Main; got != 8*time.Minute {
+	if got := g.Clock.Time(clock.First).Main; got != 8*time.Minute {
 		t.Errorf("black has %v, want 8m", got)
 	}
 	tb.clk.Advance(time.Hour) // the scoring phase takes no time off anyone
@@ -91,7 +92,7 @@ func TestClockFollowsTheGame(t *testing.T) {
 	}
 	tb.press(ann, resume)
 	g, _ = tb.store.Game(context.Background(), channelID)
-	if k := g.Clock; !k.Running() || k.ToMove != engine.White || !k.Deadline().Equal(tb.App.now().Add(9*time.Minute)) {
+	if k := g.Clock; !k.Running() || k.ToMove != clock.Second || !k.Deadline().Equal(tb.App.now().Add(9*time.Minute)) {
 		t.Errorf("after resuming play the clock is %+v, want white's 9 minutes running from now", k)
 	}
 }
@@ -140,7 +141,7 @@ func TestVacation(t *testing.T) {
 	tb.clk.Advance(24 * time.Hour)
 	only(t, tb.command(ann, "/go play move:E5")) // moves while away: her clock did not run
 	g, _ = tb.store.Game(context.Background(), channelID)
-	if got := g.Clock.Time(engine.Black).Main; got != 4*24*time.Hour {
+	if got := g.Clock.Time(clock.First).Main; got != 4*24*time.Hour {
 		t.Errorf("ann has %v after a move on vacation, want 3 days + 1 day", got)
 	}
 	only(t, tb.command(bob, "/go play move:C3")) // ann's next turn starts paused
@@ -283,10 +284,10 @@ func TestUndoChargesOnlyTheUndoer(t *testing.T) {
 	if err != nil {
 		t.Fatalf("the game after the undo: %v", err)
 	}
-	if want := tb.App.now().Add(22 * time.Hour); !g.Clock.Deadline().Equal(want) || g.Clock.ToMove != engine.Black {
+	if want := tb.App.now().Add(22 * time.Hour); !g.Clock.Deadline().Equal(want) || g.Clock.ToMove != clock.First {
 		t.Errorf("after the undo %v runs out at %v, want black at %v", g.Clock.ToMove, g.Clock.Deadline(), want)
 	}
-	if got := g.Clock.Time(engine.White).Main; got != 72*time.Hour {
+	if got := g.Clock.Time(clock.Second).Main; got != 72*time.Hour {
 		t.Errorf("bob has %v after the undo, want his 3 days before C3", got)
 	}
 }
@@ -324,7 +325,7 @@ func TestVacationTurnWhileAwayRealClock(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	left := g.Clock.Time(engine.Black).Main // 3 days + 1 day for E5
+	left := g.Clock.Time(clock.First).Main // 3 days + 1 day for E5
 	if d := g.Clock.Deadline(); d.Before(until.Add(left-time.Second)) || d.After(until.Add(left)) {
 		t.Errorf("ann's turn, come while she is away, runs out at %v, want %v (the vacation's end, %v, and her %v)",
 			d, until.Add(left), until, left)

@@ -137,7 +137,7 @@ func (a *App) newDraughtsGame(it *discordgo.Interaction, id, channel, parent str
 	}
 	if c.System != clock.None {
 		g.Clock = clock.New(c)
-		g.Clock.Start(engine.ColorOf(st.ToMove()), now)
+		g.Clock.Start(clock.Of(st.ToMove()), now)
 	}
 	return g, nil
 }
@@ -387,7 +387,7 @@ func (a *App) applyDraughts(ctx context.Context, g *storage.Game, side game.Side
 	}
 	g.State = next
 	g.Moved(mover)
-	if g.Clock.Running() && engine.ColorOf(side) == g.Clock.ToMove {
+	if g.Clock.Running() && clock.Of(side) == g.Clock.ToMove {
 		if err := g.Clock.Move(next.MoveCount(), now); err != nil {
 			return "", err
 		}
@@ -628,9 +628,9 @@ func draughtsClockStatus(g *storage.Game, now time.Time) string {
 	if k.Since.After(now) {
 		at = k.Since
 	}
-	s := fmt.Sprintf("⏱ ⚪ %s · ⚫ %s", k.Show(engine.ColorOf(draughtsWhite), at), k.Show(engine.ColorOf(draughtsBlack), at))
+	s := fmt.Sprintf("⏱ ⚪ %s · ⚫ %s", k.Show(clock.Of(draughtsWhite), at), k.Show(clock.Of(draughtsBlack), at))
 	if k.Running() {
-		side := engine.SideOf(k.ToMove)
+		side := k.ToMove.Game()
 		if !k.Deadline().After(now) {
 			s += fmt.Sprintf(" · %s's time ran out", draughtsSideLabel(side))
 		} else {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/gobot-dev/gobot/engine"
+	"github.com/gobot-dev/gobot/engine/clock"
 	"github.com/gobot-dev/gobot/engine/game"
 	"github.com/gobot-dev/gobot/render"
 	"github.com/gobot-dev/gobot/storage"
@@ -336,15 +337,15 @@ func (a *App) inTime(ctx context.Context, g *storage.Game, now time.Time) error 
 		return nil
 	}
 	deadline, loser := g.Clock.Deadline(), g.Clock.ToMove
-	out := g.Player(engine.SideOf(loser))
+	out := g.Player(loser.Game())
 	if err := a.timeUp(ctx, g); err != nil && !errors.Is(err, ErrConflict) {
 		return err
 	}
 	if _, over := g.State.Result(); !over && g.TeamClock == storage.TeamClockCasual {
 		return userErr(ErrNotYourTurn, fmt.Sprintf("⌛ Too late: %s's time ran out <t:%d:R>, so they are out of this game; %s plays on for %s.",
-			mention(out), deadline.Unix(), mention(g.Player(engine.SideOf(loser))), loser))
+			mention(out), deadline.Unix(), mention(g.Player(loser.Game())), engine.Color(loser)))
 	}
-	return userErr(ErrGameOver, fmt.Sprintf("⌛ Too late: %s's time ran out <t:%d:R>, so the game is over.", sideLabel(g, engine.SideOf(loser)), deadline.Unix()))
+	return userErr(ErrGameOver, fmt.Sprintf("⌛ Too late: %s's time ran out <t:%d:R>, so the game is over.", sideLabel(g, loser.Game()), deadline.Unix()))
 }
 
 // apply plays m on g and commits it: the archive when the game has a
@@ -362,7 +363,7 @@ func (a *App) apply(ctx context.Context, g *storage.Game, m engine.Move) (string
 	if m.Kind != engine.Resign {
 		g.Moved(mover)
 	}
-	if g.Clock.Running() && m.Color == g.Clock.ToMove && m.Kind != engine.Resign {
+	if g.Clock.Running() && clock.Side(m.Color) == g.Clock.ToMove && m.Kind != engine.Resign {
 		if err := g.Clock.Move(g.State.MoveCount(), now); err != nil {
 			return "", err // not flagged (checked above): cannot happen
 		}

@@ -333,12 +333,12 @@ func nextOnClock(g *storage.Game, c engine.Color, from storage.Player) {
 	}
 	t, ok := g.Times[to.Key()]
 	if !ok {
-		t = clock.New(g.Clock.Control).Time(c) // not on the clock yet: full time
+		t = clock.New(g.Clock.Control).Time(clock.Side(c)) // not on the clock yet: full time
 	}
 	if g.Times == nil {
 		g.Times = map[string]clock.Time{}
 	}
-	g.Times[from.Key()] = g.Clock.Swap(c, t)
+	g.Times[from.Key()] = g.Clock.Swap(clock.Side(c), t)
 	delete(g.Times, to.Key())
 }
 
@@ -354,7 +354,7 @@ func (a *App) teamTimeUp(ctx context.Context, g *storage.Game, c engine.Color, d
 		return false, nil
 	}
 	nextOnClock(g, c, out)
-	g.Clock.Start(c, a.now())
+	g.Clock.Start(clock.Side(c), a.now())
 	if err := a.update(ctx, g); err != nil {
 		return true, err
 	}

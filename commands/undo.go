@@ -8,6 +8,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/gobot-dev/gobot/engine"
+	"github.com/gobot-dev/gobot/engine/clock"
 	"github.com/gobot-dev/gobot/storage"
 )
 
@@ -40,7 +41,7 @@ func checkUndo(g *storage.Game, c engine.Color, now time.Time) (int, error) {
 	}
 	if g.Clock.Running() {
 		k := *g.Clock // TakeBack only reslices the copy's log
-		k.TakeBack(g.State.MoveCount()-n, c, now)
+		k.TakeBack(g.State.MoveCount()-n, clock.Side(c), now)
 		if k.Flagged(now) {
 			return 0, userErr(ErrNoUndo, "Taking back now would leave you no time: your own time on those moves counts again, and their increments go. Play on instead.")
 		}

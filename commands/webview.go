@@ -283,11 +283,11 @@ func clockView(k *clock.Clock, c engine.Color, now time.Time) *ClockView {
 	if k.Since.After(now) {
 		at = k.Since
 	}
-	cv := &ClockView{Text: k.Show(c, at)}
-	if !k.Running() || k.ToMove != c || k.Since.After(now) {
+	cv := &ClockView{Text: k.Show(clock.Side(c), at)}
+	if !k.Running() || k.ToMove != clock.Side(c) || k.Since.After(now) {
 		return cv
 	}
-	t := k.Left(c, now)
+	t := k.Left(clock.Side(c), now)
 	cc := k.Control
 	cv.Running, cv.LeftMS = true, t.Main.Milliseconds()
 	switch cc.System {

@@ -55,6 +55,18 @@ func TestContractImportsNothingOfGobot(t *testing.T) {
 	}
 }
 
+// TestClockKnowsNoGame: the clocks are the core's; they name sides
+// through the contract, not any game's colours.
+func TestClockKnowsNoGame(t *testing.T) {
+	for file, ims := range imports(t, "engine/clock") {
+		for _, p := range ims {
+			if strings.HasPrefix(p, module) && p != module+"engine/game" {
+				t.Errorf("engine/clock/%s imports %s: the clock imports only the contract", file, p)
+			}
+		}
+	}
+}
+
 // TestRoomsApart: draughts' rules, pictures and bots import nothing of
 // Go's (engine, render, bots), and Go's import nothing of draughts'.
 func TestRoomsApart(t *testing.T) {
