@@ -487,7 +487,7 @@ func (a *App) adminGamesPage(ctx context.Context, r *Request, page int) (*Messag
 		return nil, err
 	}
 	for _, g := range list.Games {
-		lines = append(lines, gameLine(g))
+		lines = append(lines, a.gameLine(g))
 	}
 	total := len(challenges) + list.Total
 	pages := max(1, (total+adminPageSize-1)/adminPageSize)
@@ -532,11 +532,11 @@ func challengeLine(c *storage.Challenge) string {
 
 // gameLine is a game in play in /go-admin games: players, size, move,
 // whose turn, time left and the link to its newest board.
-func gameLine(g *storage.Game) string {
+func (a *App) gameLine(g *storage.Game) string {
 	st := g.State
 	turn := "counting"
 	if s := st.ToMove(); s != game.NoSide {
-		turn = sideEmoji(g, s) + " " + mention(g.Player(s)) + " to play"
+		turn = a.sideEmoji(g, s) + " " + mention(g.Player(s)) + " to play"
 	}
 	left := "no clock"
 	if g.Clock != nil && g.Clock.Running() {
@@ -546,15 +546,7 @@ func gameLine(g *storage.Game) string {
 	if ids := g.Delivery.MessageIDs; len(ids) > 0 {
 		where = fmt.Sprintf("[board](https://discord.com/channels/%s/%s/%s)", g.GuildID, g.ChannelID, ids[len(ids)-1])
 	}
-	players, size, move := "", "draughts 10×10", st.MoveCount()+1
-	if isDraughts(g) {
-		move = st.MoveCount()/2 + 1 // draughts numbers a move of each side as one
-		players = fmt.Sprintf("⚪ %s vs ⚫ %s", mention(g.First(draughtsWhite)), mention(g.First(draughtsBlack)))
-	} else {
-		n := goOf(g).Size()
-		players = fmt.Sprintf("⚫ %s vs ⚪ %s", teamMention(g, engine.Black), teamMention(g, engine.White))
-		size = fmt.Sprintf("%d×%d", n, n)
-	}
+	players, size, move := a.roomOf(g).Line(g)
 	return fmt.Sprintf("%s · %s · move %d · %s · %s · %s · `%s`", players, size, move, turn, left, where, g.ID)
 }
 

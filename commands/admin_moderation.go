@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/bwmarrin/discordgo"
-	"github.com/gobot-dev/gobot/engine"
 	"github.com/gobot-dev/gobot/engine/game"
 	"github.com/gobot-dev/gobot/storage"
 )
@@ -63,14 +62,11 @@ func (a *App) adminAdjudicate(ctx context.Context, r *Request) error {
 			return err
 		}
 	} else {
-		side := engine.SideOf(engine.Black)
-		switch {
-		case isDraughts(g) && result == "black":
-			side = draughtsBlack
-		case isDraughts(g):
-			side = draughtsWhite
-		case result == "white":
-			side = engine.SideOf(engine.White)
+		side := game.NoSide // the side result names ("⚫ black"), in g's kind's order
+		for s := range g.Sides {
+			if f := strings.Fields(a.sideLabel(g, game.Side(s))); len(f) == 2 && f[1] == result {
+				side = game.Side(s)
+			}
 		}
 		st, err := g.State.End(game.Result{Winner: side, Reason: game.ByForfeit})
 		if err != nil {
@@ -91,10 +87,10 @@ func (a *App) adminAdjudicate(ctx context.Context, r *Request) error {
 	a.logAction(ctx, e)
 	a.log.Info("game adjudicated by an admin", "game", g.ID, "guild", guild, "by", r.User.ID, "result", res)
 	note := fmt.Sprintf("⚖️ %s, an admin of this server, decided the game %s after %s: **%s wins** by forfeit (%s). Reason: %s",
-		mention(by), gameTitle(g), plural(moves, "move"), strings.ToUpper(result[:1])+result[1:], res, reason)
+		mention(by), a.gameTitle(g), plural(moves, "move"), strings.ToUpper(result[:1])+result[1:], res, reason)
 	if result == "annul" {
 		note = fmt.Sprintf("⚖️ %s, an admin of this server, annulled the game %s after %s: it is recorded as annulled (`/go sgf game:%s`) and never rated. Reason: %s\nThe channel is free for a new game.",
-			mention(by), gameTitle(g), plural(moves, "move"), g.ID, reason)
+			mention(by), a.gameTitle(g), plural(moves, "move"), g.ID, reason)
 	} else if rn := a.ratingNote(ctx, g); rn != "" {
 		note += "\n" + rn
 	}
@@ -104,33 +100,18 @@ func (a *App) adminAdjudicate(ctx context.Context, r *Request) error {
 		a.log.Warn("adjudicate: tell the channel", "game", g.ID, "err", err)
 		told = "its channel could not be told (I may not post there)"
 	}
-	return adminReply(ctx, r, fmt.Sprintf("Done: the game `%s` (%s) is recorded as %s, and %s.", g.ID, gameTitle(g), res, told))
+	return adminReply(ctx, r, fmt.Sprintf("Done: the game `%s` (%s) is recorded as %s, and %s.", g.ID, a.gameTitle(g), res, told))
 }
 
 // voidGame archives a game in play as void (annulled by an admin, or
 // aborted by a moderator): recorded with comment at the root of its
 // record (SGF or PDN), never rated.
 func (a *App) voidGame(ctx context.Context, g *storage.Game, comment string) error {
-	arc := storage.Archived{
-		ID: g.ID, GuildID: g.GuildID, ChannelID: g.ChannelID,
-		Result: "Void", Moves: g.State.MoveCount(), Annulled: true,
-		StartedAt: g.CreatedAt, FinishedAt: a.now(),
-	}
-	var err error
-	if isDraughts(g) {
-		arc.White, arc.Black = g.First(draughtsWhite), g.First(draughtsBlack)
-		arc.SGF, err = draughtsPDNWith(g, comment)
-	} else {
-		eg := goOf(g)
-		arc.Black, arc.White = g.First(engine.SideOf(engine.Black)), g.First(engine.SideOf(engine.White))
-		arc.Size, arc.Rules, arc.Handicap = eg.Size(), eg.Rules(), eg.Handicap()
-		info := sgfInfo(g, nil, false)
-		info.RE, info.C = "Void", comment
-		arc.SGF, err = writeSGF(g, info)
-	}
+	arc, err := a.archiveEntry(g, true, comment)
 	if err != nil {
 		return err
 	}
+	arc.Result, arc.Rated = "Void", false
 	return writeError(a.games.FinishGame(ctx, g, arc))
 }
 
@@ -256,7 +237,7 @@ func (a *App) adminBan(ctx context.Context, r *Request) error {
 	var here []string
 	for _, g := range games {
 		if g.GuildID == guild {
-			here = append(here, fmt.Sprintf("`%s` (%s) in <#%s>", g.ID, gameTitle(g), g.ChannelID))
+			here = append(here, fmt.Sprintf("`%s` (%s) in <#%s>", g.ID, a.gameTitle(g), g.ChannelID))
 		}
 	}
 	if len(here) == 0 {
@@ -328,7 +309,7 @@ func (a *App) moderatorAbort(ctx context.Context, r *Request, g *storage.Game) e
 	a.disableBoards(ctx, g, false)
 	return r.Reply(ctx, &Message{
 		Content: clip(fmt.Sprintf("🚫 %s, a moderator, aborted the game %s after %s: it is recorded as aborted (`/go sgf game:%s`) and never rated. Reason: %s\nThe channel is free for a new game.",
-			mention(by), gameTitle(g), plural(moves, "move"), g.ID, reason), 2000),
+			mention(by), a.gameTitle(g), plural(moves, "move"), g.ID, reason), 2000),
 		AllowedMentions: noMentions(),
 	})
 }

@@ -65,6 +65,10 @@ type Options struct {
 	// After waits d on the same clock as Now (time.After); tests with their
 	// own Now set it, so that the clocks' scheduler wakes on their time.
 	After func(d time.Duration) <-chan time.Time
+	// Rooms make the rooms of the kinds of game the App hosts, one each
+	// (room.go); the first is the default for anything that names no
+	// kind. Nil means Go's and draughts'.
+	Rooms []NewRoom
 	// Activity says the board page runs as a Discord Activity: board
 	// messages get an Open board button, and Register adds the Entry
 	// Point command (activity.go).
@@ -112,6 +116,9 @@ type App struct {
 	// owed holds the workers that make owed bot moves and the handlers
 	// waiting for them (see botqueue.go).
 	owed *owedMoves
+
+	// rooms are the kinds' rooms (room.go).
+	rooms *rooms
 
 	// changes are the listeners of the change feed (see OnChange in web.go).
 	changes *changes
@@ -175,6 +182,22 @@ func New(opts Options) (*App, error) {
 		owed: newOwedMoves(), closing: make(chan struct{}), changes: &changes{}}
 	// Every committed write of a game is announced (web.go).
 	b.games, b.challenges = feedGames{Games: st, app: b}, feedChallenges{Challenges: st, app: b}
+	if len(opts.Rooms) == 0 {
+		opts.Rooms = []NewRoom{func(a *App) (Room, error) { return goRoom{a}, nil }, func(a *App) (Room, error) { return draughtsRoom{a}, nil }}
+		b.opts.Rooms = opts.Rooms
+	}
+	var list []Room
+	for _, open := range opts.Rooms {
+		rm, err := open(b)
+		if err != nil {
+			return nil, err
+		}
+		list = append(list, rm)
+	}
+	var err error
+	if b.rooms, err = newRooms(list); err != nil {
+		return nil, err
+	}
 	b.router = b.routes()
 	return b, nil
 }

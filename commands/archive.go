@@ -83,7 +83,7 @@ func (a *App) completeFinishedGames(ctx context.Context, r *Request) error {
 	}
 	var choices []*discordgo.ApplicationCommandOptionChoice
 	for _, arc := range games {
-		label := gameLabel(arc, r.User.ID, a.now())
+		label := gameLabel(arc, a.archivedSetup(arc), r.User.ID, a.now())
 		if typed != "" && !strings.Contains(strings.ToLower(label), typed) && !strings.HasPrefix(arc.ID, typed) {
 			continue
 		}
@@ -99,7 +99,7 @@ func (a *App) completeFinishedGames(ctx context.Context, r *Request) error {
 // of the user with userID when they played it: "vs @bob · 19×19 · B+3.5 ·
 // 2 d ago" ("vs gobot hard · …" against a bot, which is no user to
 // mention), otherwise "alice vs bob · …".
-func gameLabel(a *storage.Archived, userID string, now time.Time) string {
+func gameLabel(a *storage.Archived, setup, userID string, now time.Time) string {
 	who := plainName(a.Black) + " vs " + plainName(a.White)
 	opponent := func(p storage.Player) string {
 		if p.IsBot() {
@@ -113,7 +113,7 @@ func gameLabel(a *storage.Archived, userID string, now time.Time) string {
 	case a.White.UserID:
 		who = opponent(a.Black)
 	}
-	return fmt.Sprintf("%s · %s · %s · %s", who, archivedSetup(a), a.Result, ago(now.Sub(a.FinishedAt)))
+	return fmt.Sprintf("%s · %s · %s · %s", who, setup, a.Result, ago(now.Sub(a.FinishedAt)))
 }
 
 // ago says how long ago something happened, briefly: "just now", "5 min
@@ -150,7 +150,7 @@ func (a *App) cmdSGF(ctx context.Context, r *Request) error {
 	if _, named := r.String(gameOption); !named && !withReview {
 		g, err := a.loadGame(ctx, r.Interaction.ChannelID)
 		if err == nil {
-			return a.activeSGF(ctx, r, g)
+			return a.roomOf(g).ActiveRecord(ctx, r, g)
 		}
 		if !errors.Is(err, ErrNoGame) {
 			return err
@@ -165,11 +165,8 @@ func (a *App) cmdSGF(ctx context.Context, r *Request) error {
 		return err
 	}
 	m := &Message{
-		Content: fmt.Sprintf("Record of %s, %s, %s, finished <t:%d:d> (SGF, opens in any Go editor).", archivedTitle(arc), archivedSetup(arc), arc.Result, arc.FinishedAt.Unix()),
-		Files:   []File{recordFile(arc)},
-	}
-	if arc.Kind == draughtsKind {
-		m.Content = fmt.Sprintf("Record of %s, %s, %s, finished <t:%d:d> (PDN, opens in any draughts program).", archivedTitle(arc), archivedSetup(arc), arc.Result, arc.FinishedAt.Unix())
+		Content: fmt.Sprintf("Record of %s, %s, %s, finished <t:%d:d> (%s).", archivedTitle(arc), a.archivedSetup(arc), arc.Result, arc.FinishedAt.Unix(), a.recordFormat(arc)),
+		Files:   []File{a.recordFile(arc)},
 	}
 	if withReview {
 		if err := goOnly(arc, "reviews are"); err != nil {
@@ -190,7 +187,7 @@ func (a *App) cmdSGF(ctx context.Context, r *Request) error {
 		m.Content = fmt.Sprintf("Record of %s with its review, %d×%d, %s (SGF: the win rate on every move, the mistakes with the preferred lines as variations).", archivedTitle(arc), arc.Size, arc.Size, arc.Result)
 	}
 	if animate {
-		if _, err := withAnimation(ctx, r, m, func() (File, error) { return archivedGIF(arc) }); err != nil {
+		if _, err := withAnimation(ctx, r, m, func() (File, error) { return a.room(arc.Kind).Animation(arc) }); err != nil {
 			return err
 		}
 	}
@@ -212,7 +209,7 @@ func (a *App) cmdReplay(ctx context.Context, r *Request) error {
 	if err := r.Defer(ctx, false); err != nil {
 		return err
 	}
-	f, err := archivedGIF(arc)
+	f, err := a.room(arc.Kind).Animation(arc)
 	if err != nil {
 		return err
 	}
@@ -220,21 +217,14 @@ func (a *App) cmdReplay(ctx context.Context, r *Request) error {
 		return userErr(ErrBadOption, fmt.Sprintf("The replay of game `%s` is larger than Discord accepts; `/go sgf game:%s` has the record.", arc.ID, arc.ID))
 	}
 	return r.Reply(ctx, &Message{
-		Content: fmt.Sprintf("Replay of %s, %s, %s, %s.", archivedTitle(arc), archivedSetup(arc), arc.Result, plural(arc.Moves, "move")),
+		Content: fmt.Sprintf("Replay of %s, %s, %s, %s.", archivedTitle(arc), a.archivedSetup(arc), arc.Result, plural(arc.Moves, "move")),
 		Files:   []File{f},
 	})
 }
 
-// archivedGIF animates a finished game from its record, ending on the
+// goArchivedGIF animates a finished game of Go from its record, ending on the
 // count when it was scored.
-func archivedGIF(a *storage.Archived) (File, error) {
-	if a.Kind == draughtsKind {
-		st, err := archivedDraughts(a)
-		if err != nil {
-			return File{}, err
-		}
-		return draughtsGIF(a.ID, st)
-	}
+func goArchivedGIF(a *storage.Archived) (File, error) {
 	eg, info, err := engine.ParseSGF(a.SGF)
 	if err != nil {
 		return File{}, fmt.Errorf("commands: record of game %s: %w", a.ID, err)
@@ -264,7 +254,7 @@ func (a *App) cmdHistory(ctx context.Context, r *Request) error {
 	if !given {
 		page = 1
 	}
-	m, err := historyMessage(ctx, a.archive, r, userPlayer(u), page)
+	m, err := a.historyMessage(ctx, a.archive, r, userPlayer(u), page)
 	if err != nil {
 		return err
 	}
@@ -282,7 +272,7 @@ func (a *App) btnHistory(ctx context.Context, r *Request) error {
 	if err == nil {
 		p = st.Player
 	}
-	m, err := historyMessage(ctx, a.archive, r, p, page)
+	m, err := a.historyMessage(ctx, a.archive, r, p, page)
 	if err != nil {
 		return err
 	}
@@ -291,13 +281,13 @@ func (a *App) btnHistory(ctx context.Context, r *Request) error {
 
 // historyMessage is page page of p's games in arch that the user of r may
 // see, with an SGF button for each and Previous / Next buttons.
-func historyMessage(ctx context.Context, arch Archive, r *Request, p storage.Player, page int) (*Message, error) {
+func (a *App) historyMessage(ctx context.Context, arch Archive, r *Request, p storage.Player, page int) (*Message, error) {
 	if page < 1 {
 		return nil, userErr(ErrBadOption, "Pages start at 1.")
 	}
 	var keep func(*storage.Archived) bool
 	if p.UserID != r.User.ID {
-		keep = func(a *storage.Archived) bool { return canSee(a, r) }
+		keep = func(arc *storage.Archived) bool { return canSee(arc, r) }
 	}
 	games, total, err := arch.PlayerGamesPage(ctx, p.Key(), (page-1)*historyPageSize, historyPageSize, keep)
 	if err != nil && len(games) == 0 {
@@ -316,14 +306,11 @@ func historyMessage(ctx context.Context, arch Archive, r *Request, p storage.Pla
 	}
 	var sb strings.Builder
 	var buttons []discordgo.MessageComponent
-	for i, a := range games {
+	for i, arc := range games {
 		n := (page-1)*historyPageSize + i + 1
-		sb.WriteString(historyLine(a, p.Key(), n) + "\n")
-		format := "SGF "
-		if a.Kind == draughtsKind {
-			format = "PDN " // the record's format, as the button attaches it
-		}
-		buttons = append(buttons, discordgo.Button{Label: format + strconv.Itoa(n), Style: discordgo.SecondaryButton, CustomID: "sgf/" + a.ID})
+		sb.WriteString(historyLine(arc, a.archivedSetup(arc), p.Key(), n) + "\n")
+		format, _, _ := strings.Cut(a.recordFormat(arc), ",") // the record's format, as the button attaches it
+		buttons = append(buttons, discordgo.Button{Label: format + " " + strconv.Itoa(n), Style: discordgo.SecondaryButton, CustomID: "sgf/" + arc.ID})
 	}
 	fmt.Fprintf(&sb, "\nPage %d of %d · the SGF buttons attach a record; `/go sgf game:ID` and `/go replay game:ID` take the IDs.", page, pages)
 	var rows []discordgo.MessageComponent
@@ -357,7 +344,7 @@ func (a *App) btnSGF(ctx context.Context, r *Request) error {
 	}
 	return r.Reply(ctx, &Message{
 		Ephemeral: true,
-		Content:   fmt.Sprintf("Record of %s, %s, %s, finished <t:%d:d>.", archivedTitle(arc), archivedSetup(arc), arc.Result, arc.FinishedAt.Unix()),
-		Files:     []File{recordFile(arc)},
+		Content:   fmt.Sprintf("Record of %s, %s, %s, finished <t:%d:d>.", archivedTitle(arc), a.archivedSetup(arc), arc.Result, arc.FinishedAt.Unix()),
+		Files:     []File{a.recordFile(arc)},
 	})
 }

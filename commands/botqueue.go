@@ -456,7 +456,7 @@ func (a *App) awaitBot(ctx context.Context, r *Request, g *storage.Game) (*stora
 				continue
 			}
 			if err == nil && stored.ID == g.ID && stored.State.MoveCount() == g.State.MoveCount()+1 {
-				if lastMover(stored).IsBot() {
+				if a.lastMover(stored).IsBot() {
 					// Another process made the move, and announces it
 					// (its handler waiting for it, or its worker's post):
 					// answer with the board alone, which shows it as the

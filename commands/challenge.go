@@ -108,7 +108,7 @@ func (a *App) postChallenge(ctx context.Context, r *Request, c *storage.Challeng
 	if err := a.challenges.CreateChallenge(ctx, c); err != nil {
 		return err
 	}
-	return r.Reply(ctx, challengeMessage(c, ""))
+	return r.Reply(ctx, a.challengeMessage(c, ""))
 }
 
 func (a *App) cmdChallenge(ctx context.Context, r *Request) error {
@@ -154,30 +154,9 @@ const expiredOutcome = "⌛ This challenge expired."
 
 // challengeMessage shows a challenge; outcome replaces the question once it
 // is answered or expired, and the buttons are then disabled.
-func challengeMessage(c *storage.Challenge, outcome string) *Message {
+func (a *App) challengeMessage(c *storage.Challenge, outcome string) *Message {
 	closed := outcome != ""
-	var color string
-	switch c.Color {
-	case "black":
-		color = fmt.Sprintf("%s plays black", mention(c.Challenger))
-	case "white":
-		color = fmt.Sprintf("%s plays white", mention(c.Challenger))
-	case colorByRating:
-		color = "the lower-rated player takes black"
-	default:
-		color = "colours by nigiri (chosen at random)"
-	}
-	if c.Unrated {
-		color += "; unrated"
-	}
-	where := ""
-	if c.Thread {
-		where = " in a new thread"
-	}
-	text := fmt.Sprintf("%s, %s challenges you to a game of Go%s: %s; %s.", mention(c.Opponent), mention(c.Challenger), where, describeSetup(c.Size, c.Rules, c.Handicap)+", "+challengeClock(c).Describe(), color)
-	if c.Kind == draughtsKind {
-		text = draughtsChallengeText(c)
-	}
+	text := a.room(c.Kind).ChallengeText(c)
 	if closed {
 		text += "\n" + outcome
 	} else {
@@ -202,7 +181,7 @@ func (a *App) closeChallengeMessage(ctx context.Context, c *storage.Challenge, o
 	if c.MessageID == "" {
 		return
 	}
-	m := challengeMessage(c, outcome)
+	m := a.challengeMessage(c, outcome)
 	if c.Team() {
 		m = lobbyMessage(c, outcome)
 	}
@@ -262,7 +241,7 @@ func (a *App) answerableChallenge(ctx context.Context, r *Request, allowChalleng
 		if err := a.challenges.DeleteChallenge(ctx, c.ID); err != nil && !errors.Is(err, storage.ErrNotFound) {
 			return nil, err
 		}
-		if err := r.Update(ctx, challengeMessage(c, expiredOutcome)); err != nil {
+		if err := r.Update(ctx, a.challengeMessage(c, expiredOutcome)); err != nil {
 			return nil, err
 		}
 		return nil, ErrExpired
@@ -285,7 +264,7 @@ func (a *App) btnDecline(ctx context.Context, r *Request) error {
 	if r.User.ID == c.Challenger.UserID {
 		outcome = fmt.Sprintf("↩️ %s withdrew the challenge.", mention(c.Challenger))
 	}
-	return r.Update(ctx, challengeMessage(c, outcome))
+	return r.Update(ctx, a.challengeMessage(c, outcome))
 }
 
 // quietIfAnswered drops the error when the handler already updated the
@@ -302,7 +281,6 @@ func (a *App) btnAccept(ctx context.Context, r *Request) error {
 	if err != nil {
 		return quietIfAnswered(r, err)
 	}
-	it := r.Interaction
 	// A ban or a limit reached since the challenge was made holds.
 	st, err := a.serverSettings(ctx, c.GuildID)
 	if err != nil {
@@ -319,21 +297,7 @@ func (a *App) btnAccept(ctx context.Context, r *Request) error {
 		return err
 	}
 	defer release()
-	if c.Kind == draughtsKind {
-		return a.acceptDraughts(ctx, r, c)
-	}
-	color := c.Color
-	if color == colorByRating {
-		color = a.lowerRatedColor(ctx, it.GuildID, c.Challenger, c.Opponent)
-	}
-	challengerBlack := setup{Color: color}.requesterBlack(rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 0x9e3779b97f4a7c15)))
-	black, white := c.Challenger, c.Opponent
-	if !challengerBlack {
-		black, white = white, black
-	}
-	outcome := fmt.Sprintf("✅ %s accepted: %s ⚫ black, %s ⚪ white.", mention(c.Opponent), mention(black), mention(white))
-	return a.startChallenge(ctx, r, c, storage.Sides(black, white), fmt.Sprintf("Go: %s vs %s", plainName(black), plainName(white)),
-		func(outcome string) *Message { return challengeMessage(c, outcome) }, outcome)
+	return a.room(c.Kind).Accept(ctx, r, c)
 }
 
 // claimChallenge claims c for r while its game starts, and checks that its
@@ -375,13 +339,9 @@ func (a *App) claimChallenge(ctx context.Context, r *Request, c *storage.Challen
 func (a *App) startChallenge(ctx context.Context, r *Request, c *storage.Challenge, sides []storage.Side, threadName string, closed func(outcome string) *Message, outcome string) error {
 	it := r.Interaction
 	channel, parent := c.ChannelID, ""
-	var eg *engine.Game
-	if c.Kind != draughtsKind {
-		var err error
-		eg, err = engine.NewGame(engine.Config{Size: c.Size, Rules: c.Rules, Handicap: c.Handicap, Seed: seedFrom(c.ID)})
-		if err != nil {
-			return userErr(err, fmt.Sprintf("This challenge cannot start: %v.", err))
-		}
+	st, err := a.room(c.Kind).NewState(c)
+	if err != nil {
+		return err
 	}
 	if c.Thread {
 		// The thread's ID is the game's key, so the thread comes first; the
@@ -396,17 +356,9 @@ func (a *App) startChallenge(ctx context.Context, r *Request, c *storage.Challen
 		channel, parent = th.ID, c.ChannelID
 	}
 	g := &storage.Game{
-		ID: c.ID, ChannelID: channel, GuildID: it.GuildID, ParentChannelID: parent,
-		Sides: sides, CreatedAt: a.now(), Unrated: c.Unrated, TeamClock: c.TeamClock,
-	}
-	if eg != nil {
-		g.State, g.Clock = engine.Own(eg), newClock(challengeClock(c), eg, a.now())
-	} else {
-		dg, err := a.newDraughtsGame(it, c.ID, channel, parent, sides[0].Players[0], sides[1].Players[0], challengeClock(c), c.Unrated)
-		if err != nil {
-			return err
-		}
-		g = dg
+		ID: c.ID, ChannelID: channel, GuildID: it.GuildID, ParentChannelID: parent, Kind: storage.KindOf(c.Kind),
+		Sides: sides, State: st, Clock: newClock(challengeClock(c), st, a.now()),
+		CreatedAt: a.now(), Unrated: c.Unrated, TeamClock: c.TeamClock,
 	}
 	if err := a.challenges.AcceptChallenge(ctx, c.ID, g); err != nil {
 		switch {
@@ -429,7 +381,7 @@ func (a *App) startChallenge(ctx context.Context, r *Request, c *storage.Challen
 	if err := r.Update(ctx, closed(outcome)); err != nil {
 		return err
 	}
-	bm, err := stateMessage(ctx, g, a.now(), "The game begins. Good luck, have fun!")
+	bm, err := a.stateMessage(ctx, g, a.now(), "The game begins. Good luck, have fun!")
 	if err != nil {
 		return err
 	}
@@ -517,7 +469,7 @@ func (a *App) cmdBot(ctx context.Context, r *Request) error {
 		black, white = bot, human
 	}
 	g := &storage.Game{ID: it.ID, ChannelID: it.ChannelID, GuildID: it.GuildID, Sides: storage.Sides(black, white), State: engine.Own(eg), CreatedAt: a.now(),
-		Clock: newClock(a.clockOf(s.Clock), eg, a.now()), Unrated: !rated,
+		Clock: newClock(a.clockOf(s.Clock), engine.Own(eg), a.now()), Unrated: !rated,
 		Delivery: storage.Delivery{Followup: followupOf(it, a.now())}}
 	if err := a.games.CreateGame(ctx, g); err != nil {
 		if errors.Is(err, storage.ErrExists) {
@@ -601,4 +553,27 @@ func (a *App) Run(ctx context.Context) error {
 		case <-t.C:
 		}
 	}
+}
+
+// goChallengeText is a Go challenge's invitation.
+func goChallengeText(c *storage.Challenge) string {
+	var color string
+	switch c.Color {
+	case "black":
+		color = fmt.Sprintf("%s plays black", mention(c.Challenger))
+	case "white":
+		color = fmt.Sprintf("%s plays white", mention(c.Challenger))
+	case colorByRating:
+		color = "the lower-rated player takes black"
+	default:
+		color = "colours by nigiri (chosen at random)"
+	}
+	if c.Unrated {
+		color += "; unrated"
+	}
+	where := ""
+	if c.Thread {
+		where = " in a new thread"
+	}
+	return fmt.Sprintf("%s, %s challenges you to a game of Go%s: %s; %s.", mention(c.Opponent), mention(c.Challenger), where, describeSetup(c.Size, c.Rules, c.Handicap)+", "+challengeClock(c).Describe(), color)
 }

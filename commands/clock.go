@@ -73,12 +73,12 @@ func (a *App) clockOf(chosen *clock.Control) clock.Control {
 
 // newClock is the clock of a game starting at now: the first player's time
 // runs at once. No clock (clock.None) is nil.
-func newClock(c clock.Control, eg *engine.Game, now time.Time) *clock.Clock {
+func newClock(c clock.Control, st game.State, now time.Time) *clock.Clock {
 	if c.System == clock.None {
 		return nil
 	}
 	k := clock.New(c)
-	k.Start(clock.Side(eg.ToPlay()), now)
+	k.Start(clock.Of(st.ToMove()), now)
 	return k
 }
 
@@ -206,9 +206,9 @@ func (a *App) syncClock(ctx context.Context, g *storage.Game) {
 
 // annulled reports whether g ended on time before the player who ran out
 // had made two moves of their own: recorded, but never counted.
-func annulled(g *storage.Game) bool {
+func annulled(rm Room, g *storage.Game) bool {
 	r, over := g.State.Result()
-	return over && r.Reason == game.ByTime && r.Winner != game.NoSide && ownMoves(g, engine.ColorOf(r.Winner.Opponent())) < 2
+	return over && r.Reason == game.ByTime && r.Winner != game.NoSide && rm.OwnMoves(g, r.Winner.Opponent()) < 2
 }
 
 // toPlay is the clock's colour for the side to move in g: Go's colour to
@@ -221,19 +221,8 @@ func toPlay(g *storage.Game) engine.Color {
 	return engine.ColorOf(g.State.ToMove())
 }
 
-// ownMoves counts the moves colour c has made in g (passes included).
-func ownMoves(g *storage.Game, c engine.Color) int {
-	if isDraughts(g) {
-		return draughtsOwnMoves(g, engine.SideOf(c))
-	}
-	n := 0
-	for _, m := range goOf(g).Moves() {
-		if m.Color == c {
-			n++
-		}
-	}
-	return n
-}
+// ownMoves counts the moves side s has made in g (passes included).
+func (a *App) ownMoves(g *storage.Game, s game.Side) int { return a.roomOf(g).OwnMoves(g, s) }
 
 // timeUp ends g on time: the player to move lost at their deadline, or the
 // game is annulled when they had not made two moves of their own. The
@@ -254,18 +243,18 @@ func (a *App) timeUp(ctx context.Context, g *storage.Game) error {
 		return err
 	}
 	g.State = next
-	void := annulled(g)
+	void := annulled(a.roomOf(g), g)
 	if err := a.archiveGame(ctx, g, void); err != nil {
 		return err
 	}
 	a.log.Info("game lost on time", "game", g.ID, "channel", g.ChannelID, "loser", g.Player(loser.Game()).Key(), "annulled", void)
-	note := fmt.Sprintf("⌛ %s %s ran out of time <t:%d:R>.", sideEmoji(g, loser.Game()), mention(g.Player(loser.Game())), deadline.Unix())
+	note := fmt.Sprintf("⌛ %s %s ran out of time <t:%d:R>.", a.sideEmoji(g, loser.Game()), mention(g.Player(loser.Game())), deadline.Unix())
 	if void {
 		note += " They had not made two moves of their own, so the game is annulled: it is recorded, but it does not count."
 	} else if rn := a.ratingNote(ctx, g); rn != "" {
 		note += "\n" + rn
 	}
-	m, err := stateMessage(ctx, g, a.now(), note)
+	m, err := a.stateMessage(ctx, g, a.now(), note)
 	if err == nil {
 		err = a.postBoard(ctx, g, m)
 	}
@@ -313,7 +302,7 @@ func (a *App) remind(ctx context.Context, g *storage.Game) error {
 	}
 	m := &Message{
 		Content: fmt.Sprintf("⏰ %s, it is your move in %s (%s): a quarter of your time for it is left, and your clock runs out <t:%d:R>.",
-			mention(p), gameTitle(g), sideLabel(g, c.Game()), g.Clock.Deadline().Unix()),
+			mention(p), a.gameTitle(g), a.sideLabel(g, c.Game()), g.Clock.Deadline().Unix()),
 		AllowedMentions: onlyUsers(p.UserID),
 	}
 	if err := a.postBoard(ctx, g, m); err != nil {

@@ -64,22 +64,13 @@ func draughtsSideLabel(s game.Side) string {
 }
 
 // sideEmoji is side s of g's emoji: its stones' or men's colour.
-func sideEmoji(g *storage.Game, s game.Side) string {
-	if isDraughts(g) {
-		return strings.Fields(draughtsSideLabel(s))[0]
-	}
-	return stoneEmoji(engine.ColorOf(s))
+func (a *App) sideEmoji(g *storage.Game, s game.Side) string {
+	return strings.Fields(a.sideLabel(g, s))[0]
 }
 
 // sideLabel is side s of g as the messages write it, with its emoji:
 // "⚫ black" in Go, "⚪ white" for draughts' first side.
-func sideLabel(g *storage.Game, s game.Side) string {
-	if isDraughts(g) {
-		return draughtsSideLabel(s)
-	}
-	c := engine.ColorOf(s)
-	return stoneEmoji(c) + " " + c.String()
-}
+func (a *App) sideLabel(g *storage.Game, s game.Side) string { return a.roomOf(g).SideLabel(g, s) }
 
 // draughtsLevelOption is the level: option of /draughts bot.
 func (a *App) draughtsLevelOption(r *Request) (string, error) {
@@ -131,15 +122,10 @@ func (a *App) newDraughtsGame(it *discordgo.Interaction, id, channel, parent str
 		return nil, err
 	}
 	now := a.now()
-	g := &storage.Game{
+	return &storage.Game{
 		ID: id, ChannelID: channel, GuildID: it.GuildID, ParentChannelID: parent, Kind: draughtsKind,
-		Sides: storage.Sides(white, black), State: st, CreatedAt: now, Unrated: unrated,
-	}
-	if c.System != clock.None {
-		g.Clock = clock.New(c)
-		g.Clock.Start(clock.Of(st.ToMove()), now)
-	}
-	return g, nil
+		Sides: storage.Sides(white, black), State: st, Clock: newClock(c, st, now), CreatedAt: now, Unrated: unrated,
+	}, nil
 }
 
 // cmdDraughtsChallenge challenges someone to a game of draughts: the core's
@@ -216,7 +202,7 @@ func (a *App) acceptDraughts(ctx context.Context, r *Request, c *storage.Challen
 	}
 	outcome := fmt.Sprintf("✅ %s accepted: %s ⚪ white, %s ⚫ black.", mention(c.Opponent), mention(white), mention(black))
 	return a.startChallenge(ctx, r, c, storage.Sides(white, black), fmt.Sprintf("Draughts: %s vs %s", plainName(white), plainName(black)),
-		func(outcome string) *Message { return challengeMessage(c, outcome) }, outcome)
+		func(outcome string) *Message { return a.challengeMessage(c, outcome) }, outcome)
 }
 
 // cmdDraughtsBot starts a game of draughts against a bot level.
@@ -274,27 +260,6 @@ func (a *App) cmdDraughtsBot(ctx context.Context, r *Request) error {
 	note := fmt.Sprintf("New game of international draughts: %s plays %s against gobot **%s** (%s).", mention(human), draughtsSideLabel(side), level, a.clockOf(ck).Describe())
 	return a.answer(ctx, r, g, note)
 }
-
-// onDraughts is a handler for the game of draughts in the channel.
-func (a *App) onDraughts(h gameHandler) HandlerFunc {
-	return func(ctx context.Context, r *Request) error {
-		g, err := a.loadGame(ctx, r.Interaction.ChannelID)
-		if errors.Is(err, ErrNoGame) {
-			return userErr(ErrNoGame, "There is no game of draughts in this channel: start one with `/draughts challenge` or `/draughts bot`.")
-		}
-		if err != nil {
-			return err
-		}
-		if !isDraughts(g) {
-			return userErr(ErrWrongGame, "The game in this channel is Go: play it with `/go play`.")
-		}
-		return h(ctx, r, g)
-	}
-}
-
-// onDraughtsBoard is a button handler for the game of draughts of the
-// newest board.
-func (a *App) onDraughtsBoard(h gameHandler) HandlerFunc { return a.onBoardOf(true, h) }
 
 // draughtsSideOf returns the side u plays in g, or the refusal for a
 // person who does not play in it.
@@ -659,7 +624,7 @@ func draughtsResultSentence(g *storage.Game, r game.Result) string {
 	case game.ByResignation:
 		return fmt.Sprintf("%s by resignation · %s", who, r.Text)
 	case game.ByTime:
-		if annulled(g) {
+		if annulled(draughtsRoom{}, g) {
 			return "annulled, not counted · " + r.Text
 		}
 		return fmt.Sprintf("%s on time · %s", who, r.Text)
@@ -719,26 +684,6 @@ func draughtsArchiveResult(r game.Result) string {
 		return w + "+F"
 	}
 	return w + "+"
-}
-
-// archiveDraughts archives a finished game of draughts with its PDN.
-func (a *App) archiveDraughts(ctx context.Context, g *storage.Game, annulled bool) error {
-	res, _ := g.State.Result()
-	pdn, err := draughtsPDN(g)
-	if err != nil {
-		return err
-	}
-	arc := storage.Archived{
-		ID: g.ID, GuildID: g.GuildID, ChannelID: g.ChannelID, Kind: draughtsKind,
-		White: g.First(draughtsWhite), Black: g.First(draughtsBlack),
-		Result: draughtsArchiveResult(res), SGF: pdn, Moves: g.State.MoveCount(), Annulled: annulled,
-		StartedAt: g.CreatedAt, FinishedAt: a.now(),
-		Rated: !g.Unrated,
-	}
-	if err := a.serverPools(ctx, g.Kind, &arc); err != nil {
-		return err
-	}
-	return writeError(a.games.FinishGame(ctx, g, arc))
 }
 
 // completeDraughtsMove suggests the legal moves that start with what the
@@ -863,10 +808,10 @@ func builtinDraughtsLevels() []Level { return draughtsLevels(dbots.Builtin()) }
 func (a *App) draughtsRoutes(rt *Router) {
 	rt.Command("draughts/challenge", a.cmdDraughtsChallenge)
 	rt.Command("draughts/bot", a.cmdDraughtsBot)
-	rt.Command("draughts/play", a.onDraughts(a.cmdDraughtsMove))
-	rt.Command("draughts/board", a.onDraughts(a.cmdBoard))
-	rt.Command("draughts/draw", a.onDraughts(a.cmdDraughtsDraw))
-	rt.Command("draughts/resign", a.onDraughts(a.cmdDraughtsResign))
+	rt.Command("draughts/play", a.onGame(a.cmdDraughtsMove))
+	rt.Command("draughts/board", a.onGame(a.cmdBoard))
+	rt.Command("draughts/draw", a.onGame(a.cmdDraughtsDraw))
+	rt.Command("draughts/resign", a.onGame(a.cmdDraughtsResign))
 	rt.Command("draughts/help", a.cmdDraughtsHelp)
 	rt.Command("draughts/record", a.cmdSGF)
 	rt.Command("draughts/history", a.cmdHistory)
@@ -877,38 +822,28 @@ func (a *App) draughtsRoutes(rt *Router) {
 	for _, name := range []string{"draughts/challenge", "draughts/bot"} {
 		rt.Autocomplete(name, a.completeClock)
 	}
-	rt.Component("draughts/{id}/resign/{move}", a.onDraughtsBoard(a.btnDraughtsResign))
-	rt.Component("draughts/{id}/resign-yes/{move}", a.onDraughtsBoard(a.cmdDraughtsResign))
-	rt.Component("draughts/{id}/draw/{move}", a.onDraughtsBoard(a.btnDraughtsDraw))
-	rt.Command("draughts/abort", a.onDraughts(a.cmdAbort))
-	rt.Component("draughts/{id}/abort-yes/{move}", a.onDraughtsBoard(a.playerAbort))
-}
-
-// draughtsOwnMoves counts the moves side s has made in a game of draughts
-// from the start position, where White moves first.
-func draughtsOwnMoves(g *storage.Game, s game.Side) int {
-	n := g.State.MoveCount()
-	if s == draughtsWhite {
-		return (n + 1) / 2
-	}
-	return n / 2
+	rt.Component("draughts/{id}/resign/{move}", a.onBoard("draughts/", a.btnDraughtsResign))
+	rt.Component("draughts/{id}/resign-yes/{move}", a.onBoard("draughts/", a.cmdDraughtsResign))
+	rt.Component("draughts/{id}/draw/{move}", a.onBoard("draughts/", a.btnDraughtsDraw))
+	rt.Command("draughts/abort", a.onGame(a.cmdAbort))
+	rt.Component("draughts/{id}/abort-yes/{move}", a.onBoard("draughts/", a.playerAbort))
 }
 
 // archivedSetup names a finished game's board: "19×19", "draughts 10×10".
-func archivedSetup(a *storage.Archived) string {
-	if a.Kind == draughtsKind {
-		return "draughts 10×10"
-	}
-	return fmt.Sprintf("%d×%d", a.Size, a.Size)
-}
+func (a *App) archivedSetup(arc *storage.Archived) string { return a.room(arc.Kind).Setup(arc) }
 
 // recordFile is the attachment of a finished game's record: SGF for Go,
 // PDN for draughts.
-func recordFile(a *storage.Archived) File {
-	if a.Kind == draughtsKind {
-		return pdnFile(a.ID, archivedTitle(a), a.SGF)
-	}
-	return sgfFile(a.ID, archivedTitle(a), a.SGF)
+func (a *App) recordFile(arc *storage.Archived) File {
+	f, _ := a.room(arc.Kind).Record(arc)
+	return f
+}
+
+// recordFormat is a finished game's record's format in a sentence: "SGF,
+// opens in any Go editor".
+func (a *App) recordFormat(arc *storage.Archived) string {
+	_, format := a.room(arc.Kind).Record(arc)
+	return format
 }
 
 // goOnly refuses a command that only Go's games have for a game of
@@ -965,7 +900,7 @@ func finishedDraughtsMessage(arc *storage.Archived) (*Message, error) {
 		}},
 		Files: []File{
 			{Name: name, ContentType: "image/png", Description: clip(drender.AltText(st), 1024), Data: buf.Bytes()},
-			recordFile(arc),
+			pdnFile(arc.ID, archivedTitle(arc), arc.SGF),
 		},
 		AllowedMentions: noMentions(),
 	}, nil
@@ -1001,4 +936,102 @@ func serverClock(r *Request, st *storage.Settings) (*clock.Control, error) {
 		return ck, err
 	}
 	return st.Clock, nil
+}
+
+// draughtsRoom is international draughts' room: /draughts, its boards,
+// PDN records and bots.
+type draughtsRoom struct{ a *App }
+
+func (draughtsRoom) Kind() string         { return draughtsKind }
+func (draughtsRoom) Command() string      { return DraughtsCommand }
+func (draughtsRoom) Name() string         { return "international draughts" }
+func (draughtsRoom) ButtonPrefix() string { return "draughts/" }
+func (r draughtsRoom) Routes(rt *Router)  { r.a.draughtsRoutes(rt) }
+
+func (draughtsRoom) Message(ctx context.Context, g *storage.Game, now time.Time, note string) (*Message, error) {
+	return draughtsMessage(g, now, note)
+}
+
+func (draughtsRoom) Title(g *storage.Game) string { return draughtsTitle(g) }
+
+func (draughtsRoom) SideLabel(g *storage.Game, s game.Side) string { return draughtsSideLabel(s) }
+
+func (draughtsRoom) Line(g *storage.Game) (players, board string, move int) {
+	return fmt.Sprintf("⚪ %s vs ⚫ %s", mention(g.First(draughtsWhite)), mention(g.First(draughtsBlack))),
+		"draughts 10×10", g.State.MoveCount()/2 + 1 // draughts numbers a move of each side as one
+}
+
+// OwnMoves counts side s's moves from the start position, where White
+// moves first.
+func (draughtsRoom) OwnMoves(g *storage.Game, s game.Side) int {
+	n := g.State.MoveCount()
+	if s == draughtsWhite {
+		return (n + 1) / 2
+	}
+	return n / 2
+}
+
+func (draughtsRoom) LastMover(g *storage.Game) storage.Player {
+	n := g.State.MoveCount()
+	if n == 0 {
+		return storage.Player{}
+	}
+	return g.Player(game.Side((n - 1) % 2))
+}
+
+func (r draughtsRoom) BotMove(ctx context.Context, g *storage.Game) (string, error) {
+	return r.a.draughtsBotMove(ctx, g)
+}
+
+func (r draughtsRoom) ActiveRecord(ctx context.Context, req *Request, g *storage.Game) error {
+	return r.a.activePDN(ctx, req, g)
+}
+
+func (draughtsRoom) Archived(g *storage.Game, annulled bool, void string) (storage.Archived, error) {
+	res, _ := g.State.Result()
+	pdn, err := draughtsPDNWith(g, void)
+	if err != nil {
+		return storage.Archived{}, err
+	}
+	return storage.Archived{
+		Kind: draughtsKind, White: g.First(draughtsWhite), Black: g.First(draughtsBlack),
+		Result: draughtsArchiveResult(res), SGF: pdn,
+	}, nil
+}
+
+func (draughtsRoom) UnratedNote(g *storage.Game) string {
+	if !g.Unrated && g.State.MoveCount()/2 < storage.MinRatedMovesOther {
+		return fmt.Sprintf("Not rated: the game ended before each player had made %d moves.", storage.MinRatedMovesOther)
+	}
+	return ""
+}
+
+func (draughtsRoom) Text(g *storage.Game) string { return draughtsState(g).Position().String() + "\n" }
+
+func (draughtsRoom) ChallengeText(c *storage.Challenge) string { return draughtsChallengeText(c) }
+
+func (r draughtsRoom) Accept(ctx context.Context, req *Request, c *storage.Challenge) error {
+	return r.a.acceptDraughts(ctx, req, c)
+}
+
+func (draughtsRoom) NewState(c *storage.Challenge) (game.State, error) {
+	return draughts.Kind{}.New(nil, seedFrom(c.ID))
+}
+
+func (draughtsRoom) Setup(arc *storage.Archived) string { return "draughts 10×10" }
+
+func (draughtsRoom) Record(arc *storage.Archived) (File, string) {
+	return pdnFile(arc.ID, archivedTitle(arc), arc.SGF), "PDN, opens in any draughts program"
+}
+
+func (draughtsRoom) Finished(arc *storage.Archived) (*Message, error) {
+	return finishedDraughtsMessage(arc)
+}
+
+func (draughtsRoom) Animation(arc *storage.Archived) (File, error) {
+	st, err := archivedDraughts(arc)
+	if err != nil {
+		return File{}, err
+	}
+	return draughtsGIF(arc.ID, st)
 }

@@ -228,9 +228,9 @@ func TestE2EDraughtsWrongGame(t *testing.T) { httpMode(t, testE2EDraughtsWrongGa
 func testE2EDraughtsWrongGame(t *testing.T, e *env) {
 	empty := e.d.GuildChannel("empty")
 	dan := e.d.NewUser("dan")
-	e.refused(e.draughtsMove(empty, dan, "32-28"), "There is no game of draughts in this channel: start one with `/draughts challenge` or `/draughts bot`.")
+	e.refused(e.draughtsMove(empty, dan, "32-28"), "There is no game in this channel. Start one with `/draughts challenge` or `/draughts bot`.")
 	ch, alice, _ := e.guildGame()
-	e.refused(e.draughtsMove(ch, alice, "32-28"), "The game in this channel is Go: play it with `/go play`.")
+	e.refused(e.draughtsMove(ch, alice, "32-28"), "The game in this channel is Go: play it with `/go play` (`/go help` says how).")
 	help := e.do(e.draughtsCmd(ch, alice, "help"))
 	if !help.Ephemeral || !strings.Contains(help.Text(), "Capturing is compulsory, and you must take the most pieces") {
 		t.Errorf("/draughts help = %q", help.Text())

@@ -31,11 +31,7 @@ func (a *App) cmdBoardHere(ctx context.Context, r *Request) error {
 	if aerr != nil {
 		return aerr
 	}
-	finished := finishedBoardMessage
-	if arc.Kind == draughtsKind {
-		finished = finishedDraughtsMessage
-	}
-	m, merr := finished(arc)
+	m, merr := a.room(arc.Kind).Finished(arc)
 	if merr != nil {
 		return merr
 	}

@@ -13,14 +13,27 @@ import (
 	"github.com/bwmarrin/discordgo"
 	"github.com/gobot-dev/gobot/engine"
 	"github.com/gobot-dev/gobot/engine/clock"
-	"github.com/gobot-dev/gobot/engine/game"
 	"github.com/gobot-dev/gobot/render"
 	"github.com/gobot-dev/gobot/storage"
 )
 
-// routes registers every handler.
+// routes registers every handler: the core's, then each room's.
 func (a *App) routes() *Router {
 	rt := NewRouter()
+	rt.Component("challenge/{id}/accept", a.btnAccept)
+	rt.Component("challenge/{id}/decline", a.btnDecline)
+	rt.Component("history/{player}/{page}", a.btnHistory)
+	rt.Component("sgf/{id}", a.btnSGF)
+	rt.Component("leaderboard/{pool}/{page}", a.btnLeaderboard)
+	a.adminRoutes(rt)
+	for _, rm := range a.rooms.list {
+		rm.Routes(rt)
+	}
+	return rt
+}
+
+// goRoutes registers Go's handlers: /go and the buttons of Go's boards.
+func (a *App) goRoutes(rt *Router) {
 	rt.Command("go/challenge", a.cmdChallenge)
 	rt.Command("go/bot", a.cmdBot)
 	rt.Command("go/rengo", a.cmdRengo)
@@ -51,61 +64,56 @@ func (a *App) routes() *Router {
 		rt.Autocomplete(name, a.completeFinishedGames)
 	}
 
-	rt.Component("challenge/{id}/accept", a.btnAccept)
-	rt.Component("challenge/{id}/decline", a.btnDecline)
 	rt.Component("rengo/{id}/join/{team}", a.btnRengoJoin)
 	rt.Component("rengo/{id}/leave", a.btnRengoLeave)
 	rt.Component("rengo/{id}/start", a.btnRengoStart)
 	rt.Component("vote/{id}/{move}/{point}", a.btnVote)
-	rt.Component("game/{id}/pass/{move}", a.onBoard(a.pass))
+	rt.Component("game/{id}/pass/{move}", a.onBoard("game/", a.pass))
 	rt.Component("game/{id}/board", a.btnOpenBoard)
-	rt.Component("game/{id}/resign/{move}", a.onBoard(a.btnResign))
-	rt.Component("game/{id}/resign-yes/{move}", a.onBoard(a.resign))
-	rt.Component("game/{id}/abort-yes/{move}", a.onBoard(a.playerAbort))
-	rt.Component("game/{id}/undo/{move}", a.onBoard(a.undo))
+	rt.Component("game/{id}/resign/{move}", a.onBoard("game/", a.btnResign))
+	rt.Component("game/{id}/resign-yes/{move}", a.onBoard("game/", a.resign))
+	rt.Component("game/{id}/abort-yes/{move}", a.onBoard("game/", a.playerAbort))
+	rt.Component("game/{id}/undo/{move}", a.onBoard("game/", a.undo))
 	// {at}, not {move}: pendingUndo tells a lapsed request from an old board.
-	rt.Component("game/{id}/undo-yes/{at}", a.onBoard(a.btnUndoYes))
-	rt.Component("game/{id}/undo-no/{at}", a.onBoard(a.btnUndoNo))
+	rt.Component("game/{id}/undo-yes/{at}", a.onBoard("game/", a.btnUndoYes))
+	rt.Component("game/{id}/undo-no/{at}", a.onBoard("game/", a.btnUndoNo))
 	rt.Component("game/{id}/score/{marking}/accept", a.btnScoreAccept)
 	rt.Component("game/{id}/score/{marking}/resume", a.btnScoreResume)
-	rt.Component("history/{player}/{page}", a.btnHistory)
-	rt.Component("sgf/{id}", a.btnSGF)
-	rt.Component("leaderboard/{pool}/{page}", a.btnLeaderboard)
-	a.draughtsRoutes(rt)
-	a.adminRoutes(rt)
-	return rt
 }
 
 // gameHandler handles an interaction about g, the game it concerns.
 type gameHandler func(ctx context.Context, r *Request, g *storage.Game) error
 
-// onGame is a command handler for the channel's active game (see loadGame).
+// onGame is a command handler for the channel's active game (see
+// loadGame), which must be of the command's room: /go play in a channel
+// whose game is draughts is told to use /draughts.
 func (a *App) onGame(h gameHandler) HandlerFunc {
 	return func(ctx context.Context, r *Request) error {
+		rm := a.commandRoom(r)
 		g, err := a.loadGame(ctx, r.Interaction.ChannelID)
+		if err == ErrNoGame {
+			return userErr(ErrNoGame, fmt.Sprintf("There is no game in this channel. Start one with `/%s challenge` or `/%s bot`.", rm.Command(), rm.Command()))
+		}
 		if err != nil {
 			return err
 		}
-		if isDraughts(g) {
-			return userErr(ErrWrongGame, "The game in this channel is international draughts: play it with `/draughts play` (`/draughts help` says how).")
+		if in := a.roomOf(g); in != rm {
+			return userErr(ErrWrongGame, fmt.Sprintf("The game in this channel is %s: play it with `/%s play` (`/%s help` says how).", in.Name(), in.Command(), in.Command()))
 		}
 		return h(ctx, r, g)
 	}
 }
 
 // onBoard is a button handler for the game of the newest board (see
-// buttonGame).
-func (a *App) onBoard(h gameHandler) HandlerFunc { return a.onBoardOf(false, h) }
-
-// onBoardOf is a button handler for the game of the newest board, which
-// must be a game of draughts when draughtsGame, else a game of Go.
-func (a *App) onBoardOf(draughtsGame bool, h gameHandler) HandlerFunc {
+// buttonGame), which must belong to the room whose buttons begin with
+// prefix (Room.ButtonPrefix).
+func (a *App) onBoard(prefix string, h gameHandler) HandlerFunc {
 	return func(ctx context.Context, r *Request) error {
 		g, err := a.buttonGame(ctx, r)
 		if err != nil {
 			return err
 		}
-		if isDraughts(g) != draughtsGame {
+		if a.roomOf(g).ButtonPrefix() != prefix {
 			return userErr(ErrWrongGame, "This button belongs to another game.")
 		}
 		return h(ctx, r, g)
@@ -345,7 +353,7 @@ func (a *App) inTime(ctx context.Context, g *storage.Game, now time.Time) error 
 		return userErr(ErrNotYourTurn, fmt.Sprintf("⌛ Too late: %s's time ran out <t:%d:R>, so they are out of this game; %s plays on for %s.",
 			mention(out), deadline.Unix(), mention(g.Player(loser.Game())), engine.Color(loser)))
 	}
-	return userErr(ErrGameOver, fmt.Sprintf("⌛ Too late: %s's time ran out <t:%d:R>, so the game is over.", sideLabel(g, loser.Game()), deadline.Unix()))
+	return userErr(ErrGameOver, fmt.Sprintf("⌛ Too late: %s's time ran out <t:%d:R>, so the game is over.", a.sideLabel(g, loser.Game()), deadline.Unix()))
 }
 
 // apply plays m on g and commits it: the archive when the game has a
@@ -455,29 +463,29 @@ func (a *App) finish(ctx context.Context, g *storage.Game) error {
 // archiveGame archives a game with a result, with its SGF record; an annulled
 // game is recorded but never counted.
 func (a *App) archiveGame(ctx context.Context, g *storage.Game, annulled bool) error {
-	if isDraughts(g) {
-		return a.archiveDraughts(ctx, g, annulled)
-	}
-	res, _ := goOf(g).Result()
-	var dead []engine.Point
-	if g.Scoring != nil {
-		dead = deadOf(g)
-	}
-	sgf, err := gameSGF(g, dead, res.Reason == engine.ByScore, annulled)
+	arc, err := a.archiveEntry(g, annulled, "")
 	if err != nil {
 		return err
-	}
-	arc := storage.Archived{
-		ID: g.ID, GuildID: g.GuildID, ChannelID: g.ChannelID,
-		Black: g.First(engine.SideOf(engine.Black)), White: g.First(engine.SideOf(engine.White)), Size: goOf(g).Size(), Rules: goOf(g).Rules(), Handicap: goOf(g).Handicap(),
-		Result: res.String(), SGF: sgf, Moves: g.State.MoveCount(), Annulled: annulled,
-		StartedAt: g.CreatedAt, FinishedAt: a.now(),
-		Rated: !g.Unrated, // storage rates only games with a winner or a tie
 	}
 	if err := a.serverPools(ctx, g.Kind, &arc); err != nil {
 		return err
 	}
 	return writeError(a.games.FinishGame(ctx, g, arc))
+}
+
+// archiveEntry is g's archive entry: what its room records (players,
+// result, record; void, with the reason, when void is not empty) and what
+// every kind shares.
+func (a *App) archiveEntry(g *storage.Game, annulled bool, void string) (storage.Archived, error) {
+	arc, err := a.roomOf(g).Archived(g, annulled || void != "", void)
+	if err != nil {
+		return storage.Archived{}, err
+	}
+	arc.ID, arc.GuildID, arc.ChannelID, arc.Kind = g.ID, g.GuildID, g.ChannelID, g.Kind
+	arc.Moves, arc.Annulled = g.State.MoveCount(), annulled || void != ""
+	arc.StartedAt, arc.FinishedAt = g.CreatedAt, a.now()
+	arc.Rated = !g.Unrated // storage rates only games with a winner or a tie
+	return arc, nil
 }
 
 // annulledComment is the root comment of an annulled game's record.
@@ -562,7 +570,7 @@ func (a *App) answer(ctx context.Context, r *Request, g *storage.Game, note stri
 		}
 		note += botNote
 	}
-	m, err := stateMessage(ctx, g, a.now(), note)
+	m, err := a.stateMessage(ctx, g, a.now(), note)
 	if err != nil {
 		return err
 	}
@@ -608,7 +616,7 @@ func (a *App) answerBotFailure(ctx context.Context, r *Request, g *storage.Game,
 	default:
 		note += "\n⚠️ gobot could not choose its move just now and will try again shortly."
 	}
-	m, err := stateMessage(ctx, stored, a.now(), note)
+	m, err := a.stateMessage(ctx, stored, a.now(), note)
 	if err != nil {
 		return err
 	}
@@ -619,19 +627,7 @@ func (a *App) answerBotFailure(ctx context.Context, r *Request, g *storage.Game,
 // Players contract has GenMove return a legal move (bots.Registry checks
 // it against the rules); apply's play refuses any other, as for a person.
 func (a *App) botMove(ctx context.Context, g *storage.Game) (string, error) {
-	if isDraughts(g) {
-		return a.draughtsBotMove(ctx, g)
-	}
-	c := goOf(g).ToPlay()
-	level := g.Player(engine.SideOf(c)).Level
-	mctx, cancel := context.WithTimeout(ctx, botMoveTimeout)
-	m, err := a.opts.Players.GenMove(mctx, level, goOf(g).Clone())
-	cancel()
-	if err != nil {
-		return "", fmt.Errorf("commands: bot %s in game %s: %w", level, g.ID, err)
-	}
-	m.Color = c
-	return a.apply(ctx, g, m)
+	return a.roomOf(g).BotMove(ctx, g)
 }
 
 // tokenLifetime is how long Discord accepts an interaction token, less a
@@ -668,7 +664,7 @@ func (a *App) postBoard(ctx context.Context, g *storage.Game, m *Message) error 
 // (see postBoard). When it cannot be posted, the game is marked Unposted
 // and the next move's answer says what the bot played.
 func (a *App) postBotMove(ctx context.Context, g *storage.Game, note string) {
-	m, err := stateMessage(ctx, g, a.now(), note)
+	m, err := a.stateMessage(ctx, g, a.now(), note)
 	if err == nil {
 		err = a.postBoard(ctx, g, m)
 	}
@@ -685,18 +681,8 @@ func (a *App) postBotMove(ctx context.Context, g *storage.Game, note string) {
 
 // stateMessage is the message for the game's state: the board in play, the
 // marked board in the scoring phase, the final board when over.
-func stateMessage(ctx context.Context, g *storage.Game, now time.Time, note string) (*Message, error) {
-	if isDraughts(g) {
-		return draughtsMessage(g, now, note)
-	}
-	res, over := goOf(g).Result()
-	switch {
-	case g.Scoring != nil && !over:
-		return scoringMessage(ctx, g, now, note)
-	case g.Scoring != nil && res.Reason == engine.ByScore:
-		return finalScoreMessage(g, note)
-	}
-	return boardMessage(g, now, note)
+func (a *App) stateMessage(ctx context.Context, g *storage.Game, now time.Time, note string) (*Message, error) {
+	return a.roomOf(g).Message(ctx, g, now, note)
 }
 
 func (a *App) cmdBoard(ctx context.Context, r *Request, g *storage.Game) error {
@@ -705,7 +691,7 @@ func (a *App) cmdBoard(ctx context.Context, r *Request, g *storage.Game) error {
 		// be tried again): wait for it, then show the board.
 		return a.answer(ctx, r, g, "")
 	}
-	m, err := stateMessage(ctx, g, a.now(), "")
+	m, err := a.stateMessage(ctx, g, a.now(), "")
 	if err != nil {
 		return err
 	}
@@ -714,9 +700,6 @@ func (a *App) cmdBoard(ctx context.Context, r *Request, g *storage.Game) error {
 
 // activeSGF attaches the record of the game in play in this channel.
 func (a *App) activeSGF(ctx context.Context, r *Request, g *storage.Game) error {
-	if isDraughts(g) {
-		return a.activePDN(ctx, r, g)
-	}
 	var dead []engine.Point
 	if g.Scoring != nil {
 		dead = deadOf(g)
@@ -784,8 +767,8 @@ func gameGIF(g *storage.Game, dead []engine.Point) (File, error) {
 }
 
 func (a *App) cmdAbort(ctx context.Context, r *Request, g *storage.Game) error {
-	if _, err := playerColor(g, r.User); err == nil && (earlyAbort(g) || !moderator(r)) {
-		return askAbort(ctx, r, g) // a player's abort (see abort.go)
+	if _, err := playerColor(g, r.User); err == nil && (a.earlyAbort(g) || !moderator(r)) {
+		return a.askAbort(ctx, r, g) // a player's abort (see abort.go)
 	}
 	if m := r.Interaction.Member; m != nil && r.Interaction.GuildID != "" {
 		if m.Permissions&discordgo.PermissionManageMessages == 0 {
@@ -801,7 +784,7 @@ func (a *App) cmdAbort(ctx context.Context, r *Request, g *storage.Game) error {
 func (a *App) completePlay(ctx context.Context, r *Request) error {
 	_, typed := r.Focused()
 	g, err := a.games.Game(ctx, r.Interaction.ChannelID)
-	if err != nil || isDraughts(g) || goOf(g).Over() || g.Scoring != nil {
+	if err != nil || goOf(g) == nil || goOf(g).Over() || g.Scoring != nil {
 		return r.Choices(ctx, nil)
 	}
 	prefix := strings.ToUpper(strings.TrimSpace(typed))
@@ -858,13 +841,4 @@ func movedBy(g *storage.Game, n int) storage.Player {
 }
 
 // lastMover returns who made g's last move.
-func lastMover(g *storage.Game) storage.Player {
-	n := g.State.MoveCount()
-	if isDraughts(g) {
-		if n == 0 {
-			return storage.Player{}
-		}
-		return g.Player(game.Side((n - 1) % 2))
-	}
-	return movedBy(g, n-1)
-}
+func (a *App) lastMover(g *storage.Game) storage.Player { return a.roomOf(g).LastMover(g) }

@@ -164,7 +164,7 @@ func resultSentence(g *storage.Game, r engine.Result) string {
 	case engine.ByResignation:
 		return fmt.Sprintf("%s by resignation · %s", who, r)
 	case engine.ByTime:
-		if annulled(g) {
+		if annulled(goRoom{}, g) {
 			return fmt.Sprintf("annulled, not counted · %s", r)
 		}
 		return fmt.Sprintf("%s on time · %s", who, r)
@@ -175,12 +175,7 @@ func resultSentence(g *storage.Game, r engine.Result) string {
 }
 
 // gameTitle is the embed title of g, of either kind.
-func gameTitle(g *storage.Game) string {
-	if isDraughts(g) {
-		return draughtsTitle(g)
-	}
-	return title(g)
-}
+func (a *App) gameTitle(g *storage.Game) string { return a.roomOf(g).Title(g) }
 
 // title is the embed title: both players.
 func title(g *storage.Game) string {
@@ -209,7 +204,7 @@ func boardMessage(g *storage.Game, now time.Time, note string) (*Message, error)
 	if _, over := goOf(g).Result(); over {
 		embed.Color = colorDone
 		m.ClearComponents = true
-		data, err := gameSGF(g, nil, false, annulled(g))
+		data, err := gameSGF(g, nil, false, annulled(goRoom{}, g))
 		if err != nil {
 			return nil, err
 		}

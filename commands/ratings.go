@@ -26,15 +26,10 @@ func StartRatings(levels []bots.Level) storage.StartRatings {
 	return starts
 }
 
-// unratedNote says why a game asked to be rated was not, when storage left
-// it unrated for being short or for its handicap; it is empty otherwise.
-func unratedNote(g *storage.Game) string {
-	if isDraughts(g) {
-		if !g.Unrated && g.State.MoveCount()/2 < storage.MinRatedMovesOther {
-			return fmt.Sprintf("Not rated: the game ended before each player had made %d moves.", storage.MinRatedMovesOther)
-		}
-		return ""
-	}
+// goUnratedNote says why a game of Go asked to be rated was not, when
+// storage left it unrated for being short or for its handicap; it is
+// empty otherwise.
+func goUnratedNote(g *storage.Game) string {
 	size := goOf(g).Size()
 	switch {
 	case g.Unrated:

@@ -360,7 +360,7 @@ func (a *App) teamTimeUp(ctx context.Context, g *storage.Game, c engine.Color, d
 	}
 	a.log.Info("team player out of time", "game", g.ID, "channel", g.ChannelID, "player", out.Key())
 	note := fmt.Sprintf("⌛ %s ran out of time <t:%d:R> and is out of the game: %s %s plays on for %s.", mention(out), deadline.Unix(), stoneEmoji(c), mention(next), c)
-	m, err := stateMessage(ctx, g, a.now(), note)
+	m, err := a.stateMessage(ctx, g, a.now(), note)
 	if err == nil {
 		err = a.postBoard(ctx, g, m)
 	}

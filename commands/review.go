@@ -404,7 +404,7 @@ func reviewedSGF(a *storage.Archived, rv *review.Review) ([]byte, error) {
 func (a *App) cmdEstimate(ctx context.Context, r *Request) error {
 	if _, named := r.String(gameOption); !named {
 		g, err := a.loadGame(ctx, r.Interaction.ChannelID)
-		if err == nil && isDraughts(g) {
+		if err == nil && goOf(g) == nil {
 			return userErr(ErrWrongGame, "The game in this channel is international draughts: score estimates are only for Go.")
 		}
 		if err == nil {

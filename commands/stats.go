@@ -110,7 +110,7 @@ func (a *App) ratingNote(ctx context.Context, g *storage.Game) string {
 		parts = append(parts, fmt.Sprintf("%s %.0f → %.0f (%s%.0f)", mention(p), c.Before.Rating, c.After.Rating, sign, delta))
 	}
 	if len(parts) == 0 {
-		return unratedNote(g)
+		return a.roomOf(g).UnratedNote(g)
 	}
 	return "📈 " + where + ": " + strings.Join(parts, " · ")
 }
@@ -143,13 +143,14 @@ func (a *App) cmdStats(ctx context.Context, r *Request) error {
 	}
 	now := a.now()
 	var sb strings.Builder
-	kind := commandKind(r)
+	kind := a.commandRoom(r).Kind()
 	pools := []struct{ name, pool string }{{"This server", storage.KindPool(kind, ratingPool(r.Interaction.GuildID))}, {"Global", storage.KindPool(kind, storage.GlobalPool)}}
 	if r.Interaction.GuildID == "" {
 		pools = pools[1:]
 	}
-	if kind == draughtsKind {
-		sb.WriteString("**Draughts rating**\n")
+	if p := storage.KindPool(kind, storage.GlobalPool); p != storage.GlobalPool {
+		// A kind whose pools are named apart (every kind but Go) says so.
+		sb.WriteString("**" + strings.ToUpper(kind[:1]) + kind[1:] + " rating**\n")
 	} else {
 		sb.WriteString("**Rating**\n")
 	}
@@ -199,7 +200,7 @@ func (a *App) cmdStats(ctx context.Context, r *Request) error {
 		sb.WriteString("\n**Latest games**\n")
 	}
 	for _, arc := range games {
-		sb.WriteString(historyLine(arc, u.ID, 0) + "\n")
+		sb.WriteString(historyLine(arc, a.archivedSetup(arc), u.ID, 0) + "\n")
 	}
 	return r.Reply(ctx, &Message{
 		Ephemeral: true,
@@ -215,7 +216,7 @@ func (a *App) cmdStats(ctx context.Context, r *Request) error {
 // player with key: "`3.` ⚫ won vs @bob · 19×19 · B+3.5 · rated · <t:…:R> ·
 // `ID`" (without the number when n is 0); an annulled game is "⚫ annulled
 // vs @bob · 9×9 · W+T · not counted · …".
-func historyLine(a *storage.Archived, key string, n int) string {
+func historyLine(a *storage.Archived, setup, key string, n int) string {
 	c, opp := engine.Black, a.White
 	if a.White.Key() == key {
 		c, opp = engine.White, a.Black
@@ -245,7 +246,7 @@ func historyLine(a *storage.Archived, key string, n int) string {
 		num = "`" + strconv.Itoa(n) + ".` "
 	}
 	return fmt.Sprintf("%s%s %s vs %s · %s · %s · %s · <t:%d:R> · `%s`",
-		num, stoneEmoji(c), outcome, mention(opp), archivedSetup(a), a.Result, rated, a.FinishedAt.Unix(), a.ID)
+		num, stoneEmoji(c), outcome, mention(opp), setup, a.Result, rated, a.FinishedAt.Unix(), a.ID)
 }
 
 // plural says a count with its noun: "1 game", "3 games", "2 losses".
@@ -260,7 +261,7 @@ func plural(n int, word string) string {
 }
 
 func (a *App) cmdLeaderboard(ctx context.Context, r *Request) error {
-	kind := commandKind(r)
+	kind := a.commandRoom(r).Kind()
 	pool := storage.KindPool(kind, ratingPool(r.Interaction.GuildID))
 	if scope, ok := r.String("scope"); ok {
 		switch scope {
@@ -295,8 +296,8 @@ func (a *App) btnLeaderboard(ctx context.Context, r *Request) error {
 		return ErrStale
 	}
 	pool := r.Param("pool")
-	if !slices.ContainsFunc([]string{engine.KindName, draughtsKind}, func(kind string) bool {
-		return pool == storage.KindPool(kind, storage.GlobalPool) || pool == storage.KindPool(kind, ratingPool(r.Interaction.GuildID))
+	if !slices.ContainsFunc(a.rooms.list, func(rm Room) bool {
+		return pool == storage.KindPool(rm.Kind(), storage.GlobalPool) || pool == storage.KindPool(rm.Kind(), ratingPool(r.Interaction.GuildID))
 	}) {
 		return ErrStale
 	}
@@ -321,11 +322,15 @@ func (a *App) leaderboardMessage(ctx context.Context, r *Request, pool string, p
 		return nil, err
 	}
 	scope := "this server"
-	if pool == storage.GlobalPool || pool == storage.KindPool(draughtsKind, storage.GlobalPool) {
-		scope = "all servers (global)"
+	for _, rm := range a.rooms.list {
+		if pool == storage.KindPool(rm.Kind(), storage.GlobalPool) {
+			scope = "all servers (global)"
+		}
 	}
-	if strings.HasPrefix(pool, draughtsKind+":") {
-		scope = "draughts, " + scope
+	for _, rm := range a.rooms.list {
+		if strings.HasPrefix(pool, rm.Kind()+":") {
+			scope = rm.Kind() + ", " + scope
+		}
 	}
 	pages := (lb.Total + leaderboardPageSize - 1) / leaderboardPageSize
 	switch {

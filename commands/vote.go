@@ -102,7 +102,7 @@ func (a *App) cmdVote(ctx context.Context, r *Request) error {
 	} else {
 		a.keepBoardID(ctx, g, orig)
 	}
-	m, err := stateMessage(ctx, g, now, intro)
+	m, err := a.stateMessage(ctx, g, now, intro)
 	if err != nil {
 		return err
 	}
@@ -132,7 +132,7 @@ func parseVotePeriod(s string) (time.Duration, error) {
 // while the voters are to move (a new one, for a whole period, when the
 // bot has just answered), and none otherwise.
 func syncVote(g *storage.Game, now time.Time) {
-	if !isVoteGame(g) || isDraughts(g) {
+	if !isVoteGame(g) || goOf(g) == nil {
 		return
 	}
 	_, over := goOf(g).Result()
@@ -358,7 +358,7 @@ func (a *App) closeVote(ctx context.Context, g *storage.Game) error {
 
 // announce posts g's board with a note, outside any interaction.
 func (a *App) announce(ctx context.Context, g *storage.Game, note string) error {
-	m, err := stateMessage(ctx, g, a.now(), note)
+	m, err := a.stateMessage(ctx, g, a.now(), note)
 	if err == nil {
 		err = a.postBoard(ctx, g, m)
 	}
