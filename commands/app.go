@@ -207,20 +207,20 @@ func (a *App) now() time.Time { return a.opts.Now() }
 // Router returns the App's router (for tests and the help text).
 func (a *App) Router() *Router { return a.router }
 
-// Register overwrites the application's commands with /go and /draughts, globally or in
-// the configured guild.
+// Register overwrites the application's commands with its rooms' and
+// /go-admin (Definitions), globally or in the configured guild.
 func (a *App) Register(ctx context.Context) error {
 	if a.opts.AppID == "" {
 		return errors.New("commands: Register needs the application ID")
 	}
-	cmds := Definitions(a.opts.Players.Levels(), draughtsLevels(a.opts.Draughts.Levels())...)
+	cmds := a.Definitions()
 	if a.opts.Activity && a.opts.GuildID == "" {
 		// Discord refuses a global overwrite that drops the Entry Point
 		// command of an application with Activities.
 		cmds = append(cmds, entryPoint())
 	}
 	if err := a.opts.Discord.OverwriteCommands(ctx, a.opts.AppID, a.opts.GuildID, cmds); err != nil {
-		return fmt.Errorf("commands: register /go and /draughts: %w", err)
+		return fmt.Errorf("commands: register the commands: %w", err)
 	}
 	return nil
 }

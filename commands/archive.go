@@ -169,7 +169,7 @@ func (a *App) cmdSGF(ctx context.Context, r *Request) error {
 		Files:   []File{a.recordFile(arc)},
 	}
 	if withReview {
-		if err := goOnly(arc, "reviews are"); err != nil {
+		if err := a.goOnly(arc, "reviews are"); err != nil {
 			return err
 		}
 		rv := a.storedReview(ctx, arc.ID)

@@ -100,7 +100,7 @@ func RunConsole(ctx context.Context, co ConsoleOptions) error {
 		}
 	}()
 	defer func() { stop(); <-running }()
-	defs := Definitions(co.Players.Levels())
+	defs := bot.Definitions()
 	user := cd.user(co.User)
 	cd.printf("gobot console: you are %s. Type /go help, /press N for buttons, /as NAME to switch user, /quit to leave.\n", user.Username)
 	if co.Web != nil {

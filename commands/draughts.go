@@ -13,7 +13,6 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 	dbots "github.com/gobot-dev/gobot/bots/draughts"
-	"github.com/gobot-dev/gobot/engine"
 	"github.com/gobot-dev/gobot/engine/clock"
 	"github.com/gobot-dev/gobot/engine/draughts"
 	"github.com/gobot-dev/gobot/engine/game"
@@ -62,15 +61,6 @@ func draughtsSideLabel(s game.Side) string {
 	}
 	return "⚫ black"
 }
-
-// sideEmoji is side s of g's emoji: its stones' or men's colour.
-func (a *App) sideEmoji(g *storage.Game, s game.Side) string {
-	return strings.Fields(a.sideLabel(g, s))[0]
-}
-
-// sideLabel is side s of g as the messages write it, with its emoji:
-// "⚫ black" in Go, "⚪ white" for draughts' first side.
-func (a *App) sideLabel(g *storage.Game, s game.Side) string { return a.roomOf(g).SideLabel(g, s) }
 
 // draughtsLevelOption is the level: option of /draughts bot.
 func (a *App) draughtsLevelOption(r *Request) (string, error) {
@@ -782,15 +772,6 @@ func draughtsDefinition(levels []Level, contexts []discordgo.InteractionContextT
 	}
 }
 
-// commandKind is the kind of game the command r came with is about:
-// draughts for /draughts (/dames), Go otherwise.
-func commandKind(r *Request) string {
-	if strings.HasPrefix(r.Path, DraughtsCommand+"/") {
-		return draughtsKind
-	}
-	return engine.KindName
-}
-
 // draughtsLevels are the draughts levels as the definitions list them.
 func draughtsLevels(ls []dbots.Level) []Level {
 	out := make([]Level, 0, len(ls))
@@ -827,32 +808,6 @@ func (a *App) draughtsRoutes(rt *Router) {
 	rt.Component("draughts/{id}/draw/{move}", a.onBoard("draughts/", a.btnDraughtsDraw))
 	rt.Command("draughts/abort", a.onGame(a.cmdAbort))
 	rt.Component("draughts/{id}/abort-yes/{move}", a.onBoard("draughts/", a.playerAbort))
-}
-
-// archivedSetup names a finished game's board: "19×19", "draughts 10×10".
-func (a *App) archivedSetup(arc *storage.Archived) string { return a.room(arc.Kind).Setup(arc) }
-
-// recordFile is the attachment of a finished game's record: SGF for Go,
-// PDN for draughts.
-func (a *App) recordFile(arc *storage.Archived) File {
-	f, _ := a.room(arc.Kind).Record(arc)
-	return f
-}
-
-// recordFormat is a finished game's record's format in a sentence: "SGF,
-// opens in any Go editor".
-func (a *App) recordFormat(arc *storage.Archived) string {
-	_, format := a.room(arc.Kind).Record(arc)
-	return format
-}
-
-// goOnly refuses a command that only Go's games have for a game of
-// draughts.
-func goOnly(a *storage.Archived, what string) error {
-	if a.Kind != draughtsKind {
-		return nil
-	}
-	return userErr(ErrWrongGame, fmt.Sprintf("Game `%s` is a game of draughts: %s only for Go. `/go sgf game:%s` gives its PDN record, and `/go replay game:%s` its animation.", a.ID, what, a.ID, a.ID))
 }
 
 // archivedDraughts reads a finished game of draughts from its PDN record.
@@ -928,16 +883,6 @@ func (a *App) activePDN(ctx context.Context, r *Request, g *storage.Game) error 
 	return r.Reply(ctx, m)
 }
 
-// serverClock is the clock: option, or the server's default clock when
-// none is given (its admins' choice), or nil for gobot's default.
-func serverClock(r *Request, st *storage.Settings) (*clock.Control, error) {
-	ck, err := clockOption(r)
-	if err != nil || ck != nil || st == nil {
-		return ck, err
-	}
-	return st.Clock, nil
-}
-
 // draughtsRoom is international draughts' room: /draughts, its boards,
 // PDN records and bots.
 type draughtsRoom struct{ a *App }
@@ -947,6 +892,10 @@ func (draughtsRoom) Command() string      { return DraughtsCommand }
 func (draughtsRoom) Name() string         { return "international draughts" }
 func (draughtsRoom) ButtonPrefix() string { return "draughts/" }
 func (r draughtsRoom) Routes(rt *Router)  { r.a.draughtsRoutes(rt) }
+
+func (r draughtsRoom) Definition(shared map[string]*discordgo.ApplicationCommandOption) *discordgo.ApplicationCommand {
+	return draughtsDefinition(draughtsLevels(r.a.opts.Draughts.Levels()), CommandContexts(), CommandIntegrations(), shared)
+}
 
 func (draughtsRoom) Message(ctx context.Context, g *storage.Game, now time.Time, note string) (*Message, error) {
 	return draughtsMessage(g, now, note)

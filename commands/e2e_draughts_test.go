@@ -151,7 +151,7 @@ func testE2EDraughts(t *testing.T, e *env) {
 	} else if got := e.do(e.d.Click(alice, hist, b.CustomID)); len(got.Attachments) != 1 || !strings.HasSuffix(got.Attachments[0].Filename, ".pdn") {
 		t.Errorf("PDN 1 attached %d files: %q", len(got.Attachments), got.Text())
 	}
-	e.refused(e.slash(ch, alice, "review", discordtest.Str("game", g.ID)), "is a game of draughts: reviews are only for Go")
+	e.refused(e.slash(ch, alice, "review", discordtest.Str("game", g.ID)), "is a game of international draughts: reviews are only for Go")
 }
 
 func TestE2EDraughtsBot(t *testing.T) { httpMode(t, testE2EDraughtsBot) }

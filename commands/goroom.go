@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"time"
 
+	"github.com/bwmarrin/discordgo"
 	"github.com/gobot-dev/gobot/engine"
 	"github.com/gobot-dev/gobot/engine/game"
 	"github.com/gobot-dev/gobot/storage"
@@ -24,6 +25,10 @@ func (goRoom) Command() string      { return CommandName }
 func (goRoom) Name() string         { return "Go" }
 func (goRoom) ButtonPrefix() string { return "game/" }
 func (r goRoom) Routes(rt *Router)  { r.a.goRoutes(rt) }
+
+func (r goRoom) Definition(map[string]*discordgo.ApplicationCommandOption) *discordgo.ApplicationCommand {
+	return Definitions(r.a.opts.Players.Levels())[0]
+}
 
 func (goRoom) Message(ctx context.Context, g *storage.Game, now time.Time, note string) (*Message, error) {
 	res, over := goOf(g).Result()

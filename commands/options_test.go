@@ -109,7 +109,7 @@ func TestParseMove(t *testing.T) {
 }
 
 func TestDefinitions(t *testing.T) {
-	defs := Definitions(testPlayers{}.Levels())
+	defs := newTestApp(t).Definitions()
 	if len(defs) != 3 || defs[0].Name != "go" || defs[1].Name != "draughts" || defs[2].Name != "go-admin" {
 		t.Fatalf("Definitions = %d commands, want /go, /draughts and /go-admin", len(defs))
 	}
@@ -157,7 +157,7 @@ func TestDefinitions(t *testing.T) {
 // servers only (as Discord's JSON says it), and each of its subcommands
 // has a handler.
 func TestAdminDefinition(t *testing.T) {
-	def := Definitions(testPlayers{}.Levels())[2]
+	def := Definitions(testPlayers{}.Levels())[1]
 	raw, err := json.Marshal(def)
 	if err != nil {
 		t.Fatal(err)

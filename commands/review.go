@@ -88,7 +88,7 @@ func (a *App) cmdReview(ctx context.Context, r *Request) error {
 	if err != nil {
 		return err
 	}
-	if err := goOnly(arc, "reviews are"); err != nil {
+	if err := a.goOnly(arc, "reviews are"); err != nil {
 		return err
 	}
 	g, err := archivedEngineGame(arc)
@@ -426,7 +426,7 @@ func (a *App) cmdEstimate(ctx context.Context, r *Request) error {
 	if err != nil {
 		return err
 	}
-	if err := goOnly(arc, "score estimates are"); err != nil {
+	if err := a.goOnly(arc, "score estimates are"); err != nil {
 		return err
 	}
 	g, info, err := engine.ParseSGF(arc.SGF)
@@ -513,4 +513,13 @@ func (a *App) estimate(ctx context.Context, r *Request, g *engine.Game, what str
 		Ephemeral:       private,
 		AllowedMentions: noMentions(),
 	})
+}
+
+// goOnly refuses a command that only Go's games have for a game of
+// another kind.
+func (a *App) goOnly(arc *storage.Archived, what string) error {
+	if storage.KindOf(arc.Kind) == goKind {
+		return nil
+	}
+	return userErr(ErrWrongGame, fmt.Sprintf("Game `%s` is a game of %s: %s only for Go. `/go sgf game:%s` gives its record, and `/go replay game:%s` its animation.", arc.ID, a.room(arc.Kind).Name(), what, arc.ID, arc.ID))
 }

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/bwmarrin/discordgo"
+	"github.com/gobot-dev/gobot/engine/clock"
 	"github.com/gobot-dev/gobot/engine/game"
 	"github.com/gobot-dev/gobot/storage"
 )
@@ -32,6 +34,12 @@ type Room interface {
 	ButtonPrefix() string
 	// Routes registers the room's handlers.
 	Routes(rt *Router)
+	// Definition is the room's slash command (CommandContexts and
+	// CommandIntegrations say where it may be used). shared are the first
+	// room's subcommands by name, for the options that every room's
+	// record, history, stats and leaderboard share; the first room gets
+	// none.
+	Definition(shared map[string]*discordgo.ApplicationCommandOption) *discordgo.ApplicationCommand
 
 	// Message is g's message as it stands at now: its board, whose turn
 	// or the result, and note.
@@ -138,6 +146,42 @@ func (a *App) commandRoom(r *Request) Room {
 		return rm
 	}
 	return a.rooms.list[0]
+}
+
+// sideEmoji is side s of g's emoji: its stones' or men's colour.
+func (a *App) sideEmoji(g *storage.Game, s game.Side) string {
+	return strings.Fields(a.sideLabel(g, s))[0]
+}
+
+// sideLabel is side s of g as the messages write it, with its emoji:
+// "⚫ black" in Go, "⚪ white" for draughts' first side.
+func (a *App) sideLabel(g *storage.Game, s game.Side) string { return a.roomOf(g).SideLabel(g, s) }
+
+// archivedSetup names a finished game's board: "19×19", "draughts 10×10".
+func (a *App) archivedSetup(arc *storage.Archived) string { return a.room(arc.Kind).Setup(arc) }
+
+// recordFile is the attachment of a finished game's record: SGF for Go,
+// PDN for draughts.
+func (a *App) recordFile(arc *storage.Archived) File {
+	f, _ := a.room(arc.Kind).Record(arc)
+	return f
+}
+
+// recordFormat is a finished game's record's format in a sentence: "SGF,
+// opens in any Go editor".
+func (a *App) recordFormat(arc *storage.Archived) string {
+	_, format := a.room(arc.Kind).Record(arc)
+	return format
+}
+
+// serverClock is the clock: option, or the server's default clock when
+// none is given (its admins' choice), or nil for gobot's default.
+func serverClock(r *Request, st *storage.Settings) (*clock.Control, error) {
+	ck, err := clockOption(r)
+	if err != nil || ck != nil || st == nil {
+		return ck, err
+	}
+	return st.Clock, nil
 }
 
 // Both rooms are rooms.
