@@ -47,7 +47,7 @@ func (a *App) askAbort(ctx context.Context, r *Request, g *storage.Game) error {
 		return ErrGameOver
 	}
 	if !a.earlyAbort(g) {
-		return userErr(ErrForbidden, tooLateToAbort)
+		return UserErr(ErrForbidden, tooLateToAbort)
 	}
 	return r.Reply(ctx, &Message{
 		Content:   fmt.Sprintf("Abort the game %s? It is recorded as aborted, with its record, and never rated; the channel is then free for a new game.", a.gameTitle(g)),
@@ -55,13 +55,13 @@ func (a *App) askAbort(ctx context.Context, r *Request, g *storage.Game) error {
 		Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
 			discordgo.Button{Label: "Yes, abort", Style: discordgo.DangerButton, CustomID: a.buttonPrefix(g) + g.ID + "/abort-yes/" + fmt.Sprint(g.State.MoveCount())},
 		}}},
-		AllowedMentions: noMentions(),
+		AllowedMentions: NoMentions(),
 	})
 }
 
-// playerAbort archives g as aborted once a player has confirmed (the
+// PlayerAbort archives g as aborted once a player has confirmed (the
 // button checks that no move was played since it was offered).
-func (a *App) playerAbort(ctx context.Context, r *Request, g *storage.Game) error {
+func (a *App) PlayerAbort(ctx context.Context, r *Request, g *storage.Game) error {
 	if _, err := playerColor(g, r.User); err != nil {
 		return err
 	}
@@ -69,21 +69,21 @@ func (a *App) playerAbort(ctx context.Context, r *Request, g *storage.Game) erro
 		return ErrGameOver
 	}
 	if !a.earlyAbort(g) {
-		return userErr(ErrForbidden, tooLateToAbort)
+		return UserErr(ErrForbidden, tooLateToAbort)
 	}
-	by := userPlayer(r.User)
-	comment := fmt.Sprintf("Aborted by %s before each player had made %d moves: recorded, never rated.", plainName(by), abortMoves)
+	by := UserPlayer(r.User)
+	comment := fmt.Sprintf("Aborted by %s before each player had made %d moves: recorded, never rated.", PlainName(by), abortMoves)
 	if err := a.voidGame(ctx, g, comment); err != nil {
 		return err
 	}
 	a.log.Info("game aborted by a player", "game", g.ID, "by", r.User.ID, "moves", g.State.MoveCount())
 	e := storage.AuditEntry{GuildID: g.GuildID, By: by, Action: storage.AuditAbort, Target: g.ID,
-		Before: fmt.Sprintf("in play after %s", plural(g.State.MoveCount(), "move")), After: "Void (aborted by a player)"}
+		Before: fmt.Sprintf("in play after %s", Plural(g.State.MoveCount(), "move")), After: "Void (aborted by a player)"}
 	a.logAction(ctx, e)
 	a.disableBoards(ctx, g, false)
 	return r.Reply(ctx, &Message{
 		Content: fmt.Sprintf("🚫 %s aborted the game %s after %s, before each player had made %d moves: it is recorded as aborted (`/go sgf game:%s`) and never rated. The channel is free for a new game.",
-			mention(by), a.gameTitle(g), plural(g.State.MoveCount(), "move"), abortMoves, g.ID),
-		AllowedMentions: noMentions(),
+			Mention(by), a.gameTitle(g), Plural(g.State.MoveCount(), "move"), abortMoves, g.ID),
+		AllowedMentions: NoMentions(),
 	})
 }

@@ -40,7 +40,7 @@ func archivedGame(ctx context.Context, arch Archive, r *Request, id string) (*st
 	a, err := arch.ArchivedGame(ctx, id)
 	switch {
 	case errors.Is(err, storage.ErrNotFound) || (err == nil && id == ""):
-		return nil, userErr(ErrBadOption, fmt.Sprintf("There is no finished game with ID `%s`: pick one of the suggestions, or find it with `/go history`.", clip(id, 40)))
+		return nil, UserErr(ErrBadOption, fmt.Sprintf("There is no finished game with ID `%s`: pick one of the suggestions, or find it with `/go history`.", Clip(id, 40)))
 	case err != nil:
 		return nil, err
 	}
@@ -48,9 +48,9 @@ func archivedGame(ctx context.Context, arch Archive, r *Request, id string) (*st
 		return a, nil
 	}
 	if a.GuildID != "" {
-		return nil, userErr(ErrForbidden, fmt.Sprintf("Game `%s` was played on another server: you can get the games you played and the games of this server.", a.ID))
+		return nil, UserErr(ErrForbidden, fmt.Sprintf("Game `%s` was played on another server: you can get the games you played and the games of this server.", a.ID))
 	}
-	return nil, userErr(ErrForbidden, fmt.Sprintf("Game `%s` was played in private messages between other players: you can get the games you played and the games of this server.", a.ID))
+	return nil, UserErr(ErrForbidden, fmt.Sprintf("Game `%s` was played in private messages between other players: you can get the games you played and the games of this server.", a.ID))
 }
 
 // finishedGameOption resolves the game: option of r to a finished game the
@@ -66,15 +66,15 @@ func finishedGameOption(ctx context.Context, arch Archive, r *Request) (*storage
 		return nil, err
 	}
 	if len(games) == 0 {
-		return nil, userErr(ErrNoGame, "No game has been played to the end in this channel yet: name one with `game:` (it suggests your recent games), or see `/go history`.")
+		return nil, UserErr(ErrNoGame, "No game has been played to the end in this channel yet: name one with `game:` (it suggests your recent games), or see `/go history`.")
 	}
 	return archivedGame(ctx, arch, r, games[0].ID)
 }
 
-// completeFinishedGames suggests the user's recent finished games for the
+// CompleteFinishedGames suggests the user's recent finished games for the
 // game: option, labelled like "vs bob · 19×19 · B+3.5 · 2 d ago", filtered
 // by what was typed (matched against the label and the ID).
-func (a *App) completeFinishedGames(ctx context.Context, r *Request) error {
+func (a *App) CompleteFinishedGames(ctx context.Context, r *Request) error {
 	_, typed := r.Focused()
 	typed = strings.ToLower(strings.TrimSpace(typed))
 	games, err := a.archive.PlayerGames(ctx, r.User.ID, 100)
@@ -83,11 +83,11 @@ func (a *App) completeFinishedGames(ctx context.Context, r *Request) error {
 	}
 	var choices []*discordgo.ApplicationCommandOptionChoice
 	for _, arc := range games {
-		label := gameLabel(arc, a.archivedSetup(arc), r.User.ID, a.now())
+		label := gameLabel(arc, a.archivedSetup(arc), r.User.ID, a.Now())
 		if typed != "" && !strings.Contains(strings.ToLower(label), typed) && !strings.HasPrefix(arc.ID, typed) {
 			continue
 		}
-		choices = append(choices, &discordgo.ApplicationCommandOptionChoice{Name: clip(label, 100), Value: arc.ID})
+		choices = append(choices, &discordgo.ApplicationCommandOptionChoice{Name: Clip(label, 100), Value: arc.ID})
 		if len(choices) == 25 {
 			break
 		}
@@ -100,12 +100,12 @@ func (a *App) completeFinishedGames(ctx context.Context, r *Request) error {
 // 2 d ago" ("vs gobot hard · …" against a bot, which is no user to
 // mention), otherwise "alice vs bob · …".
 func gameLabel(a *storage.Archived, setup, userID string, now time.Time) string {
-	who := plainName(a.Black) + " vs " + plainName(a.White)
+	who := PlainName(a.Black) + " vs " + PlainName(a.White)
 	opponent := func(p storage.Player) string {
 		if p.IsBot() {
-			return "vs " + plainName(p)
+			return "vs " + PlainName(p)
 		}
-		return "vs @" + plainName(p)
+		return "vs @" + PlainName(p)
 	}
 	switch userID {
 	case a.Black.UserID:
@@ -132,17 +132,17 @@ func ago(d time.Duration) string {
 
 // sgfFile is the attachment of a game's record.
 func sgfFile(id, what string, data []byte) File {
-	return File{Name: "gobot-" + id + ".sgf", ContentType: "application/x-go-sgf", Description: clip("SGF record: "+what, 1024), Data: data}
+	return File{Name: "gobot-" + id + ".sgf", ContentType: "application/x-go-sgf", Description: Clip("SGF record: "+what, 1024), Data: data}
 }
 
-// archivedTitle names the players of a finished game.
-func archivedTitle(a *storage.Archived) string {
-	return fmt.Sprintf("⚫ %s vs ⚪ %s", shownName(a.Black), shownName(a.White))
+// ArchivedTitle names the players of a finished game.
+func ArchivedTitle(a *storage.Archived) string {
+	return fmt.Sprintf("⚫ %s vs ⚪ %s", ShownName(a.Black), ShownName(a.White))
 }
 
-// cmdSGF attaches a game's record: the active game's in this channel, or a
+// CmdRecord attaches a game's record: the active game's in this channel, or a
 // finished game's (game:, or the last one finished here).
-func (a *App) cmdSGF(ctx context.Context, r *Request) error {
+func (a *App) CmdRecord(ctx context.Context, r *Request) error {
 	withReview, _, err := r.Bool("review")
 	if err != nil {
 		return err
@@ -165,7 +165,7 @@ func (a *App) cmdSGF(ctx context.Context, r *Request) error {
 		return err
 	}
 	m := &Message{
-		Content: fmt.Sprintf("Record of %s, %s, %s, finished <t:%d:d> (%s).", archivedTitle(arc), a.archivedSetup(arc), arc.Result, arc.FinishedAt.Unix(), a.recordFormat(arc)),
+		Content: fmt.Sprintf("Record of %s, %s, %s, finished <t:%d:d> (%s).", ArchivedTitle(arc), a.archivedSetup(arc), arc.Result, arc.FinishedAt.Unix(), a.recordFormat(arc)),
 		Files:   []File{a.recordFile(arc)},
 	}
 	if withReview {
@@ -174,20 +174,20 @@ func (a *App) cmdSGF(ctx context.Context, r *Request) error {
 		}
 		rv := a.storedReview(ctx, arc.ID)
 		if rv == nil && arc.Moves == 0 {
-			return userErr(ErrBadOption, fmt.Sprintf("Game `%s` has no moves, so there is no review to write into its record.", arc.ID))
+			return UserErr(ErrBadOption, fmt.Sprintf("Game `%s` has no moves, so there is no review to write into its record.", arc.ID))
 		}
 		if rv == nil {
-			return userErr(ErrBadOption, fmt.Sprintf("Game `%s` has not been reviewed yet: `/go review game:%s` reviews it, then ask again.", arc.ID, arc.ID))
+			return UserErr(ErrBadOption, fmt.Sprintf("Game `%s` has not been reviewed yet: `/go review game:%s` reviews it, then ask again.", arc.ID, arc.ID))
 		}
 		data, err := reviewedSGF(arc, rv)
 		if err != nil {
 			return err
 		}
 		m.Files[0].Data = data
-		m.Content = fmt.Sprintf("Record of %s with its review, %d×%d, %s (SGF: the win rate on every move, the mistakes with the preferred lines as variations).", archivedTitle(arc), arc.Size, arc.Size, arc.Result)
+		m.Content = fmt.Sprintf("Record of %s with its review, %d×%d, %s (SGF: the win rate on every move, the mistakes with the preferred lines as variations).", ArchivedTitle(arc), arc.Size, arc.Size, arc.Result)
 	}
 	if animate {
-		if _, err := withAnimation(ctx, r, m, func() (File, error) { return a.room(arc.Kind).Animation(arc) }); err != nil {
+		if _, err := WithAnimation(ctx, r, m, func() (File, error) { return a.room(arc.Kind).Animation(arc) }); err != nil {
 			return err
 		}
 	}
@@ -203,7 +203,7 @@ func (a *App) cmdReplay(ctx context.Context, r *Request) error {
 		return err
 	}
 	if arc.Moves == 0 {
-		return userErr(ErrBadOption, "That game has no moves to replay.")
+		return UserErr(ErrBadOption, "That game has no moves to replay.")
 	}
 	// Drawing every move takes a while: answer "thinking" first.
 	if err := r.Defer(ctx, false); err != nil {
@@ -214,10 +214,10 @@ func (a *App) cmdReplay(ctx context.Context, r *Request) error {
 		return err
 	}
 	if len(f.Data) > maxUpload {
-		return userErr(ErrBadOption, fmt.Sprintf("The replay of game `%s` is larger than Discord accepts; `/go sgf game:%s` has the record.", arc.ID, arc.ID))
+		return UserErr(ErrBadOption, fmt.Sprintf("The replay of game `%s` is larger than Discord accepts; `/go sgf game:%s` has the record.", arc.ID, arc.ID))
 	}
 	return r.Reply(ctx, &Message{
-		Content: fmt.Sprintf("Replay of %s, %s, %s, %s.", archivedTitle(arc), a.archivedSetup(arc), arc.Result, plural(arc.Moves, "move")),
+		Content: fmt.Sprintf("Replay of %s, %s, %s, %s.", ArchivedTitle(arc), a.archivedSetup(arc), arc.Result, Plural(arc.Moves, "move")),
 		Files:   []File{f},
 	})
 }
@@ -238,11 +238,11 @@ func goArchivedGIF(a *storage.Archived) (File, error) {
 		return File{}, fmt.Errorf("commands: animate game %s: %w", a.ID, err)
 	}
 	return File{Name: "gobot-" + a.ID + ".gif", ContentType: "image/gif",
-		Description: clip("Animated replay: "+archivedTitle(a)+", "+a.Result, 1024), Data: buf.Bytes()}, nil
+		Description: Clip("Animated replay: "+ArchivedTitle(a)+", "+a.Result, 1024), Data: buf.Bytes()}, nil
 }
 
-// cmdHistory lists a player's finished games that the caller may see.
-func (a *App) cmdHistory(ctx context.Context, r *Request) error {
+// CmdHistory lists a player's finished games that the caller may see.
+func (a *App) CmdHistory(ctx context.Context, r *Request) error {
 	u := r.User
 	if o, ok := r.UserOption("player"); ok {
 		u = o
@@ -254,7 +254,7 @@ func (a *App) cmdHistory(ctx context.Context, r *Request) error {
 	if !given {
 		page = 1
 	}
-	m, err := a.historyMessage(ctx, a.archive, r, userPlayer(u), page)
+	m, err := a.historyMessage(ctx, a.archive, r, UserPlayer(u), page)
 	if err != nil {
 		return err
 	}
@@ -283,7 +283,7 @@ func (a *App) btnHistory(ctx context.Context, r *Request) error {
 // see, with an SGF button for each and Previous / Next buttons.
 func (a *App) historyMessage(ctx context.Context, arch Archive, r *Request, p storage.Player, page int) (*Message, error) {
 	if page < 1 {
-		return nil, userErr(ErrBadOption, "Pages start at 1.")
+		return nil, UserErr(ErrBadOption, "Pages start at 1.")
 	}
 	var keep func(*storage.Archived) bool
 	if p.UserID != r.User.ID {
@@ -296,13 +296,13 @@ func (a *App) historyMessage(ctx context.Context, arch Archive, r *Request, p st
 	pages := (total + historyPageSize - 1) / historyPageSize
 	switch {
 	case total == 0 && p.UserID == r.User.ID:
-		return nil, userErr(ErrBadOption, "You have not finished a game yet.")
+		return nil, UserErr(ErrBadOption, "You have not finished a game yet.")
 	case total == 0 && r.Interaction.GuildID == "":
-		return nil, userErr(ErrBadOption, fmt.Sprintf("%s has no finished game you can see here (your own games with them; in a server, its games too).", mention(p)))
+		return nil, UserErr(ErrBadOption, fmt.Sprintf("%s has no finished game you can see here (your own games with them; in a server, its games too).", Mention(p)))
 	case total == 0:
-		return nil, userErr(ErrBadOption, fmt.Sprintf("%s has no finished game you can see (your own games with them, or games of this server).", mention(p)))
+		return nil, UserErr(ErrBadOption, fmt.Sprintf("%s has no finished game you can see (your own games with them, or games of this server).", Mention(p)))
 	case page > pages:
-		return nil, userErr(ErrBadOption, fmt.Sprintf("There is no page %d: %s has %s of games you can see.", page, mention(p), plural(pages, "page")))
+		return nil, UserErr(ErrBadOption, fmt.Sprintf("There is no page %d: %s has %s of games you can see.", page, Mention(p), Plural(pages, "page")))
 	}
 	var sb strings.Builder
 	var buttons []discordgo.MessageComponent
@@ -327,9 +327,9 @@ func (a *App) historyMessage(ctx context.Context, arch Archive, r *Request, p st
 	return &Message{
 		Ephemeral: true,
 		Embeds: []*discordgo.MessageEmbed{{
-			Title:       clip("Games of "+shownName(p), 256),
-			Description: clip(sb.String(), 4096),
-			Color:       colorBlack,
+			Title:       Clip("Games of "+ShownName(p), 256),
+			Description: Clip(sb.String(), 4096),
+			Color:       ColorBlack,
 		}},
 		Components: rows,
 	}, nil
@@ -344,7 +344,7 @@ func (a *App) btnSGF(ctx context.Context, r *Request) error {
 	}
 	return r.Reply(ctx, &Message{
 		Ephemeral: true,
-		Content:   fmt.Sprintf("Record of %s, %s, %s, finished <t:%d:d>.", archivedTitle(arc), a.archivedSetup(arc), arc.Result, arc.FinishedAt.Unix()),
+		Content:   fmt.Sprintf("Record of %s, %s, %s, finished <t:%d:d>.", ArchivedTitle(arc), a.archivedSetup(arc), arc.Result, arc.FinishedAt.Unix()),
 		Files:     []File{a.recordFile(arc)},
 	})
 }

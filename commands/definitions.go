@@ -68,7 +68,7 @@ func Definitions(levels []Level) []*discordgo.ApplicationCommand {
 	}
 	for _, name := range engine.PresetNames {
 		rules, _ := engine.Preset(name)
-		rulesOpt.Choices = append(rulesOpt.Choices, &discordgo.ApplicationCommandOptionChoice{Name: clip(rules.String(), 100), Value: name})
+		rulesOpt.Choices = append(rulesOpt.Choices, &discordgo.ApplicationCommandOptionChoice{Name: Clip(rules.String(), 100), Value: name})
 	}
 	minKomi, maxKomi := -150.0, 150.0
 	komiOpt := &discordgo.ApplicationCommandOption{
@@ -101,7 +101,7 @@ func Definitions(levels []Level) []*discordgo.ApplicationCommand {
 		if l.Description != "" {
 			name += ": " + l.Description
 		}
-		levelOpt.Choices = append(levelOpt.Choices, &discordgo.ApplicationCommandOptionChoice{Name: clip(name, 100), Value: l.Name})
+		levelOpt.Choices = append(levelOpt.Choices, &discordgo.ApplicationCommandOptionChoice{Name: Clip(name, 100), Value: l.Name})
 		if len(levelOpt.Choices) == 25 {
 			break
 		}
@@ -196,4 +196,4 @@ func gameOpt() *discordgo.ApplicationCommandOption {
 	}
 }
 
-func clip(s string, n int) string { return game.Clip(s, n) }
+func Clip(s string, n int) string { return game.Clip(s, n) }

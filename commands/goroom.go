@@ -15,6 +15,10 @@ import (
 // goKind is Go's kind name in records.
 const goKind = engine.KindName
 
+// GoRoom makes Go's room: cmd/gobot lists it first in Options.Rooms (and
+// an App given no rooms has it alone).
+func GoRoom(a *App) (Room, error) { return goRoom{a}, nil }
+
 // goRoom is Go's room: the handlers of /go that only Go has (moves and
 // passes, undo, the scoring phase, rengo and vote games, reviews and
 // estimates) and Go's boards, records and bots.
@@ -70,7 +74,7 @@ func (r goRoom) BotMove(ctx context.Context, g *storage.Game) (string, error) {
 	a := r.a
 	c := goOf(g).ToPlay()
 	level := g.Player(engine.SideOf(c)).Level
-	mctx, cancel := context.WithTimeout(ctx, botMoveTimeout)
+	mctx, cancel := context.WithTimeout(ctx, BotMoveTimeout)
 	m, err := a.opts.Players.GenMove(mctx, level, goOf(g).Clone())
 	cancel()
 	if err != nil {
@@ -126,15 +130,15 @@ func (r goRoom) Accept(ctx context.Context, req *Request, c *storage.Challenge) 
 	if !challengerBlack {
 		black, white = white, black
 	}
-	outcome := fmt.Sprintf("✅ %s accepted: %s ⚫ black, %s ⚪ white.", mention(c.Opponent), mention(black), mention(white))
-	return a.startChallenge(ctx, req, c, storage.Sides(black, white), fmt.Sprintf("Go: %s vs %s", plainName(black), plainName(white)),
-		func(outcome string) *Message { return a.challengeMessage(c, outcome) }, outcome)
+	outcome := fmt.Sprintf("✅ %s accepted: %s ⚫ black, %s ⚪ white.", Mention(c.Opponent), Mention(black), Mention(white))
+	return a.StartChallenge(ctx, req, c, storage.Sides(black, white), fmt.Sprintf("Go: %s vs %s", PlainName(black), PlainName(white)),
+		func(outcome string) *Message { return a.ChallengeMessage(c, outcome) }, outcome)
 }
 
 func (goRoom) NewState(c *storage.Challenge) (game.State, error) {
-	eg, err := engine.NewGame(engine.Config{Size: c.Size, Rules: c.Rules, Handicap: c.Handicap, Seed: seedFrom(c.ID)})
+	eg, err := engine.NewGame(engine.Config{Size: c.Size, Rules: c.Rules, Handicap: c.Handicap, Seed: SeedFrom(c.ID)})
 	if err != nil {
-		return nil, userErr(err, fmt.Sprintf("This challenge cannot start: %v.", err))
+		return nil, UserErr(err, fmt.Sprintf("This challenge cannot start: %v.", err))
 	}
 	return engine.Own(eg), nil
 }
@@ -142,7 +146,7 @@ func (goRoom) NewState(c *storage.Challenge) (game.State, error) {
 func (goRoom) Setup(arc *storage.Archived) string { return fmt.Sprintf("%d×%d", arc.Size, arc.Size) }
 
 func (goRoom) Record(arc *storage.Archived) (File, string) {
-	return sgfFile(arc.ID, archivedTitle(arc), arc.SGF), "SGF, opens in any Go editor"
+	return sgfFile(arc.ID, ArchivedTitle(arc), arc.SGF), "SGF, opens in any Go editor"
 }
 
 func (goRoom) Finished(arc *storage.Archived) (*Message, error) { return finishedBoardMessage(arc) }

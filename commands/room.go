@@ -174,9 +174,9 @@ func (a *App) recordFormat(arc *storage.Archived) string {
 	return format
 }
 
-// serverClock is the clock: option, or the server's default clock when
+// ServerClock is the clock: option, or the server's default clock when
 // none is given (its admins' choice), or nil for gobot's default.
-func serverClock(r *Request, st *storage.Settings) (*clock.Control, error) {
+func ServerClock(r *Request, st *storage.Settings) (*clock.Control, error) {
 	ck, err := clockOption(r)
 	if err != nil || ck != nil || st == nil {
 		return ck, err
@@ -184,8 +184,5 @@ func serverClock(r *Request, st *storage.Settings) (*clock.Control, error) {
 	return st.Clock, nil
 }
 
-// Both rooms are rooms.
-var (
-	_ Room = goRoom{}
-	_ Room = draughtsRoom{}
-)
+// Go's room is a room.
+var _ Room = goRoom{}
