@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	"github.com/bwmarrin/discordgo"
-	"github.com/gobot-dev/gobot/engine"
 	"github.com/gobot-dev/gobot/storage"
 )
 
@@ -21,17 +20,12 @@ const abortMoves = 2
 
 // buttonPrefix is how the custom IDs of g's buttons begin: "game/" for
 // Go's, "draughts/" for draughts'.
-func buttonPrefix(g *storage.Game) string {
-	if isDraughts(g) {
-		return "draughts/"
-	}
-	return "game/"
-}
+func (a *App) buttonPrefix(g *storage.Game) string { return a.roomOf(g).ButtonPrefix() }
 
 // earlyAbort reports whether a player may still abort g: one of the
 // players has made fewer than abortMoves moves.
-func earlyAbort(g *storage.Game) bool {
-	return ownMoves(g, engine.Black) < abortMoves || ownMoves(g, engine.White) < abortMoves
+func (a *App) earlyAbort(g *storage.Game) bool {
+	return a.ownMoves(g, 0) < abortMoves || a.ownMoves(g, 1) < abortMoves
 }
 
 // moderator reports whether r comes from a member who may abort any game
@@ -48,48 +42,48 @@ const tooLateToAbort = "Each player has made two moves, so the game can no longe
 
 // askAbort asks a player to confirm the abort of g, or refuses it when
 // each player has made two moves.
-func askAbort(ctx context.Context, r *Request, g *storage.Game) error {
+func (a *App) askAbort(ctx context.Context, r *Request, g *storage.Game) error {
 	if _, over := g.State.Result(); over {
 		return ErrGameOver
 	}
-	if !earlyAbort(g) {
-		return userErr(ErrForbidden, tooLateToAbort)
+	if !a.earlyAbort(g) {
+		return UserErr(ErrForbidden, tooLateToAbort)
 	}
 	return r.Reply(ctx, &Message{
-		Content:   fmt.Sprintf("Abort the game %s? It is recorded as aborted, with its record, and never rated; the channel is then free for a new game.", gameTitle(g)),
+		Content:   fmt.Sprintf("Abort the game %s? It is recorded as aborted, with its record, and never rated; the channel is then free for a new game.", a.gameTitle(g)),
 		Ephemeral: true,
 		Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-			discordgo.Button{Label: "Yes, abort", Style: discordgo.DangerButton, CustomID: buttonPrefix(g) + g.ID + "/abort-yes/" + fmt.Sprint(g.State.MoveCount())},
+			discordgo.Button{Label: "Yes, abort", Style: discordgo.DangerButton, CustomID: a.buttonPrefix(g) + g.ID + "/abort-yes/" + fmt.Sprint(g.State.MoveCount())},
 		}}},
-		AllowedMentions: noMentions(),
+		AllowedMentions: NoMentions(),
 	})
 }
 
-// playerAbort archives g as aborted once a player has confirmed (the
+// PlayerAbort archives g as aborted once a player has confirmed (the
 // button checks that no move was played since it was offered).
-func (a *App) playerAbort(ctx context.Context, r *Request, g *storage.Game) error {
+func (a *App) PlayerAbort(ctx context.Context, r *Request, g *storage.Game) error {
 	if _, err := playerColor(g, r.User); err != nil {
 		return err
 	}
 	if _, over := g.State.Result(); over {
 		return ErrGameOver
 	}
-	if !earlyAbort(g) {
-		return userErr(ErrForbidden, tooLateToAbort)
+	if !a.earlyAbort(g) {
+		return UserErr(ErrForbidden, tooLateToAbort)
 	}
-	by := userPlayer(r.User)
-	comment := fmt.Sprintf("Aborted by %s before each player had made %d moves: recorded, never rated.", plainName(by), abortMoves)
+	by := UserPlayer(r.User)
+	comment := fmt.Sprintf("Aborted by %s before each player had made %d moves: recorded, never rated.", PlainName(by), abortMoves)
 	if err := a.voidGame(ctx, g, comment); err != nil {
 		return err
 	}
 	a.log.Info("game aborted by a player", "game", g.ID, "by", r.User.ID, "moves", g.State.MoveCount())
 	e := storage.AuditEntry{GuildID: g.GuildID, By: by, Action: storage.AuditAbort, Target: g.ID,
-		Before: fmt.Sprintf("in play after %s", plural(g.State.MoveCount(), "move")), After: "Void (aborted by a player)"}
+		Before: fmt.Sprintf("in play after %s", Plural(g.State.MoveCount(), "move")), After: "Void (aborted by a player)"}
 	a.logAction(ctx, e)
 	a.disableBoards(ctx, g, false)
 	return r.Reply(ctx, &Message{
 		Content: fmt.Sprintf("🚫 %s aborted the game %s after %s, before each player had made %d moves: it is recorded as aborted (`/go sgf game:%s`) and never rated. The channel is free for a new game.",
-			mention(by), gameTitle(g), plural(g.State.MoveCount(), "move"), abortMoves, g.ID),
-		AllowedMentions: noMentions(),
+			Mention(by), a.gameTitle(g), Plural(g.State.MoveCount(), "move"), abortMoves, g.ID),
+		AllowedMentions: NoMentions(),
 	})
 }

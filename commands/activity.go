@@ -30,7 +30,7 @@ const openBoardLabel = "Open board"
 // page finds the channel's game itself.
 func (a *App) btnOpenBoard(ctx context.Context, r *Request) error {
 	if !a.opts.Activity {
-		return userErr(ErrStale, "The board page is not set up on this gobot any more: play with `/go play`.")
+		return UserErr(ErrStale, "The board page is not set up on this gobot any more: play with `/go play`.")
 	}
 	_, err := r.send(ctx, &Response{Type: launchActivity})
 	return err

@@ -74,9 +74,9 @@ func (a *App) asAdmin(h HandlerFunc) HandlerFunc {
 	return func(ctx context.Context, r *Request) error {
 		switch {
 		case r.Interaction.GuildID == "":
-			return userErr(ErrForbidden, adminOnlyInServer)
+			return UserErr(ErrForbidden, adminOnlyInServer)
 		case !serverAdmin(r):
-			return userErr(ErrForbidden, adminOnly)
+			return UserErr(ErrForbidden, adminOnly)
 		}
 		return h(ctx, r)
 	}
@@ -84,12 +84,12 @@ func (a *App) asAdmin(h HandlerFunc) HandlerFunc {
 
 // adminReply answers an admin privately, with no pings.
 func adminReply(ctx context.Context, r *Request, text string) error {
-	return r.Reply(ctx, &Message{Content: clip(text, 2000), Ephemeral: true, AllowedMentions: noMentions()})
+	return r.Reply(ctx, &Message{Content: Clip(text, 2000), Ephemeral: true, AllowedMentions: NoMentions()})
 }
 
 // audit is the log entry of an action r's member takes on their server.
 func audit(r *Request, action, target, reason string) storage.AuditEntry {
-	return storage.AuditEntry{GuildID: r.Interaction.GuildID, By: userPlayer(r.User), Action: action, Target: target, Reason: reason}
+	return storage.AuditEntry{GuildID: r.Interaction.GuildID, By: UserPlayer(r.User), Action: action, Target: target, Reason: reason}
 }
 
 // reasonOption reads reason:, which every moderation requires.
@@ -98,9 +98,9 @@ func reasonOption(r *Request) (string, error) {
 	reason = strings.Join(strings.Fields(reason), " ")
 	switch {
 	case reason == "":
-		return "", userErr(ErrBadOption, "Give a reason with `reason:`: it is kept in the server's log.")
+		return "", UserErr(ErrBadOption, "Give a reason with `reason:`: it is kept in the server's log.")
 	case len([]rune(reason)) > maxReason:
-		return "", userErr(ErrBadOption, fmt.Sprintf("A reason may be at most %d characters long.", maxReason))
+		return "", UserErr(ErrBadOption, fmt.Sprintf("A reason may be at most %d characters long.", maxReason))
 	}
 	return reason, nil
 }
@@ -108,7 +108,7 @@ func reasonOption(r *Request) (string, error) {
 // settingsWriteError is the error of a write of a server's settings.
 func settingsWriteError(err error) error {
 	if errors.Is(err, storage.ErrConflict) {
-		return userErr(ErrConflict, "Another admin changed this server's settings at the same moment, so yours was not applied. Look at `/go-admin settings show` and try again.")
+		return UserErr(ErrConflict, "Another admin changed this server's settings at the same moment, so yours was not applied. Look at `/go-admin settings show` and try again.")
 	}
 	return err
 }
@@ -140,7 +140,7 @@ func adminSetting(r *Request) (name, label string, err error) {
 	for _, s := range adminSettings {
 		names = append(names, s.name)
 	}
-	return "", "", userErr(ErrBadOption, fmt.Sprintf("There is no setting %s: choose %s.", quote(name), strings.Join(names, ", ")))
+	return "", "", UserErr(ErrBadOption, fmt.Sprintf("There is no setting %s: choose %s.", Quote(name), strings.Join(names, ", ")))
 }
 
 func (a *App) adminSettingsSet(ctx context.Context, r *Request) error {
@@ -290,7 +290,7 @@ var channelRef = regexp.MustCompile(`^(?:<#([0-9]{1,20})>|([0-9]{1,20}))$`)
 // setSetting reads value into st's setting name, or says what is wrong
 // with it (and st is then not stored).
 func (a *App) setSetting(ctx context.Context, r *Request, st *storage.Settings, name, value string) error {
-	bad := func(format string, args ...any) error { return userErr(ErrBadOption, fmt.Sprintf(format, args...)) }
+	bad := func(format string, args ...any) error { return UserErr(ErrBadOption, fmt.Sprintf(format, args...)) }
 	onOff := func(on, off string) (bool, error) {
 		switch strings.ToLower(value) {
 		case on, "on", "true", "yes":
@@ -298,7 +298,7 @@ func (a *App) setSetting(ctx context.Context, r *Request, st *storage.Settings, 
 		case off, "off", "false", "no":
 			return true, nil
 		}
-		return false, bad("`%s` is %s or %s, not %s.", name, on, off, quote(value))
+		return false, bad("`%s` is %s or %s, not %s.", name, on, off, Quote(value))
 	}
 	var err error
 	switch name {
@@ -316,19 +316,19 @@ func (a *App) setSetting(ctx context.Context, r *Request, st *storage.Settings, 
 		}
 		n, perr := strconv.Atoi(strings.TrimSpace(v))
 		if perr != nil || !slices.Contains(boardSizes, n) {
-			return bad("The board size must be 9, 13 or 19, not %s.", quote(value))
+			return bad("The board size must be 9, 13 or 19, not %s.", Quote(value))
 		}
 		st.Size = n
 	case "ruleset":
 		v := strings.ToLower(value)
 		if _, perr := engine.Preset(v); perr != nil {
-			return bad("Unknown ruleset %s: choose %s.", quote(value), strings.Join(engine.PresetNames, ", "))
+			return bad("Unknown ruleset %s: choose %s.", Quote(value), strings.Join(engine.PresetNames, ", "))
 		}
 		st.Ruleset = v
 	case "komi":
 		k, perr := strconv.ParseFloat(value, 64)
 		if perr != nil || !engine.ValidKomi(k) {
-			return bad("Komi must be from -150 to 150 in steps of 0.5, not %s.", quote(value))
+			return bad("Komi must be from -150 to 150 in steps of 0.5, not %s.", Quote(value))
 		}
 		st.Komi = &k
 	case "ratings":
@@ -342,13 +342,13 @@ func (a *App) setSetting(ctx context.Context, r *Request, st *storage.Settings, 
 	case "max_games":
 		n, perr := strconv.Atoi(value)
 		if perr != nil || n < 1 || n > maxGameLimit {
-			return bad("`max_games` is a number of games from 1 to %d, not %s (reset it for no limit).", maxGameLimit, quote(value))
+			return bad("`max_games` is a number of games from 1 to %d, not %s (reset it for no limit).", maxGameLimit, Quote(value))
 		}
 		st.MaxGames = n
 	case "challenge_ttl":
 		d, perr := parseTTL(value)
 		if perr != nil || d < minTTL || d > maxTTL {
-			return bad("`challenge_ttl` is a time from 10m to 30d, like 2h or 3d, not %s.", quote(value))
+			return bad("`challenge_ttl` is a time from 10m to 30d, like 2h or 3d, not %s.", Quote(value))
 		}
 		st.ChallengeTTL = d
 	}
@@ -364,7 +364,7 @@ func parseClockSpec(v string) (clock.Control, error) {
 		if errors.As(err, &se) {
 			reason = se.Reason
 		}
-		return c, userErr(ErrBadOption, fmt.Sprintf("`%s` is not a clock I can read: %s.\nWrite %s.", clip(v, 32), reason, clock.Syntax))
+		return c, UserErr(ErrBadOption, fmt.Sprintf("`%s` is not a clock I can read: %s.\nWrite %s.", Clip(v, 32), reason, clock.Syntax))
 	}
 	return c, nil
 }
@@ -384,23 +384,23 @@ func parseTTL(v string) (time.Duration, error) {
 func (a *App) gameChannels(ctx context.Context, r *Request, value string) ([]string, error) {
 	fields := strings.FieldsFunc(value, func(c rune) bool { return c == ',' || unicode.IsSpace(c) })
 	if len(fields) == 0 {
-		return nil, userErr(ErrBadOption, "Name the channels where games may start, like #go-games; reset `channels` to allow games anywhere.")
+		return nil, UserErr(ErrBadOption, "Name the channels where games may start, like #go-games; reset `channels` to allow games anywhere.")
 	}
 	if len(fields) > maxChannels {
-		return nil, userErr(ErrBadOption, fmt.Sprintf("At most %d game channels.", maxChannels))
+		return nil, UserErr(ErrBadOption, fmt.Sprintf("At most %d game channels.", maxChannels))
 	}
 	look, _ := a.opts.Discord.(channelLookup)
 	var out []string
 	for _, f := range fields {
 		m := channelRef.FindStringSubmatch(f)
 		if m == nil {
-			return nil, userErr(ErrBadOption, fmt.Sprintf("%s is not a channel: name channels as #channel (or by their ID).", quote(f)))
+			return nil, UserErr(ErrBadOption, fmt.Sprintf("%s is not a channel: name channels as #channel (or by their ID).", Quote(f)))
 		}
 		id := m[1] + m[2]
 		if look != nil {
 			ch, err := look.Channel(ctx, id)
 			if errors.Is(err, ErrDiscordNotFound) || errors.Is(err, ErrDiscordForbidden) || (err == nil && ch.GuildID != r.Interaction.GuildID) {
-				return nil, userErr(ErrBadOption, fmt.Sprintf("I know no channel <#%s> on this server: name channels of this server that I can see.", id))
+				return nil, UserErr(ErrBadOption, fmt.Sprintf("I know no channel <#%s> on this server: name channels of this server that I can see.", id))
 			}
 			if err != nil {
 				return nil, err
@@ -422,14 +422,14 @@ func (a *App) botLevels(value string) ([]string, error) {
 	var out []string
 	for _, f := range strings.FieldsFunc(strings.ToLower(value), func(c rune) bool { return c == ',' || unicode.IsSpace(c) }) {
 		if !slices.Contains(known, f) {
-			return nil, userErr(ErrBadOption, fmt.Sprintf("Unknown bot level %s: choose from %s.", quote(f), strings.Join(known, ", ")))
+			return nil, UserErr(ErrBadOption, fmt.Sprintf("Unknown bot level %s: choose from %s.", Quote(f), strings.Join(known, ", ")))
 		}
 		if !slices.Contains(out, f) {
 			out = append(out, f)
 		}
 	}
 	if len(out) == 0 {
-		return nil, userErr(ErrBadOption, "Name the bot levels allowed here, like beginner easy; reset `bot_levels` to allow them all.")
+		return nil, UserErr(ErrBadOption, "Name the bot levels allowed here, like beginner easy; reset `bot_levels` to allow them all.")
 	}
 	return out, nil
 }
@@ -467,14 +467,14 @@ func (a *App) btnAdminGames(ctx context.Context, r *Request) error {
 // games in play, each newest first.
 func (a *App) adminGamesPage(ctx context.Context, r *Request, page int) (*Message, error) {
 	if page < 1 {
-		return nil, userErr(ErrBadOption, "Pages start at 1.")
+		return nil, UserErr(ErrBadOption, "Pages start at 1.")
 	}
 	guild := r.Interaction.GuildID
 	challenges, err := a.admin.GuildChallenges(ctx, guild)
 	if err != nil {
 		return nil, err
 	}
-	now := a.now()
+	now := a.Now()
 	challenges = slices.DeleteFunc(challenges, func(c *storage.Challenge) bool { return c.Expired(now) })
 	offset := (page - 1) * adminPageSize
 	var lines []string
@@ -487,22 +487,22 @@ func (a *App) adminGamesPage(ctx context.Context, r *Request, page int) (*Messag
 		return nil, err
 	}
 	for _, g := range list.Games {
-		lines = append(lines, gameLine(g))
+		lines = append(lines, a.gameLine(g))
 	}
 	total := len(challenges) + list.Total
 	pages := max(1, (total+adminPageSize-1)/adminPageSize)
 	if total == 0 {
-		return &Message{Content: "No game is being played on this server, and no challenge is open.", Ephemeral: true, AllowedMentions: noMentions()}, nil
+		return &Message{Content: "No game is being played on this server, and no challenge is open.", Ephemeral: true, AllowedMentions: NoMentions()}, nil
 	}
 	if page > pages {
-		return nil, userErr(ErrBadOption, fmt.Sprintf("There are only %s.", plural(pages, "page")))
+		return nil, UserErr(ErrBadOption, fmt.Sprintf("There are only %s.", Plural(pages, "page")))
 	}
 	embed := &discordgo.MessageEmbed{
-		Title:       clip(fmt.Sprintf("On this server: %s in play, %s open (page %d of %d)", plural(list.Total, "game"), plural(len(challenges), "challenge"), page, pages), 256),
-		Description: clip(strings.Join(lines, "\n"), 4096),
-		Color:       colorBlack,
+		Title:       Clip(fmt.Sprintf("On this server: %s in play, %s open (page %d of %d)", Plural(list.Total, "game"), Plural(len(challenges), "challenge"), page, pages), 256),
+		Description: Clip(strings.Join(lines, "\n"), 4096),
+		Color:       ColorBlack,
 	}
-	return &Message{Embeds: []*discordgo.MessageEmbed{embed}, Ephemeral: true, AllowedMentions: noMentions(),
+	return &Message{Embeds: []*discordgo.MessageEmbed{embed}, Ephemeral: true, AllowedMentions: NoMentions(),
 		Components: pageButtons("admin/games/", page, pages)}, nil
 }
 
@@ -524,19 +524,19 @@ func challengeLine(c *storage.Challenge) string {
 	case c.Team():
 		who = "rengo lobby"
 	case !c.Open():
-		who = "to " + mention(c.Opponent)
+		who = "to " + Mention(c.Opponent)
 	}
 	return fmt.Sprintf("📨 Challenge by %s %s · %d×%d · in <#%s> · expires <t:%d:R> · `%s`",
-		mention(c.Challenger), who, c.Size, c.Size, c.ChannelID, c.ExpiresAt.Unix(), c.ID)
+		Mention(c.Challenger), who, c.Size, c.Size, c.ChannelID, c.ExpiresAt.Unix(), c.ID)
 }
 
 // gameLine is a game in play in /go-admin games: players, size, move,
 // whose turn, time left and the link to its newest board.
-func gameLine(g *storage.Game) string {
+func (a *App) gameLine(g *storage.Game) string {
 	st := g.State
 	turn := "counting"
 	if s := st.ToMove(); s != game.NoSide {
-		turn = sideEmoji(g, s) + " " + mention(g.Player(s)) + " to play"
+		turn = a.sideEmoji(g, s) + " " + Mention(g.Player(s)) + " to play"
 	}
 	left := "no clock"
 	if g.Clock != nil && g.Clock.Running() {
@@ -546,15 +546,7 @@ func gameLine(g *storage.Game) string {
 	if ids := g.Delivery.MessageIDs; len(ids) > 0 {
 		where = fmt.Sprintf("[board](https://discord.com/channels/%s/%s/%s)", g.GuildID, g.ChannelID, ids[len(ids)-1])
 	}
-	players, size, move := "", "draughts 10×10", st.MoveCount()+1
-	if isDraughts(g) {
-		move = st.MoveCount()/2 + 1 // draughts numbers a move of each side as one
-		players = fmt.Sprintf("⚪ %s vs ⚫ %s", mention(g.First(draughtsWhite)), mention(g.First(draughtsBlack)))
-	} else {
-		n := goOf(g).Size()
-		players = fmt.Sprintf("⚫ %s vs ⚪ %s", teamMention(g, engine.Black), teamMention(g, engine.White))
-		size = fmt.Sprintf("%d×%d", n, n)
-	}
+	players, size, move := a.roomOf(g).Line(g)
 	return fmt.Sprintf("%s · %s · move %d · %s · %s · %s · `%s`", players, size, move, turn, left, where, g.ID)
 }
 
@@ -589,18 +581,18 @@ func (a *App) btnAdminLog(ctx context.Context, r *Request) error {
 
 func (a *App) adminLogPage(ctx context.Context, r *Request, page int) (*Message, error) {
 	if page < 1 {
-		return nil, userErr(ErrBadOption, "Pages start at 1.")
+		return nil, UserErr(ErrBadOption, "Pages start at 1.")
 	}
 	entries, total, err := a.admin.AuditLog(ctx, r.Interaction.GuildID, (page-1)*adminPageSize, adminPageSize)
 	if err != nil {
 		return nil, err
 	}
 	if total == 0 {
-		return &Message{Content: "The log of this server is empty: no admin or moderator has acted here yet.", Ephemeral: true, AllowedMentions: noMentions()}, nil
+		return &Message{Content: "The log of this server is empty: no admin or moderator has acted here yet.", Ephemeral: true, AllowedMentions: NoMentions()}, nil
 	}
 	pages := (total + adminPageSize - 1) / adminPageSize
 	if page > pages {
-		return nil, userErr(ErrBadOption, fmt.Sprintf("There are only %s.", plural(pages, "page")))
+		return nil, UserErr(ErrBadOption, fmt.Sprintf("There are only %s.", Plural(pages, "page")))
 	}
 	var lines []string
 	for _, e := range entries {
@@ -608,10 +600,10 @@ func (a *App) adminLogPage(ctx context.Context, r *Request, page int) (*Message,
 	}
 	embed := &discordgo.MessageEmbed{
 		Title:       fmt.Sprintf("Log of this server: %s (page %d of %d)", logEntries(total), page, pages),
-		Description: clip(strings.Join(lines, "\n"), 4096),
-		Color:       colorBlack,
+		Description: Clip(strings.Join(lines, "\n"), 4096),
+		Color:       ColorBlack,
 	}
-	return &Message{Embeds: []*discordgo.MessageEmbed{embed}, Ephemeral: true, AllowedMentions: noMentions(),
+	return &Message{Embeds: []*discordgo.MessageEmbed{embed}, Ephemeral: true, AllowedMentions: NoMentions(),
 		Components: pageButtons("admin/log/", page, pages)}, nil
 }
 
@@ -626,12 +618,12 @@ func auditLine(e storage.AuditEntry) string {
 	default:
 		target = "game `" + e.Target + "`"
 	}
-	s := fmt.Sprintf("<t:%d:f> %s **%s** %s", e.At.Unix(), mention(e.By), e.Action, target)
+	s := fmt.Sprintf("<t:%d:f> %s **%s** %s", e.At.Unix(), Mention(e.By), e.Action, target)
 	if e.Before != "" || e.After != "" {
-		s += fmt.Sprintf(": %s → %s", clip(e.Before, 200), clip(e.After, 200))
+		s += fmt.Sprintf(": %s → %s", Clip(e.Before, 200), Clip(e.After, 200))
 	}
 	if e.Reason != "" {
-		s += " — " + clip(e.Reason, 200)
+		s += " — " + Clip(e.Reason, 200)
 	}
 	return s
 }

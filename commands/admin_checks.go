@@ -40,7 +40,7 @@ func (a *App) startGate(ctx context.Context, r *Request) (*storage.Settings, err
 	if err := a.inGameChannel(ctx, it, st); err != nil {
 		return nil, err
 	}
-	if err := a.mayPlay(ctx, st, userPlayer(r.User), true); err != nil {
+	if err := a.mayPlay(ctx, st, UserPlayer(r.User), true); err != nil {
 		return nil, err
 	}
 	return st, nil
@@ -65,7 +65,7 @@ func (a *App) inGameChannel(ctx context.Context, it *discordgo.Interaction, st *
 	for _, c := range st.GameChannels {
 		names = append(names, "<#"+c+">")
 	}
-	return userErr(ErrForbidden, fmt.Sprintf("Games start only in %s on this server, as its admins chose (threads there count too). "+
+	return UserErr(ErrForbidden, fmt.Sprintf("Games start only in %s on this server, as its admins chose (threads there count too). "+
 		"`/go stats`, `/go help`, `/go history` and `/go review` work everywhere.", strings.Join(names, ", ")))
 }
 
@@ -96,9 +96,9 @@ func (a *App) mayPlay(ctx context.Context, st *storage.Settings, p storage.Playe
 		return nil
 	}
 	if self {
-		return userErr(ErrForbidden, fmt.Sprintf("You already play %s on this server, the most its admins allow at once: finish one first.", plural(n, "game")))
+		return UserErr(ErrForbidden, fmt.Sprintf("You already play %s on this server, the most its admins allow at once: finish one first.", Plural(n, "game")))
 	}
-	return userErr(ErrForbidden, fmt.Sprintf("%s already plays %s on this server, the most its admins allow at once.", mention(p), plural(n, "game")))
+	return UserErr(ErrForbidden, fmt.Sprintf("%s already plays %s on this server, the most its admins allow at once.", Mention(p), Plural(n, "game")))
 }
 
 // notBanned refuses a player banned on the server.
@@ -112,17 +112,17 @@ func (a *App) notBanned(ctx context.Context, guildID string, p storage.Player, s
 		return nil
 	case err != nil:
 		return err
-	case !b.Active(a.now()):
+	case !b.Active(a.Now()):
 		return nil
 	case self:
-		return userErr(ErrForbidden, fmt.Sprintf("You are banned from gobot games on this server %s. Reason: %s", banUntil(b), b.Reason))
+		return UserErr(ErrForbidden, fmt.Sprintf("You are banned from gobot games on this server %s. Reason: %s", banUntil(b), b.Reason))
 	}
-	return userErr(ErrForbidden, fmt.Sprintf("%s is banned from gobot games on this server and cannot play here.", mention(p)))
+	return UserErr(ErrForbidden, fmt.Sprintf("%s is banned from gobot games on this server and cannot play here.", Mention(p)))
 }
 
-// botGate is startGate for a game against the bot of level, which the
+// BotGate is startGate for a game against the bot of level, which the
 // server's admins must offer.
-func (a *App) botGate(ctx context.Context, r *Request, level string) (*storage.Settings, error) {
+func (a *App) BotGate(ctx context.Context, r *Request, level string) (*storage.Settings, error) {
 	st, err := a.startGate(ctx, r)
 	if err != nil {
 		return nil, err
@@ -135,12 +135,12 @@ func botAllowed(st *storage.Settings, level string) error {
 	if st.BotLevel(level) {
 		return nil
 	}
-	return userErr(ErrForbidden, fmt.Sprintf("The bot level %s is not offered on this server: its admins allow %s.", quote(level), strings.Join(st.BotLevels, ", ")))
+	return UserErr(ErrForbidden, fmt.Sprintf("The bot level %s is not offered on this server: its admins allow %s.", Quote(level), strings.Join(st.BotLevels, ", ")))
 }
 
-// challengeTTL is how long a challenge posted on the server of st stays
+// ChallengeTTL is how long a challenge posted on the server of st stays
 // open.
-func (a *App) challengeTTL(st *storage.Settings) time.Duration {
+func (a *App) ChallengeTTL(st *storage.Settings) time.Duration {
 	if st != nil && st.ChallengeTTL > 0 {
 		return st.ChallengeTTL
 	}
@@ -173,7 +173,7 @@ func (a *App) leaderboardShown(ctx context.Context, guildID string) error {
 		return err
 	}
 	if st.LeaderboardHidden {
-		return userErr(ErrForbidden, "The leaderboard is hidden on this server by its admins. `/go stats` still shows your rating.")
+		return UserErr(ErrForbidden, "The leaderboard is hidden on this server by its admins. `/go stats` still shows your rating.")
 	}
 	return nil
 }

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/bwmarrin/discordgo"
-	"github.com/gobot-dev/gobot/engine"
 	"github.com/gobot-dev/gobot/engine/game"
 	"github.com/gobot-dev/gobot/storage"
 )
@@ -27,7 +26,7 @@ func gameIDOption(r *Request) string {
 // noGameHere refuses a game ID that names no game of this server, in play
 // or finished (another server's games included).
 func noGameHere(id string) error {
-	return userErr(ErrNoGame, fmt.Sprintf("There is no game %s on this server: `/go-admin games` lists the games in play, `/go history` the finished ones.", quote(id)))
+	return UserErr(ErrNoGame, fmt.Sprintf("There is no game %s on this server: `/go-admin games` lists the games in play, `/go history` the finished ones.", Quote(id)))
 }
 
 func (a *App) adminAdjudicate(ctx context.Context, r *Request) error {
@@ -40,12 +39,12 @@ func (a *App) adminAdjudicate(ctx context.Context, r *Request) error {
 	switch result {
 	case "black", "white", "annul":
 	default:
-		return userErr(ErrBadOption, fmt.Sprintf("The result is black, white or annul, not %s.", quote(result)))
+		return UserErr(ErrBadOption, fmt.Sprintf("The result is black, white or annul, not %s.", Quote(result)))
 	}
 	g, err := a.admin.GuildGame(ctx, guild, id)
 	if errors.Is(err, storage.ErrNotFound) {
 		if arc, aerr := a.archive.ArchivedGame(ctx, id); aerr == nil && arc.GuildID == guild {
-			return userErr(ErrGameOver, fmt.Sprintf("The game `%s` is over (%s): `/go-admin annul` takes a finished game out of the statistics and ratings.", arc.ID, arc.Result))
+			return UserErr(ErrGameOver, fmt.Sprintf("The game `%s` is over (%s): `/go-admin annul` takes a finished game out of the statistics and ratings.", arc.ID, arc.Result))
 		}
 		return noGameHere(id)
 	}
@@ -55,22 +54,19 @@ func (a *App) adminAdjudicate(ctx context.Context, r *Request) error {
 	if _, over := g.State.Result(); over {
 		return ErrGameOver
 	}
-	moves, by := g.State.MoveCount(), userPlayer(r.User)
+	moves, by := g.State.MoveCount(), UserPlayer(r.User)
 	res := "Void"
 	if result == "annul" {
-		comment := fmt.Sprintf("Annulled by %s, an admin of the server, after %s: recorded, never rated. Reason: %s", plainName(by), plural(moves, "move"), reason)
+		comment := fmt.Sprintf("Annulled by %s, an admin of the server, after %s: recorded, never rated. Reason: %s", PlainName(by), Plural(moves, "move"), reason)
 		if err := a.voidGame(ctx, g, comment); err != nil {
 			return err
 		}
 	} else {
-		side := engine.SideOf(engine.Black)
-		switch {
-		case isDraughts(g) && result == "black":
-			side = draughtsBlack
-		case isDraughts(g):
-			side = draughtsWhite
-		case result == "white":
-			side = engine.SideOf(engine.White)
+		side := game.NoSide // the side result names ("⚫ black"), in g's kind's order
+		for s := range g.Sides {
+			if f := strings.Fields(a.sideLabel(g, game.Side(s))); len(f) == 2 && f[1] == result {
+				side = game.Side(s)
+			}
 		}
 		st, err := g.State.End(game.Result{Winner: side, Reason: game.ByForfeit})
 		if err != nil {
@@ -87,50 +83,35 @@ func (a *App) adminAdjudicate(ctx context.Context, r *Request) error {
 		}
 	}
 	e := audit(r, storage.AuditAdjudicate, g.ID, reason)
-	e.Before, e.After = fmt.Sprintf("in play after %s", plural(moves, "move")), res
+	e.Before, e.After = fmt.Sprintf("in play after %s", Plural(moves, "move")), res
 	a.logAction(ctx, e)
 	a.log.Info("game adjudicated by an admin", "game", g.ID, "guild", guild, "by", r.User.ID, "result", res)
 	note := fmt.Sprintf("⚖️ %s, an admin of this server, decided the game %s after %s: **%s wins** by forfeit (%s). Reason: %s",
-		mention(by), gameTitle(g), plural(moves, "move"), strings.ToUpper(result[:1])+result[1:], res, reason)
+		Mention(by), a.gameTitle(g), Plural(moves, "move"), strings.ToUpper(result[:1])+result[1:], res, reason)
 	if result == "annul" {
 		note = fmt.Sprintf("⚖️ %s, an admin of this server, annulled the game %s after %s: it is recorded as annulled (`/go sgf game:%s`) and never rated. Reason: %s\nThe channel is free for a new game.",
-			mention(by), gameTitle(g), plural(moves, "move"), g.ID, reason)
-	} else if rn := a.ratingNote(ctx, g); rn != "" {
+			Mention(by), a.gameTitle(g), Plural(moves, "move"), g.ID, reason)
+	} else if rn := a.RatingNote(ctx, g); rn != "" {
 		note += "\n" + rn
 	}
 	a.disableBoards(ctx, g, false)
 	told := "its channel was told"
-	if err := a.postBoard(ctx, g, &Message{Content: clip(note, 2000), AllowedMentions: noMentions()}); err != nil {
+	if err := a.postBoard(ctx, g, &Message{Content: Clip(note, 2000), AllowedMentions: NoMentions()}); err != nil {
 		a.log.Warn("adjudicate: tell the channel", "game", g.ID, "err", err)
 		told = "its channel could not be told (I may not post there)"
 	}
-	return adminReply(ctx, r, fmt.Sprintf("Done: the game `%s` (%s) is recorded as %s, and %s.", g.ID, gameTitle(g), res, told))
+	return adminReply(ctx, r, fmt.Sprintf("Done: the game `%s` (%s) is recorded as %s, and %s.", g.ID, a.gameTitle(g), res, told))
 }
 
 // voidGame archives a game in play as void (annulled by an admin, or
 // aborted by a moderator): recorded with comment at the root of its
 // record (SGF or PDN), never rated.
 func (a *App) voidGame(ctx context.Context, g *storage.Game, comment string) error {
-	arc := storage.Archived{
-		ID: g.ID, GuildID: g.GuildID, ChannelID: g.ChannelID,
-		Result: "Void", Moves: g.State.MoveCount(), Annulled: true,
-		StartedAt: g.CreatedAt, FinishedAt: a.now(),
-	}
-	var err error
-	if isDraughts(g) {
-		arc.White, arc.Black = g.First(draughtsWhite), g.First(draughtsBlack)
-		arc.SGF, err = draughtsPDNWith(g, comment)
-	} else {
-		eg := goOf(g)
-		arc.Black, arc.White = g.First(engine.SideOf(engine.Black)), g.First(engine.SideOf(engine.White))
-		arc.Size, arc.Rules, arc.Handicap = eg.Size(), eg.Rules(), eg.Handicap()
-		info := sgfInfo(g, nil, false)
-		info.RE, info.C = "Void", comment
-		arc.SGF, err = writeSGF(g, info)
-	}
+	arc, err := a.archiveEntry(g, true, comment)
 	if err != nil {
 		return err
 	}
+	arc.Result, arc.Rated = "Void", false
 	return writeError(a.games.FinishGame(ctx, g, arc))
 }
 
@@ -155,7 +136,7 @@ func (a *App) adminAnnul(ctx context.Context, r *Request) error {
 	arc, err := a.archive.ArchivedGame(ctx, id)
 	if errors.Is(err, storage.ErrNotFound) || (err == nil && arc.GuildID != guild) {
 		if _, gerr := a.admin.GuildGame(ctx, guild, id); gerr == nil {
-			return userErr(ErrBadOption, fmt.Sprintf("The game `%s` is still in play: `/go-admin adjudicate` decides or annuls it.", id))
+			return UserErr(ErrBadOption, fmt.Sprintf("The game `%s` is still in play: `/go-admin adjudicate` decides or annuls it.", id))
 		}
 		return noGameHere(id)
 	}
@@ -163,7 +144,7 @@ func (a *App) adminAnnul(ctx context.Context, r *Request) error {
 		return err
 	}
 	if arc.Annulled {
-		return userErr(ErrBadOption, fmt.Sprintf("The game `%s` is annulled already.", arc.ID))
+		return UserErr(ErrBadOption, fmt.Sprintf("The game `%s` is annulled already.", arc.ID))
 	}
 	// Recomputing a large pool takes a moment.
 	if err := r.Defer(ctx, true); err != nil {
@@ -177,20 +158,20 @@ func (a *App) adminAnnul(ctx context.Context, r *Request) error {
 	out, err := a.admin.AnnulGame(ctx, guild, arc.ID, e)
 	switch {
 	case errors.Is(err, storage.ErrAnnulled):
-		return userErr(ErrBadOption, fmt.Sprintf("The game `%s` is annulled already.", arc.ID))
+		return UserErr(ErrBadOption, fmt.Sprintf("The game `%s` is annulled already.", arc.ID))
 	case errors.Is(err, storage.ErrNotFound):
 		return noGameHere(id)
 	case err != nil:
 		return err
 	}
 	a.log.Info("finished game annulled by an admin", "game", out.ID, "guild", guild, "by", r.User.ID, "was rated", arc.Rated)
-	players := fmt.Sprintf("⚫ %s vs ⚪ %s", shownName(out.Black), shownName(out.White))
+	players := fmt.Sprintf("⚫ %s vs ⚪ %s", ShownName(out.Black), ShownName(out.White))
 	done := fmt.Sprintf("Annulled the game `%s` (%s, %s): its record stays, marked annulled, and it no longer counts in anyone's statistics.", out.ID, players, arc.Result)
 	if arc.Rated {
 		done += " The ratings it counted in were recomputed without it, game by game, as `gobot ratings rebuild` would."
 	}
-	m := &Message{Content: clip(fmt.Sprintf("⚖️ %s, an admin of this server, annulled the finished game %s (%s, `%s`): it no longer counts in statistics or ratings. Reason: %s",
-		mention(userPlayer(r.User)), players, arc.Result, out.ID, reason), 2000), AllowedMentions: noMentions()}
+	m := &Message{Content: Clip(fmt.Sprintf("⚖️ %s, an admin of this server, annulled the finished game %s (%s, `%s`): it no longer counts in statistics or ratings. Reason: %s",
+		Mention(UserPlayer(r.User)), players, arc.Result, out.ID, reason), 2000), AllowedMentions: NoMentions()}
 	if _, err := a.opts.Discord.SendMessage(ctx, out.ChannelID, m); err != nil {
 		a.log.Info("annul: tell the game's channel", "game", out.ID, "err", err)
 	}
@@ -208,36 +189,36 @@ func banUntil(b *storage.Ban) string {
 func (a *App) adminBan(ctx context.Context, r *Request) error {
 	u, ok := r.UserOption("user")
 	if !ok {
-		return userErr(ErrBadOption, "Choose who to ban with `user:`.")
+		return UserErr(ErrBadOption, "Choose who to ban with `user:`.")
 	}
 	days, limited, err := r.Int("days")
 	if err != nil {
 		return err
 	}
 	if limited && (days < 1 || days > maxBanDays) {
-		return userErr(ErrBadOption, fmt.Sprintf("A ban lasts from 1 to %d days, not %d; leave `days:` out for a ban until you lift it.", maxBanDays, days))
+		return UserErr(ErrBadOption, fmt.Sprintf("A ban lasts from 1 to %d days, not %d; leave `days:` out for a ban until you lift it.", maxBanDays, days))
 	}
 	reason, err := reasonOption(r)
 	if err != nil {
 		return err
 	}
-	target := userPlayer(u)
+	target := UserPlayer(u)
 	switch {
 	case u.ID == a.opts.AppID || u.ID == r.Interaction.AppID:
-		return userErr(ErrBadOption, "I cannot ban myself. To keep games out of some channels, set `/go-admin settings set setting:channels`; to remove gobot, kick it from the server.")
+		return UserErr(ErrBadOption, "I cannot ban myself. To keep games out of some channels, set `/go-admin settings set setting:channels`; to remove gobot, kick it from the server.")
 	case u.Bot:
-		return userErr(ErrBadOption, fmt.Sprintf("%s is a bot account and cannot play, so there is nothing to ban.", mention(target)))
+		return UserErr(ErrBadOption, fmt.Sprintf("%s is a bot account and cannot play, so there is nothing to ban.", Mention(target)))
 	case u.ID == r.User.ID:
-		return userErr(ErrBadOption, "You cannot ban yourself.")
+		return UserErr(ErrBadOption, "You cannot ban yourself.")
 	case targetIsAdmin(r, u.ID):
-		return userErr(ErrForbidden, fmt.Sprintf("%s is an admin of this server (Manage Server), and admins cannot be banned from gobot.", mention(target)))
+		return UserErr(ErrForbidden, fmt.Sprintf("%s is an admin of this server (Manage Server), and admins cannot be banned from gobot.", Mention(target)))
 	}
-	guild, now := r.Interaction.GuildID, a.now()
+	guild, now := r.Interaction.GuildID, a.Now()
 	before := "not banned"
 	if old, err := a.admin.Ban(ctx, guild, u.ID); err == nil && old.Active(now) {
 		before = "banned " + banUntil(old)
 	}
-	b := storage.Ban{GuildID: guild, User: target, Reason: reason, By: userPlayer(r.User), At: now}
+	b := storage.Ban{GuildID: guild, User: target, Reason: reason, By: UserPlayer(r.User), At: now}
 	if limited {
 		b.Until = now.Add(time.Duration(days) * 24 * time.Hour)
 	}
@@ -248,7 +229,7 @@ func (a *App) adminBan(ctx context.Context, r *Request) error {
 	}
 	a.log.Info("user banned on a server", "guild", guild, "user", u.ID, "by", r.User.ID, "until", b.Until)
 	msg := fmt.Sprintf("🚫 %s is banned from gobot on this server %s: they cannot challenge, be challenged, start bot games or vote here. Reason: %s",
-		mention(target), banUntil(&b), reason)
+		Mention(target), banUntil(&b), reason)
 	games, err := a.games.PlayerActiveGames(ctx, u.ID)
 	if err != nil && len(games) == 0 {
 		return err
@@ -256,7 +237,7 @@ func (a *App) adminBan(ctx context.Context, r *Request) error {
 	var here []string
 	for _, g := range games {
 		if g.GuildID == guild {
-			here = append(here, fmt.Sprintf("`%s` (%s) in <#%s>", g.ID, gameTitle(g), g.ChannelID))
+			here = append(here, fmt.Sprintf("`%s` (%s) in <#%s>", g.ID, a.gameTitle(g), g.ChannelID))
 		}
 	}
 	if len(here) == 0 {
@@ -281,27 +262,27 @@ func targetIsAdmin(r *Request, userID string) bool {
 func (a *App) adminUnban(ctx context.Context, r *Request) error {
 	u, ok := r.UserOption("user")
 	if !ok {
-		return userErr(ErrBadOption, "Choose whose ban to lift with `user:`.")
+		return UserErr(ErrBadOption, "Choose whose ban to lift with `user:`.")
 	}
-	target := userPlayer(u)
+	target := UserPlayer(u)
 	guild := r.Interaction.GuildID
 	old, err := a.admin.Ban(ctx, guild, u.ID)
-	if errors.Is(err, storage.ErrNotFound) || (err == nil && !old.Active(a.now())) {
-		return userErr(ErrBadOption, fmt.Sprintf("%s is not banned on this server.", mention(target)))
+	if errors.Is(err, storage.ErrNotFound) || (err == nil && !old.Active(a.Now())) {
+		return UserErr(ErrBadOption, fmt.Sprintf("%s is not banned on this server.", Mention(target)))
 	}
 	if err != nil {
 		return err
 	}
 	e := audit(r, storage.AuditUnban, u.ID, "")
 	e.Before, e.After = "banned "+banUntil(old), "not banned"
-	if _, err := a.admin.LiftBan(ctx, guild, u.ID, userPlayer(r.User), e); err != nil {
+	if _, err := a.admin.LiftBan(ctx, guild, u.ID, UserPlayer(r.User), e); err != nil {
 		if errors.Is(err, storage.ErrNotFound) {
-			return userErr(ErrBadOption, fmt.Sprintf("%s is not banned on this server.", mention(target)))
+			return UserErr(ErrBadOption, fmt.Sprintf("%s is not banned on this server.", Mention(target)))
 		}
 		return err
 	}
 	a.log.Info("ban lifted on a server", "guild", guild, "user", u.ID, "by", r.User.ID)
-	return adminReply(ctx, r, fmt.Sprintf("✅ %s may play on this server again.", mention(target)))
+	return adminReply(ctx, r, fmt.Sprintf("✅ %s may play on this server again.", Mention(target)))
 }
 
 // moderatorAbort ends a game in play for a moderator (Manage Messages):
@@ -311,24 +292,24 @@ func (a *App) moderatorAbort(ctx context.Context, r *Request, g *storage.Game) e
 	reason, _ := r.String("reason")
 	reason = strings.Join(strings.Fields(reason), " ")
 	if reason == "" {
-		return userErr(ErrBadOption, "A moderator's abort needs a reason, which is kept in the server's log and told to the players: `/go abort reason:…`.")
+		return UserErr(ErrBadOption, "A moderator's abort needs a reason, which is kept in the server's log and told to the players: `/go abort reason:…`.")
 	}
 	if len([]rune(reason)) > maxReason {
-		return userErr(ErrBadOption, fmt.Sprintf("A reason may be at most %d characters long.", maxReason))
+		return UserErr(ErrBadOption, fmt.Sprintf("A reason may be at most %d characters long.", maxReason))
 	}
-	moves, by := g.State.MoveCount(), userPlayer(r.User)
-	comment := fmt.Sprintf("Aborted by %s, a moderator, after %s: recorded, never rated. Reason: %s", plainName(by), plural(moves, "move"), reason)
+	moves, by := g.State.MoveCount(), UserPlayer(r.User)
+	comment := fmt.Sprintf("Aborted by %s, a moderator, after %s: recorded, never rated. Reason: %s", PlainName(by), Plural(moves, "move"), reason)
 	if err := a.voidGame(ctx, g, comment); err != nil {
 		return err
 	}
 	e := audit(r, storage.AuditAbort, g.ID, reason)
-	e.Before, e.After = fmt.Sprintf("in play after %s", plural(moves, "move")), "Void (aborted by a moderator)"
+	e.Before, e.After = fmt.Sprintf("in play after %s", Plural(moves, "move")), "Void (aborted by a moderator)"
 	a.logAction(ctx, e)
 	a.log.Info("game aborted by a moderator", "game", g.ID, "by", r.User.ID, "moves", moves)
 	a.disableBoards(ctx, g, false)
 	return r.Reply(ctx, &Message{
-		Content: clip(fmt.Sprintf("🚫 %s, a moderator, aborted the game %s after %s: it is recorded as aborted (`/go sgf game:%s`) and never rated. Reason: %s\nThe channel is free for a new game.",
-			mention(by), gameTitle(g), plural(moves, "move"), g.ID, reason), 2000),
-		AllowedMentions: noMentions(),
+		Content: Clip(fmt.Sprintf("🚫 %s, a moderator, aborted the game %s after %s: it is recorded as aborted (`/go sgf game:%s`) and never rated. Reason: %s\nThe channel is free for a new game.",
+			Mention(by), a.gameTitle(g), Plural(moves, "move"), g.ID, reason), 2000),
+		AllowedMentions: NoMentions(),
 	})
 }

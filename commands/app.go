@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/bwmarrin/discordgo"
-	dbots "github.com/gobot-dev/gobot/bots/draughts"
 	"github.com/gobot-dev/gobot/bots/review"
 	"github.com/gobot-dev/gobot/engine"
 	"github.com/gobot-dev/gobot/engine/clock"
@@ -22,8 +21,8 @@ import (
 const (
 	DefaultChallengeTTL = 24 * time.Hour
 	DefaultScoringTTL   = 24 * time.Hour
-	// botMoveTimeout bounds one bot move, whatever its level's budget.
-	botMoveTimeout = 2 * time.Minute
+	// BotMoveTimeout bounds one bot move, whatever its level's budget.
+	BotMoveTimeout = 2 * time.Minute
 	// acceptClaim bounds the claim an Accept holds on its challenge while
 	// it makes the game's thread (storage's ClaimChallenge): a worker that
 	// dies meanwhile holds it no longer than this.
@@ -41,9 +40,6 @@ type Options struct {
 	Discord Discord
 	Store   Store
 	Players Players
-	// Draughts are the draughts bot levels; nil means the built-in ones
-	// (bots/draughts with no Hub engines).
-	Draughts DraughtsPlayers
 	// Reviewer reviews games and estimates scores; nil means Players when
 	// it is a Reviewer too, else NewLocalReviewer with the built-in search.
 	Reviewer Reviewer
@@ -65,6 +61,10 @@ type Options struct {
 	// After waits d on the same clock as Now (time.After); tests with their
 	// own Now set it, so that the clocks' scheduler wakes on their time.
 	After func(d time.Duration) <-chan time.Time
+	// Rooms make the rooms of the kinds of game the App hosts, one each
+	// (room.go); the first is the default for anything that names no
+	// kind. Nil means Go's alone.
+	Rooms []NewRoom
 	// Activity says the board page runs as a Discord Activity: board
 	// messages get an Open board button, and Register adds the Entry
 	// Point command (activity.go).
@@ -113,6 +113,9 @@ type App struct {
 	// waiting for them (see botqueue.go).
 	owed *owedMoves
 
+	// rooms are the kinds' rooms (room.go).
+	rooms *rooms
+
 	// changes are the listeners of the change feed (see OnChange in web.go).
 	changes *changes
 
@@ -150,13 +153,6 @@ func New(opts Options) (*App, error) {
 	if opts.After == nil {
 		opts.After = time.After
 	}
-	if opts.Draughts == nil {
-		reg, err := dbots.NewRegistry(dbots.Config{Logger: opts.Logger})
-		if err != nil {
-			return nil, fmt.Errorf("commands: draughts levels: %w", err)
-		}
-		opts.Draughts = reg
-	}
 	if opts.DefaultClock == nil {
 		d := clock.Default()
 		opts.DefaultClock = &d
@@ -175,29 +171,54 @@ func New(opts Options) (*App, error) {
 		owed: newOwedMoves(), closing: make(chan struct{}), changes: &changes{}}
 	// Every committed write of a game is announced (web.go).
 	b.games, b.challenges = feedGames{Games: st, app: b}, feedChallenges{Challenges: st, app: b}
+	if len(opts.Rooms) == 0 {
+		opts.Rooms = []NewRoom{GoRoom}
+		b.opts.Rooms = opts.Rooms
+	}
+	var list []Room
+	for _, open := range opts.Rooms {
+		rm, err := open(b)
+		if err != nil {
+			return nil, err
+		}
+		list = append(list, rm)
+	}
+	var err error
+	if b.rooms, err = newRooms(list); err != nil {
+		return nil, err
+	}
 	b.router = b.routes()
 	return b, nil
 }
 
-func (a *App) now() time.Time { return a.opts.Now() }
+// Now is the time on the App's clock (Options.Now).
+func (a *App) Now() time.Time { return a.opts.Now() }
+
+// GameStore is the store's part for active games (Options.Store), for the
+// rooms: every write of a game is version-checked and announced on the
+// change feed.
+func (a *App) GameStore() Games { return a.games }
+
+// Logger is the App's logger (Options.Logger).
+func (a *App) Logger() *slog.Logger { return a.log }
 
 // Router returns the App's router (for tests and the help text).
 func (a *App) Router() *Router { return a.router }
 
-// Register overwrites the application's commands with /go and /draughts, globally or in
-// the configured guild.
+// Register overwrites the application's commands with its rooms' and
+// /go-admin (Definitions), globally or in the configured guild.
 func (a *App) Register(ctx context.Context) error {
 	if a.opts.AppID == "" {
 		return errors.New("commands: Register needs the application ID")
 	}
-	cmds := Definitions(a.opts.Players.Levels(), draughtsLevels(a.opts.Draughts.Levels())...)
+	cmds := a.Definitions()
 	if a.opts.Activity && a.opts.GuildID == "" {
 		// Discord refuses a global overwrite that drops the Entry Point
 		// command of an application with Activities.
 		cmds = append(cmds, entryPoint())
 	}
 	if err := a.opts.Discord.OverwriteCommands(ctx, a.opts.AppID, a.opts.GuildID, cmds); err != nil {
-		return fmt.Errorf("commands: register /go and /draughts: %w", err)
+		return fmt.Errorf("commands: register the commands: %w", err)
 	}
 	return nil
 }
@@ -292,7 +313,7 @@ func (a *App) handle(ctx context.Context, it *discordgo.Interaction, initial ini
 // (web.go) keep their answers instead of sending them to Discord.
 func (a *App) handleWith(ctx context.Context, it *discordgo.Interaction, d Discord, initial initialFunc) {
 	r := newRequest(it, d, initial)
-	start := a.now()
+	start := a.Now()
 	log := a.log.With("interaction", it.ID, "type", it.Type.String(), "channel", it.ChannelID)
 	if r.User != nil {
 		log = log.With("user", r.User.ID)
@@ -300,11 +321,11 @@ func (a *App) handleWith(ctx context.Context, it *discordgo.Interaction, d Disco
 	defer func() {
 		if p := recover(); p != nil {
 			log.Error("handler panicked", "path", r.Path, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
-			a.replyError(ctx, r, log, userErr(errPanic, "Sorry, something went wrong on my side and nothing was changed. Please try again; if it keeps happening, tell the server admins."))
+			a.replyError(ctx, r, log, UserErr(errPanic, "Sorry, something went wrong on my side and nothing was changed. Please try again; if it keeps happening, tell the server admins."))
 		}
 	}()
 	if r.User == nil {
-		a.replyError(ctx, r, log, userErr(ErrBadOption, "I could not tell who sent this."))
+		a.replyError(ctx, r, log, UserErr(ErrBadOption, "I could not tell who sent this."))
 		return
 	}
 	if it.ChannelID != "" && it.Type != discordgo.InteractionApplicationCommandAutocomplete {
@@ -322,7 +343,7 @@ func (a *App) handleWith(ctx context.Context, it *discordgo.Interaction, d Disco
 		a.replyError(ctx, r, log, err)
 		return
 	}
-	log.Debug("handled", "path", r.Path, "took", a.now().Sub(start))
+	log.Debug("handled", "path", r.Path, "took", a.Now().Sub(start))
 }
 
 // errPanic marks the apology after a recovered panic.
@@ -345,7 +366,7 @@ func (a *App) replyError(ctx context.Context, r *Request, log *slog.Logger, err 
 	// read only "interaction failed".
 	// A damaged game set aside concerns both players: say it in public.
 	public := errors.Is(err, ErrQuarantined)
-	if rerr := r.Reply(ctx, &Message{Content: clip(msg, 2000), Ephemeral: !public}); rerr != nil {
+	if rerr := r.Reply(ctx, &Message{Content: Clip(msg, 2000), Ephemeral: !public}); rerr != nil {
 		log.Warn("could not send error reply", "err", rerr)
 	}
 }

@@ -40,7 +40,7 @@ func archivedGame(ctx context.Context, arch Archive, r *Request, id string) (*st
 	a, err := arch.ArchivedGame(ctx, id)
 	switch {
 	case errors.Is(err, storage.ErrNotFound) || (err == nil && id == ""):
-		return nil, userErr(ErrBadOption, fmt.Sprintf("There is no finished game with ID `%s`: pick one of the suggestions, or find it with `/go history`.", clip(id, 40)))
+		return nil, UserErr(ErrBadOption, fmt.Sprintf("There is no finished game with ID `%s`: pick one of the suggestions, or find it with `/go history`.", Clip(id, 40)))
 	case err != nil:
 		return nil, err
 	}
@@ -48,9 +48,9 @@ func archivedGame(ctx context.Context, arch Archive, r *Request, id string) (*st
 		return a, nil
 	}
 	if a.GuildID != "" {
-		return nil, userErr(ErrForbidden, fmt.Sprintf("Game `%s` was played on another server: you can get the games you played and the games of this server.", a.ID))
+		return nil, UserErr(ErrForbidden, fmt.Sprintf("Game `%s` was played on another server: you can get the games you played and the games of this server.", a.ID))
 	}
-	return nil, userErr(ErrForbidden, fmt.Sprintf("Game `%s` was played in private messages between other players: you can get the games you played and the games of this server.", a.ID))
+	return nil, UserErr(ErrForbidden, fmt.Sprintf("Game `%s` was played in private messages between other players: you can get the games you played and the games of this server.", a.ID))
 }
 
 // finishedGameOption resolves the game: option of r to a finished game the
@@ -66,15 +66,15 @@ func finishedGameOption(ctx context.Context, arch Archive, r *Request) (*storage
 		return nil, err
 	}
 	if len(games) == 0 {
-		return nil, userErr(ErrNoGame, "No game has been played to the end in this channel yet: name one with `game:` (it suggests your recent games), or see `/go history`.")
+		return nil, UserErr(ErrNoGame, "No game has been played to the end in this channel yet: name one with `game:` (it suggests your recent games), or see `/go history`.")
 	}
 	return archivedGame(ctx, arch, r, games[0].ID)
 }
 
-// completeFinishedGames suggests the user's recent finished games for the
+// CompleteFinishedGames suggests the user's recent finished games for the
 // game: option, labelled like "vs bob · 19×19 · B+3.5 · 2 d ago", filtered
 // by what was typed (matched against the label and the ID).
-func (a *App) completeFinishedGames(ctx context.Context, r *Request) error {
+func (a *App) CompleteFinishedGames(ctx context.Context, r *Request) error {
 	_, typed := r.Focused()
 	typed = strings.ToLower(strings.TrimSpace(typed))
 	games, err := a.archive.PlayerGames(ctx, r.User.ID, 100)
@@ -83,11 +83,11 @@ func (a *App) completeFinishedGames(ctx context.Context, r *Request) error {
 	}
 	var choices []*discordgo.ApplicationCommandOptionChoice
 	for _, arc := range games {
-		label := gameLabel(arc, r.User.ID, a.now())
+		label := gameLabel(arc, a.archivedSetup(arc), r.User.ID, a.Now())
 		if typed != "" && !strings.Contains(strings.ToLower(label), typed) && !strings.HasPrefix(arc.ID, typed) {
 			continue
 		}
-		choices = append(choices, &discordgo.ApplicationCommandOptionChoice{Name: clip(label, 100), Value: arc.ID})
+		choices = append(choices, &discordgo.ApplicationCommandOptionChoice{Name: Clip(label, 100), Value: arc.ID})
 		if len(choices) == 25 {
 			break
 		}
@@ -99,13 +99,13 @@ func (a *App) completeFinishedGames(ctx context.Context, r *Request) error {
 // of the user with userID when they played it: "vs @bob · 19×19 · B+3.5 ·
 // 2 d ago" ("vs gobot hard · …" against a bot, which is no user to
 // mention), otherwise "alice vs bob · …".
-func gameLabel(a *storage.Archived, userID string, now time.Time) string {
-	who := plainName(a.Black) + " vs " + plainName(a.White)
+func gameLabel(a *storage.Archived, setup, userID string, now time.Time) string {
+	who := PlainName(a.Black) + " vs " + PlainName(a.White)
 	opponent := func(p storage.Player) string {
 		if p.IsBot() {
-			return "vs " + plainName(p)
+			return "vs " + PlainName(p)
 		}
-		return "vs @" + plainName(p)
+		return "vs @" + PlainName(p)
 	}
 	switch userID {
 	case a.Black.UserID:
@@ -113,7 +113,7 @@ func gameLabel(a *storage.Archived, userID string, now time.Time) string {
 	case a.White.UserID:
 		who = opponent(a.Black)
 	}
-	return fmt.Sprintf("%s · %s · %s · %s", who, archivedSetup(a), a.Result, ago(now.Sub(a.FinishedAt)))
+	return fmt.Sprintf("%s · %s · %s · %s", who, setup, a.Result, ago(now.Sub(a.FinishedAt)))
 }
 
 // ago says how long ago something happened, briefly: "just now", "5 min
@@ -132,17 +132,17 @@ func ago(d time.Duration) string {
 
 // sgfFile is the attachment of a game's record.
 func sgfFile(id, what string, data []byte) File {
-	return File{Name: "gobot-" + id + ".sgf", ContentType: "application/x-go-sgf", Description: clip("SGF record: "+what, 1024), Data: data}
+	return File{Name: "gobot-" + id + ".sgf", ContentType: "application/x-go-sgf", Description: Clip("SGF record: "+what, 1024), Data: data}
 }
 
-// archivedTitle names the players of a finished game.
-func archivedTitle(a *storage.Archived) string {
-	return fmt.Sprintf("⚫ %s vs ⚪ %s", shownName(a.Black), shownName(a.White))
+// ArchivedTitle names the players of a finished game.
+func ArchivedTitle(a *storage.Archived) string {
+	return fmt.Sprintf("⚫ %s vs ⚪ %s", ShownName(a.Black), ShownName(a.White))
 }
 
-// cmdSGF attaches a game's record: the active game's in this channel, or a
+// CmdRecord attaches a game's record: the active game's in this channel, or a
 // finished game's (game:, or the last one finished here).
-func (a *App) cmdSGF(ctx context.Context, r *Request) error {
+func (a *App) CmdRecord(ctx context.Context, r *Request) error {
 	withReview, _, err := r.Bool("review")
 	if err != nil {
 		return err
@@ -150,7 +150,7 @@ func (a *App) cmdSGF(ctx context.Context, r *Request) error {
 	if _, named := r.String(gameOption); !named && !withReview {
 		g, err := a.loadGame(ctx, r.Interaction.ChannelID)
 		if err == nil {
-			return a.activeSGF(ctx, r, g)
+			return a.roomOf(g).ActiveRecord(ctx, r, g)
 		}
 		if !errors.Is(err, ErrNoGame) {
 			return err
@@ -165,32 +165,29 @@ func (a *App) cmdSGF(ctx context.Context, r *Request) error {
 		return err
 	}
 	m := &Message{
-		Content: fmt.Sprintf("Record of %s, %s, %s, finished <t:%d:d> (SGF, opens in any Go editor).", archivedTitle(arc), archivedSetup(arc), arc.Result, arc.FinishedAt.Unix()),
-		Files:   []File{recordFile(arc)},
-	}
-	if arc.Kind == draughtsKind {
-		m.Content = fmt.Sprintf("Record of %s, %s, %s, finished <t:%d:d> (PDN, opens in any draughts program).", archivedTitle(arc), archivedSetup(arc), arc.Result, arc.FinishedAt.Unix())
+		Content: fmt.Sprintf("Record of %s, %s, %s, finished <t:%d:d> (%s).", ArchivedTitle(arc), a.archivedSetup(arc), arc.Result, arc.FinishedAt.Unix(), a.recordFormat(arc)),
+		Files:   []File{a.recordFile(arc)},
 	}
 	if withReview {
-		if err := goOnly(arc, "reviews are"); err != nil {
+		if err := a.goOnly(arc, "reviews are"); err != nil {
 			return err
 		}
 		rv := a.storedReview(ctx, arc.ID)
 		if rv == nil && arc.Moves == 0 {
-			return userErr(ErrBadOption, fmt.Sprintf("Game `%s` has no moves, so there is no review to write into its record.", arc.ID))
+			return UserErr(ErrBadOption, fmt.Sprintf("Game `%s` has no moves, so there is no review to write into its record.", arc.ID))
 		}
 		if rv == nil {
-			return userErr(ErrBadOption, fmt.Sprintf("Game `%s` has not been reviewed yet: `/go review game:%s` reviews it, then ask again.", arc.ID, arc.ID))
+			return UserErr(ErrBadOption, fmt.Sprintf("Game `%s` has not been reviewed yet: `/go review game:%s` reviews it, then ask again.", arc.ID, arc.ID))
 		}
 		data, err := reviewedSGF(arc, rv)
 		if err != nil {
 			return err
 		}
 		m.Files[0].Data = data
-		m.Content = fmt.Sprintf("Record of %s with its review, %d×%d, %s (SGF: the win rate on every move, the mistakes with the preferred lines as variations).", archivedTitle(arc), arc.Size, arc.Size, arc.Result)
+		m.Content = fmt.Sprintf("Record of %s with its review, %d×%d, %s (SGF: the win rate on every move, the mistakes with the preferred lines as variations).", ArchivedTitle(arc), arc.Size, arc.Size, arc.Result)
 	}
 	if animate {
-		if _, err := withAnimation(ctx, r, m, func() (File, error) { return archivedGIF(arc) }); err != nil {
+		if _, err := WithAnimation(ctx, r, m, func() (File, error) { return a.room(arc.Kind).Animation(arc) }); err != nil {
 			return err
 		}
 	}
@@ -206,35 +203,28 @@ func (a *App) cmdReplay(ctx context.Context, r *Request) error {
 		return err
 	}
 	if arc.Moves == 0 {
-		return userErr(ErrBadOption, "That game has no moves to replay.")
+		return UserErr(ErrBadOption, "That game has no moves to replay.")
 	}
 	// Drawing every move takes a while: answer "thinking" first.
 	if err := r.Defer(ctx, false); err != nil {
 		return err
 	}
-	f, err := archivedGIF(arc)
+	f, err := a.room(arc.Kind).Animation(arc)
 	if err != nil {
 		return err
 	}
 	if len(f.Data) > maxUpload {
-		return userErr(ErrBadOption, fmt.Sprintf("The replay of game `%s` is larger than Discord accepts; `/go sgf game:%s` has the record.", arc.ID, arc.ID))
+		return UserErr(ErrBadOption, fmt.Sprintf("The replay of game `%s` is larger than Discord accepts; `/go sgf game:%s` has the record.", arc.ID, arc.ID))
 	}
 	return r.Reply(ctx, &Message{
-		Content: fmt.Sprintf("Replay of %s, %s, %s, %s.", archivedTitle(arc), archivedSetup(arc), arc.Result, plural(arc.Moves, "move")),
+		Content: fmt.Sprintf("Replay of %s, %s, %s, %s.", ArchivedTitle(arc), a.archivedSetup(arc), arc.Result, Plural(arc.Moves, "move")),
 		Files:   []File{f},
 	})
 }
 
-// archivedGIF animates a finished game from its record, ending on the
+// goArchivedGIF animates a finished game of Go from its record, ending on the
 // count when it was scored.
-func archivedGIF(a *storage.Archived) (File, error) {
-	if a.Kind == draughtsKind {
-		st, err := archivedDraughts(a)
-		if err != nil {
-			return File{}, err
-		}
-		return draughtsGIF(a.ID, st)
-	}
+func goArchivedGIF(a *storage.Archived) (File, error) {
 	eg, info, err := engine.ParseSGF(a.SGF)
 	if err != nil {
 		return File{}, fmt.Errorf("commands: record of game %s: %w", a.ID, err)
@@ -248,11 +238,11 @@ func archivedGIF(a *storage.Archived) (File, error) {
 		return File{}, fmt.Errorf("commands: animate game %s: %w", a.ID, err)
 	}
 	return File{Name: "gobot-" + a.ID + ".gif", ContentType: "image/gif",
-		Description: clip("Animated replay: "+archivedTitle(a)+", "+a.Result, 1024), Data: buf.Bytes()}, nil
+		Description: Clip("Animated replay: "+ArchivedTitle(a)+", "+a.Result, 1024), Data: buf.Bytes()}, nil
 }
 
-// cmdHistory lists a player's finished games that the caller may see.
-func (a *App) cmdHistory(ctx context.Context, r *Request) error {
+// CmdHistory lists a player's finished games that the caller may see.
+func (a *App) CmdHistory(ctx context.Context, r *Request) error {
 	u := r.User
 	if o, ok := r.UserOption("player"); ok {
 		u = o
@@ -264,7 +254,7 @@ func (a *App) cmdHistory(ctx context.Context, r *Request) error {
 	if !given {
 		page = 1
 	}
-	m, err := historyMessage(ctx, a.archive, r, userPlayer(u), page)
+	m, err := a.historyMessage(ctx, a.archive, r, UserPlayer(u), page)
 	if err != nil {
 		return err
 	}
@@ -282,7 +272,7 @@ func (a *App) btnHistory(ctx context.Context, r *Request) error {
 	if err == nil {
 		p = st.Player
 	}
-	m, err := historyMessage(ctx, a.archive, r, p, page)
+	m, err := a.historyMessage(ctx, a.archive, r, p, page)
 	if err != nil {
 		return err
 	}
@@ -291,13 +281,13 @@ func (a *App) btnHistory(ctx context.Context, r *Request) error {
 
 // historyMessage is page page of p's games in arch that the user of r may
 // see, with an SGF button for each and Previous / Next buttons.
-func historyMessage(ctx context.Context, arch Archive, r *Request, p storage.Player, page int) (*Message, error) {
+func (a *App) historyMessage(ctx context.Context, arch Archive, r *Request, p storage.Player, page int) (*Message, error) {
 	if page < 1 {
-		return nil, userErr(ErrBadOption, "Pages start at 1.")
+		return nil, UserErr(ErrBadOption, "Pages start at 1.")
 	}
 	var keep func(*storage.Archived) bool
 	if p.UserID != r.User.ID {
-		keep = func(a *storage.Archived) bool { return canSee(a, r) }
+		keep = func(arc *storage.Archived) bool { return canSee(arc, r) }
 	}
 	games, total, err := arch.PlayerGamesPage(ctx, p.Key(), (page-1)*historyPageSize, historyPageSize, keep)
 	if err != nil && len(games) == 0 {
@@ -306,24 +296,21 @@ func historyMessage(ctx context.Context, arch Archive, r *Request, p storage.Pla
 	pages := (total + historyPageSize - 1) / historyPageSize
 	switch {
 	case total == 0 && p.UserID == r.User.ID:
-		return nil, userErr(ErrBadOption, "You have not finished a game yet.")
+		return nil, UserErr(ErrBadOption, "You have not finished a game yet.")
 	case total == 0 && r.Interaction.GuildID == "":
-		return nil, userErr(ErrBadOption, fmt.Sprintf("%s has no finished game you can see here (your own games with them; in a server, its games too).", mention(p)))
+		return nil, UserErr(ErrBadOption, fmt.Sprintf("%s has no finished game you can see here (your own games with them; in a server, its games too).", Mention(p)))
 	case total == 0:
-		return nil, userErr(ErrBadOption, fmt.Sprintf("%s has no finished game you can see (your own games with them, or games of this server).", mention(p)))
+		return nil, UserErr(ErrBadOption, fmt.Sprintf("%s has no finished game you can see (your own games with them, or games of this server).", Mention(p)))
 	case page > pages:
-		return nil, userErr(ErrBadOption, fmt.Sprintf("There is no page %d: %s has %s of games you can see.", page, mention(p), plural(pages, "page")))
+		return nil, UserErr(ErrBadOption, fmt.Sprintf("There is no page %d: %s has %s of games you can see.", page, Mention(p), Plural(pages, "page")))
 	}
 	var sb strings.Builder
 	var buttons []discordgo.MessageComponent
-	for i, a := range games {
+	for i, arc := range games {
 		n := (page-1)*historyPageSize + i + 1
-		sb.WriteString(historyLine(a, p.Key(), n) + "\n")
-		format := "SGF "
-		if a.Kind == draughtsKind {
-			format = "PDN " // the record's format, as the button attaches it
-		}
-		buttons = append(buttons, discordgo.Button{Label: format + strconv.Itoa(n), Style: discordgo.SecondaryButton, CustomID: "sgf/" + a.ID})
+		sb.WriteString(historyLine(arc, a.archivedSetup(arc), p.Key(), n) + "\n")
+		format, _, _ := strings.Cut(a.recordFormat(arc), ",") // the record's format, as the button attaches it
+		buttons = append(buttons, discordgo.Button{Label: format + " " + strconv.Itoa(n), Style: discordgo.SecondaryButton, CustomID: "sgf/" + arc.ID})
 	}
 	fmt.Fprintf(&sb, "\nPage %d of %d · the SGF buttons attach a record; `/go sgf game:ID` and `/go replay game:ID` take the IDs.", page, pages)
 	var rows []discordgo.MessageComponent
@@ -340,9 +327,9 @@ func historyMessage(ctx context.Context, arch Archive, r *Request, p storage.Pla
 	return &Message{
 		Ephemeral: true,
 		Embeds: []*discordgo.MessageEmbed{{
-			Title:       clip("Games of "+shownName(p), 256),
-			Description: clip(sb.String(), 4096),
-			Color:       colorBlack,
+			Title:       Clip("Games of "+ShownName(p), 256),
+			Description: Clip(sb.String(), 4096),
+			Color:       ColorBlack,
 		}},
 		Components: rows,
 	}, nil
@@ -357,7 +344,7 @@ func (a *App) btnSGF(ctx context.Context, r *Request) error {
 	}
 	return r.Reply(ctx, &Message{
 		Ephemeral: true,
-		Content:   fmt.Sprintf("Record of %s, %s, %s, finished <t:%d:d>.", archivedTitle(arc), archivedSetup(arc), arc.Result, arc.FinishedAt.Unix()),
-		Files:     []File{recordFile(arc)},
+		Content:   fmt.Sprintf("Record of %s, %s, %s, finished <t:%d:d>.", ArchivedTitle(arc), a.archivedSetup(arc), arc.Result, arc.FinishedAt.Unix()),
+		Files:     []File{a.recordFile(arc)},
 	})
 }

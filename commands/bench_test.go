@@ -23,7 +23,7 @@ func benchGame(b *testing.B, tb *testApp) *storage.Game {
 			b.Fatal(err)
 		}
 	}
-	g := &storage.Game{ID: "1", ChannelID: channelID, Sides: storage.Sides(userPlayer(ann), userPlayer(bob)), State: engine.Own(eg)}
+	g := &storage.Game{ID: "1", ChannelID: channelID, Sides: storage.Sides(UserPlayer(ann), UserPlayer(bob)), State: engine.Own(eg)}
 	if err := tb.store.CreateGame(context.Background(), g); err != nil {
 		b.Fatal(err)
 	}
@@ -66,7 +66,7 @@ func BenchmarkMoveCommit(b *testing.B) {
 			if err := takeBack(g, 1); err != nil {
 				b.Fatal(err)
 			}
-			if err := tb.update(ctx, g); err != nil {
+			if err := tb.UpdateGame(ctx, g); err != nil {
 				b.Fatal(err)
 			}
 		}

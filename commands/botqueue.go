@@ -344,7 +344,7 @@ func (a *App) makeOwedMove(ctx context.Context, m *storage.BotMove) time.Duratio
 		return 0
 	case err != nil && !errors.Is(err, ErrNoGame):
 		log.Warn("bot queue: load game; the move stays queued", "err", err)
-		a.release(ctx, m, a.now().Add(retryDelay(m.Attempts)))
+		a.release(ctx, m, a.Now().Add(retryDelay(m.Attempts)))
 		return 0
 	}
 	if err != nil || g.ID != m.GameID || !botToMove(g) || g.State.MoveCount() != m.Moves {
@@ -359,7 +359,7 @@ func (a *App) makeOwedMove(ctx context.Context, m *storage.BotMove) time.Duratio
 	stop()
 	switch {
 	case err == nil:
-		log.Debug("bot moved", "waited", a.now().Sub(m.Since), "attempts", m.Attempts)
+		log.Debug("bot moved", "waited", a.Now().Sub(m.Since), "attempts", m.Attempts)
 		out := botOutcome{gameID: g.ID, moves: m.Moves, game: g, note: note}
 		if !a.owed.deliver(m.ChannelID, out) {
 			a.postBotMove(ctx, g, note)
@@ -386,7 +386,7 @@ func (a *App) makeOwedMove(ctx context.Context, m *storage.BotMove) time.Duratio
 	}
 	delay := retryDelay(m.Attempts)
 	log.Warn("bot move failed; it stays queued", "attempt", m.Attempts+1, "retry_in", delay, "err", err)
-	a.release(ctx, m, a.now().Add(delay))
+	a.release(ctx, m, a.Now().Add(delay))
 	a.owed.deliver(m.ChannelID, botOutcome{gameID: g.ID, moves: m.Moves, err: err})
 	return 0
 }
@@ -456,7 +456,7 @@ func (a *App) awaitBot(ctx context.Context, r *Request, g *storage.Game) (*stora
 				continue
 			}
 			if err == nil && stored.ID == g.ID && stored.State.MoveCount() == g.State.MoveCount()+1 {
-				if lastMover(stored).IsBot() {
+				if a.lastMover(stored).IsBot() {
 					// Another process made the move, and announces it
 					// (its handler waiting for it, or its worker's post):
 					// answer with the board alone, which shows it as the

@@ -22,8 +22,8 @@ func describeSetup(size int, rules engine.Rules, handicap int) string {
 	return s
 }
 
-// channelFree checks that a channel has no game running.
-func (a *App) channelFree(ctx context.Context, channelID string) error {
+// ChannelFree checks that a channel has no game running.
+func (a *App) ChannelFree(ctx context.Context, channelID string) error {
 	_, err := a.games.Game(ctx, channelID)
 	switch {
 	case err == nil:
@@ -50,52 +50,52 @@ func canStartThreads(it *discordgo.Interaction) bool {
 	return it.AppPermissions == 0 || it.AppPermissions&need == need
 }
 
-// challengeGate reads a challenge's opponent: option and checks that
+// ChallengeGate reads a challenge's opponent: option and checks that
 // the challenge may be made here (see startGate) against that person, who
 // must be someone else and no bot account; botCmd names the command that
 // plays gobot instead. It returns the opponent and the server's settings.
-func (a *App) challengeGate(ctx context.Context, r *Request, botCmd string) (*discordgo.User, *storage.Settings, error) {
+func (a *App) ChallengeGate(ctx context.Context, r *Request, botCmd string) (*discordgo.User, *storage.Settings, error) {
 	opp, ok := r.UserOption("opponent")
 	if !ok {
-		return nil, nil, userErr(ErrBadOption, "Choose who to challenge with `opponent:`.")
+		return nil, nil, UserErr(ErrBadOption, "Choose who to challenge with `opponent:`.")
 	}
 	switch {
 	case opp.ID == r.User.ID:
-		return nil, nil, userErr(ErrBadOption, "You cannot challenge yourself. To practise, play the bot with `"+botCmd+"`.")
+		return nil, nil, UserErr(ErrBadOption, "You cannot challenge yourself. To practise, play the bot with `"+botCmd+"`.")
 	case opp.Bot:
-		return nil, nil, userErr(ErrBadOption, fmt.Sprintf("%s is a bot account and cannot answer a challenge. To play gobot, use `%s`.", mention(userPlayer(opp)), botCmd))
+		return nil, nil, UserErr(ErrBadOption, fmt.Sprintf("%s is a bot account and cannot answer a challenge. To play gobot, use `%s`.", Mention(UserPlayer(opp)), botCmd))
 	}
 	st, err := a.startGate(ctx, r) // the server's game channels, bans and limits (admin_checks.go)
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := a.mayPlay(ctx, st, userPlayer(opp), false); err != nil {
+	if err := a.mayPlay(ctx, st, UserPlayer(opp), false); err != nil {
 		return nil, nil, err
 	}
 	return opp, st, nil
 }
 
-// threadGate checks that a challenge's game can be played where it asks:
+// ThreadGate checks that a challenge's game can be played where it asks:
 // in a new thread (in a server channel where gobot may start threads), or
 // here, when this channel has no game.
-func (a *App) threadGate(ctx context.Context, it *discordgo.Interaction, thread bool) error {
+func (a *App) ThreadGate(ctx context.Context, it *discordgo.Interaction, thread bool) error {
 	if thread && it.GuildID == "" {
-		return userErr(ErrBadOption, "Threads exist only in server channels: challenge without `thread:` here.")
+		return UserErr(ErrBadOption, "Threads exist only in server channels: challenge without `thread:` here.")
 	}
 	if thread && !canStartThreads(it) {
-		return userErr(ErrForbidden, "I may not create threads in this channel (I need Create Public Threads and Send Messages in Threads): challenge without `thread:`, or ask a moderator to give me those permissions.")
+		return UserErr(ErrForbidden, "I may not create threads in this channel (I need Create Public Threads and Send Messages in Threads): challenge without `thread:`, or ask a moderator to give me those permissions.")
 	}
 	if !thread {
-		return a.channelFree(ctx, it.ChannelID)
+		return a.ChannelFree(ctx, it.ChannelID)
 	}
 	return nil
 }
 
-// postChallenge stores challenge c and shows it. The challenge message's
+// PostChallenge stores challenge c and shows it. The challenge message's
 // ID is needed to disable its buttons on expiry: it defers, reads the
 // deferred message's ID, stores the challenge, and only then shows the
 // buttons, so that a click can never find the challenge missing.
-func (a *App) postChallenge(ctx context.Context, r *Request, c *storage.Challenge) error {
+func (a *App) PostChallenge(ctx context.Context, r *Request, c *storage.Challenge) error {
 	if err := r.Defer(ctx, false); err != nil {
 		return err
 	}
@@ -108,11 +108,11 @@ func (a *App) postChallenge(ctx context.Context, r *Request, c *storage.Challeng
 	if err := a.challenges.CreateChallenge(ctx, c); err != nil {
 		return err
 	}
-	return r.Reply(ctx, challengeMessage(c, ""))
+	return r.Reply(ctx, a.ChallengeMessage(c, ""))
 }
 
 func (a *App) cmdChallenge(ctx context.Context, r *Request) error {
-	opp, st, err := a.challengeGate(ctx, r, "/go bot")
+	opp, st, err := a.ChallengeGate(ctx, r, "/go bot")
 	if err != nil {
 		return err
 	}
@@ -124,7 +124,7 @@ func (a *App) cmdChallenge(ctx context.Context, r *Request) error {
 	if err != nil {
 		return err
 	}
-	rated, err := ratedOption(r)
+	rated, err := RatedOption(r)
 	if err != nil {
 		return err
 	}
@@ -137,47 +137,26 @@ func (a *App) cmdChallenge(ctx context.Context, r *Request) error {
 		s.Color = colorByRating
 	}
 	it := r.Interaction
-	if err := a.threadGate(ctx, it, thread); err != nil {
+	if err := a.ThreadGate(ctx, it, thread); err != nil {
 		return err
 	}
-	now := a.now()
-	return a.postChallenge(ctx, r, &storage.Challenge{
+	now := a.Now()
+	return a.PostChallenge(ctx, r, &storage.Challenge{
 		ID: it.ID, ChannelID: it.ChannelID, GuildID: it.GuildID,
-		Challenger: userPlayer(r.User), Opponent: userPlayer(opp),
-		Size: s.Size, Color: s.Color, Rules: s.Rules, Handicap: s.Handicap, Thread: thread, Clock: ptr(a.clockOf(s.Clock)), Unrated: !rated,
-		CreatedAt: now, ExpiresAt: now.Add(a.challengeTTL(st)),
+		Challenger: UserPlayer(r.User), Opponent: UserPlayer(opp),
+		Size: s.Size, Color: s.Color, Rules: s.Rules, Handicap: s.Handicap, Thread: thread, Clock: ptr(a.ClockOf(s.Clock)), Unrated: !rated,
+		CreatedAt: now, ExpiresAt: now.Add(a.ChallengeTTL(st)),
 	})
 }
 
 // expiredOutcome is the outcome of a challenge nobody accepted in time.
 const expiredOutcome = "⌛ This challenge expired."
 
-// challengeMessage shows a challenge; outcome replaces the question once it
+// ChallengeMessage shows a challenge; outcome replaces the question once it
 // is answered or expired, and the buttons are then disabled.
-func challengeMessage(c *storage.Challenge, outcome string) *Message {
+func (a *App) ChallengeMessage(c *storage.Challenge, outcome string) *Message {
 	closed := outcome != ""
-	var color string
-	switch c.Color {
-	case "black":
-		color = fmt.Sprintf("%s plays black", mention(c.Challenger))
-	case "white":
-		color = fmt.Sprintf("%s plays white", mention(c.Challenger))
-	case colorByRating:
-		color = "the lower-rated player takes black"
-	default:
-		color = "colours by nigiri (chosen at random)"
-	}
-	if c.Unrated {
-		color += "; unrated"
-	}
-	where := ""
-	if c.Thread {
-		where = " in a new thread"
-	}
-	text := fmt.Sprintf("%s, %s challenges you to a game of Go%s: %s; %s.", mention(c.Opponent), mention(c.Challenger), where, describeSetup(c.Size, c.Rules, c.Handicap)+", "+challengeClock(c).Describe(), color)
-	if c.Kind == draughtsKind {
-		text = draughtsChallengeText(c)
-	}
+	text := a.room(c.Kind).ChallengeText(c)
 	if closed {
 		text += "\n" + outcome
 	} else {
@@ -185,14 +164,14 @@ func challengeMessage(c *storage.Challenge, outcome string) *Message {
 	}
 	m := &Message{
 		Content:         text,
-		AllowedMentions: onlyUsers(c.Opponent.UserID),
+		AllowedMentions: OnlyUsers(c.Opponent.UserID),
 		Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
 			discordgo.Button{Label: "Accept", Style: discordgo.SuccessButton, CustomID: "challenge/" + c.ID + "/accept", Disabled: closed},
 			discordgo.Button{Label: "Decline", Style: discordgo.SecondaryButton, CustomID: "challenge/" + c.ID + "/decline", Disabled: closed},
 		}}},
 	}
 	if closed {
-		m.AllowedMentions = noMentions()
+		m.AllowedMentions = NoMentions()
 	}
 	return m
 }
@@ -202,7 +181,7 @@ func (a *App) closeChallengeMessage(ctx context.Context, c *storage.Challenge, o
 	if c.MessageID == "" {
 		return
 	}
-	m := challengeMessage(c, outcome)
+	m := a.ChallengeMessage(c, outcome)
 	if c.Team() {
 		m = lobbyMessage(c, outcome)
 	}
@@ -215,7 +194,7 @@ func (a *App) closeChallengeMessage(ctx context.Context, c *storage.Challenge, o
 
 // closedChallenge is the message for a button on a challenge that is gone.
 func closedChallenge(r *Request) *Message {
-	m := &Message{Content: "This challenge is no longer open.", AllowedMentions: noMentions()}
+	m := &Message{Content: "This challenge is no longer open.", AllowedMentions: NoMentions()}
 	if r.Interaction.Message != nil {
 		m.Content = r.Interaction.Message.Content
 		if m.Content == "" {
@@ -256,13 +235,13 @@ func (a *App) answerableChallenge(ctx context.Context, r *Request, allowChalleng
 		return nil, err
 	}
 	if r.User.ID != c.Opponent.UserID && !(allowChallenger && r.User.ID == c.Challenger.UserID) {
-		return nil, userErr(ErrNotChallenged, fmt.Sprintf("Only %s can answer this challenge.", mention(c.Opponent)))
+		return nil, UserErr(ErrNotChallenged, fmt.Sprintf("Only %s can answer this challenge.", Mention(c.Opponent)))
 	}
-	if !a.now().Before(c.ExpiresAt) {
+	if !a.Now().Before(c.ExpiresAt) {
 		if err := a.challenges.DeleteChallenge(ctx, c.ID); err != nil && !errors.Is(err, storage.ErrNotFound) {
 			return nil, err
 		}
-		if err := r.Update(ctx, challengeMessage(c, expiredOutcome)); err != nil {
+		if err := r.Update(ctx, a.ChallengeMessage(c, expiredOutcome)); err != nil {
 			return nil, err
 		}
 		return nil, ErrExpired
@@ -281,11 +260,11 @@ func (a *App) btnDecline(ctx context.Context, r *Request) error {
 		}
 		return err
 	}
-	outcome := fmt.Sprintf("❌ %s declined.", mention(c.Opponent))
+	outcome := fmt.Sprintf("❌ %s declined.", Mention(c.Opponent))
 	if r.User.ID == c.Challenger.UserID {
-		outcome = fmt.Sprintf("↩️ %s withdrew the challenge.", mention(c.Challenger))
+		outcome = fmt.Sprintf("↩️ %s withdrew the challenge.", Mention(c.Challenger))
 	}
-	return r.Update(ctx, challengeMessage(c, outcome))
+	return r.Update(ctx, a.ChallengeMessage(c, outcome))
 }
 
 // quietIfAnswered drops the error when the handler already updated the
@@ -302,13 +281,12 @@ func (a *App) btnAccept(ctx context.Context, r *Request) error {
 	if err != nil {
 		return quietIfAnswered(r, err)
 	}
-	it := r.Interaction
 	// A ban or a limit reached since the challenge was made holds.
 	st, err := a.serverSettings(ctx, c.GuildID)
 	if err != nil {
 		return err
 	}
-	if err := a.mayPlay(ctx, st, userPlayer(r.User), true); err != nil {
+	if err := a.mayPlay(ctx, st, UserPlayer(r.User), true); err != nil {
 		return err
 	}
 	if err := a.mayPlay(ctx, st, c.Challenger, false); err != nil {
@@ -319,21 +297,7 @@ func (a *App) btnAccept(ctx context.Context, r *Request) error {
 		return err
 	}
 	defer release()
-	if c.Kind == draughtsKind {
-		return a.acceptDraughts(ctx, r, c)
-	}
-	color := c.Color
-	if color == colorByRating {
-		color = a.lowerRatedColor(ctx, it.GuildID, c.Challenger, c.Opponent)
-	}
-	challengerBlack := setup{Color: color}.requesterBlack(rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 0x9e3779b97f4a7c15)))
-	black, white := c.Challenger, c.Opponent
-	if !challengerBlack {
-		black, white = white, black
-	}
-	outcome := fmt.Sprintf("✅ %s accepted: %s ⚫ black, %s ⚪ white.", mention(c.Opponent), mention(black), mention(white))
-	return a.startChallenge(ctx, r, c, storage.Sides(black, white), fmt.Sprintf("Go: %s vs %s", plainName(black), plainName(white)),
-		func(outcome string) *Message { return challengeMessage(c, outcome) }, outcome)
+	return a.room(c.Kind).Accept(ctx, r, c)
 }
 
 // claimChallenge claims c for r while its game starts, and checks that its
@@ -346,7 +310,7 @@ func (a *App) claimChallenge(ctx context.Context, r *Request, c *storage.Challen
 	it := r.Interaction
 	switch err := a.challenges.ClaimChallenge(ctx, c.ID, it.ID, acceptClaim); {
 	case errors.Is(err, storage.ErrConflict):
-		return nil, userErr(ErrNoChallenge, busy)
+		return nil, UserErr(ErrNoChallenge, busy)
 	case errors.Is(err, storage.ErrNotFound):
 		return nil, ErrNoChallenge
 	case err != nil:
@@ -358,7 +322,7 @@ func (a *App) claimChallenge(ctx context.Context, r *Request, c *storage.Challen
 		}
 	}
 	if !c.Thread {
-		if err := a.channelFree(ctx, c.ChannelID); err != nil {
+		if err := a.ChannelFree(ctx, c.ChannelID); err != nil {
 			release()
 			return nil, err
 		}
@@ -366,47 +330,35 @@ func (a *App) claimChallenge(ctx context.Context, r *Request, c *storage.Challen
 	return release, nil
 }
 
-// startChallenge starts the game challenge c became, with these sides: in
+// StartChallenge starts the game challenge c became, with these sides: in
 // a new thread of that name when c asks for one. One transaction removes
 // the challenge and creates the game, so that of two starts exactly one
 // succeeds and the challenge is never lost when the game cannot start. It
 // then closes the challenge's message (shown by closed, with outcome and
 // a link to the thread) and posts the first board.
-func (a *App) startChallenge(ctx context.Context, r *Request, c *storage.Challenge, sides []storage.Side, threadName string, closed func(outcome string) *Message, outcome string) error {
+func (a *App) StartChallenge(ctx context.Context, r *Request, c *storage.Challenge, sides []storage.Side, threadName string, closed func(outcome string) *Message, outcome string) error {
 	it := r.Interaction
 	channel, parent := c.ChannelID, ""
-	var eg *engine.Game
-	if c.Kind != draughtsKind {
-		var err error
-		eg, err = engine.NewGame(engine.Config{Size: c.Size, Rules: c.Rules, Handicap: c.Handicap, Seed: seedFrom(c.ID)})
-		if err != nil {
-			return userErr(err, fmt.Sprintf("This challenge cannot start: %v.", err))
-		}
+	st, err := a.room(c.Kind).NewState(c)
+	if err != nil {
+		return err
 	}
 	if c.Thread {
 		// The thread's ID is the game's key, so the thread comes first; the
 		// challenge stays open until AcceptChallenge below.
-		th, err := a.opts.Discord.StartThread(ctx, c.ChannelID, clip(threadName, 100))
+		th, err := a.opts.Discord.StartThread(ctx, c.ChannelID, Clip(threadName, 100))
 		if err != nil {
 			if errors.Is(err, ErrDiscordForbidden) {
-				return userErr(err, "I may not create threads here (I need Create Public Threads and Send Messages in Threads). Start the game again with `thread:false` to play here.")
+				return UserErr(err, "I may not create threads here (I need Create Public Threads and Send Messages in Threads). Start the game again with `thread:false` to play here.")
 			}
 			return err
 		}
 		channel, parent = th.ID, c.ChannelID
 	}
 	g := &storage.Game{
-		ID: c.ID, ChannelID: channel, GuildID: it.GuildID, ParentChannelID: parent,
-		Sides: sides, CreatedAt: a.now(), Unrated: c.Unrated, TeamClock: c.TeamClock,
-	}
-	if eg != nil {
-		g.State, g.Clock = engine.Own(eg), newClock(challengeClock(c), eg, a.now())
-	} else {
-		dg, err := a.newDraughtsGame(it, c.ID, channel, parent, sides[0].Players[0], sides[1].Players[0], challengeClock(c), c.Unrated)
-		if err != nil {
-			return err
-		}
-		g = dg
+		ID: c.ID, ChannelID: channel, GuildID: it.GuildID, ParentChannelID: parent, Kind: storage.KindOf(c.Kind),
+		Sides: sides, State: st, Clock: NewClock(ChallengeClock(c), st, a.Now()),
+		CreatedAt: a.Now(), Unrated: c.Unrated, TeamClock: c.TeamClock,
 	}
 	if err := a.challenges.AcceptChallenge(ctx, c.ID, g); err != nil {
 		switch {
@@ -429,11 +381,11 @@ func (a *App) startChallenge(ctx context.Context, r *Request, c *storage.Challen
 	if err := r.Update(ctx, closed(outcome)); err != nil {
 		return err
 	}
-	bm, err := stateMessage(ctx, g, a.now(), "The game begins. Good luck, have fun!")
+	bm, err := a.stateMessage(ctx, g, a.Now(), "The game begins. Good luck, have fun!")
 	if err != nil {
 		return err
 	}
-	a.kickClocks()
+	a.KickClocks()
 	var sent *discordgo.Message
 	if c.Thread {
 		sent, err = a.opts.Discord.SendMessage(ctx, channel, bm)
@@ -450,9 +402,9 @@ func (a *App) startChallenge(ctx context.Context, r *Request, c *storage.Challen
 // ptr returns a pointer to a copy of v.
 func ptr[T any](v T) *T { return &v }
 
-// challengeClock is the time control of a challenge: the one chosen, or the
+// ChallengeClock is the time control of a challenge: the one chosen, or the
 // default for challenges stored before clocks existed.
-func challengeClock(c *storage.Challenge) clock.Control {
+func ChallengeClock(c *storage.Challenge) clock.Control {
 	if c.Clock == nil {
 		return clock.Default()
 	}
@@ -472,8 +424,8 @@ func (a *App) keepBoardID(ctx context.Context, g *storage.Game, m *discordgo.Mes
 	}
 }
 
-// seedFrom derives a game's seed from its ID (a snowflake).
-func seedFrom(id string) int64 {
+// SeedFrom derives a game's seed from its ID (a snowflake).
+func SeedFrom(id string) int64 {
 	var h uint64 = 14695981039346656037
 	for i := 0; i < len(id); i++ {
 		h ^= uint64(id[i])
@@ -487,7 +439,7 @@ func (a *App) cmdBot(ctx context.Context, r *Request) error {
 	if err != nil {
 		return err
 	}
-	st, err := a.botGate(ctx, r, level)
+	st, err := a.BotGate(ctx, r, level)
 	if err != nil {
 		return err
 	}
@@ -495,7 +447,7 @@ func (a *App) cmdBot(ctx context.Context, r *Request) error {
 	if err != nil {
 		return err
 	}
-	rated, err := ratedOption(r)
+	rated, err := RatedOption(r)
 	if err != nil {
 		return err
 	}
@@ -503,22 +455,22 @@ func (a *App) cmdBot(ctx context.Context, r *Request) error {
 		return err
 	}
 	it := r.Interaction
-	if err := a.channelFree(ctx, it.ChannelID); err != nil {
+	if err := a.ChannelFree(ctx, it.ChannelID); err != nil {
 		return err
 	}
-	eg, err := engine.NewGame(engine.Config{Size: s.Size, Rules: s.Rules, Handicap: s.Handicap, Seed: seedFrom(it.ID)})
+	eg, err := engine.NewGame(engine.Config{Size: s.Size, Rules: s.Rules, Handicap: s.Handicap, Seed: SeedFrom(it.ID)})
 	if err != nil {
-		return userErr(err, fmt.Sprintf("This game cannot start: %v.", err))
+		return UserErr(err, fmt.Sprintf("This game cannot start: %v.", err))
 	}
-	human := userPlayer(r.User)
+	human := UserPlayer(r.User)
 	bot := storage.Player{Level: level, Name: "gobot " + level}
 	black, white := human, bot
-	if !s.requesterBlack(rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), uint64(seedFrom(it.ID))))) {
+	if !s.requesterBlack(rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), uint64(SeedFrom(it.ID))))) {
 		black, white = bot, human
 	}
-	g := &storage.Game{ID: it.ID, ChannelID: it.ChannelID, GuildID: it.GuildID, Sides: storage.Sides(black, white), State: engine.Own(eg), CreatedAt: a.now(),
-		Clock: newClock(a.clockOf(s.Clock), eg, a.now()), Unrated: !rated,
-		Delivery: storage.Delivery{Followup: followupOf(it, a.now())}}
+	g := &storage.Game{ID: it.ID, ChannelID: it.ChannelID, GuildID: it.GuildID, Sides: storage.Sides(black, white), State: engine.Own(eg), CreatedAt: a.Now(),
+		Clock: NewClock(a.ClockOf(s.Clock), engine.Own(eg), a.Now()), Unrated: !rated,
+		Delivery: storage.Delivery{Followup: FollowupOf(it, a.Now())}}
 	if err := a.games.CreateGame(ctx, g); err != nil {
 		if errors.Is(err, storage.ErrExists) {
 			return ErrGameRunning
@@ -526,19 +478,19 @@ func (a *App) cmdBot(ctx context.Context, r *Request) error {
 		return err
 	}
 	a.log.Info("bot game started", "game", g.ID, "channel", g.ChannelID, "level", level, "user", r.User.ID)
-	a.kickClocks()
+	a.KickClocks()
 	c := engine.Black
 	if white == human {
 		c = engine.White
 	}
-	note := fmt.Sprintf("New game: %s plays %s %s against gobot **%s** (%s).", mention(human), stoneEmoji(c), c, level, describeSetup(s.Size, s.Rules, eg.Handicap())+", "+a.clockOf(s.Clock).Describe())
-	return a.answer(ctx, r, g, note)
+	note := fmt.Sprintf("New game: %s plays %s %s against gobot **%s** (%s).", Mention(human), stoneEmoji(c), c, level, describeSetup(s.Size, s.Rules, eg.Handicap())+", "+a.ClockOf(s.Clock).Describe())
+	return a.AnswerGame(ctx, r, g, note)
 }
 
 // sweep closes expired challenges (scoring phases end by the clocks'
 // scheduler, runClocks).
 func (a *App) sweep(ctx context.Context) {
-	now := a.now()
+	now := a.Now()
 	expired, err := a.challenges.ExpiredChallenges(ctx, now)
 	if err != nil && ctx.Err() == nil { // not at shutdown
 		a.log.Warn("sweep: expired challenges", "err", err)
@@ -601,4 +553,27 @@ func (a *App) Run(ctx context.Context) error {
 		case <-t.C:
 		}
 	}
+}
+
+// goChallengeText is a Go challenge's invitation.
+func goChallengeText(c *storage.Challenge) string {
+	var color string
+	switch c.Color {
+	case "black":
+		color = fmt.Sprintf("%s plays black", Mention(c.Challenger))
+	case "white":
+		color = fmt.Sprintf("%s plays white", Mention(c.Challenger))
+	case colorByRating:
+		color = "the lower-rated player takes black"
+	default:
+		color = "colours by nigiri (chosen at random)"
+	}
+	if c.Unrated {
+		color += "; unrated"
+	}
+	where := ""
+	if c.Thread {
+		where = " in a new thread"
+	}
+	return fmt.Sprintf("%s, %s challenges you to a game of Go%s: %s; %s.", Mention(c.Opponent), Mention(c.Challenger), where, describeSetup(c.Size, c.Rules, c.Handicap)+", "+ChallengeClock(c).Describe(), color)
 }

@@ -57,36 +57,36 @@ func clockOption(r *Request) (*clock.Control, error) {
 		if errors.As(err, &se) {
 			reason = se.Reason
 		}
-		return nil, userErr(ErrBadOption, fmt.Sprintf("`%s` is not a clock I can read: %s.\nWrite %s.", clip(v, 32), reason, clock.Syntax))
+		return nil, UserErr(ErrBadOption, fmt.Sprintf("`%s` is not a clock I can read: %s.\nWrite %s.", Clip(v, 32), reason, clock.Syntax))
 	}
 	return &c, nil
 }
 
-// clockOf is the clock a new game gets: the one chosen, else the
+// ClockOf is the clock a new game gets: the one chosen, else the
 // configured default.
-func (a *App) clockOf(chosen *clock.Control) clock.Control {
+func (a *App) ClockOf(chosen *clock.Control) clock.Control {
 	if chosen == nil {
 		return *a.opts.DefaultClock
 	}
 	return *chosen
 }
 
-// newClock is the clock of a game starting at now: the first player's time
+// NewClock is the clock of a game starting at now: the first player's time
 // runs at once. No clock (clock.None) is nil.
-func newClock(c clock.Control, eg *engine.Game, now time.Time) *clock.Clock {
+func NewClock(c clock.Control, st game.State, now time.Time) *clock.Clock {
 	if c.System == clock.None {
 		return nil
 	}
 	k := clock.New(c)
-	k.Start(eg.ToPlay(), now)
+	k.Start(clock.Of(st.ToMove()), now)
 	return k
 }
 
-// completeClock suggests time controls for the clock option: the spec
+// CompleteClock suggests time controls for the clock option: the spec
 // typed, with its meaning, when it is valid; the presets that match; while
 // a system's spec is being typed and does not read yet, an example of that
 // system; otherwise why the text is not a clock.
-func (a *App) completeClock(ctx context.Context, r *Request) error {
+func (a *App) CompleteClock(ctx context.Context, r *Request) error {
 	name, typed := r.Focused()
 	if name != "clock" {
 		return r.Choices(ctx, nil)
@@ -94,7 +94,7 @@ func (a *App) completeClock(ctx context.Context, r *Request) error {
 	typed = strings.TrimSpace(typed)
 	var choices []*discordgo.ApplicationCommandOptionChoice
 	add := func(label, value string) {
-		choices = append(choices, &discordgo.ApplicationCommandOptionChoice{Name: clip(label, 100), Value: clip(value, 100)})
+		choices = append(choices, &discordgo.ApplicationCommandOptionChoice{Name: Clip(label, 100), Value: Clip(value, 100)})
 	}
 	c, err := clock.Parse(typed)
 	preset := false
@@ -150,14 +150,14 @@ func clockStatus(g *storage.Game, now time.Time) string {
 	if k.Since.After(now) {
 		at = k.Since
 	}
-	s := fmt.Sprintf("⏱ ⚫ %s · ⚪ %s", k.Show(engine.Black, at), k.Show(engine.White, at))
+	s := fmt.Sprintf("⏱ ⚫ %s · ⚪ %s", k.Show(clock.First, at), k.Show(clock.Second, at))
 	switch {
 	case k.Running() && !k.Deadline().After(now):
 		c := k.ToMove
-		s += fmt.Sprintf(" · %s %s's time ran out", stoneEmoji(c), c)
+		s += fmt.Sprintf(" · %s %s's time ran out", stoneEmoji(engine.Color(c)), engine.Color(c))
 	case k.Running():
 		c := k.ToMove
-		s += fmt.Sprintf(" · %s %s's time runs out <t:%d:R>", stoneEmoji(c), c, k.Deadline().Unix())
+		s += fmt.Sprintf(" · %s %s's time runs out <t:%d:R>", stoneEmoji(engine.Color(c)), engine.Color(c), k.Deadline().Unix())
 	case g.Scoring != nil:
 		s += " · stopped while the dead stones are agreed"
 	}
@@ -175,20 +175,20 @@ func (a *App) syncClock(ctx context.Context, g *storage.Game) {
 	if k == nil || k.Control.System == clock.None {
 		return
 	}
-	now := a.now()
+	now := a.Now()
 	// Moves taken back give back the time they were made with; the player
 	// to move is charged what was spent since (see clock.TakeBack).
 	to := toPlay(g)
-	k.TakeBack(g.State.MoveCount(), to, now)
+	k.TakeBack(g.State.MoveCount(), clock.Side(to), now)
 	if _, over := g.State.Result(); over || g.Scoring != nil {
 		k.Stop(now)
 		return
 	}
-	if k.ToMove != to {
+	if k.ToMove != clock.Side(to) {
 		k.Stop(now)
-		k.Start(to, now)
+		k.Start(clock.Side(to), now)
 	}
-	p := g.Player(engine.SideOf(k.ToMove))
+	p := g.Player(k.ToMove.Game())
 	// Not only a turn that starts at now: apply read the clock for the
 	// move a moment before, and a turn already paused is left alone.
 	if !k.Control.Correspondence() || p.IsBot() || k.Since.After(now) {
@@ -204,11 +204,11 @@ func (a *App) syncClock(ctx context.Context, g *storage.Game) {
 	}
 }
 
-// annulled reports whether g ended on time before the player who ran out
+// Annulled reports whether g ended on time before the player who ran out
 // had made two moves of their own: recorded, but never counted.
-func annulled(g *storage.Game) bool {
+func Annulled(rm Room, g *storage.Game) bool {
 	r, over := g.State.Result()
-	return over && r.Reason == game.ByTime && r.Winner != game.NoSide && ownMoves(g, engine.ColorOf(r.Winner.Opponent())) < 2
+	return over && r.Reason == game.ByTime && r.Winner != game.NoSide && rm.OwnMoves(g, r.Winner.Opponent()) < 2
 }
 
 // toPlay is the clock's colour for the side to move in g: Go's colour to
@@ -221,19 +221,8 @@ func toPlay(g *storage.Game) engine.Color {
 	return engine.ColorOf(g.State.ToMove())
 }
 
-// ownMoves counts the moves colour c has made in g (passes included).
-func ownMoves(g *storage.Game, c engine.Color) int {
-	if isDraughts(g) {
-		return draughtsOwnMoves(g, engine.SideOf(c))
-	}
-	n := 0
-	for _, m := range goOf(g).Moves() {
-		if m.Color == c {
-			n++
-		}
-	}
-	return n
-}
+// ownMoves counts the moves side s has made in g (passes included).
+func (a *App) ownMoves(g *storage.Game, s game.Side) int { return a.roomOf(g).OwnMoves(g, s) }
 
 // timeUp ends g on time: the player to move lost at their deadline, or the
 // game is annulled when they had not made two moves of their own. The
@@ -245,27 +234,27 @@ func (a *App) timeUp(ctx context.Context, g *storage.Game) error {
 	loser := g.Clock.ToMove
 	deadline := g.Clock.Deadline()
 	if g.TeamClock == storage.TeamClockCasual {
-		if done, err := a.teamTimeUp(ctx, g, loser, deadline); done || err != nil {
+		if done, err := a.teamTimeUp(ctx, g, engine.Color(loser), deadline); done || err != nil {
 			return err
 		}
 	}
-	next, err := g.State.End(game.Result{Winner: engine.SideOf(loser.Opponent()), Reason: game.ByTime})
+	next, err := g.State.End(game.Result{Winner: loser.Opponent().Game(), Reason: game.ByTime})
 	if err != nil {
 		return err
 	}
 	g.State = next
-	void := annulled(g)
+	void := Annulled(a.roomOf(g), g)
 	if err := a.archiveGame(ctx, g, void); err != nil {
 		return err
 	}
-	a.log.Info("game lost on time", "game", g.ID, "channel", g.ChannelID, "loser", g.Player(engine.SideOf(loser)).Key(), "annulled", void)
-	note := fmt.Sprintf("⌛ %s %s ran out of time <t:%d:R>.", sideEmoji(g, engine.SideOf(loser)), mention(g.Player(engine.SideOf(loser))), deadline.Unix())
+	a.log.Info("game lost on time", "game", g.ID, "channel", g.ChannelID, "loser", g.Player(loser.Game()).Key(), "annulled", void)
+	note := fmt.Sprintf("⌛ %s %s ran out of time <t:%d:R>.", a.sideEmoji(g, loser.Game()), Mention(g.Player(loser.Game())), deadline.Unix())
 	if void {
 		note += " They had not made two moves of their own, so the game is annulled: it is recorded, but it does not count."
-	} else if rn := a.ratingNote(ctx, g); rn != "" {
+	} else if rn := a.RatingNote(ctx, g); rn != "" {
 		note += "\n" + rn
 	}
-	m, err := stateMessage(ctx, g, a.now(), note)
+	m, err := a.stateMessage(ctx, g, a.Now(), note)
 	if err == nil {
 		err = a.postBoard(ctx, g, m)
 	}
@@ -276,7 +265,7 @@ func (a *App) timeUp(ctx context.Context, g *storage.Game) error {
 	// interaction, whose message is still pending: the bot's worker fills
 	// it ("ended while gobot was thinking"); an edit with no content would
 	// be refused.
-	a.disableBoards(ctx, g, !g.Player(engine.SideOf(loser)).IsBot())
+	a.disableBoards(ctx, g, !g.Player(loser.Game()).IsBot())
 	return nil
 }
 
@@ -285,7 +274,7 @@ func (a *App) timeUp(ctx context.Context, g *storage.Game) error {
 // original), and the board messages whose IDs the game keeps.
 func (a *App) disableBoards(ctx context.Context, g *storage.Game, original bool) {
 	clear := &Message{ClearComponents: true}
-	if f := g.Delivery.Followup; original && f != nil && a.now().Sub(f.At) < tokenLifetime {
+	if f := g.Delivery.Followup; original && f != nil && a.Now().Sub(f.At) < tokenLifetime {
 		it := &discordgo.Interaction{ID: f.InteractionID, AppID: f.AppID, Token: f.Token, ChannelID: g.ChannelID}
 		if _, err := a.opts.Discord.EditOriginal(ctx, it, clear); err != nil {
 			a.log.Info("clock: disable the last board's buttons", "game", g.ID, "err", err)
@@ -304,17 +293,17 @@ func (a *App) disableBoards(ctx context.Context, g *storage.Game, original bool)
 func (a *App) remind(ctx context.Context, g *storage.Game) error {
 	c := g.Clock.ToMove
 	g.Clock.Reminded = true
-	if err := a.update(ctx, g); err != nil {
+	if err := a.UpdateGame(ctx, g); err != nil {
 		return err
 	}
-	p := g.Player(engine.SideOf(c))
+	p := g.Player(c.Game())
 	if p.IsBot() {
 		return nil
 	}
 	m := &Message{
 		Content: fmt.Sprintf("⏰ %s, it is your move in %s (%s): a quarter of your time for it is left, and your clock runs out <t:%d:R>.",
-			mention(p), gameTitle(g), sideLabel(g, engine.SideOf(c)), g.Clock.Deadline().Unix()),
-		AllowedMentions: onlyUsers(p.UserID),
+			Mention(p), a.gameTitle(g), a.sideLabel(g, c.Game()), g.Clock.Deadline().Unix()),
+		AllowedMentions: OnlyUsers(p.UserID),
 	}
 	if err := a.postBoard(ctx, g, m); err != nil {
 		a.log.Warn("clock: send reminder", "game", g.ID, "err", err)
@@ -336,7 +325,7 @@ func (a *App) handleDue(ctx context.Context, channelID string) error {
 	case err != nil:
 		return err
 	}
-	now := a.now()
+	now := a.Now()
 	if due := g.Due(); due.IsZero() || due.After(now) {
 		return nil
 	}
@@ -361,7 +350,7 @@ func (a *App) handleDue(ctx context.Context, channelID string) error {
 // the other.
 func (a *App) handleDueGames(ctx context.Context) {
 	for ctx.Err() == nil {
-		due, err := a.deadlines.DueGames(ctx, a.now(), dueBatch)
+		due, err := a.deadlines.DueGames(ctx, a.Now(), dueBatch)
 		if err != nil {
 			a.log.Warn("clock: due games", "err", err)
 			return
@@ -380,9 +369,9 @@ func (a *App) handleDueGames(ctx context.Context) {
 	}
 }
 
-// kickClocks wakes the scheduler to look at the deadlines again (a write
+// KickClocks wakes the scheduler to look at the deadlines again (a write
 // may have made one earlier than the one it sleeps for).
-func (a *App) kickClocks() {
+func (a *App) KickClocks() {
 	select {
 	case a.kick <- struct{}{}:
 	default:
@@ -399,7 +388,7 @@ func (a *App) runClocks(ctx context.Context) {
 	defer func() {
 		hctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), replyTimeout)
 		defer cancel()
-		if err := a.deadlines.Heartbeat(hctx, a.now()); err != nil {
+		if err := a.deadlines.Heartbeat(hctx, a.Now()); err != nil {
 			a.log.Warn("clock: last heartbeat", "err", err)
 		}
 	}()
@@ -420,8 +409,8 @@ func (a *App) runClocks(ctx context.Context) {
 			wake = a.opts.After(dueRetry)
 		case next.IsZero():
 			// Nothing is due: sleep until a write kicks, or the heartbeat.
-		case next.After(a.now()):
-			wake = a.opts.After(next.Sub(a.now()))
+		case next.After(a.Now()):
+			wake = a.opts.After(next.Sub(a.Now()))
 		case !passed.IsZero() && !next.After(passed):
 			wake = a.opts.After(dueRetry)
 		default:
@@ -435,7 +424,7 @@ func (a *App) runClocks(ctx context.Context) {
 		case <-a.kick:
 		case <-wake:
 		case <-beat:
-			if err := a.deadlines.Heartbeat(ctx, a.now()); err != nil && ctx.Err() == nil {
+			if err := a.deadlines.Heartbeat(ctx, a.Now()); err != nil && ctx.Err() == nil {
 				a.log.Warn("clock: heartbeat", "err", err)
 			}
 			beat = a.opts.After(heartbeatEvery)
@@ -448,7 +437,7 @@ func (a *App) runClocks(ctx context.Context) {
 // bot was down (from its last heartbeat), so nobody loses on time while
 // they could not move.
 func (a *App) creditOutage(ctx context.Context) {
-	credit, n, err := a.deadlines.CreditOutage(ctx, a.now(), outageMin)
+	credit, n, err := a.deadlines.CreditOutage(ctx, a.Now(), outageMin)
 	switch {
 	case err != nil:
 		a.log.Warn("clock: credit outage", "err", err)
@@ -461,8 +450,8 @@ func (a *App) creditOutage(ctx context.Context) {
 // the user's correspondence clocks are paused: the turns they have now,
 // and those that begin before it ends. Live clocks never pause.
 func (a *App) cmdVacation(ctx context.Context, r *Request) error {
-	key := userPlayer(r.User).Key()
-	now := a.now()
+	key := UserPlayer(r.User).Key()
+	now := a.Now()
 	v, err := a.deadlines.Vacation(ctx, key)
 	if err != nil {
 		return err
@@ -487,10 +476,10 @@ func (a *App) cmdVacation(ctx context.Context, r *Request) error {
 	}
 	switch {
 	case end && daysGiven:
-		return userErr(ErrBadOption, "Give either `days:` to start a vacation or `end:true` to end one, not both.")
+		return UserErr(ErrBadOption, "Give either `days:` to start a vacation or `end:true` to end one, not both.")
 	case end:
 		if !v.On(now) {
-			return userErr(ErrBadOption, "You are not on vacation.")
+			return UserErr(ErrBadOption, "You are not on vacation.")
 		}
 		v.Used -= v.Until.Sub(now)
 		v.Used = v.Used.Round(time.Hour) // counted to the hour, as it is shown
@@ -499,20 +488,20 @@ func (a *App) cmdVacation(ctx context.Context, r *Request) error {
 			return err
 		}
 		n := a.vacationClocks(ctx, key, func(k *clock.Clock) { k.ResumeAt(now) })
-		return r.ReplyText(ctx, fmt.Sprintf("👋 Welcome back: your vacation is over and your clocks run again in %s. %s.", plural(n, "game"), left()), true)
+		return r.ReplyText(ctx, fmt.Sprintf("👋 Welcome back: your vacation is over and your clocks run again in %s. %s.", Plural(n, "game"), left()), true)
 	case !daysGiven:
 		if v.On(now) {
 			return r.ReplyText(ctx, fmt.Sprintf("🏖️ You are on vacation until <t:%d:f>: your correspondence clocks are paused. %s.", v.Until.Unix(), left()), true)
 		}
 		return r.ReplyText(ctx, fmt.Sprintf("You are not on vacation; %s. `/go vacation days:7` pauses your correspondence clocks for a week.", left()), true)
 	case days < 1 || days > MaxVacationDays:
-		return userErr(ErrBadOption, fmt.Sprintf("A vacation is from 1 to %d days, not %d.", MaxVacationDays, days))
+		return UserErr(ErrBadOption, fmt.Sprintf("A vacation is from 1 to %d days, not %d.", MaxVacationDays, days))
 	case v.On(now):
-		return userErr(ErrBadOption, fmt.Sprintf("You are already on vacation until <t:%d:f>. End it with `/go vacation end:true` first.", v.Until.Unix()))
+		return UserErr(ErrBadOption, fmt.Sprintf("You are already on vacation until <t:%d:f>. End it with `/go vacation end:true` first.", v.Until.Unix()))
 	}
 	d := time.Duration(days) * 24 * time.Hour
 	if v.Used+d > VacationPerYear {
-		return userErr(ErrBadOption, fmt.Sprintf("That is more than your allowance: %s.", left()))
+		return UserErr(ErrBadOption, fmt.Sprintf("That is more than your allowance: %s.", left()))
 	}
 	v.Start, v.Until, v.Used = now, now.Add(d), v.Used+d
 	if err := a.deadlines.PutVacation(ctx, key, v); err != nil {
@@ -521,7 +510,7 @@ func (a *App) cmdVacation(ctx context.Context, r *Request) error {
 	until := v.Until
 	n := a.vacationClocks(ctx, key, func(k *clock.Clock) { k.PauseUntil(now, until) })
 	return r.ReplyText(ctx, fmt.Sprintf("🏖️ Enjoy your vacation, until <t:%d:f>. Your correspondence clocks are paused (now in %s, and in any game where your turn comes meanwhile). %s.",
-		until.Unix(), plural(n, "game"), left()), true)
+		until.Unix(), Plural(n, "game"), left()), true)
 }
 
 // vacationClocks applies change to the running correspondence clocks of
@@ -537,11 +526,11 @@ func (a *App) vacationClocks(ctx context.Context, key string, change func(k *clo
 	for _, g := range games {
 		for attempt := 0; attempt < 3; attempt++ {
 			k := g.Clock
-			if !k.Running() || !k.Control.Correspondence() || g.Scoring != nil || g.Player(engine.SideOf(k.ToMove)).Key() != key {
+			if !k.Running() || !k.Control.Correspondence() || g.Scoring != nil || g.Player(k.ToMove.Game()).Key() != key {
 				break
 			}
 			change(k)
-			err := a.update(ctx, g)
+			err := a.UpdateGame(ctx, g)
 			if err == nil {
 				n++
 				break

@@ -9,6 +9,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/gobot-dev/gobot/engine"
+	"github.com/gobot-dev/gobot/engine/clock"
 )
 
 // startClocked starts a 9×9 game between ann (black) and bob with clock
@@ -65,7 +66,7 @@ func TestClockFollowsTheGame(t *testing.T) {
 	tb.clk.Advance(time.Minute)
 	only(t, tb.command(ann, "/go play move:E5"))
 	g, _ := tb.store.Game(context.Background(), channelID)
-	if k := g.Clock; k.ToMove != engine.White || k.Time(engine.Black).Main != 9*time.Minute || len(k.Log) != 1 {
+	if k := g.Clock; k.ToMove != clock.Second || k.Time(clock.First).Main != 9*time.Minute || len(k.Log) != 1 {
 		t.Fatalf("after ann's move the clock is %+v", k)
 	}
 	tb.clk.Advance(time.Minute)
@@ -76,7 +77,7 @@ func TestClockFollowsTheGame(t *testing.T) {
 	if g.Scoring == nil || g.Clock.Running() || !g.Due().Equal(g.Scoring.Deadline) {
 		t.Fatalf("in the scoring phase the clock runs (%+v) or the game is not due at the phase's end", g.Clock)
 	}
-	if got := g.Clock.Time(engine.Black).Main; got != 8*time.Minute {
+	if got := g.Clock.Time(clock.First).Main; got != 8*time.Minute {
 		t.Errorf("black has %v, want 8m", got)
 	}
 	tb.clk.Advance(time.Hour) // the scoring phase takes no time off anyone
@@ -91,7 +92,7 @@ func TestClockFollowsTheGame(t *testing.T) {
 	}
 	tb.press(ann, resume)
 	g, _ = tb.store.Game(context.Background(), channelID)
-	if k := g.Clock; !k.Running() || k.ToMove != engine.White || !k.Deadline().Equal(tb.App.now().Add(9*time.Minute)) {
+	if k := g.Clock; !k.Running() || k.ToMove != clock.Second || !k.Deadline().Equal(tb.App.Now().Add(9*time.Minute)) {
 		t.Errorf("after resuming play the clock is %+v, want white's 9 minutes running from now", k)
 	}
 }
@@ -120,7 +121,7 @@ func findButton(c call, label string) (string, bool) {
 func TestVacation(t *testing.T) {
 	tb := newTestApp(t)
 	startGame(t, tb) // correspondence: ann to move, 3 days
-	start := tb.App.now()
+	start := tb.App.Now()
 	reply := only(t, tb.command(ann, "/go vacation days:5"))
 	if !reply.Message.Ephemeral || !strings.Contains(reply.text(), "paused (now in 1 game") || !strings.Contains(reply.text(), "25 days of your 30 days for") {
 		t.Fatalf("vacation reply = %q", reply.text())
@@ -140,7 +141,7 @@ func TestVacation(t *testing.T) {
 	tb.clk.Advance(24 * time.Hour)
 	only(t, tb.command(ann, "/go play move:E5")) // moves while away: her clock did not run
 	g, _ = tb.store.Game(context.Background(), channelID)
-	if got := g.Clock.Time(engine.Black).Main; got != 4*24*time.Hour {
+	if got := g.Clock.Time(clock.First).Main; got != 4*24*time.Hour {
 		t.Errorf("ann has %v after a move on vacation, want 3 days + 1 day", got)
 	}
 	only(t, tb.command(bob, "/go play move:C3")) // ann's next turn starts paused
@@ -154,7 +155,7 @@ func TestVacation(t *testing.T) {
 		t.Errorf("end of vacation = %q", reply.text())
 	}
 	g, _ = tb.store.Game(context.Background(), channelID)
-	if want := tb.App.now().Add(4 * 24 * time.Hour); !g.Clock.Deadline().Equal(want) {
+	if want := tb.App.Now().Add(4 * 24 * time.Hour); !g.Clock.Deadline().Equal(want) {
 		t.Errorf("after the vacation ann's deadline = %v, want %v", g.Clock.Deadline(), want)
 	}
 	refused("/go vacation end:true", "not on vacation")
@@ -191,7 +192,7 @@ func TestPastDeadlineWording(t *testing.T) {
 	startClocked(t, tb, "absolute 10s")
 	ctx := context.Background()
 	g, _ := tb.store.Game(ctx, channelID)
-	now := tb.App.now()
+	now := tb.App.Now()
 	if got, want := clockStatus(g, now), fmt.Sprintf("⏱ ⚫ 10 s · ⚪ 10 s · ⚫ black's time runs out <t:%d:R>", g.Clock.Deadline().Unix()); got != want {
 		t.Errorf("before the deadline: %q, want %q", got, want)
 	}
@@ -283,10 +284,10 @@ func TestUndoChargesOnlyTheUndoer(t *testing.T) {
 	if err != nil {
 		t.Fatalf("the game after the undo: %v", err)
 	}
-	if want := tb.App.now().Add(22 * time.Hour); !g.Clock.Deadline().Equal(want) || g.Clock.ToMove != engine.Black {
+	if want := tb.App.Now().Add(22 * time.Hour); !g.Clock.Deadline().Equal(want) || g.Clock.ToMove != clock.First {
 		t.Errorf("after the undo %v runs out at %v, want black at %v", g.Clock.ToMove, g.Clock.Deadline(), want)
 	}
-	if got := g.Clock.Time(engine.White).Main; got != 72*time.Hour {
+	if got := g.Clock.Time(clock.Second).Main; got != 72*time.Hour {
 		t.Errorf("bob has %v after the undo, want his 3 days before C3", got)
 	}
 }
@@ -304,7 +305,7 @@ func TestUndoThatWouldFlag(t *testing.T) {
 	tb.clk.Advance(36 * time.Hour) // 2 days less 36 hours: still in time
 	wantEphemeral(t, tb.command(ann, "/go undo"), "Taking back now would leave you no time")
 	g, err := tb.store.Game(context.Background(), channelID)
-	if err != nil || g.State.MoveCount() != 2 || g.Undo != nil || g.Clock.Flagged(tb.App.now()) {
+	if err != nil || g.State.MoveCount() != 2 || g.Undo != nil || g.Clock.Flagged(tb.App.Now()) {
 		t.Fatalf("after the refused undo: %v, %d moves, request %v", err, g.State.MoveCount(), g.Undo)
 	}
 }
@@ -317,14 +318,14 @@ func TestVacationTurnWhileAwayRealClock(t *testing.T) {
 	startGame(t, tb) // correspondence: ann to move, 3 days
 	only(t, tb.command(ann, "/go play move:E5"))
 	only(t, tb.command(ann, "/go vacation days:10"))
-	until := tb.App.now().Add(10 * 24 * time.Hour)
+	until := tb.App.Now().Add(10 * 24 * time.Hour)
 	tb.clk.SetTick(time.Millisecond)
 	tb.command(bob, "/go play move:C3")
 	g, err := tb.store.Game(context.Background(), channelID)
 	if err != nil {
 		t.Fatal(err)
 	}
-	left := g.Clock.Time(engine.Black).Main // 3 days + 1 day for E5
+	left := g.Clock.Time(clock.First).Main // 3 days + 1 day for E5
 	if d := g.Clock.Deadline(); d.Before(until.Add(left-time.Second)) || d.After(until.Add(left)) {
 		t.Errorf("ann's turn, come while she is away, runs out at %v, want %v (the vacation's end, %v, and her %v)",
 			d, until.Add(left), until, left)

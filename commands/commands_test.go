@@ -274,9 +274,9 @@ func TestUndoBetweenPlayers(t *testing.T) {
 	}
 	// The asker withdraws a request with Refuse.
 	c = only(t, tb.command(ann, "/go undo"))
-	wantEphemeral(t, tb.press(ann, c.buttonID(t, "Allow undo")), "Only "+mention(userPlayer(bob))+" can answer your undo request; **Refuse** withdraws it.")
+	wantEphemeral(t, tb.press(ann, c.buttonID(t, "Allow undo")), "Only "+Mention(UserPlayer(bob))+" can answer your undo request; **Refuse** withdraws it.")
 	no := c.buttonID(t, "Refuse")
-	if c = only(t, tb.press(ann, no)); !strings.Contains(c.text(), "↩️ "+mention(userPlayer(ann))+" withdrew the request; play on.") {
+	if c = only(t, tb.press(ann, no)); !strings.Contains(c.text(), "↩️ "+Mention(UserPlayer(ann))+" withdrew the request; play on.") {
 		t.Fatalf("withdraw: %q", c.text())
 	}
 	if g, _ = tb.store.Game(context.Background(), channelID); g.Undo != nil || g.State.MoveCount() != 2 {
@@ -419,7 +419,7 @@ func TestAbortAndBoardAndSGF(t *testing.T) {
 	tb.Handle(context.Background(), it)
 	calls = tb.rec.take() // the answer, after the boards' buttons are removed
 	c = calls[len(calls)-1]
-	if want := mention(userPlayer(cat)) + ", a moderator, aborted the game ⚫ ann vs ⚪ bob after 1 move: it is recorded as aborted"; !strings.HasPrefix(c.text(), "🚫 "+want) || !strings.HasSuffix(c.text(), "Reason: stuck\nThe channel is free for a new game.") {
+	if want := Mention(UserPlayer(cat)) + ", a moderator, aborted the game ⚫ ann vs ⚪ bob after 1 move: it is recorded as aborted"; !strings.HasPrefix(c.text(), "🚫 "+want) || !strings.HasSuffix(c.text(), "Reason: stuck\nThe channel is free for a new game.") {
 		t.Fatalf("abort: %q, want it to say %q", c.text(), want)
 	}
 	wantEphemeral(t, tb.command(ann, "/go play move:D4"), "no game in this channel")
@@ -671,7 +671,7 @@ func TestGameLabel(t *testing.T) {
 		{alice, hard, "2", "alice vs gobot hard · 9×9 · B+3.5 · 2 d ago"},
 	} {
 		a := &storage.Archived{Black: tt.black, White: tt.white, Size: 9, Result: "B+3.5", FinishedAt: now.Add(-50 * time.Hour)}
-		if got := gameLabel(a, tt.user, now); got != tt.want {
+		if got := gameLabel(a, "9×9", tt.user, now); got != tt.want {
 			t.Errorf("gameLabel(%v vs %v) for %s = %q, want %q", tt.black, tt.white, tt.user, got, tt.want)
 		}
 	}
@@ -684,7 +684,7 @@ func TestShownNameEscapesMarkdown(t *testing.T) {
 	if got, want := title(g), "⚫ \\*star\\* \\`t\\` a\\_b \\|\\|x\\|\\| vs ⚪ bob"; got != want {
 		t.Errorf("title = %q, want %q", got, want)
 	}
-	if got := plainName(g.First(engine.SideOf(engine.Black))); got != "*star* `t` a_b ||x||" {
+	if got := PlainName(g.First(engine.SideOf(engine.Black))); got != "*star* `t` a_b ||x||" {
 		t.Errorf("plainName = %q, want the name as it is", got)
 	}
 }

@@ -19,6 +19,7 @@ import (
 	"unicode"
 
 	"github.com/bwmarrin/discordgo"
+	"github.com/gobot-dev/gobot/storage"
 )
 
 // ConsoleOptions configure RunConsole.
@@ -81,6 +82,9 @@ func RunConsole(ctx context.Context, co ConsoleOptions) error {
 	opts := co.Options
 	opts.AppID, opts.Discord, opts.Store, opts.Players = consoleAppID, cd, co.Store, co.Players
 	bot, err := New(opts)
+	if err == nil {
+		cd.text = func(g *storage.Game) string { return bot.roomOf(g).Text(g) }
+	}
 	if err != nil {
 		return err
 	}
@@ -96,7 +100,7 @@ func RunConsole(ctx context.Context, co ConsoleOptions) error {
 		}
 	}()
 	defer func() { stop(); <-running }()
-	defs := Definitions(co.Players.Levels())
+	defs := bot.Definitions()
 	user := cd.user(co.User)
 	cd.printf("gobot console: you are %s. Type /go help, /press N for buttons, /as NAME to switch user, /quit to leave.\n", user.Username)
 	if co.Web != nil {
@@ -229,6 +233,7 @@ type consoleDiscord struct {
 	out   io.Writer
 	dir   string
 	games Games // reads the game whose board a PNG shows, to print it as text
+	text  func(*storage.Game) string
 
 	stateFile string
 	now       func() time.Time
@@ -444,12 +449,7 @@ func (cd *consoleDiscord) show(where string, m *Message) *discordgo.Message {
 	for _, f := range m.Files {
 		if strings.HasSuffix(f.Name, ".png") {
 			if g, err := cd.games.Game(context.Background(), consoleChannel); err == nil {
-				if isDraughts(g) {
-					p := draughtsState(g).Position()
-					fmt.Fprintln(w, p.String())
-				} else {
-					fmt.Fprint(w, goOf(g).Board().String())
-				}
+				fmt.Fprint(w, cd.text(g))
 			}
 		}
 		if cd.dir != "" {

@@ -14,24 +14,47 @@ const CommandName = "go"
 // Board sizes offered by the commands.
 var boardSizes = []int{9, 13, 19}
 
-// Definitions returns the /go command with all its subcommands, offering the
-// given bot levels, and /draughts, offering draughtsLevels (none: the
-// built-in ones). They are usable in server channels, threads, gobot's DM
-// and private channels, installed to a server or to a user. The third is
-// /go-admin, for server admins, in servers only (admin_definitions.go).
-func Definitions(levels []Level, draughtsLevels ...Level) []*discordgo.ApplicationCommand {
-	if len(draughtsLevels) == 0 {
-		draughtsLevels = builtinDraughtsLevels()
+// Definitions returns the App's commands: each room's (Room.Definition,
+// given the first room's subcommands to share), then /go-admin, for
+// server admins, in servers only (admin_definitions.go).
+func (a *App) Definitions() []*discordgo.ApplicationCommand {
+	var cmds []*discordgo.ApplicationCommand
+	shared := map[string]*discordgo.ApplicationCommandOption{}
+	for _, rm := range a.rooms.list {
+		c := rm.Definition(shared)
+		if len(cmds) == 0 {
+			for _, o := range c.Options {
+				shared[o.Name] = o
+			}
+		}
+		cmds = append(cmds, c)
 	}
-	contexts := []discordgo.InteractionContextType{
+	return append(cmds, adminDefinition())
+}
+
+// CommandContexts are where the rooms' commands may be used: server
+// channels and threads, gobot's DM and private channels.
+func CommandContexts() []discordgo.InteractionContextType {
+	return []discordgo.InteractionContextType{
 		discordgo.InteractionContextGuild,
 		discordgo.InteractionContextBotDM,
 		discordgo.InteractionContextPrivateChannel,
 	}
-	integrations := []discordgo.ApplicationIntegrationType{
+}
+
+// CommandIntegrations are how the rooms' commands may be installed: to a
+// server or to a user.
+func CommandIntegrations() []discordgo.ApplicationIntegrationType {
+	return []discordgo.ApplicationIntegrationType{
 		discordgo.ApplicationIntegrationGuildInstall,
 		discordgo.ApplicationIntegrationUserInstall,
 	}
+}
+
+// Definitions returns /go with all its subcommands, offering the given bot
+// levels, and /go-admin.
+func Definitions(levels []Level) []*discordgo.ApplicationCommand {
+	contexts, integrations := CommandContexts(), CommandIntegrations()
 	sizeOpt := &discordgo.ApplicationCommandOption{
 		Type: discordgo.ApplicationCommandOptionInteger, Name: "size",
 		Description: "Board size (default 19)",
@@ -45,7 +68,7 @@ func Definitions(levels []Level, draughtsLevels ...Level) []*discordgo.Applicati
 	}
 	for _, name := range engine.PresetNames {
 		rules, _ := engine.Preset(name)
-		rulesOpt.Choices = append(rulesOpt.Choices, &discordgo.ApplicationCommandOptionChoice{Name: clip(rules.String(), 100), Value: name})
+		rulesOpt.Choices = append(rulesOpt.Choices, &discordgo.ApplicationCommandOptionChoice{Name: Clip(rules.String(), 100), Value: name})
 	}
 	minKomi, maxKomi := -150.0, 150.0
 	komiOpt := &discordgo.ApplicationCommandOption{
@@ -78,7 +101,7 @@ func Definitions(levels []Level, draughtsLevels ...Level) []*discordgo.Applicati
 		if l.Description != "" {
 			name += ": " + l.Description
 		}
-		levelOpt.Choices = append(levelOpt.Choices, &discordgo.ApplicationCommandOptionChoice{Name: clip(name, 100), Value: l.Name})
+		levelOpt.Choices = append(levelOpt.Choices, &discordgo.ApplicationCommandOptionChoice{Name: Clip(name, 100), Value: l.Name})
 		if len(levelOpt.Choices) == 25 {
 			break
 		}
@@ -160,11 +183,7 @@ func Definitions(levels []Level, draughtsLevels ...Level) []*discordgo.Applicati
 				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionBoolean, Name: "end", Description: "End your vacation now; unused days go back to your allowance"}),
 		},
 	}
-	goSubs := map[string]*discordgo.ApplicationCommandOption{}
-	for _, o := range goCmd.Options {
-		goSubs[o.Name] = o
-	}
-	return []*discordgo.ApplicationCommand{goCmd, draughtsDefinition(draughtsLevels, contexts, integrations, goSubs), adminDefinition()}
+	return []*discordgo.ApplicationCommand{goCmd, adminDefinition()}
 }
 
 // gameOpt is the game: option naming a finished game by ID, with the
@@ -177,4 +196,4 @@ func gameOpt() *discordgo.ApplicationCommandOption {
 	}
 }
 
-func clip(s string, n int) string { return game.Clip(s, n) }
+func Clip(s string, n int) string { return game.Clip(s, n) }

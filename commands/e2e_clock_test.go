@@ -9,6 +9,7 @@ import (
 
 	"github.com/gobot-dev/gobot/commands/discordtest"
 	"github.com/gobot-dev/gobot/engine"
+	"github.com/gobot-dev/gobot/engine/clock"
 	"github.com/gobot-dev/gobot/storage"
 )
 
@@ -316,7 +317,7 @@ func testE2EBotClock(t *testing.T, e *env) {
 	if !g.First(engine.SideOf(engine.Black)).IsBot() {
 		t.Fatalf("the bot plays white; want black")
 	}
-	if got := g.Clock.Time(engine.Black).Main; got != 48*time.Second {
+	if got := g.Clock.Time(clock.First).Main; got != 48*time.Second {
 		t.Errorf("the bot has %v left after thinking 12 s, want 48s", got)
 	}
 }

@@ -7,11 +7,14 @@ package commands_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/bwmarrin/discordgo"
+	"github.com/gobot-dev/gobot/commands"
 	"github.com/gobot-dev/gobot/commands/discordtest"
 	"github.com/gobot-dev/gobot/engine/draughts"
 	"github.com/gobot-dev/gobot/storage"
@@ -151,7 +154,7 @@ func testE2EDraughts(t *testing.T, e *env) {
 	} else if got := e.do(e.d.Click(alice, hist, b.CustomID)); len(got.Attachments) != 1 || !strings.HasSuffix(got.Attachments[0].Filename, ".pdn") {
 		t.Errorf("PDN 1 attached %d files: %q", len(got.Attachments), got.Text())
 	}
-	e.refused(e.slash(ch, alice, "review", discordtest.Str("game", g.ID)), "is a game of draughts: reviews are only for Go")
+	e.refused(e.slash(ch, alice, "review", discordtest.Str("game", g.ID)), "is a game of international draughts: reviews are only for Go")
 }
 
 func TestE2EDraughtsBot(t *testing.T) { httpMode(t, testE2EDraughtsBot) }
@@ -228,9 +231,9 @@ func TestE2EDraughtsWrongGame(t *testing.T) { httpMode(t, testE2EDraughtsWrongGa
 func testE2EDraughtsWrongGame(t *testing.T, e *env) {
 	empty := e.d.GuildChannel("empty")
 	dan := e.d.NewUser("dan")
-	e.refused(e.draughtsMove(empty, dan, "32-28"), "There is no game of draughts in this channel: start one with `/draughts challenge` or `/draughts bot`.")
+	e.refused(e.draughtsMove(empty, dan, "32-28"), "There is no game in this channel. Start one with `/draughts challenge` or `/draughts bot`.")
 	ch, alice, _ := e.guildGame()
-	e.refused(e.draughtsMove(ch, alice, "32-28"), "The game in this channel is Go: play it with `/go play`.")
+	e.refused(e.draughtsMove(ch, alice, "32-28"), "The game in this channel is Go: play it with `/go play` (`/go help` says how).")
 	help := e.do(e.draughtsCmd(ch, alice, "help"))
 	if !help.Ephemeral || !strings.Contains(help.Text(), "Capturing is compulsory, and you must take the most pieces") {
 		t.Errorf("/draughts help = %q", help.Text())
@@ -427,4 +430,44 @@ func testE2EDraughtsAbort(t *testing.T, e *env) {
 		e.do(e.draughtsMove(ch, m.u, m.mv))
 	}
 	e.refused(e.draughtsCmd(ch, alice, "abort"), "Each player has made two moves, so the game can no longer be aborted")
+}
+
+// TestE2EDraughtsDefinitions: /draughts, registered by its room, has the
+// familiar subcommands in order, and /dames for French clients.
+func TestE2EDraughtsDefinitions(t *testing.T) { httpMode(t, testE2EDraughtsDefinitions) }
+
+func testE2EDraughtsDefinitions(t *testing.T, e *env) {
+	defs := e.app.Definitions()
+	if len(defs) != 3 || defs[0].Name != "go" || defs[1].Name != "draughts" || defs[2].Name != "go-admin" {
+		t.Fatalf("Definitions = %d commands, want /go, /draughts and /go-admin", len(defs))
+	}
+	var subs []string
+	for _, o := range defs[1].Options {
+		subs = append(subs, o.Name)
+	}
+	if got, want := strings.Join(subs, " "), "challenge bot play board draw resign abort record history stats leaderboard help"; got != want {
+		t.Errorf("/draughts subcommands = %s, want %s", got, want)
+	}
+	if l := defs[1].NameLocalizations; l == nil || (*l)[discordgo.French] != "dames" {
+		t.Errorf("/draughts name localizations = %v, want fr: dames", l)
+	}
+}
+
+// TestE2EDraughtsNotOnBoardPage: the board page answers a channel whose
+// game, in play or finished, is a game of draughts with its sentence, not
+// with an error reading the record.
+func TestE2EDraughtsNotOnBoardPage(t *testing.T) { httpMode(t, testE2EDraughtsNotOnBoardPage) }
+
+func testE2EDraughtsNotOnBoardPage(t *testing.T, e *env) {
+	ch := e.d.GuildChannel("dames")
+	ann := e.d.NewUser("ann")
+	e.do(e.draughtsCmd(ch, ann, "bot", discordtest.Str("level", "beginner")))
+	const notGo = "The board page plays Go only: play this game with its slash commands."
+	for _, when := range []string{"in play", "finished"} {
+		_, err := e.app.View(context.Background(), ch.ID)
+		if !errors.Is(err, commands.ErrNoGame) || !strings.Contains(err.Error(), notGo) {
+			t.Errorf("View(a draughts game %s) = %v, want %q", when, err, notGo)
+		}
+		e.do(e.draughtsCmd(ch, ann, "resign"))
+	}
 }

@@ -26,6 +26,7 @@ import (
 	"github.com/gobot-dev/gobot/bots/review"
 	"github.com/gobot-dev/gobot/commands"
 	"github.com/gobot-dev/gobot/commands/discordtest"
+	"github.com/gobot-dev/gobot/commands/draughtsroom"
 	"github.com/gobot-dev/gobot/engine"
 	"github.com/gobot-dev/gobot/engine/draughts"
 	"github.com/gobot-dev/gobot/engine/game"
@@ -289,6 +290,7 @@ func (e *env) start() {
 		Discord:    commands.NewREST(e.d.URL, e.d.Token, nil),
 		Store:      scan,
 		Players:    e.offered(),
+		Rooms:      []commands.NewRoom{commands.GoRoom, draughtsroom.New(nil)},
 		BotWorkers: e.workers,
 		Reviewer:   e.reviewer,
 		Logger:     slog.New(slog.NewTextHandler(e.logs, &slog.HandlerOptions{Level: slog.LevelDebug})),

@@ -15,6 +15,7 @@ import (
 
 	"github.com/gobot-dev/gobot/commands/discordtest"
 	"github.com/gobot-dev/gobot/engine"
+	"github.com/gobot-dev/gobot/engine/clock"
 )
 
 // rengoWall is a 9×9 game that ends in a count of B+1.5: two walls seal
@@ -211,7 +212,7 @@ func testE2ERengoCasualClock(t *testing.T, e *env) {
 	e.do(e.play(ch, ann, "E5")) // ann: 50 s left
 	e.do(e.play(ch, bob, "F5"))
 	g := e.game(ch.ID)
-	if got := g.Clock.Time(engine.Black).Main; got != time.Minute {
+	if got := g.Clock.Time(clock.First).Main; got != time.Minute {
 		t.Errorf("Black's clock shows %v for cid, want his own full minute", got)
 	}
 	if got := g.Times[ann.ID].Main; got != 50*time.Second {
@@ -225,7 +226,7 @@ func testE2ERengoCasualClock(t *testing.T, e *env) {
 		t.Errorf("announcement = %q", out[0].Text())
 	}
 	e.refused(e.play(ch, cid, "E4"), "It is not your turn: ⚫ "+ann.Mention()+" is to play.")
-	if got := e.game(ch.ID).Clock.Time(engine.Black).Main; got != 50*time.Second {
+	if got := e.game(ch.ID).Clock.Time(clock.First).Main; got != 50*time.Second {
 		t.Errorf("Black's clock after cid is out = %v, want ann's 50s", got)
 	}
 	e.do(e.play(ch, ann, "E4"))

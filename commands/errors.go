@@ -82,16 +82,16 @@ func (e *UserError) Error() string {
 
 func (e *UserError) Unwrap() error { return e.Err }
 
-// userErr returns a *UserError for sentinel with the message shown to users.
-func userErr(sentinel error, msg string) error {
+// UserErr returns a *UserError for sentinel with the message shown to users.
+func UserErr(sentinel error, msg string) error {
 	return &UserError{Msg: msg, Err: sentinel}
 }
 
 // maxQuoted is how many characters of a user's input an error reply quotes.
 const maxQuoted = game.MaxQuoted
 
-// quote returns user input for an error reply, in double quotes and cut to
+// Quote returns user input for an error reply, in double quotes and cut to
 // its first maxQuoted characters (game.Quote): a 200 KB option value echoed
 // whole would make Discord refuse the reply, and the user would see only
 // "interaction failed".
-func quote(s string) string { return game.Quote(s) }
+func Quote(s string) string { return game.Quote(s) }

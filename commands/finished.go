@@ -18,7 +18,7 @@ import (
 func (a *App) cmdBoardHere(ctx context.Context, r *Request) error {
 	g, err := a.loadGame(ctx, r.Interaction.ChannelID)
 	if err == nil {
-		return a.cmdBoard(ctx, r, g)
+		return a.CmdBoard(ctx, r, g)
 	}
 	if !errors.Is(err, ErrNoGame) {
 		return err
@@ -31,11 +31,7 @@ func (a *App) cmdBoardHere(ctx context.Context, r *Request) error {
 	if aerr != nil {
 		return aerr
 	}
-	finished := finishedBoardMessage
-	if arc.Kind == draughtsKind {
-		finished = finishedDraughtsMessage
-	}
-	m, merr := finished(arc)
+	m, merr := a.room(arc.Kind).Finished(arc)
 	if merr != nil {
 		return merr
 	}
@@ -79,15 +75,15 @@ func finishedBoardMessage(arc *storage.Archived) (*Message, error) {
 	if h := eg.Handicap(); h > 0 {
 		fmt.Fprintf(&sb, " · handicap %d", h)
 	}
-	note := fmt.Sprintf("The last game in this channel ended <t:%d:R> after %s; `/go challenge` or `/go bot` starts a new one.", arc.FinishedAt.Unix(), plural(arc.Moves, "move"))
+	note := fmt.Sprintf("The last game in this channel ended <t:%d:R> after %s; `/go challenge` or `/go bot` starts a new one.", arc.FinishedAt.Unix(), Plural(arc.Moves, "move"))
 	return &Message{
 		Embeds: []*discordgo.MessageEmbed{{
 			Title:       title(g),
-			Description: clip(note+"\n"+sb.String(), 4096),
+			Description: Clip(note+"\n"+sb.String(), 4096),
 			Image:       &discordgo.MessageEmbedImage{URL: "attachment://" + name},
-			Color:       colorDone,
+			Color:       ColorDone,
 		}},
 		Files:           []File{f, sgfFile(arc.ID, title(g), arc.SGF)},
-		AllowedMentions: noMentions(),
+		AllowedMentions: NoMentions(),
 	}, nil
 }

@@ -12,100 +12,109 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/gobot-dev/gobot/engine"
-	"github.com/gobot-dev/gobot/engine/game"
+	"github.com/gobot-dev/gobot/engine/clock"
 	"github.com/gobot-dev/gobot/render"
 	"github.com/gobot-dev/gobot/storage"
 )
 
-// routes registers every handler.
+// routes registers every handler: the core's, then each room's.
 func (a *App) routes() *Router {
 	rt := NewRouter()
+	rt.Component("challenge/{id}/accept", a.btnAccept)
+	rt.Component("challenge/{id}/decline", a.btnDecline)
+	rt.Component("history/{player}/{page}", a.btnHistory)
+	rt.Component("sgf/{id}", a.btnSGF)
+	rt.Component("leaderboard/{pool}/{page}", a.btnLeaderboard)
+	a.adminRoutes(rt)
+	for _, rm := range a.rooms.list {
+		rm.Routes(rt)
+	}
+	return rt
+}
+
+// goRoutes registers Go's handlers: /go and the buttons of Go's boards.
+func (a *App) goRoutes(rt *Router) {
 	rt.Command("go/challenge", a.cmdChallenge)
 	rt.Command("go/bot", a.cmdBot)
 	rt.Command("go/rengo", a.cmdRengo)
 	rt.Command("go/vote", a.cmdVote)
-	rt.Command("go/play", a.onGame(a.cmdPlay))
-	rt.Command("go/pass", a.onGame(a.pass))
-	rt.Command("go/resign", a.onGame(a.resign))
-	rt.Command("go/undo", a.onGame(a.undo))
+	rt.Command("go/play", a.OnGame(a.cmdPlay))
+	rt.Command("go/pass", a.OnGame(a.pass))
+	rt.Command("go/resign", a.OnGame(a.resign))
+	rt.Command("go/undo", a.OnGame(a.undo))
 	rt.Command("go/board", a.cmdBoardHere)
-	rt.Command("go/sgf", a.cmdSGF)
+	rt.Command("go/sgf", a.CmdRecord)
 	rt.Command("go/replay", a.cmdReplay)
 	rt.Command("go/review", a.cmdReview)
 	rt.Command("go/estimate", a.cmdEstimate)
-	rt.Command("go/history", a.cmdHistory)
-	rt.Command("go/dead", a.onGame(a.cmdDead))
-	rt.Command("go/stats", a.cmdStats)
-	rt.Command("go/leaderboard", a.cmdLeaderboard)
+	rt.Command("go/history", a.CmdHistory)
+	rt.Command("go/dead", a.OnGame(a.cmdDead))
+	rt.Command("go/stats", a.CmdStats)
+	rt.Command("go/leaderboard", a.CmdLeaderboard)
 	rt.Command("go/help", a.cmdHelp)
-	rt.Command("go/abort", a.onGame(a.cmdAbort))
+	rt.Command("go/abort", a.OnGame(a.CmdAbort))
 	rt.Command("go/vacation", a.cmdVacation)
 
 	rt.Autocomplete("go/play", a.completePlay)
 	rt.Autocomplete("go/dead", a.completeDead)
 	for _, name := range []string{"go/challenge", "go/bot", "go/rengo"} {
-		rt.Autocomplete(name, a.completeClock)
+		rt.Autocomplete(name, a.CompleteClock)
 	}
 	for _, name := range []string{"go/sgf", "go/replay", "go/review", "go/estimate"} {
-		rt.Autocomplete(name, a.completeFinishedGames)
+		rt.Autocomplete(name, a.CompleteFinishedGames)
 	}
 
-	rt.Component("challenge/{id}/accept", a.btnAccept)
-	rt.Component("challenge/{id}/decline", a.btnDecline)
 	rt.Component("rengo/{id}/join/{team}", a.btnRengoJoin)
 	rt.Component("rengo/{id}/leave", a.btnRengoLeave)
 	rt.Component("rengo/{id}/start", a.btnRengoStart)
 	rt.Component("vote/{id}/{move}/{point}", a.btnVote)
-	rt.Component("game/{id}/pass/{move}", a.onBoard(a.pass))
+	rt.Component("game/{id}/pass/{move}", a.OnBoard("game/", a.pass))
 	rt.Component("game/{id}/board", a.btnOpenBoard)
-	rt.Component("game/{id}/resign/{move}", a.onBoard(a.btnResign))
-	rt.Component("game/{id}/resign-yes/{move}", a.onBoard(a.resign))
-	rt.Component("game/{id}/abort-yes/{move}", a.onBoard(a.playerAbort))
-	rt.Component("game/{id}/undo/{move}", a.onBoard(a.undo))
+	rt.Component("game/{id}/resign/{move}", a.OnBoard("game/", a.btnResign))
+	rt.Component("game/{id}/resign-yes/{move}", a.OnBoard("game/", a.resign))
+	rt.Component("game/{id}/abort-yes/{move}", a.OnBoard("game/", a.PlayerAbort))
+	rt.Component("game/{id}/undo/{move}", a.OnBoard("game/", a.undo))
 	// {at}, not {move}: pendingUndo tells a lapsed request from an old board.
-	rt.Component("game/{id}/undo-yes/{at}", a.onBoard(a.btnUndoYes))
-	rt.Component("game/{id}/undo-no/{at}", a.onBoard(a.btnUndoNo))
+	rt.Component("game/{id}/undo-yes/{at}", a.OnBoard("game/", a.btnUndoYes))
+	rt.Component("game/{id}/undo-no/{at}", a.OnBoard("game/", a.btnUndoNo))
 	rt.Component("game/{id}/score/{marking}/accept", a.btnScoreAccept)
 	rt.Component("game/{id}/score/{marking}/resume", a.btnScoreResume)
-	rt.Component("history/{player}/{page}", a.btnHistory)
-	rt.Component("sgf/{id}", a.btnSGF)
-	rt.Component("leaderboard/{pool}/{page}", a.btnLeaderboard)
-	a.draughtsRoutes(rt)
-	a.adminRoutes(rt)
-	return rt
 }
 
-// gameHandler handles an interaction about g, the game it concerns.
-type gameHandler func(ctx context.Context, r *Request, g *storage.Game) error
+// GameHandler handles an interaction about g, the game it concerns.
+type GameHandler func(ctx context.Context, r *Request, g *storage.Game) error
 
-// onGame is a command handler for the channel's active game (see loadGame).
-func (a *App) onGame(h gameHandler) HandlerFunc {
+// OnGame is a command handler for the channel's active game (see
+// loadGame), which must be of the command's room: /go play in a channel
+// whose game is draughts is told to use /draughts.
+func (a *App) OnGame(h GameHandler) HandlerFunc {
 	return func(ctx context.Context, r *Request) error {
+		rm := a.commandRoom(r)
 		g, err := a.loadGame(ctx, r.Interaction.ChannelID)
+		if err == ErrNoGame {
+			return UserErr(ErrNoGame, fmt.Sprintf("There is no game in this channel. Start one with `/%s challenge` or `/%s bot`.", rm.Command(), rm.Command()))
+		}
 		if err != nil {
 			return err
 		}
-		if isDraughts(g) {
-			return userErr(ErrWrongGame, "The game in this channel is international draughts: play it with `/draughts play` (`/draughts help` says how).")
+		if in := a.roomOf(g); in != rm {
+			return UserErr(ErrWrongGame, fmt.Sprintf("The game in this channel is %s: play it with `/%s play` (`/%s help` says how).", in.Name(), in.Command(), in.Command()))
 		}
 		return h(ctx, r, g)
 	}
 }
 
-// onBoard is a button handler for the game of the newest board (see
-// buttonGame).
-func (a *App) onBoard(h gameHandler) HandlerFunc { return a.onBoardOf(false, h) }
-
-// onBoardOf is a button handler for the game of the newest board, which
-// must be a game of draughts when draughtsGame, else a game of Go.
-func (a *App) onBoardOf(draughtsGame bool, h gameHandler) HandlerFunc {
+// OnBoard is a button handler for the game of the newest board (see
+// buttonGame), which must belong to the room whose buttons begin with
+// prefix (Room.ButtonPrefix).
+func (a *App) OnBoard(prefix string, h GameHandler) HandlerFunc {
 	return func(ctx context.Context, r *Request) error {
 		g, err := a.buttonGame(ctx, r)
 		if err != nil {
 			return err
 		}
-		if isDraughts(g) != draughtsGame {
-			return userErr(ErrWrongGame, "This button belongs to another game.")
+		if a.roomOf(g).ButtonPrefix() != prefix {
+			return UserErr(ErrWrongGame, "This button belongs to another game.")
 		}
 		return h(ctx, r, g)
 	}
@@ -146,7 +155,7 @@ func (a *App) quarantine(ctx context.Context, channelID string, cause error) err
 		return fmt.Errorf("commands: set aside the damaged game in channel %s: %w", channelID, err)
 	}
 	a.log.Error("damaged game record quarantined; the channel is free (gobot doctor lists it)", "channel", channelID, "err", cause)
-	return userErr(ErrQuarantined, quarantineNotice)
+	return UserErr(ErrQuarantined, quarantineNotice)
 }
 
 // setAside is quarantine outside an interaction (a start-up scan, a bot
@@ -159,7 +168,7 @@ func (a *App) setAside(ctx context.Context, channelID string) {
 
 // tellSetAside posts quarantineNotice in a channel.
 func (a *App) tellSetAside(ctx context.Context, channelID string) {
-	if _, err := a.opts.Discord.SendMessage(ctx, channelID, &Message{Content: quarantineNotice, AllowedMentions: noMentions()}); err != nil {
+	if _, err := a.opts.Discord.SendMessage(ctx, channelID, &Message{Content: quarantineNotice, AllowedMentions: NoMentions()}); err != nil {
 		a.log.Warn("could not tell the channel its game was set aside", "channel", channelID, "err", err)
 	}
 }
@@ -169,13 +178,13 @@ func (a *App) tellSetAside(ctx context.Context, channelID string) {
 func (a *App) buttonGame(ctx context.Context, r *Request) (*storage.Game, error) {
 	g, err := a.loadGame(ctx, r.Interaction.ChannelID)
 	if errors.Is(err, ErrNoGame) {
-		return nil, userErr(ErrStale, "That game has ended; this button no longer does anything.")
+		return nil, UserErr(ErrStale, "That game has ended; this button no longer does anything.")
 	}
 	if err != nil {
 		return nil, err
 	}
 	if g.ID != r.Param("id") {
-		return nil, userErr(ErrStale, "That button belongs to an earlier game in this channel.")
+		return nil, UserErr(ErrStale, "That button belongs to an earlier game in this channel.")
 	}
 	if n, err := strconv.Atoi(r.Param("move")); r.Param("move") != "" && (err != nil || n != g.State.MoveCount()) {
 		return nil, ErrStale
@@ -188,7 +197,7 @@ func playerColor(g *storage.Game, u *discordgo.User) (engine.Color, error) {
 	if s, ok := g.SideOf(u.ID); ok {
 		return engine.ColorOf(s), nil
 	}
-	return engine.Empty, userErr(ErrNotPlayer, fmt.Sprintf("You are not playing in this game: it is %s (black) against %s (white).", teamMention(g, engine.Black), teamMention(g, engine.White)))
+	return engine.Empty, UserErr(ErrNotPlayer, fmt.Sprintf("You are not playing in this game: it is %s (black) against %s (white).", teamMention(g, engine.Black), teamMention(g, engine.White)))
 }
 
 // canMove checks that u may move in g now: u's side is to move and, in a
@@ -202,16 +211,16 @@ func canMove(g *storage.Game, u *discordgo.User) (engine.Color, error) {
 		return c, ErrGameOver
 	}
 	if g.Scoring != nil {
-		return c, userErr(ErrNotYourTurn, "Play has ended and the dead stones are being agreed: mark groups with `/go dead`, then press Accept, or Resume play to keep playing.")
+		return c, UserErr(ErrNotYourTurn, "Play has ended and the dead stones are being agreed: mark groups with `/go dead`, then press Accept, or Resume play to keep playing.")
 	}
 	if t := goOf(g).ToPlay(); t != c || g.Player(engine.SideOf(t)).UserID != u.ID {
-		return c, userErr(ErrNotYourTurn, fmt.Sprintf("It is not your turn: %s %s is to play.", stoneEmoji(t), mention(g.Player(engine.SideOf(t)))))
+		return c, UserErr(ErrNotYourTurn, fmt.Sprintf("It is not your turn: %s %s is to play.", stoneEmoji(t), Mention(g.Player(engine.SideOf(t)))))
 	}
 	return c, nil
 }
 
-// userPlayer is the storage player for a Discord user.
-func userPlayer(u *discordgo.User) storage.Player {
+// UserPlayer is the storage player for a Discord user.
+func UserPlayer(u *discordgo.User) storage.Player {
 	name := u.GlobalName
 	if name == "" {
 		name = u.Username
@@ -248,7 +257,7 @@ func (a *App) pass(ctx context.Context, r *Request, g *storage.Game) error {
 
 func (a *App) resign(ctx context.Context, r *Request, g *storage.Game) error {
 	if isVoteGame(g) {
-		return userErr(ErrNotPlayer, "Nobody resigns for the channel in a vote game: vote `pass`, and two passes end the game with a count. A moderator may abort it.")
+		return UserErr(ErrNotPlayer, "Nobody resigns for the channel in a vote game: vote `pass`, and two passes end the game with a count. A moderator may abort it.")
 	}
 	c, err := playerColor(g, r.User)
 	if err != nil {
@@ -284,11 +293,11 @@ func (a *App) move(ctx context.Context, r *Request, g *storage.Game, m engine.Mo
 	if last, ok := goOf(g).LastMove(); ok && g.Delivery.Unposted {
 		// The bot moved in the background and its board could not be
 		// shown (apply clears the flag with this move).
-		unposted = fmt.Sprintf("(%s %s played %s earlier, but its board could not be posted here.)\n", stoneEmoji(last.Color), mention(movedBy(g, g.State.MoveCount()-1)), moveName(last))
+		unposted = fmt.Sprintf("(%s %s played %s earlier, but its board could not be posted here.)\n", stoneEmoji(last.Color), Mention(movedBy(g, g.State.MoveCount()-1)), moveName(last))
 	}
 	// A move after the deadline ends the game on time, announced through
 	// the game's stored follow-up, not this interaction's (still unanswered).
-	if err := a.inTime(ctx, g, a.now()); err != nil {
+	if err := a.InTime(ctx, g, a.Now()); err != nil {
 		return err
 	}
 	// This interaction's token is how a bot move made later in the
@@ -296,14 +305,14 @@ func (a *App) move(ctx context.Context, r *Request, g *storage.Game, m engine.Mo
 	// the move at no extra cost.
 	// A board page's click (web.go) has no token: the game keeps the
 	// follow-up it had.
-	if f := followupOf(r.Interaction, a.now()); f != nil {
+	if f := FollowupOf(r.Interaction, a.Now()); f != nil {
 		g.Delivery.Followup = f
 	}
 	note, err := a.apply(ctx, g, m)
 	if err != nil {
 		return err
 	}
-	return a.answer(ctx, r, g, unposted+note)
+	return a.AnswerGame(ctx, r, g, unposted+note)
 }
 
 // moveName is a move in bold as the notes print it.
@@ -314,8 +323,8 @@ func moveName(m engine.Move) string {
 	return m.String()
 }
 
-// followupOf is the follow-up handle of an interaction received at at.
-func followupOf(it *discordgo.Interaction, at time.Time) *storage.Followup {
+// FollowupOf is the follow-up handle of an interaction received at at.
+func FollowupOf(it *discordgo.Interaction, at time.Time) *storage.Followup {
 	if it == nil || it.Token == "" {
 		return nil
 	}
@@ -327,32 +336,32 @@ func followupOf(it *discordgo.Interaction, at time.Time) *storage.Followup {
 	return &storage.Followup{InteractionID: it.ID, AppID: it.AppID, Token: it.Token, At: at, ChannelPosts: posts}
 }
 
-// inTime checks that the player to move in g still has time at now. When
+// InTime checks that the player to move in g still has time at now. When
 // they have not, the move does not count: the game is lost on time (unless
 // the scheduler, or another process, is ending it already) and the error
 // says so.
-func (a *App) inTime(ctx context.Context, g *storage.Game, now time.Time) error {
+func (a *App) InTime(ctx context.Context, g *storage.Game, now time.Time) error {
 	if !g.Clock.Flagged(now) {
 		return nil
 	}
 	deadline, loser := g.Clock.Deadline(), g.Clock.ToMove
-	out := g.Player(engine.SideOf(loser))
+	out := g.Player(loser.Game())
 	if err := a.timeUp(ctx, g); err != nil && !errors.Is(err, ErrConflict) {
 		return err
 	}
 	if _, over := g.State.Result(); !over && g.TeamClock == storage.TeamClockCasual {
-		return userErr(ErrNotYourTurn, fmt.Sprintf("⌛ Too late: %s's time ran out <t:%d:R>, so they are out of this game; %s plays on for %s.",
-			mention(out), deadline.Unix(), mention(g.Player(engine.SideOf(loser))), loser))
+		return UserErr(ErrNotYourTurn, fmt.Sprintf("⌛ Too late: %s's time ran out <t:%d:R>, so they are out of this game; %s plays on for %s.",
+			Mention(out), deadline.Unix(), Mention(g.Player(loser.Game())), engine.Color(loser)))
 	}
-	return userErr(ErrGameOver, fmt.Sprintf("⌛ Too late: %s's time ran out <t:%d:R>, so the game is over.", sideLabel(g, engine.SideOf(loser)), deadline.Unix()))
+	return UserErr(ErrGameOver, fmt.Sprintf("⌛ Too late: %s's time ran out <t:%d:R>, so the game is over.", a.sideLabel(g, loser.Game()), deadline.Unix()))
 }
 
 // apply plays m on g and commits it: the archive when the game has a
 // result, the scoring phase after two passes, an update otherwise. Nothing
 // is written when the move is refused or the game changed in the meantime.
 func (a *App) apply(ctx context.Context, g *storage.Game, m engine.Move) (string, error) {
-	now := a.now()
-	if err := a.inTime(ctx, g, now); err != nil {
+	now := a.Now()
+	if err := a.InTime(ctx, g, now); err != nil {
 		return "", err
 	}
 	before, mover := goOf(g).Captures(m.Color), g.Player(engine.SideOf(m.Color))
@@ -362,7 +371,7 @@ func (a *App) apply(ctx context.Context, g *storage.Game, m engine.Move) (string
 	if m.Kind != engine.Resign {
 		g.Moved(mover)
 	}
-	if g.Clock.Running() && m.Color == g.Clock.ToMove && m.Kind != engine.Resign {
+	if g.Clock.Running() && clock.Side(m.Color) == g.Clock.ToMove && m.Kind != engine.Resign {
 		if err := g.Clock.Move(g.State.MoveCount(), now); err != nil {
 			return "", err // not flagged (checked above): cannot happen
 		}
@@ -373,10 +382,10 @@ func (a *App) apply(ctx context.Context, g *storage.Game, m engine.Move) (string
 	g.Delivery.Unposted = false
 	note := describeMove(g, m, goOf(g).Captures(m.Color)-before)
 	if _, over := goOf(g).Result(); over {
-		if err := a.finish(ctx, g); err != nil {
+		if err := a.Finish(ctx, g); err != nil {
 			return "", err
 		}
-		if rn := a.ratingNote(ctx, g); rn != "" {
+		if rn := a.RatingNote(ctx, g); rn != "" {
 			note += "\n" + rn
 		}
 		return note, nil
@@ -386,7 +395,7 @@ func (a *App) apply(ctx context.Context, g *storage.Game, m engine.Move) (string
 			note += "\n" + uncertainNote(unsure)
 		}
 	}
-	if err := a.update(ctx, g); err != nil {
+	if err := a.UpdateGame(ctx, g); err != nil {
 		return "", err
 	}
 	return note, nil
@@ -421,16 +430,16 @@ func moveError(err error, m engine.Move, g *storage.Game) error {
 	return refusal(engine.RefuseMove(err, m, goOf(g)))
 }
 
-// update writes g, checking its version, with its clock brought in line
+// UpdateGame writes g, checking its version, with its clock brought in line
 // with the game (syncClock); the scheduler then looks at the deadlines
 // again.
-func (a *App) update(ctx context.Context, g *storage.Game) error {
+func (a *App) UpdateGame(ctx context.Context, g *storage.Game) error {
 	a.syncClock(ctx, g)
-	syncVote(g, a.now())
+	syncVote(g, a.Now())
 	if err := a.games.UpdateGame(ctx, g); err != nil {
 		return writeError(err)
 	}
-	a.kickClocks()
+	a.KickClocks()
 	return nil
 }
 
@@ -441,42 +450,42 @@ func writeError(err error) error {
 	case errors.Is(err, storage.ErrConflict):
 		return ErrConflict
 	case errors.Is(err, storage.ErrNotFound):
-		return userErr(ErrConflict, "This game was ended or aborted in the meantime; nothing was changed.")
+		return UserErr(ErrConflict, "This game was ended or aborted in the meantime; nothing was changed.")
 	}
 	return err
 }
 
-// finish archives a game with a result, with its SGF record.
-func (a *App) finish(ctx context.Context, g *storage.Game) error {
+// Finish archives a game with a result, with its SGF record.
+func (a *App) Finish(ctx context.Context, g *storage.Game) error {
 	return a.archiveGame(ctx, g, false)
 }
 
 // archiveGame archives a game with a result, with its SGF record; an annulled
 // game is recorded but never counted.
 func (a *App) archiveGame(ctx context.Context, g *storage.Game, annulled bool) error {
-	if isDraughts(g) {
-		return a.archiveDraughts(ctx, g, annulled)
-	}
-	res, _ := goOf(g).Result()
-	var dead []engine.Point
-	if g.Scoring != nil {
-		dead = deadOf(g)
-	}
-	sgf, err := gameSGF(g, dead, res.Reason == engine.ByScore, annulled)
+	arc, err := a.archiveEntry(g, annulled, "")
 	if err != nil {
 		return err
-	}
-	arc := storage.Archived{
-		ID: g.ID, GuildID: g.GuildID, ChannelID: g.ChannelID,
-		Black: g.First(engine.SideOf(engine.Black)), White: g.First(engine.SideOf(engine.White)), Size: goOf(g).Size(), Rules: goOf(g).Rules(), Handicap: goOf(g).Handicap(),
-		Result: res.String(), SGF: sgf, Moves: g.State.MoveCount(), Annulled: annulled,
-		StartedAt: g.CreatedAt, FinishedAt: a.now(),
-		Rated: !g.Unrated, // storage rates only games with a winner or a tie
 	}
 	if err := a.serverPools(ctx, g.Kind, &arc); err != nil {
 		return err
 	}
 	return writeError(a.games.FinishGame(ctx, g, arc))
+}
+
+// archiveEntry is g's archive entry: what its room records (players,
+// result, record; void, with the reason, when void is not empty) and what
+// every kind shares.
+func (a *App) archiveEntry(g *storage.Game, annulled bool, void string) (storage.Archived, error) {
+	arc, err := a.roomOf(g).Archived(g, annulled || void != "", void)
+	if err != nil {
+		return storage.Archived{}, err
+	}
+	arc.ID, arc.GuildID, arc.ChannelID, arc.Kind = g.ID, g.GuildID, g.ChannelID, g.Kind
+	arc.Moves, arc.Annulled = g.State.MoveCount(), annulled || void != ""
+	arc.StartedAt, arc.FinishedAt = g.CreatedAt, a.Now()
+	arc.Rated = !g.Unrated // storage rates only games with a winner or a tie
+	return arc, nil
 }
 
 // annulledComment is the root comment of an annulled game's record.
@@ -505,13 +514,13 @@ func sgfInfo(g *storage.Game, dead []engine.Point, scored bool) engine.SGFInfo {
 		if info.Comments == nil {
 			info.Comments = map[int]string{}
 		}
-		info.Comments[n] = fmt.Sprintf("Voted by %s (%s).", strings.Join(voters, ", "), plural(len(voters), "vote"))
+		info.Comments[n] = fmt.Sprintf("Voted by %s (%s).", strings.Join(voters, ", "), Plural(len(voters), "vote"))
 	}
 	if g.Team() {
 		// A team game's record says who played each move.
 		info.Comments = map[int]string{}
 		for i, m := range goOf(g).Moves() {
-			info.Comments[i+1] = "Played by " + plainName(g.MovedBy(i, engine.SideOf(m.Color))) + "."
+			info.Comments[i+1] = "Played by " + PlainName(g.MovedBy(i, engine.SideOf(m.Color))) + "."
 		}
 	}
 	if res, ok := goOf(g).Result(); ok {
@@ -543,10 +552,10 @@ func writeSGF(g *storage.Game, info engine.SGFInfo) ([]byte, error) {
 // its move.
 func botToMove(g *storage.Game) bool { return g.BotToMove() }
 
-// answer replies with the game's state after a change. When a bot is to
+// AnswerGame replies with the game's state after a change. When a bot is to
 // move (the change queued its move), it defers the reply and waits for a
 // worker to make the move first (see awaitBot).
-func (a *App) answer(ctx context.Context, r *Request, g *storage.Game, note string) error {
+func (a *App) AnswerGame(ctx context.Context, r *Request, g *storage.Game, note string) error {
 	if botToMove(g) {
 		if err := r.Defer(ctx, false); err != nil {
 			return err
@@ -561,7 +570,7 @@ func (a *App) answer(ctx context.Context, r *Request, g *storage.Game, note stri
 		}
 		note += botNote
 	}
-	m, err := stateMessage(ctx, g, a.now(), note)
+	m, err := a.stateMessage(ctx, g, a.Now(), note)
 	if err != nil {
 		return err
 	}
@@ -589,7 +598,7 @@ func (a *App) answerBotFailure(ctx context.Context, r *Request, g *storage.Game,
 	stored, err := a.loadGame(ctx, g.ChannelID)
 	switch {
 	case errors.Is(err, ErrNoGame) || (err == nil && stored.ID != g.ID):
-		return r.Reply(ctx, &Message{Content: strings.TrimSpace(note + "\nThis game was ended or aborted while gobot was thinking, so its move was not played."), AllowedMentions: noMentions()})
+		return r.Reply(ctx, &Message{Content: strings.TrimSpace(note + "\nThis game was ended or aborted while gobot was thinking, so its move was not played."), AllowedMentions: NoMentions()})
 	case err != nil:
 		return err
 	}
@@ -607,7 +616,7 @@ func (a *App) answerBotFailure(ctx context.Context, r *Request, g *storage.Game,
 	default:
 		note += "\n⚠️ gobot could not choose its move just now and will try again shortly."
 	}
-	m, err := stateMessage(ctx, stored, a.now(), note)
+	m, err := a.stateMessage(ctx, stored, a.Now(), note)
 	if err != nil {
 		return err
 	}
@@ -618,19 +627,7 @@ func (a *App) answerBotFailure(ctx context.Context, r *Request, g *storage.Game,
 // Players contract has GenMove return a legal move (bots.Registry checks
 // it against the rules); apply's play refuses any other, as for a person.
 func (a *App) botMove(ctx context.Context, g *storage.Game) (string, error) {
-	if isDraughts(g) {
-		return a.draughtsBotMove(ctx, g)
-	}
-	c := goOf(g).ToPlay()
-	level := g.Player(engine.SideOf(c)).Level
-	mctx, cancel := context.WithTimeout(ctx, botMoveTimeout)
-	m, err := a.opts.Players.GenMove(mctx, level, goOf(g).Clone())
-	cancel()
-	if err != nil {
-		return "", fmt.Errorf("commands: bot %s in game %s: %w", level, g.ID, err)
-	}
-	m.Color = c
-	return a.apply(ctx, g, m)
+	return a.roomOf(g).BotMove(ctx, g)
 }
 
 // tokenLifetime is how long Discord accepts an interaction token, less a
@@ -644,7 +641,7 @@ const tokenLifetime = 14 * time.Minute
 // post there.
 func (a *App) postBoard(ctx context.Context, g *storage.Game, m *Message) error {
 	f := g.Delivery.Followup
-	if f != nil && a.now().Sub(f.At) < tokenLifetime {
+	if f != nil && a.Now().Sub(f.At) < tokenLifetime {
 		it := &discordgo.Interaction{ID: f.InteractionID, AppID: f.AppID, Token: f.Token, ChannelID: g.ChannelID}
 		sent, err := a.opts.Discord.Followup(ctx, it, m)
 		if err == nil {
@@ -667,7 +664,7 @@ func (a *App) postBoard(ctx context.Context, g *storage.Game, m *Message) error 
 // (see postBoard). When it cannot be posted, the game is marked Unposted
 // and the next move's answer says what the bot played.
 func (a *App) postBotMove(ctx context.Context, g *storage.Game, note string) {
-	m, err := stateMessage(ctx, g, a.now(), note)
+	m, err := a.stateMessage(ctx, g, a.Now(), note)
 	if err == nil {
 		err = a.postBoard(ctx, g, m)
 	}
@@ -677,34 +674,24 @@ func (a *App) postBotMove(ctx context.Context, g *storage.Game, note string) {
 	log := a.log.With("channel", g.ChannelID, "game", g.ID)
 	log.Warn("bot move: post board; the next answer in the game will say what the bot played", "err", err)
 	g.Delivery.Unposted = true
-	if err := a.update(ctx, g); err != nil {
+	if err := a.UpdateGame(ctx, g); err != nil {
 		log.Warn("bot move: mark the move unposted", "err", err)
 	}
 }
 
 // stateMessage is the message for the game's state: the board in play, the
 // marked board in the scoring phase, the final board when over.
-func stateMessage(ctx context.Context, g *storage.Game, now time.Time, note string) (*Message, error) {
-	if isDraughts(g) {
-		return draughtsMessage(g, now, note)
-	}
-	res, over := goOf(g).Result()
-	switch {
-	case g.Scoring != nil && !over:
-		return scoringMessage(ctx, g, now, note)
-	case g.Scoring != nil && res.Reason == engine.ByScore:
-		return finalScoreMessage(g, note)
-	}
-	return boardMessage(g, now, note)
+func (a *App) stateMessage(ctx context.Context, g *storage.Game, now time.Time, note string) (*Message, error) {
+	return a.roomOf(g).Message(ctx, g, now, note)
 }
 
-func (a *App) cmdBoard(ctx context.Context, r *Request, g *storage.Game) error {
+func (a *App) CmdBoard(ctx context.Context, r *Request, g *storage.Game) error {
 	if botToMove(g) {
 		// The bot's move is owed (queued, or failed once and waiting to
 		// be tried again): wait for it, then show the board.
-		return a.answer(ctx, r, g, "")
+		return a.AnswerGame(ctx, r, g, "")
 	}
-	m, err := stateMessage(ctx, g, a.now(), "")
+	m, err := a.stateMessage(ctx, g, a.Now(), "")
 	if err != nil {
 		return err
 	}
@@ -713,9 +700,6 @@ func (a *App) cmdBoard(ctx context.Context, r *Request, g *storage.Game) error {
 
 // activeSGF attaches the record of the game in play in this channel.
 func (a *App) activeSGF(ctx context.Context, r *Request, g *storage.Game) error {
-	if isDraughts(g) {
-		return a.activePDN(ctx, r, g)
-	}
 	var dead []engine.Point
 	if g.Scoring != nil {
 		dead = deadOf(g)
@@ -729,26 +713,26 @@ func (a *App) activeSGF(ctx context.Context, r *Request, g *storage.Game) error 
 		return err
 	}
 	m := &Message{
-		Content: fmt.Sprintf("Game record after %s (SGF, opens in any Go editor).", plural(g.State.MoveCount(), "move")),
+		Content: fmt.Sprintf("Game record after %s (SGF, opens in any Go editor).", Plural(g.State.MoveCount(), "move")),
 		Files:   []File{sgfFile(g.ID, title(g), data)},
 	}
 	if animate {
-		attached, err := withAnimation(ctx, r, m, func() (File, error) { return gameGIF(g, dead) })
+		attached, err := WithAnimation(ctx, r, m, func() (File, error) { return gameGIF(g, dead) })
 		if err != nil {
 			return err
 		}
 		if attached {
-			m.Content = fmt.Sprintf("Game record and animated replay after %s.", plural(g.State.MoveCount(), "move"))
+			m.Content = fmt.Sprintf("Game record and animated replay after %s.", Plural(g.State.MoveCount(), "move"))
 		}
 	}
 	return r.Reply(ctx, m)
 }
 
-// withAnimation attaches an animated replay to m, made by gif, after
+// WithAnimation attaches an animated replay to m, made by gif, after
 // deferring the answer (drawing every move takes a while); one larger than
 // Discord accepts is left out, and m says so. It reports whether the
 // replay was attached.
-func withAnimation(ctx context.Context, r *Request, m *Message, gif func() (File, error)) (bool, error) {
+func WithAnimation(ctx context.Context, r *Request, m *Message, gif func() (File, error)) (bool, error) {
 	if err := r.Defer(ctx, false); err != nil {
 		return false, err
 	}
@@ -779,19 +763,19 @@ func gameGIF(g *storage.Game, dead []engine.Point) (File, error) {
 		return File{}, fmt.Errorf("commands: animate game %s: %w", g.ID, err)
 	}
 	return File{Name: "gobot-" + g.ID + ".gif", ContentType: "image/gif",
-		Description: fmt.Sprintf("Animated replay of %s, %s.", title(g), plural(g.State.MoveCount(), "move")), Data: buf.Bytes()}, nil
+		Description: fmt.Sprintf("Animated replay of %s, %s.", title(g), Plural(g.State.MoveCount(), "move")), Data: buf.Bytes()}, nil
 }
 
-func (a *App) cmdAbort(ctx context.Context, r *Request, g *storage.Game) error {
-	if _, err := playerColor(g, r.User); err == nil && (earlyAbort(g) || !moderator(r)) {
-		return askAbort(ctx, r, g) // a player's abort (see abort.go)
+func (a *App) CmdAbort(ctx context.Context, r *Request, g *storage.Game) error {
+	if _, err := playerColor(g, r.User); err == nil && (a.earlyAbort(g) || !moderator(r)) {
+		return a.askAbort(ctx, r, g) // a player's abort (see abort.go)
 	}
 	if m := r.Interaction.Member; m != nil && r.Interaction.GuildID != "" {
 		if m.Permissions&discordgo.PermissionManageMessages == 0 {
 			return ErrForbidden
 		}
 	} else if _, err := playerColor(g, r.User); err != nil {
-		return userErr(ErrForbidden, "Only the players can abort a game outside a server.")
+		return UserErr(ErrForbidden, "Only the players can abort a game outside a server.")
 	}
 	return a.moderatorAbort(ctx, r, g) // with a reason, recorded and logged (admin_moderation.go)
 }
@@ -800,7 +784,7 @@ func (a *App) cmdAbort(ctx context.Context, r *Request, g *storage.Game) error {
 func (a *App) completePlay(ctx context.Context, r *Request) error {
 	_, typed := r.Focused()
 	g, err := a.games.Game(ctx, r.Interaction.ChannelID)
-	if err != nil || isDraughts(g) || goOf(g).Over() || g.Scoring != nil {
+	if err != nil || goOf(g) == nil || goOf(g).Over() || g.Scoring != nil {
 		return r.Choices(ctx, nil)
 	}
 	prefix := strings.ToUpper(strings.TrimSpace(typed))
@@ -857,13 +841,4 @@ func movedBy(g *storage.Game, n int) storage.Player {
 }
 
 // lastMover returns who made g's last move.
-func lastMover(g *storage.Game) storage.Player {
-	n := g.State.MoveCount()
-	if isDraughts(g) {
-		if n == 0 {
-			return storage.Player{}
-		}
-		return g.Player(game.Side((n - 1) % 2))
-	}
-	return movedBy(g, n-1)
-}
+func (a *App) lastMover(g *storage.Game) storage.Player { return a.roomOf(g).LastMover(g) }

@@ -24,7 +24,7 @@ func helpText(levels []Level, challengeTTL, scoringTTL time.Duration, defaultClo
 	}
 	e := &discordgo.MessageEmbed{
 		Title: "gobot: play Go on Discord",
-		Color: colorBlack,
+		Color: ColorBlack,
 		Description: "Each channel, thread or DM holds one game. After every move I post the board; " +
 			"a bot answers by itself (when all are busy, its move waits in a queue; I say where). " +
 			"Draughts (10×10): `/draughts help`.",
@@ -68,7 +68,7 @@ func helpText(levels []Level, challengeTTL, scoringTTL time.Duration, defaultClo
 				"(any change clears acceptances; after " + humanDuration(scoringTTL) + " the marking stands, except where it goes against my proposal and the player it costs has not accepted it: there my proposal counts). The bot accepts its proposal, or a marking that differs only where it was unsure or in its own favour; otherwise it names the group it disputes. " +
 				"Results read as on other servers: `B+3.5`, `W+R` (resignation), `Jigo` (a draw)."},
 			{Name: "Bot levels", Value: levelList(levels, false)},
-			{Name: "Rulesets", Value: clip(rules.String()+"Area scoring counts stones plus surrounded points; territory scoring counts surrounded points plus prisoners. "+
+			{Name: "Rulesets", Value: Clip(rules.String()+"Area scoring counts stones plus surrounded points; territory scoring counts surrounded points plus prisoners. "+
 				"With a handicap, komi defaults to 0.5 and Black's stones go on the star points.", 1024)},
 			{Name: "Abort, admins", Value: "`/go abort`: either player until each has made two moves (recorded, unrated); then moderators (Manage Messages, `reason:`). " +
 				"Server admins: `/go-admin`."},
@@ -81,7 +81,7 @@ func helpText(levels []Level, challengeTTL, scoringTTL time.Duration, defaultClo
 	for _, f := range e.Fields {
 		if f.Name == "Bot levels" && embedSize(e) > maxEmbedSize {
 			f.Value = levelList(levels, true)
-			f.Value = clip(f.Value, max(utf8.RuneCountInString(f.Value)-max(embedSize(e)-maxEmbedSize, 0), 1))
+			f.Value = Clip(f.Value, max(utf8.RuneCountInString(f.Value)-max(embedSize(e)-maxEmbedSize, 0), 1))
 		}
 	}
 	return []*discordgo.MessageEmbed{e}
@@ -118,7 +118,7 @@ func levelList(levels []Level, short bool) string {
 	} else if short {
 		lv.WriteString("`/go bot`'s level list says how each plays.\n")
 	}
-	return clip(lv.String(), 1024)
+	return Clip(lv.String(), 1024)
 }
 
 func (a *App) cmdHelp(ctx context.Context, r *Request) error {

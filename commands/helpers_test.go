@@ -212,7 +212,7 @@ func (tb *testApp) command(u *discordgo.User, line string) []call {
 
 func (tb *testApp) commandIn(u *discordgo.User, channel, line string) []call {
 	tb.t.Helper()
-	data, focused, err := parseSlash(line, Definitions(testPlayers{}.Levels()), nil)
+	data, focused, err := parseSlash(line, tb.App.Definitions(), nil)
 	if err != nil {
 		tb.t.Fatalf("parse %q: %v", line, err)
 	}

@@ -76,14 +76,14 @@ const (
 // was made (before a restart, which empties the replay cache) is refused
 // as stale.
 func (a *App) HTTPHandler(publicKey ed25519.PublicKey) http.Handler {
-	started := a.now()
+	started := a.Now()
 	return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 		if req.Method != http.MethodPost {
 			w.Header().Set("Allow", http.MethodPost)
 			http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
 			return
 		}
-		sig, ts, signedAt, ok := signatureHeaders(req.Header, a.now())
+		sig, ts, signedAt, ok := signatureHeaders(req.Header, a.Now())
 		if ok && signedAt.Before(started.Add(-startSlack)) {
 			a.log.Info("interaction refused: signed before this process started, so perhaps handled before a restart", "remote", req.RemoteAddr)
 			ok = false
@@ -119,7 +119,7 @@ func (a *App) HTTPHandler(publicKey ed25519.PublicKey) http.Handler {
 			writeJSON(w, &Response{Type: discordgo.InteractionResponsePong})
 			return
 		}
-		entry, first := a.replays.claim(it.ID, signedAt.Add(signatureMaxAge), a.now())
+		entry, first := a.replays.claim(it.ID, signedAt.Add(signatureMaxAge), a.Now())
 		if !first {
 			a.log.Info("interaction replayed: answered with its first answer", "interaction", it.ID, "remote", req.RemoteAddr)
 			select {

@@ -183,7 +183,7 @@ func TestErrorMessages(t *testing.T) {
 		{ErrNoGame, "There is no game in this channel", true},
 		{fmt.Errorf("play: %w", engine.ErrSuperko), "superko", true},
 		{fmt.Errorf("play: %w", engine.ErrKo), "Ko:", true},
-		{userErr(ErrNotChallenged, "Only @bob can answer."), "Only @bob can answer.", true},
+		{UserErr(ErrNotChallenged, "Only @bob can answer."), "Only @bob can answer.", true},
 		{ErrConflict, "at the same moment", true},
 		{errors.New("disk on fire"), "something went wrong on my side", false},
 		{context.DeadlineExceeded, "took too long", false},

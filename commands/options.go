@@ -42,7 +42,7 @@ func parseSetup(r *Request, defaultColor string, st *storage.Settings) (setup, e
 		return s, err
 	} else if ok {
 		if !slices.Contains(boardSizes, n) {
-			return s, userErr(ErrBadOption, fmt.Sprintf("The board size must be 9, 13 or 19, not %d.", n))
+			return s, UserErr(ErrBadOption, fmt.Sprintf("The board size must be 9, 13 or 19, not %d.", n))
 		}
 		s.Size = n
 	}
@@ -56,7 +56,7 @@ func parseSetup(r *Request, defaultColor string, st *storage.Settings) (setup, e
 		case "nigiri", "random":
 			c = "nigiri"
 		default:
-			return s, userErr(ErrBadOption, fmt.Sprintf("The colour must be black, white or nigiri, not %s.", quote(c)))
+			return s, UserErr(ErrBadOption, fmt.Sprintf("The colour must be black, white or nigiri, not %s.", Quote(c)))
 		}
 		s.Color = c
 	}
@@ -70,7 +70,7 @@ func parseSetup(r *Request, defaultColor string, st *storage.Settings) (setup, e
 	}
 	rules, err := engine.Preset(name)
 	if err != nil {
-		return s, userErr(ErrBadOption, fmt.Sprintf("Unknown ruleset %s: choose %s.", quote(name), strings.Join(engine.PresetNames, ", ")))
+		return s, UserErr(ErrBadOption, fmt.Sprintf("Unknown ruleset %s: choose %s.", Quote(name), strings.Join(engine.PresetNames, ", ")))
 	}
 	s.Rules = rules
 	if st.Komi != nil && !ownRules {
@@ -81,9 +81,9 @@ func parseSetup(r *Request, defaultColor string, st *storage.Settings) (setup, e
 	} else if ok {
 		switch {
 		case h < 0 || h > 9:
-			return s, userErr(ErrBadOption, fmt.Sprintf("The handicap must be from 0 to 9 stones, not %d.", h))
+			return s, UserErr(ErrBadOption, fmt.Sprintf("The handicap must be from 0 to 9 stones, not %d.", h))
 		case h > engine.MaxHandicap(s.Size):
-			return s, userErr(ErrBadOption, fmt.Sprintf("A %d×%d board takes at most %d handicap stones.", s.Size, s.Size, engine.MaxHandicap(s.Size)))
+			return s, UserErr(ErrBadOption, fmt.Sprintf("A %d×%d board takes at most %d handicap stones.", s.Size, s.Size, engine.MaxHandicap(s.Size)))
 		}
 		s.Handicap, s.Handicapped = h, h > 0
 		if h > 0 {
@@ -99,7 +99,7 @@ func parseSetup(r *Request, defaultColor string, st *storage.Settings) (setup, e
 		return s, err
 	} else if ok {
 		if !engine.ValidKomi(k) {
-			return s, userErr(ErrBadOption, fmt.Sprintf("Komi must be from -150 to 150 in steps of 0.5, not %v.", k))
+			return s, UserErr(ErrBadOption, fmt.Sprintf("Komi must be from -150 to 150 in steps of 0.5, not %v.", k))
 		}
 		s.Rules.Komi = k
 	}
@@ -132,7 +132,7 @@ func (s setup) requesterBlack(rnd *rand.Rand) bool {
 func parseMove(c engine.Color, s string, size int) (engine.Move, error) {
 	m, err := engine.ReadMove(c, s, size)
 	if errors.Is(err, engine.ErrResignTyped) {
-		return m, userErr(err, "To resign, use `/go resign` (or the Resign button).")
+		return m, UserErr(err, "To resign, use `/go resign` (or the Resign button).")
 	}
 	return m, refusal(err)
 }
@@ -144,7 +144,7 @@ func parsePoint(s string, size int) (engine.Point, error) {
 		return engine.NoPoint, err
 	}
 	if m.Kind != engine.Place {
-		return engine.NoPoint, userErr(engine.ErrInvalidCoordinates, fmt.Sprintf("Give a point such as D4 (valid on this board: %s).", engine.CoordRange(size)))
+		return engine.NoPoint, UserErr(engine.ErrInvalidCoordinates, fmt.Sprintf("Give a point such as D4 (valid on this board: %s).", engine.CoordRange(size)))
 	}
 	return m.Point, nil
 }
@@ -153,7 +153,7 @@ func parsePoint(s string, size int) (engine.Point, error) {
 // privately; other errors pass through.
 func refusal(err error) error {
 	if text, ok := game.Explain(err); ok {
-		return userErr(err, text)
+		return UserErr(err, text)
 	}
 	return err
 }

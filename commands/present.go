@@ -15,9 +15,9 @@ import (
 
 // Embed colours.
 const (
-	colorBlack = 0x2b2d31
-	colorWhite = 0xf2f3f5
-	colorDone  = 0x57f287
+	ColorBlack = 0x2b2d31
+	ColorWhite = 0xf2f3f5
+	ColorDone  = 0x57f287
 	colorScore = 0xfee75c
 )
 
@@ -29,9 +29,9 @@ func stoneEmoji(c engine.Color) string {
 	return "⚫"
 }
 
-// mention names a player in a message: a Discord mention for users, the
+// Mention names a player in a message: a Discord mention for users, the
 // level for bots.
-func mention(p storage.Player) string {
+func Mention(p storage.Player) string {
 	if p.IsBot() {
 		return "gobot (" + p.Level + ")"
 	}
@@ -44,12 +44,12 @@ func mention(p storage.Player) string {
 // teamMention mentions colour c's side: its player, or in a team game
 // all its players in their order ("<@1>, <@3>").
 func teamMention(g *storage.Game, c engine.Color) string {
-	return joinNames(g.TeamOf(engine.SideOf(c)), mention)
+	return joinNames(g.TeamOf(engine.SideOf(c)), Mention)
 }
 
 // teamName names colour c's side without mentions (titles, SGF).
 func teamName(g *storage.Game, c engine.Color) string {
-	return joinNames(g.TeamOf(engine.SideOf(c)), plainName)
+	return joinNames(g.TeamOf(engine.SideOf(c)), PlainName)
 }
 
 func joinNames(ps []storage.Player, name func(storage.Player) string) string {
@@ -60,8 +60,8 @@ func joinNames(ps []storage.Player, name func(storage.Player) string) string {
 	return strings.Join(names, ", ")
 }
 
-// plainName names a player without a mention (titles, alt text, SGF).
-func plainName(p storage.Player) string {
+// PlainName names a player without a mention (titles, alt text, SGF).
+func PlainName(p storage.Player) string {
 	if p.IsBot() {
 		return "gobot " + p.Level
 	}
@@ -71,10 +71,10 @@ func plainName(p storage.Player) string {
 	return p.UserID
 }
 
-// shownName is plainName for text Discord renders as markdown (message
+// ShownName is plainName for text Discord renders as markdown (message
 // content, embed titles): a display name's markdown characters are
 // escaped, so that "*star*" shows as typed rather than in italics.
-func shownName(p storage.Player) string { return markdownEscaper.Replace(plainName(p)) }
+func ShownName(p storage.Player) string { return markdownEscaper.Replace(PlainName(p)) }
 
 var markdownEscaper = strings.NewReplacer(`\`, `\\`, "*", `\*`, "_", `\_`, "~", `\~`, "`", "\\`", "|", `\|`, ">", `\>`, "#", `\#`, "[", `\[`, "]", `\]`)
 
@@ -100,7 +100,7 @@ func boardFile(g *storage.Game, v view) (File, string, error) {
 		return File{}, "", fmt.Errorf("commands: draw board of game %s: %w", g.ID, err)
 	}
 	name := fmt.Sprintf("board-%s-%d.png", g.ID, eg.MoveCount())
-	return File{Name: name, ContentType: "image/png", Description: clip(altText(g, v), 1024), Data: buf.Bytes()}, name, nil
+	return File{Name: name, ContentType: "image/png", Description: Clip(altText(g, v), 1024), Data: buf.Bytes()}, name, nil
 }
 
 // altText describes the board for screen readers: render's description of
@@ -126,7 +126,7 @@ func status(g *storage.Game, now time.Time) string {
 		fmt.Fprintf(&sb, "**Game over: %s**\n", resultSentence(g, r))
 	} else if g.Scoring == nil {
 		c := eg.ToPlay()
-		fmt.Fprintf(&sb, "**Move %d** · %s %s to play: %s\n", eg.MoveCount()+1, stoneEmoji(c), c, mention(g.Player(engine.SideOf(c))))
+		fmt.Fprintf(&sb, "**Move %d** · %s %s to play: %s\n", eg.MoveCount()+1, stoneEmoji(c), c, Mention(g.Player(engine.SideOf(c))))
 	}
 	if m, ok := eg.LastMove(); ok {
 		// Move.String is "pass" for a pass: nothing to add.
@@ -164,7 +164,7 @@ func resultSentence(g *storage.Game, r engine.Result) string {
 	case engine.ByResignation:
 		return fmt.Sprintf("%s by resignation · %s", who, r)
 	case engine.ByTime:
-		if annulled(g) {
+		if Annulled(goRoom{}, g) {
 			return fmt.Sprintf("annulled, not counted · %s", r)
 		}
 		return fmt.Sprintf("%s on time · %s", who, r)
@@ -175,16 +175,11 @@ func resultSentence(g *storage.Game, r engine.Result) string {
 }
 
 // gameTitle is the embed title of g, of either kind.
-func gameTitle(g *storage.Game) string {
-	if isDraughts(g) {
-		return draughtsTitle(g)
-	}
-	return title(g)
-}
+func (a *App) gameTitle(g *storage.Game) string { return a.roomOf(g).Title(g) }
 
 // title is the embed title: both players.
 func title(g *storage.Game) string {
-	return clip(fmt.Sprintf("⚫ %s vs ⚪ %s", joinNames(g.TeamOf(engine.SideOf(engine.Black)), shownName), joinNames(g.TeamOf(engine.SideOf(engine.White)), shownName)), 256)
+	return Clip(fmt.Sprintf("⚫ %s vs ⚪ %s", joinNames(g.TeamOf(engine.SideOf(engine.Black)), ShownName), joinNames(g.TeamOf(engine.SideOf(engine.White)), ShownName)), 256)
 }
 
 // boardMessage is the message showing a game in play: the note (what just
@@ -198,18 +193,18 @@ func boardMessage(g *storage.Game, now time.Time, note string) (*Message, error)
 	c := goOf(g).ToPlay()
 	embed := &discordgo.MessageEmbed{
 		Title:       title(g),
-		Description: clip(strings.TrimSpace(note+"\n"+status(g, now)), 4096),
+		Description: Clip(strings.TrimSpace(note+"\n"+status(g, now)), 4096),
 		Image:       &discordgo.MessageEmbedImage{URL: "attachment://" + name},
-		Color:       colorBlack,
+		Color:       ColorBlack,
 	}
 	if c == engine.White {
-		embed.Color = colorWhite
+		embed.Color = ColorWhite
 	}
 	m := &Message{Embeds: []*discordgo.MessageEmbed{embed}, Files: []File{f}}
 	if _, over := goOf(g).Result(); over {
-		embed.Color = colorDone
+		embed.Color = ColorDone
 		m.ClearComponents = true
-		data, err := gameSGF(g, nil, false, annulled(g))
+		data, err := gameSGF(g, nil, false, Annulled(goRoom{}, g))
 		if err != nil {
 			return nil, err
 		}
@@ -219,7 +214,7 @@ func boardMessage(g *storage.Game, now time.Time, note string) (*Message, error)
 	// Against a bot the player is not pinged at every move; in a team
 	// game the player whose turn it is always is.
 	if p := g.Player(engine.SideOf(c)); !p.IsBot() && !p.IsCrowd() && (g.Team() || !g.Player(engine.SideOf(c.Opponent())).IsBot()) {
-		m.Content = mention(p) + ", your move."
+		m.Content = Mention(p) + ", your move."
 	}
 	if isVoteGame(g) {
 		if g.Vote != nil {
@@ -242,7 +237,7 @@ func describeMove(g *storage.Game, m engine.Move, captured int) string {
 		// A resignation is no move of the record: the side resigned.
 		return stoneEmoji(m.Color) + " " + teamMention(g, m.Color) + " resigned."
 	}
-	who := stoneEmoji(m.Color) + " " + mention(movedBy(g, g.State.MoveCount()-1))
+	who := stoneEmoji(m.Color) + " " + Mention(movedBy(g, g.State.MoveCount()-1))
 	if m.Kind == engine.Pass {
 		return who + " passed."
 	}

@@ -26,15 +26,10 @@ func StartRatings(levels []bots.Level) storage.StartRatings {
 	return starts
 }
 
-// unratedNote says why a game asked to be rated was not, when storage left
-// it unrated for being short or for its handicap; it is empty otherwise.
-func unratedNote(g *storage.Game) string {
-	if isDraughts(g) {
-		if !g.Unrated && g.State.MoveCount()/2 < storage.MinRatedMovesOther {
-			return fmt.Sprintf("Not rated: the game ended before each player had made %d moves.", storage.MinRatedMovesOther)
-		}
-		return ""
-	}
+// goUnratedNote says why a game of Go asked to be rated was not, when
+// storage left it unrated for being short or for its handicap; it is
+// empty otherwise.
+func goUnratedNote(g *storage.Game) string {
 	size := goOf(g).Size()
 	switch {
 	case g.Unrated:
@@ -54,7 +49,7 @@ func checkRatedHandicap(s setup, rated bool) error {
 	if !rated || !storage.TooMuchHandicap(s.Size, s.Handicap, s.Rules) {
 		return nil
 	}
-	return userErr(ErrBadOption, fmt.Sprintf(
+	return UserErr(ErrBadOption, fmt.Sprintf(
 		"A rated game may give at most %g ranks of head start, and %s is worth %.1f. "+
 			"Rated games take up to %d handicap stones on 9×9, %d on 13×13 and %d on 19×19 at komi 0.5; "+
 			"play this one with `rated:false`, or with fewer stones or a komi nearer the ruleset's.",
@@ -66,7 +61,7 @@ func checkRatedHandicap(s setup, rated bool) error {
 func headStart(s setup) string {
 	stones := "no handicap stones"
 	if s.Handicap > 0 {
-		stones = plural(s.Handicap, "handicap stone")
+		stones = Plural(s.Handicap, "handicap stone")
 	}
 	return fmt.Sprintf("%s on %d×%d at komi %v", stones, s.Size, s.Size, s.Rules.Komi)
 }

@@ -31,7 +31,7 @@ var rengoTeamNames = [2]string{"Black", "White"}
 func (a *App) cmdRengo(ctx context.Context, r *Request) error {
 	it := r.Interaction
 	if it.GuildID == "" {
-		return userErr(ErrBadOption, "Rengo is played by teams in a server channel: start it there with `/go rengo`.")
+		return UserErr(ErrBadOption, "Rengo is played by teams in a server channel: start it there with `/go rengo`.")
 	}
 	st, err := a.startGate(ctx, r) // the server's game channels, bans and limits (admin_checks.go)
 	if err != nil {
@@ -47,7 +47,7 @@ func (a *App) cmdRengo(ctx context.Context, r *Request) error {
 		case storage.TeamClockStrict, storage.TeamClockCasual:
 			mode = m
 		default:
-			return userErr(ErrBadOption, fmt.Sprintf("The rengo clock mode must be strict (one clock a team) or casual (a clock a player), not %s.", quote(v)))
+			return UserErr(ErrBadOption, fmt.Sprintf("The rengo clock mode must be strict (one clock a team) or casual (a clock a player), not %s.", Quote(v)))
 		}
 	}
 	thread, given, err := r.Bool("thread")
@@ -58,14 +58,14 @@ func (a *App) cmdRengo(ctx context.Context, r *Request) error {
 		thread = true // a team game is long and talkative: a thread of its own
 	}
 	if thread && !canStartThreads(it) {
-		return userErr(ErrForbidden, "I may not create threads in this channel (I need Create Public Threads and Send Messages in Threads): use `thread:false`, or ask a moderator to give me those permissions.")
+		return UserErr(ErrForbidden, "I may not create threads in this channel (I need Create Public Threads and Send Messages in Threads): use `thread:false`, or ask a moderator to give me those permissions.")
 	}
 	if !thread {
-		if err := a.channelFree(ctx, it.ChannelID); err != nil {
+		if err := a.ChannelFree(ctx, it.ChannelID); err != nil {
 			return err
 		}
 	}
-	creator := userPlayer(r.User)
+	creator := UserPlayer(r.User)
 	teams := []storage.Side{{Players: []storage.Player{creator}}, {}}
 	if v, ok := r.String("bot"); ok {
 		level, err := a.level(v)
@@ -81,13 +81,13 @@ func (a *App) cmdRengo(ctx context.Context, r *Request) error {
 		}
 		teams[team].Players = append(teams[team].Players, storage.Player{Level: level, Name: "gobot " + level})
 	}
-	now := a.now()
+	now := a.Now()
 	c := &storage.Challenge{
 		ID: it.ID, ChannelID: it.ChannelID, GuildID: it.GuildID, Challenger: creator,
-		Size: s.Size, Rules: s.Rules, Handicap: s.Handicap, Thread: thread, Clock: ptr(a.clockOf(s.Clock)),
+		Size: s.Size, Rules: s.Rules, Handicap: s.Handicap, Thread: thread, Clock: ptr(a.ClockOf(s.Clock)),
 		Unrated: true, // rengo is unrated, as on OGS
 		Teams:   teams, TeamClock: mode,
-		CreatedAt: now, ExpiresAt: now.Add(a.challengeTTL(st)),
+		CreatedAt: now, ExpiresAt: now.Add(a.ChallengeTTL(st)),
 	}
 	if err := r.Defer(ctx, false); err != nil {
 		return err
@@ -112,7 +112,7 @@ func (a *App) levelOption(r *Request) (string, error) {
 	}
 	levels := a.opts.Players.Levels()
 	if len(levels) == 0 {
-		return "", userErr(ErrBotBusy, "No bot levels are configured.")
+		return "", UserErr(ErrBotBusy, "No bot levels are configured.")
 	}
 	return levels[0].Name, nil
 }
@@ -126,7 +126,7 @@ func (a *App) level(name string) (string, error) {
 		}
 		names = append(names, l.Name)
 	}
-	return "", userErr(ErrBadOption, fmt.Sprintf("Unknown level %s: choose one of %v.", quote(name), names))
+	return "", UserErr(ErrBadOption, fmt.Sprintf("Unknown level %s: choose one of %v.", Quote(name), names))
 }
 
 // lobbyMessage shows a rengo lobby: the game, the teams so far, and the
@@ -143,11 +143,11 @@ func lobbyMessage(c *storage.Challenge, outcome string) *Message {
 	}
 	var sb strings.Builder
 	fmt.Fprintf(&sb, "🤝 %s opens a **rengo** game (team Go)%s: %s, %s; %s; unrated.\n",
-		mention(c.Challenger), where, describeSetup(c.Size, c.Rules, c.Handicap), challengeClock(c).Describe(), mode)
+		Mention(c.Challenger), where, describeSetup(c.Size, c.Rules, c.Handicap), ChallengeClock(c).Describe(), mode)
 	for i, t := range c.Teams {
 		names := "nobody yet"
 		if len(t.Players) > 0 {
-			names = joinNames(t.Players, mention)
+			names = joinNames(t.Players, Mention)
 		}
 		fmt.Fprintf(&sb, "%s **%s** (%d/%d): %s\n", stoneEmoji(engine.ColorOf(game.Side(i))), rengoTeamNames[i], len(t.Players), storage.MaxSidePlayers, names)
 	}
@@ -155,14 +155,14 @@ func lobbyMessage(c *storage.Challenge, outcome string) *Message {
 		sb.WriteString(outcome)
 	} else {
 		fmt.Fprintf(&sb, "Teams of %d to %d; the order of play is B1, W1, B2, W2 … %s presses **Start** when both teams are ready. This expires <t:%d:R>.",
-			rengoMinTeam, storage.MaxSidePlayers, mention(c.Challenger), c.ExpiresAt.Unix())
+			rengoMinTeam, storage.MaxSidePlayers, Mention(c.Challenger), c.ExpiresAt.Unix())
 	}
 	btn := func(label, action string, style discordgo.ButtonStyle) discordgo.MessageComponent {
 		return discordgo.Button{Label: label, Style: style, CustomID: "rengo/" + c.ID + "/" + action, Disabled: closed}
 	}
 	return &Message{
 		Content:         sb.String(),
-		AllowedMentions: noMentions(),
+		AllowedMentions: NoMentions(),
 		Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
 			btn("Join Black", "join/0", discordgo.PrimaryButton),
 			btn("Join White", "join/1", discordgo.PrimaryButton),
@@ -189,16 +189,16 @@ func (a *App) changeLobby(ctx context.Context, r *Request, change func(c *storag
 		if !c.Team() {
 			return ErrNoChallenge
 		}
-		if c.Expired(a.now()) {
+		if c.Expired(a.Now()) {
 			return ErrExpired
 		}
 		return change(c)
 	})
 	switch {
 	case errors.Is(err, storage.ErrNotFound):
-		return userErr(ErrNoChallenge, "This rengo game has started or was called off: its teams are closed.")
+		return UserErr(ErrNoChallenge, "This rengo game has started or was called off: its teams are closed.")
 	case errors.Is(err, ErrExpired):
-		return userErr(ErrExpired, "This rengo lobby has expired: open a new one with `/go rengo`.")
+		return UserErr(ErrExpired, "This rengo lobby has expired: open a new one with `/go rengo`.")
 	case err != nil:
 		return err
 	}
@@ -210,7 +210,7 @@ func (a *App) btnRengoJoin(ctx context.Context, r *Request) error {
 	if err != nil || team < 0 || team > 1 {
 		return ErrStale
 	}
-	me := userPlayer(r.User)
+	me := UserPlayer(r.User)
 	st, err := a.serverSettings(ctx, r.Interaction.GuildID)
 	if err != nil {
 		return err
@@ -221,12 +221,12 @@ func (a *App) btnRengoJoin(ctx context.Context, r *Request) error {
 	return a.changeLobby(ctx, r, func(c *storage.Challenge) error {
 		if t, ok := seatOf(c, me.UserID); ok {
 			if t == team {
-				return userErr(ErrBadOption, fmt.Sprintf("You are already on %s.", rengoTeamNames[t]))
+				return UserErr(ErrBadOption, fmt.Sprintf("You are already on %s.", rengoTeamNames[t]))
 			}
-			return userErr(ErrBadOption, fmt.Sprintf("You are already on %s: a player takes one seat. Press **Leave** first to change teams.", rengoTeamNames[t]))
+			return UserErr(ErrBadOption, fmt.Sprintf("You are already on %s: a player takes one seat. Press **Leave** first to change teams.", rengoTeamNames[t]))
 		}
 		if len(c.Teams[team].Players) >= storage.MaxSidePlayers {
-			return userErr(ErrBadOption, fmt.Sprintf("%s is full: a team has at most %d players.", rengoTeamNames[team], storage.MaxSidePlayers))
+			return UserErr(ErrBadOption, fmt.Sprintf("%s is full: a team has at most %d players.", rengoTeamNames[team], storage.MaxSidePlayers))
 		}
 		c.Teams[team].Players = append(c.Teams[team].Players, me)
 		return nil
@@ -240,12 +240,12 @@ func (a *App) btnRengoLeave(ctx context.Context, r *Request) error {
 		if err := a.challenges.DeleteChallenge(ctx, c.ID); err != nil && !errors.Is(err, storage.ErrNotFound) {
 			return err
 		}
-		return r.Update(ctx, lobbyMessage(c, fmt.Sprintf("↩️ %s called the rengo game off.", mention(c.Challenger))))
+		return r.Update(ctx, lobbyMessage(c, fmt.Sprintf("↩️ %s called the rengo game off.", Mention(c.Challenger))))
 	}
 	return a.changeLobby(ctx, r, func(c *storage.Challenge) error {
 		t, ok := seatOf(c, r.User.ID)
 		if !ok {
-			return userErr(ErrBadOption, "You are not on a team of this rengo game.")
+			return UserErr(ErrBadOption, "You are not on a team of this rengo game.")
 		}
 		c.Teams[t].Players = slices.DeleteFunc(c.Teams[t].Players, func(p storage.Player) bool { return p.UserID == r.User.ID })
 		return nil
@@ -255,20 +255,20 @@ func (a *App) btnRengoLeave(ctx context.Context, r *Request) error {
 func (a *App) btnRengoStart(ctx context.Context, r *Request) error {
 	c, err := a.challenges.Challenge(ctx, r.Param("id"))
 	if errors.Is(err, storage.ErrNotFound) {
-		return userErr(ErrNoChallenge, "This rengo game has started or was called off.")
+		return UserErr(ErrNoChallenge, "This rengo game has started or was called off.")
 	}
 	if err != nil {
 		return err
 	}
 	if r.User.ID != c.Challenger.UserID {
-		return userErr(ErrNotChallenged, fmt.Sprintf("Only %s, who opened this rengo game, can start it.", mention(c.Challenger)))
+		return UserErr(ErrNotChallenged, fmt.Sprintf("Only %s, who opened this rengo game, can start it.", Mention(c.Challenger)))
 	}
-	if c.Expired(a.now()) {
-		return userErr(ErrExpired, "This rengo lobby has expired: open a new one with `/go rengo`.")
+	if c.Expired(a.Now()) {
+		return UserErr(ErrExpired, "This rengo lobby has expired: open a new one with `/go rengo`.")
 	}
 	for i, t := range c.Teams {
 		if len(t.Players) < rengoMinTeam {
-			return userErr(ErrBadOption, fmt.Sprintf("Each team needs at least %d players: %s has %d.", rengoMinTeam, rengoTeamNames[i], len(t.Players)))
+			return UserErr(ErrBadOption, fmt.Sprintf("Each team needs at least %d players: %s has %d.", rengoMinTeam, rengoTeamNames[i], len(t.Players)))
 		}
 	}
 	release, err := a.claimChallenge(ctx, r, c, "This rengo game is being started already.")
@@ -277,9 +277,9 @@ func (a *App) btnRengoStart(ctx context.Context, r *Request) error {
 	}
 	defer release()
 	black, white := c.Teams[0].Players, c.Teams[1].Players
-	outcome := fmt.Sprintf("✅ Started: ⚫ %s against ⚪ %s.", joinNames(black, mention), joinNames(white, mention))
-	name := fmt.Sprintf("Rengo: %s vs %s", joinNames(black, plainName), joinNames(white, plainName))
-	return a.startChallenge(ctx, r, c, c.Teams, name, func(outcome string) *Message { return lobbyMessage(c, outcome) }, outcome)
+	outcome := fmt.Sprintf("✅ Started: ⚫ %s against ⚪ %s.", joinNames(black, Mention), joinNames(white, Mention))
+	name := fmt.Sprintf("Rengo: %s vs %s", joinNames(black, PlainName), joinNames(white, PlainName))
+	return a.StartChallenge(ctx, r, c, c.Teams, name, func(outcome string) *Message { return lobbyMessage(c, outcome) }, outcome)
 }
 
 // voteResign counts a team member's vote to resign in a team game (the
@@ -298,7 +298,7 @@ func (a *App) voteResign(ctx context.Context, r *Request, g *storage.Game, c eng
 		v = &storage.ResignVote{Side: engine.SideOf(c), MoveCount: g.State.MoveCount()}
 	}
 	if slices.Contains(v.Voters, r.User.ID) {
-		return userErr(ErrBadOption, fmt.Sprintf("You have already voted to resign: %d of the %d votes needed so far.", len(v.Voters), need))
+		return UserErr(ErrBadOption, fmt.Sprintf("You have already voted to resign: %d of the %d votes needed so far.", len(v.Voters), need))
 	}
 	v = &storage.ResignVote{Side: engine.SideOf(c), MoveCount: v.MoveCount, Voters: append(slices.Clone(v.Voters), r.User.ID)}
 	if len(v.Voters) >= need {
@@ -306,7 +306,7 @@ func (a *App) voteResign(ctx context.Context, r *Request, g *storage.Game, c eng
 		return a.move(ctx, r, g, engine.ResignMove(c))
 	}
 	g.ResignVote = v
-	if err := a.update(ctx, g); err != nil {
+	if err := a.UpdateGame(ctx, g); err != nil {
 		return err
 	}
 	var ids []string
@@ -315,8 +315,8 @@ func (a *App) voteResign(ctx context.Context, r *Request, g *storage.Game, c eng
 	}
 	return r.Reply(ctx, &Message{
 		Content: fmt.Sprintf("🏳️ %s votes that %s %s resign: %d of the %d votes needed (a majority of %s). Teammates who agree: `/go resign` or the Resign button, before the next move.",
-			mention(userPlayer(r.User)), stoneEmoji(c), c, len(v.Voters), need, joinNames(people, mention)),
-		AllowedMentions: onlyUsers(ids...),
+			Mention(UserPlayer(r.User)), stoneEmoji(c), c, len(v.Voters), need, joinNames(people, Mention)),
+		AllowedMentions: OnlyUsers(ids...),
 	})
 }
 
@@ -333,12 +333,12 @@ func nextOnClock(g *storage.Game, c engine.Color, from storage.Player) {
 	}
 	t, ok := g.Times[to.Key()]
 	if !ok {
-		t = clock.New(g.Clock.Control).Time(c) // not on the clock yet: full time
+		t = clock.New(g.Clock.Control).Time(clock.Side(c)) // not on the clock yet: full time
 	}
 	if g.Times == nil {
 		g.Times = map[string]clock.Time{}
 	}
-	g.Times[from.Key()] = g.Clock.Swap(c, t)
+	g.Times[from.Key()] = g.Clock.Swap(clock.Side(c), t)
 	delete(g.Times, to.Key())
 }
 
@@ -354,13 +354,13 @@ func (a *App) teamTimeUp(ctx context.Context, g *storage.Game, c engine.Color, d
 		return false, nil
 	}
 	nextOnClock(g, c, out)
-	g.Clock.Start(c, a.now())
-	if err := a.update(ctx, g); err != nil {
+	g.Clock.Start(clock.Side(c), a.Now())
+	if err := a.UpdateGame(ctx, g); err != nil {
 		return true, err
 	}
 	a.log.Info("team player out of time", "game", g.ID, "channel", g.ChannelID, "player", out.Key())
-	note := fmt.Sprintf("⌛ %s ran out of time <t:%d:R> and is out of the game: %s %s plays on for %s.", mention(out), deadline.Unix(), stoneEmoji(c), mention(next), c)
-	m, err := stateMessage(ctx, g, a.now(), note)
+	note := fmt.Sprintf("⌛ %s ran out of time <t:%d:R> and is out of the game: %s %s plays on for %s.", Mention(out), deadline.Unix(), stoneEmoji(c), Mention(next), c)
+	m, err := a.stateMessage(ctx, g, a.Now(), note)
 	if err == nil {
 		err = a.postBoard(ctx, g, m)
 	}

@@ -214,17 +214,17 @@ func (r *Request) Int(name string) (int, bool, error) {
 	switch v := o.Value.(type) {
 	case float64:
 		if v != float64(int(v)) {
-			return 0, true, userErr(ErrBadOption, fmt.Sprintf("`%s` must be a whole number, not %v.", name, v))
+			return 0, true, UserErr(ErrBadOption, fmt.Sprintf("`%s` must be a whole number, not %v.", name, v))
 		}
 		return int(v), true, nil
 	case string:
 		n, err := strconv.Atoi(v)
 		if err != nil {
-			return 0, true, userErr(ErrBadOption, fmt.Sprintf("`%s` must be a whole number, not %s.", name, quote(v)))
+			return 0, true, UserErr(ErrBadOption, fmt.Sprintf("`%s` must be a whole number, not %s.", name, Quote(v)))
 		}
 		return n, true, nil
 	}
-	return 0, true, userErr(ErrBadOption, fmt.Sprintf("`%s` must be a whole number.", name))
+	return 0, true, UserErr(ErrBadOption, fmt.Sprintf("`%s` must be a whole number.", name))
 }
 
 // Float returns a number option and whether it was given.
@@ -239,11 +239,11 @@ func (r *Request) Float(name string) (float64, bool, error) {
 	case string:
 		f, err := strconv.ParseFloat(v, 64)
 		if err != nil {
-			return 0, true, userErr(ErrBadOption, fmt.Sprintf("`%s` must be a number, not %s.", name, quote(v)))
+			return 0, true, UserErr(ErrBadOption, fmt.Sprintf("`%s` must be a number, not %s.", name, Quote(v)))
 		}
 		return f, true, nil
 	}
-	return 0, true, userErr(ErrBadOption, fmt.Sprintf("`%s` must be a number.", name))
+	return 0, true, UserErr(ErrBadOption, fmt.Sprintf("`%s` must be a number.", name))
 }
 
 // Bool returns a boolean option and whether it was given.
@@ -258,11 +258,11 @@ func (r *Request) Bool(name string) (bool, bool, error) {
 	case string:
 		b, err := strconv.ParseBool(v)
 		if err != nil {
-			return false, true, userErr(ErrBadOption, fmt.Sprintf("`%s` must be true or false, not %s.", name, quote(v)))
+			return false, true, UserErr(ErrBadOption, fmt.Sprintf("`%s` must be true or false, not %s.", name, Quote(v)))
 		}
 		return b, true, nil
 	}
-	return false, true, userErr(ErrBadOption, fmt.Sprintf("`%s` must be true or false.", name))
+	return false, true, UserErr(ErrBadOption, fmt.Sprintf("`%s` must be true or false.", name))
 }
 
 // UserOption returns the user chosen in a user option, resolved from the

@@ -69,13 +69,13 @@ type Message struct {
 	ClearComponents bool
 }
 
-// noMentions allows no mention to ping anyone.
-func noMentions() *discordgo.MessageAllowedMentions {
+// NoMentions allows no mention to ping anyone.
+func NoMentions() *discordgo.MessageAllowedMentions {
 	return &discordgo.MessageAllowedMentions{Parse: []discordgo.AllowedMentionType{}}
 }
 
-// onlyUsers allows pings of exactly these users.
-func onlyUsers(ids ...string) *discordgo.MessageAllowedMentions {
+// OnlyUsers allows pings of exactly these users.
+func OnlyUsers(ids ...string) *discordgo.MessageAllowedMentions {
 	return &discordgo.MessageAllowedMentions{Parse: []discordgo.AllowedMentionType{}, Users: ids}
 }
 

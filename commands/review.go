@@ -88,7 +88,7 @@ func (a *App) cmdReview(ctx context.Context, r *Request) error {
 	if err != nil {
 		return err
 	}
-	if err := goOnly(arc, "reviews are"); err != nil {
+	if err := a.goOnly(arc, "reviews are"); err != nil {
 		return err
 	}
 	g, err := archivedEngineGame(arc)
@@ -96,13 +96,13 @@ func (a *App) cmdReview(ctx context.Context, r *Request) error {
 		return err
 	}
 	if g.MoveCount() == 0 {
-		return userErr(ErrBadOption, "That game has no moves to review.")
+		return UserErr(ErrBadOption, "That game has no moves to review.")
 	}
 	if rv := a.storedReview(ctx, arc.ID); rv != nil {
 		return a.postReview(ctx, r, arc, g, rv)
 	}
 	if other, busy := a.reviewing.running.LoadOrStore(r.User.ID, arc.ID); busy {
-		return userErr(ErrBotBusy, fmt.Sprintf("You already have a review running (game `%s`): wait for it to finish, then ask again.", other))
+		return UserErr(ErrBotBusy, fmt.Sprintf("You already have a review running (game `%s`): wait for it to finish, then ask again.", other))
 	}
 	defer a.reviewing.running.Delete(r.User.ID)
 	if err := r.Defer(ctx, false); err != nil {
@@ -118,12 +118,12 @@ func (a *App) cmdReview(ctx context.Context, r *Request) error {
 			return
 		}
 		last = time.Now()
-		if _, err := a.opts.Discord.EditOriginal(ctx, r.Interaction, &Message{Content: text, AllowedMentions: noMentions()}); err != nil {
+		if _, err := a.opts.Discord.EditOriginal(ctx, r.Interaction, &Message{Content: text, AllowedMentions: NoMentions()}); err != nil {
 			a.log.Warn("could not show the review's progress", "game", arc.ID, "err", err)
 		}
 	}
 	onQueued := func(pos int) {
-		edit(fmt.Sprintf("Waiting for a free engine to review %s: number %d in the queue…", archivedTitle(arc), pos), true)
+		edit(fmt.Sprintf("Waiting for a free engine to review %s: number %d in the queue…", ArchivedTitle(arc), pos), true)
 	}
 	progress := func(done, total int) {
 		edit(progressText(min(done, moves), moves), done == 0)
@@ -133,7 +133,7 @@ func (a *App) cmdReview(ctx context.Context, r *Request) error {
 	case errors.Is(err, bots.ErrBusy):
 		return fmt.Errorf("%w: %w", ErrBotBusy, err)
 	case err != nil && a.reviewing.halt.isStopped():
-		return userErr(err, "The review was stopped because I am restarting. Ask again in a minute.")
+		return UserErr(err, "The review was stopped because I am restarting. Ask again in a minute.")
 	case err != nil:
 		return err
 	}
@@ -198,7 +198,7 @@ func (a *App) postReview(ctx context.Context, r *Request, arc *storage.Archived,
 	if arc.Annulled {
 		result = "annulled (" + result + ", not counted)"
 	}
-	head := fmt.Sprintf("Review of %s, %d×%d, %s, %s", archivedTitle(arc), arc.Size, arc.Size, result, plural(len(rv.Moves), "move"))
+	head := fmt.Sprintf("Review of %s, %d×%d, %s, %s", ArchivedTitle(arc), arc.Size, arc.Size, result, Plural(len(rv.Moves), "move"))
 	graph, err := reviewGraph(arc, rv)
 	if err != nil {
 		return err
@@ -208,22 +208,22 @@ func (a *App) postReview(ctx context.Context, r *Request, arc *storage.Archived,
 		return err
 	}
 	summary := &Message{
-		Content:         clip(head+" (engine: "+rv.Engine+").\n"+rv.Paragraph(), 2000),
+		Content:         Clip(head+" (engine: "+rv.Engine+").\n"+rv.Paragraph(), 2000),
 		Files:           []File{graph.file},
 		Embeds:          []*discordgo.MessageEmbed{graph.embed},
-		AllowedMentions: noMentions(),
+		AllowedMentions: NoMentions(),
 	}
 	if len(boards) == 0 {
-		summary.Content = clip(summary.Content+fmt.Sprintf("\nNo move lost %.0f points or more.", review.MinPoints), 2000)
+		summary.Content = Clip(summary.Content+fmt.Sprintf("\nNo move lost %.0f points or more.", review.MinPoints), 2000)
 	}
 	if r.Interaction.GuildID != "" {
-		th, err := a.opts.Discord.StartThread(ctx, r.Interaction.ChannelID, clip("Review: "+plainName(arc.Black)+" vs "+plainName(arc.White), 100))
+		th, err := a.opts.Discord.StartThread(ctx, r.Interaction.ChannelID, Clip("Review: "+PlainName(arc.Black)+" vs "+PlainName(arc.White), 100))
 		if err == nil {
 			_, err = a.opts.Discord.SendMessage(ctx, th.ID, summary)
 		}
 		if err == nil {
 			for _, c := range []engine.Color{engine.Black, engine.White} {
-				m := &Message{Content: stoneEmoji(c) + " " + colorName(c) + "'s biggest mistakes", AllowedMentions: noMentions()}
+				m := &Message{Content: stoneEmoji(c) + " " + colorName(c) + "'s biggest mistakes", AllowedMentions: NoMentions()}
 				for _, bd := range boards {
 					if bd.color == c {
 						m.Files, m.Embeds = append(m.Files, bd.file), append(m.Embeds, bd.embed)
@@ -236,7 +236,7 @@ func (a *App) postReview(ctx context.Context, r *Request, arc *storage.Archived,
 					return err
 				}
 			}
-			return r.Reply(ctx, &Message{Content: clip(head+": in the thread <#"+th.ID+">.\n"+rv.Paragraph(), 2000), AllowedMentions: noMentions()})
+			return r.Reply(ctx, &Message{Content: Clip(head+": in the thread <#"+th.ID+">.\n"+rv.Paragraph(), 2000), AllowedMentions: NoMentions()})
 		}
 		a.log.Info("no thread for a review (or no message in it); it goes in one message", "game", arc.ID, "err", err)
 	}
@@ -271,8 +271,8 @@ func reviewGraph(a *storage.Archived, rv *review.Review) (picture, error) {
 		desc += " Biggest swings: " + strings.Join(swings, ", ") + "."
 	}
 	return picture{
-		file:  File{Name: name, ContentType: "image/png", Description: clip(render.WinrateAlt(wr, marks), 1024), Data: buf.Bytes()},
-		embed: &discordgo.MessageEmbed{Title: "Winning chance", Description: desc, Color: colorBlack, Image: &discordgo.MessageEmbedImage{URL: "attachment://" + name}},
+		file:  File{Name: name, ContentType: "image/png", Description: Clip(render.WinrateAlt(wr, marks), 1024), Data: buf.Bytes()},
+		embed: &discordgo.MessageEmbed{Title: "Winning chance", Description: desc, Color: ColorBlack, Image: &discordgo.MessageEmbedImage{URL: "attachment://" + name}},
 	}, nil
 }
 
@@ -318,7 +318,7 @@ func mistakeBoards(a *storage.Archived, g *engine.Game, rv *review.Review) ([]pi
 		alt := fmt.Sprintf("%d×%d board before move %d%s: %s %s; the engine preferred %s (ringed), then the numbered line %s.",
 			g.Size(), g.Size(), m.Number, answered, colorName(m.Color), did, m.Best, strings.Join(m.PV, " "))
 		out = append(out, picture{
-			file:  File{Name: name, ContentType: "image/png", Description: clip(alt, 1024), Data: buf.Bytes()},
+			file:  File{Name: name, ContentType: "image/png", Description: Clip(alt, 1024), Data: buf.Bytes()},
 			embed: &discordgo.MessageEmbed{Description: line, Color: embedColor(m.Color), Image: &discordgo.MessageEmbedImage{URL: "attachment://" + name}},
 			color: m.Color,
 		})
@@ -360,9 +360,9 @@ func colorName(c engine.Color) string {
 
 func embedColor(c engine.Color) int {
 	if c == engine.White {
-		return colorWhite
+		return ColorWhite
 	}
-	return colorBlack
+	return ColorBlack
 }
 
 // reviewedSGF is the record of a finished game with its review: Black's
@@ -404,14 +404,14 @@ func reviewedSGF(a *storage.Archived, rv *review.Review) ([]byte, error) {
 func (a *App) cmdEstimate(ctx context.Context, r *Request) error {
 	if _, named := r.String(gameOption); !named {
 		g, err := a.loadGame(ctx, r.Interaction.ChannelID)
-		if err == nil && isDraughts(g) {
-			return userErr(ErrWrongGame, "The game in this channel is international draughts: score estimates are only for Go.")
+		if err == nil && goOf(g) == nil {
+			return UserErr(ErrWrongGame, "The game in this channel is international draughts: score estimates are only for Go.")
 		}
 		if err == nil {
 			private := false
 			if !g.Unrated {
 				if _, err := playerColor(g, r.User); err == nil {
-					return userErr(ErrForbidden, "Fair play: the players of a rated game cannot see a score estimate while it is played. Spectators can, and so can you once it has ended (`/go estimate game:"+g.ID+"`).")
+					return UserErr(ErrForbidden, "Fair play: the players of a rated game cannot see a score estimate while it is played. Spectators can, and so can you once it has ended (`/go estimate game:"+g.ID+"`).")
 				}
 				// Spectators see it alone, so the players do not.
 				private = true
@@ -426,7 +426,7 @@ func (a *App) cmdEstimate(ctx context.Context, r *Request) error {
 	if err != nil {
 		return err
 	}
-	if err := goOnly(arc, "score estimates are"); err != nil {
+	if err := a.goOnly(arc, "score estimates are"); err != nil {
 		return err
 	}
 	g, info, err := engine.ParseSGF(arc.SGF)
@@ -434,13 +434,13 @@ func (a *App) cmdEstimate(ctx context.Context, r *Request) error {
 		return fmt.Errorf("commands: record of game %s: %w", arc.ID, err)
 	}
 	if g.MoveCount() == 0 {
-		return userErr(ErrBadOption, "That game has no moves to estimate.")
+		return UserErr(ErrBadOption, "That game has no moves to estimate.")
 	}
-	what := archivedTitle(arc) + ", " + arc.Result
+	what := ArchivedTitle(arc) + ", " + arc.Result
 	if res, err := engine.ParseResult(arc.Result); err == nil && res.Reason == engine.ByScore && g.PlayEnded() {
 		// The players agreed on the dead stones: no estimate, the count.
 		if sc := g.Score(info.Dead); sc.Result() == res.String() {
-			return a.counted(ctx, r, g, sc, len(info.Dead), archivedTitle(arc)) // the count is the result
+			return a.counted(ctx, r, g, sc, len(info.Dead), ArchivedTitle(arc)) // the count is the result
 		}
 	}
 	return a.estimate(ctx, r, g, what, false)
@@ -468,14 +468,14 @@ func (a *App) counted(ctx context.Context, r *Request, g *engine.Game, sc engine
 	}
 	n := g.Size()
 	name := fmt.Sprintf("count-%d.png", g.MoveCount())
-	alt := fmt.Sprintf("Final count of the %d×%d board after move %d: %s; %s crossed out.", n, n, g.MoveCount(), sc.Result(), plural(dead, "dead stone"))
+	alt := fmt.Sprintf("Final count of the %d×%d board after move %d: %s; %s crossed out.", n, n, g.MoveCount(), sc.Result(), Plural(dead, "dead stone"))
 	text := fmt.Sprintf("Score of %s after move %d: **%s**, counted with the dead stones both players agreed on (%s counting, komi included). "+
 		"The shading shows who owns each point; the dead stones are crossed out.", what, g.MoveCount(), sc.Result(), sc.Scoring)
 	return r.Reply(ctx, &Message{
-		Content:         clip(text, 2000),
-		Files:           []File{{Name: name, ContentType: "image/png", Description: clip(alt, 1024), Data: buf.Bytes()}},
+		Content:         Clip(text, 2000),
+		Files:           []File{{Name: name, ContentType: "image/png", Description: Clip(alt, 1024), Data: buf.Bytes()}},
 		Embeds:          []*discordgo.MessageEmbed{{Color: colorScore, Image: &discordgo.MessageEmbedImage{URL: "attachment://" + name}}},
-		AllowedMentions: noMentions(),
+		AllowedMentions: NoMentions(),
 	})
 }
 
@@ -502,15 +502,24 @@ func (a *App) estimate(ctx context.Context, r *Request, g *engine.Game, what str
 	n := g.Size()
 	name := fmt.Sprintf("estimate-%d.png", g.MoveCount())
 	alt := fmt.Sprintf("Ownership estimate of the %d×%d board after move %d: %s, give or take %.0f points; %s crossed out.",
-		n, n, g.MoveCount(), lead, est.Stdev, plural(len(dead), "dead-looking stone"))
+		n, n, g.MoveCount(), lead, est.Stdev, Plural(len(dead), "dead-looking stone"))
 	text := fmt.Sprintf("Score estimate of %s after move %d: **%s**, give or take %.0f points (area counting, komi included; %d playouts). "+
 		"The shading shows how surely each point belongs to a side; dead-looking stones are crossed out.",
 		what, g.MoveCount(), lead, est.Stdev, est.Playouts)
 	return r.Reply(ctx, &Message{
-		Content:         clip(text, 2000),
-		Files:           []File{{Name: name, ContentType: "image/png", Description: clip(alt, 1024), Data: buf.Bytes()}},
+		Content:         Clip(text, 2000),
+		Files:           []File{{Name: name, ContentType: "image/png", Description: Clip(alt, 1024), Data: buf.Bytes()}},
 		Embeds:          []*discordgo.MessageEmbed{{Color: colorScore, Image: &discordgo.MessageEmbedImage{URL: "attachment://" + name}}},
 		Ephemeral:       private,
-		AllowedMentions: noMentions(),
+		AllowedMentions: NoMentions(),
 	})
+}
+
+// goOnly refuses a command that only Go's games have for a game of
+// another kind.
+func (a *App) goOnly(arc *storage.Archived, what string) error {
+	if storage.KindOf(arc.Kind) == goKind {
+		return nil
+	}
+	return UserErr(ErrWrongGame, fmt.Sprintf("Game `%s` is a game of %s: %s only for Go. `/go sgf game:%s` gives its record, and `/go replay game:%s` its animation.", arc.ID, a.room(arc.Kind).Name(), what, arc.ID, arc.ID))
 }

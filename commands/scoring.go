@@ -54,11 +54,11 @@ func phase(ctx context.Context, g *storage.Game) (*engine.ScoringPhase, error) {
 // so no marking (an empty one included) can stand in for it.
 func (a *App) startScoring(ctx context.Context, g *storage.Game) []engine.Point {
 	ph, err := estimatePhase(ctx, g)
-	g.Scoring = &storage.ScoringState{Accepted: map[game.Side]bool{}, Deadline: a.now().Add(a.opts.ScoringTTL)}
+	g.Scoring = &storage.ScoringState{Accepted: map[game.Side]bool{}, Deadline: a.Now().Add(a.opts.ScoringTTL)}
 	if isVoteGame(g) {
 		// Nobody marks dead stones for a channel: the count is made at
 		// once, with the estimate's marking (see scoringTimeout).
-		g.Scoring.Deadline = a.now()
+		g.Scoring.Deadline = a.Now()
 	}
 	if err != nil {
 		// No proposal: every stone alive, the players mark by hand.
@@ -260,7 +260,7 @@ func scoringMessageWith(ctx context.Context, g *storage.Game, now time.Time, not
 	return &Message{
 		Embeds: []*discordgo.MessageEmbed{{
 			Title:       title(g),
-			Description: clip(sb.String(), 4096),
+			Description: Clip(sb.String(), 4096),
 			Image:       &discordgo.MessageEmbedImage{URL: "attachment://" + name},
 			Color:       colorScore,
 		}},
@@ -290,8 +290,8 @@ func finalScoreMessage(g *storage.Game, note string) (*Message, error) {
 	}
 	return &Message{
 		Embeds: []*discordgo.MessageEmbed{{
-			Title: title(g), Description: clip(desc, 4096),
-			Image: &discordgo.MessageEmbedImage{URL: "attachment://" + name}, Color: colorDone,
+			Title: title(g), Description: Clip(desc, 4096),
+			Image: &discordgo.MessageEmbedImage{URL: "attachment://" + name}, Color: ColorDone,
 		}},
 		Files:           []File{f, sgfFile(g.ID, title(g), data)},
 		ClearComponents: true, // when it replaces the scoring message
@@ -330,16 +330,16 @@ func (a *App) cmdDead(ctx context.Context, r *Request, g *storage.Game) error {
 	unsure := ph.Uncertain() // the estimate's, before Toggle takes the toggled stones out
 	changed, err := ph.Toggle(goOf(g), p)
 	if errors.Is(err, engine.ErrNoStone) {
-		return userErr(err, fmt.Sprintf("There is no stone at %s: give a point with a stone of the group.", p))
+		return UserErr(err, fmt.Sprintf("There is no stone at %s: give a point with a stone of the group.", p))
 	}
 	if err != nil {
 		return err
 	}
 	setDead(g, ph.Dead())
 	g.Scoring.Accepted = map[game.Side]bool{}
-	g.Scoring.Deadline = a.now().Add(a.opts.ScoringTTL)
+	g.Scoring.Deadline = a.Now().Add(a.opts.ScoringTTL)
 	botsAccept(g, ph.Proposal(), unsure)
-	if err := a.update(ctx, g); err != nil {
+	if err := a.UpdateGame(ctx, g); err != nil {
 		return err
 	}
 	color := goOf(g).Board().At(p)
@@ -351,8 +351,8 @@ func (a *App) cmdDead(ctx context.Context, r *Request, g *storage.Game) error {
 	if len(changed) > 1 {
 		stones = fmt.Sprintf("%d %s stones with %s", len(changed), color, p)
 	}
-	note := fmt.Sprintf("%s marked %s **%s**.", mention(userPlayer(r.User)), stones, what)
-	m, err := scoringMessageWith(ctx, g, a.now(), note, ph.Uncertain())
+	note := fmt.Sprintf("%s marked %s **%s**.", Mention(UserPlayer(r.User)), stones, what)
+	m, err := scoringMessageWith(ctx, g, a.Now(), note, ph.Uncertain())
 	if err != nil {
 		return err
 	}
@@ -368,13 +368,13 @@ func (a *App) scoringButton(ctx context.Context, r *Request) (*storage.Game, eng
 	}
 	c, err := a.scoringGame(ctx, g, r)
 	if errors.Is(err, ErrNotScoring) {
-		return nil, c, userErr(ErrStale, "Play was resumed after this board: it is no longer the scoring phase.")
+		return nil, c, UserErr(ErrStale, "Play was resumed after this board: it is no longer the scoring phase.")
 	}
 	if err != nil {
 		return nil, c, err
 	}
 	if markingKey(deadOf(g)) != r.Param("marking") {
-		return nil, c, userErr(ErrStale, "The dead stones were changed after this board: check the newest one and accept that.")
+		return nil, c, UserErr(ErrStale, "The dead stones were changed after this board: check the newest one and accept that.")
 	}
 	return g, c, nil
 }
@@ -385,17 +385,17 @@ func (a *App) btnScoreAccept(ctx context.Context, r *Request) error {
 		return err
 	}
 	if g.Scoring.Accepted[engine.SideOf(c)] {
-		return userErr(ErrStale, "You have already accepted this marking; waiting for your opponent.")
+		return UserErr(ErrStale, "You have already accepted this marking; waiting for your opponent.")
 	}
 	g.Scoring.Accepted[engine.SideOf(c)] = true
-	note := fmt.Sprintf("%s accepted the marking.", mention(userPlayer(r.User)))
+	note := fmt.Sprintf("%s accepted the marking.", Mention(UserPlayer(r.User)))
 	if g.Scoring.Accepted[engine.SideOf(engine.Black)] && g.Scoring.Accepted[engine.SideOf(engine.White)] {
 		return a.endByScore(ctx, r, g, note+" Both players agree.")
 	}
-	if err := a.update(ctx, g); err != nil {
+	if err := a.UpdateGame(ctx, g); err != nil {
 		return err
 	}
-	m, err := scoringMessage(ctx, g, a.now(), note)
+	m, err := scoringMessage(ctx, g, a.Now(), note)
 	if err != nil {
 		return err
 	}
@@ -408,11 +408,11 @@ func (a *App) endByScore(ctx context.Context, r *Request, g *storage.Game, note 
 	if err := goOf(g).End(engine.Result{Winner: sc.Winner, Reason: engine.ByScore, Margin: sc.Margin}); err != nil {
 		return err
 	}
-	if err := a.finish(ctx, g); err != nil {
+	if err := a.Finish(ctx, g); err != nil {
 		return err
 	}
 	a.log.Info("game finished", "game", g.ID, "result", sc.Result())
-	if rn := a.ratingNote(ctx, g); rn != "" {
+	if rn := a.RatingNote(ctx, g); rn != "" {
 		note += "\n" + rn
 	}
 	m, err := finalScoreMessage(g, note)
@@ -435,10 +435,10 @@ func (a *App) btnScoreResume(ctx context.Context, r *Request) error {
 		return err
 	}
 	g.Scoring = nil
-	if err := a.update(ctx, g); err != nil {
+	if err := a.UpdateGame(ctx, g); err != nil {
 		return err
 	}
-	return a.answer(ctx, r, g, fmt.Sprintf("%s resumed play: the game goes on. Settle the disputed groups, then pass twice again.", mention(userPlayer(r.User))))
+	return a.AnswerGame(ctx, r, g, fmt.Sprintf("%s resumed play: the game goes on. Settle the disputed groups, then pass twice again.", Mention(UserPlayer(r.User))))
 }
 
 // botRefuses reports whether a bot plays in g and has not accepted its

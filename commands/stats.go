@@ -30,8 +30,8 @@ const leaderboardPageSize = 10
 // without a colour: Black goes to the lower-rated player on acceptance.
 const colorByRating = "rating"
 
-// ratedOption reads rated: (default true).
-func ratedOption(r *Request) (bool, error) {
+// RatedOption reads rated: (default true).
+func RatedOption(r *Request) (bool, error) {
 	rated, given, err := r.Bool("rated")
 	if err != nil {
 		return false, err
@@ -73,14 +73,14 @@ func (a *App) lowerRatedColor(ctx context.Context, guildID string, challenger, o
 	return "nigiri"
 }
 
-// ratingNote says how a game that just ended moved its players' ratings,
+// RatingNote says how a game that just ended moved its players' ratings,
 // in the server's pool for a game between two people on a server and in
 // the global one otherwise: "📈 Ratings on this server: @alice 1500 → 1662
 // (+162) · @bob 1500 → 1338 (−162)". A game that storage left unrated
 // although it was asked to rate it says why (unratedNote); the note is
 // empty for a rated:false game, and when the changes cannot be read (the
 // game is archived; only the note is lost, and logged).
-func (a *App) ratingNote(ctx context.Context, g *storage.Game) string {
+func (a *App) RatingNote(ctx context.Context, g *storage.Game) string {
 	changes, err := a.stats.GameRatingChanges(ctx, g.ID)
 	if err != nil {
 		a.log.Warn("rating changes of a finished game", "game", g.ID, "err", err)
@@ -107,10 +107,10 @@ func (a *App) ratingNote(ctx context.Context, g *storage.Game) string {
 		if delta < 0 {
 			sign, delta = "−", -delta
 		}
-		parts = append(parts, fmt.Sprintf("%s %.0f → %.0f (%s%.0f)", mention(p), c.Before.Rating, c.After.Rating, sign, delta))
+		parts = append(parts, fmt.Sprintf("%s %.0f → %.0f (%s%.0f)", Mention(p), c.Before.Rating, c.After.Rating, sign, delta))
 	}
 	if len(parts) == 0 {
-		return unratedNote(g)
+		return a.roomOf(g).UnratedNote(g)
 	}
 	return "📈 " + where + ": " + strings.Join(parts, " · ")
 }
@@ -120,15 +120,15 @@ func describeRating(r glicko.Rating) string {
 	return fmt.Sprintf("%.0f ± %.0f, rank %s", r.Rating, r.RD, glicko.Rank(r))
 }
 
-func (a *App) cmdStats(ctx context.Context, r *Request) error {
+func (a *App) CmdStats(ctx context.Context, r *Request) error {
 	u := r.User
 	if o, ok := r.UserOption("player"); ok {
 		u = o
 	}
-	p := userPlayer(u)
+	p := UserPlayer(u)
 	st, err := a.stats.PlayerStats(ctx, u.ID)
 	if errors.Is(err, storage.ErrNotFound) {
-		return r.ReplyText(ctx, fmt.Sprintf("%s has not finished a game yet.", mention(p)), true)
+		return r.ReplyText(ctx, fmt.Sprintf("%s has not finished a game yet.", Mention(p)), true)
 	}
 	if err != nil {
 		return err
@@ -141,15 +141,16 @@ func (a *App) cmdStats(ctx context.Context, r *Request) error {
 	if err != nil && len(games) == 0 {
 		return err
 	}
-	now := a.now()
+	now := a.Now()
 	var sb strings.Builder
-	kind := commandKind(r)
+	kind := a.commandRoom(r).Kind()
 	pools := []struct{ name, pool string }{{"This server", storage.KindPool(kind, ratingPool(r.Interaction.GuildID))}, {"Global", storage.KindPool(kind, storage.GlobalPool)}}
 	if r.Interaction.GuildID == "" {
 		pools = pools[1:]
 	}
-	if kind == draughtsKind {
-		sb.WriteString("**Draughts rating**\n")
+	if p := storage.KindPool(kind, storage.GlobalPool); p != storage.GlobalPool {
+		// A kind whose pools are named apart (every kind but Go) says so.
+		sb.WriteString("**" + strings.ToUpper(kind[:1]) + kind[1:] + " rating**\n")
 	} else {
 		sb.WriteString("**Rating**\n")
 	}
@@ -161,10 +162,10 @@ func (a *App) cmdStats(ctx context.Context, r *Request) error {
 		case err != nil:
 			return err
 		default:
-			fmt.Fprintf(&sb, "%s: %s · %s\n", pl.name, describeRating(pr.Current(now)), plural(pr.Games, "rated game"))
+			fmt.Fprintf(&sb, "%s: %s · %s\n", pl.name, describeRating(pr.Current(now)), Plural(pr.Games, "rated game"))
 		}
 	}
-	fmt.Fprintf(&sb, "\n**%s**: %d won, %d lost", plural(st.Games, "game"), st.Wins, st.Losses)
+	fmt.Fprintf(&sb, "\n**%s**: %d won, %d lost", Plural(st.Games, "game"), st.Wins, st.Losses)
 	if st.Ties > 0 {
 		fmt.Fprintf(&sb, ", %d jigo", st.Ties)
 	}
@@ -191,22 +192,22 @@ func (a *App) cmdStats(ctx context.Context, r *Request) error {
 	}
 	switch {
 	case st.Streak > 0:
-		fmt.Fprintf(&sb, "Streak: %s in a row\n", plural(st.Streak, "win"))
+		fmt.Fprintf(&sb, "Streak: %s in a row\n", Plural(st.Streak, "win"))
 	case st.Streak < 0:
-		fmt.Fprintf(&sb, "Streak: %s in a row\n", plural(-st.Streak, "loss"))
+		fmt.Fprintf(&sb, "Streak: %s in a row\n", Plural(-st.Streak, "loss"))
 	}
 	if len(games) > 0 {
 		sb.WriteString("\n**Latest games**\n")
 	}
 	for _, arc := range games {
-		sb.WriteString(historyLine(arc, u.ID, 0) + "\n")
+		sb.WriteString(historyLine(arc, a.archivedSetup(arc), u.ID, 0) + "\n")
 	}
 	return r.Reply(ctx, &Message{
 		Ephemeral: true,
 		Embeds: []*discordgo.MessageEmbed{{
-			Title:       clip("Go record of "+shownName(st.Player), 256),
-			Description: clip(sb.String(), 4096),
-			Color:       colorBlack,
+			Title:       Clip("Go record of "+ShownName(st.Player), 256),
+			Description: Clip(sb.String(), 4096),
+			Color:       ColorBlack,
 		}},
 	})
 }
@@ -215,7 +216,7 @@ func (a *App) cmdStats(ctx context.Context, r *Request) error {
 // player with key: "`3.` ⚫ won vs @bob · 19×19 · B+3.5 · rated · <t:…:R> ·
 // `ID`" (without the number when n is 0); an annulled game is "⚫ annulled
 // vs @bob · 9×9 · W+T · not counted · …".
-func historyLine(a *storage.Archived, key string, n int) string {
+func historyLine(a *storage.Archived, setup, key string, n int) string {
 	c, opp := engine.Black, a.White
 	if a.White.Key() == key {
 		c, opp = engine.White, a.Black
@@ -245,11 +246,11 @@ func historyLine(a *storage.Archived, key string, n int) string {
 		num = "`" + strconv.Itoa(n) + ".` "
 	}
 	return fmt.Sprintf("%s%s %s vs %s · %s · %s · %s · <t:%d:R> · `%s`",
-		num, stoneEmoji(c), outcome, mention(opp), archivedSetup(a), a.Result, rated, a.FinishedAt.Unix(), a.ID)
+		num, stoneEmoji(c), outcome, Mention(opp), setup, a.Result, rated, a.FinishedAt.Unix(), a.ID)
 }
 
-// plural says a count with its noun: "1 game", "3 games", "2 losses".
-func plural(n int, word string) string {
+// Plural says a count with its noun: "1 game", "3 games", "2 losses".
+func Plural(n int, word string) string {
 	if n == 1 {
 		return "1 " + word
 	}
@@ -259,8 +260,8 @@ func plural(n int, word string) string {
 	return fmt.Sprintf("%d %ss", n, word)
 }
 
-func (a *App) cmdLeaderboard(ctx context.Context, r *Request) error {
-	kind := commandKind(r)
+func (a *App) CmdLeaderboard(ctx context.Context, r *Request) error {
+	kind := a.commandRoom(r).Kind()
 	pool := storage.KindPool(kind, ratingPool(r.Interaction.GuildID))
 	if scope, ok := r.String("scope"); ok {
 		switch scope {
@@ -268,10 +269,10 @@ func (a *App) cmdLeaderboard(ctx context.Context, r *Request) error {
 			pool = storage.KindPool(kind, storage.GlobalPool)
 		case "server":
 			if r.Interaction.GuildID == "" {
-				return userErr(ErrBadOption, "There is no server here: use `/go leaderboard scope:global`.")
+				return UserErr(ErrBadOption, "There is no server here: use `/go leaderboard scope:global`.")
 			}
 		default:
-			return userErr(ErrBadOption, fmt.Sprintf("The scope must be server or global, not %s.", quote(scope)))
+			return UserErr(ErrBadOption, fmt.Sprintf("The scope must be server or global, not %s.", Quote(scope)))
 		}
 	}
 	page, given, err := r.Int("page")
@@ -295,8 +296,8 @@ func (a *App) btnLeaderboard(ctx context.Context, r *Request) error {
 		return ErrStale
 	}
 	pool := r.Param("pool")
-	if !slices.ContainsFunc([]string{engine.KindName, draughtsKind}, func(kind string) bool {
-		return pool == storage.KindPool(kind, storage.GlobalPool) || pool == storage.KindPool(kind, ratingPool(r.Interaction.GuildID))
+	if !slices.ContainsFunc(a.rooms.list, func(rm Room) bool {
+		return pool == storage.KindPool(rm.Kind(), storage.GlobalPool) || pool == storage.KindPool(rm.Kind(), ratingPool(r.Interaction.GuildID))
 	}) {
 		return ErrStale
 	}
@@ -311,32 +312,36 @@ func (a *App) btnLeaderboard(ctx context.Context, r *Request) error {
 // caller's place and Previous / Next buttons.
 func (a *App) leaderboardMessage(ctx context.Context, r *Request, pool string, page int) (*Message, error) {
 	if page < 1 {
-		return nil, userErr(ErrBadOption, "Pages start at 1.")
+		return nil, UserErr(ErrBadOption, "Pages start at 1.")
 	}
 	if err := a.leaderboardShown(ctx, r.Interaction.GuildID); err != nil {
 		return nil, err
 	}
-	lb, err := a.stats.Leaderboard(ctx, pool, (page-1)*leaderboardPageSize, leaderboardPageSize, a.now(), r.User.ID)
+	lb, err := a.stats.Leaderboard(ctx, pool, (page-1)*leaderboardPageSize, leaderboardPageSize, a.Now(), r.User.ID)
 	if err != nil {
 		return nil, err
 	}
 	scope := "this server"
-	if pool == storage.GlobalPool || pool == storage.KindPool(draughtsKind, storage.GlobalPool) {
-		scope = "all servers (global)"
+	for _, rm := range a.rooms.list {
+		if pool == storage.KindPool(rm.Kind(), storage.GlobalPool) {
+			scope = "all servers (global)"
+		}
 	}
-	if strings.HasPrefix(pool, draughtsKind+":") {
-		scope = "draughts, " + scope
+	for _, rm := range a.rooms.list {
+		if strings.HasPrefix(pool, rm.Kind()+":") {
+			scope = rm.Kind() + ", " + scope
+		}
 	}
 	pages := (lb.Total + leaderboardPageSize - 1) / leaderboardPageSize
 	switch {
 	case lb.Total == 0:
-		return nil, userErr(ErrBadOption, fmt.Sprintf("Nobody is on the leaderboard of %s yet: a player appears once their rating deviation is below %.0f (%s).", scope, glicko.ProvisionalRD, establishing()))
+		return nil, UserErr(ErrBadOption, fmt.Sprintf("Nobody is on the leaderboard of %s yet: a player appears once their rating deviation is below %.0f (%s).", scope, glicko.ProvisionalRD, establishing()))
 	case page > pages:
-		return nil, userErr(ErrBadOption, fmt.Sprintf("There is no page %d: the leaderboard of %s has %s.", page, scope, plural(pages, "page")))
+		return nil, UserErr(ErrBadOption, fmt.Sprintf("There is no page %d: the leaderboard of %s has %s.", page, scope, Plural(pages, "page")))
 	}
 	var sb strings.Builder
 	line := func(l storage.Leader) string {
-		return fmt.Sprintf("`%d.` %s · %s · %s", l.Place, mention(l.Rating.Player), describeRating(l.Rating.Rating), plural(l.Rating.Games, "game"))
+		return fmt.Sprintf("`%d.` %s · %s · %s", l.Place, Mention(l.Rating.Player), describeRating(l.Rating.Rating), Plural(l.Rating.Games, "game"))
 	}
 	for _, l := range lb.Leaders {
 		sb.WriteString(line(l) + "\n")
@@ -347,13 +352,13 @@ func (a *App) leaderboardMessage(ctx context.Context, r *Request, pool string, p
 	} else {
 		fmt.Fprintf(&sb, "You are not on this leaderboard: it lists players whose rating deviation is below %.0f.\n", glicko.ProvisionalRD)
 	}
-	fmt.Fprintf(&sb, "-# Page %d of %d · %s · established players only (deviation below %.0f)", page, pages, plural(lb.Total, "player"), glicko.ProvisionalRD)
+	fmt.Fprintf(&sb, "-# Page %d of %d · %s · established players only (deviation below %.0f)", page, pages, Plural(lb.Total, "player"), glicko.ProvisionalRD)
 	return &Message{
 		Ephemeral: true,
 		Embeds: []*discordgo.MessageEmbed{{
 			Title:       "Leaderboard of " + scope,
-			Description: clip(sb.String(), 4096),
-			Color:       colorBlack,
+			Description: Clip(sb.String(), 4096),
+			Color:       ColorBlack,
 		}},
 		Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
 			discordgo.Button{Label: "Previous", Style: discordgo.PrimaryButton, CustomID: "leaderboard/" + pool + "/" + strconv.Itoa(page-1), Disabled: page <= 1},

@@ -8,6 +8,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/gobot-dev/gobot/engine"
+	"github.com/gobot-dev/gobot/engine/clock"
 	"github.com/gobot-dev/gobot/storage"
 )
 
@@ -32,17 +33,17 @@ func checkUndo(g *storage.Game, c engine.Color, now time.Time) (int, error) {
 		return 0, ErrGameOver
 	}
 	if g.Scoring != nil {
-		return 0, userErr(ErrNoUndo, "Play has ended: press Resume play to continue the game instead.")
+		return 0, UserErr(ErrNoUndo, "Play has ended: press Resume play to continue the game instead.")
 	}
 	n := undoCount(goOf(g), c)
 	if n == 0 {
-		return 0, userErr(ErrNoUndo, "You have not played a move yet, so there is nothing to undo.")
+		return 0, UserErr(ErrNoUndo, "You have not played a move yet, so there is nothing to undo.")
 	}
 	if g.Clock.Running() {
 		k := *g.Clock // TakeBack only reslices the copy's log
-		k.TakeBack(g.State.MoveCount()-n, c, now)
+		k.TakeBack(g.State.MoveCount()-n, clock.Side(c), now)
 		if k.Flagged(now) {
-			return 0, userErr(ErrNoUndo, "Taking back now would leave you no time: your own time on those moves counts again, and their increments go. Play on instead.")
+			return 0, UserErr(ErrNoUndo, "Taking back now would leave you no time: your own time on those moves counts again, and their increments go. Play on instead.")
 		}
 	}
 	return n, nil
@@ -57,21 +58,21 @@ const ratedBotUndo = "There is no undo in a rated game against the bot: the bot 
 // refused (ratedBotUndo).
 func (a *App) undo(ctx context.Context, r *Request, g *storage.Game) error {
 	if isVoteGame(g) {
-		return userErr(ErrNoUndo, "There is no undo in a vote game: the channel's moves stand.")
+		return UserErr(ErrNoUndo, "There is no undo in a vote game: the channel's moves stand.")
 	}
 	c, err := playerColor(g, r.User)
 	if err != nil {
 		return err
 	}
 	if g.Team() {
-		return userErr(ErrNoUndo, "There is no undo in rengo: a team's moves stand, as on OGS and KGS. Play on, or agree with your team to resign.")
+		return UserErr(ErrNoUndo, "There is no undo in rengo: a team's moves stand, as on OGS and KGS. Play on, or agree with your team to resign.")
 	}
 	if g.Player(engine.SideOf(c.Opponent())).IsBot() && !g.Unrated {
 		if _, over := goOf(g).Result(); !over {
-			return userErr(ErrNoUndo, ratedBotUndo)
+			return UserErr(ErrNoUndo, ratedBotUndo)
 		}
 	}
-	n, err := checkUndo(g, c, a.now())
+	n, err := checkUndo(g, c, a.Now())
 	if err != nil {
 		return err
 	}
@@ -80,16 +81,16 @@ func (a *App) undo(ctx context.Context, r *Request, g *storage.Game) error {
 		if err := takeBack(g, n); err != nil {
 			return err
 		}
-		if err := a.update(ctx, g); err != nil {
+		if err := a.UpdateGame(ctx, g); err != nil {
 			return err
 		}
-		return a.answer(ctx, r, g, fmt.Sprintf("%s took back %s.", mention(g.Player(engine.SideOf(c))), plural(n, "move")))
+		return a.AnswerGame(ctx, r, g, fmt.Sprintf("%s took back %s.", Mention(g.Player(engine.SideOf(c))), Plural(n, "move")))
 	}
 	if g.Undo != nil && g.Undo.MoveCount == g.State.MoveCount() {
-		return userErr(ErrNoUndo, "An undo request is already waiting for an answer.")
+		return UserErr(ErrNoUndo, "An undo request is already waiting for an answer.")
 	}
-	g.Undo = &storage.UndoRequest{By: engine.SideOf(c), MoveCount: g.State.MoveCount(), RequestedAt: a.now()}
-	if err := a.update(ctx, g); err != nil {
+	g.Undo = &storage.UndoRequest{By: engine.SideOf(c), MoveCount: g.State.MoveCount(), RequestedAt: a.Now()}
+	if err := a.UpdateGame(ctx, g); err != nil {
 		return err
 	}
 	return r.Reply(ctx, undoMessage(g, c, n, ""))
@@ -109,10 +110,10 @@ func takeBack(g *storage.Game, n int) error {
 // undoMessage asks the opponent to allow an undo; outcome closes it.
 func undoMessage(g *storage.Game, by engine.Color, n int, outcome string) *Message {
 	opp := g.Player(engine.SideOf(by.Opponent()))
-	text := fmt.Sprintf("%s, %s asks to take back %s. Do you allow it?", mention(opp), mention(g.Player(engine.SideOf(by))), plural(n, "move"))
+	text := fmt.Sprintf("%s, %s asks to take back %s. Do you allow it?", Mention(opp), Mention(g.Player(engine.SideOf(by))), Plural(n, "move"))
 	closed := outcome != ""
 	if closed {
-		text = fmt.Sprintf("%s asked to take back %s. %s", mention(g.Player(engine.SideOf(by))), plural(n, "move"), outcome)
+		text = fmt.Sprintf("%s asked to take back %s. %s", Mention(g.Player(engine.SideOf(by))), Plural(n, "move"), outcome)
 	}
 	id := fmt.Sprintf("game/%s/undo-%%s/%d", g.ID, g.State.MoveCount())
 	m := &Message{
@@ -123,9 +124,9 @@ func undoMessage(g *storage.Game, by engine.Color, n int, outcome string) *Messa
 		}}},
 	}
 	if closed {
-		m.AllowedMentions = noMentions()
+		m.AllowedMentions = NoMentions()
 	} else if opp.UserID != "" {
-		m.AllowedMentions = onlyUsers(opp.UserID)
+		m.AllowedMentions = OnlyUsers(opp.UserID)
 	}
 	return m
 }
@@ -139,7 +140,7 @@ func openUndo(g *storage.Game, r *Request) (by, c engine.Color, err error) {
 	}
 	u := g.Undo
 	if u == nil || u.MoveCount != g.State.MoveCount() || r.Param("at") != strconv.Itoa(u.MoveCount) {
-		return 0, c, userErr(ErrStale, "This undo request is no longer open: it was answered or withdrawn, or a move was played since.")
+		return 0, c, UserErr(ErrStale, "This undo request is no longer open: it was answered or withdrawn, or a move was played since.")
 	}
 	return engine.ColorOf(u.By), c, nil
 }
@@ -148,7 +149,7 @@ func openUndo(g *storage.Game, r *Request) (by, c engine.Color, err error) {
 func pendingUndo(g *storage.Game, r *Request) (engine.Color, error) {
 	by, c, err := openUndo(g, r)
 	if err == nil && by == c {
-		err = userErr(ErrNotPlayer, fmt.Sprintf("Only %s can answer your undo request; **Refuse** withdraws it.", mention(g.Player(engine.SideOf(c.Opponent())))))
+		err = UserErr(ErrNotPlayer, fmt.Sprintf("Only %s can answer your undo request; **Refuse** withdraws it.", Mention(g.Player(engine.SideOf(c.Opponent())))))
 	}
 	return by, err
 }
@@ -158,21 +159,21 @@ func (a *App) btnUndoYes(ctx context.Context, r *Request, g *storage.Game) error
 	if err != nil {
 		return err
 	}
-	n, err := checkUndo(g, by, a.now())
+	n, err := checkUndo(g, by, a.Now())
 	if err != nil {
 		return err
 	}
 	if err := takeBack(g, n); err != nil {
 		return err
 	}
-	if err := a.update(ctx, g); err != nil {
+	if err := a.UpdateGame(ctx, g); err != nil {
 		return err
 	}
-	closed := undoMessage(g, by, n, fmt.Sprintf("✅ %s allowed it.", mention(g.Player(engine.SideOf(by.Opponent())))))
+	closed := undoMessage(g, by, n, fmt.Sprintf("✅ %s allowed it.", Mention(g.Player(engine.SideOf(by.Opponent())))))
 	if err := r.Update(ctx, closed); err != nil {
 		return err
 	}
-	bm, err := boardMessage(g, a.now(), fmt.Sprintf("%s took back %s.", mention(g.Player(engine.SideOf(by))), plural(n, "move")))
+	bm, err := boardMessage(g, a.Now(), fmt.Sprintf("%s took back %s.", Mention(g.Player(engine.SideOf(by))), Plural(n, "move")))
 	if err != nil {
 		return err
 	}
@@ -189,12 +190,12 @@ func (a *App) btnUndoNo(ctx context.Context, r *Request, g *storage.Game) error 
 	}
 	n := undoCount(goOf(g), by)
 	g.Undo = nil
-	if err := a.update(ctx, g); err != nil {
+	if err := a.UpdateGame(ctx, g); err != nil {
 		return err
 	}
-	outcome := fmt.Sprintf("❌ %s refused; play on.", mention(g.Player(engine.SideOf(by.Opponent()))))
+	outcome := fmt.Sprintf("❌ %s refused; play on.", Mention(g.Player(engine.SideOf(by.Opponent()))))
 	if c == by {
-		outcome = fmt.Sprintf("↩️ %s withdrew the request; play on.", mention(g.Player(engine.SideOf(by))))
+		outcome = fmt.Sprintf("↩️ %s withdrew the request; play on.", Mention(g.Player(engine.SideOf(by))))
 	}
 	return r.Update(ctx, undoMessage(g, by, n, outcome))
 }

@@ -39,13 +39,13 @@ func isVoteGame(g *storage.Game) bool { return g.VotePeriod > 0 }
 func (a *App) cmdVote(ctx context.Context, r *Request) error {
 	it := r.Interaction
 	if it.GuildID == "" {
-		return userErr(ErrBadOption, "A vote game is played by the people of a server channel: start it there with `/go vote`.")
+		return UserErr(ErrBadOption, "A vote game is played by the people of a server channel: start it there with `/go vote`.")
 	}
 	level, err := a.levelOption(r)
 	if err != nil {
 		return err
 	}
-	st, err := a.botGate(ctx, r, level)
+	st, err := a.BotGate(ctx, r, level)
 	if err != nil {
 		return err
 	}
@@ -59,23 +59,23 @@ func (a *App) cmdVote(ctx context.Context, r *Request) error {
 			return err
 		}
 	}
-	if err := a.channelFree(ctx, it.ChannelID); err != nil {
+	if err := a.ChannelFree(ctx, it.ChannelID); err != nil {
 		return err
 	}
-	eg, err := engine.NewGame(engine.Config{Size: s.Size, Rules: s.Rules, Handicap: s.Handicap, Seed: seedFrom(it.ID)})
+	eg, err := engine.NewGame(engine.Config{Size: s.Size, Rules: s.Rules, Handicap: s.Handicap, Seed: SeedFrom(it.ID)})
 	if err != nil {
-		return userErr(err, fmt.Sprintf("This game cannot start: %v.", err))
+		return UserErr(err, fmt.Sprintf("This game cannot start: %v.", err))
 	}
 	crowd := storage.Player{Crowd: it.ChannelID, Name: crowdName}
 	bot := storage.Player{Level: level, Name: "gobot " + level}
 	black, white := crowd, bot
 	c := engine.Black
-	if !s.requesterBlack(rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), uint64(seedFrom(it.ID))))) {
+	if !s.requesterBlack(rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), uint64(SeedFrom(it.ID))))) {
 		black, white, c = bot, crowd, engine.White
 	}
-	now := a.now()
+	now := a.Now()
 	g := &storage.Game{ID: it.ID, ChannelID: it.ChannelID, GuildID: it.GuildID, Sides: storage.Sides(black, white), State: engine.Own(eg), CreatedAt: now,
-		Unrated: true, VotePeriod: period, Delivery: storage.Delivery{Followup: followupOf(it, now)}}
+		Unrated: true, VotePeriod: period, Delivery: storage.Delivery{Followup: FollowupOf(it, now)}}
 	syncVote(g, now)
 	if err := a.games.CreateGame(ctx, g); err != nil {
 		if errors.Is(err, storage.ErrExists) {
@@ -84,13 +84,13 @@ func (a *App) cmdVote(ctx context.Context, r *Request) error {
 		return err
 	}
 	a.log.Info("vote game started", "game", g.ID, "channel", g.ChannelID, "level", level)
-	a.kickClocks()
+	a.KickClocks()
 	intro := fmt.Sprintf("🗳️ **This channel against gobot %s**: everyone here plays %s %s by vote (%s, unrated). "+
 		"Vote with `/go play move:` or a button; a vote can be changed until the period of %s ends, and the move with most votes is played.",
 		level, stoneEmoji(c), c, describeSetup(s.Size, s.Rules, eg.Handicap()), humanDuration(period))
 	if g.BotToMove() {
 		// gobot moves first: its worker posts the board the vote is on.
-		return r.Reply(ctx, &Message{Content: intro + "\ngobot is thinking about its first move.", AllowedMentions: noMentions()})
+		return r.Reply(ctx, &Message{Content: intro + "\ngobot is thinking about its first move.", AllowedMentions: NoMentions()})
 	}
 	// The board's message ID is needed to show the votes on it: defer,
 	// read the deferred message's ID, then answer in it.
@@ -102,7 +102,7 @@ func (a *App) cmdVote(ctx context.Context, r *Request) error {
 	} else {
 		a.keepBoardID(ctx, g, orig)
 	}
-	m, err := stateMessage(ctx, g, now, intro)
+	m, err := a.stateMessage(ctx, g, now, intro)
 	if err != nil {
 		return err
 	}
@@ -123,7 +123,7 @@ func parseVotePeriod(s string) (time.Duration, error) {
 		d, err = time.ParseDuration(t)
 	}
 	if err != nil || d < minVotePeriod || d > maxVotePeriod {
-		return 0, userErr(ErrBadOption, fmt.Sprintf("The vote period must be from 1 minute to 1 day, like 10m, 2h or 1d, not %s.", quote(s)))
+		return 0, UserErr(ErrBadOption, fmt.Sprintf("The vote period must be from 1 minute to 1 day, like 10m, 2h or 1d, not %s.", Quote(s)))
 	}
 	return d, nil
 }
@@ -132,7 +132,7 @@ func parseVotePeriod(s string) (time.Duration, error) {
 // while the voters are to move (a new one, for a whole period, when the
 // bot has just answered), and none otherwise.
 func syncVote(g *storage.Game, now time.Time) {
-	if !isVoteGame(g) || isDraughts(g) {
+	if !isVoteGame(g) || goOf(g) == nil {
 		return
 	}
 	_, over := goOf(g).Result()
@@ -154,7 +154,7 @@ const voteAttempts = 20
 // castVote records r's user's vote for the move text in vote game g,
 // reading the game again when another vote was written first.
 func (a *App) castVote(ctx context.Context, r *Request, g *storage.Game, text string) error {
-	if err := a.notBanned(ctx, g.GuildID, userPlayer(r.User), true); err != nil {
+	if err := a.notBanned(ctx, g.GuildID, UserPlayer(r.User), true); err != nil {
 		return err
 	}
 	for attempt := 1; ; attempt++ {
@@ -180,7 +180,7 @@ func (a *App) tryVote(ctx context.Context, r *Request, g *storage.Game, text str
 	}
 	c := goOf(g).ToPlay()
 	if g.Vote == nil || !g.Player(engine.SideOf(c)).IsCrowd() {
-		return userErr(ErrNotYourTurn, fmt.Sprintf("It is %s's turn: the vote on the next move opens when it has answered.", mention(g.Player(engine.SideOf(c)))))
+		return UserErr(ErrNotYourTurn, fmt.Sprintf("It is %s's turn: the vote on the next move opens when it has answered.", Mention(g.Player(engine.SideOf(c)))))
 	}
 	m, err := parseMove(c, text, goOf(g).Size())
 	if err != nil {
@@ -189,12 +189,12 @@ func (a *App) tryVote(ctx context.Context, r *Request, g *storage.Game, text str
 	if err := goOf(g).Check(m); err != nil {
 		return moveError(err, m, g)
 	}
-	now := a.now()
-	me := userPlayer(r.User)
+	now := a.Now()
+	me := UserPlayer(r.User)
 	for i := len(g.Vote.Ballots) - 1; i >= 0; i-- {
 		if b := g.Vote.Ballots[i]; b.UserID == me.UserID {
 			if b.Move == m.String() {
-				return userErr(ErrBadOption, fmt.Sprintf("You already vote for **%s**: one vote a person a move. Vote for another move to change it.", m))
+				return UserErr(ErrBadOption, fmt.Sprintf("You already vote for **%s**: one vote a person a move. Vote for another move to change it.", m))
 			}
 			break
 		}
@@ -206,7 +206,7 @@ func (a *App) tryVote(ctx context.Context, r *Request, g *storage.Game, text str
 		v.Deadline, v.Restarted = now.Add(g.VotePeriod), false
 	}
 	g.Vote = &v
-	if err := a.update(ctx, g); err != nil {
+	if err := a.UpdateGame(ctx, g); err != nil {
 		return err
 	}
 	a.refreshBoard(ctx, g)
@@ -238,7 +238,7 @@ func (a *App) refreshBoard(ctx context.Context, g *storage.Game) {
 	if newest == "" {
 		return
 	}
-	m, err := boardMessage(g, a.now(), "")
+	m, err := boardMessage(g, a.Now(), "")
 	if err == nil {
 		err = a.opts.Discord.EditMessage(ctx, g.ChannelID, newest, m)
 	}
@@ -303,13 +303,13 @@ func voteComponents(g *storage.Game) []discordgo.MessageComponent {
 func (a *App) btnVote(ctx context.Context, r *Request) error {
 	g, err := a.loadGame(ctx, r.Interaction.ChannelID)
 	if errors.Is(err, ErrNoGame) || (err == nil && (g.ID != r.Param("id") || !isVoteGame(g))) {
-		return userErr(ErrStale, "That vote button belongs to a game of another channel, or to one that has ended: vote with `/go play` where the game is.")
+		return UserErr(ErrStale, "That vote button belongs to a game of another channel, or to one that has ended: vote with `/go play` where the game is.")
 	}
 	if err != nil {
 		return err
 	}
 	if r.Param("move") != strconv.Itoa(g.State.MoveCount()) {
-		return userErr(ErrStale, "That vote was on an earlier move. Use the buttons on the newest board, or `/go play`.")
+		return UserErr(ErrStale, "That vote was on an earlier move. Use the buttons on the newest board, or `/go play`.")
 	}
 	return a.castVote(ctx, r, g, r.Param("point"))
 }
@@ -318,7 +318,7 @@ func (a *App) btnVote(ctx context.Context, r *Request) error {
 // is played (ties: the first to reach that count) and announced; without a
 // vote the period begins again once, and then the game is adjourned.
 func (a *App) closeVote(ctx context.Context, g *storage.Game) error {
-	now := a.now()
+	now := a.Now()
 	c := goOf(g).ToPlay()
 	_, order := g.Vote.Counts()
 	for _, mv := range order {
@@ -337,7 +337,7 @@ func (a *App) closeVote(ctx context.Context, g *storage.Game) error {
 		if err != nil {
 			return err
 		}
-		text := fmt.Sprintf("🗳️ The vote chose **%s**: %s of %s (%s).\n%s", m, plural(len(voters), "vote"), plural(total, "voter"), strings.Join(voters, ", "), note)
+		text := fmt.Sprintf("🗳️ The vote chose **%s**: %s of %s (%s).\n%s", m, Plural(len(voters), "vote"), Plural(total, "voter"), strings.Join(voters, ", "), note)
 		return a.announce(ctx, g, text)
 	}
 	v := *g.Vote
@@ -350,7 +350,7 @@ func (a *App) closeVote(ctx context.Context, g *storage.Game) error {
 		text = "🗳️ Nobody voted in two periods: the game is adjourned. The next vote with `/go play move:` opens a new period."
 	}
 	g.Vote = &v
-	if err := a.update(ctx, g); err != nil {
+	if err := a.UpdateGame(ctx, g); err != nil {
 		return err
 	}
 	return a.announce(ctx, g, text)
@@ -358,7 +358,7 @@ func (a *App) closeVote(ctx context.Context, g *storage.Game) error {
 
 // announce posts g's board with a note, outside any interaction.
 func (a *App) announce(ctx context.Context, g *storage.Game, note string) error {
-	m, err := stateMessage(ctx, g, a.now(), note)
+	m, err := a.stateMessage(ctx, g, a.Now(), note)
 	if err == nil {
 		err = a.postBoard(ctx, g, m)
 	}

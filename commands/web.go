@@ -187,7 +187,7 @@ func seatName(s string) string {
 	if s == "" {
 		return "any side"
 	}
-	return clip(s, 20)
+	return Clip(s, 20)
 }
 
 // stringOption is a slash command's string option.
@@ -215,7 +215,7 @@ func (a *App) webInteraction(g *storage.Game, u WebUser, t discordgo.Interaction
 }
 
 func (a *App) webID() string {
-	ms := uint64(a.now().UnixMilli() - discordEpoch)
+	ms := uint64(a.Now().UnixMilli() - discordEpoch)
 	seq := webIDs.Add(1)%(1<<21) + 1<<21
 	return strconv.FormatUint(ms<<22|seq, 10)
 }
@@ -345,7 +345,7 @@ func playerNames(g *storage.Game) map[string]string {
 	}
 	for _, p := range g.Players() {
 		if p.UserID != "" {
-			names[p.UserID] = plainName(p)
+			names[p.UserID] = PlainName(p)
 		}
 	}
 	return names
@@ -363,7 +363,7 @@ func (a *App) plain(s string, names map[string]string) string {
 		}
 		return "someone"
 	})
-	now := a.now()
+	now := a.Now()
 	s = timestampRe.ReplaceAllStringFunc(s, func(m string) string {
 		sub := timestampRe.FindStringSubmatch(m)
 		sec, err := strconv.ParseInt(sub[1], 10, 64)

@@ -199,19 +199,3 @@ func TestActUndoAndScoring(t *testing.T) {
 		t.Errorf("after both accepted: %+v %v", v, err)
 	}
 }
-
-// TestViewRefusesDraughts: the board page answers a channel whose game,
-// in play or finished, is a game of draughts with its sentence, not with
-// an error reading the record.
-func TestViewRefusesDraughts(t *testing.T) {
-	tb := newTestApp(t)
-	ctx := context.Background()
-	tb.command(ann, "/draughts bot level:beginner")
-	for _, when := range []string{"in play", "finished"} {
-		_, err := tb.View(ctx, channelID)
-		if text, ok := errorMessage(err); !ok || text != notGo {
-			t.Errorf("View(a draughts game %s) = %v, want %q", when, err, notGo)
-		}
-		tb.command(ann, "/draughts resign")
-	}
-}

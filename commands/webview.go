@@ -115,14 +115,14 @@ func (a *App) View(ctx context.Context, channelID string) (*GameView, error) {
 	case err != nil:
 		return nil, err
 	case goOf(g) == nil:
-		return nil, userErr(ErrNoGame, notGo)
+		return nil, UserErr(ErrNoGame, notGo)
 	}
 	return a.liveView(g), nil
 }
 
 // liveView is the view of a game in play.
 func (a *App) liveView(g *storage.Game) *GameView {
-	now := a.now()
+	now := a.Now()
 	eg := goOf(g)
 	v := &GameView{Channel: g.ChannelID, ID: g.ID, Version: g.Version, Title: plainTitle(g), Size: eg.Size(), Rules: eg.Rules().String(),
 		Board: boardRows(eg), Moves: eg.MoveCount(), Vote: isVoteGame(g), ServerMS: now.UnixMilli()}
@@ -130,7 +130,7 @@ func (a *App) liveView(g *storage.Game) *GameView {
 	for _, c := range []engine.Color{engine.Black, engine.White} {
 		sv := SideView{Captures: eg.Captures(c)}
 		for _, p := range g.TeamOf(engine.SideOf(c)) {
-			sv.Players = append(sv.Players, PlayerView{ID: p.UserID, Name: plainName(p), Bot: p.IsBot()})
+			sv.Players = append(sv.Players, PlayerView{ID: p.UserID, Name: PlainName(p), Bot: p.IsBot()})
 		}
 		if k := g.Clock; k != nil && k.Control.System != clock.None {
 			sv.Clock = clockView(k, c, now)
@@ -144,7 +144,7 @@ func (a *App) liveView(g *storage.Game) *GameView {
 	moves := eg.Moves()
 	for i := max(0, len(moves)-8); i < len(moves); i++ {
 		m := moves[i]
-		v.Recent = append(v.Recent, LastMove{N: i + 1, Color: m.Color.String(), Kind: moveKind(m), Point: m.Point.String(), By: plainName(g.MovedBy(i, engine.SideOf(m.Color)))})
+		v.Recent = append(v.Recent, LastMove{N: i + 1, Color: m.Color.String(), Kind: moveKind(m), Point: m.Point.String(), By: PlainName(g.MovedBy(i, engine.SideOf(m.Color)))})
 	}
 	if len(v.Recent) > 0 {
 		v.Last = &v.Recent[len(v.Recent)-1]
@@ -162,7 +162,7 @@ func (a *App) liveView(g *storage.Game) *GameView {
 		if k := eg.Board().Ko(c); k != engine.NoPoint {
 			v.Ko = k.String()
 		}
-		v.Status = fmt.Sprintf("Move %d · %s to play: %s", eg.MoveCount()+1, c, plainName(g.Player(engine.SideOf(c))))
+		v.Status = fmt.Sprintf("Move %d · %s to play: %s", eg.MoveCount()+1, c, PlainName(g.Player(engine.SideOf(c))))
 	}
 	if g.Scoring != nil {
 		v.Scoring = scoringView(g, deadOf(g), map[engine.Color]bool{engine.Black: g.Scoring.Accepted[engine.SideOf(engine.Black)], engine.White: g.Scoring.Accepted[engine.SideOf(engine.White)]})
@@ -187,8 +187,8 @@ func (a *App) finishedView(ctx context.Context, channelID string) (*GameView, er
 	if err != nil {
 		return nil, err
 	}
-	if arc.Kind == draughtsKind {
-		return nil, userErr(ErrNoGame, notGo) // the page shows Go's games only
+	if storage.KindOf(arc.Kind) != goKind {
+		return nil, UserErr(ErrNoGame, notGo) // the page shows Go's games only
 	}
 	eg, info, err := engine.ParseSGF(arc.SGF)
 	if err != nil {
@@ -283,11 +283,11 @@ func clockView(k *clock.Clock, c engine.Color, now time.Time) *ClockView {
 	if k.Since.After(now) {
 		at = k.Since
 	}
-	cv := &ClockView{Text: k.Show(c, at)}
-	if !k.Running() || k.ToMove != c || k.Since.After(now) {
+	cv := &ClockView{Text: k.Show(clock.Side(c), at)}
+	if !k.Running() || k.ToMove != clock.Side(c) || k.Since.After(now) {
 		return cv
 	}
-	t := k.Left(c, now)
+	t := k.Left(clock.Side(c), now)
 	cc := k.Control
 	cv.Running, cv.LeftMS = true, t.Main.Milliseconds()
 	switch cc.System {
@@ -303,7 +303,7 @@ func clockView(k *clock.Clock, c engine.Color, now time.Time) *ClockView {
 		}
 	case clock.Canadian:
 		if t.Stones > 0 {
-			cv.LeftMS, cv.Suffix = t.Period.Milliseconds(), " for "+plural(t.Stones, "move")
+			cv.LeftMS, cv.Suffix = t.Period.Milliseconds(), " for "+Plural(t.Stones, "move")
 		} else {
 			cv.Suffix = fmt.Sprintf(" + %d/%s", cc.Stones, clock.Format(cc.Period))
 		}
@@ -315,7 +315,7 @@ func clockView(k *clock.Clock, c engine.Color, now time.Time) *ClockView {
 
 // plainTitle is the game's title without markup: "ann (black) vs bob (white)".
 func plainTitle(g *storage.Game) string {
-	return joinNames(g.TeamOf(engine.SideOf(engine.Black)), plainName) + " vs " + joinNames(g.TeamOf(engine.SideOf(engine.White)), plainName)
+	return joinNames(g.TeamOf(engine.SideOf(engine.Black)), PlainName) + " vs " + joinNames(g.TeamOf(engine.SideOf(engine.White)), PlainName)
 }
 
 // Games lists the games in play that a board page opened in channelID

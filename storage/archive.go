@@ -183,7 +183,7 @@ type goState interface {
 // in kinds.
 func colourSide(kinds *game.Kinds, kind, colour string) game.Side {
 	if kinds != nil {
-		if k, ok := kinds.Kind(kindOf(kind)); ok {
+		if k, ok := kinds.Kind(KindOf(kind)); ok {
 			if i := slices.Index(k.SideNames(), colour); i >= 0 {
 				return game.Side(i)
 			}
@@ -209,7 +209,7 @@ func archiveRecord(kinds *game.Kinds, g *Game, a Archived, now time.Time) (_ *Ar
 	if a.GuildID == "" {
 		a.GuildID = g.GuildID
 	}
-	a.Kind = kindOf(g.Kind)
+	a.Kind = KindOf(g.Kind)
 	if a.Kind == goKind {
 		a.Kind = "" // as records have always said Go
 	}

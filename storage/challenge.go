@@ -83,7 +83,7 @@ func (c *Challenge) validate() error {
 			return err
 		}
 	}
-	if kindOf(c.Kind) == goKind && (c.Size < engine.MinSize || c.Size > engine.MaxSize) {
+	if KindOf(c.Kind) == goKind && (c.Size < engine.MinSize || c.Size > engine.MaxSize) {
 		return fmt.Errorf("storage: challenge board size %d: %w", c.Size, ErrInvalid)
 	}
 	if c.Handicap < 0 {

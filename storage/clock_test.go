@@ -20,7 +20,7 @@ import (
 func clocked(t testing.TB, channel string, d time.Duration) *Game {
 	g := newGame(t, channel, "1", "2")
 	g.Clock = clock.New(clock.Control{System: clock.Absolute, Main: d})
-	g.Clock.Start(engine.Black, t0)
+	g.Clock.Start(clock.First, t0)
 	return g
 }
 

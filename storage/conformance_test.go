@@ -193,7 +193,7 @@ func TestOldGameRecordLoads(t *testing.T) {
 			ID: "g1", ChannelID: "thread1", GuildID: "42", ParentChannelID: "7", Kind: "go",
 			Sides: storage.Sides(storage.Player{UserID: "1", Name: "ann"}, storage.Player{Level: "easy", Name: "gobot easy"}), State: engine.Own(eg),
 			CreatedAt: t0, UpdatedAt: t0.Add(3 * time.Minute),
-			Clock:   &clock.Clock{Control: clock.Default(), Black: clock.Time{Main: time.Hour}, White: clock.Time{Main: 3 * time.Hour}},
+			Clock:   &clock.Clock{Control: clock.Default(), First: clock.Time{Main: time.Hour}, Second: clock.Time{Main: 3 * time.Hour}},
 			Version: 4,
 			Scoring: &storage.ScoringState{Dead: []string{"F6"},
 				Accepted: map[game.Side]bool{0: true, 1: false}, Deadline: t0.Add(24 * time.Hour)},

@@ -305,8 +305,8 @@ func sidePlayers(sides []Side) []Player {
 // goKind is the kind of records written before gobot had more than one.
 const goKind = "go"
 
-// kindOf returns the kind a record names, "go" when it names none.
-func kindOf(k string) string {
+// KindOf returns the kind a record names, "go" when it names none.
+func KindOf(k string) string {
 	if k == "" {
 		return goKind
 	}
@@ -580,7 +580,7 @@ func (g *Game) validate() error {
 // person on two sides.
 func checkSides(kind string, sides []Side) error {
 	if len(sides) != 2 {
-		return fmt.Errorf("storage: a game of %s has 2 sides, not %d: %w", kindOf(kind), len(sides), ErrInvalid)
+		return fmt.Errorf("storage: a game of %s has 2 sides, not %d: %w", KindOf(kind), len(sides), ErrInvalid)
 	}
 	seen, team := map[string]bool{}, len(sidePlayers(sides)) > len(sides)
 	for i, s := range sides {
@@ -660,7 +660,7 @@ func (g *Game) encode(version uint64, now time.Time) ([]byte, error) {
 	}
 	r := gameRecord{
 		ID: g.ID, ChannelID: g.ChannelID, GuildID: g.GuildID, ParentChannelID: g.ParentChannelID,
-		Kind: kindOf(g.Kind), Sides: g.Sides, Game: eg, MessageIDs: recentMessages(g.Delivery.MessageIDs),
+		Kind: KindOf(g.Kind), Sides: g.Sides, Game: eg, MessageIDs: recentMessages(g.Delivery.MessageIDs),
 		CreatedAt: g.CreatedAt, UpdatedAt: now, Clock: g.Clock, Due: g.Due(), Version: version,
 		Unposted:   g.Delivery.Unposted,
 		Unrated:    g.Unrated,
@@ -707,13 +707,13 @@ func decodeGame(kinds *game.Kinds, channel string, v []byte) (*Game, error) {
 	if kinds == nil {
 		kinds = &game.Kinds{}
 	}
-	st, err := kinds.Decode(kindOf(r.Kind), r.Game)
+	st, err := kinds.Decode(KindOf(r.Kind), r.Game)
 	if err != nil {
 		return nil, corrupt(err)
 	}
 	g := &Game{
 		ID: r.ID, ChannelID: r.ChannelID, GuildID: r.GuildID, ParentChannelID: r.ParentChannelID,
-		Kind: kindOf(r.Kind), Sides: legacySides(r.Sides, r.Black, r.White), State: st,
+		Kind: KindOf(r.Kind), Sides: legacySides(r.Sides, r.Black, r.White), State: st,
 		CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt, Clock: r.Clock, Version: r.Version,
 		Unrated:    r.Unrated,
 		TeamClock:  r.TeamClock,
@@ -781,7 +781,7 @@ func prepareGame(kinds *game.Kinds, g *Game, now time.Time) (c Game, val []byte,
 		return Game{}, nil, time.Time{}, err
 	}
 	if kinds == nil || !knownKind(kinds, g.Kind) {
-		return Game{}, nil, time.Time{}, fmt.Errorf("storage: a game of %q, a kind this store does not read (Options.Kinds): %w", kindOf(g.Kind), ErrInvalid)
+		return Game{}, nil, time.Time{}, fmt.Errorf("storage: a game of %q, a kind this store does not read (Options.Kinds): %w", KindOf(g.Kind), ErrInvalid)
 	}
 	c = *g
 	if c.ID == "" {
@@ -792,14 +792,14 @@ func prepareGame(kinds *game.Kinds, g *Game, now time.Time) (c Game, val []byte,
 	if c.CreatedAt.IsZero() {
 		c.CreatedAt = now
 	}
-	c.Kind = kindOf(c.Kind)
+	c.Kind = KindOf(c.Kind)
 	val, err = c.encode(1, now)
 	return c, val, now, err
 }
 
 // knownKind reports whether kinds holds the kind a record names.
 func knownKind(kinds *game.Kinds, kind string) bool {
-	_, ok := kinds.Kind(kindOf(kind))
+	_, ok := kinds.Kind(KindOf(kind))
 	return ok
 }
 

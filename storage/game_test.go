@@ -121,7 +121,7 @@ func TestGameRoundTrip(t *testing.T) {
 	g := &Game{
 		ChannelID: "thread1", GuildID: "g1", ParentChannelID: "c1",
 		Sides: Sides(human("1"), bot("strong")), State: engine.Own(eg),
-		CreatedAt: t0, Clock: &clock.Clock{Control: clock.Default(), Black: clock.Time{Main: time.Hour}, White: clock.Time{Main: 3 * time.Hour}},
+		CreatedAt: t0, Clock: &clock.Clock{Control: clock.Default(), First: clock.Time{Main: time.Hour}, Second: clock.Time{Main: 3 * time.Hour}},
 		Scoring: &ScoringState{
 			Dead:     []string{"D4", "Q16"},
 			Accepted: map[game.Side]bool{0: true, 1: false},

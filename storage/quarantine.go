@@ -99,7 +99,7 @@ func (q Quarantined) Salvage() (*Game, int, error) {
 		if kinds == nil {
 			kinds = &game.Kinds{}
 		}
-		st, err := kinds.Decode(kindOf(r.Kind), data)
+		st, err := kinds.Decode(KindOf(r.Kind), data)
 		if err != nil {
 			if lastErr == nil {
 				lastErr = err
@@ -108,7 +108,7 @@ func (q Quarantined) Salvage() (*Game, int, error) {
 		}
 		g := &Game{
 			ID: r.ID, ChannelID: q.ChannelID, GuildID: r.GuildID, ParentChannelID: r.ParentChannelID,
-			Kind: kindOf(r.Kind), Sides: legacySides(r.Sides, r.Black, r.White), State: st, CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt, Version: r.Version,
+			Kind: KindOf(r.Kind), Sides: legacySides(r.Sides, r.Black, r.White), State: st, CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt, Version: r.Version,
 		}
 		return g, len(moves) - n, nil
 	}

@@ -28,7 +28,7 @@ func GuildPool(guildID string) string { return "guild:" + guildID }
 // are the plain names (as they were before gobot had a second game),
 // another kind's are prefixed by its name: "draughts:global".
 func KindPool(kind, pool string) string {
-	if kindOf(kind) == goKind {
+	if KindOf(kind) == goKind {
 		return pool
 	}
 	return kind + ":" + pool
@@ -96,7 +96,7 @@ func ratedScore(a *Archived, tie bool) (float64, bool) {
 	if !a.Rated || a.Annulled || a.Black.Key() == a.White.Key() || len(ratingPools(a)) == 0 {
 		return 0, false
 	}
-	if kindOf(a.Kind) != goKind {
+	if KindOf(a.Kind) != goKind {
 		if a.Moves/2 < MinRatedMovesOther {
 			return 0, false
 		}
@@ -157,7 +157,7 @@ func (s StartRatings) of(p Player) glicko.Rating {
 // exactly.
 func rateGame(ctx context.Context, tx ratingTx, starts StartRatings, a *Archived, blackScore float64) error {
 	var adv float64
-	if kindOf(a.Kind) == goKind {
+	if KindOf(a.Kind) == goKind {
 		adv = glicko.HandicapRanks(a.Size, a.Handicap, a.Rules)
 	} else {
 		starts = nil // the bots' measured ranks are Go ranks

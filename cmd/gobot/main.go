@@ -18,7 +18,9 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/gobot-dev/gobot/bots"
+	dbots "github.com/gobot-dev/gobot/bots/draughts"
 	"github.com/gobot-dev/gobot/commands"
+	"github.com/gobot-dev/gobot/commands/draughtsroom"
 	"github.com/gobot-dev/gobot/config"
 	"github.com/gobot-dev/gobot/engine"
 	"github.com/gobot-dev/gobot/engine/draughts"
@@ -188,7 +190,7 @@ func serve(ctx context.Context, stdout, stderr io.Writer) (err error) {
 		}
 	}
 	app, err := commands.New(commands.Options{
-		AppID: appID, GuildID: cfg.GuildID, Discord: rest, Store: store, Players: players, Draughts: dreg, Logger: log,
+		AppID: appID, GuildID: cfg.GuildID, Discord: rest, Store: store, Players: players, Rooms: rooms(dreg), Logger: log,
 		ChallengeTTL: cfg.ChallengeTTL, ScoringTTL: cfg.ScoringTTL, DefaultClock: &cfg.DefaultClock, BotWorkers: cfg.MaxSearches,
 		Activity: cfg.ClientSecret != "" && cfg.HTTPAddr != "",
 	})
@@ -338,6 +340,12 @@ func kinds() *game.Kinds {
 	return &ks
 }
 
+// rooms are the Discord side's rooms of the kinds gobot hosts, Go's first
+// (the default for what names no kind); a kind's rules are in kinds.
+func rooms(dreg *dbots.Registry) []commands.NewRoom {
+	return []commands.NewRoom{commands.GoRoom, draughtsroom.New(dreg)}
+}
+
 // inviteURL is the OAuth2 link that adds the bot to a server with only the
 // scopes and permissions it needs.
 func inviteURL(appID string) string {
@@ -448,7 +456,7 @@ func console(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	defer dreg.Close()
 	co := commands.ConsoleOptions{
 		In: stdin, Out: stdout, User: *user, Store: store, Players: players, BoardDir: *boards, StateFile: *db + ".console.json",
-		Options: commands.Options{Logger: log, ChallengeTTL: cfg.ChallengeTTL, ScoringTTL: cfg.ScoringTTL, DefaultClock: &cfg.DefaultClock, BotWorkers: cfg.MaxSearches, Draughts: dreg},
+		Options: commands.Options{Logger: log, ChallengeTTL: cfg.ChallengeTTL, ScoringTTL: cfg.ScoringTTL, DefaultClock: &cfg.DefaultClock, BotWorkers: cfg.MaxSearches, Rooms: rooms(dreg)},
 	}
 	if *webAddr != "" {
 		co.Web = func(app *commands.App) (string, func(), error) { return serveBoard(app, *webAddr, log) }

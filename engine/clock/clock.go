@@ -2,10 +2,7 @@ package clock
 
 import (
 	"fmt"
-	"strings"
 	"time"
-
-	"github.com/gobot-dev/gobot/engine"
 )
 
 // Time is one player's time as it stood when their last turn ended (or the
@@ -30,11 +27,11 @@ type Time struct {
 // then. The zero Clock has no control and never runs.
 type Clock struct {
 	Control Control `json:"control"`
-	Black   Time    `json:"black"`
-	White   Time    `json:"white"`
+	First   Time    `json:"black"`
+	Second  Time    `json:"white"`
 	// ToMove is whose time runs; Empty while the clock is stopped (before
 	// the game, during the scoring phase, after it).
-	ToMove engine.Color  `json:"to_move,omitempty"`
+	ToMove Side          `json:"to_move,omitempty"`
 	Since  time.Time     `json:"since,omitzero"`
 	Used   time.Duration `json:"used,omitempty"`
 	// Reminded says the player to move has had their reminder this turn.
@@ -57,13 +54,13 @@ type Mark struct {
 	// Color is who made the move; Spent is the time their turn used
 	// (pauses not counted). Both are zero in marks logged before they
 	// were kept.
-	Color engine.Color  `json:"c,omitempty"`
+	Color Side          `json:"c,omitempty"`
 	Spent time.Duration `json:"s,omitempty"`
 }
 
 // Record logs the time colour c has left after move n, which they have
 // just made (after Play).
-func (k *Clock) Record(n int, c engine.Color) {
+func (k *Clock) Record(n int, c Side) {
 	if k == nil || k.Control.System == None {
 		return
 	}
@@ -121,7 +118,7 @@ func (k *Clock) Unwind(n int) {
 // back with their moves. With no move after n in the log, TakeBack does
 // nothing. A player whose time cannot be found in the log (marks kept
 // before they had a colour) keeps their time.
-func (k *Clock) TakeBack(n int, to engine.Color, now time.Time) {
+func (k *Clock) TakeBack(n int, to Side, now time.Time) {
 	if k == nil || k.Control.System == None || len(k.Log) == 0 || k.Log[len(k.Log)-1].Move <= n {
 		return
 	}
@@ -135,7 +132,7 @@ func (k *Clock) TakeBack(n int, to engine.Color, now time.Time) {
 		}
 	}
 	k.Unwind(n)
-	for _, c := range []engine.Color{engine.Black, engine.White} {
+	for _, c := range []Side{First, Second} {
 		if t, ok := k.timeAfter(c); ok {
 			*k.player(c) = t
 		}
@@ -147,10 +144,10 @@ func (k *Clock) TakeBack(n int, to engine.Color, now time.Time) {
 // timeAfter is the time colour c had after their last move in the log,
 // their full time when they have none; false when the log cannot tell
 // (marks without a colour).
-func (k *Clock) timeAfter(c engine.Color) (Time, bool) {
+func (k *Clock) timeAfter(c Side) (Time, bool) {
 	for i := len(k.Log) - 1; i >= 0; i-- {
 		m := k.Log[i]
-		if m.Color == engine.Empty {
+		if m.Color == NoSide {
 			return Time{}, false
 		}
 		if m.Color != c {
@@ -181,25 +178,25 @@ func New(c Control) *Clock {
 	case Simple:
 		t.Main = 0
 	}
-	return &Clock{Control: c, Black: t, White: t}
+	return &Clock{Control: c, First: t, Second: t}
 }
 
 // Player returns a pointer to the time of colour c.
-func (k *Clock) player(c engine.Color) *Time {
-	if c == engine.White {
-		return &k.White
+func (k *Clock) player(c Side) *Time {
+	if c == Second {
+		return &k.Second
 	}
-	return &k.Black
+	return &k.First
 }
 
 // Time returns the time of colour c as it stood when their last turn
 // ended (see Left for the time as of now).
-func (k *Clock) Time(c engine.Color) Time { return *k.player(c) }
+func (k *Clock) Time(c Side) Time { return *k.player(c) }
 
 // Swap sets the time of colour c to t and returns the time it had: in a
 // team game with a clock a player, the side's next player's time comes on
 // the clock and the last one's is kept aside.
-func (k *Clock) Swap(c engine.Color, t Time) Time {
+func (k *Clock) Swap(c Side, t Time) Time {
 	p := k.player(c)
 	old := *p
 	*p = t
@@ -208,11 +205,11 @@ func (k *Clock) Swap(c engine.Color, t Time) Time {
 
 // Running reports whether a player's time runs (or will, after a pause).
 func (k *Clock) Running() bool {
-	return k != nil && k.Control.System != None && k.ToMove != engine.Empty
+	return k != nil && k.Control.System != None && k.ToMove != NoSide
 }
 
 // Start starts the turn of colour c at now: their time runs from now.
-func (k *Clock) Start(c engine.Color, now time.Time) {
+func (k *Clock) Start(c Side, now time.Time) {
 	k.ToMove, k.Since, k.Used, k.Reminded = c, now, 0, false
 }
 
@@ -291,7 +288,7 @@ func (k *Clock) Next() time.Time {
 // Left returns the time of colour c as of now: for the player to move,
 // their time less what this turn has used so far (overtime entered as the
 // rules say); for the other, as their last move left it.
-func (k *Clock) Left(c engine.Color, now time.Time) Time {
+func (k *Clock) Left(c Side, now time.Time) Time {
 	t := *k.player(c)
 	if !k.Running() || k.ToMove != c {
 		return t
@@ -342,7 +339,7 @@ func (k *Clock) Play(now time.Time) error {
 		return nil
 	}
 	if k.Flagged(now) {
-		return fmt.Errorf("%w: %s's deadline was %s", ErrFlagged, strings.ToLower(k.ToMove.String()), k.Deadline().UTC().Format(time.RFC3339))
+		return fmt.Errorf("%w: the %s side's deadline was %s", ErrFlagged, k.ToMove, k.Deadline().UTC().Format(time.RFC3339))
 	}
 	c := k.ToMove
 	t := k.Left(c, now) // the time this turn used charged, overtime entered
@@ -383,7 +380,7 @@ func (k *Clock) Stop(now time.Time) {
 		t.Period = 0 // the period resets, as after a move
 	}
 	*k.player(c) = t
-	k.ToMove, k.Since, k.Used, k.Reminded = engine.Empty, time.Time{}, 0, false
+	k.ToMove, k.Since, k.Used, k.Reminded = NoSide, time.Time{}, 0, false
 }
 
 // PauseUntil pauses the running turn from now until until (a vacation):
@@ -423,7 +420,7 @@ func (k *Clock) Paused(now time.Time) bool { return k.Running() && k.Since.After
 
 // Show writes the time of colour c as of now for a board message: "2 days
 // 23 h", "4 min 10 s + 5×30 s", "1 min 30 s for 12 moves".
-func (k *Clock) Show(c engine.Color, now time.Time) string {
+func (k *Clock) Show(c Side, now time.Time) string {
 	t := k.Left(c, now)
 	cc := k.Control
 	switch cc.System {

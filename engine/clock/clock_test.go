@@ -6,8 +6,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/gobot-dev/gobot/engine"
 )
 
 var t0 = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
@@ -25,7 +23,7 @@ func mustParse(t *testing.T, spec string) Control {
 }
 
 // wantShow checks what k shows for c at now.
-func wantShow(t *testing.T, k *Clock, c engine.Color, now time.Time, want string) {
+func wantShow(t *testing.T, k *Clock, c Side, now time.Time, want string) {
 	t.Helper()
 	if got := k.Show(c, now); got != want {
 		t.Errorf("Show(%v) at t0+%v = %q, want %q", c, now.Sub(t0), got, want)
@@ -144,15 +142,15 @@ func play(t *testing.T, k *Clock, times ...time.Duration) {
 
 func TestAbsolute(t *testing.T) {
 	k := New(mustParse(t, "absolute 1m"))
-	k.Start(engine.Black, t0)
+	k.Start(First, t0)
 	if got, want := k.Deadline(), at(time.Minute); !got.Equal(want) {
 		t.Fatalf("Deadline() = %v, want %v", got, want)
 	}
 	play(t, k, 20*time.Second, 30*time.Second) // black 20 s, white 10 s
-	if got := k.Time(engine.Black).Main; got != 40*time.Second {
+	if got := k.Time(First).Main; got != 40*time.Second {
 		t.Errorf("black has %v, want 40s", got)
 	}
-	if got := k.Time(engine.White).Main; got != 50*time.Second {
+	if got := k.Time(Second).Main; got != 50*time.Second {
 		t.Errorf("white has %v, want 50s", got)
 	}
 	// Black to move with 40 s from t0+30s: the flag falls at t0+70s.
@@ -173,39 +171,39 @@ func TestAbsolute(t *testing.T) {
 
 func TestSimple(t *testing.T) {
 	k := New(mustParse(t, "simple 1d"))
-	k.Start(engine.Black, t0)
+	k.Start(First, t0)
 	play(t, k, 23*time.Hour) // nothing carries over
 	if got, want := k.Deadline(), at(47*time.Hour); !got.Equal(want) {
 		t.Errorf("Deadline() = %v, want %v", got, want)
 	}
-	wantShow(t, k, engine.White, at(35*time.Hour), "12 h for this move")
-	wantShow(t, k, engine.Black, at(35*time.Hour), "1 day per move")
+	wantShow(t, k, Second, at(35*time.Hour), "12 h for this move")
+	wantShow(t, k, First, at(35*time.Hour), "1 day per move")
 }
 
 func TestFischer(t *testing.T) {
 	k := New(mustParse(t, "fischer 3d +1d max 4d"))
-	k.Start(engine.Black, t0)
+	k.Start(First, t0)
 	play(t, k, time.Hour) // black: 3d - 1h + 1d = 4d - 1h
-	if got, want := k.Time(engine.Black).Main, 4*day-time.Hour; got != want {
+	if got, want := k.Time(First).Main, 4*day-time.Hour; got != want {
 		t.Errorf("black after a quick move has %v, want %v", got, want)
 	}
 	play(t, k, 2*time.Hour, 3*time.Hour) // white: 3d - 1h + 1d; black: 4d - 1h - 1h + 1d, capped at 4d
-	if got := k.Time(engine.White).Main; got != 4*day-time.Hour {
+	if got := k.Time(Second).Main; got != 4*day-time.Hour {
 		t.Errorf("white has %v, want 4d - 1h", got)
 	}
-	if got := k.Time(engine.Black).Main; got != 4*day {
+	if got := k.Time(First).Main; got != 4*day {
 		t.Errorf("black has %v, want the 4d maximum", got)
 	}
-	wantShow(t, k, engine.White, at(3*time.Hour+day), "2 days 23 h") // a day into the turn
+	wantShow(t, k, Second, at(3*time.Hour+day), "2 days 23 h") // a day into the turn
 }
 
 func TestByoYomiPeriods(t *testing.T) {
 	k := New(mustParse(t, "byoyomi 1m 3x30s"))
-	k.Start(engine.Black, t0)
+	k.Start(First, t0)
 	// Black spends the main minute and 40 s: one period used up, the
 	// second one started (and reset by the move).
 	play(t, k, 100*time.Second)
-	if got := k.Time(engine.Black); got.Main != 0 || got.Periods != 2 {
+	if got := k.Time(First); got.Main != 0 || got.Periods != 2 {
 		t.Errorf("black after 100 s = %+v, want no main time and 2 periods", got)
 	}
 	play(t, k, 110*time.Second) // white: 10 s of main time
@@ -213,39 +211,39 @@ func TestByoYomiPeriods(t *testing.T) {
 	if got := k.Deadline(); !got.Equal(at(170 * time.Second)) {
 		t.Errorf("Deadline() = %v, want t0+170s", got)
 	}
-	wantShow(t, k, engine.Black, at(120*time.Second), "byo-yomi 20 s (2×30 s left)") // 10 s into a period
+	wantShow(t, k, First, at(120*time.Second), "byo-yomi 20 s (2×30 s left)") // 10 s into a period
 	play(t, k, 139*time.Second)
-	if got := k.Time(engine.Black).Periods; got != 2 {
+	if got := k.Time(First).Periods; got != 2 {
 		t.Errorf("a move within a period left %d periods, want 2 (the period resets)", got)
 	}
 	play(t, k, 140*time.Second)
 	// Black uses the last but one period and 29 s of the last.
 	play(t, k, 199*time.Second)
-	if got := k.Time(engine.Black).Periods; got != 1 {
+	if got := k.Time(First).Periods; got != 1 {
 		t.Errorf("black has %d periods, want 1", got)
 	}
 	play(t, k, 200*time.Second)
 	if err := k.Play(at(230 * time.Second)); !errors.Is(err, ErrFlagged) {
 		t.Errorf("a move after the last period = %v, want ErrFlagged", err)
 	}
-	wantShow(t, k, engine.White, at(230*time.Second), "48 s + 3×30 s")
+	wantShow(t, k, Second, at(230*time.Second), "48 s + 3×30 s")
 }
 
 func TestCanadianPeriodReset(t *testing.T) {
 	k := New(mustParse(t, "canadian 1m 3/1m"))
-	k.Start(engine.White, t0)
+	k.Start(Second, t0)
 	// White spends the main minute and 10 s: overtime, 50 s for 2 more.
 	play(t, k, 70*time.Second)
-	if got := k.Time(engine.White); got.Main != 0 || got.Stones != 2 || got.Period != 50*time.Second {
+	if got := k.Time(Second); got.Main != 0 || got.Stones != 2 || got.Period != 50*time.Second {
 		t.Errorf("white entering overtime = %+v, want 2 moves in 50 s", got)
 	}
-	wantShow(t, k, engine.White, at(70*time.Second), "50 s for 2 moves")
+	wantShow(t, k, Second, at(70*time.Second), "50 s for 2 moves")
 	play(t, k, 71*time.Second) // black
 	play(t, k, 91*time.Second) // white: 20 s, 30 s for 1 more
-	wantShow(t, k, engine.White, at(91*time.Second), "30 s for 1 move")
+	wantShow(t, k, Second, at(91*time.Second), "30 s for 1 move")
 	play(t, k, 92*time.Second)  // black
 	play(t, k, 121*time.Second) // white: 29 s, the block's last move: a fresh period
-	if got := k.Time(engine.White); got.Stones != 3 || got.Period != time.Minute {
+	if got := k.Time(Second); got.Stones != 3 || got.Period != time.Minute {
 		t.Errorf("white after the period's last move = %+v, want a fresh 3 moves in 1 min", got)
 	}
 	play(t, k, 122*time.Second) // black
@@ -259,7 +257,7 @@ func TestCanadianPeriodReset(t *testing.T) {
 
 func TestNone(t *testing.T) {
 	k := New(Control{})
-	k.Start(engine.Black, t0)
+	k.Start(First, t0)
 	if k.Running() || !k.Deadline().IsZero() || !k.Next().IsZero() {
 		t.Errorf("a clock without control runs: %+v", k)
 	}
@@ -272,7 +270,7 @@ func TestNone(t *testing.T) {
 
 func TestReminder(t *testing.T) {
 	k := New(Default())
-	k.Start(engine.Black, t0)
+	k.Start(First, t0)
 	// 3 days for the move: reminded with 18 h left.
 	if got, want := k.ReminderAt(), at(3*day-18*time.Hour); !got.Equal(want) {
 		t.Errorf("ReminderAt() = %v, want %v", got, want)
@@ -289,7 +287,7 @@ func TestReminder(t *testing.T) {
 		t.Errorf("the next turn has no reminder")
 	}
 	live := New(mustParse(t, "live"))
-	live.Start(engine.Black, t0)
+	live.Start(First, t0)
 	if !live.ReminderAt().IsZero() {
 		t.Errorf("a live clock has a reminder")
 	}
@@ -297,7 +295,7 @@ func TestReminder(t *testing.T) {
 
 func TestPauseAndCredit(t *testing.T) {
 	k := New(mustParse(t, "simple 1d"))
-	k.Start(engine.Black, t0)
+	k.Start(First, t0)
 	// 6 h in, black goes on vacation for 2 days.
 	k.PauseUntil(at(6*time.Hour), at(6*time.Hour+2*day))
 	if !k.Paused(at(day)) || k.Paused(at(3*day)) {
@@ -306,7 +304,7 @@ func TestPauseAndCredit(t *testing.T) {
 	if got, want := k.Deadline(), at(2*day+day); !got.Equal(want) {
 		t.Errorf("Deadline() after a 2-day pause = %v, want %v", got, want)
 	}
-	wantShow(t, k, engine.Black, at(day), "18 h for this move") // during the pause
+	wantShow(t, k, First, at(day), "18 h for this move") // during the pause
 	// Back a day early.
 	k.ResumeAt(at(30 * time.Hour))
 	if got, want := k.Deadline(), at(30*time.Hour+18*time.Hour); !got.Equal(want) {
@@ -318,22 +316,22 @@ func TestPauseAndCredit(t *testing.T) {
 		t.Errorf("Deadline() after a 10 h outage = %v, want %v", got, want)
 	}
 	play(t, k, 57*time.Hour)
-	if k.ToMove != engine.White || !k.Since.Equal(at(57*time.Hour)) || k.Used != 0 {
+	if k.ToMove != Second || !k.Since.Equal(at(57*time.Hour)) || k.Used != 0 {
 		t.Errorf("after the move the clock is %+v", k)
 	}
 }
 
 func TestStop(t *testing.T) {
 	k := New(mustParse(t, "byoyomi 1m 2x30s"))
-	k.Start(engine.Black, t0)
+	k.Start(First, t0)
 	k.Stop(at(75 * time.Second)) // the scoring phase: 15 s into the first period
 	if k.Running() || !k.Deadline().IsZero() || !k.Next().IsZero() {
 		t.Errorf("a stopped clock runs: %+v", k)
 	}
-	if got := k.Time(engine.Black); got.Main != 0 || got.Periods != 2 {
+	if got := k.Time(First); got.Main != 0 || got.Periods != 2 {
 		t.Errorf("black after stopping = %+v, want 2 fresh periods", got)
 	}
-	k.Start(engine.Black, at(time.Hour))
+	k.Start(First, at(time.Hour))
 	if got := k.Deadline(); !got.Equal(at(time.Hour + time.Minute)) {
 		t.Errorf("Deadline() after resuming play = %v", got)
 	}
@@ -341,17 +339,17 @@ func TestStop(t *testing.T) {
 
 func TestRecordAndSGF(t *testing.T) {
 	k := New(mustParse(t, "byoyomi 1m 3x30s"))
-	k.Start(engine.Black, t0)
+	k.Start(First, t0)
 	play(t, k, 20*time.Second)
-	k.Record(1, engine.Black)
+	k.Record(1, First)
 	play(t, k, 30*time.Second)
-	k.Record(2, engine.White)
+	k.Record(2, Second)
 	play(t, k, 100*time.Second) // black: 40 s of main time, then 40 s: one period used up
-	k.Record(3, engine.Black)
+	k.Record(3, First)
 	want := []Mark{
-		{Move: 1, Left: 40 * time.Second, Color: engine.Black},
-		{Move: 2, Left: 50 * time.Second, Color: engine.White},
-		{Move: 3, Left: 30 * time.Second, Periods: 2, Color: engine.Black},
+		{Move: 1, Left: 40 * time.Second, Color: First},
+		{Move: 2, Left: 50 * time.Second, Color: Second},
+		{Move: 3, Left: 30 * time.Second, Periods: 2, Color: First},
 	}
 	if !reflect.DeepEqual(k.Log, want) {
 		t.Errorf("Log = %v, want %v", k.Log, want)
@@ -425,16 +423,16 @@ func TestTakeBack(t *testing.T) {
 			Time{Main: 72 * time.Hour}, Time{Main: 72 * time.Hour}, 50 * time.Hour},
 	} {
 		k := New(mustParse(t, tc.spec))
-		k.Start(engine.Black, t0)
+		k.Start(First, t0)
 		playRecord(t, k, tc.times...)
-		to := engine.Black
+		to := First
 		if tc.n%2 == 1 {
-			to = engine.White
+			to = Second
 		}
 		k.TakeBack(tc.n, to, at(tc.now))
-		if k.Black != tc.black || k.White != tc.white || k.ToMove != to || !k.Since.Equal(at(tc.now)) || k.Used != tc.used {
+		if k.First != tc.black || k.Second != tc.white || k.ToMove != to || !k.Since.Equal(at(tc.now)) || k.Used != tc.used {
 			t.Errorf("%s, %d moves, back to %d: black %+v, white %+v, %v to move since %v having used %v; want %+v, %+v, %v since %v having used %v",
-				tc.spec, len(tc.times), tc.n, k.Black, k.White, k.ToMove, k.Since.Sub(t0), k.Used, tc.black, tc.white, to, tc.now, tc.used)
+				tc.spec, len(tc.times), tc.n, k.First, k.Second, k.ToMove, k.Since.Sub(t0), k.Used, tc.black, tc.white, to, tc.now, tc.used)
 		}
 		if len(k.Log) != tc.n {
 			t.Errorf("%s: log after taking back to %d = %v", tc.spec, tc.n, k.Log)
@@ -442,10 +440,10 @@ func TestTakeBack(t *testing.T) {
 	}
 	// Nothing to take back: the clock is left as it is.
 	k := New(mustParse(t, "fischer 30s +20s max 5m"))
-	k.Start(engine.Black, t0)
+	k.Start(First, t0)
 	playRecord(t, k, 10*time.Second)
 	before := *k
-	k.TakeBack(1, engine.White, at(20*time.Second))
+	k.TakeBack(1, Second, at(20*time.Second))
 	if !reflect.DeepEqual(*k, before) {
 		t.Errorf("TakeBack with nothing to take back changed the clock: %+v, was %+v", *k, before)
 	}
@@ -456,34 +454,34 @@ func TestTakeBack(t *testing.T) {
 // period (Canadian).
 func TestNoMainTime(t *testing.T) {
 	k := New(mustParse(t, "byoyomi 0 2x30s"))
-	k.Start(engine.Black, t0)
-	wantShow(t, k, engine.Black, t0, "byo-yomi 30 s (2×30 s left)")
+	k.Start(First, t0)
+	wantShow(t, k, First, t0, "byo-yomi 30 s (2×30 s left)")
 	if got := k.Deadline(); !got.Equal(at(60 * time.Second)) {
 		t.Errorf("byo-yomi deadline = t0+%v, want t0+60s", got.Sub(t0))
 	}
 	play(t, k, 20*time.Second) // black: within the period, both kept
-	if got := k.Time(engine.Black).Periods; got != 2 {
+	if got := k.Time(First).Periods; got != 2 {
 		t.Errorf("black has %d periods after 20 s, want 2", got)
 	}
 	play(t, k, 25*time.Second) // white
 	play(t, k, 65*time.Second) // black: 40 s, one period used up
-	if got := k.Time(engine.Black).Periods; got != 1 {
+	if got := k.Time(First).Periods; got != 1 {
 		t.Errorf("black has %d periods after 40 s, want 1", got)
 	}
 
 	k = New(mustParse(t, "canadian 0 2/60s"))
-	k.Start(engine.Black, t0)
-	wantShow(t, k, engine.White, t0, "1 min for 2 moves")
+	k.Start(First, t0)
+	wantShow(t, k, Second, t0, "1 min for 2 moves")
 	if got := k.Deadline(); !got.Equal(at(60 * time.Second)) {
 		t.Errorf("Canadian deadline = t0+%v, want t0+60s", got.Sub(t0))
 	}
 	play(t, k, 10*time.Second) // black: 50 s left for 1 more
-	if got := k.Time(engine.Black); got.Stones != 1 || got.Period != 50*time.Second {
+	if got := k.Time(First); got.Stones != 1 || got.Period != 50*time.Second {
 		t.Errorf("black after 10 s = %+v, want 1 move in 50 s", got)
 	}
 	play(t, k, 11*time.Second) // white
 	play(t, k, 51*time.Second) // black: 40 s, the block's last move: a fresh period
-	if got := k.Time(engine.Black); got.Stones != 2 || got.Period != time.Minute {
+	if got := k.Time(First); got.Stones != 2 || got.Period != time.Minute {
 		t.Errorf("black after the block = %+v, want a fresh 2 moves in 1 min", got)
 	}
 }

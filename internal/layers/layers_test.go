@@ -55,8 +55,22 @@ func TestContractImportsNothingOfGobot(t *testing.T) {
 	}
 }
 
-// TestRoomsApart: draughts' rules, pictures and bots import nothing of
-// Go's (engine, render, bots), and Go's import nothing of draughts'.
+// TestClockKnowsNoGame: the clocks are the core's; they name sides
+// through the contract, not any game's colours.
+func TestClockKnowsNoGame(t *testing.T) {
+	for file, ims := range imports(t, "engine/clock") {
+		for _, p := range ims {
+			if strings.HasPrefix(p, module) && p != module+"engine/game" {
+				t.Errorf("engine/clock/%s imports %s: the clock imports only the contract", file, p)
+			}
+		}
+	}
+}
+
+// TestRoomsApart: draughts' rules, pictures, bots and Discord room import
+// nothing of Go's (engine, render, bots), and Go's — with the Discord
+// side's core, commands, where Go's room still lives — import nothing of
+// draughts': a room plugs into the core, the core never reaches into it.
 func TestRoomsApart(t *testing.T) {
 	goRoom := []string{module + "engine", module + "render", module + "bots"}
 	draughtsRoom := []string{module + "engine/draughts", module + "render/draughts", module + "bots/draughts"}
@@ -71,8 +85,8 @@ func TestRoomsApart(t *testing.T) {
 			}
 		}
 	}
-	check([]string{"engine/draughts", "engine/draughts/hub", "render/draughts", "bots/draughts"}, goRoom)
-	check([]string{"engine", "render", "bots"}, draughtsRoom)
+	check([]string{"engine/draughts", "engine/draughts/hub", "render/draughts", "bots/draughts", "commands/draughtsroom"}, goRoom)
+	check([]string{"engine", "render", "bots", "commands"}, draughtsRoom)
 }
 
 // goStorageFiles are storage's files that still import Go's rules: the

@@ -6,7 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gobot-dev/gobot/engine"
 	"github.com/gobot-dev/gobot/engine/clock"
 	"github.com/gobot-dev/gobot/engine/game"
 	"github.com/gobot-dev/gobot/internal/clocktest"
@@ -69,7 +68,7 @@ func testDeadlines(t *testing.T, s Store, clk *clocktest.Clock) {
 	// keeps its deadline.
 	d := newGame(t, "d", "3", "4")
 	d.Clock = clock.New(clock.Control{System: clock.Absolute, Main: 3 * time.Hour})
-	d.Clock.Start(engine.Black, t0)
+	d.Clock.Start(clock.First, t0)
 	mustCreate(t, s, d)
 	b := mustLoad(t, s, "b")
 	back := t0.Add(10 * time.Minute)

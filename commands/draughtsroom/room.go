@@ -1,4 +1,4 @@
-package commands
+package draughtsroom
 
 import (
 	"bytes"
@@ -13,7 +13,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 	dbots "github.com/gobot-dev/gobot/bots/draughts"
-	"github.com/gobot-dev/gobot/engine"
+	"github.com/gobot-dev/gobot/commands"
 	"github.com/gobot-dev/gobot/engine/clock"
 	"github.com/gobot-dev/gobot/engine/draughts"
 	"github.com/gobot-dev/gobot/engine/game"
@@ -21,27 +21,17 @@ import (
 	"github.com/gobot-dev/gobot/storage"
 )
 
-// This file is international draughts' room: /draughts, its board and
-// its record. Everything else a game of draughts goes through is the
-// core's, shared with Go: challenges and their Accept button, the version
-// check, the clocks and their scheduler, the queue of owed bot moves,
-// delivery of boards, the archive, ratings (in draughts' own pools) and
-// history.
-
 // DraughtsCommand is the top-level slash command of international draughts.
 const DraughtsCommand = "draughts"
 
 // draughtsKind is draughts' name among the kinds (draughts.Kind).
 const draughtsKind = "draughts"
 
-// DraughtsPlayers are the draughts bot levels: *bots/draughts.Registry.
-type DraughtsPlayers interface {
+// Players are the draughts bot levels: *bots/draughts.Registry.
+type Players interface {
 	Levels() []dbots.Level
 	GenMove(ctx context.Context, level string, s draughts.State, seed int64) (game.Move, error)
 }
-
-// isDraughts reports whether g is a game of draughts.
-func isDraughts(g *storage.Game) bool { return g.Kind == draughtsKind }
 
 // draughtsState returns g's draughts position and moves.
 func draughtsState(g *storage.Game) draughts.State {
@@ -63,43 +53,25 @@ func draughtsSideLabel(s game.Side) string {
 	return "⚫ black"
 }
 
-// sideEmoji is side s of g's emoji: its stones' or men's colour.
-func sideEmoji(g *storage.Game, s game.Side) string {
-	if isDraughts(g) {
-		return strings.Fields(draughtsSideLabel(s))[0]
-	}
-	return stoneEmoji(engine.ColorOf(s))
-}
-
-// sideLabel is side s of g as the messages write it, with its emoji:
-// "⚫ black" in Go, "⚪ white" for draughts' first side.
-func sideLabel(g *storage.Game, s game.Side) string {
-	if isDraughts(g) {
-		return draughtsSideLabel(s)
-	}
-	c := engine.ColorOf(s)
-	return stoneEmoji(c) + " " + c.String()
-}
-
 // draughtsLevelOption is the level: option of /draughts bot.
-func (a *App) draughtsLevelOption(r *Request) (string, error) {
+func (a *room) draughtsLevelOption(r *commands.Request) (string, error) {
 	name, ok := r.String("level")
 	if !ok {
 		return "beginner", nil
 	}
 	var names []string
-	for _, l := range a.opts.Draughts.Levels() {
+	for _, l := range a.players.Levels() {
 		if l.Name == name {
 			return name, nil
 		}
 		names = append(names, l.Name)
 	}
-	return "", userErr(ErrBadOption, fmt.Sprintf("Unknown draughts level %s: choose one of %s.", quote(name), strings.Join(names, ", ")))
+	return "", commands.UserErr(commands.ErrBadOption, fmt.Sprintf("Unknown draughts level %s: choose one of %s.", commands.Quote(name), strings.Join(names, ", ")))
 }
 
 // draughtsColourOption is the colour: option: "white", "black" or
 // "random" (the default).
-func draughtsColourOption(r *Request) (string, error) {
+func draughtsColourOption(r *commands.Request) (string, error) {
 	c, ok := r.String("colour")
 	if !ok {
 		return "random", nil
@@ -108,7 +80,7 @@ func draughtsColourOption(r *Request) (string, error) {
 	case "white", "black", "random":
 		return c, nil
 	}
-	return "", userErr(ErrBadOption, fmt.Sprintf("Choose white, black or random as your colour, not %s.", quote(c)))
+	return "", commands.UserErr(commands.ErrBadOption, fmt.Sprintf("Choose white, black or random as your colour, not %s.", commands.Quote(c)))
 }
 
 // requesterWhite decides, for a colour option, whether the person who
@@ -125,27 +97,22 @@ func requesterWhite(colour string, rng *rand.Rand) bool {
 
 // newDraughtsGame is a game of draughts between white and black in the
 // channel of it, with clock c starting now.
-func (a *App) newDraughtsGame(it *discordgo.Interaction, id, channel, parent string, white, black storage.Player, c clock.Control, unrated bool) (*storage.Game, error) {
-	st, err := draughts.Kind{}.New(nil, seedFrom(id))
+func (a *room) newDraughtsGame(it *discordgo.Interaction, id, channel, parent string, white, black storage.Player, c clock.Control, unrated bool) (*storage.Game, error) {
+	st, err := draughts.Kind{}.New(nil, commands.SeedFrom(id))
 	if err != nil {
 		return nil, err
 	}
-	now := a.now()
-	g := &storage.Game{
+	now := a.Now()
+	return &storage.Game{
 		ID: id, ChannelID: channel, GuildID: it.GuildID, ParentChannelID: parent, Kind: draughtsKind,
-		Sides: storage.Sides(white, black), State: st, CreatedAt: now, Unrated: unrated,
-	}
-	if c.System != clock.None {
-		g.Clock = clock.New(c)
-		g.Clock.Start(engine.ColorOf(st.ToMove()), now)
-	}
-	return g, nil
+		Sides: storage.Sides(white, black), State: st, Clock: commands.NewClock(c, st, now), CreatedAt: now, Unrated: unrated,
+	}, nil
 }
 
 // cmdDraughtsChallenge challenges someone to a game of draughts: the core's
 // challenge, accepted with the same button as Go's.
-func (a *App) cmdDraughtsChallenge(ctx context.Context, r *Request) error {
-	opp, st, err := a.challengeGate(ctx, r, "/draughts bot")
+func (a *room) cmdDraughtsChallenge(ctx context.Context, r *commands.Request) error {
+	opp, st, err := a.ChallengeGate(ctx, r, "/draughts bot")
 	if err != nil {
 		return err
 	}
@@ -153,7 +120,7 @@ func (a *App) cmdDraughtsChallenge(ctx context.Context, r *Request) error {
 	if err != nil {
 		return err
 	}
-	ck, err := serverClock(r, st)
+	ck, err := commands.ServerClock(r, st)
 	if err != nil {
 		return err
 	}
@@ -161,28 +128,28 @@ func (a *App) cmdDraughtsChallenge(ctx context.Context, r *Request) error {
 	if err != nil {
 		return err
 	}
-	rated, err := ratedOption(r)
+	rated, err := commands.RatedOption(r)
 	if err != nil {
 		return err
 	}
 	it := r.Interaction
-	if err := a.threadGate(ctx, it, thread); err != nil {
+	if err := a.ThreadGate(ctx, it, thread); err != nil {
 		return draughtsRunning(err)
 	}
-	now := a.now()
-	return a.postChallenge(ctx, r, &storage.Challenge{
+	now := a.Now()
+	return a.PostChallenge(ctx, r, &storage.Challenge{
 		ID: it.ID, ChannelID: it.ChannelID, GuildID: it.GuildID, Kind: draughtsKind,
-		Challenger: userPlayer(r.User), Opponent: userPlayer(opp),
-		Color: colour, Thread: thread, Clock: ptr(a.clockOf(ck)), Unrated: !rated,
-		CreatedAt: now, ExpiresAt: now.Add(a.challengeTTL(st)),
+		Challenger: commands.UserPlayer(r.User), Opponent: commands.UserPlayer(opp),
+		Color: colour, Thread: thread, Clock: new(a.ClockOf(ck)), Unrated: !rated,
+		CreatedAt: now, ExpiresAt: now.Add(a.ChallengeTTL(st)),
 	})
 }
 
 // draughtsRunning is err, with /draughts' own advice when it is
 // ErrGameRunning.
 func draughtsRunning(err error) error {
-	if errors.Is(err, ErrGameRunning) {
-		return userErr(ErrGameRunning, "A game is already running in this channel. Finish it first, or use `/draughts challenge ... thread:true` to play in a thread.")
+	if errors.Is(err, commands.ErrGameRunning) {
+		return commands.UserErr(commands.ErrGameRunning, "A game is already running in this channel. Finish it first, or use `/draughts challenge ... thread:true` to play in a thread.")
 	}
 	return err
 }
@@ -192,9 +159,9 @@ func draughtsChallengeText(c *storage.Challenge) string {
 	var colour string
 	switch c.Color {
 	case "white":
-		colour = fmt.Sprintf("%s plays white", mention(c.Challenger))
+		colour = fmt.Sprintf("%s plays white", commands.Mention(c.Challenger))
 	case "black":
-		colour = fmt.Sprintf("%s plays black", mention(c.Challenger))
+		colour = fmt.Sprintf("%s plays black", commands.Mention(c.Challenger))
 	default:
 		colour = "colours at random"
 	}
@@ -205,27 +172,27 @@ func draughtsChallengeText(c *storage.Challenge) string {
 	if c.Thread {
 		where = " in a new thread"
 	}
-	return fmt.Sprintf("%s, %s challenges you to a game of international draughts (10×10)%s: %s; %s.", mention(c.Opponent), mention(c.Challenger), where, challengeClock(c).Describe(), colour)
+	return fmt.Sprintf("%s, %s challenges you to a game of international draughts (10×10)%s: %s; %s.", commands.Mention(c.Opponent), commands.Mention(c.Challenger), where, commands.ChallengeClock(c).Describe(), colour)
 }
 
 // acceptDraughts starts the game of draughts challenge c asked for.
-func (a *App) acceptDraughts(ctx context.Context, r *Request, c *storage.Challenge) error {
+func (a *room) acceptDraughts(ctx context.Context, r *commands.Request, c *storage.Challenge) error {
 	white, black := c.Challenger, c.Opponent
 	if !requesterWhite(c.Color, rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 0x9e3779b97f4a7c15))) {
 		white, black = black, white
 	}
-	outcome := fmt.Sprintf("✅ %s accepted: %s ⚪ white, %s ⚫ black.", mention(c.Opponent), mention(white), mention(black))
-	return a.startChallenge(ctx, r, c, storage.Sides(white, black), fmt.Sprintf("Draughts: %s vs %s", plainName(white), plainName(black)),
-		func(outcome string) *Message { return challengeMessage(c, outcome) }, outcome)
+	outcome := fmt.Sprintf("✅ %s accepted: %s ⚪ white, %s ⚫ black.", commands.Mention(c.Opponent), commands.Mention(white), commands.Mention(black))
+	return a.StartChallenge(ctx, r, c, storage.Sides(white, black), fmt.Sprintf("Draughts: %s vs %s", commands.PlainName(white), commands.PlainName(black)),
+		func(outcome string) *commands.Message { return a.ChallengeMessage(c, outcome) }, outcome)
 }
 
 // cmdDraughtsBot starts a game of draughts against a bot level.
-func (a *App) cmdDraughtsBot(ctx context.Context, r *Request) error {
+func (a *room) cmdDraughtsBot(ctx context.Context, r *commands.Request) error {
 	level, err := a.draughtsLevelOption(r)
 	if err != nil {
 		return err
 	}
-	st, err := a.botGate(ctx, r, level)
+	st, err := a.BotGate(ctx, r, level)
 	if err != nil {
 		return err
 	}
@@ -236,65 +203,44 @@ func (a *App) cmdDraughtsBot(ctx context.Context, r *Request) error {
 	if _, ok := r.String("colour"); !ok {
 		colour = "white"
 	}
-	ck, err := serverClock(r, st)
+	ck, err := commands.ServerClock(r, st)
 	if err != nil {
 		return err
 	}
-	rated, err := ratedOption(r)
+	rated, err := commands.RatedOption(r)
 	if err != nil {
 		return err
 	}
 	it := r.Interaction
-	if err := a.channelFree(ctx, it.ChannelID); err != nil {
+	if err := a.ChannelFree(ctx, it.ChannelID); err != nil {
 		return draughtsRunning(err)
 	}
-	human := userPlayer(r.User)
+	human := commands.UserPlayer(r.User)
 	bot := storage.Player{Level: level, Name: "gobot " + level}
 	white, black := human, bot
-	if !requesterWhite(colour, rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), uint64(seedFrom(it.ID))))) {
+	if !requesterWhite(colour, rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), uint64(commands.SeedFrom(it.ID))))) {
 		white, black = bot, human
 	}
-	g, err := a.newDraughtsGame(it, it.ID, it.ChannelID, "", white, black, a.clockOf(ck), !rated)
+	g, err := a.newDraughtsGame(it, it.ID, it.ChannelID, "", white, black, a.ClockOf(ck), !rated)
 	if err != nil {
 		return err
 	}
-	g.Delivery.Followup = followupOf(it, a.now())
-	if err := a.games.CreateGame(ctx, g); err != nil {
+	g.Delivery.Followup = commands.FollowupOf(it, a.Now())
+	if err := a.GameStore().CreateGame(ctx, g); err != nil {
 		if errors.Is(err, storage.ErrExists) {
-			return ErrGameRunning
+			return commands.ErrGameRunning
 		}
 		return err
 	}
-	a.log.Info("bot game started", "game", g.ID, "channel", g.ChannelID, "kind", draughtsKind, "level", level, "user", r.User.ID)
-	a.kickClocks()
+	a.Logger().Info("bot game started", "game", g.ID, "channel", g.ChannelID, "kind", draughtsKind, "level", level, "user", r.User.ID)
+	a.KickClocks()
 	side := draughtsWhite
 	if black == human {
 		side = draughtsBlack
 	}
-	note := fmt.Sprintf("New game of international draughts: %s plays %s against gobot **%s** (%s).", mention(human), draughtsSideLabel(side), level, a.clockOf(ck).Describe())
-	return a.answer(ctx, r, g, note)
+	note := fmt.Sprintf("New game of international draughts: %s plays %s against gobot **%s** (%s).", commands.Mention(human), draughtsSideLabel(side), level, a.ClockOf(ck).Describe())
+	return a.AnswerGame(ctx, r, g, note)
 }
-
-// onDraughts is a handler for the game of draughts in the channel.
-func (a *App) onDraughts(h gameHandler) HandlerFunc {
-	return func(ctx context.Context, r *Request) error {
-		g, err := a.loadGame(ctx, r.Interaction.ChannelID)
-		if errors.Is(err, ErrNoGame) {
-			return userErr(ErrNoGame, "There is no game of draughts in this channel: start one with `/draughts challenge` or `/draughts bot`.")
-		}
-		if err != nil {
-			return err
-		}
-		if !isDraughts(g) {
-			return userErr(ErrWrongGame, "The game in this channel is Go: play it with `/go play`.")
-		}
-		return h(ctx, r, g)
-	}
-}
-
-// onDraughtsBoard is a button handler for the game of draughts of the
-// newest board.
-func (a *App) onDraughtsBoard(h gameHandler) HandlerFunc { return a.onBoardOf(true, h) }
 
 // draughtsSideOf returns the side u plays in g, or the refusal for a
 // person who does not play in it.
@@ -302,21 +248,21 @@ func draughtsSideOf(g *storage.Game, u *discordgo.User) (game.Side, error) {
 	if s, ok := g.SideOf(u.ID); ok {
 		return s, nil
 	}
-	return game.NoSide, userErr(ErrNotPlayer, fmt.Sprintf("You are not playing in this game: it is %s (white) against %s (black).", mention(g.First(draughtsWhite)), mention(g.First(draughtsBlack))))
+	return game.NoSide, commands.UserErr(commands.ErrNotPlayer, fmt.Sprintf("You are not playing in this game: it is %s (white) against %s (black).", commands.Mention(g.First(draughtsWhite)), commands.Mention(g.First(draughtsBlack))))
 }
 
 // draughtsPlayerInPlay returns the side u plays in g, a game still in
 // play with time on the clock (a draw offer or a resignation need no
 // turn).
-func (a *App) draughtsPlayerInPlay(ctx context.Context, g *storage.Game, u *discordgo.User) (game.Side, error) {
+func (a *room) draughtsPlayerInPlay(ctx context.Context, g *storage.Game, u *discordgo.User) (game.Side, error) {
 	s, err := draughtsSideOf(g, u)
 	if err != nil {
 		return s, err
 	}
 	if _, over := g.State.Result(); over {
-		return s, ErrGameOver
+		return s, commands.ErrGameOver
 	}
-	return s, a.inTime(ctx, g, a.now())
+	return s, a.InTime(ctx, g, a.Now())
 }
 
 // draughtsCanMove returns u's side when u is to move in g.
@@ -326,31 +272,31 @@ func draughtsCanMove(g *storage.Game, u *discordgo.User) (game.Side, error) {
 		return s, err
 	}
 	if _, over := g.State.Result(); over {
-		return s, ErrGameOver
+		return s, commands.ErrGameOver
 	}
 	if t := g.State.ToMove(); t != s || g.Player(t).UserID != u.ID {
-		return s, userErr(ErrNotYourTurn, fmt.Sprintf("It is not your turn: %s %s is to play.", draughtsSideLabel(t), mention(g.Player(t))))
+		return s, commands.UserErr(commands.ErrNotYourTurn, fmt.Sprintf("It is not your turn: %s %s is to play.", draughtsSideLabel(t), commands.Mention(g.Player(t))))
 	}
 	return s, nil
 }
 
 // cmdDraughtsMove plays a move typed as squares: 32-28, 28x19, or the
 // short forms autocomplete offers.
-func (a *App) cmdDraughtsMove(ctx context.Context, r *Request, g *storage.Game) error {
+func (a *room) cmdDraughtsMove(ctx context.Context, r *commands.Request, g *storage.Game) error {
 	s, err := draughtsCanMove(g, r.User)
 	if err != nil {
 		return err
 	}
 	text, _ := r.String("move")
-	if err := a.inTime(ctx, g, a.now()); err != nil {
+	if err := a.InTime(ctx, g, a.Now()); err != nil {
 		return err
 	}
-	g.Delivery.Followup = followupOf(r.Interaction, a.now())
+	g.Delivery.Followup = commands.FollowupOf(r.Interaction, a.Now())
 	note, err := a.applyDraughts(ctx, g, s, strings.TrimSpace(text))
 	if err != nil {
 		return err
 	}
-	return a.answer(ctx, r, g, note)
+	return a.AnswerGame(ctx, r, g, note)
 }
 
 // draughtsRefusal is the sentence for a move the rules refuse: the rules'
@@ -366,19 +312,19 @@ func draughtsRefusal(err error, text string) error {
 	if !strings.HasSuffix(msg, ".") {
 		msg += "."
 	}
-	return userErr(ErrIllegalMove, fmt.Sprintf("%s is not a move you can play: %s", quote(text), msg))
+	return commands.UserErr(commands.ErrIllegalMove, fmt.Sprintf("%s is not a move you can play: %s", commands.Quote(text), msg))
 }
 
 // applyDraughts plays side's move (as typed) on g and commits it: the
 // archive when it ends the game, an update otherwise. Nothing is written
 // when the move is refused or the game changed meanwhile.
-func (a *App) applyDraughts(ctx context.Context, g *storage.Game, side game.Side, text string) (string, error) {
-	now := a.now()
-	if err := a.inTime(ctx, g, now); err != nil {
+func (a *room) applyDraughts(ctx context.Context, g *storage.Game, side game.Side, text string) (string, error) {
+	now := a.Now()
+	if err := a.InTime(ctx, g, now); err != nil {
 		return "", err
 	}
 	if text == "" {
-		return "", userErr(ErrIllegalMove, "Type a move as squares, like 32-28 or 28x19.")
+		return "", commands.UserErr(commands.ErrIllegalMove, "Type a move as squares, like 32-28 or 28x19.")
 	}
 	mover := g.Player(side)
 	next, facts, err := g.State.Play(side, game.Move(text))
@@ -387,7 +333,7 @@ func (a *App) applyDraughts(ctx context.Context, g *storage.Game, side game.Side
 	}
 	g.State = next
 	g.Moved(mover)
-	if g.Clock.Running() && engine.ColorOf(side) == g.Clock.ToMove {
+	if g.Clock.Running() && clock.Of(side) == g.Clock.ToMove {
 		if err := g.Clock.Move(next.MoveCount(), now); err != nil {
 			return "", err
 		}
@@ -395,7 +341,7 @@ func (a *App) applyDraughts(ctx context.Context, g *storage.Game, side game.Side
 	g.Undo = nil // a draw offer lapses with the next move
 	g.Delivery.Unposted = false
 	moves := draughtsState(g).Moves()
-	note := fmt.Sprintf("%s %s played **%s**.", draughtsSideLabel(side), mention(mover), moves[len(moves)-1])
+	note := fmt.Sprintf("%s %s played **%s**.", draughtsSideLabel(side), commands.Mention(mover), moves[len(moves)-1])
 	for _, f := range facts {
 		switch f.Kind {
 		case "capture":
@@ -405,15 +351,15 @@ func (a *App) applyDraughts(ctx context.Context, g *storage.Game, side game.Side
 		}
 	}
 	if _, over := g.State.Result(); over {
-		if err := a.finish(ctx, g); err != nil {
+		if err := a.Finish(ctx, g); err != nil {
 			return "", err
 		}
-		if rn := a.ratingNote(ctx, g); rn != "" {
+		if rn := a.RatingNote(ctx, g); rn != "" {
 			note += "\n" + rn
 		}
 		return note, nil
 	}
-	if err := a.update(ctx, g); err != nil {
+	if err := a.UpdateGame(ctx, g); err != nil {
 		return "", err
 	}
 	return note, nil
@@ -430,11 +376,11 @@ func capitalFirst(s string) string {
 }
 
 // draughtsBotMove makes the move of g's bot (the side to move).
-func (a *App) draughtsBotMove(ctx context.Context, g *storage.Game) (string, error) {
+func (a *room) draughtsBotMove(ctx context.Context, g *storage.Game) (string, error) {
 	side := g.State.ToMove()
 	level := g.Player(side).Level
-	mctx, cancel := context.WithTimeout(ctx, botMoveTimeout)
-	m, err := a.opts.Draughts.GenMove(mctx, level, draughtsState(g), seedFrom(g.ID)^int64(g.State.MoveCount()+1)*0x5851f42d4c957f2d)
+	mctx, cancel := context.WithTimeout(ctx, commands.BotMoveTimeout)
+	m, err := a.players.GenMove(mctx, level, draughtsState(g), commands.SeedFrom(g.ID)^int64(g.State.MoveCount()+1)*0x5851f42d4c957f2d)
 	cancel()
 	if err != nil {
 		return "", fmt.Errorf("commands: draughts bot %s in game %s: %w", level, g.ID, err)
@@ -443,21 +389,21 @@ func (a *App) draughtsBotMove(ctx context.Context, g *storage.Game) (string, err
 }
 
 // cmdDraughtsResign resigns the game for the side the user plays.
-func (a *App) cmdDraughtsResign(ctx context.Context, r *Request, g *storage.Game) error {
+func (a *room) cmdDraughtsResign(ctx context.Context, r *commands.Request, g *storage.Game) error {
 	s, err := a.draughtsPlayerInPlay(ctx, g, r.User)
 	if err != nil {
 		return err
 	}
 	return a.endDraughts(ctx, r, g, game.Result{Winner: s.Opponent(), Reason: game.ByResignation},
-		fmt.Sprintf("🏳️ %s %s resigned.", draughtsSideLabel(s), mention(g.Player(s))))
+		fmt.Sprintf("🏳️ %s %s resigned.", draughtsSideLabel(s), commands.Mention(g.Player(s))))
 }
 
 // btnDraughtsResign asks for confirmation: a misclick must not end a game.
-func (a *App) btnDraughtsResign(ctx context.Context, r *Request, g *storage.Game) error {
+func (a *room) btnDraughtsResign(ctx context.Context, r *commands.Request, g *storage.Game) error {
 	if _, err := draughtsSideOf(g, r.User); err != nil {
 		return err
 	}
-	return r.Reply(ctx, &Message{
+	return r.Reply(ctx, &commands.Message{
 		Content:   "Do you really want to resign this game?",
 		Ephemeral: true,
 		Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
@@ -467,27 +413,27 @@ func (a *App) btnDraughtsResign(ctx context.Context, r *Request, g *storage.Game
 }
 
 // endDraughts ends g with a result reached off the board and answers.
-func (a *App) endDraughts(ctx context.Context, r *Request, g *storage.Game, res game.Result, note string) error {
+func (a *room) endDraughts(ctx context.Context, r *commands.Request, g *storage.Game, res game.Result, note string) error {
 	next, err := g.State.End(res)
 	if err != nil {
 		return err
 	}
 	g.State = next
-	g.Delivery.Followup = followupOf(r.Interaction, a.now())
-	if err := a.finish(ctx, g); err != nil {
+	g.Delivery.Followup = commands.FollowupOf(r.Interaction, a.Now())
+	if err := a.Finish(ctx, g); err != nil {
 		return err
 	}
-	if rn := a.ratingNote(ctx, g); rn != "" {
+	if rn := a.RatingNote(ctx, g); rn != "" {
 		note += "\n" + rn
 	}
-	return a.answer(ctx, r, g, note)
+	return a.AnswerGame(ctx, r, g, note)
 }
 
 // cmdDraughtsDraw offers a draw, or accepts the opponent's offer. An offer
 // lapses with the next move (it is stored as the game's open request).
 // A bot answers at once: it accepts a draw when it is not ahead in
 // material (a man counts 1, a king 3), and plays on otherwise.
-func (a *App) cmdDraughtsDraw(ctx context.Context, r *Request, g *storage.Game) error {
+func (a *room) cmdDraughtsDraw(ctx context.Context, r *commands.Request, g *storage.Game) error {
 	s, err := a.draughtsPlayerInPlay(ctx, g, r.User)
 	if err != nil {
 		return err
@@ -495,30 +441,30 @@ func (a *App) cmdDraughtsDraw(ctx context.Context, r *Request, g *storage.Game) 
 	n := g.State.MoveCount()
 	if o := g.Undo; o != nil && o.MoveCount == n && o.By == s.Opponent() {
 		return a.endDraughts(ctx, r, g, game.Result{Winner: game.NoSide, Reason: game.ByAgreement},
-			fmt.Sprintf("🤝 %s accepted %s's offer: the game is drawn by agreement.", mention(g.Player(s)), mention(g.Player(s.Opponent()))))
+			fmt.Sprintf("🤝 %s accepted %s's offer: the game is drawn by agreement.", commands.Mention(g.Player(s)), commands.Mention(g.Player(s.Opponent()))))
 	}
 	if o := g.Undo; o != nil && o.MoveCount == n && o.By == s {
-		return userErr(ErrBadOption, "You have offered a draw already; it stands until the next move.")
+		return commands.UserErr(commands.ErrBadOption, "You have offered a draw already; it stands until the next move.")
 	}
 	opp := g.Player(s.Opponent())
 	if opp.IsBot() {
 		mine, theirs := material(draughtsState(g), s.Opponent()), material(draughtsState(g), s)
 		if mine <= theirs {
 			return a.endDraughts(ctx, r, g, game.Result{Winner: game.NoSide, Reason: game.ByAgreement},
-				fmt.Sprintf("🤝 gobot **%s** accepted %s's offer: the game is drawn by agreement.", opp.Level, mention(g.Player(s))))
+				fmt.Sprintf("🤝 gobot **%s** accepted %s's offer: the game is drawn by agreement.", opp.Level, commands.Mention(g.Player(s))))
 		}
-		return userErr(ErrBadOption, fmt.Sprintf("gobot **%s** declines the draw: it is ahead in material (%d to %d, a king counting 3) and plays on.", opp.Level, mine, theirs))
+		return commands.UserErr(commands.ErrBadOption, fmt.Sprintf("gobot **%s** declines the draw: it is ahead in material (%d to %d, a king counting 3) and plays on.", opp.Level, mine, theirs))
 	}
-	g.Undo = &storage.UndoRequest{By: s, MoveCount: n, RequestedAt: a.now()}
-	if err := a.update(ctx, g); err != nil {
+	g.Undo = &storage.UndoRequest{By: s, MoveCount: n, RequestedAt: a.Now()}
+	if err := a.UpdateGame(ctx, g); err != nil {
 		return err
 	}
-	return r.Reply(ctx, &Message{
-		Content: fmt.Sprintf("🤝 %s offers a draw. %s, accept with `/draughts draw` or the button; the offer lapses with the next move.", mention(g.Player(s)), mention(opp)),
+	return r.Reply(ctx, &commands.Message{
+		Content: fmt.Sprintf("🤝 %s offers a draw. %s, accept with `/draughts draw` or the button; the offer lapses with the next move.", commands.Mention(g.Player(s)), commands.Mention(opp)),
 		Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
 			discordgo.Button{Label: "Accept the draw", Style: discordgo.SuccessButton, CustomID: "draughts/" + g.ID + "/draw/" + strconv.Itoa(n)},
 		}}},
-		AllowedMentions: onlyUsers(opp.UserID),
+		AllowedMentions: commands.OnlyUsers(opp.UserID),
 	})
 }
 
@@ -530,16 +476,16 @@ func material(st draughts.State, s game.Side) int {
 }
 
 // btnDraughtsDraw is the draw button: offer or accept, as /draughts draw.
-func (a *App) btnDraughtsDraw(ctx context.Context, r *Request, g *storage.Game) error {
+func (a *room) btnDraughtsDraw(ctx context.Context, r *commands.Request, g *storage.Game) error {
 	if r.Param("move") != strconv.Itoa(g.State.MoveCount()) {
-		return userErr(ErrStale, "This draw offer has lapsed: a move was played since.")
+		return commands.UserErr(commands.ErrStale, "This draw offer has lapsed: a move was played since.")
 	}
 	return a.cmdDraughtsDraw(ctx, r, g)
 }
 
 // draughtsMessage is the message showing a game of draughts: the note, the
 // picture, the status and the Resign / Offer draw buttons.
-func draughtsMessage(g *storage.Game, now time.Time, note string) (*Message, error) {
+func draughtsMessage(g *storage.Game, now time.Time, note string) (*commands.Message, error) {
 	st := draughtsState(g)
 	var buf bytes.Buffer
 	// Against a bot that plays White, the person sees the board from
@@ -549,20 +495,20 @@ func draughtsMessage(g *storage.Game, now time.Time, note string) (*Message, err
 		return nil, fmt.Errorf("commands: draw the board of game %s: %w", g.ID, err)
 	}
 	name := fmt.Sprintf("draughts-%s-%d.png", g.ID, st.MoveCount())
-	alt := fmt.Sprintf("%s (white) vs %s (black). %s", plainName(g.First(draughtsWhite)), plainName(g.First(draughtsBlack)), drender.AltText(st))
-	f := File{Name: name, ContentType: "image/png", Description: clip(alt, 1024), Data: buf.Bytes()}
+	alt := fmt.Sprintf("%s (white) vs %s (black). %s", commands.PlainName(g.First(draughtsWhite)), commands.PlainName(g.First(draughtsBlack)), drender.AltText(st))
+	f := commands.File{Name: name, ContentType: "image/png", Description: commands.Clip(alt, 1024), Data: buf.Bytes()}
 	embed := &discordgo.MessageEmbed{
 		Title:       draughtsTitle(g),
-		Description: clip(strings.TrimSpace(note+"\n"+draughtsStatus(g, now)), 4096),
+		Description: commands.Clip(strings.TrimSpace(note+"\n"+draughtsStatus(g, now)), 4096),
 		Image:       &discordgo.MessageEmbedImage{URL: "attachment://" + name},
-		Color:       colorWhite,
+		Color:       commands.ColorWhite,
 	}
 	if g.State.ToMove() == draughtsBlack {
-		embed.Color = colorBlack
+		embed.Color = commands.ColorBlack
 	}
-	m := &Message{Embeds: []*discordgo.MessageEmbed{embed}, Files: []File{f}}
+	m := &commands.Message{Embeds: []*discordgo.MessageEmbed{embed}, Files: []commands.File{f}}
 	if _, over := g.State.Result(); over {
-		embed.Color = colorDone
+		embed.Color = commands.ColorDone
 		m.ClearComponents = true
 		data, err := draughtsPDN(g)
 		if err != nil {
@@ -573,8 +519,8 @@ func draughtsMessage(g *storage.Game, now time.Time, note string) (*Message, err
 	}
 	side := g.State.ToMove()
 	if p := g.Player(side); !p.IsBot() && !g.Player(side.Opponent()).IsBot() {
-		m.Content = mention(p) + ", your move."
-		m.AllowedMentions = onlyUsers(p.UserID)
+		m.Content = commands.Mention(p) + ", your move."
+		m.AllowedMentions = commands.OnlyUsers(p.UserID)
 	}
 	n := strconv.Itoa(st.MoveCount())
 	m.Components = []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
@@ -586,7 +532,7 @@ func draughtsMessage(g *storage.Game, now time.Time, note string) (*Message, err
 
 // draughtsTitle is the embed title: both players.
 func draughtsTitle(g *storage.Game) string {
-	return clip(fmt.Sprintf("⚪ %s vs ⚫ %s · draughts", shownName(g.First(draughtsWhite)), shownName(g.First(draughtsBlack))), 256)
+	return commands.Clip(fmt.Sprintf("⚪ %s vs ⚫ %s · draughts", commands.ShownName(g.First(draughtsWhite)), commands.ShownName(g.First(draughtsBlack))), 256)
 }
 
 // draughtsStatus is the text under the board: move number, whose turn,
@@ -598,7 +544,7 @@ func draughtsStatus(g *storage.Game, now time.Time) string {
 		fmt.Fprintf(&sb, "**Game over: %s**\n", draughtsResultSentence(g, res))
 	} else {
 		s := st.ToMove()
-		fmt.Fprintf(&sb, "**Move %d** · %s to play: %s\n", st.MoveCount()/2+1, draughtsSideLabel(s), mention(g.Player(s)))
+		fmt.Fprintf(&sb, "**Move %d** · %s to play: %s\n", st.MoveCount()/2+1, draughtsSideLabel(s), commands.Mention(g.Player(s)))
 		if legal := st.Legal(); len(legal) > 0 && strings.Contains(string(legal[0]), "x") {
 			sb.WriteString("A capture is compulsory, and you must take the most pieces.\n")
 		}
@@ -628,9 +574,9 @@ func draughtsClockStatus(g *storage.Game, now time.Time) string {
 	if k.Since.After(now) {
 		at = k.Since
 	}
-	s := fmt.Sprintf("⏱ ⚪ %s · ⚫ %s", k.Show(engine.ColorOf(draughtsWhite), at), k.Show(engine.ColorOf(draughtsBlack), at))
+	s := fmt.Sprintf("⏱ ⚪ %s · ⚫ %s", k.Show(clock.Of(draughtsWhite), at), k.Show(clock.Of(draughtsBlack), at))
 	if k.Running() {
-		side := engine.SideOf(k.ToMove)
+		side := k.ToMove.Game()
 		if !k.Deadline().After(now) {
 			s += fmt.Sprintf(" · %s's time ran out", draughtsSideLabel(side))
 		} else {
@@ -654,12 +600,12 @@ func draughtsResultSentence(g *storage.Game, r game.Result) string {
 		}
 		return how + " · " + r.Text
 	}
-	who := draughtsSideLabel(r.Winner) + " " + mention(g.Player(r.Winner)) + " wins"
+	who := draughtsSideLabel(r.Winner) + " " + commands.Mention(g.Player(r.Winner)) + " wins"
 	switch r.Reason {
 	case game.ByResignation:
 		return fmt.Sprintf("%s by resignation · %s", who, r.Text)
 	case game.ByTime:
-		if annulled(g) {
+		if commands.Annulled((*room)(nil), g) {
 			return "annulled, not counted · " + r.Text
 		}
 		return fmt.Sprintf("%s on time · %s", who, r.Text)
@@ -679,8 +625,8 @@ func draughtsPDNWith(g *storage.Game, comment string) ([]byte, error) {
 		{Name: "Event", Value: "gobot game " + g.ID},
 		{Name: "Site", Value: "Discord"},
 		{Name: "Date", Value: g.CreatedAt.UTC().Format("2006.01.02")},
-		{Name: "White", Value: plainName(g.First(draughtsWhite))},
-		{Name: "Black", Value: plainName(g.First(draughtsBlack))},
+		{Name: "White", Value: commands.PlainName(g.First(draughtsWhite))},
+		{Name: "Black", Value: commands.PlainName(g.First(draughtsBlack))},
 	}
 	if g.Clock != nil {
 		tags = append(tags, draughts.Tag{Name: "TimeControl", Value: g.Clock.Control.Describe()})
@@ -695,8 +641,8 @@ func draughtsPDNWith(g *storage.Game, comment string) ([]byte, error) {
 }
 
 // pdnFile is the attachment of a game of draughts' record.
-func pdnFile(id, what string, data []byte) File {
-	return File{Name: "gobot-" + id + ".pdn", ContentType: "application/x-draughts-pdn", Description: clip("PDN record: "+what, 1024), Data: data}
+func pdnFile(id, what string, data []byte) commands.File {
+	return commands.File{Name: "gobot-" + id + ".pdn", ContentType: "application/x-draughts-pdn", Description: commands.Clip("PDN record: "+what, 1024), Data: data}
 }
 
 // draughtsArchiveResult writes a result of draughts as the archive writes
@@ -721,32 +667,12 @@ func draughtsArchiveResult(r game.Result) string {
 	return w + "+"
 }
 
-// archiveDraughts archives a finished game of draughts with its PDN.
-func (a *App) archiveDraughts(ctx context.Context, g *storage.Game, annulled bool) error {
-	res, _ := g.State.Result()
-	pdn, err := draughtsPDN(g)
-	if err != nil {
-		return err
-	}
-	arc := storage.Archived{
-		ID: g.ID, GuildID: g.GuildID, ChannelID: g.ChannelID, Kind: draughtsKind,
-		White: g.First(draughtsWhite), Black: g.First(draughtsBlack),
-		Result: draughtsArchiveResult(res), SGF: pdn, Moves: g.State.MoveCount(), Annulled: annulled,
-		StartedAt: g.CreatedAt, FinishedAt: a.now(),
-		Rated: !g.Unrated,
-	}
-	if err := a.serverPools(ctx, g.Kind, &arc); err != nil {
-		return err
-	}
-	return writeError(a.games.FinishGame(ctx, g, arc))
-}
-
 // completeDraughtsMove suggests the legal moves that start with what the
 // player typed, captures first.
-func (a *App) completeDraughtsMove(ctx context.Context, r *Request) error {
+func (a *room) completeDraughtsMove(ctx context.Context, r *commands.Request) error {
 	_, typed := r.Focused()
-	g, err := a.games.Game(ctx, r.Interaction.ChannelID)
-	if err != nil || !isDraughts(g) {
+	g, err := a.GameStore().Game(ctx, r.Interaction.ChannelID)
+	if err != nil || g.Kind != draughtsKind {
 		return r.Choices(ctx, nil)
 	}
 	typed = strings.TrimSpace(typed)
@@ -776,14 +702,14 @@ const draughtsHelp = "**International draughts (10×10) with gobot**\n" +
 	"Ratings, `/go history` and `/go stats` count draughts in pools of its own."
 
 // cmdDraughtsHelp answers /draughts help, privately.
-func (a *App) cmdDraughtsHelp(ctx context.Context, r *Request) error {
+func (a *room) cmdDraughtsHelp(ctx context.Context, r *commands.Request) error {
 	return r.ReplyText(ctx, draughtsHelp, true)
 }
 
 // draughtsDefinition is the /draughts command, offering these bot levels.
 // It shares the options of /go's record, history, stats and leaderboard
 // (goSubs, by name).
-func draughtsDefinition(levels []Level, contexts []discordgo.InteractionContextType, integrations []discordgo.ApplicationIntegrationType, goSubs map[string]*discordgo.ApplicationCommandOption) *discordgo.ApplicationCommand {
+func draughtsDefinition(levels []commands.Level, contexts []discordgo.InteractionContextType, integrations []discordgo.ApplicationIntegrationType, goSubs map[string]*discordgo.ApplicationCommandOption) *discordgo.ApplicationCommand {
 	sub := func(name, desc string, opts ...*discordgo.ApplicationCommandOption) *discordgo.ApplicationCommandOption {
 		return &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionSubCommand, Name: name, Description: desc, Options: opts}
 	}
@@ -803,7 +729,7 @@ func draughtsDefinition(levels []Level, contexts []discordgo.InteractionContextT
 		if len(levelOpt.Choices) == 25 {
 			break
 		}
-		levelOpt.Choices = append(levelOpt.Choices, &discordgo.ApplicationCommandOptionChoice{Name: clip(l.Name+": "+l.Description, 100), Value: l.Name})
+		levelOpt.Choices = append(levelOpt.Choices, &discordgo.ApplicationCommandOptionChoice{Name: commands.Clip(l.Name+": "+l.Description, 100), Value: l.Name})
 	}
 	return &discordgo.ApplicationCommand{
 		Type:             discordgo.ChatApplicationCommand,
@@ -837,87 +763,42 @@ func draughtsDefinition(levels []Level, contexts []discordgo.InteractionContextT
 	}
 }
 
-// commandKind is the kind of game the command r came with is about:
-// draughts for /draughts (/dames), Go otherwise.
-func commandKind(r *Request) string {
-	if strings.HasPrefix(r.Path, DraughtsCommand+"/") {
-		return draughtsKind
-	}
-	return engine.KindName
-}
-
 // draughtsLevels are the draughts levels as the definitions list them.
-func draughtsLevels(ls []dbots.Level) []Level {
-	out := make([]Level, 0, len(ls))
+func draughtsLevels(ls []dbots.Level) []commands.Level {
+	out := make([]commands.Level, 0, len(ls))
 	for _, l := range ls {
-		out = append(out, Level{Name: l.Name, Description: l.Description})
+		out = append(out, commands.Level{Name: l.Name, Description: l.Description})
 	}
 	return out
 }
 
 // builtinDraughtsLevels are the built-in draughts levels, for definitions
 // made without an App.
-func builtinDraughtsLevels() []Level { return draughtsLevels(dbots.Builtin()) }
+func builtinDraughtsLevels() []commands.Level { return draughtsLevels(dbots.Builtin()) }
 
 // draughtsRoutes adds /draughts and its buttons to rt.
-func (a *App) draughtsRoutes(rt *Router) {
+func (a *room) draughtsRoutes(rt *commands.Router) {
 	rt.Command("draughts/challenge", a.cmdDraughtsChallenge)
 	rt.Command("draughts/bot", a.cmdDraughtsBot)
-	rt.Command("draughts/play", a.onDraughts(a.cmdDraughtsMove))
-	rt.Command("draughts/board", a.onDraughts(a.cmdBoard))
-	rt.Command("draughts/draw", a.onDraughts(a.cmdDraughtsDraw))
-	rt.Command("draughts/resign", a.onDraughts(a.cmdDraughtsResign))
+	rt.Command("draughts/play", a.OnGame(a.cmdDraughtsMove))
+	rt.Command("draughts/board", a.OnGame(a.CmdBoard))
+	rt.Command("draughts/draw", a.OnGame(a.cmdDraughtsDraw))
+	rt.Command("draughts/resign", a.OnGame(a.cmdDraughtsResign))
 	rt.Command("draughts/help", a.cmdDraughtsHelp)
-	rt.Command("draughts/record", a.cmdSGF)
-	rt.Command("draughts/history", a.cmdHistory)
-	rt.Command("draughts/stats", a.cmdStats)
-	rt.Command("draughts/leaderboard", a.cmdLeaderboard)
+	rt.Command("draughts/record", a.CmdRecord)
+	rt.Command("draughts/history", a.CmdHistory)
+	rt.Command("draughts/stats", a.CmdStats)
+	rt.Command("draughts/leaderboard", a.CmdLeaderboard)
 	rt.Autocomplete("draughts/play", a.completeDraughtsMove)
-	rt.Autocomplete("draughts/record", a.completeFinishedGames)
+	rt.Autocomplete("draughts/record", a.CompleteFinishedGames)
 	for _, name := range []string{"draughts/challenge", "draughts/bot"} {
-		rt.Autocomplete(name, a.completeClock)
+		rt.Autocomplete(name, a.CompleteClock)
 	}
-	rt.Component("draughts/{id}/resign/{move}", a.onDraughtsBoard(a.btnDraughtsResign))
-	rt.Component("draughts/{id}/resign-yes/{move}", a.onDraughtsBoard(a.cmdDraughtsResign))
-	rt.Component("draughts/{id}/draw/{move}", a.onDraughtsBoard(a.btnDraughtsDraw))
-	rt.Command("draughts/abort", a.onDraughts(a.cmdAbort))
-	rt.Component("draughts/{id}/abort-yes/{move}", a.onDraughtsBoard(a.playerAbort))
-}
-
-// draughtsOwnMoves counts the moves side s has made in a game of draughts
-// from the start position, where White moves first.
-func draughtsOwnMoves(g *storage.Game, s game.Side) int {
-	n := g.State.MoveCount()
-	if s == draughtsWhite {
-		return (n + 1) / 2
-	}
-	return n / 2
-}
-
-// archivedSetup names a finished game's board: "19×19", "draughts 10×10".
-func archivedSetup(a *storage.Archived) string {
-	if a.Kind == draughtsKind {
-		return "draughts 10×10"
-	}
-	return fmt.Sprintf("%d×%d", a.Size, a.Size)
-}
-
-// recordFile is the attachment of a finished game's record: SGF for Go,
-// PDN for draughts.
-func recordFile(a *storage.Archived) File {
-	if a.Kind == draughtsKind {
-		return pdnFile(a.ID, archivedTitle(a), a.SGF)
-	}
-	return sgfFile(a.ID, archivedTitle(a), a.SGF)
-}
-
-// goOnly refuses a command that only Go's games have for a game of
-// draughts.
-func goOnly(a *storage.Archived, what string) error {
-	if a.Kind != draughtsKind {
-		return nil
-	}
-	return userErr(ErrWrongGame, fmt.Sprintf("Game `%s` is a game of draughts: %s only for Go. `/go sgf game:%s` gives its PDN record, and `/go replay game:%s` its animation.", a.ID, what, a.ID, a.ID))
+	rt.Component("draughts/{id}/resign/{move}", a.OnBoard("draughts/", a.btnDraughtsResign))
+	rt.Component("draughts/{id}/resign-yes/{move}", a.OnBoard("draughts/", a.cmdDraughtsResign))
+	rt.Component("draughts/{id}/draw/{move}", a.OnBoard("draughts/", a.btnDraughtsDraw))
+	rt.Command("draughts/abort", a.OnGame(a.CmdAbort))
+	rt.Component("draughts/{id}/abort-yes/{move}", a.OnBoard("draughts/", a.PlayerAbort))
 }
 
 // archivedDraughts reads a finished game of draughts from its PDN record.
@@ -930,17 +811,17 @@ func archivedDraughts(a *storage.Archived) (draughts.State, error) {
 }
 
 // draughtsGIF animates a game of draughts.
-func draughtsGIF(id string, st draughts.State) (File, error) {
+func draughtsGIF(id string, st draughts.State) (commands.File, error) {
 	var buf bytes.Buffer
 	if err := drender.GIF(&buf, st, drender.GIFOptions{Size: 480}); err != nil {
-		return File{}, fmt.Errorf("commands: animate game %s: %w", id, err)
+		return commands.File{}, fmt.Errorf("commands: animate game %s: %w", id, err)
 	}
-	return File{Name: "gobot-" + id + ".gif", ContentType: "image/gif", Description: clip("Animated replay: "+drender.AltText(st), 1024), Data: buf.Bytes()}, nil
+	return commands.File{Name: "gobot-" + id + ".gif", ContentType: "image/gif", Description: commands.Clip("Animated replay: "+drender.AltText(st), 1024), Data: buf.Bytes()}, nil
 }
 
 // finishedDraughtsMessage shows a finished game of draughts from its
 // record: the final position, the result, and the record attached.
-func finishedDraughtsMessage(arc *storage.Archived) (*Message, error) {
+func finishedDraughtsMessage(arc *storage.Archived) (*commands.Message, error) {
 	st, err := archivedDraughts(arc)
 	if err != nil {
 		return nil, err
@@ -955,24 +836,24 @@ func finishedDraughtsMessage(arc *storage.Archived) (*Message, error) {
 		result = "annulled, not counted · " + arc.Result
 	}
 	text := fmt.Sprintf("The last game in this channel ended <t:%d:R> after %s; `/draughts challenge` or `/draughts bot` starts a new one.\n**Game over: %s**",
-		arc.FinishedAt.Unix(), plural(arc.Moves, "move"), result)
-	return &Message{
+		arc.FinishedAt.Unix(), commands.Plural(arc.Moves, "move"), result)
+	return &commands.Message{
 		Embeds: []*discordgo.MessageEmbed{{
-			Title:       clip(fmt.Sprintf("⚪ %s vs ⚫ %s · draughts", shownName(arc.White), shownName(arc.Black)), 256),
-			Description: clip(text, 4096),
+			Title:       commands.Clip(fmt.Sprintf("⚪ %s vs ⚫ %s · draughts", commands.ShownName(arc.White), commands.ShownName(arc.Black)), 256),
+			Description: commands.Clip(text, 4096),
 			Image:       &discordgo.MessageEmbedImage{URL: "attachment://" + name},
-			Color:       colorDone,
+			Color:       commands.ColorDone,
 		}},
-		Files: []File{
-			{Name: name, ContentType: "image/png", Description: clip(drender.AltText(st), 1024), Data: buf.Bytes()},
-			recordFile(arc),
+		Files: []commands.File{
+			{Name: name, ContentType: "image/png", Description: commands.Clip(drender.AltText(st), 1024), Data: buf.Bytes()},
+			pdnFile(arc.ID, commands.ArchivedTitle(arc), arc.SGF),
 		},
-		AllowedMentions: noMentions(),
+		AllowedMentions: commands.NoMentions(),
 	}, nil
 }
 
 // activePDN attaches the record of the game of draughts in play here.
-func (a *App) activePDN(ctx context.Context, r *Request, g *storage.Game) error {
+func (a *room) activePDN(ctx context.Context, r *commands.Request, g *storage.Game) error {
 	data, err := draughtsPDN(g)
 	if err != nil {
 		return err
@@ -981,24 +862,138 @@ func (a *App) activePDN(ctx context.Context, r *Request, g *storage.Game) error 
 	if err != nil {
 		return err
 	}
-	m := &Message{
-		Content: fmt.Sprintf("Game record after %s (PDN, opens in any draughts program).", plural(g.State.MoveCount(), "move")),
-		Files:   []File{pdnFile(g.ID, draughtsTitle(g), data)},
+	m := &commands.Message{
+		Content: fmt.Sprintf("Game record after %s (PDN, opens in any draughts program).", commands.Plural(g.State.MoveCount(), "move")),
+		Files:   []commands.File{pdnFile(g.ID, draughtsTitle(g), data)},
 	}
 	if animate {
-		if _, err := withAnimation(ctx, r, m, func() (File, error) { return draughtsGIF(g.ID, draughtsState(g)) }); err != nil {
+		if _, err := commands.WithAnimation(ctx, r, m, func() (commands.File, error) { return draughtsGIF(g.ID, draughtsState(g)) }); err != nil {
 			return err
 		}
 	}
 	return r.Reply(ctx, m)
 }
 
-// serverClock is the clock: option, or the server's default clock when
-// none is given (its admins' choice), or nil for gobot's default.
-func serverClock(r *Request, st *storage.Settings) (*clock.Control, error) {
-	ck, err := clockOption(r)
-	if err != nil || ck != nil || st == nil {
-		return ck, err
+// room is international draughts' room: /draughts, its boards, PDN
+// records and bots, on the core's App.
+type room struct {
+	*commands.App
+	players Players
+}
+
+// New is draughts' room with these bot levels; nil means the built-in ones
+// (bots/draughts with no Hub engines). cmd/gobot registers it with one
+// entry of commands.Options.Rooms.
+func New(players Players) commands.NewRoom {
+	return func(a *commands.App) (commands.Room, error) {
+		if players == nil {
+			reg, err := dbots.NewRegistry(dbots.Config{Logger: a.Logger()})
+			if err != nil {
+				return nil, fmt.Errorf("draughtsroom: the built-in levels: %w", err)
+			}
+			players = reg
+		}
+		return &room{App: a, players: players}, nil
 	}
-	return st.Clock, nil
+}
+
+// room is a room.
+var _ commands.Room = (*room)(nil)
+
+func (r *room) Kind() string               { return draughtsKind }
+func (r *room) Command() string            { return DraughtsCommand }
+func (r *room) Name() string               { return "international draughts" }
+func (r *room) ButtonPrefix() string       { return "draughts/" }
+func (r *room) Routes(rt *commands.Router) { r.draughtsRoutes(rt) }
+
+func (r *room) Definition(shared map[string]*discordgo.ApplicationCommandOption) *discordgo.ApplicationCommand {
+	return draughtsDefinition(draughtsLevels(r.players.Levels()), commands.CommandContexts(), commands.CommandIntegrations(), shared)
+}
+
+func (r *room) Message(ctx context.Context, g *storage.Game, now time.Time, note string) (*commands.Message, error) {
+	return draughtsMessage(g, now, note)
+}
+
+func (r *room) Title(g *storage.Game) string { return draughtsTitle(g) }
+
+func (r *room) SideLabel(g *storage.Game, s game.Side) string { return draughtsSideLabel(s) }
+
+func (r *room) Line(g *storage.Game) (players, board string, move int) {
+	return fmt.Sprintf("⚪ %s vs ⚫ %s", commands.Mention(g.First(draughtsWhite)), commands.Mention(g.First(draughtsBlack))),
+		"draughts 10×10", g.State.MoveCount()/2 + 1 // draughts numbers a move of each side as one
+}
+
+// OwnMoves counts side s's moves from the start position, where White
+// moves first.
+func (r *room) OwnMoves(g *storage.Game, s game.Side) int {
+	n := g.State.MoveCount()
+	if s == draughtsWhite {
+		return (n + 1) / 2
+	}
+	return n / 2
+}
+
+func (r *room) LastMover(g *storage.Game) storage.Player {
+	n := g.State.MoveCount()
+	if n == 0 {
+		return storage.Player{}
+	}
+	return g.Player(game.Side((n - 1) % 2))
+}
+
+func (r *room) BotMove(ctx context.Context, g *storage.Game) (string, error) {
+	return r.draughtsBotMove(ctx, g)
+}
+
+func (r *room) ActiveRecord(ctx context.Context, req *commands.Request, g *storage.Game) error {
+	return r.activePDN(ctx, req, g)
+}
+
+func (r *room) Archived(g *storage.Game, annulled bool, void string) (storage.Archived, error) {
+	res, _ := g.State.Result()
+	pdn, err := draughtsPDNWith(g, void)
+	if err != nil {
+		return storage.Archived{}, err
+	}
+	return storage.Archived{
+		Kind: draughtsKind, White: g.First(draughtsWhite), Black: g.First(draughtsBlack),
+		Result: draughtsArchiveResult(res), SGF: pdn,
+	}, nil
+}
+
+func (r *room) UnratedNote(g *storage.Game) string {
+	if !g.Unrated && g.State.MoveCount()/2 < storage.MinRatedMovesOther {
+		return fmt.Sprintf("Not rated: the game ended before each player had made %d moves.", storage.MinRatedMovesOther)
+	}
+	return ""
+}
+
+func (r *room) Text(g *storage.Game) string { return draughtsState(g).Position().String() + "\n" }
+
+func (r *room) ChallengeText(c *storage.Challenge) string { return draughtsChallengeText(c) }
+
+func (r *room) Accept(ctx context.Context, req *commands.Request, c *storage.Challenge) error {
+	return r.acceptDraughts(ctx, req, c)
+}
+
+func (r *room) NewState(c *storage.Challenge) (game.State, error) {
+	return draughts.Kind{}.New(nil, commands.SeedFrom(c.ID))
+}
+
+func (r *room) Setup(arc *storage.Archived) string { return "draughts 10×10" }
+
+func (r *room) Record(arc *storage.Archived) (commands.File, string) {
+	return pdnFile(arc.ID, commands.ArchivedTitle(arc), arc.SGF), "PDN, opens in any draughts program"
+}
+
+func (r *room) Finished(arc *storage.Archived) (*commands.Message, error) {
+	return finishedDraughtsMessage(arc)
+}
+
+func (r *room) Animation(arc *storage.Archived) (commands.File, error) {
+	st, err := archivedDraughts(arc)
+	if err != nil {
+		return commands.File{}, err
+	}
+	return draughtsGIF(arc.ID, st)
 }

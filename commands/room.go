@@ -1,0 +1,188 @@
+package commands
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+	"github.com/gobot-dev/gobot/engine/clock"
+	"github.com/gobot-dev/gobot/engine/game"
+	"github.com/gobot-dev/gobot/storage"
+)
+
+// Room is one kind of game's part of the Discord side: what only that
+// kind knows. The core (challenges and their buttons, turns, clocks and
+// deadlines, the owed bot moves, board delivery, the archive, ratings,
+// history and stats) asks the room of a game's kind (storage.Game.Kind)
+// whenever it must draw, record, describe or move in a game; it never
+// looks inside a game's state itself. A kind registers its room with one
+// entry of Options.Rooms, in cmd/gobot.
+type Room interface {
+	// Kind is the kind's name in records: storage.Game.Kind,
+	// storage.Challenge.Kind and storage.Archived.Kind ("go", "draughts").
+	Kind() string
+	// Command is the kind's slash command ("go", "draughts"); its
+	// subcommands are routed as Command()+"/"+name.
+	Command() string
+	// Name is the game's name in a sentence: "Go", "international
+	// draughts".
+	Name() string
+	// ButtonPrefix begins the custom IDs of a game's buttons ("game/",
+	// "draughts/"): a button of another kind's game is refused.
+	ButtonPrefix() string
+	// Routes registers the room's handlers.
+	Routes(rt *Router)
+	// Definition is the room's slash command (CommandContexts and
+	// CommandIntegrations say where it may be used). shared are the first
+	// room's subcommands by name, for the options that every room's
+	// record, history, stats and leaderboard share; the first room gets
+	// none.
+	Definition(shared map[string]*discordgo.ApplicationCommandOption) *discordgo.ApplicationCommand
+
+	// Message is g's message as it stands at now: its board, whose turn
+	// or the result, and note.
+	Message(ctx context.Context, g *storage.Game, now time.Time, note string) (*Message, error)
+	// Title names g in a sentence: "⚫ Alice vs ⚪ Bob (19×19)".
+	Title(g *storage.Game) string
+	// SideLabel is side s of g as messages write it, its emoji first:
+	// "⚫ black".
+	SideLabel(g *storage.Game, s game.Side) string
+	// Line is g on an admin's list of games in play: its players, its
+	// board and the number of the move being played, as the kind counts.
+	Line(g *storage.Game) (players, board string, move int)
+	// OwnMoves counts the moves side s has made in g.
+	OwnMoves(g *storage.Game, s game.Side) int
+	// LastMover is who made g's last move (no one before the first).
+	LastMover(g *storage.Game) storage.Player
+	// ActiveRecord answers r with g's record so far, with its animated
+	// replay when r asks for one (/go sgf, /draughts record).
+	ActiveRecord(ctx context.Context, r *Request, g *storage.Game) error
+	// BotMove makes the move of the bot to move in g and commits it; it
+	// returns the sentence announcing it.
+	BotMove(ctx context.Context, g *storage.Game) (string, error)
+	// Archived is g's entry in the archive, g being over (or void when
+	// comment says why): its players by colour, result, record and the
+	// kind's own columns; annulled marks a game recorded but not counted.
+	// The core fills what every kind shares (IDs, times, rated, pools).
+	Archived(g *storage.Game, annulled bool, comment string) (storage.Archived, error)
+	// UnratedNote says why g, finished, was not rated although asked to
+	// be; empty when it was, or was not asked.
+	UnratedNote(g *storage.Game) string
+	// Text is g's position as plain text (the console prints it under a
+	// board picture).
+	Text(g *storage.Game) string
+
+	// ChallengeText is a challenge's invitation: who challenges whom to
+	// what.
+	ChallengeText(c *storage.Challenge) string
+	// Accept starts the game challenge c asks for, accepted by r's user
+	// (startChallenge does the starting; the room says who plays which
+	// side).
+	Accept(ctx context.Context, r *Request, c *storage.Challenge) error
+
+	// NewState is the start of the game challenge c asks for; a challenge
+	// whose options cannot start a game is the user's error that says why.
+	NewState(c *storage.Challenge) (game.State, error)
+
+	// Setup names a finished game's board: "19×19", "draughts 10×10".
+	Setup(arc *storage.Archived) string
+	// Record is a finished game's record as an attachment, and its format
+	// in a sentence ("SGF, opens in any Go editor").
+	Record(arc *storage.Archived) (File, string)
+	// Finished shows a finished game from its record: the final position,
+	// the result, the record attached.
+	Finished(arc *storage.Archived) (*Message, error)
+	// Animation is a finished game's animated replay.
+	Animation(arc *storage.Archived) (File, error)
+}
+
+// NewRoom makes a kind's room for the App it serves.
+type NewRoom func(a *App) (Room, error)
+
+// rooms are the App's rooms, by kind and by command.
+type rooms struct {
+	byKind, byCommand map[string]Room
+	list              []Room
+}
+
+func newRooms(list []Room) (*rooms, error) {
+	if len(list) == 0 {
+		return nil, fmt.Errorf("commands: New needs a room (Options.Rooms)")
+	}
+	rs := &rooms{byKind: map[string]Room{}, byCommand: map[string]Room{}, list: list}
+	for _, r := range list {
+		if _, dup := rs.byKind[r.Kind()]; dup {
+			return nil, fmt.Errorf("commands: two rooms for the kind %q", r.Kind())
+		}
+		if _, dup := rs.byCommand[r.Command()]; dup {
+			return nil, fmt.Errorf("commands: two rooms for the command /%s", r.Command())
+		}
+		rs.byKind[r.Kind()], rs.byCommand[r.Command()] = r, r
+	}
+	return rs, nil
+}
+
+// room is the room of kind ("" is Go's, as archive records written
+// before gobot had a second game say: storage.KindOf). New refuses an App
+// without a room for each kind its store reads, so a stored game always
+// finds its room; anything else gets the first room registered.
+func (a *App) room(kind string) Room {
+	if r, ok := a.rooms.byKind[storage.KindOf(kind)]; ok {
+		return r
+	}
+	return a.rooms.list[0]
+}
+
+// roomOf is the room of g's kind.
+func (a *App) roomOf(g *storage.Game) Room { return a.room(g.Kind) }
+
+// commandRoom is the room of the command r came with (/go, /draughts: the
+// first part of r.Path); the first room registered for anything else.
+func (a *App) commandRoom(r *Request) Room {
+	name, _, _ := strings.Cut(r.Path, "/")
+	if rm, ok := a.rooms.byCommand[name]; ok {
+		return rm
+	}
+	return a.rooms.list[0]
+}
+
+// sideEmoji is side s of g's emoji: its stones' or men's colour.
+func (a *App) sideEmoji(g *storage.Game, s game.Side) string {
+	return strings.Fields(a.sideLabel(g, s))[0]
+}
+
+// sideLabel is side s of g as the messages write it, with its emoji:
+// "⚫ black" in Go, "⚪ white" for draughts' first side.
+func (a *App) sideLabel(g *storage.Game, s game.Side) string { return a.roomOf(g).SideLabel(g, s) }
+
+// archivedSetup names a finished game's board: "19×19", "draughts 10×10".
+func (a *App) archivedSetup(arc *storage.Archived) string { return a.room(arc.Kind).Setup(arc) }
+
+// recordFile is the attachment of a finished game's record: SGF for Go,
+// PDN for draughts.
+func (a *App) recordFile(arc *storage.Archived) File {
+	f, _ := a.room(arc.Kind).Record(arc)
+	return f
+}
+
+// recordFormat is a finished game's record's format in a sentence: "SGF,
+// opens in any Go editor".
+func (a *App) recordFormat(arc *storage.Archived) string {
+	_, format := a.room(arc.Kind).Record(arc)
+	return format
+}
+
+// ServerClock is the clock: option, or the server's default clock when
+// none is given (its admins' choice), or nil for gobot's default.
+func ServerClock(r *Request, st *storage.Settings) (*clock.Control, error) {
+	ck, err := clockOption(r)
+	if err != nil || ck != nil || st == nil {
+		return ck, err
+	}
+	return st.Clock, nil
+}
+
+// Go's room is a room.
+var _ Room = goRoom{}
