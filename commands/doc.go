@@ -1,7 +1,13 @@
-// Package commands is the Discord side of gobot: the /go slash command and
-// its buttons, the scoring-phase flow, the HTTP interactions endpoint and the
-// REST adapter gobot answers through (REST, over a *discordgo.Session, whose
-// rate limiter keeps Discord's per-route buckets and global limit).
+// Package commands is the Discord side of gobot: the transport (the HTTP
+// interactions endpoint, the gateway's handler, the console and the REST
+// adapter gobot answers through: REST, over a *discordgo.Session, whose
+// rate limiter keeps Discord's per-route buckets and global limit) and the
+// core every game goes through (challenges, turns, clocks, the owed bot
+// moves, delivery, the archive, ratings, /go-admin). What only one kind of
+// game knows is its Room (room.go): the core asks the room of a game's
+// kind. Go's room (/go and its buttons, the scoring phase, undo, reviews,
+// rengo and vote games) still lives in this package (goroom.go);
+// draughts' is commands/draughtsroom.
 //
 // Words: App is gobot's Discord application (the handlers and their
 // state). A "bot" is an AI opponent and nothing else: the bots package
