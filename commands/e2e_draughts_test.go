@@ -138,7 +138,7 @@ func testE2EDraughts(t *testing.T, e *env) {
 
 	// The finished game, as /go board, /go sgf, /go history and /go review see it.
 	fin := e.do(e.slash(ch, alice, "board"))
-	if !strings.Contains(fin.Text(), "**Game over: result 0**") || !strings.Contains(fin.Text(), "`/draughts challenge` or `/draughts bot` starts a new one") {
+	if !strings.Contains(fin.Text(), "**Game over: drawn · 1-1**") || !strings.Contains(fin.Text(), "`/draughts challenge` or `/draughts bot` starts a new one") {
 		t.Errorf("/go board after the game = %q", fin.Text())
 	}
 	rec := e.do(e.slash(ch, alice, "sgf", discordtest.Str("game", g.ID)))
@@ -221,6 +221,10 @@ func testE2EDraughtsBot(t *testing.T, e *env) {
 	arc, err := e.store.ArchivedGame(context.Background(), g.ID)
 	if err != nil || arc.Result != "W+R" || arc.Winner.String() != "white" {
 		t.Errorf("archived result %q winner %v (%v), want W+R, white", arc.Result, arc.Winner, err)
+	}
+	// The board of the finished game says the same in words.
+	if fin, want := e.do(e.draughtsCmd(ch, carol, "board")), "**Game over: ⚪ white gobot (beginner) wins by resignation · 2-0**"; !strings.Contains(fin.Text(), want) {
+		t.Errorf("/draughts board after the game = %q, want %q", fin.Text(), want)
 	}
 }
 

@@ -11,11 +11,11 @@ import (
 	"github.com/gobot-dev/gobot/storage"
 )
 
-// cmdBoardHere is /go board: the game in play in this channel (cmdBoard),
+// CmdBoardHere is /go board (and /draughts board): the game in play in this channel (cmdBoard),
 // or when none is, the last game finished here, with its final position
 // and result. A channel where no game was ever finished keeps the answer
 // that there is no game here.
-func (a *App) cmdBoardHere(ctx context.Context, r *Request) error {
+func (a *App) CmdBoardHere(ctx context.Context, r *Request) error {
 	g, err := a.loadGame(ctx, r.Interaction.ChannelID)
 	if err == nil {
 		return a.CmdBoard(ctx, r, g)

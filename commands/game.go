@@ -42,7 +42,7 @@ func (a *App) goRoutes(rt *Router) {
 	rt.Command("go/pass", a.OnGame(a.pass))
 	rt.Command("go/resign", a.OnGame(a.resign))
 	rt.Command("go/undo", a.OnGame(a.undo))
-	rt.Command("go/board", a.cmdBoardHere)
+	rt.Command("go/board", a.CmdBoardHere)
 	rt.Command("go/sgf", a.CmdRecord)
 	rt.Command("go/replay", a.cmdReplay)
 	rt.Command("go/review", a.cmdReview)

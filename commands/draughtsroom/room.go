@@ -667,6 +667,39 @@ func draughtsArchiveResult(r game.Result) string {
 	return w + "+"
 }
 
+// archivedResult reads a result as draughtsArchiveResult writes it, with
+// its PDN text ("2-0", "0-2", "1-1"); false for anything else ("Void").
+// A draw's reason is not archived: it reads as a plain draw.
+func archivedResult(text string) (game.Result, bool) {
+	if text == "0" {
+		return game.Result{Winner: game.NoSide, Text: "1-1"}, true
+	}
+	colour, how, ok := strings.Cut(text, "+")
+	if !ok {
+		return game.Result{}, false
+	}
+	r := game.Result{Winner: draughtsWhite, Text: "2-0"}
+	switch colour {
+	case "W":
+	case "B":
+		r.Winner, r.Text = draughtsBlack, "0-2"
+	default:
+		return game.Result{}, false
+	}
+	switch how {
+	case "R":
+		r.Reason = game.ByResignation
+	case "T":
+		r.Reason = game.ByTime
+	case "F":
+		r.Reason = game.ByForfeit
+	case "":
+	default:
+		return game.Result{}, false
+	}
+	return r, true
+}
+
 // completeDraughtsMove suggests the legal moves that start with what the
 // player typed, captures first.
 func (a *room) completeDraughtsMove(ctx context.Context, r *commands.Request) error {
@@ -781,7 +814,7 @@ func (a *room) draughtsRoutes(rt *commands.Router) {
 	rt.Command("draughts/challenge", a.cmdDraughtsChallenge)
 	rt.Command("draughts/bot", a.cmdDraughtsBot)
 	rt.Command("draughts/play", a.OnGame(a.cmdDraughtsMove))
-	rt.Command("draughts/board", a.OnGame(a.CmdBoard))
+	rt.Command("draughts/board", a.CmdBoardHere)
 	rt.Command("draughts/draw", a.OnGame(a.cmdDraughtsDraw))
 	rt.Command("draughts/resign", a.OnGame(a.cmdDraughtsResign))
 	rt.Command("draughts/help", a.cmdDraughtsHelp)
@@ -832,6 +865,10 @@ func finishedDraughtsMessage(arc *storage.Archived) (*commands.Message, error) {
 	}
 	name := fmt.Sprintf("draughts-%s-%d.png", arc.ID, st.MoveCount())
 	result := "result " + arc.Result
+	if r, ok := archivedResult(arc.Result); ok {
+		g := &storage.Game{ID: arc.ID, Kind: draughtsKind, Sides: storage.Sides(arc.White, arc.Black), State: st}
+		result = draughtsResultSentence(g, r)
+	}
 	if arc.Annulled {
 		result = "annulled, not counted · " + arc.Result
 	}
