@@ -11,10 +11,10 @@ import (
 	"github.com/gobot-dev/gobot/storage"
 )
 
-// CmdBoardHere is /go board (and /draughts board): the game in play in this channel (cmdBoard),
-// or when none is, the last game finished here, with its final position
-// and result. A channel where no game was ever finished keeps the answer
-// that there is no game here.
+// CmdBoardHere is /go board and /draughts board: the game in play in this
+// channel (CmdBoard), or when none is, the last game finished here, with
+// its final position and result. A channel where no game was ever finished
+// keeps the answer that there is no game here.
 func (a *App) CmdBoardHere(ctx context.Context, r *Request) error {
 	g, err := a.loadGame(ctx, r.Interaction.ChannelID)
 	if err == nil {
