@@ -134,11 +134,13 @@ func (a *App) CompleteClock(ctx context.Context, r *Request) error {
 	return r.Choices(ctx, choices)
 }
 
-// clockStatus is what a board says about time: both players' time (the
-// player to move's as their turn began), and the deadline of the player to
-// move as a relative timestamp that Discord counts down, or that it ran out
-// when the deadline has passed at now. Empty without a clock.
-func clockStatus(g *storage.Game, now time.Time) string {
+// ClockStatus is what a board says about time: each side's time in the
+// sides' order (the player to move's as their turn began), each with its
+// emoji, and the deadline of the side to move as a relative timestamp that
+// Discord counts down, or that it ran out when the deadline has passed at
+// now. label names a side as the room does (Room.SideLabel: "⚫ black").
+// Empty without a clock.
+func ClockStatus(g *storage.Game, now time.Time, label func(game.Side) string) string {
 	k := g.Clock
 	if k == nil || k.Control.System == clock.None {
 		return ""
@@ -150,15 +152,22 @@ func clockStatus(g *storage.Game, now time.Time) string {
 	if k.Since.After(now) {
 		at = k.Since
 	}
-	s := fmt.Sprintf("⏱ ⚫ %s · ⚪ %s", k.Show(clock.First, at), k.Show(clock.Second, at))
-	switch {
+	emoji := func(s game.Side) string { return strings.Fields(label(s))[0] }
+	s := fmt.Sprintf("⏱ %s %s · %s %s", emoji(0), k.Show(clock.First, at), emoji(1), k.Show(clock.Second, at))
+	switch side := k.ToMove.Game(); {
 	case k.Running() && !k.Deadline().After(now):
-		c := k.ToMove
-		s += fmt.Sprintf(" · %s %s's time ran out", stoneEmoji(engine.Color(c)), engine.Color(c))
+		s += fmt.Sprintf(" · %s's time ran out", label(side))
 	case k.Running():
-		c := k.ToMove
-		s += fmt.Sprintf(" · %s %s's time runs out <t:%d:R>", stoneEmoji(engine.Color(c)), engine.Color(c), k.Deadline().Unix())
-	case g.Scoring != nil:
+		s += fmt.Sprintf(" · %s's time runs out <t:%d:R>", label(side), k.Deadline().Unix())
+	}
+	return s
+}
+
+// clockStatus is ClockStatus for a game of Go, which also says when its
+// clocks stopped for the scoring phase.
+func clockStatus(g *storage.Game, now time.Time) string {
+	s := ClockStatus(g, now, func(s game.Side) string { return goRoom{}.SideLabel(g, s) })
+	if s != "" && !g.Clock.Running() && g.Scoring != nil {
 		s += " · stopped while the dead stones are agreed"
 	}
 	return s

@@ -553,7 +553,7 @@ func draughtsStatus(g *storage.Game, now time.Time) string {
 	fmt.Fprintf(&sb, "Pieces: ⚪ %d (%d kings) · ⚫ %d (%d kings)\n",
 		p.Pieces(draughts.White).Count(), p.Kings(draughts.White).Count(), p.Pieces(draughts.Black).Count(), p.Kings(draughts.Black).Count())
 	if _, over := st.Result(); !over {
-		if cs := draughtsClockStatus(g, now); cs != "" {
+		if cs := commands.ClockStatus(g, now, draughtsSideLabel); cs != "" {
 			sb.WriteString(cs + "\n")
 		}
 	}
@@ -562,28 +562,6 @@ func draughtsStatus(g *storage.Game, now time.Time) string {
 		fmt.Fprintf(&sb, " · %s", g.Clock.Control.Describe())
 	}
 	return sb.String()
-}
-
-// draughtsClockStatus shows both clocks, White's first.
-func draughtsClockStatus(g *storage.Game, now time.Time) string {
-	k := g.Clock
-	if k == nil || k.Control.System == clock.None {
-		return ""
-	}
-	at := now
-	if k.Since.After(now) {
-		at = k.Since
-	}
-	s := fmt.Sprintf("⏱ ⚪ %s · ⚫ %s", k.Show(clock.Of(draughtsWhite), at), k.Show(clock.Of(draughtsBlack), at))
-	if k.Running() {
-		side := k.ToMove.Game()
-		if !k.Deadline().After(now) {
-			s += fmt.Sprintf(" · %s's time ran out", draughtsSideLabel(side))
-		} else {
-			s += fmt.Sprintf(" · %s's time runs out <t:%d:R>", draughtsSideLabel(side), k.Deadline().Unix())
-		}
-	}
-	return s
 }
 
 // draughtsResultSentence says who won and how.
