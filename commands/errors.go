@@ -87,11 +87,8 @@ func UserErr(sentinel error, msg string) error {
 	return &UserError{Msg: msg, Err: sentinel}
 }
 
-// maxQuoted is how many characters of a user's input an error reply quotes.
-const maxQuoted = game.MaxQuoted
-
 // Quote returns user input for an error reply, in double quotes and cut to
-// its first maxQuoted characters (game.Quote): a 200 KB option value echoed
+// its first game.MaxQuoted characters (game.Quote): a 200 KB option value echoed
 // whole would make Discord refuse the reply, and the user would see only
 // "interaction failed".
 func Quote(s string) string { return game.Quote(s) }

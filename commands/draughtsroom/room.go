@@ -783,10 +783,6 @@ func draughtsLevels(ls []dbots.Level) []commands.Level {
 	return out
 }
 
-// builtinDraughtsLevels are the built-in draughts levels, for definitions
-// made without an App.
-func builtinDraughtsLevels() []commands.Level { return draughtsLevels(dbots.Builtin()) }
-
 // draughtsRoutes adds /draughts and its buttons to rt.
 func (a *room) draughtsRoutes(rt *commands.Router) {
 	rt.Command("draughts/challenge", a.cmdDraughtsChallenge)
