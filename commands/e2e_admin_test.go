@@ -612,6 +612,13 @@ func TestE2EAdminBan(t *testing.T) {
 	}
 	// (In another channel: the vote game's period has ended in ch.)
 	e.refused(e.adminCmd(other, ann, "unban", discordtest.UserOpt("user", bob)), "<@"+bob.ID+"> is not banned on this server.")
+	// The log shows the lapse, by gobot, when the two days were over.
+	page := e.do(e.adminCmd(ch, ann, "log"))
+	if want := "\nLog of this server: 2 entries (page 1 of 1)\n" +
+		fmt.Sprintf("<t:%d:f> gobot **lapse** <@%s>: banned until <t:%d:f> → not banned\n", until, bob.ID, until) +
+		fmt.Sprintf("<t:%d:f> <@%s> **ban** <@%s>: not banned → banned until <t:%d:f> — harassing with challenges", until-48*3600, ann.ID, bob.ID, until); !page.Ephemeral || page.Text() != want {
+		t.Errorf("/go-admin log after the lapse =\n%s\nwant\n%s", page.Text(), want)
+	}
 
 	// A ban until lifted, then lifted.
 	e.said(e.adminCmd(ch, ann, "ban", discordtest.UserOpt("user", dave), discordtest.Str("reason", "cheating")),
@@ -624,6 +631,7 @@ func TestE2EAdminBan(t *testing.T) {
 	}
 	want := []string{
 		fmt.Sprintf("ann ban %s | not banned → banned until <t:%d:f> | harassing with challenges", bob.ID, until),
+		"gobot lapse " + bob.ID + " |  →  | ",
 		"ann ban " + dave.ID + " | not banned → banned until an admin lifts it | cheating",
 		"ann unban " + dave.ID + " | banned until an admin lifts it → not banned | ",
 	}

@@ -139,6 +139,9 @@ func recountStats(key string, games []*Archived) *PlayerStats {
 // while it recomputes, its last attempt does everything in one write
 // transaction, so that it is never starved.
 func (s *Store) AnnulGame(ctx context.Context, guildID, id string, e AuditEntry) (*Archived, error) {
+	if err := e.validate(); err != nil {
+		return nil, err // before any write: the annulment is never stored without its entry
+	}
 	for attempt := 1; attempt < annulAttempts; attempt++ {
 		a, err := s.annulOnce(ctx, guildID, id, e)
 		if !errors.Is(err, errRated) {

@@ -468,7 +468,12 @@ func (p *Postgres) loadGames(ctx context.Context, sql string, args ...any) ([]*G
 
 // FinishGame is Store.FinishGame.
 func (p *Postgres) FinishGame(ctx context.Context, g *Game, a Archived) error {
-	ap, val, tie, err := archiveRecord(p.kinds, g, a, p.now())
+	now := p.now()
+	ap, val, tie, err := archiveRecord(p.kinds, g, a, now)
+	if err != nil {
+		return err
+	}
+	e, err := auditOf(ctx)
 	if err != nil {
 		return err
 	}
@@ -489,6 +494,11 @@ func (p *Postgres) FinishGame(ctx context.Context, g *Game, a Archived) error {
 		}
 		if err := pgNotifyGame(ctx, tx, want.ChannelID); err != nil {
 			return err
+		}
+		if e != nil {
+			if err := pgAppendAudit(ctx, tx, *e, now); err != nil {
+				return err
+			}
 		}
 		a, v := ap, val
 		if ap.Rated {
