@@ -583,3 +583,74 @@ func TestAdminAuditAtomic(t *testing.T) {
 		}
 	})
 }
+
+// TestAdminMoveDuringAnnul: while an annulment recomputes its pools, a
+// move in another game commits and a game of the same pool finishes,
+// rated; the annulment, held in its recomputation until then, completes
+// afterwards and the ratings equal a rebuild's. (Were the recomputation
+// holding a write, the move would wait for ever: the test's timeout.)
+func TestAdminMoveDuringAnnul(t *testing.T) {
+	bothAdminStores(t, func(t *testing.T, s adminStore, now *time.Time) {
+		ctx := context.Background()
+		newGame := func(channel string, black, white string) *storage.Game {
+			t.Helper()
+			eg, _ := engine.NewGame(engine.Config{Size: 9})
+			g := &storage.Game{ChannelID: channel, GuildID: "G", Sides: storage.Sides(storage.Player{UserID: black}, storage.Player{UserID: white}), State: engine.Own(eg)}
+			if err := s.CreateGame(ctx, g); err != nil {
+				t.Fatal(err)
+			}
+			return g
+		}
+		finish := func(g *storage.Game) {
+			t.Helper()
+			if err := s.FinishGame(ctx, g, storage.Archived{Result: "B+R", SGF: []byte("(;)"), Moves: 40, Rated: true}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		var ids []string
+		for i := range 20 {
+			g := newGame(fmt.Sprint("c", i), fmt.Sprint(i%4), fmt.Sprint(4+i%3))
+			finish(g)
+			ids = append(ids, g.ID)
+		}
+		live := newGame("live", "8", "9")
+		later := newGame("later", "0", "4")
+
+		recomputing, release := make(chan struct{}), make(chan struct{})
+		var once sync.Once
+		s.(interface{ OnRecompute(func()) }).OnRecompute(func() {
+			once.Do(func() {
+				close(recomputing)
+				<-release
+			})
+		})
+		done := make(chan error, 1)
+		go func() {
+			_, err := s.AnnulGame(ctx, "G", ids[3], storage.AuditEntry{GuildID: "G", Action: storage.AuditAnnul, Target: ids[3]})
+			done <- err
+		}()
+		<-recomputing
+		e5, _ := engine.ParsePoint("E5", 9)
+		if err := engine.GameOf(live.State).Play(engine.PlaceAt(engine.Black, e5)); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.UpdateGame(ctx, live); err != nil {
+			t.Fatalf("a move while an annulment recomputes: UpdateGame = %v", err)
+		}
+		if g, err := s.Game(ctx, "live"); err != nil || g.State.MoveCount() != 1 {
+			t.Fatalf("the move made while an annulment recomputes: %v, %v", g, err)
+		}
+		finish(later) // rated in the pool being recomputed
+		close(release)
+		if err := <-done; err != nil {
+			t.Fatalf("AnnulGame = %v", err)
+		}
+		if a, err := s.ArchivedGame(ctx, ids[3]); err != nil || !a.Annulled {
+			t.Errorf("the annulled game = %+v, %v", a, err)
+		}
+		rep, err := s.RebuildRatings(ctx)
+		if err != nil || rep.Changed != 0 || rep.Missing != 0 || rep.Games != 20 {
+			t.Errorf("RebuildRatings = %+v, %v; want 20 games, nothing changed", rep, err)
+		}
+	})
+}

@@ -40,6 +40,10 @@ type Postgres struct {
 	// starts are the bot levels' start ratings (Options.StartRatings).
 	starts StartRatings
 	kinds  *game.Kinds // Options.Kinds
+
+	// recomputing, when set (tests), is called as an annulment starts to
+	// recompute its pools without the rating lock (see annulOnce).
+	recomputing func()
 }
 
 // OpenPostgres connects to the database at url (postgres://…), applies the

@@ -409,6 +409,9 @@ func (p *Postgres) annulOnce(ctx context.Context, guildID, id string, e AuditEnt
 	var mem *memRatings
 	if !locked {
 		// Recomputed before the rating lock is taken.
+		if p.recomputing != nil {
+			p.recomputing()
+		}
 		if mem, err = recomputePools(ctx, p.starts, all, pools, seq); err != nil {
 			return nil, err
 		}
