@@ -25,12 +25,12 @@ import (
 // of the games rated after the annulled one is then written in short
 // transactions that no other write joins (bbolt has one writer: moves
 // come between them, and are never batched with them), and last, in one
-// transaction that
-// checks that no game was rated meanwhile (the ratings' sequence; else it
-// all starts again), the ratings, the annulment, the players' statistics
-// and the log entry. So games keep being played and finished while a
-// large pool is recomputed; until that last write the history of later
-// games may already show the ratings without the annulled game.
+// transaction that checks that no game was rated meanwhile (the ratings'
+// sequence; else it all starts again), the ratings, the annulment, the
+// players' statistics and the log entry. So games keep being played and
+// finished while a large pool is recomputed; until that last write the
+// history of later games may already show the ratings without the
+// annulled game.
 
 // annulAttempts bounds the recomputations when games keep being rated
 // while one runs.
