@@ -73,13 +73,12 @@ func (a *App) PlayerAbort(ctx context.Context, r *Request, g *storage.Game) erro
 	}
 	by := UserPlayer(r.User)
 	comment := fmt.Sprintf("Aborted by %s before each player had made %d moves: recorded, never rated.", PlainName(by), abortMoves)
-	if err := a.voidGame(ctx, g, comment); err != nil {
+	e := storage.AuditEntry{GuildID: g.GuildID, By: by, Action: storage.AuditAbort, Target: g.ID,
+		Before: fmt.Sprintf("in play after %s", Plural(g.State.MoveCount(), "move")), After: "Void (aborted by a player)"}
+	if err := a.voidGame(withAudit(ctx, e), g, comment); err != nil {
 		return err
 	}
 	a.log.Info("game aborted by a player", "game", g.ID, "by", r.User.ID, "moves", g.State.MoveCount())
-	e := storage.AuditEntry{GuildID: g.GuildID, By: by, Action: storage.AuditAbort, Target: g.ID,
-		Before: fmt.Sprintf("in play after %s", Plural(g.State.MoveCount(), "move")), After: "Void (aborted by a player)"}
-	a.logAction(ctx, e)
 	a.disableBoards(ctx, g, false)
 	return r.Reply(ctx, &Message{
 		Content: fmt.Sprintf("🚫 %s aborted the game %s after %s, before each player had made %d moves: it is recorded as aborted (`/go sgf game:%s`) and never rated. The channel is free for a new game.",

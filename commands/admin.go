@@ -613,10 +613,15 @@ func auditLine(e storage.AuditEntry) string {
 	switch e.Action {
 	case storage.AuditSettings:
 		target = "`" + e.Target + "`"
-	case storage.AuditBan, storage.AuditUnban:
+	case storage.AuditBan, storage.AuditUnban, storage.AuditLapse:
 		target = "<@" + e.Target + ">"
 	default:
 		target = "game `" + e.Target + "`"
+	}
+	if e.Action == storage.AuditLapse && e.Before == "" && e.After == "" {
+		// Logged by the store when the ban's days were over (At): its
+		// change, in the words of the ban's own entry.
+		e.Before, e.After = fmt.Sprintf("banned until <t:%d:f>", e.At.Unix()), "not banned"
 	}
 	s := fmt.Sprintf("<t:%d:f> %s **%s** %s", e.At.Unix(), Mention(e.By), e.Action, target)
 	if e.Before != "" || e.After != "" {

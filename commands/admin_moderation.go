@@ -55,10 +55,11 @@ func (a *App) adminAdjudicate(ctx context.Context, r *Request) error {
 		return ErrGameOver
 	}
 	moves, by := g.State.MoveCount(), UserPlayer(r.User)
-	res := "Void"
+	e := audit(r, storage.AuditAdjudicate, g.ID, reason)
+	e.Before, e.After = fmt.Sprintf("in play after %s", Plural(moves, "move")), "Void"
 	if result == "annul" {
 		comment := fmt.Sprintf("Annulled by %s, an admin of the server, after %s: recorded, never rated. Reason: %s", PlainName(by), Plural(moves, "move"), reason)
-		if err := a.voidGame(ctx, g, comment); err != nil {
+		if err := a.voidGame(withAudit(ctx, e), g, comment); err != nil {
 			return err
 		}
 	} else {
@@ -73,18 +74,16 @@ func (a *App) adminAdjudicate(ctx context.Context, r *Request) error {
 			return err
 		}
 		g.State = st
+		if rr, _ := g.State.Result(); rr.Text != "" {
+			e.After = rr.Text
+		}
 		// Rated as any game ending so would be (rated:, the short-game
 		// and handicap rules, the server's rating settings).
-		if err := a.archiveGame(ctx, g, false); err != nil {
+		if err := a.archiveGame(withAudit(ctx, e), g, false); err != nil {
 			return err
 		}
-		if rr, _ := g.State.Result(); rr.Text != "" {
-			res = rr.Text
-		}
 	}
-	e := audit(r, storage.AuditAdjudicate, g.ID, reason)
-	e.Before, e.After = fmt.Sprintf("in play after %s", Plural(moves, "move")), res
-	a.logAction(ctx, e)
+	res := e.After
 	a.log.Info("game adjudicated by an admin", "game", g.ID, "guild", guild, "by", r.User.ID, "result", res)
 	note := fmt.Sprintf("⚖️ %s, an admin of this server, decided the game %s after %s: **%s wins** by forfeit (%s). Reason: %s",
 		Mention(by), a.gameTitle(g), Plural(moves, "move"), strings.ToUpper(result[:1])+result[1:], res, reason)
@@ -103,9 +102,10 @@ func (a *App) adminAdjudicate(ctx context.Context, r *Request) error {
 	return adminReply(ctx, r, fmt.Sprintf("Done: the game `%s` (%s) is recorded as %s, and %s.", g.ID, a.gameTitle(g), res, told))
 }
 
-// voidGame archives a game in play as void (annulled by an admin, or
-// aborted by a moderator): recorded with comment at the root of its
-// record (SGF or PDN), never rated.
+// voidGame archives a game in play as void (annulled by an admin, aborted
+// by a moderator or by a player): recorded with comment at the root of its
+// record (SGF or PDN), never rated; with ctx from withAudit, logged in the
+// same write.
 func (a *App) voidGame(ctx context.Context, g *storage.Game, comment string) error {
 	arc, err := a.archiveEntry(g, true, comment)
 	if err != nil {
@@ -115,16 +115,15 @@ func (a *App) voidGame(ctx context.Context, g *storage.Game, comment string) err
 	return writeError(a.games.FinishGame(ctx, g, arc))
 }
 
-// logAction appends an entry to the server's log after the action it
-// records was committed; a failure is logged for the operator (the action
-// stands).
-func (a *App) logAction(ctx context.Context, e storage.AuditEntry) {
+// withAudit returns ctx carrying e, the log entry of an action that
+// finishes a game, for the one write that archives the game
+// (storage.WithAudit: the entry is committed with it or not at all); a
+// game in a DM has no server, and so no log.
+func withAudit(ctx context.Context, e storage.AuditEntry) context.Context {
 	if e.GuildID == "" {
-		return
+		return ctx
 	}
-	if err := a.admin.AppendAudit(context.WithoutCancel(ctx), e); err != nil {
-		a.log.Error("audit log: could not record an action", "guild", e.GuildID, "action", e.Action, "target", e.Target, "by", e.By.Key(), "err", err)
-	}
+	return storage.WithAudit(ctx, e)
 }
 
 func (a *App) adminAnnul(ctx context.Context, r *Request) error {
@@ -299,12 +298,11 @@ func (a *App) moderatorAbort(ctx context.Context, r *Request, g *storage.Game) e
 	}
 	moves, by := g.State.MoveCount(), UserPlayer(r.User)
 	comment := fmt.Sprintf("Aborted by %s, a moderator, after %s: recorded, never rated. Reason: %s", PlainName(by), Plural(moves, "move"), reason)
-	if err := a.voidGame(ctx, g, comment); err != nil {
-		return err
-	}
 	e := audit(r, storage.AuditAbort, g.ID, reason)
 	e.Before, e.After = fmt.Sprintf("in play after %s", Plural(moves, "move")), "Void (aborted by a moderator)"
-	a.logAction(ctx, e)
+	if err := a.voidGame(withAudit(ctx, e), g, comment); err != nil {
+		return err
+	}
 	a.log.Info("game aborted by a moderator", "game", g.ID, "by", r.User.ID, "moves", moves)
 	a.disableBoards(ctx, g, false)
 	return r.Reply(ctx, &Message{

@@ -128,14 +128,15 @@ type BotQueue interface {
 // server's settings, bans and audit log, its games in play and open
 // challenges, and the annulment of a finished game (which recomputes its
 // rating pools). Every change an admin makes is written with its log
-// entry in one transaction; nothing deletes a record.
+// entry in one transaction (a game that an admin, a moderator or a player
+// ends is logged through FinishGame, see storage.WithAudit); nothing
+// deletes a record.
 type Admin interface {
 	Settings(ctx context.Context, guildID string) (*storage.Settings, error)
 	PutSettings(ctx context.Context, st *storage.Settings, e storage.AuditEntry) error
 	Ban(ctx context.Context, guildID, userID string) (*storage.Ban, error)
 	PutBan(ctx context.Context, b storage.Ban, e storage.AuditEntry) error
 	LiftBan(ctx context.Context, guildID, userID string, by storage.Player, e storage.AuditEntry) (*storage.Ban, error)
-	AppendAudit(ctx context.Context, e storage.AuditEntry) error
 	AuditLog(ctx context.Context, guildID string, offset, limit int) ([]storage.AuditEntry, int, error)
 	GuildActiveGames(ctx context.Context, guildID string, offset, limit int) (*storage.GameList, error)
 	GuildGame(ctx context.Context, guildID, id string) (*storage.Game, error)

@@ -83,6 +83,20 @@ const (
 	adminOnlyInServer = "`/go-admin` works only in a server, for that server's admins."
 )
 
+// onBothStores runs f on a bot over bbolt and on one over PostgreSQL
+// (skipped without PostgreSQL), in parallel.
+func onBothStores(t *testing.T, f func(t *testing.T, e *env)) {
+	t.Parallel()
+	t.Run("bolt", func(t *testing.T) {
+		t.Parallel()
+		f(t, newEnv(t))
+	})
+	t.Run("postgres", func(t *testing.T) {
+		t.Parallel()
+		f(t, newEnvPostgres(t))
+	})
+}
+
 // TestE2EAdminPermissions: every /go-admin command is refused, privately
 // and changing nothing, to a member, to a moderator (Manage Messages, not
 // Manage Server), in a DM, and to the admin of another server, whose
@@ -411,9 +425,9 @@ func (e *env) ratedGame(ch *discordtest.Channel, black, white discordtest.User) 
 // is told with the reason; IDs of other servers' games, of finished games
 // for adjudicate, of games in play for annul, and a second annul are
 // refused exactly, changing nothing; the log says it all.
-func TestE2EAdminAdjudicateAndAnnul(t *testing.T) {
-	t.Parallel()
-	e := newEnv(t)
+func TestE2EAdminAdjudicateAndAnnul(t *testing.T) { onBothStores(t, testE2EAdminAdjudicateAndAnnul) }
+
+func testE2EAdminAdjudicateAndAnnul(t *testing.T, e *env) {
 	ch := e.d.GuildChannel("general")
 	ann, _, _ := e.admins()
 	alice, bob, carol, dave := e.d.NewUser("alice"), e.d.NewUser("bob"), e.d.NewUser("carol"), e.d.NewUser("dave")
@@ -547,9 +561,9 @@ func TestE2EAdminAdjudicateAndAnnul(t *testing.T) {
 // in play are listed for adjudication; a ban for days lapses by itself on
 // the fake clock; banning gobot, a bot account or an admin is refused;
 // unban lifts a ban; the log keeps each.
-func TestE2EAdminBan(t *testing.T) {
-	t.Parallel()
-	e := newEnv(t)
+func TestE2EAdminBan(t *testing.T) { onBothStores(t, testE2EAdminBan) }
+
+func testE2EAdminBan(t *testing.T, e *env) {
 	ch, games := e.d.GuildChannel("general"), e.d.GuildChannel("games")
 	ann, mod, _ := e.admins()
 	alice, bob, carol, dave := e.d.NewUser("alice"), e.d.NewUser("bob"), e.d.NewUser("carol"), e.d.NewUser("dave")
@@ -612,6 +626,13 @@ func TestE2EAdminBan(t *testing.T) {
 	}
 	// (In another channel: the vote game's period has ended in ch.)
 	e.refused(e.adminCmd(other, ann, "unban", discordtest.UserOpt("user", bob)), "<@"+bob.ID+"> is not banned on this server.")
+	// The log shows the lapse, by gobot, when the two days were over.
+	page := e.do(e.adminCmd(ch, ann, "log"))
+	if want := "\nLog of this server: 2 entries (page 1 of 1)\n" +
+		fmt.Sprintf("<t:%d:f> gobot **lapse** <@%s>: banned until <t:%d:f> → not banned\n", until, bob.ID, until) +
+		fmt.Sprintf("<t:%d:f> <@%s> **ban** <@%s>: not banned → banned until <t:%d:f> — harassing with challenges", until-48*3600, ann.ID, bob.ID, until); !page.Ephemeral || page.Text() != want {
+		t.Errorf("/go-admin log after the lapse =\n%s\nwant\n%s", page.Text(), want)
+	}
 
 	// A ban until lifted, then lifted.
 	e.said(e.adminCmd(ch, ann, "ban", discordtest.UserOpt("user", dave), discordtest.Str("reason", "cheating")),
@@ -624,6 +645,7 @@ func TestE2EAdminBan(t *testing.T) {
 	}
 	want := []string{
 		fmt.Sprintf("ann ban %s | not banned → banned until <t:%d:f> | harassing with challenges", bob.ID, until),
+		"gobot lapse " + bob.ID + " |  →  | ",
 		"ann ban " + dave.ID + " | not banned → banned until an admin lifts it | cheating",
 		"ann unban " + dave.ID + " | banned until an admin lifts it → not banned | ",
 	}
@@ -639,9 +661,9 @@ func TestE2EAdminBan(t *testing.T) {
 // early abort and a moderator's, with its reason), and /go-admin log
 // shows them; with the server's ratings off a game counts in the global
 // pool only, and with both off in none.
-func TestE2EAdminAbortsAndPools(t *testing.T) {
-	t.Parallel()
-	e := newEnv(t)
+func TestE2EAdminAbortsAndPools(t *testing.T) { onBothStores(t, testE2EAdminAbortsAndPools) }
+
+func testE2EAdminAbortsAndPools(t *testing.T, e *env) {
 	ch := e.d.GuildChannel("general")
 	ann, mod, _ := e.admins()
 	alice, bob := e.d.NewUser("alice"), e.d.NewUser("bob")

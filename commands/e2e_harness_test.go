@@ -32,6 +32,7 @@ import (
 	"github.com/gobot-dev/gobot/engine/game"
 	"github.com/gobot-dev/gobot/internal/clocktest"
 	"github.com/gobot-dev/gobot/storage"
+	"github.com/gobot-dev/gobot/storage/pgtest"
 )
 
 // topLeft is the bot opponent of the tests. Every level plays the first
@@ -156,20 +157,47 @@ type env struct {
 	// workers, when set, is Options.BotWorkers.
 	workers int
 	dbPath  string
-	logs    *logBuffer
+	// pgURL, when set, is the PostgreSQL database the bot uses instead
+	// of a bbolt file at dbPath (see newEnvPostgres).
+	pgURL string
+	logs  *logBuffer
 
 	gateway bool // interactions arrive as from the gateway, answered by REST callbacks
 
-	store   *storage.Store
+	store   e2eStore
 	app     *commands.App
 	srv     *httptest.Server
 	stopRun context.CancelFunc
 	runDone chan struct{}
 }
 
+// e2eStore is the store as the tests read it: what the bot uses, and the
+// rebuild, history, queue and quarantine that tests check. Both stores
+// have it.
+type e2eStore interface {
+	commands.Store
+	RebuildRatings(ctx context.Context) (*storage.RebuildReport, error)
+	RatingHistory(ctx context.Context, playerKey string) ([]storage.RatingChange, error)
+	BotQueue(ctx context.Context) ([]storage.BotMove, error)
+	QuarantinedGames(ctx context.Context) ([]storage.Quarantined, error)
+	Close() error
+}
+
+var (
+	_ e2eStore = (*storage.Store)(nil)
+	_ e2eStore = (*storage.Postgres)(nil)
+)
+
 func newEnv(t testing.TB) *env {
 	t.Helper()
 	return newEnvMode(t, "http")
+}
+
+// newEnvPostgres is newEnv with the bot on PostgreSQL, a new database of
+// its own (pgtest; the test is skipped without PostgreSQL).
+func newEnvPostgres(t testing.TB) *env {
+	t.Helper()
+	return newEnvOn(t, "http", pgtest.Database(t))
 }
 
 // newEnvMode starts an env in "http" mode (signed POSTs to the interactions
@@ -177,6 +205,13 @@ func newEnv(t testing.TB) *env {
 // handed to App.Handle as the gateway session does, answered through
 // POST /interactions/{id}/{token}/callback).
 func newEnvMode(t testing.TB, mode string) *env {
+	t.Helper()
+	return newEnvOn(t, mode, "")
+}
+
+// newEnvOn is newEnvMode on the PostgreSQL database at pgURL, or on a
+// bbolt file when pgURL is empty.
+func newEnvOn(t testing.TB, mode, pgURL string) *env {
 	t.Helper()
 	e := &env{
 		gateway: mode == "gateway",
@@ -190,6 +225,7 @@ func newEnvMode(t testing.TB, mode string) *env {
 		// the race detector on a busy machine.
 		reviewer: commands.NewLocalReviewer(review.MCTS{Playouts: 300, Seed: 1}),
 		dbPath:   filepath.Join(t.TempDir(), "gobot.db"),
+		pgURL:    pgURL,
 	}
 	opts := discordtest.Options{Now: e.clock.Now}
 	if e.gateway {
@@ -279,9 +315,22 @@ func (e *env) checkMessages() {
 // http mode: commands.New, Register, HTTPHandler and Run.
 func (e *env) start() {
 	e.t.Helper()
-	store, err := storage.Open(e.dbPath, storage.Options{Kinds: testKinds(), Now: e.clock.Now, StartRatings: commands.StartRatings(bots.Builtin())})
-	if err != nil {
-		e.t.Fatalf("storage.Open: %v", err)
+	opts := storage.Options{Kinds: testKinds(), Now: e.clock.Now, StartRatings: commands.StartRatings(bots.Builtin())}
+	var store e2eStore
+	if e.pgURL != "" {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		pg, err := storage.OpenPostgres(ctx, e.pgURL, opts)
+		cancel()
+		if err != nil {
+			e.t.Fatalf("storage.OpenPostgres: %v", err)
+		}
+		store = pg
+	} else {
+		bolt, err := storage.Open(e.dbPath, opts)
+		if err != nil {
+			e.t.Fatalf("storage.Open: %v", err)
+		}
+		store = bolt
 	}
 	scan := &scanSignal{Store: store, scanned: make(chan struct{})}
 	app, err := commands.New(commands.Options{
@@ -334,7 +383,7 @@ func (e *env) offered() commands.Players {
 
 // scanSignal is the store with a signal once ActiveGames has answered.
 type scanSignal struct {
-	*storage.Store
+	commands.Store
 	once    sync.Once
 	scanned chan struct{}
 }

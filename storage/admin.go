@@ -1,6 +1,7 @@
 package storage
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -103,11 +104,27 @@ type Ban struct {
 	// Lifted is when an admin lifted it (zero while it holds), and by whom.
 	Lifted   time.Time `json:"lifted,omitzero"`
 	LiftedBy Player    `json:"lifted_by,omitzero"`
+	// LapseLogged says that the server's log has the entry of the ban's
+	// lapse (see AuditLapse).
+	LapseLogged bool `json:"lapse_logged,omitempty"`
 }
 
 // Active reports whether the ban holds at now.
 func (b *Ban) Active(now time.Time) bool {
 	return b != nil && b.Lifted.IsZero() && (b.Until.IsZero() || now.Before(b.Until))
+}
+
+// lapsedUnlogged reports whether the ban lapsed by itself at or before now
+// and its lapse is not yet in the log.
+func (b *Ban) lapsedUnlogged(now time.Time) bool {
+	return b.Lifted.IsZero() && !b.Until.IsZero() && !now.Before(b.Until) && !b.LapseLogged
+}
+
+// lapseEntry marks b's lapse logged and returns its log entry: by gobot, at
+// the time the ban lapsed.
+func (b *Ban) lapseEntry() AuditEntry {
+	b.LapseLogged = true
+	return AuditEntry{GuildID: b.GuildID, At: b.Until, By: Gobot, Action: AuditLapse, Target: b.User.UserID}
 }
 
 func (b *Ban) validate() error {
@@ -128,7 +145,17 @@ const (
 	AuditAdjudicate = "adjudicate" // a game in play decided or annulled (Target: the game's ID)
 	AuditAnnul      = "annul"      // a finished game annulled (Target: the game's ID)
 	AuditAbort      = "abort"      // a game aborted by a player or a moderator (Target: the game's ID)
+	// AuditLapse is a ban for days that lapsed by itself (Target: the
+	// user's ID), by Gobot at the time it lapsed. The store logs a lapse
+	// once, before anything else of the server is logged after it and
+	// before its log is read: so a lapse is in the log whenever anyone
+	// looks, in the order things happened, with no worker waiting for it.
+	AuditLapse = "lapse"
 )
+
+// Gobot is who the log names for what gobot does by itself (a ban's
+// lapse): no user, no bot level.
+var Gobot = Player{Name: "gobot"}
 
 // AuditEntry is one line of a server's audit log: who did what, when, why,
 // and for a setting its value before and after.
@@ -154,6 +181,41 @@ func (e *AuditEntry) validate() error {
 		return fmt.Errorf("storage: audit entry without an action: %w", ErrInvalid)
 	}
 	return nil
+}
+
+// lapseOrder orders lapsed bans by when they lapsed, then by user.
+func lapseOrder(a, b *Ban) int {
+	if c := a.Until.Compare(b.Until); c != 0 {
+		return c
+	}
+	return strings.Compare(a.User.UserID, b.User.UserID)
+}
+
+// auditKey is the key of WithAudit's entry in a context.
+type auditKey struct{}
+
+// WithAudit returns a copy of ctx carrying e, the log entry of an action
+// that a request carries out by finishing a game in play (an admin's
+// adjudication, an abort). FinishGame, given such a context, appends e to
+// the server's log in the transaction that archives the game, so that
+// neither is ever stored without the other. The entry describes the
+// request (who acted, and why) and so travels with it, through whichever
+// code archives the game's kind, to the one write it belongs to; use the
+// context for that write only.
+func WithAudit(ctx context.Context, e AuditEntry) context.Context {
+	return context.WithValue(ctx, auditKey{}, e)
+}
+
+// auditOf returns the entry WithAudit put in ctx, validated.
+func auditOf(ctx context.Context) (*AuditEntry, error) {
+	e, ok := ctx.Value(auditKey{}).(AuditEntry)
+	if !ok {
+		return nil, nil
+	}
+	if err := e.validate(); err != nil {
+		return nil, err
+	}
+	return &e, nil
 }
 
 // auditRecord fills e's time when zero and encodes it with seq.

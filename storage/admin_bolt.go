@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/gobot-dev/gobot/engine/game"
@@ -224,10 +225,12 @@ func (s *Store) PutBan(ctx context.Context, b Ban, e AuditEntry) error {
 		return err
 	}
 	return s.update(ctx, func(tx *bolt.Tx) error {
-		if err := tx.Bucket(bucketBans).Put(join(b.GuildID, []byte(b.User.UserID)), v); err != nil {
+		// The log first: it logs the lapse of an earlier ban of the user
+		// before this one replaces it.
+		if err := appendAudit(tx, e, now); err != nil {
 			return err
 		}
-		return appendAudit(tx, e, now)
+		return tx.Bucket(bucketBans).Put(join(b.GuildID, []byte(b.User.UserID)), v)
 	})
 }
 
@@ -273,8 +276,20 @@ func (s *Store) AppendAudit(ctx context.Context, e AuditEntry) error {
 	return s.update(ctx, func(tx *bolt.Tx) error { return appendAudit(tx, e, now) })
 }
 
-// appendAudit adds e to the log in tx, numbered by the bucket's sequence.
+// appendAudit adds e to the log in tx, numbered by the bucket's sequence,
+// after the lapses of the server's bans not yet logged (see AuditLapse).
 func appendAudit(tx *bolt.Tx, e AuditEntry, now time.Time) error {
+	if err := e.validate(); err != nil {
+		return err
+	}
+	if err := logLapses(tx, e.GuildID, now); err != nil {
+		return err
+	}
+	return putAudit(tx, e, now)
+}
+
+// putAudit adds e to the log in tx.
+func putAudit(tx *bolt.Tx, e AuditEntry, now time.Time) error {
 	b := tx.Bucket(bucketAudit)
 	seq, err := b.NextSequence()
 	if err != nil {
@@ -287,15 +302,63 @@ func appendAudit(tx *bolt.Tx, e AuditEntry, now time.Time) error {
 	return b.Put(join(e.GuildID, u64(seq)), v)
 }
 
+// lapses returns the bans of a server that lapsed by now and are not in
+// its log yet, in the order they lapsed.
+func lapses(tx *bolt.Tx, guild string, now time.Time) []*Ban {
+	var out []*Ban
+	prefix := join(guild)
+	c := tx.Bucket(bucketBans).Cursor()
+	for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
+		b := new(Ban)
+		if json.Unmarshal(v, b) == nil && b.lapsedUnlogged(now) && bytes.Equal(k, join(guild, []byte(b.User.UserID))) {
+			out = append(out, b)
+		}
+	}
+	slices.SortFunc(out, lapseOrder)
+	return out
+}
+
+// logLapses logs, in tx, the lapses of a server's bans not logged yet
+// (see AuditLapse), each marked on its ban in the same transaction: bbolt
+// has one writer, so each is logged once.
+func logLapses(tx *bolt.Tx, guild string, now time.Time) error {
+	for _, b := range lapses(tx, guild, now) {
+		e := b.lapseEntry()
+		v, err := json.Marshal(b)
+		if err != nil {
+			return err
+		}
+		if err := tx.Bucket(bucketBans).Put(join(guild, []byte(b.User.UserID)), v); err != nil {
+			return err
+		}
+		if err := putAudit(tx, e, now); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // AuditLog returns a page of a server's audit log, newest first: offset
 // entries skipped, at most limit returned, with the number of entries.
+// The lapses of bans not logged yet are logged first (see AuditLapse).
 func (s *Store) AuditLog(ctx context.Context, guildID string, offset, limit int) ([]AuditEntry, int, error) {
 	if err := checkID("guild ID", guildID); err != nil {
 		return nil, 0, err
 	}
+	now, pending := s.now(), false
+	err := s.view(ctx, func(tx *bolt.Tx) error {
+		pending = len(lapses(tx, guildID, now)) > 0
+		return nil
+	})
+	if err == nil && pending {
+		err = s.update(ctx, func(tx *bolt.Tx) error { return logLapses(tx, guildID, now) })
+	}
+	if err != nil {
+		return nil, 0, err
+	}
 	var out []AuditEntry
 	total := 0
-	err := s.view(ctx, func(tx *bolt.Tx) error {
+	err = s.view(ctx, func(tx *bolt.Tx) error {
 		prefix := join(guildID)
 		c := tx.Bucket(bucketAudit).Cursor()
 		k, v := c.Seek(append([]byte(guildID), 1))

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -326,6 +328,329 @@ func TestAdminAnnulWhileRating(t *testing.T) {
 		rep, err := s.RebuildRatings(ctx)
 		if err != nil || rep.Changed != 0 || rep.Missing != 0 || rep.Games != 39 {
 			t.Errorf("RebuildRatings = %+v, %v; want 39 games, nothing changed", rep, err)
+		}
+	})
+}
+
+// adminWorkers runs f with n workers sharing one store: on bbolt, one
+// store used n times (its file is one process's); on PostgreSQL, n stores
+// opened on one database, as n processes would (skipped without
+// PostgreSQL). Their clock is now.
+func adminWorkers(t *testing.T, n int, f func(t *testing.T, ws []adminStore, now *time.Time)) {
+	t.Run("bolt", func(t *testing.T) {
+		now := time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC)
+		s := openBolt(t, filepath.Join(t.TempDir(), "gobot.db"), func() time.Time { return now })
+		ws := make([]adminStore, n)
+		for i := range ws {
+			ws[i] = s
+		}
+		f(t, ws, &now)
+	})
+	t.Run("postgres", func(t *testing.T) {
+		now := time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC)
+		url := pgtest.Database(t)
+		ws := make([]adminStore, n)
+		for i := range ws {
+			ws[i] = openPostgres(t, url, func() time.Time { return now })
+		}
+		f(t, ws, &now)
+	})
+}
+
+// logLines is a server's log, oldest first: who, what, on what, when.
+func logLines(t *testing.T, s adminStore, guild string) []string {
+	t.Helper()
+	log, total, err := s.AuditLog(context.Background(), guild, 0, 1000)
+	if err != nil || total != len(log) {
+		t.Fatalf("AuditLog = %d of %d entries, %v", len(log), total, err)
+	}
+	var out []string
+	for i := len(log) - 1; i >= 0; i-- {
+		e := log[i]
+		out = append(out, fmt.Sprintf("%s %s %s %s", e.By.Name, e.Action, e.Target, e.At.Format(time.RFC3339)))
+	}
+	return out
+}
+
+// TestAdminBanLapseLogged: a ban for days that lapses is in the log once,
+// by gobot at the time it lapsed, however many workers read and write the
+// log at once after it, and before whatever they log; a ban until lifted
+// and a ban lifted in time never lapse; a new ban of a user whose ban
+// lapsed unlogged logs the lapse first.
+func TestAdminBanLapseLogged(t *testing.T) {
+	adminWorkers(t, 3, func(t *testing.T, ws []adminStore, now *time.Time) {
+		ctx := context.Background()
+		s, start := ws[0], *now
+		ann := storage.Player{UserID: "A", Name: "ann"}
+		ban := func(user string, days int) {
+			t.Helper()
+			b := storage.Ban{GuildID: "G", User: storage.Player{UserID: user, Name: user}, Reason: "spam", By: ann}
+			if days > 0 {
+				b.Until = now.Add(time.Duration(days) * 24 * time.Hour)
+			}
+			if err := s.PutBan(ctx, b, storage.AuditEntry{GuildID: "G", By: ann, Action: storage.AuditBan, Target: user}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		at := func(d time.Duration) string { return start.Add(d).Format(time.RFC3339) }
+		ban("bob", 2)
+		ban("carol", 1)
+		ban("dave", 0)
+		ban("erin", 1)
+		*now = start.Add(time.Hour)
+		if _, err := s.LiftBan(ctx, "G", "erin", ann, storage.AuditEntry{GuildID: "G", By: ann, Action: storage.AuditUnban, Target: "erin"}); err != nil {
+			t.Fatal(err)
+		}
+		if got := logLines(t, s, "G"); len(got) != 5 {
+			t.Fatalf("log before any lapse = %q, want the 4 bans and the unban", got)
+		}
+
+		// Two days and an hour later, bob's and carol's bans have lapsed:
+		// the workers read the log and log aborts at once.
+		*now = start.Add(49 * time.Hour)
+		var wg sync.WaitGroup
+		errs := make(chan error, 4*len(ws))
+		for i, w := range ws {
+			for j := range 4 {
+				wg.Go(func() {
+					if j%2 == 0 {
+						_, _, err := w.AuditLog(ctx, "G", 0, 3)
+						errs <- err
+						return
+					}
+					errs <- w.AppendAudit(ctx, storage.AuditEntry{GuildID: "G", By: ann, Action: storage.AuditAbort, Target: fmt.Sprint("g", i, j)})
+				})
+			}
+		}
+		wg.Wait()
+		close(errs)
+		for err := range errs {
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+		got := logLines(t, s, "G")
+		want := []string{
+			"ann ban bob " + at(0), "ann ban carol " + at(0), "ann ban dave " + at(0), "ann ban erin " + at(0), "ann unban erin " + at(time.Hour),
+			"gobot lapse carol " + at(24*time.Hour), "gobot lapse bob " + at(48*time.Hour),
+		}
+		if len(got) != len(want)+2*len(ws) || strings.Join(got[:len(want)], "\n") != strings.Join(want, "\n") {
+			t.Fatalf("log =\n%s\nwant\n%s\nand then %d aborts", strings.Join(got, "\n"), strings.Join(want, "\n"), 2*len(ws))
+		}
+		for _, l := range got[len(want):] {
+			if !strings.HasPrefix(l, "ann abort g") {
+				t.Errorf("after the lapses the log has %q, want only the aborts", l)
+			}
+		}
+		log, _, _ := s.AuditLog(ctx, "G", 2*len(ws), 1)
+		if len(log) != 1 || log[0].By != storage.Gobot || log[0].Action != storage.AuditLapse || log[0].Target != "bob" || !log[0].At.Equal(start.Add(48*time.Hour)) {
+			t.Errorf("bob's lapse = %+v, want by gobot when the ban ended", log)
+		}
+		for _, w := range ws {
+			if lines := logLines(t, w, "G"); len(lines) != len(got) {
+				t.Errorf("another read of the log has %d entries, want %d", len(lines), len(got))
+			}
+		}
+		if b, err := s.Ban(ctx, "G", "bob"); err != nil || !b.LapseLogged || b.Active(*now) {
+			t.Errorf("bob's ban = %+v, %v; want lapsed, its lapse logged", b, err)
+		}
+		if b, err := s.Ban(ctx, "G", "dave"); err != nil || b.LapseLogged || !b.Active(*now) {
+			t.Errorf("dave's ban = %+v, %v; want it holding", b, err)
+		}
+
+		// Frank's ban lapses unlogged and a new ban replaces it: the
+		// lapse is logged first, from the ban it replaces.
+		before := len(got)
+		ban("frank", 1)
+		*now = now.Add(72 * time.Hour)
+		ban("frank", 3)
+		got = logLines(t, s, "G")
+		want = []string{"ann ban frank " + at(49*time.Hour), "gobot lapse frank " + at(73*time.Hour), "ann ban frank " + at(121*time.Hour)}
+		if strings.Join(got[before:], "\n") != strings.Join(want, "\n") {
+			t.Errorf("log after frank's bans =\n%s\nwant\n%s", strings.Join(got[before:], "\n"), strings.Join(want, "\n"))
+		}
+		if b, err := s.Ban(ctx, "G", "frank"); err != nil || !b.Active(*now) || b.LapseLogged {
+			t.Errorf("frank's new ban = %+v, %v; want it holding", b, err)
+		}
+		// Another server's log has none of it.
+		if log, total, err := s.AuditLog(ctx, "H", 0, 10); err != nil || total != 0 {
+			t.Errorf("server H's log = %+v, %d, %v; want empty", log, total, err)
+		}
+	})
+}
+
+// TestAdminAuditAtomic: an action and its log entry are stored together
+// or not at all. A game finished with its entry (storage.WithAudit) is
+// archived and logged; a finish that fails (a stale version) logs
+// nothing; an entry that cannot be stored fails its action, which leaves
+// everything as it was: a game's finish, a ban, a setting, an unban, an
+// annulment.
+func TestAdminAuditAtomic(t *testing.T) {
+	bothAdminStores(t, func(t *testing.T, s adminStore, now *time.Time) {
+		ctx := context.Background()
+		ann := storage.Player{UserID: "A", Name: "ann"}
+		bad := storage.AuditEntry{GuildID: "G", By: ann} // no action: refused by the log
+		entries := func() int {
+			t.Helper()
+			_, total, err := s.AuditLog(ctx, "G", 0, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return total
+		}
+		eg, _ := engine.NewGame(engine.Config{Size: 9})
+		g := &storage.Game{ChannelID: "c1", GuildID: "G", Sides: storage.Sides(storage.Player{UserID: "1"}, storage.Player{UserID: "2"}), State: engine.Own(eg)}
+		if err := s.CreateGame(ctx, g); err != nil {
+			t.Fatal(err)
+		}
+		stale, err := s.Game(ctx, "c1")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := s.UpdateGame(ctx, g); err != nil {
+			t.Fatal(err)
+		}
+		arc := storage.Archived{Result: "B+F", SGF: []byte("(;)"), Moves: 40, Rated: true}
+		abort := storage.AuditEntry{GuildID: "G", By: ann, Action: storage.AuditAdjudicate, Target: g.ID, Before: "in play", After: "B+F"}
+		if err := s.FinishGame(storage.WithAudit(ctx, abort), stale, arc); !errors.Is(err, storage.ErrConflict) {
+			t.Errorf("FinishGame of a stale game = %v, want ErrConflict", err)
+		}
+		if err := s.FinishGame(storage.WithAudit(ctx, bad), g, arc); !errors.Is(err, storage.ErrInvalid) {
+			t.Errorf("FinishGame with an entry the log refuses = %v, want ErrInvalid", err)
+		}
+		if n := entries(); n != 0 {
+			t.Errorf("failed finishes left %d log entries", n)
+		}
+		if _, err := s.Game(ctx, "c1"); err != nil {
+			t.Errorf("after failed finishes the game is not in play: %v", err)
+		}
+		if _, err := s.ArchivedGame(ctx, g.ID); !errors.Is(err, storage.ErrNotFound) {
+			t.Errorf("after failed finishes the game is archived: %v", err)
+		}
+		if err := s.FinishGame(storage.WithAudit(ctx, abort), g, arc); err != nil {
+			t.Fatal(err)
+		}
+		if log, total, err := s.AuditLog(ctx, "G", 0, 10); err != nil || total != 1 || log[0].Target != g.ID || log[0].After != "B+F" {
+			t.Errorf("the finish's log = %+v, %d, %v; want its one entry", log, total, err)
+		}
+		rating, err := s.Rating(ctx, storage.GlobalPool, "1")
+		if err != nil {
+			t.Fatal(err)
+		}
+
+		*now = now.Add(time.Hour)
+		bob := storage.Player{UserID: "B", Name: "bob"}
+		if err := s.PutBan(ctx, storage.Ban{GuildID: "G", User: bob, By: ann}, bad); !errors.Is(err, storage.ErrInvalid) {
+			t.Errorf("PutBan with an entry the log refuses = %v, want ErrInvalid", err)
+		}
+		if _, err := s.Ban(ctx, "G", "B"); !errors.Is(err, storage.ErrNotFound) {
+			t.Errorf("a ban whose entry was refused was stored: %v", err)
+		}
+		st, err := s.Settings(ctx, "G")
+		if err != nil {
+			t.Fatal(err)
+		}
+		st.MaxGames = 3
+		if err := s.PutSettings(ctx, st, bad); !errors.Is(err, storage.ErrInvalid) {
+			t.Errorf("PutSettings with an entry the log refuses = %v, want ErrInvalid", err)
+		}
+		if st, err := s.Settings(ctx, "G"); err != nil || st.Version != 0 || st.MaxGames != 0 {
+			t.Errorf("settings whose entry was refused = %+v, %v; want the defaults", st, err)
+		}
+		if err := s.PutBan(ctx, storage.Ban{GuildID: "G", User: bob, By: ann}, storage.AuditEntry{GuildID: "G", By: ann, Action: storage.AuditBan, Target: "B"}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.LiftBan(ctx, "G", "B", ann, bad); !errors.Is(err, storage.ErrInvalid) {
+			t.Errorf("LiftBan with an entry the log refuses = %v, want ErrInvalid", err)
+		}
+		if b, err := s.Ban(ctx, "G", "B"); err != nil || !b.Active(*now) {
+			t.Errorf("a ban whose lift's entry was refused = %+v, %v; want it holding", b, err)
+		}
+		if _, err := s.AnnulGame(ctx, "G", g.ID, bad); !errors.Is(err, storage.ErrInvalid) {
+			t.Errorf("AnnulGame with an entry the log refuses = %v, want ErrInvalid", err)
+		}
+		if a, err := s.ArchivedGame(ctx, g.ID); err != nil || a.Annulled || !a.Rated {
+			t.Errorf("a game whose annulment's entry was refused = %+v, %v; want it rated", a, err)
+		}
+		if r, err := s.Rating(ctx, storage.GlobalPool, "1"); err != nil || r.Rating != rating.Rating || r.Games != 1 {
+			t.Errorf("rating after a refused annulment = %+v, %v; want %+v", r, err, rating)
+		}
+		if h, err := s.RatingHistory(ctx, "1"); err != nil || len(h) != 2 || h[0].Game != g.ID || h[1].Game != g.ID {
+			t.Errorf("rating history after a refused annulment = %+v, %v; want the game's changes (global, server)", h, err)
+		}
+		if n := entries(); n != 2 {
+			t.Errorf("log after the refusals has %d entries, want 2 (the finish, the ban)", n)
+		}
+	})
+}
+
+// TestAdminMoveDuringAnnul: while an annulment recomputes its pools, a
+// move in another game commits and a game of the same pool finishes,
+// rated; the annulment, held in its recomputation until then, completes
+// afterwards and the ratings equal a rebuild's. (Were the recomputation
+// holding a write, the move would wait for ever: the test's timeout.)
+func TestAdminMoveDuringAnnul(t *testing.T) {
+	bothAdminStores(t, func(t *testing.T, s adminStore, now *time.Time) {
+		ctx := context.Background()
+		newGame := func(channel string, black, white string) *storage.Game {
+			t.Helper()
+			eg, _ := engine.NewGame(engine.Config{Size: 9})
+			g := &storage.Game{ChannelID: channel, GuildID: "G", Sides: storage.Sides(storage.Player{UserID: black}, storage.Player{UserID: white}), State: engine.Own(eg)}
+			if err := s.CreateGame(ctx, g); err != nil {
+				t.Fatal(err)
+			}
+			return g
+		}
+		finish := func(g *storage.Game) {
+			t.Helper()
+			if err := s.FinishGame(ctx, g, storage.Archived{Result: "B+R", SGF: []byte("(;)"), Moves: 40, Rated: true}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		var ids []string
+		for i := range 20 {
+			g := newGame(fmt.Sprint("c", i), fmt.Sprint(i%4), fmt.Sprint(4+i%3))
+			finish(g)
+			ids = append(ids, g.ID)
+		}
+		live := newGame("live", "8", "9")
+		later := newGame("later", "0", "4")
+
+		recomputing, release := make(chan struct{}), make(chan struct{})
+		var once sync.Once
+		s.(interface{ OnRecompute(func()) }).OnRecompute(func() {
+			once.Do(func() {
+				close(recomputing)
+				<-release
+			})
+		})
+		done := make(chan error, 1)
+		go func() {
+			_, err := s.AnnulGame(ctx, "G", ids[3], storage.AuditEntry{GuildID: "G", Action: storage.AuditAnnul, Target: ids[3]})
+			done <- err
+		}()
+		<-recomputing
+		e5, _ := engine.ParsePoint("E5", 9)
+		if err := engine.GameOf(live.State).Play(engine.PlaceAt(engine.Black, e5)); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.UpdateGame(ctx, live); err != nil {
+			t.Fatalf("a move while an annulment recomputes: UpdateGame = %v", err)
+		}
+		if g, err := s.Game(ctx, "live"); err != nil || g.State.MoveCount() != 1 {
+			t.Fatalf("the move made while an annulment recomputes: %v, %v", g, err)
+		}
+		finish(later) // rated in the pool being recomputed
+		close(release)
+		if err := <-done; err != nil {
+			t.Fatalf("AnnulGame = %v", err)
+		}
+		if a, err := s.ArchivedGame(ctx, ids[3]); err != nil || !a.Annulled {
+			t.Errorf("the annulled game = %+v, %v", a, err)
+		}
+		rep, err := s.RebuildRatings(ctx)
+		if err != nil || rep.Changed != 0 || rep.Missing != 0 || rep.Games != 20 {
+			t.Errorf("RebuildRatings = %+v, %v; want 20 games, nothing changed", rep, err)
 		}
 	})
 }

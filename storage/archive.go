@@ -131,9 +131,15 @@ func archiveIndexKeys(a *Archived) []indexKey {
 // are updated in the same transaction, and so are the ratings when a.Rated
 // asks for it and the game can be rated (see ratedScore): in the global
 // pool, and in the server's pool for a game between two people on a server
-// (see rateGame).
+// (see rateGame). Given a context from WithAudit, it appends the entry to
+// the server's log in the same transaction.
 func (s *Store) FinishGame(ctx context.Context, g *Game, a Archived) error {
-	ap, val, tie, err := archiveRecord(s.kinds, g, a, s.now())
+	now := s.now()
+	ap, val, tie, err := archiveRecord(s.kinds, g, a, now)
+	if err != nil {
+		return err
+	}
+	e, err := auditOf(ctx)
 	if err != nil {
 		return err
 	}
@@ -146,6 +152,11 @@ func (s *Store) FinishGame(ctx context.Context, g *Game, a Archived) error {
 		}
 		if err := deleteActive(tx, h); err != nil {
 			return err
+		}
+		if e != nil {
+			if err := appendAudit(tx, *e, now); err != nil {
+				return err
+			}
 		}
 		if !a.Rated {
 			return putArchive(tx, &a, val, a.SGF, tie)

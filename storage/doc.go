@@ -143,7 +143,11 @@
 // # A server's administration
 //
 // Each server's settings, bans and audit log (admin.go) are written with
-// their log entry in one transaction, and nothing deletes them. AnnulGame
+// their log entry in one transaction, and nothing deletes them; so is a
+// game that an admin, a moderator or a player ends (FinishGame with
+// WithAudit). A ban's lapse is logged (AuditLapse) in the transaction
+// that first appends to or reads the server's log after it, and marked on
+// the ban there, so it is logged once whichever worker gets there first. AnnulGame
 // marks a finished game annulled and rates its pools again from the
 // archive in memory, outside the write transactions, then stores what
 // changed in one write that checks no game was rated meanwhile (else it

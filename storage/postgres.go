@@ -40,6 +40,10 @@ type Postgres struct {
 	// starts are the bot levels' start ratings (Options.StartRatings).
 	starts StartRatings
 	kinds  *game.Kinds // Options.Kinds
+
+	// recomputing, when set (tests), is called as an annulment starts to
+	// recompute its pools without the rating lock (see annulOnce).
+	recomputing func()
 }
 
 // OpenPostgres connects to the database at url (postgres://…), applies the
@@ -468,7 +472,12 @@ func (p *Postgres) loadGames(ctx context.Context, sql string, args ...any) ([]*G
 
 // FinishGame is Store.FinishGame.
 func (p *Postgres) FinishGame(ctx context.Context, g *Game, a Archived) error {
-	ap, val, tie, err := archiveRecord(p.kinds, g, a, p.now())
+	now := p.now()
+	ap, val, tie, err := archiveRecord(p.kinds, g, a, now)
+	if err != nil {
+		return err
+	}
+	e, err := auditOf(ctx)
 	if err != nil {
 		return err
 	}
@@ -489,6 +498,11 @@ func (p *Postgres) FinishGame(ctx context.Context, g *Game, a Archived) error {
 		}
 		if err := pgNotifyGame(ctx, tx, want.ChannelID); err != nil {
 			return err
+		}
+		if e != nil {
+			if err := pgAppendAudit(ctx, tx, *e, now); err != nil {
+				return err
+			}
 		}
 		a, v := ap, val
 		if ap.Rated {

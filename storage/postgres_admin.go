@@ -137,11 +137,14 @@ func (p *Postgres) PutBan(ctx context.Context, b Ban, e AuditEntry) error {
 		return err
 	}
 	return pgx.BeginFunc(ctx, p.pool, func(tx pgx.Tx) error {
-		if _, err := tx.Exec(ctx, `INSERT INTO bans (guild_id, user_id, record) VALUES ($1, $2, $3)
-			ON CONFLICT (guild_id, user_id) DO UPDATE SET record = $3`, b.GuildID, b.User.UserID, string(v)); err != nil {
+		// The log first: it logs the lapse of an earlier ban of the user
+		// before this one replaces it.
+		if err := pgAppendAudit(ctx, tx, e, now); err != nil {
 			return err
 		}
-		return pgAppendAudit(ctx, tx, e, now)
+		_, err := tx.Exec(ctx, `INSERT INTO bans (guild_id, user_id, record) VALUES ($1, $2, $3)
+			ON CONFLICT (guild_id, user_id) DO UPDATE SET record = $3`, b.GuildID, b.User.UserID, string(v))
+		return err
 	})
 }
 
@@ -182,10 +185,81 @@ func (p *Postgres) AppendAudit(ctx context.Context, e AuditEntry) error {
 	return pgx.BeginFunc(ctx, p.pool, func(tx pgx.Tx) error { return pgAppendAudit(ctx, tx, e, now) })
 }
 
+// pgAppendAudit is appendAudit: e, after the lapses of the server's bans
+// not yet logged.
 func pgAppendAudit(ctx context.Context, tx pgx.Tx, e AuditEntry, now time.Time) error {
 	if err := e.validate(); err != nil {
 		return err
 	}
+	if err := pgLogLapses(ctx, tx, e.GuildID, now); err != nil {
+		return err
+	}
+	return pgPutAudit(ctx, tx, e, now)
+}
+
+// pgLapse is a ban that lapsed with its record as read.
+type pgLapse struct {
+	ban *Ban
+	rec string
+}
+
+// pgLapses returns the bans of a server that lapsed by now and are not in
+// its log yet, in the order they lapsed.
+func pgLapses(ctx context.Context, q pgQuerier, guild string, now time.Time) ([]pgLapse, error) {
+	rows, err := q.Query(ctx, `SELECT user_id, record FROM bans WHERE guild_id = $1`, guild)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []pgLapse
+	for rows.Next() {
+		var user, rec string
+		if err := rows.Scan(&user, &rec); err != nil {
+			return nil, err
+		}
+		b := new(Ban)
+		if json.Unmarshal([]byte(rec), b) == nil && b.lapsedUnlogged(now) && b.User.UserID == user {
+			out = append(out, pgLapse{b, rec})
+		}
+	}
+	slices.SortFunc(out, func(x, y pgLapse) int { return lapseOrder(x.ban, y.ban) })
+	return out, rows.Err()
+}
+
+// pgLogLapses logs, in tx, the lapses of a server's bans not logged yet
+// (see AuditLapse). Each ban is marked by an UPDATE that expects the
+// record as read: of several transactions logging the same lapse at once,
+// the first to commit marks it and the others' UPDATEs, which wait for it
+// and then find another record, change nothing; only a marked lapse is
+// logged, so each is logged once.
+func pgLogLapses(ctx context.Context, tx pgx.Tx, guild string, now time.Time) error {
+	lapsed, err := pgLapses(ctx, tx, guild, now)
+	if err != nil {
+		return err
+	}
+	for _, l := range lapsed {
+		e := l.ban.lapseEntry()
+		v, err := json.Marshal(l.ban)
+		if err != nil {
+			return err
+		}
+		tag, err := tx.Exec(ctx, `UPDATE bans SET record = $4 WHERE guild_id = $1 AND user_id = $2 AND record = $3`,
+			guild, l.ban.User.UserID, l.rec, string(v))
+		if err != nil {
+			return err
+		}
+		if tag.RowsAffected() == 0 {
+			continue // logged (or replaced) by another transaction meanwhile
+		}
+		if err := pgPutAudit(ctx, tx, e, now); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// pgPutAudit adds e to the log in tx.
+func pgPutAudit(ctx context.Context, tx pgx.Tx, e AuditEntry, now time.Time) error {
 	var seq int64
 	if err := tx.QueryRow(ctx, `SELECT nextval('audit_seq')`).Scan(&seq); err != nil {
 		return err
@@ -202,6 +276,14 @@ func pgAppendAudit(ctx context.Context, tx pgx.Tx, e AuditEntry, now time.Time) 
 func (p *Postgres) AuditLog(ctx context.Context, guildID string, offset, limit int) ([]AuditEntry, int, error) {
 	if err := checkID("guild ID", guildID); err != nil {
 		return nil, 0, err
+	}
+	now := p.now()
+	lapsed, err := pgLapses(ctx, p.pool, guildID, now)
+	if err == nil && len(lapsed) > 0 {
+		err = pgx.BeginFunc(ctx, p.pool, func(tx pgx.Tx) error { return pgLogLapses(ctx, tx, guildID, now) })
+	}
+	if err != nil {
+		return nil, 0, fmt.Errorf("storage: audit log of %s: %w", guildID, err)
 	}
 	var total int
 	if err := p.pool.QueryRow(ctx, `SELECT count(*) FROM audit_log WHERE guild_id = $1`, guildID).Scan(&total); err != nil {
@@ -246,6 +328,9 @@ func (p *Postgres) pgRatedUpTo(ctx context.Context) (uint64, error) {
 // again when a game was rated meanwhile. The last attempt holds the lock
 // throughout (games being finished wait for it; moves never do).
 func (p *Postgres) AnnulGame(ctx context.Context, guildID, id string, e AuditEntry) (*Archived, error) {
+	if err := e.validate(); err != nil {
+		return nil, err
+	}
 	for attempt := 1; ; attempt++ {
 		a, err := p.annulOnce(ctx, guildID, id, e, attempt == annulAttempts)
 		if !errors.Is(err, errRated) {
@@ -324,6 +409,9 @@ func (p *Postgres) annulOnce(ctx context.Context, guildID, id string, e AuditEnt
 	var mem *memRatings
 	if !locked {
 		// Recomputed before the rating lock is taken.
+		if p.recomputing != nil {
+			p.recomputing()
+		}
 		if mem, err = recomputePools(ctx, p.starts, all, pools, seq); err != nil {
 			return nil, err
 		}

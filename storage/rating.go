@@ -156,13 +156,20 @@ func (s StartRatings) of(p Player) glicko.Rating {
 // RatingSeq order with the same starts, reproduces every stored value
 // exactly.
 func rateGame(ctx context.Context, tx ratingTx, starts StartRatings, a *Archived, blackScore float64) error {
+	return rateIn(ctx, tx, starts, a, blackScore, ratingPools(a))
+}
+
+// rateIn is rateGame in pools only, some of the game's pools (ratingPools):
+// each pool is rated apart from the others, so rating a game in some of
+// its pools gives these pools what rateGame gives them.
+func rateIn(ctx context.Context, tx ratingTx, starts StartRatings, a *Archived, blackScore float64, pools []string) error {
 	var adv float64
 	if KindOf(a.Kind) == goKind {
 		adv = glicko.HandicapRanks(a.Size, a.Handicap, a.Rules)
 	} else {
 		starts = nil // the bots' measured ranks are Go ranks
 	}
-	for _, pool := range ratingPools(a) {
+	for _, pool := range pools {
 		rb, err := tx.loadRating(ctx, pool, a.Black)
 		if err != nil {
 			return err
@@ -451,10 +458,14 @@ func ratedInOrder(all []*Archived) []ratedGame {
 			games = append(games, ratedGame{a, score})
 		}
 	}
-	slices.SortFunc(games, func(x, y ratedGame) int {
-		return cmp.Or(cmp.Compare(x.a.RatingSeq, y.a.RatingSeq), x.a.FinishedAt.Compare(y.a.FinishedAt), cmp.Compare(x.a.ID, y.a.ID))
-	})
+	slices.SortFunc(games, func(x, y ratedGame) int { return ratedOrder(x.a, y.a) })
 	return games
+}
+
+// ratedOrder is the order games were rated in: RatingSeq, then finish
+// time and ID for records without one.
+func ratedOrder(x, y *Archived) int {
+	return cmp.Or(cmp.Compare(x.RatingSeq, y.RatingSeq), x.FinishedAt.Compare(y.FinishedAt), cmp.Compare(x.ID, y.ID))
 }
 
 // rerate rates the rated games of all again through tx, in the order they

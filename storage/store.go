@@ -87,6 +87,10 @@ type Store struct {
 	kinds  *game.Kinds      // Options.Kinds
 	writes atomic.Int64     // writers in flight: choose Update (alone) or Batch
 
+	// recomputing, when set (tests), is called as an annulment starts to
+	// recompute its pools, holding no transaction (see annulOnce).
+	recomputing func()
+
 	// claims are the workers' claims on owed bot moves, by their place
 	// in the queue (see botClaim).
 	claimMu sync.Mutex
@@ -211,6 +215,18 @@ func (s *Store) update(ctx context.Context, fn func(tx *bolt.Tx) error) error {
 		return closedErr(s.db.Update(fn))
 	}
 	return closedErr(s.db.Batch(fn))
+}
+
+// updateAlone is update for a long write that other writes must not join:
+// it never runs in a batch, where the writes batched with it (a move)
+// would wait for all of it.
+func (s *Store) updateAlone(ctx context.Context, fn func(tx *bolt.Tx) error) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	defer s.writes.Add(-1)
+	s.writes.Add(1)
+	return closedErr(s.db.Update(fn))
 }
 
 // view runs fn in a read-only transaction. Values read from the transaction
