@@ -112,6 +112,10 @@ func TestBrowserActivityGame9x9(t *testing.T) {
 	for _, p := range all {
 		p.wait("the scoring phase", `!document.getElementById('scoring').hidden`, 10*time.Second)
 	}
+	// A refusal belongs to the phase it was made in.
+	if got := cat.text("#message"); got != "" {
+		t.Errorf("the spectator's refusal still shows in the scoring phase: %q", got)
+	}
 	// A group clicked in the scoring phase changes side, for everyone.
 	before := ann.label("J9")
 	ann.clickPoint("J9")

@@ -249,6 +249,10 @@ function press(name) {
 function setView(v) {
   const prev = st.view;
   if (!prev || prev.id !== v.id || prev.moves !== v.moves || prev.version !== v.version) st.pending = null;
+  // A refusal belongs to the phase it was made in: once play ends, the
+  // scoring phase starts or ends, or another game shows, it goes.
+  const phase = (g) => g.id + (g.over ? ':over' : '') + (g.scoring ? ':scoring' : '');
+  if (prev && phase(prev) !== phase(v) && $('message').classList.contains('refused')) say('', false);
   st.view = v;
   st.receivedAt = performance.now();
   announce(prev, v);
