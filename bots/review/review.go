@@ -13,8 +13,11 @@ import (
 
 // Format is the version of the Review encoding; a stored review of another
 // format is made again. Format 2 counts settled positions, fills sealed
-// areas for the built-in search and filters its side-to-move bias.
-const Format = 2
+// areas for the built-in search and filters its side-to-move bias; format
+// 3 measures the built-in search's losses between positions with the same
+// player to move and judges would-be mistakes again (see ConfirmedLosses
+// and Review.rejudge).
+const Format = 3
 
 // MistakesPerPlayer is how many mistakes a review names for each player.
 const MistakesPerPlayer = 3
