@@ -185,11 +185,14 @@ func Run(ctx context.Context, g *engine.Game, ev Evaluator, progress func(done, 
 	if progress != nil {
 		progress(0, total)
 	}
-	// kept[i] is what the built-in search's fill kept before position i.
+	// kept[i] is what the built-in search's fill kept before position i,
+	// and judged[i] what the evaluator judged for position i (nil when it
+	// was counted).
 	kept := make([]map[int]engine.Color, len(positions)+1)
+	judged := make([]*engine.Game, len(positions))
 	for i, pos := range positions {
-		p, filled, err := judge(ctx, ev, pos, kept[i])
-		kept[i+1] = filled
+		p, j, filled, err := judge(ctx, ev, pos, kept[i])
+		kept[i+1], judged[i] = filled, j
 		if err != nil {
 			return nil, fmt.Errorf("review: position after move %d: %w", i, err)
 		}
@@ -217,7 +220,7 @@ func Run(ctx context.Context, g *engine.Game, ev Evaluator, progress func(done, 
 	if biased {
 		r.unbias()
 		sure = func(losses []float64) ([]float64, error) {
-			return r.rejudge(ctx, positions, kept, m, losses)
+			return r.rejudge(ctx, judged, m, losses)
 		}
 	}
 	if err := r.finish(res, hasResult, sure); err != nil {
@@ -228,20 +231,24 @@ func Run(ctx context.Context, g *engine.Game, ev Evaluator, progress func(done, 
 
 // rejudgeSeeds is how many more times, each with another seed, the
 // built-in search judges the positions around a move it finds a mistake.
-const rejudgeSeeds = 2
+// One: a 60-move 9×9 review then costs about a third more (two would
+// double it).
+const rejudgeSeeds = 1
 
 // rejudge measures again the loss of each move that the built-in search
 // finds a mistake (losses[i], from ConfirmedLosses, at least MinPoints;
 // the move not its preferred one): the positions its loss rests on are
-// judged rejudgeSeeds more times with other seeds (kept[i] is the fill
-// kept before position i). A judgement of this search can be several
-// points off in a position with big areas still open, and another seed
-// says otherwise as often as not, which is the estimate's noise. The
-// move's loss becomes the mean of its losses by each seed, and it is no
-// mistake (0) unless that mean exceeds MinPoints by its standard error.
-// The moves are measured again biggest loss first, until MistakesPerPlayer
-// of a player's stand; the player's smaller ones then count as none.
-func (r *Review) rejudge(ctx context.Context, positions []*engine.Game, kept []map[int]engine.Color, m MCTS, losses []float64) ([]float64, error) {
+// judged rejudgeSeeds more times with other seeds (judged[i] is what the
+// search judged for position i, its sealed areas filled; nil for a counted
+// position). A judgement of this search can be several points off in a
+// position with big areas still open, and another seed says otherwise as
+// often as not: that is the estimate's noise. The move's loss becomes the
+// mean of its losses by each seed, and it is no mistake (0) unless that
+// mean exceeds MinPoints by its standard error; with one more seed, unless
+// both seeds see it lose MinPoints. The moves are measured again biggest
+// loss first, until MistakesPerPlayer of a player's stand; the player's
+// smaller ones then count as none.
+func (r *Review) rejudge(ctx context.Context, judged []*engine.Game, m MCTS, losses []float64) ([]float64, error) {
 	out := slices.Clone(losses)
 	series := make([][]float64, rejudgeSeeds+1)
 	series[0] = make([]float64, len(r.Positions))
@@ -273,20 +280,20 @@ func (r *Review) rejudge(ctx context.Context, positions []*engine.Game, kept []m
 		}
 		var each []float64
 		for k, sk := range series {
-			for j := max(0, i-1); j <= min(len(positions)-1, i+2); j++ {
+			for j := max(0, i-1); j <= min(len(judged)-1, i+2); j++ {
 				if !math.IsNaN(sk[j]) {
 					continue
 				}
-				if r.Positions[j].Counted {
+				if r.Positions[j].Counted || judged[j] == nil {
 					sk[j] = r.Positions[j].Score
 					continue
 				}
 				other := MCTS{Playouts: m.Playouts, Seed: m.Seed + int64(k)*rejudgeSeedStep}
-				p, _, err := judge(ctx, other, positions[j], kept[j])
+				e, err := other.Evaluate(ctx, judged[j])
 				if err != nil {
 					return nil, fmt.Errorf("review: position after move %d: %w", j, err)
 				}
-				sk[j] = p.Score
+				sk[j] = e.Score
 			}
 			each = append(each, confirmedLoss(sk, movers, i))
 		}
@@ -348,35 +355,36 @@ func (r *Review) unbias() {
 // with the big sealed regions filled (see territory.sealedPosition: kept
 // are the points filled in the position before, and judge returns those
 // it fills), and the variation it gives is cut at its first move that the
-// real position does not allow.
-func judge(ctx context.Context, ev Evaluator, pos *engine.Game, kept map[int]engine.Color) (Position, map[int]engine.Color, error) {
+// real position does not allow. judge also returns the position ev judged
+// (the filled one for the built-in search), nil when it counted.
+func judge(ctx context.Context, ev Evaluator, pos *engine.Game, kept map[int]engine.Color) (Position, *engine.Game, map[int]engine.Color, error) {
 	t := analyse(ctx, pos)
 	if err := ctx.Err(); err != nil {
-		return Position{}, nil, err
+		return Position{}, nil, nil, err
 	}
 	if t.settled {
 		p := t.settledPosition(pos)
 		if pos.Over() {
 			p.Best, p.PV = "", nil
 		}
-		return p, nil, nil
+		return p, nil, nil, nil
 	}
 	var e Evaluation
 	var err error
 	var filled map[int]engine.Color
+	judged := pos
 	if m, ok := ev.(MCTS); ok {
-		var sealed *engine.Game
-		sealed, filled = t.sealedPosition(pos, kept)
-		e, err = m.Evaluate(ctx, sealed)
+		judged, filled = t.sealedPosition(pos, kept)
+		e, err = m.Evaluate(ctx, judged)
 	} else {
 		e, err = ev.Evaluate(ctx, pos)
 	}
 	if err != nil {
-		return Position{}, nil, err
+		return Position{}, nil, nil, err
 	}
 	p := Position{Winrate: clamp01(e.Winrate), Score: e.Score}
 	if pos.Over() {
-		return p, filled, nil
+		return p, judged, filled, nil
 	}
 	line := pos.Clone()
 	for i, m := range e.PV {
@@ -396,7 +404,7 @@ func judge(ctx context.Context, ev Evaluator, pos *engine.Game, kept map[int]eng
 		}
 		p.PV = []string{p.Best}
 	}
-	return p, filled, nil
+	return p, judged, filled, nil
 }
 
 // sameMove reports whether a and b are the same move.
