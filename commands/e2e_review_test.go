@@ -109,11 +109,29 @@ func testE2EReview(t *testing.T, e *env) {
 	if !ok || !strings.Contains(graph.Description, "Win-rate graph of 8 moves") || !strings.Contains(msgs[0].Text(), rv.Paragraph()) {
 		t.Errorf("first message in the thread = %q (graph %q), want the summary and the win-rate graph", msgs[0].Text(), graph.Description)
 	}
-	var boards []string
+	var boards, alts []string
 	for _, m := range msgs[1:] {
 		for _, a := range m.Attachments {
-			boards = append(boards, a.Filename)
+			boards, alts = append(boards, a.Filename), append(alts, a.Description)
 		}
+	}
+	// Each board names the move it answers, marked as the last move.
+	answering := 0
+	for i, m := range rv.Mistakes {
+		if m.Number < 2 || i >= len(alts) {
+			continue
+		}
+		answering++
+		side := "White"
+		if m.Color == engine.White {
+			side = "Black"
+		}
+		if want := "answering " + side + " " + reviewMoves[m.Number-2] + " (marked as the last move)"; !strings.Contains(alts[i], want) {
+			t.Errorf("board of move %d: %q, want it to say %q", m.Number, alts[i], want)
+		}
+	}
+	if answering == 0 {
+		t.Errorf("no mistake board answers a move (mistakes %+v)", rv.Mistakes)
 	}
 	var want []string
 	for _, m := range rv.Mistakes {

@@ -284,9 +284,11 @@ func blunderSet(t *testing.T) (names []string, games []*engine.Game, blunders []
 
 // TestBlunderAccuracy reviews every game of the blunder set with the
 // built-in engine at its review budget and counts the games whose blunder
-// is among the blunderer's mistakes: all but one in 24 must be (23 of 24;
-// 24 before the review counted settled positions and filtered the
-// side-to-move bias, issue 34).
+// is among the blunderer's mistakes: all but one in 24 must be (24 of 24
+// since losses are measured between positions with the same player to
+// move and judged again with a second seed; 23 before, with the median
+// of the losses around each move taken off; 24 before the review counted
+// settled positions, issue 34).
 func TestBlunderAccuracy(t *testing.T) {
 	if testing.Short() || os.Getenv("GOBOT_REVIEW_ACCURACY") == "" {
 		t.Skip("set GOBOT_REVIEW_ACCURACY=1 (and no -short) to measure the review's accuracy")

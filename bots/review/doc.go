@@ -20,8 +20,13 @@
 // stones (two eyes left), so that its playouts, which let an invader live
 // in a sealed area far too often, count them as players do and never
 // propose an invasion. What the playouts still get wrong, a bias towards
-// the player to move, is filtered out of the graph (Review.unbias) and out
-// of each move's loss (Debias).
+// the player to move and single judgements several points off where big
+// areas are still open, is filtered out of the graph (Review.unbias) and
+// out of each move's loss: a loss is measured only between positions with
+// the same player to move and must be seen on both sides of the move
+// (ConfirmedLosses), and a move that would be a mistake is judged again
+// with other seeds and named only when its loss stands out of their
+// noise (Review.rejudge).
 //
 // A Review is plain data that encodes to JSON, so it can be stored with
 // the archived game, and the mistake selection (SelectMistakes) and the

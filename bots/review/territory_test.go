@@ -20,6 +20,14 @@ var wallMoves = []string{
 	"H3", "B7", "pass", "pass",
 }
 
+// wallDownMoves is the same game with the walls built from the top edge
+// down to the bottom one.
+var wallDownMoves = []string{
+	"E9", "F9", "E8", "F8", "E7", "F7", "E6", "F6", "E5", "F5",
+	"E4", "F4", "E3", "F3", "E2", "F2", "E1", "F1",
+	"H3", "B7", "pass", "pass",
+}
+
 // wallGame returns the wall game after its first n moves.
 func wallGame(t *testing.T, n int) *engine.Game {
 	t.Helper()
@@ -123,5 +131,39 @@ func TestSettledPositionBest(t *testing.T) {
 	}
 	if !p.Counted || p.Score != a.count {
 		t.Errorf("position %+v, want counted with score %v", p, a.count)
+	}
+}
+
+// TestReviewWallGame reviews the wall game of issue 34, both ways round,
+// as /go review does (the built-in search at its review budget, seed 1,
+// the result B+1.5 agreed by counting): nobody made a mistake. Each wall
+// move seals a border, and once the borders are closed H3 and B7 cost
+// nothing under area scoring. Before the review measured losses between
+// positions with the same player to move and judged candidate mistakes
+// again with other seeds, it named the wall moves E1, E3, F1 and F3 (2 to
+// 7 points) and, built from the top, E9, F9, F4, F3 and E2 (3 to 11).
+func TestReviewWallGame(t *testing.T) {
+	for name, moves := range map[string][]string{"from the middle": wallMoves, "from the top": wallDownMoves} {
+		g := playGame(t, 9, moves...)
+		if err := g.End(engine.Result{Winner: engine.Black, Reason: engine.ByScore, Margin: 1.5}); err != nil {
+			t.Fatal(err)
+		}
+		r, err := Run(context.Background(), g, MCTS{Seed: 1}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range r.Mistakes {
+			t.Errorf("%s: move %d (%s %s) loses %.1f points, better %s", name, m.Number, m.Color.Letter(), m.Move, m.Loss, m.Best)
+		}
+		if s := r.Summary; s.Winner != engine.Black || s.FinalScore != 1.5 {
+			t.Errorf("%s: winner %v, final score %v; want Black, 1.5", name, s.Winner, s.FinalScore)
+		}
+		// From the move that closes the last border on, the better move
+		// is a pass: every point is someone's sealed area.
+		for i := 18; i < len(r.Positions)-1; i++ {
+			if best := r.Positions[i].Best; best != "pass" {
+				t.Errorf("%s: after move %d the review prefers %s, want pass", name, i, best)
+			}
+		}
 	}
 }
