@@ -436,19 +436,8 @@ func TestWebSocketSlowPage(t *testing.T) {
 		}
 	}
 	// Three moves, which the slow page misses.
-	ctx := t.Context()
 	for i := range 3 {
-		v, err := e.app.View(ctx, ch)
-		if err != nil {
-			t.Fatal(err)
-		}
-		u, seat := black[0], "black"
-		if i%2 == 1 {
-			u, seat = white[0], "white"
-		}
-		if res := e.app.Act(ctx, ch, u, commands.Action{Kind: commands.ActPlay, Point: benchMove(i/2, i%2 == 0), Game: v.ID, Version: v.Version, Seat: seat}); res.Refused {
-			t.Fatalf("move %d: %s", i+1, res.Text)
-		}
+		playMove(t, e, ch, i, black[0], white[0])
 		quick.await(t, i+1)
 	}
 	// The slow page reads now: what gobot had sent before dropping it,
@@ -499,22 +488,11 @@ func TestWebSocketStatesInOrder(t *testing.T) {
 			}
 		}()
 	}
-	ctx := t.Context()
 	for i := range moves {
 		if i < pages {
 			open(i)
 		}
-		v, err := e.app.View(ctx, ch)
-		if err != nil {
-			t.Fatal(err)
-		}
-		u, seat := black[0], "black"
-		if i%2 == 1 {
-			u, seat = white[0], "white"
-		}
-		if res := e.app.Act(ctx, ch, u, commands.Action{Kind: commands.ActPlay, Point: benchMove(i/2, i%2 == 0), Game: v.ID, Version: v.Version, Seat: seat}); res.Refused {
-			t.Fatalf("move %d: %s", i+1, res.Text)
-		}
+		playMove(t, e, ch, i, black[0], white[0])
 	}
 	for _, p := range all {
 		select {
@@ -683,5 +661,24 @@ func TestSecretsNotLogged(t *testing.T) {
 		if strings.Contains(out, s) {
 			t.Errorf("the log quotes %q:\n%s", s, out)
 		}
+	}
+}
+
+// playMove plays move i (from 0) of the benchmarks' game in ch
+// (benchMove), Black's by black and White's by white, as a click on the
+// board page would.
+func playMove(t *testing.T, e *env, ch string, i int, black, white commands.WebUser) {
+	t.Helper()
+	ctx := t.Context()
+	v, err := e.app.View(ctx, ch)
+	if err != nil {
+		t.Fatal(err)
+	}
+	u, seat := black, "black"
+	if i%2 == 1 {
+		u, seat = white, "white"
+	}
+	if res := e.app.Act(ctx, ch, u, commands.Action{Kind: commands.ActPlay, Point: benchMove(i/2, i%2 == 0), Game: v.ID, Version: v.Version, Seat: seat}); res.Refused {
+		t.Fatalf("move %d: %s", i+1, res.Text)
 	}
 }
