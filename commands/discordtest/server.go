@@ -32,7 +32,10 @@ type Options struct {
 	// RecordOnly records problems (invalid bodies, protocol violations)
 	// without failing the test; the harness's own tests use it.
 	RecordOnly bool
-	// WaitTimeout bounds WaitFor (default one minute).
+	// WaitTimeout bounds WaitFor (default three minutes). It only tells a
+	// hang from slowness: a wait that ends does not wait longer, and a
+	// review on a machine that runs other work (the race detector, other
+	// tests) has taken more than one minute.
 	WaitTimeout time.Duration
 	// Now is the clock that timestamps signatures (default time.Now); give
 	// the bot's clock when a test moves time forward.
@@ -142,7 +145,7 @@ func (s *Server) awaitAnswer(token string) {
 func NewServer(t testing.TB, opts Options) *Server {
 	t.Helper()
 	if opts.WaitTimeout == 0 {
-		opts.WaitTimeout = time.Minute
+		opts.WaitTimeout = 3 * time.Minute
 	}
 	if opts.Now == nil {
 		opts.Now = time.Now
