@@ -23,6 +23,7 @@ func TestE2EBotInDM(t *testing.T) { bothModes(t, testE2EBotInDM) }
 func testE2EBotInDM(t *testing.T, e *env) {
 	dave := e.d.NewUser("dave")
 	dm := e.d.DM(dave)
+	e.refused(e.slash(dm, dave, "bot", discordtest.Str("level", "grandmaster")), "Unknown level \"grandmaster\": choose one of tester, slow, flaky, panic, scripted")
 
 	// Unrated: a rated game against the bot has no undo.
 	start := e.do(e.slash(dm, dave, "bot", discordtest.Str("level", "tester"), discordtest.Int("size", 9), discordtest.Str("color", "white"), discordtest.Bool("rated", false)))

@@ -235,6 +235,7 @@ func TestE2EDraughtsWrongGame(t *testing.T) { httpMode(t, testE2EDraughtsWrongGa
 func testE2EDraughtsWrongGame(t *testing.T, e *env) {
 	empty := e.d.GuildChannel("empty")
 	dan := e.d.NewUser("dan")
+	e.refused(e.draughtsCmd(empty, dan, "bot", discordtest.Str("level", "grandmaster")), "Unknown draughts level \"grandmaster\": choose one of beginner, novice, ")
 	e.refused(e.draughtsMove(empty, dan, "32-28"), "There is no game in this channel. Start one with `/draughts challenge` or `/draughts bot`.")
 	ch, alice, _ := e.guildGame()
 	e.refused(e.draughtsMove(ch, alice, "32-28"), "The game in this channel is Go: play it with `/go play` (`/go help` says how).")

@@ -104,30 +104,14 @@ func (a *App) cmdRengo(ctx context.Context, r *Request) error {
 	return r.Reply(ctx, lobbyMessage(c, ""))
 }
 
-// levelOption is the level: option of /go bot and /go vote: the level
-// named, checked (see level), or the first one on offer.
+// levelOption is the level: option of /go bot and /go vote (LevelOption
+// with Go's levels).
 func (a *App) levelOption(r *Request) (string, error) {
-	if v, ok := r.String("level"); ok {
-		return a.level(v)
-	}
-	levels := a.opts.Players.Levels()
-	if len(levels) == 0 {
-		return "", UserErr(ErrBotBusy, "No bot levels are configured.")
-	}
-	return levels[0].Name, nil
+	return LevelOption(r, a.opts.Players.Levels(), "")
 }
 
-// level checks a bot level's name against the levels on offer.
-func (a *App) level(name string) (string, error) {
-	var names []string
-	for _, l := range a.opts.Players.Levels() {
-		if l.Name == name {
-			return name, nil
-		}
-		names = append(names, l.Name)
-	}
-	return "", UserErr(ErrBadOption, fmt.Sprintf("Unknown level %s: choose one of %v.", Quote(name), names))
-}
+// level checks a Go bot level's name (BotLevel with Go's levels).
+func (a *App) level(name string) (string, error) { return BotLevel(name, a.opts.Players.Levels(), "") }
 
 // lobbyMessage shows a rengo lobby: the game, the teams so far, and the
 // Join, Leave and Start buttons; outcome closes it.

@@ -184,5 +184,32 @@ func ServerClock(r *Request, st *storage.Settings) (*clock.Control, error) {
 	return st.Clock, nil
 }
 
+// BotLevel checks a bot level's name, as a person typed it, against the
+// levels a room offers: the one place a typed level is checked (the bots
+// are asked only for levels that passed here). what names the game in the
+// refusal when the room's levels are not Go's ("draughts ").
+func BotLevel(name string, levels []Level, what string) (string, error) {
+	names := make([]string, 0, len(levels))
+	for _, l := range levels {
+		if l.Name == name {
+			return name, nil
+		}
+		names = append(names, l.Name)
+	}
+	return "", UserErr(ErrBadOption, fmt.Sprintf("Unknown %slevel %s: choose one of %s.", what, Quote(name), strings.Join(names, ", ")))
+}
+
+// LevelOption is the level: option of a room's bot commands: the level
+// named, checked (BotLevel), or the first (weakest) on offer.
+func LevelOption(r *Request, levels []Level, what string) (string, error) {
+	if v, ok := r.String("level"); ok {
+		return BotLevel(v, levels, what)
+	}
+	if len(levels) == 0 {
+		return "", UserErr(ErrBotBusy, "No bot levels are configured.")
+	}
+	return levels[0].Name, nil
+}
+
 // Go's room is a room.
 var _ Room = goRoom{}

@@ -55,18 +55,7 @@ func draughtsSideLabel(s game.Side) string {
 
 // draughtsLevelOption is the level: option of /draughts bot.
 func (a *room) draughtsLevelOption(r *commands.Request) (string, error) {
-	name, ok := r.String("level")
-	if !ok {
-		return "beginner", nil
-	}
-	var names []string
-	for _, l := range a.players.Levels() {
-		if l.Name == name {
-			return name, nil
-		}
-		names = append(names, l.Name)
-	}
-	return "", commands.UserErr(commands.ErrBadOption, fmt.Sprintf("Unknown draughts level %s: choose one of %s.", commands.Quote(name), strings.Join(names, ", ")))
+	return commands.LevelOption(r, draughtsLevels(a.players.Levels()), "draughts ")
 }
 
 // draughtsColourOption is the colour: option: "white", "black" or
