@@ -640,24 +640,29 @@ const tokenLifetime = 14 * time.Minute
 // answers a channel post with 403), else in the channel if gobot may
 // post there.
 func (a *App) postBoard(ctx context.Context, g *storage.Game, m *Message) error {
+	sent, err := a.post(ctx, g, m)
+	if err == nil {
+		a.keepVoteBoard(ctx, g, sent)
+	}
+	return err
+}
+
+// post posts m about g outside any handler, as postBoard says, and returns
+// the message posted.
+func (a *App) post(ctx context.Context, g *storage.Game, m *Message) (*discordgo.Message, error) {
 	f := g.Delivery.Followup
 	if f != nil && a.Now().Sub(f.At) < tokenLifetime {
 		it := &discordgo.Interaction{ID: f.InteractionID, AppID: f.AppID, Token: f.Token, ChannelID: g.ChannelID}
 		sent, err := a.opts.Discord.Followup(ctx, it, m)
 		if err == nil {
-			a.keepVoteBoard(ctx, g, sent)
-			return nil
+			return sent, nil
 		}
 		a.log.Info("post board as a follow-up failed", "channel", g.ChannelID, "err", err)
 	}
 	if f != nil && !f.ChannelPosts {
-		return ErrNoChannelPosts
+		return nil, ErrNoChannelPosts
 	}
-	sent, err := a.opts.Discord.SendMessage(ctx, g.ChannelID, m)
-	if err == nil {
-		a.keepVoteBoard(ctx, g, sent)
-	}
-	return err
+	return a.opts.Discord.SendMessage(ctx, g.ChannelID, m)
 }
 
 // postBotMove posts the board after a bot move no handler answered with

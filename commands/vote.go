@@ -338,6 +338,16 @@ func (a *App) closeVote(ctx context.Context, g *storage.Game) error {
 			return err
 		}
 		text := fmt.Sprintf("🗳️ The vote chose **%s**: %s of %s (%s).\n%s", m, Plural(len(voters), "vote"), Plural(total, "voter"), strings.Join(voters, ", "), note)
+		if botToMove(g) {
+			// gobot answers: a worker posts the board after its move, the
+			// round's one board. A board posted here could come after
+			// that one (the worker may be quicker than this post) and
+			// show the channel the position before gobot's move.
+			if _, err := a.post(ctx, g, &Message{Content: text, AllowedMentions: NoMentions()}); err != nil {
+				a.log.Warn("vote: announce", "game", g.ID, "err", err)
+			}
+			return nil
+		}
 		return a.announce(ctx, g, text)
 	}
 	v := *g.Vote
