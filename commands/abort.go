@@ -62,7 +62,7 @@ func (a *App) askAbort(ctx context.Context, r *Request, g *storage.Game) error {
 // PlayerAbort archives g as aborted once a player has confirmed (the
 // button checks that no move was played since it was offered).
 func (a *App) PlayerAbort(ctx context.Context, r *Request, g *storage.Game) error {
-	if _, err := playerColor(g, r.User); err != nil {
+	if err := a.IsPlayer(g, r.User); err != nil {
 		return err
 	}
 	if _, over := g.State.Result(); over {

@@ -12,7 +12,6 @@ import (
 	"unicode"
 
 	"github.com/bwmarrin/discordgo"
-	"github.com/gobot-dev/gobot/engine"
 	"github.com/gobot-dev/gobot/engine/clock"
 	"github.com/gobot-dev/gobot/engine/game"
 	"github.com/gobot-dev/gobot/storage"
@@ -192,6 +191,13 @@ func (a *App) putSetting(ctx context.Context, r *Request, st *storage.Settings, 
 
 // settingValue shows a setting's value as an admin reads it.
 func (a *App) settingValue(st *storage.Settings, name string) string {
+	for _, rm := range a.rooms.list {
+		if ss, ok := rm.(ServerSettings); ok {
+			if v, ok := ss.Setting(st, name); ok {
+				return v
+			}
+		}
+	}
 	onOff := func(off bool) string {
 		if off {
 			return "off"
@@ -218,16 +224,6 @@ func (a *App) settingValue(st *storage.Settings, name string) string {
 			return "gobot's default (19×19)"
 		}
 		return fmt.Sprintf("%d×%d", st.Size, st.Size)
-	case "ruleset":
-		if st.Ruleset == "" {
-			return "gobot's default (" + engine.PresetNames[0] + ")"
-		}
-		return st.Ruleset
-	case "komi":
-		if st.Komi == nil {
-			return "the ruleset's"
-		}
-		return engine.FormatKomi(*st.Komi)
 	case "ratings":
 		return onOff(st.ServerRatingsOff)
 	case "global_ratings":
@@ -290,6 +286,13 @@ var channelRef = regexp.MustCompile(`^(?:<#([0-9]{1,20})>|([0-9]{1,20}))$`)
 // setSetting reads value into st's setting name, or says what is wrong
 // with it (and st is then not stored).
 func (a *App) setSetting(ctx context.Context, r *Request, st *storage.Settings, name, value string) error {
+	for _, rm := range a.rooms.list {
+		if ss, ok := rm.(ServerSettings); ok {
+			if ok, err := ss.SetSetting(st, name, value); ok {
+				return err
+			}
+		}
+	}
 	bad := func(format string, args ...any) error { return UserErr(ErrBadOption, fmt.Sprintf(format, args...)) }
 	onOff := func(on, off string) (bool, error) {
 		switch strings.ToLower(value) {
@@ -319,18 +322,6 @@ func (a *App) setSetting(ctx context.Context, r *Request, st *storage.Settings, 
 			return bad("The board size must be 9, 13 or 19, not %s.", Quote(value))
 		}
 		st.Size = n
-	case "ruleset":
-		v := strings.ToLower(value)
-		if _, perr := engine.Preset(v); perr != nil {
-			return bad("Unknown ruleset %s: choose %s.", Quote(value), strings.Join(engine.PresetNames, ", "))
-		}
-		st.Ruleset = v
-	case "komi":
-		k, perr := strconv.ParseFloat(value, 64)
-		if perr != nil || !engine.ValidKomi(k) {
-			return bad("Komi must be from -150 to 150 in steps of 0.5, not %s.", Quote(value))
-		}
-		st.Komi = &k
 	case "ratings":
 		st.ServerRatingsOff, err = onOff("on", "off")
 	case "global_ratings":

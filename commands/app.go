@@ -12,7 +12,6 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/gobot-dev/gobot/bots/review"
-	"github.com/gobot-dev/gobot/engine"
 	"github.com/gobot-dev/gobot/engine/clock"
 	"github.com/gobot-dev/gobot/engine/game"
 )
@@ -383,9 +382,9 @@ func errorMessage(err error) (string, bool) {
 			return m.msg, true
 		}
 	}
-	// A game's own refusal (game.Refusal), or one of the Go rules'
-	// sentinels, which engine.Refusal gives its sentence.
-	if text, ok := game.Explain(engine.Refusal(err)); ok {
+	// A game's own refusal (game.Refusal; a room gives its rules' errors
+	// their sentences).
+	if text, ok := game.Explain(err); ok {
 		return text, true
 	}
 	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {

@@ -169,22 +169,15 @@ func (a *App) CmdRecord(ctx context.Context, r *Request) error {
 		Files:   []File{a.recordFile(arc)},
 	}
 	if withReview {
-		if err := a.goOnly(arc, "reviews are"); err != nil {
-			return err
+		rv, ok := a.room(arc.Kind).(Reviewed)
+		if !ok {
+			return a.OnlyFor(a.commandRoom(r), arc, "reviews are")
 		}
-		rv := a.storedReview(ctx, arc.ID)
-		if rv == nil && arc.Moves == 0 {
-			return UserErr(ErrBadOption, fmt.Sprintf("Game `%s` has no moves, so there is no review to write into its record.", arc.ID))
-		}
-		if rv == nil {
-			return UserErr(ErrBadOption, fmt.Sprintf("Game `%s` has not been reviewed yet: `/go review game:%s` reviews it, then ask again.", arc.ID, arc.ID))
-		}
-		data, err := reviewedSGF(arc, rv)
+		data, content, err := rv.ReviewedRecord(ctx, arc)
 		if err != nil {
 			return err
 		}
-		m.Files[0].Data = data
-		m.Content = fmt.Sprintf("Record of %s with its review, %d×%d, %s (SGF: the win rate on every move, the mistakes with the preferred lines as variations).", ArchivedTitle(arc), arc.Size, arc.Size, arc.Result)
+		m.Files[0].Data, m.Content = data, content
 	}
 	if animate {
 		if _, err := WithAnimation(ctx, r, m, func() (File, error) { return a.room(arc.Kind).Animation(arc) }); err != nil {

@@ -182,8 +182,8 @@ func (a *App) closeChallengeMessage(ctx context.Context, c *storage.Challenge, o
 		return
 	}
 	m := a.ChallengeMessage(c, outcome)
-	if c.Team() {
-		m = lobbyMessage(c, outcome)
+	if p, ok := a.room(c.Kind).(Phases); ok && c.Team() {
+		m = p.Lobby(c, outcome)
 	}
 	if err := a.opts.Discord.EditMessage(ctx, c.ChannelID, c.MessageID, m); err != nil {
 		// gobot may not see the channel (user installs): buttons

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/bwmarrin/discordgo"
-	"github.com/gobot-dev/gobot/engine"
 	"github.com/gobot-dev/gobot/engine/clock"
 	"github.com/gobot-dev/gobot/engine/game"
 	"github.com/gobot-dev/gobot/storage"
@@ -187,15 +186,18 @@ func (a *App) syncClock(ctx context.Context, g *storage.Game) {
 	now := a.Now()
 	// Moves taken back give back the time they were made with; the player
 	// to move is charged what was spent since (see clock.TakeBack).
-	to := toPlay(g)
-	k.TakeBack(g.State.MoveCount(), clock.Side(to), now)
+	to := k.ToMove // a game over has no side to move: its clock stops as it stands
+	if s := g.State.ToMove(); s != game.NoSide {
+		to = clock.Of(s)
+	}
+	k.TakeBack(g.State.MoveCount(), to, now)
 	if _, over := g.State.Result(); over || g.Scoring != nil {
 		k.Stop(now)
 		return
 	}
-	if k.ToMove != clock.Side(to) {
+	if k.ToMove != to {
 		k.Stop(now)
-		k.Start(clock.Side(to), now)
+		k.Start(to, now)
 	}
 	p := g.Player(k.ToMove.Game())
 	// Not only a turn that starts at now: apply read the clock for the
@@ -220,16 +222,6 @@ func Annulled(rm Room, g *storage.Game) bool {
 	return over && r.Reason == game.ByTime && r.Winner != game.NoSide && rm.OwnMoves(g, r.Winner.Opponent()) < 2
 }
 
-// toPlay is the clock's colour for the side to move in g: Go's colour to
-// play (also while the dead stones are agreed), another kind's side to
-// move as the clock numbers it (engine.ColorOf).
-func toPlay(g *storage.Game) engine.Color {
-	if eg := goOf(g); eg != nil {
-		return eg.ToPlay()
-	}
-	return engine.ColorOf(g.State.ToMove())
-}
-
 // ownMoves counts the moves side s has made in g (passes included).
 func (a *App) ownMoves(g *storage.Game, s game.Side) int { return a.roomOf(g).OwnMoves(g, s) }
 
@@ -242,8 +234,8 @@ func (a *App) ownMoves(g *storage.Game, s game.Side) int { return a.roomOf(g).Ow
 func (a *App) timeUp(ctx context.Context, g *storage.Game) error {
 	loser := g.Clock.ToMove
 	deadline := g.Clock.Deadline()
-	if g.TeamClock == storage.TeamClockCasual {
-		if done, err := a.teamTimeUp(ctx, g, engine.Color(loser), deadline); done || err != nil {
+	if p := a.phases(g); p != nil && g.TeamClock == storage.TeamClockCasual {
+		if done, err := p.TeamTimeUp(ctx, g, loser.Game(), deadline); done || err != nil {
 			return err
 		}
 	}
@@ -338,12 +330,15 @@ func (a *App) handleDue(ctx context.Context, channelID string) error {
 	if due := g.Due(); due.IsZero() || due.After(now) {
 		return nil
 	}
+	if p := a.phases(g); p != nil {
+		if handled, err := p.Due(ctx, g); handled {
+			if errors.Is(err, ErrConflict) {
+				return nil
+			}
+			return err
+		}
+	}
 	switch {
-	case g.Scoring != nil:
-		a.scoringTimeout(ctx, g)
-		return nil
-	case g.Vote != nil:
-		err = a.closeVote(ctx, g)
 	case g.Clock.Flagged(now):
 		err = a.timeUp(ctx, g)
 	default:

@@ -34,26 +34,32 @@ func (a *App) routes() *Router {
 
 // goRoutes registers Go's handlers: /go and the buttons of Go's boards.
 func (a *App) goRoutes(rt *Router) {
-	rt.Command("go/challenge", a.cmdChallenge)
-	rt.Command("go/bot", a.cmdBot)
-	rt.Command("go/rengo", a.cmdRengo)
-	rt.Command("go/vote", a.cmdVote)
-	rt.Command("go/play", a.OnGame(a.cmdPlay))
-	rt.Command("go/pass", a.OnGame(a.pass))
-	rt.Command("go/resign", a.OnGame(a.resign))
-	rt.Command("go/undo", a.OnGame(a.undo))
-	rt.Command("go/board", a.CmdBoardHere)
-	rt.Command("go/sgf", a.CmdRecord)
-	rt.Command("go/replay", a.cmdReplay)
-	rt.Command("go/review", a.cmdReview)
-	rt.Command("go/estimate", a.cmdEstimate)
-	rt.Command("go/history", a.CmdHistory)
-	rt.Command("go/dead", a.OnGame(a.cmdDead))
-	rt.Command("go/stats", a.CmdStats)
-	rt.Command("go/leaderboard", a.CmdLeaderboard)
-	rt.Command("go/help", a.cmdHelp)
-	rt.Command("go/abort", a.OnGame(a.CmdAbort))
-	rt.Command("go/vacation", a.cmdVacation)
+	// The Go rules' refusals (engine's sentinels) get their sentences.
+	explained := func(h HandlerFunc) HandlerFunc {
+		return func(ctx context.Context, r *Request) error { return engine.Refusal(h(ctx, r)) }
+	}
+	command := func(path string, h HandlerFunc) { rt.Command(path, explained(h)) }
+	component := func(pattern string, h HandlerFunc) { rt.Component(pattern, explained(h)) }
+	command("go/challenge", a.cmdChallenge)
+	command("go/bot", a.cmdBot)
+	command("go/rengo", a.cmdRengo)
+	command("go/vote", a.cmdVote)
+	command("go/play", a.OnGame(a.cmdPlay))
+	command("go/pass", a.OnGame(a.pass))
+	command("go/resign", a.OnGame(a.resign))
+	command("go/undo", a.OnGame(a.undo))
+	command("go/board", a.CmdBoardHere)
+	command("go/sgf", a.CmdRecord)
+	command("go/replay", a.cmdReplay)
+	command("go/review", a.cmdReview)
+	command("go/estimate", a.cmdEstimate)
+	command("go/history", a.CmdHistory)
+	command("go/dead", a.OnGame(a.cmdDead))
+	command("go/stats", a.CmdStats)
+	command("go/leaderboard", a.CmdLeaderboard)
+	command("go/help", a.cmdHelp)
+	command("go/abort", a.OnGame(a.CmdAbort))
+	command("go/vacation", a.cmdVacation)
 
 	rt.Autocomplete("go/play", a.completePlay)
 	rt.Autocomplete("go/dead", a.completeDead)
@@ -64,21 +70,21 @@ func (a *App) goRoutes(rt *Router) {
 		rt.Autocomplete(name, a.CompleteFinishedGames)
 	}
 
-	rt.Component("rengo/{id}/join/{team}", a.btnRengoJoin)
-	rt.Component("rengo/{id}/leave", a.btnRengoLeave)
-	rt.Component("rengo/{id}/start", a.btnRengoStart)
-	rt.Component("vote/{id}/{move}/{point}", a.btnVote)
-	rt.Component("game/{id}/pass/{move}", a.OnBoard("game/", a.pass))
-	rt.Component("game/{id}/board", a.btnOpenBoard)
-	rt.Component("game/{id}/resign/{move}", a.OnBoard("game/", a.btnResign))
-	rt.Component("game/{id}/resign-yes/{move}", a.OnBoard("game/", a.resign))
-	rt.Component("game/{id}/abort-yes/{move}", a.OnBoard("game/", a.PlayerAbort))
-	rt.Component("game/{id}/undo/{move}", a.OnBoard("game/", a.undo))
+	component("rengo/{id}/join/{team}", a.btnRengoJoin)
+	component("rengo/{id}/leave", a.btnRengoLeave)
+	component("rengo/{id}/start", a.btnRengoStart)
+	component("vote/{id}/{move}/{point}", a.btnVote)
+	component("game/{id}/pass/{move}", a.OnBoard("game/", a.pass))
+	component("game/{id}/board", a.btnOpenBoard)
+	component("game/{id}/resign/{move}", a.OnBoard("game/", a.btnResign))
+	component("game/{id}/resign-yes/{move}", a.OnBoard("game/", a.resign))
+	component("game/{id}/abort-yes/{move}", a.OnBoard("game/", a.PlayerAbort))
+	component("game/{id}/undo/{move}", a.OnBoard("game/", a.undo))
 	// {at}, not {move}: pendingUndo tells a lapsed request from an old board.
-	rt.Component("game/{id}/undo-yes/{at}", a.OnBoard("game/", a.btnUndoYes))
-	rt.Component("game/{id}/undo-no/{at}", a.OnBoard("game/", a.btnUndoNo))
-	rt.Component("game/{id}/score/{marking}/accept", a.btnScoreAccept)
-	rt.Component("game/{id}/score/{marking}/resume", a.btnScoreResume)
+	component("game/{id}/undo-yes/{at}", a.OnBoard("game/", a.btnUndoYes))
+	component("game/{id}/undo-no/{at}", a.OnBoard("game/", a.btnUndoNo))
+	component("game/{id}/score/{marking}/accept", a.btnScoreAccept)
+	component("game/{id}/score/{marking}/resume", a.btnScoreResume)
 }
 
 // GameHandler handles an interaction about g, the game it concerns.
@@ -351,7 +357,7 @@ func (a *App) InTime(ctx context.Context, g *storage.Game, now time.Time) error 
 	}
 	if _, over := g.State.Result(); !over && g.TeamClock == storage.TeamClockCasual {
 		return UserErr(ErrNotYourTurn, fmt.Sprintf("⌛ Too late: %s's time ran out <t:%d:R>, so they are out of this game; %s plays on for %s.",
-			Mention(out), deadline.Unix(), Mention(g.Player(loser.Game())), engine.Color(loser)))
+			Mention(out), deadline.Unix(), Mention(g.Player(loser.Game())), strings.Fields(a.sideLabel(g, loser.Game()))[1]))
 	}
 	return UserErr(ErrGameOver, fmt.Sprintf("⌛ Too late: %s's time ran out <t:%d:R>, so the game is over.", a.sideLabel(g, loser.Game()), deadline.Unix()))
 }
@@ -435,7 +441,9 @@ func moveError(err error, m engine.Move, g *storage.Game) error {
 // again.
 func (a *App) UpdateGame(ctx context.Context, g *storage.Game) error {
 	a.syncClock(ctx, g)
-	syncVote(g, a.Now())
+	if p := a.phases(g); p != nil {
+		p.Sync(g, a.Now())
+	}
 	if err := a.games.UpdateGame(ctx, g); err != nil {
 		return writeError(err)
 	}
@@ -642,7 +650,9 @@ const tokenLifetime = 14 * time.Minute
 func (a *App) postBoard(ctx context.Context, g *storage.Game, m *Message) error {
 	sent, err := a.post(ctx, g, m)
 	if err == nil {
-		a.keepVoteBoard(ctx, g, sent)
+		if p := a.phases(g); p != nil {
+			p.Posted(ctx, g, sent)
+		}
 	}
 	return err
 }
@@ -772,14 +782,14 @@ func gameGIF(g *storage.Game, dead []engine.Point) (File, error) {
 }
 
 func (a *App) CmdAbort(ctx context.Context, r *Request, g *storage.Game) error {
-	if _, err := playerColor(g, r.User); err == nil && (a.earlyAbort(g) || !moderator(r)) {
+	if err := a.IsPlayer(g, r.User); err == nil && (a.earlyAbort(g) || !moderator(r)) {
 		return a.askAbort(ctx, r, g) // a player's abort (see abort.go)
 	}
 	if m := r.Interaction.Member; m != nil && r.Interaction.GuildID != "" {
 		if m.Permissions&discordgo.PermissionManageMessages == 0 {
 			return ErrForbidden
 		}
-	} else if _, err := playerColor(g, r.User); err != nil {
+	} else if err := a.IsPlayer(g, r.User); err != nil {
 		return UserErr(ErrForbidden, "Only the players can abort a game outside a server.")
 	}
 	return a.moderatorAbort(ctx, r, g) // with a reason, recorded and logged (admin_moderation.go)

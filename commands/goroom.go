@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
@@ -152,3 +154,67 @@ func (goRoom) Record(arc *storage.Archived) (File, string) {
 func (goRoom) Finished(arc *storage.Archived) (*Message, error) { return finishedBoardMessage(arc) }
 
 func (goRoom) Animation(arc *storage.Archived) (File, error) { return goArchivedGIF(arc) }
+
+func (goRoom) Sync(g *storage.Game, now time.Time) { syncVote(g, now) }
+
+func (r goRoom) Due(ctx context.Context, g *storage.Game) (bool, error) {
+	switch {
+	case g.Scoring != nil:
+		r.a.scoringTimeout(ctx, g)
+		return true, nil
+	case g.Vote != nil:
+		return true, r.a.closeVote(ctx, g)
+	}
+	return false, nil
+}
+
+func (r goRoom) Posted(ctx context.Context, g *storage.Game, m *discordgo.Message) {
+	r.a.keepVoteBoard(ctx, g, m)
+}
+
+func (r goRoom) TeamTimeUp(ctx context.Context, g *storage.Game, s game.Side, deadline time.Time) (bool, error) {
+	return r.a.teamTimeUp(ctx, g, engine.ColorOf(s), deadline)
+}
+
+func (goRoom) Lobby(c *storage.Challenge, outcome string) *Message { return lobbyMessage(c, outcome) }
+
+func (r goRoom) ReviewedRecord(ctx context.Context, arc *storage.Archived) ([]byte, string, error) {
+	return r.a.reviewedRecord(ctx, arc)
+}
+
+func (goRoom) Setting(st *storage.Settings, name string) (string, bool) {
+	switch name {
+	case "ruleset":
+		if st.Ruleset == "" {
+			return "gobot's default (" + engine.PresetNames[0] + ")", true
+		}
+		return st.Ruleset, true
+	case "komi":
+		if st.Komi == nil {
+			return "the ruleset's", true
+		}
+		return engine.FormatKomi(*st.Komi), true
+	}
+	return "", false
+}
+
+func (goRoom) SetSetting(st *storage.Settings, name, value string) (bool, error) {
+	bad := func(format string, args ...any) error { return UserErr(ErrBadOption, fmt.Sprintf(format, args...)) }
+	switch name {
+	case "ruleset":
+		v := strings.ToLower(value)
+		if _, err := engine.Preset(v); err != nil {
+			return true, bad("Unknown ruleset %s: choose %s.", Quote(value), strings.Join(engine.PresetNames, ", "))
+		}
+		st.Ruleset = v
+	case "komi":
+		k, err := strconv.ParseFloat(value, 64)
+		if err != nil || !engine.ValidKomi(k) {
+			return true, bad("Komi must be from -150 to 150 in steps of 0.5, not %s.", Quote(value))
+		}
+		st.Komi = &k
+	default:
+		return false, nil
+	}
+	return true, nil
+}

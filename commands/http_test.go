@@ -181,8 +181,8 @@ func TestErrorMessages(t *testing.T) {
 		expected bool
 	}{
 		{ErrNoGame, "There is no game in this channel", true},
-		{fmt.Errorf("play: %w", engine.ErrSuperko), "superko", true},
-		{fmt.Errorf("play: %w", engine.ErrKo), "Ko:", true},
+		{engine.Refusal(fmt.Errorf("play: %w", engine.ErrSuperko)), "superko", true},
+		{engine.Refusal(fmt.Errorf("play: %w", engine.ErrKo)), "Ko:", true},
 		{UserErr(ErrNotChallenged, "Only @bob can answer."), "Only @bob can answer.", true},
 		{ErrConflict, "at the same moment", true},
 		{errors.New("disk on fire"), "something went wrong on my side", false},

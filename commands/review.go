@@ -88,7 +88,7 @@ func (a *App) cmdReview(ctx context.Context, r *Request) error {
 	if err != nil {
 		return err
 	}
-	if err := a.goOnly(arc, "reviews are"); err != nil {
+	if err := a.OnlyFor(goRoom{a}, arc, "reviews are"); err != nil {
 		return err
 	}
 	g, err := archivedEngineGame(arc)
@@ -426,7 +426,7 @@ func (a *App) cmdEstimate(ctx context.Context, r *Request) error {
 	if err != nil {
 		return err
 	}
-	if err := a.goOnly(arc, "score estimates are"); err != nil {
+	if err := a.OnlyFor(goRoom{a}, arc, "score estimates are"); err != nil {
 		return err
 	}
 	g, info, err := engine.ParseSGF(arc.SGF)
@@ -515,11 +515,27 @@ func (a *App) estimate(ctx context.Context, r *Request, g *engine.Game, what str
 	})
 }
 
-// goOnly refuses a command that only Go's games have for a game of
-// another kind.
+
 func (a *App) goOnly(arc *storage.Archived, what string) error {
 	if storage.KindOf(arc.Kind) == goKind {
 		return nil
 	}
 	return UserErr(ErrWrongGame, fmt.Sprintf("Game `%s` is a game of %s: %s only for Go. `/go sgf game:%s` gives its record, and `/go replay game:%s` its animation.", arc.ID, a.room(arc.Kind).Name(), what, arc.ID, arc.ID))
+}
+
+// reviewedRecord is arc's SGF with its stored review written in, and the
+// sentence that presents it.
+func (a *App) reviewedRecord(ctx context.Context, arc *storage.Archived) ([]byte, string, error) {
+	rv := a.storedReview(ctx, arc.ID)
+	if rv == nil && arc.Moves == 0 {
+		return nil, "", UserErr(ErrBadOption, fmt.Sprintf("Game `%s` has no moves, so there is no review to write into its record.", arc.ID))
+	}
+	if rv == nil {
+		return nil, "", UserErr(ErrBadOption, fmt.Sprintf("Game `%s` has not been reviewed yet: `/go review game:%s` reviews it, then ask again.", arc.ID, arc.ID))
+	}
+	data, err := reviewedSGF(arc, rv)
+	if err != nil {
+		return nil, "", err
+	}
+	return data, fmt.Sprintf("Record of %s with its review, %d×%d, %s (SGF: the win rate on every move, the mistakes with the preferred lines as variations).", ArchivedTitle(arc), arc.Size, arc.Size, arc.Result), nil
 }

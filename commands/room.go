@@ -211,5 +211,74 @@ func LevelOption(r *Request, levels []Level, what string) (string, error) {
 	return levels[0].Name, nil
 }
 
+// Phases are what a room adds to the core's paths when its games have
+// phases of their own (Go's scoring phase, rengo's lobbies, vote games'
+// votes). A room without them has none.
+type Phases interface {
+	// Sync brings g's own phases in step with its state before every
+	// write (a vote game's open vote).
+	Sync(g *storage.Game, now time.Time)
+	// Due handles g when it is due and the deadline is one of the room's
+	// own (a scoring phase's, a vote's), not the clock's: handled says so.
+	Due(ctx context.Context, g *storage.Game) (handled bool, err error)
+	// Posted is told of every board message posted for g.
+	Posted(ctx context.Context, g *storage.Game, m *discordgo.Message)
+	// TeamTimeUp handles a team player's time running out on a casual
+	// clock: done when a teammate plays on, false when the team loses.
+	TeamTimeUp(ctx context.Context, g *storage.Game, s game.Side, deadline time.Time) (done bool, err error)
+	// Lobby is the message of a team challenge (a lobby) closed with
+	// outcome.
+	Lobby(c *storage.Challenge, outcome string) *Message
+}
+
+// ServerSettings is what a room adds when a server's admins choose
+// defaults for its games (Go's ruleset and komi) with /go-admin settings.
+type ServerSettings interface {
+	// Setting is st's value of setting name as an admin reads it; ok is
+	// false when name is not one of the room's.
+	Setting(st *storage.Settings, name string) (value string, ok bool)
+	// SetSetting reads value into st's setting name, or says what is
+	// wrong with it (then st is not stored); ok is false when name is not
+	// one of the room's.
+	SetSetting(st *storage.Settings, name, value string) (ok bool, err error)
+}
+
+// Reviewed is what a room adds when its finished games have reviews: the
+// record with the review written in (/go sgf review:true).
+type Reviewed interface {
+	// ReviewedRecord is arc's record with its stored review, and the
+	// sentence that presents it; a game not reviewed yet is refused.
+	ReviewedRecord(ctx context.Context, arc *storage.Archived) (data []byte, content string, err error)
+}
+
+// OnlyFor refuses arc, a game of another kind than rm's, for something
+// only rm's games have: "Game `x` is a game of international draughts:
+// reviews are only for Go. …".
+func (a *App) OnlyFor(rm Room, arc *storage.Archived, what string) error {
+	if storage.KindOf(arc.Kind) == rm.Kind() {
+		return nil
+	}
+	return UserErr(ErrWrongGame, fmt.Sprintf("Game `%s` is a game of %s: %s only for %s. `/%s sgf game:%s` gives its record, and `/%s replay game:%s` its animation.",
+		arc.ID, a.room(arc.Kind).Name(), what, rm.Name(), rm.Command(), arc.ID, rm.Command(), arc.ID))
+}
+
+// IsPlayer refuses u, with the game's sides, when u plays no side of g.
+func (a *App) IsPlayer(g *storage.Game, u *discordgo.User) error {
+	if _, ok := g.SideOf(u.ID); ok {
+		return nil
+	}
+	side := func(s game.Side) string {
+		label := strings.Fields(a.sideLabel(g, s))
+		return fmt.Sprintf("%s (%s)", joinNames(g.TeamOf(s), Mention), label[len(label)-1])
+	}
+	return UserErr(ErrNotPlayer, fmt.Sprintf("You are not playing in this game: it is %s against %s.", side(0), side(1)))
+}
+
+// phases are g's room's Phases, or nil.
+func (a *App) phases(g *storage.Game) Phases {
+	p, _ := a.roomOf(g).(Phases)
+	return p
+}
+
 // Go's room is a room.
 var _ Room = goRoom{}

@@ -10,7 +10,7 @@ import (
 	"strings"
 
 	"github.com/bwmarrin/discordgo"
-	"github.com/gobot-dev/gobot/engine"
+	"github.com/gobot-dev/gobot/engine/game"
 	"github.com/gobot-dev/gobot/storage"
 	"github.com/gobot-dev/gobot/storage/glicko"
 )
@@ -98,9 +98,9 @@ func (a *App) RatingNote(ctx context.Context, g *storage.Game) string {
 		if c.Pool != pool {
 			continue
 		}
-		p := g.First(engine.SideOf(engine.Black))
-		if c.Player == g.First(engine.SideOf(engine.White)).Key() {
-			p = g.First(engine.SideOf(engine.White))
+		p := g.First(0)
+		if c.Player == g.First(1).Key() {
+			p = g.First(1)
 		}
 		delta := math.Round(c.After.Rating) - math.Round(c.Before.Rating)
 		sign := "+"
@@ -212,14 +212,18 @@ func (a *App) CmdStats(ctx context.Context, r *Request) error {
 	})
 }
 
+// sideEmojis are a finished game's sides in history lines, the first
+// side's (Black's) first.
+var sideEmojis = [2]string{"⚫", "⚪"}
+
 // historyLine describes a finished game from the point of view of the
 // player with key: "`3.` ⚫ won vs @bob · 19×19 · B+3.5 · rated · <t:…:R> ·
 // `ID`" (without the number when n is 0); an annulled game is "⚫ annulled
 // vs @bob · 9×9 · W+T · not counted · …".
 func historyLine(a *storage.Archived, setup, key string, n int) string {
-	c, opp := engine.Black, a.White
+	c, opp := game.Side(0), a.White
 	if a.White.Key() == key {
-		c, opp = engine.White, a.Black
+		c, opp = 1, a.Black
 	}
 	outcome := "jigo"
 	switch {
@@ -227,11 +231,11 @@ func historyLine(a *storage.Archived, setup, key string, n int) string {
 		outcome = "aborted"
 	case a.Annulled:
 		outcome = "annulled"
-	case a.Winner == c:
+	case a.WinnerSide() == c:
 		outcome = "won"
-	case a.Winner == c.Opponent():
+	case a.WinnerSide() == c.Opponent():
 		outcome = "lost"
-	case a.Winner == engine.Empty && a.Result != "0":
+	case a.WinnerSide() == game.NoSide && a.Result != "0":
 		outcome = "no result"
 	}
 	rated := "unrated"
@@ -246,7 +250,7 @@ func historyLine(a *storage.Archived, setup, key string, n int) string {
 		num = "`" + strconv.Itoa(n) + ".` "
 	}
 	return fmt.Sprintf("%s%s %s vs %s · %s · %s · %s · <t:%d:R> · `%s`",
-		num, stoneEmoji(c), outcome, Mention(opp), setup, a.Result, rated, a.FinishedAt.Unix(), a.ID)
+		num, sideEmojis[c], outcome, Mention(opp), setup, a.Result, rated, a.FinishedAt.Unix(), a.ID)
 }
 
 // Plural says a count with its noun: "1 game", "3 games", "2 losses".

@@ -3,7 +3,6 @@ package commands
 import (
 	"context"
 	"errors"
-	"fmt"
 	"regexp"
 	"strconv"
 	"strings"
@@ -12,7 +11,7 @@ import (
 	"time"
 
 	"github.com/bwmarrin/discordgo"
-	"github.com/gobot-dev/gobot/engine"
+	"github.com/gobot-dev/gobot/engine/game"
 	"github.com/gobot-dev/gobot/storage"
 )
 
@@ -74,6 +73,23 @@ const (
 	notGo        = "The board page plays Go only: play this game with its slash commands."
 )
 
+// A WebRoom is what a room adds when the board page shows and plays its
+// games; the page shows no other kind's.
+type WebRoom interface {
+	// LiveView is g, in play, as the board page draws it.
+	LiveView(g *storage.Game) *GameView
+	// FinishedView is arc, the last game finished in channelID, as the
+	// board page draws it.
+	FinishedView(arc *storage.Archived, channelID string) (*GameView, error)
+	// Summary is g's title and board size in the page's list of games.
+	Summary(g *storage.Game) (title string, size int)
+	// WebAction is the interaction a page's action in g by the player of
+	// side s is, as its slash command or button would come from Discord
+	// (made with WebInteraction); refusal is the sentence when it cannot
+	// be played.
+	WebAction(g *storage.Game, u WebUser, s game.Side, act Action) (it *discordgo.Interaction, refusal string)
+}
+
 // Act runs a person's action from the board page in the game of channelID
 // and returns what they read. It is the same operation as the slash
 // command or button: a refusal is the sentence Discord would show them
@@ -96,47 +112,13 @@ func (a *App) Act(ctx context.Context, channelID string, u WebUser, act Action) 
 	if !ok {
 		return refuse(WatchingOnly)
 	}
-	if goOf(g) == nil {
+	wr, ok := a.roomOf(g).(WebRoom)
+	if !ok {
 		return refuse(notGo)
 	}
-	if c := engine.ColorOf(side); act.Seat != c.String() {
-		return refuse(fmt.Sprintf("You are not playing %s in this game: you play %s.", seatName(act.Seat), c))
-	}
-	var it *discordgo.Interaction
-	switch act.Kind {
-	case ActPlay, ActPass, ActResign, ActUndo, ActDead:
-		if act.Version != g.Version {
-			return refuse(StaleClick)
-		}
-		var opts []*discordgo.ApplicationCommandInteractionDataOption
-		switch act.Kind {
-		case ActPlay:
-			opts = append(opts, stringOption("move", act.Point))
-		case ActDead:
-			opts = append(opts, stringOption("point", act.Point))
-		}
-		it = a.webInteraction(g, u, discordgo.InteractionApplicationCommand)
-		it.Data = discordgo.ApplicationCommandInteractionData{ID: "300000000000000001", Name: "go", CommandType: discordgo.ChatApplicationCommand,
-			Options: []*discordgo.ApplicationCommandInteractionDataOption{{Name: act.Kind, Type: discordgo.ApplicationCommandOptionSubCommand, Options: opts}}}
-	case ActUndoYes, ActUndoNo:
-		at := "none"
-		if g.Undo != nil {
-			at = strconv.Itoa(g.Undo.MoveCount)
-		}
-		it = a.webInteraction(g, u, discordgo.InteractionMessageComponent)
-		it.Data = discordgo.MessageComponentInteractionData{CustomID: "game/" + g.ID + "/" + act.Kind + "/" + at, ComponentType: discordgo.ButtonComponent}
-	case ActAccept, ActResume:
-		key := "none"
-		if g.Scoring != nil {
-			key = markingKey(deadOf(g))
-			if act.Version != g.Version && act.Kind == ActResume {
-				return refuse(StaleClick)
-			}
-		}
-		it = a.webInteraction(g, u, discordgo.InteractionMessageComponent)
-		it.Data = discordgo.MessageComponentInteractionData{CustomID: "game/" + g.ID + "/score/" + key + "/" + act.Kind, ComponentType: discordgo.ButtonComponent}
-	default:
-		return refuse("gobot does not know that action.")
+	it, refusal := wr.WebAction(g, u, side, act)
+	if refusal != "" {
+		return refuse(refusal)
 	}
 	res, _ := a.run(ctx, it, playerNames(g))
 	return res

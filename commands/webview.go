@@ -3,14 +3,7 @@ package commands
 import (
 	"context"
 	"errors"
-	"fmt"
 	"sort"
-	"strings"
-	"time"
-
-	"github.com/gobot-dev/gobot/engine"
-	"github.com/gobot-dev/gobot/engine/clock"
-	"github.com/gobot-dev/gobot/storage"
 )
 
 // GameView is a game as the board page draws it: plain JSON, the same for
@@ -114,63 +107,12 @@ func (a *App) View(ctx context.Context, channelID string) (*GameView, error) {
 		return a.finishedView(ctx, channelID)
 	case err != nil:
 		return nil, err
-	case goOf(g) == nil:
+	}
+	wr, ok := a.roomOf(g).(WebRoom)
+	if !ok {
 		return nil, UserErr(ErrNoGame, notGo)
 	}
-	return a.liveView(g), nil
-}
-
-// liveView is the view of a game in play.
-func (a *App) liveView(g *storage.Game) *GameView {
-	now := a.Now()
-	eg := goOf(g)
-	v := &GameView{Channel: g.ChannelID, ID: g.ID, Version: g.Version, Title: plainTitle(g), Size: eg.Size(), Rules: eg.Rules().String(),
-		Board: boardRows(eg), Moves: eg.MoveCount(), Vote: isVoteGame(g), ServerMS: now.UnixMilli()}
-	names := playerNames(g)
-	for _, c := range []engine.Color{engine.Black, engine.White} {
-		sv := SideView{Captures: eg.Captures(c)}
-		for _, p := range g.TeamOf(engine.SideOf(c)) {
-			sv.Players = append(sv.Players, PlayerView{ID: p.UserID, Name: PlainName(p), Bot: p.IsBot()})
-		}
-		if k := g.Clock; k != nil && k.Control.System != clock.None {
-			sv.Clock = clockView(k, c, now)
-		}
-		if c == engine.Black {
-			v.Black = sv
-		} else {
-			v.White = sv
-		}
-	}
-	moves := eg.Moves()
-	for i := max(0, len(moves)-8); i < len(moves); i++ {
-		m := moves[i]
-		v.Recent = append(v.Recent, LastMove{N: i + 1, Color: m.Color.String(), Kind: moveKind(m), Point: m.Point.String(), By: PlainName(g.MovedBy(i, engine.SideOf(m.Color)))})
-	}
-	if len(v.Recent) > 0 {
-		v.Last = &v.Recent[len(v.Recent)-1]
-	}
-	res, over := eg.Result()
-	switch {
-	case over:
-		v.Over, v.Result = true, a.plain(resultSentence(g, res), names)
-		v.Status = "Game over: " + v.Result
-	case g.Scoring != nil:
-		v.Status = "Play has ended: agree on the dead stones, then accept."
-	default:
-		c := eg.ToPlay()
-		v.ToPlay = c.String()
-		if k := eg.Board().Ko(c); k != engine.NoPoint {
-			v.Ko = k.String()
-		}
-		v.Status = fmt.Sprintf("Move %d · %s to play: %s", eg.MoveCount()+1, c, PlainName(g.Player(engine.SideOf(c))))
-	}
-	if g.Scoring != nil {
-		v.Scoring = scoringView(g, deadOf(g), map[engine.Color]bool{engine.Black: g.Scoring.Accepted[engine.SideOf(engine.Black)], engine.White: g.Scoring.Accepted[engine.SideOf(engine.White)]})
-	}
-	if g.Undo != nil && g.Undo.MoveCount == eg.MoveCount() {
-		v.Undo = &UndoView{By: engine.ColorOf(g.Undo.By).String()}
-	}
-	return v
+	return wr.LiveView(g), nil
 }
 
 // finishedView is the view of the last game finished in a channel, read
@@ -187,135 +129,11 @@ func (a *App) finishedView(ctx context.Context, channelID string) (*GameView, er
 	if err != nil {
 		return nil, err
 	}
-	if storage.KindOf(arc.Kind) != goKind {
-		return nil, UserErr(ErrNoGame, notGo) // the page shows Go's games only
-	}
-	eg, info, err := engine.ParseSGF(arc.SGF)
-	if err != nil {
-		return nil, fmt.Errorf("commands: read the record of game %s: %w", arc.ID, err)
-	}
-	g := &storage.Game{ID: arc.ID, ChannelID: channelID, Kind: engine.KindName, Sides: storage.Sides(arc.Black, arc.White), State: engine.Own(eg)}
-	v := a.liveView(g)
-	v.Over, v.ToPlay, v.Ko, v.Version = true, "", "", 0
-	v.Black.Clock, v.White.Clock = nil, nil
-	v.Result = arc.Result
-	res, ok := eg.Result()
+	wr, ok := a.room(arc.Kind).(WebRoom)
 	if !ok {
-		res, err = engine.ParseResult(arc.Result)
-		ok = err == nil
+		return nil, UserErr(ErrNoGame, notGo) // the page shows only the games of rooms that have one
 	}
-	if ok {
-		v.Result = a.plain(resultSentence(g, res), playerNames(g))
-	}
-	v.Status = "Game over: " + v.Result
-	if ok && res.Reason == engine.ByScore {
-		var dead []engine.Point
-		if info != nil {
-			dead = info.Dead
-		}
-		v.Scoring = scoringView(g, dead, map[engine.Color]bool{engine.Black: true, engine.White: true})
-	}
-	return v, nil
-}
-
-// scoringView is the marking dead and the count it gives.
-func scoringView(g *storage.Game, dead []engine.Point, accepted map[engine.Color]bool) *ScoringView {
-	_, sc := scoreView(g, dead)
-	db, dw := deadCounts(g, dead)
-	sv := &ScoringView{Dead: []string{}, Count: engine.FormatScore(sc, db, dw), Result: sc.Result(),
-		Accepted: map[string]bool{"black": accepted[engine.Black], "white": accepted[engine.White]}}
-	for _, p := range dead {
-		sv.Dead = append(sv.Dead, p.String())
-	}
-	n := goOf(g).Size()
-	for row := n - 1; row >= 0; row-- {
-		var sb strings.Builder
-		for col := range n {
-			switch c := sc.Owner[row*n+col]; c {
-			case engine.Black:
-				sb.WriteByte('X')
-			case engine.White:
-				sb.WriteByte('O')
-			default:
-				sb.WriteByte('.')
-			}
-		}
-		sv.Owner = append(sv.Owner, sb.String())
-	}
-	return sv
-}
-
-// boardRows is the position, a string a row from the top.
-func boardRows(eg *engine.Game) []string {
-	b, n := eg.Board(), eg.Size()
-	rows := make([]string, 0, n)
-	for row := n - 1; row >= 0; row-- {
-		buf := make([]byte, n)
-		for col := range n {
-			switch b.At(engine.Point{Col: col, Row: row}) {
-			case engine.Black:
-				buf[col] = 'X'
-			case engine.White:
-				buf[col] = 'O'
-			default:
-				buf[col] = '.'
-			}
-		}
-		rows = append(rows, string(buf))
-	}
-	return rows
-}
-
-// moveKind names a move's kind for the page.
-func moveKind(m engine.Move) string {
-	switch m.Kind {
-	case engine.Pass:
-		return "pass"
-	case engine.Resign:
-		return "resign"
-	}
-	return "play"
-}
-
-// clockView is colour c's clock at now.
-func clockView(k *clock.Clock, c engine.Color, now time.Time) *ClockView {
-	at := now
-	if k.Since.After(now) {
-		at = k.Since
-	}
-	cv := &ClockView{Text: k.Show(clock.Side(c), at)}
-	if !k.Running() || k.ToMove != clock.Side(c) || k.Since.After(now) {
-		return cv
-	}
-	t := k.Left(clock.Side(c), now)
-	cc := k.Control
-	cv.Running, cv.LeftMS = true, t.Main.Milliseconds()
-	switch cc.System {
-	case clock.ByoYomi:
-		if t.Main > 0 {
-			cv.Suffix = fmt.Sprintf(" + %d×%s", t.Periods, clock.Format(cc.Period))
-		} else {
-			left := cc.Period
-			if t.Period > 0 {
-				left = t.Period
-			}
-			cv.LeftMS, cv.Suffix = left.Milliseconds(), fmt.Sprintf(" byo-yomi (%d×%s left)", t.Periods, clock.Format(cc.Period))
-		}
-	case clock.Canadian:
-		if t.Stones > 0 {
-			cv.LeftMS, cv.Suffix = t.Period.Milliseconds(), " for "+Plural(t.Stones, "move")
-		} else {
-			cv.Suffix = fmt.Sprintf(" + %d/%s", cc.Stones, clock.Format(cc.Period))
-		}
-	case clock.Simple:
-		cv.Suffix = " for this move"
-	}
-	return cv
-}
-
-// plainTitle is the game's title without markup: "ann (black) vs bob (white)".
-func plainTitle(g *storage.Game) string {
-	return joinNames(g.TeamOf(engine.SideOf(engine.Black)), PlainName) + " vs " + joinNames(g.TeamOf(engine.SideOf(engine.White)), PlainName)
+	return wr.FinishedView(arc, channelID)
 }
 
 // Games lists the games in play that a board page opened in channelID
@@ -350,10 +168,12 @@ func (a *App) GamesBy(ctx context.Context, channelIDs []string) (map[string][]Ga
 		if want[g.ParentChannelID] && g.ParentChannelID != "" {
 			scopes = append(scopes, g.ParentChannelID)
 		}
-		if len(scopes) == 0 || goOf(g) == nil {
+		wr, ok := a.roomOf(g).(WebRoom)
+		if len(scopes) == 0 || !ok {
 			continue
 		}
-		s := GameSummary{Channel: g.ChannelID, ID: g.ID, Title: plainTitle(g), Size: goOf(g).Size()}
+		s := GameSummary{Channel: g.ChannelID, ID: g.ID}
+		s.Title, s.Size = wr.Summary(g)
 		for _, p := range g.Players() {
 			if p.UserID != "" {
 				s.Players = append(s.Players, p.UserID)

@@ -498,3 +498,15 @@ func (s *Store) PutGameReview(ctx context.Context, id string, review []byte) err
 		return tx.Bucket(bucketArchiveReview).Put([]byte(id), review)
 	})
 }
+
+// WinnerSide is Winner as a side: 0 when Black (the player in a.Black)
+// won, 1 when White did, game.NoSide for a tie or no result.
+func (a *Archived) WinnerSide() game.Side {
+	switch a.Winner {
+	case engine.Black:
+		return 0
+	case engine.White:
+		return 1
+	}
+	return game.NoSide
+}
