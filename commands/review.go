@@ -515,7 +515,6 @@ func (a *App) estimate(ctx context.Context, r *Request, g *engine.Game, what str
 	})
 }
 
-
 func (a *App) goOnly(arc *storage.Archived, what string) error {
 	if storage.KindOf(arc.Kind) == goKind {
 		return nil
