@@ -28,7 +28,7 @@ const openBoardLabel = "Open board"
 
 // btnOpenBoard launches the Activity for the person who pressed it; the
 // page finds the channel's game itself.
-func (a *App) btnOpenBoard(ctx context.Context, r *Request) error {
+func (a *App) BtnOpenBoard(ctx context.Context, r *Request) error {
 	if !a.opts.Activity {
 		return UserErr(ErrStale, "The board page is not set up on this gobot any more: play with `/go play`.")
 	}

@@ -28,7 +28,7 @@ import (
 
 // Limits of the admin commands' options.
 const (
-	maxReason     = 300  // characters of a reason
+	MaxReason     = 300  // characters of a reason
 	maxBanDays    = 3650 // ten years
 	maxGameLimit  = 100  // the highest max_games
 	maxChannels   = 25   // game channels
@@ -98,8 +98,8 @@ func reasonOption(r *Request) (string, error) {
 	switch {
 	case reason == "":
 		return "", UserErr(ErrBadOption, "Give a reason with `reason:`: it is kept in the server's log.")
-	case len([]rune(reason)) > maxReason:
-		return "", UserErr(ErrBadOption, fmt.Sprintf("A reason may be at most %d characters long.", maxReason))
+	case len([]rune(reason)) > MaxReason:
+		return "", UserErr(ErrBadOption, fmt.Sprintf("A reason may be at most %d characters long.", MaxReason))
 	}
 	return reason, nil
 }
@@ -245,9 +245,9 @@ func (a *App) settingValue(st *storage.Settings, name string) string {
 		return strconv.Itoa(st.MaxGames)
 	case "challenge_ttl":
 		if st.ChallengeTTL == 0 {
-			return "gobot's default (" + humanDuration(a.opts.ChallengeTTL) + ")"
+			return "gobot's default (" + HumanDuration(a.opts.ChallengeTTL) + ")"
 		}
-		return humanDuration(st.ChallengeTTL)
+		return HumanDuration(st.ChallengeTTL)
 	}
 	return ""
 }
@@ -318,7 +318,7 @@ func (a *App) setSetting(ctx context.Context, r *Request, st *storage.Settings, 
 			v = v[:i]
 		}
 		n, perr := strconv.Atoi(strings.TrimSpace(v))
-		if perr != nil || !slices.Contains(boardSizes, n) {
+		if perr != nil || !slices.Contains(BoardSizes, n) {
 			return bad("The board size must be 9, 13 or 19, not %s.", Quote(value))
 		}
 		st.Size = n
@@ -407,7 +407,7 @@ func (a *App) gameChannels(ctx context.Context, r *Request, value string) ([]str
 // botLevels reads the bot levels named in value.
 func (a *App) botLevels(value string) ([]string, error) {
 	var known []string
-	for _, l := range a.opts.Players.Levels() {
+	for _, l := range a.rooms.list[0].Levels() { // the first room's: Go's in cmd/gobot
 		known = append(known, l.Name)
 	}
 	var out []string

@@ -20,7 +20,7 @@ import (
 
 // serverSettings returns the settings of a server; gobot's defaults for a
 // DM (guildID "").
-func (a *App) serverSettings(ctx context.Context, guildID string) (*storage.Settings, error) {
+func (a *App) Settings(ctx context.Context, guildID string) (*storage.Settings, error) {
 	if guildID == "" {
 		return &storage.Settings{}, nil
 	}
@@ -31,16 +31,16 @@ func (a *App) serverSettings(ctx context.Context, guildID string) (*storage.Sett
 // game, a rengo lobby, a vote game) where r comes from: a game channel of
 // the server, not banned there, under the server's limit of games at
 // once. It returns the server's settings, whose defaults the game takes.
-func (a *App) startGate(ctx context.Context, r *Request) (*storage.Settings, error) {
+func (a *App) StartGate(ctx context.Context, r *Request) (*storage.Settings, error) {
 	it := r.Interaction
-	st, err := a.serverSettings(ctx, it.GuildID)
+	st, err := a.Settings(ctx, it.GuildID)
 	if err != nil || it.GuildID == "" {
 		return st, err
 	}
 	if err := a.inGameChannel(ctx, it, st); err != nil {
 		return nil, err
 	}
-	if err := a.mayPlay(ctx, st, UserPlayer(r.User), true); err != nil {
+	if err := a.MayPlay(ctx, st, UserPlayer(r.User), true); err != nil {
 		return nil, err
 	}
 	return st, nil
@@ -72,11 +72,11 @@ func (a *App) inGameChannel(ctx context.Context, it *discordgo.Interaction, st *
 // mayPlay checks that p may take part in a new game on the server of st:
 // not banned, and under its limit of games at once. self says whether p
 // is the user asking (the refusals speak to them) or another player.
-func (a *App) mayPlay(ctx context.Context, st *storage.Settings, p storage.Player, self bool) error {
+func (a *App) MayPlay(ctx context.Context, st *storage.Settings, p storage.Player, self bool) error {
 	if st.GuildID == "" || p.UserID == "" {
 		return nil
 	}
-	if err := a.notBanned(ctx, st.GuildID, p, self); err != nil {
+	if err := a.NotBanned(ctx, st.GuildID, p, self); err != nil {
 		return err
 	}
 	if st.MaxGames == 0 {
@@ -102,7 +102,7 @@ func (a *App) mayPlay(ctx context.Context, st *storage.Settings, p storage.Playe
 }
 
 // notBanned refuses a player banned on the server.
-func (a *App) notBanned(ctx context.Context, guildID string, p storage.Player, self bool) error {
+func (a *App) NotBanned(ctx context.Context, guildID string, p storage.Player, self bool) error {
 	if guildID == "" || p.UserID == "" {
 		return nil
 	}
@@ -123,15 +123,15 @@ func (a *App) notBanned(ctx context.Context, guildID string, p storage.Player, s
 // BotGate is startGate for a game against the bot of level, which the
 // server's admins must offer.
 func (a *App) BotGate(ctx context.Context, r *Request, level string) (*storage.Settings, error) {
-	st, err := a.startGate(ctx, r)
+	st, err := a.StartGate(ctx, r)
 	if err != nil {
 		return nil, err
 	}
-	return st, botAllowed(st, level)
+	return st, BotAllowed(st, level)
 }
 
 // botAllowed refuses a bot level the server's admins do not offer.
-func botAllowed(st *storage.Settings, level string) error {
+func BotAllowed(st *storage.Settings, level string) error {
 	if st.BotLevel(level) {
 		return nil
 	}
@@ -168,7 +168,7 @@ func (a *App) serverPools(ctx context.Context, kind string, arc *storage.Archive
 
 // leaderboardShown refuses /go leaderboard on a server whose admins hid it.
 func (a *App) leaderboardShown(ctx context.Context, guildID string) error {
-	st, err := a.serverSettings(ctx, guildID)
+	st, err := a.Settings(ctx, guildID)
 	if err != nil {
 		return err
 	}

@@ -26,7 +26,7 @@ var adminSettings = []struct{ name, label, help string }{
 // adminDefinition is /go-admin: registered for Manage Server by default
 // (server settings can give it to other roles or channels) and only in
 // servers, since it acts on one server.
-func adminDefinition() *discordgo.ApplicationCommand {
+func AdminDefinition() *discordgo.ApplicationCommand {
 	perms := int64(discordgo.PermissionManageGuild)
 	dm := false
 	contexts := []discordgo.InteractionContextType{discordgo.InteractionContextGuild}
@@ -44,7 +44,7 @@ func adminDefinition() *discordgo.ApplicationCommand {
 	game := func(desc string) *discordgo.ApplicationCommandOption {
 		return &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: "game", Description: desc, Required: true, MaxLength: 40}
 	}
-	reason := &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: "reason", Description: "Why (kept in the log; told to the players where it concerns a game)", Required: true, MaxLength: maxReason}
+	reason := &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: "reason", Description: "Why (kept in the log; told to the players where it concerns a game)", Required: true, MaxLength: MaxReason}
 	minPage, minDays := 1.0, 1.0
 	page := &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionInteger, Name: "page", Description: "Page, from 1", MinValue: &minPage}
 	return &discordgo.ApplicationCommand{

@@ -95,7 +95,7 @@ func (a *App) adminAdjudicate(ctx context.Context, r *Request) error {
 	}
 	a.disableBoards(ctx, g, false)
 	told := "its channel was told"
-	if err := a.postBoard(ctx, g, &Message{Content: Clip(note, 2000), AllowedMentions: NoMentions()}); err != nil {
+	if err := a.PostBoard(ctx, g, &Message{Content: Clip(note, 2000), AllowedMentions: NoMentions()}); err != nil {
 		a.log.Warn("adjudicate: tell the channel", "game", g.ID, "err", err)
 		told = "its channel could not be told (I may not post there)"
 	}
@@ -293,8 +293,8 @@ func (a *App) moderatorAbort(ctx context.Context, r *Request, g *storage.Game) e
 	if reason == "" {
 		return UserErr(ErrBadOption, "A moderator's abort needs a reason, which is kept in the server's log and told to the players: `/go abort reason:…`.")
 	}
-	if len([]rune(reason)) > maxReason {
-		return UserErr(ErrBadOption, fmt.Sprintf("A reason may be at most %d characters long.", maxReason))
+	if len([]rune(reason)) > MaxReason {
+		return UserErr(ErrBadOption, fmt.Sprintf("A reason may be at most %d characters long.", MaxReason))
 	}
 	moves, by := g.State.MoveCount(), UserPlayer(r.User)
 	comment := fmt.Sprintf("Aborted by %s, a moderator, after %s: recorded, never rated. Reason: %s", PlainName(by), Plural(moves, "move"), reason)

@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/bwmarrin/discordgo"
-	"github.com/gobot-dev/gobot/bots/review"
 	"github.com/gobot-dev/gobot/engine/clock"
 	"github.com/gobot-dev/gobot/engine/game"
 )
@@ -38,11 +37,7 @@ type Options struct {
 	GuildID string
 	Discord Discord
 	Store   Store
-	Players Players
-	// Reviewer reviews games and estimates scores; nil means Players when
-	// it is a Reviewer too, else NewLocalReviewer with the built-in search.
-	Reviewer Reviewer
-	Logger   *slog.Logger
+	Logger  *slog.Logger
 	// ChallengeTTL is how long a challenge stays open (DefaultChallengeTTL).
 	ChallengeTTL time.Duration
 	// ScoringTTL is how long players have to agree on dead stones (DefaultScoringTTL).
@@ -62,7 +57,7 @@ type Options struct {
 	After func(d time.Duration) <-chan time.Time
 	// Rooms make the rooms of the kinds of game the App hosts, one each
 	// (room.go); the first is the default for anything that names no
-	// kind. Nil means Go's alone.
+	// kind. An App needs one at least.
 	Rooms []NewRoom
 	// Activity says the board page runs as a Discord Activity: board
 	// messages get an Open board button, and Register adds the Entry
@@ -95,9 +90,6 @@ type App struct {
 	// answered yet (httpDeferAfter; tests change it).
 	deferAfter time.Duration
 
-	// reviewing are the reviews running, one per user.
-	reviewing *reviews
-
 	// kick wakes the clocks' scheduler after a write (see kickClocks).
 	kick chan struct{}
 
@@ -122,13 +114,13 @@ type App struct {
 	closed   bool
 	closing  chan struct{} // closed when Shutdown starts
 	inflight sync.WaitGroup
-	halt     halt // cancels in-flight work when Shutdown's grace period is over
+	halt     Halt // cancels in-flight work when Shutdown's grace period is over
 }
 
 // New returns an App with its routes registered.
 func New(opts Options) (*App, error) {
-	if opts.Discord == nil || opts.Store == nil || opts.Players == nil {
-		return nil, errors.New("commands: New needs Discord, Store and Players")
+	if opts.Discord == nil || opts.Store == nil || len(opts.Rooms) == 0 {
+		return nil, errors.New("commands: New needs Discord, Store and a room")
 	}
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
@@ -141,13 +133,6 @@ func New(opts Options) (*App, error) {
 	}
 	if opts.Now == nil {
 		opts.Now = time.Now
-	}
-	if opts.Reviewer == nil {
-		if rv, ok := opts.Players.(Reviewer); ok {
-			opts.Reviewer = rv
-		} else {
-			opts.Reviewer = NewLocalReviewer(review.MCTS{Seed: 1})
-		}
 	}
 	if opts.After == nil {
 		opts.After = time.After
@@ -166,14 +151,10 @@ func New(opts Options) (*App, error) {
 	b := &App{opts: opts, log: opts.Logger, deferAfter: httpDeferAfter,
 		games: st, challenges: st, archive: st, stats: st, reviews: st, deadlines: st, queue: st, admin: st,
 		smallReads: make(chan struct{}, maxSmallReads), largeReads: make(chan struct{}, maxLargeReads),
-		replays: newReplayCache(), reviewing: newReviews(), kick: make(chan struct{}, 1),
+		replays: newReplayCache(), kick: make(chan struct{}, 1),
 		owed: newOwedMoves(), closing: make(chan struct{}), changes: &changes{}}
 	// Every committed write of a game is announced (web.go).
 	b.games, b.challenges = feedGames{Games: st, app: b}, feedChallenges{Challenges: st, app: b}
-	if len(opts.Rooms) == 0 {
-		opts.Rooms = []NewRoom{GoRoom}
-		b.opts.Rooms = opts.Rooms
-	}
 	var list []Room
 	for _, open := range opts.Rooms {
 		rm, err := open(b)
@@ -197,6 +178,31 @@ func (a *App) Now() time.Time { return a.opts.Now() }
 // rooms: every write of a game is version-checked and announced on the
 // change feed.
 func (a *App) GameStore() Games { return a.games }
+
+// Archives is the store's part for finished games (Options.Store), for
+// the rooms.
+func (a *App) Archives() Archive { return a.archive }
+
+// Challenges is the store's part for open challenges, for the rooms.
+func (a *App) Challenges() Challenges { return a.challenges }
+
+// Reviews is the store's part for games' reviews, for the rooms.
+func (a *App) Reviews() Reviews { return a.reviews }
+
+// Discord is the Discord the App answers through (Options.Discord).
+func (a *App) Discord() Discord { return a.opts.Discord }
+
+// DefaultClock is the clock of a game started without one
+// (Options.DefaultClock).
+func (a *App) DefaultClock() clock.Control { return *a.opts.DefaultClock }
+
+// ScoringTTL is how long a scoring phase may wait for the players
+// (Options.ScoringTTL).
+func (a *App) ScoringTTL() time.Duration { return a.opts.ScoringTTL }
+
+// ChallengeTTLDefault is how long a challenge stays open where a server
+// chose no other (Options.ChallengeTTL).
+func (a *App) ChallengeTTLDefault() time.Duration { return a.opts.ChallengeTTL }
 
 // Logger is the App's logger (Options.Logger).
 func (a *App) Logger() *slog.Logger { return a.log }
@@ -227,7 +233,7 @@ func (a *App) Register(ctx context.Context) error {
 // Cancelling ctx does not interrupt a move in progress (SIGTERM lets moves
 // finish); Shutdown does, once its grace period is over.
 func (a *App) Handle(ctx context.Context, it *discordgo.Interaction) {
-	hctx, cancel := a.halt.with(context.WithoutCancel(ctx))
+	hctx, cancel := a.halt.With(context.WithoutCancel(ctx))
 	defer cancel()
 	initial := func(ctx context.Context, resp *Response) error {
 		return a.opts.Discord.Callback(ctx, it, resp)
@@ -266,7 +272,7 @@ func (a *App) spawn(fn func(ctx context.Context)) bool {
 	}
 	go func() {
 		defer a.inflight.Done()
-		ctx, cancel := a.halt.with(context.Background())
+		ctx, cancel := a.halt.With(context.Background())
 		defer cancel()
 		fn(ctx)
 	}()
@@ -285,17 +291,21 @@ func (a *App) Shutdown(ctx context.Context) error {
 		close(a.closing)
 	}
 	a.mu.Unlock()
-	// Reviews can take minutes: they stop at once rather than hold up the
-	// moves' grace period.
-	a.reviewing.halt.stop()
+	// A room's long work (Go's reviews take minutes) stops at once rather
+	// than hold up the moves' grace period.
+	for _, rm := range a.rooms.list {
+		if s, ok := rm.(Stopper); ok {
+			s.Stop()
+		}
+	}
 	done := make(chan struct{})
 	go func() { a.inflight.Wait(); a.owed.wg.Wait(); close(done) }()
 	select {
 	case <-done:
-		a.halt.stop()
+		a.halt.Stop()
 		return nil
 	case <-ctx.Done():
-		a.halt.stop()
+		a.halt.Stop()
 		<-done
 		return ctx.Err()
 	}

@@ -1,7 +1,6 @@
 package commands
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -10,8 +9,6 @@ import (
 	"time"
 
 	"github.com/bwmarrin/discordgo"
-	"github.com/gobot-dev/gobot/engine"
-	"github.com/gobot-dev/gobot/render"
 	"github.com/gobot-dev/gobot/storage"
 )
 
@@ -23,7 +20,7 @@ import (
 const historyPageSize = 10
 
 // gameOption is the name of the option that names a finished game.
-const gameOption = "game"
+const GameOption = "game"
 
 // canSee reports whether the user may see an archived game: one they played,
 // or one played on the server the request comes from.
@@ -57,8 +54,8 @@ func archivedGame(ctx context.Context, arch Archive, r *Request, id string) (*st
 // user may see (with its SGF): the game named, or without the option the
 // last game finished in this channel. It is shared by every command that
 // takes a finished game (/go sgf, /go replay, /go review, /go estimate).
-func finishedGameOption(ctx context.Context, arch Archive, r *Request) (*storage.Archived, error) {
-	if id, ok := r.String(gameOption); ok {
+func FinishedGameOption(ctx context.Context, arch Archive, r *Request) (*storage.Archived, error) {
+	if id, ok := r.String(GameOption); ok {
 		return archivedGame(ctx, arch, r, id)
 	}
 	games, err := arch.ChannelGames(ctx, r.Interaction.ChannelID, 1)
@@ -130,11 +127,6 @@ func ago(d time.Duration) string {
 	return fmt.Sprintf("%d d ago", int(d/(24*time.Hour)))
 }
 
-// sgfFile is the attachment of a game's record.
-func sgfFile(id, what string, data []byte) File {
-	return File{Name: "gobot-" + id + ".sgf", ContentType: "application/x-go-sgf", Description: Clip("SGF record: "+what, 1024), Data: data}
-}
-
 // ArchivedTitle names the players of a finished game.
 func ArchivedTitle(a *storage.Archived) string {
 	return fmt.Sprintf("⚫ %s vs ⚪ %s", ShownName(a.Black), ShownName(a.White))
@@ -147,8 +139,8 @@ func (a *App) CmdRecord(ctx context.Context, r *Request) error {
 	if err != nil {
 		return err
 	}
-	if _, named := r.String(gameOption); !named && !withReview {
-		g, err := a.loadGame(ctx, r.Interaction.ChannelID)
+	if _, named := r.String(GameOption); !named && !withReview {
+		g, err := a.LoadGame(ctx, r.Interaction.ChannelID)
 		if err == nil {
 			return a.roomOf(g).ActiveRecord(ctx, r, g)
 		}
@@ -156,7 +148,7 @@ func (a *App) CmdRecord(ctx context.Context, r *Request) error {
 			return err
 		}
 	}
-	arc, err := finishedGameOption(ctx, a.archive, r)
+	arc, err := FinishedGameOption(ctx, a.archive, r)
 	if err != nil {
 		return err
 	}
@@ -169,7 +161,7 @@ func (a *App) CmdRecord(ctx context.Context, r *Request) error {
 		Files:   []File{a.recordFile(arc)},
 	}
 	if withReview {
-		rv, ok := a.room(arc.Kind).(Reviewed)
+		rv, ok := a.RoomOfKind(arc.Kind).(Reviewed)
 		if !ok {
 			return a.OnlyFor(a.commandRoom(r), arc, "reviews are")
 		}
@@ -180,7 +172,7 @@ func (a *App) CmdRecord(ctx context.Context, r *Request) error {
 		m.Files[0].Data, m.Content = data, content
 	}
 	if animate {
-		if _, err := WithAnimation(ctx, r, m, func() (File, error) { return a.room(arc.Kind).Animation(arc) }); err != nil {
+		if _, err := WithAnimation(ctx, r, m, func() (File, error) { return a.RoomOfKind(arc.Kind).Animation(arc) }); err != nil {
 			return err
 		}
 	}
@@ -190,8 +182,8 @@ func (a *App) CmdRecord(ctx context.Context, r *Request) error {
 // cmdReplay posts the animated replay of a finished game (game:, or the
 // last one finished here). A game without moves is refused, as /go review
 // refuses it: there is nothing to replay.
-func (a *App) cmdReplay(ctx context.Context, r *Request) error {
-	arc, err := finishedGameOption(ctx, a.archive, r)
+func (a *App) CmdReplay(ctx context.Context, r *Request) error {
+	arc, err := FinishedGameOption(ctx, a.archive, r)
 	if err != nil {
 		return err
 	}
@@ -202,7 +194,7 @@ func (a *App) cmdReplay(ctx context.Context, r *Request) error {
 	if err := r.Defer(ctx, false); err != nil {
 		return err
 	}
-	f, err := a.room(arc.Kind).Animation(arc)
+	f, err := a.RoomOfKind(arc.Kind).Animation(arc)
 	if err != nil {
 		return err
 	}
@@ -213,25 +205,6 @@ func (a *App) cmdReplay(ctx context.Context, r *Request) error {
 		Content: fmt.Sprintf("Replay of %s, %s, %s, %s.", ArchivedTitle(arc), a.archivedSetup(arc), arc.Result, Plural(arc.Moves, "move")),
 		Files:   []File{f},
 	})
-}
-
-// goArchivedGIF animates a finished game of Go from its record, ending on the
-// count when it was scored.
-func goArchivedGIF(a *storage.Archived) (File, error) {
-	eg, info, err := engine.ParseSGF(a.SGF)
-	if err != nil {
-		return File{}, fmt.Errorf("commands: record of game %s: %w", a.ID, err)
-	}
-	opts := render.GIFOptions{Size: 480}
-	if info.Dead != nil {
-		opts.Dead, opts.Owner = info.Dead, eg.Score(info.Dead).Owner
-	}
-	var buf bytes.Buffer
-	if err := render.GIF(&buf, eg, opts); err != nil {
-		return File{}, fmt.Errorf("commands: animate game %s: %w", a.ID, err)
-	}
-	return File{Name: "gobot-" + a.ID + ".gif", ContentType: "image/gif",
-		Description: Clip("Animated replay: "+ArchivedTitle(a)+", "+a.Result, 1024), Data: buf.Bytes()}, nil
 }
 
 // CmdHistory lists a player's finished games that the caller may see.

@@ -53,7 +53,7 @@ func BenchmarkMoveCommit(b *testing.B) {
 	ctx := context.Background()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		g, err := tb.loadGame(ctx, channelID)
+		g, err := tb.LoadGame(ctx, channelID)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -263,7 +263,7 @@ func (a *App) startWorkers() {
 		a.owed.wg.Add(1)
 		go func() {
 			defer a.owed.wg.Done()
-			ctx, cancel := a.halt.with(context.Background())
+			ctx, cancel := a.halt.With(context.Background())
 			defer cancel()
 			a.botWorker(ctx)
 		}()
@@ -335,7 +335,7 @@ func (a *App) release(ctx context.Context, m *storage.BotMove, retryAt time.Time
 // should pause before its next claim.
 func (a *App) makeOwedMove(ctx context.Context, m *storage.BotMove) time.Duration {
 	log := a.log.With("channel", m.ChannelID, "game", m.GameID)
-	g, err := a.loadGame(ctx, m.ChannelID)
+	g, err := a.LoadGame(ctx, m.ChannelID)
 	switch {
 	case errors.Is(err, ErrQuarantined):
 		// The record was damaged and is set aside, its owed move with it.
@@ -450,7 +450,7 @@ func (a *App) awaitBot(ctx context.Context, r *Request, g *storage.Game) (*stora
 			// the move: wait again if the bot still owes a move, answer
 			// with its move if that is what the stored game holds, else
 			// say what happened.
-			stored, err := a.loadGame(ctx, g.ChannelID)
+			stored, err := a.LoadGame(ctx, g.ChannelID)
 			if err == nil && stored.ID == g.ID && botToMove(stored) {
 				g = stored
 				continue

@@ -4,23 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math/rand/v2"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
-	"github.com/gobot-dev/gobot/engine"
 	"github.com/gobot-dev/gobot/engine/clock"
 	"github.com/gobot-dev/gobot/storage"
 )
-
-// describeSetup says what game a challenge or bot game is: size, rules, handicap.
-func describeSetup(size int, rules engine.Rules, handicap int) string {
-	s := fmt.Sprintf("%d×%d, %s rules: %s", size, size, rules.Name, rulesDetails(rules))
-	if handicap > 0 {
-		s += fmt.Sprintf(", %d handicap stones", handicap)
-	}
-	return s
-}
 
 // ChannelFree checks that a channel has no game running.
 func (a *App) ChannelFree(ctx context.Context, channelID string) error {
@@ -45,7 +34,7 @@ func (a *App) ChannelFree(ctx context.Context, channelID string) error {
 // gobot start a game's thread in the channel. Without app_permissions
 // (a payload that lacks them) it assumes so; accepting the challenge then
 // finds out.
-func canStartThreads(it *discordgo.Interaction) bool {
+func CanStartThreads(it *discordgo.Interaction) bool {
 	const need = discordgo.PermissionCreatePublicThreads | discordgo.PermissionSendMessagesInThreads
 	return it.AppPermissions == 0 || it.AppPermissions&need == need
 }
@@ -65,11 +54,11 @@ func (a *App) ChallengeGate(ctx context.Context, r *Request, botCmd string) (*di
 	case opp.Bot:
 		return nil, nil, UserErr(ErrBadOption, fmt.Sprintf("%s is a bot account and cannot answer a challenge. To play gobot, use `%s`.", Mention(UserPlayer(opp)), botCmd))
 	}
-	st, err := a.startGate(ctx, r) // the server's game channels, bans and limits (admin_checks.go)
+	st, err := a.StartGate(ctx, r) // the server's game channels, bans and limits (admin_checks.go)
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := a.mayPlay(ctx, st, UserPlayer(opp), false); err != nil {
+	if err := a.MayPlay(ctx, st, UserPlayer(opp), false); err != nil {
 		return nil, nil, err
 	}
 	return opp, st, nil
@@ -82,7 +71,7 @@ func (a *App) ThreadGate(ctx context.Context, it *discordgo.Interaction, thread 
 	if thread && it.GuildID == "" {
 		return UserErr(ErrBadOption, "Threads exist only in server channels: challenge without `thread:` here.")
 	}
-	if thread && !canStartThreads(it) {
+	if thread && !CanStartThreads(it) {
 		return UserErr(ErrForbidden, "I may not create threads in this channel (I need Create Public Threads and Send Messages in Threads): challenge without `thread:`, or ask a moderator to give me those permissions.")
 	}
 	if !thread {
@@ -111,44 +100,6 @@ func (a *App) PostChallenge(ctx context.Context, r *Request, c *storage.Challeng
 	return r.Reply(ctx, a.ChallengeMessage(c, ""))
 }
 
-func (a *App) cmdChallenge(ctx context.Context, r *Request) error {
-	opp, st, err := a.ChallengeGate(ctx, r, "/go bot")
-	if err != nil {
-		return err
-	}
-	s, err := parseSetup(r, "nigiri", st)
-	if err != nil {
-		return err
-	}
-	thread, _, err := r.Bool("thread")
-	if err != nil {
-		return err
-	}
-	rated, err := RatedOption(r)
-	if err != nil {
-		return err
-	}
-	if err := checkRatedHandicap(s, rated); err != nil {
-		return err
-	}
-	if _, explicit := r.String("color"); !explicit && s.Handicapped {
-		// A handicap without a colour: Black to the lower-rated player,
-		// as the ratings stand when the challenge is accepted.
-		s.Color = colorByRating
-	}
-	it := r.Interaction
-	if err := a.ThreadGate(ctx, it, thread); err != nil {
-		return err
-	}
-	now := a.Now()
-	return a.PostChallenge(ctx, r, &storage.Challenge{
-		ID: it.ID, ChannelID: it.ChannelID, GuildID: it.GuildID,
-		Challenger: UserPlayer(r.User), Opponent: UserPlayer(opp),
-		Size: s.Size, Color: s.Color, Rules: s.Rules, Handicap: s.Handicap, Thread: thread, Clock: ptr(a.ClockOf(s.Clock)), Unrated: !rated,
-		CreatedAt: now, ExpiresAt: now.Add(a.ChallengeTTL(st)),
-	})
-}
-
 // expiredOutcome is the outcome of a challenge nobody accepted in time.
 const expiredOutcome = "⌛ This challenge expired."
 
@@ -156,7 +107,7 @@ const expiredOutcome = "⌛ This challenge expired."
 // is answered or expired, and the buttons are then disabled.
 func (a *App) ChallengeMessage(c *storage.Challenge, outcome string) *Message {
 	closed := outcome != ""
-	text := a.room(c.Kind).ChallengeText(c)
+	text := a.RoomOfKind(c.Kind).ChallengeText(c)
 	if closed {
 		text += "\n" + outcome
 	} else {
@@ -182,7 +133,7 @@ func (a *App) closeChallengeMessage(ctx context.Context, c *storage.Challenge, o
 		return
 	}
 	m := a.ChallengeMessage(c, outcome)
-	if p, ok := a.room(c.Kind).(Phases); ok && c.Team() {
+	if p, ok := a.RoomOfKind(c.Kind).(Phases); ok && c.Team() {
 		m = p.Lobby(c, outcome)
 	}
 	if err := a.opts.Discord.EditMessage(ctx, c.ChannelID, c.MessageID, m); err != nil {
@@ -282,22 +233,22 @@ func (a *App) btnAccept(ctx context.Context, r *Request) error {
 		return quietIfAnswered(r, err)
 	}
 	// A ban or a limit reached since the challenge was made holds.
-	st, err := a.serverSettings(ctx, c.GuildID)
+	st, err := a.Settings(ctx, c.GuildID)
 	if err != nil {
 		return err
 	}
-	if err := a.mayPlay(ctx, st, UserPlayer(r.User), true); err != nil {
+	if err := a.MayPlay(ctx, st, UserPlayer(r.User), true); err != nil {
 		return err
 	}
-	if err := a.mayPlay(ctx, st, c.Challenger, false); err != nil {
+	if err := a.MayPlay(ctx, st, c.Challenger, false); err != nil {
 		return err
 	}
-	release, err := a.claimChallenge(ctx, r, c, "This challenge is being accepted already.")
+	release, err := a.ClaimChallenge(ctx, r, c, "This challenge is being accepted already.")
 	if err != nil {
 		return err
 	}
 	defer release()
-	return a.room(c.Kind).Accept(ctx, r, c)
+	return a.RoomOfKind(c.Kind).Accept(ctx, r, c)
 }
 
 // claimChallenge claims c for r while its game starts, and checks that its
@@ -306,7 +257,7 @@ func (a *App) btnAccept(ctx context.Context, r *Request) error {
 // refused at once with busy, before it could start a second thread:
 // AcceptChallenge would refuse its game, but the thread would stay, empty.
 // The caller defers release.
-func (a *App) claimChallenge(ctx context.Context, r *Request, c *storage.Challenge, busy string) (release func(), err error) {
+func (a *App) ClaimChallenge(ctx context.Context, r *Request, c *storage.Challenge, busy string) (release func(), err error) {
 	it := r.Interaction
 	switch err := a.challenges.ClaimChallenge(ctx, c.ID, it.ID, acceptClaim); {
 	case errors.Is(err, storage.ErrConflict):
@@ -339,7 +290,7 @@ func (a *App) claimChallenge(ctx context.Context, r *Request, c *storage.Challen
 func (a *App) StartChallenge(ctx context.Context, r *Request, c *storage.Challenge, sides []storage.Side, threadName string, closed func(outcome string) *Message, outcome string) error {
 	it := r.Interaction
 	channel, parent := c.ChannelID, ""
-	st, err := a.room(c.Kind).NewState(c)
+	st, err := a.RoomOfKind(c.Kind).NewState(c)
 	if err != nil {
 		return err
 	}
@@ -381,7 +332,7 @@ func (a *App) StartChallenge(ctx context.Context, r *Request, c *storage.Challen
 	if err := r.Update(ctx, closed(outcome)); err != nil {
 		return err
 	}
-	bm, err := a.stateMessage(ctx, g, a.Now(), "The game begins. Good luck, have fun!")
+	bm, err := a.StateMessage(ctx, g, a.Now(), "The game begins. Good luck, have fun!")
 	if err != nil {
 		return err
 	}
@@ -395,12 +346,9 @@ func (a *App) StartChallenge(ctx context.Context, r *Request, c *storage.Challen
 	if err != nil {
 		return err
 	}
-	a.keepBoardID(ctx, g, sent)
+	a.KeepBoardID(ctx, g, sent)
 	return nil
 }
-
-// ptr returns a pointer to a copy of v.
-func ptr[T any](v T) *T { return &v }
 
 // ChallengeClock is the time control of a challenge: the one chosen, or the
 // default for challenges stored before clocks existed.
@@ -415,7 +363,7 @@ func ChallengeClock(c *storage.Challenge) clock.Control {
 // interaction's answer, so that its buttons can be disabled when the game
 // ends on time (storage.AddMessageID: no new version, so a move made at
 // the same moment is not refused).
-func (a *App) keepBoardID(ctx context.Context, g *storage.Game, m *discordgo.Message) {
+func (a *App) KeepBoardID(ctx context.Context, g *storage.Game, m *discordgo.Message) {
 	if m == nil || m.ID == "" {
 		return
 	}
@@ -432,59 +380,6 @@ func SeedFrom(id string) int64 {
 		h *= 1099511628211
 	}
 	return int64(h >> 1)
-}
-
-func (a *App) cmdBot(ctx context.Context, r *Request) error {
-	level, err := a.levelOption(r)
-	if err != nil {
-		return err
-	}
-	st, err := a.BotGate(ctx, r, level)
-	if err != nil {
-		return err
-	}
-	s, err := parseSetup(r, "black", st)
-	if err != nil {
-		return err
-	}
-	rated, err := RatedOption(r)
-	if err != nil {
-		return err
-	}
-	if err := checkRatedHandicap(s, rated); err != nil {
-		return err
-	}
-	it := r.Interaction
-	if err := a.ChannelFree(ctx, it.ChannelID); err != nil {
-		return err
-	}
-	eg, err := engine.NewGame(engine.Config{Size: s.Size, Rules: s.Rules, Handicap: s.Handicap, Seed: SeedFrom(it.ID)})
-	if err != nil {
-		return UserErr(err, fmt.Sprintf("This game cannot start: %v.", err))
-	}
-	human := UserPlayer(r.User)
-	bot := storage.Player{Level: level, Name: "gobot " + level}
-	black, white := human, bot
-	if !s.requesterBlack(rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), uint64(SeedFrom(it.ID))))) {
-		black, white = bot, human
-	}
-	g := &storage.Game{ID: it.ID, ChannelID: it.ChannelID, GuildID: it.GuildID, Sides: storage.Sides(black, white), State: engine.Own(eg), CreatedAt: a.Now(),
-		Clock: NewClock(a.ClockOf(s.Clock), engine.Own(eg), a.Now()), Unrated: !rated,
-		Delivery: storage.Delivery{Followup: FollowupOf(it, a.Now())}}
-	if err := a.games.CreateGame(ctx, g); err != nil {
-		if errors.Is(err, storage.ErrExists) {
-			return ErrGameRunning
-		}
-		return err
-	}
-	a.log.Info("bot game started", "game", g.ID, "channel", g.ChannelID, "level", level, "user", r.User.ID)
-	a.KickClocks()
-	c := engine.Black
-	if white == human {
-		c = engine.White
-	}
-	note := fmt.Sprintf("New game: %s plays %s %s against gobot **%s** (%s).", Mention(human), stoneEmoji(c), c, level, describeSetup(s.Size, s.Rules, eg.Handicap())+", "+a.ClockOf(s.Clock).Describe())
-	return a.AnswerGame(ctx, r, g, note)
 }
 
 // sweep closes expired challenges (scoring phases end by the clocks'
@@ -553,27 +448,4 @@ func (a *App) Run(ctx context.Context) error {
 		case <-t.C:
 		}
 	}
-}
-
-// goChallengeText is a Go challenge's invitation.
-func goChallengeText(c *storage.Challenge) string {
-	var color string
-	switch c.Color {
-	case "black":
-		color = fmt.Sprintf("%s plays black", Mention(c.Challenger))
-	case "white":
-		color = fmt.Sprintf("%s plays white", Mention(c.Challenger))
-	case colorByRating:
-		color = "the lower-rated player takes black"
-	default:
-		color = "colours by nigiri (chosen at random)"
-	}
-	if c.Unrated {
-		color += "; unrated"
-	}
-	where := ""
-	if c.Thread {
-		where = " in a new thread"
-	}
-	return fmt.Sprintf("%s, %s challenges you to a game of Go%s: %s; %s.", Mention(c.Opponent), Mention(c.Challenger), where, describeSetup(c.Size, c.Rules, c.Handicap)+", "+ChallengeClock(c).Describe(), color)
 }

@@ -44,7 +44,7 @@ const (
 // clockOption reads the clock option: a preset or a spec, nil when absent
 // (the default applies: clockOf). A spec that does not parse is refused
 // with the syntax.
-func clockOption(r *Request) (*clock.Control, error) {
+func ClockOption(r *Request) (*clock.Control, error) {
 	v, ok := r.String("clock")
 	if !ok || strings.TrimSpace(v) == "" {
 		return nil, nil
@@ -162,16 +162,6 @@ func ClockStatus(g *storage.Game, now time.Time, label func(game.Side) string) s
 	return s
 }
 
-// clockStatus is ClockStatus for a game of Go, which also says when its
-// clocks stopped for the scoring phase.
-func clockStatus(g *storage.Game, now time.Time) string {
-	s := ClockStatus(g, now, func(s game.Side) string { return goRoom{}.SideLabel(g, s) })
-	if s != "" && !g.Clock.Running() && g.Scoring != nil {
-		s += " · stopped while the dead stones are agreed"
-	}
-	return s
-}
-
 // syncClock brings g's clock in line with its game before a write: stopped
 // during the scoring phase and once the game is over; otherwise running
 // for the player to move (after a return to play from scoring, their turn
@@ -255,9 +245,9 @@ func (a *App) timeUp(ctx context.Context, g *storage.Game) error {
 	} else if rn := a.RatingNote(ctx, g); rn != "" {
 		note += "\n" + rn
 	}
-	m, err := a.stateMessage(ctx, g, a.Now(), note)
+	m, err := a.StateMessage(ctx, g, a.Now(), note)
 	if err == nil {
-		err = a.postBoard(ctx, g, m)
+		err = a.PostBoard(ctx, g, m)
 	}
 	if err != nil {
 		a.log.Warn("clock: announce loss on time", "game", g.ID, "err", err)
@@ -306,7 +296,7 @@ func (a *App) remind(ctx context.Context, g *storage.Game) error {
 			Mention(p), a.gameTitle(g), a.sideLabel(g, c.Game()), g.Clock.Deadline().Unix()),
 		AllowedMentions: OnlyUsers(p.UserID),
 	}
-	if err := a.postBoard(ctx, g, m); err != nil {
+	if err := a.PostBoard(ctx, g, m); err != nil {
 		a.log.Warn("clock: send reminder", "game", g.ID, "err", err)
 	}
 	return nil
@@ -453,7 +443,7 @@ func (a *App) creditOutage(ctx context.Context) {
 // cmdVacation starts, ends or shows the user's vacation. While it runs,
 // the user's correspondence clocks are paused: the turns they have now,
 // and those that begin before it ends. Live clocks never pause.
-func (a *App) cmdVacation(ctx context.Context, r *Request) error {
+func (a *App) CmdVacation(ctx context.Context, r *Request) error {
 	key := UserPlayer(r.User).Key()
 	now := a.Now()
 	v, err := a.deadlines.Vacation(ctx, key)

@@ -27,9 +27,8 @@ type ConsoleOptions struct {
 	In  io.Reader
 	Out io.Writer
 	// User is the name of the user typing (default "player").
-	User    string
-	Store   Store
-	Players Players
+	User  string
+	Store Store
 	// BoardDir is the folder each board PNG is written to ("" for none).
 	BoardDir string
 	// StateFile, when set, keeps the console's state across restarts
@@ -37,7 +36,7 @@ type ConsoleOptions struct {
 	// and the last ID it handed out, so that no interaction, and so no
 	// game, ever gets an ID again, whatever the clock does.
 	StateFile string
-	Options   Options // Logger, TTLs, Now; Discord, Store and Players are set by RunConsole
+	Options   Options // Logger, TTLs, Now, Rooms; Discord and Store are set by RunConsole
 	// Web, when set, is called with the App before the first prompt: it
 	// serves the board page beside the console and returns its address
 	// (printed for the user) and how to stop it.
@@ -80,7 +79,7 @@ func RunConsole(ctx context.Context, co ConsoleOptions) error {
 		return err
 	}
 	opts := co.Options
-	opts.AppID, opts.Discord, opts.Store, opts.Players = consoleAppID, cd, co.Store, co.Players
+	opts.AppID, opts.Discord, opts.Store = consoleAppID, cd, co.Store
 	bot, err := New(opts)
 	if err == nil {
 		cd.text = func(g *storage.Game) string { return bot.roomOf(g).Text(g) }

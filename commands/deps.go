@@ -4,7 +4,6 @@ import (
 	"context"
 	"time"
 
-	"github.com/gobot-dev/gobot/engine"
 	"github.com/gobot-dev/gobot/storage"
 )
 
@@ -154,12 +153,4 @@ var (
 type Level struct {
 	Name        string
 	Description string
-}
-
-// Players is what the App needs from the AI opponents: the levels on offer
-// and a move for one of them. GenMove must not modify g, returns a legal
-// move for g.ToPlay() (Place, Pass or Resign), and returns when ctx ends.
-type Players interface {
-	Levels() []Level
-	GenMove(ctx context.Context, level string, g *engine.Game) (engine.Move, error)
 }

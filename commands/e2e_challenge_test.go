@@ -6,11 +6,12 @@ package commands_test
 
 import (
 	"context"
-	"github.com/gobot-dev/gobot/engine"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/gobot-dev/gobot/engine"
 
 	"github.com/gobot-dev/gobot/commands"
 	"github.com/gobot-dev/gobot/commands/discordtest"

@@ -3,12 +3,6 @@ package commands
 import (
 	"context"
 	"errors"
-	"fmt"
-	"strings"
-
-	"github.com/bwmarrin/discordgo"
-	"github.com/gobot-dev/gobot/engine"
-	"github.com/gobot-dev/gobot/storage"
 )
 
 // CmdBoardHere is /go board and /draughts board: the game in play in this
@@ -16,7 +10,7 @@ import (
 // its final position and result. A channel where no game was ever finished
 // keeps the answer that there is no game here.
 func (a *App) CmdBoardHere(ctx context.Context, r *Request) error {
-	g, err := a.loadGame(ctx, r.Interaction.ChannelID)
+	g, err := a.LoadGame(ctx, r.Interaction.ChannelID)
 	if err == nil {
 		return a.CmdBoard(ctx, r, g)
 	}
@@ -31,59 +25,9 @@ func (a *App) CmdBoardHere(ctx context.Context, r *Request) error {
 	if aerr != nil {
 		return aerr
 	}
-	m, merr := a.room(arc.Kind).Finished(arc)
+	m, merr := a.RoomOfKind(arc.Kind).Finished(arc)
 	if merr != nil {
 		return merr
 	}
 	return r.Reply(ctx, m)
-}
-
-// finishedBoardMessage shows a finished game from its record: the final
-// position (for a counted game, with the dead stones the players agreed
-// on and who owns each point), the result, and the record attached.
-func finishedBoardMessage(arc *storage.Archived) (*Message, error) {
-	eg, info, err := engine.ParseSGF(arc.SGF)
-	if err != nil {
-		return nil, fmt.Errorf("commands: record of game %s: %w", arc.ID, err)
-	}
-	g := &storage.Game{ID: arc.ID, ChannelID: arc.ChannelID, GuildID: arc.GuildID, Sides: storage.Sides(arc.Black, arc.White), State: engine.Own(eg)}
-	res, rerr := engine.ParseResult(arc.Result)
-	result := "no result · " + arc.Result
-	if rerr == nil {
-		if err := eg.End(res); err != nil {
-			return nil, fmt.Errorf("commands: result of game %s: %w", arc.ID, err)
-		}
-		result = resultSentence(g, res)
-		if arc.Annulled {
-			result = "annulled, not counted · " + arc.Result
-		}
-	}
-	var v view
-	if rerr == nil && res.Reason == engine.ByScore && eg.PlayEnded() {
-		v = view{dead: info.Dead, owner: eg.Score(info.Dead).Owner}
-	}
-	f, name, err := boardFile(g, v)
-	if err != nil {
-		return nil, err
-	}
-	var sb strings.Builder
-	fmt.Fprintf(&sb, "**Game over: %s**\n", result)
-	if m, ok := eg.LastMove(); ok {
-		fmt.Fprintf(&sb, "Last move: %s %s · ", stoneEmoji(m.Color), m)
-	}
-	fmt.Fprintf(&sb, "Captures: ⚫ %d · ⚪ %d\n-# %d×%d · %s", eg.Captures(engine.Black), eg.Captures(engine.White), eg.Size(), eg.Size(), eg.Rules())
-	if h := eg.Handicap(); h > 0 {
-		fmt.Fprintf(&sb, " · handicap %d", h)
-	}
-	note := fmt.Sprintf("The last game in this channel ended <t:%d:R> after %s; `/go challenge` or `/go bot` starts a new one.", arc.FinishedAt.Unix(), Plural(arc.Moves, "move"))
-	return &Message{
-		Embeds: []*discordgo.MessageEmbed{{
-			Title:       title(g),
-			Description: Clip(note+"\n"+sb.String(), 4096),
-			Image:       &discordgo.MessageEmbedImage{URL: "attachment://" + name},
-			Color:       ColorDone,
-		}},
-		Files:           []File{f, sgfFile(arc.ID, title(g), arc.SGF)},
-		AllowedMentions: NoMentions(),
-	}, nil
 }

@@ -10,7 +10,7 @@ import (
 // reviews. It holds cancel functions, not a context, so that every context
 // is passed down from the call that starts the work. The zero halt is
 // ready to use.
-type halt struct {
+type Halt struct {
 	mu      sync.Mutex
 	stopped bool
 	next    uint64
@@ -20,7 +20,7 @@ type halt struct {
 // with returns a context derived from parent that stop also cancels (at
 // once when stop came first), and the function that cancels it and
 // forgets it, which the caller must call when the work ends.
-func (h *halt) with(parent context.Context) (context.Context, context.CancelFunc) {
+func (h *Halt) With(parent context.Context) (context.Context, context.CancelFunc) {
 	ctx, cancel := context.WithCancel(parent)
 	h.mu.Lock()
 	defer h.mu.Unlock()
@@ -43,7 +43,7 @@ func (h *halt) with(parent context.Context) (context.Context, context.CancelFunc
 }
 
 // stop cancels every context from with, now and later.
-func (h *halt) stop() {
+func (h *Halt) Stop() {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	h.stopped = true
@@ -54,7 +54,7 @@ func (h *halt) stop() {
 }
 
 // isStopped reports whether stop was called.
-func (h *halt) isStopped() bool {
+func (h *Halt) IsStopped() bool {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	return h.stopped

@@ -1,143 +1,15 @@
 package commands
 
 import (
-	"context"
 	"fmt"
-	"strings"
 	"time"
-	"unicode/utf8"
 
-	"github.com/bwmarrin/discordgo"
-	"github.com/gobot-dev/gobot/engine"
-	"github.com/gobot-dev/gobot/engine/clock"
-	"github.com/gobot-dev/gobot/storage"
 	"github.com/gobot-dev/gobot/storage/glicko"
 )
 
-// helpText explains every command, the bot levels, the rulesets and the
-// coordinates; challengeTTL and scoringTTL are the configured time limits.
-func helpText(levels []Level, challengeTTL, scoringTTL time.Duration, defaultClock clock.Control) []*discordgo.MessageEmbed {
-	var rules strings.Builder
-	for _, name := range engine.PresetNames {
-		r, _ := engine.Preset(name)
-		fmt.Fprintf(&rules, "• **%s**: %s\n", name, rulesDetails(r))
-	}
-	e := &discordgo.MessageEmbed{
-		Title: "gobot: play Go on Discord",
-		Color: ColorBlack,
-		Description: "Each channel, thread or DM holds one game. After every move I post the board; " +
-			"a bot answers by itself (when all are busy, its move waits in a queue; I say where). " +
-			"Draughts (10×10): `/draughts help`.",
-		Fields: []*discordgo.MessageEmbedField{
-			{Name: "Start a game", Value: "`/go challenge opponent:@friend` challenges someone here; they press Accept or Decline. " +
-				"Options: `size` (9, 13, 19; default 19), `color` (black, white, nigiri = random), `ruleset`, `komi`, `handicap` (0–9), " +
-				"`thread:true` (a thread of its own, so one channel holds many games). " +
-				"Challenges expire after " + humanDuration(challengeTTL) + "; Decline withdraws your own.\n" +
-				"`/go bot level: size: color:` plays gobot at once, here or in a DM with me (same options)."},
-			{Name: "Teams and votes", Value: "`/go rengo` opens a team game: **Join Black** or **Join White** (2–4 a team; `bot:` adds a bot), then **Start**; turns go B1, W1, B2, W2 …, `mode:casual` gives a clock each, and a team resigns by majority. " +
-				"`/go vote level: period:` pits this channel against gobot: anyone votes with `/go play` or the buttons, and the most voted move is played when the period ends. Both unrated."},
-			{Name: "Clocks", Value: "`clock:` on `/go challenge` and `/go bot` (default here: " + defaultClock.Name() + "): " +
-				"**correspondence** (Fischer: 3 days, +1 day per move, at most 7 days), **daily** (1 day per move), **live** (10 min, then 5×30 s byo-yomi), **blitz** (3 min, then 5×10 s), **none**, or " +
-				"`fischer 3d +1d max 7d`, `byoyomi 10m 5x30s`, `canadian 10m 25/5m`, `simple 1d`, `absolute 20m` (units s, m, h, d; 10 s to 30 days). " +
-				"Boards show both clocks; correspondence players get a reminder when a quarter of their time is left. " +
-				"Out of time loses (`B+T`, `W+T`); before two moves of one's own the game is annulled (recorded, not counted). " +
-				"No clock runs while dead stones are agreed; time I am down is given back.\n" +
-				"`/go vacation days:7` pauses your correspondence clocks (30 days a year, at most 30 at once); `/go vacation end:true` comes back early and returns the unused days."},
-			{Name: "Play", Value: "`/go play move:D4` places a stone (the list suggests legal points as you type); `move:pass` passes.\n" +
-				"`/go pass`, `/go resign`, or the **Pass** / **Undo** / **Resign** buttons under the newest board (the Resign button asks to confirm; `/go resign` does not).\n" +
-				"`/go undo` (or **Undo**) asks your opponent to take back your last move; against the bot (unrated games only) it takes back its reply and your move at once.\n" +
-				"`/go board` shows the board again; `/go sgf` attaches the game record (SGF); `animation:true` adds an animated replay."},
-			{Name: "Finished games", Value: "The final message carries the counted board and the record (SGF). " +
-				"`/go sgf` gives the game in play here, or else the last one finished here; `/go sgf game:` any game you may see " +
-				"(it suggests your recent games). `/go replay game:` posts an animated replay. " +
-				"`/go history player: page:` lists someone's games, with Previous / Next and an SGF button for each. " +
-				"You may see the games you played and the games of this server."},
-			{Name: "Review and estimate", Value: "`/go review game:` reviews a finished game (default: the last one here): a graph of Black's winning chance " +
-				"with the three biggest swings, each player's three costliest mistakes (in points) on a board with the better move ringed and its line numbered, " +
-				"and a summary (in a thread where I may start one); " +
-				"`/go sgf game: review:true` writes the review into the record. `/go estimate` shows the score estimate with ownership " +
-				"(spectators at any time, privately during a rated game; players in unrated games and after the game)."},
-			{Name: "Ratings", Value: "Glicko-2 as on OGS, per server and global; each bot level is a player, starting at its rank. " +
-				"Not rated: `rated:false`, aborted and annulled games, and " + shortGames() + ". " + ratedHandicaps() + ". " +
-				"Handicap challenges without `color` give Black to the lower-rated player. " +
-				"Ranks (30k–9d) show `?` until the deviation is below 160: " + establishing() + ".\n" +
-				"`/go stats player:`: ratings, record, streak, latest games; `/go leaderboard scope: page:`: established players, your place."},
-			{Name: "Coordinates", Value: "Columns are letters from the left, **skipping I**; rows count from the bottom: A1–J9 on 9×9, A1–T19 on 19×19."},
-			{Name: "End of the game", Value: "Two passes in a row end play. I then propose which stones are dead (crossed out) and show the count. " +
-				"`/go dead point:C3` marks or unmarks a group; both players press **Accept** to finish, or **Resume play** to keep playing " +
-				"(any change clears acceptances; after " + humanDuration(scoringTTL) + " the marking stands, except where it goes against my proposal and the player it costs has not accepted it: there my proposal counts). The bot accepts its proposal, or a marking that differs only where it was unsure or in its own favour; otherwise it names the group it disputes. " +
-				"Results read as on other servers: `B+3.5`, `W+R` (resignation), `Jigo` (a draw)."},
-			{Name: "Bot levels", Value: levelList(levels, false)},
-			{Name: "Rulesets", Value: Clip(rules.String()+"Area scoring counts stones plus surrounded points; territory scoring counts surrounded points plus prisoners. "+
-				"With a handicap, komi defaults to 0.5 and Black's stones go on the star points.", 1024)},
-			{Name: "Abort, admins", Value: "`/go abort`: either player until each has made two moves (recorded, unrated); then moderators (Manage Messages, `reason:`). " +
-				"Server admins: `/go-admin`."},
-		},
-	}
-	// Discord refuses a message whose embeds hold more than 6000
-	// characters: when the levels' whole descriptions do not fit, the
-	// field names each level with its rank only (/go bot's choices show
-	// the rest), clipped to what is left if even that is too long.
-	for _, f := range e.Fields {
-		if f.Name == "Bot levels" && embedSize(e) > maxEmbedSize {
-			f.Value = levelList(levels, true)
-			f.Value = Clip(f.Value, max(utf8.RuneCountInString(f.Value)-max(embedSize(e)-maxEmbedSize, 0), 1))
-		}
-	}
-	return []*discordgo.MessageEmbed{e}
-}
-
-// maxEmbedSize is the most characters Discord accepts in a message's
-// embeds: titles, descriptions, field names and values.
-const maxEmbedSize = 6000
-
-// embedSize counts e's characters as Discord does for maxEmbedSize.
-func embedSize(e *discordgo.MessageEmbed) int {
-	n := utf8.RuneCountInString(e.Title) + utf8.RuneCountInString(e.Description)
-	for _, f := range e.Fields {
-		n += utf8.RuneCountInString(f.Name) + utf8.RuneCountInString(f.Value)
-	}
-	return n
-}
-
-// levelList is /go help's list of the bot levels, one a line, each with
-// its description, or with only the description's part before " · " (a
-// built-in level's rank, "about 9 kyu") and a pointer to /go bot's list
-// when short is set; at most the 1024 characters of a field.
-func levelList(levels []Level, short bool) string {
-	var lv strings.Builder
-	for _, l := range levels {
-		desc := l.Description
-		if rank, _, ok := strings.Cut(desc, " · "); ok && short {
-			desc = rank
-		}
-		fmt.Fprintf(&lv, "• **%s**: %s\n", l.Name, desc)
-	}
-	if lv.Len() == 0 {
-		lv.WriteString("No bot levels are configured.\n")
-	} else if short {
-		lv.WriteString("`/go bot`'s level list says how each plays.\n")
-	}
-	return Clip(lv.String(), 1024)
-}
-
-func (a *App) cmdHelp(ctx context.Context, r *Request) error {
-	return r.Reply(ctx, &Message{Embeds: helpText(a.opts.Players.Levels(), a.opts.ChallengeTTL, a.opts.ScoringTTL, *a.opts.DefaultClock), Ephemeral: true})
-}
-
-// rulesDetails is what a ruleset means without its name: "area scoring,
-// positional superko, komi 7.5" (Rules.String is "name (details)").
-func rulesDetails(r engine.Rules) string {
-	desc := r.String()
-	if _, details, ok := strings.Cut(desc, " ("); ok {
-		return strings.TrimSuffix(details, ")")
-	}
-	return desc
-}
-
 // humanDuration says a time limit in words: "a day", "3 days", "12 hours",
 // "90 minutes".
-func humanDuration(d time.Duration) string {
+func HumanDuration(d time.Duration) string {
 	switch {
 	case d == 24*time.Hour:
 		return "a day"
@@ -153,21 +25,9 @@ func humanDuration(d time.Duration) string {
 	return fmt.Sprintf("%d minutes", (d+time.Minute-1)/time.Minute)
 }
 
-// shortGames says which short games are not rated (storage.MinRatedMoves).
-func shortGames() string {
-	return fmt.Sprintf("those ending before each player has made %d moves (9×9), %d (13×13), %d (19×19)",
-		storage.MinRatedMoves(9), storage.MinRatedMoves(13), storage.MinRatedMoves(19))
-}
-
-// ratedHandicaps says which handicaps rated games take, and their cap.
-func ratedHandicaps() string {
-	return fmt.Sprintf("Rated games take up to %d, %d, %d handicap stones on those sizes; handicap and komi count as ranks, moving no rating more than an even game could",
-		glicko.MaxRatedHandicap(9), glicko.MaxRatedHandicap(13), glicko.MaxRatedHandicap(19))
-}
-
 // establishing says when a rating stops being provisional, as the
 // Glicko-2 arithmetic has it (glicko.GamesToEstablish).
-func establishing() string {
+func Establishing() string {
 	return fmt.Sprintf("%d games for new players who win in turn; one-sided results take longer, or never get there",
 		glicko.GamesToEstablish())
 }

@@ -4,10 +4,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/gobot-dev/gobot/engine/clock"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gobot-dev/gobot/engine/clock"
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/gobot-dev/gobot/engine"

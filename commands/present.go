@@ -1,15 +1,8 @@
 package commands
 
 import (
-	"bytes"
-	"fmt"
-	"strconv"
 	"strings"
-	"time"
 
-	"github.com/bwmarrin/discordgo"
-	"github.com/gobot-dev/gobot/engine"
-	"github.com/gobot-dev/gobot/render"
 	"github.com/gobot-dev/gobot/storage"
 )
 
@@ -18,16 +11,8 @@ const (
 	ColorBlack = 0x2b2d31
 	ColorWhite = 0xf2f3f5
 	ColorDone  = 0x57f287
-	colorScore = 0xfee75c
+	ColorScore = 0xfee75c
 )
-
-// stoneEmoji marks a colour in text.
-func stoneEmoji(c engine.Color) string {
-	if c == engine.White {
-		return "⚪"
-	}
-	return "⚫"
-}
 
 // Mention names a player in a message: a Discord mention for users, the
 // level for bots.
@@ -41,18 +26,7 @@ func Mention(p storage.Player) string {
 	return p.String()
 }
 
-// teamMention mentions colour c's side: its player, or in a team game
-// all its players in their order ("<@1>, <@3>").
-func teamMention(g *storage.Game, c engine.Color) string {
-	return joinNames(g.TeamOf(engine.SideOf(c)), Mention)
-}
-
-// teamName names colour c's side without mentions (titles, SGF).
-func teamName(g *storage.Game, c engine.Color) string {
-	return joinNames(g.TeamOf(engine.SideOf(c)), PlainName)
-}
-
-func joinNames(ps []storage.Player, name func(storage.Player) string) string {
+func JoinNames(ps []storage.Player, name func(storage.Player) string) string {
 	names := make([]string, len(ps))
 	for i, p := range ps {
 		names[i] = name(p)
@@ -78,179 +52,5 @@ func ShownName(p storage.Player) string { return markdownEscaper.Replace(PlainNa
 
 var markdownEscaper = strings.NewReplacer(`\`, `\\`, "*", `\*`, "_", `\_`, "~", `\~`, "`", "\\`", "|", `\|`, ">", `\>`, "#", `\#`, "[", `\[`, "]", `\]`)
 
-// view is what a board picture shows beyond the stones.
-type view struct {
-	dead  []engine.Point
-	owner []engine.Color
-}
-
-// boardFile draws the position as a PNG attachment with alt text.
-func boardFile(g *storage.Game, v view) (File, string, error) {
-	eg := goOf(g)
-	b := eg.Board()
-	opts := render.Options{Dead: v.dead, Owner: v.owner}
-	if m, ok := eg.LastMove(); ok {
-		opts.LastMove = m
-	}
-	if eg.Over() {
-		opts.HideKo = true
-	}
-	var buf bytes.Buffer
-	if err := render.Board(&buf, b, opts); err != nil {
-		return File{}, "", fmt.Errorf("commands: draw board of game %s: %w", g.ID, err)
-	}
-	name := fmt.Sprintf("board-%s-%d.png", g.ID, eg.MoveCount())
-	return File{Name: name, ContentType: "image/png", Description: Clip(altText(g, v), 1024), Data: buf.Bytes()}, name, nil
-}
-
-// altText describes the board for screen readers: render's description of
-// the position, the players and the marked dead stones.
-func altText(g *storage.Game, v view) string {
-	s := fmt.Sprintf("%s (black) vs %s (white). %s", teamName(g, engine.Black), teamName(g, engine.White), render.AltText(goOf(g)))
-	if len(v.dead) > 0 {
-		var d []string
-		for _, p := range v.dead {
-			d = append(d, p.String())
-		}
-		s += " Marked dead: " + strings.Join(d, " ") + "."
-	}
-	return s
-}
-
-// status is the text under the board: move number, whose turn, last move,
-// captures, rules.
-func status(g *storage.Game, now time.Time) string {
-	eg := goOf(g)
-	var sb strings.Builder
-	if r, ok := eg.Result(); ok {
-		fmt.Fprintf(&sb, "**Game over: %s**\n", resultSentence(g, r))
-	} else if g.Scoring == nil {
-		c := eg.ToPlay()
-		fmt.Fprintf(&sb, "**Move %d** · %s %s to play: %s\n", eg.MoveCount()+1, stoneEmoji(c), c, Mention(g.Player(engine.SideOf(c))))
-	}
-	if m, ok := eg.LastMove(); ok {
-		// Move.String is "pass" for a pass: nothing to add.
-		fmt.Fprintf(&sb, "Last move: %s %s · ", stoneEmoji(m.Color), m)
-	}
-	fmt.Fprintf(&sb, "Captures: ⚫ %d · ⚪ %d\n", eg.Captures(engine.Black), eg.Captures(engine.White))
-	if _, over := eg.Result(); !over {
-		if cs := clockStatus(g, now); cs != "" {
-			sb.WriteString(cs + "\n")
-		}
-		if g.Vote != nil {
-			sb.WriteString("🗳️ " + voteLine(g) + "\n")
-		}
-	}
-	fmt.Fprintf(&sb, "-# %d×%d · %s", eg.Size(), eg.Size(), eg.Rules())
-	if h := eg.Handicap(); h > 0 {
-		fmt.Fprintf(&sb, " · handicap %d", h)
-	}
-	if g.Clock != nil {
-		fmt.Fprintf(&sb, " · %s", g.Clock.Control.Describe())
-	}
-	return sb.String()
-}
-
-// resultSentence says who won and how, with the SGF-style result.
-func resultSentence(g *storage.Game, r engine.Result) string {
-	if r.Winner == engine.Empty {
-		return "Jigo (a draw) · 0"
-	}
-	who := stoneEmoji(r.Winner) + " " + teamMention(g, r.Winner) + " wins"
-	if len(g.TeamOf(engine.SideOf(r.Winner))) > 1 {
-		who = stoneEmoji(r.Winner) + " " + teamMention(g, r.Winner) + " win"
-	}
-	switch r.Reason {
-	case engine.ByResignation:
-		return fmt.Sprintf("%s by resignation · %s", who, r)
-	case engine.ByTime:
-		if Annulled(goRoom{}, g) {
-			return fmt.Sprintf("annulled, not counted · %s", r)
-		}
-		return fmt.Sprintf("%s on time · %s", who, r)
-	case engine.ByForfeit:
-		return fmt.Sprintf("%s by forfeit · %s", who, r)
-	}
-	return fmt.Sprintf("%s by %s points · %s", who, engine.FormatKomi(r.Margin), r)
-}
-
 // gameTitle is the embed title of g, of either kind.
 func (a *App) gameTitle(g *storage.Game) string { return a.roomOf(g).Title(g) }
-
-// title is the embed title: both players.
-func title(g *storage.Game) string {
-	return Clip(fmt.Sprintf("⚫ %s vs ⚪ %s", joinNames(g.TeamOf(engine.SideOf(engine.Black)), ShownName), joinNames(g.TeamOf(engine.SideOf(engine.White)), ShownName)), 256)
-}
-
-// boardMessage is the message showing a game in play: the note (what just
-// happened), the picture, the status and the Pass / Resign / Undo buttons.
-// The player to move is pinged when a human plays a human.
-func boardMessage(g *storage.Game, now time.Time, note string) (*Message, error) {
-	f, name, err := boardFile(g, view{})
-	if err != nil {
-		return nil, err
-	}
-	c := goOf(g).ToPlay()
-	embed := &discordgo.MessageEmbed{
-		Title:       title(g),
-		Description: Clip(strings.TrimSpace(note+"\n"+status(g, now)), 4096),
-		Image:       &discordgo.MessageEmbedImage{URL: "attachment://" + name},
-		Color:       ColorBlack,
-	}
-	if c == engine.White {
-		embed.Color = ColorWhite
-	}
-	m := &Message{Embeds: []*discordgo.MessageEmbed{embed}, Files: []File{f}}
-	if _, over := goOf(g).Result(); over {
-		embed.Color = ColorDone
-		m.ClearComponents = true
-		data, err := gameSGF(g, nil, false, Annulled(goRoom{}, g))
-		if err != nil {
-			return nil, err
-		}
-		m.Files = append(m.Files, sgfFile(g.ID, title(g), data))
-		return m, nil
-	}
-	// Against a bot the player is not pinged at every move; in a team
-	// game the player whose turn it is always is.
-	if p := g.Player(engine.SideOf(c)); !p.IsBot() && !p.IsCrowd() && (g.Team() || !g.Player(engine.SideOf(c.Opponent())).IsBot()) {
-		m.Content = Mention(p) + ", your move."
-	}
-	if isVoteGame(g) {
-		if g.Vote != nil {
-			m.Components = voteComponents(g)
-		}
-		return m, nil
-	}
-	n := strconv.Itoa(g.State.MoveCount())
-	m.Components = []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-		discordgo.Button{Label: "Pass", Style: discordgo.SecondaryButton, CustomID: "game/" + g.ID + "/pass/" + n},
-		discordgo.Button{Label: "Undo", Style: discordgo.SecondaryButton, CustomID: "game/" + g.ID + "/undo/" + n},
-		discordgo.Button{Label: "Resign", Style: discordgo.DangerButton, CustomID: "game/" + g.ID + "/resign/" + n},
-	}}}
-	return m, nil
-}
-
-// describeMove is the note for a move just played.
-func describeMove(g *storage.Game, m engine.Move, captured int) string {
-	if m.Kind == engine.Resign {
-		// A resignation is no move of the record: the side resigned.
-		return stoneEmoji(m.Color) + " " + teamMention(g, m.Color) + " resigned."
-	}
-	who := stoneEmoji(m.Color) + " " + Mention(movedBy(g, g.State.MoveCount()-1))
-	if m.Kind == engine.Pass {
-		return who + " passed."
-	}
-	s := fmt.Sprintf("%s played **%s**.", who, m.Point)
-	if captured == 1 {
-		s += " 1 stone captured."
-	} else if captured > 1 {
-		s += fmt.Sprintf(" %d stones captured.", captured)
-	}
-	if !goOf(g).Over() {
-		if k := goOf(g).Board().Ko(goOf(g).ToPlay()); k != engine.NoPoint {
-			s += fmt.Sprintf(" Ko at %s: it cannot be retaken at once.", k)
-		}
-	}
-	return s
-}

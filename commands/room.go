@@ -34,6 +34,8 @@ type Room interface {
 	ButtonPrefix() string
 	// Routes registers the room's handlers.
 	Routes(rt *Router)
+	// Levels are the room's bot levels, weakest first.
+	Levels() []Level
 	// Definition is the room's slash command (CommandContexts and
 	// CommandIntegrations say where it may be used). shared are the first
 	// room's subcommands by name, for the options that every room's
@@ -128,7 +130,7 @@ func newRooms(list []Room) (*rooms, error) {
 // before gobot had a second game say: storage.KindOf). New refuses an App
 // without a room for each kind its store reads, so a stored game always
 // finds its room; anything else gets the first room registered.
-func (a *App) room(kind string) Room {
+func (a *App) RoomOfKind(kind string) Room {
 	if r, ok := a.rooms.byKind[storage.KindOf(kind)]; ok {
 		return r
 	}
@@ -136,7 +138,7 @@ func (a *App) room(kind string) Room {
 }
 
 // roomOf is the room of g's kind.
-func (a *App) roomOf(g *storage.Game) Room { return a.room(g.Kind) }
+func (a *App) roomOf(g *storage.Game) Room { return a.RoomOfKind(g.Kind) }
 
 // commandRoom is the room of the command r came with (/go, /draughts: the
 // first part of r.Path); the first room registered for anything else.
@@ -158,26 +160,26 @@ func (a *App) sideEmoji(g *storage.Game, s game.Side) string {
 func (a *App) sideLabel(g *storage.Game, s game.Side) string { return a.roomOf(g).SideLabel(g, s) }
 
 // archivedSetup names a finished game's board: "19×19", "draughts 10×10".
-func (a *App) archivedSetup(arc *storage.Archived) string { return a.room(arc.Kind).Setup(arc) }
+func (a *App) archivedSetup(arc *storage.Archived) string { return a.RoomOfKind(arc.Kind).Setup(arc) }
 
 // recordFile is the attachment of a finished game's record: SGF for Go,
 // PDN for draughts.
 func (a *App) recordFile(arc *storage.Archived) File {
-	f, _ := a.room(arc.Kind).Record(arc)
+	f, _ := a.RoomOfKind(arc.Kind).Record(arc)
 	return f
 }
 
 // recordFormat is a finished game's record's format in a sentence: "SGF,
 // opens in any Go editor".
 func (a *App) recordFormat(arc *storage.Archived) string {
-	_, format := a.room(arc.Kind).Record(arc)
+	_, format := a.RoomOfKind(arc.Kind).Record(arc)
 	return format
 }
 
 // ServerClock is the clock: option, or the server's default clock when
 // none is given (its admins' choice), or nil for gobot's default.
 func ServerClock(r *Request, st *storage.Settings) (*clock.Control, error) {
-	ck, err := clockOption(r)
+	ck, err := ClockOption(r)
 	if err != nil || ck != nil || st == nil {
 		return ck, err
 	}
@@ -259,7 +261,7 @@ func (a *App) OnlyFor(rm Room, arc *storage.Archived, what string) error {
 		return nil
 	}
 	return UserErr(ErrWrongGame, fmt.Sprintf("Game `%s` is a game of %s: %s only for %s. `/%s sgf game:%s` gives its record, and `/%s replay game:%s` its animation.",
-		arc.ID, a.room(arc.Kind).Name(), what, rm.Name(), rm.Command(), arc.ID, rm.Command(), arc.ID))
+		arc.ID, a.RoomOfKind(arc.Kind).Name(), what, rm.Name(), rm.Command(), arc.ID, rm.Command(), arc.ID))
 }
 
 // IsPlayer refuses u, with the game's sides, when u plays no side of g.
@@ -269,7 +271,7 @@ func (a *App) IsPlayer(g *storage.Game, u *discordgo.User) error {
 	}
 	side := func(s game.Side) string {
 		label := strings.Fields(a.sideLabel(g, s))
-		return fmt.Sprintf("%s (%s)", joinNames(g.TeamOf(s), Mention), label[len(label)-1])
+		return fmt.Sprintf("%s (%s)", JoinNames(g.TeamOf(s), Mention), label[len(label)-1])
 	}
 	return UserErr(ErrNotPlayer, fmt.Sprintf("You are not playing in this game: it is %s against %s.", side(0), side(1)))
 }
@@ -280,5 +282,6 @@ func (a *App) phases(g *storage.Game) Phases {
 	return p
 }
 
-// Go's room is a room.
-var _ Room = goRoom{}
+// Stopper is what a room adds when it has long work of its own (Go's
+// reviews): Shutdown stops it at once, before the moves' grace period.
+type Stopper interface{ Stop() }

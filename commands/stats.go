@@ -28,7 +28,7 @@ const leaderboardPageSize = 10
 
 // colorByRating is the challenge colour of a handicap challenge made
 // without a colour: Black goes to the lower-rated player on acceptance.
-const colorByRating = "rating"
+const ColorByRating = "rating"
 
 // RatedOption reads rated: (default true).
 func RatedOption(r *Request) (bool, error) {
@@ -52,7 +52,7 @@ func ratingPool(guildID string) string {
 // challenge named none: "black" when the challenger is rated lower than
 // the opponent in the game's pool, "white" when higher, "nigiri" when they
 // are rated the same (new players included).
-func (a *App) lowerRatedColor(ctx context.Context, guildID string, challenger, opponent storage.Player) string {
+func (a *App) LowerRatedColor(ctx context.Context, guildID string, challenger, opponent storage.Player) string {
 	rating := func(p storage.Player) float64 {
 		pr, err := a.stats.Rating(ctx, ratingPool(guildID), p.Key())
 		if err != nil {
@@ -339,7 +339,7 @@ func (a *App) leaderboardMessage(ctx context.Context, r *Request, pool string, p
 	pages := (lb.Total + leaderboardPageSize - 1) / leaderboardPageSize
 	switch {
 	case lb.Total == 0:
-		return nil, UserErr(ErrBadOption, fmt.Sprintf("Nobody is on the leaderboard of %s yet: a player appears once their rating deviation is below %.0f (%s).", scope, glicko.ProvisionalRD, establishing()))
+		return nil, UserErr(ErrBadOption, fmt.Sprintf("Nobody is on the leaderboard of %s yet: a player appears once their rating deviation is below %.0f (%s).", scope, glicko.ProvisionalRD, Establishing()))
 	case page > pages:
 		return nil, UserErr(ErrBadOption, fmt.Sprintf("There is no page %d: the leaderboard of %s has %s.", page, scope, Plural(pages, "page")))
 	}

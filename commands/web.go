@@ -98,13 +98,13 @@ type WebRoom interface {
 // page claims) and again by the handler (the user's side).
 func (a *App) Act(ctx context.Context, channelID string, u WebUser, act Action) ActResult {
 	refuse := func(s string) ActResult { return ActResult{Text: s, Refused: true} }
-	g, err := a.loadGame(ctx, channelID)
+	g, err := a.LoadGame(ctx, channelID)
 	switch {
 	case errors.Is(err, ErrNoGame):
 		return refuse(ClosedGame)
 	case err != nil:
 		msg, _ := errorMessage(err)
-		return refuse(a.plain(msg, nil))
+		return refuse(a.Plain(msg, nil))
 	case act.Game != "" && act.Game != g.ID:
 		return refuse(ClosedGame)
 	}
@@ -120,7 +120,7 @@ func (a *App) Act(ctx context.Context, channelID string, u WebUser, act Action) 
 	if refusal != "" {
 		return refuse(refusal)
 	}
-	res, _ := a.run(ctx, it, playerNames(g))
+	res, _ := a.run(ctx, it, PlayerNames(g))
 	return res
 }
 
@@ -129,7 +129,7 @@ func (a *App) Act(ctx context.Context, channelID string, u WebUser, act Action) 
 // answers, which it has posted in the channel.
 func (a *App) run(ctx context.Context, it *discordgo.Interaction, names map[string]string) (ActResult, []*Message) {
 	wd := &webDiscord{Discord: a.opts.Discord}
-	hctx, cancel := a.halt.with(context.WithoutCancel(ctx))
+	hctx, cancel := a.halt.With(context.WithoutCancel(ctx))
 	defer cancel()
 	initial := func(ctx context.Context, resp *Response) error { return wd.Callback(ctx, it, resp) }
 	if !a.track(func() { a.handleWith(hctx, it, wd, initial) }) {
@@ -138,13 +138,13 @@ func (a *App) run(ctx context.Context, it *discordgo.Interaction, names map[stri
 	if names == nil {
 		names = map[string]string{}
 	}
-	if g, err := a.loadGame(hctx, it.ChannelID); err == nil {
-		for id, n := range playerNames(g) {
+	if g, err := a.LoadGame(hctx, it.ChannelID); err == nil {
+		for id, n := range PlayerNames(g) {
 			names[id] = n
 		}
 	}
 	if text, ok := wd.private(); ok {
-		return ActResult{Text: a.plain(text, names), Refused: true}, nil
+		return ActResult{Text: a.Plain(text, names), Refused: true}, nil
 	}
 	public := wd.public()
 	if len(public) > 0 {
@@ -158,22 +158,14 @@ func (a *App) run(ctx context.Context, it *discordgo.Interaction, names map[stri
 			text = messageText(&Message{Embeds: m.Embeds})
 		}
 		if s := noteOf(text); s != "" {
-			notes = append(notes, a.plain(s, names))
+			notes = append(notes, a.Plain(s, names))
 		}
 	}
 	return ActResult{Text: strings.Join(notes, "\n")}, public
 }
 
-// seatName is the seat a page claimed, as a refusal names it.
-func seatName(s string) string {
-	if s == "" {
-		return "any side"
-	}
-	return Clip(s, 20)
-}
-
 // stringOption is a slash command's string option.
-func stringOption(name, value string) *discordgo.ApplicationCommandInteractionDataOption {
+func StringOption(name, value string) *discordgo.ApplicationCommandInteractionDataOption {
 	return &discordgo.ApplicationCommandInteractionDataOption{Name: name, Type: discordgo.ApplicationCommandOptionString, Value: value}
 }
 
@@ -185,7 +177,7 @@ var webIDs atomic.Uint64
 // webInteraction is the interaction Discord would send for u acting in g,
 // without a token: nothing can answer it on Discord, and a game keeps the
 // follow-up of its last real interaction (see move).
-func (a *App) webInteraction(g *storage.Game, u WebUser, t discordgo.InteractionType) *discordgo.Interaction {
+func (a *App) WebInteraction(g *storage.Game, u WebUser, t discordgo.InteractionType) *discordgo.Interaction {
 	user := &discordgo.User{ID: u.ID, Username: u.Name, GlobalName: u.Name}
 	it := &discordgo.Interaction{ID: a.webID(), AppID: a.opts.AppID, Type: t, ChannelID: g.ChannelID, GuildID: g.GuildID, Version: 1}
 	if g.GuildID != "" {
@@ -206,11 +198,11 @@ func (a *App) webID() string {
 // channel, as the bot's own moves are posted (postBoard): the follow-up
 // of the game's last interaction while it may, else a channel message.
 func (a *App) postPublic(ctx context.Context, channelID string, msgs []*Message) {
-	g, _ := a.loadGame(ctx, channelID)
+	g, _ := a.LoadGame(ctx, channelID)
 	for _, m := range msgs {
 		var err error
 		if g != nil {
-			err = a.postBoard(ctx, g, m)
+			err = a.PostBoard(ctx, g, m)
 		} else {
 			_, err = a.opts.Discord.SendMessage(ctx, channelID, m)
 		}
@@ -320,7 +312,7 @@ func noteOf(text string) string {
 }
 
 // playerNames maps the user IDs of g's players to their names.
-func playerNames(g *storage.Game) map[string]string {
+func PlayerNames(g *storage.Game) map[string]string {
 	names := map[string]string{}
 	if g == nil {
 		return names
@@ -337,7 +329,7 @@ var webMarkup = strings.NewReplacer("**", "", "-# ", "", "```\n", "", "\n```", "
 
 // plain turns Discord markup into the page's plain text: mentions as
 // names, timestamps as Discord would show them, no bold or code marks.
-func (a *App) plain(s string, names map[string]string) string {
+func (a *App) Plain(s string, names map[string]string) string {
 	s = mentionRe.ReplaceAllStringFunc(s, func(m string) string {
 		sub := mentionRe.FindStringSubmatch(m)
 		if n, ok := names[sub[2]]; ok && sub[1] != "#" && sub[1] != "@&" {
@@ -509,10 +501,10 @@ func (a *App) Start(ctx context.Context, channelID string, u WebUser, s Start) (
 		data.Resolved.Users[o.ID] = o
 		opts = append(opts, &discordgo.ApplicationCommandInteractionDataOption{Name: "opponent", Type: discordgo.ApplicationCommandOptionUser, Value: o.ID})
 	} else {
-		opts = append(opts, stringOption("level", s.Level))
+		opts = append(opts, StringOption("level", s.Level))
 	}
 	data.Options = []*discordgo.ApplicationCommandInteractionDataOption{{Name: sub, Type: discordgo.ApplicationCommandOptionSubCommand, Options: opts}}
-	it := a.webInteraction(&storage.Game{ChannelID: channelID, GuildID: LocalGuild}, u, discordgo.InteractionApplicationCommand)
+	it := a.WebInteraction(&storage.Game{ChannelID: channelID, GuildID: LocalGuild}, u, discordgo.InteractionApplicationCommand)
 	it.Data = data
 	names := map[string]string{u.ID: u.Name}
 	if s.Opponent != nil {
@@ -542,15 +534,22 @@ func (a *App) Answer(ctx context.Context, channelID string, u WebUser, id string
 	if accept {
 		verb = "accept"
 	}
-	it := a.webInteraction(&storage.Game{ChannelID: channelID, GuildID: LocalGuild}, u, discordgo.InteractionMessageComponent)
+	it := a.WebInteraction(&storage.Game{ChannelID: channelID, GuildID: LocalGuild}, u, discordgo.InteractionMessageComponent)
 	it.Data = discordgo.MessageComponentInteractionData{CustomID: "challenge/" + id + "/" + verb, ComponentType: discordgo.ButtonComponent}
 	res, _ := a.run(ctx, it, nil)
 	return res
 }
 
 // Levels are the bot levels on offer (for the local board page's
-// "play the bot" choice).
-func (a *App) Levels() []Level { return a.opts.Players.Levels() }
+// "play the bot" choice): those of the first room the page plays.
+func (a *App) Levels() []Level {
+	for _, rm := range a.rooms.list {
+		if _, ok := rm.(WebRoom); ok {
+			return rm.Levels()
+		}
+	}
+	return nil
+}
 
 // ConsoleUser is the user the console and the local board page know by
 // name: the same name is the same person in both.
@@ -564,7 +563,7 @@ func ConsoleUser(name string) WebUser {
 // when none is in play, and ErrNoGame when there is neither. The board
 // page checks with it who may see the game.
 func (a *App) Where(ctx context.Context, channelID string) (guildID, parentID string, err error) {
-	g, err := a.loadGame(ctx, channelID)
+	g, err := a.LoadGame(ctx, channelID)
 	switch {
 	case err == nil:
 		return g.GuildID, g.ParentChannelID, nil

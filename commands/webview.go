@@ -101,7 +101,7 @@ type GameSummary struct {
 // in play, or else the last game finished there (ErrNoGame when there is
 // none).
 func (a *App) View(ctx context.Context, channelID string) (*GameView, error) {
-	g, err := a.loadGame(ctx, channelID)
+	g, err := a.LoadGame(ctx, channelID)
 	switch {
 	case errors.Is(err, ErrNoGame) || errors.Is(err, ErrQuarantined):
 		return a.finishedView(ctx, channelID)
@@ -129,7 +129,7 @@ func (a *App) finishedView(ctx context.Context, channelID string) (*GameView, er
 	if err != nil {
 		return nil, err
 	}
-	wr, ok := a.room(arc.Kind).(WebRoom)
+	wr, ok := a.RoomOfKind(arc.Kind).(WebRoom)
 	if !ok {
 		return nil, UserErr(ErrNoGame, notGo) // the page shows only the games of rooms that have one
 	}

@@ -21,6 +21,7 @@ import (
 	dbots "github.com/gobot-dev/gobot/bots/draughts"
 	"github.com/gobot-dev/gobot/commands"
 	"github.com/gobot-dev/gobot/commands/draughtsroom"
+	"github.com/gobot-dev/gobot/commands/goroom"
 	"github.com/gobot-dev/gobot/config"
 	"github.com/gobot-dev/gobot/engine"
 	"github.com/gobot-dev/gobot/engine/draughts"
@@ -190,7 +191,7 @@ func serve(ctx context.Context, stdout, stderr io.Writer) (err error) {
 		}
 	}
 	app, err := commands.New(commands.Options{
-		AppID: appID, GuildID: cfg.GuildID, Discord: rest, Store: store, Players: players, Rooms: rooms(dreg), Logger: log,
+		AppID: appID, GuildID: cfg.GuildID, Discord: rest, Store: store, Rooms: rooms(players, dreg), Logger: log,
 		ChallengeTTL: cfg.ChallengeTTL, ScoringTTL: cfg.ScoringTTL, DefaultClock: &cfg.DefaultClock, BotWorkers: cfg.MaxSearches,
 		Activity: cfg.ClientSecret != "" && cfg.HTTPAddr != "",
 	})
@@ -325,11 +326,11 @@ func openStore(ctx context.Context, cfg *config.Config, log *slog.Logger) (appSt
 	return storage.Open(cfg.DBPath, storage.Options{Kinds: kinds(), BackupSocket: storage.DefaultBackupSocket(cfg.DBPath), Logger: log, StartRatings: startRatings()})
 }
 
-// startRatings are the bot levels' start ratings (commands.StartRatings
+// startRatings are the bot levels' start ratings (goroom.StartRatings
 // of the built-in levels; GTP programs have no measured rank). Every store
 // that rates games or rebuilds the ratings is opened with them, so that
 // the two agree.
-func startRatings() storage.StartRatings { return commands.StartRatings(bots.Builtin()) }
+func startRatings() storage.StartRatings { return goroom.StartRatings(bots.Builtin()) }
 
 // kinds are the games gobot hosts, each registered once: the store reads
 // their records back by kind.
@@ -342,8 +343,8 @@ func kinds() *game.Kinds {
 
 // rooms are the Discord side's rooms of the kinds gobot hosts, Go's first
 // (the default for what names no kind); a kind's rules are in kinds.
-func rooms(dreg *dbots.Registry) []commands.NewRoom {
-	return []commands.NewRoom{commands.GoRoom, draughtsroom.New(dreg)}
+func rooms(players goroom.Players, dreg *dbots.Registry) []commands.NewRoom {
+	return []commands.NewRoom{goroom.New(players, nil), draughtsroom.New(dreg)}
 }
 
 // inviteURL is the OAuth2 link that adds the bot to a server with only the
@@ -455,8 +456,8 @@ func console(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	}
 	defer dreg.Close()
 	co := commands.ConsoleOptions{
-		In: stdin, Out: stdout, User: *user, Store: store, Players: players, BoardDir: *boards, StateFile: *db + ".console.json",
-		Options: commands.Options{Logger: log, ChallengeTTL: cfg.ChallengeTTL, ScoringTTL: cfg.ScoringTTL, DefaultClock: &cfg.DefaultClock, BotWorkers: cfg.MaxSearches, Rooms: rooms(dreg)},
+		In: stdin, Out: stdout, User: *user, Store: store, BoardDir: *boards, StateFile: *db + ".console.json",
+		Options: commands.Options{Logger: log, ChallengeTTL: cfg.ChallengeTTL, ScoringTTL: cfg.ScoringTTL, DefaultClock: &cfg.DefaultClock, BotWorkers: cfg.MaxSearches, Rooms: rooms(players, dreg)},
 	}
 	if *webAddr != "" {
 		co.Web = func(app *commands.App) (string, func(), error) { return serveBoard(app, *webAddr, log) }

@@ -11,6 +11,7 @@ import (
 	"github.com/gobot-dev/gobot/bots/mcts"
 	"github.com/gobot-dev/gobot/bots/review"
 	"github.com/gobot-dev/gobot/commands"
+	"github.com/gobot-dev/gobot/commands/goroom"
 	"github.com/gobot-dev/gobot/config"
 	"github.com/gobot-dev/gobot/engine"
 )
@@ -19,8 +20,8 @@ import (
 type registryPlayers struct{ reg *bots.Registry }
 
 var (
-	_ commands.Players  = registryPlayers{}
-	_ commands.Reviewer = registryPlayers{}
+	_ goroom.Players  = registryPlayers{}
+	_ goroom.Reviewer = registryPlayers{}
 )
 
 func (p registryPlayers) Levels() []commands.Level {
@@ -63,9 +64,9 @@ func newRegistry(cfg *config.Config) (*bots.Registry, error) {
 	return reg, nil
 }
 
-// newPlayers returns the configured levels as commands.Players and the
+// newPlayers returns the configured levels as goroom.Players and the
 // function that stops the GTP programs.
-func newPlayers(cfg *config.Config) (commands.Players, func(), error) {
+func newPlayers(cfg *config.Config) (goroom.Players, func(), error) {
 	reg, err := newRegistry(cfg)
 	if err != nil {
 		return nil, nil, err

@@ -905,6 +905,7 @@ func (r *room) Command() string            { return DraughtsCommand }
 func (r *room) Name() string               { return "international draughts" }
 func (r *room) ButtonPrefix() string       { return "draughts/" }
 func (r *room) Routes(rt *commands.Router) { r.draughtsRoutes(rt) }
+func (r *room) Levels() []commands.Level   { return draughtsLevels(r.players.Levels()) }
 
 func (r *room) Definition(shared map[string]*discordgo.ApplicationCommandOption) *discordgo.ApplicationCommand {
 	return draughtsDefinition(draughtsLevels(r.players.Levels()), commands.CommandContexts(), commands.CommandIntegrations(), shared)

@@ -1,4 +1,4 @@
-package commands
+package goroom
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/bwmarrin/discordgo"
+	"github.com/gobot-dev/gobot/commands"
 	"github.com/gobot-dev/gobot/engine"
 	"github.com/gobot-dev/gobot/storage"
 )
@@ -36,10 +37,10 @@ const crowdName = "the channel's vote"
 // isVoteGame reports whether g is a vote game.
 func isVoteGame(g *storage.Game) bool { return g.VotePeriod > 0 }
 
-func (a *App) cmdVote(ctx context.Context, r *Request) error {
+func (a *room) cmdVote(ctx context.Context, r *commands.Request) error {
 	it := r.Interaction
 	if it.GuildID == "" {
-		return UserErr(ErrBadOption, "A vote game is played by the people of a server channel: start it there with `/go vote`.")
+		return commands.UserErr(commands.ErrBadOption, "A vote game is played by the people of a server channel: start it there with `/go vote`.")
 	}
 	level, err := a.levelOption(r)
 	if err != nil {
@@ -62,35 +63,35 @@ func (a *App) cmdVote(ctx context.Context, r *Request) error {
 	if err := a.ChannelFree(ctx, it.ChannelID); err != nil {
 		return err
 	}
-	eg, err := engine.NewGame(engine.Config{Size: s.Size, Rules: s.Rules, Handicap: s.Handicap, Seed: SeedFrom(it.ID)})
+	eg, err := engine.NewGame(engine.Config{Size: s.Size, Rules: s.Rules, Handicap: s.Handicap, Seed: commands.SeedFrom(it.ID)})
 	if err != nil {
-		return UserErr(err, fmt.Sprintf("This game cannot start: %v.", err))
+		return commands.UserErr(err, fmt.Sprintf("This game cannot start: %v.", err))
 	}
 	crowd := storage.Player{Crowd: it.ChannelID, Name: crowdName}
 	bot := storage.Player{Level: level, Name: "gobot " + level}
 	black, white := crowd, bot
 	c := engine.Black
-	if !s.requesterBlack(rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), uint64(SeedFrom(it.ID))))) {
+	if !s.requesterBlack(rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), uint64(commands.SeedFrom(it.ID))))) {
 		black, white, c = bot, crowd, engine.White
 	}
 	now := a.Now()
 	g := &storage.Game{ID: it.ID, ChannelID: it.ChannelID, GuildID: it.GuildID, Sides: storage.Sides(black, white), State: engine.Own(eg), CreatedAt: now,
-		Unrated: true, VotePeriod: period, Delivery: storage.Delivery{Followup: FollowupOf(it, now)}}
+		Unrated: true, VotePeriod: period, Delivery: storage.Delivery{Followup: commands.FollowupOf(it, now)}}
 	syncVote(g, now)
-	if err := a.games.CreateGame(ctx, g); err != nil {
+	if err := a.GameStore().CreateGame(ctx, g); err != nil {
 		if errors.Is(err, storage.ErrExists) {
-			return ErrGameRunning
+			return commands.ErrGameRunning
 		}
 		return err
 	}
-	a.log.Info("vote game started", "game", g.ID, "channel", g.ChannelID, "level", level)
+	a.Logger().Info("vote game started", "game", g.ID, "channel", g.ChannelID, "level", level)
 	a.KickClocks()
 	intro := fmt.Sprintf("🗳️ **This channel against gobot %s**: everyone here plays %s %s by vote (%s, unrated). "+
 		"Vote with `/go play move:` or a button; a vote can be changed until the period of %s ends, and the move with most votes is played.",
-		level, stoneEmoji(c), c, describeSetup(s.Size, s.Rules, eg.Handicap()), humanDuration(period))
+		level, stoneEmoji(c), c, describeSetup(s.Size, s.Rules, eg.Handicap()), commands.HumanDuration(period))
 	if g.BotToMove() {
 		// gobot moves first: its worker posts the board the vote is on.
-		return r.Reply(ctx, &Message{Content: intro + "\ngobot is thinking about its first move.", AllowedMentions: NoMentions()})
+		return r.Reply(ctx, &commands.Message{Content: intro + "\ngobot is thinking about its first move.", AllowedMentions: commands.NoMentions()})
 	}
 	// The board's message ID is needed to show the votes on it: defer,
 	// read the deferred message's ID, then answer in it.
@@ -98,11 +99,11 @@ func (a *App) cmdVote(ctx context.Context, r *Request) error {
 		return err
 	}
 	if orig, err := r.Original(ctx); err != nil {
-		a.log.Warn("vote: read deferred message; it will not show the votes", "err", err)
+		a.Logger().Warn("vote: read deferred message; it will not show the votes", "err", err)
 	} else {
-		a.keepBoardID(ctx, g, orig)
+		a.KeepBoardID(ctx, g, orig)
 	}
-	m, err := a.stateMessage(ctx, g, now, intro)
+	m, err := a.StateMessage(ctx, g, now, intro)
 	if err != nil {
 		return err
 	}
@@ -123,7 +124,7 @@ func parseVotePeriod(s string) (time.Duration, error) {
 		d, err = time.ParseDuration(t)
 	}
 	if err != nil || d < minVotePeriod || d > maxVotePeriod {
-		return 0, UserErr(ErrBadOption, fmt.Sprintf("The vote period must be from 1 minute to 1 day, like 10m, 2h or 1d, not %s.", Quote(s)))
+		return 0, commands.UserErr(commands.ErrBadOption, fmt.Sprintf("The vote period must be from 1 minute to 1 day, like 10m, 2h or 1d, not %s.", commands.Quote(s)))
 	}
 	return d, nil
 }
@@ -153,13 +154,13 @@ const voteAttempts = 20
 
 // castVote records r's user's vote for the move text in vote game g,
 // reading the game again when another vote was written first.
-func (a *App) castVote(ctx context.Context, r *Request, g *storage.Game, text string) error {
-	if err := a.notBanned(ctx, g.GuildID, UserPlayer(r.User), true); err != nil {
+func (a *room) castVote(ctx context.Context, r *commands.Request, g *storage.Game, text string) error {
+	if err := a.NotBanned(ctx, g.GuildID, commands.UserPlayer(r.User), true); err != nil {
 		return err
 	}
 	for attempt := 1; ; attempt++ {
 		err := a.tryVote(ctx, r, g, text)
-		if !errors.Is(err, ErrConflict) || attempt == voteAttempts {
+		if !errors.Is(err, commands.ErrConflict) || attempt == voteAttempts {
 			return err
 		}
 		select {
@@ -167,20 +168,20 @@ func (a *App) castVote(ctx context.Context, r *Request, g *storage.Game, text st
 		case <-ctx.Done():
 			return ctx.Err()
 		}
-		if g, err = a.loadGame(ctx, g.ChannelID); err != nil {
+		if g, err = a.LoadGame(ctx, g.ChannelID); err != nil {
 			return err
 		}
 	}
 }
 
 // tryVote is one attempt of castVote on g as read.
-func (a *App) tryVote(ctx context.Context, r *Request, g *storage.Game, text string) error {
+func (a *room) tryVote(ctx context.Context, r *commands.Request, g *storage.Game, text string) error {
 	if _, over := goOf(g).Result(); over {
-		return ErrGameOver
+		return commands.ErrGameOver
 	}
 	c := goOf(g).ToPlay()
 	if g.Vote == nil || !g.Player(engine.SideOf(c)).IsCrowd() {
-		return UserErr(ErrNotYourTurn, fmt.Sprintf("It is %s's turn: the vote on the next move opens when it has answered.", Mention(g.Player(engine.SideOf(c)))))
+		return commands.UserErr(commands.ErrNotYourTurn, fmt.Sprintf("It is %s's turn: the vote on the next move opens when it has answered.", commands.Mention(g.Player(engine.SideOf(c)))))
 	}
 	m, err := parseMove(c, text, goOf(g).Size())
 	if err != nil {
@@ -190,11 +191,11 @@ func (a *App) tryVote(ctx context.Context, r *Request, g *storage.Game, text str
 		return moveError(err, m, g)
 	}
 	now := a.Now()
-	me := UserPlayer(r.User)
+	me := commands.UserPlayer(r.User)
 	for i := len(g.Vote.Ballots) - 1; i >= 0; i-- {
 		if b := g.Vote.Ballots[i]; b.UserID == me.UserID {
 			if b.Move == m.String() {
-				return UserErr(ErrBadOption, fmt.Sprintf("You already vote for **%s**: one vote a person a move. Vote for another move to change it.", m))
+				return commands.UserErr(commands.ErrBadOption, fmt.Sprintf("You already vote for **%s**: one vote a person a move. Vote for another move to change it.", m))
 			}
 			break
 		}
@@ -210,7 +211,7 @@ func (a *App) tryVote(ctx context.Context, r *Request, g *storage.Game, text str
 		return err
 	}
 	a.refreshBoard(ctx, g)
-	return r.Reply(ctx, &Message{
+	return r.Reply(ctx, &commands.Message{
 		Content:   fmt.Sprintf("🗳️ Your vote: **%s**. %s", m, voteLine(g)),
 		Ephemeral: true,
 	})
@@ -218,15 +219,15 @@ func (a *App) tryVote(ctx context.Context, r *Request, g *storage.Game, text str
 
 // keepVoteBoard records a vote game's board message, so that a vote can
 // show itself on it (refreshBoard).
-func (a *App) keepVoteBoard(ctx context.Context, g *storage.Game, m *discordgo.Message) {
+func (a *room) keepVoteBoard(ctx context.Context, g *storage.Game, m *discordgo.Message) {
 	if isVoteGame(g) {
-		a.keepBoardID(ctx, g, m)
+		a.KeepBoardID(ctx, g, m)
 	}
 }
 
 // refreshBoard edits the newest board of g to show it as it is now (the
 // votes so far), without a new message.
-func (a *App) refreshBoard(ctx context.Context, g *storage.Game) {
+func (a *room) refreshBoard(ctx context.Context, g *storage.Game) {
 	// The newest board has the greatest ID (Discord's IDs grow with
 	// time); boards posted at once may be recorded in either order.
 	newest := ""
@@ -240,10 +241,10 @@ func (a *App) refreshBoard(ctx context.Context, g *storage.Game) {
 	}
 	m, err := boardMessage(g, a.Now(), "")
 	if err == nil {
-		err = a.opts.Discord.EditMessage(ctx, g.ChannelID, newest, m)
+		err = a.Discord().EditMessage(ctx, g.ChannelID, newest, m)
 	}
 	if err != nil {
-		a.log.Info("vote: refresh the board", "game", g.ID, "err", err)
+		a.Logger().Info("vote: refresh the board", "game", g.ID, "err", err)
 	}
 }
 
@@ -300,16 +301,16 @@ func voteComponents(g *storage.Game) []discordgo.MessageComponent {
 
 // btnVote is a vote button: a vote for its move in the game of the
 // channel it was pressed in.
-func (a *App) btnVote(ctx context.Context, r *Request) error {
-	g, err := a.loadGame(ctx, r.Interaction.ChannelID)
-	if errors.Is(err, ErrNoGame) || (err == nil && (g.ID != r.Param("id") || !isVoteGame(g))) {
-		return UserErr(ErrStale, "That vote button belongs to a game of another channel, or to one that has ended: vote with `/go play` where the game is.")
+func (a *room) btnVote(ctx context.Context, r *commands.Request) error {
+	g, err := a.LoadGame(ctx, r.Interaction.ChannelID)
+	if errors.Is(err, commands.ErrNoGame) || (err == nil && (g.ID != r.Param("id") || !isVoteGame(g))) {
+		return commands.UserErr(commands.ErrStale, "That vote button belongs to a game of another channel, or to one that has ended: vote with `/go play` where the game is.")
 	}
 	if err != nil {
 		return err
 	}
 	if r.Param("move") != strconv.Itoa(g.State.MoveCount()) {
-		return UserErr(ErrStale, "That vote was on an earlier move. Use the buttons on the newest board, or `/go play`.")
+		return commands.UserErr(commands.ErrStale, "That vote was on an earlier move. Use the buttons on the newest board, or `/go play`.")
 	}
 	return a.castVote(ctx, r, g, r.Param("point"))
 }
@@ -317,7 +318,7 @@ func (a *App) btnVote(ctx context.Context, r *Request) error {
 // closeVote ends g's vote at its deadline: the legal move with most votes
 // is played (ties: the first to reach that count) and announced; without a
 // vote the period begins again once, and then the game is adjourned.
-func (a *App) closeVote(ctx context.Context, g *storage.Game) error {
+func (a *room) closeVote(ctx context.Context, g *storage.Game) error {
 	now := a.Now()
 	c := goOf(g).ToPlay()
 	_, order := g.Vote.Counts()
@@ -337,14 +338,14 @@ func (a *App) closeVote(ctx context.Context, g *storage.Game) error {
 		if err != nil {
 			return err
 		}
-		text := fmt.Sprintf("🗳️ The vote chose **%s**: %s of %s (%s).\n%s", m, Plural(len(voters), "vote"), Plural(total, "voter"), strings.Join(voters, ", "), note)
-		if botToMove(g) {
+		text := fmt.Sprintf("🗳️ The vote chose **%s**: %s of %s (%s).\n%s", m, commands.Plural(len(voters), "vote"), commands.Plural(total, "voter"), strings.Join(voters, ", "), note)
+		if (*storage.Game).BotToMove(g) {
 			// gobot answers: a worker posts the board after its move, the
 			// round's one board. A board posted here could come after
 			// that one (the worker may be quicker than this post) and
 			// show the channel the position before gobot's move.
-			if _, err := a.post(ctx, g, &Message{Content: text, AllowedMentions: NoMentions()}); err != nil {
-				a.log.Warn("vote: announce", "game", g.ID, "err", err)
+			if _, err := a.Post(ctx, g, &commands.Message{Content: text, AllowedMentions: commands.NoMentions()}); err != nil {
+				a.Logger().Warn("vote: announce", "game", g.ID, "err", err)
 			}
 			return nil
 		}
@@ -367,13 +368,13 @@ func (a *App) closeVote(ctx context.Context, g *storage.Game) error {
 }
 
 // announce posts g's board with a note, outside any interaction.
-func (a *App) announce(ctx context.Context, g *storage.Game, note string) error {
-	m, err := a.stateMessage(ctx, g, a.Now(), note)
+func (a *room) announce(ctx context.Context, g *storage.Game, note string) error {
+	m, err := a.StateMessage(ctx, g, a.Now(), note)
 	if err == nil {
-		err = a.postBoard(ctx, g, m)
+		err = a.PostBoard(ctx, g, m)
 	}
 	if err != nil {
-		a.log.Warn("vote: announce", "game", g.ID, "err", err)
+		a.Logger().Warn("vote: announce", "game", g.ID, "err", err)
 	}
 	return nil
 }

@@ -1,4 +1,4 @@
-package commands
+package goroom
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/bwmarrin/discordgo"
+	"github.com/gobot-dev/gobot/commands"
 	"github.com/gobot-dev/gobot/engine"
 	"github.com/gobot-dev/gobot/engine/clock"
 	"github.com/gobot-dev/gobot/storage"
@@ -30,20 +31,20 @@ func undoCount(g *engine.Game, c engine.Color) int {
 // see clock.TakeBack) is refused rather than end the game.
 func checkUndo(g *storage.Game, c engine.Color, now time.Time) (int, error) {
 	if _, over := goOf(g).Result(); over {
-		return 0, ErrGameOver
+		return 0, commands.ErrGameOver
 	}
 	if g.Scoring != nil {
-		return 0, UserErr(ErrNoUndo, "Play has ended: press Resume play to continue the game instead.")
+		return 0, commands.UserErr(commands.ErrNoUndo, "Play has ended: press Resume play to continue the game instead.")
 	}
 	n := undoCount(goOf(g), c)
 	if n == 0 {
-		return 0, UserErr(ErrNoUndo, "You have not played a move yet, so there is nothing to undo.")
+		return 0, commands.UserErr(commands.ErrNoUndo, "You have not played a move yet, so there is nothing to undo.")
 	}
 	if g.Clock.Running() {
 		k := *g.Clock // TakeBack only reslices the copy's log
 		k.TakeBack(g.State.MoveCount()-n, clock.Side(c), now)
 		if k.Flagged(now) {
-			return 0, UserErr(ErrNoUndo, "Taking back now would leave you no time: your own time on those moves counts again, and their increments go. Play on instead.")
+			return 0, commands.UserErr(commands.ErrNoUndo, "Taking back now would leave you no time: your own time on those moves counts again, and their increments go. Play on instead.")
 		}
 	}
 	return n, nil
@@ -56,20 +57,20 @@ const ratedBotUndo = "There is no undo in a rated game against the bot: the bot 
 // undo takes back at once against a bot in an unrated game, and asks the
 // opponent in a game between people. In a rated game against a bot it is
 // refused (ratedBotUndo).
-func (a *App) undo(ctx context.Context, r *Request, g *storage.Game) error {
+func (a *room) undo(ctx context.Context, r *commands.Request, g *storage.Game) error {
 	if isVoteGame(g) {
-		return UserErr(ErrNoUndo, "There is no undo in a vote game: the channel's moves stand.")
+		return commands.UserErr(commands.ErrNoUndo, "There is no undo in a vote game: the channel's moves stand.")
 	}
 	c, err := playerColor(g, r.User)
 	if err != nil {
 		return err
 	}
 	if g.Team() {
-		return UserErr(ErrNoUndo, "There is no undo in rengo: a team's moves stand, as on OGS and KGS. Play on, or agree with your team to resign.")
+		return commands.UserErr(commands.ErrNoUndo, "There is no undo in rengo: a team's moves stand, as on OGS and KGS. Play on, or agree with your team to resign.")
 	}
 	if g.Player(engine.SideOf(c.Opponent())).IsBot() && !g.Unrated {
 		if _, over := goOf(g).Result(); !over {
-			return UserErr(ErrNoUndo, ratedBotUndo)
+			return commands.UserErr(commands.ErrNoUndo, ratedBotUndo)
 		}
 	}
 	n, err := checkUndo(g, c, a.Now())
@@ -84,10 +85,10 @@ func (a *App) undo(ctx context.Context, r *Request, g *storage.Game) error {
 		if err := a.UpdateGame(ctx, g); err != nil {
 			return err
 		}
-		return a.AnswerGame(ctx, r, g, fmt.Sprintf("%s took back %s.", Mention(g.Player(engine.SideOf(c))), Plural(n, "move")))
+		return a.AnswerGame(ctx, r, g, fmt.Sprintf("%s took back %s.", commands.Mention(g.Player(engine.SideOf(c))), commands.Plural(n, "move")))
 	}
 	if g.Undo != nil && g.Undo.MoveCount == g.State.MoveCount() {
-		return UserErr(ErrNoUndo, "An undo request is already waiting for an answer.")
+		return commands.UserErr(commands.ErrNoUndo, "An undo request is already waiting for an answer.")
 	}
 	g.Undo = &storage.UndoRequest{By: engine.SideOf(c), MoveCount: g.State.MoveCount(), RequestedAt: a.Now()}
 	if err := a.UpdateGame(ctx, g); err != nil {
@@ -108,15 +109,15 @@ func takeBack(g *storage.Game, n int) error {
 }
 
 // undoMessage asks the opponent to allow an undo; outcome closes it.
-func undoMessage(g *storage.Game, by engine.Color, n int, outcome string) *Message {
+func undoMessage(g *storage.Game, by engine.Color, n int, outcome string) *commands.Message {
 	opp := g.Player(engine.SideOf(by.Opponent()))
-	text := fmt.Sprintf("%s, %s asks to take back %s. Do you allow it?", Mention(opp), Mention(g.Player(engine.SideOf(by))), Plural(n, "move"))
+	text := fmt.Sprintf("%s, %s asks to take back %s. Do you allow it?", commands.Mention(opp), commands.Mention(g.Player(engine.SideOf(by))), commands.Plural(n, "move"))
 	closed := outcome != ""
 	if closed {
-		text = fmt.Sprintf("%s asked to take back %s. %s", Mention(g.Player(engine.SideOf(by))), Plural(n, "move"), outcome)
+		text = fmt.Sprintf("%s asked to take back %s. %s", commands.Mention(g.Player(engine.SideOf(by))), commands.Plural(n, "move"), outcome)
 	}
 	id := fmt.Sprintf("game/%s/undo-%%s/%d", g.ID, g.State.MoveCount())
-	m := &Message{
+	m := &commands.Message{
 		Content: text,
 		Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
 			discordgo.Button{Label: "Allow undo", Style: discordgo.SuccessButton, CustomID: fmt.Sprintf(id, "yes"), Disabled: closed},
@@ -124,37 +125,37 @@ func undoMessage(g *storage.Game, by engine.Color, n int, outcome string) *Messa
 		}}},
 	}
 	if closed {
-		m.AllowedMentions = NoMentions()
+		m.AllowedMentions = commands.NoMentions()
 	} else if opp.UserID != "" {
-		m.AllowedMentions = OnlyUsers(opp.UserID)
+		m.AllowedMentions = commands.OnlyUsers(opp.UserID)
 	}
 	return m
 }
 
 // openUndo checks that the undo request r's button belongs to is still
 // open, and returns who asked it and the colour of the player pressing.
-func openUndo(g *storage.Game, r *Request) (by, c engine.Color, err error) {
+func openUndo(g *storage.Game, r *commands.Request) (by, c engine.Color, err error) {
 	c, err = playerColor(g, r.User)
 	if err != nil {
 		return 0, c, err
 	}
 	u := g.Undo
 	if u == nil || u.MoveCount != g.State.MoveCount() || r.Param("at") != strconv.Itoa(u.MoveCount) {
-		return 0, c, UserErr(ErrStale, "This undo request is no longer open: it was answered or withdrawn, or a move was played since.")
+		return 0, c, commands.UserErr(commands.ErrStale, "This undo request is no longer open: it was answered or withdrawn, or a move was played since.")
 	}
 	return engine.ColorOf(u.By), c, nil
 }
 
 // pendingUndo checks an answer to an undo request and returns who asked.
-func pendingUndo(g *storage.Game, r *Request) (engine.Color, error) {
+func pendingUndo(g *storage.Game, r *commands.Request) (engine.Color, error) {
 	by, c, err := openUndo(g, r)
 	if err == nil && by == c {
-		err = UserErr(ErrNotPlayer, fmt.Sprintf("Only %s can answer your undo request; **Refuse** withdraws it.", Mention(g.Player(engine.SideOf(c.Opponent())))))
+		err = commands.UserErr(commands.ErrNotPlayer, fmt.Sprintf("Only %s can answer your undo request; **Refuse** withdraws it.", commands.Mention(g.Player(engine.SideOf(c.Opponent())))))
 	}
 	return by, err
 }
 
-func (a *App) btnUndoYes(ctx context.Context, r *Request, g *storage.Game) error {
+func (a *room) btnUndoYes(ctx context.Context, r *commands.Request, g *storage.Game) error {
 	by, err := pendingUndo(g, r)
 	if err != nil {
 		return err
@@ -169,11 +170,11 @@ func (a *App) btnUndoYes(ctx context.Context, r *Request, g *storage.Game) error
 	if err := a.UpdateGame(ctx, g); err != nil {
 		return err
 	}
-	closed := undoMessage(g, by, n, fmt.Sprintf("✅ %s allowed it.", Mention(g.Player(engine.SideOf(by.Opponent())))))
+	closed := undoMessage(g, by, n, fmt.Sprintf("✅ %s allowed it.", commands.Mention(g.Player(engine.SideOf(by.Opponent())))))
 	if err := r.Update(ctx, closed); err != nil {
 		return err
 	}
-	bm, err := boardMessage(g, a.Now(), fmt.Sprintf("%s took back %s.", Mention(g.Player(engine.SideOf(by))), Plural(n, "move")))
+	bm, err := boardMessage(g, a.Now(), fmt.Sprintf("%s took back %s.", commands.Mention(g.Player(engine.SideOf(by))), commands.Plural(n, "move")))
 	if err != nil {
 		return err
 	}
@@ -183,7 +184,7 @@ func (a *App) btnUndoYes(ctx context.Context, r *Request, g *storage.Game) error
 
 // btnUndoNo refuses an undo request, or withdraws it when its asker
 // presses it.
-func (a *App) btnUndoNo(ctx context.Context, r *Request, g *storage.Game) error {
+func (a *room) btnUndoNo(ctx context.Context, r *commands.Request, g *storage.Game) error {
 	by, c, err := openUndo(g, r)
 	if err != nil {
 		return err
@@ -193,9 +194,9 @@ func (a *App) btnUndoNo(ctx context.Context, r *Request, g *storage.Game) error 
 	if err := a.UpdateGame(ctx, g); err != nil {
 		return err
 	}
-	outcome := fmt.Sprintf("❌ %s refused; play on.", Mention(g.Player(engine.SideOf(by.Opponent()))))
+	outcome := fmt.Sprintf("❌ %s refused; play on.", commands.Mention(g.Player(engine.SideOf(by.Opponent()))))
 	if c == by {
-		outcome = fmt.Sprintf("↩️ %s withdrew the request; play on.", Mention(g.Player(engine.SideOf(by))))
+		outcome = fmt.Sprintf("↩️ %s withdrew the request; play on.", commands.Mention(g.Player(engine.SideOf(by))))
 	}
 	return r.Update(ctx, undoMessage(g, by, n, outcome))
 }

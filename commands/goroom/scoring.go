@@ -1,4 +1,4 @@
-package commands
+package goroom
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/bwmarrin/discordgo"
+	"github.com/gobot-dev/gobot/commands"
 	"github.com/gobot-dev/gobot/engine"
 	"github.com/gobot-dev/gobot/engine/estimate"
 	"github.com/gobot-dev/gobot/engine/game"
@@ -52,9 +53,9 @@ func phase(ctx context.Context, g *storage.Game) (*engine.ScoringPhase, error) {
 // returns the stones the estimate left alive without being sure of them.
 // The proposal comes from the estimate alone: g.Scoring is set only after,
 // so no marking (an empty one included) can stand in for it.
-func (a *App) startScoring(ctx context.Context, g *storage.Game) []engine.Point {
+func (a *room) startScoring(ctx context.Context, g *storage.Game) []engine.Point {
 	ph, err := estimatePhase(ctx, g)
-	g.Scoring = &storage.ScoringState{Accepted: map[game.Side]bool{}, Deadline: a.Now().Add(a.opts.ScoringTTL)}
+	g.Scoring = &storage.ScoringState{Accepted: map[game.Side]bool{}, Deadline: a.Now().Add(a.ScoringTTL())}
 	if isVoteGame(g) {
 		// Nobody marks dead stones for a channel: the count is made at
 		// once, with the estimate's marking (see scoringTimeout).
@@ -62,7 +63,7 @@ func (a *App) startScoring(ctx context.Context, g *storage.Game) []engine.Point 
 	}
 	if err != nil {
 		// No proposal: every stone alive, the players mark by hand.
-		a.log.Warn("dead stone estimate failed", "game", g.ID, "err", err)
+		a.Logger().Warn("dead stone estimate failed", "game", g.ID, "err", err)
 		return nil
 	}
 	setDead(g, ph.Dead())
@@ -207,14 +208,14 @@ func deadCounts(g *storage.Game, dead []engine.Point) (black, white int) {
 
 // scoringMessage shows the scoring phase: the marked board, the count and
 // the Accept / Resume play buttons; now tells whether its deadline has passed.
-func scoringMessage(ctx context.Context, g *storage.Game, now time.Time, note string) (*Message, error) {
+func scoringMessage(ctx context.Context, g *storage.Game, now time.Time, note string) (*commands.Message, error) {
 	return scoringMessageWith(ctx, g, now, note, nil)
 }
 
 // scoringMessageWith is scoringMessage with a note on the stones the
 // estimate was unsure of. Where a bot has not accepted the marking, it names
 // the group the bot disagrees on.
-func scoringMessageWith(ctx context.Context, g *storage.Game, now time.Time, note string, uncertain []engine.Point) (*Message, error) {
+func scoringMessageWith(ctx context.Context, g *storage.Game, now time.Time, note string, uncertain []engine.Point) (*commands.Message, error) {
 	s := g.Scoring
 	v, sc := scoreView(g, deadOf(g))
 	f, name, err := boardFile(g, v)
@@ -257,14 +258,14 @@ func scoringMessageWith(ctx context.Context, g *storage.Game, now time.Time, not
 		fmt.Fprintf(&sb, "\nThe marking stands <t:%d:R> if nobody changes it (where it goes against my estimate, only if the player it costs has accepted it; else my proposal counts).", s.Deadline.Unix())
 	}
 	key := markingKey(deadOf(g))
-	return &Message{
+	return &commands.Message{
 		Embeds: []*discordgo.MessageEmbed{{
 			Title:       title(g),
-			Description: Clip(sb.String(), 4096),
+			Description: commands.Clip(sb.String(), 4096),
 			Image:       &discordgo.MessageEmbedImage{URL: "attachment://" + name},
-			Color:       colorScore,
+			Color:       commands.ColorScore,
 		}},
-		Files: []File{f},
+		Files: []commands.File{f},
 		Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
 			discordgo.Button{Label: "Accept", Style: discordgo.SuccessButton, CustomID: "game/" + g.ID + "/score/" + key + "/accept"},
 			discordgo.Button{Label: "Resume play", Style: discordgo.SecondaryButton, CustomID: "game/" + g.ID + "/score/" + key + "/resume"},
@@ -274,7 +275,7 @@ func scoringMessageWith(ctx context.Context, g *storage.Game, now time.Time, not
 
 // finalScoreMessage shows a game ended by counting: the marked board, the
 // count and the result.
-func finalScoreMessage(g *storage.Game, note string) (*Message, error) {
+func finalScoreMessage(g *storage.Game, note string) (*commands.Message, error) {
 	dead := deadOf(g)
 	v, sc := scoreView(g, dead)
 	f, name, err := boardFile(g, v)
@@ -288,32 +289,32 @@ func finalScoreMessage(g *storage.Game, note string) (*Message, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Message{
+	return &commands.Message{
 		Embeds: []*discordgo.MessageEmbed{{
-			Title: title(g), Description: Clip(desc, 4096),
-			Image: &discordgo.MessageEmbedImage{URL: "attachment://" + name}, Color: ColorDone,
+			Title: title(g), Description: commands.Clip(desc, 4096),
+			Image: &discordgo.MessageEmbedImage{URL: "attachment://" + name}, Color: commands.ColorDone,
 		}},
-		Files:           []File{f, sgfFile(g.ID, title(g), data)},
+		Files:           []commands.File{f, sgfFile(g.ID, title(g), data)},
 		ClearComponents: true, // when it replaces the scoring message
 	}, nil
 }
 
 // scoringGame loads the game for a scoring-phase action by u.
-func (a *App) scoringGame(ctx context.Context, g *storage.Game, r *Request) (engine.Color, error) {
+func (a *room) scoringGame(ctx context.Context, g *storage.Game, r *commands.Request) (engine.Color, error) {
 	c, err := playerColor(g, r.User)
 	if err != nil {
 		return c, err
 	}
 	if _, over := goOf(g).Result(); over {
-		return c, ErrGameOver
+		return c, commands.ErrGameOver
 	}
 	if g.Scoring == nil {
-		return c, ErrNotScoring
+		return c, commands.ErrNotScoring
 	}
 	return c, nil
 }
 
-func (a *App) cmdDead(ctx context.Context, r *Request, g *storage.Game) error {
+func (a *room) cmdDead(ctx context.Context, r *commands.Request, g *storage.Game) error {
 	if _, err := a.scoringGame(ctx, g, r); err != nil {
 		return err
 	}
@@ -330,14 +331,14 @@ func (a *App) cmdDead(ctx context.Context, r *Request, g *storage.Game) error {
 	unsure := ph.Uncertain() // the estimate's, before Toggle takes the toggled stones out
 	changed, err := ph.Toggle(goOf(g), p)
 	if errors.Is(err, engine.ErrNoStone) {
-		return UserErr(err, fmt.Sprintf("There is no stone at %s: give a point with a stone of the group.", p))
+		return commands.UserErr(err, fmt.Sprintf("There is no stone at %s: give a point with a stone of the group.", p))
 	}
 	if err != nil {
 		return err
 	}
 	setDead(g, ph.Dead())
 	g.Scoring.Accepted = map[game.Side]bool{}
-	g.Scoring.Deadline = a.Now().Add(a.opts.ScoringTTL)
+	g.Scoring.Deadline = a.Now().Add(a.ScoringTTL())
 	botsAccept(g, ph.Proposal(), unsure)
 	if err := a.UpdateGame(ctx, g); err != nil {
 		return err
@@ -351,7 +352,7 @@ func (a *App) cmdDead(ctx context.Context, r *Request, g *storage.Game) error {
 	if len(changed) > 1 {
 		stones = fmt.Sprintf("%d %s stones with %s", len(changed), color, p)
 	}
-	note := fmt.Sprintf("%s marked %s **%s**.", Mention(UserPlayer(r.User)), stones, what)
+	note := fmt.Sprintf("%s marked %s **%s**.", commands.Mention(commands.UserPlayer(r.User)), stones, what)
 	m, err := scoringMessageWith(ctx, g, a.Now(), note, ph.Uncertain())
 	if err != nil {
 		return err
@@ -361,34 +362,34 @@ func (a *App) cmdDead(ctx context.Context, r *Request, g *storage.Game) error {
 
 // scoringButton checks a scoring-phase button: the game, the player and the
 // marking it was pressed on.
-func (a *App) scoringButton(ctx context.Context, r *Request) (*storage.Game, engine.Color, error) {
-	g, err := a.buttonGame(ctx, r)
+func (a *room) scoringButton(ctx context.Context, r *commands.Request) (*storage.Game, engine.Color, error) {
+	g, err := a.ButtonGame(ctx, r)
 	if err != nil {
 		return nil, 0, err
 	}
 	c, err := a.scoringGame(ctx, g, r)
-	if errors.Is(err, ErrNotScoring) {
-		return nil, c, UserErr(ErrStale, "Play was resumed after this board: it is no longer the scoring phase.")
+	if errors.Is(err, commands.ErrNotScoring) {
+		return nil, c, commands.UserErr(commands.ErrStale, "Play was resumed after this board: it is no longer the scoring phase.")
 	}
 	if err != nil {
 		return nil, c, err
 	}
 	if markingKey(deadOf(g)) != r.Param("marking") {
-		return nil, c, UserErr(ErrStale, "The dead stones were changed after this board: check the newest one and accept that.")
+		return nil, c, commands.UserErr(commands.ErrStale, "The dead stones were changed after this board: check the newest one and accept that.")
 	}
 	return g, c, nil
 }
 
-func (a *App) btnScoreAccept(ctx context.Context, r *Request) error {
+func (a *room) btnScoreAccept(ctx context.Context, r *commands.Request) error {
 	g, c, err := a.scoringButton(ctx, r)
 	if err != nil {
 		return err
 	}
 	if g.Scoring.Accepted[engine.SideOf(c)] {
-		return UserErr(ErrStale, "You have already accepted this marking; waiting for your opponent.")
+		return commands.UserErr(commands.ErrStale, "You have already accepted this marking; waiting for your opponent.")
 	}
 	g.Scoring.Accepted[engine.SideOf(c)] = true
-	note := fmt.Sprintf("%s accepted the marking.", Mention(UserPlayer(r.User)))
+	note := fmt.Sprintf("%s accepted the marking.", commands.Mention(commands.UserPlayer(r.User)))
 	if g.Scoring.Accepted[engine.SideOf(engine.Black)] && g.Scoring.Accepted[engine.SideOf(engine.White)] {
 		return a.endByScore(ctx, r, g, note+" Both players agree.")
 	}
@@ -403,7 +404,7 @@ func (a *App) btnScoreAccept(ctx context.Context, r *Request) error {
 }
 
 // endByScore ends g with its current marking and answers with the result.
-func (a *App) endByScore(ctx context.Context, r *Request, g *storage.Game, note string) error {
+func (a *room) endByScore(ctx context.Context, r *commands.Request, g *storage.Game, note string) error {
 	sc := goOf(g).Score(deadOf(g))
 	if err := goOf(g).End(engine.Result{Winner: sc.Winner, Reason: engine.ByScore, Margin: sc.Margin}); err != nil {
 		return err
@@ -411,7 +412,7 @@ func (a *App) endByScore(ctx context.Context, r *Request, g *storage.Game, note 
 	if err := a.Finish(ctx, g); err != nil {
 		return err
 	}
-	a.log.Info("game finished", "game", g.ID, "result", sc.Result())
+	a.Logger().Info("game finished", "game", g.ID, "result", sc.Result())
 	if rn := a.RatingNote(ctx, g); rn != "" {
 		note += "\n" + rn
 	}
@@ -420,13 +421,13 @@ func (a *App) endByScore(ctx context.Context, r *Request, g *storage.Game, note 
 		return err
 	}
 	if r == nil {
-		_, err = a.opts.Discord.SendMessage(ctx, g.ChannelID, m)
+		_, err = a.Discord().SendMessage(ctx, g.ChannelID, m)
 		return err
 	}
 	return r.Update(ctx, m)
 }
 
-func (a *App) btnScoreResume(ctx context.Context, r *Request) error {
+func (a *room) btnScoreResume(ctx context.Context, r *commands.Request) error {
 	g, _, err := a.scoringButton(ctx, r)
 	if err != nil {
 		return err
@@ -438,7 +439,7 @@ func (a *App) btnScoreResume(ctx context.Context, r *Request) error {
 	if err := a.UpdateGame(ctx, g); err != nil {
 		return err
 	}
-	return a.AnswerGame(ctx, r, g, fmt.Sprintf("%s resumed play: the game goes on. Settle the disputed groups, then pass twice again.", Mention(UserPlayer(r.User))))
+	return a.AnswerGame(ctx, r, g, fmt.Sprintf("%s resumed play: the game goes on. Settle the disputed groups, then pass twice again.", commands.Mention(commands.UserPlayer(r.User))))
 }
 
 // botRefuses reports whether a bot plays in g and has not accepted its
@@ -460,7 +461,7 @@ func botRefuses(g *storage.Game) bool {
 // a player who has not accepted the marking: where it goes against them
 // and the estimate was sure, the proposal counts, so that the last to
 // change the marking does not win by the other's absence.
-func (a *App) scoringTimeout(ctx context.Context, g *storage.Game) {
+func (a *room) scoringTimeout(ctx context.Context, g *storage.Game) {
 	note := "Time for agreeing on the dead stones ran out: the current marking stands."
 	if isVoteGame(g) {
 		note = "Both sides passed: I count the position with the dead stones as I estimate them."
@@ -468,13 +469,13 @@ func (a *App) scoringTimeout(ctx context.Context, g *storage.Game) {
 	if botRefuses(g) {
 		setDead(g, nil)
 		if ph, err := estimatePhase(ctx, g); err != nil {
-			a.log.Warn("dead stone estimate failed", "game", g.ID, "err", err)
+			a.Logger().Warn("dead stone estimate failed", "game", g.ID, "err", err)
 		} else {
 			setDead(g, ph.Proposal())
 		}
 		note = "Time for agreeing on the dead stones ran out and gobot did not accept the marking: gobot's own marking counts."
 	} else if ph, err := estimatePhase(ctx, g); err != nil {
-		a.log.Warn("dead stone estimate failed; the marking stands", "game", g.ID, "err", err)
+		a.Logger().Warn("dead stone estimate failed; the marking stands", "game", g.ID, "err", err)
 	} else {
 		for _, c := range []engine.Color{engine.Black, engine.White} {
 			if _, ok := disagrees(g, c, ph.Proposal(), ph.Uncertain()); ok && !g.Scoring.Accepted[engine.SideOf(c)] {
@@ -486,15 +487,15 @@ func (a *App) scoringTimeout(ctx context.Context, g *storage.Game) {
 		}
 	}
 	err := a.endByScore(ctx, nil, g, note)
-	if err != nil && !errors.Is(err, ErrConflict) {
-		a.log.Warn("scoring timeout", "game", g.ID, "err", err)
+	if err != nil && !errors.Is(err, commands.ErrConflict) {
+		a.Logger().Warn("scoring timeout", "game", g.ID, "err", err)
 	}
 }
 
 // completeDead suggests stones on the board, saying which are marked dead.
-func (a *App) completeDead(ctx context.Context, r *Request) error {
+func (a *room) completeDead(ctx context.Context, r *commands.Request) error {
 	_, typed := r.Focused()
-	g, err := a.games.Game(ctx, r.Interaction.ChannelID)
+	g, err := a.GameStore().Game(ctx, r.Interaction.ChannelID)
 	if err != nil || g.Scoring == nil {
 		return r.Choices(ctx, nil)
 	}

@@ -1,4 +1,4 @@
-package commands
+package goroom
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/bwmarrin/discordgo"
+	"github.com/gobot-dev/gobot/commands"
 	"github.com/gobot-dev/gobot/engine"
 	"github.com/gobot-dev/gobot/engine/clock"
 	"github.com/gobot-dev/gobot/engine/game"
@@ -28,12 +29,12 @@ const rengoMinTeam = 2
 // rengoTeamNames name the teams by side index, as the buttons say.
 var rengoTeamNames = [2]string{"Black", "White"}
 
-func (a *App) cmdRengo(ctx context.Context, r *Request) error {
+func (a *room) cmdRengo(ctx context.Context, r *commands.Request) error {
 	it := r.Interaction
 	if it.GuildID == "" {
-		return UserErr(ErrBadOption, "Rengo is played by teams in a server channel: start it there with `/go rengo`.")
+		return commands.UserErr(commands.ErrBadOption, "Rengo is played by teams in a server channel: start it there with `/go rengo`.")
 	}
-	st, err := a.startGate(ctx, r) // the server's game channels, bans and limits (admin_checks.go)
+	st, err := a.StartGate(ctx, r) // the server's game channels, bans and limits (admin_checks.go)
 	if err != nil {
 		return err
 	}
@@ -47,7 +48,7 @@ func (a *App) cmdRengo(ctx context.Context, r *Request) error {
 		case storage.TeamClockStrict, storage.TeamClockCasual:
 			mode = m
 		default:
-			return UserErr(ErrBadOption, fmt.Sprintf("The rengo clock mode must be strict (one clock a team) or casual (a clock a player), not %s.", Quote(v)))
+			return commands.UserErr(commands.ErrBadOption, fmt.Sprintf("The rengo clock mode must be strict (one clock a team) or casual (a clock a player), not %s.", commands.Quote(v)))
 		}
 	}
 	thread, given, err := r.Bool("thread")
@@ -57,22 +58,22 @@ func (a *App) cmdRengo(ctx context.Context, r *Request) error {
 	if !given {
 		thread = true // a team game is long and talkative: a thread of its own
 	}
-	if thread && !canStartThreads(it) {
-		return UserErr(ErrForbidden, "I may not create threads in this channel (I need Create Public Threads and Send Messages in Threads): use `thread:false`, or ask a moderator to give me those permissions.")
+	if thread && !commands.CanStartThreads(it) {
+		return commands.UserErr(commands.ErrForbidden, "I may not create threads in this channel (I need Create Public Threads and Send Messages in Threads): use `thread:false`, or ask a moderator to give me those permissions.")
 	}
 	if !thread {
 		if err := a.ChannelFree(ctx, it.ChannelID); err != nil {
 			return err
 		}
 	}
-	creator := UserPlayer(r.User)
+	creator := commands.UserPlayer(r.User)
 	teams := []storage.Side{{Players: []storage.Player{creator}}, {}}
 	if v, ok := r.String("bot"); ok {
 		level, err := a.level(v)
 		if err != nil {
 			return err
 		}
-		if err := botAllowed(st, level); err != nil {
+		if err := commands.BotAllowed(st, level); err != nil {
 			return err
 		}
 		team := 1
@@ -94,11 +95,11 @@ func (a *App) cmdRengo(ctx context.Context, r *Request) error {
 	}
 	orig, err := r.Original(ctx)
 	if err != nil {
-		a.log.Warn("rengo: read deferred message; its buttons will not be disabled on expiry", "err", err)
+		a.Logger().Warn("rengo: read deferred message; its buttons will not be disabled on expiry", "err", err)
 	} else {
 		c.MessageID = orig.ID
 	}
-	if err := a.challenges.CreateChallenge(ctx, c); err != nil {
+	if err := a.Challenges().CreateChallenge(ctx, c); err != nil {
 		return err
 	}
 	return r.Reply(ctx, lobbyMessage(c, ""))
@@ -106,16 +107,18 @@ func (a *App) cmdRengo(ctx context.Context, r *Request) error {
 
 // levelOption is the level: option of /go bot and /go vote (LevelOption
 // with Go's levels).
-func (a *App) levelOption(r *Request) (string, error) {
-	return LevelOption(r, a.opts.Players.Levels(), "")
+func (a *room) levelOption(r *commands.Request) (string, error) {
+	return commands.LevelOption(r, a.players.Levels(), "")
 }
 
 // level checks a Go bot level's name (BotLevel with Go's levels).
-func (a *App) level(name string) (string, error) { return BotLevel(name, a.opts.Players.Levels(), "") }
+func (a *room) level(name string) (string, error) {
+	return commands.BotLevel(name, a.players.Levels(), "")
+}
 
 // lobbyMessage shows a rengo lobby: the game, the teams so far, and the
 // Join, Leave and Start buttons; outcome closes it.
-func lobbyMessage(c *storage.Challenge, outcome string) *Message {
+func lobbyMessage(c *storage.Challenge, outcome string) *commands.Message {
 	closed := outcome != ""
 	mode := "strict clock (one clock a team)"
 	if c.TeamClock == storage.TeamClockCasual {
@@ -127,11 +130,11 @@ func lobbyMessage(c *storage.Challenge, outcome string) *Message {
 	}
 	var sb strings.Builder
 	fmt.Fprintf(&sb, "🤝 %s opens a **rengo** game (team Go)%s: %s, %s; %s; unrated.\n",
-		Mention(c.Challenger), where, describeSetup(c.Size, c.Rules, c.Handicap), ChallengeClock(c).Describe(), mode)
+		commands.Mention(c.Challenger), where, describeSetup(c.Size, c.Rules, c.Handicap), commands.ChallengeClock(c).Describe(), mode)
 	for i, t := range c.Teams {
 		names := "nobody yet"
 		if len(t.Players) > 0 {
-			names = joinNames(t.Players, Mention)
+			names = commands.JoinNames(t.Players, commands.Mention)
 		}
 		fmt.Fprintf(&sb, "%s **%s** (%d/%d): %s\n", stoneEmoji(engine.ColorOf(game.Side(i))), rengoTeamNames[i], len(t.Players), storage.MaxSidePlayers, names)
 	}
@@ -139,14 +142,14 @@ func lobbyMessage(c *storage.Challenge, outcome string) *Message {
 		sb.WriteString(outcome)
 	} else {
 		fmt.Fprintf(&sb, "Teams of %d to %d; the order of play is B1, W1, B2, W2 … %s presses **Start** when both teams are ready. This expires <t:%d:R>.",
-			rengoMinTeam, storage.MaxSidePlayers, Mention(c.Challenger), c.ExpiresAt.Unix())
+			rengoMinTeam, storage.MaxSidePlayers, commands.Mention(c.Challenger), c.ExpiresAt.Unix())
 	}
 	btn := func(label, action string, style discordgo.ButtonStyle) discordgo.MessageComponent {
 		return discordgo.Button{Label: label, Style: style, CustomID: "rengo/" + c.ID + "/" + action, Disabled: closed}
 	}
-	return &Message{
+	return &commands.Message{
 		Content:         sb.String(),
-		AllowedMentions: NoMentions(),
+		AllowedMentions: commands.NoMentions(),
 		Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
 			btn("Join Black", "join/0", discordgo.PrimaryButton),
 			btn("Join White", "join/1", discordgo.PrimaryButton),
@@ -168,108 +171,108 @@ func seatOf(c *storage.Challenge, userID string) (int, bool) {
 
 // changeLobby applies change to the lobby the button belongs to, in one
 // transaction, and shows the lobby as it then is.
-func (a *App) changeLobby(ctx context.Context, r *Request, change func(c *storage.Challenge) error) error {
-	c, err := a.challenges.UpdateChallenge(ctx, r.Param("id"), func(c *storage.Challenge) error {
+func (a *room) changeLobby(ctx context.Context, r *commands.Request, change func(c *storage.Challenge) error) error {
+	c, err := a.Challenges().UpdateChallenge(ctx, r.Param("id"), func(c *storage.Challenge) error {
 		if !c.Team() {
-			return ErrNoChallenge
+			return commands.ErrNoChallenge
 		}
 		if c.Expired(a.Now()) {
-			return ErrExpired
+			return commands.ErrExpired
 		}
 		return change(c)
 	})
 	switch {
 	case errors.Is(err, storage.ErrNotFound):
-		return UserErr(ErrNoChallenge, "This rengo game has started or was called off: its teams are closed.")
-	case errors.Is(err, ErrExpired):
-		return UserErr(ErrExpired, "This rengo lobby has expired: open a new one with `/go rengo`.")
+		return commands.UserErr(commands.ErrNoChallenge, "This rengo game has started or was called off: its teams are closed.")
+	case errors.Is(err, commands.ErrExpired):
+		return commands.UserErr(commands.ErrExpired, "This rengo lobby has expired: open a new one with `/go rengo`.")
 	case err != nil:
 		return err
 	}
 	return r.Update(ctx, lobbyMessage(c, ""))
 }
 
-func (a *App) btnRengoJoin(ctx context.Context, r *Request) error {
+func (a *room) btnRengoJoin(ctx context.Context, r *commands.Request) error {
 	team, err := strconv.Atoi(r.Param("team"))
 	if err != nil || team < 0 || team > 1 {
-		return ErrStale
+		return commands.ErrStale
 	}
-	me := UserPlayer(r.User)
-	st, err := a.serverSettings(ctx, r.Interaction.GuildID)
+	me := commands.UserPlayer(r.User)
+	st, err := a.Settings(ctx, r.Interaction.GuildID)
 	if err != nil {
 		return err
 	}
-	if err := a.mayPlay(ctx, st, me, true); err != nil {
+	if err := a.MayPlay(ctx, st, me, true); err != nil {
 		return err
 	}
 	return a.changeLobby(ctx, r, func(c *storage.Challenge) error {
 		if t, ok := seatOf(c, me.UserID); ok {
 			if t == team {
-				return UserErr(ErrBadOption, fmt.Sprintf("You are already on %s.", rengoTeamNames[t]))
+				return commands.UserErr(commands.ErrBadOption, fmt.Sprintf("You are already on %s.", rengoTeamNames[t]))
 			}
-			return UserErr(ErrBadOption, fmt.Sprintf("You are already on %s: a player takes one seat. Press **Leave** first to change teams.", rengoTeamNames[t]))
+			return commands.UserErr(commands.ErrBadOption, fmt.Sprintf("You are already on %s: a player takes one seat. Press **Leave** first to change teams.", rengoTeamNames[t]))
 		}
 		if len(c.Teams[team].Players) >= storage.MaxSidePlayers {
-			return UserErr(ErrBadOption, fmt.Sprintf("%s is full: a team has at most %d players.", rengoTeamNames[team], storage.MaxSidePlayers))
+			return commands.UserErr(commands.ErrBadOption, fmt.Sprintf("%s is full: a team has at most %d players.", rengoTeamNames[team], storage.MaxSidePlayers))
 		}
 		c.Teams[team].Players = append(c.Teams[team].Players, me)
 		return nil
 	})
 }
 
-func (a *App) btnRengoLeave(ctx context.Context, r *Request) error {
-	c, err := a.challenges.Challenge(ctx, r.Param("id"))
+func (a *room) btnRengoLeave(ctx context.Context, r *commands.Request) error {
+	c, err := a.Challenges().Challenge(ctx, r.Param("id"))
 	if err == nil && c.Challenger.UserID == r.User.ID {
 		// The creator leaving calls the game off.
-		if err := a.challenges.DeleteChallenge(ctx, c.ID); err != nil && !errors.Is(err, storage.ErrNotFound) {
+		if err := a.Challenges().DeleteChallenge(ctx, c.ID); err != nil && !errors.Is(err, storage.ErrNotFound) {
 			return err
 		}
-		return r.Update(ctx, lobbyMessage(c, fmt.Sprintf("↩️ %s called the rengo game off.", Mention(c.Challenger))))
+		return r.Update(ctx, lobbyMessage(c, fmt.Sprintf("↩️ %s called the rengo game off.", commands.Mention(c.Challenger))))
 	}
 	return a.changeLobby(ctx, r, func(c *storage.Challenge) error {
 		t, ok := seatOf(c, r.User.ID)
 		if !ok {
-			return UserErr(ErrBadOption, "You are not on a team of this rengo game.")
+			return commands.UserErr(commands.ErrBadOption, "You are not on a team of this rengo game.")
 		}
 		c.Teams[t].Players = slices.DeleteFunc(c.Teams[t].Players, func(p storage.Player) bool { return p.UserID == r.User.ID })
 		return nil
 	})
 }
 
-func (a *App) btnRengoStart(ctx context.Context, r *Request) error {
-	c, err := a.challenges.Challenge(ctx, r.Param("id"))
+func (a *room) btnRengoStart(ctx context.Context, r *commands.Request) error {
+	c, err := a.Challenges().Challenge(ctx, r.Param("id"))
 	if errors.Is(err, storage.ErrNotFound) {
-		return UserErr(ErrNoChallenge, "This rengo game has started or was called off.")
+		return commands.UserErr(commands.ErrNoChallenge, "This rengo game has started or was called off.")
 	}
 	if err != nil {
 		return err
 	}
 	if r.User.ID != c.Challenger.UserID {
-		return UserErr(ErrNotChallenged, fmt.Sprintf("Only %s, who opened this rengo game, can start it.", Mention(c.Challenger)))
+		return commands.UserErr(commands.ErrNotChallenged, fmt.Sprintf("Only %s, who opened this rengo game, can start it.", commands.Mention(c.Challenger)))
 	}
 	if c.Expired(a.Now()) {
-		return UserErr(ErrExpired, "This rengo lobby has expired: open a new one with `/go rengo`.")
+		return commands.UserErr(commands.ErrExpired, "This rengo lobby has expired: open a new one with `/go rengo`.")
 	}
 	for i, t := range c.Teams {
 		if len(t.Players) < rengoMinTeam {
-			return UserErr(ErrBadOption, fmt.Sprintf("Each team needs at least %d players: %s has %d.", rengoMinTeam, rengoTeamNames[i], len(t.Players)))
+			return commands.UserErr(commands.ErrBadOption, fmt.Sprintf("Each team needs at least %d players: %s has %d.", rengoMinTeam, rengoTeamNames[i], len(t.Players)))
 		}
 	}
-	release, err := a.claimChallenge(ctx, r, c, "This rengo game is being started already.")
+	release, err := a.ClaimChallenge(ctx, r, c, "This rengo game is being started already.")
 	if err != nil {
 		return err
 	}
 	defer release()
 	black, white := c.Teams[0].Players, c.Teams[1].Players
-	outcome := fmt.Sprintf("✅ Started: ⚫ %s against ⚪ %s.", joinNames(black, Mention), joinNames(white, Mention))
-	name := fmt.Sprintf("Rengo: %s vs %s", joinNames(black, PlainName), joinNames(white, PlainName))
-	return a.StartChallenge(ctx, r, c, c.Teams, name, func(outcome string) *Message { return lobbyMessage(c, outcome) }, outcome)
+	outcome := fmt.Sprintf("✅ Started: ⚫ %s against ⚪ %s.", commands.JoinNames(black, commands.Mention), commands.JoinNames(white, commands.Mention))
+	name := fmt.Sprintf("Rengo: %s vs %s", commands.JoinNames(black, commands.PlainName), commands.JoinNames(white, commands.PlainName))
+	return a.StartChallenge(ctx, r, c, c.Teams, name, func(outcome string) *commands.Message { return lobbyMessage(c, outcome) }, outcome)
 }
 
 // voteResign counts a team member's vote to resign in a team game (the
 // player to move resigns for the team at once): the team resigns when
 // more than half its people agree. The vote lapses with the next move.
-func (a *App) voteResign(ctx context.Context, r *Request, g *storage.Game, c engine.Color) error {
+func (a *room) voteResign(ctx context.Context, r *commands.Request, g *storage.Game, c engine.Color) error {
 	var people []storage.Player
 	for _, p := range g.TeamOf(engine.SideOf(c)) {
 		if !p.IsBot() {
@@ -282,7 +285,7 @@ func (a *App) voteResign(ctx context.Context, r *Request, g *storage.Game, c eng
 		v = &storage.ResignVote{Side: engine.SideOf(c), MoveCount: g.State.MoveCount()}
 	}
 	if slices.Contains(v.Voters, r.User.ID) {
-		return UserErr(ErrBadOption, fmt.Sprintf("You have already voted to resign: %d of the %d votes needed so far.", len(v.Voters), need))
+		return commands.UserErr(commands.ErrBadOption, fmt.Sprintf("You have already voted to resign: %d of the %d votes needed so far.", len(v.Voters), need))
 	}
 	v = &storage.ResignVote{Side: engine.SideOf(c), MoveCount: v.MoveCount, Voters: append(slices.Clone(v.Voters), r.User.ID)}
 	if len(v.Voters) >= need {
@@ -297,10 +300,10 @@ func (a *App) voteResign(ctx context.Context, r *Request, g *storage.Game, c eng
 	for _, p := range people {
 		ids = append(ids, p.UserID)
 	}
-	return r.Reply(ctx, &Message{
+	return r.Reply(ctx, &commands.Message{
 		Content: fmt.Sprintf("🏳️ %s votes that %s %s resign: %d of the %d votes needed (a majority of %s). Teammates who agree: `/go resign` or the Resign button, before the next move.",
-			Mention(UserPlayer(r.User)), stoneEmoji(c), c, len(v.Voters), need, joinNames(people, Mention)),
-		AllowedMentions: OnlyUsers(ids...),
+			commands.Mention(commands.UserPlayer(r.User)), stoneEmoji(c), c, len(v.Voters), need, commands.JoinNames(people, commands.Mention)),
+		AllowedMentions: commands.OnlyUsers(ids...),
 	})
 }
 
@@ -330,7 +333,7 @@ func nextOnClock(g *storage.Game, c engine.Color, from storage.Player) {
 // player out of time is out of the game, and while a teammate is left the
 // game goes on with that teammate's own clock (done true). When nobody is
 // left on the team, done is false and the team loses on time as usual.
-func (a *App) teamTimeUp(ctx context.Context, g *storage.Game, c engine.Color, deadline time.Time) (done bool, err error) {
+func (a *room) teamTimeUp(ctx context.Context, g *storage.Game, c engine.Color, deadline time.Time) (done bool, err error) {
 	out := g.Player(engine.SideOf(c))
 	g.Out(out)
 	next := g.Player(engine.SideOf(c))
@@ -342,14 +345,14 @@ func (a *App) teamTimeUp(ctx context.Context, g *storage.Game, c engine.Color, d
 	if err := a.UpdateGame(ctx, g); err != nil {
 		return true, err
 	}
-	a.log.Info("team player out of time", "game", g.ID, "channel", g.ChannelID, "player", out.Key())
-	note := fmt.Sprintf("⌛ %s ran out of time <t:%d:R> and is out of the game: %s %s plays on for %s.", Mention(out), deadline.Unix(), stoneEmoji(c), Mention(next), c)
-	m, err := a.stateMessage(ctx, g, a.Now(), note)
+	a.Logger().Info("team player out of time", "game", g.ID, "channel", g.ChannelID, "player", out.Key())
+	note := fmt.Sprintf("⌛ %s ran out of time <t:%d:R> and is out of the game: %s %s plays on for %s.", commands.Mention(out), deadline.Unix(), stoneEmoji(c), commands.Mention(next), c)
+	m, err := a.StateMessage(ctx, g, a.Now(), note)
 	if err == nil {
-		err = a.postBoard(ctx, g, m)
+		err = a.PostBoard(ctx, g, m)
 	}
 	if err != nil {
-		a.log.Warn("clock: announce a team player out of time", "game", g.ID, "err", err)
+		a.Logger().Warn("clock: announce a team player out of time", "game", g.ID, "err", err)
 	}
 	return true, nil
 }

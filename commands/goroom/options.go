@@ -1,4 +1,4 @@
-package commands
+package goroom
 
 import (
 	"errors"
@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/gobot-dev/gobot/commands"
 	"github.com/gobot-dev/gobot/engine"
 	"github.com/gobot-dev/gobot/engine/clock"
 	"github.com/gobot-dev/gobot/engine/game"
@@ -30,7 +31,7 @@ type setup struct {
 // defaultColor is used when color is not given; the server's settings st
 // (nil for none) give the size, ruleset, komi and clock the challenger
 // leaves out (the komi only with the server's ruleset and no handicap).
-func parseSetup(r *Request, defaultColor string, st *storage.Settings) (setup, error) {
+func parseSetup(r *commands.Request, defaultColor string, st *storage.Settings) (setup, error) {
 	if st == nil {
 		st = &storage.Settings{}
 	}
@@ -41,8 +42,8 @@ func parseSetup(r *Request, defaultColor string, st *storage.Settings) (setup, e
 	if n, ok, err := r.Int("size"); err != nil {
 		return s, err
 	} else if ok {
-		if !slices.Contains(boardSizes, n) {
-			return s, UserErr(ErrBadOption, fmt.Sprintf("The board size must be 9, 13 or 19, not %d.", n))
+		if !slices.Contains(commands.BoardSizes, n) {
+			return s, commands.UserErr(commands.ErrBadOption, fmt.Sprintf("The board size must be 9, 13 or 19, not %d.", n))
 		}
 		s.Size = n
 	}
@@ -56,7 +57,7 @@ func parseSetup(r *Request, defaultColor string, st *storage.Settings) (setup, e
 		case "nigiri", "random":
 			c = "nigiri"
 		default:
-			return s, UserErr(ErrBadOption, fmt.Sprintf("The colour must be black, white or nigiri, not %s.", Quote(c)))
+			return s, commands.UserErr(commands.ErrBadOption, fmt.Sprintf("The colour must be black, white or nigiri, not %s.", commands.Quote(c)))
 		}
 		s.Color = c
 	}
@@ -70,7 +71,7 @@ func parseSetup(r *Request, defaultColor string, st *storage.Settings) (setup, e
 	}
 	rules, err := engine.Preset(name)
 	if err != nil {
-		return s, UserErr(ErrBadOption, fmt.Sprintf("Unknown ruleset %s: choose %s.", Quote(name), strings.Join(engine.PresetNames, ", ")))
+		return s, commands.UserErr(commands.ErrBadOption, fmt.Sprintf("Unknown ruleset %s: choose %s.", commands.Quote(name), strings.Join(engine.PresetNames, ", ")))
 	}
 	s.Rules = rules
 	if st.Komi != nil && !ownRules {
@@ -81,9 +82,9 @@ func parseSetup(r *Request, defaultColor string, st *storage.Settings) (setup, e
 	} else if ok {
 		switch {
 		case h < 0 || h > 9:
-			return s, UserErr(ErrBadOption, fmt.Sprintf("The handicap must be from 0 to 9 stones, not %d.", h))
+			return s, commands.UserErr(commands.ErrBadOption, fmt.Sprintf("The handicap must be from 0 to 9 stones, not %d.", h))
 		case h > engine.MaxHandicap(s.Size):
-			return s, UserErr(ErrBadOption, fmt.Sprintf("A %d×%d board takes at most %d handicap stones.", s.Size, s.Size, engine.MaxHandicap(s.Size)))
+			return s, commands.UserErr(commands.ErrBadOption, fmt.Sprintf("A %d×%d board takes at most %d handicap stones.", s.Size, s.Size, engine.MaxHandicap(s.Size)))
 		}
 		s.Handicap, s.Handicapped = h, h > 0
 		if h > 0 {
@@ -99,11 +100,11 @@ func parseSetup(r *Request, defaultColor string, st *storage.Settings) (setup, e
 		return s, err
 	} else if ok {
 		if !engine.ValidKomi(k) {
-			return s, UserErr(ErrBadOption, fmt.Sprintf("Komi must be from -150 to 150 in steps of 0.5, not %v.", k))
+			return s, commands.UserErr(commands.ErrBadOption, fmt.Sprintf("Komi must be from -150 to 150 in steps of 0.5, not %v.", k))
 		}
 		s.Rules.Komi = k
 	}
-	if s.Clock, err = clockOption(r); err != nil {
+	if s.Clock, err = commands.ClockOption(r); err != nil {
 		return s, err
 	}
 	if s.Clock == nil {
@@ -132,7 +133,7 @@ func (s setup) requesterBlack(rnd *rand.Rand) bool {
 func parseMove(c engine.Color, s string, size int) (engine.Move, error) {
 	m, err := engine.ReadMove(c, s, size)
 	if errors.Is(err, engine.ErrResignTyped) {
-		return m, UserErr(err, "To resign, use `/go resign` (or the Resign button).")
+		return m, commands.UserErr(err, "To resign, use `/go resign` (or the Resign button).")
 	}
 	return m, refusal(err)
 }
@@ -144,7 +145,7 @@ func parsePoint(s string, size int) (engine.Point, error) {
 		return engine.NoPoint, err
 	}
 	if m.Kind != engine.Place {
-		return engine.NoPoint, UserErr(engine.ErrInvalidCoordinates, fmt.Sprintf("Give a point such as D4 (valid on this board: %s).", engine.CoordRange(size)))
+		return engine.NoPoint, commands.UserErr(engine.ErrInvalidCoordinates, fmt.Sprintf("Give a point such as D4 (valid on this board: %s).", engine.CoordRange(size)))
 	}
 	return m.Point, nil
 }
@@ -153,7 +154,7 @@ func parsePoint(s string, size int) (engine.Point, error) {
 // privately; other errors pass through.
 func refusal(err error) error {
 	if text, ok := game.Explain(err); ok {
-		return UserErr(err, text)
+		return commands.UserErr(err, text)
 	}
 	return err
 }

@@ -1,4 +1,4 @@
-package commands
+package goroom
 
 import (
 	"fmt"
@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/bwmarrin/discordgo"
+	"github.com/gobot-dev/gobot/commands"
 	"github.com/gobot-dev/gobot/engine"
 	"github.com/gobot-dev/gobot/engine/clock"
 	"github.com/gobot-dev/gobot/engine/game"
@@ -16,42 +17,42 @@ import (
 // Go's games on the board page (WebRoom): the view the page draws and
 // the page's actions as the slash commands and buttons they are.
 
-func (r goRoom) WebAction(g *storage.Game, u WebUser, s game.Side, act Action) (*discordgo.Interaction, string) {
+func (r *room) WebAction(g *storage.Game, u commands.WebUser, s game.Side, act commands.Action) (*discordgo.Interaction, string) {
 	if c := engine.ColorOf(s); act.Seat != c.String() {
 		return nil, fmt.Sprintf("You are not playing %s in this game: you play %s.", seatName(act.Seat), c)
 	}
 	var it *discordgo.Interaction
 	switch act.Kind {
-	case ActPlay, ActPass, ActResign, ActUndo, ActDead:
+	case commands.ActPlay, commands.ActPass, commands.ActResign, commands.ActUndo, commands.ActDead:
 		if act.Version != g.Version {
-			return nil, StaleClick
+			return nil, commands.StaleClick
 		}
 		var opts []*discordgo.ApplicationCommandInteractionDataOption
 		switch act.Kind {
-		case ActPlay:
-			opts = append(opts, stringOption("move", act.Point))
-		case ActDead:
-			opts = append(opts, stringOption("point", act.Point))
+		case commands.ActPlay:
+			opts = append(opts, commands.StringOption("move", act.Point))
+		case commands.ActDead:
+			opts = append(opts, commands.StringOption("point", act.Point))
 		}
-		it = r.a.webInteraction(g, u, discordgo.InteractionApplicationCommand)
+		it = r.WebInteraction(g, u, discordgo.InteractionApplicationCommand)
 		it.Data = discordgo.ApplicationCommandInteractionData{ID: "300000000000000001", Name: "go", CommandType: discordgo.ChatApplicationCommand,
 			Options: []*discordgo.ApplicationCommandInteractionDataOption{{Name: act.Kind, Type: discordgo.ApplicationCommandOptionSubCommand, Options: opts}}}
-	case ActUndoYes, ActUndoNo:
+	case commands.ActUndoYes, commands.ActUndoNo:
 		at := "none"
 		if g.Undo != nil {
 			at = strconv.Itoa(g.Undo.MoveCount)
 		}
-		it = r.a.webInteraction(g, u, discordgo.InteractionMessageComponent)
+		it = r.WebInteraction(g, u, discordgo.InteractionMessageComponent)
 		it.Data = discordgo.MessageComponentInteractionData{CustomID: "game/" + g.ID + "/" + act.Kind + "/" + at, ComponentType: discordgo.ButtonComponent}
-	case ActAccept, ActResume:
+	case commands.ActAccept, commands.ActResume:
 		key := "none"
 		if g.Scoring != nil {
 			key = markingKey(deadOf(g))
-			if act.Version != g.Version && act.Kind == ActResume {
-				return nil, StaleClick
+			if act.Version != g.Version && act.Kind == commands.ActResume {
+				return nil, commands.StaleClick
 			}
 		}
-		it = r.a.webInteraction(g, u, discordgo.InteractionMessageComponent)
+		it = r.WebInteraction(g, u, discordgo.InteractionMessageComponent)
 		it.Data = discordgo.MessageComponentInteractionData{CustomID: "game/" + g.ID + "/score/" + key + "/" + act.Kind, ComponentType: discordgo.ButtonComponent}
 	default:
 		return nil, "gobot does not know that action."
@@ -59,7 +60,7 @@ func (r goRoom) WebAction(g *storage.Game, u WebUser, s game.Side, act Action) (
 	return it, ""
 }
 
-func (r goRoom) FinishedView(arc *storage.Archived, channelID string) (*GameView, error) {
+func (r *room) FinishedView(arc *storage.Archived, channelID string) (*commands.GameView, error) {
 	eg, info, err := engine.ParseSGF(arc.SGF)
 	if err != nil {
 		return nil, fmt.Errorf("commands: read the record of game %s: %w", arc.ID, err)
@@ -75,7 +76,7 @@ func (r goRoom) FinishedView(arc *storage.Archived, channelID string) (*GameView
 		ok = err == nil
 	}
 	if ok {
-		v.Result = r.a.plain(resultSentence(g, res), playerNames(g))
+		v.Result = r.Plain(resultSentence(g, res), commands.PlayerNames(g))
 	}
 	v.Status = "Game over: " + v.Result
 	if ok && res.Reason == engine.ByScore {
@@ -88,20 +89,20 @@ func (r goRoom) FinishedView(arc *storage.Archived, channelID string) (*GameView
 	return v, nil
 }
 
-func (goRoom) Summary(g *storage.Game) (string, int) { return plainTitle(g), goOf(g).Size() }
+func (*room) Summary(g *storage.Game) (string, int) { return plainTitle(g), goOf(g).Size() }
 
 // liveView is the view of a game in play.
-func (r goRoom) LiveView(g *storage.Game) *GameView {
-	a := r.a
+func (r *room) LiveView(g *storage.Game) *commands.GameView {
+	a := r
 	now := a.Now()
 	eg := goOf(g)
-	v := &GameView{Channel: g.ChannelID, ID: g.ID, Version: g.Version, Title: plainTitle(g), Size: eg.Size(), Rules: eg.Rules().String(),
+	v := &commands.GameView{Channel: g.ChannelID, ID: g.ID, Version: g.Version, Title: plainTitle(g), Size: eg.Size(), Rules: eg.Rules().String(),
 		Board: boardRows(eg), Moves: eg.MoveCount(), Vote: isVoteGame(g), ServerMS: now.UnixMilli()}
-	names := playerNames(g)
+	names := commands.PlayerNames(g)
 	for _, c := range []engine.Color{engine.Black, engine.White} {
-		sv := SideView{Captures: eg.Captures(c)}
+		sv := commands.SideView{Captures: eg.Captures(c)}
 		for _, p := range g.TeamOf(engine.SideOf(c)) {
-			sv.Players = append(sv.Players, PlayerView{ID: p.UserID, Name: PlainName(p), Bot: p.IsBot()})
+			sv.Players = append(sv.Players, commands.PlayerView{ID: p.UserID, Name: commands.PlainName(p), Bot: p.IsBot()})
 		}
 		if k := g.Clock; k != nil && k.Control.System != clock.None {
 			sv.Clock = clockView(k, c, now)
@@ -115,7 +116,7 @@ func (r goRoom) LiveView(g *storage.Game) *GameView {
 	moves := eg.Moves()
 	for i := max(0, len(moves)-8); i < len(moves); i++ {
 		m := moves[i]
-		v.Recent = append(v.Recent, LastMove{N: i + 1, Color: m.Color.String(), Kind: moveKind(m), Point: m.Point.String(), By: PlainName(g.MovedBy(i, engine.SideOf(m.Color)))})
+		v.Recent = append(v.Recent, commands.LastMove{N: i + 1, Color: m.Color.String(), Kind: moveKind(m), Point: m.Point.String(), By: commands.PlainName(g.MovedBy(i, engine.SideOf(m.Color)))})
 	}
 	if len(v.Recent) > 0 {
 		v.Last = &v.Recent[len(v.Recent)-1]
@@ -123,7 +124,7 @@ func (r goRoom) LiveView(g *storage.Game) *GameView {
 	res, over := eg.Result()
 	switch {
 	case over:
-		v.Over, v.Result = true, a.plain(resultSentence(g, res), names)
+		v.Over, v.Result = true, a.Plain(resultSentence(g, res), names)
 		v.Status = "Game over: " + v.Result
 	case g.Scoring != nil:
 		v.Status = "Play has ended: agree on the dead stones, then accept."
@@ -133,22 +134,22 @@ func (r goRoom) LiveView(g *storage.Game) *GameView {
 		if k := eg.Board().Ko(c); k != engine.NoPoint {
 			v.Ko = k.String()
 		}
-		v.Status = fmt.Sprintf("Move %d · %s to play: %s", eg.MoveCount()+1, c, PlainName(g.Player(engine.SideOf(c))))
+		v.Status = fmt.Sprintf("Move %d · %s to play: %s", eg.MoveCount()+1, c, commands.PlainName(g.Player(engine.SideOf(c))))
 	}
 	if g.Scoring != nil {
 		v.Scoring = scoringView(g, deadOf(g), map[engine.Color]bool{engine.Black: g.Scoring.Accepted[engine.SideOf(engine.Black)], engine.White: g.Scoring.Accepted[engine.SideOf(engine.White)]})
 	}
 	if g.Undo != nil && g.Undo.MoveCount == eg.MoveCount() {
-		v.Undo = &UndoView{By: engine.ColorOf(g.Undo.By).String()}
+		v.Undo = &commands.UndoView{By: engine.ColorOf(g.Undo.By).String()}
 	}
 	return v
 }
 
 // scoringView is the marking dead and the count it gives.
-func scoringView(g *storage.Game, dead []engine.Point, accepted map[engine.Color]bool) *ScoringView {
+func scoringView(g *storage.Game, dead []engine.Point, accepted map[engine.Color]bool) *commands.ScoringView {
 	_, sc := scoreView(g, dead)
 	db, dw := deadCounts(g, dead)
-	sv := &ScoringView{Dead: []string{}, Count: engine.FormatScore(sc, db, dw), Result: sc.Result(),
+	sv := &commands.ScoringView{Dead: []string{}, Count: engine.FormatScore(sc, db, dw), Result: sc.Result(),
 		Accepted: map[string]bool{"black": accepted[engine.Black], "white": accepted[engine.White]}}
 	for _, p := range dead {
 		sv.Dead = append(sv.Dead, p.String())
@@ -204,12 +205,12 @@ func moveKind(m engine.Move) string {
 }
 
 // clockView is colour c's clock at now.
-func clockView(k *clock.Clock, c engine.Color, now time.Time) *ClockView {
+func clockView(k *clock.Clock, c engine.Color, now time.Time) *commands.ClockView {
 	at := now
 	if k.Since.After(now) {
 		at = k.Since
 	}
-	cv := &ClockView{Text: k.Show(clock.Side(c), at)}
+	cv := &commands.ClockView{Text: k.Show(clock.Side(c), at)}
 	if !k.Running() || k.ToMove != clock.Side(c) || k.Since.After(now) {
 		return cv
 	}
@@ -229,7 +230,7 @@ func clockView(k *clock.Clock, c engine.Color, now time.Time) *ClockView {
 		}
 	case clock.Canadian:
 		if t.Stones > 0 {
-			cv.LeftMS, cv.Suffix = t.Period.Milliseconds(), " for "+Plural(t.Stones, "move")
+			cv.LeftMS, cv.Suffix = t.Period.Milliseconds(), " for "+commands.Plural(t.Stones, "move")
 		} else {
 			cv.Suffix = fmt.Sprintf(" + %d/%s", cc.Stones, clock.Format(cc.Period))
 		}
@@ -241,5 +242,5 @@ func clockView(k *clock.Clock, c engine.Color, now time.Time) *ClockView {
 
 // plainTitle is the game's title without markup: "ann (black) vs bob (white)".
 func plainTitle(g *storage.Game) string {
-	return joinNames(g.TeamOf(engine.SideOf(engine.Black)), PlainName) + " vs " + joinNames(g.TeamOf(engine.SideOf(engine.White)), PlainName)
+	return commands.JoinNames(g.TeamOf(engine.SideOf(engine.Black)), commands.PlainName) + " vs " + commands.JoinNames(g.TeamOf(engine.SideOf(engine.White)), commands.PlainName)
 }

@@ -1,4 +1,4 @@
-package commands
+package goroom
 
 import (
 	"bytes"
@@ -15,6 +15,7 @@ import (
 	"github.com/gobot-dev/gobot/bots"
 	"github.com/gobot-dev/gobot/bots/mcts"
 	"github.com/gobot-dev/gobot/bots/review"
+	"github.com/gobot-dev/gobot/commands"
 	"github.com/gobot-dev/gobot/engine"
 	"github.com/gobot-dev/gobot/render"
 	"github.com/gobot-dev/gobot/storage"
@@ -74,7 +75,7 @@ const progressEvery = 2 * time.Second
 // when the App shuts down.
 type reviews struct {
 	running sync.Map // user ID -> game ID
-	halt    halt
+	halt    commands.Halt
 }
 
 func newReviews() *reviews { return &reviews{} }
@@ -83,12 +84,12 @@ func newReviews() *reviews { return &reviews{} }
 // here): from the archive when it was reviewed before, else with the
 // Reviewer, showing the queue and the progress on the way. A game without
 // moves is refused: there is nothing to judge.
-func (a *App) cmdReview(ctx context.Context, r *Request) error {
-	arc, err := finishedGameOption(ctx, a.archive, r)
+func (a *room) cmdReview(ctx context.Context, r *commands.Request) error {
+	arc, err := commands.FinishedGameOption(ctx, a.Archives(), r)
 	if err != nil {
 		return err
 	}
-	if err := a.OnlyFor(goRoom{a}, arc, "reviews are"); err != nil {
+	if err := a.OnlyFor(a, arc, "reviews are"); err != nil {
 		return err
 	}
 	g, err := archivedEngineGame(arc)
@@ -96,19 +97,19 @@ func (a *App) cmdReview(ctx context.Context, r *Request) error {
 		return err
 	}
 	if g.MoveCount() == 0 {
-		return UserErr(ErrBadOption, "That game has no moves to review.")
+		return commands.UserErr(commands.ErrBadOption, "That game has no moves to review.")
 	}
 	if rv := a.storedReview(ctx, arc.ID); rv != nil {
 		return a.postReview(ctx, r, arc, g, rv)
 	}
 	if other, busy := a.reviewing.running.LoadOrStore(r.User.ID, arc.ID); busy {
-		return UserErr(ErrBotBusy, fmt.Sprintf("You already have a review running (game `%s`): wait for it to finish, then ask again.", other))
+		return commands.UserErr(commands.ErrBotBusy, fmt.Sprintf("You already have a review running (game `%s`): wait for it to finish, then ask again.", other))
 	}
 	defer a.reviewing.running.Delete(r.User.ID)
 	if err := r.Defer(ctx, false); err != nil {
 		return err
 	}
-	rctx, cancel := a.reviewing.halt.with(ctx)
+	rctx, cancel := a.reviewing.halt.With(ctx)
 	defer cancel()
 
 	moves := g.MoveCount()
@@ -118,29 +119,29 @@ func (a *App) cmdReview(ctx context.Context, r *Request) error {
 			return
 		}
 		last = time.Now()
-		if _, err := a.opts.Discord.EditOriginal(ctx, r.Interaction, &Message{Content: text, AllowedMentions: NoMentions()}); err != nil {
-			a.log.Warn("could not show the review's progress", "game", arc.ID, "err", err)
+		if _, err := a.Discord().EditOriginal(ctx, r.Interaction, &commands.Message{Content: text, AllowedMentions: commands.NoMentions()}); err != nil {
+			a.Logger().Warn("could not show the review's progress", "game", arc.ID, "err", err)
 		}
 	}
 	onQueued := func(pos int) {
-		edit(fmt.Sprintf("Waiting for a free engine to review %s: number %d in the queue…", ArchivedTitle(arc), pos), true)
+		edit(fmt.Sprintf("Waiting for a free engine to review %s: number %d in the queue…", commands.ArchivedTitle(arc), pos), true)
 	}
 	progress := func(done, total int) {
 		edit(progressText(min(done, moves), moves), done == 0)
 	}
-	rv, err := a.opts.Reviewer.Review(rctx, g, onQueued, progress)
+	rv, err := a.reviewer.Review(rctx, g, onQueued, progress)
 	switch {
 	case errors.Is(err, bots.ErrBusy):
-		return fmt.Errorf("%w: %w", ErrBotBusy, err)
-	case err != nil && a.reviewing.halt.isStopped():
-		return UserErr(err, "The review was stopped because I am restarting. Ask again in a minute.")
+		return fmt.Errorf("%w: %w", commands.ErrBotBusy, err)
+	case err != nil && a.reviewing.halt.IsStopped():
+		return commands.UserErr(err, "The review was stopped because I am restarting. Ask again in a minute.")
 	case err != nil:
 		return err
 	}
 	if data, err := json.Marshal(rv); err != nil {
-		a.log.Error("could not encode a review", "game", arc.ID, "err", err)
-	} else if err := a.reviews.PutGameReview(ctx, arc.ID, data); err != nil {
-		a.log.Warn("could not store a review; the next request reviews again", "game", arc.ID, "err", err)
+		a.Logger().Error("could not encode a review", "game", arc.ID, "err", err)
+	} else if err := a.Reviews().PutGameReview(ctx, arc.ID, data); err != nil {
+		a.Logger().Warn("could not store a review; the next request reviews again", "game", arc.ID, "err", err)
 	}
 	return a.postReview(ctx, r, arc, g, rv)
 }
@@ -160,11 +161,11 @@ func progressText(done, total int) string {
 
 // storedReview returns the archived review of a game, or nil when it has
 // none that this build reads.
-func (a *App) storedReview(ctx context.Context, id string) *review.Review {
-	data, err := a.reviews.GameReview(ctx, id)
+func (a *room) storedReview(ctx context.Context, id string) *review.Review {
+	data, err := a.Reviews().GameReview(ctx, id)
 	if err != nil {
 		if !errors.Is(err, storage.ErrNotFound) {
-			a.log.Warn("could not read a stored review", "game", id, "err", err)
+			a.Logger().Warn("could not read a stored review", "game", id, "err", err)
 		}
 		return nil
 	}
@@ -193,12 +194,12 @@ func archivedEngineGame(a *storage.Archived) (*engine.Game, error) {
 // postReview shows a review: in a new thread where gobot may start one
 // (a summary with the graph, then each player's mistakes), otherwise in
 // one message with every picture.
-func (a *App) postReview(ctx context.Context, r *Request, arc *storage.Archived, g *engine.Game, rv *review.Review) error {
+func (a *room) postReview(ctx context.Context, r *commands.Request, arc *storage.Archived, g *engine.Game, rv *review.Review) error {
 	result := arc.Result
 	if arc.Annulled {
 		result = "annulled (" + result + ", not counted)"
 	}
-	head := fmt.Sprintf("Review of %s, %d×%d, %s, %s", ArchivedTitle(arc), arc.Size, arc.Size, result, Plural(len(rv.Moves), "move"))
+	head := fmt.Sprintf("Review of %s, %d×%d, %s, %s", commands.ArchivedTitle(arc), arc.Size, arc.Size, result, commands.Plural(len(rv.Moves), "move"))
 	graph, err := reviewGraph(arc, rv)
 	if err != nil {
 		return err
@@ -207,23 +208,23 @@ func (a *App) postReview(ctx context.Context, r *Request, arc *storage.Archived,
 	if err != nil {
 		return err
 	}
-	summary := &Message{
-		Content:         Clip(head+" (engine: "+rv.Engine+").\n"+rv.Paragraph(), 2000),
-		Files:           []File{graph.file},
+	summary := &commands.Message{
+		Content:         commands.Clip(head+" (engine: "+rv.Engine+").\n"+rv.Paragraph(), 2000),
+		Files:           []commands.File{graph.file},
 		Embeds:          []*discordgo.MessageEmbed{graph.embed},
-		AllowedMentions: NoMentions(),
+		AllowedMentions: commands.NoMentions(),
 	}
 	if len(boards) == 0 {
-		summary.Content = Clip(summary.Content+fmt.Sprintf("\nNo move lost %.0f points or more.", review.MinPoints), 2000)
+		summary.Content = commands.Clip(summary.Content+fmt.Sprintf("\nNo move lost %.0f points or more.", review.MinPoints), 2000)
 	}
 	if r.Interaction.GuildID != "" {
-		th, err := a.opts.Discord.StartThread(ctx, r.Interaction.ChannelID, Clip("Review: "+PlainName(arc.Black)+" vs "+PlainName(arc.White), 100))
+		th, err := a.Discord().StartThread(ctx, r.Interaction.ChannelID, commands.Clip("Review: "+commands.PlainName(arc.Black)+" vs "+commands.PlainName(arc.White), 100))
 		if err == nil {
-			_, err = a.opts.Discord.SendMessage(ctx, th.ID, summary)
+			_, err = a.Discord().SendMessage(ctx, th.ID, summary)
 		}
 		if err == nil {
 			for _, c := range []engine.Color{engine.Black, engine.White} {
-				m := &Message{Content: stoneEmoji(c) + " " + colorName(c) + "'s biggest mistakes", AllowedMentions: NoMentions()}
+				m := &commands.Message{Content: stoneEmoji(c) + " " + colorName(c) + "'s biggest mistakes", AllowedMentions: commands.NoMentions()}
 				for _, bd := range boards {
 					if bd.color == c {
 						m.Files, m.Embeds = append(m.Files, bd.file), append(m.Embeds, bd.embed)
@@ -232,13 +233,13 @@ func (a *App) postReview(ctx context.Context, r *Request, arc *storage.Archived,
 				if len(m.Files) == 0 {
 					continue
 				}
-				if _, err := a.opts.Discord.SendMessage(ctx, th.ID, m); err != nil {
+				if _, err := a.Discord().SendMessage(ctx, th.ID, m); err != nil {
 					return err
 				}
 			}
-			return r.Reply(ctx, &Message{Content: Clip(head+": in the thread <#"+th.ID+">.\n"+rv.Paragraph(), 2000), AllowedMentions: NoMentions()})
+			return r.Reply(ctx, &commands.Message{Content: commands.Clip(head+": in the thread <#"+th.ID+">.\n"+rv.Paragraph(), 2000), AllowedMentions: commands.NoMentions()})
 		}
-		a.log.Info("no thread for a review (or no message in it); it goes in one message", "game", arc.ID, "err", err)
+		a.Logger().Info("no thread for a review (or no message in it); it goes in one message", "game", arc.ID, "err", err)
 	}
 	for _, bd := range boards {
 		summary.Files, summary.Embeds = append(summary.Files, bd.file), append(summary.Embeds, bd.embed)
@@ -248,7 +249,7 @@ func (a *App) postReview(ctx context.Context, r *Request, arc *storage.Archived,
 
 // picture is an attached image with the embed that shows it.
 type picture struct {
-	file  File
+	file  commands.File
 	embed *discordgo.MessageEmbed
 	color engine.Color
 }
@@ -271,8 +272,8 @@ func reviewGraph(a *storage.Archived, rv *review.Review) (picture, error) {
 		desc += " Biggest swings: " + strings.Join(swings, ", ") + "."
 	}
 	return picture{
-		file:  File{Name: name, ContentType: "image/png", Description: Clip(render.WinrateAlt(wr, marks), 1024), Data: buf.Bytes()},
-		embed: &discordgo.MessageEmbed{Title: "Winning chance", Description: desc, Color: ColorBlack, Image: &discordgo.MessageEmbedImage{URL: "attachment://" + name}},
+		file:  commands.File{Name: name, ContentType: "image/png", Description: commands.Clip(render.WinrateAlt(wr, marks), 1024), Data: buf.Bytes()},
+		embed: &discordgo.MessageEmbed{Title: "Winning chance", Description: desc, Color: commands.ColorBlack, Image: &discordgo.MessageEmbedImage{URL: "attachment://" + name}},
 	}, nil
 }
 
@@ -318,7 +319,7 @@ func mistakeBoards(a *storage.Archived, g *engine.Game, rv *review.Review) ([]pi
 		alt := fmt.Sprintf("%d×%d board before move %d%s: %s %s; the engine preferred %s (ringed), then the numbered line %s.",
 			g.Size(), g.Size(), m.Number, answered, colorName(m.Color), did, m.Best, strings.Join(m.PV, " "))
 		out = append(out, picture{
-			file:  File{Name: name, ContentType: "image/png", Description: Clip(alt, 1024), Data: buf.Bytes()},
+			file:  commands.File{Name: name, ContentType: "image/png", Description: commands.Clip(alt, 1024), Data: buf.Bytes()},
 			embed: &discordgo.MessageEmbed{Description: line, Color: embedColor(m.Color), Image: &discordgo.MessageEmbedImage{URL: "attachment://" + name}},
 			color: m.Color,
 		})
@@ -360,9 +361,9 @@ func colorName(c engine.Color) string {
 
 func embedColor(c engine.Color) int {
 	if c == engine.White {
-		return ColorWhite
+		return commands.ColorWhite
 	}
-	return ColorBlack
+	return commands.ColorBlack
 }
 
 // reviewedSGF is the record of a finished game with its review: Black's
@@ -401,32 +402,32 @@ func reviewedSGF(a *storage.Archived, rv *review.Review) ([]byte, error) {
 // board. Spectators may ask at any time; players only in unrated games and
 // after the game. A finished game without moves is refused, as /go review
 // refuses it.
-func (a *App) cmdEstimate(ctx context.Context, r *Request) error {
-	if _, named := r.String(gameOption); !named {
-		g, err := a.loadGame(ctx, r.Interaction.ChannelID)
+func (a *room) cmdEstimate(ctx context.Context, r *commands.Request) error {
+	if _, named := r.String(commands.GameOption); !named {
+		g, err := a.LoadGame(ctx, r.Interaction.ChannelID)
 		if err == nil && goOf(g) == nil {
-			return UserErr(ErrWrongGame, "The game in this channel is international draughts: score estimates are only for Go.")
+			return commands.UserErr(commands.ErrWrongGame, "The game in this channel is international draughts: score estimates are only for Go.")
 		}
 		if err == nil {
 			private := false
 			if !g.Unrated {
 				if _, err := playerColor(g, r.User); err == nil {
-					return UserErr(ErrForbidden, "Fair play: the players of a rated game cannot see a score estimate while it is played. Spectators can, and so can you once it has ended (`/go estimate game:"+g.ID+"`).")
+					return commands.UserErr(commands.ErrForbidden, "Fair play: the players of a rated game cannot see a score estimate while it is played. Spectators can, and so can you once it has ended (`/go estimate game:"+g.ID+"`).")
 				}
 				// Spectators see it alone, so the players do not.
 				private = true
 			}
 			return a.estimate(ctx, r, goOf(g), title(g), private)
 		}
-		if !errors.Is(err, ErrNoGame) {
+		if !errors.Is(err, commands.ErrNoGame) {
 			return err
 		}
 	}
-	arc, err := finishedGameOption(ctx, a.archive, r)
+	arc, err := commands.FinishedGameOption(ctx, a.Archives(), r)
 	if err != nil {
 		return err
 	}
-	if err := a.OnlyFor(goRoom{a}, arc, "score estimates are"); err != nil {
+	if err := a.OnlyFor(a, arc, "score estimates are"); err != nil {
 		return err
 	}
 	g, info, err := engine.ParseSGF(arc.SGF)
@@ -434,13 +435,13 @@ func (a *App) cmdEstimate(ctx context.Context, r *Request) error {
 		return fmt.Errorf("commands: record of game %s: %w", arc.ID, err)
 	}
 	if g.MoveCount() == 0 {
-		return UserErr(ErrBadOption, "That game has no moves to estimate.")
+		return commands.UserErr(commands.ErrBadOption, "That game has no moves to estimate.")
 	}
-	what := ArchivedTitle(arc) + ", " + arc.Result
+	what := commands.ArchivedTitle(arc) + ", " + arc.Result
 	if res, err := engine.ParseResult(arc.Result); err == nil && res.Reason == engine.ByScore && g.PlayEnded() {
 		// The players agreed on the dead stones: no estimate, the count.
 		if sc := g.Score(info.Dead); sc.Result() == res.String() {
-			return a.counted(ctx, r, g, sc, len(info.Dead), ArchivedTitle(arc)) // the count is the result
+			return a.counted(ctx, r, g, sc, len(info.Dead), commands.ArchivedTitle(arc)) // the count is the result
 		}
 	}
 	return a.estimate(ctx, r, g, what, false)
@@ -449,7 +450,7 @@ func (a *App) cmdEstimate(ctx context.Context, r *Request) error {
 // counted answers /go estimate for a game decided by counting with the
 // count itself: the result and who owns each point, with the dead stones
 // the players agreed on crossed out.
-func (a *App) counted(ctx context.Context, r *Request, g *engine.Game, sc engine.Score, dead int, what string) error {
+func (a *room) counted(ctx context.Context, r *commands.Request, g *engine.Game, sc engine.Score, dead int, what string) error {
 	if err := r.Defer(ctx, false); err != nil {
 		return err
 	}
@@ -468,26 +469,26 @@ func (a *App) counted(ctx context.Context, r *Request, g *engine.Game, sc engine
 	}
 	n := g.Size()
 	name := fmt.Sprintf("count-%d.png", g.MoveCount())
-	alt := fmt.Sprintf("Final count of the %d×%d board after move %d: %s; %s crossed out.", n, n, g.MoveCount(), sc.Result(), Plural(dead, "dead stone"))
+	alt := fmt.Sprintf("Final count of the %d×%d board after move %d: %s; %s crossed out.", n, n, g.MoveCount(), sc.Result(), commands.Plural(dead, "dead stone"))
 	text := fmt.Sprintf("Score of %s after move %d: **%s**, counted with the dead stones both players agreed on (%s counting, komi included). "+
 		"The shading shows who owns each point; the dead stones are crossed out.", what, g.MoveCount(), sc.Result(), sc.Scoring)
-	return r.Reply(ctx, &Message{
-		Content:         Clip(text, 2000),
-		Files:           []File{{Name: name, ContentType: "image/png", Description: Clip(alt, 1024), Data: buf.Bytes()}},
-		Embeds:          []*discordgo.MessageEmbed{{Color: colorScore, Image: &discordgo.MessageEmbedImage{URL: "attachment://" + name}}},
-		AllowedMentions: NoMentions(),
+	return r.Reply(ctx, &commands.Message{
+		Content:         commands.Clip(text, 2000),
+		Files:           []commands.File{{Name: name, ContentType: "image/png", Description: commands.Clip(alt, 1024), Data: buf.Bytes()}},
+		Embeds:          []*discordgo.MessageEmbed{{Color: commands.ColorScore, Image: &discordgo.MessageEmbedImage{URL: "attachment://" + name}}},
+		AllowedMentions: commands.NoMentions(),
 	})
 }
 
 // estimate answers with the score estimate of g's position and its
 // ownership board.
-func (a *App) estimate(ctx context.Context, r *Request, g *engine.Game, what string, private bool) error {
+func (a *room) estimate(ctx context.Context, r *commands.Request, g *engine.Game, what string, private bool) error {
 	if err := r.Defer(ctx, private); err != nil {
 		return err
 	}
-	est, err := a.opts.Reviewer.Estimate(ctx, g, nil)
+	est, err := a.reviewer.Estimate(ctx, g, nil)
 	if errors.Is(err, bots.ErrBusy) {
-		return fmt.Errorf("%w: %w", ErrBotBusy, err)
+		return fmt.Errorf("%w: %w", commands.ErrBotBusy, err)
 	}
 	if err != nil {
 		return err
@@ -502,39 +503,39 @@ func (a *App) estimate(ctx context.Context, r *Request, g *engine.Game, what str
 	n := g.Size()
 	name := fmt.Sprintf("estimate-%d.png", g.MoveCount())
 	alt := fmt.Sprintf("Ownership estimate of the %d×%d board after move %d: %s, give or take %.0f points; %s crossed out.",
-		n, n, g.MoveCount(), lead, est.Stdev, Plural(len(dead), "dead-looking stone"))
+		n, n, g.MoveCount(), lead, est.Stdev, commands.Plural(len(dead), "dead-looking stone"))
 	text := fmt.Sprintf("Score estimate of %s after move %d: **%s**, give or take %.0f points (area counting, komi included; %d playouts). "+
 		"The shading shows how surely each point belongs to a side; dead-looking stones are crossed out.",
 		what, g.MoveCount(), lead, est.Stdev, est.Playouts)
-	return r.Reply(ctx, &Message{
-		Content:         Clip(text, 2000),
-		Files:           []File{{Name: name, ContentType: "image/png", Description: Clip(alt, 1024), Data: buf.Bytes()}},
-		Embeds:          []*discordgo.MessageEmbed{{Color: colorScore, Image: &discordgo.MessageEmbedImage{URL: "attachment://" + name}}},
+	return r.Reply(ctx, &commands.Message{
+		Content:         commands.Clip(text, 2000),
+		Files:           []commands.File{{Name: name, ContentType: "image/png", Description: commands.Clip(alt, 1024), Data: buf.Bytes()}},
+		Embeds:          []*discordgo.MessageEmbed{{Color: commands.ColorScore, Image: &discordgo.MessageEmbedImage{URL: "attachment://" + name}}},
 		Ephemeral:       private,
-		AllowedMentions: NoMentions(),
+		AllowedMentions: commands.NoMentions(),
 	})
 }
 
-func (a *App) goOnly(arc *storage.Archived, what string) error {
+func (a *room) goOnly(arc *storage.Archived, what string) error {
 	if storage.KindOf(arc.Kind) == goKind {
 		return nil
 	}
-	return UserErr(ErrWrongGame, fmt.Sprintf("Game `%s` is a game of %s: %s only for Go. `/go sgf game:%s` gives its record, and `/go replay game:%s` its animation.", arc.ID, a.room(arc.Kind).Name(), what, arc.ID, arc.ID))
+	return commands.UserErr(commands.ErrWrongGame, fmt.Sprintf("Game `%s` is a game of %s: %s only for Go. `/go sgf game:%s` gives its record, and `/go replay game:%s` its animation.", arc.ID, a.RoomOfKind(arc.Kind).Name(), what, arc.ID, arc.ID))
 }
 
 // reviewedRecord is arc's SGF with its stored review written in, and the
 // sentence that presents it.
-func (a *App) reviewedRecord(ctx context.Context, arc *storage.Archived) ([]byte, string, error) {
+func (a *room) reviewedRecord(ctx context.Context, arc *storage.Archived) ([]byte, string, error) {
 	rv := a.storedReview(ctx, arc.ID)
 	if rv == nil && arc.Moves == 0 {
-		return nil, "", UserErr(ErrBadOption, fmt.Sprintf("Game `%s` has no moves, so there is no review to write into its record.", arc.ID))
+		return nil, "", commands.UserErr(commands.ErrBadOption, fmt.Sprintf("Game `%s` has no moves, so there is no review to write into its record.", arc.ID))
 	}
 	if rv == nil {
-		return nil, "", UserErr(ErrBadOption, fmt.Sprintf("Game `%s` has not been reviewed yet: `/go review game:%s` reviews it, then ask again.", arc.ID, arc.ID))
+		return nil, "", commands.UserErr(commands.ErrBadOption, fmt.Sprintf("Game `%s` has not been reviewed yet: `/go review game:%s` reviews it, then ask again.", arc.ID, arc.ID))
 	}
 	data, err := reviewedSGF(arc, rv)
 	if err != nil {
 		return nil, "", err
 	}
-	return data, fmt.Sprintf("Record of %s with its review, %d×%d, %s (SGF: the win rate on every move, the mistakes with the preferred lines as variations).", ArchivedTitle(arc), arc.Size, arc.Size, arc.Result), nil
+	return data, fmt.Sprintf("Record of %s with its review, %d×%d, %s (SGF: the win rate on every move, the mistakes with the preferred lines as variations).", commands.ArchivedTitle(arc), arc.Size, arc.Size, arc.Result), nil
 }

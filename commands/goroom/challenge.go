@@ -1,0 +1,139 @@
+package goroom
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"time"
+
+	"github.com/gobot-dev/gobot/commands"
+	"github.com/gobot-dev/gobot/engine"
+	"github.com/gobot-dev/gobot/storage"
+)
+
+// describeSetup says what game a challenge or bot game is: size, rules, handicap.
+func describeSetup(size int, rules engine.Rules, handicap int) string {
+	s := fmt.Sprintf("%d×%d, %s rules: %s", size, size, rules.Name, rulesDetails(rules))
+	if handicap > 0 {
+		s += fmt.Sprintf(", %d handicap stones", handicap)
+	}
+	return s
+}
+
+func (a *room) cmdChallenge(ctx context.Context, r *commands.Request) error {
+	opp, st, err := a.ChallengeGate(ctx, r, "/go bot")
+	if err != nil {
+		return err
+	}
+	s, err := parseSetup(r, "nigiri", st)
+	if err != nil {
+		return err
+	}
+	thread, _, err := r.Bool("thread")
+	if err != nil {
+		return err
+	}
+	rated, err := commands.RatedOption(r)
+	if err != nil {
+		return err
+	}
+	if err := checkRatedHandicap(s, rated); err != nil {
+		return err
+	}
+	if _, explicit := r.String("color"); !explicit && s.Handicapped {
+		// A handicap without a colour: Black to the lower-rated player,
+		// as the ratings stand when the challenge is accepted.
+		s.Color = commands.ColorByRating
+	}
+	it := r.Interaction
+	if err := a.ThreadGate(ctx, it, thread); err != nil {
+		return err
+	}
+	now := a.Now()
+	return a.PostChallenge(ctx, r, &storage.Challenge{
+		ID: it.ID, ChannelID: it.ChannelID, GuildID: it.GuildID,
+		Challenger: commands.UserPlayer(r.User), Opponent: commands.UserPlayer(opp),
+		Size: s.Size, Color: s.Color, Rules: s.Rules, Handicap: s.Handicap, Thread: thread, Clock: ptr(a.ClockOf(s.Clock)), Unrated: !rated,
+		CreatedAt: now, ExpiresAt: now.Add(a.ChallengeTTL(st)),
+	})
+}
+
+func (a *room) cmdBot(ctx context.Context, r *commands.Request) error {
+	level, err := a.levelOption(r)
+	if err != nil {
+		return err
+	}
+	st, err := a.BotGate(ctx, r, level)
+	if err != nil {
+		return err
+	}
+	s, err := parseSetup(r, "black", st)
+	if err != nil {
+		return err
+	}
+	rated, err := commands.RatedOption(r)
+	if err != nil {
+		return err
+	}
+	if err := checkRatedHandicap(s, rated); err != nil {
+		return err
+	}
+	it := r.Interaction
+	if err := a.ChannelFree(ctx, it.ChannelID); err != nil {
+		return err
+	}
+	eg, err := engine.NewGame(engine.Config{Size: s.Size, Rules: s.Rules, Handicap: s.Handicap, Seed: commands.SeedFrom(it.ID)})
+	if err != nil {
+		return commands.UserErr(err, fmt.Sprintf("This game cannot start: %v.", err))
+	}
+	human := commands.UserPlayer(r.User)
+	bot := storage.Player{Level: level, Name: "gobot " + level}
+	black, white := human, bot
+	if !s.requesterBlack(rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), uint64(commands.SeedFrom(it.ID))))) {
+		black, white = bot, human
+	}
+	g := &storage.Game{ID: it.ID, ChannelID: it.ChannelID, GuildID: it.GuildID, Sides: storage.Sides(black, white), State: engine.Own(eg), CreatedAt: a.Now(),
+		Clock: commands.NewClock(a.ClockOf(s.Clock), engine.Own(eg), a.Now()), Unrated: !rated,
+		Delivery: storage.Delivery{Followup: commands.FollowupOf(it, a.Now())}}
+	if err := a.GameStore().CreateGame(ctx, g); err != nil {
+		if errors.Is(err, storage.ErrExists) {
+			return commands.ErrGameRunning
+		}
+		return err
+	}
+	a.Logger().Info("bot game started", "game", g.ID, "channel", g.ChannelID, "level", level, "user", r.User.ID)
+	a.KickClocks()
+	c := engine.Black
+	if white == human {
+		c = engine.White
+	}
+	note := fmt.Sprintf("New game: %s plays %s %s against gobot **%s** (%s).", commands.Mention(human), stoneEmoji(c), c, level, describeSetup(s.Size, s.Rules, eg.Handicap())+", "+a.ClockOf(s.Clock).Describe())
+	return a.AnswerGame(ctx, r, g, note)
+}
+
+// goChallengeText is a Go challenge's invitation.
+func goChallengeText(c *storage.Challenge) string {
+	var color string
+	switch c.Color {
+	case "black":
+		color = fmt.Sprintf("%s plays black", commands.Mention(c.Challenger))
+	case "white":
+		color = fmt.Sprintf("%s plays white", commands.Mention(c.Challenger))
+	case commands.ColorByRating:
+		color = "the lower-rated player takes black"
+	default:
+		color = "colours by nigiri (chosen at random)"
+	}
+	if c.Unrated {
+		color += "; unrated"
+	}
+	where := ""
+	if c.Thread {
+		where = " in a new thread"
+	}
+	return fmt.Sprintf("%s, %s challenges you to a game of Go%s: %s; %s.", commands.Mention(c.Opponent), commands.Mention(c.Challenger), where, describeSetup(c.Size, c.Rules, c.Handicap)+", "+commands.ChallengeClock(c).Describe(), color)
+}
+
+// ptr returns a pointer to a copy of v.
+func ptr[T any](v T) *T { return &v }

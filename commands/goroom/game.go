@@ -1,0 +1,433 @@
+package goroom
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/bwmarrin/discordgo"
+	"github.com/gobot-dev/gobot/commands"
+	"github.com/gobot-dev/gobot/engine"
+	"github.com/gobot-dev/gobot/engine/clock"
+	"github.com/gobot-dev/gobot/render"
+	"github.com/gobot-dev/gobot/storage"
+)
+
+// goRoutes registers Go's handlers: /go and the buttons of Go's boards.
+func (a *room) goRoutes(rt *commands.Router) {
+	// The Go rules' refusals (engine's sentinels) get their sentences.
+	explained := func(h commands.HandlerFunc) commands.HandlerFunc {
+		return func(ctx context.Context, r *commands.Request) error { return engine.Refusal(h(ctx, r)) }
+	}
+	command := func(path string, h commands.HandlerFunc) { rt.Command(path, explained(h)) }
+	component := func(pattern string, h commands.HandlerFunc) { rt.Component(pattern, explained(h)) }
+	command("go/challenge", a.cmdChallenge)
+	command("go/bot", a.cmdBot)
+	command("go/rengo", a.cmdRengo)
+	command("go/vote", a.cmdVote)
+	command("go/play", a.OnGame(a.cmdPlay))
+	command("go/pass", a.OnGame(a.pass))
+	command("go/resign", a.OnGame(a.resign))
+	command("go/undo", a.OnGame(a.undo))
+	command("go/board", a.CmdBoardHere)
+	command("go/sgf", a.CmdRecord)
+	command("go/replay", a.CmdReplay)
+	command("go/review", a.cmdReview)
+	command("go/estimate", a.cmdEstimate)
+	command("go/history", a.CmdHistory)
+	command("go/dead", a.OnGame(a.cmdDead))
+	command("go/stats", a.CmdStats)
+	command("go/leaderboard", a.CmdLeaderboard)
+	command("go/help", a.cmdHelp)
+	command("go/abort", a.OnGame(a.CmdAbort))
+	command("go/vacation", a.CmdVacation)
+
+	rt.Autocomplete("go/play", a.completePlay)
+	rt.Autocomplete("go/dead", a.completeDead)
+	for _, name := range []string{"go/challenge", "go/bot", "go/rengo"} {
+		rt.Autocomplete(name, a.CompleteClock)
+	}
+	for _, name := range []string{"go/sgf", "go/replay", "go/review", "go/estimate"} {
+		rt.Autocomplete(name, a.CompleteFinishedGames)
+	}
+
+	component("rengo/{id}/join/{team}", a.btnRengoJoin)
+	component("rengo/{id}/leave", a.btnRengoLeave)
+	component("rengo/{id}/start", a.btnRengoStart)
+	component("vote/{id}/{move}/{point}", a.btnVote)
+	component("game/{id}/pass/{move}", a.OnBoard("game/", a.pass))
+	component("game/{id}/board", a.BtnOpenBoard)
+	component("game/{id}/resign/{move}", a.OnBoard("game/", a.btnResign))
+	component("game/{id}/resign-yes/{move}", a.OnBoard("game/", a.resign))
+	component("game/{id}/abort-yes/{move}", a.OnBoard("game/", a.PlayerAbort))
+	component("game/{id}/undo/{move}", a.OnBoard("game/", a.undo))
+	// {at}, not {move}: pendingUndo tells a lapsed request from an old board.
+	component("game/{id}/undo-yes/{at}", a.OnBoard("game/", a.btnUndoYes))
+	component("game/{id}/undo-no/{at}", a.OnBoard("game/", a.btnUndoNo))
+	component("game/{id}/score/{marking}/accept", a.btnScoreAccept)
+	component("game/{id}/score/{marking}/resume", a.btnScoreResume)
+}
+
+// playerColor returns the colour of the side u plays on in g.
+func playerColor(g *storage.Game, u *discordgo.User) (engine.Color, error) {
+	if s, ok := g.SideOf(u.ID); ok {
+		return engine.ColorOf(s), nil
+	}
+	return engine.Empty, commands.UserErr(commands.ErrNotPlayer, fmt.Sprintf("You are not playing in this game: it is %s (black) against %s (white).", teamMention(g, engine.Black), teamMention(g, engine.White)))
+}
+
+// canMove checks that u may move in g now: u's side is to move and, in a
+// team game, it is u's turn on that side.
+func canMove(g *storage.Game, u *discordgo.User) (engine.Color, error) {
+	c, err := playerColor(g, u)
+	if err != nil {
+		return c, err
+	}
+	if _, over := goOf(g).Result(); over {
+		return c, commands.ErrGameOver
+	}
+	if g.Scoring != nil {
+		return c, commands.UserErr(commands.ErrNotYourTurn, "Play has ended and the dead stones are being agreed: mark groups with `/go dead`, then press Accept, or Resume play to keep playing.")
+	}
+	if t := goOf(g).ToPlay(); t != c || g.Player(engine.SideOf(t)).UserID != u.ID {
+		return c, commands.UserErr(commands.ErrNotYourTurn, fmt.Sprintf("It is not your turn: %s %s is to play.", stoneEmoji(t), commands.Mention(g.Player(engine.SideOf(t)))))
+	}
+	return c, nil
+}
+
+func (a *room) cmdPlay(ctx context.Context, r *commands.Request, g *storage.Game) error {
+	text, _ := r.String("move")
+	if isVoteGame(g) {
+		return a.castVote(ctx, r, g, text)
+	}
+	c, err := canMove(g, r.User)
+	if err != nil {
+		return err
+	}
+	m, err := parseMove(c, text, goOf(g).Size())
+	if err != nil {
+		return err
+	}
+	return a.move(ctx, r, g, m)
+}
+
+func (a *room) pass(ctx context.Context, r *commands.Request, g *storage.Game) error {
+	if isVoteGame(g) {
+		return a.castVote(ctx, r, g, "pass")
+	}
+	c, err := canMove(g, r.User)
+	if err != nil {
+		return err
+	}
+	return a.move(ctx, r, g, engine.PassMove(c))
+}
+
+func (a *room) resign(ctx context.Context, r *commands.Request, g *storage.Game) error {
+	if isVoteGame(g) {
+		return commands.UserErr(commands.ErrNotPlayer, "Nobody resigns for the channel in a vote game: vote `pass`, and two passes end the game with a count. A moderator may abort it.")
+	}
+	c, err := playerColor(g, r.User)
+	if err != nil {
+		return err
+	}
+	if _, over := goOf(g).Result(); over {
+		return commands.ErrGameOver
+	}
+	if g.Team() && (goOf(g).ToPlay() != c || g.Player(engine.SideOf(c)).UserID != r.User.ID) {
+		return a.voteResign(ctx, r, g, c)
+	}
+	return a.move(ctx, r, g, engine.ResignMove(c))
+}
+
+// btnResign asks for confirmation: a misclick must not end a game.
+func (a *room) btnResign(ctx context.Context, r *commands.Request, g *storage.Game) error {
+	if _, err := playerColor(g, r.User); err != nil {
+		return err
+	}
+	return r.Reply(ctx, &commands.Message{
+		Content:   "Do you really want to resign this game?",
+		Ephemeral: true,
+		Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+			discordgo.Button{Label: "Yes, resign", Style: discordgo.DangerButton, CustomID: "game/" + g.ID + "/resign-yes/" + r.Param("move")},
+		}}},
+	})
+}
+
+// move plays a player's move, commits it and answers with the new state,
+// after the bot's reply when a bot is to move next.
+func (a *room) move(ctx context.Context, r *commands.Request, g *storage.Game, m engine.Move) error {
+	unposted := ""
+	if last, ok := goOf(g).LastMove(); ok && g.Delivery.Unposted {
+		// The bot moved in the background and its board could not be
+		// shown (apply clears the flag with this move).
+		unposted = fmt.Sprintf("(%s %s played %s earlier, but its board could not be posted here.)\n", stoneEmoji(last.Color), commands.Mention(movedBy(g, g.State.MoveCount()-1)), moveName(last))
+	}
+	// A move after the deadline ends the game on time, announced through
+	// the game's stored follow-up, not this interaction's (still unanswered).
+	if err := a.InTime(ctx, g, a.Now()); err != nil {
+		return err
+	}
+	// This interaction's token is how a bot move made later in the
+	// background reaches the players (see postBoard); it is stored with
+	// the move at no extra cost.
+	// A board page's click (web.go) has no token: the game keeps the
+	// follow-up it had.
+	if f := commands.FollowupOf(r.Interaction, a.Now()); f != nil {
+		g.Delivery.Followup = f
+	}
+	note, err := a.apply(ctx, g, m)
+	if err != nil {
+		return err
+	}
+	return a.AnswerGame(ctx, r, g, unposted+note)
+}
+
+// moveName is a move in bold as the notes print it.
+func moveName(m engine.Move) string {
+	if m.Kind == engine.Place {
+		return "**" + m.Point.String() + "**"
+	}
+	return m.String()
+}
+
+// apply plays m on g and commits it: the archive when the game has a
+// result, the scoring phase after two passes, an update otherwise. Nothing
+// is written when the move is refused or the game changed in the meantime.
+func (a *room) apply(ctx context.Context, g *storage.Game, m engine.Move) (string, error) {
+	now := a.Now()
+	if err := a.InTime(ctx, g, now); err != nil {
+		return "", err
+	}
+	before, mover := goOf(g).Captures(m.Color), g.Player(engine.SideOf(m.Color))
+	if err := goOf(g).Play(m); err != nil {
+		return "", moveError(err, m, g)
+	}
+	if m.Kind != engine.Resign {
+		g.Moved(mover)
+	}
+	if g.Clock.Running() && clock.Side(m.Color) == g.Clock.ToMove && m.Kind != engine.Resign {
+		if err := g.Clock.Move(g.State.MoveCount(), now); err != nil {
+			return "", err // not flagged (checked above): cannot happen
+		}
+		nextOnClock(g, m.Color, mover)
+	}
+	g.Undo = nil
+	g.ResignVote = nil // a team's vote lapses with the next move
+	g.Delivery.Unposted = false
+	note := describeMove(g, m, goOf(g).Captures(m.Color)-before)
+	if _, over := goOf(g).Result(); over {
+		if err := a.Finish(ctx, g); err != nil {
+			return "", err
+		}
+		if rn := a.RatingNote(ctx, g); rn != "" {
+			note += "\n" + rn
+		}
+		return note, nil
+	}
+	if goOf(g).PlayEnded() && g.Scoring == nil {
+		if unsure := a.startScoring(ctx, g); len(unsure) > 0 {
+			note += "\n" + uncertainNote(unsure)
+		}
+	}
+	if err := a.UpdateGame(ctx, g); err != nil {
+		return "", err
+	}
+	return note, nil
+}
+
+// uncertainNote asks the players to check groups the dead-stone estimate
+// left alive without being sure.
+func uncertainNote(ps []engine.Point) string {
+	them := "them"
+	if len(ps) == 1 {
+		them = "it"
+	}
+	return "⚠️ Please check " + pointList(ps, 30) + ": I left " + them + " alive without being sure."
+}
+
+// pointList names points, at most limit of them.
+func pointList(ps []engine.Point, limit int) string {
+	var names []string
+	for i, p := range ps {
+		if i == limit {
+			names = append(names, fmt.Sprintf("and %d more", len(ps)-limit))
+			break
+		}
+		names = append(names, p.String())
+	}
+	return strings.Join(names, " ")
+}
+
+// moveError explains a refused move with the rules' own sentence for it
+// (engine.RefuseMove).
+func moveError(err error, m engine.Move, g *storage.Game) error {
+	return refusal(engine.RefuseMove(err, m, goOf(g)))
+}
+
+// gameSGF writes the record, with the final marking when scored and a
+// root comment saying so when annulled.
+func gameSGF(g *storage.Game, dead []engine.Point, scored, annulled bool) ([]byte, error) {
+	info := sgfInfo(g, dead, scored)
+	if annulled {
+		info.C = annulledComment
+	}
+	return writeSGF(g, info)
+}
+
+// sgfInfo is the record's game information: players, date, result, clock
+// and, when scored, the final marking.
+func sgfInfo(g *storage.Game, dead []engine.Point, scored bool) engine.SGFInfo {
+	info := engine.SGFInfo{
+		PB: teamName(g, engine.Black), PW: teamName(g, engine.White),
+		DT: g.CreatedAt.UTC().Format("2006-01-02"),
+		GN: teamName(g, engine.Black) + " vs " + teamName(g, engine.White),
+		PC: "Discord (gobot)",
+	}
+	for n, voters := range g.VoteLog {
+		if info.Comments == nil {
+			info.Comments = map[int]string{}
+		}
+		info.Comments[n] = fmt.Sprintf("Voted by %s (%s).", strings.Join(voters, ", "), commands.Plural(len(voters), "vote"))
+	}
+	if g.Team() {
+		// A team game's record says who played each move.
+		info.Comments = map[int]string{}
+		for i, m := range goOf(g).Moves() {
+			info.Comments[i+1] = "Played by " + commands.PlainName(g.MovedBy(i, engine.SideOf(m.Color))) + "."
+		}
+	}
+	if res, ok := goOf(g).Result(); ok {
+		info.RE = res.String()
+	}
+	if k := g.Clock; k != nil {
+		info.TM, info.OT = k.Control.SGF()
+		info.Times = map[int]engine.SGFTime{}
+		for _, m := range k.Log {
+			info.Times[m.Move] = engine.SGFTime{Left: m.Left.Seconds(), Periods: m.Periods}
+		}
+	}
+	if scored {
+		info.Dead = append([]engine.Point{}, dead...)
+	}
+	return info
+}
+
+// writeSGF writes g's record with info.
+func writeSGF(g *storage.Game, info engine.SGFInfo) ([]byte, error) {
+	var buf bytes.Buffer
+	if err := engine.WriteSGF(&buf, goOf(g), info); err != nil {
+		return nil, fmt.Errorf("commands: write SGF of game %s: %w", g.ID, err)
+	}
+	return buf.Bytes(), nil
+}
+
+// activeSGF attaches the record of the game in play in this channel.
+func (a *room) activeSGF(ctx context.Context, r *commands.Request, g *storage.Game) error {
+	var dead []engine.Point
+	if g.Scoring != nil {
+		dead = deadOf(g)
+	}
+	data, err := gameSGF(g, dead, g.Scoring != nil, false)
+	if err != nil {
+		return err
+	}
+	animate, _, err := r.Bool("animation")
+	if err != nil {
+		return err
+	}
+	m := &commands.Message{
+		Content: fmt.Sprintf("Game record after %s (SGF, opens in any Go editor).", commands.Plural(g.State.MoveCount(), "move")),
+		Files:   []commands.File{sgfFile(g.ID, title(g), data)},
+	}
+	if animate {
+		attached, err := commands.WithAnimation(ctx, r, m, func() (commands.File, error) { return gameGIF(g, dead) })
+		if err != nil {
+			return err
+		}
+		if attached {
+			m.Content = fmt.Sprintf("Game record and animated replay after %s.", commands.Plural(g.State.MoveCount(), "move"))
+		}
+	}
+	return r.Reply(ctx, m)
+}
+
+// gameGIF animates the game, ending on the marking when there is one.
+func gameGIF(g *storage.Game, dead []engine.Point) (commands.File, error) {
+	opts := render.GIFOptions{Size: 480}
+	if g.Scoring != nil {
+		v, _ := scoreView(g, dead)
+		opts.Dead, opts.Owner = v.dead, v.owner
+	}
+	var buf bytes.Buffer
+	if err := render.GIF(&buf, goOf(g), opts); err != nil {
+		return commands.File{}, fmt.Errorf("commands: animate game %s: %w", g.ID, err)
+	}
+	return commands.File{Name: "gobot-" + g.ID + ".gif", ContentType: "image/gif",
+		Description: fmt.Sprintf("Animated replay of %s, %s.", title(g), commands.Plural(g.State.MoveCount(), "move")), Data: buf.Bytes()}, nil
+}
+
+// completePlay suggests legal points that start with what was typed.
+func (a *room) completePlay(ctx context.Context, r *commands.Request) error {
+	_, typed := r.Focused()
+	g, err := a.GameStore().Game(ctx, r.Interaction.ChannelID)
+	if err != nil || goOf(g) == nil || goOf(g).Over() || g.Scoring != nil {
+		return r.Choices(ctx, nil)
+	}
+	prefix := strings.ToUpper(strings.TrimSpace(typed))
+	var names []string
+	for _, p := range goOf(g).Legal() {
+		if s := p.String(); strings.HasPrefix(s, prefix) {
+			names = append(names, s)
+		}
+	}
+	var choices []*discordgo.ApplicationCommandOptionChoice
+	if strings.HasPrefix("PASS", prefix) && prefix != "" {
+		choices = append(choices, &discordgo.ApplicationCommandOptionChoice{Name: "pass", Value: "pass"})
+	}
+	return r.Choices(ctx, pointChoices(choices, names, func(n string) string { return n }))
+}
+
+// goOf is the game of Go that g holds (engine.GameOf): changing it
+// changes g, which the handler then writes back. Nil for another kind.
+func goOf(g *storage.Game) *engine.Game { return engine.GameOf(g.State) }
+
+// movedBy returns who made move n (from 0) of g, a game of Go.
+func movedBy(g *storage.Game, n int) storage.Player {
+	moves := goOf(g).Moves()
+	if n < 0 || n >= len(moves) {
+		return storage.Player{}
+	}
+	return g.MovedBy(n, engine.SideOf(moves[n].Color))
+}
+
+// annulledComment is the root comment of an annulled game's record.
+const annulledComment = "Annulled: a player ran out of time before making two moves of their own; the game is recorded but does not count."
+
+// pointChoices adds the points named to choices in board order, up to the
+// 25 choices Discord shows, each labelled by label.
+func pointChoices(choices []*discordgo.ApplicationCommandOptionChoice, names []string, label func(name string) string) []*discordgo.ApplicationCommandOptionChoice {
+	sortPoints(names)
+	for _, n := range names {
+		if len(choices) == 25 {
+			break
+		}
+		choices = append(choices, &discordgo.ApplicationCommandOptionChoice{Name: label(n), Value: n})
+	}
+	return choices
+}
+
+// sortPoints orders point names by column, then row numerically.
+func sortPoints(names []string) {
+	sort.Slice(names, func(i, j int) bool {
+		a, b := names[i], names[j]
+		if a[0] != b[0] {
+			return a[0] < b[0]
+		}
+		x, _ := strconv.Atoi(a[1:])
+		y, _ := strconv.Atoi(b[1:])
+		return x < y
+	})
+}

@@ -1,0 +1,64 @@
+package goroom
+
+import (
+	"fmt"
+
+	"github.com/gobot-dev/gobot/bots"
+	"github.com/gobot-dev/gobot/commands"
+	"github.com/gobot-dev/gobot/storage"
+	"github.com/gobot-dev/gobot/storage/glicko"
+)
+
+// StartRatings returns the ratings that the levels with a measured rank
+// start from (glicko.AtRank of their Kyu and Spread), for
+// storage.Options.StartRatings: every process that rates games or
+// rebuilds the ratings opens its store with them.
+func StartRatings(levels []bots.Level) storage.StartRatings {
+	starts := storage.StartRatings{}
+	for _, l := range levels {
+		if l.Kyu > 0 {
+			starts[l.Name] = glicko.AtRank(l.Kyu, l.Spread)
+		}
+	}
+	return starts
+}
+
+// goUnratedNote says why a game of Go asked to be rated was not, when
+// storage left it unrated for being short or for its handicap; it is
+// empty otherwise.
+func goUnratedNote(g *storage.Game) string {
+	size := goOf(g).Size()
+	switch {
+	case g.Unrated:
+		return ""
+	case storage.ShortGame(size, g.State.MoveCount()):
+		return fmt.Sprintf("Not rated: the game ended before each player had made %d moves.", storage.MinRatedMoves(size))
+	case storage.TooMuchHandicap(size, goOf(g).Handicap(), goOf(g).Rules()):
+		return fmt.Sprintf("Not rated: its handicap and komi are worth %.1f ranks, more than the %g a rated game may give.",
+			glicko.HandicapRanks(size, goOf(g).Handicap(), goOf(g).Rules()), glicko.MaxAdvantage)
+	}
+	return ""
+}
+
+// checkRatedHandicap refuses a rated game whose handicap and komi give
+// more than the ratings can weigh (storage.TooMuchHandicap).
+func checkRatedHandicap(s setup, rated bool) error {
+	if !rated || !storage.TooMuchHandicap(s.Size, s.Handicap, s.Rules) {
+		return nil
+	}
+	return commands.UserErr(commands.ErrBadOption, fmt.Sprintf(
+		"A rated game may give at most %g ranks of head start, and %s is worth %.1f. "+
+			"Rated games take up to %d handicap stones on 9×9, %d on 13×13 and %d on 19×19 at komi 0.5; "+
+			"play this one with `rated:false`, or with fewer stones or a komi nearer the ruleset's.",
+		glicko.MaxAdvantage, headStart(s), glicko.HandicapRanks(s.Size, s.Handicap, s.Rules),
+		glicko.MaxRatedHandicap(9), glicko.MaxRatedHandicap(13), glicko.MaxRatedHandicap(19)))
+}
+
+// headStart names a setup's handicap: "9 stones on 9×9 at komi 0.5".
+func headStart(s setup) string {
+	stones := "no handicap stones"
+	if s.Handicap > 0 {
+		stones = commands.Plural(s.Handicap, "handicap stone")
+	}
+	return fmt.Sprintf("%s on %d×%d at komi %v", stones, s.Size, s.Size, s.Rules.Komi)
+}

@@ -1,0 +1,267 @@
+package goroom
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+	"github.com/gobot-dev/gobot/bots/review"
+	"github.com/gobot-dev/gobot/commands"
+	"github.com/gobot-dev/gobot/engine"
+	"github.com/gobot-dev/gobot/engine/game"
+	"github.com/gobot-dev/gobot/storage"
+)
+
+// goKind is Go's kind name in records.
+const goKind = engine.KindName
+
+// New makes Go's room with the bots' levels (players) and the reviewer of
+// its reviews and estimates (nil: players, when they review too, else the
+// built-in search); cmd/gobot lists it first in commands.Options.Rooms.
+func New(players Players, reviewer Reviewer) commands.NewRoom {
+	return func(a *commands.App) (commands.Room, error) {
+		if players == nil {
+			return nil, errors.New("goroom: New needs the bots' levels")
+		}
+		rv := reviewer
+		if rv == nil {
+			if pr, ok := players.(Reviewer); ok {
+				rv = pr
+			} else {
+				rv = NewLocalReviewer(review.MCTS{Seed: 1})
+			}
+		}
+		return &room{App: a, players: players, reviewer: rv, reviewing: newReviews()}, nil
+	}
+}
+
+// room is Go's room: the handlers of /go that only Go has (moves and
+// passes, undo, the scoring phase, rengo and vote games, reviews and
+// estimates) and Go's boards, records and bots.
+type room struct {
+	*commands.App
+	players  Players
+	reviewer Reviewer
+	// reviewing are the reviews running, one per user.
+	reviewing *reviews
+}
+
+func (*room) Kind() string                 { return goKind }
+func (*room) Command() string              { return commands.CommandName }
+func (*room) Name() string                 { return "Go" }
+func (*room) ButtonPrefix() string         { return "game/" }
+func (r *room) Routes(rt *commands.Router) { r.goRoutes(rt) }
+
+func (r *room) Definition(map[string]*discordgo.ApplicationCommandOption) *discordgo.ApplicationCommand {
+	return definition(r.players.Levels())
+}
+
+func (*room) Message(ctx context.Context, g *storage.Game, now time.Time, note string) (*commands.Message, error) {
+	res, over := goOf(g).Result()
+	switch {
+	case g.Scoring != nil && !over:
+		return scoringMessage(ctx, g, now, note)
+	case g.Scoring != nil && res.Reason == engine.ByScore:
+		return finalScoreMessage(g, note)
+	}
+	return boardMessage(g, now, note)
+}
+
+func (*room) Title(g *storage.Game) string { return title(g) }
+
+func (*room) SideLabel(g *storage.Game, s game.Side) string {
+	c := engine.ColorOf(s)
+	return stoneEmoji(c) + " " + c.String()
+}
+
+func (*room) Line(g *storage.Game) (players, board string, move int) {
+	n := goOf(g).Size()
+	return fmt.Sprintf("⚫ %s vs ⚪ %s", teamMention(g, engine.Black), teamMention(g, engine.White)),
+		fmt.Sprintf("%d×%d", n, n), g.State.MoveCount() + 1
+}
+
+func (*room) OwnMoves(g *storage.Game, s game.Side) int {
+	c, n := engine.ColorOf(s), 0
+	for _, m := range goOf(g).Moves() {
+		if m.Color == c {
+			n++
+		}
+	}
+	return n
+}
+
+func (*room) LastMover(g *storage.Game) storage.Player { return movedBy(g, g.State.MoveCount()-1) }
+
+func (r *room) BotMove(ctx context.Context, g *storage.Game) (string, error) {
+	a := r
+	c := goOf(g).ToPlay()
+	level := g.Player(engine.SideOf(c)).Level
+	mctx, cancel := context.WithTimeout(ctx, commands.BotMoveTimeout)
+	m, err := a.players.GenMove(mctx, level, goOf(g).Clone())
+	cancel()
+	if err != nil {
+		return "", fmt.Errorf("commands: bot %s in game %s: %w", level, g.ID, err)
+	}
+	m.Color = c
+	return a.apply(ctx, g, m)
+}
+
+func (r *room) ActiveRecord(ctx context.Context, req *commands.Request, g *storage.Game) error {
+	return r.activeSGF(ctx, req, g)
+}
+
+func (*room) Archived(g *storage.Game, annulled bool, void string) (storage.Archived, error) {
+	eg := goOf(g)
+	res, _ := eg.Result()
+	var dead []engine.Point
+	if g.Scoring != nil {
+		dead = deadOf(g)
+	}
+	info := sgfInfo(g, dead, res.Reason == engine.ByScore)
+	switch {
+	case void != "":
+		info.RE, info.C, info.Dead = "Void", void, nil
+	case annulled:
+		info.C = annulledComment
+	}
+	sgf, err := writeSGF(g, info)
+	if err != nil {
+		return storage.Archived{}, err
+	}
+	return storage.Archived{
+		Black: g.First(engine.SideOf(engine.Black)), White: g.First(engine.SideOf(engine.White)),
+		Size: eg.Size(), Rules: eg.Rules(), Handicap: eg.Handicap(),
+		Result: res.String(), SGF: sgf,
+	}, nil
+}
+
+func (*room) UnratedNote(g *storage.Game) string { return goUnratedNote(g) }
+
+func (*room) Text(g *storage.Game) string { return goOf(g).Board().String() }
+
+func (*room) ChallengeText(c *storage.Challenge) string { return goChallengeText(c) }
+
+func (r *room) Accept(ctx context.Context, req *commands.Request, c *storage.Challenge) error {
+	a := r
+	color := c.Color
+	if color == commands.ColorByRating {
+		color = a.LowerRatedColor(ctx, req.Interaction.GuildID, c.Challenger, c.Opponent)
+	}
+	challengerBlack := setup{Color: color}.requesterBlack(rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 0x9e3779b97f4a7c15)))
+	black, white := c.Challenger, c.Opponent
+	if !challengerBlack {
+		black, white = white, black
+	}
+	outcome := fmt.Sprintf("✅ %s accepted: %s ⚫ black, %s ⚪ white.", commands.Mention(c.Opponent), commands.Mention(black), commands.Mention(white))
+	return a.StartChallenge(ctx, req, c, storage.Sides(black, white), fmt.Sprintf("Go: %s vs %s", commands.PlainName(black), commands.PlainName(white)),
+		func(outcome string) *commands.Message { return a.ChallengeMessage(c, outcome) }, outcome)
+}
+
+func (*room) NewState(c *storage.Challenge) (game.State, error) {
+	eg, err := engine.NewGame(engine.Config{Size: c.Size, Rules: c.Rules, Handicap: c.Handicap, Seed: commands.SeedFrom(c.ID)})
+	if err != nil {
+		return nil, commands.UserErr(err, fmt.Sprintf("This challenge cannot start: %v.", err))
+	}
+	return engine.Own(eg), nil
+}
+
+func (*room) Setup(arc *storage.Archived) string { return fmt.Sprintf("%d×%d", arc.Size, arc.Size) }
+
+func (*room) Record(arc *storage.Archived) (commands.File, string) {
+	return sgfFile(arc.ID, commands.ArchivedTitle(arc), arc.SGF), "SGF, opens in any Go editor"
+}
+
+func (*room) Finished(arc *storage.Archived) (*commands.Message, error) {
+	return finishedBoardMessage(arc)
+}
+
+func (*room) Animation(arc *storage.Archived) (commands.File, error) { return goArchivedGIF(arc) }
+
+func (*room) Sync(g *storage.Game, now time.Time) { syncVote(g, now) }
+
+func (r *room) Due(ctx context.Context, g *storage.Game) (bool, error) {
+	switch {
+	case g.Scoring != nil:
+		r.scoringTimeout(ctx, g)
+		return true, nil
+	case g.Vote != nil:
+		return true, r.closeVote(ctx, g)
+	}
+	return false, nil
+}
+
+func (r *room) Posted(ctx context.Context, g *storage.Game, m *discordgo.Message) {
+	r.keepVoteBoard(ctx, g, m)
+}
+
+func (r *room) TeamTimeUp(ctx context.Context, g *storage.Game, s game.Side, deadline time.Time) (bool, error) {
+	return r.teamTimeUp(ctx, g, engine.ColorOf(s), deadline)
+}
+
+func (*room) Lobby(c *storage.Challenge, outcome string) *commands.Message {
+	return lobbyMessage(c, outcome)
+}
+
+func (r *room) ReviewedRecord(ctx context.Context, arc *storage.Archived) ([]byte, string, error) {
+	return r.reviewedRecord(ctx, arc)
+}
+
+func (*room) Setting(st *storage.Settings, name string) (string, bool) {
+	switch name {
+	case "ruleset":
+		if st.Ruleset == "" {
+			return "gobot's default (" + engine.PresetNames[0] + ")", true
+		}
+		return st.Ruleset, true
+	case "komi":
+		if st.Komi == nil {
+			return "the ruleset's", true
+		}
+		return engine.FormatKomi(*st.Komi), true
+	}
+	return "", false
+}
+
+func (*room) SetSetting(st *storage.Settings, name, value string) (bool, error) {
+	bad := func(format string, args ...any) error {
+		return commands.UserErr(commands.ErrBadOption, fmt.Sprintf(format, args...))
+	}
+	switch name {
+	case "ruleset":
+		v := strings.ToLower(value)
+		if _, err := engine.Preset(v); err != nil {
+			return true, bad("Unknown ruleset %s: choose %s.", commands.Quote(value), strings.Join(engine.PresetNames, ", "))
+		}
+		st.Ruleset = v
+	case "komi":
+		k, err := strconv.ParseFloat(value, 64)
+		if err != nil || !engine.ValidKomi(k) {
+			return true, bad("Komi must be from -150 to 150 in steps of 0.5, not %s.", commands.Quote(value))
+		}
+		st.Komi = &k
+	default:
+		return false, nil
+	}
+	return true, nil
+}
+
+// Stop stops the reviews running at once (commands.Stopper).
+func (r *room) Stop() { r.reviewing.halt.Stop() }
+
+// Go's room is a room, with phases, a board page, server settings,
+// reviewed records and long work of its own.
+var (
+	_ commands.Room           = (*room)(nil)
+	_ commands.Phases         = (*room)(nil)
+	_ commands.WebRoom        = (*room)(nil)
+	_ commands.ServerSettings = (*room)(nil)
+	_ commands.Reviewed       = (*room)(nil)
+	_ commands.Stopper        = (*room)(nil)
+)
+
+func (r *room) Levels() []commands.Level { return r.players.Levels() }
