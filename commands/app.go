@@ -59,6 +59,10 @@ type Options struct {
 	// (room.go); the first is the default for anything that names no
 	// kind. An App needs one at least.
 	Rooms []NewRoom
+	// DeferAfter is how long the HTTP endpoint lets a handler answer
+	// before it defers the answer (0: httpDeferAfter, 2 s, inside
+	// Discord's 3 s).
+	DeferAfter time.Duration
 	// Activity says the board page runs as a Discord Activity: board
 	// messages get an Open board button, and Register adds the Entry
 	// Point command (activity.go).
@@ -87,7 +91,7 @@ type App struct {
 	admin      Admin
 
 	// deferAfter is when the HTTP endpoint defers a handler that has not
-	// answered yet (httpDeferAfter; tests change it).
+	// answered yet (Options.DeferAfter).
 	deferAfter time.Duration
 
 	// kick wakes the clocks' scheduler after a write (see kickClocks).
@@ -148,9 +152,12 @@ func New(opts Options) (*App, error) {
 		opts.Discord = activityDiscord{opts.Discord}
 	}
 	st := opts.Store
-	b := &App{opts: opts, log: opts.Logger, deferAfter: httpDeferAfter,
+	if opts.DeferAfter <= 0 {
+		opts.DeferAfter = httpDeferAfter
+	}
+	b := &App{opts: opts, log: opts.Logger, deferAfter: opts.DeferAfter,
 		games: st, challenges: st, archive: st, stats: st, reviews: st, deadlines: st, queue: st, admin: st,
-		smallReads: make(chan struct{}, maxSmallReads), largeReads: make(chan struct{}, maxLargeReads),
+		smallReads: make(chan struct{}, maxSmallReads), largeReads: make(chan struct{}, MaxLargeReads),
 		replays: newReplayCache(), kick: make(chan struct{}, 1),
 		owed: newOwedMoves(), closing: make(chan struct{}), changes: &changes{}}
 	// Every committed write of a game is announced (web.go).
@@ -206,6 +213,10 @@ func (a *App) ChallengeTTLDefault() time.Duration { return a.opts.ChallengeTTL }
 
 // Logger is the App's logger (Options.Logger).
 func (a *App) Logger() *slog.Logger { return a.log }
+
+// Wait waits for the work in flight (handlers, and what they started in
+// the background) to end.
+func (a *App) Wait() { a.inflight.Wait() }
 
 // Router returns the App's router (for tests and the help text).
 func (a *App) Router() *Router { return a.router }
@@ -359,7 +370,7 @@ func (a *App) handleWith(ctx context.Context, it *discordgo.Interaction, d Disco
 var errPanic = errors.New("commands: handler panicked")
 
 func (a *App) replyError(ctx context.Context, r *Request, log *slog.Logger, err error) {
-	msg, expected := errorMessage(err)
+	msg, expected := ErrorMessage(err)
 	if expected {
 		log.Info("refused", "path", r.Path, "reason", err)
 	} else if !errors.Is(err, errPanic) {
@@ -382,7 +393,7 @@ func (a *App) replyError(ctx context.Context, r *Request, log *slog.Logger, err 
 
 // errorMessage returns what the user reads for err, and whether err is an
 // expected refusal (bad input, wrong turn) rather than a fault of ours.
-func errorMessage(err error) (string, bool) {
+func ErrorMessage(err error) (string, bool) {
 	var ue *UserError
 	if errors.As(err, &ue) {
 		return ue.Msg, !errors.Is(err, errPanic)
@@ -409,7 +420,7 @@ var sentinelMessages = []struct {
 	err error
 	msg string
 }{
-	{ErrQuarantined, quarantineNotice},
+	{ErrQuarantined, QuarantineNotice},
 	{ErrNoGame, "There is no game in this channel. Start one with `/go challenge` or `/go bot`."},
 	{ErrGameRunning, "A game is already running in this channel. Finish it first, or use `/go challenge ... thread:true` to play in a thread."},
 	{ErrNotPlayer, "You are not playing in this game."},

@@ -384,7 +384,7 @@ func SeedFrom(id string) int64 {
 
 // sweep closes expired challenges (scoring phases end by the clocks'
 // scheduler, runClocks).
-func (a *App) sweep(ctx context.Context) {
+func (a *App) Sweep(ctx context.Context) {
 	now := a.Now()
 	expired, err := a.challenges.ExpiredChallenges(ctx, now)
 	if err != nil && ctx.Err() == nil { // not at shutdown
@@ -441,7 +441,7 @@ func (a *App) Run(ctx context.Context) error {
 	t := time.NewTicker(sweepEvery)
 	defer t.Stop()
 	for {
-		a.track(func() { a.sweep(ctx) })
+		a.track(func() { a.Sweep(ctx) })
 		select {
 		case <-ctx.Done():
 			return nil

@@ -305,7 +305,7 @@ func (a *App) remind(ctx context.Context, g *storage.Game) error {
 // handleDue does what a game due now needs: the end of its scoring phase,
 // its loss on time, or its reminder. A game that moved on meanwhile (a
 // move, another process) is left alone.
-func (a *App) handleDue(ctx context.Context, channelID string) error {
+func (a *App) HandleDue(ctx context.Context, channelID string) error {
 	g, err := a.games.Game(ctx, channelID)
 	switch {
 	case errors.Is(err, storage.ErrNotFound):
@@ -342,7 +342,7 @@ func (a *App) handleDue(ctx context.Context, channelID string) error {
 
 // handleDueGames handles every game due now, a batch at a time, one after
 // the other.
-func (a *App) handleDueGames(ctx context.Context) {
+func (a *App) HandleDueGames(ctx context.Context) {
 	for ctx.Err() == nil {
 		due, err := a.deadlines.DueGames(ctx, a.Now(), dueBatch)
 		if err != nil {
@@ -351,7 +351,7 @@ func (a *App) handleDueGames(ctx context.Context) {
 		}
 		progress := false
 		for _, d := range due {
-			if err := a.handleDue(ctx, d.ChannelID); err != nil {
+			if err := a.HandleDue(ctx, d.ChannelID); err != nil {
 				a.log.Warn("clock: handle due game", "channel", d.ChannelID, "err", err)
 				continue
 			}
@@ -408,7 +408,7 @@ func (a *App) runClocks(ctx context.Context) {
 		case !passed.IsZero() && !next.After(passed):
 			wake = a.opts.After(dueRetry)
 		default:
-			a.track(func() { a.handleDueGames(ctx) })
+			a.track(func() { a.HandleDueGames(ctx) })
 			passed = next
 			continue
 		}

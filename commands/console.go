@@ -142,7 +142,7 @@ func RunConsole(ctx context.Context, co ConsoleOptions) error {
 }
 
 // consoleUser is a user with a stable snowflake-like ID made from the name.
-func consoleUser(name string) *discordgo.User {
+func ConsoleDiscordUser(name string) *discordgo.User {
 	h := fnv.New64a()
 	h.Write([]byte(strings.ToLower(name)))
 	id := strconv.FormatUint(h.Sum64()%9e17+1e17, 10)
@@ -151,7 +151,7 @@ func consoleUser(name string) *discordgo.User {
 
 // user returns the console user called name, remembering the name.
 func (cd *consoleDiscord) user(name string) *discordgo.User {
-	u := consoleUser(name)
+	u := ConsoleDiscordUser(name)
 	cd.mu.Lock()
 	cd.remember(u.ID, u.Username)
 	cd.mu.Unlock()
@@ -286,7 +286,7 @@ func (cd *consoleDiscord) interaction(line string, defs []*discordgo.Application
 		return it, nil
 	}
 	cd.mu.Lock()
-	data, focused, err := parseSlash(line, defs, cd.remember)
+	data, focused, err := ParseSlash(line, defs, cd.remember)
 	cd.mu.Unlock()
 	if err != nil {
 		return nil, err
@@ -302,7 +302,7 @@ func (cd *consoleDiscord) interaction(line string, defs []*discordgo.Application
 // parseSlash reads "/go sub name:value ..." against the command
 // definitions, typing each value as Discord would and checking required
 // options, as the Discord client does before sending.
-func parseSlash(line string, defs []*discordgo.ApplicationCommand, remember func(id, name string)) (discordgo.ApplicationCommandInteractionData, bool, error) {
+func ParseSlash(line string, defs []*discordgo.ApplicationCommand, remember func(id, name string)) (discordgo.ApplicationCommandInteractionData, bool, error) {
 	var data discordgo.ApplicationCommandInteractionData
 	words := strings.Fields(line)
 	if len(words) == 0 || !strings.HasPrefix(words[0], "/") {
@@ -394,7 +394,7 @@ func parseSlash(line string, defs []*discordgo.ApplicationCommand, remember func
 			}
 			opt.Value = b
 		case discordgo.ApplicationCommandOptionUser:
-			u := consoleUser(strings.TrimLeftFunc(val, func(r rune) bool { return r == '@' || unicode.IsSpace(r) }))
+			u := ConsoleDiscordUser(strings.TrimLeftFunc(val, func(r rune) bool { return r == '@' || unicode.IsSpace(r) }))
 			if remember != nil {
 				remember(u.ID, u.Username)
 			}

@@ -27,6 +27,7 @@ import (
 	"github.com/gobot-dev/gobot/commands"
 	"github.com/gobot-dev/gobot/commands/discordtest"
 	"github.com/gobot-dev/gobot/commands/draughtsroom"
+	"github.com/gobot-dev/gobot/commands/goroom"
 	"github.com/gobot-dev/gobot/engine"
 	"github.com/gobot-dev/gobot/engine/draughts"
 	"github.com/gobot-dev/gobot/engine/game"
@@ -150,10 +151,10 @@ type env struct {
 	players *topLeft
 	// reviewer, when set before start, reviews games instead of the
 	// built-in engine.
-	reviewer commands.Reviewer
+	reviewer goroom.Reviewer
 	// offer, when set, is what the bot plays with instead of players
 	// (players behind a search limiter, say).
-	offer commands.Players
+	offer goroom.Players
 	// workers, when set, is Options.BotWorkers.
 	workers int
 	dbPath  string
@@ -223,7 +224,7 @@ func newEnvOn(t testing.TB, mode, pgURL string) *env {
 		players: newTopLeft(),
 		// Reviews at a small budget: the real one takes a minute under
 		// the race detector on a busy machine.
-		reviewer: commands.NewLocalReviewer(review.MCTS{Playouts: 300, Seed: 1}),
+		reviewer: goroom.NewLocalReviewer(review.MCTS{Playouts: 300, Seed: 1}),
 		dbPath:   filepath.Join(t.TempDir(), "gobot.db"),
 		pgURL:    pgURL,
 	}
@@ -315,7 +316,7 @@ func (e *env) checkMessages() {
 // http mode: commands.New, Register, HTTPHandler and Run.
 func (e *env) start() {
 	e.t.Helper()
-	opts := storage.Options{Kinds: testKinds(), Now: e.clock.Now, StartRatings: commands.StartRatings(bots.Builtin())}
+	opts := storage.Options{Kinds: testKinds(), Now: e.clock.Now, StartRatings: goroom.StartRatings(bots.Builtin())}
 	var store e2eStore
 	if e.pgURL != "" {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
@@ -338,10 +339,8 @@ func (e *env) start() {
 		GuildID:    e.d.GuildID,
 		Discord:    commands.NewREST(e.d.URL, e.d.Token, nil),
 		Store:      scan,
-		Players:    e.offered(),
-		Rooms:      []commands.NewRoom{commands.GoRoom, draughtsroom.New(nil)},
+		Rooms:      []commands.NewRoom{goroom.New(e.offered(), e.reviewer), draughtsroom.New(nil)},
 		BotWorkers: e.workers,
-		Reviewer:   e.reviewer,
 		Logger:     slog.New(slog.NewTextHandler(e.logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
 		Now:        e.clock.Now,
 		After:      e.clock.After,
@@ -374,7 +373,7 @@ func (e *env) start() {
 }
 
 // offered is what the bot plays with: offer when set, else players.
-func (e *env) offered() commands.Players {
+func (e *env) offered() goroom.Players {
 	if e.offer != nil {
 		return e.offer
 	}

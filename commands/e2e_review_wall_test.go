@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/gobot-dev/gobot/bots/review"
-	"github.com/gobot-dev/gobot/commands"
 	"github.com/gobot-dev/gobot/commands/discordtest"
+	"github.com/gobot-dev/gobot/commands/goroom"
 )
 
 // wallGameMoves is the game of issue 34 on 9×9: Black walls off the E
@@ -37,7 +37,7 @@ func TestE2EReviewWallGame(t *testing.T) { httpMode(t, testE2EReviewWallGame) }
 func testE2EReviewWallGame(t *testing.T, e *env) {
 	// The review of /go review itself, at its full budget: the harness's
 	// small one judges the open part of the game by other numbers.
-	e.reviewer = commands.NewLocalReviewer(review.MCTS{Seed: 1})
+	e.reviewer = goroom.NewLocalReviewer(review.MCTS{Seed: 1})
 	e.restart()
 	ch := e.d.GuildChannel("general")
 	ann, bob := e.d.NewUser("ann"), e.d.NewUser("bob")

@@ -84,7 +84,7 @@ func (a *App) LoadGame(ctx context.Context, channelID string) (*storage.Game, er
 }
 
 // quarantineNotice tells a channel that its game's record was set aside.
-const quarantineNotice = "⚠️ The game in this channel could not be read: its stored record is damaged. " +
+const QuarantineNotice = "⚠️ The game in this channel could not be read: its stored record is damaged. " +
 	"It has been set aside for the bot's operator (nothing was deleted), and this channel is free for a new game: " +
 	"`/go challenge` or `/go bot`."
 
@@ -101,7 +101,7 @@ func (a *App) quarantine(ctx context.Context, channelID string, cause error) err
 		return fmt.Errorf("commands: set aside the damaged game in channel %s: %w", channelID, err)
 	}
 	a.log.Error("damaged game record quarantined; the channel is free (gobot doctor lists it)", "channel", channelID, "err", cause)
-	return UserErr(ErrQuarantined, quarantineNotice)
+	return UserErr(ErrQuarantined, QuarantineNotice)
 }
 
 // setAside is quarantine outside an interaction (a start-up scan, a bot
@@ -114,7 +114,7 @@ func (a *App) setAside(ctx context.Context, channelID string) {
 
 // tellSetAside posts quarantineNotice in a channel.
 func (a *App) tellSetAside(ctx context.Context, channelID string) {
-	if _, err := a.opts.Discord.SendMessage(ctx, channelID, &Message{Content: quarantineNotice, AllowedMentions: NoMentions()}); err != nil {
+	if _, err := a.opts.Discord.SendMessage(ctx, channelID, &Message{Content: QuarantineNotice, AllowedMentions: NoMentions()}); err != nil {
 		a.log.Warn("could not tell the channel its game was set aside", "channel", channelID, "err", err)
 	}
 }

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/gobot-dev/gobot/engine"
+	"github.com/gobot-dev/gobot/engine/game"
 	"github.com/gobot-dev/gobot/storage"
 )
 
@@ -54,7 +55,9 @@ func BenchmarkHealthz(b *testing.B) {
 // healthStore returns a store of n active 9×9 games of 10 moves.
 func healthStore(b *testing.B, n int) *storage.Store {
 	path := filepath.Join(b.TempDir(), "bench.db")
-	store, err := storage.Open(path, storage.Options{Kinds: testKinds()})
+	var kinds game.Kinds
+	kinds.Register(engine.Kind{})
+	store, err := storage.Open(path, storage.Options{Kinds: &kinds})
 	if err != nil {
 		b.Fatal(err)
 	}

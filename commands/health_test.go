@@ -12,6 +12,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/gobot-dev/gobot/internal/runtimetest"
 )
 
 // TestHealthCheap: /healthz answers from a read transaction (ping) and the
@@ -61,7 +63,7 @@ func TestHealthCheap(t *testing.T) {
 		t.Errorf("%d pings for 50 requests", n)
 	}
 	release <- struct{}{}
-	waitFor(t, "the deep check's result", func() bool { _, body := get(); return strings.Contains(body, "deep check passed") })
+	runtimetest.WaitFor(t, "the deep check's result", func() bool { _, body := get(); return strings.Contains(body, "deep check passed") })
 	if n := deeps.Load(); n != 1 {
 		t.Errorf("the deep check ran %d times, want once (requests must not start it)", n)
 	}
@@ -72,7 +74,7 @@ func TestHealthCheap(t *testing.T) {
 	mu.Unlock()
 	h.Trigger()
 	release <- struct{}{}
-	waitFor(t, "the failed deep check", func() bool { code, _ := get(); return code == http.StatusServiceUnavailable })
+	runtimetest.WaitFor(t, "the failed deep check", func() bool { code, _ := get(); return code == http.StatusServiceUnavailable })
 	if _, body := get(); !strings.Contains(body, "unreachable unfreed") {
 		t.Errorf("unhealthy body = %q, want the deep check's error", body)
 	}
@@ -97,16 +99,5 @@ func TestHealthPingFails(t *testing.T) {
 	h.ServeHTTP(w, httptest.NewRequest(http.MethodPost, "/healthz", nil))
 	if w.Code != http.StatusMethodNotAllowed {
 		t.Errorf("POST /healthz = %d, want 405", w.Code)
-	}
-}
-
-func waitFor(t *testing.T, what string, ok func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for !ok() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(5 * time.Millisecond)
 	}
 }

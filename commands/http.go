@@ -22,7 +22,7 @@ const InteractionsPath = "/interactions"
 // The HTTP endpoint's limits.
 const (
 	// maxBody bounds an interaction payload.
-	maxBody = 1 << 20
+	MaxBody = 1 << 20
 	// Bodies are read before their signature is checked in two lanes of
 	// slots: maxSmallReads for bodies that declare at most smallBody bytes
 	// (Discord's interactions are a few kilobytes, sent at once, so a slot
@@ -32,7 +32,7 @@ const (
 	// slots ordinary interactions use.
 	smallBody     = 64 << 10
 	maxSmallReads = 64
-	maxLargeReads = 8
+	MaxLargeReads = 8
 	// slotWait is how long a request waits for a free slot before 503.
 	slotWait = 250 * time.Millisecond
 	// bodyReadTimeout bounds the reading of one body: Discord's arrive at
@@ -93,7 +93,7 @@ func (a *App) HTTPHandler(publicKey ed25519.PublicKey) http.Handler {
 			http.Error(w, "invalid request signature", http.StatusUnauthorized)
 			return
 		}
-		if req.ContentLength > maxBody {
+		if req.ContentLength > MaxBody {
 			http.Error(w, "request body too large", http.StatusRequestEntityTooLarge)
 			return
 		}
@@ -198,7 +198,7 @@ func (a *App) readBody(w http.ResponseWriter, req *http.Request, ts string) (*bo
 	_ = http.NewResponseController(w).SetReadDeadline(time.Now().Add(bodyReadTimeout))
 	buf := bodyPool.Get().(*bodyBuffer)
 	buf.b = append(buf.b[:0], ts...)
-	limit := len(ts) + maxBody
+	limit := len(ts) + MaxBody
 	for {
 		if len(buf.b) == cap(buf.b) {
 			if len(buf.b) > limit {

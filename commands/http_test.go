@@ -68,7 +68,7 @@ func TestErrorMessages(t *testing.T) {
 		{context.DeadlineExceeded, "took too long", false},
 	}
 	for _, tt := range tests {
-		got, expected := errorMessage(tt.err)
+		got, expected := ErrorMessage(tt.err)
 		if !strings.Contains(got, tt.want) || expected != tt.expected {
 			t.Errorf("errorMessage(%v) = %q, %v; want %q, %v", tt.err, got, expected, tt.want, tt.expected)
 		}

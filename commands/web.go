@@ -103,7 +103,7 @@ func (a *App) Act(ctx context.Context, channelID string, u WebUser, act Action) 
 	case errors.Is(err, ErrNoGame):
 		return refuse(ClosedGame)
 	case err != nil:
-		msg, _ := errorMessage(err)
+		msg, _ := ErrorMessage(err)
 		return refuse(a.Plain(msg, nil))
 	case act.Game != "" && act.Game != g.ID:
 		return refuse(ClosedGame)
@@ -554,7 +554,7 @@ func (a *App) Levels() []Level {
 // ConsoleUser is the user the console and the local board page know by
 // name: the same name is the same person in both.
 func ConsoleUser(name string) WebUser {
-	u := consoleUser(name)
+	u := ConsoleDiscordUser(name)
 	return WebUser{ID: u.ID, Name: name}
 }
 

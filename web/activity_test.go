@@ -8,6 +8,7 @@ import (
 
 	"github.com/gobot-dev/gobot/commands"
 	"github.com/gobot-dev/gobot/commands/discordtest"
+	"github.com/gobot-dev/gobot/commands/goroom"
 )
 
 // TestOpenBoardButton: with the Activity set up, every board message has
@@ -36,7 +37,7 @@ func TestOpenBoardButton(t *testing.T) {
 		t.Fatalf("no Open board button on the board: %q", board)
 	}
 	app, err := commands.New(commands.Options{AppID: e.d.AppID, Discord: commands.NewREST(e.d.URL, e.d.Token, nil), Store: e.store,
-		Players: firstPoint{}, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Activity: true})
+		Rooms: []commands.NewRoom{goroom.New(firstPoint{}, nil)}, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Activity: true})
 	if err != nil {
 		t.Fatal(err)
 	}

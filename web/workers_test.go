@@ -11,6 +11,7 @@ import (
 
 	"github.com/gobot-dev/gobot/commands"
 	"github.com/gobot-dev/gobot/commands/discordtest"
+	"github.com/gobot-dev/gobot/commands/goroom"
 	"github.com/gobot-dev/gobot/storage"
 	"github.com/gobot-dev/gobot/storage/pgtest"
 )
@@ -30,7 +31,7 @@ func TestWorkersOnPostgres(t *testing.T) {
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { pg.Close() })
-		app, err := commands.New(commands.Options{AppID: d.AppID, Discord: commands.NewREST(d.URL, d.Token, nil), Store: pg, Players: firstPoint{}, Logger: log, BotWorkers: 1})
+		app, err := commands.New(commands.Options{AppID: d.AppID, Discord: commands.NewREST(d.URL, d.Token, nil), Store: pg, Rooms: []commands.NewRoom{goroom.New(firstPoint{}, nil)}, Logger: log, BotWorkers: 1})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -67,26 +67,40 @@ func TestClockKnowsNoGame(t *testing.T) {
 	}
 }
 
-// TestRoomsApart: draughts' rules, pictures, bots and Discord room import
-// nothing of Go's (engine, render, bots), and Go's — with the Discord
-// side's core, commands, where Go's room still lives — import nothing of
-// draughts': a room plugs into the core, the core never reaches into it.
+// TestRoomsApart: each game's rules, pictures, bots and Discord room
+// import nothing of another game's, and the Discord side's core, commands,
+// imports nothing of any game's: a room plugs into the core, the core
+// never reaches into it.
 func TestRoomsApart(t *testing.T) {
-	goRoom := []string{module + "engine", module + "render", module + "bots"}
-	draughtsRoom := []string{module + "engine/draughts", module + "render/draughts", module + "bots/draughts"}
-	check := func(dirs, forbidden []string) {
+	goRoom := []string{module + "engine", module + "engine/estimate", module + "render", module + "bots", module + "bots/mcts", module + "bots/review", module + "commands/goroom"}
+	draughtsRoom := []string{module + "engine/draughts", module + "engine/draughts/hub", module + "render/draughts", module + "bots/draughts", module + "commands/draughtsroom"}
+	check := func(dirs, forbidden []string, why string) {
 		for _, dir := range dirs {
 			for file, ims := range imports(t, dir) {
 				for _, p := range ims {
 					if slices.Contains(forbidden, p) {
-						t.Errorf("%s/%s imports %s, another game's room", dir, file, p)
+						t.Errorf("%s/%s imports %s, %s", dir, file, p, why)
 					}
 				}
 			}
 		}
 	}
-	check([]string{"engine/draughts", "engine/draughts/hub", "render/draughts", "bots/draughts", "commands/draughtsroom"}, goRoom)
-	check([]string{"engine", "render", "bots", "commands"}, draughtsRoom)
+	check([]string{"engine/draughts", "engine/draughts/hub", "render/draughts", "bots/draughts", "commands/draughtsroom"}, goRoom, "Go's")
+	check([]string{"engine", "render", "bots", "commands/goroom"}, draughtsRoom, "draughts'")
+	check([]string{"commands"}, append(goRoom, draughtsRoom...), "a game's: the core knows no game")
+}
+
+// TestCoreImportsOnlyTheContract: the core's imports of gobot are the
+// contract, the clocks, storage and the ratings, nothing else.
+func TestCoreImportsOnlyTheContract(t *testing.T) {
+	allowed := []string{module + "engine/game", module + "engine/clock", module + "storage", module + "storage/glicko"}
+	for file, ims := range imports(t, "commands") {
+		for _, p := range ims {
+			if strings.HasPrefix(p, module) && !slices.Contains(allowed, p) {
+				t.Errorf("commands/%s imports %s: the core imports only %s", file, p, strings.Join(allowed, ", "))
+			}
+		}
+	}
 }
 
 // goStorageFiles are storage's files that still import Go's rules: the

@@ -56,3 +56,22 @@ type recorder struct {
 func (r *recorder) Helper() {}
 
 func (r *recorder) Errorf(format string, args ...any) { r.msg = fmt.Sprintf(format, args...) }
+
+func (r *recorder) Fatalf(format string, args ...any) { r.msg = fmt.Sprintf(format, args...) }
+
+// TestWaitFor: a condition that comes true ends the wait when it does; one
+// that never does fails the test, naming it.
+func TestWaitFor(t *testing.T) {
+	polls := 0
+	WaitFor(t, "the third poll", func() bool { polls++; return polls == 3 })
+	if polls != 3 {
+		t.Errorf("WaitFor polled %d times for a condition true on the third, want 3", polls)
+	}
+	defer func(d time.Duration) { waitBound = d }(waitBound)
+	waitBound = 20 * time.Millisecond
+	rec := &recorder{TB: t}
+	WaitFor(rec, "Godot", func() bool { return false })
+	if rec.msg != "timed out waiting for Godot" {
+		t.Errorf("a condition never true: %q, want \"timed out waiting for Godot\"", rec.msg)
+	}
+}

@@ -1,4 +1,4 @@
-package commands
+package goroom
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gobot-dev/gobot/commands"
 	"github.com/gobot-dev/gobot/internal/clocktest"
 	"github.com/gobot-dev/gobot/internal/runtimetest"
 	"github.com/gobot-dev/gobot/storage"
@@ -38,9 +39,9 @@ func TestConsole(t *testing.T) {
 		"/quit",
 	}, "\n"))
 	var out strings.Builder
-	err = RunConsole(context.Background(), ConsoleOptions{
-		In: in, Out: &out, User: "ann", Store: store, Players: testPlayers{}, BoardDir: filepath.Join(dir, "boards"),
-		Options: Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))},
+	err = commands.RunConsole(context.Background(), commands.ConsoleOptions{
+		In: in, Out: &out, User: "ann", Store: store, BoardDir: filepath.Join(dir, "boards"),
+		Options: commands.Options{Rooms: []commands.NewRoom{New(testPlayers{}, nil)}, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -92,10 +93,10 @@ func TestConsoleRestart(t *testing.T) {
 	state := filepath.Join(dir, "console.json")
 	session := func(lines ...string) string {
 		var out strings.Builder
-		err := RunConsole(context.Background(), ConsoleOptions{
+		err := commands.RunConsole(context.Background(), commands.ConsoleOptions{
 			In: strings.NewReader(strings.Join(append(lines, "/quit"), "\n")), Out: &out, User: "ann",
-			Store: store, Players: testPlayers{}, StateFile: state,
-			Options: Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Now: func() time.Time { return clock }},
+			Store: store, StateFile: state,
+			Options: commands.Options{Rooms: []commands.NewRoom{New(testPlayers{}, nil)}, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Now: func() time.Time { return clock }},
 		})
 		if err != nil {
 			t.Fatal(err)
@@ -103,13 +104,13 @@ func TestConsoleRestart(t *testing.T) {
 		return out.String()
 	}
 	session("/go challenge opponent:bob size:9", "/as bob", "/press 1", "/go resign")
-	first, err := store.PlayerGames(context.Background(), consoleUser("ann").ID, 0)
+	first, err := store.PlayerGames(context.Background(), commands.ConsoleDiscordUser("ann").ID, 0)
 	if err != nil || len(first) != 1 {
 		t.Fatalf("after the first session: %d games, %v", len(first), err)
 	}
 	clock = clock.Add(-time.Hour) // the clock went back
 	out := session("/go stats player:bob", "/go challenge opponent:bob size:9", "/as bob", "/press 1", "/go resign")
-	games, _ := store.PlayerGames(context.Background(), consoleUser("ann").ID, 0)
+	games, _ := store.PlayerGames(context.Background(), commands.ConsoleDiscordUser("ann").ID, 0)
 	if len(games) != 2 || games[0].ID == games[1].ID {
 		t.Fatalf("after the restart: games %v, want two with different IDs\n%s", games, out)
 	}
@@ -118,30 +119,6 @@ func TestConsoleRestart(t *testing.T) {
 	}
 	if !strings.Contains(out, "@bob") || strings.Contains(out, "@user") || strings.Contains(out, "<@") {
 		t.Errorf("after the restart mentions do not read as names:\n%s", out)
-	}
-}
-
-func TestConsoleMarkup(t *testing.T) {
-	now := time.Date(2026, 5, 1, 12, 0, 0, 0, time.Local)
-	cd := &consoleDiscord{names: map[string]string{"42": "ann"}, now: func() time.Time { return now }}
-	at := now.Add(90 * time.Minute).Unix()
-	for in, want := range map[string]string{
-		"<@42> and <@!42>, <@7>":                                     "@ann and @ann, @user",
-		"<@&5> in <#" + consoleChannel + ">":                         "@role in #console",
-		fmt.Sprintf("ends <t:%d:R>", at):                             "ends in 2 hours",
-		fmt.Sprintf("<t:%d:R>", now.Add(71*time.Hour).Unix()):        "in 3 days",
-		fmt.Sprintf("<t:%d:R>", now.Add(50*time.Minute).Unix()):      "in 1 hour",
-		fmt.Sprintf("<t:%d:R>", now.Add(20*time.Second).Unix()):      "in 20 seconds",
-		fmt.Sprintf("<t:%d:R>", now.Add(-29*time.Minute).Unix()):     "29 minutes ago",
-		fmt.Sprintf("<t:%d:R>", now.Add(-40*24*time.Hour).Unix()):    "1 month ago",
-		fmt.Sprintf("was <t:%d:R>", now.Add(-3*24*time.Hour).Unix()): "was 3 days ago",
-		fmt.Sprintf("<t:%d:t> <t:%d:d>", at, at):                     now.Add(90*time.Minute).Format("15:04") + " " + now.Format("2006-01-02"),
-		fmt.Sprintf("<t:%d>", at):                                    now.Add(90 * time.Minute).Format("2 January 2006 15:04"),
-		"**bold** -# small":                                          "bold small",
-	} {
-		if got := cd.plain(in); got != want {
-			t.Errorf("plain(%q) = %q, want %q", in, got, want)
-		}
 	}
 }
 
@@ -162,9 +139,9 @@ func TestConsoleBackground(t *testing.T) {
 	out := newSyncLog() // the console writes while the test reads
 	done := make(chan error, 1)
 	go func() {
-		done <- RunConsole(context.Background(), ConsoleOptions{
-			In: in, Out: out, User: "ann", Store: store, Players: testPlayers{},
-			Options: Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Now: clk.Now, After: clk.After},
+		done <- commands.RunConsole(context.Background(), commands.ConsoleOptions{
+			In: in, Out: out, User: "ann", Store: store,
+			Options: commands.Options{Rooms: []commands.NewRoom{New(testPlayers{}, nil)}, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Now: clk.Now, After: clk.After},
 		})
 	}()
 	waitFor := func(what string, ok func(string) bool) {

@@ -1,4 +1,4 @@
-package commands
+package goroom
 
 import (
 	"fmt"
@@ -7,18 +7,19 @@ import (
 	"unicode/utf8"
 
 	"github.com/gobot-dev/gobot/bots"
+	"github.com/gobot-dev/gobot/commands"
 	"github.com/gobot-dev/gobot/engine/clock"
 )
 
 // builtinLevels are the levels gobot offers, as cmd/gobot hands them to
 // the commands, followed by three GTP programs as a host may configure.
-func builtinLevels() []Level {
-	var levels []Level
+func builtinLevels() []commands.Level {
+	var levels []commands.Level
 	for _, l := range bots.Builtin() {
-		levels = append(levels, Level{Name: l.Name, Description: l.Description})
+		levels = append(levels, commands.Level{Name: l.Name, Description: l.Description})
 	}
 	for _, name := range []string{"gnugo", "pachi", "katago"} {
-		levels = append(levels, Level{Name: bots.GTPPrefix + name, Description: fmt.Sprintf("External engine %q, played over GTP.", name)})
+		levels = append(levels, commands.Level{Name: bots.GTPPrefix + name, Description: fmt.Sprintf("External engine %q, played over GTP.", name)})
 	}
 	return levels
 }
@@ -29,16 +30,16 @@ func builtinLevels() []Level {
 func TestHelpFitsDiscord(t *testing.T) {
 	many := builtinLevels()
 	for i := range 40 {
-		many = append(many, Level{Name: fmt.Sprintf("gtp:engine%d", i), Description: "External engine, played over GTP."})
+		many = append(many, commands.Level{Name: fmt.Sprintf("gtp:engine%d", i), Description: "External engine, played over GTP."})
 	}
-	for _, levels := range [][]Level{builtinLevels()[:1], builtinLevels(), many} {
+	for _, levels := range [][]commands.Level{builtinLevels()[:1], builtinLevels(), many} {
 		testHelpFits(t, levels)
 	}
 }
 
-func testHelpFits(t *testing.T, levels []Level) {
+func testHelpFits(t *testing.T, levels []commands.Level) {
 	t.Helper()
-	for _, e := range helpText(levels, DefaultChallengeTTL, DefaultScoringTTL, clock.Default()) {
+	for _, e := range helpText(levels, commands.DefaultChallengeTTL, commands.DefaultScoringTTL, clock.Default()) {
 		total := utf8.RuneCountInString(e.Title) + utf8.RuneCountInString(e.Description)
 		if len(e.Fields) > 25 {
 			t.Errorf("%d fields, Discord allows 25", len(e.Fields))
@@ -61,8 +62,8 @@ func testHelpFits(t *testing.T, levels []Level) {
 // characters, else each built-in level with its rank only ("• **tough**:
 // about 9 kyu"); /go bot's level choices always show the whole text.
 func TestLevelRanksShown(t *testing.T) {
-	levelsField := func(levels []Level) string {
-		for _, f := range helpText(levels, DefaultChallengeTTL, DefaultScoringTTL, clock.Default())[0].Fields {
+	levelsField := func(levels []commands.Level) string {
+		for _, f := range helpText(levels, commands.DefaultChallengeTTL, commands.DefaultScoringTTL, clock.Default())[0].Fields {
 			if f.Name == "Bot levels" {
 				return f.Value
 			}
@@ -88,13 +89,13 @@ func TestLevelRanksShown(t *testing.T) {
 	if got := levelsField(all); got != want {
 		t.Errorf("Bot levels field with every level =\n%s\nwant\n%s", got, want)
 	}
-	few := []Level{all[7], all[8]}
+	few := []commands.Level{all[7], all[8]}
 	want = "• **tough**: " + few[0].Description + "\n• **hard**: " + few[1].Description + "\n"
 	if got := levelsField(few); got != want || !strings.HasPrefix(few[0].Description, "about 9 kyu · ") {
 		t.Errorf("Bot levels field with two levels = %q, want %q", got, want)
 	}
 	var choices []string
-	for _, c := range Definitions(all)[0].Options {
+	for _, c := range definition(all).Options {
 		for _, o := range c.Options {
 			if c.Name == "bot" && o.Name == "level" {
 				for _, ch := range o.Choices {

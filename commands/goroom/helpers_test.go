@@ -1,4 +1,4 @@
-package commands
+package goroom
 
 import (
 	"context"
@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/bwmarrin/discordgo"
+	"github.com/gobot-dev/gobot/commands"
 	"github.com/gobot-dev/gobot/engine"
 	"github.com/gobot-dev/gobot/engine/draughts"
 	"github.com/gobot-dev/gobot/engine/game"
@@ -31,11 +32,11 @@ type call struct {
 	Op      string // callback, edit, delete, followup, send, editmsg, thread, commands
 	Type    discordgo.InteractionResponseType
 	Channel string
-	Message *Message
+	Message *commands.Message
 	Choices []*discordgo.ApplicationCommandOptionChoice
 }
 
-var _ Discord = (*recorder)(nil)
+var _ commands.Discord = (*recorder)(nil)
 
 func (rc *recorder) add(c call) *discordgo.Message {
 	rc.mu.Lock()
@@ -54,11 +55,11 @@ func (rc *recorder) take() []call {
 	return out
 }
 
-func (rc *recorder) Callback(ctx context.Context, it *discordgo.Interaction, r *Response) error {
+func (rc *recorder) Callback(ctx context.Context, it *discordgo.Interaction, r *commands.Response) error {
 	rc.add(call{Op: "callback", Type: r.Type, Channel: it.ChannelID, Message: r.Message, Choices: r.Choices})
 	return nil
 }
-func (rc *recorder) EditOriginal(ctx context.Context, it *discordgo.Interaction, m *Message) (*discordgo.Message, error) {
+func (rc *recorder) EditOriginal(ctx context.Context, it *discordgo.Interaction, m *commands.Message) (*discordgo.Message, error) {
 	return rc.add(call{Op: "edit", Channel: it.ChannelID, Message: m}), nil
 }
 func (rc *recorder) Original(ctx context.Context, it *discordgo.Interaction) (*discordgo.Message, error) {
@@ -72,13 +73,13 @@ func (rc *recorder) DeleteOriginal(ctx context.Context, it *discordgo.Interactio
 	rc.add(call{Op: "delete", Channel: it.ChannelID})
 	return nil
 }
-func (rc *recorder) Followup(ctx context.Context, it *discordgo.Interaction, m *Message) (*discordgo.Message, error) {
+func (rc *recorder) Followup(ctx context.Context, it *discordgo.Interaction, m *commands.Message) (*discordgo.Message, error) {
 	return rc.add(call{Op: "followup", Channel: it.ChannelID, Message: m}), nil
 }
-func (rc *recorder) SendMessage(ctx context.Context, channelID string, m *Message) (*discordgo.Message, error) {
+func (rc *recorder) SendMessage(ctx context.Context, channelID string, m *commands.Message) (*discordgo.Message, error) {
 	return rc.add(call{Op: "send", Channel: channelID, Message: m}), nil
 }
-func (rc *recorder) EditMessage(ctx context.Context, channelID, messageID string, m *Message) error {
+func (rc *recorder) EditMessage(ctx context.Context, channelID, messageID string, m *commands.Message) error {
 	rc.add(call{Op: "editmsg", Channel: channelID, Message: m})
 	return nil
 }
@@ -136,7 +137,7 @@ func (c call) buttonID(t *testing.T, label string) string {
 // testApp is a bot with a real store in a temporary directory, the
 // recorder as Discord, and a clock the test moves.
 type testApp struct {
-	*App
+	*room
 	t     testing.TB
 	rec   *recorder
 	store *storage.Store
@@ -150,15 +151,15 @@ func newTestApp(t testing.TB) *testApp {
 	return newTestAppWith(t, testPlayers{})
 }
 
-func newTestAppWith(t testing.TB, players Players) *testApp {
+func newTestAppWith(t testing.TB, players Players, opts ...func(*commands.Options)) *testApp {
 	t.Helper()
-	return newTestAppStore(t, players, func(s *storage.Store) Store { return s })
+	return newTestAppStore(t, players, func(s *storage.Store) commands.Store { return s }, opts...)
 }
 
 // newTestAppStore is newTestAppWith with the bot's store wrapped by wrap
 // (to make it fail, or slow, at a chosen moment). The store and the bot
-// share the test's clock.
-func newTestAppStore(t testing.TB, players Players, wrap func(*storage.Store) Store) *testApp {
+// share the test's clock; opts change the App's options.
+func newTestAppStore(t testing.TB, players Players, wrap func(*storage.Store) commands.Store, opts ...func(*commands.Options)) *testApp {
 	t.Helper()
 	tb := &testApp{t: t, rec: &recorder{}, clk: clocktest.New(time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC))}
 	store, err := storage.Open(filepath.Join(t.TempDir(), "test.db"), storage.Options{Kinds: testKinds(), Now: tb.clk.Now})
@@ -167,14 +168,18 @@ func newTestAppStore(t testing.TB, players Players, wrap func(*storage.Store) St
 	}
 	t.Cleanup(func() { store.Close() })
 	tb.store = store
-	app, err := New(Options{
-		AppID: "1", Discord: tb.rec, Store: wrap(store), Players: players, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
+	o := commands.Options{
+		AppID: "1", Discord: tb.rec, Store: wrap(store), Rooms: []commands.NewRoom{New(players, nil)}, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
 		Now: tb.clk.Now,
-	})
+	}
+	for _, f := range opts {
+		f(&o)
+	}
+	app, err := commands.New(o)
 	if err != nil {
 		t.Fatal(err)
 	}
-	tb.App = app
+	tb.room = app.RoomOfKind(goKind).(*room)
 	t.Cleanup(func() { app.Shutdown(context.Background()) })
 	return tb
 }
@@ -186,9 +191,9 @@ const (
 
 // The test's users, as parseSlash resolves "opponent:bob".
 var (
-	ann = consoleUser("ann")
-	bob = consoleUser("bob")
-	cat = consoleUser("cat")
+	ann = commands.ConsoleDiscordUser("ann")
+	bob = commands.ConsoleDiscordUser("bob")
+	cat = commands.ConsoleDiscordUser("cat")
 )
 
 // interaction builds an interaction from u in the test channel.
@@ -212,7 +217,7 @@ func (tb *testApp) command(u *discordgo.User, line string) []call {
 
 func (tb *testApp) commandIn(u *discordgo.User, channel, line string) []call {
 	tb.t.Helper()
-	data, focused, err := parseSlash(line, tb.App.Definitions(), nil)
+	data, focused, err := commands.ParseSlash(line, tb.Definitions(), nil)
 	if err != nil {
 		tb.t.Fatalf("parse %q: %v", line, err)
 	}
@@ -250,8 +255,8 @@ func (tb *testApp) press(u *discordgo.User, customID string) []call {
 // not fill one of its own eyes.
 type testPlayers struct{}
 
-func (testPlayers) Levels() []Level {
-	return []Level{{Name: "first", Description: "plays the first legal point"}, {Name: "second", Description: "the same, for tests"}}
+func (testPlayers) Levels() []commands.Level {
+	return []commands.Level{{Name: "first", Description: "plays the first legal point"}, {Name: "second", Description: "the same, for tests"}}
 }
 
 func (testPlayers) GenMove(ctx context.Context, level string, g *engine.Game) (engine.Move, error) {
@@ -293,13 +298,16 @@ func wantEphemeral(t *testing.T, calls []call, want string) {
 	}
 }
 
-// waitIdle waits until no work is in flight (work started before the call).
-func (a *App) waitIdle() { a.inflight.Wait() }
-
 // testKinds are the kinds the tests' stores read: Go and draughts.
 func testKinds() *game.Kinds {
 	var ks game.Kinds
 	ks.Register(engine.Kind{})
 	ks.Register(draughts.Kind{})
 	return &ks
+}
+
+// goDefinitions are /go and /go-admin as the App registers them with
+// these bot levels, for ParseSlash.
+func goDefinitions(levels []commands.Level) []*discordgo.ApplicationCommand {
+	return []*discordgo.ApplicationCommand{definition(levels), commands.AdminDefinition()}
 }

@@ -1,4 +1,4 @@
-package commands
+package goroom
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/bwmarrin/discordgo"
+	"github.com/gobot-dev/gobot/commands"
 )
 
 // webGame starts a 9×9 game between ann (black) and bob from the board
@@ -14,11 +15,11 @@ import (
 func webGame(t *testing.T, tb *testApp) {
 	t.Helper()
 	ctx := context.Background()
-	res, id := tb.Start(ctx, channelID, WebUser{ID: ann.ID, Name: "ann"}, Start{Opponent: &WebUser{ID: bob.ID, Name: "bob"}, Size: 9})
+	res, id := tb.Start(ctx, channelID, commands.WebUser{ID: ann.ID, Name: "ann"}, commands.Start{Opponent: &commands.WebUser{ID: bob.ID, Name: "bob"}, Size: 9})
 	if res.Refused || id == "" {
 		t.Fatalf("Start = %+v, challenge %q; want a challenge", res, id)
 	}
-	if res := tb.Answer(ctx, channelID, WebUser{ID: bob.ID, Name: "bob"}, id, true); res.Refused {
+	if res := tb.Answer(ctx, channelID, commands.WebUser{ID: bob.ID, Name: "bob"}, id, true); res.Refused {
 		t.Fatalf("Answer = %+v", res)
 	}
 	tb.rec.take()
@@ -40,19 +41,19 @@ func TestActIsTheSlashCommand(t *testing.T) {
 	if v.Black.Players[0].ID != ann.ID {
 		black, white = white, black
 	}
-	annU, bobU := WebUser{ID: ann.ID, Name: "ann"}, WebUser{ID: bob.ID, Name: "bob"}
+	annU, bobU := commands.WebUser{ID: ann.ID, Name: "ann"}, commands.WebUser{ID: bob.ID, Name: "bob"}
 	first, second, firstSeat, secondSeat := annU, bobU, black, white
 	if black == "white" {
 		first, second, firstSeat, secondSeat = bobU, annU, white, black
 	}
-	act := func(u WebUser, kind, point, seat string) ActResult {
+	act := func(u commands.WebUser, kind, point, seat string) commands.ActResult {
 		v, err := tb.View(ctx, channelID)
 		if err != nil {
 			t.Fatal(err)
 		}
-		return tb.Act(ctx, channelID, u, Action{Kind: kind, Point: point, Game: v.ID, Version: v.Version, Seat: seat})
+		return tb.Act(ctx, channelID, u, commands.Action{Kind: kind, Point: point, Game: v.ID, Version: v.Version, Seat: seat})
 	}
-	res := act(first, ActPlay, "E5", "black")
+	res := act(first, commands.ActPlay, "E5", "black")
 	if res.Refused || !strings.Contains(res.Text, "played E5") {
 		t.Fatalf("Act(play E5) = %+v, want the move's note", res)
 	}
@@ -78,24 +79,24 @@ func TestActIsTheSlashCommand(t *testing.T) {
 
 	tests := []struct {
 		name    string
-		user    WebUser
+		user    commands.WebUser
 		kind    string
 		point   string
 		seat    string
 		version int // added to the game's version
 		want    string
 	}{
-		{"out of turn", first, ActPlay, "D4", firstSeat, 0, "It is not your turn: ⚪"},
-		{"occupied", second, ActPlay, "E5", secondSeat, 0, "E5 is already taken by a black stone."},
-		{"forged seat", second, ActPlay, "D4", firstSeat, 0, "You are not playing black in this game: you play white."},
-		{"spectator", WebUser{ID: cat.ID, Name: "cat"}, ActPlay, "D4", "white", 0, WatchingOnly},
-		{"stale version", second, ActPlay, "D4", secondSeat, -1, StaleClick},
+		{"out of turn", first, commands.ActPlay, "D4", firstSeat, 0, "It is not your turn: ⚪"},
+		{"occupied", second, commands.ActPlay, "E5", secondSeat, 0, "E5 is already taken by a black stone."},
+		{"forged seat", second, commands.ActPlay, "D4", firstSeat, 0, "You are not playing black in this game: you play white."},
+		{"spectator", commands.WebUser{ID: cat.ID, Name: "cat"}, commands.ActPlay, "D4", "white", 0, commands.WatchingOnly},
+		{"stale version", second, commands.ActPlay, "D4", secondSeat, -1, commands.StaleClick},
 		{"unknown", second, "fly", "", secondSeat, 0, "gobot does not know that action."},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			v, _ := tb.View(ctx, channelID)
-			res := tb.Act(ctx, channelID, tt.user, Action{Kind: tt.kind, Point: tt.point, Game: v.ID, Version: uint64(int(v.Version) + tt.version), Seat: tt.seat})
+			res := tb.Act(ctx, channelID, tt.user, commands.Action{Kind: tt.kind, Point: tt.point, Game: v.ID, Version: uint64(int(v.Version) + tt.version), Seat: tt.seat})
 			if !res.Refused || !strings.Contains(res.Text, tt.want) {
 				t.Errorf("Act = %+v, want refused with %q", res, tt.want)
 			}
@@ -116,12 +117,12 @@ func TestActIsTheSlashCommand(t *testing.T) {
 	}
 	mu.Unlock()
 	// Both resign... one does: the game is closed and clicks say so.
-	if res := act(first, ActResign, "", firstSeat); res.Refused {
+	if res := act(first, commands.ActResign, "", firstSeat); res.Refused {
 		t.Fatalf("resign = %+v", res)
 	}
-	res = tb.Act(ctx, channelID, second, Action{Kind: ActPlay, Point: "C3", Game: v.ID, Version: v.Version + 5, Seat: secondSeat})
-	if !res.Refused || res.Text != ClosedGame {
-		t.Errorf("a click after the game = %+v, want %q", res, ClosedGame)
+	res = tb.Act(ctx, channelID, second, commands.Action{Kind: commands.ActPlay, Point: "C3", Game: v.ID, Version: v.Version + 5, Seat: secondSeat})
+	if !res.Refused || res.Text != commands.ClosedGame {
+		t.Errorf("a click after the game = %+v, want %q", res, commands.ClosedGame)
 	}
 	v, err = tb.View(ctx, channelID)
 	if err != nil || !v.Over || !strings.Contains(v.Result, "resignation") {
@@ -130,7 +131,7 @@ func TestActIsTheSlashCommand(t *testing.T) {
 }
 
 // userOf is the test user behind a WebUser.
-func userOf(u WebUser) *discordgo.User {
+func userOf(u commands.WebUser) *discordgo.User {
 	if u.ID == ann.ID {
 		return ann
 	}
@@ -144,56 +145,56 @@ func TestActUndoAndScoring(t *testing.T) {
 	ctx := context.Background()
 	webGame(t, tb)
 	v, _ := tb.View(ctx, channelID)
-	black, white := WebUser{ID: ann.ID, Name: "ann"}, WebUser{ID: bob.ID, Name: "bob"}
+	black, white := commands.WebUser{ID: ann.ID, Name: "ann"}, commands.WebUser{ID: bob.ID, Name: "bob"}
 	if v.Black.Players[0].ID != ann.ID {
 		black, white = white, black
 	}
-	act := func(u WebUser, seat, kind, point string) ActResult {
+	act := func(u commands.WebUser, seat, kind, point string) commands.ActResult {
 		t.Helper()
 		v, err := tb.View(ctx, channelID)
 		if err != nil {
 			t.Fatal(err)
 		}
-		return tb.Act(ctx, channelID, u, Action{Kind: kind, Point: point, Game: v.ID, Version: v.Version, Seat: seat})
+		return tb.Act(ctx, channelID, u, commands.Action{Kind: kind, Point: point, Game: v.ID, Version: v.Version, Seat: seat})
 	}
-	must := func(res ActResult) {
+	must := func(res commands.ActResult) {
 		t.Helper()
 		if res.Refused {
 			t.Fatalf("refused: %s", res.Text)
 		}
 	}
-	must(act(black, "black", ActPlay, "E5"))
-	must(act(black, "black", ActUndo, ""))
+	must(act(black, "black", commands.ActPlay, "E5"))
+	must(act(black, "black", commands.ActUndo, ""))
 	if v, _ := tb.View(ctx, channelID); v.Undo == nil || v.Undo.By != "black" {
 		t.Fatalf("after the request the view's undo is %+v, want black's", v.Undo)
 	}
-	if res := act(black, "black", ActUndoYes, ""); !res.Refused || !strings.Contains(res.Text, "Only") {
+	if res := act(black, "black", commands.ActUndoYes, ""); !res.Refused || !strings.Contains(res.Text, "Only") {
 		t.Errorf("the asker allowing their own undo = %+v, want a refusal", res)
 	}
-	must(act(white, "white", ActUndoNo, ""))
+	must(act(white, "white", commands.ActUndoNo, ""))
 	if v, _ := tb.View(ctx, channelID); v.Undo != nil || v.Board[4][4] != 'X' {
 		t.Fatalf("after a refusal: undo %+v, E5 %c", v.Undo, v.Board[4][4])
 	}
-	must(act(black, "black", ActUndo, ""))
-	must(act(white, "white", ActUndoYes, ""))
+	must(act(black, "black", commands.ActUndo, ""))
+	must(act(white, "white", commands.ActUndoYes, ""))
 	if v, _ := tb.View(ctx, channelID); v.Board[4][4] != '.' || v.Moves != 0 {
 		t.Fatalf("after the undo: E5 %c, %d moves", v.Board[4][4], v.Moves)
 	}
-	must(act(black, "black", ActPlay, "E5"))
-	must(act(white, "white", ActPlay, "A1"))
-	must(act(black, "black", ActPass, ""))
-	must(act(white, "white", ActPass, ""))
+	must(act(black, "black", commands.ActPlay, "E5"))
+	must(act(white, "white", commands.ActPlay, "A1"))
+	must(act(black, "black", commands.ActPass, ""))
+	must(act(white, "white", commands.ActPass, ""))
 	v, _ = tb.View(ctx, channelID)
 	if v.Scoring == nil {
 		t.Fatal("no scoring phase after two passes")
 	}
 	dead := strings.Join(v.Scoring.Dead, " ")
-	must(act(black, "black", ActDead, "A1"))
+	must(act(black, "black", commands.ActDead, "A1"))
 	if v, _ := tb.View(ctx, channelID); strings.Join(v.Scoring.Dead, " ") == dead {
 		t.Errorf("marking A1 left the dead stones %q", dead)
 	}
-	must(act(black, "black", ActAccept, ""))
-	must(act(white, "white", ActAccept, ""))
+	must(act(black, "black", commands.ActAccept, ""))
+	must(act(white, "white", commands.ActAccept, ""))
 	v, err := tb.View(ctx, channelID)
 	if err != nil || !v.Over || !strings.Contains(v.Result, "points") {
 		t.Errorf("after both accepted: %+v %v", v, err)

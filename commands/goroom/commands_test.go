@@ -1,4 +1,4 @@
-package commands
+package goroom
 
 import (
 	"context"
@@ -10,7 +10,9 @@ import (
 	"time"
 
 	"github.com/bwmarrin/discordgo"
+	"github.com/gobot-dev/gobot/commands"
 	"github.com/gobot-dev/gobot/engine"
+	"github.com/gobot-dev/gobot/internal/runtimetest"
 	"github.com/gobot-dev/gobot/storage"
 )
 
@@ -274,9 +276,9 @@ func TestUndoBetweenPlayers(t *testing.T) {
 	}
 	// The asker withdraws a request with Refuse.
 	c = only(t, tb.command(ann, "/go undo"))
-	wantEphemeral(t, tb.press(ann, c.buttonID(t, "Allow undo")), "Only "+Mention(UserPlayer(bob))+" can answer your undo request; **Refuse** withdraws it.")
+	wantEphemeral(t, tb.press(ann, c.buttonID(t, "Allow undo")), "Only "+commands.Mention(commands.UserPlayer(bob))+" can answer your undo request; **Refuse** withdraws it.")
 	no := c.buttonID(t, "Refuse")
-	if c = only(t, tb.press(ann, no)); !strings.Contains(c.text(), "↩️ "+Mention(UserPlayer(ann))+" withdrew the request; play on.") {
+	if c = only(t, tb.press(ann, no)); !strings.Contains(c.text(), "↩️ "+commands.Mention(commands.UserPlayer(ann))+" withdrew the request; play on.") {
 		t.Fatalf("withdraw: %q", c.text())
 	}
 	if g, _ = tb.store.Game(context.Background(), channelID); g.Undo != nil || g.State.MoveCount() != 2 {
@@ -318,7 +320,7 @@ func TestChallengeDeclineExpireAndStolenClick(t *testing.T) {
 	// The sweep disables the buttons of expired challenges.
 	calls = tb.command(ann, "/go challenge opponent:bob")
 	tb.clk.Advance(25 * time.Hour)
-	tb.sweep(context.Background())
+	tb.Sweep(context.Background())
 	c = only(t, tb.rec.take())
 	if c.Op != "editmsg" || !strings.Contains(c.text(), "expired") {
 		t.Fatalf("sweep: %s %q", c.Op, c.text())
@@ -389,7 +391,7 @@ func TestRacingClicks(t *testing.T) {
 
 func TestPanicIsAnsweredWithAnApology(t *testing.T) {
 	tb := newTestApp(t)
-	tb.router.Command("go/help", func(ctx context.Context, r *Request) error { panic("boom") })
+	tb.Router().Command("go/help", func(ctx context.Context, r *commands.Request) error { panic("boom") })
 	wantEphemeral(t, tb.command(ann, "/go help"), "Sorry")
 }
 
@@ -414,12 +416,12 @@ func TestAbortAndBoardAndSGF(t *testing.T) {
 	}
 	it := tb.interaction(cat, channelID)
 	it.Member.Permissions = discordgo.PermissionManageMessages
-	data, _, _ := parseSlash("/go abort reason:stuck", Definitions(nil), nil)
+	data, _, _ := commands.ParseSlash("/go abort reason:stuck", goDefinitions(nil), nil)
 	it.Type, it.Data = discordgo.InteractionApplicationCommand, data
 	tb.Handle(context.Background(), it)
 	calls = tb.rec.take() // the answer, after the boards' buttons are removed
 	c = calls[len(calls)-1]
-	if want := Mention(UserPlayer(cat)) + ", a moderator, aborted the game ⚫ ann vs ⚪ bob after 1 move: it is recorded as aborted"; !strings.HasPrefix(c.text(), "🚫 "+want) || !strings.HasSuffix(c.text(), "Reason: stuck\nThe channel is free for a new game.") {
+	if want := commands.Mention(commands.UserPlayer(cat)) + ", a moderator, aborted the game ⚫ ann vs ⚪ bob after 1 move: it is recorded as aborted"; !strings.HasPrefix(c.text(), "🚫 "+want) || !strings.HasSuffix(c.text(), "Reason: stuck\nThe channel is free for a new game.") {
 		t.Fatalf("abort: %q, want it to say %q", c.text(), want)
 	}
 	wantEphemeral(t, tb.command(ann, "/go play move:D4"), "no game in this channel")
@@ -468,12 +470,12 @@ func TestScoringTimeout(t *testing.T) {
 	// The clocks' scheduler ends the scoring phase (its deadline is in
 	// the store's deadline index).
 	tb.clk.Advance(time.Hour)
-	tb.handleDueGames(context.Background())
+	tb.HandleDueGames(context.Background())
 	if calls := tb.rec.take(); len(calls) != 0 {
 		t.Fatalf("scheduler before the deadline: %v", calls)
 	}
 	tb.clk.Advance(24 * time.Hour)
-	tb.handleDueGames(context.Background())
+	tb.HandleDueGames(context.Background())
 	c := only(t, tb.rec.take())
 	if c.Op != "send" || !strings.Contains(c.text(), "ran out") || !strings.Contains(c.text(), "B+") {
 		t.Fatalf("scheduler after the deadline: %s %q", c.Op, c.text())
@@ -500,16 +502,16 @@ const otherChannel = "900000000000000003"
 func newQueueBehind(t *testing.T) *queueBehind {
 	release := make(chan struct{})
 	var once sync.Once
-	q := &queueBehind{testApp: newTestAppWith(t, blockingPlayers{release: release}), free: func() { once.Do(func() { close(release) }) }}
+	oneWorker := func(o *commands.Options) { o.BotWorkers = 1 }
+	q := &queueBehind{testApp: newTestAppWith(t, blockingPlayers{release: release}, oneWorker), free: func() { once.Do(func() { close(release) }) }}
 	t.Cleanup(func() { q.free(); q.wg.Wait() })
-	q.opts.BotWorkers = 1
 	q.start(channelID)
-	waitFor(t, "the worker to take the first game's move", func() bool {
+	runtimetest.WaitFor(t, "the worker to take the first game's move", func() bool {
 		pos, err := q.store.BotQueuePosition(context.Background(), channelID)
 		return err == nil && pos == 0
 	})
 	q.start(otherChannel)
-	waitFor(t, "the second game's move to be owed", func() bool {
+	runtimetest.WaitFor(t, "the second game's move to be owed", func() bool {
 		pos, err := q.store.BotQueuePosition(context.Background(), otherChannel)
 		return err == nil && pos == 1
 	})
@@ -550,75 +552,12 @@ func (q *queueBehind) calls() []string {
 func TestBotQueueIsShown(t *testing.T) {
 	q := newQueueBehind(t)
 	want := "edit: ⏳ The bots are all busy; gobot will move here as soon as one is free (number 1 in the queue)."
-	waitFor(t, "the queue notice in the second game", func() bool { return slices.Contains(q.calls(), want) })
+	runtimetest.WaitFor(t, "the queue notice in the second game", func() bool { return slices.Contains(q.calls(), want) })
 	q.free()
 	q.wg.Wait()
 	got := q.calls()
 	if len(got) != 3 || got[1] != want || !strings.Contains(got[2], "played **A1**") {
 		t.Fatalf("a queued bot move: want deferral, the queue notice and the board, got\n%s", strings.Join(got, "\n"))
-	}
-}
-
-// TestOwedMoveHandover: a worker's outcome reaches the handler of its
-// channel however the two interleave: sent to a handler waiting, kept for
-// a handler in flight that waits later, posted by the last handler to
-// leave when none waited; a failure is never posted.
-func TestOwedMoveHandover(t *testing.T) {
-	eg, err := engine.NewGame(engine.Config{Size: 9})
-	if err != nil {
-		t.Fatal(err)
-	}
-	g := &storage.Game{ID: "g1", ChannelID: "c1", State: engine.Own(eg)}
-	made := botOutcome{gameID: "g1", moves: 0, game: g, note: "played"}
-	failed := botOutcome{gameID: "g1", moves: 0, err: errors.New("the engine fell over")}
-
-	o := newOwedMoves()
-	if o.deliver("c1", made) {
-		t.Errorf("deliver with no handler in the channel = true, want false (the worker posts)")
-	}
-
-	// Waiting first: the outcome is sent.
-	leave := o.attend("c1")
-	mw, early := o.await(g)
-	if early != nil || !o.deliver("c1", made) {
-		t.Fatalf("a waiting handler was not handed the outcome")
-	}
-	if out := <-mw.done; out.note != "played" {
-		t.Errorf("waiter got %+v", out)
-	}
-	if p := leave(); p != nil {
-		t.Errorf("leave after the outcome was taken = %+v, want nil", p)
-	}
-
-	// Made before the handler waits: await returns it at once.
-	leave = o.attend("c1")
-	if !o.deliver("c1", failed) {
-		t.Fatalf("an outcome for a handler in flight was not kept")
-	}
-	if _, early := o.await(g); early == nil || early.err == nil {
-		t.Errorf("await after a failure = %+v, want the failure", early)
-	}
-	if p := leave(); p != nil {
-		t.Errorf("leave = %+v, want nil", p)
-	}
-
-	// Made while a handler of the channel was in flight and never waited:
-	// the last to leave posts it; a failure is dropped.
-	leave1, leave2 := o.attend("c1"), o.attend("c1")
-	o.deliver("c1", made)
-	if p := leave1(); p != nil {
-		t.Errorf("first leave = %+v, want nil (another handler is in flight)", p)
-	}
-	if p := leave2(); p == nil || p.note != "played" {
-		t.Errorf("last leave = %+v, want the move to post", p)
-	}
-	leave = o.attend("c1")
-	o.deliver("c1", failed)
-	if p := leave(); p != nil {
-		t.Errorf("leave after a failure nobody waited for = %+v, want nil", p)
-	}
-	if len(o.watch) != 0 {
-		t.Errorf("%d channels still watched after every handler left", len(o.watch))
 	}
 }
 
@@ -643,37 +582,12 @@ func TestBotMoveMadeElsewhere(t *testing.T) {
 	if err := q.store.UpdateGame(context.Background(), g); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, "the handler to answer with the move made elsewhere", func() bool {
+	runtimetest.WaitFor(t, "the handler to answer with the move made elsewhere", func() bool {
 		got := q.calls()
 		return len(got) > 0 && strings.Contains(got[len(got)-1], "Last move: ⚫ J9")
 	})
 	if got := q.calls(); strings.Contains(got[len(got)-1], "played **J9**") {
 		t.Errorf("the handler announces a move another process made (and announces): %q", got[len(got)-1])
-	}
-}
-
-// TestGameLabel: a finished game's suggestion names the opponent of the
-// user asking, as a mention only when the opponent is a user.
-func TestGameLabel(t *testing.T) {
-	now := time.Date(2026, 5, 3, 12, 0, 0, 0, time.UTC)
-	alice := storage.Player{UserID: "1", Name: "alice"}
-	bob := storage.Player{UserID: "2", Name: "bob"}
-	hard := storage.Player{Level: "hard"}
-	for _, tt := range []struct {
-		black, white storage.Player
-		user, want   string
-	}{
-		{alice, bob, "1", "vs @bob · 9×9 · B+3.5 · 2 d ago"},
-		{alice, bob, "2", "vs @alice · 9×9 · B+3.5 · 2 d ago"},
-		{alice, bob, "3", "alice vs bob · 9×9 · B+3.5 · 2 d ago"},
-		{hard, alice, "1", "vs gobot hard · 9×9 · B+3.5 · 2 d ago"},
-		{alice, hard, "1", "vs gobot hard · 9×9 · B+3.5 · 2 d ago"},
-		{alice, hard, "2", "alice vs gobot hard · 9×9 · B+3.5 · 2 d ago"},
-	} {
-		a := &storage.Archived{Black: tt.black, White: tt.white, Size: 9, Result: "B+3.5", FinishedAt: now.Add(-50 * time.Hour)}
-		if got := gameLabel(a, "9×9", tt.user, now); got != tt.want {
-			t.Errorf("gameLabel(%v vs %v) for %s = %q, want %q", tt.black, tt.white, tt.user, got, tt.want)
-		}
 	}
 }
 
@@ -684,7 +598,7 @@ func TestShownNameEscapesMarkdown(t *testing.T) {
 	if got, want := title(g), "⚫ \\*star\\* \\`t\\` a\\_b \\|\\|x\\|\\| vs ⚪ bob"; got != want {
 		t.Errorf("title = %q, want %q", got, want)
 	}
-	if got := PlainName(g.First(engine.SideOf(engine.Black))); got != "*star* `t` a_b ||x||" {
+	if got := commands.PlainName(g.First(engine.SideOf(engine.Black))); got != "*star* `t` a_b ||x||" {
 		t.Errorf("plainName = %q, want the name as it is", got)
 	}
 }

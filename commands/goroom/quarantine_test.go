@@ -1,4 +1,4 @@
-package commands
+package goroom
 
 import (
 	"bytes"
@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gobot-dev/gobot/commands"
 	"github.com/gobot-dev/gobot/storage"
 	bolt "go.etcd.io/bbolt"
 )
@@ -62,7 +63,7 @@ func damage(t *testing.T, tb *testApp, channel string, mutate func([]byte) []byt
 	}
 	t.Cleanup(func() { store.Close() })
 	log := newSyncLog()
-	app, err := New(Options{AppID: "1", Discord: tb.rec, Store: store, Players: testPlayers{},
+	app, err := commands.New(commands.Options{AppID: "1", Discord: tb.rec, Store: store, Rooms: []commands.NewRoom{New(testPlayers{}, nil)},
 		Logger: slog.New(slog.NewTextHandler(log, nil)), Now: tb.clk.Now})
 	if err != nil {
 		t.Fatal(err)
@@ -112,8 +113,8 @@ func TestCorruptGameQuarantined(t *testing.T) {
 			log := damage(t, tb, channelID, tt.mutate(t))
 
 			c := only(t, tb.command(ann, tt.first))
-			if c.Message == nil || c.Message.Ephemeral || c.text() != quarantineNotice {
-				t.Fatalf("%s on a damaged game = %q (ephemeral %v), want the public notice %q", tt.first, c.text(), c.Message != nil && c.Message.Ephemeral, quarantineNotice)
+			if c.Message == nil || c.Message.Ephemeral || c.text() != commands.QuarantineNotice {
+				t.Fatalf("%s on a damaged game = %q (ephemeral %v), want the public notice %q", tt.first, c.text(), c.Message != nil && c.Message.Ephemeral, commands.QuarantineNotice)
 			}
 			wantEphemeral(t, tb.command(ann, "/go play move:E5"), "There is no game in this channel")
 			tb.command(ann, "/go abort")
@@ -153,8 +154,8 @@ func TestCorruptGameQuarantinedAtStart(t *testing.T) {
 	}
 	cancel()
 	<-done
-	if len(posted) != 1 || posted[0].text() != quarantineNotice {
-		t.Fatalf("Run posted %+v to the channel, want the notice %q", posted, quarantineNotice)
+	if len(posted) != 1 || posted[0].text() != commands.QuarantineNotice {
+		t.Fatalf("Run posted %+v to the channel, want the notice %q", posted, commands.QuarantineNotice)
 	}
 	if n := strings.Count(log.String(), "quarantined"); n != 1 {
 		t.Errorf("log mentions the quarantine %d times, want once:\n%s", n, log.String())
@@ -172,11 +173,11 @@ func TestCorruptGameQuarantinedWhenDue(t *testing.T) {
 	tb.command(ann, "/go bot level:first size:9")
 	tb.command(ann, "/go play move:D4")
 	damage(t, tb, channelID, halfRecord)
-	if err := tb.handleDue(context.Background(), channelID); err != nil {
+	if err := tb.HandleDue(context.Background(), channelID); err != nil {
 		t.Fatalf("handleDue(damaged game) = %v, want nil", err)
 	}
 	calls := tb.rec.take()
-	if len(calls) != 1 || calls[0].Op != "send" || calls[0].text() != quarantineNotice {
+	if len(calls) != 1 || calls[0].Op != "send" || calls[0].text() != commands.QuarantineNotice {
 		t.Fatalf("handleDue(damaged game) sent %+v, want the notice in the channel", calls)
 	}
 	if qs, err := tb.store.QuarantinedGames(context.Background()); err != nil || len(qs) != 1 {

@@ -1,4 +1,4 @@
-package commands
+package goroom
 
 import (
 	"bytes"
@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/bwmarrin/discordgo"
+	"github.com/gobot-dev/gobot/commands"
 	"github.com/gobot-dev/gobot/engine"
 )
 
@@ -43,7 +44,7 @@ func postSigned(t *testing.T, h http.Handler, header http.Header, body []byte) *
 // and returns the answer.
 func postCommand(t *testing.T, tb *testApp, h http.Handler, priv ed25519.PrivateKey, u *discordgo.User, line string) *httptest.ResponseRecorder {
 	t.Helper()
-	data, _, err := parseSlash(line, Definitions(testPlayers{}.Levels()), nil)
+	data, _, err := commands.ParseSlash(line, goDefinitions(testPlayers{}.Levels()), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,8 +96,8 @@ func TestHTTPSignatures(t *testing.T) {
 }
 
 func TestHTTPCommandAndFiles(t *testing.T) {
-	tb := newTestApp(t)
-	tb.deferAfter = time.Hour // answers here never depend on the machine's speed
+	// Answers here never depend on the machine's speed.
+	tb := newTestAppWith(t, testPlayers{}, func(o *commands.Options) { o.DeferAfter = time.Hour })
 	pub, priv, _ := ed25519.GenerateKey(rand.Reader)
 	h := tb.HTTPHandler(pub)
 	post := func(u *discordgo.User, line string) (map[string]any, []call) {
@@ -109,7 +110,7 @@ func TestHTTPCommandAndFiles(t *testing.T) {
 		if err := json.Unmarshal(w.Body.Bytes(), &resp); err != nil {
 			t.Fatalf("%s: answer %s: %v", line, w.Body, err)
 		}
-		tb.waitIdle() // the handler's follow-up calls
+		tb.Wait() // the handler's follow-up calls
 		return resp, tb.rec.take()
 	}
 	// Help has no files: the answer is in the HTTP response, ephemeral.
@@ -151,8 +152,7 @@ func TestHTTPDefersSlowHandlers(t *testing.T) {
 	var once sync.Once
 	free := func() { once.Do(func() { close(release) }) }
 	defer free() // also when the test fails early: the handler must end
-	tb := newTestAppWith(t, blockingPlayers{release: release})
-	tb.deferAfter = time.Millisecond
+	tb := newTestAppWith(t, blockingPlayers{release: release}, func(o *commands.Options) { o.DeferAfter = time.Millisecond })
 	pub, priv, _ := ed25519.GenerateKey(rand.Reader)
 	h := tb.HTTPHandler(pub)
 	// The bot plays black and moves first: its handler blocks in GenMove
@@ -162,7 +162,7 @@ func TestHTTPDefersSlowHandlers(t *testing.T) {
 		t.Fatalf("slow handler answered %s, want a deferral", w.Body)
 	}
 	free()
-	tb.waitIdle()
+	tb.Wait()
 	calls := tb.rec.take()
 	if len(calls) != 1 || calls[0].Op != "edit" || !strings.Contains(calls[0].text(), "played **A1**") {
 		t.Fatalf("after the deferral: %v", calls)

@@ -1,4 +1,4 @@
-package commands
+package goroom
 
 import (
 	"bytes"
@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/bwmarrin/discordgo"
+	"github.com/gobot-dev/gobot/commands"
 )
 
 // TestLongInputNotEchoed: an option value of 200 KB is quoted in the error
@@ -85,7 +86,7 @@ func TestHTTPReplayAnsweredOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	before := g.State.MoveCount()
-	data, _, err := parseSlash("/go undo", Definitions(testPlayers{}.Levels()), nil)
+	data, _, err := commands.ParseSlash("/go undo", goDefinitions(testPlayers{}.Levels()), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,7 +109,7 @@ func TestHTTPReplayAnsweredOnce(t *testing.T) {
 	wg.Wait()
 	tb.clk.Advance(time.Minute)
 	answers = append(answers, func() string { w := postSigned(t, h, header, body); return fmt.Sprint(w.Code, " ", w.Body.String()) }())
-	tb.waitIdle()
+	tb.Wait()
 	for i, a := range answers {
 		if a != answers[0] {
 			t.Errorf("copy %d answered %q, want the first answer %q", i, a, answers[0])
@@ -171,7 +172,7 @@ func TestHTTPRejectsOnHeaders(t *testing.T) {
 		{"timestamp not a number", map[string]string{"X-Signature-Ed25519": sig, "X-Signature-Timestamp": "soon"}, -1, http.StatusUnauthorized},
 		{"stale timestamp", map[string]string{"X-Signature-Ed25519": sig, "X-Signature-Timestamp": fmt.Sprint(now.Add(-time.Hour).Unix())}, -1, http.StatusUnauthorized},
 		{"future timestamp", map[string]string{"X-Signature-Ed25519": sig, "X-Signature-Timestamp": fmt.Sprint(now.Add(time.Hour).Unix())}, -1, http.StatusUnauthorized},
-		{"declared too long", map[string]string{"X-Signature-Ed25519": sig, "X-Signature-Timestamp": ts}, maxBody + 1, http.StatusRequestEntityTooLarge},
+		{"declared too long", map[string]string{"X-Signature-Ed25519": sig, "X-Signature-Timestamp": ts}, commands.MaxBody + 1, http.StatusRequestEntityTooLarge},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			tr := &trickle{stop: make(chan struct{})}
@@ -210,7 +211,7 @@ func TestHTTPCapsUnauthenticatedReads(t *testing.T) {
 	var codes []int
 	var mu sync.Mutex
 	var wg sync.WaitGroup
-	n := maxLargeReads + 20
+	n := commands.MaxLargeReads + 20
 	for range n {
 		tr := &trickle{stop: stop}
 		trickles = append(trickles, tr)
@@ -230,7 +231,7 @@ func TestHTTPCapsUnauthenticatedReads(t *testing.T) {
 		mu.Lock()
 		turned := len(codes)
 		mu.Unlock()
-		if turned >= n-maxLargeReads || time.Now().After(deadline) {
+		if turned >= n-commands.MaxLargeReads || time.Now().After(deadline) {
 			break
 		}
 		time.Sleep(10 * time.Millisecond)
@@ -250,11 +251,11 @@ func TestHTTPCapsUnauthenticatedReads(t *testing.T) {
 	}
 	close(stop)
 	wg.Wait()
-	if reading > maxLargeReads {
-		t.Errorf("%d bodies were being read at once, want at most %d", reading, maxLargeReads)
+	if reading > commands.MaxLargeReads {
+		t.Errorf("%d bodies were being read at once, want at most %d", reading, commands.MaxLargeReads)
 	}
-	if len(turned) < n-maxLargeReads {
-		t.Fatalf("%d of %d requests were answered while the others trickled, want %d turned away", len(turned), n, n-maxLargeReads)
+	if len(turned) < n-commands.MaxLargeReads {
+		t.Fatalf("%d of %d requests were answered while the others trickled, want %d turned away", len(turned), n, n-commands.MaxLargeReads)
 	}
 	for _, c := range turned {
 		if c != http.StatusServiceUnavailable {
@@ -272,7 +273,7 @@ var _ = bytes.NewReader
 func TestHTTPReplayAfterRestart(t *testing.T) {
 	tb, h, priv := httpBot(t)
 	startGame(t, tb)
-	data, _, err := parseSlash("/go pass", Definitions(testPlayers{}.Levels()), nil)
+	data, _, err := commands.ParseSlash("/go pass", goDefinitions(testPlayers{}.Levels()), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -286,14 +287,14 @@ func TestHTTPReplayAfterRestart(t *testing.T) {
 	if w := postSigned(t, h, header, body); w.Code != http.StatusOK {
 		t.Fatalf("first copy = %d %s", w.Code, w.Body)
 	}
-	tb.waitIdle()
+	tb.Wait()
 	tb.command(bob, "/go play move:D4")
 	tb.clk.Advance(time.Minute)
 	restarted := tb.HTTPHandler(priv.Public().(ed25519.PublicKey))
 	if w := postSigned(t, restarted, header, body); w.Code != http.StatusUnauthorized {
 		t.Errorf("the copy after a restart = %d %s, want 401", w.Code, w.Body)
 	}
-	tb.waitIdle()
+	tb.Wait()
 	g, err := tb.store.Game(context.Background(), channelID)
 	if err != nil || g.State.MoveCount() != 2 {
 		t.Fatalf("after the replay: %v, %d moves, want 2 (ann's pass once, bob's D4)", err, g.State.MoveCount())

@@ -1,4 +1,4 @@
-package commands
+package goroom
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/bwmarrin/discordgo"
+	"github.com/gobot-dev/gobot/commands"
 	"github.com/gobot-dev/gobot/storage"
 )
 
@@ -29,7 +30,7 @@ func (s *staleStore) Game(ctx context.Context, channelID string) (*storage.Game,
 // same version 1 as the new one) must not remove the new game.
 func TestAbortStale(t *testing.T) {
 	var st *staleStore
-	tb := newTestAppStore(t, testPlayers{}, func(s *storage.Store) Store {
+	tb := newTestAppStore(t, testPlayers{}, func(s *storage.Store) commands.Store {
 		st = &staleStore{Store: s}
 		return st
 	})
@@ -46,7 +47,7 @@ func TestAbortStale(t *testing.T) {
 
 	it := tb.interaction(cat, channelID)
 	it.Member.Permissions = discordgo.PermissionManageMessages
-	data, _, _ := parseSlash("/go abort reason:stale", Definitions(nil), nil)
+	data, _, _ := commands.ParseSlash("/go abort reason:stale", goDefinitions(nil), nil)
 	it.Type, it.Data = discordgo.InteractionApplicationCommand, data
 	tb.Handle(context.Background(), it)
 	c := only(t, tb.rec.take())
@@ -94,7 +95,7 @@ func (s *brokenStore) AcceptChallenge(ctx context.Context, id string, g *storage
 // open (accepting is one transaction), and a later accept starts the game.
 func TestAcceptAtomic(t *testing.T) {
 	var bs *brokenStore
-	tb := newTestAppStore(t, testPlayers{}, func(s *storage.Store) Store {
+	tb := newTestAppStore(t, testPlayers{}, func(s *storage.Store) commands.Store {
 		bs = &brokenStore{Store: s}
 		return bs
 	})
@@ -126,7 +127,7 @@ func TestAcceptAtomic(t *testing.T) {
 // heldThreads is a Discord whose StartThread waits until released, counting
 // the threads started.
 type heldThreads struct {
-	Discord
+	commands.Discord
 	entered chan struct{}
 	release chan struct{}
 	started atomic.Int32
@@ -143,9 +144,8 @@ func (h *heldThreads) StartThread(ctx context.Context, channelID, name string) (
 // TestDoubleAcceptThread: a second Accept pressed while the first is still
 // starting the game's thread is refused at once and starts no second thread.
 func TestDoubleAcceptThread(t *testing.T) {
-	tb := newTestApp(t)
-	h := &heldThreads{Discord: tb.rec, entered: make(chan struct{}), release: make(chan struct{})}
-	tb.App.opts.Discord = h
+	h := &heldThreads{entered: make(chan struct{}), release: make(chan struct{})}
+	tb := newTestAppWith(t, testPlayers{}, func(o *commands.Options) { h.Discord, o.Discord = o.Discord, h })
 	calls := tb.command(ann, "/go challenge opponent:bob size:9 color:black thread:true")
 	accept := calls[len(calls)-1].buttonID(t, "Accept")
 

@@ -1,10 +1,11 @@
-package commands
+package goroom
 
 import (
 	"context"
 	"testing"
 	"time"
 
+	"github.com/gobot-dev/gobot/commands"
 	"github.com/gobot-dev/gobot/engine"
 	"github.com/gobot-dev/gobot/storage"
 )
@@ -23,7 +24,7 @@ func benchGame(b *testing.B, tb *testApp) *storage.Game {
 			b.Fatal(err)
 		}
 	}
-	g := &storage.Game{ID: "1", ChannelID: channelID, Sides: storage.Sides(UserPlayer(ann), UserPlayer(bob)), State: engine.Own(eg)}
+	g := &storage.Game{ID: "1", ChannelID: channelID, Sides: storage.Sides(commands.UserPlayer(ann), commands.UserPlayer(bob)), State: engine.Own(eg)}
 	if err := tb.store.CreateGame(context.Background(), g); err != nil {
 		b.Fatal(err)
 	}

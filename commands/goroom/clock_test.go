@@ -1,4 +1,4 @@
-package commands
+package goroom
 
 import (
 	"context"
@@ -52,7 +52,7 @@ func TestLateMove(t *testing.T) {
 	if _, err := tb.store.Game(context.Background(), channelID); err == nil {
 		t.Errorf("the game is still active")
 	}
-	tb.handleDueGames(context.Background())
+	tb.HandleDueGames(context.Background())
 	if calls := tb.rec.take(); len(calls) != 0 {
 		t.Errorf("the scheduler acted again: %v", calls)
 	}
@@ -92,7 +92,7 @@ func TestClockFollowsTheGame(t *testing.T) {
 	}
 	tb.press(ann, resume)
 	g, _ = tb.store.Game(context.Background(), channelID)
-	if k := g.Clock; !k.Running() || k.ToMove != clock.Second || !k.Deadline().Equal(tb.App.Now().Add(9*time.Minute)) {
+	if k := g.Clock; !k.Running() || k.ToMove != clock.Second || !k.Deadline().Equal(tb.Now().Add(9*time.Minute)) {
 		t.Errorf("after resuming play the clock is %+v, want white's 9 minutes running from now", k)
 	}
 }
@@ -121,7 +121,7 @@ func findButton(c call, label string) (string, bool) {
 func TestVacation(t *testing.T) {
 	tb := newTestApp(t)
 	startGame(t, tb) // correspondence: ann to move, 3 days
-	start := tb.App.Now()
+	start := tb.Now()
 	reply := only(t, tb.command(ann, "/go vacation days:5"))
 	if !reply.Message.Ephemeral || !strings.Contains(reply.text(), "paused (now in 1 game") || !strings.Contains(reply.text(), "25 days of your 30 days for") {
 		t.Fatalf("vacation reply = %q", reply.text())
@@ -155,7 +155,7 @@ func TestVacation(t *testing.T) {
 		t.Errorf("end of vacation = %q", reply.text())
 	}
 	g, _ = tb.store.Game(context.Background(), channelID)
-	if want := tb.App.Now().Add(4 * 24 * time.Hour); !g.Clock.Deadline().Equal(want) {
+	if want := tb.Now().Add(4 * 24 * time.Hour); !g.Clock.Deadline().Equal(want) {
 		t.Errorf("after the vacation ann's deadline = %v, want %v", g.Clock.Deadline(), want)
 	}
 	refused("/go vacation end:true", "not on vacation")
@@ -192,7 +192,7 @@ func TestPastDeadlineWording(t *testing.T) {
 	startClocked(t, tb, "absolute 10s")
 	ctx := context.Background()
 	g, _ := tb.store.Game(ctx, channelID)
-	now := tb.App.Now()
+	now := tb.Now()
 	if got, want := clockStatus(g, now), fmt.Sprintf("⏱ ⚫ 10 s · ⚪ 10 s · ⚫ black's time runs out <t:%d:R>", g.Clock.Deadline().Unix()); got != want {
 		t.Errorf("before the deadline: %q, want %q", got, want)
 	}
@@ -284,7 +284,7 @@ func TestUndoChargesOnlyTheUndoer(t *testing.T) {
 	if err != nil {
 		t.Fatalf("the game after the undo: %v", err)
 	}
-	if want := tb.App.Now().Add(22 * time.Hour); !g.Clock.Deadline().Equal(want) || g.Clock.ToMove != clock.First {
+	if want := tb.Now().Add(22 * time.Hour); !g.Clock.Deadline().Equal(want) || g.Clock.ToMove != clock.First {
 		t.Errorf("after the undo %v runs out at %v, want black at %v", g.Clock.ToMove, g.Clock.Deadline(), want)
 	}
 	if got := g.Clock.Time(clock.Second).Main; got != 72*time.Hour {
@@ -305,7 +305,7 @@ func TestUndoThatWouldFlag(t *testing.T) {
 	tb.clk.Advance(36 * time.Hour) // 2 days less 36 hours: still in time
 	wantEphemeral(t, tb.command(ann, "/go undo"), "Taking back now would leave you no time")
 	g, err := tb.store.Game(context.Background(), channelID)
-	if err != nil || g.State.MoveCount() != 2 || g.Undo != nil || g.Clock.Flagged(tb.App.Now()) {
+	if err != nil || g.State.MoveCount() != 2 || g.Undo != nil || g.Clock.Flagged(tb.Now()) {
 		t.Fatalf("after the refused undo: %v, %d moves, request %v", err, g.State.MoveCount(), g.Undo)
 	}
 }
@@ -318,7 +318,7 @@ func TestVacationTurnWhileAwayRealClock(t *testing.T) {
 	startGame(t, tb) // correspondence: ann to move, 3 days
 	only(t, tb.command(ann, "/go play move:E5"))
 	only(t, tb.command(ann, "/go vacation days:10"))
-	until := tb.App.Now().Add(10 * 24 * time.Hour)
+	until := tb.Now().Add(10 * 24 * time.Hour)
 	tb.clk.SetTick(time.Millisecond)
 	tb.command(bob, "/go play move:C3")
 	g, err := tb.store.Game(context.Background(), channelID)

@@ -1,6 +1,7 @@
-package commands
+package goroom
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -8,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gobot-dev/gobot/commands"
 	"github.com/gobot-dev/gobot/engine/clock"
 
 	"github.com/bwmarrin/discordgo"
@@ -39,7 +41,7 @@ func TestParseSetup(t *testing.T) {
 			r := slashRequest(t, tt.line)
 			s, err := parseSetup(r, "black", nil)
 			if tt.wantErr != "" {
-				var ue *UserError
+				var ue *commands.UserError
 				if !errors.As(err, &ue) || !strings.Contains(ue.Msg, tt.wantErr) {
 					t.Fatalf("parseSetup(%q) error = %v, want %q", tt.line, err, tt.wantErr)
 				}
@@ -57,14 +59,22 @@ func TestParseSetup(t *testing.T) {
 }
 
 // slashRequest is a Request for a console-style command line.
-func slashRequest(t *testing.T, line string) *Request {
+func slashRequest(t *testing.T, line string) *commands.Request {
 	t.Helper()
-	data, _, err := parseSlash(line, Definitions(testPlayers{}.Levels()), nil)
+	data, _, err := commands.ParseSlash(line, []*discordgo.ApplicationCommand{definition(testPlayers{}.Levels())}, nil)
 	if err != nil {
 		t.Fatalf("parseSlash(%q): %v", line, err)
 	}
-	path, opts := commandPath(data)
-	return &Request{Interaction: &discordgo.Interaction{Type: discordgo.InteractionApplicationCommand, Data: data}, Path: path, options: opts}
+	// The router makes the Request a handler gets.
+	var got *commands.Request
+	rt := commands.NewRouter()
+	for _, sub := range definition(testPlayers{}.Levels()).Options {
+		rt.Command(commands.CommandName+"/"+sub.Name, func(ctx context.Context, r *commands.Request) error { got = r; return nil })
+	}
+	if err := rt.Dispatch(context.Background(), &commands.Request{Interaction: &discordgo.Interaction{Type: discordgo.InteractionApplicationCommand, Data: data}}); err != nil || got == nil {
+		t.Fatalf("dispatch %q: %v", line, err)
+	}
+	return got
 }
 
 func TestParseMove(t *testing.T) {
@@ -96,7 +106,7 @@ func TestParseMove(t *testing.T) {
 		t.Run(tt.in, func(t *testing.T) {
 			got, err := parseMove(engine.Black, tt.in, tt.size)
 			if tt.wantErr != "" {
-				msg, _ := errorMessage(err)
+				msg, _ := commands.ErrorMessage(err)
 				if err == nil || !strings.Contains(msg, tt.wantErr) {
 					t.Fatalf("parseMove(%q) = %v, %q; want error %q", tt.in, got, msg, tt.wantErr)
 				}
@@ -112,7 +122,7 @@ func TestParseMove(t *testing.T) {
 func TestDefinitions(t *testing.T) {
 	defs := newTestApp(t).Definitions()
 	if len(defs) != 2 || defs[0].Name != "go" || defs[1].Name != "go-admin" {
-		t.Fatalf("Definitions = %d commands, want /go and /go-admin (an App given no rooms has Go's alone)", len(defs))
+		t.Fatalf("Definitions = %d commands, want /go and /go-admin (the test's App has Go's room alone)", len(defs))
 	}
 	var subs []string
 	for _, o := range defs[0].Options {
@@ -133,9 +143,9 @@ func TestDefinitions(t *testing.T) {
 		t.Errorf("subcommands %v, want %s", subs, want)
 	}
 	// Every subcommand has a handler.
-	tb := newTestApp(t)
+	routed := routedPaths(newTestApp(t))
 	for _, s := range subs {
-		if _, ok := tb.router.commands["go/"+s]; !ok {
+		if _, ok := routed["go/"+s]; !ok {
 			t.Errorf("no handler for /go %s", s)
 		}
 	}
@@ -147,11 +157,20 @@ func TestDefinitions(t *testing.T) {
 	}
 }
 
+// routedPaths are the command paths tb's App routes.
+func routedPaths(tb *testApp) map[string]bool {
+	out := map[string]bool{}
+	for _, p := range tb.Router().Commands() {
+		out[p] = true
+	}
+	return out
+}
+
 // TestAdminDefinition: /go-admin is for Manage Server by default, in
 // servers only (as Discord's JSON says it), and each of its subcommands
 // has a handler.
 func TestAdminDefinition(t *testing.T) {
-	def := Definitions(testPlayers{}.Levels())[1]
+	def := commands.AdminDefinition()
 	raw, err := json.Marshal(def)
 	if err != nil {
 		t.Fatal(err)
@@ -167,7 +186,7 @@ func TestAdminDefinition(t *testing.T) {
 	if wire.Perms != "32" || wire.DM == nil || *wire.DM || fmt.Sprint(wire.Contexts) != "[0]" {
 		t.Errorf("/go-admin: default_member_permissions %q, dm_permission %v, contexts %v; want \"32\", false, [0]", wire.Perms, wire.DM, wire.Contexts)
 	}
-	tb := newTestApp(t)
+	routed := routedPaths(newTestApp(t))
 	var paths []string
 	for _, o := range def.Options {
 		if o.Type == discordgo.ApplicationCommandOptionSubCommandGroup {
@@ -182,7 +201,7 @@ func TestAdminDefinition(t *testing.T) {
 		t.Errorf("/go-admin = %v, want %s", paths, want)
 	}
 	for _, p := range paths {
-		if _, ok := tb.router.commands[p]; !ok {
+		if _, ok := routed[p]; !ok {
 			t.Errorf("no handler for %s", p)
 		}
 	}
@@ -191,7 +210,7 @@ func TestAdminDefinition(t *testing.T) {
 // TestHelpRulesets: /go help names each ruleset once, then what it means.
 func TestHelpRulesets(t *testing.T) {
 	var field string
-	for _, f := range helpText(nil, DefaultChallengeTTL, DefaultScoringTTL, clock.Default())[0].Fields {
+	for _, f := range helpText(nil, commands.DefaultChallengeTTL, commands.DefaultScoringTTL, clock.Default())[0].Fields {
 		if f.Name == "Rulesets" {
 			field = f.Value
 		}
@@ -214,7 +233,7 @@ func TestHelpTimeLimits(t *testing.T) {
 		challenge, scoring time.Duration
 		want               []string
 	}{
-		{DefaultChallengeTTL, DefaultScoringTTL, []string{"expire after a day", "after a day the marking stands"}},
+		{commands.DefaultChallengeTTL, commands.DefaultScoringTTL, []string{"expire after a day", "after a day the marking stands"}},
 		{2 * time.Hour, 72 * time.Hour, []string{"expire after 2 hours", "after 3 days the marking stands"}},
 		{90 * time.Minute, time.Hour, []string{"expire after 90 minutes", "after an hour the marking stands"}},
 	}
