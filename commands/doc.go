@@ -3,16 +3,21 @@
 // adapter gobot answers through: REST, over a *discordgo.Session, whose
 // rate limiter keeps Discord's per-route buckets and global limit) and the
 // core every game goes through (challenges, turns, clocks, the owed bot
-// moves, delivery, the archive, ratings, /go-admin). What only one kind of
-// game knows is its Room (room.go): the core asks the room of a game's
-// kind. Go's room (/go and its buttons, the scoring phase, undo, reviews,
-// rengo and vote games) still lives in this package (goroom.go);
-// draughts' is commands/draughtsroom.
+// moves, delivery, the archive, ratings, /go-admin). It knows no game:
+// what only one kind of game knows is its Room (room.go), and the core
+// asks the room of a game's kind. A room with more adds optional parts the
+// core looks for: Phases (a game's own phases and deadlines: Go's scoring,
+// rengo's lobbies, votes), WebRoom (the board page), ServerSettings (an
+// admin's defaults for its games), Reviewed (reviews written into the
+// record) and Stopper (long work stopped at shutdown). Go's room is
+// commands/goroom, draughts' is commands/draughtsroom; cmd/gobot
+// registers each with one entry of Options.Rooms. internal/layers fails if
+// this package imports a game's rules, pictures, bots or room.
 //
 // Words: App is gobot's Discord application (the handlers and their
 // state). A "bot" is an AI opponent and nothing else: the bots package
-// provides them, this package reaches them through Players, and a player's
-// level name is storage.Player.Level. "engine" is the rules package
+// provides them, each room reaches its own (goroom.Players), and a
+// player's level name is storage.Player.Level. "engine" is the rules package
 // (engine and its sub-packages); an external program that speaks GTP is a
 // "GTP program". Discord's own words keep their meaning: a bot token, a
 // bot account.
@@ -25,10 +30,10 @@
 // with an apology instead of taking gobot down.
 //
 // Who may act in a game follows its seats (storage.Game.Sides): a side has
-// one player, or in rengo (rengo.go) a team whose players take its moves in
-// turn, or in a vote game (vote.go) a channel whose people vote on each
-// move. The same core (moves, clocks, the bot queue, scoring, records)
-// serves them all.
+// one player, or in rengo a team whose players take its moves in turn, or
+// in a vote game a channel whose people vote on each move (both Go's, in
+// goroom). The same core (turns, clocks, the bot queue, records) serves
+// them all.
 //
 // A game whose stored record cannot be read is set aside (storage's
 // quarantine, for `gobot doctor`) the first time it is read, by an
@@ -36,27 +41,30 @@
 // the players are told in the channel, and the channel is free again.
 //
 // Finished games stay reachable (archive.go): the message that ends a
-// game carries its SGF, and /go sgf, /go replay, /go review and /go history
-// name archived games through one game: option (finishedGameOption), which
-// shows a user only the games they played and the games of the server they
-// ask in. Ratings (stats.go) are storage's, applied when a game is
-// archived; this package decides which games are rated (rated:, see
-// archiveGame in game.go) and shows ratings, ranks and leaderboards.
+// game carries its record (the room's: SGF, PDN), and /go sgf, /go replay,
+// /go review and /go history name archived games through one game: option
+// (FinishedGameOption), which shows a user only the games they played and
+// the games of the server they ask in. Ratings (stats.go) are storage's,
+// applied when a game is archived, in each kind's own pools; this package
+// decides which games are rated (rated:, see archiveGame in game.go) and
+// shows ratings, ranks and leaderboards.
 //
-// Rules live in engine, persistence in storage, pictures in render and AI
-// opponents in bots: this package only translates between them and Discord.
-// It owns the Discord side of a game: the commands and their answers, who
+// Rules live in engine (the contract, engine/game, and each game's rules),
+// persistence in storage, pictures in render and AI opponents in bots:
+// the rooms translate between them and Discord, the core between the
+// contract and Discord. It owns the Discord side of a game: the commands
+// and their answers, who
 // may act (only the players of a game, a moderator for /go abort), the
 // decisions storage leaves to it (expiry, results, rating), and what a
 // game's storage.Delivery means (the boards to edit, the follow-up that
 // reaches a user install's private channel, the board owed to the players).
 // It declares the small interfaces it needs: Discord for the REST calls,
-// Players and Reviewer for the bots, and Store, which is wiring only: New
+// Room for the games, and Store, which is wiring only: New
 // keeps each of its parts (Games, Challenges, Archive, Stats, Reviews,
 // Deadlines, BotQueue) in a field of its own, and every handler and
 // helper uses, or takes as a parameter, the part it names (deps.go).
-// It calls engine and render directly, and is, with cmd/gobot, the only
-// package that imports discordgo.
+// It is, with its rooms and cmd/gobot, the only code that imports
+// discordgo.
 //
 // It must not: hold rules (a move, a capture, a score is engine's), write
 // storage records itself or hold a lock around a game (the store's
@@ -73,9 +81,10 @@
 // types the same commands). App.Run does the background work: expired
 // challenges, the workers that make owed bot moves, and the clocks.
 //
-// The board page (package web) is a fourth door (web.go): App.Act turns
-// a click into the interaction it stands for (/go play, /go pass, the
-// Accept button…) and runs it through the same router, keeping the
+// The board page (package web) is a fourth door (web.go): App.Act asks
+// the game's room (a WebRoom: Go's) for the interaction a click stands
+// for (/go play, /go pass, the Accept button…) and runs it through the
+// same router, keeping the
 // answer meant for the person who clicked (a refusal is shown on the
 // page) and posting the public one in the game's channel; App.View is a
 // game as the page draws it. Every committed write of a game is announced
@@ -102,16 +111,12 @@
 // rating pools a game counts in) and in /go leaderboard. Every admin
 // action and every abort is stored in the server's log.
 //
-// Game reviews (review.go) run in the handler of /go review, through the
-// Reviewer (the bots' limiter, one review per user), edit the deferred
-// answer with their progress, are stored with the archived game before they
-// are posted (in a thread where gobot may start one), and stop at once
-// when the App shuts down.
-//
+
 // Every game has a clock (engine/clock; clock.go here). One scheduler,
 // runClocks, handles every deadline: it reads the earliest from the
 // store's deadline index (NextDue), sleeps until it on Options.After, and
-// handles what is due (DueGames): the end of a scoring phase, a reminder
+// handles what is due (DueGames): a room's own deadline (the end of a
+// scoring phase, a vote's period), a reminder
 // (once per move, correspondence clocks only), a loss on time (annulled
 // before two moves of one's own). A write wakes it (kickClocks); it is
 // re-armed from the store at every start, after crediting running clocks
