@@ -1,12 +1,14 @@
 package goroom
 
 import (
+	"bytes"
 	"fmt"
 	"strings"
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/gobot-dev/gobot/commands"
 	"github.com/gobot-dev/gobot/engine"
+	"github.com/gobot-dev/gobot/render"
 	"github.com/gobot-dev/gobot/storage"
 )
 
@@ -16,14 +18,14 @@ import (
 func finishedBoardMessage(arc *storage.Archived) (*commands.Message, error) {
 	eg, info, err := engine.ParseSGF(arc.SGF)
 	if err != nil {
-		return nil, fmt.Errorf("commands: record of game %s: %w", arc.ID, err)
+		return nil, fmt.Errorf("goroom: record of game %s: %w", arc.ID, err)
 	}
 	g := &storage.Game{ID: arc.ID, ChannelID: arc.ChannelID, GuildID: arc.GuildID, Sides: storage.Sides(arc.Black, arc.White), State: engine.Own(eg)}
 	res, rerr := engine.ParseResult(arc.Result)
 	result := "no result · " + arc.Result
 	if rerr == nil {
 		if err := eg.End(res); err != nil {
-			return nil, fmt.Errorf("commands: result of game %s: %w", arc.ID, err)
+			return nil, fmt.Errorf("goroom: result of game %s: %w", arc.ID, err)
 		}
 		result = resultSentence(g, res)
 		if arc.Annulled {
@@ -58,4 +60,28 @@ func finishedBoardMessage(arc *storage.Archived) (*commands.Message, error) {
 		Files:           []commands.File{f, sgfFile(arc.ID, title(g), arc.SGF)},
 		AllowedMentions: commands.NoMentions(),
 	}, nil
+}
+
+// goArchivedGIF animates a finished game of Go from its record, ending on the
+// count when it was scored.
+func goArchivedGIF(a *storage.Archived) (commands.File, error) {
+	eg, info, err := engine.ParseSGF(a.SGF)
+	if err != nil {
+		return commands.File{}, fmt.Errorf("goroom: record of game %s: %w", a.ID, err)
+	}
+	opts := render.GIFOptions{Size: 480}
+	if info.Dead != nil {
+		opts.Dead, opts.Owner = info.Dead, eg.Score(info.Dead).Owner
+	}
+	var buf bytes.Buffer
+	if err := render.GIF(&buf, eg, opts); err != nil {
+		return commands.File{}, fmt.Errorf("goroom: animate game %s: %w", a.ID, err)
+	}
+	return commands.File{Name: "gobot-" + a.ID + ".gif", ContentType: "image/gif",
+		Description: commands.Clip("Animated replay: "+commands.ArchivedTitle(a)+", "+a.Result, 1024), Data: buf.Bytes()}, nil
+}
+
+// sgfFile is the attachment of a game's record.
+func sgfFile(id, what string, data []byte) commands.File {
+	return commands.File{Name: "gobot-" + id + ".sgf", ContentType: "application/x-go-sgf", Description: commands.Clip("SGF record: "+what, 1024), Data: data}
 }

@@ -319,7 +319,7 @@ func sgfInfo(g *storage.Game, dead []engine.Point, scored bool) engine.SGFInfo {
 func writeSGF(g *storage.Game, info engine.SGFInfo) ([]byte, error) {
 	var buf bytes.Buffer
 	if err := engine.WriteSGF(&buf, goOf(g), info); err != nil {
-		return nil, fmt.Errorf("commands: write SGF of game %s: %w", g.ID, err)
+		return nil, fmt.Errorf("goroom: write SGF of game %s: %w", g.ID, err)
 	}
 	return buf.Bytes(), nil
 }
@@ -363,7 +363,7 @@ func gameGIF(g *storage.Game, dead []engine.Point) (commands.File, error) {
 	}
 	var buf bytes.Buffer
 	if err := render.GIF(&buf, goOf(g), opts); err != nil {
-		return commands.File{}, fmt.Errorf("commands: animate game %s: %w", g.ID, err)
+		return commands.File{}, fmt.Errorf("goroom: animate game %s: %w", g.ID, err)
 	}
 	return commands.File{Name: "gobot-" + g.ID + ".gif", ContentType: "image/gif",
 		Description: fmt.Sprintf("Animated replay of %s, %s.", title(g), commands.Plural(g.State.MoveCount(), "move")), Data: buf.Bytes()}, nil

@@ -10,6 +10,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 	"github.com/gobot-dev/gobot/commands"
 	"github.com/gobot-dev/gobot/engine"
+	"github.com/gobot-dev/gobot/engine/game"
 	"github.com/gobot-dev/gobot/render"
 	"github.com/gobot-dev/gobot/storage"
 )
@@ -52,7 +53,7 @@ func boardFile(g *storage.Game, v view) (commands.File, string, error) {
 	}
 	var buf bytes.Buffer
 	if err := render.Board(&buf, b, opts); err != nil {
-		return commands.File{}, "", fmt.Errorf("commands: draw board of game %s: %w", g.ID, err)
+		return commands.File{}, "", fmt.Errorf("goroom: draw board of game %s: %w", g.ID, err)
 	}
 	name := fmt.Sprintf("board-%s-%d.png", g.ID, eg.MoveCount())
 	return commands.File{Name: name, ContentType: "image/png", Description: commands.Clip(altText(g, v), 1024), Data: buf.Bytes()}, name, nil
@@ -203,6 +204,16 @@ func describeMove(g *storage.Game, m engine.Move, captured int) string {
 		if k := goOf(g).Board().Ko(goOf(g).ToPlay()); k != engine.NoPoint {
 			s += fmt.Sprintf(" Ko at %s: it cannot be retaken at once.", k)
 		}
+	}
+	return s
+}
+
+// clockStatus is ClockStatus for a game of Go, which also says when its
+// clocks stopped for the scoring phase.
+func clockStatus(g *storage.Game, now time.Time) string {
+	s := commands.ClockStatus(g, now, func(s game.Side) string { return (*room)(nil).SideLabel(g, s) })
+	if s != "" && !g.Clock.Running() && g.Scoring != nil {
+		s += " · stopped while the dead stones are agreed"
 	}
 	return s
 }

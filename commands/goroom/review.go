@@ -181,11 +181,11 @@ func (a *room) storedReview(ctx context.Context, id string) *review.Review {
 func archivedEngineGame(a *storage.Archived) (*engine.Game, error) {
 	g, _, err := engine.ParseSGF(a.SGF)
 	if err != nil {
-		return nil, fmt.Errorf("commands: record of game %s: %w", a.ID, err)
+		return nil, fmt.Errorf("goroom: record of game %s: %w", a.ID, err)
 	}
 	if res, err := engine.ParseResult(a.Result); err == nil && res.Winner != engine.Empty && !a.Annulled {
 		if err := g.End(res); err != nil {
-			return nil, fmt.Errorf("commands: result of game %s: %w", a.ID, err)
+			return nil, fmt.Errorf("goroom: result of game %s: %w", a.ID, err)
 		}
 	}
 	return g, nil
@@ -260,7 +260,7 @@ func reviewGraph(a *storage.Archived, rv *review.Review) (picture, error) {
 	marks := rv.Swings(3)
 	var buf bytes.Buffer
 	if err := render.WinrateGraph(&buf, wr, render.GraphOptions{Marks: marks}); err != nil {
-		return picture{}, fmt.Errorf("commands: graph of game %s: %w", a.ID, err)
+		return picture{}, fmt.Errorf("goroom: graph of game %s: %w", a.ID, err)
 	}
 	name := "review-" + a.ID + "-graph.png"
 	var swings []string
@@ -301,7 +301,7 @@ func mistakeBoards(a *storage.Archived, g *engine.Game, rv *review.Review) ([]pi
 		var buf bytes.Buffer
 		prev, _ := before.LastMove()
 		if err := render.Variation(&buf, before.Board(), render.VariationOptions{Played: played, PV: pv, Previous: prev}); err != nil {
-			return nil, fmt.Errorf("commands: mistake %d of game %s: %w", m.Number, a.ID, err)
+			return nil, fmt.Errorf("goroom: mistake %d of game %s: %w", m.Number, a.ID, err)
 		}
 		name := fmt.Sprintf("review-%s-move%d.png", a.ID, m.Number)
 		line := mistakeLine(m)
@@ -372,7 +372,7 @@ func embedColor(c engine.Color) int {
 func reviewedSGF(a *storage.Archived, rv *review.Review) ([]byte, error) {
 	g, info, err := engine.ParseSGF(a.SGF)
 	if err != nil {
-		return nil, fmt.Errorf("commands: record of game %s: %w", a.ID, err)
+		return nil, fmt.Errorf("goroom: record of game %s: %w", a.ID, err)
 	}
 	info.Comments = map[int]string{}
 	info.Variations = map[int][]engine.Move{}
@@ -432,7 +432,7 @@ func (a *room) cmdEstimate(ctx context.Context, r *commands.Request) error {
 	}
 	g, info, err := engine.ParseSGF(arc.SGF)
 	if err != nil {
-		return fmt.Errorf("commands: record of game %s: %w", arc.ID, err)
+		return fmt.Errorf("goroom: record of game %s: %w", arc.ID, err)
 	}
 	if g.MoveCount() == 0 {
 		return commands.UserErr(commands.ErrBadOption, "That game has no moves to estimate.")

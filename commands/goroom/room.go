@@ -105,7 +105,7 @@ func (r *room) BotMove(ctx context.Context, g *storage.Game) (string, error) {
 	m, err := a.players.GenMove(mctx, level, goOf(g).Clone())
 	cancel()
 	if err != nil {
-		return "", fmt.Errorf("commands: bot %s in game %s: %w", level, g.ID, err)
+		return "", fmt.Errorf("goroom: bot %s in game %s: %w", level, g.ID, err)
 	}
 	m.Color = c
 	return a.apply(ctx, g, m)
@@ -265,3 +265,11 @@ var (
 )
 
 func (r *room) Levels() []commands.Level { return r.players.Levels() }
+
+// Players is what Go's room needs from the AI opponents: the levels on offer
+// and a move for one of them. GenMove must not modify g, returns a legal
+// move for g.ToPlay() (Place, Pass or Resign), and returns when ctx ends.
+type Players interface {
+	Levels() []commands.Level
+	GenMove(ctx context.Context, level string, g *engine.Game) (engine.Move, error)
+}

@@ -30,7 +30,7 @@ func estimatePhase(ctx context.Context, g *storage.Game) (*engine.ScoringPhase, 
 	defer cancel()
 	ph, err := engine.NewScoringPhase(goOf(g), estimate.Dead(ctx, goOf(g), estimate.Options{}))
 	if err != nil {
-		return nil, fmt.Errorf("commands: scoring phase of game %s: %w", g.ID, err)
+		return nil, fmt.Errorf("goroom: scoring phase of game %s: %w", g.ID, err)
 	}
 	return ph, nil
 }
@@ -43,7 +43,7 @@ func phase(ctx context.Context, g *storage.Game) (*engine.ScoringPhase, error) {
 		return nil, err
 	}
 	if err := ph.SetDead(goOf(g), deadOf(g)); err != nil {
-		return nil, fmt.Errorf("commands: scoring phase of game %s: %w", g.ID, err)
+		return nil, fmt.Errorf("goroom: scoring phase of game %s: %w", g.ID, err)
 	}
 	return ph, nil
 }

@@ -101,7 +101,7 @@ func (a *room) undo(ctx context.Context, r *commands.Request, g *storage.Game) e
 func takeBack(g *storage.Game, n int) error {
 	for i := 0; i < n; i++ {
 		if err := goOf(g).Undo(); err != nil {
-			return fmt.Errorf("commands: undo in game %s: %w", g.ID, err)
+			return fmt.Errorf("goroom: undo in game %s: %w", g.ID, err)
 		}
 	}
 	g.Undo = nil

@@ -1,6 +1,249 @@
 package goroom
 
-import "github.com/gobot-dev/gobot/commands"
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+	"github.com/gobot-dev/gobot/commands"
+	"github.com/gobot-dev/gobot/engine"
+	"github.com/gobot-dev/gobot/engine/clock"
+	"github.com/gobot-dev/gobot/engine/game"
+	"github.com/gobot-dev/gobot/storage"
+)
+
+// Go's games on the board page (WebRoom): the view the page draws and
+// the page's actions as the slash commands and buttons they are.
+
+func (r *room) WebAction(g *storage.Game, u commands.WebUser, s game.Side, act commands.Action) (*discordgo.Interaction, string) {
+	if c := engine.ColorOf(s); act.Seat != c.String() {
+		return nil, fmt.Sprintf("You are not playing %s in this game: you play %s.", seatName(act.Seat), c)
+	}
+	var it *discordgo.Interaction
+	switch act.Kind {
+	case commands.ActPlay, commands.ActPass, commands.ActResign, commands.ActUndo, commands.ActDead:
+		if act.Version != g.Version {
+			return nil, commands.StaleClick
+		}
+		var opts []*discordgo.ApplicationCommandInteractionDataOption
+		switch act.Kind {
+		case commands.ActPlay:
+			opts = append(opts, commands.StringOption("move", act.Point))
+		case commands.ActDead:
+			opts = append(opts, commands.StringOption("point", act.Point))
+		}
+		it = r.WebInteraction(g, u, discordgo.InteractionApplicationCommand)
+		it.Data = discordgo.ApplicationCommandInteractionData{ID: "300000000000000001", Name: "go", CommandType: discordgo.ChatApplicationCommand,
+			Options: []*discordgo.ApplicationCommandInteractionDataOption{{Name: act.Kind, Type: discordgo.ApplicationCommandOptionSubCommand, Options: opts}}}
+	case commands.ActUndoYes, commands.ActUndoNo:
+		at := "none"
+		if g.Undo != nil {
+			at = strconv.Itoa(g.Undo.MoveCount)
+		}
+		it = r.WebInteraction(g, u, discordgo.InteractionMessageComponent)
+		it.Data = discordgo.MessageComponentInteractionData{CustomID: "game/" + g.ID + "/" + act.Kind + "/" + at, ComponentType: discordgo.ButtonComponent}
+	case commands.ActAccept, commands.ActResume:
+		key := "none"
+		if g.Scoring != nil {
+			key = markingKey(deadOf(g))
+			if act.Version != g.Version && act.Kind == commands.ActResume {
+				return nil, commands.StaleClick
+			}
+		}
+		it = r.WebInteraction(g, u, discordgo.InteractionMessageComponent)
+		it.Data = discordgo.MessageComponentInteractionData{CustomID: "game/" + g.ID + "/score/" + key + "/" + act.Kind, ComponentType: discordgo.ButtonComponent}
+	default:
+		return nil, "gobot does not know that action."
+	}
+	return it, ""
+}
+
+func (r *room) FinishedView(arc *storage.Archived, channelID string) (*commands.GameView, error) {
+	eg, info, err := engine.ParseSGF(arc.SGF)
+	if err != nil {
+		return nil, fmt.Errorf("goroom: read the record of game %s: %w", arc.ID, err)
+	}
+	g := &storage.Game{ID: arc.ID, ChannelID: channelID, Kind: engine.KindName, Sides: storage.Sides(arc.Black, arc.White), State: engine.Own(eg)}
+	v := r.LiveView(g)
+	v.Over, v.ToPlay, v.Ko, v.Version = true, "", "", 0
+	v.Black.Clock, v.White.Clock = nil, nil
+	v.Result = arc.Result
+	res, ok := eg.Result()
+	if !ok {
+		res, err = engine.ParseResult(arc.Result)
+		ok = err == nil
+	}
+	if ok {
+		v.Result = r.Plain(resultSentence(g, res), commands.PlayerNames(g))
+	}
+	v.Status = "Game over: " + v.Result
+	if ok && res.Reason == engine.ByScore {
+		var dead []engine.Point
+		if info != nil {
+			dead = info.Dead
+		}
+		v.Scoring = scoringView(g, dead, map[engine.Color]bool{engine.Black: true, engine.White: true})
+	}
+	return v, nil
+}
+
+func (*room) Summary(g *storage.Game) (string, int) { return plainTitle(g), goOf(g).Size() }
+
+// liveView is the view of a game in play.
+func (r *room) LiveView(g *storage.Game) *commands.GameView {
+	a := r
+	now := a.Now()
+	eg := goOf(g)
+	v := &commands.GameView{Channel: g.ChannelID, ID: g.ID, Version: g.Version, Title: plainTitle(g), Size: eg.Size(), Rules: eg.Rules().String(),
+		Board: boardRows(eg), Moves: eg.MoveCount(), Vote: isVoteGame(g), ServerMS: now.UnixMilli()}
+	names := commands.PlayerNames(g)
+	for _, c := range []engine.Color{engine.Black, engine.White} {
+		sv := commands.SideView{Captures: eg.Captures(c)}
+		for _, p := range g.TeamOf(engine.SideOf(c)) {
+			sv.Players = append(sv.Players, commands.PlayerView{ID: p.UserID, Name: commands.PlainName(p), Bot: p.IsBot()})
+		}
+		if k := g.Clock; k != nil && k.Control.System != clock.None {
+			sv.Clock = clockView(k, c, now)
+		}
+		if c == engine.Black {
+			v.Black = sv
+		} else {
+			v.White = sv
+		}
+	}
+	moves := eg.Moves()
+	for i := max(0, len(moves)-8); i < len(moves); i++ {
+		m := moves[i]
+		v.Recent = append(v.Recent, commands.LastMove{N: i + 1, Color: m.Color.String(), Kind: moveKind(m), Point: m.Point.String(), By: commands.PlainName(g.MovedBy(i, engine.SideOf(m.Color)))})
+	}
+	if len(v.Recent) > 0 {
+		v.Last = &v.Recent[len(v.Recent)-1]
+	}
+	res, over := eg.Result()
+	switch {
+	case over:
+		v.Over, v.Result = true, a.Plain(resultSentence(g, res), names)
+		v.Status = "Game over: " + v.Result
+	case g.Scoring != nil:
+		v.Status = "Play has ended: agree on the dead stones, then accept."
+	default:
+		c := eg.ToPlay()
+		v.ToPlay = c.String()
+		if k := eg.Board().Ko(c); k != engine.NoPoint {
+			v.Ko = k.String()
+		}
+		v.Status = fmt.Sprintf("Move %d · %s to play: %s", eg.MoveCount()+1, c, commands.PlainName(g.Player(engine.SideOf(c))))
+	}
+	if g.Scoring != nil {
+		v.Scoring = scoringView(g, deadOf(g), map[engine.Color]bool{engine.Black: g.Scoring.Accepted[engine.SideOf(engine.Black)], engine.White: g.Scoring.Accepted[engine.SideOf(engine.White)]})
+	}
+	if g.Undo != nil && g.Undo.MoveCount == eg.MoveCount() {
+		v.Undo = &commands.UndoView{By: engine.ColorOf(g.Undo.By).String()}
+	}
+	return v
+}
+
+// scoringView is the marking dead and the count it gives.
+func scoringView(g *storage.Game, dead []engine.Point, accepted map[engine.Color]bool) *commands.ScoringView {
+	_, sc := scoreView(g, dead)
+	db, dw := deadCounts(g, dead)
+	sv := &commands.ScoringView{Dead: []string{}, Count: engine.FormatScore(sc, db, dw), Result: sc.Result(),
+		Accepted: map[string]bool{"black": accepted[engine.Black], "white": accepted[engine.White]}}
+	for _, p := range dead {
+		sv.Dead = append(sv.Dead, p.String())
+	}
+	n := goOf(g).Size()
+	for row := n - 1; row >= 0; row-- {
+		var sb strings.Builder
+		for col := range n {
+			switch c := sc.Owner[row*n+col]; c {
+			case engine.Black:
+				sb.WriteByte('X')
+			case engine.White:
+				sb.WriteByte('O')
+			default:
+				sb.WriteByte('.')
+			}
+		}
+		sv.Owner = append(sv.Owner, sb.String())
+	}
+	return sv
+}
+
+// boardRows is the position, a string a row from the top.
+func boardRows(eg *engine.Game) []string {
+	b, n := eg.Board(), eg.Size()
+	rows := make([]string, 0, n)
+	for row := n - 1; row >= 0; row-- {
+		buf := make([]byte, n)
+		for col := range n {
+			switch b.At(engine.Point{Col: col, Row: row}) {
+			case engine.Black:
+				buf[col] = 'X'
+			case engine.White:
+				buf[col] = 'O'
+			default:
+				buf[col] = '.'
+			}
+		}
+		rows = append(rows, string(buf))
+	}
+	return rows
+}
+
+// moveKind names a move's kind for the page.
+func moveKind(m engine.Move) string {
+	switch m.Kind {
+	case engine.Pass:
+		return "pass"
+	case engine.Resign:
+		return "resign"
+	}
+	return "play"
+}
+
+// clockView is colour c's clock at now.
+func clockView(k *clock.Clock, c engine.Color, now time.Time) *commands.ClockView {
+	at := now
+	if k.Since.After(now) {
+		at = k.Since
+	}
+	cv := &commands.ClockView{Text: k.Show(clock.Side(c), at)}
+	if !k.Running() || k.ToMove != clock.Side(c) || k.Since.After(now) {
+		return cv
+	}
+	t := k.Left(clock.Side(c), now)
+	cc := k.Control
+	cv.Running, cv.LeftMS = true, t.Main.Milliseconds()
+	switch cc.System {
+	case clock.ByoYomi:
+		if t.Main > 0 {
+			cv.Suffix = fmt.Sprintf(" + %d×%s", t.Periods, clock.Format(cc.Period))
+		} else {
+			left := cc.Period
+			if t.Period > 0 {
+				left = t.Period
+			}
+			cv.LeftMS, cv.Suffix = left.Milliseconds(), fmt.Sprintf(" byo-yomi (%d×%s left)", t.Periods, clock.Format(cc.Period))
+		}
+	case clock.Canadian:
+		if t.Stones > 0 {
+			cv.LeftMS, cv.Suffix = t.Period.Milliseconds(), " for "+commands.Plural(t.Stones, "move")
+		} else {
+			cv.Suffix = fmt.Sprintf(" + %d/%s", cc.Stones, clock.Format(cc.Period))
+		}
+	case clock.Simple:
+		cv.Suffix = " for this move"
+	}
+	return cv
+}
+
+// plainTitle is the game's title without markup: "ann (black) vs bob (white)".
+func plainTitle(g *storage.Game) string {
+	return commands.JoinNames(g.TeamOf(engine.SideOf(engine.Black)), commands.PlainName) + " vs " + commands.JoinNames(g.TeamOf(engine.SideOf(engine.White)), commands.PlainName)
+}
 
 // seatName is the seat a page claimed, as a refusal names it.
 func seatName(s string) string {
