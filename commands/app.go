@@ -90,19 +90,8 @@ type App struct {
 	queue      BotQueue
 	admin      Admin
 
-	// deferAfter is when the HTTP endpoint defers a handler that has not
-	// answered yet (Options.DeferAfter).
-	deferAfter time.Duration
-
 	// kick wakes the clocks' scheduler after a write (see kickClocks).
 	kick chan struct{}
-
-	// smallReads and largeReads hold a slot per HTTP body being read
-	// before its signature is checked (see smallBody); replays remembers
-	// the interactions the HTTP endpoint answered, to answer a replayed
-	// copy the same way.
-	smallReads, largeReads chan struct{}
-	replays                *replayCache
 
 	// owed holds the workers that make owed bot moves and the handlers
 	// waiting for them (see botqueue.go).
@@ -155,10 +144,9 @@ func New(opts Options) (*App, error) {
 	if opts.DeferAfter <= 0 {
 		opts.DeferAfter = httpDeferAfter
 	}
-	b := &App{opts: opts, log: opts.Logger, deferAfter: opts.DeferAfter,
+	b := &App{opts: opts, log: opts.Logger,
 		games: st, challenges: st, archive: st, stats: st, reviews: st, deadlines: st, queue: st, admin: st,
-		smallReads: make(chan struct{}, maxSmallReads), largeReads: make(chan struct{}, MaxLargeReads),
-		replays: newReplayCache(), kick: make(chan struct{}, 1),
+		kick: make(chan struct{}, 1),
 		owed: newOwedMoves(), closing: make(chan struct{}), changes: &changes{}}
 	// Every committed write of a game is announced (web.go).
 	b.games, b.challenges = feedGames{Games: st, app: b}, feedChallenges{Challenges: st, app: b}

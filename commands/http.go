@@ -76,6 +76,26 @@ const (
 // was made (before a restart, which empties the replay cache) is refused
 // as stale.
 func (a *App) HTTPHandler(publicKey ed25519.PublicKey) http.Handler {
+	e := &endpoint{App: a, deferAfter: a.opts.DeferAfter,
+		smallReads: make(chan struct{}, maxSmallReads), largeReads: make(chan struct{}, MaxLargeReads), replays: newReplayCache()}
+	return e.handler(publicKey)
+}
+
+// endpoint is the HTTP interactions endpoint's state beside the App it
+// hands interactions to.
+type endpoint struct {
+	*App
+	// deferAfter is when a handler that has not answered yet is deferred
+	// (Options.DeferAfter).
+	deferAfter time.Duration
+	// smallReads and largeReads hold a slot per body being read before its
+	// signature is checked (see smallBody); replays remembers the
+	// interactions answered, to answer a replayed copy the same way.
+	smallReads, largeReads chan struct{}
+	replays                *replayCache
+}
+
+func (a *endpoint) handler(publicKey ed25519.PublicKey) http.Handler {
 	started := a.Now()
 	return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 		if req.Method != http.MethodPost {
@@ -136,7 +156,7 @@ func (a *App) HTTPHandler(publicKey ed25519.PublicKey) http.Handler {
 
 // serveInteraction handles one verified interaction and writes its initial
 // response; it returns what it wrote, for replays.
-func (a *App) serveInteraction(ctx context.Context, it *discordgo.Interaction, w http.ResponseWriter) (int, []byte) {
+func (a *endpoint) serveInteraction(ctx context.Context, it *discordgo.Interaction, w http.ResponseWriter) (int, []byte) {
 	ex := &exchange{ch: make(chan *Response, 1), flushed: make(chan struct{})}
 	if !a.spawn(func(ctx context.Context) { a.handle(ctx, it, ex.initial) }) {
 		body := []byte("shutting down\n")
@@ -175,7 +195,7 @@ func (a *App) serveInteraction(ctx context.Context, it *discordgo.Interaction, w
 // slot frees within slotWait, 413 for a body over maxBody, 400 when the
 // body cannot be read within bodyReadTimeout. The buffer grows with what
 // arrives, never past maxBody, so a slow client costs what it has sent.
-func (a *App) readBody(w http.ResponseWriter, req *http.Request, ts string) (*bodyBuffer, int) {
+func (a *endpoint) readBody(w http.ResponseWriter, req *http.Request, ts string) (*bodyBuffer, int) {
 	lane := a.largeReads
 	if req.ContentLength >= 0 && req.ContentLength <= smallBody {
 		lane = a.smallReads
