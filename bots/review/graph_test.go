@@ -9,6 +9,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -337,8 +338,55 @@ func TestGraphKeepsSwings(t *testing.T) {
 		if got := wr[k+1] - wr[k-2]; got < 0.8*rise {
 			t.Errorf("%s: a rise of %.0f%% at move %d shows as %.0f%% from move %d to %d", f, 100*rise, k, 100*got, k-2, k+1)
 		}
-		if sw := Swings(wr, 1); sw[0] != k {
+		sw := Swings(wr, 3)
+		if sw[0] != k {
 			t.Errorf("%s: the biggest swing is move %d (%.0f%%), not %d (%.0f%%) where a group was taken", f, sw[0], 100*(wr[sw[0]]-wr[sw[0]-1]), k, 100*(wr[k]-wr[k-1]))
 		}
+		if slices.Contains(sw, k-1) || slices.Contains(sw, k+1) {
+			t.Errorf("%s: the three biggest swings %v name the turn at move %d twice", f, sw, k)
+		}
+	}
+}
+
+// TestUnbias filters a synthetic series: a game worth 40% to Black, then
+// 70% from move 6 on (a group taken), judged 5% too high for the player to
+// move, its last position counted (Black wins). The graph shows 40% and
+// 70% at every estimated position, the first and the last ones included,
+// and the turn over the move before, the move and the move after, the
+// move itself its biggest swing.
+func TestUnbias(t *testing.T) {
+	r := &Review{}
+	for i := 0; i <= 12; i++ {
+		wr := 0.4
+		if i >= 6 {
+			wr = 0.7
+		}
+		if i%2 == 0 { // Black to move
+			wr += 0.05
+		} else {
+			wr -= 0.05
+		}
+		r.Positions = append(r.Positions, Position{Winrate: wr})
+	}
+	r.Positions[12] = Position{Winrate: 1, Counted: true}
+	r.unbias()
+	want := []float64{0.4, 0.4, 0.4, 0.4, 0.4, 0.475, 0.625, 0.7, 0.7, 0.7, 0.7, 0.7 + 0.3/4 - 0.05/4, 1}
+	for i, p := range r.Positions {
+		if math.Abs(p.Winrate-want[i]) > 1e-9 {
+			t.Errorf("position %d: graph %.4f, want %.4f (judged %.2f)", i, p.Winrate, want[i], p.Judged)
+		}
+	}
+	// The same series, resigned before the count: its last position is
+	// filtered too.
+	r.Positions = r.Positions[:12]
+	for i := range r.Positions {
+		r.Positions[i].Winrate = r.Positions[i].Judged
+	}
+	r.unbias()
+	if got := r.Positions[11].Winrate; math.Abs(got-0.7) > 1e-9 {
+		t.Errorf("last position of a resigned game: graph %.4f, want 0.7", got)
+	}
+	if sw := Swings(r.Winrates(), 3); sw[0] != 6 || slices.Contains(sw, 5) || slices.Contains(sw, 7) {
+		t.Errorf("swings %v, want 6 first, and neither 5 nor 7 (the same turn)", sw)
 	}
 }
