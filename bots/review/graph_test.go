@@ -335,10 +335,11 @@ func TestGraphKeepsSwings(t *testing.T) {
 		}
 		r.unbias()
 		wr := r.Winrates()
+		sw := Swings(wr, 3)
+		t.Logf("%s: a rise of %.0f%% at move %d shows as %.1f%% from move %d to %d; swings %v", filepath.Base(f), 100*rise, k, 100*(wr[k+1]-wr[k-2]), k-2, k+1, sw)
 		if got := wr[k+1] - wr[k-2]; got < 0.8*rise {
 			t.Errorf("%s: a rise of %.0f%% at move %d shows as %.0f%% from move %d to %d", f, 100*rise, k, 100*got, k-2, k+1)
 		}
-		sw := Swings(wr, 3)
 		if sw[0] != k {
 			t.Errorf("%s: the biggest swing is move %d (%.0f%%), not %d (%.0f%%) where a group was taken", f, sw[0], 100*(wr[sw[0]]-wr[sw[0]-1]), k, 100*(wr[k]-wr[k-1]))
 		}
