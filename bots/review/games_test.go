@@ -24,6 +24,9 @@ import (
 // record's result is GNU Go's final_score. The set is made again with
 //
 //	go test ./bots/review/ -run TestHard19Set -hard19 -timeout 3h
+//
+// (it makes only the games missing), and then each game's cached judged
+// series, NN.graph, with TestGraphHard19 -graph-cache.
 var makeHard19 = flag.Bool("hard19", false, "regenerate testdata/hard19 (hard against hard on 19×19)")
 
 const (

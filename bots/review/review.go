@@ -16,8 +16,9 @@ import (
 // areas for the built-in search and filters its side-to-move bias; format
 // 3 measures the built-in search's losses between positions with the same
 // player to move and judges would-be mistakes again (see ConfirmedLosses
-// and Review.rejudge).
-const Format = 3
+// and Review.rejudge); format 4 filters the bias out of the first and the
+// last position of the graph too (see unbias).
+const Format = 4
 
 // MistakesPerPlayer is how many mistakes a review names for each player.
 const MistakesPerPlayer = 3
@@ -333,21 +334,38 @@ func meanAndError(xs []float64) (mean, se float64) {
 // rates. Its playouts favour the player to move: from the same position
 // it gives Black about 14% more with Black to move than with White to
 // move on 19×19 (13 points; measured on the professional game in
-// testdata), more than the move is worth, so judgements made with Black
-// and White to move in turn zigzag. The graph shows each estimated
+// testdata; 5.5% and 6.5 points on the hard games of testdata/hard19,
+// see docs/reviews.md), more than the move is worth, so judgements made
+// with Black and White to move in turn zigzag. The graph shows each estimated
 // position as a quarter of the one before, half of its own and a quarter
 // of the one after (a filter that passes a steady value and removes what
 // alternates from one move to the next); counted positions keep their
-// exact value.
+// exact value. The first and the last position, which have one
+// neighbour, count it twice: half of their own and half of their
+// neighbour's (format 3 left them as judged, so the graph fell or rose by
+// half the bias at the first move, often one of its three biggest swings,
+// and a game that was resigned ended on a judgement with the bias).
 func (r *Review) unbias() {
 	raw := r.Winrates()
 	for i := range r.Positions {
 		r.Positions[i].Judged = raw[i]
 	}
-	for i := 1; i+1 < len(raw); i++ {
-		if !r.Positions[i].Counted {
-			r.Positions[i].Winrate = (raw[i-1] + 2*raw[i] + raw[i+1]) / 4
+	n := len(raw)
+	if n < 2 {
+		return
+	}
+	for i := range raw {
+		if r.Positions[i].Counted {
+			continue
 		}
+		before, after := max(i-1, 0), min(i+1, n-1)
+		if i == 0 {
+			before = 1
+		}
+		if i == n-1 {
+			after = n - 2
+		}
+		r.Positions[i].Winrate = (raw[before] + 2*raw[i] + raw[after]) / 4
 	}
 }
 
@@ -673,13 +691,24 @@ func AverageLoss(winrates []float64, movers []engine.Color) [2]float64 {
 }
 
 // Swings returns the numbers of the n moves that changed Black's winning
-// chance the most, biggest first (the earlier move first on a tie).
+// chance the most, biggest first (the earlier move first on a tie). A
+// move next to one that changed it the same way by more (or as much,
+// earlier) is part of that one's swing and is not returned: the graph of
+// the built-in search spreads a turn of the game over the move before
+// and the move after (see unbias), and a turn is one swing, not three.
+// Fewer than n moves are returned when the graph has fewer swings.
 func Swings(winrates []float64, n int) []int {
+	change := func(m int) float64 { return winrates[m] - winrates[m-1] }
+	delta := func(m int) float64 { return math.Abs(change(m)) }
+	sameWay := func(a, b int) bool { return change(a)*change(b) > 0 }
 	moves := make([]int, 0, len(winrates))
 	for i := 1; i < len(winrates); i++ {
+		if i > 1 && sameWay(i-1, i) && delta(i-1) >= delta(i)-epsilon ||
+			i+1 < len(winrates) && sameWay(i, i+1) && delta(i+1) > delta(i)+epsilon {
+			continue
+		}
 		moves = append(moves, i)
 	}
-	delta := func(m int) float64 { return math.Abs(winrates[m] - winrates[m-1]) }
 	slices.SortStableFunc(moves, func(a, b int) int {
 		switch da, db := delta(a), delta(b); {
 		case da > db+epsilon:

@@ -88,6 +88,15 @@ func TestSwingsAndTurn(t *testing.T) {
 	if got, want := Swings(wr, 3), []int{4, 2, 6}; !reflect.DeepEqual(got, want) {
 		t.Errorf("Swings = %v, want %v", got, want)
 	}
+	// A turn spread over three moves (as unbias spreads one) is one swing,
+	// and a move next to it that turns the other way is another.
+	spread := []float64{0.5, 0.5, 0.55, 0.7, 0.75, 0.75, 0.7, 0.7, 0.62, 0.6, 0.61}
+	if got, want := Swings(spread, 3), []int{3, 8, 6}; !reflect.DeepEqual(got, want) {
+		t.Errorf("Swings of spread turns = %v, want %v", got, want)
+	}
+	if got, want := Swings([]float64{0.5, 0.6, 0.7, 0.8}, 3), []int{1}; !reflect.DeepEqual(got, want) {
+		t.Errorf("Swings of a steady rise = %v, want %v", got, want)
+	}
 	if got := TurningPoint(wr, engine.Black); got != 4 {
 		t.Errorf("TurningPoint(Black) = %d, want 4", got)
 	}
