@@ -19,9 +19,9 @@ type Budget struct {
 	// whose choice is still unclear then goes on, up to Max (a clock with
 	// main time in hand spends more on unclear moves). Max set at or
 	// below Time says that time not spent now is lost (a byo-yomi period
-	// of one stone): a Monte Carlo search then spends all of Max, even
-	// once its choice is settled, to grow the tree it keeps for the next
-	// move. Other bots take Time as their limit and ignore Max.
+	// of one stone): a Monte Carlo search then searches up to Max and
+	// stops early only when no playout left could change its choice (a
+	// forced answer). Other bots take Time as their limit and ignore Max.
 	Max time.Duration
 	// Playouts bounds the work by count instead of time: simulations for
 	// Monte Carlo search, nodes for minimax; random and greedy ignore it.

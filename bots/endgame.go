@@ -5,6 +5,7 @@ import (
 
 	"github.com/gobot-dev/gobot/bots/mcts"
 	"github.com/gobot-dev/gobot/engine"
+	"github.com/gobot-dev/gobot/engine/estimate"
 )
 
 // How every built-in level ends a game like a person: it passes when its
@@ -220,6 +221,32 @@ func mends(ctx context.Context, g *engine.Game, m engine.Move, seed int64) bool 
 		gain = -gain
 	}
 	return gain >= mendWinrate
+}
+
+// passWinsScored reports whether the opponent has just passed and passing
+// back, which ends play, wins as the game would be scored now: on the board
+// as it stands (passWins), or with the dead stones of the dead-stone
+// estimate taken off (estimate.Dead, which gobot's scoring phase and its
+// GTP final_score use), when the estimate is sure of every chain (none
+// Uncertain) and leaves at most a tenth of the board neutral. The Monte
+// Carlo levels pass back then, whatever their search would choose: after
+// GNU Go passed in a 19×19 game, hard, winning once the dead stones were
+// taken off, played on for 50–62 moves of stones in territory that
+// changed nothing (issue 34), because its search counts a pass back with
+// every stone of the opponent's on the board alive.
+func passWinsScored(ctx context.Context, g *engine.Game) bool {
+	if !opponentPassed(g) {
+		return false
+	}
+	if passWins(g) {
+		return true
+	}
+	e := estimate.Dead(ctx, g, estimate.Options{})
+	if ctx.Err() != nil || len(e.Uncertain) > 0 {
+		return false
+	}
+	sc := g.Score(e.Dead)
+	return 10*sc.Dame <= g.Size()*g.Size() && sc.Winner == g.ToPlay()
 }
 
 // margins returns c's expected lead at the end by the estimate (the sum of

@@ -2,6 +2,8 @@ package bots
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/gobot-dev/gobot/engine"
@@ -225,5 +227,68 @@ func TestMendsDefectInOwnTerritory(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// afterPass reads a finished game from testdata and takes back its moves
+// down to the first of its two closing passes: the player to move faces
+// the opponent's pass.
+func afterPass(t *testing.T, name string) *engine.Game {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, _, err := engine.ParseSGF(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for g.PlayEnded() || g.ConsecutivePasses() > 1 {
+		if err := g.Undo(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !opponentPassed(g) {
+		t.Fatalf("%s: the last move is not the opponent's pass", name)
+	}
+	return g
+}
+
+// TestPassBackWhenWon19: on 19×19, once the opponent has passed, hard
+// passes back at once, without searching, when it wins as the game would
+// be scored (the dead stones taken off), though counting the board as it
+// stands it loses: after GNU Go passed, hard played on for 50–62 moves
+// that changed nothing (issue 34). The positions are the ends of games of
+// GNU Go level 1 against itself (engine/estimate's scoring corpus,
+// 19-gnugo-001 and 006, White's closing pass taken back); there hard,
+// searching, played R16 and G16, stones in settled territory. Where it
+// loses so (19-gnugo-005, Black behind by 16.5 once the dead are off), it
+// plays on.
+func TestPassBackWhenWon19(t *testing.T) {
+	l, ok := Lookup("hard")
+	if !ok {
+		t.Fatal("no hard level")
+	}
+	for _, tt := range []struct {
+		file string
+		pass bool
+	}{
+		{"pass19-won-a.sgf", true},
+		{"pass19-won-b.sgf", true},
+		{"pass19-lost.sgf", false},
+	} {
+		g := afterPass(t, tt.file)
+		bot := l.New(1).(*MCTSBot)
+		m, err := bot.GenMove(context.Background(), g, Budget{Playouts: 3000})
+		if err != nil {
+			t.Fatal(err)
+		}
+		searched := bot.Searcher().Stats().Playouts
+		switch {
+		case tt.pass && (m.Kind != engine.Pass || searched != 0):
+			t.Errorf("%s: %v after %d playouts, want a pass without a search", tt.file, m, searched)
+		case !tt.pass && m.Kind != engine.Place:
+			t.Errorf("%s: %v, want a stone: passing back loses", tt.file, m)
+		}
 	}
 }

@@ -280,12 +280,18 @@ func (b *MCTSBot) Searcher() *mcts.Searcher { return b.e }
 // GenMove searches within the budget: Budget.Time, Budget.Playouts and
 // ctx's deadline, whichever ends first (one second when the budget is zero
 // and ctx has no deadline), or past Budget.Time up to Budget.Max while the
-// choice is unclear; with Budget.Max at or below Budget.Time it spends all
-// of Budget.Max (see Budget). Past ctx's deadline it answers at once with
-// the best move it has.
+// choice is unclear; with Budget.Max at or below Budget.Time up to
+// Budget.Max (see Budget). Any search stops early once no playout left
+// could change its choice. Past ctx's deadline it answers at once with
+// the best move it has. When the opponent has just passed and passing
+// back wins as the game would be scored now (see passWinsScored), it
+// passes without searching: no search could change that choice.
 func (b *MCTSBot) GenMove(ctx context.Context, g *engine.Game, budget Budget) (engine.Move, error) {
 	if err := begin(ctx, g); err != nil {
 		return engine.Move{}, err
+	}
+	if passWinsScored(ctx, g) {
+		return engine.PassMove(g.ToPlay()), nil
 	}
 	if _, ok := ctx.Deadline(); !ok && budget.Time <= 0 && budget.Playouts <= 0 {
 		budget.Time = time.Second

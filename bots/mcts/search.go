@@ -176,12 +176,19 @@ func (s *search) timeUp() bool {
 	return !s.target.IsZero() && !now.Before(s.target) && !s.unclear()
 }
 
+// settleMin is the fewest playouts after which a search may stop early:
+// the end-of-game rules read its ownership only from 100 playouts on
+// (finish's pass, bots' judgeMinPlayouts), and a forced answer or a pass
+// should still be judged by them.
+const settleMin = 256
+
 // settled reports whether the most visited move at the root can no longer
 // be overtaken with the playouts left in the budget: those left to the
 // target when the search has one (time saved then is kept for later moves),
-// else to the deadline, at the rate of the playouts done so far.
+// else to the deadline, at the rate of the playouts done so far. It is
+// false before settleMin playouts.
 func (s *search) settled(done int64) bool {
-	if done < 64 {
+	if done < settleMin {
 		return false
 	}
 	remaining := int64(math.MaxInt64)

@@ -106,9 +106,9 @@ func TestSettledCountsToTarget(t *testing.T) {
 // TestGenMoveTimed: with a fake clock that moves a millisecond each time
 // the search reads it, a search of a clear position with a target stops at
 // the target or earlier, well before its limit; a target not below the
-// limit (byo-yomi: time not spent is lost) spends the whole limit although
-// the choice settles at once, where GenMove with the same limit stops
-// early.
+// limit (byo-yomi: time not spent is lost) stops early once the choice
+// cannot change, as GenMove with the same limit does (issue 34: it used to
+// spend the whole limit), and with NoEarlyStop it runs to the limit.
 func TestGenMoveTimed(t *testing.T) {
 	g := gameFrom(t, 6.5, engine.Black, `
 		. . . . . . .
@@ -133,11 +133,20 @@ func TestGenMoveTimed(t *testing.T) {
 	for _, target := range []time.Duration{3 * time.Second, 300 * time.Millisecond} {
 		e = NewSearcher(Options{Seed: 1, Threads: 1})
 		e.now = tick
+		m, err := e.GenMoveTimed(context.Background(), g, target, 300*time.Millisecond, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st := e.Stats(); m.String() != "F2" || st.Stopped != "settled" || st.Elapsed >= 300*time.Millisecond {
+			t.Errorf("target %v, limit 300 ms: %v after %v (%s), want the capture F2, settled before the limit", target, m, st.Elapsed, st.Stopped)
+		}
+		e = NewSearcher(Options{Seed: 1, Threads: 1, NoEarlyStop: true})
+		e.now = tick
 		if _, err := e.GenMoveTimed(context.Background(), g, target, 300*time.Millisecond, 0); err != nil {
 			t.Fatal(err)
 		}
 		if st := e.Stats(); st.Stopped != "time" || st.Elapsed < 300*time.Millisecond || st.Elapsed > 400*time.Millisecond {
-			t.Errorf("target %v, limit 300 ms: stopped after %v (%s), want at the limit", target, st.Elapsed, st.Stopped)
+			t.Errorf("target %v, limit 300 ms, NoEarlyStop: stopped after %v (%s), want at the limit", target, st.Elapsed, st.Stopped)
 		}
 	}
 	e = NewSearcher(Options{Seed: 1, Threads: 1})
