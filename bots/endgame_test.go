@@ -292,3 +292,31 @@ func TestPassBackWhenWon19(t *testing.T) {
 		}
 	}
 }
+
+// TestResignsLostGameAfterPass: hard and max resign a 9×9 game lost
+// beyond doubt after the opponent's pass rather than pass back. In
+// 09-mixed-006 (engine/estimate's scoring corpus, the winner's closing pass
+// taken back) White is behind by 73.5 with every stone dead, as max was in
+// issue 34, and passing back won on the board as it stands, which counts
+// the dead stones alive: the bots passed. In 09-gnugo-006 and 036 Black is
+// behind by 28.5 and 24.5 with dead stones in White's area, whose
+// territory around them counted as winnable in Black's best case: the
+// search passed.
+func TestResignsLostGameAfterPass(t *testing.T) {
+	for _, file := range []string{"lost9-mixed-006.sgf", "lost9-gnugo-006.sgf", "lost9-gnugo-036.sgf"} {
+		g := afterPass(t, file)
+		for _, name := range []string{"hard", "max"} {
+			l, ok := Lookup(name)
+			if !ok {
+				t.Fatalf("no level %s", name)
+			}
+			m, err := l.New(1).GenMove(context.Background(), g, Budget{Playouts: 10000})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if m.Kind != engine.Resign {
+				t.Errorf("%s, %s (%v to play): %v, want a resignation", file, name, g.ToPlay(), m)
+			}
+		}
+	}
+}

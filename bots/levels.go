@@ -313,8 +313,9 @@ func (b *MCTSBot) GenMove(ctx context.Context, g *engine.Game, budget Budget) (e
 }
 
 // endgame applies the end-of-game rules to the search's choice m in g, with
-// the search's own ownership estimate: resign when lost beyond doubt; pass
-// after the opponent's pass when the board as it stands wins; and instead
+// the search's own ownership estimate: resign when lost beyond doubt (not
+// pass: GenMove has passed back already when passing wins, counted with
+// the dead stones off); and instead
 // of a stone inside territory enclosed for sure (by either side), the best
 // move outside it (see outside), or a pass when every legal point is
 // inside — unless the stone saves a chain in atari or mends a defect of
@@ -329,9 +330,6 @@ func (b *MCTSBot) endgame(ctx context.Context, g *engine.Game, m engine.Move) en
 	}
 	board := g.Board()
 	c := g.ToPlay()
-	if m.Kind == engine.Place && passWins(g) {
-		return engine.PassMove(c)
-	}
 	own := b.e.Ownership()
 	st := b.e.Stats()
 	if own == nil || st.Playouts < judgeMinPlayouts {
