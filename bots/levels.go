@@ -36,7 +36,10 @@ type Level struct {
 	// (glicko.AtRank, through commands.StartRatings).
 	Kyu    int
 	Spread float64
-	Budget Budget // the budget each move gets
+	// SizeRanks holds the ranks measured on other board sizes than 9×9,
+	// by size; see RankOn. No built-in level has one yet.
+	SizeRanks map[int]Rank
+	Budget    Budget // the budget each move gets
 	// New returns a fresh Bot for one move or one game. Bots of GTP
 	// programs share the registry's processes and are safe for concurrent
 	// use; built-in bots are not.
@@ -44,6 +47,37 @@ type Level struct {
 	// KeepTree asks the Registry to keep the level's bot of each game
 	// between moves (the Monte Carlo levels reuse their search tree).
 	KeepTree bool
+}
+
+// Rank is a level's approximate rank on one board size.
+type Rank struct {
+	Kyu    int     // as Level.Kyu; 0 for a level never measured
+	Spread float64 // as Level.Spread
+	// Size is the size of the board the rank was measured on: the size
+	// asked for when the level was measured there, else RankSize (the
+	// ladder's matches are 9×9's); 0 when Kyu is.
+	Size int
+}
+
+// RankSize is the board size the levels' ranks (Level.Kyu) were measured
+// on: the ladder's matches are played on 9×9 (docs/strength.md).
+const RankSize = 9
+
+// RankOn returns l's rank for games on a size×size board: the rank
+// measured on that size (SizeRanks), else its 9×9 rank with Size
+// RankSize, so that a caller can say whose rank it shows ("about 6 kyu,
+// 9×9 rank"). On 19×19 the built-in levels are not calibrated: the few
+// games there (docs/strength.md, 19×19) were played at other budgets than
+// the levels' own.
+func (l Level) RankOn(size int) Rank {
+	if r, ok := l.SizeRanks[size]; ok && r.Kyu > 0 {
+		r.Size = size
+		return r
+	}
+	if l.Kyu <= 0 {
+		return Rank{}
+	}
+	return Rank{Kyu: l.Kyu, Spread: l.Spread, Size: RankSize}
 }
 
 // GTPPrefix starts the names of the levels played by GTP programs.
