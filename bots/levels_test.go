@@ -158,7 +158,7 @@ func TestMCTSLevel(t *testing.T) {
 
 // TestMCTSStopsEarlyInByoYomi: with Budget.Max at or below Budget.Time (a
 // byo-yomi period of one stone) hard's search stops early, "settled", on a
-// forced answer, the capture of five stones (by either colour), well
+// forced answer (and only there), the capture of five stones (by either colour), well
 // within its budget of playouts: the early stop never fired
 // in byo-yomi (issue 34), and such a search ran to its limit (here, the
 // budget's 20,000 playouts).
@@ -201,6 +201,28 @@ func TestMCTSStopsEarlyInByoYomi(t *testing.T) {
 				t.Errorf("%s, budget %+v: %v, stopped by %q after %d playouts (%v), want F2, settled well before %d playouts",
 					tt.name, budget, m, st.Stopped, st.Playouts, st, playouts)
 			}
+		}
+	}
+	// A move of the middle game is no forced answer: in byo-yomi the
+	// search spends its budget (growing the subtree the next move reuses),
+	// though the choice settles early without a Max.
+	// One thread: with a budget of playouts the searches are repeatable.
+	g := position(t, midgame9, engine.Black)
+	opts := timedOptions(1, hardMaxNodes)
+	opts.Threads = 1
+	for _, tt := range []struct {
+		budget  Budget
+		stopped string
+	}{
+		{Budget{Time: time.Minute, Max: time.Minute, Playouts: playouts}, "budget"},
+		{Budget{Time: time.Minute, Playouts: playouts}, "settled"},
+	} {
+		bot := NewMCTS("hard", opts)
+		if _, err := bot.GenMove(context.Background(), g, tt.budget); err != nil {
+			t.Fatal(err)
+		}
+		if st := bot.Searcher().Stats(); st.Stopped != tt.stopped {
+			t.Errorf("middle game, budget %+v: stopped by %q after %d playouts, want %q", tt.budget, st.Stopped, st.Playouts, tt.stopped)
 		}
 	}
 }
