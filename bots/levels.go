@@ -347,13 +347,13 @@ func (b *MCTSBot) GenMove(ctx context.Context, g *engine.Game, budget Budget) (e
 }
 
 // endgame applies the end-of-game rules to the search's choice m in g, with
-// the search's own ownership estimate: resign when lost beyond doubt (not
-// pass: GenMove has passed back already when passing wins, counted with
-// the dead stones off); and instead
-// of a stone inside territory enclosed for sure (by either side), the best
-// move outside it (see outside), or a pass when every legal point is
-// inside — unless the stone saves a chain in atari or mends a defect of
-// the bot's own territory (see mends). An estimate of fewer than
+// the search's own ownership estimate: resign when lost beyond doubt (it
+// never turns a stone into a pass back: GenMove has passed back already
+// when passing wins, counted with the dead stones off); and instead of a
+// stone inside territory enclosed for sure (by either side), the best move
+// outside it (see outside), or a pass when every legal point is inside —
+// unless the stone saves a chain in atari or mends a defect of the bot's
+// own territory (see mends). An estimate of fewer than
 // judgeMinPlayouts playouts (a search cut short by a clock on a loaded
 // machine) is noise, in which every point looks settled: then nothing is
 // judged settled and, while the opponent has not passed, the bot plays a
