@@ -19,9 +19,9 @@ type Budget struct {
 	// whose choice is still unclear then goes on, up to Max (a clock with
 	// main time in hand spends more on unclear moves). Max set at or
 	// below Time says that time not spent now is lost (a byo-yomi period
-	// of one stone): a Monte Carlo search then spends all of Max, even
-	// once its choice is settled, to grow the tree it keeps for the next
-	// move. Other bots take Time as their limit and ignore Max.
+	// of one stone): a Monte Carlo search then searches up to Max and
+	// stops early only when no playout left could change its choice (a
+	// forced answer). Other bots take Time as their limit and ignore Max.
 	Max time.Duration
 	// Playouts bounds the work by count instead of time: simulations for
 	// Monte Carlo search, nodes for minimax; random and greedy ignore it.
@@ -110,22 +110,26 @@ func place(g *engine.Game, b *engine.Board, v int) engine.Move {
 // without its own area once the opponent has passed. It returns no moves
 // when passing back wins (see passWins) or when the opponent has passed and
 // nothing is left to play, so that the bot passes, and resign true when the
-// estimate says the game is lost beyond doubt. seed seeds the estimate.
+// estimate says the game is lost beyond doubt (checked first). seed seeds
+// the estimate.
 func sensibleMoves(ctx context.Context, g *engine.Game, seed int64) (b *engine.Board, moves []int, resign bool, err error) {
 	if err := begin(ctx, g); err != nil {
 		return nil, nil, false, err
 	}
 	b = g.Board()
-	if passWins(g) {
-		return b, nil, false, nil
-	}
 	c := g.ToPlay()
 	j, err := judge(ctx, g, seed)
 	if err != nil {
 		return nil, nil, false, err
 	}
+	// Resigning comes first: on the board as it stands a dead group
+	// counts alive, so passing back may look like a win in a game lost
+	// beyond doubt (issue 34).
 	if j.lostBeyondDoubt(g, c) {
 		return b, nil, true, nil
+	}
+	if passWins(g) {
+		return b, nil, false, nil
 	}
 	moves = j.playable(b, c, candidates(nil, b, c))
 	if opponentPassed(g) {

@@ -5,6 +5,7 @@ import (
 
 	"github.com/gobot-dev/gobot/bots/mcts"
 	"github.com/gobot-dev/gobot/engine"
+	"github.com/gobot-dev/gobot/engine/estimate"
 )
 
 // How every built-in level ends a game like a person: it passes when its
@@ -25,6 +26,10 @@ const (
 	// openOwn is the ownership from which any other point is one colour's
 	// for sure: at least 90% of the playouts.
 	openOwn = 0.8
+	// openSureOwn is the ownership from which an empty point of an open
+	// region counts as the opponent's in a player's best case (see
+	// margins): at least 95% of the playouts.
+	openSureOwn = 0.9
 	// judgePlayouts is the number of playouts of the weak levels' estimate.
 	judgePlayouts = 160
 	// judgeMinPlayouts is the least number of playouts of a Monte Carlo
@@ -222,12 +227,45 @@ func mends(ctx context.Context, g *engine.Game, m engine.Move, seed int64) bool 
 	return gain >= mendWinrate
 }
 
+// passWinsScored reports whether the opponent has just passed and passing
+// back, which ends play, wins as the game would be scored now: with the
+// dead stones of the dead-stone estimate taken off (estimate.Dead, which
+// gobot's scoring phase and its GTP final_score use), when the estimate is
+// sure of every chain (none Uncertain) and leaves at most a tenth of the
+// board neutral. The Monte Carlo levels pass back then, whatever their
+// search would choose: after GNU Go passed in a 19×19 game, hard, winning
+// once the dead stones were taken off, played on for 50–62 moves of
+// stones in territory that changed nothing (issue 34), because its search
+// counts a pass back with every stone of the opponent's on the board
+// alive. Counting the board as it stands (passWins) would pass back in a
+// game lost with a dead group of one's own on the board, as max did on
+// 9×9, losing by 73.5 instead of resigning (issue 34); it decides only
+// when ctx left the estimate no time for a playout.
+func passWinsScored(ctx context.Context, g *engine.Game) bool {
+	if !opponentPassed(g) {
+		return false
+	}
+	e := estimate.Dead(ctx, g, estimate.Options{})
+	if e.Playouts == 0 {
+		return passWins(g)
+	}
+	if len(e.Uncertain) > 0 {
+		return false
+	}
+	sc := g.Score(e.Dead)
+	return 10*sc.Dame <= g.Size()*g.Size() && sc.Winner == g.ToPlay()
+}
+
 // margins returns c's expected lead at the end by the estimate (the sum of
 // the ownership, less White's bonus) and its lead in the best case, where
 // every point becomes c's but the opponent's stones and territory, and c's
 // dead stones, that the opponent owns in at least 90% of the playouts
-// (openOwn) — without counting empty points of open regions, where the
-// playouts only guess.
+// (openOwn) — and of the empty points of open regions, where the playouts
+// may only guess, those it owns in at least 95% (openSureOwn): the
+// territory around c's dead stones, which touches both colours. Without
+// them, 9×9 games lost by 24.5 and 28.5 points with c's dead stones in the
+// opponent's area looked winnable at best and the search passed instead
+// of resigning (issue 34).
 func (j judgement) margins(c engine.Color, whiteBonus float64) (expected, best float64) {
 	sign := 1.0
 	if c == engine.White {
@@ -242,7 +280,7 @@ func (j judgement) margins(c engine.Color, whiteBonus float64) (expected, best f
 		p := j.b.Point(v)
 		o := sign * j.own[p.Row*size+p.Col]
 		expected += o
-		if s == c.Opponent() && !j.open[v] && o <= -openOwn {
+		if s == c.Opponent() && o <= -openOwn && (!j.open[v] || o <= -openSureOwn) {
 			lost++
 		}
 	}

@@ -2,6 +2,8 @@ package bots
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/gobot-dev/gobot/engine"
@@ -225,5 +227,96 @@ func TestMendsDefectInOwnTerritory(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// afterPass reads a finished game from testdata and takes back its moves
+// down to the first of its two closing passes: the player to move faces
+// the opponent's pass.
+func afterPass(t *testing.T, name string) *engine.Game {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, _, err := engine.ParseSGF(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for g.PlayEnded() || g.ConsecutivePasses() > 1 {
+		if err := g.Undo(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !opponentPassed(g) {
+		t.Fatalf("%s: the last move is not the opponent's pass", name)
+	}
+	return g
+}
+
+// TestPassBackWhenWon19: on 19×19, once the opponent has passed, hard
+// passes back at once, without searching, when it wins as the game would
+// be scored (the dead stones taken off), though counting the board as it
+// stands it loses: after GNU Go passed, hard played on for 50–62 moves
+// that changed nothing (issue 34). The positions are the ends of games of
+// GNU Go level 1 against itself (engine/estimate's scoring corpus,
+// 19-gnugo-001 and 006, White's closing pass taken back); there hard,
+// searching, played R16 and G16, stones in settled territory. Where it
+// loses so (19-gnugo-005, Black behind by 16.5 once the dead are off), it
+// plays on.
+func TestPassBackWhenWon19(t *testing.T) {
+	l, ok := Lookup("hard")
+	if !ok {
+		t.Fatal("no hard level")
+	}
+	for _, tt := range []struct {
+		file string
+		pass bool
+	}{
+		{"pass19-won-a.sgf", true},
+		{"pass19-won-b.sgf", true},
+		{"pass19-lost.sgf", false},
+	} {
+		g := afterPass(t, tt.file)
+		bot := l.New(1).(*MCTSBot)
+		m, err := bot.GenMove(context.Background(), g, Budget{Playouts: 3000})
+		if err != nil {
+			t.Fatal(err)
+		}
+		searched := bot.Searcher().Stats().Playouts
+		switch {
+		case tt.pass && (m.Kind != engine.Pass || searched != 0):
+			t.Errorf("%s: %v after %d playouts, want a pass without a search", tt.file, m, searched)
+		case !tt.pass && m.Kind != engine.Place:
+			t.Errorf("%s: %v, want a stone: passing back loses", tt.file, m)
+		}
+	}
+}
+
+// TestResignsLostGameAfterPass: hard and max resign a 9×9 game lost
+// beyond doubt after the opponent's pass rather than pass back. In
+// 09-mixed-006 (engine/estimate's scoring corpus, the winner's closing pass
+// taken back) White is behind by 73.5 with every stone dead, as max was in
+// issue 34, and passing back won on the board as it stands, which counts
+// the dead stones alive: the bots passed. In 09-gnugo-006 and 036 Black is
+// behind by 28.5 and 24.5 with dead stones in White's area, whose
+// territory around them counted as winnable in Black's best case: the
+// search passed.
+func TestResignsLostGameAfterPass(t *testing.T) {
+	for _, file := range []string{"lost9-mixed-006.sgf", "lost9-gnugo-006.sgf", "lost9-gnugo-036.sgf"} {
+		g := afterPass(t, file)
+		for _, name := range []string{"hard", "max"} {
+			l, ok := Lookup(name)
+			if !ok {
+				t.Fatalf("no level %s", name)
+			}
+			m, err := l.New(1).GenMove(context.Background(), g, Budget{Playouts: 10000})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if m.Kind != engine.Resign {
+				t.Errorf("%s, %s (%v to play): %v, want a resignation", file, name, g.ToPlay(), m)
+			}
+		}
 	}
 }

@@ -36,7 +36,10 @@ type Level struct {
 	// (glicko.AtRank, through commands.StartRatings).
 	Kyu    int
 	Spread float64
-	Budget Budget // the budget each move gets
+	// SizeRanks holds the ranks measured on other board sizes than 9×9,
+	// by size; see RankOn. No built-in level has one yet.
+	SizeRanks map[int]Rank
+	Budget    Budget // the budget each move gets
 	// New returns a fresh Bot for one move or one game. Bots of GTP
 	// programs share the registry's processes and are safe for concurrent
 	// use; built-in bots are not.
@@ -44,6 +47,37 @@ type Level struct {
 	// KeepTree asks the Registry to keep the level's bot of each game
 	// between moves (the Monte Carlo levels reuse their search tree).
 	KeepTree bool
+}
+
+// Rank is a level's approximate rank on one board size.
+type Rank struct {
+	Kyu    int     // as Level.Kyu; 0 for a level never measured
+	Spread float64 // as Level.Spread
+	// Size is the size of the board the rank was measured on: the size
+	// asked for when the level was measured there, else RankSize (the
+	// ladder's matches are 9×9's); 0 when Kyu is.
+	Size int
+}
+
+// RankSize is the board size the levels' ranks (Level.Kyu) were measured
+// on: the ladder's matches are played on 9×9 (docs/strength.md).
+const RankSize = 9
+
+// RankOn returns l's rank for games on a size×size board: the rank
+// measured on that size (SizeRanks), else its 9×9 rank with Size
+// RankSize, so that a caller can say whose rank it shows ("about 6 kyu,
+// 9×9 rank"). On 19×19 the built-in levels are not calibrated: the few
+// games there (docs/strength.md, 19×19) were played at other budgets than
+// the levels' own.
+func (l Level) RankOn(size int) Rank {
+	if r, ok := l.SizeRanks[size]; ok && r.Kyu > 0 {
+		r.Size = size
+		return r
+	}
+	if l.Kyu <= 0 {
+		return Rank{}
+	}
+	return Rank{Kyu: l.Kyu, Spread: l.Spread, Size: RankSize}
 }
 
 // GTPPrefix starts the names of the levels played by GTP programs.
@@ -280,12 +314,18 @@ func (b *MCTSBot) Searcher() *mcts.Searcher { return b.e }
 // GenMove searches within the budget: Budget.Time, Budget.Playouts and
 // ctx's deadline, whichever ends first (one second when the budget is zero
 // and ctx has no deadline), or past Budget.Time up to Budget.Max while the
-// choice is unclear; with Budget.Max at or below Budget.Time it spends all
-// of Budget.Max (see Budget). Past ctx's deadline it answers at once with
-// the best move it has.
+// choice is unclear; with Budget.Max at or below Budget.Time up to
+// Budget.Max (see Budget). Any search stops early once no playout left
+// could change its choice. Past ctx's deadline it answers at once with
+// the best move it has. When the opponent has just passed and passing
+// back wins as the game would be scored now (see passWinsScored), it
+// passes without searching: no search could change that choice.
 func (b *MCTSBot) GenMove(ctx context.Context, g *engine.Game, budget Budget) (engine.Move, error) {
 	if err := begin(ctx, g); err != nil {
 		return engine.Move{}, err
+	}
+	if passWinsScored(ctx, g) {
+		return engine.PassMove(g.ToPlay()), nil
 	}
 	if _, ok := ctx.Deadline(); !ok && budget.Time <= 0 && budget.Playouts <= 0 {
 		budget.Time = time.Second
@@ -307,12 +347,13 @@ func (b *MCTSBot) GenMove(ctx context.Context, g *engine.Game, budget Budget) (e
 }
 
 // endgame applies the end-of-game rules to the search's choice m in g, with
-// the search's own ownership estimate: resign when lost beyond doubt; pass
-// after the opponent's pass when the board as it stands wins; and instead
-// of a stone inside territory enclosed for sure (by either side), the best
-// move outside it (see outside), or a pass when every legal point is
-// inside — unless the stone saves a chain in atari or mends a defect of
-// the bot's own territory (see mends). An estimate of fewer than
+// the search's own ownership estimate: resign when lost beyond doubt (it
+// never turns a stone into a pass back: GenMove has passed back already
+// when passing wins, counted with the dead stones off); and instead of a
+// stone inside territory enclosed for sure (by either side), the best move
+// outside it (see outside), or a pass when every legal point is inside —
+// unless the stone saves a chain in atari or mends a defect of the bot's
+// own territory (see mends). An estimate of fewer than
 // judgeMinPlayouts playouts (a search cut short by a clock on a loaded
 // machine) is noise, in which every point looks settled: then nothing is
 // judged settled and, while the opponent has not passed, the bot plays a
@@ -323,9 +364,6 @@ func (b *MCTSBot) endgame(ctx context.Context, g *engine.Game, m engine.Move) en
 	}
 	board := g.Board()
 	c := g.ToPlay()
-	if m.Kind == engine.Place && passWins(g) {
-		return engine.PassMove(c)
-	}
 	own := b.e.Ownership()
 	st := b.e.Stats()
 	if own == nil || st.Playouts < judgeMinPlayouts {

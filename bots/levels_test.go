@@ -9,7 +9,6 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/gobot-dev/gobot/bots/mcts"
 	"github.com/gobot-dev/gobot/engine"
 	"github.com/gobot-dev/gobot/engine/gtp"
 )
@@ -157,30 +156,73 @@ func TestMCTSLevel(t *testing.T) {
 	}
 }
 
-// TestMCTSSpendsByoYomi: with Budget.Max at or below Budget.Time (a
-// byo-yomi period of one stone, whose unspent time is lost) the search runs
-// to its time even in a position whose choice settles at once (GenMove
-// without Max stops early there: mcts's TestGenMoveTimed).
-func TestMCTSSpendsByoYomi(t *testing.T) {
-	g := position(t, `
-		. . . . . . .
-		. . . . . . .
-		O O O O O O O
-		X X X X X X X
-		X O O O O O X
-		X X X X X . .
-		. . . . . . .`, engine.Black)
-	for _, budget := range []Budget{
-		{Time: 200 * time.Millisecond, Max: 200 * time.Millisecond},
-		{Time: 200 * time.Millisecond, Max: 190 * time.Millisecond},
+// TestMCTSStopsEarlyInByoYomi: with Budget.Max at or below Budget.Time (a
+// byo-yomi period of one stone) hard's search stops early, "settled", on a
+// forced answer (and only there), the capture of five stones (by either colour), well
+// within its budget of playouts: the early stop never fired
+// in byo-yomi (issue 34), and such a search ran to its limit (here, the
+// budget's 20,000 playouts).
+func TestMCTSStopsEarlyInByoYomi(t *testing.T) {
+	const playouts = 20000
+	for _, tt := range []struct {
+		name    string
+		diagram string
+		toPlay  engine.Color
+	}{
+		{"Black captures", `
+			. . . . . . .
+			. . . . . . .
+			O O O O O O O
+			X X X X X X X
+			X O O O O O X
+			X X X X X . .
+			. . . . . . .`, engine.Black},
+		{"White captures", `
+			. . . . . . .
+			. . . . . . .
+			X X X X X X X
+			O O O O O O O
+			O X X X X X O
+			O O O O O . .
+			. . . . . . .`, engine.White},
 	} {
-		bot := NewMCTS("hard", mcts.Options{Seed: 1, Threads: 1})
-		m, err := bot.GenMove(context.Background(), g, budget)
-		if err != nil {
+		g := position(t, tt.diagram, tt.toPlay)
+		for _, budget := range []Budget{
+			{Time: time.Minute, Max: time.Minute, Playouts: playouts},
+			{Time: time.Minute, Max: 50 * time.Second, Playouts: playouts},
+		} {
+			bot := NewMCTS("hard", timedOptions(1, hardMaxNodes))
+			m, err := bot.GenMove(context.Background(), g, budget)
+			if err != nil {
+				t.Fatal(err)
+			}
+			st := bot.Searcher().Stats()
+			if m.String() != "F2" || st.Stopped != "settled" || st.Playouts >= playouts*3/4 {
+				t.Errorf("%s, budget %+v: %v, stopped by %q after %d playouts (%v), want F2, settled well before %d playouts",
+					tt.name, budget, m, st.Stopped, st.Playouts, st, playouts)
+			}
+		}
+	}
+	// A move of the middle game is no forced answer: in byo-yomi the
+	// search spends its budget (growing the subtree the next move reuses),
+	// though the choice settles early without a Max.
+	// One thread: with a budget of playouts the searches are repeatable.
+	g := position(t, midgame9, engine.Black)
+	opts := timedOptions(1, hardMaxNodes)
+	opts.Threads = 1
+	for _, tt := range []struct {
+		budget  Budget
+		stopped string
+	}{
+		{Budget{Time: time.Minute, Max: time.Minute, Playouts: playouts}, "budget"},
+		{Budget{Time: time.Minute, Playouts: playouts}, "settled"},
+	} {
+		bot := NewMCTS("hard", opts)
+		if _, err := bot.GenMove(context.Background(), g, tt.budget); err != nil {
 			t.Fatal(err)
 		}
-		if st := bot.Searcher().Stats(); m.String() != "F2" || st.Stopped != "time" {
-			t.Errorf("budget %+v: %v, stopped by %q (%v), want the capture F2 after the whole time", budget, m, st.Stopped, st)
+		if st := bot.Searcher().Stats(); st.Stopped != tt.stopped {
+			t.Errorf("middle game, budget %+v: stopped by %q after %d playouts, want %q", tt.budget, st.Stopped, st.Playouts, tt.stopped)
 		}
 	}
 }

@@ -85,15 +85,15 @@ func (m *Minimax) GenMove(ctx context.Context, g *engine.Game, budget Budget) (e
 		budget.Time = minimaxDefaultTime
 	}
 	b := g.Board()
-	if passWins(g) {
-		return engine.PassMove(c), nil
-	}
 	j, err := judge(ctx, g, m.rng.Int64())
 	if err != nil {
 		return engine.Move{}, err
 	}
 	if j.lostBeyondDoubt(g, c) {
 		return engine.ResignMove(c), nil
+	}
+	if passWins(g) { // after resigning: see sensibleMoves
+		return engine.PassMove(c), nil
 	}
 	s := newSearch(ctx, g, b, budget, m.rng)
 	moves := s.rootMoves(b, c, j)

@@ -106,9 +106,10 @@ func TestSettledCountsToTarget(t *testing.T) {
 // TestGenMoveTimed: with a fake clock that moves a millisecond each time
 // the search reads it, a search of a clear position with a target stops at
 // the target or earlier, well before its limit; a target not below the
-// limit (byo-yomi: time not spent is lost) spends the whole limit although
-// the choice settles at once, where GenMove with the same limit stops
-// early.
+// limit (byo-yomi: time not spent is lost) stops early on this forced
+// answer once the choice cannot change, as GenMove with the same limit
+// does (issue 34: it used to spend the whole limit), and with NoEarlyStop
+// it runs to the limit.
 func TestGenMoveTimed(t *testing.T) {
 	g := gameFrom(t, 6.5, engine.Black, `
 		. . . . . . .
@@ -133,11 +134,20 @@ func TestGenMoveTimed(t *testing.T) {
 	for _, target := range []time.Duration{3 * time.Second, 300 * time.Millisecond} {
 		e = NewSearcher(Options{Seed: 1, Threads: 1})
 		e.now = tick
+		m, err := e.GenMoveTimed(context.Background(), g, target, 300*time.Millisecond, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st := e.Stats(); m.String() != "F2" || st.Stopped != "settled" || st.Elapsed >= 300*time.Millisecond {
+			t.Errorf("target %v, limit 300 ms: %v after %v (%s), want the capture F2, settled before the limit", target, m, st.Elapsed, st.Stopped)
+		}
+		e = NewSearcher(Options{Seed: 1, Threads: 1, NoEarlyStop: true})
+		e.now = tick
 		if _, err := e.GenMoveTimed(context.Background(), g, target, 300*time.Millisecond, 0); err != nil {
 			t.Fatal(err)
 		}
 		if st := e.Stats(); st.Stopped != "time" || st.Elapsed < 300*time.Millisecond || st.Elapsed > 400*time.Millisecond {
-			t.Errorf("target %v, limit 300 ms: stopped after %v (%s), want at the limit", target, st.Elapsed, st.Stopped)
+			t.Errorf("target %v, limit 300 ms, NoEarlyStop: stopped after %v (%s), want at the limit", target, st.Elapsed, st.Stopped)
 		}
 	}
 	e = NewSearcher(Options{Seed: 1, Threads: 1})
@@ -147,5 +157,52 @@ func TestGenMoveTimed(t *testing.T) {
 	}
 	if st := e.Stats(); st.Stopped != "settled" || st.Elapsed >= 300*time.Millisecond {
 		t.Errorf("GenMove with 300 ms: stopped after %v (%s), want settled before the limit", st.Elapsed, st.Stopped)
+	}
+}
+
+// TestSettledForcedOnly: in byo-yomi (forcedOnly) the early stop waits,
+// besides the lead the playouts left cannot overturn, for a forced answer:
+// the most visited move holding nine tenths of the root's visits.
+func TestSettledForcedOnly(t *testing.T) {
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	for _, tt := range []struct {
+		stats  [][2]float64
+		forced bool
+	}{
+		{[][2]float64{{3500, 0.6}, {500, 0.5}}, false}, // 87.5% of the visits
+		{[][2]float64{{3700, 0.6}, {300, 0.5}}, true},  // 92.5%
+	} {
+		s := rootWith(&now, tt.stats)
+		s.tree.at(s.root).visits.Store(4000)
+		s.maxPlayouts = 4000 // 2,000 left after 2,000: the lead settles it
+		if !s.settled(2000) {
+			t.Errorf("%v: not settled without forcedOnly", tt.stats)
+		}
+		s.forcedOnly = true
+		if got := s.settled(2000); got != tt.forced {
+			t.Errorf("%v, forcedOnly: settled = %v, want %v", tt.stats, got, tt.forced)
+		}
+	}
+}
+
+// TestLateToCollect: a tree that fills with less time left before the
+// deadline than a quarter of the time searched is not collected; without
+// a deadline it always is.
+func TestLateToCollect(t *testing.T) {
+	start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	now := start
+	s := &search{start: start, now: func() time.Time { return now }}
+	if s.lateToCollect() {
+		t.Errorf("late to collect without a deadline")
+	}
+	s.deadline = start.Add(5 * time.Second)
+	for _, tt := range []struct {
+		at   time.Duration
+		late bool
+	}{{time.Second, false}, {3900 * time.Millisecond, false}, {4100 * time.Millisecond, true}, {5 * time.Second, true}} {
+		now = start.Add(tt.at)
+		if got := s.lateToCollect(); got != tt.late {
+			t.Errorf("at %v of 5 s: lateToCollect() = %v, want %v", tt.at, got, tt.late)
+		}
 	}
 }

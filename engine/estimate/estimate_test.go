@@ -131,6 +131,51 @@ func TestEstimateDeadDiagrams(t *testing.T) {
 			. . . . . . . . .
 			. o . . . . . . .
 			. . . . . . . . .`, 0, "D9"},
+		// Issue 34: after a 19×19 game gobot counted a black group at the
+		// top alive (eyes at J19 and L18) and GNU Go dead. A group of that
+		// shape whose eye on the first line is false (the cut at H18) is
+		// dead, and alive with the cut mended (H18 and H17 Black), as GNU Go
+		// 3.8 says of both (final_status_list dead).
+		{"top group, first-line eye false", `
+			. . . O . x x x . x x x x x x O . . .
+			. . . O O x x O x x . x x x x O . . .
+			. . . . O x x O x x x x x x x O . . .
+			. . . . O O O O O O O O O O O O . . .
+			O O O O O O O O O O O O O O O O O O O
+			X X X X X X X X X X O . . . . . . . .
+			. . . . . . . . . X O . . . . . . . .
+			. . . . . . . . . X O . . . . . . . .
+			. . . . . . . . . X O . . . . . . . .
+			. . . . . . . . . X O . . . . . . . .
+			. . . . . . . . . X O . . . . . . . .
+			. . . . . . . . . X O . . . . . . . .
+			. . . . . . . . . X O . . . . . . . .
+			. . . . . . . . . X O . . . . . . . .
+			. . . . . . . . . X O . . . . . . . .
+			. . . . . . . . . X O . . . . . . . .
+			. . . . . . . . . X O . . . . . . . .
+			. . . . . . . . . X O . . . . . . . .
+			. . . . . . . . . X O . . . . . . . .`, 0, ""},
+		{"top group, two eyes", `
+			. . . O . X X X . X X X X X X O . . .
+			. . . O O X X X X X . X X X X O . . .
+			. . . . O X X X X X X X X X X O . . .
+			. . . . O O O O O O O O O O O O . . .
+			O O O O O O O O O O O O O O O O O O O
+			X X X X X X X X X X O . . . . . . . .
+			. . . . . . . . . X O . . . . . . . .
+			. . . . . . . . . X O . . . . . . . .
+			. . . . . . . . . X O . . . . . . . .
+			. . . . . . . . . X O . . . . . . . .
+			. . . . . . . . . X O . . . . . . . .
+			. . . . . . . . . X O . . . . . . . .
+			. . . . . . . . . X O . . . . . . . .
+			. . . . . . . . . X O . . . . . . . .
+			. . . . . . . . . X O . . . . . . . .
+			. . . . . . . . . X O . . . . . . . .
+			. . . . . . . . . X O . . . . . . . .
+			. . . . . . . . . X O . . . . . . . .
+			. . . . . . . . . X O . . . . . . . .`, 0, ""},
 		{"capturable stone in an eye", `
 			. . . . . . . . .
 			. . . . . . . . .
@@ -356,6 +401,31 @@ func TestEstimateTinyBoards(t *testing.T) {
 		e := estimate.Dead(context.Background(), g, estimate.Options{})
 		if len(e.Ownership) != g.Size()*g.Size() || e.Playouts == 0 {
 			t.Errorf("%q: %d ownership values after %d playouts", d, len(e.Ownership), e.Playouts)
+		}
+	}
+}
+
+// TestTopGroupDoubted: the corpus's one 19×19 disagreement with GNU Go is
+// of issue 34's kind, a large group at the top that GNU Go counts dead
+// (White's, in 19-gnugo-003: GNU Go's owl_defend finds no defence even
+// with White to move, owl_attack kills at N17) and the playouts cannot
+// kill, since the capturing race inside needs moves they never play (no
+// self-atari of a group). The estimate must not count it alive silently:
+// each of its stones is dead or flagged Uncertain, for the players to
+// check.
+func TestTopGroupDoubted(t *testing.T) {
+	cg := readCorpusGame(t, filepath.Join(corpusDir, "19-gnugo-003.sgf"))
+	e := estimate.Dead(context.Background(), cg.game, estimate.Options{})
+	for _, s := range strings.Fields("K19 J18 K18 G17 H17 J17 F16 G16 J16 G15 J15 K15 L15 M15 M14 N19 O18 O17 N16 O16 O15 P15 L17 M17") {
+		p, err := engine.ParsePoint(s, 19)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Contains(cg.gnugo, p) {
+			t.Fatalf("%s is not among GNU Go's dead stones of the record", s)
+		}
+		if !slices.Contains(e.Dead, p) && !slices.Contains(e.Uncertain, p) {
+			t.Errorf("%s: neither dead nor uncertain (dead %s; uncertain %s)", s, pointList(e.Dead), pointList(e.Uncertain))
 		}
 	}
 }
