@@ -22,7 +22,20 @@ type registryPlayers struct{ reg *bots.Registry }
 var (
 	_ goroom.Players  = registryPlayers{}
 	_ goroom.Reviewer = registryPlayers{}
+	_ goroom.Ranks    = registryPlayers{}
 )
+
+// RankOn is level's rank for a size×size board (bots.Level.RankOn): the
+// built-in levels were measured on 9×9 only.
+func (p registryPlayers) RankOn(level string, size int) (kyu, measured int) {
+	for _, l := range p.reg.Levels() {
+		if l.Name == level {
+			r := l.RankOn(size)
+			return r.Kyu, r.Size
+		}
+	}
+	return 0, 0
+}
 
 func (p registryPlayers) Levels() []commands.Level {
 	var out []commands.Level

@@ -108,7 +108,11 @@ func (a *room) cmdBot(ctx context.Context, r *commands.Request) error {
 	if white == human {
 		c = engine.White
 	}
-	note := fmt.Sprintf("New game: %s plays %s %s against gobot **%s** (%s).", commands.Mention(human), stoneEmoji(c), c, level, describeSetup(s.Size, s.Rules, eg.Handicap())+", "+a.ClockOf(s.Clock).Describe())
+	about := ""
+	if rk := a.rankOn(level, s.Size); rk != "" {
+		about = rk + "; "
+	}
+	note := fmt.Sprintf("New game: %s plays %s %s against gobot **%s** (%s%s).", commands.Mention(human), stoneEmoji(c), c, level, about, describeSetup(s.Size, s.Rules, eg.Handicap())+", "+a.ClockOf(s.Clock).Describe())
 	return a.AnswerGame(ctx, r, g, note)
 }
 

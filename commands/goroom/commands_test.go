@@ -602,3 +602,31 @@ func TestShownNameEscapesMarkdown(t *testing.T) {
 		t.Errorf("plainName = %q, want the name as it is", got)
 	}
 }
+
+// rankedPlayers are testPlayers whose level first was measured at 9 kyu
+// on 9×9 and never on another size.
+type rankedPlayers struct{ testPlayers }
+
+func (rankedPlayers) RankOn(level string, size int) (kyu, measured int) {
+	if level == "first" {
+		return 9, 9
+	}
+	return 0, 0
+}
+
+// TestBotRankForTheSize: /go bot's first message gives the level's rank
+// for the size chosen, says when that rank is 9×9's, and gives none for a
+// level without one.
+func TestBotRankForTheSize(t *testing.T) {
+	for _, tt := range []struct{ line, want string }{
+		{"/go bot level:first size:9 color:black", "against gobot **first** (about 9 kyu; 9×9"},
+		{"/go bot level:first size:19 color:black", "against gobot **first** (about 9 kyu on 9×9, not measured on 19×19; 19×19"},
+		{"/go bot level:second size:9 color:black", "against gobot **second** (9×9"},
+	} {
+		tb := newTestAppWith(t, rankedPlayers{})
+		c := only(t, tb.command(ann, tt.line))
+		if !strings.Contains(c.text(), tt.want) {
+			t.Errorf("%s: %q, want it to say %q", tt.line, c.text(), tt.want)
+		}
+	}
+}

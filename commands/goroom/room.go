@@ -266,6 +266,32 @@ var (
 
 func (r *room) Levels() []commands.Level { return r.players.Levels() }
 
+// Ranks is what Players add when they know their levels' ranks by board
+// size: RankOn is level's rank for a size×size board in kyu, measured on
+// a measured×measured board (the size the level was measured on when it
+// never was on this one); kyu is 0 for a level without a rank.
+type Ranks interface {
+	RankOn(level string, size int) (kyu, measured int)
+}
+
+// rankOn says level's rank for a size×size board as /go bot shows it:
+// "about 9 kyu", or "about 9 kyu on 9×9, not measured on 19×19" when its
+// rank was measured on another size; "" when it has none.
+func (r *room) rankOn(level string, size int) string {
+	rk, ok := r.players.(Ranks)
+	if !ok {
+		return ""
+	}
+	kyu, measured := rk.RankOn(level, size)
+	switch {
+	case kyu <= 0:
+		return ""
+	case measured != size:
+		return fmt.Sprintf("about %d kyu on %d×%d, not measured on %d×%d", kyu, measured, measured, size, size)
+	}
+	return fmt.Sprintf("about %d kyu", kyu)
+}
+
 // Players is what Go's room needs from the AI opponents: the levels on offer
 // and a move for one of them. GenMove must not modify g, returns a legal
 // move for g.ToPlay() (Place, Pass or Resign), and returns when ctx ends.

@@ -1,0 +1,34 @@
+package main
+
+import (
+	"testing"
+
+	"github.com/gobot-dev/gobot/bots"
+)
+
+// TestRegistryRanks: /go bot asks the registry's levels for their rank on
+// the size chosen; the built-in levels were measured on 9×9 only, so a
+// 19×19 game gets the 9×9 rank, said to be 9×9's, and an unknown level
+// none.
+func TestRegistryRanks(t *testing.T) {
+	reg, err := bots.NewRegistry(bots.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer reg.Close()
+	p := registryPlayers{reg}
+	for _, tt := range []struct {
+		level         string
+		size          int
+		kyu, measured int
+	}{
+		{"tough", 9, 9, 9},
+		{"tough", 19, 9, 9},
+		{"beginner", 13, 30, 9},
+		{"grandmaster", 9, 0, 0},
+	} {
+		if kyu, measured := p.RankOn(tt.level, tt.size); kyu != tt.kyu || measured != tt.measured {
+			t.Errorf("RankOn(%s, %d) = %d kyu on %d×%d, want %d on %d×%d", tt.level, tt.size, kyu, measured, measured, tt.kyu, tt.measured, tt.measured)
+		}
+	}
+}
