@@ -397,6 +397,28 @@ func (a *App) CmdBoard(ctx context.Context, r *Request, g *storage.Game) error {
 	return r.Reply(ctx, m)
 }
 
+// RecordInPlay answers r with the record of g, the game in play (file, in
+// format: "SGF, opens in any Go editor"), and its animated replay when the
+// animation: option asks for one (gif draws it).
+func RecordInPlay(ctx context.Context, r *Request, g *storage.Game, file File, format string, gif func() (File, error)) error {
+	animate, _, err := r.Bool("animation")
+	if err != nil {
+		return err
+	}
+	moves := Plural(g.State.MoveCount(), "move")
+	m := &Message{Content: fmt.Sprintf("Game record after %s (%s).", moves, format), Files: []File{file}}
+	if animate {
+		attached, err := WithAnimation(ctx, r, m, gif)
+		if err != nil {
+			return err
+		}
+		if attached {
+			m.Content = fmt.Sprintf("Game record and animated replay after %s.", moves)
+		}
+	}
+	return r.Reply(ctx, m)
+}
+
 // WithAnimation attaches an animated replay to m, made by gif, after
 // deferring the answer (drawing every move takes a while); one larger than
 // Discord accepts is left out, and m says so. It reports whether the

@@ -858,20 +858,8 @@ func (a *room) activePDN(ctx context.Context, r *commands.Request, g *storage.Ga
 	if err != nil {
 		return err
 	}
-	animate, _, err := r.Bool("animation")
-	if err != nil {
-		return err
-	}
-	m := &commands.Message{
-		Content: fmt.Sprintf("Game record after %s (PDN, opens in any draughts program).", commands.Plural(g.State.MoveCount(), "move")),
-		Files:   []commands.File{pdnFile(g.ID, draughtsTitle(g), data)},
-	}
-	if animate {
-		if _, err := commands.WithAnimation(ctx, r, m, func() (commands.File, error) { return draughtsGIF(g.ID, draughtsState(g)) }); err != nil {
-			return err
-		}
-	}
-	return r.Reply(ctx, m)
+	return commands.RecordInPlay(ctx, r, g, pdnFile(g.ID, draughtsTitle(g), data), "PDN, opens in any draughts program",
+		func() (commands.File, error) { return draughtsGIF(g.ID, draughtsState(g)) })
 }
 
 // room is international draughts' room: /draughts, its boards, PDN

@@ -334,24 +334,8 @@ func (a *room) activeSGF(ctx context.Context, r *commands.Request, g *storage.Ga
 	if err != nil {
 		return err
 	}
-	animate, _, err := r.Bool("animation")
-	if err != nil {
-		return err
-	}
-	m := &commands.Message{
-		Content: fmt.Sprintf("Game record after %s (SGF, opens in any Go editor).", commands.Plural(g.State.MoveCount(), "move")),
-		Files:   []commands.File{sgfFile(g.ID, title(g), data)},
-	}
-	if animate {
-		attached, err := commands.WithAnimation(ctx, r, m, func() (commands.File, error) { return gameGIF(g, dead) })
-		if err != nil {
-			return err
-		}
-		if attached {
-			m.Content = fmt.Sprintf("Game record and animated replay after %s.", commands.Plural(g.State.MoveCount(), "move"))
-		}
-	}
-	return r.Reply(ctx, m)
+	return commands.RecordInPlay(ctx, r, g, sgfFile(g.ID, title(g), data), "SGF, opens in any Go editor",
+		func() (commands.File, error) { return gameGIF(g, dead) })
 }
 
 // gameGIF animates the game, ending on the marking when there is one.
