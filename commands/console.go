@@ -261,7 +261,7 @@ func (cd *consoleDiscord) interaction(line string, defs []*discordgo.Application
 	it := &discordgo.Interaction{
 		ID: id, AppID: consoleAppID, Token: "console-" + id,
 		GuildID: consoleGuild, ChannelID: consoleChannel, Version: 1,
-		Member: &discordgo.Member{User: user, Permissions: discordgo.PermissionManageMessages},
+		Member: &discordgo.Member{User: user, Permissions: discordgo.PermissionManageMessages | discordgo.PermissionManageServer},
 	}
 	if strings.HasPrefix(line, "/press") {
 		n, err := strconv.Atoi(strings.TrimSpace(strings.TrimPrefix(line, "/press")))
@@ -332,12 +332,32 @@ func ParseSlash(line string, defs []*discordgo.ApplicationCommand, remember func
 	data.ID, data.Name, data.CommandType = "300000000000000001", cmd.Name, discordgo.ChatApplicationCommand
 	data.Resolved = &discordgo.ApplicationCommandInteractionDataResolved{Users: map[string]*discordgo.User{}}
 	leaf := &discordgo.ApplicationCommandInteractionDataOption{Name: sub.Name, Type: sub.Type}
+	top, rest := leaf, words[2:]
+	// A group's subcommand is the next word: /go-admin settings set.
+	if sub.Type == discordgo.ApplicationCommandOptionSubCommandGroup {
+		var inner *discordgo.ApplicationCommandOption
+		for _, o := range sub.Options {
+			if len(rest) > 0 && o.Name == rest[0] {
+				inner = o
+			}
+		}
+		if inner == nil {
+			var names []string
+			for _, o := range sub.Options {
+				names = append(names, o.Name)
+			}
+			return data, false, fmt.Errorf("%s %s needs one of %s", words[0], sub.Name, strings.Join(names, ", "))
+		}
+		leaf = &discordgo.ApplicationCommandInteractionDataOption{Name: inner.Name, Type: inner.Type}
+		top.Options = []*discordgo.ApplicationCommandInteractionDataOption{leaf}
+		sub, rest = inner, rest[1:]
+	}
 	focused := false
 	seen := map[string]bool{}
 	// A word without a colon continues the value before it, so that values
 	// with spaces can be typed: clock:byoyomi 10m 5x30s.
 	var parts []string
-	for _, w := range words[2:] {
+	for _, w := range rest {
 		if !strings.Contains(w, ":") && len(parts) > 0 {
 			parts[len(parts)-1] += " " + w
 			continue
@@ -412,7 +432,7 @@ func ParseSlash(line string, defs []*discordgo.ApplicationCommand, remember func
 			}
 		}
 	}
-	data.Options = []*discordgo.ApplicationCommandInteractionDataOption{leaf}
+	data.Options = []*discordgo.ApplicationCommandInteractionDataOption{top}
 	return data, focused, nil
 }
 

@@ -36,6 +36,9 @@ func TestConsole(t *testing.T) {
 		"/go fly",
 		"/go play",
 		"/press 1", // Pass on the last board
+		"/go-admin settings set setting:komi value:6.5", // the console's user is its server's admin
+		"/go-admin settings set setting:ruleset value:foo",
+		"/go-admin settings",
 		"/quit",
 	}, "\n"))
 	var out strings.Builder
@@ -60,6 +63,9 @@ func TestConsole(t *testing.T) {
 		"ann passed",                     // the button
 		" 5 . . . . X . . . . ",          // the board as text
 		"[1] Pass  [2] Undo  [3] Resign", // buttons
+		"✅ Default komi (`komi`): the ruleset's → 6.5.",
+		`Unknown ruleset "foo": choose chinese, japanese, tromp-taylor, simple.`,
+		"/go-admin settings needs one of show, set, reset",
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("console output lacks %q", want)
