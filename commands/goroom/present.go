@@ -10,7 +10,6 @@ import (
 	"github.com/bwmarrin/discordgo"
 	"github.com/gobot-dev/gobot/commands"
 	"github.com/gobot-dev/gobot/engine"
-	"github.com/gobot-dev/gobot/engine/game"
 	"github.com/gobot-dev/gobot/render"
 	"github.com/gobot-dev/gobot/storage"
 )
@@ -211,7 +210,7 @@ func describeMove(g *storage.Game, m engine.Move, captured int) string {
 // clockStatus is ClockStatus for a game of Go, which also says when its
 // clocks stopped for the scoring phase.
 func clockStatus(g *storage.Game, now time.Time) string {
-	s := commands.ClockStatus(g, now, func(s game.Side) string { return (*room)(nil).SideLabel(g, s) })
+	s := commands.ClockStatus(g, now, sideLabel)
 	if s != "" && !g.Clock.Running() && g.Scoring != nil {
 		s += " · stopped while the dead stones are agreed"
 	}

@@ -74,7 +74,10 @@ func (*room) Message(ctx context.Context, g *storage.Game, now time.Time, note s
 
 func (*room) Title(g *storage.Game) string { return title(g) }
 
-func (*room) SideLabel(g *storage.Game, s game.Side) string {
+func (*room) SideLabel(g *storage.Game, s game.Side) string { return sideLabel(s) }
+
+// sideLabel is side s with its stones' emoji: "⚫ black", "⚪ white".
+func sideLabel(s game.Side) string {
 	c := engine.ColorOf(s)
 	return stoneEmoji(c) + " " + c.String()
 }
