@@ -141,3 +141,76 @@ func TestOpeningTakesCorners(t *testing.T) {
 		}
 	}
 }
+
+// TestProgressiveWidening checks that on 19×19 a node's children are in
+// the shape model's order with the pass last, each with the prior of its
+// own move, and that the selection looks only at the first widenCount of
+// them (and the pass); on 9×9 the children stay in board order.
+func TestProgressiveWidening(t *testing.T) {
+	for _, size := range []int{9, 19} {
+		g := newGame(t, size)
+		b := g.Board()
+		s := NewSearcher(Options{Threads: 1, Shape: true}).newSearch(g, time.Now())
+		s.tree = newArena(1)
+		root, _ := s.tree.alloc(1)
+		w := newWorker(s, 1, 0)
+		nd := s.tree.at(root)
+		if !w.expand(nd, b, engine.Black, engine.PassVertex, engine.PassVertex) {
+			t.Fatal("expand: tree full")
+		}
+		var moves []int
+		for i := range b.EmptyCount() {
+			moves = append(moves, b.EmptyVertex(i))
+		}
+		p := shape.Learned.Probabilities(nil, b, moves, engine.Black, engine.PassVertex, engine.PassVertex)
+		prob := map[int16]float32{}
+		for i, v := range moves {
+			prob[int16(v)] = p[i]
+		}
+		widened := nd.state.Load()&flagWidened != 0
+		if widened != (size == 19) {
+			t.Fatalf("%d×%d: widened %v, want %v", size, size, widened, size == 19)
+		}
+		n := int32(nd.nchild)
+		if last := s.tree.at(nd.first + n - 1); last.move != engine.PassVertex {
+			t.Fatalf("%d×%d: last child %d, want the pass", size, size, last.move)
+		}
+		sorted := true
+		for i := int32(0); i < n-1; i++ {
+			ch := s.tree.at(nd.first + i)
+			pn, pw := w.prior(b, int(ch.move), engine.Black, engine.PassVertex, &w.scratch)
+			x := shapePrior * float32(math.Sqrt(float64(prob[ch.move])))
+			if math.Abs(float64(ch.priorN-pn-x)) > 1e-3 || math.Abs(float64(ch.priorW-pw-x)) > 1e-3 {
+				t.Fatalf("%d×%d child %d (move %d): prior %v/%v, want %v/%v", size, size, i, ch.move, ch.priorW, ch.priorN, pw+x, pn+x)
+			}
+			if i > 0 && prob[ch.move] > prob[s.tree.at(nd.first+i-1).move] {
+				sorted = false
+			}
+		}
+		if sorted != widened {
+			t.Errorf("%d×%d: children in the model's order %v, want %v", size, size, sorted, widened)
+		}
+		if !widened {
+			continue
+		}
+		// With few visits only the first widenFirst and the pass can be
+		// selected, whatever their statistics: give the fifth child every
+		// win and see it ignored until the node has the visits to widen.
+		fifth := s.tree.at(nd.first + widenFirst)
+		fifth.visits.Store(1000)
+		fifth.wins.Store(2000)
+		if idx := w.selectChild(nd); idx == nd.first+widenFirst {
+			t.Errorf("19×19: the fifth child selected at 0 visits, want one of the first %d", widenFirst)
+		}
+		nd.visits.Store(60)
+		if idx := w.selectChild(nd); idx != nd.first+widenFirst {
+			t.Errorf("19×19: at 60 visits selected child %d, want the fifth (%d), which every playout won", idx-nd.first, widenFirst)
+		}
+	}
+	p := defaultParams()
+	for _, c := range []struct{ visits, want int32 }{{0, 4}, {40, 4}, {41, 5}, {55, 5}, {79, 7}, {1000, 14}, {60000, 26}} {
+		if got := p.widenCount(c.visits); got != c.want {
+			t.Errorf("widenCount(%d) = %d, want %d", c.visits, got, c.want)
+		}
+	}
+}
