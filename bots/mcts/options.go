@@ -1,7 +1,6 @@
 package mcts
 
 import (
-	"math"
 	"runtime"
 
 	"github.com/gobot-dev/gobot/bots/shape"
@@ -81,7 +80,6 @@ type params struct {
 	priorEven float32        // equivalent visits of the neutral prior (at 50%)
 	priorE    float32        // equivalent visits of one unit of knowledge
 	shape     float32        // equivalent won visits of a move the shape model is sure of (sqrt of its probability times this)
-	widen     float64        // progressive widening on boards from widenMinSize: the growth of a node's visits per move added (0: off)
 	playout   playout.Policy // the playouts' policy
 }
 
@@ -92,7 +90,6 @@ func defaultParams() params {
 		priorEven: 10,
 		priorE:    20,
 		shape:     shapePrior,
-		widen:     widenGrowth,
 		playout:   playout.Policy{Capture: 0.95, Pattern: 0.9},
 	}
 }
@@ -138,27 +135,6 @@ func (o Options) params() params {
 // resign on a board of the given size: 20 on 9×9, scaled with the area.
 func minResignMove(size int) int {
 	return (20*size*size + 80) / 81
-}
-
-// Progressive widening (Coulom 2007; params.widen): on a board of at
-// least widenMinSize, a node's children are searched in the shape model's
-// order, widenFirst of them at first and one more each time the node's
-// visits grow by the factor widenGrowth beyond widenVisits; the pass
-// always.
-const (
-	widenMinSize = 13
-	widenFirst   = 4
-	widenVisits  = 40
-	widenGrowth  = 1.4
-)
-
-// widenCount returns the number of children (the pass aside) searched
-// under a node of the given visits.
-func (p *params) widenCount(visits int32) int32 {
-	if visits <= widenVisits {
-		return widenFirst
-	}
-	return widenFirst + 1 + int32(math.Log(float64(visits)/widenVisits)/math.Log(p.widen))
 }
 
 // shapePrior is the weight of the shape model's prior (params.shape). At

@@ -1,12 +1,10 @@
 package mcts
 
 import (
-	"cmp"
 	"errors"
 	"fmt"
 	"math"
 	"runtime/debug"
-	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -86,7 +84,6 @@ type worker struct {
 	hashes  []uint64       // positions on the tree path, for superko
 	toPlays []engine.Color // and who was to move in each
 	probs   []float32      // the shape model's probabilities of the moves being expanded
-	ranked  []rankedMove   // the same moves sorted (progressive widening)
 
 	stamp     uint32
 	amafStamp []uint32
@@ -441,56 +438,28 @@ func (w *worker) selectChild(nd *node) int32 {
 		logParent = math.Log(float64(nd.visits.Load()) + 1)
 	}
 	equiv := s.params.raveEquiv
-	n := int32(nd.nchild)
-	if nd.state.Load()&flagWidened != 0 {
-		// Only the moves the model rates best, more as the node is
-		// searched more; the pass (last) always.
-		if k := s.params.widenCount(nd.visits.Load()); k < n-1 {
-			n = k
-			if ch := t.at(nd.first + int32(nd.nchild) - 1); !ch.illegal() {
-				best, bi = w.value(ch, logParent, equiv), nd.first+int32(nd.nchild)-1
-			}
-		}
-	}
-	for i := int32(0); i < n; i++ {
+	for i := int32(0); i < int32(nd.nchild); i++ {
 		ch := t.at(nd.first + i)
 		if ch.state.Load()&flagIllegal != 0 {
 			continue
 		}
-		if val := w.value(ch, logParent, equiv); val > best {
+		n := float64(ch.visits.Load()) + float64(ch.priorN)
+		q := (float64(ch.wins.Load())/2 + float64(ch.priorW)) / n
+		val := q
+		if rvi, rwi := ch.raveStats(); rvi > 0 {
+			rv := float64(rvi)
+			a := float64(rwi) / 2 / rv
+			beta := rv / (rv + n + rv*n/equiv)
+			val = (1-beta)*q + beta*a
+		}
+		if logParent > 0 {
+			val += s.params.explore * math.Sqrt(logParent/n)
+		}
+		if val > best {
 			best, bi = val, nd.first+i
 		}
 	}
-	if bi < 0 && n < int32(nd.nchild) {
-		// Every move in the window repeats a position: look at them all.
-		for i := n; i < int32(nd.nchild); i++ {
-			if ch := t.at(nd.first + i); !ch.illegal() {
-				if val := w.value(ch, logParent, equiv); val > best {
-					best, bi = val, nd.first+i
-				}
-			}
-		}
-	}
 	return bi
-}
-
-// value returns ch's RAVE value for selection: its win rate with its prior
-// blended with its AMAF win rate, plus the UCB term when the parameters
-// explore (logParent the log of the parent's visits).
-func (w *worker) value(ch *node, logParent, equiv float64) float64 {
-	n := float64(ch.visits.Load()) + float64(ch.priorN)
-	q := (float64(ch.wins.Load())/2 + float64(ch.priorW)) / n
-	val := q
-	if rvi, rwi := ch.raveStats(); rvi > 0 {
-		rv := float64(rvi)
-		a := float64(rwi) / 2 / rv
-		beta := rv / (rv + n + rv*n/equiv)
-		val = (1-beta)*q + beta*a
-	}
-	if logParent > 0 {
-		val += w.s.params.explore * math.Sqrt(logParent/n)
-	}
-	return val
 }
 
 // expand creates the children of nd (c to move on b, after moves at last2
@@ -510,12 +479,8 @@ func (w *worker) expand(nd *node, b *engine.Board, c engine.Color, last, last2 i
 		return false
 	}
 	k := s.params.shape
-	widen := k > 0 && s.widens()
 	if k > 0 {
 		w.probs = shape.Learned.Probabilities(w.probs, b, moves[:len(moves)-1], c, last, last2)
-		if widen {
-			w.sortByModel(moves[:len(moves)-1]) // the pass stays last
-		}
 	}
 	for i, v := range moves {
 		ch := s.tree.at(first + int32(i))
@@ -528,32 +493,8 @@ func (w *worker) expand(nd *node, b *engine.Board, c engine.Color, last, last2 i
 		}
 	}
 	nd.first, nd.nchild = first, int16(len(moves))
-	state := nd.state.Load()&^stateMask | stateExpanded
-	if widen {
-		state |= flagWidened
-	}
-	nd.state.Store(state)
+	nd.state.Store(nd.state.Load()&^stateMask | stateExpanded)
 	return true
-}
-
-// sortByModel orders moves and their probabilities in w.probs together,
-// the most probable first (ties in board order).
-func (w *worker) sortByModel(moves []int) {
-	r := w.ranked[:0]
-	for i, v := range moves {
-		r = append(r, rankedMove{w.probs[i], v})
-	}
-	slices.SortStableFunc(r, func(a, b rankedMove) int { return cmp.Compare(b.p, a.p) })
-	for i, m := range r {
-		moves[i], w.probs[i] = m.v, m.p
-	}
-	w.ranked = r
-}
-
-// rankedMove is a move with its probability by the shape model.
-type rankedMove struct {
-	p float32
-	v int
 }
 
 // backup adds the result (Black minus White, before komi) to every node on
@@ -666,7 +607,3 @@ func runWorkers(workers []*worker) error {
 	wg.Wait()
 	return errors.Join(errs...)
 }
-
-// widens reports whether the search's nodes are searched by progressive
-// widening (params.widen).
-func (s *search) widens() bool { return s.params.widen > 0 && s.size >= widenMinSize }

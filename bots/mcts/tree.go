@@ -16,10 +16,6 @@ const (
 	// flagIllegal marks a move that repeats a position (superko) on the
 	// path to it; the search never selects it again.
 	flagIllegal = 1 << 4
-	// flagWidened marks a node whose children are in the shape model's
-	// order, most probable first and the pass last, and are searched by
-	// progressive widening (params.widenCount).
-	flagWidened = 1 << 5
 )
 
 // node is one move in the tree. Statistics are updated with atomics by all
