@@ -1,7 +1,6 @@
 package mcts
 
 import (
-	"context"
 	"math"
 	"testing"
 	"time"
@@ -106,38 +105,5 @@ func TestSelfAtariOption(t *testing.T) {
 	}
 	if got := (Options{Shape: true}).params().playout.SelfAtari; got != 0 {
 		t.Errorf("without SelfAtari, the playouts play %v of their self-ataris, want none", got)
-	}
-}
-
-// TestOpeningTakesCorners plays the first four moves of a 19×19 game as
-// hard searches them (the shape model, 3,000 playouts each): each takes an
-// empty corner on its third or fourth lines, as every strong player does,
-// where the search without the model's Area group played the fourth line
-// and the centre anywhere.
-func TestOpeningTakesCorners(t *testing.T) {
-	if testing.Short() {
-		t.Skip("four 19×19 searches")
-	}
-	g := newGame(t, 19)
-	corners := map[[2]bool]bool{}
-	for i := range 4 {
-		e := NewSearcher(Options{Seed: int64(i + 1), Threads: 1, Shape: true, SelfAtari: true})
-		m, err := e.GenMove(context.Background(), g, 0, 3000)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if m.Kind != engine.Place {
-			t.Fatalf("move %d: %v, want a stone", i+1, m)
-		}
-		x, y := m.Point.Col, m.Point.Row
-		lx, ly := min(x, 18-x)+1, min(y, 18-y)+1
-		corner := [2]bool{x < 9, y < 9}
-		if lx < 3 || lx > 4 || ly < 3 || ly > 4 || corners[corner] {
-			t.Errorf("move %d at %v (lines %d and %d): want the 3-3, 3-4 or 4-4 point of an empty corner", i+1, m.Point, lx, ly)
-		}
-		corners[corner] = true
-		if err := g.Play(m); err != nil {
-			t.Fatal(err)
-		}
 	}
 }
