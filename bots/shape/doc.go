@@ -2,9 +2,7 @@
 // the probability that a strong player chooses each move of a position,
 // from the move's features (its 3×3 neighbourhood and the diamond of the
 // points within two steps, captures, ataris, self-ataris, its line and its
-// distance to the last two moves, its place in an empty area of a 13×13
-// or bigger board, and whether a ladder captures what it ataris or
-// extends).
+// distance to the last two moves).
 //
 // The model is a generalised Bradley–Terry model (Coulom, "Computing Elo
 // Ratings of Move Patterns in the Game of Go", 2007): every feature value

@@ -36,17 +36,6 @@ const (
 	// Line is the move's line: 1 for the first (the edge) up to 5 for the
 	// fifth or further.
 	Line
-	// Area is the move's place in an empty part of the board, as the
-	// opening is played: 0 when a stone stands within AreaRadius points of
-	// the move along both lines (a square of 7×7 points) or the board is
-	// smaller than 13×13; else its lines along the two directions, each
-	// from 1 for the first to AreaLines for that line or further, as one
-	// value from 1 for the unordered pair (AreaValue).
-	Area
-	// Ladder is 1 when the move extends a chain of the player in atari to
-	// two liberties and the chain is still captured in a ladder, 2 when it
-	// puts an opponent chain in atari that cannot escape a ladder.
-	Ladder
 	// Diamond is the 12 points within two steps of the move (the 3×3
 	// neighbourhood and the four points two lines away), canonical as
 	// Pattern. Only the diamonds common in the records have a gamma; the
@@ -67,33 +56,11 @@ var Sizes = [Groups]int{
 	Last:      17,
 	Last2:     17,
 	Line:      6,
-	Area:      1 + AreaLines*(AreaLines+1)/2,
-	Ladder:    3,
 	Diamond:   1 << 24,
 }
 
 // Names names the groups, for reports and the generated source.
-var Names = [Groups]string{"pattern", "capture", "escape", "self-atari", "atari", "last", "last2", "line", "area", "ladder", "diamond"}
-
-// The Area group's bounds.
-const (
-	// AreaRadius is how far, along each line, no stone may stand for a
-	// move to have an Area value.
-	AreaRadius = 3
-	// AreaLines is the last line Area tells apart: it and the lines
-	// beyond it share a value.
-	AreaLines = 7
-	// areaMinSize is the smallest board with Area values.
-	areaMinSize = 13
-)
-
-// AreaValue returns the Area value of a move on lines i and j (1 for the
-// first line; any order), lines beyond AreaLines counting as AreaLines.
-func AreaValue(i, j int) uint32 {
-	i, j = min(i, j, AreaLines), min(max(i, j), AreaLines)
-	// Pairs (i, j) with i <= j, numbered row by row from (1, 1).
-	return uint32((i-1)*(2*AreaLines-i+2)/2 + (j - i) + 1)
-}
+var Names = [Groups]string{"pattern", "capture", "escape", "self-atari", "atari", "last", "last2", "line", "diamond"}
 
 // Features are a move's feature values, one per group.
 type Features [Groups]uint32
@@ -108,66 +75,7 @@ func Extract(b *engine.Board, v int, c engine.Color, last, last2 int) Features {
 	f[Pattern] = uint32(Canonical(uint16(raw)))
 	f[Diamond] = canonicalDiamond(raw)
 	tactics(&f, b, v, c, last, last2)
-	if b.Size() >= areaMinSize && stonesWithin(b, v, AreaRadius) == 0 {
-		f[Area] = areaOf(b, v)
-	}
 	return f
-}
-
-// areaOf returns the Area value of v, which has no stone near it.
-func areaOf(b *engine.Board, v int) uint32 {
-	s, n := b.Stride(), b.Size()
-	x, y := v%s-1, v/s-1
-	return AreaValue(min(x, n-1-x)+1, min(y, n-1-y)+1)
-}
-
-// stonesWithin counts the stones within r points of v along both lines,
-// point by point.
-func stonesWithin(b *engine.Board, v, r int) int {
-	s, n := b.Stride(), b.Size()
-	x, y := v%s-1, v/s-1
-	count := 0
-	for j := max(y-r, 0); j <= min(y+r, n-1); j++ {
-		for i := max(x-r, 0); i <= min(x+r, n-1); i++ {
-			if c := b.ColorAt((j+1)*s + i + 1); c == engine.Black || c == engine.White {
-				count++
-			}
-		}
-	}
-	return count
-}
-
-// stoneCounts answers stonesWithin for every point of a board from one
-// pass over it: sum[(y+1)*(n+1)+x+1] is the number of stones in the
-// rectangle from the corner A1 (x and y 0) to (x, y).
-type stoneCounts struct {
-	n   int
-	sum [(engine.MaxSize + 1) * (engine.MaxSize + 1)]int16
-}
-
-// count fills sc for b.
-func (sc *stoneCounts) count(b *engine.Board) {
-	s, n := b.Stride(), b.Size()
-	sc.n = n
-	w := n + 1
-	for y := range n {
-		var row int16
-		for x := range n {
-			if c := b.ColorAt((y+1)*s + x + 1); c == engine.Black || c == engine.White {
-				row++
-			}
-			sc.sum[(y+1)*w+x+1] = sc.sum[y*w+x+1] + row
-		}
-	}
-}
-
-// within returns stonesWithin(b, v, r) for the board sc was filled from.
-func (sc *stoneCounts) within(v, stride, r int) int {
-	n, w := sc.n, sc.n+1
-	x, y := v%stride-1, v/stride-1
-	x0, y0 := max(x-r, 0), max(y-r, 0)
-	x1, y1 := min(x+r, n-1)+1, min(y+r, n-1)+1
-	return int(sc.sum[y1*w+x1] - sc.sum[y0*w+x1] - sc.sum[y1*w+x0] + sc.sum[y0*w+x0])
 }
 
 // tactics sets f's values of the groups between Pattern and Diamond (the
@@ -219,29 +127,11 @@ func tactics(f *Features, b *engine.Board, v int, c engine.Color, last, last2 in
 			f[SelfAtari] = 2
 		}
 	}
-	if f[Escape] == 1 && captured == 0 {
-		// The first chain in atari, as the search's prior judges it.
-		for _, q := range b.Neighbours(v) {
-			if b.ColorAt(q) == c && b.InAtari(q) {
-				scratch := *b
-				if playout.LadderCaptured(&scratch, q, 2*b.Size()) {
-					f[Ladder] = 1
-				}
-				break
-			}
-		}
-	}
 	if libs >= 2 {
 		for _, q := range b.Neighbours(v) {
 			if b.ColorAt(q) == opp && b.Liberties(q, 3) == 2 {
 				f[Atari] = 1
-				if f[Ladder] == 0 {
-					scratch := *b
-					scratch.Play(v, c)
-					if scratch.InAtari(q) && playout.LadderCaptured(&scratch, q, 2*b.Size()) {
-						f[Ladder] = 2
-					}
-				}
+				break
 			}
 		}
 	}

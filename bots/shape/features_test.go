@@ -50,100 +50,6 @@ func TestCanonical(t *testing.T) {
 	}
 }
 
-// TestExtractOpening checks the Area and Ladder values on 19×19: the
-// corners' points of an empty area, a move near a stone, and ataris that
-// do and do not capture in a ladder.
-func TestExtractOpening(t *testing.T) {
-	g := enginetest.Game(t, `
-		. . . . . . . . . . . . . . . . . . .
-		. . . . . . . . . . . . . . . . . . .
-		. . . . . . . . . . . . . . . . . . .
-		. . . X . . . . . . . . . . . . . . .
-		. . . . . . . . . . . . . . . . . . .
-		. . . . . . . . . . . . . . . . . . .
-		. . . . . . . . . . . . . . . . . . .
-		. . . . . . . . . . . . . . . . . . .
-		. . . . . . . . . . . . . . . . . . .
-		. . . . . . . . . . . . . . . . . . .
-		. . . . . . . . . . . . . . . . . . .
-		. . . . . . . . . . . . . . . . . . .
-		. . . . . . . . . . . . . . . . . . .
-		. . . . . . . . . . . . . . . . . . .
-		. . . . . . . . . . . . . X . . . . .
-		. . . . . . . . . . . . X O . . . . .
-		. . . . . . . . . . . . . . X . . . .
-		. . . . . . . . . . . . . . . . . . .
-		. . . . . . . . . . . . . . . . . . .
-	`, enginetest.ToPlay(engine.Black))
-	b := g.Board()
-	v := func(s string) int { return b.Vertex(enginetest.Point(t, s, 19)) }
-	pass := engine.PassVertex
-	tests := []struct {
-		move   string
-		c      engine.Color
-		area   uint32
-		ladder uint32
-	}{
-		{"Q16", engine.Black, AreaValue(4, 4), 0},
-		{"R16", engine.White, AreaValue(3, 4), 0},
-		{"C3", engine.White, AreaValue(3, 3), 0},
-		{"K10", engine.White, AreaValue(10, 10), 0}, // the centre: seventh line or further
-		{"F16", engine.White, 0, 0},                 // two points from D16
-		{"D9", engine.White, AreaValue(4, 9), 0},
-		// White's O4 has two liberties: Black's O3 ataris it and the
-		// ladder runs to the upper right edge; so does P4's, to the bottom.
-		{"O3", engine.Black, 0, 2},
-		{"P4", engine.Black, 0, 2},
-	}
-	for _, tt := range tests {
-		f := Extract(b, v(tt.move), tt.c, pass, pass)
-		if f[Area] != tt.area || f[Ladder] != tt.ladder {
-			t.Errorf("Extract(%s) area %d ladder %d, want %d and %d", tt.move, f[Area], f[Ladder], tt.area, tt.ladder)
-		}
-	}
-	// White extending the chain in atari after Black's O3 runs into the
-	// ladder; with a White stone at R7 in its way it does not.
-	b.Play(v("O3"), engine.Black)
-	if f := Extract(b, v("P4"), engine.White, v("O3"), pass); f[Escape] != 1 || f[Ladder] != 1 {
-		t.Errorf("Extract(P4) after O3: escape %d ladder %d, want 1 and 1", f[Escape], f[Ladder])
-	}
-	b.Play(v("R7"), engine.White)
-	if f := Extract(b, v("P4"), engine.White, v("O3"), pass); f[Escape] != 1 || f[Ladder] != 0 {
-		t.Errorf("Extract(P4) after O3 with a ladder breaker at R7: escape %d ladder %d, want 1 and 0", f[Escape], f[Ladder])
-	}
-	// The same on 9×9 has no Area value.
-	small := enginetest.Board(t, `
-		. . . . . . . . .
-		. . . . . . . . .
-		. . . . . . . . .
-		. . . . . . . . .
-		. . . . . . . . .
-		. . . . . . . . .
-		. . . . . . . . .
-		. . . . . . . . .
-		. . . . . . . . .
-	`)
-	if f := Extract(small, small.Vertex(enginetest.Point(t, "C3", 9)), engine.Black, pass, pass); f[Area] != 0 {
-		t.Errorf("Extract(C3) on an empty 9×9 board: area %d, want 0", f[Area])
-	}
-}
-
-func TestAreaValue(t *testing.T) {
-	seen := map[uint32]bool{}
-	for i := 1; i <= AreaLines; i++ {
-		for j := i; j <= AreaLines; j++ {
-			k := AreaValue(i, j)
-			if k != AreaValue(j, i) || k < 1 || int(k) >= Sizes[Area] || seen[k] {
-				t.Fatalf("AreaValue(%d, %d) = %d: want one value per pair, from 1 to %d", i, j, k, Sizes[Area]-1)
-			}
-			seen[k] = true
-		}
-	}
-	if AreaValue(9, 12) != AreaValue(AreaLines, AreaLines) {
-		t.Errorf("AreaValue(9, 12) = %d, want that of (%d, %d)", AreaValue(9, 12), AreaLines, AreaLines)
-	}
-}
-
 func TestExtract(t *testing.T) {
 	// Columns A–J without I, rows 9 (top) to 1.
 	b := enginetest.Board(t, `
@@ -168,7 +74,7 @@ func TestExtract(t *testing.T) {
 	}{
 		{"captures one stone", "D6", engine.Black, "E5", "", Features{Capture: 1, Last: 2, Line: 4}},
 		{"extends to three liberties", "J3", engine.Black, "J1", "H3", Features{Escape: 2, Last: 3, Last2: 1, Line: 1}},
-		{"extends to two liberties, into a ladder", "A2", engine.Black, "", "", Features{Escape: 1, Line: 1, Ladder: 1}},
+		{"extends to two liberties", "A2", engine.Black, "", "", Features{Escape: 1, Line: 1}},
 		{"self-atari of a lone stone", "H9", engine.White, "", "", Features{SelfAtari: 1, Line: 1}},
 		{"atari", "G2", engine.Black, "", "", Features{Atari: 1, Line: 2}},
 		{"far from both moves", "E9", engine.White, "A1", "J1", Features{Last: 16, Last2: 16, Line: 1}},

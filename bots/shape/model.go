@@ -70,14 +70,10 @@ func (m *Model) PatternWeights() *[1 << 16]float32 { return &m.rawPattern }
 
 // moveGamma returns Gamma(Extract(b, v, c, last, last2)), exactly, without
 // the canonical forms of the pattern and the diamond.
-// near counts the stones of b (nil on a board too small for Area values).
-func (m *Model) moveGamma(b *engine.Board, v int, c engine.Color, last, last2 int, near *stoneCounts) float32 {
+func (m *Model) moveGamma(b *engine.Board, v int, c engine.Color, last, last2 int) float32 {
 	raw := rawDiamond(b, v, c)
 	var f Features
 	tactics(&f, b, v, c, last, last2)
-	if near != nil && near.within(v, b.Stride(), AreaRadius) == 0 {
-		f[Area] = areaOf(b, v)
-	}
 	g := m.tacticsGamma(m.rawPattern[uint16(raw)], &f)
 	if d, ok := m.rawDiamond[raw]; ok {
 		g *= d
@@ -105,14 +101,9 @@ func (m *Model) Probabilities(p []float32, b *engine.Board, moves []int, c engin
 		p = make([]float32, len(moves))
 	}
 	p = p[:len(moves)]
-	var near *stoneCounts
-	if b.Size() >= areaMinSize {
-		near = new(stoneCounts)
-		near.count(b)
-	}
 	var sum float32
 	for i, v := range moves {
-		p[i] = m.moveGamma(b, v, c, last, last2, near)
+		p[i] = m.moveGamma(b, v, c, last, last2)
 		sum += p[i]
 	}
 	if sum > 0 {
@@ -156,4 +147,4 @@ func (m *Model) WriteGo(w io.Writer) {
 }
 
 // groupConst names the groups' constants, for WriteGo.
-var groupConst = [Groups]string{"Pattern", "Capture", "Escape", "SelfAtari", "Atari", "Last", "Last2", "Line", "Area", "Ladder", "Diamond"}
+var groupConst = [Groups]string{"Pattern", "Capture", "Escape", "SelfAtari", "Atari", "Last", "Last2", "Line", "Diamond"}
