@@ -320,3 +320,38 @@ func TestResignsLostGameAfterPass(t *testing.T) {
 		}
 	}
 }
+
+// TestResignsRatherThanPassBack: a search that rates passing back a sure
+// win (the board as it stands counts the bot's dead group alive) does not
+// keep the bot from resigning a game its estimate says is lost beyond
+// doubt; a stone rated that high does, and so does a pass in a game the
+// estimate does not give up. Two-thread searches of lost9-mixed-006 rated
+// the pass back at 100% about one time in thirteen, and max passed there.
+func TestResignsRatherThanPassBack(t *testing.T) {
+	judged := func(g *engine.Game) (*MCTSBot, judgement) {
+		o := timedOptions(1, hardMaxNodes)
+		o.Threads = 1
+		bot := NewMCTS("hard", o)
+		if _, err := bot.e.GenMove(context.Background(), g, 0, 5000); err != nil {
+			t.Fatal(err)
+		}
+		return bot, newJudgement(g.Board(), bot.e.Ownership())
+	}
+	lost := afterPass(t, "lost9-mixed-006.sgf")
+	bot, j := judged(lost)
+	pass, stone := engine.PassMove(lost.ToPlay()), engine.PlaceAt(lost.ToPlay(), engine.Point{Col: 4, Row: 4})
+	if !bot.resigns(lost, pass, 1, j) {
+		t.Error("lost9-mixed-006: the search's pass back rated 100% kept the bot from resigning")
+	}
+	if bot.resigns(lost, stone, 1, j) {
+		t.Error("lost9-mixed-006: resigned instead of a stone rated 100%")
+	}
+	if !bot.resigns(lost, stone, 0.01, j) {
+		t.Error("lost9-mixed-006: a stone rated 1% and the game lost beyond doubt, and no resignation")
+	}
+	won := afterPass(t, "pass19-won-a.sgf")
+	bot, j = judged(won)
+	if bot.resigns(won, engine.PassMove(won.ToPlay()), 1, j) {
+		t.Error("pass19-won-a: resigned a won game")
+	}
+}
