@@ -279,8 +279,9 @@ func lookup(levels []Level, name string) (Level, bool) {
 
 // MCTSBot adapts the Monte Carlo tree search of bots/mcts to Bot, and ends games
 // as every level does: it resigns only when the search's win rate is below
-// the resign threshold and its ownership estimate says the game is lost
-// beyond doubt (never early, never in a close game), and never plays inside
+// the resign threshold (or its choice is a pass back, see resigns) and its
+// ownership estimate says the game is lost beyond doubt (never early,
+// never in a close game), and never plays inside
 // settled territory.
 type MCTSBot struct {
 	name   string
