@@ -678,8 +678,7 @@ func (e *Searcher) passSettles(s *search, n int) bool {
 			}
 		}
 		w.board = s.board
-		w.stamp++
-		w.simulate(&w.board, s.toPlay.Opponent(), 1, engine.PassVertex, 0)
+		w.rollout(s.toPlay.Opponent(), 1, engine.PassVertex)
 	}
 	return w.settled(&s.board)
 }
