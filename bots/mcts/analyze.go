@@ -131,7 +131,8 @@ func EstimateScore(ctx context.Context, g *engine.Game, n int, seed int64) (Scor
 			}
 		}
 		w.board = s.board
-		score := w.rollout(s.toPlay, 0, s.last) - s.komi
+		w.stamp++
+		score := w.simulate(&w.board, s.toPlay, 0, s.last, 0) - s.komi
 		sum += score
 		sumSq += score * score
 	}

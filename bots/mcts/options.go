@@ -81,7 +81,6 @@ type params struct {
 	priorE    float32        // equivalent visits of one unit of knowledge
 	shape     float32        // equivalent won visits of a move the shape model is sure of (sqrt of its probability times this)
 	playout   playout.Policy // the playouts' policy
-	replies   bool           // the playouts learn last good replies with forgetting (playout.Replies)
 }
 
 func defaultParams() params {
@@ -92,7 +91,6 @@ func defaultParams() params {
 		priorE:    20,
 		shape:     shapePrior,
 		playout:   playout.Policy{Capture: 0.95, Pattern: 0.9},
-		replies:   true,
 	}
 }
 

@@ -51,7 +51,8 @@ func (ev *Evaluator) Score(b *engine.Board, toPlay engine.Color, last, n int) (l
 	sum := 0.0
 	for i := 0; i < n; i++ {
 		w.board = *b
-		m := w.rollout(toPlay, 0, last) - ev.s.komi
+		w.stamp++
+		m := w.simulate(&w.board, toPlay, 0, last, 0) - ev.s.komi
 		sum += m
 		if m > 0 {
 			blackWins++

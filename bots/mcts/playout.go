@@ -10,45 +10,25 @@ const (
 	gEdge  = int8(3)
 )
 
-// simulate plays b out from c to move, after the moves prev and last,
-// until both players pass, records the first player of every point for
-// AMAF and every move for the replies, and returns the area score (Black
+// simulate plays b out from c to move until both players pass, records the
+// first player of every point for AMAF, and returns the area score (Black
 // minus White, without komi).
-func (w *worker) simulate(b *engine.Board, c engine.Color, passes, prev, last, depth int) float64 {
+func (w *worker) simulate(b *engine.Board, c engine.Color, passes, last, depth int) float64 {
 	limit := 3 * w.s.size * w.s.size
 	for i := 0; i < limit && passes < 2; i++ {
-		v := w.player.MoveAfter(b, c, prev, last)
+		v := w.player.Move(b, c, last)
 		b.Play(v, c)
-		w.moves = append(w.moves, int32(v))
 		if v == engine.PassVertex {
 			passes++
 		} else {
 			passes = 0
 			w.recordAMAF(v, c, depth)
 		}
-		prev, last = last, v
+		last = v
 		c = c.Opponent()
 		depth++
 	}
 	return w.scoreBoard(b, true)
-}
-
-// rollout plays the worker's board out from c to move, after passes
-// passes and the opponent's move at last, as a playout of its own (not
-// one through the tree), and returns simulate's score.
-func (w *worker) rollout(c engine.Color, passes, last int) float64 {
-	w.newStamp()
-	w.moves = w.moves[:0]
-	return w.simulate(&w.board, c, passes, engine.PassVertex, last, 0)
-}
-
-// newStamp starts a new playout's AMAF record.
-func (w *worker) newStamp() {
-	w.stamp++
-	if w.stamp == 0 {
-		clear(w.amafStamp)
-		w.stamp = 1
-	}
 }
 
 // recordAMAF notes that c played v at the given depth, unless v was played

@@ -84,7 +84,6 @@ type worker struct {
 	hashes  []uint64       // positions on the tree path, for superko
 	toPlays []engine.Color // and who was to move in each
 	probs   []float32      // the shape model's probabilities of the moves being expanded
-	moves   []int32        // the playout's moves from the root, after the two before it (for the replies)
 
 	stamp     uint32
 	amafStamp []uint32
@@ -106,7 +105,6 @@ func newWorker(s *search, seed int64, stream int) *worker {
 	w := &worker{
 		s:           s,
 		player:      playout.Player{Policy: s.params.playout, Rand: playout.NewStream(seed, stream)},
-		moves:       make([]int32, 0, 4*s.size*s.size),
 		amafStamp:   make([]uint32, area),
 		amafColor:   make([]engine.Color, area),
 		amafDepth:   make([]int32, area),
@@ -122,9 +120,6 @@ func newWorker(s *search, seed int64, stream int) *worker {
 		if edge {
 			w.grid[v] = gEdge
 		}
-	}
-	if s.params.replies {
-		w.player.Replies = playout.NewReplies(area)
 	}
 	return w
 }
@@ -348,7 +343,11 @@ func (w *worker) playout() bool {
 	t := s.tree
 	b := &w.board
 	*b = s.board
-	w.newStamp()
+	w.stamp++
+	if w.stamp == 0 {
+		clear(w.amafStamp)
+		w.stamp = 1
+	}
 	w.path = append(w.path[:0], s.root)
 	w.hashes = w.hashes[:0]
 	w.toPlays = w.toPlays[:0]
@@ -356,7 +355,6 @@ func (w *worker) playout() bool {
 	root.visits.Add(1)
 	nd := root
 	passes, last, last2 := s.passes, s.last, s.last2
-	w.moves = append(w.moves[:0], int32(last2), int32(last))
 	depth := 0
 	for {
 		if !nd.expanded() {
@@ -381,7 +379,6 @@ func (w *worker) playout() bool {
 		w.path = append(w.path, idx)
 		v := int(ch.move)
 		b.Play(v, c)
-		w.moves = append(w.moves, int32(v))
 		depth++
 		last2 = last
 		if v == engine.PassVertex {
@@ -408,7 +405,7 @@ func (w *worker) playout() bool {
 		}
 		nd = ch
 	}
-	score := w.simulate(b, s.colorAt(depth), passes, last2, last, depth)
+	score := w.simulate(b, s.colorAt(depth), passes, last, depth)
 	w.backup(score)
 	return true
 }
@@ -518,9 +515,6 @@ func (w *worker) backup(score float64) {
 		winner = engine.Black
 	case score < 0:
 		winner = engine.White
-	}
-	if r := w.player.Replies; r != nil {
-		r.Learn(w.moves, s.toPlay, winner)
 	}
 	half := func(c engine.Color) int32 {
 		switch winner {

@@ -678,7 +678,8 @@ func (e *Searcher) passSettles(s *search, n int) bool {
 			}
 		}
 		w.board = s.board
-		w.rollout(s.toPlay.Opponent(), 1, engine.PassVertex)
+		w.stamp++
+		w.simulate(&w.board, s.toPlay.Opponent(), 1, engine.PassVertex, 0)
 	}
 	return w.settled(&s.board)
 }

@@ -50,31 +50,16 @@ type Policy struct {
 type Player struct {
 	Policy Policy
 	Rand   Rand
-	// Replies, when not nil, are tried after the tactical answers
-	// (MoveAfter); the player only reads them, its user teaches them.
-	Replies *Replies
-	cand    [32]int
+	cand   [32]int
 }
 
 // Move returns the move of c on b by the policy, the opponent having just
 // played at last (engine.PassVertex for a pass or none): a vertex, or
 // engine.PassVertex to pass. It does not play it.
 func (p *Player) Move(b *engine.Board, c engine.Color, last int) int {
-	return p.MoveAfter(b, c, engine.PassVertex, last)
-}
-
-// MoveAfter is Move when c's own previous move, before the opponent's
-// last, is known (prev; engine.PassVertex for a pass or none): the
-// Replies, if any, are looked up by the pair.
-func (p *Player) MoveAfter(b *engine.Board, c engine.Color, prev, last int) int {
 	if last != engine.PassVertex {
 		if p.Rand.Chance(p.Policy.Capture) {
 			if v := p.tacticalMove(b, c, last); v != 0 {
-				return v
-			}
-		}
-		if p.Replies != nil {
-			if v := p.Replies.replyMove(b, c, prev, last); v != 0 {
 				return v
 			}
 		}
@@ -101,16 +86,15 @@ func (p *Player) MoveAfter(b *engine.Board, c engine.Color, prev, last int) int 
 // (engine.PassVertex for a pass or none) and passes consecutive passes
 // before it, until two consecutive passes or maxMoves moves.
 func (p *Player) Playout(b *engine.Board, c engine.Color, passes, last, maxMoves int) {
-	prev := engine.PassVertex
 	for i := 0; i < maxMoves && passes < 2; i++ {
-		v := p.MoveAfter(b, c, prev, last)
+		v := p.Move(b, c, last)
 		b.Play(v, c)
 		if v == engine.PassVertex {
 			passes++
 		} else {
 			passes = 0
 		}
-		prev, last = last, v
+		last = v
 		c = c.Opponent()
 	}
 }
