@@ -91,6 +91,10 @@ type Stats struct {
 	// target, its choice clear) or "settled" (early: the choice could no
 	// longer change).
 	Stopped string
+	// Searches counts the searches this Searcher has run, this one
+	// included: a caller that reads Stats after GenMove sees from it
+	// whether the move came from a new search.
+	Searches int
 }
 
 // PlayoutsPerSecond returns the playout rate of the search (all threads).
@@ -517,6 +521,7 @@ func (e *Searcher) finish(s *search, workers []*worker, reused int, start time.T
 		cands = cands[:10]
 	}
 	e.stats = Stats{
+		Searches:   e.stats.Searches + 1,
 		Move:       move,
 		Playouts:   int(s.playouts.Load()),
 		Reused:     reused,

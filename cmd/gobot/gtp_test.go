@@ -150,19 +150,19 @@ func TestGTPGenMoveBudget(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 
-	if _, err := gtpGenMove(timed)(ctx, g, engine.Black, 2*time.Second); err != nil {
+	if _, err := gtpGenMove(timed, nil)(ctx, g, engine.Black, 2*time.Second); err != nil {
 		t.Fatal(err)
 	}
 	if got.Time != 2*time.Second || got.Max <= 2*time.Second || got.Max > 5*time.Second || got.Playouts != 0 {
 		t.Errorf("timed level under a clock: budget %+v, want Time 2s and Max up to the deadline 5s away", got)
 	}
-	if _, err := gtpGenMove(counted)(ctx, g, engine.Black, 2*time.Second); err != nil {
+	if _, err := gtpGenMove(counted, nil)(ctx, g, engine.Black, 2*time.Second); err != nil {
 		t.Fatal(err)
 	}
 	if got != counted.Budget {
 		t.Errorf("fixed-playout level under a clock: budget %+v, want its own %+v", got, counted.Budget)
 	}
-	if _, err := gtpGenMove(timed)(context.Background(), g, engine.Black, 0); err != nil {
+	if _, err := gtpGenMove(timed, nil)(context.Background(), g, engine.Black, 0); err != nil {
 		t.Fatal(err)
 	}
 	if got != timed.Budget {
@@ -193,5 +193,47 @@ func TestGTPGenMoveOutOfTurn(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestGTPLogMoves: `gobot gtp --log` writes a line to stderr for every
+// genmove: a search's move with its statistics, and a move answered
+// without a search as such; the protocol's own output is unchanged.
+func TestGTPLogMoves(t *testing.T) {
+	script := "boardsize 9\nclear_board\nkomi 7.5\ngenmove b\nplay w pass\ngenmove b\nquit\n"
+	var out, errOut bytes.Buffer
+	if err := serveGTP(context.Background(), []string{"--bot", "hard", "--playouts", "500", "--log"}, strings.NewReader(script), &out, &errOut); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(errOut.String()), "\n")
+	if len(lines) != 2 {
+		t.Fatalf("stderr has %d lines, want 2 (one a genmove):\n%s", len(lines), errOut.String())
+	}
+	var moves []string // the genmove answers
+	for _, f := range strings.Fields(out.String()) {
+		if f != "=" {
+			moves = append(moves, f)
+		}
+	}
+	if len(moves) != 2 || moves[1] != "pass" {
+		t.Fatalf("answers %q, want a move and a pass", moves)
+	}
+	// The search may run a playout past the budget per thread.
+	if want := "gobot: move 1, black: " + moves[0] + " in "; !strings.HasPrefix(lines[0], want) ||
+		!strings.Contains(lines[0], "; search: move "+moves[0]+" winrate ") || !strings.Contains(lines[0], " playouts 50") {
+		t.Errorf("first line = %q, want %q…; search: move %s winrate …, playouts 50…", lines[0], want, moves[0])
+	}
+	if !strings.HasPrefix(lines[1], "gobot: move 3, black: pass in ") || !strings.HasSuffix(lines[1], ", without a search") {
+		t.Errorf("second line = %q, want the pass back without a search", lines[1])
+	}
+
+	// Without --log nothing is written.
+	errOut.Reset()
+	out.Reset()
+	if err := serveGTP(context.Background(), []string{"--bot", "hard", "--playouts", "200"}, strings.NewReader(script), &out, &errOut); err != nil {
+		t.Fatal(err)
+	}
+	if errOut.Len() != 0 {
+		t.Errorf("without --log, stderr = %q, want nothing", errOut.String())
 	}
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 	"github.com/gobot-dev/gobot/bots"
 	dbots "github.com/gobot-dev/gobot/bots/draughts"
+	"github.com/gobot-dev/gobot/bots/mcts"
 	"github.com/gobot-dev/gobot/commands"
 	"github.com/gobot-dev/gobot/commands/draughtsroom"
 	"github.com/gobot-dev/gobot/commands/goroom"
@@ -99,7 +100,7 @@ const usage = `usage:
   gobot console [--user NAME] [--db FILE] [--boards DIR] [--web ADDR]
                                              play in the terminal through the real commands,
                                              and in the browser at http://ADDR/play/ (default 127.0.0.1:7800)
-  gobot gtp [--bot LEVEL] [--ko RULE] [--playouts N]
+  gobot gtp [--bot LEVEL] [--ko RULE] [--playouts N] [--log]
                                              speak GTP on stdin/stdout
   gobot hub [--bot LEVEL] [--nodes N]        play draughts as a Hub engine (Scan's protocol) on stdin/stdout
   gobot backup FILE                          copy the database (GOBOT_DB) to FILE, even while the bot runs
@@ -524,6 +525,7 @@ func serveGTP(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	// that referees superko itself sees the same legal moves.
 	ko := fs.String("ko", "simple", "ko rule: simple, positional or situational")
 	playouts := fs.Int("playouts", 0, "playouts per move instead of the level's own budget (the Monte Carlo levels from casual up; nodes for a static minimax); a fixed count makes the level as strong on a loaded machine as on an idle one, for matches")
+	logMoves := fs.Bool("log", false, "write a line to stderr for every genmove: the move, its time, and the search's win rate, playouts and variation")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -540,9 +542,13 @@ func serveGTP(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if err != nil {
 		return err
 	}
+	var moveLog io.Writer
+	if *logMoves {
+		moveLog = stderr
+	}
 	err = gtp.Serve(ctx, stdin, stdout, gtp.ServerOptions{
 		Name: "gobot", Version: version + " (" + l.Name + ")", Ko: koRule,
-		GenMove:    gtpGenMove(l),
+		GenMove:    gtpGenMove(l, moveLog),
 		DeadStones: estimate.DeadStones,
 		Warn:       func(msg string) { fmt.Fprintln(stderr, "gobot: warning:", msg) },
 	})
@@ -581,7 +587,8 @@ func gtpLevel(reg *bots.Registry, name string, playouts int) (bots.Level, error)
 // its choice is unclear; a level of fixed playouts keeps them. It bypasses
 // the registry's limiter, which serves many games: a session searches one
 // move at a time, and a clock that has run out must still get a move.
-func gtpGenMove(l bots.Level) func(ctx context.Context, g *engine.Game, c engine.Color, target time.Duration) (engine.Move, error) {
+// With log not nil it writes a line there for every move (see logMove).
+func gtpGenMove(l bots.Level, log io.Writer) func(ctx context.Context, g *engine.Game, c engine.Color, target time.Duration) (engine.Move, error) {
 	var kept bots.Bot
 	return func(ctx context.Context, g *engine.Game, c engine.Color, target time.Duration) (m engine.Move, err error) {
 		defer func() {
@@ -602,7 +609,48 @@ func gtpGenMove(l bots.Level) func(ctx context.Context, g *engine.Game, c engine
 		if d, ok := ctx.Deadline(); ok && budget.Playouts == 0 {
 			budget = bots.Budget{Time: target, Max: time.Until(d)}
 		}
-		return bot.GenMove(ctx, g, budget)
+		if log == nil {
+			return bot.GenMove(ctx, g, budget)
+		}
+		searched := searches(bot)
+		start := time.Now()
+		m, err = bot.GenMove(ctx, g, budget)
+		logMove(log, bot, g, c, m, err, time.Since(start), searched)
+		return m, err
+	}
+}
+
+// searcher is a bot that searches a tree (bots.MCTSBot) and keeps the
+// statistics of its last search.
+type searcher interface{ Searcher() *mcts.Searcher }
+
+// searches returns the number of searches bot has run (0 for a bot that
+// does not search a tree).
+func searches(bot bots.Bot) int {
+	if s, ok := bot.(searcher); ok {
+		return s.Searcher().Stats().Searches
+	}
+	return 0
+}
+
+// logMove writes the line of `gobot gtp --log` for one genmove of c in g
+// that took elapsed: the move (or the error), the time, and, when the
+// move came from a new search (bot's searches went past before), the
+// search's statistics; otherwise what answered without one.
+func logMove(w io.Writer, bot bots.Bot, g *engine.Game, c engine.Color, m engine.Move, err error, elapsed time.Duration, before int) {
+	head := fmt.Sprintf("gobot: move %d, %v: ", g.MoveCount()+1, c)
+	switch {
+	case err != nil:
+		fmt.Fprintf(w, "%serror after %v: %v\n", head, elapsed.Round(time.Millisecond), err)
+	case searches(bot) > before:
+		st := bot.(searcher).Searcher().Stats()
+		played := m.String()
+		if m != st.Move {
+			played += " (the end-of-game rules' choice)"
+		}
+		fmt.Fprintf(w, "%s%s in %v; search: %v\n", head, played, elapsed.Round(time.Millisecond), st)
+	default:
+		fmt.Fprintf(w, "%s%s in %v, without a search\n", head, m, elapsed.Round(time.Millisecond))
 	}
 }
 
