@@ -111,6 +111,9 @@ func (w *worker) prior(b *engine.Board, v int, c engine.Color, last int, scratch
 			bad(E)
 		case edge <= 3 && w.s.size >= 13:
 			good(E / 2)
+			if w.s.emptyCorner(b, v) {
+				good(2 * E)
+			}
 		case w.s.size < 13 && w.s.size >= 7:
 			good(E / 4)
 		}
@@ -130,6 +133,37 @@ func (w *worker) lonely(b *engine.Board, v int) bool {
 		q := v + off
 		if q > 0 && q < len(w.grid) {
 			if c := b.ColorAt(q); c == engine.Black || c == engine.White {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// cornerReach is the size of the square in each corner of a board of
+// 13×13 or more that emptyCorner looks at: a corner is taken by a stone
+// within its first cornerReach lines both ways (on 19×19, A1–G7).
+const cornerReach = 7
+
+// emptyCorner reports whether v, on a board of 13×13 or more, is a
+// corner point of the opening (3-3, 3-4, 4-4, 3-5 or 4-5, on the third to
+// fifth line from both edges) of a corner where no stone stands yet.
+func (s *search) emptyCorner(b *engine.Board, v int) bool {
+	x, y := v%s.stride-1, v/s.stride-1
+	dx, dy := min(x, s.size-1-x), min(y, s.size-1-y)
+	if dx < 2 || dy < 2 || dx > 4 || dy > 4 || dx+dy > 8 {
+		return false
+	}
+	x0, y0 := 0, 0 // the corner square's first column and row
+	if x > s.size/2 {
+		x0 = s.size - cornerReach
+	}
+	if y > s.size/2 {
+		y0 = s.size - cornerReach
+	}
+	for r := y0; r < y0+cornerReach; r++ {
+		for c := x0; c < x0+cornerReach; c++ {
+			if b.ColorAt((r+1)*s.stride+c+1) != engine.Empty {
 				return false
 			}
 		}
