@@ -146,12 +146,12 @@ func (w *worker) lonely(b *engine.Board, v int) bool {
 const cornerReach = 7
 
 // emptyCorner reports whether v, on a board of 13×13 or more, is a
-// corner point of the opening (3-3, 3-4, 4-4, 3-5 or 4-5, on the third to
-// fifth line from both edges) of a corner where no stone stands yet.
+// corner point of the opening (3-3 to 5-5: on the third to fifth line
+// from both edges) of a corner where no stone stands yet.
 func (s *search) emptyCorner(b *engine.Board, v int) bool {
 	x, y := v%s.stride-1, v/s.stride-1
 	dx, dy := min(x, s.size-1-x), min(y, s.size-1-y)
-	if dx < 2 || dy < 2 || dx > 4 || dy > 4 || dx+dy > 8 {
+	if dx < 2 || dy < 2 || dx > 4 || dy > 4 {
 		return false
 	}
 	x0, y0 := 0, 0 // the corner square's first column and row
