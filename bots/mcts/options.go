@@ -76,6 +76,7 @@ type Options struct {
 type params struct {
 	expand    int32          // visits before a node is expanded (0: by board size)
 	raveEquiv float64        // RAVE equivalence: visits at which AMAF and real weigh equally (1000 beat 3000 in 171 of 300 games, issue 16)
+	raveAtari float64        // RAVE equivalence of ataris (flagAtari): 100 finds a double atari that 1000 misses (issue 34)
 	explore   float64        // UCB exploration coefficient
 	priorEven float32        // equivalent visits of the neutral prior (at 50%)
 	priorE    float32        // equivalent visits of one unit of knowledge
@@ -86,6 +87,7 @@ type params struct {
 func defaultParams() params {
 	return params{
 		raveEquiv: 1000,
+		raveAtari: 100,
 		explore:   0,
 		priorEven: 10,
 		priorE:    20,

@@ -13,7 +13,11 @@ import (
 // params.shape), and losses for self-atari, bad escapes and lonely
 // first-line moves. last is the opponent's last move (0 for none or
 // a pass). scratch is a board the function may overwrite (ladder reading).
-func (w *worker) prior(b *engine.Board, v int, c engine.Color, last int, scratch *engine.Board) (n, wins float32) {
+// atari reports a move that puts an opponent chain in atari without
+// capturing and without being in atari itself: a move whose AMAF value
+// says little (playouts that play it later play it when it no longer
+// ataris), so that selectChild trusts its own results sooner.
+func (w *worker) prior(b *engine.Board, v int, c engine.Color, last int, scratch *engine.Board) (n, wins float32, atari bool) {
 	p := &w.s.params
 	E := p.priorE
 	n, wins = p.priorEven, p.priorEven/2
@@ -21,7 +25,7 @@ func (w *worker) prior(b *engine.Board, v int, c engine.Color, last int, scratch
 	bad := func(k float32) { n += k }
 	if v == engine.PassVertex {
 		bad(E)
-		return n, wins
+		return n, wins, false
 	}
 	opp := c.Opponent()
 
@@ -74,6 +78,7 @@ func (w *worker) prior(b *engine.Board, v int, c engine.Color, last int, scratch
 	if captured == 0 && libs >= 2 {
 		for _, q := range b.Neighbours(v) {
 			if b.ColorAt(q) == opp && b.Liberties(q, 3) == 2 {
+				atari = true
 				*scratch = *b
 				scratch.Play(v, c)
 				if scratch.InAtari(q) && playout.LadderCaptured(scratch, q, 2*w.s.size) {
@@ -123,7 +128,7 @@ func (w *worker) prior(b *engine.Board, v int, c engine.Color, last int, scratch
 	if b.IsEyeish(v, c) && captured == 0 {
 		bad(E / 2)
 	}
-	return n, wins
+	return n, wins, atari
 }
 
 // lonely reports whether no stone stands within distance two (Manhattan)

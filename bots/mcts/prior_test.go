@@ -20,7 +20,8 @@ func TestEmptyCornerPrior(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		return wk.prior(&s.board, s.board.Vertex(p), engine.Black, engine.PassVertex, &wk.scratch)
+		pn, pw, _ := wk.prior(&s.board, s.board.Vertex(p), engine.Black, engine.PassVertex, &wk.scratch)
+		return pn, pw
 	}
 	g := newGame(t, 19)
 	if err := g.Play(engine.PlaceAt(engine.Black, engine.Point{Col: 0, Row: 0})); err != nil { // A1

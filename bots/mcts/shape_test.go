@@ -76,7 +76,8 @@ func TestShapePrior(t *testing.T) {
 		tune.shape = k
 		s := NewSearcher(Options{Threads: 1, tune: &tune}).newSearch(g, time.Now())
 		wk := newWorker(s, 1, 0)
-		return wk.prior(b, d5, engine.Black, last, &wk.scratch)
+		pn, pw, _ := wk.prior(b, d5, engine.Black, last, &wk.scratch)
+		return pn, pw
 	}
 	n0, w0 := hand(0)
 	n1, w1 := hand(100)

@@ -16,6 +16,9 @@ const (
 	// flagIllegal marks a move that repeats a position (superko) on the
 	// path to it; the search never selects it again.
 	flagIllegal = 1 << 4
+	// flagAtari marks a move that puts an opponent chain in atari
+	// (prior), whose RAVE equivalence is params.raveAtari.
+	flagAtari = 1 << 5
 )
 
 // node is one move in the tree. Statistics are updated with atomics by all
