@@ -6,7 +6,8 @@
 // expanded with priors from captures, atari escapes, self-atari, 3×3 shape
 // patterns, the distance to the last move, the edge of the board and, on
 // 13×13 and bigger, the opening's points (3-3 to 5-5) of empty corners.
-// Below the root, a move that puts an opponent chain in atari trusts its
+// In play (not in analyses), below the root, a move that puts an opponent
+// chain in atari trusts its
 // own results sooner than its AMAF value (a lower RAVE equivalence), so
 // that a double atari answering the searcher's move is read. The
 // playouts follow the policy of package engine/playout with the search's

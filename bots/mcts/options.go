@@ -65,7 +65,8 @@ type Options struct {
 	SelfAtari bool
 
 	// analysis judges positions rather than plays them: no dynamic komi
-	// in handicap games (Analyze, EstimateScore).
+	// in handicap games, and ataris weighed as any move (Analyze,
+	// EstimateScore).
 	analysis bool
 
 	// tune overrides the search constants (tests and tuning only).
@@ -129,6 +130,9 @@ func (o Options) params() params {
 		p.playout.Shape = shape.Learned.PatternWeights()
 	} else {
 		p.shape = 0
+	}
+	if o.analysis {
+		p.raveAtari = p.raveEquiv // reviews as measured on issue 34's blunder and false-alarm sets
 	}
 	return p
 }
