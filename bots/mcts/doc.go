@@ -7,9 +7,9 @@
 // patterns, the distance to the last move, the edge of the board and, on
 // 13×13 and bigger, the opening's points (3-3 to 5-5) of empty corners.
 // In play (not in analyses), below the root, a move that puts an opponent
-// chain in atari trusts its
-// own results sooner than its AMAF value (a lower RAVE equivalence), so
-// that a double atari answering the searcher's move is read. The
+// chain in atari trusts its own results sooner than its AMAF value (a
+// lower RAVE equivalence), so that a double atari answering the searcher's
+// move is read. The
 // playouts follow the policy of package engine/playout with the search's
 // own weights: answer ataris near the last move, capture, play 3×3 shape
 // moves (chosen among by the shape model's 3×3 gammas with Options.Shape)
