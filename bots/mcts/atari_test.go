@@ -110,7 +110,7 @@ func child(t *testing.T, s *search, nd *node, point string) *node {
 // own results are good (80% of 200 playouts) but whose AMAF value is poor
 // (30% of 5,000) loses to a quiet move at 50% at the root, where the
 // searcher's own ataris keep the common equivalence (val 0.40), and wins
-// below it, where it answers a move (val 0.64).
+// below it, where it answers a move (val 0.63).
 func TestSelectAtari(t *testing.T) {
 	s := NewSearcher(Options{Threads: 1}).newSearch(newGame(t, 9), time.Now())
 	s.tree = newArena(DefaultMaxNodes)

@@ -9,12 +9,11 @@
 // In play (not in analyses), below the root, a move that puts an opponent
 // chain in atari trusts its own results sooner than its AMAF value (a
 // lower RAVE equivalence), so that a double atari answering the searcher's
-// move is read. The
-// playouts follow the policy of package engine/playout with the search's
-// own weights: answer ataris near the last move, capture, play 3×3 shape
-// moves (chosen among by the shape model's 3×3 gammas with Options.Shape)
-// and otherwise random moves that fill neither their own eyes nor
-// self-atari (with Options.SelfAtari, 40% of their self-ataris go
+// move is read. The playouts follow the policy of package engine/playout
+// with the search's own weights: answer ataris near the last move,
+// capture, play 3×3 shape moves (chosen among by the shape model's 3×3
+// gammas with Options.Shape) and otherwise random moves that fill neither
+// their own eyes nor self-atari (with Options.SelfAtari, 40% of their self-ataris go
 // through, so that playouts can kill by nakade). Playouts end when both
 // players pass and are counted by area (stones plus surrounded empty
 // points) with komi. Positional or situational
