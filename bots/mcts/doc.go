@@ -13,8 +13,9 @@
 // with the search's own weights: answer ataris near the last move,
 // capture, play 3×3 shape moves (chosen among by the shape model's 3×3
 // gammas with Options.Shape) and otherwise random moves that fill neither
-// their own eyes nor self-atari (with Options.SelfAtari, 40% of their self-ataris go
-// through, so that playouts can kill by nakade). Playouts end when both
+// their own eyes nor self-atari (with Options.SelfAtari, 40% of their
+// self-ataris go through, so that playouts can kill by nakade). Playouts
+// end when both
 // players pass and are counted by area (stones plus surrounded empty
 // points) with komi. Positional or situational
 // superko is checked along the tree path and against the game's history, so
