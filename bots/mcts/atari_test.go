@@ -6,34 +6,19 @@ import (
 	"time"
 
 	"github.com/gobot-dev/gobot/engine"
+	"github.com/gobot-dev/gobot/engine/enginetest"
 )
 
 // doubleAtari is a 9×9 game (Pachi's win against max in issue 34's runs)
 // where White's E5 ataris D5 and F5 at once and wins one of them.
 const doubleAtari = "E6 E4 F5 F4 D5 D4 C4 C3 H5 C5 C6 B4 B5 G5 G6 G4 H4"
 
-func playMoves(t *testing.T, size int, moves string) *engine.Game {
-	t.Helper()
-	g := newGame(t, size)
-	c := engine.Black
-	for _, s := range strings.Fields(moves) {
-		m, err := engine.ParseMove(c, s, size)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := g.Play(m); err != nil {
-			t.Fatal(err)
-		}
-		c = c.Opponent()
-	}
-	return g
-}
-
 // TestAtariFlag checks which moves the prior marks as ataris (flagAtari)
 // in the doubleAtari position: the double atari and a single atari, not a
 // capture, an escape, a self-atari or a quiet move.
 func TestAtariFlag(t *testing.T) {
-	g := playMoves(t, 9, doubleAtari)
+	g := newGame(t, 9)
+	enginetest.Play(t, g, strings.Fields(doubleAtari)...)
 	s := NewSearcher(Options{Threads: 1}).newSearch(g, time.Now())
 	w := newWorker(s, 1, 0)
 	for _, tt := range []struct {
@@ -48,10 +33,7 @@ func TestAtariFlag(t *testing.T) {
 		{engine.White, "J9", false},
 		{engine.Black, "C4", false}, // captures C5
 	} {
-		p, err := engine.ParsePoint(tt.point, 9)
-		if err != nil {
-			t.Fatal(err)
-		}
+		p := enginetest.Point(t, tt.point, 9)
 		if _, _, got := w.prior(&s.board, s.board.Vertex(p), tt.c, s.last, &w.scratch); got != tt.want {
 			t.Errorf("%v %s: atari = %v, want %v", tt.c, tt.point, got, tt.want)
 		}
@@ -66,7 +48,8 @@ func TestAtariFlag(t *testing.T) {
 // there in 40,000 playouts.
 func TestDoubleAtari(t *testing.T) {
 	moves := strings.Fields(doubleAtari)
-	g := playMoves(t, 9, strings.Join(moves[:len(moves)-1], " "))
+	g := newGame(t, 9)
+	enginetest.Play(t, g, moves[:len(moves)-1]...)
 	e := NewSearcher(Options{Seed: 1, Threads: 1, Shape: true, SelfAtari: true, NoReuse: true})
 	s := e.newSearch(g, e.clock()())
 	s.tree = newArena(DefaultMaxNodes)
