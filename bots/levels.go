@@ -353,8 +353,9 @@ func (b *MCTSBot) GenMove(ctx context.Context, g *engine.Game, budget Budget) (e
 // when passing wins, counted with the dead stones off); and instead of a
 // stone inside territory enclosed for sure (by either side), the best move
 // outside it (see outside), or a pass when every legal point is inside —
-// unless the stone saves a chain in atari or mends a defect of the bot's
-// own territory (see mends). An estimate of fewer than
+// unless the stone fights there (see fights: a capture, an atari, a
+// liberty taken from a chain of two, a chain in atari saved) or mends a
+// defect of the bot's own territory (see mends). An estimate of fewer than
 // judgeMinPlayouts playouts (a search cut short by a clock on a loaded
 // machine) is noise, in which every point looks settled: then nothing is
 // judged settled and, while the opponent has not passed, the bot plays a
@@ -382,7 +383,7 @@ func (b *MCTSBot) endgame(ctx context.Context, g *engine.Game, m engine.Move) en
 	if m.Kind != engine.Place {
 		return m
 	}
-	if v := board.Vertex(m.Point); !j.enclosed(v) || savesAtari(board, v, c) ||
+	if v := board.Vertex(m.Point); !j.enclosed(v) || fights(board, v, c) ||
 		j.sure[v] == c && mends(ctx, g, m, b.seed) {
 		return m
 	}
