@@ -40,6 +40,10 @@ const (
 	// resignWinrate is the search's win rate below which hard and max may
 	// resign (when the ownership agrees).
 	resignWinrate = 0.1
+	// replaceWinrate is how much lower than the search's choice, inside
+	// enclosed territory, the search may rate a stone outside that replaces
+	// it (see replaces).
+	replaceWinrate = 0.05
 	// mendPlayouts is the number of playouts of each of the two searches
 	// that tell whether a stone inside the player's own territory mends a
 	// defect there (see mends).

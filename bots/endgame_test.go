@@ -441,3 +441,47 @@ func TestFights(t *testing.T) {
 		}
 	}
 }
+
+// quietBoard is max's game as Black against Pachi (issue 34, session
+// 22) before its move 65. Every stone the search looked at lies in a
+// region the estimate encloses: H3 in White's lower right, B2 in Black's
+// lower left. The search chose H3 at 81%; the end-of-game rules played A7,
+// a point it had not searched and a self-atari, and after White's A9 the
+// next search gave Black 0.3%.
+const quietBoard = `
+		. O O O O O X . .
+		X X X O O X X . .
+		. O O O O X X X X
+		O O O X X X O O X
+		X O X . X O O . O
+		X X X . X X O O O
+		. X . X O O . . .
+		. . . X O . O O O
+		. . . X O O . . O`
+
+// The search's stone inside a region the estimate encloses stands when the
+// search rates no stone outside nearly as high: max plays the search's
+// choice in quietBoard (C1 with seed 1, B1 with seed 2, both in Black's
+// lower left, at 82% and 81%), not A7.
+func TestQuietStoneStands(t *testing.T) {
+	g := enginetest.Game(t, quietBoard, enginetest.Komi(7.5), enginetest.ToPlay(engine.Black))
+	for _, seed := range []int64{1, 2} {
+		opts := timedOptions(seed, maxMaxNodes)
+		opts.Threads = 1
+		bot := NewMCTS("max", opts)
+		m, err := bot.GenMove(context.Background(), g.Clone(), Budget{Playouts: 20000})
+		if err != nil {
+			t.Fatal(err)
+		}
+		st := bot.Searcher().Stats()
+		board := g.Board()
+		v := board.Vertex(st.Move.Point)
+		j := newJudgement(board, bot.Searcher().Ownership())
+		if st.Move.Kind != engine.Place || !j.enclosed(v) || fights(board, v, engine.Black) {
+			t.Fatalf("seed %d: the search chose %v (%.0f%%), not a quiet stone in enclosed territory: the position no longer tests the rules", seed, st.Move, 100*st.Winrate)
+		}
+		if m != st.Move {
+			t.Errorf("seed %d: played %v, want the search's %v (%.0f%%)", seed, m, st.Move, 100*st.Winrate)
+		}
+	}
+}
