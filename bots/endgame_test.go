@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/gobot-dev/gobot/bots/mcts"
 	"github.com/gobot-dev/gobot/engine"
 	"github.com/gobot-dev/gobot/engine/enginetest"
 )
@@ -373,26 +374,34 @@ const fightBoard = `
 		X O X X X X O X .
 		. O X . . . X . X`
 
+// searchMax returns max's move in g after a search of 20,000 playouts on
+// one thread (the same every time for a seed), the search's figures and
+// the end-of-game rules' judgement of its ownership.
+func searchMax(t *testing.T, g *engine.Game, seed int64) (engine.Move, mcts.Stats, judgement) {
+	t.Helper()
+	opts := timedOptions(seed, maxMaxNodes)
+	opts.Threads = 1
+	bot := NewMCTS("max", opts)
+	m, err := bot.GenMove(context.Background(), g.Clone(), Budget{Playouts: 20000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m, bot.Searcher().Stats(), newJudgement(g.Board(), bot.Searcher().Ownership())
+}
+
 // A stone that fights inside a region the estimate judges enclosed stands:
 // max plays the search's B3 in fightBoard.
 func TestFightInsideTerritory(t *testing.T) {
 	g := enginetest.Game(t, fightBoard, enginetest.Komi(7.5), enginetest.ToPlay(engine.Black))
 	b3 := enginetest.Point(t, "B3", 9)
-	// One thread, so that each search is the same every time; with these
-	// seeds the ownership gives B3 to White in 66% and 64% of the playouts.
+	// With these seeds the ownership gives B3 to White in 66% and 64% of
+	// the playouts.
 	for _, seed := range []int64{3, 4} {
-		opts := timedOptions(seed, maxMaxNodes)
-		opts.Threads = 1
-		bot := NewMCTS("max", opts)
-		m, err := bot.GenMove(context.Background(), g.Clone(), Budget{Playouts: 20000})
-		if err != nil {
-			t.Fatal(err)
-		}
-		st := bot.Searcher().Stats()
+		m, st, j := searchMax(t, g, seed)
 		if st.Move != (engine.Move{Color: engine.Black, Kind: engine.Place, Point: b3}) {
 			t.Fatalf("seed %d: the search chose %v (%.0f%%), not B3: the position no longer tests the rules", seed, st.Move, 100*st.Winrate)
 		}
-		if !newJudgement(g.Board(), bot.Searcher().Ownership()).enclosed(g.Board().Vertex(b3)) {
+		if !j.enclosed(g.Board().Vertex(b3)) {
 			t.Fatalf("seed %d: the estimate does not judge B3 enclosed: the position no longer tests the rules", seed)
 		}
 		if m != st.Move {
@@ -466,17 +475,9 @@ const quietBoard = `
 func TestQuietStoneStands(t *testing.T) {
 	g := enginetest.Game(t, quietBoard, enginetest.Komi(7.5), enginetest.ToPlay(engine.Black))
 	for _, seed := range []int64{1, 2} {
-		opts := timedOptions(seed, maxMaxNodes)
-		opts.Threads = 1
-		bot := NewMCTS("max", opts)
-		m, err := bot.GenMove(context.Background(), g.Clone(), Budget{Playouts: 20000})
-		if err != nil {
-			t.Fatal(err)
-		}
-		st := bot.Searcher().Stats()
+		m, st, j := searchMax(t, g, seed)
 		board := g.Board()
 		v := board.Vertex(st.Move.Point)
-		j := newJudgement(board, bot.Searcher().Ownership())
 		if st.Move.Kind != engine.Place || !j.enclosed(v) || fights(board, v, engine.Black) {
 			t.Fatalf("seed %d: the search chose %v (%.0f%%), not a quiet stone in enclosed territory: the position no longer tests the rules", seed, st.Move, 100*st.Winrate)
 		}
