@@ -203,16 +203,12 @@ func savesAtari(b *engine.Board, v int, c engine.Color) bool {
 // 9×9 game against Pachi, and the rules' stone elsewhere lost the game
 // (TestFightInsideTerritory; docs/strength.md counts such games).
 func fights(b *engine.Board, v int, c engine.Color) bool {
+	if savesAtari(b, v, c) {
+		return true
+	}
 	for _, n := range b.Neighbours(v) {
-		switch b.ColorAt(n) {
-		case c:
-			if b.InAtari(n) {
-				return true
-			}
-		case c.Opponent():
-			if b.Liberties(n, 3) <= 2 {
-				return true
-			}
+		if b.ColorAt(n) == c.Opponent() && b.Liberties(n, 3) <= 2 {
+			return true
 		}
 	}
 	return false
