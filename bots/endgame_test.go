@@ -486,3 +486,50 @@ func TestQuietStoneStands(t *testing.T) {
 		}
 	}
 }
+
+// An empty region that one colour's stones alone touch is judged by its
+// mean ownership: in settledClose, White's 30 points with the ownership of
+// G7 and its neighbours fallen to 0.45 (the playouts of a search weighing
+// G7) and 0.9 elsewhere are enclosed, G7 with them; with the whole region
+// at 0.45 they are not.
+func TestEnclosedByRegion(t *testing.T) {
+	g := position(t, settledClose, engine.Black)
+	b := g.Board()
+	g7 := b.Vertex(enginetest.Point(t, "G7", 9))
+	near := map[int]bool{g7: true}
+	for _, n := range b.Neighbours(g7) {
+		near[n] = true
+	}
+	for _, tt := range []struct {
+		name      string
+		ownership func(v int) float64 // White's, of an empty point on White's side
+		want      bool
+	}{
+		{"G7's surroundings at 0.45", func(v int) float64 {
+			if near[v] {
+				return 0.45
+			}
+			return 0.9
+		}, true},
+		{"the whole region at 0.45", func(int) float64 { return 0.45 }, false},
+	} {
+		own := make([]float64, 81)
+		for v := range b.Area() {
+			if !b.OnBoard(v) {
+				continue
+			}
+			p := b.Point(v)
+			switch {
+			case b.ColorAt(v) == engine.Black || b.ColorAt(v) == engine.Empty && p.Col < 4:
+				own[p.Row*9+p.Col] = 0.9
+			case b.ColorAt(v) == engine.White:
+				own[p.Row*9+p.Col] = -0.9
+			default:
+				own[p.Row*9+p.Col] = -tt.ownership(v)
+			}
+		}
+		if got := newJudgement(b, own).enclosed(g7); got != tt.want {
+			t.Errorf("%s: G7 enclosed = %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}
