@@ -162,15 +162,23 @@ func TestGenMoveTimed(t *testing.T) {
 
 // TestSettledForcedOnly: in byo-yomi (forcedOnly) the early stop waits,
 // besides the lead the playouts left cannot overturn, for a forced answer:
-// the most visited move holding nine tenths of the root's visits.
+// the most visited move holding nine tenths of the root's visits, with
+// every other move searched 50 times or more winning at least 10% less
+// often, unless the game is decided (the best move wins 95% or more, or
+// 5% or less).
 func TestSettledForcedOnly(t *testing.T) {
 	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	for _, tt := range []struct {
 		stats  [][2]float64
 		forced bool
 	}{
-		{[][2]float64{{3500, 0.6}, {500, 0.5}}, false}, // 87.5% of the visits
-		{[][2]float64{{3700, 0.6}, {300, 0.5}}, true},  // 92.5%
+		{[][2]float64{{3500, 0.6}, {500, 0.4}}, false},              // 87.5% of the visits
+		{[][2]float64{{3700, 0.6}, {300, 0.45}}, true},              // 92.5%, the other 15% worse
+		{[][2]float64{{3700, 0.6}, {260, 0.45}, {40, 0.7}}, true},   // the better one tried too little
+		{[][2]float64{{3700, 0.6}, {240, 0.45}, {60, 0.55}}, false}, // a move nearly as good
+		{[][2]float64{{3700, 0.85}, {300, 0.8}}, false},             // winning, not forced
+		{[][2]float64{{3700, 0.97}, {300, 0.96}}, true},             // decided
+		{[][2]float64{{3700, 0.03}, {300, 0.02}}, true},             // lost
 	} {
 		s := rootWith(&now, tt.stats)
 		s.tree.at(s.root).visits.Store(4000)
