@@ -533,3 +533,20 @@ func TestEnclosedByRegion(t *testing.T) {
 		}
 	}
 }
+
+// With no searched stone outside the enclosed territory, outside falls back
+// on the first point in board order that is no self-atari: C1 here, not A1
+// (one liberty, beside White's B1), which it played before.
+func TestOutsideAvoidsSelfAtari(t *testing.T) {
+	g := position(t, `
+		. . . . .
+		. . . . .
+		. . . . .
+		. . . . .
+		. O . . .`, engine.Black)
+	j := newJudgement(g.Board(), make([]float64, g.Size()*g.Size()))
+	m, ok := outside(g, nil, j)
+	if want := enginetest.Point(t, "C1", 5); !ok || m.Kind != engine.Place || m.Point != want {
+		t.Errorf("outside = %v, %v; want C1", m, ok)
+	}
+}

@@ -17,6 +17,7 @@ import (
 	"github.com/gobot-dev/gobot/bots/review"
 	"github.com/gobot-dev/gobot/engine"
 	"github.com/gobot-dev/gobot/engine/gtp"
+	"github.com/gobot-dev/gobot/engine/playout"
 )
 
 // Level is an opponent users pick by name: a kind of Bot with the budget it
@@ -434,7 +435,9 @@ func (b *MCTSBot) resigns(g *engine.Game, m engine.Move, winrate float64, j judg
 // outside returns the best legal stone of the player to move outside the
 // territory j judges enclosed: the most searched of the search's
 // candidates, else the one of the best prior among those not searched,
-// else the first such point in board order that fills no eye. It returns
+// else the first such point in board order that fills no eye and is no
+// self-atari (a stone left with one liberty that captures nothing), else
+// the first self-atari. It returns
 // false when every legal point is enclosed territory.
 func outside(g *engine.Game, cands []mcts.Candidate, j judgement) (engine.Move, bool) {
 	board := g.Board()
@@ -456,10 +459,21 @@ func outside(g *engine.Game, cands []mcts.Candidate, j judgement) (engine.Move, 
 	if unsearched != nil {
 		return unsearched.Move, true
 	}
-	for _, v := range candidates(nil, board, g.ToPlay()) {
-		if !j.enclosed(v) && legalAt(g, board, v) {
+	c := g.ToPlay()
+	first := -1
+	for _, v := range candidates(nil, board, c) {
+		if j.enclosed(v) || !legalAt(g, board, v) {
+			continue
+		}
+		if libs, captures, _ := playout.MoveLiberties(board, v, c, 2); libs >= 2 || captures {
 			return place(g, board, v), true
 		}
+		if first < 0 {
+			first = v
+		}
+	}
+	if first >= 0 {
+		return place(g, board, first), true // every such point a self-atari
 	}
 	return engine.Move{}, false
 }
