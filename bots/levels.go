@@ -437,8 +437,8 @@ func (b *MCTSBot) resigns(g *engine.Game, m engine.Move, winrate float64, j judg
 // candidates, else the one of the best prior among those not searched,
 // else the first such point in board order that fills no eye and is no
 // self-atari (a stone left with one liberty that captures nothing), else
-// the first self-atari. It returns
-// false when every legal point is enclosed territory.
+// the first self-atari. It returns false when every legal point is
+// enclosed territory.
 func outside(g *engine.Game, cands []mcts.Candidate, j judgement) (engine.Move, bool) {
 	board := g.Board()
 	ok := func(m engine.Move) bool {

@@ -229,9 +229,10 @@ func (s *search) settled(done int64) bool {
 // visited move must hold for the choice to be a forced answer.
 const forcedShare = 9
 
-// forcedGap is how much less often than a forced answer every other root
-// move searched at least forcedMinVisits times must win; forcedMinVisits
-// keeps moves tried a few times, whose win rates say little, out of it.
+// forcedGap is how much lower than a forced answer's the win rate of every
+// other root move searched at least forcedMinVisits times must be (0.10:
+// ten points); forcedMinVisits keeps moves tried a few times, whose win
+// rates say little, out of it.
 const (
 	forcedGap       = 0.10
 	forcedMinVisits = 50
@@ -247,8 +248,9 @@ const decided = 0.05
 // capture or a rescue that decides the game holds all of them; an open
 // move of the middle game 20–75%, measured on 9×9 and 19×19), and either
 // the game is decided or every other move searched at least
-// forcedMinVisits times wins forcedGap less often. The share alone also
-// holds in a winning position where several moves win almost as often:
+// forcedMinVisits times has a win rate at least forcedGap lower. The share
+// alone also holds in a winning position where several moves win almost
+// as often:
 // stopping there at about 0.75 s of 1.75 s (29% of max's moves at 30–70%
 // and 79% at 70–90% against Pachi, issue 34) left the opponent's replies
 // half searched, and the moves after such a stop lost 15 points of win

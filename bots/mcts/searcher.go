@@ -185,9 +185,9 @@ func (e *Searcher) GenMove(ctx context.Context, g *engine.Game, maxTime time.Dur
 // of one stone, whose unspent time is lost) searches up to limit, and
 // stops early only on a forced answer (the most visited move holds nine
 // tenths of the root's visits and every other move searched 50 times or
-// more wins at least 10% less often, or the game is decided; see forced)
-// once no playout left before limit could change the choice: a forced answer need not keep its opponent (and the
-// machine) waiting for the whole period (issue 34; before, such a search
+// more has a win rate at least 10 points lower, or the game is decided;
+// see forced) once no playout left before limit could change the choice:
+// a forced answer need not keep its opponent (and the machine) waiting for the whole period (issue 34; before, such a search
 // always ran to limit), while other moves spend it, since the playouts
 // that can no longer change the choice still grow the subtree that the
 // next move reuses. (Stopping on every settled move, as GenMove does,

@@ -163,8 +163,8 @@ func TestGenMoveTimed(t *testing.T) {
 // TestSettledForcedOnly: in byo-yomi (forcedOnly) the early stop waits,
 // besides the lead the playouts left cannot overturn, for a forced answer:
 // the most visited move holding nine tenths of the root's visits, with
-// every other move searched 50 times or more winning at least 10% less
-// often, unless the game is decided (the best move wins 95% or more, or
+// every other move searched 50 times or more at a win rate at least 10
+// points lower, unless the game is decided (the best move wins 95% or more, or
 // 5% or less).
 func TestSettledForcedOnly(t *testing.T) {
 	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
