@@ -250,11 +250,11 @@ const decided = 0.05
 // the game is decided or every other move searched at least
 // forcedMinVisits times has a win rate at least forcedGap lower. The share
 // alone also holds in a winning position where several moves win almost
-// as often:
-// stopping there at about 0.75 s of 1.75 s (29% of max's moves at 30–70%
-// and 79% at 70–90% against Pachi, issue 34) left the opponent's replies
-// half searched, and the moves after such a stop lost 15 points of win
-// rate or more twice as often as the others (2.0% against 1.1%).
+// as often: stopping there at about 0.75 s of 1.75 s (29% of max's moves
+// at 30–70% and 79% at 70–90% against Pachi, issue 34) left the
+// opponent's replies half searched, and the moves after such a stop lost
+// 15 points of win rate or more twice as often as the others (2.0%
+// against 1.1%).
 func (s *search) forced(best *node) bool {
 	root := s.tree.at(s.root)
 	if 10*int64(best.visits.Load()) < forcedShare*int64(root.visits.Load()) {
