@@ -465,7 +465,7 @@ func outside(g *engine.Game, cands []mcts.Candidate, j judgement) (engine.Move, 
 		if j.enclosed(v) || !legalAt(g, board, v) {
 			continue
 		}
-		if libs, captures, _ := playout.MoveLiberties(board, v, c, 2); libs >= 2 || captures {
+		if self, _ := playout.SelfAtari(board, v, c); !self {
 			return place(g, board, v), true
 		}
 		if first < 0 {
