@@ -84,12 +84,14 @@ func (l Level) RankOn(size int) Rank {
 // GTPPrefix starts the names of the levels played by GTP programs.
 const GTPPrefix = "gtp:"
 
-// Memory caps for the Monte Carlo levels, in tree nodes of about 36 bytes.
+// Memory caps for the Monte Carlo levels, in tree nodes of about 40 bytes.
 // A node is expanded (all its children made, each with its prior) on its
-// second visit on boards up to 13×13 (its fourth above), so the tree grows
-// by 30–37 nodes a playout on 9×9: hard's fills after about 30,000
-// playouts, short of the 40–80k of its 2 s search, and max's (8M nodes)
-// after about 230,000 (2M, 60,000, before; see below). Hard and max
+// fourth visit (mcts expandPlay; on its second until issue 34's session 25,
+// when the tree grew by 30–37 nodes a playout on 9×9, and the figures
+// below were measured), so the tree grows by about 11 nodes a playout on
+// 9×9: hard's fills after about 90,000 playouts, more than its 1 s
+// search, and max's (8M nodes) after about 700,000 (at the second visit
+// 30,000 and 230,000; 60,000 with 2M nodes, before; see below). Hard and max
 // then collect their tree (mcts.Options.Collect: the nodes searched most
 // are kept in half the room, the others become leaves again) and search
 // on; before, the search went on from the full tree's leaves. At 10,000
@@ -113,10 +115,10 @@ const GTPPrefix = "gtp:"
 // about 230,000 playouts, more than max's 3 s reach on two cores), max
 // beat hard 17 of 20 (85%, 64.0–94.8%; issue 16, session 14). The nodes
 // are allocated as the tree grows, so a short search does not take the
-// whole cap; a full one is about 300 MB.
+// whole cap; a full one is about 335 MB.
 const (
-	hardMaxNodes = 1 << 20 // about 36 MB
-	maxMaxNodes  = 8 << 20 // about 300 MB
+	hardMaxNodes = 1 << 20 // about 42 MB
+	maxMaxNodes  = 8 << 20 // about 335 MB
 )
 
 // varyMoves is the number of opening moves in which the Monte Carlo levels

@@ -321,9 +321,9 @@ func (e *Searcher) newSearch(g *engine.Game, start time.Time) *search {
 		}
 	}
 	if s.params.expand <= 0 {
-		s.params.expand = 2
-		if size > 13 {
-			s.params.expand = 4
+		s.params.expand = expandPlay
+		if e.opts.analysis && size <= 13 {
+			s.params.expand = expandAnalysis
 		}
 	}
 	for r := 0; r < size; r++ {
