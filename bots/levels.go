@@ -86,12 +86,13 @@ const GTPPrefix = "gtp:"
 
 // Memory caps for the Monte Carlo levels, in tree nodes of about 40 bytes.
 // A node is expanded (all its children made, each with its prior) on its
-// fourth visit (mcts expandPlay; on its second until issue 34's session 25,
-// when the tree grew by 30–37 nodes a playout on 9×9, and the figures
-// below were measured), so the tree grows by about 11 nodes a playout on
-// 9×9: hard's fills after about 90,000 playouts, more than its 1 s
-// search, and max's (8M nodes) after about 700,000 (at the second visit
-// 30,000 and 230,000; 60,000 with 2M nodes, before; see below). Hard and max
+// fourth visit (mcts expandPlay), so the tree grows by about 11 nodes a
+// playout on 9×9: hard's fills after about 90,000 playouts, more than its
+// 1 s search, and max's (8M nodes) after about 700,000. The figures below
+// were measured when a node was expanded on its second visit (until issue
+// 34's session 25), the tree growing by 30–37 nodes a playout: hard's
+// full after about 30,000 playouts, max's after 230,000 (2M nodes:
+// 60,000). Hard and max
 // then collect their tree (mcts.Options.Collect: the nodes searched most
 // are kept in half the room, the others become leaves again) and search
 // on; before, the search went on from the full tree's leaves. At 10,000

@@ -187,8 +187,9 @@ func (e *Searcher) GenMove(ctx context.Context, g *engine.Game, maxTime time.Dur
 // tenths of the root's visits and every other move searched 50 times or
 // more has a win rate at least 10 points lower, or the game is decided;
 // see forced) once no playout left before limit could change the choice:
-// a forced answer need not keep its opponent (and the machine) waiting for the whole period (issue 34; before, such a search
-// always ran to limit), while other moves spend it, since the playouts
+// a forced answer need not keep its opponent (and the machine) waiting
+// for the whole period (issue 34; before, such a search always ran to
+// limit), while other moves spend it, since the playouts
 // that can no longer change the choice still grow the subtree that the
 // next move reuses. (Stopping on every settled move, as GenMove does,
 // stopped 59 of 60 of max's moves early at 2 s a move on 9×9, at 50–90%
