@@ -587,4 +587,22 @@ func testE2EScoringResume(t *testing.T, e *env) {
 	if m := e.do(e.play(ch, alice, "G7")); m.Ephemeral {
 		t.Errorf("a move after resuming was refused: %q", m.Text())
 	}
+	// Two passes more: a new scoring phase with the same marking (no dead
+	// stones). The first phase's Accept is still refused: it showed
+	// another position.
+	for i, who := range []discordtest.User{bob, alice} {
+		if m := e.do(e.play(ch, who, "pass")); m.Ephemeral {
+			t.Fatalf("pass %d refused: %q", i+1, m.Text())
+		}
+	}
+	if g = e.game(ch.ID); g.Scoring == nil || len(g.Scoring.Dead) != 0 {
+		t.Fatalf("after G7, pass, pass: scoring %+v, want a phase with no dead stones", g.Scoring)
+	}
+	e.refused(e.d.Click(alice, scoring, mustButton(t, scoring, "accept").CustomID), "This count is out of date (dead stones were marked, or play went on, after this board): check the newest one and accept that.")
+	if g = e.game(ch.ID); g.Scoring.Accepted[engine.SideOf(engine.Black)] {
+		t.Errorf("the old board's Accept accepted the new count")
+	}
+	if m := e.do(e.click(alice, e.board(ch.ID), "accept")); m.Ephemeral {
+		t.Errorf("the newest board's Accept was refused: %q", m.Text())
+	}
 }

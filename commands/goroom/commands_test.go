@@ -181,8 +181,8 @@ func TestScoringResumeAndDeadToggle(t *testing.T) {
 	}
 	wantEphemeral(t, tb.command(bob, "/go dead point:A1"), "no stone at A1")
 	// The marking changed: the old buttons are stale.
-	wantEphemeral(t, tb.press(ann, accept), "changed after this board")
-	wantEphemeral(t, tb.press(ann, resume), "changed after this board")
+	wantEphemeral(t, tb.press(ann, accept), "out of date")
+	wantEphemeral(t, tb.press(ann, resume), "out of date")
 	resume = c.buttonID(t, "Resume play")
 	c = only(t, tb.press(ann, resume))
 	if !strings.Contains(c.text(), "resumed play") {

@@ -175,11 +175,14 @@ func botObjection(ctx context.Context, g *storage.Game) string {
 	return fmt.Sprintf("gobot does not accept this marking: it sees %s as %s (marked %s).%s", stones, sees, marked, settle)
 }
 
-// markingKey identifies a marking in button IDs, so that Accept on a board
-// whose marking has since changed is refused as stale.
-func markingKey(dead []engine.Point) string {
+// markingKey identifies g's marking in button IDs, so that Accept on a
+// board whose marking has since changed is refused as stale, and so is a
+// board of an earlier scoring phase (play resumed after it) whose marking
+// was the same: the key covers the moves played too.
+func markingKey(g *storage.Game) string {
 	h := fnv.New32a()
-	for _, p := range dead {
+	h.Write([]byte(strconv.Itoa(goOf(g).MoveCount()) + ":"))
+	for _, p := range deadOf(g) {
 		h.Write([]byte(p.String()))
 		h.Write([]byte{','})
 	}
@@ -257,7 +260,7 @@ func scoringMessageWith(ctx context.Context, g *storage.Game, now time.Time, not
 	default:
 		fmt.Fprintf(&sb, "\nThe marking stands <t:%d:R> if nobody changes it (where it goes against my estimate, only if the player it costs has accepted it; else my proposal counts).", s.Deadline.Unix())
 	}
-	key := markingKey(deadOf(g))
+	key := markingKey(g)
 	return &commands.Message{
 		Embeds: []*discordgo.MessageEmbed{{
 			Title:       title(g),
@@ -374,8 +377,8 @@ func (a *room) scoringButton(ctx context.Context, r *commands.Request) (*storage
 	if err != nil {
 		return nil, c, err
 	}
-	if markingKey(deadOf(g)) != r.Param("marking") {
-		return nil, c, commands.UserErr(commands.ErrStale, "The dead stones were changed after this board: check the newest one and accept that.")
+	if markingKey(g) != r.Param("marking") {
+		return nil, c, commands.UserErr(commands.ErrStale, "This count is out of date (dead stones were marked, or play went on, after this board): check the newest one and accept that.")
 	}
 	return g, c, nil
 }

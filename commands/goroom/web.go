@@ -47,10 +47,13 @@ func (r *room) WebAction(g *storage.Game, u commands.WebUser, s game.Side, act c
 	case commands.ActAccept, commands.ActResume:
 		key := "none"
 		if g.Scoring != nil {
-			key = markingKey(deadOf(g))
-			if act.Version != g.Version && act.Kind == commands.ActResume {
+			// The page's view of the marking is the version it states:
+			// accepting a marking changed since is refused, as the
+			// buttons of an older scoring board are.
+			if act.Version != g.Version {
 				return nil, commands.StaleClick
 			}
+			key = markingKey(g)
 		}
 		it = r.WebInteraction(g, u, discordgo.InteractionMessageComponent)
 		it.Data = discordgo.MessageComponentInteractionData{CustomID: "game/" + g.ID + "/score/" + key + "/" + act.Kind, ComponentType: discordgo.ButtonComponent}

@@ -193,6 +193,14 @@ func TestActUndoAndScoring(t *testing.T) {
 	if v, _ := tb.View(ctx, channelID); strings.Join(v.Scoring.Dead, " ") == dead {
 		t.Errorf("marking A1 left the dead stones %q", dead)
 	}
+	// White's page still shows the marking before A1: its Accept is
+	// refused and accepts nothing.
+	if res := tb.Act(ctx, channelID, white, commands.Action{Kind: commands.ActAccept, Game: v.ID, Version: v.Version, Seat: "white"}); !res.Refused || res.Text != commands.StaleClick {
+		t.Errorf("accepting a marking changed since = %+v, want %q", res, commands.StaleClick)
+	}
+	if v, _ := tb.View(ctx, channelID); v.Scoring == nil || v.Scoring.Accepted["white"] {
+		t.Errorf("after the stale accept: scoring %+v, want white not to have accepted", v.Scoring)
+	}
 	must(act(black, "black", commands.ActAccept, ""))
 	must(act(white, "white", commands.ActAccept, ""))
 	v, err := tb.View(ctx, channelID)
