@@ -404,16 +404,28 @@ func (a *App) gameChannels(ctx context.Context, r *Request, value string) ([]str
 	return out, nil
 }
 
-// botLevels reads the bot levels named in value.
+// botLevels reads the bot levels named in value: names of any room's
+// levels, since one list serves every game (a name two games share, such
+// as beginner, allows both games' level).
 func (a *App) botLevels(value string) ([]string, error) {
 	var known []string
-	for _, l := range a.rooms.list[0].Levels() { // the first room's: Go's in cmd/gobot
-		known = append(known, l.Name)
+	var each []string // "Go has tester, slow" for each room
+	for _, rm := range a.rooms.list {
+		var names []string
+		for _, l := range rm.Levels() {
+			names = append(names, l.Name)
+			if !slices.Contains(known, l.Name) {
+				known = append(known, l.Name)
+			}
+		}
+		if len(names) > 0 {
+			each = append(each, rm.Name()+" has "+strings.Join(names, ", "))
+		}
 	}
 	var out []string
 	for _, f := range strings.FieldsFunc(strings.ToLower(value), func(c rune) bool { return c == ',' || unicode.IsSpace(c) }) {
 		if !slices.Contains(known, f) {
-			return nil, UserErr(ErrBadOption, fmt.Sprintf("Unknown bot level %s: choose from %s.", Quote(f), strings.Join(known, ", ")))
+			return nil, UserErr(ErrBadOption, fmt.Sprintf("Unknown bot level %s: %s.", Quote(f), strings.Join(each, "; ")))
 		}
 		if !slices.Contains(out, f) {
 			out = append(out, f)
@@ -470,7 +482,7 @@ func (a *App) adminGamesPage(ctx context.Context, r *Request, page int) (*Messag
 	offset := (page - 1) * adminPageSize
 	var lines []string
 	for i := offset; i < len(challenges) && len(lines) < adminPageSize; i++ {
-		lines = append(lines, challengeLine(challenges[i]))
+		lines = append(lines, a.challengeLine(challenges[i]))
 	}
 	gameOffset := max(0, offset-len(challenges))
 	list, err := a.admin.GuildActiveGames(ctx, guild, gameOffset, adminPageSize-len(lines))
@@ -508,8 +520,9 @@ func pageButtons(prefix string, page, pages int) []discordgo.MessageComponent {
 	}}}
 }
 
-// challengeLine is an open challenge in /go-admin games.
-func challengeLine(c *storage.Challenge) string {
+// challengeLine is an open challenge in /go-admin games: its board size
+// for Go, the game's name for another kind (whose challenges have no size).
+func (a *App) challengeLine(c *storage.Challenge) string {
 	who := "open to anyone"
 	switch {
 	case c.Team():
@@ -517,8 +530,12 @@ func challengeLine(c *storage.Challenge) string {
 	case !c.Open():
 		who = "to " + Mention(c.Opponent)
 	}
-	return fmt.Sprintf("📨 Challenge by %s %s · %d×%d · in <#%s> · expires <t:%d:R> · `%s`",
-		Mention(c.Challenger), who, c.Size, c.Size, c.ChannelID, c.ExpiresAt.Unix(), c.ID)
+	board := a.RoomOfKind(c.Kind).Name()
+	if c.Size > 0 {
+		board = fmt.Sprintf("%d×%d", c.Size, c.Size)
+	}
+	return fmt.Sprintf("📨 Challenge by %s %s · %s · in <#%s> · expires <t:%d:R> · `%s`",
+		Mention(c.Challenger), who, board, c.ChannelID, c.ExpiresAt.Unix(), c.ID)
 }
 
 // gameLine is a game in play in /go-admin games: players, size, move,

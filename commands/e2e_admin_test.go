@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	dbots "github.com/gobot-dev/gobot/bots/draughts"
 	"github.com/gobot-dev/gobot/commands/discordtest"
 	"github.com/gobot-dev/gobot/engine"
 	"github.com/gobot-dev/gobot/storage"
@@ -236,7 +237,7 @@ func TestE2EAdminSettings(t *testing.T) {
 		{"komi", "200", "Komi must be from -150 to 150 in steps of 0.5, not \"200\"."},
 		{"ratings", "maybe", "`ratings` is on or off, not \"maybe\"."},
 		{"leaderboard", "gone", "`leaderboard` is shown or hidden, not \"gone\"."},
-		{"bot_levels", "tester godlike", "Unknown bot level \"godlike\": choose from tester, slow, flaky, panic, scripted."},
+		{"bot_levels", "tester godlike", "Unknown bot level \"godlike\": Go has tester, slow, flaky, panic, scripted; international draughts has " + draughtsLevelNames() + "."},
 		{"max_games", "0", "`max_games` is a number of games from 1 to 100, not \"0\" (reset it for no limit)."},
 		{"max_games", "101", "`max_games` is a number of games from 1 to 100, not \"101\" (reset it for no limit)."},
 		{"challenge_ttl", "1m", "`challenge_ttl` is a time from 10m to 30d, like 2h or 3d, not \"1m\"."},
@@ -794,4 +795,14 @@ func BenchmarkE2EAdminGames(b *testing.B) {
 			b.Fatalf("/go-admin games = %q", m.Text())
 		}
 	}
+}
+
+// draughtsLevelNames lists the built-in draughts levels as /go-admin names
+// them.
+func draughtsLevelNames() string {
+	var names []string
+	for _, l := range dbots.Builtin() {
+		names = append(names, l.Name)
+	}
+	return strings.Join(names, ", ")
 }

@@ -297,10 +297,19 @@ func TestE2EDraughtsServerRules(t *testing.T) {
 	e.refused(e.draughtsCmd(general, alice, "challenge", discordtest.UserOpt("opponent", bob)), only)
 	e.refused(e.draughtsCmd(general, alice, "bot", discordtest.Str("level", "beginner")), only)
 	e.refused(e.draughtsCmd(games, alice, "bot", discordtest.Str("level", "beginner")), `The bot level "beginner" is not offered on this server: its admins allow tester.`)
+	// A draughts level that Go has not (novice) may be allowed too, and
+	// then only it is offered.
+	if m := e.do(e.set(general, ann, "bot_levels", "tester novice")); m.Text() != "✅ **Bot levels allowed** (`bot_levels`): tester → tester, novice." {
+		t.Fatalf("set bot_levels tester novice: %q", m.Text())
+	}
+	e.refused(e.draughtsCmd(games, alice, "bot", discordtest.Str("level", "beginner")), `The bot level "beginner" is not offered on this server: its admins allow tester, novice.`)
 
 	msg := e.newChallenge(e.draughtsCmd(games, alice, "challenge", discordtest.UserOpt("opponent", bob), discordtest.Str("colour", "white")))
 	if !strings.Contains(msg.Text(), "blitz") && !strings.Contains(msg.Text(), "3 min") {
 		t.Errorf("challenge = %q, want the server's default clock (blitz)", msg.Text())
+	}
+	if list := e.do(e.adminCmd(general, ann, "games")); !strings.Contains(list.Text(), fmt.Sprintf("📨 Challenge by %s to %s · international draughts · in <#%s>", alice.Mention(), bob.Mention(), games.ID)) {
+		t.Errorf("/go-admin games with a draughts challenge = %q", list.Text())
 	}
 	e.do(e.click(bob, msg, "accept"))
 	e.waitBoard(games.ID, "⚪ white to play")
