@@ -205,6 +205,11 @@ func (a *App) btnDecline(ctx context.Context, r *Request) error {
 	if err != nil {
 		return quietIfAnswered(r, err)
 	}
+	release, err := a.HoldChallenge(ctx, r, c.ID, "This challenge is being accepted or answered already: it can no longer be declined or withdrawn.", "")
+	if err != nil {
+		return err
+	}
+	defer release()
 	if err := a.challenges.DeleteChallenge(ctx, c.ID); err != nil {
 		if errors.Is(err, storage.ErrNotFound) {
 			return ErrNoChallenge
@@ -281,6 +286,30 @@ func (a *App) ClaimChallenge(ctx context.Context, r *Request, c *storage.Challen
 	return release, nil
 }
 
+// HoldChallenge claims challenge id, as a start does, for a change that
+// would undo a start under way (declining or withdrawing it, calling a
+// rengo lobby off): while a start holds it the change is refused with
+// busy. The challenge gone is ErrNoChallenge, said as gone when that is
+// not empty.
+func (a *App) HoldChallenge(ctx context.Context, r *Request, id, busy, gone string) (release func(), err error) {
+	holder := r.Interaction.ID
+	switch err := a.challenges.ClaimChallenge(ctx, id, holder, acceptClaim); {
+	case errors.Is(err, storage.ErrConflict):
+		return nil, UserErr(ErrNoChallenge, busy)
+	case errors.Is(err, storage.ErrNotFound) && gone != "":
+		return nil, UserErr(ErrNoChallenge, gone)
+	case errors.Is(err, storage.ErrNotFound):
+		return nil, ErrNoChallenge
+	case err != nil:
+		return nil, err
+	}
+	return func() {
+		if err := a.challenges.ReleaseChallenge(context.WithoutCancel(ctx), id, holder); err != nil {
+			a.log.Warn("release a challenge held", "challenge", id, "err", err)
+		}
+	}, nil
+}
+
 // StartChallenge starts the game challenge c became, with these sides: in
 // a new thread of that name when c asks for one. One transaction removes
 // the challenge and creates the game, so that of two starts exactly one
@@ -322,6 +351,8 @@ func (a *App) StartChallenge(ctx context.Context, r *Request, c *storage.Challen
 			return nil
 		case errors.Is(err, storage.ErrExists):
 			return ErrGameRunning
+		case errors.Is(err, storage.ErrConflict):
+			return UserErr(ErrStale, "The teams changed while the game was starting: look at them again and press Start once more.")
 		}
 		return err
 	}

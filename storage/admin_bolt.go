@@ -436,5 +436,10 @@ func (s *Store) GuildGame(ctx context.Context, guildID, id string) (*Game, error
 	if err != nil {
 		return nil, err
 	}
-	return s.Game(ctx, channel)
+	g, err := s.Game(ctx, channel)
+	if err == nil && g.ID != id {
+		// The game ended and another began in its channel since the scan.
+		return nil, fmt.Errorf("storage: no game %s in play on %s: %w", id, guildID, ErrNotFound)
+	}
+	return g, err
 }

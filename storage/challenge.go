@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/gobot-dev/gobot/engine"
@@ -290,7 +291,9 @@ func (s *Store) DeleteChallenge(ctx context.Context, id string) error {
 // AcceptChallenge atomically removes the challenge and creates g, the game
 // it became, as CreateGame does. Of two racing accepts exactly one wins; the
 // other gets ErrNotFound. An expired challenge gives ErrExpired, a busy
-// channel ErrExists, and both leave the challenge in place.
+// channel ErrExists, and a team challenge whose teams are no longer g's
+// sides (a player joined or left after the caller read it) ErrConflict;
+// all three leave the challenge in place.
 func (s *Store) AcceptChallenge(ctx context.Context, id string, g *Game) error {
 	if err := checkID("challenge ID", id); err != nil {
 		return err
@@ -308,6 +311,9 @@ func (s *Store) AcceptChallenge(ctx context.Context, id string, g *Game) error {
 		if ch.Expired(now) {
 			return fmt.Errorf("storage: challenge %s expired at %s: %w", id, ch.ExpiresAt.Format(time.RFC3339), ErrExpired)
 		}
+		if teamsChanged(ch, &c) {
+			return fmt.Errorf("storage: challenge %s: the teams changed: %w", id, ErrConflict)
+		}
 		if err := putNewGame(tx, &c, val, owed, now); err != nil {
 			return err
 		}
@@ -318,6 +324,23 @@ func (s *Store) AcceptChallenge(ctx context.Context, id string, g *Game) error {
 	}
 	g.ID, g.Kind, g.CreatedAt, g.UpdatedAt, g.Version = c.ID, c.Kind, c.CreatedAt, now, 1
 	return nil
+}
+
+// teamsChanged reports whether team challenge ch's teams differ from the
+// sides of g, the game started from it (players and their order).
+func teamsChanged(ch *Challenge, g *Game) bool {
+	if !ch.Team() {
+		return false
+	}
+	if len(ch.Teams) != len(g.Sides) {
+		return true
+	}
+	for i, t := range ch.Teams {
+		if !slices.EqualFunc(t.Players, g.Sides[i].Players, func(a, b Player) bool { return a.Key() == b.Key() }) {
+			return true
+		}
+	}
+	return false
 }
 
 // ExpiredChallenges returns the challenges whose expiry is at or before

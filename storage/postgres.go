@@ -756,6 +756,9 @@ func (p *Postgres) AcceptChallenge(ctx context.Context, id string, g *Game) erro
 		if ch.Expired(now) {
 			return fmt.Errorf("storage: challenge %s expired at %s: %w", id, ch.ExpiresAt.Format(time.RFC3339), ErrExpired)
 		}
+		if teamsChanged(ch, &c) {
+			return fmt.Errorf("storage: challenge %s: the teams changed: %w", id, ErrConflict)
+		}
 		if err := pgPutNewGame(ctx, tx, &c, val, now); err != nil {
 			return err
 		}

@@ -169,6 +169,13 @@ func seatOf(c *storage.Challenge, userID string) (int, bool) {
 	return 0, false
 }
 
+// The answers to a lobby's buttons pressed once it has closed, or to its
+// creator's Leave while it is being started.
+const (
+	lobbyClosed = "This rengo game has started or was called off: its teams are closed."
+	lobbyBusy   = "This rengo game is being started: its teams are closed."
+)
+
 // changeLobby applies change to the lobby the button belongs to, in one
 // transaction, and shows the lobby as it then is.
 func (a *room) changeLobby(ctx context.Context, r *commands.Request, change func(c *storage.Challenge) error) error {
@@ -183,7 +190,7 @@ func (a *room) changeLobby(ctx context.Context, r *commands.Request, change func
 	})
 	switch {
 	case errors.Is(err, storage.ErrNotFound):
-		return commands.UserErr(commands.ErrNoChallenge, "This rengo game has started or was called off: its teams are closed.")
+		return commands.UserErr(commands.ErrNoChallenge, lobbyClosed)
 	case errors.Is(err, commands.ErrExpired):
 		return commands.UserErr(commands.ErrExpired, "This rengo lobby has expired: open a new one with `/go rengo`.")
 	case err != nil:
@@ -224,7 +231,15 @@ func (a *room) btnRengoLeave(ctx context.Context, r *commands.Request) error {
 	c, err := a.Challenges().Challenge(ctx, r.Param("id"))
 	if err == nil && c.Challenger.UserID == r.User.ID {
 		// The creator leaving calls the game off.
-		if err := a.Challenges().DeleteChallenge(ctx, c.ID); err != nil && !errors.Is(err, storage.ErrNotFound) {
+		release, err := a.HoldChallenge(ctx, r, c.ID, lobbyBusy, lobbyClosed)
+		if err != nil {
+			return err
+		}
+		defer release()
+		switch err := a.Challenges().DeleteChallenge(ctx, c.ID); {
+		case errors.Is(err, storage.ErrNotFound):
+			return commands.UserErr(commands.ErrNoChallenge, lobbyClosed)
+		case err != nil:
 			return err
 		}
 		return r.Update(ctx, lobbyMessage(c, fmt.Sprintf("↩️ %s called the rengo game off.", commands.Mention(c.Challenger))))
@@ -253,20 +268,55 @@ func (a *room) btnRengoStart(ctx context.Context, r *commands.Request) error {
 	if c.Expired(a.Now()) {
 		return commands.UserErr(commands.ErrExpired, "This rengo lobby has expired: open a new one with `/go rengo`.")
 	}
-	for i, t := range c.Teams {
-		if len(t.Players) < rengoMinTeam {
-			return commands.UserErr(commands.ErrBadOption, fmt.Sprintf("Each team needs at least %d players: %s has %d.", rengoMinTeam, rengoTeamNames[i], len(t.Players)))
-		}
+	if err := teamsComplete(c); err != nil {
+		return err
 	}
 	release, err := a.ClaimChallenge(ctx, r, c, "This rengo game is being started already.")
 	if err != nil {
 		return err
 	}
 	defer release()
+	// The teams as they stand now (a Join or Leave after this makes
+	// AcceptChallenge refuse the start: storage.ErrConflict).
+	c, err = a.Challenges().Challenge(ctx, c.ID)
+	if errors.Is(err, storage.ErrNotFound) {
+		return commands.UserErr(commands.ErrNoChallenge, "This rengo game has started or was called off.")
+	}
+	if err != nil {
+		return err
+	}
+	if err := teamsComplete(c); err != nil {
+		return err
+	}
+	// A ban or a limit reached since a player joined holds, as for Accept.
+	st, err := a.Settings(ctx, c.GuildID)
+	if err != nil {
+		return err
+	}
+	for _, t := range c.Teams {
+		for _, p := range t.Players {
+			if p.IsBot() {
+				continue
+			}
+			if err := a.MayPlay(ctx, st, p, p.UserID == r.User.ID); err != nil {
+				return err
+			}
+		}
+	}
 	black, white := c.Teams[0].Players, c.Teams[1].Players
 	outcome := fmt.Sprintf("✅ Started: ⚫ %s against ⚪ %s.", commands.JoinNames(black, commands.Mention), commands.JoinNames(white, commands.Mention))
 	name := fmt.Sprintf("Rengo: %s vs %s", commands.JoinNames(black, commands.PlainName), commands.JoinNames(white, commands.PlainName))
 	return a.StartChallenge(ctx, r, c, c.Teams, name, func(outcome string) *commands.Message { return lobbyMessage(c, outcome) }, outcome)
+}
+
+// teamsComplete refuses to start a lobby with a team short of players.
+func teamsComplete(c *storage.Challenge) error {
+	for i, t := range c.Teams {
+		if len(t.Players) < rengoMinTeam {
+			return commands.UserErr(commands.ErrBadOption, fmt.Sprintf("Each team needs at least %d players: %s has %d.", rengoMinTeam, rengoTeamNames[i], len(t.Players)))
+		}
+	}
+	return nil
 }
 
 // voteResign counts a team member's vote to resign in a team game (the

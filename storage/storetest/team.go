@@ -15,7 +15,8 @@ import (
 // testTeamChallenge: a team game's challenge gathers its players through
 // UpdateChallenge; eight players joining at once all get a seat (none is
 // lost to a concurrent write), a change that fails or breaks the rules
-// writes nothing, and the full teams become a game's sides.
+// writes nothing, a start from teams read before a change is refused, and
+// the teams as they stand become a game's sides.
 func testTeamChallenge(t *testing.T, s Store, clk *clocktest.Clock) {
 	c := &storage.Challenge{
 		ID: "r1", ChannelID: "c1", GuildID: "g1", Challenger: human("1"), Size: 9, Rules: engine.DefaultRules(),
@@ -80,6 +81,29 @@ func testTeamChallenge(t *testing.T, s Store, clk *clocktest.Clock) {
 	if len(got.Teams[0].Players) != 4 || len(got.Teams[1].Players) != 4 || got.Teams[1].Players[0].UserID == "1" {
 		t.Errorf("refused changes were written: %+v", got.Teams)
 	}
+	// A start from a copy read before a player left is refused: the
+	// player who left is not put in the game, and the lobby stays.
+	stale, err := s.Challenge(ctx, "r1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.UpdateChallenge(ctx, "r1", func(c *storage.Challenge) error {
+		c.Teams[1].Players = c.Teams[1].Players[:3]
+		return nil
+	}); err != nil {
+		t.Fatalf("leave: %v", err)
+	}
+	old := &storage.Game{ID: "r1", ChannelID: "c1", GuildID: "g1", Sides: stale.Teams, State: engine.Own(newEngine(t, 9)), Unrated: true}
+	if err := s.AcceptChallenge(ctx, "r1", old); !errors.Is(err, storage.ErrConflict) {
+		t.Fatalf("AcceptChallenge(teams before a player left) = %v, want ErrConflict", err)
+	}
+	if _, err := s.Game(ctx, "c1"); !errors.Is(err, storage.ErrNotFound) {
+		t.Errorf("a refused start left a game: %v", err)
+	}
+	got, err = s.Challenge(ctx, "r1")
+	if err != nil || len(got.Teams[1].Players) != 3 {
+		t.Fatalf("after the refused start the lobby is %+v, %v; want it with 4 and 3 players", got, err)
+	}
 	g := &storage.Game{ID: "r1", ChannelID: "c1", GuildID: "g1", Sides: got.Teams, State: engine.Own(newEngine(t, 9)), Unrated: true}
 	if err := s.AcceptChallenge(ctx, "r1", g); err != nil {
 		t.Fatalf("AcceptChallenge(team) = %v", err)
@@ -88,8 +112,8 @@ func testTeamChallenge(t *testing.T, s Store, clk *clocktest.Clock) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(loaded.Players()) != 8 {
-		t.Errorf("the team game has %d players, want 8", len(loaded.Players()))
+	if len(loaded.Players()) != 7 {
+		t.Errorf("the team game has %d players, want 7", len(loaded.Players()))
 	}
 	for _, p := range loaded.Players() {
 		if gs, err := s.PlayerActiveGames(ctx, p.Key()); err != nil || len(gs) != 1 {
