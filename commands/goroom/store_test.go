@@ -3,12 +3,15 @@ package goroom
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/gobot-dev/gobot/commands"
+	"github.com/gobot-dev/gobot/engine"
 	"github.com/gobot-dev/gobot/storage"
 )
 
@@ -170,5 +173,64 @@ func TestDoubleAcceptThread(t *testing.T) {
 	<-done
 	if n := h.started.Load(); n != 1 {
 		t.Errorf("%d threads started for two presses of Accept, want 1", n)
+	}
+}
+
+// voteRaceStore plays the vote's move and gobot's answer in the stored
+// game just before the first vote is written (armed): the period closed
+// while the vote was being counted, so that write meets a version
+// conflict and the vote reads the game again.
+type voteRaceStore struct {
+	*storage.Store
+	armed atomic.Bool
+}
+
+func (s *voteRaceStore) UpdateGame(ctx context.Context, g *storage.Game) error {
+	if g.Vote != nil && len(g.Vote.Ballots) > 0 && s.armed.CompareAndSwap(true, false) {
+		cur, err := s.Store.Game(ctx, g.ChannelID)
+		if err != nil {
+			return err
+		}
+		for _, m := range []engine.Move{engine.PlaceAt(engine.Black, engine.Point{Col: 2, Row: 2}), engine.PlaceAt(engine.White, engine.Point{Col: 6, Row: 6})} {
+			if err := goOf(cur).Play(m); err != nil {
+				return err
+			}
+		}
+		cur.Vote = &storage.Vote{Deadline: cur.Vote.Deadline.Add(time.Minute)}
+		if err := s.Store.UpdateGame(ctx, cur); err != nil {
+			return err
+		}
+	}
+	return s.Store.UpdateGame(ctx, g)
+}
+
+// TestVoteAfterItsPeriod: a vote that meets a conflict and finds, reading
+// the game again, that the vote it was cast in has closed is refused; it
+// is not counted in the next position's vote.
+func TestVoteAfterItsPeriod(t *testing.T) {
+	var vs *voteRaceStore
+	tb := newTestAppStore(t, testPlayers{}, func(s *storage.Store) commands.Store {
+		vs = &voteRaceStore{Store: s}
+		return vs
+	})
+	if c := tb.command(ann, "/go vote level:first size:9 period:1m color:black"); len(c) == 0 || !strings.Contains(c[len(c)-1].text(), "This channel against gobot") {
+		t.Fatalf("vote game: %v", c)
+	}
+	vs.armed.Store(true)
+	wantEphemeral(t, tb.command(bob, "/go play move:E5"), "The vote on that move closed while yours was being counted: look at the newest board and vote again.")
+	g, err := tb.store.Game(context.Background(), channelID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := g.State.MoveCount(); n != 2 || g.Vote == nil || len(g.Vote.Ballots) != 0 {
+		t.Errorf("after the late vote: %d moves, vote %+v; want 2 moves and no ballot", n, g.Vote)
+	}
+	// A vote on the new position counts.
+	calls := tb.command(bob, "/go play move:E5")
+	if !slices.ContainsFunc(calls, func(c call) bool { return strings.Contains(c.text(), "Your vote: **E5**") }) {
+		t.Errorf("a vote on the new position answered %v", calls)
+	}
+	if g, _ := tb.store.Game(context.Background(), channelID); g.Vote == nil || len(g.Vote.Ballots) != 1 || g.Vote.Ballots[0].Move != "E5" {
+		t.Errorf("a vote on the new position: vote %+v, want bob's E5", g.Vote)
 	}
 }

@@ -153,12 +153,18 @@ func syncVote(g *storage.Game, now time.Time) {
 const voteAttempts = 20
 
 // castVote records r's user's vote for the move text in vote game g,
-// reading the game again when another vote was written first.
+// reading the game again when another vote was written first: a vote is
+// for the position it was cast on, so once that vote has closed (a move
+// was played since) it is refused rather than carried to the next one.
 func (a *room) castVote(ctx context.Context, r *commands.Request, g *storage.Game, text string) error {
 	if err := a.NotBanned(ctx, g.GuildID, commands.UserPlayer(r.User), true); err != nil {
 		return err
 	}
+	id, moves := g.ID, g.State.MoveCount()
 	for attempt := 1; ; attempt++ {
+		if g.ID != id || g.State.MoveCount() != moves {
+			return commands.UserErr(commands.ErrStale, "The vote on that move closed while yours was being counted: look at the newest board and vote again.")
+		}
 		err := a.tryVote(ctx, r, g, text)
 		if !errors.Is(err, commands.ErrConflict) || attempt == voteAttempts {
 			return err
