@@ -175,8 +175,19 @@ func testE2EDraughtsBot(t *testing.T, e *env) {
 	if st.MoveCount() != 1 || st.ToMove() != 1 || !g.Player(0).IsBot() {
 		t.Fatalf("after the bot's first move: %d moves, %d to move", st.MoveCount(), st.ToMove())
 	}
+	// Say the bot's first board could not be posted (a private channel
+	// whose interaction token expired): carol's next answer says what the
+	// bot played.
+	g.Delivery.Unposted = true
+	if err := e.store.UpdateGame(context.Background(), g); err != nil {
+		t.Fatal(err)
+	}
+	first := st.Moves()[0]
 	// Carol plays a legal move; the bot answers.
-	e.do(e.draughtsMove(ch, carol, string(st.Legal()[0])))
+	mv := e.do(e.draughtsMove(ch, carol, string(st.Legal()[0])))
+	if want := fmt.Sprintf("(⚪ white gobot (beginner) played **%s** earlier, but its board could not be posted here.)", first); !strings.Contains(mv.Text(), want) {
+		t.Errorf("carol's move after an unposted bot move answered %q, want %q", mv.Text(), want)
+	}
 	e.d.WaitFor("the bot's answer", func() bool {
 		g := e.game(ch.ID)
 		return g != nil && g.State.MoveCount() == 3

@@ -316,6 +316,14 @@ func (a *room) applyDraughts(ctx context.Context, g *storage.Game, side game.Sid
 		return "", commands.UserErr(commands.ErrIllegalMove, "Type a move as squares, like 32-28 or 28x19.")
 	}
 	mover := g.Player(side)
+	unposted := ""
+	if prev := draughtsState(g).Moves(); g.Delivery.Unposted && len(prev) > 0 {
+		// The bot moved in the background and its board could not be
+		// shown: this answer says what it played (the flag is cleared
+		// below, with this move).
+		last := game.Side((len(prev) - 1) % 2)
+		unposted = fmt.Sprintf("(%s %s played **%s** earlier, but its board could not be posted here.)\n", draughtsSideLabel(last), commands.Mention(g.Player(last)), prev[len(prev)-1])
+	}
 	next, facts, err := g.State.Play(side, game.Move(text))
 	if err != nil {
 		return "", draughtsRefusal(err, text)
@@ -330,7 +338,7 @@ func (a *room) applyDraughts(ctx context.Context, g *storage.Game, side game.Sid
 	g.Undo = nil // a draw offer lapses with the next move
 	g.Delivery.Unposted = false
 	moves := draughtsState(g).Moves()
-	note := fmt.Sprintf("%s %s played **%s**.", draughtsSideLabel(side), commands.Mention(mover), moves[len(moves)-1])
+	note := unposted + fmt.Sprintf("%s %s played **%s**.", draughtsSideLabel(side), commands.Mention(mover), moves[len(moves)-1])
 	for _, f := range facts {
 		switch f.Kind {
 		case "capture":
