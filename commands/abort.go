@@ -35,10 +35,12 @@ func moderator(r *Request) bool {
 	return m != nil && r.Interaction.GuildID != "" && m.Permissions&discordgo.PermissionManageMessages != 0
 }
 
-// tooLateToAbort is the refusal of a player's abort once each player has
-// made two moves.
-const tooLateToAbort = "Each player has made two moves, so the game can no longer be aborted: " +
-	"resign (`/go resign`) or play on; on a server, a moderator can still end a stuck game."
+// tooLateToAbort is the refusal of a player's abort of g once each player
+// has made two moves.
+func (a *App) tooLateToAbort(g *storage.Game) error {
+	return UserErr(ErrForbidden, fmt.Sprintf("Each player has made two moves, so the game can no longer be aborted: "+
+		"resign (`/%s resign`) or play on; on a server, a moderator can still end a stuck game.", a.roomOf(g).Command()))
+}
 
 // askAbort asks a player to confirm the abort of g, or refuses it when
 // each player has made two moves.
@@ -47,7 +49,7 @@ func (a *App) askAbort(ctx context.Context, r *Request, g *storage.Game) error {
 		return ErrGameOver
 	}
 	if !a.earlyAbort(g) {
-		return UserErr(ErrForbidden, tooLateToAbort)
+		return a.tooLateToAbort(g)
 	}
 	return r.Reply(ctx, &Message{
 		Content:   fmt.Sprintf("Abort the game %s? It is recorded as aborted, with its record, and never rated; the channel is then free for a new game.", a.gameTitle(g)),
@@ -69,7 +71,7 @@ func (a *App) PlayerAbort(ctx context.Context, r *Request, g *storage.Game) erro
 		return ErrGameOver
 	}
 	if !a.earlyAbort(g) {
-		return UserErr(ErrForbidden, tooLateToAbort)
+		return a.tooLateToAbort(g)
 	}
 	by := UserPlayer(r.User)
 	comment := fmt.Sprintf("Aborted by %s before each player had made %d moves: recorded, never rated.", PlainName(by), abortMoves)
@@ -81,8 +83,8 @@ func (a *App) PlayerAbort(ctx context.Context, r *Request, g *storage.Game) erro
 	a.log.Info("game aborted by a player", "game", g.ID, "by", r.User.ID, "moves", g.State.MoveCount())
 	a.disableBoards(ctx, g, false)
 	return r.Reply(ctx, &Message{
-		Content: fmt.Sprintf("🚫 %s aborted the game %s after %s, before each player had made %d moves: it is recorded as aborted (`/go sgf game:%s`) and never rated. The channel is free for a new game.",
-			Mention(by), a.gameTitle(g), Plural(g.State.MoveCount(), "move"), abortMoves, g.ID),
+		Content: fmt.Sprintf("🚫 %s aborted the game %s after %s, before each player had made %d moves: it is recorded as aborted (%s) and never rated. The channel is free for a new game.",
+			Mention(by), a.gameTitle(g), Plural(g.State.MoveCount(), "move"), abortMoves, a.recordHint(g.Kind, g.ID)),
 		AllowedMentions: NoMentions(),
 	})
 }

@@ -88,8 +88,8 @@ func (a *App) adminAdjudicate(ctx context.Context, r *Request) error {
 	note := fmt.Sprintf("⚖️ %s, an admin of this server, decided the game %s after %s: **%s wins** by forfeit (%s). Reason: %s",
 		Mention(by), a.gameTitle(g), Plural(moves, "move"), strings.ToUpper(result[:1])+result[1:], res, reason)
 	if result == "annul" {
-		note = fmt.Sprintf("⚖️ %s, an admin of this server, annulled the game %s after %s: it is recorded as annulled (`/go sgf game:%s`) and never rated. Reason: %s\nThe channel is free for a new game.",
-			Mention(by), a.gameTitle(g), Plural(moves, "move"), g.ID, reason)
+		note = fmt.Sprintf("⚖️ %s, an admin of this server, annulled the game %s after %s: it is recorded as annulled (%s) and never rated. Reason: %s\nThe channel is free for a new game.",
+			Mention(by), a.gameTitle(g), Plural(moves, "move"), a.recordHint(g.Kind, g.ID), reason)
 	} else if rn := a.RatingNote(ctx, g); rn != "" {
 		note += "\n" + rn
 	}
@@ -306,8 +306,8 @@ func (a *App) moderatorAbort(ctx context.Context, r *Request, g *storage.Game) e
 	a.log.Info("game aborted by a moderator", "game", g.ID, "by", r.User.ID, "moves", moves)
 	a.disableBoards(ctx, g, false)
 	return r.Reply(ctx, &Message{
-		Content: Clip(fmt.Sprintf("🚫 %s, a moderator, aborted the game %s after %s: it is recorded as aborted (`/go sgf game:%s`) and never rated. Reason: %s\nThe channel is free for a new game.",
-			Mention(by), a.gameTitle(g), Plural(moves, "move"), g.ID, reason), 2000),
+		Content: Clip(fmt.Sprintf("🚫 %s, a moderator, aborted the game %s after %s: it is recorded as aborted (%s) and never rated. Reason: %s\nThe channel is free for a new game.",
+			Mention(by), a.gameTitle(g), Plural(moves, "move"), a.recordHint(g.Kind, g.ID), reason), 2000),
 		AllowedMentions: NoMentions(),
 	})
 }

@@ -440,7 +440,7 @@ func testE2EDraughtsAbort(t *testing.T, e *env) {
 		t.Fatalf("abort asked %q", ask.Text())
 	}
 	done := e.do(e.click(bob, ask, "Yes, abort"))
-	if want := "🚫 " + bob.Mention() + " aborted the game ⚪ alice vs ⚫ bob · draughts after 1 move, before each player had made 2 moves"; !strings.Contains(done.Text(), want) {
+	if want := "🚫 " + bob.Mention() + " aborted the game ⚪ alice vs ⚫ bob · draughts after 1 move, before each player had made 2 moves: it is recorded as aborted (`/draughts record game:" + id + "`)"; !strings.Contains(done.Text(), want) {
 		t.Errorf("abort = %q, want %q", done.Text(), want)
 	}
 	arc, err := e.store.ArchivedGame(context.Background(), id)
@@ -454,7 +454,7 @@ func testE2EDraughtsAbort(t *testing.T, e *env) {
 	}{{alice, "32-28"}, {bob, "19-23"}, {alice, "28x19"}, {bob, "14x23"}} {
 		e.do(e.draughtsMove(ch, m.u, m.mv))
 	}
-	e.refused(e.draughtsCmd(ch, alice, "abort"), "Each player has made two moves, so the game can no longer be aborted")
+	e.refused(e.draughtsCmd(ch, alice, "abort"), "Each player has made two moves, so the game can no longer be aborted: resign (`/draughts resign`) or play on")
 }
 
 // TestE2EDraughtsDefinitions: /draughts, registered by its room, has the

@@ -29,6 +29,9 @@ type Room interface {
 	// Name is the game's name in a sentence: "Go", "international
 	// draughts".
 	Name() string
+	// RecordCommand is the subcommand that attaches a game's record
+	// ("sgf", "record"), under Command.
+	RecordCommand() string
 	// ButtonPrefix begins the custom IDs of a game's buttons ("game/",
 	// "draughts/"): a button of another kind's game is refused.
 	ButtonPrefix() string
@@ -135,6 +138,13 @@ func (a *App) RoomOfKind(kind string) Room {
 		return r
 	}
 	return a.rooms.list[0]
+}
+
+// recordHint is the command that gives game id's record, of kind: "`/go
+// sgf game:ID`", "`/draughts record game:ID`".
+func (a *App) recordHint(kind, id string) string {
+	rm := a.RoomOfKind(kind)
+	return fmt.Sprintf("`/%s %s game:%s`", rm.Command(), rm.RecordCommand(), id)
 }
 
 // roomOf is the room of g's kind.

@@ -900,6 +900,7 @@ func (r *room) Kind() string               { return draughtsKind }
 func (r *room) Command() string            { return DraughtsCommand }
 func (r *room) Name() string               { return "international draughts" }
 func (r *room) ButtonPrefix() string       { return "draughts/" }
+func (r *room) RecordCommand() string      { return "record" }
 func (r *room) Routes(rt *commands.Router) { r.draughtsRoutes(rt) }
 func (r *room) Levels() []commands.Level   { return draughtsLevels(r.players.Levels()) }
 

@@ -55,6 +55,7 @@ func (*room) Kind() string                 { return goKind }
 func (*room) Command() string              { return commands.CommandName }
 func (*room) Name() string                 { return "Go" }
 func (*room) ButtonPrefix() string         { return "game/" }
+func (*room) RecordCommand() string        { return "sgf" }
 func (r *room) Routes(rt *commands.Router) { r.goRoutes(rt) }
 
 func (r *room) Definition(map[string]*discordgo.ApplicationCommandOption) *discordgo.ApplicationCommand {
