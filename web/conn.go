@@ -124,6 +124,13 @@ func (h *Handler) serveWS(w http.ResponseWriter, r *http.Request) {
 	// the request; the connection lives on in its two goroutines.
 	go c.writeLoop()
 	go c.readLoop()
+	// A page signs in as soon as it opens; a connection that does not
+	// (not a page) holds nothing for long, and no shutdown waits for it.
+	time.AfterFunc(h.opts.HelloWait, func() {
+		if !c.signedIn() {
+			c.close()
+		}
+	})
 }
 
 // push queues a message of this page's own.
@@ -288,7 +295,9 @@ func (c *conn) handle(m clientMessage) {
 		c.do(m.ID, func(ctx context.Context) resultMessage {
 			res := h.opts.App.Act(ctx, m.Channel, commands.WebUser{ID: s.UserID, Name: s.Name},
 				commands.Action{Kind: m.Kind, Point: strings.ToUpper(m.Point), Game: m.Game, Version: m.Version, Seat: m.Seat})
-			return resultMessage{T: "result", ID: m.ID, Text: res.Text, Refused: res.Refused, Channel: m.Channel}
+			// No channel: the page stays where it is (it may have moved
+			// on to another game while this action waited for a bot).
+			return resultMessage{T: "result", ID: m.ID, Text: res.Text, Refused: res.Refused}
 		})
 	case "start":
 		if !s.Local {

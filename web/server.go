@@ -46,6 +46,7 @@ var _ App = (*commands.App)(nil)
 // Defaults for Options left zero.
 const (
 	DefaultSessionTTL = 15 * time.Minute
+	DefaultHelloWait  = 30 * time.Second
 	// renewEvery is how often an open page is sent a fresh session token.
 	renewEvery = 5 * time.Minute
 	stateTTL   = 10 * time.Minute
@@ -78,8 +79,11 @@ type Options struct {
 	// on average, Burst at once (10 and 20).
 	Rate  float64
 	Burst int
-	Now   func() time.Time
-	Log   *slog.Logger
+	// HelloWait is how long a new connection may take to sign in
+	// (hello) before it is closed (DefaultHelloWait).
+	HelloWait time.Duration
+	Now       func() time.Time
+	Log       *slog.Logger
 }
 
 // Handler serves the board page under Path. It is safe for concurrent
@@ -118,6 +122,9 @@ func New(opts Options) (*Handler, error) {
 	}
 	if opts.Burst <= 0 {
 		opts.Burst = 20
+	}
+	if opts.HelloWait <= 0 {
+		opts.HelloWait = DefaultHelloWait
 	}
 	if opts.Now == nil {
 		opts.Now = time.Now

@@ -194,8 +194,8 @@ func TestWebSocketBadInput(t *testing.T) {
 	w.send(map[string]any{"t": "hello", "session": e.board.sign.token(session{UserID: user("bob").ID, Name: "bob", Channel: e.ch.ID, Expires: now.Add(DefaultSessionTTL).Unix()})})
 	w.next("welcome")
 	w.send(map[string]any{"t": "act", "id": 7, "channel": e.ch.ID, "kind": "resign", "seat": "white", "version": version, "game": id})
-	if m := w.next("result"); m["refused"] == true {
-		t.Fatalf("resign: %v", m)
+	if m := w.next("result"); m["refused"] == true || m["channel"] != nil {
+		t.Fatalf("resign: %v, want done, with no channel for the page to move to", m)
 	}
 	act(8, "closed game", map[string]any{"kind": "play", "point": "D4", "seat": "white", "version": version, "game": id}, commands.ClosedGame)
 	if gs, err := e.app.Games(t.Context(), e.ch.ID); err != nil || len(gs) != 0 {
@@ -680,5 +680,38 @@ func playMove(t *testing.T, e *env, ch string, i int, black, white commands.WebU
 	}
 	if res := e.app.Act(ctx, ch, u, commands.Action{Kind: commands.ActPlay, Point: benchMove(i/2, i%2 == 0), Game: v.ID, Version: v.Version, Seat: seat}); res.Refused {
 		t.Fatalf("move %d: %s", i+1, res.Text)
+	}
+}
+
+// TestWebSocketHelloWait: a connection that does not sign in within
+// HelloWait is closed; one that signed in stays open.
+func TestWebSocketHelloWait(t *testing.T) {
+	e := newEnv(t, Options{Local: true, HelloWait: 300 * time.Millisecond})
+	silent, _, err := e.dial(t, e.srv.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, _, err := e.dial(t, e.srv.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	page.send(map[string]any{"t": "hello", "session": e.localSession("ann")})
+	page.next("welcome")
+	silent.c.SetReadDeadline(time.Now().Add(10 * time.Second))
+	for {
+		if _, _, err := silent.c.ReadMessage(); err != nil {
+			var ce *websocket.CloseError
+			if ne, ok := err.(interface{ Timeout() bool }); ok && ne.Timeout() && !errors.As(err, &ce) {
+				t.Fatalf("the silent connection was still open after 10 s: %v", err)
+			}
+			break
+		}
+	}
+	// The signed-in page still answers, well after HelloWait.
+	time.Sleep(400 * time.Millisecond)
+	page.send(map[string]any{"t": "watch", "channel": "1"})
+	page.c.SetReadDeadline(time.Now().Add(10 * time.Second))
+	if _, _, err := page.c.ReadMessage(); err != nil {
+		t.Errorf("the signed-in page was closed: %v", err)
 	}
 }

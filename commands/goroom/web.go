@@ -38,6 +38,11 @@ func (r *room) WebAction(g *storage.Game, u commands.WebUser, s game.Side, act c
 		it.Data = discordgo.ApplicationCommandInteractionData{ID: "300000000000000001", Name: "go", CommandType: discordgo.ChatApplicationCommand,
 			Options: []*discordgo.ApplicationCommandInteractionDataOption{{Name: act.Kind, Type: discordgo.ApplicationCommandOptionSubCommand, Options: opts}}}
 	case commands.ActUndoYes, commands.ActUndoNo:
+		// The page answers the request it showed, at its version: not a
+		// newer request made since.
+		if act.Version != g.Version {
+			return nil, commands.StaleClick
+		}
 		at := "none"
 		if g.Undo != nil {
 			at = strconv.Itoa(g.Undo.MoveCount)

@@ -171,6 +171,10 @@ func TestActUndoAndScoring(t *testing.T) {
 	if res := act(black, "black", commands.ActUndoYes, ""); !res.Refused || !strings.Contains(res.Text, "Only") {
 		t.Errorf("the asker allowing their own undo = %+v, want a refusal", res)
 	}
+	// A page still showing the position before the request cannot answer it.
+	if res := tb.Act(ctx, channelID, white, commands.Action{Kind: commands.ActUndoYes, Game: v.ID, Version: v.Version, Seat: "white"}); !res.Refused || res.Text != commands.StaleClick {
+		t.Errorf("allowing an undo from a page older than the request = %+v, want %q", res, commands.StaleClick)
+	}
 	must(act(white, "white", commands.ActUndoNo, ""))
 	if v, _ := tb.View(ctx, channelID); v.Undo != nil || v.Board[4][4] != 'X' {
 		t.Fatalf("after a refusal: undo %+v, E5 %c", v.Undo, v.Board[4][4])
