@@ -22,6 +22,7 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/gobot-dev/gobot/commands"
 	"github.com/gobot-dev/gobot/commands/discordtest"
+	"github.com/gobot-dev/gobot/commands/draughtsroom"
 	"github.com/gobot-dev/gobot/commands/goroom"
 	"github.com/gobot-dev/gobot/engine"
 	"github.com/gobot-dev/gobot/engine/draughts"
@@ -104,7 +105,7 @@ func newEnv(t testing.TB, opts Options) *env {
 		log = opts.Log
 	}
 	app, err := commands.New(commands.Options{AppID: d.AppID, GuildID: d.GuildID, Discord: commands.NewREST(d.URL, d.Token, nil),
-		Store: store, Rooms: []commands.NewRoom{goroom.New(firstPoint{}, nil)}, Logger: log, BotWorkers: 2, Activity: true})
+		Store: store, Rooms: []commands.NewRoom{goroom.New(firstPoint{}, nil), draughtsroom.New(nil)}, Logger: log, BotWorkers: 2, Activity: true})
 	if err != nil {
 		t.Fatal(err)
 	}

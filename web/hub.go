@@ -194,7 +194,11 @@ func (hb *hub) render(channel string) []byte {
 	var data []byte
 	switch {
 	case errors.Is(err, commands.ErrNoGame):
-		data, _ = json.Marshal(noGameMessage{T: "nogame", Channel: channel, Text: "There is no game here yet."})
+		m := noGameMessage{T: "nogame", Channel: channel, Text: "There is no game here yet."}
+		if ue := (*commands.UserError)(nil); errors.As(err, &ue) {
+			m.Other = ue.Msg // a game of draughts: the page plays Go only
+		}
+		data, _ = json.Marshal(m)
 	case err != nil:
 		hb.h.opts.Log.Warn("board page: read a game", "channel", channel, "err", err)
 		data, _ = json.Marshal(errorMessage{T: "error", Text: "gobot could not read this game just now; it will show again at the next move."})

@@ -143,6 +143,9 @@ type (
 		T       string `json:"t"` // "nogame"
 		Channel string `json:"channel"`
 		Text    string `json:"text"`
+		// Other says why a game the channel has is not shown (a game the
+		// page does not play); empty when the channel has none.
+		Other string `json:"other,omitempty"`
 	}
 	gamesMessage struct {
 		T      string                 `json:"t"` // "games"

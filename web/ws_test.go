@@ -715,3 +715,34 @@ func TestWebSocketHelloWait(t *testing.T) {
 		t.Errorf("the signed-in page was closed: %v", err)
 	}
 }
+
+// TestWebSocketDraughtsChannel: the Activity of a channel playing
+// draughts says the page plays Go only, not that the channel has no game.
+func TestWebSocketDraughtsChannel(t *testing.T) {
+	e := newEnv(t, Options{})
+	it := e.d.Command(e.ch, user("ann"), "draughts", discordtest.Sub("challenge", discordtest.UserOpt("opponent", user("bob")), discordtest.Bool("rated", false)))
+	e.d.Do(it)
+	m := e.d.Settled(it)
+	accepted := false
+	for _, b := range m.Buttons() {
+		if strings.HasSuffix(b.CustomID, "/accept") {
+			if r := e.d.Do(e.d.Click(user("bob"), m, b.CustomID)); r.Ephemeral() {
+				t.Fatalf("accept: %s", r.Text())
+			}
+			accepted = true
+		}
+	}
+	if !accepted {
+		t.Fatalf("draughts challenge: no Accept button in %q", m.Text())
+	}
+	w, _, err := e.dial(t, "https://"+e.d.AppID+".discordsays.com")
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.send(map[string]any{"t": "hello", "session": e.board.sign.token(session{UserID: user("bob").ID, Name: "bob", Channel: e.ch.ID, Expires: time.Now().Add(DefaultSessionTTL).Unix()})})
+	w.next("welcome")
+	w.send(map[string]any{"t": "watch", "channel": e.ch.ID})
+	if m := w.next("nogame"); m["other"] != "The board page plays Go only: play this game with its slash commands." {
+		t.Errorf("watching a draughts game: %v, want the page to say it plays Go only", m)
+	}
+}

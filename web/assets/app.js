@@ -149,7 +149,7 @@ function receive(m) {
       if (m.channel !== st.channel) return;
       st.view = null;
       show('game', false);
-      $('empty').textContent = st.local ? 'There is no game here yet: start one on the left.' : 'There is no game in this channel yet: start one with /go challenge or /go bot.';
+      $('empty').textContent = m.other || (st.local ? 'There is no game here yet: start one on the left.' : 'There is no game in this channel yet: start one with /go challenge or /go bot.');
       show('empty', true);
       break;
     case 'games':
