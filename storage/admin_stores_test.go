@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/gobot-dev/gobot/engine"
+	"github.com/gobot-dev/gobot/engine/draughts"
+	"github.com/gobot-dev/gobot/engine/game"
 	"github.com/gobot-dev/gobot/storage"
 	"github.com/gobot-dev/gobot/storage/pgtest"
 	"github.com/gobot-dev/gobot/storage/storetest"
@@ -180,90 +182,103 @@ func TestAdminGuildGames(t *testing.T) {
 // players' statistics no longer count it; a game of another server is not
 // found, and a second annul is refused.
 func TestAdminAnnulEqualsRebuild(t *testing.T) {
-	bothAdminStores(t, func(t *testing.T, s adminStore, now *time.Time) {
-		ctx := context.Background()
-		players := []storage.Player{{UserID: "1", Name: "one"}, {UserID: "2", Name: "two"}, {UserID: "3", Name: "three"}, {Level: "easy", Name: "easy"}}
-		var ids []string
-		for i := range 12 {
-			black, white := players[i%4], players[(i+1+i/4)%4]
-			if black.Key() == white.Key() {
-				white = players[(i+2)%4]
-			}
-			guild := "G"
-			if i%5 == 4 {
-				guild = "H"
-			}
-			eg, _ := engine.NewGame(engine.Config{Size: 9})
-			g := &storage.Game{ChannelID: fmt.Sprint("c", i), GuildID: guild, Sides: storage.Sides(black, white), State: engine.Own(eg)}
-			if err := s.CreateGame(ctx, g); err != nil {
-				t.Fatal(err)
-			}
-			*now = now.Add(time.Hour)
-			res := []string{"B+R", "W+3.5", "B+T"}[i%3]
-			if err := s.FinishGame(ctx, g, storage.Archived{Result: res, SGF: []byte("(;)"), Moves: 40, Rated: true}); err != nil {
-				t.Fatal(err)
-			}
-			ids = append(ids, g.ID)
+	for _, kind := range []string{"go", "draughts"} {
+		t.Run(kind, func(t *testing.T) {
+			bothAdminStores(t, func(t *testing.T, s adminStore, now *time.Time) { annulEqualsRebuild(t, s, now, kind) })
+		})
+	}
+}
+
+// annulEqualsRebuild plays 12 rated games of kind on two servers, G and
+// H, annuls one of G's, and checks the ratings in every pool of the kind
+// (the global one too, which H's games also make) against a rebuild.
+func annulEqualsRebuild(t *testing.T, s adminStore, now *time.Time, kind string) {
+	ctx := context.Background()
+	players := []storage.Player{{UserID: "1", Name: "one"}, {UserID: "2", Name: "two"}, {UserID: "3", Name: "three"}, {Level: "easy", Name: "easy"}}
+	var ids []string
+	for i := range 12 {
+		black, white := players[i%4], players[(i+1+i/4)%4]
+		if black.Key() == white.Key() {
+			white = players[(i+2)%4]
 		}
-		stats := func(key string) int {
-			st, err := s.PlayerStats(ctx, key)
+		guild := "G"
+		if i%5 == 4 {
+			guild = "H"
+		}
+		eg, _ := engine.NewGame(engine.Config{Size: 9})
+		var st game.State = engine.Own(eg)
+		if kind == "draughts" {
+			st, _ = draughts.Kind{}.New(nil, int64(i))
+		}
+		g := &storage.Game{ChannelID: fmt.Sprint("c", i), GuildID: guild, Kind: kind, Sides: storage.Sides(black, white), State: st}
+		if err := s.CreateGame(ctx, g); err != nil {
+			t.Fatal(err)
+		}
+		*now = now.Add(time.Hour)
+		res := []string{"B+R", "W+3.5", "B+T"}[i%3]
+		if err := s.FinishGame(ctx, g, storage.Archived{Result: res, SGF: []byte("(;)"), Moves: 40, Rated: true}); err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, g.ID)
+	}
+	stats := func(key string) int {
+		st, err := s.PlayerStats(ctx, key)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return st.Games
+	}
+	target, err := s.ArchivedGame(ctx, ids[5])
+	if err != nil || !target.Rated || target.GuildID != "G" {
+		t.Fatalf("game 5 = %+v, %v; want a rated game of G", target, err)
+	}
+	before := stats(target.Black.Key())
+	e := storage.AuditEntry{GuildID: "G", By: storage.Player{UserID: "A"}, Action: storage.AuditAnnul, Target: ids[5], Reason: "farmed"}
+	if _, err := s.AnnulGame(ctx, "H", ids[5], e); !errors.Is(err, storage.ErrNotFound) {
+		t.Errorf("AnnulGame from another server = %v, want ErrNotFound", err)
+	}
+	a, err := s.AnnulGame(ctx, "G", ids[5], e)
+	if err != nil || !a.Annulled || a.Rated {
+		t.Fatalf("AnnulGame = %+v, %v", a, err)
+	}
+	if _, err := s.AnnulGame(ctx, "G", ids[5], e); !errors.Is(err, storage.ErrAnnulled) {
+		t.Errorf("a second AnnulGame = %v, want ErrAnnulled", err)
+	}
+	if got := stats(target.Black.Key()); got != before-1 {
+		t.Errorf("black's games after the annul = %d, want %d", got, before-1)
+	}
+	if ch, err := s.GameRatingChanges(ctx, ids[5]); err != nil || len(ch) != 0 {
+		t.Errorf("the annulled game's rating changes = %v, %v; want none", ch, err)
+	}
+	if log, _, _ := s.AuditLog(ctx, "G", 0, 1); len(log) != 1 || log[0].Reason != "farmed" {
+		t.Errorf("the annul's log entry = %+v", log)
+	}
+	dump := func() string {
+		var out []any
+		for _, p := range players {
+			h, err := s.RatingHistory(ctx, p.Key())
 			if err != nil {
 				t.Fatal(err)
 			}
-			return st.Games
-		}
-		target, err := s.ArchivedGame(ctx, ids[5])
-		if err != nil || !target.Rated || target.GuildID != "G" {
-			t.Fatalf("game 5 = %+v, %v; want a rated game of G", target, err)
-		}
-		before := stats(target.Black.Key())
-		e := storage.AuditEntry{GuildID: "G", By: storage.Player{UserID: "A"}, Action: storage.AuditAnnul, Target: ids[5], Reason: "farmed"}
-		if _, err := s.AnnulGame(ctx, "H", ids[5], e); !errors.Is(err, storage.ErrNotFound) {
-			t.Errorf("AnnulGame from another server = %v, want ErrNotFound", err)
-		}
-		a, err := s.AnnulGame(ctx, "G", ids[5], e)
-		if err != nil || !a.Annulled || a.Rated {
-			t.Fatalf("AnnulGame = %+v, %v", a, err)
-		}
-		if _, err := s.AnnulGame(ctx, "G", ids[5], e); !errors.Is(err, storage.ErrAnnulled) {
-			t.Errorf("a second AnnulGame = %v, want ErrAnnulled", err)
-		}
-		if got := stats(target.Black.Key()); got != before-1 {
-			t.Errorf("black's games after the annul = %d, want %d", got, before-1)
-		}
-		if ch, err := s.GameRatingChanges(ctx, ids[5]); err != nil || len(ch) != 0 {
-			t.Errorf("the annulled game's rating changes = %v, %v; want none", ch, err)
-		}
-		if log, _, _ := s.AuditLog(ctx, "G", 0, 1); len(log) != 1 || log[0].Reason != "farmed" {
-			t.Errorf("the annul's log entry = %+v", log)
-		}
-		dump := func() string {
-			var out []any
-			for _, p := range players {
-				h, err := s.RatingHistory(ctx, p.Key())
-				if err != nil {
-					t.Fatal(err)
-				}
-				out = append(out, h)
-				for _, pool := range []string{storage.GlobalPool, storage.GuildPool("G"), storage.GuildPool("H")} {
-					r, err := s.Rating(ctx, pool, p.Key())
-					if err == nil {
-						out = append(out, r)
-					}
+			out = append(out, h)
+			for _, pool := range []string{storage.GlobalPool, storage.GuildPool("G"), storage.GuildPool("H")} {
+				r, err := s.Rating(ctx, storage.KindPool(kind, pool), p.Key())
+				if err == nil {
+					out = append(out, r)
 				}
 			}
-			b, _ := json.Marshal(out)
-			return string(b)
 		}
-		annulledState := dump()
-		rep, err := s.RebuildRatings(ctx)
-		if err != nil || rep.Changed != 0 || rep.Missing != 0 || rep.Games != 11 {
-			t.Errorf("RebuildRatings after the annul = %+v, %v; want 11 games and nothing changed", rep, err)
-		}
-		if rebuilt := dump(); rebuilt != annulledState {
-			t.Errorf("ratings after the annul differ from a rebuild:\nannul:   %s\nrebuild: %s", annulledState, rebuilt)
-		}
-	})
+		b, _ := json.Marshal(out)
+		return string(b)
+	}
+	annulledState := dump()
+	rep, err := s.RebuildRatings(ctx)
+	if err != nil || rep.Changed != 0 || rep.Missing != 0 || rep.Games != 11 {
+		t.Errorf("RebuildRatings after the annul = %+v, %v; want 11 games and nothing changed", rep, err)
+	}
+	if rebuilt := dump(); rebuilt != annulledState {
+		t.Errorf("ratings after the annul differ from a rebuild:\nannul:   %s\nrebuild: %s", annulledState, rebuilt)
+	}
 }
 
 // TestAdminPoolsOff: a game kept out of its server's pool counts in the

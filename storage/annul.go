@@ -223,7 +223,7 @@ func boltAnnulSnapshot(tx *bolt.Tx, guildID, id string) (*annulSnapshot, error) 
 			snap.rawGames = append(snap.rawGames, bytes.Clone(v))
 		}
 	}
-	if slices.Contains(snap.pools, GlobalPool) {
+	if slices.Contains(snap.pools, KindPool(a.Kind, GlobalPool)) { // the kind's global pool: every server's games
 		tx.Bucket(bucketArchive).ForEach(func(_, v []byte) error {
 			keep(v)
 			return nil

@@ -366,7 +366,7 @@ func pgAnnulRead(ctx context.Context, q pgQuerier, guildID, id string) (a *Archi
 		return a, rec, nil, nil, nil
 	}
 	sql, args := `SELECT record FROM archive WHERE record LIKE '%"rated":true%' AND id <> $1`, []any{id}
-	if !slices.Contains(pools, GlobalPool) {
+	if !slices.Contains(pools, KindPool(a.Kind, GlobalPool)) { // the kind's global pool: every server's games
 		sql, args = sql+` AND guild_id = $2`, append(args, guildID)
 	}
 	rows, err := q.Query(ctx, sql, args...)
