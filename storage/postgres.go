@@ -531,6 +531,9 @@ func pgPutArchive(ctx context.Context, tx pgx.Tx, a *Archived, val []byte, tie b
 		if _, err := tx.Exec(ctx, `INSERT INTO archive_by_player (player, finished_ns, id) VALUES ($1, $2, $3)`, key, fin, a.ID); err != nil {
 			return err
 		}
+		if a.Annulled {
+			continue // in the player's history, never counted (countGame)
+		}
 		// Lock the player's row (creating it first) so that two games
 		// finishing at once both count.
 		if _, err := tx.Exec(ctx, `INSERT INTO players (key, record) VALUES ($1, '{}') ON CONFLICT DO NOTHING`, key); err != nil {
