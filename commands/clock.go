@@ -450,8 +450,10 @@ func (a *App) CmdVacation(ctx context.Context, r *Request) error {
 	if err != nil {
 		return err
 	}
-	if v.Year != now.UTC().Year() {
-		v.Year, v.Used = now.UTC().Year(), 0 // a new year, a new allowance
+	if v.Year != now.UTC().Year() && !v.On(now) {
+		// A new year, a new allowance; a vacation that runs into the new
+		// year stays charged to the year it began in until it ends.
+		v.Year, v.Used = now.UTC().Year(), 0
 	}
 	days, daysGiven, err := r.Int("days")
 	if err != nil {
@@ -476,7 +478,9 @@ func (a *App) CmdVacation(ctx context.Context, r *Request) error {
 			return UserErr(ErrBadOption, "You are not on vacation.")
 		}
 		v.Used -= v.Until.Sub(now)
-		v.Used = v.Used.Round(time.Hour) // counted to the hour, as it is shown
+		if r := v.Used % time.Hour; r > 0 {
+			v.Used += time.Hour - r // counted to the hour begun, as it is shown: no vacation is free
+		}
 		v.Until = now
 		if err := a.deadlines.PutVacation(ctx, key, v); err != nil {
 			return err

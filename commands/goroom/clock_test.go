@@ -162,12 +162,35 @@ func TestVacation(t *testing.T) {
 	tb.clk.Advance(time.Hour)
 	only(t, tb.command(ann, "/go vacation days:1"))
 	tb.clk.Advance(5 * time.Second)
-	if reply := only(t, tb.command(ann, "/go vacation end:true")); !strings.Contains(reply.text(), "28 days of your 30 days") {
-		t.Errorf("a vacation ended after 5 s: %q, want the 28 days left, to the hour", reply.text())
+	if reply := only(t, tb.command(ann, "/go vacation end:true")); !strings.Contains(reply.text(), "27 days 23 h of your 30 days") {
+		t.Errorf("a vacation ended after 5 s: %q, want an hour counted: 27 days 23 h left", reply.text())
 	}
-	refused("/go vacation days:29", "more than your allowance: 28 days of your 30 days")
-	if reply := only(t, tb.command(ann, "/go vacation days:28")); !strings.Contains(reply.text(), "none of your 30 days for 2026 left") {
-		t.Errorf("the whole allowance taken: %q, want \"none of your 30 days for 2026 left\"", reply.text())
+	refused("/go vacation days:28", "more than your allowance: 27 days 23 h of your 30 days")
+	if reply := only(t, tb.command(ann, "/go vacation days:27")); !strings.Contains(reply.text(), "23 h of your 30 days for 2026 left") {
+		t.Errorf("27 more days: %q, want \"23 h of your 30 days for 2026 left\"", reply.text())
+	}
+}
+
+// TestVacationNewYear: a vacation that runs into a new year can be ended
+// early; the new year's allowance starts once it has ended.
+func TestVacationNewYear(t *testing.T) {
+	tb := newTestApp(t)
+	startGame(t, tb)
+	now := tb.Now()
+	tb.clk.Advance(time.Date(now.Year(), 12, 29, 12, 0, 0, 0, time.UTC).Sub(now))
+	if reply := only(t, tb.command(ann, "/go vacation days:10")); !strings.Contains(reply.text(), fmt.Sprintf("20 days of your 30 days for %d left", now.Year())) {
+		t.Fatalf("vacation from 29 December = %q", reply.text())
+	}
+	tb.clk.Advance(5 * 24 * time.Hour) // 3 January
+	if reply := only(t, tb.command(ann, "/go vacation")); !strings.Contains(reply.text(), "You are on vacation until") {
+		t.Errorf("on vacation in the new year: %q", reply.text())
+	}
+	reply := only(t, tb.command(ann, "/go vacation end:true"))
+	if !strings.Contains(reply.text(), "Welcome back") || !strings.Contains(reply.text(), fmt.Sprintf("25 days of your 30 days for %d left", now.Year())) {
+		t.Errorf("ending it early in the new year = %q, want the welcome and the unused days back", reply.text())
+	}
+	if reply := only(t, tb.command(ann, "/go vacation")); !strings.Contains(reply.text(), fmt.Sprintf("30 days of your 30 days for %d left", now.Year()+1)) {
+		t.Errorf("after it, the new year's allowance: %q", reply.text())
 	}
 }
 
