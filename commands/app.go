@@ -103,6 +103,8 @@ type App struct {
 	// changes are the listeners of the change feed (see OnChange in web.go).
 	changes *changes
 
+	outageOnce sync.Once // creditOutage
+
 	mu       sync.Mutex
 	closed   bool
 	closing  chan struct{} // closed when Shutdown starts

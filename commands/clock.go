@@ -431,6 +431,16 @@ func (a *App) runClocks(ctx context.Context) {
 // bot was down (from its last heartbeat), so nobody loses on time while
 // they could not move.
 func (a *App) creditOutage(ctx context.Context) {
+	a.outageOnce.Do(func() { a.creditOutageNow(ctx) })
+}
+
+// CreditOutage is creditOutage for cmd/gobot, which calls it before it
+// takes interactions (Run would, but after the first ones could arrive:
+// a move in time by the clock credited would be judged by the clock not
+// yet credited). It runs once per App.
+func (a *App) CreditOutage(ctx context.Context) { a.creditOutage(ctx) }
+
+func (a *App) creditOutageNow(ctx context.Context) {
 	credit, n, err := a.deadlines.CreditOutage(ctx, a.Now(), outageMin)
 	switch {
 	case err != nil:

@@ -6,6 +6,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"strings"
 	"time"
 )
 
@@ -19,7 +20,7 @@ const healthTimeout = 4 * time.Second
 // container's HEALTHCHECK can run it without a shell or wget.
 func healthcheck(ctx context.Context, getenv func(string) string, stdout io.Writer) error {
 	addr := getenv("GOBOT_HTTP_ADDR")
-	if addr == "" && getenv("GOBOT_MODE") == "http" {
+	if addr == "" && strings.EqualFold(getenv("GOBOT_MODE"), "http") { // as config reads it
 		addr = ":8080"
 	}
 	if addr == "" {

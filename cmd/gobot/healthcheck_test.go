@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -38,6 +39,16 @@ func TestHealthcheck(t *testing.T) {
 		{"nothing listening", map[string]string{"GOBOT_HTTP_ADDR": closed}, http.StatusOK, 1, "healthz"},
 		{"no address", map[string]string{"GOBOT_HTTP_ADDR": ""}, http.StatusOK, 1, "GOBOT_HTTP_ADDR is not set"},
 		{"bad address", map[string]string{"GOBOT_HTTP_ADDR": "8080"}, http.StatusOK, 1, "not host:port"},
+	}
+	// In http mode without an address, gobot listens on :8080, whatever
+	// the case GOBOT_MODE is written in: healthcheck asks there.
+	for _, mode := range []string{"http", "HTTP", "Http"} {
+		env := map[string]string{"GOBOT_MODE": mode}
+		var out strings.Builder
+		err := healthcheck(context.Background(), func(k string) string { return env[k] }, &out)
+		if said := fmt.Sprint(err, out.String()); !strings.Contains(said, "http://127.0.0.1:8080/healthz") {
+			t.Errorf("healthcheck with GOBOT_MODE=%s and no address said %q, want it to ask :8080", mode, said)
+		}
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -211,6 +211,9 @@ func serve(ctx context.Context, stdout, stderr io.Writer) (err error) {
 	fmt.Fprintf(stdout, "Invite gobot to a server: %s\n", inviteURL(appID))
 	fmt.Fprintf(stdout, "Or add it to your own account, to play in DMs and group chats: %s\n", userInstallURL(appID))
 
+	// The clocks get back the time gobot was down before the first
+	// interaction can reach a clock (app.Run would do it later).
+	app.CreditOutage(ctx)
 	if cfg.ClientSecret != "" && cfg.HTTPAddr == "" {
 		log.Warn("DISCORD_CLIENT_SECRET is set but GOBOT_HTTP_ADDR is not: without an HTTP server there is no board page, so no Activity")
 	}
