@@ -5,6 +5,7 @@ import (
 	"crypto/ed25519"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"io"
 	"net/http"
 	"strconv"
@@ -253,6 +254,10 @@ type bodyBuffer struct{ b []byte }
 
 var bodyPool = sync.Pool{New: func() any { return &bodyBuffer{b: make([]byte, 0, 16<<10)} }}
 
+// errAnsweredOnce is a second initial response of a handler whose first
+// was handed over already.
+var errAnsweredOnce = errors.New("commands: the interaction's initial response was given already")
+
 // exchange hands the handler's initial response to the HTTP request that
 // carries it, or tells the handler that the request already deferred.
 type exchange struct {
@@ -270,6 +275,11 @@ func (ex *exchange) initial(ctx context.Context, resp *Response) error {
 	if ex.claimed {
 		de := ex.deferred
 		ex.mu.Unlock()
+		if de == nil {
+			// The handler claimed the response itself before (and gave
+			// up waiting for its flush): never a typed nil as an error.
+			return errAnsweredOnce
+		}
 		return de
 	}
 	ex.claimed = true

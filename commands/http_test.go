@@ -156,3 +156,21 @@ func TestRESTRetries(t *testing.T) {
 		})
 	}
 }
+
+// TestExchangeSecondInitial: a handler whose first initial response timed
+// out waiting for its flush (shutdown) and that answers again gets a
+// plain error, not a nil *deferredErr that would be dereferenced.
+func TestExchangeSecondInitial(t *testing.T) {
+	ex := &exchange{ch: make(chan *Response, 1), flushed: make(chan struct{})}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	resp := &Response{Type: discordgo.InteractionResponseChannelMessageWithSource, Message: &Message{Content: "hi"}}
+	if err := ex.initial(ctx, resp); !errors.Is(err, context.Canceled) {
+		t.Fatalf("first initial with a cancelled context = %v, want context.Canceled", err)
+	}
+	err := ex.initial(context.Background(), resp)
+	var de *deferredErr
+	if errors.As(err, &de) || !errors.Is(err, errAnsweredOnce) {
+		t.Errorf("second initial = %v (%T), want errAnsweredOnce", err, err)
+	}
+}
