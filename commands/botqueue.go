@@ -396,11 +396,16 @@ func (a *App) makeOwedMove(ctx context.Context, m *storage.BotMove) time.Duratio
 // claim that could not be renewed (it lapsed, another worker has the move)
 // is logged: the version check keeps one of the two moves.
 func (a *App) renewWhileMoving(ctx context.Context, m *storage.BotMove) (stop func()) {
+	return a.renewEvery(ctx, m, botRenewEvery)
+}
+
+// renewEvery is renewWhileMoving renewing every period (tests shorten it).
+func (a *App) renewEvery(ctx context.Context, m *storage.BotMove, period time.Duration) (stop func()) {
 	ctx, cancel := context.WithCancel(ctx)
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		t := time.NewTicker(botRenewEvery)
+		t := time.NewTicker(period)
 		defer t.Stop()
 		for {
 			select {
@@ -408,9 +413,16 @@ func (a *App) renewWhileMoving(ctx context.Context, m *storage.BotMove) (stop fu
 				return
 			case <-t.C:
 			}
-			if err := a.queue.ExtendBotMove(ctx, m, botLease); err != nil && ctx.Err() == nil {
+			switch err := a.queue.ExtendBotMove(ctx, m, botLease); {
+			case err == nil || ctx.Err() != nil:
+			case errors.Is(err, storage.ErrNotFound):
+				// The claim lapsed or was taken over: renewing is over.
 				a.log.Warn("bot queue: renew the claim", "channel", m.ChannelID, "err", err)
 				return
+			default:
+				// The database failed this once (the claim holds until its
+				// lease ends): the next tick tries again.
+				a.log.Warn("bot queue: renew the claim; trying again", "channel", m.ChannelID, "err", err)
 			}
 		}
 	}()
