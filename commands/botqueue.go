@@ -449,11 +449,15 @@ func (a *App) safeBotMove(ctx context.Context, g *storage.Game) (note string, er
 // when the App shuts down before the move is started, with errStillQueued
 // after botAwaitMax, and with the worker's error when the move failed.
 func (a *App) awaitBot(ctx context.Context, r *Request, g *storage.Game) (*storage.Game, string, error) {
+	// One limit for the whole wait, however often it begins again (a
+	// conflict, another bot to move): the answer must come within the
+	// interaction token's life.
+	giveUp := time.Now().Add(botAwaitMax)
 	for {
 		mw, done := a.owed.await(g)
 		a.startWorkers()
 		a.owed.kick()
-		out := a.waitOutcome(ctx, r, g, mw, done)
+		out := a.waitOutcome(ctx, r, g, mw, done, giveUp)
 		switch {
 		case out.game != nil:
 			return out.game, out.note, nil
@@ -486,8 +490,9 @@ func (a *App) awaitBot(ctx context.Context, r *Request, g *storage.Game) (*stora
 // looks at the move's place in the queue: it tells the player that place
 // (at most every botNoticeEvery), and gives up with errMadeElsewhere when
 // the move has left the queue without an outcome reaching this process
-// (another process sharing the store made it).
-func (a *App) waitOutcome(ctx context.Context, r *Request, g *storage.Game, mw *moveWaiter, done *botOutcome) botOutcome {
+// (another process sharing the store made it), or with errStillQueued at
+// giveUp.
+func (a *App) waitOutcome(ctx context.Context, r *Request, g *storage.Game, mw *moveWaiter, done *botOutcome, giveUp time.Time) botOutcome {
 	if done != nil {
 		return *done
 	}
@@ -499,7 +504,7 @@ func (a *App) waitOutcome(ctx context.Context, r *Request, g *storage.Game, mw *
 	}
 	check := time.NewTimer(botNoticeAfter)
 	defer check.Stop()
-	limit := time.NewTimer(botAwaitMax)
+	limit := time.NewTimer(time.Until(giveUp))
 	defer limit.Stop()
 	closing := a.closing
 	shown, shownAt := 0, time.Time{}
