@@ -29,14 +29,21 @@ func (s *staleStore) Game(ctx context.Context, channelID string) (*storage.Game,
 	return s.Store.Game(ctx, channelID)
 }
 
+// wrapStore is a test App whose store is the one wrap makes around the
+// real one (to make it fail, or change the game, at a chosen moment).
+func wrapStore[S commands.Store](t *testing.T, wrap func(*storage.Store) S) (*testApp, S) {
+	var w S
+	tb := newTestAppStore(t, testPlayers{}, func(s *storage.Store) commands.Store {
+		w = wrap(s)
+		return w
+	})
+	return tb, w
+}
+
 // TestAbortStale: an abort that read the channel's previous game (at the
 // same version 1 as the new one) must not remove the new game.
 func TestAbortStale(t *testing.T) {
-	var st *staleStore
-	tb := newTestAppStore(t, testPlayers{}, func(s *storage.Store) commands.Store {
-		st = &staleStore{Store: s}
-		return st
-	})
+	tb, st := wrapStore(t, func(s *storage.Store) *staleStore { return &staleStore{Store: s} })
 	startGame(t, tb)
 	old, err := tb.store.Game(context.Background(), channelID)
 	if err != nil {
@@ -97,11 +104,7 @@ func (s *brokenStore) AcceptChallenge(ctx context.Context, id string, g *storage
 // TestAcceptAtomic: when the game cannot be written, the challenge stays
 // open (accepting is one transaction), and a later accept starts the game.
 func TestAcceptAtomic(t *testing.T) {
-	var bs *brokenStore
-	tb := newTestAppStore(t, testPlayers{}, func(s *storage.Store) commands.Store {
-		bs = &brokenStore{Store: s}
-		return bs
-	})
+	tb, bs := wrapStore(t, func(s *storage.Store) *brokenStore { return &brokenStore{Store: s} })
 	calls := tb.command(ann, "/go challenge opponent:bob size:9 color:black")
 	accept := calls[len(calls)-1].buttonID(t, "Accept")
 	id := strings.Split(accept, "/")[1]
@@ -208,11 +211,7 @@ func (s *voteRaceStore) UpdateGame(ctx context.Context, g *storage.Game) error {
 // the game again, that the vote it was cast in has closed is refused; it
 // is not counted in the next position's vote.
 func TestVoteAfterItsPeriod(t *testing.T) {
-	var vs *voteRaceStore
-	tb := newTestAppStore(t, testPlayers{}, func(s *storage.Store) commands.Store {
-		vs = &voteRaceStore{Store: s}
-		return vs
-	})
+	tb, vs := wrapStore(t, func(s *storage.Store) *voteRaceStore { return &voteRaceStore{Store: s} })
 	if c := tb.command(ann, "/go vote level:first size:9 period:1m color:black"); len(c) == 0 || !strings.Contains(c[len(c)-1].text(), "This channel against gobot") {
 		t.Fatalf("vote game: %v", c)
 	}
