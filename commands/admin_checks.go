@@ -121,13 +121,22 @@ func (a *App) NotBanned(ctx context.Context, guildID string, p storage.Player, s
 }
 
 // BotGate is startGate for a game against the bot of level, which the
-// server's admins must offer.
-func (a *App) BotGate(ctx context.Context, r *Request, level string) (*storage.Settings, error) {
+// server's admins must offer. When the user named no level (level is the
+// room's default, its weakest) and the admins do not offer that one, the
+// game is against the weakest level they offer, which BotGate returns.
+func (a *App) BotGate(ctx context.Context, r *Request, level string) (*storage.Settings, string, error) {
 	st, err := a.StartGate(ctx, r)
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
-	return st, BotAllowed(st, level)
+	if _, named := r.String("level"); !named && !st.BotLevel(level) {
+		for _, l := range a.commandRoom(r).Levels() {
+			if st.BotLevel(l.Name) {
+				return st, l.Name, nil
+			}
+		}
+	}
+	return st, level, BotAllowed(st, level)
 }
 
 // botAllowed refuses a bot level the server's admins do not offer.

@@ -335,6 +335,11 @@ func TestE2EDraughtsServerRules(t *testing.T) {
 	if err != nil || arc.Kind != "draughts" || arc.Result != "W+F" || !strings.Contains(string(arc.SGF), `[Result "2-0"]`) {
 		t.Errorf("adjudicated game archived %+v (%v), record:\n%s", arc, err, arc.SGF)
 	}
+	// Without level:, the bot is the weakest level the admins offer
+	// (novice: beginner, the default, is not offered).
+	if m := e.do(e.draughtsCmd(games, alice, "bot")); m.Ephemeral || !strings.Contains(m.Text(), "against gobot **novice**") {
+		t.Errorf("/draughts bot without a level = %q, want a game against novice", m.Text())
+	}
 }
 
 // TestE2EDraughtsToTheEnd: two people play a whole game, 71 moves, until
@@ -379,7 +384,7 @@ func testE2EDraughtsToTheEnd(t *testing.T, e *env) {
 		t.Errorf("archived %s, %d moves, rated %v (%v); want W+, 71 moves, rated, PDN 2-0", arc.Result, arc.Moves, arc.Rated, err)
 	}
 	stats := e.do(e.draughtsCmd(ch, bob, "stats"))
-	if !strings.Contains(stats.Text(), "**Draughts rating**\nThis server: ") || !strings.Contains(stats.Text(), "draughts: 0 won, 1 lost") {
+	if !strings.Contains(stats.Text(), "\nRecord of bob\n") || !strings.Contains(stats.Text(), "**Draughts rating**\nThis server: ") || !strings.Contains(stats.Text(), "draughts: 0 won, 1 lost") {
 		t.Errorf("/draughts stats = %q", stats.Text())
 	}
 	if goStats := e.do(e.slash(ch, bob, "stats")); !strings.Contains(goStats.Text(), "**Rating**\nThis server: not rated yet") {

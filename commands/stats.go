@@ -167,7 +167,11 @@ func (a *App) CmdStats(ctx context.Context, r *Request) error {
 	}
 	fmt.Fprintf(&sb, "\n**%s**: %d won, %d lost", Plural(st.Games, "game"), st.Wins, st.Losses)
 	if st.Ties > 0 {
-		fmt.Fprintf(&sb, ", %d jigo", st.Ties)
+		tie := "drawn" // the games of every kind together
+		if a.commandRoom(r).Command() == CommandName {
+			tie = "jigo"
+		}
+		fmt.Fprintf(&sb, ", %d %s", st.Ties, tie)
 	}
 	if st.NoResult > 0 {
 		fmt.Fprintf(&sb, ", %d without result", st.NoResult)
@@ -205,7 +209,7 @@ func (a *App) CmdStats(ctx context.Context, r *Request) error {
 	return r.Reply(ctx, &Message{
 		Ephemeral: true,
 		Embeds: []*discordgo.MessageEmbed{{
-			Title:       Clip("Go record of "+ShownName(st.Player), 256),
+			Title:       Clip("Record of "+ShownName(st.Player), 256), // every kind's games
 			Description: Clip(sb.String(), 4096),
 			Color:       ColorBlack,
 		}},

@@ -181,7 +181,7 @@ func (a *room) cmdDraughtsBot(ctx context.Context, r *commands.Request) error {
 	if err != nil {
 		return err
 	}
-	st, err := a.BotGate(ctx, r, level)
+	st, level, err := a.BotGate(ctx, r, level)
 	if err != nil {
 		return err
 	}
@@ -707,7 +707,7 @@ const draughtsHelp = "**International draughts (10×10) with gobot**\n" +
 	"Capturing is compulsory, and you must take the most pieces (a king counts as one); pieces come off when the capture is over, and none is jumped twice. " +
 	"Kings fly: they move and capture along a whole diagonal. A man is crowned when its move ends on the far row. " +
 	"You lose when you cannot move. Draws: by agreement, threefold repetition, 25 moves each with kings only and no capture, and the 16- and 5-move endgame rules.\n" +
-	"Ratings, `/go history` and `/go stats` count draughts in pools of its own."
+	"Draughts has ratings of its own: `/draughts stats` shows them, `/draughts leaderboard` ranks them; `/draughts history` (as `/go history`) lists the games of both."
 
 // cmdDraughtsHelp answers /draughts help, privately.
 func (a *room) cmdDraughtsHelp(ctx context.Context, r *commands.Request) error {

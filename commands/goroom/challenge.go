@@ -64,7 +64,7 @@ func (a *room) cmdBot(ctx context.Context, r *commands.Request) error {
 	if err != nil {
 		return err
 	}
-	st, err := a.BotGate(ctx, r, level)
+	st, level, err := a.BotGate(ctx, r, level)
 	if err != nil {
 		return err
 	}
