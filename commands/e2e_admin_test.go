@@ -343,6 +343,13 @@ func TestE2EAdminGameChannels(t *testing.T) {
 	if m := e.do(e.slash(general, alice, "help")); m.Ephemeral && !strings.Contains(m.Text(), "/go-admin") {
 		t.Errorf("/go help in general = %q", m.Text())
 	}
+	// The help states this server's defaults.
+	help := e.do(e.slash(general, alice, "help")).Text()
+	for _, want := range []string{"`size` (9, 13, 19; default 9)", "Challenges expire after 2 hours", "(default here: live)"} {
+		if !strings.Contains(help, want) {
+			t.Errorf("/go help on a server with its own defaults lacks %q:\n%s", want, help)
+		}
+	}
 	if m := e.do(e.slash(general, alice, "stats")); !strings.Contains(m.Text(), "has not finished a game yet") {
 		t.Errorf("/go stats in general = %q", m.Text())
 	}

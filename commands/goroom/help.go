@@ -3,6 +3,7 @@ package goroom
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -17,7 +18,7 @@ import (
 
 // helpText explains every command, the bot levels, the rulesets and the
 // coordinates; challengeTTL and scoringTTL are the configured time limits.
-func helpText(levels []commands.Level, challengeTTL, scoringTTL time.Duration, defaultClock clock.Control) []*discordgo.MessageEmbed {
+func helpText(levels []commands.Level, challengeTTL, scoringTTL time.Duration, defaultClock clock.Control, defaultSize int) []*discordgo.MessageEmbed {
 	var rules strings.Builder
 	for _, name := range engine.PresetNames {
 		r, _ := engine.Preset(name)
@@ -31,7 +32,7 @@ func helpText(levels []commands.Level, challengeTTL, scoringTTL time.Duration, d
 			"Draughts (10×10): `/draughts help`.",
 		Fields: []*discordgo.MessageEmbedField{
 			{Name: "Start a game", Value: "`/go challenge opponent:@friend` challenges someone here; they press Accept or Decline. " +
-				"Options: `size` (9, 13, 19; default 19), `color` (black, white, nigiri = random), `ruleset`, `komi`, `handicap` (0–9), " +
+				"Options: `size` (9, 13, 19; default " + strconv.Itoa(defaultSize) + "), `color` (black, white, nigiri = random), `ruleset`, `komi`, `handicap` (0–9), " +
 				"`thread:true` (a thread of its own, so one channel holds many games). " +
 				"Challenges expire after " + commands.HumanDuration(challengeTTL) + "; Decline withdraws your own.\n" +
 				"`/go bot level: size: color:` plays gobot at once, here or in a DM with me (same options)."},
@@ -88,8 +89,21 @@ func helpText(levels []commands.Level, challengeTTL, scoringTTL time.Duration, d
 	return []*discordgo.MessageEmbed{e}
 }
 
+// cmdHelp answers /go help with this server's defaults where its admins
+// set them (challenge expiry, clock, board size).
 func (a *room) cmdHelp(ctx context.Context, r *commands.Request) error {
-	return r.Reply(ctx, &commands.Message{Embeds: helpText(a.players.Levels(), a.ChallengeTTLDefault(), a.ScoringTTL(), a.DefaultClock()), Ephemeral: true})
+	st, err := a.Settings(ctx, r.Interaction.GuildID)
+	if err != nil {
+		return err
+	}
+	clk, size := a.DefaultClock(), 19
+	if st.Clock != nil {
+		clk = *st.Clock
+	}
+	if st.Size != 0 {
+		size = st.Size
+	}
+	return r.Reply(ctx, &commands.Message{Embeds: helpText(a.players.Levels(), a.ChallengeTTL(st), a.ScoringTTL(), clk, size), Ephemeral: true})
 }
 
 // rulesDetails is what a ruleset means without its name: "area scoring,

@@ -39,7 +39,7 @@ func TestHelpFitsDiscord(t *testing.T) {
 
 func testHelpFits(t *testing.T, levels []commands.Level) {
 	t.Helper()
-	for _, e := range helpText(levels, commands.DefaultChallengeTTL, commands.DefaultScoringTTL, clock.Default()) {
+	for _, e := range helpText(levels, commands.DefaultChallengeTTL, commands.DefaultScoringTTL, clock.Default(), 19) {
 		total := utf8.RuneCountInString(e.Title) + utf8.RuneCountInString(e.Description)
 		if len(e.Fields) > 25 {
 			t.Errorf("%d fields, Discord allows 25", len(e.Fields))
@@ -63,7 +63,7 @@ func testHelpFits(t *testing.T, levels []commands.Level) {
 // about 9 kyu"); /go bot's level choices always show the whole text.
 func TestLevelRanksShown(t *testing.T) {
 	levelsField := func(levels []commands.Level) string {
-		for _, f := range helpText(levels, commands.DefaultChallengeTTL, commands.DefaultScoringTTL, clock.Default())[0].Fields {
+		for _, f := range helpText(levels, commands.DefaultChallengeTTL, commands.DefaultScoringTTL, clock.Default(), 19)[0].Fields {
 			if f.Name == "Bot levels" {
 				return f.Value
 			}
