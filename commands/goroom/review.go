@@ -177,13 +177,14 @@ func (a *room) storedReview(ctx context.Context, id string) *review.Review {
 }
 
 // archivedEngineGame replays a finished game from its record, with its
-// result (none for an annulled game, which has no winner).
+// result: a win or a draw (jigo); none for an annulled game, which has no
+// winner.
 func archivedEngineGame(a *storage.Archived) (*engine.Game, error) {
 	g, _, err := engine.ParseSGF(a.SGF)
 	if err != nil {
 		return nil, fmt.Errorf("goroom: record of game %s: %w", a.ID, err)
 	}
-	if res, err := engine.ParseResult(a.Result); err == nil && res.Winner != engine.Empty && !a.Annulled {
+	if res, err := engine.ParseResult(a.Result); err == nil && !a.Annulled {
 		if err := g.End(res); err != nil {
 			return nil, fmt.Errorf("goroom: result of game %s: %w", a.ID, err)
 		}
