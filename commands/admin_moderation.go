@@ -79,7 +79,8 @@ func (a *App) adminAdjudicate(ctx context.Context, r *Request) error {
 		}
 		// Rated as any game ending so would be (rated:, the short-game
 		// and handicap rules, the server's rating settings).
-		if err := a.archiveGame(withAudit(ctx, e), g, false); err != nil {
+		decided := fmt.Sprintf("Decided by %s, an admin of the server, after %s: %s wins by forfeit. Reason: %s", PlainName(by), Plural(moves, "move"), result, reason)
+		if err := a.archiveGame(withAudit(ctx, e), g, false, decided); err != nil {
 			return err
 		}
 	}
@@ -107,7 +108,7 @@ func (a *App) adminAdjudicate(ctx context.Context, r *Request) error {
 // record (SGF or PDN), never rated; with ctx from withAudit, logged in the
 // same write.
 func (a *App) voidGame(ctx context.Context, g *storage.Game, comment string) error {
-	arc, err := a.archiveEntry(g, true, comment)
+	arc, err := a.archiveEntry(g, true, comment, "")
 	if err != nil {
 		return err
 	}

@@ -235,7 +235,7 @@ func (a *App) timeUp(ctx context.Context, g *storage.Game) error {
 	}
 	g.State = next
 	void := Annulled(a.roomOf(g), g)
-	if err := a.archiveGame(ctx, g, void); err != nil {
+	if err := a.archiveGame(ctx, g, void, ""); err != nil {
 		return err
 	}
 	a.log.Info("game lost on time", "game", g.ID, "channel", g.ChannelID, "loser", g.Player(loser.Game()).Key(), "annulled", void)

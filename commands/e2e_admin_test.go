@@ -527,8 +527,8 @@ func testE2EAdminAdjudicateAndAnnul(t *testing.T, e *env) {
 	if e.game(ch.ID) != nil {
 		t.Fatalf("the adjudicated game is still in play")
 	}
-	if a := e.archived(ch.ID, g.ID); a.Result != "W+F" || !a.Rated || a.Annulled {
-		t.Errorf("the awarded game's record: %s rated=%v annulled=%v", a.Result, a.Rated, a.Annulled)
+	if a := e.archived(ch.ID, g.ID); a.Result != "W+F" || !a.Rated || a.Annulled || !strings.Contains(string(a.SGF), "C[Decided by ann, an admin of the server, after 12 moves: white wins by forfeit. Reason: alice left the club]") {
+		t.Errorf("the awarded game's record: %s rated=%v annulled=%v, SGF %s", a.Result, a.Rated, a.Annulled, a.SGF)
 	}
 	told := e.publicWith(ch.ID, "decided the game")
 	if len(told) != 1 || !strings.HasPrefix(told[0].Text(), "⚖️ <@"+ann.ID+">, an admin of this server, decided the game ⚫ alice vs ⚪ dave after 12 moves: **White wins** by forfeit (W+F). Reason: alice left the club\n📈 Ratings on this server: <@"+alice.ID+"> ") {

@@ -288,6 +288,17 @@ func testE2EDraughtsLossOnTime(t *testing.T, e *env) {
 		!strings.Contains(ann[0].Text(), "**Game over: ⚫ black "+bob.Mention()+" wins on time · 0-2**") {
 		t.Errorf("announcements %d, the first %q; want one saying %q and the result", len(ann), ann[0].Text(), want)
 	}
+	// A flag that falls before its player's second move annuls the game;
+	// its PDN says so.
+	early := e.d.GuildChannel("blitz-early")
+	msg = e.newChallenge(e.draughtsCmd(early, alice, "challenge", discordtest.UserOpt("opponent", bob), discordtest.Str("colour", "white"), discordtest.Str("clock", "absolute 1m")))
+	e.do(e.click(bob, msg, "accept"))
+	e.waitBoard(early.ID, "⏱ ⚪ 1 min · ⚫ 1 min")
+	g = e.game(early.ID)
+	e.clock.Advance(2 * time.Minute)
+	if a := e.archived(early.ID, g.ID); !a.Annulled || !strings.Contains(string(a.SGF), "Annulled: a player ran out of time before making two moves of their own") {
+		t.Errorf("archived %s annulled=%v, PDN:\n%s\nwant annulled, and the PDN saying so", a.Result, a.Annulled, a.SGF)
+	}
 }
 
 // TestE2EDraughtsServerRules: a server's game channels, bot levels and
@@ -332,7 +343,7 @@ func TestE2EDraughtsServerRules(t *testing.T) {
 	}
 	e.do(e.adminCmd(general, ann, "adjudicate", discordtest.Str("game", g.ID), discordtest.Str("result", "white"), discordtest.Str("reason", "bob left the server")))
 	arc, err := e.store.ArchivedGame(context.Background(), g.ID)
-	if err != nil || arc.Kind != "draughts" || arc.Result != "W+F" || !strings.Contains(string(arc.SGF), `[Result "2-0"]`) {
+	if err != nil || arc.Kind != "draughts" || arc.Result != "W+F" || !strings.Contains(string(arc.SGF), `[Result "2-0"]`) || !strings.Contains(string(arc.SGF), "white wins by forfeit. Reason: bob left the server") {
 		t.Errorf("adjudicated game archived %+v (%v), record:\n%s", arc, err, arc.SGF)
 	}
 	// Without level:, the bot is the weakest level the admins offer

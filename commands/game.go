@@ -209,13 +209,13 @@ func writeError(err error) error {
 
 // Finish archives a game with a result, with its SGF record.
 func (a *App) Finish(ctx context.Context, g *storage.Game) error {
-	return a.archiveGame(ctx, g, false)
+	return a.archiveGame(ctx, g, false, "")
 }
 
-// archiveGame archives a game with a result, with its SGF record; an annulled
-// game is recorded but never counted.
-func (a *App) archiveGame(ctx context.Context, g *storage.Game, annulled bool) error {
-	arc, err := a.archiveEntry(g, annulled, "")
+// archiveGame archives a game with a result, with its record (note at its
+// root, when not empty); an annulled game is recorded but never counted.
+func (a *App) archiveGame(ctx context.Context, g *storage.Game, annulled bool, note string) error {
+	arc, err := a.archiveEntry(g, annulled, "", note)
 	if err != nil {
 		return err
 	}
@@ -228,8 +228,8 @@ func (a *App) archiveGame(ctx context.Context, g *storage.Game, annulled bool) e
 // archiveEntry is g's archive entry: what its room records (players,
 // result, record; void, with the reason, when void is not empty) and what
 // every kind shares.
-func (a *App) archiveEntry(g *storage.Game, annulled bool, void string) (storage.Archived, error) {
-	arc, err := a.roomOf(g).Archived(g, annulled || void != "", void)
+func (a *App) archiveEntry(g *storage.Game, annulled bool, void, note string) (storage.Archived, error) {
+	arc, err := a.roomOf(g).Archived(g, annulled || void != "", void, note)
 	if err != nil {
 		return storage.Archived{}, err
 	}

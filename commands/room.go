@@ -68,10 +68,12 @@ type Room interface {
 	// returns the sentence announcing it.
 	BotMove(ctx context.Context, g *storage.Game) (string, error)
 	// Archived is g's entry in the archive, g being over (or void when
-	// comment says why): its players by colour, result, record and the
-	// kind's own columns; annulled marks a game recorded but not counted.
+	// void says why): its players by colour, result, record and the
+	// kind's own columns; annulled marks a game recorded but not counted
+	// (the record says so). note, when not empty, goes at the root of the
+	// record of a game that is not void (an admin's decision and reason).
 	// The core fills what every kind shares (IDs, times, rated, pools).
-	Archived(g *storage.Game, annulled bool, comment string) (storage.Archived, error)
+	Archived(g *storage.Game, annulled bool, void, note string) (storage.Archived, error)
 	// UnratedNote says why g, finished, was not rated although asked to
 	// be; empty when it was, or was not asked.
 	UnratedNote(g *storage.Game) string

@@ -615,6 +615,9 @@ func draughtsPDNWith(g *storage.Game, comment string) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
+// annulledComment heads the record of a game annulled on time.
+const annulledComment = "Annulled: a player ran out of time before making two moves of their own; the game is recorded but does not count."
+
 // pdnFile is the attachment of a game of draughts' record.
 func pdnFile(id, what string, data []byte) commands.File {
 	return commands.File{Name: "gobot-" + id + ".pdn", ContentType: "application/x-draughts-pdn", Description: commands.Clip("PDN record: "+what, 1024), Data: data}
@@ -947,9 +950,17 @@ func (r *room) ActiveRecord(ctx context.Context, req *commands.Request, g *stora
 	return r.activePDN(ctx, req, g)
 }
 
-func (r *room) Archived(g *storage.Game, annulled bool, void string) (storage.Archived, error) {
+func (r *room) Archived(g *storage.Game, annulled bool, void, note string) (storage.Archived, error) {
 	res, _ := g.State.Result()
-	pdn, err := draughtsPDNWith(g, void)
+	comment := void
+	switch {
+	case comment != "":
+	case annulled:
+		comment = annulledComment
+	default:
+		comment = note
+	}
+	pdn, err := draughtsPDNWith(g, comment)
 	if err != nil {
 		return storage.Archived{}, err
 	}

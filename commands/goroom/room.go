@@ -119,7 +119,7 @@ func (r *room) ActiveRecord(ctx context.Context, req *commands.Request, g *stora
 	return r.activeSGF(ctx, req, g)
 }
 
-func (*room) Archived(g *storage.Game, annulled bool, void string) (storage.Archived, error) {
+func (*room) Archived(g *storage.Game, annulled bool, void, note string) (storage.Archived, error) {
 	eg := goOf(g)
 	res, _ := eg.Result()
 	var dead []engine.Point
@@ -132,6 +132,8 @@ func (*room) Archived(g *storage.Game, annulled bool, void string) (storage.Arch
 		info.RE, info.C, info.Dead = "Void", void, nil
 	case annulled:
 		info.C = annulledComment
+	case note != "":
+		info.C = note
 	}
 	sgf, err := writeSGF(g, info)
 	if err != nil {
