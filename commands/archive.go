@@ -72,6 +72,17 @@ func FinishedGameOption(ctx context.Context, arch Archive, r *Request) (*storage
 // game: option, labelled like "vs bob · 19×19 · B+3.5 · 2 d ago", filtered
 // by what was typed (matched against the label and the ID).
 func (a *App) CompleteFinishedGames(ctx context.Context, r *Request) error {
+	return a.completeGames(ctx, r, nil)
+}
+
+// CompleteFinishedGamesWhere is CompleteFinishedGames for a command that
+// takes only the games keep accepts (a review, a game of its kind with
+// moves): it suggests no game the command would refuse.
+func (a *App) CompleteFinishedGamesWhere(keep func(*storage.Archived) bool) HandlerFunc {
+	return func(ctx context.Context, r *Request) error { return a.completeGames(ctx, r, keep) }
+}
+
+func (a *App) completeGames(ctx context.Context, r *Request, keep func(*storage.Archived) bool) error {
 	_, typed := r.Focused()
 	typed = strings.ToLower(strings.TrimSpace(typed))
 	games, err := a.archive.PlayerGames(ctx, r.User.ID, 100)
@@ -80,6 +91,9 @@ func (a *App) CompleteFinishedGames(ctx context.Context, r *Request) error {
 	}
 	var choices []*discordgo.ApplicationCommandOptionChoice
 	for _, arc := range games {
+		if keep != nil && !keep(arc) {
+			continue
+		}
 		label := gameLabel(arc, a.archivedSetup(arc), r.User.ID, a.Now())
 		if typed != "" && !strings.Contains(strings.ToLower(label), typed) && !strings.HasPrefix(arc.ID, typed) {
 			continue

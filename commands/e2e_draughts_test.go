@@ -398,6 +398,16 @@ func testE2EDraughtsToTheEnd(t *testing.T, e *env) {
 	if !strings.Contains(stats.Text(), "\nRecord of bob\n") || !strings.Contains(stats.Text(), "**Draughts rating**\nThis server: ") || !strings.Contains(stats.Text(), "draughts: 0 won, 1 lost") {
 		t.Errorf("/draughts stats = %q", stats.Text())
 	}
+	// game: suggests the draughts game where a record is asked for, not
+	// where only Go's games are taken.
+	for _, c := range []struct {
+		sub  string
+		want int
+	}{{"sgf", 1}, {"replay", 1}, {"review", 0}, {"estimate", 0}} {
+		if r := e.d.Do(e.d.Autocomplete(ch, bob, "go", discordtest.Sub(c.sub, discordtest.Focused("game", "")))); len(r.Choices) != c.want {
+			t.Errorf("/go %s game: suggestions for bob, who played only draughts = %+v, want %d", c.sub, r.Choices, c.want)
+		}
+	}
 	if goStats := e.do(e.slash(ch, bob, "stats")); !strings.Contains(goStats.Text(), "**Rating**\nThis server: not rated yet") {
 		t.Errorf("/go stats = %q: want no Go rating from a draughts game", goStats.Text())
 	}

@@ -50,9 +50,15 @@ func (a *room) goRoutes(rt *commands.Router) {
 	for _, name := range []string{"go/challenge", "go/bot", "go/rengo"} {
 		rt.Autocomplete(name, a.CompleteClock)
 	}
-	for _, name := range []string{"go/sgf", "go/replay", "go/review", "go/estimate"} {
-		rt.Autocomplete(name, a.CompleteFinishedGames)
-	}
+	// Each suggests only games it takes: a replay or a review needs moves,
+	// a review and an estimate a game of Go.
+	rt.Autocomplete("go/sgf", a.CompleteFinishedGames)
+	rt.Autocomplete("go/replay", a.CompleteFinishedGamesWhere(func(arc *storage.Archived) bool { return arc.Moves > 0 }))
+	goWithMoves := a.CompleteFinishedGamesWhere(func(arc *storage.Archived) bool {
+		return storage.KindOf(arc.Kind) == engine.KindName && arc.Moves > 0
+	})
+	rt.Autocomplete("go/review", goWithMoves)
+	rt.Autocomplete("go/estimate", goWithMoves)
 
 	component("rengo/{id}/join/{team}", a.btnRengoJoin)
 	component("rengo/{id}/leave", a.btnRengoLeave)
