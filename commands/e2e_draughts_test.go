@@ -124,6 +124,10 @@ func testE2EDraughts(t *testing.T, e *env) {
 	if arc.Kind != "draughts" || arc.Result != "0" || arc.Moves != 4 || arc.White.UserID != alice.ID || arc.Black.UserID != bob.ID {
 		t.Errorf("archived %+v; want draughts, result 0, 4 moves, alice white, bob black", arc)
 	}
+	// /draughts history calls a draw drawn (jigo is Go's word).
+	if h := e.do(e.draughtsCmd(ch, alice, "history")); !strings.Contains(h.Text(), "⚪ drawn vs "+bob.Mention()+" · draughts 10×10 · 0 ·") {
+		t.Errorf("/draughts history after the draw = %q", h.Text())
+	}
 	pdn := string(arc.SGF)
 	for _, want := range []string{`[White "alice"]`, `[Black "bob"]`, `[Result "1-1"]`, "1. 32-28 19-23 2. 28x19 14x23"} {
 		if !strings.Contains(pdn, want) {

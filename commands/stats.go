@@ -229,7 +229,10 @@ func historyLine(a *storage.Archived, setup, key string, n int) string {
 	if a.White.Key() == key {
 		c, opp = 1, a.Black
 	}
-	outcome := "jigo"
+	outcome := "drawn"
+	if storage.KindOf(a.Kind) == storage.KindOf("") {
+		outcome = "jigo" // Go's word for a draw
+	}
 	switch {
 	case a.Annulled && a.Result == "Void":
 		outcome = "aborted"
