@@ -292,7 +292,8 @@ func (a *App) historyMessage(ctx context.Context, arch Archive, r *Request, p st
 		format, _, _ := strings.Cut(a.recordFormat(arc), ",") // the record's format, as the button attaches it
 		buttons = append(buttons, discordgo.Button{Label: format + " " + strconv.Itoa(n), Style: discordgo.SecondaryButton, CustomID: "sgf/" + arc.ID})
 	}
-	fmt.Fprintf(&sb, "\nPage %d of %d · the SGF buttons attach a record; `/go sgf game:ID` and `/go replay game:ID` take the IDs.", page, pages)
+	rm := a.commandRoom(r) // /go history, /draughts history (and their pages' buttons: Go's)
+	fmt.Fprintf(&sb, "\nPage %d of %d · the numbered buttons attach each game's record; `/%s %s game:ID` takes the IDs.", page, pages, rm.Command(), rm.RecordCommand())
 	var rows []discordgo.MessageComponent
 	for len(buttons) > 0 {
 		n := min(5, len(buttons))

@@ -125,7 +125,8 @@ func testE2EDraughts(t *testing.T, e *env) {
 		t.Errorf("archived %+v; want draughts, result 0, 4 moves, alice white, bob black", arc)
 	}
 	// /draughts history calls a draw drawn (jigo is Go's word).
-	if h := e.do(e.draughtsCmd(ch, alice, "history")); !strings.Contains(h.Text(), "⚪ drawn vs "+bob.Mention()+" · draughts 10×10 · 0 ·") {
+	if h := e.do(e.draughtsCmd(ch, alice, "history")); !strings.Contains(h.Text(), "⚪ drawn vs "+bob.Mention()+" · draughts 10×10 · 0 ·") ||
+		!strings.Contains(h.Text(), "Page 1 of 1 · the numbered buttons attach each game's record; `/draughts record game:ID` takes the IDs.") {
 		t.Errorf("/draughts history after the draw = %q", h.Text())
 	}
 	pdn := string(arc.SGF)
