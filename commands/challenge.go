@@ -263,19 +263,9 @@ func (a *App) btnAccept(ctx context.Context, r *Request) error {
 // AcceptChallenge would refuse its game, but the thread would stay, empty.
 // The caller defers release.
 func (a *App) ClaimChallenge(ctx context.Context, r *Request, c *storage.Challenge, busy string) (release func(), err error) {
-	it := r.Interaction
-	switch err := a.challenges.ClaimChallenge(ctx, c.ID, it.ID, acceptClaim); {
-	case errors.Is(err, storage.ErrConflict):
-		return nil, UserErr(ErrNoChallenge, busy)
-	case errors.Is(err, storage.ErrNotFound):
-		return nil, ErrNoChallenge
-	case err != nil:
+	release, err = a.HoldChallenge(ctx, r, c.ID, busy, "")
+	if err != nil {
 		return nil, err
-	}
-	release = func() {
-		if err := a.challenges.ReleaseChallenge(context.WithoutCancel(ctx), c.ID, it.ID); err != nil {
-			a.log.Warn("release the challenge being started", "challenge", c.ID, "err", err)
-		}
 	}
 	if !c.Thread {
 		if err := a.ChannelFree(ctx, c.ChannelID); err != nil {
@@ -286,11 +276,12 @@ func (a *App) ClaimChallenge(ctx context.Context, r *Request, c *storage.Challen
 	return release, nil
 }
 
-// HoldChallenge claims challenge id, as a start does, for a change that
-// would undo a start under way (declining or withdrawing it, calling a
-// rengo lobby off): while a start holds it the change is refused with
-// busy. The challenge gone is ErrNoChallenge, said as gone when that is
-// not empty.
+// HoldChallenge claims challenge id for r while r changes it: a start
+// (ClaimChallenge), or a change that would undo a start under way
+// (declining or withdrawing it, calling a rengo lobby off). While another
+// holds it, the claim is refused with busy. The challenge gone is
+// ErrNoChallenge, said as gone when that is not empty. The caller defers
+// release.
 func (a *App) HoldChallenge(ctx context.Context, r *Request, id, busy, gone string) (release func(), err error) {
 	holder := r.Interaction.ID
 	switch err := a.challenges.ClaimChallenge(ctx, id, holder, acceptClaim); {
@@ -305,7 +296,7 @@ func (a *App) HoldChallenge(ctx context.Context, r *Request, id, busy, gone stri
 	}
 	return func() {
 		if err := a.challenges.ReleaseChallenge(context.WithoutCancel(ctx), id, holder); err != nil {
-			a.log.Warn("release a challenge held", "challenge", id, "err", err)
+			a.log.Warn("release a challenge claimed", "challenge", id, "err", err)
 		}
 	}, nil
 }

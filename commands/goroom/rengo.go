@@ -268,9 +268,6 @@ func (a *room) btnRengoStart(ctx context.Context, r *commands.Request) error {
 	if c.Expired(a.Now()) {
 		return commands.UserErr(commands.ErrExpired, "This rengo lobby has expired: open a new one with `/go rengo`.")
 	}
-	if err := teamsComplete(c); err != nil {
-		return err
-	}
 	release, err := a.ClaimChallenge(ctx, r, c, "This rengo game is being started already.")
 	if err != nil {
 		return err
