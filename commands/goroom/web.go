@@ -21,12 +21,14 @@ func (r *room) WebAction(g *storage.Game, u commands.WebUser, s game.Side, act c
 	if c := engine.ColorOf(s); act.Seat != c.String() {
 		return nil, fmt.Sprintf("You are not playing %s in this game: you play %s.", seatName(act.Seat), c)
 	}
+	// Every click is made on the position the page showed, at the version
+	// it states: a move, an undo request or a marking since makes it stale.
+	if act.Version != g.Version {
+		return nil, commands.StaleClick
+	}
 	var it *discordgo.Interaction
 	switch act.Kind {
 	case commands.ActPlay, commands.ActPass, commands.ActResign, commands.ActUndo, commands.ActDead:
-		if act.Version != g.Version {
-			return nil, commands.StaleClick
-		}
 		var opts []*discordgo.ApplicationCommandInteractionDataOption
 		switch act.Kind {
 		case commands.ActPlay:
@@ -38,11 +40,6 @@ func (r *room) WebAction(g *storage.Game, u commands.WebUser, s game.Side, act c
 		it.Data = discordgo.ApplicationCommandInteractionData{ID: "300000000000000001", Name: "go", CommandType: discordgo.ChatApplicationCommand,
 			Options: []*discordgo.ApplicationCommandInteractionDataOption{{Name: act.Kind, Type: discordgo.ApplicationCommandOptionSubCommand, Options: opts}}}
 	case commands.ActUndoYes, commands.ActUndoNo:
-		// The page answers the request it showed, at its version: not a
-		// newer request made since.
-		if act.Version != g.Version {
-			return nil, commands.StaleClick
-		}
 		at := "none"
 		if g.Undo != nil {
 			at = strconv.Itoa(g.Undo.MoveCount)
@@ -52,12 +49,6 @@ func (r *room) WebAction(g *storage.Game, u commands.WebUser, s game.Side, act c
 	case commands.ActAccept, commands.ActResume:
 		key := "none"
 		if g.Scoring != nil {
-			// The page's view of the marking is the version it states:
-			// accepting a marking changed since is refused, as the
-			// buttons of an older scoring board are.
-			if act.Version != g.Version {
-				return nil, commands.StaleClick
-			}
 			key = markingKey(g)
 		}
 		it = r.WebInteraction(g, u, discordgo.InteractionMessageComponent)
