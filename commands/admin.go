@@ -124,7 +124,17 @@ func (a *App) adminSettingsShow(ctx context.Context, r *Request) error {
 	for _, s := range adminSettings {
 		fmt.Fprintf(&b, "\n• %s (`%s`): %s", s.label, s.name, a.settingValue(st, s.name))
 	}
-	return adminReply(ctx, r, b.String())
+	// What each setting takes, apart: the settings above may be long
+	// (many channels), and these always show.
+	var values strings.Builder
+	for i, s := range adminSettings {
+		if i > 0 {
+			values.WriteString("\n")
+		}
+		fmt.Fprintf(&values, "`%s`: %s", s.name, s.help)
+	}
+	return r.Reply(ctx, &Message{Content: Clip(b.String(), 2000), Ephemeral: true, AllowedMentions: NoMentions(),
+		Embeds: []*discordgo.MessageEmbed{{Title: "What each setting takes", Description: values.String(), Color: ColorBlack}}})
 }
 
 // adminSetting returns the setting named in setting:.

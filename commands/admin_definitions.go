@@ -18,7 +18,7 @@ var adminSettings = []struct{ name, label, help string }{
 	{"ratings", "Server ratings", "on or off: this server's rating pool"},
 	{"global_ratings", "Global ratings", "on or off: this server's games in the global pool"},
 	{"leaderboard", "Leaderboard", "shown or hidden"},
-	{"bot_levels", "Bot levels allowed", "level names, like beginner easy; reset: all"},
+	{"bot_levels", "Bot levels allowed", "level names of either game, like beginner easy novice; reset: all"},
 	{"max_games", "Games at once per player", "1 to 100; reset: no limit"},
 	{"challenge_ttl", "Challenge TTL", "10m to 30d, like 2h or 3d"},
 }

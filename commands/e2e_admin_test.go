@@ -194,8 +194,22 @@ func (e *env) defaultSettingsText() string {
 		"• Leaderboard (`leaderboard`): shown\n" +
 		"• Bot levels allowed (`bot_levels`): all\n" +
 		"• Games at once per player (`max_games`): no limit\n" +
-		"• Challenge TTL (`challenge_ttl`): gobot's default (a day)"
+		"• Challenge TTL (`challenge_ttl`): gobot's default (a day)" + settingValues
 }
+
+// settingValues ends /go-admin settings show: what each setting takes.
+const settingValues = "\nWhat each setting takes\n" +
+	"`channels`: channels where games may start, like #go-games #go-club (threads count by their channel); reset: anywhere\n" +
+	"`clock`: like live, correspondence or byoyomi 10m 5x30s\n" +
+	"`size`: 9, 13 or 19\n" +
+	"`ruleset`: chinese, japanese, …\n" +
+	"`komi`: -150 to 150 in steps of 0.5, for games with the default ruleset and no handicap\n" +
+	"`ratings`: on or off: this server's rating pool\n" +
+	"`global_ratings`: on or off: this server's games in the global pool\n" +
+	"`leaderboard`: shown or hidden\n" +
+	"`bot_levels`: level names of either game, like beginner easy novice; reset: all\n" +
+	"`max_games`: 1 to 100; reset: no limit\n" +
+	"`challenge_ttl`: 10m to 30d, like 2h or 3d"
 
 // TestE2EAdminSettings: each setting set with an echo of before and after,
 // reset, shown; bad values refused with an exact message and nothing
@@ -264,7 +278,7 @@ func TestE2EAdminSettings(t *testing.T) {
 		"• Leaderboard (`leaderboard`): hidden\n"+
 		"• Bot levels allowed (`bot_levels`): tester, slow\n"+
 		"• Games at once per player (`max_games`): no limit\n"+
-		"• Challenge TTL (`challenge_ttl`): 2 hours")
+		"• Challenge TTL (`challenge_ttl`): 2 hours"+settingValues)
 	for _, s := range []string{"channels", "clock", "size", "ruleset", "komi", "ratings", "global_ratings", "leaderboard", "bot_levels", "challenge_ttl"} {
 		if m := e.do(e.setting(ch, ann, "reset", discordtest.Str("setting", s))); !strings.HasPrefix(m.Text(), "↩️ ") {
 			t.Errorf("reset %s: %q", s, m.Text())
