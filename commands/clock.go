@@ -205,6 +205,10 @@ func (a *App) syncClock(ctx context.Context, g *storage.Game) {
 	}
 }
 
+// AnnulledOnTime heads the record of a game Annulled: every kind's says why
+// it does not count.
+const AnnulledOnTime = "Annulled: a player ran out of time before making two moves of their own; the game is recorded but does not count."
+
 // Annulled reports whether g ended on time before the player who ran out
 // had made two moves of their own: recorded, but never counted.
 func Annulled(rm Room, g *storage.Game) bool {

@@ -615,9 +615,6 @@ func draughtsPDNWith(g *storage.Game, comment string) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// annulledComment heads the record of a game annulled on time.
-const annulledComment = "Annulled: a player ran out of time before making two moves of their own; the game is recorded but does not count."
-
 // pdnFile is the attachment of a game of draughts' record.
 func pdnFile(id, what string, data []byte) commands.File {
 	return commands.File{Name: "gobot-" + id + ".pdn", ContentType: "application/x-draughts-pdn", Description: commands.Clip("PDN record: "+what, 1024), Data: data}
@@ -956,7 +953,7 @@ func (r *room) Archived(g *storage.Game, annulled bool, void, note string) (stor
 	switch {
 	case comment != "":
 	case annulled:
-		comment = annulledComment
+		comment = commands.AnnulledOnTime
 	default:
 		comment = note
 	}

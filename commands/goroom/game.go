@@ -278,7 +278,7 @@ func moveError(err error, m engine.Move, g *storage.Game) error {
 func gameSGF(g *storage.Game, dead []engine.Point, scored, annulled bool) ([]byte, error) {
 	info := sgfInfo(g, dead, scored)
 	if annulled {
-		info.C = annulledComment
+		info.C = commands.AnnulledOnTime
 	}
 	return writeSGF(g, info)
 }
@@ -392,9 +392,6 @@ func movedBy(g *storage.Game, n int) storage.Player {
 	}
 	return g.MovedBy(n, engine.SideOf(moves[n].Color))
 }
-
-// annulledComment is the root comment of an annulled game's record.
-const annulledComment = "Annulled: a player ran out of time before making two moves of their own; the game is recorded but does not count."
 
 // pointChoices adds the points named to choices in board order, up to the
 // 25 choices Discord shows, each labelled by label.

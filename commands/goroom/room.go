@@ -131,7 +131,7 @@ func (*room) Archived(g *storage.Game, annulled bool, void, note string) (storag
 	case void != "":
 		info.RE, info.C, info.Dead = "Void", void, nil
 	case annulled:
-		info.C = annulledComment
+		info.C = commands.AnnulledOnTime
 	case note != "":
 		info.C = note
 	}
