@@ -29,6 +29,15 @@ func canSee(a *storage.Archived, r *Request) bool {
 		(a.GuildID != "" && a.GuildID == r.Interaction.GuildID)
 }
 
+// Elsewhere reports whether a finished game was played neither in the
+// channel nor on the server the request comes from: a game in private
+// messages, or on another server. The user may see it (canSee), but the
+// people here may not, so what shows it (its record, replay, review or
+// estimate) is answered to the user alone.
+func Elsewhere(a *storage.Archived, r *Request) bool {
+	return a.ChannelID != r.Interaction.ChannelID && (a.GuildID == "" || a.GuildID != r.Interaction.GuildID)
+}
+
 // archivedGame loads a finished game by ID from arch for the user of r,
 // with its SGF, refusing with a specific message a game that does not
 // exist or that the user may not see.
@@ -171,8 +180,9 @@ func (a *App) CmdRecord(ctx context.Context, r *Request) error {
 		return err
 	}
 	m := &Message{
-		Content: fmt.Sprintf("Record of %s, %s, %s, finished <t:%d:d> (%s).", ArchivedTitle(arc), a.archivedSetup(arc), arc.Result, arc.FinishedAt.Unix(), a.recordFormat(arc)),
-		Files:   []File{a.recordFile(arc)},
+		Content:   fmt.Sprintf("Record of %s, %s, %s, finished <t:%d:d> (%s).", ArchivedTitle(arc), a.archivedSetup(arc), arc.Result, arc.FinishedAt.Unix(), a.recordFormat(arc)),
+		Files:     []File{a.recordFile(arc)},
+		Ephemeral: Elsewhere(arc, r),
 	}
 	if withReview {
 		rv, ok := a.RoomOfKind(arc.Kind).(Reviewed)
@@ -205,7 +215,8 @@ func (a *App) CmdReplay(ctx context.Context, r *Request) error {
 		return UserErr(ErrBadOption, "That game has no moves to replay.")
 	}
 	// Drawing every move takes a while: answer "thinking" first.
-	if err := r.Defer(ctx, false); err != nil {
+	private := Elsewhere(arc, r)
+	if err := r.Defer(ctx, private); err != nil {
 		return err
 	}
 	f, err := a.RoomOfKind(arc.Kind).Animation(arc)
@@ -216,8 +227,9 @@ func (a *App) CmdReplay(ctx context.Context, r *Request) error {
 		return UserErr(ErrBadOption, fmt.Sprintf("The replay of game `%s` is larger than Discord accepts; `/go sgf game:%s` has the record.", arc.ID, arc.ID))
 	}
 	return r.Reply(ctx, &Message{
-		Content: fmt.Sprintf("Replay of %s, %s, %s, %s.", ArchivedTitle(arc), a.archivedSetup(arc), arc.Result, Plural(arc.Moves, "move")),
-		Files:   []File{f},
+		Content:   fmt.Sprintf("Replay of %s, %s, %s, %s.", ArchivedTitle(arc), a.archivedSetup(arc), arc.Result, Plural(arc.Moves, "move")),
+		Files:     []File{f},
+		Ephemeral: private,
 	})
 }
 

@@ -130,9 +130,19 @@ func TestE2EFinishedGame(t *testing.T) {
 	elsewhere := e.d.OtherGuildChannel("999999999999999999", "elsewhere")
 	e.refused(e.slash(elsewhere, carol, "sgf", discordtest.Str("game", id)), "was played on another server")
 	e.refused(e.slash(elsewhere, carol, "replay", discordtest.Str("game", id)), "was played on another server")
-	// Alice played it: she may get it from anywhere.
-	if m := e.do(e.slash(elsewhere, alice, "sgf", discordtest.Str("game", id))); m.Ephemeral {
-		t.Errorf("alice cannot get her own game from another server: %q", m.Text())
+	// Alice played it: she may get it from anywhere, but on another server
+	// it is shown to her alone (its people may not see that server's games).
+	if m := e.do(e.slash(elsewhere, alice, "sgf", discordtest.Str("game", id))); !m.Ephemeral || !bytes.Equal(attachment(t, m, ".sgf").Data, a.SGF) {
+		t.Errorf("alice's own game from another server: %q (ephemeral %v), want its record, to her alone", m.Text(), m.Ephemeral)
+	}
+	if m := e.do(e.slash(elsewhere, alice, "replay", discordtest.Str("game", id))); !m.Ephemeral || !bytes.HasPrefix(attachment(t, m, ".gif").Data, []byte("GIF89a")) {
+		t.Errorf("alice's replay from another server: %q (ephemeral %v), want the GIF, to her alone", m.Text(), m.Ephemeral)
+	}
+	if m := e.do(e.slash(elsewhere, alice, "sgf", discordtest.Str("game", id), discordtest.Bool("animation", true))); !m.Ephemeral || len(m.Attachments) != 2 {
+		t.Errorf("alice's record and animation from another server: %q (ephemeral %v, %d files), want both, to her alone", m.Text(), m.Ephemeral, len(m.Attachments))
+	}
+	if m := e.do(e.slash(elsewhere, alice, "estimate", discordtest.Str("game", id))); !m.Ephemeral || !strings.Contains(m.Text(), "B+73.5") {
+		t.Errorf("alice's count from another server: %q (ephemeral %v), want B+73.5, to her alone", m.Text(), m.Ephemeral)
 	}
 	// A DM game is seen by its players only.
 	dave := e.d.NewUser("dave")
@@ -143,6 +153,10 @@ func TestE2EFinishedGame(t *testing.T) {
 	e.refused(e.slash(ch, carol, "sgf", discordtest.Str("game", dmID)), "was played in private messages between other players")
 	if m := e.do(e.slash(dm, dave, "sgf")); m.Ephemeral || !strings.Contains(m.Text(), "B+R") {
 		t.Errorf("/go sgf in the DM after the end = %q", m.Text())
+	}
+	// Dave may get it on a server, to himself alone.
+	if m := e.do(e.slash(ch, dave, "sgf", discordtest.Str("game", dmID))); !m.Ephemeral || !strings.Contains(m.Text(), "B+R") {
+		t.Errorf("dave's DM game asked for on a server: %q (ephemeral %v), want its record, to him alone", m.Text(), m.Ephemeral)
 	}
 }
 

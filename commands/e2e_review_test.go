@@ -200,6 +200,7 @@ func TestE2EReviewFallback(t *testing.T) { httpMode(t, testE2EReviewFallback) }
 func testE2EReviewFallback(t *testing.T, e *env) {
 	dm, alice, bob := e.privateChannel()
 	e.startGame(dm, alice, bob, 9)
+	id := e.game(dm.ID).ID
 	e.playOut(dm, alice, bob, reviewMoves)
 	e.do(e.slash(dm, bob, "resign"))
 	m := e.reviewed(e.slash(dm, alice, "review"))
@@ -208,6 +209,13 @@ func testE2EReviewFallback(t *testing.T, e *env) {
 	}
 	if n := len(m.Attachments); n < 2 || n > 10 || len(m.Embeds) != n {
 		t.Errorf("one-message review has %d pictures and %d embeds, want the graph and the mistakes, each shown", n, len(m.Embeds))
+	}
+	// Asked for on a server, the private game's review is shown to alice
+	// alone, in one message: no thread its people could read.
+	ch := e.d.GuildChannel("general")
+	m = e.reviewed(e.slash(ch, alice, "review", discordtest.Str("game", id)))
+	if !m.Ephemeral || !strings.Contains(m.Text(), "Review of ⚫ alice vs ⚪ bob") || len(m.Attachments) < 2 || len(e.d.Threads(ch.ID)) != 0 {
+		t.Errorf("the DM game's review on a server: %q (ephemeral %v, %d pictures, %d threads), want it to alice alone, in one message", m.Text(), m.Ephemeral, len(m.Attachments), len(e.d.Threads(ch.ID)))
 	}
 }
 

@@ -424,7 +424,7 @@ func RecordInPlay(ctx context.Context, r *Request, g *storage.Game, file File, f
 // Discord accepts is left out, and m says so. It reports whether the
 // replay was attached.
 func WithAnimation(ctx context.Context, r *Request, m *Message, gif func() (File, error)) (bool, error) {
-	if err := r.Defer(ctx, false); err != nil {
+	if err := r.Defer(ctx, m.Ephemeral); err != nil {
 		return false, err
 	}
 	f, err := gif()

@@ -106,7 +106,7 @@ func (a *room) cmdReview(ctx context.Context, r *commands.Request) error {
 		return commands.UserErr(commands.ErrBotBusy, fmt.Sprintf("You already have a review running (game `%s`): wait for it to finish, then ask again.", other))
 	}
 	defer a.reviewing.running.Delete(r.User.ID)
-	if err := r.Defer(ctx, false); err != nil {
+	if err := r.Defer(ctx, commands.Elsewhere(arc, r)); err != nil {
 		return err
 	}
 	rctx, cancel := a.reviewing.halt.With(ctx)
@@ -214,11 +214,12 @@ func (a *room) postReview(ctx context.Context, r *commands.Request, arc *storage
 		Files:           []commands.File{graph.file},
 		Embeds:          []*discordgo.MessageEmbed{graph.embed},
 		AllowedMentions: commands.NoMentions(),
+		Ephemeral:       commands.Elsewhere(arc, r), // a game from elsewhere is shown to its player alone, in no thread
 	}
 	if len(boards) == 0 {
 		summary.Content = commands.Clip(summary.Content+fmt.Sprintf("\nNo move lost %.0f points or more.", review.MinPoints), 2000)
 	}
-	if r.Interaction.GuildID != "" {
+	if r.Interaction.GuildID != "" && !summary.Ephemeral {
 		th, err := a.Discord().StartThread(ctx, r.Interaction.ChannelID, commands.Clip("Review: "+commands.PlainName(arc.Black)+" vs "+commands.PlainName(arc.White), 100))
 		if err == nil {
 			_, err = a.Discord().SendMessage(ctx, th.ID, summary)
@@ -442,17 +443,17 @@ func (a *room) cmdEstimate(ctx context.Context, r *commands.Request) error {
 	if res, err := engine.ParseResult(arc.Result); err == nil && res.Reason == engine.ByScore && g.PlayEnded() {
 		// The players agreed on the dead stones: no estimate, the count.
 		if sc := g.Score(info.Dead); sc.Result() == res.String() {
-			return a.counted(ctx, r, g, sc, len(info.Dead), commands.ArchivedTitle(arc)) // the count is the result
+			return a.counted(ctx, r, g, sc, len(info.Dead), commands.ArchivedTitle(arc), commands.Elsewhere(arc, r)) // the count is the result
 		}
 	}
-	return a.estimate(ctx, r, g, what, false)
+	return a.estimate(ctx, r, g, what, commands.Elsewhere(arc, r))
 }
 
 // counted answers /go estimate for a game decided by counting with the
 // count itself: the result and who owns each point, with the dead stones
 // the players agreed on crossed out.
-func (a *room) counted(ctx context.Context, r *commands.Request, g *engine.Game, sc engine.Score, dead int, what string) error {
-	if err := r.Defer(ctx, false); err != nil {
+func (a *room) counted(ctx context.Context, r *commands.Request, g *engine.Game, sc engine.Score, dead int, what string, private bool) error {
+	if err := r.Defer(ctx, private); err != nil {
 		return err
 	}
 	own := make([]float64, len(sc.Owner))
@@ -477,6 +478,7 @@ func (a *room) counted(ctx context.Context, r *commands.Request, g *engine.Game,
 		Content:         commands.Clip(text, 2000),
 		Files:           []commands.File{{Name: name, ContentType: "image/png", Description: commands.Clip(alt, 1024), Data: buf.Bytes()}},
 		Embeds:          []*discordgo.MessageEmbed{{Color: commands.ColorScore, Image: &discordgo.MessageEmbedImage{URL: "attachment://" + name}}},
+		Ephemeral:       private,
 		AllowedMentions: commands.NoMentions(),
 	})
 }
