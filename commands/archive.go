@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/bwmarrin/discordgo"
+	"github.com/gobot-dev/gobot/engine/game"
 	"github.com/gobot-dev/gobot/storage"
 )
 
@@ -25,8 +26,8 @@ const GameOption = "game"
 // canSee reports whether the user may see an archived game: one they played,
 // or one played on the server the request comes from.
 func canSee(a *storage.Archived, r *Request) bool {
-	return a.Black.UserID == r.User.ID || a.White.UserID == r.User.ID ||
-		(a.GuildID != "" && a.GuildID == r.Interaction.GuildID)
+	_, played := a.SideOf(r.User.ID)
+	return played || (a.GuildID != "" && a.GuildID == r.Interaction.GuildID)
 }
 
 // Elsewhere reports whether a finished game was played neither in the
@@ -120,18 +121,20 @@ func (a *App) completeGames(ctx context.Context, r *Request, keep func(*storage.
 // 2 d ago" ("vs gobot hard · …" against a bot, which is no user to
 // mention), otherwise "alice vs bob · …".
 func gameLabel(a *storage.Archived, setup, userID string, now time.Time) string {
-	who := PlainName(a.Black) + " vs " + PlainName(a.White)
-	opponent := func(p storage.Player) string {
-		if p.IsBot() {
-			return "vs " + PlainName(p)
+	names := func(side game.Side, at string) string {
+		var ns []string
+		for _, p := range a.Team(side) {
+			if p.IsBot() {
+				ns = append(ns, PlainName(p))
+			} else {
+				ns = append(ns, at+PlainName(p))
+			}
 		}
-		return "vs @" + PlainName(p)
+		return strings.Join(ns, ", ")
 	}
-	switch userID {
-	case a.Black.UserID:
-		who = opponent(a.White)
-	case a.White.UserID:
-		who = opponent(a.Black)
+	who := names(0, "") + " vs " + names(1, "")
+	if side, played := a.SideOf(userID); played && userID != "" {
+		who = "vs " + names(side.Opponent(), "@")
 	}
 	return fmt.Sprintf("%s · %s · %s · %s", who, setup, a.Result, ago(now.Sub(a.FinishedAt)))
 }
@@ -152,7 +155,14 @@ func ago(d time.Duration) string {
 
 // ArchivedTitle names the players of a finished game.
 func ArchivedTitle(a *storage.Archived) string {
-	return fmt.Sprintf("⚫ %s vs ⚪ %s", ShownName(a.Black), ShownName(a.White))
+	shown := func(side game.Side) string {
+		var ns []string
+		for _, p := range a.Team(side) {
+			ns = append(ns, ShownName(p))
+		}
+		return strings.Join(ns, ", ")
+	}
+	return fmt.Sprintf("⚫ %s vs ⚪ %s", shown(0), shown(1))
 }
 
 // CmdRecord attaches a game's record: the active game's in this channel, or a

@@ -177,6 +177,27 @@ func testE2ERengoResignation(t *testing.T, e *env) {
 	if a, err := e.store.ArchivedGame(context.Background(), id); err != nil || a.Result != "W+R" {
 		t.Errorf("archived = %v, %v; want W+R", a, err)
 	}
+	// Every player finds it in their history, against the whole other team.
+	for _, who := range []struct {
+		u    discordtest.User
+		line string
+	}{
+		{ann, "⚫ lost vs " + bob.Mention() + ", " + dan.Mention()},
+		{cid, "⚫ lost vs " + bob.Mention() + ", " + dan.Mention()},
+		{dan, "⚪ won vs " + ann.Mention() + ", " + cid.Mention()},
+	} {
+		h := e.do(e.slash(ch, who.u, "history"))
+		if !strings.Contains(h.Text(), who.line) || !strings.Contains(h.Text(), "`"+id+"`") {
+			t.Errorf("%s's history = %q, want %q and the game's ID", who.u.Username, h.Text(), who.line)
+		}
+	}
+	if m := e.do(e.slash(e.d.OtherGuildChannel("999999999999999999", "elsewhere"), cid, "sgf", discordtest.Str("game", id))); !strings.Contains(m.Text(), "Record of ⚫ ann, cid vs ⚪ bob, dan") || !strings.Contains(m.Text(), "W+R") {
+		t.Errorf("cid's team game's record from another server: %q, want it with both teams", m.Text())
+	}
+	r := e.d.Do(e.d.Autocomplete(ch, cid, "go", discordtest.Sub("sgf", discordtest.Focused("game", ""))))
+	if len(r.Choices) != 1 || r.Choices[0].Name != "vs @bob, @dan · 9×9 · W+R · just now" {
+		t.Errorf("game: suggestions for cid = %+v, want the team game against bob and dan", r.Choices)
+	}
 
 	// A vote lapses with the next move; the player to move resigns alone.
 	lobby = e.rengoLobby(ch, ann, bob, cid, dan, discordtest.Bool("thread", false))

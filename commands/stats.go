@@ -225,9 +225,12 @@ var sideEmojis = [2]string{"⚫", "⚪"}
 // `ID`" (without the number when n is 0); an annulled game is "⚫ annulled
 // vs @bob · 9×9 · W+T · not counted · …".
 func historyLine(a *storage.Archived, setup, key string, n int) string {
-	c, opp := game.Side(0), a.White
-	if a.White.Key() == key {
-		c, opp = 1, a.Black
+	c, _ := a.SideOf(key)
+	c = max(c, 0) // a game the player did not play (never listed) reads as Black's
+	opp := a.Team(c.Opponent())
+	var against []string
+	for _, p := range opp {
+		against = append(against, Mention(p))
 	}
 	outcome := "drawn"
 	if storage.KindOf(a.Kind) == storage.KindOf("") {
@@ -257,7 +260,7 @@ func historyLine(a *storage.Archived, setup, key string, n int) string {
 		num = "`" + strconv.Itoa(n) + ".` "
 	}
 	return fmt.Sprintf("%s%s %s vs %s · %s · %s · %s · <t:%d:R> · `%s`",
-		num, sideEmojis[c], outcome, Mention(opp), setup, a.Result, rated, a.FinishedAt.Unix(), a.ID)
+		num, sideEmojis[c], outcome, strings.Join(against, ", "), setup, a.Result, rated, a.FinishedAt.Unix(), a.ID)
 }
 
 // Plural says a count with its noun: "1 game", "3 games", "2 losses".

@@ -29,6 +29,12 @@ type Archived struct {
 	// both kinds (in draughts White is side 0, in Go Black).
 	Black Player `json:"black"`
 	White Player `json:"white"`
+	// BlackTeam and WhiteTeam are, in a team game (rengo), every player of
+	// each side in turn order, Black and White first; nil otherwise. The
+	// statistics count Black and White only (team games are never rated),
+	// but each player finds the game in their history.
+	BlackTeam []Player `json:"black_team,omitempty"`
+	WhiteTeam []Player `json:"white_team,omitempty"`
 
 	// Size, Rules and Handicap are Go's; zero for other kinds.
 	Size     int          `json:"size"`
@@ -108,12 +114,9 @@ type indexKey struct {
 // played in a DM.
 func archiveIndexKeys(a *Archived) []indexKey {
 	tk := timeKey(a.FinishedAt)
-	keys := []indexKey{
-		{bucketArchivePlayer, join(a.Black.Key(), tk, []byte(a.ID))},
-		{bucketArchiveChan, join(a.ChannelID, tk, []byte(a.ID))},
-	}
-	if a.White.Key() != a.Black.Key() {
-		keys = append(keys, indexKey{bucketArchivePlayer, join(a.White.Key(), tk, []byte(a.ID))})
+	keys := []indexKey{{bucketArchiveChan, join(a.ChannelID, tk, []byte(a.ID))}}
+	for _, k := range a.PlayerKeys() {
+		keys = append(keys, indexKey{bucketArchivePlayer, join(k, tk, []byte(a.ID))})
 	}
 	if a.GuildID != "" {
 		keys = append(keys, indexKey{bucketArchiveGuild, join(a.GuildID, tk, []byte(a.ID))})
@@ -229,6 +232,10 @@ func archiveRecord(kinds *game.Kinds, g *Game, a Archived, now time.Time) (_ *Ar
 	}
 	if a.White.Key() == "" {
 		a.White = g.First(colourSide(kinds, g.Kind, "White"))
+	}
+	if g.Team() && a.BlackTeam == nil && a.WhiteTeam == nil {
+		a.BlackTeam = slices.Clone(g.TeamOf(colourSide(kinds, g.Kind, "Black")))
+		a.WhiteTeam = slices.Clone(g.TeamOf(colourSide(kinds, g.Kind, "White")))
 	}
 	if gs, ok := g.State.(goState); ok {
 		if a.Size == 0 {

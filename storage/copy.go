@@ -173,8 +173,8 @@ func copyArchive(ctx context.Context, btx *bolt.Tx, tx pgx.Tx, _ time.Time) (Cop
 			a.ID, a.ChannelID, a.GuildID, fin, string(v), sgf, review); err != nil {
 			return a.ID, err
 		}
-		for _, side := range countedSides(a) {
-			if _, err := tx.Exec(ctx, `INSERT INTO archive_by_player (player, finished_ns, id) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`, a.Player(side).Key(), fin, a.ID); err != nil {
+		for _, key := range a.PlayerKeys() {
+			if _, err := tx.Exec(ctx, `INSERT INTO archive_by_player (player, finished_ns, id) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`, key, fin, a.ID); err != nil {
 				return a.ID, err
 			}
 		}

@@ -4,9 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/gobot-dev/gobot/engine"
+	"github.com/gobot-dev/gobot/engine/game"
 	bolt "go.etcd.io/bbolt"
 )
 
@@ -90,6 +92,45 @@ func countedSides(a *Archived) []engine.Color {
 		return []engine.Color{engine.Black}
 	}
 	return []engine.Color{engine.Black, engine.White}
+}
+
+// Team returns the players of side s (0 is Black, 1 White, as
+// WinnerSide): the whole team in a team game, else the one player.
+func (a *Archived) Team(s game.Side) []Player {
+	switch {
+	case s == 0 && len(a.BlackTeam) > 0:
+		return a.BlackTeam
+	case s == 1 && len(a.WhiteTeam) > 0:
+		return a.WhiteTeam
+	case s == 1:
+		return []Player{a.White}
+	}
+	return []Player{a.Black}
+}
+
+// PlayerKeys returns the keys of everyone who played a, each once, Black's
+// first: the owners of its entries in the players' history index.
+func (a *Archived) PlayerKeys() []string {
+	var keys []string
+	for s := range game.Side(2) {
+		for _, p := range a.Team(s) {
+			if k := p.Key(); !slices.Contains(keys, k) {
+				keys = append(keys, k)
+			}
+		}
+	}
+	return keys
+}
+
+// SideOf returns the side that the player with key played in a (0 is
+// Black, 1 White, as WinnerSide), and false when they did not play it.
+func (a *Archived) SideOf(key string) (game.Side, bool) {
+	for s := range game.Side(2) {
+		if slices.ContainsFunc(a.Team(s), func(p Player) bool { return p.Key() == key }) {
+			return s, true
+		}
+	}
+	return game.NoSide, false
 }
 
 // Player returns the player of colour c.

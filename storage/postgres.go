@@ -526,11 +526,13 @@ func pgPutArchive(ctx context.Context, tx pgx.Tx, a *Archived, val []byte, tie b
 	if tag.RowsAffected() == 0 {
 		return fmt.Errorf("storage: game %s is already archived: %w", a.ID, ErrExists)
 	}
-	for _, side := range countedSides(a) {
-		key := a.Player(side).Key()
+	for _, key := range a.PlayerKeys() {
 		if _, err := tx.Exec(ctx, `INSERT INTO archive_by_player (player, finished_ns, id) VALUES ($1, $2, $3)`, key, fin, a.ID); err != nil {
 			return err
 		}
+	}
+	for _, side := range countedSides(a) {
+		key := a.Player(side).Key()
 		if a.Annulled {
 			continue // in the player's history, never counted (countGame)
 		}

@@ -338,7 +338,8 @@ func checkIndexes(tx *bolt.Tx, kinds *game.Kinds) []error {
 		})
 	}
 	checkArchiveIndex(bucketArchivePlayer, func(a *Archived, owner string) bool {
-		return a.Black.Key() == owner || a.White.Key() == owner
+		_, played := a.SideOf(owner)
+		return played
 	})
 	checkArchiveIndex(bucketArchiveGuild, func(a *Archived, owner string) bool { return a.GuildID == owner })
 	checkArchiveIndex(bucketArchiveChan, func(a *Archived, owner string) bool { return a.ChannelID == owner })

@@ -53,7 +53,7 @@ func helpText(levels []commands.Level, challengeTTL, scoringTTL time.Duration, d
 				"`/go sgf` gives the game in play here, or else the last one finished here; `/go sgf game:` any game you may see " +
 				"(it suggests your recent games). `/go replay game:` posts an animated replay. " +
 				"`/go history player: page:` lists someone's games, with Previous / Next and an SGF button for each. " +
-				"You may see the games you played (those played elsewhere are shown to you alone) and the games of this server."},
+				"You may see the games you played and the games of this server."},
 			{Name: "Review and estimate", Value: "`/go review game:` reviews a finished game (default: the last one here): a graph of Black's winning chance " +
 				"with the three biggest swings, each player's three costliest mistakes (in points) on a board with the better move ringed and its line numbered, " +
 				"and a summary (in a thread where I may start one); " +

@@ -99,6 +99,7 @@ func Run(t *testing.T, open Opener) {
 		{"AcceptRace", testAcceptRace},
 		{"ClaimChallenge", testClaimChallenge},
 		{"TeamChallenge", testTeamChallenge},
+		{"TeamHistory", testTeamHistory},
 		{"ReviewsAndPages", testReviewsAndPages},
 		{"Deadlines", testDeadlines},
 		{"Vacation", testVacation},

@@ -121,3 +121,44 @@ func testTeamChallenge(t *testing.T, s Store, clk *clocktest.Clock) {
 		}
 	}
 }
+
+// testTeamHistory: a finished team game is in every player's history with
+// both teams, while the statistics count the first player of each side
+// only, as before.
+func testTeamHistory(t *testing.T, s Store, clk *clocktest.Clock) {
+	teams := []storage.Side{
+		{Players: []storage.Player{human("1"), human("3"), human("5")}},
+		{Players: []storage.Player{human("2"), human("4")}},
+	}
+	g := &storage.Game{ID: "t1", ChannelID: "c1", GuildID: "g1", Sides: teams, State: engine.Own(newEngine(t, 9)), Unrated: true, CreatedAt: clk.Now()}
+	mustCreate(t, s, g)
+	clk.Advance(time.Minute)
+	if err := s.FinishGame(ctx, g, storage.Archived{Result: "W+R", SGF: []byte("(;GM[1]SZ[9]RE[W+R])")}); err != nil {
+		t.Fatalf("FinishGame(team game) = %v", err)
+	}
+	a, err := s.ArchivedGame(ctx, "t1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Black.UserID != "1" || a.White.UserID != "2" || len(a.BlackTeam) != 3 || a.BlackTeam[2].UserID != "5" || len(a.WhiteTeam) != 2 || a.WhiteTeam[1].UserID != "4" {
+		t.Errorf("archived team game: black %v white %v, teams %v and %v; want 1, 3, 5 against 2, 4", a.Black, a.White, a.BlackTeam, a.WhiteTeam)
+	}
+	for _, key := range []string{"1", "2", "3", "4", "5"} {
+		h, err := s.PlayerGames(ctx, key, 10)
+		if err != nil || len(h) != 1 || h[0].ID != "t1" {
+			t.Errorf("PlayerGames(%s) = %d games, %v; want the team game", key, len(h), err)
+		}
+		if page, total, err := s.PlayerGamesPage(ctx, key, 0, 10, nil); err != nil || total != 1 || len(page) != 1 {
+			t.Errorf("PlayerGamesPage(%s) = %d of %d, %v; want the team game", key, len(page), total, err)
+		}
+	}
+	if side, ok := a.SideOf("4"); !ok || side != 1 {
+		t.Errorf("SideOf(4) = %v, %v; want White", side, ok)
+	}
+	if st, err := s.PlayerStats(ctx, "2"); err != nil || st.Games != 1 || st.Wins != 1 {
+		t.Errorf("PlayerStats(2) = %+v, %v; want the game won", st, err)
+	}
+	if st, err := s.PlayerStats(ctx, "3"); err == nil && st.Games != 0 {
+		t.Errorf("PlayerStats(3) = %+v: a teammate's statistics counted the game", st)
+	}
+}
