@@ -39,6 +39,16 @@ func Elsewhere(a *storage.Archived, r *Request) bool {
 	return a.ChannelID != r.Interaction.ChannelID && (a.GuildID == "" || a.GuildID != r.Interaction.GuildID)
 }
 
+// commandOf is the slash command r came with ("go", "draughts"), for
+// answers that name another of its subcommands; Go's for a button.
+func commandOf(r *Request) string {
+	name, _, _ := strings.Cut(r.Path, "/")
+	if name == "" || r.Interaction.Type != discordgo.InteractionApplicationCommand {
+		return CommandName
+	}
+	return name
+}
+
 // archivedGame loads a finished game by ID from arch for the user of r,
 // with its SGF, refusing with a specific message a game that does not
 // exist or that the user may not see.
@@ -47,7 +57,7 @@ func archivedGame(ctx context.Context, arch Archive, r *Request, id string) (*st
 	a, err := arch.ArchivedGame(ctx, id)
 	switch {
 	case errors.Is(err, storage.ErrNotFound) || (err == nil && id == ""):
-		return nil, UserErr(ErrBadOption, fmt.Sprintf("There is no finished game with ID `%s`: pick one of the suggestions, or find it with `/go history`.", Clip(id, 40)))
+		return nil, UserErr(ErrBadOption, fmt.Sprintf("There is no finished game with ID `%s`: pick one of the suggestions, or find it with `/%s history`.", Clip(id, 40), commandOf(r)))
 	case err != nil:
 		return nil, err
 	}
@@ -73,7 +83,7 @@ func FinishedGameOption(ctx context.Context, arch Archive, r *Request) (*storage
 		return nil, err
 	}
 	if len(games) == 0 {
-		return nil, UserErr(ErrNoGame, "No game has been played to the end in this channel yet: name one with `game:` (it suggests your recent games), or see `/go history`.")
+		return nil, UserErr(ErrNoGame, fmt.Sprintf("No game has been played to the end in this channel yet: name one with `game:` (it suggests your recent games), or see `/%s history`.", commandOf(r)))
 	}
 	return archivedGame(ctx, arch, r, games[0].ID)
 }
@@ -104,7 +114,7 @@ func (a *App) completeGames(ctx context.Context, r *Request, keep func(*storage.
 		if keep != nil && !keep(arc) {
 			continue
 		}
-		label := gameLabel(arc, a.archivedSetup(arc), r.User.ID, a.Now())
+		label := gameLabel(arc, a.archivedSetup(arc), a.resultText(arc), r.User.ID, a.Now())
 		if typed != "" && !strings.Contains(strings.ToLower(label), typed) && !strings.HasPrefix(arc.ID, typed) {
 			continue
 		}
@@ -120,7 +130,7 @@ func (a *App) completeGames(ctx context.Context, r *Request, keep func(*storage.
 // of the user with userID when they played it: "vs @bob · 19×19 · B+3.5 ·
 // 2 d ago" ("vs gobot hard · …" against a bot, which is no user to
 // mention), otherwise "alice vs bob · …".
-func gameLabel(a *storage.Archived, setup, userID string, now time.Time) string {
+func gameLabel(a *storage.Archived, setup, result, userID string, now time.Time) string {
 	names := func(side game.Side, at string) string {
 		var ns []string
 		for _, p := range a.Team(side) {
@@ -136,7 +146,7 @@ func gameLabel(a *storage.Archived, setup, userID string, now time.Time) string 
 	if side, played := a.SideOf(userID); played && userID != "" {
 		who = "vs " + names(side.Opponent(), "@")
 	}
-	return fmt.Sprintf("%s · %s · %s · %s", who, setup, a.Result, ago(now.Sub(a.FinishedAt)))
+	return fmt.Sprintf("%s · %s · %s · %s", who, setup, result, ago(now.Sub(a.FinishedAt)))
 }
 
 // ago says how long ago something happened, briefly: "just now", "5 min
@@ -190,7 +200,7 @@ func (a *App) CmdRecord(ctx context.Context, r *Request) error {
 		return err
 	}
 	m := &Message{
-		Content:   fmt.Sprintf("Record of %s, %s, %s, finished <t:%d:d> (%s).", ArchivedTitle(arc), a.archivedSetup(arc), arc.Result, arc.FinishedAt.Unix(), a.recordFormat(arc)),
+		Content:   fmt.Sprintf("Record of %s, %s, %s, finished <t:%d:d> (%s).", a.titleOf(arc), a.archivedSetup(arc), a.resultText(arc), arc.FinishedAt.Unix(), a.recordFormat(arc)),
 		Files:     []File{a.recordFile(arc)},
 		Ephemeral: Elsewhere(arc, r),
 	}
@@ -234,10 +244,10 @@ func (a *App) CmdReplay(ctx context.Context, r *Request) error {
 		return err
 	}
 	if len(f.Data) > maxUpload {
-		return UserErr(ErrBadOption, fmt.Sprintf("The replay of game `%s` is larger than Discord accepts; `/go sgf game:%s` has the record.", arc.ID, arc.ID))
+		return UserErr(ErrBadOption, fmt.Sprintf("The replay of game `%s` is larger than Discord accepts; %s has the record.", arc.ID, a.recordHint(arc.Kind, arc.ID)))
 	}
 	return r.Reply(ctx, &Message{
-		Content:   fmt.Sprintf("Replay of %s, %s, %s, %s.", ArchivedTitle(arc), a.archivedSetup(arc), arc.Result, Plural(arc.Moves, "move")),
+		Content:   fmt.Sprintf("Replay of %s, %s, %s, %s.", a.titleOf(arc), a.archivedSetup(arc), a.resultText(arc), a.movesText(arc.Kind, arc.Moves)),
 		Files:     []File{f},
 		Ephemeral: private,
 	})
@@ -310,7 +320,7 @@ func (a *App) historyMessage(ctx context.Context, arch Archive, r *Request, p st
 	var buttons []discordgo.MessageComponent
 	for i, arc := range games {
 		n := (page-1)*historyPageSize + i + 1
-		sb.WriteString(historyLine(arc, a.archivedSetup(arc), p.Key(), n) + "\n")
+		sb.WriteString(a.historyLine(arc, p.Key(), n) + "\n")
 		format, _, _ := strings.Cut(a.recordFormat(arc), ",") // the record's format, as the button attaches it
 		buttons = append(buttons, discordgo.Button{Label: format + " " + strconv.Itoa(n), Style: discordgo.SecondaryButton, CustomID: "sgf/" + arc.ID})
 	}
@@ -347,7 +357,7 @@ func (a *App) btnSGF(ctx context.Context, r *Request) error {
 	}
 	return r.Reply(ctx, &Message{
 		Ephemeral: true,
-		Content:   fmt.Sprintf("Record of %s, %s, %s, finished <t:%d:d>.", ArchivedTitle(arc), a.archivedSetup(arc), arc.Result, arc.FinishedAt.Unix()),
+		Content:   fmt.Sprintf("Record of %s, %s, %s, finished <t:%d:d>.", a.titleOf(arc), a.archivedSetup(arc), a.resultText(arc), arc.FinishedAt.Unix()),
 		Files:     []File{a.recordFile(arc)},
 	})
 }

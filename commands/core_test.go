@@ -92,7 +92,7 @@ func TestGameLabel(t *testing.T) {
 		{alice, hard, "2", "alice vs gobot hard · 9×9 · B+3.5 · 2 d ago"},
 	} {
 		a := &storage.Archived{Black: tt.black, White: tt.white, Size: 9, Result: "B+3.5", FinishedAt: now.Add(-50 * time.Hour)}
-		if got := gameLabel(a, "9×9", tt.user, now); got != tt.want {
+		if got := gameLabel(a, "9×9", a.Result, tt.user, now); got != tt.want {
 			t.Errorf("gameLabel(%v vs %v) for %s = %q, want %q", tt.black, tt.white, tt.user, got, tt.want)
 		}
 	}

@@ -96,7 +96,7 @@ func testE2EDraughts(t *testing.T, e *env) {
 	if want := "⚪ white " + alice.Mention() + " played **28x19**. White 28x19 captures 1 piece."; !strings.Contains(m.Text(), want) {
 		t.Errorf("after the capture: %q, want %q", m.Text(), want)
 	}
-	if !strings.Contains(m.Text(), "Pieces: ⚪ 20 (0 kings) · ⚫ 19 (0 kings)") {
+	if !strings.Contains(m.Text(), "Pieces: ⚪ 20 · ⚫ 19") {
 		t.Errorf("after the capture: %q, want 20 white and 19 black pieces", m.Text())
 	}
 	e.do(e.draughtsMove(ch, bob, "14x23"))
@@ -125,7 +125,7 @@ func testE2EDraughts(t *testing.T, e *env) {
 		t.Errorf("archived %+v; want draughts, result 0, 4 moves, alice white, bob black", arc)
 	}
 	// /draughts history calls a draw drawn (jigo is Go's word).
-	if h := e.do(e.draughtsCmd(ch, alice, "history")); !strings.Contains(h.Text(), "⚪ drawn vs "+bob.Mention()+" · draughts 10×10 · 0 ·") ||
+	if h := e.do(e.draughtsCmd(ch, alice, "history")); !strings.Contains(h.Text(), "⚪ drawn vs "+bob.Mention()+" · draughts 10×10 · 1-1 ·") ||
 		!strings.Contains(h.Text(), "Page 1 of 1 · the numbered buttons attach each game's record; `/draughts record game:ID` takes the IDs.") {
 		t.Errorf("/draughts history after the draw = %q", h.Text())
 	}
@@ -134,6 +134,11 @@ func testE2EDraughts(t *testing.T, e *env) {
 		if !strings.Contains(pdn, want) {
 			t.Errorf("PDN record lacks %q:\n%s", want, pdn)
 		}
+	}
+	e.refused(e.draughtsCmd(ch, alice, "record", discordtest.Str("game", "123")), "There is no finished game with ID `123`: pick one of the suggestions, or find it with `/draughts history`.")
+	// Stats count the draw on the draughts line too.
+	if st := e.do(e.draughtsCmd(ch, alice, "stats")); !strings.Contains(st.Text(), "1 game**: 0 won, 0 lost, 1 drawn\ndraughts: 0 won, 0 lost, 1 drawn\n") {
+		t.Errorf("/draughts stats after the draw = %q, want the draw on both lines", st.Text())
 	}
 	// The record reads back as the same game.
 	games, err := draughts.ReadPDN(strings.NewReader(pdn))
@@ -147,11 +152,12 @@ func testE2EDraughts(t *testing.T, e *env) {
 		t.Errorf("/go board after the game = %q", fin.Text())
 	}
 	rec := e.do(e.slash(ch, alice, "sgf", discordtest.Str("game", g.ID)))
-	if len(rec.Attachments) != 1 || !strings.HasSuffix(rec.Attachments[0].Filename, ".pdn") || !strings.Contains(rec.Text(), "(PDN, opens in any draughts program)") {
+	if len(rec.Attachments) != 1 || !strings.HasSuffix(rec.Attachments[0].Filename, ".pdn") || !strings.Contains(rec.Text(), "(PDN, opens in any draughts program)") ||
+		!strings.Contains(rec.Text(), "Record of ⚪ alice vs ⚫ bob, draughts 10×10, 1-1, finished") {
 		t.Errorf("/go sgf of the draughts game = %q with %d attachments", rec.Text(), len(rec.Attachments))
 	}
 	hist := e.do(e.slash(ch, alice, "history"))
-	if !strings.Contains(hist.Text(), "vs "+bob.Mention()+" · draughts 10×10 · 0 ·") {
+	if !strings.Contains(hist.Text(), "vs "+bob.Mention()+" · draughts 10×10 · 1-1 ·") {
 		t.Errorf("/go history = %q, want the draughts game", hist.Text())
 	}
 	if b, ok := hist.Button("PDN 1"); !ok {
@@ -400,8 +406,16 @@ func testE2EDraughtsToTheEnd(t *testing.T, e *env) {
 		t.Errorf("archived %s, %d moves, rated %v (%v); want W+, 71 moves, rated, PDN 2-0", arc.Result, arc.Moves, arc.Rated, err)
 	}
 	stats := e.do(e.draughtsCmd(ch, bob, "stats"))
-	if !strings.Contains(stats.Text(), "\nRecord of bob\n") || !strings.Contains(stats.Text(), "**Draughts rating**\nThis server: ") || !strings.Contains(stats.Text(), "draughts: 0 won, 1 lost") {
-		t.Errorf("/draughts stats = %q", stats.Text())
+	if !strings.Contains(stats.Text(), "\nRecord of bob\n") || !strings.Contains(stats.Text(), "**Draughts rating**\nThis server: ") || !strings.Contains(stats.Text(), "draughts: 0 won, 1 lost") ||
+		!strings.Contains(stats.Text(), "⚫ lost vs "+alice.Mention()+" · draughts 10×10 · 2-0 · rated") {
+		t.Errorf("/draughts stats = %q, want the loss, 2-0", stats.Text())
+	}
+	// A draughts rating is a number: kyu and dan are Go's ranks.
+	if strings.Contains(stats.Text(), "rank") {
+		t.Errorf("/draughts stats = %q: a draughts rating with a Go rank", stats.Text())
+	}
+	if rp := e.do(e.slash(ch, alice, "replay", discordtest.Str("game", id))); !strings.Contains(rp.Text(), "Replay of ⚪ alice vs ⚫ bob, draughts 10×10, 2-0, 36 moves.") {
+		t.Errorf("/draughts replay = %q, want White first, 2-0 and 36 moves (71 plies)", rp.Text())
 	}
 	// game: suggests the draughts game where a record is asked for, not
 	// where only Go's games are taken.

@@ -400,12 +400,12 @@ func (a *App) CmdBoard(ctx context.Context, r *Request, g *storage.Game) error {
 // RecordInPlay answers r with the record of g, the game in play (file, in
 // format: "SGF, opens in any Go editor"), and its animated replay when the
 // animation: option asks for one (gif draws it).
-func RecordInPlay(ctx context.Context, r *Request, g *storage.Game, file File, format string, gif func() (File, error)) error {
+func (a *App) RecordInPlay(ctx context.Context, r *Request, g *storage.Game, file File, format string, gif func() (File, error)) error {
 	animate, _, err := r.Bool("animation")
 	if err != nil {
 		return err
 	}
-	moves := Plural(g.State.MoveCount(), "move")
+	moves := a.movesText(g.Kind, g.State.MoveCount())
 	m := &Message{Content: fmt.Sprintf("Game record after %s (%s).", moves, format), Files: []File{file}}
 	if animate {
 		attached, err := WithAnimation(ctx, r, m, gif)

@@ -10,6 +10,7 @@ import (
 	"github.com/gobot-dev/gobot/engine/clock"
 	"github.com/gobot-dev/gobot/engine/game"
 	"github.com/gobot-dev/gobot/storage"
+	"github.com/gobot-dev/gobot/storage/glicko"
 )
 
 // Room is one kind of game's part of the Discord side: what only that
@@ -255,6 +256,68 @@ type ServerSettings interface {
 	// wrong with it (then st is not stored); ok is false when name is not
 	// one of the room's.
 	SetSetting(st *storage.Settings, name, value string) (ok bool, err error)
+}
+
+// Notation is what a room adds when its players write finished games
+// otherwise than Go's: the core's records, lists and ratings ask it. A
+// room without it is written as Go is: "⚫ Black vs ⚪ White", results in
+// SGF ("B+3.5", "W+R"), every move counted, ranks in kyu and dan.
+type Notation interface {
+	// ResultText is arc's result as the kind's players read it: "2-0
+	// (resignation)".
+	ResultText(arc *storage.Archived) string
+	// ArchivedTitle names arc's players, the side that moves first first:
+	// "⚪ Ann vs ⚫ Bob".
+	ArchivedTitle(arc *storage.Archived) string
+	// Moves says how many moves plies (the state's MoveCount) make, as
+	// the kind counts them: "2 moves" where White and Black moved twice.
+	Moves(plies int) string
+	// Rank is a rating's rank as the kind's players know ranks; "" where
+	// the kind has none.
+	Rank(r glicko.Rating) string
+}
+
+// notation is the Notation of kind's room, nil for Go's way.
+func (a *App) notation(kind string) Notation {
+	n, _ := a.RoomOfKind(kind).(Notation)
+	return n
+}
+
+// resultText is arc's result as its kind's players read it.
+func (a *App) resultText(arc *storage.Archived) string {
+	if n := a.notation(arc.Kind); n != nil {
+		return n.ResultText(arc)
+	}
+	return arc.Result
+}
+
+// titleOf names arc's players as its kind's players read it.
+func (a *App) titleOf(arc *storage.Archived) string {
+	if n := a.notation(arc.Kind); n != nil {
+		return n.ArchivedTitle(arc)
+	}
+	return ArchivedTitle(arc)
+}
+
+// movesText counts plies of a game of kind as its players count moves.
+func (a *App) movesText(kind string, plies int) string {
+	if n := a.notation(kind); n != nil {
+		return n.Moves(plies)
+	}
+	return Plural(plies, "move")
+}
+
+// describeRating says a rating in kind for people: "1662 ± 290, rank ?"
+// (no rank where the kind has none).
+func (a *App) describeRating(kind string, r glicko.Rating) string {
+	rank := glicko.Rank(r)
+	if n := a.notation(kind); n != nil {
+		rank = n.Rank(r)
+	}
+	if rank == "" {
+		return fmt.Sprintf("%.0f ± %.0f", r.Rating, r.RD)
+	}
+	return fmt.Sprintf("%.0f ± %.0f, rank %s", r.Rating, r.RD, rank)
 }
 
 // Reviewed is what a room adds when its finished games have reviews: the

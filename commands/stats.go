@@ -115,11 +115,6 @@ func (a *App) RatingNote(ctx context.Context, g *storage.Game) string {
 	return "📈 " + where + ": " + strings.Join(parts, " · ")
 }
 
-// describeRating says a rating for people: "1662 ± 290, rank ?".
-func describeRating(r glicko.Rating) string {
-	return fmt.Sprintf("%.0f ± %.0f, rank %s", r.Rating, r.RD, glicko.Rank(r))
-}
-
 func (a *App) CmdStats(ctx context.Context, r *Request) error {
 	u := r.User
 	if o, ok := r.UserOption("player"); ok {
@@ -162,15 +157,15 @@ func (a *App) CmdStats(ctx context.Context, r *Request) error {
 		case err != nil:
 			return err
 		default:
-			fmt.Fprintf(&sb, "%s: %s · %s\n", pl.name, describeRating(pr.Current(now)), Plural(pr.Games, "rated game"))
+			fmt.Fprintf(&sb, "%s: %s · %s\n", pl.name, a.describeRating(kind, pr.Current(now)), Plural(pr.Games, "rated game"))
 		}
 	}
 	fmt.Fprintf(&sb, "\n**%s**: %d won, %d lost", Plural(st.Games, "game"), st.Wins, st.Losses)
+	tie := "drawn" // the games of every kind together
+	if a.commandRoom(r).Command() == CommandName {
+		tie = "jigo"
+	}
 	if st.Ties > 0 {
-		tie := "drawn" // the games of every kind together
-		if a.commandRoom(r).Command() == CommandName {
-			tie = "jigo"
-		}
 		fmt.Fprintf(&sb, ", %d %s", st.Ties, tie)
 	}
 	if st.NoResult > 0 {
@@ -185,11 +180,15 @@ func (a *App) CmdStats(ctx context.Context, r *Request) error {
 	var bySize []string
 	for _, size := range sizes {
 		s := st.BySize[size]
-		board := fmt.Sprintf("%d×%d", size, size)
+		board, drawn := fmt.Sprintf("%d×%d", size, size), "jigo"
 		if size == 0 {
-			board = "draughts" // the games without a Go board
+			board, drawn = "draughts", "drawn" // the games without a Go board
 		}
-		bySize = append(bySize, fmt.Sprintf("%s: %d won, %d lost", board, s.Wins, s.Losses))
+		line := fmt.Sprintf("%s: %d won, %d lost", board, s.Wins, s.Losses)
+		if s.Ties > 0 {
+			line += fmt.Sprintf(", %d %s", s.Ties, drawn)
+		}
+		bySize = append(bySize, line)
 	}
 	if len(bySize) > 0 {
 		sb.WriteString(strings.Join(bySize, " · ") + "\n")
@@ -204,7 +203,7 @@ func (a *App) CmdStats(ctx context.Context, r *Request) error {
 		sb.WriteString("\n**Latest games**\n")
 	}
 	for _, arc := range games {
-		sb.WriteString(historyLine(arc, a.archivedSetup(arc), u.ID, 0) + "\n")
+		sb.WriteString(a.historyLine(arc, u.ID, 0) + "\n")
 	}
 	return r.Reply(ctx, &Message{
 		Ephemeral: true,
@@ -224,7 +223,7 @@ var sideEmojis = [2]string{"⚫", "⚪"}
 // player with key: "`3.` ⚫ won vs @bob · 19×19 · B+3.5 · rated · <t:…:R> ·
 // `ID`" (without the number when n is 0); an annulled game is "⚫ annulled
 // vs @bob · 9×9 · W+T · not counted · …".
-func historyLine(a *storage.Archived, setup, key string, n int) string {
+func (app *App) historyLine(a *storage.Archived, key string, n int) string {
 	c, _ := a.SideOf(key)
 	c = max(c, 0) // a game the player did not play (never listed) reads as Black's
 	opp := a.Team(c.Opponent())
@@ -260,7 +259,7 @@ func historyLine(a *storage.Archived, setup, key string, n int) string {
 		num = "`" + strconv.Itoa(n) + ".` "
 	}
 	return fmt.Sprintf("%s%s %s vs %s · %s · %s · %s · <t:%d:R> · `%s`",
-		num, sideEmojis[c], outcome, strings.Join(against, ", "), setup, a.Result, rated, a.FinishedAt.Unix(), a.ID)
+		num, sideEmojis[c], outcome, strings.Join(against, ", "), app.archivedSetup(a), app.resultText(a), rated, a.FinishedAt.Unix(), a.ID)
 }
 
 // Plural says a count with its noun: "1 game", "3 games", "2 losses".
@@ -283,7 +282,7 @@ func (a *App) CmdLeaderboard(ctx context.Context, r *Request) error {
 			pool = storage.KindPool(kind, storage.GlobalPool)
 		case "server":
 			if r.Interaction.GuildID == "" {
-				return UserErr(ErrBadOption, "There is no server here: use `/go leaderboard scope:global`.")
+				return UserErr(ErrBadOption, fmt.Sprintf("There is no server here: use `/%s leaderboard scope:global`.", commandOf(r)))
 			}
 		default:
 			return UserErr(ErrBadOption, fmt.Sprintf("The scope must be server or global, not %s.", Quote(scope)))
@@ -335,7 +334,7 @@ func (a *App) leaderboardMessage(ctx context.Context, r *Request, pool string, p
 	if err != nil {
 		return nil, err
 	}
-	scope := "this server"
+	scope, kind := "this server", a.rooms.list[0].Kind()
 	for _, rm := range a.rooms.list {
 		if pool == storage.KindPool(rm.Kind(), storage.GlobalPool) {
 			scope = "all servers (global)"
@@ -343,7 +342,7 @@ func (a *App) leaderboardMessage(ctx context.Context, r *Request, pool string, p
 	}
 	for _, rm := range a.rooms.list {
 		if strings.HasPrefix(pool, rm.Kind()+":") {
-			scope = rm.Kind() + ", " + scope
+			scope, kind = rm.Kind()+", "+scope, rm.Kind()
 		}
 	}
 	pages := (lb.Total + leaderboardPageSize - 1) / leaderboardPageSize
@@ -355,7 +354,7 @@ func (a *App) leaderboardMessage(ctx context.Context, r *Request, pool string, p
 	}
 	var sb strings.Builder
 	line := func(l storage.Leader) string {
-		return fmt.Sprintf("`%d.` %s · %s · %s", l.Place, Mention(l.Rating.Player), describeRating(l.Rating.Rating), Plural(l.Rating.Games, "game"))
+		return fmt.Sprintf("`%d.` %s · %s · %s", l.Place, Mention(l.Rating.Player), a.describeRating(kind, l.Rating.Rating), Plural(l.Rating.Games, "game"))
 	}
 	for _, l := range lb.Leaders {
 		sb.WriteString(line(l) + "\n")

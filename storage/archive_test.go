@@ -239,10 +239,10 @@ func TestPlayerStats(t *testing.T) {
 	}{
 		// 1: won, lost, lost, jigo, void, self: no streak.
 		{"1", PlayerStats{Player: human("1"), Games: 6, Wins: 1, Losses: 2, Ties: 1, NoResult: 2, First: t0, Last: t0.Add(5 * time.Hour),
-			BySize: map[int]*SizeStats{9: {Wins: 1, Losses: 2}}}},
+			BySize: map[int]*SizeStats{9: {Wins: 1, Losses: 2, Ties: 1}}}},
 		// 2: lost, won, won, jigo, void, lost to the bot: one loss.
 		{"2", PlayerStats{Player: human("2"), Games: 6, Wins: 2, Losses: 2, Ties: 1, NoResult: 1, First: t0, Last: t0.Add(10 * time.Hour),
-			BySize: map[int]*SizeStats{9: {Wins: 2, Losses: 2}}, Streak: -1}},
+			BySize: map[int]*SizeStats{9: {Wins: 2, Losses: 2, Ties: 1}}, Streak: -1}},
 		{"bot:strong", PlayerStats{Player: bot("strong"), Games: 1, Wins: 1, First: t0.Add(10 * time.Hour), Last: t0.Add(10 * time.Hour),
 			BySize: map[int]*SizeStats{9: {Wins: 1}}, Streak: 1}},
 	}

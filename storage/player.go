@@ -36,6 +36,9 @@ type PlayerStats struct {
 type SizeStats struct {
 	Wins   int `json:"wins"`
 	Losses int `json:"losses"`
+	// Ties are the draws (jigo) counted since gobot counts them by size;
+	// older ones are in PlayerStats.Ties only, until a recount.
+	Ties int `json:"ties,omitempty"`
 }
 
 // PlayerStats returns a player's statistics (a Discord user ID, or
@@ -162,6 +165,7 @@ func (st *PlayerStats) count(a *Archived, side engine.Color, tie bool) {
 		st.Streak = 0
 	case tie:
 		st.Ties++
+		size.Ties++
 		st.Streak = 0
 	case a.Winner == side:
 		st.Wins++

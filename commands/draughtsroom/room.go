@@ -19,6 +19,7 @@ import (
 	"github.com/gobot-dev/gobot/engine/game"
 	drender "github.com/gobot-dev/gobot/render/draughts"
 	"github.com/gobot-dev/gobot/storage"
+	"github.com/gobot-dev/gobot/storage/glicko"
 )
 
 // DraughtsCommand is the top-level slash command of international draughts.
@@ -547,8 +548,14 @@ func draughtsStatus(g *storage.Game, now time.Time) string {
 		}
 	}
 	p := st.Position()
-	fmt.Fprintf(&sb, "Pieces: ⚪ %d (%d kings) · ⚫ %d (%d kings)\n",
-		p.Pieces(draughts.White).Count(), p.Kings(draughts.White).Count(), p.Pieces(draughts.Black).Count(), p.Kings(draughts.Black).Count())
+	pieces := func(c draughts.Color) string {
+		n, k := p.Pieces(c).Count(), p.Kings(c).Count()
+		if k == 0 {
+			return fmt.Sprint(n)
+		}
+		return fmt.Sprintf("%d (%s)", n, commands.Plural(k, "king"))
+	}
+	fmt.Fprintf(&sb, "Pieces: ⚪ %s · ⚫ %s\n", pieces(draughts.White), pieces(draughts.Black))
 	if _, over := st.Result(); !over {
 		if cs := commands.ClockStatus(g, now, draughtsSideLabel); cs != "" {
 			sb.WriteString(cs + "\n")
@@ -641,6 +648,44 @@ func draughtsArchiveResult(r game.Result) string {
 	}
 	return w + "+"
 }
+
+// resultText is a finished game's result as draughts players write it,
+// with how it was won: "2-0 (resignation)", "1-1", "void".
+func resultText(arc *storage.Archived) string {
+	r, ok := archivedResult(arc.Result)
+	if !ok {
+		return strings.ToLower(arc.Result) // "Void": no result
+	}
+	switch r.Reason {
+	case game.ByResignation:
+		return r.Text + " (resignation)"
+	case game.ByTime:
+		return r.Text + " (time)"
+	case game.ByForfeit:
+		return r.Text + " (forfeit)"
+	}
+	return r.Text
+}
+
+// archivedTitle names a finished game's players, White (who moves first)
+// first: "⚪ Ann vs ⚫ Bob".
+func archivedTitle(arc *storage.Archived) string {
+	return fmt.Sprintf("⚪ %s vs ⚫ %s", commands.ShownName(arc.White), commands.ShownName(arc.Black))
+}
+
+// moves counts plies as draughts counts moves: a move is White's and
+// Black's turn together, so 4 plies are 2 moves and 3 plies 2 as well.
+func moves(plies int) string { return commands.Plural((plies+1)/2, "move") }
+
+// ResultText, ArchivedTitle, Moves and Rank write finished games and
+// ratings as draughts players do (commands.Notation).
+func (r *room) ResultText(arc *storage.Archived) string    { return resultText(arc) }
+func (r *room) ArchivedTitle(arc *storage.Archived) string { return archivedTitle(arc) }
+func (r *room) Moves(plies int) string                     { return moves(plies) }
+
+// Rank is empty: draughts has no kyu and dan ranks, its ratings are
+// shown as numbers.
+func (r *room) Rank(glicko.Rating) string { return "" }
 
 // archivedResult reads a result as draughtsArchiveResult writes it, with
 // its PDN text ("2-0", "0-2", "1-1"); false for anything else ("Void").
@@ -835,16 +880,16 @@ func finishedDraughtsMessage(arc *storage.Archived) (*commands.Message, error) {
 		return nil, fmt.Errorf("commands: draw the board of game %s: %w", arc.ID, err)
 	}
 	name := fmt.Sprintf("draughts-%s-%d.png", arc.ID, st.MoveCount())
-	result := "result " + arc.Result
+	result := "result " + resultText(arc)
 	if r, ok := archivedResult(arc.Result); ok {
 		g := &storage.Game{ID: arc.ID, Kind: draughtsKind, Sides: storage.Sides(arc.White, arc.Black), State: st}
 		result = draughtsResultSentence(g, r)
 	}
 	if arc.Annulled {
-		result = "annulled, not counted · " + arc.Result
+		result = "annulled, not counted · " + resultText(arc)
 	}
 	text := fmt.Sprintf("The last game in this channel ended <t:%d:R> after %s; `/draughts challenge` or `/draughts bot` starts a new one.\n**Game over: %s**",
-		arc.FinishedAt.Unix(), commands.Plural(arc.Moves, "move"), result)
+		arc.FinishedAt.Unix(), moves(arc.Moves), result)
 	return &commands.Message{
 		Embeds: []*discordgo.MessageEmbed{{
 			Title:       commands.Clip(fmt.Sprintf("⚪ %s vs ⚫ %s · draughts", commands.ShownName(arc.White), commands.ShownName(arc.Black)), 256),
@@ -854,7 +899,7 @@ func finishedDraughtsMessage(arc *storage.Archived) (*commands.Message, error) {
 		}},
 		Files: []commands.File{
 			{Name: name, ContentType: "image/png", Description: commands.Clip(drender.AltText(st), 1024), Data: buf.Bytes()},
-			pdnFile(arc.ID, commands.ArchivedTitle(arc), arc.SGF),
+			pdnFile(arc.ID, archivedTitle(arc), arc.SGF),
 		},
 		AllowedMentions: commands.NoMentions(),
 	}, nil
@@ -866,7 +911,7 @@ func (a *room) activePDN(ctx context.Context, r *commands.Request, g *storage.Ga
 	if err != nil {
 		return err
 	}
-	return commands.RecordInPlay(ctx, r, g, pdnFile(g.ID, draughtsTitle(g), data), "PDN, opens in any draughts program",
+	return a.RecordInPlay(ctx, r, g, pdnFile(g.ID, draughtsTitle(g), data), "PDN, opens in any draughts program",
 		func() (commands.File, error) { return draughtsGIF(g.ID, draughtsState(g)) })
 }
 

@@ -340,7 +340,7 @@ func (a *room) activeSGF(ctx context.Context, r *commands.Request, g *storage.Ga
 	if err != nil {
 		return err
 	}
-	return commands.RecordInPlay(ctx, r, g, sgfFile(g.ID, title(g), data), "SGF, opens in any Go editor",
+	return a.RecordInPlay(ctx, r, g, sgfFile(g.ID, title(g), data), "SGF, opens in any Go editor",
 		func() (commands.File, error) { return gameGIF(g, dead) })
 }
 
