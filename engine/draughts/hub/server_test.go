@@ -135,6 +135,59 @@ func TestServeSession(t *testing.T) {
 	}
 }
 
+// TestServePosRefused: a pos line with a bad position or a move that is
+// not legal is answered with an error line and leaves the previous
+// position and its moves as they were, as Scan keeps its position after
+// a bad one: the next search is of the position the GUI set before, for
+// the side to move there, not of the start.
+func TestServePosRefused(t *testing.T) {
+	// Black men on 19 and 20, white men on 32 and 33; Black plays 20-24
+	// and White is to move.
+	const p1 = "Beeeeeeeeeeeeeeeeeebbeeeeeeeeeeewweeeeeeeeeeeeeeeee"
+	set := `pos pos=` + p1 + ` moves="20-24"`
+	for _, tc := range []struct{ name, line, prefix string }{
+		{"bad position", "pos pos=Wxyz", `error message="bad position: `},
+		{"bad start of the moves", `pos moves="99-1"`, `error message="illegal move 99-1: `},
+		{"illegal first move", `pos pos=` + p1 + ` moves="32-28"`, `error message="illegal move 32-28: `},
+		{"illegal third move", `pos pos=` + p1 + ` moves="19-23 33-29 29-24"`, `error message="illegal move 29-24: `},
+		{"illegal move from the start", `pos moves="32-28 32-28"`, `error message="illegal move 32-28: `},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := &firstMove{}
+			s := startSession(t, f.search)
+			s.send(t, set, tc.line, "level depth=1", "go think")
+			if l := s.next(t); !strings.HasPrefix(l, tc.prefix) {
+				t.Errorf("Serve wrote %q, want a line starting %s", l, tc.prefix)
+			}
+			if l := s.next(t); !strings.HasPrefix(l, "done ") {
+				t.Errorf("Serve wrote %q, want done", l)
+			}
+			s.in.Close()
+			if err := <-s.done; err != nil {
+				t.Errorf("Serve = %v", err)
+			}
+			if len(f.reqs) != 1 {
+				t.Fatalf("%d searches, want 1", len(f.reqs))
+			}
+			start, err := draughts.ParseHub(p1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			after := start
+			m, err := ParseMove(&after, "20-24")
+			if err != nil {
+				t.Fatal(err)
+			}
+			after.Play(m)
+			r := f.reqs[0]
+			if !r.Start.Equal(&start) || len(r.Moves) != 1 || r.Moves[0] != m || !r.Position.Equal(&after) {
+				t.Errorf("search after %q: start %s, moves %v, position %s; want %s, [20-24], %s",
+					tc.line, r.Start.Hub(), r.Moves, r.Position.Hub(), start.Hub(), after.Hub())
+			}
+		})
+	}
+}
+
 // session is Serve over pipes, for the tests that talk while it searches.
 type session struct {
 	in   *io.PipeWriter
