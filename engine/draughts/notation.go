@@ -208,12 +208,24 @@ func (p *Position) ParseMove(text string) (Move, error) {
 		return Move{}, err
 	}
 	var buf [MaxMoves]Move
-	return p.resolve(sq, p.Generate(buf[:0]))
+	return p.resolve(written(text, sq), sq, p.Generate(buf[:0]))
+}
+
+// written returns the squares sq, read from text, as the player wrote
+// them: joined by 'x' when text has one (a capture, or a move meant as
+// one), by '-' otherwise, without spaces. A refusal quotes the move so,
+// not as a plain move when the player wrote a capture.
+func written(text string, sq []Square) string {
+	if strings.ContainsAny(text, "xX") {
+		return writeSquares(sq, "x")
+	}
+	return writeSquares(sq, "-")
 }
 
 // resolve finds the move of legal that the squares sq name, or says why
-// there is none.
-func (p *Position) resolve(sq []Square, legal []Move) (Move, error) {
+// there is none; typed is the move as the player wrote it (see written),
+// for the refusal.
+func (p *Position) resolve(typed string, sq []Square, legal []Move) (Move, error) {
 	var found []Move
 	for _, m := range legal {
 		if p.matches(m, sq) {
@@ -224,13 +236,13 @@ func (p *Position) resolve(sq []Square, legal []Move) (Move, error) {
 	case 1:
 		return found[0], nil
 	case 0:
-		return Move{}, p.refusal(sq, legal)
+		return Move{}, p.refusal(typed, sq, legal)
 	}
 	names := make([]string, len(found))
 	for i, m := range found {
 		names[i] = p.Path(m).String()
 	}
-	return Move{}, errorf(ErrAmbiguous, "%s could be %s: write the full path", writeSquares(sq, "x"), orList(names))
+	return Move{}, errorf(ErrAmbiguous, "%s could be %s: write the full path", typed, orList(names))
 }
 
 // matches reports whether the squares sq name m, a legal move: its start
@@ -289,13 +301,10 @@ func subsequence(short, long []Square) bool {
 	return i == len(short)
 }
 
-// refusal explains why the squares sq name no legal move.
-func (p *Position) refusal(sq []Square, legal []Move) error {
+// refusal explains why the squares sq name no legal move, quoting the
+// move as typed, the player's text.
+func (p *Position) refusal(typed string, sq []Square, legal []Move) error {
 	from, to := sq[0], sq[len(sq)-1]
-	typed := writeSquares(sq, "-")
-	if len(sq) > 2 {
-		typed = writeSquares(sq, "x")
-	}
 	us := p.turn
 	if !p.Pieces(us).Has(from) {
 		what := "no piece"
@@ -311,7 +320,6 @@ func (p *Position) refusal(sq []Square, legal []Move) error {
 			if !fits(r, sq) {
 				continue
 			}
-			to := r.Squares[len(r.Squares)-1]
 			best := legal[0]
 			for _, m := range legal {
 				if m.From == from {
@@ -320,12 +328,12 @@ func (p *Position) refusal(sq []Square, legal []Move) error {
 				}
 			}
 			return errorf(ErrMaximumCapture, "%s takes %s, but %s takes %d: the maximum capture is compulsory",
-				Route{Squares: []Square{from, to}, Taken: r.Taken}, pieces(r.Taken.Count()),
+				typed, pieces(r.Taken.Count()),
 				p.Path(best), best.Captured.Count())
 		}
 		if len(sq) == 2 && p.quietReach(from, to) {
-			return errorf(ErrCaptureRequired, "%d-%d does not capture, but a capture is compulsory: %s",
-				from, to, orList(p.texts(legal, 4)))
+			return errorf(ErrCaptureRequired, "%s does not capture, but a capture is compulsory: %s",
+				typed, orList(p.texts(legal, 4)))
 		}
 		return errorf(ErrIllegalMove, "%s is not a legal move: a capture is compulsory: %s", typed, orList(p.texts(legal, 4)))
 	}
@@ -334,10 +342,10 @@ func (p *Position) refusal(sq []Square, legal []Move) error {
 		empty := boardMask &^ (p.pieces[0] | p.pieces[1])
 		back := [2][2]int{{5, 6}, {-6, -5}}[us]
 		if p.kings>>uint(i)&1 == 0 && (j-i == back[0] || j-i == back[1]) && empty>>uint(j)&1 != 0 {
-			return errorf(ErrBackward, "%d-%d goes backward: a man moves forward only, unless it captures", from, to)
+			return errorf(ErrBackward, "%s goes backward: a man moves forward only, unless it captures", typed)
 		}
 		if p.At(to) != Empty {
-			return errorf(ErrIllegalMove, "%d-%d is not a legal move: %d is taken", from, to, to)
+			return errorf(ErrIllegalMove, "%s is not a legal move: %d is taken", typed, to)
 		}
 	}
 	return errorf(ErrIllegalMove, "%s is not a legal move", typed)

@@ -3,6 +3,7 @@ package draughts
 import (
 	"errors"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/gobot-dev/gobot/engine/game"
@@ -105,12 +106,46 @@ White to move`
 		{ambiguous, 0, "3x17", ErrAmbiguous,
 			"draughts: 3x17 could be 3x14x28x17 or 3x20x33x17: write the full path"},
 		{ambiguous, 0, "3x14x17x6", ErrIllegalMove, "draughts: 3x14x17x6 is not a legal move: a capture is compulsory: 3x14x28x6, 3x20x33x6, 3x14x28x11, 3x20x33x11 or …"},
+		// A refusal quotes the move as the player wrote it: a capture
+		// as a capture, a plain move as a plain move.
+		{start, 0, "23x32", ErrNoPiece, "draughts: 23x32: there is no piece on 23, and white is to move"},
+		{start, 0, "19X23", ErrNoPiece, "draughts: 19x23: there is a black piece on 19, and white is to move"},
+		{start, 0, "32x23", ErrIllegalMove, "draughts: 32x23 is not a legal move"},
+		{start, 0, "37 x 32", ErrIllegalMove, "draughts: 37x32 is not a legal move: 32 is taken"},
+		{"\n . . . . .\n. . . . .\n . . . . .\n. . . . .\n . . . . .\n. . w . .\n . . . . .\n. . . . .\n . . . b .\n. . . . .\nWhite to move",
+			0, "28x32", ErrBackward, "draughts: 28x32 goes backward: a man moves forward only, unless it captures"},
+		{maxCapture, 0, "32x28", ErrCaptureRequired,
+			"draughts: 32x28 does not capture, but a capture is compulsory: 34x14"},
+		{maxCapture, 0, "32-21", ErrMaximumCapture,
+			"draughts: 32-21 takes 1 piece, but 34x23x14 takes 2: the maximum capture is compulsory"},
+		{ambiguous, 0, "3-17", ErrAmbiguous,
+			"draughts: 3-17 could be 3x14x28x17 or 3x20x33x17: write the full path"},
+		{ambiguous, 0, "3-14-17-6", ErrIllegalMove, "draughts: 3-14-17-6 is not a legal move: a capture is compulsory: 3x14x28x6, 3x20x33x6, 3x14x28x11, 3x20x33x11 or …"},
 	}
 	for _, tt := range tests {
-		s := stateAt(t, diagram(t, tt.board))
+		p := diagram(t, tt.board)
+		s := stateAt(t, p)
 		_, _, err := s.Play(tt.side, game.Move(tt.move))
 		if err == nil || err.Error() != tt.err || !errors.Is(err, tt.kind) {
 			t.Errorf("Play(%d, %s) = %v, want %q (%v)", tt.side, tt.move, err, tt.err, tt.kind)
+		}
+		if tt.kind == ErrNotYourTurn {
+			continue
+		}
+		// The same refusal when the move is read first, as the bot reads
+		// a player's move (ParseMove, then Play), and by the position's
+		// reader (PDN, Hub, the bots).
+		if m, err := s.ParseMove(tt.side, tt.move); err == nil {
+			if _, _, err := s.Play(tt.side, m); err == nil || err.Error() != tt.err {
+				t.Errorf("Play(%d, ParseMove(%s) = %s) = %v, want %q", tt.side, tt.move, m, err, tt.err)
+			}
+		} else if !errors.Is(err, ErrAmbiguous) || err.Error() != tt.err {
+			t.Errorf("ParseMove(%d, %s) = %v", tt.side, tt.move, err)
+		}
+		// (The position lists the legal moves in another order: compare
+		// the kind and the move quoted.)
+		if _, err := p.ParseMove(tt.move); err == nil || !errors.Is(err, tt.kind) || strings.Fields(err.Error())[1] != strings.Fields(tt.err)[1] {
+			t.Errorf("Position.ParseMove(%s) = %v, want %q (%v)", tt.move, err, tt.err, tt.kind)
 		}
 	}
 }

@@ -198,7 +198,7 @@ func (s State) ParseMove(side game.Side, text string) (game.Move, error) {
 		return "", err
 	}
 	if s.result == nil && side == game.Side(s.pos.turn) {
-		m, err := s.pos.resolve(sq, s.legal)
+		m, err := s.pos.resolve(written(text, sq), sq, s.legal)
 		if err == nil {
 			return game.Move(s.pos.Notation(m, s.legal)), nil
 		}
@@ -206,11 +206,7 @@ func (s State) ParseMove(side game.Side, text string) (game.Move, error) {
 			return "", err
 		}
 	}
-	sep := "-"
-	if strings.ContainsAny(text, "xX") {
-		sep = "x"
-	}
-	return game.Move(writeSquares(sq, sep)), nil
+	return game.Move(written(text, sq)), nil
 }
 
 // Play plays side's move m and returns the new state with the facts to
@@ -238,7 +234,7 @@ func (s State) PlayMove(side game.Side, text string) (State, []game.Fact, error)
 	if err != nil {
 		return State{}, nil, err
 	}
-	mv, err := s.pos.resolve(sq, s.legal)
+	mv, err := s.pos.resolve(written(text, sq), sq, s.legal)
 	if err != nil {
 		return State{}, nil, err
 	}
