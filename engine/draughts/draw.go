@@ -85,6 +85,12 @@ type Counters struct {
 func NewCounters(p *Position) Counters { return Counters{Endgame: EndgameOf(p)} }
 
 // After returns the counters after m, played in before, gave after.
+// The endgame count starts at the move that brings the position under
+// its rule (a capture or a crowning) and runs on while the position
+// stays under the same rule, even through a capture or a crowning (the
+// lone king taking the man of a king and a man, a second man crowned);
+// it starts again when the rule changes (the lone king taking one of
+// three pieces leaves two: 5 moves each from that capture).
 func (c Counters) After(before *Position, m Move, after *Position) Counters {
 	n := Counters{Endgame: EndgameOf(after)}
 	if m.Captured == 0 && before.kings>>bitOf(m.From)&1 != 0 {

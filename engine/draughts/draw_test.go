@@ -228,6 +228,154 @@ Black to move`,
 	}
 }
 
+// TestEndgameOf sorts the material as FMJD 6.3 and 6.4 do: a lone king
+// against three pieces with a king among them (16 moves), against two
+// pieces or one with a king among them (5 moves); anything else, a lone
+// man or no king on the other side, falls under neither.
+func TestEndgameOf(t *testing.T) {
+	for _, tt := range []struct {
+		fen  string
+		want Endgame
+	}{
+		{"W:WK46,K47,K48:BK5", Endgame16}, // three kings
+		{"W:WK46,K47,38:BK5", Endgame16},  // two kings and a man
+		{"W:WK46,37,38:BK5", Endgame16},   // a king and two men
+		{"B:WK46:BK5,K4,14", Endgame16},   // Black's three
+		{"W:WK46,K47:BK5", Endgame5},      // two kings
+		{"W:WK46,38:BK5", Endgame5},       // a king and a man
+		{"W:WK46:BK5", Endgame5},          // king against king
+		{"B:WK46:BK5,14", Endgame5},       // Black's king and man
+		{"W:W36,37,38:BK5", NoEndgame},    // three men
+		{"W:W37,38:BK5", NoEndgame},       // two men
+		{"W:W38:BK5", NoEndgame},          // a man
+		{"W:WK46,K47,K48:B5", NoEndgame},  // the lone piece is a man
+		{"W:WK46,K47,K48,K49:BK5", NoEndgame},
+		{"W:WK46,K47:BK5,K4", NoEndgame},
+		{"W:WK46,38:BK5,14", NoEndgame},
+	} {
+		p, err := ParseFEN(tt.fen)
+		if err != nil {
+			t.Fatalf("ParseFEN(%s) = %v", tt.fen, err)
+		}
+		if got := EndgameOf(&p); got != tt.want {
+			t.Errorf("EndgameOf(%s) = %v, want %v", tt.fen, got, tt.want)
+		}
+	}
+}
+
+// TestEndgameRulesInPlay plays games into the endgame rules (FMJD 6.3
+// and 6.4, as lidraughts counts them): the count starts with the capture
+// or the crowning that makes the material, runs on while the material
+// stays under the same rule (a second king crowned, the lone king taking
+// the man of a king and a man), starts again when the lone king's capture
+// turns three against one into two against one, and the game is drawn
+// after exactly 16 (or 5) moves of each side from there, not a ply
+// sooner. The count survives a reload of the game.
+func TestEndgameRulesInPlay(t *testing.T) {
+	tests := []struct {
+		name  string
+		fen   string
+		moves []string // the moves that reach the rule
+		rule  Endgame  // the rule after them
+		plies int      // the plies counted under it after them
+		want  game.Reason
+	}{{
+		name:  "a capture leaves two kings and a man against a king",
+		fen:   "W:WK46,28,K50:BK1,23",
+		moves: []string{"28x19"},
+		rule:  Endgame16, plies: 0, want: By16Moves,
+	}, {
+		name:  "three men against a king: the count starts when one is crowned",
+		fen:   "W:W6,48,49:BK45",
+		moves: []string{"6-1"},
+		rule:  Endgame16, plies: 0, want: By16Moves,
+	}, {
+		name:  "a second man crowned: the count runs on",
+		fen:   "W:W6,7,8:BK45",
+		moves: []string{"6-1", "45-40", "7-2"},
+		rule:  Endgame16, plies: 2, want: By16Moves,
+	}, {
+		name:  "the lone king takes one of three: 5 moves each from the capture",
+		fen:   "W:WK46,28,K50:BK1,23",
+		moves: []string{"28x19", "1-6", "19-13", "6-1", "46-23", "1x29"},
+		rule:  Endgame5, plies: 0, want: By5Moves,
+	}, {
+		name:  "a capture leaves a king and a man against a king",
+		fen:   "W:WK46,28:BK1,23",
+		moves: []string{"28x19"},
+		rule:  Endgame5, plies: 0, want: By5Moves,
+	}, {
+		name:  "the lone king takes the man: the count runs on, king against king",
+		fen:   "W:WK46,28:BK1,23",
+		moves: []string{"28x19", "1-18", "19-13", "18x9"},
+		rule:  Endgame5, plies: 3, want: By5Moves,
+	}}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s, err := NewState(game.Options{"fen": tt.fen}, 0)
+			if err != nil {
+				t.Fatalf("NewState(%s) = %v", tt.fen, err)
+			}
+			s = play(t, s, tt.moves...)
+			if c := s.Counters(); c.Endgame != tt.rule || c.Plies != tt.plies {
+				t.Fatalf("after %v: Counters() = %+v, want endgame %v, %d plies", tt.moves, c, tt.rule, tt.plies)
+			}
+			limit := 32 // 16 moves each, in plies
+			if tt.rule == Endgame5 {
+				limit = 10 // 5 moves each
+			}
+			before, after := wander(t, s, limit-tt.plies)
+			if r, over := before.Result(); over {
+				t.Fatalf("over after %d plies under the rule: %+v", limit-1, r)
+			}
+			if c := before.Counters(); c.Endgame != tt.rule || c.Plies != limit-1 {
+				t.Errorf("a ply before the draw: Counters() = %+v, want %d plies", c, limit-1)
+			}
+			r, over := after.Result()
+			want := game.Result{Winner: game.NoSide, Reason: tt.want, Text: "1-1"}
+			if !over || r != want {
+				t.Fatalf("after %d plies under the rule Result() = %+v, %v, want %+v", limit, r, over, want)
+			}
+			// Reloaded a ply before, the game is drawn by the same move.
+			b, err := before.MarshalJSON()
+			if err != nil {
+				t.Fatal(err)
+			}
+			d, err := DecodeState(b)
+			if err != nil {
+				t.Fatalf("DecodeState(%s) = %v", b, err)
+			}
+			if d.Counters() != before.Counters() {
+				t.Errorf("reloaded: Counters() = %+v, want %+v", d.Counters(), before.Counters())
+			}
+			moves := after.Moves()
+			if r, _ := play(t, d, string(moves[len(moves)-1])).Result(); r != want {
+				t.Errorf("reloaded, then the last move: Result() = %+v, want %+v", r, want)
+			}
+		})
+	}
+}
+
+// TestEndgameWinOnLastMove: the move that would complete the count but
+// takes the lone king wins; the rules draw only a game still going.
+func TestEndgameWinOnLastMove(t *testing.T) {
+	s, err := NewState(game.Options{"fen": "W:WK46,28:BK1,23"}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 28x19 leaves a king and a man against a king, Black to move: the
+	// tenth ply after it is White's fifth move, 11x2, taking the king.
+	s = play(t, s, "28x19", "1-6", "19-13", "6-1", "13-8", "1-6", "8-2", "6-1", "2-11", "1-7")
+	if c := s.Counters(); c.Endgame != Endgame5 || c.Plies != 9 {
+		t.Fatalf("before the last move: Counters() = %+v, want the 5-move rule, 9 plies", c)
+	}
+	s = play(t, s, "11x2")
+	want := game.Result{Winner: game.Side(White), Reason: game.ByRule, Text: "2-0"}
+	if r, over := s.Result(); !over || r != want {
+		t.Errorf("after 11x2: Result() = %+v, %v, want %+v", r, over, want)
+	}
+}
+
 func TestEndgameCountStartsWhenReached(t *testing.T) {
 	// White's 4 kings against a king: no rule. 10x? takes nothing; the
 	// count starts when a capture leaves three against one.
