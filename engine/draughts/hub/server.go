@@ -152,11 +152,11 @@ type ServerOptions struct {
 // As Scan 3.1 does, pos and go reset the level to none (so a GUI sends
 // pos, level and go for each search), and a command other than ping,
 // ponder-hit and stop during a search stops it and is then carried out.
-// pos without pos= is the start position; a bad position or an illegal
-// move in moves= is answered with an error line and leaves the previous
-// position and its moves as they were (Scan keeps the previous position
-// after a bad one, but the new one up to the move before an illegal
-// move). Lines that do not read, and commands it does not know, are
+// pos without pos= is the start position. As in Scan, a bad position is
+// answered with an error line and leaves the previous position and its
+// moves as they were, and an illegal move in moves= is answered with an
+// error line and the new position is kept up to the move before. Lines
+// that do not read, and commands it does not know, are
 // answered with an error line.
 func Serve(ctx context.Context, in io.Reader, out io.Writer, opts ServerOptions) error {
 	if opts.Name == "" {
@@ -309,9 +309,10 @@ func (s *server) do(l Line) (quit bool, err error) {
 }
 
 // posCommand reads pos: the position (start when absent) and the moves.
-// A bad position or a move that is not legal is answered with an error
-// line and changes nothing: the search that follows is of the previous
-// position, not of the start or of half the new one.
+// A bad position is answered with an error line and changes nothing: the
+// search that follows is of the previous position, not of the start. A
+// move that is not legal is answered with an error line, and the line's
+// position stands up to the move before it, as Scan has it.
 func (s *server) posCommand(l Line) error {
 	s.limit = Limit{}
 	p := draughts.Start()
@@ -327,6 +328,7 @@ func (s *server) posCommand(l Line) error {
 	for _, mt := range strings.Fields(text) {
 		m, err := ParseMove(&q, mt)
 		if err != nil {
+			s.setPos(p, moves)
 			return s.error("illegal move " + mt + ": " + strings.TrimPrefix(err.Error(), "hub: "))
 		}
 		moves = append(moves, m)

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -135,22 +136,28 @@ func TestServeSession(t *testing.T) {
 	}
 }
 
-// TestServePosRefused: a pos line with a bad position or a move that is
-// not legal is answered with an error line and leaves the previous
-// position and its moves as they were, as Scan keeps its position after
-// a bad one: the next search is of the position the GUI set before, for
-// the side to move there, not of the start.
+// TestServePosRefused: as in Scan, a pos line with a bad position is
+// answered with an error line and leaves the previous position and its
+// moves as they were (the next search is of the position the GUI set
+// before, for the side to move there, not of the start), and one with an
+// illegal move keeps its position up to the move before.
 func TestServePosRefused(t *testing.T) {
 	// Black men on 19 and 20, white men on 32 and 33; Black plays 20-24
 	// and White is to move.
 	const p1 = "Beeeeeeeeeeeeeeeeeebbeeeeeeeeeeewweeeeeeeeeeeeeeeee"
+	initial := draughts.Start()
+	startHub := initial.Hub()
 	set := `pos pos=` + p1 + ` moves="20-24"`
-	for _, tc := range []struct{ name, line, prefix string }{
-		{"bad position", "pos pos=Wxyz", `error message="bad position: `},
-		{"bad start of the moves", `pos moves="99-1"`, `error message="illegal move 99-1: `},
-		{"illegal first move", `pos pos=` + p1 + ` moves="32-28"`, `error message="illegal move 32-28: `},
-		{"illegal third move", `pos pos=` + p1 + ` moves="19-23 33-29 29-24"`, `error message="illegal move 29-24: `},
-		{"illegal move from the start", `pos moves="32-28 32-28"`, `error message="illegal move 32-28: `},
+	for _, tc := range []struct {
+		name, line, prefix string
+		start              string   // the position searched from: p1 when empty
+		moves              []string // the moves then played: 20-24 when nil
+	}{
+		{"bad position", "pos pos=Wxyz", `error message="bad position: `, "", nil},
+		{"bad start of the moves", `pos moves="99-1"`, `error message="illegal move 99-1: `, startHub, []string{}},
+		{"illegal first move", `pos pos=` + p1 + ` moves="32-28"`, `error message="illegal move 32-28: `, p1, []string{}},
+		{"illegal third move", `pos pos=` + p1 + ` moves="19-23 33-29 29-24"`, `error message="illegal move 29-24: `, p1, []string{"19-23", "33-29"}},
+		{"illegal move from the start", `pos moves="32-28 32-28"`, `error message="illegal move 32-28: `, startHub, []string{"32-28"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f := &firstMove{}
@@ -169,20 +176,27 @@ func TestServePosRefused(t *testing.T) {
 			if len(f.reqs) != 1 {
 				t.Fatalf("%d searches, want 1", len(f.reqs))
 			}
-			start, err := draughts.ParseHub(p1)
+			if tc.start == "" {
+				tc.start, tc.moves = p1, []string{"20-24"}
+			}
+			start, err := draughts.ParseHub(tc.start)
 			if err != nil {
 				t.Fatal(err)
 			}
 			after := start
-			m, err := ParseMove(&after, "20-24")
-			if err != nil {
-				t.Fatal(err)
+			var want []draughts.Move
+			for _, mt := range tc.moves {
+				m, err := ParseMove(&after, mt)
+				if err != nil {
+					t.Fatal(err)
+				}
+				after.Play(m)
+				want = append(want, m)
 			}
-			after.Play(m)
 			r := f.reqs[0]
-			if !r.Start.Equal(&start) || len(r.Moves) != 1 || r.Moves[0] != m || !r.Position.Equal(&after) {
-				t.Errorf("search after %q: start %s, moves %v, position %s; want %s, [20-24], %s",
-					tc.line, r.Start.Hub(), r.Moves, r.Position.Hub(), start.Hub(), after.Hub())
+			if !r.Start.Equal(&start) || !slices.Equal(r.Moves, want) || !r.Position.Equal(&after) {
+				t.Errorf("search after %q: start %s, moves %v, position %s; want %s, %v, %s",
+					tc.line, r.Start.Hub(), r.Moves, r.Position.Hub(), start.Hub(), tc.moves, after.Hub())
 			}
 		})
 	}
