@@ -247,3 +247,42 @@ func (p withBeginner) GenMove(ctx context.Context, level string, g *engine.Game)
 	}
 	return p.topLeft.GenMove(ctx, "tester", g)
 }
+
+// TestE2EFarmingSamePair: the alt-account farm (a friend resigning after
+// six moves each, game after game) rates three games between the same
+// two people in 24 hours; the fourth is recorded and counted, not rated,
+// and says when a rated game between them counts again. Other pairs are
+// not held back, and after the day the pair is rated again.
+func TestE2EFarmingSamePair(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	ch := e.d.GuildChannel("general")
+	alice, bob, carol := e.d.NewUser("alice"), e.d.NewUser("bob"), e.d.NewUser("carol")
+	first := e.clock.Now().Add(time.Hour) // ratedGame finishes, then advances an hour
+	for range commands.PairRatedLimit {
+		e.ratedGame(ch, alice, bob)
+	}
+	before := e.rating(storage.GlobalPool, alice.ID)
+	e.startGame(ch, alice, bob, 9)
+	id := e.game(ch.ID).ID
+	e.playOut(ch, alice, bob, append(append([]string{}, opening9...), "B2", "H8"))
+	final := e.do(e.slash(ch, bob, "resign"))
+	want := fmt.Sprintf("Not rated: <@%s> and <@%s> have finished 3 rated games against each other in the last 24 hours, the most that count (so that nobody can farm a rating); a rated game between them counts again <t:%d:R>.",
+		alice.ID, bob.ID, first.Add(-time.Hour).Add(commands.PairWindow).Unix())
+	if !strings.Contains(final.Text(), want) || strings.Contains(final.Text(), "📈") {
+		t.Errorf("fourth game in a day: %q, want %q", final.Text(), want)
+	}
+	if a := e.archived(ch.ID, id); a.Rated || a.Annulled || a.Result != "B+R" {
+		t.Errorf("fourth game archived rated=%v annulled=%v %s, want counted, unrated, B+R", a.Rated, a.Annulled, a.Result)
+	}
+	if got := e.rating(storage.GlobalPool, alice.ID); got != before {
+		t.Errorf("the fourth game moved alice's rating: %s -> %s", before, got)
+	}
+	if m := e.do(e.slash(ch, alice, "stats")); !strings.Contains(m.Text(), "**4 games**: 4 won") {
+		t.Errorf("/go stats = %q, want the four games counted", m.Text())
+	}
+	// Another opponent counts at once; the same pair after the day again.
+	e.ratedGame(ch, alice, carol)
+	e.clock.Advance(commands.PairWindow)
+	e.ratedGame(ch, alice, bob)
+}

@@ -110,7 +110,14 @@ func (a *App) RatingNote(ctx context.Context, g *storage.Game) string {
 		parts = append(parts, fmt.Sprintf("%s %.0f → %.0f (%s%.0f)", Mention(p), c.Before.Rating, c.After.Rating, sign, delta))
 	}
 	if len(parts) == 0 {
-		return a.roomOf(g).UnratedNote(g)
+		if note := a.roomOf(g).UnratedNote(g); note != "" || g.Unrated {
+			return note
+		}
+		if again, limited, _ := a.pairLimit(ctx, g, a.Now()); limited {
+			return fmt.Sprintf("Not rated: %s and %s have finished %d rated games against each other in the last 24 hours, the most that count (so that nobody can farm a rating); a rated game between them counts again <t:%d:R>.",
+				Mention(g.First(0)), Mention(g.First(1)), PairRatedLimit, again.Unix())
+		}
+		return ""
 	}
 	return "📈 " + where + ": " + strings.Join(parts, " · ")
 }
