@@ -36,10 +36,15 @@ func moderator(r *Request) bool {
 }
 
 // tooLateToAbort is the refusal of a player's abort of g once each player
-// has made two moves.
-func (a *App) tooLateToAbort(g *storage.Game) error {
-	return UserErr(ErrForbidden, fmt.Sprintf("Each player has made two moves, so the game can no longer be aborted: "+
-		"resign (`/%s resign`) or play on; on a server, a moderator can still end a stuck game.", a.roomOf(g).Command()))
+// has made two moves. A player who is a moderator is told that their
+// moderator's abort does not reach their own game.
+func (a *App) tooLateToAbort(r *Request, g *storage.Game) error {
+	msg := fmt.Sprintf("Each player has made two moves, so the game can no longer be aborted: "+
+		"resign (`/%s resign`) or play on; on a server, a moderator can still end a stuck game.", a.roomOf(g).Command())
+	if moderator(r) {
+		msg += " You play in this game, so that must be another moderator, not you."
+	}
+	return UserErr(ErrForbidden, msg)
 }
 
 // askAbort asks a player to confirm the abort of g, or refuses it when
@@ -49,7 +54,7 @@ func (a *App) askAbort(ctx context.Context, r *Request, g *storage.Game) error {
 		return ErrGameOver
 	}
 	if !a.earlyAbort(g) {
-		return a.tooLateToAbort(g)
+		return a.tooLateToAbort(r, g)
 	}
 	return r.Reply(ctx, &Message{
 		Content:   fmt.Sprintf("Abort the game %s? It is recorded as aborted, with its record, and never rated; the channel is then free for a new game.", a.gameTitle(g)),
@@ -71,7 +76,7 @@ func (a *App) PlayerAbort(ctx context.Context, r *Request, g *storage.Game) erro
 		return ErrGameOver
 	}
 	if !a.earlyAbort(g) {
-		return a.tooLateToAbort(g)
+		return a.tooLateToAbort(r, g)
 	}
 	by := UserPlayer(r.User)
 	comment := fmt.Sprintf("Aborted by %s before each player had made %d moves: recorded, never rated.", PlainName(by), abortMoves)

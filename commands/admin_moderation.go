@@ -51,6 +51,9 @@ func (a *App) adminAdjudicate(ctx context.Context, r *Request) error {
 	if err != nil {
 		return err
 	}
+	if _, plays := g.SideOf(r.User.ID); plays {
+		return UserErr(ErrForbidden, fmt.Sprintf("You play in the game `%s` (%s), so you cannot decide it: another admin of this server must.", g.ID, a.gameTitle(g)))
+	}
 	if _, over := g.State.Result(); over {
 		return ErrGameOver
 	}
@@ -142,6 +145,10 @@ func (a *App) adminAnnul(ctx context.Context, r *Request) error {
 	}
 	if err != nil {
 		return err
+	}
+	if _, played := arc.SideOf(UserPlayer(r.User).Key()); played {
+		return UserErr(ErrForbidden, fmt.Sprintf("You played in the game `%s` (⚫ %s vs ⚪ %s, %s), so you cannot annul it: another admin of this server must.",
+			arc.ID, ShownName(arc.Black), ShownName(arc.White), arc.Result))
 	}
 	if arc.Annulled {
 		return UserErr(ErrBadOption, fmt.Sprintf("The game `%s` is annulled already.", arc.ID))

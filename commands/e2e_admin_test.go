@@ -827,3 +827,79 @@ func draughtsLevelNames() string {
 	}
 	return strings.Join(names, ", ")
 }
+
+// TestE2EAdminOwnGames: nobody rules on a game they play in. An admin who
+// plays a game in play (alone or in a team) cannot adjudicate it, nor annul
+// a finished game they played; a moderator who plays aborts as a player:
+// asked to confirm in the first moves, then refused with the players'
+// words, in Go as in draughts. Each refusal is private, changes nothing
+// and is not logged; another admin may decide.
+func TestE2EAdminOwnGames(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	ch, rengo, mods, dames := e.d.GuildChannel("general"), e.d.GuildChannel("rengo"), e.d.GuildChannel("mods"), e.d.GuildChannel("dames")
+	ann, _, _ := e.admins()
+	alice, bob, cid, dan := e.d.NewUser("alice"), e.d.NewUser("bob"), e.d.NewUser("cid"), e.d.NewUser("dan")
+	bob.Permissions = discordtest.PermServerAdmin
+	dan.Permissions = discordtest.PermServerAdmin
+	carol := e.d.NewUser("carol")
+	carol.Permissions = discordtest.PermModerator
+
+	// bob plays White: he may not award it to himself, nor annul it.
+	e.startGame(ch, alice, bob, 9)
+	e.playOut(ch, alice, bob, opening9[:4])
+	g := e.game(ch.ID)
+	for _, result := range []string{"white", "black", "annul"} {
+		e.refused(e.adminCmd(ch, bob, "adjudicate", discordtest.Str("game", g.ID), discordtest.Str("result", result), discordtest.Str("reason", "she left")),
+			"You play in the game `"+g.ID+"` (⚫ alice vs ⚪ bob), so you cannot decide it: another admin of this server must.")
+	}
+	// Nor abort it as a moderator past the first moves.
+	e.refused(e.slash(ch, bob, "abort", discordtest.Str("reason", "she left")), tooLateToAbort+" You play in this game, so that must be another moderator, not you.")
+	if got := e.game(ch.ID); got == nil || got.Version != g.Version {
+		t.Fatalf("a refused ruling by a player changed the game")
+	}
+
+	// In a team game, any member of either team.
+	lobby := e.rengoLobby(rengo, ann, bob, cid, dan, discordtest.Bool("thread", false))
+	e.do(e.click(ann, lobby, "Start"))
+	team := e.game(rengo.ID)
+	e.refused(e.adminCmd(rengo, dan, "adjudicate", discordtest.Str("game", team.ID), discordtest.Str("result", "white"), discordtest.Str("reason", "Black stopped")),
+		"You play in the game `"+team.ID+"` (⚫ ann, cid vs ⚪ bob, dan), so you cannot decide it: another admin of this server must.")
+
+	// carol, a moderator, aborts her own game as a player: asked first
+	// while it is early, refused after two moves each, reason or not.
+	e.startGame(mods, carol, alice, 9)
+	if m := e.do(e.slash(mods, carol, "abort", discordtest.Str("reason", "bored"))); !m.Ephemeral || !strings.HasPrefix(m.Text(), "Abort the game ⚫ carol vs ⚪ alice? ") || e.game(mods.ID) == nil {
+		t.Errorf("a moderator's early abort of her own game = %q, want the players' question", m.Text())
+	}
+	e.playOut(mods, carol, alice, opening9[:4])
+	e.refused(e.slash(mods, carol, "abort", discordtest.Str("reason", "bored")), tooLateToAbort+" You play in this game, so that must be another moderator, not you.")
+	// The same in draughts.
+	msg := e.newChallenge(e.draughtsCmd(dames, carol, "challenge", discordtest.UserOpt("opponent", alice), discordtest.Str("colour", "white")))
+	e.do(e.click(alice, msg, "accept"))
+	e.waitBoard(dames.ID, "⚪ white to play")
+	for _, m := range []struct {
+		u  discordtest.User
+		mv string
+	}{{carol, "32-28"}, {alice, "19-23"}, {carol, "28x19"}, {alice, "14x23"}} {
+		e.do(e.draughtsMove(dames, m.u, m.mv))
+	}
+	e.refused(e.draughtsCmd(dames, carol, "abort", discordtest.Str("reason", "bored")),
+		"Each player has made two moves, so the game can no longer be aborted: resign (`/draughts resign`) or play on; on a server, a moderator can still end a stuck game. You play in this game, so that must be another moderator, not you.")
+
+	// A finished game bob played: he may not annul it.
+	rated := e.d.GuildChannel("rated")
+	done := e.ratedGame(rated, alice, bob)
+	e.refused(e.adminCmd(ch, bob, "annul", discordtest.Str("game", done), discordtest.Str("reason", "farmed")),
+		"You played in the game `"+done+"` (⚫ alice vs ⚪ bob, B+R), so you cannot annul it: another admin of this server must.")
+	if a := e.archived(rated.ID, done); a.Annulled || !a.Rated {
+		t.Errorf("a refused annul changed the record: annulled=%v rated=%v", a.Annulled, a.Rated)
+	}
+	if log := e.adminLog(); len(log) != 0 {
+		t.Errorf("refused rulings were logged: %q", log)
+	}
+
+	// Another admin may.
+	e.said(e.adminCmd(ch, ann, "adjudicate", discordtest.Str("game", g.ID), discordtest.Str("result", "black"), discordtest.Str("reason", "bob left")),
+		"Done: the game `"+g.ID+"` (⚫ alice vs ⚪ bob) is recorded as B+F, and its channel was told.")
+}

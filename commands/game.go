@@ -491,8 +491,12 @@ func WithAnimation(ctx context.Context, r *Request, m *Message, gif func() (File
 // maxUpload is the largest attachment Discord accepts from bots everywhere.
 const maxUpload = 8 << 20
 
+// CmdAbort is /go abort (and /draughts abort): a player's abort by the
+// players' rules, or a moderator's of a game they do not play in.
 func (a *App) CmdAbort(ctx context.Context, r *Request, g *storage.Game) error {
-	if err := a.IsPlayer(g, r.User); err == nil && (a.earlyAbort(g) || !moderator(r)) {
+	if err := a.IsPlayer(g, r.User); err == nil {
+		// A player who is also a moderator aborts as a player: nobody
+		// rules on their own game.
 		return a.askAbort(ctx, r, g) // a player's abort (see abort.go)
 	}
 	if m := r.Interaction.Member; m != nil && r.Interaction.GuildID != "" {
