@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"regexp"
 	"slices"
 	"strconv"
@@ -32,7 +33,7 @@ const (
 	maxBanDays    = 3650 // ten years
 	maxGameLimit  = 100  // the highest max_games
 	maxChannels   = 25   // game channels
-	adminPageSize = 10   // entries of a games or log page
+	adminPageSize = 10   // entries of a games or log page (fewer when long)
 	minTTL        = 10 * time.Minute
 	maxTTL        = 30 * 24 * time.Hour
 )
@@ -50,6 +51,7 @@ func (a *App) adminRoutes(rt *Router) {
 	rt.Command("go-admin/log", a.asAdmin(a.adminLog))
 	rt.Component("admin/games/{page}", a.asAdmin(a.btnAdminGames))
 	rt.Component("admin/log/{page}", a.asAdmin(a.btnAdminLog))
+	rt.Component("admin/log/{user}/{page}", a.asAdmin(a.btnAdminLog))
 }
 
 // Refusals of /go-admin to someone who may not use it.
@@ -570,6 +572,12 @@ func (a *App) gameLine(g *storage.Game) string {
 
 // ---- log
 
+// Sizes of the log's pages and lines.
+const (
+	logPageChars = 4096 // an embed's description: a page of the log
+	logValue     = 200  // characters of a value before or after, about
+)
+
 func (a *App) adminLog(ctx context.Context, r *Request) error {
 	page, given, err := r.Int("page")
 	if err != nil {
@@ -578,7 +586,11 @@ func (a *App) adminLog(ctx context.Context, r *Request) error {
 	if !given {
 		page = 1
 	}
-	m, err := a.adminLogPage(ctx, r, page)
+	who := ""
+	if u, ok := r.UserOption("user"); ok {
+		who = u.ID
+	}
+	m, err := a.adminLogPage(ctx, r, who, page)
 	if err != nil {
 		return err
 	}
@@ -590,42 +602,113 @@ func (a *App) btnAdminLog(ctx context.Context, r *Request) error {
 	if err != nil {
 		return ErrStale
 	}
-	m, err := a.adminLogPage(ctx, r, page)
+	m, err := a.adminLogPage(ctx, r, r.Param("user"), page)
 	if err != nil {
 		return err
 	}
 	return r.Update(ctx, m)
 }
 
-func (a *App) adminLogPage(ctx context.Context, r *Request, page int) (*Message, error) {
+// adminLogPage is page of the server's log, newest first: of its whole
+// log, or with who (a user ID) of the entries by or about them (see
+// aboutUser). Pages are cut between entries (logPages), so each entry is
+// whole on one page.
+func (a *App) adminLogPage(ctx context.Context, r *Request, who string, page int) (*Message, error) {
 	if page < 1 {
 		return nil, UserErr(ErrBadOption, "Pages start at 1.")
 	}
-	entries, total, err := a.admin.AuditLog(ctx, r.Interaction.GuildID, (page-1)*adminPageSize, adminPageSize)
+	// Pages are cut by the length of their entries, so the whole log is
+	// read to know where each page begins and how many there are.
+	entries, _, err := a.admin.AuditLog(ctx, r.Interaction.GuildID, 0, math.MaxInt32)
 	if err != nil {
 		return nil, err
 	}
-	if total == 0 {
-		return &Message{Content: "The log of this server is empty: no admin or moderator has acted here yet.", Ephemeral: true, AllowedMentions: NoMentions()}, nil
+	content, prefix := "", "admin/log/"
+	if who != "" {
+		about, err := a.aboutUser(ctx, who)
+		if err != nil {
+			return nil, err
+		}
+		entries = slices.DeleteFunc(entries, func(e storage.AuditEntry) bool { return !about(e) })
+		content, prefix = fmt.Sprintf("The entries by or about <@%s>: what they did, their bans and their games.", who), "admin/log/"+who+"/"
+		if len(entries) == 0 {
+			return &Message{Content: fmt.Sprintf("The log of this server has no entry by or about <@%s>.", who), Ephemeral: true, AllowedMentions: NoMentions()}, nil
+		}
 	}
-	pages := (total + adminPageSize - 1) / adminPageSize
-	if page > pages {
-		return nil, UserErr(ErrBadOption, fmt.Sprintf("There are only %s.", Plural(pages, "page")))
+	if len(entries) == 0 {
+		return &Message{Content: "The log of this server is empty: no admin or moderator has acted here yet.", Ephemeral: true, AllowedMentions: NoMentions()}, nil
 	}
 	var lines []string
 	for _, e := range entries {
 		lines = append(lines, auditLine(e))
 	}
+	pages := logPages(lines)
+	if page > len(pages) {
+		return nil, UserErr(ErrBadOption, fmt.Sprintf("There are only %s.", Plural(len(pages), "page")))
+	}
 	embed := &discordgo.MessageEmbed{
-		Title:       fmt.Sprintf("Log of this server: %s (page %d of %d)", logEntries(total), page, pages),
-		Description: Clip(strings.Join(lines, "\n"), 4096),
+		Title:       fmt.Sprintf("Log of this server: %s (page %d of %d)", logEntries(len(entries)), page, len(pages)),
+		Description: strings.Join(pages[page-1], "\n"),
 		Color:       ColorBlack,
 	}
-	return &Message{Embeds: []*discordgo.MessageEmbed{embed}, Ephemeral: true, AllowedMentions: NoMentions(),
-		Components: pageButtons("admin/log/", page, pages)}, nil
+	return &Message{Content: content, Embeds: []*discordgo.MessageEmbed{embed}, Ephemeral: true, AllowedMentions: NoMentions(),
+		Components: pageButtons(prefix, page, len(pages))}, nil
+}
+
+// logPages cuts the log's lines, newest first, into pages of whole lines:
+// at most adminPageSize, and as many as fit in an embed (logPageChars).
+func logPages(lines []string) [][]string {
+	var pages [][]string
+	var cur []string
+	size := 0
+	for _, l := range lines {
+		l = Clip(l, logPageChars) // never longer than a page (auditLine keeps lines far shorter)
+		n := len([]rune(l))
+		if len(cur) > 0 && (len(cur) == adminPageSize || size+1+n > logPageChars) {
+			pages, cur, size = append(pages, cur), nil, 0
+		}
+		if len(cur) > 0 {
+			size++ // the newline before it
+		}
+		cur, size = append(cur, l), size+n
+	}
+	if len(cur) > 0 {
+		pages = append(pages, cur)
+	}
+	return pages
+}
+
+// aboutUser returns whether an entry of the log is by or about the user
+// with ID who: done by them, a ban, unban or lapse of theirs, or about a
+// game they played (a finished game: every game the log names is).
+func (a *App) aboutUser(ctx context.Context, who string) (func(storage.AuditEntry) bool, error) {
+	played, err := a.archive.PlayerGames(ctx, who, 0)
+	if err != nil {
+		return nil, err
+	}
+	games := make(map[string]bool, len(played))
+	for _, g := range played {
+		games[g.ID] = true
+	}
+	return func(e storage.AuditEntry) bool {
+		switch e.Action {
+		case storage.AuditBan, storage.AuditUnban, storage.AuditLapse:
+			if e.Target == who {
+				return true
+			}
+		case storage.AuditSettings:
+		default:
+			if games[e.Target] {
+				return true
+			}
+		}
+		return e.By.UserID == who
+	}, nil
 }
 
 // auditLine is one entry of the log: when, who, what, the change, why.
+// The reason is whole (at most MaxReason characters); a long value (many
+// channels) is cut between its items (clipItems).
 func auditLine(e storage.AuditEntry) string {
 	target := e.Target
 	switch e.Action {
@@ -643,12 +726,40 @@ func auditLine(e storage.AuditEntry) string {
 	}
 	s := fmt.Sprintf("<t:%d:f> %s **%s** %s", e.At.Unix(), Mention(e.By), e.Action, target)
 	if e.Before != "" || e.After != "" {
-		s += fmt.Sprintf(": %s → %s", Clip(e.Before, 200), Clip(e.After, 200))
+		s += fmt.Sprintf(": %s → %s", clipItems(e.Before, logValue), clipItems(e.After, logValue))
 	}
 	if e.Reason != "" {
-		s += " — " + Clip(e.Reason, 200)
+		s += " — " + Clip(e.Reason, MaxReason)
 	}
 	return s
+}
+
+// clipItems cuts a value longer than n characters after its last item
+// (items are separated by ", ", as the channels of a setting are) that
+// fits, saying how many more there are: "<#1>, <#2> and 23 more". A
+// mention or a channel is never cut in two. A value of one item is
+// clipped.
+func clipItems(v string, n int) string {
+	if len([]rune(v)) <= n {
+		return v
+	}
+	items := strings.Split(v, ", ")
+	shown, size := 0, 0
+	for _, it := range items {
+		more := fmt.Sprintf(" and %d more", len(items)-shown-1)
+		k := len([]rune(it))
+		if shown > 0 {
+			k += 2
+		}
+		if size+k+len(more) > n {
+			break
+		}
+		shown, size = shown+1, size+k
+	}
+	if shown == 0 {
+		return Clip(v, n)
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(items[:shown], ", "), len(items)-shown)
 }
 
 // logEntries counts log entries: "1 entry", "22 entries".

@@ -78,7 +78,8 @@ func AdminDefinition() *discordgo.ApplicationCommand {
 				reason),
 			sub("unban", "Lift a user's ban on this server",
 				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionUser, Name: "user", Description: "Who", Required: true}),
-			sub("log", "What this server's admins and moderators did, newest first", page),
+			sub("log", "What this server's admins and moderators did, newest first", page,
+				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionUser, Name: "user", Description: "Only the entries by or about this user (their bans, their games)"}),
 		},
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -902,4 +903,94 @@ func TestE2EAdminOwnGames(t *testing.T) {
 	// Another admin may.
 	e.said(e.adminCmd(ch, ann, "adjudicate", discordtest.Str("game", g.ID), discordtest.Str("result", "black"), discordtest.Str("reason", "bob left")),
 		"Done: the game `"+g.ID+"` (⚫ alice vs ⚪ bob) is recorded as B+F, and its channel was told.")
+}
+
+// TestE2EAdminLogPages: a page of /go-admin log holds whole entries, as
+// many as fit in an embed, so that with long entries (25 game channels
+// before and after) every entry is on some page and the count of entries
+// and pages is true; a reason is shown whole, and a long value is cut
+// between channels, saying how many more; user: keeps the entries by or
+// about someone, their games included, with pages of their own. Both
+// stores.
+func TestE2EAdminLogPages(t *testing.T) { onBothStores(t, testE2EAdminLogPages) }
+
+func testE2EAdminLogPages(t *testing.T, e *env) {
+	ch := e.d.GuildChannel("general")
+	ann, _, _ := e.admins()
+	alice, bob, carol := e.d.NewUser("alice"), e.d.NewUser("bob"), e.d.NewUser("carol")
+	var sets [2][]string // two sets of 25 channels, as the setting shows them
+	for i := range 50 {
+		sets[i%2] = append(sets[i%2], "<#"+e.d.GuildChannel(fmt.Sprint("games-", i)).ID+">")
+	}
+	// shown is a set as the log shows it: the channels that fit in 200
+	// characters with the count of the others.
+	shown := func(set []string) string { return strings.Join(set[:7], ", ") + " and 18 more" }
+	var want []string // the log's lines, oldest first
+	at := e.clock.Now().Unix()
+	for i := range 12 {
+		set := sets[i%2]
+		if m := e.do(e.set(ch, ann, "channels", strings.Join(set, " "))); !strings.HasPrefix(m.Text(), "✅") {
+			t.Fatalf("set channels: %q", m.Text())
+		}
+		before := "anywhere"
+		if i > 0 {
+			before = shown(sets[(i+1)%2])
+		}
+		want = append(want, fmt.Sprintf("<t:%d:f> <@%s> **settings** `channels`: %s → %s", at, ann.ID, before, shown(set)))
+	}
+	e.do(e.set(ch, ann, "channels", "<#"+ch.ID+">"))
+	want = append(want, fmt.Sprintf("<t:%d:f> <@%s> **settings** `channels`: %s → <#%s>", at, ann.ID, shown(sets[1]), ch.ID))
+	// bob's game, decided by ann; bob banned with a reason of 300
+	// characters, all shown.
+	e.startGame(ch, alice, bob, 9)
+	g := e.game(ch.ID)
+	e.do(e.adminCmd(ch, ann, "adjudicate", discordtest.Str("game", g.ID), discordtest.Str("result", "black"), discordtest.Str("reason", "bob left")))
+	want = append(want, fmt.Sprintf("<t:%d:f> <@%s> **adjudicate** game `%s`: in play after 0 moves → B+F — bob left", at, ann.ID, g.ID))
+	reason := strings.Repeat("spam ", 59) + "spam!"
+	e.do(e.adminCmd(ch, ann, "ban", discordtest.UserOpt("user", bob), discordtest.Str("reason", reason)))
+	want = append(want, fmt.Sprintf("<t:%d:f> <@%s> **ban** <@%s>: not banned → banned until an admin lifts it — %s", at, ann.ID, bob.ID, reason))
+	slices.Reverse(want)
+
+	// pagesOf reads every page of the log from page 1 on, by Next, and
+	// returns its lines; each page's title says its number and the total.
+	pagesOf := func(first discordtest.Message, head string, entries, pages int) []string {
+		t.Helper()
+		var lines []string
+		m := first
+		for p := 1; ; p++ {
+			l := strings.Split(m.Text(), "\n")
+			if !m.Ephemeral || l[0] != head || l[1] != fmt.Sprintf("Log of this server: %d entries (page %d of %d)", entries, p, pages) {
+				t.Fatalf("page %d of the log =\n%s", p, m.Text())
+			}
+			if desc := strings.Join(l[2:], "\n"); len([]rune(desc)) > 4096 {
+				t.Errorf("page %d holds %d characters, more than an embed's 4096", p, len([]rune(desc)))
+			}
+			lines = append(lines, l[2:]...)
+			if p == pages {
+				if b, ok := m.Button("Next"); pages > 1 && (!ok || !b.Disabled) {
+					t.Errorf("the last page's Next button: %+v", m.Buttons())
+				}
+				return lines
+			}
+			m = e.do(e.click(ann, m, "Next"))
+		}
+	}
+	got := pagesOf(e.do(e.adminCmd(ch, ann, "log")), "", 15, 2)
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("the log's pages =\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	e.refused(e.adminCmd(ch, ann, "log", discordtest.Int("page", 3)), "There are only 2 pages.")
+
+	// user: bob's ban and the game he played; carol has none; ann's
+	// are all the log, on pages of their own.
+	about := func(u discordtest.User) string {
+		return "The entries by or about <@" + u.ID + ">: what they did, their bans and their games."
+	}
+	if got := pagesOf(e.do(e.adminCmd(ch, ann, "log", discordtest.UserOpt("user", bob))), about(bob), 2, 1); strings.Join(got, "\n") != strings.Join(want[:2], "\n") {
+		t.Errorf("the log about bob =\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want[:2], "\n"))
+	}
+	e.said(e.adminCmd(ch, ann, "log", discordtest.UserOpt("user", carol)), "The log of this server has no entry by or about <@"+carol.ID+">.")
+	if got := pagesOf(e.do(e.adminCmd(ch, ann, "log", discordtest.UserOpt("user", ann))), about(ann), 15, 2); len(got) != 15 {
+		t.Errorf("the log by ann has %d lines, want 15", len(got))
+	}
 }
