@@ -7,7 +7,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/bwmarrin/discordgo"
 	"github.com/gobot-dev/gobot/storage"
 )
 
@@ -37,7 +36,7 @@ func (a *App) StartGate(ctx context.Context, r *Request) (*storage.Settings, err
 	if err != nil || it.GuildID == "" {
 		return st, err
 	}
-	if err := a.inGameChannel(ctx, it, st); err != nil {
+	if err := a.InGameChannel(ctx, st, it.ChannelID); err != nil {
 		return nil, err
 	}
 	if err := a.MayPlay(ctx, st, UserPlayer(r.User), true); err != nil {
@@ -46,19 +45,22 @@ func (a *App) StartGate(ctx context.Context, r *Request) (*storage.Settings, err
 	return st, nil
 }
 
-// inGameChannel refuses a game outside the server's game channels; a
-// thread counts as its parent channel.
-func (a *App) inGameChannel(ctx context.Context, it *discordgo.Interaction, st *storage.Settings) error {
-	if st.GameChannel(it.ChannelID, "") {
+// InGameChannel refuses a game in channel when it is outside the game
+// channels of st's server; a thread counts as its parent channel. A game
+// starts where its challenge was made, so Accept and a rengo lobby's
+// Start check the challenge's channel again: the admins may have
+// restricted the game channels since.
+func (a *App) InGameChannel(ctx context.Context, st *storage.Settings, channel string) error {
+	if st.GameChannel(channel, "") {
 		return nil
 	}
 	if look, ok := a.opts.Discord.(channelLookup); ok {
-		ch, err := look.Channel(ctx, it.ChannelID)
-		if err == nil && ch.IsThread() && st.GameChannel(it.ChannelID, ch.ParentID) {
+		ch, err := look.Channel(ctx, channel)
+		if err == nil && ch.IsThread() && st.GameChannel(channel, ch.ParentID) {
 			return nil
 		}
 		if err != nil && !errors.Is(err, ErrDiscordNotFound) && !errors.Is(err, ErrDiscordForbidden) {
-			a.log.Info("game channels: could not look the channel up; taken as it is", "channel", it.ChannelID, "err", err)
+			a.log.Info("game channels: could not look the channel up; taken as it is", "channel", channel, "err", err)
 		}
 	}
 	var names []string

@@ -237,9 +237,13 @@ func (a *App) btnAccept(ctx context.Context, r *Request) error {
 	if err != nil {
 		return quietIfAnswered(r, err)
 	}
-	// A ban or a limit reached since the challenge was made holds.
+	// A ban, a limit reached or game channels restricted since the
+	// challenge was made hold.
 	st, err := a.Settings(ctx, c.GuildID)
 	if err != nil {
+		return err
+	}
+	if err := a.InGameChannel(ctx, st, c.ChannelID); err != nil {
 		return err
 	}
 	if err := a.MayPlay(ctx, st, UserPlayer(r.User), true); err != nil {

@@ -994,3 +994,33 @@ func testE2EAdminLogPages(t *testing.T, e *env) {
 		t.Errorf("the log by ann has %d lines, want 15", len(got))
 	}
 }
+
+// TestE2EAdminChannelsLater: a challenge or rengo lobby opened in a
+// channel before the admins kept games to other channels cannot start
+// its game there: Accept (Go and draughts) and Start are refused with the
+// words of the challenge command, and nothing starts; in a game channel
+// they still are accepted.
+func TestE2EAdminChannelsLater(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	general, games := e.d.GuildChannel("general"), e.d.GuildChannel("go-games")
+	ann, _, _ := e.admins()
+	alice, bob, cid, dan := e.d.NewUser("alice"), e.d.NewUser("bob"), e.d.NewUser("cid"), e.d.NewUser("dan")
+	challenge := e.newChallenge(e.slash(general, alice, "challenge", discordtest.UserOpt("opponent", bob), discordtest.Int("size", 9)))
+	dames := e.newChallenge(e.draughtsCmd(general, alice, "challenge", discordtest.UserOpt("opponent", bob), discordtest.Bool("thread", true)))
+	lobby := e.rengoLobby(general, ann, bob, cid, dan, discordtest.Bool("thread", false))
+	inGames := e.newChallenge(e.slash(games, cid, "challenge", discordtest.UserOpt("opponent", dan), discordtest.Int("size", 9)))
+
+	e.said(e.set(general, ann, "channels", "<#"+games.ID+">"), "✅ **Game channels** (`channels`): anywhere → <#"+games.ID+">.")
+	only := "Games start only in <#" + games.ID + "> on this server, as its admins chose (threads there count too). `/go stats`, `/go help`, `/go history` and `/go review` work everywhere."
+	e.refused(e.click(ann, lobby, "Start"), only)
+	e.refused(e.click(bob, dames, "accept"), only)
+	e.refused(e.click(bob, challenge, "accept"), only)
+	if e.game(general.ID) != nil || len(e.d.Threads(general.ID)) != 0 {
+		t.Errorf("a game started outside the game channels")
+	}
+	if m := e.do(e.click(dan, inGames, "accept")); m.Ephemeral {
+		t.Errorf("Accept in the game channel was refused: %q", m.Text())
+	}
+	e.d.WaitFor("the game in the game channel", func() bool { return e.game(games.ID) != nil })
+}

@@ -285,9 +285,13 @@ func (a *room) btnRengoStart(ctx context.Context, r *commands.Request) error {
 	if err := teamsComplete(c); err != nil {
 		return err
 	}
-	// A ban or a limit reached since a player joined holds, as for Accept.
+	// A ban, a limit reached or game channels restricted since a player
+	// joined hold, as for Accept.
 	st, err := a.Settings(ctx, c.GuildID)
 	if err != nil {
+		return err
+	}
+	if err := a.InGameChannel(ctx, st, c.ChannelID); err != nil {
 		return err
 	}
 	for _, t := range c.Teams {
