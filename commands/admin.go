@@ -93,14 +93,22 @@ func audit(r *Request, action, target, reason string) storage.AuditEntry {
 	return storage.AuditEntry{GuildID: r.Interaction.GuildID, By: UserPlayer(r.User), Action: action, Target: target, Reason: reason}
 }
 
-// reasonOption reads reason:, which every moderation requires.
+// reasonOption reads reason:, which every moderation but an unban
+// requires.
 func reasonOption(r *Request) (string, error) {
+	reason, err := optionalReason(r)
+	if err == nil && reason == "" {
+		return "", UserErr(ErrBadOption, "Give a reason with `reason:`: it is kept in the server's log.")
+	}
+	return reason, err
+}
+
+// optionalReason reads reason: where it may be left out ("" then), as
+// when lifting a ban.
+func optionalReason(r *Request) (string, error) {
 	reason, _ := r.String("reason")
 	reason = strings.Join(strings.Fields(reason), " ")
-	switch {
-	case reason == "":
-		return "", UserErr(ErrBadOption, "Give a reason with `reason:`: it is kept in the server's log.")
-	case len([]rune(reason)) > MaxReason:
+	if len([]rune(reason)) > MaxReason {
 		return "", UserErr(ErrBadOption, fmt.Sprintf("A reason may be at most %d characters long.", MaxReason))
 	}
 	return reason, nil

@@ -271,6 +271,10 @@ func (a *App) adminUnban(ctx context.Context, r *Request) error {
 	if !ok {
 		return UserErr(ErrBadOption, "Choose whose ban to lift with `user:`.")
 	}
+	reason, err := optionalReason(r)
+	if err != nil {
+		return err
+	}
 	target := UserPlayer(u)
 	guild := r.Interaction.GuildID
 	old, err := a.admin.Ban(ctx, guild, u.ID)
@@ -280,7 +284,7 @@ func (a *App) adminUnban(ctx context.Context, r *Request) error {
 	if err != nil {
 		return err
 	}
-	e := audit(r, storage.AuditUnban, u.ID, "")
+	e := audit(r, storage.AuditUnban, u.ID, reason)
 	e.Before, e.After = "banned "+banUntil(old), "not banned"
 	if _, err := a.admin.LiftBan(ctx, guild, u.ID, UserPlayer(r.User), e); err != nil {
 		if errors.Is(err, storage.ErrNotFound) {
@@ -289,7 +293,11 @@ func (a *App) adminUnban(ctx context.Context, r *Request) error {
 		return err
 	}
 	a.log.Info("ban lifted on a server", "guild", guild, "user", u.ID, "by", r.User.ID)
-	return adminReply(ctx, r, fmt.Sprintf("✅ %s may play on this server again.", Mention(target)))
+	done := fmt.Sprintf("✅ %s may play on this server again.", Mention(target))
+	if reason != "" {
+		done += " Reason: " + reason
+	}
+	return adminReply(ctx, r, done)
 }
 
 // moderatorAbort ends a game in play for a moderator (Manage Messages):

@@ -678,6 +678,20 @@ func testE2EAdminBan(t *testing.T, e *env) {
 	if b, err := e.store.Ban(context.Background(), e.d.GuildID, dave.ID); err != nil || b.Lifted.IsZero() || b.Reason != "cheating" {
 		t.Errorf("the lifted ban's record: %+v, %v; want it kept, lifted", b, err)
 	}
+
+	// An unban may say why: the reason is in its answer and its entry.
+	e.do(e.adminCmd(ch, ann, "ban", discordtest.UserOpt("user", carol), discordtest.Str("reason", "rude")))
+	e.refused(e.adminCmd(ch, ann, "unban", discordtest.UserOpt("user", carol), discordtest.Str("reason", strings.Repeat("x", 301))), "A reason may be at most 300 characters long.")
+	e.said(e.adminCmd(ch, ann, "unban", discordtest.UserOpt("user", carol), discordtest.Str("reason", "  apologised  to the club ")),
+		"✅ <@"+carol.ID+"> may play on this server again. Reason: apologised to the club")
+	want = append(want, "ann ban "+carol.ID+" | not banned → banned until an admin lifts it | rude",
+		"ann unban "+carol.ID+" | banned until an admin lifts it → not banned | apologised to the club")
+	if got := e.adminLog(); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("log =\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if m := e.do(e.adminCmd(ch, ann, "log")); !strings.Contains(m.Text(), fmt.Sprintf("**unban** <@%s>: banned until an admin lifts it → not banned — apologised to the club", carol.ID)) {
+		t.Errorf("/go-admin log =\n%s\nwant the unban with its reason", m.Text())
+	}
 }
 
 // TestE2EAdminAbortsAndPools: every abort is in the log (a player's
