@@ -333,12 +333,8 @@ func (a *App) setSetting(ctx context.Context, r *Request, st *storage.Settings, 
 			st.Clock = &c
 		}
 	case "size":
-		v := value // 9, 9x9 or 9×9
-		if i := strings.IndexAny(v, "x×"); i > 0 {
-			v = v[:i]
-		}
-		n, perr := strconv.Atoi(strings.TrimSpace(v))
-		if perr != nil || !slices.Contains(BoardSizes, n) {
+		n, ok := parseBoardSize(value)
+		if !ok {
 			return bad("The board size must be 9, 13 or 19, not %s.", Quote(value))
 		}
 		st.Size = n
@@ -364,6 +360,25 @@ func (a *App) setSetting(ctx context.Context, r *Request, st *storage.Settings, 
 		st.ChallengeTTL = d
 	}
 	return err
+}
+
+// parseBoardSize reads a board size as 9, 9x9 or 9×9 (the board is
+// square: both numbers the same), one of BoardSizes.
+func parseBoardSize(v string) (int, bool) {
+	parts := strings.FieldsFunc(strings.ToLower(v), func(c rune) bool { return c == 'x' || c == '×' })
+	if len(parts) == 0 || len(parts) > 2 || strings.Count(strings.ToLower(v), "x")+strings.Count(v, "×") != len(parts)-1 {
+		return 0, false
+	}
+	n, err := strconv.Atoi(strings.TrimSpace(parts[0]))
+	if err != nil || !slices.Contains(BoardSizes, n) {
+		return 0, false
+	}
+	if len(parts) == 2 {
+		if m, err := strconv.Atoi(strings.TrimSpace(parts[1])); err != nil || m != n {
+			return 0, false
+		}
+	}
+	return n, true
 }
 
 // parseClockSpec reads a clock as /go challenge's clock: does.

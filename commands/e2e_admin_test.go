@@ -1038,3 +1038,28 @@ func TestE2EAdminChannelsLater(t *testing.T) {
 	}
 	e.d.WaitFor("the game in the game channel", func() bool { return e.game(games.ID) != nil })
 }
+
+// TestE2EAdminSettingsForms: a size is 9, 13 or 19, written alone or as
+// the square NxN (N×N); a board that is not square, or any other form, is
+// refused and changes nothing; komi -0 is 0.
+func TestE2EAdminSettingsForms(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	ch := e.d.GuildChannel("general")
+	ann, _, _ := e.admins()
+	before := e.settingsNow()
+	for _, v := range []string{"9x13", "13×9", "9x", "x9", "9xx9", "9x9x9", "19x19x", "9 by 9", "0x0"} {
+		e.refused(e.set(ch, ann, "size", v), "The board size must be 9, 13 or 19, not \""+v+"\".")
+	}
+	if after := e.settingsNow(); after != before {
+		t.Errorf("refused sizes changed the settings: %s -> %s", before, after)
+	}
+	e.said(e.set(ch, ann, "size", "13x13"), "✅ **Default size** (`size`): gobot's default (19×19) → 13×13.")
+	e.said(e.set(ch, ann, "size", "9 × 9"), "✅ **Default size** (`size`): 13×13 → 9×9.")
+	e.said(e.set(ch, ann, "size", "19X19"), "✅ **Default size** (`size`): 9×9 → 19×19.")
+	e.said(e.set(ch, ann, "komi", "-0"), "✅ **Default komi** (`komi`): the ruleset's → 0.")
+	e.said(e.set(ch, ann, "komi", "0"), "**Default komi** (`komi`) is 0 already; nothing was changed.")
+	if got := e.settingsNow(); !strings.Contains(got, `"komi":0,`) {
+		t.Errorf("settings stored = %s, want komi 0", got)
+	}
+}

@@ -249,6 +249,9 @@ func (*room) SetSetting(st *storage.Settings, name, value string) (bool, error) 
 		if err != nil || !engine.ValidKomi(k) {
 			return true, bad("Komi must be from -150 to 150 in steps of 0.5, not %s.", commands.Quote(value))
 		}
+		if k == 0 {
+			k = 0 // -0 is 0, and shows so
+		}
 		st.Komi = &k
 	default:
 		return false, nil
