@@ -179,10 +179,12 @@ func (a *App) adminAnnul(ctx context.Context, r *Request) error {
 	}
 	m := &Message{Content: Clip(fmt.Sprintf("⚖️ %s, an admin of this server, annulled the finished game %s (%s, `%s`): it no longer counts in statistics or ratings. Reason: %s",
 		Mention(UserPlayer(r.User)), players, arc.Result, out.ID, reason), 2000), AllowedMentions: NoMentions()}
+	told := " Its channel was told."
 	if _, err := a.opts.Discord.SendMessage(ctx, out.ChannelID, m); err != nil {
-		a.log.Info("annul: tell the game's channel", "game", out.ID, "err", err)
+		a.log.Warn("annul: tell the game's channel", "game", out.ID, "err", err)
+		told = " Its channel could not be told (I may not post there)."
 	}
-	return adminReply(ctx, r, done)
+	return adminReply(ctx, r, done+told)
 }
 
 // banUntil says how long a ban lasts.

@@ -464,7 +464,7 @@ func testE2EAdminAdjudicateAndAnnul(t *testing.T, e *env) {
 	e.refused(e.adminCmd(ch, ann, "annul", discordtest.Str("game", first), discordtest.Str("reason", "")), "Give a reason with `reason:`: it is kept in the server's log.")
 	done := e.do(e.adminCmd(ch, ann, "annul", discordtest.Str("game", first), discordtest.Str("reason", "farmed with a friend")))
 	if want := "Annulled the game `" + first + "` (⚫ alice vs ⚪ bob, B+R): its record stays, marked annulled, and it no longer counts in anyone's statistics. " +
-		"The ratings it counted in were recomputed without it, game by game, as `gobot ratings rebuild` would."; !done.Ephemeral || done.Text() != want {
+		"The ratings it counted in were recomputed without it, game by game, as `gobot ratings rebuild` would. Its channel was told."; !done.Ephemeral || done.Text() != want {
 		t.Errorf("annul answered %q, want %q", done.Text(), want)
 	}
 	if told := e.publicWith(ch.ID, "annulled the finished game"); len(told) != 1 || told[0].Text() != "⚖️ <@"+ann.ID+">, an admin of this server, annulled the finished game ⚫ alice vs ⚪ bob (B+R, `"+first+"`): it no longer counts in statistics or ratings. Reason: farmed with a friend" {
@@ -877,6 +877,7 @@ func TestE2EAdminOwnGames(t *testing.T) {
 	// In a team game, any member of either team.
 	lobby := e.rengoLobby(rengo, ann, bob, cid, dan, discordtest.Bool("thread", false))
 	e.do(e.click(ann, lobby, "Start"))
+	e.waitBoard(rengo.ID, "")
 	team := e.game(rengo.ID)
 	e.refused(e.adminCmd(rengo, dan, "adjudicate", discordtest.Str("game", team.ID), discordtest.Str("result", "white"), discordtest.Str("reason", "Black stopped")),
 		"You play in the game `"+team.ID+"` (⚫ ann, cid vs ⚪ bob, dan), so you cannot decide it: another admin of this server must.")
