@@ -176,7 +176,11 @@ func (a *App) adminSettingsSet(ctx context.Context, r *Request) error {
 	if err := a.setSetting(ctx, r, st, name, strings.TrimSpace(value)); err != nil {
 		return err
 	}
-	return a.putSetting(ctx, r, st, name, label, before, "✅ **%s** (`%s`): %s → %s.")
+	refusal, warning := a.ratedDefaults(st, name)
+	if refusal != "" {
+		return UserErr(ErrBadOption, refusal)
+	}
+	return a.putSetting(ctx, r, st, name, label, before, "✅ **%s** (`%s`): %s → %s.", warning)
 }
 
 func (a *App) adminSettingsReset(ctx context.Context, r *Request) error {
@@ -190,12 +194,36 @@ func (a *App) adminSettingsReset(ctx context.Context, r *Request) error {
 	}
 	before := a.settingValue(st, name)
 	resetSetting(st, name)
-	return a.putSetting(ctx, r, st, name, label, before, "↩️ **%s** (`%s`) reset: %s → %s.")
+	refusal, warning := a.ratedDefaults(st, name)
+	if refusal != "" {
+		warning = strings.TrimSpace("⚠️ " + refusal + "\n" + warning)
+	}
+	return a.putSetting(ctx, r, st, name, label, before, "↩️ **%s** (`%s`) reset: %s → %s.", warning)
+}
+
+// ratedDefaults asks each room whether st, changed in its setting name,
+// still lets the server's default games be rated (ServerSettings): a
+// refusal, or a warning for the answer (each "" when all is well).
+func (a *App) ratedDefaults(st *storage.Settings, name string) (refusal, warning string) {
+	var refusals, warnings []string
+	for _, rm := range a.rooms.list {
+		if ss, ok := rm.(ServerSettings); ok {
+			r, w := ss.RatedDefaults(st, name)
+			if r != "" {
+				refusals = append(refusals, r)
+			}
+			if w != "" {
+				warnings = append(warnings, w)
+			}
+		}
+	}
+	return strings.Join(refusals, "\n"), strings.Join(warnings, "\n")
 }
 
 // putSetting stores st, changed in its setting name, with the log entry,
-// and echoes the change (echo has the label, name, before and after).
-func (a *App) putSetting(ctx context.Context, r *Request, st *storage.Settings, name, label, before, echo string) error {
+// and echoes the change (echo has the label, name, before and after),
+// with warning, when not empty, on a line of its own.
+func (a *App) putSetting(ctx context.Context, r *Request, st *storage.Settings, name, label, before, echo, warning string) error {
 	after := a.settingValue(st, name)
 	if after == before {
 		return adminReply(ctx, r, fmt.Sprintf("**%s** (`%s`) is %s already; nothing was changed.", label, name, before))
@@ -206,7 +234,11 @@ func (a *App) putSetting(ctx context.Context, r *Request, st *storage.Settings, 
 		return settingsWriteError(err)
 	}
 	a.log.Info("server setting changed", "guild", st.GuildID, "setting", name, "by", r.User.ID, "before", before, "after", after)
-	return adminReply(ctx, r, fmt.Sprintf(echo, label, name, before, after))
+	done := fmt.Sprintf(echo, label, name, before, after)
+	if warning != "" {
+		done += "\n" + warning
+	}
+	return adminReply(ctx, r, done)
 }
 
 // settingValue shows a setting's value as an admin reads it.

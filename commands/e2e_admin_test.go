@@ -1064,3 +1064,37 @@ func TestE2EAdminSettingsForms(t *testing.T) {
 		t.Errorf("settings stored = %s, want komi 0", got)
 	}
 }
+
+// TestE2EAdminKomiRated: a komi (or a size, or a ruleset) with which a
+// rated game on the server's default board would give more head start
+// than a rated game may is refused, with why and what to do; one that
+// only other sizes refuse is set with a warning naming them, and those
+// challenges are refused as it says unless rated:false.
+func TestE2EAdminKomiRated(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	ch := e.d.GuildChannel("general")
+	ann, _, _ := e.admins()
+	alice, bob := e.d.NewUser("alice"), e.d.NewUser("bob")
+	warn9 := "⚠️ With komi 40 and chinese rules, rated games on 9×9 give more than the 9.5 ranks of head start a rated game may: " +
+		"challenges and bot games there are refused unless they say `rated:false` or their own `komi:`."
+	e.said(e.set(ch, ann, "komi", "40"), "✅ **Default komi** (`komi`): the ruleset's → 40.\n"+warn9)
+	e.refused(e.slash(ch, alice, "challenge", discordtest.UserOpt("opponent", bob), discordtest.Int("size", 9)), "A rated game may give at most 9.5 ranks of head start, and no handicap stones on 9×9 at komi 40 is worth -15.0.")
+	if m := e.newChallenge(e.slash(ch, alice, "challenge", discordtest.UserOpt("opponent", bob))); m.Ephemeral {
+		t.Errorf("a default challenge after komi 40 was refused: %q", m.Text())
+	}
+
+	before := e.settingsNow()
+	e.refused(e.set(ch, ann, "size", "9"), "With komi 40 and chinese rules, a rated game on 9×9, this server's default board, gives 15.0 ranks of head start, more than the 9.5 a rated game may: "+
+		"every `/go challenge` and `/go bot` here would be refused unless it said `rated:false` or its own `komi:`. Choose a komi nearer the ruleset's (7.5), or reset `komi`.")
+	e.said(e.set(ch, ann, "komi", "160"), "Komi must be from -150 to 150 in steps of 0.5, not \"160\".")
+	e.refused(e.set(ch, ann, "komi", "150"), "With komi 150 and chinese rules, a rated game on 19×19, this server's default board, gives 11.0 ranks of head start, more than the 9.5 a rated game may: ")
+	if after := e.settingsNow(); after != before {
+		t.Errorf("refused settings changed them: %s -> %s", before, after)
+	}
+	e.said(e.set(ch, ann, "komi", "60"), "✅ **Default komi** (`komi`): 40 → 60.\n⚠️ With komi 60 and chinese rules, rated games on 9×9 and 13×13 give more than the 9.5 ranks of head start a rated game may: "+
+		"challenges and bot games there are refused unless they say `rated:false` or their own `komi:`.")
+	e.said(e.setting(ch, ann, "reset", discordtest.Str("setting", "komi")), "↩️ **Default komi** (`komi`) reset: 60 → the ruleset's.")
+	e.said(e.set(ch, ann, "size", "9"), "✅ **Default size** (`size`): gobot's default (19×19) → 9×9.")
+	e.said(e.set(ch, ann, "komi", "7"), "✅ **Default komi** (`komi`): the ruleset's → 7.")
+}

@@ -256,6 +256,11 @@ type ServerSettings interface {
 	// wrong with it (then st is not stored); ok is false when name is not
 	// one of the room's.
 	SetSetting(st *storage.Settings, name, value string) (ok bool, err error)
+	// RatedDefaults looks at st once setting name (any room's) changed in
+	// it: refusal, when not empty, says why the server's default game
+	// could no longer be rated, and the change is refused (a reset is
+	// never refused: it warns); warning is added to the answer.
+	RatedDefaults(st *storage.Settings, name string) (refusal, warning string)
 }
 
 // Notation is what a room adds when its players write finished games

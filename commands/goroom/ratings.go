@@ -2,9 +2,12 @@ package goroom
 
 import (
 	"fmt"
+	"math"
+	"strings"
 
 	"github.com/gobot-dev/gobot/bots"
 	"github.com/gobot-dev/gobot/commands"
+	"github.com/gobot-dev/gobot/engine"
 	"github.com/gobot-dev/gobot/storage"
 	"github.com/gobot-dev/gobot/storage/glicko"
 )
@@ -61,4 +64,50 @@ func headStart(s setup) string {
 		stones = commands.Plural(s.Handicap, "handicap stone")
 	}
 	return fmt.Sprintf("%s on %d×%d at komi %v", stones, s.Size, s.Size, s.Rules.Komi)
+}
+
+// RatedDefaults checks a server's defaults once its size, ruleset or komi
+// changed (commands.ServerSettings): a rated game with them and no
+// handicap must give no more head start than a rated game may
+// (storage.TooMuchHandicap). On the server's default board that is a
+// refusal, since every /go challenge and /go bot that names neither
+// rated:false nor a komi would be refused; on the other sizes, which a
+// challenger may choose, a warning.
+func (*room) RatedDefaults(st *storage.Settings, name string) (refusal, warning string) {
+	if st.Komi == nil || (name != "size" && name != "ruleset" && name != "komi") {
+		return "", "" // the ruleset's own komi gives no head start
+	}
+	ruleset := engine.PresetNames[0]
+	if st.Ruleset != "" {
+		ruleset = st.Ruleset
+	}
+	rules, err := engine.Preset(ruleset)
+	if err != nil {
+		return "", ""
+	}
+	fair := rules.Komi
+	rules.Komi = *st.Komi
+	size := 19
+	if st.Size != 0 {
+		size = st.Size
+	}
+	var others []string
+	for _, n := range commands.BoardSizes {
+		if n != size && storage.TooMuchHandicap(n, 0, rules) {
+			others = append(others, fmt.Sprintf("%d×%d", n, n))
+		}
+	}
+	komi := engine.FormatKomi(rules.Komi)
+	if storage.TooMuchHandicap(size, 0, rules) {
+		refusal = fmt.Sprintf("With komi %s and %s rules, a rated game on %d×%d, this server's default board, gives %.1f ranks of head start, more than the %g a rated game may: "+
+			"every `/go challenge` and `/go bot` here would be refused unless it said `rated:false` or its own `komi:`. "+
+			"Choose a komi nearer the ruleset's (%s), or reset `komi`.",
+			komi, ruleset, size, size, math.Abs(glicko.HandicapRanks(size, 0, rules)), glicko.MaxAdvantage, engine.FormatKomi(fair))
+	}
+	if len(others) > 0 {
+		warning = fmt.Sprintf("⚠️ With komi %s and %s rules, rated games on %s give more than the %g ranks of head start a rated game may: "+
+			"challenges and bot games there are refused unless they say `rated:false` or their own `komi:`.",
+			komi, ruleset, strings.Join(others, " and "), glicko.MaxAdvantage)
+	}
+	return refusal, warning
 }
