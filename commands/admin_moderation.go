@@ -44,7 +44,7 @@ func (a *App) adminAdjudicate(ctx context.Context, r *Request) error {
 	g, err := a.admin.GuildGame(ctx, guild, id)
 	if errors.Is(err, storage.ErrNotFound) {
 		if arc, aerr := a.archive.ArchivedGame(ctx, id); aerr == nil && arc.GuildID == guild {
-			return UserErr(ErrGameOver, fmt.Sprintf("The game `%s` is over (%s): `/go-admin annul` takes a finished game out of the statistics and ratings.", arc.ID, arc.Result))
+			return UserErr(ErrGameOver, fmt.Sprintf("The game `%s` is over (%s): `/go-admin annul` takes a finished game out of the statistics and ratings.", arc.ID, a.resultText(arc)))
 		}
 		return noGameHere(id)
 	}
@@ -147,8 +147,8 @@ func (a *App) adminAnnul(ctx context.Context, r *Request) error {
 		return err
 	}
 	if _, played := arc.SideOf(UserPlayer(r.User).Key()); played {
-		return UserErr(ErrForbidden, fmt.Sprintf("You played in the game `%s` (⚫ %s vs ⚪ %s, %s), so you cannot annul it: another admin of this server must.",
-			arc.ID, ShownName(arc.Black), ShownName(arc.White), arc.Result))
+		return UserErr(ErrForbidden, fmt.Sprintf("You played in the game `%s` (%s, %s), so you cannot annul it: another admin of this server must.",
+			arc.ID, a.titleOf(arc), a.resultText(arc)))
 	}
 	if arc.Annulled {
 		return UserErr(ErrBadOption, fmt.Sprintf("The game `%s` is annulled already.", arc.ID))
@@ -158,7 +158,7 @@ func (a *App) adminAnnul(ctx context.Context, r *Request) error {
 		return err
 	}
 	e := audit(r, storage.AuditAnnul, arc.ID, reason)
-	e.Before, e.After = arc.Result, arc.Result+", annulled"
+	e.Before, e.After = a.resultText(arc), a.resultText(arc)+", annulled"
 	if arc.Rated {
 		e.Before += ", rated"
 	}
@@ -172,13 +172,13 @@ func (a *App) adminAnnul(ctx context.Context, r *Request) error {
 		return err
 	}
 	a.log.Info("finished game annulled by an admin", "game", out.ID, "guild", guild, "by", r.User.ID, "was rated", arc.Rated)
-	players := fmt.Sprintf("⚫ %s vs ⚪ %s", ShownName(out.Black), ShownName(out.White))
-	done := fmt.Sprintf("Annulled the game `%s` (%s, %s): its record stays, marked annulled, and it no longer counts in anyone's statistics.", out.ID, players, arc.Result)
+	players := a.titleOf(out)
+	done := fmt.Sprintf("Annulled the game `%s` (%s, %s): its record stays, marked annulled, and it no longer counts in anyone's statistics.", out.ID, players, a.resultText(arc))
 	if arc.Rated {
 		done += " The ratings it counted in were recomputed without it, game by game, as `gobot ratings rebuild` would."
 	}
 	m := &Message{Content: Clip(fmt.Sprintf("⚖️ %s, an admin of this server, annulled the finished game %s (%s, `%s`): it no longer counts in statistics or ratings. Reason: %s",
-		Mention(UserPlayer(r.User)), players, arc.Result, out.ID, reason), 2000), AllowedMentions: NoMentions()}
+		Mention(UserPlayer(r.User)), players, a.resultText(arc), out.ID, reason), 2000), AllowedMentions: NoMentions()}
 	told := " Its channel was told."
 	if _, err := a.opts.Discord.SendMessage(ctx, out.ChannelID, m); err != nil {
 		a.log.Warn("annul: tell the game's channel", "game", out.ID, "err", err)

@@ -680,9 +680,10 @@ func testE2EAdminBan(t *testing.T, e *env) {
 	}
 
 	// An unban may say why: the reason is in its answer and its entry.
-	e.do(e.adminCmd(ch, ann, "ban", discordtest.UserOpt("user", carol), discordtest.Str("reason", "rude")))
-	e.refused(e.adminCmd(ch, ann, "unban", discordtest.UserOpt("user", carol), discordtest.Str("reason", strings.Repeat("x", 301))), "A reason may be at most 300 characters long.")
-	e.said(e.adminCmd(ch, ann, "unban", discordtest.UserOpt("user", carol), discordtest.Str("reason", "  apologised  to the club ")),
+	// (In another channel: the vote game in ch posts when its period ends.)
+	e.do(e.adminCmd(other, ann, "ban", discordtest.UserOpt("user", carol), discordtest.Str("reason", "rude")))
+	e.refused(e.adminCmd(other, ann, "unban", discordtest.UserOpt("user", carol), discordtest.Str("reason", strings.Repeat("x", 301))), "A reason may be at most 300 characters long.")
+	e.said(e.adminCmd(other, ann, "unban", discordtest.UserOpt("user", carol), discordtest.Str("reason", "  apologised  to the club ")),
 		"✅ <@"+carol.ID+"> may play on this server again. Reason: apologised to the club")
 	want = append(want, "ann ban "+carol.ID+" | not banned → banned until an admin lifts it | rude",
 		"ann unban "+carol.ID+" | banned until an admin lifts it → not banned | apologised to the club")

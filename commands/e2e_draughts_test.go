@@ -438,6 +438,11 @@ func testE2EDraughtsToTheEnd(t *testing.T, e *env) {
 	if len(rec.Attachments) != 1 || !strings.HasSuffix(rec.Attachments[0].Filename, ".pdn") {
 		t.Errorf("/draughts record = %q with %d attachments", rec.Text(), len(rec.Attachments))
 	}
+	// An admin's annulment names it as draughts players would.
+	ann, _, _ := e.admins()
+	if m := e.do(e.adminCmd(ch, ann, "annul", discordtest.Str("game", id), discordtest.Str("reason", "test"))); !strings.Contains(m.Text(), "Annulled the game `"+id+"` (⚪ alice vs ⚫ bob, 2-0)") {
+		t.Errorf("/go-admin annul of the draughts game = %q", m.Text())
+	}
 }
 
 // TestE2EDames: /draughts is registered as /dames for French clients
