@@ -254,6 +254,12 @@ func (cd *consoleDiscord) printf(format string, a ...any) {
 }
 
 // interaction parses a console line into the interaction Discord would send.
+// consolePermissions are gobot's permissions in the console's channel, as
+// Discord would send them: it may post boards and files, but not start
+// threads, which the console cannot show.
+const consolePermissions = discordgo.PermissionViewChannel | discordgo.PermissionSendMessages | discordgo.PermissionEmbedLinks |
+	discordgo.PermissionAttachFiles | discordgo.PermissionReadMessageHistory | discordgo.PermissionAddReactions
+
 func (cd *consoleDiscord) interaction(line string, defs []*discordgo.ApplicationCommand, user *discordgo.User) (*discordgo.Interaction, error) {
 	cd.mu.Lock()
 	id := cd.nextID()
@@ -262,6 +268,9 @@ func (cd *consoleDiscord) interaction(line string, defs []*discordgo.Application
 		ID: id, AppID: consoleAppID, Token: "console-" + id,
 		GuildID: consoleGuild, ChannelID: consoleChannel, Version: 1,
 		Member: &discordgo.Member{User: user, Permissions: discordgo.PermissionManageMessages | discordgo.PermissionManageServer},
+		// What gobot may do in the console's one channel: all but start
+		// threads (it has none), so thread:true is refused at once there.
+		AppPermissions: consolePermissions,
 	}
 	if strings.HasPrefix(line, "/press") {
 		n, err := strconv.Atoi(strings.TrimSpace(strings.TrimPrefix(line, "/press")))

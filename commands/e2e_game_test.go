@@ -311,3 +311,31 @@ func testE2ESecondGame(t *testing.T, e *env) {
 		t.Errorf("Pass on the second game's board answered %q", m.Text())
 	}
 }
+
+// TestE2ESuicide: a suicide is refused with the group it would kill
+// ("the group of 2 stones") or the lone stone; under Tromp-Taylor, which
+// allows it, the move is played and its answer says that the mover's own
+// stones came off the board.
+func TestE2ESuicide(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	alice, bob := e.d.NewUser("alice"), e.d.NewUser("bob")
+	moves := []string{"A2", "E5", "B2", "E6", "C1", "A1", "D5"}
+	ch := e.d.GuildChannel("chinese")
+	e.challenge(ch, alice, bob, discordtest.Str("ruleset", "chinese"), discordtest.Bool("rated", false))
+	e.playOut(ch, alice, bob, moves)
+	e.refused(e.play(ch, bob, "B1"), "B1 would be suicide: it would leave the group of 2 stones it joins without liberties, and capture nothing.")
+	tt := e.d.GuildChannel("tromp-taylor")
+	e.challenge(tt, alice, bob, discordtest.Str("ruleset", "tromp-taylor"), discordtest.Bool("rated", false))
+	e.playOut(tt, alice, bob, moves)
+	m := e.do(e.play(tt, bob, "B1"))
+	if want := "⚪ " + bob.Mention() + " played **B1**. Suicide: the white group it joined had no liberties left, and its 2 stones came off the board."; !strings.Contains(m.Text(), want) {
+		t.Errorf("Tromp-Taylor suicide answered %q, want %q", m.Text(), want)
+	}
+	b := goOf(e.game(tt.ID)).Board()
+	for _, p := range []string{"A1", "B1"} {
+		if pt, _ := engine.ParsePoint(p, 9); b.At(pt) != engine.Empty {
+			t.Errorf("after the suicide %s holds %v, want it empty", p, b.At(pt))
+		}
+	}
+}

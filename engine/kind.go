@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -355,6 +356,20 @@ func Refusal(err error) error {
 	return err
 }
 
+// joinedStones counts the stones of the chain m would make on b: the stone
+// and the chains of its colour next to it.
+func joinedStones(b *Board, m Move) int {
+	v := b.Vertex(m.Point)
+	n, heads := 1, []int{}
+	for _, u := range b.Neighbours(v) {
+		if b.ColorAt(u) == m.Color && !slices.Contains(heads, b.Chain(u)) {
+			heads = append(heads, b.Chain(u))
+			n += b.ChainSize(u)
+		}
+	}
+	return n
+}
+
 // RefuseMove returns err, the error of g.Play(m), with the sentence a
 // player is shown, naming the point where it can.
 func RefuseMove(err error, m Move, g *Game) error {
@@ -371,6 +386,9 @@ func RefuseMove(err error, m Move, g *Game) error {
 		text = fmt.Sprintf("Ko: %s would retake the ko at once. Play a ko threat elsewhere first, then you may retake.", m.Point)
 	case errors.Is(err, ErrSuicide):
 		text = fmt.Sprintf("%s would be suicide: the stone would have no liberties and capture nothing.", m.Point)
+		if n := joinedStones(g.Board(), m); n > 1 {
+			text = fmt.Sprintf("%s would be suicide: it would leave the group of %d stones it joins without liberties, and capture nothing.", m.Point, n)
+		}
 	case errors.Is(err, ErrInvalidCoordinates):
 		text = fmt.Sprintf("%s is off this %d×%d board: valid points are %s.", m.Point, g.Size(), g.Size(), CoordRange(g.Size()))
 	default:

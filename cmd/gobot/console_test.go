@@ -92,3 +92,21 @@ func TestConsoleServesBoardPage(t *testing.T) {
 		t.Errorf("signing in as ann beside the console: %d", resp.StatusCode)
 	}
 }
+
+// TestConsoleRefusesThreads: the console's channel cannot hold threads,
+// so a challenge with thread:true is refused at once, as Discord's
+// permissions would have it, rather than posted and failing on Accept.
+func TestConsoleRefusesThreads(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "console.db")
+	t.Setenv("GOBOT_DATABASE_URL", "")
+	in := strings.NewReader("/go challenge opponent:@bob size:9 thread:true\n/quit\n")
+	out := new(syncBuffer)
+	if code := run(context.Background(), []string{"console", "--db", db, "--boards", filepath.Join(dir, "boards"), "--user", "ann", "--web", ""}, in, out, io.Discard); code != 0 {
+		t.Fatalf("console exited with %d: %s", code, out.String())
+	}
+	want := "I may not create threads in this channel (I need Create Public Threads and Send Messages in Threads): challenge without `thread:`, or ask a moderator to give me those permissions."
+	if !strings.Contains(out.String(), want) || strings.Contains(out.String(), "Accept") {
+		t.Errorf("console answered %q, want %q and no challenge", out.String(), want)
+	}
+}

@@ -208,6 +208,7 @@ func (a *room) apply(ctx context.Context, g *storage.Game, m engine.Move) (strin
 		return "", err
 	}
 	before, mover := goOf(g).Captures(m.Color), g.Player(engine.SideOf(m.Color))
+	ownBefore := goOf(g).Captures(m.Color.Opponent()) // a suicide's stones go to the opponent
 	if err := goOf(g).Play(m); err != nil {
 		return "", moveError(err, m, g)
 	}
@@ -223,7 +224,7 @@ func (a *room) apply(ctx context.Context, g *storage.Game, m engine.Move) (strin
 	g.Undo = nil
 	g.ResignVote = nil // a team's vote lapses with the next move
 	g.Delivery.Unposted = false
-	note := describeMove(g, m, goOf(g).Captures(m.Color)-before)
+	note := describeMove(g, m, goOf(g).Captures(m.Color)-before, goOf(g).Captures(m.Color.Opponent())-ownBefore)
 	if _, over := goOf(g).Result(); over {
 		if err := a.Finish(ctx, g); err != nil {
 			return "", err

@@ -184,7 +184,7 @@ func boardMessage(g *storage.Game, now time.Time, note string) (*commands.Messag
 }
 
 // describeMove is the note for a move just played.
-func describeMove(g *storage.Game, m engine.Move, captured int) string {
+func describeMove(g *storage.Game, m engine.Move, captured, suicide int) string {
 	if m.Kind == engine.Resign {
 		// A resignation is no move of the record: the side resigned.
 		return stoneEmoji(m.Color) + " " + teamMention(g, m.Color) + " resigned."
@@ -194,6 +194,10 @@ func describeMove(g *storage.Game, m engine.Move, captured int) string {
 		return who + " passed."
 	}
 	s := fmt.Sprintf("%s played **%s**.", who, m.Point)
+	if suicide > 0 {
+		// Only rules that allow suicide (Tromp-Taylor) get here.
+		return s + fmt.Sprintf(" Suicide: the %s group it joined had no liberties left, and its %s came off the board.", strings.ToLower(colorName(m.Color)), commands.Plural(suicide, "stone"))
+	}
 	if captured == 1 {
 		s += " 1 stone captured."
 	} else if captured > 1 {
