@@ -250,3 +250,23 @@ func TestE2EThreadPermission(t *testing.T) {
 		t.Errorf("a challenge without thread: was refused: %q", m.Text())
 	}
 }
+
+// TestE2EStatsOnlyAborted: a player whose only game was aborted has no
+// counted game, and /go stats says so and where the game is, rather than
+// that they never finished one.
+func TestE2EStatsOnlyAborted(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	ch := e.d.GuildChannel("general")
+	alice, bob := e.d.NewUser("alice"), e.d.NewUser("bob")
+	e.startGame(ch, alice, bob, 9)
+	confirm := e.do(e.slash(ch, bob, "abort"))
+	e.do(e.click(bob, confirm, "abort"))
+	m := e.do(e.slash(ch, alice, "stats"))
+	if want := alice.Mention() + " has no counted game yet: 1 game annulled or aborted, which `/go history` lists."; m.Text() != want || !m.Ephemeral {
+		t.Errorf("/go stats = %q (ephemeral %v), want %q", m.Text(), m.Ephemeral, want)
+	}
+	if h := e.do(e.slash(ch, alice, "history")); !strings.Contains(h.Text(), "⚫ aborted vs "+bob.Mention()) {
+		t.Errorf("/go history = %q, want the aborted game", h.Text())
+	}
+}

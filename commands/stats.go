@@ -130,6 +130,14 @@ func (a *App) CmdStats(ctx context.Context, r *Request) error {
 	p := UserPlayer(u)
 	st, err := a.stats.PlayerStats(ctx, u.ID)
 	if errors.Is(err, storage.ErrNotFound) {
+		// No counted game; annulled and aborted ones are in the history.
+		var seen func(*storage.Archived) bool
+		if u.ID != r.User.ID {
+			seen = func(arc *storage.Archived) bool { return canSee(arc, r) }
+		}
+		if _, n, herr := a.archive.PlayerGamesPage(ctx, u.ID, 0, 1, seen); herr == nil && n > 0 {
+			return r.ReplyText(ctx, fmt.Sprintf("%s has no counted game yet: %s annulled or aborted, which `/%s history` lists.", Mention(p), Plural(n, "game"), commandOf(r)), true)
+		}
 		return r.ReplyText(ctx, fmt.Sprintf("%s has not finished a game yet.", Mention(p)), true)
 	}
 	if err != nil {
