@@ -132,15 +132,12 @@ func (a *App) completeGames(ctx context.Context, r *Request, keep func(*storage.
 // mention), otherwise "alice vs bob · …".
 func gameLabel(a *storage.Archived, setup, result, userID string, now time.Time) string {
 	names := func(side game.Side, at string) string {
-		var ns []string
-		for _, p := range a.Team(side) {
+		return JoinNames(a.Team(side), func(p storage.Player) string {
 			if p.IsBot() {
-				ns = append(ns, PlainName(p))
-			} else {
-				ns = append(ns, at+PlainName(p))
+				return PlainName(p) // no user to mention
 			}
-		}
-		return strings.Join(ns, ", ")
+			return at + PlainName(p)
+		})
 	}
 	who := names(0, "") + " vs " + names(1, "")
 	if side, played := a.SideOf(userID); played && userID != "" {
@@ -165,14 +162,7 @@ func ago(d time.Duration) string {
 
 // ArchivedTitle names the players of a finished game.
 func ArchivedTitle(a *storage.Archived) string {
-	shown := func(side game.Side) string {
-		var ns []string
-		for _, p := range a.Team(side) {
-			ns = append(ns, ShownName(p))
-		}
-		return strings.Join(ns, ", ")
-	}
-	return fmt.Sprintf("⚫ %s vs ⚪ %s", shown(0), shown(1))
+	return fmt.Sprintf("⚫ %s vs ⚪ %s", JoinNames(a.Team(0), ShownName), JoinNames(a.Team(1), ShownName))
 }
 
 // CmdRecord attaches a game's record: the active game's in this channel, or a

@@ -194,6 +194,9 @@ func testE2ERengoResignation(t *testing.T, e *env) {
 	if m := e.do(e.slash(e.d.OtherGuildChannel("999999999999999999", "elsewhere"), cid, "sgf", discordtest.Str("game", id))); !strings.Contains(m.Text(), "Record of ⚫ ann, cid vs ⚪ bob, dan") || !strings.Contains(m.Text(), "W+R") {
 		t.Errorf("cid's team game's record from another server: %q, want it with both teams", m.Text())
 	}
+	if b := e.do(e.slash(ch, cid, "board")); !strings.Contains(b.Text(), "⚫ ann, cid vs ⚪ bob, dan") || !strings.Contains(b.Text(), "⚪ "+bob.Mention()+", "+dan.Mention()+" win by resignation") {
+		t.Errorf("/go board after the team game = %q, want both teams, and White's winning", b.Text())
+	}
 	r := e.d.Do(e.d.Autocomplete(ch, cid, "go", discordtest.Sub("sgf", discordtest.Focused("game", ""))))
 	if len(r.Choices) != 1 || r.Choices[0].Name != "vs @bob, @dan · 9×9 · W+R · just now" {
 		t.Errorf("game: suggestions for cid = %+v, want the team game against bob and dan", r.Choices)

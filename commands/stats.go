@@ -241,11 +241,7 @@ var sideEmojis = [2]string{"⚫", "⚪"}
 func (app *App) historyLine(a *storage.Archived, key string, n int) string {
 	c, _ := a.SideOf(key)
 	c = max(c, 0) // a game the player did not play (never listed) reads as Black's
-	opp := a.Team(c.Opponent())
-	var against []string
-	for _, p := range opp {
-		against = append(against, Mention(p))
-	}
+	against := JoinNames(a.Team(c.Opponent()), Mention)
 	outcome := "drawn"
 	if storage.KindOf(a.Kind) == storage.KindOf("") {
 		outcome = "jigo" // Go's word for a draw
@@ -274,7 +270,7 @@ func (app *App) historyLine(a *storage.Archived, key string, n int) string {
 		num = "`" + strconv.Itoa(n) + ".` "
 	}
 	return fmt.Sprintf("%s%s %s vs %s · %s · %s · %s · <t:%d:R> · `%s`",
-		num, sideEmojis[c], outcome, strings.Join(against, ", "), app.archivedSetup(a), app.resultText(a), rated, a.FinishedAt.Unix(), a.ID)
+		num, sideEmojis[c], outcome, against, app.archivedSetup(a), app.resultText(a), rated, a.FinishedAt.Unix(), a.ID)
 }
 
 // Plural says a count with its noun: "1 game", "3 games", "2 losses".

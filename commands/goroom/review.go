@@ -17,6 +17,7 @@ import (
 	"github.com/gobot-dev/gobot/bots/review"
 	"github.com/gobot-dev/gobot/commands"
 	"github.com/gobot-dev/gobot/engine"
+	"github.com/gobot-dev/gobot/engine/game"
 	"github.com/gobot-dev/gobot/render"
 	"github.com/gobot-dev/gobot/storage"
 )
@@ -220,7 +221,8 @@ func (a *room) postReview(ctx context.Context, r *commands.Request, arc *storage
 		summary.Content = commands.Clip(summary.Content+fmt.Sprintf("\nNo move lost %.0f points or more.", review.MinPoints), 2000)
 	}
 	if r.Interaction.GuildID != "" && !summary.Ephemeral {
-		th, err := a.Discord().StartThread(ctx, r.Interaction.ChannelID, commands.Clip("Review: "+commands.PlainName(arc.Black)+" vs "+commands.PlainName(arc.White), 100))
+		names := func(s game.Side) string { return commands.JoinNames(arc.Team(s), commands.PlainName) }
+		th, err := a.Discord().StartThread(ctx, r.Interaction.ChannelID, commands.Clip("Review: "+names(0)+" vs "+names(1), 100))
 		if err == nil {
 			_, err = a.Discord().SendMessage(ctx, th.ID, summary)
 		}
