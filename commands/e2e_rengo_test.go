@@ -163,6 +163,9 @@ func testE2ERengoResignation(t *testing.T, e *env) {
 	lobby := e.rengoLobby(ch, ann, bob, cid, dan, discordtest.Bool("thread", false))
 	e.do(e.click(ann, lobby, "Start"))
 	e.do(e.play(ch, ann, "E5")) // White (bob) to move: Black votes
+	if b, ok := e.board(ch.ID).Button("Undo"); ok {
+		t.Errorf("the rengo board has an Undo button, which rengo refuses: %+v", b)
+	}
 	vote := e.do(e.slash(ch, cid, "resign"))
 	if vote.Ephemeral || !strings.Contains(vote.Text(), "🏳️ "+cid.Mention()+" votes that ⚫ black resign: 1 of the 2 votes needed") {
 		t.Fatalf("vote = %q", vote.Text())

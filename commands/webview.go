@@ -33,10 +33,11 @@ type GameView struct {
 	Scoring  *ScoringView `json:"scoring,omitempty"`
 	Undo     *UndoView    `json:"undo,omitempty"`
 	Over     bool         `json:"over"`
-	Result   string       `json:"result,omitempty"` // who won and how, when over
-	Status   string       `json:"status"`           // one line: whose turn, or the result
-	Vote     bool         `json:"vote,omitempty"`   // a vote game: the channel's people vote by playing
-	ServerMS int64        `json:"server_ms"`        // the server's clock when the view was made
+	Result   string       `json:"result,omitempty"`  // who won and how, when over
+	Status   string       `json:"status"`            // one line: whose turn, or the result
+	Vote     bool         `json:"vote,omitempty"`    // a vote game: the channel's people vote by playing
+	NoUndo   bool         `json:"no_undo,omitempty"` // undo is refused in this game (rengo, rated against a bot): no Undo button
+	ServerMS int64        `json:"server_ms"`         // the server's clock when the view was made
 }
 
 // LastMove is the last move of a game.

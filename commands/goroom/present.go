@@ -175,11 +175,12 @@ func boardMessage(g *storage.Game, now time.Time, note string) (*commands.Messag
 		return m, nil
 	}
 	n := strconv.Itoa(g.State.MoveCount())
-	m.Components = []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-		discordgo.Button{Label: "Pass", Style: discordgo.SecondaryButton, CustomID: "game/" + g.ID + "/pass/" + n},
-		discordgo.Button{Label: "Undo", Style: discordgo.SecondaryButton, CustomID: "game/" + g.ID + "/undo/" + n},
-		discordgo.Button{Label: "Resign", Style: discordgo.DangerButton, CustomID: "game/" + g.ID + "/resign/" + n},
-	}}}
+	buttons := []discordgo.MessageComponent{discordgo.Button{Label: "Pass", Style: discordgo.SecondaryButton, CustomID: "game/" + g.ID + "/pass/" + n}}
+	if undoOffered(g) {
+		buttons = append(buttons, discordgo.Button{Label: "Undo", Style: discordgo.SecondaryButton, CustomID: "game/" + g.ID + "/undo/" + n})
+	}
+	buttons = append(buttons, discordgo.Button{Label: "Resign", Style: discordgo.DangerButton, CustomID: "game/" + g.ID + "/resign/" + n})
+	m.Components = []discordgo.MessageComponent{discordgo.ActionsRow{Components: buttons}}
 	return m, nil
 }
 

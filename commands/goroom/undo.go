@@ -54,6 +54,13 @@ func checkUndo(g *storage.Game, c engine.Color, now time.Time) (int, error) {
 const ratedBotUndo = "There is no undo in a rated game against the bot: the bot cannot refuse, so every move could be tried until it works, and the rating would not say how you play. " +
 	"Start the game with `rated:false` to take back moves freely."
 
+// undoOffered reports whether g's players may ask for an undo at all:
+// never in rengo, nor in a rated game against a bot (undo refuses both),
+// so their boards carry no Undo button.
+func undoOffered(g *storage.Game) bool {
+	return !g.Team() && (g.Unrated || !(g.First(0).IsBot() || g.First(1).IsBot()))
+}
+
 // undo takes back at once against a bot in an unrated game, and asks the
 // opponent in a game between people. In a rated game against a bot it is
 // refused (ratedBotUndo).

@@ -96,7 +96,7 @@ func (r *room) LiveView(g *storage.Game) *commands.GameView {
 	now := a.Now()
 	eg := goOf(g)
 	v := &commands.GameView{Channel: g.ChannelID, ID: g.ID, Version: g.Version, Title: plainTitle(g), Size: eg.Size(), Rules: eg.Rules().String(),
-		Board: boardRows(eg), Moves: eg.MoveCount(), Vote: isVoteGame(g), ServerMS: now.UnixMilli()}
+		Board: boardRows(eg), Moves: eg.MoveCount(), Vote: isVoteGame(g), NoUndo: !undoOffered(g), ServerMS: now.UnixMilli()}
 	names := commands.PlayerNames(g)
 	for _, c := range []engine.Color{engine.Black, engine.White} {
 		sv := commands.SideView{Captures: eg.Captures(c)}

@@ -212,3 +212,21 @@ func TestActUndoAndScoring(t *testing.T) {
 		t.Errorf("after both accepted: %+v %v", v, err)
 	}
 }
+
+// TestViewNoUndo: the board page hides Undo where undo is refused (a
+// rated game against the bot) and shows it in a game between people.
+func TestViewNoUndo(t *testing.T) {
+	tb := newTestApp(t)
+	ctx := context.Background()
+	webGame(t, tb)
+	if v, err := tb.View(ctx, channelID); err != nil || v.NoUndo {
+		t.Errorf("View of a game between people: no_undo %v, %v; want Undo offered", v.NoUndo, err)
+	}
+	other := "700000000000000099"
+	if res, _ := tb.Start(ctx, other, commands.WebUser{ID: ann.ID, Name: "ann"}, commands.Start{Level: "first", Size: 9}); res.Refused {
+		t.Fatalf("Start(bot) = %+v", res)
+	}
+	if v, err := tb.View(ctx, other); err != nil || !v.NoUndo {
+		t.Errorf("View of a rated game against the bot: no_undo %v, %v; want no Undo", v.NoUndo, err)
+	}
+}

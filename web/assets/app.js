@@ -322,6 +322,7 @@ function redraw() {
   show('controls', playing && !v.scoring);
   $('pass').disabled = !turn;
   $('undo').disabled = !!v.vote;
+  $('undo').hidden = !!v.no_undo; // rengo, or rated against a bot: undo is refused
   $('resign').disabled = !!v.vote;
   show('resign-ask', false);
   const u = v.undo;
