@@ -434,12 +434,21 @@ func sameMove(a, b engine.Move) bool {
 // closing returns the number of moves before the two passes that ended
 // the game, or the number of moves when it did not end by two passes.
 // Those passes only close the game: they are neither mistakes nor swings.
+// But passes that give away a game still open (the position before them
+// not settled, and judged won by the side the count then gives it
+// against) are moves like any other, judged as the others are.
 func (r *Review) closing() int {
 	n := len(r.Moves)
-	if n >= 2 && r.Moves[n-1].Move == "pass" && r.Moves[n-2].Move == "pass" {
-		return n - 2
+	if n < 2 || r.Moves[n-1].Move != "pass" || r.Moves[n-2].Move != "pass" {
+		return n
 	}
-	return n
+	if len(r.Positions) > n {
+		before, end := r.Positions[n-2], r.Positions[n]
+		if !before.Counted && (before.Winrate-0.5)*(end.Winrate-0.5) < 0 {
+			return n
+		}
+	}
+	return n - 2
 }
 
 // Swings returns the numbers of the n moves that changed Black's winning
@@ -457,6 +466,13 @@ func clamp01(x float64) float64 { return math.Min(1, math.Max(0, x)) }
 // ConfirmedLosses) and sure measures again those that would be mistakes
 // (see rejudge); its error is finish's.
 func (r *Review) finish(res engine.Result, hasResult bool, sure func(losses []float64) ([]float64, error)) error {
+	if n := len(r.Moves); n >= 2 && r.Moves[n-1].Move == "pass" && r.Moves[n-2].Move == "pass" && r.closing() == n && len(r.Positions) > n {
+		// The game was passed away (see closing): after the first pass the
+		// opponent could end it by passing too, and did, so the position
+		// the first pass left is worth what the count then gave.
+		end := r.Positions[n]
+		r.Positions[n-1].Winrate, r.Positions[n-1].Score, r.Positions[n-1].Counted = end.Winrate, end.Score, true
+	}
 	wr := r.Winrates()
 	movers := make([]engine.Color, len(r.Moves))
 	for i, m := range r.Moves {

@@ -237,3 +237,29 @@ func TestRunScoredGameWithDeadStones(t *testing.T) {
 		t.Errorf("paragraph %q", p)
 	}
 }
+
+// TestRunPassedAwayGame: two passes that give away a game still open
+// are judged as moves: here White passes on a board holding one black
+// stone and loses it all (B+73.5). The review must not say that Black won
+// "although the engine saw White ahead at the end", nor leave the
+// passes out: the game turned at White's pass, which is a mistake.
+func TestRunPassedAwayGame(t *testing.T) {
+	g := playGame(t, 9, "J9", "pass", "pass")
+	if err := g.End(engine.Result{Winner: engine.Black, Reason: engine.ByScore, Margin: 73.5}); err != nil {
+		t.Fatal(err)
+	}
+	r, err := Run(context.Background(), g, MCTS{Playouts: 2000, Seed: 1}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if before := r.Positions[1].Winrate; before >= 0.5 {
+		t.Fatalf("after B J9 Black's chance is %.2f: the test needs White ahead before the passes", before)
+	}
+	p := r.Paragraph()
+	if strings.Contains(p, "although") || !strings.Contains(p, "The game turned at move 2 (W pass): Black took the lead there") {
+		t.Errorf("paragraph %q, want the game turning at White's pass", p)
+	}
+	if len(r.Mistakes) == 0 || r.Mistakes[len(r.Mistakes)-1].Number != 2 || r.Mistakes[len(r.Mistakes)-1].Move != "pass" {
+		t.Errorf("mistakes %+v, want White's pass (move 2) among them", r.Mistakes)
+	}
+}
