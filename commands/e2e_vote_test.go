@@ -156,6 +156,13 @@ func testE2EVoteGameCount(t *testing.T, e *env) {
 	e.d.WaitFor("the count's announcement", func() bool {
 		return len(e.publicWith(ch.ID, "Both sides passed: I count the position with the dead stones as I estimate them.")) > 0
 	})
+	// No scoring phase is shown: nobody could accept or resume for the
+	// channel.
+	for _, text := range []string{"Accept", "Resume play", "Please check", "Nobody changed the marking"} {
+		if ms := e.publicWith(ch.ID, text); len(ms) > 0 {
+			t.Errorf("a vote game's end showed a scoring phase: %q", ms[0].Text())
+		}
+	}
 }
 
 // TestE2EVotesAtOnce: twelve people vote at the same moment; every vote is

@@ -235,7 +235,22 @@ func (a *room) apply(ctx context.Context, g *storage.Game, m engine.Move) (strin
 		return note, nil
 	}
 	if goOf(g).PlayEnded() && g.Scoring == nil {
-		if unsure := a.startScoring(ctx, g); len(unsure) > 0 {
+		unsure := a.startScoring(ctx, g)
+		if isVoteGame(g) {
+			// Nobody marks dead stones or accepts for a channel: the game
+			// is counted at once, with the estimate's proposal, and never
+			// shows a scoring phase nobody can answer.
+			sc := goOf(g).Score(deadOf(g))
+			if err := goOf(g).End(engine.Result{Winner: sc.Winner, Reason: engine.ByScore, Margin: sc.Margin}); err != nil {
+				return "", err
+			}
+			if err := a.Finish(ctx, g); err != nil {
+				return "", err
+			}
+			a.Logger().Info("game finished", "game", g.ID, "result", sc.Result())
+			return note + "\n" + voteCountNote, nil
+		}
+		if len(unsure) > 0 {
 			note += "\n" + uncertainNote(unsure)
 		}
 	}

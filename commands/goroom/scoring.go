@@ -58,7 +58,7 @@ func (a *room) startScoring(ctx context.Context, g *storage.Game) []engine.Point
 	g.Scoring = &storage.ScoringState{Accepted: map[game.Side]bool{}, Deadline: a.Now().Add(a.ScoringTTL())}
 	if isVoteGame(g) {
 		// Nobody marks dead stones for a channel: the count is made at
-		// once, with the estimate's marking (see scoringTimeout).
+		// once (see apply), with the estimate's proposal.
 		g.Scoring.Deadline = a.Now()
 	}
 	if err != nil {
@@ -67,6 +67,9 @@ func (a *room) startScoring(ctx context.Context, g *storage.Game) []engine.Point
 		return nil
 	}
 	setDead(g, ph.Dead())
+	if isVoteGame(g) {
+		setDead(g, ph.Proposal())
+	}
 	botsAccept(g, ph.Proposal(), ph.Uncertain())
 	return ph.Uncertain()
 }
@@ -456,6 +459,10 @@ func botRefuses(g *storage.Game) bool {
 	return false
 }
 
+// voteCountNote announces the count of a vote game, which has no scoring
+// phase.
+const voteCountNote = "Both sides passed: I count the position with the dead stones as I estimate them."
+
 // scoringTimeout ends a game whose scoring phase ran out of time with the
 // marking as it stands, unless a bot player refuses that marking: then the
 // bot's own marking, the estimate's proposal, counts (no dead stones if the
@@ -467,7 +474,7 @@ func botRefuses(g *storage.Game) bool {
 func (a *room) scoringTimeout(ctx context.Context, g *storage.Game) {
 	note := "Time for agreeing on the dead stones ran out: the current marking stands."
 	if isVoteGame(g) {
-		note = "Both sides passed: I count the position with the dead stones as I estimate them."
+		note = voteCountNote // a vote game stored in its scoring phase before it was counted at once
 	}
 	if botRefuses(g) {
 		setDead(g, nil)
