@@ -611,7 +611,7 @@ func draughtsPDNWith(g *storage.Game, comment string) ([]byte, error) {
 		{Name: "Black", Value: commands.PlainName(g.First(draughtsBlack))},
 	}
 	if g.Clock != nil {
-		tags = append(tags, draughts.Tag{Name: "TimeControl", Value: g.Clock.Control.Describe()})
+		tags = append(tags, draughts.Tag{Name: "TimeControl", Value: g.Clock.Control.PGN()})
 	}
 	pg := draughts.NewPDNGame(st, tags...)
 	pg.Comment = comment

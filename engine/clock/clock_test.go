@@ -485,3 +485,26 @@ func TestNoMainTime(t *testing.T) {
 		t.Errorf("black after the block = %+v, want a fresh 2 moves in 1 min", got)
 	}
 }
+
+// TestPGN: the TimeControl tag of PDN records, in PGN's notation where it
+// has one.
+func TestPGN(t *testing.T) {
+	for _, tt := range []struct {
+		spec, want string
+	}{
+		{"none", "-"},
+		{"absolute 20m", "1200"},
+		{"correspondence", "259200+86400"},
+		{"fischer 3m +10s", "180+10"},
+		{"daily", "1/86400"},
+		{"live", "byo-yomi: 10 min, then 5 periods of 30 s"},
+	} {
+		c, err := Parse(tt.spec)
+		if err != nil {
+			t.Fatalf("Parse(%q) = %v", tt.spec, err)
+		}
+		if got := c.PGN(); got != tt.want {
+			t.Errorf("Parse(%q).PGN() = %q, want %q", tt.spec, got, tt.want)
+		}
+	}
+}

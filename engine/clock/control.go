@@ -279,6 +279,26 @@ func (c Control) String() string {
 	return "none"
 }
 
+// PGN is the control as the TimeControl tag of PGN and PDN records
+// writes it, where that notation can: "-" for no clock, "1200" for
+// absolute time, "259200+86400" for Fischer (seconds and increment; the
+// cap is not written), "1/86400" for simple time (one move a period).
+// Byo-yomi and Canadian time have no such form: their Describe text.
+func (c Control) PGN() string {
+	secs := func(d time.Duration) string { return strconv.FormatInt(int64(d/time.Second), 10) }
+	switch c.System {
+	case None:
+		return "-"
+	case Absolute:
+		return secs(c.Main)
+	case Fischer:
+		return secs(c.Main) + "+" + secs(c.Increment)
+	case Simple:
+		return "1/" + secs(c.Period)
+	}
+	return c.Describe()
+}
+
 // Describe says what c means, in words: "byo-yomi: 10 min, then 5 periods
 // of 30 s".
 func (c Control) Describe() string {
