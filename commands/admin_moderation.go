@@ -62,7 +62,7 @@ func (a *App) adminAdjudicate(ctx context.Context, r *Request) error {
 	e.Before, e.After = fmt.Sprintf("in play after %s", Plural(moves, "move")), "Void"
 	if result == "annul" {
 		comment := fmt.Sprintf("Annulled by %s, an admin of the server, after %s: recorded, never rated. Reason: %s", PlainName(by), Plural(moves, "move"), reason)
-		if err := a.voidGame(withAudit(ctx, e), g, comment); err != nil {
+		if err := a.voidGame(withAudit(ctx, e), g, comment, true); err != nil {
 			return err
 		}
 	} else {
@@ -107,15 +107,15 @@ func (a *App) adminAdjudicate(ctx context.Context, r *Request) error {
 }
 
 // voidGame archives a game in play as void (annulled by an admin, aborted
-// by a moderator or by a player): recorded with comment at the root of its
+// by a moderator or by a player; annulled says which): recorded with comment at the root of its
 // record (SGF or PDN), never rated; with ctx from withAudit, logged in the
 // same write.
-func (a *App) voidGame(ctx context.Context, g *storage.Game, comment string) error {
+func (a *App) voidGame(ctx context.Context, g *storage.Game, comment string, annulled bool) error {
 	arc, err := a.archiveEntry(g, true, comment, "")
 	if err != nil {
 		return err
 	}
-	arc.Result, arc.Rated = "Void", false
+	arc.Result, arc.Rated, arc.AnnulledInPlay = "Void", false, annulled
 	return writeError(a.games.FinishGame(ctx, g, arc))
 }
 
@@ -318,7 +318,7 @@ func (a *App) moderatorAbort(ctx context.Context, r *Request, g *storage.Game) e
 	comment := fmt.Sprintf("Aborted by %s, a moderator, after %s: recorded, never rated. Reason: %s", PlainName(by), Plural(moves, "move"), reason)
 	e := audit(r, storage.AuditAbort, g.ID, reason)
 	e.Before, e.After = fmt.Sprintf("in play after %s", Plural(moves, "move")), "Void (aborted by a moderator)"
-	if err := a.voidGame(withAudit(ctx, e), g, comment); err != nil {
+	if err := a.voidGame(withAudit(ctx, e), g, comment, false); err != nil {
 		return err
 	}
 	a.log.Info("game aborted by a moderator", "game", g.ID, "by", r.User.ID, "moves", moves)

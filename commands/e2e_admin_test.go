@@ -559,6 +559,10 @@ func testE2EAdminAdjudicateAndAnnul(t *testing.T, e *env) {
 	if a := e.archived(ch.ID, g.ID); a.Result != "Void" || a.Rated || !a.Annulled || a.Moves != 10 {
 		t.Errorf("the annulled game's record: %s rated=%v annulled=%v moves %d", a.Result, a.Rated, a.Annulled, a.Moves)
 	}
+	// The history calls it annulled, not aborted.
+	if h := e.do(e.slash(ch, carol, "history")); !strings.Contains(h.Text(), "⚫ annulled vs <@"+dave.ID+"> · 9×9 · Void · not counted") {
+		t.Errorf("carol's history = %q, want the game annulled", h.Text())
+	}
 	if told := e.publicWith(ch.ID, "annulled the game"); len(told) != 1 || told[0].Text() != "⚖️ <@"+ann.ID+">, an admin of this server, annulled the game ⚫ carol vs ⚪ dave after 10 moves: it is recorded as annulled (`/go sgf game:"+g.ID+"`) and never rated. Reason: played by one person\nThe channel is free for a new game." {
 		t.Errorf("the channel was told %v", told)
 	}

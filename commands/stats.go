@@ -247,7 +247,7 @@ func (app *App) historyLine(a *storage.Archived, key string, n int) string {
 		outcome = "jigo" // Go's word for a draw
 	}
 	switch {
-	case a.Annulled && a.Result == "Void":
+	case a.Annulled && a.Result == "Void" && !a.AnnulledInPlay:
 		outcome = "aborted"
 	case a.Annulled:
 		outcome = "annulled"

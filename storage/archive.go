@@ -53,6 +53,10 @@ type Archived struct {
 	// or a player aborted it before each had made two (Result "Void").
 	// Statistics and ratings skip it; Result still says what happened.
 	Annulled bool `json:"annulled,omitempty"`
+	// AnnulledInPlay marks a game with Result "Void" that an admin
+	// annulled while it was played, rather than one aborted by a player or
+	// a moderator: the history calls it annulled, not aborted.
+	AnnulledInPlay bool `json:"annulled_in_play,omitempty"`
 	// Rated asks FinishGame to rate the game; the archived record keeps it
 	// only when the game was rated (two different players, a winner or a
 	// tie, not annulled). RatingSeq is then the order in which it was
