@@ -147,11 +147,13 @@ func Run(ctx context.Context, cfg Config) (Report, error) {
 		}
 	}
 
-	rep := Report{A: cfg.A.Name, B: cfg.B.Name, Size: cfg.Size, Komi: cfg.Komi, Referee: "Tromp–Taylor count (no referee installed)"}
+	rep := Report{A: cfg.A.Name, B: cfg.B.Name, Size: cfg.Size, Komi: cfg.Komi, Referee: "Tromp–Taylor count"}
 	argv := cfg.Referee
 	if argv == nil {
 		if _, err := os.Stat(DefaultReferee[0]); err == nil {
 			argv = DefaultReferee
+		} else {
+			rep.Referee = "Tromp–Taylor count (no referee installed)"
 		}
 	}
 	var referee *gtp.Client

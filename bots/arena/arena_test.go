@@ -125,7 +125,7 @@ func TestMainCommand(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Main: %v\n%s", err, out.String())
 	}
-	for _, want := range []string{"easy: its own settings; beginner: 300 playouts a move", "game 1/2", "game 2/2", "easy vs beginner: 2 games on 5×5", "win rate"} {
+	for _, want := range []string{"easy: its own settings; beginner: 300 playouts a move", "game 1/2", "game 2/2", "easy vs beginner: 2 games on 5×5", "win rate", "scored by Tromp–Taylor count\n"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("output lacks %q:\n%s", want, out.String())
 		}
@@ -136,10 +136,14 @@ func TestMainCommand(t *testing.T) {
 		{"-a", "easy", "-b", "random", "-games", "x"},
 		{"-a", "easy", "-b", "random", "extra"},
 		{"-a", "easy", "-b", "random", "-gtp", "broken"},
+		{"-a", "easy", "-b", "random", "-games", "0"},
 	} {
 		out.Reset()
 		if err := Main(context.Background(), args, &out, nil); !errors.Is(err, ErrInvalidConfig) {
 			t.Errorf("Main(%q) = %v, want ErrInvalidConfig", args, err)
+		}
+		if strings.Contains(out.String(), "average time per move") {
+			t.Errorf("Main(%q) printed a report of no match:\n%s", args, out.String())
 		}
 	}
 }

@@ -141,7 +141,9 @@ func Main(ctx context.Context, args []string, stdout io.Writer, reg *bots.Regist
 			cfg.A.Name, colour, won, played)
 	}
 	rep, err := Run(ctx, cfg)
-	fmt.Fprintln(stdout, rep)
+	if err == nil || played > 0 {
+		fmt.Fprintln(stdout, rep) // no report of a match that never began
+	}
 	return err
 }
 

@@ -363,7 +363,7 @@ func (s *server) commandTable() map[string]func(ctx context.Context, args []stri
 		"version":          none(func() (string, error) { return s.opts.Version, nil }),
 		"known_command": func(_ context.Context, args []string) (string, error) {
 			if len(args) < 1 {
-				return "", errSyntax
+				return "false", nil // the spec: known_command never fails (GNU Go answers false)
 			}
 			_, ok := s.handlers[args[0]]
 			return strconv.FormatBool(ok), nil
@@ -556,6 +556,7 @@ func (s *server) genmove(ctx context.Context, args []string, play bool) (string,
 			return "", err
 		}
 	}
+	seen := g // the game the move is asked of
 	if c != g.ToPlay() {
 		if err := g.Play(engine.PassMove(g.ToPlay())); err != nil {
 			return "", err
@@ -567,6 +568,13 @@ func (s *server) genmove(ctx context.Context, args []string, play bool) (string,
 				return "", err
 			}
 		}
+		// The move is asked of the position alone, c to play: the pass
+		// put in for the other player is no opponent's pass, which a bot
+		// would answer by passing back when the count favours it. g keeps
+		// the history, against which the move is checked.
+		if pos, err := positionOf(g, c); err == nil {
+			seen = pos
+		}
 	}
 	moveCtx := ctx
 	target, limit, timed := s.moveTime(c)
@@ -577,7 +585,7 @@ func (s *server) genmove(ctx context.Context, args []string, play bool) (string,
 	}
 	var m engine.Move
 	if s.opts.GenMove != nil {
-		m, err = s.opts.GenMove(moveCtx, g.Clone(), c, target)
+		m, err = s.opts.GenMove(moveCtx, seen.Clone(), c, target)
 		if err != nil {
 			err = failure("genmove: " + err.Error())
 		} else if m.Kind != engine.Resign {
@@ -615,6 +623,27 @@ func (s *server) genmove(ctx context.Context, args []string, play bool) (string,
 		return "", failure(fmt.Sprintf("genmove chose %v, which is illegal: %v", m, err))
 	}
 	return m.String(), nil
+}
+
+// positionOf is g's position as a new game, c to play, its stones set up
+// (handicap stones as handicap), without g's history: no moves, no ko,
+// and no prisoners (which territory scoring would count).
+func positionOf(g *engine.Game, c engine.Color) (*engine.Game, error) {
+	pos, err := engine.NewGame(engine.Config{Size: g.Size(), Rules: g.Rules()})
+	if err != nil {
+		return nil, err
+	}
+	var stones []engine.Stone
+	b := g.Board()
+	for row := range g.Size() {
+		for col := range g.Size() {
+			p := engine.Point{Col: col, Row: row}
+			if s := b.At(p); s != engine.Empty {
+				stones = append(stones, engine.Stone{Point: p, Color: s})
+			}
+		}
+	}
+	return pos, pos.SetupStones(stones, c, g.Handicap())
 }
 
 // warn tells opts.Warn, if set.

@@ -73,7 +73,7 @@ func TestServeCommands(t *testing.T) {
 			{"version", "= "},
 			{"7 known_command play", "=7 true"},
 			{"known_command foo", "= false"},
-			{"known_command", "? syntax error"},
+			{"known_command", "= false"},
 			{"foo bar", "? unknown command"},
 			{"42 foo", "?42 unknown command"},
 			{"PLAY b a1", "? unknown command"},
@@ -833,5 +833,34 @@ func TestServeGenMoveTarget(t *testing.T) {
 	}
 	if c := calls[1]; c.target != 1750*ms || c.until > 1750*ms || c.until <= 0 {
 		t.Errorf("byo-yomi: target %v, deadline in %v; want 1.75 s and a deadline up to 1.75 s away", c.target, c.until)
+	}
+}
+
+// TestServeGenmoveOtherColour: genmove for the colour not to move asks the
+// bot about the position alone, that colour to play: the pass the server
+// puts in for the other player is not shown to the bot as an opponent's
+// pass (which bots answer by passing back when the count favours them).
+// The move is still checked against the game's history and played.
+func TestServeGenmoveOtherColour(t *testing.T) {
+	var seen []string
+	opts := ServerOptions{GenMove: func(ctx context.Context, g *engine.Game, c engine.Color, _ time.Duration) (engine.Move, error) {
+		last := "none"
+		if m, ok := g.LastMove(); ok {
+			last = m.String()
+		}
+		seen = append(seen, fmt.Sprintf("%v to play, last %s, E5 %v", g.ToPlay(), last, g.Board().At(engine.Point{Col: 4, Row: 4})))
+		if m, ok := g.LastMove(); ok && m.Kind == engine.Pass {
+			return engine.PassMove(c), nil // a bot passing back
+		}
+		return engine.PlaceAt(c, engine.Point{Col: 2, Row: 2}), nil
+	}}
+	serveCheck(t, opts, []serveStep{
+		{"boardsize 9", ""},
+		{"play b e5", ""},
+		{"1 genmove b", "=1 C3"},
+		{"list_stones black", "= E5 C3"},
+	})
+	if want := []string{"black to play, last none, E5 black"}; !slices.Equal(seen, want) {
+		t.Errorf("the bot was asked about %q, want %q", seen, want)
 	}
 }
