@@ -29,8 +29,10 @@ COPY bots ./bots
 COPY commands ./commands
 COPY config ./config
 COPY engine ./engine
+COPY internal ./internal
 COPY render ./render
 COPY storage ./storage
+COPY web ./web
 
 # CGO_ENABLED=0: a static binary that needs no libc in the final image.
 RUN CGO_ENABLED=0 GOOS=linux go build -trimpath -ldflags="-s -w" -o /out/gobot ./cmd/gobot \
