@@ -20,7 +20,9 @@ import (
 func migrateDB(ctx context.Context, args []string, stdout, stderr io.Writer) (err error) {
 	fs := flag.NewFlagSet("migrate-db", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	to := fs.String("to", os.Getenv("GOBOT_DATABASE_URL"), "PostgreSQL URL to copy into (default GOBOT_DATABASE_URL)")
+	// The flag's default is not the URL itself: -help prints defaults, and
+	// the URL holds the password.
+	to := fs.String("to", "", "PostgreSQL URL to copy into (default GOBOT_DATABASE_URL)")
 	dbDefault := os.Getenv("GOBOT_DB")
 	if dbDefault == "" {
 		dbDefault = "gobot.db"
@@ -28,6 +30,9 @@ func migrateDB(ctx context.Context, args []string, stdout, stderr io.Writer) (er
 	db := fs.String("db", dbDefault, "bbolt database file to copy (default GOBOT_DB or gobot.db)")
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	if *to == "" {
+		*to = os.Getenv("GOBOT_DATABASE_URL")
 	}
 	if fs.NArg() != 0 || *to == "" {
 		return errors.New("usage: gobot migrate-db --to postgres://user:password@host:5432/gobot [--db FILE]")

@@ -57,4 +57,14 @@ func TestMigrateDB(t *testing.T) {
 	if code := run(context.Background(), []string{"migrate-db", "--to", bad, "--db", path}, nil, &stdout, &stderr); code == 0 || strings.Contains(stderr.String(), "sw0rdfish") {
 		t.Errorf("migrate-db to an unreachable server: exit %d, stderr %q (must fail without the password)", code, stderr.String())
 	}
+	// Its usage (printed by -help and by any bad flag) shows no default
+	// taken from GOBOT_DATABASE_URL: the URL holds the password.
+	t.Setenv("GOBOT_DATABASE_URL", bad)
+	for _, args := range [][]string{{"migrate-db", "--help"}, {"migrate-db", "--bogus"}} {
+		var out, errOut syncBuffer
+		run(context.Background(), args, nil, &out, &errOut)
+		if strings.Contains(out.String()+errOut.String(), "sw0rdfish") || !strings.Contains(errOut.String(), "default GOBOT_DATABASE_URL") {
+			t.Errorf("gobot %v printed %q %q: want the usage, without the password", args, out.String(), errOut.String())
+		}
+	}
 }
