@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -248,13 +249,20 @@ func (c *REST) call(ctx context.Context, method, endpoint string, fn func(opts .
 
 // discordError turns an error from discordgo into one that can be branched
 // on (restError wraps ErrDiscord and friends) and that shows no token.
+// authValue is a credential as an Authorization header carries it ("Bot
+// MTAx…", "Bearer …"), in a body that echoes the request.
+var authValue = regexp.MustCompile(`(?i)\b(Bot|Bearer)\s+[A-Za-z0-9._~+/=-]{8,}`)
+
 func discordError(method, path string, err error) error {
 	if err == nil {
 		return nil
 	}
 	var re *discordgo.RESTError
 	if errors.As(err, &re) && re.Response != nil {
-		return &restError{Method: method, Path: path, Status: re.Response.StatusCode, Body: truncate(string(re.ResponseBody), 300)}
+		// An echoed Authorization header is scrubbed before the body is
+		// cut: a token cut short no longer matches the log's redaction.
+		body := authValue.ReplaceAllString(string(re.ResponseBody), "$1 [redacted]")
+		return &restError{Method: method, Path: path, Status: re.Response.StatusCode, Body: truncate(body, 300)}
 	}
 	var ue *url.Error
 	if errors.As(err, &ue) {

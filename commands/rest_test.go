@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -118,5 +119,26 @@ func TestRESTWaitsForGlobalLimit(t *testing.T) {
 	}
 	if n429 != 1 {
 		t.Errorf("%d calls answered 429, want 1 (the one that met the global limit)", n429)
+	}
+}
+
+// TestDiscordErrorScrubsEchoedToken: an error body that echoes the
+// Authorization header (a proxy's, say) never keeps any of the token, even
+// where the body is cut to 300 characters in the middle of it.
+func TestDiscordErrorScrubsEchoedToken(t *testing.T) {
+	const token = "MTAxNTk5OTk5OTk5OTk5OTk5OQ.GaBcDe.abcdefghijklmnopqrstuvwxyz0123456789AB"
+	for _, pad := range []int{0, 250, 280, 295} {
+		body := strings.Repeat("x", pad) + `{"headers":{"Authorization":"Bot ` + token + `"}}`
+		err := discordError("GET", "/applications/@me", &discordgo.RESTError{Response: &http.Response{StatusCode: 401}, ResponseBody: []byte(body)})
+		msg := err.Error()
+		for n := 6; n <= len(token); n++ {
+			if strings.Contains(msg, token[:n]) {
+				t.Errorf("with %d characters before it, the error keeps %q of the token: %s", pad, token[:n], msg)
+				break
+			}
+		}
+		if pad == 0 && !strings.Contains(msg, "Bot [redacted]") {
+			t.Errorf("error %q, want the header's value redacted", msg)
+		}
 	}
 }
