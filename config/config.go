@@ -192,7 +192,7 @@ func Parse(environ map[string]string, p Purpose) (*Config, error) {
 
 	if r.AppID != "" {
 		if !isSnowflake(r.AppID) {
-			bad("DISCORD_APP_ID", ErrInvalid, "%q is not a Discord ID (digits only)", r.AppID)
+			bad("DISCORD_APP_ID", ErrInvalid, "%s is not a Discord ID (digits only)", unshown(r.AppID))
 		}
 		c.AppID = r.AppID
 	}
@@ -282,7 +282,7 @@ func Parse(environ map[string]string, p Purpose) (*Config, error) {
 
 	if r.GuildID != "" {
 		if !isSnowflake(r.GuildID) {
-			bad("GOBOT_GUILD_ID", ErrInvalid, "%q is not a Discord ID (digits only)", r.GuildID)
+			bad("GOBOT_GUILD_ID", ErrInvalid, "%s is not a Discord ID (digits only)", unshown(r.GuildID))
 		}
 		c.GuildID = r.GuildID
 	}
@@ -396,6 +396,17 @@ func checkToken(tok string) string {
 		return "contains spaces or characters that cannot be in a token"
 	}
 	return ""
+}
+
+// unshown names a value that should have been a Discord ID without
+// printing it: the token or the client secret, pasted into the wrong
+// variable (they sit next to the IDs on Discord's pages), would otherwise
+// be printed. A short value that cannot be a secret is quoted.
+func unshown(v string) string {
+	if len(v) <= 24 {
+		return strconv.Quote(v)
+	}
+	return fmt.Sprintf("its value (%d characters, not shown in case it is a secret)", len(v))
 }
 
 func isSnowflake(s string) bool {

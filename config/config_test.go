@@ -447,3 +447,19 @@ func TestDatabaseAndShards(t *testing.T) {
 		})
 	}
 }
+
+// TestSecretInTheWrongVariable: the token or the client secret pasted
+// into an ID's variable (they sit next to the IDs on Discord's pages) is
+// refused without being printed; a short wrong value is still quoted.
+func TestSecretInTheWrongVariable(t *testing.T) {
+	for _, name := range []string{"DISCORD_APP_ID", "GOBOT_GUILD_ID"} {
+		_, err := Parse(map[string]string{"DISCORD_TOKEN": testToken, name: testToken}, Run)
+		if err == nil || strings.Contains(err.Error(), testToken[:12]) || !strings.Contains(err.Error(), name+": its value (72 characters, not shown in case it is a secret) is not a Discord ID") {
+			t.Errorf("%s set to the token: %v", name, err)
+		}
+		_, err = Parse(map[string]string{"DISCORD_TOKEN": testToken, name: "my-bot"}, Run)
+		if err == nil || !strings.Contains(err.Error(), `"my-bot" is not a Discord ID`) {
+			t.Errorf("%s=my-bot: %v", name, err)
+		}
+	}
+}
