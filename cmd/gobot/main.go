@@ -57,6 +57,16 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		sub, args = args[0], args[1:]
 	}
 	var err error
+	// The bot and the health check are configured by the environment
+	// alone: an argument (a --help, a --version) must not start them.
+	if (sub == "run" || sub == "healthcheck") && len(args) > 0 {
+		if isHelp(args[0]) {
+			fmt.Fprint(stdout, usage)
+			return 0
+		}
+		fmt.Fprintf(stderr, "gobot: %s takes no arguments (it is configured by the environment), not %q\n%s", sub, strings.Join(args, " "), usage)
+		return 2
+	}
 	switch sub {
 	case "run":
 		err = serve(ctx, stdout, stderr)
@@ -682,6 +692,9 @@ func defaultGTPLevel(levels []bots.Level) string {
 func backup(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("backup", flag.ContinueOnError)
 	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: gobot backup FILE\n\ncopies the bbolt database (GOBOT_DB, or gobot.db) to FILE, even while the bot runs")
+	}
 	if err := fs.Parse(args); err != nil {
 		return err
 	}

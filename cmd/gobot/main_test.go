@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/gobot-dev/gobot/commands/discordtest"
+	"github.com/gobot-dev/gobot/config"
 	"github.com/gobot-dev/gobot/storage"
 )
 
@@ -203,6 +204,31 @@ func TestUnknownSubcommand(t *testing.T) {
 	}
 }
 
+// TestRunTakesNoArguments: an argument after run (a --help, a --version,
+// a typo) prints the usage or refuses, and never starts the bot, which
+// would log in to Discord; so for the health check.
+func TestRunTakesNoArguments(t *testing.T) {
+	t.Setenv("DISCORD_TOKEN", "")
+	for _, c := range []struct {
+		args []string
+		code int
+		out  string
+	}{
+		{[]string{"run", "--help"}, 0, "usage:"},
+		{[]string{"healthcheck", "-h"}, 0, "usage:"},
+		{[]string{"--version"}, 2, `gobot: run takes no arguments (it is configured by the environment), not "--version"`},
+		{[]string{"run", "extra"}, 2, `gobot: run takes no arguments (it is configured by the environment), not "extra"`},
+		{[]string{"healthcheck", "--port", "1"}, 2, `gobot: healthcheck takes no arguments`},
+		{[]string{"backup", "--help"}, 0, "copies the bbolt database (GOBOT_DB, or gobot.db) to FILE"},
+	} {
+		var stdout, stderr bytes.Buffer
+		code := run(context.Background(), c.args, strings.NewReader(""), &stdout, &stderr)
+		if code != c.code || !strings.Contains(stdout.String()+stderr.String(), c.out) || strings.Contains(stderr.String(), "DISCORD_TOKEN") {
+			t.Errorf("gobot %q = %d, %q %q; want %d and %q", c.args, code, stdout.String(), stderr.String(), c.code, c.out)
+		}
+	}
+}
+
 func TestMissingTokenIsOneLine(t *testing.T) {
 	t.Setenv("DISCORD_TOKEN", "")
 	t.Setenv("DISCORD_TOKEN_FILE", "")
@@ -247,5 +273,14 @@ func TestDamagedDatabaseIsOneLine(t *testing.T) {
 		if len(lines) != 1 {
 			t.Errorf("gobot on a damaged database printed %d lines after the start-up line, want 1:\n%s", len(lines), out)
 		}
+	}
+}
+
+// TestMissingGTPProgramNamesItsVariable: a program of GOBOT_GTP_ENGINES
+// that is not there stops start-up with an error naming the variable.
+func TestMissingGTPProgramNamesItsVariable(t *testing.T) {
+	_, err := newRegistry(&config.Config{GTPEngines: map[string]string{"foo": "/nonexistent/prog --mode gtp"}, MaxSearches: 1})
+	if err == nil || !strings.HasPrefix(err.Error(), `GOBOT_GTP_ENGINES: engine "foo": `) {
+		t.Errorf("newRegistry with a missing program = %v, want an error naming GOBOT_GTP_ENGINES and foo", err)
 	}
 }

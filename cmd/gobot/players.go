@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/gobot-dev/gobot/bots"
 	"github.com/gobot-dev/gobot/bots/arena"
@@ -72,6 +73,9 @@ func (p registryPlayers) Estimate(ctx context.Context, g *engine.Game, onQueued 
 func newRegistry(cfg *config.Config) (*bots.Registry, error) {
 	reg, err := bots.NewRegistry(bots.Config{GTPPrograms: cfg.GTPEngines, MaxSearches: cfg.MaxSearches, Reviewer: cfg.ReviewEngine})
 	if err != nil {
+		if len(cfg.GTPEngines) > 0 && strings.HasPrefix(err.Error(), "engine ") {
+			return nil, fmt.Errorf("GOBOT_GTP_ENGINES: %w", err) // one of its programs: name the variable
+		}
 		return nil, fmt.Errorf("bots: %w", err)
 	}
 	return reg, nil

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"time"
 
 	"github.com/gobot-dev/gobot/config"
@@ -31,7 +32,18 @@ func ratings(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		Close() error
 	}
 	var store rebuilder
+	// A database that is not there is a wrong path: storage.Open would
+	// make a new, empty one and report nothing rebuilt.
+	exists := func(path string) error {
+		if _, err := os.Stat(path); err != nil {
+			return fmt.Errorf("ratings: no database at %s: %w", path, err)
+		}
+		return nil
+	}
 	if db != "" {
+		if err := exists(db); err != nil {
+			return err
+		}
 		s, err := storage.Open(db, storage.Options{Kinds: kinds(), StartRatings: startRatings()})
 		if err != nil {
 			return err
@@ -51,6 +63,9 @@ func ratings(ctx context.Context, args []string, stdout, stderr io.Writer) error
 			}
 			store = s
 		} else {
+			if err := exists(cfg.DBPath); err != nil {
+				return err
+			}
 			s, err := storage.Open(cfg.DBPath, storage.Options{Kinds: kinds(), StartRatings: startRatings()})
 			if err != nil {
 				return err

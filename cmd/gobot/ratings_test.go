@@ -5,6 +5,7 @@ import (
 	"context"
 	"flag"
 	"io"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -75,6 +76,15 @@ func TestRatingsRebuild(t *testing.T) {
 	}
 	if code := run(ctx, []string{"ratings", "redo"}, strings.NewReader(""), &out, &errOut); code != 1 {
 		t.Errorf("gobot ratings redo: exit %d, want 1", code)
+	}
+	// A wrong path is refused, not made into a new empty database.
+	typo := filepath.Join(t.TempDir(), "typo.db")
+	errOut.Reset()
+	if code := run(ctx, []string{"ratings", "rebuild", "--db", typo}, strings.NewReader(""), &out, &errOut); code != 1 || !strings.Contains(errOut.String(), "ratings: no database at "+typo) {
+		t.Errorf("gobot ratings rebuild --db %s: exit %d, %q; want the missing database named", typo, code, errOut.String())
+	}
+	if _, err := os.Stat(typo); err == nil {
+		t.Errorf("gobot ratings rebuild made %s", typo)
 	}
 }
 
