@@ -166,6 +166,15 @@ func BackupTo(ctx context.Context, dbPath, socketPath, outPath string) error {
 	if sameFile(dbPath, outPath) {
 		return fmt.Errorf("storage: backup %s onto itself: %w", dbPath, ErrInvalid)
 	}
+	// A missing folder is said as such: its error would otherwise read as
+	// a backup socket nobody serves.
+	if dir := filepath.Dir(outPath); dir != "" {
+		if fi, err := os.Stat(dir); err != nil {
+			return fmt.Errorf("storage: backup to %s: %w", outPath, err)
+		} else if !fi.IsDir() {
+			return fmt.Errorf("storage: backup to %s: %s is not a folder: %w", outPath, dir, ErrInvalid)
+		}
+	}
 	if socketPath != "" {
 		err := writeFileAtomic(outPath, func(w io.Writer) (int64, error) { return FetchBackup(ctx, socketPath, w) })
 		if err == nil || !noListener(err) {

@@ -8,6 +8,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -181,6 +182,11 @@ func TestBackupSocket(t *testing.T) {
 		t.Fatalf("BackupTo(running) = %v", err)
 	}
 	sameContent(t, s, out)
+	// Into a folder that is not there: said so, not blamed on the socket.
+	missing := filepath.Join(dir, "nowhere", "x.db")
+	if err := BackupTo(ctx, path, sock, missing); !errors.Is(err, os.ErrNotExist) || strings.Contains(err.Error(), "socket") {
+		t.Errorf("BackupTo(into a missing folder) = %v, want the folder's ErrNotExist", err)
+	}
 
 	// Locked and no socket: ErrLocked, quickly.
 	if err := BackupTo(ctx, path, filepath.Join(dir, "none.sock"), filepath.Join(dir, "x.db")); !errors.Is(err, ErrLocked) {
