@@ -55,7 +55,7 @@ func OpenPostgres(ctx context.Context, url string, opts Options) (*Postgres, err
 	cfg, err := pgxpool.ParseConfig(url)
 	if err != nil {
 		// pgx's parse errors quote the URL, password included.
-		return nil, fmt.Errorf("storage: GOBOT_DATABASE_URL is not a PostgreSQL URL: %w", ErrInvalid)
+		return nil, fmt.Errorf("storage: the database URL is not a PostgreSQL URL (postgres://user:password@host:5432/name): %w", ErrInvalid)
 	}
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {

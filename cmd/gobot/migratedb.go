@@ -63,7 +63,7 @@ func migrateDB(ctx context.Context, args []string, stdout, stderr io.Writer) (er
 	dst, err := storage.OpenPostgres(octx, *to, storage.Options{Kinds: kinds()})
 	cancel()
 	if err != nil {
-		return fmt.Errorf("migrate-db: %w", err)
+		return fmt.Errorf("migrate-db: --to: %w", err)
 	}
 	defer dst.Close()
 	counts, err := storage.CopyToPostgres(ctx, src, dst)
