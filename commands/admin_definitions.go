@@ -74,8 +74,8 @@ func AdminDefinition() *discordgo.ApplicationCommand {
 			sub("annul", "Take a finished game out of the statistics and ratings (its record stays)", game("The finished game's ID (see /go history)"), reason),
 			sub("ban", "Keep a user from playing on this server",
 				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionUser, Name: "user", Description: "Who", Required: true},
-				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionInteger, Name: "days", Description: "For how many days (default: until unbanned)", MinValue: &minDays, MaxValue: maxBanDays},
-				reason),
+				reason, // required: before the optional days, as Discord wants
+				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionInteger, Name: "days", Description: "For how many days (default: until unbanned)", MinValue: &minDays, MaxValue: maxBanDays}),
 			sub("unban", "Lift a user's ban on this server",
 				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionUser, Name: "user", Description: "Who", Required: true},
 				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: "reason", Description: "Why (kept in the log)", MaxLength: MaxReason}),

@@ -7,6 +7,8 @@ package commands_test
 
 import (
 	"context"
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -316,4 +318,44 @@ func TestE2EBotOutOfTimeWhileThinking(t *testing.T) {
 	if got := e.deferredAnswer(move); !strings.Contains(got.Text(), "while gobot was thinking") {
 		t.Errorf("the answer to E5 = %q, want it to say the game ended while gobot was thinking", got.Text())
 	}
+}
+
+// TestE2ELevelSuggestions: the level options of /go bot, /go vote and a
+// rengo seat suggest the levels with how each plays, filtered by what was
+// typed and by the levels the server's admins offer; a level typed by hand
+// is checked all the same.
+func TestE2ELevelSuggestions(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	ch := e.d.GuildChannel("general")
+	alice := e.d.NewUser("alice")
+	names := func(sub, option, typed string) []string {
+		r := e.d.Do(e.d.Autocomplete(ch, alice, "go", discordtest.Sub(sub, discordtest.Focused(option, typed))))
+		var out []string
+		for _, c := range r.Choices {
+			out = append(out, c.Name+" = "+fmt.Sprint(c.Value))
+		}
+		return out
+	}
+	all := []string{
+		"tester: plays the first free point from the top left = tester",
+		"slow: the same, when the test lets it = slow",
+		"flaky: fails once, then plays = flaky",
+		"panic: panics = panic",
+		"scripted: plays the test's script = scripted",
+	}
+	for _, c := range []struct{ sub, option string }{{"bot", "level"}, {"vote", "level"}, {"rengo", "bot"}} {
+		if got := names(c.sub, c.option, ""); !slices.Equal(got, all) {
+			t.Errorf("/go %s %s: suggestions %q, want %q", c.sub, c.option, got, all)
+		}
+	}
+	if got := names("bot", "level", "SCRIPT"); !slices.Equal(got, all[4:]) {
+		t.Errorf("/go bot level:SCRIPT suggests %q, want %q", got, all[4:])
+	}
+	ann, _, _ := e.admins()
+	e.do(e.set(ch, ann, "bot_levels", "tester, slow"))
+	if got := names("bot", "level", ""); !slices.Equal(got, all[:2]) {
+		t.Errorf("with bot_levels tester, slow: suggestions %q, want %q", got, all[:2])
+	}
+	e.refused(e.slash(ch, alice, "bot", discordtest.Str("level", "grandmaster")), `Unknown level "grandmaster": choose one of tester, slow, flaky, panic, scripted.`)
 }

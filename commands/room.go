@@ -214,6 +214,37 @@ func BotLevel(name string, levels []Level, what string) (string, error) {
 	return "", UserErr(ErrBadOption, fmt.Sprintf("Unknown %slevel %s: choose one of %s.", what, Quote(name), strings.Join(names, ", ")))
 }
 
+// CompleteLevel suggests the bot levels of the command's room that this
+// server's admins offer, each with how it plays ("max: about 3 kyu, …"),
+// those whose name or description holds what was typed. The level options
+// take suggestions rather than a fixed list of choices: a command's names,
+// descriptions and choices may not pass Discord's 8,000 characters, and
+// every level's description, in three options of /go, did; the typed
+// value is checked as any other (BotLevel).
+func (a *App) CompleteLevel(ctx context.Context, r *Request) error {
+	_, typed := r.Focused()
+	typed = strings.ToLower(strings.TrimSpace(typed))
+	st, err := a.Settings(ctx, r.Interaction.GuildID)
+	if err != nil {
+		return r.Choices(ctx, nil)
+	}
+	var choices []*discordgo.ApplicationCommandOptionChoice
+	for _, l := range a.commandRoom(r).Levels() {
+		label := l.Name
+		if l.Description != "" {
+			label += ": " + l.Description
+		}
+		if !st.BotLevel(l.Name) || (typed != "" && !strings.Contains(strings.ToLower(label), typed)) {
+			continue
+		}
+		choices = append(choices, &discordgo.ApplicationCommandOptionChoice{Name: Clip(label, 100), Value: l.Name})
+		if len(choices) == 25 {
+			break
+		}
+	}
+	return r.Choices(ctx, choices)
+}
+
 // LevelOption is the level: option of a room's bot commands: the level
 // named, checked (BotLevel), or the first (weakest) on offer.
 func LevelOption(r *Request, levels []Level, what string) (string, error) {

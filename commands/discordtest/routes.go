@@ -112,6 +112,12 @@ func overwriteCommands(s *Server, r *restRequest) restResponse {
 		return refuse(http.StatusForbidden, 50001, "commands overwritten for application %s, not the bot's %s", r.params["application_id"], s.AppID)
 	}
 	list, _ := r.body.([]any)
+	for _, c := range list {
+		m, _ := dropNulls(c).(map[string]any)
+		if msg := checkCommand(m); msg != "" {
+			return refuse(http.StatusBadRequest, 50035, "Invalid Form Body: %s", msg)
+		}
+	}
 	out := make([]any, 0, len(list))
 	for _, c := range list {
 		// Discord omits what a request sent as null (discordgo sends

@@ -8,9 +8,9 @@ import (
 	"github.com/gobot-dev/gobot/engine"
 )
 
-// definition is /go with all its subcommands, offering the given bot
-// levels.
-func definition(levels []commands.Level) *discordgo.ApplicationCommand {
+// definition is /go with all its subcommands. Its level options suggest
+// the bot levels as one types (commands.CompleteLevel).
+func definition() *discordgo.ApplicationCommand {
 	contexts, integrations := commands.CommandContexts(), commands.CommandIntegrations()
 	sizeOpt := &discordgo.ApplicationCommandOption{
 		Type: discordgo.ApplicationCommandOptionInteger, Name: "size",
@@ -49,23 +49,16 @@ func definition(levels []commands.Level) *discordgo.ApplicationCommand {
 			},
 		}
 	}
+	// Levels are suggested as one types (commands.CompleteLevel), with how
+	// each plays, not listed as choices: /go would pass Discord's size.
 	levelOpt := &discordgo.ApplicationCommandOption{
 		Type: discordgo.ApplicationCommandOptionString, Name: "level",
-		Description: "How strong the bot plays (default: the easiest)",
-	}
-	for _, l := range levels {
-		name := l.Name
-		if l.Description != "" {
-			name += ": " + l.Description
-		}
-		levelOpt.Choices = append(levelOpt.Choices, &discordgo.ApplicationCommandOptionChoice{Name: commands.Clip(name, 100), Value: l.Name})
-		if len(levelOpt.Choices) == 25 {
-			break
-		}
+		Description: "How strong the bot plays (default: the easiest); the list says how each plays",
+		Autocomplete: true, MaxLength: 100,
 	}
 	botSeatOpt := &discordgo.ApplicationCommandOption{
 		Type: discordgo.ApplicationCommandOptionString, Name: "bot",
-		Description: "A bot level to take a seat on a team", Choices: levelOpt.Choices,
+		Description: "A bot level to take a seat on a team", Autocomplete: true, MaxLength: 100,
 	}
 	minPage := 1.0
 	clockOpt := &discordgo.ApplicationCommandOption{

@@ -47,8 +47,17 @@ func (a *room) goRoutes(rt *commands.Router) {
 
 	rt.Autocomplete("go/play", a.completePlay)
 	rt.Autocomplete("go/dead", a.completeDead)
-	for _, name := range []string{"go/challenge", "go/bot", "go/rengo"} {
-		rt.Autocomplete(name, a.CompleteClock)
+	// The options of a new game that take suggestions: the clock, and the
+	// bot's level (a rengo seat's "bot").
+	setup := func(ctx context.Context, r *commands.Request) error {
+		switch name, _ := r.Focused(); name {
+		case "level", "bot":
+			return a.CompleteLevel(ctx, r)
+		}
+		return a.CompleteClock(ctx, r)
+	}
+	for _, name := range []string{"go/challenge", "go/bot", "go/rengo", "go/vote"} {
+		rt.Autocomplete(name, setup)
 	}
 	// Each suggests only games it takes: a replay or a review needs moves,
 	// a review and an estimate a game of Go.

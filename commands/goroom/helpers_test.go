@@ -309,5 +309,5 @@ func testKinds() *game.Kinds {
 // goDefinitions are /go and /go-admin as the App registers them with
 // these bot levels, for ParseSlash.
 func goDefinitions(levels []commands.Level) []*discordgo.ApplicationCommand {
-	return []*discordgo.ApplicationCommand{definition(levels), commands.AdminDefinition()}
+	return []*discordgo.ApplicationCommand{definition(), commands.AdminDefinition()}
 }

@@ -61,14 +61,14 @@ func TestParseSetup(t *testing.T) {
 // slashRequest is a Request for a console-style command line.
 func slashRequest(t *testing.T, line string) *commands.Request {
 	t.Helper()
-	data, _, err := commands.ParseSlash(line, []*discordgo.ApplicationCommand{definition(testPlayers{}.Levels())}, nil)
+	data, _, err := commands.ParseSlash(line, []*discordgo.ApplicationCommand{definition()}, nil)
 	if err != nil {
 		t.Fatalf("parseSlash(%q): %v", line, err)
 	}
 	// The router makes the Request a handler gets.
 	var got *commands.Request
 	rt := commands.NewRouter()
-	for _, sub := range definition(testPlayers{}.Levels()).Options {
+	for _, sub := range definition().Options {
 		rt.Command(commands.CommandName+"/"+sub.Name, func(ctx context.Context, r *commands.Request) error { got = r; return nil })
 	}
 	if err := rt.Dispatch(context.Background(), &commands.Request{Interaction: &discordgo.Interaction{Type: discordgo.InteractionApplicationCommand, Data: data}}); err != nil || got == nil {

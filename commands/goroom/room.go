@@ -59,7 +59,7 @@ func (*room) RecordCommand() string        { return "sgf" }
 func (r *room) Routes(rt *commands.Router) { r.goRoutes(rt) }
 
 func (r *room) Definition(map[string]*discordgo.ApplicationCommandOption) *discordgo.ApplicationCommand {
-	return definition(r.players.Levels())
+	return definition()
 }
 
 func (*room) Message(ctx context.Context, g *storage.Game, now time.Time, note string) (*commands.Message, error) {
