@@ -53,7 +53,7 @@ func definition() *discordgo.ApplicationCommand {
 	// each plays, not listed as choices: /go would pass Discord's size.
 	levelOpt := &discordgo.ApplicationCommandOption{
 		Type: discordgo.ApplicationCommandOptionString, Name: "level",
-		Description: "How strong the bot plays (default: the easiest); the list says how each plays",
+		Description:  "How strong the bot plays (default: the easiest); the list says how each plays",
 		Autocomplete: true, MaxLength: 100,
 	}
 	botSeatOpt := &discordgo.ApplicationCommandOption{
