@@ -297,7 +297,14 @@ func (r *Review) rejudge(ctx context.Context, judged []*engine.Game, m MCTS, los
 				}
 				sk[j] = e.Score
 			}
-			each = append(each, confirmedLoss(sk, movers, i))
+			l := confirmedLoss(sk, movers, i)
+			if math.IsInf(l, 1) {
+				// Too few positions around the move (a game of one or
+				// two moves) to judge it twice: its own loss, as
+				// ConfirmedLosses falls back to.
+				l = ownLead(sk[i], movers[i]) - ownLead(sk[i+1], movers[i])
+			}
+			each = append(each, l)
 		}
 		mean, se := meanAndError(each)
 		out[i] = mean

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"math"
 	"reflect"
 	"strings"
 	"testing"
@@ -261,5 +262,24 @@ func TestRunPassedAwayGame(t *testing.T) {
 	}
 	if len(r.Mistakes) == 0 || r.Mistakes[len(r.Mistakes)-1].Number != 2 || r.Mistakes[len(r.Mistakes)-1].Move != "pass" {
 		t.Errorf("mistakes %+v, want White's pass (move 2) among them", r.Mistakes)
+	}
+}
+
+// TestRunOneMove: a game of one move (aborted at once) is reviewed with a
+// finite loss for it, and the review encodes as JSON to be stored (a
+// loss of +Inf could not be, and every request reviewed it again).
+func TestRunOneMove(t *testing.T) {
+	g := playGame(t, 9, "E5")
+	r, err := Run(context.Background(), g, MCTS{Playouts: 500, Seed: 1}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range r.Mistakes {
+		if math.IsInf(m.Loss, 0) || math.IsNaN(m.Loss) {
+			t.Errorf("move %d loses %v points", m.Number, m.Loss)
+		}
+	}
+	if _, err := json.Marshal(r); err != nil {
+		t.Errorf("the review does not encode: %v", err)
 	}
 }
