@@ -745,9 +745,9 @@ func (a *room) completeDraughtsMove(ctx context.Context, r *commands.Request) er
 // draughtsHelp is /draughts help.
 const draughtsHelp = "**International draughts (10×10) with gobot**\n" +
 	"`/draughts challenge opponent:` challenge someone here (`clock:`, `colour:`, `thread:`, `rated:`); they accept with the button.\n" +
-	"`/draughts bot level:` play gobot at once, from `beginner` to `max`.\n" +
+	"`/draughts bot level:` play gobot at once, from `beginner` to `max` (`colour:`, default white; `clock:`, `rated:`).\n" +
 	"`/draughts play move:` play a move by its squares: `32-28`, or `28x19` for a capture (`28x17x8` through each landing when it matters); autocomplete lists your legal moves.\n" +
-	"`/draughts board` shows the board, `/draughts draw` offers a draw (or accepts one), `/draughts resign` resigns, `/draughts abort` aborts before each player has made two moves; `/draughts record`, `history`, `stats` and `leaderboard` as for Go.\n" +
+	"`/draughts board` shows the board, `/draughts draw` offers a draw (or accepts one), `/draughts resign` resigns, `/draughts abort` aborts before each player has made two moves (a moderator at any time, with `reason:`); `/draughts record`, `history`, `stats` and `leaderboard` as for Go.\n" +
 	"**The rules (FMJD):** White moves first. Men move one square diagonally forward and capture forwards and backwards. " +
 	"Capturing is compulsory, and you must take the most pieces (a king counts as one); pieces come off when the capture is over, and none is jumped twice. " +
 	"Kings fly: they move and capture along a whole diagonal. A man is crowned when its move ends on the far row. " +
