@@ -70,6 +70,15 @@ type ClockView struct {
 	Running bool   `json:"running,omitempty"`
 	LeftMS  int64  `json:"left_ms,omitempty"`
 	Suffix  string `json:"suffix,omitempty"`
+	// Then is what follows when LeftMS runs out, for the page to count on
+	// by itself: "byoyomi" (Periods more periods of PeriodMS) or
+	// "canadian" (a period of PeriodMS for Label, "25 moves"); "" when
+	// the time is up then. Label is a byo-yomi period as the suffix names
+	// it ("30 s").
+	Then     string `json:"then,omitempty"`
+	PeriodMS int64  `json:"period_ms,omitempty"`
+	Periods  int    `json:"periods,omitempty"`
+	Label    string `json:"label,omitempty"`
 }
 
 // ScoringView is the scoring phase: the marking, the count and who has

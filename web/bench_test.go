@@ -51,8 +51,9 @@ type watcher struct {
 
 // seen is a state a watcher received: its move count, and when.
 type seen struct {
-	moves int
-	at    time.Time
+	moves    int
+	at       time.Time
+	serverMS int64 // when the server made the state
 }
 
 func (e *env) watch(tb testing.TB, session, channel string) *watcher {
@@ -77,12 +78,13 @@ func (e *env) watch(tb testing.TB, session, channel string) *watcher {
 			var m struct {
 				T    string `json:"t"`
 				Game struct {
-					Moves int `json:"moves"`
+					Moves    int   `json:"moves"`
+					ServerMS int64 `json:"server_ms"`
 				} `json:"game"`
 			}
 			if json.Unmarshal(data, &m) == nil && m.T == "state" {
 				select {
-				case w.seen <- seen{m.Game.Moves, time.Now()}:
+				case w.seen <- seen{m.Game.Moves, time.Now(), m.Game.ServerMS}:
 				default:
 				}
 			}

@@ -300,3 +300,21 @@ func TestBrowserUndoAndClocks(t *testing.T) {
 	}
 	ann.waitTurn("ann")
 }
+
+// TestBrowserByoYomiCountsDown: once main time is spent, the page counts
+// the byo-yomi periods down by itself, as the server counts them (no state
+// comes then: nothing happened), rather than stopping at 0:00.
+func TestBrowserByoYomiCountsDown(t *testing.T) {
+	e := newEnv(t, Options{Local: true})
+	b := newBrowser(t)
+	e.challenge("ann", "bob", 9, discordtest.Str("clock", "byoyomi 10s 2x10s"))
+	inst := e.d.Activity(e.ch, user("ann"), user("bob"))
+	ann := e.activity(b, "ann", inst, 1000, 900)
+	ann.wait("the game", `document.getElementById('title').textContent === 'ann vs bob'`, 10*time.Second)
+	clock := `document.querySelector('#side-black .clock').textContent`
+	if got := ann.text("#side-black .clock"); !strings.HasSuffix(got, " + 2×10 s") {
+		t.Errorf("black's clock at the start reads %q, want main time + 2×10 s", got)
+	}
+	ann.wait("black's first byo-yomi period counting down", clock+`.endsWith(' byo-yomi (2×10 s left)') && !`+clock+`.startsWith('0:00')`, 20*time.Second)
+	t.Logf("black's clock reads %q", ann.text("#side-black .clock"))
+}

@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -174,8 +175,15 @@ func (e *env) slash(name, sub string, opts ...discordtest.Option) string {
 // Discord.
 func (e *env) challenge(black, white string, size int, more ...discordtest.Option) {
 	e.t.Helper()
+	clock := discordtest.Str("clock", "live")
+	for _, o := range more {
+		if o.Name == "clock" {
+			clock = o // more's clock instead
+		}
+	}
+	more = slices.DeleteFunc(more, func(o discordtest.Option) bool { return o.Name == "clock" })
 	opts := append([]discordtest.Option{discordtest.UserOpt("opponent", user(white)),
-		discordtest.Int("size", size), discordtest.Str("color", "black"), discordtest.Bool("rated", false), discordtest.Str("clock", "live")}, more...)
+		discordtest.Int("size", size), discordtest.Str("color", "black"), discordtest.Bool("rated", false), clock}, more...)
 	it := e.d.Command(e.ch, user(black), "go", discordtest.Sub("challenge", opts...))
 	e.d.Do(it)
 	m := e.d.Settled(it)

@@ -154,11 +154,12 @@ func (hb *hub) join(c *conn, channel string) {
 		c.queue(last)
 	}
 	r.mu.Unlock()
-	if last == nil { // the room is new, or its first state is on its way
-		select {
-		case r.kick <- struct{}{}:
-		default:
-		}
+	// The last state may be old: its clocks count from when it was made,
+	// and a page counts from when it came. A fresh state follows for every
+	// page joining (the room is new, or its first state on its way, too).
+	select {
+	case r.kick <- struct{}{}:
+	default:
 	}
 }
 

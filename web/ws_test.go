@@ -746,3 +746,40 @@ func TestWebSocketDraughtsChannel(t *testing.T) {
 		t.Errorf("watching a draughts game: %v, want the page to say it plays Go only", m)
 	}
 }
+
+// TestWebSocketJoinGetsFreshState: a page that joins a game gets a state
+// made after it joined, not only the last one sent (whose clocks count
+// from when it was made, so that a page would show the time left then).
+func TestWebSocketJoinGetsFreshState(t *testing.T) {
+	e := newEnv(t, Options{Local: true})
+	channels, _, _ := benchGames(t, e, 1)
+	token := func(name string) string {
+		u := commands.ConsoleUser(name)
+		return e.board.sign.token(session{UserID: u.ID, Name: u.Name, Local: true, Expires: time.Now().Add(time.Hour).Unix()})
+	}
+	first := e.watch(t, token("p1"), channels[0])
+	var made int64
+	select {
+	case s := <-first.seen:
+		made = s.serverMS
+	case <-time.After(10 * time.Second):
+		t.Fatal("the first page got no state")
+	}
+	time.Sleep(20 * time.Millisecond)
+	joined := time.Now().UnixMilli()
+	second := e.watch(t, token("p2"), channels[0])
+	deadline := time.After(10 * time.Second)
+	for {
+		select {
+		case s := <-second.seen:
+			if s.serverMS >= joined {
+				return
+			}
+			if s.serverMS != made {
+				t.Fatalf("the joining page got a state made at %d, neither the last (%d) nor after it joined (%d)", s.serverMS, made, joined)
+			}
+		case <-deadline:
+			t.Fatalf("the joining page got no state made after it joined (at %d); the last was made at %d", joined, made)
+		}
+	}
+}

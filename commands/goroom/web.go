@@ -64,7 +64,7 @@ func (r *room) FinishedView(arc *storage.Archived, channelID string) (*commands.
 	if err != nil {
 		return nil, fmt.Errorf("goroom: read the record of game %s: %w", arc.ID, err)
 	}
-	g := &storage.Game{ID: arc.ID, ChannelID: channelID, Kind: engine.KindName, Sides: storage.Sides(arc.Black, arc.White), State: engine.Own(eg)}
+	g := &storage.Game{ID: arc.ID, ChannelID: channelID, Kind: engine.KindName, Sides: []storage.Side{{Players: arc.Team(0)}, {Players: arc.Team(1)}}, State: engine.Own(eg)}
 	v := r.LiveView(g)
 	v.Over, v.ToPlay, v.Ko, v.Version = true, "", "", 0
 	v.Black.Clock, v.White.Clock = nil, nil
@@ -74,7 +74,12 @@ func (r *room) FinishedView(arc *storage.Archived, channelID string) (*commands.
 		res, err = engine.ParseResult(arc.Result)
 		ok = err == nil
 	}
-	if ok {
+	switch {
+	case arc.Annulled:
+		// Recorded, never counted: no winner to name (as the board in
+		// Discord says).
+		v.Result = "annulled, not counted · " + arc.Result
+	case ok:
 		v.Result = r.Plain(resultSentence(g, res), commands.PlayerNames(g))
 	}
 	v.Status = "Game over: " + v.Result
@@ -218,20 +223,23 @@ func clockView(k *clock.Clock, c engine.Color, now time.Time) *commands.ClockVie
 	cv.Running, cv.LeftMS = true, t.Main.Milliseconds()
 	switch cc.System {
 	case clock.ByoYomi:
+		cv.Then, cv.PeriodMS, cv.Label = "byoyomi", cc.Period.Milliseconds(), clock.Format(cc.Period)
 		if t.Main > 0 {
-			cv.Suffix = fmt.Sprintf(" + %d×%s", t.Periods, clock.Format(cc.Period))
+			cv.Suffix, cv.Periods = fmt.Sprintf(" + %d×%s", t.Periods, clock.Format(cc.Period)), t.Periods
 		} else {
 			left := cc.Period
 			if t.Period > 0 {
 				left = t.Period
 			}
 			cv.LeftMS, cv.Suffix = left.Milliseconds(), fmt.Sprintf(" byo-yomi (%d×%s left)", t.Periods, clock.Format(cc.Period))
+			cv.Periods = t.Periods - 1 // the periods after this one
 		}
 	case clock.Canadian:
 		if t.Stones > 0 {
 			cv.LeftMS, cv.Suffix = t.Period.Milliseconds(), " for "+commands.Plural(t.Stones, "move")
 		} else {
 			cv.Suffix = fmt.Sprintf(" + %d/%s", cc.Stones, clock.Format(cc.Period))
+			cv.Then, cv.PeriodMS, cv.Periods, cv.Label = "canadian", cc.Period.Milliseconds(), 1, commands.Plural(cc.Stones, "move")
 		}
 	case clock.Simple:
 		cv.Suffix = " for this move"

@@ -8,6 +8,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/gobot-dev/gobot/commands"
+	"github.com/gobot-dev/gobot/storage"
 )
 
 // webGame starts a 9×9 game between ann (black) and bob from the board
@@ -228,5 +229,24 @@ func TestViewNoUndo(t *testing.T) {
 	}
 	if v, err := tb.View(ctx, other); err != nil || !v.NoUndo {
 		t.Errorf("View of a rated game against the bot: no_undo %v, %v; want no Undo", v.NoUndo, err)
+	}
+}
+
+// TestFinishedViewAnnulled: the board page shows a game annulled on time
+// as annulled, not as a win (as the board in Discord does).
+func TestFinishedViewAnnulled(t *testing.T) {
+	tb := newTestApp(t)
+	arc := &storage.Archived{ID: "1", Black: storage.Player{UserID: ann.ID, Name: "ann"}, White: storage.Player{UserID: bob.ID, Name: "bob"},
+		Size: 9, Result: "B+T", Annulled: true, SGF: []byte("(;GM[1]FF[4]SZ[9]KM[7.5]RU[Chinese]RE[B+T];B[ee])")}
+	v, err := tb.FinishedView(arc, channelID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v.Status != "Game over: annulled, not counted · B+T" || !v.Over {
+		t.Errorf("the annulled game's view: status %q, over %v; want it annulled", v.Status, v.Over)
+	}
+	arc.Annulled = false
+	if v, _ := tb.FinishedView(arc, channelID); !strings.Contains(v.Status, "wins on time") {
+		t.Errorf("the same game counted: status %q, want a win on time", v.Status)
 	}
 }

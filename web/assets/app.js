@@ -384,8 +384,20 @@ function tick() {
     const k = v[c].clock;
     if (!k) { el.textContent = ''; continue; }
     el.classList.toggle('running', !!k.running && !v.over && !v.scoring);
-    el.textContent = k.running && !v.over && !v.scoring ? fmt(k.left_ms - (performance.now() - st.receivedAt)) + (k.suffix || '') : k.text;
+    el.textContent = k.running && !v.over && !v.scoring ? clockText(k, performance.now() - st.receivedAt) : k.text;
   }
+}
+
+// clockText is a running clock elapsed ms after its view came: its time
+// left, and once that is spent, the byo-yomi periods or the Canadian
+// period that follow (k.then), counted down here as the server counts them.
+function clockText(k, elapsed) {
+  const rem = k.left_ms - elapsed;
+  if (rem > 0 || !k.then) return fmt(rem) + (k.suffix || '');
+  const over = -rem, used = Math.floor(over / k.period_ms);
+  if (used >= k.periods) return fmt(0) + (k.suffix || '');
+  const left = k.period_ms - (over % k.period_ms);
+  return k.then === 'byoyomi' ? `${fmt(left)} byo-yomi (${k.periods - used}×${k.label} left)` : `${fmt(left)} for ${k.label}`;
 }
 setInterval(tick, 250);
 
