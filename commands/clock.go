@@ -228,6 +228,9 @@ func (a *App) ownMoves(g *storage.Game, s game.Side) int { return a.roomOf(g).Ow
 func (a *App) timeUp(ctx context.Context, g *storage.Game) error {
 	loser := g.Clock.ToMove
 	deadline := g.Clock.Deadline()
+	// Who ran out, named before a casual team game puts them out (then
+	// nobody of the side is left to name).
+	who := g.Player(loser.Game())
 	if p := a.phases(g); p != nil && g.TeamClock == storage.TeamClockCasual {
 		if done, err := p.TeamTimeUp(ctx, g, loser.Game(), deadline); done || err != nil {
 			return err
@@ -242,8 +245,8 @@ func (a *App) timeUp(ctx context.Context, g *storage.Game) error {
 	if err := a.archiveGame(ctx, g, void, ""); err != nil {
 		return err
 	}
-	a.log.Info("game lost on time", "game", g.ID, "channel", g.ChannelID, "loser", g.Player(loser.Game()).Key(), "annulled", void)
-	note := fmt.Sprintf("⌛ %s %s ran out of time <t:%d:R>.", a.sideEmoji(g, loser.Game()), Mention(g.Player(loser.Game())), deadline.Unix())
+	a.log.Info("game lost on time", "game", g.ID, "channel", g.ChannelID, "loser", who.Key(), "annulled", void)
+	note := fmt.Sprintf("⌛ %s %s ran out of time <t:%d:R>.", a.sideEmoji(g, loser.Game()), Mention(who), deadline.Unix())
 	if void {
 		note += " They had not made two moves of their own, so the game is annulled: it is recorded, but it does not count."
 	} else if rn := a.RatingNote(ctx, g); rn != "" {

@@ -266,6 +266,8 @@ func testE2ERengoCasualClock(t *testing.T, e *env) {
 	if a.Result != "W+T" || a.Annulled {
 		t.Errorf("archived %s (annulled %v), want W+T: Black has nobody left", a.Result, a.Annulled)
 	}
+	// The announcement names who ran out last: ann.
+	e.d.WaitFor("the loss on time", func() bool { return len(e.publicWith(ch.ID, "⌛ ⚫ "+ann.Mention()+" ran out of time")) > 0 })
 }
 
 // TestE2EResignNamesTheResigner: in a game of two, the note names the
