@@ -206,7 +206,18 @@ func testE2EDraughtsBot(t *testing.T, e *env) {
 	// No other game can start here meanwhile.
 	e.refused(e.botGame(ch, carol, "tester"), "already")
 	e.refused(e.draughtsCmd(ch, carol, "bot"), "A game is already running in this channel. Finish it first, or use `/draughts challenge ... thread:true` to play in a thread.")
-	// Even in material, the bot accepts a draw at once.
+	// Level in material with the whole game to play, the bot declines;
+	// in a level ending it accepts at once.
+	e.refused(e.draughtsCmd(ch, carol, "draw"), "gobot **beginner** declines the draw: the material is level with much left to play (40 pieces on the board). It accepts when it is behind, or in a level ending of 8 pieces or fewer.")
+	g = e.game(ch.ID)
+	ending, err := draughts.NewState(map[string]string{"fen": "B:W31,32:B1,2"}, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g.State = ending
+	if err := e.store.UpdateGame(context.Background(), g); err != nil {
+		t.Fatal(err)
+	}
 	end := e.do(e.draughtsCmd(ch, carol, "draw"))
 	if want := "🤝 gobot **beginner** accepted " + carol.Mention() + "'s offer: the game is drawn by agreement."; !strings.Contains(end.Text(), want) || !strings.Contains(end.Text(), "**Game over: drawn by agreement · 1-1**") {
 		t.Errorf("draw offered to the bot: %q, want %q and the result", end.Text(), want)

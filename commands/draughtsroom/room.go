@@ -429,8 +429,10 @@ func (a *room) endDraughts(ctx context.Context, r *commands.Request, g *storage.
 
 // cmdDraughtsDraw offers a draw, or accepts the opponent's offer. An offer
 // lapses with the next move (it is stored as the game's open request).
-// A bot answers at once: it accepts a draw when it is not ahead in
-// material (a man counts 1, a king 3), and plays on otherwise.
+// A bot answers at once: it accepts a draw when it is behind in material
+// (a man counts 1, a king 3), or level in an ending (drawEnding pieces
+// or fewer on the board), and plays on otherwise: a level game with much
+// left to play is no draw yet, as on lidraughts.
 func (a *room) cmdDraughtsDraw(ctx context.Context, r *commands.Request, g *storage.Game) error {
 	s, err := a.draughtsPlayerInPlay(ctx, g, r.User)
 	if err != nil {
@@ -446,12 +448,18 @@ func (a *room) cmdDraughtsDraw(ctx context.Context, r *commands.Request, g *stor
 	}
 	opp := g.Player(s.Opponent())
 	if opp.IsBot() {
-		mine, theirs := material(draughtsState(g), s.Opponent()), material(draughtsState(g), s)
-		if mine <= theirs {
+		st := draughtsState(g)
+		mine, theirs := material(st, s.Opponent()), material(st, s)
+		pos := st.Position()
+		pieces := pos.Pieces(draughts.White).Count() + pos.Pieces(draughts.Black).Count()
+		switch {
+		case mine < theirs || (mine == theirs && pieces <= drawEnding):
 			return a.endDraughts(ctx, r, g, game.Result{Winner: game.NoSide, Reason: game.ByAgreement},
 				fmt.Sprintf("🤝 gobot **%s** accepted %s's offer: the game is drawn by agreement.", opp.Level, commands.Mention(g.Player(s))))
+		case mine > theirs:
+			return commands.UserErr(commands.ErrBadOption, fmt.Sprintf("gobot **%s** declines the draw: it is ahead in material (%d to %d, a king counting 3) and plays on.", opp.Level, mine, theirs))
 		}
-		return commands.UserErr(commands.ErrBadOption, fmt.Sprintf("gobot **%s** declines the draw: it is ahead in material (%d to %d, a king counting 3) and plays on.", opp.Level, mine, theirs))
+		return commands.UserErr(commands.ErrBadOption, fmt.Sprintf("gobot **%s** declines the draw: the material is level with much left to play (%d pieces on the board). It accepts when it is behind, or in a level ending of %d pieces or fewer.", opp.Level, pieces, drawEnding))
 	}
 	g.Undo = &storage.UndoRequest{By: s, MoveCount: n, RequestedAt: a.Now()}
 	if err := a.UpdateGame(ctx, g); err != nil {
@@ -465,6 +473,10 @@ func (a *room) cmdDraughtsDraw(ctx context.Context, r *commands.Request, g *stor
 		AllowedMentions: commands.OnlyUsers(opp.UserID),
 	})
 }
+
+// drawEnding is the most pieces on the board (both sides) with which a
+// bot takes a draw at level material: an ending.
+const drawEnding = 8
 
 // material is side s's material in st: a man counts 1, a king 3.
 func material(st draughts.State, s game.Side) int {
