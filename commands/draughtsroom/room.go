@@ -606,6 +606,11 @@ func draughtsResultSentence(g *storage.Game, r game.Result) string {
 	case game.ByForfeit:
 		return fmt.Sprintf("%s by forfeit · %s", who, r.Text)
 	}
+	if st, ok := g.State.(draughts.State); ok {
+		if pos := st.Position(); pos.Pieces(draughts.Color(r.Winner.Opponent())).Count() == 0 {
+			return fmt.Sprintf("%s: all of %s's pieces are taken · %s", who, draughtsSideLabel(r.Winner.Opponent()), r.Text)
+		}
+	}
 	return fmt.Sprintf("%s: %s cannot move · %s", who, draughtsSideLabel(r.Winner.Opponent()), r.Text)
 }
 

@@ -3,28 +3,28 @@ package draughtsroom
 import (
 	"testing"
 
-	"github.com/gobot-dev/gobot/engine/game"
+	"github.com/gobot-dev/gobot/engine/draughts"
+	"github.com/gobot-dev/gobot/storage"
 )
 
-// TestArchivedResult: every result the archive writes for draughts reads
-// back with its winner, reason and PDN text; anything else is refused.
-func TestArchivedResult(t *testing.T) {
-	for _, r := range []game.Result{
-		{Winner: draughtsWhite, Reason: game.ByResignation, Text: "2-0"},
-		{Winner: draughtsBlack, Reason: game.ByTime, Text: "0-2"},
-		{Winner: draughtsBlack, Reason: game.ByForfeit, Text: "0-2"},
-		{Winner: draughtsWhite, Text: "2-0"},
-		{Winner: game.NoSide, Text: "1-1"},
+// TestResultSentenceNoPieces: a game won by taking every piece says so,
+// rather than that the loser "cannot move"; a blocked side cannot move.
+func TestResultSentenceNoPieces(t *testing.T) {
+	for _, tt := range []struct{ fen, want string }{
+		{"B:W31,K46:B", "⚪ white <@1> wins: all of ⚫ black's pieces are taken · 2-0"},
+		{"B:W41,47:B36", "⚪ white <@1> wins: ⚫ black cannot move · 2-0"},
 	} {
-		text := draughtsArchiveResult(r)
-		got, ok := archivedResult(text)
-		if !ok || got != r {
-			t.Errorf("archivedResult(%q) = %+v, %v; want %+v", text, got, ok, r)
+		st, err := draughts.NewState(map[string]string{"fen": tt.fen}, 1)
+		if err != nil {
+			t.Fatal(err)
 		}
-	}
-	for _, bad := range []string{"", "Void", "X+R", "W+Q", "B", "1-0"} {
-		if r, ok := archivedResult(bad); ok {
-			t.Errorf("archivedResult(%q) = %+v, want refused", bad, r)
+		res, over := st.Result()
+		if !over {
+			t.Fatalf("%s: not over", tt.fen)
+		}
+		g := &storage.Game{ID: "1", Kind: draughtsKind, Sides: storage.Sides(storage.Player{UserID: "1", Name: "ann"}, storage.Player{UserID: "2", Name: "bob"}), State: st}
+		if got := draughtsResultSentence(g, res); got != tt.want {
+			t.Errorf("%s: %q, want %q", tt.fen, got, tt.want)
 		}
 	}
 }
