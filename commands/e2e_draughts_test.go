@@ -376,7 +376,7 @@ func TestE2EDraughtsServerRules(t *testing.T) {
 }
 
 // TestE2EDraughtsToTheEnd: two people play a whole game, 71 moves, until
-// Black cannot move: White wins by the rules (W+ in the archive, 2-0 in
+// Black has no piece left: White wins by the rules (W+ in the archive, 2-0 in
 // PDN), rated in draughts' pools, which /draughts stats and /draughts
 // leaderboard show. The moves are the engine's legal moves, chosen by a
 // fixed rule from the position each player sees.
@@ -406,7 +406,7 @@ func testE2EDraughtsToTheEnd(t *testing.T, e *env) {
 			t.Fatal("the game did not end")
 		}
 	}
-	if want := "**Game over: ⚪ white " + alice.Mention() + " wins: ⚫ black cannot move · 2-0**"; !strings.Contains(last.Text(), want) {
+	if want := "**Game over: ⚪ white " + alice.Mention() + " wins: all of ⚫ black's pieces are taken · 2-0**"; !strings.Contains(last.Text(), want) {
 		t.Errorf("last answer = %q, want %q", last.Text(), want)
 	}
 	if !strings.Contains(last.Text(), "📈 Ratings on this server: ") {
