@@ -637,6 +637,14 @@ func (r *Registry) GenMove(ctx context.Context, level string, g *engine.Game, se
 	if bot == nil {
 		bot = l.New(seed)
 	}
+	if d, ok := MoveTime(ctx); ok {
+		// The game's clock allows less than the level's budget: the
+		// search answers with its best move when d is up (a deadline is
+		// no cancellation, see Bot), counted from here, after the queue.
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, d)
+		defer cancel()
+	}
 	m, err = bot.GenMove(ctx, g.Clone(), l.Budget)
 	if err != nil {
 		return engine.Move{}, err
@@ -648,6 +656,22 @@ func (r *Registry) GenMove(ctx context.Context, level string, g *engine.Game, se
 		return engine.Move{}, fmt.Errorf("%s played %v: %w: %w", l.Name, m, ErrIllegalMove, err)
 	}
 	return m, nil
+}
+
+// moveTimeKey carries WithMoveTime's limit in a context.
+type moveTimeKey struct{}
+
+// WithMoveTime returns ctx asking GenMove to spend at most d on the move
+// once a search slot is free (a game clock's share for the move): the level
+// then answers with the best move found by then, whatever its own budget.
+func WithMoveTime(ctx context.Context, d time.Duration) context.Context {
+	return context.WithValue(ctx, moveTimeKey{}, d)
+}
+
+// MoveTime is the limit WithMoveTime put in ctx, if any.
+func MoveTime(ctx context.Context) (time.Duration, bool) {
+	d, ok := ctx.Value(moveTimeKey{}).(time.Duration)
+	return d, ok && d > 0
 }
 
 // Close stops every GTP program's processes, waiting for moves in

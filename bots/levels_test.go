@@ -316,3 +316,39 @@ func TestMaxTreeHoldsItsSearch(t *testing.T) {
 		t.Errorf("%d playouts, %d nodes, collected %d times; want 75000 playouts in a tree never collected", st.Playouts, st.Nodes, st.Collected)
 	}
 }
+
+// deadlineBot records the deadline its context had, and passes.
+type deadlineBot struct{ seen *time.Time }
+
+func (deadlineBot) Name() string { return "deadline" }
+func (b deadlineBot) GenMove(ctx context.Context, g *engine.Game, _ Budget) (engine.Move, error) {
+	*b.seen, _ = ctx.Deadline()
+	return engine.PassMove(g.ToPlay()), nil
+}
+
+// TestWithMoveTime: a clock's share given with WithMoveTime reaches the
+// bot as its context's deadline, counted from when the search begins;
+// without it the level keeps its own budget and the context no deadline.
+func TestWithMoveTime(t *testing.T) {
+	r, err := NewRegistry(Config{MaxSearches: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	var seen time.Time
+	r.levels = append(r.levels, Level{Name: "deadline", New: func(int64) Bot { return deadlineBot{&seen} }})
+	g, err := engine.NewGame(engine.Config{Size: 9})
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := time.Now()
+	if _, err := r.GenMove(WithMoveTime(context.Background(), time.Hour), "deadline", g, 1, nil); err != nil {
+		t.Fatal(err)
+	}
+	if seen.Before(before.Add(time.Hour)) || seen.After(time.Now().Add(time.Hour)) {
+		t.Errorf("with an hour's share the bot's deadline is %v, want an hour from the search (%v)", seen, before.Add(time.Hour))
+	}
+	if _, err := r.GenMove(context.Background(), "deadline", g, 1, nil); err != nil || !seen.IsZero() {
+		t.Errorf("without a share the bot's deadline is %v (%v), want none", seen, err)
+	}
+}

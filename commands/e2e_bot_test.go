@@ -359,3 +359,27 @@ func TestE2ELevelSuggestions(t *testing.T) {
 	}
 	e.refused(e.slash(ch, alice, "bot", discordtest.Str("level", "grandmaster")), `Unknown level "grandmaster": choose one of tester, slow, flaky, panic, scripted.`)
 }
+
+// TestE2EBotKeepsToItsClock: on a short clock the bot is asked to move
+// within its share of the time left (bots.MoveTime), so that it does not
+// lose on time by thinking its level's full budget every move; on a clock
+// of days it keeps its own budget.
+func TestE2EBotKeepsToItsClock(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	dave := e.d.NewUser("dave")
+	dm := e.d.DM(dave)
+	e.do(e.slash(dm, dave, "bot", discordtest.Str("level", "tester"), discordtest.Int("size", 9), discordtest.Str("color", "white"), discordtest.Str("clock", "absolute 1m")))
+	e.do(e.play(dm, dave, "E5"))
+	e.do(e.slash(dm, dave, "resign"))
+	e.do(e.slash(dm, dave, "bot", discordtest.Str("level", "tester"), discordtest.Int("size", 9), discordtest.Str("color", "white")))
+	e.players.mu.Lock()
+	shares := slices.Clone(e.players.shares)
+	e.players.mu.Unlock()
+	// Absolute 1m at the start: 60 s over 27 moves (81 empty points), then
+	// with 80 empty (26 moves); the default correspondence clock: none.
+	want := []time.Duration{time.Minute/27*9/10 - 500*time.Millisecond, time.Minute/26*9/10 - 500*time.Millisecond, 0}
+	if !slices.Equal(shares, want) {
+		t.Errorf("the bot was asked to move within %v, want %v", shares, want)
+	}
+}

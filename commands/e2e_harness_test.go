@@ -50,6 +50,7 @@ type topLeft struct {
 	mu     sync.Mutex
 	calls  map[string]int
 	script []string
+	shares []time.Duration // the clock's share each move was asked with (bots.MoveTime), 0 for none
 }
 
 // setScript gives the scripted level a whole game's moves in GTP notation,
@@ -79,6 +80,8 @@ func (p *topLeft) GenMove(ctx context.Context, level string, g *engine.Game) (en
 	p.calls[level]++
 	n := p.calls[level]
 	script := p.script
+	share, _ := bots.MoveTime(ctx)
+	p.shares = append(p.shares, share)
 	p.mu.Unlock()
 	switch level {
 	case "scripted":

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/bwmarrin/discordgo"
+	"github.com/gobot-dev/gobot/bots"
 	"github.com/gobot-dev/gobot/bots/review"
 	"github.com/gobot-dev/gobot/commands"
 	"github.com/gobot-dev/gobot/engine"
@@ -106,6 +107,9 @@ func (r *room) BotMove(ctx context.Context, g *storage.Game) (string, error) {
 	c := goOf(g).ToPlay()
 	level := g.Player(engine.SideOf(c)).Level
 	mctx, cancel := context.WithTimeout(ctx, commands.BotMoveTimeout)
+	if d, ok := clockShare(g, a.Now()); ok {
+		mctx = bots.WithMoveTime(mctx, d)
+	}
 	m, err := a.players.GenMove(mctx, level, goOf(g).Clone())
 	cancel()
 	if err != nil {
