@@ -122,8 +122,8 @@ func (s *Store) LastHeartbeat(ctx context.Context) (time.Time, error) {
 // CreditOutage gives every running clock back the time no bot process was
 // running, in one transaction: when the last heartbeat is more than min
 // before now, each running clock is excused the time from that heartbeat
-// to now (clock.Clock.Credit); a scoring phase, in which no clock runs,
-// keeps its deadline. Each game credited gets a new version, so a write
+// to now (clock.Clock.Credit), and a scoring phase's or a vote's deadline
+// still to come moves on by as much (creditRecord). Each game credited gets a new version, so a write
 // prepared before the credit fails with ErrConflict. The heartbeat is then
 // set to now, so of several processes starting together only the first
 // credits the outage. It returns the outage credited (zero for none) and
@@ -184,18 +184,40 @@ func (s *Store) CreditOutage(ctx context.Context, now time.Time, min time.Durati
 // creditRecord gives the stored game v of channel ch the outage from last
 // to now, as CreditOutage describes, and returns its new encoding, its due
 // time before and after, and false for a record that does not decode or
-// has no running clock (a scoring phase keeps its deadline).
+// has nothing to credit. A running clock is credited; a scoring phase's
+// deadline (no clock runs then) and a vote's, when still to come at the
+// outage's start, move on by the outage, so that the players keep the time
+// they had to agree or vote.
 func creditRecord(ch string, v []byte, last, now time.Time) (val []byte, old, due time.Time, ok bool, err error) {
 	var r gameRecord
 	if v == nil || json.Unmarshal(v, &r) != nil {
 		return nil, time.Time{}, time.Time{}, false, nil
 	}
-	if r.Scoring != nil || !r.Clock.Running() {
-		return nil, time.Time{}, time.Time{}, false, nil // no clock runs: a scoring phase keeps its deadline
+	later := func(t time.Time) (time.Time, bool) {
+		if !t.After(last) {
+			return t, false // due before the outage: it stands
+		}
+		return t.Add(now.Sub(last)), true
 	}
-	r.Clock.Credit(last, now)
+	switch {
+	case r.Scoring != nil:
+		if r.Scoring.Deadline, ok = later(r.Scoring.Deadline); !ok {
+			return nil, time.Time{}, time.Time{}, false, nil
+		}
+		due = r.Scoring.Deadline
+	case r.Vote != nil && !r.Vote.Deadline.IsZero():
+		if r.Vote.Deadline, ok = later(r.Vote.Deadline); !ok {
+			return nil, time.Time{}, time.Time{}, false, nil
+		}
+		due = r.Vote.Deadline
+	case r.Clock.Running():
+		r.Clock.Credit(last, now)
+		due = r.Clock.Next()
+	default:
+		return nil, time.Time{}, time.Time{}, false, nil
+	}
 	old = r.Due
-	r.Due = r.Clock.Next()
+	r.Due = due
 	r.Version++
 	r.UpdatedAt = now
 	val, err = json.Marshal(r)

@@ -64,8 +64,8 @@ func testDeadlines(t *testing.T, s Store, clk *clocktest.Clock) {
 	if hb, err := s.LastHeartbeat(ctx); err != nil || !hb.Equal(t0) {
 		t.Errorf("LastHeartbeat = %v, %v; want %v", hb, err, t0)
 	}
-	// A running clock is credited; a scoring phase, where no clock runs,
-	// keeps its deadline.
+	// A running clock is credited, and so is a scoring phase's deadline
+	// (no clock runs then): the players keep the time they had to agree.
 	d := newGame(t, "d", "3", "4")
 	d.Clock = clock.New(clock.Control{System: clock.Absolute, Main: 3 * time.Hour})
 	d.Clock.Start(clock.First, t0)
@@ -73,11 +73,11 @@ func testDeadlines(t *testing.T, s Store, clk *clocktest.Clock) {
 	b := mustLoad(t, s, "b")
 	back := t0.Add(10 * time.Minute)
 	credit, n, err := s.CreditOutage(ctx, back, time.Minute)
-	if err != nil || credit != 10*time.Minute || n != 1 {
-		t.Fatalf("CreditOutage = %v, %d, %v; want 10m to 1 game", credit, n, err)
+	if err != nil || credit != 10*time.Minute || n != 2 {
+		t.Fatalf("CreditOutage = %v, %d, %v; want 10m to 2 games", credit, n, err)
 	}
-	if got := mustLoad(t, s, "b"); !got.Scoring.Deadline.Equal(t0.Add(time.Hour)) || got.Version != b.Version {
-		t.Errorf("after the credit the scoring phase has deadline %v, version %d; want %v, %d unchanged", got.Scoring.Deadline, got.Version, t0.Add(time.Hour), b.Version)
+	if got := mustLoad(t, s, "b"); !got.Scoring.Deadline.Equal(t0.Add(70*time.Minute)) || got.Version != b.Version+1 {
+		t.Errorf("after the credit the scoring phase has deadline %v, version %d; want %v, %d", got.Scoring.Deadline, got.Version, t0.Add(70*time.Minute), b.Version+1)
 	}
 	got := mustLoad(t, s, "d")
 	if !got.Clock.Deadline().Equal(t0.Add(3*time.Hour+10*time.Minute)) || got.Version != d.Version+1 {
