@@ -177,16 +177,16 @@ func TestCreditOutage(t *testing.T) {
 	// heartbeat, then runs again from now.
 	now := t0.Add(2 * time.Hour)
 	credit, n, err := s.CreditOutage(ctx, now, time.Minute)
-	if err != nil || n != 1 || credit != now.Sub(t0.Add(10*time.Minute+30*time.Second)) {
-		t.Fatalf("CreditOutage = %v, %d, %v; want the outage credited to the one running clock", credit, n, err)
+	if err != nil || n != 2 || credit != now.Sub(t0.Add(10*time.Minute+30*time.Second)) {
+		t.Fatalf("CreditOutage = %v, %d, %v; want the outage credited to the running clock and the scoring phase", credit, n, err)
 	}
 	got, _ := s.Game(ctx, "a")
 	if want := now.Add(time.Hour - 10*time.Minute - 30*time.Second); !got.Clock.Deadline().Equal(want) || got.Version != 2 {
 		t.Errorf("a's deadline = %v (version %d), want %v (version 2)", got.Clock.Deadline(), got.Version, want)
 	}
 	scored, _ := s.Game(ctx, "s")
-	if want := t0.Add(24 * time.Hour); !scored.Scoring.Deadline.Equal(want) || scored.Version != 1 {
-		t.Errorf("scoring deadline = %v (version %d), want %v unchanged: no clock runs while scoring", scored.Scoring.Deadline, scored.Version, want)
+	if want := t0.Add(24*time.Hour + credit); !scored.Scoring.Deadline.Equal(want) || scored.Version != 2 {
+		t.Errorf("scoring deadline = %v (version %d), want %v (version 2): moved on by the outage", scored.Scoring.Deadline, scored.Version, want)
 	}
 	if next, _ := s.NextDue(ctx); !next.Equal(got.Clock.Deadline()) {
 		t.Errorf("NextDue() = %v, want a's new deadline", next)
