@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net"
 	"os"
+	"path/filepath"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -105,6 +106,32 @@ type Store struct {
 	closed   atomic.Bool
 }
 
+// createFile makes a new, empty bbolt database at path: under a side name
+// first, then linked into place (link, unlike rename, never replaces a
+// file another start made meanwhile) and the directory synced.
+func createFile(path string) error {
+	tmp := path + ".creating"
+	os.Remove(tmp) // left by a start killed while it created the file: never data
+	db, err := bolt.Open(tmp, 0o600, &bolt.Options{Timeout: time.Second})
+	if err != nil {
+		return fmt.Errorf("storage: create %s: %w", path, err)
+	}
+	if err := db.Close(); err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("storage: create %s: %w", path, err)
+	}
+	err = os.Link(tmp, path)
+	os.Remove(tmp)
+	if err != nil && !errors.Is(err, os.ErrExist) {
+		return fmt.Errorf("storage: create %s: %w", path, err)
+	}
+	if d, err := os.Open(filepath.Dir(path)); err == nil {
+		d.Sync()
+		d.Close()
+	}
+	return nil
+}
+
 // Open opens the database at path, creates the buckets of the current
 // schema and runs any migrations from an older schema, all before
 // returning. Only a path that does not exist becomes a new database. An
@@ -128,6 +155,17 @@ func Open(path string, opts Options) (*Store, error) {
 	exists, err := checkFile(path)
 	if err != nil {
 		return nil, err
+	}
+	if !exists {
+		// A new database appears whole or not at all: a start killed while
+		// bbolt writes its first pages must not leave an empty file that
+		// the next start refuses as damaged.
+		if err := createFile(path); err != nil {
+			return nil, err
+		}
+		if exists, err = checkFile(path); err != nil {
+			return nil, err
+		}
 	}
 	db, err := bolt.Open(path, 0o600, &bolt.Options{
 		Timeout:         timeout,
