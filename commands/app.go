@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"runtime"
 	"runtime/debug"
+	"strings"
 	"sync"
 	"time"
 
@@ -361,6 +362,11 @@ var errPanic = errors.New("commands: handler panicked")
 
 func (a *App) replyError(ctx context.Context, r *Request, log *slog.Logger, err error) {
 	msg, expected := ErrorMessage(err)
+	if cmd := commandOf(r); cmd != CommandName && !errors.As(err, new(*UserError)) {
+		// The default sentences name /go's commands: under /draughts,
+		// its own (/draughts board, /draughts challenge, /draughts help).
+		msg = strings.ReplaceAll(msg, "`/go ", "`/"+cmd+" ")
+	}
 	if expected {
 		log.Info("refused", "path", r.Path, "reason", err)
 	} else if !errors.Is(err, errPanic) {

@@ -136,6 +136,8 @@ func testE2EDraughts(t *testing.T, e *env) {
 		}
 	}
 	e.refused(e.draughtsCmd(ch, alice, "record", discordtest.Str("game", "123")), "There is no finished game with ID `123`: pick one of the suggestions, or find it with `/draughts history`.")
+	// The default refusals name /draughts' own commands under /draughts.
+	e.refused(e.draughtsCmd(e.d.GuildChannel("empty"), alice, "board"), "There is no game in this channel. Start one with `/draughts challenge` or `/draughts bot`.")
 	// Stats count the draw on the draughts line too.
 	if st := e.do(e.draughtsCmd(ch, alice, "stats")); !strings.Contains(st.Text(), "1 game**: 0 won, 0 lost, 1 drawn\ndraughts: 0 won, 0 lost, 1 drawn\n") {
 		t.Errorf("/draughts stats after the draw = %q, want the draw on both lines", st.Text())

@@ -361,7 +361,7 @@ func (a *room) closeVote(ctx context.Context, g *storage.Game) error {
 	text := ""
 	if !v.Restarted {
 		v.Deadline, v.Restarted = now.Add(g.VotePeriod), true
-		text = fmt.Sprintf("🗳️ Nobody voted: the vote stays open until <t:%d:R>. Vote with `/go play move:`.", v.Deadline.Unix())
+		text = fmt.Sprintf("🗳️ Nobody voted: the vote stays open, closing <t:%d:R>. Vote with `/go play move:`.", v.Deadline.Unix())
 	} else {
 		v.Deadline = time.Time{}
 		text = "🗳️ Nobody voted in two periods: the game is adjourned. The next vote with `/go play move:` opens a new period."
