@@ -101,7 +101,9 @@ func testE2EVoteGame(t *testing.T, e *env) {
 	// Round 4: an empty period begins again once, then the game is
 	// adjourned until someone votes.
 	e.clock.Advance(time.Minute)
-	e.d.WaitFor("the restart", func() bool { return len(e.publicWith(ch.ID, "🗳️ Nobody voted: the vote stays open, closing <t:")) > 0 })
+	e.d.WaitFor("the restart", func() bool {
+		return len(e.publicWith(ch.ID, "🗳️ Nobody voted: the vote stays open, closing <t:")) > 0
+	})
 	e.clock.Advance(time.Minute)
 	e.d.WaitFor("the adjournment", func() bool {
 		return len(e.publicWith(ch.ID, "🗳️ Nobody voted in two periods: the game is adjourned.")) > 0
