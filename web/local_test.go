@@ -210,3 +210,74 @@ func TestBrowserSDKLoads(t *testing.T) {
 		t.Errorf("importing the SDK gave %q, want its DiscordSDK class", got)
 	}
 }
+
+// TestBrowserPageMessages: what the page says is seen and stays true. A
+// refusal with no game on screen shows under the picker; "not your turn"
+// goes once the opponent has moved; a taken point is refused at the first
+// tap; the player who asked for an undo learns it was refused; a reload
+// keeps the tab signed in, on its game.
+func TestBrowserPageMessages(t *testing.T) {
+	e := newEnv(t, Options{Local: true})
+	b := newBrowser(t)
+	hal := b.open("hal", e.srv.URL+Path+"/", 1000, 900, "")
+	hal.signIn("hal")
+	ivy := b.open("ivy", e.srv.URL+Path+"/", 1000, 900, "")
+	ivy.signIn("ivy")
+
+	// No game on screen: the refusal of a challenge to oneself is seen.
+	hal.wait("no game here", `document.getElementById('game').hidden`, 10*time.Second)
+	if err := chromedp.Do(hal.ctx, chromedp.SetValue("#challenge-name", "hal"), chromedp.Click(`#newchallenge button`)); err != nil {
+		t.Fatal(err)
+	}
+	hal.wait("the refusal, in sight", `!document.getElementById('notice').hidden && document.getElementById('notice').textContent.startsWith('You cannot challenge yourself')`, 10*time.Second)
+
+	hal.wait("ivy among the people", `[...document.querySelectorAll('#people option')].some(o => o.value === 'ivy')`, 5*time.Second)
+	if err := chromedp.Do(hal.ctx, chromedp.SetValue("#challenge-name", "ivy"), chromedp.SetValue("#challenge-size", "9"), chromedp.Click(`#newchallenge button`)); err != nil {
+		t.Fatal(err)
+	}
+	ivy.wait("the challenge", `document.getElementById('offers').textContent.startsWith('hal challenges you')`, 5*time.Second)
+	ivy.click(`#offers button`)
+	for _, p := range []*tab{hal, ivy} {
+		p.wait("the game", `['hal vs ivy', 'ivy vs hal'].includes(document.getElementById('title').textContent)`, 10*time.Second)
+	}
+	first, second := hal, ivy // black, white
+	if js[bool](hal, `document.getElementById('title').textContent === 'ivy vs hal'`) {
+		first, second = ivy, hal
+	}
+	if got := first.text("#notice"); js[bool](first, `!document.getElementById('notice').hidden`) {
+		t.Errorf("with a game shown the notice still reads %q", got)
+	}
+
+	// Not your turn, then the opponent moves: the refusal goes.
+	second.clickPoint("E5")
+	second.wait("the refusal", `document.getElementById('message').textContent.startsWith('It is not your turn')`, 10*time.Second)
+	first.clickPoint("C7")
+	second.waitStone("C7", "black")
+	second.wait("the stale refusal gone", `document.getElementById('message').textContent === ''`, 10*time.Second)
+
+	// Tap twice to play: a taken point is refused at the first tap.
+	second.click("#confirm")
+	second.clickPoint("C7")
+	second.wait("the taken point refused at once", `document.getElementById('message').textContent === 'C7 is already taken by a black stone.'`, 5*time.Second)
+	second.clickPoint("D5")
+	second.clickPoint("D5")
+	first.waitStone("D5", "white")
+
+	// An undo asked and refused: the asker is told.
+	first.clickPoint("G3")
+	second.waitStone("G3", "black")
+	first.click("#undo")
+	second.wait("the request", `!document.getElementById('undo-ask').hidden`, 10*time.Second)
+	second.click("#undo-no")
+	first.wait("the answer", `document.getElementById('message').textContent === 'The undo request was refused or withdrawn.'`, 10*time.Second)
+
+	// A reload keeps the tab signed in, on this game.
+	if err := chromedp.Do(first.ctx, chromedp.Reload()); err != nil {
+		t.Fatal(err)
+	}
+	first.wait("the game after the reload", `!document.getElementById('game').hidden && ['hal vs ivy', 'ivy vs hal'].includes(document.getElementById('title').textContent)`, 10*time.Second)
+	if js[bool](first, `!document.getElementById('signin').hidden`) {
+		t.Errorf("the reload asked to sign in again")
+	}
+	first.waitStone("G3", "black")
+}

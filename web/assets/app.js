@@ -17,6 +17,7 @@ function show(id, on) { $(id).hidden = !on; }
 
 function fatal(text) {
   st.fatal = true;
+  sessionStorage.removeItem('gobot-session'); // a reload signs in afresh
   $('fatal').textContent = text;
   show('fatal', true);
   show('main', false);
@@ -73,6 +74,16 @@ async function discordSignIn(clientId) {
 }
 
 function localSignIn() {
+  // A reload keeps this tab signed in, on the game it showed.
+  try {
+    const saved = JSON.parse(sessionStorage.getItem('gobot-session') || 'null');
+    if (saved && saved.session && saved.user) {
+      begin(saved.session, saved.user);
+      return;
+    }
+  } catch (e) {
+    sessionStorage.removeItem('gobot-session');
+  }
   show('signin', true);
   performance.mark('gobot-ready'); // the page can be used: tests read it
   const input = $('signin-name');
@@ -82,6 +93,7 @@ function localSignIn() {
     try {
       const res = await api('api/local', { name: input.value });
       localStorage.setItem('gobot-name', res.user.name);
+      sessionStorage.setItem('gobot-session', JSON.stringify({ session: res.session, user: res.user }));
       show('signin', false);
       begin(res.session, res.user);
     } catch (err) {
@@ -135,11 +147,16 @@ function receive(m) {
       st.local = m.local;
       st.home = m.channel || '';
       st.levels = m.levels || [];
-      if (!st.channel && m.channel) st.channel = m.channel;
+      if (!st.channel) {
+        const saved = st.local && sessionStorage.getItem('gobot-channel');
+        if (saved && saved !== m.channel) watch(saved); // after a reload: the game shown before
+        else st.channel = m.channel || '';
+      }
       setupPicker();
       break;
     case 'renew':
       st.session = m.session;
+      if (sessionStorage.getItem('gobot-session')) sessionStorage.setItem('gobot-session', JSON.stringify({ session: st.session, user: st.user }));
       break;
     case 'state':
       if (m.game.channel !== st.channel) return;
@@ -149,6 +166,7 @@ function receive(m) {
       if (m.channel !== st.channel) return;
       st.view = null;
       show('game', false);
+      say('', false);
       $('empty').textContent = m.other || (st.local ? 'There is no game here yet: start one on the left.' : 'There is no game in this channel yet: start one with /go challenge or /go bot.');
       show('empty', true);
       break;
@@ -179,6 +197,12 @@ function say(text, refused) {
   const el = $('message');
   el.textContent = text;
   el.classList.toggle('refused', !!refused);
+  // With no game on screen (#game hidden), the same words show under the
+  // picker: a refused challenge must not go unseen.
+  const n = $('notice');
+  n.textContent = text;
+  n.classList.toggle('refused', !!refused);
+  n.hidden = !text || !$('game').hidden;
 }
 
 function act(kind, point) {
@@ -192,6 +216,7 @@ function act(kind, point) {
 
 function watch(channel) {
   st.channel = channel;
+  sessionStorage.setItem('gobot-channel', channel);
   st.view = null;
   st.pending = null;
   send({ t: 'watch', channel });
@@ -234,6 +259,13 @@ function press(name) {
     act('dead', name);
     return;
   }
+  const { col, r } = pointOf(name, v.size);
+  const at = v.board[r] && v.board[r][col];
+  if (myTurn(v) && at && at !== '.') {
+    // As the server words it, at once: no second tap for a point taken.
+    say(`${name} is already taken by a ${at === 'X' ? 'black' : 'white'} stone.`, true);
+    return;
+  }
   if ($('confirm').checked && myTurn(v)) {
     if (!st.pending || st.pending.point !== name) {
       st.pending = { point: name, color: seat, pending: true };
@@ -253,11 +285,20 @@ function setView(v) {
   // scoring phase starts or ends, or another game shows, it goes.
   const phase = (g) => g.id + (g.over ? ':over' : '') + (g.scoring ? ':scoring' : '');
   if (prev && phase(prev) !== phase(v) && $('message').classList.contains('refused')) say('', false);
+  // Nor does a refusal outlive the position it answered ("It is not your
+  // turn" once the opponent has moved), and nothing said of another game
+  // stays under this one.
+  if (!prev || prev.id !== v.id) {
+    if ($('message').textContent) say('', false);
+  } else if ((prev.moves !== v.moves || prev.version !== v.version) && $('message').classList.contains('refused')) {
+    say('', false);
+  }
   st.view = v;
   st.receivedAt = performance.now();
   announce(prev, v);
   show('empty', false);
   show('game', true);
+  show('notice', false);
   redraw();
   drawPicker();
   if (!prev || prev.moves !== v.moves) performance.mark(`gobot-move-${v.moves}`); // when the move was drawn
@@ -265,11 +306,26 @@ function setView(v) {
 
 // announce tells screen readers what changed: each move, the end of play.
 function announce(prev, v) {
-  const key = v.id + ':' + v.moves + ':' + (v.over ? 'over' : '') + (v.scoring ? 'scoring' : '');
+  const dead = v.scoring ? v.scoring.dead.join(',') : '';
+  const key = [v.id, v.moves, v.over ? 'over' : '', v.scoring ? 'scoring' : '', v.undo ? 'undo:' + v.undo.by : '', dead].join(':');
   if (key === st.lastAnnounced) return;
   st.lastAnnounced = key;
   const same = prev && prev.id === v.id;
   const parts = [];
+  // What changed without a move: an undo asked and answered, the marking.
+  if (same && prev.undo && !v.undo) {
+    const back = prev.moves - v.moves;
+    const text = back > 0 ? `The undo was allowed: ${back} ${back === 1 ? 'move' : 'moves'} taken back.` : 'The undo request was refused or withdrawn.';
+    parts.push(text);
+    if (prev.undo.by === mySeat(v)) say(text, false); // the asker learns the answer
+  } else if (same && !prev.undo && v.undo) {
+    parts.push(`${v.undo.by === 'black' ? 'Black' : 'White'} asks to take back their last move.`);
+  }
+  if (same && prev.scoring && v.scoring && !v.over && prev.scoring.dead.join(',') !== dead) {
+    parts.push(`The marking changed: ${v.scoring.dead.length} ${v.scoring.dead.length === 1 ? 'stone' : 'stones'} marked dead. ${v.scoring.count}`);
+  } else if (same && prev.scoring && !v.scoring && !v.over) {
+    parts.push('Play resumed.');
+  }
   for (const m of v.recent || []) {
     if (same && m.n <= prev.moves) continue;
     if (!same && m.n < v.moves) continue;
