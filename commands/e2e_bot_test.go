@@ -352,6 +352,14 @@ func TestE2ELevelSuggestions(t *testing.T) {
 	if got := names("bot", "level", "SCRIPT"); !slices.Equal(got, all[4:]) {
 		t.Errorf("/go bot level:SCRIPT suggests %q, want %q", got, all[4:])
 	}
+	// A name's beginning first; words of the descriptions when no name
+	// begins so.
+	if got := names("bot", "level", "s"); !slices.Equal(got, []string{all[1], all[4]}) {
+		t.Errorf("/go bot level:s suggests %q, want slow and scripted", got)
+	}
+	if got := names("bot", "level", "top left"); !slices.Equal(got, all[:1]) {
+		t.Errorf("/go bot level:top left suggests %q, want tester", got)
+	}
 	ann, _, _ := e.admins()
 	e.do(e.set(ch, ann, "bot_levels", "tester, slow"))
 	if got := names("bot", "level", ""); !slices.Equal(got, all[:2]) {

@@ -215,8 +215,9 @@ func BotLevel(name string, levels []Level, what string) (string, error) {
 }
 
 // CompleteLevel suggests the bot levels of the command's room that this
-// server's admins offer, each with how it plays ("max: about 3 kyu, …"),
-// those whose name or description holds what was typed. The level options
+// server's admins offer, each with how it plays ("max: about 3 kyu, …"):
+// those whose name begins with what was typed, or failing any, those
+// whose name or description holds it ("kyu 6", "tree search"). The level options
 // take suggestions rather than a fixed list of choices: a command's names,
 // descriptions and choices may not pass Discord's 8,000 characters, and
 // every level's description, in three options of /go, did; the typed
@@ -228,21 +229,27 @@ func (a *App) CompleteLevel(ctx context.Context, r *Request) error {
 	if err != nil {
 		return r.Choices(ctx, nil)
 	}
-	var choices []*discordgo.ApplicationCommandOptionChoice
+	var byName, byText []*discordgo.ApplicationCommandOptionChoice
 	for _, l := range a.commandRoom(r).Levels() {
 		label := l.Name
 		if l.Description != "" {
 			label += ": " + l.Description
 		}
-		if !st.BotLevel(l.Name) || (typed != "" && !strings.Contains(strings.ToLower(label), typed)) {
+		if !st.BotLevel(l.Name) {
 			continue
 		}
-		choices = append(choices, &discordgo.ApplicationCommandOptionChoice{Name: Clip(label, 100), Value: l.Name})
-		if len(choices) == 25 {
-			break
+		c := &discordgo.ApplicationCommandOptionChoice{Name: Clip(label, 100), Value: l.Name}
+		switch {
+		case strings.HasPrefix(strings.ToLower(l.Name), typed):
+			byName = append(byName, c)
+		case strings.Contains(strings.ToLower(label), typed):
+			byText = append(byText, c)
 		}
 	}
-	return r.Choices(ctx, choices)
+	if len(byName) == 0 {
+		byName = byText
+	}
+	return r.Choices(ctx, byName[:min(len(byName), 25)])
 }
 
 // LevelOption is the level: option of a room's bot commands: the level
