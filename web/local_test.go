@@ -179,7 +179,7 @@ func TestBrowserLocalChallenge(t *testing.T) {
 	if err := chromedp.Do(hal.ctx, chromedp.SetValue("#challenge-name", "ivy"), chromedp.SetValue("#challenge-size", "9"), chromedp.Click(`#newchallenge button`)); err != nil {
 		t.Fatal(err)
 	}
-	hal.wait("the waiting note", `document.getElementById('offers').textContent === 'Waiting for ivy to accept your 9×9 challenge.'`, 5*time.Second)
+	hal.wait("the waiting note", `document.getElementById('offers').textContent === 'Waiting for ivy to accept your 9×9 challenge. Withdraw'`, 5*time.Second)
 	ivy.wait("the challenge", `document.getElementById('offers').textContent.startsWith('hal challenges you to a 9×9 game.')`, 5*time.Second)
 	ivy.click(`#offers button`)
 	for _, p := range []*tab{hal, ivy} {
@@ -236,6 +236,15 @@ func TestBrowserPageMessages(t *testing.T) {
 		t.Fatal(err)
 	}
 	ivy.wait("the challenge", `document.getElementById('offers').textContent.startsWith('hal challenges you')`, 5*time.Second)
+	// Withdrawn from the page, it is gone from both.
+	hal.click(`#offers button`)
+	for _, p := range []*tab{hal, ivy} {
+		p.wait("the withdrawn challenge gone", `document.getElementById('offers').textContent === ''`, 10*time.Second)
+	}
+	if err := chromedp.Do(hal.ctx, chromedp.SetValue("#challenge-name", "ivy"), chromedp.SetValue("#challenge-size", "9"), chromedp.Click(`#newchallenge button`)); err != nil {
+		t.Fatal(err)
+	}
+	ivy.wait("the challenge again", `document.getElementById('offers').textContent.startsWith('hal challenges you')`, 5*time.Second)
 	ivy.click(`#offers button`)
 	for _, p := range []*tab{hal, ivy} {
 		p.wait("the game", `['hal vs ivy', 'ivy vs hal'].includes(document.getElementById('title').textContent)`, 10*time.Second)

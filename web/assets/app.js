@@ -499,7 +499,12 @@ function drawPicker() {
         li.append(b, ' ');
       }
     } else if (st.user && o.from.id === st.user.id) {
-      li.textContent = `Waiting for ${o.to.name} to accept your ${o.size}×${o.size} challenge.`;
+      li.append(`Waiting for ${o.to.name} to accept your ${o.size}×${o.size} challenge. `);
+      const b = document.createElement('button');
+      b.type = 'button';
+      b.textContent = 'Withdraw';
+      b.addEventListener('click', () => send({ t: 'answer', id: st.nextId++, channel: o.channel, challenge: o.id, accept: false }));
+      li.append(b);
     } else continue;
     offers.appendChild(li);
   }
