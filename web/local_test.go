@@ -17,6 +17,14 @@ func (p *tab) waitTurn(name string) {
 	p.wait(name+"'s turn", `document.getElementById('status').textContent.endsWith('to play: `+name+`') && !document.getElementById('pass').disabled`, 10*time.Second)
 }
 
+// challenge sends a challenge to name from a local page's form.
+func (p *tab) challenge(name, size string) {
+	p.t.Helper()
+	if err := chromedp.Do(p.ctx, chromedp.SetValue("#challenge-name", name), chromedp.SetValue("#challenge-size", size), chromedp.Click(`#newchallenge button`)); err != nil {
+		p.t.Fatalf("%s: challenge %s: %v", p.name, name, err)
+	}
+}
+
 // startBot starts a game against the bot from a local page's form.
 func (p *tab) startBot(level string, size string) {
 	p.t.Helper()
@@ -176,9 +184,7 @@ func TestBrowserLocalChallenge(t *testing.T) {
 	ivy := b.open("ivy", e.srv.URL+Path+"/", 1000, 900, "")
 	ivy.signIn("ivy")
 	hal.wait("ivy among the people", `[...document.querySelectorAll('#people option')].some(o => o.value === 'ivy')`, 5*time.Second)
-	if err := chromedp.Do(hal.ctx, chromedp.SetValue("#challenge-name", "ivy"), chromedp.SetValue("#challenge-size", "9"), chromedp.Click(`#newchallenge button`)); err != nil {
-		t.Fatal(err)
-	}
+	hal.challenge("ivy", "9")
 	hal.wait("the waiting note", `document.getElementById('offers').textContent === 'Waiting for ivy to accept your 9×9 challenge. Withdraw'`, 5*time.Second)
 	ivy.wait("the challenge", `document.getElementById('offers').textContent.startsWith('hal challenges you to a 9×9 game.')`, 5*time.Second)
 	ivy.click(`#offers button`)
@@ -226,24 +232,18 @@ func TestBrowserPageMessages(t *testing.T) {
 
 	// No game on screen: the refusal of a challenge to oneself is seen.
 	hal.wait("no game here", `document.getElementById('game').hidden`, 10*time.Second)
-	if err := chromedp.Do(hal.ctx, chromedp.SetValue("#challenge-name", "hal"), chromedp.Click(`#newchallenge button`)); err != nil {
-		t.Fatal(err)
-	}
+	hal.challenge("hal", "9")
 	hal.wait("the refusal, in sight", `!document.getElementById('notice').hidden && document.getElementById('notice').textContent.startsWith('You cannot challenge yourself')`, 10*time.Second)
 
 	hal.wait("ivy among the people", `[...document.querySelectorAll('#people option')].some(o => o.value === 'ivy')`, 5*time.Second)
-	if err := chromedp.Do(hal.ctx, chromedp.SetValue("#challenge-name", "ivy"), chromedp.SetValue("#challenge-size", "9"), chromedp.Click(`#newchallenge button`)); err != nil {
-		t.Fatal(err)
-	}
+	hal.challenge("ivy", "9")
 	ivy.wait("the challenge", `document.getElementById('offers').textContent.startsWith('hal challenges you')`, 5*time.Second)
 	// Withdrawn from the page, it is gone from both.
 	hal.click(`#offers button`)
 	for _, p := range []*tab{hal, ivy} {
 		p.wait("the withdrawn challenge gone", `document.getElementById('offers').textContent === ''`, 10*time.Second)
 	}
-	if err := chromedp.Do(hal.ctx, chromedp.SetValue("#challenge-name", "ivy"), chromedp.SetValue("#challenge-size", "9"), chromedp.Click(`#newchallenge button`)); err != nil {
-		t.Fatal(err)
-	}
+	hal.challenge("ivy", "9")
 	ivy.wait("the challenge again", `document.getElementById('offers').textContent.startsWith('hal challenges you')`, 5*time.Second)
 	ivy.click(`#offers button`)
 	for _, p := range []*tab{hal, ivy} {
