@@ -561,3 +561,41 @@ func (a *App) vacationClocks(ctx context.Context, key string, change func(k *clo
 	}
 	return n
 }
+
+// ClockShare is how long the bot to move on clock k may think at now, with
+// movesLeft moves of its own still to come (the room's guess): the time
+// left spread over them, what a byo-yomi or Canadian period allows a move,
+// or half a simple period, less 10% and half a second for the move's
+// posting. False when the clock sets no limit (no clock, or a share longer
+// than an hour, as correspondence's days: any level's own budget is less).
+func ClockShare(k *clock.Clock, now time.Time, movesLeft int) (time.Duration, bool) {
+	if k == nil || !k.Running() {
+		return 0, false
+	}
+	t, cc := k.Left(k.ToMove, now), k.Control
+	moves := time.Duration(max(movesLeft, 1))
+	var share time.Duration
+	switch cc.System {
+	case clock.Absolute:
+		share = t.Main / moves
+	case clock.Fischer:
+		share = t.Main/moves + cc.Increment*3/4
+	case clock.ByoYomi:
+		share = max(t.Main/moves, cc.Period/2)
+	case clock.Canadian:
+		if t.Stones > 0 {
+			share = t.Period / time.Duration(t.Stones)
+		} else {
+			share = max(t.Main/moves, cc.Period/time.Duration(2*cc.Stones))
+		}
+	case clock.Simple:
+		share = cc.Period / 2
+	default:
+		return 0, false
+	}
+	const margin = 500 * time.Millisecond // the queue's hand-over and the board's posting
+	if share > time.Hour {
+		return 0, false
+	}
+	return max(share*9/10-margin, 100*time.Millisecond), true
+}

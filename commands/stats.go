@@ -131,12 +131,29 @@ func (a *App) CmdStats(ctx context.Context, r *Request) error {
 	st, err := a.stats.PlayerStats(ctx, u.ID)
 	if errors.Is(err, storage.ErrNotFound) {
 		// No counted game; annulled and aborted ones are in the history.
-		var seen func(*storage.Archived) bool
-		if u.ID != r.User.ID {
-			seen = func(arc *storage.Archived) bool { return canSee(arc, r) }
+		// No counted game; the history may hold annulled or aborted ones,
+		// and team games, which count for each team's first player only.
+		var annulled, team int
+		if games, herr := a.archive.PlayerGames(ctx, u.ID, 100); herr == nil {
+			for _, arc := range games {
+				switch {
+				case u.ID != r.User.ID && !canSee(arc, r):
+				case arc.Annulled:
+					annulled++
+				default:
+					team++
+				}
+			}
 		}
-		if _, n, herr := a.archive.PlayerGamesPage(ctx, u.ID, 0, 1, seen); herr == nil && n > 0 {
-			return r.ReplyText(ctx, fmt.Sprintf("%s has no counted game yet: %s annulled or aborted, which `/%s history` lists.", Mention(p), Plural(n, "game"), commandOf(r)), true)
+		var held []string
+		if annulled > 0 {
+			held = append(held, Plural(annulled, "game")+" annulled or aborted")
+		}
+		if team > 0 {
+			held = append(held, Plural(team, "team game")+" (the record counts each team's first player)")
+		}
+		if len(held) > 0 {
+			return r.ReplyText(ctx, fmt.Sprintf("%s has no counted game yet: %s, which `/%s history` lists.", Mention(p), strings.Join(held, " and "), commandOf(r)), true)
 		}
 		return r.ReplyText(ctx, fmt.Sprintf("%s has not finished a game yet.", Mention(p)), true)
 	}

@@ -289,12 +289,12 @@ func TestBackupSocketAnswersOnceItExists(t *testing.T) {
 }
 
 // TestOpenAfterKilledCreation: a new database is made under a side name
-// and linked into place, so a start killed while creating it leaves no
-// empty file at the path (which the next start would refuse as damaged),
-// at most the side file, which the next start replaces.
+// of its own and linked into place, so a start killed while creating it
+// leaves no empty file at the path (which the next start would refuse as
+// damaged), at most its side file, which the next start leaves alone.
 func TestOpenAfterKilledCreation(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "gobot.db")
-	if err := os.WriteFile(path+".creating", nil, 0o600); err != nil { // what a kill may leave
+	if err := os.WriteFile(filepath.Join(filepath.Dir(path), ".gobot.db.creating-123"), nil, 0o600); err != nil { // what a kill may leave
 		t.Fatal(err)
 	}
 	s, err := Open(path, Options{Kinds: testKinds})
@@ -302,8 +302,8 @@ func TestOpenAfterKilledCreation(t *testing.T) {
 		t.Fatalf("Open() after a killed creation = %v", err)
 	}
 	s.Close()
-	if _, err := os.Stat(path + ".creating"); !errors.Is(err, os.ErrNotExist) {
-		t.Errorf("the side file is still there: %v", err)
+	if side, _ := filepath.Glob(filepath.Join(filepath.Dir(path), ".gobot.db.creating-*")); len(side) != 1 {
+		t.Errorf("side files %v: want only the one the killed start left (each start makes its own)", side)
 	}
 	if fi, err := os.Stat(path); err != nil || fi.Size() == 0 {
 		t.Errorf("the database: %v, %v; want a file with its pages", fi, err)

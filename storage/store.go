@@ -107,23 +107,28 @@ type Store struct {
 }
 
 // createFile makes a new, empty bbolt database at path: under a side name
-// first, then linked into place (link, unlike rename, never replaces a
-// file another start made meanwhile) and the directory synced.
+// of its own first, then linked into place (link, unlike rename, never
+// replaces a file another start made meanwhile) and the directory synced.
+// Where the file system has no hard links, bbolt creates the file in place
+// as before.
 func createFile(path string) error {
-	tmp := path + ".creating"
-	os.Remove(tmp) // left by a start killed while it created the file: never data
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".creating-*")
+	if err != nil {
+		return fmt.Errorf("storage: create %s: %w", path, err)
+	}
+	tmp := f.Name()
+	f.Close()
+	os.Remove(tmp) // bbolt makes it afresh (an empty file is no database)
+	defer os.Remove(tmp)
 	db, err := bolt.Open(tmp, 0o600, &bolt.Options{Timeout: time.Second})
 	if err != nil {
 		return fmt.Errorf("storage: create %s: %w", path, err)
 	}
 	if err := db.Close(); err != nil {
-		os.Remove(tmp)
 		return fmt.Errorf("storage: create %s: %w", path, err)
 	}
-	err = os.Link(tmp, path)
-	os.Remove(tmp)
-	if err != nil && !errors.Is(err, os.ErrExist) {
-		return fmt.Errorf("storage: create %s: %w", path, err)
+	if err := os.Link(tmp, path); err != nil && !errors.Is(err, os.ErrExist) {
+		return nil // no hard links here: bolt.Open creates it in place
 	}
 	if d, err := os.Open(filepath.Dir(path)); err == nil {
 		d.Sync()

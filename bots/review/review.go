@@ -474,11 +474,15 @@ func clamp01(x float64) float64 { return math.Min(1, math.Max(0, x)) }
 // (see rejudge); its error is finish's.
 func (r *Review) finish(res engine.Result, hasResult bool, sure func(losses []float64) ([]float64, error)) error {
 	if n := len(r.Moves); n >= 2 && r.Moves[n-1].Move == "pass" && r.Moves[n-2].Move == "pass" && r.closing() == n && len(r.Positions) > n {
-		// The game was passed away (see closing): after the first pass the
-		// opponent could end it by passing too, and did, so the position
-		// the first pass left is worth what the count then gave.
+		// The game was passed away (see closing). When the first to pass
+		// is the side the count goes against, the opponent could end it
+		// by passing too, and did: the position the first pass left is
+		// worth what the count then gave. (When the second pass gave it
+		// away, both passes are judged as they were estimated.)
 		end := r.Positions[n]
-		r.Positions[n-1].Winrate, r.Positions[n-1].Score, r.Positions[n-1].Counted = end.Winrate, end.Score, true
+		if own(end.Winrate, r.Moves[n-2].Color) < 0.5 {
+			r.Positions[n-1].Winrate, r.Positions[n-1].Score, r.Positions[n-1].Counted = end.Winrate, end.Score, true
+		}
 	}
 	wr := r.Winrates()
 	movers := make([]engine.Color, len(r.Moves))

@@ -283,3 +283,36 @@ func TestRunOneMove(t *testing.T) {
 		t.Errorf("the review does not encode: %v", err)
 	}
 }
+
+// TestRunPassedAwayBySecond: when the second pass gives the game away
+// (White, behind, passes; Black, judged ahead, passes back and the count
+// goes to White), Black's pass is the mistake, and White's pass is not
+// made the point where White took the lead.
+func TestRunPassedAwayBySecond(t *testing.T) {
+	g := playGame(t, 9, "E5", "C3", "G7", "pass", "pass")
+	sc := g.Score(nil)
+	if sc.Winner != engine.White {
+		t.Fatalf("the count is %s, the test needs White to win it", sc.Result())
+	}
+	if err := g.End(engine.Result{Winner: sc.Winner, Reason: engine.ByScore, Margin: sc.Margin}); err != nil {
+		t.Fatal(err)
+	}
+	r, err := Run(context.Background(), g, MCTS{Playouts: 2000, Seed: 1}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if before := r.Positions[3].Winrate; before <= 0.5 {
+		t.Fatalf("before the passes Black's chance is %.2f: the test needs Black judged ahead", before)
+	}
+	if r.Positions[4].Counted {
+		t.Errorf("the position after White's pass was given the count: White's pass made the turning point")
+	}
+	for _, m := range r.Mistakes {
+		if m.Number == 4 {
+			t.Errorf("White's pass (move 4) is a mistake: %+v", m)
+		}
+	}
+	if len(r.Mistakes) == 0 || r.Mistakes[0].Number != 5 || r.Mistakes[0].Move != "pass" {
+		t.Errorf("mistakes %+v, want Black's pass (move 5) first", r.Mistakes)
+	}
+}

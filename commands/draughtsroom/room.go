@@ -377,7 +377,13 @@ func capitalFirst(s string) string {
 func (a *room) draughtsBotMove(ctx context.Context, g *storage.Game) (string, error) {
 	side := g.State.ToMove()
 	level := g.Player(side).Level
-	mctx, cancel := context.WithTimeout(ctx, commands.BotMoveTimeout)
+	limit := commands.BotMoveTimeout
+	// Its clock's share: a game of draughts has about 50 moves a side;
+	// at least 15 more are counted on.
+	if d, ok := commands.ClockShare(g.Clock, a.Now(), max(15, 50-g.State.MoveCount()/2)); ok {
+		limit = min(limit, d) // the search answers with its best move then
+	}
+	mctx, cancel := context.WithTimeout(ctx, limit)
 	m, err := a.players.GenMove(mctx, level, draughtsState(g), commands.SeedFrom(g.ID)^int64(g.State.MoveCount()+1)*0x5851f42d4c957f2d)
 	cancel()
 	if err != nil {

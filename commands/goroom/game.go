@@ -445,41 +445,9 @@ func sortPoints(names []string) {
 	})
 }
 
-// clockShare is how long the bot to move in g may think by its clock: the
-// time left spread over the moves a game of this board still has (as many
-// as a third of its empty points, at least 15), what a byo-yomi or
-// Canadian period allows a move, or half a simple period, less a margin
-// for the move's posting. False when the clock sets no limit (no clock,
-// or a share longer than any level's budget, as correspondence's days).
+// clockShare is how long the bot to move in g may think by its clock
+// (commands.ClockShare): a game of Go has as many moves still to come as a
+// third of its empty points, at least 15.
 func clockShare(g *storage.Game, now time.Time) (time.Duration, bool) {
-	k := g.Clock
-	if k == nil || !k.Running() {
-		return 0, false
-	}
-	t, cc := k.Left(k.ToMove, now), k.Control
-	movesLeft := time.Duration(max(15, goOf(g).Board().EmptyCount()/3))
-	var share time.Duration
-	switch cc.System {
-	case clock.Absolute:
-		share = t.Main / movesLeft
-	case clock.Fischer:
-		share = t.Main/movesLeft + cc.Increment*3/4
-	case clock.ByoYomi:
-		share = max(t.Main/movesLeft, cc.Period/2)
-	case clock.Canadian:
-		if t.Stones > 0 {
-			share = t.Period / time.Duration(t.Stones)
-		} else {
-			share = max(t.Main/movesLeft, cc.Period/time.Duration(2*cc.Stones))
-		}
-	case clock.Simple:
-		share = cc.Period / 2
-	default:
-		return 0, false
-	}
-	const margin = 500 * time.Millisecond // the queue's hand-over and the board's posting
-	if share > time.Hour {
-		return 0, false
-	}
-	return max(share*9/10-margin, 100*time.Millisecond), true
+	return commands.ClockShare(g.Clock, now, max(15, goOf(g).Board().EmptyCount()/3))
 }

@@ -75,6 +75,8 @@ func (r *room) FinishedView(arc *storage.Archived, channelID string) (*commands.
 		ok = err == nil
 	}
 	switch {
+	case arc.Annulled && arc.Result == "Void" && !arc.AnnulledInPlay:
+		v.Result = "aborted, not counted" // as the history calls it
 	case arc.Annulled:
 		// Recorded, never counted: no winner to name (as the board in
 		// Discord says).

@@ -586,6 +586,11 @@ func (s *server) genmove(ctx context.Context, args []string, play bool) (string,
 	var m engine.Move
 	if s.opts.GenMove != nil {
 		m, err = s.opts.GenMove(moveCtx, seen.Clone(), c, target)
+		if seen != g && err == nil && m.Kind == engine.Place && g.Check(engine.PlaceAt(c, m.Point)) != nil {
+			// The position alone has no history: a move its superko would
+			// forbid is asked again of the whole game.
+			m, err = s.opts.GenMove(moveCtx, g.Clone(), c, target)
+		}
 		if err != nil {
 			err = failure("genmove: " + err.Error())
 		} else if m.Kind != engine.Resign {
@@ -626,8 +631,10 @@ func (s *server) genmove(ctx context.Context, args []string, play bool) (string,
 }
 
 // positionOf is g's position as a new game, c to play, its stones set up
-// (handicap stones as handicap), without g's history: no moves, no ko,
-// and no prisoners (which territory scoring would count).
+// (handicap stones as handicap), without g's history: no moves, no ko, no
+// earlier positions for superko (genmove asks again of the whole game
+// when that matters), and no prisoners (which only territory scoring's
+// count, not the bots' area judgement, would miss).
 func positionOf(g *engine.Game, c engine.Color) (*engine.Game, error) {
 	pos, err := engine.NewGame(engine.Config{Size: g.Size(), Rules: g.Rules()})
 	if err != nil {

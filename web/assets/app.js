@@ -451,7 +451,7 @@ function clockText(k, elapsed) {
   const rem = k.left_ms - elapsed;
   if (rem > 0 || !k.then) return fmt(rem) + (k.suffix || '');
   const over = -rem, used = Math.floor(over / k.period_ms);
-  if (used >= k.periods) return fmt(0) + (k.suffix || '');
+  if (used >= (k.periods || 0)) return fmt(0) + (k.suffix || ''); // the last period spent (0 periods after it: omitted)
   const left = k.period_ms - (over % k.period_ms);
   return k.then === 'byoyomi' ? `${fmt(left)} byo-yomi (${k.periods - used}×${k.label} left)` : `${fmt(left)} for ${k.label}`;
 }
