@@ -31,8 +31,9 @@ func migrateDB(ctx context.Context, args []string, stdout, stderr io.Writer) (er
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
+	source := "--to"
 	if *to == "" {
-		*to = os.Getenv("GOBOT_DATABASE_URL")
+		*to, source = os.Getenv("GOBOT_DATABASE_URL"), "GOBOT_DATABASE_URL"
 	}
 	if fs.NArg() != 0 || *to == "" {
 		return errors.New("usage: gobot migrate-db --to postgres://user:password@host:5432/gobot [--db FILE]")
@@ -63,7 +64,7 @@ func migrateDB(ctx context.Context, args []string, stdout, stderr io.Writer) (er
 	dst, err := storage.OpenPostgres(octx, *to, storage.Options{Kinds: kinds()})
 	cancel()
 	if err != nil {
-		return fmt.Errorf("migrate-db: --to: %w", err)
+		return fmt.Errorf("migrate-db: %s: %w", source, err)
 	}
 	defer dst.Close()
 	counts, err := storage.CopyToPostgres(ctx, src, dst)
