@@ -173,16 +173,23 @@ func TestBrowserExpiredSession(t *testing.T) {
 	}
 }
 
+// halAndIvy opens two local pages, signed in as hal and ivy.
+func halAndIvy(t *testing.T) (hal, ivy *tab) {
+	t.Helper()
+	e := newEnv(t, Options{Local: true})
+	b := newBrowser(t)
+	hal = b.open("hal", e.srv.URL+Path+"/", 1000, 900, "")
+	hal.signIn("hal")
+	ivy = b.open("ivy", e.srv.URL+Path+"/", 1000, 900, "")
+	ivy.signIn("ivy")
+	return hal, ivy
+}
+
 // TestBrowserLocalChallenge: on this computer, one person challenges
 // another by name from the page; the other accepts on theirs, and both
 // play.
 func TestBrowserLocalChallenge(t *testing.T) {
-	e := newEnv(t, Options{Local: true})
-	b := newBrowser(t)
-	hal := b.open("hal", e.srv.URL+Path+"/", 1000, 900, "")
-	hal.signIn("hal")
-	ivy := b.open("ivy", e.srv.URL+Path+"/", 1000, 900, "")
-	ivy.signIn("ivy")
+	hal, ivy := halAndIvy(t)
 	hal.wait("ivy among the people", `[...document.querySelectorAll('#people option')].some(o => o.value === 'ivy')`, 5*time.Second)
 	hal.challenge("ivy", "9")
 	hal.wait("the waiting note", `document.getElementById('offers').textContent === 'Waiting for ivy to accept your 9×9 challenge. Withdraw'`, 5*time.Second)
@@ -223,12 +230,7 @@ func TestBrowserSDKLoads(t *testing.T) {
 // tap; the player who asked for an undo learns it was refused; a reload
 // keeps the tab signed in, on its game.
 func TestBrowserPageMessages(t *testing.T) {
-	e := newEnv(t, Options{Local: true})
-	b := newBrowser(t)
-	hal := b.open("hal", e.srv.URL+Path+"/", 1000, 900, "")
-	hal.signIn("hal")
-	ivy := b.open("ivy", e.srv.URL+Path+"/", 1000, 900, "")
-	ivy.signIn("ivy")
+	hal, ivy := halAndIvy(t)
 
 	// No game on screen: the refusal of a challenge to oneself is seen.
 	hal.wait("no game here", `document.getElementById('game').hidden`, 10*time.Second)
