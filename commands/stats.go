@@ -130,7 +130,6 @@ func (a *App) CmdStats(ctx context.Context, r *Request) error {
 	p := UserPlayer(u)
 	st, err := a.stats.PlayerStats(ctx, u.ID)
 	if errors.Is(err, storage.ErrNotFound) {
-		// No counted game; annulled and aborted ones are in the history.
 		// No counted game; the history may hold annulled or aborted ones,
 		// and team games, which count for each team's first player only.
 		var annulled, team int
@@ -193,11 +192,11 @@ func (a *App) CmdStats(ctx context.Context, r *Request) error {
 		}
 	}
 	fmt.Fprintf(&sb, "\n**%s**: %d won, %d lost", Plural(st.Games, "game"), st.Wins, st.Losses)
-	tie := "drawn" // the games of every kind together
-	if a.commandRoom(r).Command() == CommandName {
-		tie = "jigo"
-	}
 	if st.Ties > 0 {
+		tie := "drawn" // the games of every kind together
+		if a.commandRoom(r).Command() == CommandName {
+			tie = "jigo"
+		}
 		fmt.Fprintf(&sb, ", %d %s", st.Ties, tie)
 	}
 	if st.NoResult > 0 {
