@@ -366,6 +366,10 @@ func TestE2ELevelSuggestions(t *testing.T) {
 		t.Errorf("with bot_levels tester, slow: suggestions %q, want %q", got, all[:2])
 	}
 	e.refused(e.slash(ch, alice, "bot", discordtest.Str("level", "grandmaster")), `Unknown level "grandmaster": choose one of tester, slow, flaky, panic, scripted.`)
+	// Typed by hand in another case, a level is still that level.
+	if m := e.do(e.slash(ch, alice, "bot", discordtest.Str("level", "Tester"), discordtest.Int("size", 9))); m.Ephemeral || !strings.Contains(m.Text(), "gobot tester") {
+		t.Errorf("/go bot level:Tester = %q (ephemeral %v), want a game against gobot tester", m.Text(), m.Ephemeral)
+	}
 }
 
 // TestE2EBotKeepsToItsClock: on a short clock the bot is asked to move

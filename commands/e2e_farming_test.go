@@ -82,9 +82,9 @@ func TestE2EFarmingHandicap(t *testing.T) {
 	e.restart()
 	dave := e.d.NewUser("dave")
 	dm := e.d.DM(dave)
-	refusal := "A rated game may give at most 9.5 ranks of head start, and 9 handicap stones on 9×9 at komi 0.5 is worth 47.1. " +
+	refusal := "A rated game may give at most 9.5 ranks of head start; 9 handicap stones on 9×9 at komi 0.5 are 47.1 ranks for Black. " +
 		"Rated games take up to 2 handicap stones on 9×9, 3 on 13×13 and 9 on 19×19 at komi 0.5; " +
-		"play this one with `rated:false`, or with fewer stones or a komi nearer the ruleset's."
+		"play this one with `rated:false`, or with fewer stones or a komi nearer the ruleset's (`komi:` overrides the server's default)."
 	nine := []discordtest.Option{discordtest.Str("level", "beginner"), discordtest.Int("size", 9), discordtest.Str("color", "black"), discordtest.Int("handicap", 9)}
 	e.refused(e.slash(dm, dave, "bot", nine...), refusal)
 	if e.game(dm.ID) != nil {
@@ -102,7 +102,7 @@ func TestE2EFarmingHandicap(t *testing.T) {
 	challenge := func(stones int) *discordtest.Interaction {
 		return e.slash(ch, alice, "challenge", discordtest.UserOpt("opponent", bob), discordtest.Int("size", 9), discordtest.Str("color", "black"), discordtest.Int("handicap", stones))
 	}
-	e.refused(challenge(3), "A rated game may give at most 9.5 ranks of head start, and 3 handicap stones on 9×9 at komi 0.5 is worth 13.8.")
+	e.refused(challenge(3), "A rated game may give at most 9.5 ranks of head start; 3 handicap stones on 9×9 at komi 0.5 are 13.8 ranks for Black.")
 	msg := e.newChallenge(challenge(2))
 	e.do(e.click(bob, msg, "accept"))
 	e.d.WaitFor("the two-stone game", func() bool { return e.game(ch.ID) != nil })

@@ -206,8 +206,8 @@ func ServerClock(r *Request, st *storage.Settings) (*clock.Control, error) {
 func BotLevel(name string, levels []Level, what string) (string, error) {
 	names := make([]string, 0, len(levels))
 	for _, l := range levels {
-		if l.Name == name {
-			return name, nil
+		if strings.EqualFold(l.Name, strings.TrimSpace(name)) {
+			return l.Name, nil // as the level is named ("Easy" is easy)
 		}
 		names = append(names, l.Name)
 	}

@@ -49,11 +49,15 @@ func checkRatedHandicap(s setup, rated bool) error {
 	if !rated || !storage.TooMuchHandicap(s.Size, s.Handicap, s.Rules) {
 		return nil
 	}
+	ranks, to := glicko.HandicapRanks(s.Size, s.Handicap, s.Rules), "Black"
+	if ranks < 0 { // a komi so large that the head start is White's
+		ranks, to = -ranks, "White"
+	}
 	return commands.UserErr(commands.ErrBadOption, fmt.Sprintf(
-		"A rated game may give at most %g ranks of head start, and %s is worth %.1f. "+
+		"A rated game may give at most %g ranks of head start; %s are %.1f ranks for %s. "+
 			"Rated games take up to %d handicap stones on 9×9, %d on 13×13 and %d on 19×19 at komi 0.5; "+
-			"play this one with `rated:false`, or with fewer stones or a komi nearer the ruleset's.",
-		glicko.MaxAdvantage, headStart(s), glicko.HandicapRanks(s.Size, s.Handicap, s.Rules),
+			"play this one with `rated:false`, or with fewer stones or a komi nearer the ruleset's (`komi:` overrides the server's default).",
+		glicko.MaxAdvantage, headStart(s), ranks, to,
 		glicko.MaxRatedHandicap(9), glicko.MaxRatedHandicap(13), glicko.MaxRatedHandicap(19)))
 }
 
