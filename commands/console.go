@@ -401,6 +401,18 @@ func ParseSlash(line string, defs []*discordgo.ApplicationCommand, remember func
 					found = true
 				}
 			}
+			if !found && strings.HasSuffix(val, "?") {
+				// The list Discord shows: each choice as it reads there.
+				var shown []string
+				for _, c := range def.Choices {
+					if v := fmt.Sprint(c.Value); strings.HasPrefix(c.Name, v) {
+						shown = append(shown, c.Name)
+					} else {
+						shown = append(shown, v+": "+c.Name)
+					}
+				}
+				return data, false, fmt.Errorf("%s: choose one of\n  %s", name, strings.Join(shown, "\n  "))
+			}
 			if !found {
 				var vals []string
 				for _, c := range def.Choices {

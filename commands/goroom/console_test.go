@@ -33,6 +33,7 @@ func TestConsole(t *testing.T) {
 		"/go play move:E5",
 		"/go play move:Z9",
 		"/go play move:D?",
+		"/go bot size:?",
 		"/go fly",
 		"/go play",
 		"/press 1", // Pass on the last board
@@ -53,16 +54,17 @@ func TestConsole(t *testing.T) {
 	for _, want := range []string{
 		"gobot: play Go on Discord", // help
 		"no buttons to press yet: `/go board` shows the game here with its buttons",
-		"played E5",                // the move
-		"played A1",                // the bot's answer (first legal point)
-		"E5 is already taken",      // refusal
-		"valid points are A1–J9",   // off the board
-		"suggestions: D1, D2",      // autocomplete
-		`unknown subcommand "fly"`, // console parsing
-		"/go play needs move:",     // required option
-		"ann passed",               // the button
-		" 5 . . . . X . . . . ",    // the board as text
-		"[1] Pass  [2] Resign",     // buttons: no Undo in a rated game against the bot
+		"played E5",              // the move
+		"played A1",              // the bot's answer (first legal point)
+		"E5 is already taken",    // refusal
+		"valid points are A1–J9", // off the board
+		"suggestions: D1, D2",    // autocomplete
+		"size: choose one of\n  9×9\n  13×13\n  19×19", // choices, as Discord lists them
+		`unknown subcommand "fly"`,                     // console parsing
+		"/go play needs move:",                         // required option
+		"ann passed",                                   // the button
+		" 5 . . . . X . . . . ",                        // the board as text
+		"[1] Pass  [2] Resign",                         // buttons: no Undo in a rated game against the bot
 		"✅ Default komi (`komi`): the ruleset's → 6.5.",
 		`Unknown ruleset "foo": choose chinese, japanese, tromp-taylor, simple.`,
 		"/go-admin settings needs one of show, set, reset",
