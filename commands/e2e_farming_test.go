@@ -186,6 +186,10 @@ func TestE2EFarmingUndo(t *testing.T) {
 	e.do(e.slash(dm, dave, "resign"))
 
 	e.do(e.slash(dm, dave, "bot", discordtest.Str("level", "tester"), discordtest.Int("size", 9), discordtest.Str("color", "white"), discordtest.Bool("rated", false)))
+	// Before dave's first move there is nothing of his to take back.
+	if _, ok := e.board(dm.ID).Button("Undo"); ok {
+		t.Errorf("the board has an Undo button before dave has moved")
+	}
 	e.do(e.play(dm, dave, "E5"))
 	if _, ok := e.board(dm.ID).Button("Undo"); !ok {
 		t.Errorf("the unrated bot game's board has no Undo button")

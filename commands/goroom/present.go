@@ -176,7 +176,7 @@ func boardMessage(g *storage.Game, now time.Time, note string) (*commands.Messag
 	}
 	n := strconv.Itoa(g.State.MoveCount())
 	buttons := []discordgo.MessageComponent{discordgo.Button{Label: "Pass", Style: discordgo.SecondaryButton, CustomID: "game/" + g.ID + "/pass/" + n}}
-	if undoOffered(g) {
+	if undoOffered(g) && humanMoved(g) { // nothing to take back before a person's first move
 		buttons = append(buttons, discordgo.Button{Label: "Undo", Style: discordgo.SecondaryButton, CustomID: "game/" + g.ID + "/undo/" + n})
 	}
 	buttons = append(buttons, discordgo.Button{Label: "Resign", Style: discordgo.DangerButton, CustomID: "game/" + g.ID + "/resign/" + n})

@@ -61,6 +61,17 @@ func undoOffered(g *storage.Game) bool {
 	return !g.Team() && (g.Unrated || !(g.First(0).IsBot() || g.First(1).IsBot()))
 }
 
+// humanMoved reports whether a person (not a bot) has moved in g: before
+// that there is no move of theirs to take back.
+func humanMoved(g *storage.Game) bool {
+	for _, c := range []engine.Color{engine.Black, engine.White} {
+		if s := engine.SideOf(c); !g.AllBots(s) && (*room)(nil).OwnMoves(g, s) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // undo takes back at once against a bot in an unrated game, and asks the
 // opponent in a game between people. In a rated game against a bot it is
 // refused (ratedBotUndo).
