@@ -217,11 +217,11 @@ func BotLevel(name string, levels []Level, what string) (string, error) {
 // CompleteLevel suggests the bot levels of the command's room that this
 // server's admins offer, each with how it plays ("max: about 3 kyu, …"):
 // those whose name begins with what was typed, or failing any, those
-// whose name or description holds it ("kyu 6", "tree search"). The level options
-// take suggestions rather than a fixed list of choices: a command's names,
-// descriptions and choices may not pass Discord's 8,000 characters, and
-// every level's description, in three options of /go, did; the typed
-// value is checked as any other (BotLevel).
+// whose name or description holds it ("kyu", "tree search"). The level
+// options take suggestions rather than a fixed list of choices: a
+// command's names, descriptions and choices may not pass Discord's 8,000
+// characters, and every level's description, in three options of /go,
+// did; the typed value is checked as any other (BotLevel).
 func (a *App) CompleteLevel(ctx context.Context, r *Request) error {
 	_, typed := r.Focused()
 	typed = strings.ToLower(strings.TrimSpace(typed))

@@ -915,7 +915,7 @@ func finishedDraughtsMessage(arc *storage.Archived) (*commands.Message, error) {
 		arc.FinishedAt.Unix(), moves(arc.Moves), result)
 	return &commands.Message{
 		Embeds: []*discordgo.MessageEmbed{{
-			Title:       commands.Clip(fmt.Sprintf("⚪ %s vs ⚫ %s · draughts", commands.ShownName(arc.White), commands.ShownName(arc.Black)), 256),
+			Title:       commands.Clip(archivedTitle(arc)+" · draughts", 256),
 			Description: commands.Clip(text, 4096),
 			Image:       &discordgo.MessageEmbedImage{URL: "attachment://" + name},
 			Color:       commands.ColorDone,
