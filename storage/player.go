@@ -111,6 +111,12 @@ func (a *Archived) Team(s game.Side) []Player {
 	return []Player{a.Black}
 }
 
+// GoSides returns a's players as a game of Go's sides, Black's first,
+// each with its whole team.
+func (a *Archived) GoSides() []Side {
+	return []Side{{Players: a.Team(0)}, {Players: a.Team(1)}}
+}
+
 // PlayerKeys returns the keys of everyone who played a, each once, Black's
 // first: the owners of its entries in the players' history index.
 func (a *Archived) PlayerKeys() []string {

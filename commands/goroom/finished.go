@@ -20,7 +20,7 @@ func finishedBoardMessage(arc *storage.Archived) (*commands.Message, error) {
 	if err != nil {
 		return nil, fmt.Errorf("goroom: record of game %s: %w", arc.ID, err)
 	}
-	g := &storage.Game{ID: arc.ID, ChannelID: arc.ChannelID, GuildID: arc.GuildID, Sides: []storage.Side{{Players: arc.Team(0)}, {Players: arc.Team(1)}}, State: engine.Own(eg)}
+	g := &storage.Game{ID: arc.ID, ChannelID: arc.ChannelID, GuildID: arc.GuildID, Sides: arc.GoSides(), State: engine.Own(eg)}
 	res, rerr := engine.ParseResult(arc.Result)
 	result := "no result · " + arc.Result
 	if rerr == nil {

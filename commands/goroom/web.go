@@ -64,7 +64,7 @@ func (r *room) FinishedView(arc *storage.Archived, channelID string) (*commands.
 	if err != nil {
 		return nil, fmt.Errorf("goroom: read the record of game %s: %w", arc.ID, err)
 	}
-	g := &storage.Game{ID: arc.ID, ChannelID: channelID, Kind: engine.KindName, Sides: []storage.Side{{Players: arc.Team(0)}, {Players: arc.Team(1)}}, State: engine.Own(eg)}
+	g := &storage.Game{ID: arc.ID, ChannelID: channelID, Kind: engine.KindName, Sides: arc.GoSides(), State: engine.Own(eg)}
 	v := r.LiveView(g)
 	v.Over, v.ToPlay, v.Ko, v.Version = true, "", "", 0
 	v.Black.Clock, v.White.Clock = nil, nil
