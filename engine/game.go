@@ -82,7 +82,7 @@ func NewGame(cfg Config) (*Game, error) {
 	if cfg.Rules.Name == "" {
 		cfg.Rules = DefaultRules()
 	}
-	if !ValidKomi(cfg.Rules.Komi) {
+	if !AnyKomi(cfg.Rules.Komi) {
 		return nil, fmt.Errorf("komi %v: %w", cfg.Rules.Komi, ErrInvalidKomi)
 	}
 	g := &Game{cfg: cfg, first: Black}

@@ -3,6 +3,7 @@ package engine
 import (
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 )
 
@@ -139,9 +140,21 @@ func Preset(name string) (Rules, error) {
 	return r, nil
 }
 
-// ValidKomi reports whether komi is within -150..150 in steps of 0.5.
+// ValidKomi reports whether komi is within -150..150 in steps of 0.5: the
+// komi a game on gobot, a stored game or a record may have.
 func ValidKomi(komi float64) bool {
 	return komi >= -150 && komi <= 150 && komi*2 == math.Trunc(komi*2)
+}
+
+// MaxAnyKomi bounds AnyKomi.
+const MaxAnyKomi = 1e6
+
+// AnyKomi reports whether a game can be played and counted with komi: any
+// finite number up to MaxAnyKomi either way. The GTP spec has engines
+// accept any komi a controller sets ("even if it should be ridiculous"),
+// so NewGame takes these; what players choose is checked with ValidKomi.
+func AnyKomi(komi float64) bool {
+	return !math.IsNaN(komi) && math.Abs(komi) <= MaxAnyKomi
 }
 
 // String describes the rules: "chinese (area, positional superko, komi 7.5)".
@@ -157,7 +170,8 @@ func (r Rules) String() string {
 	return s + ")"
 }
 
-// FormatKomi prints komi without trailing zeros: 7.5, 6, -3.5.
+// FormatKomi prints komi (or a margin) without trailing zeros: 7.5, 6,
+// -3.5, 0.75.
 func FormatKomi(k float64) string {
-	return strings.TrimSuffix(fmt.Sprintf("%.1f", k), ".0")
+	return strconv.FormatFloat(k, 'f', -1, 64)
 }

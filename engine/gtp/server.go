@@ -447,8 +447,8 @@ func (s *server) setKomi(args []string) error {
 	if err != nil || math.IsNaN(k) {
 		return errSyntax
 	}
-	if !engine.ValidKomi(k) {
-		return failure(fmt.Sprintf("komi %s: must be from -150 to 150 in steps of 0.5", args[0]))
+	if !engine.AnyKomi(k) {
+		return failure(fmt.Sprintf("komi %s: must be a number from %.0f to %.0f", args[0], -engine.MaxAnyKomi, engine.MaxAnyKomi))
 	}
 	s.komi = k
 	g, err := s.g.Rebuild(s.rules(), s.g.MoveCount())

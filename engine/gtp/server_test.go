@@ -157,9 +157,12 @@ func TestServeCommands(t *testing.T) {
 			{"komi 25", "= "},
 			{"final_score", "= 0"},
 			{"komi abc", "? syntax error"},
-			{"komi 6.25", "? komi 6.25: must be from -150 to 150 in steps of 0.5"},
-			{"komi 200", "? komi 200: must be from -150 to 150 in steps of 0.5"},
 			{"final_score", "= 0"},
+			{"komi 6.25", "= "}, // any komi, as the spec asks
+			{"final_score", "= B+18.75"},
+			{"komi 1e7", "? komi 1e7: must be a number from -1000000 to 1000000"},
+			{"komi inf", "? komi inf: must be a number from -1000000 to 1000000"},
+			{"final_score", "= B+18.75"},
 			{"list_stones black", "= C3"},
 		}},
 		{"fixed_handicap", []serveStep{
