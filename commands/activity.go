@@ -74,7 +74,7 @@ func withEntryPointHandler(body json.RawMessage) (json.RawMessage, error) {
 // board button.
 type activityDiscord struct{ Discord }
 
-func (d activityDiscord) Callback(ctx context.Context, it *discordgo.Interaction, r *Response) error {
+func (d activityDiscord) Callback(ctx context.Context, it *discordgo.Interaction, r *Response) (*discordgo.Message, error) {
 	if r.Message != nil {
 		r = &Response{Type: r.Type, Message: withOpenBoard(r.Message), Choices: r.Choices}
 	}

@@ -618,8 +618,8 @@ func (a *App) gameLine(g *storage.Game) string {
 		left = fmt.Sprintf("time runs out <t:%d:R>", g.Clock.Deadline().Unix())
 	}
 	where := "<#" + g.ChannelID + ">"
-	if ids := g.Delivery.MessageIDs; len(ids) > 0 {
-		where = fmt.Sprintf("[board](https://discord.com/channels/%s/%s/%s)", g.GuildID, g.ChannelID, ids[len(ids)-1])
+	if id := NewestBoard(g); id != "" {
+		where = fmt.Sprintf("[board](https://discord.com/channels/%s/%s/%s)", g.GuildID, g.ChannelID, id)
 	}
 	players, size, move := a.roomOf(g).Line(g)
 	return fmt.Sprintf("%s · %s · move %d · %s · %s · %s · `%s`", players, size, move, turn, left, where, g.ID)

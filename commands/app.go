@@ -237,7 +237,7 @@ func (a *App) Register(ctx context.Context) error {
 func (a *App) Handle(ctx context.Context, it *discordgo.Interaction) {
 	hctx, cancel := a.halt.With(context.WithoutCancel(ctx))
 	defer cancel()
-	initial := func(ctx context.Context, resp *Response) error {
+	initial := func(ctx context.Context, resp *Response) (*discordgo.Message, error) {
 		return a.opts.Discord.Callback(ctx, it, resp)
 	}
 	a.track(func() { a.handle(hctx, it, initial) })

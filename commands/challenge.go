@@ -385,17 +385,35 @@ func ChallengeClock(c *storage.Challenge) clock.Control {
 	return *c.Clock
 }
 
-// keepBoardID records the ID of a board message posted outside an
-// interaction's answer, so that its buttons can be disabled when the game
-// ends on time (storage.AddMessageID: no new version, so a move made at
-// the same moment is not refused).
+// KeepBoardID records the ID of a board message of g, posted in its
+// channel or answering an interaction, so that its buttons can be
+// disabled when the game ends on time and /go-admin games can link the
+// newest board (storage.AddMessageID: no new version, so a move made at
+// the same moment is not refused). A finished game's boards are not
+// kept: its record has left the channel.
 func (a *App) KeepBoardID(ctx context.Context, g *storage.Game, m *discordgo.Message) {
 	if m == nil || m.ID == "" {
+		return
+	}
+	if _, over := g.State.Result(); over {
 		return
 	}
 	if err := a.games.AddMessageID(ctx, g.ChannelID, g.ID, m.ID); err != nil && !errors.Is(err, storage.ErrNotFound) {
 		a.log.Info("could not record the board's message", "game", g.ID, "err", err)
 	}
+}
+
+// NewestBoard returns the ID of g's newest board message ("" when it
+// keeps none): the greatest of its IDs, which grow with time on Discord
+// (boards posted at once may be kept in either order).
+func NewestBoard(g *storage.Game) string {
+	newest := ""
+	for _, id := range g.Delivery.MessageIDs {
+		if len(id) > len(newest) || (len(id) == len(newest) && id > newest) {
+			newest = id
+		}
+	}
+	return newest
 }
 
 // SeedFrom derives a game's seed from its ID (a snowflake).

@@ -623,7 +623,7 @@ func discordTime(t time.Time, style string, now time.Time) string {
 	return t.Format("2 January 2006 15:04")
 }
 
-func (cd *consoleDiscord) Callback(ctx context.Context, it *discordgo.Interaction, r *Response) error {
+func (cd *consoleDiscord) Callback(ctx context.Context, it *discordgo.Interaction, r *Response) (*discordgo.Message, error) {
 	switch r.Type {
 	case discordgo.InteractionResponseDeferredChannelMessageWithSource, discordgo.InteractionResponseDeferredMessageUpdate:
 		cd.printf("(gobot is thinking…)\n")
@@ -637,13 +637,13 @@ func (cd *consoleDiscord) Callback(ctx context.Context, it *discordgo.Interactio
 		}
 		cd.printf("suggestions: %s\n", strings.Join(names, ", "))
 	case discordgo.InteractionResponseUpdateMessage:
-		cd.show("(updated message)", r.Message)
+		return cd.show("(updated message)", r.Message), nil
 	default:
 		if r.Message != nil {
-			cd.show("", r.Message)
+			return cd.show("", r.Message), nil
 		}
 	}
-	return nil
+	return nil, nil
 }
 
 func (cd *consoleDiscord) EditOriginal(ctx context.Context, it *discordgo.Interaction, m *Message) (*discordgo.Message, error) {

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	dbots "github.com/gobot-dev/gobot/bots/draughts"
+	"github.com/gobot-dev/gobot/commands"
 	"github.com/gobot-dev/gobot/commands/discordtest"
 	"github.com/gobot-dev/gobot/engine"
 	"github.com/gobot-dev/gobot/storage"
@@ -791,6 +792,58 @@ func TestE2EAdminGamesPages(t *testing.T) {
 	// Another member cannot turn the admin's pages.
 	member := e.d.NewUser("member")
 	e.refused(e.d.Click(member, next, "admin/games/1"), adminOnly)
+}
+
+// TestE2EAdminGamesNewestBoard: /go-admin games links each game in play
+// to its newest board, however it was sent: the answer to the last
+// /go play (not the board that began the game), the answer to /go bot
+// (the only board of a bot game), the answer to a draughts move. In
+// gateway mode the answers go through the callback endpoint, which says
+// which message they made.
+func TestE2EAdminGamesNewestBoard(t *testing.T) { bothModes(t, testE2EAdminGamesNewestBoard) }
+
+func testE2EAdminGamesNewestBoard(t *testing.T, e *env) {
+	ch, bots, dames := e.d.GuildChannel("general"), e.d.GuildChannel("bots"), e.d.GuildChannel("dames")
+	ann, _, _ := e.admins()
+	alice, bob, carol, dave := e.d.NewUser("alice"), e.d.NewUser("bob"), e.d.NewUser("carol"), e.d.NewUser("dave")
+	e.startGame(ch, alice, bob, 9)
+	goGame := e.game(ch.ID).ID
+	third := e.playOut(ch, alice, bob, opening9[:3])
+	botBoard := e.do(e.botGame(bots, carol, "tester"))
+	botGame := e.game(bots.ID).ID
+	msg := e.newChallenge(e.draughtsCmd(dames, dave, "challenge", discordtest.UserOpt("opponent", alice), discordtest.Str("colour", "white")))
+	e.do(e.click(alice, msg, "accept"))
+	e.waitBoard(dames.ID, "**Move 1** · ⚪ white to play: "+dave.Mention())
+	moved := e.do(e.draughtsMove(dames, dave, "32-28"))
+	dameGame := e.game(dames.ID).ID
+
+	games := []struct {
+		what, id string
+		ch       *discordtest.Channel
+		board    discordtest.Message
+	}{
+		{"the Go game", goGame, ch, third},
+		{"the bot game", botGame, bots, botBoard},
+		{"the draughts game", dameGame, dames, moved},
+	}
+	for _, c := range games {
+		if c.board.Ephemeral || c.board.ID == "" {
+			t.Fatalf("%s: the newest board = %+v", c.what, c.board)
+		}
+		// A board's ID is kept just after it is shown.
+		e.d.WaitFor(c.what+"'s newest board to be kept", func() bool { return commands.NewestBoard(e.game(c.ch.ID)) == c.board.ID })
+	}
+	page := e.do(e.adminCmd(ch, ann, "games"))
+	for _, c := range games {
+		want := fmt.Sprintf(" · [board](https://discord.com/channels/%s/%s/%s) · `%s`", e.d.GuildID, c.ch.ID, c.board.ID, c.id)
+		found := false
+		for _, l := range strings.Split(page.Text(), "\n") {
+			found = found || strings.HasSuffix(l, want)
+		}
+		if !found {
+			t.Errorf("/go-admin games =\n%s\nwant %s's line to end %q (its newest board)", page.Text(), c.what, want)
+		}
+	}
 }
 
 // BenchmarkE2EAdminGames measures /go-admin games end to end (a signed

@@ -315,7 +315,17 @@ func (a *App) AnswerGame(ctx context.Context, r *Request, g *storage.Game, note 
 	if err != nil {
 		return err
 	}
-	return r.Reply(ctx, m)
+	return a.ReplyBoard(ctx, r, g, m)
+}
+
+// ReplyBoard answers r with m, a board of g, and keeps its message's ID
+// (KeepBoardID) when it is public: the game's newest board.
+func (a *App) ReplyBoard(ctx context.Context, r *Request, g *storage.Game, m *Message) error {
+	sent, err := r.ReplyMessage(ctx, m)
+	if err == nil && !m.Ephemeral {
+		a.KeepBoardID(ctx, g, sent)
+	}
+	return err
 }
 
 // replyTimeout bounds an answer sent after the handler's own context ended
@@ -361,7 +371,7 @@ func (a *App) answerBotFailure(ctx context.Context, r *Request, g *storage.Game,
 	if err != nil {
 		return err
 	}
-	return r.Reply(ctx, m)
+	return a.ReplyBoard(ctx, r, stored, m)
 }
 
 // botMove asks the bot to move in g and commits its move (see apply). The
@@ -383,6 +393,9 @@ const tokenLifetime = 14 * time.Minute
 func (a *App) PostBoard(ctx context.Context, g *storage.Game, m *Message) error {
 	sent, err := a.Post(ctx, g, m)
 	if err == nil {
+		if len(m.Files) > 0 { // a board, not a note
+			a.KeepBoardID(ctx, g, sent)
+		}
 		if p := a.phases(g); p != nil {
 			p.Posted(ctx, g, sent)
 		}
@@ -443,7 +456,7 @@ func (a *App) CmdBoard(ctx context.Context, r *Request, g *storage.Game) error {
 	if err != nil {
 		return err
 	}
-	return r.Reply(ctx, m)
+	return a.ReplyBoard(ctx, r, g, m)
 }
 
 // RecordInPlay answers r with the record of g, the game in play (file, in

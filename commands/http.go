@@ -270,7 +270,7 @@ type exchange struct {
 
 // initial is the handler side: it gives the response to the HTTP side and
 // waits until it has been written.
-func (ex *exchange) initial(ctx context.Context, resp *Response) error {
+func (ex *exchange) initial(ctx context.Context, resp *Response) (*discordgo.Message, error) {
 	ex.mu.Lock()
 	if ex.claimed {
 		de := ex.deferred
@@ -278,9 +278,9 @@ func (ex *exchange) initial(ctx context.Context, resp *Response) error {
 		if de == nil {
 			// The handler claimed the response itself before (and gave
 			// up waiting for its flush): never a typed nil as an error.
-			return errAnsweredOnce
+			return nil, errAnsweredOnce
 		}
-		return de
+		return nil, de
 	}
 	ex.claimed = true
 	var de *deferredErr
@@ -300,12 +300,12 @@ func (ex *exchange) initial(ctx context.Context, resp *Response) error {
 	select {
 	case <-ex.flushed:
 	case <-ctx.Done():
-		return ctx.Err()
+		return nil, ctx.Err()
 	}
 	if de != nil {
-		return de
+		return nil, de
 	}
-	return nil
+	return nil, nil
 }
 
 // timeout is the HTTP side giving up waiting: it defers, unless the handler

@@ -165,10 +165,10 @@ func TestExchangeSecondInitial(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	resp := &Response{Type: discordgo.InteractionResponseChannelMessageWithSource, Message: &Message{Content: "hi"}}
-	if err := ex.initial(ctx, resp); !errors.Is(err, context.Canceled) {
+	if _, err := ex.initial(ctx, resp); !errors.Is(err, context.Canceled) {
 		t.Fatalf("first initial with a cancelled context = %v, want context.Canceled", err)
 	}
-	err := ex.initial(context.Background(), resp)
+	_, err := ex.initial(context.Background(), resp)
 	var de *deferredErr
 	if errors.As(err, &de) || !errors.Is(err, errAnsweredOnce) {
 		t.Errorf("second initial = %v (%T), want errAnsweredOnce", err, err)

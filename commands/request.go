@@ -40,10 +40,12 @@ const (
 	stateResponded
 )
 
-// initialFunc sends the initial response. It returns a *deferredErr when it
-// sent a deferral instead (the HTTP endpoint does that for files and when the
-// 3-second deadline approaches); the Request then edits that deferral.
-type initialFunc func(ctx context.Context, resp *Response) error
+// initialFunc sends the initial response and returns its message when
+// Discord says which it is (nil otherwise). It returns a *deferredErr when
+// it sent a deferral instead (the HTTP endpoint does that for files and
+// when the 3-second deadline approaches); the Request then edits that
+// deferral.
+type initialFunc func(ctx context.Context, resp *Response) (*discordgo.Message, error)
 
 type deferredErr struct{ ephemeral, update bool }
 
@@ -85,8 +87,9 @@ func (r *Request) Reply(ctx context.Context, m *Message) error {
 }
 
 // ReplyMessage answers as Reply does and returns the message when Discord
-// says which it is (after a deferral or for follow-ups; nil for an initial
-// response).
+// says which it is (after a deferral, for follow-ups, and for an initial
+// response sent through the callback endpoint; nil for one written as the
+// answer to Discord's HTTP request, which says nothing back).
 func (r *Request) ReplyMessage(ctx context.Context, m *Message) (*discordgo.Message, error) {
 	return r.send(ctx, &Response{Type: discordgo.InteractionResponseChannelMessageWithSource, Message: m})
 }
@@ -131,7 +134,7 @@ func (r *Request) send(ctx context.Context, resp *Response) (*discordgo.Message,
 	defer r.mu.Unlock()
 	switch r.state {
 	case stateNew:
-		err := r.initial(ctx, resp)
+		sent, err := r.initial(ctx, resp)
 		var de *deferredErr
 		if errors.As(err, &de) {
 			r.state, r.deferredEphemeral, r.deferredUpdate = stateDeferred, de.ephemeral, de.update
@@ -148,7 +151,7 @@ func (r *Request) send(ctx context.Context, resp *Response) (*discordgo.Message,
 		default:
 			r.state = stateResponded
 		}
-		return nil, nil
+		return sent, nil
 	case stateDeferred:
 		return r.afterDefer(ctx, resp)
 	default:

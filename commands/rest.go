@@ -26,8 +26,10 @@ const userAgent = "DiscordBot (https://github.com/gobot-dev/gobot, 1.0)"
 // Discord's API (or anything at DISCORD_API_URL); the console implements it by
 // printing. Methods that act on an interaction use its application ID and token.
 type Discord interface {
-	// Callback sends the initial response to an interaction.
-	Callback(ctx context.Context, it *discordgo.Interaction, r *Response) error
+	// Callback sends the initial response to an interaction and returns
+	// the message it created or updated when Discord says which (nil
+	// otherwise: a deferral, an autocomplete answer).
+	Callback(ctx context.Context, it *discordgo.Interaction, r *Response) (*discordgo.Message, error)
 	// EditOriginal edits the initial (or deferred) response.
 	EditOriginal(ctx context.Context, it *discordgo.Interaction, m *Message) (*discordgo.Message, error)
 	// Original fetches the initial (or deferred) response message.
@@ -357,14 +359,31 @@ func truncate(s string, n int) string {
 	return s[:n] + "…"
 }
 
-// Callback implements Discord.
-func (c *REST) Callback(ctx context.Context, it *discordgo.Interaction, r *Response) error {
+// Callback implements Discord. It asks for the callback's resource
+// (with_response), so that a board sent as the initial response is known
+// by its message ID as one sent any other way is.
+func (c *REST) Callback(ctx context.Context, it *discordgo.Interaction, r *Response) (*discordgo.Message, error) {
 	var files []File
 	if r.Message != nil {
 		files = r.Message.Files
 	}
 	ep := discordgo.EndpointInteractionResponse(it.ID, it.Token)
-	return c.send(ctx, http.MethodPost, ep, ep, r, files, nil)
+	var out callbackResponse
+	if err := c.send(ctx, http.MethodPost, ep+"?with_response=true", ep, r, files, &out); err != nil {
+		return nil, err
+	}
+	if out.Resource == nil || out.Resource.Message == nil || out.Resource.Message.ID == "" {
+		return nil, nil
+	}
+	return out.Resource.Message, nil
+}
+
+// callbackResponse is Discord's answer to an interaction callback sent
+// with_response: the message the response created or updated, if any.
+type callbackResponse struct {
+	Resource *struct {
+		Message *discordgo.Message `json:"message"`
+	} `json:"resource"`
 }
 
 // EditOriginal implements Discord.

@@ -131,7 +131,9 @@ func (a *App) run(ctx context.Context, it *discordgo.Interaction, names map[stri
 	wd := &webDiscord{Discord: a.opts.Discord}
 	hctx, cancel := a.halt.With(context.WithoutCancel(ctx))
 	defer cancel()
-	initial := func(ctx context.Context, resp *Response) error { return wd.Callback(ctx, it, resp) }
+	initial := func(ctx context.Context, resp *Response) (*discordgo.Message, error) {
+		return wd.Callback(ctx, it, resp)
+	}
 	if !a.track(func() { a.handleWith(hctx, it, wd, initial) }) {
 		return ActResult{Text: shuttingDown, Refused: true}, nil
 	}
@@ -251,7 +253,7 @@ func (w *webDiscord) public() []*Message {
 	return w.publicAnswers
 }
 
-func (w *webDiscord) Callback(ctx context.Context, it *discordgo.Interaction, r *Response) error {
+func (w *webDiscord) Callback(ctx context.Context, it *discordgo.Interaction, r *Response) (*discordgo.Message, error) {
 	switch r.Type {
 	case discordgo.InteractionResponseDeferredChannelMessageWithSource:
 		w.mu.Lock()
@@ -260,7 +262,7 @@ func (w *webDiscord) Callback(ctx context.Context, it *discordgo.Interaction, r 
 	case discordgo.InteractionResponseChannelMessageWithSource, discordgo.InteractionResponseUpdateMessage:
 		w.keep(r.Message, false)
 	}
-	return nil
+	return nil, nil
 }
 
 func (w *webDiscord) EditOriginal(ctx context.Context, it *discordgo.Interaction, m *Message) (*discordgo.Message, error) {
@@ -268,18 +270,18 @@ func (w *webDiscord) EditOriginal(ctx context.Context, it *discordgo.Interaction
 	private := w.privateDefer
 	w.mu.Unlock()
 	w.keep(m, private)
-	return &discordgo.Message{ID: it.ID, ChannelID: it.ChannelID}, nil
+	return &discordgo.Message{ChannelID: it.ChannelID}, nil // no message on Discord, so no ID
 }
 
 func (w *webDiscord) Original(ctx context.Context, it *discordgo.Interaction) (*discordgo.Message, error) {
-	return &discordgo.Message{ID: it.ID, ChannelID: it.ChannelID}, nil
+	return &discordgo.Message{ChannelID: it.ChannelID}, nil // no message on Discord, so no ID
 }
 
 func (w *webDiscord) DeleteOriginal(ctx context.Context, it *discordgo.Interaction) error { return nil }
 
 func (w *webDiscord) Followup(ctx context.Context, it *discordgo.Interaction, m *Message) (*discordgo.Message, error) {
 	w.keep(m, false)
-	return &discordgo.Message{ID: it.ID, ChannelID: it.ChannelID}, nil
+	return &discordgo.Message{ChannelID: it.ChannelID}, nil // posted later by postPublic, under its own ID
 }
 
 // messageText is a message's words: its content and its embeds'

@@ -228,13 +228,12 @@ func creditRecord(ch string, v []byte, last, now time.Time) (val []byte, old, du
 }
 
 // AddMessageID records a message that shows the game in channelID (a board
-// posted outside an interaction's answer) in the game's
-// Delivery.MessageIDs, so that its buttons can be disabled later. Message
-// IDs are delivery state, not the game: the write keeps the game's
-// version, so it never makes a concurrent move fail; a write of the game
-// from an older read may drop the ID again, which costs only a button left
-// enabled. It fails with ErrNotFound when the channel no longer holds game
-// gameID.
+// posted in the channel or answering an interaction) in the game's
+// Delivery.MessageIDs, in the order of their IDs (an ID kept already is
+// kept once), so that its buttons can be disabled later. Message IDs are
+// delivery state, not the game: the write keeps the game's version, so it
+// never makes a concurrent move fail. It fails with ErrNotFound when the
+// channel no longer holds game gameID.
 func (s *Store) AddMessageID(ctx context.Context, channelID, gameID, messageID string) error {
 	if err := checkID("message ID", messageID); err != nil {
 		return err
@@ -256,6 +255,6 @@ func addMessageRecord(channelID string, v []byte, gameID, messageID string) ([]b
 	if v == nil || json.Unmarshal(v, &r) != nil || r.ID != gameID {
 		return nil, fmt.Errorf("storage: add message to game %s: not in channel %s: %w", gameID, channelID, ErrNotFound)
 	}
-	r.MessageIDs = recentMessages(append(r.MessageIDs, messageID))
+	r.MessageIDs = mergeMessages(r.MessageIDs, []string{messageID})
 	return json.Marshal(r)
 }

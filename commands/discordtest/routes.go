@@ -275,7 +275,13 @@ func callback(s *Server, r *restRequest) restResponse {
 		return refuse(http.StatusBadRequest, code, "%s", problem)
 	}
 	if r.query.Get("with_response") == "true" {
-		return ok(map[string]any{"interaction": map[string]any{"id": st.id, "type": st.typ}})
+		out := map[string]any{"interaction": map[string]any{"id": st.id, "type": st.typ}}
+		// A message sent or updated by the response is the callback's
+		// resource, as Discord answers.
+		if m := s.messages[st.original]; m != nil && (st.ackType == CallbackChannelMessageWithSource || st.ackType == CallbackUpdateMessage) {
+			out["resource"] = map[string]any{"type": st.ackType, "message": m.object(s)}
+		}
+		return ok(out)
 	}
 	return noContent()
 }

@@ -55,9 +55,9 @@ func (rc *recorder) take() []call {
 	return out
 }
 
-func (rc *recorder) Callback(ctx context.Context, it *discordgo.Interaction, r *commands.Response) error {
+func (rc *recorder) Callback(ctx context.Context, it *discordgo.Interaction, r *commands.Response) (*discordgo.Message, error) {
 	rc.add(call{Op: "callback", Type: r.Type, Channel: it.ChannelID, Message: r.Message, Choices: r.Choices})
-	return nil
+	return nil, nil
 }
 func (rc *recorder) EditOriginal(ctx context.Context, it *discordgo.Interaction, m *commands.Message) (*discordgo.Message, error) {
 	return rc.add(call{Op: "edit", Channel: it.ChannelID, Message: m}), nil

@@ -363,7 +363,7 @@ func (a *room) cmdDead(ctx context.Context, r *commands.Request, g *storage.Game
 	if err != nil {
 		return err
 	}
-	return r.Reply(ctx, m)
+	return a.ReplyBoard(ctx, r, g, m)
 }
 
 // scoringButton checks a scoring-phase button: the game, the player and the

@@ -196,8 +196,7 @@ func (a *room) btnUndoYes(ctx context.Context, r *commands.Request, g *storage.G
 	if err != nil {
 		return err
 	}
-	_, err = r.ReplyMessage(ctx, bm)
-	return err
+	return a.ReplyBoard(ctx, r, g, bm)
 }
 
 // btnUndoNo refuses an undo request, or withdraws it when its asker

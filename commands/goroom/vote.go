@@ -234,14 +234,7 @@ func (a *room) keepVoteBoard(ctx context.Context, g *storage.Game, m *discordgo.
 // refreshBoard edits the newest board of g to show it as it is now (the
 // votes so far), without a new message.
 func (a *room) refreshBoard(ctx context.Context, g *storage.Game) {
-	// The newest board has the greatest ID (Discord's IDs grow with
-	// time); boards posted at once may be recorded in either order.
-	newest := ""
-	for _, id := range g.Delivery.MessageIDs {
-		if len(id) > len(newest) || (len(id) == len(newest) && id > newest) {
-			newest = id
-		}
-	}
+	newest := commands.NewestBoard(g)
 	if newest == "" {
 		return
 	}

@@ -114,8 +114,9 @@ func testVacation(t *testing.T, s Store, clk *clocktest.Clock) {
 }
 
 // testAddMessageID: a board's message is recorded with the game without a
-// new version, so a move made at the same moment is not refused; a game
-// that is gone (or replaced) is ErrNotFound.
+// new version, so a move made at the same moment is not refused, once and
+// in the order of the IDs; a game that is gone (or replaced) is
+// ErrNotFound.
 func testAddMessageID(t *testing.T, s Store, _ *clocktest.Clock) {
 	g := newGame(t, "c", "1", "2")
 	mustCreate(t, s, g)
@@ -134,6 +135,17 @@ func testAddMessageID(t *testing.T, s Store, _ *clocktest.Clock) {
 	}
 	if got := mustLoad(t, s, "c").Delivery.MessageIDs; fmt.Sprint(got) != "[m1 1200000000000000005]" || fmt.Sprint(g.Delivery.MessageIDs) != fmt.Sprint(got) {
 		t.Errorf("after a write read before AddMessageID: stored messages %v, the writer's %v; want [m1 1200000000000000005] in both", got, g.Delivery.MessageIDs)
+	}
+	// A message recorded twice (a board kept as it was posted and again
+	// by the room) is kept once; an older one added late goes in its
+	// place by ID, so the newest board stays last.
+	for _, id := range []string{"1200000000000000005", "1200000000000000003"} {
+		if err := s.AddMessageID(ctx, "c", g.ID, id); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := mustLoad(t, s, "c").Delivery.MessageIDs; fmt.Sprint(got) != "[m1 1200000000000000003 1200000000000000005]" {
+		t.Errorf("after adding a message kept already and an older one: %v, want [m1 1200000000000000003 1200000000000000005]", got)
 	}
 	if err := s.AddMessageID(ctx, "c", "another", "m2"); !errors.Is(err, storage.ErrNotFound) {
 		t.Errorf("AddMessageID for another game = %v, want ErrNotFound", err)
