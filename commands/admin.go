@@ -180,7 +180,23 @@ func (a *App) adminSettingsSet(ctx context.Context, r *Request) error {
 	if refusal != "" {
 		return UserErr(ErrBadOption, refusal)
 	}
+	if name == "bot_levels" {
+		warning = strings.TrimSpace(warning + "\n" + a.gamesWithoutBot(st))
+	}
 	return a.putSetting(ctx, r, st, name, label, before, "✅ **%s** (`%s`): %s → %s.", warning)
+}
+
+// gamesWithoutBot warns, a line for each game, of the games none of whose
+// bot levels st's admins offer: bot games of that game will be refused
+// ("" when every game keeps a level).
+func (a *App) gamesWithoutBot(st *storage.Settings) string {
+	var lines []string
+	for _, rm := range a.rooms.list {
+		if len(rm.Levels()) > 0 && len(offeredLevels(st, rm)) == 0 {
+			lines = append(lines, fmt.Sprintf("⚠️ No %s level is among them, so no bot game of %s can start here.", rm.Name(), rm.Name()))
+		}
+	}
+	return strings.Join(lines, "\n")
 }
 
 func (a *App) adminSettingsReset(ctx context.Context, r *Request) error {

@@ -132,21 +132,39 @@ func (a *App) BotGate(ctx context.Context, r *Request, level string) (*storage.S
 		return nil, "", err
 	}
 	if _, named := r.String("level"); !named && !st.BotLevel(level) {
-		for _, l := range a.commandRoom(r).Levels() {
-			if st.BotLevel(l.Name) {
-				return st, l.Name, nil
-			}
+		if here := offeredLevels(st, a.commandRoom(r)); len(here) > 0 {
+			return st, here[0], nil
 		}
 	}
-	return st, level, BotAllowed(st, level)
+	return st, level, a.BotAllowed(r, st, level)
 }
 
-// botAllowed refuses a bot level the server's admins do not offer.
-func BotAllowed(st *storage.Settings, level string) error {
+// BotAllowed refuses a bot level of the room of r's command that the
+// server's admins do not offer, naming the room's levels they do; when
+// they offer none of the room's, it says the server has no such bot (the
+// levels they allow are other games').
+func (a *App) BotAllowed(r *Request, st *storage.Settings, level string) error {
 	if st.BotLevel(level) {
 		return nil
 	}
-	return UserErr(ErrForbidden, fmt.Sprintf("The bot level %s is not offered on this server: its admins allow %s.", Quote(level), strings.Join(st.BotLevels, ", ")))
+	rm := a.commandRoom(r)
+	here := offeredLevels(st, rm)
+	if len(here) == 0 {
+		return UserErr(ErrForbidden, fmt.Sprintf("No %s bot is offered on this server: the bot levels its admins allow (%s) are all another game's.", rm.Name(), strings.Join(st.BotLevels, ", ")))
+	}
+	return UserErr(ErrForbidden, fmt.Sprintf("The bot level %s is not offered on this server: its admins allow %s.", Quote(level), strings.Join(here, ", ")))
+}
+
+// offeredLevels are the names of rm's bot levels that the admins of st's
+// server offer, weakest first.
+func offeredLevels(st *storage.Settings, rm Room) []string {
+	var out []string
+	for _, l := range rm.Levels() {
+		if st.BotLevel(l.Name) {
+			out = append(out, l.Name)
+		}
+	}
+	return out
 }
 
 // ChallengeTTL is how long a challenge posted on the server of st stays

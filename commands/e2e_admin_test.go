@@ -233,7 +233,8 @@ func TestE2EAdminSettings(t *testing.T) {
 		{"ratings", "off", "✅ **Server ratings** (`ratings`): on → off."},
 		{"global_ratings", "off", "✅ **Global ratings** (`global_ratings`): on → off."},
 		{"leaderboard", "hidden", "✅ **Leaderboard** (`leaderboard`): shown → hidden."},
-		{"bot_levels", "tester, slow", "✅ **Bot levels allowed** (`bot_levels`): all → tester, slow."},
+		{"bot_levels", "tester, slow", "✅ **Bot levels allowed** (`bot_levels`): all → tester, slow.\n" +
+			"⚠️ No international draughts level is among them, so no bot game of international draughts can start here."},
 		{"max_games", "3", "✅ **Games at once per player** (`max_games`): no limit → 3."},
 		{"challenge_ttl", "2h", "✅ **Challenge TTL** (`challenge_ttl`): gobot's default (a day) → 2 hours."},
 	} {
@@ -844,6 +845,43 @@ func testE2EAdminGamesNewestBoard(t *testing.T, e *env) {
 			t.Errorf("/go-admin games =\n%s\nwant %s's line to end %q (its newest board)", page.Text(), c.what, want)
 		}
 	}
+}
+
+// TestE2EAdminBotLevelsOfOneGame: bot_levels naming only one game's
+// levels is set with a warning that the other game has no bot left here;
+// that game's bot commands then say the server offers no bot of it,
+// whether a level was named or not, rather than refusing a default level
+// the player never chose in favour of another game's levels. A level
+// refused while others of its game are offered names those only; a game
+// whose default level is not offered plays its weakest level that is.
+func TestE2EAdminBotLevelsOfOneGame(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	ch, c2, c3 := e.d.GuildChannel("general"), e.d.GuildChannel("second"), e.d.GuildChannel("third")
+	ann, _, _ := e.admins()
+	alice := e.d.NewUser("alice")
+
+	e.said(e.set(ch, ann, "bot_levels", "easy medium"), "✅ **Bot levels allowed** (`bot_levels`): all → easy, medium.\n"+
+		"⚠️ No Go level is among them, so no bot game of Go can start here.")
+	noGoBot := "No Go bot is offered on this server: the bot levels its admins allow (easy, medium) are all another game's."
+	e.refused(e.slash(ch, alice, "bot", discordtest.Int("size", 9)), noGoBot)
+	e.refused(e.slash(ch, alice, "bot", discordtest.Str("level", "tester")), noGoBot)
+	e.refused(e.slash(ch, alice, "vote", discordtest.Int("size", 9)), noGoBot)
+	e.refused(e.slash(ch, alice, "rengo", discordtest.Str("bot", "tester")), noGoBot)
+	if r := e.d.Do(e.d.Autocomplete(ch, alice, "go", discordtest.Sub("bot", discordtest.Focused("level", "")))); len(r.Choices) != 0 {
+		t.Errorf("/go bot level: suggests %+v with no Go level offered", r.Choices)
+	}
+	// Draughts' default (beginner) is not offered: its weakest offered is.
+	if m := e.do(e.draughtsCmd(c2, alice, "bot")); m.Ephemeral || !strings.Contains(m.Text(), "against gobot **easy**") {
+		t.Errorf("/draughts bot with easy and medium offered = %q, want a game against easy", m.Text())
+	}
+
+	e.said(e.set(ch, ann, "bot_levels", "tester easy"), "✅ **Bot levels allowed** (`bot_levels`): easy, medium → tester, easy.")
+	e.refused(e.slash(c3, alice, "bot", discordtest.Str("level", "slow")), "The bot level \"slow\" is not offered on this server: its admins allow tester.")
+	e.said(e.set(ch, ann, "bot_levels", "tester"), "✅ **Bot levels allowed** (`bot_levels`): tester, easy → tester.\n"+
+		"⚠️ No international draughts level is among them, so no bot game of international draughts can start here.")
+	e.refused(e.draughtsCmd(c3, alice, "bot", discordtest.Str("level", "easy")),
+		"No international draughts bot is offered on this server: the bot levels its admins allow (tester) are all another game's.")
 }
 
 // BenchmarkE2EAdminGames measures /go-admin games end to end (a signed

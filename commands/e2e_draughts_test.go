@@ -342,13 +342,13 @@ func TestE2EDraughtsServerRules(t *testing.T) {
 	only := "Games start only in <#" + games.ID + "> on this server"
 	e.refused(e.draughtsCmd(general, alice, "challenge", discordtest.UserOpt("opponent", bob)), only)
 	e.refused(e.draughtsCmd(general, alice, "bot", discordtest.Str("level", "beginner")), only)
-	e.refused(e.draughtsCmd(games, alice, "bot", discordtest.Str("level", "beginner")), `The bot level "beginner" is not offered on this server: its admins allow tester.`)
+	e.refused(e.draughtsCmd(games, alice, "bot", discordtest.Str("level", "beginner")), `No international draughts bot is offered on this server: the bot levels its admins allow (tester) are all another game's.`)
 	// A draughts level that Go has not (novice) may be allowed too, and
-	// then only it is offered.
+	// then only it is offered (and named: tester is Go's).
 	if m := e.do(e.set(general, ann, "bot_levels", "tester novice")); m.Text() != "✅ **Bot levels allowed** (`bot_levels`): tester → tester, novice." {
 		t.Fatalf("set bot_levels tester novice: %q", m.Text())
 	}
-	e.refused(e.draughtsCmd(games, alice, "bot", discordtest.Str("level", "beginner")), `The bot level "beginner" is not offered on this server: its admins allow tester, novice.`)
+	e.refused(e.draughtsCmd(games, alice, "bot", discordtest.Str("level", "beginner")), `The bot level "beginner" is not offered on this server: its admins allow novice.`)
 
 	msg := e.newChallenge(e.draughtsCmd(games, alice, "challenge", discordtest.UserOpt("opponent", bob), discordtest.Str("colour", "white")))
 	if !strings.Contains(msg.Text(), "blitz") && !strings.Contains(msg.Text(), "3 min") {

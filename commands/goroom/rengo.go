@@ -73,7 +73,7 @@ func (a *room) cmdRengo(ctx context.Context, r *commands.Request) error {
 		if err != nil {
 			return err
 		}
-		if err := commands.BotAllowed(st, level); err != nil {
+		if err := a.BotAllowed(r, st, level); err != nil {
 			return err
 		}
 		team := 1
