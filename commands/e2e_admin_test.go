@@ -878,6 +878,27 @@ func TestE2EAdminBotLevelsOfOneGame(t *testing.T) {
 
 	e.said(e.set(ch, ann, "bot_levels", "tester easy"), "✅ **Bot levels allowed** (`bot_levels`): easy, medium → tester, easy.")
 	e.refused(e.slash(c3, alice, "bot", discordtest.Str("level", "slow")), "The bot level \"slow\" is not offered on this server: its admins allow tester.")
+	// /draughts bot level: suggests, as /go bot level: does, only the
+	// levels offered here, not a fixed list of every level.
+	for _, c := range []struct {
+		cmd  string
+		want string
+	}{{"go", "tester"}, {"draughts", "easy"}} {
+		r := e.d.Do(e.d.Autocomplete(c3, alice, c.cmd, discordtest.Sub("bot", discordtest.Focused("level", ""))))
+		if len(r.Choices) != 1 || r.Choices[0].Value != c.want {
+			t.Errorf("/%s bot level: suggests %+v, want %s alone", c.cmd, r.Choices, c.want)
+		}
+	}
+	for _, o := range e.app.Definitions()[1].Options {
+		if o.Name != "bot" {
+			continue
+		}
+		for _, l := range o.Options {
+			if l.Name == "level" && (len(l.Choices) != 0 || !l.Autocomplete) {
+				t.Errorf("/draughts bot level: has %d fixed choices (autocomplete %v), want suggestions only", len(l.Choices), l.Autocomplete)
+			}
+		}
+	}
 	e.said(e.set(ch, ann, "bot_levels", "tester"), "✅ **Bot levels allowed** (`bot_levels`): tester, easy → tester.\n"+
 		"⚠️ No international draughts level is among them, so no bot game of international draughts can start here.")
 	e.refused(e.draughtsCmd(c3, alice, "bot", discordtest.Str("level", "easy")),

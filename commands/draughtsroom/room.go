@@ -782,10 +782,9 @@ func (a *room) cmdDraughtsHelp(ctx context.Context, r *commands.Request) error {
 	return r.ReplyText(ctx, draughtsHelp, true)
 }
 
-// draughtsDefinition is the /draughts command, offering these bot levels.
-// It shares the options of /go's record, history, stats and leaderboard
-// (goSubs, by name).
-func draughtsDefinition(levels []commands.Level, contexts []discordgo.InteractionContextType, integrations []discordgo.ApplicationIntegrationType, goSubs map[string]*discordgo.ApplicationCommandOption) *discordgo.ApplicationCommand {
+// draughtsDefinition is the /draughts command. It shares the options of
+// /go's record, history, stats and leaderboard (goSubs, by name).
+func draughtsDefinition(contexts []discordgo.InteractionContextType, integrations []discordgo.ApplicationIntegrationType, goSubs map[string]*discordgo.ApplicationCommandOption) *discordgo.ApplicationCommand {
 	sub := func(name, desc string, opts ...*discordgo.ApplicationCommandOption) *discordgo.ApplicationCommandOption {
 		return &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionSubCommand, Name: name, Description: desc, Options: opts}
 	}
@@ -800,12 +799,12 @@ func draughtsDefinition(levels []commands.Level, contexts []discordgo.Interactio
 		Autocomplete: true, MaxLength: 60,
 	}
 	ratedOpt := &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionBoolean, Name: "rated", Description: "Count the game in the draughts ratings (default true)"}
-	levelOpt := &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: "level", Description: "The bot's strength (default beginner)"}
-	for _, l := range levels {
-		if len(levelOpt.Choices) == 25 {
-			break
-		}
-		levelOpt.Choices = append(levelOpt.Choices, &discordgo.ApplicationCommandOptionChoice{Name: commands.Clip(l.Name+": "+l.Description, 100), Value: l.Name})
+	// Levels are suggested as one types (commands.CompleteLevel), as for
+	// Go: only those the server's admins offer, with how each plays.
+	levelOpt := &discordgo.ApplicationCommandOption{
+		Type: discordgo.ApplicationCommandOptionString, Name: "level",
+		Description:  "How strong the bot plays (default: the easiest); the list says how each plays",
+		Autocomplete: true, MaxLength: 100,
 	}
 	return &discordgo.ApplicationCommand{
 		Type:             discordgo.ChatApplicationCommand,
@@ -863,9 +862,13 @@ func (a *room) draughtsRoutes(rt *commands.Router) {
 	rt.Command("draughts/leaderboard", a.CmdLeaderboard)
 	rt.Autocomplete("draughts/play", a.completeDraughtsMove)
 	rt.Autocomplete("draughts/record", a.CompleteFinishedGames)
-	for _, name := range []string{"draughts/challenge", "draughts/bot"} {
-		rt.Autocomplete(name, a.CompleteClock)
-	}
+	rt.Autocomplete("draughts/challenge", a.CompleteClock)
+	rt.Autocomplete("draughts/bot", func(ctx context.Context, r *commands.Request) error {
+		if name, _ := r.Focused(); name == "level" {
+			return a.CompleteLevel(ctx, r)
+		}
+		return a.CompleteClock(ctx, r)
+	})
 	rt.Component("draughts/{id}/resign/{move}", a.OnBoard("draughts/", a.btnDraughtsResign))
 	rt.Component("draughts/{id}/resign-yes/{move}", a.OnBoard("draughts/", a.cmdDraughtsResign))
 	rt.Component("draughts/{id}/draw/{move}", a.OnBoard("draughts/", a.btnDraughtsDraw))
@@ -973,7 +976,7 @@ func (r *room) Routes(rt *commands.Router) { r.draughtsRoutes(rt) }
 func (r *room) Levels() []commands.Level   { return draughtsLevels(r.players.Levels()) }
 
 func (r *room) Definition(shared map[string]*discordgo.ApplicationCommandOption) *discordgo.ApplicationCommand {
-	return draughtsDefinition(draughtsLevels(r.players.Levels()), commands.CommandContexts(), commands.CommandIntegrations(), shared)
+	return draughtsDefinition(commands.CommandContexts(), commands.CommandIntegrations(), shared)
 }
 
 func (r *room) Message(ctx context.Context, g *storage.Game, now time.Time, note string) (*commands.Message, error) {
