@@ -155,14 +155,24 @@ func (a *App) BotAllowed(r *Request, st *storage.Settings, level string) error {
 	return UserErr(ErrForbidden, fmt.Sprintf("The bot level %s is not offered on this server: its admins allow %s.", Quote(level), strings.Join(here, ", ")))
 }
 
+// OfferedLevels are those of levels that the admins of st's server offer,
+// in their order (weakest first).
+func OfferedLevels(st *storage.Settings, levels []Level) []Level {
+	var out []Level
+	for _, l := range levels {
+		if st.BotLevel(l.Name) {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
 // offeredLevels are the names of rm's bot levels that the admins of st's
 // server offer, weakest first.
 func offeredLevels(st *storage.Settings, rm Room) []string {
 	var out []string
-	for _, l := range rm.Levels() {
-		if st.BotLevel(l.Name) {
-			out = append(out, l.Name)
-		}
+	for _, l := range OfferedLevels(st, rm.Levels()) {
+		out = append(out, l.Name)
 	}
 	return out
 }

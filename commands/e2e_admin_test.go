@@ -905,6 +905,61 @@ func TestE2EAdminBotLevelsOfOneGame(t *testing.T) {
 		"No international draughts bot is offered on this server: the bot levels its admins allow (tester) are all another game's.")
 }
 
+// TestE2EAdminHelpLevels: /go help and /draughts help list the bot levels
+// this server's admins offer (all of them where they chose none), and say
+// so when they offer none of a game's.
+func TestE2EAdminHelpLevels(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	ch := e.d.GuildChannel("general")
+	ann, _, _ := e.admins()
+	carol := e.d.NewUser("carol")
+	goLevels := func() string {
+		t.Helper()
+		help := e.do(e.slash(ch, carol, "help")).Text()
+		_, after, ok := strings.Cut(help, "\nBot levels")
+		before, _, _ := strings.Cut(after, "\nRulesets: ")
+		if !ok {
+			t.Fatalf("/go help has no bot levels:\n%s", help)
+		}
+		return "Bot levels" + before
+	}
+	draughtsLevels := func() string {
+		t.Helper()
+		help := e.do(e.draughtsCmd(ch, carol, "help")).Text()
+		for _, l := range strings.Split(help, "\n") {
+			if strings.HasPrefix(l, "`/draughts bot level:`") {
+				return l
+			}
+		}
+		t.Fatalf("/draughts help has no line for /draughts bot:\n%s", help)
+		return ""
+	}
+	names := strings.Split(draughtsLevelNames(), ", ")
+	all := "Bot levels: • **tester**: plays the first free point from the top left\n• **slow**: the same, when the test lets it\n• **flaky**: fails once, then plays\n• **panic**: panics\n• **scripted**: plays the test's script\n"
+	if got := goLevels(); got != all {
+		t.Errorf("/go help's levels =\n%s\nwant\n%s", got, all)
+	}
+	if got, want := draughtsLevels(), "`/draughts bot level:` play gobot at once, from `"+names[0]+"` to `"+names[len(names)-1]+"` (`colour:`, default white; `clock:`, `rated:`)."; got != want {
+		t.Errorf("/draughts help: %q, want %q", got, want)
+	}
+	e.do(e.set(ch, ann, "bot_levels", "slow novice learner"))
+	if got, want := goLevels(), "Bot levels offered here: • **slow**: the same, when the test lets it\n"; got != want {
+		t.Errorf("/go help's levels with slow offered =\n%s\nwant\n%s", got, want)
+	}
+	if got, want := draughtsLevels(), "`/draughts bot level:` play gobot at once, at the levels this server offers: `novice`, `learner` (`colour:`, default white; `clock:`, `rated:`)."; got != want {
+		t.Errorf("/draughts help: %q, want %q", got, want)
+	}
+	e.do(e.set(ch, ann, "bot_levels", "novice"))
+	if got, want := goLevels(), "Bot levels offered here: None: this server's admins offer no Go bot level, so `/go bot`, `/go vote` and rengo's `bot:` are not available here."; got != want {
+		t.Errorf("/go help's levels with none of Go's offered =\n%s\nwant\n%s", got, want)
+	}
+	e.do(e.set(ch, ann, "bot_levels", "tester"))
+	if got, want := draughtsLevels(), "`/draughts bot level:` play gobot at once, but this server's admins offer none of its levels (`colour:`, default white; `clock:`, `rated:`)."; got != want {
+		t.Errorf("/draughts help: %q, want %q", got, want)
+	}
+}
+
 // BenchmarkE2EAdminGames measures /go-admin games end to end (a signed
 // POST, the store's reads, the answer and the fake Discord's checks) on a
 // server with 10,000 games in play.

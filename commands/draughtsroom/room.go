@@ -765,10 +765,10 @@ func (a *room) completeDraughtsMove(ctx context.Context, r *commands.Request) er
 	return r.Choices(ctx, choices)
 }
 
-// draughtsHelp is /draughts help.
+// draughtsHelp is /draughts help; %s is the bot's levels (draughtsHelpLevels).
 const draughtsHelp = "**International draughts (10×10) with gobot**\n" +
 	"`/draughts challenge opponent:` challenge someone here (`clock:`, `colour:`, `thread:`, `rated:`); they accept with the button.\n" +
-	"`/draughts bot level:` play gobot at once, from `beginner` to `max` (`colour:`, default white; `clock:`, `rated:`).\n" +
+	"`/draughts bot level:` play gobot at once, %s (`colour:`, default white; `clock:`, `rated:`).\n" +
 	"`/draughts play move:` play a move by its squares: `32-28`, or `28x19` for a capture (`28x17x8` through each landing when it matters); autocomplete lists your legal moves.\n" +
 	"`/draughts board` shows the board, `/draughts draw` offers a draw (or accepts one), `/draughts resign` resigns, `/draughts abort` aborts before each player has made two moves (a moderator at any time, with `reason:`); `/draughts record`, `history`, `stats` and `leaderboard` as for Go.\n" +
 	"**The rules (FMJD):** White moves first. Men move one square diagonally forward and capture forwards and backwards. " +
@@ -777,9 +777,33 @@ const draughtsHelp = "**International draughts (10×10) with gobot**\n" +
 	"You lose when you cannot move. Draws: by agreement, threefold repetition, 25 moves each with kings only and no capture, and the 16- and 5-move endgame rules.\n" +
 	"Draughts has ratings of its own: `/draughts stats` shows them, `/draughts leaderboard` ranks them; `/draughts history` (as `/go history`) lists the games of both."
 
-// cmdDraughtsHelp answers /draughts help, privately.
+// cmdDraughtsHelp answers /draughts help, privately, with the bot levels
+// this server's admins offer.
 func (a *room) cmdDraughtsHelp(ctx context.Context, r *commands.Request) error {
-	return r.ReplyText(ctx, draughtsHelp, true)
+	st, err := a.Settings(ctx, r.Interaction.GuildID)
+	if err != nil {
+		return err
+	}
+	return r.ReplyText(ctx, fmt.Sprintf(draughtsHelp, draughtsHelpLevels(st, a.Levels())), true)
+}
+
+// draughtsHelpLevels says which levels /draughts bot plays at: all of
+// them, weakest to strongest; or those the admins of st's server offer.
+func draughtsHelpLevels(st *storage.Settings, all []commands.Level) string {
+	levels := commands.OfferedLevels(st, all)
+	var names []string
+	for _, l := range levels {
+		names = append(names, "`"+l.Name+"`")
+	}
+	switch {
+	case len(st.BotLevels) == 0 && len(levels) > 1:
+		return fmt.Sprintf("from %s to %s", names[0], names[len(names)-1])
+	case len(levels) == 0 && len(all) > 0:
+		return "but this server's admins offer none of its levels"
+	case len(st.BotLevels) == 0:
+		return "at " + strings.Join(names, ", ")
+	}
+	return "at the levels this server offers: " + strings.Join(names, ", ")
 }
 
 // draughtsDefinition is the /draughts command. It shares the options of

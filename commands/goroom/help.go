@@ -90,7 +90,8 @@ func helpText(levels []commands.Level, challengeTTL, scoringTTL time.Duration, d
 }
 
 // cmdHelp answers /go help with this server's defaults where its admins
-// set them (challenge expiry, clock, board size).
+// set them (challenge expiry, clock, board size) and the bot levels they
+// offer.
 func (a *room) cmdHelp(ctx context.Context, r *commands.Request) error {
 	st, err := a.Settings(ctx, r.Interaction.GuildID)
 	if err != nil {
@@ -103,7 +104,20 @@ func (a *room) cmdHelp(ctx context.Context, r *commands.Request) error {
 	if st.Size != 0 {
 		size = st.Size
 	}
-	return r.Reply(ctx, &commands.Message{Embeds: helpText(a.players.Levels(), a.ChallengeTTL(st), a.ScoringTTL(), clk, size), Ephemeral: true})
+	levels := commands.OfferedLevels(st, a.players.Levels())
+	embeds := helpText(levels, a.ChallengeTTL(st), a.ScoringTTL(), clk, size)
+	if len(st.BotLevels) > 0 {
+		for _, f := range embeds[0].Fields {
+			if f.Name != "Bot levels" {
+				continue
+			}
+			f.Name = "Bot levels offered here"
+			if len(levels) == 0 {
+				f.Value = "None: this server's admins offer no Go bot level, so `/go bot`, `/go vote` and rengo's `bot:` are not available here."
+			}
+		}
+	}
+	return r.Reply(ctx, &commands.Message{Embeds: embeds, Ephemeral: true})
 }
 
 // rulesDetails is what a ruleset means without its name: "area scoring,
