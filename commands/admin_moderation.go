@@ -162,7 +162,15 @@ func (a *App) adminAnnul(ctx context.Context, r *Request) error {
 	if arc.Rated {
 		e.Before += ", rated"
 	}
-	out, err := a.admin.AnnulGame(ctx, guild, arc.ID, e)
+	// The record says so at its root, as an adjudication's does.
+	note := fmt.Sprintf("Annulled by %s, an admin of the server, on %s, after the game ended %s: not counted in statistics or ratings. Reason: %s",
+		PlainName(UserPlayer(r.User)), a.Now().UTC().Format(time.DateOnly), a.resultText(arc), reason)
+	record, err := a.RoomOfKind(arc.Kind).MarkRecord(arc, note)
+	if err != nil {
+		a.log.Warn("annul: mark the record; annulled without the note", "game", arc.ID, "err", err)
+		record = nil
+	}
+	out, err := a.admin.AnnulGame(ctx, guild, arc.ID, record, e)
 	switch {
 	case errors.Is(err, storage.ErrAnnulled):
 		return UserErr(ErrBadOption, fmt.Sprintf("The game `%s` is annulled already.", arc.ID))

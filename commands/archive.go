@@ -190,7 +190,7 @@ func (a *App) CmdRecord(ctx context.Context, r *Request) error {
 		return err
 	}
 	m := &Message{
-		Content:   fmt.Sprintf("Record of %s, %s, %s, finished <t:%d:d> (%s).", a.titleOf(arc), a.archivedSetup(arc), a.resultText(arc), arc.FinishedAt.Unix(), a.recordFormat(arc)),
+		Content:   fmt.Sprintf("Record of %s, %s, %s, finished <t:%d:d> (%s).", a.titleOf(arc), a.archivedSetup(arc), a.resultCounted(arc), arc.FinishedAt.Unix(), a.recordFormat(arc)),
 		Files:     []File{a.recordFile(arc)},
 		Ephemeral: Elsewhere(arc, r),
 	}
@@ -237,7 +237,7 @@ func (a *App) CmdReplay(ctx context.Context, r *Request) error {
 		return UserErr(ErrBadOption, fmt.Sprintf("The replay of game `%s` is larger than Discord accepts; %s has the record.", arc.ID, a.recordHint(arc.Kind, arc.ID)))
 	}
 	return r.Reply(ctx, &Message{
-		Content:   fmt.Sprintf("Replay of %s, %s, %s, %s.", a.titleOf(arc), a.archivedSetup(arc), a.resultText(arc), a.movesText(arc.Kind, arc.Moves)),
+		Content:   fmt.Sprintf("Replay of %s, %s, %s, %s.", a.titleOf(arc), a.archivedSetup(arc), a.resultCounted(arc), a.movesText(arc.Kind, arc.Moves)),
 		Files:     []File{f},
 		Ephemeral: private,
 	})

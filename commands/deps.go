@@ -140,7 +140,7 @@ type Admin interface {
 	GuildActiveGames(ctx context.Context, guildID string, offset, limit int) (*storage.GameList, error)
 	GuildGame(ctx context.Context, guildID, id string) (*storage.Game, error)
 	GuildChallenges(ctx context.Context, guildID string) ([]*storage.Challenge, error)
-	AnnulGame(ctx context.Context, guildID, id string, e storage.AuditEntry) (*storage.Archived, error)
+	AnnulGame(ctx context.Context, guildID, id string, record []byte, e storage.AuditEntry) (*storage.Archived, error)
 }
 
 // Both stores implement Store, and so each of its parts.

@@ -479,6 +479,17 @@ func testE2EAdminAdjudicateAndAnnul(t *testing.T, e *env) {
 	if a := e.archived(ch.ID, first); !a.Annulled || a.Rated || a.Result != "B+R" {
 		t.Errorf("the annulled game's record: annulled=%v rated=%v %s", a.Annulled, a.Rated, a.Result)
 	}
+	// Its record says who annulled it, when and why, at its root; its
+	// replay and record say it is not counted.
+	sgf := e.do(e.slash(ch, carol, "sgf", discordtest.Str("game", first)))
+	if want := "Record of ⚫ alice vs ⚪ bob, 9×9, B+R, annulled, finished "; !strings.HasPrefix(sgf.Text(), want) || len(sgf.Attachments) != 1 {
+		t.Errorf("/go sgf of the annulled game = %q, want it to begin %q, with the SGF", sgf.Text(), want)
+	} else if rec, want := string(sgf.Attachments[0].Data), "C[Annulled by ann, an admin of the server, on 2025-06-01, after the game ended B+R: not counted in statistics or ratings. Reason: farmed with a friend]"; !strings.Contains(rec, want) || !strings.Contains(rec, "RE[B+R]") {
+		t.Errorf("the annulled game's SGF:\n%s\nwant RE[B+R] and %s at its root", rec, want)
+	}
+	if m, want := e.do(e.slash(ch, carol, "replay", discordtest.Str("game", first))), "Replay of ⚫ alice vs ⚪ bob, 9×9, B+R, annulled, 12 moves."; m.Text() != want {
+		t.Errorf("/go replay of the annulled game = %q, want %q", m.Text(), want)
+	}
 	rep, err := e.store.RebuildRatings(context.Background())
 	if err != nil || rep.Changed != 0 || rep.Missing != 0 || rep.Games != 3 {
 		t.Errorf("RebuildRatings after the annul = %+v, %v; want 3 games and nothing changed", rep, err)
@@ -582,6 +593,34 @@ func testE2EAdminAdjudicateAndAnnul(t *testing.T, e *env) {
 	}
 	if got := e.adminLog(); strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("log =\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// TestE2EAdminAnnulDraughtsRecord: a finished game of draughts annulled
+// keeps its PDN record, which says at its root who annulled it, when and
+// why, as a Go game's SGF does; /draughts record says it is not counted.
+func TestE2EAdminAnnulDraughtsRecord(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	ch := e.d.GuildChannel("dames")
+	ann, _, _ := e.admins()
+	alice, bob := e.d.NewUser("alice"), e.d.NewUser("bob")
+	msg := e.newChallenge(e.draughtsCmd(ch, alice, "challenge", discordtest.UserOpt("opponent", bob), discordtest.Str("colour", "white")))
+	e.do(e.click(bob, msg, "accept"))
+	e.waitBoard(ch.ID, "**Move 1** · ⚪ white to play: "+alice.Mention())
+	id := e.game(ch.ID).ID
+	e.do(e.draughtsMove(ch, alice, "32-28"))
+	e.do(e.draughtsCmd(ch, bob, "resign"))
+	if m := e.do(e.adminCmd(ch, ann, "annul", discordtest.Str("game", id), discordtest.Str("reason", "farmed"))); !strings.HasPrefix(m.Text(), "Annulled the game") {
+		t.Fatalf("annul = %q", m.Text())
+	}
+	rec := e.do(e.draughtsCmd(ch, alice, "record", discordtest.Str("game", id)))
+	if want := "Record of ⚪ alice vs ⚫ bob, draughts 10×10, 2-0 (resignation), annulled, finished "; !strings.HasPrefix(rec.Text(), want) || len(rec.Attachments) != 1 {
+		t.Fatalf("/draughts record of the annulled game = %q, want it to begin %q, with the PDN", rec.Text(), want)
+	}
+	pdn := string(rec.Attachments[0].Data)
+	if want := "{Annulled by ann, an admin of the server, on 2025-06-01, after the game ended 2-0 (resignation): not counted in statistics or ratings. Reason: farmed}"; !strings.Contains(pdn, want) || !strings.Contains(pdn, "1. 32-28 2-0") {
+		t.Errorf("the annulled game's PDN:\n%s\nwant its moves, its result and %s", pdn, want)
 	}
 }
 

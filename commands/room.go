@@ -104,6 +104,10 @@ type Room interface {
 	Finished(arc *storage.Archived) (*Message, error)
 	// Animation is a finished game's animated replay.
 	Animation(arc *storage.Archived) (File, error)
+	// MarkRecord is a finished game's record with comment added to the
+	// comment at its root, the rest as it was (an annulment's who, when
+	// and why).
+	MarkRecord(arc *storage.Archived, comment string) ([]byte, error)
 }
 
 // NewRoom makes a kind's room for the App it serves.
@@ -332,6 +336,19 @@ func (a *App) resultText(arc *storage.Archived) string {
 		return n.ResultText(arc)
 	}
 	return arc.Result
+}
+
+// resultCounted is arc's result as resultText writes it, with what became
+// of a game that is recorded but not counted, as the log and the history
+// say it: "B+R, annulled", "Void, aborted".
+func (a *App) resultCounted(arc *storage.Archived) string {
+	switch {
+	case !arc.Annulled:
+		return a.resultText(arc)
+	case arc.Result == "Void" && !arc.AnnulledInPlay:
+		return a.resultText(arc) + ", aborted"
+	}
+	return a.resultText(arc) + ", annulled"
 }
 
 // titleOf names arc's players as its kind's players read it.

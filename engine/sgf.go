@@ -1167,6 +1167,77 @@ func ParseResult(s string) (Result, error) {
 	return r, nil
 }
 
+// AddRootComment returns record, an SGF record, with c added to the
+// comment of its root node: after the comment it has, a blank line
+// between, or as the root's comment when it has none. Nothing else in the
+// record changes (comments on moves, variations, properties ParseSGF
+// does not read), so a record can be marked after it was written (an
+// annulment's who, when and why). A record whose root node cannot be
+// found is an *SGFError.
+func AddRootComment(record []byte, c string) ([]byte, error) {
+	i := skipSGFSpace(record, 0)
+	if i >= len(record) || record[i] != '(' {
+		return nil, sgfErrorAt(record, i, "the record does not begin with (")
+	}
+	if i = skipSGFSpace(record, i+1); i >= len(record) || record[i] != ';' {
+		return nil, sgfErrorAt(record, i, "the record has no root node")
+	}
+	end, comment := i+1, -1 // the end of the root's properties; the ] closing its C
+	for i = skipSGFSpace(record, i+1); i < len(record); i = skipSGFSpace(record, i) {
+		if b := record[i]; b == ';' || b == '(' || b == ')' {
+			break
+		}
+		id := i
+		for i < len(record) && (record[i] >= 'A' && record[i] <= 'Z' || record[i] >= 'a' && record[i] <= 'z') {
+			i++
+		}
+		if i == id {
+			return nil, sgfErrorAt(record, i, fmt.Sprintf("unexpected %q in the root node", record[i]))
+		}
+		isC := string(record[id:i]) == "C"
+		for i = skipSGFSpace(record, i); i < len(record) && record[i] == '['; i = skipSGFSpace(record, i) {
+			for i++; i < len(record) && record[i] != ']'; i++ {
+				if record[i] == '\\' {
+					i++
+				}
+			}
+			if i >= len(record) {
+				return nil, sgfErrorAt(record, i, "a value of the root node is not closed")
+			}
+			if isC {
+				comment = i
+			}
+			i++
+			end = i
+		}
+	}
+	var out []byte
+	if comment >= 0 {
+		out = append(append(out, record[:comment]...), "\n\n"+sgfEscape(c)...)
+		return append(out, record[comment:]...), nil
+	}
+	out = append(append(out, record[:end]...), "C["+sgfEscape(c)+"]"...)
+	return append(out, record[end:]...), nil
+}
+
+// skipSGFSpace returns the index of the first byte of data at or after i
+// that is not white space.
+func skipSGFSpace(data []byte, i int) int {
+	for i < len(data) && (data[i] == ' ' || data[i] == '\n' || data[i] == '\r' || data[i] == '\t') {
+		i++
+	}
+	return i
+}
+
+// sgfErrorAt is an *SGFError at byte offset i of data, its line and column
+// counted as ParseSGF counts them.
+func sgfErrorAt(data []byte, i int, msg string) *SGFError {
+	i = min(i, len(data))
+	line := 1 + strings.Count(string(data[:i]), "\n")
+	col := 1 + utf8.RuneCount(data[strings.LastIndexByte(string(data[:i]), '\n')+1:i])
+	return &SGFError{Line: line, Col: col, Msg: msg}
+}
+
 // sgfEscape escapes text for an SGF value: "]" and "\" get a backslash.
 func sgfEscape(s string) string {
 	if !strings.ContainsAny(s, `]\`) {

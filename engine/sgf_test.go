@@ -938,3 +938,37 @@ func BenchmarkParseSGFMaxSize(b *testing.B) {
 		}
 	}
 }
+
+// TestAddRootComment: a comment goes into the root node, after the one it
+// has (a blank line between) or as its first, escaped; the rest of the
+// record is as it was, move comments and variations included; ParseSGF
+// reads the root comment back. A record without a root node is refused.
+func TestAddRootComment(t *testing.T) {
+	for _, tt := range []struct {
+		name, record, c, want string
+	}{
+		{"no comment", "(;FF[4]GM[1]SZ[9]RE[B+R]\n;B[ee];W[cc])", "Annulled. Reason: farmed",
+			"(;FF[4]GM[1]SZ[9]RE[B+R]C[Annulled. Reason: farmed]\n;B[ee];W[cc])"},
+		{"a comment", "(;FF[4]GM[1]SZ[9]C[Decided by ann\\]]PB[a]\n;B[ee]C[move one])", "and annulled",
+			"(;FF[4]GM[1]SZ[9]C[Decided by ann\\]\n\nand annulled]PB[a]\n;B[ee]C[move one])"},
+		{"escaped", "  (\n;GM[1] SZ [9] AB[aa][bb]\n(;B[ee])(;B[dd]))", `a]b\c`,
+			"  (\n;GM[1] SZ [9] AB[aa][bb]C[a\\]b\\\\c]\n(;B[ee])(;B[dd]))"},
+		{"root only", "(;GM[1]SZ[9])", "x", "(;GM[1]SZ[9]C[x])"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := AddRootComment([]byte(tt.record), tt.c)
+			if err != nil || string(got) != tt.want {
+				t.Fatalf("AddRootComment(%q, %q) = %q, %v; want %q", tt.record, tt.c, got, err, tt.want)
+			}
+			_, info, err := ParseSGF(got)
+			if err != nil || !strings.HasSuffix(info.C, tt.c) {
+				t.Errorf("ParseSGF of the marked record: C = %q, %v; want it to end %q", info.C, err, tt.c)
+			}
+		})
+	}
+	for _, bad := range []string{"", "GM[1]", "(GM[1])", "(;GM[1]C[open", "(;GM[1]9[x])"} {
+		if got, err := AddRootComment([]byte(bad), "x"); !errors.Is(err, ErrSGF) {
+			t.Errorf("AddRootComment(%q) = %q, %v; want ErrSGF", bad, got, err)
+		}
+	}
+}

@@ -88,7 +88,7 @@ func BenchmarkAnnulGame(b *testing.B) {
 	annul := func(b *testing.B) {
 		id := fmt.Sprintf("rated%07d", 1000+997*n)
 		n++
-		if a, err := s.AnnulGame(ctx, "", id, AuditEntry{GuildID: "x", Action: AuditAnnul, Target: id}); err == nil || a != nil {
+		if a, err := s.AnnulGame(ctx, "", id, nil, AuditEntry{GuildID: "x", Action: AuditAnnul, Target: id}); err == nil || a != nil {
 			// The fixture's games are on servers; "" is no server.
 			b.Fatalf("AnnulGame without the game's server = %v", err)
 		}
@@ -96,7 +96,7 @@ func BenchmarkAnnulGame(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if _, err := s.AnnulGame(ctx, arc.GuildID, id, AuditEntry{GuildID: arc.GuildID, Action: AuditAnnul, Target: id}); err != nil {
+		if _, err := s.AnnulGame(ctx, arc.GuildID, id, nil, AuditEntry{GuildID: arc.GuildID, Action: AuditAnnul, Target: id}); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -32,7 +32,7 @@ type adminStore interface {
 	AuditLog(ctx context.Context, guildID string, offset, limit int) ([]storage.AuditEntry, int, error)
 	GuildActiveGames(ctx context.Context, guildID string, offset, limit int) (*storage.GameList, error)
 	GuildChallenges(ctx context.Context, guildID string) ([]*storage.Challenge, error)
-	AnnulGame(ctx context.Context, guildID, id string, e storage.AuditEntry) (*storage.Archived, error)
+	AnnulGame(ctx context.Context, guildID, id string, record []byte, e storage.AuditEntry) (*storage.Archived, error)
 	RebuildRatings(ctx context.Context) (*storage.RebuildReport, error)
 	RatingHistory(ctx context.Context, playerKey string) ([]storage.RatingChange, error)
 }
@@ -179,8 +179,9 @@ func TestAdminGuildGames(t *testing.T) {
 // TestAdminAnnulEqualsRebuild: annulling a rated game in the middle of a
 // pool recomputes its pools so that every rating and the whole history
 // equal what a rebuild gives; the record stays, annulled and unrated; the
-// players' statistics no longer count it; a game of another server is not
-// found, and a second annul is refused.
+// players' statistics no longer count it; the record given replaces its
+// record; a game of another server is not found, and a second annul is
+// refused.
 func TestAdminAnnulEqualsRebuild(t *testing.T) {
 	for _, kind := range []string{"go", "draughts"} {
 		t.Run(kind, func(t *testing.T) {
@@ -234,14 +235,20 @@ func annulEqualsRebuild(t *testing.T, s adminStore, now *time.Time, kind string)
 	}
 	before := stats(target.Black.Key())
 	e := storage.AuditEntry{GuildID: "G", By: storage.Player{UserID: "A"}, Action: storage.AuditAnnul, Target: ids[5], Reason: "farmed"}
-	if _, err := s.AnnulGame(ctx, "H", ids[5], e); !errors.Is(err, storage.ErrNotFound) {
+	if _, err := s.AnnulGame(ctx, "H", ids[5], nil, e); !errors.Is(err, storage.ErrNotFound) {
 		t.Errorf("AnnulGame from another server = %v, want ErrNotFound", err)
 	}
-	a, err := s.AnnulGame(ctx, "G", ids[5], e)
+	marked := []byte("(;C[Annulled by A. Reason: farmed])")
+	a, err := s.AnnulGame(ctx, "G", ids[5], marked, e)
 	if err != nil || !a.Annulled || a.Rated {
 		t.Fatalf("AnnulGame = %+v, %v", a, err)
 	}
-	if _, err := s.AnnulGame(ctx, "G", ids[5], e); !errors.Is(err, storage.ErrAnnulled) {
+	// The record marked annulled replaces the one it had; a game
+	// annulled without a record keeps its own.
+	if got, err := s.ArchivedGame(ctx, ids[5]); err != nil || string(got.SGF) != string(marked) || !got.Annulled {
+		t.Errorf("the annulled game's record = %q (annulled %v), %v; want %q", got.SGF, got.Annulled, err, marked)
+	}
+	if _, err := s.AnnulGame(ctx, "G", ids[5], nil, e); !errors.Is(err, storage.ErrAnnulled) {
 		t.Errorf("a second AnnulGame = %v, want ErrAnnulled", err)
 	}
 	if got := stats(target.Black.Key()); got != before-1 {
@@ -331,7 +338,7 @@ func TestAdminAnnulWhileRating(t *testing.T) {
 		}
 		done := make(chan error)
 		go func() {
-			_, err := s.AnnulGame(ctx, "G", ids[2], storage.AuditEntry{GuildID: "G", Action: storage.AuditAnnul, Target: ids[2]})
+			_, err := s.AnnulGame(ctx, "G", ids[2], nil, storage.AuditEntry{GuildID: "G", Action: storage.AuditAnnul, Target: ids[2]})
 			done <- err
 		}()
 		for i := 30; i < 40; i++ {
@@ -581,7 +588,7 @@ func TestAdminAuditAtomic(t *testing.T) {
 		if b, err := s.Ban(ctx, "G", "B"); err != nil || !b.Active(*now) {
 			t.Errorf("a ban whose lift's entry was refused = %+v, %v; want it holding", b, err)
 		}
-		if _, err := s.AnnulGame(ctx, "G", g.ID, bad); !errors.Is(err, storage.ErrInvalid) {
+		if _, err := s.AnnulGame(ctx, "G", g.ID, nil, bad); !errors.Is(err, storage.ErrInvalid) {
 			t.Errorf("AnnulGame with an entry the log refuses = %v, want ErrInvalid", err)
 		}
 		if a, err := s.ArchivedGame(ctx, g.ID); err != nil || a.Annulled || !a.Rated {
@@ -641,7 +648,7 @@ func TestAdminMoveDuringAnnul(t *testing.T) {
 		})
 		done := make(chan error, 1)
 		go func() {
-			_, err := s.AnnulGame(ctx, "G", ids[3], storage.AuditEntry{GuildID: "G", Action: storage.AuditAnnul, Target: ids[3]})
+			_, err := s.AnnulGame(ctx, "G", ids[3], nil, storage.AuditEntry{GuildID: "G", Action: storage.AuditAnnul, Target: ids[3]})
 			done <- err
 		}()
 		<-recomputing

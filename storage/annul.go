@@ -156,17 +156,18 @@ func recountStats(key string, games []*Archived) *PlayerStats {
 }
 
 // AnnulGame annuls the finished game id of the server guildID, with its
-// audit entry, and returns its record as it now stands. It fails with
-// ErrNotFound when the server has no such archived game and with
-// ErrAnnulled when it is annulled already. Should games keep being rated
-// while it recomputes, its last attempt does everything in one write
-// transaction, so that it is never starved.
-func (s *Store) AnnulGame(ctx context.Context, guildID, id string, e AuditEntry) (*Archived, error) {
+// audit entry, and returns it as it now stands. record, when not nil,
+// replaces the game's record (SGF or PDN): the caller's, marked annulled
+// in its kind's format. It fails with ErrNotFound when the server has no
+// such archived game and with ErrAnnulled when it is annulled already.
+// Should games keep being rated while it recomputes, its last attempt does
+// everything in one write transaction, so that it is never starved.
+func (s *Store) AnnulGame(ctx context.Context, guildID, id string, record []byte, e AuditEntry) (*Archived, error) {
 	if err := e.validate(); err != nil {
 		return nil, err // before any write: the annulment is never stored without its entry
 	}
 	for attempt := 1; attempt < annulAttempts; attempt++ {
-		a, err := s.annulOnce(ctx, guildID, id, e)
+		a, err := s.annulOnce(ctx, guildID, id, record, e)
 		if !errors.Is(err, errRated) {
 			return a, err
 		}
@@ -186,8 +187,11 @@ func (s *Store) AnnulGame(ctx context.Context, guildID, id string, e AuditEntry)
 			return err
 		}
 		out = w.out
-		return w.write(tx, snap, e, now, false)
+		return w.write(tx, snap, record, e, now, false)
 	})
+	if err == nil && record != nil {
+		out.SGF = record
+	}
 	return out, err
 }
 
@@ -332,17 +336,23 @@ func inParallel(n int, f func(lo, hi int) error) error {
 	return errors.Join(errs...)
 }
 
-// write stores the annulment in tx: the record, the statistics, the
-// ratings, the annulled game's history gone, the log entry. check says
-// whether to verify first that nothing changed since the snapshot
-// (errRated otherwise).
-func (w *annulWrites) write(tx *bolt.Tx, snap *annulSnapshot, e AuditEntry, now time.Time, check bool) error {
+// write stores the annulment in tx: the archive's entry and, when not
+// nil, its new record (SGF or PDN), the statistics, the ratings, the
+// annulled game's history gone, the log entry. check says whether to
+// verify first that nothing changed since the snapshot (errRated
+// otherwise).
+func (w *annulWrites) write(tx *bolt.Tx, snap *annulSnapshot, record []byte, e AuditEntry, now time.Time, check bool) error {
 	a := snap.a
 	if check && (tx.Bucket(bucketRatings).Sequence() != snap.seq || !bytes.Equal(tx.Bucket(bucketArchive).Get([]byte(a.ID)), snap.raw)) {
 		return errRated
 	}
 	if err := tx.Bucket(bucketArchive).Put([]byte(a.ID), w.val); err != nil {
 		return err
+	}
+	if record != nil {
+		if err := tx.Bucket(bucketArchiveSGF).Put([]byte(a.ID), record); err != nil {
+			return err
+		}
 	}
 	players := tx.Bucket(bucketPlayers)
 	for _, st := range snap.stats {
@@ -374,7 +384,7 @@ func (w *annulWrites) write(tx *bolt.Tx, snap *annulSnapshot, e AuditEntry, now 
 
 // annulOnce is one attempt of AnnulGame that recomputes off the write
 // transactions: errRated when a game was rated meanwhile.
-func (s *Store) annulOnce(ctx context.Context, guildID, id string, e AuditEntry) (*Archived, error) {
+func (s *Store) annulOnce(ctx context.Context, guildID, id string, record []byte, e AuditEntry) (*Archived, error) {
 	// The snapshot is copied out and decoded afterwards: a long read
 	// transaction would keep bbolt from reusing pages and, when the file
 	// must grow, hold up every write until it ends.
@@ -406,8 +416,11 @@ func (s *Store) annulOnce(ctx context.Context, guildID, id string, e AuditEntry)
 		}
 	}
 	now := s.now()
-	if err := s.updateAlone(ctx, func(tx *bolt.Tx) error { return w.write(tx, snap, e, now, true) }); err != nil {
+	if err := s.updateAlone(ctx, func(tx *bolt.Tx) error { return w.write(tx, snap, record, e, now, true) }); err != nil {
 		return nil, err
+	}
+	if record != nil {
+		w.out.SGF = record
 	}
 	return w.out, nil
 }

@@ -327,12 +327,12 @@ func (p *Postgres) pgRatedUpTo(ctx context.Context) (uint64, error) {
 // taken without holding the rating lock; the write takes it and starts
 // again when a game was rated meanwhile. The last attempt holds the lock
 // throughout (games being finished wait for it; moves never do).
-func (p *Postgres) AnnulGame(ctx context.Context, guildID, id string, e AuditEntry) (*Archived, error) {
+func (p *Postgres) AnnulGame(ctx context.Context, guildID, id string, record []byte, e AuditEntry) (*Archived, error) {
 	if err := e.validate(); err != nil {
 		return nil, err
 	}
 	for attempt := 1; ; attempt++ {
-		a, err := p.annulOnce(ctx, guildID, id, e, attempt == annulAttempts)
+		a, err := p.annulOnce(ctx, guildID, id, record, e, attempt == annulAttempts)
 		if !errors.Is(err, errRated) {
 			return a, err
 		}
@@ -389,7 +389,7 @@ func pgAnnulRead(ctx context.Context, q pgQuerier, guildID, id string) (a *Archi
 // annulOnce is one attempt of AnnulGame: with locked, in one transaction
 // under the rating lock; else recomputing outside it (errRated when a
 // game was rated meanwhile).
-func (p *Postgres) annulOnce(ctx context.Context, guildID, id string, e AuditEntry, locked bool) (*Archived, error) {
+func (p *Postgres) annulOnce(ctx context.Context, guildID, id string, record []byte, e AuditEntry, locked bool) (*Archived, error) {
 	var (
 		a     *Archived
 		rec   string
@@ -454,6 +454,11 @@ func (p *Postgres) annulOnce(ctx context.Context, guildID, id string, e AuditEnt
 		if _, err := tx.Exec(ctx, `UPDATE archive SET record = $2 WHERE id = $1`, id, string(val)); err != nil {
 			return err
 		}
+		if record != nil {
+			if _, err := tx.Exec(ctx, `UPDATE archive SET sgf = $2 WHERE id = $1`, id, record); err != nil {
+				return err
+			}
+		}
 		if err := pgRecount(ctx, tx, out); err != nil {
 			return err
 		}
@@ -466,6 +471,9 @@ func (p *Postgres) annulOnce(ctx context.Context, guildID, id string, e AuditEnt
 	})
 	if err != nil {
 		return nil, err
+	}
+	if record != nil {
+		out.SGF = record
 	}
 	return out, nil
 }

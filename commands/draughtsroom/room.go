@@ -1062,6 +1062,23 @@ func (r *room) Archived(g *storage.Game, annulled bool, void, note string) (stor
 	}, nil
 }
 
+func (r *room) MarkRecord(arc *storage.Archived, comment string) ([]byte, error) {
+	games, err := draughts.ReadPDN(bytes.NewReader(arc.SGF))
+	if err == nil && len(games) != 1 {
+		err = fmt.Errorf("%d games in it, want 1", len(games))
+	}
+	if err != nil {
+		return nil, fmt.Errorf("commands: PDN record of game %s: %w", arc.ID, err)
+	}
+	g := games[0]
+	g.Comment = strings.TrimSpace(g.Comment + " " + comment) // as ReadPDN joins the comments before the first move
+	var buf bytes.Buffer
+	if err := draughts.WritePDN(&buf, g); err != nil {
+		return nil, fmt.Errorf("commands: PDN record of game %s: %w", arc.ID, err)
+	}
+	return buf.Bytes(), nil
+}
+
 func (r *room) UnratedNote(g *storage.Game) string {
 	if !g.Unrated && g.State.MoveCount()/2 < storage.MinRatedMovesOther {
 		return fmt.Sprintf("Not rated: the game ended before each player had made %d moves.", storage.MinRatedMovesOther)

@@ -152,6 +152,14 @@ func (*room) Archived(g *storage.Game, annulled bool, void, note string) (storag
 
 func (*room) UnratedNote(g *storage.Game) string { return goUnratedNote(g) }
 
+func (*room) MarkRecord(arc *storage.Archived, comment string) ([]byte, error) {
+	sgf, err := engine.AddRootComment(arc.SGF, comment)
+	if err != nil {
+		return nil, fmt.Errorf("goroom: record of game %s: %w", arc.ID, err)
+	}
+	return sgf, nil
+}
+
 func (*room) Text(g *storage.Game) string { return goOf(g).Board().String() }
 
 func (*room) ChallengeText(c *storage.Challenge) string { return goChallengeText(c) }
