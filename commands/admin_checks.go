@@ -205,14 +205,16 @@ func (a *App) serverPools(ctx context.Context, kind string, arc *storage.Archive
 	return nil
 }
 
-// leaderboardShown refuses /go leaderboard on a server whose admins hid it.
-func (a *App) leaderboardShown(ctx context.Context, guildID string) error {
+// leaderboardShown refuses a leaderboard of rm's game (/go leaderboard,
+// /draughts leaderboard) on a server whose admins hid it, naming the
+// stats command of the same game.
+func (a *App) leaderboardShown(ctx context.Context, guildID string, rm Room) error {
 	st, err := a.Settings(ctx, guildID)
 	if err != nil {
 		return err
 	}
 	if st.LeaderboardHidden {
-		return UserErr(ErrForbidden, "The leaderboard is hidden on this server by its admins. `/go stats` still shows your rating.")
+		return UserErr(ErrForbidden, fmt.Sprintf("The leaderboard is hidden on this server by its admins. `/%s stats` still shows your rating.", rm.Command()))
 	}
 	return nil
 }

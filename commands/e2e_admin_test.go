@@ -371,6 +371,7 @@ func TestE2EAdminGameChannels(t *testing.T) {
 		t.Errorf("/go stats in general = %q", m.Text())
 	}
 	e.refused(e.slash(general, alice, "leaderboard"), "The leaderboard is hidden on this server by its admins. `/go stats` still shows your rating.")
+	e.refused(e.draughtsCmd(general, alice, "leaderboard", discordtest.Str("scope", "global")), "The leaderboard is hidden on this server by its admins. `/draughts stats` still shows your rating.")
 	e.refused(e.slash(games, alice, "bot", discordtest.Str("level", "slow")), "The bot level \"slow\" is not offered on this server: its admins allow tester.")
 
 	// In the game channel, the server's defaults: 9×9, live clock, a

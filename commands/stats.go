@@ -354,7 +354,13 @@ func (a *App) leaderboardMessage(ctx context.Context, r *Request, pool string, p
 	if page < 1 {
 		return nil, UserErr(ErrBadOption, "Pages start at 1.")
 	}
-	if err := a.leaderboardShown(ctx, r.Interaction.GuildID); err != nil {
+	rm := a.commandRoom(r) // the room whose pool it is, for a button
+	for _, k := range a.rooms.list {
+		if pool == storage.KindPool(k.Kind(), storage.GlobalPool) || pool == storage.KindPool(k.Kind(), ratingPool(r.Interaction.GuildID)) {
+			rm = k
+		}
+	}
+	if err := a.leaderboardShown(ctx, r.Interaction.GuildID, rm); err != nil {
 		return nil, err
 	}
 	lb, err := a.stats.Leaderboard(ctx, pool, (page-1)*leaderboardPageSize, leaderboardPageSize, a.Now(), r.User.ID)
