@@ -151,7 +151,7 @@ func (a *App) adminAnnul(ctx context.Context, r *Request) error {
 			arc.ID, a.titleOf(arc), a.resultText(arc)))
 	}
 	if arc.Annulled {
-		return UserErr(ErrBadOption, fmt.Sprintf("The game `%s` is annulled already.", arc.ID))
+		return a.notCounted(arc)
 	}
 	// Recomputing a large pool takes a moment.
 	if err := r.Defer(ctx, true); err != nil {
@@ -173,7 +173,7 @@ func (a *App) adminAnnul(ctx context.Context, r *Request) error {
 	out, err := a.admin.AnnulGame(ctx, guild, arc.ID, record, e)
 	switch {
 	case errors.Is(err, storage.ErrAnnulled):
-		return UserErr(ErrBadOption, fmt.Sprintf("The game `%s` is annulled already.", arc.ID))
+		return a.notCounted(arc)
 	case errors.Is(err, storage.ErrNotFound):
 		return noGameHere(id)
 	case err != nil:
@@ -193,6 +193,16 @@ func (a *App) adminAnnul(ctx context.Context, r *Request) error {
 		told = " Its channel could not be told (I may not post there)."
 	}
 	return adminReply(ctx, r, done+told)
+}
+
+// notCounted refuses to annul arc, a game that counts nowhere already:
+// annulled (by an admin, or on time before the player who ran out had
+// made two moves), or aborted, which the history calls it.
+func (a *App) notCounted(arc *storage.Archived) error {
+	if arc.Result == "Void" && !arc.AnnulledInPlay {
+		return UserErr(ErrBadOption, fmt.Sprintf("The game `%s` (%s) was aborted: it is recorded as Void and counts in no statistics or ratings, so there is nothing to annul.", arc.ID, a.titleOf(arc)))
+	}
+	return UserErr(ErrBadOption, fmt.Sprintf("The game `%s` is annulled already.", arc.ID))
 }
 
 // banUntil says how long a ban lasts.

@@ -743,7 +743,8 @@ func testE2EAdminBan(t *testing.T, e *env) {
 
 // TestE2EAdminAbortsAndPools: every abort is in the log (a player's
 // early abort and a moderator's, with its reason), and /go-admin log
-// shows them; with the server's ratings off a game counts in the global
+// shows them; annulling an aborted game is refused, saying it was
+// aborted; with the server's ratings off a game counts in the global
 // pool only, and with both off in none.
 func TestE2EAdminAbortsAndPools(t *testing.T) { onBothStores(t, testE2EAdminAbortsAndPools) }
 
@@ -770,6 +771,12 @@ func testE2EAdminAbortsAndPools(t *testing.T, e *env) {
 	}
 	if a := e.archived(ch.ID, late); a.Result != "Void" || !a.Annulled {
 		t.Errorf("the moderator's abort kept %s annulled=%v", a.Result, a.Annulled)
+	}
+	// An aborted game counts nowhere: annulling it is refused, saying it
+	// was aborted (as the history calls it), not that it was annulled.
+	for _, id := range []string{early, late} {
+		e.refused(e.adminCmd(ch, ann, "annul", discordtest.Str("game", id), discordtest.Str("reason", "farmed")),
+			"The game `"+id+"` (⚫ alice vs ⚪ bob) was aborted: it is recorded as Void and counts in no statistics or ratings, so there is nothing to annul.")
 	}
 
 	// The server's pool off: rated globally only.
