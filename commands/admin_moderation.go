@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -272,8 +273,116 @@ func (a *App) adminBan(ctx context.Context, r *Request) error {
 	} else {
 		msg += "\nTheir games in play here, to decide with `/go-admin adjudicate` if need be: " + strings.Join(here, ", ") + "."
 	}
+	for _, l := range a.closeBannedChallenges(ctx, r, target) {
+		msg += "\n" + l
+	}
 	return adminReply(ctx, r, msg)
 }
+
+// closeBannedChallenges closes what the ban of p leaves open on r's
+// server, which nobody could otherwise take further: the challenges by or
+// to p are withdrawn and the rengo lobbies p opened called off (their
+// messages say why), and p leaves the teams of the other lobbies (their
+// messages show the teams without p, still open). It returns the lines
+// of the ban's answer that say what it did; none when p had nothing open.
+func (a *App) closeBannedChallenges(ctx context.Context, r *Request, p storage.Player) []string {
+	all, err := a.admin.GuildChallenges(ctx, r.Interaction.GuildID)
+	if err != nil {
+		a.log.Warn("ban: read the server's challenges", "guild", r.Interaction.GuildID, "err", err)
+		return []string{"⚠️ I could not look at their open challenges just now; nobody can accept them while the ban holds."}
+	}
+	now := a.Now()
+	banned := fmt.Sprintf("%s is banned from gobot games on this server.", Mention(p))
+	var withdrawn, calledOff, left []string
+	for _, c := range all {
+		if c.Expired(now) {
+			continue
+		}
+		where := fmt.Sprintf("`%s` in <#%s>", c.ID, c.ChannelID)
+		switch {
+		case c.Team() && c.Challenger.UserID == p.UserID:
+			if a.withdrawChallenge(ctx, r, c, fmt.Sprintf("🚫 Called off: %s, who opened it, is banned from gobot games on this server.", Mention(p))) {
+				calledOff = append(calledOff, where)
+			}
+		case c.Team():
+			if a.leaveLobby(ctx, c, p) {
+				left = append(left, where)
+			}
+		case c.Challenger.UserID == p.UserID || c.Opponent.UserID == p.UserID:
+			if a.withdrawChallenge(ctx, r, c, "🚫 Withdrawn: "+banned) {
+				withdrawn = append(withdrawn, where)
+			}
+		}
+	}
+	var lines []string
+	if len(withdrawn) > 0 {
+		lines = append(lines, "Their challenges here (by them or to them) were withdrawn: "+strings.Join(withdrawn, ", ")+".")
+	}
+	if len(calledOff) > 0 {
+		lines = append(lines, "The rengo games they opened here were called off: "+strings.Join(calledOff, ", ")+".")
+	}
+	if len(left) > 0 {
+		lines = append(lines, "They were taken off the teams of the rengo games they had joined here: "+strings.Join(left, ", ")+".")
+	}
+	return lines
+}
+
+// withdrawChallenge removes challenge c for r (not while an Accept or a
+// Start holds it) and closes its message with outcome; it reports whether
+// it did.
+func (a *App) withdrawChallenge(ctx context.Context, r *Request, c *storage.Challenge, outcome string) bool {
+	release, err := a.HoldChallenge(ctx, r, c.ID, "", "")
+	if err != nil {
+		return false // being started, or gone
+	}
+	defer release()
+	if err := a.challenges.DeleteChallenge(ctx, c.ID); err != nil {
+		if !errors.Is(err, storage.ErrNotFound) {
+			a.log.Warn("ban: withdraw a challenge", "challenge", c.ID, "err", err)
+		}
+		return false
+	}
+	a.closeChallengeMessage(ctx, c, outcome)
+	return true
+}
+
+// leaveLobby takes p off the teams of rengo lobby c and shows the lobby
+// without them; it reports whether p sat there. A Start under way sees
+// the teams changed and is refused.
+func (a *App) leaveLobby(ctx context.Context, c *storage.Challenge, p storage.Player) bool {
+	seated := func(c *storage.Challenge) bool {
+		for _, t := range c.Teams {
+			if slices.ContainsFunc(t.Players, func(q storage.Player) bool { return q.UserID == p.UserID }) {
+				return true
+			}
+		}
+		return false
+	}
+	if !seated(c) {
+		return false
+	}
+	changed, err := a.challenges.UpdateChallenge(ctx, c.ID, func(c *storage.Challenge) error {
+		if !seated(c) {
+			return errNotSeated
+		}
+		for i := range c.Teams {
+			c.Teams[i].Players = slices.DeleteFunc(c.Teams[i].Players, func(q storage.Player) bool { return q.UserID == p.UserID })
+		}
+		return nil
+	})
+	if err != nil {
+		if !errors.Is(err, storage.ErrNotFound) && !errors.Is(err, errNotSeated) {
+			a.log.Warn("ban: take a player off a rengo lobby", "challenge", c.ID, "err", err)
+		}
+		return false
+	}
+	a.closeChallengeMessage(ctx, changed, "")
+	return true
+}
+
+// errNotSeated says the player left the lobby before the ban took them
+// off it.
+var errNotSeated = errors.New("commands: the player is on no team of the lobby")
 
 // targetIsAdmin reports whether the member chosen in a user option may
 // administer this server, from the permissions Discord resolved for them.

@@ -127,7 +127,9 @@ func (a *App) ChallengeMessage(c *storage.Challenge, outcome string) *Message {
 	return m
 }
 
-// closeChallengeMessage disables a challenge's buttons with an outcome.
+// closeChallengeMessage shows challenge c in its message as it stands:
+// closed, its buttons disabled, with outcome; open when outcome is empty
+// (a rengo lobby whose teams changed).
 func (a *App) closeChallengeMessage(ctx context.Context, c *storage.Challenge, outcome string) {
 	if c.MessageID == "" {
 		return

@@ -9,6 +9,7 @@ package commands_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -738,6 +739,82 @@ func testE2EAdminBan(t *testing.T, e *env) {
 	}
 	if m := e.do(e.adminCmd(ch, ann, "log")); !strings.Contains(m.Text(), fmt.Sprintf("**unban** <@%s>: banned until an admin lifts it → not banned — apologised to the club", carol.ID)) {
 		t.Errorf("/go-admin log =\n%s\nwant the unban with its reason", m.Text())
+	}
+}
+
+// TestE2EAdminBanClosesChallenges: a ban withdraws the banned user's
+// challenges on the server, made by them or to them (Go and draughts),
+// calls off the rengo lobbies they opened and takes them off the teams of
+// the others, whose openers could otherwise never start them; each
+// message says so (a lobby they left stays open, without them), the
+// ban's answer lists what it did, and the challenges of others stay.
+func TestE2EAdminBanClosesChallenges(t *testing.T) { onBothStores(t, testE2EAdminBanClosesChallenges) }
+
+func testE2EAdminBanClosesChallenges(t *testing.T, e *env) {
+	ann, _, _ := e.admins()
+	alice, bob, carol, dave := e.d.NewUser("alice"), e.d.NewUser("bob"), e.d.NewUser("carol"), e.d.NewUser("dave")
+	c1, c2, c3, c4, c5, c6 := e.d.GuildChannel("c1"), e.d.GuildChannel("c2"), e.d.GuildChannel("c3"), e.d.GuildChannel("c4"), e.d.GuildChannel("c5"), e.d.GuildChannel("c6")
+	byDave := e.newChallenge(e.slash(c1, dave, "challenge", discordtest.UserOpt("opponent", carol)))
+	toDave := e.newChallenge(e.slash(c2, alice, "challenge", discordtest.UserOpt("opponent", dave)))
+	draughtsByDave := e.newChallenge(e.draughtsCmd(c3, dave, "challenge", discordtest.UserOpt("opponent", alice)))
+	joined := e.do(e.slash(c4, alice, "rengo", discordtest.Int("size", 9)))
+	e.do(e.click(dave, joined, "Join Black"))
+	e.do(e.click(bob, joined, "Join White"))
+	opened := e.do(e.slash(c5, dave, "rengo", discordtest.Int("size", 9)))
+	others := e.newChallenge(e.slash(c6, carol, "challenge", discordtest.UserOpt("opponent", bob)))
+	for _, m := range []discordtest.Message{byDave, toDave, draughtsByDave, joined, opened, others} {
+		if m.Ephemeral {
+			t.Fatalf("a challenge or lobby was refused: %q", m.Text())
+		}
+	}
+
+	e.said(e.adminCmd(c6, ann, "ban", discordtest.UserOpt("user", dave), discordtest.Str("reason", "harassing")),
+		"🚫 <@"+dave.ID+"> is banned from gobot on this server until an admin lifts it: they cannot challenge, be challenged, start bot games or vote here. Reason: harassing\n"+
+			"They have no game in play here.\n"+
+			"Their challenges here (by them or to them) were withdrawn: `"+draughtsByDave.InteractionID+"` in <#"+c3.ID+">, `"+toDave.InteractionID+"` in <#"+c2.ID+">, `"+byDave.InteractionID+"` in <#"+c1.ID+">.\n"+
+			"The rengo games they opened here were called off: `"+opened.InteractionID+"` in <#"+c5.ID+">.\n"+
+			"They were taken off the teams of the rengo games they had joined here: `"+joined.InteractionID+"` in <#"+c4.ID+">.")
+
+	now := func(m discordtest.Message) discordtest.Message {
+		t.Helper()
+		got, ok := e.d.Message(m.ID)
+		if !ok {
+			t.Fatalf("message %s is gone", m.ID)
+		}
+		return got
+	}
+	withdrawn := "🚫 Withdrawn: <@" + dave.ID + "> is banned from gobot games on this server."
+	for _, m := range []discordtest.Message{byDave, toDave, draughtsByDave} {
+		got := now(m)
+		if !strings.HasSuffix(got.Text(), "\n"+withdrawn) || len(got.Buttons()) == 0 || !got.Buttons()[0].Disabled {
+			t.Errorf("a challenge by or to dave after the ban = %q (buttons %+v), want it closed: %q", got.Text(), got.Buttons(), withdrawn)
+		}
+		if _, err := e.store.Challenge(context.Background(), m.InteractionID); !errors.Is(err, storage.ErrNotFound) {
+			t.Errorf("the withdrawn challenge %s is still stored (%v)", m.InteractionID, err)
+		}
+	}
+	if got := now(opened); !strings.HasSuffix(got.Text(), "\n🚫 Called off: <@"+dave.ID+">, who opened it, is banned from gobot games on this server.") || !got.Buttons()[0].Disabled {
+		t.Errorf("dave's rengo lobby after the ban = %q, want it called off", got.Text())
+	}
+	// alice's lobby stays open, without dave: she can fill it and start.
+	got := now(joined)
+	if !strings.Contains(got.Text(), "⚫ **Black** (1/4): <@"+alice.ID+">\n⚪ **White** (1/4): <@"+bob.ID+">\n") || got.Buttons()[0].Disabled {
+		t.Errorf("alice's rengo lobby after the ban = %q, want it open without dave", got.Text())
+	}
+	if c, err := e.store.Challenge(context.Background(), joined.InteractionID); err != nil || len(c.Teams[0].Players) != 1 || len(c.Teams[1].Players) != 1 {
+		t.Errorf("alice's lobby stored = %+v, %v; want alice on Black, bob on White, dave on neither", c, err)
+	}
+	erin := e.d.NewUser("erin")
+	e.do(e.click(carol, got, "Join Black"))
+	e.do(e.click(erin, now(joined), "Join White"))
+	if m := e.do(e.click(alice, now(joined), "Start")); m.Ephemeral || !strings.Contains(m.Text(), "✅ Started: ⚫ <@"+alice.ID+">, <@"+carol.ID+"> against ⚪ <@"+bob.ID+">, <@"+erin.ID+">.") {
+		t.Errorf("alice's Start after dave's ban = %q, want the game started", m.Text())
+	}
+	if got := now(others); got.Buttons()[0].Disabled || strings.Contains(got.Text(), "Withdrawn") {
+		t.Errorf("carol's challenge to bob after dave's ban = %q, want it open", got.Text())
+	}
+	if _, err := e.store.Challenge(context.Background(), others.InteractionID); err != nil {
+		t.Errorf("carol's challenge to bob is gone: %v", err)
 	}
 }
 
