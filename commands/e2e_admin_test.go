@@ -870,8 +870,8 @@ func testE2EAdminAbortsAndPools(t *testing.T, e *env) {
 	e.do(e.set(ch, ann, "global_ratings", "off"))
 	e.startGame(ch, alice, bob, 9)
 	e.playOut(ch, alice, bob, append(append([]string{}, opening9...), "B2", "H8"))
-	if m := e.do(e.slash(ch, bob, "resign")); strings.Contains(m.Text(), "📈") {
-		t.Errorf("with all ratings off the game was rated: %q", m.Text())
+	if m := e.do(e.slash(ch, bob, "resign")); strings.Contains(m.Text(), "📈") || !strings.Contains(m.Text(), "\nNot rated: ratings are off on this server, as its admins chose.") {
+		t.Errorf("with all ratings off the game's end = %q, want it not rated, saying why", m.Text())
 	}
 	if got := e.rating(storage.GlobalPool, alice.ID); got != global {
 		t.Errorf("with all ratings off alice's global rating moved: %s -> %s", global, got)

@@ -77,9 +77,11 @@ func (a *App) LowerRatedColor(ctx context.Context, guildID string, challenger, o
 // in the server's pool for a game between two people on a server and in
 // the global one otherwise: "📈 Ratings on this server: @alice 1500 → 1662
 // (+162) · @bob 1500 → 1338 (−162)". A game that storage left unrated
-// although it was asked to rate it says why (unratedNote); the note is
-// empty for a rated:false game, and when the changes cannot be read (the
-// game is archived; only the note is lost, and logged).
+// although it was asked to rate it says why: the room's UnratedNote, both
+// rating pools turned off by the server's admins, or the limit of rated
+// games between two players. The note is empty for a rated:false game,
+// and when the changes cannot be read (the game is archived; only the
+// note is lost, and logged).
 func (a *App) RatingNote(ctx context.Context, g *storage.Game) string {
 	changes, err := a.stats.GameRatingChanges(ctx, g.ID)
 	if err != nil {
@@ -112,6 +114,9 @@ func (a *App) RatingNote(ctx context.Context, g *storage.Game) string {
 	if len(parts) == 0 {
 		if note := a.roomOf(g).UnratedNote(g); note != "" || g.Unrated {
 			return note
+		}
+		if st, err := a.Settings(ctx, g.GuildID); err == nil && st.ServerRatingsOff && st.GlobalRatingsOff {
+			return "Not rated: ratings are off on this server, as its admins chose."
 		}
 		if again, limited, _ := a.pairLimit(ctx, g, a.Now()); limited {
 			return fmt.Sprintf("Not rated: %s and %s have finished %d rated games against each other in the last 24 hours, the most that count (so that nobody can farm a rating); a rated game between them counts again <t:%d:R>.",
