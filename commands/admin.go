@@ -114,14 +114,6 @@ func optionalReason(r *Request) (string, error) {
 	return reason, nil
 }
 
-// settingsWriteError is the error of a write of a server's settings.
-func settingsWriteError(err error) error {
-	if errors.Is(err, storage.ErrConflict) {
-		return UserErr(ErrConflict, "Another admin changed this server's settings at the same moment, so yours was not applied. Look at `/go-admin settings show` and try again.")
-	}
-	return err
-}
-
 // ---- settings
 
 func (a *App) adminSettingsShow(ctx context.Context, r *Request) error {
@@ -168,22 +160,74 @@ func (a *App) adminSettingsSet(ctx context.Context, r *Request) error {
 		return err
 	}
 	value, _ := r.String("value")
-	st, err := a.admin.Settings(ctx, r.Interaction.GuildID)
+	return a.changeSetting(ctx, r, name, label, "✅ **%s** (`%s`): %s → %s.", func(st *storage.Settings) (string, error) {
+		if err := a.setSetting(ctx, r, st, name, strings.TrimSpace(value)); err != nil {
+			return "", err
+		}
+		refusal, warning := a.ratedDefaults(st, name)
+		if refusal != "" {
+			return "", UserErr(ErrBadOption, refusal)
+		}
+		if name == "bot_levels" {
+			warning = strings.TrimSpace(warning + "\n" + a.gamesWithoutBot(st))
+		}
+		return warning, nil
+	})
+}
+
+func (a *App) adminSettingsReset(ctx context.Context, r *Request) error {
+	name, label, err := adminSetting(r)
 	if err != nil {
 		return err
 	}
-	before := a.settingValue(st, name)
-	if err := a.setSetting(ctx, r, st, name, strings.TrimSpace(value)); err != nil {
-		return err
+	return a.changeSetting(ctx, r, name, label, "↩️ **%s** (`%s`) reset: %s → %s.", func(st *storage.Settings) (string, error) {
+		resetSetting(st, name)
+		refusal, warning := a.ratedDefaults(st, name)
+		if refusal != "" {
+			warning = strings.TrimSpace("⚠️ " + refusal + "\n" + warning)
+		}
+		return warning, nil
+	})
+}
+
+// settingsTries bounds how often a change of a setting is applied again
+// when other settings keep changing under it.
+const settingsTries = 5
+
+// changeSetting changes the setting name of r's server with change (which
+// sets or resets it, and returns a warning for the answer or why it is
+// refused) and stores it with its log entry (putSetting). When another
+// admin changed the settings at the same moment (a version conflict), it
+// reads them again and applies change once more, checked again against
+// the settings as they now are; it refuses only when that admin changed
+// this very setting, whose value would otherwise be overwritten unseen.
+// Each change is stored, and logged, once.
+func (a *App) changeSetting(ctx context.Context, r *Request, name, label, echo string, change func(st *storage.Settings) (warning string, err error)) error {
+	first := ""
+	for try := 1; ; try++ {
+		st, err := a.admin.Settings(ctx, r.Interaction.GuildID)
+		if err != nil {
+			return err
+		}
+		before := a.settingValue(st, name)
+		switch {
+		case try == 1:
+			first = before
+		case before != first:
+			return UserErr(ErrConflict, fmt.Sprintf("Another admin changed **%s** (`%s`) at the same moment (%s → %s), so yours was not applied. Look at `/go-admin settings show` and try again if need be.", label, name, first, before))
+		}
+		warning, err := change(st)
+		if err != nil {
+			return err
+		}
+		err = a.putSetting(ctx, r, st, name, label, before, echo, warning)
+		if !errors.Is(err, storage.ErrConflict) {
+			return err
+		}
+		if try == settingsTries {
+			return UserErr(ErrConflict, "Other admins kept changing this server's settings at the same moment, so yours was not applied. Look at `/go-admin settings show` and try again.")
+		}
 	}
-	refusal, warning := a.ratedDefaults(st, name)
-	if refusal != "" {
-		return UserErr(ErrBadOption, refusal)
-	}
-	if name == "bot_levels" {
-		warning = strings.TrimSpace(warning + "\n" + a.gamesWithoutBot(st))
-	}
-	return a.putSetting(ctx, r, st, name, label, before, "✅ **%s** (`%s`): %s → %s.", warning)
 }
 
 // gamesWithoutBot warns, a line for each game, of the games none of whose
@@ -197,24 +241,6 @@ func (a *App) gamesWithoutBot(st *storage.Settings) string {
 		}
 	}
 	return strings.Join(lines, "\n")
-}
-
-func (a *App) adminSettingsReset(ctx context.Context, r *Request) error {
-	name, label, err := adminSetting(r)
-	if err != nil {
-		return err
-	}
-	st, err := a.admin.Settings(ctx, r.Interaction.GuildID)
-	if err != nil {
-		return err
-	}
-	before := a.settingValue(st, name)
-	resetSetting(st, name)
-	refusal, warning := a.ratedDefaults(st, name)
-	if refusal != "" {
-		warning = strings.TrimSpace("⚠️ " + refusal + "\n" + warning)
-	}
-	return a.putSetting(ctx, r, st, name, label, before, "↩️ **%s** (`%s`) reset: %s → %s.", warning)
 }
 
 // ratedDefaults asks each room whether st, changed in its setting name,
@@ -247,7 +273,7 @@ func (a *App) putSetting(ctx context.Context, r *Request, st *storage.Settings, 
 	e := audit(r, storage.AuditSettings, name, "")
 	e.Before, e.After = before, after
 	if err := a.admin.PutSettings(ctx, st, e); err != nil {
-		return settingsWriteError(err)
+		return err // storage.ErrConflict: changeSetting tries again
 	}
 	a.log.Info("server setting changed", "guild", st.GuildID, "setting", name, "by", r.User.ID, "before", before, "after", after)
 	done := fmt.Sprintf(echo, label, name, before, after)

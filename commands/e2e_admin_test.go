@@ -336,6 +336,91 @@ func TestE2EAdminSettings(t *testing.T) {
 	e.refused(e.adminCmd(ch, ann, "log", discordtest.Int("page", 4)), "There are only 3 pages.")
 }
 
+// settingsRace is the bot's store with another admin's change of the
+// server's settings made just before the bot's next PutSettings, as if
+// both had pressed Enter at the same moment.
+type settingsRace struct {
+	commands.Store
+	mu    sync.Mutex
+	other func() // run once, before the next PutSettings
+}
+
+func (s *settingsRace) PutSettings(ctx context.Context, st *storage.Settings, e storage.AuditEntry) error {
+	s.mu.Lock()
+	other := s.other
+	s.other = nil
+	s.mu.Unlock()
+	if other != nil {
+		other()
+	}
+	return s.Store.PutSettings(ctx, st, e)
+}
+
+// TestE2EAdminSettingsAtOnce: two admins changing different settings at
+// the same moment both succeed: the change that finds the settings
+// changed under it is applied again to them (and checked again), and
+// each change is stored and logged once. Only a change of the same
+// setting at the same moment is refused, saying what the other admin
+// set; the refused change is not stored nor logged.
+func TestE2EAdminSettingsAtOnce(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	race := &settingsRace{}
+	e.wrapStore = func(s commands.Store) commands.Store {
+		race.Store = s
+		return race
+	}
+	e.restart()
+	ch := e.d.GuildChannel("general")
+	ann, _, _ := e.admins()
+	// bea's change, stored directly, with its entry, as her own
+	// /go-admin settings set would.
+	bea := func(change func(*storage.Settings), name, before, after string) func() {
+		return func() {
+			ctx := context.Background()
+			st, err := e.store.Settings(ctx, e.d.GuildID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			change(st)
+			entry := storage.AuditEntry{GuildID: e.d.GuildID, By: storage.Player{UserID: "1300000000000000001", Name: "bea"}, Action: storage.AuditSettings, Target: name, Before: before, After: after}
+			if err := e.store.PutSettings(ctx, st, entry); err != nil {
+				t.Errorf("bea's change: %v", err)
+			}
+		}
+	}
+
+	race.mu.Lock()
+	race.other = bea(func(st *storage.Settings) { st.MaxGames = 3 }, "max_games", "no limit", "3")
+	race.mu.Unlock()
+	e.said(e.set(ch, ann, "size", "13"), "✅ **Default size** (`size`): gobot's default (19×19) → 13×13.")
+	// ann's komi, fine on 13×13 (the default board when she chose it),
+	// is checked again on bea's 9×9, where rated games could not take it.
+	race.mu.Lock()
+	race.other = bea(func(st *storage.Settings) { st.Size = 9 }, "size", "13×13", "9×9")
+	race.mu.Unlock()
+	e.said(e.set(ch, ann, "komi", "30"), "With komi 30 and chinese rules, a rated game on 9×9, this server's default board, gives 10.4 ranks of head start, more than the 9.5 a rated game may: "+
+		"every `/go challenge` and `/go bot` here would be refused unless it said `rated:false` or its own `komi:`. Choose a komi nearer the ruleset's (7.5), or reset `komi`.")
+	race.mu.Lock()
+	race.other = bea(func(st *storage.Settings) { st.Size = 19 }, "size", "9×9", "19×19")
+	race.mu.Unlock()
+	e.said(e.set(ch, ann, "size", "13"), "Another admin changed **Default size** (`size`) at the same moment (9×9 → 19×19), so yours was not applied. Look at `/go-admin settings show` and try again if need be.")
+
+	st, err := e.store.Settings(context.Background(), e.d.GuildID)
+	if err != nil || st.Size != 19 || st.MaxGames != 3 || st.Komi != nil {
+		t.Errorf("settings = %+v, %v; want bea's 19×19 and her limit of 3, and no komi", st, err)
+	}
+	want := []string{
+		"bea settings max_games | no limit → 3 | ",
+		"ann settings size | gobot's default (19×19) → 13×13 | ",
+		"bea settings size | 13×13 → 9×9 | ",
+		"bea settings size | 9×9 → 19×19 | ",
+	}
+	if got := e.adminLog(); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("log =\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
 // TestE2EAdminGameChannels: with a game channel set, games start only
 // there and in its threads, refused elsewhere privately naming it; stats
 // and help work everywhere; the server's defaults, bot levels, limit, TTL

@@ -160,7 +160,10 @@ type env struct {
 	offer goroom.Players
 	// workers, when set, is Options.BotWorkers.
 	workers int
-	dbPath  string
+	// wrapStore, when set before start, wraps the store the bot uses (a
+	// test's hook between the bot and storage).
+	wrapStore func(commands.Store) commands.Store
+	dbPath    string
 	// pgURL, when set, is the PostgreSQL database the bot uses instead
 	// of a bbolt file at dbPath (see newEnvPostgres).
 	pgURL string
@@ -337,11 +340,15 @@ func (e *env) start() {
 		store = bolt
 	}
 	scan := &scanSignal{Store: store, scanned: make(chan struct{})}
+	var used commands.Store = scan
+	if e.wrapStore != nil {
+		used = e.wrapStore(scan)
+	}
 	app, err := commands.New(commands.Options{
 		AppID:      e.d.AppID,
 		GuildID:    e.d.GuildID,
 		Discord:    commands.NewREST(e.d.URL, e.d.Token, nil),
-		Store:      scan,
+		Store:      used,
 		Rooms:      []commands.NewRoom{goroom.New(e.offered(), e.reviewer), draughtsroom.New(nil)},
 		BotWorkers: e.workers,
 		Logger:     slog.New(slog.NewTextHandler(e.logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
