@@ -480,34 +480,37 @@ func parseTTL(v string) (time.Duration, error) {
 }
 
 // gameChannels reads the game channels named in value: channel mentions
-// or IDs, each a channel of this server.
+// or IDs, each a channel of this server, at most maxChannels of them (a
+// channel named twice counts once).
 func (a *App) gameChannels(ctx context.Context, r *Request, value string) ([]string, error) {
 	fields := strings.FieldsFunc(value, func(c rune) bool { return c == ',' || unicode.IsSpace(c) })
 	if len(fields) == 0 {
 		return nil, UserErr(ErrBadOption, "Name the channels where games may start, like #go-games; reset `channels` to allow games anywhere.")
 	}
-	if len(fields) > maxChannels {
-		return nil, UserErr(ErrBadOption, fmt.Sprintf("At most %d game channels.", maxChannels))
-	}
-	look, _ := a.opts.Discord.(channelLookup)
 	var out []string
 	for _, f := range fields {
 		m := channelRef.FindStringSubmatch(f)
 		if m == nil {
 			return nil, UserErr(ErrBadOption, fmt.Sprintf("%s is not a channel: name channels as #channel (or by their ID).", Quote(f)))
 		}
-		id := m[1] + m[2]
-		if look != nil {
-			ch, err := look.Channel(ctx, id)
-			if errors.Is(err, ErrDiscordNotFound) || errors.Is(err, ErrDiscordForbidden) || (err == nil && ch.GuildID != r.Interaction.GuildID) {
-				return nil, UserErr(ErrBadOption, fmt.Sprintf("I know no channel <#%s> on this server: name channels of this server that I can see.", id))
-			}
-			if err != nil {
-				return nil, err
-			}
-		}
-		if !slices.Contains(out, id) {
+		if id := m[1] + m[2]; !slices.Contains(out, id) {
 			out = append(out, id)
+		}
+	}
+	if len(out) > maxChannels {
+		return nil, UserErr(ErrBadOption, fmt.Sprintf("At most %d game channels, not %d.", maxChannels, len(out)))
+	}
+	look, ok := a.opts.Discord.(channelLookup)
+	if !ok {
+		return out, nil // the console: taken as named
+	}
+	for _, id := range out {
+		ch, err := look.Channel(ctx, id)
+		if errors.Is(err, ErrDiscordNotFound) || errors.Is(err, ErrDiscordForbidden) || (err == nil && ch.GuildID != r.Interaction.GuildID) {
+			return nil, UserErr(ErrBadOption, fmt.Sprintf("I know no channel <#%s> on this server: name channels of this server that I can see.", id))
+		}
+		if err != nil {
+			return nil, err
 		}
 	}
 	return out, nil

@@ -1425,7 +1425,8 @@ func TestE2EAdminChannelsLater(t *testing.T) {
 
 // TestE2EAdminSettingsForms: a size is 9, 13 or 19, written alone or as
 // the square NxN (N×N); a board that is not square, or any other form, is
-// refused and changes nothing; komi -0 is 0.
+// refused and changes nothing; komi -0 is 0; of the 25 game channels at
+// most, a channel named twice counts once.
 func TestE2EAdminSettingsForms(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
@@ -1446,6 +1447,18 @@ func TestE2EAdminSettingsForms(t *testing.T) {
 	if got := e.settingsNow(); !strings.Contains(got, `"komi":0,`) {
 		t.Errorf("settings stored = %s, want komi 0", got)
 	}
+	// At most 25 game channels, each counted once however often it is
+	// named (as a mention or by its ID).
+	var channels []string
+	for i := range 26 {
+		channels = append(channels, e.d.GuildChannel(fmt.Sprint("games-", i)).ID)
+	}
+	twice := "<#" + strings.Join(channels[:25], "> <#") + "> " + channels[0]
+	if m := e.do(e.set(ch, ann, "channels", twice)); !strings.HasPrefix(m.Text(), "✅ **Game channels** (`channels`): anywhere → <#"+channels[0]+">, ") ||
+		strings.Count(m.Text(), "<#") != 25 {
+		t.Errorf("25 channels, one named twice: %q, want them set, each once", m.Text())
+	}
+	e.refused(e.set(ch, ann, "channels", strings.Join(channels, " ")), "At most 25 game channels, not 26.")
 }
 
 // TestE2EAdminKomiRated: a komi (or a size, or a ruleset) with which a
