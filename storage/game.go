@@ -367,29 +367,29 @@ type Ballot struct {
 }
 
 // Counts returns the votes each move has now, and the moves most voted
-// first; of moves with as many votes, the one that reached that count
-// first comes first.
+// first; of moves with as many votes, the one that has held that count
+// the longest comes first: the one that reached it first, counted from the
+// last time it rose to it (a move that lost a vote and won it back
+// reached its count again only then).
 func (v *Vote) Counts() (map[string]int, []string) {
-	tally := func(upTo int) map[string]int {
-		latest := map[string]string{} // user -> move
-		counts := map[string]int{}
-		for _, b := range v.Ballots[:upTo] {
-			if old, ok := latest[b.UserID]; ok {
-				counts[old]--
-			}
-			latest[b.UserID] = b.Move
-			counts[b.Move]++
-		}
-		return counts
+	type level struct {
+		move string
+		n    int
 	}
-	counts := tally(len(v.Ballots))
-	reached := map[string]int{} // move -> the ballot after which it first had its count
-	for i := 1; i <= len(v.Ballots); i++ {
-		for m, n := range tally(i) {
-			if _, ok := reached[m]; !ok && n >= counts[m] && counts[m] > 0 {
-				reached[m] = i
-			}
+	latest := map[string]string{} // user -> move
+	counts := map[string]int{}
+	rose := map[level]int{} // the ballot at which a move last rose to n votes
+	for i, b := range v.Ballots {
+		old, ok := latest[b.UserID]
+		if ok && old == b.Move {
+			continue // the same vote again changes nothing
 		}
+		if ok {
+			counts[old]--
+		}
+		latest[b.UserID] = b.Move
+		counts[b.Move]++
+		rose[level{b.Move, counts[b.Move]}] = i
 	}
 	var order []string
 	for m, n := range counts {
@@ -403,7 +403,7 @@ func (v *Vote) Counts() (map[string]int, []string) {
 		if counts[a] != counts[b] {
 			return counts[b] - counts[a]
 		}
-		return reached[a] - reached[b]
+		return rose[level{a, counts[a]}] - rose[level{b, counts[b]}]
 	})
 	return counts, order
 }

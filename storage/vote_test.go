@@ -7,8 +7,8 @@ import (
 )
 
 // TestVoteCounts: a person's latest ballot is their vote; the most voted
-// move comes first, and of moves with as many votes the one that reached
-// that count first.
+// move comes first, and of moves with as many votes the one that has held
+// that count the longest.
 func TestVoteCounts(t *testing.T) {
 	t0 := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
 	b := func(user, move string, s int) Ballot {
@@ -25,6 +25,9 @@ func TestVoteCounts(t *testing.T) {
 		{"a tie goes to the first to reach the count", []Ballot{b("1", "D4", 1), b("2", "C3", 2), b("3", "C3", 3), b("4", "D4", 4)}, []string{"C3", "D4"}, map[string]int{"C3": 2, "D4": 2}},
 		{"a changed vote", []Ballot{b("1", "D4", 1), b("2", "D4", 2), b("3", "C3", 3), b("1", "C3", 4)}, []string{"C3", "D4"}, map[string]int{"C3": 2, "D4": 1}},
 		// D4 had 1 vote from ballot 1 on, C3 reached 1 at ballot 3: D4 first.
+		// E5 has had 2 votes since ballot 4; F5 had 2 at ballot 3, lost one
+		// at ballot 5 and reached 2 again only at ballot 6: E5 first.
+		{"a count lost and won back", []Ballot{b("1", "E5", 1), b("2", "F5", 2), b("3", "F5", 3), b("4", "E5", 4), b("3", "G6", 5), b("5", "F5", 6)}, []string{"E5", "F5", "G6"}, map[string]int{"E5": 2, "F5": 2, "G6": 1}},
 		{"a withdrawn lead", []Ballot{b("1", "D4", 1), b("2", "D4", 2), b("3", "C3", 3), b("2", "pass", 4)}, []string{"D4", "C3", "pass"}, map[string]int{"D4": 1, "C3": 1, "pass": 1}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {

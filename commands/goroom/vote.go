@@ -18,7 +18,8 @@ import (
 // A vote game is "the server against gobot": one side is the people of a
 // channel (a storage.Player with Crowd set), who vote on each move with
 // /go play or the buttons under the board; when the period ends the legal
-// move with most votes is played (ties: the first to reach that count).
+// move with most votes is played (ties: the one that has held that count
+// longest, storage.Vote.Counts).
 // A period without votes begins again once; after a second the game is
 // adjourned until someone votes. The bot answers as in any bot game.
 
@@ -315,7 +316,7 @@ func (a *room) btnVote(ctx context.Context, r *commands.Request) error {
 }
 
 // closeVote ends g's vote at its deadline: the legal move with most votes
-// is played (ties: the first to reach that count) and announced; without a
+// is played (ties: the one that has held that count longest) and announced; without a
 // vote the period begins again once, and then the game is adjourned.
 func (a *room) closeVote(ctx context.Context, g *storage.Game) error {
 	now := a.Now()
