@@ -198,3 +198,55 @@ func testE2EVotesAtOnce(t *testing.T, e *env) {
 		t.Errorf("counts after twelve votes at once = %v, want 4 each", counts)
 	}
 }
+
+// TestE2EVoteBanAndTie: the ballots of people banned while the vote is
+// open do not count when it closes; and a tie goes to the move that has
+// held its count longest, not to one that lost a vote and won it back.
+func TestE2EVoteBanAndTie(t *testing.T) { httpMode(t, testE2EVoteBanAndTie) }
+
+func testE2EVoteBanAndTie(t *testing.T, e *env) {
+	ch := e.d.GuildChannel("general")
+	admin := e.d.NewUser("admin")
+	admin.Permissions = discordtest.PermServerAdmin
+	var v []discordtest.User
+	for _, name := range []string{"eve", "dan", "cid", "v4", "v5"} {
+		v = append(v, e.d.NewUser(name))
+	}
+	eve, dan, cid := v[0], v[1], v[2]
+	e.do(e.slash(ch, eve, "vote", discordtest.Str("level", "tester"), discordtest.Int("size", 9), discordtest.Str("period", "1m"), discordtest.Str("color", "black")))
+	for _, b := range []struct {
+		u    discordtest.User
+		move string
+	}{{eve, "E5"}, {dan, "D4"}, {cid, "E5"}} {
+		if m := e.do(e.play(ch, b.u, b.move)); !strings.Contains(m.Text(), "🗳️ Your vote: **"+b.move+"**.") {
+			t.Fatalf("%s votes %s: %q", b.u.Username, b.move, m.Text())
+		}
+	}
+	for _, u := range []discordtest.User{eve, cid} {
+		e.do(e.adminCmd(ch, admin, "ban", discordtest.UserOpt("user", u), discordtest.Str("reason", "trolling the vote")))
+	}
+	e.clock.Advance(time.Minute)
+	e.waitMoves("the vote's move and gobot's answer", ch.ID, 2)
+	want := "🗳️ The vote chose **D4**: 1 vote of 1 voter (dan)."
+	e.d.WaitFor("the vote's announcement", func() bool { return len(e.publicWith(ch.ID, "🗳️ The vote chose")) > 0 })
+	if got := e.publicWith(ch.ID, "🗳️ The vote chose")[0].Text(); !strings.HasPrefix(got, want) {
+		t.Errorf("announcement = %q, want %q: the banned voters' E5 does not count", got, want)
+	}
+
+	// dan E5, v4 F5, and F5 2 at the third ballot; v4's change to G6 takes
+	// it back to 1; E5 2 at the fifth ballot; v5 F5 brings it back to 2
+	// only at the sixth. E5 has held 2 longer.
+	for _, b := range []struct {
+		u    discordtest.User
+		move string
+	}{{dan, "E5"}, {v[3], "F5"}, {e.d.NewUser("v6"), "F5"}, {v[3], "G6"}, {e.d.NewUser("v7"), "E5"}, {v[4], "F5"}} {
+		e.do(e.play(ch, b.u, b.move))
+	}
+	e.clock.Advance(time.Minute)
+	e.waitMoves("the second vote's move and gobot's answer", ch.ID, 4)
+	want = "🗳️ The vote chose **E5**: 2 votes of 5 voters (dan, v7)."
+	e.d.WaitFor("the second announcement", func() bool { return len(e.publicWith(ch.ID, "🗳️ The vote chose")) > 1 })
+	if got := e.publicWith(ch.ID, "🗳️ The vote chose")[1].Text(); !strings.HasPrefix(got, want) {
+		t.Errorf("announcement = %q, want %q", got, want)
+	}
+}

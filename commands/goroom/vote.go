@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -321,14 +322,18 @@ func (a *room) btnVote(ctx context.Context, r *commands.Request) error {
 func (a *room) closeVote(ctx context.Context, g *storage.Game) error {
 	now := a.Now()
 	c := goOf(g).ToPlay()
-	_, order := g.Vote.Counts()
+	vote, err := a.countedVote(ctx, g)
+	if err != nil {
+		return err
+	}
+	_, order := vote.Counts()
 	for _, mv := range order {
 		m, err := engine.ReadMove(c, mv, goOf(g).Size())
 		if err != nil || goOf(g).Check(m) != nil {
 			continue
 		}
-		voters := g.Vote.Voters(mv)
-		total := len(distinctVoters(g.Vote))
+		voters := vote.Voters(mv)
+		total := len(distinctVoters(vote))
 		if g.VoteLog == nil {
 			g.VoteLog = map[int][]string{}
 		}
@@ -351,20 +356,45 @@ func (a *room) closeVote(ctx context.Context, g *storage.Game) error {
 		}
 		return a.announce(ctx, g, text)
 	}
-	v := *g.Vote
+	v := *vote
 	text := ""
+	nobody, period := "Nobody voted", "Nobody voted in two periods"
+	if len(g.Vote.Ballots) > 0 {
+		nobody, period = "No vote counts (its voters are banned on this server)", "No vote counted in two periods (the voters are banned on this server)"
+	}
 	if !v.Restarted {
 		v.Deadline, v.Restarted = now.Add(g.VotePeriod), true
-		text = fmt.Sprintf("🗳️ Nobody voted: the vote stays open, closing <t:%d:R>. Vote with `/go play move:`.", v.Deadline.Unix())
+		text = fmt.Sprintf("🗳️ %s: the vote stays open, closing <t:%d:R>. Vote with `/go play move:`.", nobody, v.Deadline.Unix())
 	} else {
 		v.Deadline = time.Time{}
-		text = "🗳️ Nobody voted in two periods: the game is adjourned. The next vote with `/go play move:` opens a new period."
+		text = "🗳️ " + period + ": the game is adjourned. The next vote with `/go play move:` opens a new period."
 	}
 	g.Vote = &v
 	if err := a.UpdateGame(ctx, g); err != nil {
 		return err
 	}
 	return a.announce(ctx, g, text)
+}
+
+// countedVote is g's vote as it counts when it closes: without the
+// ballots of people banned on g's server while it was open (castVote
+// refuses the votes of people banned before).
+func (a *room) countedVote(ctx context.Context, g *storage.Game) (*storage.Vote, error) {
+	banned := map[string]bool{}
+	for id := range distinctVoters(g.Vote) {
+		switch err := a.NotBanned(ctx, g.GuildID, storage.Player{UserID: id}, false); {
+		case errors.Is(err, commands.ErrForbidden):
+			banned[id] = true
+		case err != nil:
+			return nil, err
+		}
+	}
+	if len(banned) == 0 {
+		return g.Vote, nil
+	}
+	v := *g.Vote
+	v.Ballots = slices.DeleteFunc(slices.Clone(v.Ballots), func(b storage.Ballot) bool { return banned[b.UserID] })
+	return &v, nil
 }
 
 // announce posts g's board with a note, outside any interaction.
