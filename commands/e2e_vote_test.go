@@ -250,3 +250,66 @@ func testE2EVoteBanAndTie(t *testing.T, e *env) {
 		t.Errorf("announcement = %q, want %q", got, want)
 	}
 }
+
+// TestE2EVoteNewestBoard: the votes show on the newest board, with its
+// buttons and its note: a /go board asked for while gobot makes its first
+// move, and one asked for in a round.
+func TestE2EVoteNewestBoard(t *testing.T) { httpMode(t, testE2EVoteNewestBoard) }
+
+func testE2EVoteNewestBoard(t *testing.T, e *env) {
+	ch := e.d.GuildChannel("general")
+	v1, v2 := e.d.NewUser("v1"), e.d.NewUser("v2")
+	e.do(e.slash(ch, v1, "vote", discordtest.Str("level", "slow"), discordtest.Int("size", 9), discordtest.Str("period", "1m"), discordtest.Str("color", "white")))
+	e.thinking("slow")
+	it := e.slash(ch, v2, "board")
+	answer := make(chan discordtest.Message)
+	go func() { answer <- e.do(it) }()
+	e.d.WaitFor("/go board to wait for gobot's move", func() bool { m, ok := e.d.Original(it); return ok && m.Deferred })
+	close(e.players.gate)
+	first := <-answer
+	e.kept(ch.ID, first.ID)
+	deadline := e.game(ch.ID).Vote.Deadline.Unix()
+	// shows is what board id shows now: its text and its buttons.
+	shows := func(id string) (string, []string) {
+		m, _ := e.d.Message(id)
+		var labels []string
+		for _, b := range m.Buttons() {
+			labels = append(labels, b.Label)
+		}
+		return m.Text(), labels
+	}
+	check := func(id, votes string, buttons ...string) {
+		t.Helper()
+		text, labels := shows(id)
+		for _, want := range []string{"⚫ gobot (slow) played **A9**.", fmt.Sprintf("🗳️ %s. The move is played <t:%d:R>.", votes, deadline)} {
+			if !strings.Contains(text, want) {
+				t.Errorf("board %s = %q, want it to say %q", id, text, want)
+			}
+		}
+		if !slices.Equal(labels, buttons) {
+			t.Errorf("board %s has the buttons %q, want %q", id, labels, buttons)
+		}
+	}
+	check(first.ID, "No votes yet", "Vote pass")
+	e.do(e.play(ch, v2, "D4"))
+	e.do(e.play(ch, v1, "E4"))
+	check(first.ID, "Votes: **D4** 1 · **E4** 1", "Vote D4", "Vote E4", "Vote pass")
+
+	// A /go board in the round becomes the board the votes show on.
+	second := e.do(e.slash(ch, v2, "board"))
+	e.kept(ch.ID, second.ID)
+	check(second.ID, "Votes: **D4** 1 · **E4** 1", "Vote D4", "Vote E4", "Vote pass")
+	before, _ := e.d.Message(first.ID)
+	e.do(e.play(ch, e.d.NewUser("v3"), "E4"))
+	check(second.ID, "Votes: **E4** 2 · **D4** 1", "Vote E4", "Vote D4", "Vote pass")
+	if after, _ := e.d.Message(first.ID); after.Edits != before.Edits {
+		t.Errorf("the older board was edited after the newer one was shown: %q", after.Text())
+	}
+}
+
+// kept waits until the game in channelID has recorded board id, as a
+// board its votes show on.
+func (e *env) kept(channelID, id string) {
+	e.t.Helper()
+	e.d.WaitFor("board "+id+" to be recorded", func() bool { return slices.Contains(e.game(channelID).Delivery.MessageIDs, id) })
+}

@@ -318,12 +318,17 @@ func (a *App) AnswerGame(ctx context.Context, r *Request, g *storage.Game, note 
 	return a.ReplyBoard(ctx, r, g, m)
 }
 
-// ReplyBoard answers r with m, a board of g, and keeps its message's ID
-// (KeepBoardID) when it is public: the game's newest board.
+// ReplyBoard answers r with m, a board of g. When it is public, it keeps
+// its message's ID (KeepBoardID: the game's newest board) and tells g's
+// room of it when Discord says which it is (a vote game shows its votes on
+// its newest board).
 func (a *App) ReplyBoard(ctx context.Context, r *Request, g *storage.Game, m *Message) error {
 	sent, err := r.ReplyMessage(ctx, m)
 	if err == nil && !m.Ephemeral {
 		a.KeepBoardID(ctx, g, sent)
+		if p := a.phases(g); p != nil && sent != nil {
+			p.Posted(ctx, g, sent)
+		}
 	}
 	return err
 }

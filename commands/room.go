@@ -278,7 +278,8 @@ type Phases interface {
 	// Due handles g when it is due and the deadline is one of the room's
 	// own (a scoring phase's, a vote's), not the clock's: handled says so.
 	Due(ctx context.Context, g *storage.Game) (handled bool, err error)
-	// Posted is told of every board message posted for g.
+	// Posted is told of every board message posted for g, and of every
+	// board answered whose message Discord named (after a deferral).
 	Posted(ctx context.Context, g *storage.Game, m *discordgo.Message)
 	// TeamTimeUp handles a team player's time running out on a casual
 	// clock: done when a teammate plays on, false when the team loses.

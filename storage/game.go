@@ -356,6 +356,10 @@ type Vote struct {
 	Ballots   []Ballot  `json:"ballots,omitempty"`
 	Deadline  time.Time `json:"deadline,omitzero"`
 	Restarted bool      `json:"restarted,omitempty"` // the period began again once for want of votes
+	// Note is the note of the board the vote opened on (what gobot
+	// played), which the board keeps when it is drawn again with the
+	// votes.
+	Note string `json:"note,omitempty"`
 }
 
 // Ballot is one person's vote for a move.

@@ -33,7 +33,7 @@ func (a *room) goRoutes(rt *commands.Router) {
 	command("go/pass", a.OnGame(a.pass))
 	command("go/resign", a.OnGame(a.resign))
 	command("go/undo", a.OnGame(a.undo))
-	command("go/board", a.CmdBoardHere)
+	command("go/board", a.cmdBoard)
 	command("go/sgf", a.CmdRecord)
 	command("go/replay", a.CmdReplay)
 	command("go/review", a.cmdReview)
@@ -264,6 +264,7 @@ func (a *room) apply(ctx context.Context, g *storage.Game, m engine.Move) (strin
 			note += "\n" + uncertainNote(unsure)
 		}
 	}
+	openVote(g, now, note)
 	if err := a.UpdateGame(ctx, g); err != nil {
 		return "", err
 	}

@@ -135,9 +135,13 @@ func title(g *storage.Game) string {
 }
 
 // boardMessage is the message showing a game in play: the note (what just
-// happened), the picture, the status and the Pass / Resign / Undo buttons.
-// The player to move is pinged when a human plays a human.
+// happened; in a vote game without one, the note its vote opened with),
+// the picture, the status and the Pass / Resign / Undo buttons. The
+// player to move is pinged when a human plays a human.
 func boardMessage(g *storage.Game, now time.Time, note string) (*commands.Message, error) {
+	if note == "" && g.Vote != nil {
+		note = g.Vote.Note
+	}
 	f, name, err := boardFile(g, view{})
 	if err != nil {
 		return nil, err

@@ -79,7 +79,10 @@ func (a *room) cmdVote(ctx context.Context, r *commands.Request) error {
 	now := a.Now()
 	g := &storage.Game{ID: it.ID, ChannelID: it.ChannelID, GuildID: it.GuildID, Sides: storage.Sides(black, white), State: engine.Own(eg), CreatedAt: now,
 		Unrated: true, VotePeriod: period, Delivery: storage.Delivery{Followup: commands.FollowupOf(it, now)}}
-	syncVote(g, now)
+	intro := fmt.Sprintf("🗳️ **This channel against gobot %s**: everyone here plays %s %s by vote (%s, unrated). "+
+		"Vote with `/go play move:` or a button; a vote can be changed until the period of %s ends, and the move with most votes is played.",
+		level, stoneEmoji(c), c, describeSetup(s.Size, s.Rules, eg.Handicap()), commands.HumanDuration(period))
+	openVote(g, now, intro)
 	if err := a.GameStore().CreateGame(ctx, g); err != nil {
 		if errors.Is(err, storage.ErrExists) {
 			return commands.ErrGameRunning
@@ -88,9 +91,6 @@ func (a *room) cmdVote(ctx context.Context, r *commands.Request) error {
 	}
 	a.Logger().Info("vote game started", "game", g.ID, "channel", g.ChannelID, "level", level)
 	a.KickClocks()
-	intro := fmt.Sprintf("🗳️ **This channel against gobot %s**: everyone here plays %s %s by vote (%s, unrated). "+
-		"Vote with `/go play move:` or a button; a vote can be changed until the period of %s ends, and the move with most votes is played.",
-		level, stoneEmoji(c), c, describeSetup(s.Size, s.Rules, eg.Handicap()), commands.HumanDuration(period))
 	if g.BotToMove() {
 		// gobot moves first: its worker posts the board the vote is on.
 		return r.Reply(ctx, &commands.Message{Content: intro + "\ngobot is thinking about its first move.", AllowedMentions: commands.NoMentions()})
@@ -145,6 +145,17 @@ func syncVote(g *storage.Game, now time.Time) {
 	}
 	if g.Vote == nil {
 		g.Vote = &storage.Vote{Deadline: now.Add(g.VotePeriod)}
+	}
+}
+
+// openVote is syncVote for a write whose board shows note (what gobot
+// played, or how the game begins): a vote that opens with it keeps the
+// note for its board, drawn again with the votes (refreshBoard).
+func openVote(g *storage.Game, now time.Time, note string) {
+	open := g.Vote != nil
+	syncVote(g, now)
+	if !open && g.Vote != nil {
+		g.Vote.Note = note
 	}
 }
 
@@ -233,14 +244,33 @@ func (a *room) keepVoteBoard(ctx context.Context, g *storage.Game, m *discordgo.
 	}
 }
 
+// cmdBoard is /go board (commands.CmdBoardHere). In a vote game its
+// answer becomes the newest board, the one the votes show on: the answer
+// is deferred, so that Discord names its message and keepVoteBoard keeps
+// it (see commands.Phases.Posted).
+func (a *room) cmdBoard(ctx context.Context, r *commands.Request) error {
+	g, err := a.LoadGame(ctx, r.Interaction.ChannelID)
+	switch {
+	case errors.Is(err, commands.ErrNoGame):
+		return a.CmdBoardHere(ctx, r) // the last game finished here
+	case err != nil:
+		return err
+	case isVoteGame(g):
+		if err := r.Defer(ctx, false); err != nil {
+			return err
+		}
+	}
+	return a.CmdBoard(ctx, r, g)
+}
+
 // refreshBoard edits the newest board of g to show it as it is now (the
-// votes so far), without a new message.
+// votes so far, under the note it opened with), without a new message.
 func (a *room) refreshBoard(ctx context.Context, g *storage.Game) {
 	newest := commands.NewestBoard(g)
 	if newest == "" {
 		return
 	}
-	m, err := boardMessage(g, a.Now(), "")
+	m, err := boardMessage(g, a.Now(), "") // with the note the vote opened with
 	if err == nil {
 		err = a.Discord().EditMessage(ctx, g.ChannelID, newest, m)
 	}
