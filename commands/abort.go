@@ -86,7 +86,7 @@ func (a *App) PlayerAbort(ctx context.Context, r *Request, g *storage.Game) erro
 		return err
 	}
 	a.log.Info("game aborted by a player", "game", g.ID, "by", r.User.ID, "moves", g.State.MoveCount())
-	a.disableBoards(ctx, g, false)
+	a.disableBoards(ctx, g, !botToMove(g))
 	return r.Reply(ctx, &Message{
 		Content: fmt.Sprintf("🚫 %s aborted the game %s after %s, before each player had made %d moves: it is recorded as aborted (%s) and never rated. The channel is free for a new game.",
 			Mention(by), a.gameTitle(g), Plural(g.State.MoveCount(), "move"), abortMoves, a.recordHint(g.Kind, g.ID)),

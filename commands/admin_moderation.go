@@ -58,7 +58,7 @@ func (a *App) adminAdjudicate(ctx context.Context, r *Request) error {
 	if _, over := g.State.Result(); over {
 		return ErrGameOver
 	}
-	moves, by := g.State.MoveCount(), UserPlayer(r.User)
+	moves, by, pending := g.State.MoveCount(), UserPlayer(r.User), botToMove(g)
 	e := audit(r, storage.AuditAdjudicate, g.ID, reason)
 	e.Before, e.After = fmt.Sprintf("in play after %s", Plural(moves, "move")), "Void"
 	if result == "annul" {
@@ -98,7 +98,7 @@ func (a *App) adminAdjudicate(ctx context.Context, r *Request) error {
 	} else if rn := a.RatingNote(ctx, g); rn != "" {
 		note += "\n" + rn
 	}
-	a.disableBoards(ctx, g, false)
+	a.disableBoards(ctx, g, !pending)
 	told := "its channel was told"
 	if err := a.PostBoard(ctx, g, &Message{Content: Clip(note, 2000), AllowedMentions: NoMentions()}); err != nil {
 		a.log.Warn("adjudicate: tell the channel", "game", g.ID, "err", err)
@@ -449,7 +449,7 @@ func (a *App) moderatorAbort(ctx context.Context, r *Request, g *storage.Game) e
 		return err
 	}
 	a.log.Info("game aborted by a moderator", "game", g.ID, "by", r.User.ID, "moves", moves)
-	a.disableBoards(ctx, g, false)
+	a.disableBoards(ctx, g, !botToMove(g)) // voidGame leaves g's state as it was
 	return r.Reply(ctx, &Message{
 		Content: Clip(fmt.Sprintf("🚫 %s, a moderator, aborted the game %s after %s: it is recorded as aborted (%s) and never rated. Reason: %s\nThe channel is free for a new game.",
 			Mention(by), a.gameTitle(g), Plural(moves, "move"), a.recordHint(g.Kind, g.ID), reason), 2000),

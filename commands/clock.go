@@ -267,22 +267,53 @@ func (a *App) timeUp(ctx context.Context, g *storage.Game) error {
 	return nil
 }
 
-// disableBoards removes the buttons of g's boards that can still be edited:
-// the answer to the game's last interaction while its token lasts (when
-// original), and the board messages whose IDs the game keeps.
+// disableBoards removes the buttons of g's newest board (RetireBoard with
+// the delivery g holds now). original says whether the answer to the
+// game's last interaction may be edited: not while it may still be a
+// deferred "thinking…" (a bot's move awaited), which an edit without
+// content would break.
 func (a *App) disableBoards(ctx context.Context, g *storage.Game, original bool) {
+	a.RetireBoard(ctx, g, g.Delivery, original)
+}
+
+// RetireBoard removes the buttons of the newest board of game g that d
+// knows of, once g is over: the answer to its last interaction (while its
+// token lasts, and when original allows it) or the newest board message
+// it keeps, whichever came last. It is one edit, however many boards the
+// game showed: the older ones were superseded by it, and their buttons
+// are refused as stale. An answer older than the token's 15 minutes
+// cannot be edited, and keeps its buttons.
+func (a *App) RetireBoard(ctx context.Context, g *storage.Game, d storage.Delivery, original bool) {
 	clear := &Message{ClearComponents: true}
-	if f := g.Delivery.Followup; original && f != nil && a.Now().Sub(f.At) < tokenLifetime {
+	kept := ""
+	for _, id := range d.MessageIDs {
+		if newerID(id, kept) {
+			kept = id
+		}
+	}
+	f := d.Followup
+	var err error
+	switch {
+	case f != nil && newerID(f.InteractionID, kept):
+		// The newest board is the answer to the last interaction, which
+		// only its token edits, and only once it is answered.
+		if !original || a.Now().Sub(f.At) >= tokenLifetime {
+			return
+		}
 		it := &discordgo.Interaction{ID: f.InteractionID, AppID: f.AppID, Token: f.Token, ChannelID: g.ChannelID}
-		if _, err := a.opts.Discord.EditOriginal(ctx, it, clear); err != nil {
-			a.log.Info("clock: disable the last board's buttons", "game", g.ID, "err", err)
-		}
+		_, err = a.opts.Discord.EditOriginal(ctx, it, clear)
+	case kept != "":
+		err = a.opts.Discord.EditMessage(ctx, g.ChannelID, kept, clear)
 	}
-	for _, id := range g.Delivery.MessageIDs {
-		if err := a.opts.Discord.EditMessage(ctx, g.ChannelID, id, clear); err != nil {
-			a.log.Info("clock: disable a board's buttons", "game", g.ID, "message", id, "err", err)
-		}
+	if err != nil {
+		a.log.Info("remove the last board's buttons", "game", g.ID, "err", err)
 	}
+}
+
+// newerID reports whether Discord ID a is newer than b (or b is empty):
+// IDs are snowflakes, which grow with time.
+func newerID(a, b string) bool {
+	return len(a) > len(b) || (len(a) == len(b) && a > b)
 }
 
 // remind mentions the player to move: a quarter of their time for this

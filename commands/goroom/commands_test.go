@@ -454,8 +454,13 @@ func TestResignNeedsConfirmation(t *testing.T) {
 	if !c.Message.Ephemeral {
 		t.Fatalf("resign button: %q, want a private confirmation", c.text())
 	}
-	c = only(t, tb.press(bob, c.buttonID(t, "Yes, resign")))
-	if !strings.Contains(c.text(), "wins by resignation") || !strings.Contains(c.text(), "B+R") {
+	// The board whose Resign was pressed loses its buttons, then the
+	// answer shows the result.
+	calls := tb.press(bob, c.buttonID(t, "Yes, resign"))
+	if len(calls) != 2 || calls[0].Op != "editmsg" || !calls[0].Message.ClearComponents {
+		t.Fatalf("resign: calls %+v, want the board's buttons removed, then the answer", calls)
+	}
+	if c := calls[1]; !strings.Contains(c.text(), "wins by resignation") || !strings.Contains(c.text(), "B+R") {
 		t.Fatalf("resign: %q", c.text())
 	}
 }

@@ -191,12 +191,17 @@ func (a *room) move(ctx context.Context, r *commands.Request, g *storage.Game, m
 	// the move at no extra cost.
 	// A board page's click (web.go) has no token: the game keeps the
 	// follow-up it had.
+	shown, pending := g.Delivery, g.BotToMove()
 	if f := commands.FollowupOf(r.Interaction, a.Now()); f != nil {
 		g.Delivery.Followup = f
 	}
 	note, err := a.apply(ctx, g, m)
 	if err != nil {
 		return err
+	}
+	if _, over := goOf(g).Result(); over {
+		// The board this move was made on (a resignation) takes no more.
+		a.RetireBoard(ctx, g, shown, !pending)
 	}
 	return a.AnswerGame(ctx, r, g, unposted+note)
 }

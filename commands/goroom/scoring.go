@@ -427,6 +427,8 @@ func (a *room) endByScore(ctx context.Context, r *commands.Request, g *storage.G
 		return err
 	}
 	if r == nil {
+		// The scoring phase ran out: its board takes no more.
+		a.RetireBoard(ctx, g, g.Delivery, true)
 		_, err = a.Discord().SendMessage(ctx, g.ChannelID, m)
 		return err
 	}

@@ -286,27 +286,30 @@ func voteLine(g *storage.Game) string {
 	if v == nil {
 		return ""
 	}
-	counts, order := v.Counts()
-	var sb strings.Builder
-	if len(order) == 0 {
-		sb.WriteString("No votes yet")
-	} else {
-		sb.WriteString("Votes: ")
-		for i, mv := range order {
-			if i == 8 {
-				fmt.Fprintf(&sb, " · and %d more", len(order)-i)
-				break
-			}
-			if i > 0 {
-				sb.WriteString(" · ")
-			}
-			fmt.Fprintf(&sb, "**%s** %d", mv, counts[mv])
-		}
-	}
+	line := tally(v)
 	if v.Deadline.IsZero() {
-		sb.WriteString(". The game is adjourned: the next vote opens a new period.")
-	} else {
-		fmt.Fprintf(&sb, ". The move is played <t:%d:R>.", v.Deadline.Unix())
+		return line + ". The game is adjourned: the next vote opens a new period."
+	}
+	return fmt.Sprintf("%s. The move is played <t:%d:R>.", line, v.Deadline.Unix())
+}
+
+// tally says v's votes: "Votes: **D4** 2 · **C3** 1", "No votes yet".
+func tally(v *storage.Vote) string {
+	counts, order := v.Counts()
+	if len(order) == 0 {
+		return "No votes yet"
+	}
+	var sb strings.Builder
+	sb.WriteString("Votes: ")
+	for i, mv := range order {
+		if i == 8 {
+			fmt.Fprintf(&sb, " · and %d more", len(order)-i)
+			break
+		}
+		if i > 0 {
+			sb.WriteString(" · ")
+		}
+		fmt.Fprintf(&sb, "**%s** %d", mv, counts[mv])
 	}
 	return sb.String()
 }
@@ -364,6 +367,10 @@ func (a *room) closeVote(ctx context.Context, g *storage.Game) error {
 		}
 		voters := vote.Voters(mv)
 		total := len(distinctVoters(vote))
+		closed, err := closedBoard(g, now, fmt.Sprintf("🗳️ %s. The vote chose **%s**.", tally(vote), m))
+		if err != nil {
+			return err
+		}
 		if g.VoteLog == nil {
 			g.VoteLog = map[int][]string{}
 		}
@@ -373,6 +380,7 @@ func (a *room) closeVote(ctx context.Context, g *storage.Game) error {
 		if err != nil {
 			return err
 		}
+		a.closeBoard(ctx, g, closed)
 		text := fmt.Sprintf("🗳️ The vote chose **%s**: %s of %s (%s).\n%s", m, commands.Plural(len(voters), "vote"), commands.Plural(total, "voter"), strings.Join(voters, ", "), note)
 		if (*storage.Game).BotToMove(g) {
 			// gobot answers: a worker posts the board after its move, the
@@ -399,11 +407,44 @@ func (a *room) closeVote(ctx context.Context, g *storage.Game) error {
 		v.Deadline = time.Time{}
 		text = "🗳️ " + period + ": the game is adjourned. The next vote with `/go play move:` opens a new period."
 	}
+	closed, err := closedBoard(g, now, "🗳️ This period ended without a vote that counts: the vote goes on below.")
+	if err != nil {
+		return err
+	}
 	g.Vote = &v
 	if err := a.UpdateGame(ctx, g); err != nil {
 		return err
 	}
+	a.closeBoard(ctx, g, closed)
 	return a.announce(ctx, g, text)
+}
+
+// closedBoard is the board of vote game g, as it stands while its vote is
+// open, once that vote has closed: the note it opened with and line (how
+// the vote ended) instead of the votes and their deadline, and no Vote
+// buttons.
+func closedBoard(g *storage.Game, now time.Time, line string) (*commands.Message, error) {
+	c := *g
+	c.Vote = nil
+	m, err := boardMessage(&c, now, strings.TrimSpace(g.Vote.Note+"\n"+line))
+	if err != nil {
+		return nil, err
+	}
+	m.Components, m.ClearComponents = nil, true
+	return m, nil
+}
+
+// closeBoard edits the newest board of vote game g, the one its vote that
+// just closed was shown on, into m (closedBoard): one edit, as
+// refreshBoard's.
+func (a *room) closeBoard(ctx context.Context, g *storage.Game, m *commands.Message) {
+	newest := commands.NewestBoard(g)
+	if newest == "" {
+		return
+	}
+	if err := a.Discord().EditMessage(ctx, g.ChannelID, newest, m); err != nil {
+		a.Logger().Info("vote: close the board", "game", g.ID, "err", err)
+	}
 }
 
 // countedVote is g's vote as it counts when it closes: without the

@@ -1,0 +1,140 @@
+package commands_test
+
+// End-to-end tests of the boards a game leaves behind: however it ends
+// (a resignation by command or button, a player's or a moderator's abort,
+// an admin's decision, a vote that closes), the newest board stops
+// offering moves, in one edit. The harness is in e2e_harness_test.go.
+
+import (
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gobot-dev/gobot/commands/discordtest"
+)
+
+// labels are the labels of the buttons message id shows now, and its text.
+func (e *env) labels(id string) ([]string, string) {
+	m, ok := e.d.Message(id)
+	if !ok {
+		e.t.Fatalf("no message %s", id)
+	}
+	var out []string
+	for _, b := range m.Buttons() {
+		out = append(out, b.Label)
+	}
+	return out, m.Text()
+}
+
+// retired checks that board id no longer has buttons and still says
+// what it said (the board is not redrawn).
+func (e *env) retired(what, id, says string) {
+	e.t.Helper()
+	labels, text := e.labels(id)
+	if len(labels) > 0 || !strings.Contains(text, says) {
+		e.t.Errorf("%s: the last board has the buttons %q and says %q; want no buttons, and still %q", what, labels, text, says)
+	}
+}
+
+// edits is how many times message id was edited.
+func (e *env) edits(id string) int {
+	m, _ := e.d.Message(id)
+	return m.Edits
+}
+
+func TestE2EFinishedBoards(t *testing.T) { httpMode(t, testE2EFinishedBoards) }
+
+func testE2EFinishedBoards(t *testing.T, e *env) {
+	alice, bob := e.d.NewUser("alice"), e.d.NewUser("bob")
+	admin, mod := e.d.NewUser("admin"), e.d.NewUser("mod")
+	admin.Permissions, mod.Permissions = discordtest.PermServerAdmin, discordtest.PermModerator
+
+	// Resigning by command: the board it was typed under loses its
+	// buttons, and only that one is edited.
+	ch := e.d.GuildChannel("resign-command")
+	e.challenge(ch, alice, bob)
+	first := e.do(e.play(ch, alice, "D4"))
+	last := e.do(e.play(ch, bob, "E5"))
+	before := e.edits(first.ID)
+	e.do(e.slash(ch, alice, "resign"))
+	e.retired("/go resign", last.ID, alice.Mention()+", your move.")
+	if e.edits(first.ID) != before {
+		t.Errorf("/go resign edited an older board too")
+	}
+
+	// Resigning by button: the board whose Resign was pressed.
+	ch = e.d.GuildChannel("resign-button")
+	e.challenge(ch, alice, bob)
+	e.do(e.play(ch, alice, "D4"))
+	last = e.do(e.play(ch, bob, "E5"))
+	e.do(e.click(alice, e.do(e.click(alice, last, "Resign")), "Yes, resign"))
+	e.retired("the Resign button", last.ID, alice.Mention()+", your move.")
+
+	// A player's abort.
+	ch = e.d.GuildChannel("abort")
+	e.challenge(ch, alice, bob)
+	last = e.do(e.play(ch, alice, "D4"))
+	e.do(e.click(bob, e.do(e.slash(ch, bob, "abort")), "abort"))
+	e.retired("a player's abort", last.ID, bob.Mention()+", your move.")
+
+	// A rengo game annulled by an admin, and one aborted by a moderator.
+	ann, cid, dan := e.d.NewUser("ann"), e.d.NewUser("cid"), e.d.NewUser("dan")
+	for _, end := range []struct {
+		what string
+		do   func(ch *discordtest.Channel, id string) *discordtest.Interaction
+	}{
+		{"an admin's annulment", func(ch *discordtest.Channel, id string) *discordtest.Interaction {
+			return e.adminCmd(ch, admin, "adjudicate", discordtest.Str("game", id), discordtest.Str("result", "annul"), discordtest.Str("reason", "a test"))
+		}},
+		{"a moderator's abort", func(ch *discordtest.Channel, id string) *discordtest.Interaction {
+			return e.slash(ch, mod, "abort", discordtest.Str("reason", "a test"))
+		}},
+	} {
+		ch := e.d.GuildChannel(end.what)
+		e.do(e.click(ann, e.rengoLobby(ch, ann, bob, cid, dan, discordtest.Bool("thread", false)), "Start"))
+		e.do(e.play(ch, ann, "E5"))
+		last := e.do(e.play(ch, bob, "E4"))
+		e.do(end.do(ch, e.game(ch.ID).ID))
+		e.retired(end.what, last.ID, cid.Mention()+", your move.")
+	}
+}
+
+// TestE2EVoteBoardsClosed: when a vote closes, the board it was shown on
+// keeps its count and says what the vote chose, or that the vote went on,
+// but no longer a deadline past nor Vote buttons.
+func TestE2EVoteBoardsClosed(t *testing.T) { httpMode(t, testE2EVoteBoardsClosed) }
+
+func testE2EVoteBoardsClosed(t *testing.T, e *env) {
+	ch := e.d.GuildChannel("general")
+	v1, v2, v3 := e.d.NewUser("v1"), e.d.NewUser("v2"), e.d.NewUser("v3")
+	start := e.do(e.slash(ch, v1, "vote", discordtest.Str("level", "tester"), discordtest.Int("size", 9), discordtest.Str("period", "1m"), discordtest.Str("color", "black")))
+	e.kept(ch.ID, start.ID)
+	e.do(e.play(ch, v1, "C3"))
+	e.do(e.play(ch, v2, "D4"))
+	e.do(e.play(ch, v3, "C3"))
+	e.clock.Advance(time.Minute)
+	e.waitMoves("the vote's move and gobot's answer", ch.ID, 2)
+	closed := "🗳️ Votes: **C3** 2 · **D4** 1. The vote chose **C3**.\n**Move 1** · ⚫ black to play: the channel's vote"
+	e.d.WaitFor("the first board to close", func() bool { _, text := e.labels(start.ID); return strings.Contains(text, closed) })
+	labels, text := e.labels(start.ID)
+	if len(labels) > 0 || strings.Contains(text, "The move is played") || !strings.Contains(text, "🗳️ **This channel against gobot tester**") {
+		t.Errorf("the closed vote's board has the buttons %q and says %q; want no buttons, its introduction and no deadline", labels, text)
+	}
+
+	// A period without votes: the board it was shown on says the vote
+	// goes on below.
+	var board string
+	e.d.WaitFor("gobot's board, kept", func() bool {
+		b := e.board(ch.ID)
+		board = b.ID
+		return strings.Contains(b.Text(), "gobot (tester) played") && slices.Contains(e.game(ch.ID).Delivery.MessageIDs, board)
+	})
+	e.clock.Advance(time.Minute)
+	e.d.WaitFor("the period to begin again", func() bool { return len(e.publicWith(ch.ID, "🗳️ Nobody voted: the vote stays open")) > 0 })
+	want := "⚪ gobot (tester) played **A9**.\n🗳️ This period ended without a vote that counts: the vote goes on below."
+	e.d.WaitFor("gobot's board to close", func() bool { _, text := e.labels(board); return strings.Contains(text, want) })
+	if labels, _ := e.labels(board); len(labels) > 0 {
+		t.Errorf("the board of the period without votes keeps the buttons %q", labels)
+	}
+}
