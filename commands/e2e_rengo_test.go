@@ -60,9 +60,17 @@ func testE2ERengo(t *testing.T, e *env) {
 	lobby := e.newChallenge(e.slash(ch, ann, "rengo", discordtest.Int("size", 9)))
 	e.refused(e.click(bob, lobby, "Start"), "Only "+ann.Mention()+", who opened this rengo game, can start it.")
 	e.refused(e.click(ann, lobby, "Start"), "Each team needs at least 2 players: Black has 1.")
-	e.refused(e.click(ann, lobby, "Join White"), "You are already on Black: a player takes one seat. Press **Leave** first to change teams.")
+	if want := "Teams of 2 to 4 (**Join** the other team to change sides); the order of play is B1, W1, B2, W2 … " + ann.Mention() + " presses **Start** when both teams are ready, or **Leave** to call the game off."; !strings.Contains(lobby.Text(), want) {
+		t.Errorf("lobby = %q, want %q", lobby.Text(), want)
+	}
 	e.refused(e.click(ann, lobby, "Join Black"), "You are already on Black.")
+	// Joining the other team changes sides, the opener's too.
+	lobby = e.do(e.click(ann, lobby, "Join White"))
+	if want := "⚫ **Black** (0/4): nobody yet\n⚪ **White** (1/4): " + ann.Mention() + "\n"; !strings.Contains(lobby.Text(), want) {
+		t.Errorf("lobby after ann joined White = %q, want %q", lobby.Text(), want)
+	}
 	lobby = e.do(e.click(bob, lobby, "Join White"))
+	lobby = e.do(e.click(ann, lobby, "Join Black"))
 	e.refused(e.click(bob, lobby, "Join White"), "You are already on White.")
 	var extra []discordtest.User
 	for i := range 3 {
@@ -70,6 +78,11 @@ func testE2ERengo(t *testing.T, e *env) {
 		lobby = e.do(e.click(extra[i], lobby, "Join White"))
 	}
 	e.refused(e.click(dan, lobby, "Join White"), "White is full: a team has at most 4 players.")
+	e.refused(e.click(ann, lobby, "Join White"), "White is full: a team has at most 4 players.")
+	lobby = e.do(e.click(extra[0], lobby, "Join Black"))
+	if want := "⚫ **Black** (2/4): " + ann.Mention() + ", " + extra[0].Mention() + "\n⚪ **White** (3/4): "; !strings.Contains(lobby.Text(), want) {
+		t.Errorf("lobby after w0 changed sides = %q, want %q", lobby.Text(), want)
+	}
 	for _, u := range extra {
 		lobby = e.do(e.click(u, lobby, "Leave"))
 	}

@@ -141,7 +141,7 @@ func lobbyMessage(c *storage.Challenge, outcome string) *commands.Message {
 	if closed {
 		sb.WriteString(outcome)
 	} else {
-		fmt.Fprintf(&sb, "Teams of %d to %d; the order of play is B1, W1, B2, W2 … %s presses **Start** when both teams are ready. This expires <t:%d:R>.",
+		fmt.Fprintf(&sb, "Teams of %d to %d (**Join** the other team to change sides); the order of play is B1, W1, B2, W2 … %s presses **Start** when both teams are ready, or **Leave** to call the game off. This expires <t:%d:R>.",
 			rengoMinTeam, storage.MaxSidePlayers, commands.Mention(c.Challenger), c.ExpiresAt.Unix())
 	}
 	btn := func(label, action string, style discordgo.ButtonStyle) discordgo.MessageComponent {
@@ -213,14 +213,17 @@ func (a *room) btnRengoJoin(ctx context.Context, r *commands.Request) error {
 		return err
 	}
 	return a.changeLobby(ctx, r, func(c *storage.Challenge) error {
-		if t, ok := seatOf(c, me.UserID); ok {
-			if t == team {
-				return commands.UserErr(commands.ErrBadOption, fmt.Sprintf("You are already on %s.", rengoTeamNames[t]))
-			}
-			return commands.UserErr(commands.ErrBadOption, fmt.Sprintf("You are already on %s: a player takes one seat. Press **Leave** first to change teams.", rengoTeamNames[t]))
+		t, seated := seatOf(c, me.UserID)
+		if seated && t == team {
+			return commands.UserErr(commands.ErrBadOption, fmt.Sprintf("You are already on %s.", rengoTeamNames[t]))
 		}
 		if len(c.Teams[team].Players) >= storage.MaxSidePlayers {
 			return commands.UserErr(commands.ErrBadOption, fmt.Sprintf("%s is full: a team has at most %d players.", rengoTeamNames[team], storage.MaxSidePlayers))
+		}
+		if seated {
+			// Joining the other team changes sides: a player takes one
+			// seat.
+			c.Teams[t].Players = slices.DeleteFunc(slices.Clone(c.Teams[t].Players), func(p storage.Player) bool { return p.UserID == me.UserID })
 		}
 		c.Teams[team].Players = append(c.Teams[team].Players, me)
 		return nil
