@@ -3,8 +3,10 @@ package commands
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/bwmarrin/discordgo"
+	"github.com/gobot-dev/gobot/engine/game"
 	"github.com/gobot-dev/gobot/storage"
 )
 
@@ -12,7 +14,10 @@ import (
 // DMs, until each player has made two moves. It asks to confirm; the game
 // is then archived as aborted (result Void, annulled: never counted, never
 // rated), with its record. After that point only resigning, the clock or
-// a moderator (cmdAbort) ends a game.
+// a moderator (cmdAbort) ends a game. In a team game an abort is decided
+// as a resignation is: the player to move aborts alone, and any other
+// player votes; the game is aborted when more than half the people of
+// the voter's team agree, before the next move.
 
 // abortMoves is how many moves of their own each player must have made
 // (passes included) before the game can no longer be aborted by a player.
@@ -56,13 +61,88 @@ func (a *App) askAbort(ctx context.Context, r *Request, g *storage.Game) error {
 	if !a.earlyAbort(g) {
 		return a.tooLateToAbort(r, g)
 	}
+	question, yes := fmt.Sprintf("Abort the game %s? It is recorded as aborted, with its record, and never rated; the channel is then free for a new game.", a.gameTitle(g)), "Yes, abort"
+	if s, ok := g.SideOf(r.User.ID); ok && g.Team() && !toMove(g, r.User.ID) {
+		v, need, people := a.abortVote(g, s)
+		question = fmt.Sprintf("Vote that %s abort the game %s? Yours would be vote %d of the %d needed (a majority of %s); the player to move aborts alone. An aborted game is recorded, with its record, and never rated.",
+			a.sideLabel(g, s), a.gameTitle(g), len(v.Voters)+1, need, JoinNames(people, Mention))
+		yes = "Yes, vote to abort"
+	}
 	return r.Reply(ctx, &Message{
-		Content:   fmt.Sprintf("Abort the game %s? It is recorded as aborted, with its record, and never rated; the channel is then free for a new game.", a.gameTitle(g)),
+		Content:   question,
 		Ephemeral: true,
 		Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-			discordgo.Button{Label: "Yes, abort", Style: discordgo.DangerButton, CustomID: a.buttonPrefix(g) + g.ID + "/abort-yes/" + fmt.Sprint(g.State.MoveCount())},
+			discordgo.Button{Label: yes, Style: discordgo.DangerButton, CustomID: a.buttonPrefix(g) + g.ID + "/abort-yes/" + fmt.Sprint(g.State.MoveCount())},
 		}}},
 		AllowedMentions: NoMentions(),
+	})
+}
+
+// StillPlaying refuses u's vote for a team whose people (those who decide
+// for it) u is not among: u is out of the game (out of time with a
+// casual clock, or banned on the server).
+func StillPlaying(people []storage.Player, u *discordgo.User) error {
+	if slices.ContainsFunc(people, func(p storage.Player) bool { return p.UserID == u.ID }) {
+		return nil
+	}
+	if len(people) == 0 {
+		return UserErr(ErrNotPlayer, "You are out of this game, and so is the rest of your team.")
+	}
+	return UserErr(ErrNotPlayer, fmt.Sprintf("You are out of this game, so the rest of your team decides for it: %s.", JoinNames(people, Mention)))
+}
+
+// toMove reports whether user is the player to move in g.
+func toMove(g *storage.Game, userID string) bool {
+	s := g.State.ToMove()
+	return s != game.NoSide && g.Player(s).UserID == userID
+}
+
+// abortVote is side s's vote to abort g as it stands (a new one when none
+// is open for s at this move), with the votes it needs: a majority of
+// people, s's people.
+func (a *App) abortVote(g *storage.Game, s game.Side) (v *storage.ResignVote, need int, people []storage.Player) {
+	people = g.People(s)
+	v = g.AbortVote
+	if v == nil || v.Side != s || v.MoveCount != g.State.MoveCount() {
+		v = &storage.ResignVote{Side: s, MoveCount: g.State.MoveCount()}
+	}
+	return v, len(people)/2 + 1, people
+}
+
+// voteAbort counts r's user's vote that their team abort g (a team game,
+// the user not to move): the game is aborted when a majority of the team
+// agrees.
+func (a *App) voteAbort(ctx context.Context, r *Request, g *storage.Game) error {
+	s, _ := g.SideOf(r.User.ID)
+	v, need, people := a.abortVote(g, s)
+	if err := StillPlaying(people, r.User); err != nil {
+		return err
+	}
+	if slices.Contains(v.Voters, r.User.ID) {
+		return UserErr(ErrBadOption, fmt.Sprintf("You have already voted to abort: %d of the %d votes needed so far.", len(v.Voters), need))
+	}
+	v = &storage.ResignVote{Side: s, MoveCount: v.MoveCount, Voters: append(slices.Clone(v.Voters), r.User.ID)}
+	if len(v.Voters) >= need {
+		var voters []storage.Player
+		for _, id := range v.Voters {
+			if i := slices.IndexFunc(g.TeamOf(s), func(p storage.Player) bool { return p.UserID == id }); i >= 0 {
+				voters = append(voters, g.TeamOf(s)[i])
+			}
+		}
+		return a.abortBy(ctx, r, g, s, voters)
+	}
+	g.AbortVote = v
+	if err := a.UpdateGame(ctx, g); err != nil {
+		return err
+	}
+	var ids []string
+	for _, p := range people {
+		ids = append(ids, p.UserID)
+	}
+	return r.Reply(ctx, &Message{
+		Content: fmt.Sprintf("🚫 %s votes that %s abort the game: %d of the %d votes needed (a majority of %s). Teammates who agree: `/%s abort`, before the next move.",
+			Mention(UserPlayer(r.User)), a.sideLabel(g, s), len(v.Voters), need, JoinNames(people, Mention), a.roomOf(g).Command()),
+		AllowedMentions: OnlyUsers(ids...),
 	})
 }
 
@@ -78,9 +158,24 @@ func (a *App) PlayerAbort(ctx context.Context, r *Request, g *storage.Game) erro
 	if !a.earlyAbort(g) {
 		return a.tooLateToAbort(r, g)
 	}
-	by := UserPlayer(r.User)
-	comment := fmt.Sprintf("Aborted by %s before each player had made %d moves: recorded, never rated.", PlainName(by), abortMoves)
-	e := storage.AuditEntry{GuildID: g.GuildID, By: by, Action: storage.AuditAbort, Target: g.ID,
+	if g.Team() && !toMove(g, r.User.ID) {
+		return a.voteAbort(ctx, r, g)
+	}
+	s, _ := g.SideOf(r.User.ID)
+	return a.abortBy(ctx, r, g, s, []storage.Player{UserPlayer(r.User)})
+}
+
+// abortBy archives g as aborted by players of side s: one player, or the
+// majority of a team that voted for it.
+func (a *App) abortBy(ctx context.Context, r *Request, g *storage.Game, s game.Side, by []storage.Player) error {
+	who, names, when := Mention(by[0]), PlainName(by[0]), "after "+Plural(g.State.MoveCount(), "move")
+	if len(by) > 1 {
+		who = fmt.Sprintf("%s (%s)", a.sideLabel(g, s), JoinNames(g.TeamOf(s), Mention))
+		names = fmt.Sprintf("the votes of %s (%s)", JoinNames(by, PlainName), a.sideLabel(g, s))
+		when += ", by the votes of " + JoinNames(by, Mention)
+	}
+	comment := fmt.Sprintf("Aborted by %s before each player had made %d moves: recorded, never rated.", names, abortMoves)
+	e := storage.AuditEntry{GuildID: g.GuildID, By: UserPlayer(r.User), Action: storage.AuditAbort, Target: g.ID,
 		Before: fmt.Sprintf("in play after %s", Plural(g.State.MoveCount(), "move")), After: "Void (aborted by a player)"}
 	if err := a.voidGame(withAudit(ctx, e), g, comment, false); err != nil {
 		return err
@@ -88,8 +183,8 @@ func (a *App) PlayerAbort(ctx context.Context, r *Request, g *storage.Game) erro
 	a.log.Info("game aborted by a player", "game", g.ID, "by", r.User.ID, "moves", g.State.MoveCount())
 	a.disableBoards(ctx, g, !botToMove(g))
 	return r.Reply(ctx, &Message{
-		Content: fmt.Sprintf("🚫 %s aborted the game %s after %s, before each player had made %d moves: it is recorded as aborted (%s) and never rated. The channel is free for a new game.",
-			Mention(by), a.gameTitle(g), Plural(g.State.MoveCount(), "move"), abortMoves, a.recordHint(g.Kind, g.ID)),
+		Content: fmt.Sprintf("🚫 %s aborted the game %s %s, before each player had made %d moves: it is recorded as aborted (%s) and never rated. The channel is free for a new game.",
+			who, a.gameTitle(g), when, abortMoves, a.recordHint(g.Kind, g.ID)),
 		AllowedMentions: NoMentions(),
 	})
 }

@@ -299,3 +299,47 @@ func testE2EResignNamesTheResigner(t *testing.T, e *env) {
 		t.Errorf("final = %q, want alice to have resigned and bob to win", final.Text())
 	}
 }
+
+// TestE2ERengoAbort: in a team game an abort is decided as a resignation
+// is: a player not to move only votes (asked first), and the game is
+// aborted when a majority of the team agrees; the player to move aborts
+// alone.
+func TestE2ERengoAbort(t *testing.T) { httpMode(t, testE2ERengoAbort) }
+
+func testE2ERengoAbort(t *testing.T, e *env) {
+	ch := e.d.GuildChannel("general")
+	ann, bob, cid, dan := e.d.NewUser("ann"), e.d.NewUser("bob"), e.d.NewUser("cid"), e.d.NewUser("dan")
+	e.do(e.click(ann, e.rengoLobby(ch, ann, bob, cid, dan, discordtest.Bool("thread", false)), "Start"))
+	e.do(e.play(ch, ann, "E5")) // White to move: bob
+	id, title := e.game(ch.ID).ID, "⚫ ann, cid vs ⚪ bob, dan"
+	ask := e.do(e.slash(ch, cid, "abort"))
+	if want := "Vote that ⚫ black abort the game " + title + "? Yours would be vote 1 of the 2 needed (a majority of " + ann.Mention() + ", " + cid.Mention() + "); the player to move aborts alone. An aborted game is recorded, with its record, and never rated."; !ask.Ephemeral || ask.Text() != want {
+		t.Errorf("cid's /go abort = %q, want privately %q", ask.Text(), want)
+	}
+	vote := e.do(e.click(cid, ask, "Yes, vote to abort"))
+	if want := "🚫 " + cid.Mention() + " votes that ⚫ black abort the game: 1 of the 2 votes needed (a majority of " + ann.Mention() + ", " + cid.Mention() + "). Teammates who agree: `/go abort`, before the next move."; vote.Ephemeral || vote.Text() != want {
+		t.Errorf("cid's vote = %q, want %q", vote.Text(), want)
+	}
+	if e.game(ch.ID) == nil {
+		t.Fatal("one vote of two aborted the team game")
+	}
+	e.refused(e.click(cid, ask, "Yes, vote to abort"), "You have already voted to abort: 1 of the 2 votes needed so far.")
+	done := e.do(e.click(ann, e.do(e.slash(ch, ann, "abort")), "Yes, vote to abort"))
+	if want := "🚫 ⚫ black (" + ann.Mention() + ", " + cid.Mention() + ") aborted the game " + title + " after 1 move, by the votes of " + cid.Mention() + ", " + ann.Mention() + ", before each player had made 2 moves: it is recorded as aborted (`/go sgf game:" + id + "`) and never rated."; done.Ephemeral || !strings.Contains(done.Text(), want) {
+		t.Errorf("the second vote = %q, want %q", done.Text(), want)
+	}
+	if a := e.archived(ch.ID, id); a.Result != "Void" || !strings.Contains(string(a.SGF), "Aborted by the votes of cid, ann (⚫ black) before each player had made 2 moves") {
+		t.Errorf("archived %s, record %s", a.Result, a.SGF)
+	}
+
+	// The player to move aborts alone, once asked.
+	e.do(e.click(ann, e.rengoLobby(ch, ann, bob, cid, dan, discordtest.Bool("thread", false)), "Start"))
+	e.do(e.play(ch, ann, "E5"))
+	ask = e.do(e.slash(ch, bob, "abort"))
+	if !strings.HasPrefix(ask.Text(), "Abort the game "+title+"?") {
+		t.Errorf("bob's /go abort = %q, want the question of a player who aborts alone", ask.Text())
+	}
+	if done := e.do(e.click(bob, ask, "Yes, abort")); !strings.HasPrefix(done.Text(), "🚫 "+bob.Mention()+" aborted the game "+title+" after 1 move, before each player had made 2 moves") {
+		t.Errorf("bob's abort = %q", done.Text())
+	}
+}

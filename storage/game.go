@@ -106,6 +106,9 @@ type Game struct {
 	// ResignVote is a team's vote on resigning, in a team game; nil when
 	// none is open.
 	ResignVote *ResignVote
+	// AbortVote is a team's vote on aborting the game, in a team game, as
+	// ResignVote is on resigning; nil when none is open.
+	AbortVote *ResignVote
 	// TeamClock is a team game's clock mode (TeamClockStrict or
 	// TeamClockCasual); "" in a game between two players.
 	TeamClock string
@@ -227,6 +230,19 @@ func (g *Game) Out(p Player) {
 	}
 }
 
+// People returns the people of side i who decide for it (a team's vote
+// to resign or to abort): its players who are neither bots nor out of
+// the game.
+func (g *Game) People(i game.Side) []Player {
+	var ps []Player
+	for _, p := range g.TeamOf(i) {
+		if !p.IsBot() && !g.Sides[i].out(p) {
+			ps = append(ps, p)
+		}
+	}
+	return ps
+}
+
 // MovedBy returns the player who made move n (from 0) of the game, a
 // move of side i: the side's only player, or in a team game the one
 // Movers names.
@@ -332,9 +348,9 @@ type UndoRequest struct {
 	RequestedAt time.Time
 }
 
-// ResignVote is a team's vote on resigning: a member proposed it, and the
-// team resigns once more than half its people agree. It lapses when a move
-// is played (MoveCount).
+// ResignVote is a team's vote on resigning (or, as Game.AbortVote, on
+// aborting the game): a member proposed it, and the team resigns once more
+// than half its people agree. It lapses when a move is played (MoveCount).
 type ResignVote struct {
 	Side      game.Side
 	Voters    []string // user IDs, the proposer first
@@ -457,6 +473,7 @@ type gameRecord struct {
 	Scoring         *scoringRecord        `json:"scoring,omitempty"`
 	Undo            *undoRecord           `json:"undo,omitempty"`
 	ResignVote      *resignVoteRecord     `json:"resign_vote,omitempty"`
+	AbortVote       *resignVoteRecord     `json:"abort_vote,omitempty"`
 	TeamClock       string                `json:"team_clock,omitempty"`
 	Vote            *Vote                 `json:"vote,omitempty"`
 	VotePeriod      time.Duration         `json:"vote_period,omitempty"`
@@ -675,11 +692,18 @@ func (g *Game) encode(version uint64, now time.Time) ([]byte, error) {
 		Movers:     g.Movers,
 		Times:      g.Times,
 	}
-	if v := g.ResignVote; v != nil {
-		if v.Side < 0 || int(v.Side) >= len(g.Sides) {
-			return nil, fmt.Errorf("storage: game in channel %s: resign vote of side %d: %w", g.ChannelID, v.Side, ErrInvalid)
+	for _, v := range []struct {
+		what string
+		vote *ResignVote
+		rec  **resignVoteRecord
+	}{{"resign", g.ResignVote, &r.ResignVote}, {"abort", g.AbortVote, &r.AbortVote}} {
+		if v.vote == nil {
+			continue
 		}
-		r.ResignVote = &resignVoteRecord{Side: recordSide(v.Side), Voters: v.Voters, MoveCount: v.MoveCount}
+		if v.vote.Side < 0 || int(v.vote.Side) >= len(g.Sides) {
+			return nil, fmt.Errorf("storage: game in channel %s: %s vote of side %d: %w", g.ChannelID, v.what, v.vote.Side, ErrInvalid)
+		}
+		*v.rec = &resignVoteRecord{Side: recordSide(v.vote.Side), Voters: v.vote.Voters, MoveCount: v.vote.MoveCount}
 	}
 	if f := g.Delivery.Followup; f != nil {
 		r.Followup = &followupRecord{InteractionID: f.InteractionID, AppID: f.AppID, Token: f.Token, At: f.At, ChannelPosts: f.ChannelPosts}
@@ -734,12 +758,19 @@ func decodeGame(kinds *game.Kinds, channel string, v []byte) (*Game, error) {
 		}
 		return game.Side(s), nil
 	}
-	if v := r.ResignVote; v != nil {
-		s, err := side(v.Side, "resign vote")
+	for _, v := range []struct {
+		what string
+		rec  *resignVoteRecord
+		vote **ResignVote
+	}{{"resign vote", r.ResignVote, &g.ResignVote}, {"abort vote", r.AbortVote, &g.AbortVote}} {
+		if v.rec == nil {
+			continue
+		}
+		s, err := side(v.rec.Side, v.what)
 		if err != nil {
 			return nil, err
 		}
-		g.ResignVote = &ResignVote{Side: s, Voters: v.Voters, MoveCount: v.MoveCount}
+		*v.vote = &ResignVote{Side: s, Voters: v.rec.Voters, MoveCount: v.rec.MoveCount}
 	}
 	if f := r.Followup; f != nil {
 		g.Delivery.Followup = &Followup{InteractionID: f.InteractionID, AppID: f.AppID, Token: f.Token, At: f.At, ChannelPosts: f.ChannelPosts}

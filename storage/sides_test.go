@@ -34,8 +34,11 @@ func TestTeamSides(t *testing.T) {
 	if g.MovedBy(2, 0).UserID != "3" || g.MovedBy(5, 1).UserID != "2" {
 		t.Errorf("MovedBy(2), MovedBy(5) = %v, %v; want cid, bob", g.MovedBy(2, 0), g.MovedBy(5, 1))
 	}
-	// cid out: Black's turns go to ann alone.
+	// cid out: Black's turns go to ann alone, who alone decides for it.
 	g.Out(cid)
+	if ps := g.People(0); len(ps) != 1 || ps[0] != ann {
+		t.Errorf("Black's people with cid out = %v, want ann", ps)
+	}
 	if p := g.Player(0); p.UserID != "1" {
 		t.Errorf("after cid is out, Black's next = %v, want ann", p)
 	}

@@ -237,7 +237,7 @@ func (a *room) apply(ctx context.Context, g *storage.Game, m engine.Move) (strin
 		nextOnClock(g, m.Color, mover)
 	}
 	g.Undo = nil
-	g.ResignVote = nil // a team's vote lapses with the next move
+	g.ResignVote, g.AbortVote = nil, nil // a team's votes lapse with the next move
 	g.Delivery.Unposted = false
 	note := describeMove(g, m, goOf(g).Captures(m.Color)-before, goOf(g).Captures(m.Color.Opponent())-ownBefore)
 	if _, over := goOf(g).Result(); over {

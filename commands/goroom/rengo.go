@@ -325,13 +325,12 @@ func teamsComplete(c *storage.Challenge) error {
 
 // voteResign counts a team member's vote to resign in a team game (the
 // player to move resigns for the team at once): the team resigns when
-// more than half its people agree. The vote lapses with the next move.
+// more than half its people (storage.Game.People: a player out of the game
+// has no vote) agree. The vote lapses with the next move.
 func (a *room) voteResign(ctx context.Context, r *commands.Request, g *storage.Game, c engine.Color) error {
-	var people []storage.Player
-	for _, p := range g.TeamOf(engine.SideOf(c)) {
-		if !p.IsBot() {
-			people = append(people, p)
-		}
+	people := g.People(engine.SideOf(c))
+	if err := commands.StillPlaying(people, r.User); err != nil {
+		return err
 	}
 	need := len(people)/2 + 1
 	v := g.ResignVote

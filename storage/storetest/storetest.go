@@ -204,14 +204,29 @@ func testGameRoundTrip(t *testing.T, s Store, clk *clocktest.Clock) {
 	if !got.Delivery.Unposted {
 		t.Errorf("Unposted = false, want true")
 	}
-	// The scoring state round-trips too.
+	// The scoring state round-trips too, and so do a team's votes on
+	// resigning and on aborting, and a vote game's vote.
 	got.Scoring = &storage.ScoringState{Dead: []string{"D4"}, Accepted: map[game.Side]bool{0: true}, Deadline: clk.Now()}
+	got.ResignVote = &storage.ResignVote{Side: 1, Voters: []string{"2"}, MoveCount: 3}
+	got.AbortVote = &storage.ResignVote{Side: 0, Voters: []string{"1", "5"}, MoveCount: 3}
+	got.Vote = &storage.Vote{Ballots: []storage.Ballot{{UserID: "7", Name: "user7", Move: "C3", At: clk.Now()}}, Deadline: clk.Now(), Note: "gobot played D4."}
 	if err := s.UpdateGame(ctx, got); err != nil {
 		t.Fatalf("UpdateGame = %v", err)
 	}
 	again := mustLoad(t, s, "c1")
 	if sc := again.Scoring; sc == nil || len(sc.Dead) != 1 || sc.Dead[0] != "D4" || !sc.Accepted[0] || sc.Accepted[1] || !sc.Deadline.Equal(clk.Now()) {
 		t.Errorf("Scoring = %+v", again.Scoring)
+	}
+	for _, v := range []struct {
+		what      string
+		got, want *storage.ResignVote
+	}{{"ResignVote", again.ResignVote, got.ResignVote}, {"AbortVote", again.AbortVote, got.AbortVote}} {
+		if v.got == nil || v.got.Side != v.want.Side || v.got.MoveCount != v.want.MoveCount || !slices.Equal(v.got.Voters, v.want.Voters) {
+			t.Errorf("%s = %+v, want %+v", v.what, v.got, v.want)
+		}
+	}
+	if v := again.Vote; v == nil || v.Note != got.Vote.Note || len(v.Ballots) != 1 || v.Ballots[0].Move != "C3" || !v.Deadline.Equal(clk.Now()) {
+		t.Errorf("Vote = %+v, want %+v", again.Vote, got.Vote)
 	}
 	if err := s.CreateGame(ctx, &storage.Game{ChannelID: "", Sides: storage.Sides(human("1"), human("2")), State: engine.Own(newEngine(t, 9))}); !errors.Is(err, storage.ErrInvalid) {
 		t.Errorf("CreateGame without channel = %v, want ErrInvalid", err)
