@@ -247,7 +247,7 @@ func testE2ERengoCasualClock(t *testing.T, e *env) {
 	ch := e.d.GuildChannel("general")
 	ann, bob, cid, dan := e.d.NewUser("ann"), e.d.NewUser("bob"), e.d.NewUser("cid"), e.d.NewUser("dan")
 	lobby := e.rengoLobby(ch, ann, bob, cid, dan, discordtest.Bool("thread", false), discordtest.Str("mode", "casual"), discordtest.Str("clock", "absolute 1m"))
-	if !strings.Contains(lobby.Text(), "casual clock (a clock a player; who runs out or leaves is skipped)") {
+	if !strings.Contains(lobby.Text(), "casual clock (a clock a player; who runs out of time is skipped)") {
 		t.Errorf("lobby = %q, want it to name the casual clock", lobby.Text())
 	}
 	e.do(e.click(ann, lobby, "Start"))
@@ -341,5 +341,36 @@ func testE2ERengoAbort(t *testing.T, e *env) {
 	}
 	if done := e.do(e.click(bob, ask, "Yes, abort")); !strings.HasPrefix(done.Text(), "🚫 "+bob.Mention()+" aborted the game "+title+" after 1 move, before each player had made 2 moves") {
 		t.Errorf("bob's abort = %q", done.Text())
+	}
+}
+
+// TestE2ERengoBanned: a player banned on the server during a team game is
+// refused, and their turns go to their teammates: the next one may play
+// at once, and is called from then on. A team's last player is not
+// skipped.
+func TestE2ERengoBanned(t *testing.T) { httpMode(t, testE2ERengoBanned) }
+
+func testE2ERengoBanned(t *testing.T, e *env) {
+	ch := e.d.GuildChannel("general")
+	ann, bob, cid, dan := e.d.NewUser("ann"), e.d.NewUser("bob"), e.d.NewUser("cid"), e.d.NewUser("dan")
+	admin := e.d.NewUser("admin")
+	admin.Permissions = discordtest.PermServerAdmin
+	e.do(e.click(ann, e.rengoLobby(ch, ann, bob, cid, dan, discordtest.Bool("thread", false)), "Start"))
+	e.do(e.play(ch, ann, "E5")) // White to move: bob
+	e.do(e.adminCmd(ch, admin, "ban", discordtest.UserOpt("user", bob), discordtest.Str("reason", "spam")))
+	e.refused(e.play(ch, bob, "F5"), "You are banned from gobot games on this server until an admin lifts it. Reason: spam")
+	m := e.do(e.play(ch, dan, "F5"))
+	if want := "⛔ " + bob.Mention() + " is banned from gobot games on this server and out of this game: ⚪ " + dan.Mention() + " plays on for white.\n⚪ " + dan.Mention() + " played **F5**."; m.Ephemeral || !strings.Contains(m.Text(), want) {
+		t.Errorf("dan's move for the banned bob = %q, want %q", m.Text(), want)
+	}
+	if m := e.do(e.play(ch, cid, "E4")); !strings.Contains(m.Text(), dan.Mention()+", your move.") {
+		t.Errorf("after cid's move the board = %q, want it to call dan: bob is skipped", m.Text())
+	}
+	e.refused(e.slash(ch, bob, "resign"), "You are banned from gobot games on this server")
+	e.do(e.play(ch, dan, "F4"))
+	// dan is White's last player: banned too, he is not skipped.
+	e.do(e.adminCmd(ch, admin, "ban", discordtest.UserOpt("user", dan), discordtest.Str("reason", "spam")))
+	if m := e.do(e.play(ch, ann, "E3")); !strings.Contains(m.Text(), dan.Mention()+", your move.") {
+		t.Errorf("with White's last player banned the board = %q, want it to call dan still", m.Text())
 	}
 }

@@ -230,17 +230,22 @@ func (g *Game) Out(p Player) {
 	}
 }
 
-// People returns the people of side i who decide for it (a team's vote
-// to resign or to abort): its players who are neither bots nor out of
-// the game.
-func (g *Game) People(i game.Side) []Player {
+// InGame returns the players of side i who are not out of the game.
+func (g *Game) InGame(i game.Side) []Player {
 	var ps []Player
 	for _, p := range g.TeamOf(i) {
-		if !p.IsBot() && !g.Sides[i].out(p) {
+		if !g.Sides[i].out(p) {
 			ps = append(ps, p)
 		}
 	}
 	return ps
+}
+
+// People returns the people of side i who decide for it (a team's vote
+// to resign or to abort): its players who are neither bots nor out of
+// the game.
+func (g *Game) People(i game.Side) []Player {
+	return slices.DeleteFunc(g.InGame(i), Player.IsBot)
 }
 
 // MovedBy returns the player who made move n (from 0) of the game, a

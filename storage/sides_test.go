@@ -39,6 +39,9 @@ func TestTeamSides(t *testing.T) {
 	if ps := g.People(0); len(ps) != 1 || ps[0] != ann {
 		t.Errorf("Black's people with cid out = %v, want ann", ps)
 	}
+	if ps := g.InGame(0); len(ps) != 1 || ps[0] != ann {
+		t.Errorf("Black's players in the game with cid out = %v, want ann", ps)
+	}
 	if p := g.Player(0); p.UserID != "1" {
 		t.Errorf("after cid is out, Black's next = %v, want ann", p)
 	}

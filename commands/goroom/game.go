@@ -119,6 +119,10 @@ func (a *room) cmdPlay(ctx context.Context, r *commands.Request, g *storage.Game
 	if isVoteGame(g) {
 		return a.castVote(ctx, r, g, text)
 	}
+	skipped, err := a.teamTurn(ctx, r, g)
+	if err != nil {
+		return err
+	}
 	c, err := canMove(g, r.User)
 	if err != nil {
 		return err
@@ -127,18 +131,22 @@ func (a *room) cmdPlay(ctx context.Context, r *commands.Request, g *storage.Game
 	if err != nil {
 		return err
 	}
-	return a.move(ctx, r, g, m)
+	return a.move(ctx, r, g, m, skipped)
 }
 
 func (a *room) pass(ctx context.Context, r *commands.Request, g *storage.Game) error {
 	if isVoteGame(g) {
 		return a.castVote(ctx, r, g, "pass")
 	}
+	skipped, err := a.teamTurn(ctx, r, g)
+	if err != nil {
+		return err
+	}
 	c, err := canMove(g, r.User)
 	if err != nil {
 		return err
 	}
-	return a.move(ctx, r, g, engine.PassMove(c))
+	return a.move(ctx, r, g, engine.PassMove(c), skipped)
 }
 
 func (a *room) resign(ctx context.Context, r *commands.Request, g *storage.Game) error {
@@ -152,10 +160,14 @@ func (a *room) resign(ctx context.Context, r *commands.Request, g *storage.Game)
 	if _, over := goOf(g).Result(); over {
 		return commands.ErrGameOver
 	}
+	skipped, err := a.teamTurn(ctx, r, g)
+	if err != nil {
+		return err
+	}
 	if g.Team() && (goOf(g).ToPlay() != c || g.Player(engine.SideOf(c)).UserID != r.User.ID) {
 		return a.voteResign(ctx, r, g, c)
 	}
-	return a.move(ctx, r, g, engine.ResignMove(c))
+	return a.move(ctx, r, g, engine.ResignMove(c), skipped)
 }
 
 // btnResign asks for confirmation: a misclick must not end a game.
@@ -173,13 +185,17 @@ func (a *room) btnResign(ctx context.Context, r *commands.Request, g *storage.Ga
 }
 
 // move plays a player's move, commits it and answers with the new state,
-// after the bot's reply when a bot is to move next.
-func (a *room) move(ctx context.Context, r *commands.Request, g *storage.Game, m engine.Move) error {
+// after the bot's reply when a bot is to move next; before, when not
+// empty, is said before the move (a banned player skipped: teamTurn).
+func (a *room) move(ctx context.Context, r *commands.Request, g *storage.Game, m engine.Move, before string) error {
 	unposted := ""
+	if before != "" {
+		unposted = before + "\n"
+	}
 	if last, ok := goOf(g).LastMove(); ok && g.Delivery.Unposted {
 		// The bot moved in the background and its board could not be
 		// shown (apply clears the flag with this move).
-		unposted = fmt.Sprintf("(%s %s played %s earlier, but its board could not be posted here.)\n", stoneEmoji(last.Color), commands.Mention(movedBy(g, g.State.MoveCount()-1)), moveName(last))
+		unposted += fmt.Sprintf("(%s %s played %s earlier, but its board could not be posted here.)\n", stoneEmoji(last.Color), commands.Mention(movedBy(g, g.State.MoveCount()-1)), moveName(last))
 	}
 	// A move after the deadline ends the game on time, announced through
 	// the game's stored follow-up, not this interaction's (still unanswered).
@@ -268,6 +284,13 @@ func (a *room) apply(ctx context.Context, g *storage.Game, m engine.Move) (strin
 		if len(unsure) > 0 {
 			note += "\n" + uncertainNote(unsure)
 		}
+	}
+	skipped, err := a.skipBanned(ctx, g) // the next player, in a team game
+	if err != nil {
+		return "", err
+	}
+	if skipped != "" {
+		note += "\n" + skipped
 	}
 	openVote(g, now, note)
 	if err := a.UpdateGame(ctx, g); err != nil {

@@ -122,7 +122,7 @@ func lobbyMessage(c *storage.Challenge, outcome string) *commands.Message {
 	closed := outcome != ""
 	mode := "strict clock (one clock a team)"
 	if c.TeamClock == storage.TeamClockCasual {
-		mode = "casual clock (a clock a player; who runs out or leaves is skipped)"
+		mode = "casual clock (a clock a player; who runs out of time is skipped)"
 	}
 	where := ""
 	if c.Thread {
@@ -343,7 +343,7 @@ func (a *room) voteResign(ctx context.Context, r *commands.Request, g *storage.G
 	v = &storage.ResignVote{Side: engine.SideOf(c), MoveCount: v.MoveCount, Voters: append(slices.Clone(v.Voters), r.User.ID)}
 	if len(v.Voters) >= need {
 		g.ResignVote = nil
-		return a.move(ctx, r, g, engine.ResignMove(c))
+		return a.move(ctx, r, g, engine.ResignMove(c), "")
 	}
 	g.ResignVote = v
 	if err := a.UpdateGame(ctx, g); err != nil {
@@ -358,6 +358,55 @@ func (a *room) voteResign(ctx context.Context, r *commands.Request, g *storage.G
 			commands.Mention(commands.UserPlayer(r.User)), stoneEmoji(c), c, len(v.Voters), need, commands.JoinNames(people, commands.Mention)),
 		AllowedMentions: commands.OnlyUsers(ids...),
 	})
+}
+
+// teamTurn readies team game g for r's user's move, resignation or vote:
+// a player banned on the server is refused, and the players to move who
+// are banned are skipped (skipBanned), which the returned note says.
+func (a *room) teamTurn(ctx context.Context, r *commands.Request, g *storage.Game) (string, error) {
+	if !g.Team() {
+		return "", nil
+	}
+	if _, plays := g.SideOf(r.User.ID); plays {
+		if err := a.NotBanned(ctx, g.GuildID, commands.UserPlayer(r.User), true); err != nil {
+			return "", err
+		}
+	}
+	return a.skipBanned(ctx, g)
+}
+
+// skipBanned puts out of team game g each player to move who is banned on
+// its server, while a teammate is left to take their turns, as a player
+// out of time with a casual clock is: their turns go to their teammates,
+// and with a casual clock the next one's own time runs. A team's last
+// player is not skipped (a banned player plays on in a game of two as
+// well, for the server's admins to adjudicate if need be). It returns the
+// note that says who was skipped, "" when nobody was.
+func (a *room) skipBanned(ctx context.Context, g *storage.Game) (string, error) {
+	s := g.State.ToMove()
+	if !g.Team() || g.GuildID == "" || s == game.NoSide || g.Scoring != nil {
+		return "", nil
+	}
+	c := engine.ColorOf(s)
+	var notes []string
+	for len(g.InGame(s)) > 1 {
+		p := g.Player(s)
+		err := a.NotBanned(ctx, g.GuildID, p, false)
+		if err == nil {
+			break
+		}
+		if !errors.Is(err, commands.ErrForbidden) {
+			return "", err
+		}
+		g.Out(p)
+		if g.Clock.Running() && g.TeamClock == storage.TeamClockCasual {
+			nextOnClock(g, c, p)
+			g.Clock.Start(clock.Side(c), a.Now())
+		}
+		notes = append(notes, fmt.Sprintf("⛔ %s is banned from gobot games on this server and out of this game: %s %s plays on for %s.",
+			commands.Mention(p), stoneEmoji(c), commands.Mention(g.Player(s)), c))
+	}
+	return strings.Join(notes, "\n"), nil
 }
 
 // nextOnClock brings, with a casual team clock, the own time of colour
@@ -395,11 +444,18 @@ func (a *room) teamTimeUp(ctx context.Context, g *storage.Game, c engine.Color, 
 	}
 	nextOnClock(g, c, out)
 	g.Clock.Start(clock.Side(c), a.Now())
+	skipped, err := a.skipBanned(ctx, g)
+	if err != nil {
+		return true, err
+	}
 	if err := a.UpdateGame(ctx, g); err != nil {
 		return true, err
 	}
 	a.Logger().Info("team player out of time", "game", g.ID, "channel", g.ChannelID, "player", out.Key())
 	note := fmt.Sprintf("⌛ %s ran out of time <t:%d:R> and is out of the game: %s %s plays on for %s.", commands.Mention(out), deadline.Unix(), stoneEmoji(c), commands.Mention(next), c)
+	if skipped != "" {
+		note += "\n" + skipped
+	}
 	m, err := a.StateMessage(ctx, g, a.Now(), note)
 	if err == nil {
 		err = a.PostBoard(ctx, g, m)
