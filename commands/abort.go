@@ -171,8 +171,8 @@ func (a *App) abortBy(ctx context.Context, r *Request, g *storage.Game, s game.S
 	who, names, when := Mention(by[0]), PlainName(by[0]), "after "+Plural(g.State.MoveCount(), "move")
 	if len(by) > 1 {
 		who = fmt.Sprintf("%s (%s)", a.sideLabel(g, s), JoinNames(g.TeamOf(s), Mention))
-		names = fmt.Sprintf("the votes of %s (%s)", JoinNames(by, PlainName), a.sideLabel(g, s))
-		when += ", by the votes of " + JoinNames(by, Mention)
+		names = fmt.Sprintf("the votes of %s (%s)", JoinAnd(by, PlainName), a.sideLabel(g, s))
+		when += ", by the votes of " + JoinAnd(by, Mention)
 	}
 	comment := fmt.Sprintf("Aborted by %s before each player had made %d moves: recorded, never rated.", names, abortMoves)
 	e := storage.AuditEntry{GuildID: g.GuildID, By: UserPlayer(r.User), Action: storage.AuditAbort, Target: g.ID,

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gobot-dev/gobot/commands"
 	"github.com/gobot-dev/gobot/commands/discordtest"
 	"github.com/gobot-dev/gobot/engine"
 	"github.com/gobot-dev/gobot/engine/clock"
@@ -141,9 +142,10 @@ func testE2ERengo(t *testing.T, e *env) {
 		t.Errorf("proposal = %q, want B+1.5", last.Text())
 	}
 	after := e.do(e.click(cid, last, "accept"))
+	e.refused(e.click(ann, after, "accept"), "Your team has already accepted this marking; waiting for the other team.")
 	final := e.do(e.click(dan, after, "accept"))
-	if !strings.Contains(final.Text(), "Result: B+1.5") || !strings.Contains(final.Text(), "⚫ "+ann.Mention()+", "+cid.Mention()+" win by 1.5 points") {
-		t.Errorf("final = %q, want B+1.5 won by ann and cid", final.Text())
+	if !strings.Contains(final.Text(), dan.Mention()+" accepted the marking. Both teams agree.") || !strings.Contains(final.Text(), "Result: B+1.5") || !strings.Contains(final.Text(), "⚫ "+ann.Mention()+", "+cid.Mention()+" win by 1.5 points") {
+		t.Errorf("final = %q, want both teams agreeing, B+1.5 won by ann and cid", final.Text())
 	}
 	if strings.Contains(final.Text(), "1500 →") {
 		t.Errorf("final = %q: a rengo game changed ratings", final.Text())
@@ -176,8 +178,19 @@ func testE2ERengoResignation(t *testing.T, e *env) {
 	lobby := e.rengoLobby(ch, ann, bob, cid, dan, discordtest.Bool("thread", false))
 	e.do(e.click(ann, lobby, "Start"))
 	e.do(e.play(ch, ann, "E5")) // White (bob) to move: Black votes
-	if b, ok := e.board(ch.ID).Button("Undo"); ok {
+	board := e.board(ch.ID)
+	if b, ok := board.Button("Undo"); ok {
 		t.Errorf("the rengo board has an Undo button, which rengo refuses: %+v", b)
+	}
+	// The Resign button says what it does: a vote, or the team's
+	// resignation by the player to move.
+	ask := e.do(e.click(cid, board, "Resign"))
+	if want := "Vote that ⚫ black resign? Yours would be vote 1 of the 2 needed (a majority of " + ann.Mention() + ", " + cid.Mention() + "); the player to move resigns alone."; !ask.Ephemeral || ask.Text() != want {
+		t.Errorf("cid's Resign = %q, want privately %q", ask.Text(), want)
+	}
+	mustButton(t, ask, "Yes, vote to resign")
+	if ask := e.do(e.click(bob, board, "Resign")); ask.Text() != "Resign this game for ⚪ white ("+bob.Mention()+", "+dan.Mention()+")? As the player to move, you resign for the team at once." {
+		t.Errorf("bob's Resign = %q", ask.Text())
 	}
 	vote := e.do(e.slash(ch, cid, "resign"))
 	if vote.Ephemeral || !strings.Contains(vote.Text(), "🏳️ "+cid.Mention()+" votes that ⚫ black resign: 1 of the 2 votes needed") {
@@ -187,8 +200,8 @@ func testE2ERengoResignation(t *testing.T, e *env) {
 	e.refused(e.slash(ch, e.d.NewUser("eve"), "resign"), "You are not playing in this game: it is "+ann.Mention()+", "+cid.Mention()+" (black) against "+bob.Mention()+", "+dan.Mention()+" (white).")
 	id := e.game(ch.ID).ID
 	final := e.do(e.slash(ch, ann, "resign"))
-	if !strings.Contains(final.Text(), "⚫ "+ann.Mention()+", "+cid.Mention()+" resigned.") || !strings.Contains(final.Text(), "⚪ "+bob.Mention()+", "+dan.Mention()+" win by resignation · W+R") {
-		t.Errorf("after the second vote = %q, want Black resigned, W+R", final.Text())
+	if !strings.Contains(final.Text(), "⚫ The team of "+ann.Mention()+", "+cid.Mention()+" resigned, by the votes of "+cid.Mention()+" and "+ann.Mention()+".") || !strings.Contains(final.Text(), "⚪ "+bob.Mention()+", "+dan.Mention()+" win by resignation · W+R") {
+		t.Errorf("after the second vote = %q, want Black resigned by the votes of cid and ann, W+R", final.Text())
 	}
 	if a, err := e.store.ArchivedGame(context.Background(), id); err != nil || a.Result != "W+R" {
 		t.Errorf("archived = %v, %v; want W+R", a, err)
@@ -232,8 +245,8 @@ func testE2ERengoResignation(t *testing.T, e *env) {
 	}
 	e.do(e.play(ch, cid, "E4"))
 	final = e.do(e.slash(ch, dan, "resign")) // dan is White's player to move
-	if !strings.Contains(final.Text(), "B+R") {
-		t.Errorf("the player to move resigning = %q, want B+R", final.Text())
+	if !strings.Contains(final.Text(), "⚪ The team of "+bob.Mention()+", "+dan.Mention()+" resigned: "+dan.Mention()+", the player to move, resigned for it.") || !strings.Contains(final.Text(), "B+R") {
+		t.Errorf("the player to move resigning = %q, want White resigned by dan, B+R", final.Text())
 	}
 }
 
@@ -325,10 +338,10 @@ func testE2ERengoAbort(t *testing.T, e *env) {
 	}
 	e.refused(e.click(cid, ask, "Yes, vote to abort"), "You have already voted to abort: 1 of the 2 votes needed so far.")
 	done := e.do(e.click(ann, e.do(e.slash(ch, ann, "abort")), "Yes, vote to abort"))
-	if want := "🚫 ⚫ black (" + ann.Mention() + ", " + cid.Mention() + ") aborted the game " + title + " after 1 move, by the votes of " + cid.Mention() + ", " + ann.Mention() + ", before each player had made 2 moves: it is recorded as aborted (`/go sgf game:" + id + "`) and never rated."; done.Ephemeral || !strings.Contains(done.Text(), want) {
+	if want := "🚫 ⚫ black (" + ann.Mention() + ", " + cid.Mention() + ") aborted the game " + title + " after 1 move, by the votes of " + cid.Mention() + " and " + ann.Mention() + ", before each player had made 2 moves: it is recorded as aborted (`/go sgf game:" + id + "`) and never rated."; done.Ephemeral || !strings.Contains(done.Text(), want) {
 		t.Errorf("the second vote = %q, want %q", done.Text(), want)
 	}
-	if a := e.archived(ch.ID, id); a.Result != "Void" || !strings.Contains(string(a.SGF), "Aborted by the votes of cid, ann (⚫ black) before each player had made 2 moves") {
+	if a := e.archived(ch.ID, id); a.Result != "Void" || !strings.Contains(string(a.SGF), "Aborted by the votes of cid and ann (⚫ black) before each player had made 2 moves") {
 		t.Errorf("archived %s, record %s", a.Result, a.SGF)
 	}
 
@@ -372,5 +385,29 @@ func testE2ERengoBanned(t *testing.T, e *env) {
 	e.do(e.adminCmd(ch, admin, "ban", discordtest.UserOpt("user", dan), discordtest.Str("reason", "spam")))
 	if m := e.do(e.play(ch, ann, "E3")); !strings.Contains(m.Text(), dan.Mention()+", your move.") {
 		t.Errorf("with White's last player banned the board = %q, want it to call dan still", m.Text())
+	}
+}
+
+// TestE2ERengoLobbyExpired: a button of a lobby that expired says so,
+// before and after the sweep closes it, not that the game started.
+func TestE2ERengoLobbyExpired(t *testing.T) { httpMode(t, testE2ERengoLobbyExpired) }
+
+func testE2ERengoLobbyExpired(t *testing.T, e *env) {
+	ch := e.d.GuildChannel("general")
+	ann, bob, cid := e.d.NewUser("ann"), e.d.NewUser("bob"), e.d.NewUser("cid")
+	lobby := e.newChallenge(e.slash(ch, ann, "rengo", discordtest.Int("size", 9), discordtest.Bool("thread", false)))
+	want := fmt.Sprintf("This rengo lobby expired <t:%d:R>: open a new one with `/go rengo`.", e.clock.Now().Add(commands.DefaultChallengeTTL).Unix())
+	lobby = e.do(e.click(bob, lobby, "Join White"))
+	e.clock.Advance(commands.DefaultChallengeTTL)
+	e.refused(e.click(cid, lobby, "Join Black"), want)
+	e.refused(e.click(ann, lobby, "Start"), want)
+	e.restart() // the sweep closes it
+	e.d.WaitFor("the expired lobby to close", func() bool {
+		m, _ := e.d.Message(lobby.ID)
+		b, ok := m.Button("Join Black")
+		return ok && b.Disabled
+	})
+	for _, b := range []string{"Join Black", "Start", "Leave"} {
+		e.refused(e.click(cid, lobby, b), want)
 	}
 }

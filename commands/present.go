@@ -34,6 +34,15 @@ func JoinNames(ps []storage.Player, name func(storage.Player) string) string {
 	return strings.Join(names, ", ")
 }
 
+// JoinAnd names players as a sentence lists them: "ann", "ann and bob",
+// "ann, bob and cid".
+func JoinAnd(ps []storage.Player, name func(storage.Player) string) string {
+	if len(ps) < 2 {
+		return JoinNames(ps, name)
+	}
+	return JoinNames(ps[:len(ps)-1], name) + " and " + name(ps[len(ps)-1])
+}
+
 // PlainName names a player without a mention (titles, alt text, SGF).
 func PlainName(p storage.Player) string {
 	if p.IsBot() {

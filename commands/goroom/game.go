@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -170,17 +171,35 @@ func (a *room) resign(ctx context.Context, r *commands.Request, g *storage.Game)
 	return a.move(ctx, r, g, engine.ResignMove(c), skipped)
 }
 
-// btnResign asks for confirmation: a misclick must not end a game.
+// btnResign asks for confirmation: a misclick must not end a game. In a
+// team game it says what the answer does: the player to move resigns for
+// the team, another player votes (voteResign).
 func (a *room) btnResign(ctx context.Context, r *commands.Request, g *storage.Game) error {
-	if _, err := playerColor(g, r.User); err != nil {
+	c, err := playerColor(g, r.User)
+	if err != nil {
 		return err
 	}
+	question, yes := "Do you really want to resign this game?", "Yes, resign"
+	if s := engine.SideOf(c); g.Team() && !isVoteGame(g) {
+		if goOf(g).ToPlay() == c && g.Player(s).UserID == r.User.ID {
+			question = fmt.Sprintf("Resign this game for %s %s (%s)? As the player to move, you resign for the team at once.", stoneEmoji(c), c, teamMention(g, c))
+		} else {
+			votes, people := 0, g.People(s)
+			if v := g.ResignVote; v != nil && v.Side == s && v.MoveCount == g.State.MoveCount() {
+				votes = len(v.Voters)
+			}
+			question = fmt.Sprintf("Vote that %s %s resign? Yours would be vote %d of the %d needed (a majority of %s); the player to move resigns alone.",
+				stoneEmoji(c), c, votes+1, len(people)/2+1, commands.JoinNames(people, commands.Mention))
+			yes = "Yes, vote to resign"
+		}
+	}
 	return r.Reply(ctx, &commands.Message{
-		Content:   "Do you really want to resign this game?",
+		Content:   question,
 		Ephemeral: true,
 		Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-			discordgo.Button{Label: "Yes, resign", Style: discordgo.DangerButton, CustomID: "game/" + g.ID + "/resign-yes/" + r.Param("move")},
+			discordgo.Button{Label: yes, Style: discordgo.DangerButton, CustomID: "game/" + g.ID + "/resign-yes/" + r.Param("move")},
 		}}},
+		AllowedMentions: commands.NoMentions(),
 	})
 }
 
@@ -253,9 +272,13 @@ func (a *room) apply(ctx context.Context, g *storage.Game, m engine.Move) (strin
 		nextOnClock(g, m.Color, mover)
 	}
 	g.Undo = nil
+	resigned, voted := resigners(g, m, mover)
 	g.ResignVote, g.AbortVote = nil, nil // a team's votes lapse with the next move
 	g.Delivery.Unposted = false
 	note := describeMove(g, m, goOf(g).Captures(m.Color)-before, goOf(g).Captures(m.Color.Opponent())-ownBefore)
+	if m.Kind == engine.Resign && g.Team() {
+		note = teamResigned(g, m.Color, resigned, voted)
+	}
 	if _, over := goOf(g).Result(); over {
 		if err := a.Finish(ctx, g); err != nil {
 			return "", err
@@ -297,6 +320,39 @@ func (a *room) apply(ctx context.Context, g *storage.Game, m engine.Move) (strin
 		return "", err
 	}
 	return note, nil
+}
+
+// resigners are who resigned for the side of m, a resignation in a team
+// game (others get nil): the members whose votes decided it (voted), or
+// mover, the player to move, alone.
+func resigners(g *storage.Game, m engine.Move, mover storage.Player) (by []storage.Player, voted bool) {
+	if m.Kind != engine.Resign || !g.Team() {
+		return nil, false
+	}
+	v := g.ResignVote
+	if v == nil || v.Side != engine.SideOf(m.Color) || v.MoveCount != g.State.MoveCount() {
+		return []storage.Player{mover}, false
+	}
+	for _, id := range v.Voters {
+		team := g.TeamOf(v.Side)
+		if i := slices.IndexFunc(team, func(p storage.Player) bool { return p.UserID == id }); i >= 0 {
+			by = append(by, team[i])
+		}
+	}
+	return by, true
+}
+
+// teamResigned is the note of colour c's team resigning: by the votes of
+// its members, or by its player to move.
+func teamResigned(g *storage.Game, c engine.Color, by []storage.Player, voted bool) string {
+	team := fmt.Sprintf("%s The team of %s resigned", stoneEmoji(c), teamMention(g, c))
+	switch {
+	case voted && len(by) == 1:
+		return fmt.Sprintf("%s, by the vote of %s.", team, commands.Mention(by[0]))
+	case voted:
+		return fmt.Sprintf("%s, by the votes of %s.", team, commands.JoinAnd(by, commands.Mention))
+	}
+	return fmt.Sprintf("%s: %s, the player to move, resigned for it.", team, commands.JoinNames(by, commands.Mention))
 }
 
 // uncertainNote asks the players to check groups the dead-stone estimate

@@ -176,23 +176,59 @@ const (
 	lobbyBusy   = "This rengo game is being started: its teams are closed."
 )
 
+// lobbyGone is the answer to a button of a lobby the store no longer
+// holds: one that expired says so, as its message (the one the button was
+// pressed on) tells when it expires; else it started or was called off.
+func (a *room) lobbyGone(r *commands.Request, closed string) error {
+	if at, ok := lobbyExpiry(r.Interaction.Message); ok && !a.Now().Before(at) {
+		return lobbyExpired(at)
+	}
+	return commands.UserErr(commands.ErrNoChallenge, closed)
+}
+
+// lobbyExpired refuses a button of a lobby that expired at.
+func lobbyExpired(at time.Time) error {
+	return commands.UserErr(commands.ErrExpired, fmt.Sprintf("This rengo lobby expired <t:%d:R>: open a new one with `/go rengo`.", at.Unix()))
+}
+
+// lobbyExpiry reads when the lobby shown by m expires, from the sentence
+// lobbyMessage ends an open lobby with ("This expires <t:…:R>.").
+func lobbyExpiry(m *discordgo.Message) (time.Time, bool) {
+	const mark = "This expires <t:"
+	if m == nil {
+		return time.Time{}, false
+	}
+	i := strings.LastIndex(m.Content, mark)
+	if i < 0 {
+		return time.Time{}, false
+	}
+	stamp, _, ok := strings.Cut(m.Content[i+len(mark):], ":R>")
+	sec, err := strconv.ParseInt(stamp, 10, 64)
+	if !ok || err != nil {
+		return time.Time{}, false
+	}
+	return time.Unix(sec, 0), true
+}
+
 // changeLobby applies change to the lobby the button belongs to, in one
 // transaction, and shows the lobby as it then is.
 func (a *room) changeLobby(ctx context.Context, r *commands.Request, change func(c *storage.Challenge) error) error {
+	var expired *storage.Challenge
 	c, err := a.Challenges().UpdateChallenge(ctx, r.Param("id"), func(c *storage.Challenge) error {
 		if !c.Team() {
 			return commands.ErrNoChallenge
 		}
 		if c.Expired(a.Now()) {
+			expired = c
 			return commands.ErrExpired
 		}
 		return change(c)
 	})
 	switch {
 	case errors.Is(err, storage.ErrNotFound):
-		return commands.UserErr(commands.ErrNoChallenge, lobbyClosed)
+		return a.lobbyGone(r, lobbyClosed)
 	case errors.Is(err, commands.ErrExpired):
-		return commands.UserErr(commands.ErrExpired, "This rengo lobby has expired: open a new one with `/go rengo`.")
+		return lobbyExpired(expired.ExpiresAt)
 	case err != nil:
 		return err
 	}
@@ -260,7 +296,7 @@ func (a *room) btnRengoLeave(ctx context.Context, r *commands.Request) error {
 func (a *room) btnRengoStart(ctx context.Context, r *commands.Request) error {
 	c, err := a.Challenges().Challenge(ctx, r.Param("id"))
 	if errors.Is(err, storage.ErrNotFound) {
-		return commands.UserErr(commands.ErrNoChallenge, "This rengo game has started or was called off.")
+		return a.lobbyGone(r, "This rengo game has started or was called off.")
 	}
 	if err != nil {
 		return err
@@ -269,7 +305,7 @@ func (a *room) btnRengoStart(ctx context.Context, r *commands.Request) error {
 		return commands.UserErr(commands.ErrNotChallenged, fmt.Sprintf("Only %s, who opened this rengo game, can start it.", commands.Mention(c.Challenger)))
 	}
 	if c.Expired(a.Now()) {
-		return commands.UserErr(commands.ErrExpired, "This rengo lobby has expired: open a new one with `/go rengo`.")
+		return lobbyExpired(c.ExpiresAt)
 	}
 	release, err := a.ClaimChallenge(ctx, r, c, "This rengo game is being started already.")
 	if err != nil {
@@ -342,7 +378,7 @@ func (a *room) voteResign(ctx context.Context, r *commands.Request, g *storage.G
 	}
 	v = &storage.ResignVote{Side: engine.SideOf(c), MoveCount: v.MoveCount, Voters: append(slices.Clone(v.Voters), r.User.ID)}
 	if len(v.Voters) >= need {
-		g.ResignVote = nil
+		g.ResignVote = v // apply names the voters, and ends the vote
 		return a.move(ctx, r, g, engine.ResignMove(c), "")
 	}
 	g.ResignVote = v

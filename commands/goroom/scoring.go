@@ -392,11 +392,17 @@ func (a *room) btnScoreAccept(ctx context.Context, r *commands.Request) error {
 		return err
 	}
 	if g.Scoring.Accepted[engine.SideOf(c)] {
+		if g.Team() {
+			return commands.UserErr(commands.ErrStale, "Your team has already accepted this marking; waiting for the other team.")
+		}
 		return commands.UserErr(commands.ErrStale, "You have already accepted this marking; waiting for your opponent.")
 	}
 	g.Scoring.Accepted[engine.SideOf(c)] = true
 	note := fmt.Sprintf("%s accepted the marking.", commands.Mention(commands.UserPlayer(r.User)))
 	if g.Scoring.Accepted[engine.SideOf(engine.Black)] && g.Scoring.Accepted[engine.SideOf(engine.White)] {
+		if g.Team() {
+			return a.endByScore(ctx, r, g, note+" Both teams agree.")
+		}
 		return a.endByScore(ctx, r, g, note+" Both players agree.")
 	}
 	if err := a.UpdateGame(ctx, g); err != nil {
