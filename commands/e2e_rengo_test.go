@@ -411,3 +411,31 @@ func testE2ERengoLobbyExpired(t *testing.T, e *env) {
 		e.refused(e.click(cid, lobby, b), want)
 	}
 }
+
+// TestE2ERengoBotTeamAccepts: in a rengo game with a bot on a team, the
+// count is accepted for that team by its people, which the scoring board
+// says it waits for; the bot does not accept for the team.
+func TestE2ERengoBotTeamAccepts(t *testing.T) { httpMode(t, testE2ERengoBotTeamAccepts) }
+
+func testE2ERengoBotTeamAccepts(t *testing.T, e *env) {
+	ch := e.d.GuildChannel("general")
+	ann, bob, cid := e.d.NewUser("ann"), e.d.NewUser("bob"), e.d.NewUser("cid")
+	lobby := e.newChallenge(e.slash(ch, ann, "rengo", discordtest.Int("size", 9), discordtest.Bool("thread", false), discordtest.Str("bot", "tester")))
+	lobby = e.do(e.click(bob, lobby, "Join White"))
+	lobby = e.do(e.click(cid, lobby, "Join Black"))
+	e.do(e.click(ann, lobby, "Start"))
+	e.do(e.play(ch, ann, "E5")) // then gobot, White's first player
+	e.do(e.slash(ch, cid, "pass"))
+	scoring := e.do(e.slash(ch, bob, "pass"))
+	want := "⚫ Black (" + ann.Mention() + ", " + cid.Mention() + "): ⏳ waiting for " + ann.Mention() + " or " + cid.Mention() + "\n⚪ White (gobot (tester), " + bob.Mention() + "): ⏳ waiting for " + bob.Mention()
+	if !strings.Contains(scoring.Text(), want) {
+		t.Errorf("scoring board = %q, want %q", scoring.Text(), want)
+	}
+	after := e.do(e.click(cid, scoring, "Accept"))
+	if want := "⚫ Black (" + ann.Mention() + ", " + cid.Mention() + "): ✅ accepted\n⚪ White (gobot (tester), " + bob.Mention() + "): ⏳ waiting for " + bob.Mention(); !strings.Contains(after.Text(), want) {
+		t.Errorf("after Black's accept the board = %q, want %q", after.Text(), want)
+	}
+	if final := e.do(e.click(bob, after, "Accept")); !strings.Contains(final.Text(), bob.Mention()+" accepted the marking. Both teams agree.") {
+		t.Errorf("final = %q, want both teams agreeing", final.Text())
+	}
+}

@@ -239,13 +239,7 @@ func scoringMessageWith(ctx context.Context, g *storage.Game, now time.Time, not
 		sb.WriteString(uncertainNote(uncertain) + "\n")
 	}
 	fmt.Fprintf(&sb, "```\n%s\n```\n", engine.FormatScore(sc, db, dw))
-	yes := func(c engine.Color) string {
-		if s.Accepted[engine.SideOf(c)] {
-			return "✅ accepted"
-		}
-		return "⏳ not yet"
-	}
-	fmt.Fprintf(&sb, "⚫ %s: %s · ⚪ %s: %s", teamMention(g, engine.Black), yes(engine.Black), teamMention(g, engine.White), yes(engine.White))
+	sb.WriteString(acceptance(g))
 	for _, c := range []engine.Color{engine.Black, engine.White} {
 		if g.AllBots(engine.SideOf(c)) && !s.Accepted[engine.SideOf(c)] {
 			sb.WriteString("\n" + botObjection(ctx, g))
@@ -277,6 +271,42 @@ func scoringMessageWith(ctx context.Context, g *storage.Game, now time.Time, not
 			discordgo.Button{Label: "Resume play", Style: discordgo.SecondaryButton, CustomID: "game/" + g.ID + "/score/" + key + "/resume"},
 		}}},
 	}, nil
+}
+
+// acceptance says which sides have accepted g's marking. A team accepts
+// through any of its people, whom it waits for; a bot on a team with
+// people leaves that to them (botsAccept: only a side of bots accepts by
+// itself).
+func acceptance(g *storage.Game) string {
+	var sides []string
+	for _, c := range []engine.Color{engine.Black, engine.White} {
+		s := engine.SideOf(c)
+		state := "⏳ not yet"
+		if g.Scoring.Accepted[s] {
+			state = "✅ accepted"
+		}
+		if !g.Team() {
+			sides = append(sides, fmt.Sprintf("%s %s: %s", stoneEmoji(c), teamMention(g, c), state))
+			continue
+		}
+		if people := g.People(s); !g.Scoring.Accepted[s] && len(people) > 0 {
+			state = "⏳ waiting for " + joinOr(people, commands.Mention)
+		}
+		sides = append(sides, fmt.Sprintf("%s %s (%s): %s", stoneEmoji(c), colorName(c), teamMention(g, c), state))
+	}
+	if g.Team() {
+		return strings.Join(sides, "\n")
+	}
+	return strings.Join(sides, " · ")
+}
+
+// joinOr names players as a sentence offers a choice: "ann", "ann or
+// bob", "ann, bob or cid".
+func joinOr(ps []storage.Player, name func(storage.Player) string) string {
+	if len(ps) < 2 {
+		return commands.JoinNames(ps, name)
+	}
+	return commands.JoinNames(ps[:len(ps)-1], name) + " or " + name(ps[len(ps)-1])
 }
 
 // finalScoreMessage shows a game ended by counting: the marked board, the
