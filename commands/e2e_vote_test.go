@@ -295,11 +295,19 @@ func testE2EVoteNewestBoard(t *testing.T, e *env) {
 	e.do(e.play(ch, v1, "E4"))
 	check(first.ID, "Votes: **D4** 1 · **E4** 1", "Vote D4", "Vote E4", "Vote pass")
 
-	// A /go board in the round becomes the board the votes show on.
+	// A /go board in the round becomes the board the votes show on, and
+	// the board it replaces says so, without the votes and their buttons.
 	second := e.do(e.slash(ch, v2, "board"))
 	e.kept(ch.ID, second.ID)
 	check(second.ID, "Votes: **D4** 1 · **E4** 1", "Vote D4", "Vote E4", "Vote pass")
+	e.d.WaitFor("the older board to close", func() bool {
+		text, _ := shows(first.ID)
+		return strings.Contains(text, "⚫ gobot (slow) played **A9**.\n🗳️ The vote goes on below, on the newest board.\n**Move 2**")
+	})
 	before, _ := e.d.Message(first.ID)
+	if text, labels := shows(first.ID); len(labels) > 0 || strings.Contains(text, "The move is played") {
+		t.Errorf("the replaced board = %q with the buttons %q, want neither the votes nor buttons", text, labels)
+	}
 	e.do(e.play(ch, e.d.NewUser("v3"), "E4"))
 	check(second.ID, "Votes: **E4** 2 · **D4** 1", "Vote E4", "Vote D4", "Vote pass")
 	if after, _ := e.d.Message(first.ID); after.Edits != before.Edits {

@@ -247,7 +247,8 @@ func (a *room) keepVoteBoard(ctx context.Context, g *storage.Game, m *discordgo.
 // cmdBoard is /go board (commands.CmdBoardHere). In a vote game its
 // answer becomes the newest board, the one the votes show on: the answer
 // is deferred, so that Discord names its message and keepVoteBoard keeps
-// it (see commands.Phases.Posted).
+// it (see commands.Phases.Posted); the board the vote was shown on until
+// then no longer shows it, nor its buttons (one edit).
 func (a *room) cmdBoard(ctx context.Context, r *commands.Request) error {
 	g, err := a.LoadGame(ctx, r.Interaction.ChannelID)
 	switch {
@@ -255,12 +256,29 @@ func (a *room) cmdBoard(ctx context.Context, r *commands.Request) error {
 		return a.CmdBoardHere(ctx, r) // the last game finished here
 	case err != nil:
 		return err
-	case isVoteGame(g):
-		if err := r.Defer(ctx, false); err != nil {
-			return err
-		}
+	case !isVoteGame(g):
+		return a.CmdBoard(ctx, r, g)
 	}
-	return a.CmdBoard(ctx, r, g)
+	if err := r.Defer(ctx, false); err != nil {
+		return err
+	}
+	// The vote's board, when it is open (while gobot moves, the newest
+	// board is the last vote's, closed already).
+	shown := ""
+	if g.Vote != nil && !g.BotToMove() {
+		shown = newestBoard(g)
+	}
+	if err := a.CmdBoard(ctx, r, g); err != nil || shown == "" {
+		return err
+	}
+	m, err := closedBoard(g, a.Now(), "🗳️ The vote goes on below, on the newest board.")
+	if err == nil {
+		err = a.Discord().EditMessage(ctx, g.ChannelID, shown, m)
+	}
+	if err != nil {
+		a.Logger().Info("vote: close the board a newer one replaces", "game", g.ID, "err", err)
+	}
+	return nil
 }
 
 // refreshBoard edits the newest board of g to show it as it is now (the
