@@ -266,7 +266,7 @@ func (a *room) cmdBoard(ctx context.Context, r *commands.Request) error {
 	// board is the last vote's, closed already).
 	shown := ""
 	if g.Vote != nil && !g.BotToMove() {
-		shown = newestBoard(g)
+		shown = commands.NewestBoard(g)
 	}
 	if err := a.CmdBoard(ctx, r, g); err != nil || shown == "" {
 		return err
