@@ -337,6 +337,13 @@ func (a *App) StartChallenge(ctx context.Context, r *Request, c *storage.Challen
 		Sides: sides, State: st, Clock: NewClock(ChallengeClock(c), st, a.Now()),
 		CreatedAt: a.Now(), Unrated: c.Unrated, TeamClock: c.TeamClock,
 	}
+	if !c.Thread {
+		// The Accept's token is how the game's first boards reach the
+		// channel before anyone plays a slash command there: a move from
+		// the board page, or a bot's (see PostBoard). A thread's game has
+		// none: a follow-up would be posted in the parent channel.
+		g.Delivery.Followup = FollowupOf(it, a.Now())
+	}
 	if err := a.challenges.AcceptChallenge(ctx, c.ID, g); err != nil {
 		switch {
 		case errors.Is(err, storage.ErrNotFound):

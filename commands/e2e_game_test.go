@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gobot-dev/gobot/commands"
 	"github.com/gobot-dev/gobot/commands/discordtest"
 	"github.com/gobot-dev/gobot/engine"
 )
@@ -284,6 +285,26 @@ func testE2EPrivateChannel(t *testing.T, e *env) {
 	e.do(e.play(ch, alice, "E5"))
 	if n := goOf(e.game(ch.ID)).MoveCount(); n != 3 {
 		t.Errorf("%d moves in the bot game, want 3", n)
+	}
+}
+
+// TestE2EPrivateChannelBoardPage: in a user install's private channel, a
+// move made on the board page right after the challenge was accepted (no
+// slash command yet) reaches the channel: gobot may not post there, so the
+// board goes as a follow-up of the Accept.
+func TestE2EPrivateChannelBoardPage(t *testing.T) { httpMode(t, testE2EPrivateChannelBoardPage) }
+
+func testE2EPrivateChannelBoardPage(t *testing.T, e *env) {
+	ch, alice, bob := e.privateChannel()
+	e.challenge(ch, alice, bob)
+	g := e.game(ch.ID)
+	res := e.app.Act(context.Background(), ch.ID, commands.WebUser{ID: alice.ID, Name: alice.Username},
+		commands.Action{Kind: commands.ActPlay, Point: "E5", Game: g.ID, Version: g.Version, Seat: "black"})
+	if res.Refused {
+		t.Fatalf("E5 from the board page was refused: %q", res.Text)
+	}
+	if m := e.board(ch.ID); !strings.Contains(m.Text(), "played **E5**") {
+		t.Errorf("the channel's last board reads %q, want the board page's move E5", m.Text())
 	}
 }
 
