@@ -19,8 +19,9 @@ import (
 // DefaultAPIURL is Discord's REST API base, used when DISCORD_API_URL is unset.
 const DefaultAPIURL = "https://discord.com/api/v10"
 
-// userAgent follows Discord's required "DiscordBot (url, version)" form.
-const userAgent = "DiscordBot (https://github.com/gobot-dev/gobot, 1.0)"
+// UserAgent is the User-Agent of every call gobot makes to Discord's API,
+// in the "DiscordBot ($url, $versionNumber)" form Discord requires.
+const UserAgent = "DiscordBot (https://github.com/gobot-dev/gobot, 1.0)"
 
 // Discord is the set of REST calls gobot makes. REST implements it against
 // Discord's API (or anything at DISCORD_API_URL); the console implements it by
@@ -187,7 +188,7 @@ func NewREST(base, token string, client *http.Client) *REST {
 		next, timeout = client.Transport, client.Timeout
 	}
 	s.Client = &http.Client{Timeout: timeout, Transport: RewriteTransport(discordgo.EndpointAPI, base, next)}
-	s.UserAgent = userAgent
+	s.UserAgent = UserAgent
 	s.StateEnabled = false
 	return &REST{s: s}
 }

@@ -13,6 +13,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/gobot-dev/gobot/commands"
 )
 
 // The Activity signs in with Discord's OAuth2, as the Embedded App SDK
@@ -185,6 +187,7 @@ func (h *Handler) exchange(ctx context.Context, code string) (string, error) {
 		return "", err
 	}
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Header.Set("User-Agent", commands.UserAgent)
 	req.SetBasicAuth(h.opts.ClientID, h.opts.ClientSecret)
 	resp, err := h.opts.HTTPClient.Do(req)
 	if err != nil {
@@ -211,6 +214,7 @@ func (h *Handler) discord(ctx context.Context, p, auth string, v any) error {
 		return err
 	}
 	req.Header.Set("Authorization", auth)
+	req.Header.Set("User-Agent", commands.UserAgent)
 	resp, err := h.opts.HTTPClient.Do(req)
 	if err != nil {
 		return errors.New("web: Discord unreachable")

@@ -369,6 +369,11 @@ func TestActivitySignIn(t *testing.T) {
 			t.Errorf("%s: %d %v, want %q", r.name, status, out, r.want)
 		}
 	}
+	// Every call to Discord (the token endpoint, /users/@me, the
+	// instance) says who makes it, as Discord requires.
+	if p := e.d.Problems(); len(p) > 0 {
+		t.Errorf("the fake Discord saw problems: %v", p)
+	}
 }
 
 // TestWebSocketReconnect: a page that reconnects gets the game as it is

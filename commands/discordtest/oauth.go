@@ -66,6 +66,10 @@ func (s *Server) serveOAuth(w http.ResponseWriter, r *http.Request, path string)
 		json.NewEncoder(w).Encode(v)
 		return true
 	}
+	oauth := (path == "/oauth2/token" && r.Method == http.MethodPost) || (path == "/users/@me" && strings.HasPrefix(r.Header.Get("Authorization"), "Bearer "))
+	if ua := r.Header.Get("User-Agent"); oauth && !strings.HasPrefix(ua, "DiscordBot (") {
+		s.problem("%s %s: User-Agent %q is not \"DiscordBot ($url, $versionNumber)\"", r.Method, path, ua)
+	}
 	switch {
 	case path == "/oauth2/token" && r.Method == http.MethodPost:
 		id, secret, ok := r.BasicAuth()
