@@ -9,6 +9,8 @@ var (
 	errBadToken = errors.New("web: session token not valid")
 	// errExpired is a session token past its expiry.
 	errExpired = errors.New("web: session expired")
+	// errNotFound is Discord's 404: it does not know what was asked.
+	errNotFound = errors.New("web: not found at Discord")
 )
 
 // errBadMessage is a message from a page of the wrong shape or size; its

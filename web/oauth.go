@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -19,11 +20,12 @@ import (
 
 // The Activity signs in with Discord's OAuth2, as the Embedded App SDK
 // does it: the page asks for a state (serveState), the SDK's authorize
-// returns a code for it, the page posts both (serveToken), and gobot
-// exchanges the code at Discord's token endpoint with the client secret,
-// learns the user (/users/@me), and reads the Activity's instance with
-// the bot token to find its channel and check the user is in it. The page
-// gets the access token (for the SDK's authenticate) and a gobot session.
+// returns a code for it, the page posts both with the Activity's instance
+// (serveToken), and gobot reads the instance with the bot token to find
+// its channel, exchanges the code at Discord's token endpoint with the
+// client secret, learns the user (/users/@me) and checks they are in the
+// instance. The page gets the access token (for the SDK's authenticate)
+// and a gobot session.
 
 func (h *Handler) serveState(w http.ResponseWriter, r *http.Request) {
 	if h.opts.ClientSecret == "" {
@@ -40,14 +42,42 @@ const (
 	notInstance  = "This board was not opened from a Discord activity gobot can see: open it from a game's Open board button."
 	discordIsOut = "Discord could not be reached to sign you in: try again in a moment."
 	tooManyLogin = "Too many people are signing in right now: try again in a moment."
+	tooManyFails = "Too many sign-ins failed from here: wait a minute, then reopen the board."
 )
 
-// exchanges limits the sign-ins gobot passes on to Discord (each costs up
-// to three calls to Discord's API): a bucket of exchangeBurst, refilled
-// at exchangeRate a second, for the whole process.
+// An Activity sign-in costs up to three calls to Discord (the instance,
+// the token endpoint, /users/@me). Three limits keep them few without
+// letting anyone lock the others out:
+//
+//   - cheap checks come first, and cost Discord nothing: the code's and
+//     the instance's shape, the state gobot issued, and the instances
+//     Discord said lately it does not know;
+//   - failures are counted per client, by the address the connection
+//     comes from (the one address gobot can trust: X-Forwarded-For is
+//     anyone's to write) and by Activity instance; a client whose
+//     failures are used up is refused at once, before any call. Only
+//     failures count: everyone inside Discord arrives through Discord's
+//     proxy, whose few addresses hide the players', and players succeed;
+//   - all sign-ins of the process share a larger bucket, for Discord's
+//     sake.
 const (
-	exchangeRate  = 5
-	exchangeBurst = 20
+	signInRate  = 10 // sign-ins a second, for the process
+	signInBurst = 50
+	failRate    = 1.0 / 6 // failed sign-ins a second, per client
+	failBurst   = 10
+	// unknownFor is how long an instance Discord does not know is
+	// refused without asking again.
+	unknownFor = time.Minute
+	// maxClients bounds each table of clients (a bound, not a cache
+	// policy: a full table is emptied).
+	maxClients = 100_000
+)
+
+// codeRe and instanceRe are the shapes of an OAuth2 code and of an
+// Activity instance ID: anything else is refused without asking Discord.
+var (
+	codeRe     = regexp.MustCompile(`^[A-Za-z0-9_-]{1,128}$`)
+	instanceRe = regexp.MustCompile(`^[A-Za-z0-9_-]{1,128}$`)
 )
 
 type bucket struct {
@@ -72,6 +102,86 @@ func (b *bucket) take(now time.Time, rate, burst float64) bool {
 	return true
 }
 
+// limits are the Activity sign-in's limits (see above): the process's
+// bucket, the failures left to each client, and the instances Discord
+// does not know.
+type limits struct {
+	all bucket
+
+	mu       sync.Mutex
+	fails    map[string]*failures // by "addr:…" and "instance:…"
+	unknowns map[string]time.Time // instance -> until when it is refused
+}
+
+// failures is a client's failed sign-ins: left of failBurst at at.
+type failures struct {
+	left float64
+	at   time.Time
+}
+
+// spent reports whether any of the clients keys has used up its failures
+// at now.
+func (l *limits) spent(now time.Time, keys ...string) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for _, k := range keys {
+		if f := l.fails[k]; f != nil && min(failBurst, f.left+now.Sub(f.at).Seconds()*failRate) < 1 {
+			return true
+		}
+	}
+	return false
+}
+
+// fail counts a failed sign-in against each of the clients keys.
+func (l *limits) fail(now time.Time, keys ...string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.fails == nil || len(l.fails) > maxClients {
+		l.fails = map[string]*failures{}
+	}
+	for _, k := range keys {
+		f := l.fails[k]
+		if f == nil {
+			f = &failures{left: failBurst, at: now}
+			l.fails[k] = f
+		}
+		f.left = max(0, min(failBurst, f.left+now.Sub(f.at).Seconds()*failRate)-1)
+		f.at = now
+	}
+}
+
+// unknown reports whether Discord said lately that it does not know
+// instance.
+func (l *limits) unknown(now time.Time, instance string) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	until, ok := l.unknowns[instance]
+	return ok && now.Before(until)
+}
+
+// forget remembers that Discord does not know instance.
+func (l *limits) forget(now time.Time, instance string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.unknowns == nil || len(l.unknowns) > maxClients {
+		l.unknowns = map[string]time.Time{}
+	}
+	l.unknowns[instance] = now.Add(unknownFor)
+}
+
+// clientAddr is the address a request came from, as gobot can trust it:
+// the connection's (an IPv6 address by its /64, which one machine has).
+func clientAddr(r *http.Request) string {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		host = r.RemoteAddr
+	}
+	if ip := net.ParseIP(host); ip != nil && ip.To4() == nil {
+		return ip.Mask(net.CIDRMask(64, 128)).String()
+	}
+	return host
+}
+
 func (h *Handler) serveToken(w http.ResponseWriter, r *http.Request) {
 	if h.opts.ClientSecret == "" {
 		problem(w, http.StatusNotFound, "This gobot has no Discord Activity set up (DISCORD_CLIENT_SECRET).")
@@ -82,21 +192,64 @@ func (h *Handler) serveToken(w http.ResponseWriter, r *http.Request) {
 		State    string `json:"state"`
 		Instance string `json:"instance_id"`
 	}
-	if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, 4096)).Decode(&req); err != nil || req.Code == "" || req.Instance == "" {
+	if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, 4096)).Decode(&req); err != nil || !codeRe.MatchString(req.Code) {
 		problem(w, http.StatusBadRequest, badCode)
 		return
 	}
+	if !instanceRe.MatchString(req.Instance) {
+		problem(w, http.StatusBadRequest, notInstance)
+		return
+	}
+	now, lim := time.Now(), &h.limits
+	addr, ik := "addr:"+clientAddr(r), "instance:"+req.Instance
+	if lim.spent(now, addr, ik) {
+		problem(w, http.StatusTooManyRequests, tooManyFails)
+		return
+	}
 	if !h.sign.spend(req.State, h.opts.Now()) {
+		lim.fail(now, addr)
 		problem(w, http.StatusForbidden, badState)
 		return
 	}
-	if !h.exchanges.take(time.Now(), exchangeRate, exchangeBurst) {
+	if lim.unknown(now, req.Instance) {
+		lim.fail(now, addr)
+		problem(w, http.StatusForbidden, notInstance)
+		return
+	}
+	if !lim.all.take(now, signInRate, signInBurst) {
 		problem(w, http.StatusTooManyRequests, tooManyLogin)
 		return
 	}
+	// The instance first, with the bot's token: a made-up one never
+	// reaches the token endpoint.
 	ctx := r.Context()
+	var inst struct {
+		Users    []string `json:"users"`
+		Location struct {
+			ChannelID string `json:"channel_id"`
+		} `json:"location"`
+	}
+	err := h.discord(ctx, "/applications/"+url.PathEscape(h.opts.ClientID)+"/activity-instances/"+url.PathEscape(req.Instance), "Bot "+h.opts.BotToken, &inst)
+	switch {
+	case errors.Is(err, errNotFound):
+		lim.forget(now, req.Instance)
+		lim.fail(now, addr)
+		h.opts.Log.Info("board page: activity instance refused", "err", err)
+		problem(w, http.StatusForbidden, notInstance)
+		return
+	case err != nil:
+		h.opts.Log.Warn("board page: read the activity instance", "err", err)
+		problem(w, http.StatusBadGateway, discordIsOut)
+		return
+	case inst.Location.ChannelID == "":
+		lim.fail(now, addr, ik)
+		h.opts.Log.Info("board page: activity instance refused", "err", "it has no channel")
+		problem(w, http.StatusForbidden, notInstance)
+		return
+	}
 	access, err := h.exchange(ctx, req.Code)
 	if err != nil {
+		lim.fail(now, addr, ik)
 		h.opts.Log.Info("board page: OAuth2 code refused", "err", err)
 		problem(w, http.StatusForbidden, badCode)
 		return
@@ -112,15 +265,9 @@ func (h *Handler) serveToken(w http.ResponseWriter, r *http.Request) {
 		problem(w, http.StatusBadGateway, discordIsOut)
 		return
 	}
-	var inst struct {
-		Users    []string `json:"users"`
-		Location struct {
-			ChannelID string `json:"channel_id"`
-		} `json:"location"`
-	}
-	err = h.discord(ctx, "/applications/"+url.PathEscape(h.opts.ClientID)+"/activity-instances/"+url.PathEscape(req.Instance), "Bot "+h.opts.BotToken, &inst)
-	if err != nil || inst.Location.ChannelID == "" || !slices.Contains(inst.Users, me.ID) {
-		h.opts.Log.Info("board page: activity instance refused", "user", me.ID, "err", err)
+	if !slices.Contains(inst.Users, me.ID) {
+		lim.fail(now, addr, ik)
+		h.opts.Log.Info("board page: activity instance refused", "user", me.ID, "err", "the user is not in it")
 		problem(w, http.StatusForbidden, notInstance)
 		return
 	}
@@ -220,7 +367,10 @@ func (h *Handler) discord(ctx context.Context, p, auth string, v any) error {
 		return errors.New("web: Discord unreachable")
 	}
 	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
+	switch {
+	case resp.StatusCode == http.StatusNotFound:
+		return fmt.Errorf("web: GET %s: %w", strings.SplitN(p, "/", 3)[1], errNotFound)
+	case resp.StatusCode != http.StatusOK:
 		return fmt.Errorf("web: GET %s answered %d", strings.SplitN(p, "/", 3)[1], resp.StatusCode)
 	}
 	return json.NewDecoder(io.LimitReader(resp.Body, 1<<16)).Decode(v)

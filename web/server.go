@@ -95,9 +95,9 @@ type Handler struct {
 	hub    *hub
 	files  map[string]asset
 	stopFn func()
-	// exchanges limits the Activity's sign-ins (see oauth.go).
-	exchanges bucket
-	avatars   avatars
+	// limits bound the Activity's sign-ins (see oauth.go).
+	limits  limits
+	avatars avatars
 	// writeBufs are the WebSockets' write buffers, lent for a page's own
 	// messages (a state sent to many is framed once, and needs none).
 	writeBufs sync.Pool

@@ -376,6 +376,92 @@ func TestActivitySignIn(t *testing.T) {
 	}
 }
 
+// countingTransport counts the calls gobot makes to Discord, by path.
+type countingTransport struct {
+	mu    sync.Mutex
+	calls map[string]int
+}
+
+func (c *countingTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	c.mu.Lock()
+	c.calls[r.URL.Path]++
+	c.mu.Unlock()
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+func (c *countingTransport) count(suffix string) int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	n := 0
+	for p, k := range c.calls {
+		if strings.HasSuffix(p, suffix) {
+			n += k
+		}
+	}
+	return n
+}
+
+// TestActivitySignInFlood: someone posting made-up sign-ins as fast as
+// they can (no login needed: a state is free) locks out no player, and
+// costs Discord little: a made-up instance is asked once, a made-up code
+// is tried a few times, and then that client is refused at once.
+func TestActivitySignInFlood(t *testing.T) {
+	calls := &countingTransport{calls: map[string]int{}}
+	e := newEnv(t, Options{HTTPClient: &http.Client{Transport: calls}})
+	inst := e.d.Activity(e.ch, user("ann"), user("bob"))
+	signIn := func(from, code, instance string) (int, string) {
+		t.Helper()
+		w := httptest.NewRecorder()
+		e.board.ServeHTTP(w, httptest.NewRequest(http.MethodGet, Path+"/api/state", nil))
+		var st struct{ State string }
+		json.NewDecoder(w.Body).Decode(&st)
+		body, _ := json.Marshal(map[string]string{"code": code, "state": st.State, "instance_id": instance})
+		r := httptest.NewRequest(http.MethodPost, Path+"/api/token", bytes.NewReader(body))
+		r.RemoteAddr = from
+		w = httptest.NewRecorder()
+		e.board.ServeHTTP(w, r)
+		var out struct{ Error string }
+		json.NewDecoder(w.Body).Decode(&out)
+		return w.Code, out.Error
+	}
+	const attacker = "203.0.113.9:4000"
+	for i := range 40 {
+		if code, text := signIn(attacker, "bogus", "x"); code == http.StatusOK || (text != notInstance && text != tooManyFails) {
+			t.Fatalf("made-up sign-in %d: %d %q", i, code, text)
+		}
+	}
+	if n := calls.count("/activity-instances/x"); n != 1 {
+		t.Errorf("40 sign-ins with the made-up instance x asked Discord about it %d times, want once", n)
+	}
+	// A real instance (anyone may open one) with made-up codes, from
+	// another address of the same attacker's.
+	refused := 0
+	for i := range 40 {
+		code, text := signIn("203.0.113.10:4000", fmt.Sprintf("bogus%d", i), inst)
+		switch {
+		case code == http.StatusOK:
+			t.Fatalf("made-up code %d signed in", i)
+		case text == tooManyFails:
+			refused++
+		case text != badCode:
+			t.Fatalf("made-up code %d: %d %q", i, code, text)
+		}
+	}
+	if n := calls.count("/oauth2/token"); n > failBurst || refused < 40-failBurst {
+		t.Errorf("40 made-up codes reached Discord's token endpoint %d times (%d refused at once), want at most %d", n, refused, failBurst)
+	}
+	if code, text := signIn(attacker, "bogus", "x2"); code != http.StatusTooManyRequests || text != tooManyFails {
+		t.Errorf("after its failures the attacker's next sign-in: %d %q, want refused with %q", code, text, tooManyFails)
+	}
+	// A player elsewhere, and in another instance, signs in at once.
+	if code, text := signIn("198.51.100.7:5000", e.d.AuthorizeCode(user("ann")), e.d.Activity(e.ch, user("ann"))); code != http.StatusOK {
+		t.Errorf("ann's sign-in after the flood: %d %q", code, text)
+	}
+	if code, text := signIn("198.51.100.8:5000", e.d.AuthorizeCode(user("bob")), e.d.Activity(e.ch, user("bob"))); code != http.StatusOK {
+		t.Errorf("bob's sign-in after the flood: %d %q", code, text)
+	}
+}
+
 // TestWebSocketReconnect: a page that reconnects gets the game as it is
 // now, with the moves made while it was away.
 func TestWebSocketReconnect(t *testing.T) {
