@@ -321,8 +321,10 @@ func (a *App) handle(ctx context.Context, it *discordgo.Interaction, initial ini
 }
 
 // handleWith is handle answering through d: the board page's actions
-// (web.go) keep their answers instead of sending them to Discord.
-func (a *App) handleWith(ctx context.Context, it *discordgo.Interaction, d Discord, initial initialFunc) {
+// (web.go) keep their answers instead of sending them to Discord. It
+// returns the handler's refusal (or failure), already answered, or nil
+// when the handler did what was asked.
+func (a *App) handleWith(ctx context.Context, it *discordgo.Interaction, d Discord, initial initialFunc) (refused error) {
 	r := newRequest(it, d, initial)
 	start := a.Now()
 	log := a.log.With("interaction", it.ID, "type", it.Type.String(), "channel", it.ChannelID)
@@ -332,12 +334,14 @@ func (a *App) handleWith(ctx context.Context, it *discordgo.Interaction, d Disco
 	defer func() {
 		if p := recover(); p != nil {
 			log.Error("handler panicked", "path", r.Path, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
-			a.replyError(ctx, r, log, UserErr(errPanic, "Sorry, something went wrong on my side and nothing was changed. Please try again; if it keeps happening, tell the server admins."))
+			refused = UserErr(errPanic, "Sorry, something went wrong on my side and nothing was changed. Please try again; if it keeps happening, tell the server admins.")
+			a.replyError(ctx, r, log, refused)
 		}
 	}()
 	if r.User == nil {
-		a.replyError(ctx, r, log, UserErr(ErrBadOption, "I could not tell who sent this."))
-		return
+		refused = UserErr(ErrBadOption, "I could not tell who sent this.")
+		a.replyError(ctx, r, log, refused)
+		return refused
 	}
 	if it.ChannelID != "" && it.Type != discordgo.InteractionApplicationCommandAutocomplete {
 		// A bot move this handler causes is answered by it; one made
@@ -352,9 +356,10 @@ func (a *App) handleWith(ctx context.Context, it *discordgo.Interaction, d Disco
 	err := a.router.Dispatch(ctx, r)
 	if err != nil {
 		a.replyError(ctx, r, log, err)
-		return
+		return err
 	}
 	log.Debug("handled", "path", r.Path, "took", a.Now().Sub(start))
+	return nil
 }
 
 // errPanic marks the apology after a recovered panic.

@@ -44,14 +44,15 @@ const (
 	ActResume  = "resume"   // Resume play
 )
 
-// Action is what a person asks from the board page. Game, Version and
-// Seat are what the page showed when the person clicked: the game's ID,
-// its version and the side the page acts for.
+// Action is what a person asks from the board page. Game, Version, Moves
+// and Seat are what the page showed when the person clicked: the game's
+// ID, its version, its number of moves and the side the page acts for.
 type Action struct {
 	Kind    string
 	Point   string
 	Game    string
 	Version uint64
+	Moves   int
 	Seat    string // "black" or "white"
 }
 
@@ -110,6 +111,11 @@ func (a *App) Act(ctx context.Context, channelID string, u WebUser, act Action) 
 	}
 	side, ok := g.SideOf(u.ID)
 	if !ok {
+		// In a vote game the channel's people play one side: anyone
+		// who may see the game votes for it, as with /go play.
+		side, ok = crowdSide(g)
+	}
+	if !ok {
 		return refuse(WatchingOnly)
 	}
 	wr, ok := a.roomOf(g).(WebRoom)
@@ -124,6 +130,16 @@ func (a *App) Act(ctx context.Context, channelID string, u WebUser, act Action) 
 	return res
 }
 
+// crowdSide is the side g's channel plays by vote, if it has one.
+func crowdSide(g *storage.Game) (game.Side, bool) {
+	for i := range g.Sides {
+		if s := game.Side(i); g.Player(s).IsCrowd() {
+			return s, true
+		}
+	}
+	return 0, false
+}
+
 // run handles a board page's interaction through the router, as Handle
 // does one from Discord, and returns what the person reads and the public
 // answers, which it has posted in the channel.
@@ -134,7 +150,8 @@ func (a *App) run(ctx context.Context, it *discordgo.Interaction, names map[stri
 	initial := func(ctx context.Context, resp *Response) (*discordgo.Message, error) {
 		return wd.Callback(ctx, it, resp)
 	}
-	if !a.track(func() { a.handleWith(hctx, it, wd, initial) }) {
+	var refused error
+	if !a.track(func() { refused = a.handleWith(hctx, it, wd, initial) }) {
 		return ActResult{Text: shuttingDown, Refused: true}, nil
 	}
 	if names == nil {
@@ -146,7 +163,8 @@ func (a *App) run(ctx context.Context, it *discordgo.Interaction, names map[stri
 		}
 	}
 	if text, ok := wd.private(); ok {
-		return ActResult{Text: a.Plain(text, names), Refused: true}, nil
+		// A refusal, or an answer only its person sees (a vote cast).
+		return ActResult{Text: a.Plain(text, names), Refused: refused != nil}, nil
 	}
 	public := wd.public()
 	if len(public) > 0 {

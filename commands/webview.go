@@ -36,6 +36,7 @@ type GameView struct {
 	Result   string       `json:"result,omitempty"`  // who won and how, when over
 	Status   string       `json:"status"`            // one line: whose turn, or the result
 	Vote     bool         `json:"vote,omitempty"`    // a vote game: the channel's people vote by playing
+	Votes    *VoteView    `json:"votes,omitempty"`   // a vote game's vote
 	NoUndo   bool         `json:"no_undo,omitempty"` // undo is refused in this game (rengo, rated against a bot): no Undo button
 	ServerMS int64        `json:"server_ms"`         // the server's clock when the view was made
 }
@@ -91,6 +92,20 @@ type ScoringView struct {
 	Count    string          `json:"count"`  // the count as the board message shows it
 	Result   string          `json:"result"` // the result the marking gives, "B+3.5"
 	Accepted map[string]bool `json:"accepted"`
+}
+
+// VoteView is a vote game's vote: the side the channel plays, and while
+// it is to move, the votes cast on its next move.
+type VoteView struct {
+	Side string `json:"side"` // "black" or "white": the colour the channel plays
+	Open bool   `json:"open"` // the channel is to move: a click votes
+	// Text is the votes as the board message says them: "Votes: E5 2 ·
+	// D4 1", or "No votes yet".
+	Text string `json:"text,omitempty"`
+	// DeadlineMS is when the move with most votes is played (Unix
+	// milliseconds, on the server's clock as ServerMS); 0 while the game
+	// is adjourned for want of votes.
+	DeadlineMS int64 `json:"deadline_ms,omitempty"`
 }
 
 // UndoView is an undo request awaiting its answer.

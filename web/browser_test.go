@@ -318,3 +318,50 @@ func TestBrowserByoYomiCountsDown(t *testing.T) {
 	ann.wait("black's first byo-yomi period counting down", clock+`.endsWith(' byo-yomi (2×10 s left)') && !`+clock+`.startsWith('0:00')`, 20*time.Second)
 	t.Logf("black's clock reads %q", ann.text("#side-black .clock"))
 }
+
+// TestBrowserVoteGame: in a vote game ("this channel against gobot")
+// everyone in the Activity plays the channel's side: a click votes, as
+// /go play does, and says so; the votes show on every page, and change
+// there when someone votes in Discord.
+func TestBrowserVoteGame(t *testing.T) {
+	e := newEnv(t, Options{Local: true})
+	b := newBrowser(t)
+	if got := e.slash("ann", "vote", discordtest.Str("level", "easy"), discordtest.Int("size", 9), discordtest.Str("color", "black"), discordtest.Str("period", "1h")); !strings.Contains(got, "This channel against gobot") {
+		t.Fatalf("/go vote answered %q", got)
+	}
+	inst := e.d.Activity(e.ch, user("ann"), user("cat"))
+	ann := e.activity(b, "ann", inst, 1000, 900)
+	cat := e.activity(b, "cat", inst, 1000, 900)
+	votes := `document.getElementById('votes').textContent`
+	for _, p := range []*tab{ann, cat} {
+		p.wait("the vote", `!document.getElementById('votes').hidden && `+votes+`.startsWith('No votes yet. The move is played in ')`, 10*time.Second)
+	}
+	ann.clickPoint("E5")
+	ann.wait("her vote's answer", `document.getElementById('message').textContent !== ''`, 10*time.Second)
+	if got := ann.text("#message"); got != "🗳️ Your vote: E5. Votes: E5 1. The move is played in 1 hour." {
+		t.Errorf("ann's vote answered %q", got)
+	}
+	if js[bool](ann, `document.getElementById('message').classList.contains('refused')`) {
+		t.Errorf("ann's vote shows as a refusal")
+	}
+	for _, p := range []*tab{ann, cat} {
+		p.wait("ann's vote", votes+`.startsWith('Votes: E5 1. The move is played in ')`, 5*time.Second)
+	}
+	// A vote cast in Discord shows at once.
+	if got := e.slash("bob", "play", discordtest.Str("move", "D4")); !strings.Contains(got, "Your vote: **D4**") {
+		t.Fatalf("bob's /go play D4 answered %q", got)
+	}
+	cat.wait("bob's vote", votes+`.startsWith('Votes: E5 1 · D4 1. ')`, time.Second)
+	// A second click changes the vote.
+	ann.clickPoint("D4")
+	cat.wait("ann's vote changed", votes+`.startsWith('Votes: D4 2. ')`, 5*time.Second)
+	if got := ann.text("#pass"); got != "Vote pass" {
+		t.Errorf("the pass button reads %q", got)
+	}
+	for _, sel := range []string{"#undo", "#resign"} {
+		if js[bool](ann, `!document.querySelector('`+sel+`').hidden`) {
+			t.Errorf("a vote game shows %s", sel)
+		}
+	}
+	ann.shot("#game", "activity-vote")
+}

@@ -294,7 +294,7 @@ func (c *conn) handle(m clientMessage) {
 		}
 		c.do(m.ID, func(ctx context.Context) resultMessage {
 			res := h.opts.App.Act(ctx, m.Channel, commands.WebUser{ID: s.UserID, Name: s.Name},
-				commands.Action{Kind: m.Kind, Point: strings.ToUpper(m.Point), Game: m.Game, Version: m.Version, Seat: m.Seat})
+				commands.Action{Kind: m.Kind, Point: strings.ToUpper(m.Point), Game: m.Game, Version: m.Version, Moves: m.Moves, Seat: m.Seat})
 			// No channel: the page stays where it is (it may have moved
 			// on to another game while this action waited for a bot).
 			return resultMessage{T: "result", ID: m.ID, Text: res.Text, Refused: res.Refused}

@@ -23,7 +23,7 @@ const (
 //
 //	hello   {session}                         sign the connection in
 //	watch   {channel}                         show the game of a channel
-//	act     {id, channel, kind, point, game, version, seat}
+//	act     {id, channel, kind, point, game, version, moves, seat}
 //	start   {id, level | opponent, size}      local mode: a new game
 //	answer  {id, challenge, channel, accept}  local mode: answer a challenge
 type clientMessage struct {
@@ -35,6 +35,7 @@ type clientMessage struct {
 	Point     string `json:"point,omitempty"`
 	Game      string `json:"game,omitempty"`
 	Version   uint64 `json:"version,omitempty"`
+	Moves     int    `json:"moves,omitempty"`
 	Seat      string `json:"seat,omitempty"`
 	Level     string `json:"level,omitempty"`
 	Opponent  string `json:"opponent,omitempty"`

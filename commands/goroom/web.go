@@ -23,7 +23,12 @@ func (r *room) WebAction(g *storage.Game, u commands.WebUser, s game.Side, act c
 	}
 	// Every click is made on the position the page showed, at the version
 	// it states: a move, an undo request or a marking since makes it stale.
-	if act.Version != g.Version {
+	// In a vote game a vote is for the position shown: the votes cast
+	// since (each a new version) leave it as it was.
+	switch {
+	case isVoteGame(g) && act.Moves != g.State.MoveCount():
+		return nil, commands.StaleClick
+	case !isVoteGame(g) && act.Version != g.Version:
 		return nil, commands.StaleClick
 	}
 	var it *discordgo.Interaction
@@ -148,7 +153,25 @@ func (r *room) LiveView(g *storage.Game) *commands.GameView {
 	if g.Undo != nil && g.Undo.MoveCount == eg.MoveCount() {
 		v.Undo = &commands.UndoView{By: engine.ColorOf(g.Undo.By).String()}
 	}
+	if isVoteGame(g) {
+		v.Votes = voteView(g)
+	}
 	return v
+}
+
+// voteView is vote game g's vote for the page.
+func voteView(g *storage.Game) *commands.VoteView {
+	vv := &commands.VoteView{Side: engine.Black.String()}
+	if g.Player(engine.SideOf(engine.White)).IsCrowd() {
+		vv.Side = engine.White.String()
+	}
+	if v := g.Vote; v != nil {
+		vv.Open, vv.Text = true, strings.NewReplacer("**", "").Replace(tally(v))
+		if !v.Deadline.IsZero() {
+			vv.DeadlineMS = v.Deadline.UnixMilli()
+		}
+	}
+	return vv
 }
 
 // scoringView is the marking dead and the count it gives.

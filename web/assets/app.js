@@ -211,7 +211,7 @@ function act(kind, point) {
   say('', false);
   performance.mark('gobot-act'); // when the click left (tests measure with it)
   st.sent[st.nextId] = st.said;
-  send({ t: 'act', id: st.nextId++, channel: v.channel, kind, point: point || '', game: v.id, version: v.version, seat: mySeat(v) || 'none' });
+  send({ t: 'act', id: st.nextId++, channel: v.channel, kind, point: point || '', game: v.id, version: v.version, moves: v.moves, seat: mySeat(v) || 'none' });
 }
 
 function watch(channel) {
@@ -235,6 +235,8 @@ function mySeat(v) {
   for (const c of ['black', 'white']) {
     if (v[c].players.some((p) => p.id === st.user.id)) return c;
   }
+  // In a vote game everyone here plays the channel's side, by vote.
+  if (v.votes) return v.votes.side;
   return '';
 }
 
@@ -377,9 +379,9 @@ function redraw() {
   const playing = !!seat && !v.over;
   show('controls', playing && !v.scoring);
   $('pass').disabled = !turn;
-  $('undo').disabled = !!v.vote;
-  $('undo').hidden = !!v.no_undo; // rengo, or rated against a bot: undo is refused
-  $('resign').disabled = !!v.vote;
+  $('pass').textContent = v.vote ? 'Vote pass' : 'Pass';
+  $('undo').hidden = !!v.no_undo || !!v.vote; // rengo, rated against a bot, a vote: undo is refused
+  $('resign').hidden = !!v.vote; // nobody resigns for a channel
   show('resign-ask', false);
   const u = v.undo;
   show('undo-ask', !!u && playing);
@@ -435,6 +437,12 @@ function fmt(ms) {
 function tick() {
   const v = st.view;
   if (!v) return;
+  const vote = v.votes && v.votes.open && !v.over ? v.votes : null;
+  show('votes', !!vote);
+  if (vote) {
+    const left = vote.deadline_ms - v.server_ms - (performance.now() - st.receivedAt);
+    $('votes').textContent = vote.text + (vote.deadline_ms ? `. The move is played in ${fmt(Math.max(left, 1000))}.` : '. The game is adjourned: the next vote opens a new period.');
+  }
   for (const c of ['black', 'white']) {
     const el = $('side-' + c).querySelector('.clock');
     const k = v[c].clock;
