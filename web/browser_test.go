@@ -365,3 +365,42 @@ func TestBrowserVoteGame(t *testing.T) {
 	}
 	ann.shot("#game", "activity-vote")
 }
+
+// TestBrowserLayoutFits: on common screens (a laptop's Discord window, a
+// square one, a phone held sideways and upright), the whole board, the
+// message line under it and the Pass button are on screen, without
+// scrolling; a local page with its list of games beside the board too.
+func TestBrowserLayoutFits(t *testing.T) {
+	e := newEnv(t, Options{Local: true})
+	b := newBrowser(t)
+	e.challenge("ann", "bob", 19)
+	inst := e.d.Activity(e.ch, user("ann"), user("bob"))
+	check := func(p *tab, what string, w, h int64) {
+		t.Helper()
+		p.wait("the game", `document.getElementById('title').textContent !== '' && !document.getElementById('controls').hidden`, 10*time.Second)
+		box := func(sel string) []float64 {
+			return js[[]float64](p, `(() => { const r = document.querySelector('`+sel+`').getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; })()`)
+		}
+		board, msg, pass := box("#board"), box("#message"), box("#pass")
+		inside := func(r []float64) bool { return r[0] >= 0 && r[1] >= 0 && r[2] <= float64(w)+0.5 && r[3] <= float64(h)+0.5 }
+		if !inside(board) || !inside(msg) || !inside(pass) {
+			t.Errorf("%s at %d×%d: board %v, message %v, Pass %v: not all inside the screen", what, w, h, board, msg, pass)
+		}
+		if side := board[3] - board[1]; side < 0.6*float64(min(w, h)) {
+			t.Errorf("%s at %d×%d: the board is %.0f px, under 60%% of the screen's %d", what, w, h, side, min(w, h))
+		}
+		if js[bool](p, `document.scrollingElement.scrollHeight > innerHeight + 1`) {
+			t.Errorf("%s at %d×%d: the page scrolls (%v px)", what, w, h, js[float64](p, `document.scrollingElement.scrollHeight`))
+		}
+		p.shot("body", fmt.Sprintf("layout-%s-%dx%d", what, w, h))
+	}
+	for _, s := range [][2]int64{{1280, 720}, {1000, 900}, {844, 390}, {390, 844}, {1920, 1080}} {
+		check(e.activity(b, "ann", inst, s[0], s[1]), "activity", s[0], s[1])
+	}
+	for _, s := range [][2]int64{{1280, 720}, {1000, 900}} {
+		p := b.open("dan", e.srv.URL+Path+"/", s[0], s[1], "")
+		p.signIn("dan")
+		p.startBot("easy", "19")
+		check(p, "local", s[0], s[1])
+	}
+}
