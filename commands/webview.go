@@ -50,11 +50,13 @@ type LastMove struct {
 	By    string `json:"by"`
 }
 
-// SideView is one side of a game: its players, captures and clock.
+// SideView is one side of a game: its players, captures, clock and the
+// moves it has made (passes too; none is nothing to undo).
 type SideView struct {
 	Players  []PlayerView `json:"players"`
 	Captures int          `json:"captures"`
 	Clock    *ClockView   `json:"clock,omitempty"`
+	Moves    int          `json:"moves"`
 }
 
 // PlayerView is a player as the page shows them.

@@ -382,7 +382,9 @@ func TestBrowserLayoutFits(t *testing.T) {
 			return js[[]float64](p, `(() => { const r = document.querySelector('`+sel+`').getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; })()`)
 		}
 		board, msg, pass := box("#board"), box("#message"), box("#pass")
-		inside := func(r []float64) bool { return r[0] >= 0 && r[1] >= 0 && r[2] <= float64(w)+0.5 && r[3] <= float64(h)+0.5 }
+		inside := func(r []float64) bool {
+			return r[0] >= 0 && r[1] >= 0 && r[2] <= float64(w)+0.5 && r[3] <= float64(h)+0.5
+		}
 		if !inside(board) || !inside(msg) || !inside(pass) {
 			t.Errorf("%s at %d×%d: board %v, message %v, Pass %v: not all inside the screen", what, w, h, board, msg, pass)
 		}
@@ -402,5 +404,31 @@ func TestBrowserLayoutFits(t *testing.T) {
 		p.signIn("dan")
 		p.startBot("easy", "19")
 		check(p, "local", s[0], s[1])
+	}
+}
+
+// TestBrowserNoUndoBeforeFirstMove: the Undo button shows only once the
+// player has a move to take back: not to White at the first move of a
+// handicap game, nor to Black before hers, as in Discord.
+func TestBrowserNoUndoBeforeFirstMove(t *testing.T) {
+	e := newEnv(t, Options{Local: true})
+	b := newBrowser(t)
+	e.challenge("ann", "bob", 9, discordtest.Int("handicap", 2))
+	inst := e.d.Activity(e.ch, user("ann"), user("bob"))
+	ann := e.activity(b, "ann", inst, 1000, 900)
+	bob := e.activity(b, "bob", inst, 1000, 900)
+	undo := `!document.getElementById('undo').hidden`
+	bob.waitTurn("bob")
+	ann.wait("the game", `document.getElementById('title').textContent === 'ann vs bob'`, 10*time.Second)
+	for _, p := range []*tab{ann, bob} {
+		if js[bool](p, undo) {
+			t.Errorf("%s sees Undo at move 1 of the handicap game: %q", p.name, p.text("#status"))
+		}
+	}
+	bob.clickPoint("E5")
+	bob.wait("his Undo", undo, 10*time.Second)
+	ann.waitTurn("ann")
+	if js[bool](ann, undo) {
+		t.Errorf("ann sees Undo before her first move")
 	}
 }

@@ -111,7 +111,7 @@ func (r *room) LiveView(g *storage.Game) *commands.GameView {
 		Board: boardRows(eg), Moves: eg.MoveCount(), Vote: isVoteGame(g), NoUndo: !undoOffered(g), ServerMS: now.UnixMilli()}
 	names := commands.PlayerNames(g)
 	for _, c := range []engine.Color{engine.Black, engine.White} {
-		sv := commands.SideView{Captures: eg.Captures(c)}
+		sv := commands.SideView{Captures: eg.Captures(c), Moves: r.OwnMoves(g, engine.SideOf(c))}
 		for _, p := range g.TeamOf(engine.SideOf(c)) {
 			sv.Players = append(sv.Players, commands.PlayerView{ID: p.UserID, Name: commands.PlainName(p), Bot: p.IsBot()})
 		}

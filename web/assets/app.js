@@ -380,7 +380,9 @@ function redraw() {
   show('controls', playing && !v.scoring);
   $('pass').disabled = !turn;
   $('pass').textContent = v.vote ? 'Vote pass' : 'Pass';
-  $('undo').hidden = !!v.no_undo || !!v.vote; // rengo, rated against a bot, a vote: undo is refused
+  // Undo is refused in rengo, rated against a bot and in a vote game, and
+  // there is nothing to take back before one's first move.
+  $('undo').hidden = !!v.no_undo || !!v.vote || !seat || !v[seat].moves;
   $('resign').hidden = !!v.vote; // nobody resigns for a channel
   show('resign-ask', false);
   const u = v.undo;
