@@ -67,11 +67,13 @@ type PlayerView struct {
 }
 
 // ClockView is one side's clock: Text as the board message shows it; when
-// Running, LeftMS counts down from ServerMS and Suffix follows it.
+// Running, LeftMS counts down from ServerMS, written as Text writes times
+// ("9 min 56 s"), between Prefix and Suffix.
 type ClockView struct {
 	Text    string `json:"text"`
 	Running bool   `json:"running,omitempty"`
 	LeftMS  int64  `json:"left_ms,omitempty"`
+	Prefix  string `json:"prefix,omitempty"`
 	Suffix  string `json:"suffix,omitempty"`
 	// Then is what follows when LeftMS runs out, for the page to count on
 	// by itself: "byoyomi" (Periods more periods of PeriodMS) or

@@ -3,6 +3,7 @@ package web
 import (
 	"context"
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -315,7 +316,7 @@ func TestBrowserByoYomiCountsDown(t *testing.T) {
 	if got := ann.text("#side-black .clock"); !strings.HasSuffix(got, " + 2×10 s") {
 		t.Errorf("black's clock at the start reads %q, want main time + 2×10 s", got)
 	}
-	ann.wait("black's first byo-yomi period counting down", clock+`.endsWith(' byo-yomi (2×10 s left)') && !`+clock+`.startsWith('0:00')`, 20*time.Second)
+	ann.wait("black's first byo-yomi period counting down", clock+`.startsWith('byo-yomi ') && `+clock+`.endsWith(' s (2×10 s left)') && !`+clock+`.startsWith('byo-yomi 0 s')`, 20*time.Second)
 	t.Logf("black's clock reads %q", ann.text("#side-black .clock"))
 }
 
@@ -430,5 +431,34 @@ func TestBrowserNoUndoBeforeFirstMove(t *testing.T) {
 	ann.waitTurn("ann")
 	if js[bool](ann, undo) {
 		t.Errorf("ann sees Undo before her first move")
+	}
+}
+
+// TestBrowserClockFormat: a running clock, counted down on the page, is
+// written as the idle one beside it and as gobot's messages write times
+// ("9 min 58 s + 5×30 s" beside "10 min + 5×30 s"; "3 days" beside "3
+// days"), not in a format of the page's own.
+func TestBrowserClockFormat(t *testing.T) {
+	e := newEnv(t, Options{Local: true})
+	b := newBrowser(t)
+	e.challenge("ann", "bob", 9) // live: 10 min + 5×30 s byo-yomi
+	inst := e.d.Activity(e.ch, user("ann"), user("bob"))
+	ann := e.activity(b, "ann", inst, 1000, 900)
+	running := `document.querySelector('#side-black .clock')`
+	ann.wait("black's clock running", running+`.classList.contains('running') && `+running+`.textContent !== '10 min + 5×30 s'`, 10*time.Second)
+	if got := ann.text("#side-black .clock"); !regexp.MustCompile(`^9 min [1-5]?[0-9] s \+ 5×30 s$`).MatchString(got) {
+		t.Errorf("black's running clock reads %q, want as \"9 min 58 s + 5×30 s\"", got)
+	}
+	if got := ann.text("#side-white .clock"); got != "10 min + 5×30 s" {
+		t.Errorf("white's clock reads %q", got)
+	}
+	e.slash("ann", "resign")
+	e.challenge("ann", "bob", 9, discordtest.Str("clock", "correspondence")) // Fischer: 3 days, +1 day a move, at most 7
+	ann.wait("the new game", `document.getElementById('status').textContent.startsWith('Move 1')`, 10*time.Second)
+	ann.wait("black's clock running", running+`.classList.contains('running')`, 10*time.Second)
+	for _, side := range []string{"black", "white"} {
+		if got := ann.text("#side-" + side + " .clock"); got != "3 days" {
+			t.Errorf("%s's clock in the correspondence game reads %q, want 3 days", side, got)
+		}
 	}
 }

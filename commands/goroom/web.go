@@ -256,7 +256,7 @@ func clockView(k *clock.Clock, c engine.Color, now time.Time) *commands.ClockVie
 			if t.Period > 0 {
 				left = t.Period
 			}
-			cv.LeftMS, cv.Suffix = left.Milliseconds(), fmt.Sprintf(" byo-yomi (%d×%s left)", t.Periods, clock.Format(cc.Period))
+			cv.LeftMS, cv.Prefix, cv.Suffix = left.Milliseconds(), "byo-yomi ", fmt.Sprintf(" (%d×%s left)", t.Periods, clock.Format(cc.Period))
 			cv.Periods = t.Periods - 1 // the periods after this one
 		}
 	case clock.Canadian:

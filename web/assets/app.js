@@ -426,14 +426,29 @@ function pointOf(name, n) {
 
 // ---- clocks ----------------------------------------------------
 
+// fmt writes a duration as gobot's messages do (the server's
+// clock.Format): in at most its two largest units, rounded to the smaller
+// of them, "3 days", "1 day 4 h", "10 min", "2 min 30 s", "45 s"; "0 s"
+// below a second.
+const UNITS = [[86400000, 'day'], [3600000, 'h'], [60000, 'min'], [1000, 's']];
 function fmt(ms) {
-  let s = Math.max(0, Math.ceil(ms / 1000));
-  const d = Math.floor(s / 86400); s -= d * 86400;
-  const h = Math.floor(s / 3600); s -= h * 3600;
-  const m = Math.floor(s / 60); s -= m * 60;
-  if (d > 0) return `${d}d ${h}h`;
-  const mm = String(m).padStart(h > 0 ? 2 : 1, '0'), ss = String(s).padStart(2, '0');
-  return h > 0 ? `${h}:${mm}:${ss}` : `${mm}:${ss}`;
+  if (!(ms >= 1000)) return '0 s';
+  let d = ms;
+  const i = UNITS.findIndex(([u]) => d >= u);
+  const r = UNITS[Math.min(i + 1, UNITS.length - 1)][0];
+  d = Math.round(d / r) * r;
+  const parts = [];
+  for (const [u, name] of UNITS) {
+    const n = Math.floor(d / u);
+    if (n === 0) {
+      if (parts.length > 0) break;
+      continue;
+    }
+    d -= n * u;
+    parts.push(`${n} ${name === 'day' && n !== 1 ? 'days' : name}`);
+    if (parts.length === 2) break;
+  }
+  return parts.join(' ');
 }
 
 function tick() {
@@ -459,11 +474,11 @@ function tick() {
 // period that follow (k.then), counted down here as the server counts them.
 function clockText(k, elapsed) {
   const rem = k.left_ms - elapsed;
-  if (rem > 0 || !k.then) return fmt(rem) + (k.suffix || '');
+  if (rem > 0 || !k.then) return (k.prefix || '') + fmt(rem) + (k.suffix || '');
   const over = -rem, used = Math.floor(over / k.period_ms);
-  if (used >= (k.periods || 0)) return fmt(0) + (k.suffix || ''); // the last period spent (0 periods after it: omitted)
+  if (used >= (k.periods || 0)) return fmt(0); // the last period spent: the time is up
   const left = k.period_ms - (over % k.period_ms);
-  return k.then === 'byoyomi' ? `${fmt(left)} byo-yomi (${k.periods - used}×${k.label} left)` : `${fmt(left)} for ${k.label}`;
+  return k.then === 'byoyomi' ? `byo-yomi ${fmt(left)} (${k.periods - used}×${k.label} left)` : `${fmt(left)} for ${k.label}`;
 }
 setInterval(tick, 250);
 
