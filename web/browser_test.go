@@ -462,3 +462,26 @@ func TestBrowserClockFormat(t *testing.T) {
 		}
 	}
 }
+
+// TestBrowserParentChannel: the Activity opened in a channel whose only
+// game is in one of its threads shows that game; with games in two
+// threads, it says to choose one, and the list offers both.
+func TestBrowserParentChannel(t *testing.T) {
+	e := newEnv(t, Options{Local: true})
+	b := newBrowser(t)
+	e.challenge("dan", "eve", 13, discordtest.Bool("thread", true))
+	inst := e.d.Activity(e.ch, user("ann"), user("bob"))
+	ann := e.activity(b, "ann", inst, 1000, 900)
+	ann.wait("the thread's game", `document.getElementById('title').textContent === 'dan vs eve'`, 10*time.Second)
+	if !js[bool](ann, `document.getElementById('empty').hidden`) {
+		t.Errorf("beside the thread's game the page says %q", ann.text("#empty"))
+	}
+	e.challenge("fay", "gus", 9, discordtest.Bool("thread", true))
+	bob := e.activity(b, "bob", inst, 1000, 900)
+	bob.wait("the choice", `!document.getElementById('empty').hidden && document.querySelectorAll('#games button').length === 2`, 10*time.Second)
+	if got := bob.text("#empty"); got != "This channel's games are in its threads: choose one in the list." {
+		t.Errorf("with two thread games the page says %q", got)
+	}
+	bob.click(`#games li:nth-child(2) button`)
+	bob.wait("the second thread's game", `document.getElementById('title').textContent === 'fay vs gus'`, 10*time.Second)
+}

@@ -9,7 +9,7 @@ const $ = (id) => document.getElementById(id);
 const st = {
   session: '', user: null, local: false, home: '', channel: '', view: null, receivedAt: 0,
   games: [], offers: [], people: [], levels: [], ws: null, nextId: 1, retry: 0,
-  hover: null, pending: null, lastAnnounced: '', fatal: false,
+  hover: null, pending: null, lastAnnounced: '', fatal: false, other: '',
   said: 0, sent: {}, // how many times the message changed; its count when each action was sent
 };
 
@@ -165,16 +165,17 @@ function receive(m) {
     case 'nogame':
       if (m.channel !== st.channel) return;
       st.view = null;
+      st.other = m.other || '';
       show('game', false);
       say('', false);
-      $('empty').textContent = m.other || (st.local ? 'There is no game here yet: start one on the left.' : 'There is no game in this channel yet: start one with /go challenge or /go bot.');
-      show('empty', true);
+      showEmpty();
       break;
     case 'games':
       st.games = m.games;
       st.people = m.people || [];
       st.offers = m.offers || [];
       drawPicker();
+      if (!st.view && !$('empty').hidden) showEmpty();
       break;
     case 'result':
       // A refusal is always shown; what a done action did only if the
@@ -190,6 +191,25 @@ function receive(m) {
       else say(m.text, true);
       break;
   }
+}
+
+// showEmpty says why no game shows. In an Activity opened in a channel
+// whose games are all in its threads, the only one opens, or the list is
+// pointed to.
+function showEmpty() {
+  let text = st.other;
+  if (!text && !st.local) {
+    const others = st.games.filter((g) => g.channel !== st.channel);
+    if (st.channel === st.home && others.length === 1 && st.games.length === 1) {
+      watch(others[0].channel);
+      return;
+    }
+    text = others.length > 0 ? "This channel's games are in its threads: choose one in the list."
+      : 'There is no game in this channel yet: start one with /go challenge or /go bot.';
+  }
+  if (!text) text = 'There is no game here yet: start one on the left.';
+  $('empty').textContent = text;
+  show('empty', true);
 }
 
 function say(text, refused) {
