@@ -316,7 +316,9 @@ func (c *conn) handle(m clientMessage) {
 			}
 			res, id := h.opts.App.Start(ctx, channel, me, st)
 			if id != "" {
+				res.Text = "Challenge sent. " + res.Text // the invitation, as the opponent reads it
 				h.hub.addOffer(offer{ID: id, Channel: channel, From: userInfo(me), To: userInfo(opp), Size: m.Size})
+				h.hub.sendList(c) // the challenge waits in it: before the page shows its channel
 			}
 			return resultMessage{T: "result", ID: m.ID, Text: res.Text, Refused: res.Refused, Channel: channel}
 		})
@@ -332,6 +334,7 @@ func (c *conn) handle(m clientMessage) {
 			res := h.opts.App.Answer(ctx, m.Channel, commands.WebUser{ID: s.UserID, Name: s.Name}, m.Challenge, m.Accept)
 			if o, ok := h.hub.takeOffer(m.Challenge); ok && (!res.Refused || !strings.Contains(res.Text, "Only")) {
 				h.hub.dropOffer(o.ID)
+				h.hub.sendList(c)
 			}
 			return resultMessage{T: "result", ID: m.ID, Text: res.Text, Refused: res.Refused, Channel: m.Channel}
 		})

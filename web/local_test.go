@@ -292,3 +292,28 @@ func TestBrowserPageMessages(t *testing.T) {
 	}
 	first.waitStone("G3", "black")
 }
+
+// TestBrowserLocalChallengeSaid: a challenge sent from a local page is
+// confirmed there, and its channel says whom it waits for; once accepted,
+// the offer leaves both pages at once.
+func TestBrowserLocalChallengeSaid(t *testing.T) {
+	hal, ivy := halAndIvy(t)
+	hal.wait("ivy among the people", `[...document.querySelectorAll('#people option')].some(o => o.value === 'ivy')`, 5*time.Second)
+	hal.challenge("ivy", "9")
+	hal.wait("the confirmation", `!document.getElementById('notice').hidden && document.getElementById('notice').textContent !== ''`, 5*time.Second)
+	if got, want := hal.text("#notice"), "Challenge sent. ivy, hal challenges you to a game of Go: 9×9, "; !strings.HasPrefix(got, want) || !strings.HasSuffix(got, "The challenge expires in 1 day.") {
+		t.Errorf("hal reads %q, want the invitation after %q", got, want)
+	}
+	if got := hal.text("#empty"); got != "Waiting for ivy to accept your 9×9 challenge." {
+		t.Errorf("hal's page says %q", got)
+	}
+	ivy.wait("the challenge", `document.getElementById('offers').textContent.startsWith('hal challenges you to a 9×9 game.')`, 5*time.Second)
+	ivy.click(`#offers button`)
+	if got := ivy.text("#offers"); got != "" {
+		t.Errorf("ivy's offers read %q once she pressed Accept", got)
+	}
+	for _, p := range []*tab{hal, ivy} {
+		p.wait("the game", `['hal vs ivy', 'ivy vs hal'].includes(document.getElementById('title').textContent)`, 10*time.Second)
+		p.wait("the offer gone", `document.getElementById('offers').textContent === ''`, 2*time.Second)
+	}
+}

@@ -11,6 +11,8 @@ const st = {
   games: [], offers: [], people: [], levels: [], ws: null, nextId: 1, retry: 0,
   hover: null, pending: null, lastAnnounced: '', fatal: false, other: '',
   said: 0, sent: {}, // how many times the message changed; its count when each action was sent
+  answered: {}, // the local challenges answered here, by ID: the answer's ID
+  kept: -1, // the message's count when it was said of the game shown, to stay
 };
 
 function show(id, on) { $(id).hidden = !on; }
@@ -167,7 +169,8 @@ function receive(m) {
       st.view = null;
       st.other = m.other || '';
       show('game', false);
-      say('', false);
+      if (st.said !== st.kept) say('', false);
+      else $('notice').hidden = !$('message').textContent; // now that no game shows
       showEmpty();
       break;
     case 'games':
@@ -181,9 +184,19 @@ function receive(m) {
       // A refusal is always shown; what a done action did only if the
       // page has said nothing since (a late answer must not hide a newer
       // prompt, and the board shows the move already).
-      if (m.refused || (m.text && st.said === st.sent[m.id])) say(m.text, m.refused);
+      // A game started or accepted here shows, and what gobot said of it
+      // stays with it.
+      if (!m.refused && m.channel && m.channel !== st.channel) watch(m.channel, true);
+      if (m.refused || (m.text && st.said === st.sent[m.id])) {
+        say(m.text, m.refused);
+        if (m.channel) st.kept = st.said;
+      }
       delete st.sent[m.id];
-      if (!m.refused && m.channel && m.channel !== st.channel) watch(m.channel);
+      for (const [o, id] of Object.entries(st.answered)) {
+        if (id !== m.id) continue;
+        delete st.answered[o];
+        if (m.refused) drawPicker(); // the offer stands
+      }
       if (m.refused && st.pending) { st.pending = null; redraw(); }
       break;
     case 'error':
@@ -198,6 +211,12 @@ function receive(m) {
 // pointed to.
 function showEmpty() {
   let text = st.other;
+  const o = st.local && st.offers.find((o) => o.channel === st.channel);
+  if (!text && o && st.user && o.from.id === st.user.id) {
+    text = `Waiting for ${o.to.name} to accept your ${o.size}×${o.size} challenge.`;
+  } else if (!text && o) {
+    text = `${o.from.name} challenges you to a ${o.size}×${o.size} game: accept or decline it in the list.`;
+  }
   if (!text && !st.local) {
     const others = st.games.filter((g) => g.channel !== st.channel);
     if (st.channel === st.home && others.length === 1 && st.games.length === 1) {
@@ -234,7 +253,10 @@ function act(kind, point) {
   send({ t: 'act', id: st.nextId++, channel: v.channel, kind, point: point || '', game: v.id, version: v.version, moves: v.moves, seat: mySeat(v) || 'none' });
 }
 
-function watch(channel) {
+// watch shows the game of channel; keep keeps what the page said last
+// (of the game it moves to).
+function watch(channel, keep) {
+  if (!keep) st.kept = -1;
   st.channel = channel;
   sessionStorage.setItem('gobot-channel', channel);
   st.view = null;
@@ -311,7 +333,7 @@ function setView(v) {
   // turn" once the opponent has moved), and nothing said of another game
   // stays under this one.
   if (!prev || prev.id !== v.id) {
-    if ($('message').textContent) say('', false);
+    if ($('message').textContent && st.said !== st.kept) say('', false);
   } else if ((prev.moves !== v.moves || prev.version !== v.version) && $('message').classList.contains('refused')) {
     say('', false);
   }
@@ -529,6 +551,7 @@ function drawPicker() {
   const offers = $('offers');
   offers.replaceChildren();
   for (const o of st.offers) {
+    if (st.answered[o.id]) continue; // answered here: on its way out of the list
     const li = document.createElement('li');
     if (st.user && o.to.id === st.user.id) {
       li.append(`${o.from.name} challenges you to a ${o.size}×${o.size} game. `);
@@ -536,11 +559,7 @@ function drawPicker() {
         const b = document.createElement('button');
         b.type = 'button';
         b.textContent = label;
-        b.addEventListener('click', () => {
-          st.channel = o.channel;
-          send({ t: 'answer', id: st.nextId++, channel: o.channel, challenge: o.id, accept: yes });
-          if (yes) watch(o.channel);
-        });
+        b.addEventListener('click', () => answer(o, yes));
         li.append(b, ' ');
       }
     } else if (st.user && o.from.id === st.user.id) {
@@ -548,7 +567,7 @@ function drawPicker() {
       const b = document.createElement('button');
       b.type = 'button';
       b.textContent = 'Withdraw';
-      b.addEventListener('click', () => send({ t: 'answer', id: st.nextId++, channel: o.channel, challenge: o.id, accept: false }));
+      b.addEventListener('click', () => answer(o, false));
       li.append(b);
     } else continue;
     offers.appendChild(li);
@@ -558,13 +577,32 @@ function drawPicker() {
   show('picker', st.local || st.games.length > 1 || st.games.some((g) => g.channel !== st.channel));
 }
 
+// answer accepts or declines (or withdraws) a local challenge: the offer
+// leaves the list at once (it comes back if the answer is refused), and
+// an accepted game shows.
+function answer(o, yes) {
+  const id = st.nextId++;
+  st.answered[o.id] = id;
+  st.sent[id] = st.said;
+  send({ t: 'answer', id, channel: o.channel, challenge: o.id, accept: yes });
+  if (yes) watch(o.channel);
+  else drawPicker();
+}
+
+// start asks for a new local game; what gobot answers is shown.
+function start(m) {
+  const id = st.nextId++;
+  st.sent[id] = st.said;
+  send({ t: 'start', id, ...m });
+}
+
 $('newbot').addEventListener('submit', (e) => {
   e.preventDefault();
-  send({ t: 'start', id: st.nextId++, level: $('newbot-level').value, size: parseInt($('newbot-size').value, 10) });
+  start({ level: $('newbot-level').value, size: parseInt($('newbot-size').value, 10) });
 });
 $('newchallenge').addEventListener('submit', (e) => {
   e.preventDefault();
-  send({ t: 'start', id: st.nextId++, opponent: $('challenge-name').value.trim(), size: parseInt($('challenge-size').value, 10) });
+  start({ opponent: $('challenge-name').value.trim(), size: parseInt($('challenge-size').value, 10) });
 });
 
 // ---- buttons ----------------------------------------------------
