@@ -141,11 +141,15 @@ func RunConsole(ctx context.Context, co ConsoleOptions) error {
 	}
 }
 
-// consoleUser is a user with a stable snowflake-like ID made from the name.
+// ConsoleDiscordUser is the console's user called name (in any case),
+// with a stable ID made from the name. The ID is below 2^48: read as a
+// Discord snowflake it would date from Discord's first day (its first 19
+// hours, 2015-01-01), before any Discord user, so that a console user is
+// never taken for one, even in a database shared with a Discord gobot.
 func ConsoleDiscordUser(name string) *discordgo.User {
 	h := fnv.New64a()
 	h.Write([]byte(strings.ToLower(name)))
-	id := strconv.FormatUint(h.Sum64()%9e17+1e17, 10)
+	id := strconv.FormatUint(h.Sum64()%(1<<48-1)+1, 10)
 	return &discordgo.User{ID: id, Username: name, GlobalName: name}
 }
 

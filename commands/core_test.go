@@ -3,6 +3,8 @@ package commands
 import (
 	"errors"
 	"fmt"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -95,6 +97,27 @@ func TestGameLabel(t *testing.T) {
 		if got := gameLabel(a, "9×9", a.Result, tt.user, now); got != tt.want {
 			t.Errorf("gameLabel(%v vs %v) for %s = %q, want %q", tt.black, tt.white, tt.user, got, tt.want)
 		}
+	}
+}
+
+// TestConsoleUserIDs: a console user's ID (the same name, in any case, is
+// the same person) could never be a Discord user's: read as a snowflake it
+// dates from before Discord's first user.
+func TestConsoleUserIDs(t *testing.T) {
+	seen := map[string]string{}
+	for _, name := range []string{"ann", "bob", "cat", "Ann Lee", "x", strings.Repeat("z", 32)} {
+		id := ConsoleDiscordUser(name).ID
+		n, err := strconv.ParseUint(id, 10, 64)
+		if err != nil || n == 0 || n >= 1<<48 {
+			t.Errorf("ConsoleDiscordUser(%q).ID = %s, want a number from 1 to 2^48 (a snowflake of 2015-01-01)", name, id)
+		}
+		if other, ok := seen[id]; ok {
+			t.Errorf("%q and %q have the same ID %s", name, other, id)
+		}
+		seen[id] = name
+	}
+	if ConsoleDiscordUser("ANN").ID != ConsoleDiscordUser("ann").ID {
+		t.Errorf("ANN and ann are different people")
 	}
 }
 

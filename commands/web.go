@@ -506,11 +506,15 @@ type Start struct {
 }
 
 // Start runs /go bot or /go challenge for u in channelID, as typed in
-// Discord. For a challenge it also returns the challenge's ID, which the
-// opponent answers with Answer.
+// Discord, with rated:false. For a challenge it also returns the
+// challenge's ID, which the opponent answers with Answer.
 func (a *App) Start(ctx context.Context, channelID string, u WebUser, s Start) (res ActResult, challengeID string) {
+	// Unrated: a name signed in on this computer proves nobody's
+	// identity, so its games move no rating, and its players never reach
+	// a leaderboard.
 	opts := []*discordgo.ApplicationCommandInteractionDataOption{
 		{Name: "size", Type: discordgo.ApplicationCommandOptionInteger, Value: float64(s.Size)},
+		{Name: "rated", Type: discordgo.ApplicationCommandOptionBoolean, Value: false},
 	}
 	data := discordgo.ApplicationCommandInteractionData{ID: "300000000000000001", Name: "go", CommandType: discordgo.ChatApplicationCommand,
 		Resolved: &discordgo.ApplicationCommandInteractionDataResolved{Users: map[string]*discordgo.User{}}}

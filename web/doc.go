@@ -5,11 +5,12 @@
 // JSON endpoints to sign in, and a WebSocket over which the page receives
 // every change of the games it shows and sends its clicks.
 //
-// It owns who is on the page and what reaches it: signing in (a name on a
-// loopback address in local mode; Discord's OAuth2 code exchanged with the
-// client secret in an Activity), short-lived signed session tokens, the
-// WebSocket's origin check, size and rate limits and message decoding, and
-// the fan-out of each game's state to everyone watching it.
+// It owns who is on the page and what reaches it: signing in (a name from
+// a loopback address, beside the console only: Options.Local; Discord's
+// OAuth2 code exchanged with the client secret in an Activity),
+// short-lived signed session tokens, the WebSocket's origin check, size
+// and rate limits and message decoding, and the fan-out of each game's
+// state to everyone watching it.
 //
 // It must not decide anything about a game. A click becomes an Action
 // handed to the App (package commands), which runs it as the slash command

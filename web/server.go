@@ -55,8 +55,11 @@ const (
 // Options configure a Handler. App is required.
 type Options struct {
 	App App
-	// Local allows signing in by name, from a loopback address only: the
-	// console, or gobot listening on a loopback address.
+	// Local allows signing in by name, from a loopback address only. Only
+	// the console's page sets it: its App has no Discord behind it, so
+	// local games never reach Discord, and no proxy stands between the
+	// page and gobot (behind one on the same host every visitor would
+	// come from a loopback address).
 	Local bool
 	// LocalChannel is the channel a local page opens on (the console's).
 	LocalChannel string
@@ -285,7 +288,7 @@ func (h *Handler) localAllowed(r *http.Request) bool {
 }
 
 // localRefused is the answer to a name sign-in from elsewhere.
-const localRefused = "Signing in by name works only on this computer (a loopback address, in local mode). In Discord, open the board from a game's Open board button."
+const localRefused = "Signing in by name works only on the board page beside gobot's console (gobot console), on this computer. In Discord, open the board from a game's Open board button."
 
 func (h *Handler) serveLocal(w http.ResponseWriter, r *http.Request) {
 	if !h.localAllowed(r) {

@@ -290,7 +290,7 @@ func TestLocalSignInRefused(t *testing.T) {
 			if got := w.Code == http.StatusOK; got != tt.ok {
 				t.Errorf("status %d (%s), want ok=%v", w.Code, w.Body, tt.ok)
 			}
-			if !tt.ok && !strings.Contains(w.Body.String(), "Signing in by name works only on this computer") {
+			if !tt.ok && !strings.Contains(w.Body.String(), "Signing in by name works only on the board page beside gobot's console") {
 				t.Errorf("refusal %s", w.Body)
 			}
 		})
@@ -373,6 +373,46 @@ func TestActivitySignIn(t *testing.T) {
 	// instance) says who makes it, as Discord requires.
 	if p := e.d.Problems(); len(p) > 0 {
 		t.Errorf("the fake Discord saw problems: %v", p)
+	}
+}
+
+// TestLocalGamesUnrated: games started on a local page, against the bot
+// or a challenge accepted there, move no rating: a name signed in on this
+// computer proves nobody's identity.
+func TestLocalGamesUnrated(t *testing.T) {
+	e := newEnv(t, Options{Local: true})
+	dial := func(name string) *wsConn {
+		w, _, err := e.dial(t, e.srv.URL)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.send(map[string]any{"t": "hello", "session": e.localSession(name)})
+		w.next("welcome")
+		return w
+	}
+	ann, bob := dial("ann"), dial("bob")
+	ann.send(map[string]any{"t": "start", "id": 1, "level": "easy", "size": 9})
+	bot := ann.next("result")
+	ann.send(map[string]any{"t": "start", "id": 2, "opponent": "bob", "size": 9})
+	challenge := ann.next("result")
+	var offers []any
+	for offers == nil {
+		offers, _ = bob.next("games")["offers"].([]any)
+	}
+	o := offers[0].(map[string]any)
+	bob.send(map[string]any{"t": "answer", "id": 1, "channel": o["channel"], "challenge": o["id"], "accept": true})
+	if m := bob.next("result"); m["refused"] == true {
+		t.Fatalf("bob's Accept: %v", m)
+	}
+	for _, r := range []map[string]any{bot, challenge} {
+		ch, _ := r["channel"].(string)
+		g, err := e.store.Game(t.Context(), ch)
+		if err != nil {
+			t.Fatalf("the game of %v: %v", r, err)
+		}
+		if !g.Unrated {
+			t.Errorf("the local game %s (%s) is rated", g.ID, r["text"])
+		}
 	}
 }
 

@@ -14,9 +14,11 @@ import (
 
 // TestServeBoardPage runs `gobot` in http mode on a loopback address with
 // the Activity set up (DISCORD_CLIENT_SECRET): the server's root leads to
-// the board page at /play/, a name may sign in (loopback), board messages
-// carry the Open board button, the global commands include the Entry
-// Point command, and the client secret appears in no output.
+// the board page at /play/, nobody may sign in by name (not even from
+// this computer: a proxy on it, such as nginx's proxy_pass to 127.0.0.1,
+// makes every visitor look local), board messages carry the Open board
+// button, the global commands include the Entry Point command, and the
+// client secret appears in no output.
 func TestServeBoardPage(t *testing.T) {
 	d := discordtest.NewServer(t, discordtest.Options{})
 	addr := freeAddr(t)
@@ -68,8 +70,18 @@ func TestServeBoardPage(t *testing.T) {
 	var cfg map[string]any
 	json.NewDecoder(resp.Body).Decode(&cfg)
 	resp.Body.Close()
-	if cfg["discord"] != true || cfg["local"] != true || cfg["client_id"] != d.AppID {
-		t.Errorf("the page's configuration is %v, want the Activity and local sign-in", cfg)
+	if cfg["discord"] != true || cfg["local"] != false || cfg["client_id"] != d.AppID {
+		t.Errorf("the page's configuration is %v, want the Activity and no sign-in by name", cfg)
+	}
+	// As nginx's proxy_pass http://127.0.0.1:PORT sends it on: from
+	// 127.0.0.1, to Host 127.0.0.1:PORT, no X-Forwarded-For.
+	resp, err = http.Post(base+"/play/api/local", "application/json", strings.NewReader(`{"name":"ann"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusForbidden {
+		t.Errorf("signing in by name through a proxy on this host: %d, want 403", resp.StatusCode)
 	}
 	d.Endpoint = base + "/interactions"
 	ch := d.GuildChannel("go")

@@ -236,9 +236,12 @@ func serve(ctx context.Context, stdout, stderr io.Writer) (err error) {
 		if cfg.Mode == config.ModeHTTP {
 			mux.Handle("POST "+commands.InteractionsPath, app.HTTPHandler(cfg.PublicKey))
 		}
+		// No signing in by name here, even on a loopback address: a proxy
+		// on this host (nginx's proxy_pass to 127.0.0.1) would make every
+		// visitor this computer, and a local game has no Discord channel.
+		// That is the console's board page (serveBoard).
 		board, err := web.New(web.Options{
-			App: app, Local: loopbackAddr(cfg.HTTPAddr), LocalChannel: commands.ConsoleChannel,
-			ClientID: appID, ClientSecret: cfg.ClientSecret.Reveal(), BotToken: cfg.Token.Reveal(), APIURL: cfg.APIURL, Log: log,
+			App: app, ClientID: appID, ClientSecret: cfg.ClientSecret.Reveal(), BotToken: cfg.Token.Reveal(), APIURL: cfg.APIURL, Log: log,
 		})
 		if err != nil {
 			return err
@@ -513,7 +516,7 @@ func serveBoard(app *commands.App, addr string, log *slog.Logger) (string, func(
 
 // loopbackAddr reports whether a listen address is on a loopback
 // interface only (127.0.0.1:8080, localhost:8080, [::1]:8080), where the
-// board page lets people sign in by name.
+// console's board page listens.
 func loopbackAddr(addr string) bool {
 	host, _, err := net.SplitHostPort(addr)
 	if err != nil {

@@ -55,7 +55,7 @@ async function main() {
   } else if (cfg.local) {
     localSignIn();
   } else {
-    fatal("Open this board from Discord: press Open board under a game's board. Signing in by name works only on the computer gobot runs on.");
+    fatal("Open this board from Discord: press Open board under a game's board. Signing in by name works only beside gobot's console (gobot console), on its computer.");
   }
 }
 
