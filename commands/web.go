@@ -69,6 +69,7 @@ type ActResult struct {
 const (
 	StaleClick   = "The board changed before your click arrived (a move was made or the marking changed): look at it again and click once more."
 	ClosedGame   = "This game has ended: nothing more can be played in it."
+	UnknownGame  = "gobot knows no such game in this channel: reload the board."
 	WatchingOnly = "You are watching this game: only its players can act."
 	shuttingDown = "gobot is restarting: please try again in a moment."
 	notGo        = "The board page plays Go only: play this game with its slash commands."
@@ -102,12 +103,12 @@ func (a *App) Act(ctx context.Context, channelID string, u WebUser, act Action) 
 	g, err := a.LoadGame(ctx, channelID)
 	switch {
 	case errors.Is(err, ErrNoGame):
-		return refuse(ClosedGame)
+		return refuse(a.notInPlay(ctx, channelID, act.Game))
 	case err != nil:
 		msg, _ := ErrorMessage(err)
 		return refuse(a.Plain(msg, nil))
 	case act.Game != "" && act.Game != g.ID:
-		return refuse(ClosedGame)
+		return refuse(a.notInPlay(ctx, channelID, act.Game))
 	}
 	side, ok := g.SideOf(u.ID)
 	if !ok {
@@ -128,6 +129,16 @@ func (a *App) Act(ctx context.Context, channelID string, u WebUser, act Action) 
 	}
 	res, _ := a.run(ctx, it, PlayerNames(g))
 	return res
+}
+
+// notInPlay is the refusal of a click on game id of channelID, which is
+// not in play there: it has ended (the page shows it finished, or has not
+// yet shown the next game), or gobot never knew it there.
+func (a *App) notInPlay(ctx context.Context, channelID, id string) string {
+	if arc, err := a.archive.ArchivedGame(ctx, id); err == nil && arc.ChannelID == channelID {
+		return ClosedGame
+	}
+	return UnknownGame
 }
 
 // crowdSide is the side g's channel plays by vote, if it has one.

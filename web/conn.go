@@ -22,7 +22,8 @@ const (
 	tooFast        = "You are sending too many messages: slow down; this one was ignored."
 	stillBusy      = "Your last actions are still being made: wait for them."
 	notHere        = "This board shows only the games of the channel it was opened in (on this computer: the local games)."
-	localOnly      = "Starting games here works only on a local board."
+	startLocal     = "New games start here only on the board page beside gobot's console: in Discord, use /go challenge or /go bot."
+	answerLocal    = "Challenges are answered here only on the board page beside gobot's console: in Discord, press Accept or Decline under the challenge."
 )
 
 // maxInFlight is how many actions of one page may be in flight at once:
@@ -301,7 +302,7 @@ func (c *conn) handle(m clientMessage) {
 		})
 	case "start":
 		if !s.Local {
-			c.pushJSON(resultMessage{T: "result", ID: m.ID, Text: localOnly, Refused: true})
+			c.pushJSON(resultMessage{T: "result", ID: m.ID, Text: startLocal, Refused: true})
 			return
 		}
 		c.do(m.ID, func(ctx context.Context) resultMessage {
@@ -324,7 +325,7 @@ func (c *conn) handle(m clientMessage) {
 		})
 	case "answer":
 		if !s.Local {
-			c.pushJSON(resultMessage{T: "result", ID: m.ID, Text: localOnly, Refused: true})
+			c.pushJSON(resultMessage{T: "result", ID: m.ID, Text: answerLocal, Refused: true})
 			return
 		}
 		if o, ok := h.hub.takeOffer(m.Challenge); ok && o.Channel == m.Channel && o.To.ID == s.UserID {

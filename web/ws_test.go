@@ -157,7 +157,9 @@ func TestWebSocketBadInput(t *testing.T) {
 		{"out of turn", map[string]any{"kind": "play", "point": "E5", "seat": "white", "version": version, "game": id}, "It is not your turn: ⚫ ann is to play."},
 		{"forged seat", map[string]any{"kind": "play", "point": "E5", "seat": "black", "version": version, "game": id}, "You are not playing black in this game: you play white."},
 		{"stale version", map[string]any{"kind": "pass", "seat": "white", "version": version - 1, "game": id}, commands.StaleClick},
-		{"another game", map[string]any{"kind": "pass", "seat": "white", "version": version, "game": "123"}, commands.ClosedGame},
+		{"a made-up game", map[string]any{"kind": "pass", "seat": "white", "version": version, "game": "123"}, commands.UnknownGame},
+		{"accept in play", map[string]any{"kind": "accept", "seat": "white", "version": version, "game": id}, "The game is not in its scoring phase: there is no marking to accept, and play goes on."},
+		{"resume in play", map[string]any{"kind": "resume", "seat": "white", "version": version, "game": id}, "The game is not in its scoring phase: there is no marking to accept, and play goes on."},
 	}
 	act := func(i int, name string, a map[string]any, want string) {
 		t.Helper()
@@ -169,6 +171,19 @@ func TestWebSocketBadInput(t *testing.T) {
 	}
 	for i, a := range acts {
 		act(i+1, a.name, a.act, a.want)
+	}
+	// What only a local page does, asked from an Activity.
+	for _, f := range []struct {
+		msg  map[string]any
+		want string
+	}{
+		{map[string]any{"t": "start", "id": 20, "level": "easy", "size": 9}, startLocal},
+		{map[string]any{"t": "answer", "id": 21, "channel": e.ch.ID, "challenge": "123", "accept": true}, answerLocal},
+	} {
+		w.send(f.msg)
+		if m := w.next("result"); m["refused"] != true || m["text"] != f.want {
+			t.Errorf("%s from an Activity: %v, want refused with %q", f.msg["t"], m, f.want)
+		}
 	}
 	// ann plays E5 (in Discord); bob's click there is refused.
 	if got := e.slash("ann", "play", discordtest.Str("move", "E5")); !strings.Contains(got, "E5") {

@@ -52,10 +52,12 @@ func (r *room) WebAction(g *storage.Game, u commands.WebUser, s game.Side, act c
 		it = r.WebInteraction(g, u, discordgo.InteractionMessageComponent)
 		it.Data = discordgo.MessageComponentInteractionData{CustomID: "game/" + g.ID + "/" + act.Kind + "/" + at, ComponentType: discordgo.ButtonComponent}
 	case commands.ActAccept, commands.ActResume:
-		key := "none"
-		if g.Scoring != nil {
-			key = markingKey(g)
+		if g.Scoring == nil {
+			// The page showed no scoring phase either (its version is
+			// the game's): nothing to accept, nor play to resume.
+			return nil, "The game is not in its scoring phase: there is no marking to accept, and play goes on."
 		}
+		key := markingKey(g)
 		it = r.WebInteraction(g, u, discordgo.InteractionMessageComponent)
 		it.Data = discordgo.MessageComponentInteractionData{CustomID: "game/" + g.ID + "/score/" + key + "/" + act.Kind, ComponentType: discordgo.ButtonComponent}
 	default:
