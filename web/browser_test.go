@@ -11,6 +11,7 @@ import (
 
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
+	"github.com/gobot-dev/gobot/commands"
 	"github.com/gobot-dev/gobot/commands/discordtest"
 )
 
@@ -484,4 +485,59 @@ func TestBrowserParentChannel(t *testing.T) {
 	}
 	bob.click(`#games li:nth-child(2) button`)
 	bob.wait("the second thread's game", `document.getElementById('title').textContent === 'fay vs gus'`, 10*time.Second)
+}
+
+// TestBrowserAbortClearsNote: once the game is aborted in Discord, the
+// page no longer says what was done in it ("ann played E5") under "Game
+// over"; a click on it then says the game has ended.
+func TestBrowserAbortClearsNote(t *testing.T) {
+	e := newEnv(t, Options{Local: true})
+	b := newBrowser(t)
+	e.challenge("ann", "bob", 9)
+	inst := e.d.Activity(e.ch, user("ann"), user("bob"))
+	ann := e.activity(b, "ann", inst, 1000, 900)
+	ann.wait("the game", `document.getElementById('title').textContent === 'ann vs bob'`, 10*time.Second)
+	ann.clickPoint("E5")
+	ann.wait("her move's note", `document.getElementById('message').textContent === '⚫ ann played E5.'`, 10*time.Second)
+	it := e.d.Command(e.ch, user("bob"), "go", discordtest.Sub("abort"))
+	e.d.Do(it)
+	ask := e.d.Settled(it)
+	buttons := ask.Buttons()
+	if len(buttons) == 0 {
+		t.Fatalf("/go abort answered %q, with no button to confirm", ask.Text())
+	}
+	e.d.Do(e.d.Click(user("bob"), ask, buttons[0].CustomID))
+	ann.wait("the game over", `document.getElementById('status').textContent === 'Game over: aborted, not counted'`, 10*time.Second)
+	if got := ann.text("#message"); got != "" {
+		t.Errorf("under the aborted game the page still says %q", got)
+	}
+	ann.clickPoint("D4")
+	ann.wait("the refusal", `document.getElementById('message').textContent !== ''`, 10*time.Second)
+	if got := ann.text("#message"); got != commands.ClosedGame {
+		t.Errorf("a click on the aborted game says %q", got)
+	}
+}
+
+// TestBrowserNothingMissing: a page asks gobot for nothing it does not
+// have: no icon missing on a local page, no picture of a player gobot
+// knows none of (one who never opened the board shows their initial).
+func TestBrowserNothingMissing(t *testing.T) {
+	e := newEnv(t, Options{Local: true})
+	b := newBrowser(t)
+	local := b.open("dan", e.srv.URL+Path+"/", 1000, 900, "")
+	local.signIn("dan")
+	local.startBot("easy", "9")
+	e.challenge("ann", "bob", 9)
+	inst := e.d.Activity(e.ch, user("ann"), user("bob"))
+	ann := e.activity(b, "ann", inst, 1000, 900)
+	ann.wait("her picture", `!!document.querySelector('#side-black .avatar img')`, 10*time.Second)
+	if got := ann.text("#side-white .avatar"); got != "B" {
+		t.Errorf("bob, who never opened the board, shows %q, want his initial", got)
+	}
+	time.Sleep(300 * time.Millisecond) // the icon is asked for after the page loads
+	for _, p := range []*tab{local, ann} {
+		if f := p.failures(); len(f) > 0 {
+			t.Errorf("%s's page asked for what gobot does not have: %v", p.name, f)
+		}
+	}
 }

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"image"
+	"image/png"
 	"io"
 	"log/slog"
 	"net/http"
@@ -14,11 +16,13 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 	"github.com/gobot-dev/gobot/commands"
@@ -130,6 +134,14 @@ func newEnv(t testing.TB, opts Options) *env {
 		board.ServeHTTP(w, r)
 	})
 	mux.Handle("/interactions", app.HTTPHandler(d.Signer.Public))
+	// Discord's URL mapping /cdn (to cdn.discordapp.com), stood in for:
+	// every picture is one grey pixel.
+	mux.HandleFunc("GET /cdn/avatars/{id}/{file}", func(w http.ResponseWriter, r *http.Request) {
+		img := image.NewGray(image.Rect(0, 0, 1, 1))
+		img.Pix[0] = 0x80
+		w.Header().Set("Content-Type", "image/png")
+		png.Encode(w, img)
+	})
 	srv := httptest.NewServer(mux)
 	d.Endpoint = srv.URL + "/interactions"
 	ctx, cancel := context.WithCancel(context.Background())
@@ -239,6 +251,16 @@ type tab struct {
 	b    *browser
 	ctx  context.Context
 	name string
+
+	mu     sync.Mutex
+	failed []string // the requests answered with an error status, "404 /path"
+}
+
+// failures are the page's requests answered with an error status so far.
+func (p *tab) failures() []string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return append([]string(nil), p.failed...)
 }
 
 // open opens a page of w×h pixels at url, running script before the
@@ -247,6 +269,17 @@ func (b *browser) open(name, url string, w, h int64, script string) *tab {
 	b.t.Helper()
 	ctx, cancel := chromedp.NewContext(b.ctx, chromedp.WithNewBrowserContext())
 	b.t.Cleanup(cancel)
+	p := &tab{t: b.t, b: b, ctx: ctx, name: name}
+	err := chromedp.Listen(ctx, func(ev any) {
+		if r, ok := ev.(*network.EventResponseReceived); ok && r.Response.Status >= 400 {
+			p.mu.Lock()
+			p.failed = append(p.failed, fmt.Sprintf("%d %s", r.Response.Status, r.Response.URL))
+			p.mu.Unlock()
+		}
+	})
+	if err != nil {
+		b.t.Fatalf("%s: open a tab: %v", name, err)
+	}
 	steps := []chromedp.Action[chromedp.Void]{chromedp.EmulateViewport(w, h)}
 	if script != "" {
 		steps = append(steps, chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
@@ -258,7 +291,7 @@ func (b *browser) open(name, url string, w, h int64, script string) *tab {
 	if err := chromedp.Do(ctx, steps...); err != nil {
 		b.t.Fatalf("%s: open %s: %v", name, url, err)
 	}
-	return &tab{t: b.t, b: b, ctx: ctx, name: name}
+	return p
 }
 
 // js evaluates an expression and returns its value.

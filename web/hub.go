@@ -204,7 +204,7 @@ func (hb *hub) render(channel string) []byte {
 		hb.h.opts.Log.Warn("board page: read a game", "channel", channel, "err", err)
 		data, _ = json.Marshal(errorMessage{T: "error", Text: "gobot could not read this game just now; it will show again at the next move."})
 	default:
-		data, _ = json.Marshal(stateMessage{T: "state", Game: v})
+		data, _ = json.Marshal(stateMessage{T: "state", Game: v, Avatars: hb.h.avatarsOf(v)})
 	}
 	return data
 }

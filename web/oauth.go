@@ -311,9 +311,26 @@ func (a *avatars) get(userID string) (string, bool) {
 
 var avatarRe = regexp.MustCompile(`^(a_)?[0-9A-Za-z_]{1,64}$`)
 
+// avatarsOf are the pictures of v's players who signed in through the
+// Activity (see stateMessage): the page asks for no other.
+func (h *Handler) avatarsOf(v *commands.GameView) map[string]string {
+	var out map[string]string
+	for _, p := range append(append([]commands.PlayerView(nil), v.Black.Players...), v.White.Players...) {
+		if _, ok := h.avatars.get(p.ID); !ok || !snowflakeRe.MatchString(p.ID) {
+			continue
+		}
+		if out == nil {
+			out = map[string]string{}
+		}
+		out[p.ID] = "api/avatar/" + p.ID
+	}
+	return out
+}
+
 // serveAvatar sends a player's picture: through the Activity's URL
 // mapping /cdn (to cdn.discordapp.com) when the player signed in through
-// the Activity, else 404 (the page shows their initial).
+// the Activity, else 404 (the page, told whose it knows, asks for no
+// other).
 func (h *Handler) serveAvatar(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
 	hash, ok := h.avatars.get(id)

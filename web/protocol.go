@@ -139,6 +139,10 @@ type (
 	stateMessage struct {
 		T    string             `json:"t"` // "state"
 		Game *commands.GameView `json:"game"`
+		// Avatars are the addresses (relative to the page) of the
+		// pictures of the game's players who have one gobot knows, by
+		// user ID; the others show their initial.
+		Avatars map[string]string `json:"avatars,omitempty"`
 	}
 	noGameMessage struct {
 		T       string `json:"t"` // "nogame"

@@ -162,7 +162,7 @@ function receive(m) {
       break;
     case 'state':
       if (m.game.channel !== st.channel) return;
-      setView(m.game);
+      setView({ ...m.game, avatars: m.avatars || {} });
       break;
     case 'nogame':
       if (m.channel !== st.channel) return;
@@ -326,9 +326,13 @@ function setView(v) {
   const prev = st.view;
   if (!prev || prev.id !== v.id || prev.moves !== v.moves || prev.version !== v.version) st.pending = null;
   // A refusal belongs to the phase it was made in: once play ends, the
-  // scoring phase starts or ends, or another game shows, it goes.
+  // scoring phase starts or ends, or another game shows, it goes; so does
+  // what an earlier action did ("ann played E5" once the game is aborted),
+  // unless an action of this page's is under way (which may be what
+  // changed the phase: its answer is still to come).
   const phase = (g) => g.id + (g.over ? ':over' : '') + (g.scoring ? ':scoring' : '');
-  if (prev && phase(prev) !== phase(v) && $('message').classList.contains('refused')) say('', false);
+  const acting = Object.keys(st.sent).length > 0;
+  if (prev && phase(prev) !== phase(v) && ($('message').classList.contains('refused') || !acting)) say('', false);
   // Nor does a refusal outlive the position it answered ("It is not your
   // turn" once the opponent has moved), and nothing said of another game
   // stays under this one.
@@ -412,7 +416,7 @@ function redraw() {
     const sv = v[c];
     const names = sv.players.map((p) => p.name + (p.id && st.user && p.id === st.user.id ? ' (you)' : '')).join(', ');
     el.querySelector('.names').textContent = names;
-    avatar(el.querySelector('.avatar'), sv.players[0]);
+    avatar(el.querySelector('.avatar'), sv.players[0], sv.players[0] && (v.avatars || {})[sv.players[0].id]);
     el.querySelector('.caps').textContent = `${sv.captures} captured`;
     el.classList.toggle('turn', v.to_play === c);
     el.setAttribute('aria-label', `${c}: ${names}, ${sv.captures} captured`);
@@ -448,17 +452,18 @@ function redraw() {
 }
 
 // avatar shows a player's Discord picture (inside Discord, once they have
-// opened the board: see README) or else their initial.
-function avatar(el, p) {
-  const key = p ? p.id || p.name : '';
+// opened the board: see README; the state says whose gobot knows) or
+// else their initial.
+function avatar(el, p, url) {
+  const key = (p ? p.id || p.name : '') + ' ' + (url || '');
   if (el.dataset.who === key) return;
   el.dataset.who = key;
   el.textContent = (p ? p.name : '?').charAt(0).toUpperCase();
-  if (!p || !p.id || st.local) return;
+  if (!url || st.local) return;
   const img = new Image();
   img.alt = '';
   img.onload = () => { if (el.dataset.who === key) el.replaceChildren(img); };
-  img.src = 'api/avatar/' + p.id;
+  img.src = url;
 }
 
 function pointOf(name, n) {
