@@ -51,13 +51,17 @@ const (
 //
 //   - cheap checks come first, and cost Discord nothing: the code's and
 //     the instance's shape, the state gobot issued, and the instances
-//     Discord said lately it does not know;
-//   - failures are counted per client, by the address the connection
-//     comes from (the one address gobot can trust: X-Forwarded-For is
-//     anyone's to write) and by Activity instance; a client whose
-//     failures are used up is refused at once, before any call. Only
-//     failures count: everyone inside Discord arrives through Discord's
-//     proxy, whose few addresses hide the players', and players succeed;
+//     Discord said lately it does not know (asked once a minute);
+//   - the sign-ins that made gobot call Discord in vain (an instance it
+//     does not know, a code it refused, a user not in the instance) are
+//     counted per client, by the address the connection comes from (the
+//     one address gobot can trust: X-Forwarded-For is anyone's to write)
+//     and by Activity instance; a client with none left is refused before
+//     any call. Only such failures count: everyone inside Discord arrives
+//     through Discord's proxy, whose few addresses hide the players', and
+//     players succeed. For the same reason an instance Discord confirmed
+//     lately lets its players past their address's count (its own still
+//     holds);
 //   - all sign-ins of the process share a larger bucket, for Discord's
 //     sake.
 const (
@@ -66,8 +70,10 @@ const (
 	failRate    = 1.0 / 6 // failed sign-ins a second, per client
 	failBurst   = 10
 	// unknownFor is how long an instance Discord does not know is
-	// refused without asking again.
+	// refused without asking again; knownFor how long one it confirmed
+	// lets its players past their address's count.
 	unknownFor = time.Minute
+	knownFor   = 10 * time.Minute
 	// maxClients bounds each table of clients (a bound, not a cache
 	// policy: a full table is emptied).
 	maxClients = 100_000
@@ -104,13 +110,13 @@ func (b *bucket) take(now time.Time, rate, burst float64) bool {
 
 // limits are the Activity sign-in's limits (see above): the process's
 // bucket, the failures left to each client, and the instances Discord
-// does not know.
+// does not know, or confirmed.
 type limits struct {
 	all bucket
 
-	mu       sync.Mutex
-	fails    map[string]*failures // by "addr:…" and "instance:…"
-	unknowns map[string]time.Time // instance -> until when it is refused
+	mu        sync.Mutex
+	fails     map[string]*failures // by "addr:…" and "instance:…"
+	instances map[string]said      // what Discord said lately of an instance
 }
 
 // failures is a client's failed sign-ins: left of failBurst at at.
@@ -150,23 +156,44 @@ func (l *limits) fail(now time.Time, keys ...string) {
 	}
 }
 
-// unknown reports whether Discord said lately that it does not know
-// instance.
-func (l *limits) unknown(now time.Time, instance string) bool {
+// Instances as Discord last described them (see limits.instance).
+const (
+	instanceNew     = iota // not asked lately
+	instanceKnown          // it exists
+	instanceUnknown        // Discord does not know it
+)
+
+// instance says what Discord said lately of instance.
+func (l *limits) instance(now time.Time, instance string) int {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	until, ok := l.unknowns[instance]
-	return ok && now.Before(until)
+	switch s, ok := l.instances[instance]; {
+	case !ok || !now.Before(s.until):
+		return instanceNew
+	case s.known:
+		return instanceKnown
+	}
+	return instanceUnknown
 }
 
-// forget remembers that Discord does not know instance.
-func (l *limits) forget(now time.Time, instance string) {
+// describe remembers what Discord said of instance at now.
+func (l *limits) describe(now time.Time, instance string, known bool) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if l.unknowns == nil || len(l.unknowns) > maxClients {
-		l.unknowns = map[string]time.Time{}
+	if l.instances == nil || len(l.instances) > maxClients {
+		l.instances = map[string]said{}
 	}
-	l.unknowns[instance] = now.Add(unknownFor)
+	d := unknownFor
+	if known {
+		d = knownFor
+	}
+	l.instances[instance] = said{until: now.Add(d), known: known}
+}
+
+// said is what Discord said of an instance, good until until.
+type said struct {
+	until time.Time
+	known bool
 }
 
 // clientAddr is the address a request came from, as gobot can trust it:
@@ -202,18 +229,17 @@ func (h *Handler) serveToken(w http.ResponseWriter, r *http.Request) {
 	}
 	now, lim := time.Now(), &h.limits
 	addr, ik := "addr:"+clientAddr(r), "instance:"+req.Instance
-	if lim.spent(now, addr, ik) {
-		problem(w, http.StatusTooManyRequests, tooManyFails)
-		return
-	}
 	if !h.sign.spend(req.State, h.opts.Now()) {
-		lim.fail(now, addr)
 		problem(w, http.StatusForbidden, badState)
 		return
 	}
-	if lim.unknown(now, req.Instance) {
-		lim.fail(now, addr)
+	known := lim.instance(now, req.Instance)
+	if known == instanceUnknown {
 		problem(w, http.StatusForbidden, notInstance)
+		return
+	}
+	if lim.spent(now, ik) || (known != instanceKnown && lim.spent(now, addr)) {
+		problem(w, http.StatusTooManyRequests, tooManyFails)
 		return
 	}
 	if !lim.all.take(now, signInRate, signInBurst) {
@@ -232,7 +258,7 @@ func (h *Handler) serveToken(w http.ResponseWriter, r *http.Request) {
 	err := h.discord(ctx, "/applications/"+url.PathEscape(h.opts.ClientID)+"/activity-instances/"+url.PathEscape(req.Instance), "Bot "+h.opts.BotToken, &inst)
 	switch {
 	case errors.Is(err, errNotFound):
-		lim.forget(now, req.Instance)
+		lim.describe(now, req.Instance, false)
 		lim.fail(now, addr)
 		h.opts.Log.Info("board page: activity instance refused", "err", err)
 		problem(w, http.StatusForbidden, notInstance)
@@ -247,6 +273,7 @@ func (h *Handler) serveToken(w http.ResponseWriter, r *http.Request) {
 		problem(w, http.StatusForbidden, notInstance)
 		return
 	}
+	lim.describe(now, req.Instance, true)
 	access, err := h.exchange(ctx, req.Code)
 	if err != nil {
 		lim.fail(now, addr, ik)
