@@ -86,6 +86,7 @@ var (
 	instanceRe = regexp.MustCompile(`^[A-Za-z0-9_-]{1,128}$`)
 )
 
+// bucket is a token bucket (its rate and burst are the taker's).
 type bucket struct {
 	mu     sync.Mutex
 	tokens float64
@@ -156,15 +157,18 @@ func (l *limits) fail(now time.Time, keys ...string) {
 	}
 }
 
-// Instances as Discord last described them (see limits.instance).
+// heard is what Discord said lately of an Activity instance.
+type heard int
+
+// What Discord said lately of an instance (limits.instance).
 const (
-	instanceNew     = iota // not asked lately
-	instanceKnown          // it exists
-	instanceUnknown        // Discord does not know it
+	instanceNew     heard = iota // nothing: not asked lately
+	instanceKnown                // it exists
+	instanceUnknown              // Discord does not know it
 )
 
 // instance says what Discord said lately of instance.
-func (l *limits) instance(now time.Time, instance string) int {
+func (l *limits) instance(now time.Time, instance string) heard {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	switch s, ok := l.instances[instance]; {
