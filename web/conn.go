@@ -337,7 +337,11 @@ func (c *conn) handle(m clientMessage) {
 				h.hub.dropOffer(o.ID)
 				h.hub.sendList(c)
 			}
-			return resultMessage{T: "result", ID: m.ID, Text: res.Text, Refused: res.Refused, Channel: m.Channel}
+			out := resultMessage{T: "result", ID: m.ID, Text: res.Text, Refused: res.Refused}
+			if m.Accept && !res.Refused {
+				out.Channel = m.Channel // the game started: a declined challenge leaves the page where it is
+			}
+			return out
 		})
 	}
 }

@@ -316,4 +316,14 @@ func TestBrowserLocalChallengeSaid(t *testing.T) {
 		p.wait("the game", `['hal vs ivy', 'ivy vs hal'].includes(document.getElementById('title').textContent)`, 10*time.Second)
 		p.wait("the offer gone", `document.getElementById('offers').textContent === ''`, 2*time.Second)
 	}
+	// A challenge declined leaves the page on its game.
+	title := ivy.text("#title")
+	hal.challenge("ivy", "13")
+	ivy.wait("the second challenge", `document.getElementById('offers').textContent.startsWith('hal challenges you to a 13×13 game.')`, 5*time.Second)
+	ivy.click(`#offers li button:nth-of-type(2)`)
+	hal.wait("the declined offer gone", `document.getElementById('offers').textContent === ''`, 5*time.Second)
+	time.Sleep(200 * time.Millisecond)
+	if got := ivy.text("#title"); got != title || js[bool](ivy, `document.getElementById('game').hidden`) {
+		t.Errorf("after declining, ivy's page shows %q (game hidden: %v), want still %q", got, js[bool](ivy, `document.getElementById('game').hidden`), title)
+	}
 }

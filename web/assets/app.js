@@ -212,7 +212,9 @@ function receive(m) {
 function showEmpty() {
   let text = st.other;
   const o = st.local && st.offers.find((o) => o.channel === st.channel);
-  if (!text && o && st.user && o.from.id === st.user.id) {
+  if (!text && o && st.answered[o.id]) {
+    text = 'Starting the game…';
+  } else if (!text && o && st.user && o.from.id === st.user.id) {
     text = `Waiting for ${o.to.name} to accept your ${o.size}×${o.size} challenge.`;
   } else if (!text && o) {
     text = `${o.from.name} challenges you to a ${o.size}×${o.size} game: accept or decline it in the list.`;
