@@ -215,7 +215,8 @@ func TestActUndoAndScoring(t *testing.T) {
 }
 
 // TestViewNoUndo: the board page hides Undo where undo is refused (a
-// rated game against the bot) and shows it in a game between people.
+// rated game against the bot) and shows it in a game between people, and
+// against the bot in a game started on a local page (unrated).
 func TestViewNoUndo(t *testing.T) {
 	tb := newTestApp(t)
 	ctx := context.Background()
@@ -223,12 +224,17 @@ func TestViewNoUndo(t *testing.T) {
 	if v, err := tb.View(ctx, channelID); err != nil || v.NoUndo {
 		t.Errorf("View of a game between people: no_undo %v, %v; want Undo offered", v.NoUndo, err)
 	}
-	other := "700000000000000099"
-	if res, _ := tb.Start(ctx, other, commands.WebUser{ID: ann.ID, Name: "ann"}, commands.Start{Level: "first", Size: 9}); res.Refused {
+	rated := "700000000000000098"
+	tb.commandIn(ann, rated, "/go bot level:first size:9")
+	if v, err := tb.View(ctx, rated); err != nil || !v.NoUndo {
+		t.Errorf("View of a rated game against the bot: no_undo %v, %v; want no Undo", v.NoUndo, err)
+	}
+	local := "700000000000000099"
+	if res, _ := tb.Start(ctx, local, commands.WebUser{ID: ann.ID, Name: "ann"}, commands.Start{Level: "first", Size: 9}); res.Refused {
 		t.Fatalf("Start(bot) = %+v", res)
 	}
-	if v, err := tb.View(ctx, other); err != nil || !v.NoUndo {
-		t.Errorf("View of a rated game against the bot: no_undo %v, %v; want no Undo", v.NoUndo, err)
+	if v, err := tb.View(ctx, local); err != nil || v.NoUndo {
+		t.Errorf("View of a local page's game against the bot (unrated): no_undo %v, %v; want Undo offered", v.NoUndo, err)
 	}
 }
 
