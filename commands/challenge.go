@@ -42,7 +42,9 @@ func CanStartThreads(it *discordgo.Interaction) bool {
 // ChallengeGate reads a challenge's opponent: option and checks that
 // the challenge may be made here (see startGate) against that person, who
 // must be someone else and no bot account; botCmd names the command that
-// plays gobot instead. It returns the opponent and the server's settings.
+// plays gobot instead. A challenge is refused in the user's DM with gobot
+// (interaction context BOT_DM), which nobody else can see: the opponent
+// would never find it. It returns the opponent and the server's settings.
 func (a *App) ChallengeGate(ctx context.Context, r *Request, botCmd string) (*discordgo.User, *storage.Settings, error) {
 	opp, ok := r.UserOption("opponent")
 	if !ok {
@@ -53,6 +55,8 @@ func (a *App) ChallengeGate(ctx context.Context, r *Request, botCmd string) (*di
 		return nil, nil, UserErr(ErrBadOption, "You cannot challenge yourself. To practise, play the bot with `"+botCmd+"`.")
 	case opp.Bot:
 		return nil, nil, UserErr(ErrBadOption, fmt.Sprintf("%s is a bot account and cannot answer a challenge. To play gobot, use `%s`.", Mention(UserPlayer(opp)), botCmd))
+	case r.Interaction.GuildID == "" && r.Interaction.Context == discordgo.InteractionContextBotDM:
+		return nil, nil, UserErr(ErrBadOption, fmt.Sprintf("%s cannot see this DM with me: challenge them in a server channel, or in your DM or group DM with them. To play me here, use `%s`.", Mention(UserPlayer(opp)), botCmd))
 	}
 	st, err := a.StartGate(ctx, r) // the server's game channels, bans and limits (admin_checks.go)
 	if err != nil {

@@ -175,3 +175,27 @@ func testE2EAcceptWhileAnotherAccepts(t *testing.T, e *env) {
 		return len(th) == 1 && e.game(th[0].ID) != nil
 	})
 }
+
+// TestE2EChallengeInBotDM: a challenge made in one's own DM with gobot is
+// refused, since nobody else can see that DM and the opponent would never
+// find it; in a DM or group DM between people (a user install) it is posted
+// as anywhere else.
+func TestE2EChallengeInBotDM(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	erin, ann := e.d.NewUser("erin"), e.d.NewUser("ann")
+	dm := e.d.DM(erin)
+	e.refused(e.slash(dm, erin, "challenge", discordtest.UserOpt("opponent", ann)), "")
+	e.said(e.slash(dm, erin, "challenge", discordtest.UserOpt("opponent", ann), discordtest.Int("size", 9)),
+		ann.Mention()+" cannot see this DM with me: challenge them in a server channel, or in your DM or group DM with them. To play me here, use `/go bot`.")
+	e.said(e.draughtsCmd(dm, erin, "challenge", discordtest.UserOpt("opponent", ann)),
+		ann.Mention()+" cannot see this DM with me: challenge them in a server channel, or in your DM or group DM with them. To play me here, use `/draughts bot`.")
+	if cs, err := e.store.ExpiredChallenges(context.Background(), e.clock.Now().Add(365*24*time.Hour)); err != nil || len(cs) != 0 {
+		t.Errorf("challenges stored after the refusals: %d (%v), want none", len(cs), err)
+	}
+	private := e.d.PrivateChannel(erin, ann)
+	m := e.newChallenge(e.slash(private, erin, "challenge", discordtest.UserOpt("opponent", ann), discordtest.Int("size", 9)))
+	if want := ann.Mention() + ", " + erin.Mention() + " challenges you to a game of Go: 9×9"; m.Ephemeral || !strings.HasPrefix(m.Text(), want) {
+		t.Errorf("challenge in a DM between people = %q (private %v), want it public, starting %q", m.Text(), m.Ephemeral, want)
+	}
+}

@@ -149,7 +149,7 @@ func TestE2EBadInput(t *testing.T) {
 		{"handicap above 9", e.d.Command(ch, alice, "go", sub("bot", discordtest.Int("size", 19), discordtest.Int("handicap", 12))), "handicap"},
 		{"negative handicap", e.d.Command(ch, alice, "go", sub("bot", discordtest.Int("handicap", -1))), "handicap"},
 		{"unknown level", e.d.Command(ch, alice, "go", sub("bot", discordtest.Str("level", "godlike"))), "level"},
-		{"thread in a DM", e.d.Command(dm, alice, "go", sub("challenge", discordtest.UserOpt("opponent", bob), discordtest.Bool("thread", true))), "thread"},
+		{"thread in a DM", e.d.Command(e.d.PrivateChannel(alice, bob), alice, "go", sub("challenge", discordtest.UserOpt("opponent", bob), discordtest.Bool("thread", true))), "Threads exist only in server channels"},
 		{"play without a game", e.d.Command(dm, alice, "go", sub("play", discordtest.Str("move", "D4"))), "no game"},
 		{"pass without a game", e.d.Command(ch, alice, "go", sub("pass")), "no game"},
 		{"resign without a game", e.d.Command(ch, alice, "go", sub("resign")), "no game"},
