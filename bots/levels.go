@@ -34,7 +34,7 @@ type Level struct {
 	// standard deviation: 1 for beginner (random play is the bottom of the
 	// scale), 2 for a level placed by a narrow match or several, 3 where
 	// its matches disagree or are few. A rated level starts at that rank
-	// (glicko.AtRank, through commands.StartRatings).
+	// (glicko.AtRank, through goroom.StartRatings).
 	Kyu    int
 	Spread float64
 	// SizeRanks holds the ranks measured on other board sizes than 9×9,

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/bwmarrin/discordgo"
+	dbots "github.com/gobot-dev/gobot/bots/draughts"
 	"github.com/gobot-dev/gobot/commands"
 	"github.com/gobot-dev/gobot/commands/discordtest"
 	"github.com/gobot-dev/gobot/engine/draughts"
@@ -557,5 +558,43 @@ func testE2EDraughtsNotOnBoardPage(t *testing.T, e *env) {
 			t.Errorf("View(a draughts game %s) = %v, want %q", when, err, notGo)
 		}
 		e.do(e.draughtsCmd(ch, ann, "resign"))
+	}
+}
+
+// TestE2EDraughtsBeatBeginner: the draughts levels start at anchored
+// ratings, as Go's do (draughtsroom.StartRatings): a new player who beats
+// beginner, a random mover, gains a few points and beginner loses none
+// that shows, where both once moved 162 as two new players would. The
+// player's moves are the steady level's, which beats random moves.
+func TestE2EDraughtsBeatBeginner(t *testing.T) { httpMode(t, testE2EDraughtsBeatBeginner) }
+
+func testE2EDraughtsBeatBeginner(t *testing.T, e *env) {
+	dave := e.d.NewUser("dave")
+	dm := e.d.DM(dave)
+	reg, err := dbots.NewRegistry(dbots.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.do(e.draughtsCmd(dm, dave, "bot", discordtest.Str("level", "beginner"), discordtest.Str("colour", "white")))
+	var last discordtest.Message
+	for n := int64(0); ; n++ {
+		g := e.game(dm.ID)
+		if g == nil {
+			break
+		}
+		mv, err := reg.GenMove(context.Background(), "steady", draughtsOf(t, g), n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		last = e.do(e.draughtsMove(dm, dave, string(mv)))
+		if n > 200 {
+			t.Fatal("the game did not end")
+		}
+	}
+	if want := "\n📈 Ratings: gobot (beginner) 536 → 536 (+0) · " + dave.Mention() + " 1500 → 1503 (+3)\n"; !strings.Contains(last.Text(), want) {
+		t.Errorf("last answer = %q, want %q", last.Text(), want)
+	}
+	if got := e.rating(storage.KindPool("draughts", storage.GlobalPool), "bot:beginner"); !strings.HasPrefix(got, "536.") {
+		t.Errorf("draughts beginner after losing: %s, want 536, where it started", got)
 	}
 }

@@ -23,6 +23,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/gobot-dev/gobot/bots"
+	dbots "github.com/gobot-dev/gobot/bots/draughts"
 	"github.com/gobot-dev/gobot/bots/review"
 	"github.com/gobot-dev/gobot/commands"
 	"github.com/gobot-dev/gobot/commands/discordtest"
@@ -322,7 +323,7 @@ func (e *env) checkMessages() {
 // http mode: commands.New, Register, HTTPHandler and Run.
 func (e *env) start() {
 	e.t.Helper()
-	opts := storage.Options{Kinds: testKinds(), Now: e.clock.Now, StartRatings: goroom.StartRatings(bots.Builtin())}
+	opts := storage.Options{Kinds: testKinds(), Now: e.clock.Now, StartRatings: testStartRatings()}
 	var store e2eStore
 	if e.pgURL != "" {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
@@ -690,6 +691,15 @@ func boardOf(m discordtest.Message, id string) bool {
 
 // goOf is the game of Go that g holds (engine.GameOf).
 func goOf(g *storage.Game) *engine.Game { return engine.GameOf(g.State) }
+
+// testStartRatings are the bot levels' start ratings, as cmd/gobot gives
+// them: Go's and draughts' built-in levels.
+func testStartRatings() storage.StartRatings {
+	return storage.StartRatings{
+		engine.Kind{}.Name():   goroom.StartRatings(bots.Builtin()),
+		draughts.Kind{}.Name(): draughtsroom.StartRatings(dbots.Builtin()),
+	}
+}
 
 // testKinds are the kinds the tests' stores read: Go and draughts.
 func testKinds() *game.Kinds {

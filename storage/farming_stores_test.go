@@ -4,10 +4,13 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/gobot-dev/gobot/engine"
+	"github.com/gobot-dev/gobot/engine/draughts"
+	"github.com/gobot-dev/gobot/engine/game"
 	"github.com/gobot-dev/gobot/storage"
 	"github.com/gobot-dev/gobot/storage/glicko"
 	"github.com/gobot-dev/gobot/storage/pgtest"
@@ -19,7 +22,7 @@ import (
 // capped, beginner starting at its rank) to the same games, end with the
 // same ratings, and rebuild them unchanged.
 func TestFarmingRulesBothStores(t *testing.T) {
-	starts := storage.StartRatings{"beginner": glicko.AtRank(30, 1)}
+	starts := storage.StartRatings{"go": {"beginner": glicko.AtRank(30, 1)}}
 	bolt, err := storage.Open(filepath.Join(t.TempDir(), "gobot.db"), storage.Options{Kinds: testKinds(), StartRatings: starts})
 	if err != nil {
 		t.Fatal(err)
@@ -99,4 +102,73 @@ func farmingRatings(t *testing.T, s storetest.Store) string {
 		out += fmt.Sprintf("%s %.1f ± %.1f | ", k, pr.Rating.Rating, pr.RD)
 	}
 	return out + fmt.Sprint("unrated ", unrated)
+}
+
+// TestStartRatingsByKind: a level's start rating is its kind's. "max" is
+// a level of Go and of draughts: a person beating Go's max meets it at
+// Go's start in Go's pool, beating draughts' max at draughts' start in
+// draughts' pool, on both stores, and a rebuild keeps them.
+func TestStartRatingsByKind(t *testing.T) {
+	starts := storage.StartRatings{
+		"go":       {"max": glicko.AtRank(3, 3)},
+		"draughts": {"max": glicko.Around(2012.3, 2)},
+	}
+	bolt, err := storage.Open(filepath.Join(t.TempDir(), "gobot.db"), storage.Options{Kinds: testKinds(), StartRatings: starts})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer bolt.Close()
+	want := "go: bot:max 1722.1 ± 223.2 | draughts: bot:max 2012.3 ± 173.8"
+	if got := kindStarts(t, bolt); got != want {
+		t.Errorf("bbolt: %s, want %s", got, want)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	pg, err := storage.OpenPostgres(ctx, pgtest.Database(t), storage.Options{Kinds: testKinds(), StartRatings: starts})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pg.Close()
+	if got := kindStarts(t, pg); got != want {
+		t.Errorf("PostgreSQL: %s, want %s", got, want)
+	}
+}
+
+// kindStarts has player 1 beat max at Go and at draughts in s, rebuilds
+// the ratings (which must change nothing) and says the rating max started
+// from in each kind's global pool.
+func kindStarts(t *testing.T, s storetest.Store) string {
+	t.Helper()
+	ctx := context.Background()
+	at := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+	p1, maxLevel := storage.Player{UserID: "1"}, storage.Player{Level: "max", Name: "gobot max"}
+	var out []string
+	for i, kind := range []string{"go", "draughts"} {
+		eg, _ := engine.NewGame(engine.Config{Size: 9})
+		var st game.State = engine.Own(eg)
+		if kind == "draughts" {
+			st, _ = draughts.Kind{}.New(nil, 1)
+		}
+		g := &storage.Game{ChannelID: fmt.Sprint("c", i), Kind: kind, Sides: storage.Sides(p1, maxLevel), State: st}
+		if err := s.CreateGame(ctx, g); err != nil {
+			t.Fatal(err)
+		}
+		a := storage.Archived{Result: "B+R", SGF: []byte("(;)"), Moves: 40, Rated: true, FinishedAt: at.Add(time.Duration(i) * time.Hour)}
+		if err := s.FinishGame(ctx, g, a); err != nil {
+			t.Fatal(err)
+		}
+		changes, err := s.GameRatingChanges(ctx, g.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range changes {
+			if c.Player == maxLevel.Key() && c.Pool == storage.KindPool(kind, storage.GlobalPool) {
+				out = append(out, fmt.Sprintf("%s: %s %.1f ± %.1f", kind, c.Player, c.Before.Rating, c.Before.RD))
+			}
+		}
+	}
+	if rep, err := s.RebuildRatings(ctx); err != nil || rep.Games != 2 || rep.Changed != 0 || rep.Missing != 0 {
+		t.Errorf("RebuildRatings = %+v, %v; want 2 games, nothing changed", rep, err)
+	}
+	return strings.Join(out, " | ")
 }

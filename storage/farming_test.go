@@ -70,7 +70,7 @@ func TestUnratedGames(t *testing.T) {
 // levels had start ratings moves the levels to theirs.
 func TestStartRatings(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "gobot.db")
-	starts := StartRatings{"beginner": glicko.AtRank(30, 1)}
+	starts := StartRatings{"go": {"beginner": glicko.AtRank(30, 1)}}
 	open := func(starts StartRatings) *Store {
 		s, err := Open(path, Options{Kinds: testKinds, StartRatings: starts})
 		if err != nil {

@@ -135,14 +135,17 @@ type ratingTx interface {
 	putChange(ctx context.Context, c RatingChange) error
 }
 
-// StartRatings are the ratings that bot levels start from in every pool,
-// by level name (Options.StartRatings).
-type StartRatings map[string]glicko.Rating
+// StartRatings are the ratings that bot levels start from in every pool
+// of their kind, by kind (as KindOf names it: "go", "draughts") and level
+// name (Options.StartRatings). Each kind has its own: a level name may be
+// several kinds' ("max" is Go's and draughts'), at different strengths.
+type StartRatings map[string]map[string]glicko.Rating
 
-// of returns the rating p starts from in a pool where p has no game yet:
-// the level's for a bot in s, a new player's (glicko.New) otherwise.
-func (s StartRatings) of(p Player) glicko.Rating {
-	if r, ok := s[p.Level]; ok && p.IsBot() {
+// of returns the rating p starts from in a pool of kind where p has no
+// game yet: the level's for a bot in s, a new player's (glicko.New)
+// otherwise.
+func (s StartRatings) of(kind string, p Player) glicko.Rating {
+	if r, ok := s[KindOf(kind)][p.Level]; ok && p.IsBot() {
 		return r
 	}
 	return glicko.New()
@@ -166,8 +169,6 @@ func rateIn(ctx context.Context, tx ratingTx, starts StartRatings, a *Archived, 
 	var adv float64
 	if KindOf(a.Kind) == goKind {
 		adv = glicko.HandicapRanks(a.Size, a.Handicap, a.Rules)
-	} else {
-		starts = nil // the bots' measured ranks are Go ranks
 	}
 	for _, pool := range pools {
 		rb, err := tx.loadRating(ctx, pool, a.Black)
@@ -180,10 +181,10 @@ func rateIn(ctx context.Context, tx ratingTx, starts StartRatings, a *Archived, 
 		}
 		before := [2]glicko.Rating{rb.Current(a.FinishedAt), rw.Current(a.FinishedAt)}
 		if rb.Games == 0 {
-			before[0] = starts.of(a.Black)
+			before[0] = starts.of(a.Kind, a.Black)
 		}
 		if rw.Games == 0 {
-			before[1] = starts.of(a.White)
+			before[1] = starts.of(a.Kind, a.White)
 		}
 		nb, nw := glicko.Game(before[0], before[1], adv, blackScore)
 		for i, side := range []struct {

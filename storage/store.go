@@ -55,13 +55,14 @@ type Options struct {
 	// (tests, commands' Options.Now) and the store agree on what is expired.
 	Now func() time.Time
 
-	// StartRatings are the ratings that bot levels start from, by level
-	// name: the rating of each level's measured rank, with a deviation
-	// for how well that rank is known. A level not in it (or a person)
-	// starts as a new player, 1500 ± 350. FinishGame and RebuildRatings
-	// both use them, so every process that rates games or rebuilds the
-	// ratings of one database must be given the same (cmd/gobot gives
-	// commands.StartRatings of the built-in levels).
+	// StartRatings are the ratings that bot levels start from, by kind
+	// and level name: for Go the rating of each level's measured rank,
+	// for draughts the rating the ladder places it at, with a deviation
+	// for how well that is known. A level not in it (or a person) starts
+	// as a new player, 1500 ± 350. FinishGame and RebuildRatings both use
+	// them, so every process that rates games or rebuilds the ratings of
+	// one database must be given the same (cmd/gobot gives each room's
+	// StartRatings of its built-in levels).
 	StartRatings StartRatings
 	// Kinds are the kinds of game the store reads back (cmd/gobot
 	// registers each); a record of a kind it lacks loads as ErrCorrupt.

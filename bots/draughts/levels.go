@@ -15,7 +15,14 @@ type Level struct {
 	// Description is one short line for Discord's level list, with the
 	// level's strength as the ladder measured it (docs/draughts-strength.md).
 	Description string
-	Budget      Budget // the budget each move gets
+	// Score is the level's score against the level below it in the
+	// ladder's match (docs/draughts-strength.md), draws counting half:
+	// 0.85 for novice, which beat beginner 34 games of 40. It is 0 for
+	// beginner, the bottom of the ladder, and for the Hub engines, never
+	// measured; the levels' start ratings are placed by it
+	// (draughtsroom.StartRatings).
+	Score  float64
+	Budget Budget // the budget each move gets
 	// New returns a fresh Player for one move or one game.
 	New func(seed int64) Player
 	// Search, for the levels that are a plain alpha-beta search, holds
@@ -70,12 +77,13 @@ func Builtin() []Level {
 			Description: "random legal moves (it captures when it must): anyone can win.",
 			New:         func(seed int64) Player { return NewRandom(seed) },
 		},
-		greedyShare("novice", "greedy on a third of its moves, random otherwise: beats beginner 85%.", noviceGreedy),
-		greedyShare("learner", "greedy on two moves in three, random otherwise: beats novice 82%.", learnerGreedy),
-		greedyShare("casual", "greedy on most moves, random on one in seven: beats learner 80%.", casualGreedy),
+		greedyShare("novice", "greedy on a third of its moves, random otherwise: beats beginner 85%.", 34.0/40, noviceGreedy),
+		greedyShare("learner", "greedy on two moves in three, random otherwise: beats novice 82%.", 33.0/40, learnerGreedy),
+		greedyShare("casual", "greedy on most moves, random on one in seven: beats learner 80%.", 32.0/40, casualGreedy),
 		{
 			Name:        "easy",
 			Description: "greedy: the most material one move ahead, captures played out: beats casual 80%.",
+			Score:       32.0 / 40,
 			Budget:      greedyBudget,
 			New:         func(seed int64) Player { return newSearch(greedyOptions, seed) },
 			Search:      &greedyOptions,
@@ -83,6 +91,7 @@ func Builtin() []Level {
 		{
 			Name:        "medium",
 			Description: "looks two moves ahead on half its moves, greedy on the others: beats easy 72%.",
+			Score:       29.0 / 40,
 			Budget:      shallowBudget,
 			New: func(seed int64) Player {
 				return NewBlend(Budgeted(newSearch(shallowOptions, seed), shallowBudget),
@@ -92,25 +101,27 @@ func Builtin() []Level {
 		{
 			Name:        "steady",
 			Description: "alpha-beta search two moves deep: beats medium 82%.",
+			Score:       33.0 / 40,
 			Budget:      shallowBudget,
 			New:         func(seed int64) Player { return newSearch(shallowOptions, seed) },
 			Search:      &shallowOptions,
 		},
-		nodeLevel("keen", "alpha-beta search of 1,000 positions a move: beats steady 79%.", keenNodes, time.Second),
-		nodeLevel("strong", "alpha-beta search of 2,500 positions a move: beats keen 82%.", strongNodes, time.Second),
-		nodeLevel("tough", "alpha-beta search of 10,000 positions a move: beats strong 81%.", toughNodes, time.Second),
-		nodeLevel("hard", "alpha-beta search of 40,000 positions a move: beats tough 79%.", hardNodes, 2*time.Second),
-		nodeLevel("expert", "alpha-beta search of 150,000 positions a move: beats hard 81%.", expertNodes, 3*time.Second),
-		nodeLevel("max", "alpha-beta search of 500,000 positions a move, the strongest: beats expert 79%.", maxNodes, 5*time.Second),
+		nodeLevel("keen", "alpha-beta search of 1,000 positions a move: beats steady 79%.", 31.5/40, keenNodes, time.Second),
+		nodeLevel("strong", "alpha-beta search of 2,500 positions a move: beats keen 82%.", 33.0/40, strongNodes, time.Second),
+		nodeLevel("tough", "alpha-beta search of 10,000 positions a move: beats strong 81%.", 32.5/40, toughNodes, time.Second),
+		nodeLevel("hard", "alpha-beta search of 40,000 positions a move: beats tough 79%.", 31.5/40, hardNodes, 2*time.Second),
+		nodeLevel("expert", "alpha-beta search of 150,000 positions a move: beats hard 81%.", 32.5/40, expertNodes, 3*time.Second),
+		nodeLevel("max", "alpha-beta search of 500,000 positions a move, the strongest: beats expert 79%.", 31.5/40, maxNodes, 5*time.Second),
 	}
 }
 
 // greedyShare returns a level that plays the greedy search on a share of
-// its moves and a random move on the others.
-func greedyShare(name, description string, share float64) Level {
+// its moves and a random move on the others; score is its Score.
+func greedyShare(name, description string, score, share float64) Level {
 	return Level{
 		Name:        name,
 		Description: description,
+		Score:       score,
 		Budget:      greedyBudget,
 		New: func(seed int64) Player {
 			return NewBlend(newSearch(greedyOptions, seed), NewRandom(seed+1), share, seed+2)
@@ -119,11 +130,12 @@ func greedyShare(name, description string, share float64) Level {
 }
 
 // nodeLevel returns a level that searches a count of nodes a move, capped
-// at limit.
-func nodeLevel(name, description string, nodes int64, limit time.Duration) Level {
+// at limit; score is its Score.
+func nodeLevel(name, description string, score float64, nodes int64, limit time.Duration) Level {
 	return Level{
 		Name:        name,
 		Description: description,
+		Score:       score,
 		Budget:      Budget{Nodes: nodes, Time: limit},
 		New:         func(seed int64) Player { return newSearch(searchOptions, seed) },
 		Search:      &searchOptions,

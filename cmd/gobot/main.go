@@ -343,11 +343,17 @@ func openStore(ctx context.Context, cfg *config.Config, log *slog.Logger) (appSt
 	return storage.Open(cfg.DBPath, storage.Options{Kinds: kinds(), BackupSocket: storage.DefaultBackupSocket(cfg.DBPath), Logger: log, StartRatings: startRatings()})
 }
 
-// startRatings are the bot levels' start ratings (goroom.StartRatings
-// of the built-in levels; GTP programs have no measured rank). Every store
-// that rates games or rebuilds the ratings is opened with them, so that
-// the two agree.
-func startRatings() storage.StartRatings { return goroom.StartRatings(bots.Builtin()) }
+// startRatings are the bot levels' start ratings, each kind's from its
+// room (goroom.StartRatings, draughtsroom.StartRatings) for its built-in
+// levels; GTP programs and Hub engines have no measured strength. Every
+// store that rates games or rebuilds the ratings is opened with them, so
+// that the two agree.
+func startRatings() storage.StartRatings {
+	return storage.StartRatings{
+		engine.Kind{}.Name():   goroom.StartRatings(bots.Builtin()),
+		draughts.Kind{}.Name(): draughtsroom.StartRatings(dbots.Builtin()),
+	}
+}
 
 // kinds are the games gobot hosts, each registered once: the store reads
 // their records back by kind.

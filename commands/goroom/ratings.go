@@ -13,11 +13,11 @@ import (
 )
 
 // StartRatings returns the ratings that the levels with a measured rank
-// start from (glicko.AtRank of their Kyu and Spread), for
-// storage.Options.StartRatings: every process that rates games or
-// rebuilds the ratings opens its store with them.
-func StartRatings(levels []bots.Level) storage.StartRatings {
-	starts := storage.StartRatings{}
+// start from (glicko.AtRank of their Kyu and Spread), by level name: Go's
+// entry of storage.Options.StartRatings, with which every process that
+// rates games or rebuilds the ratings opens its store.
+func StartRatings(levels []bots.Level) map[string]glicko.Rating {
+	starts := map[string]glicko.Rating{}
 	for _, l := range levels {
 		if l.Kyu > 0 {
 			starts[l.Name] = glicko.AtRank(l.Kyu, l.Spread)

@@ -257,8 +257,15 @@ func MaxRatedHandicap(size int) int {
 // rank is rating/23.15 rating points wide there, so 23 points at 30k and
 // 65 at 6k), and the initial volatility.
 func AtRank(kyu int, spread float64) Rating {
-	r := RatingOf(float64(30-kyu) + 0.5)
-	return Rating{Rating: r, RD: math.Min(MaxRD, spread*r/rankScale), Volatility: InitialVolatility}
+	return Around(RatingOf(float64(30-kyu)+0.5), spread)
+}
+
+// Around returns the rating a player placed at rating starts from, with
+// the deviation AtRank gives there: spread ranks at that rating, and the
+// initial volatility. It places players whose strength is known as a
+// rating rather than a rank (the draughts bots).
+func Around(rating, spread float64) Rating {
+	return Rating{Rating: rating, RD: math.Min(MaxRD, spread*rating/rankScale), Volatility: InitialVolatility}
 }
 
 // Shifted returns r with its rating moved by ranks in the rank domain
