@@ -5,6 +5,8 @@ package commands_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"testing"
@@ -140,8 +142,12 @@ func testE2EReview(t *testing.T, e *env) {
 		if m.Color == engine.White {
 			stone, side = "⚪", "White"
 		}
-		// The chance is the mover's, and the line says whose.
-		line := "Move " + itoa(m.Number) + " · " + stone + " " + m.Move + " · " + side + "'s winning chance "
+		// The points lost come first; the chance, when it fell, is the
+		// mover's, and the line says whose.
+		line := "Move " + itoa(m.Number) + " · " + stone + " " + m.Move + " · " + fmt.Sprintf("%.0f", m.Loss) + " points lost"
+		if math.Round(100*m.After) < math.Round(100*m.Before) {
+			line += ", " + side + "'s winning chance "
+		}
 		found := false
 		for _, msg := range msgs[1:] {
 			found = found || strings.Contains(msg.Text(), line) && strings.Contains(msg.Text(), "better: "+m.Best)
@@ -422,5 +428,60 @@ func TestE2EReviewAnnulled(t *testing.T) {
 	rv := e.storedReview(id)
 	if p := rv.Paragraph(); strings.Contains(p, " won") {
 		t.Errorf("the review of an annulled game names a winner: %q", p)
+	}
+}
+
+// mistakesReviewer reviews a game as the built-in engine does at a small
+// budget, then names the mistakes it is given instead of its own.
+type mistakesReviewer struct{ mistakes []review.Mistake }
+
+func (m mistakesReviewer) Review(ctx context.Context, eg *engine.Game, onQueued func(int), progress func(int, int)) (*review.Review, error) {
+	rv, err := review.Run(ctx, eg, review.MCTS{Playouts: 100, Seed: 1}, progress)
+	if err != nil {
+		return nil, err
+	}
+	rv.Mistakes = m.mistakes
+	return rv, nil
+}
+
+func (m mistakesReviewer) Estimate(ctx context.Context, eg *engine.Game, onQueued func(int)) (mcts.ScoreEstimate, error) {
+	return mcts.EstimateScore(ctx, eg, 200, 1)
+}
+
+// TestE2EReviewMistakeLines: a mistake's line says the points it lost and,
+// when the mover's winning chance fell, from what to what; a mistake
+// after which the chance rose (its points are measured over the positions
+// around it) shows the points alone, never a rising chance beside "points
+// lost".
+func TestE2EReviewMistakeLines(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.reviewer = mistakesReviewer{mistakes: []review.Mistake{
+		{Number: 3, Color: engine.Black, Move: "D4", Before: 0.62, After: 0.38, Loss: 9, Best: "C3", PV: []string{"C3"}},
+		{Number: 4, Color: engine.White, Move: "D5", Before: 0.62, After: 0.67, Loss: 6.2, Best: "G7", PV: []string{"G7"}},
+	}}
+	e.restart()
+	ch := e.d.GuildChannel("general")
+	alice, bob := e.d.NewUser("alice"), e.d.NewUser("bob")
+	e.startGame(ch, alice, bob, 9)
+	e.playOut(ch, alice, bob, reviewMoves)
+	e.do(e.slash(ch, bob, "resign"))
+	e.reviewed(e.slash(ch, alice, "review"))
+	threads := e.d.Threads(ch.ID)
+	if len(threads) != 1 {
+		t.Fatalf("%d threads, want the review's", len(threads))
+	}
+	var lines []string
+	for _, m := range e.d.Messages(threads[0].ID)[1:] {
+		for _, em := range m.Embeds {
+			lines = append(lines, em.Description)
+		}
+	}
+	want := []string{
+		"Move 3 · ⚫ D4 · 9 points lost, Black's winning chance 62% → 38% · better: C3",
+		"Move 4 · ⚪ D5 · 6 points lost · better: G7",
+	}
+	if !slices.Equal(lines, want) {
+		t.Errorf("mistake lines =\n%s\nwant\n%s", strings.Join(lines, "\n"), strings.Join(want, "\n"))
 	}
 }

@@ -331,12 +331,20 @@ func mistakeBoards(a *storage.Archived, g *engine.Game, rv *review.Review) ([]pi
 	return out, nil
 }
 
-// mistakeLine is a mistake in one line: "Move 37 · ⚫ C4 · Black's winning
-// chance 62% → 38% · 9 points lost · better: D5". The chance is the
-// mover's, which the line names, as the graph above gives Black's.
+// mistakeLine is a mistake in one line: "Move 37 · ⚫ C4 · 9 points lost,
+// Black's winning chance 62% → 38% · better: D5". The points lost rank the
+// mistakes and come first. The chance is the mover's, which the line
+// names, as the graph above gives Black's; it is shown only when it fell:
+// a move's points are measured over the positions around it (and judged
+// again), so the chance just after the move may even be higher, which
+// beside "points lost" would read as a contradiction ("Move 14 · ⚪ pass ·
+// 6 points lost · better: E7").
 func mistakeLine(m review.Mistake) string {
-	return fmt.Sprintf("Move %d · %s %s · %s's winning chance %s → %s · %.0f points lost · better: %s",
-		m.Number, stoneEmoji(m.Color), m.Move, colorName(m.Color), pct(m.Before), pct(m.After), m.Loss, m.Best)
+	lost := fmt.Sprintf("%.0f points lost", m.Loss)
+	if before, after := pct(m.Before), pct(m.After); math.Round(100*m.After) < math.Round(100*m.Before) {
+		lost += fmt.Sprintf(", %s's winning chance %s → %s", colorName(m.Color), before, after)
+	}
+	return fmt.Sprintf("Move %d · %s %s · %s · better: %s", m.Number, stoneEmoji(m.Color), m.Move, lost, m.Best)
 }
 
 // parseLine reads a variation in GTP notation whose first move is c's;
