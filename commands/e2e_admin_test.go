@@ -453,7 +453,7 @@ func TestE2EAdminGameChannels(t *testing.T) {
 			t.Errorf("/go help on a server with its own defaults lacks %q:\n%s", want, help)
 		}
 	}
-	if m := e.do(e.slash(general, alice, "stats")); !strings.Contains(m.Text(), "has not finished a game yet") {
+	if m := e.do(e.slash(general, alice, "stats")); !strings.Contains(m.Text(), "has not finished a game of Go yet") {
 		t.Errorf("/go stats in general = %q", m.Text())
 	}
 	e.refused(e.slash(general, alice, "leaderboard"), "The leaderboard is hidden on this server by its admins. `/go stats` still shows your rating.")

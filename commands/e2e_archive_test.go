@@ -263,7 +263,7 @@ func TestE2EStatsOnlyAborted(t *testing.T) {
 	confirm := e.do(e.slash(ch, bob, "abort"))
 	e.do(e.click(bob, confirm, "abort"))
 	m := e.do(e.slash(ch, alice, "stats"))
-	if want := alice.Mention() + " has no counted game yet: 1 game annulled or aborted, which `/go history` lists."; m.Text() != want || !m.Ephemeral {
+	if want := alice.Mention() + " has no counted game of Go yet: 1 game annulled or aborted, which `/go history` lists."; m.Text() != want || !m.Ephemeral {
 		t.Errorf("/go stats = %q (ephemeral %v), want %q", m.Text(), m.Ephemeral, want)
 	}
 	if h := e.do(e.slash(ch, alice, "history")); !strings.Contains(h.Text(), "⚫ aborted vs "+bob.Mention()) {

@@ -139,9 +139,9 @@ func testE2EDraughts(t *testing.T, e *env) {
 	e.refused(e.draughtsCmd(ch, alice, "record", discordtest.Str("game", "123")), "There is no finished game with ID `123`: pick one of the suggestions, or find it with `/draughts history`.")
 	// The default refusals name /draughts' own commands under /draughts.
 	e.refused(e.draughtsCmd(e.d.GuildChannel("empty"), alice, "board"), "There is no game in this channel. Start one with `/draughts challenge` or `/draughts bot`.")
-	// Stats count the draw on the draughts line too.
-	if st := e.do(e.draughtsCmd(ch, alice, "stats")); !strings.Contains(st.Text(), "1 game**: 0 won, 0 lost, 1 drawn\ndraughts: 0 won, 0 lost, 1 drawn\n") {
-		t.Errorf("/draughts stats after the draw = %q, want the draw on both lines", st.Text())
+	// Stats count the draw, a draw and no jigo.
+	if st := e.do(e.draughtsCmd(ch, alice, "stats")); !strings.Contains(st.Text(), "1 game**: 0 won, 0 lost, 1 drawn\n\n**Latest games**") {
+		t.Errorf("/draughts stats after the draw = %q, want the draw", st.Text())
 	}
 	// The record reads back as the same game.
 	games, err := draughts.ReadPDN(strings.NewReader(pdn))
@@ -420,7 +420,7 @@ func testE2EDraughtsToTheEnd(t *testing.T, e *env) {
 		t.Errorf("archived %s, %d moves, rated %v (%v); want W+, 71 moves, rated, PDN 2-0", arc.Result, arc.Moves, arc.Rated, err)
 	}
 	stats := e.do(e.draughtsCmd(ch, bob, "stats"))
-	if !strings.Contains(stats.Text(), "\nRecord of bob\n") || !strings.Contains(stats.Text(), "**Draughts rating**\nThis server: ") || !strings.Contains(stats.Text(), "draughts: 0 won, 1 lost") ||
+	if !strings.Contains(stats.Text(), "\nRecord of bob\n") || !strings.Contains(stats.Text(), "**Draughts rating**\nThis server: ") || !strings.Contains(stats.Text(), "**1 game**: 0 won, 1 lost\nStreak: 1 loss in a row\n") ||
 		!strings.Contains(stats.Text(), "⚫ lost vs "+alice.Mention()+" · draughts 10×10 · 2-0 · rated") {
 		t.Errorf("/draughts stats = %q, want the loss, 2-0", stats.Text())
 	}
@@ -441,8 +441,8 @@ func testE2EDraughtsToTheEnd(t *testing.T, e *env) {
 			t.Errorf("/go %s game: suggestions for bob, who played only draughts = %+v, want %d", c.sub, r.Choices, c.want)
 		}
 	}
-	if goStats := e.do(e.slash(ch, bob, "stats")); !strings.Contains(goStats.Text(), "**Rating**\nThis server: not rated yet") {
-		t.Errorf("/go stats = %q: want no Go rating from a draughts game", goStats.Text())
+	if goStats := e.do(e.slash(ch, bob, "stats")); goStats.Text() != bob.Mention()+" has not finished a game of Go yet." {
+		t.Errorf("/go stats = %q: want no Go record nor rating from a draughts game", goStats.Text())
 	}
 	lb := e.do(e.draughtsCmd(ch, alice, "leaderboard", discordtest.Str("scope", "global")))
 	if !strings.Contains(lb.Text(), "draughts, all servers (global)") {
@@ -597,4 +597,63 @@ func testE2EDraughtsBeatBeginner(t *testing.T, e *env) {
 	if got := e.rating(storage.KindPool("draughts", storage.GlobalPool), "bot:beginner"); !strings.HasPrefix(got, "536.") {
 		t.Errorf("draughts beginner after losing: %s, want 536, where it started", got)
 	}
+}
+
+// TestE2EStatsByGame: /go stats counts the games of Go alone and
+// /draughts stats those of draughts: ann's record, draws (jigo only in Go),
+// streak and latest games are each game's own, where both once counted
+// all four games and called a draughts draw a jigo.
+func TestE2EStatsByGame(t *testing.T) { httpMode(t, testE2EStatsByGame) }
+
+func testE2EStatsByGame(t *testing.T, e *env) {
+	ch := e.d.GuildChannel("games")
+	ann, erin := e.d.NewUser("ann"), e.d.NewUser("erin")
+	draughtsGame := func() {
+		t.Helper()
+		msg := e.newChallenge(e.draughtsCmd(ch, ann, "challenge", discordtest.UserOpt("opponent", erin), discordtest.Str("colour", "white")))
+		e.do(e.click(erin, msg, "accept"))
+		e.d.WaitFor("the game of draughts", func() bool { return e.game(ch.ID) != nil })
+	}
+	draughtsGame()
+	e.do(e.draughtsCmd(ch, ann, "resign")) // a loss
+	draughtsGame()
+	e.do(e.draughtsCmd(ch, ann, "draw"))
+	e.do(e.draughtsCmd(ch, erin, "draw")) // a draw
+	e.challenge(ch, ann, erin)
+	e.do(e.slash(ch, ann, "resign")) // a loss on 9×9
+	msg := e.newChallenge(e.slash(ch, ann, "challenge", discordtest.UserOpt("opponent", erin), discordtest.Int("size", 13)))
+	e.do(e.click(erin, msg, "accept"))
+	e.d.WaitFor("the 13×13 game", func() bool { return e.game(ch.ID) != nil })
+	e.do(e.slash(ch, erin, "resign")) // a win on 13×13
+
+	record := func(m discordtest.Message) (string, string) {
+		t.Helper()
+		if len(m.Embeds) != 1 {
+			t.Fatalf("stats = %q, want one embed", m.Text())
+		}
+		_, rest, _ := strings.Cut(m.Embeds[0].Description, "\n\n")
+		rec, latest, _ := strings.Cut(rest, "\n\n**Latest games**\n")
+		return rec, latest
+	}
+	rec, latest := record(e.do(e.slash(ch, ann, "stats")))
+	if want := "**2 games**: 1 won, 1 lost\n9×9: 0 won, 1 lost · 13×13: 1 won, 0 lost\nStreak: 1 win in a row"; rec != want {
+		t.Errorf("/go stats record =\n%s\nwant\n%s", rec, want)
+	}
+	if strings.Count(latest, "\n") != 2 || strings.Contains(latest, "draughts") || !strings.Contains(latest, "· 13×13 ·") || !strings.Contains(latest, "· 9×9 ·") {
+		t.Errorf("/go stats latest games =\n%s\nwant the two games of Go", latest)
+	}
+	rec, latest = record(e.do(e.draughtsCmd(ch, ann, "stats")))
+	if want := "**2 games**: 0 won, 1 lost, 1 drawn"; rec != want {
+		t.Errorf("/draughts stats record =\n%s\nwant\n%s", rec, want)
+	}
+	if strings.Count(latest, "\n") != 2 || strings.Count(latest, "· draughts 10×10 ·") != 2 {
+		t.Errorf("/draughts stats latest games =\n%s\nwant the two games of draughts", latest)
+	}
+	// Someone who has played only draughts has no record of Go.
+	dora := e.d.NewUser("dora")
+	msg = e.newChallenge(e.draughtsCmd(ch, dora, "challenge", discordtest.UserOpt("opponent", erin)))
+	e.do(e.click(erin, msg, "accept"))
+	e.d.WaitFor("dora's game", func() bool { return e.game(ch.ID) != nil })
+	e.do(e.draughtsCmd(ch, dora, "resign"))
+	e.said(e.slash(ch, dora, "stats"), dora.Mention()+" has not finished a game of Go yet.")
 }

@@ -223,7 +223,7 @@ func testE2ERengoResignation(t *testing.T, e *env) {
 	if m := e.do(e.slash(e.d.OtherGuildChannel("999999999999999999", "elsewhere"), cid, "sgf", discordtest.Str("game", id))); !strings.Contains(m.Text(), "Record of ⚫ ann, cid vs ⚪ bob, dan") || !strings.Contains(m.Text(), "W+R") {
 		t.Errorf("cid's team game's record from another server: %q, want it with both teams", m.Text())
 	}
-	if m := e.do(e.slash(ch, dan, "stats")); m.Text() != dan.Mention()+" has no counted game yet: 1 team game (the record counts each team's first player), which `/go history` lists." {
+	if m := e.do(e.slash(ch, dan, "stats")); m.Text() != dan.Mention()+" has no counted game of Go yet: 1 team game (the record counts each team's first player), which `/go history` lists." {
 		t.Errorf("dan's /go stats = %q", m.Text())
 	}
 	if b := e.do(e.slash(ch, cid, "board")); !strings.Contains(b.Text(), "⚫ ann, cid vs ⚪ bob, dan") || !strings.Contains(b.Text(), "⚪ "+bob.Mention()+", "+dan.Mention()+" win by resignation") {

@@ -127,20 +127,32 @@ func (a *App) RatingNote(ctx context.Context, g *storage.Game) string {
 	return "📈 " + where + ": " + strings.Join(parts, " · ")
 }
 
+// CmdStats is /go stats and /draughts stats: a player's ratings and record
+// in the command's game, counting that game's finished games only (a
+// draughts draw is never a jigo of Go, nor a Go win a draughts streak).
 func (a *App) CmdStats(ctx context.Context, r *Request) error {
 	u := r.User
 	if o, ok := r.UserOption("player"); ok {
 		u = o
 	}
 	p := UserPlayer(u)
-	st, err := a.stats.PlayerStats(ctx, u.ID)
-	if errors.Is(err, storage.ErrNotFound) {
-		// No counted game; the history may hold annulled or aborted ones,
-		// and team games, which count for each team's first player only.
+	rm := a.commandRoom(r)
+	kind := rm.Kind()
+	ofKind := func(arc *storage.Archived) bool { return storage.KindOf(arc.Kind) == storage.KindOf(kind) }
+	all, err := a.stats.PlayerStats(ctx, u.ID)
+	var st *storage.PlayerStats
+	if err == nil {
+		st = all.Kind(kind)
+	}
+	if errors.Is(err, storage.ErrNotFound) || (err == nil && st == nil) {
+		// No counted game of this kind; the history may hold annulled or
+		// aborted ones, and team games, which count for each team's first
+		// player only.
 		var annulled, team int
 		if games, herr := a.archive.PlayerGames(ctx, u.ID, 100); herr == nil {
 			for _, arc := range games {
 				switch {
+				case !ofKind(arc):
 				case u.ID != r.User.ID && !canSee(arc, r):
 				case arc.Annulled:
 					annulled++
@@ -157,16 +169,16 @@ func (a *App) CmdStats(ctx context.Context, r *Request) error {
 			held = append(held, Plural(team, "team game")+" (the record counts each team's first player)")
 		}
 		if len(held) > 0 {
-			return r.ReplyText(ctx, fmt.Sprintf("%s has no counted game yet: %s, which `/%s history` lists.", Mention(p), strings.Join(held, " and "), commandOf(r)), true)
+			return r.ReplyText(ctx, fmt.Sprintf("%s has no counted game of %s yet: %s, which `/%s history` lists.", Mention(p), rm.Name(), strings.Join(held, " and "), commandOf(r)), true)
 		}
-		return r.ReplyText(ctx, fmt.Sprintf("%s has not finished a game yet.", Mention(p)), true)
+		return r.ReplyText(ctx, fmt.Sprintf("%s has not finished a game of %s yet.", Mention(p), rm.Name()), true)
 	}
 	if err != nil {
 		return err
 	}
-	var keep func(*storage.Archived) bool
+	keep := ofKind
 	if u.ID != r.User.ID {
-		keep = func(arc *storage.Archived) bool { return canSee(arc, r) }
+		keep = func(arc *storage.Archived) bool { return ofKind(arc) && canSee(arc, r) }
 	}
 	games, _, err := a.archive.PlayerGamesPage(ctx, u.ID, 0, recentGames, keep)
 	if err != nil && len(games) == 0 {
@@ -174,7 +186,6 @@ func (a *App) CmdStats(ctx context.Context, r *Request) error {
 	}
 	now := a.Now()
 	var sb strings.Builder
-	kind := a.commandRoom(r).Kind()
 	pools := []struct{ name, pool string }{{"This server", storage.KindPool(kind, ratingPool(r.Interaction.GuildID))}, {"Global", storage.KindPool(kind, storage.GlobalPool)}}
 	if r.Interaction.GuildID == "" {
 		pools = pools[1:]
@@ -196,12 +207,12 @@ func (a *App) CmdStats(ctx context.Context, r *Request) error {
 			fmt.Fprintf(&sb, "%s: %s · %s\n", pl.name, a.describeRating(kind, pr.Current(now)), Plural(pr.Games, "rated game"))
 		}
 	}
+	tie := "drawn"
+	if storage.KindOf(kind) == storage.KindOf("") {
+		tie = "jigo" // Go's word for a draw
+	}
 	fmt.Fprintf(&sb, "\n**%s**: %d won, %d lost", Plural(st.Games, "game"), st.Wins, st.Losses)
 	if st.Ties > 0 {
-		tie := "drawn" // the games of every kind together
-		if a.commandRoom(r).Command() == CommandName {
-			tie = "jigo"
-		}
 		fmt.Fprintf(&sb, ", %d %s", st.Ties, tie)
 	}
 	if st.NoResult > 0 {
@@ -210,19 +221,17 @@ func (a *App) CmdStats(ctx context.Context, r *Request) error {
 	sb.WriteString("\n")
 	var sizes []int
 	for size := range st.BySize {
-		sizes = append(sizes, size)
+		if size > 0 { // a board's size; 0 for the games without one (draughts)
+			sizes = append(sizes, size)
+		}
 	}
 	slices.Sort(sizes)
 	var bySize []string
 	for _, size := range sizes {
 		s := st.BySize[size]
-		board, drawn := fmt.Sprintf("%d×%d", size, size), "jigo"
-		if size == 0 {
-			board, drawn = "draughts", "drawn" // the games without a Go board
-		}
-		line := fmt.Sprintf("%s: %d won, %d lost", board, s.Wins, s.Losses)
+		line := fmt.Sprintf("%d×%d: %d won, %d lost", size, size, s.Wins, s.Losses)
 		if s.Ties > 0 {
-			line += fmt.Sprintf(", %d %s", s.Ties, drawn)
+			line += fmt.Sprintf(", %d %s", s.Ties, tie)
 		}
 		bySize = append(bySize, line)
 	}
@@ -244,7 +253,7 @@ func (a *App) CmdStats(ctx context.Context, r *Request) error {
 	return r.Reply(ctx, &Message{
 		Ephemeral: true,
 		Embeds: []*discordgo.MessageEmbed{{
-			Title:       Clip("Record of "+ShownName(st.Player), 256), // every kind's games
+			Title:       Clip("Record of "+ShownName(all.Player), 256),
 			Description: Clip(sb.String(), 4096),
 			Color:       ColorBlack,
 		}},

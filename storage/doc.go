@@ -102,7 +102,7 @@
 //	ratings               pool 0 player key -> rating (JSON); sequence: the last RatingSeq
 //	ratings_by_value      pool 0 rating (8, highest first) player key -> RD, volatility, last game
 //	rating_history        player key 0 pool 0 RatingSeq (8) -> rating change (JSON)
-//	players               player key -> statistics (JSON)
+//	players               player key -> statistics (JSON; every kind's games and each kind's apart)
 //	quarantine            channel ID 0 time (8) -> corrupt record set aside
 //	bot_queue             sequence (8) -> owed bot move (JSON: channel, game, moves, since)
 //	bot_queue_by_channel  channel ID -> its bot_queue key

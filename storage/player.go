@@ -1,6 +1,7 @@
 package storage
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -30,7 +31,20 @@ type PlayerStats struct {
 	// Streak is the current run of results: +n for n wins in a row, -n
 	// for n losses; a jigo or a game without result ends a run (0).
 	Streak int `json:"streak,omitempty"`
+	// Kinds are the same counts for each kind's games apart, by kind
+	// ("go", "draughts"; their own Kinds nil): what a game's statistics
+	// show (Kind). A record written before they were kept has none and
+	// is recounted from the archive when it is read or counted in.
+	Kinds map[string]*PlayerStats `json:"kinds,omitempty"`
 }
+
+// Kind returns the counts of the player's games of kind alone, nil when
+// they have finished none.
+func (st *PlayerStats) Kind(kind string) *PlayerStats { return st.Kinds[KindOf(kind)] }
+
+// outdated reports whether st was written before the kinds were counted
+// apart: it must be recounted from the archive (recountStats).
+func (st *PlayerStats) outdated() bool { return st.Games > 0 && st.Kinds == nil }
 
 // SizeStats are a player's wins and losses on one board size.
 type SizeStats struct {
@@ -42,8 +56,10 @@ type SizeStats struct {
 }
 
 // PlayerStats returns a player's statistics (a Discord user ID, or
-// Player.Key of a bot). It fails with ErrNotFound for a player who has
-// finished no game.
+// Player.Key of a bot), every kind's games together and each kind's apart
+// (PlayerStats.Kind); a record written before the kinds were counted apart
+// is recounted from the archive. It fails with ErrNotFound for a player
+// who has finished no game.
 func (s *Store) PlayerStats(ctx context.Context, playerKey string) (*PlayerStats, error) {
 	var st *PlayerStats
 	err := s.view(ctx, func(tx *bolt.Tx) error {
@@ -55,14 +71,38 @@ func (s *Store) PlayerStats(ctx context.Context, playerKey string) (*PlayerStats
 		if err := json.Unmarshal(v, st); err != nil {
 			return fmt.Errorf("storage: player %s statistics: %w: %w", playerKey, ErrCorrupt, err)
 		}
+		if st.outdated() {
+			st = recountStats(playerKey, boltPlayerGames(tx, playerKey))
+		}
 		return nil
 	})
 	return st, err
 }
 
-// countGame adds an archived game to both players' statistics in tx.
-// A record that cannot be decoded is started afresh rather than blocking
-// every later game of that player. An annulled game is not counted.
+// boltPlayerGames returns the archived games of the player with key in
+// tx, in the order they finished; records that cannot be decoded are left
+// out.
+func boltPlayerGames(tx *bolt.Tx, key string) []*Archived {
+	arch := tx.Bucket(bucketArchive)
+	var games []*Archived
+	prefix := join(key)
+	c := tx.Bucket(bucketArchivePlayer).Cursor()
+	for k, _ := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, _ = c.Next() {
+		if len(k) <= len(prefix)+8 {
+			continue
+		}
+		if g, err := decodeArchive(arch.Get(k[len(prefix)+8:])); err == nil {
+			games = append(games, g)
+		}
+	}
+	return games
+}
+
+// countGame adds an archived game to both players' statistics in tx,
+// after its entries in the players' history. A record that cannot be
+// decoded is started afresh rather than blocking every later game of that
+// player; one written before the kinds were counted apart is recounted
+// from the history, this game included. An annulled game is not counted.
 func countGame(tx *bolt.Tx, a *Archived, tie bool) error {
 	if a.Annulled {
 		return nil // recorded, never counted
@@ -76,7 +116,11 @@ func countGame(tx *bolt.Tx, a *Archived, tie bool) error {
 				st = new(PlayerStats)
 			}
 		}
-		st.count(a, side, tie)
+		if st.outdated() {
+			st = recountStats(p.Key(), boltPlayerGames(tx, p.Key()))
+		} else {
+			st.count(a, side, tie)
+		}
 		v, err := json.Marshal(st)
 		if err != nil {
 			return err
@@ -150,8 +194,22 @@ func (a *Archived) Player(c engine.Color) Player {
 	return a.Black
 }
 
-// count adds the archived game a, played as side, to st.
+// count adds the archived game a, played as side, to st and to its
+// kind's counts.
 func (st *PlayerStats) count(a *Archived, side engine.Color, tie bool) {
+	if st.Kinds == nil {
+		st.Kinds = map[string]*PlayerStats{}
+	}
+	kind := KindOf(a.Kind)
+	if st.Kinds[kind] == nil {
+		st.Kinds[kind] = new(PlayerStats)
+	}
+	st.Kinds[kind].countOne(a, side, tie)
+	st.countOne(a, side, tie)
+}
+
+// countOne adds the archived game a, played as side, to st's own counts.
+func (st *PlayerStats) countOne(a *Archived, side engine.Color, tie bool) {
 	p := a.Player(side)
 	if !a.FinishedAt.Before(st.Last) {
 		st.Player = p // the name used most recently

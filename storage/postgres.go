@@ -549,7 +549,16 @@ func pgPutArchive(ctx context.Context, tx pgx.Tx, a *Archived, val []byte, tie b
 		if json.Unmarshal([]byte(rec), st) != nil {
 			st = new(PlayerStats) // as bbolt: a damaged record starts afresh
 		}
-		st.count(a, side, tie)
+		if st.outdated() {
+			// As bbolt: recounted from the history, this game included.
+			games, err := pgPlayerGames(ctx, tx, key)
+			if err != nil {
+				return err
+			}
+			st = recountStats(key, games)
+		} else {
+			st.count(a, side, tie)
+		}
 		out, err := json.Marshal(st)
 		if err != nil {
 			return err
@@ -650,6 +659,13 @@ func (p *Postgres) PlayerStats(ctx context.Context, playerKey string) (*PlayerSt
 	st := new(PlayerStats)
 	if err := json.Unmarshal([]byte(rec), st); err != nil {
 		return nil, fmt.Errorf("storage: player %s statistics: %w: %w", playerKey, ErrCorrupt, err)
+	}
+	if st.outdated() {
+		games, err := pgPlayerGames(ctx, p.pool, playerKey)
+		if err != nil {
+			return nil, fmt.Errorf("storage: player %s statistics: %w", playerKey, err)
+		}
+		st = recountStats(playerKey, games)
 	}
 	return st, nil
 }

@@ -478,29 +478,35 @@ func (p *Postgres) annulOnce(ctx context.Context, guildID, id string, record []b
 	return out, nil
 }
 
+// pgPlayerGames returns the archived games of the player with key, in the
+// order they finished; records that cannot be decoded are left out.
+func pgPlayerGames(ctx context.Context, q pgQuerier, key string) ([]*Archived, error) {
+	rows, err := q.Query(ctx, `SELECT a.record FROM archive_by_player p JOIN archive a ON a.id = p.id
+		WHERE p.player = $1 ORDER BY p.finished_ns, p.id COLLATE "C"`, key)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var games []*Archived
+	for rows.Next() {
+		var r string
+		if err := rows.Scan(&r); err != nil {
+			return nil, err
+		}
+		if g, err := decodeArchive([]byte(r)); err == nil {
+			games = append(games, g)
+		}
+	}
+	return games, rows.Err()
+}
+
 // pgRecount recounts the statistics of a's players from their archived
 // games in tx.
 func pgRecount(ctx context.Context, tx pgx.Tx, a *Archived) error {
 	for _, side := range countedSides(a) {
 		key := a.Player(side).Key()
-		rows, err := tx.Query(ctx, `SELECT a.record FROM archive_by_player p JOIN archive a ON a.id = p.id
-			WHERE p.player = $1 ORDER BY p.finished_ns, p.id COLLATE "C"`, key)
+		games, err := pgPlayerGames(ctx, tx, key)
 		if err != nil {
-			return err
-		}
-		var games []*Archived
-		for rows.Next() {
-			var r string
-			if err := rows.Scan(&r); err != nil {
-				rows.Close()
-				return err
-			}
-			if g, err := decodeArchive([]byte(r)); err == nil {
-				games = append(games, g)
-			}
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
 			return err
 		}
 		st := recountStats(key, games)

@@ -124,3 +124,57 @@ func testUnknownKind(t *testing.T, s Store, _ *clocktest.Clock) {
 		t.Errorf("Game(u1) after a refused create = %v, want ErrNotFound", err)
 	}
 }
+
+// testStatsByKind: a player's statistics count every kind's games
+// together and each kind's apart: the record, the draws and the streak of
+// draughts are draughts' alone, Go's Go's.
+func testStatsByKind(t *testing.T, s Store, clk *clocktest.Clock) {
+	finishDraughts := func(channel, result string) {
+		t.Helper()
+		g := newDraughts(t, channel, human("1"), human("2"))
+		mustCreate(t, s, g)
+		playFirstLegal(t, g, 10)
+		res := game.Result{Winner: 1, Reason: game.ByResignation}
+		if result == "0" {
+			res = game.Result{Winner: game.NoSide, Reason: game.ByAgreement}
+		}
+		next, err := g.State.End(res)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g.State = next
+		if err := s.FinishGame(ctx, g, storage.Archived{Result: result, SGF: []byte("[Event \"x\"]\n\n1. 32-28 *\n")}); err != nil {
+			t.Fatalf("FinishGame(%s) = %v", channel, err)
+		}
+	}
+	finishDraughts("d1", "B+R") // 1 (white) loses
+	clk.Advance(time.Minute)
+	finishDraughts("d2", "0") // a draw
+	clk.Advance(time.Minute)
+	finish(t, s, clk, "c1", "guild1", "1", "3", "W+R") // 1 (black) loses
+	clk.Advance(time.Minute)
+	finish(t, s, clk, "c2", "guild1", "1", "3", "B+R") // and wins
+	st, err := s.PlayerStats(ctx, "1")
+	if err != nil {
+		t.Fatalf("PlayerStats(1) = %v", err)
+	}
+	describe := func(st *storage.PlayerStats) string {
+		if st == nil {
+			return "none"
+		}
+		return fmt.Sprintf("%d games: +%d -%d =%d, streak %d, %d sizes", st.Games, st.Wins, st.Losses, st.Ties, st.Streak, len(st.BySize))
+	}
+	for _, tt := range []struct{ what, got, want string }{
+		{"all", describe(st), "4 games: +1 -2 =1, streak 1, 2 sizes"},
+		{"go", describe(st.Kind("go")), "2 games: +1 -1 =0, streak 1, 1 sizes"},
+		{"draughts", describe(st.Kind("draughts")), "2 games: +0 -1 =1, streak 0, 1 sizes"},
+		{"chess", describe(st.Kind("chess")), "none"},
+	} {
+		if tt.got != tt.want {
+			t.Errorf("PlayerStats(1), %s: %s, want %s", tt.what, tt.got, tt.want)
+		}
+	}
+	if st2, err := s.PlayerStats(ctx, "2"); err != nil || describe(st2.Kind("draughts")) != "2 games: +1 -0 =1, streak 0, 1 sizes" || st2.Kind("go") != nil {
+		t.Errorf("PlayerStats(2) = %+v, %v; want draughts alone, a win and a draw", st2, err)
+	}
+}

@@ -110,6 +110,7 @@ func Run(t *testing.T, open Opener) {
 		{"ExtendBotMove", testExtendBotMove},
 		{"Ratings", testRatings},
 		{"SecondKind", testSecondKind},
+		{"StatsByKind", testStatsByKind},
 		{"UnknownKind", testUnknownKind},
 	}
 	for _, tt := range tests {
