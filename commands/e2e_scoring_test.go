@@ -521,6 +521,17 @@ func TestE2EScoringTimeoutLastChange(t *testing.T) {
 					t.Errorf("result %s, want %s", a.Result, want)
 				}
 				e.waitBoard(ch.ID, note)
+				// The count of the finished game says how its dead
+				// stones were settled: nobody agreed on them.
+				how := "the dead stones I proposed: time for agreeing on them ran out while the marking went against my estimate and the player it cost had not accepted it"
+				if aliceAccepts {
+					how = "the dead stones marked when time for agreeing on them ran out"
+				}
+				est := e.do(e.slash(ch, alice, "estimate", discordtest.Str("game", g.ID)))
+				if want := "Score of ⚫ alice vs ⚪ bob after move 3: **" + want + "**, counted with " + how + " (area counting, komi included). " +
+					"The shading shows who owns each point; the dead stones are crossed out."; strings.TrimSpace(est.Text()) != want {
+					t.Errorf("/go estimate of the game =\n%s\nwant\n%s", est.Text(), want)
+				}
 			})
 		})
 	}

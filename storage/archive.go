@@ -40,6 +40,10 @@ type Archived struct {
 	Size     int          `json:"size"`
 	Rules    engine.Rules `json:"rules"`
 	Handicap int          `json:"handicap,omitempty"`
+	// Marking says how the dead stones of a game decided by counting were
+	// settled, in its room's words (ScoringState.Settled); empty for the
+	// other games and for those archived before it was kept.
+	Marking string `json:"marking,omitempty"`
 	// Result is the result in SGF notation, for every kind: "B+3.5",
 	// "W+R", "B+T", "W+" (a win by the rules, in draughts), "0" (a tie or
 	// a draw) or "Void" (no result).

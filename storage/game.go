@@ -342,6 +342,10 @@ type ScoringState struct {
 	Accepted map[game.Side]bool
 	// Deadline is when the marking is accepted automatically; zero for none.
 	Deadline time.Time
+	// Settled says how the marking was settled, set as the game ends by
+	// counting for its archived record (Archived.Marking). It is never
+	// stored with the active game, which ends in the same call.
+	Settled string
 }
 
 // UndoRequest is a pending request of one side to the other that lapses

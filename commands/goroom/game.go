@@ -298,6 +298,7 @@ func (a *room) apply(ctx context.Context, g *storage.Game, m engine.Move) (strin
 			if err := goOf(g).End(engine.Result{Winner: sc.Winner, Reason: engine.ByScore, Margin: sc.Margin}); err != nil {
 				return "", err
 			}
+			g.Scoring.Settled = markingCounted
 			if err := a.Finish(ctx, g); err != nil {
 				return "", err
 			}

@@ -451,9 +451,9 @@ func (a *room) cmdEstimate(ctx context.Context, r *commands.Request) error {
 	}
 	what := commands.ArchivedTitle(arc) + ", " + arc.Result
 	if res, err := engine.ParseResult(arc.Result); err == nil && res.Reason == engine.ByScore && g.PlayEnded() {
-		// The players agreed on the dead stones: no estimate, the count.
+		// The dead stones were settled: no estimate, the count.
 		if sc := g.Score(info.Dead); sc.Result() == res.String() {
-			return a.counted(ctx, r, g, sc, len(info.Dead), commands.ArchivedTitle(arc), commands.Elsewhere(arc, r)) // the count is the result
+			return a.counted(ctx, r, g, sc, len(info.Dead), arc.Marking, commands.ArchivedTitle(arc), commands.Elsewhere(arc, r)) // the count is the result
 		}
 	}
 	return a.estimate(ctx, r, g, what, commands.Elsewhere(arc, r))
@@ -461,8 +461,8 @@ func (a *room) cmdEstimate(ctx context.Context, r *commands.Request) error {
 
 // counted answers /go estimate for a game decided by counting with the
 // count itself: the result and who owns each point, with the dead stones
-// the players agreed on crossed out.
-func (a *room) counted(ctx context.Context, r *commands.Request, g *engine.Game, sc engine.Score, dead int, what string, private bool) error {
+// crossed out, saying how they were settled (marking, Archived.Marking).
+func (a *room) counted(ctx context.Context, r *commands.Request, g *engine.Game, sc engine.Score, dead int, marking, what string, private bool) error {
 	if err := r.Defer(ctx, private); err != nil {
 		return err
 	}
@@ -482,8 +482,8 @@ func (a *room) counted(ctx context.Context, r *commands.Request, g *engine.Game,
 	n := g.Size()
 	name := fmt.Sprintf("count-%d.png", g.MoveCount())
 	alt := fmt.Sprintf("Final count of the %d×%d board after move %d: %s; %s crossed out.", n, n, g.MoveCount(), sc.Result(), commands.Plural(dead, "dead stone"))
-	text := fmt.Sprintf("Score of %s after move %d: **%s**, counted with the dead stones both players agreed on (%s counting, komi included). "+
-		"The shading shows who owns each point; the dead stones are crossed out.", what, g.MoveCount(), sc.Result(), sc.Scoring)
+	text := fmt.Sprintf("Score of %s after move %d: **%s**, counted with %s (%s counting, komi included). "+
+		"The shading shows who owns each point; the dead stones are crossed out.", what, g.MoveCount(), sc.Result(), markingSettled(marking), sc.Scoring)
 	return r.Reply(ctx, &commands.Message{
 		Content:         commands.Clip(text, 2000),
 		Files:           []commands.File{{Name: name, ContentType: "image/png", Description: commands.Clip(alt, 1024), Data: buf.Bytes()}},

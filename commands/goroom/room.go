@@ -143,11 +143,15 @@ func (*room) Archived(g *storage.Game, annulled bool, void, note string) (storag
 	if err != nil {
 		return storage.Archived{}, err
 	}
-	return storage.Archived{
+	arc := storage.Archived{
 		Black: g.First(engine.SideOf(engine.Black)), White: g.First(engine.SideOf(engine.White)),
 		Size: eg.Size(), Rules: eg.Rules(), Handicap: eg.Handicap(),
 		Result: res.String(), SGF: sgf,
-	}, nil
+	}
+	if g.Scoring != nil && res.Reason == engine.ByScore {
+		arc.Marking = g.Scoring.Settled
+	}
+	return arc, nil
 }
 
 func (*room) UnratedNote(g *storage.Game) string { return goUnratedNote(g) }

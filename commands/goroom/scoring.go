@@ -430,6 +430,7 @@ func (a *room) btnScoreAccept(ctx context.Context, r *commands.Request) error {
 	g.Scoring.Accepted[engine.SideOf(c)] = true
 	note := fmt.Sprintf("%s accepted the marking.", commands.Mention(commands.UserPlayer(r.User)))
 	if g.Scoring.Accepted[engine.SideOf(engine.Black)] && g.Scoring.Accepted[engine.SideOf(engine.White)] {
+		g.Scoring.Settled = markingAgreed
 		if g.Team() {
 			return a.endByScore(ctx, r, g, note+" Both teams agree.")
 		}
@@ -497,6 +498,31 @@ func botRefuses(g *storage.Game) bool {
 	return false
 }
 
+// How the dead stones of a game decided by counting were settled
+// (storage.ScoringState.Settled, storage.Archived.Marking).
+const (
+	markingAgreed   = "agreed"   // both players accepted the marking
+	markingStood    = "stood"    // time ran out, and the marking as it stood counted
+	markingProposal = "proposal" // time ran out, and gobot's proposal counted against a marking not accepted
+	markingCounted  = "counted"  // a vote game, counted at once with gobot's proposal
+)
+
+// markingSettled says how a counted game's dead stones were settled, for
+// /go estimate: "the dead stones both players agreed on".
+func markingSettled(marking string) string {
+	switch marking {
+	case markingAgreed:
+		return "the dead stones both players agreed on"
+	case markingStood:
+		return "the dead stones marked when time for agreeing on them ran out"
+	case markingProposal:
+		return "the dead stones I proposed: time for agreeing on them ran out while the marking went against my estimate and the player it cost had not accepted it"
+	case markingCounted:
+		return "the dead stones I proposed: a vote game is counted at once"
+	}
+	return "the dead stones marked when the game ended" // archived before gobot kept how
+}
+
 // voteCountNote announces the count of a vote game, which has no scoring
 // phase.
 const voteCountNote = "Both sides passed: I count the position with the dead stones as I estimate them."
@@ -511,10 +537,13 @@ const voteCountNote = "Both sides passed: I count the position with the dead sto
 // change the marking does not win by the other's absence.
 func (a *room) scoringTimeout(ctx context.Context, g *storage.Game) {
 	note := "Time for agreeing on the dead stones ran out: the current marking stands."
+	g.Scoring.Settled = markingStood
 	if isVoteGame(g) {
 		note = voteCountNote // a vote game stored in its scoring phase before it was counted at once
+		g.Scoring.Settled = markingCounted
 	}
 	if botRefuses(g) {
+		g.Scoring.Settled = markingProposal
 		setDead(g, nil)
 		if ph, err := estimatePhase(ctx, g); err != nil {
 			a.Logger().Warn("dead stone estimate failed", "game", g.ID, "err", err)
@@ -528,6 +557,7 @@ func (a *room) scoringTimeout(ctx context.Context, g *storage.Game) {
 		for _, c := range []engine.Color{engine.Black, engine.White} {
 			if _, ok := disagrees(g, c, ph.Proposal(), ph.Uncertain()); ok && !g.Scoring.Accepted[engine.SideOf(c)] {
 				setDead(g, ph.Proposal())
+				g.Scoring.Settled = markingProposal
 				note = fmt.Sprintf("Time for agreeing on the dead stones ran out, and %s %s had not accepted a marking that went against my estimate: my proposed marking counts.",
 					stoneEmoji(c), teamMention(g, c))
 				break
