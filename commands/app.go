@@ -367,6 +367,11 @@ var errPanic = errors.New("commands: handler panicked")
 
 func (a *App) replyError(ctx context.Context, r *Request, log *slog.Logger, err error) {
 	msg, expected := ErrorMessage(err)
+	if errors.Is(err, ErrGameRunning) && !errors.As(err, new(*UserError)) && r.Interaction.GuildID == "" {
+		// The default sentence's way out, a thread, exists only in
+		// server channels.
+		msg = gameRunningInDM
+	}
 	if cmd := commandOf(r); cmd != CommandName && !errors.As(err, new(*UserError)) {
 		// The default sentences name /go's commands: under /draughts,
 		// its own (/draughts board, /draughts challenge, /draughts help).
@@ -414,6 +419,10 @@ func ErrorMessage(err error) (string, bool) {
 	}
 	return "Sorry, something went wrong on my side and nothing was changed. Please try again in a moment.", false
 }
+
+// gameRunningInDM is ErrGameRunning's sentence in a DM or group DM, which
+// has no threads for a second game.
+const gameRunningInDM = "A game is already running in this DM. Finish it first: a DM holds one game at a time."
 
 // sentinelMessages are the default sentences for errors without a
 // *UserError, checked in order (ErrSuperko before ErrKo).

@@ -395,3 +395,26 @@ func TestE2EBotKeepsToItsClock(t *testing.T) {
 		t.Errorf("the bot was asked to move within %v, want %v", shares, want)
 	}
 }
+
+// TestE2EGameRunningInDM: a second game asked for in a DM whose game is
+// running is refused without the advice of a thread, which DMs do not
+// have (thread:true is refused there); in a server channel the advice
+// stays.
+func TestE2EGameRunningInDM(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	dave := e.d.NewUser("dave")
+	dm := e.d.DM(dave)
+	e.do(e.botGame(dm, dave, "tester"))
+	const inDM = "A game is already running in this DM. Finish it first: a DM holds one game at a time."
+	e.said(e.botGame(dm, dave, "tester"), inDM)
+	e.said(e.draughtsCmd(dm, dave, "bot", discordtest.Str("level", "beginner")), inDM)
+	ch, alice, bob := e.privateChannel()
+	e.challenge(ch, alice, bob)
+	e.said(e.slash(ch, alice, "challenge", discordtest.UserOpt("opponent", bob)), inDM)
+	e.said(e.draughtsCmd(ch, alice, "challenge", discordtest.UserOpt("opponent", bob)), inDM)
+	e.said(e.slash(ch, bob, "bot", discordtest.Str("level", "tester")), inDM)
+	general, _, _ := e.guildGame()
+	e.said(e.botGame(general, dave, "tester"), "A game is already running in this channel. Finish it first, or use `/go challenge ... thread:true` to play in a thread.")
+	e.said(e.draughtsCmd(general, dave, "bot", discordtest.Str("level", "beginner")), "A game is already running in this channel. Finish it first, or use `/draughts challenge ... thread:true` to play in a thread.")
+}

@@ -124,7 +124,7 @@ func (a *room) cmdDraughtsChallenge(ctx context.Context, r *commands.Request) er
 	}
 	it := r.Interaction
 	if err := a.ThreadGate(ctx, it, thread); err != nil {
-		return draughtsRunning(err)
+		return draughtsRunning(it, err)
 	}
 	now := a.Now()
 	return a.PostChallenge(ctx, r, &storage.Challenge{
@@ -136,9 +136,10 @@ func (a *room) cmdDraughtsChallenge(ctx context.Context, r *commands.Request) er
 }
 
 // draughtsRunning is err, with /draughts' own advice when it is
-// ErrGameRunning.
-func draughtsRunning(err error) error {
-	if errors.Is(err, commands.ErrGameRunning) {
+// ErrGameRunning in a server channel, where a thread can hold another game
+// (in a DM the core's sentence says there is none).
+func draughtsRunning(it *discordgo.Interaction, err error) error {
+	if errors.Is(err, commands.ErrGameRunning) && it.GuildID != "" {
 		return commands.UserErr(commands.ErrGameRunning, "A game is already running in this channel. Finish it first, or use `/draughts challenge ... thread:true` to play in a thread.")
 	}
 	return err
@@ -203,7 +204,7 @@ func (a *room) cmdDraughtsBot(ctx context.Context, r *commands.Request) error {
 	}
 	it := r.Interaction
 	if err := a.ChannelFree(ctx, it.ChannelID); err != nil {
-		return draughtsRunning(err)
+		return draughtsRunning(it, err)
 	}
 	human := commands.UserPlayer(r.User)
 	bot := storage.Player{Level: level, Name: "gobot " + level}
