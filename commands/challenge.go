@@ -260,10 +260,31 @@ func (a *App) btnAccept(ctx context.Context, r *Request) error {
 	}
 	release, err := a.ClaimChallenge(ctx, r, c, "This challenge is being accepted already.")
 	if err != nil {
-		return err
+		return a.cannotStartYet(c, err)
 	}
 	defer release()
-	return a.RoomOfKind(c.Kind).Accept(ctx, r, c)
+	return a.cannotStartYet(c, a.RoomOfKind(c.Kind).Accept(ctx, r, c))
+}
+
+// cannotStartYet is err, said to the opponent who pressed Accept on
+// challenge c when it is ErrGameRunning: the challenge stays open and can
+// start once the channel's game is over, and in a server channel its
+// challenger can challenge again in a thread. (ErrGameRunning's own
+// sentence tells the one who asks for a game to ask in a thread: the
+// opponent asked for nothing.)
+func (a *App) cannotStartYet(c *storage.Challenge, err error) error {
+	if !errors.Is(err, ErrGameRunning) || errors.As(err, new(*UserError)) {
+		return err
+	}
+	where := "channel"
+	if c.GuildID == "" {
+		where = "DM"
+	}
+	msg := fmt.Sprintf("A game is already running in this %s, so this challenge cannot start yet: accept it once that game is over (the challenge expires <t:%d:R>)", where, c.ExpiresAt.Unix())
+	if c.GuildID != "" {
+		msg += fmt.Sprintf(", or ask %s to challenge you again with `/%s challenge ... thread:true` to play in a thread", Mention(c.Challenger), a.RoomOfKind(c.Kind).Command())
+	}
+	return UserErr(err, msg+".")
 }
 
 // claimChallenge claims c for r while its game starts, and checks that its

@@ -6,6 +6,7 @@ package commands_test
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -198,4 +199,34 @@ func TestE2EChallengeInBotDM(t *testing.T) {
 	if want := ann.Mention() + ", " + erin.Mention() + " challenges you to a game of Go: 9×9"; m.Ephemeral || !strings.HasPrefix(m.Text(), want) {
 		t.Errorf("challenge in a DM between people = %q (private %v), want it public, starting %q", m.Text(), m.Ephemeral, want)
 	}
+}
+
+// TestE2EAcceptInOccupiedChannel: a challenge accepted when a game has
+// started in its channel meanwhile stays open, and the opponent who
+// pressed Accept is told when it can start and what the challenger can
+// do, not to make a challenge in a thread himself: he asked for nothing.
+// In a DM there is no thread to suggest.
+func TestE2EAcceptInOccupiedChannel(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	ch := e.d.GuildChannel("general")
+	ann, bob, carol := e.d.NewUser("ann"), e.d.NewUser("bob"), e.d.NewUser("carol")
+	goMsg := e.newChallenge(e.slash(ch, ann, "challenge", discordtest.UserOpt("opponent", bob), discordtest.Int("size", 9)))
+	drMsg := e.newChallenge(e.draughtsCmd(ch, ann, "challenge", discordtest.UserOpt("opponent", bob)))
+	e.do(e.botGame(ch, carol, "tester")) // the channel is taken meanwhile
+	expires := func(m discordtest.Message) int64 {
+		c, err := e.store.Challenge(context.Background(), m.InteractionID)
+		if err != nil {
+			t.Fatalf("the challenge is gone: %v", err)
+		}
+		return c.ExpiresAt.Unix()
+	}
+	e.said(e.click(bob, goMsg, "accept"), fmt.Sprintf("A game is already running in this channel, so this challenge cannot start yet: accept it once that game is over (the challenge expires <t:%d:R>), or ask %s to challenge you again with `/go challenge ... thread:true` to play in a thread.", expires(goMsg), ann.Mention()))
+	expires(goMsg) // still open
+	e.said(e.click(bob, drMsg, "accept"), fmt.Sprintf("A game is already running in this channel, so this challenge cannot start yet: accept it once that game is over (the challenge expires <t:%d:R>), or ask %s to challenge you again with `/draughts challenge ... thread:true` to play in a thread.", expires(drMsg), ann.Mention()))
+
+	dm, alice, dan := e.privateChannel()
+	dmMsg := e.newChallenge(e.slash(dm, alice, "challenge", discordtest.UserOpt("opponent", dan), discordtest.Int("size", 9)))
+	e.do(e.botGame(dm, alice, "tester"))
+	e.said(e.click(dan, dmMsg, "accept"), fmt.Sprintf("A game is already running in this DM, so this challenge cannot start yet: accept it once that game is over (the challenge expires <t:%d:R>).", expires(dmMsg)))
 }
