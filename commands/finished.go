@@ -6,15 +6,19 @@ import (
 )
 
 // CmdBoardHere is /go board and /draughts board: the game in play in this
-// channel (CmdBoard), or when none is, the last game finished here, with
-// its final position and result. A channel where no game was ever finished
-// keeps the answer that there is no game here.
+// channel (CmdBoard); when none is, the threads of it where the user plays
+// (inThread), or else the last game finished here, with its final position
+// and result. A channel where no game was ever finished keeps the answer
+// that there is no game here.
 func (a *App) CmdBoardHere(ctx context.Context, r *Request) error {
 	g, err := a.LoadGame(ctx, r.Interaction.ChannelID)
 	if err == nil {
 		return a.CmdBoard(ctx, r, g)
 	}
 	if !errors.Is(err, ErrNoGame) {
+		return err
+	}
+	if err := a.inThread(ctx, r); err != nil {
 		return err
 	}
 	games, lerr := a.archive.ChannelGames(ctx, r.Interaction.ChannelID, 1)

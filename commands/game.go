@@ -38,6 +38,9 @@ func (a *App) OnGame(h GameHandler) HandlerFunc {
 		rm := a.commandRoom(r)
 		g, err := a.LoadGame(ctx, r.Interaction.ChannelID)
 		if err == ErrNoGame {
+			if err := a.inThread(ctx, r); err != nil {
+				return err
+			}
 			return UserErr(ErrNoGame, fmt.Sprintf("There is no game in this channel. Start one with `/%s challenge` or `/%s bot`.", rm.Command(), rm.Command()))
 		}
 		if err != nil {
@@ -48,6 +51,32 @@ func (a *App) OnGame(h GameHandler) HandlerFunc {
 		}
 		return h(ctx, r, g)
 	}
+}
+
+// inThread is ErrNoGame, saying where the user of r plays, when r's
+// channel has no game but the user plays in threads of it: a command for
+// their game sent in the thread's channel finds none there. It is nil when
+// the user plays in none.
+func (a *App) inThread(ctx context.Context, r *Request) error {
+	games, err := a.games.PlayerActiveGames(ctx, r.User.ID)
+	if err != nil {
+		// Those that could be read still say where to go.
+		a.log.Info("the user's games, for the threads of a channel without one", "user", r.User.ID, "err", err)
+	}
+	var threads []string
+	for _, g := range games {
+		if g.ParentChannelID == r.Interaction.ChannelID {
+			threads = append(threads, "<#"+g.ChannelID+">")
+		}
+	}
+	switch len(threads) {
+	case 0:
+		return nil
+	case 1:
+		return UserErr(ErrNoGame, "There is no game in this channel itself: your game is in its thread "+threads[0]+". Run the command there.")
+	}
+	return UserErr(ErrNoGame, "There is no game in this channel itself: your games are in its threads "+
+		strings.Join(threads[:len(threads)-1], ", ")+" and "+threads[len(threads)-1]+". Run the command there.")
 }
 
 // OnBoard is a button handler for the game of the newest board (see
