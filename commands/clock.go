@@ -294,7 +294,9 @@ func (a *App) RetireBoard(ctx context.Context, g *storage.Game, d storage.Delive
 	f := d.Followup
 	var err error
 	switch {
-	case f != nil && newerID(f.InteractionID, kept):
+	case f != nil && (newerID(f.InteractionID, kept) || !f.ChannelPosts):
+		// In a user install's private channel gobot cannot edit channel
+		// messages either: only the token reaches its answer.
 		// The newest board is the answer to the last interaction, which
 		// only its token edits, and only once it is answered.
 		if !original || a.Now().Sub(f.At) >= tokenLifetime {
