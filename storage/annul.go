@@ -467,22 +467,13 @@ type statsRecount struct {
 // boltStatsRecount recounts, in a read transaction, the statistics of the
 // players of a (as annulled) from their archived games.
 func boltStatsRecount(tx *bolt.Tx, a *Archived) []statsRecount {
-	arch := tx.Bucket(bucketArchive)
 	var out []statsRecount
 	for _, side := range countedSides(a) {
 		key := a.Player(side).Key()
-		var games []*Archived
-		prefix := join(key)
-		c := tx.Bucket(bucketArchivePlayer).Cursor()
-		for k, _ := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, _ = c.Next() {
-			if len(k) <= len(prefix)+8 {
-				continue
-			}
-			gid := k[len(prefix)+8:]
-			if string(gid) == a.ID {
-				games = append(games, a)
-			} else if g, err := decodeArchive(arch.Get(gid)); err == nil {
-				games = append(games, g)
+		games := boltPlayerGames(tx, key)
+		for i, g := range games {
+			if g.ID == a.ID {
+				games[i] = a // as annulled
 			}
 		}
 		r := statsRecount{key: key, before: bytes.Clone(tx.Bucket(bucketPlayers).Get([]byte(key)))}
