@@ -2,6 +2,7 @@ package commands
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 
@@ -61,9 +62,15 @@ func (a *App) askAbort(ctx context.Context, r *Request, g *storage.Game) error {
 	if !a.earlyAbort(g) {
 		return a.tooLateToAbort(r, g)
 	}
+	if err := a.NotBannedInTeam(ctx, g, r); err != nil {
+		return err
+	}
 	question, yes := fmt.Sprintf("Abort the game %s? It is recorded as aborted, with its record, and never rated; the channel is then free for a new game.", a.gameTitle(g)), "Yes, abort"
 	if s, ok := g.SideOf(r.User.ID); ok && g.Team() && !toMove(g, r.User.ID) {
-		v, need, people := a.abortVote(g, s)
+		v, need, people, err := a.abortVote(ctx, g, s)
+		if err != nil {
+			return err
+		}
 		question = fmt.Sprintf("Vote that %s abort the game %s? Yours would be vote %d of the %d needed (a majority of %s); the player to move aborts alone. An aborted game is recorded, with its record, and never rated.",
 			a.sideLabel(g, s), a.gameTitle(g), len(v.Voters)+1, need, JoinNames(people, Mention))
 		yes = "Yes, vote to abort"
@@ -99,14 +106,58 @@ func toMove(g *storage.Game, userID string) bool {
 
 // abortVote is side s's vote to abort g as it stands (a new one when none
 // is open for s at this move), with the votes it needs: a majority of
-// people, s's people.
-func (a *App) abortVote(g *storage.Game, s game.Side) (v *storage.ResignVote, need int, people []storage.Player) {
-	people = g.People(s)
+// people, s's people who decide for it (Deciders: the ballots of players
+// banned since they voted are dropped).
+func (a *App) abortVote(ctx context.Context, g *storage.Game, s game.Side) (v *storage.ResignVote, need int, people []storage.Player, err error) {
+	people, err = a.Deciders(ctx, g, s)
+	if err != nil {
+		return nil, 0, nil, err
+	}
 	v = g.AbortVote
 	if v == nil || v.Side != s || v.MoveCount != g.State.MoveCount() {
 		v = &storage.ResignVote{Side: s, MoveCount: g.State.MoveCount()}
 	}
-	return v, len(people)/2 + 1, people
+	v = &storage.ResignVote{Side: v.Side, MoveCount: v.MoveCount, Voters: Ballots(v.Voters, people)}
+	return v, len(people)/2 + 1, people, nil
+}
+
+// Deciders returns the people of side s of team game g who decide for it
+// (storage.Game.People) less those banned on its server: a banned player
+// neither votes nor counts in the majority.
+func (a *App) Deciders(ctx context.Context, g *storage.Game, s game.Side) ([]storage.Player, error) {
+	var ps []storage.Player
+	for _, p := range g.People(s) {
+		switch err := a.NotBanned(ctx, g.GuildID, p, false); {
+		case errors.Is(err, ErrForbidden):
+			continue
+		case err != nil:
+			return nil, err
+		}
+		ps = append(ps, p)
+	}
+	return ps, nil
+}
+
+// Ballots returns the voters (user IDs) who are among people: the ballots
+// that still count.
+func Ballots(voters []string, people []storage.Player) []string {
+	var kept []string
+	for _, id := range voters {
+		if slices.ContainsFunc(people, func(p storage.Player) bool { return p.UserID == id }) {
+			kept = append(kept, id)
+		}
+	}
+	return kept
+}
+
+// NotBannedInTeam refuses r's user, a player of team game g, when banned
+// on its server: their abort, vote or scoring action is refused as their
+// move is. Outside team games a banned player plays their game out.
+func (a *App) NotBannedInTeam(ctx context.Context, g *storage.Game, r *Request) error {
+	if _, plays := g.SideOf(r.User.ID); !plays || !g.Team() {
+		return nil
+	}
+	return a.NotBanned(ctx, g.GuildID, UserPlayer(r.User), true)
 }
 
 // voteAbort counts r's user's vote that their team abort g (a team game,
@@ -114,7 +165,10 @@ func (a *App) abortVote(g *storage.Game, s game.Side) (v *storage.ResignVote, ne
 // agrees.
 func (a *App) voteAbort(ctx context.Context, r *Request, g *storage.Game) error {
 	s, _ := g.SideOf(r.User.ID)
-	v, need, people := a.abortVote(g, s)
+	v, need, people, err := a.abortVote(ctx, g, s)
+	if err != nil {
+		return err
+	}
 	if err := StillPlaying(people, r.User); err != nil {
 		return err
 	}
@@ -157,6 +211,9 @@ func (a *App) PlayerAbort(ctx context.Context, r *Request, g *storage.Game) erro
 	}
 	if !a.earlyAbort(g) {
 		return a.tooLateToAbort(r, g)
+	}
+	if err := a.NotBannedInTeam(ctx, g, r); err != nil {
+		return err
 	}
 	if g.Team() && !toMove(g, r.User.ID) {
 		return a.voteAbort(ctx, r, g)

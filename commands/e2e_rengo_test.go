@@ -439,3 +439,69 @@ func testE2ERengoBotTeamAccepts(t *testing.T, e *env) {
 		t.Errorf("final = %q, want both teams agreeing", final.Text())
 	}
 }
+
+// TestE2ERengoBannedScoring: a team player banned on the server during
+// the scoring phase marks, accepts and resumes play no more than they
+// move: each is refused with the ban, and their teammates settle the count.
+func TestE2ERengoBannedScoring(t *testing.T) { httpMode(t, testE2ERengoBannedScoring) }
+
+func testE2ERengoBannedScoring(t *testing.T, e *env) {
+	ch := e.d.GuildChannel("general")
+	ann, bob, cid, dan := e.d.NewUser("ann"), e.d.NewUser("bob"), e.d.NewUser("cid"), e.d.NewUser("dan")
+	admin := e.d.NewUser("admin")
+	admin.Permissions = discordtest.PermServerAdmin
+	e.do(e.click(ann, e.rengoLobby(ch, ann, bob, cid, dan, discordtest.Bool("thread", false)), "Start"))
+	e.do(e.play(ch, ann, "E5"))
+	e.do(e.slash(ch, bob, "pass"))
+	scoring := e.do(e.slash(ch, cid, "pass"))
+	e.do(e.adminCmd(ch, admin, "ban", discordtest.UserOpt("user", cid), discordtest.Str("reason", "spam")))
+	const banned = "You are banned from gobot games on this server until an admin lifts it. Reason: spam"
+	e.refused(e.slash(ch, cid, "dead", discordtest.Str("point", "E5")), banned)
+	e.refused(e.click(cid, scoring, "Resume play"), banned)
+	e.refused(e.click(cid, scoring, "Accept"), banned)
+	if g := e.game(ch.ID); g.Scoring == nil || g.Scoring.Accepted[0] || len(g.Scoring.Dead) != 0 {
+		t.Errorf("after the banned cid's refused actions the scoring phase = %+v, want it untouched", g.Scoring)
+	}
+	if m := e.do(e.click(ann, scoring, "Accept")); !strings.Contains(m.Text(), ann.Mention()+" accepted the marking.") {
+		t.Errorf("ann's Accept = %q, want it taken for Black", m.Text())
+	}
+}
+
+// TestE2ERengoBannedVotes: a player banned on the server during a team
+// game cannot vote to abort or to resign, a ballot cast before the ban is
+// dropped, and the majority is counted among the team's members not
+// banned.
+func TestE2ERengoBannedVotes(t *testing.T) { httpMode(t, testE2ERengoBannedVotes) }
+
+func testE2ERengoBannedVotes(t *testing.T, e *env) {
+	admin := e.d.NewUser("admin")
+	admin.Permissions = discordtest.PermServerAdmin
+	const banned = "You are banned from gobot games on this server until an admin lifts it. Reason: spam"
+	ch := e.d.GuildChannel("general")
+	ann, bob, cid, dan, eve, fay := e.d.NewUser("ann"), e.d.NewUser("bob"), e.d.NewUser("cid"), e.d.NewUser("dan"), e.d.NewUser("eve"), e.d.NewUser("fay")
+	lobby := e.rengoLobby(ch, ann, bob, cid, dan, discordtest.Bool("thread", false))
+	lobby = e.do(e.click(eve, lobby, "Join Black"))
+	lobby = e.do(e.click(fay, lobby, "Join White"))
+	e.do(e.click(ann, lobby, "Start"))
+	e.do(e.play(ch, ann, "E5")) // White to move: bob
+	// cid votes to abort, then is banned: his ballot is dropped.
+	e.do(e.click(cid, e.do(e.slash(ch, cid, "abort")), "Yes, vote to abort"))
+	e.do(e.adminCmd(ch, admin, "ban", discordtest.UserOpt("user", cid), discordtest.Str("reason", "spam")))
+	e.refused(e.slash(ch, cid, "abort"), banned)
+	ask := e.do(e.slash(ch, eve, "abort"))
+	if want := "Yours would be vote 1 of the 2 needed (a majority of " + ann.Mention() + ", " + eve.Mention() + ")"; !strings.Contains(ask.Text(), want) {
+		t.Errorf("eve's /go abort = %q, want %q", ask.Text(), want)
+	}
+	vote := e.do(e.click(eve, ask, "Yes, vote to abort"))
+	if want := "🚫 " + eve.Mention() + " votes that ⚫ black abort the game: 1 of the 2 votes needed (a majority of " + ann.Mention() + ", " + eve.Mention() + ")."; vote.Text() != want+" Teammates who agree: `/go abort`, before the next move." {
+		t.Errorf("eve's vote = %q, want %q", vote.Text(), want)
+	}
+	if _, over := e.game(ch.ID).State.Result(); over {
+		t.Fatal("eve's vote and the banned cid's aborted the game")
+	}
+	// Resigning likewise: the banned cid neither votes nor counts.
+	e.refused(e.slash(ch, cid, "resign"), banned)
+	if m := e.do(e.slash(ch, eve, "resign")); !strings.Contains(m.Text(), "1 of the 2 votes needed (a majority of "+ann.Mention()+", "+eve.Mention()+")") {
+		t.Errorf("eve's resign vote = %q, want a majority of ann and eve", m.Text())
+	}
+}

@@ -179,14 +179,21 @@ func (a *room) btnResign(ctx context.Context, r *commands.Request, g *storage.Ga
 	if err != nil {
 		return err
 	}
+	if err := a.NotBannedInTeam(ctx, g, r); err != nil {
+		return err
+	}
 	question, yes := "Do you really want to resign this game?", "Yes, resign"
 	if s := engine.SideOf(c); g.Team() && !isVoteGame(g) {
 		if goOf(g).ToPlay() == c && g.Player(s).UserID == r.User.ID {
 			question = fmt.Sprintf("Resign this game for %s %s (%s)? As the player to move, you resign for the team at once.", stoneEmoji(c), c, teamMention(g, c))
 		} else {
-			votes, people := 0, g.People(s)
+			people, err := a.Deciders(ctx, g, s)
+			if err != nil {
+				return err
+			}
+			votes := 0
 			if v := g.ResignVote; v != nil && v.Side == s && v.MoveCount == g.State.MoveCount() {
-				votes = len(v.Voters)
+				votes = len(commands.Ballots(v.Voters, people))
 			}
 			question = fmt.Sprintf("Vote that %s %s resign? Yours would be vote %d of the %d needed (a majority of %s); the player to move resigns alone.",
 				stoneEmoji(c), c, votes+1, len(people)/2+1, commands.JoinNames(people, commands.Mention))

@@ -361,10 +361,13 @@ func teamsComplete(c *storage.Challenge) error {
 
 // voteResign counts a team member's vote to resign in a team game (the
 // player to move resigns for the team at once): the team resigns when
-// more than half its people (storage.Game.People: a player out of the game
-// has no vote) agree. The vote lapses with the next move.
+// more than half its people (Deciders: a player out of the game or banned
+// on the server has no vote) agree. The vote lapses with the next move.
 func (a *room) voteResign(ctx context.Context, r *commands.Request, g *storage.Game, c engine.Color) error {
-	people := g.People(engine.SideOf(c))
+	people, err := a.Deciders(ctx, g, engine.SideOf(c)) // the ballots of players banned since are dropped
+	if err != nil {
+		return err
+	}
 	if err := commands.StillPlaying(people, r.User); err != nil {
 		return err
 	}
@@ -373,6 +376,7 @@ func (a *room) voteResign(ctx context.Context, r *commands.Request, g *storage.G
 	if v == nil || v.Side != engine.SideOf(c) || v.MoveCount != g.State.MoveCount() {
 		v = &storage.ResignVote{Side: engine.SideOf(c), MoveCount: g.State.MoveCount()}
 	}
+	v = &storage.ResignVote{Side: v.Side, MoveCount: v.MoveCount, Voters: commands.Ballots(v.Voters, people)}
 	if slices.Contains(v.Voters, r.User.ID) {
 		return commands.UserErr(commands.ErrBadOption, fmt.Sprintf("You have already voted to resign: %d of the %d votes needed so far.", len(v.Voters), need))
 	}

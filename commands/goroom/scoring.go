@@ -347,7 +347,9 @@ func (a *room) scoringGame(ctx context.Context, g *storage.Game, r *commands.Req
 	if g.Scoring == nil {
 		return c, commands.ErrNotScoring
 	}
-	return c, nil
+	// A team player banned on the server since changes the count no more
+	// than they move: the team's other members mark, accept or resume.
+	return c, a.NotBannedInTeam(ctx, g, r)
 }
 
 func (a *room) cmdDead(ctx context.Context, r *commands.Request, g *storage.Game) error {
