@@ -505,3 +505,31 @@ func testE2ERengoBannedVotes(t *testing.T, e *env) {
 		t.Errorf("eve's resign vote = %q, want a majority of ann and eve", m.Text())
 	}
 }
+
+// TestE2ERengoBannedBotTeam: when the only person of a team with a bot is
+// banned while to move, a teammate's refused move saves the skip and the
+// bot plays on for the team at once; the banned player cannot abort.
+func TestE2ERengoBannedBotTeam(t *testing.T) { httpMode(t, testE2ERengoBannedBotTeam) }
+
+func testE2ERengoBannedBotTeam(t *testing.T, e *env) {
+	ch := e.d.GuildChannel("general")
+	ann, bob, cid := e.d.NewUser("ann"), e.d.NewUser("bob"), e.d.NewUser("cid")
+	admin := e.d.NewUser("admin")
+	admin.Permissions = discordtest.PermServerAdmin
+	lobby := e.newChallenge(e.slash(ch, ann, "rengo", discordtest.Int("size", 9), discordtest.Bool("thread", false), discordtest.Str("bot", "tester"), discordtest.Str("bot_team", "black")))
+	lobby = e.do(e.click(bob, lobby, "Join White"))
+	lobby = e.do(e.click(cid, lobby, "Join White"))
+	e.do(e.click(ann, lobby, "Start")) // ann, Black's only person, to move
+	e.do(e.adminCmd(ch, admin, "ban", discordtest.UserOpt("user", ann), discordtest.Str("reason", "spam")))
+	e.refused(e.slash(ch, ann, "abort"), "You are banned from gobot games on this server until an admin lifts it. Reason: spam")
+	m := e.do(e.play(ch, bob, "G7"))
+	if want := "⛔ " + ann.Mention() + " is banned from gobot games on this server and out of this game: ⚫ gobot (tester) plays on for black."; m.Ephemeral || !strings.Contains(m.Text(), want) {
+		t.Errorf("bob's move with the banned ann to move = %q, want publicly %q", m.Text(), want)
+	}
+	if !strings.Contains(m.Text(), bob.Mention()+", your move.") {
+		t.Errorf("after the skip the board = %q, want the bot to have moved and bob called", m.Text())
+	}
+	if g := e.game(ch.ID); g.State.MoveCount() != 1 {
+		t.Errorf("after the skip the game has %d moves, want 1: the bot's", g.State.MoveCount())
+	}
+}

@@ -3,6 +3,7 @@ package goroom
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"sort"
@@ -126,7 +127,7 @@ func (a *room) cmdPlay(ctx context.Context, r *commands.Request, g *storage.Game
 	}
 	c, err := canMove(g, r.User)
 	if err != nil {
-		return err
+		return a.turnRefused(ctx, r, g, skipped, err)
 	}
 	m, err := parseMove(c, text, goOf(g).Size())
 	if err != nil {
@@ -145,9 +146,24 @@ func (a *room) pass(ctx context.Context, r *commands.Request, g *storage.Game) e
 	}
 	c, err := canMove(g, r.User)
 	if err != nil {
-		return err
+		return a.turnRefused(ctx, r, g, skipped, err)
 	}
 	return a.move(ctx, r, g, engine.PassMove(c), skipped)
+}
+
+// turnRefused answers r's move or pass, refused with err, after teamTurn
+// skipped the banned players to move (skipped, the note that says so): the
+// skip is saved and the board shows who plays on, a bot playing at once,
+// instead of the refusal, which no longer holds. With nobody skipped it
+// returns err.
+func (a *room) turnRefused(ctx context.Context, r *commands.Request, g *storage.Game, skipped string, err error) error {
+	if skipped == "" || !errors.Is(err, commands.ErrNotYourTurn) {
+		return err
+	}
+	if err := a.UpdateGame(ctx, g); err != nil {
+		return err
+	}
+	return a.AnswerGame(ctx, r, g, skipped)
 }
 
 func (a *room) resign(ctx context.Context, r *commands.Request, g *storage.Game) error {
