@@ -533,3 +533,18 @@ func testE2ERengoBannedBotTeam(t *testing.T, e *env) {
 		t.Errorf("after the skip the game has %d moves, want 1: the bot's", g.State.MoveCount())
 	}
 }
+
+// TestE2ERengoAbortLapsed: a team member's "Yes, vote to abort" pressed
+// after a move says that the vote lapsed, not that the button is from an
+// old board.
+func TestE2ERengoAbortLapsed(t *testing.T) { httpMode(t, testE2ERengoAbortLapsed) }
+
+func testE2ERengoAbortLapsed(t *testing.T, e *env) {
+	ch := e.d.GuildChannel("general")
+	ann, bob, cid, dan := e.d.NewUser("ann"), e.d.NewUser("bob"), e.d.NewUser("cid"), e.d.NewUser("dan")
+	e.do(e.click(ann, e.rengoLobby(ch, ann, bob, cid, dan, discordtest.Bool("thread", false)), "Start"))
+	e.do(e.play(ch, ann, "E5")) // White to move: bob
+	ask := e.do(e.slash(ch, cid, "abort"))
+	e.do(e.play(ch, bob, "F5"))
+	e.refused(e.click(cid, ask, "Yes, vote to abort"), "A move was played since: that vote lapsed. Use `/go abort` again to vote.")
+}

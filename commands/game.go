@@ -162,6 +162,10 @@ func (a *App) ButtonGame(ctx context.Context, r *Request) (*storage.Game, error)
 		return nil, UserErr(ErrStale, "That button belongs to an earlier game in this channel.")
 	}
 	if n, err := strconv.Atoi(r.Param("move")); r.Param("move") != "" && (err != nil || n != g.State.MoveCount()) {
+		if g.Team() && r.IsComponent() && strings.Contains(r.Interaction.MessageComponentData().CustomID, "/abort-yes/") {
+			// A team's votes lapse with the next move (voteAbort).
+			return nil, UserErr(ErrStale, fmt.Sprintf("A move was played since: that vote lapsed. Use `/%s abort` again to vote.", a.roomOf(g).Command()))
+		}
 		return nil, ErrStale
 	}
 	return g, nil
