@@ -426,7 +426,38 @@ func (a *App) adminUnban(ctx context.Context, r *Request) error {
 	if reason != "" {
 		done += " Reason: " + reason
 	}
+	if back := a.backInTeamGames(ctx, guild, target); len(back) > 0 {
+		games := "game"
+		if len(back) > 1 {
+			games = "games"
+		}
+		done += fmt.Sprintf("\nThey are back in their team %s in %s: their turns come again.", games, strings.Join(back, ", "))
+	}
 	return adminReply(ctx, r, done)
+}
+
+// backInTeamGames brings p, whose ban on the server guildID was lifted,
+// back into the team games there that the ban put them out of
+// (storage.Game.Back), and returns those games' channels as mentions. A
+// game that changed meanwhile is left as it is, and logged.
+func (a *App) backInTeamGames(ctx context.Context, guildID string, p storage.Player) []string {
+	games, err := a.games.PlayerActiveGames(ctx, p.UserID)
+	if err != nil && len(games) == 0 {
+		a.log.Warn("unban: list the player's games", "guild", guildID, "user", p.UserID, "err", err)
+		return nil
+	}
+	var back []string
+	for _, g := range games {
+		if g.GuildID != guildID || !g.Back(p) {
+			continue
+		}
+		if err := a.UpdateGame(ctx, g); err != nil {
+			a.log.Warn("unban: bring the player back into a team game", "game", g.ID, "user", p.UserID, "err", err)
+			continue
+		}
+		back = append(back, "<#"+g.ChannelID+">")
+	}
+	return back
 }
 
 // moderatorAbort ends a game in play for a moderator (Manage Messages):

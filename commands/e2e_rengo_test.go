@@ -548,3 +548,27 @@ func testE2ERengoAbortLapsed(t *testing.T, e *env) {
 	e.do(e.play(ch, bob, "F5"))
 	e.refused(e.click(cid, ask, "Yes, vote to abort"), "A move was played since: that vote lapsed. Use `/go abort` again to vote.")
 }
+
+// TestE2ERengoUnbanned: a player skipped in a team game for a ban on the
+// server is back in it when the ban is lifted, which the unban says, and
+// their turn comes again.
+func TestE2ERengoUnbanned(t *testing.T) { httpMode(t, testE2ERengoUnbanned) }
+
+func testE2ERengoUnbanned(t *testing.T, e *env) {
+	ch := e.d.GuildChannel("general")
+	ann, bob, cid, dan := e.d.NewUser("ann"), e.d.NewUser("bob"), e.d.NewUser("cid"), e.d.NewUser("dan")
+	admin := e.d.NewUser("admin")
+	admin.Permissions = discordtest.PermServerAdmin
+	e.do(e.click(ann, e.rengoLobby(ch, ann, bob, cid, dan, discordtest.Bool("thread", false)), "Start"))
+	e.do(e.play(ch, ann, "E5")) // White to move: bob
+	e.do(e.adminCmd(ch, admin, "ban", discordtest.UserOpt("user", bob), discordtest.Str("reason", "spam")))
+	e.do(e.play(ch, dan, "F5")) // bob skipped
+	m := e.do(e.adminCmd(ch, admin, "unban", discordtest.UserOpt("user", bob)))
+	if want := "✅ " + bob.Mention() + " may play on this server again.\nThey are back in their team game in <#" + ch.ID + ">: their turns come again."; !strings.Contains(m.Text(), want) {
+		t.Errorf("unban = %q, want %q", m.Text(), want)
+	}
+	if m := e.do(e.play(ch, cid, "E4")); !strings.Contains(m.Text(), bob.Mention()+", your move.") {
+		t.Errorf("after the unban the board = %q, want it to call bob, back in the game", m.Text())
+	}
+	e.do(e.play(ch, bob, "F4"))
+}

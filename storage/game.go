@@ -177,6 +177,10 @@ type Side struct {
 	// Gone are the keys of players out of a team game (casual clock:
 	// who ran out of time); their turns are skipped.
 	Gone []string `json:"gone,omitempty"`
+	// Banned are the keys among Gone of players put out of the game for
+	// a ban on its server (OutBanned), who come back when it is lifted
+	// (Back).
+	Banned []string `json:"banned,omitempty"`
 }
 
 // out reports whether p is out of the game.
@@ -228,6 +232,33 @@ func (g *Game) Out(p Player) {
 			g.Sides[i].Gone = append(slices.Clone(s.Gone), p.Key())
 		}
 	}
+}
+
+// OutBanned puts p out of the game as Out does, for a ban on its server:
+// Back brings them in again. A player already out (of time) stays out for good.
+func (g *Game) OutBanned(p Player) {
+	for i, s := range g.Sides {
+		if slices.ContainsFunc(s.Players, func(q Player) bool { return q.Key() == p.Key() }) && !s.out(p) {
+			g.Sides[i].Banned = append(slices.Clone(s.Banned), p.Key())
+		}
+	}
+	g.Out(p)
+}
+
+// Back brings p, put out of the game for a ban (OutBanned), into it again,
+// and reports whether p was out for one; a player out of time stays out.
+func (g *Game) Back(p Player) bool {
+	back := false
+	for i, s := range g.Sides {
+		if !slices.Contains(s.Banned, p.Key()) {
+			continue
+		}
+		isP := func(k string) bool { return k == p.Key() }
+		g.Sides[i].Banned = slices.DeleteFunc(slices.Clone(s.Banned), isP)
+		g.Sides[i].Gone = slices.DeleteFunc(slices.Clone(s.Gone), isP)
+		back = true
+	}
+	return back
 }
 
 // InGame returns the players of side i who are not out of the game.

@@ -438,7 +438,7 @@ func (a *room) skipBanned(ctx context.Context, g *storage.Game) (string, error) 
 		if !errors.Is(err, commands.ErrForbidden) {
 			return "", err
 		}
-		g.Out(p)
+		g.OutBanned(p) // back in the game when the ban is lifted
 		if g.Clock.Running() && g.TeamClock == storage.TeamClockCasual {
 			nextOnClock(g, c, p)
 			g.Clock.Start(clock.Side(c), a.Now())
