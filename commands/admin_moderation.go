@@ -262,10 +262,13 @@ func (a *App) adminBan(ctx context.Context, r *Request) error {
 	if err != nil && len(games) == 0 {
 		return err
 	}
-	var here []string
+	var here, withdrawn []string
 	for _, g := range games {
 		if g.GuildID == guild {
 			here = append(here, fmt.Sprintf("`%s` (%s) in <#%s>", g.ID, a.gameTitle(g), g.ChannelID))
+			if l := a.withdrawAcceptance(ctx, g, target); l != "" {
+				withdrawn = append(withdrawn, l)
+			}
 		}
 	}
 	if len(here) == 0 {
@@ -273,10 +276,36 @@ func (a *App) adminBan(ctx context.Context, r *Request) error {
 	} else {
 		msg += "\nTheir games in play here, to decide with `/go-admin adjudicate` if need be: " + strings.Join(here, ", ") + "."
 	}
-	for _, l := range a.closeBannedChallenges(ctx, r, target) {
+	for _, l := range append(withdrawn, a.closeBannedChallenges(ctx, r, target)...) {
 		msg += "\n" + l
 	}
 	return adminReply(ctx, r, msg)
+}
+
+// withdrawAcceptance drops the acceptance of the count by the team of p,
+// just banned, in team game g in its scoring phase: p may have given it,
+// and a banned player decides nothing for the team (the acceptance does
+// not say who gave it), so the team's other members accept again. It
+// returns the line of the ban's answer that says so, "" when there was
+// none to drop or it could not be saved (logged).
+func (a *App) withdrawAcceptance(ctx context.Context, g *storage.Game, p storage.Player) string {
+	s, plays := g.SideOf(p.UserID)
+	if !plays || !g.Team() || g.Scoring == nil || !g.Scoring.Accepted[s] {
+		return ""
+	}
+	if _, over := g.State.Result(); over {
+		return ""
+	}
+	g.Scoring.Accepted[s] = false
+	if err := a.UpdateGame(ctx, g); err != nil {
+		a.log.Warn("ban: withdraw a team's acceptance of the count", "game", g.ID, "user", p.UserID, "err", err)
+		return ""
+	}
+	who := "the team"
+	if others := slices.DeleteFunc(g.People(s), func(q storage.Player) bool { return q.UserID == p.UserID }); len(others) > 0 {
+		who = JoinNames(others, Mention)
+	}
+	return fmt.Sprintf("The acceptance of the count by %s in <#%s> is withdrawn, as they may have given it: %s must accept again.", a.sideLabel(g, s), g.ChannelID, who)
 }
 
 // closeBannedChallenges closes what the ban of p leaves open on r's

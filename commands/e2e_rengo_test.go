@@ -442,7 +442,8 @@ func testE2ERengoBotTeamAccepts(t *testing.T, e *env) {
 
 // TestE2ERengoBannedScoring: a team player banned on the server during
 // the scoring phase marks, accepts and resumes play no more than they
-// move: each is refused with the ban, and their teammates settle the count.
+// move: each is refused with the ban, their team's acceptance given before
+// it is withdrawn, and their teammates settle the count.
 func TestE2ERengoBannedScoring(t *testing.T) { httpMode(t, testE2ERengoBannedScoring) }
 
 func testE2ERengoBannedScoring(t *testing.T, e *env) {
@@ -454,7 +455,11 @@ func testE2ERengoBannedScoring(t *testing.T, e *env) {
 	e.do(e.play(ch, ann, "E5"))
 	e.do(e.slash(ch, bob, "pass"))
 	scoring := e.do(e.slash(ch, cid, "pass"))
-	e.do(e.adminCmd(ch, admin, "ban", discordtest.UserOpt("user", cid), discordtest.Str("reason", "spam")))
+	e.do(e.click(cid, scoring, "Accept")) // for Black, before the ban
+	ban := e.do(e.adminCmd(ch, admin, "ban", discordtest.UserOpt("user", cid), discordtest.Str("reason", "spam")))
+	if want := "\nThe acceptance of the count by ⚫ black in <#" + ch.ID + "> is withdrawn, as they may have given it: " + ann.Mention() + " must accept again."; !strings.Contains(ban.Text(), want) {
+		t.Errorf("ban = %q, want %q", ban.Text(), want)
+	}
 	const banned = "You are banned from gobot games on this server until an admin lifts it. Reason: spam"
 	e.refused(e.slash(ch, cid, "dead", discordtest.Str("point", "E5")), banned)
 	e.refused(e.click(cid, scoring, "Resume play"), banned)
@@ -462,8 +467,12 @@ func testE2ERengoBannedScoring(t *testing.T, e *env) {
 	if g := e.game(ch.ID); g.Scoring == nil || g.Scoring.Accepted[0] || len(g.Scoring.Dead) != 0 {
 		t.Errorf("after the banned cid's refused actions the scoring phase = %+v, want it untouched", g.Scoring)
 	}
-	if m := e.do(e.click(ann, scoring, "Accept")); !strings.Contains(m.Text(), ann.Mention()+" accepted the marking.") {
-		t.Errorf("ann's Accept = %q, want it taken for Black", m.Text())
+	e.do(e.click(dan, scoring, "Accept"))
+	if _, over := e.game(ch.ID).State.Result(); over {
+		t.Fatal("White's Accept ended the game on the acceptance of the banned cid")
+	}
+	if m := e.do(e.click(ann, scoring, "Accept")); !strings.Contains(m.Text(), ann.Mention()+" accepted the marking. Both teams agree.") {
+		t.Errorf("ann's Accept = %q, want it to end the count for Black", m.Text())
 	}
 }
 
