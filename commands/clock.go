@@ -285,6 +285,11 @@ func (a *App) disableBoards(ctx context.Context, g *storage.Game, original bool)
 // cannot be edited, and keeps its buttons.
 func (a *App) RetireBoard(ctx context.Context, g *storage.Game, d storage.Delivery, original bool) {
 	clear := &Message{ClearComponents: true}
+	if br, ok := a.roomOf(g).(boardRetirer); ok {
+		if m := br.RetiredBoard(g, a.Now()); m != nil {
+			clear = m
+		}
+	}
 	kept := ""
 	for _, id := range d.MessageIDs {
 		if newerID(id, kept) {
@@ -310,6 +315,14 @@ func (a *App) RetireBoard(ctx context.Context, g *storage.Game, d storage.Delive
 	if err != nil {
 		a.log.Info("remove the last board's buttons", "game", g.ID, "err", err)
 	}
+}
+
+// boardRetirer is a room whose game's newest board says more than its
+// buttons when the game ends (a vote game's, the votes of its round):
+// RetiredBoard returns what that board becomes, without buttons, or nil
+// when it only loses them.
+type boardRetirer interface {
+	RetiredBoard(g *storage.Game, now time.Time) *Message
 }
 
 // newerID reports whether Discord ID a is newer than b (or b is empty):

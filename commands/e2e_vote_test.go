@@ -321,3 +321,23 @@ func (e *env) kept(channelID, id string) {
 	e.t.Helper()
 	e.d.WaitFor("board "+id+" to be recorded", func() bool { return slices.Contains(e.game(channelID).Delivery.MessageIDs, id) })
 }
+
+// TestE2EVoteEndedByModerator: a vote game a moderator aborts with its
+// vote open keeps on its newest board the votes of the round and says the
+// vote closed without a move, instead of the move to be played.
+func TestE2EVoteEndedByModerator(t *testing.T) { httpMode(t, testE2EVoteEndedByModerator) }
+
+func testE2EVoteEndedByModerator(t *testing.T, e *env) {
+	ch := e.d.GuildChannel("general")
+	v1, v2, mod := e.d.NewUser("v1"), e.d.NewUser("v2"), e.d.NewUser("mod")
+	mod.Permissions = discordtest.PermModerator
+	e.do(e.slash(ch, v1, "vote", discordtest.Str("level", "tester"), discordtest.Int("size", 9), discordtest.Str("period", "1m"), discordtest.Str("color", "black")))
+	e.do(e.play(ch, v1, "E5"))
+	e.do(e.play(ch, v2, "E5"))
+	id := e.board(ch.ID).ID
+	e.do(e.slash(ch, mod, "abort", discordtest.Str("reason", "stop")))
+	m, _ := e.d.Message(id)
+	if want := "🗳️ Votes: **E5** 2. The game ended: the vote closed without a move."; !strings.Contains(m.Text(), want) || strings.Contains(m.Text(), "The move is played") || len(m.Buttons()) > 0 {
+		t.Errorf("the newest board after the abort = %q with %d buttons, want %q and no buttons", m.Text(), len(m.Buttons()), want)
+	}
+}

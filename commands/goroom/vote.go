@@ -452,6 +452,22 @@ func closedBoard(g *storage.Game, now time.Time, line string) (*commands.Message
 	return m, nil
 }
 
+// RetiredBoard is the newest board of vote game g once g ended with its
+// vote open (a moderator's abort, an adjudication): the votes of the round
+// and that the vote closed without a move, without buttons. Other games'
+// boards only lose their buttons (nil).
+func (a *room) RetiredBoard(g *storage.Game, now time.Time) *commands.Message {
+	if !isVoteGame(g) || g.Vote == nil {
+		return nil
+	}
+	m, err := closedBoard(g, now, fmt.Sprintf("🗳️ %s. The game ended: the vote closed without a move.", tally(g.Vote)))
+	if err != nil {
+		a.Logger().Warn("vote: draw the board of the ended game", "game", g.ID, "err", err)
+		return nil
+	}
+	return m
+}
+
 // closeBoard edits the newest board of vote game g, the one its vote that
 // just closed was shown on, into m (closedBoard): one edit, as
 // refreshBoard's.
