@@ -269,6 +269,7 @@ func (a *App) adminBan(ctx context.Context, r *Request) error {
 			if l := a.withdrawAcceptance(ctx, g, target); l != "" {
 				withdrawn = append(withdrawn, l)
 			}
+			a.skipBannedNow(ctx, g)
 		}
 	}
 	if len(here) == 0 {
@@ -280,6 +281,40 @@ func (a *App) adminBan(ctx context.Context, r *Request) error {
 		msg += "\n" + l
 	}
 	return adminReply(ctx, r, msg)
+}
+
+// banSkipper is a room whose team games skip a banned player to move
+// (goroom: rengo); SkipBanned does it on g, unsaved, and returns the note
+// that says so, "" when nobody was skipped.
+type banSkipper interface {
+	SkipBanned(ctx context.Context, g *storage.Game) (string, error)
+}
+
+// skipBannedNow skips at once a player just banned who is to move in team
+// game g, so that the game does not wait for them: the skip is saved and
+// the board posted naming who plays on (a bot's worker posts it after the
+// bot's move, which the save queues). Failures are logged: the skip is
+// then made at the next move.
+func (a *App) skipBannedNow(ctx context.Context, g *storage.Game) {
+	sk, ok := a.roomOf(g).(banSkipper)
+	if !ok || !g.Team() {
+		return
+	}
+	note, err := sk.SkipBanned(ctx, g)
+	if err == nil && note != "" {
+		err = a.UpdateGame(ctx, g)
+		if err == nil && botToMove(g) {
+			_, err = a.Post(ctx, g, &Message{Content: note, AllowedMentions: NoMentions()})
+		} else if err == nil {
+			var m *Message
+			if m, err = a.StateMessage(ctx, g, a.Now(), note); err == nil {
+				err = a.PostBoard(ctx, g, m)
+			}
+		}
+	}
+	if err != nil {
+		a.log.Warn("ban: skip the banned player to move in a team game", "game", g.ID, "err", err)
+	}
 }
 
 // withdrawAcceptance drops the acceptance of the count by the team of p,

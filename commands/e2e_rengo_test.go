@@ -371,11 +371,12 @@ func testE2ERengoBanned(t *testing.T, e *env) {
 	e.do(e.click(ann, e.rengoLobby(ch, ann, bob, cid, dan, discordtest.Bool("thread", false)), "Start"))
 	e.do(e.play(ch, ann, "E5")) // White to move: bob
 	e.do(e.adminCmd(ch, admin, "ban", discordtest.UserOpt("user", bob), discordtest.Str("reason", "spam")))
-	e.refused(e.play(ch, bob, "F5"), "You are banned from gobot games on this server until an admin lifts it. Reason: spam")
-	m := e.do(e.play(ch, dan, "F5"))
-	if want := "⛔ " + bob.Mention() + " is banned from gobot games on this server and out of this game: ⚪ " + dan.Mention() + " plays on for white.\n⚪ " + dan.Mention() + " played **F5**."; m.Ephemeral || !strings.Contains(m.Text(), want) {
-		t.Errorf("dan's move for the banned bob = %q, want %q", m.Text(), want)
+	// bob, to move, is skipped at once: the board names dan.
+	if m := e.board(ch.ID); !strings.Contains(m.Text(), "⛔ "+bob.Mention()+" is banned from gobot games on this server and out of this game: ⚪ "+dan.Mention()+" plays on for white.") || !strings.Contains(m.Text(), dan.Mention()+", your move.") {
+		t.Errorf("the board after bob's ban = %q, want bob skipped and dan called", m.Text())
 	}
+	e.refused(e.play(ch, bob, "F5"), "You are banned from gobot games on this server until an admin lifts it. Reason: spam")
+	e.do(e.play(ch, dan, "F5"))
 	if m := e.do(e.play(ch, cid, "E4")); !strings.Contains(m.Text(), dan.Mention()+", your move.") {
 		t.Errorf("after cid's move the board = %q, want it to call dan: bob is skipped", m.Text())
 	}
@@ -516,8 +517,8 @@ func testE2ERengoBannedVotes(t *testing.T, e *env) {
 }
 
 // TestE2ERengoBannedBotTeam: when the only person of a team with a bot is
-// banned while to move, a teammate's refused move saves the skip and the
-// bot plays on for the team at once; the banned player cannot abort.
+// banned while to move, the ban skips them at once and the bot plays on
+// for the team; the banned player cannot abort.
 func TestE2ERengoBannedBotTeam(t *testing.T) { httpMode(t, testE2ERengoBannedBotTeam) }
 
 func testE2ERengoBannedBotTeam(t *testing.T, e *env) {
@@ -530,17 +531,40 @@ func testE2ERengoBannedBotTeam(t *testing.T, e *env) {
 	lobby = e.do(e.click(cid, lobby, "Join White"))
 	e.do(e.click(ann, lobby, "Start")) // ann, Black's only person, to move
 	e.do(e.adminCmd(ch, admin, "ban", discordtest.UserOpt("user", ann), discordtest.Str("reason", "spam")))
-	e.refused(e.slash(ch, ann, "abort"), "You are banned from gobot games on this server until an admin lifts it. Reason: spam")
-	m := e.do(e.play(ch, bob, "G7"))
-	if want := "⛔ " + ann.Mention() + " is banned from gobot games on this server and out of this game: ⚫ gobot (tester) plays on for black."; m.Ephemeral || !strings.Contains(m.Text(), want) {
-		t.Errorf("bob's move with the banned ann to move = %q, want publicly %q", m.Text(), want)
+	want := "⛔ " + ann.Mention() + " is banned from gobot games on this server and out of this game: ⚫ gobot (tester) plays on for black."
+	if msgs := e.d.Public(ch.ID); !strings.Contains(msgs[len(msgs)-1].Text(), want) && !strings.Contains(msgs[len(msgs)-2].Text(), want) {
+		t.Errorf("after the ban of ann, to move, the channel shows %q, want %q", msgs[len(msgs)-1].Text(), want)
 	}
-	if !strings.Contains(m.Text(), bob.Mention()+", your move.") {
-		t.Errorf("after the skip the board = %q, want the bot to have moved and bob called", m.Text())
-	}
+	e.waitBoard(ch.ID, bob.Mention()+", your move.")
 	if g := e.game(ch.ID); g.State.MoveCount() != 1 {
 		t.Errorf("after the skip the game has %d moves, want 1: the bot's", g.State.MoveCount())
 	}
+	e.refused(e.slash(ch, ann, "abort"), "You are banned from gobot games on this server until an admin lifts it. Reason: spam")
+}
+
+// TestE2ERengoBannedAfterResume: a banned player left to move when play
+// is resumed (the ban came in the scoring phase, when nobody is skipped)
+// is skipped by the other team's refused move, which saves the skip and
+// shows the board naming who plays on.
+func TestE2ERengoBannedAfterResume(t *testing.T) { httpMode(t, testE2ERengoBannedAfterResume) }
+
+func testE2ERengoBannedAfterResume(t *testing.T, e *env) {
+	ch := e.d.GuildChannel("general")
+	ann, bob, cid, dan := e.d.NewUser("ann"), e.d.NewUser("bob"), e.d.NewUser("cid"), e.d.NewUser("dan")
+	admin := e.d.NewUser("admin")
+	admin.Permissions = discordtest.PermServerAdmin
+	e.do(e.click(ann, e.rengoLobby(ch, ann, bob, cid, dan, discordtest.Bool("thread", false)), "Start"))
+	e.do(e.play(ch, ann, "E5"))
+	e.do(e.play(ch, bob, "F5"))
+	e.do(e.slash(ch, cid, "pass"))
+	scoring := e.do(e.slash(ch, dan, "pass"))
+	e.do(e.adminCmd(ch, admin, "ban", discordtest.UserOpt("user", ann), discordtest.Str("reason", "spam")))
+	e.do(e.click(bob, scoring, "Resume play")) // Black to move: ann
+	m := e.do(e.play(ch, bob, "G5"))
+	if want := "⛔ " + ann.Mention() + " is banned from gobot games on this server and out of this game: ⚫ " + cid.Mention() + " plays on for black."; m.Ephemeral || !strings.Contains(m.Text(), want) || !strings.Contains(m.Text(), cid.Mention()+", your move.") {
+		t.Errorf("bob's move with the banned ann to move = %q, want publicly %q and cid called", m.Text(), want)
+	}
+	e.do(e.play(ch, cid, "G5"))
 }
 
 // TestE2ERengoAbortLapsed: a team member's "Yes, vote to abort" pressed

@@ -449,6 +449,11 @@ func (a *room) skipBanned(ctx context.Context, g *storage.Game) (string, error) 
 	return strings.Join(notes, "\n"), nil
 }
 
+// SkipBanned is skipBanned for a ban just given (commands' banSkipper).
+func (a *room) SkipBanned(ctx context.Context, g *storage.Game) (string, error) {
+	return a.skipBanned(ctx, g)
+}
+
 // nextOnClock brings, with a casual team clock, the own time of colour
 // c's next player onto the clock after from's move (or time-out), and keeps
 // from's aside: each player of a team has a clock of their own.
