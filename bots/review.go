@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/gobot-dev/gobot/bots/mcts"
 	"github.com/gobot-dev/gobot/bots/review"
 	"github.com/gobot-dev/gobot/engine"
 	"github.com/gobot-dev/gobot/engine/gtp"
@@ -63,14 +62,15 @@ func EstimatePlayouts(size int) int {
 	return 1000
 }
 
-// Estimate estimates the score of g's position by the built-in search's
-// playouts (ownership, Black's mean lead and its spread) once it has a
-// search slot, waiting in the same queue as bot moves.
-func (r *Registry) Estimate(ctx context.Context, g *engine.Game, onQueued func(position int)) (mcts.ScoreEstimate, error) {
+// Estimate estimates the score of g's position (see review.Estimate: the
+// count of a settled position, else the built-in search's playouts with
+// the sealed areas filled) once it has a search slot, waiting in the same
+// queue as bot moves.
+func (r *Registry) Estimate(ctx context.Context, g *engine.Game, onQueued func(position int)) (review.ScoreEstimate, error) {
 	release, err := r.limiter.Acquire(ctx, onQueued)
 	if err != nil {
-		return mcts.ScoreEstimate{}, err
+		return review.ScoreEstimate{}, err
 	}
 	defer release()
-	return mcts.EstimateScore(ctx, g, EstimatePlayouts(g.Size()), reviewSeed+int64(g.MoveCount()))
+	return review.Estimate(ctx, g, EstimatePlayouts(g.Size()), reviewSeed+int64(g.MoveCount()))
 }

@@ -12,7 +12,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gobot-dev/gobot/bots/mcts"
 	"github.com/gobot-dev/gobot/bots/review"
 	"github.com/gobot-dev/gobot/commands/discordtest"
 	"github.com/gobot-dev/gobot/engine"
@@ -287,8 +286,8 @@ func (g *gatedReviewer) Review(ctx context.Context, eg *engine.Game, onQueued fu
 	return review.Run(ctx, eg, review.MCTS{Playouts: 100, Seed: 1}, progress)
 }
 
-func (g *gatedReviewer) Estimate(ctx context.Context, eg *engine.Game, onQueued func(int)) (mcts.ScoreEstimate, error) {
-	return mcts.EstimateScore(ctx, eg, 200, 1)
+func (g *gatedReviewer) Estimate(ctx context.Context, eg *engine.Game, onQueued func(int)) (review.ScoreEstimate, error) {
+	return review.Estimate(ctx, eg, 200, 1)
 }
 
 // TestE2EReviewQueue: a review waiting for the engine shows its place in
@@ -444,8 +443,8 @@ func (m mistakesReviewer) Review(ctx context.Context, eg *engine.Game, onQueued 
 	return rv, nil
 }
 
-func (m mistakesReviewer) Estimate(ctx context.Context, eg *engine.Game, onQueued func(int)) (mcts.ScoreEstimate, error) {
-	return mcts.EstimateScore(ctx, eg, 200, 1)
+func (m mistakesReviewer) Estimate(ctx context.Context, eg *engine.Game, onQueued func(int)) (review.ScoreEstimate, error) {
+	return review.Estimate(ctx, eg, 200, 1)
 }
 
 // TestE2EReviewMistakeLines: a mistake's line says the points it lost and,
@@ -483,5 +482,48 @@ func TestE2EReviewMistakeLines(t *testing.T) {
 	}
 	if !slices.Equal(lines, want) {
 		t.Errorf("mistake lines =\n%s\nwant\n%s", strings.Join(lines, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// settledMoves is a 9×9 game (Chinese rules, komi 7.5) played out to its
+// last point: every region is settled and the count is B+5.5, while the
+// playouts' mean, which takes settled groups, said W+2.5.
+var settledMoves = []string{
+	"G6", "D3", "C5", "G3", "E6", "B4", "B5", "C4", "H4", "A5", "A6", "A4", "B6", "H3",
+	"G5", "J4", "J5", "J3", "G4", "D5", "D6", "F3", "E5", "D4", "E4", "E3", "F4",
+}
+
+// territoryMoves is a 9×9 game under Japanese rules (komi 0.5, two
+// handicap stones, White first) played out to its last point: B+22.5 by
+// territory.
+var territoryMoves = []string{
+	"D7", "C6", "G3", "C7", "E4", "D6", "D3", "D2", "E2", "C2", "C4", "B4", "H5", "E6", "D1",
+	"H6", "G5", "J5", "J4", "J6", "H3", "C1", "E1", "G6", "F5", "C5", "D4", "F6", "E5", "D5",
+}
+
+func TestE2EEstimateSettled(t *testing.T) { httpMode(t, testE2EEstimateSettled) }
+
+// testE2EEstimateSettled: the estimate of a position whose every region is
+// settled is its count, by the game's own scoring, not the playouts' mean.
+func testE2EEstimateSettled(t *testing.T, e *env) {
+	ch := e.d.GuildChannel("general")
+	alice, bob, carol := e.d.NewUser("alice"), e.d.NewUser("bob"), e.d.NewUser("carol")
+	e.startGame(ch, alice, bob, 9)
+	e.playOut(ch, alice, bob, settledMoves)
+	m := e.do(e.slash(ch, carol, "estimate"))
+	if want := "after move 27: **B+5.5**, counted: every region is settled (area counting, komi included)"; !strings.Contains(m.Text(), want) {
+		t.Errorf("estimate = %q, want it to say %q", m.Text(), want)
+	}
+	e.do(e.slash(ch, bob, "resign"))
+
+	msg := e.newChallenge(e.slash(ch, alice, "challenge", discordtest.UserOpt("opponent", bob), discordtest.Int("size", 9),
+		discordtest.Str("color", "black"), discordtest.Bool("rated", false), discordtest.Str("ruleset", "japanese"),
+		discordtest.Num("komi", 0.5), discordtest.Int("handicap", 2)))
+	e.do(e.click(bob, msg, "accept"))
+	e.d.WaitFor("the handicap game to start", func() bool { return e.game(ch.ID) != nil })
+	e.playOut(ch, bob, alice, territoryMoves)
+	jp := e.do(e.slash(ch, carol, "estimate"))
+	if want := "after move 30: **B+22.5**, counted: every region is settled (territory counting, komi included)"; !strings.Contains(jp.Text(), want) || strings.Contains(jp.Text(), "area") {
+		t.Errorf("estimate under Japanese rules = %q, want it to say %q and never area", jp.Text(), want)
 	}
 }

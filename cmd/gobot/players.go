@@ -9,7 +9,6 @@ import (
 
 	"github.com/gobot-dev/gobot/bots"
 	"github.com/gobot-dev/gobot/bots/arena"
-	"github.com/gobot-dev/gobot/bots/mcts"
 	"github.com/gobot-dev/gobot/bots/review"
 	"github.com/gobot-dev/gobot/commands"
 	"github.com/gobot-dev/gobot/commands/goroom"
@@ -65,7 +64,7 @@ func (p registryPlayers) Review(ctx context.Context, g *engine.Game, onQueued fu
 }
 
 // Estimate estimates a position's score through the registry's limiter.
-func (p registryPlayers) Estimate(ctx context.Context, g *engine.Game, onQueued func(int)) (mcts.ScoreEstimate, error) {
+func (p registryPlayers) Estimate(ctx context.Context, g *engine.Game, onQueued func(int)) (review.ScoreEstimate, error) {
 	return p.reg.Estimate(ctx, g, onQueued)
 }
 

@@ -13,7 +13,6 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/gobot-dev/gobot/bots"
-	"github.com/gobot-dev/gobot/bots/mcts"
 	"github.com/gobot-dev/gobot/bots/review"
 	"github.com/gobot-dev/gobot/commands"
 	"github.com/gobot-dev/gobot/engine"
@@ -33,8 +32,8 @@ type Reviewer interface {
 	// Review reviews the whole game g, calling progress (when not nil)
 	// with the positions judged and their total.
 	Review(ctx context.Context, g *engine.Game, onQueued func(position int), progress func(done, total int)) (*review.Review, error)
-	// Estimate estimates the score of g's position.
-	Estimate(ctx context.Context, g *engine.Game, onQueued func(position int)) (mcts.ScoreEstimate, error)
+	// Estimate estimates the score of g's position (see review.Estimate).
+	Estimate(ctx context.Context, g *engine.Game, onQueued func(position int)) (review.ScoreEstimate, error)
 }
 
 // localReviewer reviews with an evaluator through a limiter of its own,
@@ -60,13 +59,13 @@ func (lr *localReviewer) Review(ctx context.Context, g *engine.Game, onQueued fu
 	return review.Run(ctx, g, lr.ev, progress)
 }
 
-func (lr *localReviewer) Estimate(ctx context.Context, g *engine.Game, onQueued func(int)) (mcts.ScoreEstimate, error) {
+func (lr *localReviewer) Estimate(ctx context.Context, g *engine.Game, onQueued func(int)) (review.ScoreEstimate, error) {
 	release, err := lr.l.Acquire(ctx, onQueued)
 	if err != nil {
-		return mcts.ScoreEstimate{}, err
+		return review.ScoreEstimate{}, err
 	}
 	defer release()
-	return mcts.EstimateScore(ctx, g, bots.EstimatePlayouts(g.Size()), 1+int64(g.MoveCount()))
+	return review.Estimate(ctx, g, bots.EstimatePlayouts(g.Size()), 1+int64(g.MoveCount()))
 }
 
 // progressEvery is how often a running review edits its progress message.
@@ -517,9 +516,16 @@ func (a *room) estimate(ctx context.Context, r *commands.Request, g *engine.Game
 	name := fmt.Sprintf("estimate-%d.png", g.MoveCount())
 	alt := fmt.Sprintf("Ownership estimate of the %d×%d board after move %d: %s, give or take %.0f points; %s crossed out.",
 		n, n, g.MoveCount(), lead, est.Stdev, commands.Plural(len(dead), "dead-looking stone"))
-	text := fmt.Sprintf("Score estimate of %s after move %d: **%s**, give or take %.0f points (area counting, komi included; %d playouts). "+
+	text := fmt.Sprintf("Score estimate of %s after move %d: **%s**, give or take %.0f points (%s; %d playouts). "+
 		"The shading shows how surely each point belongs to a side; dead-looking stones are crossed out.",
-		what, g.MoveCount(), lead, est.Stdev, est.Playouts)
+		what, g.MoveCount(), lead, est.Stdev, estimateCounting(g.Rules().Scoring), est.Playouts)
+	if est.Counted {
+		alt = fmt.Sprintf("Count of the %d×%d board after move %d, every region settled: %s; %s crossed out.",
+			n, n, g.MoveCount(), lead, commands.Plural(len(dead), "dead-looking stone"))
+		text = fmt.Sprintf("Score estimate of %s after move %d: **%s**, counted: every region is settled (%s counting, komi included). "+
+			"The shading shows who owns each point; dead-looking stones are crossed out.",
+			what, g.MoveCount(), lead, est.Scoring)
+	}
 	return r.Reply(ctx, &commands.Message{
 		Content:         commands.Clip(text, 2000),
 		Files:           []commands.File{{Name: name, ContentType: "image/png", Description: commands.Clip(alt, 1024), Data: buf.Bytes()}},
@@ -527,6 +533,15 @@ func (a *room) estimate(ctx context.Context, r *commands.Request, g *engine.Game
 		Ephemeral:       private,
 		AllowedMentions: commands.NoMentions(),
 	})
+}
+
+// estimateCounting says how an estimate of a position still open counts
+// (the playouts count by area) in a game scored by scoring.
+func estimateCounting(scoring engine.Scoring) string {
+	if scoring == engine.TerritoryScoring {
+		return "estimated by area counting, komi included; this game counts territory"
+	}
+	return "area counting, komi included"
 }
 
 func (a *room) goOnly(arc *storage.Archived, what string) error {
