@@ -186,11 +186,80 @@ func analyse(ctx context.Context, g *engine.Game) *territory {
 		settled = false
 	}
 	t.settled = settled && len(t.est.Uncertain) == 0
+	for _, r := range t.regions {
+		if !t.settled {
+			break
+		}
+		if r.sealed && !r.calm && len(r.points) <= maxProbed {
+			t.settled = !t.invadable(ctx, g, r)
+		}
+	}
 	rules := g.Rules()
 	rules.Scoring = engine.AreaScoring
 	s := engine.ScoreBoard(b, rules, t.est.Dead, g.Handicap())
 	t.count = s.Black.Total - s.White.Total
 	return t
+}
+
+// maxProbed is the size of the largest sealed region with a fight at its
+// border (not calm) that analyse probes with the opponent's moves before
+// it calls a position settled. Small regions are where a move can still
+// live or shorten the owner's liberties; a big territory absorbs one move.
+const maxProbed = 8
+
+// invadable reports whether a move of the opponent inside r, a sealed
+// region with a fight at its border, changes what the dead-stone
+// estimate makes of the position: the new stone is not dead, or stones of
+// the owner become dead or uncertain, or other stones of the opponent
+// alive. Then a move there still gains points and the position is not
+// settled: in the 9×9 game of issue 28 (g5) Black's corner A1–B3 around a
+// dead White stone on B2 was sealed, and White's A3 there, which forces
+// Black to answer at B3 (GNU Go: 40 points), made B2 and A3 alive for the
+// estimate; counting the position before it as settled made A3 a swing
+// and a mistake. It does not modify g.
+func (t *territory) invadable(ctx context.Context, g *engine.Game, r region) bool {
+	b := g.Board()
+	opp := r.owner.Opponent()
+	for _, v := range r.points {
+		if b.ColorAt(v) != engine.Empty {
+			continue
+		}
+		probe := g.Clone()
+		if probe.PlayEnded() && probe.Resume() != nil {
+			return false
+		}
+		if probe.ToPlay() != opp {
+			if probe.Play(engine.PassMove(probe.ToPlay())) != nil {
+				return false
+			}
+		}
+		if probe.Play(engine.PlaceAt(opp, b.Point(v))) != nil {
+			continue
+		}
+		est := estimate.Dead(ctx, probe, estimate.Options{Playouts: analysisPlayouts(g.Size())})
+		after := probe.Board()
+		var dead [engine.MaxArea]bool
+		for _, p := range est.Dead {
+			dead[after.Vertex(p)] = true
+		}
+		if !dead[v] && after.ColorAt(v) == opp {
+			return true
+		}
+		for _, p := range est.Uncertain {
+			if after.ColorAt(after.Vertex(p)) == r.owner {
+				return true
+			}
+		}
+		for u := 0; u < after.Area(); u++ {
+			if after.IsBorder(u) || after.ColorAt(u) != b.ColorAt(u) {
+				continue
+			}
+			if c := after.ColorAt(u); (c == engine.Black || c == engine.White) && dead[u] != t.dead[u] {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // nextToLive reports whether v has a live stone next to it.
