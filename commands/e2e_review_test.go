@@ -458,6 +458,7 @@ func TestE2EReviewMistakeLines(t *testing.T) {
 	e.reviewer = mistakesReviewer{mistakes: []review.Mistake{
 		{Number: 3, Color: engine.Black, Move: "D4", Before: 0.62, After: 0.38, Loss: 9, Best: "C3", PV: []string{"C3"}},
 		{Number: 4, Color: engine.White, Move: "D5", Before: 0.62, After: 0.67, Loss: 6.2, Best: "G7", PV: []string{"G7"}},
+		{Number: 5, Color: engine.Black, Move: "C3", Before: 0.5, After: 0.4, Loss: 3, Best: "pass", PV: []string{"pass"}},
 	}}
 	e.restart()
 	ch := e.d.GuildChannel("general")
@@ -470,15 +471,23 @@ func TestE2EReviewMistakeLines(t *testing.T) {
 	if len(threads) != 1 {
 		t.Fatalf("%d threads, want the review's", len(threads))
 	}
-	var lines []string
+	var lines, alts []string
 	for _, m := range e.d.Messages(threads[0].ID)[1:] {
 		for _, em := range m.Embeds {
 			lines = append(lines, em.Description)
 		}
+		for _, a := range m.Attachments {
+			alts = append(alts, a.Description)
+		}
 	}
 	want := []string{
 		"Move 3 · ⚫ D4 · 9 points lost, Black's winning chance 62% → 38% · better: C3",
+		"Move 5 · ⚫ C3 · 3 points lost, Black's winning chance 50% → 40% · better: pass (line: 1 pass)",
 		"Move 4 · ⚪ D5 · 6 points lost · better: G7",
+	}
+	// Nothing is drawn for a pass: its picture says so in words.
+	if len(alts) != 3 || !strings.HasSuffix(alts[1], "Black played C3 (crossed out); better: pass.") || strings.Contains(alts[1], "ringed") {
+		t.Errorf("pictures' descriptions = %q, want the second to say \"better: pass\" without a ring", alts)
 	}
 	if !slices.Equal(lines, want) {
 		t.Errorf("mistake lines =\n%s\nwant\n%s", strings.Join(lines, "\n"), strings.Join(want, "\n"))
@@ -525,5 +534,34 @@ func testE2EEstimateSettled(t *testing.T, e *env) {
 	jp := e.do(e.slash(ch, carol, "estimate"))
 	if want := "after move 30: **B+22.5**, counted: every region is settled (territory counting, komi included)"; !strings.Contains(jp.Text(), want) || strings.Contains(jp.Text(), "area") {
 		t.Errorf("estimate under Japanese rules = %q, want it to say %q and never area", jp.Text(), want)
+	}
+}
+
+func TestE2EReviewNoBigSwings(t *testing.T) { httpMode(t, testE2EReviewNoBigSwings) }
+
+// testE2EReviewNoBigSwings: a game of one move, resigned, changed the
+// winning chance by less than review.MinSwing: its graph names no swing
+// (it used to name move 1, 49% to 49%) and says so.
+func testE2EReviewNoBigSwings(t *testing.T, e *env) {
+	ch := e.d.GuildChannel("general")
+	alice, bob := e.d.NewUser("alice"), e.d.NewUser("bob")
+	e.startGame(ch, alice, bob, 9)
+	e.playOut(ch, alice, bob, reviewMoves[:1])
+	e.do(e.slash(ch, bob, "resign"))
+	e.reviewed(e.slash(ch, alice, "review"))
+	threads := e.d.Threads(ch.ID)
+	if len(threads) != 1 {
+		t.Fatalf("%d threads, want the review's", len(threads))
+	}
+	var graph string
+	for _, m := range e.d.Messages(threads[0].ID) {
+		for _, em := range m.Embeds {
+			if em.Title == "Winning chance" {
+				graph = em.Description
+			}
+		}
+	}
+	if want := "Black's winning chance after every move. No big swings: no move changed it by 10% or more."; graph != want {
+		t.Errorf("graph's description = %q, want %q", graph, want)
 	}
 }

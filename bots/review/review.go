@@ -458,11 +458,38 @@ func (r *Review) closing() int {
 	return n - 2
 }
 
+// MinSwing is the smallest change of Black's winning chance (0 to 1) that
+// a review names as a swing: a game whose moves all changed it by less
+// has no big swings, and its small changes are the evaluator's noise.
+const MinSwing = 0.10
+
 // Swings returns the numbers of the n moves that changed Black's winning
-// chance the most (see Swings), leaving out the two passes that ended the
-// game.
+// chance the most (see Swings), by MinSwing or more, leaving out the two
+// passes that ended the game and the moves that only turned the search's
+// judgement into a count (see countOnly).
 func (r *Review) Swings(n int) []int {
-	return Swings(r.Winrates()[:min(len(r.Positions), r.closing()+1)], n)
+	wr := r.Winrates()[:min(len(r.Positions), r.closing()+1)]
+	var out []int
+	for _, m := range Swings(wr, len(wr)) {
+		if len(out) == n {
+			break
+		}
+		if math.Abs(wr[m]-wr[m-1]) < MinSwing-epsilon || r.countOnly(m) {
+			continue
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+// countOnly reports whether move m led from an estimated position to a
+// counted one whose winner the estimate already favoured (or saw even): the
+// graph then jumps from the search's chance to the count's exact 0% or
+// 100% (81% → 100% at the last move of a game) without any turn of the
+// game, and that jump is no swing.
+func (r *Review) countOnly(m int) bool {
+	before, after := r.Positions[m-1], r.Positions[m]
+	return !before.Counted && after.Counted && (before.Winrate-0.5)*(after.Winrate-0.5) >= 0
 }
 
 func clamp01(x float64) float64 { return math.Min(1, math.Max(0, x)) }

@@ -273,6 +273,8 @@ func reviewGraph(a *storage.Archived, rv *review.Review) (picture, error) {
 	desc := "Black's winning chance after every move."
 	if len(swings) > 0 {
 		desc += " Biggest swings: " + strings.Join(swings, ", ") + "."
+	} else {
+		desc += fmt.Sprintf(" No big swings: no move changed it by %.0f%% or more.", 100*review.MinSwing)
 	}
 	return picture{
 		file:  commands.File{Name: name, ContentType: "image/png", Description: commands.Clip(render.WinrateAlt(wr, marks), 1024), Data: buf.Bytes()},
@@ -319,8 +321,16 @@ func mistakeBoards(a *storage.Archived, g *engine.Game, rv *review.Review) ([]pi
 		if prev.Kind == engine.Place {
 			answered = fmt.Sprintf(", answering %s %s (marked as the last move)", colorName(prev.Color), prev.Point)
 		}
-		alt := fmt.Sprintf("%d×%d board before move %d%s: %s %s; the engine preferred %s (ringed), then the numbered line %s.",
-			g.Size(), g.Size(), m.Number, answered, colorName(m.Color), did, m.Best, strings.Join(m.PV, " "))
+		preferred := fmt.Sprintf("the engine preferred %s (ringed), then the numbered line %s", m.Best, strings.Join(m.PV, " "))
+		if m.Best == "pass" {
+			// A pass has no point to ring.
+			preferred = "better: pass"
+			if len(m.PV) > 1 {
+				preferred += ", then the line " + strings.Join(m.PV[1:], " ")
+			}
+		}
+		alt := fmt.Sprintf("%d×%d board before move %d%s: %s %s; %s.",
+			g.Size(), g.Size(), m.Number, answered, colorName(m.Color), did, preferred)
 		out = append(out, picture{
 			file:  commands.File{Name: name, ContentType: "image/png", Description: commands.Clip(alt, 1024), Data: buf.Bytes()},
 			embed: &discordgo.MessageEmbed{Description: line, Color: embedColor(m.Color), Image: &discordgo.MessageEmbedImage{URL: "attachment://" + name}},
