@@ -319,6 +319,8 @@ func TestE2EReviewQueue(t *testing.T) {
 		return m.Content == "Waiting for a free engine to review ⚫ alice vs ⚪ bob: number 2 in the queue…"
 	})
 	e.refused(e.slash(ch, alice, "review"), "You already have a review running")
+	// The record with its review, asked for meanwhile, is on its way.
+	e.refused(e.slash(ch, bob, "sgf", discordtest.Bool("review", true)), "is being reviewed now: the review will be ready soon")
 
 	start := time.Now()
 	if err := e.stopWithin(time.Minute); err != nil {

@@ -80,6 +80,16 @@ type reviews struct {
 
 func newReviews() *reviews { return &reviews{} }
 
+// runs reports whether a review of game id is running, for any user.
+func (rs *reviews) runs(id string) bool {
+	found := false
+	rs.running.Range(func(_, game any) bool {
+		found = game == id
+		return !found
+	})
+	return found
+}
+
 // cmdReview reviews a finished game (game:, or the last one finished
 // here): from the archive when it was reviewed before, else with the
 // Reviewer, showing the queue and the progress on the way. A game without
@@ -567,6 +577,9 @@ func (a *room) reviewedRecord(ctx context.Context, arc *storage.Archived) ([]byt
 	rv := a.storedReview(ctx, arc.ID)
 	if rv == nil && arc.Moves == 0 {
 		return nil, "", commands.UserErr(commands.ErrBadOption, fmt.Sprintf("Game `%s` has no moves, so there is no review to write into its record.", arc.ID))
+	}
+	if rv == nil && a.reviewing.runs(arc.ID) {
+		return nil, "", commands.UserErr(commands.ErrBadOption, fmt.Sprintf("Game `%s` is being reviewed now: the review will be ready soon, then ask again.", arc.ID))
 	}
 	if rv == nil {
 		return nil, "", commands.UserErr(commands.ErrBadOption, fmt.Sprintf("Game `%s` has not been reviewed yet: `/go review game:%s` reviews it, then ask again.", arc.ID, arc.ID))
