@@ -17,8 +17,11 @@ import (
 // 3 measures the built-in search's losses between positions with the same
 // player to move and judges would-be mistakes again (see ConfirmedLosses
 // and Review.rejudge); format 4 filters the bias out of the first and the
-// last position of the graph too (see unbias).
-const Format = 4
+// last position of the graph too (see unbias); format 5 calls no position
+// settled where an opponent's stone could live inside a small sealed
+// region (see territory.invadable) and names only swings of MinSwing or
+// more that are more than a count confirming the search (Review.Swings).
+const Format = 5
 
 // MistakesPerPlayer is how many mistakes a review names for each player.
 const MistakesPerPlayer = 3

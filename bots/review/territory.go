@@ -207,16 +207,19 @@ func analyse(ctx context.Context, g *engine.Game) *territory {
 // live or shorten the owner's liberties; a big territory absorbs one move.
 const maxProbed = 8
 
-// invadable reports whether a move of the opponent inside r, a sealed
-// region with a fight at its border, changes what the dead-stone
-// estimate makes of the position: the new stone is not dead, or stones of
-// the owner become dead or uncertain, or other stones of the opponent
-// alive. Then a move there still gains points and the position is not
-// settled: in the 9×9 game of issue 28 (g5) Black's corner A1–B3 around a
-// dead White stone on B2 was sealed, and White's A3 there, which forces
-// Black to answer at B3 (GNU Go: 40 points), made B2 and A3 alive for the
-// estimate; counting the position before it as settled made A3 a swing
-// and a mistake. It does not modify g.
+// invadable reports whether a stone of the opponent played inside r, a
+// sealed region with a fight at its border, lives for the dead-stone
+// estimate (is not dead) while none of the owner's stones becomes dead
+// (that was not) or uncertain: then the region is not surely the owner's, a move there
+// still gains points, and the position is not settled. In the 9×9 game g5
+// of issue 28, after 41.B D1 Black's corner A1–B3 around a dead White
+// stone on B2 was sealed; White's A3 there (GNU Go: 15.6 points, Black
+// must answer at B3) made B2 and A3 alive for the estimate, and counting
+// the position before it as settled made A3 a swing and a mistake. A move
+// that threatens the owner's stones instead (an atari the owner answers,
+// as in the closed games of testdata/closed9, which GNU Go passed without
+// playing) leaves the count as it is once answered, and is not probed
+// further. It does not modify g.
 func (t *territory) invadable(ctx context.Context, g *engine.Game, r region) bool {
 	b := g.Board()
 	opp := r.owner.Opponent()
@@ -238,25 +241,25 @@ func (t *territory) invadable(ctx context.Context, g *engine.Game, r region) boo
 		}
 		est := estimate.Dead(ctx, probe, estimate.Options{Playouts: analysisPlayouts(g.Size())})
 		after := probe.Board()
-		var dead [engine.MaxArea]bool
-		for _, p := range est.Dead {
-			dead[after.Vertex(p)] = true
+		if after.ColorAt(v) != opp {
+			continue // captured at once
 		}
-		if !dead[v] && after.ColorAt(v) == opp {
-			return true
+		lives, threat := true, false
+		for _, p := range est.Dead {
+			switch u := after.Vertex(p); {
+			case u == v:
+				lives = false
+			case after.ColorAt(u) == r.owner && !t.dead[u]:
+				threat = true
+			}
 		}
 		for _, p := range est.Uncertain {
 			if after.ColorAt(after.Vertex(p)) == r.owner {
-				return true
+				threat = true
 			}
 		}
-		for u := 0; u < after.Area(); u++ {
-			if after.IsBorder(u) || after.ColorAt(u) != b.ColorAt(u) {
-				continue
-			}
-			if c := after.ColorAt(u); (c == engine.Black || c == engine.White) && dead[u] != t.dead[u] {
-				return true
-			}
+		if lives && !threat {
+			return true
 		}
 	}
 	return false
