@@ -97,10 +97,24 @@ func (a *App) MayPlay(ctx context.Context, st *storage.Settings, p storage.Playe
 	if n < st.MaxGames {
 		return nil
 	}
-	if self {
+	return limitRefusal(p, n, st.MaxGames, self)
+}
+
+// limitRefusal is the refusal of a game to p, who plays n games on the
+// server, which allows max at once: by MayPlay, or by the store when two
+// games started at the same moment both passed MayPlay
+// (storage.LimitError). It names the limit, which n exceeds when the
+// admins lowered it.
+func limitRefusal(p storage.Player, n, max int, self bool) error {
+	switch {
+	case self && n == max:
 		return UserErr(ErrForbidden, fmt.Sprintf("You already play %s on this server, the most its admins allow at once: finish one first.", Plural(n, "game")))
+	case self:
+		return UserErr(ErrForbidden, fmt.Sprintf("You already play %s on this server; its admins allow %d at once: finish one first.", Plural(n, "game"), max))
+	case n == max:
+		return UserErr(ErrForbidden, fmt.Sprintf("%s already plays %s on this server, the most its admins allow at once.", Mention(p), Plural(n, "game")))
 	}
-	return UserErr(ErrForbidden, fmt.Sprintf("%s already plays %s on this server, the most its admins allow at once.", Mention(p), Plural(n, "game")))
+	return UserErr(ErrForbidden, fmt.Sprintf("%s already plays %s on this server; its admins allow %d at once.", Mention(p), Plural(n, "game"), max))
 }
 
 // notBanned refuses a player banned on the server.

@@ -14,6 +14,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 	"github.com/gobot-dev/gobot/engine/clock"
 	"github.com/gobot-dev/gobot/engine/game"
+	"github.com/gobot-dev/gobot/storage"
 )
 
 // Defaults for Options left zero.
@@ -366,6 +367,11 @@ func (a *App) handleWith(ctx context.Context, it *discordgo.Interaction, d Disco
 var errPanic = errors.New("commands: handler panicked")
 
 func (a *App) replyError(ctx context.Context, r *Request, log *slog.Logger, err error) {
+	if le := (*storage.LimitError)(nil); errors.As(err, &le) {
+		// Another game of the player's started at the same moment: the
+		// store refused this one.
+		err = fmt.Errorf("%w: %w", limitRefusal(le.Player, le.Games, le.Max, r.User != nil && le.Player.UserID == r.User.ID), err)
+	}
 	msg, expected := ErrorMessage(err)
 	if errors.Is(err, ErrGameRunning) && !errors.As(err, new(*UserError)) && r.Interaction.GuildID == "" {
 		// The default sentence's way out, a thread, exists only in

@@ -60,6 +60,11 @@ var (
 
 	// ErrAnnulled means the archived game to annul is annulled already.
 	ErrAnnulled = errors.New("storage: game already annulled")
+
+	// ErrLimit means a new game would take one of its people over their
+	// server's limit of games at once (Settings.MaxGames). The error is
+	// a *LimitError naming the player, the games they play and the limit.
+	ErrLimit = errors.New("storage: too many games at once")
 )
 
 // CorruptError is the error for an active game's record that cannot be

@@ -880,7 +880,8 @@ func knownKind(kinds *game.Kinds, kind string) bool {
 
 // putNewGame writes a new active game and its index entries in tx,
 // queueing its bot's move when owed (owedOf(g), worked out before the
-// transaction) with the time now.
+// transaction) with the time now. It refuses a game that would take one of
+// its people over their server's limit (checkPlayLimit).
 func putNewGame(tx *bolt.Tx, g *Game, val []byte, owed owedState, now time.Time) error {
 	games := tx.Bucket(bucketGames)
 	if old := games.Get([]byte(g.ChannelID)); old != nil {
@@ -892,6 +893,9 @@ func putNewGame(tx *bolt.Tx, g *Game, val []byte, owed owedState, now time.Time)
 	}
 	if tx.Bucket(bucketArchive).Get([]byte(g.ID)) != nil {
 		return fmt.Errorf("storage: game ID %s is already archived: %w", g.ID, ErrExists)
+	}
+	if err := checkPlayLimit(tx, g); err != nil {
+		return err
 	}
 	if err := games.Put([]byte(g.ChannelID), val); err != nil {
 		return err
