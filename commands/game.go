@@ -376,7 +376,9 @@ const replyTimeout = 5 * time.Second
 // answer shows the stored game: the interaction must never show a move
 // that did not happen. When ctx has ended (shutdown), the answer goes out
 // with a fresh short deadline so the "thinking…" message does not stay for
-// ever; the move is made after the restart.
+// ever; the move is made after the restart. When the stored game cannot
+// be read either, the answer shows g, which was stored (the move that made
+// the bot's move owed is in it), and says the bot will move when it can.
 func (a *App) answerBotFailure(ctx context.Context, r *Request, g *storage.Game, note string, moveErr error) error {
 	shutdown := ctx.Err() != nil || errors.Is(moveErr, errRestarting)
 	if ctx.Err() != nil {
@@ -388,10 +390,15 @@ func (a *App) answerBotFailure(ctx context.Context, r *Request, g *storage.Game,
 	switch {
 	case errors.Is(err, ErrNoGame) || (err == nil && stored.ID != g.ID):
 		return r.Reply(ctx, &Message{Content: strings.TrimSpace(note + "\nThis game was ended or aborted while gobot was thinking, so its move was not played."), AllowedMentions: NoMentions()})
-	case err != nil:
+	case errors.Is(err, ErrQuarantined):
 		return err
-	}
-	switch {
+	case err != nil:
+		// The store does not answer (the database is down): g is the game
+		// as this handler last read or wrote it, the player's move
+		// included, and the bot's move stays owed.
+		a.log.Warn("bot move: the game could not be read again; answered with the game as written", "channel", g.ChannelID, "game", g.ID, "err", err)
+		stored = g
+		note += "\n⚠️ gobot cannot reach its database just now; it will play its move as soon as it can."
 	case !botToMove(stored):
 		// Someone else changed the game meanwhile (an undo, a resignation):
 		// the stored state says what happened.
