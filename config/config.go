@@ -20,6 +20,7 @@ import (
 	"github.com/caarlos0/env/v11"
 	"github.com/gobot-dev/gobot/engine/clock"
 	"github.com/gobot-dev/gobot/engine/gtp"
+	"github.com/gobot-dev/gobot/storage"
 )
 
 // Mode says how the bot receives interactions from Discord.
@@ -70,6 +71,7 @@ type Config struct {
 	HTTPAddr        string            // GOBOT_HTTP_ADDR; "" means no HTTP server (gateway mode only)
 	DBPath          string            // GOBOT_DB
 	DatabaseURL     Secret            // GOBOT_DATABASE_URL; "" means the bbolt file DBPath
+	DBPassword      Secret            // PGPASSWORD: the password when DatabaseURL has none (pgx reads it itself; kept to redact it)
 	ShardID         int               // GOBOT_SHARD_ID; 0 when unset
 	ShardCount      int               // GOBOT_SHARD_COUNT; 0 means ask Discord (GET /gateway/bot)
 	GuildID         string            // GOBOT_GUILD_ID; "" means register commands globally
@@ -99,7 +101,8 @@ type raw struct {
 	Mode            string `env:"GOBOT_MODE" envDefault:"gateway" doc:"How interactions arrive: gateway (websocket) or http (interactions endpoint)."`
 	HTTPAddr        string `env:"GOBOT_HTTP_ADDR" docDefault:":8080 in http mode, unset otherwise" doc:"Listen address of the HTTP server (interactions endpoint in http mode, and GET /healthz in both modes)."`
 	DB              string `env:"GOBOT_DB" envDefault:"gobot.db" doc:"Path of the bbolt database file."`
-	DatabaseURL     string `env:"GOBOT_DATABASE_URL" doc:"PostgreSQL URL (postgres://user:password@host:5432/gobot) of a database shared by several gobot workers, used instead of GOBOT_DB. Never logged."`
+	DatabaseURL     string `env:"GOBOT_DATABASE_URL" doc:"PostgreSQL URL (postgres://user:password@host:5432/gobot) of a database shared by several gobot workers, used instead of GOBOT_DB. A password in it must be percent-encoded (@ as %40, / as %2F, ? as %3F, # as %23, % as %25), or left out and set in PGPASSWORD. Never logged."`
+	DBPassword      string `env:"PGPASSWORD" doc:"The PostgreSQL password, when GOBOT_DATABASE_URL holds none: any characters, as they are (libpq's variable, which gobot's PostgreSQL driver reads). Never logged."`
 	ShardID         string `env:"GOBOT_SHARD_ID" docDefault:"0" doc:"Gateway mode: the shard this process runs (0 to GOBOT_SHARD_COUNT-1). Direct messages arrive on shard 0."`
 	ShardCount      string `env:"GOBOT_SHARD_COUNT" docDefault:"Discord's recommendation" doc:"Gateway mode: how many shards there are, one per process; more than 1 needs GOBOT_DATABASE_URL. Unset: asked from Discord (GET /gateway/bot)."`
 	GuildID         string `env:"GOBOT_GUILD_ID" doc:"Register the commands in this server only (instant, for testing) instead of globally."`
@@ -246,16 +249,19 @@ func Parse(environ map[string]string, p Purpose) (*Config, error) {
 
 	c.DBPath = r.DB
 	if r.DatabaseURL != "" {
-		// The URL holds a password: never echo it.
-		// url.Parse's error quotes the URL, password and all: not shown.
-		if u, err := url.Parse(r.DatabaseURL); err != nil {
-			bad("GOBOT_DATABASE_URL", ErrInvalid, "cannot be read as a URL: check its host and port (such as postgres://gobot:password@db:5432/gobot)")
-		} else if u.Scheme != "postgres" && u.Scheme != "postgresql" {
-			bad("GOBOT_DATABASE_URL", ErrInvalid, "not a postgres:// URL (such as postgres://gobot:password@db:5432/gobot)")
-		} else {
+		// The URL holds a password: never echo it (storage's reasons
+		// quote no part of it).
+		var ue *storage.URLError
+		switch err := storage.CheckPostgresURL(r.DatabaseURL); {
+		case errors.As(err, &ue):
+			bad("GOBOT_DATABASE_URL", ErrInvalid, "%s", strings.TrimPrefix(ue.Reason, "is "))
+		case err != nil:
+			bad("GOBOT_DATABASE_URL", ErrInvalid, "cannot be used")
+		default:
 			c.DatabaseURL = Secret(r.DatabaseURL)
 		}
 	}
+	c.DBPassword = Secret(r.DBPassword)
 
 	if r.ShardCount != "" {
 		n, err := strconv.Atoi(r.ShardCount)

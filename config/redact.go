@@ -8,18 +8,22 @@ import (
 	"strings"
 )
 
-// secrets returns the secret values the configuration holds: the token and
-// the passwords in DISCORD_API_URL and GOBOT_DATABASE_URL, when set.
+// secrets returns the secret values the configuration holds: the token,
+// the client secret, PGPASSWORD and the passwords in DISCORD_API_URL and
+// GOBOT_DATABASE_URL (as written and decoded), when set.
 func (c *Config) secrets() []string {
 	var s []string
-	for _, sec := range []Secret{c.Token, c.ClientSecret} {
+	for _, sec := range []Secret{c.Token, c.ClientSecret, c.DBPassword} {
 		if t := sec.Reveal(); t != "" {
 			s = append(s, t)
 		}
 	}
 	for _, raw := range []string{c.APIURL, c.DatabaseURL.Reveal()} {
-		if u, err := url.Parse(raw); err == nil && u.User != nil {
-			if p, ok := u.User.Password(); ok && p != "" {
+		// As written (percent-encoded) and as meant; read by hand, for
+		// a URL of several hosts that url.Parse refuses.
+		if written := writtenPassword(raw); written != "" {
+			s = append(s, written)
+			if p, err := url.PathUnescape(written); err == nil && p != written {
 				s = append(s, p)
 			}
 		}
@@ -105,4 +109,22 @@ func (h *redactHandler) attr(a slog.Attr) slog.Attr {
 		}
 	}
 	return slog.Attr{Key: a.Key, Value: v}
+}
+
+// writtenPassword returns the password of a URL as it is written there
+// (percent-encoded), or "".
+func writtenPassword(raw string) string {
+	_, rest, ok := strings.Cut(raw, "://")
+	if !ok {
+		return ""
+	}
+	if i := strings.IndexAny(rest, "/?#"); i >= 0 {
+		rest = rest[:i]
+	}
+	at := strings.LastIndexByte(rest, '@')
+	if at < 0 {
+		return ""
+	}
+	_, pw, _ := strings.Cut(rest[:at], ":")
+	return pw
 }

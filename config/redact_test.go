@@ -140,3 +140,39 @@ func TestClientSecretNeverPrinted(t *testing.T) {
 		t.Errorf("Parse(a malformed secret) = %v, want an error naming DISCORD_CLIENT_SECRET", err)
 	}
 }
+
+// TestDatabaseURLPasswordReservedCharacters: a password in
+// GOBOT_DATABASE_URL with a character a URL reserves, left as it is, is
+// refused with a line that says what to encode and quotes no piece of it
+// (pgx and net/url would read such a URL differently: pgx printed the
+// password's end as the host it could not find). Encoded, it is accepted,
+// and Redact removes it as written and as meant; so it does PGPASSWORD.
+func TestDatabaseURLPasswordReservedCharacters(t *testing.T) {
+	const reserved = "config: GOBOT_DATABASE_URL: has a character in its user name or password that a URL reserves: " +
+		"percent-encode it (@ as %40, / as %2F, ? as %3F, # as %23, % as %25), or leave the password out of the URL and set PGPASSWORD to it"
+	for _, password := range []string{"Tr0ub@dor&3", "Tr0ub/dor&3", "Tr0ub?dor&3", "Tr0ub#dor&3", "Tr0ub%dor&3", "Tr0ub/4321"} {
+		_, err := Parse(map[string]string{"DISCORD_TOKEN": testToken, "GOBOT_DATABASE_URL": "postgres://gobot:" + password + "@db:5432/gobot?sslmode=disable"}, Run)
+		if err == nil || err.Error() != reserved {
+			t.Errorf("Parse(a password %q as it is) = %v, want\n%s", password, err, reserved)
+			continue
+		}
+		for i := 0; i+3 <= len(password); i++ {
+			if piece := password[i : i+3]; strings.Contains(err.Error(), piece) && !strings.Contains(reserved, piece) {
+				t.Errorf("the refusal of a password %q quotes %q", password, piece)
+			}
+		}
+	}
+	c, err := Parse(map[string]string{"DISCORD_TOKEN": testToken, "GOBOT_DATABASE_URL": "postgres://gobot:Tr0ub%40dor%263@db:5432/gobot?sslmode=disable",
+		"PGPASSWORD": "an0ther/s3cret"}, Run)
+	if err != nil {
+		t.Fatalf("Parse(the password percent-encoded) = %v", err)
+	}
+	if got, want := c.Redact("Tr0ub%40dor%263 Tr0ub@dor&3 an0ther/s3cret"), "[redacted] [redacted] [redacted]"; got != want {
+		t.Errorf("Redact = %q, want %q", got, want)
+	}
+
+	_, err = Parse(map[string]string{"DISCORD_TOKEN": testToken, "GOBOT_DATABASE_URL": "postgres://gobot:hunter2@db:5432/gobot?sslmode=bogus"}, Run)
+	if want := "config: GOBOT_DATABASE_URL: cannot be used: failed to configure TLS (sslmode is invalid)"; err == nil || err.Error() != want {
+		t.Errorf("Parse(sslmode=bogus) = %v, want %s", err, want)
+	}
+}

@@ -51,15 +51,20 @@ type Postgres struct {
 // at once take turns on an advisory lock), and refuses a database whose
 // schema is newer than this build knows (ErrSchemaTooNew). Of opts it uses
 // Logger, Now, StartRatings and Kinds.
+//
+// A URL that CheckPostgresURL refuses is refused with its *URLError before
+// pgx reads it. No error it returns quotes the password.
 func OpenPostgres(ctx context.Context, url string, opts Options) (*Postgres, error) {
+	if err := CheckPostgresURL(url); err != nil {
+		return nil, err
+	}
 	cfg, err := pgxpool.ParseConfig(url)
 	if err != nil {
-		// pgx's parse errors quote the URL, password included.
-		return nil, fmt.Errorf("storage: the database URL is not a PostgreSQL URL (postgres://user:password@host:5432/name): %w", ErrInvalid)
+		return nil, &URLError{Reason: "cannot be used: " + parseReason(err, url)}
 	}
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
-		return nil, fmt.Errorf("storage: connect to PostgreSQL: %w", err)
+		return nil, redactErr(fmt.Errorf("storage: connect to PostgreSQL: %w", err), url)
 	}
 	log := opts.Logger
 	if log == nil {
@@ -72,7 +77,7 @@ func OpenPostgres(ctx context.Context, url string, opts Options) (*Postgres, err
 	p := &Postgres{pool: pool, log: log, clock: clock, starts: opts.StartRatings, kinds: opts.Kinds}
 	if err := p.migrate(ctx); err != nil {
 		pool.Close()
-		return nil, err
+		return nil, redactErr(err, url)
 	}
 	return p, nil
 }

@@ -49,6 +49,9 @@ func migrateDB(ctx context.Context, args []string, stdout, stderr io.Writer) (er
 			}
 		}
 	}()
+	if err := storage.CheckPostgresURL(*to); err != nil {
+		return fmt.Errorf("migrate-db: %s: %w", source, err) // quotes no part of it
+	}
 	if _, err := os.Stat(*db); err != nil {
 		return fmt.Errorf("migrate-db: the bbolt database %s: %w", *db, err)
 	}

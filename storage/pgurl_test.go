@@ -1,0 +1,54 @@
+package storage_test
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/gobot-dev/gobot/storage"
+)
+
+// TestCheckPostgresURL: a URL whose password has a character a URL
+// reserves, left as it is, is refused before pgx reads it (pgx and
+// net/url would split it differently, and pgx's errors quoted the
+// password's end as a host); so are URLs pgx refuses, with pgx's reason;
+// no refusal quotes a piece of the password.
+func TestCheckPostgresURL(t *testing.T) {
+	const reserved = "storage: the database URL has a character in its user name or password that a URL reserves: " +
+		"percent-encode it (@ as %40, / as %2F, ? as %3F, # as %23, % as %25), or leave the password out of the URL and set PGPASSWORD to it"
+	tests := []struct {
+		url, want string // want "" for a URL that is fine
+	}{
+		{"postgres://gobot:s3cret@db:5432/gobot?sslmode=disable", ""},
+		{"postgresql://gobot:Tr0ub%40dor%263@db/gobot", ""},
+		{"postgres://gobot@db/gobot?application_name=me@home", ""},
+		{"postgres://gobot:s3cret@[::1]:5432,db2:5433/gobot", ""},
+		{"postgres://db/gobot", ""},
+		{"postgres://gobot:Tr0ub@dor&3@db:5432/gobot?sslmode=disable", reserved},
+		{"postgres://gobot:Tr0ub/dor&3@db:5432/gobot", reserved},
+		{"postgres://gobot:Tr0ub/4321@db:5432/gobot", reserved},
+		{"postgres://gobot:Tr0ub?dor&3@db:5432/gobot", reserved},
+		{"postgres://gobot:Tr0ub#dor&3@db:5432/gobot", reserved},
+		{"postgres://gobot:Tr0ub%dor&3@db:5432/gobot", reserved},
+		{"postgres://gobot:Tr0ub?4321@db:5432/gobot", reserved},
+		{"mysql://gobot:Tr0ubdor&3@db/gobot", "storage: the database URL is not a postgres:// URL (such as postgres://gobot:password@db:5432/gobot)"},
+		{"postgres://gobot:Tr0ubdor&3@db:port/gobot", "storage: the database URL cannot be read as a URL: check its host and port (such as postgres://gobot:password@db:5432/gobot)"},
+		{"postgres://gobot:Tr0ubdor&3@db:5432/gobot?sslmode=bogus", "storage: the database URL cannot be used: failed to configure TLS (sslmode is invalid)"},
+	}
+	for _, tt := range tests {
+		err := storage.CheckPostgresURL(tt.url)
+		switch {
+		case tt.want == "" && err != nil:
+			t.Errorf("CheckPostgresURL(%s) = %v, want nil", tt.url, err)
+		case tt.want != "" && (err == nil || err.Error() != tt.want || !errors.Is(err, storage.ErrInvalid)):
+			t.Errorf("CheckPostgresURL(%s) = %v, want %s (ErrInvalid)", tt.url, err, tt.want)
+		case err != nil && (strings.Contains(err.Error(), "Tr0ub") || strings.Contains(err.Error(), "dor&3")):
+			t.Errorf("CheckPostgresURL(%s) quotes the password: %v", tt.url, err)
+		}
+	}
+	_, err := storage.OpenPostgres(context.Background(), "postgres://gobot:Tr0ub@dor&3@127.0.0.1:1/gobot", storage.Options{})
+	if err == nil || err.Error() != reserved {
+		t.Errorf("OpenPostgres(a password with @) = %v, want %s", err, reserved)
+	}
+}
