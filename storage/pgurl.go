@@ -169,6 +169,15 @@ func redactErr(err error, raw string) error {
 	return err
 }
 
+// oneLine returns err with its lines joined: pgx writes one line per
+// address it tried.
+func oneLine(err error) error {
+	if msg := strings.ReplaceAll(err.Error(), "\n\t", "; "); msg != err.Error() {
+		return &textError{msg: strings.ReplaceAll(msg, "\n", " "), err: err}
+	}
+	return err
+}
+
 // writtenPassword returns the password of a URL as it is written there
 // (percent-encoded), or "".
 func writtenPassword(raw string) string {

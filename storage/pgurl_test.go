@@ -1,10 +1,15 @@
 package storage_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"log/slog"
+	"net"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/gobot-dev/gobot/storage"
 )
@@ -50,5 +55,83 @@ func TestCheckPostgresURL(t *testing.T) {
 	_, err := storage.OpenPostgres(context.Background(), "postgres://gobot:Tr0ub@dor&3@127.0.0.1:1/gobot", storage.Options{})
 	if err == nil || err.Error() != reserved {
 		t.Errorf("OpenPostgres(a password with @) = %v, want %s", err, reserved)
+	}
+}
+
+// silentServer accepts connections and never answers: PostgreSQL stopped
+// (SIGSTOP) or a firewall that drops what it gets.
+func silentServer(t *testing.T) string {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var conns []net.Conn
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			mu.Lock()
+			conns = append(conns, c)
+			mu.Unlock()
+		}
+	}()
+	t.Cleanup(func() {
+		ln.Close()
+		mu.Lock()
+		defer mu.Unlock()
+		for _, c := range conns {
+			c.Close()
+		}
+	})
+	return ln.Addr().String()
+}
+
+// lockedBuffer is a buffer safe for a logger and the test at once.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// TestOpenPostgresUnresponsive: a server that accepts connections and
+// never answers does not hold OpenPostgres in silence: it logs the server
+// it connects to (host:port, not the password), logs each attempt that
+// timed out and tries again, and when its context ends says which server
+// did not answer.
+func TestOpenPostgresUnresponsive(t *testing.T) {
+	addr := silentServer(t)
+	var log lockedBuffer
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+	defer cancel()
+	_, err := storage.OpenPostgres(ctx, "postgres://gobot:Tr0ub%40dor@"+addr+"/gobot?connect_timeout=1", storage.Options{Logger: slog.New(slog.NewTextHandler(&log, nil))})
+	want := "storage: PostgreSQL at " + addr + " did not answer; gave up after "
+	if err == nil || !strings.HasPrefix(err.Error(), want) || !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("OpenPostgres(a server that never answers) = %v, want %q… (context.DeadlineExceeded)", err, want)
+	}
+	out := log.String()
+	for _, want := range []string{
+		`msg="storage: connecting to PostgreSQL" server=` + addr,
+		`msg="storage: PostgreSQL does not answer; trying again" server=` + addr + " attempt=1",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the log lacks %q:\n%s", want, out)
+		}
+	}
+	if s := out + err.Error(); strings.Contains(s, "Tr0ub") {
+		t.Errorf("the log or the error quotes the password:\n%s", s)
 	}
 }

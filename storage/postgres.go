@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io/fs"
 	"log/slog"
+	"net"
 	"path"
 	"slices"
 	"strconv"
@@ -53,7 +54,12 @@ type Postgres struct {
 // Logger, Now, StartRatings and Kinds.
 //
 // A URL that CheckPostgresURL refuses is refused with its *URLError before
-// pgx reads it. No error it returns quotes the password.
+// pgx reads it. Connecting, OpenPostgres logs the server (host:port, never
+// the password) and tries again while the server does not answer (each
+// attempt bounded by the URL's connect_timeout, DefaultConnectTimeout when
+// it sets none), until ctx ends; a connection refused or a server that
+// answers with an error (a wrong password) is not tried again. No error it
+// returns quotes the password.
 func OpenPostgres(ctx context.Context, url string, opts Options) (*Postgres, error) {
 	if err := CheckPostgresURL(url); err != nil {
 		return nil, err
@@ -61,6 +67,9 @@ func OpenPostgres(ctx context.Context, url string, opts Options) (*Postgres, err
 	cfg, err := pgxpool.ParseConfig(url)
 	if err != nil {
 		return nil, &URLError{Reason: "cannot be used: " + parseReason(err, url)}
+	}
+	if cfg.ConnConfig.ConnectTimeout <= 0 {
+		cfg.ConnConfig.ConnectTimeout = DefaultConnectTimeout
 	}
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
@@ -75,11 +84,80 @@ func OpenPostgres(ctx context.Context, url string, opts Options) (*Postgres, err
 		clock = time.Now
 	}
 	p := &Postgres{pool: pool, log: log, clock: clock, starts: opts.StartRatings, kinds: opts.Kinds}
+	if err := p.connect(ctx, pgServer(cfg)); err != nil {
+		pool.Close()
+		return nil, redactErr(err, url)
+	}
 	if err := p.migrate(ctx); err != nil {
 		pool.Close()
 		return nil, redactErr(err, url)
 	}
 	return p, nil
+}
+
+// DefaultConnectTimeout bounds one attempt to connect to PostgreSQL when
+// the URL sets no connect_timeout: a server that accepts the connection
+// and never answers (stopped, or behind a firewall that drops packets) is
+// tried again, and said so, instead of holding start-up in silence.
+const DefaultConnectTimeout = 10 * time.Second
+
+// pgRetryFirst and pgRetryMax are the pauses between attempts to connect
+// at start-up: the first, doubling up to the most.
+const (
+	pgRetryFirst = 500 * time.Millisecond
+	pgRetryMax   = 5 * time.Second
+)
+
+// pgServer is the server(s) cfg connects to, as host:port, for the log
+// and errors (the URL's user and password are not in it).
+func pgServer(cfg *pgxpool.Config) string {
+	c := cfg.ConnConfig
+	all := []string{net.JoinHostPort(c.Host, strconv.Itoa(int(c.Port)))}
+	for _, f := range c.Fallbacks {
+		if s := net.JoinHostPort(f.Host, strconv.Itoa(int(f.Port))); !slices.Contains(all, s) {
+			all = append(all, s)
+		}
+	}
+	return strings.Join(all, ", ")
+}
+
+// connect waits until the pool has a connection to server, trying again
+// while the server does not answer in time (a connection refused, or an
+// error the server answers with, fails at once), as OpenPostgres says.
+func (p *Postgres) connect(ctx context.Context, server string) error {
+	start := time.Now()
+	p.log.Info("storage: connecting to PostgreSQL", "server", server)
+	pause := pgRetryFirst
+	for attempt := 1; ; attempt++ {
+		err := p.pool.Ping(ctx)
+		if err != nil {
+			err = oneLine(err)
+		}
+		if err == nil {
+			if attempt > 1 {
+				p.log.Info("storage: connected to PostgreSQL", "server", server, "after", time.Since(start).Round(time.Millisecond))
+			}
+			return nil
+		}
+		if ctx.Err() == nil && !pgconn.Timeout(err) {
+			// Refused, or answered with an error (a wrong password):
+			// trying again would not change it.
+			return fmt.Errorf("storage: connect to PostgreSQL at %s: %w", server, err)
+		}
+		if ctx.Err() == nil {
+			p.log.Warn("storage: PostgreSQL does not answer; trying again", "server", server, "attempt", attempt, "err", err)
+			t := time.NewTimer(pause)
+			select {
+			case <-t.C:
+			case <-ctx.Done():
+			}
+			t.Stop()
+			pause = min(2*pause, pgRetryMax)
+		}
+		if ctx.Err() != nil {
+			return fmt.Errorf("storage: PostgreSQL at %s did not answer; gave up after %v (%w): %w", server, time.Since(start).Round(time.Second), ctx.Err(), err)
+		}
+	}
 }
 
 // PostgresSchemaVersion is the newest PostgreSQL schema this build knows:

@@ -2,9 +2,85 @@ package main
 
 import (
 	"context"
+	"net"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 )
+
+// silentPostgres accepts connections and never answers, as PostgreSQL
+// stopped with SIGSTOP does.
+func silentPostgres(t *testing.T) string {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var conns []net.Conn
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			mu.Lock()
+			conns = append(conns, c)
+			mu.Unlock()
+		}
+	}()
+	t.Cleanup(func() {
+		ln.Close()
+		mu.Lock()
+		defer mu.Unlock()
+		for _, c := range conns {
+			c.Close()
+		}
+	})
+	return ln.Addr().String()
+}
+
+// TestStartWhileDatabaseHangs: gobot started on a PostgreSQL that accepts
+// connections and never answers says, after "starting gobot", which
+// server it is connecting to and that it does not answer (never the
+// password), and stopped then (SIGTERM) says which server it gave up on,
+// instead of a bare "context canceled".
+func TestStartWhileDatabaseHangs(t *testing.T) {
+	addr := silentPostgres(t)
+	for k, v := range map[string]string{
+		"DISCORD_TOKEN": leakToken, "GOBOT_MODE": "gateway", "GOBOT_HTTP_ADDR": "", "DISCORD_APP_ID": "1087469857499172832",
+		"GOBOT_DATABASE_URL": "postgres://gobot:Tr0ub%40dor@" + addr + "/gobot?connect_timeout=1", "GOBOT_LOG_LEVEL": "info",
+	} {
+		t.Setenv(k, v)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	_, stderr, done := goRun(ctx)
+	waitLog := func(want string) {
+		t.Helper()
+		for !strings.Contains(stderr.String(), want) {
+			select {
+			case code := <-done:
+				t.Fatalf("gobot exited with %d before logging %q:\n%s", code, want, stderr.String())
+			case <-time.After(20 * time.Millisecond):
+			}
+		}
+	}
+	waitLog(`msg="storage: connecting to PostgreSQL" server=` + addr)
+	waitLog(`msg="storage: PostgreSQL does not answer; trying again" server=` + addr)
+	cancel() // SIGTERM
+	if code := <-done; code != 1 {
+		t.Errorf("gobot stopped while connecting exited with %d, want 1", code)
+	}
+	out := stderr.String()
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if last, want := lines[len(lines)-1], "gobot: storage: PostgreSQL at "+addr+" did not answer; gave up after "; !strings.HasPrefix(last, want) || !strings.Contains(last, "(context canceled)") {
+		t.Errorf("last line = %q, want %q… (context canceled)…\n%s", last, want, out)
+	}
+	if strings.Contains(out, "Tr0ub") {
+		t.Errorf("the output quotes the database password:\n%s", out)
+	}
+}
 
 // TestDatabasePasswordWithReservedCharacters: a database password with
 // '@' (or another character a URL reserves) left as it is in the URL
