@@ -169,6 +169,9 @@ type env struct {
 	// of a bbolt file at dbPath (see newEnvPostgres).
 	pgURL string
 	logs  *logBuffer
+	// wrapDiscord, when set before start (or a restart), wraps the bot's
+	// REST client: a process whose calls stop reaching Discord.
+	wrapDiscord func(commands.Discord) commands.Discord
 
 	gateway bool // interactions arrive as from the gateway, answered by REST callbacks
 
@@ -345,10 +348,14 @@ func (e *env) start() {
 	if e.wrapStore != nil {
 		used = e.wrapStore(scan)
 	}
+	var discord commands.Discord = commands.NewREST(e.d.URL, e.d.Token, nil)
+	if e.wrapDiscord != nil {
+		discord = e.wrapDiscord(discord)
+	}
 	app, err := commands.New(commands.Options{
 		AppID:      e.d.AppID,
 		GuildID:    e.d.GuildID,
-		Discord:    commands.NewREST(e.d.URL, e.d.Token, nil),
+		Discord:    discord,
 		Store:      used,
 		Rooms:      []commands.NewRoom{goroom.New(e.offered(), e.reviewer), draughtsroom.New(nil)},
 		BotWorkers: e.workers,

@@ -436,7 +436,13 @@ const tokenLifetime = 14 * time.Minute
 // answers a channel post with 403), else in the channel if gobot may
 // post there.
 func (a *App) PostBoard(ctx context.Context, g *storage.Game, m *Message) error {
-	sent, err := a.Post(ctx, g, m)
+	return a.postBoard(ctx, g, m, false)
+}
+
+// postBoard is PostBoard; answer says that m may answer the game's last
+// interaction when its answer is still "thinking…" (see post).
+func (a *App) postBoard(ctx context.Context, g *storage.Game, m *Message, answer bool) error {
+	sent, err := a.post(ctx, g, m, answer)
 	if err == nil {
 		if len(m.Files) > 0 { // a board, not a note
 			a.KeepBoardID(ctx, g, sent)
@@ -451,9 +457,24 @@ func (a *App) PostBoard(ctx context.Context, g *storage.Game, m *Message) error 
 // post posts m about g outside any handler, as postBoard says, and returns
 // the message posted.
 func (a *App) Post(ctx context.Context, g *storage.Game, m *Message) (*discordgo.Message, error) {
+	return a.post(ctx, g, m, false)
+}
+
+// post is Post. With answer set (a bot move that no handler answered),
+// when the game's last interaction is still "thinking…" (its handler
+// died with its process: the interaction that owed the move, stored
+// with it), m becomes that interaction's answer instead of a message
+// of its own: the player's command would otherwise stay "thinking…"
+// for ever.
+func (a *App) post(ctx context.Context, g *storage.Game, m *Message, answer bool) (*discordgo.Message, error) {
 	f := g.Delivery.Followup
 	if f != nil && a.Now().Sub(f.At) < tokenLifetime {
 		it := &discordgo.Interaction{ID: f.InteractionID, AppID: f.AppID, Token: f.Token, ChannelID: g.ChannelID}
+		if answer {
+			if sent, ok := a.answerThinking(ctx, it, m); ok {
+				return sent, nil
+			}
+		}
 		sent, err := a.opts.Discord.Followup(ctx, it, m)
 		if err == nil {
 			return sent, nil
@@ -466,13 +487,30 @@ func (a *App) Post(ctx context.Context, g *storage.Game, m *Message) (*discordgo
 	return a.opts.Discord.SendMessage(ctx, g.ChannelID, m)
 }
 
+// answerThinking edits the answer of it into m when that answer is still
+// "thinking…" (Discord's loading flag), and reports whether it did.
+func (a *App) answerThinking(ctx context.Context, it *discordgo.Interaction, m *Message) (*discordgo.Message, bool) {
+	orig, err := a.opts.Discord.Original(ctx, it)
+	if err != nil || orig.Flags&discordgo.MessageFlagsLoading == 0 {
+		return nil, false
+	}
+	sent, err := a.opts.Discord.EditOriginal(ctx, it, m)
+	if err != nil {
+		a.log.Info("answer a command left thinking by its handler failed", "channel", it.ChannelID, "err", err)
+		return nil, false
+	}
+	return sent, true
+}
+
 // postBotMove posts the board after a bot move no handler answered with
-// (see postBoard). When it cannot be posted, the game is marked Unposted
+// (see postBoard), as the answer of the command that owed the move when
+// that is still "thinking…" (see post). When it cannot be posted, the
+// game is marked Unposted
 // and the next move's answer says what the bot played.
 func (a *App) postBotMove(ctx context.Context, g *storage.Game, note string) {
 	m, err := a.StateMessage(ctx, g, a.Now(), note)
 	if err == nil {
-		err = a.PostBoard(ctx, g, m)
+		err = a.postBoard(ctx, g, m, true)
 	}
 	if err == nil {
 		return

@@ -139,6 +139,10 @@ func (m Message) PNG() (Attachment, bool) {
 }
 
 // object is the message as Discord's API returns it.
+// flagLoading is the flag of a deferred answer still "thinking…"
+// (Discord's LOADING).
+const flagLoading = 1 << 7
+
 func (m Message) object(s *Server) map[string]any {
 	atts := make([]any, 0, len(m.Attachments))
 	for _, a := range m.Attachments {
@@ -157,13 +161,17 @@ func (m Message) object(s *Server) map[string]any {
 	for _, e := range m.rawEmbeds {
 		embeds = append(embeds, embedResponse(e))
 	}
+	flags := m.Flags
+	if m.Deferred {
+		flags |= flagLoading
+	}
 	o := map[string]any{
 		"id": m.ID, "channel_id": m.ChannelID, "type": 0, "content": m.Content,
 		"author":      s.botUser(),
 		"attachments": atts, "embeds": embeds, "mentions": []any{}, "mention_roles": []any{},
 		"mention_everyone": false, "pinned": false, "tts": false,
 		"timestamp": m.Created.UTC().Format("2006-01-02T15:04:05.000000+00:00"), "edited_timestamp": nil,
-		"flags": m.Flags, "components": componentsResponse(m.rawComponents, new(int)),
+		"flags": flags, "components": componentsResponse(m.rawComponents, new(int)),
 	}
 	if m.Edits > 0 {
 		o["edited_timestamp"] = m.Created.UTC().Format("2006-01-02T15:04:05.000000+00:00")
