@@ -9,6 +9,7 @@ import (
 	"runtime/debug"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
@@ -106,6 +107,10 @@ type App struct {
 	changes *changes
 
 	outageOnce sync.Once // creditOutage
+	// unreachable says that the store failed a heartbeat or a deadline
+	// read since its last outage credit: the next credit check
+	// (creditAfterOutage) gives the clocks the time it was down.
+	unreachable atomic.Bool
 
 	mu       sync.Mutex
 	closed   bool

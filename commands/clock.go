@@ -452,6 +452,7 @@ func (a *App) runClocks(ctx context.Context) {
 			if ctx.Err() != nil {
 				return
 			}
+			a.unreachable.Store(true)
 			a.log.Warn("clock: next deadline", "err", err)
 			wake = a.opts.After(dueRetry)
 		case next.IsZero():
@@ -461,6 +462,7 @@ func (a *App) runClocks(ctx context.Context) {
 		case !passed.IsZero() && !next.After(passed):
 			wake = a.opts.After(dueRetry)
 		default:
+			a.creditAfterOutage(ctx) // before any loss on time it may excuse
 			a.track(func() { a.HandleDueGames(ctx) })
 			passed = next
 			continue
@@ -471,13 +473,50 @@ func (a *App) runClocks(ctx context.Context) {
 		case <-a.kick:
 		case <-wake:
 		case <-beat:
-			if err := a.deadlines.Heartbeat(ctx, a.Now()); err != nil && ctx.Err() == nil {
-				a.log.Warn("clock: heartbeat", "err", err)
-			}
+			a.heartbeat(ctx)
 			beat = a.opts.After(heartbeatEvery)
 		}
 		passed = time.Time{}
 	}
+}
+
+// heartbeat records that the App is alive, or after the store failed,
+// credits the outage instead (creditAfterOutage), which also records it.
+func (a *App) heartbeat(ctx context.Context) {
+	if a.unreachable.Load() {
+		a.creditAfterOutage(ctx)
+		return
+	}
+	if err := a.deadlines.Heartbeat(ctx, a.Now()); err != nil && ctx.Err() == nil {
+		a.unreachable.Store(true)
+		a.log.Warn("clock: heartbeat", "err", err)
+	}
+}
+
+// creditAfterOutage gives every running clock back the time the store
+// was down while the App ran, once the store answers again: after the
+// store failed a heartbeat or a deadline read, the first heartbeat is a
+// credit of the time since the last heartbeat written (by any process),
+// as at start-up (creditOutage). Of several processes that saw the
+// outage, the first to write the heartbeat credits it; the others find it
+// fresh. It reports whether it credited any game. A process that saw no
+// failure never credits: a clock jumping forward (a test's) is no outage.
+func (a *App) creditAfterOutage(ctx context.Context) bool {
+	if !a.unreachable.Load() {
+		return false
+	}
+	credit, n, err := a.deadlines.CreditOutage(ctx, a.Now(), outageMin)
+	if err != nil {
+		if ctx.Err() == nil {
+			a.log.Warn("clock: credit the outage; the store still fails", "err", err)
+		}
+		return false
+	}
+	a.unreachable.Store(false)
+	if credit > 0 {
+		a.log.Info("clock: database outage credited to running clocks", "outage", credit.String(), "games", n)
+	}
+	return n > 0
 }
 
 // creditOutage, at start-up, gives every running clock back the time the

@@ -6,6 +6,7 @@ package commands_test
 import (
 	"context"
 	"errors"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -14,6 +15,10 @@ import (
 	"github.com/gobot-dev/gobot/commands/discordtest"
 	"github.com/gobot-dev/gobot/storage"
 )
+
+// dueRetryForTests is how long the scheduler waits before it looks
+// again at deadlines it could not read (commands' dueRetry).
+const dueRetryForTests = 30 * time.Second
 
 // errDown is what the store answers while the test's database is down.
 var errDown = errors.New("test: the database does not answer")
@@ -76,6 +81,119 @@ func (o *outage) BotQueuePosition(ctx context.Context, channelID string) (int, e
 		return 0, err
 	}
 	return o.Store.BotQueuePosition(ctx, channelID)
+}
+
+func (o *outage) NextDue(ctx context.Context) (time.Time, error) {
+	if err := o.fail(); err != nil {
+		return time.Time{}, err
+	}
+	return o.Store.NextDue(ctx)
+}
+
+func (o *outage) DueGames(ctx context.Context, now time.Time, limit int) ([]storage.DueGame, error) {
+	if err := o.fail(); err != nil {
+		return nil, err
+	}
+	return o.Store.DueGames(ctx, now, limit)
+}
+
+func (o *outage) Heartbeat(ctx context.Context, now time.Time) error {
+	if err := o.fail(); err != nil {
+		return err
+	}
+	return o.Store.Heartbeat(ctx, now)
+}
+
+func (o *outage) CreditOutage(ctx context.Context, now time.Time, min time.Duration) (time.Duration, int, error) {
+	if err := o.fail(); err != nil {
+		return 0, 0, err
+	}
+	return o.Store.CreditOutage(ctx, now, min)
+}
+
+// lastHeartbeat is the heartbeat the store holds.
+func (e *env) lastHeartbeat() time.Time {
+	e.t.Helper()
+	hb, ok := e.store.(interface {
+		LastHeartbeat(ctx context.Context) (time.Time, error)
+	})
+	if !ok {
+		e.t.Fatalf("the store %T has no LastHeartbeat", e.store)
+	}
+	t, err := hb.LastHeartbeat(context.Background())
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return t
+}
+
+// TestE2EOutageCredited: the database is down for 40 seconds while gobot
+// runs, across Black's deadline. Once it is back, the outage is given back
+// to the clocks (as it is after a restart), so Black does not lose on time
+// and plays on; the game ends on time at the credited deadline.
+func TestE2EOutageCredited(t *testing.T) {
+	onBothStores(t, func(t *testing.T, e *env) { testE2EOutageCredited(t, e, false) })
+}
+
+// TestE2EOutageCreditedByMove: Black's move made after the database is
+// back, before the scheduler looked again, credits the outage first
+// (instead of losing on time) and is refused so that Black sees the new
+// board; played again, it counts.
+func TestE2EOutageCreditedByMove(t *testing.T) {
+	onBothStores(t, func(t *testing.T, e *env) { testE2EOutageCredited(t, e, true) })
+}
+
+func testE2EOutageCredited(t *testing.T, e *env, byMove bool) {
+	o := outageEnv(e)
+	ch, alice, bob := e.d.GuildChannel("general"), e.d.NewUser("alice"), e.d.NewUser("bob")
+	e.challenge(ch, alice, bob, discordtest.Str("clock", "absolute 15s"))
+	start := e.clock.Now()
+	e.clock.Advance(10 * time.Second) // a heartbeat; Black has 5 s left
+	e.d.WaitFor("the heartbeat", func() bool { return e.lastHeartbeat().Equal(start.Add(10 * time.Second)) })
+
+	o.down.Store(true)
+	e.clock.Advance(40 * time.Second) // past Black's deadline
+	e.d.WaitFor("the deadline and the heartbeat to fail", func() bool {
+		log := e.logs.String()
+		return strings.Contains(log, `msg="clock: next deadline"`) &&
+			(strings.Contains(log, `msg="clock: heartbeat"`) || strings.Contains(log, `msg="clock: credit the outage; the store still fails"`))
+	})
+	o.down.Store(false)
+	if byMove {
+		// Black moves before the scheduler looks again: the move is
+		// not lost on time, the outage is credited first.
+		e.said(e.play(ch, alice, "C3"), "gobot could not reach its database for a while, and the clocks have just been given that time back: look at the new board and try again.")
+		if got, want := e.game(ch.ID).Clock.Deadline(), start.Add(55*time.Second); !got.Equal(want) {
+			t.Errorf("deadline after the outage = %v, want %v (the 40 s without a heartbeat given back)", got, want)
+		}
+		if m := e.do(e.play(ch, alice, "C3")); m.Ephemeral {
+			t.Errorf("Black's move after the outage was refused: %q", m.Text())
+		}
+		return
+	}
+	e.clock.Advance(dueRetryForTests) // the scheduler looks again
+	e.d.WaitFor("the outage credit", func() bool { return e.lastHeartbeat().Equal(start.Add(80 * time.Second)) })
+
+	g := e.game(ch.ID)
+	if g == nil {
+		t.Fatalf("the game ended on time while the database was down")
+	}
+	if got, want := g.Clock.Deadline(), start.Add(85*time.Second); !got.Equal(want) {
+		t.Errorf("deadline after the outage = %v, want %v (the 70 s without a heartbeat given back)", got, want)
+	}
+	if m := e.do(e.play(ch, alice, "C3")); m.Ephemeral {
+		t.Errorf("Black's move after the outage was refused: %q", m.Text())
+	}
+	if n := len(e.publicWith(ch.ID, "ran out of time")); n != 0 {
+		t.Errorf("%d announcements of a loss on time", n)
+	}
+	// The credited deadline holds: White, to move, loses at it.
+	id := e.game(ch.ID).ID
+	e.clock.Advance(15 * time.Second)
+	if a := e.archived(ch.ID, id); a.Result != "B+T" {
+		t.Errorf("archived %s, want B+T: White out of time after the outage", a.Result)
+	}
+	_ = bob
 }
 
 // TestE2EOutageAfterMove: the database goes down while the bot thinks

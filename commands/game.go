@@ -196,10 +196,16 @@ func FollowupOf(it *discordgo.Interaction, at time.Time) *storage.Followup {
 // InTime checks that the player to move in g still has time at now. When
 // they have not, the move does not count: the game is lost on time (unless
 // the scheduler, or another process, is ending it already) and the error
-// says so.
+// says so; unless the store was down meanwhile (creditAfterOutage), when
+// the clocks are given that time back first.
 func (a *App) InTime(ctx context.Context, g *storage.Game, now time.Time) error {
 	if !g.Clock.Flagged(now) {
 		return nil
+	}
+	if a.creditAfterOutage(ctx) {
+		// The store was down, and its time has just been given back to
+		// the clocks: g is stale.
+		return UserErr(ErrConflict, "gobot could not reach its database for a while, and the clocks have just been given that time back: look at the new board and try again.")
 	}
 	deadline, loser := g.Clock.Deadline(), g.Clock.ToMove
 	out := g.Player(loser.Game())
