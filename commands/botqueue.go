@@ -562,12 +562,14 @@ func (a *App) queuePosition(ctx context.Context, channelID string) int {
 	return pos
 }
 
+// queuePromise begins every queuedNote.
+const queuePromise = "⏳ The bots are all busy; gobot will move here as soon as one is free"
+
 // queuedNote is the promise made to players whose bot move waits in the
 // queue, with its place in it when known.
 func queuedNote(pos int) string {
-	const promise = "⏳ The bots are all busy; gobot will move here as soon as one is free"
 	if pos > 0 {
-		return fmt.Sprintf("%s (number %d in the queue).", promise, pos)
+		return fmt.Sprintf("%s (number %d in the queue).", queuePromise, pos)
 	}
-	return promise + "."
+	return queuePromise + "."
 }

@@ -375,3 +375,38 @@ func peakRSS() string {
 	}
 	return "unknown"
 }
+
+// TestE2EBotQueueNoticeGoes: the queue notice a waiting player was shown
+// goes when the answer becomes the board with the bot's move (an edit
+// without content left it above the new board).
+func TestE2EBotQueueNoticeGoes(t *testing.T) {
+	t.Parallel()
+	const n = 3
+	e, sl := newSlottedEnv(t, time.Millisecond)
+	games := botQueueStart(t, e, n)
+	order := queueOrder(t, e, n)
+	var last *queueGame
+	for _, g := range games {
+		if g.ch.ID == order[n-1] {
+			last = g
+		}
+	}
+	want := fmt.Sprintf("⏳ The bots are all busy; gobot will move here as soon as one is free (number %d in the queue).", n-1)
+	e.d.WaitFor("the queue notice of the last game", func() bool {
+		m, ok := e.d.Original(last.it)
+		return ok && m.Content == want
+	})
+	close(sl.hold)
+	allMoved(t, e, games, 5*time.Minute)
+	for _, g := range games {
+		var m discordtest.Message
+		e.d.WaitFor("the answer with the bot's move", func() bool {
+			var ok bool
+			m, ok = e.d.Original(g.it)
+			return ok && strings.Contains(m.Text(), "played **A9**")
+		})
+		if m.Content != "" {
+			t.Errorf("the answer with the bot's move still says %q above the board", m.Content)
+		}
+	}
+}

@@ -7,6 +7,7 @@ package commands_test
 import (
 	"context"
 	"errors"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -125,5 +126,52 @@ func TestE2EKilledWhileThinking(t *testing.T) {
 				t.Errorf("the bot's move was also posted as a follow-up: %q", f[0].Text())
 			}
 		})
+	}
+}
+
+// TestE2EKilledWhileQueued: killed while two bot moves are owed against
+// one search slot (one being made, one waiting and its player told its
+// place in the queue): the next process makes both and turns each
+// answer, the thinking one and the one with the queue notice, into the
+// board with the bot's move, with no message of its own.
+func TestE2EKilledWhileQueued(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	sl := newSlotted(e.players, 1, time.Millisecond)
+	var k *killable
+	e.offer, e.workers = sl, 1
+	e.wrapDiscord = func(d commands.Discord) commands.Discord {
+		k = &killable{Discord: d}
+		return k
+	}
+	e.restart()
+	games := botQueueStart(t, e, 2)
+	order := queueOrder(t, e, 2)
+	waiting := games[0]
+	if waiting.ch.ID != order[1] {
+		waiting = games[1]
+	}
+	e.d.WaitFor("the queue notice", func() bool {
+		m, ok := e.d.Original(waiting.it)
+		return ok && m.Content == "⏳ The bots are all busy; gobot will move here as soon as one is free (number 1 in the queue)."
+	})
+	k.dead.Store(true) // kill -9
+	e.stopWithin(time.Second)
+	e.start()
+	close(sl.hold)
+	allMoved(t, e, games, 5*time.Minute)
+	for _, g := range games {
+		var m discordtest.Message
+		e.d.WaitFor("the answer with the bot's move", func() bool {
+			var ok bool
+			m, ok = e.d.Original(g.it)
+			return ok && !m.Deferred && m.Content == "" && len(m.Embeds) > 0
+		})
+		if want := "⚫ gobot (tester) played **A9**."; !strings.Contains(m.Text(), want) {
+			t.Errorf("answer = %q, want the board with %q", m.Text(), want)
+		}
+		if f := e.d.Followups(g.it); len(f) != 0 {
+			t.Errorf("the bot's move was also posted as a follow-up: %q", f[0].Text())
+		}
 	}
 }

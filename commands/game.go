@@ -354,6 +354,7 @@ func (a *App) AnswerGame(ctx context.Context, r *Request, g *storage.Game, note 
 	if err != nil {
 		return err
 	}
+	m.ClearContent = true // the queue notice the wait may have shown
 	return a.ReplyBoard(ctx, r, g, m)
 }
 
@@ -422,6 +423,7 @@ func (a *App) answerBotFailure(ctx context.Context, r *Request, g *storage.Game,
 	if err != nil {
 		return err
 	}
+	m.ClearContent = true // the queue notice the wait may have shown
 	return a.ReplyBoard(ctx, r, stored, m)
 }
 
@@ -494,13 +496,21 @@ func (a *App) post(ctx context.Context, g *storage.Game, m *Message, answer bool
 }
 
 // answerThinking edits the answer of it into m when that answer is still
-// "thinking…" (Discord's loading flag), and reports whether it did.
+// "thinking…" (Discord's loading flag) or only the queue notice its
+// handler showed while it waited (see waitOutcome), and reports whether
+// it did.
 func (a *App) answerThinking(ctx context.Context, it *discordgo.Interaction, m *Message) (*discordgo.Message, bool) {
 	orig, err := a.opts.Discord.Original(ctx, it)
-	if err != nil || orig.Flags&discordgo.MessageFlagsLoading == 0 {
+	if err != nil {
 		return nil, false
 	}
-	sent, err := a.opts.Discord.EditOriginal(ctx, it, m)
+	waiting := len(orig.Embeds) == 0 && len(orig.Attachments) == 0 && strings.HasPrefix(orig.Content, queuePromise)
+	if orig.Flags&discordgo.MessageFlagsLoading == 0 && !waiting {
+		return nil, false
+	}
+	edit := *m
+	edit.ClearContent = true
+	sent, err := a.opts.Discord.EditOriginal(ctx, it, &edit)
 	if err != nil {
 		a.log.Info("answer a command left thinking by its handler failed", "channel", it.ChannelID, "err", err)
 		return nil, false

@@ -71,6 +71,9 @@ type Message struct {
 	AllowedMentions *discordgo.MessageAllowedMentions
 	// ClearComponents sends an empty component list, removing buttons on edit.
 	ClearComponents bool
+	// ClearContent sends an empty content when Content is empty,
+	// removing on edit a text the message had (a queue notice).
+	ClearContent bool
 }
 
 // NoMentions allows no mention to ping anyone.
@@ -92,7 +95,7 @@ type attachment struct {
 
 // wireMessage is how a Message is written in JSON for every endpoint we use.
 type wireMessage struct {
-	Content         string                            `json:"content,omitempty"`
+	Content         *string                           `json:"content,omitempty"`
 	Embeds          []*discordgo.MessageEmbed         `json:"embeds,omitempty"`
 	Components      *[]discordgo.MessageComponent     `json:"components,omitempty"`
 	Attachments     []attachment                      `json:"attachments,omitempty"`
@@ -101,7 +104,10 @@ type wireMessage struct {
 }
 
 func (m *Message) wire() *wireMessage {
-	w := &wireMessage{Content: m.Content, Embeds: m.Embeds, AllowedMentions: m.AllowedMentions}
+	w := &wireMessage{Embeds: m.Embeds, AllowedMentions: m.AllowedMentions}
+	if m.Content != "" || m.ClearContent {
+		w.Content = &m.Content
+	}
 	if len(m.Components) > 0 || m.ClearComponents {
 		c := m.Components
 		if c == nil {
