@@ -464,7 +464,13 @@ func (e *env) game(channelID string) *storage.Game {
 // deferred update the follow-up or edit that comes after.
 func (e *env) do(it *discordtest.Interaction) discordtest.Message {
 	e.t.Helper()
-	r := e.d.Do(it)
+	return e.answerOf(it, e.d.Do(it))
+}
+
+// answerOf is what the user ends up seeing of it, sent and answered r
+// (see do).
+func (e *env) answerOf(it *discordtest.Interaction, r *discordtest.Reply) discordtest.Message {
+	e.t.Helper()
 	switch r.Type {
 	case discordtest.CallbackChannelMessageWithSource, discordtest.CallbackUpdateMessage:
 		return *r.Message

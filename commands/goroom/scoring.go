@@ -418,11 +418,31 @@ func (a *room) scoringButton(ctx context.Context, r *commands.Request) (*storage
 	return g, c, nil
 }
 
+// btnScoreAccept counts a player's Accept of the marking on the board
+// pressed. When another action was applied to the game at the same moment
+// (the other player's Accept, on another worker), the Accept is applied
+// again to the game as it now stands, provided its marking is still the
+// one pressed (the key covers the dead stones and the moves).
 func (a *room) btnScoreAccept(ctx context.Context, r *commands.Request) error {
-	g, c, err := a.scoringButton(ctx, r)
-	if err != nil {
-		return err
+	for tries := 1; ; tries++ {
+		g, c, err := a.scoringButton(ctx, r)
+		if err != nil {
+			return err
+		}
+		err = a.acceptMarking(ctx, r, g, c)
+		if !errors.Is(err, commands.ErrConflict) || tries == acceptTries {
+			return err
+		}
 	}
+}
+
+// acceptTries is how many times an Accept is applied when the game keeps
+// changing under it.
+const acceptTries = 3
+
+// acceptMarking counts c's Accept of g's marking and answers, ending the
+// game when both sides have accepted.
+func (a *room) acceptMarking(ctx context.Context, r *commands.Request, g *storage.Game, c engine.Color) error {
 	if g.Scoring.Accepted[engine.SideOf(c)] {
 		if g.Team() {
 			return commands.UserErr(commands.ErrStale, "Your team has already accepted this marking; waiting for the other team.")

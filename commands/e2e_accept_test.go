@@ -1,0 +1,90 @@
+package commands_test
+
+import (
+	"context"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/gobot-dev/gobot/commands"
+	"github.com/gobot-dev/gobot/commands/discordtest"
+	"github.com/gobot-dev/gobot/storage"
+)
+
+// readHold is the store with the first n reads of the game in one channel
+// held until all n have read: n actions on the game that all read it
+// before any writes it, as on n workers at the same moment.
+type readHold struct {
+	commands.Store
+	channel string
+	n       int
+
+	mu      sync.Mutex
+	read    int
+	release chan struct{}
+}
+
+func (h *readHold) Game(ctx context.Context, channelID string) (*storage.Game, error) {
+	g, err := h.Store.Game(ctx, channelID)
+	if channelID != h.channel {
+		return g, err
+	}
+	h.mu.Lock()
+	h.read++
+	if h.read == h.n {
+		close(h.release)
+	}
+	h.mu.Unlock()
+	select {
+	case <-h.release:
+	case <-ctx.Done():
+	}
+	return g, err
+}
+
+// TestE2EScoringAcceptAtOnce: both players press Accept on the same
+// marking at the same moment (both read the game before either wrote
+// it). Both acceptances count: the game ends by score, and neither player
+// is told that another action was applied first.
+func TestE2EScoringAcceptAtOnce(t *testing.T) { onBothStores(t, testE2EScoringAcceptAtOnce) }
+
+func testE2EScoringAcceptAtOnce(t *testing.T, e *env) {
+	ch, alice, bob := e.guildGame()
+	id := e.game(ch.ID).ID
+	e.do(e.play(ch, alice, "E5"))
+	e.do(e.slash(ch, bob, "pass"))
+	scoring := e.do(e.slash(ch, alice, "pass"))
+	e.wrapStore = func(s commands.Store) commands.Store {
+		return &readHold{Store: s, channel: ch.ID, n: 2, release: make(chan struct{})}
+	}
+	e.restart()
+
+	its := []*discordtest.Interaction{e.click(alice, scoring, "accept"), e.click(bob, scoring, "accept")}
+	replies := make([]*discordtest.Reply, len(its))
+	errs := make([]error, len(its))
+	var wg sync.WaitGroup
+	for i, it := range its {
+		wg.Go(func() { replies[i], errs[i] = e.d.Send(it) })
+	}
+	wg.Wait()
+	agreed := 0
+	for i, r := range replies {
+		if errs[i] != nil {
+			t.Fatalf("Accept %d: %v", i, errs[i])
+		}
+		m := e.answerOf(its[i], r)
+		if m.Ephemeral {
+			t.Errorf("Accept %d was refused: %q", i, m.Text())
+			continue
+		}
+		if strings.Contains(m.Text(), "accepted the marking. Both players agree.") {
+			agreed++
+		}
+	}
+	if agreed == 0 {
+		t.Errorf("no answer says both players agree")
+	}
+	if a := e.archived(ch.ID, id); a.Result != "B+73.5" {
+		t.Errorf("archived %s, want B+73.5: ended by score", a.Result)
+	}
+}
