@@ -465,6 +465,12 @@ func (a *room) acceptMarking(ctx context.Context, r *commands.Request, g *storag
 	if err != nil {
 		return err
 	}
+	if cur, err := a.GameStore().Game(ctx, g.ChannelID); err == nil && (cur.ID != g.ID || cur.Version != g.Version) || errors.Is(err, storage.ErrNotFound) {
+		// Another action was applied while this board was drawn (the
+		// other side's Accept, which ended the game): its board, newer,
+		// must not be replaced by this one.
+		return r.ReplyText(ctx, "✅ You accepted the marking. The game changed at the same moment: the newest board shows it as it stands.", true)
+	}
 	return r.Update(ctx, m)
 }
 
