@@ -111,6 +111,37 @@ func (o *outage) CreditOutage(ctx context.Context, now time.Time, min time.Durat
 	return o.Store.CreditOutage(ctx, now, min)
 }
 
+func (o *outage) Settings(ctx context.Context, guildID string) (*storage.Settings, error) {
+	if err := o.fail(); err != nil {
+		return nil, err
+	}
+	return o.Store.Settings(ctx, guildID)
+}
+
+// TestE2EHelpWhileDatabaseDown: /go help and /draughts help need no game:
+// with the database down they answer with gobot's own defaults and say
+// that the server's settings could not be read (they said that
+// something went wrong).
+func TestE2EHelpWhileDatabaseDown(t *testing.T) {
+	e := newEnv(t)
+	o := outageEnv(e)
+	ch, u := e.d.GuildChannel("general"), e.d.NewUser("alice")
+	o.down.Store(true)
+	const unread = "⚠️ This server's settings could not be read just now, so this help shows gobot's own defaults; the server's admins may have chosen others."
+	m := e.do(e.slash(ch, u, "help"))
+	if !m.Ephemeral || m.Content != unread || len(m.Embeds) == 0 || !strings.Contains(m.Text(), "/go bot") {
+		t.Errorf("/go help with the database down (private %v, %d embeds) =\n%s\nwant %q above the help", m.Ephemeral, len(m.Embeds), m.Text(), unread)
+	}
+	m = e.do(e.d.Command(ch, u, "draughts", discordtest.Sub("help")))
+	if !m.Ephemeral || !strings.HasPrefix(m.Content, unread+"\n") || !strings.Contains(m.Content, "/draughts bot level:") {
+		t.Errorf("/draughts help with the database down (private %v) =\n%s\nwant %q above the help", m.Ephemeral, m.Text(), unread)
+	}
+	o.down.Store(false)
+	if m := e.do(e.slash(ch, u, "help")); m.Content != "" {
+		t.Errorf("/go help with the database up says %q", m.Content)
+	}
+}
+
 // lastHeartbeat is the heartbeat the store holds.
 func (e *env) lastHeartbeat() time.Time {
 	e.t.Helper()

@@ -779,13 +779,14 @@ const draughtsHelp = "**International draughts (10×10) with gobot**\n" +
 	"Draughts has ratings of its own: `/draughts stats` shows them, `/draughts leaderboard` ranks them; `/draughts history` (as `/go history`) lists the games of both."
 
 // cmdDraughtsHelp answers /draughts help, privately, with the bot levels
-// this server's admins offer.
+// this server's admins offer (all, saying so, when they cannot be read).
 func (a *room) cmdDraughtsHelp(ctx context.Context, r *commands.Request) error {
-	st, err := a.Settings(ctx, r.Interaction.GuildID)
-	if err != nil {
-		return err
+	st, read := a.HelpSettings(ctx, r.Interaction.GuildID)
+	text := fmt.Sprintf(draughtsHelp, draughtsHelpLevels(st, a.Levels()))
+	if !read {
+		text = commands.HelpUnread + "\n" + text
 	}
-	return r.ReplyText(ctx, fmt.Sprintf(draughtsHelp, draughtsHelpLevels(st, a.Levels())), true)
+	return r.ReplyText(ctx, text, true)
 }
 
 // draughtsHelpLevels says which levels /draughts bot plays at: all of

@@ -93,10 +93,7 @@ func helpText(levels []commands.Level, challengeTTL, scoringTTL time.Duration, d
 // set them (challenge expiry, clock, board size) and the bot levels they
 // offer.
 func (a *room) cmdHelp(ctx context.Context, r *commands.Request) error {
-	st, err := a.Settings(ctx, r.Interaction.GuildID)
-	if err != nil {
-		return err
-	}
+	st, read := a.HelpSettings(ctx, r.Interaction.GuildID)
 	clk, size := a.DefaultClock(), 19
 	if st.Clock != nil {
 		clk = *st.Clock
@@ -117,7 +114,11 @@ func (a *room) cmdHelp(ctx context.Context, r *commands.Request) error {
 			}
 		}
 	}
-	return r.Reply(ctx, &commands.Message{Embeds: embeds, Ephemeral: true})
+	m := &commands.Message{Embeds: embeds, Ephemeral: true}
+	if !read {
+		m.Content = commands.HelpUnread
+	}
+	return r.Reply(ctx, m)
 }
 
 // rulesDetails is what a ruleset means without its name: "area scoring,
