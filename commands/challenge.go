@@ -461,7 +461,7 @@ func SeedFrom(id string) int64 {
 }
 
 // sweep closes expired challenges (scoring phases end by the clocks'
-// scheduler, runClocks).
+// scheduler, runClocks) and does the rooms' background work (Sweeper).
 func (a *App) Sweep(ctx context.Context) {
 	now := a.Now()
 	expired, err := a.challenges.ExpiredChallenges(ctx, now)
@@ -480,6 +480,18 @@ func (a *App) Sweep(ctx context.Context) {
 	// Damaged records are set aside on the way; scoring phases end by the
 	// clocks' scheduler (runClocks), which reads the deadline index.
 	a.activeGames(ctx, "sweep")
+	for _, rm := range a.rooms.list {
+		if s, ok := rm.(Sweeper); ok {
+			s.SweepRoom(ctx)
+		}
+	}
+}
+
+// Sweeper is a room with background work of its own, which Sweep does
+// with the core's (a review whose worker died, taken over). Its method's
+// name is not Sweep: a room embeds the App, whose Sweep it would promote.
+type Sweeper interface {
+	SweepRoom(ctx context.Context)
 }
 
 // activeGames loads every active game for the background work. Damaged

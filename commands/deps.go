@@ -87,10 +87,15 @@ type Stats interface {
 }
 
 // Reviews is what /go review and /go sgf review:true need: the stored
-// reviews of archived games, opaque to the store.
+// reviews of archived games, opaque to the store, and the leases under
+// which one worker at a time runs a review (one per game, one per user),
+// taken over by another worker when its own dies.
 type Reviews interface {
 	GameReview(ctx context.Context, id string) ([]byte, error)
 	PutGameReview(ctx context.Context, id string, review []byte) error
+	TakeLease(ctx context.Context, key, holder string, d time.Duration, record []byte) (*storage.Lease, error)
+	ReleaseLease(ctx context.Context, key, holder string) error
+	LapsedLeases(ctx context.Context, prefix string, now time.Time) ([]storage.Lease, error)
 }
 
 // Deadlines is what the clocks' scheduler and /go vacation need: the

@@ -111,6 +111,20 @@ func (o *outage) CreditOutage(ctx context.Context, now time.Time, min time.Durat
 	return o.Store.CreditOutage(ctx, now, min)
 }
 
+func (o *outage) TakeLease(ctx context.Context, key, holder string, d time.Duration, record []byte) (*storage.Lease, error) {
+	if err := o.fail(); err != nil {
+		return nil, err
+	}
+	return o.Store.TakeLease(ctx, key, holder, d, record)
+}
+
+func (o *outage) ReleaseLease(ctx context.Context, key, holder string) error {
+	if err := o.fail(); err != nil {
+		return err
+	}
+	return o.Store.ReleaseLease(ctx, key, holder)
+}
+
 func (o *outage) Settings(ctx context.Context, guildID string) (*storage.Settings, error) {
 	if err := o.fail(); err != nil {
 		return nil, err

@@ -64,6 +64,16 @@ func newRequest(it *discordgo.Interaction, d Discord, initial initialFunc) *Requ
 	return r
 }
 
+// DeferredRequest is a Request for it, an interaction received earlier
+// (maybe by another process) whose answer was deferred, privately when
+// ephemeral, and never sent: its replies edit that answer while its token
+// lasts. A process that takes over work a dead one left answers for it so.
+func DeferredRequest(it *discordgo.Interaction, d Discord, ephemeral bool) *Request {
+	r := newRequest(it, d, nil)
+	r.state, r.deferredEphemeral = stateDeferred, ephemeral
+	return r
+}
+
 // Param returns a parameter of the component's custom ID pattern.
 func (r *Request) Param(name string) string { return r.params[name] }
 

@@ -46,8 +46,9 @@ import (
 //	   filled from the active games.
 //
 // Buckets that only add data keep the version: archive_review (the
-// reviews of archived games) is created at start-up when missing, and an
-// older gobot that opens the file ignores it.
+// reviews of archived games) and leases (background work's claims, see
+// TakeLease) are created at start-up when missing, and an older gobot
+// that opens the file ignores them.
 const SchemaVersion = 8
 
 // Bucket names of the current schema. Keys are bytes: IDs as given, times
@@ -74,6 +75,7 @@ var (
 	bucketRatings         = []byte("ratings")              // pool 0 player key -> PlayerRating; sequence: the last RatingSeq
 	bucketRatingsByValue  = []byte("ratings_by_value")     // pool 0 rating key 8 | player key -> RD, volatility, last game
 	bucketRatingHistory   = []byte("rating_history")       // player key 0 pool 0 RatingSeq 8 -> RatingChange
+	bucketLeases          = []byte("leases")               // lease key -> leaseRecord (JSON): background work's claims
 
 	keySchema = []byte("schema")
 
@@ -82,7 +84,7 @@ var (
 		bucketArchive, bucketArchiveSGF, bucketArchivePlayer, bucketArchiveGuild, bucketPlayers, bucketQuarantine,
 		bucketBotQueue, bucketBotQueueChannel, bucketArchiveChan, bucketArchiveReview,
 		bucketGamesByDue, bucketVacations, bucketRatings, bucketRatingsByValue, bucketRatingHistory,
-		bucketSettings, bucketBans, bucketAudit, bucketGamesByGuild,
+		bucketSettings, bucketBans, bucketAudit, bucketGamesByGuild, bucketLeases,
 	}
 )
 

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"math"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
@@ -71,11 +70,51 @@ func (lr *localReviewer) Estimate(ctx context.Context, g *engine.Game, onQueued 
 // progressEvery is how often a running review edits its progress message.
 const progressEvery = 2 * time.Second
 
-// reviews tracks the running reviews: one per user, all cancelled at once
-// when the App shuts down.
+// A review runs under two leases in the store (storage.Lease), so that
+// workers sharing it agree: one on the game, which is reviewed once at a
+// time whoever asks and on whichever worker, and one on the user who
+// asked, who runs one review at a time. The worker renews both while it
+// reviews. When it dies they lapse, and the next sweep on any worker
+// (SweepRoom) takes the game's review over: it reviews the game and answers
+// the command that asked, still "Reviewing…", while its token lasts.
+const (
+	reviewLease      = 30 * time.Second
+	reviewRenewEvery = reviewLease / 3
+	// reviewTokenLife is how long a review's interaction can still be
+	// answered (Discord's 15 minutes, less a margin).
+	reviewTokenLife = 14 * time.Minute
+	// reviewGameLeases begins the keys of the games' review leases.
+	reviewGameLeases = "review/game/"
+)
+
+// reviewUserLease is the key of the lease of user's running review.
+func reviewUserLease(user string) string { return "review/user/" + user }
+
+// reviewJob is the record of a review's leases: the game and the command
+// that asked for it, which a worker taking the review over answers.
+// Token is a credential while it lasts.
+type reviewJob struct {
+	Game        string    `json:"game"`
+	User        string    `json:"user"`
+	Interaction string    `json:"interaction"`
+	App         string    `json:"app"`
+	Token       string    `json:"token"`
+	Channel     string    `json:"channel"`
+	Guild       string    `json:"guild,omitempty"`
+	Private     bool      `json:"private,omitempty"`
+	At          time.Time `json:"at"`
+}
+
+// interaction is the command that asked for the review, as a worker
+// taking it over answers it.
+func (j reviewJob) interaction() *discordgo.Interaction {
+	return &discordgo.Interaction{ID: j.Interaction, AppID: j.App, Token: j.Token, ChannelID: j.Channel, GuildID: j.Guild,
+		Type: discordgo.InteractionApplicationCommand, User: &discordgo.User{ID: j.User}}
+}
+
+// reviews cancels the running reviews at once when the App shuts down.
 type reviews struct {
-	running sync.Map // user ID -> game ID
-	halt    commands.Halt
+	halt commands.Halt
 }
 
 func newReviews() *reviews { return &reviews{} }
@@ -93,7 +132,8 @@ func (rs *reviews) runs(id string) bool {
 // cmdReview reviews a finished game (game:, or the last one finished
 // here): from the archive when it was reviewed before, else with the
 // Reviewer, showing the queue and the progress on the way. A game without
-// moves is refused: there is nothing to judge.
+// moves is refused: there is nothing to judge; so is a second review of
+// the user's, or of the game, while one runs on any worker.
 func (a *room) cmdReview(ctx context.Context, r *commands.Request) error {
 	arc, err := commands.FinishedGameOption(ctx, a.Archives(), r)
 	if err != nil {
@@ -112,15 +152,95 @@ func (a *room) cmdReview(ctx context.Context, r *commands.Request) error {
 	if rv := a.storedReview(ctx, arc.ID); rv != nil {
 		return a.postReview(ctx, r, arc, g, rv)
 	}
-	if other, busy := a.reviewing.running.LoadOrStore(r.User.ID, arc.ID); busy {
-		return commands.UserErr(commands.ErrBotBusy, fmt.Sprintf("You already have a review running (game `%s`): wait for it to finish, then ask again.", other))
-	}
-	defer a.reviewing.running.Delete(r.User.ID)
-	if err := r.Defer(ctx, commands.Elsewhere(arc, r)); err != nil {
+	it := r.Interaction
+	job := reviewJob{Game: arc.ID, User: r.User.ID, Interaction: it.ID, App: it.AppID, Token: it.Token,
+		Channel: it.ChannelID, Guild: it.GuildID, Private: commands.Elsewhere(arc, r), At: a.Now()}
+	holder := "review-" + it.ID
+	keys, err := a.leaseReview(ctx, job, holder)
+	if err != nil {
 		return err
 	}
+	defer a.releaseReview(ctx, keys, holder)
+	if err := r.Defer(ctx, job.Private); err != nil {
+		return err
+	}
+	return a.runReview(ctx, r, arc, g, keys, holder)
+}
+
+// leaseReview takes the leases of job's review, the user's then the
+// game's, for holder, and returns their keys. A review of the user's, or
+// of the game, that another holds (on any worker) is refused, saying so.
+func (a *room) leaseReview(ctx context.Context, job reviewJob, holder string) ([]string, error) {
+	rec, err := json.Marshal(job)
+	if err != nil {
+		return nil, err
+	}
+	userKey, gameKey := reviewUserLease(job.User), reviewGameLeases+job.Game
+	held, err := a.Reviews().TakeLease(ctx, userKey, holder, reviewLease, rec)
+	if errors.Is(err, storage.ErrConflict) {
+		other := "another game"
+		var j reviewJob
+		if held != nil && json.Unmarshal(held.Record, &j) == nil && j.Game != "" {
+			other = "game `" + j.Game + "`"
+		}
+		return nil, commands.UserErr(commands.ErrBotBusy, fmt.Sprintf("You already have a review running (%s): wait for it to finish, then ask again.", other))
+	}
+	if err != nil {
+		return nil, err
+	}
+	if _, err := a.Reviews().TakeLease(ctx, gameKey, holder, reviewLease, rec); err != nil {
+		a.releaseReview(ctx, []string{userKey}, holder)
+		if errors.Is(err, storage.ErrConflict) {
+			return nil, commands.UserErr(commands.ErrBotBusy, fmt.Sprintf("Game `%s` is being reviewed right now, for someone who asked first: once it is done, `/go review game:%s` shows its review at once.", job.Game, job.Game))
+		}
+		return nil, err
+	}
+	return []string{userKey, gameKey}, nil
+}
+
+// releaseReview gives back holder's leases keys, even when ctx has ended.
+func (a *room) releaseReview(ctx context.Context, keys []string, holder string) {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+	defer cancel()
+	for _, k := range keys {
+		if err := a.Reviews().ReleaseLease(ctx, k, holder); err != nil {
+			a.Logger().Warn("could not release a review's lease; it lapses by itself", "lease", k, "err", err)
+		}
+	}
+}
+
+// renewReview renews holder's leases keys every reviewRenewEvery until
+// the returned function is called.
+func (a *room) renewReview(ctx context.Context, keys []string, holder string) (stop func()) {
+	ctx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		t := time.NewTicker(reviewRenewEvery)
+		defer t.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+			}
+			for _, k := range keys {
+				if _, err := a.Reviews().TakeLease(ctx, k, holder, reviewLease, nil); err != nil && ctx.Err() == nil {
+					a.Logger().Warn("could not renew a review's lease", "lease", k, "err", err)
+				}
+			}
+		}
+	}()
+	return func() { cancel(); <-done }
+}
+
+// runReview reviews g, the game of arc, for r (deferred already) under
+// holder's leases keys, which it renews meanwhile, and answers with the
+// review, which it stores.
+func (a *room) runReview(ctx context.Context, r *commands.Request, arc *storage.Archived, g *engine.Game, keys []string, holder string) error {
 	rctx, cancel := a.reviewing.halt.With(ctx)
 	defer cancel()
+	defer a.renewReview(rctx, keys, holder)()
 
 	moves := g.MoveCount()
 	var last time.Time
@@ -154,6 +274,67 @@ func (a *room) cmdReview(ctx context.Context, r *commands.Request) error {
 		a.Logger().Warn("could not store a review; the next request reviews again", "game", arc.ID, "err", err)
 	}
 	return a.postReview(ctx, r, arc, g, rv)
+}
+
+// SweepRoom takes over the reviews whose worker died (their game's lease
+// lapsed): each runs again on this worker and answers the command that
+// asked for it, unless that command can no longer be answered.
+func (a *room) SweepRoom(ctx context.Context) {
+	lapsed, err := a.Reviews().LapsedLeases(ctx, reviewGameLeases, a.Now())
+	if err != nil {
+		if ctx.Err() == nil {
+			a.Logger().Warn("sweep: reviews whose worker stopped", "err", err)
+		}
+		return
+	}
+	for _, l := range lapsed {
+		holder := "review-resumed-" + storage.NewID()
+		if _, err := a.Reviews().TakeLease(ctx, l.Key, holder, reviewLease, nil); err != nil {
+			continue // another worker took it over first
+		}
+		var job reviewJob
+		if err := json.Unmarshal(l.Record, &job); err != nil || job.Game == "" || a.Now().Sub(job.At) >= reviewTokenLife {
+			// Nobody left to answer: the next /go review of the game
+			// starts it afresh.
+			a.releaseReview(ctx, []string{l.Key}, holder)
+			continue
+		}
+		a.Logger().Info("a review whose worker stopped is taken over", "game", job.Game, "worker", l.Holder)
+		go a.resumeReview(job, l.Key, holder)
+	}
+}
+
+// resumeReview runs job, a review whose worker died, under holder's lease
+// key, and answers the command that asked for it.
+func (a *room) resumeReview(job reviewJob, key, holder string) {
+	ctx, cancel := a.reviewing.halt.With(context.Background())
+	defer cancel()
+	defer a.releaseReview(ctx, []string{key}, holder)
+	r := commands.DeferredRequest(job.interaction(), a.Discord(), job.Private)
+	err := func() error {
+		arc, err := a.Archives().ArchivedGame(ctx, job.Game)
+		if err != nil {
+			return err
+		}
+		g, err := archivedEngineGame(arc)
+		if err != nil {
+			return err
+		}
+		if rv := a.storedReview(ctx, arc.ID); rv != nil {
+			return a.postReview(ctx, r, arc, g, rv)
+		}
+		return a.runReview(ctx, r, arc, g, []string{key}, holder)
+	}()
+	if err == nil {
+		return
+	}
+	a.Logger().Warn("a review taken over failed", "game", job.Game, "err", err)
+	msg, _ := commands.ErrorMessage(err)
+	ctx, cancel = context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+	defer cancel()
+	if err := r.Reply(ctx, &commands.Message{Content: msg, AllowedMentions: commands.NoMentions()}); err != nil {
+		a.Logger().Warn("could not answer a review taken over", "game", job.Game, "err", err)
+	}
 }
 
 // progressText is the progress message of a review: "Reviewing move 84 of
@@ -590,3 +771,6 @@ func (a *room) reviewedRecord(ctx context.Context, arc *storage.Archived) ([]byt
 	}
 	return data, fmt.Sprintf("Record of %s with its review, %d×%d, %s (SGF: the win rate on every move, the mistakes with the preferred lines as variations).", commands.ArchivedTitle(arc), arc.Size, arc.Size, arc.Result), nil
 }
+
+// A room takes over the reviews of dead workers in the App's sweep.
+var _ commands.Sweeper = (*room)(nil)

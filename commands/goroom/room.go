@@ -48,7 +48,8 @@ type room struct {
 	*commands.App
 	players  Players
 	reviewer Reviewer
-	// reviewing are the reviews running, one per user.
+	// reviewing cancels the reviews running here at shutdown (their
+	// leases, in the store, say who runs which: review.go).
 	reviewing *reviews
 }
 
