@@ -119,16 +119,6 @@ type reviews struct {
 
 func newReviews() *reviews { return &reviews{} }
 
-// runs reports whether a review of game id is running, for any user.
-func (rs *reviews) runs(id string) bool {
-	found := false
-	rs.running.Range(func(_, game any) bool {
-		found = game == id
-		return !found
-	})
-	return found
-}
-
 // cmdReview reviews a finished game (game:, or the last one finished
 // here): from the archive when it was reviewed before, else with the
 // Reviewer, showing the queue and the progress on the way. A game without
@@ -165,6 +155,24 @@ func (a *room) cmdReview(ctx context.Context, r *commands.Request) error {
 		return err
 	}
 	return a.runReview(ctx, r, arc, g, keys, holder)
+}
+
+// reviewRuns reports whether a review of game id is running on any worker:
+// whether its game lease is held. (LapsedLeases at the end of time lists
+// every lease of the key, held or not.)
+func (a *room) reviewRuns(ctx context.Context, id string) bool {
+	key := reviewGameLeases + id
+	ls, err := a.Reviews().LapsedLeases(ctx, key, time.Date(9999, 1, 1, 0, 0, 0, 0, time.UTC))
+	if err != nil {
+		return false
+	}
+	now := a.Now()
+	for _, l := range ls {
+		if l.Key == key && now.Before(l.Until) {
+			return true
+		}
+	}
+	return false
 }
 
 // leaseReview takes the leases of job's review, the user's then the
@@ -759,7 +767,7 @@ func (a *room) reviewedRecord(ctx context.Context, arc *storage.Archived) ([]byt
 	if rv == nil && arc.Moves == 0 {
 		return nil, "", commands.UserErr(commands.ErrBadOption, fmt.Sprintf("Game `%s` has no moves, so there is no review to write into its record.", arc.ID))
 	}
-	if rv == nil && a.reviewing.runs(arc.ID) {
+	if rv == nil && a.reviewRuns(ctx, arc.ID) {
 		return nil, "", commands.UserErr(commands.ErrBadOption, fmt.Sprintf("Game `%s` is being reviewed now: the review will be ready soon, then ask again.", arc.ID))
 	}
 	if rv == nil {
