@@ -6,6 +6,8 @@ import (
 	"log/slog"
 	"net/url"
 	"strings"
+
+	"github.com/gobot-dev/gobot/storage"
 )
 
 // secrets returns the secret values the configuration holds: the token,
@@ -21,7 +23,7 @@ func (c *Config) secrets() []string {
 	for _, raw := range []string{c.APIURL, c.DatabaseURL.Reveal()} {
 		// As written (percent-encoded) and as meant; read by hand, for
 		// a URL of several hosts that url.Parse refuses.
-		if written := writtenPassword(raw); written != "" {
+		if written := storage.WrittenPassword(raw); written != "" {
 			s = append(s, written)
 			if p, err := url.PathUnescape(written); err == nil && p != written {
 				s = append(s, p)
@@ -109,22 +111,4 @@ func (h *redactHandler) attr(a slog.Attr) slog.Attr {
 		}
 	}
 	return slog.Attr{Key: a.Key, Value: v}
-}
-
-// writtenPassword returns the password of a URL as it is written there
-// (percent-encoded), or "".
-func writtenPassword(raw string) string {
-	_, rest, ok := strings.Cut(raw, "://")
-	if !ok {
-		return ""
-	}
-	if i := strings.IndexAny(rest, "/?#"); i >= 0 {
-		rest = rest[:i]
-	}
-	at := strings.LastIndexByte(rest, '@')
-	if at < 0 {
-		return ""
-	}
-	_, pw, _ := strings.Cut(rest[:at], ":")
-	return pw
 }

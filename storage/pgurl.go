@@ -128,7 +128,7 @@ func parseReason(err error, raw string) string {
 // passwordOf returns the password of raw, as written and decoded, when it
 // has one.
 func passwordOf(raw string) []string {
-	written := writtenPassword(raw)
+	written := WrittenPassword(raw)
 	if written == "" {
 		return nil
 	}
@@ -178,9 +178,9 @@ func oneLine(err error) error {
 	return err
 }
 
-// writtenPassword returns the password of a URL as it is written there
+// WrittenPassword returns the password of a URL as it is written there
 // (percent-encoded), or "".
-func writtenPassword(raw string) string {
+func WrittenPassword(raw string) string {
 	_, rest, ok := strings.Cut(raw, "://")
 	if !ok {
 		return ""
