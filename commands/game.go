@@ -209,8 +209,18 @@ func (a *App) InTime(ctx context.Context, g *storage.Game, now time.Time) error 
 	}
 	deadline, loser := g.Clock.Deadline(), g.Clock.ToMove
 	out := g.Player(loser.Game())
-	if err := a.timeUp(ctx, g); err != nil && !errors.Is(err, ErrConflict) {
-		return err
+	if err := a.timeUp(ctx, g); err != nil {
+		if !errors.Is(err, ErrConflict) {
+			return err
+		}
+		// Another change was stored first: the scheduler ending the game
+		// on time, or the clocks given back an outage's time (by another
+		// worker, or this one's heartbeat), when the move may count.
+		if cur, err := a.LoadGame(ctx, g.ChannelID); err == nil && cur.ID == g.ID && !cur.Clock.Flagged(now) {
+			if _, over := cur.State.Result(); !over {
+				return UserErr(ErrConflict, "The clocks of this game changed while your move was on its way (gobot gave back time it could not reach its database): look at the new board and try again.")
+			}
+		}
 	}
 	if _, over := g.State.Result(); !over && g.TeamClock == storage.TeamClockCasual {
 		return UserErr(ErrNotYourTurn, fmt.Sprintf("⌛ Too late: %s's time ran out <t:%d:R>, so they are out of this game; %s plays on for %s.",
