@@ -41,10 +41,11 @@ func checkLease(key, holder string, d time.Duration) error {
 }
 
 // TakeLease takes the lease key for holder until now+d with record: when
-// nobody holds it, when its holder's time ran out, or when holder holds it
-// already (a renewal; a nil record keeps the one it has). It returns the
-// lease as it was before (nil when there was none). While another holds
-// it, it changes nothing and fails with ErrConflict, returning that lease.
+// nobody holds it, when its holder's time ran out (a takeover), or when
+// holder holds it already (a renewal); a nil record keeps the one it
+// has. It returns the lease as it was before (nil when there was none).
+// While another holds it, it changes nothing and fails with ErrConflict,
+// returning that lease.
 func (s *Store) TakeLease(ctx context.Context, key, holder string, d time.Duration, record []byte) (*Lease, error) {
 	if err := checkLease(key, holder, d); err != nil {
 		return nil, err
@@ -64,7 +65,7 @@ func (s *Store) TakeLease(ctx context.Context, key, holder string, d time.Durati
 			return fmt.Errorf("storage: lease %s is held by %s: %w", key, old.Holder, ErrConflict)
 		}
 		rec := leaseRecord{Holder: holder, Until: now.Add(d), Record: record}
-		if record == nil && old != nil && old.Holder == holder {
+		if record == nil && old != nil {
 			rec.Record = old.Record
 		}
 		v, err := json.Marshal(rec)

@@ -53,6 +53,16 @@ func TestLeases(t *testing.T) {
 		if err != nil || old == nil || old.Holder != "w1" || string(old.Record) != `{"user":"1"}` {
 			t.Fatalf("taking a lapsed lease over = %+v, %v; want the lapsed lease", old, err)
 		}
+		// The takeover with no record of its own keeps the job's record,
+		// so that a later takeover still finds it.
+		*now = now.Add(31 * time.Second)
+		l, err = s.LapsedLeases(ctx, "review/game/", *now)
+		if err != nil || len(l) != 1 || l[0].Holder != "w2" || string(l[0].Record) != `{"user":"1"}` {
+			t.Fatalf("LapsedLeases after a takeover = %+v, %v; want g1's held by w2 with its record", l, err)
+		}
+		if _, err := s.TakeLease(ctx, "review/game/g1", "w2", 30*time.Second, nil); err != nil {
+			t.Fatal(err)
+		}
 		if err := s.ReleaseLease(ctx, "review/game/g1", "w1"); err != nil {
 			t.Fatal(err)
 		}
