@@ -287,6 +287,11 @@ func (a *App) spawn(fn func(ctx context.Context)) bool {
 	return true
 }
 
+// Spawn is spawn for the rooms: fn runs in a new goroutine as in-flight
+// work that Shutdown waits for; nothing runs, and it reports false, once
+// the App is shutting down.
+func (a *App) Spawn(fn func(ctx context.Context)) bool { return a.spawn(fn) }
+
 // Shutdown stops taking new work and waits for in-flight interactions and
 // bot moves to finish, or for ctx to end, when it cancels them and waits for
 // them to return. Game reviews in progress are cancelled at once. Owed bot

@@ -308,16 +308,26 @@ func (a *room) SweepRoom(ctx context.Context) {
 			continue
 		}
 		a.Logger().Info("a review whose worker stopped is taken over", "game", job.Game, "worker", l.Holder)
-		go a.resumeReview(job, l.Key, holder)
+		key := l.Key
+		if !a.Spawn(func(ctx context.Context) { a.resumeReview(ctx, job, key, holder) }) {
+			return // shutting down: the lease lapses, and another worker takes it
+		}
 	}
 }
 
 // resumeReview runs job, a review whose worker died, under holder's lease
 // key, and answers the command that asked for it.
-func (a *room) resumeReview(job reviewJob, key, holder string) {
-	ctx, cancel := a.reviewing.halt.With(context.Background())
+// A review stopped by a shutdown keeps its lease, which lapses, so that
+// another worker (or this one once restarted) takes it over again.
+func (a *room) resumeReview(ctx context.Context, job reviewJob, key, holder string) {
+	ctx, cancel := a.reviewing.halt.With(ctx)
 	defer cancel()
-	defer a.releaseReview(ctx, []string{key}, holder)
+	run := ctx // ctx is reused below for the answer
+	defer func() {
+		if run.Err() == nil {
+			a.releaseReview(run, []string{key}, holder)
+		}
+	}()
 	r := commands.DeferredRequest(job.interaction(), a.Discord(), job.Private)
 	err := func() error {
 		arc, err := a.Archives().ArchivedGame(ctx, job.Game)
@@ -333,7 +343,7 @@ func (a *room) resumeReview(job reviewJob, key, holder string) {
 		}
 		return a.runReview(ctx, r, arc, g, []string{key}, holder)
 	}()
-	if err == nil {
+	if err == nil || ctx.Err() != nil {
 		return
 	}
 	a.Logger().Warn("a review taken over failed", "game", job.Game, "err", err)
