@@ -5,13 +5,13 @@ import (
 	"context"
 	"errors"
 	"log/slog"
-	"net"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/gobot-dev/gobot/storage"
+	"github.com/gobot-dev/gobot/storage/pgtest"
 )
 
 // TestCheckPostgresURL: a URL whose password has a character a URL
@@ -58,37 +58,6 @@ func TestCheckPostgresURL(t *testing.T) {
 	}
 }
 
-// silentServer accepts connections and never answers: PostgreSQL stopped
-// (SIGSTOP) or a firewall that drops what it gets.
-func silentServer(t *testing.T) string {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var mu sync.Mutex
-	var conns []net.Conn
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			mu.Lock()
-			conns = append(conns, c)
-			mu.Unlock()
-		}
-	}()
-	t.Cleanup(func() {
-		ln.Close()
-		mu.Lock()
-		defer mu.Unlock()
-		for _, c := range conns {
-			c.Close()
-		}
-	})
-	return ln.Addr().String()
-}
-
 // lockedBuffer is a buffer safe for a logger and the test at once.
 type lockedBuffer struct {
 	mu sync.Mutex
@@ -113,7 +82,7 @@ func (l *lockedBuffer) String() string {
 // timed out and tries again, and when its context ends says which server
 // did not answer.
 func TestOpenPostgresUnresponsive(t *testing.T) {
-	addr := silentServer(t)
+	addr := pgtest.Silent(t)
 	var log lockedBuffer
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 	defer cancel()

@@ -2,43 +2,12 @@ package main
 
 import (
 	"context"
-	"net"
 	"strings"
-	"sync"
 	"testing"
 	"time"
-)
 
-// silentPostgres accepts connections and never answers, as PostgreSQL
-// stopped with SIGSTOP does.
-func silentPostgres(t *testing.T) string {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var mu sync.Mutex
-	var conns []net.Conn
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			mu.Lock()
-			conns = append(conns, c)
-			mu.Unlock()
-		}
-	}()
-	t.Cleanup(func() {
-		ln.Close()
-		mu.Lock()
-		defer mu.Unlock()
-		for _, c := range conns {
-			c.Close()
-		}
-	})
-	return ln.Addr().String()
-}
+	"github.com/gobot-dev/gobot/storage/pgtest"
+)
 
 // TestStartWhileDatabaseHangs: gobot started on a PostgreSQL that accepts
 // connections and never answers says, after "starting gobot", which
@@ -46,7 +15,7 @@ func silentPostgres(t *testing.T) string {
 // password), and stopped then (SIGTERM) says which server it gave up on,
 // instead of a bare "context canceled".
 func TestStartWhileDatabaseHangs(t *testing.T) {
-	addr := silentPostgres(t)
+	addr := pgtest.Silent(t)
 	for k, v := range map[string]string{
 		"DISCORD_TOKEN": leakToken, "GOBOT_MODE": "gateway", "GOBOT_HTTP_ADDR": "", "DISCORD_APP_ID": "1087469857499172832",
 		"GOBOT_DATABASE_URL": "postgres://gobot:Tr0ub%40dor@" + addr + "/gobot?connect_timeout=1", "GOBOT_LOG_LEVEL": "info",
