@@ -150,6 +150,18 @@ func scoringCases() []scoringCase {
 			result: "B+1.5",
 		},
 		{
+			// Black's B9 C9 B8 connect at D9 (White there is captured at
+			// E9): alive, though the playouts gave them to White once
+			// (W+31.5). Black 14 stones and 31 points, White 23 and 12,
+			// A9 neutral.
+			name: "9x9 connection under a throw-in", size: 9,
+			moves: interleave(
+				[]string{"D3", "E3", "F3", "G3", "H3", "J3", "D4", "D5", "D6", "D7", "D8", "B9", "C9", "B8"},
+				[]string{"A2", "B2", "C2", "D2", "E2", "F2", "G2", "H2", "J2", "A3", "B3", "C3", "A4", "C4",
+					"A5", "B5", "C5", "A6", "C6", "B7", "C7", "A8", "C8"}),
+			result: "B+2.5",
+		},
+		{
 			// 19×19: Black walls off rows 1–4 (wall on row 4), White holds
 			// the rest (wall on row 5). Dead white D2, K2 and Q2 below; up
 			// in White's area two small white boxes each hold dead black

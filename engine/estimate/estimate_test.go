@@ -176,6 +176,20 @@ func TestEstimateDeadDiagrams(t *testing.T) {
 			. . . . . . . . . X O . . . . . . . .
 			. . . . . . . . . X O . . . . . . . .
 			. . . . . . . . . X O . . . . . . . .`, 0, ""},
+		// B9 C9 B8 connect at D9: White there is in atari and captured
+		// at E9. The playouts gave them away (W+31.5 where GNU Go and
+		// the count with them alive say B+2.5); the same shape is in
+		// professional records (T-08-5's top edge, Hon-60-4, M-63-2).
+		{"connection under a throw-in", `
+			. X X . . . . . .
+			O X O X . . . . .
+			. O O X . . . . .
+			O . O X . . . . .
+			O O O X . . . . .
+			O . O X . . . . .
+			O O O X X X X X X
+			O O O O O O O O O
+			. . . . . . . . .`, 0, ""},
 		{"capturable stone in an eye", `
 			. . . . . . . . .
 			. . . . . . . . .
