@@ -839,6 +839,41 @@ func TestServeGenMoveTarget(t *testing.T) {
 	}
 }
 
+// TestServeGenMoveLate: a search that ran past its limit (a machine too
+// loaded to stop it on time) cuts the next moves' budgets by its overrun,
+// half of it less at each move that keeps to its limit.
+func TestServeGenMoveLate(t *testing.T) {
+	const ms = time.Millisecond
+	type call struct{ target, until time.Duration }
+	var calls []call
+	opts := ServerOptions{
+		GenMove: func(ctx context.Context, g *engine.Game, c engine.Color, target time.Duration) (engine.Move, error) {
+			d, ok := ctx.Deadline()
+			if !ok {
+				return engine.Move{}, errors.New("no deadline")
+			}
+			calls = append(calls, call{target, time.Until(d)})
+			if len(calls) == 1 {
+				time.Sleep(time.Until(d) + 400*ms) // 400 ms late at least
+			}
+			return engine.PassMove(c), nil
+		},
+	}
+	got := serveRun(t, opts, "boardsize 9\ntime_settings 0 2 1\ngenmove b\ngenmove w\ngenmove b\n")
+	if len(got) != 5 || len(calls) != 3 {
+		t.Fatalf("responses = %q, %d calls", got, len(calls))
+	}
+	if c := calls[0]; c.target != 1750*ms {
+		t.Errorf("first move: target %v, want the period's 1.75 s", c.target)
+	}
+	if c := calls[1]; c.target > 1350*ms || c.until > 1350*ms {
+		t.Errorf("after a move 400 ms late: target %v, deadline in %v; want both 1.35 s at most", c.target, c.until)
+	}
+	if c := calls[2]; c.target > 1550*ms || c.target < calls[1].target {
+		t.Errorf("a move later: target %v, want at most 1.55 s (half the overrun kept) and no less than %v", c.target, calls[1].target)
+	}
+}
+
 // TestServeGenmoveOtherColour: genmove for the colour not to move asks the
 // bot about the position alone, that colour to play: the pass the server
 // puts in for the other player is not shown to the bot as an opponent's
