@@ -17,6 +17,7 @@ import (
 
 	"github.com/gobot-dev/gobot/engine"
 	"github.com/gobot-dev/gobot/engine/estimate"
+	"github.com/gobot-dev/gobot/engine/playout"
 )
 
 // ServerOptions configures Serve. The zero value plays random moves under
@@ -61,7 +62,7 @@ var commandNames = []string{
 	"boardsize", "clear_board", "komi", "play", "genmove", "reg_genmove", "undo",
 	"showboard", "final_score", "final_status_list", "list_stones", "is_legal", "captures",
 	"loadsgf", "printsgf", "fixed_handicap", "place_free_handicap", "set_free_handicap",
-	"time_settings", "kgs-time_settings", "time_left",
+	"time_settings", "kgs-time_settings", "time_left", "kgs-genmove_cleanup",
 }
 
 // server is the state of one GTP session.
@@ -381,10 +382,13 @@ func (s *server) commandTable() map[string]func(ctx context.Context, args []stri
 		"komi":          func(_ context.Context, args []string) (string, error) { return "", s.setKomi(args) },
 		"play":          func(_ context.Context, args []string) (string, error) { return "", s.play(args) },
 		"genmove": func(ctx context.Context, args []string) (string, error) {
-			return s.genmove(ctx, args, true)
+			return s.genmove(ctx, args, true, false)
 		},
 		"reg_genmove": func(ctx context.Context, args []string) (string, error) {
-			return s.genmove(ctx, args, false)
+			return s.genmove(ctx, args, false, false)
+		},
+		"kgs-genmove_cleanup": func(ctx context.Context, args []string) (string, error) {
+			return s.genmove(ctx, args, true, true)
 		},
 		"undo":              none(s.undo),
 		"showboard":         none(s.showboard),
@@ -550,7 +554,14 @@ func (s *server) play(args []string) error {
 	return nil
 }
 
-func (s *server) genmove(ctx context.Context, args []string, play bool) (string, error) {
+// genmove answers genmove (play true) and reg_genmove (play false), and
+// with cleanup kgs-genmove_cleanup: KGS's cleanup phase, after the players
+// disagreed about the dead stones, where the engine must capture the
+// opponent's dead stones before it passes. The bot passes when passing
+// wins as the game would be scored; in cleanup a pass is replaced, while
+// the estimate finds dead stones of the opponent's, by a move on a
+// liberty of one of them (see cleanupMove).
+func (s *server) genmove(ctx context.Context, args []string, play, cleanup bool) (string, error) {
 	c, err := colorArg(args, 1)
 	if err != nil {
 		return "", err
@@ -625,6 +636,11 @@ func (s *server) genmove(ctx context.Context, args []string, play bool) (string,
 	} else {
 		m = randomMove(g, c, s.rng)
 	}
+	if cleanup && m.Kind == engine.Pass {
+		if p, ok := s.cleanupMove(ctx, g, c); ok {
+			m = engine.PlaceAt(c, p)
+		}
+	}
 	if m.Kind == engine.Resign {
 		return "resign", nil
 	}
@@ -639,6 +655,45 @@ func (s *server) genmove(ctx context.Context, args []string, play bool) (string,
 		return "", failure(fmt.Sprintf("genmove chose %v, which is illegal: %v", m, err))
 	}
 	return m.String(), nil
+}
+
+// cleanupMove returns a move for c in g that helps capture a dead stone
+// of the opponent's (as the estimate, DeadStones, finds them): a liberty
+// of the dead chain with the fewest liberties where c's stone is legal and
+// not itself in atari. It reports false when there is none.
+func (s *server) cleanupMove(ctx context.Context, g *engine.Game, c engine.Color) (engine.Point, bool) {
+	var dead []engine.Point
+	if s.opts.DeadStones != nil {
+		dead = s.opts.DeadStones(ctx, g.Clone())
+	} else {
+		dead = estimate.Dead(ctx, g, estimate.Options{}).Dead
+	}
+	b := g.Board()
+	best, bestLibs := engine.Point{}, 0
+	var libs []int
+	seen := map[int]bool{}
+	for _, p := range dead {
+		v := b.Vertex(p)
+		if h := b.Chain(v); b.ColorAt(v) != c.Opponent() || seen[h] {
+			continue
+		}
+		seen[b.Chain(v)] = true
+		libs = b.LibertyList(libs[:0], v, engine.MaxArea)
+		for _, l := range libs {
+			q := b.Point(l)
+			if g.Check(engine.PlaceAt(c, q)) != nil {
+				continue
+			}
+			if self, _ := playout.SelfAtari(b, l, c); self {
+				continue
+			}
+			if bestLibs == 0 || len(libs) < bestLibs {
+				best, bestLibs = q, len(libs)
+			}
+			break
+		}
+	}
+	return best, bestLibs > 0
 }
 
 // positionOf is g's position as a new game, c to play, its stones set up

@@ -902,3 +902,38 @@ func TestServeGenmoveOtherColour(t *testing.T) {
 		t.Errorf("the bot was asked about %q, want %q", seen, want)
 	}
 }
+
+// TestServeGenMoveCleanup: in KGS's cleanup phase the bot does not pass
+// while the opponent's dead stones are on the board: it plays on their
+// liberties until they are captured, and only then passes, where genmove
+// passes at once.
+func TestServeGenMoveCleanup(t *testing.T) {
+	opts := ServerOptions{GenMove: func(ctx context.Context, g *engine.Game, c engine.Color, _ time.Duration) (engine.Move, error) {
+		return engine.PassMove(c), nil
+	}}
+	setup := "boardsize 9\n"
+	for _, col := range "ABCDEFGHJ" {
+		setup += "play b " + string(col) + "5\n"
+	}
+	setup += "play w E2\n"
+	got := serveRun(t, opts, setup+"genmove b\n")
+	if last := got[len(got)-1]; last != "= pass" {
+		t.Fatalf("genmove = %q, want a pass", last)
+	}
+	got = serveRun(t, opts, setup+"kgs-genmove_cleanup b\nplay w pass\nkgs-genmove_cleanup b\nplay w pass\nkgs-genmove_cleanup b\nplay w pass\nkgs-genmove_cleanup b\nplay w pass\nkgs-genmove_cleanup b\nlist_stones white\n")
+	var moves []string
+	for i := len(got) - 10; i < len(got)-1; i += 2 {
+		moves = append(moves, strings.TrimSpace(strings.TrimPrefix(got[i], "=")))
+	}
+	stones := strings.TrimSpace(strings.TrimPrefix(got[len(got)-1], "="))
+	// E2 has four liberties: three black stones atari it, the fourth
+	// captures, and then there is nothing left to clean up.
+	if len(moves) != 5 || moves[3] == "pass" || moves[4] != "pass" || stones != "" {
+		t.Fatalf("cleanup moves = %q, white stones %q; want four moves around E2 (the last capturing), a pass, and no white stone left", moves, stones)
+	}
+	for _, m := range moves[:4] {
+		if m != "E1" && m != "D2" && m != "F2" && m != "E3" {
+			t.Errorf("cleanup played %s, not a liberty of E2", m)
+		}
+	}
+}
