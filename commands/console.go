@@ -78,6 +78,7 @@ func RunConsole(ctx context.Context, co ConsoleOptions) error {
 	if err := cd.loadState(); err != nil {
 		return err
 	}
+	cd.msgs = lastSaved(co.BoardDir)
 	opts := co.Options
 	opts.AppID, opts.Discord, opts.Store = consoleAppID, cd, co.Store
 	bot, err := New(opts)
@@ -127,6 +128,9 @@ func RunConsole(ctx context.Context, co ConsoleOptions) error {
 			continue
 		case line == "/quit" || line == "/exit":
 			return nil
+		case line == "/as":
+			cd.printf("Say who you are now: /as NAME (you are %s).\n", user.Username)
+			continue
 		case strings.HasPrefix(line, "/as "):
 			user = cd.user(strings.TrimSpace(strings.TrimPrefix(line, "/as ")))
 			cd.printf("You are now %s.\n", user.Username)
@@ -139,6 +143,24 @@ func RunConsole(ctx context.Context, co ConsoleOptions) error {
 		}
 		bot.Handle(ctx, it)
 	}
+}
+
+// lastSaved returns the highest number that starts a file name in dir
+// ("012-…"), 0 when there is none, so that a new session's files follow
+// those of the sessions before it instead of replacing them.
+func lastSaved(dir string) int {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return 0
+	}
+	most := 0
+	for _, e := range entries {
+		num, _, ok := strings.Cut(e.Name(), "-")
+		if n, err := strconv.Atoi(num); ok && err == nil && n > most {
+			most = n
+		}
+	}
+	return most
 }
 
 // ConsoleDiscordUser is the console's user called name (in any case),
@@ -670,7 +692,11 @@ func (cd *consoleDiscord) Followup(ctx context.Context, it *discordgo.Interactio
 }
 
 func (cd *consoleDiscord) SendMessage(ctx context.Context, channelID string, m *Message) (*discordgo.Message, error) {
-	return cd.show("(in channel "+channelID+")", m), nil
+	if channelID != consoleChannel {
+		// A game started on the board page has a channel of its own.
+		return cd.show("(a game on the board page)", m), nil
+	}
+	return cd.show("", m), nil
 }
 
 func (cd *consoleDiscord) EditMessage(ctx context.Context, channelID, messageID string, m *Message) error {

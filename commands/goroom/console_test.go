@@ -99,11 +99,15 @@ func TestConsoleRestart(t *testing.T) {
 	}
 	defer store.Close()
 	state := filepath.Join(dir, "console.json")
+	boards := filepath.Join(dir, "boards")
+	if err := os.Mkdir(boards, 0o755); err != nil {
+		t.Fatal(err)
+	}
 	session := func(lines ...string) string {
 		var out strings.Builder
 		err := commands.RunConsole(context.Background(), commands.ConsoleOptions{
 			In: strings.NewReader(strings.Join(append(lines, "/quit"), "\n")), Out: &out, User: "ann",
-			Store: store, StateFile: state,
+			Store: store, StateFile: state, BoardDir: boards,
 			Options: commands.Options{Rooms: []commands.NewRoom{New(testPlayers{}, nil)}, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Now: func() time.Time { return clock }},
 		})
 		if err != nil {
@@ -111,13 +115,27 @@ func TestConsoleRestart(t *testing.T) {
 		}
 		return out.String()
 	}
-	session("/go challenge opponent:bob size:9", "/as bob", "/press 1", "/go resign")
+	out := session("/go challenge opponent:bob size:9", "/as", "/as bob", "/press 1", "/go resign")
+	if !strings.Contains(out, "Say who you are now: /as NAME (you are ann).") {
+		t.Errorf("/as alone was not answered with its usage:\n%s", out)
+	}
+	saved, _ := os.ReadDir(boards)
 	first, err := store.PlayerGames(context.Background(), commands.ConsoleDiscordUser("ann").ID, 0)
 	if err != nil || len(first) != 1 {
 		t.Fatalf("after the first session: %d games, %v", len(first), err)
 	}
 	clock = clock.Add(-time.Hour) // the clock went back
-	out := session("/go stats player:bob", "/go challenge opponent:bob size:9", "/as bob", "/press 1", "/go resign")
+	out = session("/go stats player:bob", "/go challenge opponent:bob size:9", "/as bob", "/press 1", "/go resign")
+	// The second session's files are numbered after the first's, so that
+	// the same file saved again (a game's record) never replaces one.
+	again, _ := os.ReadDir(boards)
+	if len(saved) == 0 || len(again) <= len(saved) || again[len(saved)].Name() <= saved[len(saved)-1].Name() {
+		var names []string
+		for _, e := range again {
+			names = append(names, e.Name())
+		}
+		t.Errorf("saved files after two sessions: %q; want the first session's %d first", names, len(saved))
+	}
 	games, _ := store.PlayerGames(context.Background(), commands.ConsoleDiscordUser("ann").ID, 0)
 	if len(games) != 2 || games[0].ID == games[1].ID {
 		t.Fatalf("after the restart: games %v, want two with different IDs\n%s", games, out)
