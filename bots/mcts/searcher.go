@@ -567,10 +567,14 @@ func (e *Searcher) keepTreeLater(s *search, move engine.Move) {
 // A root move may be chosen instead of the best in the opening with
 // Options.Vary when it was searched at least varyVisits (in tenths) as
 // much and wins at most varyWinrate less often: only near equals, so that
-// varying costs next to nothing.
+// varying costs next to nothing. Below varyMinVisits of the best move's
+// the search has not told the moves apart (with no time left it runs
+// none), and the best (by its prior, when none ran) is kept: drawn among
+// every legal move, an empty 19×19 board's first move was S6.
 const (
-	varyVisits  = 7
-	varyWinrate = 0.02
+	varyVisits    = 7
+	varyWinrate   = 0.02
+	varyMinVisits = 8
 )
 
 // varied returns a root child of root drawn at random (from seed and the
@@ -579,6 +583,9 @@ const (
 func varied(t *arena, root *node, best int32, seed int64, move int) int32 {
 	b := t.at(best)
 	visits, wr := b.visits.Load(), b.winrate()
+	if visits < varyMinVisits {
+		return best
+	}
 	var pool []int32
 	for i := int32(0); i < int32(root.nchild); i++ {
 		idx := root.first + i
