@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 	"strings"
 	"time"
 
@@ -22,8 +23,9 @@ var _ dbots.Engine = (*hub.Client)(nil)
 // Hub engine ("hub:NAME") for each program of GOBOT_HUB_ENGINES, started
 // now, in its own directory when its command names a path. A program
 // that does not start or answer the handshake is an error. Close the
-// registry to stop the programs.
-func newDraughtsRegistry(ctx context.Context, cfg *config.Config, stderr io.Writer) (*dbots.Registry, error) {
+// registry to stop the programs. Log receives the registry's warnings (an
+// engine that fails and the level that moved instead); nil discards them.
+func newDraughtsRegistry(ctx context.Context, cfg *config.Config, stderr io.Writer, log *slog.Logger) (*dbots.Registry, error) {
 	engines := map[string]dbots.Engine{}
 	closeAll := func() {
 		for _, e := range engines {
@@ -43,7 +45,7 @@ func newDraughtsRegistry(ctx context.Context, cfg *config.Config, stderr io.Writ
 		}
 		engines[name] = c
 	}
-	reg, err := dbots.NewRegistry(dbots.Config{Engines: engines})
+	reg, err := dbots.NewRegistry(dbots.Config{Engines: engines, Logger: log})
 	if err != nil {
 		closeAll()
 		return nil, err
@@ -75,7 +77,7 @@ func serveHub(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		if err != nil {
 			return err
 		}
-		reg, err := newDraughtsRegistry(ctx, cfg, stderr)
+		reg, err := newDraughtsRegistry(ctx, cfg, stderr, newLogger(cfg, stderr))
 		if err != nil {
 			return err
 		}

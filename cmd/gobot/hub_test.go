@@ -4,12 +4,15 @@ import (
 	"bufio"
 	"context"
 	"io"
+	"log/slog"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/gobot-dev/gobot/config"
 	"github.com/gobot-dev/gobot/engine/draughts"
 	"github.com/gobot-dev/gobot/engine/draughts/hub"
 )
@@ -229,5 +232,45 @@ func TestHubEnginesRelayed(t *testing.T) {
 	s.send(t, "quit")
 	if code := <-s.code; code != 0 {
 		t.Errorf("gobot hub exited %d", code)
+	}
+}
+
+// TestHubEngineFailureLogged: a Hub engine of GOBOT_HUB_ENGINES that
+// answers an illegal move is replaced for the move with a warning in the
+// log, as docs/hub.md says.
+func TestHubEngineFailureLogged(t *testing.T) {
+	bad := filepath.Join(t.TempDir(), "bad.sh")
+	script := `#!/bin/sh
+while read c rest; do
+	case $c in
+	hub) echo "id name=bad version=0"; echo wait ;;
+	init) echo ready ;;
+	ping) echo pong ;;
+	go) echo "done move=32-26" ;;
+	quit) exit 0 ;;
+	esac
+done
+`
+	if err := os.WriteFile(bad, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	var logged strings.Builder
+	log := slog.New(slog.NewTextHandler(&logged, nil))
+	cfg := &config.Config{HubEngines: map[string]string{"bad": bad}}
+	reg, err := newDraughtsRegistry(context.Background(), cfg, io.Discard, log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer reg.Close()
+	s, err := draughts.NewState(nil, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := reg.GenMove(context.Background(), "hub:bad", s, 1)
+	if err != nil || m == "32-26" {
+		t.Fatalf("GenMove(hub:bad) = %q, %v; want the fallback's move", m, err)
+	}
+	if !strings.Contains(logged.String(), "level=hub:bad") || !strings.Contains(logged.String(), "WARN") {
+		t.Errorf("log = %q, want a warning naming hub:bad", logged.String())
 	}
 }

@@ -180,12 +180,12 @@ func serve(ctx context.Context, stdout, stderr io.Writer) (err error) {
 			log.Error("close database", "err", err)
 		}
 	}()
-	players, closePlayers, err := newPlayers(cfg)
+	players, closePlayers, err := newPlayers(cfg, log)
 	if err != nil {
 		return err
 	}
 	defer closePlayers()
-	dreg, err := newDraughtsRegistry(ctx, cfg, stderr)
+	dreg, err := newDraughtsRegistry(ctx, cfg, stderr, log)
 	if err != nil {
 		return err
 	}
@@ -468,12 +468,12 @@ func console(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		return err
 	}
 	defer store.Close()
-	players, closePlayers, err := newPlayers(cfg)
+	players, closePlayers, err := newPlayers(cfg, log)
 	if err != nil {
 		return err
 	}
 	defer closePlayers()
-	dreg, err := newDraughtsRegistry(ctx, cfg, stderr)
+	dreg, err := newDraughtsRegistry(ctx, cfg, stderr, log)
 	if err != nil {
 		return err
 	}

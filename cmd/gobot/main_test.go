@@ -279,7 +279,7 @@ func TestDamagedDatabaseIsOneLine(t *testing.T) {
 // TestMissingGTPProgramNamesItsVariable: a program of GOBOT_GTP_ENGINES
 // that is not there stops start-up with an error naming the variable.
 func TestMissingGTPProgramNamesItsVariable(t *testing.T) {
-	_, err := newRegistry(&config.Config{GTPEngines: map[string]string{"foo": "/nonexistent/prog --mode gtp"}, MaxSearches: 1})
+	_, err := newRegistry(&config.Config{GTPEngines: map[string]string{"foo": "/nonexistent/prog --mode gtp"}, MaxSearches: 1}, nil)
 	if err == nil || !strings.HasPrefix(err.Error(), `GOBOT_GTP_ENGINES: engine "foo": `) {
 		t.Errorf("newRegistry with a missing program = %v, want an error naming GOBOT_GTP_ENGINES and foo", err)
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"strings"
 
 	"github.com/gobot-dev/gobot/bots"
@@ -68,9 +69,11 @@ func (p registryPlayers) Estimate(ctx context.Context, g *engine.Game, onQueued 
 	return p.reg.Estimate(ctx, g, onQueued)
 }
 
-// newRegistry builds the bot levels from the configuration.
-func newRegistry(cfg *config.Config) (*bots.Registry, error) {
-	reg, err := bots.NewRegistry(bots.Config{GTPPrograms: cfg.GTPEngines, MaxSearches: cfg.MaxSearches, Reviewer: cfg.ReviewEngine})
+// newRegistry builds the bot levels from the configuration. Log receives
+// the registry's warnings (a GTP program's move replaced); nil discards
+// them.
+func newRegistry(cfg *config.Config, log *slog.Logger) (*bots.Registry, error) {
+	reg, err := bots.NewRegistry(bots.Config{GTPPrograms: cfg.GTPEngines, MaxSearches: cfg.MaxSearches, Reviewer: cfg.ReviewEngine, Logger: log})
 	if err != nil {
 		if len(cfg.GTPEngines) > 0 && strings.HasPrefix(err.Error(), "engine ") {
 			return nil, fmt.Errorf("GOBOT_GTP_ENGINES: %w", err) // one of its programs: name the variable
@@ -81,9 +84,9 @@ func newRegistry(cfg *config.Config) (*bots.Registry, error) {
 }
 
 // newPlayers returns the configured levels as goroom.Players and the
-// function that stops the GTP programs.
-func newPlayers(cfg *config.Config) (goroom.Players, func(), error) {
-	reg, err := newRegistry(cfg)
+// function that stops the GTP programs; log receives their warnings.
+func newPlayers(cfg *config.Config, log *slog.Logger) (goroom.Players, func(), error) {
+	reg, err := newRegistry(cfg, log)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -98,7 +101,7 @@ func offlineRegistry() (*bots.Registry, error) {
 	if err != nil {
 		return nil, err
 	}
-	return newRegistry(cfg)
+	return newRegistry(cfg, nil)
 }
 
 // runArena runs bots/arena's command line with the configured levels.
