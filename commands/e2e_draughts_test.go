@@ -657,3 +657,24 @@ func testE2EStatsByGame(t *testing.T, e *env) {
 	e.do(e.draughtsCmd(ch, dora, "resign"))
 	e.said(e.slash(ch, dora, "stats"), dora.Mention()+" has not finished a game of Go yet.")
 }
+
+// TestE2EDraughtsStaleButtons: a button of an old board points to
+// /draughts board, not Go's command, and an offer's Accept button after a
+// move says the offer lapsed.
+func TestE2EDraughtsStaleButtons(t *testing.T) { httpMode(t, testE2EDraughtsStaleButtons) }
+
+func testE2EDraughtsStaleButtons(t *testing.T, e *env) {
+	ch := e.d.GuildChannel("stale")
+	ann, bob := e.d.NewUser("ann"), e.d.NewUser("bob")
+	msg := e.newChallenge(e.draughtsCmd(ch, ann, "challenge", discordtest.UserOpt("opponent", bob), discordtest.Str("colour", "white")))
+	e.do(e.click(bob, msg, "accept"))
+	e.waitBoard(ch.ID, "⚪ white to play")
+	old := e.do(e.draughtsMove(ch, ann, "32-28"))
+	offer := e.do(e.draughtsCmd(ch, bob, "draw"))
+	e.do(e.draughtsMove(ch, bob, "19-23"))
+	e.refused(e.click(ann, offer, "Accept the draw"), "This draw offer has lapsed: a move was played since.")
+	e.refused(e.click(bob, old, "Offer a draw"), "That button belongs to an old board. Use the buttons on the newest board, or `/draughts board`.")
+	if g := e.game(ch.ID); g.State.MoveCount() != 2 {
+		t.Errorf("after the old buttons: %d plies, want 2 (nothing changed)", g.State.MoveCount())
+	}
+}

@@ -166,7 +166,7 @@ func (a *App) ButtonGame(ctx context.Context, r *Request) (*storage.Game, error)
 			// A team's votes lapse with the next move (voteAbort).
 			return nil, UserErr(ErrStale, fmt.Sprintf("A move was played since: that vote lapsed. Use `/%s abort` again to vote.", a.roomOf(g).Command()))
 		}
-		return nil, ErrStale
+		return nil, UserErr(ErrStale, fmt.Sprintf("That button belongs to an old board. Use the buttons on the newest board, or `/%s board`.", a.roomOf(g).Command()))
 	}
 	return g, nil
 }

@@ -475,7 +475,7 @@ func (a *room) cmdDraughtsDraw(ctx context.Context, r *commands.Request, g *stor
 	return r.Reply(ctx, &commands.Message{
 		Content: fmt.Sprintf("🤝 %s offers a draw. %s, accept with `/draughts draw` or the button; the offer lapses with the next move.", commands.Mention(g.Player(s)), commands.Mention(opp)),
 		Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-			discordgo.Button{Label: "Accept the draw", Style: discordgo.SuccessButton, CustomID: "draughts/" + g.ID + "/draw/" + strconv.Itoa(n)},
+			discordgo.Button{Label: "Accept the draw", Style: discordgo.SuccessButton, CustomID: "draughts/" + g.ID + "/draw-yes/" + strconv.Itoa(n)},
 		}}},
 		AllowedMentions: commands.OnlyUsers(opp.UserID),
 	})
@@ -492,9 +492,12 @@ func material(st draughts.State, s game.Side) int {
 	return p.Men(c).Count() + 3*p.Kings(c).Count()
 }
 
-// btnDraughtsDraw is the draw button: offer or accept, as /draughts draw.
+// btnDraughtsDraw is a draw button: the board's (offer) or the offer's
+// (accept), as /draughts draw. The offer's button carries the move it was
+// made at ({at}, not {move}, which OnBoard would refuse as an old board's):
+// after a move it says the offer lapsed.
 func (a *room) btnDraughtsDraw(ctx context.Context, r *commands.Request, g *storage.Game) error {
-	if r.Param("move") != strconv.Itoa(g.State.MoveCount()) {
+	if at := r.Param("at"); at != "" && at != strconv.Itoa(g.State.MoveCount()) {
 		return commands.UserErr(commands.ErrStale, "This draw offer has lapsed: a move was played since.")
 	}
 	return a.cmdDraughtsDraw(ctx, r, g)
@@ -898,6 +901,7 @@ func (a *room) draughtsRoutes(rt *commands.Router) {
 	rt.Component("draughts/{id}/resign/{move}", a.OnBoard("draughts/", a.btnDraughtsResign))
 	rt.Component("draughts/{id}/resign-yes/{move}", a.OnBoard("draughts/", a.cmdDraughtsResign))
 	rt.Component("draughts/{id}/draw/{move}", a.OnBoard("draughts/", a.btnDraughtsDraw))
+	rt.Component("draughts/{id}/draw-yes/{at}", a.OnBoard("draughts/", a.btnDraughtsDraw))
 	rt.Command("draughts/abort", a.OnGame(a.CmdAbort))
 	rt.Component("draughts/{id}/abort-yes/{move}", a.OnBoard("draughts/", a.PlayerAbort))
 }
