@@ -906,22 +906,42 @@ func (a *room) draughtsRoutes(rt *commands.Router) {
 	rt.Component("draughts/{id}/abort-yes/{move}", a.OnBoard("draughts/", a.PlayerAbort))
 }
 
-// archivedDraughts reads a finished game of draughts from its PDN record.
+// archivedDraughts reads a finished game of draughts from its PDN record,
+// ended as the archive says when the record does not say how (a
+// resignation, a loss on time: draughts.ByRecord).
 func archivedDraughts(a *storage.Archived) (draughts.State, error) {
 	games, err := draughts.ReadPDN(bytes.NewReader(a.SGF))
 	if err != nil || len(games) == 0 {
 		return draughts.State{}, fmt.Errorf("commands: PDN record of game %s: %w", a.ID, errors.Join(err, errors.New("no game in it")))
 	}
-	return games[0].State, nil
+	st := games[0].State
+	if r, ok := archivedResult(a.Result); ok && !a.Annulled {
+		if rules, over := st.Result(); !over || rules.Reason == draughts.ByRecord {
+			if st, err = endedAs(st, r); err != nil {
+				return draughts.State{}, fmt.Errorf("commands: result of game %s: %w", a.ID, err)
+			}
+		}
+	}
+	return st, nil
 }
 
-// draughtsGIF animates a game of draughts.
-func draughtsGIF(id string, st draughts.State) (commands.File, error) {
+// archivedAlt is the alt text of a finished game's final position st:
+// how it ended, and for one not counted what became of it.
+func archivedAlt(a *storage.Archived, st draughts.State) string {
+	if a.Annulled {
+		return drender.AltTextEnded(st, annulledText(a))
+	}
+	return drender.AltText(st)
+}
+
+// draughtsGIF animates a game of draughts; alt describes its final
+// position.
+func draughtsGIF(id string, st draughts.State, alt string) (commands.File, error) {
 	var buf bytes.Buffer
 	if err := drender.GIF(&buf, st, drender.GIFOptions{Size: 480}); err != nil {
 		return commands.File{}, fmt.Errorf("commands: animate game %s: %w", id, err)
 	}
-	return commands.File{Name: "gobot-" + id + ".gif", ContentType: "image/gif", Description: commands.Clip("Animated replay: "+drender.AltText(st), 1024), Data: buf.Bytes()}, nil
+	return commands.File{Name: "gobot-" + id + ".gif", ContentType: "image/gif", Description: commands.Clip("Animated replay: "+alt, 1024), Data: buf.Bytes()}, nil
 }
 
 // finishedDraughtsMessage shows a finished game of draughts from its
@@ -931,19 +951,18 @@ func finishedDraughtsMessage(arc *storage.Archived) (*commands.Message, error) {
 	if err != nil {
 		return nil, err
 	}
+	result := "result " + resultText(arc)
+	if arc.Annulled {
+		result = annulledText(arc)
+	} else if r, over := st.Result(); over {
+		g := &storage.Game{ID: arc.ID, Kind: draughtsKind, Sides: storage.Sides(arc.White, arc.Black), State: st}
+		result = draughtsResultSentence(g, r)
+	}
 	var buf bytes.Buffer
 	if err := drender.Game(&buf, st, drender.Options{}); err != nil {
 		return nil, fmt.Errorf("commands: draw the board of game %s: %w", arc.ID, err)
 	}
 	name := fmt.Sprintf("draughts-%s-%d.png", arc.ID, st.MoveCount())
-	result := "result " + resultText(arc)
-	if r, ok := archivedResult(arc.Result); ok {
-		g := &storage.Game{ID: arc.ID, Kind: draughtsKind, Sides: storage.Sides(arc.White, arc.Black), State: st}
-		result = draughtsResultSentence(g, r)
-	}
-	if arc.Annulled {
-		result = "annulled, not counted · " + resultText(arc)
-	}
 	text := fmt.Sprintf("The last game in this channel ended <t:%d:R> after %s; `/draughts challenge` or `/draughts bot` starts a new one.\n**Game over: %s**",
 		arc.FinishedAt.Unix(), moves(arc.Moves), result)
 	return &commands.Message{
@@ -954,11 +973,46 @@ func finishedDraughtsMessage(arc *storage.Archived) (*commands.Message, error) {
 			Color:       commands.ColorDone,
 		}},
 		Files: []commands.File{
-			{Name: name, ContentType: "image/png", Description: commands.Clip(drender.AltText(st), 1024), Data: buf.Bytes()},
+			{Name: name, ContentType: "image/png", Description: commands.Clip(archivedAlt(arc, st), 1024), Data: buf.Bytes()},
 			pdnFile(arc.ID, archivedTitle(arc), arc.SGF),
 		},
 		AllowedMentions: commands.NoMentions(),
 	}, nil
+}
+
+// annulledText says what became of a game recorded but not counted, as
+// the history says it: aborted (by a player or a moderator), annulled by
+// an admin, or annulled on time (a player ran out of time before making
+// two moves of their own), with no score.
+func annulledText(arc *storage.Archived) string {
+	switch {
+	case arc.Result == "Void" && !arc.AnnulledInPlay:
+		return "aborted, not counted"
+	case arc.Result == "Void":
+		return "annulled, not counted"
+	}
+	return "annulled on time, not counted"
+}
+
+// endedAs is st, which a PDN record ended without saying how
+// (draughts.ByRecord), ended with r's reason as the archive keeps it: a
+// resignation, a loss on time, a forfeit. A result with no reason (a draw
+// by agreement) leaves st as it is.
+func endedAs(st draughts.State, r game.Result) (draughts.State, error) {
+	if r.Reason == "" {
+		return st, nil
+	}
+	start := st.Start()
+	replay, err := draughts.NewState(game.Options{"fen": start.FEN()}, 0)
+	if err != nil {
+		return st, err
+	}
+	for _, m := range st.Moves() {
+		if replay, _, err = replay.PlayMove(replay.ToMove(), string(m)); err != nil {
+			return st, err
+		}
+	}
+	return replay.EndWith(r)
 }
 
 // activePDN attaches the record of the game of draughts in play here.
@@ -968,7 +1022,9 @@ func (a *room) activePDN(ctx context.Context, r *commands.Request, g *storage.Ga
 		return err
 	}
 	return a.RecordInPlay(ctx, r, g, pdnFile(g.ID, draughtsTitle(g), data), "PDN, opens in any draughts program",
-		func() (commands.File, error) { return draughtsGIF(g.ID, draughtsState(g)) })
+		func() (commands.File, error) {
+			return draughtsGIF(g.ID, draughtsState(g), drender.AltText(draughtsState(g)))
+		})
 }
 
 // room is international draughts' room: /draughts, its boards, PDN
@@ -1119,5 +1175,5 @@ func (r *room) Animation(arc *storage.Archived) (commands.File, error) {
 	if err != nil {
 		return commands.File{}, err
 	}
-	return draughtsGIF(arc.ID, st)
+	return draughtsGIF(arc.ID, st, archivedAlt(arc, st))
 }

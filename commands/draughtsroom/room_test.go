@@ -1,9 +1,11 @@
 package draughtsroom
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/gobot-dev/gobot/engine/draughts"
+	"github.com/gobot-dev/gobot/engine/game"
 	"github.com/gobot-dev/gobot/storage"
 )
 
@@ -26,5 +28,72 @@ func TestResultSentenceNoPieces(t *testing.T) {
 		if got := draughtsResultSentence(g, res); got != tt.want {
 			t.Errorf("%s: %q, want %q", tt.fen, got, tt.want)
 		}
+	}
+}
+
+// TestFinishedViews: /draughts board after a game shows how it ended, in
+// its text and its picture's alt text: the rules' reason (a threefold
+// repetition), the archive's (a resignation, which PDN does not keep),
+// and an aborted game as aborted, not as a position with a side to move.
+func TestFinishedViews(t *testing.T) {
+	for _, tt := range []struct {
+		name, fen string
+		moves     []string
+		end       *game.Result // ended off the board
+		void      bool         // aborted
+		text, alt string
+	}{
+		{name: "repetition", fen: "W:W31,36,K50:BK1,10,15", moves: []string{"50-44", "1-7", "44-50", "7-1", "50-44", "1-7", "44-50", "7-1"},
+			text: "**Game over: drawn by threefold repetition · 1-1**", alt: "Game over, draw 1-1 (threefold repetition);"},
+		{name: "resignation", moves: []string{"32-28"}, end: &game.Result{Winner: draughtsWhite, Reason: game.ByResignation},
+			text: "**Game over: ⚪ white <@1> wins by resignation · 2-0**", alt: "Game over, White wins 2-0 (resignation);"},
+		{name: "aborted", moves: []string{"32-28"}, void: true,
+			text: "**Game over: aborted, not counted**", alt: "Game over, aborted, not counted; White 20 men, Black 20 men; last move 32-28"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			opts := game.Options{}
+			if tt.fen != "" {
+				opts["fen"] = tt.fen
+			}
+			st, err := draughts.NewState(opts, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, m := range tt.moves {
+				if st, _, err = st.PlayMove(st.ToMove(), m); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if tt.end != nil {
+				if st, err = st.EndWith(*tt.end); err != nil {
+					t.Fatal(err)
+				}
+			}
+			ann, bob := storage.Player{UserID: "1", Name: "ann"}, storage.Player{UserID: "2", Name: "bob"}
+			g := &storage.Game{ID: "7", Kind: draughtsKind, Sides: storage.Sides(ann, bob), State: st}
+			comment := ""
+			if tt.void {
+				comment = "Aborted by bob."
+			}
+			pdn, err := draughtsPDNWith(g, comment)
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, _ := st.Result()
+			arc := &storage.Archived{ID: "7", Kind: draughtsKind, White: ann, Black: bob, Result: draughtsArchiveResult(res), SGF: pdn, Moves: st.MoveCount()}
+			if tt.void {
+				arc.Result, arc.Annulled = "Void", true
+			}
+			m, err := finishedDraughtsMessage(arc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := m.Embeds[0].Description; !strings.Contains(got, tt.text) {
+				t.Errorf("text = %q, want %q", got, tt.text)
+			}
+			if got := m.Files[0].Description; !strings.HasPrefix(got, tt.alt) {
+				t.Errorf("alt text = %q, want it to begin %q", got, tt.alt)
+			}
+		})
 	}
 }

@@ -14,14 +14,26 @@ import (
 // 32x23". Once the game is over it says who won and how instead of who
 // is to move: "Game over, White wins 2-0 (Black cannot move); …".
 func AltText(s rules.State) string {
+	if r, over := s.Result(); over {
+		return altText(s, "Game over, "+describeResult(r))
+	}
+	p := s.Position()
+	return altText(s, p.Turn().String()+" to move")
+}
+
+// AltTextEnded is AltText for a game that ended off the board in a way
+// the rules do not know, with how instead of who is to move: "Game over,
+// aborted, not counted; White 20 men, …". It is for a record that keeps
+// no result (PDN's "*").
+func AltTextEnded(s rules.State, how string) string {
+	return altText(s, "Game over, "+how)
+}
+
+// altText is the alt text with head first.
+func altText(s rules.State, head string) string {
 	var b strings.Builder
 	p := s.Position()
-	if r, over := s.Result(); over {
-		b.WriteString("Game over, " + describeResult(r))
-	} else {
-		b.WriteString(p.Turn().String() + " to move")
-	}
-	b.WriteString("; ")
+	b.WriteString(head + "; ")
 	for i, c := range []rules.Color{rules.White, rules.Black} {
 		if i > 0 {
 			b.WriteString(", ")

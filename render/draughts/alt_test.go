@@ -36,3 +36,10 @@ func TestAltText(t *testing.T) {
 		}
 	}
 }
+
+func TestAltTextEnded(t *testing.T) {
+	got := AltTextEnded(play(t, "", "32-28"), "aborted, not counted")
+	if want := "Game over, aborted, not counted; White 20 men, Black 20 men; last move 32-28"; got != want {
+		t.Errorf("AltTextEnded = %q, want %q", got, want)
+	}
+}
