@@ -321,8 +321,45 @@ func testE2EDraughtsLossOnTime(t *testing.T, e *env) {
 	e.waitBoard(early.ID, "⏱ ⚪ 1 min · ⚫ 1 min")
 	g = e.game(early.ID)
 	e.clock.Advance(2 * time.Minute)
-	if a := e.archived(early.ID, g.ID); !a.Annulled || !strings.Contains(string(a.SGF), "Annulled: a player ran out of time before making two moves of their own") {
-		t.Errorf("archived %s annulled=%v, PDN:\n%s\nwant annulled, and the PDN saying so", a.Result, a.Annulled, a.SGF)
+	if a := e.archived(early.ID, g.ID); !a.Annulled || !strings.Contains(string(a.SGF), "Annulled: a player ran out of time before making two moves of their own") ||
+		!strings.Contains(string(a.SGF), `[Result "*"]`) {
+		t.Errorf("archived %s annulled=%v, PDN:\n%s\nwant annulled, and the PDN saying so with no result", a.Result, a.Annulled, a.SGF)
+	}
+	// Its announcement, like an aborted game, shows no score.
+	e.d.WaitFor("the announcement", func() bool { ann = e.publicWith(early.ID, "ran out of time"); return len(ann) > 0 })
+	if text := ann[0].Text(); !strings.Contains(text, "**Game over: annulled on time, not counted**") {
+		t.Errorf("announcement %q: want the game annulled, with no score", text)
+	}
+	if png, ok := ann[0].PNG(); !ok || !strings.Contains(png.Description, "Game over, annulled on time, not counted;") {
+		t.Errorf("announcement's picture %q: want its alt text to say the game is annulled", png.Description)
+	}
+	if fin := e.do(e.draughtsCmd(early, alice, "board")); !strings.Contains(fin.Text(), "**Game over: annulled on time, not counted**") {
+		t.Errorf("/draughts board after the annulled game = %q", fin.Text())
+	}
+}
+
+// TestE2EDraughtsPDNTimeControl: a PDN record writes a Fischer clock as
+// seconds+increment, and byo-yomi, which that form cannot write, as "?"
+// with the clock in words beside it.
+func TestE2EDraughtsPDNTimeControl(t *testing.T) { httpMode(t, testE2EDraughtsPDNTimeControl) }
+
+func testE2EDraughtsPDNTimeControl(t *testing.T, e *env) {
+	ch := e.d.GuildChannel("byoyomi")
+	alice, bob := e.d.NewUser("alice"), e.d.NewUser("bob")
+	msg := e.newChallenge(e.draughtsCmd(ch, alice, "challenge", discordtest.UserOpt("opponent", bob), discordtest.Str("colour", "white"), discordtest.Str("clock", "blitz")))
+	e.do(e.click(bob, msg, "accept"))
+	e.waitBoard(ch.ID, "⚪ white to play")
+	rec := e.do(e.draughtsCmd(ch, alice, "record"))
+	pdn := ""
+	for _, f := range rec.Attachments {
+		if strings.HasSuffix(f.Filename, ".pdn") {
+			pdn = string(f.Data)
+		}
+	}
+	for _, want := range []string{`[TimeControl "?"]`, `[Clock "byo-yomi: 3 min, then 5 periods of 10 s"]`} {
+		if !strings.Contains(pdn, want) {
+			t.Errorf("PDN:\n%s\nwant %s", pdn, want)
+		}
 	}
 }
 

@@ -515,7 +515,11 @@ func draughtsMessage(g *storage.Game, now time.Time, note string) (*commands.Mes
 		return nil, fmt.Errorf("commands: draw the board of game %s: %w", g.ID, err)
 	}
 	name := fmt.Sprintf("draughts-%s-%d.png", g.ID, st.MoveCount())
-	alt := fmt.Sprintf("%s (white) vs %s (black). %s", commands.PlainName(g.First(draughtsWhite)), commands.PlainName(g.First(draughtsBlack)), drender.AltText(st))
+	pos := drender.AltText(st)
+	if commands.Annulled((*room)(nil), g) {
+		pos = drender.AltTextEnded(st, "annulled on time, not counted")
+	}
+	alt := fmt.Sprintf("%s (white) vs %s (black). %s", commands.PlainName(g.First(draughtsWhite)), commands.PlainName(g.First(draughtsBlack)), pos)
 	f := commands.File{Name: name, ContentType: "image/png", Description: commands.Clip(alt, 1024), Data: buf.Bytes()}
 	embed := &discordgo.MessageEmbed{
 		Title:       draughtsTitle(g),
@@ -610,7 +614,7 @@ func draughtsResultSentence(g *storage.Game, r game.Result) string {
 		return fmt.Sprintf("%s by resignation · %s", who, r.Text)
 	case game.ByTime:
 		if commands.Annulled((*room)(nil), g) {
-			return "annulled, not counted · " + r.Text
+			return "annulled on time, not counted" // no score: it does not count
 		}
 		return fmt.Sprintf("%s on time · %s", who, r.Text)
 	case game.ByForfeit:
@@ -638,9 +642,23 @@ func draughtsPDNWith(g *storage.Game, comment string) ([]byte, error) {
 		{Name: "Black", Value: commands.PlainName(g.First(draughtsBlack))},
 	}
 	if g.Clock != nil {
-		tags = append(tags, draughts.Tag{Name: "TimeControl", Value: g.Clock.Control.PGN()})
+		tc := g.Clock.Control.PGN()
+		tags = append(tags, draughts.Tag{Name: "TimeControl", Value: tc})
+		if tc == "?" {
+			// Byo-yomi or Canadian time, which TimeControl cannot write:
+			// in words, in a tag readers that do not know it skip.
+			tags = append(tags, draughts.Tag{Name: "Clock", Value: g.Clock.Control.Describe()})
+		}
 	}
 	pg := draughts.NewPDNGame(st, tags...)
+	if commands.Annulled((*room)(nil), g) {
+		// Lost on time before two moves of one's own: no result, as an
+		// aborted game has none, and the record says why.
+		pg.Result = "*"
+		if comment == "" {
+			comment = commands.AnnulledOnTime
+		}
+	}
 	pg.Comment = comment
 	var buf bytes.Buffer
 	if err := draughts.WritePDN(&buf, pg); err != nil {

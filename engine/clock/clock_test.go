@@ -497,7 +497,8 @@ func TestPGN(t *testing.T) {
 		{"correspondence", "259200+86400"},
 		{"fischer 3m +10s", "180+10"},
 		{"daily", "1/86400"},
-		{"live", "byo-yomi: 10 min, then 5 periods of 30 s"},
+		{"live", "?"},
+		{"canadian 10m 25/5m", "?"},
 	} {
 		c, err := Parse(tt.spec)
 		if err != nil {

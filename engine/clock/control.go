@@ -280,10 +280,13 @@ func (c Control) String() string {
 }
 
 // PGN is the control as the TimeControl tag of PGN and PDN records
-// writes it, where that notation can: "-" for no clock, "1200" for
-// absolute time, "259200+86400" for Fischer (seconds and increment; the
-// cap is not written), "1/86400" for simple time (one move a period).
-// Byo-yomi and Canadian time have no such form: their Describe text.
+// writes it (PGN's section 9.6.1, which PDN 3.0 and lidraughts follow):
+// "-" for no clock, "1200" for absolute time, "259200+86400" for Fischer
+// (seconds and increment; the cap is not written), "1/86400" for simple
+// time (one move a period). Byo-yomi and Canadian time have no such form
+// (after the main time, a period that starts again on every move or
+// every few moves): "?", PGN's unknown, which readers accept; a record
+// that keeps them says them in words (Describe) in a tag of its own.
 func (c Control) PGN() string {
 	secs := func(d time.Duration) string { return strconv.FormatInt(int64(d/time.Second), 10) }
 	switch c.System {
@@ -296,7 +299,7 @@ func (c Control) PGN() string {
 	case Simple:
 		return "1/" + secs(c.Period)
 	}
-	return c.Describe()
+	return "?"
 }
 
 // Describe says what c means, in words: "byo-yomi: 10 min, then 5 periods
