@@ -225,7 +225,7 @@ func (a *App) PlayerAbort(ctx context.Context, r *Request, g *storage.Game) erro
 // abortBy archives g as aborted by players of side s: one player, or the
 // majority of a team that voted for it.
 func (a *App) abortBy(ctx context.Context, r *Request, g *storage.Game, s game.Side, by []storage.Player) error {
-	who, names, when := Mention(by[0]), PlainName(by[0]), "after "+Plural(g.State.MoveCount(), "move")
+	who, names, when := Mention(by[0]), PlainName(by[0]), "after "+a.movesText(g.Kind, g.State.MoveCount())
 	if len(by) > 1 {
 		who = fmt.Sprintf("%s (%s)", a.sideLabel(g, s), JoinNames(g.TeamOf(s), Mention))
 		names = fmt.Sprintf("the votes of %s (%s)", JoinAnd(by, PlainName), a.sideLabel(g, s))
@@ -233,11 +233,11 @@ func (a *App) abortBy(ctx context.Context, r *Request, g *storage.Game, s game.S
 	}
 	comment := fmt.Sprintf("Aborted by %s before each player had made %d moves: recorded, never rated.", names, abortMoves)
 	e := storage.AuditEntry{GuildID: g.GuildID, By: UserPlayer(r.User), Action: storage.AuditAbort, Target: g.ID,
-		Before: fmt.Sprintf("in play after %s", Plural(g.State.MoveCount(), "move")), After: "Void (aborted by a player)"}
+		Before: fmt.Sprintf("in play after %s", a.movesText(g.Kind, g.State.MoveCount())), After: "Void (aborted by a player)"}
 	if err := a.voidGame(withAudit(ctx, e), g, comment, false); err != nil {
 		return err
 	}
-	a.log.Info("game aborted by a player", "game", g.ID, "by", r.User.ID, "moves", g.State.MoveCount())
+	a.log.Info("game aborted by a player", "game", g.ID, "by", r.User.ID, "plies", g.State.MoveCount())
 	a.disableBoards(ctx, g, !botToMove(g))
 	return r.Reply(ctx, &Message{
 		Content: fmt.Sprintf("🚫 %s aborted the game %s %s, before each player had made %d moves: it is recorded as aborted (%s) and never rated. The channel is free for a new game.",

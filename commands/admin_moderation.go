@@ -60,9 +60,9 @@ func (a *App) adminAdjudicate(ctx context.Context, r *Request) error {
 	}
 	moves, by, pending := g.State.MoveCount(), UserPlayer(r.User), botToMove(g)
 	e := audit(r, storage.AuditAdjudicate, g.ID, reason)
-	e.Before, e.After = fmt.Sprintf("in play after %s", Plural(moves, "move")), "Void"
+	e.Before, e.After = fmt.Sprintf("in play after %s", a.movesText(g.Kind, moves)), "Void"
 	if result == "annul" {
-		comment := fmt.Sprintf("Annulled by %s, an admin of the server, after %s: recorded, never rated. Reason: %s", PlainName(by), Plural(moves, "move"), reason)
+		comment := fmt.Sprintf("Annulled by %s, an admin of the server, after %s: recorded, never rated. Reason: %s", PlainName(by), a.movesText(g.Kind, moves), reason)
 		if err := a.voidGame(withAudit(ctx, e), g, comment, true); err != nil {
 			return err
 		}
@@ -83,7 +83,7 @@ func (a *App) adminAdjudicate(ctx context.Context, r *Request) error {
 		}
 		// Rated as any game ending so would be (rated:, the short-game
 		// and handicap rules, the server's rating settings).
-		decided := fmt.Sprintf("Decided by %s, an admin of the server, after %s: %s wins by forfeit. Reason: %s", PlainName(by), Plural(moves, "move"), result, reason)
+		decided := fmt.Sprintf("Decided by %s, an admin of the server, after %s: %s wins by forfeit. Reason: %s", PlainName(by), a.movesText(g.Kind, moves), result, reason)
 		if err := a.archiveGame(withAudit(ctx, e), g, false, decided); err != nil {
 			return err
 		}
@@ -91,10 +91,10 @@ func (a *App) adminAdjudicate(ctx context.Context, r *Request) error {
 	res := e.After
 	a.log.Info("game adjudicated by an admin", "game", g.ID, "guild", guild, "by", r.User.ID, "result", res)
 	note := fmt.Sprintf("⚖️ %s, an admin of this server, decided the game %s after %s: **%s wins** by forfeit (%s). Reason: %s",
-		Mention(by), a.gameTitle(g), Plural(moves, "move"), strings.ToUpper(result[:1])+result[1:], res, reason)
+		Mention(by), a.gameTitle(g), a.movesText(g.Kind, moves), strings.ToUpper(result[:1])+result[1:], res, reason)
 	if result == "annul" {
 		note = fmt.Sprintf("⚖️ %s, an admin of this server, annulled the game %s after %s: it is recorded as annulled (%s) and never rated. Reason: %s\nThe channel is free for a new game.",
-			Mention(by), a.gameTitle(g), Plural(moves, "move"), a.recordHint(g.Kind, g.ID), reason)
+			Mention(by), a.gameTitle(g), a.movesText(g.Kind, moves), a.recordHint(g.Kind, g.ID), reason)
 	} else if rn := a.RatingNote(ctx, g); rn != "" {
 		note += "\n" + rn
 	}
@@ -537,17 +537,17 @@ func (a *App) moderatorAbort(ctx context.Context, r *Request, g *storage.Game) e
 		return UserErr(ErrBadOption, fmt.Sprintf("A reason may be at most %d characters long.", MaxReason))
 	}
 	moves, by := g.State.MoveCount(), UserPlayer(r.User)
-	comment := fmt.Sprintf("Aborted by %s, a moderator, after %s: recorded, never rated. Reason: %s", PlainName(by), Plural(moves, "move"), reason)
+	comment := fmt.Sprintf("Aborted by %s, a moderator, after %s: recorded, never rated. Reason: %s", PlainName(by), a.movesText(g.Kind, moves), reason)
 	e := audit(r, storage.AuditAbort, g.ID, reason)
-	e.Before, e.After = fmt.Sprintf("in play after %s", Plural(moves, "move")), "Void (aborted by a moderator)"
+	e.Before, e.After = fmt.Sprintf("in play after %s", a.movesText(g.Kind, moves)), "Void (aborted by a moderator)"
 	if err := a.voidGame(withAudit(ctx, e), g, comment, false); err != nil {
 		return err
 	}
-	a.log.Info("game aborted by a moderator", "game", g.ID, "by", r.User.ID, "moves", moves)
+	a.log.Info("game aborted by a moderator", "game", g.ID, "by", r.User.ID, "plies", moves)
 	a.disableBoards(ctx, g, !botToMove(g)) // voidGame leaves g's state as it was
 	return r.Reply(ctx, &Message{
 		Content: Clip(fmt.Sprintf("🚫 %s, a moderator, aborted the game %s after %s: it is recorded as aborted (%s) and never rated. Reason: %s\nThe channel is free for a new game.",
-			Mention(by), a.gameTitle(g), Plural(moves, "move"), a.recordHint(g.Kind, g.ID), reason), 2000),
+			Mention(by), a.gameTitle(g), a.movesText(g.Kind, moves), a.recordHint(g.Kind, g.ID), reason), 2000),
 		AllowedMentions: NoMentions(),
 	})
 }

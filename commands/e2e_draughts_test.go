@@ -403,9 +403,16 @@ func TestE2EDraughtsServerRules(t *testing.T) {
 	if want := fmt.Sprintf("⚪ %s vs ⚫ %s · draughts 10×10 · move 1 · ⚫ %s to play", alice.Mention(), bob.Mention(), bob.Mention()); !strings.Contains(list.Text(), want) {
 		t.Errorf("/go-admin games = %q, want %q", list.Text(), want)
 	}
+	// White's and Black's turns are one move of draughts.
+	e.do(e.draughtsMove(games, bob, "19-23"))
 	e.do(e.adminCmd(general, ann, "adjudicate", discordtest.Str("game", g.ID), discordtest.Str("result", "white"), discordtest.Str("reason", "bob left the server")))
+	var told []discordtest.Message
+	e.d.WaitFor("the channel told", func() bool { told = e.publicWith(games.ID, "decided the game"); return len(told) > 0 })
+	if !strings.Contains(told[0].Text(), "after 1 move") {
+		t.Errorf("adjudication after 32-28 19-23 = %q, want it to count 1 move", told[0].Text())
+	}
 	arc, err := e.store.ArchivedGame(context.Background(), g.ID)
-	if err != nil || arc.Kind != "draughts" || arc.Result != "W+F" || !strings.Contains(string(arc.SGF), `[Result "2-0"]`) || !strings.Contains(string(arc.SGF), "white wins by forfeit. Reason: bob left the server") {
+	if err != nil || arc.Kind != "draughts" || arc.Result != "W+F" || !strings.Contains(string(arc.SGF), `[Result "2-0"]`) || !strings.Contains(string(arc.SGF), "after 1 move: white wins by forfeit. Reason: bob left the server") {
 		t.Errorf("adjudicated game archived %+v (%v), record:\n%s", arc, err, arc.SGF)
 	}
 	// Without level:, the bot is the weakest level the admins offer
@@ -536,16 +543,17 @@ func testE2EDraughtsAbort(t *testing.T, e *env) {
 	}
 	id := start()
 	e.do(e.draughtsMove(ch, alice, "32-28"))
-	ask := e.do(e.draughtsCmd(ch, bob, "abort"))
+	e.do(e.draughtsMove(ch, bob, "19-23")) // with 32-28, one move of draughts
+	ask := e.do(e.draughtsCmd(ch, alice, "abort"))
 	if !ask.Ephemeral || !strings.Contains(ask.Text(), "Abort the game ⚪ alice vs ⚫ bob · draughts?") {
 		t.Fatalf("abort asked %q", ask.Text())
 	}
-	done := e.do(e.click(bob, ask, "Yes, abort"))
-	if want := "🚫 " + bob.Mention() + " aborted the game ⚪ alice vs ⚫ bob · draughts after 1 move, before each player had made 2 moves: it is recorded as aborted (`/draughts record game:" + id + "`)"; !strings.Contains(done.Text(), want) {
+	done := e.do(e.click(alice, ask, "Yes, abort"))
+	if want := "🚫 " + alice.Mention() + " aborted the game ⚪ alice vs ⚫ bob · draughts after 1 move, before each player had made 2 moves: it is recorded as aborted (`/draughts record game:" + id + "`)"; !strings.Contains(done.Text(), want) {
 		t.Errorf("abort = %q, want %q", done.Text(), want)
 	}
 	arc, err := e.store.ArchivedGame(context.Background(), id)
-	if err != nil || arc.Result != "Void" || !arc.Annulled || arc.Kind != "draughts" || !strings.Contains(string(arc.SGF), "Aborted by bob") {
+	if err != nil || arc.Result != "Void" || !arc.Annulled || arc.Kind != "draughts" || !strings.Contains(string(arc.SGF), "Aborted by alice") {
 		t.Errorf("archived %+v (%v), want a Void, annulled draughts game with its PDN", arc, err)
 	}
 	start()
