@@ -93,8 +93,10 @@ func (e *env) killWhileThinking(ch *discordtest.Channel, gina discordtest.User) 
 
 // TestE2EKilledWhileThinking: the process that makes an owed move whose
 // handler died edits that handler's answer, still "thinking…", into the
-// board with the bot's move (it posted a new message and left the player's
-// own command thinking for ever: "The application did not respond").
+// board with the player's move and the bot's, as the handler would have
+// answered (it posted a new message and left the player's own command
+// thinking for ever: "The application did not respond"; then it said only
+// the bot's move).
 func TestE2EKilledWhileThinking(t *testing.T) {
 	for _, where := range []string{"dm", "private"} {
 		t.Run(where, func(t *testing.T) {
@@ -116,7 +118,7 @@ func TestE2EKilledWhileThinking(t *testing.T) {
 			if where == "private" {
 				name = "alice"
 			}
-			want := "\n⚫ " + name + " vs ⚪ gobot slow\n⚪ gobot (slow) played **A9**.\n**Move 3** · ⚫ black to play: " + gina.Mention() +
+			want := "\n⚫ " + name + " vs ⚪ gobot slow\n⚫ " + gina.Mention() + " played **E5**.\n⚪ gobot (slow) played **A9**.\n**Move 3** · ⚫ black to play: " + gina.Mention() +
 				"\nLast move: ⚪ A9 · Captures: ⚫ 0 · ⚪ 0\n⏱ ⚫ 4 days · ⚪ 4 days · ⚫ black's time runs out <t:1749124800:R>\n" +
 				"-# 9×9 · chinese (area scoring, positional superko, komi 7.5) · Fischer: 3 days, +1 day per move, at most 7 days"
 			if _, board := m.PNG(); !board || m.Text() != want {

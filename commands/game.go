@@ -454,12 +454,12 @@ const tokenLifetime = 14 * time.Minute
 // answers a channel post with 403), else in the channel if gobot may
 // post there.
 func (a *App) PostBoard(ctx context.Context, g *storage.Game, m *Message) error {
-	return a.postBoard(ctx, g, m, false)
+	return a.postBoard(ctx, g, m, nil)
 }
 
 // postBoard is PostBoard; answer says that m may answer the game's last
 // interaction when its answer is still "thinking…" (see post).
-func (a *App) postBoard(ctx context.Context, g *storage.Game, m *Message, answer bool) error {
+func (a *App) postBoard(ctx context.Context, g *storage.Game, m *Message, answer func() *Message) error {
 	sent, err := a.post(ctx, g, m, answer)
 	if err == nil {
 		if len(m.Files) > 0 { // a board, not a note
@@ -475,21 +475,21 @@ func (a *App) postBoard(ctx context.Context, g *storage.Game, m *Message, answer
 // post posts m about g outside any handler, as postBoard says, and returns
 // the message posted.
 func (a *App) Post(ctx context.Context, g *storage.Game, m *Message) (*discordgo.Message, error) {
-	return a.post(ctx, g, m, false)
+	return a.post(ctx, g, m, nil)
 }
 
 // post is Post. With answer set (a bot move that no handler answered),
 // when the game's last interaction is still "thinking…" (its handler
 // died with its process: the interaction that owed the move, stored
-// with it), m becomes that interaction's answer instead of a message
-// of its own: the player's command would otherwise stay "thinking…"
-// for ever.
-func (a *App) post(ctx context.Context, g *storage.Game, m *Message, answer bool) (*discordgo.Message, error) {
+// with it), the message answer returns becomes that interaction's answer
+// instead of m as a message of its own: the player's command would
+// otherwise stay "thinking…" for ever.
+func (a *App) post(ctx context.Context, g *storage.Game, m *Message, answer func() *Message) (*discordgo.Message, error) {
 	f := g.Delivery.Followup
 	if f != nil && a.Now().Sub(f.At) < tokenLifetime {
 		it := &discordgo.Interaction{ID: f.InteractionID, AppID: f.AppID, Token: f.Token, ChannelID: g.ChannelID}
-		if answer {
-			if sent, ok := a.answerThinking(ctx, it, m); ok {
+		if answer != nil {
+			if sent, ok := a.answerThinking(ctx, it, answer); ok {
 				return sent, nil
 			}
 		}
@@ -509,7 +509,7 @@ func (a *App) post(ctx context.Context, g *storage.Game, m *Message, answer bool
 // "thinking…" (Discord's loading flag) or only the queue notice its
 // handler showed while it waited (see waitOutcome), and reports whether
 // it did.
-func (a *App) answerThinking(ctx context.Context, it *discordgo.Interaction, m *Message) (*discordgo.Message, bool) {
+func (a *App) answerThinking(ctx context.Context, it *discordgo.Interaction, answer func() *Message) (*discordgo.Message, bool) {
 	orig, err := a.opts.Discord.Original(ctx, it)
 	if err != nil {
 		return nil, false
@@ -518,7 +518,7 @@ func (a *App) answerThinking(ctx context.Context, it *discordgo.Interaction, m *
 	if orig.Flags&discordgo.MessageFlagsLoading == 0 && !waiting {
 		return nil, false
 	}
-	edit := *m
+	edit := *answer()
 	edit.ClearContent = true
 	sent, err := a.opts.Discord.EditOriginal(ctx, it, &edit)
 	if err != nil {
@@ -530,13 +530,26 @@ func (a *App) answerThinking(ctx context.Context, it *discordgo.Interaction, m *
 
 // postBotMove posts the board after a bot move no handler answered with
 // (see postBoard), as the answer of the command that owed the move when
-// that is still "thinking…" (see post). When it cannot be posted, the
-// game is marked Unposted
-// and the next move's answer says what the bot played.
+// that is still "thinking…" (see post): then, as the handler would have,
+// it says the person's move that the bot answered before the bot's own.
+// When it cannot be posted, the game is marked Unposted and the next
+// move's answer says what the bot played.
 func (a *App) postBotMove(ctx context.Context, g *storage.Game, note string) {
-	m, err := a.StateMessage(ctx, g, a.Now(), note)
+	now := a.Now()
+	m, err := a.StateMessage(ctx, g, now, note)
+	answer := func() *Message {
+		line := a.answeredMove(g)
+		if line == "" {
+			return m
+		}
+		am, err := a.StateMessage(ctx, g, now, line+"\n"+note)
+		if err != nil {
+			return m
+		}
+		return am
+	}
 	if err == nil {
-		err = a.postBoard(ctx, g, m, true)
+		err = a.postBoard(ctx, g, m, answer)
 	}
 	if err == nil {
 		return
@@ -547,6 +560,25 @@ func (a *App) postBotMove(ctx context.Context, g *storage.Game, note string) {
 	if err := a.UpdateGame(ctx, g); err != nil {
 		log.Warn("bot move: mark the move unposted", "err", err)
 	}
+}
+
+// moveLiner is a room that can say again what a person's move of its
+// game was, as the answer to that move said it: "⚪ white @lou played
+// **32-28**." (empty for a bot's move).
+type moveLiner interface {
+	MoveLine(g *storage.Game, ply int) string
+}
+
+// answeredMove is the line of the person's move that g's last move, a
+// bot's, answered; empty when there is none (the bot opened the game, or
+// answered another bot) or the room cannot say it.
+func (a *App) answeredMove(g *storage.Game) string {
+	ml, ok := a.roomOf(g).(moveLiner)
+	n := g.State.MoveCount()
+	if !ok || n < 2 || !a.lastMover(g).IsBot() {
+		return ""
+	}
+	return ml.MoveLine(g, n-2)
 }
 
 // stateMessage is the message for the game's state: the board in play, the

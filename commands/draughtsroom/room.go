@@ -1106,6 +1106,18 @@ func (r *room) OwnMoves(g *storage.Game, s game.Side) int {
 	return n / 2
 }
 
+// MoveLine says a person's move (ply, from 0) of g again, as its answer
+// said it (without the captures): "⚪ white @lou played **32-28**.";
+// empty for a bot's.
+func (r *room) MoveLine(g *storage.Game, ply int) string {
+	moves := draughtsState(g).Moves()
+	side := game.Side(ply % 2)
+	if ply < 0 || ply >= len(moves) || g.Player(side).IsBot() {
+		return ""
+	}
+	return fmt.Sprintf("%s %s played **%s**.", draughtsSideLabel(side), commands.Mention(g.Player(side)), moves[ply])
+}
+
 func (r *room) LastMover(g *storage.Game) storage.Player {
 	n := g.State.MoveCount()
 	if n == 0 {

@@ -97,3 +97,26 @@ func TestFinishedViews(t *testing.T) {
 		})
 	}
 }
+
+// TestMoveLine: the person's move a bot answered, said again for the
+// board a worker posts after a takeover, as its own answer said it.
+func TestMoveLine(t *testing.T) {
+	st, err := draughts.NewState(nil, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range []string{"32-28", "17-21"} {
+		if st, _, err = st.PlayMove(st.ToMove(), m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	lou, bot := storage.Player{UserID: "1", Name: "lou"}, storage.Player{Name: "gobot", Level: "hub:scan"}
+	g := &storage.Game{ID: "7", Kind: draughtsKind, Sides: storage.Sides(lou, bot), State: st}
+	var r *room
+	if got, want := r.MoveLine(g, 0), "⚪ white <@1> played **32-28**."; got != want {
+		t.Errorf("MoveLine(0) = %q, want %q", got, want)
+	}
+	if got := r.MoveLine(g, 1); got != "" {
+		t.Errorf("MoveLine(1), the bot's = %q, want none", got)
+	}
+}

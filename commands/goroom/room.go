@@ -103,6 +103,26 @@ func (*room) OwnMoves(g *storage.Game, s game.Side) int {
 
 func (*room) LastMover(g *storage.Game) storage.Player { return movedBy(g, g.State.MoveCount()-1) }
 
+// MoveLine says a person's move (ply, from 0) of g again, as its answer
+// said it (without the captures): "⚫ @gina played **E5**.", "⚫ @gina
+// passed."; empty for a bot's.
+func (*room) MoveLine(g *storage.Game, ply int) string {
+	moves := goOf(g).Moves()
+	p := movedBy(g, ply)
+	if p.IsBot() || ply < 0 || ply >= len(moves) {
+		return ""
+	}
+	m := moves[ply]
+	who := stoneEmoji(m.Color) + " " + commands.Mention(p)
+	switch m.Kind {
+	case engine.Pass:
+		return who + " passed."
+	case engine.Resign:
+		return ""
+	}
+	return fmt.Sprintf("%s played **%s**.", who, m.Point)
+}
+
 func (r *room) BotMove(ctx context.Context, g *storage.Game) (string, error) {
 	a := r
 	c := goOf(g).ToPlay()
