@@ -1193,7 +1193,7 @@ func (r *room) NewState(c *storage.Challenge) (game.State, error) {
 func (r *room) Setup(arc *storage.Archived) string { return "draughts 10×10" }
 
 func (r *room) Record(arc *storage.Archived) (commands.File, string) {
-	return pdnFile(arc.ID, commands.ArchivedTitle(arc), arc.SGF), "PDN, opens in any draughts program"
+	return pdnFile(arc.ID, archivedTitle(arc), arc.SGF), "PDN, opens in any draughts program"
 }
 
 func (r *room) Finished(arc *storage.Archived) (*commands.Message, error) {

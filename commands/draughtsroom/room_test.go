@@ -120,3 +120,14 @@ func TestMoveLine(t *testing.T) {
 		t.Errorf("MoveLine(1), the bot's = %q, want none", got)
 	}
 }
+
+// TestRecordDescription: a finished game's PDN attachment names White
+// first, as everything of draughts does.
+func TestRecordDescription(t *testing.T) {
+	arc := &storage.Archived{ID: "7", Kind: draughtsKind, White: storage.Player{UserID: "2", Name: "hal"}, Black: storage.Player{UserID: "1", Name: "gina"}}
+	var r *room
+	f, _ := r.Record(arc)
+	if want := "PDN record: ⚪ hal vs ⚫ gina"; f.Description != want {
+		t.Errorf("PDN attachment's description = %q, want %q", f.Description, want)
+	}
+}
