@@ -10,6 +10,7 @@ import (
 	"net"
 	"net/url"
 	"os"
+	"regexp"
 	"runtime"
 	"slices"
 	"sort"
@@ -195,7 +196,7 @@ func Parse(environ map[string]string, p Purpose) (*Config, error) {
 
 	if r.AppID != "" {
 		if !isSnowflake(r.AppID) {
-			bad("DISCORD_APP_ID", ErrInvalid, "%s is not a Discord ID (digits only)", unshown(r.AppID))
+			bad("DISCORD_APP_ID", ErrInvalid, "%s is not a Discord ID (digits only)", shown(r.AppID))
 		}
 		c.AppID = r.AppID
 	}
@@ -204,7 +205,7 @@ func Parse(environ map[string]string, p Purpose) (*Config, error) {
 	case ModeGateway, ModeHTTP:
 		c.Mode = m
 	default:
-		bad("GOBOT_MODE", ErrInvalid, "%q is not gateway or http", r.Mode)
+		bad("GOBOT_MODE", ErrInvalid, "%s is not gateway or http", shown(r.Mode))
 	}
 
 	if r.PublicKey != "" {
@@ -230,7 +231,7 @@ func Parse(environ map[string]string, p Purpose) (*Config, error) {
 		}
 	}
 	if u, err := url.Parse(r.APIURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.RawQuery != "" || u.Fragment != "" {
-		bad("DISCORD_API_URL", ErrInvalid, "%q is not an http(s) URL such as https://discord.com/api/v10", redactURL(r.APIURL))
+		bad("DISCORD_API_URL", ErrInvalid, "%s is not an http(s) URL such as https://discord.com/api/v10", shown(redactURL(r.APIURL)))
 	} else {
 		c.APIURL = strings.TrimRight(r.APIURL, "/")
 	}
@@ -241,9 +242,9 @@ func Parse(environ map[string]string, p Purpose) (*Config, error) {
 	}
 	if c.HTTPAddr != "" {
 		if _, port, err := net.SplitHostPort(c.HTTPAddr); err != nil {
-			bad("GOBOT_HTTP_ADDR", ErrInvalid, "%q is not host:port (e.g. :8080)", c.HTTPAddr)
+			bad("GOBOT_HTTP_ADDR", ErrInvalid, "%s is not host:port (e.g. :8080)", shown(c.HTTPAddr))
 		} else if n, err := strconv.Atoi(port); err != nil || n < 0 || n > 65535 {
-			bad("GOBOT_HTTP_ADDR", ErrInvalid, "%q has no valid port (0-65535)", c.HTTPAddr)
+			bad("GOBOT_HTTP_ADDR", ErrInvalid, "%s has no valid port (0-65535)", shown(c.HTTPAddr))
 		}
 	}
 
@@ -267,7 +268,7 @@ func Parse(environ map[string]string, p Purpose) (*Config, error) {
 		n, err := strconv.Atoi(r.ShardCount)
 		switch {
 		case err != nil || n < 1 || n > 65536:
-			bad("GOBOT_SHARD_COUNT", ErrInvalid, "%q is not a whole number from 1 to 65536", r.ShardCount)
+			bad("GOBOT_SHARD_COUNT", ErrInvalid, "%s is not a whole number from 1 to 65536", shown(r.ShardCount))
 		case n > 1 && r.DatabaseURL == "":
 			bad("GOBOT_SHARD_COUNT", ErrConflict, "%d shards run as %d processes, which need a shared database: set GOBOT_DATABASE_URL", n, n)
 		default:
@@ -278,7 +279,7 @@ func Parse(environ map[string]string, p Purpose) (*Config, error) {
 		n, err := strconv.Atoi(r.ShardID)
 		switch {
 		case err != nil || n < 0:
-			bad("GOBOT_SHARD_ID", ErrInvalid, "%q is not a whole number from 0", r.ShardID)
+			bad("GOBOT_SHARD_ID", ErrInvalid, "%s is not a whole number from 0", shown(r.ShardID))
 		case c.ShardCount > 0 && n >= c.ShardCount:
 			bad("GOBOT_SHARD_ID", ErrInvalid, "%d is not below GOBOT_SHARD_COUNT=%d", n, c.ShardCount)
 		default:
@@ -288,7 +289,7 @@ func Parse(environ map[string]string, p Purpose) (*Config, error) {
 
 	if r.GuildID != "" {
 		if !isSnowflake(r.GuildID) {
-			bad("GOBOT_GUILD_ID", ErrInvalid, "%s is not a Discord ID (digits only)", unshown(r.GuildID))
+			bad("GOBOT_GUILD_ID", ErrInvalid, "%s is not a Discord ID (digits only)", shown(r.GuildID))
 		}
 		c.GuildID = r.GuildID
 	}
@@ -299,7 +300,7 @@ func Parse(environ map[string]string, p Purpose) (*Config, error) {
 		if errors.As(err, &se) {
 			msg = se.Reason
 		}
-		bad("GOBOT_GTP_ENGINES", ErrInvalid, "%s", msg)
+		bad("GOBOT_GTP_ENGINES", ErrInvalid, "%s", shownParts(msg))
 	} else if len(specs) > 0 {
 		c.GTPEngines = make(map[string]string, len(specs))
 		for _, spec := range specs {
@@ -315,7 +316,7 @@ func Parse(environ map[string]string, p Purpose) (*Config, error) {
 		if errors.As(err, &se) {
 			msg = se.Reason
 		}
-		bad("GOBOT_HUB_ENGINES", ErrInvalid, "%s", msg)
+		bad("GOBOT_HUB_ENGINES", ErrInvalid, "%s", shownParts(msg))
 	} else if len(specs) > 0 {
 		c.HubEngines = make(map[string]string, len(specs))
 		for _, spec := range specs {
@@ -328,7 +329,7 @@ func Parse(environ map[string]string, p Purpose) (*Config, error) {
 	case strings.HasPrefix(name, "gtp:") && c.GTPEngines[name[len("gtp:"):]] != "":
 		c.ReviewEngine = name
 	default:
-		bad("GOBOT_REVIEW_ENGINE", ErrInvalid, "%q is neither mcts nor gtp:NAME for a program of GOBOT_GTP_ENGINES", r.ReviewEngine)
+		bad("GOBOT_REVIEW_ENGINE", ErrInvalid, "%s is neither mcts nor gtp:NAME for a program of GOBOT_GTP_ENGINES", shown(r.ReviewEngine))
 	}
 
 	switch strings.ToLower(r.LogLevel) {
@@ -341,21 +342,21 @@ func Parse(environ map[string]string, p Purpose) (*Config, error) {
 	case "error":
 		c.LogLevel = slog.LevelError
 	default:
-		bad("GOBOT_LOG_LEVEL", ErrInvalid, "%q is not debug, info, warn or error", r.LogLevel)
+		bad("GOBOT_LOG_LEVEL", ErrInvalid, "%s is not debug, info, warn or error", shown(r.LogLevel))
 	}
 
 	switch f := LogFormat(strings.ToLower(r.LogFormat)); f {
 	case LogText, LogJSON:
 		c.LogFormat = f
 	default:
-		bad("GOBOT_LOG_FORMAT", ErrInvalid, "%q is not text or json", r.LogFormat)
+		bad("GOBOT_LOG_FORMAT", ErrInvalid, "%s is not text or json", shown(r.LogFormat))
 	}
 
 	c.MaxSearches = runtime.NumCPU()
 	if r.MaxSearches != "" {
 		n, err := strconv.Atoi(r.MaxSearches)
 		if err != nil || n < 1 || n > 1024 {
-			bad("GOBOT_MAX_SEARCHES", ErrInvalid, "%q is not a whole number from 1 to 1024", r.MaxSearches)
+			bad("GOBOT_MAX_SEARCHES", ErrInvalid, "%s is not a whole number from 1 to 1024", shown(r.MaxSearches))
 		}
 		c.MaxSearches = n
 	}
@@ -363,7 +364,7 @@ func Parse(environ map[string]string, p Purpose) (*Config, error) {
 	duration := func(name, s string, min time.Duration) time.Duration {
 		d, err := time.ParseDuration(s)
 		if err != nil {
-			bad(name, ErrInvalid, "%q is not a duration such as 24h or 90m", s)
+			bad(name, ErrInvalid, "%s is not a duration such as 24h or 90m", shown(s))
 			return 0
 		}
 		if d < min {
@@ -380,7 +381,7 @@ func Parse(environ map[string]string, p Purpose) (*Config, error) {
 		if errors.As(err, &se) {
 			msg = se.Reason
 		}
-		bad("GOBOT_DEFAULT_CLOCK", ErrInvalid, "%s (want %s)", msg, clock.Syntax)
+		bad("GOBOT_DEFAULT_CLOCK", ErrInvalid, "%s (want %s)", shownParts(msg), clock.Syntax)
 	} else {
 		c.DefaultClock = k
 	}
@@ -404,15 +405,53 @@ func checkToken(tok string) string {
 	return ""
 }
 
-// unshown names a value that should have been a Discord ID without
-// printing it: the token or the client secret, pasted into the wrong
-// variable (they sit next to the IDs on Discord's pages), would otherwise
-// be printed. A short value that cannot be a secret is quoted.
-func unshown(v string) string {
-	if len(v) <= 24 {
-		return strconv.Quote(v)
+// shown quotes a variable's value for an error message, unless it may be
+// a secret: the token, the client secret or the public key, pasted into
+// the wrong variable (they sit next to the other settings on Discord's
+// pages), would otherwise be printed. This is the one rule for every
+// configuration error: a value that mayBeSecret is named by its length
+// only; any other value is quoted.
+func shown(v string) string {
+	if mayBeSecret(v) {
+		return fmt.Sprintf("its value (%d characters, not shown in case it is a secret)", len(v))
 	}
-	return fmt.Sprintf("its value (%d characters, not shown in case it is a secret)", len(v))
+	return strconv.Quote(v)
+}
+
+// quoted matches a Go-quoted string, as %q writes it.
+var quoted = regexp.MustCompile(`"(?:[^"\\]|\\.)*"`)
+
+// shownParts applies shown's rule to a reason from another package's
+// parser (a GTP program list, a time control), which quotes the part of
+// the value it refuses: a quoted part that mayBeSecret is replaced by its
+// length.
+func shownParts(reason string) string {
+	return quoted.ReplaceAllStringFunc(reason, func(q string) string {
+		v, err := strconv.Unquote(q)
+		if err != nil || !mayBeSecret(v) {
+			return q
+		}
+		return fmt.Sprintf("(%d characters, not shown in case it is a secret)", len(v))
+	})
+}
+
+// mayBeSecret reports whether v holds a run of 24 or more letters, digits,
+// '-' or '_', as every part of a secret Discord gives does: a bot token's
+// signature (27 or more), a client secret (32), a public key (64). Words,
+// numbers, paths and commands have no such run.
+func mayBeSecret(v string) bool {
+	run := 0
+	for _, r := range v {
+		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' {
+			run++
+			if run >= 24 {
+				return true
+			}
+		} else {
+			run = 0
+		}
+	}
+	return false
 }
 
 func isSnowflake(s string) bool {

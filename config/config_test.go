@@ -463,3 +463,58 @@ func TestSecretInTheWrongVariable(t *testing.T) {
 		}
 	}
 }
+
+// TestNoErrorPrintsASecret: the token pasted into any variable that
+// refuses it is never printed, in whole or in part (no 8 characters of
+// it), while a short wrong value is still quoted.
+func TestNoErrorPrintsASecret(t *testing.T) {
+	vars := []string{
+		"DISCORD_APP_ID", "DISCORD_API_URL", "GOBOT_MODE", "GOBOT_HTTP_ADDR", "GOBOT_GUILD_ID",
+		"GOBOT_LOG_LEVEL", "GOBOT_LOG_FORMAT", "GOBOT_MAX_SEARCHES", "GOBOT_SHARD_COUNT", "GOBOT_SHARD_ID",
+		"GOBOT_CHALLENGE_TTL", "GOBOT_SCORING_TTL", "GOBOT_SHUTDOWN_TIMEOUT", "GOBOT_REVIEW_ENGINE",
+		"GOBOT_GTP_ENGINES", "GOBOT_HUB_ENGINES", "GOBOT_DEFAULT_CLOCK",
+	}
+	values := map[string]string{
+		"the token":           testToken,
+		"a client secret":     "Zq3vX9bK_Lm2Np8Rs4Tu6Wy0Ab1Cd5Ef",
+		"the public key":      testKey,
+		"a program and token": "katago " + testToken,
+	}
+	for _, name := range vars {
+		for what, v := range values {
+			env := map[string]string{"DISCORD_TOKEN": testToken, name: v}
+			if name == "DISCORD_APP_ID" || name == "GOBOT_HTTP_ADDR" {
+				env["GOBOT_MODE"] = "http"
+				env["DISCORD_PUBLIC_KEY"] = testKey
+			}
+			_, err := Parse(env, Run)
+			if err == nil {
+				if what == "the token" {
+					t.Errorf("%s set to %s: accepted", name, what)
+				}
+				continue
+			}
+			msg := err.Error()
+			if !strings.Contains(msg, name) {
+				t.Errorf("%s set to %s: %v does not name it", name, what, err)
+			}
+			for i := 0; i+8 <= len(v); i++ {
+				part := v[i : i+8]
+				if strings.Contains(strings.ToLower(msg), strings.ToLower(part)) && strings.TrimSpace(part) == part && !strings.Contains(name, strings.ToUpper(part)) {
+					t.Errorf("%s set to %s: %v prints %q of it", name, what, err, part)
+					break
+				}
+			}
+		}
+	}
+	for name, want := range map[string]string{
+		"GOBOT_MODE":          `"websocket" is not gateway or http`,
+		"GOBOT_LOG_LEVEL":     `"websocket" is not debug`,
+		"GOBOT_GTP_ENGINES":   `entry "websocket" is not NAME=COMMAND`,
+		"GOBOT_DEFAULT_CLOCK": `"websocket"`,
+	} {
+		if _, err := Parse(map[string]string{"DISCORD_TOKEN": testToken, name: "websocket"}, Run); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s=websocket: %v, want %s", name, err, want)
+		}
+	}
+}
