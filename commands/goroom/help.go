@@ -35,7 +35,7 @@ func helpText(levels []commands.Level, challengeTTL, scoringTTL time.Duration, d
 				"Options: `size` (9, 13, 19; default " + strconv.Itoa(defaultSize) + "), `color` (black, white, nigiri = random), `ruleset`, `komi`, `handicap` (0–9), " +
 				"`thread:true` (a thread of its own, so one channel holds many games). " +
 				"Challenges expire after " + commands.HumanDuration(challengeTTL) + "; Decline withdraws your own.\n" +
-				"`/go bot level: size: color:` plays gobot at once, here or in a DM with me (same options)."},
+				"`/go bot level:` plays gobot at once, here or in a DM with me (same options, no `thread`)."},
 			{Name: "Teams and votes", Value: "`/go rengo` opens a team game: **Join Black** or **Join White** (2–4 a team; `bot:` adds a bot), then **Start**; turns go B1, W1, B2 …, `mode:casual` gives a clock each; a team resigns or aborts by majority. " +
 				"`/go vote level: period:` pits this channel against gobot: anyone votes with `/go play` or the buttons, and the most voted move is played when the period ends. Both unrated."},
 			{Name: "Clocks", Value: "`clock:` on `/go challenge` and `/go bot` (default here: " + defaultClock.Name() + "): " +

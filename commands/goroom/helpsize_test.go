@@ -2,6 +2,7 @@ package goroom
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -94,5 +95,34 @@ func TestLevelRanksShown(t *testing.T) {
 	want = "• **tough**: " + few[0].Description + "\n• **hard**: " + few[1].Description + "\n"
 	if got := levelsField(few); got != want || !strings.HasPrefix(few[0].Description, "about 9 kyu · ") {
 		t.Errorf("Bot levels field with two levels = %q, want %q", got, want)
+	}
+}
+
+// TestHelpBotOptions: the help's sentence on /go bot, which refers to
+// /go challenge's options, names every option of /go challenge that
+// /go bot lacks (but opponent).
+func TestHelpBotOptions(t *testing.T) {
+	opts := map[string][]string{}
+	for _, sub := range definition().Options {
+		for _, o := range sub.Options {
+			opts[sub.Name] = append(opts[sub.Name], o.Name)
+		}
+	}
+	var sentence string
+	for _, e := range helpText(builtinLevels(), commands.DefaultChallengeTTL, commands.DefaultScoringTTL, clock.Default(), 19) {
+		for _, f := range e.Fields {
+			if _, s, ok := strings.Cut(f.Value, "`/go bot "); ok {
+				sentence, _, _ = strings.Cut(s, "\n")
+			}
+		}
+	}
+	if sentence == "" {
+		t.Fatal("the help does not explain /go bot")
+	}
+	for _, name := range opts["challenge"] {
+		// The bot is the opponent.
+		if name != "opponent" && !slices.Contains(opts["bot"], name) && !strings.Contains(sentence, "`"+name+"`") {
+			t.Errorf("/go bot has no %s option, but the help's %q does not say so", name, sentence)
+		}
 	}
 }
