@@ -65,7 +65,7 @@ func serveHub(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	nodes := fs.Int64("nodes", 0, "nodes per move instead of the level's own budget, when the GUI sets no limit (search levels only)")
 	seed := fs.Int64("seed", 0, "seed of the level's variety (0: a new one each session)")
 	if err := fs.Parse(args); err != nil {
-		return err
+		return flagError(err)
 	}
 	if *nodes < 0 {
 		return fmt.Errorf("--nodes: %d is negative", *nodes)

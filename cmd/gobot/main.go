@@ -99,10 +99,39 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
 		}
+		var ue *usageError
+		if errors.As(err, &ue) {
+			// The flag package has printed the error and the usage.
+			if !ue.printed {
+				fmt.Fprintln(stderr, "gobot:", err)
+			}
+			return 2
+		}
 		fmt.Fprintln(stderr, "gobot:", err)
 		return 1
 	}
 	return 0
+}
+
+// usageError is a command line that cannot be read (a flag that does not
+// exist or lacks its value): gobot exits 2, as for an unknown command and
+// as the flag package does.
+type usageError struct {
+	err     error
+	printed bool // the flag package has printed it, with the usage
+}
+
+func (e *usageError) Error() string { return e.err.Error() }
+func (e *usageError) Unwrap() error { return e.err }
+
+// flagError returns the error of a FlagSet's Parse (ContinueOnError, with
+// its output on stderr) as a usageError; -help's flag.ErrHelp is returned
+// as it is.
+func flagError(err error) error {
+	if err == nil || errors.Is(err, flag.ErrHelp) {
+		return err
+	}
+	return &usageError{err: err, printed: true}
 }
 
 const usage = `usage:
@@ -112,7 +141,8 @@ const usage = `usage:
                                              and in the browser at http://ADDR/play/ (default 127.0.0.1:7800)
   gobot gtp [--bot LEVEL] [--ko RULE] [--playouts N] [--log]
                                              speak GTP on stdin/stdout
-  gobot hub [--bot LEVEL] [--nodes N]        play draughts as a Hub engine (Scan's protocol) on stdin/stdout
+  gobot hub [--bot LEVEL] [--nodes N] [--seed N]
+                                             play draughts as a Hub engine (Scan's protocol) on stdin/stdout
   gobot backup FILE                          copy the database (GOBOT_DB) to FILE, even while the bot runs
   gobot doctor [--db FILE] [export N]        list the game records set aside as damaged; export one as SGF
   gobot arena [flags]                        play bot levels against each other
@@ -452,7 +482,7 @@ func console(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	boards := fs.String("boards", "boards", "folder for the board PNGs")
 	webAddr := fs.String("web", "127.0.0.1:7800", "loopback address of the board page in the browser (\"\" for none)")
 	if err := fs.Parse(args); err != nil {
-		return err
+		return flagError(err)
 	}
 	cfg, err := config.LoadFor(config.Offline)
 	if err != nil {
@@ -549,7 +579,7 @@ func serveGTP(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	playouts := fs.Int("playouts", 0, "playouts per move instead of the level's own budget (the Monte Carlo levels from casual up; nodes for a static minimax); a fixed count makes the level as strong on a loaded machine as on an idle one, for matches")
 	logMoves := fs.Bool("log", false, "write a line to stderr for every genmove: the move, its time, and the search's win rate, playouts and variation")
 	if err := fs.Parse(args); err != nil {
-		return err
+		return flagError(err)
 	}
 	koRule, err := engine.ParseKoRule(*ko)
 	if err != nil {
@@ -705,7 +735,7 @@ func backup(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		fmt.Fprintln(stderr, "usage: gobot backup FILE\n\ncopies the bbolt database (GOBOT_DB, or gobot.db) to FILE, even while the bot runs")
 	}
 	if err := fs.Parse(args); err != nil {
-		return err
+		return flagError(err)
 	}
 	if fs.NArg() != 1 {
 		return errors.New("usage: gobot backup FILE")

@@ -204,6 +204,31 @@ func TestUnknownSubcommand(t *testing.T) {
 	}
 }
 
+// TestBadFlagExitsTwo: a flag that does not exist exits 2, as an unknown
+// command does, and is printed once with the usage.
+func TestBadFlagExitsTwo(t *testing.T) {
+	for _, sub := range []string{"console", "gtp", "hub", "backup", "doctor", "migrate-db", "ratings", "arena"} {
+		var stdout, stderr bytes.Buffer
+		code := run(context.Background(), []string{sub, "--bogus"}, strings.NewReader(""), &stdout, &stderr)
+		if code != 2 || strings.Count(stderr.String(), "-bogus") != 1 {
+			t.Errorf("gobot %s --bogus = %d, %q; want 2 and the error once", sub, code, stderr.String())
+		}
+	}
+}
+
+// TestUsageIsExact: the usage names every flag of gobot hub, and
+// migrate-db's --help gives the --db default once.
+func TestUsageIsExact(t *testing.T) {
+	if !strings.Contains(usage, "gobot hub [--bot LEVEL] [--nodes N] [--seed N]") {
+		t.Errorf("the usage of gobot hub omits one of its flags: %s", usage)
+	}
+	var stdout, stderr bytes.Buffer
+	run(context.Background(), []string{"migrate-db", "--help"}, strings.NewReader(""), &stdout, &stderr)
+	if got := stderr.String(); strings.Count(got, "default") != 2 || !strings.Contains(got, "(default GOBOT_DB or gobot.db)") {
+		t.Errorf("gobot migrate-db --help printed %q; want each default once", got)
+	}
+}
+
 // TestRunTakesNoArguments: an argument after run (a --help, a --version,
 // a typo) prints the usage or refuses, and never starts the bot, which
 // would log in to Discord; so for the health check.

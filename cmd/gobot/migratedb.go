@@ -23,13 +23,17 @@ func migrateDB(ctx context.Context, args []string, stdout, stderr io.Writer) (er
 	// The flag's default is not the URL itself: -help prints defaults, and
 	// the URL holds the password.
 	to := fs.String("to", "", "PostgreSQL URL to copy into (default GOBOT_DATABASE_URL)")
-	dbDefault := os.Getenv("GOBOT_DB")
-	if dbDefault == "" {
-		dbDefault = "gobot.db"
-	}
-	db := fs.String("db", dbDefault, "bbolt database file to copy (default GOBOT_DB or gobot.db)")
+	// The default is given in words, and the flag's own default left
+	// empty: -help would print both.
+	db := fs.String("db", "", "bbolt database file to copy (default GOBOT_DB or gobot.db)")
 	if err := fs.Parse(args); err != nil {
-		return err
+		return flagError(err)
+	}
+	if *db == "" {
+		*db = os.Getenv("GOBOT_DB")
+	}
+	if *db == "" {
+		*db = "gobot.db"
 	}
 	source := "--to"
 	if *to == "" {

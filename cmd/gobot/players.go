@@ -111,5 +111,10 @@ func runArena(ctx context.Context, args []string, stdout io.Writer) error {
 		return err
 	}
 	defer reg.Close()
-	return arena.Main(ctx, args, stdout, reg)
+	err = arena.Main(ctx, args, stdout, reg)
+	if errors.Is(err, arena.ErrInvalidConfig) {
+		// A bad flag or a missing -a or -b: exit 2, as for other commands.
+		return &usageError{err: err}
+	}
+	return err
 }
