@@ -230,7 +230,9 @@ func TestE2EAdminSettings(t *testing.T) {
 		{"clock", "live", "✅ **Default clock** (`clock`): gobot's default (correspondence) → live."},
 		{"size", "9", "✅ **Default size** (`size`): gobot's default (19×19) → 9×9."},
 		{"ruleset", "japanese", "✅ **Default ruleset** (`ruleset`): gobot's default (chinese) → japanese."},
-		{"komi", "5.5", "✅ **Default komi** (`komi`): the ruleset's → 5.5."},
+		// The minus as U+2212, as docs and phones write it.
+		{"komi", "\u22123", "✅ **Default komi** (`komi`): the ruleset's → -3."},
+		{"komi", "5.5", "✅ **Default komi** (`komi`): -3 → 5.5."},
 		{"ratings", "off", "✅ **Server ratings** (`ratings`): on → off."},
 		{"global_ratings", "off", "✅ **Global ratings** (`global_ratings`): on → off."},
 		{"leaderboard", "hidden", "✅ **Leaderboard** (`leaderboard`): shown → hidden."},
@@ -295,7 +297,8 @@ func TestE2EAdminSettings(t *testing.T) {
 		"ann settings clock | gobot's default (correspondence) → live | ",
 		"ann settings size | gobot's default (19×19) → 9×9 | ",
 		"ann settings ruleset | gobot's default (chinese) → japanese | ",
-		"ann settings komi | the ruleset's → 5.5 | ",
+		"ann settings komi | the ruleset's → -3 | ",
+		"ann settings komi | -3 → 5.5 | ",
 		"ann settings ratings | on → off | ",
 		"ann settings global_ratings | on → off | ",
 		"ann settings leaderboard | shown → hidden | ",
@@ -321,7 +324,7 @@ func TestE2EAdminSettings(t *testing.T) {
 	page := e.do(e.adminCmd(ch, ann, "log"))
 	lines := strings.Split(page.Text(), "\n")
 	at := e.clock.Now().Unix()
-	if !page.Ephemeral || lines[1] != "Log of this server: 22 entries (page 1 of 3)" ||
+	if !page.Ephemeral || lines[1] != "Log of this server: 23 entries (page 1 of 3)" ||
 		lines[2] != fmt.Sprintf("<t:%d:f> <@%s> **settings** `challenge_ttl`: 2 hours → gobot's default (a day)", at, ann.ID) || len(lines) != 12 {
 		t.Errorf("/go-admin log =\n%s", page.Text())
 	}
@@ -330,7 +333,7 @@ func TestE2EAdminSettings(t *testing.T) {
 		t.Errorf("the log's page 2 = %q", next.Text())
 	}
 	last := e.do(e.adminCmd(ch, ann, "log", discordtest.Int("page", 3)))
-	if l := strings.Split(last.Text(), "\n"); len(l) != 4 || l[3] != fmt.Sprintf("<t:%d:f> <@%s> **settings** `channels`: anywhere → <#%s>", at, ann.ID, games.ID) {
+	if l := strings.Split(last.Text(), "\n"); len(l) != 5 || l[4] != fmt.Sprintf("<t:%d:f> <@%s> **settings** `channels`: anywhere → <#%s>", at, ann.ID, games.ID) {
 		t.Errorf("the log's last page =\n%s", last.Text())
 	}
 	e.refused(e.adminCmd(ch, ann, "log", discordtest.Int("page", 4)), "There are only 3 pages.")

@@ -73,7 +73,7 @@ func (Kind) New(opts game.Options, seed int64) (game.State, error) {
 		}
 	}
 	if v, ok := opts[OptKomi]; ok {
-		k, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+		k, err := ParseKomi(v)
 		if err != nil || !ValidKomi(k) {
 			return nil, game.Refuse(fmt.Errorf("%w: %w", game.ErrOptions, ErrInvalidKomi), fmt.Sprintf("Komi must be from -150 to 150 in steps of 0.5, not %q.", v))
 		}

@@ -24,6 +24,8 @@ func TestKindNew(t *testing.T) {
 		{game.Options{"size": "13", "rules": "japanese"}, "", 6.5},
 		{game.Options{"handicap": "1"}, "", 0.5},
 		{game.Options{"handicap": "4", "komi": "-2"}, "", -2},
+		{game.Options{"komi": "\u22123.5"}, "", -3.5}, // U+2212, the minus sign
+		{game.Options{"komi": "\u20133.5"}, "", -3.5}, // an en dash
 		{game.Options{"size": "26"}, `The board size must be a number from 2 to 25, not "26".`, 0},
 		{game.Options{"rules": "ing"}, `Unknown ruleset "ing": choose chinese, japanese, tromp-taylor, simple.`, 0},
 		{game.Options{"size": "9", "handicap": "10"}, `A 9×9 board takes from 0 to 9 handicap stones, not "10".`, 0},

@@ -146,6 +146,20 @@ func ValidKomi(komi float64) bool {
 	return komi >= -150 && komi <= 150 && komi*2 == math.Trunc(komi*2)
 }
 
+// ParseKomi reads a komi a person typed, such as 6.5, -3 or 0: spaces
+// around it are ignored, and the minus sign may be typed as U+2212 or as
+// an en dash, as text copied from documents and phones often has it. It
+// does not check the range; see ValidKomi.
+func ParseKomi(s string) (float64, error) {
+	s = strings.TrimSpace(s)
+	for _, minus := range []string{"\u2212", "\u2013"} {
+		if rest, ok := strings.CutPrefix(s, minus); ok {
+			s = "-" + rest
+		}
+	}
+	return strconv.ParseFloat(s, 64)
+}
+
 // MaxAnyKomi bounds AnyKomi.
 const MaxAnyKomi = 1e6
 

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
-	"strconv"
 	"strings"
 	"time"
 
@@ -282,7 +281,7 @@ func (*room) SetSetting(st *storage.Settings, name, value string) (bool, error) 
 		}
 		st.Ruleset = v
 	case "komi":
-		k, err := strconv.ParseFloat(value, 64)
+		k, err := engine.ParseKomi(value)
 		if err != nil || !engine.ValidKomi(k) {
 			return true, bad("Komi must be from -150 to 150 in steps of 0.5, not %s.", commands.Quote(value))
 		}
