@@ -46,6 +46,8 @@ var (
 	ErrDiscord = errors.New("commands: discord api error")
 	// ErrDiscordNotFound is a Discord API 404 (for instance an expired interaction token).
 	ErrDiscordNotFound = errors.New("commands: discord api: not found")
+	// ErrDiscordUnauthorized is a Discord API 401: the bot token was refused.
+	ErrDiscordUnauthorized = errors.New("commands: discord api: unauthorized")
 	// ErrDiscordForbidden is a Discord API 403 (missing access or permission).
 	ErrDiscordForbidden = errors.New("commands: discord api: forbidden")
 	// ErrNoChannelPosts means a message outside any interaction could not be

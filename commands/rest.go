@@ -216,6 +216,8 @@ func (e *restError) Error() string {
 
 func (e *restError) Unwrap() error {
 	switch e.Status {
+	case http.StatusUnauthorized:
+		return ErrDiscordUnauthorized
 	case http.StatusNotFound:
 		return ErrDiscordNotFound
 	case http.StatusForbidden:

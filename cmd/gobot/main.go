@@ -227,8 +227,11 @@ func serve(ctx context.Context, stdout, stderr io.Writer) (err error) {
 		actx, cancel := context.WithTimeout(ctx, 30*time.Second)
 		appID, err = rest.ApplicationID(actx)
 		cancel()
+		if errors.Is(err, commands.ErrDiscordUnauthorized) {
+			return tokenRefused(err)
+		}
 		if err != nil {
-			return fmt.Errorf("fetch the application ID (set DISCORD_APP_ID to skip this): %w", err)
+			return fmt.Errorf("fetch the application ID from Discord (GET /applications/@me): %w", err)
 		}
 	}
 	app, err := commands.New(commands.Options{
@@ -240,14 +243,29 @@ func serve(ctx context.Context, stdout, stderr io.Writer) (err error) {
 		return err
 	}
 	rctx, cancel := context.WithTimeout(ctx, 30*time.Second)
-	if err := app.Register(rctx); err != nil {
+	err = app.Register(rctx)
+	cancel()
+	switch {
+	case errors.Is(err, commands.ErrDiscordUnauthorized):
+		return tokenRefused(err)
+	case errors.Is(err, commands.ErrDiscordForbidden) || errors.Is(err, commands.ErrDiscordNotFound):
+		// Discord answers so for an application that is not the
+		// token's (or a server the bot is not in).
+		where := "DISCORD_APP_ID is the Application ID of the bot whose token is DISCORD_TOKEN (General Information in the Developer Portal)"
+		if cfg.AppID == "" {
+			where = "DISCORD_TOKEN is the bot's token"
+		}
+		if cfg.GuildID != "" {
+			where += ", and that the bot is in the server GOBOT_GUILD_ID names"
+		}
+		return fmt.Errorf("discord refused to register the commands of application %s: check that %s: %w", appID, where, err)
+	case err != nil:
 		log.Error("could not register the /go command; it may be missing or out of date in Discord", "err", err)
-	} else if cfg.GuildID != "" {
+	case cfg.GuildID != "":
 		log.Info("registered /go in one guild", "guild", cfg.GuildID)
-	} else {
+	default:
 		log.Info("registered /go globally")
 	}
-	cancel()
 	fmt.Fprintf(stdout, "Invite gobot to a server: %s\n", inviteURL(appID))
 	fmt.Fprintf(stdout, "Or add it to your own account, to play in DMs and group chats: %s\n", userInstallURL(appID))
 
@@ -398,6 +416,12 @@ func kinds() *game.Kinds {
 // (the default for what names no kind); a kind's rules are in kinds.
 func rooms(players goroom.Players, dreg *dbots.Registry) []commands.NewRoom {
 	return []commands.NewRoom{goroom.New(players, nil), draughtsroom.New(dreg)}
+}
+
+// tokenRefused is the error of a start-up call that Discord answered with
+// 401: the token is not a bot's current token.
+func tokenRefused(err error) error {
+	return fmt.Errorf("discord refused DISCORD_TOKEN (HTTP 401): it is not the bot's current token; copy it again from the Developer Portal (Bot → Reset Token): %w", err)
 }
 
 // inviteURL is the OAuth2 link that adds the bot to a server with only the

@@ -309,3 +309,45 @@ func TestMissingGTPProgramNamesItsVariable(t *testing.T) {
 		t.Errorf("newRegistry with a missing program = %v, want an error naming GOBOT_GTP_ENGINES and foo", err)
 	}
 }
+
+// TestDiscordRefusesStart: a token Discord refuses (401), whether the
+// application ID is configured or asked for, or an application ID that is
+// not the token's (403), stops gobot at start-up with a line that says
+// what to fix, in both modes: it never listens nor prints invite links.
+func TestDiscordRefusesStart(t *testing.T) {
+	// The refusals are the point: the fake records them without failing.
+	d := discordtest.NewServer(t, discordtest.Options{RecordOnly: true})
+	for _, c := range []struct {
+		name, mode, token, appID, want string
+	}{
+		{"wrong token, app ID asked", "http", "MTIzNDU2Nzg5MDEyMzQ1Njc4.GaBcDe.wrong-token-wrong-token-wrong-tok", "", "discord refused DISCORD_TOKEN (HTTP 401)"},
+		{"wrong token, app ID set", "http", "MTIzNDU2Nzg5MDEyMzQ1Njc4.GaBcDe.wrong-token-wrong-token-wrong-tok", d.AppID, "discord refused DISCORD_TOKEN (HTTP 401)"},
+		{"wrong token, gateway", "gateway", "MTIzNDU2Nzg5MDEyMzQ1Njc4.GaBcDe.wrong-token-wrong-token-wrong-tok", d.AppID, "discord refused DISCORD_TOKEN (HTTP 401)"},
+		{"wrong app ID", "http", d.Token, "123456789012345678", "check that DISCORD_APP_ID is the Application ID of the bot"},
+		{"wrong app ID, gateway", "gateway", d.Token, "123456789012345678", "check that DISCORD_APP_ID is the Application ID of the bot"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			for k, v := range map[string]string{
+				"DISCORD_TOKEN": c.token, "DISCORD_API_URL": d.URL, "DISCORD_PUBLIC_KEY": d.Signer.PublicKeyHex(),
+				"GOBOT_MODE": c.mode, "GOBOT_HTTP_ADDR": freeAddr(t), "GOBOT_DB": filepath.Join(t.TempDir(), "gobot.db"),
+				"DISCORD_APP_ID": c.appID,
+			} {
+				t.Setenv(k, v)
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			defer cancel()
+			stdout, stderr, done := goRun(ctx)
+			select {
+			case code := <-done:
+				if code != 1 || !strings.Contains(stderr.String(), c.want) || strings.Contains(stdout.String(), "Invite") {
+					t.Errorf("gobot exited with %d, stdout %q, stderr:\n%s\nwant 1 and %q", code, stdout.String(), stderr.String(), c.want)
+				}
+				if strings.Contains(stderr.String(), "set DISCORD_APP_ID") {
+					t.Errorf("the refusal points at DISCORD_APP_ID:\n%s", stderr.String())
+				}
+			case <-ctx.Done():
+				t.Fatalf("gobot did not stop:\n%s", stderr.String())
+			}
+		})
+	}
+}
