@@ -35,6 +35,16 @@ func (r *Registry) newReviewer(cfg Config) (review.Evaluator, *gtp.Client, error
 	return nil, nil, fmt.Errorf("review engine %q is not among the GTP engines: %w", cfg.Reviewer, ErrInvalidConfig)
 }
 
+// CheckReviewer makes sure the reviewer can judge positions: a GTP
+// program is started and must list kata-analyze or lz-analyze (else the
+// error wraps review.ErrNoAnalysis); the built-in search always can.
+func (r *Registry) CheckReviewer(ctx context.Context) error {
+	if g, ok := r.reviewer.(*review.GTP); ok {
+		return g.Check(ctx)
+	}
+	return nil
+}
+
 // Reviewer names what reviews games: "mcts N playouts" (per position, on
 // 9×9) or "gtp:NAME".
 func (r *Registry) Reviewer() string { return r.reviewer.Name(9) }

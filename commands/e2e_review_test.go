@@ -567,3 +567,34 @@ func testE2EReviewNoBigSwings(t *testing.T, e *env) {
 		t.Errorf("graph's description = %q, want %q", graph, want)
 	}
 }
+
+// noAnalysisReviewer is a review engine that cannot analyse, as a GTP
+// program without kata-analyze or lz-analyze.
+type noAnalysisReviewer struct{}
+
+func (noAnalysisReviewer) Review(context.Context, *engine.Game, func(int), func(int, int)) (*review.Review, error) {
+	return nil, fmt.Errorf("gtp:gnugo: %w", review.ErrNoAnalysis)
+}
+
+func (noAnalysisReviewer) Estimate(ctx context.Context, eg *engine.Game, onQueued func(int)) (review.ScoreEstimate, error) {
+	return review.Estimate(ctx, eg, 200, 1)
+}
+
+// TestE2EReviewEngineCannotAnalyse: when the review engine cannot analyse
+// (a host's mistake that start-up normally refuses), /go review says
+// reviews are not available here, not "try again".
+func TestE2EReviewEngineCannotAnalyse(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.reviewer = noAnalysisReviewer{}
+	e.restart()
+	ch := e.d.GuildChannel("general")
+	alice, bob := e.d.NewUser("alice"), e.d.NewUser("bob")
+	e.startGame(ch, alice, bob, 9)
+	e.playOut(ch, alice, bob, reviewMoves[:4])
+	e.do(e.slash(ch, bob, "resign"))
+	m := e.reviewed(e.slash(ch, alice, "review"))
+	if !strings.Contains(m.Text(), "Reviews are not available on this server") || strings.Contains(m.Text(), "try again") {
+		t.Errorf("/go review with an engine that cannot analyse = %q, want that reviews are not available here", m.Text())
+	}
+}

@@ -39,6 +39,24 @@ var _ Evaluator = (*GTP)(nil)
 // Name returns "gtp:NAME".
 func (e *GTP) Name(int) string { return "gtp:" + e.Client.Spec().Name }
 
+// Check asks the program whether it can judge positions: it must list
+// kata-analyze or lz-analyze. Otherwise the error wraps ErrNoAnalysis; a
+// program that does not start or answer gives its own error. It starts
+// the program, so that a host learns at start-up, not from a user's
+// first review.
+func (e *GTP) Check(ctx context.Context) error {
+	for _, command := range []string{"kata-analyze", "lz-analyze"} {
+		ok, err := e.Client.Knows(ctx, command)
+		if err != nil {
+			return fmt.Errorf("%s: %w", e.Name(0), err)
+		}
+		if ok {
+			return nil
+		}
+	}
+	return fmt.Errorf("%s: %w", e.Name(0), ErrNoAnalysis)
+}
+
 // Evaluate asks the program about g's position.
 func (e *GTP) Evaluate(ctx context.Context, g *engine.Game) (Evaluation, error) {
 	if g.Over() {

@@ -189,3 +189,14 @@ func TestGTPEvaluatorWithoutAnalysis(t *testing.T) {
 		t.Errorf("Run with an engine without analysis = %v, want ErrNoAnalysis", err)
 	}
 }
+
+// TestGTPCheck: Check accepts a program that lists kata-analyze or
+// lz-analyze and refuses one that lists neither with ErrNoAnalysis.
+func TestGTPCheck(t *testing.T) {
+	for mode, want := range map[string]error{"kata": nil, "lz": nil, "plain": ErrNoAnalysis} {
+		err := (&GTP{Client: fakeClient(t, mode)}).Check(context.Background())
+		if !errors.Is(err, want) || (want == nil) != (err == nil) {
+			t.Errorf("Check of a %s engine = %v, want %v", mode, err, want)
+		}
+	}
+}

@@ -210,7 +210,7 @@ func serve(ctx context.Context, stdout, stderr io.Writer) (err error) {
 			log.Error("close database", "err", err)
 		}
 	}()
-	players, closePlayers, err := newPlayers(cfg, log)
+	players, closePlayers, err := newPlayers(ctx, cfg, log)
 	if err != nil {
 		return err
 	}
@@ -522,7 +522,7 @@ func console(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		return err
 	}
 	defer store.Close()
-	players, closePlayers, err := newPlayers(cfg, log)
+	players, closePlayers, err := newPlayers(ctx, cfg, log)
 	if err != nil {
 		return err
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"log/slog"
 	"net"
 	"net/http"
 	"net/url"
@@ -349,5 +350,33 @@ func TestDiscordRefusesStart(t *testing.T) {
 				t.Fatalf("gobot did not stop:\n%s", stderr.String())
 			}
 		})
+	}
+}
+
+// TestReviewEngineThatCannotAnalyse: a GOBOT_REVIEW_ENGINE program that
+// lists neither kata-analyze nor lz-analyze (GNU Go) stops the start with
+// a line naming the variable and the reason.
+func TestReviewEngineThatCannotAnalyse(t *testing.T) {
+	prog := filepath.Join(t.TempDir(), "plaingtp")
+	// GTP with command IDs: "7 list_commands" is answered "=7 …".
+	script := "#!/bin/sh\nwhile read -r id cmd rest; do\n  case \"$cmd\" in\n" +
+		"    protocol_version) printf '=%s 2\\n\\n' \"$id\" ;;\n" +
+		"    list_commands) printf '=%s protocol_version\\nname\\nlist_commands\\ngenmove\\nquit\\n\\n' \"$id\" ;;\n" +
+		"    quit) printf '=%s\\n\\n' \"$id\"; exit 0 ;;\n" +
+		"    *) printf '=%s\\n\\n' \"$id\" ;;\n  esac\ndone\n"
+	if err := os.WriteFile(prog, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cfg := &config.Config{GTPEngines: map[string]string{"plain": prog}, ReviewEngine: "gtp:plain", MaxSearches: 1}
+	_, _, err := newPlayers(context.Background(), cfg, slog.New(slog.DiscardHandler))
+	if err == nil || !strings.HasPrefix(err.Error(), "GOBOT_REVIEW_ENGINE: gtp:plain cannot review games: it lists neither kata-analyze nor lz-analyze") {
+		t.Errorf("newPlayers with a review engine that cannot analyse = %v", err)
+	}
+	cfg.ReviewEngine = ""
+	_, stop, err := newPlayers(context.Background(), cfg, slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Errorf("newPlayers with the program as a player only = %v", err)
+	} else {
+		stop()
 	}
 }

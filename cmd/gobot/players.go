@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"strings"
+	"time"
 
 	"github.com/gobot-dev/gobot/bots"
 	"github.com/gobot-dev/gobot/bots/arena"
@@ -84,11 +85,25 @@ func newRegistry(cfg *config.Config, log *slog.Logger) (*bots.Registry, error) {
 }
 
 // newPlayers returns the configured levels as goroom.Players and the
-// function that stops the GTP programs; log receives their warnings.
-func newPlayers(cfg *config.Config, log *slog.Logger) (goroom.Players, func(), error) {
+// function that stops the GTP programs; log receives their warnings. A
+// review engine of GOBOT_REVIEW_ENGINE is started and asked whether it can
+// analyse, so that one that cannot stops the start instead of failing
+// every /go review.
+func newPlayers(ctx context.Context, cfg *config.Config, log *slog.Logger) (goroom.Players, func(), error) {
 	reg, err := newRegistry(cfg, log)
 	if err != nil {
 		return nil, nil, err
+	}
+	cctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	err = reg.CheckReviewer(cctx)
+	cancel()
+	if errors.Is(err, review.ErrNoAnalysis) {
+		reg.Close()
+		return nil, nil, fmt.Errorf("GOBOT_REVIEW_ENGINE: %s cannot review games: it lists neither kata-analyze nor lz-analyze; choose a program that does (KataGo, Leela Zero) or mcts, the built-in search", cfg.ReviewEngine)
+	}
+	if err != nil {
+		reg.Close()
+		return nil, nil, fmt.Errorf("GOBOT_REVIEW_ENGINE: %s did not answer: %w", cfg.ReviewEngine, err)
 	}
 	return registryPlayers{reg}, func() { reg.Close() }, nil
 }

@@ -273,6 +273,10 @@ func (a *room) runReview(ctx context.Context, r *commands.Request, arc *storage.
 		return fmt.Errorf("%w: %w", commands.ErrBotBusy, err)
 	case err != nil && a.reviewing.halt.IsStopped():
 		return commands.UserErr(err, "The review was stopped because I am restarting. Ask again in a minute.")
+	case errors.Is(err, review.ErrNoAnalysis):
+		// Asking again cannot help: the host must configure another engine.
+		a.Logger().Error("the review engine cannot review games: set GOBOT_REVIEW_ENGINE to a program that speaks kata-analyze or lz-analyze, or to mcts", "err", err)
+		return commands.UserErr(err, "Reviews are not available on this server: its review engine cannot analyse games. Whoever runs this gobot can choose another (GOBOT_REVIEW_ENGINE).")
 	case err != nil:
 		return err
 	}
