@@ -50,8 +50,9 @@ func entryPoint() *discordgo.ApplicationCommand {
 }
 
 // withEntryPointHandler adds the handler discordgo cannot write to the
-// Entry Point command of an encoded command list: Discord launches the
-// Activity (DISCORD_LAUNCH_ACTIVITY).
+// Entry Point command of an encoded command list that has none (gobot's
+// own): Discord launches the Activity (DISCORD_LAUNCH_ACTIVITY). An
+// existing command kept as it is keeps its own handler.
 func withEntryPointHandler(body json.RawMessage) (json.RawMessage, error) {
 	var cmds []map[string]any
 	if err := json.Unmarshal(body, &cmds); err != nil {
@@ -59,7 +60,7 @@ func withEntryPointHandler(body json.RawMessage) (json.RawMessage, error) {
 	}
 	found := false
 	for _, c := range cmds {
-		if t, _ := c["type"].(float64); int(t) == int(primaryEntryPoint) {
+		if t, _ := c["type"].(float64); int(t) == int(primaryEntryPoint) && c["handler"] == nil {
 			c["handler"], found = discordLaunchActivity, true
 		}
 	}

@@ -227,7 +227,9 @@ func (a *App) Register(ctx context.Context) error {
 	cmds := a.Definitions()
 	if a.opts.Activity && a.opts.GuildID == "" {
 		// Discord refuses a global overwrite that drops the Entry Point
-		// command of an application with Activities.
+		// command of an application with Activities; without gobot's
+		// own, OverwriteCommands keeps the existing one (Discord's
+		// "Launch", made when Activities were enabled in the portal).
 		cmds = append(cmds, entryPoint())
 	}
 	if err := a.opts.Discord.OverwriteCommands(ctx, a.opts.AppID, a.opts.GuildID, cmds); err != nil {

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/url"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -46,7 +47,9 @@ type Discord interface {
 	// StartThread creates a public thread in a channel.
 	StartThread(ctx context.Context, channelID, name string) (*discordgo.Channel, error)
 	// OverwriteCommands replaces the application's commands, globally or in
-	// one guild when guildID is not empty.
+	// one guild when guildID is not empty. A global list without an Entry
+	// Point command keeps the application's existing one, which Discord
+	// refuses to drop.
 	OverwriteCommands(ctx context.Context, appID, guildID string, cmds []*discordgo.ApplicationCommand) error
 }
 
@@ -471,6 +474,9 @@ func (c *REST) OverwriteCommands(ctx context.Context, appID, guildID string, cmd
 		ep = discordgo.EndpointApplicationGuildCommands(appID, guildID)
 	}
 	body, err := withoutNulls(cmds)
+	if err == nil && guildID == "" && !slices.ContainsFunc(cmds, func(c *discordgo.ApplicationCommand) bool { return c.Type == primaryEntryPoint }) {
+		body, err = c.keepEntryPoint(ctx, ep, body)
+	}
 	if err == nil {
 		body, err = withEntryPointHandler(body)
 	}
@@ -478,6 +484,62 @@ func (c *REST) OverwriteCommands(ctx context.Context, appID, guildID string, cmd
 		return err
 	}
 	return c.send(ctx, http.MethodPut, ep, ep, body, nil, nil)
+}
+
+// entryPointFields are the members of an existing command that a bulk
+// overwrite takes (ApplicationCommandUpdateRequest in Discord's spec).
+var entryPointFields = []string{
+	"id", "type", "handler", "name", "name_localizations", "description", "description_localizations",
+	"options", "default_member_permissions", "dm_permission", "contexts", "integration_types",
+}
+
+// keepEntryPoint adds to body, an encoded global command list without an
+// Entry Point command, the application's existing Entry Point command as
+// it is: Discord refuses a global overwrite that drops it (error 50240),
+// and enabling Activities in the Developer Portal creates one ("Launch")
+// whether or not gobot serves the Activity. ep is the global commands'
+// endpoint.
+func (c *REST) keepEntryPoint(ctx context.Context, ep string, body json.RawMessage) (json.RawMessage, error) {
+	var existing []map[string]any
+	if err := c.send(ctx, http.MethodGet, ep+"?with_localizations=true", ep, nil, nil, &existing); err != nil {
+		return nil, fmt.Errorf("commands: read the existing commands to keep an Entry Point: %w", err)
+	}
+	var kept []map[string]any
+	for _, e := range existing {
+		if t, _ := e["type"].(float64); int(t) != int(primaryEntryPoint) {
+			continue
+		}
+		k := map[string]any{}
+		for _, f := range entryPointFields {
+			if v, ok := e[f]; ok && v != nil {
+				k[f] = v
+			}
+		}
+		// Answers write permissions as a string, requests as an integer.
+		if p, ok := k["default_member_permissions"].(string); ok {
+			n, err := strconv.ParseInt(p, 10, 64)
+			if err != nil {
+				return nil, fmt.Errorf("commands: the Entry Point's default_member_permissions %q: %w", p, err)
+			}
+			k["default_member_permissions"] = n
+		}
+		kept = append(kept, k)
+	}
+	if len(kept) == 0 {
+		return body, nil
+	}
+	var list []any
+	if err := json.Unmarshal(body, &list); err != nil {
+		return nil, fmt.Errorf("commands: encode: %w", err)
+	}
+	for _, k := range kept {
+		list = append(list, k)
+	}
+	out, err := json.Marshal(list)
+	if err != nil {
+		return nil, fmt.Errorf("commands: encode: %w", err)
+	}
+	return out, nil
 }
 
 // withoutNulls encodes v as JSON with every null member left out: discordgo

@@ -142,3 +142,52 @@ func TestDiscordErrorScrubsEchoedToken(t *testing.T) {
 		}
 	}
 }
+
+// TestOverwriteKeepsDiscordsEntryPoint: an application whose Activities
+// were enabled in the Developer Portal has Discord's Entry Point command,
+// and Discord refuses a global overwrite that drops it (error 50240, as
+// the fake does). Without its own Entry Point, gobot's global overwrite
+// reads the existing commands and keeps that one as it is (its ID and
+// handler); with its own, it sends that; a guild's overwrite reads nothing.
+func TestOverwriteKeepsDiscordsEntryPoint(t *testing.T) {
+	d := discordtest.NewServer(t, discordtest.Options{})
+	existing := d.AddEntryPoint()
+	c := NewREST(d.URL, d.Token, nil)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	goCmd := &discordgo.ApplicationCommand{Name: "go", Description: "Play Go"}
+	entryPoints := func(guildID string) []map[string]any {
+		var eps []map[string]any
+		for _, cmd := range d.Commands(guildID) {
+			if m, _ := cmd.(map[string]any); m["type"] == float64(4) {
+				eps = append(eps, m)
+			}
+		}
+		return eps
+	}
+
+	if err := c.OverwriteCommands(ctx, d.AppID, "", []*discordgo.ApplicationCommand{goCmd}); err != nil {
+		t.Fatalf("global overwrite without an Entry Point: %v", err)
+	}
+	if eps := entryPoints(""); len(eps) != 1 || eps[0]["id"] != existing["id"] || eps[0]["handler"] != float64(2) || eps[0]["name"] != "launch" {
+		t.Errorf("Entry Points after the overwrite = %v, want Discord's %v kept", eps, existing)
+	}
+	if n := len(d.Commands("")); n != 2 {
+		t.Errorf("%d global commands, want /go and the Entry Point", n)
+	}
+
+	if err := c.OverwriteCommands(ctx, d.AppID, "", []*discordgo.ApplicationCommand{goCmd, entryPoint()}); err != nil {
+		t.Fatalf("global overwrite with gobot's Entry Point: %v", err)
+	}
+	if eps := entryPoints(""); len(eps) != 1 || eps[0]["description"] != entryPoint().Description || eps[0]["handler"] != float64(discordLaunchActivity) {
+		t.Errorf("Entry Points after gobot's = %v, want gobot's", eps)
+	}
+
+	before := len(d.Calls())
+	if err := c.OverwriteCommands(ctx, d.AppID, d.GuildID, []*discordgo.ApplicationCommand{goCmd}); err != nil {
+		t.Fatalf("guild overwrite: %v", err)
+	}
+	if calls := d.Calls()[before:]; len(calls) != 1 || calls[0].Method != http.MethodPut {
+		t.Errorf("a guild's overwrite made %d calls (%v), want one PUT", len(calls), calls)
+	}
+}

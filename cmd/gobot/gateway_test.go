@@ -47,6 +47,11 @@ func newFakeGateway(t *testing.T, interaction []byte) *fakeGateway {
 		json.NewEncoder(w).Encode(map[string]any{"url": "ws" + strings.TrimPrefix(f.srv.URL, "http") + "/ws", "shards": f.shards,
 			"session_start_limit": map[string]any{"total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1}})
 	})
+	// The existing global commands, read to keep an Entry Point: none.
+	mux.HandleFunc("GET /api/v10/applications/{app}/commands", func(w http.ResponseWriter, r *http.Request) {
+		f.record(r)
+		io.WriteString(w, "[]")
+	})
 	mux.HandleFunc("PUT /api/v10/applications/{app}/commands", func(w http.ResponseWriter, r *http.Request) {
 		f.record(r)
 		io.WriteString(w, "[]")

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -49,7 +50,7 @@ var fakeHandlers = map[string]map[string]routeHandler{
 	"/applications/@me":                       {"GET": getApplication},
 	"/users/@me":                              {"GET": getBotUser},
 	"/users/@me/channels":                     {"POST": createDM},
-	"/applications/{application_id}/commands": {"PUT": overwriteCommands},
+	"/applications/{application_id}/commands": {"GET": listCommands, "PUT": overwriteCommands},
 	"/applications/{application_id}/activity-instances/{instance_id}": {"GET": getActivityInstance},
 	"/applications/{application_id}/guilds/{guild_id}/commands":       {"PUT": overwriteCommands},
 	"/channels/{channel_id}":                                       {"GET": getChannel},
@@ -107,6 +108,25 @@ func createDM(s *Server, r *restRequest) restResponse {
 	return ok(c.object())
 }
 
+// listCommands answers the application's global commands, as the last
+// overwrite (or AddEntryPoint) left them.
+func listCommands(s *Server, r *restRequest) restResponse {
+	if r.params["application_id"] != s.AppID {
+		return refuse(http.StatusForbidden, 50001, "commands listed for application %s, not the bot's %s", r.params["application_id"], s.AppID)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return ok(append([]any{}, s.commands[""]...))
+}
+
+// isEntryPoint reports whether a command (as JSON decodes it) is of type 4,
+// PRIMARY_ENTRY_POINT.
+func isEntryPoint(c any) bool {
+	m, _ := c.(map[string]any)
+	t, _ := m["type"].(float64)
+	return t == 4
+}
+
 func overwriteCommands(s *Server, r *restRequest) restResponse {
 	if r.params["application_id"] != s.AppID {
 		return refuse(http.StatusForbidden, 50001, "commands overwritten for application %s, not the bot's %s", r.params["application_id"], s.AppID)
@@ -116,6 +136,16 @@ func overwriteCommands(s *Server, r *restRequest) restResponse {
 		m, _ := dropNulls(c).(map[string]any)
 		if msg := checkCommand(m); msg != "" {
 			return refuse(http.StatusBadRequest, 50035, "Invalid Form Body: %s", msg)
+		}
+	}
+	// Discord refuses a global bulk overwrite that drops the Entry Point
+	// command an application with Activities has.
+	if r.params["guild_id"] == "" {
+		s.mu.Lock()
+		had := slices.ContainsFunc(s.commands[""], isEntryPoint)
+		s.mu.Unlock()
+		if had && !slices.ContainsFunc(list, isEntryPoint) {
+			return refuse(http.StatusBadRequest, 50240, "You cannot remove this app's Entry Point command in a bulk update operation. Please include the Entry Point command in your update request or delete it separately.")
 		}
 	}
 	out := make([]any, 0, len(list))
@@ -128,7 +158,9 @@ func overwriteCommands(s *Server, r *restRequest) restResponse {
 			cp[k] = v
 		}
 		name, _ := m["name"].(string)
-		cp["id"] = s.commandID(name)
+		if id, _ := m["id"].(string); id == "" {
+			cp["id"] = s.commandID(name)
+		}
 		cp["application_id"] = s.AppID
 		cp["version"] = s.nextID()
 		if _, ok := cp["type"]; !ok {

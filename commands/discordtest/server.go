@@ -483,6 +483,21 @@ func (s *Server) Followups(it *Interaction) []Message {
 	return s.messagesWhere(func(m *Message) bool { return m.InteractionID == st.id && m.ID != st.original })
 }
 
+// AddEntryPoint gives the application the Entry Point command Discord
+// creates when Activities are enabled in the Developer Portal ("launch",
+// handled by Discord), among its global commands, and returns it.
+func (s *Server) AddEntryPoint() map[string]any {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c := map[string]any{
+		"id": s.nextID(), "application_id": s.AppID, "version": s.nextID(), "type": float64(4), "handler": float64(2),
+		"name": "launch", "description": "", "contexts": []any{float64(0), float64(1), float64(2)}, "integration_types": []any{float64(0), float64(1)},
+		"default_member_permissions": nil, "dm_permission": true, "nsfw": false,
+	}
+	s.commands[""] = append(s.commands[""], c)
+	return c
+}
+
 // Commands returns the commands last overwritten globally (guildID "") or
 // in a guild.
 func (s *Server) Commands(guildID string) []any {
