@@ -479,8 +479,9 @@ func parseTTL(v string) (time.Duration, error) {
 	return time.ParseDuration(v)
 }
 
-// gameChannels reads the game channels named in value: channel mentions
-// or IDs, each a channel of this server, at most maxChannels of them (a
+// gameChannels reads the game channels named in value: channel mentions,
+// IDs or, in a server, names (#go-games typed out, which Discord sends as
+// text), each a channel of this server, at most maxChannels of them (a
 // channel named twice counts once).
 func (a *App) gameChannels(ctx context.Context, r *Request, value string) ([]string, error) {
 	fields := strings.FieldsFunc(value, func(c rune) bool { return c == ',' || unicode.IsSpace(c) })
@@ -488,12 +489,27 @@ func (a *App) gameChannels(ctx context.Context, r *Request, value string) ([]str
 		return nil, UserErr(ErrBadOption, "Name the channels where games may start, like #go-games; reset `channels` to allow games anywhere.")
 	}
 	var out []string
+	var named []*discordgo.Channel // the server's channels, read once
 	for _, f := range fields {
-		m := channelRef.FindStringSubmatch(f)
-		if m == nil {
-			return nil, UserErr(ErrBadOption, fmt.Sprintf("%s is not a channel: name channels as #channel (or by their ID).", Quote(f)))
+		var id string
+		if m := channelRef.FindStringSubmatch(f); m != nil {
+			id = m[1] + m[2]
+		} else {
+			list, ok := a.opts.Discord.(guildChannelList)
+			if !ok || r.Interaction.GuildID == "" {
+				return nil, UserErr(ErrBadOption, fmt.Sprintf("%s is not a channel: pick each channel from the list Discord shows when you type #, so that it becomes a link (or give its ID).", Quote(f)))
+			}
+			if named == nil {
+				var err error
+				if named, err = list.GuildChannels(ctx, r.Interaction.GuildID); err != nil {
+					return nil, err
+				}
+			}
+			if id = channelNamed(named, strings.TrimPrefix(f, "#")); id == "" {
+				return nil, UserErr(ErrBadOption, fmt.Sprintf("I know no single channel named %s on this server: pick it from the list Discord shows when you type #, so that it becomes a link.", Quote(f)))
+			}
 		}
-		if id := m[1] + m[2]; !slices.Contains(out, id) {
+		if !slices.Contains(out, id) {
 			out = append(out, id)
 		}
 	}
@@ -514,6 +530,22 @@ func (a *App) gameChannels(ctx context.Context, r *Request, value string) ([]str
 		}
 	}
 	return out, nil
+}
+
+// channelNamed returns the ID of the one channel of chs named name
+// (ignoring case; categories are no channels to play in), or "" when there
+// is none or more than one.
+func channelNamed(chs []*discordgo.Channel, name string) string {
+	id := ""
+	for _, c := range chs {
+		if c.Type != discordgo.ChannelTypeGuildCategory && strings.EqualFold(c.Name, name) {
+			if id != "" {
+				return ""
+			}
+			id = c.ID
+		}
+	}
+	return id
 }
 
 // botLevels reads the bot levels named in value: names of any room's

@@ -26,3 +26,23 @@ func (c *REST) Channel(ctx context.Context, id string) (*discordgo.Channel, erro
 	}
 	return &out, nil
 }
+
+// guildChannelList is what the game-channel setting needs to find a
+// channel by name, as "#go-games" typed out reaches gobot (only a channel
+// picked from Discord's list becomes a mention). REST implements it.
+type guildChannelList interface {
+	GuildChannels(ctx context.Context, guildID string) ([]*discordgo.Channel, error)
+}
+
+var _ guildChannelList = (*REST)(nil)
+
+// GuildChannels lists a server's channels, threads left out (GET
+// /guilds/{id}/channels).
+func (c *REST) GuildChannels(ctx context.Context, guildID string) ([]*discordgo.Channel, error) {
+	var out []*discordgo.Channel
+	ep := discordgo.EndpointGuildChannels(guildID)
+	if err := c.send(ctx, http.MethodGet, ep, ep, nil, nil, &out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}

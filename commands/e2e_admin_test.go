@@ -250,7 +250,7 @@ func TestE2EAdminSettings(t *testing.T) {
 	for _, c := range []struct{ name, value, want string }{
 		{"channels", "<#123456789>", "I know no channel <#123456789> on this server: name channels of this server that I can see."},
 		{"channels", "<#" + foreign.ID + ">", "I know no channel <#" + foreign.ID + "> on this server: name channels of this server that I can see."},
-		{"channels", "go-games", "\"go-games\" is not a channel: name channels as #channel (or by their ID)."},
+		{"channels", "#nowhere", "I know no single channel named \"#nowhere\" on this server: pick it from the list Discord shows when you type #, so that it becomes a link."},
 		{"size", "21", "The board size must be 9, 13 or 19, not \"21\"."},
 		{"ruleset", "ing", "Unknown ruleset \"ing\": choose " + strings.Join(engine.PresetNames, ", ") + "."},
 		{"komi", "7.3", "Komi must be from -150 to 150 in steps of 0.5, not \"7.3\"."},
@@ -337,6 +337,26 @@ func TestE2EAdminSettings(t *testing.T) {
 		t.Errorf("the log's last page =\n%s", last.Text())
 	}
 	e.refused(e.adminCmd(ch, ann, "log", discordtest.Int("page", 4)), "There are only 3 pages.")
+}
+
+// TestE2EAdminChannelsByName: a channel typed out as #name (Discord sends
+// it as text unless it is picked from the list) is found by its name among
+// the server's channels; a name two channels share, or none has, is
+// refused with how to make it a link.
+func TestE2EAdminChannelsByName(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	ch := e.d.GuildChannel("general")
+	games := e.d.GuildChannel("go-games")
+	e.d.GuildChannel("club")
+	e.d.GuildChannel("club")
+	e.d.OtherGuildChannel("999000000000000002", "theirs")
+	ann, _, _ := e.admins()
+	e.said(e.set(ch, ann, "channels", "#go-games"), "✅ **Game channels** (`channels`): anywhere → <#"+games.ID+">.")
+	e.said(e.set(ch, ann, "channels", "Go-Games, #general"), "✅ **Game channels** (`channels`): <#"+games.ID+"> → <#"+games.ID+">, <#"+ch.ID+">.")
+	for _, bad := range []string{"#club", "#theirs"} {
+		e.refused(e.set(ch, ann, "channels", bad), "I know no single channel named \""+bad+"\" on this server: pick it from the list Discord shows when you type #, so that it becomes a link.")
+	}
 }
 
 // settingsRace is the bot's store with another admin's change of the

@@ -54,6 +54,7 @@ var fakeHandlers = map[string]map[string]routeHandler{
 	"/applications/{application_id}/activity-instances/{instance_id}": {"GET": getActivityInstance},
 	"/applications/{application_id}/guilds/{guild_id}/commands":       {"PUT": overwriteCommands},
 	"/channels/{channel_id}":                                       {"GET": getChannel},
+	"/guilds/{guild_id}/channels":                                  {"GET": guildChannels},
 	"/channels/{channel_id}/messages":                              {"POST": createMessage},
 	"/channels/{channel_id}/messages/{message_id}":                 messageRoutes((*Server).channelMessage, editMessage),
 	"/channels/{channel_id}/threads":                               {"POST": startThread},
@@ -228,6 +229,34 @@ func getChannel(s *Server, r *restRequest) restResponse {
 		o["owner_id"] = s.BotUserID // the fake's threads are the bot's
 	}
 	return ok(o)
+}
+
+// guildChannels lists a guild's channels, threads left out as Discord
+// does, in the order they were made.
+func guildChannels(s *Server, r *restRequest) restResponse {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	g := r.params["guild_id"]
+	if g != s.GuildID {
+		return refuse(http.StatusForbidden, 50001, "Missing Access: the bot is not in guild %s", g)
+	}
+	var cs []*Channel
+	for _, c := range s.channels {
+		if c.GuildID == g && c.Type != ChannelPublicThread {
+			cs = append(cs, c)
+		}
+	}
+	slices.SortFunc(cs, func(a, b *Channel) int {
+		if len(a.ID) != len(b.ID) {
+			return len(a.ID) - len(b.ID)
+		}
+		return strings.Compare(a.ID, b.ID)
+	})
+	out := []any{}
+	for _, c := range cs {
+		out = append(out, c.object())
+	}
+	return ok(out)
 }
 
 func createMessage(s *Server, r *restRequest) restResponse {
