@@ -31,8 +31,9 @@
 // processes.
 //
 // Registry.Review and Registry.Estimate run game reviews (bots/review) and
-// score estimates through the same limiter, with the built-in search or the
-// GTP program that Config.Reviewer names.
+// score estimates through the same limiter: reviews with the built-in
+// search or the GTP program that Config.Reviewer names, estimates always
+// with the built-in search.
 //
 // The package imports engine (the rules), its sub-packages and its own,
 // never commands or storage: it knows nothing of Discord and stores

@@ -108,7 +108,7 @@ type raw struct {
 	ShardCount      string `env:"GOBOT_SHARD_COUNT" docDefault:"Discord's recommendation" doc:"Gateway mode: how many shards there are, one per process; more than 1 needs GOBOT_DATABASE_URL. Unset: asked from Discord (GET /gateway/bot)."`
 	GuildID         string `env:"GOBOT_GUILD_ID" doc:"Register the commands in this server only (instant, for testing) instead of globally."`
 	GTPEngines      string `env:"GOBOT_GTP_ENGINES" doc:"Extra bot levels played by GTP programs: NAME=COMMAND entries separated by ';' or newlines, e.g. gnugo=/usr/games/gnugo --mode gtp."`
-	ReviewEngine    string `env:"GOBOT_REVIEW_ENGINE" docDefault:"mcts" doc:"What judges /go review and /go estimate: mcts (the built-in Monte Carlo search, a fixed budget per position, so a game always gets the same review) or gtp:NAME for a program of GOBOT_GTP_ENGINES that speaks kata-analyze or lz-analyze (KataGo, Leela Zero)."`
+	ReviewEngine    string `env:"GOBOT_REVIEW_ENGINE" docDefault:"mcts" doc:"What judges the positions of /go review: mcts (the built-in Monte Carlo search, a fixed budget per position, so a game always gets the same review) or gtp:NAME for a program of GOBOT_GTP_ENGINES that speaks kata-analyze or lz-analyze (KataGo, Leela Zero). /go estimate always uses the built-in search."`
 	HubEngines      string `env:"GOBOT_HUB_ENGINES" doc:"Extra draughts bot levels played by Hub engines (Scan's protocol): NAME=COMMAND entries as in GOBOT_GTP_ENGINES, e.g. scan=/opt/scan/scan hub (run in the program's directory)."`
 	LogLevel        string `env:"GOBOT_LOG_LEVEL" envDefault:"info" doc:"debug, info, warn or error."`
 	LogFormat       string `env:"GOBOT_LOG_FORMAT" envDefault:"text" doc:"text or json."`
