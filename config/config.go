@@ -196,7 +196,7 @@ func Parse(environ map[string]string, p Purpose) (*Config, error) {
 
 	if r.AppID != "" {
 		if !isSnowflake(r.AppID) {
-			bad("DISCORD_APP_ID", ErrInvalid, "%s is not a Discord ID (digits only)", shown(r.AppID))
+			bad("DISCORD_APP_ID", ErrInvalid, "%s is not a Discord ID (digits only)", Shown(r.AppID))
 		}
 		c.AppID = r.AppID
 	}
@@ -205,7 +205,7 @@ func Parse(environ map[string]string, p Purpose) (*Config, error) {
 	case ModeGateway, ModeHTTP:
 		c.Mode = m
 	default:
-		bad("GOBOT_MODE", ErrInvalid, "%s is not gateway or http", shown(r.Mode))
+		bad("GOBOT_MODE", ErrInvalid, "%s is not gateway or http", Shown(r.Mode))
 	}
 
 	if r.PublicKey != "" {
@@ -231,7 +231,7 @@ func Parse(environ map[string]string, p Purpose) (*Config, error) {
 		}
 	}
 	if u, err := url.Parse(r.APIURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.RawQuery != "" || u.Fragment != "" {
-		bad("DISCORD_API_URL", ErrInvalid, "%s is not an http(s) URL such as https://discord.com/api/v10", shown(redactURL(r.APIURL)))
+		bad("DISCORD_API_URL", ErrInvalid, "%s is not an http(s) URL such as https://discord.com/api/v10", Shown(redactURL(r.APIURL)))
 	} else {
 		c.APIURL = strings.TrimRight(r.APIURL, "/")
 	}
@@ -242,9 +242,9 @@ func Parse(environ map[string]string, p Purpose) (*Config, error) {
 	}
 	if c.HTTPAddr != "" {
 		if _, port, err := net.SplitHostPort(c.HTTPAddr); err != nil {
-			bad("GOBOT_HTTP_ADDR", ErrInvalid, "%s is not host:port (e.g. :8080)", shown(c.HTTPAddr))
+			bad("GOBOT_HTTP_ADDR", ErrInvalid, "%s is not host:port (e.g. :8080)", Shown(c.HTTPAddr))
 		} else if n, err := strconv.Atoi(port); err != nil || n < 0 || n > 65535 {
-			bad("GOBOT_HTTP_ADDR", ErrInvalid, "%s has no valid port (0-65535)", shown(c.HTTPAddr))
+			bad("GOBOT_HTTP_ADDR", ErrInvalid, "%s has no valid port (0-65535)", Shown(c.HTTPAddr))
 		}
 	}
 
@@ -268,7 +268,7 @@ func Parse(environ map[string]string, p Purpose) (*Config, error) {
 		n, err := strconv.Atoi(r.ShardCount)
 		switch {
 		case err != nil || n < 1 || n > 65536:
-			bad("GOBOT_SHARD_COUNT", ErrInvalid, "%s is not a whole number from 1 to 65536", shown(r.ShardCount))
+			bad("GOBOT_SHARD_COUNT", ErrInvalid, "%s is not a whole number from 1 to 65536", Shown(r.ShardCount))
 		case n > 1 && r.DatabaseURL == "":
 			bad("GOBOT_SHARD_COUNT", ErrConflict, "%d shards run as %d processes, which need a shared database: set GOBOT_DATABASE_URL", n, n)
 		default:
@@ -279,7 +279,7 @@ func Parse(environ map[string]string, p Purpose) (*Config, error) {
 		n, err := strconv.Atoi(r.ShardID)
 		switch {
 		case err != nil || n < 0:
-			bad("GOBOT_SHARD_ID", ErrInvalid, "%s is not a whole number from 0", shown(r.ShardID))
+			bad("GOBOT_SHARD_ID", ErrInvalid, "%s is not a whole number from 0", Shown(r.ShardID))
 		case c.ShardCount > 0 && n >= c.ShardCount:
 			bad("GOBOT_SHARD_ID", ErrInvalid, "%d is not below GOBOT_SHARD_COUNT=%d", n, c.ShardCount)
 		default:
@@ -289,7 +289,7 @@ func Parse(environ map[string]string, p Purpose) (*Config, error) {
 
 	if r.GuildID != "" {
 		if !isSnowflake(r.GuildID) {
-			bad("GOBOT_GUILD_ID", ErrInvalid, "%s is not a Discord ID (digits only)", shown(r.GuildID))
+			bad("GOBOT_GUILD_ID", ErrInvalid, "%s is not a Discord ID (digits only)", Shown(r.GuildID))
 		}
 		c.GuildID = r.GuildID
 	}
@@ -329,7 +329,7 @@ func Parse(environ map[string]string, p Purpose) (*Config, error) {
 	case strings.HasPrefix(name, "gtp:") && c.GTPEngines[name[len("gtp:"):]] != "":
 		c.ReviewEngine = name
 	default:
-		bad("GOBOT_REVIEW_ENGINE", ErrInvalid, "%s is neither mcts nor gtp:NAME for a program of GOBOT_GTP_ENGINES", shown(r.ReviewEngine))
+		bad("GOBOT_REVIEW_ENGINE", ErrInvalid, "%s is neither mcts nor gtp:NAME for a program of GOBOT_GTP_ENGINES", Shown(r.ReviewEngine))
 	}
 
 	switch strings.ToLower(r.LogLevel) {
@@ -342,21 +342,21 @@ func Parse(environ map[string]string, p Purpose) (*Config, error) {
 	case "error":
 		c.LogLevel = slog.LevelError
 	default:
-		bad("GOBOT_LOG_LEVEL", ErrInvalid, "%s is not debug, info, warn or error", shown(r.LogLevel))
+		bad("GOBOT_LOG_LEVEL", ErrInvalid, "%s is not debug, info, warn or error", Shown(r.LogLevel))
 	}
 
 	switch f := LogFormat(strings.ToLower(r.LogFormat)); f {
 	case LogText, LogJSON:
 		c.LogFormat = f
 	default:
-		bad("GOBOT_LOG_FORMAT", ErrInvalid, "%s is not text or json", shown(r.LogFormat))
+		bad("GOBOT_LOG_FORMAT", ErrInvalid, "%s is not text or json", Shown(r.LogFormat))
 	}
 
 	c.MaxSearches = runtime.NumCPU()
 	if r.MaxSearches != "" {
 		n, err := strconv.Atoi(r.MaxSearches)
 		if err != nil || n < 1 || n > 1024 {
-			bad("GOBOT_MAX_SEARCHES", ErrInvalid, "%s is not a whole number from 1 to 1024", shown(r.MaxSearches))
+			bad("GOBOT_MAX_SEARCHES", ErrInvalid, "%s is not a whole number from 1 to 1024", Shown(r.MaxSearches))
 		}
 		c.MaxSearches = n
 	}
@@ -364,7 +364,7 @@ func Parse(environ map[string]string, p Purpose) (*Config, error) {
 	duration := func(name, s string, min time.Duration) time.Duration {
 		d, err := time.ParseDuration(s)
 		if err != nil {
-			bad(name, ErrInvalid, "%s is not a duration such as 24h or 90m", shown(s))
+			bad(name, ErrInvalid, "%s is not a duration such as 24h or 90m", Shown(s))
 			return 0
 		}
 		if d < min {
@@ -405,13 +405,14 @@ func checkToken(tok string) string {
 	return ""
 }
 
-// shown quotes a variable's value for an error message, unless it may be
+// Shown quotes a variable's value for an error message, unless it may be
 // a secret: the token, the client secret or the public key, pasted into
 // the wrong variable (they sit next to the other settings on Discord's
 // pages), would otherwise be printed. This is the one rule for every
-// configuration error: a value that mayBeSecret is named by its length
-// only; any other value is quoted.
-func shown(v string) string {
+// configuration error (Parse's, and those of commands that read a
+// variable themselves, such as gobot healthcheck): a value that
+// mayBeSecret is named by its length only; any other value is quoted.
+func Shown(v string) string {
 	if mayBeSecret(v) {
 		return fmt.Sprintf("its value (%d characters, not shown in case it is a secret)", len(v))
 	}
@@ -421,7 +422,7 @@ func shown(v string) string {
 // quoted matches a Go-quoted string, as %q writes it.
 var quoted = regexp.MustCompile(`"(?:[^"\\]|\\.)*"`)
 
-// shownParts applies shown's rule to a reason from another package's
+// shownParts applies Shown's rule to a reason from another package's
 // parser (a GTP program list, a time control), which quotes the part of
 // the value it refuses: a quoted part that mayBeSecret is replaced by its
 // length.

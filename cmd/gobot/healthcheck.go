@@ -8,6 +8,8 @@ import (
 	"net/http"
 	"strings"
 	"time"
+
+	"github.com/gobot-dev/gobot/config"
 )
 
 // healthTimeout bounds `gobot healthcheck`, below the Dockerfile's
@@ -28,7 +30,9 @@ func healthcheck(ctx context.Context, getenv func(string) string, stdout io.Writ
 	}
 	host, port, err := net.SplitHostPort(addr)
 	if err != nil {
-		return fmt.Errorf("healthcheck: GOBOT_HTTP_ADDR %q is not host:port: %w", addr, err)
+		// Not err: it quotes the address, which may be a secret pasted
+		// into the wrong variable.
+		return fmt.Errorf("healthcheck: GOBOT_HTTP_ADDR: %s is not host:port (e.g. :8080)", config.Shown(addr))
 	}
 	switch host {
 	case "", "0.0.0.0", "::":

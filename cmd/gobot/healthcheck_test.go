@@ -39,6 +39,7 @@ func TestHealthcheck(t *testing.T) {
 		{"nothing listening", map[string]string{"GOBOT_HTTP_ADDR": closed}, http.StatusOK, 1, "healthz"},
 		{"no address", map[string]string{"GOBOT_HTTP_ADDR": ""}, http.StatusOK, 1, "GOBOT_HTTP_ADDR is not set"},
 		{"bad address", map[string]string{"GOBOT_HTTP_ADDR": "8080"}, http.StatusOK, 1, "not host:port"},
+		{"the token as address", map[string]string{"GOBOT_HTTP_ADDR": "MTA4NzQ2OTg1NzQ5OTE3MjgzMg.GqZ7vX.Yb3kQw9RfP0uLs2TnVc8JhEoDaMi6xKz1ByWgN"}, http.StatusOK, 1, "its value (72 characters, not shown in case it is a secret) is not host:port"},
 	}
 	// In http mode without an address, gobot listens on :8080, whatever
 	// the case GOBOT_MODE is written in: healthcheck asks there.
