@@ -113,6 +113,8 @@ type SGFInfo struct {
 	Warnings []SGFWarning
 	// TM is each player's main time in seconds and OT the overtime as
 	// written ("5x30 byo-yomi"), in the root; zero and empty for none.
+	// WriteSGF writes TM[0] for a clock with overtime and no main time,
+	// so that the record says there was none (rather than not saying).
 	TM float64
 	OT string
 	// Times is the time each player had left after their moves, keyed by
@@ -1285,7 +1287,7 @@ func WriteSGF(w io.Writer, g *Game, info SGFInfo) error {
 		re = r.String()
 	}
 	sw.prop("RE", re)
-	if info.TM > 0 {
+	if info.TM > 0 || info.OT != "" {
 		sw.raw("TM[" + sgfSeconds(info.TM) + "]")
 	}
 	sw.prop("OT", info.OT)

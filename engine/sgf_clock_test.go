@@ -37,6 +37,27 @@ func TestSGFTimeRoundTrip(t *testing.T) {
 		t.Errorf("read back TM %v, OT %q, times %v; want 600, %q, %v", got.TM, got.OT, got.Times, info.OT, want)
 	}
 
+	// A clock with no main time (byo-yomi only) writes TM[0], and reads
+	// it back.
+	buf.Reset()
+	if err := WriteSGF(&buf, g, SGFInfo{OT: "2x10 byo-yomi"}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(buf.String(), "TM[0]OT[2x10 byo-yomi]") {
+		t.Errorf("SGF of a clock with no main time does not contain TM[0]OT[2x10 byo-yomi]:\n%s", buf.String())
+	}
+	if _, got, err := ParseSGF(buf.Bytes()); err != nil || got.TM != 0 || got.OT != "2x10 byo-yomi" {
+		t.Errorf("read back TM %v, OT %q, %v; want 0, 2x10 byo-yomi, nil", got.TM, got.OT, err)
+	}
+	// Without a clock, no TM.
+	buf.Reset()
+	if err := WriteSGF(&buf, g, SGFInfo{}); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(buf.String(), "TM[") {
+		t.Errorf("SGF without a clock has a TM:\n%s", buf.String())
+	}
+
 	// A record without times reads none; a time that is no number is
 	// ignored.
 	_, got, err = ParseSGF([]byte("(;GM[1]SZ[9];B[ee]BL[soon];W[cc])"))
