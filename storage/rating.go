@@ -353,9 +353,10 @@ type leaderWalk struct {
 }
 
 // add takes the next player of the walk with their stored deviation,
-// volatility and the time of their last game.
+// volatility and the time of their last game. A leaderboard ranks people:
+// a bot level ("bot:" key) keeps its rating, and is passed over.
 func (w *leaderWalk) add(player []byte, rd, volatility float64, last time.Time) {
-	if rd >= glicko.ProvisionalRD || glicko.Aged(glicko.Rating{RD: rd, Volatility: volatility}, w.now.Sub(last)).Provisional() {
+	if bytes.HasPrefix(player, []byte("bot:")) || rd >= glicko.ProvisionalRD || glicko.Aged(glicko.Rating{RD: rd, Volatility: volatility}, w.now.Sub(last)).Provisional() {
 		return
 	}
 	w.total++
@@ -396,8 +397,8 @@ func (w *leaderWalk) board(load func(player string) (PlayerRating, error)) (*Lea
 	return lb, nil
 }
 
-// Leaderboard returns the established players of a pool (deviation below
-// glicko.ProvisionalRD at now) by rating, highest first: offset places
+// Leaderboard returns the established people of a pool (deviation below
+// glicko.ProvisionalRD at now; no bot level) by rating, highest first: offset places
 // skipped, at most limit returned, with the total and the place of the
 // player callerKey. It walks the pool's rating index, reading each entry's
 // value only (deviation, volatility, last game), and loads the records of

@@ -137,3 +137,37 @@ func testRatings(t *testing.T, s Store, clk *clocktest.Clock) {
 		}
 	}
 }
+
+// testBotsOffLeaderboards: a bot level that played enough rated games to
+// be established keeps its rating, but a leaderboard ranks people only.
+func testBotsOffLeaderboards(t *testing.T, s Store, clk *clocktest.Clock) {
+	beginner := storage.Player{Level: "beginner", Name: "beginner"}
+	for i := range 8 {
+		result := "B+R"
+		if i%2 == 1 {
+			result = "W+R"
+		}
+		g := newGame(t, fmt.Sprint("b", i), "5", "5")
+		g.GuildID, g.Sides = "", storage.Sides(human("5"), beginner)
+		mustCreate(t, s, g)
+		if err := s.FinishGame(ctx, g, storage.Archived{Result: result, SGF: []byte("x"), Moves: 40, Rated: true}); err != nil {
+			t.Fatalf("FinishGame(b%d) = %v", i, err)
+		}
+		clk.Advance(time.Minute)
+	}
+	pr, err := s.Rating(ctx, storage.GlobalPool, beginner.Key())
+	if err != nil || pr.Games != 8 || pr.Current(clk.Now()).Provisional() {
+		t.Fatalf("Rating(global, bot:beginner) = %+v, %v; want 8 games, established", pr, err)
+	}
+	lb, err := s.Leaderboard(ctx, storage.GlobalPool, 0, 10, clk.Now(), beginner.Key())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, l := range lb.Leaders {
+		got = append(got, fmt.Sprintf("%d:%s", l.Place, l.Rating.Player.Key()))
+	}
+	if fmt.Sprint(got) != "[1:5]" || lb.Total != 1 || lb.Caller.Place != 0 {
+		t.Errorf("global Leaderboard = %v, total %d, bot's place %d; want [1:5], 1, none", got, lb.Total, lb.Caller.Place)
+	}
+}

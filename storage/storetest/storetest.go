@@ -109,6 +109,7 @@ func Run(t *testing.T, open Opener) {
 		{"BotMoveOnce", testBotMoveOnce},
 		{"ExtendBotMove", testExtendBotMove},
 		{"Ratings", testRatings},
+		{"BotsOffLeaderboards", testBotsOffLeaderboards},
 		{"SecondKind", testSecondKind},
 		{"StatsByKind", testStatsByKind},
 		{"UnknownKind", testUnknownKind},
