@@ -369,16 +369,27 @@ func (a *App) movesText(kind string, plies int) string {
 }
 
 // describeRating says a rating in kind for people: "1662 ± 290, rank ?"
-// (no rank where the kind has none).
+// (no rank where the kind has none, when a provisional rating is marked
+// by its number instead: "1662? ± 290").
 func (a *App) describeRating(kind string, r glicko.Rating) string {
 	rank := glicko.Rank(r)
 	if n := a.notation(kind); n != nil {
 		rank = n.Rank(r)
 	}
 	if rank == "" {
-		return fmt.Sprintf("%.0f ± %.0f", r.Rating, r.RD)
+		return fmt.Sprintf("%s ± %.0f", a.ratingNumber(kind, r), r.RD)
 	}
 	return fmt.Sprintf("%.0f ± %.0f, rank %s", r.Rating, r.RD, rank)
+}
+
+// ratingNumber is a rating's number in kind: "1662", with a "?" after it
+// while the rating is provisional in a kind without ranks ("1662?", as
+// lidraughts writes it); Go's rank says "?" instead.
+func (a *App) ratingNumber(kind string, r glicko.Rating) string {
+	if n := a.notation(kind); n != nil && r.Provisional() && n.Rank(r) == "" {
+		return fmt.Sprintf("%.0f?", r.Rating)
+	}
+	return fmt.Sprintf("%.0f", r.Rating)
 }
 
 // Reviewed is what a room adds when its finished games have reviews: the

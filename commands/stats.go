@@ -109,7 +109,7 @@ func (a *App) RatingNote(ctx context.Context, g *storage.Game) string {
 		if delta < 0 {
 			sign, delta = "−", -delta
 		}
-		parts = append(parts, fmt.Sprintf("%s %.0f → %.0f (%s%.0f)", Mention(p), c.Before.Rating, c.After.Rating, sign, delta))
+		parts = append(parts, fmt.Sprintf("%s %s → %s (%s%.0f)", Mention(p), a.ratingNumber(g.Kind, c.Before), a.ratingNumber(g.Kind, c.After), sign, delta))
 	}
 	if len(parts) == 0 {
 		if note := a.roomOf(g).UnratedNote(g); note != "" || g.Unrated {
@@ -392,10 +392,18 @@ func (a *App) leaderboardMessage(ctx context.Context, r *Request, pool string, p
 			scope, kind = rm.Kind()+", "+scope, rm.Kind()
 		}
 	}
+	// provisional says the caller's rating in the pool when they are not
+	// on its leaderboard: " Your rating here, 1662? ± 290, is provisional."
+	provisional := func() string {
+		if pr, err := a.stats.Rating(ctx, pool, r.User.ID); err == nil {
+			return fmt.Sprintf(" Your rating here, %s, is provisional.", a.describeRating(kind, pr.Current(a.Now())))
+		}
+		return ""
+	}
 	pages := (lb.Total + leaderboardPageSize - 1) / leaderboardPageSize
 	switch {
 	case lb.Total == 0:
-		return nil, UserErr(ErrBadOption, fmt.Sprintf("Nobody is on the leaderboard of %s yet: a player appears once their rating deviation is below %.0f (%s).", scope, glicko.ProvisionalRD, Establishing()))
+		return nil, UserErr(ErrBadOption, fmt.Sprintf("Nobody is on the leaderboard of %s yet: a player appears once their rating deviation is below %.0f (%s).%s", scope, glicko.ProvisionalRD, Establishing(), provisional()))
 	case page > pages:
 		return nil, UserErr(ErrBadOption, fmt.Sprintf("There is no page %d: the leaderboard of %s has %s.", page, scope, Plural(pages, "page")))
 	}
@@ -410,7 +418,7 @@ func (a *App) leaderboardMessage(ctx context.Context, r *Request, pool string, p
 	if lb.Caller.Place > 0 {
 		sb.WriteString("**Your place**: " + line(lb.Caller) + "\n")
 	} else {
-		fmt.Fprintf(&sb, "You are not on this leaderboard: it lists players whose rating deviation is below %.0f.\n", glicko.ProvisionalRD)
+		fmt.Fprintf(&sb, "You are not on this leaderboard: it lists players whose rating deviation is below %.0f.%s\n", glicko.ProvisionalRD, provisional())
 	}
 	fmt.Fprintf(&sb, "-# Page %d of %d · %s · established players only (deviation below %.0f)", page, pages, Plural(lb.Total, "player"), glicko.ProvisionalRD)
 	return &Message{
