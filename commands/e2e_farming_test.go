@@ -10,6 +10,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -294,4 +295,48 @@ func TestE2EFarmingSamePair(t *testing.T) {
 	e.ratedGame(ch, alice, carol)
 	e.clock.Advance(commands.PairWindow)
 	e.ratedGame(ch, alice, bob)
+}
+
+// TestE2EFarmingSamePairAtOnce: six games between the same two people,
+// in six channels, resigned at the same moment: three are rated, and the
+// other three say truly that three were, and when a rated game between
+// them counts again. The limit is decided where the game is rated, so
+// games ending together cannot all pass it.
+func TestE2EFarmingSamePairAtOnce(t *testing.T) { onBothStores(t, testE2EFarmingSamePairAtOnce) }
+
+func testE2EFarmingSamePairAtOnce(t *testing.T, e *env) {
+	alice, bob := e.d.NewUser("alice"), e.d.NewUser("bob")
+	var chs []*discordtest.Channel
+	for i := range 6 {
+		ch := e.d.GuildChannel(fmt.Sprint("game", i))
+		e.startGame(ch, alice, bob, 9)
+		e.playOut(ch, alice, bob, append(append([]string{}, opening9...), "B2", "H8"))
+		chs = append(chs, ch)
+	}
+	again := e.clock.Now().Add(commands.PairWindow)
+	limited := fmt.Sprintf("Not rated: <@%s> and <@%s> have finished 3 rated games against each other in the last 24 hours, the most that count (so that nobody can farm a rating); a rated game between them counts again <t:%d:R>.",
+		alice.ID, bob.ID, again.Unix())
+	texts := make([]string, len(chs))
+	var wg sync.WaitGroup
+	for i, ch := range chs {
+		wg.Go(func() { texts[i] = e.do(e.slash(ch, bob, "resign")).Text() })
+	}
+	wg.Wait()
+	rated, held := 0, 0
+	for i, text := range texts {
+		switch {
+		case strings.Contains(text, "📈"):
+			rated++
+		case strings.Contains(text, limited):
+			held++
+		default:
+			t.Errorf("game %d ended with %q, want the rating changes or %q", i, text, limited)
+		}
+	}
+	if rated != commands.PairRatedLimit || held != len(chs)-commands.PairRatedLimit {
+		t.Errorf("%d of six games resigned at once rated, %d held back; want 3 and 3", rated, held)
+	}
+	if pr, err := e.store.Rating(context.Background(), storage.GlobalPool, alice.ID); err != nil || pr.Games != commands.PairRatedLimit {
+		t.Errorf("alice's global rating = %+v, %v; want 3 rated games", pr, err)
+	}
 }

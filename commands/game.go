@@ -268,13 +268,11 @@ func (a *App) archiveGame(ctx context.Context, g *storage.Game, annulled bool, n
 	if err != nil {
 		return err
 	}
-	if arc.Rated && !arc.Annulled {
-		if _, limited, err := a.pairLimit(ctx, g, arc.FinishedAt); err != nil {
-			a.log.Warn("could not count the players' rated games against each other; the game is rated", "game", g.ID, "err", err)
-		} else if limited {
-			arc.Rated = false // recorded and counted, not rated: RatingNote says why
-		}
-	}
+	// Storage decides the limit in the transaction that rates the game,
+	// so that games between the same two people ending together cannot
+	// all pass it; one it holds back is recorded and counted, not rated,
+	// and RatingNote says why.
+	arc.PairLimit = storage.PairLimit{Games: PairRatedLimit, Window: PairWindow}
 	if err := a.serverPools(ctx, g.Kind, &arc); err != nil {
 		return err
 	}
@@ -285,43 +283,12 @@ func (a *App) archiveGame(ctx context.Context, g *storage.Game, annulled bool, n
 // are the most that count: the next one is recorded unrated, so that
 // nobody can farm a rating from a friend's or a second account's
 // resignations (KGS, too, weighs repeated opponents less). Games against
-// a bot are not limited: a level's rating is anchored to its rank.
+// a bot are not limited: a level's rating is anchored to its rank; nor are
+// team games and games against oneself, which are never rated.
 const (
 	PairRatedLimit = 3
 	PairWindow     = 24 * time.Hour
 )
-
-// pairLimit reports whether g's two players have finished PairRatedLimit
-// rated games of g's kind against each other in the PairWindow before
-// now, and when the oldest of those leaves it (a rated game between them
-// counts again). A game with a bot, a team game and a game against
-// oneself are never limited.
-func (a *App) pairLimit(ctx context.Context, g *storage.Game, now time.Time) (again time.Time, limited bool, err error) {
-	if len(g.Sides) != 2 || g.Team() {
-		return time.Time{}, false, nil
-	}
-	p, q := g.First(0), g.First(1)
-	if p.IsBot() || q.IsBot() || p.Key() == q.Key() {
-		return time.Time{}, false, nil
-	}
-	games, err := a.archive.PlayerGames(ctx, p.Key(), 100) // newest first
-	if err != nil && len(games) == 0 {
-		return time.Time{}, false, err
-	}
-	var rated []time.Time
-	for _, arc := range games {
-		if !arc.FinishedAt.After(now.Add(-PairWindow)) {
-			break
-		}
-		if _, played := arc.SideOf(q.Key()); played && arc.Rated && !arc.Annulled && storage.KindOf(arc.Kind) == storage.KindOf(g.Kind) && !arc.FinishedAt.After(now) {
-			rated = append(rated, arc.FinishedAt)
-		}
-	}
-	if len(rated) < PairRatedLimit {
-		return time.Time{}, false, nil
-	}
-	return rated[PairRatedLimit-1].Add(PairWindow), true, nil
-}
 
 // archiveEntry is g's archive entry: what its room records (players,
 // result, record; void, with the reason, when void is not empty) and what

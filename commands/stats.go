@@ -118,9 +118,9 @@ func (a *App) RatingNote(ctx context.Context, g *storage.Game) string {
 		if st, err := a.Settings(ctx, g.GuildID); err == nil && st.ServerRatingsOff && st.GlobalRatingsOff {
 			return "Not rated: ratings are off on this server, as its admins chose."
 		}
-		if again, limited, _ := a.pairLimit(ctx, g, a.Now()); limited {
+		if arc, err := a.archive.ArchivedGame(ctx, g.ID); err == nil && !arc.PairLimitedUntil.IsZero() {
 			return fmt.Sprintf("Not rated: %s and %s have finished %d rated games against each other in the last 24 hours, the most that count (so that nobody can farm a rating); a rated game between them counts again <t:%d:R>.",
-				Mention(g.First(0)), Mention(g.First(1)), PairRatedLimit, again.Unix())
+				Mention(g.First(0)), Mention(g.First(1)), PairRatedLimit, arc.PairLimitedUntil.Unix())
 		}
 		return ""
 	}

@@ -67,6 +67,14 @@ type Archived struct {
 	// rated, which a ratings rebuild follows.
 	Rated     bool   `json:"rated,omitempty"`
 	RatingSeq uint64 `json:"rating_seq,omitempty"`
+	// PairLimit asks FinishGame to leave the game unrated when its two
+	// players (people, not a team game) have already finished
+	// PairLimit.Games rated games of its kind against each other in the
+	// PairLimit.Window before it; it is not stored. PairLimitedUntil then
+	// records when a rated game between them counts again (zero for a
+	// game the limit did not hold back).
+	PairLimit        PairLimit `json:"-"`
+	PairLimitedUntil time.Time `json:"pair_limited_until,omitzero"`
 	// NoPools are rating pools the game stays out of although it would
 	// count there: the server's pool, or the global one, when the
 	// server's admins turned them off (commands decides, at the game's
@@ -140,9 +148,9 @@ func archiveIndexKeys(a *Archived) []indexKey {
 // Go, see goState), move count, StartedAt (g.CreatedAt), FinishedAt (now)
 // and Result (the state's). a.SGF is required. The players' statistics
 // are updated in the same transaction, and so are the ratings when a.Rated
-// asks for it and the game can be rated (see ratedScore): in the global
-// pool, and in the server's pool for a game between two people on a server
-// (see rateGame). Given a context from WithAudit, it appends the entry to
+// asks for it and the game can be rated (see ratedScore) within
+// a.PairLimit: in the global pool, and in the server's pool for a game
+// between two people on a server (see rateGame). Given a context from WithAudit, it appends the entry to
 // the server's log in the same transaction.
 func (s *Store) FinishGame(ctx context.Context, g *Game, a Archived) error {
 	now := s.now()
@@ -169,12 +177,17 @@ func (s *Store) FinishGame(ctx context.Context, g *Game, a Archived) error {
 				return err
 			}
 		}
-		if !a.Rated {
-			return putArchive(tx, &a, val, a.SGF, tie)
+		// The batch may run this function again, so a is copied.
+		ap, val, err := checkPairLimit(tx, &a, val)
+		if err != nil {
+			return err
+		}
+		if !ap.Rated {
+			return putArchive(tx, ap, val, ap.SGF, tie)
 		}
 		// A rated game records the order it was rated in, which a rebuild
-		// follows; the batch may run this function again, so a is copied.
-		r := a
+		// follows.
+		r := *ap
 		seq, err := tx.Bucket(bucketRatings).NextSequence()
 		if err != nil {
 			return err

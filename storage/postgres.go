@@ -591,9 +591,12 @@ func (p *Postgres) FinishGame(ctx context.Context, g *Game, a Archived) error {
 				return err
 			}
 		}
-		a, v := ap, val
-		if ap.Rated {
-			if a, v, err = pgRate(ctx, tx, p.starts, ap, tie); err != nil {
+		a, v, err := pgCheckPairLimit(ctx, tx, ap, val)
+		if err != nil {
+			return err
+		}
+		if a.Rated {
+			if a, v, err = pgRate(ctx, tx, p.starts, a, tie); err != nil {
 				return err
 			}
 		}
