@@ -156,6 +156,9 @@ func ClockStatus(g *storage.Game, now time.Time, label func(game.Side) string) s
 	switch side := k.ToMove.Game(); {
 	case k.Running() && !k.Deadline().After(now):
 		s += fmt.Sprintf(" · %s's time ran out", label(side))
+	case k.Paused(now):
+		// Only a vacation pauses a turn (syncClock, CmdVacation).
+		s += fmt.Sprintf(" · %s is on vacation until <t:%d:f>; their time runs out <t:%d:R>", label(side), k.Since.Unix(), k.Deadline().Unix())
 	case k.Running():
 		s += fmt.Sprintf(" · %s's time runs out <t:%d:R>", label(side), k.Deadline().Unix())
 	}
@@ -572,6 +575,11 @@ func (a *App) CmdVacation(ctx context.Context, r *Request) error {
 		}
 		return fmt.Sprintf("%s of your %d days for %d left", rest, int(VacationPerYear/(24*time.Hour)), v.Year)
 	}
+	// Left is left for the start of a sentence: "None of your 30 days…".
+	Left := func() string {
+		s := left()
+		return strings.ToUpper(s[:1]) + s[1:]
+	}
 	switch {
 	case end && daysGiven:
 		return UserErr(ErrBadOption, "Give either `days:` to start a vacation or `end:true` to end one, not both.")
@@ -588,10 +596,10 @@ func (a *App) CmdVacation(ctx context.Context, r *Request) error {
 			return err
 		}
 		n := a.vacationClocks(ctx, key, func(k *clock.Clock) { k.ResumeAt(now) })
-		return r.ReplyText(ctx, fmt.Sprintf("👋 Welcome back: your vacation is over and your clocks run again in %s. %s.", Plural(n, "game"), left()), true)
+		return r.ReplyText(ctx, fmt.Sprintf("👋 Welcome back: your vacation is over and your clocks run again in %s. %s.", Plural(n, "game"), Left()), true)
 	case !daysGiven:
 		if v.On(now) {
-			return r.ReplyText(ctx, fmt.Sprintf("🏖️ You are on vacation until <t:%d:f>: your correspondence clocks are paused. %s.", v.Until.Unix(), left()), true)
+			return r.ReplyText(ctx, fmt.Sprintf("🏖️ You are on vacation until <t:%d:f>: your correspondence clocks are paused. %s.", v.Until.Unix(), Left()), true)
 		}
 		return r.ReplyText(ctx, fmt.Sprintf("You are not on vacation; %s. `/go vacation days:7` pauses your correspondence clocks for a week.", left()), true)
 	case days < 1 || days > MaxVacationDays:
@@ -603,14 +611,56 @@ func (a *App) CmdVacation(ctx context.Context, r *Request) error {
 	if v.Used+d > VacationPerYear {
 		return UserErr(ErrBadOption, fmt.Sprintf("That is more than your allowance: %s.", left()))
 	}
+	corr, live, err := a.clockedGames(ctx, key)
+	if err != nil {
+		return err
+	}
+	liveNote := ""
+	switch {
+	case live == 1:
+		liveNote = " Live clocks never pause: the clock of your live game keeps running."
+	case live > 1:
+		liveNote = fmt.Sprintf(" Live clocks never pause: the clocks of your %d live games keep running.", live)
+	}
+	if corr == 0 {
+		// Nothing would pause: no days are taken for it.
+		return UserErr(ErrBadOption, fmt.Sprintf("You play no correspondence game, so a vacation would pause nothing: it pauses correspondence clocks (days a move) only.%s No days were taken; %s.", liveNote, left()))
+	}
 	v.Start, v.Until, v.Used = now, now.Add(d), v.Used+d
 	if err := a.deadlines.PutVacation(ctx, key, v); err != nil {
 		return err
 	}
 	until := v.Until
 	n := a.vacationClocks(ctx, key, func(k *clock.Clock) { k.PauseUntil(now, until) })
-	return r.ReplyText(ctx, fmt.Sprintf("🏖️ Enjoy your vacation, until <t:%d:f>. Your correspondence clocks are paused (now in %s, and in any game where your turn comes meanwhile). %s.",
-		until.Unix(), Plural(n, "game"), left()), true)
+	paused := fmt.Sprintf("paused (now in %s, and in any game where your turn comes meanwhile)", Plural(n, "game"))
+	switch {
+	case n == 0 && corr == 1:
+		paused = "paused when your turn comes in your correspondence game (it is not your turn now)"
+	case n == 0:
+		paused = fmt.Sprintf("paused when your turn comes in each of your %d correspondence games (it is your turn in none now)", corr)
+	}
+	return r.ReplyText(ctx, fmt.Sprintf("🏖️ Enjoy your vacation, until <t:%d:f>. Your correspondence clocks are %s.%s %s.",
+		until.Unix(), paused, liveNote, Left()), true)
+}
+
+// clockedGames counts the player's games in play with a correspondence
+// clock (which a vacation pauses) and with a live one (which it never
+// does).
+func (a *App) clockedGames(ctx context.Context, key string) (corr, live int, err error) {
+	games, err := a.games.PlayerActiveGames(ctx, key)
+	if err != nil {
+		return 0, 0, err
+	}
+	for _, g := range games {
+		switch k := g.Clock; {
+		case k == nil || k.Control.System == clock.None:
+		case k.Control.Correspondence():
+			corr++
+		default:
+			live++
+		}
+	}
+	return corr, live, nil
 }
 
 // vacationClocks applies change to the running correspondence clocks of

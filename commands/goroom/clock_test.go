@@ -354,3 +354,43 @@ func TestVacationTurnWhileAwayRealClock(t *testing.T) {
 			d, until.Add(left), until, left)
 	}
 }
+
+// TestVacationWording: a vacation that would pause nothing (the player's
+// only game has a live clock) is refused, saying so, and takes none of
+// the days; one that pauses a turn says it as a sentence ("None of your
+// 30 days…"), and the board of the paused turn says until when the player
+// is away.
+func TestVacationWording(t *testing.T) {
+	tb := newTestApp(t)
+	startClocked(t, tb, "live")
+	c := only(t, tb.command(ann, "/go vacation days:30"))
+	if want := "You play no correspondence game, so a vacation would pause nothing: it pauses correspondence clocks (days a move) only. Live clocks never pause: the clock of your live game keeps running. No days were taken; 30 days of your 30 days for 2026 left."; !c.Message.Ephemeral || c.text() != want {
+		t.Errorf("vacation with a live game only = %q, want %q", c.text(), want)
+	}
+	if c := only(t, tb.command(ann, "/go vacation")); !strings.Contains(c.text(), "You are not on vacation; 30 days of your 30 days") {
+		t.Errorf("after the refusal: %q, want no vacation and no day taken", c.text())
+	}
+
+	tb = newTestApp(t)
+	startGame(t, tb) // correspondence: ann to move, 3 days
+	until := tb.Now().Add(30 * 24 * time.Hour)
+	c = only(t, tb.command(ann, "/go vacation days:30"))
+	if want := fmt.Sprintf("🏖️ Enjoy your vacation, until <t:%d:f>. Your correspondence clocks are paused (now in 1 game, and in any game where your turn comes meanwhile). None of your 30 days for 2026 left.", until.Unix()); c.text() != want {
+		t.Errorf("vacation = %q, want %q", c.text(), want)
+	}
+	g, _ := tb.store.Game(context.Background(), channelID)
+	board := tb.command(bob, "/go board")
+	want := fmt.Sprintf("⚫ black is on vacation until <t:%d:f>; their time runs out <t:%d:R>", until.Unix(), g.Clock.Deadline().Unix())
+	if len(board) == 0 || !strings.Contains(board[len(board)-1].text(), want) {
+		t.Errorf("board of a turn paused by a vacation = %v, want %q", board, want)
+	}
+
+	// Away while it is the opponent's turn: nothing pauses now, and the
+	// answer says when it will.
+	tb = newTestApp(t)
+	startGame(t, tb)
+	only(t, tb.command(ann, "/go play move:E5"))
+	if c := only(t, tb.command(ann, "/go vacation days:5")); !strings.Contains(c.text(), "Your correspondence clocks are paused when your turn comes in your correspondence game (it is not your turn now). 25 days of your 30 days for 2026 left.") {
+		t.Errorf("vacation on the opponent's turn = %q", c.text())
+	}
+}
