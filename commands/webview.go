@@ -115,6 +115,9 @@ type VoteView struct {
 // UndoView is an undo request awaiting its answer.
 type UndoView struct {
 	By string `json:"by"` // the colour that asked
+	// Moves is how many moves the undo takes back: the asker's last
+	// move and the moves made since, as Discord's question counts them.
+	Moves int `json:"moves"`
 }
 
 // GameSummary is a game in the board page's picker.

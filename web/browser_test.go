@@ -301,6 +301,27 @@ func TestBrowserUndoAndClocks(t *testing.T) {
 		p.wait("the question gone", `document.getElementById('undo-ask').hidden`, 10*time.Second)
 	}
 	ann.waitTurn("ann")
+
+	// After bob's reply, ann's undo takes back two moves: both pages say
+	// so, as Discord's question does.
+	ann.clickPoint("E5")
+	bob.waitStone("E5", "black")
+	bob.clickPoint("C3")
+	ann.waitStone("C3", "white")
+	ann.click("#undo")
+	ann.wait("her request", `!document.getElementById('undo-ask').hidden`, 10*time.Second)
+	if got, want := ann.text("#undo-text"), "You asked to take back 2 moves (yours and your opponent's reply)."; got != want {
+		t.Errorf("ann reads %q, want %q", got, want)
+	}
+	bob.wait("the question", `!document.getElementById('undo-ask').hidden`, 10*time.Second)
+	if got, want := bob.text("#undo-text"), "Black asks to take back 2 moves (theirs and your reply)."; got != want {
+		t.Errorf("bob is asked %q, want %q", got, want)
+	}
+	bob.click("#undo-yes")
+	for _, p := range []*tab{ann, bob} {
+		p.waitStone("E5", "empty")
+		p.waitStone("C3", "empty")
+	}
 }
 
 // TestBrowserByoYomiCountsDown: once main time is spent, the page counts

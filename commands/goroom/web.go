@@ -153,7 +153,8 @@ func (r *room) LiveView(g *storage.Game) *commands.GameView {
 		v.Scoring = scoringView(g, deadOf(g), map[engine.Color]bool{engine.Black: g.Scoring.Accepted[engine.SideOf(engine.Black)], engine.White: g.Scoring.Accepted[engine.SideOf(engine.White)]})
 	}
 	if g.Undo != nil && g.Undo.MoveCount == eg.MoveCount() {
-		v.Undo = &commands.UndoView{By: engine.ColorOf(g.Undo.By).String()}
+		by := engine.ColorOf(g.Undo.By)
+		v.Undo = &commands.UndoView{By: by.String(), Moves: undoCount(eg, by)}
 	}
 	if isVoteGame(g) {
 		v.Votes = voteView(g)

@@ -181,9 +181,24 @@ func TestActUndoAndScoring(t *testing.T) {
 		t.Fatalf("after a refusal: undo %+v, E5 %c", v.Undo, v.Board[4][4])
 	}
 	must(act(black, "black", commands.ActUndo, ""))
+	if v, _ := tb.View(ctx, channelID); v.Undo == nil || v.Undo.Moves != 1 {
+		t.Fatalf("black's undo of its only move: the view's undo is %+v, want 1 move", v.Undo)
+	}
 	must(act(white, "white", commands.ActUndoYes, ""))
 	if v, _ := tb.View(ctx, channelID); v.Board[4][4] != '.' || v.Moves != 0 {
 		t.Fatalf("after the undo: E5 %c, %d moves", v.Board[4][4], v.Moves)
+	}
+	// Black asking after White's reply takes back both moves, as
+	// Discord's question says ("asks to take back 2 moves").
+	must(act(black, "black", commands.ActPlay, "E5"))
+	must(act(white, "white", commands.ActPlay, "C3"))
+	must(act(black, "black", commands.ActUndo, ""))
+	if v, _ := tb.View(ctx, channelID); v.Undo == nil || v.Undo.Moves != 2 {
+		t.Fatalf("black's undo after white's reply: the view's undo is %+v, want 2 moves", v.Undo)
+	}
+	must(act(white, "white", commands.ActUndoYes, ""))
+	if v, _ := tb.View(ctx, channelID); v.Moves != 0 {
+		t.Fatalf("after the undo of 2 moves: %d moves", v.Moves)
 	}
 	must(act(black, "black", commands.ActPlay, "E5"))
 	must(act(white, "white", commands.ActPlay, "A1"))

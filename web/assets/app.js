@@ -369,7 +369,7 @@ function announce(prev, v) {
     parts.push(text);
     if (prev.undo.by === mySeat(v)) say(text, false); // the asker learns the answer
   } else if (same && !prev.undo && v.undo) {
-    parts.push(`${v.undo.by === 'black' ? 'Black' : 'White'} asks to take back their last move.`);
+    parts.push(undoText(v.undo, false));
   }
   if (same && prev.scoring && v.scoring && !v.over && prev.scoring.dead.join(',') !== dead) {
     parts.push(`The marking changed: ${v.scoring.dead.length} ${v.scoring.dead.length === 1 ? 'stone' : 'stones'} marked dead. ${v.scoring.count}`);
@@ -437,7 +437,7 @@ function redraw() {
   show('undo-ask', !!u && playing);
   if (u) {
     const mine = u.by === seat;
-    $('undo-text').textContent = mine ? 'You asked to take back your last move.' : `${u.by === 'black' ? 'Black' : 'White'} asks to take back their last move.`;
+    $('undo-text').textContent = undoText(u, mine);
     $('undo-yes').hidden = mine;
     $('undo-no').textContent = mine ? 'Withdraw' : 'Refuse';
   }
@@ -451,6 +451,16 @@ function redraw() {
     $('accept').hidden = $('resume').hidden = !playing;
     $('accept').disabled = !!sc.accepted[seat];
   }
+}
+
+// undoText is an undo request as the page says it, counting the moves it
+// takes back as Discord's question does: the asker's last move and, when
+// the opponent has replied, that reply too.
+function undoText(u, mine) {
+  const n = u.moves || 1;
+  if (mine) return n === 1 ? 'You asked to take back your last move.' : `You asked to take back ${n} moves (yours and your opponent's reply).`;
+  const who = u.by === 'black' ? 'Black' : 'White';
+  return n === 1 ? `${who} asks to take back their last move.` : `${who} asks to take back ${n} moves (theirs and your reply).`;
 }
 
 // avatar shows a player's Discord picture (inside Discord, once they have
