@@ -61,6 +61,10 @@ type Action struct {
 type ActResult struct {
 	Text    string
 	Refused bool
+	// Version is the game's version once the action was done (0 when it
+	// was refused or ended the game): the page keeps what it says of the
+	// action under the board until the game moves on from there.
+	Version uint64
 }
 
 // Refusals of the board page that no slash command has: the page's own
@@ -168,10 +172,12 @@ func (a *App) run(ctx context.Context, it *discordgo.Interaction, names map[stri
 	if names == nil {
 		names = map[string]string{}
 	}
+	var version uint64
 	if g, err := a.LoadGame(hctx, it.ChannelID); err == nil {
 		for id, n := range PlayerNames(g) {
 			names[id] = n
 		}
+		version = g.Version
 	}
 	if text, ok := wd.private(); ok {
 		// A refusal, or an answer only its person sees (a vote cast).
@@ -192,7 +198,7 @@ func (a *App) run(ctx context.Context, it *discordgo.Interaction, names map[stri
 			notes = append(notes, a.Plain(s, names))
 		}
 	}
-	return ActResult{Text: strings.Join(notes, "\n")}, public
+	return ActResult{Text: strings.Join(notes, "\n"), Version: version}, public
 }
 
 // stringOption is a slash command's string option.

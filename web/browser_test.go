@@ -306,8 +306,12 @@ func TestBrowserUndoAndClocks(t *testing.T) {
 	// so, as Discord's question does.
 	ann.clickPoint("E5")
 	bob.waitStone("E5", "black")
+	message := `document.getElementById('message').textContent`
+	ann.wait("what her move did", message+`.includes('played E5')`, 10*time.Second)
 	bob.clickPoint("C3")
 	ann.waitStone("C3", "white")
+	// What ann's move did goes once bob has moved on from it.
+	ann.wait("her move's notice gone", message+` === ''`, 10*time.Second)
 	ann.click("#undo")
 	ann.wait("her request", `!document.getElementById('undo-ask').hidden`, 10*time.Second)
 	if got, want := ann.text("#undo-text"), "You asked to take back 2 moves (yours and your opponent's reply)."; got != want {

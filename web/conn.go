@@ -298,7 +298,7 @@ func (c *conn) handle(m clientMessage) {
 				commands.Action{Kind: m.Kind, Point: strings.ToUpper(m.Point), Game: m.Game, Version: m.Version, Moves: m.Moves, Seat: m.Seat})
 			// No channel: the page stays where it is (it may have moved
 			// on to another game while this action waited for a bot).
-			return resultMessage{T: "result", ID: m.ID, Text: res.Text, Refused: res.Refused}
+			return resultMessage{T: "result", ID: m.ID, Text: res.Text, Refused: res.Refused, Version: res.Version}
 		})
 	case "start":
 		if !s.Local {

@@ -164,6 +164,9 @@ type (
 		Text    string `json:"text"`
 		Refused bool   `json:"refused"`
 		Channel string `json:"channel,omitempty"` // where a started game is
+		// Version is the game's version once the action was done: what
+		// the page says of it stays until the game moves on from there.
+		Version uint64 `json:"version,omitempty"`
 	}
 	errorMessage struct {
 		T    string `json:"t"` // "error"

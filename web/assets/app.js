@@ -13,6 +13,7 @@ const st = {
   said: 0, sent: {}, // how many times the message changed; its count when each action was sent
   answered: {}, // the local challenges answered here, by ID: the answer's ID
   kept: -1, // the message's count when it was said of the game shown, to stay
+  saidAt: 0, // the game's version the message speaks of
 };
 
 function show(id, on) { $(id).hidden = !on; }
@@ -188,7 +189,7 @@ function receive(m) {
       // stays with it.
       if (!m.refused && m.channel && m.channel !== st.channel) watch(m.channel, true);
       if (m.refused || (m.text && st.said === st.sent[m.id])) {
-        say(m.text, m.refused);
+        say(m.text, m.refused, m.version);
         if (m.channel) st.kept = st.said;
       }
       delete st.sent[m.id];
@@ -233,8 +234,11 @@ function showEmpty() {
   show('empty', true);
 }
 
-function say(text, refused) {
+// say shows text under the board; at is the game's version it speaks of
+// (the view's when not given): once the game moves on from there, it goes.
+function say(text, refused, at) {
   st.said++;
+  st.saidAt = at || (st.view ? st.view.version : 0);
   const el = $('message');
   el.textContent = text;
   el.classList.toggle('refused', !!refused);
@@ -341,6 +345,12 @@ function setView(v) {
   if (!prev || prev.id !== v.id) {
     if ($('message').textContent && st.said !== st.kept) say('', false);
   } else if ((prev.moves !== v.moves || prev.version !== v.version) && $('message').classList.contains('refused')) {
+    say('', false);
+  } else if ($('message').textContent && v.version > st.saidAt && !v.over && (!v.vote || prev.moves !== v.moves)) {
+    // What was said of a move ("ann played E5. 1 stone captured.") goes
+    // once the game moves on from the position it spoke of; the live
+    // region keeps the announcements. (In a vote game, each vote is a
+    // version: there only a move moves on.)
     say('', false);
   }
   st.view = v;
