@@ -17,7 +17,10 @@ type GameView struct {
 	Version uint64 `json:"version"`
 	Title   string `json:"title"`
 	Size    int    `json:"size"`
-	Rules   string `json:"rules"`
+	// Rules is how the game is played, as the board message's last line
+	// says it: for Go "9×9 · Japanese (territory scoring, …, komi 6.5) ·
+	// handicap 2 · live: 10 min + 5×30 s".
+	Rules string `json:"rules"`
 	// Board is the position, one string a row from the top row down: "."
 	// empty, "X" black, "O" white.
 	Board  []string  `json:"board"`

@@ -264,6 +264,11 @@ func TestBrowserUndoAndClocks(t *testing.T) {
 	for _, p := range []*tab{ann, bob} {
 		p.wait("the game", `document.getElementById('title').textContent === 'ann vs bob'`, 10*time.Second)
 	}
+	// How the game is played shows under the title, as the board
+	// message's last line says it.
+	if got := ann.text("#rules"); !strings.HasPrefix(got, "9×9 · ") || !strings.Contains(got, "komi") || !strings.Contains(got, "30 s") {
+		t.Errorf("the rules line reads %q, want the size, rules, komi and clock", got)
+	}
 	clock := `document.querySelector('#side-black .clock')`
 	first := ann.text("#side-black .clock")
 	ann.wait("black's clock counting down", clock+`.classList.contains('running') && `+clock+`.textContent !== `+jsString(first), 10*time.Second)

@@ -96,14 +96,22 @@ func status(g *storage.Game, now time.Time) string {
 			sb.WriteString("🗳️ " + voteLine(g) + "\n")
 		}
 	}
-	fmt.Fprintf(&sb, "-# %d×%d · %s", eg.Size(), eg.Size(), eg.Rules())
+	sb.WriteString("-# " + setupLine(g))
+	return sb.String()
+}
+
+// setupLine is how g is played, as the board's last line says it: the
+// size, the rules and komi, the handicap and the time system.
+func setupLine(g *storage.Game) string {
+	eg := goOf(g)
+	s := fmt.Sprintf("%d×%d · %s", eg.Size(), eg.Size(), eg.Rules())
 	if h := eg.Handicap(); h > 0 {
-		fmt.Fprintf(&sb, " · handicap %d", h)
+		s += fmt.Sprintf(" · handicap %d", h)
 	}
 	if g.Clock != nil {
-		fmt.Fprintf(&sb, " · %s", g.Clock.Control.Describe())
+		s += " · " + g.Clock.Control.Describe()
 	}
-	return sb.String()
+	return s
 }
 
 // resultSentence says who won and how, with the SGF-style result.

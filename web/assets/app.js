@@ -422,6 +422,7 @@ function redraw() {
   }
   board.draw(v, { ghost, active: turn || (!!seat && !!v.scoring && !v.over) });
   $('title').textContent = v.title;
+  $('rules').textContent = v.rules || '';
   $('status').textContent = v.status;
   for (const c of ['black', 'white']) {
     const el = $('side-' + c);
