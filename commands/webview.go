@@ -99,7 +99,20 @@ type ScoringView struct {
 	Count    string          `json:"count"`  // the count as the board message shows it
 	Result   string          `json:"result"` // the result the marking gives, "B+3.5"
 	Accepted map[string]bool `json:"accepted"`
+	// Check is the warning on the groups the estimate left alive without
+	// being sure, as Discord words it ("⚠️ Please check K10: …"), or "".
+	Check string `json:"check,omitempty"`
+	// Deadline says what happens at the phase's deadline, as Discord
+	// words it, with "{in}" where the time left goes ("The marking stands
+	// {in} if nobody changes it …"); DeadlineMS is that deadline (Unix
+	// milliseconds, on the server's clock as ServerMS). Both empty when
+	// the phase has none.
+	Deadline   string `json:"deadline,omitempty"`
+	DeadlineMS int64  `json:"deadline_ms,omitempty"`
 }
+
+// DeadlineIn stands for the time left in ScoringView.Deadline.
+const DeadlineIn = "{in}"
 
 // VoteView is a vote game's vote: the side the channel plays, and while
 // it is to move, the votes cast on its next move.

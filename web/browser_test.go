@@ -127,9 +127,13 @@ func TestBrowserActivityGame9x9(t *testing.T) {
 	if now := cat.label("J9"); strings.Contains(before, "marked dead") == strings.Contains(now, "marked dead") {
 		t.Errorf("J9 read %q before the click and %q after", before, now)
 	}
+	// The deadline shows, counting down, as Discord's message says it.
+	if got := ann.text("#deadline"); !strings.HasPrefix(got, "The marking stands in 1 day if nobody changes it") {
+		t.Errorf("the scoring deadline reads %q", got)
+	}
 	count := ann.text("#count")
 	ann.shot("#game", "activity-9x9-scoring")
-	cat.shot("body", "activity-9x9-scoring-phone")
+	cat.shot("#game", "activity-9x9-scoring-phone")
 	ann.click("#accept")
 	bob.wait("ann's acceptance", `document.getElementById('accepted').textContent.startsWith('Black: accepted')`, 10*time.Second)
 	bob.click("#accept")

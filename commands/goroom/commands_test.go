@@ -230,6 +230,18 @@ func TestBotGameAnswersByItself(t *testing.T) {
 	if !strings.Contains(last.text(), "⚠️ Please check A1: I left it alive without being sure.") {
 		t.Fatalf("pass vs bot: %q, want A1 flagged uncertain", last.text())
 	}
+	// The board page's scoring panel says both too: the warning, and the
+	// deadline with the time left for the page to count down.
+	v, err := tb.View(context.Background(), channelID)
+	if err != nil || v.Scoring == nil {
+		t.Fatalf("View in the scoring phase = %+v, %v", v, err)
+	}
+	if got, want := v.Scoring.Check, "⚠️ Please check A1: I left it alive without being sure."; got != want {
+		t.Errorf("the page's scoring warning = %q, want %q", got, want)
+	}
+	if got := v.Scoring.Deadline; !strings.HasPrefix(got, "The marking stands "+commands.DeadlineIn+" if nobody changes it") || v.Scoring.DeadlineMS <= v.ServerMS {
+		t.Errorf("the page's scoring deadline = %q at %d (now %d), want when the marking stands", got, v.Scoring.DeadlineMS, v.ServerMS)
+	}
 	c = only(t, tb.command(ann, "/go dead point:A1"))
 	if strings.Contains(c.text(), "does not accept") || !strings.Contains(c.text(), "✅ accepted") {
 		t.Fatalf("toggle vs bot: %q", c.text())

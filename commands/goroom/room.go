@@ -50,6 +50,9 @@ type room struct {
 	// reviewing cancels the reviews running here at shutdown (their
 	// leases, in the store, say who runs which: review.go).
 	reviewing *reviews
+	// unsure is what the estimate was unsure of in the games scoring
+	// here, for the board page (web.go).
+	unsure unsureCache
 }
 
 func (*room) Kind() string                 { return goKind }

@@ -246,16 +246,8 @@ func scoringMessageWith(ctx context.Context, g *storage.Game, now time.Time, not
 			break
 		}
 	}
-	switch {
-	case s.Deadline.IsZero():
-	case !s.Deadline.After(now) && botRefuses(g):
-		sb.WriteString("\nThe deadline has passed: as gobot does not accept the marking, the game is scored with gobot's own marking at the next check.")
-	case !s.Deadline.After(now):
-		sb.WriteString("\nNobody changed the marking in time: the game is scored at the next check.")
-	case botRefuses(g):
-		fmt.Fprintf(&sb, "\nThe deadline is <t:%d:R>. If gobot still does not accept the marking then, the game is scored with gobot's own marking.", s.Deadline.Unix())
-	default:
-		fmt.Fprintf(&sb, "\nThe marking stands <t:%d:R> if nobody changes it (where it goes against my estimate, only if the player it costs has accepted it; else my proposal counts).", s.Deadline.Unix())
+	if d := deadlineNote(g, now, fmt.Sprintf("<t:%d:R>", s.Deadline.Unix())); d != "" {
+		sb.WriteString("\n" + d)
 	}
 	key := markingKey(g)
 	return &commands.Message{
@@ -517,6 +509,24 @@ func (a *room) btnScoreResume(ctx context.Context, r *commands.Request) error {
 
 // botRefuses reports whether a bot plays in g and has not accepted its
 // marking (see botsAccept).
+// deadlineNote says what happens at the scoring phase's deadline, which
+// is written when (Discord's timestamp, or the board page's stand-in);
+// "" when it has none.
+func deadlineNote(g *storage.Game, now time.Time, when string) string {
+	s := g.Scoring
+	switch {
+	case s.Deadline.IsZero():
+		return ""
+	case !s.Deadline.After(now) && botRefuses(g):
+		return "The deadline has passed: as gobot does not accept the marking, the game is scored with gobot's own marking at the next check."
+	case !s.Deadline.After(now):
+		return "Nobody changed the marking in time: the game is scored at the next check."
+	case botRefuses(g):
+		return "The deadline is " + when + ". If gobot still does not accept the marking then, the game is scored with gobot's own marking."
+	}
+	return "The marking stands " + when + " if nobody changes it (where it goes against my estimate, only if the player it costs has accepted it; else my proposal counts)."
+}
+
 func botRefuses(g *storage.Game) bool {
 	for _, c := range []engine.Color{engine.Black, engine.White} {
 		if g.AllBots(engine.SideOf(c)) && !g.Scoring.Accepted[engine.SideOf(c)] {

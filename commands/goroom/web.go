@@ -1,9 +1,11 @@
 package goroom
 
 import (
+	"context"
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
@@ -151,6 +153,14 @@ func (r *room) LiveView(g *storage.Game) *commands.GameView {
 	}
 	if g.Scoring != nil {
 		v.Scoring = scoringView(g, deadOf(g), map[engine.Color]bool{engine.Black: g.Scoring.Accepted[engine.SideOf(engine.Black)], engine.White: g.Scoring.Accepted[engine.SideOf(engine.White)]})
+		if !over {
+			if ps := r.unsure.of(g); len(ps) > 0 {
+				v.Scoring.Check = uncertainNote(ps)
+			}
+			if d := deadlineNote(g, now, commands.DeadlineIn); d != "" {
+				v.Scoring.Deadline, v.Scoring.DeadlineMS = d, g.Scoring.Deadline.UnixMilli()
+			}
+		}
 	}
 	if g.Undo != nil && g.Undo.MoveCount == eg.MoveCount() {
 		by := engine.ColorOf(g.Undo.By)
@@ -160,6 +170,37 @@ func (r *room) LiveView(g *storage.Game) *commands.GameView {
 		v.Votes = voteView(g)
 	}
 	return v
+}
+
+// unsureCache keeps the groups the estimate was unsure of in the scoring
+// phase of each game, by position: the board page shows them as the
+// message that started the phase does, and the estimate is not run again
+// for each view.
+type unsureCache struct {
+	mu sync.Mutex
+	by map[string][]engine.Point // by game ID and move count
+}
+
+// of is the groups the estimate is unsure of in g's final position (none
+// when it fails).
+func (c *unsureCache) of(g *storage.Game) []engine.Point {
+	key := g.ID + "/" + strconv.Itoa(g.State.MoveCount())
+	c.mu.Lock()
+	ps, ok := c.by[key]
+	c.mu.Unlock()
+	if ok {
+		return ps
+	}
+	if ph, err := estimatePhase(context.Background(), g); err == nil {
+		ps = ph.Uncertain()
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.by == nil || len(c.by) >= 256 {
+		c.by = map[string][]engine.Point{} // a few games score at a time: start afresh
+	}
+	c.by[key] = ps
+	return ps
 }
 
 // voteView is vote game g's vote for the page.

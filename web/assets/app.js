@@ -456,6 +456,8 @@ function redraw() {
   show('scoring', !!sc);
   if (sc) {
     $('count').textContent = sc.count;
+    $('check').textContent = !v.over && sc.check ? sc.check : '';
+    show('check', !v.over && !!sc.check);
     show('scoring-help', playing);
     const yes = (c) => (sc.accepted[c] ? 'accepted' : 'not yet');
     $('accepted').textContent = v.over ? v.status : `Black: ${yes('black')} · White: ${yes('white')}`;
@@ -521,6 +523,20 @@ function fmt(ms) {
   return parts.join(' ');
 }
 
+// relative writes a time ms ahead as Discord shows a relative timestamp
+// (<t:…:R>, and the server's discordTime): rounded to the nearest unit,
+// "in 5 minutes", "in 2 hours", "in 40 seconds".
+function relative(ms) {
+  const s = 1000, m = 60 * s, h = 60 * m, day = 24 * h;
+  const round = (u) => Math.max(Math.round(ms / u), 1);
+  let n, unit;
+  if (ms < 45 * s) [n, unit] = [round(s), 'second'];
+  else if (ms < 45 * m) [n, unit] = [round(m), 'minute'];
+  else if (ms < 22 * h) [n, unit] = [round(h), 'hour'];
+  else [n, unit] = [round(day), 'day'];
+  return `in ${n} ${unit}${n === 1 ? '' : 's'}`;
+}
+
 function tick() {
   const v = st.view;
   if (!v) return;
@@ -529,6 +545,14 @@ function tick() {
   if (vote) {
     const left = vote.deadline_ms - v.server_ms - (performance.now() - st.receivedAt);
     $('votes').textContent = vote.text + (vote.deadline_ms ? `. The move is played in ${fmt(Math.max(left, 1000))}.` : '. The game is adjourned: the next vote opens a new period.');
+  }
+  // The scoring phase's deadline, counted down as the vote's is.
+  const sc = v.scoring && !v.over && v.scoring.deadline ? v.scoring : null;
+  show('deadline', !!sc);
+  if (sc) {
+    const left = sc.deadline_ms - v.server_ms - (performance.now() - st.receivedAt);
+    const text = sc.deadline.replace('{in}', relative(Math.max(left, 1000)));
+    if ($('deadline').textContent !== text) $('deadline').textContent = text;
   }
   for (const c of ['black', 'white']) {
     const el = $('side-' + c).querySelector('.clock');
