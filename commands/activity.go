@@ -30,7 +30,7 @@ const openBoardLabel = "Open board"
 // page finds the channel's game itself.
 func (a *App) BtnOpenBoard(ctx context.Context, r *Request) error {
 	if !a.opts.Activity {
-		return UserErr(ErrStale, "The board page is not set up on this gobot any more: play with `/go play`.")
+		return UserErr(ErrStale, "The board page is not set up on this gobot any more: play with the slash commands (`/go play`, `/draughts play`).")
 	}
 	_, err := r.send(ctx, &Response{Type: launchActivity})
 	return err
@@ -98,8 +98,10 @@ func (d activityDiscord) EditMessage(ctx context.Context, channelID, messageID s
 	return d.Discord.EditMessage(ctx, channelID, messageID, withOpenBoard(m))
 }
 
-// withOpenBoard returns m with an Open board button beside a board's Pass
-// button ("game/<id>/pass/<n>"), or m itself when it shows no board.
+// withOpenBoard returns m with an Open board button beside a board's
+// Resign button ("<prefix>/<id>/resign/<n>": "game/" for Go, "draughts/"
+// for draughts; the room routes "<prefix>/<id>/board" to BtnOpenBoard),
+// or m itself when it shows no board.
 func withOpenBoard(m *Message) *Message {
 	if m == nil {
 		return m
@@ -111,14 +113,15 @@ func withOpenBoard(m *Message) *Message {
 		}
 		for _, c := range ar.Components {
 			b, ok := c.(discordgo.Button)
-			if !ok || !strings.HasPrefix(b.CustomID, "game/") || !strings.Contains(b.CustomID, "/pass/") {
+			parts := strings.Split(b.CustomID, "/")
+			if !ok || len(parts) != 4 || parts[2] != "resign" {
 				continue
 			}
-			id := strings.Split(b.CustomID, "/")[1]
+			prefix, id := parts[0], parts[1]
 			out := *m
 			out.Components = append([]discordgo.MessageComponent(nil), m.Components...)
 			buttons := append(append([]discordgo.MessageComponent(nil), ar.Components...),
-				discordgo.Button{Label: openBoardLabel, Style: discordgo.PrimaryButton, CustomID: "game/" + id + "/board"})
+				discordgo.Button{Label: openBoardLabel, Style: discordgo.PrimaryButton, CustomID: prefix + "/" + id + "/board"})
 			out.Components[i] = discordgo.ActionsRow{Components: buttons}
 			return &out
 		}

@@ -7,7 +7,6 @@ package commands_test
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -589,22 +588,111 @@ func testE2EDraughtsDefinitions(t *testing.T, e *env) {
 	}
 }
 
-// TestE2EDraughtsNotOnBoardPage: the board page answers a channel whose
-// game, in play or finished, is a game of draughts with its sentence, not
-// with an error reading the record.
-func TestE2EDraughtsNotOnBoardPage(t *testing.T) { httpMode(t, testE2EDraughtsNotOnBoardPage) }
+// TestE2EDraughtsOnBoardPage: the board page shows a game of draughts
+// with the legal moves of the side to move (their paths too), and a move
+// clicked there is /draughts play move: — a refusal is its sentence and
+// changes nothing, a click on a position that has moved on is stale, a
+// spectator cannot act, and a draw offered and accepted on the page ends
+// the game as the command does; the finished game shows from its record.
+func TestE2EDraughtsOnBoardPage(t *testing.T) { httpMode(t, testE2EDraughtsOnBoardPage) }
 
-func testE2EDraughtsNotOnBoardPage(t *testing.T, e *env) {
+func testE2EDraughtsOnBoardPage(t *testing.T, e *env) {
+	ctx := context.Background()
+	ch := e.d.GuildChannel("dames")
+	ann, erin := e.d.NewUser("ann"), e.d.NewUser("erin")
+	msg := e.newChallenge(e.draughtsCmd(ch, ann, "challenge", discordtest.UserOpt("opponent", erin), discordtest.Str("colour", "white")))
+	e.do(e.click(erin, msg, "accept"))
+	e.d.WaitFor("the game of draughts", func() bool { return e.game(ch.ID) != nil })
+	view := func() *commands.GameView {
+		t.Helper()
+		v, err := e.app.View(ctx, ch.ID)
+		if err != nil {
+			t.Fatalf("View = %v", err)
+		}
+		return v
+	}
+	v := view()
+	if v.Kind != "draughts" || v.Draughts == nil || len(v.Draughts.Squares) != 50 || v.ToPlay != "white" || v.White.Players[0].ID != ann.ID {
+		t.Fatalf("View = %+v, want ann's move in a game of draughts", v)
+	}
+	if v.Draughts.Squares[0] != "b" || v.Draughts.Squares[49] != "w" || v.Draughts.Squares[22] != "" || v.White.Pieces != "20 pieces" {
+		t.Errorf("start position: squares %q, white %q", v.Draughts.Squares, v.White.Pieces)
+	}
+	var texts []string
+	for _, m := range v.Draughts.Legal {
+		texts = append(texts, fmt.Sprintf("%s%v", m.Text, m.Path))
+	}
+	if got, want := strings.Join(texts, " "), "31-26[31 26] 31-27[31 27] 32-27[32 27] 32-28[32 28] 33-28[33 28] 33-29[33 29] 34-29[34 29] 34-30[34 30] 35-30[35 30]"; got != want {
+		t.Errorf("legal moves = %s, want %s", got, want)
+	}
+	white, black := commands.WebUser{ID: ann.ID, Name: "ann"}, commands.WebUser{ID: erin.ID, Name: "erin"}
+	act := func(u commands.WebUser, seat, kind, move string, v *commands.GameView) commands.ActResult {
+		return e.app.Act(ctx, ch.ID, u, commands.Action{Kind: kind, Point: move, Game: v.ID, Version: v.Version, Seat: seat})
+	}
+	// A move the rules refuse: the same sentence as /draughts play's,
+	// and nothing changes.
+	slash := e.do(e.draughtsMove(ch, ann, "46-41")).Text()
+	if res := act(white, "white", commands.ActPlay, "46-41", v); !res.Refused || !strings.Contains(slash, res.Text) || !strings.Contains(res.Text, "46-41") {
+		t.Errorf("an illegal move from the page = %+v, want /draughts play's %q", res, slash)
+	}
+	if after := view(); after.Version != v.Version || after.Moves != 0 {
+		t.Errorf("after the refusal: version %d, %d moves; want %d, 0", after.Version, after.Moves, v.Version)
+	}
+	if res := act(black, "black", commands.ActPlay, "17-22", v); !res.Refused || !strings.HasPrefix(res.Text, "It is not your turn") {
+		t.Errorf("black's move out of turn = %+v", res)
+	}
+	spectator := commands.WebUser{ID: e.d.NewUser("cat").ID, Name: "cat"}
+	if res := act(spectator, "white", commands.ActPlay, "32-28", v); !res.Refused || res.Text != commands.WatchingOnly {
+		t.Errorf("a spectator's move = %+v, want %q", res, commands.WatchingOnly)
+	}
+	if res := act(white, "white", commands.ActPlay, "32-28", v); res.Refused || !strings.Contains(res.Text, "played 32-28") {
+		t.Fatalf("32-28 from the page = %+v", res)
+	}
+	if res := act(white, "white", commands.ActPlay, "33-29", v); !res.Refused || res.Text != commands.StaleClick {
+		t.Errorf("a click on the position before 32-28 = %+v, want %q", res, commands.StaleClick)
+	}
+	v = view()
+	if v.Moves != 1 || v.Draughts.Squares[31] != "" || v.Draughts.Squares[27] != "w" || v.ToPlay != "black" || v.Last == nil || v.Last.Point != "32-28" {
+		t.Fatalf("after 32-28: %+v", v)
+	}
+	if got := fmt.Sprint(v.Draughts.LastPath); got != "[32 28]" {
+		t.Errorf("last path = %s, want [32 28]", got)
+	}
+	// A draw offered on the page, and accepted there.
+	if res := act(black, "black", commands.ActDraw, "", v); res.Refused {
+		t.Fatalf("black's draw offer = %+v", res)
+	}
+	if v = view(); v.Draughts.DrawBy != "black" {
+		t.Errorf("after black's offer: draw by %q", v.Draughts.DrawBy)
+	}
+	if res := act(white, "white", commands.ActDraw, "", v); res.Refused {
+		t.Fatalf("white's acceptance = %+v", res)
+	}
+	if v = view(); !v.Over || !strings.Contains(v.Result, "drawn by agreement") && !strings.Contains(v.Result, "1-1") {
+		t.Errorf("after the draw: over %v, result %q", v.Over, v.Result)
+	}
+}
+
+// TestE2EDraughtsBotOnBoardPage: a move from the board page in a game
+// against the bot gets the bot's reply, as /draughts play does.
+func TestE2EDraughtsBotOnBoardPage(t *testing.T) { httpMode(t, testE2EDraughtsBotOnBoardPage) }
+
+func testE2EDraughtsBotOnBoardPage(t *testing.T, e *env) {
+	ctx := context.Background()
 	ch := e.d.GuildChannel("dames")
 	ann := e.d.NewUser("ann")
-	e.do(e.draughtsCmd(ch, ann, "bot", discordtest.Str("level", "beginner")))
-	const notGo = "The board page plays Go only: play this game with its slash commands."
-	for _, when := range []string{"in play", "finished"} {
-		_, err := e.app.View(context.Background(), ch.ID)
-		if !errors.Is(err, commands.ErrNoGame) || !strings.Contains(err.Error(), notGo) {
-			t.Errorf("View(a draughts game %s) = %v, want %q", when, err, notGo)
-		}
-		e.do(e.draughtsCmd(ch, ann, "resign"))
+	e.do(e.draughtsCmd(ch, ann, "bot", discordtest.Str("level", "beginner"), discordtest.Str("colour", "white")))
+	v, err := e.app.View(ctx, ch.ID)
+	if err != nil || v.Kind != "draughts" || v.ToPlay != "white" {
+		t.Fatalf("View = %+v, %v; want ann to move", v, err)
+	}
+	res := e.app.Act(ctx, ch.ID, commands.WebUser{ID: ann.ID, Name: "ann"}, commands.Action{Kind: commands.ActPlay, Point: "32-28", Game: v.ID, Version: v.Version, Seat: "white"})
+	if res.Refused {
+		t.Fatalf("32-28 from the page = %+v", res)
+	}
+	e.d.WaitFor("the bot's reply", func() bool { g := e.game(ch.ID); return g != nil && g.State.MoveCount() == 2 })
+	if v, err = e.app.View(ctx, ch.ID); err != nil || v.ToPlay != "white" || len(v.Draughts.Legal) == 0 {
+		t.Errorf("after the bot's reply: %+v, %v", v, err)
 	}
 }
 

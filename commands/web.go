@@ -33,7 +33,7 @@ type WebUser struct {
 
 // Action kinds of the board page (Action.Kind).
 const (
-	ActPlay    = "play"     // place a stone at Point (/go play)
+	ActPlay    = "play"     // place a stone at Point (/go play), or play the draughts move Point (/draughts play)
 	ActPass    = "pass"     // /go pass
 	ActResign  = "resign"   // /go resign (the page asks to confirm first)
 	ActUndo    = "undo"     // /go undo
@@ -42,6 +42,7 @@ const (
 	ActDead    = "dead"     // mark or unmark the group at Point (/go dead)
 	ActAccept  = "accept"   // Accept the marking
 	ActResume  = "resume"   // Resume play
+	ActDraw    = "draw"     // offer a draw, or accept the offer (/draughts draw)
 )
 
 // Action is what a person asks from the board page. Game, Version, Moves
@@ -76,7 +77,7 @@ const (
 	UnknownGame  = "gobot knows no such game in this channel: reload the board."
 	WatchingOnly = "You are watching this game: only its players can act."
 	shuttingDown = "gobot is restarting: please try again in a moment."
-	notGo        = "The board page plays Go only: play this game with its slash commands."
+	notGo        = "The board page does not play this kind of game: play it with its slash commands."
 )
 
 // A WebRoom is what a room adds when the board page shows and plays its

@@ -3,13 +3,20 @@ package commands
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sort"
+	"time"
+
+	"github.com/gobot-dev/gobot/engine/clock"
 )
 
 // GameView is a game as the board page draws it: plain JSON, the same for
 // every viewer (the page knows who it is and finds its seat in Black and
 // White).
 type GameView struct {
+	// Kind is the game's kind ("go", "draughts"): which board the page
+	// draws, and which of the per-kind fields below it reads.
+	Kind    string `json:"kind"`
 	Channel string `json:"channel"`
 	ID      string `json:"id"`
 	// Version is the stored game's version; a click states the version it
@@ -29,19 +36,52 @@ type GameView struct {
 	Last   *LastMove `json:"last,omitempty"`
 	// Recent are the last moves (up to 8), oldest first: a page that
 	// missed some announces them all.
-	Recent   []LastMove   `json:"recent,omitempty"`
-	Ko       string       `json:"ko,omitempty"` // the point the player to move may not retake at once
-	Black    SideView     `json:"black"`
-	White    SideView     `json:"white"`
-	Scoring  *ScoringView `json:"scoring,omitempty"`
-	Undo     *UndoView    `json:"undo,omitempty"`
-	Over     bool         `json:"over"`
-	Result   string       `json:"result,omitempty"`  // who won and how, when over
-	Status   string       `json:"status"`            // one line: whose turn, or the result
-	Vote     bool         `json:"vote,omitempty"`    // a vote game: the channel's people vote by playing
-	Votes    *VoteView    `json:"votes,omitempty"`   // a vote game's vote
-	NoUndo   bool         `json:"no_undo,omitempty"` // undo is refused in this game (rengo, rated against a bot): no Undo button
-	ServerMS int64        `json:"server_ms"`         // the server's clock when the view was made
+	Recent  []LastMove   `json:"recent,omitempty"`
+	Ko      string       `json:"ko,omitempty"` // the point the player to move may not retake at once
+	Black   SideView     `json:"black"`
+	White   SideView     `json:"white"`
+	Scoring *ScoringView `json:"scoring,omitempty"`
+	Undo    *UndoView    `json:"undo,omitempty"`
+	Over    bool         `json:"over"`
+	Result  string       `json:"result,omitempty"`  // who won and how, when over
+	Status  string       `json:"status"`            // one line: whose turn, or the result
+	Vote    bool         `json:"vote,omitempty"`    // a vote game: the channel's people vote by playing
+	Votes   *VoteView    `json:"votes,omitempty"`   // a vote game's vote
+	NoUndo  bool         `json:"no_undo,omitempty"` // undo is refused in this game (rengo, rated against a bot): no Undo button
+	// Draughts is a game of draughts' board and moves (Board, Ko, Undo
+	// and Scoring are Go's).
+	Draughts *DraughtsView `json:"draughts,omitempty"`
+	ServerMS int64         `json:"server_ms"` // the server's clock when the view was made
+}
+
+// DraughtsView is a game of draughts as the page draws and plays it: the
+// pieces, the last move, and the legal moves of the side to move, so
+// that the page needs no rules of its own.
+type DraughtsView struct {
+	// Squares holds the pieces on squares 1 to 50 (index 0 is square 1):
+	// "w" and "b" for men, "W" and "B" for kings, "" for empty.
+	Squares []string `json:"squares"`
+	// LastPath is the squares the last move went through (start,
+	// landings, end), LastTaken those of the pieces it took.
+	LastPath  []int `json:"last_path,omitempty"`
+	LastTaken []int `json:"last_taken,omitempty"`
+	// Legal is every legal move of the side to move (none after the
+	// game); a click sends one's Text, as /draughts play move: takes it.
+	Legal []DraughtsMove `json:"legal"`
+	// Capture says the side to move must capture (Legal are captures).
+	Capture bool `json:"capture,omitempty"`
+	// DrawBy is the side ("white" or "black") whose draw offer stands.
+	DrawBy string `json:"draw_by,omitempty"`
+}
+
+// DraughtsMove is a legal move: its start, end and route (start,
+// landings, end), and its text in canonical notation ("32-28", "28x19",
+// or the full path where two captures share start and end).
+type DraughtsMove struct {
+	From int    `json:"from"`
+	To   int    `json:"to"`
+	Path []int  `json:"path"`
+	Text string `json:"text"`
 }
 
 // LastMove is the last move of a game.
@@ -58,8 +98,11 @@ type LastMove struct {
 type SideView struct {
 	Players  []PlayerView `json:"players"`
 	Captures int          `json:"captures"`
-	Clock    *ClockView   `json:"clock,omitempty"`
-	Moves    int          `json:"moves"`
+	// Pieces is what the side has on the board, where the kind counts
+	// pieces rather than captures ("20", "18 (1 king)").
+	Pieces string     `json:"pieces,omitempty"`
+	Clock  *ClockView `json:"clock,omitempty"`
+	Moves  int        `json:"moves"`
 }
 
 // PlayerView is a player as the page shows them.
@@ -235,4 +278,43 @@ func (a *App) GamesBy(ctx context.Context, channelIDs []string) (map[string][]Ga
 		sort.Slice(list, func(i, j int) bool { return list[i].ID < list[j].ID })
 	}
 	return out, nil
+}
+
+// ClockViewOf is side c's clock at now, as the board page shows it.
+func ClockViewOf(k *clock.Clock, c clock.Side, now time.Time) *ClockView {
+	at := now
+	if k.Since.After(now) {
+		at = k.Since
+	}
+	cv := &ClockView{Text: k.Show(c, at)}
+	if !k.Running() || k.ToMove != c || k.Since.After(now) {
+		return cv
+	}
+	t := k.Left(c, now)
+	cc := k.Control
+	cv.Running, cv.LeftMS = true, t.Main.Milliseconds()
+	switch cc.System {
+	case clock.ByoYomi:
+		cv.Then, cv.PeriodMS, cv.Label = "byoyomi", cc.Period.Milliseconds(), clock.Format(cc.Period)
+		if t.Main > 0 {
+			cv.Suffix, cv.Periods = fmt.Sprintf(" + %d×%s", t.Periods, clock.Format(cc.Period)), t.Periods
+		} else {
+			left := cc.Period
+			if t.Period > 0 {
+				left = t.Period
+			}
+			cv.LeftMS, cv.Prefix, cv.Suffix = left.Milliseconds(), "byo-yomi ", fmt.Sprintf(" (%d×%s left)", t.Periods, clock.Format(cc.Period))
+			cv.Periods = t.Periods - 1 // the periods after this one
+		}
+	case clock.Canadian:
+		if t.Stones > 0 {
+			cv.LeftMS, cv.Suffix = t.Period.Milliseconds(), " for "+Plural(t.Stones, "move")
+		} else {
+			cv.Suffix = fmt.Sprintf(" + %d/%s", cc.Stones, clock.Format(cc.Period))
+			cv.Then, cv.PeriodMS, cv.Periods, cv.Label = "canadian", cc.Period.Milliseconds(), 1, Plural(cc.Stones, "move")
+		}
+	case clock.Simple:
+		cv.Suffix = " for this move"
+	}
+	return cv
 }

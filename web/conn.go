@@ -293,9 +293,15 @@ func (c *conn) handle(m clientMessage) {
 			c.pushJSON(resultMessage{T: "result", ID: m.ID, Text: notHere, Refused: true})
 			return
 		}
+		// A Go point in capitals ("D4"), a draughts move in small letters
+		// ("28x19"), as the slash commands' answers write them.
+		point := strings.ToUpper(m.Point)
+		if moveRe.MatchString(m.Point) {
+			point = strings.ToLower(m.Point)
+		}
 		c.do(m.ID, func(ctx context.Context) resultMessage {
 			res := h.opts.App.Act(ctx, m.Channel, commands.WebUser{ID: s.UserID, Name: s.Name},
-				commands.Action{Kind: m.Kind, Point: strings.ToUpper(m.Point), Game: m.Game, Version: m.Version, Moves: m.Moves, Seat: m.Seat})
+				commands.Action{Kind: m.Kind, Point: point, Game: m.Game, Version: m.Version, Moves: m.Moves, Seat: m.Seat})
 			// No channel: the page stays where it is (it may have moved
 			// on to another game while this action waited for a bot).
 			return resultMessage{T: "result", ID: m.ID, Text: res.Text, Refused: res.Refused, Version: res.Version}

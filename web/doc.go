@@ -1,5 +1,5 @@
-// Package web is gobot's board page: a live Go board in any browser, and
-// inside Discord as an Activity. It serves, under /play, the page's
+// Package web is gobot's board page: a live board of Go or draughts in
+// any browser, and inside Discord as an Activity. It serves, under /play, the page's
 // assets (HTML, CSS and plain JavaScript modules, embedded with go:embed,
 // with Discord's Embedded App SDK vendored as its own built files), a few
 // JSON endpoints to sign in, and a WebSocket over which the page receives

@@ -197,7 +197,7 @@ func (hb *hub) render(channel string) []byte {
 	case errors.Is(err, commands.ErrNoGame):
 		m := noGameMessage{T: "nogame", Channel: channel, Text: "There is no game here yet."}
 		if ue := (*commands.UserError)(nil); errors.As(err, &ue) {
-			m.Other = ue.Msg // a game of draughts: the page plays Go only
+			m.Other = ue.Msg // a game of a kind the page does not play
 		}
 		data, _ = json.Marshal(m)
 	case err != nil:

@@ -47,13 +47,17 @@ type clientMessage struct {
 var (
 	snowflakeRe = regexp.MustCompile(`^[0-9]{1,20}$`)
 	pointRe     = regexp.MustCompile(`^(?i:[A-HJ-T](?:[1-9]|1[0-9])|pass)$`)
-	wordRe      = regexp.MustCompile(`^[A-Za-z0-9:_-]{1,40}$`)
-	nameRe      = regexp.MustCompile(`^[\p{L}\p{N} _.-]{1,32}$`)
+	// moveRe is a draughts move as the page sends it: squares joined by
+	// '-' or 'x' ("32-28", "28x19x10"), at most a king's longest path.
+	moveRe = regexp.MustCompile(`^[0-9]{1,2}(?:[-xX][0-9]{1,2}){1,20}$`)
+	wordRe = regexp.MustCompile(`^[A-Za-z0-9:_-]{1,40}$`)
+	nameRe = regexp.MustCompile(`^[\p{L}\p{N} _.-]{1,32}$`)
 )
 
 var actionKinds = map[string]bool{
 	commands.ActPlay: true, commands.ActPass: true, commands.ActResign: true, commands.ActUndo: true,
 	commands.ActUndoYes: true, commands.ActUndoNo: true, commands.ActDead: true, commands.ActAccept: true, commands.ActResume: true,
+	commands.ActDraw: true,
 }
 
 // decodeMessage reads one message from the page and checks its shape: a
@@ -91,7 +95,9 @@ func decodeMessage(data []byte) (clientMessage, error) {
 			return bad("act needs a channel")
 		case !actionKinds[m.Kind]:
 			return bad("unknown action")
-		case (m.Kind == commands.ActPlay || m.Kind == commands.ActDead) && !pointRe.MatchString(m.Point):
+		case m.Kind == commands.ActPlay && !pointRe.MatchString(m.Point) && !moveRe.MatchString(m.Point):
+			return bad("a point such as D4, or a draughts move such as 32-28")
+		case m.Kind == commands.ActDead && !pointRe.MatchString(m.Point):
 			return bad("a point such as D4")
 		case m.Seat != "black" && m.Seat != "white":
 			return bad("seat must be black or white")

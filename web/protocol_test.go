@@ -22,6 +22,8 @@ func FuzzDecodeMessage(f *testing.F) {
 		`{"t":"start","id":3,"level":"easy","size":9}`,
 		`{"t":"start","id":4,"opponent":"bob","size":19}`,
 		`{"t":"answer","id":5,"channel":"1","challenge":"2","accept":true}`,
+		`{"t":"act","id":6,"channel":"123","kind":"play","point":"3x14x28x17","game":"99","version":3,"seat":"white"}`,
+		`{"t":"act","id":7,"channel":"123","kind":"draw","game":"99","version":3,"seat":"black"}`,
 		`[1]`, `null`, `{"t":"act","kind":"play","point":"I5"}`, "\x00\xff", `{"t":"watch","channel":"1"} x`,
 	} {
 		f.Add([]byte(s))
@@ -77,5 +79,32 @@ func TestSDKVendored(t *testing.T) {
 	}
 	if ver, _ := fs.ReadFile(assets, "assets/sdk/package.json.mjs"); !strings.Contains(string(ver), `"2.5.0"`) {
 		t.Errorf("the vendored SDK is not version 2.5.0 (see assets/sdk/README.md)")
+	}
+}
+
+// TestDecodeDraughtsActions: a draughts move is a play action's point, in
+// the notation /draughts play takes; a dead-stone mark is a Go point only.
+func TestDecodeDraughtsActions(t *testing.T) {
+	act := func(kind, point string) string {
+		return `{"t":"act","id":1,"channel":"123","kind":"` + kind + `","point":"` + point + `","game":"9","version":1,"seat":"white"}`
+	}
+	for _, tt := range []struct {
+		msg string
+		ok  bool
+	}{
+		{act("play", "32-28"), true},
+		{act("play", "28x19"), true},
+		{act("play", "3x14x28x17"), true},
+		{act("play", "D4"), true},
+		{act("draw", ""), true},
+		{act("play", "32-"), false},
+		{act("play", "123-28"), false},
+		{act("play", "32 28"), false},
+		{act("dead", "32-28"), false},
+	} {
+		_, err := decodeMessage([]byte(tt.msg))
+		if (err == nil) != tt.ok {
+			t.Errorf("decodeMessage(%s) = %v, want ok %v", tt.msg, err, tt.ok)
+		}
 	}
 }

@@ -114,7 +114,8 @@ func TestWebSocketBadInput(t *testing.T) {
 		{"unknown field", `{"t":"watch","channel":"1","admin":true}`, "That message is not one gobot understands (not the JSON it expects): it was ignored."},
 		{"two values", `{"t":"watch","channel":"1"}{"t":"watch","channel":"2"}`, "That message is not one gobot understands (more than one JSON value): it was ignored."},
 		{"unknown type", `{"t":"shutdown"}`, "That message is not one gobot understands (unknown type): it was ignored."},
-		{"bad point", `{"t":"act","channel":"1","kind":"play","point":"Z99","seat":"black","game":"2"}`, "That message is not one gobot understands (a point such as D4): it was ignored."},
+		{"bad point", `{"t":"act","channel":"1","kind":"play","point":"Z99","seat":"black","game":"2"}`, "That message is not one gobot understands (a point such as D4, or a draughts move such as 32-28): it was ignored."},
+		{"bad draughts move", `{"t":"act","channel":"1","kind":"play","point":"32-280","seat":"white","game":"2"}`, "That message is not one gobot understands (a point such as D4, or a draughts move such as 32-28): it was ignored."},
 		{"no game", `{"t":"act","channel":"1","kind":"pass","seat":"black"}`, "That message is not one gobot understands (act needs the game's ID): it was ignored."},
 		{"bad channel", `{"t":"watch","channel":"../etc"}`, "That message is not one gobot understands (watch needs a channel): it was ignored."},
 	}
@@ -882,7 +883,8 @@ func TestWebSocketHelloWait(t *testing.T) {
 }
 
 // TestWebSocketDraughtsChannel: the Activity of a channel playing
-// draughts says the page plays Go only, not that the channel has no game.
+// draughts shows its game: a state of kind draughts, with the pieces and
+// the legal moves of the side to move (the page knows no rules).
 func TestWebSocketDraughtsChannel(t *testing.T) {
 	e := newEnv(t, Options{})
 	it := e.d.Command(e.ch, user("ann"), "draughts", discordtest.Sub("challenge", discordtest.UserOpt("opponent", user("bob")), discordtest.Bool("rated", false)))
@@ -907,8 +909,17 @@ func TestWebSocketDraughtsChannel(t *testing.T) {
 	w.send(map[string]any{"t": "hello", "session": e.board.sign.token(session{UserID: user("bob").ID, Name: "bob", Channel: e.ch.ID, Expires: time.Now().Add(DefaultSessionTTL).Unix()})})
 	w.next("welcome")
 	w.send(map[string]any{"t": "watch", "channel": e.ch.ID})
-	if m := w.next("nogame"); m["other"] != "The board page plays Go only: play this game with its slash commands." {
-		t.Errorf("watching a draughts game: %v, want the page to say it plays Go only", m)
+	st := w.next("state")
+	g, _ := st["game"].(map[string]any)
+	d, _ := g["draughts"].(map[string]any)
+	if g["kind"] != "draughts" || d == nil {
+		t.Fatalf("watching a draughts game: %v, want its state", st)
+	}
+	if sq, _ := d["squares"].([]any); len(sq) != 50 || sq[0] != "b" || sq[49] != "w" {
+		t.Errorf("the squares are %v, want the start position", d["squares"])
+	}
+	if legal, _ := d["legal"].([]any); len(legal) != 9 {
+		t.Errorf("the legal moves are %v, want White's 9 first moves", d["legal"])
 	}
 }
 

@@ -792,6 +792,7 @@ const draughtsHelp = "**International draughts (10×10) with gobot**\n" +
 	"`/draughts challenge opponent:` challenge someone here (`clock:`, `colour:`, `thread:`, `rated:`); they accept with the button.\n" +
 	"`/draughts bot level:` play gobot at once, %s (`colour:`, default white; `clock:`, `rated:`).\n" +
 	"`/draughts play move:` play a move by its squares: `32-28`, or `28x19` for a capture (`28x17x8` through each landing when it matters); autocomplete lists your legal moves.\n" +
+	"**Open board** under a board (where the board page is set up) plays by clicks: your piece, then where it goes.\n" +
 	"`/draughts board` shows the board, `/draughts draw` offers a draw (or accepts one), `/draughts resign` resigns, `/draughts abort` aborts before each player has made two moves (a moderator at any time, with `reason:`); `/draughts record`, `history`, `stats` and `leaderboard` as for Go.\n" +
 	"**The rules (FMJD):** White moves first. Men move one square diagonally forward and capture forwards and backwards. " +
 	"Capturing is compulsory, and you must take the most pieces (a king counts as one); pieces come off when the capture is over, and none is jumped twice. " +
@@ -920,6 +921,7 @@ func (a *room) draughtsRoutes(rt *commands.Router) {
 	rt.Component("draughts/{id}/resign-yes/{move}", a.OnBoard("draughts/", a.cmdDraughtsResign))
 	rt.Component("draughts/{id}/draw/{move}", a.OnBoard("draughts/", a.btnDraughtsDraw))
 	rt.Component("draughts/{id}/draw-yes/{at}", a.OnBoard("draughts/", a.btnDraughtsDraw))
+	rt.Component("draughts/{id}/board", a.BtnOpenBoard)
 	rt.Command("draughts/abort", a.OnGame(a.CmdAbort))
 	rt.Component("draughts/{id}/abort-yes/{move}", a.OnBoard("draughts/", a.PlayerAbort))
 }

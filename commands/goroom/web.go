@@ -111,7 +111,7 @@ func (r *room) LiveView(g *storage.Game) *commands.GameView {
 	a := r
 	now := a.Now()
 	eg := goOf(g)
-	v := &commands.GameView{Channel: g.ChannelID, ID: g.ID, Version: g.Version, Title: plainTitle(g), Size: eg.Size(), Rules: setupLine(g),
+	v := &commands.GameView{Kind: goKind, Channel: g.ChannelID, ID: g.ID, Version: g.Version, Title: plainTitle(g), Size: eg.Size(), Rules: setupLine(g),
 		Board: boardRows(eg), Moves: eg.MoveCount(), Vote: isVoteGame(g), NoUndo: !undoOffered(g), ServerMS: now.UnixMilli()}
 	names := commands.PlayerNames(g)
 	for _, c := range []engine.Color{engine.Black, engine.White} {
@@ -279,41 +279,7 @@ func moveKind(m engine.Move) string {
 
 // clockView is colour c's clock at now.
 func clockView(k *clock.Clock, c engine.Color, now time.Time) *commands.ClockView {
-	at := now
-	if k.Since.After(now) {
-		at = k.Since
-	}
-	cv := &commands.ClockView{Text: k.Show(clock.Side(c), at)}
-	if !k.Running() || k.ToMove != clock.Side(c) || k.Since.After(now) {
-		return cv
-	}
-	t := k.Left(clock.Side(c), now)
-	cc := k.Control
-	cv.Running, cv.LeftMS = true, t.Main.Milliseconds()
-	switch cc.System {
-	case clock.ByoYomi:
-		cv.Then, cv.PeriodMS, cv.Label = "byoyomi", cc.Period.Milliseconds(), clock.Format(cc.Period)
-		if t.Main > 0 {
-			cv.Suffix, cv.Periods = fmt.Sprintf(" + %d×%s", t.Periods, clock.Format(cc.Period)), t.Periods
-		} else {
-			left := cc.Period
-			if t.Period > 0 {
-				left = t.Period
-			}
-			cv.LeftMS, cv.Prefix, cv.Suffix = left.Milliseconds(), "byo-yomi ", fmt.Sprintf(" (%d×%s left)", t.Periods, clock.Format(cc.Period))
-			cv.Periods = t.Periods - 1 // the periods after this one
-		}
-	case clock.Canadian:
-		if t.Stones > 0 {
-			cv.LeftMS, cv.Suffix = t.Period.Milliseconds(), " for "+commands.Plural(t.Stones, "move")
-		} else {
-			cv.Suffix = fmt.Sprintf(" + %d/%s", cc.Stones, clock.Format(cc.Period))
-			cv.Then, cv.PeriodMS, cv.Periods, cv.Label = "canadian", cc.Period.Milliseconds(), 1, commands.Plural(cc.Stones, "move")
-		}
-	case clock.Simple:
-		cv.Suffix = " for this move"
-	}
-	return cv
+	return commands.ClockViewOf(k, clock.Side(c), now)
 }
 
 // plainTitle is the game's title without markup: "ann (black) vs bob (white)".

@@ -4,12 +4,14 @@
 // The server decides everything: the page shows its state as it comes and
 // its refusals as they are written.
 import { Board } from './board.js';
+import { DraughtsBoard } from './draughts.js';
 
 const $ = (id) => document.getElementById(id);
 const st = {
   session: '', user: null, local: false, home: '', channel: '', view: null, receivedAt: 0,
   games: [], offers: [], people: [], levels: [], ws: null, nextId: 1, retry: 0,
   hover: null, pending: null, lastAnnounced: '', fatal: false, other: '',
+  sel: null, // draughts: the piece chosen ({from}), and the ways to a square with two ({from, to, ways})
   said: 0, sent: {}, // how many times the message changed; its count when each action was sent
   answered: {}, // the local challenges answered here, by ID: the answer's ID
   kept: -1, // the message's count when it was said of the game shown, to stay
@@ -267,6 +269,7 @@ function watch(channel, keep) {
   sessionStorage.setItem('gobot-channel', channel);
   st.view = null;
   st.pending = null;
+  st.sel = null;
   send({ t: 'watch', channel });
   drawPicker();
 }
@@ -277,6 +280,7 @@ const board = new Board($('board'), $('points'), {
   onPoint: (name) => press(name),
   onHover: (name) => { st.hover = name; redraw(); },
 });
+const dboard = new DraughtsBoard($('board'), $('points'), { onSquare: (n) => pressSquare(n) });
 
 function mySeat(v) {
   if (!st.user) return '';
@@ -328,9 +332,115 @@ function press(name) {
   act('play', name);
 }
 
+// ---- draughts ----------------------------------------------------
+
+// pressSquare is a click on square n of a game of draughts: the first
+// click chooses one of your pieces that can move (the legal moves come
+// with the view), the second where it goes; where two captures lead
+// there by different ways, a third click on a landing square tells
+// them apart. The move goes to gobot as its notation, as /draughts play
+// takes it; a click on a square no move of the piece goes to is sent as
+// it is, so that gobot says why it is not a move, as in Discord.
+function pressSquare(n) {
+  const v = st.view;
+  if (!v || !v.draughts || v.over) return;
+  const seat = mySeat(v);
+  if (!seat) {
+    say('You are watching this game: only its players can act.', true);
+    return;
+  }
+  const d = v.draughts;
+  if (!myTurn(v)) {
+    const next = v[v.to_play].players[0];
+    say(`It is not your turn: ${v.to_play} ${next ? next.name : ''} is to play.`.replace('  ', ' '), true);
+    return;
+  }
+  const sel = st.sel;
+  if (sel && sel.ways) {
+    const ways = sel.ways.filter((m) => m.path.slice(1, -1).includes(n));
+    if (ways.length === 1) { playDraughts(ways[0].text); return; }
+    if (ways.length > 1 && ways.length < sel.ways.length) { chooseWay(sel.from, sel.to, ways); return; }
+    if (n === sel.to) return; // still to be told apart
+  }
+  const x = d.squares[n - 1];
+  const mine = !!x && x.toLowerCase() === seat[0];
+  if (mine) {
+    if (sel && sel.from === n) { st.sel = null; say('', false); redraw(); return; }
+    if (!d.legal.some((m) => m.from === n)) {
+      st.sel = null;
+      say(d.capture ? `The piece on ${n} cannot capture, and a capture is compulsory: ${moveList(d.legal)}.` : `The piece on ${n} cannot move: choose another.`, true);
+      redraw();
+      return;
+    }
+    st.sel = { from: n };
+    say('', false);
+    redraw();
+    return;
+  }
+  if (!sel) {
+    say(x ? `That is your opponent's piece: click one of yours, then where it goes.` : 'Click one of your pieces first, then the square it goes to.', true);
+    return;
+  }
+  const ways = d.legal.filter((m) => m.from === sel.from && m.to === n);
+  if (ways.length === 1) { playDraughts(ways[0].text); return; }
+  if (ways.length > 1) { chooseWay(sel.from, n, ways); return; }
+  playDraughts(`${sel.from}${d.capture ? 'x' : '-'}${n}`);
+}
+
+// chooseWay asks which way a capture from from to to goes: the landing
+// squares that tell the ways apart are ringed.
+function chooseWay(from, to, ways) {
+  st.sel = { from, to, ways };
+  say(`${ways.length} captures go from ${from} to ${to}: click the square to land on first (${wayChoices(ways).join(' or ')}).`, false);
+  redraw();
+}
+
+// wayChoices are the landing squares of ways that not all of them share.
+function wayChoices(ways) {
+  const count = {};
+  for (const m of ways) for (const q of new Set(m.path.slice(1, -1))) count[q] = (count[q] || 0) + 1;
+  return ways.map((m) => m.path.slice(1, -1).find((q) => count[q] < ways.length)).filter((q, i, a) => q && a.indexOf(q) === i);
+}
+
+// moveList lists moves as gobot's refusals do: four at most.
+function moveList(moves) {
+  const t = moves.map((m) => m.text);
+  if (t.length > 4) return t.slice(0, 4).join(', ') + ' or …';
+  return t.length > 1 ? t.slice(0, -1).join(', ') + ' or ' + t[t.length - 1] : t.join('');
+}
+
+function playDraughts(text) {
+  st.sel = null;
+  act('play', text);
+  redraw();
+}
+
+// drawDraughts draws a game of draughts and its controls.
+function drawDraughts(v, seat, turn) {
+  board.n = 0; // a game of Go shown next lays its points out afresh
+  const d = v.draughts;
+  const sel = st.sel;
+  let targets = [], choices = [];
+  if (sel && sel.ways) {
+    choices = wayChoices(sel.ways);
+  } else if (sel) {
+    targets = d.legal.filter((m) => m.from === sel.from).map((m) => m.to);
+  }
+  dboard.draw(v, { flip: seat === 'black', selected: sel ? sel.from : 0, targets, choices, active: turn });
+  const playing = !!seat && !v.over;
+  const draw = $('draw');
+  draw.hidden = !!v.vote;
+  const mine = d.draw_by === seat, theirs = !!d.draw_by && !mine;
+  draw.textContent = theirs ? 'Accept the draw' : mine ? 'Draw offered' : 'Offer a draw';
+  draw.disabled = mine;
+  const ask = $('draw-text');
+  ask.hidden = !d.draw_by || !playing;
+  ask.textContent = mine ? 'You offered a draw: it stands until the next move.' : `${d.draw_by === 'white' ? 'White' : 'Black'} offers a draw: accept it, or play on (the offer lapses with your move).`;
+}
+
 function setView(v) {
   const prev = st.view;
-  if (!prev || prev.id !== v.id || prev.moves !== v.moves || prev.version !== v.version) st.pending = null;
+  if (!prev || prev.id !== v.id || prev.moves !== v.moves || prev.version !== v.version) st.pending = st.sel = null;
   // A refusal belongs to the phase it was made in: once play ends, the
   // scoring phase starts or ends, or another game shows, it goes; so does
   // what an earlier action did ("ann played E5" once the game is aborted),
@@ -415,12 +525,18 @@ function redraw() {
   if (!v) return;
   const seat = mySeat(v);
   const turn = myTurn(v);
-  let ghost = st.pending;
-  if (!ghost && turn && st.hover) {
-    const { col, r } = pointOf(st.hover, v.size);
-    if (v.board[r] && v.board[r][col] === '.') ghost = { point: st.hover, color: seat, pending: false };
+  const draughts = v.kind === 'draughts';
+  if (draughts) {
+    drawDraughts(v, seat, turn);
+  } else {
+    dboard.built = false; // a game of draughts shown next lays its squares out afresh
+    let ghost = st.pending;
+    if (!ghost && turn && st.hover) {
+      const { col, r } = pointOf(st.hover, v.size);
+      if (v.board[r] && v.board[r][col] === '.') ghost = { point: st.hover, color: seat, pending: false };
+    }
+    board.draw(v, { ghost, active: turn || (!!seat && !!v.scoring && !v.over) });
   }
-  board.draw(v, { ghost, active: turn || (!!seat && !!v.scoring && !v.over) });
   $('title').textContent = v.title;
   $('rules').textContent = v.rules || '';
   $('status').textContent = v.status;
@@ -430,18 +546,23 @@ function redraw() {
     const names = sv.players.map((p) => p.name + (p.id && st.user && p.id === st.user.id ? ' (you)' : '')).join(', ');
     el.querySelector('.names').textContent = names;
     avatar(el.querySelector('.avatar'), sv.players[0], sv.players[0] && (v.avatars || {})[sv.players[0].id]);
-    el.querySelector('.caps').textContent = `${sv.captures} captured`;
+    const caps = sv.pieces || `${sv.captures} captured`;
+    el.querySelector('.caps').textContent = caps;
     el.classList.toggle('turn', v.to_play === c);
-    el.setAttribute('aria-label', `${c}: ${names}, ${sv.captures} captured`);
+    el.setAttribute('aria-label', `${c}: ${names}, ${caps}`);
   }
   tick();
   const playing = !!seat && !v.over;
   show('controls', playing && !v.scoring);
   $('pass').disabled = !turn;
   $('pass').textContent = v.vote ? 'Vote pass' : 'Pass';
+  // Draughts has no pass and no undo, but draw offers; Go no draw offers.
+  $('pass').hidden = draughts;
+  $('confirm-label').hidden = draughts;
+  if (!draughts) { $('draw').hidden = true; $('draw-text').hidden = true; }
   // Undo is refused in rengo, rated against a bot and in a vote game, and
   // there is nothing to take back before one's first move.
-  $('undo').hidden = !!v.no_undo || !!v.vote || !seat || !v[seat].moves;
+  $('undo').hidden = draughts || !!v.no_undo || !!v.vote || !seat || !v[seat].moves;
   $('resign').hidden = !!v.vote; // nobody resigns for a channel
   show('resign-ask', false);
   const u = v.undo;
@@ -667,6 +788,7 @@ $('resign-yes').addEventListener('click', () => { show('resign-ask', false); act
 $('undo-yes').addEventListener('click', () => act('undo-yes'));
 $('undo-no').addEventListener('click', () => act('undo-no'));
 $('accept').addEventListener('click', () => act('accept'));
+$('draw').addEventListener('click', () => act('draw'));
 $('resume').addEventListener('click', () => act('resume'));
 $('confirm').checked = matchMedia('(pointer: coarse)').matches;
 $('confirm').addEventListener('change', () => { st.pending = null; redraw(); });

@@ -1,0 +1,268 @@
+package web
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/gobot-dev/gobot/commands/discordtest"
+	"github.com/gobot-dev/gobot/engine/draughts"
+	"github.com/gobot-dev/gobot/engine/game"
+)
+
+// draughtsChallenge starts a game of draughts in the env's channel by
+// slash command and Accept button, as in Discord: white against black,
+// unrated, live clock.
+func (e *env) draughtsChallenge(white, black string) {
+	e.t.Helper()
+	it := e.d.Command(e.ch, user(white), "draughts", discordtest.Sub("challenge", discordtest.UserOpt("opponent", user(black)),
+		discordtest.Str("colour", "white"), discordtest.Bool("rated", false), discordtest.Str("clock", "live")))
+	e.d.Do(it)
+	m := e.d.Settled(it)
+	for _, b := range m.Buttons() {
+		if strings.HasSuffix(b.CustomID, "/accept") {
+			if r := e.d.Do(e.d.Click(user(black), m, b.CustomID)); r.Ephemeral() {
+				e.t.Fatalf("accept: %s", r.Text())
+			}
+			return
+		}
+	}
+	e.t.Fatalf("draughts challenge: no Accept button in %q", m.Text())
+}
+
+// setDraughts puts the game of the env's channel at the position of
+// diagram (as draughts.ParseDiagram reads it), as if play had led there.
+func (e *env) setDraughts(diagram string) {
+	e.t.Helper()
+	ctx := context.Background()
+	pos, err := draughts.ParseDiagram(diagram)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	st, err := draughts.NewState(game.Options{"fen": pos.FEN()}, 1)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	g, err := e.store.Game(ctx, e.ch.ID)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	g.State = st
+	if err := e.store.UpdateGame(ctx, g); err != nil {
+		e.t.Fatal(err)
+	}
+	e.app.Publish(e.ch.ID)
+}
+
+// square is what a page's square n holds: "w", "b", "W", "B" or "".
+func (p *tab) square(n int) string {
+	p.t.Helper()
+	return js[string](p, fmt.Sprintf(`document.querySelector('[data-square="%d"]').dataset.piece`, n))
+}
+
+// waitSquare waits until square n holds piece ("" for empty).
+func (p *tab) waitSquare(n int, piece string) {
+	p.t.Helper()
+	p.wait(fmt.Sprintf("square %d to hold %q", n, piece), fmt.Sprintf(`(document.querySelector('[data-square="%d"]')||{dataset:{}}).dataset.piece === %q`, n, piece), 10*time.Second)
+}
+
+// clickSquare clicks with the mouse where the board draws square n: the
+// middle of its cell in the drawing (the SVG's box cut in ten), the
+// page's orientation read from where square 1 is drawn.
+func (p *tab) clickSquare(n int) {
+	p.t.Helper()
+	xy := p.squareXY(n)
+	if err := chromedp.Do(p.ctx, chromedp.MouseClickXY(xy[0], xy[1])); err != nil {
+		p.t.Fatalf("%s: click square %d: %v", p.name, n, err)
+	}
+}
+
+// squareXY is where the drawing puts square n, from White's side or,
+// flipped, from Black's: the dark square in the second column of the top
+// row is 1 from White's side.
+func (p *tab) squareXY(n int) []float64 {
+	p.t.Helper()
+	flip := p.flipped()
+	r := (n - 1) / 5
+	c := 2*((n-1)%5) + 1 - r%2
+	if flip {
+		r, c = 9-r, 9-c
+	}
+	return js[[]float64](p, fmt.Sprintf(`(() => {
+		const b = document.getElementById('board').getBoundingClientRect();
+		return [b.left + b.width * (%d + 0.5) / 10, b.top + b.height * (%d + 0.5) / 10];
+	})()`, c, r))
+}
+
+// flipped reports whether the page draws Black at the bottom: whether
+// the drawing's first dark square of the top row (the rect after the
+// light background) is not square 1's.
+func (p *tab) flipped() bool {
+	p.t.Helper()
+	return js[bool](p, `(() => {
+		const b = document.getElementById('board').getBoundingClientRect();
+		const s = document.querySelector('[data-square="1"]').getBoundingClientRect();
+		return s.top > b.top + b.height / 2;
+	})()`)
+}
+
+// TestBrowserDraughts: a game of draughts plays by clicks on the board
+// page, as on lidraughts. White sees White at the bottom, Black sees the
+// board flipped; a piece that cannot take when a capture is compulsory is
+// not chosen, and the page says which captures there are; a click where
+// the chosen piece cannot go is sent and refused with the rules' sentence,
+// changing nothing; a capture with two ways to the same square asks for
+// the landing square, then plays on both pages; Black answers by clicks;
+// a resignation (confirmed) ends the game on both pages with its result.
+func TestBrowserDraughts(t *testing.T) {
+	e := newEnv(t, Options{Local: true})
+	b := newBrowser(t)
+	e.draughtsChallenge("ann", "bob")
+	// The Discord board of a game of draughts has the Open board button,
+	// which launches the Activity.
+	it := e.d.Command(e.ch, user("ann"), "draughts", discordtest.Sub("board"))
+	e.d.Do(it)
+	board := e.d.Settled(it)
+	var open bool
+	for _, bt := range board.Buttons() {
+		if bt.Label == "Open board" {
+			open = true
+			if r := e.d.Do(e.d.Click(user("cat"), board, bt.CustomID)); r.Type != discordtest.CallbackLaunchActivity {
+				t.Errorf("Open board answered type %d (%s), want 12 (LAUNCH_ACTIVITY)", r.Type, r.Body)
+			}
+		}
+	}
+	if !open {
+		t.Errorf("no Open board button on the draughts board: %q", board.Text())
+	}
+	// White's king on 3 must take, the most pieces: three, by 3x14x28
+	// or 3x20x33 to 6, 11 or 17. The men on 39 and 46 cannot take.
+	e.setDraughts(`
+ . . W . .
+. . . b .
+ . . . . .
+. . . b .
+ . b . b .
+. . . . .
+ . . . . b
+. . . w .
+ . . . . .
+w . . . .
+White to move`)
+	inst := e.d.Activity(e.ch, user("ann"), user("bob"))
+	ann := e.activity(b, "ann", inst, 1000, 900)
+	bob := e.activity(b, "bob", inst, 1000, 900)
+	for _, p := range []*tab{ann, bob} {
+		p.wait("the game", `document.getElementById('title').textContent === 'ann vs bob' && document.querySelectorAll('#points [data-square]').length === 50`, 10*time.Second)
+		p.waitSquare(3, "W")
+	}
+	if ann.flipped() || !bob.flipped() {
+		t.Errorf("orientation: ann (white) flipped %v, bob (black) flipped %v; want White at the bottom for ann only", ann.flipped(), bob.flipped())
+	}
+	// From White's side, 1 is in the top row's second column, and 46 in
+	// the bottom row's first.
+	where := func(p *tab, n int) []int {
+		return js[[]int](p, fmt.Sprintf(`(() => {
+			const b = document.getElementById('board').getBoundingClientRect();
+			const s = document.querySelector('[data-square="%d"]').getBoundingClientRect();
+			return [Math.floor((s.top + s.height / 2 - b.top) / b.height * 10), Math.floor((s.left + s.width / 2 - b.left) / b.width * 10)];
+		})()`, n))
+	}
+	if got := fmt.Sprint(where(ann, 1), where(ann, 46), where(bob, 1)); got != "[0 1] [9 0] [9 8]" {
+		t.Errorf("row and column of 1 and 46 for ann, 1 for bob = %s, want [0 1] [9 0] [9 8]", got)
+	}
+	if got := ann.text("#side-white .caps"); got != "3 pieces (1 king)" {
+		t.Errorf("white's pieces read %q", got)
+	}
+	if got := ann.text("#rules"); !strings.HasPrefix(got, "International draughts, 10×10") {
+		t.Errorf("the rules line reads %q", got)
+	}
+	ann.shot("#game", "draughts-white-to-move")
+
+	message := `document.getElementById('message').textContent`
+	// The man on 46 cannot take: not chosen, and the page says why.
+	ann.clickSquare(46)
+	ann.wait("the compulsory capture", message+` !== ''`, 5*time.Second)
+	if got, want := ann.text("#message"), "The piece on 46 cannot capture, and a capture is compulsory: 3x14x28x6, 3x20x33x6, 3x14x28x11, 3x20x33x11 or …."; got != want {
+		t.Errorf("clicking 46 says %q, want %q", got, want)
+	}
+	// The king chosen, a click where it cannot go: gobot's refusal, and
+	// nothing changes.
+	ann.clickSquare(3)
+	ann.wait("the king chosen", `document.querySelector('[data-square="3"]').getAttribute('aria-label').includes('selected')`, 5*time.Second)
+	if n := js[int](ann, `document.querySelectorAll('#points [aria-label*="a move goes here"]').length`); n != 3 {
+		t.Errorf("the king shows %d squares to go to, want 3 (6, 11, 17)", n)
+	}
+	ann.clickSquare(12)
+	ann.wait("the refusal", message+`.includes('is not a move you can play')`, 10*time.Second)
+	if got := ann.text("#message"); !strings.HasPrefix(got, `"3x12" is not a move you can play`) || !strings.Contains(got, "a capture is compulsory") {
+		t.Errorf("3x12 is refused with %q", got)
+	}
+	if ann.square(3) != "W" || ann.square(9) != "b" || bob.square(3) != "W" {
+		t.Errorf("the refused click changed the board")
+	}
+	// Two ways lead from 3 to 17: the page asks which, then plays it.
+	ann.clickSquare(3)
+	ann.clickSquare(17)
+	ann.wait("the question", message+`.startsWith('2 captures go from 3 to 17')`, 5*time.Second)
+	if got := ann.text("#message"); got != "2 captures go from 3 to 17: click the square to land on first (14 or 20)." {
+		t.Errorf("the way's question reads %q", got)
+	}
+	ann.shot("#game", "draughts-choose-the-way")
+	ann.clickSquare(14)
+	for _, p := range []*tab{ann, bob} {
+		p.waitSquare(17, "W")
+		for _, q := range []int{3, 9, 19, 22} {
+			if got := p.square(q); got != "" {
+				t.Errorf("%s: after 3x14x28x17 square %d holds %q", p.name, q, got)
+			}
+		}
+		p.wait("black's turn", `document.getElementById('status').textContent === 'Move 1 · black to play: bob'`, 10*time.Second)
+	}
+	if got := bob.text("#side-black .caps"); got != "2 pieces" {
+		t.Errorf("black's pieces read %q", got)
+	}
+	if !strings.Contains(js[string](bob, `document.querySelector('[data-square="17"]').getAttribute('aria-label')`), "last move") {
+		t.Errorf("17 is not marked as the last move")
+	}
+	// Black answers by clicks on the flipped board.
+	bob.clickSquare(24)
+	bob.clickSquare(29)
+	ann.waitSquare(29, "b")
+	bob.shot("#game", "draughts-black-flipped")
+	if got := js[string](bob, `document.getElementById('live').lastChild.textContent`); got != "Black (bob) played 24-29." {
+		t.Errorf("bob's screen reader heard %q", got)
+	}
+	// Out of turn, a click says so and sends nothing.
+	bob.clickSquare(29)
+	bob.wait("the turn refusal", message+` === 'It is not your turn: white ann is to play.'`, 5*time.Second)
+	// A draw offered on one page is offered on the other.
+	bob.click("#draw")
+	ann.wait("bob's offer", `document.getElementById('draw').textContent === 'Accept the draw' && !document.getElementById('draw-text').hidden`, 10*time.Second)
+	if got := ann.text("#draw-text"); got != "Black offers a draw: accept it, or play on (the offer lapses with your move)." {
+		t.Errorf("ann reads %q", got)
+	}
+	bob.wait("his offer standing", `document.getElementById('draw').disabled`, 10*time.Second)
+	// A resignation, confirmed, ends the game on both pages.
+	ann.click("#resign")
+	ann.wait("the confirmation", `!document.getElementById('resign-ask').hidden`, 5*time.Second)
+	ann.click("#resign-yes")
+	for _, p := range []*tab{ann, bob} {
+		p.wait("the result", `document.getElementById('status').textContent.startsWith('Game over:')`, 10*time.Second)
+		if got := p.text("#status"); !strings.Contains(got, "bob wins by resignation · 0-2") {
+			t.Errorf("%s: the result reads %q", p.name, got)
+		}
+		if !js[bool](p, `document.getElementById('controls').hidden`) {
+			t.Errorf("%s: the controls show after the game", p.name)
+		}
+	}
+	bob.shot("#game", "draughts-over")
+	for _, p := range []*tab{ann, bob} {
+		if f := p.failures(); len(f) > 0 {
+			t.Errorf("%s: %v", p.name, f)
+		}
+	}
+}
