@@ -152,7 +152,7 @@ func TestBrowserDraughts(t *testing.T) {
  . . . . .
 w . . . .
 White to move`)
-	inst := e.d.Activity(e.ch, user("ann"), user("bob"))
+	inst := e.d.Activity(e.ch, user("ann"), user("bob"), user("cat"))
 	ann := e.activity(b, "ann", inst, 1000, 900)
 	bob := e.activity(b, "bob", inst, 1000, 900)
 	for _, p := range []*tab{ann, bob} {
@@ -181,6 +181,18 @@ White to move`)
 		t.Errorf("the rules line reads %q", got)
 	}
 	ann.shot("#game", "draughts-white-to-move")
+	// A spectator on a phone sees White at the bottom and cannot act.
+	cat := e.activity(b, "cat", inst, 390, 844)
+	cat.waitSquare(3, "W")
+	if cat.flipped() {
+		t.Errorf("the spectator sees the board flipped")
+	}
+	cat.clickSquare(3)
+	cat.wait("the spectator's refusal", `document.getElementById('message').textContent !== ''`, 5*time.Second)
+	if got := cat.text("#message"); got != "You are watching this game: only its players can act." {
+		t.Errorf("a spectator's click shows %q", got)
+	}
+	cat.shot("#game", "draughts-spectator-phone")
 
 	message := `document.getElementById('message').textContent`
 	// The man on 46 cannot take: not chosen, and the page says why.

@@ -526,6 +526,8 @@ function redraw() {
   const seat = mySeat(v);
   const turn = myTurn(v);
   const draughts = v.kind === 'draughts';
+  // White moves first in draughts: its box comes first there.
+  $('side-white').parentElement.classList.toggle('white-first', draughts);
   if (draughts) {
     drawDraughts(v, seat, turn);
   } else {
