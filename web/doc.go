@@ -1,9 +1,9 @@
 // Package web is gobot's board page: a live board of Go or draughts in
-// any browser, and inside Discord as an Activity. It serves, under /play, the page's
-// assets (HTML, CSS and plain JavaScript modules, embedded with go:embed,
-// with Discord's Embedded App SDK vendored as its own built files), a few
-// JSON endpoints to sign in, and a WebSocket over which the page receives
-// every change of the games it shows and sends its clicks.
+// any browser, and inside Discord as an Activity. It serves, under /play,
+// the page's assets (HTML, CSS and plain JavaScript modules, embedded with
+// go:embed, with Discord's Embedded App SDK vendored as its own built
+// files), a few JSON endpoints to sign in, and a WebSocket over which the
+// page receives every change of the games it shows and sends its clicks.
 //
 // It owns who is on the page and what reaches it: signing in (a name from
 // a loopback address, beside the console only: Options.Local; Discord's
