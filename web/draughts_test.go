@@ -8,9 +8,11 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/gobot-dev/gobot/commands"
 	"github.com/gobot-dev/gobot/commands/discordtest"
 	"github.com/gobot-dev/gobot/engine/draughts"
 	"github.com/gobot-dev/gobot/engine/game"
+	"github.com/gobot-dev/gobot/storage"
 )
 
 // draughtsChallenge starts a game of draughts in the env's channel by
@@ -277,4 +279,33 @@ White to move`)
 			t.Errorf("%s: %v", p.name, f)
 		}
 	}
+}
+
+// TestBrowserLocalDraughts: beside the console, a game of draughts against
+// the bot (started in the console) shows on the local page and plays by
+// clicks; the bot answers.
+func TestBrowserLocalDraughts(t *testing.T) {
+	e := newEnv(t, Options{Local: true})
+	b := newBrowser(t)
+	ctx := context.Background()
+	st, err := draughts.NewState(nil, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dan := commands.ConsoleUser("dan")
+	g := &storage.Game{ID: "1300000000000000001", ChannelID: commands.ConsoleChannel, GuildID: commands.LocalGuild, Kind: "draughts",
+		Sides: storage.Sides(storage.Player{UserID: dan.ID, Name: dan.Name}, storage.Player{Level: "beginner", Name: "gobot beginner"}),
+		State: st, CreatedAt: time.Now(), Unrated: true}
+	if err := e.store.CreateGame(ctx, g); err != nil {
+		t.Fatal(err)
+	}
+	p := b.open("dan", e.srv.URL+Path+"/", 1000, 900, "")
+	p.signIn("dan")
+	p.wait("the game", `document.querySelectorAll('#points [data-square]').length === 50`, 10*time.Second)
+	p.waitSquare(32, "w")
+	p.clickSquare(32)
+	p.clickSquare(28)
+	p.waitSquare(28, "w")
+	p.wait("the bot's reply", `document.getElementById('status').textContent === 'Move 2 · white to play: dan'`, 20*time.Second)
+	p.shot("#game", "local-draughts")
 }
