@@ -34,6 +34,12 @@ const DefaultDeadThreshold = 0.3
 // corpus this flags about one game in a hundred.
 const uncertainBand = -0.4
 
+// livingScore is how clearly its own side must own a chain (mean ownership
+// from its side) for a connection to it to save another chain (see
+// joinsLife): owned in about three playouts of four. A seki's chains, owned
+// by neither side, are not living so.
+const livingScore = 0.5
+
 // DefaultPlayouts returns the number of playouts Dead runs on a board of
 // the given size when Options.Playouts is 0.
 func DefaultPlayouts(size int) int {
@@ -187,11 +193,17 @@ func board(ctx context.Context, b *engine.Board, toPlay engine.Color, seed uint6
 	if done > 0 {
 		enclosedInvaders(b, own, &score, &dead, &alive, threshold)
 	}
-	connectedToLife(b, own, heads, &score, &dead, &safe)
+	// A chain is living, for a connection to save another, when Benson's
+	// test says so or its own side owns it clearly (livingScore); the
+	// inner chains of a seki (near 0) are not.
+	living := func(h int) bool {
+		return !dead[h] && (alive[b.ColorAt(h)][h] || score[h] >= livingScore)
+	}
+	connectedToLife(b, own, heads, &score, &dead, &safe, living)
 
 	// Seki: on the board without the dead stones, empty points next to
 	// both colours where neither side can play without self-atari.
-	sekiHeads, sekiPoints, killed := seki(b, &dead)
+	sekiHeads, sekiPoints, killed := seki(b, &dead, living)
 	for _, h := range killed {
 		c := b.ColorAt(h)
 		if alive[c][h] {
@@ -339,7 +351,7 @@ func judgeTogether(b *engine.Board, own []float64, heads []int, score *[engine.M
 // its stones take the ownership of the chain it joins, so that it is not
 // reported as uncertain. Chains in the opponent's certain territory stay
 // dead.
-func connectedToLife(b *engine.Board, own []float64, heads []int, score *[engine.MaxArea]float64, dead *[engine.MaxArea]bool, safe *[3][engine.MaxArea]bool) {
+func connectedToLife(b *engine.Board, own []float64, heads []int, score *[engine.MaxArea]float64, dead *[engine.MaxArea]bool, safe *[3][engine.MaxArea]bool, living func(h int) bool) {
 	size := b.Size()
 	idx := func(v int) int {
 		p := b.Point(v)
@@ -352,7 +364,7 @@ func connectedToLife(b *engine.Board, own []float64, heads []int, score *[engine
 			if !dead[h] || safe[c.Opponent()][h] {
 				continue
 			}
-			joins := joinsLife(b, h, 0, dead)
+			joins := joinsLife(b, h, 0, living)
 			if joins < 0 {
 				continue
 			}
@@ -373,12 +385,13 @@ func connectedToLife(b *engine.Board, own []float64, heads []int, score *[engine
 	}
 }
 
-// joinsLife returns the living chain (one not marked dead) of its colour
+// joinsLife returns the living chain (see living in board) of its colour
 // that chain h joins by a safe connection, or -1: h has two liberties or
 // more, and one of them other than except, next to that chain, is a point
 // the opponent cannot take without leaving its stone in atari and
-// capturing nothing, or cannot take at all.
-func joinsLife(b *engine.Board, h, except int, dead *[engine.MaxArea]bool) int {
+// capturing nothing, or cannot take at all, and that joins them with
+// liberties to spare (see gains).
+func joinsLife(b *engine.Board, h, except int, living func(h int) bool) int {
 	if b.Liberties(h, 2) < 2 {
 		return -1
 	}
@@ -391,7 +404,7 @@ func joinsLife(b *engine.Board, h, except int, dead *[engine.MaxArea]bool) int {
 		}
 		friend := -1
 		for _, n := range b.Neighbours(l) {
-			if b.ColorAt(n) == c && b.Chain(n) != h && !dead[b.Chain(n)] {
+			if b.ColorAt(n) == c && b.Chain(n) != h && living(b.Chain(n)) {
 				friend = b.Chain(n)
 				break
 			}
@@ -404,9 +417,31 @@ func joinsLife(b *engine.Board, h, except int, dead *[engine.MaxArea]bool) int {
 				continue
 			}
 		}
+		if !gains(b, h, friend, l, except) {
+			continue
+		}
 		return friend
 	}
 	return -1
+}
+
+// gains reports whether chains h and friend joined at l have two
+// liberties or more besides l and except: a connection that leaves them
+// short of liberties (two inner chains of a seki joined on one of its
+// shared points) saves nothing.
+func gains(b *engine.Board, h, friend, l, except int) bool {
+	var buf [8]int
+	libs := b.LibertyList(buf[:0], h, len(buf))
+	libs = b.LibertyList(libs, friend, len(buf))
+	n := 0
+	for i, x := range libs {
+		if x != l && x != except && !slices.Contains(libs[:i], x) {
+			if n++; n >= 2 {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // seki returns the chains in seki and their shared liberties, on b with
@@ -417,7 +452,7 @@ func joinsLife(b *engine.Board, h, except int, dead *[engine.MaxArea]bool) int {
 // chains have no eye, capturing leaves them a dead shape (two or three points
 // that the sacrificer kills with a stone on the vital point), so those chains
 // are dead.
-func seki(b *engine.Board, dead *[engine.MaxArea]bool) (heads, points, killed []int) {
+func seki(b *engine.Board, dead *[engine.MaxArea]bool, living func(h int) bool) (heads, points, killed []int) {
 	area := b.Area()
 	for v := 0; v < area; v++ {
 		if b.IsBorder(v) || b.ColorAt(v) != engine.Empty {
@@ -437,7 +472,7 @@ func seki(b *engine.Board, dead *[engine.MaxArea]bool) (heads, points, killed []
 		if !sekiMove(b, v, engine.Black, dead) || !sekiMove(b, v, engine.White, dead) {
 			continue
 		}
-		if joinsAny(b, adj[engine.Black], v, dead) || joinsAny(b, adj[engine.White], v, dead) {
+		if joinsAny(b, adj[engine.Black], v, living) || joinsAny(b, adj[engine.White], v, living) {
 			// A chain that connects to life elsewhere is short of
 			// nothing: v is a neutral point, not a seki, and no
 			// sacrifice there kills it.
@@ -481,9 +516,9 @@ func seki(b *engine.Board, dead *[engine.MaxArea]bool) (heads, points, killed []
 
 // joinsAny reports whether any of the chains joins a living chain by a
 // safe connection other than at v (see joinsLife).
-func joinsAny(b *engine.Board, chains []int, v int, dead *[engine.MaxArea]bool) bool {
+func joinsAny(b *engine.Board, chains []int, v int, living func(h int) bool) bool {
 	for _, h := range chains {
-		if joinsLife(b, h, v, dead) >= 0 {
+		if joinsLife(b, h, v, living) >= 0 {
 			return true
 		}
 	}

@@ -176,6 +176,20 @@ func TestEstimateDeadDiagrams(t *testing.T) {
 			. . . . . . . . . X O . . . . . . . .
 			. . . . . . . . . X O . . . . . . . .
 			. . . . . . . . . X O . . . . . . . .`, 0, ""},
+		// A seki without eyes: Black's two inner chains (B2 B3 and D2
+		// D3) share C2 and C3 with White's chain around them; neither
+		// side can play there. Black's chains are two, each one move
+		// from the other, which is no connection to life.
+		{"seki of two inner chains", `
+			. . . . . . . . .
+			. . . . . . . . .
+			. . . . . . . . .
+			. . . . . . . . .
+			X X X X X X X . .
+			O O O O O O X . .
+			O X . X O O X . .
+			O X . X O O X . .
+			O O O O O O X . .`, 22, ""},
 		// B9 C9 B8 connect at D9: White there is in atari and captured
 		// at E9. The playouts gave them away (W+31.5 where GNU Go and
 		// the count with them alive say B+2.5); the same shape is in
