@@ -80,19 +80,21 @@ type server struct {
 	inserted []int
 	rng      *rand.Rand
 
-	clock clockState
-	// late is how far the searches under a clock have run past their
-	// limit, the most recent overrun or half the one before, whichever is
-	// larger: each move's budget is cut by it, so that a machine too
-	// loaded to stop a search on time still answers inside the clock (2.36 s
-	// of a 2 s byo-yomi period at a load of 9 on 2 cores, issue 34).
-	late     time.Duration
+	clock    clockState
 	handlers map[string]func(ctx context.Context, args []string) (string, error)
 }
 
 // clockState is the time system a controller set with time_settings or
 // kgs-time_settings, and each colour's last time_left.
 type clockState struct {
+	// late is how far the searches under this clock have run past their
+	// limit, the most recent overrun or half the one before, whichever is
+	// larger: each move's budget is cut by it, by half of it at most, so
+	// that a machine too loaded to stop a search on time still answers
+	// inside the clock (2.36 s of a 2 s byo-yomi period at a load of 9 on
+	// 2 cores, issue 34), and one stall does not leave the next moves
+	// without a search. A new clock or a new game starts it afresh.
+	late              time.Duration
 	timed             bool    // there is a time limit
 	mainTime, byoTime float64 // seconds
 	// byoStones is the number of stones to play in each byo-yomi period
@@ -426,6 +428,7 @@ func (s *server) newGame(size, handicap int) error {
 		return err
 	}
 	s.g, s.size, s.history, s.inserted = g, size, nil, nil
+	s.clock.late = 0
 	return nil
 }
 
@@ -597,7 +600,8 @@ func (s *server) genmove(ctx context.Context, args []string, play, cleanup bool)
 	target, limit, timed := s.moveTime(c)
 	begin := time.Now()
 	if timed {
-		target, limit = max(target-s.late, 0), max(limit-s.late, 0)
+		cut := min(s.clock.late, limit/2)
+		target, limit = max(target-cut, 0), limit-cut
 		var cancel context.CancelFunc
 		moveCtx, cancel = context.WithDeadline(ctx, begin.Add(limit))
 		defer cancel()
@@ -611,7 +615,7 @@ func (s *server) genmove(ctx context.Context, args []string, play, cleanup bool)
 			m, err = s.opts.GenMove(moveCtx, g.Clone(), c, target)
 		}
 		if timed {
-			s.late = max(s.late/2, time.Since(begin)-limit)
+			s.clock.late = max(s.clock.late/2, time.Since(begin)-limit)
 		}
 		if err != nil {
 			err = failure("genmove: " + err.Error())

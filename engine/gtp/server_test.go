@@ -874,6 +874,38 @@ func TestServeGenMoveLate(t *testing.T) {
 	}
 }
 
+// TestServeGenMoveLateCapped: a stall longer than the whole period cuts
+// the next move's time by half at most, so that it still searches, and a
+// new game starts with the whole period again.
+func TestServeGenMoveLateCapped(t *testing.T) {
+	const ms = time.Millisecond
+	var until []time.Duration
+	opts := ServerOptions{
+		GenMove: func(ctx context.Context, g *engine.Game, c engine.Color, target time.Duration) (engine.Move, error) {
+			d, ok := ctx.Deadline()
+			if !ok {
+				return engine.Move{}, errors.New("no deadline")
+			}
+			until = append(until, time.Until(d))
+			if len(until) == 1 {
+				time.Sleep(time.Until(d) + time.Second) // a stall beyond the period
+			}
+			return engine.PassMove(c), nil
+		},
+	}
+	got := serveRun(t, opts, "boardsize 9\ntime_settings 0 1 1\ngenmove b\ngenmove w\nclear_board\ngenmove b\n")
+	if len(got) != 6 || len(until) != 3 {
+		t.Fatalf("responses = %q, %d calls", got, len(until))
+	}
+	// The period's share is 0.85 s (less a tenth and 50 ms).
+	if until[1] <= 0 || until[1] > 425*ms {
+		t.Errorf("after a stall of over a second: deadline in %v, want half the period's 0.85 s", until[1])
+	}
+	if until[2] <= 425*ms {
+		t.Errorf("in a new game: deadline in %v, want the whole 0.85 s again", until[2])
+	}
+}
+
 // TestServeGenmoveOtherColour: genmove for the colour not to move asks the
 // bot about the position alone, that colour to play: the pass the server
 // puts in for the other player is not shown to the bot as an opponent's
