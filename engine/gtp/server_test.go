@@ -804,26 +804,37 @@ func TestServeUsesEstimate(t *testing.T) {
 	}
 }
 
-// TestServeGenMoveTarget: in main time GenMove gets the move's share of
-// the clock as its target and a deadline up to three times as far
-// (TestServeMoveTime's 9×9 case: 1.75 s and 5.35 s); in a byo-yomi period
-// of one stone both are the period's share.
-func TestServeGenMoveTarget(t *testing.T) {
-	type call struct {
-		target, until time.Duration
-	}
-	var calls []call
-	opts := ServerOptions{
+// genMoveCall is what GenMove was given under a clock: the target and
+// how far away its context's deadline was.
+type genMoveCall struct{ target, until time.Duration }
+
+// recordGenMove returns ServerOptions whose GenMove passes after appending
+// its call to calls, first sleeping for late(n, until) (n counting the
+// calls from 1) to play a search that runs late.
+func recordGenMove(calls *[]genMoveCall, late func(n int, until time.Duration) time.Duration) ServerOptions {
+	return ServerOptions{
 		GenMove: func(ctx context.Context, g *engine.Game, c engine.Color, target time.Duration) (engine.Move, error) {
 			d, ok := ctx.Deadline()
 			if !ok {
 				return engine.Move{}, errors.New("no deadline")
 			}
-			calls = append(calls, call{target, time.Until(d)})
+			until := time.Until(d)
+			*calls = append(*calls, genMoveCall{target, until})
+			if late != nil {
+				time.Sleep(late(len(*calls), until))
+			}
 			return engine.PassMove(c), nil
 		},
 	}
-	got := serveRun(t, opts, "boardsize 9\ntime_settings 54 0 0\ngenmove b\ntime_settings 0 2 1\ngenmove w\n")
+}
+
+// TestServeGenMoveTarget: in main time GenMove gets the move's share of
+// the clock as its target and a deadline up to three times as far
+// (TestServeMoveTime's 9×9 case: 1.75 s and 5.35 s); in a byo-yomi period
+// of one stone both are the period's share.
+func TestServeGenMoveTarget(t *testing.T) {
+	var calls []genMoveCall
+	got := serveRun(t, recordGenMove(&calls, nil), "boardsize 9\ntime_settings 54 0 0\ngenmove b\ntime_settings 0 2 1\ngenmove w\n")
 	if len(got) != 5 || got[2] != "= pass" || got[4] != "= pass" {
 		t.Fatalf("responses = %q", got)
 	}
@@ -844,21 +855,13 @@ func TestServeGenMoveTarget(t *testing.T) {
 // half of it less at each move that keeps to its limit.
 func TestServeGenMoveLate(t *testing.T) {
 	const ms = time.Millisecond
-	type call struct{ target, until time.Duration }
-	var calls []call
-	opts := ServerOptions{
-		GenMove: func(ctx context.Context, g *engine.Game, c engine.Color, target time.Duration) (engine.Move, error) {
-			d, ok := ctx.Deadline()
-			if !ok {
-				return engine.Move{}, errors.New("no deadline")
-			}
-			calls = append(calls, call{target, time.Until(d)})
-			if len(calls) == 1 {
-				time.Sleep(time.Until(d) + 400*ms) // 400 ms late at least
-			}
-			return engine.PassMove(c), nil
-		},
-	}
+	var calls []genMoveCall
+	opts := recordGenMove(&calls, func(n int, until time.Duration) time.Duration {
+		if n == 1 {
+			return until + 400*ms // 400 ms late at least
+		}
+		return 0
+	})
 	got := serveRun(t, opts, "boardsize 9\ntime_settings 0 2 1\ngenmove b\ngenmove w\ngenmove b\n")
 	if len(got) != 5 || len(calls) != 3 {
 		t.Fatalf("responses = %q, %d calls", got, len(calls))
@@ -879,24 +882,18 @@ func TestServeGenMoveLate(t *testing.T) {
 // new game starts with the whole period again.
 func TestServeGenMoveLateCapped(t *testing.T) {
 	const ms = time.Millisecond
-	var until []time.Duration
-	opts := ServerOptions{
-		GenMove: func(ctx context.Context, g *engine.Game, c engine.Color, target time.Duration) (engine.Move, error) {
-			d, ok := ctx.Deadline()
-			if !ok {
-				return engine.Move{}, errors.New("no deadline")
-			}
-			until = append(until, time.Until(d))
-			if len(until) == 1 {
-				time.Sleep(time.Until(d) + time.Second) // a stall beyond the period
-			}
-			return engine.PassMove(c), nil
-		},
-	}
+	var calls []genMoveCall
+	opts := recordGenMove(&calls, func(n int, until time.Duration) time.Duration {
+		if n == 1 {
+			return until + time.Second // a stall beyond the period
+		}
+		return 0
+	})
 	got := serveRun(t, opts, "boardsize 9\ntime_settings 0 1 1\ngenmove b\ngenmove w\nclear_board\ngenmove b\n")
-	if len(got) != 6 || len(until) != 3 {
-		t.Fatalf("responses = %q, %d calls", got, len(until))
+	if len(got) != 6 || len(calls) != 3 {
+		t.Fatalf("responses = %q, %d calls", got, len(calls))
 	}
+	until := []time.Duration{calls[0].until, calls[1].until, calls[2].until}
 	// The period's share is 0.85 s (less a tenth and 50 ms).
 	if until[1] <= 0 || until[1] > 425*ms {
 		t.Errorf("after a stall of over a second: deadline in %v, want half the period's 0.85 s", until[1])
