@@ -621,20 +621,16 @@ func pgPutArchive(ctx context.Context, tx pgx.Tx, a *Archived, val []byte, tie b
 			return err
 		}
 	}
+	if a.Annulled {
+		return nil // in the players' history, never counted (countGame)
+	}
+	recs, err := pgLockPlayers(ctx, tx, countedKeys(a), true)
+	if err != nil {
+		return err
+	}
 	for _, side := range countedSides(a) {
 		key := a.Player(side).Key()
-		if a.Annulled {
-			continue // in the player's history, never counted (countGame)
-		}
-		// Lock the player's row (creating it first) so that two games
-		// finishing at once both count.
-		if _, err := tx.Exec(ctx, `INSERT INTO players (key, record) VALUES ($1, '{}') ON CONFLICT DO NOTHING`, key); err != nil {
-			return err
-		}
-		var rec string
-		if err := tx.QueryRow(ctx, `SELECT record FROM players WHERE key = $1 FOR UPDATE`, key).Scan(&rec); err != nil {
-			return err
-		}
+		rec := recs[key]
 		st := new(PlayerStats)
 		if json.Unmarshal([]byte(rec), st) != nil {
 			st = new(PlayerStats) // as bbolt: a damaged record starts afresh
@@ -658,6 +654,48 @@ func pgPutArchive(ctx context.Context, tx pgx.Tx, a *Archived, val []byte, tie b
 		}
 	}
 	return nil
+}
+
+// countedKeys returns the keys of the players whose statistics a counts
+// for (countedSides).
+func countedKeys(a *Archived) []string {
+	var keys []string
+	for _, side := range countedSides(a) {
+		keys = append(keys, a.Player(side).Key())
+	}
+	return keys
+}
+
+// pgLockPlayers locks the rows of the players with keys in tx until it
+// ends, creating the missing ones first when create is set, and returns
+// their records by key. The rows are locked one key at a time in the
+// keys' byte order, whatever order they are given in (Black's first, say):
+// two transactions that lock the same players, as two games between alice
+// and bob with the colours crossed ending together do, then wait for each
+// other instead of each holding the row the other waits for (a deadlock,
+// which PostgreSQL ends by failing one of them).
+func pgLockPlayers(ctx context.Context, tx pgx.Tx, keys []string, create bool) (map[string]string, error) {
+	keys = slices.Clone(keys)
+	slices.Sort(keys)
+	keys = slices.Compact(keys)
+	recs := make(map[string]string, len(keys))
+	for _, key := range keys {
+		if create {
+			if _, err := tx.Exec(ctx, `INSERT INTO players (key, record) VALUES ($1, '{}') ON CONFLICT DO NOTHING`, key); err != nil {
+				return nil, err
+			}
+		}
+		var rec string
+		err := tx.QueryRow(ctx, `SELECT record FROM players WHERE key = $1 FOR UPDATE`, key).Scan(&rec)
+		switch {
+		case errors.Is(err, pgx.ErrNoRows) && !create:
+			continue
+		case err != nil:
+			return nil, err
+		}
+		recs[key] = rec
+	}
+	return recs, nil
 }
 
 // ArchivedGame is Store.ArchivedGame.

@@ -503,6 +503,10 @@ func pgPlayerGames(ctx context.Context, q pgQuerier, key string) ([]*Archived, e
 // pgRecount recounts the statistics of a's players from their archived
 // games in tx.
 func pgRecount(ctx context.Context, tx pgx.Tx, a *Archived) error {
+	// Locked first, in the order every transaction locks players' rows in.
+	if _, err := pgLockPlayers(ctx, tx, countedKeys(a), false); err != nil {
+		return err
+	}
 	for _, side := range countedSides(a) {
 		key := a.Player(side).Key()
 		games, err := pgPlayerGames(ctx, tx, key)
