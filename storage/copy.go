@@ -52,7 +52,7 @@ func CopyToPostgres(ctx context.Context, src *Store, dst *Postgres) ([]CopyCount
 	now := src.now()
 	var counts []CopyCount
 	err := src.view(ctx, func(btx *bolt.Tx) error {
-		return pgx.BeginFunc(ctx, dst.pool, func(tx pgx.Tx) error {
+		return pgBegin(ctx, dst.pool, func(tx pgx.Tx) error {
 			counts = counts[:0]
 			for _, step := range []func(context.Context, *bolt.Tx, pgx.Tx, time.Time) (CopyCount, error){
 				copyGames, copyChallenges, copyArchive, copyPlayers, copyBotQueue, copyVacations, copyQuarantine, copyHeartbeat,

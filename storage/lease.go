@@ -115,7 +115,7 @@ func (p *Postgres) TakeLease(ctx context.Context, key, holder string, d time.Dur
 	}
 	now := p.now()
 	var old *Lease
-	err := pgx.BeginFunc(ctx, p.pool, func(tx pgx.Tx) error {
+	err := pgBegin(ctx, p.pool, func(tx pgx.Tx) error {
 		old = nil
 		var l Lease
 		var until int64

@@ -3,7 +3,9 @@ package storage_test
 import (
 	"context"
 	"fmt"
+	"net/url"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -123,4 +125,21 @@ func testPairLimit(t *testing.T, workers [2]storetest.Store, now *time.Time) {
 	if a := finish(0, start(0, alice, bob)); a != nil && (!a.Rated || !a.PairLimitedUntil.IsZero()) {
 		t.Errorf("alice and bob a day later: rated %v, held back until %v; want rated", a.Rated, a.PairLimitedUntil)
 	}
+}
+
+// TestPairLimitUnderRepeatableReadDefault: the pair limit's count after
+// its lock needs to see the games committed while it waited (READ
+// COMMITTED); the store asks for that isolation itself, so the limit
+// holds on a server whose default is REPEATABLE READ.
+func TestPairLimitUnderRepeatableReadDefault(t *testing.T) {
+	now := time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC)
+	u, err := url.Parse(pgtest.Database(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := u.Query()
+	q.Set("default_transaction_isolation", "repeatable read")
+	u.RawQuery = strings.ReplaceAll(q.Encode(), "+", "%20") // pgx reads no '+' as a space
+	clock := func() time.Time { return now }
+	testPairLimit(t, [2]storetest.Store{openPostgres(t, u.String(), clock), openPostgres(t, u.String(), clock)}, &now)
 }

@@ -202,7 +202,7 @@ func (p *Postgres) migrate(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	return pgx.BeginFunc(ctx, p.pool, func(tx pgx.Tx) error {
+	return pgBegin(ctx, p.pool, func(tx pgx.Tx) error {
 		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1)`, int64(pgMigrateLock)); err != nil {
 			return fmt.Errorf("storage: lock the schema: %w", err)
 		}
@@ -279,6 +279,18 @@ type pgStored struct {
 	players []string // the players' keys in side order
 }
 
+// pgBegin runs fn in a transaction on db at READ COMMITTED, whatever the
+// server's default isolation: the store's locks rely on it. A count taken
+// after an advisory lock (the pair limit, the play limit) must see what
+// the transaction it waited for committed, and a row locked FOR UPDATE
+// after another transaction changed it is read anew rather than failing
+// with a serialization error, as it would at REPEATABLE READ.
+func pgBegin(ctx context.Context, db interface {
+	BeginTx(context.Context, pgx.TxOptions) (pgx.Tx, error)
+}, fn func(pgx.Tx) error) error {
+	return pgx.BeginTxFunc(ctx, db, pgx.TxOptions{IsoLevel: pgx.ReadCommitted}, fn)
+}
+
 // storedGame reads the header of the game in channel (FOR UPDATE inside a
 // transaction when lock is set); ok is false when there is none.
 func storedGame(ctx context.Context, q pgx.Tx, channel string, lock bool) (h pgStored, ok bool, err error) {
@@ -329,7 +341,7 @@ func (p *Postgres) CreateGame(ctx context.Context, g *Game) error {
 	if err != nil {
 		return err
 	}
-	err = pgx.BeginFunc(ctx, p.pool, func(tx pgx.Tx) error { return pgPutNewGame(ctx, tx, &c, val, now) })
+	err = pgBegin(ctx, p.pool, func(tx pgx.Tx) error { return pgPutNewGame(ctx, tx, &c, val, now) })
 	if err != nil {
 		return err
 	}
@@ -396,7 +408,7 @@ func (p *Postgres) UpdateGame(ctx context.Context, g *Game) error {
 	want, owed := g.header(), owedOf(g)
 	stale := false
 	var messages []string
-	err = pgx.BeginFunc(ctx, p.pool, func(tx pgx.Tx) error {
+	err = pgBegin(ctx, p.pool, func(tx pgx.Tx) error {
 		var stored string
 		err := tx.QueryRow(ctx, `SELECT record FROM games WHERE channel_id = $1 AND id = $2 AND version = $3 FOR UPDATE`,
 			want.ChannelID, want.ID, want.Version).Scan(&stored)
@@ -445,7 +457,7 @@ func (p *Postgres) AbortGame(ctx context.Context, g *Game) error {
 	}
 	want := g.header()
 	gone := false
-	err := pgx.BeginFunc(ctx, p.pool, func(tx pgx.Tx) error {
+	err := pgBegin(ctx, p.pool, func(tx pgx.Tx) error {
 		tag, err := tx.Exec(ctx, `DELETE FROM games WHERE channel_id = $1 AND id = $2 AND version = $3`, want.ChannelID, want.ID, want.Version)
 		if err != nil {
 			return err
@@ -470,7 +482,7 @@ func (p *Postgres) QuarantineGame(ctx context.Context, channelID string) error {
 		return err
 	}
 	now := p.now()
-	return pgx.BeginFunc(ctx, p.pool, func(tx pgx.Tx) error {
+	return pgBegin(ctx, p.pool, func(tx pgx.Tx) error {
 		var rec string
 		err := tx.QueryRow(ctx, `SELECT record FROM games WHERE channel_id = $1 FOR UPDATE`, channelID).Scan(&rec)
 		if errors.Is(err, pgx.ErrNoRows) {
@@ -569,7 +581,7 @@ func (p *Postgres) FinishGame(ctx context.Context, g *Game, a Archived) error {
 		return err
 	}
 	want := g.header()
-	return pgx.BeginFunc(ctx, p.pool, func(tx pgx.Tx) error {
+	return pgBegin(ctx, p.pool, func(tx pgx.Tx) error {
 		h, ok, err := storedGame(ctx, tx, want.ChannelID, true)
 		if err != nil {
 			return err
@@ -849,7 +861,7 @@ func pgRecord[T any](what, rec string, err error, decode func([]byte) (T, error)
 // runs.
 func (p *Postgres) UpdateChallenge(ctx context.Context, id string, change func(*Challenge) error) (*Challenge, error) {
 	var out *Challenge
-	err := pgx.BeginFunc(ctx, p.pool, func(tx pgx.Tx) error {
+	err := pgBegin(ctx, p.pool, func(tx pgx.Tx) error {
 		var rec string
 		err := tx.QueryRow(ctx, `SELECT record FROM challenges WHERE id = $1 FOR UPDATE`, id).Scan(&rec)
 		c, err := pgChallenge(id, rec, err)
@@ -895,7 +907,7 @@ func (p *Postgres) AcceptChallenge(ctx context.Context, id string, g *Game) erro
 	if err != nil {
 		return err
 	}
-	err = pgx.BeginFunc(ctx, p.pool, func(tx pgx.Tx) error {
+	err = pgBegin(ctx, p.pool, func(tx pgx.Tx) error {
 		var rec string
 		err := tx.QueryRow(ctx, `SELECT record FROM challenges WHERE id = $1 FOR UPDATE`, id).Scan(&rec)
 		ch, err := pgChallenge(id, rec, err)
@@ -1204,7 +1216,7 @@ func (p *Postgres) CreditOutage(ctx context.Context, now time.Time, min time.Dur
 		credit time.Duration
 		n      int
 	)
-	err := pgx.BeginFunc(ctx, p.pool, func(tx pgx.Tx) error {
+	err := pgBegin(ctx, p.pool, func(tx pgx.Tx) error {
 		credit, n = 0, 0
 		if _, err := tx.Exec(ctx, `INSERT INTO meta (key, value) VALUES ('heartbeat', 0) ON CONFLICT DO NOTHING`); err != nil {
 			return err
@@ -1280,7 +1292,7 @@ func (p *Postgres) AddMessageID(ctx context.Context, channelID, gameID, messageI
 	if err := checkID("message ID", messageID); err != nil {
 		return err
 	}
-	return pgx.BeginFunc(ctx, p.pool, func(tx pgx.Tx) error {
+	return pgBegin(ctx, p.pool, func(tx pgx.Tx) error {
 		var rec string
 		err := tx.QueryRow(ctx, `SELECT record FROM games WHERE channel_id = $1 AND id = $2 FOR UPDATE`, channelID, gameID).Scan(&rec)
 		if errors.Is(err, pgx.ErrNoRows) {

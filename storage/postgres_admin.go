@@ -85,7 +85,7 @@ func (p *Postgres) PutSettings(ctx context.Context, st *Settings, e AuditEntry) 
 	if err != nil {
 		return err
 	}
-	err = pgx.BeginFunc(ctx, p.pool, func(tx pgx.Tx) error {
+	err = pgBegin(ctx, p.pool, func(tx pgx.Tx) error {
 		sql := `UPDATE guild_settings SET version = $3, record = $4 WHERE guild_id = $1 AND version = $2`
 		if st.Version == 0 {
 			sql = `INSERT INTO guild_settings (guild_id, version, record) SELECT $1, $3, $4 WHERE $2::bigint = 0 ON CONFLICT DO NOTHING`
@@ -136,7 +136,7 @@ func (p *Postgres) PutBan(ctx context.Context, b Ban, e AuditEntry) error {
 	if err != nil {
 		return err
 	}
-	return pgx.BeginFunc(ctx, p.pool, func(tx pgx.Tx) error {
+	return pgBegin(ctx, p.pool, func(tx pgx.Tx) error {
 		// The log first: it logs the lapse of an earlier ban of the user
 		// before this one replaces it.
 		if err := pgAppendAudit(ctx, tx, e, now); err != nil {
@@ -152,7 +152,7 @@ func (p *Postgres) PutBan(ctx context.Context, b Ban, e AuditEntry) error {
 func (p *Postgres) LiftBan(ctx context.Context, guildID, userID string, by Player, e AuditEntry) (*Ban, error) {
 	now := p.now()
 	var lifted *Ban
-	err := pgx.BeginFunc(ctx, p.pool, func(tx pgx.Tx) error {
+	err := pgBegin(ctx, p.pool, func(tx pgx.Tx) error {
 		var rec string
 		err := tx.QueryRow(ctx, `SELECT record FROM bans WHERE guild_id = $1 AND user_id = $2 FOR UPDATE`, guildID, userID).Scan(&rec)
 		if err != nil && !errors.Is(err, pgx.ErrNoRows) {
@@ -182,7 +182,7 @@ func (p *Postgres) LiftBan(ctx context.Context, guildID, userID string, by Playe
 // AppendAudit is Store.AppendAudit.
 func (p *Postgres) AppendAudit(ctx context.Context, e AuditEntry) error {
 	now := p.now()
-	return pgx.BeginFunc(ctx, p.pool, func(tx pgx.Tx) error { return pgAppendAudit(ctx, tx, e, now) })
+	return pgBegin(ctx, p.pool, func(tx pgx.Tx) error { return pgAppendAudit(ctx, tx, e, now) })
 }
 
 // pgAppendAudit is appendAudit: e, after the lapses of the server's bans
@@ -280,7 +280,7 @@ func (p *Postgres) AuditLog(ctx context.Context, guildID string, offset, limit i
 	now := p.now()
 	lapsed, err := pgLapses(ctx, p.pool, guildID, now)
 	if err == nil && len(lapsed) > 0 {
-		err = pgx.BeginFunc(ctx, p.pool, func(tx pgx.Tx) error { return pgLogLapses(ctx, tx, guildID, now) })
+		err = pgBegin(ctx, p.pool, func(tx pgx.Tx) error { return pgLogLapses(ctx, tx, guildID, now) })
 	}
 	if err != nil {
 		return nil, 0, fmt.Errorf("storage: audit log of %s: %w", guildID, err)
@@ -314,7 +314,7 @@ func (p *Postgres) AuditLog(ctx context.Context, guildID string, offset, limit i
 // taking its number to its commit.
 func (p *Postgres) pgRatedUpTo(ctx context.Context) (uint64, error) {
 	var seq int64
-	err := pgx.BeginFunc(ctx, p.pool, func(tx pgx.Tx) error {
+	err := pgBegin(ctx, p.pool, func(tx pgx.Tx) error {
 		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1)`, int64(pgRatingLock)); err != nil {
 			return err
 		}
@@ -418,7 +418,7 @@ func (p *Postgres) annulOnce(ctx context.Context, guildID, id string, record []b
 	}
 	var out *Archived
 	now := p.now()
-	err = pgx.BeginFunc(ctx, p.pool, func(tx pgx.Tx) error {
+	err = pgBegin(ctx, p.pool, func(tx pgx.Tx) error {
 		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1)`, int64(pgRatingLock)); err != nil {
 			return err
 		}

@@ -146,7 +146,7 @@ func (p *Postgres) Leaderboard(ctx context.Context, pool string, offset, limit i
 // rating lock.
 func (p *Postgres) RebuildRatings(ctx context.Context) (*RebuildReport, error) {
 	rep := &RebuildReport{}
-	err := pgx.BeginFunc(ctx, p.pool, func(tx pgx.Tx) error {
+	err := pgBegin(ctx, p.pool, func(tx pgx.Tx) error {
 		*rep = RebuildReport{}
 		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1)`, int64(pgRatingLock)); err != nil {
 			return fmt.Errorf("storage: lock the ratings: %w", err)
