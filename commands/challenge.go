@@ -362,6 +362,10 @@ func (a *App) StartChallenge(ctx context.Context, r *Request, c *storage.Challen
 		Sides: sides, State: st, Clock: NewClock(ChallengeClock(c), st, a.Now()),
 		CreatedAt: a.Now(), Unrated: c.Unrated, TeamClock: c.TeamClock,
 	}
+	// The first turn is paused, as every later one, when its player is on
+	// vacation: accepted while they are away, a challenge does not start
+	// their clock.
+	a.syncClock(ctx, g)
 	if !c.Thread {
 		// The Accept's token is how the game's first boards reach the
 		// channel before anyone plays a slash command there: a move from

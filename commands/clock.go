@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"time"
@@ -545,9 +546,13 @@ func (a *App) creditOutageNow(ctx context.Context) {
 	}
 }
 
-// cmdVacation starts, ends or shows the user's vacation. While it runs,
+// CmdVacation starts, ends or shows the user's vacation. While it runs,
 // the user's correspondence clocks are paused: the turns they have now,
-// and those that begin before it ends. Live clocks never pause.
+// and those that begin before it ends, in the games they play and in
+// those started meanwhile (StartChallenge). Live clocks never pause. A
+// vacation that would pause nothing (no correspondence game, and no
+// correspondence challenge waiting that could become one) is refused and
+// takes no days.
 func (a *App) CmdVacation(ctx context.Context, r *Request) error {
 	key := UserPlayer(r.User).Key()
 	now := a.Now()
@@ -622,9 +627,15 @@ func (a *App) CmdVacation(ctx context.Context, r *Request) error {
 	case live > 1:
 		liveNote = fmt.Sprintf(" Live clocks never pause: the clocks of your %d live games keep running.", live)
 	}
+	waiting := 0
 	if corr == 0 {
+		if waiting, err = a.correspondenceChallenges(ctx, key, now); err != nil {
+			return err
+		}
+	}
+	if corr == 0 && waiting == 0 {
 		// Nothing would pause: no days are taken for it.
-		return UserErr(ErrBadOption, fmt.Sprintf("You play no correspondence game, so a vacation would pause nothing: it pauses correspondence clocks (days a move) only.%s No days were taken; %s.", liveNote, left()))
+		return UserErr(ErrBadOption, fmt.Sprintf("You play no correspondence game and have no correspondence challenge waiting, so a vacation would pause nothing: it pauses correspondence clocks (days a move) only.%s No days were taken; %s.", liveNote, left()))
 	}
 	v.Start, v.Until, v.Used = now, now.Add(d), v.Used+d
 	if err := a.deadlines.PutVacation(ctx, key, v); err != nil {
@@ -634,6 +645,10 @@ func (a *App) CmdVacation(ctx context.Context, r *Request) error {
 	n := a.vacationClocks(ctx, key, func(k *clock.Clock) { k.PauseUntil(now, until) })
 	paused := fmt.Sprintf("paused (now in %s, and in any game where your turn comes meanwhile)", Plural(n, "game"))
 	switch {
+	case corr == 0 && waiting == 1:
+		paused = "paused when your turn comes in the game of your correspondence challenge, once it is accepted (you play no correspondence game now)"
+	case corr == 0:
+		paused = fmt.Sprintf("paused when your turn comes in the games of your %d correspondence challenges, once they are accepted (you play no correspondence game now)", waiting)
 	case n == 0 && corr == 1:
 		paused = "paused when your turn comes in your correspondence game (it is not your turn now)"
 	case n == 0:
@@ -661,6 +676,36 @@ func (a *App) clockedGames(ctx context.Context, key string) (corr, live int, err
 		}
 	}
 	return corr, live, nil
+}
+
+// correspondenceChallenges counts the challenges waiting at now with a
+// correspondence clock that the player made, was sent, or has a seat in
+// (a team game's lobby): accepted during their vacation, each starts a game
+// whose turns of theirs are paused. The store keeps no index of
+// challenges by player; ExpiredChallenges with no bound lists them all,
+// and those past their expiry but not yet removed are left out.
+func (a *App) correspondenceChallenges(ctx context.Context, key string, now time.Time) (int, error) {
+	all, err := a.challenges.ExpiredChallenges(ctx, time.Unix(0, math.MaxInt64))
+	if err != nil {
+		if !errors.Is(err, storage.ErrCorrupt) {
+			return 0, err
+		}
+		a.log.Warn("vacation: challenges", "player", key, "err", err) // the others still count
+	}
+	n := 0
+	for _, c := range all {
+		if !c.ExpiresAt.After(now) || !ChallengeClock(c).Correspondence() {
+			continue
+		}
+		in := c.Challenger.Key() == key || c.Opponent.Key() == key
+		for _, side := range c.Teams {
+			in = in || slices.ContainsFunc(side.Players, func(p storage.Player) bool { return p.Key() == key })
+		}
+		if in {
+			n++
+		}
+	}
+	return n, nil
 }
 
 // vacationClocks applies change to the running correspondence clocks of

@@ -364,7 +364,7 @@ func TestVacationWording(t *testing.T) {
 	tb := newTestApp(t)
 	startClocked(t, tb, "live")
 	c := only(t, tb.command(ann, "/go vacation days:30"))
-	if want := "You play no correspondence game, so a vacation would pause nothing: it pauses correspondence clocks (days a move) only. Live clocks never pause: the clock of your live game keeps running. No days were taken; 30 days of your 30 days for 2026 left."; !c.Message.Ephemeral || c.text() != want {
+	if want := "You play no correspondence game and have no correspondence challenge waiting, so a vacation would pause nothing: it pauses correspondence clocks (days a move) only. Live clocks never pause: the clock of your live game keeps running. No days were taken; 30 days of your 30 days for 2026 left."; !c.Message.Ephemeral || c.text() != want {
 		t.Errorf("vacation with a live game only = %q, want %q", c.text(), want)
 	}
 	if c := only(t, tb.command(ann, "/go vacation")); !strings.Contains(c.text(), "You are not on vacation; 30 days of your 30 days") {
@@ -392,5 +392,53 @@ func TestVacationWording(t *testing.T) {
 	only(t, tb.command(ann, "/go play move:E5"))
 	if c := only(t, tb.command(ann, "/go vacation days:5")); !strings.Contains(c.text(), "Your correspondence clocks are paused when your turn comes in your correspondence game (it is not your turn now). 25 days of your 30 days for 2026 left.") {
 		t.Errorf("vacation on the opponent's turn = %q", c.text())
+	}
+}
+
+// TestVacationPendingChallenge: a player with no game but a
+// correspondence challenge waiting (made or received) may go on vacation:
+// the answer says the game will pause when the challenge is accepted, and
+// a game started from it while they are away starts with their turn
+// paused until the vacation ends. A live challenge alone pauses nothing
+// and is refused, as before.
+func TestVacationPendingChallenge(t *testing.T) {
+	for _, tc := range []struct {
+		name                 string
+		challenger, acceptor *discordgo.User
+		line                 string
+	}{
+		{"made", ann, bob, "/go challenge opponent:bob size:9 color:black"},
+		{"received", bob, ann, "/go challenge opponent:ann size:9 color:white"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tb := newTestApp(t)
+			calls := tb.command(tc.challenger, tc.line)
+			if len(calls) != 2 || calls[1].Op != "edit" {
+				t.Fatalf("challenge: %v", calls)
+			}
+			accept := calls[1].buttonID(t, "Accept")
+			until := tb.Now().Add(5 * 24 * time.Hour)
+			c := only(t, tb.command(ann, "/go vacation days:5"))
+			if want := "Your correspondence clocks are paused when your turn comes in the game of your correspondence challenge, once it is accepted (you play no correspondence game now). 25 days of your 30 days for 2026 left."; !strings.Contains(c.text(), want) {
+				t.Fatalf("vacation with a challenge %s = %q, want %q", tc.name, c.text(), want)
+			}
+			tb.clk.Advance(time.Hour) // within the challenge's life
+			if calls := tb.press(tc.acceptor, accept); len(calls) != 2 {
+				t.Fatalf("accept: %v", calls)
+			}
+			g, err := tb.store.Game(context.Background(), channelID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := until.Add(3 * 24 * time.Hour); g.Clock.ToMove != clock.First || !g.Clock.Deadline().Equal(want) {
+				t.Errorf("ann's first turn, begun while she is away, runs out at %v, want %v (3 days after the vacation)", g.Clock.Deadline(), want)
+			}
+		})
+	}
+
+	tb := newTestApp(t)
+	tb.command(ann, "/go challenge opponent:bob size:9 color:black clock:live")
+	if c := only(t, tb.command(ann, "/go vacation days:5")); !strings.Contains(c.text(), "You play no correspondence game and have no correspondence challenge waiting, so a vacation would pause nothing") {
+		t.Errorf("vacation with a live challenge only = %q, want it refused", c.text())
 	}
 }
