@@ -195,6 +195,10 @@ func testE2EOutageCredited(t *testing.T, e *env, byMove bool) {
 	start := e.clock.Now()
 	e.clock.Advance(10 * time.Second) // a heartbeat; Black has 5 s left
 	e.d.WaitFor("the heartbeat", func() bool { return e.lastHeartbeat().Equal(start.Add(10 * time.Second)) })
+	// The next heartbeat's timer is armed once the last one is written:
+	// advancing before would start it from the advanced time (it then
+	// never fired, on a loaded machine).
+	e.d.WaitFor("the next heartbeat's timer", func() bool { return e.clock.Waits(start.Add(20 * time.Second)) })
 
 	o.down.Store(true)
 	e.clock.Advance(40 * time.Second) // past Black's deadline

@@ -58,6 +58,21 @@ func (c *Clock) After(d time.Duration) <-chan time.Time {
 	return ch
 }
 
+// Waits reports whether an After channel waits for the clock to reach at:
+// a test that is about to advance past a timer the code re-arms after some
+// work waits for it first, so that the advance does not come between the
+// work and the re-arming (which would then count from the advanced time).
+func (c *Clock) Waits(at time.Time) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, w := range c.waiters {
+		if w.at.Equal(at) {
+			return true
+		}
+	}
+	return false
+}
+
 // Advance moves the clock d forward and fires the After channels whose
 // time has come.
 func (c *Clock) Advance(d time.Duration) {
