@@ -928,14 +928,16 @@ func (a *room) draughtsRoutes(rt *commands.Router) {
 
 // archivedDraughts reads a finished game of draughts from its PDN record,
 // ended as the archive says when the record does not say how (a
-// resignation, a loss on time: draughts.ByRecord).
+// resignation, a loss on time: draughts.ByRecord). A game an admin
+// annulled after it ended keeps its ending; one annulled on time, whose
+// record has no result, has none.
 func archivedDraughts(a *storage.Archived) (draughts.State, error) {
 	games, err := draughts.ReadPDN(bytes.NewReader(a.SGF))
 	if err != nil || len(games) == 0 {
 		return draughts.State{}, fmt.Errorf("commands: PDN record of game %s: %w", a.ID, errors.Join(err, errors.New("no game in it")))
 	}
 	st := games[0].State
-	if r, ok := archivedResult(a.Result); ok && !a.Annulled {
+	if r, ok := archivedResult(a.Result); ok && !annulledOnTime(a, st.MoveCount()) {
 		if rules, over := st.Result(); !over || rules.Reason == draughts.ByRecord {
 			if st, err = endedAs(st, r); err != nil {
 				return draughts.State{}, fmt.Errorf("commands: result of game %s: %w", a.ID, err)
@@ -948,8 +950,11 @@ func archivedDraughts(a *storage.Archived) (draughts.State, error) {
 // archivedAlt is the alt text of a finished game's final position st:
 // how it ended, and for one not counted what became of it.
 func archivedAlt(a *storage.Archived, st draughts.State) string {
-	if a.Annulled {
-		return drender.AltTextEnded(st, annulledText(a))
+	switch _, over := st.Result(); {
+	case a.Annulled && over:
+		return drender.AltTextNoted(st, "annulled, not counted")
+	case a.Annulled:
+		return drender.AltTextEnded(st, annulledText(a, st.MoveCount()))
 	}
 	return drender.AltText(st)
 }
@@ -973,7 +978,7 @@ func finishedDraughtsMessage(arc *storage.Archived) (*commands.Message, error) {
 	}
 	result := "result " + resultText(arc)
 	if arc.Annulled {
-		result = annulledText(arc)
+		result = annulledText(arc, st.MoveCount())
 	} else if r, over := st.Result(); over {
 		g := &storage.Game{ID: arc.ID, Kind: draughtsKind, Sides: storage.Sides(arc.White, arc.Black), State: st}
 		result = draughtsResultSentence(g, r)
@@ -1000,18 +1005,33 @@ func finishedDraughtsMessage(arc *storage.Archived) (*commands.Message, error) {
 	}, nil
 }
 
-// annulledText says what became of a game recorded but not counted, as
-// the history says it: aborted (by a player or a moderator), annulled by
-// an admin, or annulled on time (a player ran out of time before making
-// two moves of their own), with no score.
-func annulledText(arc *storage.Archived) string {
+// annulledText says what became of a game of plies moves recorded but not
+// counted, as the history says it: aborted (by a player or a moderator),
+// annulled in play by an admin, or annulled on time (a player ran out of
+// time before making two moves of their own), with no score; or annulled
+// by an admin after it ended, with its result as the board of a game of
+// Go shows it: "annulled, not counted · 2-0 (resignation)".
+func annulledText(arc *storage.Archived, plies int) string {
 	switch {
 	case arc.Result == "Void" && !arc.AnnulledInPlay:
 		return "aborted, not counted"
 	case arc.Result == "Void":
 		return "annulled, not counted"
+	case annulledOnTime(arc, plies):
+		return "annulled on time, not counted"
 	}
-	return "annulled on time, not counted"
+	return "annulled, not counted · " + resultText(arc)
+}
+
+// annulledOnTime reports whether arc, a game of plies moves, is annulled
+// because its loser ran out of time before making two moves of their own
+// (commands.Annulled), rather than by an admin after it ended.
+func annulledOnTime(arc *storage.Archived, plies int) bool {
+	r, ok := archivedResult(arc.Result)
+	if !arc.Annulled || !ok || r.Reason != game.ByTime || r.Winner == game.NoSide {
+		return false
+	}
+	return ownMoves(plies, r.Winner.Opponent()) < 2
 }
 
 // endedAs is st, which a PDN record ended without saying how
@@ -1100,8 +1120,11 @@ func (r *room) Line(g *storage.Game) (players, board string, move int) {
 
 // OwnMoves counts side s's moves from the start position, where White
 // moves first.
-func (r *room) OwnMoves(g *storage.Game, s game.Side) int {
-	n := g.State.MoveCount()
+func (r *room) OwnMoves(g *storage.Game, s game.Side) int { return ownMoves(g.State.MoveCount(), s) }
+
+// ownMoves counts side s's moves in a game of n plies where White moves
+// first.
+func ownMoves(n int, s game.Side) int {
 	if s == draughtsWhite {
 		return (n + 1) / 2
 	}

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gobot-dev/gobot/commands"
 	"github.com/gobot-dev/gobot/engine/draughts"
 	"github.com/gobot-dev/gobot/engine/game"
 	"github.com/gobot-dev/gobot/storage"
@@ -34,13 +35,17 @@ func TestResultSentenceNoPieces(t *testing.T) {
 // TestFinishedViews: /draughts board after a game shows how it ended, in
 // its text and its picture's alt text: the rules' reason (a threefold
 // repetition), the archive's (a resignation, which PDN does not keep),
-// and an aborted game as aborted, not as a position with a side to move.
+// an aborted game as aborted, not as a position with a side to move, a
+// game lost on time before the loser's second move as annulled on time,
+// and a game an admin annulled after it ended as annulled, with how it
+// ended.
 func TestFinishedViews(t *testing.T) {
 	for _, tt := range []struct {
 		name, fen string
 		moves     []string
 		end       *game.Result // ended off the board
 		void      bool         // aborted
+		annulled  bool         // annulled on time, or by an admin after it ended
 		text, alt string
 	}{
 		{name: "repetition", fen: "W:W31,36,K50:BK1,10,15", moves: []string{"50-44", "1-7", "44-50", "7-1", "50-44", "1-7", "44-50", "7-1"},
@@ -49,6 +54,12 @@ func TestFinishedViews(t *testing.T) {
 			text: "**Game over: ⚪ white <@1> wins by resignation · 2-0**", alt: "Game over, White wins 2-0 (resignation);"},
 		{name: "aborted", moves: []string{"32-28"}, void: true,
 			text: "**Game over: aborted, not counted**", alt: "Game over, aborted, not counted; White 20 men, Black 20 men; last move 32-28"},
+		{name: "annulled on time", moves: []string{"32-28", "19-23"}, end: &game.Result{Winner: draughtsWhite, Reason: game.ByTime}, annulled: true,
+			text: "**Game over: annulled on time, not counted**", alt: "Game over, annulled on time, not counted; White 20 men, Black 20 men; last move 19-23"},
+		{name: "resignation annulled", moves: []string{"32-28"}, end: &game.Result{Winner: draughtsWhite, Reason: game.ByResignation}, annulled: true,
+			text: "**Game over: annulled, not counted · 2-0 (resignation)**", alt: "Game over, White wins 2-0 (resignation), annulled, not counted;"},
+		{name: "time loss annulled", moves: []string{"32-28", "19-23", "28x19", "14x23"}, end: &game.Result{Winner: draughtsBlack, Reason: game.ByTime}, annulled: true,
+			text: "**Game over: annulled, not counted · 0-2 (time)**", alt: "Game over, Black wins 0-2 (on time), annulled, not counted;"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			opts := game.Options{}
@@ -84,6 +95,13 @@ func TestFinishedViews(t *testing.T) {
 			if tt.void {
 				arc.Result, arc.Annulled = "Void", true
 			}
+			if tt.annulled && !commands.Annulled((*room)(nil), g) {
+				// As /go-admin annul marks the record.
+				if arc.SGF, err = (*room)(nil).MarkRecord(arc, "Annulled by an admin."); err != nil {
+					t.Fatal(err)
+				}
+			}
+			arc.Annulled = arc.Annulled || tt.annulled
 			m, err := finishedDraughtsMessage(arc)
 			if err != nil {
 				t.Fatal(err)

@@ -29,6 +29,17 @@ func AltTextEnded(s rules.State, how string) string {
 	return altText(s, "Game over, "+how)
 }
 
+// AltTextNoted is AltText for a game that is over, with note after who
+// won and how: "Game over, White wins 2-0 (resignation), annulled, not
+// counted; …". It is for a record that keeps its result but does not
+// count.
+func AltTextNoted(s rules.State, note string) string {
+	if r, over := s.Result(); over {
+		return altText(s, "Game over, "+describeResult(r)+", "+note)
+	}
+	return AltTextEnded(s, note)
+}
+
 // altText is the alt text with head first.
 func altText(s rules.State, head string) string {
 	var b strings.Builder

@@ -43,3 +43,14 @@ func TestAltTextEnded(t *testing.T) {
 		t.Errorf("AltTextEnded = %q, want %q", got, want)
 	}
 }
+
+func TestAltTextNoted(t *testing.T) {
+	s, err := play(t, "", "32-28").EndWith(game.Result{Winner: game.Side(rules.White), Reason: game.ByResignation})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := AltTextNoted(s, "annulled, not counted")
+	if want := "Game over, White wins 2-0 (resignation), annulled, not counted; White 20 men, Black 20 men; last move 32-28"; got != want {
+		t.Errorf("AltTextNoted = %q, want %q", got, want)
+	}
+}
