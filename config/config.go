@@ -411,9 +411,9 @@ func checkToken(tok string) string {
 // pages), would otherwise be printed. This is the one rule for every
 // configuration error (Parse's, and those of commands that read a
 // variable themselves, such as gobot healthcheck): a value that
-// mayBeSecret is named by its length only; any other value is quoted.
+// MayBeSecret is named by its length only; any other value is quoted.
 func Shown(v string) string {
-	if mayBeSecret(v) {
+	if MayBeSecret(v) {
 		return fmt.Sprintf("its value (%d characters, not shown in case it is a secret)", len(v))
 	}
 	return strconv.Quote(v)
@@ -424,23 +424,25 @@ var quoted = regexp.MustCompile(`"(?:[^"\\]|\\.)*"`)
 
 // shownParts applies Shown's rule to a reason from another package's
 // parser (a GTP program list, a time control), which quotes the part of
-// the value it refuses: a quoted part that mayBeSecret is replaced by its
+// the value it refuses: a quoted part that MayBeSecret is replaced by its
 // length.
 func shownParts(reason string) string {
 	return quoted.ReplaceAllStringFunc(reason, func(q string) string {
 		v, err := strconv.Unquote(q)
-		if err != nil || !mayBeSecret(v) {
+		if err != nil || !MayBeSecret(v) {
 			return q
 		}
 		return fmt.Sprintf("(%d characters, not shown in case it is a secret)", len(v))
 	})
 }
 
-// mayBeSecret reports whether v holds a run of 24 or more letters, digits,
+// MayBeSecret reports whether v holds a run of 24 or more letters, digits,
 // '-' or '_', as every part of a secret Discord gives does: a bot token's
 // signature (27 or more), a client secret (32), a public key (64). Words,
-// numbers, paths and commands have no such run.
-func mayBeSecret(v string) bool {
+// numbers, paths and commands have no such run. A command that reads a
+// variable itself refuses such a value where it would otherwise print it
+// or send it anywhere (a host name to the resolver).
+func MayBeSecret(v string) bool {
 	run := 0
 	for _, r := range v {
 		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' {

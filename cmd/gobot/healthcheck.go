@@ -2,10 +2,13 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net"
 	"net/http"
+	neturl "net/url"
+	"strconv"
 	"strings"
 	"time"
 
@@ -28,11 +31,19 @@ func healthcheck(ctx context.Context, getenv func(string) string, stdout io.Writ
 	if addr == "" {
 		return fmt.Errorf("healthcheck: GOBOT_HTTP_ADDR is not set, so nothing serves /healthz (set it, e.g. :8080)")
 	}
+	// Validated as config does, and more: a host that may be a secret is
+	// refused rather than looked up. No error below quotes addr itself
+	// (net's and net/http's quote whatever they are given), only the URL
+	// built from the checked host and port.
 	host, port, err := net.SplitHostPort(addr)
 	if err != nil {
-		// Not err: it quotes the address, which may be a secret pasted
-		// into the wrong variable.
 		return fmt.Errorf("healthcheck: GOBOT_HTTP_ADDR: %s is not host:port (e.g. :8080)", config.Shown(addr))
+	}
+	if _, err := strconv.ParseUint(port, 10, 16); err != nil {
+		return fmt.Errorf("healthcheck: GOBOT_HTTP_ADDR: %s has no valid port (0-65535)", config.Shown(addr))
+	}
+	if config.MayBeSecret(host) {
+		return fmt.Errorf("healthcheck: GOBOT_HTTP_ADDR: %s is not a listen address: its host may be a secret pasted into the wrong variable (e.g. :8080)", config.Shown(addr))
 	}
 	switch host {
 	case "", "0.0.0.0", "::":
@@ -43,9 +54,12 @@ func healthcheck(ctx context.Context, getenv func(string) string, stdout io.Writ
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
 	if err != nil {
-		return fmt.Errorf("healthcheck: %w", err)
+		return fmt.Errorf("healthcheck: GET %s: request: %w", url, err)
 	}
 	resp, err := http.DefaultClient.Do(req)
+	if ue := (*neturl.Error)(nil); errors.As(err, &ue) {
+		err = ue.Err // without the URL again
+	}
 	if err != nil {
 		return fmt.Errorf("healthcheck: GET %s: %w", url, err)
 	}

@@ -10,6 +10,9 @@ import (
 	"testing"
 )
 
+// clientSecret looks like a Discord client secret (32 characters).
+const clientSecret = "k3Jd9Qw0ZxPlV7nB2mTr8YcHs5UgEa1F"
+
 // TestHealthcheck runs `gobot healthcheck` against a /healthz that is
 // healthy, unhealthy and absent, and with addresses it must refuse.
 func TestHealthcheck(t *testing.T) {
@@ -40,6 +43,11 @@ func TestHealthcheck(t *testing.T) {
 		{"no address", map[string]string{"GOBOT_HTTP_ADDR": ""}, http.StatusOK, 1, "GOBOT_HTTP_ADDR is not set"},
 		{"bad address", map[string]string{"GOBOT_HTTP_ADDR": "8080"}, http.StatusOK, 1, "not host:port"},
 		{"the token as address", map[string]string{"GOBOT_HTTP_ADDR": "MTA4NzQ2OTg1NzQ5OTE3MjgzMg.GqZ7vX.Yb3kQw9RfP0uLs2TnVc8JhEoDaMi6xKz1ByWgN"}, http.StatusOK, 1, "its value (72 characters, not shown in case it is a secret) is not host:port"},
+		{"port out of range", map[string]string{"GOBOT_HTTP_ADDR": ":65536"}, http.StatusOK, 1, `":65536" has no valid port (0-65535)`},
+		// A client secret after the colon, or before it as a host that
+		// would go to the resolver: refused, and not printed.
+		{"a secret as port", map[string]string{"GOBOT_HTTP_ADDR": ":" + clientSecret}, http.StatusOK, 1, "its value (33 characters, not shown in case it is a secret) has no valid port"},
+		{"a secret as host", map[string]string{"GOBOT_HTTP_ADDR": clientSecret + ":8080"}, http.StatusOK, 1, "its value (37 characters, not shown in case it is a secret) is not a listen address"},
 	}
 	// In http mode without an address, gobot listens on :8080, whatever
 	// the case GOBOT_MODE is written in: healthcheck asks there.
@@ -65,6 +73,9 @@ func TestHealthcheck(t *testing.T) {
 			}
 			if !strings.Contains(stderr.String(), tt.stderr) {
 				t.Errorf("stderr = %q, want it to contain %q", stderr.String(), tt.stderr)
+			}
+			if strings.Contains(stderr.String()+stdout.String(), clientSecret[:24]) {
+				t.Errorf("stderr = %q: it prints the secret", stderr.String())
 			}
 		})
 	}
