@@ -41,7 +41,9 @@ func newDraughtsRegistry(ctx context.Context, cfg *config.Config, stderr io.Writ
 		c, err := hub.NewClient(ctx, hub.Spec{Name: name, Argv: argv}, hub.ClientOptions{Stderr: stderr})
 		if err != nil {
 			closeAll()
-			return nil, fmt.Errorf("GOBOT_HUB_ENGINES: %w", err)
+			// exec quotes the program, which may be a secret pasted
+			// into the wrong variable.
+			return nil, hideValues(fmt.Errorf("GOBOT_HUB_ENGINES: %w", err), argv...)
 		}
 		engines[name] = c
 	}

@@ -186,6 +186,27 @@ type redactedError struct {
 func (e *redactedError) Error() string { return e.msg }
 func (e *redactedError) Unwrap() error { return e.err }
 
+// hideValues returns err with each of values that may be a secret
+// (config.MayBeSecret) named by its length wherever err's text has it, as
+// config.Shown names a value; it still wraps err for errors.Is. It is for
+// errors of packages that quote what they were given (exec's "program not
+// found", a path), to which config's rule is unknown.
+func hideValues(err error, values ...string) error {
+	if err == nil {
+		return nil
+	}
+	msg := err.Error()
+	for _, v := range values {
+		if config.MayBeSecret(v) {
+			msg = strings.ReplaceAll(msg, v, fmt.Sprintf("(%d characters, not shown in case it is a secret)", len(v)))
+		}
+	}
+	if msg == err.Error() {
+		return err
+	}
+	return &redactedError{msg: msg, err: err}
+}
+
 // serve runs the bot until ctx ends (SIGTERM or interrupt). The error it
 // returns is printed: it is redacted as the log is.
 func serve(ctx context.Context, stdout, stderr io.Writer) (err error) {

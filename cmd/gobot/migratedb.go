@@ -44,7 +44,9 @@ func migrateDB(ctx context.Context, args []string, stdout, stderr io.Writer) (er
 	}
 	defer func() {
 		// Neither pgx nor the store prints the password, but an error
-		// must not be the first to.
+		// must not be the first to. The store and os quote the path,
+		// which may be a secret pasted into GOBOT_DB.
+		err = hideValues(err, *db)
 		if err != nil {
 			if u, perr := url.Parse(*to); perr == nil && u.User != nil {
 				if p, ok := u.User.Password(); ok && p != "" {

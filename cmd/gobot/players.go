@@ -16,6 +16,7 @@ import (
 	"github.com/gobot-dev/gobot/commands/goroom"
 	"github.com/gobot-dev/gobot/config"
 	"github.com/gobot-dev/gobot/engine"
+	"github.com/gobot-dev/gobot/engine/gtp"
 )
 
 // registryPlayers offers the bots registry's levels to the commands.
@@ -76,12 +77,26 @@ func (p registryPlayers) Estimate(ctx context.Context, g *engine.Game, onQueued 
 func newRegistry(cfg *config.Config, log *slog.Logger) (*bots.Registry, error) {
 	reg, err := bots.NewRegistry(bots.Config{GTPPrograms: cfg.GTPEngines, MaxSearches: cfg.MaxSearches, Reviewer: cfg.ReviewEngine, Logger: log})
 	if err != nil {
+		// exec quotes a program it does not find, which may be a secret
+		// pasted into the wrong variable.
+		err = hideValues(err, programWords(cfg.GTPEngines)...)
 		if len(cfg.GTPEngines) > 0 && strings.HasPrefix(err.Error(), "engine ") {
 			return nil, fmt.Errorf("GOBOT_GTP_ENGINES: %w", err) // one of its programs: name the variable
 		}
 		return nil, fmt.Errorf("bots: %w", err)
 	}
 	return reg, nil
+}
+
+// programWords lists the words of every command of programs, as
+// gtp.SplitCommand reads them, for hideValues.
+func programWords(programs map[string]string) []string {
+	var words []string
+	for _, command := range programs {
+		argv, _ := gtp.SplitCommand(command)
+		words = append(words, argv...)
+	}
+	return words
 }
 
 // newPlayers returns the configured levels as goroom.Players and the

@@ -3,12 +3,16 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gobot-dev/gobot/config"
 )
 
 const leakToken = "TVRJd01EQXdNREF3TURBd01EQXdNREF3TURBeA.GfAkeT.b0t-t0k3n-f0r-t3sts-0nly-n0t-r34l"
@@ -85,4 +89,28 @@ func TestTokenNotInErrorPaths(t *testing.T) {
 		check("stderr", stderr.String())
 		check("stdout", stdout.String())
 	})
+}
+
+// TestEngineAndPathErrorsHideSecrets: a secret pasted as the program of
+// GOBOT_GTP_ENGINES or GOBOT_HUB_ENGINES, or as the path of GOBOT_DB, is
+// not found; the error says so without printing it (exec and os quote
+// what they were given), as config names such a value by its length.
+func TestEngineAndPathErrorsHideSecrets(t *testing.T) {
+	check := func(what string, err error) {
+		t.Helper()
+		if err == nil || strings.Contains(err.Error(), clientSecret) || !strings.Contains(err.Error(), " characters, not shown in case it is a secret)") {
+			t.Errorf("%s = %v; want an error naming the secret by its length only", what, err)
+		}
+	}
+	_, err := newRegistry(&config.Config{GTPEngines: map[string]string{"foo": clientSecret + " --mode gtp"}, MaxSearches: 1}, nil)
+	check("newRegistry with a secret as its program", err)
+	_, err = newDraughtsRegistry(context.Background(), &config.Config{HubEngines: map[string]string{"bad": clientSecret}}, io.Discard, nil)
+	check("newDraughtsRegistry with a secret as its program", err)
+
+	var stdout, stderr syncBuffer
+	db := filepath.Join(t.TempDir(), clientSecret)
+	if code := run(context.Background(), []string{"migrate-db", "--to", "postgres://gobot:pw@127.0.0.1:1/gobot", "--db", db}, nil, &stdout, &stderr); code == 0 {
+		t.Errorf("migrate-db from a missing database: exit 0")
+	}
+	check("migrate-db from a missing database", errors.New(stderr.String()))
 }
