@@ -501,7 +501,14 @@ func (a *App) gameChannels(ctx context.Context, r *Request, value string) ([]str
 			}
 			if named == nil {
 				var err error
-				if named, err = list.GuildChannels(ctx, r.Interaction.GuildID); err != nil {
+				named, err = list.GuildChannels(ctx, r.Interaction.GuildID)
+				if errors.Is(err, ErrDiscordForbidden) || errors.Is(err, ErrDiscordNotFound) {
+					// Not in the server (installed by a user only), or
+					// not allowed to list its channels: a link needs no
+					// lookup.
+					return nil, UserErr(ErrBadOption, fmt.Sprintf("I cannot see this server's channels to find %s: pick it from the list Discord shows when you type #, so that it becomes a link (or give its ID).", Quote(f)))
+				}
+				if err != nil {
 					return nil, err
 				}
 			}

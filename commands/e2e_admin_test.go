@@ -342,7 +342,9 @@ func TestE2EAdminSettings(t *testing.T) {
 // TestE2EAdminChannelsByName: a channel typed out as #name (Discord sends
 // it as text unless it is picked from the list) is found by its name among
 // the server's channels; a name two channels share, or none has, is
-// refused with how to make it a link.
+// refused with how to make it a link, and so is any name in a server whose
+// channels the bot cannot list (Discord answers 403: it is installed there
+// by a user only).
 func TestE2EAdminChannelsByName(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
@@ -350,12 +352,16 @@ func TestE2EAdminChannelsByName(t *testing.T) {
 	games := e.d.GuildChannel("go-games")
 	e.d.GuildChannel("club")
 	e.d.GuildChannel("club")
-	e.d.OtherGuildChannel("999000000000000002", "theirs")
+	theirs := e.d.OtherGuildChannel("999000000000000002", "theirs")
 	ann, _, _ := e.admins()
 	e.said(e.set(ch, ann, "channels", "#go-games"), "✅ **Game channels** (`channels`): anywhere → <#"+games.ID+">.")
 	e.said(e.set(ch, ann, "channels", "Go-Games, #general"), "✅ **Game channels** (`channels`): <#"+games.ID+"> → <#"+games.ID+">, <#"+ch.ID+">.")
 	for _, bad := range []string{"#club", "#theirs"} {
 		e.refused(e.set(ch, ann, "channels", bad), "I know no single channel named \""+bad+"\" on this server: pick it from the list Discord shows when you type #, so that it becomes a link.")
+	}
+	e.refused(e.set(theirs, ann, "channels", "#theirs"), "I cannot see this server's channels to find \"#theirs\": pick it from the list Discord shows when you type #, so that it becomes a link (or give its ID).")
+	if st, err := e.store.Settings(context.Background(), theirs.GuildID); err != nil || len(st.GameChannels) != 0 {
+		t.Errorf("the other server's settings = %+v, %v; want no game channels", st, err)
 	}
 }
 

@@ -238,7 +238,11 @@ func guildChannels(s *Server, r *restRequest) restResponse {
 	defer s.mu.Unlock()
 	g := r.params["guild_id"]
 	if g != s.GuildID {
-		return refuse(http.StatusForbidden, 50001, "Missing Access: the bot is not in guild %s", g)
+		// A server where the app is installed by a user only: asking
+		// for its channels is no mistake, the 403 is an answer.
+		fail := refuse(http.StatusForbidden, 50001, "Missing Access: the bot is not in guild %s", g)
+		fail.problem = ""
+		return fail
 	}
 	var cs []*Channel
 	for _, c := range s.channels {
