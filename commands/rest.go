@@ -229,6 +229,27 @@ func (e *restError) Unwrap() error {
 	return ErrDiscord
 }
 
+// DiscordMissingAccess is Discord's JSON error code for "Missing Access":
+// an application not allowed there, such as commands registered in a
+// server the bot was invited to without the applications.commands scope.
+const DiscordMissingAccess = 50001
+
+// DiscordCode returns the JSON error code of the answer from Discord that
+// err holds (DiscordMissingAccess, …), or 0 when it holds none.
+func DiscordCode(err error) int {
+	var re *restError
+	if !errors.As(err, &re) {
+		return 0
+	}
+	var body struct {
+		Code int `json:"code"`
+	}
+	if json.Unmarshal([]byte(re.Body), &body) != nil {
+		return 0
+	}
+	return body.Code
+}
+
 // call runs one request through fn with ctx attached, retrying what is
 // safe to retry, and turns discordgo's errors into ours. endpoint is the
 // full URL fn uses: errors show its path with interaction tokens elided.

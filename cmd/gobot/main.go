@@ -270,16 +270,7 @@ func serve(ctx context.Context, stdout, stderr io.Writer) (err error) {
 	case errors.Is(err, commands.ErrDiscordUnauthorized):
 		return tokenRefused(err)
 	case errors.Is(err, commands.ErrDiscordForbidden) || errors.Is(err, commands.ErrDiscordNotFound):
-		// Discord answers so for an application that is not the
-		// token's (or a server the bot is not in).
-		where := "DISCORD_APP_ID is the Application ID of the bot whose token is DISCORD_TOKEN (General Information in the Developer Portal)"
-		if cfg.AppID == "" {
-			where = "DISCORD_TOKEN is the bot's token"
-		}
-		if cfg.GuildID != "" {
-			where += ", and that the bot is in the server GOBOT_GUILD_ID names"
-		}
-		return fmt.Errorf("discord refused to register the commands of application %s: check that %s: %w", appID, where, err)
+		return registerRefused(cfg, appID, err)
 	case err != nil:
 		log.Error("could not register the /go command; it may be missing or out of date in Discord", "err", err)
 	case cfg.GuildID != "":
@@ -443,6 +434,30 @@ func rooms(players goroom.Players, dreg *dbots.Registry) []commands.NewRoom {
 // 401: the token is not a bot's current token.
 func tokenRefused(err error) error {
 	return fmt.Errorf("discord refused DISCORD_TOKEN (HTTP 401): it is not the bot's current token; copy it again from the Developer Portal (Bot → Reset Token): %w", err)
+}
+
+// registerRefused is the error that stops start-up when Discord answers
+// the registration of the commands with 403 or 404 (err): it names what
+// can cause it. An application that is not the token's can only be a
+// DISCORD_APP_ID set by hand, not one fetched with the token. In one
+// server, Missing Access most often means the bot was invited without the
+// applications.commands scope: the invite link asks for it.
+func registerRefused(cfg *config.Config, appID string, err error) error {
+	var checks []string
+	if cfg.AppID != "" {
+		checks = append(checks, "that DISCORD_APP_ID is the Application ID of the bot whose token is DISCORD_TOKEN (General Information in the Developer Portal)")
+	}
+	if cfg.GuildID != "" {
+		check := "that the bot is in the server GOBOT_GUILD_ID names"
+		if commands.DiscordCode(err) == commands.DiscordMissingAccess {
+			check += " and was invited with the applications.commands scope (Missing Access most often means an invite without it): invite it again with this link, which asks for that scope, then restart gobot: " + inviteURL(appID)
+		}
+		checks = append(checks, check)
+	}
+	if len(checks) == 0 {
+		return fmt.Errorf("discord refused to register the commands of application %s: %w", appID, err)
+	}
+	return fmt.Errorf("discord refused to register the commands of application %s: check %s: %w", appID, strings.Join(checks, ", and "), err)
 }
 
 // inviteURL is the OAuth2 link that adds the bot to a server with only the

@@ -312,26 +312,34 @@ func TestMissingGTPProgramNamesItsVariable(t *testing.T) {
 }
 
 // TestDiscordRefusesStart: a token Discord refuses (401), whether the
-// application ID is configured or asked for, or an application ID that is
-// not the token's (403), stops gobot at start-up with a line that says
-// what to fix, in both modes: it never listens nor prints invite links.
+// application ID is configured or asked for, an application ID that is
+// not the token's (403), or a server GOBOT_GUILD_ID names where the bot
+// may not register commands (403 Missing Access), stops gobot at start-up
+// with a line that says what to fix, in both modes: it never listens nor
+// prints invite links. An application ID fetched with the token is not
+// blamed on the token.
 func TestDiscordRefusesStart(t *testing.T) {
 	// The refusals are the point: the fake records them without failing.
 	d := discordtest.NewServer(t, discordtest.Options{RecordOnly: true})
+	const scope = "and was invited with the applications.commands scope (Missing Access most often means an invite without it): invite it again with this link, which asks for that scope, then restart gobot: https://discord.com/oauth2/authorize?client_id="
 	for _, c := range []struct {
-		name, mode, token, appID, want string
+		name, mode, token, appID, guild, want string
 	}{
-		{"wrong token, app ID asked", "http", "MTIzNDU2Nzg5MDEyMzQ1Njc4.GaBcDe.wrong-token-wrong-token-wrong-tok", "", "discord refused DISCORD_TOKEN (HTTP 401)"},
-		{"wrong token, app ID set", "http", "MTIzNDU2Nzg5MDEyMzQ1Njc4.GaBcDe.wrong-token-wrong-token-wrong-tok", d.AppID, "discord refused DISCORD_TOKEN (HTTP 401)"},
-		{"wrong token, gateway", "gateway", "MTIzNDU2Nzg5MDEyMzQ1Njc4.GaBcDe.wrong-token-wrong-token-wrong-tok", d.AppID, "discord refused DISCORD_TOKEN (HTTP 401)"},
-		{"wrong app ID", "http", d.Token, "123456789012345678", "check that DISCORD_APP_ID is the Application ID of the bot"},
-		{"wrong app ID, gateway", "gateway", d.Token, "123456789012345678", "check that DISCORD_APP_ID is the Application ID of the bot"},
+		{"wrong token, app ID asked", "http", "MTIzNDU2Nzg5MDEyMzQ1Njc4.GaBcDe.wrong-token-wrong-token-wrong-tok", "", "", "discord refused DISCORD_TOKEN (HTTP 401)"},
+		{"wrong token, app ID set", "http", "MTIzNDU2Nzg5MDEyMzQ1Njc4.GaBcDe.wrong-token-wrong-token-wrong-tok", d.AppID, "", "discord refused DISCORD_TOKEN (HTTP 401)"},
+		{"wrong token, gateway", "gateway", "MTIzNDU2Nzg5MDEyMzQ1Njc4.GaBcDe.wrong-token-wrong-token-wrong-tok", d.AppID, "", "discord refused DISCORD_TOKEN (HTTP 401)"},
+		{"wrong app ID", "http", d.Token, "123456789012345678", "", "check that DISCORD_APP_ID is the Application ID of the bot"},
+		{"wrong app ID, gateway", "gateway", d.Token, "123456789012345678", "", "check that DISCORD_APP_ID is the Application ID of the bot"},
+		{"guild without the scope, app ID asked", "http", d.Token, "", "999000000000000002",
+			"discord refused to register the commands of application " + d.AppID + ": check that the bot is in the server GOBOT_GUILD_ID names " + scope + d.AppID},
+		{"guild without the scope, app ID set", "gateway", d.Token, d.AppID, "999000000000000002",
+			"check that DISCORD_APP_ID is the Application ID of the bot whose token is DISCORD_TOKEN (General Information in the Developer Portal), and that the bot is in the server GOBOT_GUILD_ID names " + scope + d.AppID},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			for k, v := range map[string]string{
 				"DISCORD_TOKEN": c.token, "DISCORD_API_URL": d.URL, "DISCORD_PUBLIC_KEY": d.Signer.PublicKeyHex(),
 				"GOBOT_MODE": c.mode, "GOBOT_HTTP_ADDR": freeAddr(t), "GOBOT_DB": filepath.Join(t.TempDir(), "gobot.db"),
-				"DISCORD_APP_ID": c.appID,
+				"DISCORD_APP_ID": c.appID, "GOBOT_GUILD_ID": c.guild,
 			} {
 				t.Setenv(k, v)
 			}
@@ -345,6 +353,9 @@ func TestDiscordRefusesStart(t *testing.T) {
 				}
 				if strings.Contains(stderr.String(), "set DISCORD_APP_ID") {
 					t.Errorf("the refusal points at DISCORD_APP_ID:\n%s", stderr.String())
+				}
+				if strings.Contains(stderr.String(), "DISCORD_TOKEN is the bot's token") {
+					t.Errorf("the refusal blames the token the application ID was fetched with:\n%s", stderr.String())
 				}
 			case <-ctx.Done():
 				t.Fatalf("gobot did not stop:\n%s", stderr.String())

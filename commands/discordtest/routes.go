@@ -132,6 +132,11 @@ func overwriteCommands(s *Server, r *restRequest) restResponse {
 	if r.params["application_id"] != s.AppID {
 		return refuse(http.StatusForbidden, 50001, "commands overwritten for application %s, not the bot's %s", r.params["application_id"], s.AppID)
 	}
+	if g, ok := r.params["guild_id"]; ok && g != s.GuildID {
+		// A server the app is not in, or was invited to without the
+		// applications.commands scope.
+		return refuse(http.StatusForbidden, 50001, "Missing Access: commands overwritten in guild %s, where the application is not authorised", g)
+	}
 	list, _ := r.body.([]any)
 	for _, c := range list {
 		m, _ := dropNulls(c).(map[string]any)
