@@ -88,6 +88,31 @@ func newRegistry(cfg *config.Config, log *slog.Logger) (*bots.Registry, error) {
 	return reg, nil
 }
 
+// logWaiting logs msg with args every interval, with how long it has been
+// waiting, until the stop it returns is called; stop returns once the
+// logging has ended.
+func logWaiting(log *slog.Logger, every time.Duration, msg string, args ...any) (stop func()) {
+	done, ended := make(chan struct{}), make(chan struct{})
+	start := time.Now()
+	go func() {
+		defer close(ended)
+		t := time.NewTicker(every)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-t.C:
+				log.Info(msg, append(args, "waited", time.Since(start).Round(time.Second))...)
+			}
+		}
+	}()
+	return func() {
+		close(done)
+		<-ended
+	}
+}
+
 // programWords lists the words of every command of programs, as
 // gtp.SplitCommand reads them, for hideValues.
 func programWords(programs map[string]string) []string {
@@ -103,15 +128,24 @@ func programWords(programs map[string]string) []string {
 // function that stops the GTP programs; log receives their warnings. A
 // review engine of GOBOT_REVIEW_ENGINE is started and asked whether it can
 // analyse, so that one that cannot stops the start instead of failing
-// every /go review.
+// every /go review; it has bots.ReviewerStartTimeout to load, and the log
+// says gobot is waiting for it.
 func newPlayers(ctx context.Context, cfg *config.Config, log *slog.Logger) (goroom.Players, func(), error) {
 	reg, err := newRegistry(cfg, log)
 	if err != nil {
 		return nil, nil, err
 	}
-	cctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	stopWaiting := func() {}
+	if cfg.ReviewEngine != "" {
+		log.Info("starting the review engine and checking that it can analyse; a large network may take a minute or two to load",
+			"engine", cfg.ReviewEngine, "timeout", bots.ReviewerStartTimeout)
+		stopWaiting = logWaiting(log, 20*time.Second, "still waiting for the review engine to start", "engine", cfg.ReviewEngine)
+	}
+	// The start, then the rest of the handshake.
+	cctx, cancel := context.WithTimeout(ctx, bots.ReviewerStartTimeout+30*time.Second)
 	err = reg.CheckReviewer(cctx)
 	cancel()
+	stopWaiting()
 	if errors.Is(err, review.ErrNoAnalysis) {
 		reg.Close()
 		return nil, nil, fmt.Errorf("GOBOT_REVIEW_ENGINE: %s cannot review games: it lists neither kata-analyze nor lz-analyze; choose a program that does (KataGo, Leela Zero) or mcts, the built-in search", cfg.ReviewEngine)

@@ -1,7 +1,10 @@
 package main
 
 import (
+	"log/slog"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/gobot-dev/gobot/bots"
 )
@@ -30,5 +33,22 @@ func TestRegistryRanks(t *testing.T) {
 		if kyu, measured := p.RankOn(tt.level, tt.size); kyu != tt.kyu || measured != tt.measured {
 			t.Errorf("RankOn(%s, %d) = %d kyu on %d×%d, want %d on %d×%d", tt.level, tt.size, kyu, measured, measured, tt.kyu, tt.measured, tt.measured)
 		}
+	}
+}
+
+// TestLogWaiting: while the review engine loads, the log says gobot is
+// still waiting for it, and stops saying so once it has answered.
+func TestLogWaiting(t *testing.T) {
+	var buf syncBuffer
+	stop := logWaiting(slog.New(slog.NewTextHandler(&buf, nil)), 10*time.Millisecond, "still waiting for the review engine to start", "engine", "gtp:kata")
+	time.Sleep(50 * time.Millisecond)
+	stop()
+	said := buf.String()
+	if !strings.Contains(said, `msg="still waiting for the review engine to start" engine=gtp:kata waited=`) {
+		t.Errorf("log = %q, want it to say gobot is waiting", said)
+	}
+	time.Sleep(30 * time.Millisecond)
+	if buf.String() != said {
+		t.Errorf("the log went on after stop: %q", buf.String())
 	}
 }

@@ -16,9 +16,14 @@ import (
 
 // ClientOptions tune a Client. The zero value is usable.
 type ClientOptions struct {
-	// Timeout bounds each command other than genmove, and the start-up
-	// handshake; 10 s when zero.
+	// Timeout bounds each command other than genmove, and the rest of the
+	// start-up handshake; 10 s when zero.
 	Timeout time.Duration
+	// StartTimeout bounds the wait for the first answer of a process just
+	// started, for a program that loads for long before it reads its
+	// first command (KataGo with a large network on a CPU); Timeout when
+	// zero.
+	StartTimeout time.Duration
 	// MoveTimeout bounds genmove on top of the move's own time budget;
 	// 60 s when zero.
 	MoveTimeout time.Duration
@@ -32,6 +37,13 @@ func (o ClientOptions) timeout() time.Duration {
 		return o.Timeout
 	}
 	return 10 * time.Second
+}
+
+func (o ClientOptions) startTimeout() time.Duration {
+	if o.StartTimeout > 0 {
+		return o.StartTimeout
+	}
+	return o.timeout()
 }
 
 func (o ClientOptions) moveTimeout() time.Duration {
@@ -169,7 +181,7 @@ func (c *Client) ensure(ctx context.Context) error {
 	c.state = syncState{}
 	c.timeSent = 0
 	t := c.opts.timeout()
-	if v, err := c.send(ctx, t, "protocol_version"); err != nil {
+	if v, err := c.send(ctx, c.opts.startTimeout(), "protocol_version"); err != nil {
 		c.kill()
 		return fmt.Errorf("%s: %w: %w", c.spec.Name, ErrStart, err)
 	} else if v != "2" {

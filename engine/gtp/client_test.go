@@ -253,6 +253,20 @@ func TestProgramFailures(t *testing.T) {
 	}
 }
 
+// TestSlowStart: a program that reads its first command late (a large
+// network loading) fails the handshake under Timeout, and starts under a
+// longer StartTimeout, which bounds only that first answer.
+func TestSlowStart(t *testing.T) {
+	c, _ := fakeClient(t, "slow-start", ClientOptions{Timeout: 100 * time.Millisecond})
+	if _, err := c.Command(context.Background(), 0, "name"); !errors.Is(err, ErrStart) || !errors.Is(err, ErrTimeout) {
+		t.Errorf("Command with Timeout 100ms = %v, want ErrStart and ErrTimeout", err)
+	}
+	c, _ = fakeClient(t, "slow-start", ClientOptions{Timeout: 100 * time.Millisecond, StartTimeout: 10 * time.Second})
+	if _, err := c.Command(context.Background(), 0, "name"); err != nil {
+		t.Errorf("Command with StartTimeout 10s = %v, want the name", err)
+	}
+}
+
 func TestCancel(t *testing.T) {
 	c, _ := fakeClient(t, "hang", ClientOptions{})
 	g := newGameWith(t, 9, 0)

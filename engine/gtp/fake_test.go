@@ -27,6 +27,8 @@ import (
 //	quit-crash  exits with status 3 on quit, without answering
 //	quit-fail   answers quit, then exits with status 4
 //	exit-idle   exits once it has answered the handshake's list_commands
+//	slow-start  reads its first command after half a second, as a program
+//	            loading a large network does
 //
 // The second argument is a file the program appends each command to, prefixed
 // with its process id, and the third a marker file for crash-once.
@@ -186,6 +188,9 @@ func fakeProgram(args []string) int {
 	}
 	f.known = p.List()
 	f.g = f.newGame()
+	if f.mode == "slow-start" {
+		time.Sleep(500 * time.Millisecond)
+	}
 	return p.Serve(os.Stdin, os.Stdout)
 }
 
