@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -488,11 +489,41 @@ func (f feedGames) QuarantineGame(ctx context.Context, channelID string) error {
 	return err
 }
 
-// feedChallenges is the App's Challenges: the store's, announcing the
-// game an accepted challenge starts.
+// feedChallenges is the App's Challenges: the store's, announcing to the
+// change feed the channel of every challenge made, changed or deleted,
+// and the game an accepted challenge starts (the local board page lists
+// the challenges open on this computer).
 type feedChallenges struct {
 	Challenges
 	app *App
+}
+
+func (f feedChallenges) CreateChallenge(ctx context.Context, c *storage.Challenge) error {
+	err := f.Challenges.CreateChallenge(ctx, c)
+	if err == nil {
+		f.app.Publish(c.ChannelID)
+	}
+	return err
+}
+
+func (f feedChallenges) UpdateChallenge(ctx context.Context, id string, change func(*storage.Challenge) error) (*storage.Challenge, error) {
+	c, err := f.Challenges.UpdateChallenge(ctx, id, change)
+	if err == nil {
+		f.app.Publish(c.ChannelID)
+	}
+	return c, err
+}
+
+// DeleteChallenge announces the channel of the challenge it deletes
+// (declined, withdrawn, expired or cancelled), read first: the delete
+// itself does not say it.
+func (f feedChallenges) DeleteChallenge(ctx context.Context, id string) error {
+	c, rerr := f.Challenges.Challenge(ctx, id)
+	err := f.Challenges.DeleteChallenge(ctx, id)
+	if err == nil && rerr == nil {
+		f.app.Publish(c.ChannelID)
+	}
+	return err
 }
 
 func (f feedChallenges) AcceptChallenge(ctx context.Context, id string, g *storage.Game) error {
@@ -567,6 +598,40 @@ func (a *App) Start(ctx context.Context, channelID string, u WebUser, s Start) (
 		}
 	}
 	return res, challengeID
+}
+
+// Offer is a challenge open on this computer (made on the local board
+// page or in the console), as the local board page lists it.
+type Offer struct {
+	ID      string
+	Channel string
+	Kind    string // the game's kind ("go", "draughts")
+	From    WebUser
+	To      WebUser
+	Size    int // Go's board size; 0 for another kind
+}
+
+// Offers returns the challenges open on this computer (in LocalGuild) from
+// one person to another, oldest first: those the local board page can
+// answer (not an open challenge or a rengo lobby, nor one that has
+// expired and waits for the sweep).
+func (a *App) Offers(ctx context.Context) ([]Offer, error) {
+	all, err := a.admin.GuildChallenges(ctx, LocalGuild)
+	if err != nil {
+		return nil, err
+	}
+	now := a.Now()
+	var out []Offer
+	for _, c := range all {
+		if c.Team() || c.Opponent.UserID == "" || c.Challenger.UserID == "" || !now.Before(c.ExpiresAt) {
+			continue
+		}
+		out = append(out, Offer{ID: c.ID, Channel: c.ChannelID, Kind: storage.KindOf(c.Kind), Size: c.Size,
+			From: WebUser{ID: c.Challenger.UserID, Name: PlainName(c.Challenger)},
+			To:   WebUser{ID: c.Opponent.UserID, Name: PlainName(c.Opponent)}})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
+	return out, nil
 }
 
 // Answer presses Accept (or Decline) on challenge id for u, as on the

@@ -324,8 +324,9 @@ func (c *conn) handle(m clientMessage) {
 			res, id := h.opts.App.Start(ctx, channel, me, st)
 			if id != "" {
 				res.Text = "Challenge sent. " + res.Text // the invitation, as the opponent reads it
-				h.hub.addOffer(offer{ID: id, Channel: channel, From: userInfo(me), To: userInfo(opp), Size: m.Size})
-				h.hub.sendList(c) // the challenge waits in it: before the page shows its channel
+				// The challenge waits in the list: send it before the page
+				// shows the challenge's channel.
+				h.hub.sendList(c)
 			}
 			return resultMessage{T: "result", ID: m.ID, Text: res.Text, Refused: res.Refused, Channel: channel}
 		})
@@ -334,15 +335,12 @@ func (c *conn) handle(m clientMessage) {
 			c.pushJSON(resultMessage{T: "result", ID: m.ID, Text: answerLocal, Refused: true})
 			return
 		}
-		if o, ok := h.hub.takeOffer(m.Challenge); ok && o.Channel == m.Channel && o.To.ID == s.UserID {
-			c.own(m.Channel)
+		if c.offered(s, m.Challenge, m.Channel) {
+			c.own(m.Channel) // the page shows the game as it starts
 		}
 		c.do(m.ID, func(ctx context.Context) resultMessage {
 			res := h.opts.App.Answer(ctx, m.Channel, commands.WebUser{ID: s.UserID, Name: s.Name}, m.Challenge, m.Accept)
-			if o, ok := h.hub.takeOffer(m.Challenge); ok && (!res.Refused || !strings.Contains(res.Text, "Only")) {
-				h.hub.dropOffer(o.ID)
-				h.hub.sendList(c)
-			}
+			h.hub.sendList(c) // the challenge answered (or gone already) leaves it
 			out := resultMessage{T: "result", ID: m.ID, Text: res.Text, Refused: res.Refused}
 			if m.Accept && !res.Refused {
 				out.Channel = m.Channel // the game started: a declined challenge leaves the page where it is
@@ -430,6 +428,23 @@ func (c *conn) mayWatch(s session, channel string) bool {
 		return guild == commands.LocalGuild
 	}
 	return parent != "" && parent == s.Channel
+}
+
+// offered reports whether challenge id, in channel, is open to the page
+// signed in as s.
+func (c *conn) offered(s session, id, channel string) bool {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	offers, err := c.h.opts.App.Offers(ctx)
+	if err != nil {
+		return false
+	}
+	for _, o := range offers {
+		if o.ID == id && o.Channel == channel && o.To.ID == s.UserID {
+			return true
+		}
+	}
+	return false
 }
 
 // own lets the page watch a local game's channel before its game begins.

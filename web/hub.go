@@ -24,7 +24,6 @@ type hub struct {
 	closed bool
 	rooms  map[string]*room
 	conns  map[*conn]struct{}
-	offers map[string]offer  // local challenges waiting for their answer, by ID
 	lists  map[string][]byte // the last games list sent, by scope
 
 	lobby chan struct{} // the games lists need a look (buffered 1)
@@ -47,7 +46,7 @@ type room struct {
 }
 
 func newHub(h *Handler) *hub {
-	hb := &hub{h: h, rooms: map[string]*room{}, conns: map[*conn]struct{}{}, offers: map[string]offer{}, lists: map[string][]byte{},
+	hb := &hub{h: h, rooms: map[string]*room{}, conns: map[*conn]struct{}{}, lists: map[string][]byte{},
 		lobby: make(chan struct{}, 1), done: make(chan struct{})}
 	hb.wg.Add(1)
 	go hb.runLobby()
@@ -241,13 +240,17 @@ func (hb *hub) runLobby() {
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		games, err := hb.h.opts.App.GamesBy(ctx, names)
+		var offers []offer
+		if err == nil && scopes[""] != nil {
+			offers, err = hb.offers(ctx)
+		}
 		cancel()
 		if err != nil {
 			hb.h.opts.Log.Warn("board page: list the games", "err", err)
 			continue
 		}
 		for scope, conns := range scopes {
-			data := hb.listMessage(scope, games[scope])
+			data := hb.listMessage(scope, games[scope], offers)
 			hb.mu.Lock()
 			same := string(hb.lists[scope]) == string(data)
 			hb.lists[scope] = data
@@ -274,12 +277,33 @@ func (hb *hub) list(scope string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return hb.listMessage(scope, games), nil
+	var offers []offer
+	if scope == "" {
+		if offers, err = hb.offers(ctx); err != nil {
+			return nil, err
+		}
+	}
+	return hb.listMessage(scope, games, offers), nil
+}
+
+// offers are the challenges open on this computer, as the store has them
+// now: made on a local page or in the console, and gone once accepted,
+// declined, withdrawn or expired.
+func (hb *hub) offers(ctx context.Context) ([]offer, error) {
+	all, err := hb.h.opts.App.Offers(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]offer, 0, len(all))
+	for _, o := range all {
+		out = append(out, offer{ID: o.ID, Channel: o.Channel, Kind: o.Kind, From: userInfo(o.From), To: userInfo(o.To), Size: o.Size})
+	}
+	return out, nil
 }
 
 // listMessage is the games message of a scope with these games: on a
-// local page, with who is signed in and the challenges waiting.
-func (hb *hub) listMessage(scope string, games []commands.GameSummary) []byte {
+// local page, with who is signed in and the challenges waiting (offers).
+func (hb *hub) listMessage(scope string, games []commands.GameSummary, offers []offer) []byte {
 	m := gamesMessage{T: "games", Games: games}
 	if m.Games == nil {
 		m.Games = []commands.GameSummary{}
@@ -293,12 +317,9 @@ func (hb *hub) listMessage(scope string, games []commands.GameSummary) []byte {
 				m.People = append(m.People, userInfo{ID: s.UserID, Name: s.Name})
 			}
 		}
-		for _, o := range hb.offers {
-			m.Offers = append(m.Offers, o)
-		}
 		hb.mu.Unlock()
+		m.Offers = offers
 		sort.Slice(m.People, func(i, j int) bool { return m.People[i].Name < m.People[j].Name })
-		sort.Slice(m.Offers, func(i, j int) bool { return m.Offers[i].ID < m.Offers[j].ID })
 	}
 	data, _ := json.Marshal(m)
 	return data
@@ -310,25 +331,4 @@ func (hb *hub) sendList(c *conn) {
 	if err == nil {
 		c.push(data)
 	}
-}
-
-func (hb *hub) addOffer(o offer) {
-	hb.mu.Lock()
-	hb.offers[o.ID] = o
-	hb.mu.Unlock()
-	hb.touchLobby()
-}
-
-func (hb *hub) takeOffer(id string) (offer, bool) {
-	hb.mu.Lock()
-	defer hb.mu.Unlock()
-	o, ok := hb.offers[id]
-	return o, ok
-}
-
-func (hb *hub) dropOffer(id string) {
-	hb.mu.Lock()
-	delete(hb.offers, id)
-	hb.mu.Unlock()
-	hb.touchLobby()
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
+	"github.com/gobot-dev/gobot/commands"
 )
 
 // waitTurn waits until the page says it is name's turn (after the bot's
@@ -325,5 +326,46 @@ func TestBrowserLocalChallengeSaid(t *testing.T) {
 	time.Sleep(200 * time.Millisecond)
 	if got := ivy.text("#title"); got != title || js[bool](ivy, `document.getElementById('game').hidden`) {
 		t.Errorf("after declining, ivy's page shows %q (game hidden: %v), want still %q", got, js[bool](ivy, `document.getElementById('game').hidden`), title)
+	}
+}
+
+// TestBrowserLocalChallengeFromConsole: the page's challenges are the
+// store's. One accepted in the console leaves the challenger's list (in a
+// fresh tab too), and one made in the console shows on the page of the
+// person challenged, who accepts it there.
+func TestBrowserLocalChallengeFromConsole(t *testing.T) {
+	e := newEnv(t, Options{Local: true})
+	b := newBrowser(t)
+	hal := b.open("hal", e.srv.URL+Path+"/", 1000, 900, "")
+	hal.signIn("hal")
+	hal.challenge("ann", "9")
+	hal.wait("the waiting note", `document.getElementById('offers').textContent === 'Waiting for ann to accept your 9×9 challenge. Withdraw'`, 5*time.Second)
+	offers, err := e.store.GuildChallenges(t.Context(), commands.LocalGuild)
+	if err != nil || len(offers) != 1 {
+		t.Fatalf("GuildChallenges(LocalGuild) = %v, %v, want hal's challenge", offers, err)
+	}
+	// ann, in the console, presses Accept.
+	if res := e.app.Answer(t.Context(), offers[0].ChannelID, commands.ConsoleUser("ann"), offers[0].ID, true); res.Refused {
+		t.Fatalf("ann's accept: %s", res.Text)
+	}
+	hal.wait("the game", `document.getElementById('title').textContent.includes('hal') && !document.getElementById('game').hidden`, 10*time.Second)
+	hal.wait("the accepted challenge gone", `document.getElementById('offers').textContent === ''`, 5*time.Second)
+	fresh := b.open("hal again", e.srv.URL+Path+"/", 1000, 900, "")
+	fresh.signIn("hal")
+	fresh.wait("the games list", `document.querySelectorAll('#games li').length === 1`, 10*time.Second)
+	if got := fresh.text("#offers"); got != "" {
+		t.Errorf("a fresh tab's offers read %q", got)
+	}
+
+	// cat, in the console, challenges hal: hal accepts on the page.
+	cat, me := commands.ConsoleUser("cat"), commands.ConsoleUser("hal")
+	if res, id := e.app.Start(t.Context(), commands.ConsoleChannel, cat, commands.Start{Opponent: &me, Size: 13}); res.Refused || id == "" {
+		t.Fatalf("cat's challenge: %s", res.Text)
+	}
+	hal.wait("cat's challenge", `document.getElementById('offers').textContent.startsWith('cat challenges you to a 13×13 game.')`, 10*time.Second)
+	hal.click(`#offers button`)
+	hal.wait("the console's game", `['cat vs hal', 'hal vs cat'].includes(document.getElementById('title').textContent)`, 10*time.Second)
+	if _, err := e.app.LoadGame(t.Context(), commands.ConsoleChannel); err != nil {
+		t.Errorf("the console's channel has no game once hal accepted: %v", err)
 	}
 }

@@ -190,7 +190,8 @@ type (
 type offer struct {
 	ID      string   `json:"id"`
 	Channel string   `json:"channel"`
+	Kind    string   `json:"kind"` // "go" or "draughts"
 	From    userInfo `json:"from"`
 	To      userInfo `json:"to"`
-	Size    int      `json:"size"`
+	Size    int      `json:"size"` // Go's board size; 0 for draughts
 }

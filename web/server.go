@@ -36,6 +36,7 @@ type App interface {
 	Where(ctx context.Context, channelID string) (guildID, parentID string, err error)
 	Start(ctx context.Context, channelID string, u commands.WebUser, s commands.Start) (commands.ActResult, string)
 	Answer(ctx context.Context, channelID string, u commands.WebUser, id string, accept bool) commands.ActResult
+	Offers(ctx context.Context) ([]commands.Offer, error)
 	NewChannelID() string
 	Levels() []commands.Level
 	OnChange(fn func(channelID string)) (stop func())

@@ -209,6 +209,11 @@ function receive(m) {
   }
 }
 
+// gameOf names the game a challenge is to ("9×9 game", "game of
+// draughts"), challengeOf the challenge ("9×9 challenge").
+function gameOf(o) { return o.kind === 'draughts' ? 'game of draughts' : `${o.size}×${o.size} game`; }
+function challengeOf(o) { return o.kind === 'draughts' ? 'challenge to draughts' : `${o.size}×${o.size} challenge`; }
+
 // showEmpty says why no game shows. In an Activity opened in a channel
 // whose games are all in its threads, the only one opens, or the list is
 // pointed to.
@@ -218,9 +223,9 @@ function showEmpty() {
   if (!text && o && st.answered[o.id]) {
     text = 'Starting the game…';
   } else if (!text && o && st.user && o.from.id === st.user.id) {
-    text = `Waiting for ${o.to.name} to accept your ${o.size}×${o.size} challenge.`;
+    text = `Waiting for ${o.to.name} to accept your ${challengeOf(o)}.`;
   } else if (!text && o) {
-    text = `${o.from.name} challenges you to a ${o.size}×${o.size} game: accept or decline it in the list.`;
+    text = `${o.from.name} challenges you to a ${gameOf(o)}: accept or decline it in the list.`;
   }
   if (!text && !st.local) {
     const others = st.games.filter((g) => g.channel !== st.channel);
@@ -729,7 +734,7 @@ function drawPicker() {
     if (st.answered[o.id]) continue; // answered here: on its way out of the list
     const li = document.createElement('li');
     if (st.user && o.to.id === st.user.id) {
-      li.append(`${o.from.name} challenges you to a ${o.size}×${o.size} game. `);
+      li.append(`${o.from.name} challenges you to a ${gameOf(o)}. `);
       for (const [label, yes] of [['Accept', true], ['Decline', false]]) {
         const b = document.createElement('button');
         b.type = 'button';
@@ -738,7 +743,7 @@ function drawPicker() {
         li.append(b, ' ');
       }
     } else if (st.user && o.from.id === st.user.id) {
-      li.append(`Waiting for ${o.to.name} to accept your ${o.size}×${o.size} challenge. `);
+      li.append(`Waiting for ${o.to.name} to accept your ${challengeOf(o)}. `);
       const b = document.createElement('button');
       b.type = 'button';
       b.textContent = 'Withdraw';
