@@ -194,6 +194,20 @@ func (cd *consoleDiscord) remember(id, name string) {
 	cd.saveState()
 }
 
+// learn keeps the names of the people in a board page's interaction: who
+// acts (signed in by name) and the others it names (a challenge's
+// opponent), so that the console's mentions of them read as @name.
+func (cd *consoleDiscord) learn(it *discordgo.Interaction, names map[string]string) {
+	cd.mu.Lock()
+	defer cd.mu.Unlock()
+	if u := it.Member; u != nil && u.User != nil {
+		cd.remember(u.User.ID, u.User.Username)
+	}
+	for id, n := range names {
+		cd.remember(id, n)
+	}
+}
+
 // consoleState is what StateFile holds.
 type consoleState struct {
 	Names  map[string]string `json:"names"` // user ID -> name

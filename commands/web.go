@@ -161,6 +161,11 @@ func crowdSide(g *storage.Game) (game.Side, bool) {
 // does one from Discord, and returns what the person reads and the public
 // answers, which it has posted in the channel.
 func (a *App) run(ctx context.Context, it *discordgo.Interaction, names map[string]string) (ActResult, []*Message) {
+	if cd, ok := a.opts.Discord.(*consoleDiscord); ok {
+		// The console beside the page names in its mentions the people
+		// signed in here.
+		cd.learn(it, names)
+	}
 	wd := &webDiscord{Discord: a.opts.Discord}
 	hctx, cancel := a.halt.With(context.WithoutCancel(ctx))
 	defer cancel()

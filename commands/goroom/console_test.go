@@ -194,3 +194,62 @@ func TestConsoleBackground(t *testing.T) {
 	}
 	runtimetest.NoGoroutineLeft(t, before, "after the console")
 }
+
+// consoleWithPage runs a console as ann with a board page beside it (the
+// App it is given, which the test acts on as the page does); type sends
+// the console a line, waitFor waits for its output. The console ends with
+// the test.
+func consoleWithPage(t *testing.T) (app *commands.App, store *storage.Store, typed io.Writer, out *syncLog, waitFor func(what string, ok func(string) bool)) {
+	t.Helper()
+	dir := t.TempDir()
+	store, err := storage.Open(filepath.Join(dir, "console.db"), storage.Options{Kinds: testKinds()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, w := io.Pipe()
+	out = newSyncLog()
+	ready, done := make(chan *commands.App, 1), make(chan error, 1)
+	go func() {
+		done <- commands.RunConsole(context.Background(), commands.ConsoleOptions{
+			In: in, Out: out, User: "ann", Store: store,
+			Options: commands.Options{Rooms: []commands.NewRoom{New(testPlayers{}, nil)}, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))},
+			Web: func(a *commands.App) (string, func(), error) {
+				ready <- a
+				return "http://127.0.0.1:0/play/", func() {}, nil
+			},
+		})
+	}()
+	app = <-ready
+	t.Cleanup(func() {
+		w.Close()
+		if err := <-done; err != nil {
+			t.Error(err)
+		}
+		store.Close()
+	})
+	waitFor = func(what string, ok func(string) bool) {
+		t.Helper()
+		for range 500 {
+			if ok(out.String()) {
+				return
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+		t.Fatalf("no %s in the console output:\n%s", what, out.String())
+	}
+	return app, store, w, out, waitFor
+}
+
+// TestConsolePageNames: people signed in on the board page by name are
+// named in the console's mentions, as its own users are.
+func TestConsolePageNames(t *testing.T) {
+	app, _, _, out, waitFor := consoleWithPage(t)
+	bob, ann := commands.ConsoleUser("bob"), commands.ConsoleUser("ann")
+	if res, id := app.Start(t.Context(), app.NewChannelID(), bob, commands.Start{Opponent: &ann, Size: 9}); res.Refused || id == "" {
+		t.Fatalf("bob's challenge from the page: %s", res.Text)
+	}
+	waitFor("the challenge", func(s string) bool { return strings.Contains(s, "challenges you") })
+	if got := out.String(); !strings.Contains(got, "@ann, @bob challenges you") || strings.Contains(got, "@user") {
+		t.Errorf("the console shows bob's challenge as:\n%s", got)
+	}
+}
