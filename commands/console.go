@@ -329,6 +329,11 @@ func (cd *consoleDiscord) interaction(line string, defs []*discordgo.Application
 		it.Type = discordgo.InteractionMessageComponent
 		it.Data = discordgo.MessageComponentInteractionData{CustomID: bt.CustomID, ComponentType: discordgo.ButtonComponent}
 		it.Message = cd.lastMsg
+		if cd.lastMsg != nil && cd.lastMsg.ChannelID != "" {
+			// A board of a game started on the board page: its buttons
+			// act in that game's channel.
+			it.ChannelID = cd.lastMsg.ChannelID
+		}
 		if strings.HasPrefix(bt.CustomID, "channel:") {
 			return nil, errors.New("that button opens a link")
 		}
@@ -497,12 +502,13 @@ func ParseSlash(line string, defs []*discordgo.ApplicationCommand, remember func
 	return data, focused, nil
 }
 
-// show prints a message: content, embeds, the board as text, buttons.
-func (cd *consoleDiscord) show(where string, m *Message) *discordgo.Message {
+// show prints a message of channel: content, embeds, the board as text,
+// buttons.
+func (cd *consoleDiscord) show(where, channel string, m *Message) *discordgo.Message {
 	cd.mu.Lock()
 	defer cd.mu.Unlock()
 	cd.msgs++
-	msg := &discordgo.Message{ID: cd.nextID(), ChannelID: consoleChannel, Content: m.Content}
+	msg := &discordgo.Message{ID: cd.nextID(), ChannelID: channel, Content: m.Content}
 	w := cd.out
 	prefix := "gobot"
 	if m.Ephemeral {
@@ -528,7 +534,7 @@ func (cd *consoleDiscord) show(where string, m *Message) *discordgo.Message {
 	}
 	for _, f := range m.Files {
 		if strings.HasSuffix(f.Name, ".png") {
-			if g, err := cd.games.Game(context.Background(), consoleChannel); err == nil {
+			if g, err := cd.games.Game(context.Background(), channel); err == nil {
 				fmt.Fprint(w, cd.text(g))
 			}
 		}
@@ -677,17 +683,17 @@ func (cd *consoleDiscord) Callback(ctx context.Context, it *discordgo.Interactio
 		}
 		cd.printf("suggestions: %s\n", strings.Join(names, ", "))
 	case discordgo.InteractionResponseUpdateMessage:
-		return cd.show("(updated message)", r.Message), nil
+		return cd.show("(updated message)", it.ChannelID, r.Message), nil
 	default:
 		if r.Message != nil {
-			return cd.show("", r.Message), nil
+			return cd.show(elsewhere(it.ChannelID), it.ChannelID, r.Message), nil
 		}
 	}
 	return nil, nil
 }
 
 func (cd *consoleDiscord) EditOriginal(ctx context.Context, it *discordgo.Interaction, m *Message) (*discordgo.Message, error) {
-	return cd.show("", m), nil
+	return cd.show(elsewhere(it.ChannelID), it.ChannelID, m), nil
 }
 
 func (cd *consoleDiscord) Original(ctx context.Context, it *discordgo.Interaction) (*discordgo.Message, error) {
@@ -702,20 +708,58 @@ func (cd *consoleDiscord) DeleteOriginal(ctx context.Context, it *discordgo.Inte
 }
 
 func (cd *consoleDiscord) Followup(ctx context.Context, it *discordgo.Interaction, m *Message) (*discordgo.Message, error) {
-	return cd.show("", m), nil
+	return cd.show(elsewhere(it.ChannelID), it.ChannelID, m), nil
 }
 
 func (cd *consoleDiscord) SendMessage(ctx context.Context, channelID string, m *Message) (*discordgo.Message, error) {
-	if channelID != consoleChannel {
-		// A game started on the board page has a channel of its own.
-		return cd.show("(a game on the board page)", m), nil
+	return cd.show(elsewhere(channelID), channelID, m), nil
+}
+
+// elsewhere is how the console heads a message of channel: nothing for
+// its own, a word for a game started on the board page (which has a
+// channel of its own).
+func elsewhere(channel string) string {
+	if channel == consoleChannel {
+		return ""
 	}
-	return cd.show("", m), nil
+	return "(a game on the board page)"
 }
 
 func (cd *consoleDiscord) EditMessage(ctx context.Context, channelID, messageID string, m *Message) error {
-	cd.show("(edited message)", m)
+	cd.show("(edited message)", channelID, m)
 	return nil
+}
+
+// followConsole finds, for a command typed in the console whose channel
+// has no game in play, the game its user plays elsewhere on this
+// computer: a game started on the board page has a channel of its own,
+// which the console's one channel is not, so the console follows its
+// users there. With the user in exactly one such game, it moves r into
+// that game's channel (the command acts, and is answered, as if typed
+// there) and returns the game; else nil.
+func (a *App) followConsole(ctx context.Context, r *Request) *storage.Game {
+	it := r.Interaction
+	if it.GuildID != consoleGuild || it.ChannelID != consoleChannel || r.User == nil {
+		return nil
+	}
+	games, err := a.games.PlayerActiveGames(ctx, r.User.ID)
+	if err != nil {
+		return nil
+	}
+	var found *storage.Game
+	for _, g := range games {
+		if g.GuildID != consoleGuild || g.ChannelID == consoleChannel {
+			continue
+		}
+		if found != nil {
+			return nil // which one is meant? The page says.
+		}
+		found = g
+	}
+	if found != nil {
+		it.ChannelID = found.ChannelID
+	}
+	return found
 }
 
 func (cd *consoleDiscord) StartThread(ctx context.Context, channelID, name string) (*discordgo.Channel, error) {

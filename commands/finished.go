@@ -18,6 +18,9 @@ func (a *App) CmdBoardHere(ctx context.Context, r *Request) error {
 	if !errors.Is(err, ErrNoGame) {
 		return err
 	}
+	if og := a.followConsole(ctx, r); og != nil {
+		return a.CmdBoard(ctx, r, og)
+	}
 	if err := a.inThread(ctx, r); err != nil {
 		return err
 	}

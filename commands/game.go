@@ -38,6 +38,9 @@ func (a *App) OnGame(h GameHandler) HandlerFunc {
 		rm := a.commandRoom(r)
 		g, err := a.LoadGame(ctx, r.Interaction.ChannelID)
 		if err == ErrNoGame {
+			if og := a.followConsole(ctx, r); og != nil {
+				return a.OnGame(h)(ctx, r) // in og's channel now, read with the usual checks
+			}
 			if err := a.inThread(ctx, r); err != nil {
 				return err
 			}

@@ -253,3 +253,33 @@ func TestConsolePageNames(t *testing.T) {
 		t.Errorf("the console shows bob's challenge as:\n%s", got)
 	}
 }
+
+// TestConsolePageGame: a game started on the board page (in a channel of
+// its own) is played from the console too: its buttons work there, and
+// /go board and /go play find it while the console's channel has none.
+func TestConsolePageGame(t *testing.T) {
+	app, store, typed, out, waitFor := consoleWithPage(t)
+	bob, ann := commands.ConsoleUser("bob"), commands.ConsoleUser("ann")
+	if res, id := app.Start(t.Context(), app.NewChannelID(), bob, commands.Start{Opponent: &ann, Size: 9}); res.Refused || id == "" {
+		t.Fatalf("bob's challenge from the page: %s", res.Text)
+	}
+	waitFor("the challenge", func(s string) bool { return strings.Contains(s, "challenges you") })
+	fmt.Fprintln(typed, "/press 1") // Accept
+	waitFor("the first board", func(s string) bool { return strings.Contains(s, "your move") })
+	games, err := store.PlayerActiveGames(t.Context(), ann.ID)
+	if err != nil || len(games) != 1 {
+		t.Fatalf("ann's games: %v, %v", games, err)
+	}
+	black, white := games[0].Players()[0].Name, games[0].Players()[1].Name
+	fmt.Fprintln(typed, "/as "+black)
+	fmt.Fprintln(typed, "/go play move:E5")
+	waitFor("E5", func(s string) bool { return strings.Contains(s, "played E5") })
+	fmt.Fprintln(typed, "/as "+white)
+	fmt.Fprintln(typed, "/go board")
+	waitFor("the board", func(s string) bool { return strings.Count(s, " 5 . . . . X . . . . ") >= 2 })
+	fmt.Fprintln(typed, "/press 1") // Pass
+	waitFor("the pass", func(s string) bool { return strings.Contains(s, white+" passed") })
+	if got := out.String(); strings.Contains(got, "There is no game") || strings.Contains(got, "no longer does anything") {
+		t.Errorf("the console lost the page's game:\n%s", got)
+	}
+}
