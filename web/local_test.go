@@ -369,3 +369,58 @@ func TestBrowserLocalChallengeFromConsole(t *testing.T) {
 		t.Errorf("the console's channel has no game once hal accepted: %v", err)
 	}
 }
+
+// TestBrowserLocalPhone: on a phone (360 px, touch) the list is below the
+// board: the empty page points to it without saying where, a game
+// accepted there scrolls into view (its title and board's top rows in
+// sight), and the tap leaves no ghost stone on the board.
+func TestBrowserLocalPhone(t *testing.T) {
+	e := newEnv(t, Options{Local: true})
+	b := newBrowser(t)
+	bob := b.open("bob", e.srv.URL+Path+"/", 360, 740, "")
+	if err := chromedp.Do(bob.ctx, chromedp.EmulateViewport(360, 740, chromedp.EmulateMobile, chromedp.EmulateTouch), chromedp.Reload()); err != nil {
+		t.Fatal(err)
+	}
+	bob.signIn("bob")
+	bob.wait("the empty page", `!document.getElementById('empty').hidden`, 10*time.Second)
+	if got, want := bob.text("#empty"), "There is no game here yet: start one under Games."; got != want {
+		t.Errorf("the empty page reads %q, want %q", got, want)
+	}
+	ann, me := commands.ConsoleUser("ann"), commands.ConsoleUser("bob")
+	if res, id := e.app.Start(t.Context(), commands.ConsoleChannel, ann, commands.Start{Opponent: &me, Size: 9}); res.Refused || id == "" {
+		t.Fatalf("ann's challenge: %s", res.Text)
+	}
+	bob.wait("ann's challenge", `document.getElementById('offers').textContent.startsWith('ann challenges you')`, 10*time.Second)
+	if err := chromedp.Do(bob.ctx, chromedp.ScrollIntoView(`#offers button`), chromedp.Tap(`#offers button`)); err != nil {
+		t.Fatalf("tap Accept: %v", err)
+	}
+	bob.wait("the game", `!document.getElementById('game').hidden && document.querySelectorAll('#points button').length === 81`, 10*time.Second)
+	time.Sleep(300 * time.Millisecond) // any scroll, and any hover after the tap
+	if top := js[float64](bob, `document.getElementById('title').getBoundingClientRect().top`); top < 0 || top > 100 {
+		t.Errorf("after Accept the game's title is at %v px, want at the top of the screen", top)
+	}
+	if js[bool](bob, `!!document.querySelector('#board circle[opacity="0.5"]')`) {
+		t.Errorf("a ghost stone shows where bob tapped")
+	}
+	bob.shot("body", "local-phone-accepted")
+
+	// A second challenge, accepted from the list below the game: the new
+	// game scrolls into view.
+	cat := commands.ConsoleUser("cat")
+	if res, id := e.app.Start(t.Context(), e.app.NewChannelID(), cat, commands.Start{Opponent: &me, Size: 9}); res.Refused || id == "" {
+		t.Fatalf("cat's challenge: %s", res.Text)
+	}
+	bob.wait("cat's challenge", `document.getElementById('offers').textContent.startsWith('cat challenges you')`, 10*time.Second)
+	if err := chromedp.Do(bob.ctx, chromedp.ScrollIntoView(`#offers button`), chromedp.Tap(`#offers button`)); err != nil {
+		t.Fatalf("tap Accept: %v", err)
+	}
+	bob.wait("cat's game", `['bob vs cat', 'cat vs bob'].includes(document.getElementById('title').textContent)`, 10*time.Second)
+	time.Sleep(300 * time.Millisecond)
+	if top := js[float64](bob, `document.getElementById('title').getBoundingClientRect().top`); top < 0 || top > 100 {
+		t.Errorf("after the second Accept the game's title is at %v px, want at the top of the screen", top)
+	}
+	if js[bool](bob, `!!document.querySelector('#board circle[opacity="0.5"]')`) {
+		t.Errorf("a ghost stone shows where bob tapped the second Accept")
+	}
+	bob.shot("body", "local-phone-second")
+}

@@ -16,6 +16,7 @@ const st = {
   answered: {}, // the local challenges answered here, by ID: the answer's ID
   kept: -1, // the message's count when it was said of the game shown, to stay
   saidAt: 0, // the game's version the message speaks of
+  reveal: false, // a game was chosen: scroll it into view once it shows
 };
 
 function show(id, on) { $(id).hidden = !on; }
@@ -166,6 +167,7 @@ function receive(m) {
     case 'state':
       if (m.game.channel !== st.channel) return;
       setView({ ...m.game, avatars: m.avatars || {} });
+      reveal();
       break;
     case 'nogame':
       if (m.channel !== st.channel) return;
@@ -236,7 +238,8 @@ function showEmpty() {
     text = others.length > 0 ? "This channel's games are in its threads: choose one in the list."
       : 'There is no game in this channel yet: start one with /go challenge or /go bot.';
   }
-  if (!text) text = 'There is no game here yet: start one on the left.';
+  // The list is beside the board on a wide screen, below it on a phone.
+  if (!text) text = 'There is no game here yet: start one under Games.';
   $('empty').textContent = text;
   show('empty', true);
 }
@@ -270,6 +273,7 @@ function act(kind, point) {
 // (of the game it moves to).
 function watch(channel, keep) {
   if (!keep) st.kept = -1;
+  st.reveal = true;
   st.channel = channel;
   sessionStorage.setItem('gobot-channel', channel);
   st.view = null;
@@ -277,6 +281,17 @@ function watch(channel, keep) {
   st.sel = null;
   send({ t: 'watch', channel });
   drawPicker();
+}
+
+// reveal brings a game just chosen into view as it shows: on a phone the
+// list is below the board, and the page would stay scrolled at the list,
+// the game's title, clocks and top rows out of sight.
+function reveal() {
+  if (!st.reveal) return;
+  st.reveal = false;
+  const el = $('game');
+  const top = el.getBoundingClientRect().top;
+  if (top < 0 || top > innerHeight / 2) el.scrollIntoView({ block: 'start' });
 }
 
 // ---- the game ----------------------------------------------------

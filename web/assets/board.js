@@ -44,6 +44,8 @@ export class Board {
     this.grid = grid;
     this.onPoint = onPoint;
     this.onHover = onHover;
+    // The kind of the last pointer pressed anywhere on the page.
+    addEventListener('pointerdown', (e) => { this.pointer = e.pointerType; }, true);
     this.n = 0;
     this.buttons = [];
     this.focus = 0;
@@ -75,9 +77,13 @@ export class Board {
         b.dataset.point = name;
         b.tabIndex = -1;
         b.addEventListener('click', () => { this.focus = r * n + c; this.onPoint(name); });
-        b.addEventListener('pointerenter', () => this.onHover(name));
-        b.addEventListener('focus', () => { this.focus = r * n + c; this.onHover(name); });
-        b.addEventListener('keydown', (e) => this.key(e));
+        // A finger hovers nowhere: after a touch no ghost stone is drawn,
+        // neither as it lands, nor by the focus its tap gives the point,
+        // nor where the browser keeps the pointer after the tap (the
+        // board appearing under a tap on Accept).
+        b.addEventListener('pointerenter', (e) => { if (e.pointerType !== 'touch' && this.pointer !== 'touch') this.onHover(name); });
+        b.addEventListener('focus', () => { this.focus = r * n + c; if (this.pointer !== 'touch') this.onHover(name); });
+        b.addEventListener('keydown', (e) => { this.pointer = ''; this.key(e); });
         this.buttons.push(b);
         row.appendChild(b);
       }
