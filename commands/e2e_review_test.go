@@ -14,6 +14,7 @@ import (
 
 	"github.com/gobot-dev/gobot/bots/review"
 	"github.com/gobot-dev/gobot/commands/discordtest"
+	"github.com/gobot-dev/gobot/commands/goroom"
 	"github.com/gobot-dev/gobot/engine"
 )
 
@@ -297,13 +298,7 @@ func TestE2EReviewQueue(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	gr := &gatedReviewer{gate: make(chan struct{}), started: make(chan struct{}, 4)}
-	e.reviewer = gr
-	e.restart()
-	ch := e.d.GuildChannel("general")
-	alice, bob := e.d.NewUser("alice"), e.d.NewUser("bob")
-	e.startGame(ch, alice, bob, 9)
-	e.playOut(ch, alice, bob, reviewMoves[:4])
-	e.do(e.slash(ch, bob, "resign"))
+	ch, alice, bob := e.resignedWith(gr)
 
 	it := e.slash(ch, alice, "review")
 	if r := e.d.Do(it); r.Type != discordtest.CallbackDeferredChannelMessageWithSource {
@@ -586,15 +581,24 @@ func (noAnalysisReviewer) Estimate(ctx context.Context, eg *engine.Game, onQueue
 func TestE2EReviewEngineCannotAnalyse(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	e.reviewer = noAnalysisReviewer{}
+	ch, alice, _ := e.resignedWith(noAnalysisReviewer{})
+	m := e.reviewed(e.slash(ch, alice, "review"))
+	if !strings.Contains(m.Text(), "Reviews are not available on this server") || strings.Contains(m.Text(), "try again") {
+		t.Errorf("/go review with an engine that cannot analyse = %q, want that reviews are not available here", m.Text())
+	}
+}
+
+// resignedWith restarts the bot with reviewer as its reviewer and plays a
+// short game in #general that bob (White) resigns to alice (Black): a game
+// to review.
+func (e *env) resignedWith(reviewer goroom.Reviewer) (*discordtest.Channel, discordtest.User, discordtest.User) {
+	e.t.Helper()
+	e.reviewer = reviewer
 	e.restart()
 	ch := e.d.GuildChannel("general")
 	alice, bob := e.d.NewUser("alice"), e.d.NewUser("bob")
 	e.startGame(ch, alice, bob, 9)
 	e.playOut(ch, alice, bob, reviewMoves[:4])
 	e.do(e.slash(ch, bob, "resign"))
-	m := e.reviewed(e.slash(ch, alice, "review"))
-	if !strings.Contains(m.Text(), "Reviews are not available on this server") || strings.Contains(m.Text(), "try again") {
-		t.Errorf("/go review with an engine that cannot analyse = %q, want that reviews are not available here", m.Text())
-	}
+	return ch, alice, bob
 }

@@ -7,7 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chromedp/chromedp"
 	"github.com/gobot-dev/gobot/commands"
 	"github.com/gobot-dev/gobot/commands/discordtest"
 	"github.com/gobot-dev/gobot/engine/draughts"
@@ -76,10 +75,7 @@ func (p *tab) waitSquare(n int, piece string) {
 // page's orientation read from where square 1 is drawn.
 func (p *tab) clickSquare(n int) {
 	p.t.Helper()
-	xy := p.squareXY(n)
-	if err := chromedp.Do(p.ctx, chromedp.MouseClickXY(xy[0], xy[1])); err != nil {
-		p.t.Fatalf("%s: click square %d: %v", p.name, n, err)
-	}
+	p.clickAt(fmt.Sprintf("square %d", n), p.squareXY(n))
 }
 
 // squareXY is where the drawing puts square n, from White's side or,

@@ -345,9 +345,15 @@ func (p *tab) waitStone(point, stone string) {
 // size), not from the buttons laid over it.
 func (p *tab) clickPoint(point string) {
 	p.t.Helper()
-	xy := p.pointXY(point)
+	p.clickAt(point, p.pointXY(point))
+}
+
+// clickAt clicks with the mouse at xy, the page's pixels of what (a
+// point, a square), which the failure names.
+func (p *tab) clickAt(what string, xy []float64) {
+	p.t.Helper()
 	if err := chromedp.Do(p.ctx, chromedp.MouseClickXY(xy[0], xy[1])); err != nil {
-		p.t.Fatalf("%s: click %s: %v", p.name, point, err)
+		p.t.Fatalf("%s: click %s: %v", p.name, what, err)
 	}
 }
 

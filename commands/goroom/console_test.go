@@ -170,16 +170,7 @@ func TestConsoleBackground(t *testing.T) {
 			Options: commands.Options{Rooms: []commands.NewRoom{New(testPlayers{}, nil)}, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Now: clk.Now, After: clk.After},
 		})
 	}()
-	waitFor := func(what string, ok func(string) bool) {
-		t.Helper()
-		for range 500 {
-			if ok(out.String()) {
-				return
-			}
-			time.Sleep(10 * time.Millisecond)
-		}
-		t.Fatalf("no %s in the console output:\n%s", what, out.String())
-	}
+	waitFor := out.waiter(t)
 	fmt.Fprintln(typed, "/go challenge opponent:bob size:9 color:white clock:absolute 10s")
 	fmt.Fprintln(typed, "/as bob")
 	fmt.Fprintln(typed, "/press 1")
@@ -227,17 +218,7 @@ func consoleWithPage(t *testing.T) (app *commands.App, store *storage.Store, typ
 		}
 		store.Close()
 	})
-	waitFor = func(what string, ok func(string) bool) {
-		t.Helper()
-		for range 500 {
-			if ok(out.String()) {
-				return
-			}
-			time.Sleep(10 * time.Millisecond)
-		}
-		t.Fatalf("no %s in the console output:\n%s", what, out.String())
-	}
-	return app, store, w, out, waitFor
+	return app, store, w, out, out.waiter(t)
 }
 
 // TestConsolePageNames: people signed in on the board page by name are

@@ -34,6 +34,21 @@ func (l *syncLog) String() string {
 	return l.buf.String()
 }
 
+// waiter returns a function that waits, up to 5 s, until ok holds for
+// what the log holds, and fails the test naming what was awaited.
+func (l *syncLog) waiter(t *testing.T) func(what string, ok func(string) bool) {
+	return func(what string, ok func(string) bool) {
+		t.Helper()
+		for range 500 {
+			if ok(l.String()) {
+				return
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+		t.Fatalf("no %s in the console output:\n%s", what, l.String())
+	}
+}
+
 // damage stops tb's bot, rewrites the stored record of the game in channel
 // with mutate, and starts a new bot on the same file (without Run, so that
 // the first read of the record is the next interaction's). It returns the
