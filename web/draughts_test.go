@@ -305,3 +305,54 @@ func TestBrowserLocalDraughts(t *testing.T) {
 	p.wait("the bot's reply", `document.getElementById('status').textContent === 'Move 2 · white to play: dan'`, 20*time.Second)
 	p.shot("#game", "local-draughts")
 }
+
+// TestBrowserDraughtsRoundTrip: White's clock runs in White's box while
+// White is to move; a capture that ends where it started (the man on 32
+// takes four and comes back) is played by clicking the piece again; and a
+// spectator is told of a draw offer, which only the players can accept.
+func TestBrowserDraughtsRoundTrip(t *testing.T) {
+	e := newEnv(t, Options{Local: true})
+	b := newBrowser(t)
+	e.draughtsChallenge("ann", "bob")
+	e.setDraughts(`
+ . . . . b
+. . . . .
+ . . . . .
+. b b . .
+ . . . . .
+. b b . .
+ . w . . .
+. . . . .
+ . . . . .
+. . . . .
+White to move`)
+	inst := e.d.Activity(e.ch, user("ann"), user("bob"), user("cat"))
+	ann := e.activity(b, "ann", inst, 1000, 900)
+	cat := e.activity(b, "cat", inst, 1000, 900)
+	ann.waitSquare(32, "w")
+	running := func(p *tab, side string) bool {
+		return js[bool](p, fmt.Sprintf(`document.querySelector('#side-%s .clock').classList.contains('running')`, side))
+	}
+	if !running(ann, "white") || running(ann, "black") {
+		t.Errorf("White to move: white's clock running %v, black's %v; want White's only", running(ann, "white"), running(ann, "black"))
+	}
+	ann.clickSquare(32)
+	ann.clickSquare(32)
+	ann.waitSquare(27, "")
+	ann.waitSquare(32, "w")
+	g, err := e.store.Game(context.Background(), e.ch.ID)
+	if err != nil || g.State.MoveCount() != 1 {
+		t.Fatalf("after clicking 32 twice: %v, want the round trip played", err)
+	}
+	if !running(ann, "black") || running(ann, "white") {
+		t.Errorf("Black to move: black's clock running %v, white's %v; want Black's only", running(ann, "black"), running(ann, "white"))
+	}
+	// Black offers a draw: the spectator sees it, without being asked.
+	bob := e.activity(b, "bob", inst, 1000, 900)
+	bob.waitSquare(32, "w")
+	bob.click("#draw")
+	cat.wait("the draw offer", `!document.getElementById('draw-text').hidden`, 10*time.Second)
+	if got := cat.text("#draw-text"); got != "Black offers a draw: it stands until the next move." {
+		t.Errorf("the spectator reads %q", got)
+	}
+}

@@ -74,7 +74,7 @@ func (r *room) LiveView(g *storage.Game) *commands.GameView {
 		for _, s := range []game.Side{draughtsWhite, draughtsBlack} {
 			if k := g.Clock; k != nil && k.Control.System != clock.None {
 				sv := r.side(v, s)
-				sv.Clock = commands.ClockViewOf(k, clock.Side(s), now)
+				sv.Clock = commands.ClockViewOf(k, clock.Of(s), now)
 			}
 		}
 		if o := g.Undo; o != nil && o.MoveCount == st.MoveCount() {

@@ -385,7 +385,14 @@ function pressSquare(n) {
   const x = d.squares[n - 1];
   const mine = !!x && x.toLowerCase() === seat[0];
   if (mine) {
-    if (sel && sel.from === n) { st.sel = null; say('', false); redraw(); return; }
+    if (sel && sel.from === n) {
+      // A capture may end where it started (a round trip, common with
+      // kings): the piece is then its own target.
+      const back = d.legal.filter((m) => m.from === n && m.to === n);
+      if (back.length === 1) { playDraughts(back[0].text); return; }
+      if (back.length > 1) { chooseWay(n, n, back); return; }
+      st.sel = null; say('', false); redraw(); return;
+    }
     if (!d.legal.some((m) => m.from === n)) {
       st.sel = null;
       say(d.capture ? `The piece on ${n} cannot capture, and a capture is compulsory: ${moveList(d.legal)}.` : `The piece on ${n} cannot move: choose another.`, true);
@@ -454,8 +461,11 @@ function drawDraughts(v, seat, turn) {
   draw.textContent = theirs ? 'Accept the draw' : mine ? 'Draw offered' : 'Offer a draw';
   draw.disabled = mine;
   const ask = $('draw-text');
-  ask.hidden = !d.draw_by || !playing;
-  ask.textContent = mine ? 'You offered a draw: it stands until the next move.' : `${d.draw_by === 'white' ? 'White' : 'Black'} offers a draw: accept it, or play on (the offer lapses with your move).`;
+  ask.hidden = !d.draw_by || v.over;
+  const by = d.draw_by === 'white' ? 'White' : 'Black';
+  ask.textContent = mine ? 'You offered a draw: it stands until the next move.'
+    : !playing ? `${by} offers a draw: it stands until the next move.`
+      : `${by} offers a draw: accept it, or play on (the offer lapses with your move).`;
 }
 
 function setView(v) {
