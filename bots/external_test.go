@@ -4,15 +4,17 @@ import (
 	"context"
 	"os"
 	"testing"
+	"time"
 
 	"github.com/gobot-dev/gobot/engine"
 	"github.com/gobot-dev/gobot/engine/gtp"
 	"github.com/gobot-dev/gobot/engine/gtp/gtptest"
 )
 
-// TestMain lets the test binary stand in for a GTP program, "stubborn", that
-// accepts every command and answers genmove with A1 whatever the position
-// (gtptest.Main).
+// TestMain lets the test binary stand in for GTP programs (gtptest.Main):
+// "stubborn", that accepts every command and answers genmove with A1
+// whatever the position, and "slowkata", a review program (it lists
+// kata-analyze) that reads its first command only after a second.
 func TestMain(m *testing.M) {
 	gtptest.Main(m, map[string]func([]string) int{"stubborn": func([]string) int {
 		p := &gtptest.Program{
@@ -22,6 +24,17 @@ func TestMain(m *testing.M) {
 				{Name: "quit", Run: func([]string) gtptest.Reply { return gtptest.Reply{OK: true, Exit: true} }},
 			},
 			Unknown: func(string, []string) gtptest.Reply { return gtptest.Reply{OK: true} },
+		}
+		return p.Serve(os.Stdin, os.Stdout)
+	}, "slowkata": func([]string) int {
+		time.Sleep(time.Second) // loading a large network on a CPU
+		p := &gtptest.Program{Unknown: func(string, []string) gtptest.Reply { return gtptest.Reply{OK: true} }}
+		p.Commands = []gtptest.Command{
+			{Name: "protocol_version", Run: gtptest.Answer("2")},
+			{Name: "name", Run: gtptest.Answer("slowkata")},
+			{Name: "list_commands", Run: func([]string) gtptest.Reply { return gtptest.Reply{OK: true, Text: p.List()} }},
+			{Name: "kata-analyze", Run: gtptest.Answer("")},
+			{Name: "quit", Run: func([]string) gtptest.Reply { return gtptest.Reply{OK: true, Exit: true} }},
 		}
 		return p.Serve(os.Stdin, os.Stdout)
 	}})

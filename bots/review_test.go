@@ -4,12 +4,13 @@ import (
 	"context"
 	"errors"
 	"os"
-	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/gobot-dev/gobot/engine"
 	"github.com/gobot-dev/gobot/engine/gtp"
+	"github.com/gobot-dev/gobot/engine/gtp/gtptest"
 )
 
 func TestReviewerConfig(t *testing.T) {
@@ -43,15 +44,7 @@ func TestReviewerConfig(t *testing.T) {
 // (a large network on a CPU) passes the start-up check: its start has
 // ReviewerStartTimeout.
 func TestCheckReviewerSlowStart(t *testing.T) {
-	prog := filepath.Join(t.TempDir(), "slowkata")
-	script := "#!/bin/sh\nsleep 1\nwhile read -r id cmd rest; do\n  case \"$cmd\" in\n" +
-		"    protocol_version) printf '=%s 2\\n\\n' \"$id\" ;;\n" +
-		"    list_commands) printf '=%s protocol_version\\nname\\nlist_commands\\nkata-analyze\\nquit\\n\\n' \"$id\" ;;\n" +
-		"    quit) printf '=%s\\n\\n' \"$id\"; exit 0 ;;\n" +
-		"    *) printf '=%s\\n\\n' \"$id\" ;;\n  esac\ndone\n"
-	if err := os.WriteFile(prog, []byte(script), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	prog := strings.Join(gtptest.Argv("slowkata"), " ")
 	r, err := NewRegistry(Config{Reviewer: "gtp:slow", GTPPrograms: map[string]string{"slow": prog}, GTP: gtp.ClientOptions{Timeout: 200 * time.Millisecond}, MaxSearches: 1})
 	if err != nil {
 		t.Fatal(err)
