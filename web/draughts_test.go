@@ -19,19 +19,8 @@ import (
 // unrated, live clock.
 func (e *env) draughtsChallenge(white, black string) {
 	e.t.Helper()
-	it := e.d.Command(e.ch, user(white), "draughts", discordtest.Sub("challenge", discordtest.UserOpt("opponent", user(black)),
-		discordtest.Str("colour", "white"), discordtest.Bool("rated", false), discordtest.Str("clock", "live")))
-	e.d.Do(it)
-	m := e.d.Settled(it)
-	for _, b := range m.Buttons() {
-		if strings.HasSuffix(b.CustomID, "/accept") {
-			if r := e.d.Do(e.d.Click(user(black), m, b.CustomID)); r.Ephemeral() {
-				e.t.Fatalf("accept: %s", r.Text())
-			}
-			return
-		}
-	}
-	e.t.Fatalf("draughts challenge: no Accept button in %q", m.Text())
+	e.accepted(e.d.Command(e.ch, user(white), "draughts", discordtest.Sub("challenge", discordtest.UserOpt("opponent", user(black)),
+		discordtest.Str("colour", "white"), discordtest.Bool("rated", false), discordtest.Str("clock", "live"))), black)
 }
 
 // setDraughts puts the game of the env's channel at the position of

@@ -196,12 +196,18 @@ func (e *env) challenge(black, white string, size int, more ...discordtest.Optio
 	more = slices.DeleteFunc(more, func(o discordtest.Option) bool { return o.Name == "clock" })
 	opts := append([]discordtest.Option{discordtest.UserOpt("opponent", user(white)),
 		discordtest.Int("size", size), discordtest.Str("color", "black"), discordtest.Bool("rated", false), clock}, more...)
-	it := e.d.Command(e.ch, user(black), "go", discordtest.Sub("challenge", opts...))
+	e.accepted(e.d.Command(e.ch, user(black), "go", discordtest.Sub("challenge", opts...)), white)
+}
+
+// accepted sends the challenge command it and has who press its Accept
+// button.
+func (e *env) accepted(it *discordtest.Interaction, who string) {
+	e.t.Helper()
 	e.d.Do(it)
 	m := e.d.Settled(it)
 	for _, b := range m.Buttons() {
 		if strings.HasSuffix(b.CustomID, "/accept") {
-			if r := e.d.Do(e.d.Click(user(white), m, b.CustomID)); r.Ephemeral() {
+			if r := e.d.Do(e.d.Click(user(who), m, b.CustomID)); r.Ephemeral() {
 				e.t.Fatalf("accept: %s", r.Text())
 			}
 			return
