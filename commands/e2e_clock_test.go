@@ -78,7 +78,7 @@ func testE2ELossOnTime(t *testing.T, e *env) {
 	want := fmt.Sprintf("⌛ ⚫ %s ran out of time <t:%d:R>. They had not made two moves of their own, so the game is annulled: it is recorded, but it does not count.", alice.Mention(), deadline.Unix())
 	var ann []discordtest.Message
 	e.d.WaitFor("the announcement", func() bool { ann = e.publicWith(ch.ID, "ran out of time"); return len(ann) > 0 })
-	if len(ann) != 1 || !strings.Contains(ann[0].Text(), want) || !strings.Contains(ann[0].Text(), "**Game over: annulled, not counted · W+T**") {
+	if len(ann) != 1 || !strings.Contains(ann[0].Text(), want) || !strings.Contains(ann[0].Text(), "**Game over: annulled on time, not counted**") {
 		t.Errorf("announcements %d, the first %q; want one saying %q and the result", len(ann), ann[0].Text(), want)
 	}
 	// Its record says so, as /go sgf's does.

@@ -177,7 +177,7 @@ func TestConsoleBackground(t *testing.T) {
 	waitFor("first board", func(s string) bool { return strings.Contains(s, "black's time runs out") })
 	clk.Advance(11 * time.Second)
 	waitFor("loss on time", func(s string) bool {
-		return strings.Contains(s, "⌛ ⚫ @bob ran out of time") && strings.Contains(s, "Game over: annulled, not counted · W+T")
+		return strings.Contains(s, "⌛ ⚫ @bob ran out of time") && strings.Contains(s, "Game over: annulled on time, not counted")
 	})
 	typed.Close()
 	if err := <-done; err != nil {

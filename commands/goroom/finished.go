@@ -28,8 +28,8 @@ func finishedBoardMessage(arc *storage.Archived) (*commands.Message, error) {
 			return nil, fmt.Errorf("goroom: result of game %s: %w", arc.ID, err)
 		}
 		result = resultSentence(g, res)
-		if arc.Annulled {
-			result = "annulled, not counted · " + arc.Result
+		if arc.Annulled && !commands.Annulled((*room)(nil), g) {
+			result = "annulled, not counted · " + arc.Result // annulled by an admin after it ended
 		}
 	}
 	var v view

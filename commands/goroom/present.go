@@ -128,7 +128,7 @@ func resultSentence(g *storage.Game, r engine.Result) string {
 		return fmt.Sprintf("%s by resignation · %s", who, r)
 	case engine.ByTime:
 		if commands.Annulled((*room)(nil), g) {
-			return fmt.Sprintf("annulled, not counted · %s", r)
+			return "annulled on time, not counted" // no score: it does not count
 		}
 		return fmt.Sprintf("%s on time · %s", who, r)
 	case engine.ByForfeit:

@@ -86,6 +86,8 @@ func (r *room) FinishedView(arc *storage.Archived, channelID string) (*commands.
 	switch {
 	case arc.Annulled && arc.Result == "Void" && !arc.AnnulledInPlay:
 		v.Result = "aborted, not counted" // as the history calls it
+	case arc.Annulled && ok && res.Reason == engine.ByTime && r.OwnMoves(g, engine.SideOf(res.Winner.Opponent())) < 2:
+		v.Result = "annulled on time, not counted" // no score, as the board in Discord says
 	case arc.Annulled:
 		// Recorded, never counted: no winner to name (as the board in
 		// Discord says).

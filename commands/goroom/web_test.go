@@ -263,11 +263,22 @@ func TestFinishedViewAnnulled(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if v.Status != "Game over: annulled, not counted · B+T" || !v.Over {
+	if v.Status != "Game over: annulled on time, not counted" || !v.Over {
 		t.Errorf("the annulled game's view: status %q, over %v; want it annulled", v.Status, v.Over)
+	}
+	if m, err := (*room)(nil).Finished(arc); err != nil || !strings.Contains(m.Embeds[0].Description, "**Game over: annulled on time, not counted**") || strings.Contains(m.Embeds[0].Description, "B+T") {
+		t.Errorf("the annulled game's board in Discord: %v\n%s\nwant it annulled on time, with no score", err, m.Embeds[0].Description)
 	}
 	arc.Annulled = false
 	if v, _ := tb.FinishedView(arc, channelID); !strings.Contains(v.Status, "wins on time") {
 		t.Errorf("the same game counted: status %q, want a win on time", v.Status)
+	}
+	// Annulled by an admin after it ended: the result stays beside the mark.
+	arc.Result, arc.Annulled, arc.SGF = "W+R", true, []byte("(;GM[1]FF[4]SZ[9]KM[7.5]RU[Chinese]RE[W+R];B[ee];W[ec];B[cc])")
+	if v, _ := tb.FinishedView(arc, channelID); v.Status != "Game over: annulled, not counted · W+R" {
+		t.Errorf("a resigned game annulled by an admin: status %q", v.Status)
+	}
+	if m, err := (*room)(nil).Finished(arc); err != nil || !strings.Contains(m.Embeds[0].Description, "**Game over: annulled, not counted · W+R**") {
+		t.Errorf("a resigned game annulled by an admin, its board in Discord: %v\n%s", err, m.Embeds[0].Description)
 	}
 }
