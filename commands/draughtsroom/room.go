@@ -734,10 +734,13 @@ func (r *room) Rank(glicko.Rating) string { return "" }
 
 // archivedResult reads a result as draughtsArchiveResult writes it, with
 // its PDN text ("2-0", "0-2", "1-1"); false for anything else ("Void").
-// A draw's reason is not archived: it reads as a plain draw.
+// A draw's reason is not archived: the draws the rules reach
+// (repetition, the move rules) the record's moves show again, and the one
+// they do not was agreed, gobot's only other draw (an admin adjudicates a
+// win or annuls), so "0" reads as a draw by agreement.
 func archivedResult(text string) (game.Result, bool) {
 	if text == "0" {
-		return game.Result{Winner: game.NoSide, Text: "1-1"}, true
+		return game.Result{Winner: game.NoSide, Reason: game.ByAgreement, Text: "1-1"}, true
 	}
 	colour, how, ok := strings.Cut(text, "+")
 	if !ok {

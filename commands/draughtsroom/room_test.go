@@ -1,8 +1,13 @@
 package draughtsroom
 
 import (
+	"context"
+	"io"
+	"log/slog"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gobot-dev/gobot/commands"
 	"github.com/gobot-dev/gobot/engine/draughts"
@@ -40,6 +45,7 @@ func TestResultSentenceNoPieces(t *testing.T) {
 // and a game an admin annulled after it ended as annulled, with how it
 // ended.
 func TestFinishedViews(t *testing.T) {
+	rm := newTestRoom(t)
 	for _, tt := range []struct {
 		name, fen string
 		moves     []string
@@ -47,15 +53,20 @@ func TestFinishedViews(t *testing.T) {
 		void      bool         // aborted
 		annulled  bool         // annulled on time, or by an admin after it ended
 		text, alt string
+		page      string // the board page's status
 	}{
 		{name: "repetition", fen: "W:W31,36,K50:BK1,10,15", moves: []string{"50-44", "1-7", "44-50", "7-1", "50-44", "1-7", "44-50", "7-1"},
-			text: "**Game over: drawn by threefold repetition · 1-1**", alt: "Game over, draw 1-1 (threefold repetition);"},
+			text: "**Game over: drawn by threefold repetition · 1-1**", alt: "Game over, draw 1-1 (threefold repetition);",
+			page: "Game over: drawn by threefold repetition · 1-1"},
+		{name: "agreement", moves: []string{"32-28", "19-23"}, end: &game.Result{Winner: game.NoSide, Reason: game.ByAgreement},
+			text: "**Game over: drawn by agreement · 1-1**", alt: "Game over, draw 1-1 (by agreement);", page: "Game over: drawn by agreement · 1-1"},
 		{name: "resignation", moves: []string{"32-28"}, end: &game.Result{Winner: draughtsWhite, Reason: game.ByResignation},
 			text: "**Game over: ⚪ white <@1> wins by resignation · 2-0**", alt: "Game over, White wins 2-0 (resignation);"},
 		{name: "aborted", moves: []string{"32-28"}, void: true,
 			text: "**Game over: aborted, not counted**", alt: "Game over, aborted, not counted; White 20 men, Black 20 men; last move 32-28"},
 		{name: "annulled on time", moves: []string{"32-28", "19-23"}, end: &game.Result{Winner: draughtsWhite, Reason: game.ByTime}, annulled: true,
-			text: "**Game over: annulled on time, not counted**", alt: "Game over, annulled on time, not counted; White 20 men, Black 20 men; last move 19-23"},
+			text: "**Game over: annulled on time, not counted**", alt: "Game over, annulled on time, not counted; White 20 men, Black 20 men; last move 19-23",
+			page: "Game over: annulled on time, not counted"},
 		{name: "resignation annulled", moves: []string{"32-28"}, end: &game.Result{Winner: draughtsWhite, Reason: game.ByResignation}, annulled: true,
 			text: "**Game over: annulled, not counted · 2-0 (resignation)**", alt: "Game over, White wins 2-0 (resignation), annulled, not counted;"},
 		{name: "time loss annulled", moves: []string{"32-28", "19-23", "28x19", "14x23"}, end: &game.Result{Winner: draughtsBlack, Reason: game.ByTime}, annulled: true,
@@ -112,6 +123,9 @@ func TestFinishedViews(t *testing.T) {
 			if got := m.Files[0].Description; !strings.HasPrefix(got, tt.alt) {
 				t.Errorf("alt text = %q, want it to begin %q", got, tt.alt)
 			}
+			if v, err := rm.FinishedView(arc, "c"); err != nil || tt.page != "" && v.Status != tt.page {
+				t.Errorf("the board page's status = %q, %v; want %q", v.Status, err, tt.page)
+			}
 		})
 	}
 }
@@ -148,4 +162,23 @@ func TestRecordDescription(t *testing.T) {
 	if want := "PDN record: ⚪ hal vs ⚫ gina"; f.Description != want {
 		t.Errorf("PDN attachment's description = %q, want %q", f.Description, want)
 	}
+}
+
+// newTestRoom is draughts' room in an App on a store of its own.
+func newTestRoom(t *testing.T) *room {
+	t.Helper()
+	var ks game.Kinds
+	ks.Register(draughts.Kind{})
+	now := func() time.Time { return time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC) }
+	store, err := storage.Open(filepath.Join(t.TempDir(), "test.db"), storage.Options{Kinds: &ks, Now: now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { store.Close() })
+	app, err := commands.New(commands.Options{AppID: "1", Store: store, Discord: commands.NewREST("http://127.0.0.1:9", "unused", nil), Rooms: []commands.NewRoom{New(nil)}, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Now: now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { app.Shutdown(context.Background()) })
+	return app.RoomOfKind(draughtsKind).(*room)
 }

@@ -153,11 +153,13 @@ func (r *room) FinishedView(arc *storage.Archived, channelID string) (*commands.
 	v.Over, v.ToPlay, v.Rules = true, "", draughtsRules
 	v.Draughts.Legal = []commands.DraughtsMove{}
 	v.Result = resultText(arc)
-	if res, ok := archivedResult(arc.Result); ok {
+	if res, over := st.Result(); over {
+		// As the rules or the archive ended it: "drawn by threefold
+		// repetition", "drawn by agreement", as Discord's board says.
 		v.Result = r.Plain(draughtsResultSentence(g, res), commands.PlayerNames(g))
 	}
 	if arc.Annulled {
-		v.Result = "annulled, not counted · " + resultText(arc)
+		v.Result = annulledText(arc, st.MoveCount())
 	}
 	v.Status = "Game over: " + v.Result
 	return v, nil
