@@ -468,7 +468,9 @@ func ParseSlash(line string, defs []*discordgo.ApplicationCommand, remember func
 		}
 		switch def.Type {
 		case discordgo.ApplicationCommandOptionInteger, discordgo.ApplicationCommandOptionNumber:
-			f, err := strconv.ParseFloat(val, 64)
+			// A minus sign as gobot writes numbers ("komi −3.5", U+2212),
+			// copied back into the console, is a minus.
+			f, err := strconv.ParseFloat(strings.Replace(val, "\u2212", "-", 1), 64)
 			if err != nil {
 				return data, false, fmt.Errorf("%s must be a number", name)
 			}

@@ -32,6 +32,8 @@ func TestParseSetup(t *testing.T) {
 		{line: "/go bot handicap:1", size: 19, color: "black", rules: "chinese", komi: 0.5, handicap: 0},
 		{line: "/go bot handicap:3 komi:0", size: 19, color: "black", rules: "chinese", komi: 0, handicap: 3},
 		{line: "/go bot komi:-3.5", size: 19, color: "black", rules: "chinese", komi: -3.5},
+		// As gobot writes it ("komi −3.5"), copied back into the console.
+		{line: "/go bot komi:\u22123.5", size: 19, color: "black", rules: "chinese", komi: -3.5},
 		{line: "/go bot komi:6.25", wantErr: "steps of 0.5"},
 		{line: "/go bot komi:200", wantErr: "from -150 to 150"},
 		{line: "/go bot handicap:12", wantErr: "0 to 9"},
