@@ -3,6 +3,7 @@ package bots
 import (
 	"context"
 	"os"
+	"strings"
 	"testing"
 	"time"
 
@@ -13,7 +14,8 @@ import (
 
 // TestMain lets the test binary stand in for GTP programs (gtptest.Main):
 // "stubborn", that accepts every command and answers genmove with A1
-// whatever the position, and "slowkata", a review program (it lists
+// whatever the position, "slowplayer", which plays C3 after loading for a
+// second, and "slowkata", a review program (it lists
 // kata-analyze) that reads its first command only after a second.
 func TestMain(m *testing.M) {
 	gtptest.Main(m, map[string]func([]string) int{"stubborn": func([]string) int {
@@ -21,6 +23,17 @@ func TestMain(m *testing.M) {
 			Commands: []gtptest.Command{
 				{Name: "protocol_version", Run: gtptest.Answer("2")},
 				{Name: "genmove", Run: gtptest.Answer("A1")},
+				{Name: "quit", Run: func([]string) gtptest.Reply { return gtptest.Reply{OK: true, Exit: true} }},
+			},
+			Unknown: func(string, []string) gtptest.Reply { return gtptest.Reply{OK: true} },
+		}
+		return p.Serve(os.Stdin, os.Stdout)
+	}, "slowplayer": func([]string) int {
+		time.Sleep(time.Second) // loading a large network on a CPU
+		p := &gtptest.Program{
+			Commands: []gtptest.Command{
+				{Name: "protocol_version", Run: gtptest.Answer("2")},
+				{Name: "genmove", Run: gtptest.Answer("C3")},
 				{Name: "quit", Run: func([]string) gtptest.Reply { return gtptest.Reply{OK: true, Exit: true} }},
 			},
 			Unknown: func(string, []string) gtptest.Reply { return gtptest.Reply{OK: true} },
@@ -60,5 +73,28 @@ func TestExternalIllegalMoveFallsBack(t *testing.T) {
 	}
 	if m.String() != "B1" && m.String() != "A2" {
 		t.Errorf("GenMove = %v, want the greedy atari B1 or A2", m)
+	}
+}
+
+// TestExternalSlowStart: a GTP program that plays, and loads for longer
+// than the clients' command timeout before it reads its first command (a
+// large network on a CPU), gets EngineStartTimeout to start, as a
+// reviewing one does: its move is played, not the greedy player's.
+func TestExternalSlowStart(t *testing.T) {
+	prog := strings.Join(gtptest.Argv("slowplayer"), " ")
+	r, err := NewRegistry(Config{GTPPrograms: map[string]string{"slow": prog}, GTP: gtp.ClientOptions{Timeout: 200 * time.Millisecond}, MaxSearches: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	g := position(t, `
+		. . . . .
+		. . . . .
+		. . . . .
+		. . . . .
+		. . . . .`, engine.Black)
+	m, err := r.GenMove(context.Background(), "gtp:slow", g, 1, nil)
+	if err != nil || m.String() != "C3" {
+		t.Errorf("GenMove of a program that starts in a second = %v, %v; want its C3", m, err)
 	}
 }

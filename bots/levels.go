@@ -489,7 +489,8 @@ type Config struct {
 	// config package reads GOBOT_GTP_ENGINES), each split into arguments
 	// by gtp.SplitCommand; they follow Programs, in name order.
 	GTPPrograms map[string]string
-	// GTP tunes the programs' clients (timeouts, stderr).
+	// GTP tunes the programs' clients (timeouts, stderr); a zero
+	// StartTimeout is EngineStartTimeout.
 	GTP gtp.ClientOptions
 	// MaxSearches caps the searches that run at once; 0 means
 	// runtime.NumCPU().
@@ -552,6 +553,10 @@ func NewRegistry(cfg Config) (*Registry, error) {
 		keep = 2 * slots
 	}
 	r := &Registry{levels: Builtin(), limiter: NewLimiter(slots, queue), log: log, trees: newTreeCache(keep)}
+	startOpts := cfg.GTP
+	if startOpts.StartTimeout <= 0 {
+		startOpts.StartTimeout = EngineStartTimeout
+	}
 	specs := append([]gtp.Spec(nil), cfg.Programs...)
 	names := slices.Sorted(maps.Keys(cfg.GTPPrograms))
 	for _, name := range names {
@@ -574,7 +579,7 @@ func NewRegistry(cfg Config) (*Registry, error) {
 		if _, dup := lookup(r.levels, name); dup {
 			return nil, fmt.Errorf("engine %q configured twice: %w", spec.Name, ErrInvalidConfig)
 		}
-		e := NewExternal(spec, cfg.GTP, slots)
+		e := NewExternal(spec, startOpts, slots)
 		e.log = log
 		r.externals = append(r.externals, e)
 		r.levels = append(r.levels, Level{

@@ -11,11 +11,12 @@ import (
 	"github.com/gobot-dev/gobot/engine/gtp"
 )
 
-// ReviewerStartTimeout bounds the start of a reviewing GTP program, until
-// its first answer, unless Config.GTP sets StartTimeout: it may load a
-// large network first, and KataGo's takes a minute or more on a CPU. It
-// applies to every start, CheckReviewer's at start-up as one after a crash.
-const ReviewerStartTimeout = 2 * time.Minute
+// EngineStartTimeout bounds the start of a GTP program, playing or
+// reviewing, until its first answer, unless Config.GTP sets StartTimeout:
+// it may load a large network first, and KataGo's takes a minute or more
+// on a CPU. It applies to every start, CheckReviewer's at start-up as one
+// after a crash; the other commands keep Config.GTP's Timeout.
+const EngineStartTimeout = 2 * time.Minute
 
 // reviewSeed seeds the built-in search's reviews and estimates: a constant,
 // so that a game gets the same review every time.
@@ -35,11 +36,7 @@ func (r *Registry) newReviewer(cfg Config) (review.Evaluator, *gtp.Client, error
 	}
 	for _, e := range r.externals {
 		if e.spec.Name == name[len(GTPPrefix):] {
-			opts := cfg.GTP
-			if opts.StartTimeout <= 0 {
-				opts.StartTimeout = ReviewerStartTimeout
-			}
-			c := gtp.NewClient(e.spec, opts)
+			c := gtp.NewClient(e.spec, e.opts)
 			return &review.GTP{Client: c, Time: cfg.ReviewTime, Seed: reviewSeed}, c, nil
 		}
 	}
@@ -47,7 +44,7 @@ func (r *Registry) newReviewer(cfg Config) (review.Evaluator, *gtp.Client, error
 }
 
 // CheckReviewer makes sure the reviewer can judge positions: a GTP
-// program is started, given ReviewerStartTimeout to answer, and must list
+// program is started, given EngineStartTimeout to answer, and must list
 // kata-analyze or lz-analyze (else the error wraps review.ErrNoAnalysis);
 // the built-in search always can.
 func (r *Registry) CheckReviewer(ctx context.Context) error {

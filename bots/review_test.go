@@ -42,7 +42,7 @@ func TestReviewerConfig(t *testing.T) {
 // TestCheckReviewerSlowStart: a review program that reads its first
 // command only after loading for longer than the clients' command timeout
 // (a large network on a CPU) passes the start-up check: its start has
-// ReviewerStartTimeout.
+// EngineStartTimeout.
 func TestCheckReviewerSlowStart(t *testing.T) {
 	prog := strings.Join(gtptest.Argv("slowkata"), " ")
 	r, err := NewRegistry(Config{Reviewer: "gtp:slow", GTPPrograms: map[string]string{"slow": prog}, GTP: gtp.ClientOptions{Timeout: 200 * time.Millisecond}, MaxSearches: 1})

@@ -128,7 +128,7 @@ func programWords(programs map[string]string) []string {
 // function that stops the GTP programs; log receives their warnings. A
 // review engine of GOBOT_REVIEW_ENGINE is started and asked whether it can
 // analyse, so that one that cannot stops the start instead of failing
-// every /go review; it has bots.ReviewerStartTimeout to load, and the log
+// every /go review; it has bots.EngineStartTimeout to load, and the log
 // says gobot is waiting for it.
 func newPlayers(ctx context.Context, cfg *config.Config, log *slog.Logger) (goroom.Players, func(), error) {
 	reg, err := newRegistry(cfg, log)
@@ -138,11 +138,11 @@ func newPlayers(ctx context.Context, cfg *config.Config, log *slog.Logger) (goro
 	stopWaiting := func() {}
 	if cfg.ReviewEngine != "" {
 		log.Info("starting the review engine and checking that it can analyse; a large network may take a minute or two to load",
-			"engine", cfg.ReviewEngine, "timeout", bots.ReviewerStartTimeout)
+			"engine", cfg.ReviewEngine, "timeout", bots.EngineStartTimeout)
 		stopWaiting = logWaiting(log, 20*time.Second, "still waiting for the review engine to start", "engine", cfg.ReviewEngine)
 	}
 	// The start, then the rest of the handshake.
-	cctx, cancel := context.WithTimeout(ctx, bots.ReviewerStartTimeout+30*time.Second)
+	cctx, cancel := context.WithTimeout(ctx, bots.EngineStartTimeout+30*time.Second)
 	err = reg.CheckReviewer(cctx)
 	cancel()
 	stopWaiting()
