@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -227,6 +229,27 @@ func TestGTPLogMoves(t *testing.T) {
 	}
 	if !strings.HasPrefix(lines[1], "gobot: move 3, black: pass in ") || !strings.HasSuffix(lines[1], ", without a search") {
 		t.Errorf("second line = %q, want the pass back without a search", lines[1])
+	}
+
+	// A genmove out of turn (the server puts in White's pass) and one
+	// after a loaded record are numbered as the record numbers them, as
+	// showboard does, not from the position alone.
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "r.sgf"), []byte("(;GM[1]FF[4]SZ[9]KM[7.5];B[ee];B[cc];W[gg])"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct{ script, want string }{
+		{"boardsize 9\nclear_board\nplay b E5\ngenmove b\nquit\n", "gobot: move 2, black: "},
+		{"loadsgf " + filepath.Join(dir, "r.sgf") + "\ngenmove b\nquit\n", "gobot: move 4, black: "},
+	} {
+		errOut.Reset()
+		out.Reset()
+		if err := serveGTP(context.Background(), []string{"--bot", "hard", "--playouts", "100", "--log"}, strings.NewReader(tt.script), &out, &errOut); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.HasPrefix(errOut.String(), tt.want) {
+			t.Errorf("%q: stderr = %q, want it to begin %q", tt.script, errOut.String(), tt.want)
+		}
 	}
 
 	// Without --log nothing is written.

@@ -727,7 +727,11 @@ func gtpGenMove(l bots.Level, log io.Writer) func(ctx context.Context, g *engine
 		searched := searches(bot)
 		start := time.Now()
 		m, err = bot.GenMove(ctx, g, budget)
-		logMove(log, bot, g, c, m, err, time.Since(start), searched)
+		n, ok := gtp.MoveNumber(ctx)
+		if !ok {
+			n = g.MoveCount() + 1
+		}
+		logMove(log, bot, n, c, m, err, time.Since(start), searched)
 		return m, err
 	}
 }
@@ -745,12 +749,12 @@ func searches(bot bots.Bot) int {
 	return 0
 }
 
-// logMove writes the line of `gobot gtp --log` for one genmove of c in g
-// that took elapsed: the move (or the error), the time, and, when the
+// logMove writes the line of `gobot gtp --log` for one genmove of c, the
+// game's move number, that took elapsed: the move (or the error), the time, and, when the
 // move came from a new search (bot's searches went past before), the
 // search's statistics; otherwise what answered without one.
-func logMove(w io.Writer, bot bots.Bot, g *engine.Game, c engine.Color, m engine.Move, err error, elapsed time.Duration, before int) {
-	head := fmt.Sprintf("gobot: move %d, %v: ", g.MoveCount()+1, c)
+func logMove(w io.Writer, bot bots.Bot, number int, c engine.Color, m engine.Move, err error, elapsed time.Duration, before int) {
+	head := fmt.Sprintf("gobot: move %d, %v: ", number, c)
 	switch {
 	case err != nil:
 		fmt.Fprintf(w, "%serror after %v: %v\n", head, elapsed.Round(time.Millisecond), err)

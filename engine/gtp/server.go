@@ -596,7 +596,7 @@ func (s *server) genmove(ctx context.Context, args []string, play, cleanup bool)
 			seen = pos
 		}
 	}
-	moveCtx := ctx
+	moveCtx := context.WithValue(ctx, moveNumberKey{}, s.g.MoveCount()-len(s.inserted)+1)
 	target, limit, timed := s.moveTime(c)
 	begin := time.Now()
 	if timed {
@@ -828,6 +828,20 @@ func (s *server) undo() (string, error) {
 		s.inserted = s.inserted[:len(s.inserted)-1]
 	}
 	return "", nil
+}
+
+// moveNumberKey keys the number of the move genmove asks for in the ctx
+// GenMove gets.
+type moveNumberKey struct{}
+
+// MoveNumber is, in the ctx of a ServerOptions.GenMove call, the number of
+// the move asked for as the game's record numbers it (as showboard says
+// it): the passes the server put in for a move out of turn, or that a
+// loaded record's moves imply, do not count, and GenMove's game, which
+// may be the position alone, cannot tell it. False outside a genmove.
+func MoveNumber(ctx context.Context) (int, bool) {
+	n, ok := ctx.Value(moveNumberKey{}).(int)
+	return n, ok
 }
 
 // showboard answers the board, the captures and the number of the move to
