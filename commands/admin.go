@@ -535,6 +535,9 @@ func (a *App) gameChannels(ctx context.Context, r *Request, value string) ([]str
 		if err != nil {
 			return nil, err
 		}
+		if ch.Type == discordgo.ChannelTypeGuildCategory {
+			return nil, UserErr(ErrBadOption, fmt.Sprintf("<#%s> is a category: nobody posts in one, so no game could start. Name the channels in it instead.", id))
+		}
 	}
 	return out, nil
 }
@@ -649,7 +652,7 @@ func (a *App) adminGamesPage(ctx context.Context, r *Request, page int) (*Messag
 		return &Message{Content: "No game is being played on this server, and no challenge is open.", Ephemeral: true, AllowedMentions: NoMentions()}, nil
 	}
 	if page > pages {
-		return nil, UserErr(ErrBadOption, fmt.Sprintf("There are only %s.", Plural(pages, "page")))
+		return nil, UserErr(ErrBadOption, onlyPages(pages))
 	}
 	embed := &discordgo.MessageEmbed{
 		Title:       Clip(fmt.Sprintf("On this server: %s in play, %s open (page %d of %d)", Plural(list.Total, "game"), Plural(len(challenges), "challenge"), page, pages), 256),
@@ -783,7 +786,7 @@ func (a *App) adminLogPage(ctx context.Context, r *Request, who string, page int
 	}
 	pages := logPages(lines)
 	if page > len(pages) {
-		return nil, UserErr(ErrBadOption, fmt.Sprintf("There are only %s.", Plural(len(pages), "page")))
+		return nil, UserErr(ErrBadOption, onlyPages(len(pages)))
 	}
 	embed := &discordgo.MessageEmbed{
 		Title:       fmt.Sprintf("Log of this server: %s (page %d of %d)", logEntries(len(entries)), page, len(pages)),
@@ -907,4 +910,13 @@ func logEntries(n int) string {
 		return "1 entry"
 	}
 	return fmt.Sprintf("%d entries", n)
+}
+
+// onlyPages refuses a page past the last of n: "There is only 1 page.",
+// "There are only 3 pages."
+func onlyPages(n int) string {
+	if n == 1 {
+		return "There is only 1 page."
+	}
+	return fmt.Sprintf("There are only %d pages.", n)
 }

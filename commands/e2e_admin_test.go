@@ -359,6 +359,11 @@ func TestE2EAdminChannelsByName(t *testing.T) {
 	for _, bad := range []string{"#club", "#theirs"} {
 		e.refused(e.set(ch, ann, "channels", bad), "I know no single channel named \""+bad+"\" on this server: pick it from the list Discord shows when you type #, so that it becomes a link.")
 	}
+	// A category, named or linked: no game could start in it.
+	cat := e.d.GuildCategory("Games")
+	e.refused(e.set(ch, ann, "channels", "#Games"), "I know no single channel named \"#Games\" on this server: pick it from the list Discord shows when you type #, so that it becomes a link.")
+	e.refused(e.set(ch, ann, "channels", "<#"+cat.ID+">"), "<#"+cat.ID+"> is a category: nobody posts in one, so no game could start. Name the channels in it instead.")
+	e.refused(e.adminCmd(ch, ann, "log", discordtest.Int("page", 2)), "There is only 1 page.")
 	e.refused(e.set(theirs, ann, "channels", "#theirs"), "I cannot see this server's channels to find \"#theirs\": pick it from the list Discord shows when you type #, so that it becomes a link (or give its ID).")
 	if st, err := e.store.Settings(context.Background(), theirs.GuildID); err != nil || len(st.GameChannels) != 0 {
 		t.Errorf("the other server's settings = %+v, %v; want no game channels", st, err)

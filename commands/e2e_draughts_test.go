@@ -150,7 +150,7 @@ func testE2EDraughts(t *testing.T, e *env) {
 
 	// The finished game, as /go board, /go sgf, /go history and /go review see it.
 	fin := e.do(e.slash(ch, alice, "board"))
-	if !strings.Contains(fin.Text(), "**Game over: drawn · 1-1**") || !strings.Contains(fin.Text(), "`/draughts challenge` or `/draughts bot` starts a new one") {
+	if !strings.Contains(fin.Text(), "**Game over: drawn by agreement · 1-1**") || !strings.Contains(fin.Text(), "`/draughts challenge` or `/draughts bot` starts a new one") {
 		t.Errorf("/go board after the game = %q", fin.Text())
 	}
 	rec := e.do(e.slash(ch, alice, "sgf", discordtest.Str("game", g.ID)))
@@ -490,7 +490,7 @@ func testE2EDraughtsToTheEnd(t *testing.T, e *env) {
 		t.Errorf("/go stats = %q: want no Go record nor rating from a draughts game", goStats.Text())
 	}
 	lb := e.do(e.draughtsCmd(ch, alice, "leaderboard", discordtest.Str("scope", "global")))
-	if !strings.Contains(lb.Text(), "draughts, all servers (global)") || !strings.Contains(lb.Text(), " Your rating here, 1662? ± 290, is provisional.") {
+	if !strings.Contains(lb.Text(), "draughts, all servers (global)") || !strings.Contains(lb.Text(), " Your global rating, 1662? ± 290, is provisional.") {
 		t.Errorf("/draughts leaderboard = %q", lb.Text())
 	}
 	rec := e.do(e.draughtsCmd(ch, alice, "record"))

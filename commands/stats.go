@@ -381,10 +381,10 @@ func (a *App) leaderboardMessage(ctx context.Context, r *Request, pool string, p
 	if err != nil {
 		return nil, err
 	}
-	scope, kind := "this server", a.rooms.list[0].Kind()
+	scope, kind, yours := "this server", a.rooms.list[0].Kind(), "Your rating here"
 	for _, rm := range a.rooms.list {
 		if pool == storage.KindPool(rm.Kind(), storage.GlobalPool) {
-			scope = "all servers (global)"
+			scope, yours = "all servers (global)", "Your global rating"
 		}
 	}
 	for _, rm := range a.rooms.list {
@@ -394,9 +394,10 @@ func (a *App) leaderboardMessage(ctx context.Context, r *Request, pool string, p
 	}
 	// provisional says the caller's rating in the pool when they are not
 	// on its leaderboard: " Your rating here, 1662? ± 290, is provisional."
+	// (" Your global rating, …" on the global one).
 	provisional := func() string {
 		if pr, err := a.stats.Rating(ctx, pool, r.User.ID); err == nil {
-			return fmt.Sprintf(" Your rating here, %s, is provisional.", a.describeRating(kind, pr.Current(a.Now())))
+			return fmt.Sprintf(" %s, %s, is provisional.", yours, a.describeRating(kind, pr.Current(a.Now())))
 		}
 		return ""
 	}

@@ -29,6 +29,7 @@ const (
 const (
 	ChannelGuildText    = 0
 	ChannelDM           = 1
+	ChannelCategory     = 4
 	ChannelPublicThread = 11
 )
 

@@ -354,6 +354,12 @@ func (s *Server) GuildChannel(name string) *Channel {
 	return s.addChannel(&Channel{ID: s.nextID(), Type: ChannelGuildText, GuildID: s.GuildID, Name: name})
 }
 
+// GuildCategory makes a category (a folder of channels, where nobody
+// posts) in the test guild.
+func (s *Server) GuildCategory(name string) *Channel {
+	return s.addChannel(&Channel{ID: s.nextID(), Type: ChannelCategory, GuildID: s.GuildID, Name: name})
+}
+
 // OtherGuildChannel makes a text channel in another guild than the test
 // guild, with the given ID.
 func (s *Server) OtherGuildChannel(guildID, name string) *Channel {
