@@ -30,6 +30,29 @@ func canSee(a *storage.Archived, r *Request) bool {
 	return played || (a.GuildID != "" && a.GuildID == r.Interaction.GuildID)
 }
 
+// hiddenGames counts the finished games of the player keyed key (those
+// ofKind, or all with nil) that the one asking cannot see here (canSee):
+// played on other servers or in DMs without them. visible is how many
+// they can see; a failed count hides nothing.
+func (a *App) hiddenGames(ctx context.Context, arch Archive, key string, visible int, ofKind func(*storage.Archived) bool) int {
+	_, all, err := arch.PlayerGamesPage(ctx, key, 0, 0, ofKind)
+	if err != nil {
+		return 0
+	}
+	return max(all-visible, 0)
+}
+
+// hiddenNote says that n games are not listed: "2 games on other servers
+// or in DMs are not listed to you." (a record of wins and losses counts
+// them).
+func hiddenNote(n int) string {
+	verb := "are"
+	if n == 1 {
+		verb = "is"
+	}
+	return fmt.Sprintf("%s on other servers or in DMs %s not listed to you.", Plural(n, "game"), verb)
+}
+
 // Elsewhere reports whether a finished game was played neither in the
 // channel nor on the server the request comes from: a game in private
 // messages, or on another server. The user may see it (canSee), but the
@@ -296,6 +319,10 @@ func (a *App) historyMessage(ctx context.Context, arch Archive, r *Request, p st
 		return nil, err
 	}
 	pages := (total + historyPageSize - 1) / historyPageSize
+	hidden := 0
+	if keep != nil {
+		hidden = a.hiddenGames(ctx, arch, p.Key(), total, nil)
+	}
 	switch {
 	case total == 0 && p.UserID == r.User.ID:
 		return nil, UserErr(ErrBadOption, "You have not finished a game yet.")
@@ -316,6 +343,9 @@ func (a *App) historyMessage(ctx context.Context, arch Archive, r *Request, p st
 	}
 	rm := a.commandRoom(r) // /go history, /draughts history (and their pages' buttons: Go's)
 	fmt.Fprintf(&sb, "\nPage %d of %d · the numbered buttons attach each game's record; `/%s %s game:ID` takes the IDs.", page, pages, rm.Command(), rm.RecordCommand())
+	if hidden > 0 {
+		sb.WriteString("\n-# " + hiddenNote(hidden))
+	}
 	var rows []discordgo.MessageComponent
 	for len(buttons) > 0 {
 		n := min(5, len(buttons))

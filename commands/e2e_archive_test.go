@@ -215,8 +215,18 @@ func TestE2EHistory(t *testing.T) {
 	}
 	// Carol sees alice's games of this server only: 12, on two pages.
 	cm := e.do(e.slash(ch, carol, "history", discordtest.UserOpt("player", alice)))
-	if strings.Contains(cm.Text(), hidden) || !strings.Contains(cm.Text(), "Page 1 of 2") {
-		t.Errorf("carol's view of alice's history = %q, want 12 games without %s", cm.Text(), hidden)
+	if strings.Contains(cm.Text(), hidden) || !strings.Contains(cm.Text(), "Page 1 of 2") || !strings.HasSuffix(cm.Text(), "\n-# 1 game on other servers or in DMs is not listed to you.") {
+		t.Errorf("carol's view of alice's history = %q, want 12 games without %s, and a word for it", cm.Text(), hidden)
+	}
+	if strings.Contains(m.Text(), "not listed") {
+		t.Errorf("alice's own history = %q: nothing of hers is hidden from her", m.Text())
+	}
+	// Her record counts all 13 games; its list says why it shows fewer.
+	if st := e.do(e.slash(ch, carol, "stats", discordtest.UserOpt("player", alice))); !strings.Contains(st.Text(), "**13 games**") || !strings.HasSuffix(st.Text(), "\n-# 1 game on other servers or in DMs is not listed to you.\n") {
+		t.Errorf("carol's /go stats of alice = %q", st.Text())
+	}
+	if st := e.do(e.slash(ch, alice, "stats")); strings.Contains(st.Text(), "not listed") {
+		t.Errorf("alice's own stats = %q: nothing of hers is hidden from her", st.Text())
 	}
 	cm = e.do(e.slash(ch, carol, "history", discordtest.UserOpt("player", alice), discordtest.Int("page", 2)))
 	if strings.Count(cm.Text(), "vs <@") != 2 {

@@ -180,9 +180,13 @@ func (a *App) CmdStats(ctx context.Context, r *Request) error {
 	if u.ID != r.User.ID {
 		keep = func(arc *storage.Archived) bool { return ofKind(arc) && canSee(arc, r) }
 	}
-	games, _, err := a.archive.PlayerGamesPage(ctx, u.ID, 0, recentGames, keep)
+	games, visible, err := a.archive.PlayerGamesPage(ctx, u.ID, 0, recentGames, keep)
 	if err != nil && len(games) == 0 {
 		return err
+	}
+	hidden := 0
+	if u.ID != r.User.ID {
+		hidden = a.hiddenGames(ctx, a.archive, u.ID, visible, ofKind)
 	}
 	now := a.Now()
 	var sb strings.Builder
@@ -249,6 +253,9 @@ func (a *App) CmdStats(ctx context.Context, r *Request) error {
 	}
 	for _, arc := range games {
 		sb.WriteString(a.historyLine(arc, u.ID, 0) + "\n")
+	}
+	if hidden > 0 {
+		sb.WriteString("-# " + hiddenNote(hidden) + "\n")
 	}
 	return r.Reply(ctx, &Message{
 		Ephemeral: true,
