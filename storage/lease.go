@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -158,7 +159,7 @@ func (p *Postgres) ReleaseLease(ctx context.Context, key, holder string) error {
 // LapsedLeases is Store.LapsedLeases.
 func (p *Postgres) LapsedLeases(ctx context.Context, prefix string, now time.Time) ([]Lease, error) {
 	rows, err := p.pool.Query(ctx, `SELECT key, holder, until_ns, record FROM leases
-		WHERE starts_with(key, $1) AND until_ns <= $2 ORDER BY key COLLATE "C"`, prefix, now.UnixNano())
+		WHERE starts_with(key, $1) AND until_ns <= $2 ORDER BY key COLLATE "C"`, prefix, saturatedNanos(now))
 	if err != nil {
 		return nil, fmt.Errorf("storage: lapsed leases: %w", err)
 	}
@@ -173,4 +174,18 @@ func (p *Postgres) LapsedLeases(ctx context.Context, prefix string, now time.Tim
 		return nil, fmt.Errorf("storage: lapsed leases: %w", err)
 	}
 	return out, nil
+}
+
+// saturatedNanos is t in nanoseconds since 1970 as the leases' until_ns
+// keeps times, held at the int64 range's ends: a time past 2262 (the end
+// of time that asks whether a lease is held at all) overflowed to a
+// negative number, before every lease's time, so that none was found.
+func saturatedNanos(t time.Time) int64 {
+	switch {
+	case t.After(time.Unix(0, math.MaxInt64)):
+		return math.MaxInt64
+	case t.Before(time.Unix(0, math.MinInt64)):
+		return math.MinInt64
+	}
+	return t.UnixNano()
 }

@@ -63,6 +63,11 @@ func TestLeases(t *testing.T) {
 		if _, err := s.TakeLease(ctx, "review/game/g1", "w2", 30*time.Second, nil); err != nil {
 			t.Fatal(err)
 		}
+		// At the end of time every lease has lapsed: how /go sgf asks
+		// whether a review is running at all.
+		if l, err := s.LapsedLeases(ctx, "review/game/g1", time.Date(9999, 1, 1, 0, 0, 0, 0, time.UTC)); err != nil || len(l) != 1 || l[0].Holder != "w2" {
+			t.Errorf("LapsedLeases at the end of time = %+v, %v; want w2's held lease", l, err)
+		}
 		if err := s.ReleaseLease(ctx, "review/game/g1", "w1"); err != nil {
 			t.Fatal(err)
 		}
