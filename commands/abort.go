@@ -62,7 +62,7 @@ func (a *App) askAbort(ctx context.Context, r *Request, g *storage.Game) error {
 	if !a.earlyAbort(g) {
 		return a.tooLateToAbort(r, g)
 	}
-	if err := a.NotBannedInTeam(ctx, g, r); err != nil {
+	if err := a.InTeam(ctx, g, r); err != nil {
 		return err
 	}
 	question, yes := fmt.Sprintf("Abort the game %s? It is recorded as aborted, with its record, and never rated; the channel is then free for a new game.", a.gameTitle(g)), "Yes, abort"
@@ -160,6 +160,27 @@ func (a *App) NotBannedInTeam(ctx context.Context, g *storage.Game, r *Request) 
 	return a.NotBanned(ctx, g.GuildID, UserPlayer(r.User), true)
 }
 
+// InTeam refuses r's user, a player of team game g, who no longer acts
+// for their team: one banned on its server (NotBannedInTeam), or one out
+// of the game, out of time with a casual clock (StillPlaying: the rest of
+// the team decides for it). Their abort, vote to resign or scoring action
+// is refused as their move or resignation is. Outside team games nobody
+// is refused here.
+func (a *App) InTeam(ctx context.Context, g *storage.Game, r *Request) error {
+	if err := a.NotBannedInTeam(ctx, g, r); err != nil {
+		return err
+	}
+	s, plays := g.SideOf(r.User.ID)
+	if !plays || !g.Team() {
+		return nil
+	}
+	people, err := a.Deciders(ctx, g, s)
+	if err != nil {
+		return err
+	}
+	return StillPlaying(people, r.User)
+}
+
 // voteAbort counts r's user's vote that their team abort g (a team game,
 // the user not to move): the game is aborted when a majority of the team
 // agrees.
@@ -212,7 +233,7 @@ func (a *App) PlayerAbort(ctx context.Context, r *Request, g *storage.Game) erro
 	if !a.earlyAbort(g) {
 		return a.tooLateToAbort(r, g)
 	}
-	if err := a.NotBannedInTeam(ctx, g, r); err != nil {
+	if err := a.InTeam(ctx, g, r); err != nil {
 		return err
 	}
 	if g.Team() && !toMove(g, r.User.ID) {

@@ -605,3 +605,39 @@ func testE2ERengoUnbanned(t *testing.T, e *env) {
 	}
 	e.do(e.play(ch, bob, "F4"))
 }
+
+// TestE2ERengoOutOfTimeScoring: a player out of time with a casual clock
+// decides nothing more for the team: their Accept, /go dead and Resume
+// play in the scoring phase are refused as their resignation is, and so
+// are their Resign button and /go abort, without asking them to confirm
+// first; the team's Accept is left to the player still in the game.
+func TestE2ERengoOutOfTimeScoring(t *testing.T) { httpMode(t, testE2ERengoOutOfTimeScoring) }
+
+func testE2ERengoOutOfTimeScoring(t *testing.T, e *env) {
+	ch := e.d.GuildChannel("general")
+	ann, bob, cid, dan := e.d.NewUser("ann"), e.d.NewUser("bob"), e.d.NewUser("cid"), e.d.NewUser("dan")
+	lobby := e.rengoLobby(ch, ann, bob, cid, dan, discordtest.Bool("thread", false), discordtest.Str("mode", "casual"), discordtest.Str("clock", "absolute 1m"))
+	e.do(e.click(ann, lobby, "Start"))
+	e.do(e.play(ch, ann, "E5"))
+	e.do(e.play(ch, bob, "F5"))
+	e.clock.Advance(time.Minute) // cid never moves: he is out, ann plays on
+	e.d.WaitFor("cid out of time", func() bool { return len(e.publicWith(ch.ID, "is out of the game")) > 0 })
+	out := "You are out of this game, so the rest of your team decides for it: " + ann.Mention() + "."
+	e.refused(e.click(cid, e.board(ch.ID), "Resign"), out)
+	e.refused(e.slash(ch, cid, "abort"), out)
+	e.do(e.slash(ch, ann, "pass"))
+	scoring := e.do(e.slash(ch, dan, "pass"))
+	if want := "⚫ Black (" + ann.Mention() + ", " + cid.Mention() + "): ⏳ waiting for " + ann.Mention(); !strings.Contains(scoring.Text(), want) {
+		t.Fatalf("the scoring board = %q, want %q", scoring.Text(), want)
+	}
+	e.refused(e.click(cid, scoring, "Accept"), out)
+	e.refused(e.slash(ch, cid, "dead", discordtest.Str("point", "E5")), out)
+	e.refused(e.click(cid, scoring, "Resume play"), out)
+	if g := e.game(ch.ID); g.Scoring == nil || g.Scoring.Accepted[0] || len(g.Scoring.Dead) != 0 {
+		t.Errorf("after cid's refused actions the scoring phase = %+v, want it untouched", g.Scoring)
+	}
+	e.do(e.click(dan, scoring, "Accept"))
+	if m := e.do(e.click(ann, scoring, "Accept")); !strings.Contains(m.Text(), ann.Mention()+" accepted the marking. Both teams agree.") {
+		t.Errorf("ann's Accept = %q, want it to end the count for Black", m.Text())
+	}
+}

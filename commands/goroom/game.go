@@ -195,7 +195,7 @@ func (a *room) btnResign(ctx context.Context, r *commands.Request, g *storage.Ga
 	if err != nil {
 		return err
 	}
-	if err := a.NotBannedInTeam(ctx, g, r); err != nil {
+	if err := a.InTeam(ctx, g, r); err != nil {
 		return err
 	}
 	question, yes := "Do you really want to resign this game?", "Yes, resign"

@@ -339,9 +339,10 @@ func (a *room) scoringGame(ctx context.Context, g *storage.Game, r *commands.Req
 	if g.Scoring == nil {
 		return c, commands.ErrNotScoring
 	}
-	// A team player banned on the server since changes the count no more
-	// than they move: the team's other members mark, accept or resume.
-	return c, a.NotBannedInTeam(ctx, g, r)
+	// A team player banned on the server since, or out of the game (out of
+	// time with a casual clock), changes the count no more than they move:
+	// the team's other members mark, accept or resume.
+	return c, a.InTeam(ctx, g, r)
 }
 
 func (a *room) cmdDead(ctx context.Context, r *commands.Request, g *storage.Game) error {
