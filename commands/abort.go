@@ -123,17 +123,30 @@ func (a *App) abortVote(ctx context.Context, g *storage.Game, s game.Side) (v *s
 
 // Deciders returns the people of side s of team game g who decide for it
 // (storage.Game.People) less those banned on its server: a banned player
-// neither votes nor counts in the majority.
+// neither votes nor counts in the majority while a teammate not banned (a
+// person or a bot) is left in the game to play for the team. When none is,
+// the team's last players are not put out (the rengo room's skipBanned
+// keeps them) and play on as a banned player does in a game of two: they
+// move, resign, vote and answer the count, and Deciders returns them.
 func (a *App) Deciders(ctx context.Context, g *storage.Game, s game.Side) ([]storage.Player, error) {
 	var ps []storage.Player
-	for _, p := range g.People(s) {
+	free := false // a player in the game not banned: a bot, or a person
+	for _, p := range g.InGame(s) {
+		if p.IsBot() {
+			free = true
+			continue
+		}
 		switch err := a.NotBanned(ctx, g.GuildID, p, false); {
 		case errors.Is(err, ErrForbidden):
 			continue
 		case err != nil:
 			return nil, err
 		}
+		free = true
 		ps = append(ps, p)
+	}
+	if !free {
+		return g.People(s), nil
 	}
 	return ps, nil
 }
@@ -151,13 +164,27 @@ func Ballots(voters []string, people []storage.Player) []string {
 }
 
 // NotBannedInTeam refuses r's user, a player of team game g, when banned
-// on its server: their abort, vote or scoring action is refused as their
-// move is. Outside team games a banned player plays their game out.
+// on its server while a teammate not banned can play for the team
+// (Deciders): their move, abort, vote or scoring action is refused. A
+// team's last players, all banned, play on as a banned player does in a
+// game of two, and so does a banned player outside team games.
 func (a *App) NotBannedInTeam(ctx context.Context, g *storage.Game, r *Request) error {
-	if _, plays := g.SideOf(r.User.ID); !plays || !g.Team() {
+	s, plays := g.SideOf(r.User.ID)
+	if !plays || !g.Team() {
 		return nil
 	}
-	return a.NotBanned(ctx, g.GuildID, UserPlayer(r.User), true)
+	err := a.NotBanned(ctx, g.GuildID, UserPlayer(r.User), true)
+	if err == nil || !errors.Is(err, ErrForbidden) {
+		return err
+	}
+	people, derr := a.Deciders(ctx, g, s)
+	if derr != nil {
+		return derr
+	}
+	if slices.ContainsFunc(people, func(p storage.Player) bool { return p.UserID == r.User.ID }) {
+		return nil // the team's last: they play on
+	}
+	return err
 }
 
 // InTeam refuses r's user, a player of team game g, who no longer acts

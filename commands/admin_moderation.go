@@ -320,7 +320,9 @@ func (a *App) skipBannedNow(ctx context.Context, g *storage.Game) {
 // withdrawAcceptance drops the acceptance of the count by the team of p,
 // just banned, in team game g in its scoring phase: p may have given it,
 // and a banned player decides nothing for the team (the acceptance does
-// not say who gave it), so the team's other members accept again. It
+// not say who gave it), so the team's other members accept again. When
+// p is among the team's last players, all banned, who still decide for it
+// (Deciders), the acceptance stands: they would only give it again. It
 // returns the line of the ban's answer that says so, "" when there was
 // none to drop or it could not be saved (logged).
 func (a *App) withdrawAcceptance(ctx context.Context, g *storage.Game, p storage.Player) string {
@@ -331,14 +333,22 @@ func (a *App) withdrawAcceptance(ctx context.Context, g *storage.Game, p storage
 	if _, over := g.State.Result(); over {
 		return ""
 	}
+	people, err := a.Deciders(ctx, g, s)
+	if err != nil {
+		a.log.Warn("ban: read who decides for a team", "game", g.ID, "err", err)
+		return ""
+	}
+	if slices.ContainsFunc(people, func(q storage.Player) bool { return q.UserID == p.UserID }) {
+		return ""
+	}
 	g.Scoring.Accepted[s] = false
 	if err := a.UpdateGame(ctx, g); err != nil {
 		a.log.Warn("ban: withdraw a team's acceptance of the count", "game", g.ID, "user", p.UserID, "err", err)
 		return ""
 	}
 	who := "the team"
-	if others := slices.DeleteFunc(g.People(s), func(q storage.Player) bool { return q.UserID == p.UserID }); len(others) > 0 {
-		who = JoinNames(others, Mention)
+	if len(people) > 0 {
+		who = JoinNames(people, Mention)
 	}
 	return fmt.Sprintf("The acceptance of the count by %s in <#%s> is withdrawn, as they may have given it: %s must accept again.", a.sideLabel(g, s), g.ChannelID, who)
 }

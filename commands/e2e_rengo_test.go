@@ -641,3 +641,63 @@ func testE2ERengoOutOfTimeScoring(t *testing.T, e *env) {
 		t.Errorf("ann's Accept = %q, want it to end the count for Black", m.Text())
 	}
 }
+
+// TestE2ERengoBannedLastPlayer: when the last player of a team is banned
+// too, they are not skipped and play on as a banned player does in a game
+// of two: they move, pass, answer the count, resume play and resign for
+// the team; the teammate skipped before them stays refused.
+func TestE2ERengoBannedLastPlayer(t *testing.T) { httpMode(t, testE2ERengoBannedLastPlayer) }
+
+func testE2ERengoBannedLastPlayer(t *testing.T, e *env) {
+	ch := e.d.GuildChannel("general")
+	ann, bob, cid, dan := e.d.NewUser("ann"), e.d.NewUser("bob"), e.d.NewUser("cid"), e.d.NewUser("dan")
+	admin := e.d.NewUser("admin")
+	admin.Permissions = discordtest.PermServerAdmin
+	e.do(e.click(ann, e.rengoLobby(ch, ann, bob, cid, dan, discordtest.Bool("thread", false)), "Start"))
+	for _, m := range []struct {
+		u    discordtest.User
+		move string
+	}{{ann, "E5"}, {bob, "F5"}, {cid, "E4"}, {dan, "F4"}} {
+		e.do(e.play(ch, m.u, m.move))
+	}
+	e.do(e.adminCmd(ch, admin, "ban", discordtest.UserOpt("user", ann), discordtest.Str("reason", "a")))
+	if want := "⛔ " + ann.Mention() + " is banned from gobot games on this server and out of this game: ⚫ " + cid.Mention() + " plays on for black."; !strings.Contains(e.board(ch.ID).Text(), want) {
+		t.Errorf("the board after ann's ban = %q, want %q", e.board(ch.ID).Text(), want)
+	}
+	e.do(e.adminCmd(ch, admin, "ban", discordtest.UserOpt("user", cid), discordtest.Str("reason", "c")))
+	e.refused(e.play(ch, ann, "E3"), "You are banned from gobot games on this server until an admin lifts it. Reason: a")
+	if m := e.do(e.play(ch, cid, "E3")); m.Ephemeral || !strings.Contains(m.Text(), bob.Mention()+", your move.") {
+		t.Errorf("the move of cid, Black's last player, banned = %q, want it played and bob called", m.Text())
+	}
+	e.do(e.slash(ch, bob, "pass"))
+	scoring := e.do(e.slash(ch, cid, "pass"))
+	if m := e.do(e.click(cid, scoring, "Accept")); m.Ephemeral || !strings.Contains(m.Text(), cid.Mention()+" accepted the marking.") || !strings.Contains(m.Text(), "⚫ Black ("+ann.Mention()+", "+cid.Mention()+"): ✅ accepted") {
+		t.Errorf("cid's Accept = %q, want it to count for Black", m.Text())
+	}
+	e.refused(e.click(ann, scoring, "Resume play"), "You are banned from gobot games on this server until an admin lifts it. Reason: a")
+	if m := e.do(e.click(cid, scoring, "Resume play")); m.Ephemeral || !strings.Contains(m.Text(), cid.Mention()+" resumed play") {
+		t.Errorf("cid's Resume play = %q, want play resumed", m.Text())
+	}
+	e.do(e.play(ch, dan, "F3"))
+	final := e.do(e.slash(ch, cid, "resign"))
+	if want := "⚫ The team of " + ann.Mention() + ", " + cid.Mention() + " resigned: " + cid.Mention() + ", the player to move, resigned for it."; !strings.Contains(final.Text(), want) || !strings.Contains(final.Text(), "W+R") {
+		t.Errorf("cid's resignation = %q, want %q and W+R", final.Text(), want)
+	}
+
+	// The ban of a team's last player keeps the acceptance of the count
+	// they may have given: they would only give it again.
+	e.do(e.adminCmd(ch, admin, "unban", discordtest.UserOpt("user", ann)))
+	e.do(e.adminCmd(ch, admin, "unban", discordtest.UserOpt("user", cid)))
+	e.do(e.click(ann, e.rengoLobby(ch, ann, bob, cid, dan, discordtest.Bool("thread", false)), "Start"))
+	e.do(e.play(ch, ann, "E5"))
+	e.do(e.slash(ch, bob, "pass"))
+	scoring = e.do(e.slash(ch, cid, "pass"))
+	e.do(e.adminCmd(ch, admin, "ban", discordtest.UserOpt("user", ann), discordtest.Str("reason", "a")))
+	e.do(e.click(cid, scoring, "Accept"))
+	if ban := e.do(e.adminCmd(ch, admin, "ban", discordtest.UserOpt("user", cid), discordtest.Str("reason", "c"))); strings.Contains(ban.Text(), "withdrawn") {
+		t.Errorf("the ban of Black's last player = %q, want Black's acceptance kept", ban.Text())
+	}
+	if g := e.game(ch.ID); g.Scoring == nil || !g.Scoring.Accepted[0] {
+		t.Errorf("after the ban of Black's last player the scoring phase = %+v, want Black's acceptance kept", g.Scoring)
+	}
+}

@@ -401,18 +401,22 @@ func (a *room) voteResign(ctx context.Context, r *commands.Request, g *storage.G
 }
 
 // teamTurn readies team game g for r's user's move, resignation or vote:
-// a player banned on the server is refused, and the players to move who
-// are banned are skipped (skipBanned), which the returned note says.
+// the players to move who are banned are skipped (skipBanned), which the
+// returned note says, and then a player banned on the server is refused,
+// unless they are their team's last (NotBannedInTeam), who plays on as a
+// banned player does in a game of two.
 func (a *room) teamTurn(ctx context.Context, r *commands.Request, g *storage.Game) (string, error) {
 	if !g.Team() {
 		return "", nil
 	}
-	if _, plays := g.SideOf(r.User.ID); plays {
-		if err := a.NotBanned(ctx, g.GuildID, commands.UserPlayer(r.User), true); err != nil {
-			return "", err
-		}
+	skipped, err := a.skipBanned(ctx, g)
+	if err != nil {
+		return "", err
 	}
-	return a.skipBanned(ctx, g)
+	if err := a.NotBannedInTeam(ctx, g, r); err != nil {
+		return "", err
+	}
+	return skipped, nil
 }
 
 // skipBanned puts out of team game g each player to move who is banned on
