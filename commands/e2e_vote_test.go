@@ -7,6 +7,7 @@ package commands_test
 // channel. The harness is in e2e_harness_test.go.
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"strings"
@@ -339,5 +340,42 @@ func testE2EVoteEndedByModerator(t *testing.T, e *env) {
 	m, _ := e.d.Message(id)
 	if want := "🗳️ Votes: **E5** 2. The game ended: the vote closed without a move."; !strings.Contains(m.Text(), want) || strings.Contains(m.Text(), "The move is played") || len(m.Buttons()) > 0 {
 		t.Errorf("the newest board after the abort = %q with %d buttons, want %q and no buttons", m.Text(), len(m.Buttons()), want)
+	}
+}
+
+// TestE2EVoteBannedVoterShown: the vote of someone banned while it is open
+// leaves the tally and the Vote buttons at once, as it will not count: on
+// the board, in the answer to another vote and on the board page; lifting
+// the ban before the close shows it again.
+func TestE2EVoteBannedVoterShown(t *testing.T) { httpMode(t, testE2EVoteBannedVoterShown) }
+
+func testE2EVoteBannedVoterShown(t *testing.T, e *env) {
+	ch := e.d.GuildChannel("general")
+	admin := e.d.NewUser("admin")
+	admin.Permissions = discordtest.PermServerAdmin
+	v1, v2, v3 := e.d.NewUser("v1"), e.d.NewUser("v2"), e.d.NewUser("v3")
+	start := e.do(e.slash(ch, v1, "vote", discordtest.Str("level", "tester"), discordtest.Int("size", 9), discordtest.Str("period", "1m"), discordtest.Str("color", "black")))
+	e.do(e.click(v1, start, "Vote pass"))
+	e.do(e.play(ch, v2, "D5"))
+	if b := e.do(e.slash(ch, v1, "board")); !strings.Contains(b.Text(), "🗳️ Votes: **pass** 1 · **D5** 1.") {
+		t.Fatalf("the board before the ban = %q, want both votes", b.Text())
+	}
+	e.do(e.adminCmd(ch, admin, "ban", discordtest.UserOpt("user", v2), discordtest.Str("reason", "x")))
+	b := e.do(e.slash(ch, v1, "board"))
+	if !strings.Contains(b.Text(), "🗳️ Votes: **pass** 1. The move is played <t:") {
+		t.Errorf("the board after v2's ban = %q, want the tally without v2's D5", b.Text())
+	}
+	if _, ok := b.Button("Vote D5"); ok {
+		t.Errorf("the board after v2's ban has a Vote D5 button, for v2's vote that does not count")
+	}
+	if m := e.do(e.play(ch, v3, "E5")); m.Text() != fmt.Sprintf("🗳️ Your vote: **E5**. Votes: **pass** 1 · **E5** 1. The move is played <t:%d:R>.", e.game(ch.ID).Vote.Deadline.Unix()) {
+		t.Errorf("v3's vote = %q, want the tally without v2's D5", m.Text())
+	}
+	if v, err := e.app.View(context.Background(), ch.ID); err != nil || v.Votes == nil || v.Votes.Text != "Votes: pass 1 · E5 1" {
+		t.Errorf("the board page's votes = %+v (%v), want them without v2's D5", v, err)
+	}
+	e.do(e.adminCmd(ch, admin, "unban", discordtest.UserOpt("user", v2)))
+	if b := e.do(e.slash(ch, v1, "board")); !strings.Contains(b.Text(), "🗳️ Votes: **pass** 1 · **D5** 1 · **E5** 1.") {
+		t.Errorf("the board after v2's unban = %q, want v2's D5 back", b.Text())
 	}
 }

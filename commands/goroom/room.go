@@ -66,7 +66,7 @@ func (r *room) Definition(map[string]*discordgo.ApplicationCommandOption) *disco
 	return definition()
 }
 
-func (*room) Message(ctx context.Context, g *storage.Game, now time.Time, note string) (*commands.Message, error) {
+func (r *room) Message(ctx context.Context, g *storage.Game, now time.Time, note string) (*commands.Message, error) {
 	res, over := goOf(g).Result()
 	switch {
 	case g.Scoring != nil && !over:
@@ -74,7 +74,7 @@ func (*room) Message(ctx context.Context, g *storage.Game, now time.Time, note s
 	case g.Scoring != nil && res.Reason == engine.ByScore:
 		return finalScoreMessage(g, note)
 	}
-	return boardMessage(g, now, note)
+	return boardMessage(r.countedNow(ctx, g), now, note) // a vote game's votes as they count
 }
 
 func (*room) Title(g *storage.Game) string { return title(g) }

@@ -231,7 +231,7 @@ func (a *room) tryVote(ctx context.Context, r *commands.Request, g *storage.Game
 	}
 	a.refreshBoard(ctx, g)
 	return r.Reply(ctx, &commands.Message{
-		Content:   fmt.Sprintf("🗳️ Your vote: **%s**. %s", m, voteLine(g)),
+		Content:   fmt.Sprintf("🗳️ Your vote: **%s**. %s", m, voteLine(a.countedNow(ctx, g))),
 		Ephemeral: true,
 	})
 }
@@ -288,7 +288,7 @@ func (a *room) refreshBoard(ctx context.Context, g *storage.Game) {
 	if newest == "" {
 		return
 	}
-	m, err := boardMessage(g, a.Now(), "") // with the note the vote opened with
+	m, err := boardMessage(a.countedNow(ctx, g), a.Now(), "") // with the note the vote opened with
 	if err == nil {
 		err = a.Discord().EditMessage(ctx, g.ChannelID, newest, m)
 	}
@@ -460,7 +460,8 @@ func (a *room) RetiredBoard(g *storage.Game, now time.Time) *commands.Message {
 	if !isVoteGame(g) || g.Vote == nil {
 		return nil
 	}
-	m, err := closedBoard(g, now, fmt.Sprintf("🗳️ %s. The game ended: the vote closed without a move.", tally(g.Vote)))
+	shown := a.countedNow(context.Background(), g) // the interface gives no context
+	m, err := closedBoard(g, now, fmt.Sprintf("🗳️ %s. The game ended: the vote closed without a move.", tally(shown.Vote)))
 	if err != nil {
 		a.Logger().Warn("vote: draw the board of the ended game", "game", g.ID, "err", err)
 		return nil
@@ -500,6 +501,29 @@ func (a *room) countedVote(ctx context.Context, g *storage.Game) (*storage.Vote,
 	v := *g.Vote
 	v.Ballots = slices.DeleteFunc(slices.Clone(v.Ballots), func(b storage.Ballot) bool { return banned[b.UserID] })
 	return &v, nil
+}
+
+// countedNow returns g to be shown with its vote as it would count if it
+// closed now (countedVote): the tally and the Vote buttons leave out the
+// ballots of voters banned on the server since they voted, as soon as the
+// ban is given, rather than show votes that will not count until the close
+// drops them. g itself keeps them: a ban lifted before the close lets them
+// count again. When the bans cannot be read, g is shown as it is.
+func (a *room) countedNow(ctx context.Context, g *storage.Game) *storage.Game {
+	if g.Vote == nil || len(g.Vote.Ballots) == 0 {
+		return g
+	}
+	v, err := a.countedVote(ctx, g)
+	if err != nil {
+		a.Logger().Info("vote: read the voters' bans for the board", "game", g.ID, "err", err)
+		return g
+	}
+	if v == g.Vote {
+		return g
+	}
+	c := *g
+	c.Vote = v
+	return &c
 }
 
 // announce posts g's board with a note, outside any interaction.

@@ -169,7 +169,7 @@ func (r *room) LiveView(g *storage.Game) *commands.GameView {
 		v.Undo = &commands.UndoView{By: by.String(), Moves: undoCount(eg, by)}
 	}
 	if isVoteGame(g) {
-		v.Votes = voteView(g)
+		v.Votes = voteView(r.countedNow(context.Background(), g)) // LiveView is given no context
 	}
 	return v
 }
