@@ -701,3 +701,33 @@ func testE2ERengoBannedLastPlayer(t *testing.T, e *env) {
 		t.Errorf("after the ban of Black's last player the scoring phase = %+v, want Black's acceptance kept", g.Scoring)
 	}
 }
+
+// TestE2ERengoLobbyChannelTaken: a lobby opened with thread:false holds
+// its channel no more than a challenge does, so another game may start
+// there while the teams fill. Its Start then says that the lobby waits for
+// that game, or can be opened again in a thread, naming /go rengo (not
+// /go challenge), and starts once that game is over; /go rengo
+// thread:false in the busy channel names /go rengo too.
+func TestE2ERengoLobbyChannelTaken(t *testing.T) { httpMode(t, testE2ERengoLobbyChannelTaken) }
+
+func testE2ERengoLobbyChannelTaken(t *testing.T, e *env) {
+	ch := e.d.GuildChannel("general")
+	ann, bob, cid, dan, eve := e.d.NewUser("ann"), e.d.NewUser("bob"), e.d.NewUser("cid"), e.d.NewUser("dan"), e.d.NewUser("eve")
+	mod := e.d.NewUser("mod")
+	mod.Permissions = discordtest.PermModerator
+	lobby := e.rengoLobby(ch, ann, bob, cid, dan, discordtest.Bool("thread", false))
+	if m := e.do(e.slash(ch, eve, "vote", discordtest.Str("level", "tester"), discordtest.Int("size", 9), discordtest.Str("period", "1m"))); m.Ephemeral {
+		t.Fatalf("eve's /go vote beside the open lobby = %q, want the vote game started: a lobby holds no channel", m.Text())
+	}
+	c, err := e.store.Challenge(context.Background(), lobby.InteractionID)
+	if err != nil {
+		t.Fatalf("the lobby is gone: %v", err)
+	}
+	expires := c.ExpiresAt.Unix()
+	e.refused(e.click(ann, lobby, "Start"), fmt.Sprintf("A game is already running in this channel, so this rengo game cannot start yet: press **Start** once that game is over (the lobby expires <t:%d:R>), or open it again in a thread with `/go rengo ... thread:true`.", expires))
+	e.refused(e.slash(ch, eve, "rengo", discordtest.Int("size", 9), discordtest.Bool("thread", false)), "A game is already running in this channel. Finish it first, or open the rengo game in a thread of its own: `/go rengo ... thread:true` (the default).")
+	e.do(e.slash(ch, mod, "abort", discordtest.Str("reason", "make room")))
+	if m := e.do(e.click(ann, lobby, "Start")); !strings.Contains(m.Text(), "✅ Started: ⚫ "+ann.Mention()+", "+cid.Mention()+" against ⚪ "+bob.Mention()+", "+dan.Mention()+".") {
+		t.Errorf("Start once the vote game is over = %q, want the rengo game started", m.Text())
+	}
+}

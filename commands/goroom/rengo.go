@@ -63,6 +63,9 @@ func (a *room) cmdRengo(ctx context.Context, r *commands.Request) error {
 	}
 	if !thread {
 		if err := a.ChannelFree(ctx, it.ChannelID); err != nil {
+			if errors.Is(err, commands.ErrGameRunning) {
+				return commands.UserErr(err, "A game is already running in this channel. Finish it first, or open the rengo game in a thread of its own: `/go rengo ... thread:true` (the default).")
+			}
 			return err
 		}
 	}
@@ -309,7 +312,7 @@ func (a *room) btnRengoStart(ctx context.Context, r *commands.Request) error {
 	}
 	release, err := a.ClaimChallenge(ctx, r, c, "This rengo game is being started already.")
 	if err != nil {
-		return err
+		return lobbyCannotStartYet(c, err)
 	}
 	defer release()
 	// The teams as they stand now (a Join or Leave after this makes
@@ -346,7 +349,20 @@ func (a *room) btnRengoStart(ctx context.Context, r *commands.Request) error {
 	black, white := c.Teams[0].Players, c.Teams[1].Players
 	outcome := fmt.Sprintf("✅ Started: ⚫ %s against ⚪ %s.", commands.JoinNames(black, commands.Mention), commands.JoinNames(white, commands.Mention))
 	name := fmt.Sprintf("Rengo: %s vs %s", commands.JoinNames(black, commands.PlainName), commands.JoinNames(white, commands.PlainName))
-	return a.StartChallenge(ctx, r, c, c.Teams, name, func(outcome string) *commands.Message { return lobbyMessage(c, outcome) }, outcome)
+	return lobbyCannotStartYet(c, a.StartChallenge(ctx, r, c, c.Teams, name, func(outcome string) *commands.Message { return lobbyMessage(c, outcome) }, outcome))
+}
+
+// lobbyCannotStartYet is err, said to the opener who pressed Start on
+// lobby c, when it is ErrGameRunning: a lobby without a thread holds its
+// channel no more than a challenge does (another game may start there
+// while the teams fill), so it stays open and can start once that game is
+// over, or be opened again in a thread. (ErrGameRunning's own sentence
+// names /go challenge.)
+func lobbyCannotStartYet(c *storage.Challenge, err error) error {
+	if !errors.Is(err, commands.ErrGameRunning) || errors.As(err, new(*commands.UserError)) {
+		return err
+	}
+	return commands.UserErr(err, fmt.Sprintf("A game is already running in this channel, so this rengo game cannot start yet: press **Start** once that game is over (the lobby expires <t:%d:R>), or open it again in a thread with `/go rengo ... thread:true`.", c.ExpiresAt.Unix()))
 }
 
 // teamsComplete refuses to start a lobby with a team short of players.
