@@ -27,6 +27,9 @@ func testE2EVoteGame(t *testing.T, e *env) {
 	if start.Ephemeral || !strings.Contains(start.Text(), "This channel against gobot tester") || !strings.Contains(start.Text(), "🗳️ No votes yet. The move is played <t:") {
 		t.Fatalf("start = %q", start.Text())
 	}
+	// A second vote game, or any other, has no room in this channel; a
+	// vote game cannot go to a thread, so the answer names no thread.
+	e.said(e.slash(ch, v2, "vote", discordtest.Str("level", "tester")), "A game is already running in this channel, and a vote game needs a channel to itself: start `/go vote` in another channel, or here once this game is over.")
 	g := e.game(ch.ID)
 	if !g.Unrated || g.Vote == nil || !g.Vote.Deadline.Equal(e.clock.Now().Add(time.Minute)) {
 		t.Fatalf("vote game = unrated %v, vote %+v", g.Unrated, g.Vote)

@@ -39,6 +39,11 @@ const crowdName = "the channel's vote"
 // isVoteGame reports whether g is a vote game.
 func isVoteGame(g *storage.Game) bool { return g.VotePeriod > 0 }
 
+// errVoteChannelTaken refuses a vote game in a channel with a game running.
+// (ErrGameRunning's own sentence offers a challenge in a thread: a vote
+// game is played by the channel, in no thread.)
+var errVoteChannelTaken = commands.UserErr(commands.ErrGameRunning, "A game is already running in this channel, and a vote game needs a channel to itself: start `/go vote` in another channel, or here once this game is over.")
+
 func (a *room) cmdVote(ctx context.Context, r *commands.Request) error {
 	it := r.Interaction
 	if it.GuildID == "" {
@@ -63,6 +68,9 @@ func (a *room) cmdVote(ctx context.Context, r *commands.Request) error {
 		}
 	}
 	if err := a.ChannelFree(ctx, it.ChannelID); err != nil {
+		if errors.Is(err, commands.ErrGameRunning) {
+			return errVoteChannelTaken
+		}
 		return err
 	}
 	eg, err := engine.NewGame(engine.Config{Size: s.Size, Rules: s.Rules, Handicap: s.Handicap, Seed: commands.SeedFrom(it.ID)})
@@ -85,7 +93,7 @@ func (a *room) cmdVote(ctx context.Context, r *commands.Request) error {
 	openVote(g, now, intro)
 	if err := a.GameStore().CreateGame(ctx, g); err != nil {
 		if errors.Is(err, storage.ErrExists) {
-			return commands.ErrGameRunning
+			return errVoteChannelTaken
 		}
 		return err
 	}
