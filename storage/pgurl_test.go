@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"net/url"
 	"strings"
 	"sync"
 	"testing"
@@ -102,5 +103,26 @@ func TestOpenPostgresUnresponsive(t *testing.T) {
 	}
 	if s := out + err.Error(); strings.Contains(s, "Tr0ub") {
 		t.Errorf("the log or the error quotes the password:\n%s", s)
+	}
+}
+
+// TestOpenPostgresRefused: a server that answers with an error (here, no
+// such database) stops the start at once, with the server's answer alone:
+// not the TLS attempt pgx made before it under sslmode=prefer, which the
+// server refused and which misled admins into looking at TLS.
+func TestOpenPostgresRefused(t *testing.T) {
+	u, err := url.Parse(pgtest.Database(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	u.Path = "/no_such_db"
+	q := u.Query()
+	q.Set("sslmode", "prefer")
+	q.Del("search_path")
+	u.RawQuery = q.Encode()
+	_, err = storage.OpenPostgres(context.Background(), u.String(), storage.Options{})
+	want := "storage: connect to PostgreSQL at " + u.Host + `: FATAL: database "no_such_db" does not exist (SQLSTATE 3D000)`
+	if err == nil || err.Error() != want {
+		t.Errorf("OpenPostgres(no such database) = %v, want %q", err, want)
 	}
 }

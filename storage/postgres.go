@@ -141,7 +141,13 @@ func (p *Postgres) connect(ctx context.Context, server string) error {
 		}
 		if ctx.Err() == nil && !pgconn.Timeout(err) {
 			// Refused, or answered with an error (a wrong password):
-			// trying again would not change it.
+			// trying again would not change it. The server's answer is
+			// the reason, not what pgx tried before it (a TLS attempt
+			// the server refused, under sslmode=prefer).
+			var answer *pgconn.PgError
+			if errors.As(err, &answer) {
+				err = answer
+			}
 			return fmt.Errorf("storage: connect to PostgreSQL at %s: %w", server, err)
 		}
 		if ctx.Err() == nil {
