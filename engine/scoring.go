@@ -423,15 +423,23 @@ func FormatScore(sc Score, deadBlack, deadWhite int) string {
 				scorePlural(sd.Stones, "stone", "stones"),
 				scorePlural(sd.Territory, "territory", "territory"))
 		}
+		sum := strings.Join(parts, " + ")
 		if white {
-			if sc.Komi != 0 {
-				parts = append(parts, FormatKomi(sc.Komi)+" komi")
-			}
-			if sc.HandicapBonus != 0 {
-				parts = append(parts, FormatKomi(sc.HandicapBonus)+" handicap")
+			// A negative komi (Black receives points) is taken away, as
+			// a sum is written: "+ 7.5 komi", "− 3.5 komi".
+			for _, t := range []struct {
+				v    float64
+				name string
+			}{{sc.Komi, " komi"}, {sc.HandicapBonus, " handicap"}} {
+				switch {
+				case t.v > 0:
+					sum += " + " + FormatKomi(t.v) + t.name
+				case t.v < 0:
+					sum += " − " + FormatKomi(-t.v) + t.name
+				}
 			}
 		}
-		fmt.Fprintf(&sb, "%s: %s = %s\n", name, strings.Join(parts, " + "), FormatKomi(sd.Total))
+		fmt.Fprintf(&sb, "%s: %s = %s\n", name, sum, FormatKomi(sd.Total))
 	}
 	side("Black", sc.Black, false)
 	side("White", sc.White, true)

@@ -363,3 +363,19 @@ func FuzzScoringPhaseJSON(f *testing.F) {
 		roundTrip(t, out)
 	})
 }
+
+// TestFormatScoreNegativeKomi: a negative komi is taken from White's sum,
+// as a sum is written ("− 3.5 komi"), not added as "+ -3.5 komi".
+func TestFormatScoreNegativeKomi(t *testing.T) {
+	sc := Score{Scoring: TerritoryScoring, Komi: -3.5,
+		Black: Side{Territory: 45, Total: 45},
+		White: Side{Territory: 37, Total: 33.5}}
+	got := FormatScore(sc, 0, 0)
+	if want := "White: 37 territory + 0 prisoners + 0 dead \u2212 3.5 komi = 33.5\n"; !strings.Contains(got, want) {
+		t.Errorf("FormatScore =\n%s\nwant it to contain %q", got, want)
+	}
+	sc.Komi = 6.5
+	if want := "White: 37 territory + 0 prisoners + 0 dead + 6.5 komi = 33.5\n"; !strings.Contains(FormatScore(sc, 0, 0), want) {
+		t.Errorf("FormatScore =\n%s\nwant it to contain %q", FormatScore(sc, 0, 0), want)
+	}
+}
