@@ -386,6 +386,11 @@ func RefuseMove(err error, m Move, g *Game) error {
 		text = fmt.Sprintf("Ko: %s would retake the ko at once. Play a ko threat elsewhere first, then you may retake.", m.Point)
 	case errors.Is(err, ErrSuicide):
 		text = fmt.Sprintf("%s would be suicide: the stone would have no liberties and capture nothing.", m.Point)
+		if g.Rules().Suicide {
+			// The rules allow suicide, but a lone stone's takes itself
+			// off and leaves the board as it was: a repetition.
+			text = fmt.Sprintf("%s would be the suicide of a lone stone: %s rules allow suicide, but this one would leave the board as it was, a repetition that superko forbids.", m.Point, g.Rules().Name)
+		}
 		if n := joinedStones(g.Board(), m); n > 1 {
 			text = fmt.Sprintf("%s would be suicide: it would leave the group of %d stones it joins without liberties, and capture nothing.", m.Point, n)
 		}

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/gobot-dev/gobot/engine"
+	"github.com/gobot-dev/gobot/engine/enginetest"
 	"github.com/gobot-dev/gobot/engine/game"
 	"github.com/gobot-dev/gobot/engine/game/gametest"
 )
@@ -105,5 +106,26 @@ func TestKindPlay(t *testing.T) {
 	v := end.View(game.NoSide).(engine.View)
 	if v.Rows[3] != "X...." || v.Rows[4] != ".X..." || v.Result != "B+3.5" {
 		t.Errorf("view rows = %q", v.Rows)
+	}
+}
+
+// TestRefuseLoneSuicide: under rules that allow suicide (Tromp-Taylor),
+// a lone stone's suicide is still refused, as a repetition; the refusal
+// says so rather than that suicide is not allowed.
+func TestRefuseLoneSuicide(t *testing.T) {
+	tt, _ := engine.Preset("tromp-taylor")
+	g := enginetest.Game(t, `
+		. . . . .
+		. . . . .
+		. . . . .
+		O . . . .
+		. O . . .`, enginetest.Rules(tt), enginetest.ToPlay(engine.Black))
+	p, _ := engine.ParsePoint("A1", 5)
+	m := engine.PlaceAt(engine.Black, p)
+	err := engine.RefuseMove(g.Check(m), m, g)
+	var r *game.Refusal
+	want := "A1 would be the suicide of a lone stone: tromp-taylor rules allow suicide, but this one would leave the board as it was, a repetition that superko forbids."
+	if !errors.As(err, &r) || r.Text != want {
+		t.Errorf("RefuseMove = %v, want %q", err, want)
 	}
 }
