@@ -336,6 +336,9 @@ func (a *App) resultText(arc *storage.Archived) string {
 	if n := a.notation(arc.Kind); n != nil {
 		return n.ResultText(arc)
 	}
+	if arc.Result == "0" {
+		return "Jigo" // a draw, as Go's players (and the help) say it; SGF writes 0
+	}
 	return arc.Result
 }
 

@@ -649,3 +649,32 @@ func TestBotRankForTheSize(t *testing.T) {
 		}
 	}
 }
+
+// TestJigoShown: a draw reads "Jigo" wherever people see its result: the
+// final board, /go history and /go stats, and the record's reply (the
+// SGF itself keeps RE[0]).
+func TestJigoShown(t *testing.T) {
+	tb := newTestApp(t)
+	calls := tb.command(ann, "/go challenge opponent:bob size:9 color:black komi:0")
+	only(t, tb.press(bob, calls[1].buttonID(t, "Accept"))[:1])
+	only(t, tb.command(ann, "/go pass"))
+	c := only(t, tb.command(bob, "/go pass"))
+	c = only(t, tb.press(ann, c.buttonID(t, "Accept")))
+	c = only(t, tb.press(bob, c.buttonID(t, "Accept")))
+	if !strings.Contains(c.text(), "**Game over: Jigo (a draw)**") {
+		t.Errorf("the final board: %q, want Jigo (a draw)", c.text())
+	}
+	a, err := tb.store.PlayerGames(context.Background(), ann.ID, 1)
+	if err != nil || len(a) != 1 || a[0].Result != "0" {
+		t.Fatalf("archive: %+v, %v", *a[0], err)
+	}
+	if c := only(t, tb.command(ann, "/go history")); !strings.Contains(c.text(), "⚫ jigo vs <@"+bob.ID+"> · 9×9 · Jigo · ") {
+		t.Errorf("/go history: %q", c.text())
+	}
+	if c := only(t, tb.command(bob, "/go stats")); !strings.Contains(c.text(), "⚪ jigo vs <@"+ann.ID+"> · 9×9 · Jigo · ") {
+		t.Errorf("/go stats: %q", c.text())
+	}
+	if c := only(t, tb.command(ann, "/go sgf game:"+a[0].ID)); !strings.Contains(c.text(), ", Jigo, finished") || len(c.Message.Files) != 1 || !strings.Contains(string(c.Message.Files[0].Data), "RE[0]") {
+		t.Errorf("/go sgf: %q", c.text())
+	}
+}

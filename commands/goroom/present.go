@@ -117,7 +117,7 @@ func setupLine(g *storage.Game) string {
 // resultSentence says who won and how, with the SGF-style result.
 func resultSentence(g *storage.Game, r engine.Result) string {
 	if r.Winner == engine.Empty {
-		return "Jigo (a draw) · 0"
+		return "Jigo (a draw)"
 	}
 	who := stoneEmoji(r.Winner) + " " + teamMention(g, r.Winner) + " wins"
 	if len(g.TeamOf(engine.SideOf(r.Winner))) > 1 {

@@ -282,3 +282,17 @@ func TestFinishedViewAnnulled(t *testing.T) {
 		t.Errorf("a resigned game annulled by an admin, its board in Discord: %v\n%s", err, m.Embeds[0].Description)
 	}
 }
+
+// TestFinishedJigo: a draw reads "Jigo (a draw)" on the finished board in
+// Discord and on the page, not with the SGF's "0" beside it.
+func TestFinishedJigo(t *testing.T) {
+	tb := newTestApp(t)
+	arc := &storage.Archived{ID: "1", Black: storage.Player{UserID: ann.ID, Name: "ann"}, White: storage.Player{UserID: bob.ID, Name: "bob"},
+		Size: 9, Result: "0", SGF: []byte("(;GM[1]FF[4]SZ[9]KM[0]RU[Chinese]RE[0];B[ee];W[];B[])")}
+	if v, err := tb.FinishedView(arc, channelID); err != nil || v.Status != "Game over: Jigo (a draw)" {
+		t.Errorf("the page's status of a jigo = %q, %v", v.Status, err)
+	}
+	if m, err := (*room)(nil).Finished(arc); err != nil || !strings.Contains(m.Embeds[0].Description, "**Game over: Jigo (a draw)**\n") {
+		t.Errorf("the board in Discord of a jigo: %v\n%s", err, m.Embeds[0].Description)
+	}
+}
