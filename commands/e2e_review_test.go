@@ -161,14 +161,15 @@ func testE2EReview(t *testing.T, e *env) {
 	}
 
 	// A second request is served from the archive: no progress, the same
-	// review, in a new thread.
+	// review, pointing to the thread it is in rather than repeating it in
+	// another.
 	it2 := e.slash(ch, alice, "review", discordtest.Str("game", id))
 	again := e.reviewed(it2)
-	if !strings.Contains(again.Text(), "in the thread") || len(progressEdits(e, it2)) != 0 {
-		t.Errorf("second /go review answered %q with progress %q, want the stored review at once", again.Text(), progressEdits(e, it2))
+	if !strings.Contains(again.Text(), "Review of ⚫ alice vs ⚪ bob, 9×9, B+R, 8 moves: in the thread <#"+threads[0].ID+">.") || len(progressEdits(e, it2)) != 0 {
+		t.Errorf("second /go review answered %q with progress %q, want the stored review's thread at once", again.Text(), progressEdits(e, it2))
 	}
-	if n := len(e.d.Threads(ch.ID)); n != 2 {
-		t.Errorf("%d threads after the second review, want 2", n)
+	if n := len(e.d.Threads(ch.ID)); n != 1 {
+		t.Errorf("%d threads after the second review, want the first one only", n)
 	}
 
 	// The record with the review: comments and variations, and the main

@@ -389,6 +389,61 @@ func (a *room) storedReview(ctx context.Context, id string) *review.Review {
 	return rv
 }
 
+// reviewRecord is a review as it is stored with its game: the review, and
+// the thread it was posted in in each channel, so that asking again there
+// points to that thread rather than opening another with the same review.
+// (The review's own fields come first in the JSON; a record stored before
+// threads were kept reads with none.)
+type reviewRecord struct {
+	*review.Review
+	Threads map[string]string `json:"threads,omitempty"` // channel ID -> thread ID
+}
+
+// reviewThread is the thread where game id's review was posted in channel,
+// if there is one and Discord still has it; "" otherwise.
+func (a *room) reviewThread(ctx context.Context, id, channel string) string {
+	data, err := a.Reviews().GameReview(ctx, id)
+	if err != nil {
+		return ""
+	}
+	var rec reviewRecord
+	if json.Unmarshal(data, &rec) != nil || rec.Threads[channel] == "" {
+		return ""
+	}
+	th := rec.Threads[channel]
+	if look, ok := a.Discord().(interface {
+		Channel(ctx context.Context, id string) (*discordgo.Channel, error)
+	}); ok {
+		if _, err := look.Channel(ctx, th); err != nil {
+			return "" // deleted (or out of reach): post the review again
+		}
+	}
+	return th
+}
+
+// rememberThread notes that game id's stored review was posted in thread
+// th of channel; a failure only means a later request posts it again.
+func (a *room) rememberThread(ctx context.Context, id, channel, th string) {
+	data, err := a.Reviews().GameReview(ctx, id)
+	if err != nil {
+		return // not stored (the store failed): nothing to note it in
+	}
+	var rec reviewRecord
+	if err := json.Unmarshal(data, &rec); err != nil || rec.Review == nil {
+		return
+	}
+	if rec.Threads == nil {
+		rec.Threads = map[string]string{}
+	}
+	rec.Threads[channel] = th
+	if data, err = json.Marshal(rec); err == nil {
+		err = a.Reviews().PutGameReview(ctx, id, data)
+	}
+	if err != nil {
+		a.Logger().Warn("could not note a review's thread; asking again posts it again", "game", id, "err", err)
+	}
+}
+
 // archivedEngineGame replays a finished game from its record, with its
 // result: a win or a draw (jigo); none for an annulled game, which has no
 // winner.
@@ -433,6 +488,11 @@ func (a *room) postReview(ctx context.Context, r *commands.Request, arc *storage
 		summary.Content = commands.Clip(summary.Content+fmt.Sprintf("\nNo move lost %.0f points or more.", review.MinPoints), 2000)
 	}
 	if r.Interaction.GuildID != "" && !summary.Ephemeral {
+		if th := a.reviewThread(ctx, arc.ID, r.Interaction.ChannelID); th != "" {
+			// Posted here before: the thread has it all, and a second
+			// thread would repeat it.
+			return r.Reply(ctx, &commands.Message{Content: commands.Clip(head+": in the thread <#"+th+">.\n"+rv.Paragraph(), 2000), AllowedMentions: commands.NoMentions()})
+		}
 		names := func(s game.Side) string { return commands.JoinNames(arc.Team(s), commands.PlainName) }
 		th, err := a.Discord().StartThread(ctx, r.Interaction.ChannelID, commands.Clip("Review: "+names(0)+" vs "+names(1), 100))
 		if err == nil {
@@ -453,6 +513,7 @@ func (a *room) postReview(ctx context.Context, r *commands.Request, arc *storage
 					return err
 				}
 			}
+			a.rememberThread(ctx, arc.ID, r.Interaction.ChannelID, th.ID)
 			return r.Reply(ctx, &commands.Message{Content: commands.Clip(head+": in the thread <#"+th.ID+">.\n"+rv.Paragraph(), 2000), AllowedMentions: commands.NoMentions()})
 		}
 		a.Logger().Info("no thread for a review (or no message in it); it goes in one message", "game", arc.ID, "err", err)
