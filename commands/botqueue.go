@@ -82,6 +82,11 @@ var errStillQueued = errors.New("commands: the bot's move is still queued")
 // without an outcome in this process: the stored game says what happened.
 var errMadeElsewhere = errors.New("commands: the bot's move left the queue elsewhere")
 
+// errAnsweredElsewhere is a handler's wait for a bot move made by
+// another process, which has answered the handler's command with the
+// move already: the handler must leave that answer as it is.
+var errAnsweredElsewhere = errors.New("commands: the bot's move was answered elsewhere")
+
 // botOutcome is what a worker did with an owed move.
 type botOutcome struct {
 	gameID string
@@ -474,15 +479,35 @@ func (a *App) awaitBot(ctx context.Context, r *Request, g *storage.Game) (*stora
 			if err == nil && stored.ID == g.ID && stored.State.MoveCount() == g.State.MoveCount()+1 {
 				if a.lastMover(stored).IsBot() {
 					// Another process made the move, and announces it
-					// (its handler waiting for it, or its worker's post):
-					// answer with the board alone, which shows it as the
-					// last move, so that it is announced once.
+					// (its handler waiting for it, or its worker's post).
+					// That worker answers this command itself when it
+					// finds it still waiting (see post): the answer is
+					// then complete, and an edit from here would take
+					// the bot's move out of it. Else answer with the
+					// board alone, which shows it as the last move, so
+					// that it is announced once.
+					if a.answeredElsewhere(ctx, r) {
+						return stored, "", errAnsweredElsewhere
+					}
 					return stored, "", nil
 				}
 			}
 		}
 		return g, "", out.err
 	}
+}
+
+// answeredElsewhere reports whether the answer of r, a command waiting
+// for a bot move, is no longer "thinking…" nor the queue notice (see
+// unanswered): another process answered it. When Discord cannot say, it
+// reports false, and the handler answers.
+func (a *App) answeredElsewhere(ctx context.Context, r *Request) bool {
+	orig, err := r.discord.Original(ctx, r.Interaction)
+	if err != nil {
+		a.log.Debug("bot move made elsewhere: read the answer", "channel", r.Interaction.ChannelID, "err", err)
+		return false
+	}
+	return !unanswered(orig)
 }
 
 // waitOutcome waits for the outcome of a waiter registered with await

@@ -314,21 +314,25 @@ func botToMove(g *storage.Game) bool { return g.BotToMove() }
 
 // AnswerGame replies with the game's state after a change. When a bot is to
 // move (the change queued its move), it defers the reply and waits for a
-// worker to make the move first (see awaitBot).
+// worker to make the move first (see awaitBot). When another process made
+// the move and answered the command with it already, that answer stands.
 func (a *App) AnswerGame(ctx context.Context, r *Request, g *storage.Game, note string) error {
 	if botToMove(g) {
 		if err := r.Defer(ctx, false); err != nil {
 			return err
 		}
 		moved, botNote, err := a.awaitBot(ctx, r, g)
+		if errors.Is(err, errAnsweredElsewhere) {
+			return nil
+		}
 		if err != nil {
 			return a.answerBotFailure(ctx, r, g, note, err)
 		}
 		g = moved
-		if note != "" {
+		if note != "" && botNote != "" {
 			note += "\n"
 		}
-		note += botNote
+		note += botNote // empty when another process announced the move
 	}
 	m, err := a.StateMessage(ctx, g, a.Now(), note)
 	if err != nil {
@@ -481,11 +485,7 @@ func (a *App) post(ctx context.Context, g *storage.Game, m *Message, answer func
 // it did.
 func (a *App) answerThinking(ctx context.Context, it *discordgo.Interaction, answer func() *Message) (*discordgo.Message, bool) {
 	orig, err := a.opts.Discord.Original(ctx, it)
-	if err != nil {
-		return nil, false
-	}
-	waiting := len(orig.Embeds) == 0 && len(orig.Attachments) == 0 && strings.HasPrefix(orig.Content, queuePromise)
-	if orig.Flags&discordgo.MessageFlagsLoading == 0 && !waiting {
+	if err != nil || !unanswered(orig) {
 		return nil, false
 	}
 	edit := *answer()
@@ -496,6 +496,14 @@ func (a *App) answerThinking(ctx context.Context, it *discordgo.Interaction, ans
 		return nil, false
 	}
 	return sent, true
+}
+
+// unanswered reports whether orig, the answer of a command that waits
+// for a bot move, is still "thinking…" (Discord's loading flag) or only
+// the queue notice its handler showed while it waited (see waitOutcome).
+func unanswered(orig *discordgo.Message) bool {
+	waiting := len(orig.Embeds) == 0 && len(orig.Attachments) == 0 && strings.HasPrefix(orig.Content, queuePromise)
+	return orig.Flags&discordgo.MessageFlagsLoading != 0 || waiting
 }
 
 // postBotMove posts the board after a bot move no handler answered with
