@@ -6,6 +6,7 @@ package commands_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -181,19 +182,22 @@ func TestE2EOutageCredited(t *testing.T) {
 }
 
 // TestE2EOutageCreditedByMove: Black's move made after the database is
-// back, before the scheduler looked again, credits the outage first
-// (instead of losing on time) and is refused so that Black sees the new
-// board; played again, it counts.
+// back, before the scheduler looked again, credits the outage first: it
+// is not lost on time, and counts.
 func TestE2EOutageCreditedByMove(t *testing.T) {
 	onBothStores(t, func(t *testing.T, e *env) { testE2EOutageCredited(t, e, true) })
 }
 
-func testE2EOutageCredited(t *testing.T, e *env, byMove bool) {
-	o := outageEnv(e)
-	ch, alice, bob := e.d.GuildChannel("general"), e.d.NewUser("alice"), e.d.NewUser("bob")
-	e.challenge(ch, alice, bob, discordtest.Str("clock", "absolute 15s"))
-	start := e.clock.Now()
-	e.clock.Advance(10 * time.Second) // a heartbeat; Black has 5 s left
+// outageOf starts a game in "general" between alice (Black) and bob with
+// clock spec, lets 10 s pass (a heartbeat written) and takes the database
+// down for down, long enough for the scheduler to see it fail; it
+// returns the game's channel, its players and when it started.
+func outageOf(t *testing.T, e *env, o *outage, spec string, down time.Duration) (ch *discordtest.Channel, alice, bob discordtest.User, start time.Time) {
+	t.Helper()
+	ch, alice, bob = e.d.GuildChannel("general"), e.d.NewUser("alice"), e.d.NewUser("bob")
+	e.challenge(ch, alice, bob, discordtest.Str("clock", spec))
+	start = e.clock.Now()
+	e.clock.Advance(10 * time.Second) // a heartbeat
 	e.d.WaitFor("the heartbeat", func() bool { return e.lastHeartbeat().Equal(start.Add(10 * time.Second)) })
 	// The next heartbeat's timer is armed once the last one is written:
 	// advancing before would start it from the advanced time (it then
@@ -201,22 +205,35 @@ func testE2EOutageCredited(t *testing.T, e *env, byMove bool) {
 	e.d.WaitFor("the next heartbeat's timer", func() bool { return e.clock.Waits(start.Add(20 * time.Second)) })
 
 	o.down.Store(true)
-	e.clock.Advance(40 * time.Second) // past Black's deadline
-	e.d.WaitFor("the deadline and the heartbeat to fail", func() bool {
+	e.clock.Advance(down)
+	e.d.WaitFor("the heartbeat to fail", func() bool {
 		log := e.logs.String()
-		return strings.Contains(log, `msg="clock: next deadline"`) &&
-			(strings.Contains(log, `msg="clock: heartbeat"`) || strings.Contains(log, `msg="clock: credit the outage; the store still fails"`))
+		return strings.Contains(log, `msg="clock: heartbeat"`) || strings.Contains(log, `msg="clock: credit the outage; the store still fails"`)
 	})
 	o.down.Store(false)
+	return ch, alice, bob, start
+}
+
+func testE2EOutageCredited(t *testing.T, e *env, byMove bool) {
+	o := outageEnv(e)
+	// Black has 5 s left when the database goes down for 40 s, past
+	// Black's deadline.
+	ch, alice, bob, start := outageOf(t, e, o, "absolute 15s", 40*time.Second)
+	if !strings.Contains(e.logs.String(), `msg="clock: next deadline"`) {
+		t.Errorf("the scheduler did not see the deadline it could not read")
+	}
 	if byMove {
 		// Black moves before the scheduler looks again: the move is
 		// not lost on time, the outage is credited first.
-		e.said(e.play(ch, alice, "C3"), "gobot could not reach its database for a while, and the clocks have just been given that time back: look at the new board and try again.")
-		if got, want := e.game(ch.ID).Clock.Deadline(), start.Add(55*time.Second); !got.Equal(want) {
-			t.Errorf("deadline after the outage = %v, want %v (the 40 s without a heartbeat given back)", got, want)
+		m := e.do(e.play(ch, alice, "C3"))
+		want := bob.Mention() + ", your move.\n⚫ alice vs ⚪ bob\n⚫ " + alice.Mention() + " played **C3**.\n**Move 2** · ⚪ white to play: " + bob.Mention() +
+			"\nLast move: ⚫ C3 · Captures: ⚫ 0 · ⚪ 0\n⏱ ⚫ 5 s · ⚪ 15 s · ⚪ white's time runs out <t:" + fmt.Sprint(start.Add(65*time.Second).Unix()) + ":R>\n" +
+			"-# 9×9 · chinese (area scoring, positional superko, komi 7.5) · absolute: 15 s for the whole game"
+		if m.Ephemeral || m.Text() != want {
+			t.Errorf("Black's move after the outage (private %v) =\n%s\nwant\n%s", m.Ephemeral, m.Text(), want)
 		}
-		if m := e.do(e.play(ch, alice, "C3")); m.Ephemeral {
-			t.Errorf("Black's move after the outage was refused: %q", m.Text())
+		if n := len(e.publicWith(ch.ID, "ran out of time")); n != 0 {
+			t.Errorf("%d announcements of a loss on time", n)
 		}
 		return
 	}
@@ -243,6 +260,26 @@ func testE2EOutageCredited(t *testing.T, e *env, byMove bool) {
 		t.Errorf("archived %s, want B+T: White out of time after the outage", a.Result)
 	}
 	_ = bob
+}
+
+// TestE2EOutageCreditedBeforeMove: Black's move made as soon as the
+// database answers again, 60 s of outage after the last heartbeat, is
+// charged only the time before the outage: the move's answer shows the
+// clock credited (it showed Black's clock charged the outage, and the
+// credit that came later went to White's turn, so Black never got the
+// time back).
+func TestE2EOutageCreditedBeforeMove(t *testing.T) {
+	onBothStores(t, func(t *testing.T, e *env) {
+		o := outageEnv(e)
+		ch, alice, bob, start := outageOf(t, e, o, "absolute 3m", 60*time.Second)
+		m := e.do(e.play(ch, alice, "G7"))
+		want := bob.Mention() + ", your move.\n⚫ alice vs ⚪ bob\n⚫ " + alice.Mention() + " played **G7**.\n**Move 2** · ⚪ white to play: " + bob.Mention() +
+			"\nLast move: ⚫ G7 · Captures: ⚫ 0 · ⚪ 0\n⏱ ⚫ 2 min 50 s · ⚪ 3 min · ⚪ white's time runs out <t:" + fmt.Sprint(start.Add(70*time.Second+3*time.Minute).Unix()) + ":R>\n" +
+			"-# 9×9 · chinese (area scoring, positional superko, komi 7.5) · absolute: 3 min for the whole game"
+		if m.Ephemeral || m.Text() != want {
+			t.Errorf("Black's move after the outage (private %v) =\n%s\nwant\n%s", m.Ephemeral, m.Text(), want)
+		}
+	})
 }
 
 // TestE2EOutageAfterMove: the database goes down while the bot thinks

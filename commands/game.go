@@ -101,8 +101,13 @@ func (a *App) OnBoard(prefix string, h GameHandler) HandlerFunc {
 // loadGame returns the active game in a channel. A record that cannot be
 // read is set aside the first time it is read (see quarantine): the error
 // is then ErrQuarantined, with the notice for the channel, and the channel
-// is free.
+// is free. The first read after the store failed gives the outage back
+// to the clocks first (creditAfterOutage): a move made as soon as the
+// database answers again is judged on the clocks credited; read before
+// the scheduler's next heartbeat credited them, it was charged the whole
+// outage, and its player never got that time back.
 func (a *App) LoadGame(ctx context.Context, channelID string) (*storage.Game, error) {
+	a.creditAfterOutage(ctx)
 	g, err := a.games.Game(ctx, channelID)
 	switch {
 	case errors.Is(err, storage.ErrNotFound):
