@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
@@ -149,31 +150,45 @@ func (a *App) closeChallengeMessage(ctx context.Context, c *storage.Challenge, o
 	}
 }
 
-// closedChallenge is the message for a button on a challenge that is gone.
-func closedChallenge(r *Request) *Message {
-	m := &Message{Content: "This challenge is no longer open.", AllowedMentions: NoMentions()}
-	if r.Interaction.Message != nil {
-		m.Content = r.Interaction.Message.Content
-		if m.Content == "" {
-			m.Content = "This challenge is no longer open."
-		}
-		var rows []discordgo.MessageComponent
-		for _, row := range r.Interaction.Message.Components {
-			ar, ok := row.(*discordgo.ActionsRow)
-			if !ok {
-				continue
-			}
-			var btns []discordgo.MessageComponent
-			for _, c := range ar.Components {
-				if bt, ok := c.(*discordgo.Button); ok {
-					bt.Disabled = true
-					btns = append(btns, *bt)
-				}
-			}
-			rows = append(rows, discordgo.ActionsRow{Components: btns})
-		}
-		m.Components = rows
+// closedChallenge is the message for a button on a challenge that is
+// gone, when the click's copy of the message still shows the challenge
+// open past its expiry: the sweep expired it but could not edit its
+// message (gobot may not see the channel: user installs), so this click
+// closes it for everyone. It is nil for any other copy: the challenge was
+// answered or withdrawn, and the click that did so closed its message; a
+// copy taken before that (a double-click on Accept, a Decline sent as the
+// challenge was accepted) must not put the old text back.
+func closedChallenge(r *Request, now time.Time) *Message {
+	msg := r.Interaction.Message
+	if msg == nil {
+		return nil
 	}
+	const expires = "\nThe challenge expires <t:"
+	i := strings.LastIndex(msg.Content, expires)
+	if i < 0 {
+		return nil
+	}
+	var at int64
+	if _, err := fmt.Sscanf(msg.Content[i+len(expires):], "%d:R>", &at); err != nil || now.Before(time.Unix(at, 0)) {
+		return nil
+	}
+	m := &Message{Content: msg.Content[:i] + "\n" + expiredOutcome, AllowedMentions: NoMentions()}
+	var rows []discordgo.MessageComponent
+	for _, row := range msg.Components {
+		ar, ok := row.(*discordgo.ActionsRow)
+		if !ok {
+			continue
+		}
+		var btns []discordgo.MessageComponent
+		for _, c := range ar.Components {
+			if bt, ok := c.(*discordgo.Button); ok {
+				bt.Disabled = true
+				btns = append(btns, *bt)
+			}
+		}
+		rows = append(rows, discordgo.ActionsRow{Components: btns})
+	}
+	m.Components = rows
 	return m
 }
 
@@ -182,9 +197,14 @@ func closedChallenge(r *Request) *Message {
 func (a *App) answerableChallenge(ctx context.Context, r *Request, allowChallenger bool) (*storage.Challenge, error) {
 	c, err := a.challenges.Challenge(ctx, r.Param("id"))
 	if errors.Is(err, storage.ErrNotFound) {
-		// Answered, withdrawn or expired: close the buttons for everyone.
-		if uerr := r.Update(ctx, closedChallenge(r)); uerr != nil {
-			return nil, uerr
+		// Answered, withdrawn or expired. An expired challenge whose
+		// message still shows it open is closed for everyone; else the
+		// message says what became of it already, and only the clicker
+		// is told (ErrNoChallenge).
+		if m := closedChallenge(r, a.Now()); m != nil {
+			if uerr := r.Update(ctx, m); uerr != nil {
+				return nil, uerr
+			}
 		}
 		return nil, ErrNoChallenge
 	}

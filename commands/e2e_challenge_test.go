@@ -230,3 +230,69 @@ func TestE2EAcceptInOccupiedChannel(t *testing.T) {
 	e.do(e.botGame(dm, alice, "tester"))
 	e.said(e.click(dan, dmMsg, "accept"), fmt.Sprintf("A game is already running in this DM, so this challenge cannot start yet: accept it once that game is over (the challenge expires <t:%d:R>).", expires(dmMsg)))
 }
+
+// TestE2ELateChallengeClick: a click built from a challenge's message as
+// it was before the challenge was accepted (the challenger's Decline, the
+// opponent's second press of Accept) arrives after the accept: the message
+// keeps saying who accepted, and only the clicker is told the challenge is
+// no longer open (the message went back to "The challenge expires …",
+// its buttons disabled, and the clicker was told nothing). Go's and
+// draughts' challenges alike.
+func TestE2ELateChallengeClick(t *testing.T) {
+	t.Parallel()
+	for _, cmd := range []string{"go", "draughts"} {
+		t.Run(cmd, func(t *testing.T) {
+			t.Parallel()
+			e := newEnv(t)
+			ch, ann, bob := e.d.GuildChannel("general"), e.d.NewUser("ann"), e.d.NewUser("bob")
+			opts := []discordtest.Option{discordtest.UserOpt("opponent", bob)}
+			if cmd == "go" {
+				opts = append(opts, discordtest.Int("size", 9))
+			}
+			msg := e.newChallenge(e.d.Command(ch, ann, cmd, discordtest.Sub("challenge", opts...)))
+			e.do(e.click(bob, msg, "accept"))
+			accepted, _ := e.d.Message(msg.ID)
+			if !strings.Contains(accepted.Text(), "✅ "+bob.Mention()+" accepted") {
+				t.Fatalf("challenge message after the accept = %q", accepted.Text())
+			}
+			for _, late := range []struct {
+				who    discordtest.User
+				button string
+			}{{ann, "decline"}, {bob, "accept"}} {
+				m := e.do(e.d.Click(late.who, msg, mustButton(t, msg, late.button).CustomID))
+				if !m.Ephemeral || m.Text() != "This challenge is no longer open." {
+					t.Errorf("answer to a late %s (private %v) = %q, want %q", late.button, m.Ephemeral, m.Text(), "This challenge is no longer open.")
+				}
+				if now, _ := e.d.Message(msg.ID); now.Text() != accepted.Text() {
+					t.Errorf("a late %s changed the challenge message to\n%s\nwant\n%s", late.button, now.Text(), accepted.Text())
+				}
+			}
+		})
+	}
+}
+
+// TestE2EExpiredChallengeClickCloses: a challenge expires and is
+// deleted by a sweep that could not edit its message (on a worker whose
+// edit failed, or in a channel gobot cannot see); the first click on the
+// message, still open, closes it for everyone, as the sweep would have.
+func TestE2EExpiredChallengeClickCloses(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	dm, alice, dan := e.privateChannel()
+	msg := e.newChallenge(e.slash(dm, alice, "challenge", discordtest.UserOpt("opponent", dan), discordtest.Int("size", 9)))
+	e.clock.Advance(commands.DefaultChallengeTTL + time.Minute)
+	if err := e.store.DeleteChallenge(context.Background(), msg.InteractionID); err != nil {
+		t.Fatal(err)
+	}
+	e.do(e.click(dan, msg, "accept"))
+	got, _ := e.d.Message(msg.ID)
+	i := strings.LastIndex(msg.Text(), "\nThe challenge expires <t:")
+	if want := msg.Text()[:i] + "\n⌛ This challenge expired."; got.Text() != want {
+		t.Errorf("expired challenge message after a click =\n%s\nwant\n%s", got.Text(), want)
+	}
+	for _, b := range got.Buttons() {
+		if !b.Disabled {
+			t.Errorf("button %q of the expired challenge is still enabled", b.Label)
+		}
+	}
+}
