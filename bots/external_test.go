@@ -18,28 +18,7 @@ import (
 // second, and "slowkata", a review program (it lists
 // kata-analyze) that reads its first command only after a second.
 func TestMain(m *testing.M) {
-	gtptest.Main(m, map[string]func([]string) int{"stubborn": func([]string) int {
-		p := &gtptest.Program{
-			Commands: []gtptest.Command{
-				{Name: "protocol_version", Run: gtptest.Answer("2")},
-				{Name: "genmove", Run: gtptest.Answer("A1")},
-				{Name: "quit", Run: func([]string) gtptest.Reply { return gtptest.Reply{OK: true, Exit: true} }},
-			},
-			Unknown: func(string, []string) gtptest.Reply { return gtptest.Reply{OK: true} },
-		}
-		return p.Serve(os.Stdin, os.Stdout)
-	}, "slowplayer": func([]string) int {
-		time.Sleep(time.Second) // loading a large network on a CPU
-		p := &gtptest.Program{
-			Commands: []gtptest.Command{
-				{Name: "protocol_version", Run: gtptest.Answer("2")},
-				{Name: "genmove", Run: gtptest.Answer("C3")},
-				{Name: "quit", Run: func([]string) gtptest.Reply { return gtptest.Reply{OK: true, Exit: true} }},
-			},
-			Unknown: func(string, []string) gtptest.Reply { return gtptest.Reply{OK: true} },
-		}
-		return p.Serve(os.Stdin, os.Stdout)
-	}, "slowkata": func([]string) int {
+	gtptest.Main(m, map[string]func([]string) int{"stubborn": player("A1", 0), "slowplayer": player("C3", time.Second), "slowkata": func([]string) int {
 		time.Sleep(time.Second) // loading a large network on a CPU
 		p := &gtptest.Program{Unknown: func(string, []string) gtptest.Reply { return gtptest.Reply{OK: true} }}
 		p.Commands = []gtptest.Command{
@@ -51,6 +30,23 @@ func TestMain(m *testing.M) {
 		}
 		return p.Serve(os.Stdin, os.Stdout)
 	}})
+}
+
+// player is a GTP program that loads for load, accepts every command, and
+// answers every genmove with move.
+func player(move string, load time.Duration) func([]string) int {
+	return func([]string) int {
+		time.Sleep(load) // loading a large network on a CPU
+		p := &gtptest.Program{
+			Commands: []gtptest.Command{
+				{Name: "protocol_version", Run: gtptest.Answer("2")},
+				{Name: "genmove", Run: gtptest.Answer(move)},
+				{Name: "quit", Run: func([]string) gtptest.Reply { return gtptest.Reply{OK: true, Exit: true} }},
+			},
+			Unknown: func(string, []string) gtptest.Reply { return gtptest.Reply{OK: true} },
+		}
+		return p.Serve(os.Stdin, os.Stdout)
+	}
 }
 
 func TestExternalIllegalMoveFallsBack(t *testing.T) {

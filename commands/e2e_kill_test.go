@@ -72,13 +72,7 @@ func (e *env) killWhileThinking(ch *discordtest.Channel, gina discordtest.User) 
 		return k
 	}
 	e.restart()
-	if m := e.do(e.slash(ch, gina, "bot", discordtest.Str("level", "slow"), discordtest.Int("size", 9), discordtest.Str("color", "black"))); m.Ephemeral {
-		e.t.Fatalf("/go bot refused: %q", m.Text())
-	}
-	move := e.play(ch, gina, "E5")
-	if r := e.d.Do(move); r.Type != discordtest.CallbackDeferredChannelMessageWithSource {
-		e.t.Fatalf("/go play answered type %d, want a deferral while the bot thinks", r.Type)
-	}
+	move := e.botThinking(ch, gina, "slow")
 	e.thinking("slow")
 	k.dead.Store(true) // kill -9: nothing it sends from now on arrives
 	e.stopWithin(time.Second)
@@ -176,4 +170,19 @@ func TestE2EKilledWhileQueued(t *testing.T) {
 			t.Errorf("the bot's move was also posted as a follow-up: %q", f[0].Text())
 		}
 	}
+}
+
+// botThinking starts a 9×9 game of gina's (Black) against the bot level
+// in ch and plays E5, which the bot answers: it returns that move's
+// interaction, deferred while the bot thinks.
+func (e *env) botThinking(ch *discordtest.Channel, gina discordtest.User, level string) *discordtest.Interaction {
+	e.t.Helper()
+	if m := e.do(e.slash(ch, gina, "bot", discordtest.Str("level", level), discordtest.Int("size", 9), discordtest.Str("color", "black"))); m.Ephemeral {
+		e.t.Fatalf("/go bot refused: %q", m.Text())
+	}
+	move := e.play(ch, gina, "E5")
+	if r := e.d.Do(move); r.Type != discordtest.CallbackDeferredChannelMessageWithSource {
+		e.t.Fatalf("/go play answered type %d, want a deferral while the bot thinks", r.Type)
+	}
+	return move
 }

@@ -292,13 +292,7 @@ func TestE2EOutageAfterMove(t *testing.T) {
 	o := outageEnv(e)
 	gina := e.d.NewUser("gina")
 	dm := e.d.DM(gina)
-	if m := e.do(e.slash(dm, gina, "bot", discordtest.Str("level", "slow"), discordtest.Int("size", 9), discordtest.Str("color", "black"))); m.Ephemeral {
-		t.Fatalf("/go bot refused: %q", m.Text())
-	}
-	move := e.play(dm, gina, "E5")
-	if r := e.d.Do(move); r.Type != discordtest.CallbackDeferredChannelMessageWithSource {
-		t.Fatalf("/go play answered type %d, want a deferral while the bot thinks", r.Type)
-	}
+	move := e.botThinking(dm, gina, "slow")
 	e.thinking("slow")
 	o.down.Store(true)
 	close(e.players.gate)

@@ -365,10 +365,7 @@ func TestE2ERengoBanned(t *testing.T) { httpMode(t, testE2ERengoBanned) }
 
 func testE2ERengoBanned(t *testing.T, e *env) {
 	ch := e.d.GuildChannel("general")
-	ann, bob, cid, dan := e.d.NewUser("ann"), e.d.NewUser("bob"), e.d.NewUser("cid"), e.d.NewUser("dan")
-	admin := e.d.NewUser("admin")
-	admin.Permissions = discordtest.PermServerAdmin
-	e.do(e.click(ann, e.rengoLobby(ch, ann, bob, cid, dan, discordtest.Bool("thread", false)), "Start"))
+	ann, bob, cid, dan, admin := e.startedRengo(ch)
 	e.do(e.play(ch, ann, "E5")) // White to move: bob
 	e.do(e.adminCmd(ch, admin, "ban", discordtest.UserOpt("user", bob), discordtest.Str("reason", "spam")))
 	// bob, to move, is skipped at once: the board names dan.
@@ -449,10 +446,7 @@ func TestE2ERengoBannedScoring(t *testing.T) { httpMode(t, testE2ERengoBannedSco
 
 func testE2ERengoBannedScoring(t *testing.T, e *env) {
 	ch := e.d.GuildChannel("general")
-	ann, bob, cid, dan := e.d.NewUser("ann"), e.d.NewUser("bob"), e.d.NewUser("cid"), e.d.NewUser("dan")
-	admin := e.d.NewUser("admin")
-	admin.Permissions = discordtest.PermServerAdmin
-	e.do(e.click(ann, e.rengoLobby(ch, ann, bob, cid, dan, discordtest.Bool("thread", false)), "Start"))
+	ann, bob, cid, dan, admin := e.startedRengo(ch)
 	e.do(e.play(ch, ann, "E5"))
 	e.do(e.slash(ch, bob, "pass"))
 	scoring := e.do(e.slash(ch, cid, "pass"))
@@ -550,10 +544,7 @@ func TestE2ERengoBannedAfterResume(t *testing.T) { httpMode(t, testE2ERengoBanne
 
 func testE2ERengoBannedAfterResume(t *testing.T, e *env) {
 	ch := e.d.GuildChannel("general")
-	ann, bob, cid, dan := e.d.NewUser("ann"), e.d.NewUser("bob"), e.d.NewUser("cid"), e.d.NewUser("dan")
-	admin := e.d.NewUser("admin")
-	admin.Permissions = discordtest.PermServerAdmin
-	e.do(e.click(ann, e.rengoLobby(ch, ann, bob, cid, dan, discordtest.Bool("thread", false)), "Start"))
+	ann, bob, cid, dan, admin := e.startedRengo(ch)
 	e.do(e.play(ch, ann, "E5"))
 	e.do(e.play(ch, bob, "F5"))
 	e.do(e.slash(ch, cid, "pass"))
@@ -589,10 +580,7 @@ func TestE2ERengoUnbanned(t *testing.T) { httpMode(t, testE2ERengoUnbanned) }
 
 func testE2ERengoUnbanned(t *testing.T, e *env) {
 	ch := e.d.GuildChannel("general")
-	ann, bob, cid, dan := e.d.NewUser("ann"), e.d.NewUser("bob"), e.d.NewUser("cid"), e.d.NewUser("dan")
-	admin := e.d.NewUser("admin")
-	admin.Permissions = discordtest.PermServerAdmin
-	e.do(e.click(ann, e.rengoLobby(ch, ann, bob, cid, dan, discordtest.Bool("thread", false)), "Start"))
+	ann, bob, cid, dan, admin := e.startedRengo(ch)
 	e.do(e.play(ch, ann, "E5")) // White to move: bob
 	e.do(e.adminCmd(ch, admin, "ban", discordtest.UserOpt("user", bob), discordtest.Str("reason", "spam")))
 	e.do(e.play(ch, dan, "F5")) // bob skipped
@@ -650,10 +638,7 @@ func TestE2ERengoBannedLastPlayer(t *testing.T) { httpMode(t, testE2ERengoBanned
 
 func testE2ERengoBannedLastPlayer(t *testing.T, e *env) {
 	ch := e.d.GuildChannel("general")
-	ann, bob, cid, dan := e.d.NewUser("ann"), e.d.NewUser("bob"), e.d.NewUser("cid"), e.d.NewUser("dan")
-	admin := e.d.NewUser("admin")
-	admin.Permissions = discordtest.PermServerAdmin
-	e.do(e.click(ann, e.rengoLobby(ch, ann, bob, cid, dan, discordtest.Bool("thread", false)), "Start"))
+	ann, bob, cid, dan, admin := e.startedRengo(ch)
 	for _, m := range []struct {
 		u    discordtest.User
 		move string
@@ -730,4 +715,16 @@ func testE2ERengoLobbyChannelTaken(t *testing.T, e *env) {
 	if m := e.do(e.click(ann, lobby, "Start")); !strings.Contains(m.Text(), "✅ Started: ⚫ "+ann.Mention()+", "+cid.Mention()+" against ⚪ "+bob.Mention()+", "+dan.Mention()+".") {
 		t.Errorf("Start once the vote game is over = %q, want the rengo game started", m.Text())
 	}
+}
+
+// startedRengo starts a 2 v 2 rengo game in ch, in no thread: ann and cid
+// play Black, bob and dan White, ann to play first; admin is an admin of
+// the server.
+func (e *env) startedRengo(ch *discordtest.Channel) (ann, bob, cid, dan, admin discordtest.User) {
+	e.t.Helper()
+	ann, bob, cid, dan = e.d.NewUser("ann"), e.d.NewUser("bob"), e.d.NewUser("cid"), e.d.NewUser("dan")
+	admin = e.d.NewUser("admin")
+	admin.Permissions = discordtest.PermServerAdmin
+	e.do(e.click(ann, e.rengoLobby(ch, ann, bob, cid, dan, discordtest.Bool("thread", false)), "Start"))
+	return ann, bob, cid, dan, admin
 }

@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/gobot-dev/gobot/commands"
-	"github.com/gobot-dev/gobot/commands/discordtest"
 	"github.com/gobot-dev/gobot/commands/draughtsroom"
 	"github.com/gobot-dev/gobot/commands/goroom"
 	"github.com/gobot-dev/gobot/storage"
@@ -90,13 +89,7 @@ func TestE2EBotMoveMadeByAnotherWorker(t *testing.T) {
 	e.peer()
 	gina := e.d.NewUser("gina")
 	dm := e.d.DM(gina)
-	if m := e.do(e.slash(dm, gina, "bot", discordtest.Str("level", "tester"), discordtest.Int("size", 9), discordtest.Str("color", "black"))); m.Ephemeral {
-		t.Fatalf("/go bot refused: %q", m.Text())
-	}
-	move := e.play(dm, gina, "E5")
-	if r := e.d.Do(move); r.Type != discordtest.CallbackDeferredChannelMessageWithSource {
-		t.Fatalf("/go play answered type %d, want a deferral while the bot thinks", r.Type)
-	}
+	move := e.botThinking(dm, gina, "tester")
 	e.waitMoves("the bot's move, made by the peer", dm.ID, 2)
 	// Shutting down waits for the handler: it answers once it finds the
 	// move gone from the queue.
