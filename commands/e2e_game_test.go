@@ -395,3 +395,35 @@ func TestE2EThreadGameFromParent(t *testing.T) {
 		t.Errorf("/go resign in the parent channel ended the thread's game")
 	}
 }
+
+// TestE2EThreadGameFromBusyParent: a player whose game is in a thread,
+// sending a command for it in the thread's channel while that channel holds
+// a game of others, is told they do not play that one and where theirs is;
+// neither game changes.
+func TestE2EThreadGameFromBusyParent(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	ch := e.d.GuildChannel("general")
+	alice, bob, carol, dave := e.d.NewUser("alice"), e.d.NewUser("bob"), e.d.NewUser("carol"), e.d.NewUser("dave")
+	e.challenge(ch, alice, bob)
+	msg := e.newChallenge(e.slash(ch, carol, "challenge", discordtest.UserOpt("opponent", alice), discordtest.Int("size", 9), discordtest.Bool("thread", true)))
+	e.do(e.click(alice, msg, "accept"))
+	var th *discordtest.Channel
+	e.d.WaitFor("the game's thread", func() bool {
+		if threads := e.d.Threads(ch.ID); len(threads) == 1 {
+			th = threads[0]
+		}
+		return th != nil && e.game(th.ID) != nil
+	})
+	notHere := "You are not playing in this game: it is " + alice.Mention() + " (black) against " + bob.Mention() + " (white)."
+	for _, it := range []*discordtest.Interaction{e.play(ch, carol, "E5"), e.slash(ch, carol, "resign")} {
+		e.said(it, notHere+" Your game is in this channel's thread <#"+th.ID+">: run the command there.")
+	}
+	e.said(e.play(ch, dave, "E5"), notHere)
+	if g := e.game(ch.ID); g == nil || g.State.MoveCount() != 0 {
+		t.Errorf("the channel's game changed: %+v", g)
+	}
+	if e.game(th.ID) == nil {
+		t.Errorf("/go resign in the parent channel ended the thread's game")
+	}
+}

@@ -52,7 +52,7 @@ func (a *App) OnGame(h GameHandler) HandlerFunc {
 		if in := a.roomOf(g); in != rm {
 			return UserErr(ErrWrongGame, fmt.Sprintf("The game in this channel is %s: play it with `/%s play` (`/%s help` says how).", in.Name(), in.Command(), in.Command()))
 		}
-		return h(ctx, r, g)
+		return a.notPlayerHere(ctx, r, h(ctx, r, g))
 	}
 }
 
@@ -61,10 +61,48 @@ func (a *App) OnGame(h GameHandler) HandlerFunc {
 // their game sent in the thread's channel finds none there. It is nil when
 // the user plays in none.
 func (a *App) inThread(ctx context.Context, r *Request) error {
+	switch threads := a.userThreads(ctx, r); len(threads) {
+	case 0:
+		return nil
+	case 1:
+		return UserErr(ErrNoGame, "There is no game in this channel itself: your game is in its thread "+threads[0]+". Run the command there.")
+	default:
+		return UserErr(ErrNoGame, "There is no game in this channel itself: your games are in its threads "+joinAnd(threads)+". Run the command there.")
+	}
+}
+
+// notPlayerHere adds to err, the ErrNotPlayer of a command in a channel
+// whose game the user does not play, where their own game is when it is
+// in a thread of that channel: their command for it was sent in the
+// parent, which holds another game. Any other error is returned as it is.
+func (a *App) notPlayerHere(ctx context.Context, r *Request, err error) error {
+	if !errors.Is(err, ErrNotPlayer) {
+		return err
+	}
+	where := ""
+	switch threads := a.userThreads(ctx, r); len(threads) {
+	case 0:
+		return err
+	case 1:
+		where = "Your game is in this channel's thread " + threads[0] + ": run the command there."
+	default:
+		where = "Your games are in this channel's threads " + joinAnd(threads) + ": run the command there."
+	}
+	msg := "You are not playing in this game."
+	var ue *UserError
+	if errors.As(err, &ue) {
+		msg = ue.Msg
+	}
+	return UserErr(ErrNotPlayer, msg+" "+where)
+}
+
+// userThreads returns the threads of r's channel in which the user of r
+// plays, as mentions.
+func (a *App) userThreads(ctx context.Context, r *Request) []string {
 	games, err := a.games.PlayerActiveGames(ctx, r.User.ID)
 	if err != nil {
 		// Those that could be read still say where to go.
-		a.log.Info("the user's games, for the threads of a channel without one", "user", r.User.ID, "err", err)
+		a.log.Info("the user's games, for the threads of the channel", "user", r.User.ID, "err", err)
 	}
 	var threads []string
 	for _, g := range games {
@@ -72,14 +110,12 @@ func (a *App) inThread(ctx context.Context, r *Request) error {
 			threads = append(threads, "<#"+g.ChannelID+">")
 		}
 	}
-	switch len(threads) {
-	case 0:
-		return nil
-	case 1:
-		return UserErr(ErrNoGame, "There is no game in this channel itself: your game is in its thread "+threads[0]+". Run the command there.")
-	}
-	return UserErr(ErrNoGame, "There is no game in this channel itself: your games are in its threads "+
-		strings.Join(threads[:len(threads)-1], ", ")+" and "+threads[len(threads)-1]+". Run the command there.")
+	return threads
+}
+
+// joinAnd joins two or more names as a sentence lists them: "a, b and c".
+func joinAnd(names []string) string {
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 }
 
 // OnBoard is a button handler for the game of the newest board (see
