@@ -6,6 +6,7 @@ package commands_test
 // offering moves, in one edit. The harness is in e2e_harness_test.go.
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -136,5 +137,38 @@ func testE2EVoteBoardsClosed(t *testing.T, e *env) {
 	e.d.WaitFor("gobot's board to close", func() bool { _, text := e.labels(board); return strings.Contains(text, want) })
 	if labels, _ := e.labels(board); len(labels) > 0 {
 		t.Errorf("the board of the period without votes keeps the buttons %q", labels)
+	}
+}
+
+// TestE2ECountedBoards: a game ended by counting leaves no board offering
+// Accept, whichever of the counting boards both players accepted on: a
+// spectator's /go board shows the count a second time, and the one not
+// pressed loses its buttons as the game ends.
+func TestE2ECountedBoards(t *testing.T) { httpMode(t, testE2ECountedBoards) }
+
+func testE2ECountedBoards(t *testing.T, e *env) {
+	alice, bob, cid := e.d.NewUser("alice"), e.d.NewUser("bob"), e.d.NewUser("cid")
+	for _, onCopy := range []bool{false, true} {
+		ch := e.d.GuildChannel(fmt.Sprintf("counted-on-copy-%v", onCopy))
+		e.challenge(ch, alice, bob)
+		e.do(e.play(ch, alice, "E5"))
+		e.do(e.slash(ch, bob, "pass"))
+		original := e.do(e.slash(ch, alice, "pass"))
+		spectator := e.do(e.slash(ch, cid, "board"))
+		for _, m := range []discordtest.Message{original, spectator} {
+			if !strings.Contains(m.Text(), "Agree on the dead stones.") {
+				t.Fatalf("a counting board says %q", m.Text())
+			}
+		}
+		pressed, other := original, spectator
+		if onCopy {
+			pressed, other = spectator, original
+		}
+		e.do(e.click(alice, pressed, "Accept"))
+		e.do(e.click(bob, pressed, "Accept"))
+		if labels, text := e.labels(pressed.ID); len(labels) > 0 || !strings.Contains(text, "Both players agree.") || !strings.Contains(text, "Result: B+73.5") {
+			t.Errorf("accepted on the copy %v: the board pressed has the buttons %q and says %q; want the result", onCopy, labels, text)
+		}
+		e.retired(fmt.Sprintf("accepted on the copy %v: the other counting board", onCopy), other.ID, "Agree on the dead stones.")
 	}
 }

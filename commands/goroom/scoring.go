@@ -485,12 +485,39 @@ func (a *room) endByScore(ctx context.Context, r *commands.Request, g *storage.G
 		return err
 	}
 	if r == nil {
-		// The scoring phase ran out: its board takes no more.
-		a.RetireBoard(ctx, g, g.Delivery, true)
+		// The scoring phase ran out: its boards take no more.
+		a.retireCountBoards(ctx, g, "")
 		_, err = a.Discord().SendMessage(ctx, g.ChannelID, m)
 		return err
 	}
+	a.retireCountBoards(ctx, g, r.Interaction.Message.ID)
 	return r.Update(ctx, m)
+}
+
+// retireCountBoards removes the buttons of the boards g keeps but shown,
+// the one the last Accept was pressed on (it becomes the result): while the
+// dead stones are agreed, any of them may show the count as it stands and
+// offer Accept (a spectator's /go board posts a second one), so that the
+// newest alone losing its buttons, as when play ends, would leave another
+// looking open, waiting for an Accept. Older boards of play among them lose
+// buttons that were stale already. Where only the last interaction's token
+// reaches the players (a user install's private channel), RetireBoard
+// edits its answer, the one board gobot can edit.
+func (a *room) retireCountBoards(ctx context.Context, g *storage.Game, shown string) {
+	if f := g.Delivery.Followup; f != nil && !f.ChannelPosts {
+		if shown == "" {
+			a.RetireBoard(ctx, g, g.Delivery, true)
+		}
+		return
+	}
+	for _, id := range g.Delivery.MessageIDs {
+		if id == shown {
+			continue
+		}
+		if err := a.Discord().EditMessage(ctx, g.ChannelID, id, &commands.Message{ClearComponents: true}); err != nil {
+			a.Logger().Info("remove a counting board's buttons", "game", g.ID, "message", id, "err", err)
+		}
+	}
 }
 
 func (a *room) btnScoreResume(ctx context.Context, r *commands.Request) error {
