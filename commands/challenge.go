@@ -448,7 +448,9 @@ func ChallengeClock(c *storage.Challenge) clock.Control {
 // disabled when the game ends on time and /go-admin games can link the
 // newest board (storage.AddMessageID: no new version, so a move made at
 // the same moment is not refused). A finished game's boards are not
-// kept: its record has left the channel.
+// kept: its record has left the channel. A board of g posted while g ended
+// (a /go board answered as a resignation was made) was not known to the
+// ending, which retired the boards it kept: it loses its buttons here.
 func (a *App) KeepBoardID(ctx context.Context, g *storage.Game, m *discordgo.Message) {
 	if m == nil || m.ID == "" {
 		return
@@ -456,7 +458,13 @@ func (a *App) KeepBoardID(ctx context.Context, g *storage.Game, m *discordgo.Mes
 	if _, over := g.State.Result(); over {
 		return
 	}
-	if err := a.games.AddMessageID(ctx, g.ChannelID, g.ID, m.ID); err != nil && !errors.Is(err, storage.ErrNotFound) {
+	err := a.games.AddMessageID(ctx, g.ChannelID, g.ID, m.ID)
+	switch {
+	case errors.Is(err, storage.ErrNotFound) && len(m.Components) > 0:
+		if err := a.opts.Discord.EditMessage(ctx, g.ChannelID, m.ID, &Message{ClearComponents: true}); err != nil {
+			a.log.Info("remove the buttons of a board of an ended game", "game", g.ID, "err", err)
+		}
+	case err != nil && !errors.Is(err, storage.ErrNotFound):
 		a.log.Info("could not record the board's message", "game", g.ID, "err", err)
 	}
 }

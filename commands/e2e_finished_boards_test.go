@@ -6,12 +6,15 @@ package commands_test
 // offering moves, in one edit. The harness is in e2e_harness_test.go.
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
+	"github.com/gobot-dev/gobot/commands"
 	"github.com/gobot-dev/gobot/commands/discordtest"
 )
 
@@ -170,5 +173,71 @@ func testE2ECountedBoards(t *testing.T, e *env) {
 			t.Errorf("accepted on the copy %v: the board pressed has the buttons %q and says %q; want the result", onCopy, labels, text)
 		}
 		e.retired(fmt.Sprintf("accepted on the copy %v: the other counting board", onCopy), other.ID, "Agree on the dead stones.")
+	}
+}
+
+// addHold is the store with the next record of a board's message, once
+// armed, held until release is closed: a board posted just before its game
+// ends, recorded just after.
+type addHold struct {
+	commands.Store
+
+	mu            sync.Mutex
+	armed         bool
+	held, release chan struct{}
+}
+
+func (h *addHold) AddMessageID(ctx context.Context, channelID, gameID, messageID string) error {
+	h.mu.Lock()
+	armed := h.armed
+	h.armed = false
+	h.mu.Unlock()
+	if armed {
+		close(h.held)
+		<-h.release
+	}
+	return h.Store.AddMessageID(ctx, channelID, gameID, messageID)
+}
+
+// TestE2EBoardDuringEnding: a spectator's /go board answered while the
+// game is being resigned, too late for the resignation to know of it, does
+// not keep offering moves once the game is over.
+func TestE2EBoardDuringEnding(t *testing.T) { httpMode(t, testE2EBoardDuringEnding) }
+
+func testE2EBoardDuringEnding(t *testing.T, e *env) {
+	hold := &addHold{held: make(chan struct{}), release: make(chan struct{})}
+	e.wrapStore = func(s commands.Store) commands.Store {
+		hold.Store = s
+		return hold
+	}
+	e.restart()
+	ch, alice, bob := e.guildGame()
+	cid := e.d.NewUser("cid")
+	e.do(e.play(ch, alice, "E5"))
+	hold.mu.Lock()
+	hold.armed = true
+	hold.mu.Unlock()
+	it := e.slash(ch, cid, "board")
+	var reply *discordtest.Reply
+	var err error
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		reply, err = e.d.Send(it)
+	}()
+	<-hold.held
+	e.do(e.slash(ch, alice, "resign"))
+	close(hold.release)
+	<-done
+	if err != nil {
+		t.Fatalf("/go board: %v", err)
+	}
+	board := e.answerOf(it, reply)
+	e.d.WaitFor("the spectator's board to lose its buttons", func() bool {
+		labels, _ := e.labels(board.ID)
+		return len(labels) == 0
+	})
+	if _, text := e.labels(board.ID); !strings.Contains(text, bob.Mention()+", your move.") {
+		t.Errorf("the spectator's board says %q; want the board as it was shown", text)
 	}
 }
