@@ -321,3 +321,25 @@ func testE2EBotClock(t *testing.T, e *env) {
 		t.Errorf("the bot has %v left after thinking 12 s, want 48s", got)
 	}
 }
+
+// TestE2EMoveAfterLossOnTime: a move sent just after its player lost on
+// time (the scheduler ended the game first) is told that their game here
+// ended, when and how, not that there is no game; a spectator is told as
+// before, and so is the player once it is long over.
+func TestE2EMoveAfterLossOnTime(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	ch := e.d.GuildChannel("general")
+	alice, bob, carol := e.d.NewUser("alice"), e.d.NewUser("bob"), e.d.NewUser("carol")
+	e.challenge(ch, alice, bob, discordtest.Str("clock", "absolute 15s"))
+	id := e.game(ch.ID).ID
+	e.do(e.play(ch, alice, "E5"))
+	e.do(e.play(ch, bob, "E4"))
+	e.do(e.play(ch, alice, "D5"))
+	e.clock.Advance(16 * time.Second)
+	a := e.archived(ch.ID, id)
+	e.said(e.play(ch, bob, "D4"), fmt.Sprintf("Your game here ended on time <t:%d:R> (B+T). `/go board` shows it.", a.FinishedAt.Unix()))
+	e.said(e.play(ch, carol, "D4"), "There is no game in this channel. Start one with `/go challenge` or `/go bot`.")
+	e.clock.Advance(time.Hour)
+	e.said(e.play(ch, bob, "D4"), "There is no game in this channel. Start one with `/go challenge` or `/go bot`.")
+}

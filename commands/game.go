@@ -44,6 +44,9 @@ func (a *App) OnGame(h GameHandler) HandlerFunc {
 			if err := a.inThread(ctx, r); err != nil {
 				return err
 			}
+			if err := a.justEnded(ctx, r, rm); err != nil {
+				return err
+			}
 			return UserErr(ErrNoGame, fmt.Sprintf("There is no game in this channel. Start one with `/%s challenge` or `/%s bot`.", rm.Command(), rm.Command()))
 		}
 		if err != nil {
@@ -69,6 +72,34 @@ func (a *App) inThread(ctx context.Context, r *Request) error {
 	default:
 		return UserErr(ErrNoGame, "There is no game in this channel itself: your games are in its threads "+joinAnd(threads)+". Run the command there.")
 	}
+}
+
+// justEndedWindow is how long after a game ended a player's command for it
+// in its channel is told that it ended, rather than that there is no game.
+const justEndedWindow = 15 * time.Minute
+
+// justEnded is ErrGameOver, saying when and how, when the user of r played
+// the last game finished in r's channel and it ended in the last
+// justEndedWindow: a move sent just after losing on time finds no game,
+// and the player should learn why. It is nil otherwise.
+func (a *App) justEnded(ctx context.Context, r *Request, rm Room) error {
+	games, err := a.archive.ChannelGames(ctx, r.Interaction.ChannelID, 1)
+	if err != nil || len(games) == 0 || a.Now().Sub(games[0].FinishedAt) > justEndedWindow {
+		return nil
+	}
+	arc := games[0]
+	played := false
+	for _, p := range append([]storage.Player{arc.Black, arc.White}, append(arc.BlackTeam, arc.WhiteTeam...)...) {
+		played = played || p.UserID == r.User.ID
+	}
+	if !played {
+		return nil
+	}
+	how := ""
+	if strings.HasSuffix(arc.Result, "+T") {
+		how = " on time"
+	}
+	return UserErr(ErrGameOver, fmt.Sprintf("Your game here ended%s <t:%d:R> (%s). `/%s board` shows it.", how, arc.FinishedAt.Unix(), arc.Result, rm.Command()))
 }
 
 // notPlayerHere adds to err, the ErrNotPlayer of a command in a channel
