@@ -338,8 +338,21 @@ func TestE2EMoveAfterLossOnTime(t *testing.T) {
 	e.do(e.play(ch, alice, "D5"))
 	e.clock.Advance(16 * time.Second)
 	a := e.archived(ch.ID, id)
-	e.said(e.play(ch, bob, "D4"), fmt.Sprintf("Your game here ended on time <t:%d:R> (B+T). `/go board` shows it.", a.FinishedAt.Unix()))
+	e.said(e.play(ch, bob, "D4"), fmt.Sprintf("Your game here ended on time <t:%d:R> (B+T, annulled). `/go board` shows it.", a.FinishedAt.Unix()))
 	e.said(e.play(ch, carol, "D4"), "There is no game in this channel. Start one with `/go challenge` or `/go bot`.")
 	e.clock.Advance(time.Hour)
 	e.said(e.play(ch, bob, "D4"), "There is no game in this channel. Start one with `/go challenge` or `/go bot`.")
+
+	// Draughts says it as its players write results.
+	dr := e.d.GuildChannel("draughts")
+	msg := e.newChallenge(e.draughtsCmd(dr, alice, "challenge", discordtest.UserOpt("opponent", bob), discordtest.Str("colour", "white"), discordtest.Str("clock", "absolute 15s")))
+	e.do(e.click(bob, msg, "accept"))
+	e.d.WaitFor("the game of draughts", func() bool { return e.game(dr.ID) != nil })
+	id = e.game(dr.ID).ID
+	for i, m := range []string{"32-28", "17-21", "37-32", "21-26"} {
+		e.do(e.draughtsMove(dr, []discordtest.User{alice, bob}[i%2], m))
+	}
+	e.clock.Advance(16 * time.Second)
+	a = e.archived(dr.ID, id)
+	e.said(e.draughtsMove(dr, alice, "31x22"), fmt.Sprintf("Your game here ended <t:%d:R> (0-2 (time)). `/draughts board` shows it.", a.FinishedAt.Unix()))
 }

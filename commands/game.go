@@ -96,10 +96,10 @@ func (a *App) justEnded(ctx context.Context, r *Request, rm Room) error {
 		return nil
 	}
 	how := ""
-	if strings.HasSuffix(arc.Result, "+T") {
-		how = " on time"
+	if a.notation(arc.Kind) == nil && strings.HasSuffix(arc.Result, "+T") {
+		how = " on time" // Go's "B+T" does not say it; draughts' "2-0 (time)" does
 	}
-	return UserErr(ErrGameOver, fmt.Sprintf("Your game here ended%s <t:%d:R> (%s). `/%s board` shows it.", how, arc.FinishedAt.Unix(), arc.Result, rm.Command()))
+	return UserErr(ErrGameOver, fmt.Sprintf("Your game here ended%s <t:%d:R> (%s). `/%s board` shows it.", how, arc.FinishedAt.Unix(), a.resultCounted(arc), rm.Command()))
 }
 
 // notPlayerHere adds to err, the ErrNotPlayer of a command in a channel
