@@ -315,11 +315,9 @@ func TestChallengeDeclineExpireAndStolenClick(t *testing.T) {
 	if c.Type != discordgo.InteractionResponseUpdateMessage || !strings.Contains(c.text(), "declined") {
 		t.Fatalf("decline: %s %q", c.Op, c.text())
 	}
-	// Pressing again: the buttons close.
-	c = only(t, tb.press(bob, accept))
-	if c.Type != discordgo.InteractionResponseUpdateMessage {
-		t.Fatalf("accept after decline: %s %q", c.Op, c.text())
-	}
+	// Pressing again: the clicker alone is told, and the declined
+	// challenge's message is left as it is.
+	wantEphemeral(t, tb.press(bob, accept), "This challenge is no longer open.")
 
 	calls = tb.command(ann, "/go challenge opponent:bob")
 	accept = calls[1].buttonID(t, "Accept")

@@ -21,11 +21,14 @@ import (
 	"github.com/gobot-dev/gobot/storage"
 )
 
-// recorder is a Discord that records what the bot sends.
+// recorder is a Discord that records what the bot sends, and keeps each
+// interaction's answer as Discord shows it (Original): "thinking…" after a
+// deferral, then what the last edit said.
 type recorder struct {
-	mu    sync.Mutex
-	calls []call
-	n     int
+	mu      sync.Mutex
+	calls   []call
+	n       int
+	answers map[string]*discordgo.Message // interaction token -> its answer
 }
 
 type call struct {
@@ -55,18 +58,39 @@ func (rc *recorder) take() []call {
 	return out
 }
 
+// answer notes what interaction it's answer now shows.
+func (rc *recorder) answer(it *discordgo.Interaction, content string, flags discordgo.MessageFlags) {
+	rc.mu.Lock()
+	defer rc.mu.Unlock()
+	if rc.answers == nil {
+		rc.answers = map[string]*discordgo.Message{}
+	}
+	rc.answers[it.Token] = &discordgo.Message{Content: content, Flags: flags}
+}
+
 func (rc *recorder) Callback(ctx context.Context, it *discordgo.Interaction, r *commands.Response) (*discordgo.Message, error) {
 	rc.add(call{Op: "callback", Type: r.Type, Channel: it.ChannelID, Message: r.Message, Choices: r.Choices})
+	switch {
+	case r.Type == discordgo.InteractionResponseDeferredChannelMessageWithSource:
+		rc.answer(it, "", discordgo.MessageFlagsLoading)
+	case r.Message != nil:
+		rc.answer(it, r.Message.Content, 0)
+	}
 	return nil, nil
 }
 func (rc *recorder) EditOriginal(ctx context.Context, it *discordgo.Interaction, m *commands.Message) (*discordgo.Message, error) {
+	rc.answer(it, m.Content, 0)
 	return rc.add(call{Op: "edit", Channel: it.ChannelID, Message: m}), nil
 }
 func (rc *recorder) Original(ctx context.Context, it *discordgo.Interaction) (*discordgo.Message, error) {
 	rc.mu.Lock()
 	defer rc.mu.Unlock()
 	rc.n++
-	return &discordgo.Message{ID: fmt.Sprint(500000000000000000 + rc.n), ChannelID: it.ChannelID}, nil
+	m := &discordgo.Message{ID: fmt.Sprint(500000000000000000 + rc.n), ChannelID: it.ChannelID}
+	if a := rc.answers[it.Token]; a != nil {
+		m.Content, m.Flags = a.Content, a.Flags
+	}
+	return m, nil
 }
 
 func (rc *recorder) DeleteOriginal(ctx context.Context, it *discordgo.Interaction) error {
