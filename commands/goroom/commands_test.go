@@ -146,7 +146,7 @@ func TestPassPassScoringAccept(t *testing.T) {
 		t.Fatalf("ann accepts: %s %q", c.Op, c.text())
 	}
 	accept = c.buttonID(t, "Accept")
-	c = only(t, tb.press(bob, accept))
+	c = ended(t, tb.press(bob, accept))
 	if !strings.Contains(c.text(), "Game over") || !strings.Contains(c.text(), "W+") {
 		t.Fatalf("bob accepts: %q, want the result (white wins by komi)", c.text())
 	}
@@ -246,7 +246,7 @@ func TestBotGameAnswersByItself(t *testing.T) {
 	if strings.Contains(c.text(), "does not accept") || !strings.Contains(c.text(), "✅ accepted") {
 		t.Fatalf("toggle vs bot: %q", c.text())
 	}
-	c = only(t, tb.press(ann, c.buttonID(t, "Accept")))
+	c = ended(t, tb.press(ann, c.buttonID(t, "Accept")))
 	if !strings.Contains(c.text(), "Game over") {
 		t.Fatalf("accept vs bot: %q", c.text())
 	}
@@ -434,7 +434,7 @@ func TestAbortAndBoardAndSGF(t *testing.T) {
 	if want := commands.Mention(commands.UserPlayer(cat)) + ", a moderator, aborted the game ⚫ ann vs ⚪ bob after 1 move: it is recorded as aborted"; !strings.HasPrefix(c.text(), "🚫 "+want) || !strings.HasSuffix(c.text(), "Reason: stuck\nThe channel is free for a new game.") {
 		t.Fatalf("abort: %q, want it to say %q", c.text(), want)
 	}
-	wantEphemeral(t, tb.command(ann, "/go play move:D4"), "no game in this channel")
+	wantEphemeral(t, tb.command(ann, "/go play move:D4"), "(Void, aborted). `/go board` shows it.")
 }
 
 func TestAutocomplete(t *testing.T) {
@@ -493,7 +493,11 @@ func TestScoringTimeout(t *testing.T) {
 	}
 	tb.clk.Advance(24 * time.Hour)
 	tb.HandleDueGames(context.Background())
-	c := only(t, tb.rec.take())
+	calls := tb.rec.take()
+	if len(calls) != 2 || calls[0].Op != "editmsg" || !calls[0].Message.ClearComponents {
+		t.Fatalf("scheduler after the deadline: %v, want the counting board's buttons removed, then the result", calls)
+	}
+	c := calls[1]
 	if c.Op != "send" || !strings.Contains(c.text(), "ran out") || !strings.Contains(c.text(), "B+") {
 		t.Fatalf("scheduler after the deadline: %s %q", c.Op, c.text())
 	}
@@ -658,7 +662,7 @@ func TestJigoShown(t *testing.T) {
 	only(t, tb.command(ann, "/go pass"))
 	c := only(t, tb.command(bob, "/go pass"))
 	c = only(t, tb.press(ann, c.buttonID(t, "Accept")))
-	c = only(t, tb.press(bob, c.buttonID(t, "Accept")))
+	c = ended(t, tb.press(bob, c.buttonID(t, "Accept")))
 	if !strings.Contains(c.text(), "**Game over: Jigo (a draw)**") {
 		t.Errorf("the final board: %q, want Jigo (a draw)", c.text())
 	}
@@ -675,4 +679,21 @@ func TestJigoShown(t *testing.T) {
 	if c := only(t, tb.command(ann, "/go sgf game:"+a[0].ID)); !strings.Contains(c.text(), ", Jigo, finished") || len(c.Message.Files) != 1 || !strings.Contains(string(c.Message.Files[0].Data), "RE[0]") {
 		t.Errorf("/go sgf: %q", c.text())
 	}
+}
+
+// ended is the answer that ends a game by counting: the last call, after
+// which the counting boards the game kept lose their buttons (one edit
+// each; a press here carries no message, as the board page's does not, so
+// none is skipped as the one pressed).
+func ended(t *testing.T, calls []call) call {
+	t.Helper()
+	if len(calls) == 0 {
+		t.Fatal("no answer")
+	}
+	for _, c := range calls[:len(calls)-1] {
+		if c.Op != "editmsg" || !c.Message.ClearComponents {
+			t.Fatalf("before the answer: %s %q, want only boards' buttons removed", c.Op, c.text())
+		}
+	}
+	return calls[len(calls)-1]
 }

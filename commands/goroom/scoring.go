@@ -490,7 +490,11 @@ func (a *room) endByScore(ctx context.Context, r *commands.Request, g *storage.G
 		_, err = a.Discord().SendMessage(ctx, g.ChannelID, m)
 		return err
 	}
-	a.retireCountBoards(ctx, g, r.Interaction.Message.ID)
+	shown := "" // the board page's Accept comes with no message of Discord's
+	if r.Interaction.Message != nil {
+		shown = r.Interaction.Message.ID
+	}
+	a.retireCountBoards(ctx, g, shown)
 	return r.Update(ctx, m)
 }
 
