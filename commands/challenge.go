@@ -458,6 +458,12 @@ func (a *App) KeepBoardID(ctx context.Context, g *storage.Game, m *discordgo.Mes
 	if _, over := g.State.Result(); over {
 		return
 	}
+	if cur, err := a.games.Game(ctx, g.ChannelID); err == nil && cur.ID == g.ID && cur.State.MoveCount() > g.State.MoveCount() {
+		// Posted after the boards of later moves (an accepted
+		// challenge's first board that took longer than the first
+		// moves): an old board, which must not become the newest.
+		return
+	}
 	err := a.games.AddMessageID(ctx, g.ChannelID, g.ID, m.ID)
 	switch {
 	case errors.Is(err, storage.ErrNotFound) && len(m.Components) > 0:

@@ -60,6 +60,11 @@ func testE2EFinishedBoards(t *testing.T, e *env) {
 	e.challenge(ch, alice, bob)
 	first := e.do(e.play(ch, alice, "D4"))
 	last := e.do(e.play(ch, bob, "E5"))
+	// Both boards recorded with the game: one recorded after the game
+	// ended loses its buttons then (KeepBoardID), an edit this test does
+	// not count.
+	e.kept(ch.ID, first.ID)
+	e.kept(ch.ID, last.ID)
 	before := e.edits(first.ID)
 	e.do(e.slash(ch, alice, "resign"))
 	e.retired("/go resign", last.ID, alice.Mention()+", your move.")
