@@ -541,7 +541,7 @@ func (a *App) moderatorAbort(ctx context.Context, r *Request, g *storage.Game) e
 	reason, _ := r.String("reason")
 	reason = strings.Join(strings.Fields(reason), " ")
 	if reason == "" {
-		return UserErr(ErrBadOption, "A moderator's abort needs a reason, which is kept in the server's log and told to the players: `/go abort reason:…`.")
+		return UserErr(ErrBadOption, fmt.Sprintf("A moderator's abort needs a reason, which is kept in the server's log and told to the players: `/%s abort reason:…`.", a.roomOf(g).Command()))
 	}
 	if len([]rune(reason)) > MaxReason {
 		return UserErr(ErrBadOption, fmt.Sprintf("A reason may be at most %d characters long.", MaxReason))

@@ -77,6 +77,12 @@ func TestE2EPlayerAbort(t *testing.T) {
 	if a := e.archived(ch.ID, id); a.Result != "Void" || !a.Annulled || a.Rated || a.Moves != 4 {
 		t.Errorf("the moderator's abort archived %s annulled=%v rated=%v moves=%d, want Void, annulled, unrated, 4 moves", a.Result, a.Annulled, a.Rated, a.Moves)
 	}
+	// In a game of draughts the reason is asked for with its own command.
+	dr := e.d.GuildChannel("dames")
+	msg := e.newChallenge(e.draughtsCmd(dr, alice, "challenge", discordtest.UserOpt("opponent", bob), discordtest.Str("colour", "white")))
+	e.do(e.click(bob, msg, "accept"))
+	e.d.WaitFor("the game of draughts", func() bool { return e.game(dr.ID) != nil })
+	e.refused(e.draughtsCmd(dr, mod, "abort"), "A moderator's abort needs a reason, which is kept in the server's log and told to the players: `/draughts abort reason:…`.")
 
 	// A confirmation offered before a move is stale after it.
 	e.challenge(ch, alice, bob)
