@@ -385,10 +385,15 @@ func (a *App) replyError(ctx context.Context, r *Request, log *slog.Logger, err 
 		err = fmt.Errorf("%w: %w", limitRefusal(le.Player, le.Games, le.Max, r.User != nil && le.Player.UserID == r.User.ID), err)
 	}
 	msg, expected := ErrorMessage(err)
-	if errors.Is(err, ErrGameRunning) && !errors.As(err, new(*UserError)) && r.Interaction.GuildID == "" {
+	if errors.Is(err, ErrGameRunning) && !errors.As(err, new(*UserError)) {
 		// The default sentence's way out, a thread, exists only in
-		// server channels.
-		msg = gameRunningInDM
+		// server channels: not in a DM, nor in the console's one channel.
+		switch r.Interaction.GuildID {
+		case "":
+			msg = gameRunningInDM
+		case consoleGuild:
+			msg = gameRunningInConsole
+		}
 	}
 	if cmd := commandOf(r); cmd != CommandName && !errors.As(err, new(*UserError)) {
 		// The default sentences name /go's commands: under /draughts,
@@ -441,6 +446,10 @@ func ErrorMessage(err error) (string, bool) {
 // gameRunningInDM is ErrGameRunning's sentence in a DM or group DM, which
 // has no threads for a second game.
 const gameRunningInDM = "A game is already running in this DM. Finish it first: a DM holds one game at a time."
+
+// gameRunningInConsole is ErrGameRunning's sentence in the console, whose
+// one channel has no threads.
+const gameRunningInConsole = "A game is already running here. Finish it first: the console holds one game at a time."
 
 // sentinelMessages are the default sentences for errors without a
 // *UserError, checked in order (ErrSuperko before ErrKo).

@@ -29,6 +29,7 @@ func TestConsole(t *testing.T) {
 		"/go help",
 		"/press 1", // no board yet
 		"/go bot level:first size:9",
+		"/go bot level:first size:9", // a second game: the console has one channel and no threads
 		"/go play move:E5",
 		"/go play move:E5",
 		"/go play move:Z9",
@@ -54,6 +55,7 @@ func TestConsole(t *testing.T) {
 	for _, want := range []string{
 		"gobot: play Go on Discord", // help
 		"no buttons to press yet: `/go board` shows the game here with its buttons",
+		"A game is already running here. Finish it first: the console holds one game at a time.",
 		"played E5",              // the move
 		"played A1",              // the bot's answer (first legal point)
 		"E5 is already taken",    // refusal
