@@ -204,6 +204,11 @@ func TestPassAndEyes(t *testing.T) {
 			if m.Kind != tt.want {
 				t.Errorf("GenMove = %v, want %s (%v)", m, tt.wantText, e.Stats())
 			}
+			// The line shown (gobot gtp --log) starts with the move
+			// played, though the end-of-game rules chose a pass.
+			if st := e.Stats(); len(st.PV) > 0 && st.PV[0] != m {
+				t.Errorf("the principal variation %v does not start with the move played, %v", st.PV, m)
+			}
 		})
 	}
 }

@@ -496,16 +496,36 @@ func (e *Searcher) finish(s *search, workers []*worker, reused int, start time.T
 		move = engine.ResignMove(s.toPlay)
 	}
 
-	// The principal variation.
+	// The principal variation: from the move chosen, which the end-of-game
+	// rules or the time's choice may have made another than the most
+	// visited (a line that began elsewhere read as the move's own), then
+	// the most visited replies.
+	chosen := int16(-1)
+	switch move.Kind {
+	case engine.Pass:
+		chosen = engine.PassVertex
+	case engine.Place:
+		chosen = int16(s.board.Vertex(move.Point))
+	}
 	var pv []engine.Move
 	c := s.toPlay
 	for nd, d := root, 0; nd.expanded() && d < 20; d++ {
 		var next *node
 		for i := int32(0); i < int32(nd.nchild); i++ {
 			ch := t.at(nd.first + i)
-			if !ch.illegal() && (next == nil || better(ch, next)) {
+			if ch.illegal() {
+				continue
+			}
+			if d == 0 && ch.move == chosen {
+				next = ch
+				break
+			}
+			if next == nil || better(ch, next) {
 				next = ch
 			}
+		}
+		if d == 0 && (move.Kind == engine.Resign || next != nil && next.move != chosen) {
+			break // the move was not searched (a resignation): no line to show
 		}
 		if next == nil || next.visits.Load() < 2 {
 			break
