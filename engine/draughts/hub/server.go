@@ -350,8 +350,14 @@ func (s *server) levelCommand(l Line) error {
 			lim.Nodes, err = strconv.ParseInt(a.Value, 10, 64)
 		case "move-time":
 			lim.MoveTime, err = seconds(a.Value)
+			if err == nil && lim.MoveTime == 0 {
+				lim.MoveTime = time.Millisecond // no time to think: answer at once, not "no limit"
+			}
 		case "time":
 			lim.Time, err = seconds(a.Value)
+			if err == nil && lim.Time == 0 {
+				lim.Time = time.Nanosecond // a clock run down: the least search (Allot), not "no clock"
+			}
 		case "inc":
 			lim.Inc, err = seconds(a.Value)
 		case "moves":
@@ -391,7 +397,12 @@ func (s *server) search(ctx context.Context, l Line, lines <-chan inputLine) (ne
 	var buf [draughts.MaxMoves]draughts.Move
 	legal := req.Position.Generate(buf[:0])
 	if len(legal) == 0 {
-		return nil, false, s.error("go: the position is over, there is no move to search")
+		// The search is over at once: done, with no move, as Scan
+		// answers, so that a GUI waiting for done does not hang.
+		if err := s.error("go: the position is over, there is no move to search"); err != nil {
+			return nil, false, err
+		}
+		return nil, false, s.write(NewLine("done"))
 	}
 	if s.opts.Search == nil {
 		return nil, false, s.write(NewLine("done", "move", MoveText(legal[0])))

@@ -349,3 +349,37 @@ func TestServeBadSearch(t *testing.T) {
 		}
 	}
 }
+
+// TestServeNoMove: go in a position whose side to move has no move (it has
+// lost) says so and is done at once, with no move, as Scan answers, so a
+// GUI waiting for done does not hang; and level time=0 or move-time=0 (a
+// clock run down) asks for the least search, not for none.
+func TestServeNoMove(t *testing.T) {
+	f := &firstMove{}
+	s := startSession(t, f.search)
+	// Black to move with no piece left.
+	s.send(t, "pos pos=B"+strings.Repeat("e", 49)+"w", "go think")
+	if l := s.next(t); l != `error message="go: the position is over, there is no move to search"` {
+		t.Errorf("Serve wrote %q, want the error", l)
+	}
+	if l := s.next(t); l != "done" {
+		t.Errorf("Serve wrote %q, want done", l)
+	}
+	start := draughts.Start()
+	s.send(t, "pos pos="+start.Hub(), "level move-time=0", "go think")
+	if l := s.next(t); !strings.HasPrefix(l, "done move=") {
+		t.Errorf("Serve wrote %q, want done", l)
+	}
+	s.send(t, "level time=0", "go think")
+	if l := s.next(t); !strings.HasPrefix(l, "done move=") {
+		t.Errorf("Serve wrote %q, want done", l)
+	}
+	s.in.Close()
+	if err := <-s.done; err != nil {
+		t.Errorf("Serve = %v", err)
+	}
+	if len(f.reqs) != 2 || f.reqs[0].Limit.MoveTime != time.Millisecond || f.reqs[0].Limit.Allot() != time.Millisecond ||
+		f.reqs[1].Limit.Time <= 0 || f.reqs[1].Limit.Allot() != time.Millisecond {
+		t.Errorf("the searches' limits = %+v; want move-time=0 and time=0 to allot the least time (1 ms), not no limit", f.reqs)
+	}
+}
