@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -508,10 +509,7 @@ func (a *room) btnDraughtsDraw(ctx context.Context, r *commands.Request, g *stor
 func draughtsMessage(g *storage.Game, now time.Time, note string) (*commands.Message, error) {
 	st := draughtsState(g)
 	var buf bytes.Buffer
-	// Against a bot that plays White, the person sees the board from
-	// Black's side.
-	flip := g.Player(draughtsWhite).IsBot() && !g.Player(draughtsBlack).IsBot()
-	if err := drender.Game(&buf, st, drender.Options{Flip: flip}); err != nil {
+	if err := drender.Game(&buf, st, drender.Options{Flip: blacksView(g)}); err != nil {
 		return nil, fmt.Errorf("commands: draw the board of game %s: %w", g.ID, err)
 	}
 	name := fmt.Sprintf("draughts-%s-%d.png", g.ID, st.MoveCount())
@@ -1206,7 +1204,29 @@ func (r *room) UnratedNote(g *storage.Game) string {
 	return ""
 }
 
-func (r *room) Text(g *storage.Game) string { return draughtsState(g).Position().String() + "\n" }
+// Text is the console's board: as the picture, from Black's side against a
+// bot that plays White (square 1 at the bottom right).
+func (r *room) Text(g *storage.Game) string {
+	s := draughtsState(g).Position().String()
+	if !blacksView(g) {
+		return s + "\n"
+	}
+	lines := strings.Split(s, "\n")
+	rows := lines[:len(lines)-1] // the last says who is to move
+	slices.Reverse(rows)
+	for i, row := range rows {
+		rs := []rune(row)
+		slices.Reverse(rs)
+		rows[i] = string(rs)
+	}
+	return strings.Join(append(rows, lines[len(lines)-1]), "\n") + "\n"
+}
+
+// blacksView reports whether g is shown from Black's side: against a bot
+// that plays White, the person plays Black.
+func blacksView(g *storage.Game) bool {
+	return g.Player(draughtsWhite).IsBot() && !g.Player(draughtsBlack).IsBot()
+}
 
 func (r *room) ChallengeText(c *storage.Challenge) string { return draughtsChallengeText(c) }
 

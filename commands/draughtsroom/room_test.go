@@ -182,3 +182,23 @@ func newTestRoom(t *testing.T) *room {
 	t.Cleanup(func() { app.Shutdown(context.Background()) })
 	return app.RoomOfKind(draughtsKind).(*room)
 }
+
+// TestTextBlacksView: the console's board is turned as the picture is,
+// for a person playing Black against a bot: square 1 at the bottom right.
+func TestTextBlacksView(t *testing.T) {
+	st, err := draughts.NewState(game.Options{"fen": "W:W46:B5"}, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ann, bot := storage.Player{UserID: "1", Name: "ann"}, storage.Player{Level: "easy"}
+	g := &storage.Game{ID: "7", Kind: draughtsKind, Sides: storage.Sides(bot, ann), State: st}
+	lines := strings.Split(strings.TrimSuffix((&room{}).Text(g), "\n"), "\n")
+	if len(lines) != 11 || strings.TrimSpace(lines[0]) != ". . . . w" || strings.TrimSpace(lines[9]) != "b . . . ." || lines[10] != "White to move" {
+		t.Errorf("Black's view:\n%s", strings.Join(lines, "\n"))
+	}
+	g.Sides = storage.Sides(ann, bot) // ann plays White: White's view
+	lines = strings.Split(strings.TrimSuffix((&room{}).Text(g), "\n"), "\n")
+	if strings.TrimSpace(lines[0]) != ". . . . b" || strings.TrimSpace(lines[9]) != "w . . . ." {
+		t.Errorf("White's view:\n%s", strings.Join(lines, "\n"))
+	}
+}
