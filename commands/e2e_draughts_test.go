@@ -435,11 +435,16 @@ func testE2EDraughtsToTheEnd(t *testing.T, e *env) {
 	e.do(e.click(bob, msg, "accept"))
 	e.waitBoard(ch.ID, "⚪ white to play")
 	id := e.game(ch.ID).ID
-	var last discordtest.Message
+	var prev, last discordtest.Message
 	for n := 0; ; n++ {
 		g := e.game(ch.ID)
 		if g == nil {
 			break
+		}
+		if n > 0 {
+			// Each board kept before the next move, as a player waits
+			// for it: the winning move's ending must retire it.
+			e.kept(ch.ID, last.ID)
 		}
 		st := draughtsOf(t, g)
 		legal := st.Legal()
@@ -447,7 +452,7 @@ func testE2EDraughtsToTheEnd(t *testing.T, e *env) {
 		if st.ToMove() == 1 {
 			who = bob
 		}
-		last = e.do(e.draughtsMove(ch, who, string(legal[(2*n)%len(legal)])))
+		prev, last = last, e.do(e.draughtsMove(ch, who, string(legal[(2*n)%len(legal)])))
 		if n > 200 {
 			t.Fatal("the game did not end")
 		}
@@ -455,6 +460,8 @@ func testE2EDraughtsToTheEnd(t *testing.T, e *env) {
 	if want := "**Game over: ⚪ white " + alice.Mention() + " wins: all of ⚫ black's pieces are taken · 2-0**"; !strings.Contains(last.Text(), want) {
 		t.Errorf("last answer = %q, want %q", last.Text(), want)
 	}
+	// The board the winning move was played on takes no more.
+	e.retired("the winning move", prev.ID, alice.Mention()+", your move.")
 	// A new player's rating is provisional, and says so as lidraughts
 	// does: "1662?".
 	if !strings.Contains(last.Text(), " · "+alice.Mention()+" 1500? → 1662? (+162)") {

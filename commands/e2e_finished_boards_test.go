@@ -246,3 +246,63 @@ func testE2EBoardDuringEnding(t *testing.T, e *env) {
 		t.Errorf("the spectator's board says %q; want the board as it was shown", text)
 	}
 }
+
+// TestE2EDraughtsFinishedBoards: a game of draughts ended off the board
+// (resigned by command or button, drawn by agreement) or by a winning
+// move leaves no board offering Offer a draw and Resign: the newest loses
+// its buttons in one edit, as Go's boards do; a spectator's /draughts
+// board, when it is the newest, is the one.
+func TestE2EDraughtsFinishedBoards(t *testing.T) { httpMode(t, testE2EDraughtsFinishedBoards) }
+
+func testE2EDraughtsFinishedBoards(t *testing.T, e *env) {
+	erin, frank, carol := e.d.NewUser("erin"), e.d.NewUser("frank"), e.d.NewUser("carol")
+	// start begins a game in a new channel, erin white, and plays
+	// 31-26 19-23: it returns the channel and the two boards.
+	start := func(name string) (*discordtest.Channel, discordtest.Message, discordtest.Message) {
+		ch := e.d.GuildChannel(name)
+		msg := e.newChallenge(e.draughtsCmd(ch, erin, "challenge", discordtest.UserOpt("opponent", frank), discordtest.Str("colour", "white"), discordtest.Str("clock", "none")))
+		e.do(e.click(frank, msg, "accept"))
+		e.waitBoard(ch.ID, "⚪ white to play")
+		// Each board kept before the next move: one recorded after a
+		// later move is an old board, never kept as the newest.
+		first := e.do(e.draughtsMove(ch, erin, "31-26"))
+		e.kept(ch.ID, first.ID)
+		last := e.do(e.draughtsMove(ch, frank, "19-23"))
+		e.kept(ch.ID, last.ID)
+		return ch, first, last
+	}
+	yourMove := erin.Mention() + ", your move."
+
+	// Resigning by command, with a draw offer open: only the newest
+	// board is edited.
+	ch, first, last := start("resign-command")
+	e.do(e.draughtsCmd(ch, erin, "draw"))
+	before := e.edits(first.ID)
+	if end := e.do(e.draughtsCmd(ch, frank, "resign")); !strings.Contains(end.Text(), "**Game over: ⚪ white "+erin.Mention()+" wins by resignation · 2-0**") {
+		t.Errorf("/draughts resign = %q", end.Text())
+	}
+	e.retired("/draughts resign", last.ID, yourMove)
+	if e.edits(first.ID) != before {
+		t.Errorf("/draughts resign edited an older board too")
+	}
+
+	// Resigning by button.
+	ch, _, last = start("resign-button")
+	e.do(e.click(frank, e.do(e.click(frank, last, "Resign")), "Yes, resign"))
+	e.retired("the Resign button", last.ID, yourMove)
+
+	// A draw agreed with /draughts draw.
+	ch, _, last = start("draw-command")
+	e.do(e.draughtsCmd(ch, erin, "draw"))
+	if end := e.do(e.draughtsCmd(ch, frank, "draw")); !strings.Contains(end.Text(), "Game over: drawn by agreement · 1-1") {
+		t.Errorf("the draw accepted = %q", end.Text())
+	}
+	e.retired("a draw agreed", last.ID, yourMove)
+
+	// A spectator's board, the newest.
+	ch, _, _ = start("spectator")
+	copied := e.do(e.draughtsCmd(ch, carol, "board"))
+	e.kept(ch.ID, copied.ID)
+	e.do(e.draughtsCmd(ch, frank, "resign"))
+	e.retired("a spectator's /draughts board", copied.ID, yourMove)
+}

@@ -283,10 +283,16 @@ func (a *room) cmdDraughtsMove(ctx context.Context, r *commands.Request, g *stor
 	if err := a.InTime(ctx, g, a.Now()); err != nil {
 		return err
 	}
+	shown := g.Delivery
 	g.Delivery.Followup = commands.FollowupOf(r.Interaction, a.Now())
 	note, err := a.applyDraughts(ctx, g, s, strings.TrimSpace(text))
 	if err != nil {
 		return err
+	}
+	if _, over := g.State.Result(); over {
+		// The board this winning move was made on takes no more (its
+		// player moved, so no bot's answer is pending on it).
+		a.RetireBoard(ctx, g, shown, true)
 	}
 	return a.AnswerGame(ctx, r, g, note)
 }
@@ -419,16 +425,25 @@ func (a *room) btnDraughtsResign(ctx context.Context, r *commands.Request, g *st
 }
 
 // endDraughts ends g with a result reached off the board and answers.
+// The newest board loses its buttons in one edit, as Go's do when a game
+// is resigned: its Resign and Offer a draw would only answer that the
+// game has ended.
 func (a *room) endDraughts(ctx context.Context, r *commands.Request, g *storage.Game, res game.Result, note string) error {
 	next, err := g.State.End(res)
 	if err != nil {
 		return err
 	}
 	g.State = next
+	// The boards known before this interaction's token replaces the
+	// game's: the answer to its last one may be the newest board. While a
+	// bot is thinking, that answer is still "thinking…", which an edit
+	// without content would break.
+	shown, pending := g.Delivery, g.BotToMove()
 	g.Delivery.Followup = commands.FollowupOf(r.Interaction, a.Now())
 	if err := a.Finish(ctx, g); err != nil {
 		return err
 	}
+	a.RetireBoard(ctx, g, shown, !pending)
 	if rn := a.RatingNote(ctx, g); rn != "" {
 		note += "\n" + rn
 	}
