@@ -29,7 +29,7 @@ func TestE2EPlayerAbort(t *testing.T) {
 	e.challenge(ch, alice, bob)
 	e.playOut(ch, alice, bob, opening9[:3])
 	id := e.game(ch.ID).ID
-	e.refused(e.slash(ch, carol, "abort"), "manage messages")
+	e.refused(e.slash(ch, carol, "abort"), "You are not playing in this game: it is "+alice.Mention()+" (black) against "+bob.Mention()+" (white). A moderator (with the Manage Messages permission) can abort it, with a reason: `/go abort reason:…`.")
 	confirm := e.do(e.slash(ch, bob, "abort"))
 	if !confirm.Ephemeral || !strings.Contains(confirm.Text(), "It is recorded as aborted, with its record, and never rated") {
 		t.Fatalf("/go abort by a player = %q, want a private question", confirm.Text())

@@ -550,6 +550,12 @@ func testE2EDraughtsAbort(t *testing.T, e *env) {
 		return e.game(ch.ID).ID
 	}
 	id := start()
+	// A spectator learns she does not play, as her /draughts resign
+	// says, and who can abort the game instead.
+	carol := e.d.NewUser("carol")
+	notPlaying := "You are not playing in this game: it is " + alice.Mention() + " (white) against " + bob.Mention() + " (black)."
+	e.refused(e.draughtsCmd(ch, carol, "resign"), notPlaying)
+	e.refused(e.draughtsCmd(ch, carol, "abort"), notPlaying+" A moderator (with the Manage Messages permission) can abort it, with a reason: `/draughts abort reason:…`.")
 	e.do(e.draughtsMove(ch, alice, "32-28"))
 	e.do(e.draughtsMove(ch, bob, "19-23")) // with 32-28, one move of draughts
 	ask := e.do(e.draughtsCmd(ch, alice, "abort"))

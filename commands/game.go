@@ -698,19 +698,34 @@ const maxUpload = 8 << 20
 // CmdAbort is /go abort (and /draughts abort): a player's abort by the
 // players' rules, or a moderator's of a game they do not play in.
 func (a *App) CmdAbort(ctx context.Context, r *Request, g *storage.Game) error {
-	if err := a.IsPlayer(g, r.User); err == nil {
+	notPlayer := a.IsPlayer(g, r.User)
+	if notPlayer == nil {
 		// A player who is also a moderator aborts as a player: nobody
 		// rules on their own game.
 		return a.askAbort(ctx, r, g) // a player's abort (see abort.go)
 	}
-	if m := r.Interaction.Member; m != nil && r.Interaction.GuildID != "" {
-		if m.Permissions&discordgo.PermissionManageMessages == 0 {
-			return ErrForbidden
-		}
-	} else if err := a.IsPlayer(g, r.User); err != nil {
-		return UserErr(ErrForbidden, "Only the players can abort a game outside a server.")
+	if !moderator(r) {
+		return a.notAborter(r, g, notPlayer)
 	}
 	return a.moderatorAbort(ctx, r, g) // with a reason, recorded and logged (admin_moderation.go)
+}
+
+// notAborter is the refusal of /go abort (or /draughts abort) for r's
+// user, who does not play in g and is no moderator. It says first that
+// they do not play, as their resignation's refusal does (notPlayer, or
+// for a vote game that nobody aborts for the channel), and then who can
+// abort: in a server a moderator, with a reason; elsewhere only the
+// players. "You need the Manage Messages permission" alone told a
+// spectator nothing of the game.
+func (a *App) notAborter(r *Request, g *storage.Game, notPlayer error) error {
+	text := "This is the channel's vote game, which no player aborts."
+	if ue := (*UserError)(nil); g.VotePeriod == 0 && errors.As(notPlayer, &ue) {
+		text = ue.Msg
+	}
+	if r.Interaction.GuildID == "" {
+		return UserErr(ErrNotPlayer, text+" Outside a server only the players can abort a game.")
+	}
+	return UserErr(ErrNotPlayer, fmt.Sprintf("%s A moderator (with the Manage Messages permission) can abort it, with a reason: `/%s abort reason:…`.", text, a.roomOf(g).Command()))
 }
 
 // lastMover returns who made g's last move.
