@@ -107,7 +107,13 @@ func testE2EDraughts(t *testing.T, e *env) {
 		t.Fatalf("draw offer = %q, want %q", offer.Text(), want)
 	}
 	e.refused(e.draughtsCmd(ch, alice, "draw"), "You have offered a draw already")
-	end := e.do(e.click(bob, offer, "Accept the draw"))
+	e.do(e.click(bob, offer, "Accept the draw"))
+	// The offer keeps its text and loses its button; the final board
+	// follows.
+	if labels, text := e.labels(offer.ID); len(labels) > 0 || text != offer.Text() {
+		t.Errorf("the accepted offer has the buttons %q and says %q; want no buttons, and still %q", labels, text, offer.Text())
+	}
+	end := e.waitBoard(ch.ID, "Game over: drawn by agreement")
 	if want := "Game over: drawn by agreement · 1-1"; !strings.Contains(end.Text(), want) {
 		t.Errorf("after the draw: %q, want %q", end.Text(), want)
 	}
@@ -820,7 +826,18 @@ func testE2EDraughtsStaleButtons(t *testing.T, e *env) {
 	old := e.do(e.draughtsMove(ch, ann, "32-28"))
 	offer := e.do(e.draughtsCmd(ch, bob, "draw"))
 	e.do(e.draughtsMove(ch, bob, "19-23"))
-	e.refused(e.click(ann, offer, "Accept the draw"), "This draw offer has lapsed: a move was played since.")
+	// The lapsed offer's button goes at the first press, which is told
+	// why privately.
+	it := e.click(ann, offer, "Accept the draw")
+	e.do(it)
+	var told []discordtest.Message
+	e.d.WaitFor("the private answer", func() bool { told = e.d.Followups(it); return len(told) > 0 })
+	if len(told) != 1 || !told[0].Ephemeral || told[0].Text() != "This draw offer has lapsed: a move was played since." {
+		t.Errorf("the lapsed offer's press was answered %d times, the first %q (ephemeral %v)", len(told), told[0].Text(), told[0].Ephemeral)
+	}
+	if labels, text := e.labels(offer.ID); len(labels) > 0 || text != offer.Text() {
+		t.Errorf("the lapsed offer has the buttons %q and says %q; want no buttons, and still %q", labels, text, offer.Text())
+	}
 	e.refused(e.click(bob, old, "Offer a draw"), "That button belongs to an old board. Use the buttons on the newest board, or `/draughts board`.")
 	if g := e.game(ch.ID); g.State.MoveCount() != 2 {
 		t.Errorf("after the old buttons: %d plies, want 2 (nothing changed)", g.State.MoveCount())

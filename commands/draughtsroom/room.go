@@ -447,6 +447,14 @@ func (a *room) endDraughts(ctx context.Context, r *commands.Request, g *storage.
 	if rn := a.RatingNote(ctx, g); rn != "" {
 		note += "\n" + rn
 	}
+	if r.Param("at") != "" {
+		// A draw accepted with the offer's own button: the offer keeps
+		// its text and loses the button, which could only answer that
+		// the game has ended; the final board follows it.
+		if err := r.Update(ctx, &commands.Message{ClearComponents: true}); err != nil {
+			return err
+		}
+	}
 	return a.AnswerGame(ctx, r, g, note)
 }
 
@@ -514,6 +522,12 @@ func material(st draughts.State, s game.Side) int {
 // after a move it says the offer lapsed.
 func (a *room) btnDraughtsDraw(ctx context.Context, r *commands.Request, g *storage.Game) error {
 	if at := r.Param("at"); at != "" && at != strconv.Itoa(g.State.MoveCount()) {
+		// The offer's message is not stored, so the move that made it
+		// lapse could not take its button away: the first press does,
+		// and is told why privately.
+		if err := r.Update(ctx, &commands.Message{ClearComponents: true}); err != nil {
+			return err
+		}
 		return commands.UserErr(commands.ErrStale, "This draw offer has lapsed: a move was played since.")
 	}
 	return a.cmdDraughtsDraw(ctx, r, g)
