@@ -276,7 +276,7 @@ func testE2EDraughtsFinishedBoards(t *testing.T, e *env) {
 	// Resigning by command, with a draw offer open: only the newest
 	// board is edited.
 	ch, first, last := start("resign-command")
-	e.do(e.draughtsCmd(ch, erin, "draw"))
+	offer := e.do(e.draughtsCmd(ch, erin, "draw"))
 	before := e.edits(first.ID)
 	if end := e.do(e.draughtsCmd(ch, frank, "resign")); !strings.Contains(end.Text(), "**Game over: ⚪ white "+erin.Mention()+" wins by resignation · 2-0**") {
 		t.Errorf("/draughts resign = %q", end.Text())
@@ -284,6 +284,19 @@ func testE2EDraughtsFinishedBoards(t *testing.T, e *env) {
 	e.retired("/draughts resign", last.ID, yourMove)
 	if e.edits(first.ID) != before {
 		t.Errorf("/draughts resign edited an older board too")
+	}
+	// The draw offer's message is not stored, so the resignation could
+	// not reach it: its button goes at the first press, which is told
+	// why privately.
+	it := e.click(frank, offer, "Accept the draw")
+	e.do(it)
+	var told []discordtest.Message
+	e.d.WaitFor("the private answer", func() bool { told = e.d.Followups(it); return len(told) > 0 })
+	if len(told) != 1 || !told[0].Ephemeral || told[0].Text() != "That game has ended; this button no longer does anything." {
+		t.Errorf("the ended game's offer was answered %d times, the first %q (ephemeral %v)", len(told), told[0].Text(), told[0].Ephemeral)
+	}
+	if labels, text := e.labels(offer.ID); len(labels) > 0 || text != offer.Text() {
+		t.Errorf("the ended game's offer has the buttons %q and says %q; want no buttons, and still %q", labels, text, offer.Text())
 	}
 
 	// Resigning by button.

@@ -522,15 +522,27 @@ func material(st draughts.State, s game.Side) int {
 // after a move it says the offer lapsed.
 func (a *room) btnDraughtsDraw(ctx context.Context, r *commands.Request, g *storage.Game) error {
 	if at := r.Param("at"); at != "" && at != strconv.Itoa(g.State.MoveCount()) {
-		// The offer's message is not stored, so the move that made it
-		// lapse could not take its button away: the first press does,
-		// and is told why privately.
-		if err := r.Update(ctx, &commands.Message{ClearComponents: true}); err != nil {
-			return err
-		}
 		return commands.UserErr(commands.ErrStale, "This draw offer has lapsed: a move was played since.")
 	}
 	return a.cmdDraughtsDraw(ctx, r, g)
+}
+
+// closingOffer is h, the handler of a draw offer's Accept button, which
+// takes the button away when the offer can no longer be accepted: it
+// lapsed with a move, or its game ended (resigned, drawn with
+// /draughts draw, lost on time, aborted). The offer's message is not
+// stored, so what ended it could not reach it: the first press does, and
+// is told why privately.
+func closingOffer(h commands.HandlerFunc) commands.HandlerFunc {
+	return func(ctx context.Context, r *commands.Request) error {
+		err := h(ctx, r)
+		if (errors.Is(err, commands.ErrStale) || errors.Is(err, commands.ErrGameOver)) && !r.Responded() {
+			if uerr := r.Update(ctx, &commands.Message{ClearComponents: true}); uerr != nil {
+				return errors.Join(err, uerr)
+			}
+		}
+		return err
+	}
 }
 
 // draughtsMessage is the message showing a game of draughts: the note, the
@@ -950,7 +962,7 @@ func (a *room) draughtsRoutes(rt *commands.Router) {
 	rt.Component("draughts/{id}/resign/{move}", a.OnBoard("draughts/", a.btnDraughtsResign))
 	rt.Component("draughts/{id}/resign-yes/{move}", a.OnBoard("draughts/", a.cmdDraughtsResign))
 	rt.Component("draughts/{id}/draw/{move}", a.OnBoard("draughts/", a.btnDraughtsDraw))
-	rt.Component("draughts/{id}/draw-yes/{at}", a.OnBoard("draughts/", a.btnDraughtsDraw))
+	rt.Component("draughts/{id}/draw-yes/{at}", closingOffer(a.OnBoard("draughts/", a.btnDraughtsDraw)))
 	rt.Component("draughts/{id}/board", a.BtnOpenBoard)
 	rt.Command("draughts/abort", a.OnGame(a.CmdAbort))
 	rt.Component("draughts/{id}/abort-yes/{move}", a.OnBoard("draughts/", a.PlayerAbort))
