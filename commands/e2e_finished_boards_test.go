@@ -58,12 +58,14 @@ func testE2EFinishedBoards(t *testing.T, e *env) {
 	// buttons, and only that one is edited.
 	ch := e.d.GuildChannel("resign-command")
 	e.challenge(ch, alice, bob)
-	first := e.do(e.play(ch, alice, "D4"))
-	last := e.do(e.play(ch, bob, "E5"))
 	// Both boards recorded with the game: one recorded after the game
 	// ended loses its buttons then (KeepBoardID), an edit this test does
-	// not count.
+	// not count. Each is waited for before the next move, as a player
+	// waits for the board: one recorded after a later move is an old
+	// board, never kept (3d420fb), and the wait would fail.
+	first := e.do(e.play(ch, alice, "D4"))
 	e.kept(ch.ID, first.ID)
+	last := e.do(e.play(ch, bob, "E5"))
 	e.kept(ch.ID, last.ID)
 	before := e.edits(first.ID)
 	e.do(e.slash(ch, alice, "resign"))
