@@ -466,7 +466,9 @@ func (a *App) KeepBoardID(ctx context.Context, g *storage.Game, m *discordgo.Mes
 	}
 	err := a.games.AddMessageID(ctx, g.ChannelID, g.ID, m.ID)
 	switch {
-	case errors.Is(err, storage.ErrNotFound) && len(m.Components) > 0:
+	case errors.Is(err, storage.ErrNotFound) && len(m.Components) > 0 && (g.Delivery.Followup == nil || g.Delivery.Followup.ChannelPosts):
+		// (Where gobot may not post, a user-install private channel, it
+		// may not edit either: the board keeps its dead buttons.)
 		if err := a.opts.Discord.EditMessage(ctx, g.ChannelID, m.ID, &Message{ClearComponents: true}); err != nil {
 			a.log.Info("remove the buttons of a board of an ended game", "game", g.ID, "err", err)
 		}
