@@ -1,7 +1,7 @@
 // Package review judges finished games for people who want to learn from
 // them: Black's winning chance after every move, the biggest mistakes of
-// each player with the move the evaluator preferred and its variation, and a
-// summary of where the game turned.
+// each player with a better move and its variation, and a summary of
+// where the game turned.
 //
 // Each position is judged by an Evaluator: by default the Monte Carlo
 // search of bots/mcts with a fixed playout budget per board size and a
@@ -26,7 +26,8 @@
 // the same player to move and must be seen on both sides of the move
 // (ConfirmedLosses), and a move that would be a mistake is judged again
 // with other seeds and named only when its loss stands out of their
-// noise (Review.rejudge).
+// noise (Review.rejudge) and a better move, played and judged the same
+// way, leads by as much (Review.checkBetter).
 //
 // A Review is plain data that encodes to JSON, so it can be stored with
 // the archived game, and the mistake selection (SelectMistakes) and the

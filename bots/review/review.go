@@ -20,8 +20,11 @@ import (
 // last position of the graph too (see unbias); format 5 calls no position
 // settled where an opponent's stone could live inside a small sealed
 // region (see territory.invadable) and names only swings of MinSwing or
-// more that are more than a count confirming the search (Review.Swings).
-const Format = 5
+// more that are more than a count confirming the search (Review.Swings);
+// format 6 names a move only when a better one, played and judged, leads
+// by MinPoints more (see Review.checkBetter), even the search's own
+// choice.
+const Format = 6
 
 // MistakesPerPlayer is how many mistakes a review names for each player.
 const MistakesPerPlayer = 3
@@ -220,11 +223,11 @@ func Run(ctx context.Context, g *engine.Game, ev Evaluator, progress func(done, 
 		}
 	}
 	m, biased := ev.(MCTS)
-	var sure func(losses []float64) ([]float64, error)
+	var sure func(losses []float64) ([]float64, []*better, error)
 	if biased {
 		r.unbias()
-		sure = func(losses []float64) ([]float64, error) {
-			return r.rejudge(ctx, judged, m, losses)
+		sure = func(losses []float64) ([]float64, []*better, error) {
+			return r.rejudge(ctx, searched{positions, judged, kept}, m, losses)
 		}
 	}
 	if err := r.finish(res, hasResult, sure); err != nil {
@@ -242,19 +245,24 @@ const rejudgeSeeds = 1
 
 // rejudge measures again the loss of each move that the built-in search
 // finds a mistake (losses[i], from ConfirmedLosses, at least MinPoints;
-// the move not its preferred one): the positions its loss rests on are
-// judged rejudgeSeeds more times with other seeds (judged[i] is what the
-// search judged for position i, its sealed areas filled; nil for a counted
+// its own choice too): the positions its loss rests on are judged
+// rejudgeSeeds more times with other seeds (s.judged[i] is what the search
+// judged for position i, its sealed areas filled; nil for a counted
 // position). A judgement of this search can be several points off in a
 // position with big areas still open, and another seed says otherwise as
 // often as not: that is the estimate's noise. The move's loss becomes the
 // mean of its losses by each seed, and it is no mistake (0) unless that
 // mean exceeds MinPoints by its standard error; with one more seed, unless
-// both seeds see it lose MinPoints. The moves are measured again biggest
-// loss first, until MistakesPerPlayer of a player's stand; the player's
-// smaller ones then count as none.
-func (r *Review) rejudge(ctx context.Context, judged []*engine.Game, m MCTS, losses []float64) ([]float64, error) {
+// both seeds see it lose MinPoints. A move that passes is then compared
+// with the better moves (checkBetter), and is a mistake only when one of
+// them leads by MinPoints more; its loss is the smaller of the two
+// measures, and rejudge returns the better move with it. The moves are
+// measured again biggest loss first, until MistakesPerPlayer of a
+// player's stand; the player's smaller ones then count as none.
+func (r *Review) rejudge(ctx context.Context, s searched, m MCTS, losses []float64) ([]float64, []*better, error) {
+	judged := s.judged
 	out := slices.Clone(losses)
+	betters := make([]*better, len(losses))
 	series := make([][]float64, rejudgeSeeds+1)
 	series[0] = make([]float64, len(r.Positions))
 	for i, p := range r.Positions {
@@ -272,7 +280,7 @@ func (r *Review) rejudge(ctx context.Context, judged []*engine.Game, m MCTS, los
 	}
 	var candidates []int
 	for i, l := range losses {
-		if l >= MinPoints && !(r.Positions[i].Counted && r.Positions[i+1].Counted) && r.Moves[i].Move != r.Positions[i].Best {
+		if l >= MinPoints && !(r.Positions[i].Counted && r.Positions[i+1].Counted) {
 			candidates = append(candidates, i)
 		}
 	}
@@ -296,7 +304,7 @@ func (r *Review) rejudge(ctx context.Context, judged []*engine.Game, m MCTS, los
 				other := MCTS{Playouts: m.Playouts, Seed: m.Seed + int64(k)*rejudgeSeedStep}
 				e, err := other.Evaluate(ctx, judged[j])
 				if err != nil {
-					return nil, fmt.Errorf("review: position after move %d: %w", j, err)
+					return nil, nil, fmt.Errorf("review: position after move %d: %w", j, err)
 				}
 				sk[j] = e.Score
 			}
@@ -313,11 +321,133 @@ func (r *Review) rejudge(ctx context.Context, judged []*engine.Game, m MCTS, los
 		out[i] = mean
 		if mean-se < MinPoints {
 			out[i] = min(mean, 0)
-		} else {
-			named[movers[i]]++
+			continue
 		}
+		after := make([]float64, len(series))
+		for k, sk := range series {
+			after[k] = sk[i+1]
+		}
+		b, err := r.checkBetter(ctx, s, m, i, after)
+		if err != nil {
+			return nil, nil, err
+		}
+		if b == nil {
+			out[i] = 0
+			continue
+		}
+		out[i] = min(mean, b.gain)
+		betters[i] = b
+		named[movers[i]]++
 	}
-	return out, nil
+	return out, betters, nil
+}
+
+// searched is what Run keeps of the positions the built-in search judged:
+// each position of the game, what the search judged for it (its sealed
+// areas filled; nil when it was counted), and kept[i], the fill kept
+// before position i (see judge).
+type searched struct {
+	positions []*engine.Game
+	judged    []*engine.Game
+	kept      []map[int]engine.Color
+}
+
+// better is the move a mistake is compared with, checked by checkBetter:
+// the move, its line (at most 6 moves, starting with it), and gain, the
+// points it is worth more than the move played.
+type better struct {
+	move string
+	pv   []string
+	gain float64
+}
+
+// checkBetter looks for a move clearly better than move i+1, which the
+// positions around it show losing: after[k] is Black's lead after the move
+// by the judgement with the k-th seed of rejudge. A loss measured over the
+// positions around a move says that something went wrong there, not that a
+// better move existed: in the games of testdata/reviewer, reviews named
+// GNU Go's best moves as mistakes of 5 to 10 points, their "better" move
+// an invasion that lost (after it the opponent's reply was worth 27 to 57
+// points). So each alternative is played and the position after it judged
+// with the same budget and seeds as the position after the move, and the
+// move is a mistake only when the best alternative leads by MinPoints more
+// than it (the mean gain exceeding MinPoints by its standard error). The
+// alternatives are the search's choice before the move and the opponent's
+// reply after it (the point the opponent wanted is often the one to take),
+// other than the move itself: the search's own choice can be the blunder
+// (in g9g, a move that left two groups in atari at one point, which the
+// opponent took for 25 points). A move inside a calm region the opponent
+// has sealed is never offered. Nor is a move compared with one after which
+// the position is counted: the count is exact, and the estimate after the
+// alternative is what misjudged the positions before it (in g9d, a stone
+// in atari next to an open area let the playouts give White 11 points
+// until White's answer to the atari closed the game). A pass that ends the
+// game or gives it away is compared with the estimate after the
+// alternative all the same: the count after it is the game's result, and
+// only the alternative lets play go on. checkBetter returns nil when no
+// alternative is better by that much.
+func (r *Review) checkBetter(ctx context.Context, s searched, m MCTS, i int, after []float64) (*better, error) {
+	pos := s.positions[i]
+	mover := pos.ToPlay()
+	var alts []engine.Move
+	for _, name := range []string{r.Positions[i].Best, r.Positions[i+1].Best} {
+		if name == "" || name == r.Moves[i].Move {
+			continue
+		}
+		mv, err := engine.ParseMove(mover, name, pos.Size())
+		if err != nil || pos.Check(mv) != nil || slices.ContainsFunc(alts, func(a engine.Move) bool { return sameMove(a, mv) }) {
+			continue
+		}
+		alts = append(alts, mv)
+	}
+	if len(alts) == 0 {
+		return nil, nil
+	}
+	t := analyse(ctx, pos)
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	b := pos.Board()
+	var best *better
+	for _, mv := range alts {
+		if mv.Kind == engine.Place && t.insideSealed(b.Vertex(mv.Point), mover.Opponent()) {
+			continue
+		}
+		next := pos.Clone()
+		if err := next.Play(mv); err != nil {
+			continue
+		}
+		p, j, _, err := judge(ctx, m, next, s.kept[i+1])
+		if err != nil {
+			return nil, fmt.Errorf("review: %s instead of move %d: %w", mv, i+1, err)
+		}
+		if r.Positions[i+1].Counted && !p.Counted && r.Moves[i].Move != "pass" {
+			continue
+		}
+		var gains []float64
+		for k, played := range after {
+			lead := p.Score
+			if k > 0 && j != nil {
+				other := MCTS{Playouts: m.Playouts, Seed: m.Seed + int64(k)*rejudgeSeedStep}
+				e, err := other.Evaluate(ctx, j)
+				if err != nil {
+					return nil, fmt.Errorf("review: %s instead of move %d: %w", mv, i+1, err)
+				}
+				lead = e.Score
+			}
+			gains = append(gains, ownLead(lead, mover)-ownLead(played, mover))
+		}
+		mean, se := meanAndError(gains)
+		if mean-se < MinPoints || best != nil && mean <= best.gain {
+			continue
+		}
+		pv := []string{mv.String()}
+		if len(p.PV) > 0 && p.PV[0] != "pass" {
+			pv = append(pv, p.PV...)
+		}
+		best = &better{move: mv.String(), pv: pv[:min(len(pv), 6)], gain: mean}
+	}
+	return best, nil
 }
 
 // rejudgeSeedStep separates the seeds of rejudge's judgements from those
@@ -398,6 +528,12 @@ func judge(ctx context.Context, ev Evaluator, pos *engine.Game, kept map[int]eng
 		}
 		return p, nil, nil, nil
 	}
+	return judgeOpen(ctx, ev, pos, t, kept)
+}
+
+// judgeOpen judges pos with ev, whatever t (pos analysed) says of its
+// regions: the built-in search's sealed areas are filled (see judge).
+func judgeOpen(ctx context.Context, ev Evaluator, pos *engine.Game, t *territory, kept map[int]engine.Color) (Position, *engine.Game, map[int]engine.Color, error) {
 	var e Evaluation
 	var err error
 	var filled map[int]engine.Color
@@ -502,7 +638,7 @@ func clamp01(x float64) float64 { return math.Min(1, math.Max(0, x)) }
 // measured between positions with the same player to move (see
 // ConfirmedLosses) and sure measures again those that would be mistakes
 // (see rejudge); its error is finish's.
-func (r *Review) finish(res engine.Result, hasResult bool, sure func(losses []float64) ([]float64, error)) error {
+func (r *Review) finish(res engine.Result, hasResult bool, sure func(losses []float64) ([]float64, []*better, error)) error {
 	if n := len(r.Moves); n >= 2 && r.Moves[n-1].Move == "pass" && r.Moves[n-2].Move == "pass" && r.closing() == n && len(r.Positions) > n {
 		// The game was passed away (see closing). When the first to pass
 		// is the side the count goes against, the opponent could end it
@@ -523,8 +659,10 @@ func (r *Review) finish(res engine.Result, hasResult bool, sure func(losses []fl
 	// playout search saturates (a blunder in a position it already
 	// judges lost costs little winning chance) and sways with the side
 	// to move, while the expected score keeps counting the stones lost.
-	// A move the evaluator itself preferred is no mistake, whatever the
-	// noise of the next judgement says.
+	// A move the evaluator itself preferred is no mistake by a GTP
+	// program's judgements, whatever the noise of the next one says; the
+	// built-in search's choices are checked as any move is (see
+	// checkBetter), as its own choice can be the blunder.
 	scores := make([]float64, len(r.Positions))
 	for i, p := range r.Positions {
 		scores[i] = p.Score
@@ -542,24 +680,37 @@ func (r *Review) finish(res engine.Result, hasResult bool, sure func(losses []fl
 			losses[i]++
 		}
 	}
+	var betters []*better
 	if sure != nil {
 		losses = ConfirmedLosses(scores, movers, losses, exact)
 		var err error
-		if losses, err = sure(losses[:min(len(losses), closing)]); err != nil {
+		if losses, betters, err = sure(losses[:min(len(losses), closing)]); err != nil {
 			return err
 		}
 	}
 	per := map[engine.Color]int{}
 	for _, c := range selectLosses(losses, movers, len(movers), MinPoints) {
-		m := r.Moves[c.Number-1]
-		before := r.Positions[c.Number-1]
-		if m.Move == before.Best || c.Number > closing || per[c.Color] == MistakesPerPlayer {
+		i := c.Number - 1
+		m := r.Moves[i]
+		before := r.Positions[i]
+		// The better move of a loss the built-in search measured is the
+		// one checkBetter found better: the search's own choice may be
+		// the move played.
+		var b *better
+		if i < len(betters) {
+			b = betters[i]
+		}
+		checked := sure != nil && !exact[i]
+		if checked && b == nil || !checked && m.Move == before.Best || c.Number > closing || per[c.Color] == MistakesPerPlayer {
 			continue
 		}
 		per[c.Color]++
-		c.Before, c.After = own(wr[c.Number-1], c.Color), own(wr[c.Number], c.Color)
+		c.Before, c.After = own(wr[i], c.Color), own(wr[c.Number], c.Color)
 		c.Move, c.Best = m.Move, before.Best
 		c.PV = before.PV[:min(len(before.PV), 6)]
+		if b != nil {
+			c.Best, c.PV = b.move, b.pv
+		}
 		r.Mistakes = append(r.Mistakes, c)
 	}
 	s := Summary{AvgLoss: AverageLoss(wr, movers)}

@@ -542,3 +542,18 @@ func (t *territory) settledPosition(g *engine.Game) Position {
 func analysisPlayouts(size int) int {
 	return estimate.DefaultPlayouts(size) / 2
 }
+
+// insideSealed reports whether v lies in a calm region that owner has
+// sealed: a stone of the opponent played there is an invasion of a
+// finished area, which a review never offers as the better move (the
+// playouts let such a stone live now and then; GNU Go and the count do
+// not). A sealed region with a fight at its border (not calm) may still
+// hold a move that gains (see invadable).
+func (t *territory) insideSealed(v int, owner engine.Color) bool {
+	for _, r := range t.regions {
+		if r.sealed && r.calm && r.owner == owner && containsInt(r.points, v) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,88 @@
+package review
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/gobot-dev/gobot/engine"
+)
+
+// reviewerGame reviews testdata/reviewer/name.sgf at the budget and seed of
+// /go review.
+func reviewerGame(t *testing.T, name string) *Review {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("testdata/reviewer", name+".sgf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, info, err := engine.ParseSGF(data)
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	res, err := engine.ParseResult(info.RE)
+	if err != nil {
+		t.Fatalf("%s: result %q: %v", name, info.RE, err)
+	}
+	if err := g.End(res); err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	r, err := Run(context.Background(), g, MCTS{Seed: 1}, nil)
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	return r
+}
+
+// TestReviewerGames reviews the games of testdata/reviewer, 9×9 games of
+// GNU Go against Pachi whose reported mistakes a reviewer judged with GNU
+// Go at level 10 (each record's root comment says what it found), and
+// checks the moves a user is shown as mistakes: each game's real mistakes
+// are named, and the moves GNU Go ranks first are not.
+func TestReviewerGames(t *testing.T) {
+	if testing.Short() || raceEnabled {
+		t.Skip("reviews four games at the budget of /go review")
+	}
+	tests := []struct {
+		game string
+		// named are the moves that must be named, with a better move
+		// other than the one played; unnamed those that must not be.
+		named, unnamed []int
+	}{
+		// Black's J4 (41) was the search's own choice and loses about 25
+		// points: named, with another better move.
+		{"g9g", []int{41}, []int{37}},
+		// GNU Go's top moves named with an invasion that loses as the
+		// better move; White's pass (52) gives a corner away.
+		{"g9c", []int{52}, []int{37, 41, 48, 57}},
+		// White's E5 (28) closes the last border: the position after it
+		// is counted, and the estimates before it were wrong.
+		{"g9d", nil, []int{21, 28}},
+		{"g9f", nil, []int{21}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.game, func(t *testing.T) {
+			r := reviewerGame(t, tt.game)
+			got := map[int]Mistake{}
+			for _, m := range r.Mistakes {
+				got[m.Number] = m
+				t.Logf("move %d (%s %s): %.1f points, better %s %v", m.Number, m.Color.Letter(), m.Move, m.Loss, m.Best, m.PV)
+			}
+			for _, n := range tt.named {
+				m, ok := got[n]
+				switch {
+				case !ok:
+					t.Errorf("move %d (%s) is not named a mistake", n, r.Moves[n-1].Move)
+				case m.Best == m.Move || m.Best == "":
+					t.Errorf("move %d (%s) is named with better move %q", n, m.Move, m.Best)
+				}
+			}
+			for _, n := range tt.unnamed {
+				if m, ok := got[n]; ok {
+					t.Errorf("move %d (%s) is named a mistake of %.1f points, better %s", n, m.Move, m.Loss, m.Best)
+				}
+			}
+		})
+	}
+}
