@@ -23,8 +23,9 @@ import (
 // more that are more than a count confirming the search (Review.Swings);
 // format 6 names a move only when a better one, played and judged, leads
 // by MinPoints more (see Review.checkBetter), even the search's own
-// choice.
-const Format = 6
+// choice; format 7 estimates the positions of a short run of settled
+// ones that play leaves (see uncountShortRuns).
+const Format = 7
 
 // MistakesPerPlayer is how many mistakes a review names for each player.
 const MistakesPerPlayer = 3
@@ -208,6 +209,9 @@ func Run(ctx context.Context, g *engine.Game, ev Evaluator, progress func(done, 
 			progress(i+1, total)
 		}
 	}
+	if err := r.uncountShortRuns(ctx, ev, positions, judged, kept); err != nil {
+		return nil, err
+	}
 	res, hasResult := g.Result()
 	if last := positions[len(positions)-1]; hasResult && res.Reason == engine.ByScore && last.PlayEnded() {
 		// The game was counted with the dead stones both players agreed
@@ -234,6 +238,47 @@ func Run(ctx context.Context, g *engine.Game, ev Evaluator, progress func(done, 
 		return nil, err
 	}
 	return r, nil
+}
+
+// minSettledRun is the fewest positions in a row that must be settled for
+// them to be counted when an estimated position follows them.
+const minSettledRun = 3
+
+// uncountShortRuns judges again with ev, as estimated positions, the
+// counted positions of a run of fewer than minSettledRun between two
+// estimated ones (judged[i] and kept[i] as in Run). Settling is judged by
+// the dead-stone estimate, position by position, and a position can look
+// settled while play goes on: in a 19×19 game of GNU Go against itself
+// the positions after moves 209 and 216 were counted (the graph at 100%)
+// between estimated ones (65% and 59%), and the jumps to the count and
+// back were the game's two biggest swings, though GNU Go went on to play
+// 18 moves that changed the count. A settled position that play leaves at
+// once is no count to trust; a run of minSettledRun or more, and the one
+// that ends the game, stay counted.
+func (r *Review) uncountShortRuns(ctx context.Context, ev Evaluator, positions, judged []*engine.Game, kept []map[int]engine.Color) error {
+	n := len(positions)
+	for i := 0; i < n; {
+		if !r.Positions[i].Counted {
+			i++
+			continue
+		}
+		end := i
+		for end < n && r.Positions[end].Counted {
+			end++
+		}
+		if i > 0 && end < n && end-i < minSettledRun {
+			for j := i; j < end; j++ {
+				t := analyse(ctx, positions[j])
+				p, jg, _, err := judgeOpen(ctx, ev, positions[j], t, kept[j])
+				if err != nil {
+					return fmt.Errorf("review: position after move %d: %w", j, err)
+				}
+				r.Positions[j], judged[j] = p, jg
+			}
+		}
+		i = end
+	}
+	return nil
 }
 
 // rejudgeSeeds is how many more times, each with another seed, the

@@ -86,3 +86,34 @@ func TestReviewerGames(t *testing.T) {
 		})
 	}
 }
+
+// TestReviewerGame19: in testdata/reviewer/g19.sgf, 229 moves of GNU Go
+// level 1 against itself on 19×19, the positions after moves 209 and 216
+// looked settled between estimated ones, and the jumps of the graph to
+// their count (100%) and back (65%, 66%) were the game's biggest swings,
+// though GNU Go played 18 more moves. No counted run that play leaves is
+// that short now, and those moves are no swings.
+func TestReviewerGame19(t *testing.T) {
+	if testing.Short() || raceEnabled {
+		t.Skip("reviews a 229-move 19×19 game at the budget of /go review (a minute)")
+	}
+	r := reviewerGame(t, "g19")
+	swings := r.Swings(3)
+	for _, m := range swings {
+		if m == 210 || m == 217 {
+			t.Errorf("swings %v: move %d, from a counted position back to an estimated one", swings, m)
+		}
+	}
+	for i := 1; i < len(r.Positions); i++ {
+		if r.Positions[i-1].Counted && !r.Positions[i].Counted {
+			run := 0
+			for j := i - 1; j >= 0 && r.Positions[j].Counted; j-- {
+				run++
+			}
+			if run < minSettledRun {
+				t.Errorf("positions %d to %d are counted between estimated ones", i-run, i-1)
+			}
+		}
+	}
+	t.Logf("swings %v", swings)
+}
