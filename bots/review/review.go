@@ -996,6 +996,12 @@ func TurningPoint(winrates []float64, winner engine.Color) int {
 	return 0
 }
 
+// NearEven is how far from one half the winner's chance at the end may
+// be for a paragraph to call the game about even rather than the other
+// side ahead: a playout search's judgement of a close position sways by
+// more than that from one seed to the next.
+const NearEven = 0.05
+
 // Paragraph writes the summary as one paragraph of plain text: where the
 // game turned, the estimated score of a game that was resigned, and each
 // player's average loss per move.
@@ -1010,6 +1016,10 @@ func (r *Review) Paragraph() string {
 		} else {
 			parts = append(parts, fmt.Sprintf("A close game of %d moves.", n))
 		}
+	case s.Turn < 0 && own(r.Positions[min(r.closing(), len(r.Positions)-1)].Winrate, s.Winner) >= 0.5-NearEven:
+		// A chance of 49% is a coin flip, not the other side ahead.
+		parts = append(parts, fmt.Sprintf("%s won a game the engine saw about even at the end (%s's winning chance %.0f%%).",
+			name(s.Winner), name(s.Winner), 100*own(r.Positions[min(r.closing(), len(r.Positions)-1)].Winrate, s.Winner)))
 	case s.Turn < 0:
 		parts = append(parts, fmt.Sprintf("%s won, although the engine saw %s ahead at the end (%s's winning chance %.0f%%).",
 			name(s.Winner), name(s.Winner.Opponent()), name(s.Winner.Opponent()), 100*own(r.Positions[min(r.closing(), len(r.Positions)-1)].Winrate, s.Winner.Opponent())))

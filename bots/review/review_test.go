@@ -316,3 +316,24 @@ func TestRunPassedAwayBySecond(t *testing.T) {
 		t.Errorf("mistakes %+v, want Black's pass (move 5) first", r.Mistakes)
 	}
 }
+
+// TestParagraphNearEven: a winner the engine saw at 49% at the end won a
+// game it saw about even, not one it saw the other side ahead in (a
+// resigned 9×9 game whose last estimate was White's 51%); at 30% the
+// other side was ahead.
+func TestParagraphNearEven(t *testing.T) {
+	for _, tt := range []struct {
+		last float64
+		want string
+	}{
+		{0.49, "Black won a game the engine saw about even at the end (Black's winning chance 49%)."},
+		{0.46, "Black won a game the engine saw about even at the end (Black's winning chance 46%)."},
+		{0.30, "Black won, although the engine saw White ahead at the end (White's winning chance 70%)."},
+	} {
+		r := reviewOf([]float64{0.5, 0.6, tt.last})
+		r.Summary = Summary{Winner: engine.Black, Resigned: true, Turn: TurningPoint(r.Winrates(), engine.Black)}
+		if p := r.Paragraph(); !strings.HasPrefix(p, tt.want) {
+			t.Errorf("last chance %.2f: Paragraph() = %q, want it to start %q", tt.last, p, tt.want)
+		}
+	}
+}
