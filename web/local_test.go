@@ -9,6 +9,7 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 	"github.com/gobot-dev/gobot/commands"
+	"github.com/gobot-dev/gobot/commands/discordtest"
 )
 
 // waitTurn waits until the page says it is name's turn (after the bot's
@@ -423,4 +424,62 @@ func TestBrowserLocalPhone(t *testing.T) {
 		t.Errorf("a ghost stone shows where bob tapped the second Accept")
 	}
 	bob.shot("body", "local-phone-second")
+}
+
+// TestBrowserPhoneScoringBoard: on a phone (360×740), the board keeps
+// the screen's width when something tall opens under it (an undo
+// question, the scoring panel), for a player on 19×19 and a spectator on
+// 9×9: dead stones stay large enough to tap, and the page scrolls to the
+// panel's buttons.
+func TestBrowserPhoneScoringBoard(t *testing.T) {
+	e := newEnv(t, Options{Local: true})
+	b := newBrowser(t)
+	e.challenge("ann", "bob", 19)
+	inst := e.d.Activity(e.ch, user("ann"), user("bob"))
+	bob := e.activity(b, "bob", inst, 360, 740)
+	bob.wait("the game", `document.querySelectorAll('#points button').length === 361`, 10*time.Second)
+	width := func(p *tab) float64 {
+		return js[float64](p, `document.getElementById('board').getBoundingClientRect().width`)
+	}
+	if w := width(bob); w < 330 {
+		t.Fatalf("in play the board is %.0f px wide on a 360 px screen", w)
+	}
+	e.slash("ann", "play", discordtest.Str("move", "D4"))
+	e.slash("bob", "play", discordtest.Str("move", "Q16"))
+	e.slash("ann", "undo")
+	bob.wait("ann's undo question", `getComputedStyle(document.getElementById('undo-ask')).display !== 'none'`, 10*time.Second)
+	if w := width(bob); w < 330 {
+		t.Errorf("with the undo question open the board is %.0f px wide", w)
+	}
+	bob.click("#undo-no")
+	bob.wait("the question answered", `document.getElementById('undo-ask').offsetParent === null`, 10*time.Second)
+	e.slash("ann", "pass")
+	e.slash("bob", "pass")
+	bob.wait("the scoring panel", `document.getElementById('scoring').offsetParent !== null`, 10*time.Second)
+	if w := width(bob); w < 330 {
+		t.Errorf("in the scoring phase the board is %.0f px wide on a 360 px screen (%.1f px a point)", w, w/20)
+	}
+	bob.shot("#game", "phone-19x19-scoring")
+	// The Accept button is reached by scrolling.
+	if err := chromedp.Do(bob.ctx, chromedp.ScrollIntoView("#accept")); err != nil {
+		t.Fatal(err)
+	}
+	if r := js[[]float64](bob, `(() => { const r = document.getElementById('accept').getBoundingClientRect(); return [r.top, r.bottom]; })()`); r[0] < 0 || r[1] > 740 {
+		t.Errorf("scrolled to, the Accept button is at %v, off the screen", r)
+	}
+	bob.shot("#game", "phone-19x19-scoring-scrolled")
+
+	// A spectator of a 9×9 game on a phone.
+	e2 := newEnv(t, Options{Local: true})
+	e2.challenge("ann", "bob", 9)
+	inst2 := e2.d.Activity(e2.ch, user("ann"), user("bob"), user("cat"))
+	cat := e2.activity(b, "cat", inst2, 360, 740)
+	cat.wait("the game", `document.querySelectorAll('#points button').length === 81`, 10*time.Second)
+	e2.slash("ann", "pass")
+	e2.slash("bob", "pass")
+	cat.wait("the scoring panel", `document.getElementById('scoring').offsetParent !== null`, 10*time.Second)
+	if w := width(cat); w < 330 {
+		t.Errorf("the spectator's board in the scoring phase is %.0f px wide on a 360 px screen", w)
+	}
+	cat.shot("#game", "phone-9x9-scoring-spectator")
 }
