@@ -340,8 +340,18 @@ White to move`)
 	bob := e.activity(b, "bob", inst, 1000, 900)
 	bob.waitSquare(32, "w")
 	bob.click("#draw")
-	cat.wait("the draw offer", `!document.getElementById('draw-text').hidden`, 10*time.Second)
+	// Seen: shown and on screen, not only without its hidden attribute
+	// (it was once inside the players' controls, hidden to spectators).
+	seen := `(() => { const el = document.getElementById('draw-text'); const r = el.getBoundingClientRect(); return el.offsetParent !== null && r.height > 0 && r.bottom <= innerHeight; })()`
+	cat.wait("the draw offer", seen, 10*time.Second)
 	if got := cat.text("#draw-text"); got != "Black offers a draw: it stands until the next move." {
 		t.Errorf("the spectator reads %q", got)
 	}
+	ann.wait("the draw offer", seen, 10*time.Second)
+	if got := ann.text("#draw-text"); got != "Black offers a draw: accept it, or play on (the offer lapses with your move)." {
+		t.Errorf("ann reads %q", got)
+	}
+	bob.wait("his draw offer", seen, 10*time.Second)
+	cat.shot("#game", "draughts-draw-offer-spectator")
+	ann.shot("#game", "draughts-draw-offer-player")
 }
