@@ -242,6 +242,17 @@ func TestBrowserReconnect(t *testing.T) {
 	if got := bob.label("E5"); got != "E5, empty" {
 		t.Fatalf("while away the page reads %q at E5, want it empty", got)
 	}
+	// A click or a resignation made meanwhile is not sent, and the page
+	// says so rather than nothing.
+	const notSent = "Not connected: your click was not sent; try again once the page has reconnected."
+	shown := `document.getElementById('message').offsetParent !== null && document.getElementById('message').textContent === ` + jsString(notSent)
+	bob.clickPoint("D4")
+	bob.wait("the click refused", shown, 5*time.Second)
+	bob.shot("#game", "reconnecting-click")
+	js[bool](bob, `(document.getElementById('message').textContent = '', true)`)
+	bob.click("#resign")
+	bob.click("#resign-yes")
+	bob.wait("the resignation refused", shown, 5*time.Second)
 	e.wsDown.Store(false)
 	bob.waitStone("E5", "black")
 	bob.wait("the page connected", `document.getElementById('conn').textContent === ''`, 10*time.Second)
@@ -252,6 +263,11 @@ func TestBrowserReconnect(t *testing.T) {
 		t.Errorf("after reconnecting the screen reader heard %q", got)
 	}
 	bob.waitTurn("bob")
+	bob.clickPoint("D4")
+	bob.waitStone("D4", "white")
+	if g, err := e.store.Game(context.Background(), e.ch.ID); err != nil || g.State.MoveCount() != 2 {
+		t.Errorf("after reconnecting: %v; want ann's E5 and bob's D4 only (nothing sent while away)", err)
+	}
 }
 
 // TestBrowserUndoAndClocks: the player to move sees a preview stone under

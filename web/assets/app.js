@@ -138,13 +138,27 @@ function connect() {
   ws.onclose = () => {
     if (st.ws !== ws || st.fatal) return;
     $('conn').textContent = 'reconnecting…';
+    // What was sent on this connection will not be answered on the next:
+    // nothing is under way any more, and the offers answered come back
+    // unless the answer was made.
+    st.sent = {};
+    st.answered = {};
+    drawPicker();
     const wait = Math.min(8000, 250 * 2 ** st.retry++);
     setTimeout(connect, wait);
   };
 }
 
+// send sends m if the page is connected, and says whether it did.
 function send(m) {
-  if (st.ws && st.ws.readyState === WebSocket.OPEN) st.ws.send(JSON.stringify(m));
+  if (!st.ws || st.ws.readyState !== WebSocket.OPEN) return false;
+  st.ws.send(JSON.stringify(m));
+  return true;
+}
+
+// unsent says that an action was not sent: the page is reconnecting.
+function unsent() {
+  say('Not connected: your click was not sent; try again once the page has reconnected.', true);
 }
 
 function receive(m) {
@@ -265,8 +279,15 @@ function act(kind, point) {
   if (!v) return;
   say('', false);
   performance.mark('gobot-act'); // when the click left (tests measure with it)
-  st.sent[st.nextId] = st.said;
-  send({ t: 'act', id: st.nextId++, channel: v.channel, kind, point: point || '', game: v.id, version: v.version, moves: v.moves, seat: mySeat(v) || 'none' });
+  const id = st.nextId++;
+  if (!send({ t: 'act', id, channel: v.channel, kind, point: point || '', game: v.id, version: v.version, moves: v.moves, seat: mySeat(v) || 'none' })) {
+    // Nothing is under way: no answer will come to clear it.
+    st.pending = null;
+    unsent();
+    redraw();
+    return;
+  }
+  st.sent[id] = st.said;
 }
 
 // watch shows the game of channel; keep keeps what the page said last
@@ -787,9 +808,12 @@ function drawPicker() {
 // an accepted game shows.
 function answer(o, yes) {
   const id = st.nextId++;
+  if (!send({ t: 'answer', id, channel: o.channel, challenge: o.id, accept: yes })) {
+    unsent();
+    return;
+  }
   st.answered[o.id] = id;
   st.sent[id] = st.said;
-  send({ t: 'answer', id, channel: o.channel, challenge: o.id, accept: yes });
   if (yes) watch(o.channel);
   else drawPicker();
 }
@@ -797,8 +821,11 @@ function answer(o, yes) {
 // start asks for a new local game; what gobot answers is shown.
 function start(m) {
   const id = st.nextId++;
+  if (!send({ t: 'start', id, ...m })) {
+    unsent();
+    return;
+  }
   st.sent[id] = st.said;
-  send({ t: 'start', id, ...m });
 }
 
 $('newbot').addEventListener('submit', (e) => {
