@@ -591,3 +591,64 @@ func TestBrowserNothingMissing(t *testing.T) {
 		}
 	}
 }
+
+// TestBrowserUndoTexts: an undo request is said to each as they stand to
+// it, on screen and to screen readers: the asker hears of their own
+// request, the opponent of "your reply", a spectator of White's reply; a
+// request the opponent plays on from lapses, and the asker is told so,
+// not that it was refused; a request withdrawn is said to be withdrawn.
+func TestBrowserUndoTexts(t *testing.T) {
+	e := newEnv(t, Options{Local: true})
+	b := newBrowser(t)
+	e.challenge("ann", "bob", 9)
+	inst := e.d.Activity(e.ch, user("ann"), user("bob"), user("cat"))
+	ann := e.activity(b, "ann", inst, 1000, 900)
+	bob := e.activity(b, "bob", inst, 1000, 900)
+	cat := e.activity(b, "cat", inst, 1000, 900)
+	all := []*tab{ann, bob, cat}
+	for _, p := range all {
+		p.wait("the game", `document.getElementById('title').textContent === 'ann vs bob'`, 10*time.Second)
+	}
+	e.slash("ann", "play", discordtest.Str("move", "E5"))
+	e.slash("bob", "play", discordtest.Str("move", "C3"))
+	for _, p := range all {
+		p.waitStone("C3", "white")
+	}
+	e.slash("ann", "undo")
+	heard := `(document.getElementById('live').lastChild || {}).textContent || ''`
+	for p, want := range map[*tab]string{
+		ann: "You asked to take back 2 moves (yours and your opponent's reply).",
+		bob: "Black asks to take back 2 moves (theirs and your reply).",
+		cat: "Black asks to take back 2 moves (theirs and White's reply).",
+	} {
+		p.wait("the request announced", heard+`.includes('take back')`, 10*time.Second)
+		if got := js[string](p, heard); got != want {
+			t.Errorf("%s's screen reader heard %q, want %q", p.name, got, want)
+		}
+	}
+	// Then ann asks again and bob plays on: her request lapses.
+	e.slash("bob", "pass")
+	e.slash("ann", "play", discordtest.Str("move", "D4"))
+	bob.waitStone("D4", "black")
+	e.slash("ann", "undo")
+	bob.wait("the second request", `!document.getElementById('undo-ask').hidden`, 10*time.Second)
+	e.slash("bob", "play", discordtest.Str("move", "G7"))
+	const lapsed = "The undo request lapsed with White's move."
+	ann.wait("the lapse said", `document.getElementById('message').textContent !== ''`, 10*time.Second)
+	if got := ann.text("#message"); got != lapsed {
+		t.Errorf("ann reads %q, want %q", got, lapsed)
+	}
+	ann.shot("#game", "undo-lapsed")
+	// bob asks and withdraws on the page.
+	e.slash("bob", "undo")
+	bob.wait("his request", `document.getElementById('undo-ask').offsetParent !== null`, 10*time.Second)
+	if got, want := js[string](bob, heard), "You asked to take back your last move."; got != want {
+		t.Errorf("bob's screen reader heard %q, want %q", got, want)
+	}
+	bob.click("#undo-no")
+	bob.wait("the request gone", `document.getElementById('undo-ask').offsetParent === null`, 10*time.Second)
+	bob.wait("what became of it", `document.getElementById('message').textContent !== ''`, 10*time.Second)
+	if got, want := bob.text("#message"), "You withdrew your undo request."; got != want {
+		t.Errorf("bob reads %q, want %q", got, want)
+	}
+}

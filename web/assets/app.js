@@ -17,6 +17,7 @@ const st = {
   kept: -1, // the message's count when it was said of the game shown, to stay
   saidAt: 0, // the game's version the message speaks of
   reveal: false, // a game was chosen: scroll it into view once it shows
+  withdrew: '', // the game whose undo request this page withdrew
 };
 
 function show(id, on) { $(id).hidden = !on; }
@@ -536,12 +537,20 @@ function announce(prev, v) {
   // What changed without a move: an undo asked and answered, the marking.
   if (same && prev.undo && !v.undo) {
     const back = prev.moves - v.moves;
-    const text = back > 0 ? `The undo was allowed: ${back} ${back === 1 ? 'move' : 'moves'} taken back.` : 'The undo request was refused or withdrawn.';
+    const asker = prev.undo.by === mySeat(v);
+    // A move made instead of an answer lets the request lapse; without
+    // one, only the asker's page knows whether it was withdrawn there.
+    let text;
+    if (back > 0) text = `The undo was allowed: ${back} ${back === 1 ? 'move' : 'moves'} taken back.`;
+    else if (v.moves > prev.moves) text = `The undo request lapsed with ${v.recent && v.recent.length ? sideName(v.recent[v.recent.length - 1].color) : 'the next'}'s move.`;
+    else if (asker) text = st.withdrew === v.id ? 'You withdrew your undo request.' : 'Your undo request was refused.';
+    else text = 'The undo request was refused or withdrawn.';
     parts.push(text);
-    if (prev.undo.by === mySeat(v)) say(text, false); // the asker learns the answer
+    if (asker) say(text, false); // the asker learns the answer
   } else if (same && !prev.undo && v.undo) {
-    parts.push(undoText(v.undo, false));
+    parts.push(undoText(v.undo, undoReader(v)));
   }
+  if (!v.undo) st.withdrew = '';
   if (same && prev.scoring && v.scoring && !v.over && prev.scoring.dead.join(',') !== dead) {
     parts.push(`The marking changed: ${v.scoring.dead.length} ${v.scoring.dead.length === 1 ? 'stone' : 'stones'} marked dead. ${v.scoring.count}`);
   } else if (same && prev.scoring && !v.scoring && !v.over) {
@@ -622,7 +631,7 @@ function redraw() {
   show('undo-ask', !!u && playing);
   if (u) {
     const mine = u.by === seat;
-    $('undo-text').textContent = undoText(u, mine);
+    $('undo-text').textContent = undoText(u, undoReader(v));
     $('undo-yes').hidden = mine;
     $('undo-no').textContent = mine ? 'Withdraw' : 'Refuse';
   }
@@ -640,15 +649,26 @@ function redraw() {
   }
 }
 
-// undoText is an undo request as the page says it, counting the moves it
-// takes back as Discord's question does: the asker's last move and, when
-// the opponent has replied, that reply too.
-function undoText(u, mine) {
+// undoText is an undo request as the page says it to reader ('asker',
+// 'opponent' or 'watching'), counting the moves it takes back as
+// Discord's question does: the asker's last move and, when the opponent
+// has replied, that reply too.
+function undoText(u, reader) {
   const n = u.moves || 1;
-  if (mine) return n === 1 ? 'You asked to take back your last move.' : `You asked to take back ${n} moves (yours and your opponent's reply).`;
-  const who = u.by === 'black' ? 'Black' : 'White';
-  return n === 1 ? `${who} asks to take back their last move.` : `${who} asks to take back ${n} moves (theirs and your reply).`;
+  if (reader === 'asker') return n === 1 ? 'You asked to take back your last move.' : `You asked to take back ${n} moves (yours and your opponent's reply).`;
+  const who = sideName(u.by);
+  const reply = reader === 'opponent' ? 'your reply' : `${sideName(u.by === 'black' ? 'white' : 'black')}'s reply`;
+  return n === 1 ? `${who} asks to take back their last move.` : `${who} asks to take back ${n} moves (theirs and ${reply}).`;
 }
+
+// undoReader is who this page's user is to the game's undo request.
+function undoReader(v) {
+  const seat = mySeat(v);
+  if (!seat || !v.undo) return 'watching';
+  return v.undo.by === seat ? 'asker' : 'opponent';
+}
+
+function sideName(c) { return c === 'black' ? 'Black' : 'White'; }
 
 // avatar shows a player's Discord picture (inside Discord, once they have
 // opened the board: see README; the state says whose gobot knows) or
@@ -845,7 +865,11 @@ $('resign').addEventListener('click', () => { show('resign-ask', true); $('resig
 $('resign-no').addEventListener('click', () => show('resign-ask', false));
 $('resign-yes').addEventListener('click', () => { show('resign-ask', false); act('resign'); });
 $('undo-yes').addEventListener('click', () => act('undo-yes'));
-$('undo-no').addEventListener('click', () => act('undo-no'));
+$('undo-no').addEventListener('click', () => {
+  // The asker's Withdraw: the request's end is then said as withdrawn.
+  if (st.view && undoReader(st.view) === 'asker') st.withdrew = st.view.id;
+  act('undo-no');
+});
 $('accept').addEventListener('click', () => act('accept'));
 $('draw').addEventListener('click', () => act('draw'));
 $('resume').addEventListener('click', () => act('resume'));
