@@ -648,7 +648,17 @@ func (a *App) Answer(ctx context.Context, channelID string, u WebUser, id string
 	}
 	it := a.WebInteraction(&storage.Game{ChannelID: channelID, GuildID: LocalGuild}, u, discordgo.InteractionMessageComponent)
 	it.Data = discordgo.MessageComponentInteractionData{CustomID: "challenge/" + id + "/" + verb, ComponentType: discordgo.ButtonComponent}
-	res, _ := a.run(ctx, it, nil)
+	// What is said of it names its people ("Only bob can answer this
+	// challenge."), who are no players of a game yet.
+	names := map[string]string{u.ID: u.Name}
+	if c, err := a.challenges.Challenge(ctx, id); err == nil {
+		for _, p := range []storage.Player{c.Challenger, c.Opponent} {
+			if p.UserID != "" {
+				names[p.UserID] = PlainName(p)
+			}
+		}
+	}
+	res, _ := a.run(ctx, it, names)
 	return res
 }
 

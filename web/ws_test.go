@@ -432,6 +432,22 @@ func TestLocalGamesUnrated(t *testing.T) {
 	}
 }
 
+// TestLocalAnswerNamesPeople: an answer to a local challenge by someone
+// it is not to (a crafted one: the page offers no button) is refused
+// naming who may answer, not "someone".
+func TestLocalAnswerNamesPeople(t *testing.T) {
+	e := newEnv(t, Options{Local: true})
+	ann, bob, carl := commands.ConsoleUser("ann"), commands.ConsoleUser("bob"), commands.ConsoleUser("carl")
+	res, id := e.app.Start(t.Context(), commands.ConsoleChannel, ann, commands.Start{Opponent: &bob, Size: 9})
+	if res.Refused || id == "" {
+		t.Fatalf("ann's challenge: %s", res.Text)
+	}
+	got := e.app.Answer(t.Context(), commands.ConsoleChannel, carl, id, true)
+	if want := "Only bob can answer this challenge."; !got.Refused || got.Text != want {
+		t.Errorf("carl's Accept answered %+v, want refused with %q", got, want)
+	}
+}
+
 // countingTransport counts the calls gobot makes to Discord, by path.
 type countingTransport struct {
 	mu    sync.Mutex
