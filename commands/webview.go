@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/gobot-dev/gobot/engine/clock"
+	"github.com/gobot-dev/gobot/storage"
 )
 
 // GameView is a game as the board page draws it: plain JSON, the same for
@@ -185,7 +186,9 @@ type GameSummary struct {
 	ID      string   `json:"id"`
 	Title   string   `json:"title"`
 	Size    int      `json:"size"`
-	Players []string `json:"players"` // the user IDs of its players
+	Kind    string   `json:"kind"`             // the game's kind ("go", "draughts")
+	Thread  bool     `json:"thread,omitempty"` // the game is in a thread (of the channel the page lists for)
+	Players []string `json:"players"`          // the user IDs of its players
 }
 
 // View returns the game of channelID as the board page draws it: the game
@@ -263,7 +266,7 @@ func (a *App) GamesBy(ctx context.Context, channelIDs []string) (map[string][]Ga
 		if len(scopes) == 0 || !ok {
 			continue
 		}
-		s := GameSummary{Channel: g.ChannelID, ID: g.ID}
+		s := GameSummary{Channel: g.ChannelID, ID: g.ID, Kind: storage.KindOf(g.Kind), Thread: g.ParentChannelID != ""}
 		s.Title, s.Size = wr.Summary(g)
 		for _, p := range g.Players() {
 			if p.UserID != "" {

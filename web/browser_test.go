@@ -652,3 +652,24 @@ func TestBrowserUndoTexts(t *testing.T) {
 		t.Errorf("bob reads %q, want %q", got, want)
 	}
 }
+
+// TestBrowserGameListTellsApart: in an Activity, the list of games says
+// where each is and, for draughts, its kind: two games of the same
+// players and size, one in a thread and one in the channel, read apart.
+func TestBrowserGameListTellsApart(t *testing.T) {
+	e := newEnv(t, Options{Local: true})
+	b := newBrowser(t)
+	e.challenge("ann", "bob", 9, discordtest.Bool("thread", true))
+	e.challenge("ann", "bob", 9)
+	e.accepted(e.d.Command(e.ch, user("ann"), "draughts", discordtest.Sub("challenge", discordtest.UserOpt("opponent", user("bob")),
+		discordtest.Str("colour", "white"), discordtest.Bool("rated", false), discordtest.Str("clock", "live"), discordtest.Bool("thread", true))), "bob")
+	inst := e.d.Activity(e.ch, user("ann"), user("bob"), user("cat"))
+	cat := e.activity(b, "cat", inst, 1000, 900)
+	cat.wait("the list", `document.querySelectorAll('#games button').length === 3 && document.getElementById('picker').offsetParent !== null`, 10*time.Second)
+	got := js[[]string](cat, `[...document.querySelectorAll('#games button')].map((b) => b.textContent).sort()`)
+	want := []string{"ann vs bob · 9×9 · in a thread", "ann vs bob · 9×9 · in this channel", "ann vs bob · draughts · in a thread"}
+	if !slices.Equal(got, want) {
+		t.Errorf("the list reads %q, want %q", got, want)
+	}
+	cat.shot("#picker", "game-list-apart")
+}

@@ -788,7 +788,7 @@ function drawPicker() {
     const li = document.createElement('li');
     const b = document.createElement('button');
     b.type = 'button';
-    b.textContent = `${g.title} · ${g.size}×${g.size}`;
+    b.textContent = gameLabel(g);
     b.setAttribute('aria-current', String(g.channel === st.channel));
     b.addEventListener('click', () => watch(g.channel));
     li.appendChild(b);
@@ -821,6 +821,18 @@ function drawPicker() {
   $('people').replaceChildren(...st.people.filter((p) => !st.user || p.id !== st.user.id).map((p) => new Option(p.name)));
   // The picker is shown when there is a choice to make.
   show('picker', st.local || st.games.length > 1 || st.games.some((g) => g.channel !== st.channel));
+}
+
+// gameLabel is a game in the list: its title, its kind or board size,
+// and in an Activity where it is, so that two games of the same players
+// (one in the channel, one in a thread) are told apart.
+function gameLabel(g) {
+  const parts = [g.title, g.kind === 'draughts' ? 'draughts' : `${g.size}×${g.size}`];
+  if (!st.local) {
+    if (g.channel === st.home) parts.push(g.thread ? 'in this thread' : 'in this channel');
+    else if (g.thread) parts.push('in a thread');
+  }
+  return parts.join(' · ');
 }
 
 // answer accepts or declines (or withdraws) a local challenge: the offer
