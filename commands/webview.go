@@ -49,6 +49,14 @@ type GameView struct {
 	Vote    bool         `json:"vote,omitempty"`    // a vote game: the channel's people vote by playing
 	Votes   *VoteView    `json:"votes,omitempty"`   // a vote game's vote
 	NoUndo  bool         `json:"no_undo,omitempty"` // undo is refused in this game (rengo, rated against a bot): no Undo button
+	// Mover is the user ID of the player to move in a team game (rengo),
+	// where only one of the side's players moves: the page's controls are
+	// its only.
+	Mover string `json:"mover,omitempty"`
+	// ResignVote is a team's open vote on resigning, in a team game: a
+	// player not to move who resigns casts a vote, and the team resigns
+	// when a majority agrees before the next move.
+	ResignVote *ResignVoteView `json:"resign_vote,omitempty"`
 	// Draughts is a game of draughts' board and moves (Board, Ko, Undo
 	// and Scoring are Go's).
 	Draughts *DraughtsView `json:"draughts,omitempty"`
@@ -170,6 +178,14 @@ type VoteView struct {
 	// milliseconds, on the server's clock as ServerMS); 0 while the game
 	// is adjourned for want of votes.
 	DeadlineMS int64 `json:"deadline_ms,omitempty"`
+}
+
+// ResignVoteView is a team's open vote on resigning.
+type ResignVoteView struct {
+	Side   string   `json:"side"`   // "black" or "white": the team voting
+	Voters []string `json:"voters"` // the user IDs of those who voted to resign
+	Names  []string `json:"names"`  // their names
+	Need   int      `json:"need"`   // the votes needed: a majority of the team's people
 }
 
 // UndoView is an undo request awaiting its answer.

@@ -203,7 +203,7 @@ func TestBrowserSlashMoveShows(t *testing.T) {
 	// Resigning asks first.
 	bob.click("#resign")
 	bob.wait("the question", `!document.getElementById('resign-ask').hidden`, 5*time.Second)
-	if got := bob.text("#resign-ask span"); got != "Do you really want to resign this game?" {
+	if got := bob.text("#resign-text"); got != "Do you really want to resign this game?" {
 		t.Errorf("resign asks %q", got)
 	}
 	bob.click("#resign-no")
@@ -672,4 +672,68 @@ func TestBrowserGameListTellsApart(t *testing.T) {
 		t.Errorf("the list reads %q, want %q", got, want)
 	}
 	cat.shot("#picker", "game-list-apart")
+}
+
+// TestBrowserRengo: in a team game, only the player to move has Pass and
+// an active board; a teammate's Resign asks for and casts a vote that
+// the team resign, which the teammates see open on their pages.
+func TestBrowserRengo(t *testing.T) {
+	e := newEnv(t, Options{Local: true})
+	b := newBrowser(t)
+	it := e.d.Command(e.ch, user("ann"), "go", discordtest.Sub("rengo", discordtest.Int("size", 9), discordtest.Str("clock", "live"), discordtest.Bool("thread", false)))
+	e.d.Do(it)
+	lobby := e.d.Settled(it)
+	press := func(who, label string) {
+		t.Helper()
+		m, _ := e.d.Message(lobby.ID)
+		for _, bt := range m.Buttons() {
+			if bt.Label == label {
+				if r := e.d.Do(e.d.Click(user(who), m, bt.CustomID)); r.Ephemeral() {
+					t.Fatalf("%s pressed %s: %s", who, label, r.Text())
+				}
+				return
+			}
+		}
+		t.Fatalf("no %s button in %q", label, m.Text())
+	}
+	press("cat", "Join Black")
+	press("bob", "Join White")
+	press("dan", "Join White")
+	press("ann", "Start")
+	inst := e.d.Activity(e.ch, user("ann"), user("bob"), user("cat"), user("dan"))
+	ann := e.activity(b, "ann", inst, 1000, 900)
+	cat := e.activity(b, "cat", inst, 1000, 900)
+	for _, p := range []*tab{ann, cat} {
+		p.wait("the game", `document.getElementById('status').textContent.startsWith('Move 1 · black to play: ann')`, 10*time.Second)
+	}
+	active := `!document.getElementById('points').classList.contains('idle')`
+	if js[bool](ann, `document.getElementById('pass').disabled`) || !js[bool](ann, active) {
+		t.Errorf("ann, to play, has Pass disabled or an idle board")
+	}
+	if !js[bool](cat, `document.getElementById('pass').disabled`) || js[bool](cat, active) {
+		t.Errorf("cat, ann's teammate not to play, has Pass enabled or an active board")
+	}
+	// cat's Resign is a vote, and says so.
+	cat.click("#resign")
+	cat.wait("the question", `document.getElementById('resign-ask').offsetParent !== null`, 5*time.Second)
+	if got, want := cat.text("#resign-text"), "Vote that your team resign? It resigns once a majority of the team agrees, before the next move."; got != want {
+		t.Errorf("cat's Resign asks %q, want %q", got, want)
+	}
+	cat.click("#resign-yes")
+	seen := `document.getElementById('resign-vote').offsetParent !== null`
+	cat.wait("his vote", seen, 10*time.Second)
+	if got, want := cat.text("#resign-vote"), "You voted that your team resign: 1 of the 2 votes needed. It resigns if enough teammates agree before the next move."; got != want {
+		t.Errorf("cat reads %q, want %q", got, want)
+	}
+	ann.wait("cat's vote", seen, 10*time.Second)
+	if got, want := ann.text("#resign-vote"), "cat votes that your team resign: 1 of the 2 votes needed. Press Resign to agree, before the next move."; got != want {
+		t.Errorf("ann reads %q, want %q", got, want)
+	}
+	ann.shot("#game", "rengo-resign-vote")
+	// ann, to play, resigns for the team at once: the question says so.
+	ann.click("#resign")
+	ann.wait("the question", `document.getElementById('resign-ask').offsetParent !== null`, 5*time.Second)
+	if got, want := ann.text("#resign-text"), "Do you really want to resign this game?"; got != want {
+		t.Errorf("ann's Resign asks %q, want %q", got, want)
+	}
 }

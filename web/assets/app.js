@@ -338,9 +338,15 @@ function myTurn(v) {
   const seat = mySeat(v);
   if (!seat || v.over || v.scoring) return false;
   if (v.vote) return v.to_play === seat;
-  const team = v[seat].players;
-  // In a team game the player to move is shown first by the server's status.
-  return v.to_play === seat && team.some((p) => p.id === st.user.id);
+  // In a team game (rengo) only the player to move plays: the view names them.
+  if (v.mover) return v.to_play === seat && v.mover === st.user.id;
+  return v.to_play === seat;
+}
+
+// resignVotes says whether a resignation here is a vote: in a team game,
+// a player not to move votes that their team resign.
+function resignVotes(v) {
+  return !!v.mover && !!st.user && v.mover !== st.user.id && v[mySeat(v)].players.length > 1;
 }
 
 function press(name) {
@@ -627,6 +633,9 @@ function redraw() {
   $('undo').hidden = draughts || !!v.no_undo || !!v.vote || !seat || !v[seat].moves;
   $('resign').hidden = !!v.vote; // nobody resigns for a channel
   show('resign-ask', false);
+  const rv = v.resign_vote;
+  show('resign-vote', !!rv && !v.over);
+  if (rv) $('resign-vote').textContent = resignVoteText(v, rv, seat);
   const u = v.undo;
   show('undo-ask', !!u && playing);
   if (u) {
@@ -647,6 +656,16 @@ function redraw() {
     $('accept').hidden = $('resume').hidden = !playing;
     $('accept').disabled = !!sc.accepted[seat];
   }
+}
+
+// resignVoteText is a team's open vote on resigning as the page says it
+// to the voters, their teammates and everyone else.
+function resignVoteText(v, rv, seat) {
+  const tally = `${rv.voters.length} of the ${rv.need} votes needed`;
+  if (st.user && rv.voters.includes(st.user.id)) return `You voted that your team resign: ${tally}. It resigns if enough teammates agree before the next move.`;
+  const who = rv.names.join(', ');
+  if (rv.side === seat) return `${who} ${rv.voters.length === 1 ? 'votes' : 'vote'} that your team resign: ${tally}. Press Resign to agree, before the next move.`;
+  return `${who} ${rv.voters.length === 1 ? 'votes' : 'vote'} that ${sideName(rv.side)} resign: ${tally}.`;
 }
 
 // undoText is an undo request as the page says it to reader ('asker',
@@ -873,7 +892,14 @@ $('newchallenge').addEventListener('submit', (e) => {
 
 $('pass').addEventListener('click', () => act('pass'));
 $('undo').addEventListener('click', () => act('undo'));
-$('resign').addEventListener('click', () => { show('resign-ask', true); $('resign-no').focus(); });
+$('resign').addEventListener('click', () => {
+  // Not one's move in a team game, Resign casts a vote: the question says so.
+  const vote = st.view && resignVotes(st.view);
+  $('resign-text').textContent = vote ? 'Vote that your team resign? It resigns once a majority of the team agrees, before the next move.' : 'Do you really want to resign this game?';
+  $('resign-yes').textContent = vote ? 'Yes, vote to resign' : 'Yes, resign';
+  show('resign-ask', true);
+  $('resign-no').focus();
+});
 $('resign-no').addEventListener('click', () => show('resign-ask', false));
 $('resign-yes').addEventListener('click', () => { show('resign-ask', false); act('resign'); });
 $('undo-yes').addEventListener('click', () => act('undo-yes'));
