@@ -615,7 +615,8 @@ func TestBrowserUndoTexts(t *testing.T) {
 		p.waitStone("C3", "white")
 	}
 	e.slash("ann", "undo")
-	heard := `(document.getElementById('live').lastChild || {}).textContent || ''`
+	// What the screen reader heard last of an undo request.
+	heard := `[...document.getElementById('live').children].map((p) => p.textContent).filter((t) => t.includes('take back')).pop() || ''`
 	for p, want := range map[*tab]string{
 		ann: "You asked to take back 2 moves (yours and your opponent's reply).",
 		bob: "Black asks to take back 2 moves (theirs and your reply).",
