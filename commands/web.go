@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -195,7 +196,10 @@ func (a *App) run(ctx context.Context, it *discordgo.Interaction, names map[stri
 		a.postPublic(hctx, it.ChannelID, public)
 	}
 	var notes []string
-	for _, m := range public {
+	wd.mu.Lock()
+	said := append(slices.Clone(wd.edited), public...)
+	wd.mu.Unlock()
+	for _, m := range said {
 		text := messageText(m)
 		if len(m.Embeds) > 0 {
 			// A board's content is only the ping of the player to move.
@@ -266,6 +270,7 @@ type webDiscord struct {
 	privateText   string
 	hasPrivate    bool
 	publicAnswers []*Message
+	edited        []*Message // answers that edited the message clicked on (not posted again)
 }
 
 func (w *webDiscord) keep(m *Message, private bool) {
@@ -301,7 +306,19 @@ func (w *webDiscord) Callback(ctx context.Context, it *discordgo.Interaction, r 
 		w.mu.Lock()
 		w.privateDefer = r.Message != nil && r.Message.Ephemeral
 		w.mu.Unlock()
-	case discordgo.InteractionResponseChannelMessageWithSource, discordgo.InteractionResponseUpdateMessage:
+	case discordgo.InteractionResponseUpdateMessage:
+		if it.Message != nil && it.Message.ID != "" && r.Message != nil && !r.Message.Ephemeral {
+			// A click on a message in the channel (an undo request's):
+			// the answer edits it there, as Discord's button would.
+			if err := w.Discord.EditMessage(ctx, it.ChannelID, it.Message.ID, r.Message); err == nil {
+				w.mu.Lock()
+				w.edited = append(w.edited, r.Message)
+				w.mu.Unlock()
+				return nil, nil
+			}
+		}
+		w.keep(r.Message, false)
+	case discordgo.InteractionResponseChannelMessageWithSource:
 		w.keep(r.Message, false)
 	}
 	return nil, nil

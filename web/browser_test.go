@@ -738,3 +738,45 @@ func TestBrowserRengo(t *testing.T) {
 		t.Errorf("ann's Resign asks %q, want %q", got, want)
 	}
 }
+
+// TestBrowserUndoAnsweredOnPage: an undo asked for in Discord and
+// answered on the page closes Discord's question in place, its buttons
+// disabled, as an answer there does, rather than leaving it open and
+// posting the answer as a message of its own.
+func TestBrowserUndoAnsweredOnPage(t *testing.T) {
+	e := newEnv(t, Options{Local: true})
+	b := newBrowser(t)
+	e.challenge("ann", "bob", 9)
+	inst := e.d.Activity(e.ch, user("ann"), user("bob"))
+	ann := e.activity(b, "ann", inst, 1000, 900)
+	ann.wait("the game", `document.getElementById('title').textContent === 'ann vs bob'`, 10*time.Second)
+	e.slash("ann", "play", discordtest.Str("move", "E5"))
+	e.slash("bob", "play", discordtest.Str("move", "C3"))
+	for _, answer := range []struct{ button, outcome string }{{"#undo-no", "refused; play on."}, {"#undo-yes", "allowed it."}} {
+		it := e.d.Command(e.ch, user("bob"), "go", discordtest.Sub("undo"))
+		e.d.Do(it)
+		ask := e.d.Settled(it)
+		if !strings.Contains(ask.Text(), "asks to take back") {
+			t.Fatalf("/go undo answered %q", ask.Text())
+		}
+		before := len(e.d.Public(e.ch.ID))
+		ann.wait("bob's request", `document.getElementById('undo-ask').offsetParent !== null`, 10*time.Second)
+		ann.click(answer.button)
+		ann.wait("the request answered", `document.getElementById('undo-ask').offsetParent === null`, 10*time.Second)
+		e.d.WaitFor("the question closed", func() bool {
+			m, _ := e.d.Message(ask.ID)
+			return strings.Contains(m.Text(), answer.outcome)
+		})
+		m, _ := e.d.Message(ask.ID)
+		for _, bt := range m.Buttons() {
+			if !bt.Disabled {
+				t.Errorf("after %s on the page, the question %q keeps %s enabled", answer.button, m.Text(), bt.Label)
+			}
+		}
+		for _, p := range e.d.Public(e.ch.ID)[before:] {
+			if strings.Contains(p.Text(), "asked to take back") {
+				t.Errorf("the answer was posted again as a message of its own: %q", p.Text())
+			}
+		}
+	}
+}

@@ -53,6 +53,9 @@ type room struct {
 	// unsure is what the estimate was unsure of in the games scoring
 	// here, for the board page (web.go).
 	unsure unsureCache
+	// asks are the messages asking the undo requests made here, for the
+	// board page's answers (undo.go).
+	asks undoAsks
 }
 
 func (*room) Kind() string                 { return goKind }

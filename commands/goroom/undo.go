@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
@@ -112,7 +113,53 @@ func (a *room) undo(ctx context.Context, r *commands.Request, g *storage.Game) e
 	if err := a.UpdateGame(ctx, g); err != nil {
 		return err
 	}
-	return r.Reply(ctx, undoMessage(g, c, n, ""))
+	sent, err := r.ReplyMessage(ctx, undoMessage(g, c, n, ""))
+	if err != nil {
+		return err
+	}
+	a.keepUndoMessage(ctx, r, g, sent)
+	return nil
+}
+
+// keepUndoMessage remembers which message asks g's undo request (sent,
+// or the interaction's original when Discord's answer said nothing
+// back), so that an answer from the board page edits that question, its
+// buttons disabled, as an answer in Discord does. It is kept in memory,
+// not in the game (a second write would race the answer): unknown (a
+// request made on the page, whose question is posted afterwards, or
+// gobot restarted since), the page's answer is posted instead.
+func (a *room) keepUndoMessage(ctx context.Context, r *commands.Request, g *storage.Game, sent *discordgo.Message) {
+	if sent == nil || sent.ID == "" {
+		sent, _ = r.Original(ctx)
+	}
+	if sent != nil && sent.ID != "" {
+		a.asks.keep(g, sent.ID)
+	}
+}
+
+// undoAsks are the messages asking undo requests, by game ID and move
+// count (a request lapses with the next move).
+type undoAsks struct {
+	mu sync.Mutex
+	by map[string]string
+}
+
+func undoKey(g *storage.Game) string { return g.ID + "/" + strconv.Itoa(g.State.MoveCount()) }
+
+func (u *undoAsks) keep(g *storage.Game, messageID string) {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	if u.by == nil || len(u.by) >= 256 {
+		u.by = map[string]string{} // lapsed requests are never answered: start afresh
+	}
+	u.by[undoKey(g)] = messageID
+}
+
+// of is the message asking g's open undo request, or "".
+func (u *undoAsks) of(g *storage.Game) string {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	return u.by[undoKey(g)]
 }
 
 // takeBack undoes n moves.

@@ -53,6 +53,10 @@ func (r *room) WebAction(g *storage.Game, u commands.WebUser, s game.Side, act c
 		}
 		it = r.WebInteraction(g, u, discordgo.InteractionMessageComponent)
 		it.Data = discordgo.MessageComponentInteractionData{CustomID: "game/" + g.ID + "/" + act.Kind + "/" + at, ComponentType: discordgo.ButtonComponent}
+		if id := r.asks.of(g); g.Undo != nil && id != "" {
+			// A click on the request's message: the answer edits it.
+			it.Message = &discordgo.Message{ID: id, ChannelID: g.ChannelID}
+		}
 	case commands.ActAccept, commands.ActResume:
 		if g.Scoring == nil {
 			// The page showed no scoring phase either (its version is
