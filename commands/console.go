@@ -728,6 +728,11 @@ func elsewhere(channel string) string {
 }
 
 func (cd *consoleDiscord) EditMessage(ctx context.Context, channelID, messageID string, m *Message) error {
+	if m.Content == "" && len(m.Embeds) == 0 && len(m.Files) == 0 && len(m.Components) == 0 {
+		// An edit that only takes buttons or a notice away (an old board's
+		// once the game ends) has nothing to show: no empty block.
+		return nil
+	}
 	cd.show("(edited message)", channelID, m)
 	return nil
 }

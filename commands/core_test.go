@@ -121,6 +121,27 @@ func TestConsoleUserIDs(t *testing.T) {
 	}
 }
 
+// TestConsoleQuietEdits: an edit that only takes a message's buttons
+// away (an old board's, once a game resigned on the board page ends)
+// prints nothing in the console, not an empty "(edited message)" block;
+// an edit with words still shows.
+func TestConsoleQuietEdits(t *testing.T) {
+	var out strings.Builder
+	cd := &consoleDiscord{out: &out, names: map[string]string{}, now: time.Now}
+	if err := cd.EditMessage(t.Context(), consoleChannel, "1", &Message{ClearComponents: true}); err != nil {
+		t.Fatal(err)
+	}
+	if out.String() != "" {
+		t.Errorf("an edit clearing the buttons printed %q", out.String())
+	}
+	if err := cd.EditMessage(t.Context(), consoleChannel, "1", &Message{Content: "ann resigned."}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "(edited message)") || !strings.Contains(out.String(), "ann resigned.") {
+		t.Errorf("an edit with words printed %q", out.String())
+	}
+}
+
 func TestConsoleMarkup(t *testing.T) {
 	now := time.Date(2026, 5, 1, 12, 0, 0, 0, time.Local)
 	cd := &consoleDiscord{names: map[string]string{"42": "ann"}, now: func() time.Time { return now }}
