@@ -282,7 +282,7 @@ func TestBrowserPageMessages(t *testing.T) {
 	first.click("#undo")
 	second.wait("the request", `!document.getElementById('undo-ask').hidden`, 10*time.Second)
 	second.click("#undo-no")
-	first.wait("the answer", `document.getElementById('message').textContent === 'The undo request was refused or withdrawn.'`, 10*time.Second)
+	first.wait("the answer", `document.getElementById('message').textContent === 'Your undo request was refused.'`, 10*time.Second)
 
 	// A reload keeps the tab signed in, on this game.
 	if err := chromedp.Do(first.ctx, chromedp.Reload()); err != nil {
