@@ -482,4 +482,13 @@ func TestBrowserPhoneScoringBoard(t *testing.T) {
 		t.Errorf("the spectator's board in the scoring phase is %.0f px wide on a 360 px screen", w)
 	}
 	cat.shot("#game", "phone-9x9-scoring-spectator")
+	// Held sideways (640×360), the board stays beside the panel, on screen.
+	if err := chromedp.Do(cat.ctx, chromedp.EmulateViewport(640, 360)); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(200 * time.Millisecond)
+	if r := js[[]float64](cat, `(() => { const r = document.getElementById('board').getBoundingClientRect(); return [r.top, r.bottom, r.width]; })()`); r[0] < 0 || r[1] > 360 || r[2] < 250 {
+		t.Errorf("sideways, the spectator's board is at %v (top, bottom, width): not all on the 360 px screen", r)
+	}
+	cat.shot("#game", "phone-9x9-scoring-sideways")
 }
