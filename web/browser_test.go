@@ -779,4 +779,32 @@ func TestBrowserUndoAnsweredOnPage(t *testing.T) {
 			}
 		}
 	}
+	// A request made on the page too: its question is posted in the
+	// channel, and the answer on the other page closes it.
+	bob := e.activity(b, "bob", inst, 1000, 900)
+	e.slash("bob", "play", discordtest.Str("move", "D4"))
+	bob.waitStone("D4", "white")
+	bob.wait("his Undo", `document.getElementById('undo').offsetParent !== null`, 10*time.Second)
+	bob.click("#undo")
+	var ask discordtest.Message
+	e.d.WaitFor("the question posted", func() bool {
+		for _, m := range e.d.Public(e.ch.ID) {
+			if strings.Contains(m.Text(), "asks to take back") {
+				ask = m
+			}
+		}
+		return ask.ID != "" && !strings.Contains(ask.Text(), "asked to take back")
+	})
+	before := len(e.d.Public(e.ch.ID))
+	ann.wait("bob's request", `document.getElementById('undo-ask').offsetParent !== null`, 10*time.Second)
+	ann.click("#undo-no")
+	e.d.WaitFor("the page's question closed", func() bool {
+		m, _ := e.d.Message(ask.ID)
+		return strings.Contains(m.Text(), "refused; play on.")
+	})
+	for _, p := range e.d.Public(e.ch.ID)[before:] {
+		if strings.Contains(p.Text(), "asked to take back") {
+			t.Errorf("the answer to the page's request was posted as a message of its own: %q", p.Text())
+		}
+	}
 }

@@ -124,16 +124,47 @@ func (a *room) undo(ctx context.Context, r *commands.Request, g *storage.Game) e
 // keepUndoMessage remembers which message asks g's undo request (sent,
 // or the interaction's original when Discord's answer said nothing
 // back), so that an answer from the board page edits that question, its
-// buttons disabled, as an answer in Discord does. It is kept in memory,
-// not in the game (a second write would race the answer): unknown (a
-// request made on the page, whose question is posted afterwards, or
-// gobot restarted since), the page's answer is posted instead.
+// buttons disabled, as an answer in Discord does (a request made on the
+// page has its question posted afterwards: keepPostedAsk). It is kept in
+// memory, not in the game (a second write would race the answer):
+// unknown (gobot restarted since), the page's answer is posted instead.
 func (a *room) keepUndoMessage(ctx context.Context, r *commands.Request, g *storage.Game, sent *discordgo.Message) {
 	if sent == nil || sent.ID == "" {
 		sent, _ = r.Original(ctx)
 	}
 	if sent != nil && sent.ID != "" {
 		a.asks.keep(g, sent.ID)
+	}
+}
+
+// keepPostedAsk remembers m, posted for g, when it asks g's open undo
+// request: a request made on the board page, whose question is posted
+// after its handler returned (keepUndoMessage knew no ID then).
+func (a *room) keepPostedAsk(g *storage.Game, m *discordgo.Message) {
+	if g.Undo == nil || m == nil || m.ID == "" {
+		return
+	}
+	yes := fmt.Sprintf("game/%s/undo-yes/%d", g.ID, g.Undo.MoveCount)
+	for _, row := range m.Components {
+		var comps []discordgo.MessageComponent
+		switch ar := row.(type) {
+		case discordgo.ActionsRow:
+			comps = ar.Components
+		case *discordgo.ActionsRow:
+			comps = ar.Components
+		}
+		for _, c := range comps {
+			switch b := c.(type) {
+			case discordgo.Button:
+				if b.CustomID == yes {
+					a.asks.keep(g, m.ID)
+				}
+			case *discordgo.Button:
+				if b.CustomID == yes {
+					a.asks.keep(g, m.ID)
+				}
+			}
+		}
 	}
 }
 
