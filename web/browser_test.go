@@ -423,10 +423,7 @@ func TestBrowserVoteGame(t *testing.T) {
 // message line under it and the Pass button are on screen, without
 // scrolling; a local page with its list of games beside the board too.
 func TestBrowserLayoutFits(t *testing.T) {
-	e := newEnv(t, Options{Local: true})
-	b := newBrowser(t)
-	e.challenge("ann", "bob", 19)
-	inst := e.d.Activity(e.ch, user("ann"), user("bob"))
+	e, b, inst := activityGame(t, 19, "ann", "bob")
 	check := func(p *tab, what string, w, h int64) {
 		t.Helper()
 		p.wait("the game", `document.getElementById('title').textContent !== '' && !document.getElementById('controls').hidden`, 10*time.Second)
@@ -541,10 +538,7 @@ func TestBrowserParentChannel(t *testing.T) {
 // page no longer says what was done in it ("ann played E5") under "Game
 // over"; a click on it then says the game has ended.
 func TestBrowserAbortClearsNote(t *testing.T) {
-	e := newEnv(t, Options{Local: true})
-	b := newBrowser(t)
-	e.challenge("ann", "bob", 9)
-	inst := e.d.Activity(e.ch, user("ann"), user("bob"))
+	e, b, inst := activityGame(t, 9, "ann", "bob")
 	ann := e.activity(b, "ann", inst, 1000, 900)
 	ann.wait("the game", `document.getElementById('title').textContent === 'ann vs bob'`, 10*time.Second)
 	ann.clickPoint("E5")
@@ -598,10 +592,7 @@ func TestBrowserNothingMissing(t *testing.T) {
 // request the opponent plays on from lapses, and the asker is told so,
 // not that it was refused; a request withdrawn is said to be withdrawn.
 func TestBrowserUndoTexts(t *testing.T) {
-	e := newEnv(t, Options{Local: true})
-	b := newBrowser(t)
-	e.challenge("ann", "bob", 9)
-	inst := e.d.Activity(e.ch, user("ann"), user("bob"), user("cat"))
+	e, b, inst := activityGame(t, 9, "ann", "bob", "cat")
 	ann := e.activity(b, "ann", inst, 1000, 900)
 	bob := e.activity(b, "bob", inst, 1000, 900)
 	cat := e.activity(b, "cat", inst, 1000, 900)
@@ -744,10 +735,7 @@ func TestBrowserRengo(t *testing.T) {
 // disabled, as an answer there does, rather than leaving it open and
 // posting the answer as a message of its own.
 func TestBrowserUndoAnsweredOnPage(t *testing.T) {
-	e := newEnv(t, Options{Local: true})
-	b := newBrowser(t)
-	e.challenge("ann", "bob", 9)
-	inst := e.d.Activity(e.ch, user("ann"), user("bob"))
+	e, b, inst := activityGame(t, 9, "ann", "bob")
 	ann := e.activity(b, "ann", inst, 1000, 900)
 	ann.wait("the game", `document.getElementById('title').textContent === 'ann vs bob'`, 10*time.Second)
 	e.slash("ann", "play", discordtest.Str("move", "E5"))

@@ -431,3 +431,18 @@ func (e *env) activity(b *browser, name, instance string, w, h int64) *tab {
 	p.wait("signed in through Discord", `document.getElementById('me').textContent === 'Signed in as `+name+`'`, 10*time.Second)
 	return p
 }
+
+// activityGame starts a size×size game of ann (Black) against bob, in a
+// server run for the page on loopback, and an Activity instance in its
+// channel that the users named have joined.
+func activityGame(t *testing.T, size int, users ...string) (*env, *browser, string) {
+	t.Helper()
+	e := newEnv(t, Options{Local: true}) // the page is served from 127.0.0.1, not from discordsays.com: its origin passes as a local one
+	b := newBrowser(t)
+	e.challenge("ann", "bob", size)
+	var in []discordtest.User
+	for _, u := range users {
+		in = append(in, user(u))
+	}
+	return e, b, e.d.Activity(e.ch, in...)
+}

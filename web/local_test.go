@@ -432,10 +432,7 @@ func TestBrowserLocalPhone(t *testing.T) {
 // 9×9: dead stones stay large enough to tap, and the page scrolls to the
 // panel's buttons.
 func TestBrowserPhoneScoringBoard(t *testing.T) {
-	e := newEnv(t, Options{Local: true})
-	b := newBrowser(t)
-	e.challenge("ann", "bob", 19)
-	inst := e.d.Activity(e.ch, user("ann"), user("bob"))
+	e, b, inst := activityGame(t, 19, "ann", "bob")
 	bob := e.activity(b, "bob", inst, 360, 740)
 	bob.wait("the game", `document.querySelectorAll('#points button').length === 361`, 10*time.Second)
 	width := func(p *tab) float64 {
