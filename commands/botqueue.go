@@ -502,6 +502,11 @@ func (a *App) awaitBot(ctx context.Context, r *Request, g *storage.Game) (*stora
 // unanswered): another process answered it. When Discord cannot say, it
 // reports false, and the handler answers.
 func (a *App) answeredElsewhere(ctx context.Context, r *Request) bool {
+	if !r.Responded() {
+		// Not even deferred yet: there is no answer to read, and no other
+		// process answers a command that is not "thinking…".
+		return false
+	}
 	orig, err := r.discord.Original(ctx, r.Interaction)
 	if err != nil {
 		a.log.Debug("bot move made elsewhere: read the answer", "channel", r.Interaction.ChannelID, "err", err)
