@@ -81,7 +81,7 @@ func TestE2EPlayerAbort(t *testing.T) {
 	dr := e.d.GuildChannel("dames")
 	msg := e.newChallenge(e.draughtsCmd(dr, alice, "challenge", discordtest.UserOpt("opponent", bob), discordtest.Str("colour", "white")))
 	e.do(e.click(bob, msg, "accept"))
-	e.d.WaitFor("the game of draughts", func() bool { return e.game(dr.ID) != nil })
+	e.waitBoard(dr.ID, "⚪ white to play") // the first board posted, before the refusal counts public messages
 	e.refused(e.draughtsCmd(dr, mod, "abort"), "A moderator's abort needs a reason, which is kept in the server's log and told to the players: `/draughts abort reason:…`.")
 
 	// A confirmation offered before a move is stale after it.
