@@ -335,24 +335,37 @@ func TestE2EMoveAfterLossOnTime(t *testing.T) {
 	id := e.game(ch.ID).ID
 	e.do(e.play(ch, alice, "E5"))
 	e.do(e.play(ch, bob, "E4"))
-	e.do(e.play(ch, alice, "D5"))
+	last := e.do(e.play(ch, alice, "D5"))
 	e.clock.Advance(16 * time.Second)
 	a := e.archived(ch.ID, id)
+	// The ending is announced through the last move's interaction token,
+	// and retires that board: both done before the clock moves an hour on
+	// (the token would be stale then).
+	e.d.WaitFor("the ending announced", func() bool {
+		m, _ := e.d.Message(last.ID)
+		return len(m.Buttons()) == 0 && len(e.publicWith(ch.ID, "Game over: annulled on time, not counted")) > 0
+	})
 	e.said(e.play(ch, bob, "D4"), fmt.Sprintf("Your game here ended on time <t:%d:R> (B+T, annulled). `/go board` shows it.", a.FinishedAt.Unix()))
 	e.said(e.play(ch, carol, "D4"), "There is no game in this channel. Start one with `/go challenge` or `/go bot`.")
 	e.clock.Advance(time.Hour)
 	e.said(e.play(ch, bob, "D4"), "There is no game in this channel. Start one with `/go challenge` or `/go bot`.")
+}
 
-	// Draughts says it as its players write results.
+// TestE2EDraughtsMoveAfterLossOnTime: draughts says it as its players
+// write results.
+func TestE2EDraughtsMoveAfterLossOnTime(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	alice, bob := e.d.NewUser("alice"), e.d.NewUser("bob")
 	dr := e.d.GuildChannel("draughts")
 	msg := e.newChallenge(e.draughtsCmd(dr, alice, "challenge", discordtest.UserOpt("opponent", bob), discordtest.Str("colour", "white"), discordtest.Str("clock", "absolute 15s")))
 	e.do(e.click(bob, msg, "accept"))
 	e.d.WaitFor("the game of draughts", func() bool { return e.game(dr.ID) != nil })
-	id = e.game(dr.ID).ID
+	id := e.game(dr.ID).ID
 	for i, m := range []string{"32-28", "17-21", "37-32", "21-26"} {
 		e.do(e.draughtsMove(dr, []discordtest.User{alice, bob}[i%2], m))
 	}
 	e.clock.Advance(16 * time.Second)
-	a = e.archived(dr.ID, id)
+	a := e.archived(dr.ID, id)
 	e.said(e.draughtsMove(dr, alice, "31x22"), fmt.Sprintf("Your game here ended <t:%d:R> (0-2 (time)). `/draughts board` shows it.", a.FinishedAt.Unix()))
 }
