@@ -454,48 +454,61 @@ func (a *App) safeBotMove(ctx context.Context, g *storage.Game) (note string, er
 // when the App shuts down before the move is started, with errStillQueued
 // after botAwaitMax, and with the worker's error when the move failed.
 func (a *App) awaitBot(ctx context.Context, r *Request, g *storage.Game) (*storage.Game, string, error) {
-	// One limit for the whole wait, however often it begins again (a
-	// conflict, another bot to move): the answer must come within the
-	// interaction token's life.
+	// One limit for the whole wait, however often it begins again (the
+	// game's record written meanwhile, the move still owed): the answer
+	// must come within the interaction token's life.
 	giveUp := time.Now().Add(botAwaitMax)
 	for {
 		mw, done := a.owed.await(g)
 		a.startWorkers()
 		a.owed.kick()
 		out := a.waitOutcome(ctx, r, g, mw, done, giveUp)
-		switch {
-		case out.game != nil:
+		if out.game != nil {
 			return out.game, out.note, nil
-		case errors.Is(out.err, ErrConflict) || errors.Is(out.err, errMadeElsewhere):
-			// The game changed under the worker, or another process made
-			// the move: wait again if the bot still owes a move, answer
-			// with its move if that is what the stored game holds, else
-			// say what happened.
-			stored, err := a.LoadGame(ctx, g.ChannelID)
-			if err == nil && stored.ID == g.ID && botToMove(stored) {
-				g = stored
-				continue
+		}
+		if !errors.Is(out.err, ErrConflict) && !errors.Is(out.err, errMadeElsewhere) {
+			return g, "", out.err
+		}
+		// The game changed under the worker, or another process made the
+		// move: the stored game says what happened.
+		stored, err := a.LoadGame(ctx, g.ChannelID)
+		if err != nil || stored.ID != g.ID {
+			return g, "", out.err
+		}
+		at, now := g.State.MoveCount(), stored.State.MoveCount()
+		switch {
+		case now == at && botToMove(stored):
+			// The same move is still owed (the record changed otherwise:
+			// a clock, a board's message): wait for it again.
+			g = stored
+			continue
+		case now == at+1 && a.lastMover(stored).IsBot(), now > at+1:
+			// Another process made the move, and announces it (its
+			// handler waiting for it, or its worker's post). That worker
+			// answers this command itself when it finds it still
+			// waiting (see post): the answer is then complete, and an
+			// edit from here would take the bot's move out of it. Else
+			// answer with the board alone, which shows the bot's move as
+			// the last one, so that it is announced once; or, when the
+			// game has gone on since (the player's next move, made
+			// while this answer waited), with the board as it stands,
+			// saying so: never with a later move of the bot's, which
+			// answers another command.
+			if a.answeredElsewhere(ctx, r) {
+				return stored, "", errAnsweredElsewhere
 			}
-			if err == nil && stored.ID == g.ID && stored.State.MoveCount() == g.State.MoveCount()+1 {
-				if a.lastMover(stored).IsBot() {
-					// Another process made the move, and announces it
-					// (its handler waiting for it, or its worker's post).
-					// That worker answers this command itself when it
-					// finds it still waiting (see post): the answer is
-					// then complete, and an edit from here would take
-					// the bot's move out of it. Else answer with the
-					// board alone, which shows it as the last move, so
-					// that it is announced once.
-					if a.answeredElsewhere(ctx, r) {
-						return stored, "", errAnsweredElsewhere
-					}
-					return stored, "", nil
-				}
+			if now > at+1 {
+				return stored, wentOnNote, nil
 			}
+			return stored, "", nil
 		}
 		return g, "", out.err
 	}
 }
+
+// wentOnNote ends the answer of a command whose bot move was made and
+// announced elsewhere while the game went on past it.
+const wentOnNote = "The game has gone on since; here it is as it stands."
 
 // answeredElsewhere reports whether the answer of r, a command waiting
 // for a bot move, is no longer "thinking…" nor the queue notice (see
@@ -545,12 +558,12 @@ func (a *App) waitOutcome(ctx context.Context, r *Request, g *storage.Game, mw *
 			return out
 		case <-check.C:
 			check.Reset(botCheckEvery)
-			pos, err := a.queue.BotQueuePosition(ctx, g.ChannelID)
+			pos, err := a.queue.BotQueuePosition(ctx, g.ChannelID, g.ID, mw.moves)
 			switch {
 			case errors.Is(err, storage.ErrNotFound):
-				// Made (or the game ended) and the outcome is on its way,
-				// or made by another process: wait a little before
-				// answering from the store.
+				// Made (or the game ended, or moved on) and the outcome is
+				// on its way, or made by another process: wait a little
+				// before answering from the store.
 				if goneAt.IsZero() {
 					goneAt = time.Now()
 				} else if time.Since(goneAt) >= botCheckEvery {
@@ -572,7 +585,7 @@ func (a *App) waitOutcome(ctx context.Context, r *Request, g *storage.Game, mw *
 		case <-closing:
 			// Shutting down: a move not started yet is left for the next
 			// process; one being made is awaited (Shutdown waits for it).
-			if pos := a.queuePosition(ctx, g.ChannelID); pos > 0 {
+			if pos := a.queuePosition(ctx, g); pos > 0 {
 				return give(errRestarting)
 			}
 			closing = nil
@@ -582,12 +595,12 @@ func (a *App) waitOutcome(ctx context.Context, r *Request, g *storage.Game, mw *
 	}
 }
 
-// queuePosition is the channel's owed move's place in the queue, 0 when
-// it is being made or unknown.
-func (a *App) queuePosition(ctx context.Context, channelID string) int {
-	pos, err := a.queue.BotQueuePosition(ctx, channelID)
+// queuePosition is the place in the queue of the bot move g owes, 0 when
+// it is being made, not owed any more, or unknown.
+func (a *App) queuePosition(ctx context.Context, g *storage.Game) int {
+	pos, err := a.queue.BotQueuePosition(ctx, g.ChannelID, g.ID, g.State.MoveCount())
 	if err != nil && !errors.Is(err, storage.ErrNotFound) {
-		a.log.Debug("queue position", "channel", channelID, "err", err)
+		a.log.Debug("queue position", "channel", g.ChannelID, "err", err)
 	}
 	return pos
 }

@@ -118,14 +118,15 @@ type Deadlines interface {
 // none can be taken) until its lease passes, ExtendBotMove renews the
 // lease while the move is being made, ReleaseBotMove gives a claim back
 // (retryAt zero: at once, keeping its place; else not before retryAt), and
-// BotQueuePosition is a channel's place among the moves waiting (0 while
-// one is being made). The move itself is committed with the game's version
+// BotQueuePosition is the place of the move a game owes at a move count
+// among the moves waiting (0 while it is being made; ErrNotFound once it
+// is not owed). The move itself is committed with the game's version
 // check, so a second attempt at it never shows.
 type BotQueue interface {
 	ClaimBotMove(ctx context.Context, worker string, lease time.Duration) (*storage.BotMove, error)
 	ExtendBotMove(ctx context.Context, m *storage.BotMove, lease time.Duration) error
 	ReleaseBotMove(ctx context.Context, m *storage.BotMove, retryAt time.Time) error
-	BotQueuePosition(ctx context.Context, channelID string) (int, error)
+	BotQueuePosition(ctx context.Context, channelID, gameID string, moves int) (int, error)
 }
 
 // Admin is what /go-admin and the server settings it sets need: each

@@ -77,11 +77,11 @@ func (o *outage) ReleaseBotMove(ctx context.Context, m *storage.BotMove, retryAt
 	return o.Store.ReleaseBotMove(ctx, m, retryAt)
 }
 
-func (o *outage) BotQueuePosition(ctx context.Context, channelID string) (int, error) {
+func (o *outage) BotQueuePosition(ctx context.Context, channelID, gameID string, moves int) (int, error) {
 	if err := o.fail(); err != nil {
 		return 0, err
 	}
-	return o.Store.BotQueuePosition(ctx, channelID)
+	return o.Store.BotQueuePosition(ctx, channelID, gameID, moves)
 }
 
 func (o *outage) NextDue(ctx context.Context) (time.Time, error) {

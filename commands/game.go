@@ -462,14 +462,14 @@ func (a *App) answerBotFailure(ctx context.Context, r *Request, g *storage.Game,
 		a.log.Warn("bot move: the game could not be read again; answered with the game as written", "channel", g.ChannelID, "game", g.ID, "err", err)
 		stored = g
 		note += "\n⚠️ gobot cannot reach its database just now; it will play its move as soon as it can."
-	case !botToMove(stored):
-		// Someone else changed the game meanwhile (an undo, a resignation):
-		// the stored state says what happened.
+	case !botToMove(stored) || stored.State.MoveCount() != g.State.MoveCount():
+		// Someone else changed the game meanwhile (an undo, a resignation,
+		// moves after the bot's): the stored state says what happened.
 		note += "\nThe game changed while gobot was thinking; here it is as it stands."
 	case shutdown:
 		note += "\n🔄 gobot is restarting and will play its move as soon as it is back."
 	case errors.Is(moveErr, errStillQueued):
-		note += "\n" + queuedNote(a.queuePosition(ctx, g.ChannelID))
+		note += "\n" + queuedNote(a.queuePosition(ctx, g))
 	case errors.Is(moveErr, errPanic):
 		note += "\n⚠️ Sorry, something went wrong on my side while gobot chose its move; it will try again shortly."
 	default:

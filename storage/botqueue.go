@@ -243,19 +243,27 @@ func (s *Store) ExtendBotMove(ctx context.Context, m *BotMove, lease time.Durati
 	return nil
 }
 
-// BotQueuePosition returns the place of the channel's owed bot move among
-// the owed moves waiting to be made, 1 for the next one; 0 when a worker
-// holds it (the move is being made). It fails with ErrNotFound when no bot
-// move is owed in the channel. The cost grows with the position.
-func (s *Store) BotQueuePosition(ctx context.Context, channelID string) (int, error) {
+// BotQueuePosition returns the place of the bot move owed in game gameID
+// of the channel at move count moves, among the owed moves waiting to be
+// made: 1 for the next one; 0 when a worker holds it (the move is being
+// made). It fails with ErrNotFound when that move is not owed: it was made,
+// or the game has moved on (or ended) and owes another move or none. The
+// cost grows with the position.
+func (s *Store) BotQueuePosition(ctx context.Context, channelID, gameID string, moves int) (int, error) {
 	s.claimMu.Lock()
 	defer s.claimMu.Unlock()
 	now := s.now()
 	pos := 0
 	err := s.view(ctx, func(tx *bolt.Tx) error {
 		mine := tx.Bucket(bucketBotQueueChannel).Get([]byte(channelID))
-		if mine == nil {
-			return fmt.Errorf("storage: no bot move owed in channel %s: %w", channelID, ErrNotFound)
+		var r botMoveRecord
+		if mine != nil {
+			if err := json.Unmarshal(tx.Bucket(bucketBotQueue).Get(mine), &r); err != nil {
+				return fmt.Errorf("storage: bot queue entry of channel %s: %w: %w", channelID, ErrCorrupt, err)
+			}
+		}
+		if mine == nil || r.Game != gameID || r.Moves != moves {
+			return fmt.Errorf("storage: no bot move owed in channel %s at move %d of game %s: %w", channelID, moves, gameID, ErrNotFound)
 		}
 		if s.claimedNow(uint64FromKey(mine), now) {
 			return nil

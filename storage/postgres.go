@@ -1062,20 +1062,20 @@ func (p *Postgres) ExtendBotMove(ctx context.Context, m *BotMove, lease time.Dur
 }
 
 // BotQueuePosition is Store.BotQueuePosition.
-func (p *Postgres) BotQueuePosition(ctx context.Context, channelID string) (int, error) {
+func (p *Postgres) BotQueuePosition(ctx context.Context, channelID, gameID string, moves int) (int, error) {
 	now := p.now().UnixNano()
 	var pos int
 	var found bool
 	err := p.pool.QueryRow(ctx, `SELECT
-			EXISTS (SELECT 1 FROM bot_queue WHERE channel_id = $1),
+			EXISTS (SELECT 1 FROM bot_queue WHERE channel_id = $1 AND game_id = $3 AND moves = $4),
 			coalesce((SELECT CASE WHEN mine.worker <> '' AND mine.until_ns > $2 THEN 0
 				ELSE (SELECT count(*) FROM bot_queue q WHERE q.seq <= mine.seq AND NOT (q.worker <> '' AND q.until_ns > $2)) END
-				FROM bot_queue mine WHERE mine.channel_id = $1), 0)`, channelID, now).Scan(&found, &pos)
+				FROM bot_queue mine WHERE mine.channel_id = $1 AND mine.game_id = $3 AND mine.moves = $4), 0)`, channelID, now, gameID, moves).Scan(&found, &pos)
 	if err != nil {
 		return 0, fmt.Errorf("storage: bot queue position of channel %s: %w", channelID, err)
 	}
 	if !found {
-		return 0, fmt.Errorf("storage: no bot move owed in channel %s: %w", channelID, ErrNotFound)
+		return 0, fmt.Errorf("storage: no bot move owed in channel %s at move %d of game %s: %w", channelID, moves, gameID, ErrNotFound)
 	}
 	return pos, nil
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"encoding/hex"
 	"errors"
@@ -50,13 +51,21 @@ type worker struct {
 	up  bool
 }
 
+// newCluster starts n workers on dbURL behind a round-robin front. Their
+// logs (level warn) go to a temporary directory; GOBOT_KEEP_LOGS names a
+// directory to keep them in instead, and GOBOT_TEST_LOG_LEVEL another level
+// (debug logs every interaction handled and every bot move made), for
+// looking into a failure.
 func newCluster(t *testing.T, d *discordtest.Server, dbURL string, n int, extraEnv ...string) *cluster {
 	t.Helper()
 	c := &cluster{t: t, d: d, dbURL: dbURL, logDir: t.TempDir()}
+	if dir := os.Getenv("GOBOT_KEEP_LOGS"); dir != "" {
+		c.logDir = dir
+	}
 	c.env = append(os.Environ(), workerEnv+"=1",
 		"DISCORD_TOKEN="+d.Token, "DISCORD_TOKEN_FILE=", "DISCORD_APP_ID="+d.AppID, "DISCORD_API_URL="+d.URL,
 		"DISCORD_PUBLIC_KEY="+hex.EncodeToString(d.Signer.Public), "GOBOT_MODE=http",
-		"GOBOT_DATABASE_URL="+dbURL, "GOBOT_GUILD_ID="+d.GuildID, "GOBOT_LOG_LEVEL=warn", "GOBOT_LOG_FORMAT=text",
+		"GOBOT_DATABASE_URL="+dbURL, "GOBOT_GUILD_ID="+d.GuildID, "GOBOT_LOG_LEVEL="+cmp.Or(os.Getenv("GOBOT_TEST_LOG_LEVEL"), "warn"), "GOBOT_LOG_FORMAT=text",
 		"GOBOT_GTP_ENGINES=", "GOBOT_SHARD_ID=", "GOBOT_SHARD_COUNT=", "GOBOT_SHUTDOWN_TIMEOUT=2s")
 	c.env = append(c.env, extraEnv...)
 	for i := range n {

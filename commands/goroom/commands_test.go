@@ -528,15 +528,28 @@ func newQueueBehind(t *testing.T) *queueBehind {
 	t.Cleanup(func() { q.free(); q.wg.Wait() })
 	q.start(channelID)
 	runtimetest.WaitFor(t, "the worker to take the first game's move", func() bool {
-		pos, err := q.store.BotQueuePosition(context.Background(), channelID)
-		return err == nil && pos == 0
+		return q.position(channelID) == 0
 	})
 	q.start(otherChannel)
 	runtimetest.WaitFor(t, "the second game's move to be owed", func() bool {
-		pos, err := q.store.BotQueuePosition(context.Background(), otherChannel)
-		return err == nil && pos == 1
+		return q.position(otherChannel) == 1
 	})
 	return q
+}
+
+// position is the place in the queue of the bot move owed in ch, -1 when
+// none is.
+func (q *queueBehind) position(ch string) int {
+	ctx := context.Background()
+	g, err := q.store.Game(ctx, ch)
+	if err != nil {
+		return -1
+	}
+	pos, err := q.store.BotQueuePosition(ctx, ch, g.ID, g.State.MoveCount())
+	if err != nil {
+		return -1
+	}
+	return pos
 }
 
 // start starts a bot game in ch, the bot moving first.
@@ -609,6 +622,59 @@ func TestBotMoveMadeElsewhere(t *testing.T) {
 	})
 	if got := q.calls(); strings.Contains(got[len(got)-1], "played **J9**") {
 		t.Errorf("the handler announces a move another process made (and announces): %q", got[len(got)-1])
+	}
+}
+
+// TestBotMoveMadeElsewhereGameWentOn: another process makes the bot's move
+// a handler here waits for, announces it, and the game goes on there (the
+// player's next move, the bot's next move owed). The handler answers at
+// once with the board as it stands, saying so; it neither waits for the
+// bot's next move nor announces it (that move answers another command).
+func TestBotMoveMadeElsewhereGameWentOn(t *testing.T) {
+	q := newQueueBehind(t)
+	ctx := context.Background()
+	m, err := q.store.ClaimBotMove(ctx, "elsewhere", time.Minute)
+	if err != nil || m.ChannelID != otherChannel {
+		t.Fatalf("ClaimBotMove = %+v, %v; want the second game's move", m, err)
+	}
+	g, err := q.store.Game(ctx, otherChannel)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []engine.Move{
+		engine.PlaceAt(engine.Black, engine.Point{Col: 8, Row: 8}), // the bot's J9
+		engine.PlaceAt(engine.White, engine.Point{Col: 0, Row: 0}), // ann's A1
+	} {
+		if err := goOf(g).Play(p); err != nil {
+			t.Fatal(err)
+		}
+		if err := q.store.UpdateGame(ctx, g); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if pos := q.position(otherChannel); pos != 1 {
+		t.Fatalf("the bot's next move in the second game: place %d in the queue, want 1", pos)
+	}
+	runtimetest.WaitFor(t, "the handler to answer with the game as it stands", func() bool {
+		got := q.calls()
+		return len(got) > 0 && strings.Contains(got[len(got)-1], "Last move: ⚪ A1")
+	})
+	got := q.calls()
+	last := got[len(got)-1]
+	if !strings.Contains(last, "The game has gone on since; here it is as it stands.") || strings.Contains(last, "gobot (first) played") {
+		t.Errorf("the answer after the game went on elsewhere: %q", last)
+	}
+	// The bot's next move, made here once the worker is free, is posted
+	// on its own, not as the old command's answer.
+	q.free()
+	q.wg.Wait()
+	runtimetest.WaitFor(t, "the bot's next move to be posted", func() bool {
+		return slices.ContainsFunc(q.calls(), func(c string) bool { return strings.Contains(c, "gobot (first) played") })
+	})
+	for _, c := range q.calls() {
+		if strings.HasPrefix(c, "edit: ") && strings.Contains(c, "gobot (first) played") {
+			t.Errorf("the old command's answer announces the bot's next move: %q", c)
+		}
 	}
 }
 

@@ -100,8 +100,9 @@ func testBotQueueFollowsTheGames(t *testing.T, s Store, clk *clocktest.Clock) {
 // one twice while a claim holds; a claim lapses after its lease; releases
 // keep the place or wait for a retry time.
 func testClaimBotMove(t *testing.T, s Store, clk *clocktest.Clock) {
+	games := map[string]*storage.Game{}
 	for _, ch := range []string{"a", "b", "c"} {
-		botGame(t, s, ch)
+		games[ch] = botGame(t, s, ch)
 		clk.Advance(time.Second)
 	}
 	claim := func(worker string) string {
@@ -120,7 +121,7 @@ func testClaimBotMove(t *testing.T, s Store, clk *clocktest.Clock) {
 	}
 	position := func(ch string) int {
 		t.Helper()
-		p, err := s.BotQueuePosition(ctx, ch)
+		p, err := s.BotQueuePosition(ctx, ch, games[ch].ID, 0)
 		if err != nil {
 			t.Fatalf("BotQueuePosition(%s) = %v", ch, err)
 		}
@@ -141,8 +142,16 @@ func testClaimBotMove(t *testing.T, s Store, clk *clocktest.Clock) {
 	if got := claim("w4"); got != "" {
 		t.Fatalf("a claim with every move taken = %q, want ErrNotFound", got)
 	}
-	if _, err := s.BotQueuePosition(ctx, "nowhere"); !errors.Is(err, storage.ErrNotFound) {
+	if _, err := s.BotQueuePosition(ctx, "nowhere", games["a"].ID, 0); !errors.Is(err, storage.ErrNotFound) {
 		t.Errorf("BotQueuePosition(nowhere) = %v, want ErrNotFound", err)
+	}
+	// A move the game does not owe (another move count, another game in
+	// the channel) has no place, though the channel owes one.
+	if _, err := s.BotQueuePosition(ctx, "c", games["c"].ID, 2); !errors.Is(err, storage.ErrNotFound) {
+		t.Errorf("BotQueuePosition(c at move 2) = %v, want ErrNotFound: c owes its move at 0", err)
+	}
+	if _, err := s.BotQueuePosition(ctx, "c", games["a"].ID, 0); !errors.Is(err, storage.ErrNotFound) {
+		t.Errorf("BotQueuePosition(c, game of a) = %v, want ErrNotFound", err)
 	}
 	// The workers die: their claims lapse and the moves are taken over.
 	clk.Advance(time.Minute)

@@ -51,7 +51,7 @@ type Store interface {
 	ClaimBotMove(ctx context.Context, worker string, lease time.Duration) (*storage.BotMove, error)
 	ReleaseBotMove(ctx context.Context, m *storage.BotMove, retryAt time.Time) error
 	ExtendBotMove(ctx context.Context, m *storage.BotMove, lease time.Duration) error
-	BotQueuePosition(ctx context.Context, channelID string) (int, error)
+	BotQueuePosition(ctx context.Context, channelID, gameID string, moves int) (int, error)
 	BotQueue(ctx context.Context) ([]storage.BotMove, error)
 
 	CreateChallenge(ctx context.Context, c *storage.Challenge) error
