@@ -54,6 +54,11 @@ const (
 	botNoticeAfter = time.Second
 	botCheckEvery  = 2 * time.Second
 	botNoticeEvery = 10 * time.Second
+	// botGoneGrace is how long a handler that found its move gone from
+	// the queue waits for the outcome, which this process's worker hands
+	// over the moment its write commits, before it answers from the store
+	// (another process made the move).
+	botGoneGrace = 300 * time.Millisecond
 	// botAwaitMax bounds a handler's wait for a queued move, well within
 	// the 15 minutes Discord lets it edit its answer; the move stays owed
 	// and its board is posted when it is made.
@@ -472,35 +477,40 @@ func (a *App) awaitBot(ctx context.Context, r *Request, g *storage.Game) (*stora
 		// The game changed under the worker, or another process made the
 		// move: the stored game says what happened.
 		stored, err := a.LoadGame(ctx, g.ChannelID)
-		if err != nil || stored.ID != g.ID {
-			return g, "", out.err
-		}
-		at, now := g.State.MoveCount(), stored.State.MoveCount()
-		switch {
-		case now == at && botToMove(stored):
+		same := err == nil && stored.ID == g.ID
+		at := g.State.MoveCount()
+		if same && stored.State.MoveCount() == at && botToMove(stored) {
 			// The same move is still owed (the record changed otherwise:
 			// a clock, a board's message): wait for it again.
 			g = stored
 			continue
-		case now == at+1 && a.lastMover(stored).IsBot(), now > at+1:
-			// Another process made the move, and announces it (its
-			// handler waiting for it, or its worker's post). That worker
-			// answers this command itself when it finds it still
-			// waiting (see post): the answer is then complete, and an
-			// edit from here would take the bot's move out of it. Else
-			// answer with the board alone, which shows the bot's move as
-			// the last one, so that it is announced once; or, when the
-			// game has gone on since (the player's next move, made
-			// while this answer waited), with the board as it stands,
-			// saying so: never with a later move of the bot's, which
-			// answers another command.
-			if a.answeredElsewhere(ctx, r) {
-				return stored, "", errAnsweredElsewhere
-			}
-			if now > at+1 {
+		}
+		if err != nil && !errors.Is(err, ErrNoGame) {
+			return g, "", out.err // the store failed: answerBotFailure says so
+		}
+		// Another process made the move and announces it (its handler
+		// waiting for it, or its worker's post), whatever became of the
+		// game since. That worker answers this command itself when it
+		// finds it still waiting (see post): the answer is then complete,
+		// and an edit from here would take the bot's move out of it, or
+		// say the move was not played when the game ended or changed
+		// since.
+		if a.answeredElsewhere(ctx, r) {
+			return g, "", errAnsweredElsewhere
+		}
+		if same {
+			switch now := stored.State.MoveCount(); {
+			case now == at+1 && a.lastMover(stored).IsBot():
+				// The board alone, which shows the bot's move as the
+				// last one: it is announced once.
+				return stored, "", nil
+			case now > at+1:
+				// The game has gone on since (the player's next move,
+				// made while this answer waited): the board as it
+				// stands, saying so; never a later move of the bot's,
+				// which answers another command.
 				return stored, wentOnNote, nil
 			}
-			return stored, "", nil
 		}
 		return g, "", out.err
 	}
@@ -566,7 +576,8 @@ func (a *App) waitOutcome(ctx context.Context, r *Request, g *storage.Game, mw *
 				// before answering from the store.
 				if goneAt.IsZero() {
 					goneAt = time.Now()
-				} else if time.Since(goneAt) >= botCheckEvery {
+					check.Reset(botGoneGrace)
+				} else if time.Since(goneAt) >= botGoneGrace {
 					return give(errMadeElsewhere)
 				}
 			case err != nil:

@@ -452,7 +452,7 @@ func (a *App) answerBotFailure(ctx context.Context, r *Request, g *storage.Game,
 	stored, err := a.LoadGame(ctx, g.ChannelID)
 	switch {
 	case errors.Is(err, ErrNoGame) || (err == nil && stored.ID != g.ID):
-		return r.Reply(ctx, &Message{Content: strings.TrimSpace(note + "\nThis game was ended or aborted while gobot was thinking, so its move was not played."), AllowedMentions: NoMentions()})
+		return r.Reply(ctx, &Message{Content: strings.TrimSpace(note + "\n" + a.endedMeanwhile(ctx, g)), AllowedMentions: NoMentions()})
 	case errors.Is(err, ErrQuarantined):
 		return err
 	case err != nil:
@@ -481,6 +481,22 @@ func (a *App) answerBotFailure(ctx context.Context, r *Request, g *storage.Game,
 	}
 	m.ClearContent = true // the queue notice the wait may have shown
 	return a.ReplyBoard(ctx, r, stored, m)
+}
+
+// endedMeanwhile says that g, whose bot move a command waited for, left
+// its channel meanwhile, with its result when it was archived. It does not
+// say whether the bot's move was played: the game may have ended before it
+// (a resignation, the bot's own clock), or after it, when the process that
+// made it announced it.
+func (a *App) endedMeanwhile(ctx context.Context, g *storage.Game) string {
+	arc, err := a.archive.ArchivedGame(ctx, g.ID)
+	if err != nil {
+		if !errors.Is(err, storage.ErrNotFound) {
+			a.log.Warn("bot move: read the game that ended meanwhile", "game", g.ID, "err", err)
+		}
+		return "This game was ended or aborted while gobot was thinking."
+	}
+	return fmt.Sprintf("This game ended while gobot was thinking: **%s**.", a.resultCounted(arc))
 }
 
 // botMove asks the bot to move in g and commits its move (see apply). The

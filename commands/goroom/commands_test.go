@@ -678,6 +678,74 @@ func TestBotMoveMadeElsewhereGameWentOn(t *testing.T) {
 	}
 }
 
+// elsewhereThenResign is the other process of TestBotMoveMadeElsewhere*:
+// it makes the bot's move (J9) in the second game, answers the command
+// waiting for it when answer is set (as post does), and then ann resigns
+// there, which ends the game.
+func (q *queueBehind) elsewhereThenResign(t *testing.T, answer bool) {
+	t.Helper()
+	ctx := context.Background()
+	if m, err := q.store.ClaimBotMove(ctx, "elsewhere", time.Minute); err != nil || m.ChannelID != otherChannel {
+		t.Fatalf("ClaimBotMove = %+v, %v; want the second game's move", m, err)
+	}
+	g, err := q.store.Game(ctx, otherChannel)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := goOf(g).Play(engine.PlaceAt(engine.Black, engine.Point{Col: 8, Row: 8})); err != nil {
+		t.Fatal(err)
+	}
+	if err := q.store.UpdateGame(ctx, g); err != nil {
+		t.Fatal(err)
+	}
+	if answer {
+		f := g.Delivery.Followup
+		it := &discordgo.Interaction{ID: f.InteractionID, AppID: f.AppID, Token: f.Token, ChannelID: otherChannel}
+		q.rec.EditOriginal(ctx, it, &commands.Message{Content: "⚫ gobot (first) played **J9**."})
+	}
+	if err := goOf(g).Play(engine.ResignMove(engine.White)); err != nil {
+		t.Fatal(err)
+	}
+	if err := q.store.FinishGame(ctx, g, storage.Archived{SGF: []byte("(;GM[1]SZ[9];B[ia];W[])")}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestBotMoveMadeElsewhereThenGameEnded: another process makes the bot's
+// move a handler here waits for, answers the handler's command with it,
+// and the game ends there at once (ann resigns). The handler leaves that
+// answer as it is: it neither says the game ended before the bot's move
+// nor that the move was not played.
+func TestBotMoveMadeElsewhereThenGameEnded(t *testing.T) {
+	q := newQueueBehind(t)
+	q.elsewhereThenResign(t, true)
+	runtimetest.WaitFor(t, "the handler to finish", func() bool {
+		q.mu.Lock()
+		defer q.mu.Unlock()
+		return len(q.sent) > 0 && slices.ContainsFunc(q.sent, func(c call) bool { return c.Channel == otherChannel })
+	})
+	got := q.calls()
+	if last := got[len(got)-1]; last != "edit: ⚫ gobot (first) played **J9**." {
+		t.Errorf("the answer the other process gave was replaced: %q", strings.Join(got, "\n"))
+	}
+}
+
+// TestBotMoveMadeElsewhereGameEndedUnanswered: as above, but nobody
+// answered the command: its answer says the game ended meanwhile, with its
+// result, without claiming the bot's move was not played (it was).
+func TestBotMoveMadeElsewhereGameEndedUnanswered(t *testing.T) {
+	q := newQueueBehind(t)
+	q.elsewhereThenResign(t, false)
+	want := "This game ended while gobot was thinking: **B+R**."
+	runtimetest.WaitFor(t, "the handler to say the game ended", func() bool {
+		got := q.calls()
+		return len(got) > 0 && strings.Contains(got[len(got)-1], want)
+	})
+	if got := q.calls(); strings.Contains(got[len(got)-1], "not played") {
+		t.Errorf("the answer says the bot's move was not played: %q", got[len(got)-1])
+	}
+}
+
 // TestShownNameEscapesMarkdown: a display name's markdown characters show
 // as typed in titles; the record keeps the name as it is.
 func TestShownNameEscapesMarkdown(t *testing.T) {
