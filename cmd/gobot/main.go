@@ -88,6 +88,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		err = healthcheck(ctx, os.Getenv, stdout)
 	case "ratings":
 		err = ratings(ctx, args, stdout, stderr)
+	case "unregister":
+		err = unregister(ctx, args, stdout)
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0
@@ -151,6 +153,8 @@ const usage = `usage:
   gobot healthcheck                          exit 0 if the gobot on this machine answers GET /healthz
                                              (on the port of GOBOT_HTTP_ADDR), 1 otherwise
   gobot ratings rebuild [--db FILE]          recompute every rating from the archive (stop the bot first on bbolt)
+  gobot unregister                           remove the commands from the server GOBOT_GUILD_ID names
+                                             (or the global ones); gobot registers them again when it starts
   gobot help, -h, --help                     print this usage
 `
 

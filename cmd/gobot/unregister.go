@@ -1,0 +1,61 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+	"github.com/gobot-dev/gobot/commands"
+	"github.com/gobot-dev/gobot/config"
+)
+
+// unregister removes gobot's slash commands from the server GOBOT_GUILD_ID
+// names, or without it the global ones, and says which. An operator who
+// tried gobot in a test server (GOBOT_GUILD_ID) and then registered it
+// globally has each command twice in that server until its copy is
+// removed: run once with GOBOT_GUILD_ID set to that server. The global
+// list keeps the Activity's Launch command, which Discord refuses to
+// drop; the commands come back when gobot next starts.
+func unregister(ctx context.Context, args []string, stdout io.Writer) (err error) {
+	if len(args) > 0 {
+		return &usageError{err: fmt.Errorf("unregister takes no arguments (GOBOT_GUILD_ID names the server), not %q", args)}
+	}
+	cfg, err := config.Load()
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			err = &redactedError{msg: cfg.Redact(err.Error()), err: err}
+		}
+	}()
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	rest := commands.NewREST(cfg.APIURL, cfg.Token.Reveal(), nil)
+	appID := cfg.AppID
+	if appID == "" {
+		if appID, err = rest.ApplicationID(ctx); err != nil {
+			if errors.Is(err, commands.ErrDiscordUnauthorized) {
+				return tokenRefused(err)
+			}
+			return fmt.Errorf("fetch the application ID from Discord (GET /applications/@me): %w", err)
+		}
+	}
+	err = rest.OverwriteCommands(ctx, appID, cfg.GuildID, []*discordgo.ApplicationCommand{})
+	switch {
+	case errors.Is(err, commands.ErrDiscordUnauthorized):
+		return tokenRefused(err)
+	case errors.Is(err, commands.ErrDiscordForbidden) || errors.Is(err, commands.ErrDiscordNotFound):
+		return registerRefused(cfg, appID, err)
+	case err != nil:
+		return fmt.Errorf("remove the commands: %w", err)
+	case cfg.GuildID != "":
+		fmt.Fprintf(stdout, "Removed gobot's commands from the server %s. Global commands, if registered, still show there.\n", cfg.GuildID)
+	default:
+		fmt.Fprintln(stdout, "Removed gobot's global commands (Discord keeps the Activity's Launch command, if any). They come back when gobot next starts without GOBOT_GUILD_ID.")
+	}
+	return nil
+}
