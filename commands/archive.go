@@ -268,9 +268,9 @@ func (a *App) CmdReplay(ctx context.Context, r *Request) error {
 
 // CmdHistory lists a player's finished games that the caller may see.
 func (a *App) CmdHistory(ctx context.Context, r *Request) error {
-	u := r.User
-	if o, ok := r.UserOption("player"); ok {
-		u = o
+	u, err := a.playerOption(r)
+	if err != nil {
+		return err
 	}
 	page, given, err := r.Int("page")
 	if err != nil {

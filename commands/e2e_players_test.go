@@ -67,3 +67,23 @@ func TestE2EBoardAfterTheGame(t *testing.T) {
 		t.Errorf("/go board after the game has buttons: %+v", m.Buttons())
 	}
 }
+
+// TestE2EStatsOfABot: /go stats and /go history of gobot point to its
+// levels, and of another bot account say it plays nothing here, each
+// privately, for Go and draughts, instead of "has not finished a game".
+func TestE2EStatsOfABot(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	ch := e.d.GuildChannel("general")
+	alice, robot := e.d.NewUser("alice"), e.d.NewUser("robot")
+	robot.Bot = true
+	gobot := discordtest.User{ID: e.d.BotUserID, Username: "gobot", Bot: true}
+	for _, cmd := range []string{"stats", "history"} {
+		e.refused(e.slash(ch, alice, cmd, discordtest.UserOpt("player", gobot)),
+			"I play at levels, each rated on its own and with its own rank: `/go help` lists them. Games against me count in your own `/go stats` and `/go history`.")
+		e.refused(e.draughtsCmd(ch, alice, cmd, discordtest.UserOpt("player", gobot)),
+			"I play at levels, each rated on its own and with its own rank: `/draughts help` lists them. Games against me count in your own `/draughts stats` and `/draughts history`.")
+		e.refused(e.slash(ch, alice, cmd, discordtest.UserOpt("player", robot)),
+			"<@"+robot.ID+"> is a bot account and plays no games here, so it has no record.")
+	}
+}

@@ -127,13 +127,30 @@ func (a *App) RatingNote(ctx context.Context, g *storage.Game) string {
 	return "📈 " + where + ": " + strings.Join(parts, " · ")
 }
 
+// playerOption is the player a command's player: option names, the
+// caller when it names none. A bot account has no record of its own to
+// show: gobot plays at levels, which the help lists, and another bot
+// plays no game here.
+func (a *App) playerOption(r *Request) (*discordgo.User, error) {
+	u, ok := r.UserOption("player")
+	switch {
+	case !ok:
+		return r.User, nil
+	case u.ID == a.opts.AppID || u.ID == r.Interaction.AppID:
+		return nil, UserErr(ErrBadOption, fmt.Sprintf("I play at levels, each rated on its own and with its own rank: `/%s help` lists them. Games against me count in your own `/%s stats` and `/%s history`.", commandOf(r), commandOf(r), commandOf(r)))
+	case u.Bot:
+		return nil, UserErr(ErrBadOption, fmt.Sprintf("%s is a bot account and plays no games here, so it has no record.", Mention(UserPlayer(u))))
+	}
+	return u, nil
+}
+
 // CmdStats is /go stats and /draughts stats: a player's ratings and record
 // in the command's game, counting that game's finished games only (a
 // draughts draw is never a jigo of Go, nor a Go win a draughts streak).
 func (a *App) CmdStats(ctx context.Context, r *Request) error {
-	u := r.User
-	if o, ok := r.UserOption("player"); ok {
-		u = o
+	u, err := a.playerOption(r)
+	if err != nil {
+		return err
 	}
 	p := UserPlayer(u)
 	rm := a.commandRoom(r)
