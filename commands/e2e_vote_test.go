@@ -382,3 +382,52 @@ func testE2EVoteBannedVoterShown(t *testing.T, e *env) {
 		t.Errorf("the board after v2's unban = %q, want v2's D5 back", b.Text())
 	}
 }
+
+// TestE2EVoteWhereGobotMayNotPost: a vote game posts each move when its
+// vote closes, long after any command, so /go vote is refused at once,
+// privately, in a channel where gobot may not post (Send Messages, or
+// Send Messages in Threads in a thread); a bot game, which answers
+// through the interaction, still starts there.
+func TestE2EVoteWhereGobotMayNotPost(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	const want = "gobot may not post in this channel (it needs Send Messages here, or Send Messages in Threads in a thread), " +
+		"and a vote game needs to: each move is posted when its vote closes, long after any command. " +
+		"Ask the server's admins to let gobot send messages here, or start `/go vote` in a channel where it may."
+	ch := e.d.GuildChannel("read-only")
+	ch.AppPermissions = discordtest.PermViewChannel | discordtest.PermReadMessageHistory
+	v := e.d.NewUser("v")
+	e.refused(e.slash(ch, v, "vote", discordtest.Int("size", 9), discordtest.Str("period", "16m")), want)
+	if g := e.game(ch.ID); g != nil {
+		t.Fatalf("a refused vote game was stored: %+v", g)
+	}
+	// Send Messages in Threads alone does not do in a channel.
+	ch.AppPermissions = discordtest.PermBot &^ discordtest.PermSendMessages
+	e.refused(e.slash(ch, v, "vote", discordtest.Int("size", 9)), want)
+	// A bot game answers through its interactions: it starts.
+	if m := e.do(e.slash(ch, v, "bot", discordtest.Str("level", "tester"), discordtest.Int("size", 9))); m.Ephemeral || !strings.Contains(m.Text(), "gobot tester") {
+		t.Errorf("bot game where gobot may not post = %q (private %v), want it started", m.Text(), m.Ephemeral)
+	}
+
+	// In a thread, Send Messages in Threads is what counts.
+	general := e.d.GuildChannel("general")
+	ann, bob := e.d.NewUser("ann"), e.d.NewUser("bob")
+	msg := e.newChallenge(e.slash(general, ann, "challenge", discordtest.UserOpt("opponent", bob), discordtest.Int("size", 9), discordtest.Bool("thread", true)))
+	e.do(e.click(bob, msg, "accept"))
+	var th *discordtest.Channel
+	e.d.WaitFor("the game's thread", func() bool {
+		ts := e.d.Threads(general.ID)
+		if len(ts) == 1 && e.game(ts[0].ID) != nil {
+			th = ts[0]
+			return true
+		}
+		return false
+	})
+	e.waitBoard(th.ID, "")
+	th.AppPermissions = discordtest.PermBot &^ discordtest.PermSendMessagesInThreads
+	e.refused(e.slash(th, v, "vote", discordtest.Int("size", 9)), want)
+	// With Send Messages in Threads (and no Send Messages) the thread is
+	// fine for gobot's posts: the refusal is the game running there.
+	th.AppPermissions = discordtest.PermBot &^ discordtest.PermSendMessages
+	e.refused(e.slash(th, v, "vote", discordtest.Int("size", 9)), "A game is already running in this channel, and a vote game needs a channel to itself")
+}

@@ -268,6 +268,33 @@ func FollowupOf(it *discordgo.Interaction, at time.Time) *storage.Followup {
 	return &storage.Followup{InteractionID: it.ID, AppID: it.AppID, Token: it.Token, At: at, ChannelPosts: posts}
 }
 
+// MayPostInChannel reports whether gobot may post in the channel of it
+// outside any interaction (a message of its own, long after the
+// interaction's token has expired), as it.AppPermissions tell: Send
+// Messages in a channel, Send Messages in Threads in a thread. When the
+// permissions hold only one of the two, the channel is looked up to learn
+// which it is; a lookup that fails takes the interaction's word for it.
+// Zero permissions mean not told (the console): it may.
+func (a *App) MayPostInChannel(ctx context.Context, it *discordgo.Interaction) bool {
+	if it == nil || it.AppPermissions == 0 {
+		return true
+	}
+	send := it.AppPermissions&discordgo.PermissionSendMessages != 0
+	inThreads := it.AppPermissions&discordgo.PermissionSendMessagesInThreads != 0
+	if send == inThreads {
+		return send
+	}
+	if look, ok := a.opts.Discord.(channelLookup); ok {
+		if ch, err := look.Channel(ctx, it.ChannelID); err == nil {
+			if ch.IsThread() {
+				return inThreads
+			}
+			return send
+		}
+	}
+	return true
+}
+
 // InTime checks that the player to move in g still has time at now. When
 // they have not, the move does not count: the game is lost on time (unless
 // the scheduler, or another process, is ending it already) and the error

@@ -44,10 +44,20 @@ func isVoteGame(g *storage.Game) bool { return g.VotePeriod > 0 }
 // game is played by the channel, in no thread.)
 var errVoteChannelTaken = commands.UserErr(commands.ErrGameRunning, "A game is already running in this channel, and a vote game needs a channel to itself: start `/go vote` in another channel, or here once this game is over.")
 
+// errVoteNoPosts refuses a vote game in a channel where gobot may not
+// post: each of its moves is posted when its vote closes, long after any
+// command whose answer could carry it.
+var errVoteNoPosts = commands.UserErr(commands.ErrForbidden, "gobot may not post in this channel (it needs Send Messages here, or Send Messages in Threads in a thread), "+
+	"and a vote game needs to: each move is posted when its vote closes, long after any command. "+
+	"Ask the server's admins to let gobot send messages here, or start `/go vote` in a channel where it may.")
+
 func (a *room) cmdVote(ctx context.Context, r *commands.Request) error {
 	it := r.Interaction
 	if it.GuildID == "" {
 		return commands.UserErr(commands.ErrBadOption, "A vote game is played by the people of a server channel: start it there with `/go vote`.")
+	}
+	if !a.MayPostInChannel(ctx, it) {
+		return errVoteNoPosts
 	}
 	level, err := a.levelOption(r)
 	if err != nil {
