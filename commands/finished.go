@@ -36,5 +36,6 @@ func (a *App) CmdBoardHere(ctx context.Context, r *Request) error {
 	if merr != nil {
 		return merr
 	}
+	m.AllowedMentions = NoMentions() // a board asked for pings nobody (CmdBoard)
 	return r.Reply(ctx, m)
 }

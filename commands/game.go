@@ -690,6 +690,10 @@ func (a *App) CmdBoard(ctx context.Context, r *Request, g *storage.Game) error {
 	if err != nil {
 		return err
 	}
+	// A board asked for, by anyone, pings nobody: its "your move" names
+	// the player to move, whom only a move (StateMessage's boards after
+	// one) notifies; else anyone could ping a player at will.
+	m.AllowedMentions = NoMentions()
 	return a.ReplyBoard(ctx, r, g, m)
 }
 

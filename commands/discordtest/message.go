@@ -58,7 +58,10 @@ type Message struct {
 	ID        string
 	ChannelID string
 	Content   string
-	Embeds    []Embed
+	// Pings are the users the content's mentions notify, as its
+	// allowed_mentions let them (all mentioned users without it).
+	Pings  []string
+	Embeds []Embed
 	// Components are the action rows.
 	Components  []Component
 	Attachments []Attachment

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -529,6 +530,7 @@ func (s *Server) fill(m *Message, body map[string]any, files []Attachment, creat
 	if v, present := body["content"]; present {
 		c, _ := v.(string)
 		m.Content = c
+		m.Pings = pingedUsers(c, body["allowed_mentions"])
 		if problem := checkMentions(c, body["allowed_mentions"]); problem != "" {
 			return problem
 		}
@@ -759,4 +761,35 @@ func checkMentions(content string, allowed any) string {
 		}
 	}
 	return ""
+}
+
+// userMention matches a user mention, <@id> or <@!id>.
+var userMention = regexp.MustCompile(`<@!?([0-9]+)>`)
+
+// pingedUsers lists the users the mentions in content notify: all of them
+// when allowed is absent or its parse includes "users", else those of its
+// users list.
+func pingedUsers(content string, allowed any) []string {
+	var ids []string
+	for _, m := range userMention.FindAllStringSubmatch(content, -1) {
+		if !slices.Contains(ids, m[1]) {
+			ids = append(ids, m[1])
+		}
+	}
+	am, _ := allowed.(map[string]any)
+	if am == nil || len(ids) == 0 {
+		return ids
+	}
+	parse, _ := am["parse"].([]any)
+	if slices.Contains(parse, any("users")) {
+		return ids
+	}
+	listed, _ := am["users"].([]any)
+	var out []string
+	for _, id := range ids {
+		if slices.Contains(listed, any(id)) {
+			out = append(out, id)
+		}
+	}
+	return out
 }
