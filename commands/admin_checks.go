@@ -36,7 +36,7 @@ func (a *App) StartGate(ctx context.Context, r *Request) (*storage.Settings, err
 	if err != nil || it.GuildID == "" {
 		return st, err
 	}
-	if err := a.InGameChannel(ctx, st, it.ChannelID); err != nil {
+	if err := a.InGameChannel(ctx, st, it.ChannelID, a.commandRoom(r).Command()); err != nil {
 		return nil, err
 	}
 	if err := a.MayPlay(ctx, st, UserPlayer(r.User), true); err != nil {
@@ -49,8 +49,9 @@ func (a *App) StartGate(ctx context.Context, r *Request) (*storage.Settings, err
 // channels of st's server; a thread counts as its parent channel. A game
 // starts where its challenge was made, so Accept and a rengo lobby's
 // Start check the challenge's channel again: the admins may have
-// restricted the game channels since.
-func (a *App) InGameChannel(ctx context.Context, st *storage.Settings, channel string) error {
+// restricted the game channels since. command is the game's (go,
+// draughts): the refusal names its commands that work everywhere.
+func (a *App) InGameChannel(ctx context.Context, st *storage.Settings, channel, command string) error {
 	if st.GameChannel(channel, "") {
 		return nil
 	}
@@ -67,8 +68,12 @@ func (a *App) InGameChannel(ctx context.Context, st *storage.Settings, channel s
 	for _, c := range st.GameChannels {
 		names = append(names, "<#"+c+">")
 	}
+	everywhere := fmt.Sprintf("`/%[1]s stats`, `/%[1]s help` and `/%[1]s history`", command)
+	if command == CommandName {
+		everywhere = fmt.Sprintf("`/%[1]s stats`, `/%[1]s help`, `/%[1]s history` and `/%[1]s review`", command)
+	}
 	return UserErr(ErrForbidden, fmt.Sprintf("Games start only in %s on this server, as its admins chose (threads there count too). "+
-		"`/go stats`, `/go help`, `/go history` and `/go review` work everywhere.", strings.Join(names, ", ")))
+		"%s work everywhere.", strings.Join(names, ", "), everywhere))
 }
 
 // mayPlay checks that p may take part in a new game on the server of st:

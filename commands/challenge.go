@@ -269,7 +269,7 @@ func (a *App) btnAccept(ctx context.Context, r *Request) error {
 	if err != nil {
 		return err
 	}
-	if err := a.InGameChannel(ctx, st, c.ChannelID); err != nil {
+	if err := a.InGameChannel(ctx, st, c.ChannelID, a.RoomOfKind(c.Kind).Command()); err != nil {
 		return err
 	}
 	if err := a.MayPlay(ctx, st, UserPlayer(r.User), true); err != nil {

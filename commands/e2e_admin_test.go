@@ -475,8 +475,15 @@ func TestE2EAdminGameChannels(t *testing.T) {
 	e.refused(e.slash(general, alice, "bot", discordtest.Str("level", "tester")), only)
 	e.refused(e.slash(general, alice, "rengo"), only)
 	e.refused(e.slash(general, alice, "vote", discordtest.Str("level", "tester")), only)
-	e.refused(e.d.Command(general, alice, "draughts", discordtest.Sub("challenge", discordtest.UserOpt("opponent", bob))), only)
-	e.refused(e.d.Command(general, alice, "draughts", discordtest.Sub("bot")), only)
+	// /draughts names its own commands (it has no review).
+	onlyDraughts := "Games start only in <#" + games.ID + "> on this server, as its admins chose (threads there count too). `/draughts stats`, `/draughts help` and `/draughts history` work everywhere."
+	e.said(e.d.Command(general, alice, "draughts", discordtest.Sub("challenge", discordtest.UserOpt("opponent", bob))), onlyDraughts)
+	e.said(e.d.Command(general, alice, "draughts", discordtest.Sub("bot")), onlyDraughts)
+	for _, sub := range []string{"stats", "help", "history"} {
+		if m := e.draughtsCmd(general, alice, sub); strings.Contains(e.do(m).Text(), "Games start only in") {
+			t.Errorf("/draughts %s in general was refused", sub)
+		}
+	}
 	if m := e.do(e.slash(general, alice, "help")); m.Ephemeral && !strings.Contains(m.Text(), "/go-admin") {
 		t.Errorf("/go help in general = %q", m.Text())
 	}
@@ -1430,7 +1437,7 @@ func testE2EAdminLogPages(t *testing.T, e *env) {
 // TestE2EAdminChannelsLater: a challenge or rengo lobby opened in a
 // channel before the admins kept games to other channels cannot start
 // its game there: Accept (Go and draughts) and Start are refused with the
-// words of the challenge command, and nothing starts; in a game channel
+// words of the challenge's command (/go, /draughts), and nothing starts; in a game channel
 // they still are accepted.
 func TestE2EAdminChannelsLater(t *testing.T) {
 	t.Parallel()
@@ -1446,7 +1453,7 @@ func TestE2EAdminChannelsLater(t *testing.T) {
 	e.said(e.set(general, ann, "channels", "<#"+games.ID+">"), "✅ **Game channels** (`channels`): anywhere → <#"+games.ID+">.")
 	only := "Games start only in <#" + games.ID + "> on this server, as its admins chose (threads there count too). `/go stats`, `/go help`, `/go history` and `/go review` work everywhere."
 	e.refused(e.click(ann, lobby, "Start"), only)
-	e.refused(e.click(bob, dames, "accept"), only)
+	e.said(e.click(bob, dames, "accept"), "Games start only in <#"+games.ID+"> on this server, as its admins chose (threads there count too). `/draughts stats`, `/draughts help` and `/draughts history` work everywhere.")
 	e.refused(e.click(bob, challenge, "accept"), only)
 	if e.game(general.ID) != nil || len(e.d.Threads(general.ID)) != 0 {
 		t.Errorf("a game started outside the game channels")

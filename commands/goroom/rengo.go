@@ -333,7 +333,7 @@ func (a *room) btnRengoStart(ctx context.Context, r *commands.Request) error {
 	if err != nil {
 		return err
 	}
-	if err := a.InGameChannel(ctx, st, c.ChannelID); err != nil {
+	if err := a.InGameChannel(ctx, st, c.ChannelID, commands.CommandName); err != nil {
 		return err
 	}
 	for _, t := range c.Teams {
