@@ -81,6 +81,10 @@ func testE2ELossOnTime(t *testing.T, e *env) {
 	if len(ann) != 1 || !strings.Contains(ann[0].Text(), want) || !strings.Contains(ann[0].Text(), "**Game over: annulled on time, not counted**") {
 		t.Errorf("announcements %d, the first %q; want one saying %q and the result", len(ann), ann[0].Text(), want)
 	}
+	// So does its picture's description, for screen readers: no winner.
+	if png, ok := ann[0].PNG(); !ok || png.Description != "alice (black) vs bob (white). 9×9 board, game over, annulled on time, not counted" || strings.Contains(png.Description, "wins") {
+		t.Errorf("the announcement's board description = %q, want it annulled on time, naming no winner", png.Description)
+	}
 	// Its record says so, as /go sgf's does.
 	var rec string
 	for _, f := range ann[0].Attachments {

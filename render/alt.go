@@ -13,7 +13,16 @@ import (
 // the board is empty or has handicap stones, when the last move was a
 // pass, when both players have passed and the game awaits scoring, and who
 // won once the game is over.
-func AltText(g *engine.Game) string {
+func AltText(g *engine.Game) string { return altText(g, "") }
+
+// AltTextEnded is AltText for a game that is over and whose result alone
+// does not say how it ended (one annulled on time, which names no
+// winner): how takes the result's place, "annulled on time, not counted".
+func AltTextEnded(g *engine.Game, how string) string { return altText(g, how) }
+
+// altText is AltText, with how in place of the result of a game over when
+// it is not empty.
+func altText(g *engine.Game, how string) string {
 	if g == nil {
 		return ""
 	}
@@ -30,7 +39,10 @@ func AltText(g *engine.Game) string {
 		} else {
 			parts = append(parts, "game over")
 		}
-		parts = append(parts, describeResult(res))
+		if how == "" {
+			how = describeResult(res)
+		}
+		parts = append(parts, how)
 		return strings.Join(parts, ", ")
 	}
 	switch {

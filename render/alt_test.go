@@ -36,6 +36,21 @@ func TestAltText(t *testing.T) {
 	}
 }
 
+// TestAltTextEnded: a game whose result does not say how it ended (one
+// annulled on time) is described by how it ended, with no winner.
+func TestAltTextEnded(t *testing.T) {
+	g := playGame(t, 9, 0, "E5")
+	if err := g.End(engine.Result{Winner: engine.Black, Reason: engine.ByTime}); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := AltTextEnded(g, "annulled on time, not counted"), "9×9 board, game over after 1 move, annulled on time, not counted"; got != want {
+		t.Errorf("AltTextEnded = %q, want %q", got, want)
+	}
+	if got, want := AltText(g), "9×9 board, game over after 1 move, Black wins on time"; got != want {
+		t.Errorf("AltText = %q, want %q", got, want)
+	}
+}
+
 func ExampleAltText() {
 	g, _ := engine.NewGame(engine.Config{Size: 9, Rules: engine.DefaultRules()})
 	for _, s := range []string{"E5", "C3", "G7"} {

@@ -36,6 +36,7 @@ func finishedBoardMessage(arc *storage.Archived) (*commands.Message, error) {
 	if rerr == nil && res.Reason == engine.ByScore && eg.PlayEnded() {
 		v = view{dead: info.Dead, owner: eg.Score(info.Dead).Owner}
 	}
+	v.annulled = rerr == nil && arc.Annulled && !commands.Annulled((*room)(nil), g)
 	f, name, err := boardFile(g, v)
 	if err != nil {
 		return nil, err

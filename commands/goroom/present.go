@@ -37,6 +37,9 @@ func teamName(g *storage.Game, c engine.Color) string {
 type view struct {
 	dead  []engine.Point
 	owner []engine.Color
+	// annulled marks a finished game an admin annulled after it ended:
+	// its result stands, but it is not counted.
+	annulled bool
 }
 
 // boardFile draws the position as a PNG attachment with alt text.
@@ -61,7 +64,15 @@ func boardFile(g *storage.Game, v view) (commands.File, string, error) {
 // altText describes the board for screen readers: render's description of
 // the position, the players and the marked dead stones.
 func altText(g *storage.Game, v view) string {
-	s := fmt.Sprintf("%s (black) vs %s (white). %s", teamName(g, engine.Black), teamName(g, engine.White), render.AltText(goOf(g)))
+	pos := render.AltText(goOf(g))
+	switch {
+	case commands.Annulled((*room)(nil), g):
+		// Lost on time before two moves of one's own: no winner.
+		pos = render.AltTextEnded(goOf(g), "annulled on time, not counted")
+	case v.annulled:
+		pos += ", annulled, not counted"
+	}
+	s := fmt.Sprintf("%s (black) vs %s (white). %s", teamName(g, engine.Black), teamName(g, engine.White), pos)
 	if len(v.dead) > 0 {
 		var d []string
 		for _, p := range v.dead {

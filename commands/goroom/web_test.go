@@ -269,6 +269,9 @@ func TestFinishedViewAnnulled(t *testing.T) {
 	if m, err := (*room)(nil).Finished(arc); err != nil || !strings.Contains(m.Embeds[0].Description, "**Game over: annulled on time, not counted**") || strings.Contains(m.Embeds[0].Description, "B+T") {
 		t.Errorf("the annulled game's board in Discord: %v\n%s\nwant it annulled on time, with no score", err, m.Embeds[0].Description)
 	}
+	if m, err := (*room)(nil).Finished(arc); err != nil || m.Files[0].Description != "ann (black) vs bob (white). 9×9 board, game over after 1 move, annulled on time, not counted" {
+		t.Fatalf("the annulled game's board description: %q (%v), want it annulled on time, naming no winner", m.Files[0].Description, err)
+	}
 	arc.Annulled = false
 	if v, _ := tb.FinishedView(arc, channelID); !strings.Contains(v.Status, "wins on time") {
 		t.Errorf("the same game counted: status %q, want a win on time", v.Status)
@@ -280,6 +283,9 @@ func TestFinishedViewAnnulled(t *testing.T) {
 	}
 	if m, err := (*room)(nil).Finished(arc); err != nil || !strings.Contains(m.Embeds[0].Description, "**Game over: annulled, not counted · W+R**") {
 		t.Errorf("a resigned game annulled by an admin, its board in Discord: %v\n%s", err, m.Embeds[0].Description)
+	}
+	if m, err := (*room)(nil).Finished(arc); err != nil || m.Files[0].Description != "ann (black) vs bob (white). 9×9 board, game over after 3 moves, White wins by resignation, annulled, not counted" {
+		t.Errorf("a resigned game annulled by an admin, its board description: %q (%v)", m.Files[0].Description, err)
 	}
 }
 
