@@ -243,12 +243,23 @@ func (a *App) Register(ctx context.Context) error {
 // Cancelling ctx does not interrupt a move in progress (SIGTERM lets moves
 // finish); Shutdown does, once its grace period is over.
 func (a *App) Handle(ctx context.Context, it *discordgo.Interaction) {
+	a.HandleEvent(ctx, it, nil)
+}
+
+// HandleEvent is Handle for an interaction received from the gateway with
+// its event's payload, which says what discordgo's Interaction does not:
+// the channel's type, and a thread's parent (see ThreadsHere).
+func (a *App) HandleEvent(ctx context.Context, it *discordgo.Interaction, payload []byte) {
 	hctx, cancel := a.halt.With(context.WithoutCancel(ctx))
 	defer cancel()
 	initial := func(ctx context.Context, resp *Response) (*discordgo.Message, error) {
 		return a.opts.Discord.Callback(ctx, it, resp)
 	}
-	a.track(func() { a.handle(hctx, it, initial) })
+	var ch *ChannelInfo
+	if payload != nil {
+		ch = channelOfPayload(payload)
+	}
+	a.track(func() { a.handle(hctx, it, ch, initial) })
 }
 
 // enter counts new in-flight work and reports true, unless the App is
@@ -329,16 +340,17 @@ func (a *App) Shutdown(ctx context.Context) error {
 // handle runs the router on one interaction and turns a failure into an
 // ephemeral reply. A panic is recovered, logged with its stack and answered
 // with an apology.
-func (a *App) handle(ctx context.Context, it *discordgo.Interaction, initial initialFunc) {
-	a.handleWith(ctx, it, a.opts.Discord, initial)
+func (a *App) handle(ctx context.Context, it *discordgo.Interaction, ch *ChannelInfo, initial initialFunc) {
+	a.handleWith(ctx, it, ch, a.opts.Discord, initial)
 }
 
 // handleWith is handle answering through d: the board page's actions
 // (web.go) keep their answers instead of sending them to Discord. It
 // returns the handler's refusal (or failure), already answered, or nil
 // when the handler did what was asked.
-func (a *App) handleWith(ctx context.Context, it *discordgo.Interaction, d Discord, initial initialFunc) (refused error) {
+func (a *App) handleWith(ctx context.Context, it *discordgo.Interaction, ch *ChannelInfo, d Discord, initial initialFunc) (refused error) {
 	r := newRequest(it, d, initial)
+	r.Channel = ch
 	start := a.Now()
 	log := a.log.With("interaction", it.ID, "type", it.Type.String(), "channel", it.ChannelID)
 	if r.User != nil {
@@ -387,12 +399,15 @@ func (a *App) replyError(ctx context.Context, r *Request, log *slog.Logger, err 
 	msg, expected := ErrorMessage(err)
 	if errors.Is(err, ErrGameRunning) && !errors.As(err, new(*UserError)) {
 		// The default sentence's way out, a thread, exists only in
-		// server channels: not in a DM, nor in the console's one channel.
-		switch r.Interaction.GuildID {
-		case "":
+		// server channels: not in a DM, nor in the console's one channel,
+		// nor where no thread can be started (a thread, a forum post).
+		switch {
+		case r.Interaction.GuildID == "":
 			msg = gameRunningInDM
-		case consoleGuild:
+		case r.Interaction.GuildID == consoleGuild:
 			msg = gameRunningInConsole
+		case !ThreadsHere(r):
+			msg = GameRunningNoThread(r)
 		}
 	}
 	if cmd := commandOf(r); cmd != CommandName && !errors.As(err, new(*UserError)) {
@@ -446,6 +461,17 @@ func ErrorMessage(err error) (string, bool) {
 // gameRunningInDM is ErrGameRunning's sentence in a DM or group DM, which
 // has no threads for a second game.
 const gameRunningInDM = "A game is already running in this DM. Finish it first: a DM holds one game at a time."
+
+// GameRunningNoThread is ErrGameRunning's sentence in a server channel
+// where no thread can be started (see ThreadsHere): inside a thread or
+// forum post, a channel of another kind than text, or one where gobot may
+// not create threads.
+func GameRunningNoThread(r *Request) string {
+	if r.Channel != nil && r.Channel.IsThread() {
+		return "A game is already running in this thread. Finish it first: a thread holds one game at a time, and Discord starts no thread inside it."
+	}
+	return "A game is already running in this channel. Finish it first: I cannot start a thread for another game here."
+}
 
 // gameRunningInConsole is ErrGameRunning's sentence in the console, whose
 // one channel has no threads.

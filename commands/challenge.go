@@ -2,6 +2,7 @@ package commands
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -31,13 +32,90 @@ func (a *App) ChannelFree(ctx context.Context, channelID string) error {
 	return err
 }
 
-// canStartThreads reports whether the interaction's app_permissions let
+// ChannelInfo is what an interaction's payload says of its channel that
+// discordgo's Interaction drops: the channel's type and, for a thread,
+// its parent (a forum post is a thread whose parent is a forum).
+type ChannelInfo struct {
+	Type     discordgo.ChannelType `json:"type"`
+	ParentID string                `json:"parent_id"`
+}
+
+// IsThread reports whether the channel is a thread (forum posts included).
+func (c *ChannelInfo) IsThread() bool {
+	switch c.Type {
+	case discordgo.ChannelTypeGuildNewsThread, discordgo.ChannelTypeGuildPublicThread, discordgo.ChannelTypeGuildPrivateThread:
+		return true
+	}
+	return false
+}
+
+// channelOfPayload reads the channel object of an interaction's JSON
+// payload; nil when the payload has none.
+func channelOfPayload(payload []byte) *ChannelInfo {
+	var p struct {
+		Channel *ChannelInfo `json:"channel"`
+	}
+	if err := json.Unmarshal(payload, &p); err != nil {
+		return nil
+	}
+	return p.Channel
+}
+
+// CanStartThreads reports whether the interaction's app_permissions let
 // gobot start a game's thread in the channel. Without app_permissions
 // (a payload that lacks them) it assumes so; accepting the challenge then
 // finds out.
 func CanStartThreads(it *discordgo.Interaction) bool {
 	const need = discordgo.PermissionCreatePublicThreads | discordgo.PermissionSendMessagesInThreads
 	return it.AppPermissions == 0 || it.AppPermissions&need == need
+}
+
+// discordWrongChannelType is Discord's JSON error code for "Cannot execute
+// action on this channel type", the answer to a thread asked for inside a
+// thread, say.
+const discordWrongChannelType = 50024
+
+// ThreadsHere reports whether gobot can start a public thread (a game's,
+// a review's) in r's channel: a server channel of a kind that holds such
+// threads, where gobot may create them. gobot asks for public threads
+// (type 11), which Discord creates without a message in text channels
+// only: not inside a thread or forum post (threads hold no threads), not
+// in an announcement channel (its threads are announcement threads), a
+// voice or stage channel's chat, nor a forum or media channel (whose
+// threads are posts). A payload that does not say the channel's type (or
+// gobot's permissions) is given the benefit of the doubt.
+func ThreadsHere(r *Request) bool { return threadRefusal(r, "") == "" }
+
+// threadRefusal is why no thread can be started in r's channel, ending
+// with instead, what to do instead (e.g. "challenge with `thread:false`
+// to play here"); "" when one can.
+func threadRefusal(r *Request, instead string) string {
+	it := r.Interaction
+	switch ch := r.Channel; {
+	case it.GuildID == "":
+		return "Threads exist only in server channels: " + instead + "."
+	case ch != nil && ch.IsThread():
+		return "This is a thread (or a forum post) already, and Discord starts no thread inside a thread: " + instead + "."
+	case ch != nil && ch.Type != discordgo.ChannelTypeGuildText:
+		return "I can start a thread only in a text channel, and this is another kind of channel: " + instead + "."
+	case !CanStartThreads(it):
+		return "I may not create threads in this channel (I need Create Public Threads and Send Messages in Threads): " + instead + ", or ask a moderator to give me those permissions."
+	}
+	return ""
+}
+
+// ThreadRefusal is threadRefusal as an error to refuse a command's
+// thread:true with (ErrForbidden when only permissions are missing), nil
+// when a thread can be started here.
+func ThreadRefusal(r *Request, instead string) error {
+	msg := threadRefusal(r, instead)
+	if msg == "" {
+		return nil
+	}
+	if ch := r.Channel; r.Interaction.GuildID != "" && (ch == nil || (!ch.IsThread() && ch.Type == discordgo.ChannelTypeGuildText)) {
+		return UserErr(ErrForbidden, msg)
+	}
+	return UserErr(ErrBadOption, msg)
 }
 
 // ChallengeGate reads a challenge's opponent: option and checks that
@@ -70,19 +148,13 @@ func (a *App) ChallengeGate(ctx context.Context, r *Request, botCmd string) (*di
 }
 
 // ThreadGate checks that a challenge's game can be played where it asks:
-// in a new thread (in a server channel where gobot may start threads), or
-// here, when this channel has no game.
-func (a *App) ThreadGate(ctx context.Context, it *discordgo.Interaction, thread bool) error {
-	if thread && it.GuildID == "" {
-		return UserErr(ErrBadOption, "Threads exist only in server channels: challenge without `thread:` here.")
+// in a new thread (where one can be started: see ThreadsHere), or here,
+// when this channel has no game.
+func (a *App) ThreadGate(ctx context.Context, r *Request, thread bool) error {
+	if thread {
+		return ThreadRefusal(r, "challenge with `thread:false` to play here")
 	}
-	if thread && !CanStartThreads(it) {
-		return UserErr(ErrForbidden, "I may not create threads in this channel (I need Create Public Threads and Send Messages in Threads): challenge without `thread:`, or ask a moderator to give me those permissions.")
-	}
-	if !thread {
-		return a.ChannelFree(ctx, it.ChannelID)
-	}
-	return nil
+	return a.ChannelFree(ctx, r.Interaction.ChannelID)
 }
 
 // PostChallenge stores challenge c and shows it. The challenge message's
@@ -280,28 +352,31 @@ func (a *App) btnAccept(ctx context.Context, r *Request) error {
 	}
 	release, err := a.ClaimChallenge(ctx, r, c, "This challenge is being accepted already.")
 	if err != nil {
-		return a.cannotStartYet(c, err)
+		return a.cannotStartYet(r, c, err)
 	}
 	defer release()
-	return a.cannotStartYet(c, a.RoomOfKind(c.Kind).Accept(ctx, r, c))
+	return a.cannotStartYet(r, c, a.RoomOfKind(c.Kind).Accept(ctx, r, c))
 }
 
-// cannotStartYet is err, said to the opponent who pressed Accept on
+// cannotStartYet is err, said to the opponent who pressed Accept (r) on
 // challenge c when it is ErrGameRunning: the challenge stays open and can
-// start once the channel's game is over, and in a server channel its
-// challenger can challenge again in a thread. (ErrGameRunning's own
-// sentence tells the one who asks for a game to ask in a thread: the
+// start once the channel's game is over, and where a thread can be
+// started its challenger can challenge again in a thread. (ErrGameRunning's
+// own sentence tells the one who asks for a game to ask in a thread: the
 // opponent asked for nothing.)
-func (a *App) cannotStartYet(c *storage.Challenge, err error) error {
+func (a *App) cannotStartYet(r *Request, c *storage.Challenge, err error) error {
 	if !errors.Is(err, ErrGameRunning) || errors.As(err, new(*UserError)) {
 		return err
 	}
 	where := "channel"
-	if c.GuildID == "" {
+	switch {
+	case c.GuildID == "":
 		where = "DM"
+	case r.Channel != nil && r.Channel.IsThread():
+		where = "thread"
 	}
 	msg := fmt.Sprintf("A game is already running in this %s, so this challenge cannot start yet: accept it once that game is over (the challenge expires <t:%d:R>)", where, c.ExpiresAt.Unix())
-	if c.GuildID != "" {
+	if c.GuildID != "" && ThreadsHere(r) {
 		msg += fmt.Sprintf(", or ask %s to challenge you again with `/%s challenge ... thread:true` to play in a thread", Mention(c.Challenger), a.RoomOfKind(c.Kind).Command())
 	}
 	return UserErr(err, msg+".")
@@ -372,6 +447,12 @@ func (a *App) StartChallenge(ctx context.Context, r *Request, c *storage.Challen
 		if err != nil {
 			if errors.Is(err, ErrDiscordForbidden) {
 				return UserErr(err, "I may not create threads here (I need Create Public Threads and Send Messages in Threads). Start the game again with `thread:false` to play here.")
+			}
+			if DiscordCode(err) == discordWrongChannelType {
+				// Refused at the command since, but a challenge made
+				// before that, or whose payload did not say the
+				// channel's type, can get here.
+				return UserErr(err, "Discord starts no thread in this channel (a thread, a forum post, or a channel other than a text channel). Start the game again with `thread:false` to play here.")
 			}
 			return err
 		}

@@ -255,14 +255,15 @@ func newEnvOn(t testing.TB, mode, pgURL string) *env {
 	return e
 }
 
-// deliver hands a payload to the bot as the gateway session does.
+// deliver hands a payload to the bot as the gateway session does (see
+// openGateway in cmd/gobot).
 func (e *env) deliver(payload []byte) {
 	var it discordgo.Interaction
 	if err := json.Unmarshal(payload, &it); err != nil {
 		e.t.Errorf("discordgo cannot read the interaction: %v", err)
 		return
 	}
-	e.app.Handle(context.Background(), &it)
+	e.app.HandleEvent(context.Background(), &it, payload)
 }
 
 // alive checks that the bot still answers: a PING over HTTP, /go help

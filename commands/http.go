@@ -150,16 +150,16 @@ func (a *endpoint) handler(publicKey ed25519.PublicKey) http.Handler {
 			}
 			return
 		}
-		status, answer := a.serveInteraction(req.Context(), &it, w)
+		status, answer := a.serveInteraction(req.Context(), &it, channelOfPayload(body), w)
 		entry.finish(status, answer)
 	})
 }
 
 // serveInteraction handles one verified interaction and writes its initial
 // response; it returns what it wrote, for replays.
-func (a *endpoint) serveInteraction(ctx context.Context, it *discordgo.Interaction, w http.ResponseWriter) (int, []byte) {
+func (a *endpoint) serveInteraction(ctx context.Context, it *discordgo.Interaction, ch *ChannelInfo, w http.ResponseWriter) (int, []byte) {
 	ex := &exchange{ch: make(chan *Response, 1), flushed: make(chan struct{})}
-	if !a.spawn(func(ctx context.Context) { a.handle(ctx, it, ex.initial) }) {
+	if !a.spawn(func(ctx context.Context) { a.handle(ctx, it, ch, ex.initial) }) {
 		body := []byte("shutting down\n")
 		writeBody(w, http.StatusServiceUnavailable, body)
 		return http.StatusServiceUnavailable, body

@@ -20,6 +20,10 @@ type Request struct {
 	User *discordgo.User
 	// Path is the command path ("go/play") or the component's custom ID.
 	Path string
+	// Channel is what the payload says of the interaction's channel (its
+	// type, a thread's parent), which discordgo's Interaction drops; nil
+	// when it is not known (the console, a request taken over).
+	Channel *ChannelInfo
 
 	discord Discord
 	initial initialFunc

@@ -174,7 +174,7 @@ func (a *App) run(ctx context.Context, it *discordgo.Interaction, names map[stri
 		return wd.Callback(ctx, it, resp)
 	}
 	var refused error
-	if !a.track(func() { refused = a.handleWith(hctx, it, wd, initial) }) {
+	if !a.track(func() { refused = a.handleWith(hctx, it, nil, wd, initial) }) {
 		return ActResult{Text: shuttingDown, Refused: true}, nil
 	}
 	if names == nil {

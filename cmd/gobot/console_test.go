@@ -105,7 +105,7 @@ func TestConsoleRefusesThreads(t *testing.T) {
 	if code := run(context.Background(), []string{"console", "--db", db, "--boards", filepath.Join(dir, "boards"), "--user", "ann", "--web", ""}, in, out, io.Discard); code != 0 {
 		t.Fatalf("console exited with %d: %s", code, out.String())
 	}
-	want := "I may not create threads in this channel (I need Create Public Threads and Send Messages in Threads): challenge without `thread:`, or ask a moderator to give me those permissions."
+	want := "I may not create threads in this channel (I need Create Public Threads and Send Messages in Threads): challenge with `thread:false` to play here, or ask a moderator to give me those permissions."
 	if !strings.Contains(out.String(), want) || strings.Contains(out.String(), "Accept") {
 		t.Errorf("console answered %q, want %q and no challenge", out.String(), want)
 	}

@@ -525,8 +525,12 @@ func openGateway(ctx context.Context, dg *discordgo.Session, app *commands.App, 
 		}
 		log.Log(ctx, l, fmt.Sprintf(format, a...), "from", "discordgo")
 	}
-	dg.AddHandler(func(_ *discordgo.Session, ic *discordgo.InteractionCreate) {
-		app.Handle(ctx, ic.Interaction)
+	// The event's raw payload goes along: it says what discordgo's
+	// Interaction drops, such as the channel's type.
+	dg.AddHandler(func(_ *discordgo.Session, e *discordgo.Event) {
+		if ic, ok := e.Struct.(*discordgo.InteractionCreate); ok && ic.Interaction != nil {
+			app.HandleEvent(ctx, ic.Interaction, e.RawData)
+		}
 	})
 	dg.AddHandler(func(_ *discordgo.Session, r *discordgo.Ready) {
 		log.Info("gateway ready", "user", r.User.Username, "guilds", len(r.Guilds))

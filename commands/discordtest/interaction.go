@@ -27,10 +27,12 @@ const (
 
 // Channel types.
 const (
-	ChannelGuildText    = 0
-	ChannelDM           = 1
-	ChannelCategory     = 4
-	ChannelPublicThread = 11
+	ChannelGuildText         = 0
+	ChannelDM                = 1
+	ChannelCategory          = 4
+	ChannelGuildAnnouncement = 5
+	ChannelPublicThread      = 11
+	ChannelGuildForum        = 15
 )
 
 // Option types of application command options.

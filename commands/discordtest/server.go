@@ -360,6 +360,23 @@ func (s *Server) GuildCategory(name string) *Channel {
 	return s.addChannel(&Channel{ID: s.nextID(), Type: ChannelCategory, GuildID: s.GuildID, Name: name})
 }
 
+// GuildForum makes a forum channel in the test guild: its threads are
+// posts (see Thread), and nobody runs commands in the forum itself.
+func (s *Server) GuildForum(name string) *Channel {
+	return s.addChannel(&Channel{ID: s.nextID(), Type: ChannelGuildForum, GuildID: s.GuildID, Name: name})
+}
+
+// GuildAnnouncement makes an announcement channel in the test guild.
+func (s *Server) GuildAnnouncement(name string) *Channel {
+	return s.addChannel(&Channel{ID: s.nextID(), Type: ChannelGuildAnnouncement, GuildID: s.GuildID, Name: name})
+}
+
+// Thread makes a public thread that a member started in parent: a forum
+// post when parent is a forum. The bot's permissions there are parent's.
+func (s *Server) Thread(parent *Channel, name string) *Channel {
+	return s.addChannel(&Channel{ID: s.nextID(), Type: ChannelPublicThread, GuildID: parent.GuildID, Name: name, ParentID: parent.ID, AppPermissions: parent.AppPermissions})
+}
+
 // OtherGuildChannel makes a text channel in another guild than the test
 // guild, with the given ID.
 func (s *Server) OtherGuildChannel(guildID, name string) *Channel {
@@ -399,7 +416,8 @@ func (s *Server) Channel(id string) (*Channel, bool) {
 	return &cp, true
 }
 
-// Threads lists the threads the bot created in channel parentID.
+// Threads lists the threads in channel parentID: those the bot created,
+// and members' made with Thread.
 func (s *Server) Threads(parentID string) []*Channel {
 	s.mu.Lock()
 	defer s.mu.Unlock()

@@ -124,8 +124,8 @@ func (a *room) cmdDraughtsChallenge(ctx context.Context, r *commands.Request) er
 		return err
 	}
 	it := r.Interaction
-	if err := a.ThreadGate(ctx, it, thread); err != nil {
-		return draughtsRunning(it, err)
+	if err := a.ThreadGate(ctx, r, thread); err != nil {
+		return draughtsRunning(r, err)
 	}
 	now := a.Now()
 	return a.PostChallenge(ctx, r, &storage.Challenge{
@@ -137,10 +137,11 @@ func (a *room) cmdDraughtsChallenge(ctx context.Context, r *commands.Request) er
 }
 
 // draughtsRunning is err, with /draughts' own advice when it is
-// ErrGameRunning in a server channel, where a thread can hold another game
-// (in a DM the core's sentence says there is none).
-func draughtsRunning(it *discordgo.Interaction, err error) error {
-	if errors.Is(err, commands.ErrGameRunning) && it.GuildID != "" {
+// ErrGameRunning in a server channel where a thread can hold another game
+// (in a DM, or where no thread can be started, the core's sentence says
+// there is none).
+func draughtsRunning(r *commands.Request, err error) error {
+	if errors.Is(err, commands.ErrGameRunning) && r.Interaction.GuildID != "" && commands.ThreadsHere(r) {
 		return commands.UserErr(commands.ErrGameRunning, "A game is already running in this channel. Finish it first, or use `/draughts challenge ... thread:true` to play in a thread.")
 	}
 	return err
@@ -205,7 +206,7 @@ func (a *room) cmdDraughtsBot(ctx context.Context, r *commands.Request) error {
 	}
 	it := r.Interaction
 	if err := a.ChannelFree(ctx, it.ChannelID); err != nil {
-		return draughtsRunning(it, err)
+		return draughtsRunning(r, err)
 	}
 	human := commands.UserPlayer(r.User)
 	bot := storage.Player{Level: level, Name: "gobot " + level}

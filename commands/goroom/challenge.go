@@ -47,7 +47,7 @@ func (a *room) cmdChallenge(ctx context.Context, r *commands.Request) error {
 		s.Color = commands.ColorByRating
 	}
 	it := r.Interaction
-	if err := a.ThreadGate(ctx, it, thread); err != nil {
+	if err := a.ThreadGate(ctx, r, thread); err != nil {
 		return err
 	}
 	now := a.Now()

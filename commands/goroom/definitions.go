@@ -91,7 +91,7 @@ func definition() *discordgo.ApplicationCommand {
 				sizeOpt, rulesOpt, komiOpt, handicapOpt, clockOpt,
 				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: "mode", Description: "Clock: strict (one a team, default) or casual (one a player; who runs out is skipped)",
 					Choices: []*discordgo.ApplicationCommandOptionChoice{{Name: "strict: one clock a team", Value: "strict"}, {Name: "casual: a clock a player", Value: "casual"}}},
-				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionBoolean, Name: "thread", Description: "Play in a new thread (default true)"},
+				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionBoolean, Name: "thread", Description: "Play in a new thread (default true where one can be started)"},
 				botSeatOpt,
 				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: "bot_team", Description: "The team the bot joins (default white)",
 					Choices: []*discordgo.ApplicationCommandOptionChoice{{Name: "black", Value: "black"}, {Name: "white", Value: "white"}}}),

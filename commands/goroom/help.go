@@ -33,7 +33,7 @@ func helpText(levels []commands.Level, challengeTTL, scoringTTL time.Duration, d
 		Fields: []*discordgo.MessageEmbedField{
 			{Name: "Start a game", Value: "`/go challenge opponent:@friend` challenges someone here; they press Accept or Decline. " +
 				"Options: `size` (9, 13, 19; default " + strconv.Itoa(defaultSize) + "), `color` (black, white, nigiri = random), `ruleset`, `komi`, `handicap` (0–9), " +
-				"`thread:true` (a thread of its own, so one channel holds many games). " +
+				"`thread:true` (a thread of its own, so one text channel holds many games). " +
 				"Challenges expire after " + commands.HumanDuration(challengeTTL) + "; Decline withdraws your own.\n" +
 				"`/go bot level:` plays gobot at once, here or in a DM with me (same options, no `thread`)."},
 			{Name: "Teams and votes", Value: "`/go rengo` opens a team game: **Join Black** or **Join White** (2–4 a team; `bot:` adds a bot), then **Start**; turns go B1, W1, B2 …, `mode:casual` gives a clock each; a team resigns or aborts by majority. " +

@@ -55,15 +55,20 @@ func (a *room) cmdRengo(ctx context.Context, r *commands.Request) error {
 	if err != nil {
 		return err
 	}
-	if !given {
-		thread = true // a team game is long and talkative: a thread of its own
-	}
-	if thread && !commands.CanStartThreads(it) {
-		return commands.UserErr(commands.ErrForbidden, "I may not create threads in this channel (I need Create Public Threads and Send Messages in Threads): use `thread:false`, or ask a moderator to give me those permissions.")
+	switch {
+	case !given:
+		// A team game is long and talkative: a thread of its own, where
+		// one can be started (not inside a thread or forum post, say);
+		// else here, as the lobby says.
+		thread = commands.ThreadsHere(r)
+	case thread:
+		if err := commands.ThreadRefusal(r, "open the rengo game here with `thread:false`"); err != nil {
+			return err
+		}
 	}
 	if !thread {
 		if err := a.ChannelFree(ctx, it.ChannelID); err != nil {
-			if errors.Is(err, commands.ErrGameRunning) {
+			if errors.Is(err, commands.ErrGameRunning) && commands.ThreadsHere(r) {
 				return commands.UserErr(err, "A game is already running in this channel. Finish it first, or open the rengo game in a thread of its own: `/go rengo ... thread:true` (the default).")
 			}
 			return err
@@ -127,7 +132,7 @@ func lobbyMessage(c *storage.Challenge, outcome string) *commands.Message {
 	if c.TeamClock == storage.TeamClockCasual {
 		mode = "casual clock (a clock a player; who runs out of time is skipped)"
 	}
-	where := ""
+	where := " here"
 	if c.Thread {
 		where = " in a new thread"
 	}
@@ -312,7 +317,7 @@ func (a *room) btnRengoStart(ctx context.Context, r *commands.Request) error {
 	}
 	release, err := a.ClaimChallenge(ctx, r, c, "This rengo game is being started already.")
 	if err != nil {
-		return lobbyCannotStartYet(c, err)
+		return lobbyCannotStartYet(r, c, err)
 	}
 	defer release()
 	// The teams as they stand now (a Join or Leave after this makes
@@ -349,7 +354,7 @@ func (a *room) btnRengoStart(ctx context.Context, r *commands.Request) error {
 	black, white := c.Teams[0].Players, c.Teams[1].Players
 	outcome := fmt.Sprintf("✅ Started: ⚫ %s against ⚪ %s.", commands.JoinNames(black, commands.Mention), commands.JoinNames(white, commands.Mention))
 	name := fmt.Sprintf("Rengo: %s vs %s", commands.JoinNames(black, commands.PlainName), commands.JoinNames(white, commands.PlainName))
-	return lobbyCannotStartYet(c, a.StartChallenge(ctx, r, c, c.Teams, name, func(outcome string) *commands.Message { return lobbyMessage(c, outcome) }, outcome))
+	return lobbyCannotStartYet(r, c, a.StartChallenge(ctx, r, c, c.Teams, name, func(outcome string) *commands.Message { return lobbyMessage(c, outcome) }, outcome))
 }
 
 // lobbyCannotStartYet is err, said to the opener who pressed Start on
@@ -358,9 +363,16 @@ func (a *room) btnRengoStart(ctx context.Context, r *commands.Request) error {
 // while the teams fill), so it stays open and can start once that game is
 // over, or be opened again in a thread. (ErrGameRunning's own sentence
 // names /go challenge.)
-func lobbyCannotStartYet(c *storage.Challenge, err error) error {
+func lobbyCannotStartYet(r *commands.Request, c *storage.Challenge, err error) error {
 	if !errors.Is(err, commands.ErrGameRunning) || errors.As(err, new(*commands.UserError)) {
 		return err
+	}
+	if !commands.ThreadsHere(r) {
+		where := "channel"
+		if r.Channel != nil && r.Channel.IsThread() {
+			where = "thread"
+		}
+		return commands.UserErr(err, fmt.Sprintf("A game is already running in this %s, so this rengo game cannot start yet: press **Start** once that game is over (the lobby expires <t:%d:R>).", where, c.ExpiresAt.Unix()))
 	}
 	return commands.UserErr(err, fmt.Sprintf("A game is already running in this channel, so this rengo game cannot start yet: press **Start** once that game is over (the lobby expires <t:%d:R>), or open it again in a thread with `/go rengo ... thread:true`.", c.ExpiresAt.Unix()))
 }

@@ -103,13 +103,18 @@ type reviewJob struct {
 	Guild       string    `json:"guild,omitempty"`
 	Private     bool      `json:"private,omitempty"`
 	At          time.Time `json:"at"`
+	// Perms (app_permissions) and Where (the channel's type, a thread's
+	// parent) say whether the review may go in a thread (ThreadsHere)
+	// when another worker takes it over.
+	Perms int64                 `json:"perms,omitempty"`
+	Where *commands.ChannelInfo `json:"where,omitempty"`
 }
 
 // interaction is the command that asked for the review, as a worker
 // taking it over answers it.
 func (j reviewJob) interaction() *discordgo.Interaction {
 	return &discordgo.Interaction{ID: j.Interaction, AppID: j.App, Token: j.Token, ChannelID: j.Channel, GuildID: j.Guild,
-		Type: discordgo.InteractionApplicationCommand, User: &discordgo.User{ID: j.User}}
+		Type: discordgo.InteractionApplicationCommand, User: &discordgo.User{ID: j.User}, AppPermissions: j.Perms}
 }
 
 // reviews cancels the running reviews at once when the App shuts down.
@@ -144,7 +149,8 @@ func (a *room) cmdReview(ctx context.Context, r *commands.Request) error {
 	}
 	it := r.Interaction
 	job := reviewJob{Game: arc.ID, User: r.User.ID, Interaction: it.ID, App: it.AppID, Token: it.Token,
-		Channel: it.ChannelID, Guild: it.GuildID, Private: commands.Elsewhere(arc, r), At: a.Now()}
+		Channel: it.ChannelID, Guild: it.GuildID, Private: commands.Elsewhere(arc, r), At: a.Now(),
+		Perms: it.AppPermissions, Where: r.Channel}
 	holder := "review-" + it.ID
 	keys, err := a.leaseReview(ctx, job, holder)
 	if err != nil {
@@ -333,6 +339,7 @@ func (a *room) resumeReview(ctx context.Context, job reviewJob, key, holder stri
 		}
 	}()
 	r := commands.DeferredRequest(job.interaction(), a.Discord(), job.Private)
+	r.Channel = job.Where
 	err := func() error {
 		arc, err := a.Archives().ArchivedGame(ctx, job.Game)
 		if err != nil {
@@ -493,6 +500,10 @@ func (a *room) postReview(ctx context.Context, r *commands.Request, arc *storage
 			// thread would repeat it.
 			return r.Reply(ctx, &commands.Message{Content: commands.Clip(head+": in the thread <#"+th+">.\n"+rv.Paragraph(), 2000), AllowedMentions: commands.NoMentions()})
 		}
+	}
+	// A thread where one can be started: not inside a thread or forum
+	// post, nor where gobot may not create threads (Discord would refuse).
+	if r.Interaction.GuildID != "" && !summary.Ephemeral && commands.ThreadsHere(r) {
 		names := func(s game.Side) string { return commands.JoinNames(arc.Team(s), commands.PlainName) }
 		th, err := a.Discord().StartThread(ctx, r.Interaction.ChannelID, commands.Clip("Review: "+names(0)+" vs "+names(1), 100))
 		if err == nil {
