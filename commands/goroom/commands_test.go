@@ -296,10 +296,14 @@ func TestUndoBetweenPlayers(t *testing.T) {
 	if g, _ = tb.store.Game(context.Background(), channelID); g.Undo != nil || g.State.MoveCount() != 2 {
 		t.Fatalf("after withdrawing: request %v, %d moves", g.Undo, g.State.MoveCount())
 	}
-	// A request answered by playing on lapses; its buttons say so.
+	// A request answered by playing on lapses: its question is closed
+	// with the move, and its buttons say so.
 	c = only(t, tb.command(ann, "/go undo"))
 	yes = c.buttonID(t, "Allow undo")
-	only(t, tb.command(ann, "/go play move:D4"))
+	calls = tb.command(ann, "/go play move:D4")
+	if len(calls) != 2 || calls[1].Op != "editmsg" || calls[1].text() != commands.Mention(commands.UserPlayer(ann))+" asked to take back 2 moves. ⌛ A move was played since; play on. [Allow undo] [Refuse]" {
+		t.Fatalf("a move with an undo request open: %v", calls)
+	}
 	wantEphemeral(t, tb.press(bob, yes), "This undo request is no longer open")
 	if g, _ = tb.store.Game(context.Background(), channelID); g.State.MoveCount() != 3 {
 		t.Fatalf("a lapsed request took moves back: %d moves", g.State.MoveCount())

@@ -83,8 +83,9 @@ func (a *room) goRoutes(rt *commands.Router) {
 	component("game/{id}/abort-yes/{move}", a.OnBoard("game/", a.PlayerAbort))
 	component("game/{id}/undo/{move}", a.OnBoard("game/", a.undo))
 	// {at}, not {move}: pendingUndo tells a lapsed request from an old board.
-	component("game/{id}/undo-yes/{at}", a.OnBoard("game/", a.btnUndoYes))
-	component("game/{id}/undo-no/{at}", a.OnBoard("game/", a.btnUndoNo))
+	// A lapsed question's press closes it (closingAsk).
+	component("game/{id}/undo-yes/{at}", a.closingAsk(a.btnUndoYes))
+	component("game/{id}/undo-no/{at}", a.closingAsk(a.btnUndoNo))
 	component("game/{id}/score/{marking}/accept", a.btnScoreAccept)
 	component("game/{id}/score/{marking}/resume", a.btnScoreResume)
 }
@@ -253,6 +254,13 @@ func (a *room) move(ctx context.Context, r *commands.Request, g *storage.Game, m
 	if f := commands.FollowupOf(r.Interaction, a.Now()); f != nil {
 		g.Delivery.Followup = f
 	}
+	// An undo request still open lapses with this move (apply drops
+	// it): its question, asking for the moves as they stand, is closed
+	// once the move is answered.
+	ask, askN := openRequest(g), 0
+	if ask != nil {
+		askN = undoCount(goOf(g), engine.ColorOf(ask.By))
+	}
 	note, err := a.apply(ctx, g, m)
 	if err != nil {
 		return err
@@ -261,7 +269,11 @@ func (a *room) move(ctx context.Context, r *commands.Request, g *storage.Game, m
 		// The board this move was made on (a resignation) takes no more.
 		a.RetireBoard(ctx, g, shown, !pending)
 	}
-	return a.AnswerGame(ctx, r, g, unposted+note)
+	err = a.AnswerGame(ctx, r, g, unposted+note)
+	if ask != nil {
+		a.closeAsk(ctx, g, ask, askN, lapse(g, strconv.Itoa(ask.MoveCount)))
+	}
+	return err
 }
 
 // moveName is a move in bold as the notes print it.

@@ -35,6 +35,7 @@ type call struct {
 	Op      string // callback, edit, delete, followup, send, editmsg, thread, commands
 	Type    discordgo.InteractionResponseType
 	Channel string
+	Edited  string // the message an editmsg edited
 	Message *commands.Message
 	Choices []*discordgo.ApplicationCommandOptionChoice
 }
@@ -104,7 +105,7 @@ func (rc *recorder) SendMessage(ctx context.Context, channelID string, m *comman
 	return rc.add(call{Op: "send", Channel: channelID, Message: m}), nil
 }
 func (rc *recorder) EditMessage(ctx context.Context, channelID, messageID string, m *commands.Message) error {
-	rc.add(call{Op: "editmsg", Channel: channelID, Message: m})
+	rc.add(call{Op: "editmsg", Channel: channelID, Edited: messageID, Message: m})
 	return nil
 }
 func (rc *recorder) StartThread(ctx context.Context, channelID, name string) (*discordgo.Channel, error) {

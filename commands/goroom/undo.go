@@ -2,7 +2,9 @@ package goroom
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"regexp"
 	"strconv"
 	"sync"
 	"time"
@@ -175,7 +177,9 @@ type undoAsks struct {
 	by map[string]string
 }
 
-func undoKey(g *storage.Game) string { return g.ID + "/" + strconv.Itoa(g.State.MoveCount()) }
+func undoKey(g *storage.Game) string { return askKey(g.ID, g.State.MoveCount()) }
+
+func askKey(gameID string, at int) string { return gameID + "/" + strconv.Itoa(at) }
 
 func (u *undoAsks) keep(g *storage.Game, messageID string) {
 	u.mu.Lock()
@@ -193,6 +197,89 @@ func (u *undoAsks) of(g *storage.Game) string {
 	return u.by[undoKey(g)]
 }
 
+// take is the message asking game gameID's undo request made at move
+// count at, or "", and forgets it: it is closed once.
+func (u *undoAsks) take(gameID string, at int) string {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	k := askKey(gameID, at)
+	id := u.by[k]
+	delete(u.by, k)
+	return id
+}
+
+// openRequest is g's undo request while it is open (made at this move
+// count), or nil.
+func openRequest(g *storage.Game) *storage.UndoRequest {
+	if u := g.Undo; u != nil && u.MoveCount == g.State.MoveCount() {
+		return u
+	}
+	return nil
+}
+
+// What a closed question says of a request that lapsed unanswered
+// (lapse).
+const (
+	askEnded   = "⌛ The game has ended."
+	askMoved   = "⌛ A move was played since; play on."
+	askScoring = "⌛ Play has ended since: the dead stones are being agreed."
+)
+
+// lapse says why the undo request made at move count at (as its buttons
+// say it) lapsed unanswered, as g now stands (nil: it ended, or the
+// channel holds another game): the game ended, or a move was played
+// since. "" when neither: the request was answered or withdrawn, and the
+// answer edited its question already (the press on it, or the board
+// page's answer: keepUndoMessage), which a second press, racing the first
+// with the question as it was, must not undo.
+func lapse(g *storage.Game, at string) string {
+	if g == nil {
+		return askEnded
+	}
+	if _, over := goOf(g).Result(); over {
+		return askEnded
+	}
+	n, err := strconv.Atoi(at)
+	switch {
+	case err != nil || g.State.MoveCount() <= n:
+		return ""
+	case g.Scoring != nil:
+		return askScoring
+	}
+	return askMoved
+}
+
+// closeAsk edits the question of u, g's undo request by taking back n
+// moves, closed with outcome (its buttons disabled), when this process
+// remembers which message asks it (undoAsks: it is kept in memory only;
+// in another process, the first press on the question closes it:
+// closingAsk).
+func (a *room) closeAsk(ctx context.Context, g *storage.Game, u *storage.UndoRequest, n int, outcome string) {
+	id := a.asks.take(g.ID, u.MoveCount)
+	if id == "" || outcome == "" {
+		return
+	}
+	by := engine.ColorOf(u.By)
+	m := askMessage(g.ID, strconv.Itoa(u.MoveCount), commands.Mention(g.Player(u.By)), commands.Mention(g.Player(engine.SideOf(by.Opponent()))),
+		commands.Plural(n, "move"), outcome, "")
+	if err := a.Discord().EditMessage(ctx, g.ChannelID, id, m); err != nil {
+		a.Logger().Info("undo: close the question of a lapsed request", "game", g.ID, "err", err)
+	}
+}
+
+// closeEndedAsk closes the question of g's open undo request, g having
+// ended without a move (on time, aborted, adjudicated): RetiredBoard,
+// which every ending calls, calls it.
+func (a *room) closeEndedAsk(g *storage.Game) {
+	u := openRequest(g)
+	if u == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second) // the hook gives no context
+	defer cancel()
+	a.closeAsk(ctx, g, u, undoCount(goOf(g), engine.ColorOf(u.By)), askEnded)
+}
+
 // takeBack undoes n moves.
 func takeBack(g *storage.Game, n int) error {
 	for i := 0; i < n; i++ {
@@ -207,12 +294,22 @@ func takeBack(g *storage.Game, n int) error {
 // undoMessage asks the opponent to allow an undo; outcome closes it.
 func undoMessage(g *storage.Game, by engine.Color, n int, outcome string) *commands.Message {
 	opp := g.Player(engine.SideOf(by.Opponent()))
-	text := fmt.Sprintf("%s, %s asks to take back %s. Do you allow it?", commands.Mention(opp), commands.Mention(g.Player(engine.SideOf(by))), commands.Plural(n, "move"))
+	return askMessage(g.ID, strconv.Itoa(g.State.MoveCount()), commands.Mention(g.Player(engine.SideOf(by))), commands.Mention(opp),
+		commands.Plural(n, "move"), outcome, opp.UserID)
+}
+
+// askMessage is the question of game gameID's undo request made at move
+// count at: asker (a mention) asks opp (a mention, whose user oppUserID
+// the open question notifies) to take back moves ("1 move"). outcome,
+// when not empty, closes it: it says what became of the request, and
+// its buttons are disabled.
+func askMessage(gameID, at, asker, opp, moves, outcome, oppUserID string) *commands.Message {
+	text := fmt.Sprintf("%s, %s asks to take back %s. Do you allow it?", opp, asker, moves)
 	closed := outcome != ""
 	if closed {
-		text = fmt.Sprintf("%s asked to take back %s. %s", commands.Mention(g.Player(engine.SideOf(by))), commands.Plural(n, "move"), outcome)
+		text = fmt.Sprintf("%s asked to take back %s. %s", asker, moves, outcome)
 	}
-	id := fmt.Sprintf("game/%s/undo-%%s/%d", g.ID, g.State.MoveCount())
+	id := fmt.Sprintf("game/%s/undo-%%s/%s", gameID, at)
 	m := &commands.Message{
 		Content: text,
 		Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
@@ -222,22 +319,59 @@ func undoMessage(g *storage.Game, by engine.Color, n int, outcome string) *comma
 	}
 	if closed {
 		m.AllowedMentions = commands.NoMentions()
-	} else if opp.UserID != "" {
-		m.AllowedMentions = commands.OnlyUsers(opp.UserID)
+	} else if oppUserID != "" {
+		m.AllowedMentions = commands.OnlyUsers(oppUserID)
 	}
 	return m
+}
+
+// openAsk reads an open question as askMessage writes it: opp, asker,
+// moves.
+var openAsk = regexp.MustCompile(`^(.+?), (.+) asks to take back (.+?)\. Do you allow it\?$`)
+
+// closingAsk is h, the handler of an undo question's Allow undo or Refuse
+// button, which closes the question pressed when the answer is that its
+// request lapsed unanswered (lapse says why): a move was played since, or
+// the game ended. A process closes the questions it remembers as soon as
+// their request lapses (closeAsk), but another process, or this one since
+// a restart, does not know them: the first press does, in place, and is
+// told why privately (as draughts' closingOffer does for a draw offer). A
+// question that is closed already, or a press that comes with no message
+// (the board page's), is left as it is.
+func (a *room) closingAsk(h commands.GameHandler) commands.HandlerFunc {
+	return func(ctx context.Context, r *commands.Request) error {
+		var seen *storage.Game
+		err := a.OnBoard("game/", func(ctx context.Context, r *commands.Request, g *storage.Game) error {
+			seen = g
+			return h(ctx, r, g)
+		})(ctx, r)
+		if !(errors.Is(err, commands.ErrStale) || errors.Is(err, commands.ErrGameOver)) || r.Responded() || r.Interaction.Message == nil {
+			return err
+		}
+		q, why := openAsk.FindStringSubmatch(r.Interaction.Message.Content), lapse(seen, r.Param("at"))
+		if q == nil || why == "" {
+			return err
+		}
+		closed := askMessage(r.Param("id"), r.Param("at"), q[2], q[1], q[3], why, "")
+		if uerr := r.Update(ctx, closed); uerr != nil {
+			return errors.Join(err, uerr)
+		}
+		return err
+	}
 }
 
 // openUndo checks that the undo request r's button belongs to is still
 // open, and returns who asked it and the colour of the player pressing.
 func openUndo(g *storage.Game, r *commands.Request) (by, c engine.Color, err error) {
+	// Lapsed first: whoever presses a lapsed question is told so, and
+	// it closes (closingAsk).
+	u := openRequest(g)
+	if u == nil || r.Param("at") != strconv.Itoa(u.MoveCount) {
+		return 0, c, commands.UserErr(commands.ErrStale, "This undo request is no longer open: it was answered or withdrawn, or a move was played since.")
+	}
 	c, err = playerColor(g, r.User)
 	if err != nil {
 		return 0, c, err
-	}
-	u := g.Undo
-	if u == nil || u.MoveCount != g.State.MoveCount() || r.Param("at") != strconv.Itoa(u.MoveCount) {
-		return 0, c, commands.UserErr(commands.ErrStale, "This undo request is no longer open: it was answered or withdrawn, or a move was played since.")
 	}
 	return engine.ColorOf(u.By), c, nil
 }

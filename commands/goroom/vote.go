@@ -474,7 +474,13 @@ func closedBoard(g *storage.Game, now time.Time, line string) (*commands.Message
 // vote open (a moderator's abort, an adjudication): the votes of the round
 // and that the vote closed without a move, without buttons. Other games'
 // boards only lose their buttons (nil).
+//
+// Every ending calls it (commands.RetireBoard: on time, by the scheduler
+// or a late move; aborted; adjudicated; resigned), so it is also where
+// the question of an undo request left open by an ending without a move
+// is closed (closeEndedAsk).
 func (a *room) RetiredBoard(g *storage.Game, now time.Time) *commands.Message {
+	a.closeEndedAsk(g)
 	if !isVoteGame(g) || g.Vote == nil {
 		return nil
 	}
