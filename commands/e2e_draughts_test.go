@@ -843,3 +843,26 @@ func testE2EDraughtsStaleButtons(t *testing.T, e *env) {
 		t.Errorf("after the old buttons: %d plies, want 2 (nothing changed)", g.State.MoveCount())
 	}
 }
+
+// TestE2EDraughtsMisleadingRefusals: a plain move written as a capture is
+// refused, not played.
+func TestE2EDraughtsMisleadingRefusals(t *testing.T) { httpMode(t, testE2EDraughtsMisleadingRefusals) }
+
+func testE2EDraughtsMisleadingRefusals(t *testing.T, e *env) {
+	ch := e.d.GuildChannel("refusals")
+	alice, bob := e.d.NewUser("alice"), e.d.NewUser("bob")
+	msg := e.newChallenge(e.draughtsCmd(ch, alice, "challenge", discordtest.UserOpt("opponent", bob), discordtest.Str("colour", "white")))
+	e.do(e.click(bob, msg, "accept"))
+	e.waitBoard(ch.ID, "**Move 1** · ⚪ white to play: "+alice.Mention())
+	e.refused(e.draughtsMove(ch, alice, "32x28"), `"32x28" is not a move you can play: 32x28 does not capture: did you mean 32-28?`)
+	if n := e.game(ch.ID).State.MoveCount(); n != 0 {
+		t.Fatalf("after 32x28: %d moves played, want none", n)
+	}
+	e.do(e.draughtsMove(ch, alice, "32-28"))
+	e.do(e.draughtsMove(ch, bob, "19-23"))
+	// A capture written with '-' is played: it cannot be mistaken.
+	e.do(e.draughtsMove(ch, alice, "28-19"))
+	if got := draughtsOf(t, e.game(ch.ID)).Moves(); fmt.Sprint(got) != "[32-28 19-23 28x19]" {
+		t.Fatalf("moves = %v, want 32-28 19-23 28x19", got)
+	}
+}

@@ -308,7 +308,7 @@ func draughtsRefusal(err error, text string) error {
 	rs := []rune(msg)
 	rs[0] = unicode.ToUpper(rs[0])
 	msg = string(rs)
-	if !strings.HasSuffix(msg, ".") {
+	if !strings.HasSuffix(msg, ".") && !strings.HasSuffix(msg, "?") {
 		msg += "."
 	}
 	return commands.UserErr(commands.ErrIllegalMove, fmt.Sprintf("%s is not a move you can play: %s", commands.Quote(text), msg))

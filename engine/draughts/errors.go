@@ -84,6 +84,10 @@ var (
 	// ErrMaximumCapture means a capture that takes fewer pieces than
 	// another: the maximum capture is compulsory.
 	ErrMaximumCapture = newError("maximum_capture", "the maximum capture is compulsory", ErrIllegalMove)
+	// ErrNotCapture means a move written as a capture ("32x28") that
+	// names a legal move that captures nothing: the player is told the
+	// plain move's text rather than having it played.
+	ErrNotCapture = newError("not_capture", "a move written with 'x' must capture", ErrIllegalMove)
 	// ErrAmbiguous means a capture written start and end only, when
 	// several captures share them: the full path is needed.
 	ErrAmbiguous = newError("ambiguous", "several captures share that start and end: write the full path", nil)

@@ -201,7 +201,8 @@ func ParseSquares(text string) ([]Square, error) {
 // squares, "28x19x10"), or start and end with some of the landing squares
 // or of the taken pieces (as the Hub protocol writes captures). A move the
 // rules refuse is an error that says why: ErrNoPiece, ErrBackward,
-// ErrCaptureRequired, ErrMaximumCapture, ErrAmbiguous or ErrIllegalMove.
+// ErrCaptureRequired, ErrMaximumCapture, ErrAmbiguous, ErrNotCapture (a
+// plain move written with 'x') or ErrIllegalMove.
 func (p *Position) ParseMove(text string) (Move, error) {
 	sq, err := ParseSquares(text)
 	if err != nil {
@@ -234,6 +235,11 @@ func (p *Position) resolve(typed string, sq []Square, legal []Move) (Move, error
 	}
 	switch len(found) {
 	case 1:
+		if m := found[0]; m.Captured == 0 && strings.Contains(typed, "x") {
+			// Written as a capture, it takes nothing: perhaps the
+			// player missed the piece they meant to take.
+			return Move{}, errorf(ErrNotCapture, "%s does not capture: did you mean %s?", typed, m)
+		}
 		return found[0], nil
 	case 0:
 		return Move{}, p.refusal(typed, sq, legal)

@@ -120,6 +120,10 @@ White to move`
 			"draughts: 32-21 takes 1 piece, but 34x23x14 takes 2: the maximum capture is compulsory"},
 		{ambiguous, 0, "3-17", ErrAmbiguous,
 			"draughts: 3-17 could be 3x14x28x17 or 3x20x33x17: write the full path"},
+		// A plain move written as a capture is not played as the plain
+		// move: the player is asked whether they meant it.
+		{start, 0, "32x28", ErrNotCapture, "draughts: 32x28 does not capture: did you mean 32-28?"},
+		{start, 0, "32 X 28", ErrNotCapture, "draughts: 32x28 does not capture: did you mean 32-28?"},
 		{ambiguous, 0, "3-14-17-6", ErrIllegalMove, "draughts: 3-14-17-6 is not a legal move: a capture is compulsory: 3x14x28x6, 3x20x33x6, 3x14x28x11, 3x20x33x11 or …"},
 	}
 	for _, tt := range tests {

@@ -426,6 +426,11 @@ func (r *pdnReader) game() (*PDNGame, error) {
 			return nil, r.errorf(line, col, nil, "%s after the end of the game (%s)", mv, describe(*s.result))
 		}
 		n, _, err := s.PlayMove(s.ToMove(), mv)
+		if errors.Is(err, ErrNotCapture) {
+			// A record may join a plain move's squares with 'x': read
+			// it as the plain move (a player typing it is asked).
+			n, _, err = s.PlayMove(s.ToMove(), strings.NewReplacer("x", "-", "X", "-").Replace(mv))
+		}
 		if err != nil {
 			return nil, r.errorf(line, col, err, "move %d (%s)", len(g.Moves)+1, s.pos.turn)
 		}

@@ -221,3 +221,16 @@ func TestPDNErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestPDNPlainMoveWithX: a record that joins a plain move's squares with
+// 'x' reads as the plain move (a player typing it is asked instead).
+func TestPDNPlainMoveWithX(t *testing.T) {
+	games, err := ParsePDN([]byte("1. 32x28 19-23 2. 28x19 14x23 *"))
+	if err != nil || len(games) != 1 {
+		t.Fatalf("ParsePDN = %d games, %v", len(games), err)
+	}
+	want := []game.Move{"32-28", "19-23", "28x19", "14x23"}
+	if got := games[0].State.Moves(); !slices.Equal(got, want) {
+		t.Errorf("moves = %q, want %q", got, want)
+	}
+}
