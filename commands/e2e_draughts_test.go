@@ -71,7 +71,8 @@ func testE2EDraughts(t *testing.T, e *env) {
 	e.refused(e.draughtsMove(ch, alice, "0-5"), `"0-5" is not a move you can play: Square 0 is off the board (1 to 50).`)
 	e.refused(e.draughtsMove(ch, alice, "32–28"), `"32–28" is not a move you can play: "32–28": the dash must be '-' or 'x', not "–".`)
 	e.refused(e.draughtsMove(ch, alice, "ab"), `"ab" is not a move you can play: "ab" is not a move: write squares 1 to 50 joined by '-' or 'x', as 32-28 or 28x19.`)
-	e.refused(e.draughtsMove(ch, alice, "31-36"), `"31-36" is not a move you can play: 31-36 is not a legal move: 36 is taken.`)
+	e.refused(e.draughtsMove(ch, alice, "37-32"), `"37-32" is not a move you can play: 37-32 is not a legal move: 32 is taken.`)
+	e.refused(e.draughtsMove(ch, alice, "31-36"), `"31-36" is not a move you can play: 31-36 goes backward: a man moves forward only, unless it captures.`)
 
 	e.do(e.draughtsMove(ch, alice, "32-28"))
 	e.do(e.draughtsMove(ch, bob, "19-23"))
@@ -845,7 +846,8 @@ func testE2EDraughtsStaleButtons(t *testing.T, e *env) {
 }
 
 // TestE2EDraughtsMisleadingRefusals: a plain move written as a capture is
-// refused, not played.
+// refused, not played, and a man moving backward is told so even onto a
+// taken square.
 func TestE2EDraughtsMisleadingRefusals(t *testing.T) { httpMode(t, testE2EDraughtsMisleadingRefusals) }
 
 func testE2EDraughtsMisleadingRefusals(t *testing.T, e *env) {
@@ -859,6 +861,7 @@ func testE2EDraughtsMisleadingRefusals(t *testing.T, e *env) {
 		t.Fatalf("after 32x28: %d moves played, want none", n)
 	}
 	e.do(e.draughtsMove(ch, alice, "32-28"))
+	e.refused(e.draughtsMove(ch, bob, "19-14"), `"19-14" is not a move you can play: 19-14 goes backward: a man moves forward only, unless it captures.`)
 	e.do(e.draughtsMove(ch, bob, "19-23"))
 	// A capture written with '-' is played: it cannot be mistaken.
 	e.do(e.draughtsMove(ch, alice, "28-19"))

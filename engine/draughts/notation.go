@@ -345,9 +345,9 @@ func (p *Position) refusal(typed string, sq []Square, legal []Move) error {
 	}
 	if len(sq) == 2 {
 		i, j := int(bitOf(from)), int(bitOf(to))
-		empty := boardMask &^ (p.pieces[0] | p.pieces[1])
 		back := [2][2]int{{5, 6}, {-6, -5}}[us]
-		if p.kings>>uint(i)&1 == 0 && (j-i == back[0] || j-i == back[1]) && empty>>uint(j)&1 != 0 {
+		if p.kings>>uint(i)&1 == 0 && (j-i == back[0] || j-i == back[1]) {
+			// Backward is the reason even when the square is taken.
 			return errorf(ErrBackward, "%s goes backward: a man moves forward only, unless it captures", typed)
 		}
 		if p.At(to) != Empty {

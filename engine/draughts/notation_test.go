@@ -124,6 +124,11 @@ White to move`
 		// move: the player is asked whether they meant it.
 		{start, 0, "32x28", ErrNotCapture, "draughts: 32x28 does not capture: did you mean 32-28?"},
 		{start, 0, "32 X 28", ErrNotCapture, "draughts: 32x28 does not capture: did you mean 32-28?"},
+		// A man moving backward is told so first, even onto a taken
+		// square.
+		{strings.Replace(start, "White to move", "Black to move", 1), 1, "19-14", ErrBackward,
+			"draughts: 19-14 goes backward: a man moves forward only, unless it captures"},
+		{start, 0, "32-37", ErrBackward, "draughts: 32-37 goes backward: a man moves forward only, unless it captures"},
 		{ambiguous, 0, "3-14-17-6", ErrIllegalMove, "draughts: 3-14-17-6 is not a legal move: a capture is compulsory: 3x14x28x6, 3x20x33x6, 3x14x28x11, 3x20x33x11 or …"},
 	}
 	for _, tt := range tests {
