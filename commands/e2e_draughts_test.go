@@ -869,3 +869,46 @@ func testE2EDraughtsMisleadingRefusals(t *testing.T, e *env) {
 		t.Fatalf("moves = %v, want 32-28 19-23 28x19", got)
 	}
 }
+
+// TestE2EDraughtsMoveSuggestions: /draughts play's autocomplete offers
+// the player to move what the command accepts, in the forms it reads,
+// and nothing to anyone else.
+func TestE2EDraughtsMoveSuggestions(t *testing.T) { httpMode(t, testE2EDraughtsMoveSuggestions) }
+
+func testE2EDraughtsMoveSuggestions(t *testing.T, e *env) {
+	ch := e.d.GuildChannel("suggestions")
+	alice, bob := e.d.NewUser("alice"), e.d.NewUser("bob")
+	msg := e.newChallenge(e.draughtsCmd(ch, alice, "challenge", discordtest.UserOpt("opponent", bob), discordtest.Str("colour", "white")))
+	e.do(e.click(bob, msg, "accept"))
+	e.waitBoard(ch.ID, "**Move 1** · ⚪ white to play: "+alice.Mention())
+	suggest := func(u discordtest.User, typed, want string) {
+		t.Helper()
+		r := e.d.Do(e.d.Autocomplete(ch, u, "draughts", discordtest.Sub("play", discordtest.Focused("move", typed))))
+		var got []string
+		for _, c := range r.Choices {
+			if c.Name != c.Value {
+				t.Errorf("choice %q plays %v", c.Name, c.Value)
+			}
+			got = append(got, c.Name)
+		}
+		if s := strings.Join(got, " "); s != want {
+			t.Errorf("%s typing %q is offered %q, want %q", u.Username, typed, s, want)
+		}
+	}
+	suggest(alice, "", "31-26 31-27 32-27 32-28 33-28 33-29 34-29 34-30 35-30")
+	suggest(alice, "32 - ", "32-27 32-28")
+	suggest(alice, "32x", "") // refused so written
+	e.do(e.draughtsMove(ch, alice, "32-28"))
+	e.do(e.draughtsMove(ch, bob, "19-23"))
+
+	// White must take 28x19: every way of writing it the command accepts
+	// is offered it.
+	for _, typed := range []string{"", "2", "28", "28-", "28-19", "28X", "28x1", " 28 x 19 "} {
+		suggest(alice, typed, "28x19")
+	}
+	suggest(alice, "33-", "")
+	e.do(e.draughtsMove(ch, alice, "28-19"))
+	suggest(bob, "14-", "14x23")
+	suggest(bob, "14", "14x23")
+	suggest(bob, "1", "13x24 14x23")
+}

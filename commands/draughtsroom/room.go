@@ -808,20 +808,18 @@ func archivedResult(text string) (game.Result, bool) {
 	return r, true
 }
 
-// completeDraughtsMove suggests the legal moves that start with what the
-// player typed, captures first.
+// completeDraughtsMove suggests the legal moves that what was typed
+// could become or already names, as /draughts play reads it
+// (draughts.State.Suggest): '-' or 'x', any case, spaces, and the short
+// forms, each with every full path it matches.
 func (a *room) completeDraughtsMove(ctx context.Context, r *commands.Request) error {
 	_, typed := r.Focused()
 	g, err := a.GameStore().Game(ctx, r.Interaction.ChannelID)
 	if err != nil || g.Kind != draughtsKind {
 		return r.Choices(ctx, nil)
 	}
-	typed = strings.TrimSpace(typed)
 	var choices []*discordgo.ApplicationCommandOptionChoice
-	for _, m := range g.State.Legal() {
-		if !strings.HasPrefix(string(m), typed) {
-			continue
-		}
+	for _, m := range draughtsState(g).Suggest(typed) {
 		choices = append(choices, &discordgo.ApplicationCommandOptionChoice{Name: string(m), Value: string(m)})
 		if len(choices) == 25 {
 			break

@@ -412,3 +412,77 @@ func orList(items []string) string {
 	}
 	return strings.Join(items[:len(items)-1], ", ") + " or " + items[len(items)-1]
 }
+
+// Suggest lists the legal moves (of legal, the moves of p as Generate
+// lists them) that text, a move being typed, could become or already
+// names, as ParseMove would read it: text is a beginning of the move's
+// canonical text or full path, with '-' for 'x' allowed, in either case
+// and with spaces anywhere; or it names the move in a short form (start
+// and end, start, some landing squares and end, or the Hub form), its
+// last square perhaps not typed to the end. A text with an 'x' never
+// suggests a plain move, which ParseMove refuses so written. Empty text
+// suggests every legal move.
+func (p *Position) Suggest(text string, legal []Move) []Move {
+	t := strings.ToLower(strings.Map(func(r rune) rune {
+		if r == ' ' || r == '\t' {
+			return -1
+		}
+		return r
+	}, text))
+	if strings.Trim(t, "0123456789-x") != "" {
+		return nil // not a move ParseMove reads
+	}
+	capture := strings.Contains(t, "x")
+	var out []Move
+	for _, m := range legal {
+		if m.Captured == 0 && capture {
+			continue
+		}
+		if begins(t, p.Notation(m, legal)) || begins(t, p.Path(m).String()) || p.shortFor(t, m) {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// begins reports whether t begins move, a move's text: the same but for
+// a '-' of t where move has an 'x'.
+func begins(t, move string) bool {
+	if len(t) > len(move) {
+		return false
+	}
+	for i := 0; i < len(t); i++ {
+		if t[i] != move[i] && (t[i] != '-' || move[i] != 'x') {
+			return false
+		}
+	}
+	return true
+}
+
+// shortFor reports whether t, tidied as Suggest tidies it, names m in a
+// form ParseMove reads, the digits after its last separator being the
+// beginning of a square.
+func (p *Position) shortFor(t string, m Move) bool {
+	cut := strings.LastIndexAny(t, "-x")
+	if cut < 0 || cut == len(t)-1 {
+		return false
+	}
+	var sq []Square
+	if head := t[:cut]; strings.ContainsAny(head, "-x") {
+		var err error
+		if sq, err = ParseSquares(head); err != nil {
+			return false
+		}
+	} else if s, err := ParseSquare(head); err == nil {
+		sq = []Square{s} // the start square alone
+	} else {
+		return false
+	}
+	last := t[cut+1:]
+	for s := Square(1); s <= 50; s++ {
+		if strings.HasPrefix(s.String(), last) && p.matches(m, append(sq[:len(sq):len(sq)], s)) {
+			return true
+		}
+	}
+	return false
+}

@@ -2,6 +2,7 @@ package draughts
 
 import (
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -200,5 +201,86 @@ White to move`
 	}
 	if _, err := s.ParseMove(0, "3x17"); !errors.Is(err, ErrAmbiguous) {
 		t.Errorf("ParseMove(3x17) = %v, want ErrAmbiguous", err)
+	}
+}
+
+// TestSuggest: what autocomplete offers for a move being typed covers
+// what ParseMove reads: '-' for 'x', either case, spaces, and the short
+// forms, which list every full path they match; never a plain move
+// written with 'x', which ParseMove refuses.
+func TestSuggest(t *testing.T) {
+	ambiguous := stateAt(t, diagram(t, `
+ . . W . .
+. . . b .
+ . . . . .
+. . . b .
+ . b . b .
+. . . . .
+ . . . . .
+. . . . .
+ . . . . .
+. . . . .
+White to move`))
+	start := stateAt(t, Start())
+	n, _, err := start.Play(0, "32-28")
+	if err == nil {
+		n, _, err = n.Play(1, "19-23")
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	capture := n.(State)
+	tests := []struct {
+		s    State
+		text string
+		want string
+	}{
+		{ambiguous, "", "3x14x28x6 3x20x33x6 3x14x28x11 3x20x33x11 3x14x28x17 3x20x33x17"},
+		{ambiguous, "3x17", "3x14x28x17 3x20x33x17"}, // start and end: both paths
+		{ambiguous, "3-17", "3x14x28x17 3x20x33x17"},
+		{ambiguous, " 3 X 17 ", "3x14x28x17 3x20x33x17"},
+		{ambiguous, "3x28x17", "3x14x28x17"}, // some landing squares
+		{ambiguous, "3 x 28 x 1", "3x14x28x11 3x14x28x17"},
+		{ambiguous, "3x17x24", "3x20x33x17"}, // the Hub form
+		{ambiguous, "3x14x", "3x14x28x6 3x14x28x11 3x14x28x17"},
+		{ambiguous, "3x14x28x17x", ""},
+		{capture, "", "28x19"},
+		{capture, "28-", "28x19"},
+		{capture, "28-19", "28x19"},
+		{capture, "28X", "28x19"},
+		{capture, " 28 x 19 ", "28x19"},
+		{capture, "33", ""},
+		{capture, "33x", ""},
+		{start, "32x", ""}, // a plain move written as a capture is refused
+		{start, "32x28", ""},
+		{start, "32-", "32-27 32-28"},
+		{start, "32 - 28", "32-28"},
+		{start, "3", "31-26 31-27 32-27 32-28 33-28 33-29 34-29 34-30 35-30"},
+		{start, "32–28", ""},
+	}
+	for _, tt := range tests {
+		got := tt.s.Suggest(tt.text)
+		if s := strings.Trim(fmt.Sprint(got), "[]"); s != tt.want {
+			t.Errorf("side %d to move: Suggest(%q) = %q, want %q", tt.s.ToMove(), tt.text, s, tt.want)
+		}
+		// Each suggestion plays, and a complete text names a
+		// suggestion when it names a move.
+		for _, m := range got {
+			if _, _, err := tt.s.Play(tt.s.ToMove(), m); err != nil {
+				t.Errorf("Suggest(%q) offers %s, which Play refuses: %v", tt.text, m, err)
+			}
+		}
+		if m, err := tt.s.ParseMove(tt.s.ToMove(), tt.text); err == nil && !slices.Contains(got, m) {
+			if _, _, err := tt.s.Play(tt.s.ToMove(), m); err == nil {
+				t.Errorf("%q plays %s, which Suggest does not offer", tt.text, m)
+			}
+		}
+	}
+	over, err := start.End(game.Result{Winner: game.Side(White), Reason: game.ByResignation})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(over.(State).Suggest("")) != 0 {
+		t.Error("a finished game suggests moves")
 	}
 }

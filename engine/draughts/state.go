@@ -375,3 +375,18 @@ func (s State) Board() View {
 	}
 	return v
 }
+
+// Suggest lists, in canonical text, the legal moves that text, a move
+// being typed by the side to move, could become or already names as
+// ParseMove reads it (Position.Suggest): what autocomplete offers. None
+// when the game is over.
+func (s State) Suggest(text string) []game.Move {
+	if s.result != nil {
+		return nil
+	}
+	var out []game.Move
+	for _, m := range s.pos.Suggest(text, s.legal) {
+		out = append(out, game.Move(s.pos.Notation(m, s.legal)))
+	}
+	return out
+}
