@@ -872,12 +872,13 @@ func testE2EDraughtsMisleadingRefusals(t *testing.T, e *env) {
 
 // TestE2EDraughtsMoveSuggestions: /draughts play's autocomplete offers
 // the player to move what the command accepts, in the forms it reads,
-// and nothing to anyone else.
+// and nothing to anyone else: the player waiting and a spectator have no
+// move to play.
 func TestE2EDraughtsMoveSuggestions(t *testing.T) { httpMode(t, testE2EDraughtsMoveSuggestions) }
 
 func testE2EDraughtsMoveSuggestions(t *testing.T, e *env) {
 	ch := e.d.GuildChannel("suggestions")
-	alice, bob := e.d.NewUser("alice"), e.d.NewUser("bob")
+	alice, bob, carol := e.d.NewUser("alice"), e.d.NewUser("bob"), e.d.NewUser("carol")
 	msg := e.newChallenge(e.draughtsCmd(ch, alice, "challenge", discordtest.UserOpt("opponent", bob), discordtest.Str("colour", "white")))
 	e.do(e.click(bob, msg, "accept"))
 	e.waitBoard(ch.ID, "**Move 1** · ⚪ white to play: "+alice.Mention())
@@ -898,6 +899,10 @@ func testE2EDraughtsMoveSuggestions(t *testing.T, e *env) {
 	suggest(alice, "", "31-26 31-27 32-27 32-28 33-28 33-29 34-29 34-30 35-30")
 	suggest(alice, "32 - ", "32-27 32-28")
 	suggest(alice, "32x", "") // refused so written
+	// Black waits, and carol watches: neither has a move to play.
+	suggest(bob, "", "")
+	suggest(bob, "1", "")
+	suggest(carol, "", "")
 	e.do(e.draughtsMove(ch, alice, "32-28"))
 	e.do(e.draughtsMove(ch, bob, "19-23"))
 
@@ -907,8 +912,12 @@ func testE2EDraughtsMoveSuggestions(t *testing.T, e *env) {
 		suggest(alice, typed, "28x19")
 	}
 	suggest(alice, "33-", "")
+	suggest(bob, "", "")
+	suggest(carol, "28", "")
 	e.do(e.draughtsMove(ch, alice, "28-19"))
 	suggest(bob, "14-", "14x23")
 	suggest(bob, "14", "14x23")
 	suggest(bob, "1", "13x24 14x23")
+	suggest(alice, "", "")
+	suggest(carol, "1", "")
 }

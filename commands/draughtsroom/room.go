@@ -808,14 +808,18 @@ func archivedResult(text string) (game.Result, bool) {
 	return r, true
 }
 
-// completeDraughtsMove suggests the legal moves that what was typed
-// could become or already names, as /draughts play reads it
-// (draughts.State.Suggest): '-' or 'x', any case, spaces, and the short
-// forms, each with every full path it matches.
+// completeDraughtsMove suggests to the player to move the legal moves
+// that what they typed could become or already names, as /draughts play
+// reads it (draughts.State.Suggest): '-' or 'x', any case, spaces, and
+// the short forms, each with every full path it matches. Anyone else, a
+// spectator or the player waiting, gets none: they have no move to play.
 func (a *room) completeDraughtsMove(ctx context.Context, r *commands.Request) error {
 	_, typed := r.Focused()
 	g, err := a.GameStore().Game(ctx, r.Interaction.ChannelID)
-	if err != nil || g.Kind != draughtsKind {
+	if err != nil || g.Kind != draughtsKind || r.User == nil {
+		return r.Choices(ctx, nil)
+	}
+	if _, err := draughtsCanMove(g, r.User); err != nil {
 		return r.Choices(ctx, nil)
 	}
 	var choices []*discordgo.ApplicationCommandOptionChoice
