@@ -467,6 +467,10 @@ func testE2EDraughtsToTheEnd(t *testing.T, e *env) {
 	if want := "**Game over: ⚪ white " + alice.Mention() + " wins: all of ⚫ black's pieces are taken · 2-0**"; !strings.Contains(last.Text(), want) {
 		t.Errorf("last answer = %q, want %q", last.Text(), want)
 	}
+	// The picture's description tells the same ending.
+	if png, ok := last.PNG(); !ok || !strings.Contains(png.Description, ". Game over, White wins 2-0 (all of Black's pieces are taken); White ") {
+		t.Errorf("final board's picture %q: want its alt text to say all of Black's pieces are taken", png.Description)
+	}
 	// The board the winning move was played on takes no more.
 	e.retired("the winning move", prev.ID, alice.Mention()+", your move.")
 	// A new player's rating is provisional, and says so as lidraughts
@@ -487,8 +491,14 @@ func testE2EDraughtsToTheEnd(t *testing.T, e *env) {
 	if strings.Contains(stats.Text(), "rank") {
 		t.Errorf("/draughts stats = %q: a draughts rating with a Go rank", stats.Text())
 	}
-	if rp := e.do(e.slash(ch, alice, "replay", discordtest.Str("game", id))); !strings.Contains(rp.Text(), "Replay of ⚪ alice vs ⚫ bob, draughts 10×10, 2-0, 36 moves.") {
+	rp := e.do(e.slash(ch, alice, "replay", discordtest.Str("game", id)))
+	if !strings.Contains(rp.Text(), "Replay of ⚪ alice vs ⚫ bob, draughts 10×10, 2-0, 36 moves.") {
 		t.Errorf("/draughts replay = %q, want White first, 2-0 and 36 moves (71 plies)", rp.Text())
+	}
+	for _, a := range rp.Attachments {
+		if strings.HasSuffix(a.Filename, ".gif") && !strings.Contains(a.Description, "(all of Black's pieces are taken)") {
+			t.Errorf("replay's animation %q: want its description to say all of Black's pieces are taken", a.Description)
+		}
 	}
 	// game: suggests the draughts game where a record is asked for, not
 	// where only Go's games are taken.

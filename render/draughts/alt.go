@@ -15,7 +15,7 @@ import (
 // is to move: "Game over, White wins 2-0 (Black cannot move); …".
 func AltText(s rules.State) string {
 	if r, over := s.Result(); over {
-		return altText(s, "Game over, "+describeResult(r))
+		return altText(s, "Game over, "+describeResult(s, r))
 	}
 	p := s.Position()
 	return altText(s, p.Turn().String()+" to move")
@@ -35,7 +35,7 @@ func AltTextEnded(s rules.State, how string) string {
 // count.
 func AltTextNoted(s rules.State, note string) string {
 	if r, over := s.Result(); over {
-		return altText(s, "Game over, "+describeResult(r)+", "+note)
+		return altText(s, "Game over, "+describeResult(s, r)+", "+note)
 	}
 	return AltTextEnded(s, note)
 }
@@ -80,14 +80,20 @@ func plural(n int, one, many string) string {
 }
 
 // describeResult says who won and how, as players say it, with the
-// result as PDN writes it: "White wins 2-0 (Black cannot move)", "draw
-// 1-1 (threefold repetition)".
-func describeResult(r game.Result) string {
+// result as PDN writes it: "White wins 2-0 (Black cannot move)", "White
+// wins 2-0 (all of Black's pieces are taken)", "draw 1-1 (threefold
+// repetition)". s is the game, whose final position tells the two wins
+// by the rules apart, as the board's message does.
+func describeResult(s rules.State, r game.Result) string {
 	var how string
 	switch r.Reason {
 	case game.ByRule:
 		if r.Winner != game.NoSide {
-			how = rules.Color(r.Winner).Opponent().String() + " cannot move"
+			loser := rules.Color(r.Winner).Opponent()
+			how = loser.String() + " cannot move"
+			if p := s.Position(); p.Pieces(loser).Count() == 0 {
+				how = "all of " + loser.String() + "'s pieces are taken"
+			}
 		} else {
 			how = "by the rules"
 		}

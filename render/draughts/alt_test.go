@@ -26,7 +26,9 @@ func TestAltText(t *testing.T) {
 		{"capture", opening(t), "White to move; White 19 men, Black 19 men; last move 14x23"},
 		{"kings", midgame(t), "Black to move; White 12 men and 1 king, Black 10 men and 1 king; last move 46x30"},
 		// White's last man takes; Black has nothing left.
-		{"no pieces", play(t, "W:W28:B23", "28x19"), "Game over, White wins 2-0 (Black cannot move); White 1 man, Black no pieces; last move 28x19"},
+		{"no pieces", play(t, "W:W28:B23", "28x19"), "Game over, White wins 2-0 (all of Black's pieces are taken); White 1 man, Black no pieces; last move 28x19"},
+		// Black has pieces but no move: blocked.
+		{"blocked", play(t, "B:W41,47:B36"), "Game over, White wins 2-0 (Black cannot move); White 2 men, Black 1 man"},
 		{"resigned", resigned, "Game over, White wins 2-0 (resignation); White 19 men, Black 19 men; last move 14x23"},
 		{"agreed", agreed, "Game over, draw 1-1 (by agreement); White 20 men, Black 20 men"},
 		{"kings only", play(t, "B:WK1,K2:BK50"), "Black to move; White 2 kings, Black 1 king"},
