@@ -9,7 +9,7 @@ import (
 // channel (CmdBoard); when none is, the threads of it where the user plays
 // (inThread), or else the last game finished here, with its final position
 // and result. A channel where no game was ever finished keeps the answer
-// that there is no game here.
+// that there is no game here, saying so when a challenge here is open.
 func (a *App) CmdBoardHere(ctx context.Context, r *Request) error {
 	g, err := a.LoadGame(ctx, r.Interaction.ChannelID)
 	if err == nil {
@@ -26,6 +26,9 @@ func (a *App) CmdBoardHere(ctx context.Context, r *Request) error {
 	}
 	games, lerr := a.archive.ChannelGames(ctx, r.Interaction.ChannelID, 1)
 	if lerr != nil || len(games) == 0 {
+		if cerr := a.openChallenge(ctx, r); cerr != nil {
+			return cerr
+		}
 		return err
 	}
 	arc, aerr := archivedGame(ctx, a.archive, r, games[0].ID)

@@ -44,6 +44,9 @@ func (a *App) OnGame(h GameHandler) HandlerFunc {
 			if err := a.inThread(ctx, r); err != nil {
 				return err
 			}
+			if err := a.openChallenge(ctx, r); err != nil {
+				return err
+			}
 			if err := a.justEnded(ctx, r, rm); err != nil {
 				return err
 			}
@@ -72,6 +75,44 @@ func (a *App) inThread(ctx context.Context, r *Request) error {
 	default:
 		return UserErr(ErrNoGame, "There is no game in this channel itself: your games are in its threads "+joinAnd(threads)+". Run the command there.")
 	}
+}
+
+// openChallenge is ErrNoGame, saying so, when r's channel has no game
+// but a challenge posted there is still open: its game starts once it is
+// accepted. It is nil when none is (or they cannot be read).
+func (a *App) openChallenge(ctx context.Context, r *Request) error {
+	it := r.Interaction
+	if it.GuildID == "" {
+		return nil
+	}
+	list, err := a.admin.GuildChallenges(ctx, it.GuildID)
+	if err != nil {
+		return nil
+	}
+	now := a.Now()
+	for _, c := range list {
+		if c.ChannelID != it.ChannelID || c.Expired(now) {
+			continue
+		}
+		what := a.RoomOfKind(c.Kind).Name()
+		var text string
+		switch mine := r.User != nil && c.Challenger.UserID == r.User.ID; {
+		case c.Team():
+			text = fmt.Sprintf("There is no game in this channel yet: %s's team game of %s is still gathering its players.", Mention(c.Challenger), what)
+		case r.User != nil && c.Opponent.UserID == r.User.ID:
+			text = fmt.Sprintf("There is no game in this channel yet: %s challenged you to %s. Accept with the button on the challenge to start it.", Mention(c.Challenger), what)
+		case mine && c.Open():
+			text = fmt.Sprintf("There is no game in this channel yet: your challenge to %s is open, and the game starts when someone accepts it.", what)
+		case mine:
+			text = fmt.Sprintf("There is no game in this channel yet: your challenge to %s is waiting for %s to accept it.", what, Mention(c.Opponent))
+		case c.Open():
+			text = fmt.Sprintf("There is no game in this channel yet: %s's challenge to %s is open to anyone; the game starts when someone accepts it.", Mention(c.Challenger), what)
+		default:
+			text = fmt.Sprintf("There is no game in this channel yet: %s challenged %s to %s, and the game starts when they accept.", Mention(c.Challenger), Mention(c.Opponent), what)
+		}
+		return UserErr(ErrNoGame, text)
+	}
+	return nil
 }
 
 // justEndedWindow is how long after a game ended a player's command for it
