@@ -59,6 +59,11 @@ const (
 	// over the moment its write commits, before it answers from the store
 	// (another process made the move).
 	botGoneGrace = 300 * time.Millisecond
+	// botAnswerWait is how long a handler whose command's bot move
+	// another process made waits for that process to answer the command
+	// (see answeredElsewhere), looking every botAnswerPoll.
+	botAnswerWait = 3 * time.Second
+	botAnswerPoll = 200 * time.Millisecond
 	// botAwaitMax bounds a handler's wait for a queued move, well within
 	// the 15 minutes Discord lets it edit its answer; the move stays owed
 	// and its board is posted when it is made.
@@ -495,7 +500,7 @@ func (a *App) awaitBot(ctx context.Context, r *Request, g *storage.Game) (*stora
 		// and an edit from here would take the bot's move out of it, or
 		// say the move was not played when the game ended or changed
 		// since.
-		if a.answeredElsewhere(ctx, r) {
+		if a.answeredElsewhere(ctx, r, g) {
 			return g, "", errAnsweredElsewhere
 		}
 		if same {
@@ -521,21 +526,35 @@ func (a *App) awaitBot(ctx context.Context, r *Request, g *storage.Game) (*stora
 const wentOnNote = "The game has gone on since; here it is as it stands."
 
 // answeredElsewhere reports whether the answer of r, a command waiting
-// for a bot move, is no longer "thinking…" nor the queue notice (see
-// unanswered): another process answered it. When Discord cannot say, it
-// reports false, and the handler answers.
-func (a *App) answeredElsewhere(ctx context.Context, r *Request) bool {
+// for the bot move g owes, is no longer "thinking…" nor the queue notice
+// (see unanswered): another process answered it. When r is the command
+// that made the move owed (g keeps its token for follow-ups), the process
+// that made the move answers it itself (see post), moments after its
+// write, which this handler may see first: it waits up to botAnswerWait
+// for that answer, so that the move is announced in it, once. When
+// Discord cannot say, it reports false, and the handler answers.
+func (a *App) answeredElsewhere(ctx context.Context, r *Request, g *storage.Game) bool {
 	if !r.Responded() {
 		// Not even deferred yet: there is no answer to read, and no other
 		// process answers a command that is not "thinking…".
 		return false
 	}
-	orig, err := r.discord.Original(ctx, r.Interaction)
-	if err != nil {
-		a.log.Debug("bot move made elsewhere: read the answer", "channel", r.Interaction.ChannelID, "err", err)
-		return false
+	f := g.Delivery.Followup
+	mine := f != nil && f.InteractionID == r.Interaction.ID
+	deadline := time.Now().Add(botAnswerWait)
+	for {
+		orig, err := r.discord.Original(ctx, r.Interaction)
+		if err != nil {
+			a.log.Debug("bot move made elsewhere: read the answer", "channel", r.Interaction.ChannelID, "err", err)
+			return false
+		}
+		if !unanswered(orig) {
+			return true
+		}
+		if !mine || time.Now().After(deadline) || sleepUntilClosing(ctx.Done(), botAnswerPoll) {
+			return false
+		}
 	}
-	return !unanswered(orig)
 }
 
 // waitOutcome waits for the outcome of a waiter registered with await

@@ -750,6 +750,45 @@ func TestBotMoveMadeElsewhereGameEndedUnanswered(t *testing.T) {
 	}
 }
 
+// TestBotMoveMadeElsewhereAnsweredLate: the other process that made the
+// bot's move answers the command waiting for it a second after its write
+// (a slow post, a loaded machine), after this handler found the move gone
+// from the queue. The handler waits for that answer instead of racing it
+// with one of its own, so the command's answer announces the move, once.
+func TestBotMoveMadeElsewhereAnsweredLate(t *testing.T) {
+	q := newQueueBehind(t)
+	ctx := context.Background()
+	if m, err := q.store.ClaimBotMove(ctx, "elsewhere", time.Minute); err != nil || m.ChannelID != otherChannel {
+		t.Fatalf("ClaimBotMove = %+v, %v; want the second game's move", m, err)
+	}
+	g, err := q.store.Game(ctx, otherChannel)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := goOf(g).Play(engine.PlaceAt(engine.Black, engine.Point{Col: 8, Row: 8})); err != nil {
+		t.Fatal(err)
+	}
+	if err := q.store.UpdateGame(ctx, g); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(1500 * time.Millisecond)
+	// As post does: answer the command if it still waits, else follow up.
+	f := g.Delivery.Followup
+	it := &discordgo.Interaction{ID: f.InteractionID, AppID: f.AppID, Token: f.Token, ChannelID: otherChannel}
+	if orig, _ := q.rec.Original(ctx, it); orig.Flags&discordgo.MessageFlagsLoading == 0 && !strings.HasPrefix(orig.Content, "⏳") {
+		t.Fatalf("the handler answered before the process that made the move: %q", q.calls())
+	}
+	q.rec.EditOriginal(ctx, it, &commands.Message{Content: "⚫ gobot (first) played **J9**."})
+	runtimetest.WaitFor(t, "the handler to finish", func() bool {
+		q.mu.Lock()
+		defer q.mu.Unlock()
+		return slices.ContainsFunc(q.sent, func(c call) bool { return c.Channel == otherChannel })
+	})
+	if got := q.calls(); got[len(got)-1] != "edit: ⚫ gobot (first) played **J9**." {
+		t.Errorf("the late answer of the process that made the move was replaced: %q", strings.Join(got, "\n"))
+	}
+}
+
 // TestShownNameEscapesMarkdown: a display name's markdown characters show
 // as typed in titles; the record keeps the name as it is.
 func TestShownNameEscapesMarkdown(t *testing.T) {
