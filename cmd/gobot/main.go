@@ -211,6 +211,14 @@ func hideValues(err error, values ...string) error {
 	return &redactedError{msg: msg, err: err}
 }
 
+// redactErr redacts *err, the error a subcommand returns (it is printed),
+// as the log is.
+func redactErr(cfg *config.Config, err *error) {
+	if *err != nil {
+		*err = &redactedError{msg: cfg.Redact((*err).Error()), err: *err}
+	}
+}
+
 // serve runs the bot until ctx ends (SIGTERM or interrupt). The error it
 // returns is printed: it is redacted as the log is.
 func serve(ctx context.Context, stdout, stderr io.Writer) (err error) {
@@ -218,11 +226,7 @@ func serve(ctx context.Context, stdout, stderr io.Writer) (err error) {
 	if err != nil {
 		return err
 	}
-	defer func() {
-		if err != nil {
-			err = &redactedError{msg: cfg.Redact(err.Error()), err: err}
-		}
-	}()
+	defer redactErr(cfg, &err)
 	log := newLogger(cfg, stderr)
 	log.Info("starting gobot", "version", version, "config", cfg)
 
@@ -247,17 +251,9 @@ func serve(ctx context.Context, stdout, stderr io.Writer) (err error) {
 	defer dreg.Close()
 
 	rest := commands.NewREST(cfg.APIURL, cfg.Token.Reveal(), nil)
-	appID := cfg.AppID
-	if appID == "" {
-		actx, cancel := context.WithTimeout(ctx, 30*time.Second)
-		appID, err = rest.ApplicationID(actx)
-		cancel()
-		if errors.Is(err, commands.ErrDiscordUnauthorized) {
-			return tokenRefused(err)
-		}
-		if err != nil {
-			return fmt.Errorf("fetch the application ID from Discord (GET /applications/@me): %w", err)
-		}
+	appID, err := applicationID(ctx, cfg, rest)
+	if err != nil {
+		return err
 	}
 	app, err := commands.New(commands.Options{
 		AppID: appID, GuildID: cfg.GuildID, Discord: rest, Store: store, Rooms: rooms(players, dreg), Logger: log,
@@ -438,6 +434,24 @@ func rooms(players goroom.Players, dreg *dbots.Registry) []commands.NewRoom {
 // 401: the token is not a bot's current token.
 func tokenRefused(err error) error {
 	return fmt.Errorf("discord refused DISCORD_TOKEN (HTTP 401): it is not the bot's current token; copy it again from the Developer Portal (Bot → Reset Token): %w", err)
+}
+
+// applicationID is DISCORD_APP_ID, or when it is not set the ID of the
+// application whose token DISCORD_TOKEN is, as Discord says it.
+func applicationID(ctx context.Context, cfg *config.Config, rest *commands.REST) (string, error) {
+	if cfg.AppID != "" {
+		return cfg.AppID, nil
+	}
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	appID, err := rest.ApplicationID(ctx)
+	if errors.Is(err, commands.ErrDiscordUnauthorized) {
+		return "", tokenRefused(err)
+	}
+	if err != nil {
+		return "", fmt.Errorf("fetch the application ID from Discord (GET /applications/@me): %w", err)
+	}
+	return appID, nil
 }
 
 // registerRefused is the error that stops start-up when Discord answers

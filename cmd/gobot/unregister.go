@@ -27,22 +27,13 @@ func unregister(ctx context.Context, args []string, stdout io.Writer) (err error
 	if err != nil {
 		return err
 	}
-	defer func() {
-		if err != nil {
-			err = &redactedError{msg: cfg.Redact(err.Error()), err: err}
-		}
-	}()
+	defer redactErr(cfg, &err)
 	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
 	rest := commands.NewREST(cfg.APIURL, cfg.Token.Reveal(), nil)
-	appID := cfg.AppID
-	if appID == "" {
-		if appID, err = rest.ApplicationID(ctx); err != nil {
-			if errors.Is(err, commands.ErrDiscordUnauthorized) {
-				return tokenRefused(err)
-			}
-			return fmt.Errorf("fetch the application ID from Discord (GET /applications/@me): %w", err)
-		}
+	appID, err := applicationID(ctx, cfg, rest)
+	if err != nil {
+		return err
 	}
 	err = rest.OverwriteCommands(ctx, appID, cfg.GuildID, []*discordgo.ApplicationCommand{})
 	switch {

@@ -599,27 +599,55 @@ func TestBotQueueIsShown(t *testing.T) {
 	}
 }
 
+// elsewhere is the other process of the TestBotMoveMadeElsewhere tests:
+// it claims the bot's move in the second game and plays moves there
+// (the bot's first), committing each, and returns the game written.
+func (q *queueBehind) elsewhere(t *testing.T, moves ...engine.Move) *storage.Game {
+	t.Helper()
+	ctx := context.Background()
+	if m, err := q.store.ClaimBotMove(ctx, "elsewhere", time.Minute); err != nil || m.ChannelID != otherChannel {
+		t.Fatalf("ClaimBotMove = %+v, %v; want the second game's move", m, err)
+	}
+	g, err := q.store.Game(ctx, otherChannel)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range moves {
+		if err := goOf(g).Play(m); err != nil {
+			t.Fatal(err)
+		}
+		if err := q.store.UpdateGame(ctx, g); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return g
+}
+
+// botJ9 is the bot's first move in the second game, played elsewhere.
+var botJ9 = engine.PlaceAt(engine.Black, engine.Point{Col: 8, Row: 8})
+
+// answer is the other process answering the command that made g's bot move
+// owed, as post does, with text.
+func (q *queueBehind) answer(g *storage.Game, text string) {
+	f := g.Delivery.Followup
+	it := &discordgo.Interaction{ID: f.InteractionID, AppID: f.AppID, Token: f.Token, ChannelID: otherChannel}
+	q.rec.EditOriginal(context.Background(), it, &commands.Message{Content: text})
+}
+
+// handlerDone reports whether the second game's handler has returned.
+func (q *queueBehind) handlerDone() bool {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return slices.ContainsFunc(q.sent, func(c call) bool { return c.Channel == otherChannel })
+}
+
 // TestBotMoveMadeElsewhere: another process sharing the store makes the
 // bot's move a handler here waits for; the handler notices that the move
 // left the queue and answers with the board, which shows the move as the
 // last one, without announcing it again (the process that made it does).
 func TestBotMoveMadeElsewhere(t *testing.T) {
 	q := newQueueBehind(t)
-	// The other process: claim, move, commit.
-	m, err := q.store.ClaimBotMove(context.Background(), "elsewhere", time.Minute)
-	if err != nil || m.ChannelID != otherChannel {
-		t.Fatalf("ClaimBotMove = %+v, %v; want the second game's move", m, err)
-	}
-	g, err := q.store.Game(context.Background(), otherChannel)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := goOf(g).Play(engine.PlaceAt(engine.Black, engine.Point{Col: 8, Row: 8})); err != nil {
-		t.Fatal(err)
-	}
-	if err := q.store.UpdateGame(context.Background(), g); err != nil {
-		t.Fatal(err)
-	}
+	q.elsewhere(t, botJ9)
 	runtimetest.WaitFor(t, "the handler to answer with the move made elsewhere", func() bool {
 		got := q.calls()
 		return len(got) > 0 && strings.Contains(got[len(got)-1], "Last move: ⚫ J9")
@@ -636,26 +664,7 @@ func TestBotMoveMadeElsewhere(t *testing.T) {
 // bot's next move nor announces it (that move answers another command).
 func TestBotMoveMadeElsewhereGameWentOn(t *testing.T) {
 	q := newQueueBehind(t)
-	ctx := context.Background()
-	m, err := q.store.ClaimBotMove(ctx, "elsewhere", time.Minute)
-	if err != nil || m.ChannelID != otherChannel {
-		t.Fatalf("ClaimBotMove = %+v, %v; want the second game's move", m, err)
-	}
-	g, err := q.store.Game(ctx, otherChannel)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, p := range []engine.Move{
-		engine.PlaceAt(engine.Black, engine.Point{Col: 8, Row: 8}), // the bot's J9
-		engine.PlaceAt(engine.White, engine.Point{Col: 0, Row: 0}), // ann's A1
-	} {
-		if err := goOf(g).Play(p); err != nil {
-			t.Fatal(err)
-		}
-		if err := q.store.UpdateGame(ctx, g); err != nil {
-			t.Fatal(err)
-		}
-	}
+	q.elsewhere(t, botJ9, engine.PlaceAt(engine.White, engine.Point{Col: 0, Row: 0})) // and ann's A1
 	if pos := q.position(otherChannel); pos != 1 {
 		t.Fatalf("the bot's next move in the second game: place %d in the queue, want 1", pos)
 	}
@@ -682,35 +691,19 @@ func TestBotMoveMadeElsewhereGameWentOn(t *testing.T) {
 	}
 }
 
-// elsewhereThenResign is the other process of TestBotMoveMadeElsewhere*:
-// it makes the bot's move (J9) in the second game, answers the command
-// waiting for it when answer is set (as post does), and then ann resigns
-// there, which ends the game.
+// elsewhereThenResign is the other process making the bot's move (J9) in
+// the second game, answering the command waiting for it when answer is
+// set, and then ann resigning there, which ends the game.
 func (q *queueBehind) elsewhereThenResign(t *testing.T, answer bool) {
 	t.Helper()
-	ctx := context.Background()
-	if m, err := q.store.ClaimBotMove(ctx, "elsewhere", time.Minute); err != nil || m.ChannelID != otherChannel {
-		t.Fatalf("ClaimBotMove = %+v, %v; want the second game's move", m, err)
-	}
-	g, err := q.store.Game(ctx, otherChannel)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := goOf(g).Play(engine.PlaceAt(engine.Black, engine.Point{Col: 8, Row: 8})); err != nil {
-		t.Fatal(err)
-	}
-	if err := q.store.UpdateGame(ctx, g); err != nil {
-		t.Fatal(err)
-	}
+	g := q.elsewhere(t, botJ9)
 	if answer {
-		f := g.Delivery.Followup
-		it := &discordgo.Interaction{ID: f.InteractionID, AppID: f.AppID, Token: f.Token, ChannelID: otherChannel}
-		q.rec.EditOriginal(ctx, it, &commands.Message{Content: "⚫ gobot (first) played **J9**."})
+		q.answer(g, "⚫ gobot (first) played **J9**.")
 	}
 	if err := goOf(g).Play(engine.ResignMove(engine.White)); err != nil {
 		t.Fatal(err)
 	}
-	if err := q.store.FinishGame(ctx, g, storage.Archived{SGF: []byte("(;GM[1]SZ[9];B[ia];W[])")}); err != nil {
+	if err := q.store.FinishGame(context.Background(), g, storage.Archived{SGF: []byte("(;GM[1]SZ[9];B[ia];W[])")}); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -723,11 +716,7 @@ func (q *queueBehind) elsewhereThenResign(t *testing.T, answer bool) {
 func TestBotMoveMadeElsewhereThenGameEnded(t *testing.T) {
 	q := newQueueBehind(t)
 	q.elsewhereThenResign(t, true)
-	runtimetest.WaitFor(t, "the handler to finish", func() bool {
-		q.mu.Lock()
-		defer q.mu.Unlock()
-		return len(q.sent) > 0 && slices.ContainsFunc(q.sent, func(c call) bool { return c.Channel == otherChannel })
-	})
+	runtimetest.WaitFor(t, "the handler to finish", q.handlerDone)
 	got := q.calls()
 	if last := got[len(got)-1]; last != "edit: ⚫ gobot (first) played **J9**." {
 		t.Errorf("the answer the other process gave was replaced: %q", strings.Join(got, "\n"))
@@ -757,33 +746,16 @@ func TestBotMoveMadeElsewhereGameEndedUnanswered(t *testing.T) {
 // with one of its own, so the command's answer announces the move, once.
 func TestBotMoveMadeElsewhereAnsweredLate(t *testing.T) {
 	q := newQueueBehind(t)
-	ctx := context.Background()
-	if m, err := q.store.ClaimBotMove(ctx, "elsewhere", time.Minute); err != nil || m.ChannelID != otherChannel {
-		t.Fatalf("ClaimBotMove = %+v, %v; want the second game's move", m, err)
-	}
-	g, err := q.store.Game(ctx, otherChannel)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := goOf(g).Play(engine.PlaceAt(engine.Black, engine.Point{Col: 8, Row: 8})); err != nil {
-		t.Fatal(err)
-	}
-	if err := q.store.UpdateGame(ctx, g); err != nil {
-		t.Fatal(err)
-	}
+	g := q.elsewhere(t, botJ9)
 	time.Sleep(1500 * time.Millisecond)
 	// As post does: answer the command if it still waits, else follow up.
 	f := g.Delivery.Followup
 	it := &discordgo.Interaction{ID: f.InteractionID, AppID: f.AppID, Token: f.Token, ChannelID: otherChannel}
-	if orig, _ := q.rec.Original(ctx, it); orig.Flags&discordgo.MessageFlagsLoading == 0 && !strings.HasPrefix(orig.Content, "⏳") {
+	if orig, _ := q.rec.Original(context.Background(), it); orig.Flags&discordgo.MessageFlagsLoading == 0 && !strings.HasPrefix(orig.Content, "⏳") {
 		t.Fatalf("the handler answered before the process that made the move: %q", q.calls())
 	}
-	q.rec.EditOriginal(ctx, it, &commands.Message{Content: "⚫ gobot (first) played **J9**."})
-	runtimetest.WaitFor(t, "the handler to finish", func() bool {
-		q.mu.Lock()
-		defer q.mu.Unlock()
-		return slices.ContainsFunc(q.sent, func(c call) bool { return c.Channel == otherChannel })
-	})
+	q.answer(g, "⚫ gobot (first) played **J9**.")
+	runtimetest.WaitFor(t, "the handler to finish", q.handlerDone)
 	if got := q.calls(); got[len(got)-1] != "edit: ⚫ gobot (first) played **J9**." {
 		t.Errorf("the late answer of the process that made the move was replaced: %q", strings.Join(got, "\n"))
 	}
