@@ -266,11 +266,10 @@ func serve(ctx context.Context, stdout, stderr io.Writer) (err error) {
 	rctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	err = app.Register(rctx)
 	cancel()
+	if refused := commandsRefused(cfg, appID, err); refused != nil {
+		return refused
+	}
 	switch {
-	case errors.Is(err, commands.ErrDiscordUnauthorized):
-		return tokenRefused(err)
-	case errors.Is(err, commands.ErrDiscordForbidden) || errors.Is(err, commands.ErrDiscordNotFound):
-		return registerRefused(cfg, appID, err)
 	case err != nil:
 		log.Error("could not register the /go command; it may be missing or out of date in Discord", "err", err)
 	case cfg.GuildID != "":
@@ -452,6 +451,19 @@ func applicationID(ctx context.Context, cfg *config.Config, rest *commands.REST)
 		return "", fmt.Errorf("fetch the application ID from Discord (GET /applications/@me): %w", err)
 	}
 	return appID, nil
+}
+
+// commandsRefused is the error that stops gobot when Discord refuses a
+// write of its commands (err) for the token, the application or the
+// server; nil for any other error, or none.
+func commandsRefused(cfg *config.Config, appID string, err error) error {
+	switch {
+	case errors.Is(err, commands.ErrDiscordUnauthorized):
+		return tokenRefused(err)
+	case errors.Is(err, commands.ErrDiscordForbidden) || errors.Is(err, commands.ErrDiscordNotFound):
+		return registerRefused(cfg, appID, err)
+	}
+	return nil
 }
 
 // registerRefused is the error that stops start-up when Discord answers

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"time"
@@ -36,11 +35,10 @@ func unregister(ctx context.Context, args []string, stdout io.Writer) (err error
 		return err
 	}
 	err = rest.OverwriteCommands(ctx, appID, cfg.GuildID, []*discordgo.ApplicationCommand{})
+	if refused := commandsRefused(cfg, appID, err); refused != nil {
+		return refused
+	}
 	switch {
-	case errors.Is(err, commands.ErrDiscordUnauthorized):
-		return tokenRefused(err)
-	case errors.Is(err, commands.ErrDiscordForbidden) || errors.Is(err, commands.ErrDiscordNotFound):
-		return registerRefused(cfg, appID, err)
 	case err != nil:
 		return fmt.Errorf("remove the commands: %w", err)
 	case cfg.GuildID != "":
