@@ -452,8 +452,17 @@ func TestAutocomplete(t *testing.T) {
 	if len(c.Choices) != 25 {
 		t.Fatalf("autocomplete empty: %d choices, want 25", len(c.Choices))
 	}
+	// Only the player to move is offered moves.
+	for _, u := range []*discordgo.User{bob, {ID: "900000000000000777", Username: "cid"}} {
+		if c := only(t, tb.command(u, "/go play move:E?")); len(c.Choices) != 0 {
+			t.Errorf("autocomplete for %s, who is not to move: %d choices, want none", u.Username, len(c.Choices))
+		}
+	}
 	only(t, tb.command(ann, "/go play move:E5"))
 	c = only(t, tb.command(bob, "/go play move:E?"))
+	if len(c.Choices) != 8 {
+		t.Errorf("autocomplete E for bob to move, E5 taken: %d choices, want 8", len(c.Choices))
+	}
 	for _, ch := range c.Choices {
 		if ch.Name == "E5" {
 			t.Fatalf("autocomplete offers the occupied point E5")

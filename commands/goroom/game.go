@@ -506,11 +506,16 @@ func gameGIF(g *storage.Game, dead []engine.Point) (commands.File, error) {
 		Description: fmt.Sprintf("Animated replay of %s, %s.", title(g), commands.Plural(g.State.MoveCount(), "move")), Data: buf.Bytes()}, nil
 }
 
-// completePlay suggests legal points that start with what was typed.
+// completePlay suggests legal points that start with what was typed, to
+// the player to move (in a vote game, to anyone, who votes): a spectator
+// or the player waiting gets none, as in draughts.
 func (a *room) completePlay(ctx context.Context, r *commands.Request) error {
 	_, typed := r.Focused()
 	g, err := a.GameStore().Game(ctx, r.Interaction.ChannelID)
 	if err != nil || goOf(g) == nil || goOf(g).Over() || g.Scoring != nil {
+		return r.Choices(ctx, nil)
+	}
+	if _, err := canMove(g, r.User); err != nil && !isVoteGame(g) {
 		return r.Choices(ctx, nil)
 	}
 	prefix := strings.ToUpper(strings.TrimSpace(typed))
