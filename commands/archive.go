@@ -106,9 +106,27 @@ func FinishedGameOption(ctx context.Context, arch Archive, r *Request) (*storage
 		return nil, err
 	}
 	if len(games) == 0 {
+		if last := lastGameElsewhere(ctx, arch, r); last != nil {
+			return nil, UserErr(ErrNoGame, fmt.Sprintf("No game has been played to the end in this channel itself: your last game, `%s`, was played in <#%s>. Name it with `game:%s`, or run the command there.", last.ID, last.ChannelID, last.ID))
+		}
 		return nil, UserErr(ErrNoGame, fmt.Sprintf("No game has been played to the end in this channel yet: name one with `game:` (it suggests your recent games), or see `/%s history`.", commandOf(r)))
 	}
 	return archivedGame(ctx, arch, r, games[0].ID)
+}
+
+// lastGameElsewhere is the user's last finished game when it was played
+// in another channel of the same server (a thread of this channel, most
+// often, where a game with thread:true was played), nil otherwise.
+func lastGameElsewhere(ctx context.Context, arch Archive, r *Request) *storage.Archived {
+	mine, err := arch.PlayerGames(ctx, r.User.ID, 1)
+	if err != nil || len(mine) == 0 {
+		return nil
+	}
+	last := mine[0]
+	if r.Interaction.GuildID == "" || last.GuildID != r.Interaction.GuildID || last.ChannelID == r.Interaction.ChannelID {
+		return nil
+	}
+	return last
 }
 
 // CompleteFinishedGames suggests the user's recent finished games for the

@@ -87,3 +87,20 @@ func TestE2EStatsOfABot(t *testing.T) {
 			"<@"+robot.ID+"> is a bot account and plays no games here, so it has no record.")
 	}
 }
+
+// TestE2ELastGameElsewhere: /go sgf or /go review in a channel where no
+// game ended, by a player whose last game was played in another channel of
+// the server (a thread:true game's thread, most often), names that game and
+// its channel; someone who has played nothing gets the general answer.
+func TestE2ELastGameElsewhere(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	games, general := e.d.GuildChannel("games"), e.d.GuildChannel("general")
+	alice, bob, cid := e.d.NewUser("alice"), e.d.NewUser("bob"), e.d.NewUser("cid")
+	id := e.resignedGame(games, alice, bob)
+	want := "No game has been played to the end in this channel itself: your last game, `" + id + "`, was played in <#" + games.ID + ">. Name it with `game:" + id + "`, or run the command there."
+	for _, cmd := range []string{"sgf", "review"} {
+		e.refused(e.slash(general, alice, cmd), want)
+	}
+	e.refused(e.slash(general, cid, "sgf"), "No game has been played to the end in this channel yet: name one with `game:` (it suggests your recent games), or see `/go history`.")
+}
