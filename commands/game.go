@@ -309,20 +309,28 @@ func FollowupOf(it *discordgo.Interaction, at time.Time) *storage.Followup {
 	return &storage.Followup{InteractionID: it.ID, AppID: it.AppID, Token: it.Token, At: at, ChannelPosts: posts}
 }
 
-// MayPostInChannel reports whether gobot may post in the channel of it
+// MayPostInChannel reports whether gobot may post in the channel of r
 // outside any interaction (a message of its own, long after the
-// interaction's token has expired), as it.AppPermissions tell: Send
+// interaction's token has expired), as its app_permissions tell: Send
 // Messages in a channel, Send Messages in Threads in a thread. When the
-// permissions hold only one of the two, the channel is looked up to learn
-// which it is; a lookup that fails takes the interaction's word for it.
-// Zero permissions mean not told (the console): it may.
-func (a *App) MayPostInChannel(ctx context.Context, it *discordgo.Interaction) bool {
+// permissions hold only one of the two, the channel the payload describes
+// (Request.Channel) says which it is, or when the payload says nothing the
+// channel is looked up; a lookup that fails takes the interaction's word
+// for it. Zero permissions mean not told (the console): it may.
+func (a *App) MayPostInChannel(ctx context.Context, r *Request) bool {
+	it := r.Interaction
 	if it == nil || it.AppPermissions == 0 {
 		return true
 	}
 	send := it.AppPermissions&discordgo.PermissionSendMessages != 0
 	inThreads := it.AppPermissions&discordgo.PermissionSendMessagesInThreads != 0
 	if send == inThreads {
+		return send
+	}
+	if r.Channel != nil {
+		if r.Channel.IsThread() {
+			return inThreads
+		}
 		return send
 	}
 	if look, ok := a.opts.Discord.(channelLookup); ok {

@@ -56,7 +56,7 @@ func (a *room) cmdVote(ctx context.Context, r *commands.Request) error {
 	if it.GuildID == "" {
 		return commands.UserErr(commands.ErrBadOption, "A vote game is played by the people of a server channel: start it there with `/go vote`.")
 	}
-	if !a.MayPostInChannel(ctx, it) {
+	if !a.MayPostInChannel(ctx, r) {
 		return errVoteNoPosts
 	}
 	level, err := a.levelOption(r)
