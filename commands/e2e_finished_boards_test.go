@@ -220,7 +220,10 @@ func testE2EBoardDuringEnding(t *testing.T, e *env) {
 	e.restart()
 	ch, alice, bob := e.guildGame()
 	cid := e.d.NewUser("cid")
-	e.do(e.play(ch, alice, "E5"))
+	// The move's board is recorded after its answer: armed before that,
+	// the hold would catch the move's board instead of the spectator's.
+	moved := e.do(e.play(ch, alice, "E5"))
+	e.kept(ch.ID, moved.ID)
 	hold.mu.Lock()
 	hold.armed = true
 	hold.mu.Unlock()

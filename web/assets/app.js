@@ -206,7 +206,13 @@ function receive(m) {
       // prompt, and the board shows the move already).
       // A game started or accepted here shows, and what gobot said of it
       // stays with it.
-      if (!m.refused && m.channel && m.channel !== st.channel) watch(m.channel, true);
+      if (!m.refused && m.channel && m.channel !== st.channel) {
+        watch(m.channel, true);
+        // A challenge sent here is in the list already (it comes before
+        // its result): say whom it waits for now, not once the channel
+        // answers that it has no game yet.
+        if (!$('empty').hidden && st.offers.some((o) => o.channel === m.channel)) showEmpty();
+      }
       if (m.refused || (m.text && st.said === st.sent[m.id])) {
         say(m.text, m.refused, m.version);
         if (m.channel) st.kept = st.said;
@@ -297,6 +303,7 @@ function watch(channel, keep) {
   if (!keep) st.kept = -1;
   st.reveal = true;
   st.channel = channel;
+  st.other = ''; // the channel left's word on where its game is
   sessionStorage.setItem('gobot-channel', channel);
   st.view = null;
   st.pending = null;
