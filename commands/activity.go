@@ -75,6 +75,29 @@ func withEntryPointHandler(body json.RawMessage) (json.RawMessage, error) {
 // board button.
 type activityDiscord struct{ Discord }
 
+// Unwrap is the Discord the Activity's buttons are added to: what it can
+// do beyond Discord (look a channel up, list a server's channels) is
+// found there (DiscordAs).
+func (d activityDiscord) Unwrap() Discord { return d.Discord }
+
+// DiscordAs is d as T, an optional capability of a Discord such as
+// looking a channel up, looked for in d and in the Discords d wraps (an
+// App with the Activity wraps its Discord to add the Open board button).
+func DiscordAs[T any](d Discord) (T, bool) {
+	for d != nil {
+		if t, ok := d.(T); ok {
+			return t, true
+		}
+		w, ok := d.(interface{ Unwrap() Discord })
+		if !ok {
+			break
+		}
+		d = w.Unwrap()
+	}
+	var zero T
+	return zero, false
+}
+
 func (d activityDiscord) Callback(ctx context.Context, it *discordgo.Interaction, r *Response) (*discordgo.Message, error) {
 	if r.Message != nil {
 		r = &Response{Type: r.Type, Message: withOpenBoard(r.Message), Choices: r.Choices}

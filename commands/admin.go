@@ -495,7 +495,7 @@ func (a *App) gameChannels(ctx context.Context, r *Request, value string) ([]str
 		if m := channelRef.FindStringSubmatch(f); m != nil {
 			id = m[1] + m[2]
 		} else {
-			list, ok := a.opts.Discord.(guildChannelList)
+			list, ok := DiscordAs[guildChannelList](a.opts.Discord)
 			if !ok || r.Interaction.GuildID == "" {
 				return nil, UserErr(ErrBadOption, fmt.Sprintf("%s is not a channel: pick each channel from the list Discord shows when you type #, so that it becomes a link (or give its ID).", Quote(f)))
 			}
@@ -523,7 +523,7 @@ func (a *App) gameChannels(ctx context.Context, r *Request, value string) ([]str
 	if len(out) > maxChannels {
 		return nil, UserErr(ErrBadOption, fmt.Sprintf("At most %d game channels, not %d.", maxChannels, len(out)))
 	}
-	look, ok := a.opts.Discord.(channelLookup)
+	look, ok := DiscordAs[channelLookup](a.opts.Discord)
 	if !ok {
 		return out, nil // the console: taken as named
 	}

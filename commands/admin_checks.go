@@ -55,7 +55,7 @@ func (a *App) InGameChannel(ctx context.Context, st *storage.Settings, channel, 
 	if st.GameChannel(channel, "") {
 		return nil
 	}
-	if look, ok := a.opts.Discord.(channelLookup); ok {
+	if look, ok := DiscordAs[channelLookup](a.opts.Discord); ok {
 		ch, err := look.Channel(ctx, channel)
 		if err == nil && ch.IsThread() && st.GameChannel(channel, ch.ParentID) {
 			return nil

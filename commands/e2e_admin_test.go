@@ -346,8 +346,10 @@ func TestE2EAdminSettings(t *testing.T) {
 // channels the bot cannot list (Discord answers 403: it is installed there
 // by a user only).
 func TestE2EAdminChannelsByName(t *testing.T) {
-	t.Parallel()
-	e := newEnv(t)
+	withAndWithoutActivity(t, testE2EAdminChannelsByName)
+}
+
+func testE2EAdminChannelsByName(t *testing.T, e *env) {
 	ch := e.d.GuildChannel("general")
 	games := e.d.GuildChannel("go-games")
 	e.d.GuildChannel("club")
@@ -460,8 +462,10 @@ func TestE2EAdminSettingsAtOnce(t *testing.T) {
 // and help work everywhere; the server's defaults, bot levels, limit, TTL
 // and hidden leaderboard hold.
 func TestE2EAdminGameChannels(t *testing.T) {
-	t.Parallel()
-	e := newEnv(t)
+	withAndWithoutActivity(t, testE2EAdminGameChannels)
+}
+
+func testE2EAdminGameChannels(t *testing.T, e *env) {
 	general, games := e.d.GuildChannel("general"), e.d.GuildChannel("go-games")
 	ann, _, _ := e.admins()
 	alice, bob, carol := e.d.NewUser("alice"), e.d.NewUser("bob"), e.d.NewUser("carol")

@@ -174,6 +174,9 @@ type env struct {
 	wrapDiscord func(commands.Discord) commands.Discord
 
 	gateway bool // interactions arrive as from the gateway, answered by REST callbacks
+	// activity: the bot runs with the Activity set up (Options.Activity),
+	// its Discord wrapped to add the Open board button.
+	activity bool
 
 	store   e2eStore
 	app     *commands.App
@@ -222,7 +225,7 @@ func newEnvMode(t testing.TB, mode string) *env {
 
 // newEnvOn is newEnvMode on the PostgreSQL database at pgURL, or on a
 // bbolt file when pgURL is empty.
-func newEnvOn(t testing.TB, mode, pgURL string) *env {
+func newEnvOn(t testing.TB, mode, pgURL string, setup ...func(*env)) *env {
 	t.Helper()
 	e := &env{
 		gateway: mode == "gateway",
@@ -243,6 +246,9 @@ func newEnvOn(t testing.TB, mode, pgURL string) *env {
 		opts.Deliver = e.deliver
 	}
 	e.d = discordtest.NewServer(t, opts)
+	for _, f := range setup {
+		f(e)
+	}
 	e.logs = &logBuffer{}
 	t.Cleanup(func() {
 		if t.Failed() {
@@ -286,6 +292,19 @@ func (e *env) alive() {
 func httpMode(t *testing.T, f func(t *testing.T, e *env)) {
 	t.Parallel()
 	f(t, newEnvMode(t, "http"))
+}
+
+// withAndWithoutActivity runs f on a bot without the Activity and on one
+// with it (its Discord wrapped: what it can do beyond Discord must still
+// be found).
+func withAndWithoutActivity(t *testing.T, f func(t *testing.T, e *env)) {
+	t.Parallel()
+	for _, activity := range []bool{false, true} {
+		t.Run(map[bool]string{false: "plain", true: "activity"}[activity], func(t *testing.T) {
+			t.Parallel()
+			f(t, newEnvOn(t, "http", "", func(e *env) { e.activity = activity }))
+		})
+	}
 }
 
 // bothModes runs f once in http mode and once in gateway mode.
@@ -363,6 +382,7 @@ func (e *env) start() {
 		Logger:     slog.New(slog.NewTextHandler(e.logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
 		Now:        e.clock.Now,
 		After:      e.clock.After,
+		Activity:   e.activity,
 	})
 	if err != nil {
 		e.t.Fatalf("commands.New: %v", err)

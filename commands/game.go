@@ -333,7 +333,7 @@ func (a *App) MayPostInChannel(ctx context.Context, r *Request) bool {
 		}
 		return send
 	}
-	if look, ok := a.opts.Discord.(channelLookup); ok {
+	if look, ok := DiscordAs[channelLookup](a.opts.Discord); ok {
 		if ch, err := look.Channel(ctx, it.ChannelID); err == nil {
 			if ch.IsThread() {
 				return inThreads

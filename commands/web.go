@@ -162,7 +162,7 @@ func crowdSide(g *storage.Game) (game.Side, bool) {
 // does one from Discord, and returns what the person reads and the public
 // answers, which it has posted in the channel.
 func (a *App) run(ctx context.Context, it *discordgo.Interaction, names map[string]string) (ActResult, []*Message) {
-	if cd, ok := a.opts.Discord.(*consoleDiscord); ok {
+	if cd, ok := DiscordAs[*consoleDiscord](a.opts.Discord); ok {
 		// The console beside the page names in its mentions the people
 		// signed in here.
 		cd.learn(it, names)

@@ -418,9 +418,9 @@ func (a *room) reviewThread(ctx context.Context, id, channel string) string {
 		return ""
 	}
 	th := rec.Threads[channel]
-	if look, ok := a.Discord().(interface {
+	if look, ok := commands.DiscordAs[interface {
 		Channel(ctx context.Context, id string) (*discordgo.Channel, error)
-	}); ok {
+	}](a.Discord()); ok {
 		if _, err := look.Channel(ctx, th); err != nil {
 			return "" // deleted (or out of reach): post the review again
 		}
