@@ -251,6 +251,16 @@ func (a *App) timeUp(ctx context.Context, g *storage.Game) error {
 	}
 	a.log.Info("game lost on time", "game", g.ID, "channel", g.ChannelID, "loser", who.Key(), "annulled", void)
 	note := fmt.Sprintf("⌛ %s %s ran out of time <t:%d:R>.", a.sideEmoji(g, loser.Game()), Mention(who), deadline.Unix())
+	if won := loser.Opponent().Game(); !void && len(g.TeamOf(won)) > 0 {
+		// The winners are named where a mention pings (the board's embed
+		// does not): in a correspondence game nobody may be watching.
+		winners := g.TeamOf(won)
+		verb := "wins"
+		if len(winners) > 1 {
+			verb = "win"
+		}
+		note = strings.TrimSuffix(note, ".") + fmt.Sprintf(": %s %s %s.", a.sideEmoji(g, won), JoinAnd(winners, Mention), verb)
+	}
 	if void {
 		note += " They had not made two moves of their own, so the game is annulled: it is recorded, but it does not count."
 	} else if rn := a.RatingNote(ctx, g); rn != "" {

@@ -3,6 +3,7 @@ package commands_test
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -114,6 +115,7 @@ func testE2ELossOnTime(t *testing.T, e *env) {
 	e.challenge(ch, alice, bob, discordtest.Str("clock", "absolute 15s"))
 	g = e.game(ch.ID)
 	e.playOutTimed(ch, alice, bob, time.Second, []string{"C3", "G7", "C7", "G3"})
+	ranOut := e.clock.Now().Add(13 * time.Second)
 	e.clock.Advance(13 * time.Second) // alice: 2 s used, 13 s left
 	a = e.archived(ch.ID, g.ID)
 	if a.Result != "W+T" || a.Annulled {
@@ -122,6 +124,12 @@ func testE2ELossOnTime(t *testing.T, e *env) {
 	e.d.WaitFor("the second announcement", func() bool {
 		return len(e.publicWith(ch.ID, "**Game over: ⚪ "+bob.Mention()+" wins on time · W+T**")) == 1
 	})
+	// Both players are told, the winner too: nobody may be watching.
+	ann = e.publicWith(ch.ID, "**Game over: ⚪ "+bob.Mention()+" wins on time · W+T**")
+	if want := fmt.Sprintf("⌛ ⚫ %s ran out of time <t:%d:R>: ⚪ %s wins.", alice.Mention(), ranOut.Unix(), bob.Mention()); !strings.Contains(ann[0].Text(), want) ||
+		!slices.Contains(ann[0].Pings, alice.ID) || !slices.Contains(ann[0].Pings, bob.ID) {
+		t.Errorf("the loss on time reads %q, pinging %v; want %q, pinging both players", ann[0].Text(), ann[0].Pings, want)
+	}
 	// The record has the clock and each player's time after each move.
 	for _, want := range []string{"RE[W+T]TM[15]", ";B[cg]BL[14]", ";W[gc]WL[14]", ";B[cc]BL[13]", ";W[gg]WL[13]"} {
 		if !strings.Contains(string(a.SGF), want) {

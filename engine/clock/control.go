@@ -32,7 +32,11 @@ func (s System) String() string {
 
 // Limits on what a spec may ask for.
 const (
-	MinPeriod  = 10 * time.Second    // the shortest time of any part of a control
+	MinPeriod  = 10 * time.Second    // the shortest time of any part of a control but an increment
+	// MinIncrement is the shortest Fischer increment: the starting time,
+	// at least MinPeriod, absorbs a move's round trip, and blitz such as
+	// 5m +3s or 3m +2s is common on OGS and lidraughts.
+	MinIncrement = time.Second
 	MaxPeriod  = 30 * 24 * time.Hour // the longest
 	MaxPeriods = 30                  // byo-yomi periods
 	MaxStones  = 100                 // moves in a Canadian period
@@ -94,7 +98,8 @@ var Syntax = "a preset (correspondence, daily, live, blitz, none) or `" +
 //	none
 //
 // Times are a number and a unit (s, m, h, d), or several (1h30m). Case and
-// spacing do not matter. Every time is from MinPeriod to MaxPeriod. An
+// spacing do not matter ("fischer 5m+3s" too). Every time is from
+// MinPeriod to MaxPeriod, but an increment from MinIncrement. An
 // error is a *SpecError saying what is wrong; it wraps ErrSpec.
 func Parse(spec string) (Control, error) {
 	c, err := parse(spec)
@@ -137,7 +142,9 @@ func parse(spec string) (Control, error) {
 		c.Period, err = parseTime("time per move", f[1])
 	case "fischer":
 		c.System = Fischer
-		err = c.parseFischer(f[1:])
+		// "10m+5s" as OGS and lidraughts write it: the increment is
+		// what follows the +, spaced or not.
+		err = c.parseFischer(strings.Fields(strings.ReplaceAll(strings.Join(f[1:], " "), "+", " +")))
 	case "byoyomi", "byo-yomi":
 		c.System = ByoYomi
 		err = c.parseOvertime(f[1:], "x", "byoyomi 10m 5x30s", "periods", MaxPeriods, &c.Periods)
@@ -166,7 +173,7 @@ func (c *Control) parseFischer(f []string) error {
 	if !ok {
 		return fmt.Errorf("%w: the increment %q must start with +, %s", ErrSpec, f[1], example)
 	}
-	if c.Increment, err = parseTime("increment", inc); err != nil {
+	if c.Increment, err = parseTimeFrom("increment", inc, MinIncrement); err != nil {
 		return err
 	}
 	c.Max = max(c.Main, c.Increment)
@@ -227,6 +234,11 @@ var units = []struct {
 
 // parseTime reads a time such as 30s, 10m, 1d or 1h30m, within the limits.
 func parseTime(what, s string) (time.Duration, error) {
+	return parseTimeFrom(what, s, MinPeriod)
+}
+
+// parseTimeFrom is parseTime with least as the shortest time allowed.
+func parseTimeFrom(what, s string, least time.Duration) (time.Duration, error) {
 	if s == "" {
 		return 0, fmt.Errorf("%w: the %s is missing", ErrSpec, what)
 	}
@@ -256,7 +268,10 @@ func parseTime(what, s string) (time.Duration, error) {
 		}
 		rest = rest[i+1:]
 	}
-	if total < MinPeriod || total > MaxPeriod {
+	if total < least || total > MaxPeriod {
+		if least != MinPeriod {
+			return 0, fmt.Errorf("%w: the %s %s is out of range: it is from %s to 30d", ErrSpec, what, s, formatSpec(least))
+		}
 		return 0, fmt.Errorf("%w: the %s %s is out of range: every time is from 10s to 30d", ErrSpec, what, s)
 	}
 	return total, nil
