@@ -161,6 +161,17 @@ func TestE2ERatings(t *testing.T) {
 			t.Errorf("%s after the rebuild: %s, want %s", k, got, want)
 		}
 	}
+
+	// dave lost to the bot in a DM: his global rating moved, his rating on
+	// this server did not. A game here shows both pools, each as it moved.
+	e.startGame(ch, dave, alice, 9)
+	e.playOut(ch, dave, alice, opening9)
+	final = e.do(e.slash(ch, dave, "resign"))
+	here, global, ok := strings.Cut(final.Text(), "\n🌐 Global ratings: ")
+	if !ok || !strings.Contains(here, "📈 Ratings on this server: <@"+dave.ID+"> 1500 → ") || !strings.Contains(here, " · <@"+alice.ID+"> 1662 → ") ||
+		!strings.HasPrefix(global, "<@"+dave.ID+"> 1338 → ") || !strings.Contains(global, " · <@"+alice.ID+"> 1662 → ") {
+		t.Errorf("final message %q, want this server's ratings (dave from 1500) and then the global ones (dave from 1338)", final.Text())
+	}
 }
 
 // seedRatedGames archives n games between a and b, winning in turn, as

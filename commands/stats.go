@@ -74,9 +74,12 @@ func (a *App) LowerRatedColor(ctx context.Context, guildID string, challenger, o
 }
 
 // RatingNote says how a game that just ended moved its players' ratings,
-// in the server's pool for a game between two people on a server and in
-// the global one otherwise: "📈 Ratings on this server: @alice 1500 → 1662
-// (+162) · @bob 1500 → 1338 (−162)". A game that storage left unrated
+// in the server's pool for a game between two people on a server, then in
+// the global one when it moved them otherwise ("📈 Ratings on this
+// server: @alice 1500 → 1662 (+162) · @bob 1500 → 1338 (−162)", "🌐
+// Global ratings: …"), and in the global one alone for a game in a DM or
+// against a bot ("📈 Ratings: …" in a DM, "📈 Global ratings: …" on a
+// server). A game that storage left unrated
 // although it was asked to rate it says why: the room's UnratedNote, both
 // rating pools turned off by the server's admins, or the limit of rated
 // games between two players. The note is empty for a rated:false game,
@@ -89,29 +92,37 @@ func (a *App) RatingNote(ctx context.Context, g *storage.Game) string {
 		return ""
 	}
 	global := storage.KindPool(g.Kind, storage.GlobalPool)
-	pool, where := global, "Ratings"
+	server := ""
 	for _, c := range changes {
 		if c.Pool != global {
-			pool, where = c.Pool, "Ratings on this server"
+			server = c.Pool
 		}
 	}
-	var parts []string
-	for _, c := range changes {
-		if c.Pool != pool {
-			continue
+	// line is the changes in pool, "" when it has none.
+	line := func(pool string) string {
+		var parts []string
+		for _, c := range changes {
+			if c.Pool != pool {
+				continue
+			}
+			p := g.First(0)
+			if c.Player == g.First(1).Key() {
+				p = g.First(1)
+			}
+			delta := math.Round(c.After.Rating) - math.Round(c.Before.Rating)
+			sign := "+"
+			if delta < 0 {
+				sign, delta = "−", -delta
+			}
+			parts = append(parts, fmt.Sprintf("%s %s → %s (%s%.0f)", Mention(p), a.ratingNumber(g.Kind, c.Before), a.ratingNumber(g.Kind, c.After), sign, delta))
 		}
-		p := g.First(0)
-		if c.Player == g.First(1).Key() {
-			p = g.First(1)
-		}
-		delta := math.Round(c.After.Rating) - math.Round(c.Before.Rating)
-		sign := "+"
-		if delta < 0 {
-			sign, delta = "−", -delta
-		}
-		parts = append(parts, fmt.Sprintf("%s %s → %s (%s%.0f)", Mention(p), a.ratingNumber(g.Kind, c.Before), a.ratingNumber(g.Kind, c.After), sign, delta))
+		return strings.Join(parts, " · ")
 	}
-	if len(parts) == 0 {
+	here, everywhere := "", line(global)
+	if server != "" {
+		here = line(server)
+	}
+	if here == "" && everywhere == "" {
 		if note := a.roomOf(g).UnratedNote(g); note != "" || g.Unrated {
 			return note
 		}
@@ -124,7 +135,22 @@ func (a *App) RatingNote(ctx context.Context, g *storage.Game) string {
 		}
 		return ""
 	}
-	return "📈 " + where + ": " + strings.Join(parts, " · ")
+	switch {
+	case here == "":
+		// Only the global pool: a DM, a bot, or the server's own pool
+		// turned off by its admins.
+		if g.GuildID == "" {
+			return "📈 Ratings: " + everywhere
+		}
+		return "📈 Global ratings: " + everywhere
+	case everywhere == "" || everywhere == here:
+		// The server's pool alone, or both moved alike (a first game):
+		// one line says it.
+		return "📈 Ratings on this server: " + here
+	default:
+		// A player's global rating is not this server's: both are shown.
+		return "📈 Ratings on this server: " + here + "\n🌐 Global ratings: " + everywhere
+	}
 }
 
 // playerOption is the player a command's player: option names, the
