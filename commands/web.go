@@ -45,6 +45,7 @@ const (
 	ActAccept  = "accept"   // Accept the marking
 	ActResume  = "resume"   // Resume play
 	ActDraw    = "draw"     // offer a draw, or accept the offer (/draughts draw)
+	ActAbort   = "abort"    // a player's abort, confirmed (in a team game, a vote unless the player is to move)
 )
 
 // Action is what a person asks from the board page. Game, Version, Moves
@@ -129,6 +130,17 @@ func (a *App) Act(ctx context.Context, channelID string, u WebUser, act Action) 
 	wr, ok := a.roomOf(g).(WebRoom)
 	if !ok {
 		return refuse(notGo)
+	}
+	if act.Kind == ActAbort {
+		// A player's abort is the core's, in every kind: the button of
+		// Discord's question, pressed (the page asked to confirm).
+		if act.Version != g.Version {
+			return refuse(StaleClick)
+		}
+		it := a.WebInteraction(g, u, discordgo.InteractionMessageComponent)
+		it.Data = discordgo.MessageComponentInteractionData{CustomID: a.buttonPrefix(g) + g.ID + "/abort-yes/" + strconv.Itoa(g.State.MoveCount()), ComponentType: discordgo.ButtonComponent}
+		res, _ := a.run(ctx, it, PlayerNames(g))
+		return res
 	}
 	it, refusal := wr.WebAction(g, u, side, act)
 	if refusal != "" {

@@ -57,6 +57,10 @@ type GameView struct {
 	// player not to move who resigns casts a vote, and the team resigns
 	// when a majority agrees before the next move.
 	ResignVote *ResignVoteView `json:"resign_vote,omitempty"`
+	// AbortVote is a team's open vote on aborting, in a team game: a
+	// player not to move who aborts casts a vote, and the game is aborted
+	// when a majority of their team agrees before the next move.
+	AbortVote *ResignVoteView `json:"abort_vote,omitempty"`
 	// Draughts is a game of draughts' board and moves (Board, Ko, Undo
 	// and Scoring are Go's).
 	Draughts *DraughtsView `json:"draughts,omitempty"`
@@ -180,12 +184,42 @@ type VoteView struct {
 	DeadlineMS int64 `json:"deadline_ms,omitempty"`
 }
 
-// ResignVoteView is a team's open vote on resigning.
+// ResignVoteView is a team's open vote on resigning (GameView.ResignVote)
+// or on aborting (GameView.AbortVote).
 type ResignVoteView struct {
 	Side   string   `json:"side"`   // "black" or "white": the team voting
 	Voters []string `json:"voters"` // the user IDs of those who voted to resign
 	Names  []string `json:"names"`  // their names
 	Need   int      `json:"need"`   // the votes needed: a majority of the team's people
+}
+
+// TeamVoteView is v, a vote of team game g on resigning or aborting
+// (storage.Game.ResignVote, AbortVote), as the board page shows it, the
+// team being seat ("black" or "white"): nil when there is none, when it
+// lapsed with a move since, or when none of its ballots still counts
+// (Ballots: those of players banned since are dropped), as the votes are
+// counted when the next teammate votes.
+func (a *App) TeamVoteView(ctx context.Context, g *storage.Game, v *storage.ResignVote, seat string) *ResignVoteView {
+	if v == nil || v.MoveCount != g.State.MoveCount() || len(v.Voters) == 0 {
+		return nil
+	}
+	people, err := a.Deciders(ctx, g, v.Side)
+	if err != nil {
+		return nil
+	}
+	voters := Ballots(v.Voters, people)
+	if len(voters) == 0 {
+		return nil
+	}
+	rv := &ResignVoteView{Side: seat, Voters: voters, Need: len(people)/2 + 1}
+	for _, id := range voters {
+		for _, p := range people {
+			if p.UserID == id {
+				rv.Names = append(rv.Names, PlainName(p))
+			}
+		}
+	}
+	return rv
 }
 
 // UndoView is an undo request awaiting its answer.

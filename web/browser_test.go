@@ -666,12 +666,12 @@ func TestBrowserGameListTellsApart(t *testing.T) {
 	cat.shot("#picker", "game-list-apart")
 }
 
-// TestBrowserRengo: in a team game, only the player to move has Pass and
-// an active board; a teammate's Resign asks for and casts a vote that
-// the team resign, which the teammates see open on their pages.
-func TestBrowserRengo(t *testing.T) {
-	e := newEnv(t, Options{Local: true})
-	b := newBrowser(t)
+// rengo starts a team game of 9×9 in the env's channel, as in Discord: ann
+// opens the lobby, cat joins her on Black, bob and dan on White; B1 is
+// ann, W1 bob.
+func (e *env) rengo() {
+	t := e.t
+	t.Helper()
 	it := e.d.Command(e.ch, user("ann"), "go", discordtest.Sub("rengo", discordtest.Int("size", 9), discordtest.Str("clock", "live"), discordtest.Bool("thread", false)))
 	e.d.Do(it)
 	lobby := e.d.Settled(it)
@@ -692,6 +692,15 @@ func TestBrowserRengo(t *testing.T) {
 	press("bob", "Join White")
 	press("dan", "Join White")
 	press("ann", "Start")
+}
+
+// TestBrowserRengo: in a team game, only the player to move has Pass and
+// an active board; a teammate's Resign asks for and casts a vote that
+// the team resign, which the teammates see open on their pages.
+func TestBrowserRengo(t *testing.T) {
+	e := newEnv(t, Options{Local: true})
+	b := newBrowser(t)
+	e.rengo()
 	inst := e.d.Activity(e.ch, user("ann"), user("bob"), user("cat"), user("dan"))
 	ann := e.activity(b, "ann", inst, 1000, 900)
 	cat := e.activity(b, "cat", inst, 1000, 900)
@@ -727,6 +736,83 @@ func TestBrowserRengo(t *testing.T) {
 	ann.wait("the question", `document.getElementById('resign-ask').offsetParent !== null`, 5*time.Second)
 	if got, want := ann.text("#resign-text"), "Do you really want to resign this game?"; got != want {
 		t.Errorf("ann's Resign asks %q, want %q", got, want)
+	}
+}
+
+// TestBrowserRengoAbortVote: a team's open vote to abort, cast in
+// Discord, shows on every page as the resign vote does, in Discord's
+// words; the team's other player answers it on the page with Abort
+// (asked to confirm), and the game is aborted on every page.
+func TestBrowserRengoAbortVote(t *testing.T) {
+	e := newEnv(t, Options{Local: true})
+	b := newBrowser(t)
+	e.rengo()
+	inst := e.d.Activity(e.ch, user("ann"), user("bob"), user("cat"), user("dan"))
+	ann := e.activity(b, "ann", inst, 1000, 900)
+	bob := e.activity(b, "bob", inst, 1000, 900)
+	dan := e.activity(b, "dan", inst, 1000, 900)
+	for _, p := range []*tab{ann, bob, dan} {
+		p.wait("the game", `document.getElementById('status').textContent.startsWith('Move 1 · black to play: ann')`, 10*time.Second)
+	}
+	// dan, of White (not to move), votes in Discord that White abort.
+	ask := e.d.Do(e.d.Command(e.ch, user("dan"), "go", discordtest.Sub("abort")))
+	var yes string
+	for _, bt := range ask.Message.Buttons() {
+		if bt.Label == "Yes, vote to abort" {
+			yes = bt.CustomID
+		}
+	}
+	if yes == "" {
+		t.Fatalf("dan's /go abort asked %q, without Yes, vote to abort", ask.Text())
+	}
+	if r := e.d.Do(e.d.Click(user("dan"), *ask.Message, yes)); !strings.Contains(r.Text(), "votes that ⚪ white abort the game: 1 of the 2 votes needed") {
+		t.Fatalf("dan's vote was answered %q", r.Text())
+	}
+	seen := `document.getElementById('abort-vote').offsetParent !== null`
+	abort := `document.getElementById('abort').offsetParent !== null`
+	for _, c := range []struct {
+		p           *tab
+		want        string
+		abortButton bool
+	}{
+		{dan, "You voted that your team abort the game: 1 of the 2 votes needed. It is aborted if enough teammates agree before the next move.", false},
+		{bob, "dan votes that your team abort the game: 1 of the 2 votes needed. Press Abort to agree, before the next move.", true},
+		{ann, "dan votes that White abort the game: 1 of the 2 votes needed.", false},
+	} {
+		c.p.wait("dan's vote", seen, 10*time.Second)
+		if got := c.p.text("#abort-vote-text"); got != c.want {
+			t.Errorf("%s reads %q, want %q", c.p.name, got, c.want)
+		}
+		if got := js[bool](c.p, abort); got != c.abortButton {
+			t.Errorf("%s has an Abort button: %v, want %v", c.p.name, got, c.abortButton)
+		}
+	}
+	bob.shot("#game", "rengo-abort-vote")
+	// bob agrees on the page: asked first, then the game is aborted.
+	bob.click("#abort")
+	bob.wait("the question", `document.getElementById('resign-ask').offsetParent !== null`, 5*time.Second)
+	if got, want := bob.text("#resign-text"), "Vote that your team abort the game? It is aborted once a majority of the team agrees, before the next move; an aborted game is recorded and never rated."; got != want {
+		t.Errorf("bob's Abort asks %q, want %q", got, want)
+	}
+	if got := bob.text("#resign-yes"); got != "Yes, vote to abort" {
+		t.Errorf("bob's answer reads %q", got)
+	}
+	bob.click("#resign-yes")
+	for _, p := range []*tab{ann, bob, dan} {
+		p.wait("the game aborted", `document.getElementById('status').textContent.startsWith('Game over:')`, 10*time.Second)
+		if got := p.text("#status"); got != "Game over: aborted, not counted" {
+			t.Errorf("%s: the result reads %q", p.name, got)
+		}
+		if js[bool](p, seen) {
+			t.Errorf("%s: the vote still shows after the game", p.name)
+		}
+	}
+	var said bool
+	for _, m := range e.d.Public(e.ch.ID) {
+		said = said || strings.Contains(m.Text(), "aborted the game") && strings.Contains(m.Text(), "by the votes of")
+	}
+	if !said {
+		t.Errorf("the channel was not told that White aborted by their votes")
 	}
 }
 

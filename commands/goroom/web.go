@@ -158,7 +158,14 @@ func (r *room) LiveView(g *storage.Game) *commands.GameView {
 		v.Status = fmt.Sprintf("Move %d · %s to play: %s", eg.MoveCount()+1, c, commands.PlainName(g.Player(engine.SideOf(c))))
 		if g.Team() {
 			v.Mover = g.Player(engine.SideOf(c)).UserID
-			v.ResignVote = r.resignVoteView(g)
+			// LiveView is given no context.
+			seat := func(s game.Side) string { return engine.ColorOf(s).String() }
+			if rv := g.ResignVote; rv != nil {
+				v.ResignVote = r.TeamVoteView(context.Background(), g, rv, seat(rv.Side))
+			}
+			if av := g.AbortVote; av != nil {
+				v.AbortVote = r.TeamVoteView(context.Background(), g, av, seat(av.Side))
+			}
 		}
 	}
 	if g.Scoring != nil {
@@ -303,30 +310,4 @@ func seatName(s string) string {
 		return "any side"
 	}
 	return commands.Clip(s, 20)
-}
-
-// resignVoteView is team game g's open vote on resigning, or nil: one
-// cast since the last move, as voteResign counts it.
-func (r *room) resignVoteView(g *storage.Game) *commands.ResignVoteView {
-	v := g.ResignVote
-	if v == nil || v.MoveCount != g.State.MoveCount() || len(v.Voters) == 0 {
-		return nil
-	}
-	people, err := r.Deciders(context.Background(), g, v.Side) // LiveView is given no context
-	if err != nil {
-		return nil
-	}
-	voters := commands.Ballots(v.Voters, people)
-	if len(voters) == 0 {
-		return nil
-	}
-	rv := &commands.ResignVoteView{Side: engine.ColorOf(v.Side).String(), Voters: voters, Need: len(people)/2 + 1}
-	for _, id := range voters {
-		for _, p := range people {
-			if p.UserID == id {
-				rv.Names = append(rv.Names, commands.PlainName(p))
-			}
-		}
-	}
-	return rv
 }

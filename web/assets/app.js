@@ -18,6 +18,7 @@ const st = {
   saidAt: 0, // the game's version the message speaks of
   reveal: false, // a game was chosen: scroll it into view once it shows
   withdrew: '', // the game whose undo request this page withdrew
+  asking: 'resign', // what the question under the controls confirms: 'resign' or 'abort'
 };
 
 function show(id, on) { $(id).hidden = !on; }
@@ -350,8 +351,8 @@ function myTurn(v) {
   return v.to_play === seat;
 }
 
-// resignVotes says whether a resignation here is a vote: in a team game,
-// a player not to move votes that their team resign.
+// resignVotes says whether a resignation (or an abort) here is a vote:
+// in a team game, a player not to move votes for their team.
 function resignVotes(v) {
   return !!v.mover && !!st.user && v.mover !== st.user.id && v[mySeat(v)].players.length > 1;
 }
@@ -642,7 +643,15 @@ function redraw() {
   show('resign-ask', false);
   const rv = v.resign_vote;
   show('resign-vote', !!rv && !v.over);
-  if (rv) $('resign-vote').textContent = resignVoteText(v, rv, seat);
+  if (rv) $('resign-vote').textContent = teamVoteText(rv, seat, 'resign');
+  // A team's vote to abort, shown as Discord posts it; the team's players
+  // who have not voted answer it with Abort (asked to confirm).
+  const av = v.abort_vote;
+  show('abort-vote', !!av && !v.over);
+  if (av) {
+    $('abort-vote-text').textContent = teamVoteText(av, seat, 'abort');
+    $('abort').hidden = !playing || av.side !== seat || av.voters.includes(st.user.id);
+  }
   const u = v.undo;
   show('undo-ask', !!u && playing);
   if (u) {
@@ -665,14 +674,18 @@ function redraw() {
   }
 }
 
-// resignVoteText is a team's open vote on resigning as the page says it
-// to the voters, their teammates and everyone else.
-function resignVoteText(v, rv, seat) {
+// teamVoteText is a team's open vote on resigning or aborting (what) as
+// the page says it to the voters, their teammates and everyone else, in
+// the words of Discord's "… votes that ⚫ black abort the game: 1 of the 2
+// votes needed".
+function teamVoteText(rv, seat, what) {
+  const [verb, done, button] = what === 'abort' ? ['abort the game', 'It is aborted', 'Abort'] : ['resign', 'It resigns', 'Resign'];
   const tally = `${rv.voters.length} of the ${rv.need} votes needed`;
-  if (st.user && rv.voters.includes(st.user.id)) return `You voted that your team resign: ${tally}. It resigns if enough teammates agree before the next move.`;
+  if (st.user && rv.voters.includes(st.user.id)) return `You voted that your team ${verb}: ${tally}. ${done} if enough teammates agree before the next move.`;
   const who = rv.names.join(', ');
-  if (rv.side === seat) return `${who} ${rv.voters.length === 1 ? 'votes' : 'vote'} that your team resign: ${tally}. Press Resign to agree, before the next move.`;
-  return `${who} ${rv.voters.length === 1 ? 'votes' : 'vote'} that ${sideName(rv.side)} resign: ${tally}.`;
+  const votes = rv.voters.length === 1 ? 'votes' : 'vote';
+  if (rv.side === seat) return `${who} ${votes} that your team ${verb}: ${tally}. Press ${button} to agree, before the next move.`;
+  return `${who} ${votes} that ${sideName(rv.side)} ${verb}: ${tally}.`;
 }
 
 // undoText is an undo request as the page says it to reader ('asker',
@@ -899,16 +912,28 @@ $('newchallenge').addEventListener('submit', (e) => {
 
 $('pass').addEventListener('click', () => act('pass'));
 $('undo').addEventListener('click', () => act('undo'));
+// ask asks to confirm a resignation or an abort (what): the question
+// under the controls, its answer sent as that action.
+function ask(what, text, yes) {
+  st.asking = what;
+  $('resign-text').textContent = text;
+  $('resign-yes').textContent = yes;
+  show('resign-ask', true);
+  $('resign-no').focus();
+}
 $('resign').addEventListener('click', () => {
   // Not one's move in a team game, Resign casts a vote: the question says so.
   const vote = st.view && resignVotes(st.view);
-  $('resign-text').textContent = vote ? 'Vote that your team resign? It resigns once a majority of the team agrees, before the next move.' : 'Do you really want to resign this game?';
-  $('resign-yes').textContent = vote ? 'Yes, vote to resign' : 'Yes, resign';
-  show('resign-ask', true);
-  $('resign-no').focus();
+  if (vote) ask('resign', 'Vote that your team resign? It resigns once a majority of the team agrees, before the next move.', 'Yes, vote to resign');
+  else ask('resign', 'Do you really want to resign this game?', 'Yes, resign');
+});
+$('abort').addEventListener('click', () => {
+  // As in Discord, the player to move aborts alone; a teammate votes.
+  if (st.view && resignVotes(st.view)) ask('abort', 'Vote that your team abort the game? It is aborted once a majority of the team agrees, before the next move; an aborted game is recorded and never rated.', 'Yes, vote to abort');
+  else ask('abort', 'Abort the game for your team? As the player to move, you abort it at once: it is recorded as aborted and never rated.', 'Yes, abort');
 });
 $('resign-no').addEventListener('click', () => show('resign-ask', false));
-$('resign-yes').addEventListener('click', () => { show('resign-ask', false); act('resign'); });
+$('resign-yes').addEventListener('click', () => { show('resign-ask', false); act(st.asking); });
 $('undo-yes').addEventListener('click', () => act('undo-yes'));
 $('undo-no').addEventListener('click', () => {
   // The asker's Withdraw: the request's end is then said as withdrawn.
