@@ -104,6 +104,10 @@ type LastMove struct {
 	Kind  string `json:"kind"` // "play", "pass" or "resign"
 	Point string `json:"point,omitempty"`
 	By    string `json:"by"`
+	// Said is what Discord's answer to the move said of it after the move
+	// itself, where its kind says more: in draughts the pieces taken and a
+	// man crowned ("White 28x19 captures 1 piece."); empty otherwise.
+	Said string `json:"said,omitempty"`
 }
 
 // SideView is one side of a game: its players, captures, clock and the

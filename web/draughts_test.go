@@ -221,6 +221,14 @@ White to move`)
 		}
 		p.wait("black's turn", `document.getElementById('status').textContent === 'Move 1 · black to play: bob'`, 10*time.Second)
 	}
+	// What Discord's answer said of the capture, the page says: the
+	// mover under the board, the opponent's screen reader.
+	if got, want := ann.text("#message"), "⚪ white ann played 3x14x28x17. White 3x14x28x17 captures 3 pieces."; got != want {
+		t.Errorf("ann reads %q, want %q", got, want)
+	}
+	if got, want := js[string](bob, `document.getElementById('live').lastChild.textContent`), "White (ann) played 3x14x28x17. White 3x14x28x17 captures 3 pieces."; got != want {
+		t.Errorf("bob's screen reader heard %q, want %q", got, want)
+	}
 	if got := bob.text("#side-black .caps"); got != "2 pieces" {
 		t.Errorf("black's pieces read %q", got)
 	}
@@ -354,4 +362,47 @@ White to move`)
 	bob.wait("his draw offer", seen, 10*time.Second)
 	cat.shot("#game", "draughts-draw-offer-spectator")
 	ann.shot("#game", "draughts-draw-offer-player")
+}
+
+// TestBrowserDraughtsCrownSaid: a move played in Discord that takes a
+// piece and crowns a man is told on the page in the words of its answer
+// in Discord: the pieces taken and the crowning, not only the move.
+func TestBrowserDraughtsCrownSaid(t *testing.T) {
+	e := newEnv(t, Options{Local: true})
+	b := newBrowser(t)
+	e.draughtsChallenge("ann", "bob")
+	// White's man on 14 takes 9 and lands on 3, Black's far row.
+	e.setDraughts(`
+ . . . . .
+. . . b .
+ . . . w .
+. . . . .
+ . . . . .
+. . . . .
+ . . . . b
+. . . . .
+ . . . . .
+w . . . .
+White to move`)
+	inst := e.d.Activity(e.ch, user("ann"), user("bob"), user("cat"))
+	bob := e.activity(b, "bob", inst, 1000, 900)
+	cat := e.activity(b, "cat", inst, 390, 844)
+	for _, p := range []*tab{bob, cat} {
+		p.waitSquare(14, "w")
+	}
+	it := e.d.Command(e.ch, user("ann"), "draughts", discordtest.Sub("play", discordtest.Str("move", "14x3")))
+	e.d.Do(it)
+	answer := e.d.Settled(it).Text()
+	said := "White 14x3 captures 1 piece. 👑 White's man is crowned on 3."
+	if !strings.Contains(answer, "played **14x3**. "+said) {
+		t.Fatalf("/draughts play answered %q, want it to say %q", answer, said)
+	}
+	for _, p := range []*tab{bob, cat} {
+		p.waitSquare(3, "W")
+		p.wait("the move told", `(document.getElementById('live').lastChild||{}).textContent`, 10*time.Second)
+		if got, want := js[string](p, `document.getElementById('live').lastChild.textContent`), "White (ann) played 14x3. "+said; got != want {
+			t.Errorf("%s's screen reader heard %q, want %q", p.name, got, want)
+		}
+	}
+	cat.shot("#game", "draughts-crowned-spectator-phone")
 }

@@ -348,15 +348,7 @@ func (a *room) applyDraughts(ctx context.Context, g *storage.Game, side game.Sid
 	g.Undo = nil // a draw offer lapses with the next move
 	g.Delivery.Unposted = false
 	moves := draughtsState(g).Moves()
-	note := unposted + fmt.Sprintf("%s %s played **%s**.", draughtsSideLabel(side), commands.Mention(mover), moves[len(moves)-1])
-	for _, f := range facts {
-		switch f.Kind {
-		case "capture":
-			note += " " + capitalFirst(f.Text) + "."
-		case "crown":
-			note += " 👑 " + capitalFirst(f.Text) + "."
-		}
-	}
+	note := unposted + fmt.Sprintf("%s %s played **%s**.", draughtsSideLabel(side), commands.Mention(mover), moves[len(moves)-1]) + factsNote(facts)
 	if _, over := g.State.Result(); over {
 		if err := a.Finish(ctx, g); err != nil {
 			return "", err
@@ -370,6 +362,23 @@ func (a *room) applyDraughts(ctx context.Context, g *storage.Game, side game.Sid
 		return "", err
 	}
 	return note, nil
+}
+
+// factsNote is what a move's answer says after the move of the facts the
+// rules told of it: " White 28x19 captures 1 piece. 👑 White's man is
+// crowned on 3." ("" when it took nothing and crowned nobody). The board
+// page says it of each move too (LastMove.Said).
+func factsNote(facts []game.Fact) string {
+	var note string
+	for _, f := range facts {
+		switch f.Kind {
+		case "capture":
+			note += " " + capitalFirst(f.Text) + "."
+		case "crown":
+			note += " 👑 " + capitalFirst(f.Text) + "."
+		}
+	}
+	return note
 }
 
 // capitalFirst returns s with its first letter in upper case.

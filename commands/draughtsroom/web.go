@@ -113,9 +113,15 @@ func (r *room) view(g *storage.Game, st draughts.State) *commands.GameView {
 		}
 	}
 	moves := st.Moves()
-	for i := max(0, len(moves)-8); i < len(moves); i++ {
+	from := max(0, len(moves)-8)
+	facts := st.MoveFacts(from)
+	for i := from; i < len(moves); i++ {
 		s := game.Side(i % 2)
-		v.Recent = append(v.Recent, commands.LastMove{N: i + 1, Color: seatOf(s), Kind: "play", Point: string(moves[i]), By: commands.PlainName(g.Player(s))})
+		m := commands.LastMove{N: i + 1, Color: seatOf(s), Kind: "play", Point: string(moves[i]), By: commands.PlainName(g.Player(s))}
+		if i-from < len(facts) {
+			m.Said = strings.TrimSpace(factsNote(facts[i-from])) // as the move's answer said it
+		}
+		v.Recent = append(v.Recent, m)
 	}
 	if len(v.Recent) > 0 {
 		v.Last = &v.Recent[len(v.Recent)-1]

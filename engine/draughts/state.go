@@ -241,6 +241,30 @@ func (s State) PlayMove(side game.Side, text string) (State, []game.Fact, error)
 	return s.apply(mv)
 }
 
+// MoveFacts returns the facts of the moves played from move from (counted
+// from 0) to the last, one slice a move: what Play returned for each (the
+// pieces captured, a man crowned, the end of the game), for a client that
+// tells the moves again. It plays the game again from its start.
+func (s State) MoveFacts(from int) [][]game.Fact {
+	from = max(from, 0)
+	if from >= len(s.moves) {
+		return nil
+	}
+	out := make([][]game.Fact, 0, len(s.moves)-from)
+	r := newState(s.start, s.seed)
+	for i, m := range s.moves {
+		n, facts, err := r.PlayMove(game.Side(r.pos.turn), string(m))
+		if err != nil {
+			break // cannot happen: the state's own moves, from its start
+		}
+		if i >= from {
+			out = append(out, facts)
+		}
+		r = n
+	}
+	return out
+}
+
 // apply plays mv, a legal move.
 func (s State) apply(mv Move) (State, []game.Fact, error) {
 	text := s.pos.Notation(mv, s.legal)

@@ -3,6 +3,7 @@ package draughts
 import (
 	"encoding/json"
 	"errors"
+	"reflect"
 	"slices"
 	"testing"
 
@@ -98,5 +99,49 @@ func TestView(t *testing.T) {
 		`"toMove":"Black","lastMove":"3x14x28x17","lastPath":[3,14,28,17],"lastTaken":[9,19,22],"legal":["24-29","24-30"],"moveCount":1,"fen":"B:WK17:B24"}`
 	if string(b) != want {
 		t.Errorf("View =\n%s\nwant\n%s", b, want)
+	}
+}
+
+// TestMoveFacts: the facts told again for each move, from a state read
+// back from JSON, are those Play returned when it was played.
+func TestMoveFacts(t *testing.T) {
+	s, err := NewState(game.Options{"fen": "W:W6,25,32,34,38:B9,19,22,24,K46"}, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var played [][]game.Fact
+	for i := 0; i < 60 && len(s.Legal()) > 0; i++ {
+		legal := s.Legal()
+		n, facts, err := s.PlayMove(s.ToMove(), string(legal[i%len(legal)]))
+		if err != nil {
+			t.Fatal(err)
+		}
+		played, s = append(played, facts), n
+	}
+	data, err := json.Marshal(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := Kind{}.Decode(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var kinds []string
+	for _, fs := range played {
+		for _, f := range fs {
+			kinds = append(kinds, f.Kind)
+		}
+	}
+	if !slices.Contains(kinds, "capture") || !slices.Contains(kinds, "crown") {
+		t.Fatalf("the game played has facts %q, want a capture and a crowning among them", kinds)
+	}
+	for _, from := range []int{0, len(played) - 8, len(played) - 1, len(played), -1} {
+		want := played[max(from, 0):]
+		if len(want) == 0 {
+			want = nil
+		}
+		if got := back.(State).MoveFacts(from); !reflect.DeepEqual(got, want) {
+			t.Errorf("MoveFacts(%d) = %v, want %v", from, got, want)
+		}
 	}
 }

@@ -574,7 +574,9 @@ function announce(prev, v) {
     if (same && m.n <= prev.moves) continue;
     if (!same && m.n < v.moves) continue;
     const who = m.color.charAt(0).toUpperCase() + m.color.slice(1);
-    if (m.kind === 'play') parts.push(`${who} (${m.by}) played ${m.point}.`);
+    // Where the move's kind says more (draughts' captures and crownings),
+    // in the words of the move's answer in Discord.
+    if (m.kind === 'play') parts.push(`${who} (${m.by}) played ${m.point}.` + (m.said ? ' ' + m.said : ''));
     else if (m.kind === 'pass') parts.push(`${who} (${m.by}) passed.`);
   }
   if (same && parts.length > 0) {
