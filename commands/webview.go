@@ -243,6 +243,10 @@ type GameSummary struct {
 	Kind    string   `json:"kind"`             // the game's kind ("go", "draughts")
 	Thread  bool     `json:"thread,omitempty"` // the game is in a thread (of the channel the page lists for)
 	Players []string `json:"players"`          // the user IDs of its players
+	// Started is when the game started (Unix milliseconds): the page
+	// tells apart by it two games that its list would name alike (two
+	// games of the same players, in threads).
+	Started int64 `json:"started_ms,omitempty"`
 }
 
 // View returns the game of channelID as the board page draws it: the game
@@ -321,6 +325,9 @@ func (a *App) GamesBy(ctx context.Context, channelIDs []string) (map[string][]Ga
 			continue
 		}
 		s := GameSummary{Channel: g.ChannelID, ID: g.ID, Kind: storage.KindOf(g.Kind), Thread: g.ParentChannelID != ""}
+		if !g.CreatedAt.IsZero() {
+			s.Started = g.CreatedAt.UnixMilli()
+		}
 		s.Title, s.Size = wr.Summary(g)
 		for _, p := range g.Players() {
 			if p.UserID != "" {

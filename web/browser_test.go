@@ -647,19 +647,53 @@ func TestBrowserUndoTexts(t *testing.T) {
 
 // TestBrowserGameListTellsApart: in an Activity, the list of games says
 // where each is and, for draughts, its kind: two games of the same
-// players and size, one in a thread and one in the channel, read apart.
+// players and size, one in a thread and one in the channel, read apart;
+// two in threads are told apart by when they started, in the reader's
+// time (the date too when not today).
 func TestBrowserGameListTellsApart(t *testing.T) {
 	e := newEnv(t, Options{Local: true})
 	b := newBrowser(t)
+	b.zone, b.locale = "UTC", "en_US"
 	e.challenge("ann", "bob", 9, discordtest.Bool("thread", true))
 	e.challenge("ann", "bob", 9)
 	e.accepted(e.d.Command(e.ch, user("ann"), "draughts", discordtest.Sub("challenge", discordtest.UserOpt("opponent", user("bob")),
 		discordtest.Str("colour", "white"), discordtest.Bool("rated", false), discordtest.Str("clock", "live"), discordtest.Bool("thread", true))), "bob")
+	e.challenge("ann", "bob", 9, discordtest.Bool("thread", true))
+	// The two games in threads started yesterday evening and this morning.
+	ctx := context.Background()
+	today := time.Now().UTC().Truncate(24 * time.Hour)
+	starts := []time.Time{today.Add(-150 * time.Minute), today.Add(9*time.Hour + 5*time.Minute)}
+	games, err := e.app.Games(ctx, e.ch.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range games {
+		if !s.Thread || s.Kind != "go" {
+			continue
+		}
+		g, err := e.store.Game(ctx, s.Channel)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g.CreatedAt, starts = starts[0], starts[1:]
+		if err := e.store.UpdateGame(ctx, g); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(starts) != 0 {
+		t.Fatalf("the list has %d games, not two of Go in threads: %+v", len(games), games)
+	}
 	inst := e.d.Activity(e.ch, user("ann"), user("bob"), user("cat"))
 	cat := e.activity(b, "cat", inst, 1000, 900)
-	cat.wait("the list", `document.querySelectorAll('#games button').length === 3 && document.getElementById('picker').offsetParent !== null`, 10*time.Second)
-	got := js[[]string](cat, `[...document.querySelectorAll('#games button')].map((b) => b.textContent).sort()`)
-	want := []string{"ann vs bob · 9×9 · in a thread", "ann vs bob · 9×9 · in this channel", "ann vs bob · draughts · in a thread"}
+	cat.wait("the list", `document.querySelectorAll('#games button').length === 4 && document.getElementById('picker').offsetParent !== null`, 10*time.Second)
+	got := js[[]string](cat, `[...document.querySelectorAll('#games button')].map((b) => b.textContent.replaceAll('\u202f', ' ')).sort()`)
+	want := []string{
+		"ann vs bob · 9×9 · in a thread · started " + today.Add(-150*time.Minute).Format("Jan 2, 3:04 PM"),
+		"ann vs bob · 9×9 · in a thread · started 9:05 AM",
+		"ann vs bob · 9×9 · in this channel",
+		"ann vs bob · draughts · in a thread",
+	}
+	slices.Sort(want)
 	if !slices.Equal(got, want) {
 		t.Errorf("the list reads %q, want %q", got, want)
 	}

@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
@@ -224,6 +225,10 @@ type browser struct {
 	t   testing.TB
 	ctx context.Context
 	out string
+	// zone and locale, when set, are the time zone and the language the
+	// pages opened from then on read times in (a test of what a time
+	// reads as).
+	zone, locale string
 }
 
 func newBrowser(t testing.TB) *browser {
@@ -287,6 +292,16 @@ func (b *browser) open(name, url string, w, h int64, script string) *tab {
 		b.t.Fatalf("%s: open a tab: %v", name, err)
 	}
 	steps := []chromedp.Action[chromedp.Void]{chromedp.EmulateViewport(w, h)}
+	if b.zone != "" {
+		zone, locale := b.zone, b.locale
+		steps = append(steps, chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+			if _, err := cdp.Call(ctx, t, emulation.SetTimezoneOverride, emulation.SetTimezoneOverrideParams{TimezoneID: zone}); err != nil {
+				return err
+			}
+			_, err := cdp.Call(ctx, t, emulation.SetLocaleOverride, emulation.SetLocaleOverrideParams{Locale: locale})
+			return err
+		}))
+	}
 	if script != "" {
 		steps = append(steps, chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
 			_, err := cdp.Call(ctx, t, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: script})

@@ -825,11 +825,12 @@ function setupPicker() {
 function drawPicker() {
   const list = $('games');
   list.replaceChildren();
-  for (const g of st.games) {
+  const labels = gameLabels(st.games);
+  for (const [i, g] of st.games.entries()) {
     const li = document.createElement('li');
     const b = document.createElement('button');
     b.type = 'button';
-    b.textContent = gameLabel(g);
+    b.textContent = labels[i];
     b.setAttribute('aria-current', String(g.channel === st.channel));
     b.addEventListener('click', () => watch(g.channel));
     li.appendChild(b);
@@ -874,6 +875,29 @@ function gameLabel(g) {
     else if (g.thread) parts.push('in a thread');
   }
   return parts.join(' · ');
+}
+
+// gameLabels are the labels of the games of the list: gameLabel, and for
+// games it would name alike (two games of the same players and board in
+// threads), when each started, in the reader's time: to the minute, the
+// date too when not today, to the second if the minute is the same.
+function gameLabels(games) {
+  const labels = games.map(gameLabel);
+  const alike = (ls, i) => ls.some((l, j) => j !== i && l === ls[i]);
+  const today = new Date().toDateString();
+  const started = (ms, seconds) => {
+    const d = new Date(ms);
+    const opts = { hour: 'numeric', minute: '2-digit' };
+    if (seconds) opts.second = '2-digit';
+    if (d.toDateString() !== today) Object.assign(opts, { month: 'short', day: 'numeric' });
+    return 'started ' + d.toLocaleString(undefined, opts);
+  };
+  for (const seconds of [false, true]) {
+    const next = labels.map((l, i) => (alike(labels, i) && games[i].started_ms ? `${gameLabel(games[i])} · ${started(games[i].started_ms, seconds)}` : l));
+    labels.splice(0, labels.length, ...next);
+    if (!labels.some((l, i) => alike(labels, i))) break;
+  }
+  return labels;
 }
 
 // answer accepts or declines (or withdraws) a local challenge: the offer
