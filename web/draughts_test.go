@@ -223,6 +223,7 @@ White to move`)
 	}
 	// What Discord's answer said of the capture, the page says: the
 	// mover under the board, the opponent's screen reader.
+	ann.wait("what the move did", message+` !== ''`, 10*time.Second)
 	if got, want := ann.text("#message"), "⚪ white ann played 3x14x28x17. White 3x14x28x17 captures 3 pieces."; got != want {
 		t.Errorf("ann reads %q, want %q", got, want)
 	}
