@@ -18,7 +18,7 @@ func FuzzDecodeMessage(f *testing.F) {
 		`{"t":"hello","session":"abc.def"}`,
 		`{"t":"watch","channel":"123"}`,
 		`{"t":"act","id":1,"channel":"123","kind":"play","point":"D4","game":"99","version":3,"seat":"black"}`,
-		`{"t":"act","id":2,"channel":"123","kind":"dead","point":"t19","seat":"white","game":"7"}`,
+		`{"t":"act","id":2,"channel":"123","kind":"dead","point":"t19","seat":"white","game":"7","version":2}`,
 		`{"t":"start","id":3,"level":"easy","size":9}`,
 		`{"t":"start","id":4,"opponent":"bob","size":19}`,
 		`{"t":"answer","id":5,"channel":"1","challenge":"2","accept":true}`,

@@ -160,7 +160,8 @@ func TestWebSocketBadInput(t *testing.T) {
 		{"stale version", map[string]any{"kind": "pass", "seat": "white", "version": version - 1, "game": id}, commands.StaleClick},
 		{"a made-up game", map[string]any{"kind": "pass", "seat": "white", "version": version, "game": "123"}, commands.UnknownGame},
 		{"accept in play", map[string]any{"kind": "accept", "seat": "white", "version": version, "game": id}, "The game is not in its scoring phase: there is no marking to accept, and play goes on."},
-		{"resume in play", map[string]any{"kind": "resume", "seat": "white", "version": version, "game": id}, "The game is not in its scoring phase: there is no marking to accept, and play goes on."},
+		{"resume in play", map[string]any{"kind": "resume", "seat": "white", "version": version, "game": id}, "The game is not in its scoring phase: play goes on already, there is nothing to resume."},
+		{"a draw offer in Go", map[string]any{"kind": "draw", "seat": "white", "version": version, "game": id}, "Go has no draw offers: a game ends by passes and the count, or by resignation."},
 	}
 	act := func(i int, name string, a map[string]any, want string) {
 		t.Helper()

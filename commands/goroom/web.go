@@ -61,11 +61,16 @@ func (r *room) WebAction(g *storage.Game, u commands.WebUser, s game.Side, act c
 		if g.Scoring == nil {
 			// The page showed no scoring phase either (its version is
 			// the game's): nothing to accept, nor play to resume.
+			if act.Kind == commands.ActResume {
+				return nil, "The game is not in its scoring phase: play goes on already, there is nothing to resume."
+			}
 			return nil, "The game is not in its scoring phase: there is no marking to accept, and play goes on."
 		}
 		key := markingKey(g)
 		it = r.WebInteraction(g, u, discordgo.InteractionMessageComponent)
 		it.Data = discordgo.MessageComponentInteractionData{CustomID: "game/" + g.ID + "/score/" + key + "/" + act.Kind, ComponentType: discordgo.ButtonComponent}
+	case commands.ActDraw:
+		return nil, "Go has no draw offers: a game ends by passes and the count, or by resignation."
 	default:
 		return nil, "gobot does not know that action."
 	}
