@@ -252,8 +252,7 @@ func (a *App) timeUp(ctx context.Context, g *storage.Game) error {
 	a.log.Info("game lost on time", "game", g.ID, "channel", g.ChannelID, "loser", who.Key(), "annulled", void)
 	note := fmt.Sprintf("⌛ %s %s ran out of time <t:%d:R>.", a.sideEmoji(g, loser.Game()), Mention(who), deadline.Unix())
 	if won := loser.Opponent().Game(); !void && len(g.TeamOf(won)) > 0 {
-		// The winners are named where a mention pings (the board's embed
-		// does not): in a correspondence game nobody may be watching.
+		// The winners are named, and so notified (below).
 		winners := g.TeamOf(won)
 		verb := "wins"
 		if len(winners) > 1 {
@@ -266,8 +265,20 @@ func (a *App) timeUp(ctx context.Context, g *storage.Game) error {
 	} else if rn := a.RatingNote(ctx, g); rn != "" {
 		note += "\n" + rn
 	}
-	m, err := a.StateMessage(ctx, g, a.Now(), note)
+	// The note is the message's text, above the final board, where its
+	// mentions notify both sides (a board's own text pings nobody): in a
+	// correspondence game nobody may be watching.
+	m, err := a.StateMessage(ctx, g, a.Now(), "")
 	if err == nil {
+		var ids []string
+		for s := range g.Sides {
+			for _, p := range g.TeamOf(game.Side(s)) {
+				if !p.IsBot() && p.UserID != "" {
+					ids = append(ids, p.UserID)
+				}
+			}
+		}
+		m.Content, m.AllowedMentions = Clip(strings.TrimSpace(note+"\n"+m.Content), 2000), OnlyUsers(ids...)
 		err = a.PostBoard(ctx, g, m)
 	}
 	if err != nil {
