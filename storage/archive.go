@@ -164,11 +164,13 @@ func (s *Store) FinishGame(ctx context.Context, g *Game, a Archived) error {
 	}
 	a = *ap
 	want := g.header()
-	return s.update(ctx, func(tx *bolt.Tx) error {
+	var stored gameHeader
+	err = s.update(ctx, func(tx *bolt.Tx) error {
 		h, err := checkStored(tx, want, "finish")
 		if err != nil {
 			return err
 		}
+		stored = h
 		if err := deleteActive(tx, h); err != nil {
 			return err
 		}
@@ -203,6 +205,11 @@ func (s *Store) FinishGame(ctx context.Context, g *Game, a Archived) error {
 		score, _ := ratedScore(&r, tie)
 		return rateGame(ctx, boltRatings{tx}, s.starts, &r, score)
 	})
+	if err != nil {
+		return err
+	}
+	g.learnUndoMessage(stored)
+	return nil
 }
 
 // goState is what a game of Go's state (engine.State) tells the archive

@@ -248,6 +248,45 @@ func (s *Store) AddMessageID(ctx context.Context, channelID, gameID, messageID s
 	})
 }
 
+// SetUndoMessage records messageID as the message that asks u, the
+// request of game gameID in channelID (Game.Undo: Go's undo question,
+// draughts' draw offer), in the request's MessageID. Like AddMessageID it
+// keeps the game's version, so that an answer or a move made meanwhile is
+// never refused for it, and a write of the same request read before it
+// keeps it. It fails with ErrNotFound when the channel no longer holds
+// game gameID or the game no longer holds u (answered, withdrawn, or
+// replaced by another request): the caller closes the question then, if
+// the request lapsed. A request that lapsed with a move but is still
+// stored gets its message all the same: the caller reads the game again
+// to see whether it is still open.
+func (s *Store) SetUndoMessage(ctx context.Context, channelID, gameID string, u UndoRequest, messageID string) error {
+	if err := checkID("message ID", messageID); err != nil {
+		return err
+	}
+	return s.update(ctx, func(tx *bolt.Tx) error {
+		games := tx.Bucket(bucketGames)
+		val, err := undoMessageRecord(channelID, games.Get([]byte(channelID)), gameID, u, messageID)
+		if err != nil {
+			return err
+		}
+		return games.Put([]byte(channelID), val)
+	})
+}
+
+// undoMessageRecord sets the message of request u in the stored record v
+// of game gameID in channelID, keeping its version (SetUndoMessage).
+func undoMessageRecord(channelID string, v []byte, gameID string, u UndoRequest, messageID string) ([]byte, error) {
+	var r gameRecord
+	if v == nil || json.Unmarshal(v, &r) != nil || r.ID != gameID {
+		return nil, fmt.Errorf("storage: set the message of a request in game %s: not in channel %s: %w", gameID, channelID, ErrNotFound)
+	}
+	if !u.same(r.Undo.request()) {
+		return nil, fmt.Errorf("storage: set the message of a request in game %s: the game no longer holds it: %w", gameID, ErrNotFound)
+	}
+	r.Undo.MessageID = messageID
+	return json.Marshal(r)
+}
+
 // addMessageRecord adds messageID to the stored record v of game gameID in
 // channelID, keeping its version (AddMessageID).
 func addMessageRecord(channelID string, v []byte, gameID, messageID string) ([]byte, error) {

@@ -102,7 +102,12 @@ type Game struct {
 	Version uint64
 
 	Scoring *ScoringState // nil unless play has ended and dead stones are being marked
-	Undo    *UndoRequest  // nil unless an undo request (Go) or a draw offer (draughts) awaits an answer
+	// Undo is the last undo request (Go) or draw offer (draughts): it
+	// awaits an answer while its MoveCount is the game's. A request that
+	// lapsed with a move may stay, closed, until the next replaces it,
+	// keeping the message that asks it (UndoRequest.MessageID) for the
+	// worker that lapsed it. nil when none was made or it was answered.
+	Undo *UndoRequest
 	// ResignVote is a team's vote on resigning, in a team game; nil when
 	// none is open.
 	ResignVote *ResignVote
@@ -386,6 +391,20 @@ type UndoRequest struct {
 	By          game.Side // who asked
 	MoveCount   int       // the game's move count when asked: the request lapses once it changes
 	RequestedAt time.Time
+	// MessageID is the Discord message that asks the request (Go's undo
+	// question, draughts' draw offer), "" until it is known: it is posted
+	// after the request is written, and SetUndoMessage records it without
+	// a new version. A write of the same request keeps it (it is delivery
+	// state, like Delivery.MessageIDs), and every write that replaces or
+	// ends the game gives it back in the writer's Game, so that whichever
+	// worker lapses the request can close its question in place.
+	MessageID string
+}
+
+// same reports whether u and v are one request (who, when, at which move),
+// whatever either knows of its message.
+func (u *UndoRequest) same(v *UndoRequest) bool {
+	return u != nil && v != nil && u.By == v.By && u.MoveCount == v.MoveCount && u.RequestedAt.Equal(v.RequestedAt)
 }
 
 // ResignVote is a team's vote on resigning (or, as Game.AbortVote, on
@@ -575,6 +594,15 @@ type undoRecord struct {
 	By          recordSide `json:"by"`
 	MoveCount   int        `json:"moves"`
 	RequestedAt time.Time  `json:"at,omitzero"`
+	MessageID   string     `json:"message,omitempty"`
+}
+
+// request is the request r records (its side unchecked).
+func (r *undoRecord) request() *UndoRequest {
+	if r == nil {
+		return nil
+	}
+	return &UndoRequest{By: game.Side(r.By), MoveCount: r.MoveCount, RequestedAt: r.RequestedAt, MessageID: r.MessageID}
 }
 
 // gameHeader is the part of a record that writes check: who, where, which
@@ -592,6 +620,9 @@ type gameHeader struct {
 	// MessageIDs are the record's board messages, which AddMessageID
 	// adds without a new version: a write keeps them (mergeMessages).
 	MessageIDs []string `json:"messages,omitempty"`
+	// Undo is the record's request, whose message SetUndoMessage records
+	// without a new version: a write of the same request keeps it.
+	Undo *undoRecord `json:"undo,omitempty"`
 }
 
 // legacySides returns the sides of a record written before sides were
@@ -687,18 +718,50 @@ func mergeMessages(stored, mine []string) []string {
 	return recentMessages(ids)
 }
 
-// withMessages returns the board messages g's write keeps (mergeMessages
-// with stored, the record's) and the record to write: val, g's encoding,
-// when it holds them already, else g encoded again with them.
-func (g *Game) withMessages(stored []string, val []byte, now time.Time) ([]string, []byte, error) {
-	ids := mergeMessages(stored, g.Delivery.MessageIDs)
-	if slices.Equal(ids, recentMessages(g.Delivery.MessageIDs)) {
-		return ids, val, nil
+// withMessages returns what g's write keeps of the messages the stored
+// record h gained since g was read, without a new version: the board
+// messages (mergeMessages with h's), and the message asking g's request
+// when h holds the same request with its message and g does not know it
+// (undoMessage); and the record to write: val, g's encoding, when it
+// holds them already, else g encoded again with them.
+func (g *Game) withMessages(h gameHeader, val []byte, now time.Time) ([]string, string, []byte, error) {
+	ids := mergeMessages(h.MessageIDs, g.Delivery.MessageIDs)
+	ask := g.undoMessage(h)
+	if slices.Equal(ids, recentMessages(g.Delivery.MessageIDs)) && (g.Undo == nil || ask == g.Undo.MessageID) {
+		return ids, ask, val, nil
 	}
 	c := *g
 	c.Delivery.MessageIDs = ids
+	if g.Undo != nil {
+		u := *g.Undo
+		u.MessageID = ask
+		c.Undo = &u
+	}
 	rec, err := c.encode(g.Version+1, now)
-	return ids, rec, err
+	return ids, ask, rec, err
+}
+
+// undoMessage is the message asking g's request as a write of g over the
+// stored record h keeps it: g's own, or else h's when h holds the same
+// request (SetUndoMessage recorded it after g was read); "" without a
+// request.
+func (g *Game) undoMessage(h gameHeader) string {
+	switch {
+	case g.Undo == nil:
+		return ""
+	case g.Undo.MessageID == "" && g.Undo.same(h.Undo.request()):
+		return h.Undo.MessageID
+	}
+	return g.Undo.MessageID
+}
+
+// learnUndoMessage gives g's request the message the stored record h
+// knew for it, after a write that removed the record (FinishGame,
+// AbortGame): its question is closed by the writer.
+func (g *Game) learnUndoMessage(h gameHeader) {
+	if g.Undo != nil {
+		g.Undo.MessageID = g.undoMessage(h)
+	}
 }
 
 // MaxMessageIDs is how many of Delivery.MessageIDs, the newest, a write keeps.
@@ -755,7 +818,7 @@ func (g *Game) encode(version uint64, now time.Time) ([]byte, error) {
 		if u.By < 0 || int(u.By) >= len(g.Sides) {
 			return nil, fmt.Errorf("storage: game in channel %s: undo requested by side %d: %w", g.ChannelID, u.By, ErrInvalid)
 		}
-		r.Undo = &undoRecord{By: recordSide(u.By), MoveCount: u.MoveCount, RequestedAt: u.RequestedAt}
+		r.Undo = &undoRecord{By: recordSide(u.By), MoveCount: u.MoveCount, RequestedAt: u.RequestedAt, MessageID: u.MessageID}
 	}
 	return json.Marshal(r)
 }
@@ -823,7 +886,7 @@ func decodeGame(kinds *game.Kinds, channel string, v []byte) (*Game, error) {
 		if err != nil {
 			return nil, err
 		}
-		g.Undo = &UndoRequest{By: by, MoveCount: u.MoveCount, RequestedAt: u.RequestedAt}
+		g.Undo = &UndoRequest{By: by, MoveCount: u.MoveCount, RequestedAt: u.RequestedAt, MessageID: u.MessageID}
 	}
 	return g, nil
 }
@@ -999,6 +1062,7 @@ func (s *Store) UpdateGame(ctx context.Context, g *Game) error {
 	}
 	want, owed, due := g.header(), owedOf(g), g.Due()
 	var messages []string
+	var ask string
 	err = s.update(ctx, func(tx *bolt.Tx) error {
 		h, err := checkStored(tx, want, "update")
 		if err != nil {
@@ -1008,7 +1072,7 @@ func (s *Store) UpdateGame(ctx context.Context, g *Game) error {
 			return err
 		}
 		rec := val
-		if messages, rec, err = g.withMessages(h.MessageIDs, val, now); err != nil {
+		if messages, ask, rec, err = g.withMessages(h, val, now); err != nil {
 			return err
 		}
 		if err := tx.Bucket(bucketGames).Put([]byte(want.ChannelID), rec); err != nil {
@@ -1025,6 +1089,9 @@ func (s *Store) UpdateGame(ctx context.Context, g *Game) error {
 	g.Version++
 	g.UpdatedAt = now
 	g.Delivery.MessageIDs = messages
+	if g.Undo != nil {
+		g.Undo.MessageID = ask
+	}
 	return nil
 }
 
@@ -1046,13 +1113,20 @@ func (s *Store) AbortGame(ctx context.Context, g *Game) error {
 		return err
 	}
 	want := g.header()
-	return s.update(ctx, func(tx *bolt.Tx) error {
+	var stored gameHeader
+	err := s.update(ctx, func(tx *bolt.Tx) error {
 		h, err := checkStored(tx, want, "abort")
 		if err != nil {
 			return err
 		}
+		stored = h
 		return deleteActive(tx, h)
 	})
+	if err != nil {
+		return err
+	}
+	g.learnUndoMessage(stored)
+	return nil
 }
 
 // DeleteGame removes the active game in a channel without archiving it

@@ -414,6 +414,7 @@ func (p *Postgres) UpdateGame(ctx context.Context, g *Game) error {
 	want, owed := g.header(), owedOf(g)
 	stale := false
 	var messages []string
+	var ask string
 	err = pgBegin(ctx, p.pool, func(tx pgx.Tx) error {
 		var stored string
 		err := tx.QueryRow(ctx, `SELECT record FROM games WHERE channel_id = $1 AND id = $2 AND version = $3 FOR UPDATE`,
@@ -427,7 +428,7 @@ func (p *Postgres) UpdateGame(ctx context.Context, g *Game) error {
 		}
 		h, _ := decodeHeader([]byte(stored)) // a damaged record keeps no messages of its own
 		rec := val
-		if messages, rec, err = g.withMessages(h.MessageIDs, val, now); err != nil {
+		if messages, ask, rec, err = g.withMessages(h, val, now); err != nil {
 			return err
 		}
 		tag, err := tx.Exec(ctx, `UPDATE games SET version = version + 1, record = $5, due_ns = $6
@@ -453,6 +454,9 @@ func (p *Postgres) UpdateGame(ctx context.Context, g *Game) error {
 	g.Version++
 	g.UpdatedAt = now
 	g.Delivery.MessageIDs = messages
+	if g.Undo != nil {
+		g.Undo.MessageID = ask
+	}
 	return nil
 }
 
@@ -463,13 +467,14 @@ func (p *Postgres) AbortGame(ctx context.Context, g *Game) error {
 	}
 	want := g.header()
 	gone := false
+	var rec string
 	err := pgBegin(ctx, p.pool, func(tx pgx.Tx) error {
-		tag, err := tx.Exec(ctx, `DELETE FROM games WHERE channel_id = $1 AND id = $2 AND version = $3`, want.ChannelID, want.ID, want.Version)
+		err := tx.QueryRow(ctx, `DELETE FROM games WHERE channel_id = $1 AND id = $2 AND version = $3 RETURNING record`, want.ChannelID, want.ID, want.Version).Scan(&rec)
+		if gone = errors.Is(err, pgx.ErrNoRows); gone {
+			return nil
+		}
 		if err != nil {
 			return err
-		}
-		if gone = tag.RowsAffected() == 0; gone {
-			return nil
 		}
 		return pgNotifyGame(ctx, tx, want.ChannelID)
 	})
@@ -479,6 +484,8 @@ func (p *Postgres) AbortGame(ctx context.Context, g *Game) error {
 	if gone {
 		return p.why(ctx, "abort", want)
 	}
+	stored, _ := decodeHeader([]byte(rec)) // a damaged record knows no request
+	g.learnUndoMessage(stored)
 	return nil
 }
 
@@ -587,7 +594,8 @@ func (p *Postgres) FinishGame(ctx context.Context, g *Game, a Archived) error {
 		return err
 	}
 	want := g.header()
-	return pgBegin(ctx, p.pool, func(tx pgx.Tx) error {
+	var stored gameHeader
+	err = pgBegin(ctx, p.pool, func(tx pgx.Tx) error {
 		h, ok, err := storedGame(ctx, tx, want.ChannelID, true)
 		if err != nil {
 			return err
@@ -598,9 +606,11 @@ func (p *Postgres) FinishGame(ctx context.Context, g *Game, a Archived) error {
 		if err := mismatch("finish", want, h); err != nil {
 			return err
 		}
-		if _, err := tx.Exec(ctx, `DELETE FROM games WHERE channel_id = $1`, want.ChannelID); err != nil {
+		var rec string
+		if err := tx.QueryRow(ctx, `DELETE FROM games WHERE channel_id = $1 RETURNING record`, want.ChannelID).Scan(&rec); err != nil {
 			return err
 		}
+		stored, _ = decodeHeader([]byte(rec)) // a damaged record knows no request
 		if err := pgNotifyGame(ctx, tx, want.ChannelID); err != nil {
 			return err
 		}
@@ -620,6 +630,11 @@ func (p *Postgres) FinishGame(ctx context.Context, g *Game, a Archived) error {
 		}
 		return pgPutArchive(ctx, tx, a, v, tie)
 	})
+	if err != nil {
+		return err
+	}
+	g.learnUndoMessage(stored)
+	return nil
 }
 
 // pgPutArchive writes an archived game, its index rows and the players'
@@ -1313,6 +1328,32 @@ func (p *Postgres) AddMessageID(ctx context.Context, channelID, gameID, messageI
 		}
 		if _, err := tx.Exec(ctx, `UPDATE games SET record = $3 WHERE channel_id = $1 AND id = $2`, channelID, gameID, string(val)); err != nil {
 			return fmt.Errorf("storage: add message to game %s: %w", gameID, err)
+		}
+		return nil
+	})
+}
+
+// SetUndoMessage is Store.SetUndoMessage: the record changes, its version
+// and deadline do not.
+func (p *Postgres) SetUndoMessage(ctx context.Context, channelID, gameID string, u UndoRequest, messageID string) error {
+	if err := checkID("message ID", messageID); err != nil {
+		return err
+	}
+	return pgBegin(ctx, p.pool, func(tx pgx.Tx) error {
+		var rec string
+		err := tx.QueryRow(ctx, `SELECT record FROM games WHERE channel_id = $1 AND id = $2 FOR UPDATE`, channelID, gameID).Scan(&rec)
+		if errors.Is(err, pgx.ErrNoRows) {
+			return fmt.Errorf("storage: set the message of a request in game %s: not in channel %s: %w", gameID, channelID, ErrNotFound)
+		}
+		if err != nil {
+			return fmt.Errorf("storage: set the message of a request in game %s: %w", gameID, err)
+		}
+		val, err := undoMessageRecord(channelID, []byte(rec), gameID, u, messageID)
+		if err != nil {
+			return err
+		}
+		if _, err := tx.Exec(ctx, `UPDATE games SET record = $3 WHERE channel_id = $1 AND id = $2`, channelID, gameID, string(val)); err != nil {
+			return fmt.Errorf("storage: set the message of a request in game %s: %w", gameID, err)
 		}
 		return nil
 	})

@@ -154,3 +154,80 @@ func testAddMessageID(t *testing.T, s Store, _ *clocktest.Clock) {
 		t.Errorf("AddMessageID in an empty channel = %v, want ErrNotFound", err)
 	}
 }
+
+// testSetUndoMessage: the message asking a game's request (an undo
+// question, a draw offer) is recorded with the request without a new
+// version, so an answer or a move made meanwhile is not refused; a write
+// read before it keeps it and gives it back to the writer, as do a
+// finish and an abort, which remove the record (whoever lapses the
+// request closes its question); a game that no longer holds the request,
+// or is gone, is ErrNotFound.
+func testSetUndoMessage(t *testing.T, s Store, clk *clocktest.Clock) {
+	g := newGame(t, "c", "1", "2")
+	play(t, goOf(g), "D4")
+	g.Undo = &storage.UndoRequest{By: 0, MoveCount: 1, RequestedAt: clk.Now()}
+	mustCreate(t, s, g)
+	u := *g.Undo
+	if err := s.SetUndoMessage(ctx, "c", g.ID, u, "q1"); err != nil {
+		t.Fatal(err)
+	}
+	if got := mustLoad(t, s, "c"); got.Undo == nil || got.Undo.MessageID != "q1" || got.Version != g.Version {
+		t.Errorf("after SetUndoMessage: request %+v, version %d; want message q1, version %d", got.Undo, got.Version, g.Version)
+	}
+	// g was read before: its write (the request lapses with a move and
+	// stays, closed) keeps the message and gives it back.
+	play(t, goOf(g), "E5")
+	if err := s.UpdateGame(ctx, g); err != nil {
+		t.Fatalf("UpdateGame after SetUndoMessage = %v, want nil", err)
+	}
+	if g.Undo.MessageID != "q1" {
+		t.Errorf("the writer's request after its write has message %q, want q1", g.Undo.MessageID)
+	}
+	if got := mustLoad(t, s, "c"); got.Undo == nil || got.Undo.MessageID != "q1" {
+		t.Errorf("stored request after a write read before SetUndoMessage: %+v, want message q1", got.Undo)
+	}
+	// Another request (or none) is not the one the message asks.
+	other := u
+	other.MoveCount = 2
+	if err := s.SetUndoMessage(ctx, "c", g.ID, other, "q2"); !errors.Is(err, storage.ErrNotFound) {
+		t.Errorf("SetUndoMessage of a request the game does not hold = %v, want ErrNotFound", err)
+	}
+	g.Undo = &storage.UndoRequest{By: 1, MoveCount: 2, RequestedAt: clk.Now()}
+	if err := s.UpdateGame(ctx, g); err != nil {
+		t.Fatal(err)
+	}
+	if g.Undo.MessageID != "" {
+		t.Errorf("a new request took the old one's message %q", g.Undo.MessageID)
+	}
+	if err := s.SetUndoMessage(ctx, "c", g.ID, u, "q1"); !errors.Is(err, storage.ErrNotFound) {
+		t.Errorf("SetUndoMessage of a replaced request = %v, want ErrNotFound", err)
+	}
+	// A finish read before the message was recorded gives it back.
+	read := mustLoad(t, s, "c")
+	if err := s.SetUndoMessage(ctx, "c", g.ID, *g.Undo, "q3"); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.FinishGame(ctx, read, storage.Archived{Result: "B+R", SGF: []byte("(;GM[1]SZ[9];B[dd];W[ee])")}); err != nil {
+		t.Fatal(err)
+	}
+	if read.Undo == nil || read.Undo.MessageID != "q3" {
+		t.Errorf("the finisher's request after FinishGame: %+v, want message q3", read.Undo)
+	}
+	if err := s.SetUndoMessage(ctx, "c", g.ID, *g.Undo, "q4"); !errors.Is(err, storage.ErrNotFound) {
+		t.Errorf("SetUndoMessage of a finished game = %v, want ErrNotFound", err)
+	}
+	// So does an abort.
+	a := newGame(t, "d", "1", "2")
+	play(t, goOf(a), "D4")
+	a.Undo = &storage.UndoRequest{By: 0, MoveCount: 1, RequestedAt: clk.Now()}
+	mustCreate(t, s, a)
+	if err := s.SetUndoMessage(ctx, "d", a.ID, *a.Undo, "q5"); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.AbortGame(ctx, a); err != nil {
+		t.Fatal(err)
+	}
+	if a.Undo.MessageID != "q5" {
+		t.Errorf("the aborter's request after AbortGame has message %q, want q5", a.Undo.MessageID)
+	}
+}

@@ -47,6 +47,7 @@ type Store interface {
 	Vacation(ctx context.Context, playerKey string) (storage.Vacation, error)
 	PutVacation(ctx context.Context, playerKey string, v storage.Vacation) error
 	AddMessageID(ctx context.Context, channelID, gameID, messageID string) error
+	SetUndoMessage(ctx context.Context, channelID, gameID string, u storage.UndoRequest, messageID string) error
 
 	ClaimBotMove(ctx context.Context, worker string, lease time.Duration) (*storage.BotMove, error)
 	ReleaseBotMove(ctx context.Context, m *storage.BotMove, retryAt time.Time) error
@@ -104,6 +105,7 @@ func Run(t *testing.T, open Opener) {
 		{"Deadlines", testDeadlines},
 		{"Vacation", testVacation},
 		{"AddMessageID", testAddMessageID},
+		{"SetUndoMessage", testSetUndoMessage},
 		{"BotQueueFollowsTheGames", testBotQueueFollowsTheGames},
 		{"ClaimBotMove", testClaimBotMove},
 		{"BotMoveOnce", testBotMoveOnce},
