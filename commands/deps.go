@@ -44,6 +44,10 @@ type Games interface {
 	// Delivery.MessageIDs) without a new version, so that it never makes
 	// a concurrent move's write stale.
 	AddMessageID(ctx context.Context, channelID, gameID, messageID string) error
+	// SetUndoMessage records the message asking a game's request (an
+	// undo question, a draw offer) with the request, without a new
+	// version, so that whichever worker lapses the request can close it.
+	SetUndoMessage(ctx context.Context, channelID, gameID string, u storage.UndoRequest, messageID string) error
 }
 
 // Challenges is what /go challenge, its buttons and the expiry of

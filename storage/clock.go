@@ -280,7 +280,7 @@ func undoMessageRecord(channelID string, v []byte, gameID string, u UndoRequest,
 	if v == nil || json.Unmarshal(v, &r) != nil || r.ID != gameID {
 		return nil, fmt.Errorf("storage: set the message of a request in game %s: not in channel %s: %w", gameID, channelID, ErrNotFound)
 	}
-	if !u.same(r.Undo.request()) {
+	if !u.Same(r.Undo.request()) {
 		return nil, fmt.Errorf("storage: set the message of a request in game %s: the game no longer holds it: %w", gameID, ErrNotFound)
 	}
 	r.Undo.MessageID = messageID

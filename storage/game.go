@@ -401,9 +401,9 @@ type UndoRequest struct {
 	MessageID string
 }
 
-// same reports whether u and v are one request (who, when, at which move),
+// Same reports whether u and v are one request (who, when, at which move),
 // whatever either knows of its message.
-func (u *UndoRequest) same(v *UndoRequest) bool {
+func (u *UndoRequest) Same(v *UndoRequest) bool {
 	return u != nil && v != nil && u.By == v.By && u.MoveCount == v.MoveCount && u.RequestedAt.Equal(v.RequestedAt)
 }
 
@@ -749,7 +749,7 @@ func (g *Game) undoMessage(h gameHeader) string {
 	switch {
 	case g.Undo == nil:
 		return ""
-	case g.Undo.MessageID == "" && g.Undo.same(h.Undo.request()):
+	case g.Undo.MessageID == "" && g.Undo.Same(h.Undo.request()):
 		return h.Undo.MessageID
 	}
 	return g.Undo.MessageID

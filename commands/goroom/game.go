@@ -254,9 +254,11 @@ func (a *room) move(ctx context.Context, r *commands.Request, g *storage.Game, m
 	if f := commands.FollowupOf(r.Interaction, a.Now()); f != nil {
 		g.Delivery.Followup = f
 	}
-	// An undo request still open lapses with this move (apply drops
-	// it): its question, asking for the moves as they stand, is closed
-	// once the move is answered.
+	// An undo request still open lapses with this move: its question,
+	// asking for the moves as they stand, is closed once the move is
+	// answered (by RetireBoard's closeEndedAsk when the move ends the
+	// game), wherever it was asked: the write gives back the message
+	// asking it, even one recorded after g was read.
 	ask, askN := openRequest(g), 0
 	if ask != nil {
 		askN = undoCount(goOf(g), engine.ColorOf(ask.By))
@@ -270,7 +272,10 @@ func (a *room) move(ctx context.Context, r *commands.Request, g *storage.Game, m
 		a.RetireBoard(ctx, g, shown, !pending)
 	}
 	err = a.AnswerGame(ctx, r, g, unposted+note)
-	if ask != nil {
+	if _, over := goOf(g).Result(); ask != nil && !over {
+		if g.Undo.Same(ask) {
+			ask = g.Undo // as the write gave it back
+		}
 		a.closeAsk(ctx, g, ask, askN, lapse(g, strconv.Itoa(ask.MoveCount)))
 	}
 	return err
@@ -306,7 +311,10 @@ func (a *room) apply(ctx context.Context, g *storage.Game, m engine.Move) (strin
 		}
 		nextOnClock(g, m.Color, mover)
 	}
-	g.Undo = nil
+	// An undo request lapses with the move (openRequest: its move count
+	// is no longer the game's) but stays with the game until the next
+	// replaces it, so that the write gives back the message asking it
+	// (storage.UndoRequest.MessageID) and the question can be closed.
 	resigned, voted := resigners(g, m, mover)
 	g.ResignVote, g.AbortVote = nil, nil // a team's votes lapse with the next move
 	g.Delivery.Unposted = false

@@ -53,9 +53,6 @@ type room struct {
 	// unsure is what the estimate was unsure of in the games scoring
 	// here, for the board page (web.go).
 	unsure unsureCache
-	// asks are the messages asking the undo requests made here, for the
-	// board page's answers (undo.go).
-	asks undoAsks
 }
 
 func (*room) Kind() string                 { return goKind }
@@ -245,7 +242,7 @@ func (r *room) Due(ctx context.Context, g *storage.Game) (bool, error) {
 
 func (r *room) Posted(ctx context.Context, g *storage.Game, m *discordgo.Message) {
 	r.keepVoteBoard(ctx, g, m)
-	r.keepPostedAsk(g, m)
+	r.keepPostedAsk(ctx, g, m)
 }
 
 func (r *room) TeamTimeUp(ctx context.Context, g *storage.Game, s game.Side, deadline time.Time) (bool, error) {

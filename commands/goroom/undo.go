@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"regexp"
 	"strconv"
-	"sync"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
@@ -119,34 +118,31 @@ func (a *room) undo(ctx context.Context, r *commands.Request, g *storage.Game) e
 	if err != nil {
 		return err
 	}
-	a.keepUndoMessage(ctx, r, g, sent)
+	a.keepUndoMessage(ctx, r, g, sent, n)
 	return nil
 }
 
-// keepUndoMessage remembers which message asks g's undo request (sent,
-// or the interaction's original when Discord's answer said nothing
-// back), so that an answer from the board page edits that question, its
-// buttons disabled, as an answer in Discord does (a request made on the
-// page has its question posted afterwards: keepPostedAsk). It is kept in
-// memory, not in the game (a second write would race the answer):
-// unknown (gobot restarted since), the page's answer is posted instead.
-func (a *room) keepUndoMessage(ctx context.Context, r *commands.Request, g *storage.Game, sent *discordgo.Message) {
+// keepUndoMessage records which message asks g's undo request (sent, or
+// the interaction's original when Discord's answer said nothing back)
+// with the request (recordAsk), n being the moves it would take back.
+func (a *room) keepUndoMessage(ctx context.Context, r *commands.Request, g *storage.Game, sent *discordgo.Message, n int) {
 	if sent == nil || sent.ID == "" {
 		sent, _ = r.Original(ctx)
 	}
 	if sent != nil && sent.ID != "" {
-		a.asks.keep(g, sent.ID)
+		a.recordAsk(ctx, g, sent.ID, n)
 	}
 }
 
-// keepPostedAsk remembers m, posted for g, when it asks g's open undo
+// keepPostedAsk records m, posted for g, when it asks g's open undo
 // request: a request made on the board page, whose question is posted
 // after its handler returned (keepUndoMessage knew no ID then).
-func (a *room) keepPostedAsk(g *storage.Game, m *discordgo.Message) {
-	if g.Undo == nil || m == nil || m.ID == "" {
+func (a *room) keepPostedAsk(ctx context.Context, g *storage.Game, m *discordgo.Message) {
+	u := openRequest(g)
+	if u == nil || m == nil || m.ID == "" {
 		return
 	}
-	yes := fmt.Sprintf("game/%s/undo-yes/%d", g.ID, g.Undo.MoveCount)
+	yes := fmt.Sprintf("game/%s/undo-yes/%d", g.ID, u.MoveCount)
 	for _, row := range m.Components {
 		var comps []discordgo.MessageComponent
 		switch ar := row.(type) {
@@ -156,56 +152,48 @@ func (a *room) keepPostedAsk(g *storage.Game, m *discordgo.Message) {
 			comps = ar.Components
 		}
 		for _, c := range comps {
+			id := ""
 			switch b := c.(type) {
 			case discordgo.Button:
-				if b.CustomID == yes {
-					a.asks.keep(g, m.ID)
-				}
+				id = b.CustomID
 			case *discordgo.Button:
-				if b.CustomID == yes {
-					a.asks.keep(g, m.ID)
-				}
+				id = b.CustomID
+			}
+			if id == yes {
+				a.recordAsk(ctx, g, m.ID, undoCount(goOf(g), engine.ColorOf(u.By)))
+				return
 			}
 		}
 	}
 }
 
-// undoAsks are the messages asking undo requests, by game ID and move
-// count (a request lapses with the next move).
-type undoAsks struct {
-	mu sync.Mutex
-	by map[string]string
-}
-
-func undoKey(g *storage.Game) string { return askKey(g.ID, g.State.MoveCount()) }
-
-func askKey(gameID string, at int) string { return gameID + "/" + strconv.Itoa(at) }
-
-func (u *undoAsks) keep(g *storage.Game, messageID string) {
-	u.mu.Lock()
-	defer u.mu.Unlock()
-	if u.by == nil || len(u.by) >= 256 {
-		u.by = map[string]string{} // lapsed requests are never answered: start afresh
+// recordAsk stores id, the message asking g's undo request (g.Undo, by
+// taking back n moves), with the request (storage.SetUndoMessage), so
+// that whichever worker lapses the request closes the question in place
+// (closeAsk, closeEndedAsk), and an answer from the board page edits it.
+// The question is posted after the request is written, so the request
+// may have lapsed already, by a write that knew no message: then the
+// game, read again, says why, and the question is closed here.
+func (a *room) recordAsk(ctx context.Context, g *storage.Game, id string, n int) {
+	u := *g.Undo
+	err := a.GameStore().SetUndoMessage(ctx, g.ChannelID, g.ID, u, id)
+	if err != nil && !errors.Is(err, storage.ErrNotFound) {
+		a.Logger().Warn("undo: record the question's message", "game", g.ID, "err", err)
+		return
 	}
-	u.by[undoKey(g)] = messageID
-}
-
-// of is the message asking g's open undo request, or "".
-func (u *undoAsks) of(g *storage.Game) string {
-	u.mu.Lock()
-	defer u.mu.Unlock()
-	return u.by[undoKey(g)]
-}
-
-// take is the message asking game gameID's undo request made at move
-// count at, or "", and forgets it: it is closed once.
-func (u *undoAsks) take(gameID string, at int) string {
-	u.mu.Lock()
-	defer u.mu.Unlock()
-	k := askKey(gameID, at)
-	id := u.by[k]
-	delete(u.by, k)
-	return id
+	u.MessageID = id
+	now, err := a.GameStore().Game(ctx, g.ChannelID)
+	switch {
+	case errors.Is(err, storage.ErrNotFound) || (err == nil && now.ID != g.ID):
+		now = nil // the game ended
+	case err != nil:
+		a.Logger().Warn("undo: read the game again after its question", "game", g.ID, "err", err)
+		return
+	}
+	if now != nil && openRequest(now).Same(&u) {
+		return // open: whoever lapses it closes it
+	}
+	a.closeAsk(ctx, g, &u, n, lapse(now, strconv.Itoa(u.MoveCount)))
 }
 
 // openRequest is g's undo request while it is open (made at this move
@@ -230,7 +218,7 @@ const (
 // channel holds another game): the game ended, or a move was played
 // since. "" when neither: the request was answered or withdrawn, and the
 // answer edited its question already (the press on it, or the board
-// page's answer: keepUndoMessage), which a second press, racing the first
+// page's answer: recordAsk), which a second press, racing the first
 // with the question as it was, must not undo.
 func lapse(g *storage.Game, at string) string {
 	if g == nil {
@@ -250,19 +238,19 @@ func lapse(g *storage.Game, at string) string {
 }
 
 // closeAsk edits the question of u, g's undo request by taking back n
-// moves, closed with outcome (its buttons disabled), when this process
-// remembers which message asks it (undoAsks: it is kept in memory only;
-// in another process, the first press on the question closes it:
-// closingAsk).
+// moves, closed with outcome (its buttons disabled), when the message
+// asking it is known (u.MessageID: stored with the request, and given
+// back by the write that lapsed it, on whichever worker). A question
+// whose message is not known (asked before gobot stored it) is closed by
+// the first press on it (closingAsk).
 func (a *room) closeAsk(ctx context.Context, g *storage.Game, u *storage.UndoRequest, n int, outcome string) {
-	id := a.asks.take(g.ID, u.MoveCount)
-	if id == "" || outcome == "" {
+	if u.MessageID == "" || outcome == "" {
 		return
 	}
 	by := engine.ColorOf(u.By)
 	m := askMessage(g.ID, strconv.Itoa(u.MoveCount), commands.Mention(g.Player(u.By)), commands.Mention(g.Player(engine.SideOf(by.Opponent()))),
 		commands.Plural(n, "move"), outcome, "")
-	if err := a.Discord().EditMessage(ctx, g.ChannelID, id, m); err != nil {
+	if err := a.Discord().EditMessage(ctx, g.ChannelID, u.MessageID, m); err != nil {
 		a.Logger().Info("undo: close the question of a lapsed request", "game", g.ID, "err", err)
 	}
 }
@@ -332,12 +320,14 @@ var openAsk = regexp.MustCompile(`^(.+?), (.+) asks to take back (.+?)\. Do you 
 // closingAsk is h, the handler of an undo question's Allow undo or Refuse
 // button, which closes the question pressed when the answer is that its
 // request lapsed unanswered (lapse says why): a move was played since, or
-// the game ended. A process closes the questions it remembers as soon as
-// their request lapses (closeAsk), but another process, or this one since
-// a restart, does not know them: the first press does, in place, and is
-// told why privately (as draughts' closingOffer does for a draw offer). A
-// question that is closed already, or a press that comes with no message
-// (the board page's), is left as it is.
+// the game ended. The worker that lapses a request closes its question
+// at once (closeAsk: its message is stored with the request), but a
+// request stored without it (asked before gobot stored messages, or whose
+// question could not be recorded) leaves its question live: the first
+// press closes it, in place, and is told why privately (as draughts'
+// closingOffer does for a draw offer). A question that is closed already,
+// or a press that comes with no message (the board page's), is left as it
+// is.
 func (a *room) closingAsk(h commands.GameHandler) commands.HandlerFunc {
 	return func(ctx context.Context, r *commands.Request) error {
 		var seen *storage.Game

@@ -25,8 +25,8 @@ func (tb *testApp) pressOn(u *discordgo.User, c call, id, label string) []call {
 }
 
 // askUndo starts a game between ann and bob, ann plays E5 and asks to
-// take it back: the question, and the ID of its message as gobot
-// remembers it.
+// take it back: the question, and the ID of its message as the store
+// keeps it with the request.
 func askUndo(t *testing.T, tb *testApp) (call, string) {
 	t.Helper()
 	return askUndoAfter(t, tb, "play move:E5")
@@ -48,11 +48,11 @@ func askUndoAfter(t *testing.T, tb *testApp, moves ...string) (call, string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	id := tb.asks.of(g)
-	if id == "" {
-		t.Fatal("the question's message was not kept")
+	u := openRequest(g)
+	if u == nil || u.MessageID == "" {
+		t.Fatalf("the question's message was not stored with the request: %+v", g.Undo)
 	}
-	return ask, id
+	return ask, u.MessageID
 }
 
 // wantClosed checks that m is ann's question closed with outcome: its
@@ -169,17 +169,25 @@ func TestUndoQuestionClosedByEnding(t *testing.T) {
 	}
 }
 
-// TestUndoStalePressClosesQuestion: a process that does not know the
-// question's message (another worker's, or this one's before a restart)
-// cannot close it with the move or the ending; the first press does, in
-// place, and the presser is told why privately.
+// TestUndoStalePressClosesQuestion: a request stored without the message
+// asking it (by a gobot before messages were stored with requests)
+// cannot have its question closed by the move or the ending; the first
+// press does, in place, and the presser is told why privately.
 func TestUndoStalePressClosesQuestion(t *testing.T) {
 	forget := func(tb *testApp) {
 		g, err := tb.store.Game(context.Background(), channelID)
 		if err != nil {
 			t.Fatal(err)
 		}
-		tb.asks.take(g.ID, g.State.MoveCount())
+		// The same request as an older gobot stored it: a write keeps
+		// the message of the same request, so this one is told apart by
+		// its time.
+		u := *g.Undo
+		u.MessageID, u.RequestedAt = "", u.RequestedAt.Add(time.Nanosecond)
+		g.Undo = &u
+		if err := tb.store.UpdateGame(context.Background(), g); err != nil {
+			t.Fatal(err)
+		}
 	}
 	for _, tc := range []struct {
 		name          string

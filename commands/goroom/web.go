@@ -53,9 +53,9 @@ func (r *room) WebAction(g *storage.Game, u commands.WebUser, s game.Side, act c
 		}
 		it = r.WebInteraction(g, u, discordgo.InteractionMessageComponent)
 		it.Data = discordgo.MessageComponentInteractionData{CustomID: "game/" + g.ID + "/" + act.Kind + "/" + at, ComponentType: discordgo.ButtonComponent}
-		if id := r.asks.of(g); g.Undo != nil && id != "" {
+		if u := openRequest(g); u != nil && u.MessageID != "" {
 			// A click on the request's message: the answer edits it.
-			it.Message = &discordgo.Message{ID: id, ChannelID: g.ChannelID}
+			it.Message = &discordgo.Message{ID: u.MessageID, ChannelID: g.ChannelID}
 		}
 	case commands.ActAccept, commands.ActResume:
 		if g.Scoring == nil {
