@@ -370,11 +370,15 @@ func (a *App) makeOwedMove(ctx context.Context, m *storage.BotMove) time.Duratio
 		return 0
 	}
 	stop := a.renewWhileMoving(ctx, m)
+	shown := g.Delivery
 	note, err := a.safeBotMove(ctx, g)
 	stop()
 	switch {
 	case err == nil:
 		log.Debug("bot moved", "waited", a.Now().Sub(m.Since), "attempts", m.Attempts)
+		if _, over := g.State.Result(); over {
+			a.retireBotBoard(ctx, g, shown)
+		}
 		out := botOutcome{gameID: g.ID, moves: m.Moves, game: g, note: note}
 		if !a.owed.deliver(m.ChannelID, out) {
 			a.postBotMove(ctx, g, note)
@@ -442,6 +446,22 @@ func (a *App) renewEvery(ctx context.Context, m *storage.BotMove, period time.Du
 		}
 	}()
 	return func() { cancel(); <-done }
+}
+
+// retireBotBoard removes the buttons of the board the bot's move that
+// ended g was played on, as a person's winning move or resignation does
+// (RetireBoard, in one edit): the newest board g kept before the move (d).
+// The answer to the game's last interaction is left alone: it is the
+// person's move the bot answered, whose answer waits for this move and
+// becomes the final board (or, when its handler gave up waiting, a board
+// of its own, kept as the newest). Where only that interaction's token
+// reaches the players (a user install's private channel), nothing else
+// can be edited, and the board keeps its dead buttons.
+func (a *App) retireBotBoard(ctx context.Context, g *storage.Game, d storage.Delivery) {
+	if f := d.Followup; f != nil && f.ChannelPosts {
+		d.Followup = nil
+	}
+	a.RetireBoard(ctx, g, d, false)
 }
 
 // safeBotMove is botMove in a worker: a panic (a bug in a bot) is logged

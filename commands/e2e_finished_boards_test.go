@@ -16,6 +16,7 @@ import (
 
 	"github.com/gobot-dev/gobot/commands"
 	"github.com/gobot-dev/gobot/commands/discordtest"
+	"github.com/gobot-dev/gobot/engine/draughts"
 )
 
 // labels are the labels of the buttons message id shows now, and its text.
@@ -323,4 +324,82 @@ func testE2EDraughtsFinishedBoards(t *testing.T, e *env) {
 	e.kept(ch.ID, copied.ID)
 	e.do(e.draughtsCmd(ch, frank, "resign"))
 	e.retired("a spectator's /draughts board", copied.ID, yourMove)
+}
+
+// TestE2EDraughtsBotEndingMove: a game of draughts ended by the bot's
+// move (a winning capture; a draw by the 5-move rule) leaves no board
+// offering Offer a draw and Resign: the board the move was played on
+// loses its buttons, as it does when a person's move ends the game.
+func TestE2EDraughtsBotEndingMove(t *testing.T) { httpMode(t, testE2EDraughtsBotEndingMove) }
+
+func testE2EDraughtsBotEndingMove(t *testing.T, e *env) {
+	carol := e.d.NewUser("carol")
+	// play starts a game against the bot in a new channel, carol black,
+	// sets it at st (black to move), shows the board and plays move:
+	// it returns the board and the answer to the move.
+	play := func(name string, st draughts.State, move string) (discordtest.Message, discordtest.Message) {
+		t.Helper()
+		ch := e.d.GuildChannel(name)
+		e.do(e.draughtsCmd(ch, carol, "bot", discordtest.Str("level", "beginner"), discordtest.Str("colour", "black"), discordtest.Str("clock", "none")))
+		g := e.game(ch.ID)
+		g.State = st
+		if err := e.store.UpdateGame(context.Background(), g); err != nil {
+			t.Fatal(err)
+		}
+		b := e.do(e.draughtsCmd(ch, carol, "board"))
+		if labels, _ := e.labels(b.ID); len(labels) != 2 {
+			t.Fatalf("%s: the board has the buttons %q, want Offer a draw and Resign", name, labels)
+		}
+		e.kept(ch.ID, b.ID)
+		return b, e.do(e.draughtsMove(ch, carol, move))
+	}
+	toPlay := "to play: " + carol.Mention()
+
+	// Black's last man is taken by whichever capture the bot makes.
+	won, err := draughts.NewState(map[string]string{"fen": "B:W37,38,39:B28"}, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, end := play("bot-wins", won, "28-32")
+	if !strings.Contains(end.Text(), "**Game over: ⚪ white gobot (beginner) wins") {
+		t.Errorf("the answer to carol's move = %q, want the bot's win", end.Text())
+	}
+	e.retired("the bot's winning move", b.ID, toPlay)
+
+	// A king against a king: the 5-move rule draws the game at the bot's
+	// fifth move. The moves before are chosen so that no king can take
+	// the other.
+	st, err := draughts.NewState(map[string]string{"fen": "B:WK48:BK3"}, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	quiet := func(st draughts.State) bool {
+		for _, m := range st.Legal() {
+			if strings.Contains(string(m), "x") {
+				return false
+			}
+		}
+		return len(st.Legal()) > 0
+	}
+	next := func(st draughts.State) (draughts.State, string) {
+		for _, m := range st.Legal() {
+			n, _, err := st.PlayMove(st.ToMove(), string(m))
+			if err == nil && quiet(n) {
+				if _, over := n.Result(); !over {
+					return n, string(m)
+				}
+			}
+		}
+		t.Fatalf("no quiet move in %v", st)
+		return st, ""
+	}
+	for range 8 {
+		st, _ = next(st)
+	}
+	_, last := next(st)
+	b, end = play("bot-draws", st, last)
+	if !strings.Contains(end.Text(), "**Game over: drawn by the 5-move rule") {
+		t.Errorf("the answer to carol's move = %q, want a draw by the 5-move rule", end.Text())
+	}
+	e.retired("the bot's move drawing by rule", b.ID, toPlay)
 }
