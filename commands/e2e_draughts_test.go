@@ -836,9 +836,18 @@ func testE2EDraughtsStaleButtons(t *testing.T, e *env) {
 	e.waitBoard(ch.ID, "⚪ white to play")
 	old := e.do(e.draughtsMove(ch, ann, "32-28"))
 	offer := e.do(e.draughtsCmd(ch, bob, "draw"))
+	// An offer stored without its message (by a gobot before messages
+	// were stored with offers) is not closed by the move that lapses it.
+	e.d.WaitFor("the offer's message to be recorded", func() bool { g := e.game(ch.ID); return g.Undo != nil && g.Undo.MessageID == offer.ID })
+	g := e.game(ch.ID)
+	o := *g.Undo
+	o.MessageID, o.RequestedAt = "", o.RequestedAt.Add(time.Nanosecond) // another offer: a write keeps the message of the same one
+	g.Undo = &o
+	if err := e.store.UpdateGame(context.Background(), g); err != nil {
+		t.Fatal(err)
+	}
 	e.do(e.draughtsMove(ch, bob, "19-23"))
-	// The lapsed offer's button goes at the first press, which is told
-	// why privately.
+	// Its button goes at the first press, which is told why privately.
 	it := e.click(ann, offer, "Accept the draw")
 	e.do(it)
 	var told []discordtest.Message

@@ -498,7 +498,7 @@ func (a *App) ReplyBoard(ctx context.Context, r *Request, g *storage.Game, m *Me
 	sent, err := r.ReplyMessage(ctx, m)
 	if err == nil && !m.Ephemeral {
 		a.KeepBoardID(ctx, g, sent)
-		if p := a.phases(g); p != nil && sent != nil {
+		if p := a.poster(g); p != nil && sent != nil {
 			p.Posted(ctx, g, sent)
 		}
 	}
@@ -603,7 +603,7 @@ func (a *App) postBoard(ctx context.Context, g *storage.Game, m *Message, answer
 		if len(m.Files) > 0 { // a board, not a note
 			a.KeepBoardID(ctx, g, sent)
 		}
-		if p := a.phases(g); p != nil {
+		if p := a.poster(g); p != nil {
 			p.Posted(ctx, g, sent)
 		}
 	}

@@ -278,9 +278,7 @@ type Phases interface {
 	// Due handles g when it is due and the deadline is one of the room's
 	// own (a scoring phase's, a vote's), not the clock's: handled says so.
 	Due(ctx context.Context, g *storage.Game) (handled bool, err error)
-	// Posted is told of every board message posted for g, and of every
-	// board answered whose message Discord named (after a deferral).
-	Posted(ctx context.Context, g *storage.Game, m *discordgo.Message)
+	Poster
 	// TeamTimeUp handles a team player's time running out on a casual
 	// clock: done when a teammate plays on, false when the team loses.
 	TeamTimeUp(ctx context.Context, g *storage.Game, s game.Side, deadline time.Time) (done bool, err error)
@@ -427,6 +425,22 @@ func (a *App) IsPlayer(g *storage.Game, u *discordgo.User) error {
 }
 
 // phases are g's room's Phases, or nil.
+// Poster is what a room adds to be told of the messages posted for its
+// games (Phases include it; a room without phases may have it alone):
+// Posted is told of every message posted for g outside a handler (a bot's
+// board, a board page's answers), and of every board answered whose
+// message Discord named (after a deferral). A question posted for a
+// request made on the board page is how its room learns its message.
+type Poster interface {
+	Posted(ctx context.Context, g *storage.Game, m *discordgo.Message)
+}
+
+// poster is g's room as a Poster, or nil.
+func (a *App) poster(g *storage.Game) Poster {
+	p, _ := a.roomOf(g).(Poster)
+	return p
+}
+
 func (a *App) phases(g *storage.Game) Phases {
 	p, _ := a.roomOf(g).(Phases)
 	return p

@@ -338,6 +338,7 @@ func (a *room) applyDraughts(ctx context.Context, g *storage.Game, side game.Sid
 	if err != nil {
 		return "", draughtsRefusal(err, text)
 	}
+	offer := openOffer(g)
 	g.State = next
 	g.Moved(mover)
 	if g.Clock.Running() && clock.Of(side) == g.Clock.ToMove {
@@ -345,21 +346,33 @@ func (a *room) applyDraughts(ctx context.Context, g *storage.Game, side game.Sid
 			return "", err
 		}
 	}
-	g.Undo = nil // a draw offer lapses with the next move
+	// A draw offer lapses with the next move (openOffer), but stays with
+	// the game until the next offer replaces it, so that the write gives
+	// back the message making it (storage.UndoRequest.MessageID), to be
+	// closed below.
 	g.Delivery.Unposted = false
 	moves := draughtsState(g).Moves()
 	note := unposted + fmt.Sprintf("%s %s played **%s**.", draughtsSideLabel(side), commands.Mention(mover), moves[len(moves)-1]) + factsNote(facts)
-	if _, over := g.State.Result(); over {
+	_, over := g.State.Result()
+	if over {
 		if err := a.Finish(ctx, g); err != nil {
 			return "", err
 		}
 		if rn := a.RatingNote(ctx, g); rn != "" {
 			note += "\n" + rn
 		}
-		return note, nil
-	}
-	if err := a.UpdateGame(ctx, g); err != nil {
+	} else if err := a.UpdateGame(ctx, g); err != nil {
 		return "", err
+	}
+	if offer != nil {
+		if g.Undo.Same(offer) {
+			offer = g.Undo // as the write gave it back
+		}
+		why := offerMoved
+		if over {
+			why = offerEnded
+		}
+		a.closeOffer(ctx, g, offer, why)
 	}
 	return note, nil
 }
@@ -453,6 +466,9 @@ func (a *room) endDraughts(ctx context.Context, r *commands.Request, g *storage.
 	if err := a.Finish(ctx, g); err != nil {
 		return err
 	}
+	if r.Param("at") != "" && g.Undo != nil {
+		g.Undo.MessageID = "" // the offer accepted with its own button: the answer below edits it
+	}
 	a.RetireBoard(ctx, g, shown, !pending)
 	if rn := a.RatingNote(ctx, g); rn != "" {
 		note += "\n" + rn
@@ -506,13 +522,170 @@ func (a *room) cmdDraughtsDraw(ctx context.Context, r *commands.Request, g *stor
 	if err := a.UpdateGame(ctx, g); err != nil {
 		return err
 	}
-	return r.Reply(ctx, &commands.Message{
-		Content: fmt.Sprintf("🤝 %s offers a draw. %s, accept with `/draughts draw` or the button; the offer lapses with the next move.", commands.Mention(g.Player(s)), commands.Mention(opp)),
+	sent, err := r.ReplyMessage(ctx, offerMessage(g, g.Undo, ""))
+	if err != nil {
+		return err
+	}
+	if sent == nil || sent.ID == "" {
+		sent, _ = r.Original(ctx) // Discord's answer said nothing back
+	}
+	if sent != nil && sent.ID != "" {
+		a.recordOffer(ctx, g, sent.ID)
+	}
+	return nil
+}
+
+// offerMessage is the message of o, a draw offer in g: open (its Accept
+// button notifies the opponent), or closed with outcome, which says what
+// became of it (its button removed).
+func offerMessage(g *storage.Game, o *storage.UndoRequest, outcome string) *commands.Message {
+	by, opp := g.Player(o.By), g.Player(o.By.Opponent())
+	if outcome != "" {
+		return &commands.Message{
+			Content:         fmt.Sprintf("🤝 %s offered a draw. %s", commands.Mention(by), outcome),
+			ClearComponents: true,
+			AllowedMentions: commands.NoMentions(),
+		}
+	}
+	return &commands.Message{
+		Content: fmt.Sprintf("🤝 %s offers a draw. %s, accept with `/draughts draw` or the button; the offer lapses with the next move.", commands.Mention(by), commands.Mention(opp)),
 		Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-			discordgo.Button{Label: "Accept the draw", Style: discordgo.SuccessButton, CustomID: "draughts/" + g.ID + "/draw-yes/" + strconv.Itoa(n)},
+			discordgo.Button{Label: "Accept the draw", Style: discordgo.SuccessButton, CustomID: "draughts/" + g.ID + "/draw-yes/" + strconv.Itoa(o.MoveCount)},
 		}}},
 		AllowedMentions: commands.OnlyUsers(opp.UserID),
-	})
+	}
+}
+
+// What a closed draw offer says of an offer that lapsed unanswered.
+const (
+	offerMoved = "⌛ A move was played since; the offer lapsed."
+	offerEnded = "⌛ The game has ended."
+)
+
+// openOffer is g's draw offer while it stands (made at this move count),
+// or nil; in an ended game, the offer the game ended with.
+func openOffer(g *storage.Game) *storage.UndoRequest {
+	if o := g.Undo; o != nil && o.MoveCount == g.State.MoveCount() {
+		return o
+	}
+	return nil
+}
+
+// recordOffer stores id, the message making g's draw offer (g.Undo), with
+// the offer (storage.SetUndoMessage), so that whichever worker lapses it
+// (a move, the game's end) closes it in place (closeOffer). The message
+// is posted after the offer is written, so the offer may have lapsed
+// already, by a write that knew no message: then the game, read again,
+// says why, and the offer is closed here.
+func (a *room) recordOffer(ctx context.Context, g *storage.Game, id string) {
+	o := *g.Undo
+	err := a.GameStore().SetUndoMessage(ctx, g.ChannelID, g.ID, o, id)
+	if err != nil && !errors.Is(err, storage.ErrNotFound) {
+		a.Logger().Warn("draughts: record the draw offer's message", "game", g.ID, "err", err)
+		return
+	}
+	o.MessageID = id
+	now, err := a.GameStore().Game(ctx, g.ChannelID)
+	if err != nil && !errors.Is(err, storage.ErrNotFound) {
+		a.Logger().Warn("draughts: read the game again after its draw offer", "game", g.ID, "err", err)
+		return
+	}
+	switch {
+	case err != nil || now.ID != g.ID:
+		why := offerEnded
+		if arc, err := a.Archives().ArchivedGame(ctx, g.ID); err == nil && arc.Result == "0" && arc.Moves == o.MoveCount {
+			why = "" // drawn where it was made: accepted
+		}
+		a.closeOffer(ctx, g, &o, why)
+	case ended(now):
+		a.closeOffer(ctx, g, &o, offerEnded)
+	case now.State.MoveCount() != o.MoveCount:
+		a.closeOffer(ctx, g, &o, offerMoved)
+	}
+	// Else it stands (whoever lapses it closes it).
+}
+
+// ended reports whether g has ended.
+func ended(g *storage.Game) bool {
+	_, ended := g.State.Result()
+	return ended
+}
+
+// closeOffer edits the message of o, g's draw offer, closed with outcome
+// (its button removed), when it is known (o.MessageID: stored with the
+// offer, and given back by the write that lapsed it, on whichever
+// worker). An empty outcome is an offer accepted: it keeps its text and
+// loses its button, the final board saying the rest. An offer whose
+// message is not known (made before gobot stored it) loses its button at
+// the first press (closingOffer).
+func (a *room) closeOffer(ctx context.Context, g *storage.Game, o *storage.UndoRequest, outcome string) {
+	if o.MessageID == "" {
+		return
+	}
+	m := &commands.Message{ClearComponents: true}
+	if outcome != "" {
+		m = offerMessage(g, o, outcome)
+	}
+	if err := a.Discord().EditMessage(ctx, g.ChannelID, o.MessageID, m); err != nil {
+		a.Logger().Info("draughts: close a draw offer", "game", g.ID, "err", err)
+	}
+}
+
+// closeEndedOffer closes g's draw offer when g ended with it standing
+// (resigned, drawn, lost on time, aborted, adjudicated): RetiredBoard,
+// which every ending calls, calls it. An offer accepted keeps its text and
+// loses its button (closeOffer).
+func (a *room) closeEndedOffer(g *storage.Game) {
+	o := openOffer(g)
+	if o == nil || o.MessageID == "" {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second) // the hook gives no context
+	defer cancel()
+	why := offerEnded
+	if res, _ := g.State.Result(); res.Reason == game.ByAgreement {
+		why = "" // accepted
+	}
+	a.closeOffer(ctx, g, o, why)
+}
+
+// Posted records the message of a draw offer made on the board page,
+// posted after its handler returned (cmdDraughtsDraw knew no ID then).
+func (a *room) Posted(ctx context.Context, g *storage.Game, m *discordgo.Message) {
+	o := openOffer(g)
+	if o == nil || m == nil || m.ID == "" || o.MessageID != "" {
+		return
+	}
+	yes := "draughts/" + g.ID + "/draw-yes/" + strconv.Itoa(o.MoveCount)
+	for _, row := range m.Components {
+		var comps []discordgo.MessageComponent
+		switch ar := row.(type) {
+		case discordgo.ActionsRow:
+			comps = ar.Components
+		case *discordgo.ActionsRow:
+			comps = ar.Components
+		}
+		for _, c := range comps {
+			id := ""
+			switch b := c.(type) {
+			case discordgo.Button:
+				id = b.CustomID
+			case *discordgo.Button:
+				id = b.CustomID
+			}
+			if id == yes {
+				a.recordOffer(ctx, g, m.ID)
+				return
+			}
+		}
+	}
+}
+
+// RetiredBoard closes the draw offer g ended with (closeEndedOffer); the
+// newest board only loses its buttons (nil).
+func (a *room) RetiredBoard(g *storage.Game, now time.Time) *commands.Message {
+	a.closeEndedOffer(g)
+	return nil
 }
 
 // drawEnding is the most pieces on the board (both sides) with which a
@@ -540,9 +713,10 @@ func (a *room) btnDraughtsDraw(ctx context.Context, r *commands.Request, g *stor
 // closingOffer is h, the handler of a draw offer's Accept button, which
 // takes the button away when the offer can no longer be accepted: it
 // lapsed with a move, or its game ended (resigned, drawn with
-// /draughts draw, lost on time, aborted). The offer's message is not
-// stored, so what ended it could not reach it: the first press does, and
-// is told why privately.
+// /draughts draw, lost on time, aborted). What lapses an offer closes it
+// in place, from the message stored with it (closeOffer), but an offer
+// stored without it (made before gobot stored it) keeps its button: the
+// first press takes it away, and is told why privately.
 func closingOffer(h commands.HandlerFunc) commands.HandlerFunc {
 	return func(ctx context.Context, r *commands.Request) error {
 		err := h(ctx, r)
