@@ -197,7 +197,7 @@ func TestOldGameRecordLoads(t *testing.T) {
 			Version: 4,
 			Scoring: &storage.ScoringState{Dead: []string{"F6"},
 				Accepted: map[game.Side]bool{0: true, 1: false}, Deadline: t0.Add(24 * time.Hour)},
-			Undo:    &storage.UndoRequest{By: 0, MoveCount: 5, RequestedAt: t0.Add(time.Minute)},
+			Undo:    &storage.UndoRequest{By: 0, MoveCount: 5, RequestedAt: t0.Add(time.Minute), MessageID: "m4"},
 			Unrated: true,
 			Delivery: storage.Delivery{
 				MessageIDs: []string{"m1", "m2"},

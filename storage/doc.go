@@ -17,7 +17,12 @@
 // follow-ups, a board owed to the players); it is stored in the same
 // record under the same version, and no rule, deadline or result depends
 // on it. The record's JSON is the same as before the two were separate
-// types, so games of every version load.
+// types, so games of every version load. The message asking an undo
+// request or a draw offer is kept with the request
+// (UndoRequest.MessageID): like a board's (AddMessageID), it is recorded
+// without a new version (SetUndoMessage), and a write read before it
+// keeps it and gives it back, so that whichever worker lapses the request
+// can close its question.
 //
 // Postgres (OpenPostgres, GOBOT_DATABASE_URL) keeps the same state in
 // PostgreSQL for several gobot processes sharing it, with the same

@@ -153,9 +153,9 @@ func TestGameRoundTrip(t *testing.T) {
 // TestGameRecordBeforeDelivery: a record written before Delivery was
 // split from Game (testdata/game-before-delivery.json, as that version
 // wrote it) decodes, and encodes back to the same JSON, field for field,
-// but for the "message" of its scoring phase and undo request, which
-// nothing set or read and which are no longer kept, and for its players,
-// which since schema 7 are sides. So the record format changed only so,
+// but for the "message" of its scoring phase, which nothing set or read
+// and which is no longer kept, and for its players, which since schema 7
+// are sides. So the record format changed only so,
 // in bbolt or in PostgreSQL's record column.
 func TestGameRecordBeforeDelivery(t *testing.T) {
 	old, err := os.ReadFile("testdata/game-before-delivery.json")
@@ -178,7 +178,8 @@ func TestGameRecordBeforeDelivery(t *testing.T) {
 		t.Fatal(err)
 	}
 	delete(want["scoring"].(map[string]any), "message")
-	delete(want["undo"].(map[string]any), "message")
+	// The undo request's "message" is kept again, meaning what it meant
+	// then: the message asking the request (UndoRequest.MessageID).
 	// Since schema 7 a record names its kind and its sides (seats) in
 	// place of its black and white players.
 	want["kind"] = "go"

@@ -172,8 +172,9 @@ func (a *room) keepPostedAsk(ctx context.Context, g *storage.Game, m *discordgo.
 // that whichever worker lapses the request closes the question in place
 // (closeAsk, closeEndedAsk), and an answer from the board page edits it.
 // The question is posted after the request is written, so the request
-// may have lapsed already, by a write that knew no message: then the
-// game, read again, says why, and the question is closed here.
+// may have lapsed already (a move, or the game's end), by a write that
+// knew no message: then the game, read again, says why, and the question
+// is closed here.
 func (a *room) recordAsk(ctx context.Context, g *storage.Game, id string, n int) {
 	u := *g.Undo
 	err := a.GameStore().SetUndoMessage(ctx, g.ChannelID, g.ID, u, id)
@@ -190,8 +191,11 @@ func (a *room) recordAsk(ctx context.Context, g *storage.Game, id string, n int)
 		a.Logger().Warn("undo: read the game again after its question", "game", g.ID, "err", err)
 		return
 	}
-	if now != nil && openRequest(now).Same(&u) {
+	switch {
+	case now != nil && openRequest(now).Same(&u):
 		return // open: whoever lapses it closes it
+	case now != nil && !now.Undo.Same(&u):
+		return // answered or withdrawn (a lapsed request stays): the answer saw to its question
 	}
 	a.closeAsk(ctx, g, &u, n, lapse(now, strconv.Itoa(u.MoveCount)))
 }
