@@ -382,7 +382,7 @@ func (s *Store) ExpiredChallenges(ctx context.Context, now time.Time) ([]*Challe
 // ClaimChallenge marks the pending challenge id as being accepted by
 // holder (any name unique to the attempt, such as the interaction's ID)
 // until lease has passed: another holder's claim meanwhile fails with
-// ErrConflict. It fails with ErrNotFound when the challenge is gone. The
+// ErrConflict (a *ClaimedError naming the holder). It fails with ErrNotFound when the challenge is gone. The
 // claim guards work done before AcceptChallenge, such as making the game's
 // thread; AcceptChallenge itself stays the only decision. A claim lapses by
 // itself, and ReleaseChallenge gives it back. The bbolt store keeps claims
@@ -398,7 +398,7 @@ func (s *Store) ClaimChallenge(ctx context.Context, id, holder string, lease tim
 	defer s.claimMu.Unlock()
 	now := s.now()
 	if cl, ok := s.challengeClaims[id]; ok && cl.holder != holder && now.Before(cl.until) {
-		return fmt.Errorf("storage: challenge %s is being accepted: %w", id, ErrConflict)
+		return &ClaimedError{ID: id, Holder: cl.holder}
 	}
 	for k, cl := range s.challengeClaims {
 		if !now.Before(cl.until) {

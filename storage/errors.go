@@ -67,6 +67,22 @@ var (
 	ErrLimit = errors.New("storage: too many games at once")
 )
 
+// ClaimedError is ClaimChallenge's refusal of a challenge another holder
+// claims: Holder is that holder, as its ClaimChallenge named it ("" when
+// the claim lapsed or was given back as the refusal was read), so that the
+// caller can say what the other attempt is doing when the holder's name
+// says so. It wraps ErrConflict.
+type ClaimedError struct {
+	ID     string
+	Holder string
+}
+
+func (e *ClaimedError) Error() string {
+	return fmt.Sprintf("storage: challenge %s is claimed by %q: %v", e.ID, e.Holder, ErrConflict)
+}
+
+func (e *ClaimedError) Unwrap() error { return ErrConflict }
+
 // CorruptError is the error for an active game's record that cannot be
 // decoded or does not replay: it names the channel, so that a caller that
 // loaded many games (ActiveGames) can tell which to quarantine. It wraps

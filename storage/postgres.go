@@ -1387,10 +1387,18 @@ func (p *Postgres) ClaimChallenge(ctx context.Context, id, holder string, lease 
 	if tag.RowsAffected() == 1 {
 		return nil
 	}
-	if _, err := p.Challenge(ctx, id); err != nil {
-		return err
+	var other string
+	var until int64
+	switch err := p.pool.QueryRow(ctx, `SELECT claim_holder, claim_until_ns FROM challenges WHERE id = $1`, id).Scan(&other, &until); {
+	case errors.Is(err, pgx.ErrNoRows):
+		return fmt.Errorf("storage: challenge %s: %w", id, ErrNotFound)
+	case err != nil:
+		return fmt.Errorf("storage: claim challenge %s: %w", id, err)
 	}
-	return fmt.Errorf("storage: challenge %s is being accepted: %w", id, ErrConflict)
+	if until <= now.UnixNano() {
+		other = "" // lapsed or given back since the update
+	}
+	return &ClaimedError{ID: id, Holder: other}
 }
 
 // ReleaseChallenge is Store.ReleaseChallenge.

@@ -693,7 +693,7 @@ func testAcceptRace(t *testing.T, s Store, clk *clocktest.Clock) {
 }
 
 // testClaimChallenge: while one Accept holds a challenge's claim another is
-// refused; the claim can be taken again by its holder, after a release, or
+// refused, told who holds it; the claim can be taken again by its holder, after a release, or
 // once it lapses; a challenge that is gone cannot be claimed.
 func testClaimChallenge(t *testing.T, s Store, clk *clocktest.Clock) {
 	if err := s.CreateChallenge(ctx, newChallenge("ch", clk, time.Hour)); err != nil {
@@ -703,8 +703,10 @@ func testClaimChallenge(t *testing.T, s Store, clk *clocktest.Clock) {
 	if err := s.ClaimChallenge(ctx, "ch", "first", lease); err != nil {
 		t.Fatalf("ClaimChallenge = %v", err)
 	}
-	if err := s.ClaimChallenge(ctx, "ch", "second", lease); !errors.Is(err, storage.ErrConflict) {
-		t.Errorf("a second claim = %v, want ErrConflict", err)
+	err := s.ClaimChallenge(ctx, "ch", "second", lease)
+	var claimed *storage.ClaimedError
+	if !errors.Is(err, storage.ErrConflict) || !errors.As(err, &claimed) || claimed.Holder != "first" {
+		t.Errorf("a second claim = %v, want ErrConflict, a *ClaimedError naming the holder \"first\"", err)
 	}
 	if err := s.ClaimChallenge(ctx, "ch", "first", lease); err != nil {
 		t.Errorf("the holder's claim again = %v", err)
