@@ -405,7 +405,7 @@ func (a *App) closeBannedChallenges(ctx context.Context, r *Request, p storage.P
 // Start holds it) and closes its message with outcome; it reports whether
 // it did.
 func (a *App) withdrawChallenge(ctx context.Context, r *Request, c *storage.Challenge, outcome string) bool {
-	release, err := a.HoldChallenge(ctx, r, c.ID, "", "")
+	release, err := a.HoldChallenge(ctx, r, c.ID, HoldWithdraw, func(Hold) string { return "" }, "")
 	if err != nil {
 		return false // being started, or gone
 	}

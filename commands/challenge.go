@@ -303,7 +303,11 @@ func (a *App) btnDecline(ctx context.Context, r *Request) error {
 	if err != nil {
 		return quietIfAnswered(r, err)
 	}
-	release, err := a.HoldChallenge(ctx, r, c.ID, "This challenge is being accepted or answered already: it can no longer be declined or withdrawn.", "")
+	hold := HoldDecline
+	if r.User.ID == c.Challenger.UserID {
+		hold = HoldWithdraw
+	}
+	release, err := a.HoldChallenge(ctx, r, c.ID, hold, challengeBusy(hold), "")
 	if err != nil {
 		return err
 	}
@@ -315,7 +319,7 @@ func (a *App) btnDecline(ctx context.Context, r *Request) error {
 		return err
 	}
 	outcome := fmt.Sprintf("❌ %s declined.", Mention(c.Opponent))
-	if r.User.ID == c.Challenger.UserID {
+	if hold == HoldWithdraw {
 		outcome = fmt.Sprintf("↩️ %s withdrew the challenge.", Mention(c.Challenger))
 	}
 	return r.Update(ctx, a.ChallengeMessage(c, outcome))
@@ -350,7 +354,7 @@ func (a *App) btnAccept(ctx context.Context, r *Request) error {
 	if err := a.MayPlay(ctx, st, c.Challenger, false); err != nil {
 		return err
 	}
-	release, err := a.ClaimChallenge(ctx, r, c, "This challenge is being accepted already.")
+	release, err := a.ClaimChallenge(ctx, r, c, HoldAccept, challengeBusy(HoldAccept))
 	if err != nil {
 		return a.cannotStartYet(r, c, err)
 	}
@@ -382,14 +386,15 @@ func (a *App) cannotStartYet(r *Request, c *storage.Challenge, err error) error 
 	return UserErr(err, msg+".")
 }
 
-// claimChallenge claims c for r while its game starts, and checks that its
-// channel is free when the game is to be played there. A second Accept or
-// Start pressed meanwhile (a double click, possibly on another worker) is
-// refused at once with busy, before it could start a second thread:
+// ClaimChallenge claims c for r while its game starts (hold: HoldAccept,
+// HoldStart), and checks that its channel is free when the game is to be
+// played there. A second Accept or Start pressed meanwhile (a double
+// click, possibly on another worker) is refused at once with busy's
+// sentence (see HoldChallenge), before it could start a second thread:
 // AcceptChallenge would refuse its game, but the thread would stay, empty.
 // The caller defers release.
-func (a *App) ClaimChallenge(ctx context.Context, r *Request, c *storage.Challenge, busy string) (release func(), err error) {
-	release, err = a.HoldChallenge(ctx, r, c.ID, busy, "")
+func (a *App) ClaimChallenge(ctx context.Context, r *Request, c *storage.Challenge, hold Hold, busy func(other Hold) string) (release func(), err error) {
+	release, err = a.HoldChallenge(ctx, r, c.ID, hold, busy, "")
 	if err != nil {
 		return nil, err
 	}
@@ -402,29 +407,117 @@ func (a *App) ClaimChallenge(ctx context.Context, r *Request, c *storage.Challen
 	return release, nil
 }
 
+// A Hold is what an attempt holding a challenge's claim does (see
+// HoldChallenge). The claim's holder is named by its Hold and the
+// interaction's ID, so that an attempt refused meanwhile, on any process,
+// can say what is under way instead of guessing.
+type Hold string
+
+// The holds on a challenge.
+const (
+	HoldAccept   Hold = "accept"   // an Accept starting the game
+	HoldDecline  Hold = "decline"  // its opponent declining it
+	HoldWithdraw Hold = "withdraw" // its challenger withdrawing it (or a ban, for them)
+	HoldStart    Hold = "start"    // a rengo lobby's Start starting the game
+	HoldCallOff  Hold = "calloff"  // a rengo lobby called off by its opener
+	// HoldShow is a rengo lobby's message being edited to the teams as
+	// they stand: brief, and waited for rather than refused.
+	HoldShow Hold = "show"
+)
+
+// holdOf is the Hold of a claim's holder name ("" when it names none).
+func holdOf(holder string) Hold {
+	h, _, ok := strings.Cut(holder, ":")
+	if !ok {
+		return ""
+	}
+	return Hold(h)
+}
+
+// holdPatience bounds how long HoldChallenge waits for a brief hold
+// (HoldShow) to be given back, and holdPause is how long it waits between
+// two attempts.
+const (
+	holdPatience = 3 * time.Second
+	holdPause    = 20 * time.Millisecond
+)
+
 // HoldChallenge claims challenge id for r while r changes it: a start
 // (ClaimChallenge), or a change that would undo a start under way
-// (declining or withdrawing it, calling a rengo lobby off). While another
-// holds it, the claim is refused with busy. The challenge gone is
-// ErrNoChallenge, said as gone when that is not empty. The caller defers
-// release.
-func (a *App) HoldChallenge(ctx context.Context, r *Request, id, busy, gone string) (release func(), err error) {
-	holder := r.Interaction.ID
-	switch err := a.challenges.ClaimChallenge(ctx, id, holder, acceptClaim); {
+// (declining or withdrawing it, calling a rengo lobby off); hold says
+// which. While another holds it, the claim is refused with busy(other),
+// other being what that holder does ("" when it is not known); a brief
+// hold (a lobby's message being shown) is waited for instead. The
+// challenge gone is ErrNoChallenge, said as gone when that is not empty.
+// The caller defers release.
+func (a *App) HoldChallenge(ctx context.Context, r *Request, id string, hold Hold, busy func(other Hold) string, gone string) (release func(), err error) {
+	release, other, err := a.WaitHold(ctx, r, id, hold, holdPatience, func(other Hold) bool { return other == HoldShow })
+	switch {
 	case errors.Is(err, storage.ErrConflict):
-		return nil, UserErr(ErrNoChallenge, busy)
-	case errors.Is(err, storage.ErrNotFound) && gone != "":
+		return nil, UserErr(ErrNoChallenge, busy(other))
+	case errors.Is(err, ErrNoChallenge) && gone != "":
 		return nil, UserErr(ErrNoChallenge, gone)
-	case errors.Is(err, storage.ErrNotFound):
-		return nil, ErrNoChallenge
 	case err != nil:
 		return nil, err
 	}
-	return func() {
-		if err := a.challenges.ReleaseChallenge(context.WithoutCancel(ctx), id, holder); err != nil {
-			a.log.Warn("release a challenge claimed", "challenge", id, "err", err)
+	return release, nil
+}
+
+// WaitHold claims challenge id for r, with hold, as HoldChallenge does,
+// and waits while another holds it when wait(other) says so, for at most
+// patience; then it gives up with an error wrapping storage.ErrConflict
+// and returns what the other holder does. The challenge gone is
+// ErrNoChallenge. The caller defers release.
+func (a *App) WaitHold(ctx context.Context, r *Request, id string, hold Hold, patience time.Duration, wait func(other Hold) bool) (release func(), other Hold, err error) {
+	holder := string(hold) + ":" + r.Interaction.ID
+	giveUp := time.Now().Add(patience) // the wall clock: this is a pause between attempts, not a deadline of the game
+	for {
+		err := a.challenges.ClaimChallenge(ctx, id, holder, acceptClaim)
+		var held *storage.ClaimedError
+		switch {
+		case err == nil:
+			return func() {
+				if err := a.challenges.ReleaseChallenge(context.WithoutCancel(ctx), id, holder); err != nil {
+					a.log.Warn("release a challenge claimed", "challenge", id, "err", err)
+				}
+			}, "", nil
+		case errors.Is(err, storage.ErrNotFound):
+			return nil, "", ErrNoChallenge
+		case errors.As(err, &held):
+			other = holdOf(held.Holder)
+			// A holder that is "" gave its claim back as the refusal was
+			// read: try again.
+			if !time.Now().Before(giveUp) || (held.Holder != "" && !wait(other)) {
+				return nil, other, err
+			}
+		default:
+			return nil, "", err
 		}
-	}, nil
+		t := time.NewTimer(holdPause)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return nil, other, ctx.Err()
+		case <-t.C:
+		}
+	}
+}
+
+// challengeBusy is the refusal of an Accept, a Decline or a withdraw
+// (mine) of a challenge that another attempt holds, doing other: what is
+// under way, and that mine can no longer happen.
+func challengeBusy(mine Hold) func(other Hold) string {
+	return func(other Hold) string {
+		doing := map[Hold]string{HoldAccept: "accepted", HoldDecline: "declined", HoldWithdraw: "withdrawn"}
+		what, ok := doing[other]
+		if !ok {
+			what = "answered"
+		}
+		if other == mine {
+			return fmt.Sprintf("This challenge is being %s already.", what)
+		}
+		return fmt.Sprintf("This challenge is being %s: it can no longer be %s.", what, doing[mine])
+	}
 }
 
 // StartChallenge starts the game challenge c became, with these sides: in

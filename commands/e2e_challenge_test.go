@@ -160,14 +160,15 @@ func testE2EAcceptWhileAnotherAccepts(t *testing.T, e *env) {
 	alice, bob := e.d.NewUser("alice"), e.d.NewUser("bob")
 	it := e.slash(ch, alice, "challenge", discordtest.UserOpt("opponent", bob), discordtest.Int("size", 9), discordtest.Bool("thread", true))
 	msg := e.newChallenge(it)
-	if err := e.store.ClaimChallenge(context.Background(), it.ID, "another-worker", time.Minute); err != nil {
+	other := string(commands.HoldAccept) + ":another-worker" // an Accept's claim, as the other worker names it
+	if err := e.store.ClaimChallenge(context.Background(), it.ID, other, time.Minute); err != nil {
 		t.Fatal(err)
 	}
-	e.refused(e.click(bob, msg, "accept"), "being accepted already")
+	e.refused(e.click(bob, msg, "accept"), "This challenge is being accepted already.")
 	if th := e.d.Threads(ch.ID); len(th) != 0 {
 		t.Errorf("a refused Accept made %d threads", len(th))
 	}
-	if err := e.store.ReleaseChallenge(context.Background(), it.ID, "another-worker"); err != nil {
+	if err := e.store.ReleaseChallenge(context.Background(), it.ID, other); err != nil {
 		t.Fatal(err)
 	}
 	e.do(e.click(bob, msg, "accept"))
@@ -175,6 +176,52 @@ func testE2EAcceptWhileAnotherAccepts(t *testing.T, e *env) {
 		th := e.d.Threads(ch.ID)
 		return len(th) == 1 && e.game(th[0].ID) != nil
 	})
+}
+
+// TestE2EAnswerWhileAnotherAnswers: an answer to a challenge pressed
+// while another answer is under way (here, held on another worker sharing
+// the store) is refused with what that other answer is doing, and changes
+// nothing; once the other answer has removed the challenge, the refusal
+// says it is no longer open. (An Accept that lost to a withdraw was told
+// the challenge was being accepted.)
+func TestE2EAnswerWhileAnotherAnswers(t *testing.T) { httpMode(t, testE2EAnswerWhileAnotherAnswers) }
+
+func testE2EAnswerWhileAnotherAnswers(t *testing.T, e *env) {
+	alice, bob := e.d.NewUser("alice"), e.d.NewUser("bob")
+	for i, tc := range []struct {
+		other  commands.Hold // what the other answer does
+		who    discordtest.User
+		button string
+		want   string
+	}{
+		{commands.HoldWithdraw, bob, "accept", "This challenge is being withdrawn: it can no longer be accepted."},
+		{commands.HoldWithdraw, bob, "decline", "This challenge is being withdrawn: it can no longer be declined."},
+		{commands.HoldWithdraw, alice, "decline", "This challenge is being withdrawn already."},
+		{commands.HoldDecline, bob, "accept", "This challenge is being declined: it can no longer be accepted."},
+		{commands.HoldDecline, alice, "decline", "This challenge is being declined: it can no longer be withdrawn."},
+		{commands.HoldAccept, alice, "decline", "This challenge is being accepted: it can no longer be withdrawn."},
+		{commands.HoldAccept, bob, "decline", "This challenge is being accepted: it can no longer be declined."},
+	} {
+		ch := e.d.GuildChannel(fmt.Sprintf("general%d", i))
+		it := e.slash(ch, alice, "challenge", discordtest.UserOpt("opponent", bob), discordtest.Int("size", 9), discordtest.Bool("thread", false))
+		msg := e.newChallenge(it)
+		holder := string(tc.other) + ":another-worker"
+		if err := e.store.ClaimChallenge(context.Background(), it.ID, holder, time.Minute); err != nil {
+			t.Fatal(err)
+		}
+		e.refused(e.click(tc.who, msg, tc.button), tc.want)
+		if _, err := e.store.Challenge(context.Background(), it.ID); err != nil {
+			t.Errorf("%s's %s while another answer %ss: the challenge = %v, want it still there", tc.who.Username, tc.button, tc.other, err)
+		}
+		if m, _ := e.d.Message(msg.ID); m.Text() != msg.Text() {
+			t.Errorf("%s's %s while another answer %ss changed the challenge's message to %q", tc.who.Username, tc.button, tc.other, m.Text())
+		}
+		// The other answer ends, removing the challenge.
+		if err := e.store.DeleteChallenge(context.Background(), it.ID); err != nil {
+			t.Fatal(err)
+		}
+		e.refused(e.click(tc.who, msg, tc.button), "This challenge is no longer open.")
+	}
 }
 
 // TestE2EChallengeInBotDM: a challenge made in one's own DM with gobot is

@@ -243,6 +243,22 @@ func (a *room) changeLobby(ctx context.Context, r *commands.Request, change func
 	return r.Update(ctx, lobbyMessage(c, ""))
 }
 
+// lobbyBusyFor is the refusal of a lobby's Start or its opener's Leave (mine)
+// while another attempt holds the lobby, doing other.
+func lobbyBusyFor(mine commands.Hold) func(other commands.Hold) string {
+	return func(other commands.Hold) string {
+		switch {
+		case other == commands.HoldCallOff && mine == commands.HoldCallOff:
+			return "This rengo game is being called off already."
+		case other == commands.HoldCallOff:
+			return "This rengo game is being called off: it can no longer start."
+		case mine == commands.HoldCallOff:
+			return lobbyBusy
+		}
+		return "This rengo game is being started already."
+	}
+}
+
 func (a *room) btnRengoJoin(ctx context.Context, r *commands.Request) error {
 	team, err := strconv.Atoi(r.Param("team"))
 	if err != nil || team < 0 || team > 1 {
@@ -278,7 +294,7 @@ func (a *room) btnRengoLeave(ctx context.Context, r *commands.Request) error {
 	c, err := a.Challenges().Challenge(ctx, r.Param("id"))
 	if err == nil && c.Challenger.UserID == r.User.ID {
 		// The creator leaving calls the game off.
-		release, err := a.HoldChallenge(ctx, r, c.ID, lobbyBusy, lobbyClosed)
+		release, err := a.HoldChallenge(ctx, r, c.ID, commands.HoldCallOff, lobbyBusyFor(commands.HoldCallOff), lobbyClosed)
 		if err != nil {
 			return err
 		}
@@ -315,7 +331,7 @@ func (a *room) btnRengoStart(ctx context.Context, r *commands.Request) error {
 	if c.Expired(a.Now()) {
 		return lobbyExpired(c.ExpiresAt)
 	}
-	release, err := a.ClaimChallenge(ctx, r, c, "This rengo game is being started already.")
+	release, err := a.ClaimChallenge(ctx, r, c, commands.HoldStart, lobbyBusyFor(commands.HoldStart))
 	if err != nil {
 		return lobbyCannotStartYet(r, c, err)
 	}
