@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -17,6 +18,7 @@ import (
 	"github.com/gobot-dev/gobot/commands/discordtest"
 	"github.com/gobot-dev/gobot/engine"
 	"github.com/gobot-dev/gobot/engine/clock"
+	"github.com/gobot-dev/gobot/storage"
 )
 
 // rengoWall is a 9×9 game that ends in a count of B+1.5: two walls seal
@@ -727,4 +729,113 @@ func (e *env) startedRengo(ch *discordtest.Channel) (ann, bob, cid, dan, admin d
 	admin.Permissions = discordtest.PermServerAdmin
 	e.do(e.click(ann, e.rengoLobby(ch, ann, bob, cid, dan, discordtest.Bool("thread", false)), "Start"))
 	return ann, bob, cid, dan, admin
+}
+
+// TestE2ERengoLobbyConcurrentJoins: players who press Join at the same
+// moment each get their seat, and the lobby's message ends showing the
+// teams as stored, however the answers to the clicks reach Discord; a
+// Start pressed as a player leaves either starts the game with the teams
+// its message then names, or is refused and leaves the lobby showing the
+// teams as stored. (Each click used to answer with its own view of the
+// teams, and the last answer to arrive stayed: the lobby listed two of six
+// joiners, and Start seated players it never showed.)
+func TestE2ERengoLobbyConcurrentJoins(t *testing.T) { bothModes(t, testE2ERengoLobbyConcurrentJoins) }
+
+func testE2ERengoLobbyConcurrentJoins(t *testing.T, e *env) {
+	ann := e.d.NewUser("ann")
+	var joiners []discordtest.User
+	for i := range 7 {
+		joiners = append(joiners, e.d.NewUser(fmt.Sprintf("p%d", i)))
+	}
+	for round := range 4 {
+		ch := e.d.GuildChannel(fmt.Sprintf("lobby%d", round))
+		it := e.slash(ch, ann, "rengo", discordtest.Int("size", 9), discordtest.Bool("thread", false))
+		lobby := e.newChallenge(it)
+		// Three join Black (with ann, four) and four White, all at once.
+		var wg sync.WaitGroup
+		for i, u := range joiners {
+			label := "Join White"
+			if i%2 == 1 {
+				label = "Join Black"
+			}
+			click := e.click(u, lobby, label)
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				if r, err := e.d.Send(click); err != nil {
+					t.Errorf("%s's %s: %v", u.Username, label, err)
+				} else if r.Message != nil && r.Message.Ephemeral {
+					t.Errorf("%s's %s was refused: %q", u.Username, label, r.Message.Text())
+				}
+			}()
+		}
+		wg.Wait()
+		c, err := e.store.Challenge(context.Background(), it.ID)
+		if err != nil {
+			t.Fatalf("round %d: the lobby after the joins: %v", round, err)
+		}
+		if n := len(c.Teams[0].Players) + len(c.Teams[1].Players); n != 8 {
+			t.Errorf("round %d: %d players seated, want 8", round, n)
+		}
+		e.lobbyShows(lobby.ID, lobbyTeams(c.Teams[0].Players, c.Teams[1].Players))
+
+		// A Black player leaves as ann presses Start.
+		leaver := joiners[1]
+		start, leave := e.click(ann, lobby, "Start"), e.click(leaver, lobby, "Leave")
+		wg.Add(2)
+		for _, click := range []*discordtest.Interaction{start, leave} {
+			go func() {
+				defer wg.Done()
+				if _, err := e.d.Send(click); err != nil {
+					t.Errorf("round %d: %v", round, err)
+				}
+			}()
+		}
+		wg.Wait()
+		if g := e.game(ch.ID); g != nil {
+			black, white := g.Sides[0].Players, g.Sides[1].Players
+			e.lobbyShows(lobby.ID, fmt.Sprintf("✅ Started: ⚫ %s against ⚪ %s.", mentions(black), mentions(white)))
+			continue
+		}
+		c, err = e.store.Challenge(context.Background(), it.ID)
+		if err != nil {
+			t.Fatalf("round %d: no game and no lobby after Start and Leave: %v", round, err)
+		}
+		e.lobbyShows(lobby.ID, lobbyTeams(c.Teams[0].Players, c.Teams[1].Players))
+	}
+}
+
+// lobbyTeams is how a rengo lobby lists these teams.
+func lobbyTeams(black, white []storage.Player) string {
+	return fmt.Sprintf("⚫ **Black** (%d/4): %s\n⚪ **White** (%d/4): %s\n", len(black), mentions(black), len(white), mentions(white))
+}
+
+// mentions are the players' mentions, as a lobby lists them.
+func mentions(ps []storage.Player) string {
+	var s []string
+	for _, p := range ps {
+		s = append(s, "<@"+p.UserID+">")
+	}
+	if len(s) == 0 {
+		return "nobody yet"
+	}
+	return strings.Join(s, ", ")
+}
+
+// lobbyShows waits for the message id to say want, and fails when it
+// does not within ten seconds (a lobby left stale never will).
+func (e *env) lobbyShows(id, want string) {
+	e.t.Helper()
+	giveUp := time.Now().Add(10 * time.Second)
+	for {
+		m, _ := e.d.Message(id)
+		if strings.Contains(m.Text(), want) {
+			return
+		}
+		if time.Now().After(giveUp) {
+			e.t.Errorf("the lobby shows %q, want it to say %q", m.Text(), want)
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 }

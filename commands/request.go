@@ -137,6 +137,13 @@ func (r *Request) Defer(ctx context.Context, private bool) error {
 	return err
 }
 
+// DeferUpdate acknowledges a button press without changing its message
+// yet; the next Update edits that message.
+func (r *Request) DeferUpdate(ctx context.Context) error {
+	_, err := r.send(ctx, &Response{Type: discordgo.InteractionResponseDeferredMessageUpdate})
+	return err
+}
+
 // Choices answers an autocomplete request.
 func (r *Request) Choices(ctx context.Context, c []*discordgo.ApplicationCommandOptionChoice) error {
 	_, err := r.send(ctx, &Response{Type: discordgo.InteractionApplicationCommandAutocompleteResult, Choices: c})

@@ -219,7 +219,7 @@ func lobbyExpiry(m *discordgo.Message) (time.Time, bool) {
 }
 
 // changeLobby applies change to the lobby the button belongs to, in one
-// transaction, and shows the lobby as it then is.
+// transaction, and shows the lobby as it then is (showLobby).
 func (a *room) changeLobby(ctx context.Context, r *commands.Request, change func(c *storage.Challenge) error) error {
 	var expired *storage.Challenge
 	c, err := a.Challenges().UpdateChallenge(ctx, r.Param("id"), func(c *storage.Challenge) error {
@@ -237,6 +237,47 @@ func (a *room) changeLobby(ctx context.Context, r *commands.Request, change func
 		return a.lobbyGone(r, lobbyClosed)
 	case errors.Is(err, commands.ErrExpired):
 		return lobbyExpired(expired.ExpiresAt)
+	case err != nil:
+		return err
+	}
+	return a.showLobby(ctx, r, c.ID)
+}
+
+// lobbyShowPatience bounds how long a click on a lobby waits to show it
+// while others show it or start it (the lobby's claim).
+const lobbyShowPatience = 20 * time.Second
+
+// showLobby shows lobby id in the message whose button r pressed, as the
+// store holds it once r's change is committed. Clicks pressed at once are
+// answered in any order, and an answer that carried its own view of the
+// teams could reach Discord after a newer one and stay, showing teams
+// that are not the game's. So the click is acknowledged without a change
+// (a deferred update), and the message is then edited to the lobby read
+// under the lobby's claim (HoldShow), which every process respects: the
+// edits of one lobby are made one after another, each after its own
+// change, and the last one shows the last change. While a Start or the
+// opener's Leave holds the claim, it waits: the lobby is then gone
+// (that click closed the message) or, the Start refused, shown as it
+// stands.
+func (a *room) showLobby(ctx context.Context, r *commands.Request, id string) error {
+	if err := r.DeferUpdate(ctx); err != nil {
+		return err
+	}
+	release, other, err := a.WaitHold(ctx, r, id, commands.HoldShow, lobbyShowPatience, func(commands.Hold) bool { return true })
+	switch {
+	case errors.Is(err, commands.ErrNoChallenge):
+		return nil // started or called off: the click that did so closed the message
+	case errors.Is(err, storage.ErrConflict):
+		a.Logger().Warn("rengo: lobby held too long to show its teams", "challenge", id, "holder", other)
+		return nil
+	case err != nil:
+		return err
+	}
+	defer release()
+	c, err := a.Challenges().Challenge(ctx, id)
+	switch {
+	case errors.Is(err, storage.ErrNotFound):
+		return nil
 	case err != nil:
 		return err
 	}
