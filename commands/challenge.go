@@ -120,10 +120,11 @@ func ThreadRefusal(r *Request, instead string) error {
 
 // ChallengeGate reads a challenge's opponent: option and checks that
 // the challenge may be made here (see startGate) against that person, who
-// must be someone else and no bot account; botCmd names the command that
-// plays gobot instead. A challenge is refused in the user's DM with gobot
-// (interaction context BOT_DM), which nobody else can see: the opponent
-// would never find it. It returns the opponent and the server's settings.
+// must be someone else, no bot account and, in a server, a member of it
+// (OptionMember); botCmd names the command that plays gobot instead. A
+// challenge is refused in the user's DM with gobot (interaction context
+// BOT_DM), which nobody else can see: the opponent would never find it. It
+// returns the opponent and the server's settings.
 func (a *App) ChallengeGate(ctx context.Context, r *Request, botCmd string) (*discordgo.User, *storage.Settings, error) {
 	opp, ok := r.UserOption("opponent")
 	if !ok {
@@ -136,6 +137,10 @@ func (a *App) ChallengeGate(ctx context.Context, r *Request, botCmd string) (*di
 		return nil, nil, UserErr(ErrBadOption, fmt.Sprintf("%s is a bot account and cannot answer a challenge. To play gobot, use `%s`.", Mention(UserPlayer(opp)), botCmd))
 	case r.Interaction.GuildID == "" && r.Interaction.Context == discordgo.InteractionContextBotDM:
 		return nil, nil, UserErr(ErrBadOption, fmt.Sprintf("%s cannot see this DM with me: challenge them in a server channel, or in your DM or group DM with them. To play me here, use `%s`.", Mention(UserPlayer(opp)), botCmd))
+	case !r.OptionMember("opponent"):
+		// Someone who left the server, or was never in it (a user ID
+		// typed in): they would never see the challenge.
+		return nil, nil, UserErr(ErrBadOption, fmt.Sprintf("%s is not a member of this server, so they could not see this challenge or accept it. Challenge a member of this server, or challenge them in your DM or group DM with them.", Mention(UserPlayer(opp))))
 	}
 	st, err := a.StartGate(ctx, r) // the server's game channels, bans and limits (admin_checks.go)
 	if err != nil {

@@ -224,6 +224,50 @@ func testE2EAnswerWhileAnotherAnswers(t *testing.T, e *env) {
 	}
 }
 
+// TestE2EChallengeNonMember: a challenge, of Go or draughts, to someone
+// who is not a member of the server (who left, or a user ID typed in:
+// Discord then resolves the user but no member) is refused, since they
+// could neither see nor accept it, and nothing is stored or posted; a
+// member is challenged as usual, a DM between people has no members and
+// is unaffected, and an admin still bans someone who left.
+func TestE2EChallengeNonMember(t *testing.T) { httpMode(t, testE2EChallengeNonMember) }
+
+func testE2EChallengeNonMember(t *testing.T, e *env) {
+	ch := e.d.GuildChannel("general")
+	ann, bob := e.d.NewUser("ann"), e.d.NewUser("bob")
+	want := bob.Mention() + " is not a member of this server, so they could not see this challenge or accept it. Challenge a member of this server, or challenge them in your DM or group DM with them."
+	e.refused(notMember(e.slash(ch, ann, "challenge", discordtest.UserOpt("opponent", bob), discordtest.Int("size", 9)), bob), want)
+	e.said(notMember(e.slash(ch, ann, "challenge", discordtest.UserOpt("opponent", bob), discordtest.Int("size", 9)), bob), want)
+	e.said(notMember(e.draughtsCmd(ch, ann, "challenge", discordtest.UserOpt("opponent", bob)), bob), want)
+	if cs, err := e.store.ExpiredChallenges(context.Background(), e.clock.Now().Add(365*24*time.Hour)); err != nil || len(cs) != 0 {
+		t.Errorf("challenges stored after the refusals: %d (%v), want none", len(cs), err)
+	}
+	if m := e.newChallenge(e.slash(ch, ann, "challenge", discordtest.UserOpt("opponent", bob), discordtest.Int("size", 9))); m.Ephemeral || !strings.HasPrefix(m.Text(), bob.Mention()+", "+ann.Mention()+" challenges you") {
+		t.Errorf("challenge to a member = %q (private %v), want it public", m.Text(), m.Ephemeral)
+	}
+	private := e.d.PrivateChannel(ann, bob)
+	if m := e.newChallenge(notMember(e.slash(private, ann, "challenge", discordtest.UserOpt("opponent", bob), discordtest.Int("size", 9)), bob)); m.Ephemeral {
+		t.Errorf("challenge in a DM between people = %q, want it public", m.Text())
+	}
+	admin := e.d.NewUser("admin")
+	admin.Permissions = discordtest.PermServerAdmin
+	if m := e.do(notMember(e.adminCmd(ch, admin, "ban", discordtest.UserOpt("user", bob), discordtest.Str("reason", "left and came back to spam")), bob)); !strings.HasPrefix(m.Text(), "🚫 "+bob.Mention()+" is banned from gobot on this server") {
+		t.Errorf("ban of someone who left = %q, want it done", m.Text())
+	}
+}
+
+// notMember makes the user options of it name u as someone who is not a
+// member of the server: Discord resolves the user, and no member.
+func notMember(it *discordtest.Interaction, u discordtest.User) *discordtest.Interaction {
+	data := it.Payload["data"].(map[string]any)
+	if res, ok := data["resolved"].(map[string]any); ok {
+		if rm, ok := res["members"].(map[string]any); ok {
+			delete(rm, u.ID)
+		}
+	}
+	return it
+}
+
 // TestE2EChallengeInBotDM: a challenge made in one's own DM with gobot is
 // refused, since nobody else can see that DM and the opponent would never
 // find it; in a DM or group DM between people (a user install) it is posted

@@ -312,6 +312,30 @@ func (r *Request) UserOption(name string) (*discordgo.User, bool) {
 	return &discordgo.User{ID: id}, true
 }
 
+// OptionMember reports whether the user chosen in user option name is a
+// member of the interaction's server: Discord resolves a member for each
+// user option whose user is one, and only users for the others (someone
+// who left, or who was never there). Outside a server, where there are no
+// members, and for the console's server (and the board page's local games
+// in it), whose people are all in it, it reports true.
+func (r *Request) OptionMember(name string) bool {
+	it := r.Interaction
+	if it.GuildID == "" || it.GuildID == consoleGuild {
+		return true
+	}
+	o := r.option(name)
+	if o == nil {
+		return true
+	}
+	id, _ := o.Value.(string)
+	d := it.ApplicationCommandData()
+	if d.Resolved == nil {
+		return false
+	}
+	_, ok := d.Resolved.Members[id]
+	return ok
+}
+
 // Focused returns the option being typed in an autocomplete request and
 // what has been typed so far.
 func (r *Request) Focused() (name, value string) {
