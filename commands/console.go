@@ -384,7 +384,10 @@ func ParseSlash(line string, defs []*discordgo.ApplicationCommand, remember func
 		return data, false, fmt.Errorf("unknown subcommand %q: try %s help", words[1], words[0])
 	}
 	data.ID, data.Name, data.CommandType = "300000000000000001", cmd.Name, discordgo.ChatApplicationCommand
-	data.Resolved = &discordgo.ApplicationCommandInteractionDataResolved{Users: map[string]*discordgo.User{}}
+	// Each user named is resolved as a member too, as Discord resolves
+	// the members of the server an interaction comes from: everyone
+	// typed in is a member of the console's server.
+	data.Resolved = &discordgo.ApplicationCommandInteractionDataResolved{Users: map[string]*discordgo.User{}, Members: map[string]*discordgo.Member{}}
 	leaf := &discordgo.ApplicationCommandInteractionDataOption{Name: sub.Name, Type: sub.Type}
 	top, rest := leaf, words[2:]
 	// A group's subcommand is the next word: /go-admin settings set.
@@ -487,6 +490,7 @@ func ParseSlash(line string, defs []*discordgo.ApplicationCommand, remember func
 				remember(u.ID, u.Username)
 			}
 			data.Resolved.Users[u.ID] = u
+			data.Resolved.Members[u.ID] = &discordgo.Member{}
 			opt.Value = u.ID
 		default:
 			opt.Value = val

@@ -316,8 +316,8 @@ func (r *Request) UserOption(name string) (*discordgo.User, bool) {
 // member of the interaction's server: Discord resolves a member for each
 // user option whose user is one, and only users for the others (someone
 // who left, or who was never there). Outside a server, where there are no
-// members, and for the console's server (and the board page's local games
-// in it), whose people are all in it, it reports true.
+// members, and in the console's server, whose people are all in it (the
+// board page's local challenges resolve users only), it reports true.
 func (r *Request) OptionMember(name string) bool {
 	it := r.Interaction
 	if it.GuildID == "" || it.GuildID == consoleGuild {
