@@ -13,10 +13,29 @@ import (
 
 // Due is when the scheduler must next look at the game: the end of the
 // scoring phase while the dead stones are being agreed, else the next event
-// of its clock (the reminder, then the flag's fall). Zero for never: no
+// of its clock (the reminder, then the flag's fall); or, when earlier, the
+// time its owed board is posted (Delivery.Owed). Zero for never: no
 // clock, a stopped clock, a finished game. The store computes it on every
 // write and keeps the games_by_due index on it.
 func (g *Game) Due() time.Time {
+	due := g.dueOfGame()
+	if o := g.Delivery.Owed; o != nil && !o.Due.IsZero() && (due.IsZero() || o.Due.Before(due)) && !g.over() {
+		return o.Due
+	}
+	return due
+}
+
+// over reports whether g has a result.
+func (g *Game) over() bool {
+	if g.State == nil {
+		return false
+	}
+	_, over := g.State.Result()
+	return over
+}
+
+// dueOfGame is Due without the owed board: the game's own deadlines.
+func (g *Game) dueOfGame() time.Time {
 	if g.State != nil {
 		if _, over := g.State.Result(); over {
 			return time.Time{}
@@ -216,6 +235,12 @@ func creditRecord(ch string, v []byte, last, now time.Time) (val []byte, old, du
 	default:
 		return nil, time.Time{}, time.Time{}, false, nil
 	}
+	if o := r.Owed; o != nil {
+		o.Rest = due
+		if due.IsZero() || o.Due.Before(due) {
+			due = o.Due
+		}
+	}
 	old = r.Due
 	r.Due = due
 	r.Version++
@@ -230,7 +255,9 @@ func creditRecord(ch string, v []byte, last, now time.Time) (val []byte, old, du
 // AddMessageID records a message that shows the game in channelID (a board
 // posted in the channel or answering an interaction) in the game's
 // Delivery.MessageIDs, in the order of their IDs (an ID kept already is
-// kept once), so that its buttons can be disabled later. Message IDs are
+// kept once), so that its buttons can be disabled later. A message posted
+// after the game's owed board was recorded settles it (OwedBoard), and the
+// game's due time goes back to its own deadlines. Message IDs are
 // delivery state, not the game: the write keeps the game's version, so it
 // never makes a concurrent move fail. It fails with ErrNotFound when the
 // channel no longer holds game gameID.
@@ -240,9 +267,14 @@ func (s *Store) AddMessageID(ctx context.Context, channelID, gameID, messageID s
 	}
 	return s.update(ctx, func(tx *bolt.Tx) error {
 		games := tx.Bucket(bucketGames)
-		val, err := addMessageRecord(channelID, games.Get([]byte(channelID)), gameID, messageID)
+		val, old, due, err := addMessageRecord(channelID, games.Get([]byte(channelID)), gameID, messageID)
 		if err != nil {
 			return err
+		}
+		if !old.Equal(due) {
+			if err := indexDue(tx, channelID, old, due); err != nil {
+				return err
+			}
 		}
 		return games.Put([]byte(channelID), val)
 	})
@@ -288,12 +320,19 @@ func undoMessageRecord(channelID string, v []byte, gameID string, u UndoRequest,
 }
 
 // addMessageRecord adds messageID to the stored record v of game gameID in
-// channelID, keeping its version (AddMessageID).
-func addMessageRecord(channelID string, v []byte, gameID, messageID string) ([]byte, error) {
+// channelID, keeping its version (AddMessageID), and returns it with the
+// record's due time before and after (they differ when the message settles
+// the owed board).
+func addMessageRecord(channelID string, v []byte, gameID, messageID string) (val []byte, old, due time.Time, err error) {
 	var r gameRecord
 	if v == nil || json.Unmarshal(v, &r) != nil || r.ID != gameID {
-		return nil, fmt.Errorf("storage: add message to game %s: not in channel %s: %w", gameID, channelID, ErrNotFound)
+		return nil, old, due, fmt.Errorf("storage: add message to game %s: not in channel %s: %w", gameID, channelID, ErrNotFound)
 	}
 	r.MessageIDs = mergeMessages(r.MessageIDs, []string{messageID})
-	return json.Marshal(r)
+	old = r.Due
+	if o := r.Owed; o != nil && (&OwedBoard{After: o.After}).Settles(messageID) {
+		r.Owed, r.Due = nil, o.Rest
+	}
+	val, err = json.Marshal(r)
+	return val, old, r.Due, err
 }

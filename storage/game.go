@@ -160,6 +160,31 @@ type Delivery struct {
 	// Unposted is set when a bot move was made in the background but its
 	// board could not be shown: the next answer in the game says so.
 	Unposted bool
+	// Owed, when not nil, is the board of a person's move that its answer
+	// may not have shown yet: see OwedBoard.
+	Owed *OwedBoard
+}
+
+// OwedBoard is the board of a person's move that its interaction may not
+// have shown: the write that commits the move records it, at no extra
+// cost, and the first board message recorded after it (AddMessageID: the
+// move's answer, or any later board of the game) settles it, in the same
+// write. One still recorded at Due means the answer never reached Discord
+// (its process died between the commit and the answer): it is a deadline
+// like a clock's (Game.Due), for whoever handles deadlines to post the
+// board. The store does not interpret it further.
+type OwedBoard struct {
+	Moves int    // the game's move count with the move
+	After string // the newest board message when the move was made; "" when none
+	// Due is when the board is posted if no board has been recorded by then.
+	Due time.Time
+}
+
+// Settles reports whether messageID, a board message recorded for the
+// game, shows the move o owes: it was posted after the move was made
+// (Discord's IDs grow with time).
+func (o *OwedBoard) Settles(messageID string) bool {
+	return len(messageID) > len(o.After) || (len(messageID) == len(o.After) && messageID > o.After)
 }
 
 // Followup is an interaction that can post follow-up messages for 15
@@ -541,7 +566,18 @@ type gameRecord struct {
 	Times           map[string]clock.Time `json:"times,omitempty"`
 	Followup        *followupRecord       `json:"followup,omitempty"`
 	Unposted        bool                  `json:"unposted,omitempty"`
+	Owed            *owedRecord           `json:"owed_board,omitempty"`
 	Unrated         bool                  `json:"unrated,omitempty"`
+}
+
+// owedRecord is the stored form of an OwedBoard, with Rest, the game's due
+// time without it (Game.Due), to which the record's due returns when
+// AddMessageID settles it.
+type owedRecord struct {
+	Moves int       `json:"moves"`
+	After string    `json:"after,omitempty"`
+	Due   time.Time `json:"due"`
+	Rest  time.Time `json:"rest,omitzero"`
 }
 
 type followupRecord struct {
@@ -808,6 +844,9 @@ func (g *Game) encode(version uint64, now time.Time) ([]byte, error) {
 		}
 		*v.rec = &resignVoteRecord{Side: recordSide(v.vote.Side), Voters: v.vote.Voters, MoveCount: v.vote.MoveCount}
 	}
+	if o := g.Delivery.Owed; o != nil {
+		r.Owed = &owedRecord{Moves: o.Moves, After: o.After, Due: o.Due, Rest: g.dueOfGame()}
+	}
 	if f := g.Delivery.Followup; f != nil {
 		r.Followup = &followupRecord{InteractionID: f.InteractionID, AppID: f.AppID, Token: f.Token, At: f.At, ChannelPosts: f.ChannelPosts}
 	}
@@ -874,6 +913,9 @@ func decodeGame(kinds *game.Kinds, channel string, v []byte) (*Game, error) {
 			return nil, err
 		}
 		*v.vote = &ResignVote{Side: s, Voters: v.rec.Voters, MoveCount: v.rec.MoveCount}
+	}
+	if o := r.Owed; o != nil {
+		g.Delivery.Owed = &OwedBoard{Moves: o.Moves, After: o.After, Due: o.Due}
 	}
 	if f := r.Followup; f != nil {
 		g.Delivery.Followup = &Followup{InteractionID: f.InteractionID, AppID: f.AppID, Token: f.Token, At: f.At, ChannelPosts: f.ChannelPosts}

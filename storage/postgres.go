@@ -1307,8 +1307,8 @@ func (p *Postgres) Vacation(ctx context.Context, playerKey string) (Vacation, er
 	return v, nil
 }
 
-// AddMessageID is Store.AddMessageID: the record changes, its version and
-// deadline do not.
+// AddMessageID is Store.AddMessageID: the record changes, its version
+// does not, and its deadline only when the message settles the owed board.
 func (p *Postgres) AddMessageID(ctx context.Context, channelID, gameID, messageID string) error {
 	if err := checkID("message ID", messageID); err != nil {
 		return err
@@ -1322,11 +1322,11 @@ func (p *Postgres) AddMessageID(ctx context.Context, channelID, gameID, messageI
 		if err != nil {
 			return fmt.Errorf("storage: add message to game %s: %w", gameID, err)
 		}
-		val, err := addMessageRecord(channelID, []byte(rec), gameID, messageID)
+		val, _, due, err := addMessageRecord(channelID, []byte(rec), gameID, messageID)
 		if err != nil {
 			return err
 		}
-		if _, err := tx.Exec(ctx, `UPDATE games SET record = $3 WHERE channel_id = $1 AND id = $2`, channelID, gameID, string(val)); err != nil {
+		if _, err := tx.Exec(ctx, `UPDATE games SET record = $3, due_ns = $4 WHERE channel_id = $1 AND id = $2`, channelID, gameID, string(val), timeNS(due)); err != nil {
 			return fmt.Errorf("storage: add message to game %s: %w", gameID, err)
 		}
 		return nil

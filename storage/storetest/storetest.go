@@ -106,6 +106,7 @@ func Run(t *testing.T, open Opener) {
 		{"Vacation", testVacation},
 		{"AddMessageID", testAddMessageID},
 		{"SetUndoMessage", testSetUndoMessage},
+		{"OwedBoard", testOwedBoard},
 		{"BotQueueFollowsTheGames", testBotQueueFollowsTheGames},
 		{"ClaimBotMove", testClaimBotMove},
 		{"BotMoveOnce", testBotMoveOnce},
