@@ -380,8 +380,9 @@ func (a *App) remind(ctx context.Context, g *storage.Game) error {
 	return nil
 }
 
-// handleDue does what a game due now needs: the end of its scoring phase,
-// its loss on time, or its reminder. A game that moved on meanwhile (a
+// handleDue does what a game due now needs: the board of a move that its
+// answer never showed (deliverOwed), the end of its scoring phase, its
+// loss on time, or its reminder. A game that moved on meanwhile (a
 // move, another process) is left alone.
 func (a *App) HandleDue(ctx context.Context, channelID string) error {
 	g, err := a.games.Game(ctx, channelID)
@@ -397,6 +398,9 @@ func (a *App) HandleDue(ctx context.Context, channelID string) error {
 	now := a.Now()
 	if due := g.Due(); due.IsZero() || due.After(now) {
 		return nil
+	}
+	if o := g.Delivery.Owed; o != nil && !o.Due.After(now) {
+		return a.deliverOwed(ctx, g) // a move's board that never reached Discord (owed.go)
 	}
 	if p := a.phases(g); p != nil {
 		if handled, err := p.Due(ctx, g); handled {

@@ -381,9 +381,14 @@ func (a *App) InTime(ctx context.Context, g *storage.Game, now time.Time) error 
 }
 
 // UpdateGame writes g, checking its version, with its clock brought in line
-// with the game (syncClock); the scheduler then looks at the deadlines
-// again.
+// with the game (syncClock) and without an owed board when a bot is to
+// move (OweBoard); the scheduler then looks at the deadlines again.
 func (a *App) UpdateGame(ctx context.Context, g *storage.Game) error {
+	if g.BotToMove() {
+		// The bot's move is owed in the queue, and its board is posted
+		// by whoever makes it: the person's move it answers owes none.
+		g.Delivery.Owed = nil
+	}
 	a.syncClock(ctx, g)
 	if p := a.phases(g); p != nil {
 		p.Sync(g, a.Now())

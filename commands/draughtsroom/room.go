@@ -278,7 +278,9 @@ func draughtsCanMove(g *storage.Game, u *discordgo.User) (game.Side, error) {
 func (a *room) cmdDraughtsMove(ctx context.Context, r *commands.Request, g *storage.Game) error {
 	s, err := draughtsCanMove(g, r.User)
 	if err != nil {
-		return err
+		// The player's own move, played but never announced, is shown
+		// rather than refused.
+		return a.PlayedAlready(ctx, r, g, err)
 	}
 	text, _ := r.String("move")
 	if err := a.InTime(ctx, g, a.Now()); err != nil {
@@ -286,6 +288,9 @@ func (a *room) cmdDraughtsMove(ctx context.Context, r *commands.Request, g *stor
 	}
 	shown := g.Delivery
 	g.Delivery.Followup = commands.FollowupOf(r.Interaction, a.Now())
+	// The move's board is owed until its answer shows it (OweBoard): a
+	// worker killed before answering leaves it to the scheduler.
+	g.Delivery.Owed = a.OweBoard(g)
 	note, err := a.applyDraughts(ctx, g, s, strings.TrimSpace(text))
 	if err != nil {
 		return err

@@ -156,10 +156,13 @@ func (a *room) pass(ctx context.Context, r *commands.Request, g *storage.Game) e
 // skipped the banned players to move (skipped, the note that says so): the
 // skip is saved and the board shows who plays on, a bot playing at once,
 // instead of the refusal, which no longer holds. With nobody skipped it
-// returns err.
+// returns err, unless the player's last move was never announced
+// (commands.PlayedAlready).
 func (a *room) turnRefused(ctx context.Context, r *commands.Request, g *storage.Game, skipped string, err error) error {
 	if skipped == "" || !errors.Is(err, commands.ErrNotYourTurn) {
-		return err
+		// The player's own move, played but never announced, is shown
+		// rather than refused (PlayedAlready).
+		return a.PlayedAlready(ctx, r, g, err)
 	}
 	if err := a.UpdateGame(ctx, g); err != nil {
 		return err
@@ -263,6 +266,9 @@ func (a *room) move(ctx context.Context, r *commands.Request, g *storage.Game, m
 	if ask != nil {
 		askN = undoCount(goOf(g), engine.ColorOf(ask.By))
 	}
+	// The move's board is owed until its answer shows it (OweBoard): a
+	// worker killed before answering leaves it to the scheduler.
+	g.Delivery.Owed = a.OweBoard(g)
 	note, err := a.apply(ctx, g, m)
 	if err != nil {
 		return err

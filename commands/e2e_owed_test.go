@@ -1,0 +1,163 @@
+package commands_test
+
+// A worker killed (kill -9) right after it committed a person's move,
+// before the move's answer reached Discord: the move is stored, and the
+// board it owes is shown by the next process all the same.
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/gobot-dev/gobot/commands"
+	"github.com/gobot-dev/gobot/commands/discordtest"
+	"github.com/gobot-dev/gobot/storage"
+)
+
+// killAfterCommit is the store of a process killed right after its next
+// write of a game, once armed: the write is committed, and from then on
+// nothing the process sends reaches Discord (kill).
+type killAfterCommit struct {
+	commands.Store
+	armed atomic.Bool
+	kill  func()
+}
+
+func (s *killAfterCommit) UpdateGame(ctx context.Context, g *storage.Game) error {
+	err := s.Store.UpdateGame(ctx, g)
+	if err == nil && s.armed.Swap(false) {
+		s.kill()
+	}
+	return err
+}
+
+// killAfterMove sends move, kills the process as soon as the move is
+// committed, checks that the move is stored but that no board shows it
+// (its answer is left "thinking…", the HTTP deferral being all that left
+// the process), and starts another process on the same database.
+func (e *env) killAfterMove(ch *discordtest.Channel, move *discordtest.Interaction, moves int, shows string) {
+	e.t.Helper()
+	var k *killable
+	var st *killAfterCommit
+	e.wrapDiscord = func(d commands.Discord) commands.Discord {
+		k = &killable{Discord: d}
+		return k
+	}
+	e.wrapStore = func(s commands.Store) commands.Store {
+		st = &killAfterCommit{Store: s, kill: func() { k.dead.Store(true) }}
+		return st
+	}
+	e.restart()
+	st.armed.Store(true)
+	e.d.Do(move)
+	e.waitMoves("the move committed", ch.ID, moves)
+	_ = e.stopWithin(time.Second) // kill -9: what was in flight never arrives
+	if m, _ := e.d.Original(move); !m.Deferred {
+		e.t.Fatalf("the killed process answered the move: %q", m.Text())
+	}
+	for _, m := range e.d.Public(ch.ID) {
+		if strings.Contains(m.Text(), shows) {
+			e.t.Fatalf("the killed process showed the move: %q", m.Text())
+		}
+	}
+	e.start()
+}
+
+// boardsSaying counts the public boards in channelID whose text has s.
+func (e *env) boardsSaying(channelID, s string) int {
+	n := 0
+	for _, m := range e.d.Public(channelID) {
+		if _, board := m.PNG(); board && !m.Deferred && strings.Contains(m.Text(), s) {
+			n++
+		}
+	}
+	return n
+}
+
+// TestE2EMoveOfAKilledWorker: a move committed by a process killed before
+// its answer reached Discord is shown by the next process once the
+// answer's time is up: the move's command, still "thinking…", becomes the
+// board, which says the move and pings the player to move, once. It was
+// never shown: the channel's newest board stayed at the move before, and
+// the opponent was never told it was their turn.
+func TestE2EMoveOfAKilledWorker(t *testing.T) {
+	httpMode(t, func(t *testing.T, e *env) {
+		ch, alice, bob := e.guildGame()
+		e.do(e.play(ch, alice, "E5"))
+		e.do(e.play(ch, bob, "D4"))
+		move := e.play(ch, alice, "C3")
+		e.killAfterMove(ch, move, 3, "**C3**")
+		e.clock.Advance(commands.OwedBoardGrace + time.Second)
+		m := e.d.Settled(move)
+		want := "⚫ " + alice.Mention() + " played **C3**."
+		if _, board := m.PNG(); !board || !strings.Contains(m.Text(), want) || !strings.Contains(m.Text(), "⚪ white to play: "+bob.Mention()) {
+			t.Errorf("answer to the move (board %v) =\n%s\nwant the board with %q, white to play", board, m.Text(), want)
+		}
+		if !slices.Contains(m.Pings, bob.ID) {
+			t.Errorf("the board pings %v, want bob, the player to move", m.Pings)
+		}
+		// Later deadlines post it no second time.
+		e.clock.Advance(time.Hour)
+		e.waitBoard(ch.ID, want)
+		if n := e.boardsSaying(ch.ID, want); n != 1 {
+			t.Errorf("the move's board was shown %d times, want once", n)
+		}
+		if g := e.game(ch.ID); g.Delivery.Owed != nil {
+			t.Errorf("the board is still owed once shown: %+v", g.Delivery.Owed)
+		}
+		// And the game goes on from it.
+		if r := e.do(e.play(ch, bob, "F6")); r.Ephemeral || !strings.Contains(r.Text(), "played **F6**") {
+			t.Errorf("bob's next move = %q, want its board", r.Text())
+		}
+	})
+}
+
+// TestE2EMoveOfAKilledWorkerRetried: the player, whose move got no answer,
+// sends it again before the next process shows it: instead of "It is not
+// your turn", the first command, still "thinking…", becomes the move's
+// board, pinging the opponent, and the player is told so; no board
+// follows at the answer's deadline.
+func TestE2EMoveOfAKilledWorkerRetried(t *testing.T) {
+	httpMode(t, func(t *testing.T, e *env) {
+		ch, alice, bob := e.guildGame()
+		move := e.play(ch, alice, "E5")
+		e.killAfterMove(ch, move, 1, "**E5**")
+		e.clock.Advance(5 * time.Second)
+		again := e.do(e.play(ch, alice, "E5"))
+		if !again.Ephemeral || !strings.Contains(again.Text(), "Your move was played already") {
+			t.Errorf("the move sent again = %q, want to be told it was played already", again.Text())
+		}
+		m := e.d.Settled(move)
+		want := "⚫ " + alice.Mention() + " played **E5**."
+		if _, board := m.PNG(); !board || !strings.Contains(m.Text(), want) || !slices.Contains(m.Pings, bob.ID) {
+			t.Errorf("answer to the first move (board %v, pings %v) =\n%s\nwant the board with %q pinging bob", board, m.Pings, m.Text(), want)
+		}
+		e.clock.Advance(commands.OwedBoardGrace)
+		e.do(e.slash(ch, bob, "board")) // a round trip: the scheduler has had its turn
+		if n := e.boardsSaying(ch.ID, want); n != 1 {
+			t.Errorf("the move's board was shown %d times, want once", n)
+		}
+	})
+}
+
+// TestE2EDraughtsMoveOfAKilledWorker: the same for a move of draughts.
+func TestE2EDraughtsMoveOfAKilledWorker(t *testing.T) {
+	httpMode(t, func(t *testing.T, e *env) {
+		ch := e.d.GuildChannel("draughts")
+		alice, bob := e.d.NewUser("alice"), e.d.NewUser("bob")
+		msg := e.newChallenge(e.draughtsCmd(ch, alice, "challenge", discordtest.UserOpt("opponent", bob), discordtest.Str("colour", "white")))
+		e.do(e.click(bob, msg, "accept"))
+		e.waitBoard(ch.ID, "**Move 1** · ⚪ white to play: "+alice.Mention())
+		move := e.draughtsMove(ch, alice, "32-28")
+		e.killAfterMove(ch, move, 1, "**32-28**")
+		e.clock.Advance(commands.OwedBoardGrace + time.Second)
+		m := e.d.Settled(move)
+		want := "⚪ white " + alice.Mention() + " played **32-28**."
+		if _, board := m.PNG(); !board || !strings.Contains(m.Text(), want) || !slices.Contains(m.Pings, bob.ID) {
+			t.Errorf("answer to the move (board %v, pings %v) =\n%s\nwant the board with %q pinging bob", board, m.Pings, m.Text(), want)
+		}
+	})
+}
