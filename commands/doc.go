@@ -119,7 +119,9 @@
 // Every game has a clock (engine/clock; clock.go here). One scheduler,
 // runClocks, handles every deadline: it reads the earliest from the
 // store's deadline index (NextDue), sleeps until it on Options.After, and
-// handles what is due (DueGames): a room's own deadline (the end of a
+// handles what is due (DueGames): the board of a person's move whose
+// answer never reached Discord (owed.go: the move's write records it as
+// owed, the answer's board settles it), a room's own deadline (the end of a
 // scoring phase, a vote's period), a reminder
 // (once per move, correspondence clocks only), a loss on time (annulled
 // before two moves of one's own). A write wakes it (kickClocks); it is

@@ -15,14 +15,16 @@
 // version. Its Delivery field holds what exists only to show the game on
 // Discord (the board messages, the interaction that can still post
 // follow-ups, a board owed to the players); it is stored in the same
-// record under the same version, and no rule, deadline or result depends
-// on it. The record's JSON is the same as before the two were separate
-// types, so games of every version load. The message asking an undo
-// request or a draw offer is kept with the request
-// (UndoRequest.MessageID): like a board's (AddMessageID), it is recorded
-// without a new version (SetUndoMessage), and a write read before it
-// keeps it and gives it back, so that whichever worker lapses the request
-// can close its question.
+// record under the same version, and no rule or result depends on it.
+// One deadline does (Game.Due): the board of a person's move still owed
+// (OwedBoard), which the next board message recorded settles. The
+// record's JSON is the same as before the two were separate types, so
+// games of every version load. The message asking an undo request or a
+// draw offer is kept with the request (UndoRequest.MessageID): like a
+// board's (AddMessageID), it is recorded without a new version
+// (SetUndoMessage), and a write read before it keeps it and gives it
+// back, so that whichever worker lapses the request can close its
+// question.
 //
 // Postgres (OpenPostgres, GOBOT_DATABASE_URL) keeps the same state in
 // PostgreSQL for several gobot processes sharing it, with the same
@@ -136,7 +138,8 @@
 // interfaces it needs from a store; both stores satisfy them.
 //
 // It must not import commands or discordgo, nor interpret Delivery: the
-// message IDs and the follow-up are stored and bounded, never used here.
+// message IDs and the follow-up are stored and bounded, never used here
+// (beyond comparing a new message's ID with an owed board's).
 // A follow-up token is a credential and is never logged. It holds no lock
 // in Go code around a game (the version check serialises writes), keeps
 // no ctx in a struct (every method takes a ctx first), and leaves the
