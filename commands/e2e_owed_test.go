@@ -40,6 +40,14 @@ func (s *killAfterCommit) UpdateGame(ctx context.Context, g *storage.Game) error
 // the process), and starts another process on the same database.
 func (e *env) killAfterMove(ch *discordtest.Channel, move *discordtest.Interaction, moves int, shows string) {
 	e.t.Helper()
+	e.killAfterMoveOnly(ch, move, moves, shows)
+	e.start()
+}
+
+// killAfterMoveOnly is killAfterMove without the new process: another
+// worker on the database (peer) carries on.
+func (e *env) killAfterMoveOnly(ch *discordtest.Channel, move *discordtest.Interaction, moves int, shows string) {
+	e.t.Helper()
 	var k *killable
 	var st *killAfterCommit
 	e.wrapDiscord = func(d commands.Discord) commands.Discord {
@@ -63,7 +71,6 @@ func (e *env) killAfterMove(ch *discordtest.Channel, move *discordtest.Interacti
 			e.t.Fatalf("the killed process showed the move: %q", m.Text())
 		}
 	}
-	e.start()
 }
 
 // boardsSaying counts the public boards in channelID whose text has s.
@@ -160,4 +167,26 @@ func TestE2EDraughtsMoveOfAKilledWorker(t *testing.T) {
 			t.Errorf("answer to the move (board %v, pings %v) =\n%s\nwant the board with %q pinging bob", board, m.Pings, m.Text(), want)
 		}
 	})
+}
+
+// TestE2EMoveOfAKilledWorkerOnPostgres: two workers on one PostgreSQL, as
+// the review that found it ran them: the one that committed the move is
+// killed, and the other, which stays up, shows the move once.
+func TestE2EMoveOfAKilledWorkerOnPostgres(t *testing.T) {
+	t.Parallel()
+	e := newEnvPostgres(t)
+	ch, alice, bob := e.guildGame()
+	e.do(e.play(ch, alice, "E5"))
+	move := e.play(ch, bob, "D4")
+	e.peer()
+	e.killAfterMoveOnly(ch, move, 2, "**D4**")
+	e.clock.Advance(commands.OwedBoardGrace + time.Second)
+	m := e.d.Settled(move)
+	want := "⚪ " + bob.Mention() + " played **D4**."
+	if _, board := m.PNG(); !board || !strings.Contains(m.Text(), want) || !slices.Contains(m.Pings, alice.ID) {
+		t.Errorf("answer to the move (board %v, pings %v) =\n%s\nwant the board with %q pinging alice", board, m.Pings, m.Text(), want)
+	}
+	if n := e.boardsSaying(ch.ID, want); n != 1 {
+		t.Errorf("the move's board was shown %d times, want once", n)
+	}
 }
