@@ -70,14 +70,20 @@ func (rc *recorder) answer(it *discordgo.Interaction, content string, flags disc
 }
 
 func (rc *recorder) Callback(ctx context.Context, it *discordgo.Interaction, r *commands.Response) (*discordgo.Message, error) {
-	rc.add(call{Op: "callback", Type: r.Type, Channel: it.ChannelID, Message: r.Message, Choices: r.Choices})
+	sent := rc.add(call{Op: "callback", Type: r.Type, Channel: it.ChannelID, Message: r.Message, Choices: r.Choices})
 	switch {
 	case r.Type == discordgo.InteractionResponseDeferredChannelMessageWithSource:
 		rc.answer(it, "", discordgo.MessageFlagsLoading)
 	case r.Message != nil:
 		rc.answer(it, r.Message.Content, 0)
 	}
-	return nil, nil
+	if r.Type != discordgo.InteractionResponseChannelMessageWithSource || r.Message == nil || r.Message.Ephemeral || len(r.Message.Files) == 0 {
+		return nil, nil
+	}
+	// A board sent as the answer is known by its message, as Discord's
+	// with_response gives it (REST.Callback): the game records it
+	// (KeepBoardID), which settles the board its move owed.
+	return sent, nil
 }
 func (rc *recorder) EditOriginal(ctx context.Context, it *discordgo.Interaction, m *commands.Message) (*discordgo.Message, error) {
 	rc.answer(it, m.Content, 0)
