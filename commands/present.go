@@ -3,6 +3,7 @@ package commands
 import (
 	"strings"
 
+	"github.com/bwmarrin/discordgo"
 	"github.com/gobot-dev/gobot/storage"
 )
 
@@ -63,3 +64,31 @@ var markdownEscaper = strings.NewReplacer(`\`, `\\`, "*", `\*`, "_", `\_`, "~", 
 
 // gameTitle is the embed title of g, of either kind.
 func (a *App) gameTitle(g *storage.Game) string { return a.roomOf(g).Title(g) }
+
+// HasButton reports whether m, a message as Discord gave it back, has a
+// button with customID: the message a board page's request was posted
+// as, found among those its action posted.
+func HasButton(m *discordgo.Message, customID string) bool {
+	for _, row := range m.Components {
+		var comps []discordgo.MessageComponent
+		switch ar := row.(type) {
+		case discordgo.ActionsRow:
+			comps = ar.Components
+		case *discordgo.ActionsRow:
+			comps = ar.Components
+		}
+		for _, c := range comps {
+			switch b := c.(type) {
+			case discordgo.Button:
+				if b.CustomID == customID {
+					return true
+				}
+			case *discordgo.Button:
+				if b.CustomID == customID {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}

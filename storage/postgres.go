@@ -1313,23 +1313,9 @@ func (p *Postgres) AddMessageID(ctx context.Context, channelID, gameID, messageI
 	if err := checkID("message ID", messageID); err != nil {
 		return err
 	}
-	return pgBegin(ctx, p.pool, func(tx pgx.Tx) error {
-		var rec string
-		err := tx.QueryRow(ctx, `SELECT record FROM games WHERE channel_id = $1 AND id = $2 FOR UPDATE`, channelID, gameID).Scan(&rec)
-		if errors.Is(err, pgx.ErrNoRows) {
-			return fmt.Errorf("storage: add message to game %s: not in channel %s: %w", gameID, channelID, ErrNotFound)
-		}
-		if err != nil {
-			return fmt.Errorf("storage: add message to game %s: %w", gameID, err)
-		}
-		val, _, due, err := addMessageRecord(channelID, []byte(rec), gameID, messageID)
-		if err != nil {
-			return err
-		}
-		if _, err := tx.Exec(ctx, `UPDATE games SET record = $3, due_ns = $4 WHERE channel_id = $1 AND id = $2`, channelID, gameID, string(val), timeNS(due)); err != nil {
-			return fmt.Errorf("storage: add message to game %s: %w", gameID, err)
-		}
-		return nil
+	return p.changeRecord(ctx, channelID, gameID, "add message to game", func(rec []byte) ([]byte, *time.Time, error) {
+		val, _, due, err := addMessageRecord(channelID, rec, gameID, messageID)
+		return val, &due, err
 	})
 }
 
@@ -1339,21 +1325,38 @@ func (p *Postgres) SetUndoMessage(ctx context.Context, channelID, gameID string,
 	if err := checkID("message ID", messageID); err != nil {
 		return err
 	}
+	return p.changeRecord(ctx, channelID, gameID, "set the message of a request in game", func(rec []byte) ([]byte, *time.Time, error) {
+		val, err := undoMessageRecord(channelID, rec, gameID, u, messageID)
+		return val, nil, err
+	})
+}
+
+// changeRecord rewrites game gameID's record in channelID with change,
+// the row locked, without a new version: what Discord showed of it (a
+// message ID), never its rules. A deadline change gives the game's new
+// deadline (nil: unchanged). what names the change in errors ("add
+// message to game").
+func (p *Postgres) changeRecord(ctx context.Context, channelID, gameID, what string, change func(rec []byte) ([]byte, *time.Time, error)) error {
 	return pgBegin(ctx, p.pool, func(tx pgx.Tx) error {
 		var rec string
 		err := tx.QueryRow(ctx, `SELECT record FROM games WHERE channel_id = $1 AND id = $2 FOR UPDATE`, channelID, gameID).Scan(&rec)
 		if errors.Is(err, pgx.ErrNoRows) {
-			return fmt.Errorf("storage: set the message of a request in game %s: not in channel %s: %w", gameID, channelID, ErrNotFound)
+			return fmt.Errorf("storage: %s %s: not in channel %s: %w", what, gameID, channelID, ErrNotFound)
 		}
 		if err != nil {
-			return fmt.Errorf("storage: set the message of a request in game %s: %w", gameID, err)
+			return fmt.Errorf("storage: %s %s: %w", what, gameID, err)
 		}
-		val, err := undoMessageRecord(channelID, []byte(rec), gameID, u, messageID)
+		val, due, err := change([]byte(rec))
 		if err != nil {
 			return err
 		}
-		if _, err := tx.Exec(ctx, `UPDATE games SET record = $3 WHERE channel_id = $1 AND id = $2`, channelID, gameID, string(val)); err != nil {
-			return fmt.Errorf("storage: set the message of a request in game %s: %w", gameID, err)
+		if due != nil {
+			_, err = tx.Exec(ctx, `UPDATE games SET record = $3, due_ns = $4 WHERE channel_id = $1 AND id = $2`, channelID, gameID, string(val), timeNS(*due))
+		} else {
+			_, err = tx.Exec(ctx, `UPDATE games SET record = $3 WHERE channel_id = $1 AND id = $2`, channelID, gameID, string(val))
+		}
+		if err != nil {
+			return fmt.Errorf("storage: %s %s: %w", what, gameID, err)
 		}
 		return nil
 	})

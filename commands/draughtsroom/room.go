@@ -661,28 +661,8 @@ func (a *room) Posted(ctx context.Context, g *storage.Game, m *discordgo.Message
 	if o == nil || m == nil || m.ID == "" || o.MessageID != "" {
 		return
 	}
-	yes := "draughts/" + g.ID + "/draw-yes/" + strconv.Itoa(o.MoveCount)
-	for _, row := range m.Components {
-		var comps []discordgo.MessageComponent
-		switch ar := row.(type) {
-		case discordgo.ActionsRow:
-			comps = ar.Components
-		case *discordgo.ActionsRow:
-			comps = ar.Components
-		}
-		for _, c := range comps {
-			id := ""
-			switch b := c.(type) {
-			case discordgo.Button:
-				id = b.CustomID
-			case *discordgo.Button:
-				id = b.CustomID
-			}
-			if id == yes {
-				a.recordOffer(ctx, g, m.ID)
-				return
-			}
-		}
+	if commands.HasButton(m, "draughts/"+g.ID+"/draw-yes/"+strconv.Itoa(o.MoveCount)) {
+		a.recordOffer(ctx, g, m.ID)
 	}
 }
 

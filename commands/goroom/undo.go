@@ -142,28 +142,8 @@ func (a *room) keepPostedAsk(ctx context.Context, g *storage.Game, m *discordgo.
 	if u == nil || m == nil || m.ID == "" {
 		return
 	}
-	yes := fmt.Sprintf("game/%s/undo-yes/%d", g.ID, u.MoveCount)
-	for _, row := range m.Components {
-		var comps []discordgo.MessageComponent
-		switch ar := row.(type) {
-		case discordgo.ActionsRow:
-			comps = ar.Components
-		case *discordgo.ActionsRow:
-			comps = ar.Components
-		}
-		for _, c := range comps {
-			id := ""
-			switch b := c.(type) {
-			case discordgo.Button:
-				id = b.CustomID
-			case *discordgo.Button:
-				id = b.CustomID
-			}
-			if id == yes {
-				a.recordAsk(ctx, g, m.ID, undoCount(goOf(g), engine.ColorOf(u.By)))
-				return
-			}
-		}
+	if commands.HasButton(m, fmt.Sprintf("game/%s/undo-yes/%d", g.ID, u.MoveCount)) {
+		a.recordAsk(ctx, g, m.ID, undoCount(goOf(g), engine.ColorOf(u.By)))
 	}
 }
 
