@@ -33,13 +33,13 @@ func (s System) String() string {
 // Limits on what a spec may ask for.
 const (
 	MinPeriod  = 10 * time.Second    // the shortest time of any part of a control but an increment
+	MaxPeriod  = 30 * 24 * time.Hour // the longest
+	MaxPeriods = 30                  // byo-yomi periods
+	MaxStones  = 100                 // moves in a Canadian period
 	// MinIncrement is the shortest Fischer increment: the starting time,
 	// at least MinPeriod, absorbs a move's round trip, and blitz such as
 	// 5m +3s or 3m +2s is common on OGS and lidraughts.
 	MinIncrement = time.Second
-	MaxPeriod  = 30 * 24 * time.Hour // the longest
-	MaxPeriods = 30                  // byo-yomi periods
-	MaxStones  = 100                 // moves in a Canadian period
 )
 
 // Control is a time control: the system and its parameters. The zero value
