@@ -190,3 +190,73 @@ func TestE2EMoveOfAKilledWorkerOnPostgres(t *testing.T) {
 		t.Errorf("the move's board was shown %d times, want once", n)
 	}
 }
+
+// killBeforeRecord is the store of a process killed, once armed, as it
+// records its next board: the board is on Discord, its ID never stored.
+type killBeforeRecord struct {
+	commands.Store
+	armed atomic.Bool
+	kill  func()
+}
+
+func (s *killBeforeRecord) AddMessageID(ctx context.Context, channelID, gameID, messageID string) error {
+	if s.armed.Swap(false) {
+		s.kill()
+		return errKilled
+	}
+	return s.Store.AddMessageID(ctx, channelID, gameID, messageID)
+}
+
+// TestE2EMoveOfAWorkerKilledAfterItsAnswer: a process killed after
+// Discord showed its move's board, before it recorded it: the next process
+// finds the board shown (the move's answer) and posts it no second time;
+// the player who sends the move again is pointed to it, privately.
+func TestE2EMoveOfAWorkerKilledAfterItsAnswer(t *testing.T) {
+	for _, retry := range []bool{false, true} {
+		t.Run(map[bool]string{false: "scheduler", true: "retry"}[retry], func(t *testing.T) { testKilledAfterAnswer(t, retry) })
+	}
+}
+
+func testKilledAfterAnswer(t *testing.T, retry bool) {
+	httpMode(t, func(t *testing.T, e *env) {
+		ch, alice, bob := e.guildGame()
+		e.do(e.play(ch, alice, "E5"))
+		e.do(e.play(ch, bob, "D4"))
+		var k *killable
+		var st *killBeforeRecord
+		e.wrapDiscord = func(d commands.Discord) commands.Discord {
+			k = &killable{Discord: d}
+			return k
+		}
+		e.wrapStore = func(s commands.Store) commands.Store {
+			st = &killBeforeRecord{Store: s, kill: func() { k.dead.Store(true) }}
+			return st
+		}
+		e.restart()
+		st.armed.Store(true)
+		move := e.play(ch, alice, "C3")
+		answer := e.do(move)
+		want := "⚫ " + alice.Mention() + " played **C3**."
+		if !strings.Contains(answer.Text(), want) {
+			t.Fatalf("the move's answer = %q, want its board", answer.Text())
+		}
+		_ = e.stopWithin(time.Second)
+		e.wrapDiscord, e.wrapStore = nil, nil
+		e.start()
+		if g := e.game(ch.ID); g.Delivery.Owed == nil {
+			t.Fatalf("the board was recorded: the kill came too late to test anything")
+		}
+		if retry {
+			e.clock.Advance(4 * time.Second) // past Discord's 3 s: a retry
+			if r := e.do(e.play(ch, alice, "C3")); !r.Ephemeral || r.Text() != want+" Your move was played already: its board is above." {
+				t.Errorf("alice's retry = %q (private %v), want %q privately", r.Text(), r.Ephemeral, want+" Your move was played already: its board is above.")
+			}
+		}
+		e.clock.Advance(commands.OwedBoardGrace + time.Second)
+		e.d.WaitFor("the owed board settled", func() bool { return e.game(ch.ID).Delivery.Owed == nil })
+		time.Sleep(300 * time.Millisecond) // a second board, posted after its settling write
+		if n := e.boardsSaying(ch.ID, want); n != 1 {
+			t.Errorf("the move's board was shown %d times, want once", n)
+		}
+	})
+}

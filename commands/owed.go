@@ -51,6 +51,12 @@ func (a *App) deliverOwed(ctx context.Context, g *storage.Game) error {
 	if shown || o.Moves != g.State.MoveCount() {
 		return nil
 	}
+	if m := a.answerShown(ctx, g); m != nil {
+		// Its process died after Discord showed the answer, before it
+		// recorded it: the board is there, and is only recorded.
+		a.KeepBoardID(ctx, g, m)
+		return nil
+	}
 	note := ""
 	if ml, ok := a.roomOf(g).(moveLiner); ok {
 		note = ml.MoveLine(g, o.Moves-1)
@@ -97,6 +103,12 @@ func (a *App) PlayedAlready(ctx context.Context, r *Request, g *storage.Game, er
 	if ml, ok := a.roomOf(g).(moveLiner); ok {
 		line = ml.MoveLine(g, o.Moves-1)
 	}
+	if m := a.answerShown(ctx, g); m != nil {
+		// The move's answer did show its board (its process died before
+		// recording it): it is recorded, and the player pointed to it.
+		a.KeepBoardID(ctx, g, m)
+		return r.Reply(ctx, &Message{Content: Clip(strings.TrimSpace(line+" Your move was played already: its board is above."), 2000), Ephemeral: true, AllowedMentions: NoMentions()})
+	}
 	now := a.Now()
 	if f := g.Delivery.Followup; f != nil && f.InteractionID != r.Interaction.ID && now.Sub(f.At) < tokenLifetime {
 		m, err := a.StateMessage(ctx, g, now, line)
@@ -114,4 +126,21 @@ func (a *App) PlayedAlready(ctx context.Context, r *Request, g *storage.Game, er
 		return err
 	}
 	return a.ReplyBoard(ctx, r, g, m)
+}
+
+// answerShown is the answer Discord shows to the interaction g's last
+// move was made by (its stored follow-up), when that answer is a board:
+// the move's process answered and died before recording it. Nil when it
+// is not (still "thinking…", never acknowledged, expired, a refusal).
+func (a *App) answerShown(ctx context.Context, g *storage.Game) *discordgo.Message {
+	f := g.Delivery.Followup
+	if f == nil || a.Now().Sub(f.At) >= tokenLifetime {
+		return nil
+	}
+	it := &discordgo.Interaction{ID: f.InteractionID, AppID: f.AppID, Token: f.Token, ChannelID: g.ChannelID}
+	orig, err := a.opts.Discord.Original(ctx, it)
+	if err != nil || unanswered(orig) || len(orig.Attachments) == 0 {
+		return nil
+	}
+	return orig
 }

@@ -301,7 +301,7 @@ func TestUndoBetweenPlayers(t *testing.T) {
 	c = only(t, tb.command(ann, "/go undo"))
 	yes = c.buttonID(t, "Allow undo")
 	calls = tb.command(ann, "/go play move:D4")
-	if len(calls) != 2 || calls[1].Op != "editmsg" || calls[1].text() != commands.Mention(commands.UserPlayer(ann))+" asked to take back 2 moves. ⌛ A move was played since; play on. [Allow undo] [Refuse]" {
+	if len(calls) != 2 || calls[0].Op != "editmsg" || calls[0].text() != commands.Mention(commands.UserPlayer(ann))+" asked to take back 2 moves. ⌛ A move was played since; play on. [Allow undo] [Refuse]" {
 		t.Fatalf("a move with an undo request open: %v", calls)
 	}
 	wantEphemeral(t, tb.press(bob, yes), "This undo request is no longer open")

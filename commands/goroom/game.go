@@ -259,9 +259,10 @@ func (a *room) move(ctx context.Context, r *commands.Request, g *storage.Game, m
 	}
 	// An undo request still open lapses with this move: its question,
 	// asking for the moves as they stand, is closed once the move is
-	// answered (by RetireBoard's closeEndedAsk when the move ends the
-	// game), wherever it was asked: the write gives back the message
-	// asking it, even one recorded after g was read.
+	// committed, before its answer (by RetireBoard's closeEndedAsk when
+	// the move ends the game), wherever it was asked: the write gives
+	// back the message asking it, even one recorded after g was read. A
+	// process killed before its answer has closed it all the same.
 	ask, askN := openRequest(g), 0
 	if ask != nil {
 		askN = undoCount(goOf(g), engine.ColorOf(ask.By))
@@ -277,14 +278,13 @@ func (a *room) move(ctx context.Context, r *commands.Request, g *storage.Game, m
 		// The board this move was made on (a resignation) takes no more.
 		a.RetireBoard(ctx, g, shown, !pending)
 	}
-	err = a.AnswerGame(ctx, r, g, unposted+note)
 	if _, over := goOf(g).Result(); ask != nil && !over {
 		if g.Undo.Same(ask) {
 			ask = g.Undo // as the write gave it back
 		}
 		a.closeAsk(ctx, g, ask, askN, lapse(g, strconv.Itoa(ask.MoveCount)))
 	}
-	return err
+	return a.AnswerGame(ctx, r, g, unposted+note)
 }
 
 // moveName is a move in bold as the notes print it.

@@ -111,12 +111,13 @@ func editOf(t *testing.T, calls []call, id string) *commands.Message {
 
 // TestUndoQuestionClosedByMove: bob plays instead of answering ann's undo
 // request; the question is edited closed at once (as OGS and KGS close
-// it), saying why, its buttons disabled.
+// it), saying why, its buttons disabled: with the commit, before the
+// move's answer, so that a process dying before it answers has closed it.
 func TestUndoQuestionClosedByMove(t *testing.T) {
 	tb := newTestApp(t)
 	_, id := askUndo(t, tb)
 	calls := tb.command(bob, "/go play move:C3")
-	if len(calls) != 2 || calls[0].Op != "callback" {
+	if len(calls) != 2 || calls[0].Op != "editmsg" || calls[1].Op != "callback" {
 		t.Fatalf("bob's move: %s", texts(calls))
 	}
 	wantClosed(t, "after bob's move", editOf(t, calls, id), "⌛ A move was played since; play on.")

@@ -48,6 +48,7 @@ func TestParse(t *testing.T) {
 		// Blitz as OGS and lidraughts play it, the + spaced or not.
 		{"fischer 5m +3s", "fischer 5m +3s max 5m", "Fischer: 5 min, +3 s per move, at most 5 min", false},
 		{"fischer 3m+2s", "fischer 3m +2s max 3m", "Fischer: 3 min, +2 s per move, at most 3 min", false},
+		{"fischer 3m + 2s", "fischer 3m +2s max 3m", "Fischer: 3 min, +2 s per move, at most 3 min", false},
 		{"fischer 10m+10s max 20m", "fischer 10m +10s max 20m", "Fischer: 10 min, +10 s per move, at most 20 min", false},
 		{"fischer 10s +1s", "fischer 10s +1s max 10s", "Fischer: 10 s, +1 s per move, at most 10 s", false},
 		{"  byoyomi   10m 5x30s ", "byoyomi 10m 5x30s", "byo-yomi: 10 min, then 5 periods of 30 s", false},
@@ -104,7 +105,7 @@ func TestParseErrors(t *testing.T) {
 		{"fischer 5s +3s", "the starting time 5s is out of range: every time is from 10s to 30d"},
 		{"fischer 5m +0s", "the increment 0s is out of range: it is from 1s to 30d"},
 		{"fischer 5m+", "the increment is missing"},
-		{"fischer 5m ++3s", "fischer takes a starting time and +increment"},
+		{"fischer 5m ++3s", `the increment "+3s" is not a number with a unit`},
 		{"byoyomi 10m 30s", "expected NxTIME"},
 		{"byoyomi 10m 0x30s", "number of periods must be from 1 to 30"},
 		{"byoyomi 10m 5x1s", "out of range"},

@@ -144,7 +144,9 @@ func parse(spec string) (Control, error) {
 		c.System = Fischer
 		// "10m+5s" as OGS and lidraughts write it: the increment is
 		// what follows the +, spaced or not.
-		err = c.parseFischer(strings.Fields(strings.ReplaceAll(strings.Join(f[1:], " "), "+", " +")))
+		// "10m+5s" and "10m + 5s" read as "10m +5s".
+		spaced := strings.ReplaceAll(strings.Join(f[1:], " "), "+", " +")
+		err = c.parseFischer(strings.Fields(strings.ReplaceAll(spaced, "+ ", "+")))
 	case "byoyomi", "byo-yomi":
 		c.System = ByoYomi
 		err = c.parseOvertime(f[1:], "x", "byoyomi 10m 5x30s", "periods", MaxPeriods, &c.Periods)
