@@ -287,9 +287,28 @@ func (a *App) abortBy(ctx context.Context, r *Request, g *storage.Game, s game.S
 	}
 	a.log.Info("game aborted by a player", "game", g.ID, "by", r.User.ID, "plies", g.State.MoveCount())
 	a.disableBoards(ctx, g, !botToMove(g))
+	players, told := a.playersTold(g, by...)
 	return r.Reply(ctx, &Message{
 		Content: fmt.Sprintf("🚫 %s aborted the game %s %s, before each player had made %d moves: it is recorded as aborted (%s) and never rated. The channel is free for a new game.",
-			who, a.gameTitle(g), when, abortMoves, a.recordHint(g.Kind, g.ID)),
-		AllowedMentions: NoMentions(),
+			who, players, when, abortMoves, a.recordHint(g.Kind, g.ID)),
+		AllowedMentions: told,
 	})
+}
+
+// playersTold names g's players as a game's line does ("⚫ @ann vs ⚪
+// @bob") for a note that ends g without a move of theirs (an abort, an
+// admin's decision), and the mentions that notify them, all but those
+// who acted (by): in a correspondence game nobody may be watching.
+func (a *App) playersTold(g *storage.Game, by ...storage.Player) (string, *discordgo.MessageAllowedMentions) {
+	players, _, _ := a.roomOf(g).Line(g)
+	var ids []string
+	for s := range g.Sides {
+		for _, p := range g.TeamOf(game.Side(s)) {
+			acted := slices.ContainsFunc(by, func(b storage.Player) bool { return b.UserID == p.UserID })
+			if !p.IsBot() && p.UserID != "" && !acted {
+				ids = append(ids, p.UserID)
+			}
+		}
+	}
+	return players, OnlyUsers(ids...)
 }

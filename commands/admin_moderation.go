@@ -90,17 +90,18 @@ func (a *App) adminAdjudicate(ctx context.Context, r *Request) error {
 	}
 	res := e.After
 	a.log.Info("game adjudicated by an admin", "game", g.ID, "guild", guild, "by", r.User.ID, "result", res)
+	players, pinged := a.playersTold(g, by)
 	note := fmt.Sprintf("⚖️ %s, an admin of this server, decided the game %s after %s: **%s wins** by forfeit (%s). Reason: %s",
-		Mention(by), a.gameTitle(g), a.movesText(g.Kind, moves), strings.ToUpper(result[:1])+result[1:], res, reason)
+		Mention(by), players, a.movesText(g.Kind, moves), strings.ToUpper(result[:1])+result[1:], res, reason)
 	if result == "annul" {
 		note = fmt.Sprintf("⚖️ %s, an admin of this server, annulled the game %s after %s: it is recorded as annulled (%s) and never rated. Reason: %s\nThe channel is free for a new game.",
-			Mention(by), a.gameTitle(g), a.movesText(g.Kind, moves), a.recordHint(g.Kind, g.ID), reason)
+			Mention(by), players, a.movesText(g.Kind, moves), a.recordHint(g.Kind, g.ID), reason)
 	} else if rn := a.RatingNote(ctx, g); rn != "" {
 		note += "\n" + rn
 	}
 	a.disableBoards(ctx, g, !pending)
 	told := "its channel was told"
-	if err := a.PostBoard(ctx, g, &Message{Content: Clip(note, 2000), AllowedMentions: NoMentions()}); err != nil {
+	if err := a.PostBoard(ctx, g, &Message{Content: Clip(note, 2000), AllowedMentions: pinged}); err != nil {
 		a.log.Warn("adjudicate: tell the channel", "game", g.ID, "err", err)
 		told = "its channel could not be told (I may not post there)"
 	}
@@ -555,9 +556,10 @@ func (a *App) moderatorAbort(ctx context.Context, r *Request, g *storage.Game) e
 	}
 	a.log.Info("game aborted by a moderator", "game", g.ID, "by", r.User.ID, "plies", moves)
 	a.disableBoards(ctx, g, !botToMove(g)) // voidGame leaves g's state as it was
+	players, told := a.playersTold(g, by)
 	return r.Reply(ctx, &Message{
 		Content: Clip(fmt.Sprintf("🚫 %s, a moderator, aborted the game %s after %s: it is recorded as aborted (%s) and never rated. Reason: %s\nThe channel is free for a new game.",
-			Mention(by), a.gameTitle(g), a.movesText(g.Kind, moves), a.recordHint(g.Kind, g.ID), reason), 2000),
-		AllowedMentions: NoMentions(),
+			Mention(by), players, a.movesText(g.Kind, moves), a.recordHint(g.Kind, g.ID), reason), 2000),
+		AllowedMentions: told,
 	})
 }

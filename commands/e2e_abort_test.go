@@ -6,6 +6,7 @@ package commands_test
 // record.
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -38,8 +39,13 @@ func TestE2EPlayerAbort(t *testing.T) {
 		t.Fatalf("/go abort aborted without asking")
 	}
 	done := e.do(e.click(bob, confirm, "abort"))
-	if want := "🚫 <@" + bob.ID + "> aborted the game ⚫ alice vs ⚪ bob after 3 moves, before each player had made 2 moves: it is recorded as aborted (`/go sgf game:" + id + "`) and never rated."; done.Ephemeral || !strings.Contains(done.Text(), want) {
+	if want := "🚫 <@" + bob.ID + "> aborted the game ⚫ <@" + alice.ID + "> vs ⚪ <@" + bob.ID + "> after 3 moves, before each player had made 2 moves: it is recorded as aborted (`/go sgf game:" + id + "`) and never rated."; done.Ephemeral || !strings.Contains(done.Text(), want) {
 		t.Errorf("abort confirmed = %q, want public %q", done.Text(), want)
+	}
+	// The other player is told: in a correspondence game nobody may be
+	// watching.
+	if !slices.Equal(done.Pings, []string{alice.ID}) {
+		t.Errorf("bob's abort pings %v, want alice only", done.Pings)
 	}
 	if e.game(ch.ID) != nil {
 		t.Fatalf("the game survived the abort")
@@ -71,8 +77,9 @@ func TestE2EPlayerAbort(t *testing.T) {
 	// logged (e2e_admin_test.go reads the log).
 	e.refused(e.slash(ch, mod, "abort"), "A moderator's abort needs a reason, which is kept in the server's log and told to the players: `/go abort reason:…`.")
 	id = e.game(ch.ID).ID
-	if m := e.do(e.slash(ch, mod, "abort", discordtest.Str("reason", "stuck game"))); m.Ephemeral || m.Text() != "🚫 <@"+mod.ID+">, a moderator, aborted the game ⚫ alice vs ⚪ bob after 4 moves: it is recorded as aborted (`/go sgf game:"+id+"`) and never rated. Reason: stuck game\nThe channel is free for a new game." {
-		t.Errorf("abort by a moderator at move 5 answered %q", m.Text())
+	if m := e.do(e.slash(ch, mod, "abort", discordtest.Str("reason", "stuck game"))); m.Ephemeral || m.Text() != "🚫 <@"+mod.ID+">, a moderator, aborted the game ⚫ <@"+alice.ID+"> vs ⚪ <@"+bob.ID+"> after 4 moves: it is recorded as aborted (`/go sgf game:"+id+"`) and never rated. Reason: stuck game\nThe channel is free for a new game." ||
+		!slices.Equal(m.Pings, []string{alice.ID, bob.ID}) {
+		t.Errorf("abort by a moderator at move 5 answered %q, pinging %v; want both players pinged", m.Text(), m.Pings)
 	}
 	if a := e.archived(ch.ID, id); a.Result != "Void" || !a.Annulled || a.Rated || a.Moves != 4 {
 		t.Errorf("the moderator's abort archived %s annulled=%v rated=%v moves=%d, want Void, annulled, unrated, 4 moves", a.Result, a.Annulled, a.Rated, a.Moves)

@@ -691,8 +691,9 @@ func testE2EAdminAdjudicateAndAnnul(t *testing.T, e *env) {
 		t.Errorf("the awarded game's record: %s rated=%v annulled=%v, SGF %s", a.Result, a.Rated, a.Annulled, a.SGF)
 	}
 	told := e.publicWith(ch.ID, "decided the game")
-	if len(told) != 1 || !strings.HasPrefix(told[0].Text(), "⚖️ <@"+ann.ID+">, an admin of this server, decided the game ⚫ alice vs ⚪ dave after 12 moves: **White wins** by forfeit (W+F). Reason: alice left the club\n📈 Ratings on this server: <@"+alice.ID+"> ") {
-		t.Errorf("the channel was told %v", told)
+	if len(told) != 1 || !strings.HasPrefix(told[0].Text(), "⚖️ <@"+ann.ID+">, an admin of this server, decided the game ⚫ <@"+alice.ID+"> vs ⚪ <@"+dave.ID+"> after 12 moves: **White wins** by forfeit (W+F). Reason: alice left the club\n📈 Ratings on this server: <@"+alice.ID+"> ") ||
+		!slices.Equal(told[0].Pings, []string{alice.ID, dave.ID}) {
+		t.Errorf("the channel was told %v; want both players pinged", told)
 	}
 
 	// Annulled in play: Void, never rated.
@@ -708,7 +709,7 @@ func testE2EAdminAdjudicateAndAnnul(t *testing.T, e *env) {
 	if h := e.do(e.slash(ch, carol, "history")); !strings.Contains(h.Text(), "⚫ annulled vs <@"+dave.ID+"> · 9×9 · Void · not counted") {
 		t.Errorf("carol's history = %q, want the game annulled", h.Text())
 	}
-	if told := e.publicWith(ch.ID, "annulled the game"); len(told) != 1 || told[0].Text() != "⚖️ <@"+ann.ID+">, an admin of this server, annulled the game ⚫ carol vs ⚪ dave after 10 moves: it is recorded as annulled (`/go sgf game:"+g.ID+"`) and never rated. Reason: played by one person\nThe channel is free for a new game." {
+	if told := e.publicWith(ch.ID, "annulled the game"); len(told) != 1 || told[0].Text() != "⚖️ <@"+ann.ID+">, an admin of this server, annulled the game ⚫ <@"+carol.ID+"> vs ⚪ <@"+dave.ID+"> after 10 moves: it is recorded as annulled (`/go sgf game:"+g.ID+"`) and never rated. Reason: played by one person\nThe channel is free for a new game." {
 		t.Errorf("the channel was told %v", told)
 	}
 	if got := e.rating(storage.GlobalPool, carol.ID); got == "none" {

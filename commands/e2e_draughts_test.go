@@ -580,7 +580,7 @@ func testE2EDraughtsAbort(t *testing.T, e *env) {
 		t.Fatalf("abort asked %q", ask.Text())
 	}
 	done := e.do(e.click(alice, ask, "Yes, abort"))
-	if want := "🚫 " + alice.Mention() + " aborted the game ⚪ alice vs ⚫ bob · draughts after 1 move, before each player had made 2 moves: it is recorded as aborted (`/draughts record game:" + id + "`)"; !strings.Contains(done.Text(), want) {
+	if want := "🚫 " + alice.Mention() + " aborted the game ⚪ " + alice.Mention() + " vs ⚫ " + bob.Mention() + " after 1 move, before each player had made 2 moves: it is recorded as aborted (`/draughts record game:" + id + "`)"; !strings.Contains(done.Text(), want) {
 		t.Errorf("abort = %q, want %q", done.Text(), want)
 	}
 	arc, err := e.store.ArchivedGame(context.Background(), id)

@@ -283,6 +283,9 @@ func testE2EDraughtsFinishedBoards(t *testing.T, e *env) {
 	// board is edited.
 	ch, first, last := start("resign-command")
 	offer := e.do(e.draughtsCmd(ch, erin, "draw"))
+	// The offer's message is recorded just after its answer: a game ended
+	// before then closes no offer it knows of.
+	e.d.WaitFor("the offer recorded", func() bool { u := e.game(ch.ID).Undo; return u != nil && u.MessageID == offer.ID })
 	before := e.edits(first.ID)
 	if end := e.do(e.draughtsCmd(ch, frank, "resign")); !strings.Contains(end.Text(), "**Game over: ⚪ white "+erin.Mention()+" wins by resignation · 2-0**") {
 		t.Errorf("/draughts resign = %q", end.Text())

@@ -41,6 +41,8 @@ func testE2EDraughtsOfferLapses(t *testing.T, e *env) {
 		if want := "🤝 " + frank.Mention() + " offers a draw. " + erin.Mention() + ", accept with `/draughts draw` or the button; the offer lapses with the next move."; o.Text() != want {
 			t.Fatalf("draw offer = %q, want %q", o.Text(), want)
 		}
+		// Its message is recorded just after its answer.
+		e.d.WaitFor("the offer recorded", func() bool { u := e.game(ch.ID).Undo; return u != nil && u.MessageID == o.ID })
 		return ch, o
 	}
 	offered := "🤝 " + frank.Mention() + " offered a draw. "

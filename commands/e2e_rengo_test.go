@@ -327,6 +327,7 @@ func testE2ERengoAbort(t *testing.T, e *env) {
 	e.do(e.click(ann, e.rengoLobby(ch, ann, bob, cid, dan, discordtest.Bool("thread", false)), "Start"))
 	e.do(e.play(ch, ann, "E5")) // White to move: bob
 	id, title := e.game(ch.ID).ID, "⚫ ann, cid vs ⚪ bob, dan"
+	players := "⚫ " + ann.Mention() + ", " + cid.Mention() + " vs ⚪ " + bob.Mention() + ", " + dan.Mention()
 	ask := e.do(e.slash(ch, cid, "abort"))
 	if want := "Vote that ⚫ black abort the game " + title + "? Yours would be vote 1 of the 2 needed (a majority of " + ann.Mention() + ", " + cid.Mention() + "); the player to move aborts alone. An aborted game is recorded, with its record, and never rated."; !ask.Ephemeral || ask.Text() != want {
 		t.Errorf("cid's /go abort = %q, want privately %q", ask.Text(), want)
@@ -340,7 +341,7 @@ func testE2ERengoAbort(t *testing.T, e *env) {
 	}
 	e.refused(e.click(cid, ask, "Yes, vote to abort"), "You have already voted to abort: 1 of the 2 votes needed so far.")
 	done := e.do(e.click(ann, e.do(e.slash(ch, ann, "abort")), "Yes, vote to abort"))
-	if want := "🚫 ⚫ black (" + ann.Mention() + ", " + cid.Mention() + ") aborted the game " + title + " after 1 move, by the votes of " + cid.Mention() + " and " + ann.Mention() + ", before each player had made 2 moves: it is recorded as aborted (`/go sgf game:" + id + "`) and never rated."; done.Ephemeral || !strings.Contains(done.Text(), want) {
+	if want := "🚫 ⚫ black (" + ann.Mention() + ", " + cid.Mention() + ") aborted the game " + players + " after 1 move, by the votes of " + cid.Mention() + " and " + ann.Mention() + ", before each player had made 2 moves: it is recorded as aborted (`/go sgf game:" + id + "`) and never rated."; done.Ephemeral || !strings.Contains(done.Text(), want) {
 		t.Errorf("the second vote = %q, want %q", done.Text(), want)
 	}
 	if a := e.archived(ch.ID, id); a.Result != "Void" || !strings.Contains(string(a.SGF), "Aborted by the votes of cid and ann (⚫ black) before each player had made 2 moves") {
@@ -354,7 +355,7 @@ func testE2ERengoAbort(t *testing.T, e *env) {
 	if !strings.HasPrefix(ask.Text(), "Abort the game "+title+"?") {
 		t.Errorf("bob's /go abort = %q, want the question of a player who aborts alone", ask.Text())
 	}
-	if done := e.do(e.click(bob, ask, "Yes, abort")); !strings.HasPrefix(done.Text(), "🚫 "+bob.Mention()+" aborted the game "+title+" after 1 move, before each player had made 2 moves") {
+	if done := e.do(e.click(bob, ask, "Yes, abort")); !strings.HasPrefix(done.Text(), "🚫 "+bob.Mention()+" aborted the game "+players+" after 1 move, before each player had made 2 moves") {
 		t.Errorf("bob's abort = %q", done.Text())
 	}
 }
