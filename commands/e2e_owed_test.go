@@ -22,16 +22,44 @@ import (
 // nothing the process sends reaches Discord (kill).
 type killAfterCommit struct {
 	commands.Store
-	armed atomic.Bool
-	kill  func()
+	sw *killSwitch
 }
 
 func (s *killAfterCommit) UpdateGame(ctx context.Context, g *storage.Game) error {
 	err := s.Store.UpdateGame(ctx, g)
-	if err == nil && s.armed.Swap(false) {
-		s.kill()
+	if err == nil {
+		s.sw.fire()
 	}
 	return err
+}
+
+// killSwitch kills the process (its Discord stops answering) the first
+// time it fires once armed.
+type killSwitch struct {
+	armed atomic.Bool
+	kill  func()
+}
+
+func (k *killSwitch) fire() bool {
+	if !k.armed.Swap(false) {
+		return false
+	}
+	k.kill()
+	return true
+}
+
+// restartArmed restarts the process with its store wrapped by wrap, which
+// fires the switch where the process is to die, and arms it.
+func (e *env) restartArmed(wrap func(commands.Store, *killSwitch) commands.Store) {
+	var k *killable
+	sw := &killSwitch{kill: func() { k.dead.Store(true) }}
+	e.wrapDiscord = func(d commands.Discord) commands.Discord {
+		k = &killable{Discord: d}
+		return k
+	}
+	e.wrapStore = func(s commands.Store) commands.Store { return wrap(s, sw) }
+	e.restart()
+	sw.armed.Store(true)
 }
 
 // killAfterMove sends move, kills the process as soon as the move is
@@ -48,18 +76,7 @@ func (e *env) killAfterMove(ch *discordtest.Channel, move *discordtest.Interacti
 // worker on the database (peer) carries on.
 func (e *env) killAfterMoveOnly(ch *discordtest.Channel, move *discordtest.Interaction, moves int, shows string) {
 	e.t.Helper()
-	var k *killable
-	var st *killAfterCommit
-	e.wrapDiscord = func(d commands.Discord) commands.Discord {
-		k = &killable{Discord: d}
-		return k
-	}
-	e.wrapStore = func(s commands.Store) commands.Store {
-		st = &killAfterCommit{Store: s, kill: func() { k.dead.Store(true) }}
-		return st
-	}
-	e.restart()
-	st.armed.Store(true)
+	e.restartArmed(func(s commands.Store, sw *killSwitch) commands.Store { return &killAfterCommit{Store: s, sw: sw} })
 	e.d.Do(move)
 	e.waitMoves("the move committed", ch.ID, moves)
 	_ = e.stopWithin(time.Second) // kill -9: what was in flight never arrives
@@ -195,13 +212,11 @@ func TestE2EMoveOfAKilledWorkerOnPostgres(t *testing.T) {
 // records its next board: the board is on Discord, its ID never stored.
 type killBeforeRecord struct {
 	commands.Store
-	armed atomic.Bool
-	kill  func()
+	sw *killSwitch
 }
 
 func (s *killBeforeRecord) AddMessageID(ctx context.Context, channelID, gameID, messageID string) error {
-	if s.armed.Swap(false) {
-		s.kill()
+	if s.sw.fire() {
 		return errKilled
 	}
 	return s.Store.AddMessageID(ctx, channelID, gameID, messageID)
@@ -222,18 +237,7 @@ func testKilledAfterAnswer(t *testing.T, retry bool) {
 		ch, alice, bob := e.guildGame()
 		e.do(e.play(ch, alice, "E5"))
 		e.do(e.play(ch, bob, "D4"))
-		var k *killable
-		var st *killBeforeRecord
-		e.wrapDiscord = func(d commands.Discord) commands.Discord {
-			k = &killable{Discord: d}
-			return k
-		}
-		e.wrapStore = func(s commands.Store) commands.Store {
-			st = &killBeforeRecord{Store: s, kill: func() { k.dead.Store(true) }}
-			return st
-		}
-		e.restart()
-		st.armed.Store(true)
+		e.restartArmed(func(s commands.Store, sw *killSwitch) commands.Store { return &killBeforeRecord{Store: s, sw: sw} })
 		move := e.play(ch, alice, "C3")
 		answer := e.do(move)
 		want := "⚫ " + alice.Mention() + " played **C3**."
