@@ -179,6 +179,9 @@ func testE2ERengoResignation(t *testing.T, e *env) {
 	ann, bob, cid, dan := e.d.NewUser("ann"), e.d.NewUser("bob"), e.d.NewUser("cid"), e.d.NewUser("dan")
 	lobby := e.rengoLobby(ch, ann, bob, cid, dan, discordtest.Bool("thread", false))
 	e.do(e.click(ann, lobby, "Start"))
+	// The game's first board is posted after Start's answer: a move
+	// before it shows would leave it the channel's newest message.
+	e.waitBoard(ch.ID, "The game begins")
 	e.do(e.play(ch, ann, "E5")) // White (bob) to move: Black votes
 	board := e.board(ch.ID)
 	if b, ok := board.Button("Undo"); ok {
