@@ -600,6 +600,13 @@ func (a *App) StartChallenge(ctx context.Context, r *Request, c *storage.Challen
 		return err
 	}
 	a.KickClocks()
+	if a.movedOn(ctx, g) {
+		// A player who saw the challenge accepted played at once, and
+		// that move's answer showed the board: the start's would come
+		// after it, pinging the wrong player.
+		a.log.Info("the game's first board is not posted: a move was made first", "game", g.ID)
+		return nil
+	}
 	var sent *discordgo.Message
 	if c.Thread {
 		sent, err = a.opts.Discord.SendMessage(ctx, channel, bm)
@@ -609,8 +616,38 @@ func (a *App) StartChallenge(ctx context.Context, r *Request, c *storage.Challen
 	if err != nil {
 		return err
 	}
+	if a.movedOn(ctx, g) {
+		a.retireStartBoard(ctx, g, sent)
+		return nil
+	}
 	a.KeepBoardID(ctx, g, sent)
 	return nil
+}
+
+// movedOn reports whether g, a game just started, has had a move since:
+// its board is no longer the newest to post.
+func (a *App) movedOn(ctx context.Context, g *storage.Game) bool {
+	cur, err := a.games.Game(ctx, g.ChannelID)
+	return err == nil && cur.ID == g.ID && cur.State.MoveCount() > g.State.MoveCount()
+}
+
+// startedNote is what the board of a game's start says once it was posted
+// after the boards of its first moves.
+const startedNote = "The game began here; its newest board is above."
+
+// retireStartBoard turns m, the board of g's start posted after the board
+// of a move made in the meantime, into a note without buttons and
+// without the ping of a player no longer to move: the channel's last
+// message must not ask for a move already made. (Where gobot may not edit,
+// a user-install private channel, it stays as posted; its buttons refuse
+// a stale move.)
+func (a *App) retireStartBoard(ctx context.Context, g *storage.Game, m *discordgo.Message) {
+	if m == nil || m.ID == "" || (g.Delivery.Followup != nil && !g.Delivery.Followup.ChannelPosts) {
+		return
+	}
+	if err := a.opts.Discord.EditMessage(ctx, g.ChannelID, m.ID, &Message{Content: startedNote, ClearComponents: true, AllowedMentions: NoMentions()}); err != nil {
+		a.log.Info("retire the board of a game's start posted after its first move", "game", g.ID, "err", err)
+	}
 }
 
 // ChallengeClock is the time control of a challenge: the one chosen, or the

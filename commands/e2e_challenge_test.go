@@ -7,11 +7,13 @@ package commands_test
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/bwmarrin/discordgo"
 	"github.com/gobot-dev/gobot/engine"
 
 	"github.com/gobot-dev/gobot/commands"
@@ -385,5 +387,141 @@ func TestE2EExpiredChallengeClickCloses(t *testing.T) {
 		if !b.Disabled {
 			t.Errorf("button %q of the expired challenge is still enabled", b.Label)
 		}
+	}
+}
+
+// heldStart holds a new game's first board ("The game begins") until the
+// test releases it; with accept set it holds the Accept's own answer
+// instead (a button's update, sent by REST in gateway mode), which comes
+// before the board is made.
+type heldStart struct {
+	commands.Discord
+	accept  bool
+	held    chan struct{} // closed once the hold is reached
+	release chan struct{}
+	once    sync.Once
+}
+
+func newHeldStart(accept bool) *heldStart {
+	return &heldStart{accept: accept, held: make(chan struct{}), release: make(chan struct{})}
+}
+
+func (h *heldStart) hold() {
+	h.once.Do(func() { close(h.held) })
+	<-h.release
+}
+
+func startsGame(m *commands.Message) bool {
+	if m == nil {
+		return false
+	}
+	text := m.Content
+	for _, em := range m.Embeds {
+		text += em.Title + em.Description
+	}
+	return strings.Contains(text, "The game begins")
+}
+
+func (h *heldStart) Callback(ctx context.Context, it *discordgo.Interaction, r *commands.Response) (*discordgo.Message, error) {
+	if h.accept && r.Type == discordgo.InteractionResponseUpdateMessage {
+		h.hold()
+	}
+	return h.Discord.Callback(ctx, it, r)
+}
+
+func (h *heldStart) Followup(ctx context.Context, it *discordgo.Interaction, m *commands.Message) (*discordgo.Message, error) {
+	if !h.accept && startsGame(m) {
+		h.hold()
+	}
+	return h.Discord.Followup(ctx, it, m)
+}
+
+// firstMoveBeforeStart has alice challenge bob in ch, bob accept, and
+// alice play E5 while h holds the Accept's answer or the game's first
+// board (its process is slow); it returns E5's board once the Accept's
+// work is all done.
+func (e *env) firstMoveBeforeStart(h *heldStart, ch *discordtest.Channel, alice, bob discordtest.User) discordtest.Message {
+	e.t.Helper()
+	msg := e.newChallenge(e.slash(ch, alice, "challenge", discordtest.UserOpt("opponent", bob), discordtest.Int("size", 9), discordtest.Str("color", "black")))
+	accept := e.click(bob, msg, "accept")
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		e.d.Do(accept)
+	}()
+	<-h.held
+	e.d.WaitFor("the game to start", func() bool { return e.game(ch.ID) != nil })
+	e5 := e.do(e.play(ch, alice, "E5"))
+	close(h.release)
+	<-done
+	e.d.WaitFor("the Accept's work to end", func() bool {
+		r, ok := e.d.Original(accept)
+		return ok && !r.Deferred
+	})
+	return e5
+}
+
+// TestE2EStartBoardAfterFirstMove: a game's first board, slow to post, is
+// not left as the channel's newest message once the first move was
+// played meanwhile. It was posted below E5's board, with live buttons and
+// "alice, your move.", though Bob was to move.
+func TestE2EStartBoardAfterFirstMove(t *testing.T) { bothModes(t, testE2EStartBoardAfterFirstMove) }
+
+func testE2EStartBoardAfterFirstMove(t *testing.T, e *env) {
+	h := newHeldStart(false)
+	e.wrapDiscord = func(d commands.Discord) commands.Discord { h.Discord = d; return h }
+	e.restart()
+	ch := e.d.GuildChannel("general")
+	alice, bob := e.d.NewUser("alice"), e.d.NewUser("bob")
+	e5 := e.firstMoveBeforeStart(h, ch, alice, bob)
+	if !strings.Contains(e5.Text(), bob.Mention()+", your move") {
+		t.Fatalf("E5's board = %q, want it to ask Bob for his move", e5.Text())
+	}
+	var start discordtest.Message
+	e.d.WaitFor("the start's board to be retired", func() bool {
+		for _, m := range e.d.Public(ch.ID) {
+			if m.Content == "The game began here; its newest board is above." {
+				start = m
+				return true
+			}
+		}
+		return false
+	})
+	if len(start.Buttons()) != 0 {
+		t.Errorf("the start's board, posted after E5's, keeps buttons %+v", start.Buttons())
+	}
+	if g := e.game(ch.ID); commands.NewestBoard(g) != e5.ID {
+		t.Errorf("the game's newest board is %s, want E5's %s", commands.NewestBoard(g), e5.ID)
+	}
+	for _, m := range e.d.Public(ch.ID) {
+		if strings.Contains(m.Text(), alice.Mention()+", your move") {
+			t.Errorf("a message still asks Alice for a move she made: %q", m.Text())
+		}
+	}
+}
+
+// TestE2EStartBoardNotPosted: when the first move was played before the
+// game's first board was made (the Accept's answer was slow), that board
+// is not posted at all: E5's board is the game's first.
+func TestE2EStartBoardNotPosted(t *testing.T) {
+	t.Parallel()
+	e := newEnvMode(t, "gateway") // the Accept's update goes by REST
+	h := newHeldStart(true)
+	e.wrapDiscord = func(d commands.Discord) commands.Discord { h.Discord = d; return h }
+	e.restart()
+	ch := e.d.GuildChannel("general")
+	alice, bob := e.d.NewUser("alice"), e.d.NewUser("bob")
+	e5 := e.firstMoveBeforeStart(h, ch, alice, bob)
+	e.d.WaitFor("the Accept to post the start's board or leave it", func() bool {
+		return strings.Contains(e.logs.String(), "the game's first board is not posted") ||
+			slices.ContainsFunc(e.d.Public(ch.ID), func(m discordtest.Message) bool { return strings.Contains(m.Text(), "The game begins") })
+	})
+	for _, m := range e.d.Public(ch.ID) {
+		if strings.Contains(m.Text(), "The game begins") {
+			t.Errorf("the start's board was posted after E5's: %q", m.Text())
+		}
+	}
+	if got := e.board(ch.ID); got.ID != e5.ID {
+		t.Errorf("the channel's newest board = %q, want E5's", got.Text())
 	}
 }
