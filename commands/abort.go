@@ -35,10 +35,13 @@ func (a *App) earlyAbort(g *storage.Game) bool {
 }
 
 // moderator reports whether r comes from a member who may abort any game
-// of the server (Manage Messages).
+// of the server (Manage Messages). Administrator counts as Manage Messages:
+// Discord grants an Administrator every permission, and /go-admin lets
+// them in.
 func moderator(r *Request) bool {
+	const mod = discordgo.PermissionManageMessages | discordgo.PermissionAdministrator
 	m := r.Interaction.Member
-	return m != nil && r.Interaction.GuildID != "" && m.Permissions&discordgo.PermissionManageMessages != 0
+	return m != nil && r.Interaction.GuildID != "" && m.Permissions&mod != 0
 }
 
 // tooLateToAbort is the refusal of a player's abort of g once each player

@@ -119,3 +119,24 @@ func TestE2EPlayerAbortDM(t *testing.T) {
 	e.do(e.play(dm, dave, "E4")) // move 5: the bot has moved three times, dave twice
 	e.refused(e.slash(dm, dave, "abort"), tooLateToAbort)
 }
+
+// TestE2EAdministratorAborts: a member with Administrator and none of the
+// moderators' bits may abort another's game as a moderator: Discord gives
+// an Administrator every permission, and /go-admin already lets them in.
+func TestE2EAdministratorAborts(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	ch := e.d.GuildChannel("general")
+	alice, bob, owner := e.d.NewUser("alice"), e.d.NewUser("bob"), e.d.NewUser("owner")
+	owner.Permissions = discordtest.PermMember | discordtest.PermAdministrator
+
+	e.challenge(ch, alice, bob)
+	e.playOut(ch, alice, bob, opening9[:4])
+	id := e.game(ch.ID).ID
+	if m := e.do(e.slash(ch, owner, "abort", discordtest.Str("reason", "stuck game"))); m.Ephemeral || m.Text() != "🚫 <@"+owner.ID+">, a moderator, aborted the game ⚫ <@"+alice.ID+"> vs ⚪ <@"+bob.ID+"> after 4 moves: it is recorded as aborted (`/go sgf game:"+id+"`) and never rated. Reason: stuck game\nThe channel is free for a new game." {
+		t.Errorf("abort by an Administrator = %q, want the moderator's abort", m.Text())
+	}
+	if e.game(ch.ID) != nil {
+		t.Errorf("the game survived an Administrator's abort")
+	}
+}

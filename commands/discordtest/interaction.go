@@ -48,6 +48,7 @@ const (
 
 // Permission bits used in member and app permissions.
 const (
+	PermAdministrator         uint64 = 1 << 3
 	PermManageGuild           uint64 = 1 << 5
 	PermViewChannel           uint64 = 1 << 10
 	PermSendMessages          uint64 = 1 << 11
