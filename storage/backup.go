@@ -161,10 +161,23 @@ func FetchBackup(ctx context.Context, socketPath string, w io.Writer) (int64, er
 // atomically, whether or not a bot has it open: first through the backup
 // socket at socketPath (when not empty) of the running store, and when
 // nothing listens there, by opening the file read-only itself. If the file
-// is locked and no socket answers, the error wraps ErrLocked.
+// is locked and no socket answers, the error wraps ErrLocked. It never
+// replaces a file at outPath (ErrExists: it may be the last good backup)
+// and refuses a directory there (ErrInvalid), writing nothing.
 func BackupTo(ctx context.Context, dbPath, socketPath, outPath string) error {
 	if sameFile(dbPath, outPath) {
 		return fmt.Errorf("storage: backup %s onto itself: %w", dbPath, ErrInvalid)
+	}
+	// An existing file may be the last good backup, so it is never
+	// replaced (the final link refuses it too, should it appear while the
+	// copy is written); a folder gets its own sentence, not rename's
+	// "file exists".
+	if fi, err := os.Stat(outPath); err == nil {
+		if fi.IsDir() {
+			return fmt.Errorf("storage: backup to %s: %s is a directory; name a new file in it, such as %s: %w",
+				outPath, outPath, filepath.Join(outPath, filepath.Base(dbPath)), ErrInvalid)
+		}
+		return backupExists(outPath)
 	}
 	// A missing folder is said as such: its error would otherwise read as
 	// a backup socket nobody serves.
@@ -176,7 +189,7 @@ func BackupTo(ctx context.Context, dbPath, socketPath, outPath string) error {
 		}
 	}
 	if socketPath != "" {
-		err := writeFileAtomic(outPath, func(w io.Writer) (int64, error) { return FetchBackup(ctx, socketPath, w) })
+		err := writeFileAtomic(outPath, false, func(w io.Writer) (int64, error) { return FetchBackup(ctx, socketPath, w) })
 		if err == nil || !noListener(err) {
 			return err
 		}
@@ -196,7 +209,7 @@ func BackupTo(ctx context.Context, dbPath, socketPath, outPath string) error {
 		return fmt.Errorf("storage: backup %s: %w", dbPath, err)
 	}
 	defer db.Close()
-	return writeFileAtomic(outPath, func(w io.Writer) (int64, error) {
+	return writeFileAtomic(outPath, false, func(w io.Writer) (int64, error) {
 		var n int64
 		err := db.View(func(tx *bolt.Tx) error {
 			var err error
@@ -207,16 +220,22 @@ func BackupTo(ctx context.Context, dbPath, socketPath, outPath string) error {
 	})
 }
 
+// backupExists is the refusal of a backup to path, a file that exists.
+func backupExists(path string) error {
+	return fmt.Errorf("storage: backup to %s: the file exists, and may be your last good backup, so it is not replaced: remove it first, or back up to a new name: %w", path, ErrExists)
+}
+
 // noListener reports whether a dial failed because nobody serves the socket.
 func noListener(err error) bool {
 	return errors.Is(err, os.ErrNotExist) || errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.ENOENT)
 }
 
 // writeFileAtomic writes path through write: into a temporary file beside
-// it, synced, verified as a sound bbolt file (Tx.Check), renamed over path,
-// and the directory synced. On failure the temporary file is removed and
-// path is untouched.
-func writeFileAtomic(path string, write func(io.Writer) (int64, error)) (err error) {
+// it, synced, verified as a sound bbolt file (Tx.Check), renamed over path
+// (or, unless replace, linked at path, which fails if a file is there:
+// backupExists), and the directory synced. On failure the temporary file is
+// removed and path is untouched.
+func writeFileAtomic(path string, replace bool, write func(io.Writer) (int64, error)) (err error) {
 	dir, base := filepath.Split(path)
 	if dir == "" {
 		dir = "."
@@ -244,12 +263,36 @@ func writeFileAtomic(path string, write func(io.Writer) (int64, error)) (err err
 	if err = verifyFile(tmp); err != nil {
 		return fmt.Errorf("storage: backup: the copy does not check out: %w", err)
 	}
-	if err = os.Rename(tmp, path); err != nil {
-		return fmt.Errorf("storage: backup: %w", err)
+	if err = publish(tmp, path, replace); err != nil {
+		return err
 	}
 	if d, derr := os.Open(dir); derr == nil {
 		d.Sync()
 		d.Close()
+	}
+	return nil
+}
+
+// publish puts the finished temporary file tmp at path: renamed over it
+// when replace, otherwise hard-linked there, which refuses an existing
+// file in the same system call, then the temporary name removed. A file
+// system without hard links gets a rename after a last look at path.
+func publish(tmp, path string, replace bool) error {
+	if !replace {
+		err := os.Link(tmp, path)
+		if errors.Is(err, os.ErrExist) {
+			return backupExists(path)
+		}
+		if err == nil {
+			os.Remove(tmp)
+			return nil
+		}
+		if _, serr := os.Lstat(path); !errors.Is(serr, os.ErrNotExist) {
+			return backupExists(path)
+		}
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		return fmt.Errorf("storage: backup: %w", err)
 	}
 	return nil
 }

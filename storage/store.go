@@ -339,5 +339,5 @@ func (s *Store) BackupFile(path string) error {
 	if sameFile(s.path, path) {
 		return fmt.Errorf("storage: backup %s onto itself: %w", s.path, ErrInvalid)
 	}
-	return writeFileAtomic(path, func(w io.Writer) (int64, error) { return s.Backup(w) })
+	return writeFileAtomic(path, true, func(w io.Writer) (int64, error) { return s.Backup(w) })
 }

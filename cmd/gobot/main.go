@@ -830,7 +830,7 @@ func backup(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	fs := flag.NewFlagSet("backup", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: gobot backup FILE\n\ncopies the bbolt database (GOBOT_DB, or gobot.db) to FILE, even while the bot runs")
+		fmt.Fprintln(stderr, "usage: gobot backup FILE\n\ncopies the bbolt database (GOBOT_DB, or gobot.db) to FILE, even while the bot runs;\nFILE must not exist (an existing file, perhaps the last good backup, is never replaced)")
 	}
 	if err := fs.Parse(args); err != nil {
 		return flagError(err)
