@@ -48,8 +48,10 @@ func (a *App) adminRoutes(rt *Router) {
 	rt.Command("go-admin/annul", a.asAdmin(a.adminAnnul))
 	rt.Command("go-admin/ban", a.asAdmin(a.adminBan))
 	rt.Command("go-admin/unban", a.asAdmin(a.adminUnban))
+	rt.Command("go-admin/bans", a.asAdmin(a.adminBans))
 	rt.Command("go-admin/log", a.asAdmin(a.adminLog))
 	rt.Component("admin/games/{page}", a.asAdmin(a.btnAdminGames))
+	rt.Component("admin/bans/{page}", a.asAdmin(a.btnAdminBans))
 	rt.Component("admin/log/{page}", a.asAdmin(a.btnAdminLog))
 	rt.Component("admin/log/{user}/{page}", a.asAdmin(a.btnAdminLog))
 }
@@ -710,6 +712,83 @@ func (a *App) gameLine(g *storage.Game) string {
 	}
 	players, size, move := a.roomOf(g).Line(g)
 	return fmt.Sprintf("%s · %s · move %d · %s · %s · %s · `%s`", players, size, move, turn, left, where, g.ID)
+}
+
+// ---- bans
+
+func (a *App) adminBans(ctx context.Context, r *Request) error {
+	page, given, err := r.Int("page")
+	if err != nil {
+		return err
+	}
+	if !given {
+		page = 1
+	}
+	m, err := a.adminBansPage(ctx, r, page)
+	if err != nil {
+		return err
+	}
+	return r.Reply(ctx, m)
+}
+
+func (a *App) btnAdminBans(ctx context.Context, r *Request) error {
+	page, err := strconv.Atoi(r.Param("page"))
+	if err != nil {
+		return ErrStale
+	}
+	m, err := a.adminBansPage(ctx, r, page)
+	if err != nil {
+		return err
+	}
+	return r.Update(ctx, m)
+}
+
+// adminBansPage is a page of the bans that hold on the server now, newest
+// first: who, until when, by whom and when, and why. A lifted or lapsed
+// ban is no longer listed (the log keeps it). Pages are cut as the log's
+// are (logPages).
+func (a *App) adminBansPage(ctx context.Context, r *Request, page int) (*Message, error) {
+	if page < 1 {
+		return nil, UserErr(ErrBadOption, "Pages start at 1.")
+	}
+	bans, err := a.admin.GuildBans(ctx, r.Interaction.GuildID)
+	if err != nil {
+		return nil, err
+	}
+	now := a.Now()
+	bans = slices.DeleteFunc(bans, func(b *storage.Ban) bool { return !b.Active(now) })
+	if len(bans) == 0 {
+		return &Message{Content: "Nobody is banned on this server now. `/go-admin log` keeps the bans of the past, lifted or lapsed.", Ephemeral: true, AllowedMentions: NoMentions()}, nil
+	}
+	var lines []string
+	for _, b := range bans {
+		lines = append(lines, banLine(b))
+	}
+	pages := logPages(lines)
+	if page > len(pages) {
+		return nil, UserErr(ErrBadOption, onlyPages(len(pages)))
+	}
+	embed := &discordgo.MessageEmbed{
+		Title:       fmt.Sprintf("Banned on this server now: %s (page %d of %d)", Plural(len(bans), "user"), page, len(pages)),
+		Description: strings.Join(pages[page-1], "\n"),
+		Color:       ColorBlack,
+	}
+	return &Message{Embeds: []*discordgo.MessageEmbed{embed}, Ephemeral: true, AllowedMentions: NoMentions(),
+		Components: pageButtons("admin/bans/", page, len(pages))}, nil
+}
+
+// banLine is a ban in /go-admin bans: who, until when ("no end" for a ban
+// until lifted), who banned them and when, and the reason, whole.
+func banLine(b *storage.Ban) string {
+	until := "no end (until an admin lifts it)"
+	if !b.Until.IsZero() {
+		until = fmt.Sprintf("until <t:%d:f> (<t:%d:R>)", b.Until.Unix(), b.Until.Unix())
+	}
+	s := fmt.Sprintf("%s · %s · banned by %s <t:%d:f>", Mention(b.User), until, Mention(b.By), b.At.Unix())
+	if b.Reason != "" {
+		s += " — " + Clip(b.Reason, MaxReason)
+	}
+	return s
 }
 
 // ---- log

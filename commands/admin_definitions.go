@@ -79,6 +79,7 @@ func AdminDefinition() *discordgo.ApplicationCommand {
 			sub("unban", "Lift a user's ban on this server",
 				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionUser, Name: "user", Description: "Who", Required: true},
 				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: "reason", Description: "Why (kept in the log)", MaxLength: MaxReason}),
+			sub("bans", "Who is banned on this server now: until when, by whom, why", page),
 			sub("log", "What this server's admins and moderators did, newest first", page,
 				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionUser, Name: "user", Description: "Only the entries by or about this user (their bans, their games)"}),
 		},

@@ -148,6 +148,9 @@ func TestE2EAdminPermissions(t *testing.T) {
 		{"unban", func(ch *discordtest.Channel, u discordtest.User) *discordtest.Interaction {
 			return e.adminCmd(ch, u, "unban", discordtest.UserOpt("user", bob))
 		}},
+		{"bans", func(ch *discordtest.Channel, u discordtest.User) *discordtest.Interaction {
+			return e.adminCmd(ch, u, "bans")
+		}},
 		{"log", func(ch *discordtest.Channel, u discordtest.User) *discordtest.Interaction {
 			return e.adminCmd(ch, u, "log")
 		}},
@@ -1539,4 +1542,73 @@ func TestE2EAdminKomiRated(t *testing.T) {
 	e.said(e.setting(ch, ann, "reset", discordtest.Str("setting", "komi")), "↩️ **Default komi** (`komi`) reset: 60 → the ruleset's.")
 	e.said(e.set(ch, ann, "size", "9"), "✅ **Default size** (`size`): gobot's default (19×19) → 9×9.")
 	e.said(e.set(ch, ann, "komi", "7"), "✅ **Default komi** (`komi`): the ruleset's → 7.")
+}
+
+// TestE2EAdminBans: /go-admin bans lists, privately and to admins only,
+// who is banned on this server now, newest first: until when (or no
+// end), by whom and when, and why; a lifted ban, one that lapsed and
+// another server's are not listed; a long list has pages.
+func TestE2EAdminBans(t *testing.T) { onBothStores(t, testE2EAdminBans) }
+
+func testE2EAdminBans(t *testing.T, e *env) {
+	ch := e.d.GuildChannel("general")
+	ann, mod, member := e.admins()
+	bob, carol, dave := e.d.NewUser("bob"), e.d.NewUser("carol"), e.d.NewUser("dave")
+	// Otto administers another server, where he bans dave.
+	other := e.d.OtherGuildChannel("999000000000000001", "elsewhere")
+	otto := e.d.NewUser("otto")
+	ottoThere := otto
+	ottoThere.Permissions = discordtest.PermServerAdmin
+	const nobody = "Nobody is banned on this server now. `/go-admin log` keeps the bans of the past, lifted or lapsed."
+
+	e.said(e.adminCmd(ch, ann, "bans"), nobody)
+	t0 := e.clock.Now()
+	e.do(e.adminCmd(ch, ann, "ban", discordtest.UserOpt("user", bob), discordtest.Int("days", 2), discordtest.Str("reason", "harassing with challenges")))
+	e.clock.Advance(time.Minute)
+	e.do(e.adminCmd(ch, ann, "ban", discordtest.UserOpt("user", dave), discordtest.Str("reason", "cheating")))
+	e.clock.Advance(time.Minute)
+	e.do(e.adminCmd(ch, ann, "ban", discordtest.UserOpt("user", carol), discordtest.Str("reason", "rude")))
+	e.do(e.adminCmd(ch, ann, "unban", discordtest.UserOpt("user", carol)))
+	e.do(e.adminCmd(other, ottoThere, "ban", discordtest.UserOpt("user", carol), discordtest.Str("reason", "spam elsewhere")))
+
+	bobLine := fmt.Sprintf("<@%s> · until <t:%d:f> (<t:%d:R>) · banned by <@%s> <t:%d:f> — harassing with challenges",
+		bob.ID, t0.Add(48*time.Hour).Unix(), t0.Add(48*time.Hour).Unix(), ann.ID, t0.Unix())
+	daveLine := fmt.Sprintf("<@%s> · no end (until an admin lifts it) · banned by <@%s> <t:%d:f> — cheating", dave.ID, ann.ID, t0.Add(time.Minute).Unix())
+	e.said(e.adminCmd(ch, ann, "bans"), "\nBanned on this server now: 2 users (page 1 of 1)\n"+daveLine+"\n"+bobLine)
+	// Refused to anyone but an admin of this server, changing nothing.
+	for _, u := range []discordtest.User{member, mod, bob, otto} {
+		e.refused(e.adminCmd(ch, u, "bans"), adminOnly)
+	}
+	e.refused(e.adminCmd(e.d.DM(ann), ann, "bans"), adminOnlyInServer)
+	// The other server's list is its own.
+	e.said(e.adminCmd(other, ottoThere, "bans"), fmt.Sprintf("\nBanned on this server now: 1 user (page 1 of 1)\n<@%s> · no end (until an admin lifts it) · banned by <@%s> <t:%d:f> — spam elsewhere",
+		carol.ID, otto.ID, t0.Add(2*time.Minute).Unix()))
+
+	// Two days later bob's ban has lapsed: only dave's is listed.
+	e.clock.Advance(48 * time.Hour)
+	e.said(e.adminCmd(ch, ann, "bans"), "\nBanned on this server now: 1 user (page 1 of 1)\n"+daveLine)
+
+	// Eleven more bans: two pages of ten and two, newest first, with
+	// Previous and Next.
+	var want []string
+	for i := range 11 {
+		u := e.d.NewUser(fmt.Sprint("spammer", i))
+		e.clock.Advance(time.Minute)
+		e.do(e.adminCmd(ch, ann, "ban", discordtest.UserOpt("user", u), discordtest.Str("reason", fmt.Sprint("spam ", i))))
+		want = append(want, fmt.Sprintf("<@%s> · no end (until an admin lifts it) · banned by <@%s> <t:%d:f> — spam %d", u.ID, ann.ID, e.clock.Now().Unix(), i))
+	}
+	slices.Reverse(want)
+	want = append(want, daveLine)
+	first := e.said(e.adminCmd(ch, ann, "bans"), "\nBanned on this server now: 12 users (page 1 of 2)\n"+strings.Join(want[:10], "\n"))
+	if b, ok := first.Button("Previous"); !ok || !b.Disabled {
+		t.Errorf("the first page's Previous button: %+v", first.Buttons())
+	}
+	second := e.do(e.click(ann, first, "Next"))
+	if text := "\nBanned on this server now: 12 users (page 2 of 2)\n" + strings.Join(want[10:], "\n"); !second.Ephemeral || second.Text() != text {
+		t.Errorf("the second page =\n%s\nwant\n%s", second.Text(), text)
+	}
+	if b, ok := second.Button("Next"); !ok || !b.Disabled {
+		t.Errorf("the last page's Next button: %+v", second.Buttons())
+	}
+	e.refused(e.adminCmd(ch, ann, "bans", discordtest.Int("page", 3)), "There are only 2 pages.")
 }

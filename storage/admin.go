@@ -183,6 +183,14 @@ func (e *AuditEntry) validate() error {
 	return nil
 }
 
+// banOrder orders bans newest first, then by user.
+func banOrder(a, b *Ban) int {
+	if c := b.At.Compare(a.At); c != 0 {
+		return c
+	}
+	return strings.Compare(a.User.UserID, b.User.UserID)
+}
+
 // lapseOrder orders lapsed bans by when they lapsed, then by user.
 func lapseOrder(a, b *Ban) int {
 	if c := a.Until.Compare(b.Until); c != 0 {

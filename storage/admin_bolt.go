@@ -210,6 +210,26 @@ func (s *Store) Ban(ctx context.Context, guildID, userID string) (*Ban, error) {
 	return b, err
 }
 
+// GuildBans returns every ban of a server, lifted and lapsed ones included
+// (Ban.Active tells), newest first (banOrder).
+func (s *Store) GuildBans(ctx context.Context, guildID string) ([]*Ban, error) {
+	var out []*Ban
+	err := s.view(ctx, func(tx *bolt.Tx) error {
+		prefix := join(guildID)
+		c := tx.Bucket(bucketBans).Cursor()
+		for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
+			b := new(Ban)
+			if err := json.Unmarshal(v, b); err != nil {
+				return fmt.Errorf("storage: ban %q on %s: %w: %w", k[len(prefix):], guildID, ErrCorrupt, err)
+			}
+			out = append(out, b)
+		}
+		return nil
+	})
+	slices.SortFunc(out, banOrder)
+	return out, err
+}
+
 // PutBan bans a user on a server (replacing an earlier ban of theirs
 // there), with its audit entry, in one transaction.
 func (s *Store) PutBan(ctx context.Context, b Ban, e AuditEntry) error {

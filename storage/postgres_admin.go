@@ -123,6 +123,32 @@ func (p *Postgres) Ban(ctx context.Context, guildID, userID string) (*Ban, error
 	return b, nil
 }
 
+// GuildBans is Store.GuildBans.
+func (p *Postgres) GuildBans(ctx context.Context, guildID string) ([]*Ban, error) {
+	rows, err := p.pool.Query(ctx, `SELECT user_id, record FROM bans WHERE guild_id = $1`, guildID)
+	if err != nil {
+		return nil, fmt.Errorf("storage: bans on %s: %w", guildID, err)
+	}
+	defer rows.Close()
+	var out []*Ban
+	for rows.Next() {
+		var user, rec string
+		if err := rows.Scan(&user, &rec); err != nil {
+			return nil, fmt.Errorf("storage: bans on %s: %w", guildID, err)
+		}
+		b := new(Ban)
+		if err := json.Unmarshal([]byte(rec), b); err != nil {
+			return nil, fmt.Errorf("storage: ban of %s on %s: %w: %w", user, guildID, ErrCorrupt, err)
+		}
+		out = append(out, b)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("storage: bans on %s: %w", guildID, err)
+	}
+	slices.SortFunc(out, banOrder)
+	return out, nil
+}
+
 // PutBan is Store.PutBan.
 func (p *Postgres) PutBan(ctx context.Context, b Ban, e AuditEntry) error {
 	if err := b.validate(); err != nil {
