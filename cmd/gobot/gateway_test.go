@@ -184,7 +184,7 @@ func TestServeGatewayMode(t *testing.T) {
 
 // TestServeShards: the shard count comes from GET /gateway/bot when unset,
 // and a recommendation of more than one shard without a shared database
-// stops start-up with what to do; with PostgreSQL each process identifies
+// stops start-up with what to do, before registering the commands; with PostgreSQL each process identifies
 // as its own shard.
 func TestServeShards(t *testing.T) {
 	const token = "MTAwMDAwMDAwMDAwMDAwMDAx.Fake.gateway-test-token"
@@ -206,6 +206,11 @@ func TestServeShards(t *testing.T) {
 	}
 	if !strings.Contains(strings.Join(f.paths, "\n"), "GET /api/v10/gateway/bot") {
 		t.Errorf("no GET /gateway/bot: %v", f.paths)
+	}
+	// The shards are asked for before the commands are registered and the
+	// invite links printed: a start that stops there leaves neither.
+	if strings.Contains(stdout.String(), "Invite") || strings.Contains(strings.Join(f.paths, "\n"), "/commands") {
+		t.Errorf("a start stopped by its shards printed %q and called %v", stdout.String(), f.paths)
 	}
 
 	t.Setenv("GOBOT_DATABASE_URL", pgtest.Database(t))

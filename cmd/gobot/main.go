@@ -230,15 +230,19 @@ func serve(ctx context.Context, stdout, stderr io.Writer) (err error) {
 	log := newLogger(cfg, stderr)
 	log.Info("starting gobot", "version", version, "config", cfg)
 
-	store, err := openStore(ctx, cfg, log)
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if err := store.Close(); err != nil {
-			log.Error("close database", "err", err)
+	// What can stop the start is checked before anything is left behind:
+	// the HTTP address, the engines and the application ID before the
+	// database (a new bbolt file is created on opening), and all of them,
+	// with the shards, before the commands are registered and the invite
+	// links printed. The address is only tried here, not held: a socket
+	// held while the rest starts would take connections it cannot answer
+	// yet, where a refusal lets a load balancer pass them to another
+	// worker.
+	if cfg.HTTPAddr != "" {
+		if err := tryListen(cfg.HTTPAddr); err != nil {
+			return err
 		}
-	}()
+	}
 	players, closePlayers, err := newPlayers(ctx, cfg, log)
 	if err != nil {
 		return err
@@ -254,6 +258,21 @@ func serve(ctx context.Context, stdout, stderr io.Writer) (err error) {
 	appID, err := applicationID(ctx, cfg, rest)
 	if err != nil {
 		return err
+	}
+	store, err := openStore(ctx, cfg, log)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err := store.Close(); err != nil {
+			log.Error("close database", "err", err)
+		}
+	}()
+	var shardID, shardCount int
+	if cfg.Mode == config.ModeGateway {
+		if shardID, shardCount, err = shards(ctx, cfg, rest); err != nil {
+			return err
+		}
 	}
 	app, err := commands.New(commands.Options{
 		AppID: appID, GuildID: cfg.GuildID, Discord: rest, Store: store, Rooms: rooms(players, dreg), Logger: log,
@@ -326,6 +345,8 @@ func serve(ctx context.Context, stdout, stderr io.Writer) (err error) {
 		go func() { errc <- srv.ListenAndServe() }()
 		select {
 		case err := <-errc:
+			// Taken since tryListen: by another program, in the moments
+			// the start took.
 			return fmt.Errorf("HTTP server on %s: %w", cfg.HTTPAddr, err)
 		case <-time.After(100 * time.Millisecond):
 		}
@@ -335,9 +356,7 @@ func serve(ctx context.Context, stdout, stderr io.Writer) (err error) {
 	var gw *discordgo.Session
 	if cfg.Mode == config.ModeGateway {
 		dg := rest.Session()
-		if dg.ShardID, dg.ShardCount, err = shards(ctx, cfg, rest); err != nil {
-			return err
-		}
+		dg.ShardID, dg.ShardCount = shardID, shardCount
 		gw, err = openGateway(ctx, dg, app, log)
 		if err != nil {
 			return err
@@ -368,6 +387,16 @@ func serve(ctx context.Context, stdout, stderr io.Writer) (err error) {
 	<-runDone
 	log.Info("stopped")
 	return nil
+}
+
+// tryListen checks that gobot can listen on addr (GOBOT_HTTP_ADDR), then
+// lets it go: the server listens there once the bot is ready.
+func tryListen(addr string) error {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return fmt.Errorf("HTTP server on %s (GOBOT_HTTP_ADDR): %w", addr, err)
+	}
+	return ln.Close()
 }
 
 // appStore is what serve needs from a store: the App's parts
@@ -522,6 +551,9 @@ func shards(ctx context.Context, cfg *config.Config, rest *commands.REST) (id, c
 		sctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 		count, err = rest.RecommendedShards(sctx)
 		cancel()
+		if errors.Is(err, commands.ErrDiscordUnauthorized) {
+			return 0, 0, tokenRefused(err)
+		}
 		if err != nil {
 			return 0, 0, fmt.Errorf("ask Discord how many gateway shards to run (set GOBOT_SHARD_COUNT to skip this): %w", err)
 		}

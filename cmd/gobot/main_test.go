@@ -324,24 +324,29 @@ func TestDiscordRefusesStart(t *testing.T) {
 	const scope = "and was invited with the applications.commands scope (Missing Access most often means an invite without it): invite it again with this link, which asks for that scope, then restart gobot: https://discord.com/oauth2/authorize?client_id="
 	for _, c := range []struct {
 		name, mode, token, appID, guild, want string
+		askShards                             bool // GOBOT_SHARD_COUNT unset: the fake knows no GET /gateway/bot but refuses a wrong token there
 	}{
-		{"wrong token, app ID asked", "http", "MTIzNDU2Nzg5MDEyMzQ1Njc4.GaBcDe.wrong-token-wrong-token-wrong-tok", "", "", "discord refused DISCORD_TOKEN (HTTP 401)"},
-		{"wrong token, app ID set", "http", "MTIzNDU2Nzg5MDEyMzQ1Njc4.GaBcDe.wrong-token-wrong-token-wrong-tok", d.AppID, "", "discord refused DISCORD_TOKEN (HTTP 401)"},
-		{"wrong token, gateway", "gateway", "MTIzNDU2Nzg5MDEyMzQ1Njc4.GaBcDe.wrong-token-wrong-token-wrong-tok", d.AppID, "", "discord refused DISCORD_TOKEN (HTTP 401)"},
-		{"wrong app ID", "http", d.Token, "123456789012345678", "", "check that DISCORD_APP_ID is the Application ID of the bot"},
-		{"wrong app ID, gateway", "gateway", d.Token, "123456789012345678", "", "check that DISCORD_APP_ID is the Application ID of the bot"},
+		{"wrong token, app ID asked", "http", "MTIzNDU2Nzg5MDEyMzQ1Njc4.GaBcDe.wrong-token-wrong-token-wrong-tok", "", "", "discord refused DISCORD_TOKEN (HTTP 401)", false},
+		{"wrong token, shards asked", "gateway", "MTIzNDU2Nzg5MDEyMzQ1Njc4.GaBcDe.wrong-token-wrong-token-wrong-tok", d.AppID, "", "discord refused DISCORD_TOKEN (HTTP 401)", true},
+		{"wrong token, app ID set", "http", "MTIzNDU2Nzg5MDEyMzQ1Njc4.GaBcDe.wrong-token-wrong-token-wrong-tok", d.AppID, "", "discord refused DISCORD_TOKEN (HTTP 401)", false},
+		{"wrong token, gateway", "gateway", "MTIzNDU2Nzg5MDEyMzQ1Njc4.GaBcDe.wrong-token-wrong-token-wrong-tok", d.AppID, "", "discord refused DISCORD_TOKEN (HTTP 401)", false},
+		{"wrong app ID", "http", d.Token, "123456789012345678", "", "check that DISCORD_APP_ID is the Application ID of the bot", false},
+		{"wrong app ID, gateway", "gateway", d.Token, "123456789012345678", "", "check that DISCORD_APP_ID is the Application ID of the bot", false},
 		{"guild without the scope, app ID asked", "http", d.Token, "", "999000000000000002",
-			"discord refused to register the commands of application " + d.AppID + ": check that the bot is in the server GOBOT_GUILD_ID names " + scope + d.AppID},
+			"discord refused to register the commands of application " + d.AppID + ": check that the bot is in the server GOBOT_GUILD_ID names " + scope + d.AppID, false},
 		{"guild without the scope, app ID set", "gateway", d.Token, d.AppID, "999000000000000002",
-			"check that DISCORD_APP_ID is the Application ID of the bot whose token is DISCORD_TOKEN (General Information in the Developer Portal), and that the bot is in the server GOBOT_GUILD_ID names " + scope + d.AppID},
+			"check that DISCORD_APP_ID is the Application ID of the bot whose token is DISCORD_TOKEN (General Information in the Developer Portal), and that the bot is in the server GOBOT_GUILD_ID names " + scope + d.AppID, false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			for k, v := range map[string]string{
 				"DISCORD_TOKEN": c.token, "DISCORD_API_URL": d.URL, "DISCORD_PUBLIC_KEY": d.Signer.PublicKeyHex(),
 				"GOBOT_MODE": c.mode, "GOBOT_HTTP_ADDR": freeAddr(t), "GOBOT_DB": filepath.Join(t.TempDir(), "gobot.db"),
-				"DISCORD_APP_ID": c.appID, "GOBOT_GUILD_ID": c.guild,
+				"DISCORD_APP_ID": c.appID, "GOBOT_GUILD_ID": c.guild, "GOBOT_SHARD_COUNT": "1",
 			} {
 				t.Setenv(k, v)
+			}
+			if c.askShards {
+				t.Setenv("GOBOT_SHARD_COUNT", "")
 			}
 			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 			defer cancel()
@@ -389,5 +394,49 @@ func TestReviewEngineThatCannotAnalyse(t *testing.T) {
 		t.Errorf("newPlayers with the program as a player only = %v", err)
 	} else {
 		stop()
+	}
+}
+
+// TestStartChecksFirst: a start that cannot succeed stops before it leaves
+// anything behind. With GOBOT_HTTP_ADDR taken, gobot exits at once saying
+// so: it has not called Discord (no commands registered), printed no
+// invite link and created no database file. When the application ID
+// cannot be fetched, no database file is created either.
+func TestStartChecksFirst(t *testing.T) {
+	d := discordtest.NewServer(t, discordtest.Options{RecordOnly: true})
+	taken, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer taken.Close()
+	addr := taken.Addr().String()
+	for _, c := range []struct {
+		name, mode, addr, apiURL, appID, want string
+	}{
+		{"address taken, http", "http", addr, d.URL, "", "gobot: HTTP server on " + addr + " (GOBOT_HTTP_ADDR): listen tcp " + addr + ": bind: address already in use\n"},
+		{"address taken, gateway", "gateway", addr, d.URL, d.AppID, "gobot: HTTP server on " + addr + " (GOBOT_HTTP_ADDR): listen tcp " + addr + ": bind: address already in use\n"},
+		{"no application ID", "gateway", "", "http://127.0.0.1:1/api", "", "gobot: fetch the application ID from Discord (GET /applications/@me): commands: discord GET /applications/@me: dial tcp 127.0.0.1:1: connect: connection refused\n"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			db := filepath.Join(t.TempDir(), "gobot.db")
+			for k, v := range map[string]string{
+				"DISCORD_TOKEN": d.Token, "DISCORD_API_URL": c.apiURL, "DISCORD_PUBLIC_KEY": d.Signer.PublicKeyHex(),
+				"GOBOT_MODE": c.mode, "GOBOT_HTTP_ADDR": c.addr, "GOBOT_DB": db, "DISCORD_APP_ID": c.appID,
+				"GOBOT_SHARD_COUNT": "1", "GOBOT_GUILD_ID": "", "GOBOT_LOG_FORMAT": "text", "GOBOT_LOG_LEVEL": "warn",
+			} {
+				t.Setenv(k, v)
+			}
+			var stdout, stderr bytes.Buffer
+			code := run(context.Background(), nil, strings.NewReader(""), &stdout, &stderr)
+			if code != 1 || stdout.String() != "" || stderr.String() != c.want {
+				t.Errorf("gobot = %d, stdout %q, stderr %q; want 1, nothing, %q", code, stdout.String(), stderr.String(), c.want)
+			}
+			if calls := d.Calls(); len(calls) != 0 {
+				t.Errorf("gobot called Discord %d times before stopping, first %s %s", len(calls), calls[0].Method, calls[0].Path)
+			}
+			if _, err := os.Stat(db); !os.IsNotExist(err) {
+				t.Errorf("the failed start left a database file: %v", err)
+			}
+		})
 	}
 }
