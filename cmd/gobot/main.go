@@ -101,6 +101,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
 		}
+		if errors.As(err, new(*loggedError)) {
+			return 1 // the log has it, as the configuration asks
+		}
 		var ue *usageError
 		if errors.As(err, &ue) {
 			// The flag package has printed the error and the usage.
@@ -180,6 +183,34 @@ func newLogger(cfg *config.Config, w io.Writer) *slog.Logger {
 	return slog.New(cfg.RedactHandler(h))
 }
 
+// loggedError is an error that stopped the bot and that is in the log
+// already (a JSON record, GOBOT_LOG_FORMAT=json): run prints it no more.
+type loggedError struct{ err error }
+
+func (e *loggedError) Error() string { return e.err.Error() }
+func (e *loggedError) Unwrap() error { return e.err }
+
+// logStop logs err, the error that stops the bot, as a record at level
+// ERROR of log when the log is JSON, and returns it as a loggedError; as
+// text, the log and the printed line "gobot: …" read alike, and err is
+// returned for run to print. A log pipeline reading JSON thus keeps the
+// one line that says why gobot stopped.
+func logStop(log *slog.Logger, json bool, err error) error {
+	if err == nil || !json {
+		return err
+	}
+	log.Error("gobot stopped", "err", err)
+	return &loggedError{err}
+}
+
+// jsonLogAsked reports whether GOBOT_LOG_FORMAT asks for JSON, as config
+// reads it, for an error before the configuration is loaded: one that
+// does not load is logged as the variable asks when it says json, and
+// printed as text otherwise (GOBOT_LOG_FORMAT may be what is wrong).
+func jsonLogAsked(getenv func(string) string) bool {
+	return strings.EqualFold(getenv("GOBOT_LOG_FORMAT"), string(config.LogJSON))
+}
+
 // redactedError is an error whose message has had the configuration's
 // secrets removed (config.Redact), still wrapping the original for errors.Is.
 type redactedError struct {
@@ -224,10 +255,15 @@ func redactErr(cfg *config.Config, err *error) {
 func serve(ctx context.Context, stdout, stderr io.Writer) (err error) {
 	cfg, err := config.Load()
 	if err != nil {
-		return err
+		// Config's errors quote no secret (config.Shown), so a logger
+		// without the configuration's redaction may log them.
+		jsonLog := jsonLogAsked(os.Getenv)
+		return logStop(slog.New(slog.NewJSONHandler(stderr, nil)), jsonLog, err)
 	}
 	defer redactErr(cfg, &err)
 	log := newLogger(cfg, stderr)
+	jsonLog := cfg.LogFormat == config.LogJSON
+	defer func() { err = logStop(log, jsonLog, err) }()
 	log.Info("starting gobot", "version", version, "config", cfg)
 
 	// What can stop the start is checked before anything is left behind:
@@ -296,8 +332,14 @@ func serve(ctx context.Context, stdout, stderr io.Writer) (err error) {
 	default:
 		log.Info("registered /go globally")
 	}
-	fmt.Fprintf(stdout, "Invite gobot to a server: %s\n", inviteURL(appID))
-	fmt.Fprintf(stdout, "Or add it to your own account, to play in DMs and group chats: %s\n", userInstallURL(appID))
+	if jsonLog {
+		// In a JSON log every line is a record, the links too.
+		log.Info("invite gobot to a server", "url", inviteURL(appID))
+		log.Info("or add it to your own account, to play in DMs and group chats", "url", userInstallURL(appID))
+	} else {
+		fmt.Fprintf(stdout, "Invite gobot to a server: %s\n", inviteURL(appID))
+		fmt.Fprintf(stdout, "Or add it to your own account, to play in DMs and group chats: %s\n", userInstallURL(appID))
+	}
 
 	// The clocks get back the time gobot was down before the first
 	// interaction can reach a clock (app.Run would do it later).
