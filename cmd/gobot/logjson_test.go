@@ -26,7 +26,8 @@ func jsonRecords(t *testing.T, out string) []map[string]any {
 
 // TestJSONLogStops: with GOBOT_LOG_FORMAT=json every line gobot writes is
 // a JSON record: the error that stops it (a bad configuration, a gateway
-// that cannot be reached) is the last, at level ERROR, and the invite
+// that cannot be reached, named by the URL of DISCORD_API_URL it was
+// looked up at) is the last, at level ERROR, and the invite
 // links are records too; nothing goes to stdout. A configuration whose
 // GOBOT_LOG_FORMAT is itself wrong is said in plain text.
 func TestJSONLogStops(t *testing.T) {
@@ -64,7 +65,7 @@ func TestJSONLogStops(t *testing.T) {
 		recs := jsonRecords(t, stderr.String())
 		last := recs[len(recs)-1]
 		if code != 1 || stdout.Len() != 0 || last["level"] != "ERROR" || last["msg"] != "gobot stopped" ||
-			!strings.HasPrefix(last["err"].(string), "connect to the Discord gateway: ") {
+			last["err"] != `connect to the Discord gateway: Get "http://127.0.0.1:1/api/gateway": dial tcp 127.0.0.1:1: connect: connection refused` {
 			t.Errorf("gobot without a gateway, JSON log = %d, stdout %q, last record %v; want 1, nothing and an ERROR record", code, stdout.String(), last)
 		}
 		links := map[string]string{}

@@ -399,7 +399,7 @@ func serve(ctx context.Context, stdout, stderr io.Writer) (err error) {
 	if cfg.Mode == config.ModeGateway {
 		dg := rest.Session()
 		dg.ShardID, dg.ShardCount = shardID, shardCount
-		gw, err = openGateway(ctx, dg, app, log)
+		gw, err = openGateway(ctx, dg, cfg.APIURL, app, log)
 		if err != nil {
 			return err
 		}
@@ -611,9 +611,9 @@ func shards(ctx context.Context, cfg *config.Config, rest *commands.REST) (id, c
 
 // openGateway connects the websocket of dg, the session the bot's REST
 // calls go through (so the gateway lookup shares their rate limits and
-// DISCORD_API_URL), with no privileged intents, and passes every
+// apiURL, DISCORD_API_URL), with no privileged intents, and passes every
 // interaction to the bot.
-func openGateway(ctx context.Context, dg *discordgo.Session, app *commands.App, log *slog.Logger) (*discordgo.Session, error) {
+func openGateway(ctx context.Context, dg *discordgo.Session, apiURL string, app *commands.App, log *slog.Logger) (*discordgo.Session, error) {
 	dg.Identify.Intents = discordgo.IntentsNone
 	// discordgo's own messages go to our log. Its debug level would print
 	// the identify packet, token included: never go below warnings.
@@ -636,9 +636,29 @@ func openGateway(ctx context.Context, dg *discordgo.Session, app *commands.App, 
 		log.Info("gateway ready", "user", r.User.Username, "guilds", len(r.Guilds))
 	})
 	if err := dg.Open(); err != nil {
-		return nil, fmt.Errorf("connect to the Discord gateway: %w", err)
+		return nil, fmt.Errorf("connect to the Discord gateway: %w", asSent(err, apiURL))
 	}
 	return dg, nil
+}
+
+// asSent returns err, from a request discordgo made through a
+// commands.REST session, naming the URL the request went to: discordgo's
+// *url.Error names its own endpoint (discordgo.EndpointAPI, its API version
+// included), which the session's transport rewrote to apiURL
+// (commands.RewriteTransport) before dialling. A password in apiURL is
+// shown as net/http shows one.
+func asSent(err error, apiURL string) error {
+	ue, ok := err.(*url.Error) // discordgo returns the HTTP client's error as it is
+	if !ok || !strings.HasPrefix(ue.URL, discordgo.EndpointAPI) {
+		return err
+	}
+	base, perr := url.Parse(strings.TrimRight(apiURL, "/") + "/")
+	if perr != nil {
+		return err
+	}
+	sent := *ue
+	sent.URL = base.Redacted() + strings.TrimPrefix(ue.URL, discordgo.EndpointAPI)
+	return &sent
 }
 
 // console runs the terminal session.
