@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/gobot-dev/gobot/bots/mcts"
 	"github.com/gobot-dev/gobot/engine"
 )
 
@@ -275,9 +276,8 @@ func areaMargin(b *engine.Board, komi float64, work []int32) float64 {
 	return float64(score) - komi
 }
 
-// whiteBonus returns komi plus White's handicap compensation under area
-// scoring.
-func whiteBonus(g *engine.Game) float64 {
-	r := g.Rules()
-	return r.Komi + r.Handicap.Points(g.Handicap())
-}
+// whiteBonus returns what an area count of g's position, as it will end,
+// gives White so that it comes out as g is scored (mcts.WhiteBonus): komi
+// plus White's handicap compensation under area scoring, komi plus the
+// stones Black placed more than White under territory scoring.
+func whiteBonus(g *engine.Game) float64 { return mcts.WhiteBonus(g) }

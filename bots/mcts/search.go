@@ -26,6 +26,11 @@ type search struct {
 	game   *engine.Game // a private clone, for superko against the history
 	ko     engine.KoRule
 	komi   float64 // komi plus White's handicap compensation and dynamic komi
+	// territory says that the game is scored by territory (Japanese
+	// rules): each stone a line places costs its player a point that an
+	// area count does not take (see worker.placed), and dead stones taken
+	// off at the end are prisoners.
+	territory bool
 	// dynamicKomi is the part of komi added for handicap games.
 	dynamicKomi float64
 	passes      int // consecutive passes before the root
@@ -98,6 +103,14 @@ type worker struct {
 	region      []int
 	ownB, ownW  []int32
 	ownN        int32
+
+	// placed is how many more stones Black than White placed on the
+	// current playout's line (tree and playout), and prisoners how many
+	// more of White's stones than Black's were taken off as dead at its
+	// end (terminalScore): a territory count is the area count less the
+	// stones each side placed, plus the dead stones taken as prisoners.
+	placed    int
+	prisoners int
 }
 
 func newWorker(s *search, seed int64, stream int) *worker {
@@ -388,6 +401,7 @@ func (w *worker) playout() bool {
 		w.stamp = 1
 	}
 	w.path = append(w.path[:0], s.root)
+	w.placed, w.prisoners = 0, 0
 	w.hashes = w.hashes[:0]
 	w.toPlays = w.toPlays[:0]
 	root := t.at(s.root)
@@ -432,6 +446,7 @@ func (w *worker) playout() bool {
 		} else {
 			passes = 0
 			last = v
+			w.place(c)
 			if w.repeats(b, c.Opponent()) {
 				ch.state.Or(flagIllegal)
 				for _, i := range w.path {
@@ -561,6 +576,9 @@ func (w *worker) backup(score float64) {
 	s := w.s
 	t := s.tree
 	score -= s.komi
+	if s.territory {
+		score -= float64(w.placed - w.prisoners)
+	}
 	if s.lines != nil && len(w.path) > 1 {
 		if k := w.path[1] - s.linesFrom; k >= 0 && int(k) < len(s.lines) {
 			s.lines[k].halfPoints.Add(int64(math.Round(2 * score)))
@@ -624,10 +642,24 @@ func (w *worker) terminalScore(b *engine.Board, passer engine.Color) float64 {
 			}
 			if theirs > 2*mine && float64(theirs) > 0.6*float64(w.ownN) {
 				w.grid[v] = gEmpty
+				if passer == engine.Black {
+					w.prisoners--
+				} else {
+					w.prisoners++
+				}
 			}
 		}
 	}
 	return w.scoreGrid(false)
+}
+
+// place counts a stone placed by c on the current line (see placed).
+func (w *worker) place(c engine.Color) {
+	if c == engine.Black {
+		w.placed++
+	} else {
+		w.placed--
+	}
 }
 
 // searchStats are the results read from the tree after a search.

@@ -296,17 +296,18 @@ func (e *Searcher) newSearch(g *engine.Game, start time.Time) *search {
 	b := g.Board()
 	size := g.Size()
 	s := &search{
-		params: e.opts.params(),
-		board:  *b,
-		toPlay: g.ToPlay(),
-		game:   g.Clone(),
-		ko:     g.Rules().Ko,
-		komi:   whiteBonus(g),
-		passes: g.ConsecutivePasses(),
-		size:   size,
-		stride: b.Stride(),
-		start:  start,
-		now:    e.clock(),
+		params:    e.opts.params(),
+		board:     *b,
+		toPlay:    g.ToPlay(),
+		game:      g.Clone(),
+		ko:        g.Rules().Ko,
+		komi:      whiteBonus(g),
+		territory: g.Rules().Scoring == engine.TerritoryScoring,
+		passes:    g.ConsecutivePasses(),
+		size:      size,
+		stride:    b.Stride(),
+		start:     start,
+		now:       e.clock(),
 	}
 	// The playouts' shape answers and the shape model read the 3×3 codes
 	// of many points.
