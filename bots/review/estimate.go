@@ -16,8 +16,10 @@ type ScoreEstimate struct {
 	// Counted says that every region of the position was settled (see
 	// territory), so Score is its count rather than an estimate.
 	Counted bool
-	// Scoring is how Score counts: the game's own scoring when Counted,
-	// area counting otherwise (the playouts count by area).
+	// Scoring is how Score counts: the game's own scoring. The playouts
+	// count by area; under territory scoring their count is turned into
+	// the territory count by the stones each side placed (see
+	// mcts.WhiteBonus).
 	Scoring engine.Scoring
 }
 
@@ -29,7 +31,9 @@ type ScoreEstimate struct {
 // Any other position gets n playouts from it with its big sealed areas
 // filled (see territory.sealedPosition), and Black's lead is what their
 // ownership adds up to (komi and White's handicap compensation taken
-// off), so the headline agrees with the ownership shown. It does not
+// off, and under territory scoring the stones Black placed more than
+// White: mcts.WhiteBonus), so the headline agrees with the ownership
+// shown. It does not
 // modify g and returns ctx's error when ctx ends first.
 func Estimate(ctx context.Context, g *engine.Game, n int, seed int64) (ScoreEstimate, error) {
 	t := analyse(ctx, g)
@@ -65,11 +69,6 @@ func Estimate(ctx context.Context, g *engine.Game, n int, seed int64) (ScoreEsti
 	for _, o := range est.Ownership {
 		sum += o
 	}
-	rules := g.Rules()
-	bonus := rules.Komi
-	if rules.Scoring == engine.AreaScoring {
-		bonus += rules.Handicap.Points(g.Handicap())
-	}
-	est.Score = sum - bonus
-	return ScoreEstimate{ScoreEstimate: est, Scoring: engine.AreaScoring}, nil
+	est.Score = sum - mcts.WhiteBonus(g)
+	return ScoreEstimate{ScoreEstimate: est, Scoring: g.Rules().Scoring}, nil
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/gobot-dev/gobot/engine"
@@ -116,4 +118,38 @@ func TestReviewerGame19(t *testing.T) {
 		}
 	}
 	t.Logf("swings %v", swings)
+}
+
+// TestReviewJapaneseCount: a Japanese game is reviewed by its own count.
+// In japanese9 (testdata/reviewer, 9×9, komi 6.5, tough as Black against
+// a player) White passed ten times at the end while Black filled its own
+// territory, each stone a point lost under Japanese rules: W+10.5, as GNU
+// Go counts it with --japanese-rules (B+0.5 with --chinese-rules). The
+// review counted the settled positions by area: the graph held Black near
+// 100% to the last move and dropped to 0 there, and the summary said
+// "White won, although the engine saw Black ahead at the end (Black's
+// winning chance 100%)". Each position of the closing stretch is now
+// counted by territory, a point lower after each of Black's stones.
+func TestReviewJapaneseCount(t *testing.T) {
+	if testing.Short() {
+		t.Skip("reviews a game at the budget of /go review")
+	}
+	r := reviewerGame(t, "japanese9")
+	var got, want []float64
+	for i := 48; i < len(r.Positions); i++ {
+		p := r.Positions[i]
+		if !p.Counted {
+			t.Errorf("the position after move %d (%s) is not counted", i, r.Moves[i-1].Move)
+		}
+		got = append(got, p.Score)
+		// Black's stones at the odd moves 49 to 65 cost a point each;
+		// the game ends with two passes (66 and 67).
+		want = append(want, -1.5-float64((min(i, 66)-47)/2))
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("Black's lead after moves 48 to %d = %v, want %v", len(r.Positions)-1, got, want)
+	}
+	if s := r.Paragraph(); strings.Contains(s, "although") {
+		t.Errorf("summary = %q", s)
+	}
 }

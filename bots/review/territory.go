@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 
+	"github.com/gobot-dev/gobot/bots/mcts"
 	"github.com/gobot-dev/gobot/engine"
 	"github.com/gobot-dev/gobot/engine/estimate"
 )
@@ -66,8 +67,9 @@ type territory struct {
 	// is in atari and no ko is open: nothing is left to play for but dame,
 	// and count is the position's worth.
 	settled bool
-	// count is Black's lead by area with the estimate's dead stones taken
-	// off, komi and White's handicap compensation included.
+	// count is Black's lead as the game is scored (by area, or by
+	// territory under Japanese rules) with the estimate's dead stones
+	// taken off, komi and White's handicap compensation included.
 	count float64
 }
 
@@ -194,9 +196,9 @@ func analyse(ctx context.Context, g *engine.Game) *territory {
 			t.settled = !t.invadable(ctx, g, r)
 		}
 	}
-	rules := g.Rules()
-	rules.Scoring = engine.AreaScoring
-	s := engine.ScoreBoard(b, rules, t.est.Dead, g.Handicap())
+	// Counted as the game is scored: by territory under Japanese rules,
+	// where a move inside one's own area costs a point and a pass none.
+	s := engine.ScoreBoard(b, g.Rules(), t.est.Dead, g.Handicap())
 	t.count = s.Black.Total - s.White.Total
 	return t
 }
@@ -366,6 +368,20 @@ func (t *territory) sealedPosition(g *engine.Game, kept map[int]engine.Color) (*
 	}
 	cfg := g.Config()
 	cfg.Handicap = 0
+	if cfg.Rules.Scoring == engine.TerritoryScoring {
+		// A territory count takes off the stones each side placed
+		// (mcts.WhiteBonus): the filled stones were never played, and
+		// the captures are not set up, so the komi makes up for both.
+		placed := 0
+		for _, s := range stones {
+			if s.Color == engine.Black {
+				placed++
+			} else {
+				placed--
+			}
+		}
+		cfg.Rules.Komi += float64(mcts.Placed(g) - placed)
+	}
 	out, err := engine.NewGame(cfg)
 	if err != nil {
 		return g, nil

@@ -831,10 +831,11 @@ func (a *room) estimate(ctx context.Context, r *commands.Request, g *engine.Game
 }
 
 // estimateCounting says how an estimate of a position still open counts
-// (the playouts count by area) in a game scored by scoring.
+// in a game scored by scoring: as the game does (review.Estimate turns
+// the playouts' area count into territory by the stones each side placed).
 func estimateCounting(scoring engine.Scoring) string {
 	if scoring == engine.TerritoryScoring {
-		return "estimated by area counting, komi included; this game counts territory"
+		return "territory counting, komi included"
 	}
 	return "area counting, komi included"
 }
