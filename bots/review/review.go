@@ -24,8 +24,9 @@ import (
 // format 6 names a move only when a better one, played and judged, leads
 // by MinPoints more (see Review.checkBetter), even the search's own
 // choice; format 7 estimates the positions of a short run of settled
-// ones that play leaves (see uncountShortRuns).
-const Format = 7
+// ones that play leaves (see uncountShortRuns); format 8 counts and
+// estimates a game scored by territory (Japanese rules) by territory.
+const Format = 8
 
 // MistakesPerPlayer is how many mistakes a review names for each player.
 const MistakesPerPlayer = 3
@@ -54,6 +55,10 @@ type Review struct {
 	// player, Black's first, each player's biggest first.
 	Mistakes []Mistake `json:"mistakes"`
 	Summary  Summary   `json:"summary"`
+
+	// territory says that the game is scored by territory, where a dame
+	// is worth nothing (see finish).
+	territory bool
 }
 
 // Played is one move of the game.
@@ -185,7 +190,7 @@ func Run(ctx context.Context, g *engine.Game, ev Evaluator, progress func(done, 
 	if err != nil {
 		return nil, err
 	}
-	r := &Review{Format: Format, Engine: ev.Name(g.Size()), Size: g.Size()}
+	r := &Review{Format: Format, Engine: ev.Name(g.Size()), Size: g.Size(), territory: g.Rules().Scoring == engine.TerritoryScoring}
 	for _, m := range g.Moves() {
 		r.Moves = append(r.Moves, Played{Color: m.Color, Move: m.String()})
 	}
@@ -718,10 +723,10 @@ func (r *Review) finish(res engine.Result, hasResult bool, sure func(losses []fl
 	for i := range losses {
 		// Between counted positions a move loses what the count after it
 		// falls short of the count after the best move: a dame, when one
-		// is left, is worth a point.
+		// is left, is worth a point by area, nothing by territory.
 		before := r.Positions[i]
 		exact[i] = before.Counted && r.Positions[i+1].Counted
-		if exact[i] && before.Best != "" && before.Best != "pass" {
+		if exact[i] && !r.territory && before.Best != "" && before.Best != "pass" {
 			losses[i]++
 		}
 	}

@@ -153,3 +153,21 @@ func TestReviewJapaneseCount(t *testing.T) {
 		t.Errorf("summary = %q", s)
 	}
 }
+
+// TestReviewJapaneseDame: between counted positions of a Japanese game a
+// dame is worth nothing. In japanese9b (hard as White against a player,
+// 9×9, Japanese rules) the review named White's G4 (26) and Black's B6
+// (27) "2 points lost", better C4: the count fell by one point at each
+// (GNU Go: 0 and 1), and the review added a point for the dame left,
+// which only area counting gives.
+func TestReviewJapaneseDame(t *testing.T) {
+	if testing.Short() {
+		t.Skip("reviews a game at the budget of /go review")
+	}
+	r := reviewerGame(t, "japanese9b")
+	for _, m := range r.Mistakes {
+		if m.Number == 26 || m.Number == 27 {
+			t.Errorf("move %d (%s %s) is named a mistake of %.1f points, better %s", m.Number, m.Color.Letter(), m.Move, m.Loss, m.Best)
+		}
+	}
+}
