@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/gobot-dev/gobot/bots/mcts"
@@ -108,7 +109,9 @@ func place(g *engine.Game, b *engine.Board, v int) engine.Move {
 // sensibleMoves starts GenMove for Random and Greedy: after begin's checks
 // it returns g's board and the candidates of the player to move that lie
 // outside settled territory by the estimate (see judgement.playable), and
-// without its own area once the opponent has passed. It returns no moves
+// without its own area once the opponent has passed (and, under
+// territory scoring, without the points where a stone would only cost a
+// point: see wastedPoints). It returns no moves
 // when passing back wins (see passWins) or when the opponent has passed and
 // nothing is left to play, so that the bot passes, and resign true when the
 // estimate says the game is lost beyond doubt (checked first). seed seeds
@@ -135,6 +138,9 @@ func sensibleMoves(ctx context.Context, g *engine.Game, seed int64) (b *engine.B
 	moves = j.playable(b, c, candidates(nil, b, c))
 	if opponentPassed(g) {
 		moves = dropOwnArea(moves, b, c)
+	}
+	if wasted := wastedPoints(ctx, g); wasted != nil {
+		moves = slices.DeleteFunc(moves, func(v int) bool { return wasted[v] })
 	}
 	return b, moves, false, nil
 }

@@ -324,7 +324,9 @@ func (b *MCTSBot) Searcher() *mcts.Searcher { return b.e }
 // could change its choice. Past ctx's deadline it answers at once with
 // the best move it has. When the opponent has just passed and passing
 // back wins as the game would be scored now (see passWinsScored), it
-// passes without searching: no search could change that choice.
+// passes without searching: no search could change that choice. Under
+// territory scoring, after the opponent's pass, a stone that would only
+// cost a point (see wastedPoints) becomes a pass.
 func (b *MCTSBot) GenMove(ctx context.Context, g *engine.Game, budget Budget) (engine.Move, error) {
 	if err := begin(ctx, g); err != nil {
 		return engine.Move{}, err
@@ -348,7 +350,13 @@ func (b *MCTSBot) GenMove(ctx context.Context, g *engine.Game, budget Budget) (e
 	if err != nil {
 		return engine.Move{}, err
 	}
-	return b.endgame(ctx, g, m), nil
+	m = b.endgame(ctx, g, m)
+	if m.Kind == engine.Place {
+		if w := wastedPoints(ctx, g); w != nil && w[g.Board().Vertex(m.Point)] {
+			return engine.PassMove(m.Color), nil
+		}
+	}
+	return m, nil
 }
 
 // endgame applies the end-of-game rules to the search's choice m in g, with

@@ -153,10 +153,11 @@ func whiteBonus(g *engine.Game) float64 { return WhiteBonus(g) }
 // gives White on top of the board so that it comes out as g is scored:
 // komi, plus the handicap compensation under area scoring. Under
 // territory scoring (Japanese rules) it is komi plus the stones Black has
-// placed more than White so far (Placed): a territory count is the area
-// count less the stones each side placed, less the prisoners each lost
-// (which an area count has already lost with them), so every stone placed
-// where it changes no point's owner costs its player a point. Filling
+// placed more than White so far (Placed): a territory count (territory
+// and prisoners) is the area count (stones and territory) less the stones
+// each side placed, for a player's stones are those placed less those the
+// opponent took, so every stone placed where it changes no point's owner
+// costs its player a point. Filling
 // one's own territory after the opponent's pass gains nothing by area,
 // and lost a Japanese 9×9 game won by 3.5 points: tough played on for 14
 // moves while its opponent passed, and lost by 10.5.

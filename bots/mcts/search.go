@@ -28,8 +28,7 @@ type search struct {
 	komi   float64 // komi plus White's handicap compensation and dynamic komi
 	// territory says that the game is scored by territory (Japanese
 	// rules): each stone a line places costs its player a point that an
-	// area count does not take (see worker.placed), and dead stones taken
-	// off at the end are prisoners.
+	// area count does not take (see worker.placed).
 	territory bool
 	// dynamicKomi is the part of komi added for handicap games.
 	dynamicKomi float64
@@ -105,12 +104,9 @@ type worker struct {
 	ownN        int32
 
 	// placed is how many more stones Black than White placed on the
-	// current playout's line (tree and playout), and prisoners how many
-	// more of White's stones than Black's were taken off as dead at its
-	// end (terminalScore): a territory count is the area count less the
-	// stones each side placed, plus the dead stones taken as prisoners.
-	placed    int
-	prisoners int
+	// current playout's line (tree and playout): a territory count is the
+	// area count less the stones each side placed (see WhiteBonus).
+	placed int
 }
 
 func newWorker(s *search, seed int64, stream int) *worker {
@@ -401,7 +397,7 @@ func (w *worker) playout() bool {
 		w.stamp = 1
 	}
 	w.path = append(w.path[:0], s.root)
-	w.placed, w.prisoners = 0, 0
+	w.placed = 0
 	w.hashes = w.hashes[:0]
 	w.toPlays = w.toPlays[:0]
 	root := t.at(s.root)
@@ -577,7 +573,7 @@ func (w *worker) backup(score float64) {
 	t := s.tree
 	score -= s.komi
 	if s.territory {
-		score -= float64(w.placed - w.prisoners)
+		score -= float64(w.placed)
 	}
 	if s.lines != nil && len(w.path) > 1 {
 		if k := w.path[1] - s.linesFrom; k >= 0 && int(k) < len(s.lines) {
@@ -628,25 +624,26 @@ func (w *worker) backup(score float64) {
 // every stone on the board counts as alive, except that the passer's
 // stones that the playouts say are dead (owned by the opponent in most of
 // them) count for the opponent. A player passes only if he wins even so.
+// Under territory scoring the opponent's dead stones count as dead too:
+// there, taking them off the board before passing costs a point a stone
+// placed, and a player ahead who may not pass until he has captured them
+// all (tough, behind in a Japanese 9×9 game, captured six dead stones in
+// its own area, 6 points lost) plays them out; the scoring phase takes
+// them off as the estimate finds them dead.
 func (w *worker) terminalScore(b *engine.Board, passer engine.Color) float64 {
 	w.loadGrid(b)
 	if w.ownN >= 32 {
-		pv := int8(passer)
 		for _, v := range w.s.points {
-			if w.grid[v] != pv {
+			c := engine.Color(w.grid[v])
+			if c != passer && !(w.s.territory && c == passer.Opponent()) {
 				continue
 			}
 			mine, theirs := w.ownB[v], w.ownW[v]
-			if passer == engine.White {
+			if c == engine.White {
 				mine, theirs = theirs, mine
 			}
 			if theirs > 2*mine && float64(theirs) > 0.6*float64(w.ownN) {
 				w.grid[v] = gEmpty
-				if passer == engine.Black {
-					w.prisoners--
-				} else {
-					w.prisoners++
-				}
 			}
 		}
 	}
