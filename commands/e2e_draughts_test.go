@@ -6,8 +6,12 @@ package commands_test
 // the finished game's record. The harness is in e2e_harness_test.go.
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"image"
+	_ "image/gif" // the animations
+	_ "image/png" // the boards
 	"strings"
 	"testing"
 	"time"
@@ -956,4 +960,132 @@ func testE2EDraughtsOpenChallenge(t *testing.T, e *env) {
 	e.refused(e.draughtsCmd(ch, carol, "board"), "There is no game in this channel yet: "+alice.Mention()+" challenged "+bob.Mention()+" to international draughts, and the game starts when they accept.")
 	// Elsewhere, no game and no challenge: as before.
 	e.refused(e.draughtsMove(e.d.GuildChannel("quiet"), alice, "32-28"), "There is no game in this channel. Start one with `/draughts challenge` or `/draughts bot`.")
+}
+
+// TestE2EDraughtsFinishedOrientation: a finished game of draughts is shown
+// from the side its boards were shown from while it was played. A person
+// playing Black against a bot sees every board from Black's side (square
+// 1 at the bottom right), so the board posted with the resignation,
+// /draughts board afterwards and the animation of /draughts record all
+// have Black's men along the bottom; where the person plays White, or two
+// people play, all three have White's.
+func TestE2EDraughtsFinishedOrientation(t *testing.T) {
+	httpMode(t, testE2EDraughtsFinishedOrientation)
+}
+
+func testE2EDraughtsFinishedOrientation(t *testing.T, e *env) {
+	carol, dave, alice, bob := e.d.NewUser("carol"), e.d.NewUser("dave"), e.d.NewUser("alice"), e.d.NewUser("bob")
+	for _, c := range []struct {
+		name   string
+		start  func(ch *discordtest.Channel) discordtest.User // starts the game, returns who resigns
+		bottom string                                         // the bottom row's dark squares, left to right
+	}{
+		{"black against a bot", func(ch *discordtest.Channel) discordtest.User {
+			e.do(e.draughtsCmd(ch, carol, "bot", discordtest.Str("level", "beginner"), discordtest.Str("colour", "black"), discordtest.Str("clock", "none")))
+			return carol
+		}, "bbbbb"},
+		{"white against a bot", func(ch *discordtest.Channel) discordtest.User {
+			e.do(e.draughtsCmd(ch, dave, "bot", discordtest.Str("level", "beginner"), discordtest.Str("colour", "white"), discordtest.Str("clock", "none")))
+			e.do(e.draughtsMove(ch, dave, "32-28"))
+			e.waitMoves("the bot's answer", ch.ID, 2)
+			return dave
+		}, "wwwww"},
+		{"two people", func(ch *discordtest.Channel) discordtest.User {
+			msg := e.newChallenge(e.draughtsCmd(ch, alice, "challenge", discordtest.UserOpt("opponent", bob), discordtest.Str("colour", "white"), discordtest.Str("clock", "none")))
+			e.do(e.click(bob, msg, "accept"))
+			e.waitBoard(ch.ID, "⚪ white to play")
+			e.do(e.draughtsMove(ch, alice, "32-28"))
+			return bob
+		}, "wwwww"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			ch := e.d.GuildChannel(strings.ReplaceAll(c.name, " ", "-"))
+			who := c.start(ch)
+			id := e.game(ch.ID).ID
+			playing := gifOf(t, e.do(e.draughtsCmd(ch, who, "record", discordtest.Bool("animation", true))))
+			end := e.do(e.draughtsCmd(ch, who, "resign"))
+			if !strings.Contains(end.Text(), "**Game over: ") {
+				t.Fatalf("/draughts resign = %q, want the game over", end.Text())
+			}
+			fin := e.do(e.draughtsCmd(ch, who, "board"))
+			if !strings.Contains(fin.Text(), "The last game in this channel ended") {
+				t.Fatalf("/draughts board after the game = %q, want the finished game", fin.Text())
+			}
+			finished := gifOf(t, e.do(e.draughtsCmd(ch, who, "record", discordtest.Str("game", id), discordtest.Bool("animation", true))))
+			for _, p := range []struct {
+				what string
+				data []byte
+			}{
+				{"the animation's first frame during the game", playing},
+				{"the board posted with the resignation", pngOf(t, end)},
+				{"/draughts board after the game", pngOf(t, fin)},
+				{"the finished game's animation's first frame", finished},
+			} {
+				if got := draughtsBottomRow(t, p.data); got != c.bottom {
+					t.Errorf("%s: the bottom row shows %q, want %q", p.what, got, c.bottom)
+				}
+			}
+		})
+	}
+}
+
+// pngOf is the bytes of m's board picture.
+func pngOf(t *testing.T, m discordtest.Message) []byte {
+	t.Helper()
+	a, ok := m.PNG()
+	if !ok {
+		t.Fatalf("message %q has no picture", m.Text())
+	}
+	return a.Data
+}
+
+// gifOf is the bytes of the animation attached to m.
+func gifOf(t *testing.T, m discordtest.Message) []byte {
+	t.Helper()
+	for _, a := range m.Attachments {
+		if strings.HasSuffix(a.Filename, ".gif") {
+			return a.Data
+		}
+	}
+	t.Fatalf("message %q has %d attachments, none an animation", m.Text(), len(m.Attachments))
+	return nil
+}
+
+// draughtsBottomRow says what a person sees on the five dark squares of
+// a board picture's bottom row (a PNG, or a GIF's first frame), left to
+// right: "w" a white piece, "b" a black one, "." none. From White's side
+// they are squares 46 to 50; from Black's, 5 to 1. The squares are placed
+// as render/draughts lays them out: ten equal squares inside a frame of a
+// 64th of the picture (at least 4 pixels).
+func draughtsBottomRow(t *testing.T, data []byte) string {
+	t.Helper()
+	img, _, err := image.Decode(bytes.NewReader(data))
+	if err != nil {
+		t.Fatalf("decode the board picture: %v", err)
+	}
+	px := img.Bounds().Dx()
+	frame := max(4, px/64)
+	sq := (px - 2*frame) / 10
+	x0 := img.Bounds().Min.X + (px-10*sq)/2
+	y0 := img.Bounds().Min.Y + (px-10*sq)/2
+	var row strings.Builder
+	for col := 0; col < 10; col += 2 { // the bottom row's dark squares are its 1st, 3rd, … cells
+		// The face of a piece, left of the middle, where no crown, groove
+		// or arrow reaches.
+		x := x0 + col*sq + sq/2 - sq*3/10
+		y := y0 + 9*sq + sq/2
+		r, g, b, _ := img.At(x, y).RGBA()
+		r, g, b = r>>8, g>>8, b>>8
+		lum := (299*r + 587*g + 114*b) / 1000
+		chroma := max(r, g, b) - min(r, g, b)
+		switch {
+		case lum > 180 && chroma < 50:
+			row.WriteString("w")
+		case lum < 60:
+			row.WriteString("b")
+		default:
+			row.WriteString(".")
+		}
+	}
+	return row.String()
 }

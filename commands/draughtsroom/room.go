@@ -1172,32 +1172,34 @@ func archivedAlt(a *storage.Archived, st draughts.State) string {
 	return drender.AltText(st)
 }
 
-// draughtsGIF animates a game of draughts; alt describes its final
+// draughtsGIF animates a game of draughts, from Black's side when flip
+// (as its boards were shown: blacksView); alt describes its final
 // position.
-func draughtsGIF(id string, st draughts.State, alt string) (commands.File, error) {
+func draughtsGIF(id string, st draughts.State, flip bool, alt string) (commands.File, error) {
 	var buf bytes.Buffer
-	if err := drender.GIF(&buf, st, drender.GIFOptions{Size: 480}); err != nil {
+	if err := drender.GIF(&buf, st, drender.GIFOptions{Size: 480, Flip: flip}); err != nil {
 		return commands.File{}, fmt.Errorf("commands: animate game %s: %w", id, err)
 	}
 	return commands.File{Name: "gobot-" + id + ".gif", ContentType: "image/gif", Description: commands.Clip("Animated replay: "+alt, 1024), Data: buf.Bytes()}, nil
 }
 
 // finishedDraughtsMessage shows a finished game of draughts from its
-// record: the final position, the result, and the record attached.
+// record: the final position, from the side its boards were shown from
+// while it was played (blacksView), the result, and the record attached.
 func finishedDraughtsMessage(arc *storage.Archived) (*commands.Message, error) {
 	st, err := archivedDraughts(arc)
 	if err != nil {
 		return nil, err
 	}
+	g := &storage.Game{ID: arc.ID, Kind: draughtsKind, Sides: storage.Sides(arc.White, arc.Black), State: st}
 	result := "result " + resultText(arc)
 	if arc.Annulled {
 		result = annulledText(arc, st.MoveCount())
 	} else if r, over := st.Result(); over {
-		g := &storage.Game{ID: arc.ID, Kind: draughtsKind, Sides: storage.Sides(arc.White, arc.Black), State: st}
 		result = draughtsResultSentence(g, r)
 	}
 	var buf bytes.Buffer
-	if err := drender.Game(&buf, st, drender.Options{}); err != nil {
+	if err := drender.Game(&buf, st, drender.Options{Flip: blacksView(g)}); err != nil {
 		return nil, fmt.Errorf("commands: draw the board of game %s: %w", arc.ID, err)
 	}
 	name := fmt.Sprintf("draughts-%s-%d.png", arc.ID, st.MoveCount())
@@ -1276,7 +1278,7 @@ func (a *room) activePDN(ctx context.Context, r *commands.Request, g *storage.Ga
 	}
 	return a.RecordInPlay(ctx, r, g, pdnFile(g.ID, draughtsTitle(g), data), "PDN, opens in any draughts program",
 		func() (commands.File, error) {
-			return draughtsGIF(g.ID, draughtsState(g), drender.AltText(draughtsState(g)))
+			return draughtsGIF(g.ID, draughtsState(g), blacksView(g), drender.AltText(draughtsState(g)))
 		})
 }
 
@@ -1465,5 +1467,6 @@ func (r *room) Animation(arc *storage.Archived) (commands.File, error) {
 	if err != nil {
 		return commands.File{}, err
 	}
-	return draughtsGIF(arc.ID, st, archivedAlt(arc, st))
+	g := &storage.Game{ID: arc.ID, Kind: draughtsKind, Sides: storage.Sides(arc.White, arc.Black), State: st}
+	return draughtsGIF(arc.ID, st, blacksView(g), archivedAlt(arc, st))
 }
