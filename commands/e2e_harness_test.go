@@ -159,6 +159,9 @@ type env struct {
 	// offer, when set, is what the bot plays with instead of players
 	// (players behind a search limiter, say).
 	offer goroom.Players
+	// draughtsPlayers, when set before start (or a restart), are the
+	// draughts levels instead of the built-in ones.
+	draughtsPlayers draughtsroom.Players
 	// workers, when set, is Options.BotWorkers.
 	workers int
 	// wrapStore, when set before start, wraps the store the bot uses (a
@@ -377,7 +380,7 @@ func (e *env) start() {
 		GuildID:    e.d.GuildID,
 		Discord:    discord,
 		Store:      used,
-		Rooms:      []commands.NewRoom{goroom.New(e.offered(), e.reviewer), draughtsroom.New(nil)},
+		Rooms:      []commands.NewRoom{goroom.New(e.offered(), e.reviewer), draughtsroom.New(e.draughtsPlayers)},
 		BotWorkers: e.workers,
 		Logger:     slog.New(slog.NewTextHandler(e.logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
 		Now:        e.clock.Now,

@@ -39,6 +39,40 @@ func RatedOption(r *Request) (bool, error) {
 	return rated || !given, nil
 }
 
+// EngineRated is RatedOption for a game against the bot level, which is
+// an external engine when external (a GTP program in Go, a Hub engine in
+// draughts). A game against an external engine is never rated: gobot
+// cannot know the engine's strength, so it would start as a new player
+// (1500?) however strong it is, and a person losing to a program of
+// master strength would lose as many points as to a beginner. lidraughts
+// and lichess do not rate games against their engines either. rated:true
+// against one is refused rather than quietly ignored; without rated: the
+// game is unrated, and its first answer says so (EngineUnrated).
+func EngineRated(r *Request, level string, external bool) (bool, error) {
+	rated, given, err := r.Bool("rated")
+	switch {
+	case err != nil:
+		return false, err
+	case !external:
+		return rated || !given, nil
+	case given && rated:
+		return false, UserErr(ErrBadOption, fmt.Sprintf("A game against gobot **%s** cannot be rated: %s. Leave `rated:` out to play it unrated.", level, engineUnknown(level)))
+	}
+	return false, nil
+}
+
+// EngineUnrated says why a game against the external engine level is
+// unrated: the sentence the answer starting it ends with, and its
+// finished game's rating line (UnratedNote).
+func EngineUnrated(level string) string {
+	return fmt.Sprintf("Not rated: %s, so games against it never are.", engineUnknown(level))
+}
+
+// engineUnknown says that gobot does not know level's strength.
+func engineUnknown(level string) string {
+	return fmt.Sprintf("gobot does not know the strength of **%s**, an external engine", level)
+}
+
 // ratingPool is the pool a game in guildID would be rated in for the
 // players' relative strength: the server's, or the global one in DMs.
 func ratingPool(guildID string) string {

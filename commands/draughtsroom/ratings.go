@@ -35,8 +35,9 @@ const (
 // from, by level name: draughts' entry of storage.Options.StartRatings, with
 // which every process that rates games or rebuilds the ratings opens its
 // store. levels run from beginner up, each with its Score against the one
-// before (dbots.Builtin); a level without one (a Hub engine) starts as a
-// new player, and so does every level after a gap.
+// before (dbots.Builtin); a level without one has no start rating, nor
+// has every level after a gap. A Hub engine has none: games against it
+// are not rated at all (hubEngine, commands.EngineRated).
 func StartRatings(levels []dbots.Level) map[string]glicko.Rating {
 	starts := map[string]glicko.Rating{}
 	if len(levels) == 0 || levels[0].Name != "beginner" {

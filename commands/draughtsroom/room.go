@@ -200,7 +200,7 @@ func (a *room) cmdDraughtsBot(ctx context.Context, r *commands.Request) error {
 	if err != nil {
 		return err
 	}
-	rated, err := commands.RatedOption(r)
+	rated, err := commands.EngineRated(r, level, hubEngine(level))
 	if err != nil {
 		return err
 	}
@@ -232,8 +232,16 @@ func (a *room) cmdDraughtsBot(ctx context.Context, r *commands.Request) error {
 		side = draughtsBlack
 	}
 	note := fmt.Sprintf("New game of international draughts: %s plays %s against gobot **%s** (%s).", commands.Mention(human), draughtsSideLabel(side), level, a.ClockOf(ck).Describe())
+	if hubEngine(level) {
+		note += " " + commands.EngineUnrated(level)
+	}
 	return a.AnswerGame(ctx, r, g, note)
 }
+
+// hubEngine reports whether level is an external Hub engine ("hub:scan"),
+// whose strength gobot does not know: games against it are unrated
+// (commands.EngineRated).
+func hubEngine(level string) bool { return strings.HasPrefix(level, dbots.HubPrefix) }
 
 // draughtsSideOf returns the side u plays in g, or the refusal for a
 // person who does not play in it.
@@ -1412,6 +1420,11 @@ func (r *room) MarkRecord(arc *storage.Archived, comment string) ([]byte, error)
 }
 
 func (r *room) UnratedNote(g *storage.Game) string {
+	for _, s := range []game.Side{draughtsWhite, draughtsBlack} {
+		if p := g.First(s); p.IsBot() && hubEngine(p.Level) {
+			return commands.EngineUnrated(p.Level)
+		}
+	}
 	if !g.Unrated && g.State.MoveCount()/2 < storage.MinRatedMovesOther {
 		return fmt.Sprintf("Not rated: the game ended before each player had made %d moves.", storage.MinRatedMovesOther)
 	}

@@ -72,7 +72,7 @@ func (a *room) cmdBot(ctx context.Context, r *commands.Request) error {
 	if err != nil {
 		return err
 	}
-	rated, err := commands.RatedOption(r)
+	rated, err := commands.EngineRated(r, level, gtpEngine(level))
 	if err != nil {
 		return err
 	}
@@ -113,6 +113,9 @@ func (a *room) cmdBot(ctx context.Context, r *commands.Request) error {
 		about = rk + "; "
 	}
 	note := fmt.Sprintf("New game: %s plays %s %s against gobot **%s** (%s%s).", commands.Mention(human), stoneEmoji(c), c, level, about, describeSetup(s.Size, s.Rules, eg.Handicap())+", "+a.ClockOf(s.Clock).Describe())
+	if gtpEngine(level) {
+		note += " " + commands.EngineUnrated(level)
+	}
 	return a.AnswerGame(ctx, r, g, note)
 }
 

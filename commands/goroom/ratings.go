@@ -8,6 +8,7 @@ import (
 	"github.com/gobot-dev/gobot/bots"
 	"github.com/gobot-dev/gobot/commands"
 	"github.com/gobot-dev/gobot/engine"
+	"github.com/gobot-dev/gobot/engine/game"
 	"github.com/gobot-dev/gobot/storage"
 	"github.com/gobot-dev/gobot/storage/glicko"
 )
@@ -26,10 +27,21 @@ func StartRatings(levels []bots.Level) map[string]glicko.Rating {
 	return starts
 }
 
-// goUnratedNote says why a game of Go asked to be rated was not, when
-// storage left it unrated for being short or for its handicap; it is
-// empty otherwise.
+// gtpEngine reports whether level is an external GTP program
+// ("gtp:gnugo"), whose strength gobot does not know: games against it are
+// unrated (commands.EngineRated).
+func gtpEngine(level string) bool { return strings.HasPrefix(level, bots.GTPPrefix) }
+
+// goUnratedNote says why a game of Go was not rated: a game of two
+// against a GTP program, never rated (rengo and vote games never are,
+// whoever plays); asked to be rated, when storage left it unrated for
+// being short or for its handicap. It is empty otherwise.
 func goUnratedNote(g *storage.Game) string {
+	for _, s := range []game.Side{0, 1} {
+		if p := g.First(s); p.IsBot() && gtpEngine(p.Level) && !g.Team() && g.VotePeriod == 0 {
+			return commands.EngineUnrated(p.Level)
+		}
+	}
 	size := goOf(g).Size()
 	switch {
 	case g.Unrated:
