@@ -1089,3 +1089,60 @@ func draughtsBottomRow(t *testing.T, data []byte) string {
 	}
 	return row.String()
 }
+
+// TestE2EDraughtsShortClock: a clock written as lidraughts and lichess
+// write it, 5+3 (minutes + seconds per move), is Fischer 5 min +3 s with
+// no maximum, as there, and its record's TimeControl, 300+3, says all of
+// it; `fischer 5m +3s`, capped at 5 min, says its maximum in words beside
+// the TimeControl, which cannot. Go's /go challenge reads 5+3 alike. A
+// clock written with units but no system is refused, saying how to write
+// it, with limits that are the real ones.
+func TestE2EDraughtsShortClock(t *testing.T) { httpMode(t, testE2EDraughtsShortClock) }
+
+func testE2EDraughtsShortClock(t *testing.T, e *env) {
+	kim, sue := e.d.NewUser("kim"), e.d.NewUser("sue")
+	pdnOf := func(ch *discordtest.Channel) string {
+		t.Helper()
+		for _, f := range e.do(e.draughtsCmd(ch, kim, "record")).Attachments {
+			if strings.HasSuffix(f.Filename, ".pdn") {
+				return string(f.Data)
+			}
+		}
+		t.Fatal("/draughts record attached no PDN")
+		return ""
+	}
+	for _, c := range []struct {
+		clock, describe string
+		pdn             []string // in the record
+		not             string   // not in the record
+	}{
+		{"5+3", "Fischer: 5 min, +3 s per move, no maximum", []string{`[TimeControl "300+3"]`}, `[Clock `},
+		{"fischer 5m +3s", "Fischer: 5 min, +3 s per move, at most 5 min", []string{`[TimeControl "300+3"]`, `[Clock "Fischer: 5 min, +3 s per move, at most 5 min"]`}, ""},
+	} {
+		ch := e.d.GuildChannel("clock-" + strings.ReplaceAll(c.clock, " ", "-"))
+		msg := e.newChallenge(e.draughtsCmd(ch, kim, "challenge", discordtest.UserOpt("opponent", sue), discordtest.Str("colour", "white"), discordtest.Str("clock", c.clock)))
+		if want := "challenges you to a game of international draughts (10×10): " + c.describe + ";"; msg.Ephemeral || !strings.Contains(msg.Text(), want) {
+			t.Fatalf("/draughts challenge clock:%s = %q, want %q", c.clock, msg.Text(), want)
+		}
+		e.do(e.click(sue, msg, "accept"))
+		e.waitBoard(ch.ID, "⚪ white to play")
+		pdn := pdnOf(ch)
+		for _, want := range c.pdn {
+			if !strings.Contains(pdn, want) {
+				t.Errorf("clock:%s: PDN\n%s\nwant %s", c.clock, pdn, want)
+			}
+		}
+		if c.not != "" && strings.Contains(pdn, c.not) {
+			t.Errorf("clock:%s: PDN\n%s\nwant no %s", c.clock, pdn, c.not)
+		}
+	}
+	// Go's challenge reads it too.
+	ch := e.d.GuildChannel("go-5-3")
+	if m := e.newChallenge(e.slash(ch, kim, "challenge", discordtest.UserOpt("opponent", sue), discordtest.Str("clock", "5+3"))); m.Ephemeral || !strings.Contains(m.Text(), "Fischer: 5 min, +3 s per move, no maximum") {
+		t.Errorf("/go challenge clock:5+3 = %q, want Fischer 5 min +3 s with no maximum", m.Text())
+	}
+	e.refused(e.draughtsCmd(e.d.GuildChannel("clock-refused"), kim, "challenge", discordtest.UserOpt("opponent", sue), discordtest.Str("clock", "5m+3s")),
+		"`5m+3s` is not a clock I can read: \"5m+3s\" is not a system or preset: write minutes + seconds per move as `5+3`, or a system and its times, as `fischer 5m +3s`.\n"+
+			"Write a preset (correspondence, daily, live, blitz, none), minutes + seconds per move as on lidraughts and lichess (`5+3`), or `fischer 5m +3s`, `fischer 3d +1d max 7d`, "+
+			"`byoyomi 10m 5x30s`, `canadian 10m 25/5m`, `simple 1d`, `absolute 20m`, `none`; units s, m, h, d; every time from 10s to 30d, but a Fischer increment from 1s.")
+}

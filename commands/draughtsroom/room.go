@@ -860,9 +860,11 @@ func draughtsPDNWith(g *storage.Game, comment string) ([]byte, error) {
 	if g.Clock != nil {
 		tc := g.Clock.Control.PGN()
 		tags = append(tags, draughts.Tag{Name: "TimeControl", Value: tc})
-		if tc == "?" {
-			// Byo-yomi or Canadian time, which TimeControl cannot write:
-			// in words, in a tag readers that do not know it skip.
+		if !g.Clock.Control.PGNExact() {
+			// Byo-yomi or Canadian time, which TimeControl cannot write,
+			// or a Fischer clock's maximum, which it leaves out (lidraughts
+			// reads "300+3" as 5+3, whose time may grow without one): in
+			// words, in a tag readers that do not know it skip.
 			tags = append(tags, draughts.Tag{Name: "Clock", Value: g.Clock.Control.Describe()})
 		}
 	}
@@ -1064,7 +1066,7 @@ func draughtsDefinition(contexts []discordgo.InteractionContextType, integration
 		}
 	}
 	clockOpt := &discordgo.ApplicationCommandOption{
-		Type: discordgo.ApplicationCommandOptionString, Name: "clock", Description: "Time control: a preset (blitz, live, daily, correspondence) or like fischer 10m +10s",
+		Type: discordgo.ApplicationCommandOptionString, Name: "clock", Description: "Time control: a preset (blitz, live, daily, correspondence), 5+3 (min + s a move), fischer 5m +3s",
 		Autocomplete: true, MaxLength: 60,
 	}
 	ratedOpt := &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionBoolean, Name: "rated", Description: "Count the game in the draughts ratings (default true)"}

@@ -348,7 +348,10 @@ func (k *Clock) Play(now time.Time) error {
 	case Simple:
 		t.Main = 0 // nothing carries over
 	case Fischer:
-		t.Main = min(t.Main+cc.Increment, cc.Max)
+		t.Main += cc.Increment
+		if cc.Max > 0 { // none, as lidraughts' 5+3: the time may grow
+			t.Main = min(t.Main, cc.Max)
+		}
 	case ByoYomi:
 		t.Period = 0 // a period not used up starts afresh
 	case Canadian:

@@ -51,6 +51,13 @@ func TestParse(t *testing.T) {
 		{"fischer 3m + 2s", "fischer 3m +2s max 3m", "Fischer: 3 min, +2 s per move, at most 3 min", false},
 		{"fischer 10m+10s max 20m", "fischer 10m +10s max 20m", "Fischer: 10 min, +10 s per move, at most 20 min", false},
 		{"fischer 10s +1s", "fischer 10s +1s max 10s", "Fischer: 10 s, +1 s per move, at most 10 s", false},
+		// As lidraughts and lichess write clocks: minutes + seconds per
+		// move, with no maximum, as there; no increment is absolute time.
+		{"5+3", "5+3", "Fischer: 5 min, +3 s per move, no maximum", false},
+		{" 3 + 2 ", "3+2", "Fischer: 3 min, +2 s per move, no maximum", false},
+		{"90+30", "90+30", "Fischer: 1 h 30 min, +30 s per move, no maximum", false},
+		{"1+0", "absolute 1m", "absolute: 1 min for the whole game", false},
+		{"43200+86400", "43200+86400", "Fischer: 30 days, +1 day per move, no maximum", true},
 		{"  byoyomi   10m 5x30s ", "byoyomi 10m 5x30s", "byo-yomi: 10 min, then 5 periods of 30 s", false},
 		{"byo-yomi 1h 1x1h", "byoyomi 1h 1x1h", "byo-yomi: 1 h, then 1 period of 1 h", true},
 		{"canadian 10m 25/5m", "canadian 10m 25/5m", "Canadian: 10 min, then 25 moves every 5 min", false},
@@ -89,6 +96,13 @@ func TestParseErrors(t *testing.T) {
 	for _, tc := range []struct{ spec, want string }{
 		{"", "empty"},
 		{"quick", `unknown system or preset "quick"`},
+		{"5m+3s", "\"5m+3s\" is not a system or preset: write minutes + seconds per move as `5+3`, or a system and its times, as `fischer 5m +3s`"},
+		{"10m", "\"10m\" is not a system or preset"},
+		{"0+1", "in 0+1 the starting time is in minutes, from 1 to 43200 (30 days), not 0"},
+		{"43201+0", "in 43201+0 the starting time is in minutes, from 1 to 43200 (30 days), not 43201"},
+		{"5+2592001", "in 5+2592001 the increment is in seconds, from 0 to 2592000 (30 days), not 2592001"},
+		{"5+3+2", "\"5+3+2\" is not a system or preset"},
+		{"5+-3", "\"5+-3\" is not a system or preset"},
 		{"absolute", "absolute takes one time"},
 		{"absolute 5s", "out of range"},
 		{"absolute 31d", "out of range"},
@@ -205,6 +219,15 @@ func TestFischer(t *testing.T) {
 		t.Errorf("black has %v, want the 4d maximum", got)
 	}
 	wantShow(t, k, Second, at(3*time.Hour+day), "2 days 23 h") // a day into the turn
+
+	// 5+3 has no maximum, as on lidraughts: quick moves build time up
+	// past the starting five minutes.
+	k = New(mustParse(t, "5+3"))
+	k.Start(First, t0)
+	play(t, k, time.Second, 2*time.Second, 3*time.Second) // black: 5m - 1s + 3s - 1s + 3s
+	if got, want := k.Time(First).Main, 5*time.Minute+4*time.Second; got != want {
+		t.Errorf("5+3: black after two quick moves has %v, want %v", got, want)
+	}
 }
 
 func TestByoYomiPeriods(t *testing.T) {
@@ -376,6 +399,7 @@ func TestRecordAndSGF(t *testing.T) {
 		{"byoyomi 10m 5x30s", 600, "5x30 byo-yomi"},
 		{"canadian 10m 25/5m", 600, "25/300 Canadian"},
 		{"fischer 3d +1d max 7d", 259200, "fischer +86400 max 604800"},
+		{"5+3", 300, "fischer +3"},
 		{"simple 1d", 0, "simple 86400"},
 		{"absolute 20m", 1200, ""},
 		{"none", 0, ""},
@@ -506,6 +530,8 @@ func TestPGN(t *testing.T) {
 		{"absolute 20m", "1200"},
 		{"correspondence", "259200+86400"},
 		{"fischer 3m +10s", "180+10"},
+		{"5+3", "300+3"},
+		{"5+0", "300"},
 		{"daily", "1/86400"},
 		{"live", "?"},
 		{"canadian 10m 25/5m", "?"},
@@ -516,6 +542,12 @@ func TestPGN(t *testing.T) {
 		}
 		if got := c.PGN(); got != tt.want {
 			t.Errorf("Parse(%q).PGN() = %q, want %q", tt.spec, got, tt.want)
+		}
+		// The tag has no way to write a maximum, nor byo-yomi and
+		// Canadian time: a record says those in words too.
+		exact := tt.want != "?" && (c.System != Fischer || tt.spec == "5+3")
+		if got := c.PGNExact(); got != exact {
+			t.Errorf("Parse(%q).PGNExact() = %v, want %v", tt.spec, got, exact)
 		}
 	}
 }

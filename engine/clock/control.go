@@ -15,7 +15,7 @@ const (
 	None     System = iota // no clock: the game waits for ever
 	Absolute               // Main for the whole game
 	Simple                 // Period for every move, nothing carried over
-	Fischer                // Main to start, Increment added per move, never above Max
+	Fischer                // Main to start, Increment added per move, never above Max (when set)
 	ByoYomi                // Main, then Periods periods of Period; a period used up is lost
 	Canadian               // Main, then Stones moves in every Period
 )
@@ -47,7 +47,7 @@ const (
 //
 //	Absolute  Main (the whole game)
 //	Simple    Period (every move)
-//	Fischer   Main (to start), Increment (per move), Max (cap)
+//	Fischer   Main (to start), Increment (per move), Max (cap; 0 for none, as `5+3`)
 //	ByoYomi   Main, Periods × Period
 //	Canadian  Main, then Stones moves in Period
 type Control struct {
@@ -85,11 +85,12 @@ func Default() Control { return Presets[0].Control }
 var Examples = []string{"fischer 3d +1d max 7d", "byoyomi 10m 5x30s", "canadian 10m 25/5m", "simple 1d", "absolute 20m", "none"}
 
 // Syntax is what Parse accepts, for error messages and help.
-var Syntax = "a preset (correspondence, daily, live, blitz, none) or `" +
-	strings.Join(Examples, "`, `") + "`; units s, m, h, d; every time from 10s to 30d"
+var Syntax = "a preset (correspondence, daily, live, blitz, none), minutes + seconds per move as on lidraughts and lichess (`5+3`), or `fischer 5m +3s`, `" +
+	strings.Join(Examples, "`, `") + "`; units s, m, h, d; every time from 10s to 30d, but a Fischer increment from 1s"
 
 // Parse reads a time control: a preset name or a spec.
 //
+//	MINUTES+SECONDS                     (lidraughts' and lichess's 5+3: Fischer with no maximum; 5+0 is absolute 5m)
 //	fischer MAIN +INCREMENT [max MAX]   (max defaults to the larger of MAIN and INCREMENT; it is at least both)
 //	byoyomi MAIN PERIODSxPERIOD
 //	canadian MAIN STONES/PERIOD
@@ -118,6 +119,9 @@ func parse(spec string) (Control, error) {
 		if s == p.Name {
 			return p.Control, nil
 		}
+	}
+	if c, ok, err := parseShort(s); ok {
+		return c, err
 	}
 	f := strings.Fields(s)
 	var c Control
@@ -154,12 +158,48 @@ func parse(spec string) (Control, error) {
 		c.System = Canadian
 		err = c.parseOvertime(f[1:], "/", "canadian 10m 25/5m", "moves per period", MaxStones, &c.Stones)
 	default:
+		if f[0][0] >= '0' && f[0][0] <= '9' {
+			// "5m+3s", "10m": a time where the system's name goes.
+			return Control{}, fmt.Errorf("%w: %q is not a system or preset: write minutes + seconds per move as `5+3`, or a system and its times, as `fischer 5m +3s`", ErrSpec, f[0])
+		}
 		return Control{}, fmt.Errorf("%w: unknown system or preset %q", ErrSpec, f[0])
 	}
 	if err != nil {
 		return Control{}, err
 	}
 	return c, nil
+}
+
+// parseShort reads the clock as lidraughts and lichess write it,
+// MINUTES+SECONDS ("5+3", "5 + 3"): MINUTES to start and SECONDS added
+// per move, with no maximum, so that a player's time may grow as it does
+// there (and as the TimeControl tag of a PDN or PGN record, "300+3",
+// says: it has no way to write a maximum). With no increment ("5+0") it
+// is absolute time. ok is false for a spec of another form.
+func parseShort(s string) (c Control, ok bool, err error) {
+	mins, secs, found := strings.Cut(s, "+")
+	mins, secs = strings.TrimSpace(mins), strings.TrimSpace(secs)
+	if !found || !digits(mins) || !digits(secs) {
+		return Control{}, false, nil
+	}
+	m, errM := strconv.Atoi(mins)
+	if errM != nil || m < 1 || time.Duration(m)*time.Minute > MaxPeriod {
+		return Control{}, true, fmt.Errorf("%w: in %s+%s the starting time is in minutes, from 1 to %d (30 days), not %s", ErrSpec, mins, secs, MaxPeriod/time.Minute, mins)
+	}
+	n, errS := strconv.Atoi(secs)
+	if errS != nil || time.Duration(n)*time.Second > MaxPeriod {
+		return Control{}, true, fmt.Errorf("%w: in %s+%s the increment is in seconds, from 0 to %d (30 days), not %s", ErrSpec, mins, secs, MaxPeriod/time.Second, secs)
+	}
+	if n == 0 {
+		return Control{System: Absolute, Main: time.Duration(m) * time.Minute}, true, nil
+	}
+	return Control{System: Fischer, Main: time.Duration(m) * time.Minute, Increment: time.Duration(n) * time.Second}, true, nil
+}
+
+// digits reports whether s is a number of 1 to 9 digits (more could
+// overflow, and are out of range anyway).
+func digits(s string) bool {
+	return s != "" && len(s) <= 9 && strings.Trim(s, "0123456789") == ""
 }
 
 func (c *Control) parseFischer(f []string) error {
@@ -287,6 +327,10 @@ func (c Control) String() string {
 	case Simple:
 		return "simple " + formatSpec(c.Period)
 	case Fischer:
+		if c.Max == 0 {
+			// Parse gives no maximum only to MINUTES+SECONDS.
+			return fmt.Sprintf("%d+%d", c.Main/time.Minute, c.Increment/time.Second)
+		}
 		return fmt.Sprintf("fischer %s +%s max %s", formatSpec(c.Main), formatSpec(c.Increment), formatSpec(c.Max))
 	case ByoYomi:
 		return fmt.Sprintf("byoyomi %s %dx%s", formatSpec(c.Main), c.Periods, formatSpec(c.Period))
@@ -299,11 +343,13 @@ func (c Control) String() string {
 // PGN is the control as the TimeControl tag of PGN and PDN records
 // writes it (PGN's section 9.6.1, which PDN 3.0 and lidraughts follow):
 // "-" for no clock, "1200" for absolute time, "259200+86400" for Fischer
-// (seconds and increment; the cap is not written), "1/86400" for simple
-// time (one move a period). Byo-yomi and Canadian time have no such form
-// (after the main time, a period that starts again on every move or
-// every few moves): "?", PGN's unknown, which readers accept; a record
-// that keeps them says them in words (Describe) in a tag of its own.
+// (seconds and increment; a maximum cannot be written, and readers take
+// the time as growing without one), "1/86400" for simple time (one move
+// a period). Byo-yomi and Canadian time have no such form (after the
+// main time, a period that starts again on every move or every few
+// moves): "?", PGN's unknown, which readers accept. Where PGN does not
+// say all of c (PGNExact), a record says it in words (Describe) in a tag
+// of its own.
 func (c Control) PGN() string {
 	secs := func(d time.Duration) string { return strconv.FormatInt(int64(d/time.Second), 10) }
 	switch c.System {
@@ -319,6 +365,19 @@ func (c Control) PGN() string {
 	return "?"
 }
 
+// PGNExact reports whether PGN says all of c: not for byo-yomi and
+// Canadian time ("?"), nor for a Fischer clock with a maximum, which the
+// TimeControl tag has no way to write.
+func (c Control) PGNExact() bool {
+	switch c.System {
+	case ByoYomi, Canadian:
+		return false
+	case Fischer:
+		return c.Max == 0
+	}
+	return true
+}
+
 // Describe says what c means, in words: "byo-yomi: 10 min, then 5 periods
 // of 30 s".
 func (c Control) Describe() string {
@@ -328,6 +387,9 @@ func (c Control) Describe() string {
 	case Simple:
 		return fmt.Sprintf("simple: %s per move", Format(c.Period))
 	case Fischer:
+		if c.Max == 0 {
+			return fmt.Sprintf("Fischer: %s, +%s per move, no maximum", Format(c.Main), Format(c.Increment))
+		}
 		return fmt.Sprintf("Fischer: %s, +%s per move, at most %s", Format(c.Main), Format(c.Increment), Format(c.Max))
 	case ByoYomi, Canadian:
 		main := Format(c.Main) + ", then"
@@ -438,7 +500,8 @@ func Format(d time.Duration) string {
 
 // SGF returns the control as a game record writes it: TM, each player's
 // main time in seconds, and OT, the overtime ("5x30 byo-yomi", "25/300
-// Canadian", "fischer +86400 max 604800", "simple 86400").
+// Canadian", "fischer +86400 max 604800", "fischer +3" with no maximum,
+// "simple 86400").
 func (c Control) SGF() (tm float64, ot string) {
 	sec := func(d time.Duration) string { return strconv.FormatFloat(d.Seconds(), 'f', -1, 64) }
 	switch c.System {
@@ -447,6 +510,9 @@ func (c Control) SGF() (tm float64, ot string) {
 	case Simple:
 		return 0, "simple " + sec(c.Period)
 	case Fischer:
+		if c.Max == 0 {
+			return c.Main.Seconds(), "fischer +" + sec(c.Increment)
+		}
 		return c.Main.Seconds(), fmt.Sprintf("fischer +%s max %s", sec(c.Increment), sec(c.Max))
 	case ByoYomi:
 		return c.Main.Seconds(), fmt.Sprintf("%dx%s byo-yomi", c.Periods, sec(c.Period))
