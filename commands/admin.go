@@ -679,19 +679,21 @@ func pageButtons(prefix string, page, pages int) []discordgo.MessageComponent {
 // challengeLine is an open challenge in /go-admin games: its board size
 // for Go, the game's name for another kind (whose challenges have no size).
 func (a *App) challengeLine(c *storage.Challenge) string {
-	who := "open to anyone"
+	// A rengo lobby is no challenge to anyone: "Challenge by @bob rengo
+	// lobby" read as a sentence cut in two.
+	what := "Challenge by " + Mention(c.Challenger) + " open to anyone"
 	switch {
 	case c.Team():
-		who = "rengo lobby"
+		what = "Rengo lobby by " + Mention(c.Challenger)
 	case !c.Open():
-		who = "to " + Mention(c.Opponent)
+		what = "Challenge by " + Mention(c.Challenger) + " to " + Mention(c.Opponent)
 	}
 	board := a.RoomOfKind(c.Kind).Name()
 	if c.Size > 0 {
 		board = fmt.Sprintf("%d×%d", c.Size, c.Size)
 	}
-	return fmt.Sprintf("📨 Challenge by %s %s · %s · in <#%s> · expires <t:%d:R> · `%s`",
-		Mention(c.Challenger), who, board, c.ChannelID, c.ExpiresAt.Unix(), c.ID)
+	return fmt.Sprintf("📨 %s · %s · in <#%s> · expires <t:%d:R> · `%s`",
+		what, board, c.ChannelID, c.ExpiresAt.Unix(), c.ID)
 }
 
 // gameLine is a game in play in /go-admin games: players, size, move,
