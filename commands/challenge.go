@@ -289,6 +289,11 @@ func (a *App) answerableChallenge(ctx context.Context, r *Request, allowChalleng
 		return nil, err
 	}
 	if r.User.ID != c.Opponent.UserID && !(allowChallenger && r.User.ID == c.Challenger.UserID) {
+		if r.User.ID == c.Challenger.UserID {
+			// The challenger pressing Accept on their own challenge may
+			// be looking for a way to take it back: Decline is that.
+			return nil, UserErr(ErrNotChallenged, fmt.Sprintf("This is your own challenge: only %s can accept it. Press Decline to withdraw it.", Mention(c.Opponent)))
+		}
 		return nil, UserErr(ErrNotChallenged, fmt.Sprintf("Only %s can answer this challenge.", Mention(c.Opponent)))
 	}
 	if !a.Now().Before(c.ExpiresAt) {

@@ -31,3 +31,22 @@ func TestE2EAdminGamesRengoLobby(t *testing.T) {
 		t.Errorf("/go-admin games =\n%s\nwant the line\n%s", list.Text(), want)
 	}
 }
+
+// TestE2EAcceptOwnChallenge: a challenger who presses Accept on their own
+// challenge learns that Decline withdraws it; a stranger is told whose
+// challenge it is to answer; the challenge stays open.
+func TestE2EAcceptOwnChallenge(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	ch := e.d.GuildChannel("general")
+	ann, bob, cat := e.d.NewUser("ann"), e.d.NewUser("bob"), e.d.NewUser("cat")
+	msg := e.newChallenge(e.slash(ch, ann, "challenge", discordtest.UserOpt("opponent", bob), discordtest.Int("size", 9)))
+	e.said(e.click(ann, msg, "accept"), "This is your own challenge: only "+bob.Mention()+" can accept it. Press Decline to withdraw it.")
+	e.said(e.click(cat, msg, "accept"), "Only "+bob.Mention()+" can answer this challenge.")
+	if _, err := e.store.Challenge(context.Background(), msg.InteractionID); err != nil {
+		t.Errorf("the challenge after the refused Accepts: %v, want it open", err)
+	}
+	if m := e.do(e.click(ann, msg, "decline")); !strings.Contains(m.Text(), "↩️ "+ann.Mention()+" withdrew the challenge.") {
+		t.Errorf("the challenger's Decline = %q, want the challenge withdrawn", m.Text())
+	}
+}
