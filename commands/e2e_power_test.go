@@ -50,3 +50,21 @@ func TestE2EAcceptOwnChallenge(t *testing.T) {
 		t.Errorf("the challenger's Decline = %q, want the challenge withdrawn", m.Text())
 	}
 }
+
+// TestE2ENoGameYetThreadChallenge: in a channel whose only news is a
+// challenge with thread:true, the answer to a command for a game says
+// that the game will start in a new thread of this channel, not here, and
+// names the challenge as one to a game of Go (not "your challenge to Go").
+func TestE2ENoGameYetThreadChallenge(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	ch := e.d.GuildChannel("general")
+	ann, bob, cat := e.d.NewUser("ann"), e.d.NewUser("bob"), e.d.NewUser("cat")
+	e.newChallenge(e.slash(ch, ann, "challenge", discordtest.UserOpt("opponent", bob), discordtest.Int("size", 9), discordtest.Bool("thread", true)))
+	e.said(e.play(ch, ann, "E5"), "There is no game in this channel: your challenge to a game of Go is waiting for "+bob.Mention()+" to accept it; the game will then start in a new thread of this channel.")
+	e.said(e.slash(ch, bob, "board"), "There is no game in this channel: "+ann.Mention()+" challenged you to a game of Go. Accept with the button on the challenge to start it in a new thread of this channel.")
+	e.said(e.slash(ch, cat, "board"), "There is no game in this channel: "+ann.Mention()+" challenged "+bob.Mention()+" to a game of Go, and the game starts in a new thread of this channel when they accept.")
+	here := e.d.GuildChannel("here")
+	e.newChallenge(e.slash(here, ann, "challenge", discordtest.UserOpt("opponent", bob), discordtest.Int("size", 9)))
+	e.said(e.play(here, ann, "E5"), "There is no game in this channel yet: your challenge to a game of Go is waiting for "+bob.Mention()+" to accept it.")
+}

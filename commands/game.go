@@ -79,7 +79,8 @@ func (a *App) inThread(ctx context.Context, r *Request) error {
 
 // openChallenge is ErrNoGame, saying so, when r's channel has no game
 // but a challenge posted there is still open: its game starts once it is
-// accepted. It is nil when none is (or they cannot be read).
+// accepted, here or, for a challenge with thread:true, in a new thread of
+// this channel. It is nil when none is (or they cannot be read).
 func (a *App) openChallenge(ctx context.Context, r *Request) error {
 	it := r.Interaction
 	if it.GuildID == "" {
@@ -94,23 +95,35 @@ func (a *App) openChallenge(ctx context.Context, r *Request) error {
 		if c.ChannelID != it.ChannelID || c.Expired(now) {
 			continue
 		}
-		what := a.RoomOfKind(c.Kind).Name()
+		// "a game of Go": "your challenge to Go" read as if Go had been
+		// challenged.
+		what := "a game of " + a.RoomOfKind(c.Kind).Name()
+		// A challenge with thread:true will not bring its game here: "no
+		// game in this channel yet" would promise one.
+		none, there := "There is no game in this channel yet: ", ""
+		if c.Thread {
+			none, there = "There is no game in this channel: ", " in a new thread of this channel"
+		}
 		var text string
 		switch mine := r.User != nil && c.Challenger.UserID == r.User.ID; {
+		case c.Team() && c.Thread:
+			text = fmt.Sprintf("%s's team game of %s is still gathering its players, and it will be played%s.", Mention(c.Challenger), a.RoomOfKind(c.Kind).Name(), there)
 		case c.Team():
-			text = fmt.Sprintf("There is no game in this channel yet: %s's team game of %s is still gathering its players.", Mention(c.Challenger), what)
+			text = fmt.Sprintf("%s's team game of %s is still gathering its players.", Mention(c.Challenger), a.RoomOfKind(c.Kind).Name())
 		case r.User != nil && c.Opponent.UserID == r.User.ID:
-			text = fmt.Sprintf("There is no game in this channel yet: %s challenged you to %s. Accept with the button on the challenge to start it.", Mention(c.Challenger), what)
+			text = fmt.Sprintf("%s challenged you to %s. Accept with the button on the challenge to start it%s.", Mention(c.Challenger), what, there)
 		case mine && c.Open():
-			text = fmt.Sprintf("There is no game in this channel yet: your challenge to %s is open, and the game starts when someone accepts it.", what)
+			text = fmt.Sprintf("your challenge to %s is open, and the game starts%s when someone accepts it.", what, there)
+		case mine && c.Thread:
+			text = fmt.Sprintf("your challenge to %s is waiting for %s to accept it; the game will then start%s.", what, Mention(c.Opponent), there)
 		case mine:
-			text = fmt.Sprintf("There is no game in this channel yet: your challenge to %s is waiting for %s to accept it.", what, Mention(c.Opponent))
+			text = fmt.Sprintf("your challenge to %s is waiting for %s to accept it.", what, Mention(c.Opponent))
 		case c.Open():
-			text = fmt.Sprintf("There is no game in this channel yet: %s's challenge to %s is open to anyone; the game starts when someone accepts it.", Mention(c.Challenger), what)
+			text = fmt.Sprintf("%s's challenge to %s is open to anyone; the game starts%s when someone accepts it.", Mention(c.Challenger), what, there)
 		default:
-			text = fmt.Sprintf("There is no game in this channel yet: %s challenged %s to %s, and the game starts when they accept.", Mention(c.Challenger), Mention(c.Opponent), what)
+			text = fmt.Sprintf("%s challenged %s to %s, and the game starts%s when they accept.", Mention(c.Challenger), Mention(c.Opponent), what, there)
 		}
-		return UserErr(ErrNoGame, text)
+		return UserErr(ErrNoGame, none+text)
 	}
 	return nil
 }
