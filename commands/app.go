@@ -473,6 +473,31 @@ func GameRunningNoThread(r *Request) string {
 	return "A game is already running in this channel. Finish it first: I cannot start a thread for another game here."
 }
 
+// BotRunning is err, said for a game against gobot (/go bot, /draughts
+// bot) when it is ErrGameRunning without a sentence of its own: the
+// default sentence's way out, a challenge with thread:true, is no way to
+// play gobot, which takes no challenge, and the bot command has no
+// thread: option. Another channel or the user's DM with gobot is.
+func BotRunning(r *Request, err error) error {
+	if !errors.Is(err, ErrGameRunning) || errors.As(err, new(*UserError)) {
+		return err
+	}
+	it := r.Interaction
+	there := "`/" + commandOf(r) + " bot` there."
+	switch {
+	case it.GuildID == consoleGuild:
+		return UserErr(err, gameRunningInConsole)
+	case it.GuildID == "" && it.Context == discordgo.InteractionContextBotDM:
+		return UserErr(err, gameRunningInDM)
+	case it.GuildID == "":
+		// A DM or group DM between people, through a user install.
+		return UserErr(err, "A game is already running in this DM. Finish it first, or play me in your DM with me: "+there)
+	case r.Channel != nil && r.Channel.IsThread():
+		return UserErr(err, "A game is already running in this thread. Finish it first, or play me in another channel or in your DM with me: "+there)
+	}
+	return UserErr(err, "A game is already running in this channel. Finish it first, or play me in another channel or in your DM with me: "+there)
+}
+
 // gameRunningInConsole is ErrGameRunning's sentence in the console, whose
 // one channel has no threads.
 const gameRunningInConsole = "A game is already running here. Finish it first: the console holds one game at a time."

@@ -399,7 +399,9 @@ func TestE2EBotKeepsToItsClock(t *testing.T) {
 // TestE2EGameRunningInDM: a second game asked for in a DM whose game is
 // running is refused without the advice of a thread, which DMs do not
 // have (thread:true is refused there); in a server channel the advice
-// stays.
+// stays for a challenge. A game against gobot, which takes no challenge
+// and whose command has no thread: option, is pointed to another channel
+// or the user's DM with gobot instead.
 func TestE2EGameRunningInDM(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
@@ -413,8 +415,11 @@ func TestE2EGameRunningInDM(t *testing.T) {
 	e.challenge(ch, alice, bob)
 	e.said(e.slash(ch, alice, "challenge", discordtest.UserOpt("opponent", bob)), inDM)
 	e.said(e.draughtsCmd(ch, alice, "challenge", discordtest.UserOpt("opponent", bob)), inDM)
-	e.said(e.slash(ch, bob, "bot", discordtest.Str("level", "tester")), inDM)
-	general, _, _ := e.guildGame()
-	e.said(e.botGame(general, dave, "tester"), "A game is already running in this channel. Finish it first, or use `/go challenge ... thread:true` to play in a thread.")
-	e.said(e.draughtsCmd(general, dave, "bot", discordtest.Str("level", "beginner")), "A game is already running in this channel. Finish it first, or use `/draughts challenge ... thread:true` to play in a thread.")
+	e.said(e.slash(ch, bob, "bot", discordtest.Str("level", "tester")), "A game is already running in this DM. Finish it first, or play me in your DM with me: `/go bot` there.")
+	general, ann, _ := e.guildGame()
+	e.said(e.slash(general, dave, "challenge", discordtest.UserOpt("opponent", ann)), "A game is already running in this channel. Finish it first, or use `/go challenge ... thread:true` to play in a thread.")
+	e.said(e.draughtsCmd(general, dave, "challenge", discordtest.UserOpt("opponent", ann)), "A game is already running in this channel. Finish it first, or use `/draughts challenge ... thread:true` to play in a thread.")
+	// gobot takes no challenge, and its bot command no thread: option.
+	e.said(e.botGame(general, dave, "tester"), "A game is already running in this channel. Finish it first, or play me in another channel or in your DM with me: `/go bot` there.")
+	e.said(e.draughtsCmd(general, dave, "bot", discordtest.Str("level", "beginner")), "A game is already running in this channel. Finish it first, or play me in another channel or in your DM with me: `/draughts bot` there.")
 }

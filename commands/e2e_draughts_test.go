@@ -218,7 +218,7 @@ func testE2EDraughtsBot(t *testing.T, e *env) {
 	})
 	// No other game can start here meanwhile.
 	e.refused(e.botGame(ch, carol, "tester"), "already")
-	e.refused(e.draughtsCmd(ch, carol, "bot"), "A game is already running in this channel. Finish it first, or use `/draughts challenge ... thread:true` to play in a thread.")
+	e.refused(e.draughtsCmd(ch, carol, "bot"), "A game is already running in this channel. Finish it first, or play me in another channel or in your DM with me: `/draughts bot` there.")
 	// Level in material with the whole game to play, the bot declines;
 	// in a level ending it accepts at once.
 	e.refused(e.draughtsCmd(ch, carol, "draw"), "gobot **beginner** declines the draw: the material is level with much left to play (40 pieces on the board). It accepts when it is behind, or in a level ending of 8 pieces or fewer.")

@@ -84,8 +84,8 @@ func testE2EChallengeInForumPost(t *testing.T, e *env) {
 	alice, bob, carol := e.d.NewUser("alice"), e.d.NewUser("bob"), e.d.NewUser("carol")
 	second := e.newChallenge(e.slash(post, carol, "challenge", discordtest.UserOpt("opponent", bob), discordtest.Int("size", 9)))
 	e.startGame(post, alice, bob, 9)
-	e.said(e.botGame(post, carol, "tester"), gameRunningThread)
-	e.said(e.draughtsCmd(post, carol, "bot", discordtest.Str("level", "beginner")), gameRunningThread)
+	e.said(e.botGame(post, carol, "tester"), "A game is already running in this thread. Finish it first, or play me in another channel or in your DM with me: `/go bot` there.")
+	e.said(e.draughtsCmd(post, carol, "bot", discordtest.Str("level", "beginner")), "A game is already running in this thread. Finish it first, or play me in another channel or in your DM with me: `/draughts bot` there.")
 	m := e.do(e.click(bob, second, "accept"))
 	if !m.Ephemeral || !strings.HasPrefix(m.Text(), "A game is already running in this thread, so this challenge cannot start yet: accept it once that game is over") || strings.Contains(m.Text(), threadHintFragment) {
 		t.Errorf("Accept in a busy forum post answered (private %v) %q, want the wait without a thread to go to", m.Ephemeral, m.Text())
@@ -160,6 +160,7 @@ func testE2EGameRunningHintWithoutThreads(t *testing.T, e *env) {
 	ch.AppPermissions = discordtest.PermBot &^ discordtest.PermCreatePublicThreads
 	alice, bob := e.d.NewUser("alice"), e.d.NewUser("bob")
 	e.do(e.botGame(ch, alice, "tester"))
-	e.said(e.botGame(ch, bob, "tester"), gameRunningNoThrd)
+	e.said(e.slash(ch, bob, "challenge", discordtest.UserOpt("opponent", alice)), gameRunningNoThrd)
+	e.said(e.botGame(ch, bob, "tester"), "A game is already running in this channel. Finish it first, or play me in another channel or in your DM with me: `/go bot` there.")
 	e.noProblems()
 }

@@ -206,7 +206,7 @@ func (a *room) cmdDraughtsBot(ctx context.Context, r *commands.Request) error {
 	}
 	it := r.Interaction
 	if err := a.ChannelFree(ctx, it.ChannelID); err != nil {
-		return draughtsRunning(r, err)
+		return commands.BotRunning(r, err)
 	}
 	human := commands.UserPlayer(r.User)
 	bot := storage.Player{Level: level, Name: "gobot " + level}
@@ -221,7 +221,7 @@ func (a *room) cmdDraughtsBot(ctx context.Context, r *commands.Request) error {
 	g.Delivery.Followup = commands.FollowupOf(it, a.Now())
 	if err := a.GameStore().CreateGame(ctx, g); err != nil {
 		if errors.Is(err, storage.ErrExists) {
-			return commands.ErrGameRunning
+			return commands.BotRunning(r, commands.ErrGameRunning)
 		}
 		return err
 	}

@@ -81,7 +81,7 @@ func (a *room) cmdBot(ctx context.Context, r *commands.Request) error {
 	}
 	it := r.Interaction
 	if err := a.ChannelFree(ctx, it.ChannelID); err != nil {
-		return err
+		return commands.BotRunning(r, err)
 	}
 	eg, err := engine.NewGame(engine.Config{Size: s.Size, Rules: s.Rules, Handicap: s.Handicap, Seed: commands.SeedFrom(it.ID)})
 	if err != nil {
@@ -98,7 +98,7 @@ func (a *room) cmdBot(ctx context.Context, r *commands.Request) error {
 		Delivery: storage.Delivery{Followup: commands.FollowupOf(it, a.Now())}}
 	if err := a.GameStore().CreateGame(ctx, g); err != nil {
 		if errors.Is(err, storage.ErrExists) {
-			return commands.ErrGameRunning
+			return commands.BotRunning(r, commands.ErrGameRunning)
 		}
 		return err
 	}
