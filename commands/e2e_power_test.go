@@ -68,3 +68,22 @@ func TestE2ENoGameYetThreadChallenge(t *testing.T) {
 	e.newChallenge(e.slash(here, ann, "challenge", discordtest.UserOpt("opponent", bob), discordtest.Int("size", 9)))
 	e.said(e.play(here, ann, "E5"), "There is no game in this channel yet: your challenge to a game of Go is waiting for "+bob.Mention()+" to accept it.")
 }
+
+// TestE2EHandicapColoursEqualRatings: a handicap challenge without a
+// colour between two players rated the same does not promise Black to a
+// lower-rated player that is not there: it says the colours are then
+// drawn, and the game's start says who got Black and why.
+func TestE2EHandicapColoursEqualRatings(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	ch := e.d.GuildChannel("general")
+	ann, bob := e.d.NewUser("ann"), e.d.NewUser("bob")
+	msg := e.newChallenge(e.slash(ch, ann, "challenge", discordtest.UserOpt("opponent", bob), discordtest.Int("size", 9), discordtest.Int("handicap", 2), discordtest.Bool("rated", false)))
+	if want := "; the lower-rated player takes black, or colours are drawn at random if the ratings are equal; unrated."; !strings.Contains(msg.Text(), want) {
+		t.Errorf("handicap challenge = %q, want it to say %q", msg.Text(), want)
+	}
+	start := e.do(e.click(bob, msg, "accept"))
+	if want := " ⚪ white. Equal ratings (1500 each): colours drawn at random."; !strings.Contains(start.Text(), want) {
+		t.Errorf("the accepted challenge = %q, want it to say %q", start.Text(), want)
+	}
+}

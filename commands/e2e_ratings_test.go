@@ -104,7 +104,10 @@ func TestE2ERatings(t *testing.T) {
 		if !strings.Contains(msg.Text(), "the lower-rated player takes black") {
 			t.Errorf("handicap challenge = %q", msg.Text())
 		}
-		e.do(e.click(opp, msg, "accept"))
+		start := e.do(e.click(opp, msg, "accept"))
+		if want := "Black to the lower-rated player: " + bob.Mention() + " 1338 against " + alice.Mention() + " 1662."; !strings.Contains(start.Text(), want) {
+			t.Errorf("%s's handicap challenge accepted = %q, want it to say %q", challenger.Username, start.Text(), want)
+		}
 		e.d.WaitFor("the handicap game", func() bool { return e.game(ch.ID) != nil })
 		if g := e.game(ch.ID); g.First(engine.SideOf(engine.Black)).UserID != bob.ID {
 			t.Errorf("%s's handicap challenge: black is %s, want bob (1337.7 against 1662.3)", challenger.Username, g.First(engine.SideOf(engine.Black)).Name)

@@ -82,29 +82,39 @@ func ratingPool(guildID string) string {
 	return storage.GuildPool(guildID)
 }
 
-// lowerRatedColor decides the colour of a challenger whose handicap
-// challenge named none: "black" when the challenger is rated lower than
-// the opponent in the game's pool, "white" when higher, "nigiri" when they
-// are rated the same (new players included).
-func (a *App) LowerRatedColor(ctx context.Context, guildID string, challenger, opponent storage.Player) string {
-	rating := func(p storage.Player) float64 {
-		pr, err := a.stats.Rating(ctx, ratingPool(guildID), p.Key())
+// LowerRatedColor decides the colour of the challenger of c, a handicap
+// challenge that named none, as the ratings stand in the game's pool when
+// it is accepted: "black" when the challenger is rated lower than the
+// opponent, "white" when higher, "nigiri" (drawn at random) when they are
+// rated the same as shown (two new players, most often). why says so for
+// the game's start, which must not leave the players to guess why one of
+// them got Black: "Black to the lower-rated player: @ann 1420 against @bob
+// 1510." or "Equal ratings (1500 each): colours drawn at random."
+func (a *App) LowerRatedColor(ctx context.Context, c *storage.Challenge) (color, why string) {
+	pool := storage.KindPool(c.Kind, ratingPool(c.GuildID))
+	rating := func(p storage.Player) glicko.Rating {
+		pr, err := a.stats.Rating(ctx, pool, p.Key())
 		if err != nil {
 			if !errors.Is(err, storage.ErrNotFound) {
 				a.log.Warn("rating for the handicap colour", "player", p.Key(), "err", err)
 			}
-			return glicko.Initial
+			return glicko.New()
 		}
-		return pr.Rating.Rating
+		return pr.Rating
 	}
-	rc, ro := rating(challenger), rating(opponent)
-	switch {
-	case rc < ro:
-		return "black"
-	case rc > ro:
-		return "white"
+	rc, ro := rating(c.Challenger), rating(c.Opponent)
+	// Compared as shown: "lower-rated, 1500 against 1500" would read as a
+	// mistake.
+	lower := func(low storage.Player, lr glicko.Rating, high storage.Player, hr glicko.Rating) string {
+		return fmt.Sprintf("Black to the lower-rated player: %s %s against %s %s.", Mention(low), a.ratingNumber(c.Kind, lr), Mention(high), a.ratingNumber(c.Kind, hr))
 	}
-	return "nigiri"
+	switch shownC, shownO := math.Round(rc.Rating), math.Round(ro.Rating); {
+	case shownC < shownO:
+		return "black", lower(c.Challenger, rc, c.Opponent, ro)
+	case shownC > shownO:
+		return "white", lower(c.Opponent, ro, c.Challenger, rc)
+	}
+	return "nigiri", fmt.Sprintf("Equal ratings (%s each): colours drawn at random.", a.ratingNumber(c.Kind, rc))
 }
 
 // RatingNote says how a game that just ended moved its players' ratings,

@@ -128,7 +128,9 @@ func goChallengeText(c *storage.Challenge) string {
 	case "white":
 		color = fmt.Sprintf("%s plays white", commands.Mention(c.Challenger))
 	case commands.ColorByRating:
-		color = "the lower-rated player takes black"
+		// Decided when it is accepted (LowerRatedColor): equal ratings
+		// then, two new players' most often, leave it to chance.
+		color = "the lower-rated player takes black, or colours are drawn at random if the ratings are equal"
 	default:
 		color = "colours by nigiri (chosen at random)"
 	}

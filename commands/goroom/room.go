@@ -193,9 +193,9 @@ func (*room) ChallengeText(c *storage.Challenge) string { return goChallengeText
 
 func (r *room) Accept(ctx context.Context, req *commands.Request, c *storage.Challenge) error {
 	a := r
-	color := c.Color
+	color, why := c.Color, ""
 	if color == commands.ColorByRating {
-		color = a.LowerRatedColor(ctx, req.Interaction.GuildID, c.Challenger, c.Opponent)
+		color, why = a.LowerRatedColor(ctx, c)
 	}
 	challengerBlack := setup{Color: color}.requesterBlack(rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 0x9e3779b97f4a7c15)))
 	black, white := c.Challenger, c.Opponent
@@ -203,6 +203,9 @@ func (r *room) Accept(ctx context.Context, req *commands.Request, c *storage.Cha
 		black, white = white, black
 	}
 	outcome := fmt.Sprintf("✅ %s accepted: %s ⚫ black, %s ⚪ white.", commands.Mention(c.Opponent), commands.Mention(black), commands.Mention(white))
+	if why != "" {
+		outcome += " " + why
+	}
 	return a.StartChallenge(ctx, req, c, storage.Sides(black, white), fmt.Sprintf("Go: %s vs %s", commands.PlainName(black), commands.PlainName(white)),
 		func(outcome string) *commands.Message { return a.ChallengeMessage(c, outcome) }, outcome)
 }
