@@ -87,3 +87,49 @@ func TestE2EHandicapColoursEqualRatings(t *testing.T) {
 		t.Errorf("the accepted challenge = %q, want it to say %q", start.Text(), want)
 	}
 }
+
+// threadGame has ann challenge opp in ch with thread:true (9×9) and opp
+// accept; it returns the game's thread once the game is stored.
+func (e *env) threadGame(ch *discordtest.Channel, ann, opp discordtest.User) *discordtest.Channel {
+	e.t.Helper()
+	before := len(e.d.Threads(ch.ID))
+	msg := e.newChallenge(e.slash(ch, ann, "challenge", discordtest.UserOpt("opponent", opp), discordtest.Int("size", 9), discordtest.Bool("thread", true)))
+	e.do(e.click(opp, msg, "accept"))
+	var th *discordtest.Channel
+	e.d.WaitFor("the game's thread", func() bool {
+		threads := e.d.Threads(ch.ID)
+		if len(threads) == before+1 {
+			th = threads[before]
+		}
+		return th != nil && e.game(th.ID) != nil
+	})
+	return th
+}
+
+// TestE2EBoardAfterGameWithThread: a player whose game in a channel just
+// ended, and who plays another in a thread of it, sees the finished game
+// with /go board there, as everyone does (told where the thread's game
+// is), and a move sent there is told that the game here ended, and where
+// the thread's game is; it was told only to go to the thread.
+func TestE2EBoardAfterGameWithThread(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	ch := e.d.GuildChannel("general")
+	ann, bob, cat := e.d.NewUser("ann"), e.d.NewUser("bob"), e.d.NewUser("cat")
+	th := e.threadGame(ch, ann, cat)
+	e.challenge(ch, ann, bob)
+	e.playOut(ch, ann, bob, []string{"E5", "C3", "D5", "C4"})
+	e.do(e.slash(ch, bob, "resign"))
+	const ended = "The last game in this channel ended <t:"
+	mine := e.do(e.slash(ch, ann, "board"))
+	if want := "Your game in play is in this channel's thread <#" + th.ID + ">."; mine.Ephemeral || mine.Content != want || !strings.Contains(mine.Text(), ended) || !strings.Contains(mine.Text(), "**Game over: ⚫ "+ann.Mention()+" wins by resignation · B+R**") {
+		t.Errorf("ann's /go board in the channel (private %v) =\n%s\nwant in public %q and the finished game", mine.Ephemeral, mine.Text(), want)
+	}
+	if m := e.do(e.slash(ch, bob, "board")); m.Ephemeral || m.Content != "" || !strings.Contains(m.Text(), ended) {
+		t.Errorf("bob's /go board in the channel (private %v) =\n%s\nwant the finished game in public", m.Ephemeral, m.Text())
+	}
+	at := e.clock.Now().Unix()
+	e.said(e.play(ch, ann, "E6"), fmt.Sprintf("Your game here ended <t:%d:R> (B+R). `/go board` shows it. Your game in play is in this channel's thread <#%s>.", at, th.ID))
+	e.said(e.play(ch, bob, "E6"), fmt.Sprintf("Your game here ended <t:%d:R> (B+R). `/go board` shows it.", at))
+	e.said(e.play(ch, cat, "E6"), "There is no game in this channel itself: your game is in its thread <#"+th.ID+">. Run the command there.")
+}

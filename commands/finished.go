@@ -3,13 +3,17 @@ package commands
 import (
 	"context"
 	"errors"
+	"strings"
 )
 
 // CmdBoardHere is /go board and /draughts board: the game in play in this
-// channel (CmdBoard); when none is, the threads of it where the user plays
-// (inThread), or else the last game finished here, with its final position
-// and result. A channel where no game was ever finished keeps the answer
-// that there is no game here, saying so when a challenge here is open.
+// channel (CmdBoard), or else the last game finished here, with its final
+// position and result, to everyone (a player of a game in a thread of this
+// channel is also told where that game is: it is not this board); or,
+// where no game was ever finished, the threads of it where the user plays
+// (inThread), or the answer that there is no game here, saying so when a
+// challenge here is open. The thread came first once, and hid the game
+// just finished here from its own players.
 func (a *App) CmdBoardHere(ctx context.Context, r *Request) error {
 	g, err := a.LoadGame(ctx, r.Interaction.ChannelID)
 	if err == nil {
@@ -21,11 +25,11 @@ func (a *App) CmdBoardHere(ctx context.Context, r *Request) error {
 	if og := a.followConsole(ctx, r); og != nil {
 		return a.CmdBoard(ctx, r, og)
 	}
-	if err := a.inThread(ctx, r); err != nil {
-		return err
-	}
 	games, lerr := a.archive.ChannelGames(ctx, r.Interaction.ChannelID, 1)
 	if lerr != nil || len(games) == 0 {
+		if err := inThread(a.userThreads(ctx, r)); err != nil {
+			return err
+		}
 		if cerr := a.openChallenge(ctx, r); cerr != nil {
 			return cerr
 		}
@@ -39,6 +43,23 @@ func (a *App) CmdBoardHere(ctx context.Context, r *Request) error {
 	if merr != nil {
 		return merr
 	}
+	if where := threadsNote(a.userThreads(ctx, r)); where != "" {
+		m.Content = strings.TrimSpace(where + "\n" + m.Content)
+	}
 	m.AllowedMentions = NoMentions() // a board asked for pings nobody (CmdBoard)
 	return r.Reply(ctx, m)
+}
+
+// threadsNote says where the games in play of the user of a command are,
+// threads (as mentions) of the channel it was sent in, beside the last
+// game finished in that channel: "Your game in play is in this channel's
+// thread #…."; "" when there are none.
+func threadsNote(threads []string) string {
+	switch len(threads) {
+	case 0:
+		return ""
+	case 1:
+		return "Your game in play is in this channel's thread " + threads[0] + "."
+	}
+	return "Your games in play are in this channel's threads " + joinAnd(threads) + "."
 }

@@ -41,14 +41,23 @@ func (a *App) OnGame(h GameHandler) HandlerFunc {
 			if og := a.followConsole(ctx, r); og != nil {
 				return a.OnGame(h)(ctx, r) // in og's channel now, read with the usual checks
 			}
-			if err := a.inThread(ctx, r); err != nil {
+			// A player of the game that just ended here is told so first,
+			// and where their game in a thread is: the command was most
+			// likely meant for the game that ended (an opponent's
+			// resignation, a loss on time), not for the thread's.
+			ended, threads := a.justEnded(ctx, r, rm), a.userThreads(ctx, r)
+			var ue *UserError
+			if where := threadsNote(threads); ended != nil && where != "" && errors.As(ended, &ue) {
+				return UserErr(ErrGameOver, ue.Msg+" "+where)
+			}
+			if err := inThread(threads); err != nil {
 				return err
 			}
 			if err := a.openChallenge(ctx, r); err != nil {
 				return err
 			}
-			if err := a.justEnded(ctx, r, rm); err != nil {
-				return err
+			if ended != nil {
+				return ended
 			}
 			return UserErr(ErrNoGame, fmt.Sprintf("There is no game in this channel. Start one with `/%s challenge` or `/%s bot`.", rm.Command(), rm.Command()))
 		}
@@ -62,12 +71,12 @@ func (a *App) OnGame(h GameHandler) HandlerFunc {
 	}
 }
 
-// inThread is ErrNoGame, saying where the user of r plays, when r's
-// channel has no game but the user plays in threads of it: a command for
-// their game sent in the thread's channel finds none there. It is nil when
-// the user plays in none.
-func (a *App) inThread(ctx context.Context, r *Request) error {
-	switch threads := a.userThreads(ctx, r); len(threads) {
+// inThread is ErrNoGame, saying where the user of a command plays, when
+// its channel has no game but the user plays in threads of it (threads,
+// see userThreads): a command for their game sent in the thread's channel
+// finds none there. It is nil when the user plays in none.
+func inThread(threads []string) error {
+	switch len(threads) {
 	case 0:
 		return nil
 	case 1:
