@@ -93,25 +93,106 @@ func archivedGame(ctx context.Context, arch Archive, r *Request, id string) (*st
 	return nil, UserErr(ErrForbidden, fmt.Sprintf("Game `%s` was played in private messages between other players: you can get the games you played and the games of this server.", a.ID))
 }
 
-// finishedGameOption resolves the game: option of r to a finished game the
-// user may see (with its SGF): the game named, or without the option the
-// last game finished in this channel. It is shared by every command that
-// takes a finished game (/go sgf, /go replay, /go review, /go estimate).
-func FinishedGameOption(ctx context.Context, arch Archive, r *Request) (*storage.Archived, error) {
+// FinishedGameOption resolves the game: option of r to a finished game
+// the user may see (with its SGF): the game named, or without the option
+// the last game finished in this channel. It is shared by every command
+// that takes a finished game (/go sgf, /go replay, /go review, /go
+// estimate). A game of the user's still in play is no finished game, but
+// it is not missing either: named, or where nothing has finished here
+// while the user plays in a thread of this channel, the refusal says
+// where it is played (as /go board does) rather than that there is none.
+func (a *App) FinishedGameOption(ctx context.Context, r *Request) (*storage.Archived, error) {
 	if id, ok := r.String(GameOption); ok {
-		return archivedGame(ctx, arch, r, id)
+		arc, err := archivedGame(ctx, a.archive, r, id)
+		if errors.Is(err, ErrBadOption) { // no finished game has that ID
+			if g := a.gameInPlay(ctx, r, strings.TrimSpace(id)); g != nil {
+				return nil, UserErr(ErrNoGame, a.namedInPlay(r, g))
+			}
+		}
+		return arc, err
 	}
-	games, err := arch.ChannelGames(ctx, r.Interaction.ChannelID, 1)
+	games, err := a.archive.ChannelGames(ctx, r.Interaction.ChannelID, 1)
 	if err != nil {
 		return nil, err
 	}
-	if len(games) == 0 {
-		if last := lastGameElsewhere(ctx, arch, r); last != nil {
-			return nil, UserErr(ErrNoGame, fmt.Sprintf("No game has been played to the end in this channel itself: your last game, `%s`, was played in <#%s>. Name it with `game:%s`, or run the command there.", last.ID, last.ChannelID, last.ID))
-		}
-		return nil, UserErr(ErrNoGame, fmt.Sprintf("No game has been played to the end in this channel yet: name one with `game:` (it suggests your recent games), or see `/%s history`.", commandOf(r)))
+	if len(games) > 0 {
+		return archivedGame(ctx, a.archive, r, games[0].ID)
 	}
-	return archivedGame(ctx, arch, r, games[0].ID)
+	last := lastGameElsewhere(ctx, a.archive, r)
+	if threads := a.userThreads(ctx, r); len(threads) > 0 {
+		return nil, UserErr(ErrNoGame, a.threadsInPlay(r, threads, last))
+	}
+	if last != nil {
+		return nil, UserErr(ErrNoGame, fmt.Sprintf("No game has been played to the end in this channel itself: your last game, `%s`, was played in <#%s>. Name it with `game:%s`, or run the command there.", last.ID, last.ChannelID, last.ID))
+	}
+	return nil, UserErr(ErrNoGame, fmt.Sprintf("No game has been played to the end in this channel yet: name one with `game:` (it suggests your recent games), or see `/%s history`.", commandOf(r)))
+}
+
+// gameInPlay is the user of r's game in play whose ID is id, nil when
+// they play none by that ID.
+func (a *App) gameInPlay(ctx context.Context, r *Request, id string) *storage.Game {
+	if id == "" {
+		return nil
+	}
+	games, err := a.games.PlayerActiveGames(ctx, r.User.ID)
+	if err != nil {
+		a.log.Info("the user's games, for a game: option", "user", r.User.ID, "err", err)
+	}
+	for _, g := range games {
+		if g.ID == id {
+			return g
+		}
+	}
+	return nil
+}
+
+// takesGameInPlay reports whether r's command, run without game: in the
+// channel of a game in play, answers for that game: the record
+// (/go sgf, /draughts record) and /go estimate do; /go replay and /go
+// review take finished games only.
+func (a *App) takesGameInPlay(r *Request) bool {
+	_, sub, _ := strings.Cut(r.Path, "/")
+	return sub == a.commandRoom(r).RecordCommand() || sub == "estimate"
+}
+
+// subcommand is r's command as typed: "/go sgf".
+func subcommand(r *Request) string { return "/" + strings.ReplaceAll(r.Path, "/", " ") }
+
+// namedInPlay is the refusal of a finished game's command for g, a game
+// of the user's still in play, named with game:.
+func (a *App) namedInPlay(r *Request, g *storage.Game) string {
+	where, there := "in <#"+g.ChannelID+">", "there"
+	if g.ChannelID == r.Interaction.ChannelID {
+		where, there = "here", "here"
+	}
+	if a.takesGameInPlay(r) {
+		return fmt.Sprintf("Game `%s` is not over yet: it is being played %s. Run `%s` %s without `game:`.", g.ID, where, subcommand(r), there)
+	}
+	return fmt.Sprintf("Game `%s` is not over yet: it is being played %s, and `%s` takes a finished game. Run it once the game has ended.", g.ID, where, subcommand(r))
+}
+
+// threadsInPlay is the refusal of a finished game's command, without
+// game:, in a channel where no game has finished but the user plays in
+// threads of it (threads, as mentions); last is the user's last finished
+// game elsewhere on the server, if any.
+func (a *App) threadsInPlay(r *Request, threads []string, last *storage.Archived) string {
+	yours := "your game in its thread " + threads[0] + " is still being played"
+	if len(threads) > 1 {
+		yours = "your games in its threads " + joinAnd(threads) + " are still being played"
+	}
+	text := "No game has been played to the end in this channel itself: " + yours
+	if a.takesGameInPlay(r) {
+		text += fmt.Sprintf(". Run `%s` there.", subcommand(r))
+	} else {
+		text += fmt.Sprintf(", and `%s` takes a finished game.", subcommand(r))
+	}
+	if last != nil {
+		return text + fmt.Sprintf(" Your last finished game, `%s`, was played in <#%s>: name it with `game:%s`.", last.ID, last.ChannelID, last.ID)
+	}
+	if !a.takesGameInPlay(r) {
+		text += fmt.Sprintf(" Name one with `game:` (it suggests your recent games), or see `/%s history`.", commandOf(r))
+	}
+	return text
 }
 
 // lastGameElsewhere is the user's last finished game when it was played
@@ -222,7 +303,7 @@ func (a *App) CmdRecord(ctx context.Context, r *Request) error {
 			return err
 		}
 	}
-	arc, err := FinishedGameOption(ctx, a.archive, r)
+	arc, err := a.FinishedGameOption(ctx, r)
 	if err != nil {
 		return err
 	}
@@ -258,7 +339,7 @@ func (a *App) CmdRecord(ctx context.Context, r *Request) error {
 // last one finished here). A game without moves is refused, as /go review
 // refuses it: there is nothing to replay.
 func (a *App) CmdReplay(ctx context.Context, r *Request) error {
-	arc, err := FinishedGameOption(ctx, a.archive, r)
+	arc, err := a.FinishedGameOption(ctx, r)
 	if err != nil {
 		return err
 	}

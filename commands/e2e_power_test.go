@@ -133,3 +133,31 @@ func TestE2EBoardAfterGameWithThread(t *testing.T) {
 	e.said(e.play(ch, bob, "E6"), fmt.Sprintf("Your game here ended <t:%d:R> (B+R). `/go board` shows it.", at))
 	e.said(e.play(ch, cat, "E6"), "There is no game in this channel itself: your game is in its thread <#"+th.ID+">. Run the command there.")
 }
+
+// TestE2EFinishedGameCommandsForGameInPlay: /go sgf, /go replay and /go
+// estimate in a channel where nothing has finished, from a player whose
+// game is in play in a thread of it, say where that game is, and so do
+// they for its ID named with game:; they said there was no such game.
+func TestE2EFinishedGameCommandsForGameInPlay(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	ch := e.d.GuildChannel("general")
+	ann, bob := e.d.NewUser("ann"), e.d.NewUser("bob")
+	th := e.threadGame(ch, ann, bob)
+	id := e.game(th.ID).ID
+	in := "your game in its thread <#" + th.ID + "> is still being played"
+	e.refused(e.slash(ch, ann, "sgf"), "No game has been played to the end in this channel itself: "+in+". Run `/go sgf` there.")
+	e.refused(e.slash(ch, ann, "estimate"), "No game has been played to the end in this channel itself: "+in+". Run `/go estimate` there.")
+	e.refused(e.slash(ch, ann, "replay"), "No game has been played to the end in this channel itself: "+in+", and `/go replay` takes a finished game. Name one with `game:` (it suggests your recent games), or see `/go history`.")
+	named := discordtest.Str("game", id)
+	e.refused(e.slash(ch, ann, "sgf", named), "Game `"+id+"` is not over yet: it is being played in <#"+th.ID+">. Run `/go sgf` there without `game:`.")
+	e.refused(e.slash(ch, bob, "replay", named), "Game `"+id+"` is not over yet: it is being played in <#"+th.ID+">, and `/go replay` takes a finished game. Run it once the game has ended.")
+	e.refused(e.slash(th, ann, "sgf", named), "Game `"+id+"` is not over yet: it is being played here. Run `/go sgf` here without `game:`.")
+	if m := e.do(e.slash(th, ann, "sgf")); !strings.HasPrefix(m.Text(), "Game record after 0 moves") {
+		t.Errorf("/go sgf in the thread = %q, want the record so far", m.Text())
+	}
+	// Someone else, who plays nothing here, is told as before.
+	cat := e.d.NewUser("cat")
+	e.refused(e.slash(ch, cat, "sgf"), "No game has been played to the end in this channel yet: name one with `game:` (it suggests your recent games), or see `/go history`.")
+	e.refused(e.slash(ch, cat, "sgf", named), "There is no finished game with ID `"+id+"`")
+}

@@ -130,7 +130,7 @@ func newReviews() *reviews { return &reviews{} }
 // moves is refused: there is nothing to judge; so is a second review of
 // the user's, or of the game, while one runs on any worker.
 func (a *room) cmdReview(ctx context.Context, r *commands.Request) error {
-	arc, err := commands.FinishedGameOption(ctx, a.Archives(), r)
+	arc, err := a.FinishedGameOption(ctx, r)
 	if err != nil {
 		return err
 	}
@@ -729,7 +729,7 @@ func (a *room) cmdEstimate(ctx context.Context, r *commands.Request) error {
 			return err
 		}
 	}
-	arc, err := commands.FinishedGameOption(ctx, a.Archives(), r)
+	arc, err := a.FinishedGameOption(ctx, r)
 	if err != nil {
 		return err
 	}
