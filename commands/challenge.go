@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
 	"strings"
 	"time"
 
@@ -578,6 +579,9 @@ func (a *App) StartChallenge(ctx context.Context, r *Request, c *storage.Challen
 		g.Delivery.Followup = FollowupOf(it, a.Now())
 	}
 	if err := a.challenges.AcceptChallenge(ctx, c.ID, g); err != nil {
+		if c.Thread {
+			a.abandonThread(ctx, c, channel, err)
+		}
 		switch {
 		case errors.Is(err, storage.ErrNotFound):
 			return ErrNoChallenge
@@ -627,6 +631,66 @@ func (a *App) StartChallenge(ctx context.Context, r *Request, c *storage.Challen
 	}
 	a.KeepBoardID(ctx, g, sent)
 	return nil
+}
+
+// abandonThread tells thread, started for challenge c's game, that the
+// game did not start there because the store refused it (err), and
+// archives it. Everything the command can check is checked before the
+// thread is made (bans, the server's limit of games at once, expiry, a
+// second Accept, which ClaimChallenge refuses), but the thread comes
+// before the game, whose key it is: Accepts pressed at the same moment
+// all pass the limit's count, and the store refuses all but one. Their
+// threads stayed, empty and unexplained, in the channel's list. gobot
+// archives a thread it started as its creator, which needs no Manage
+// Threads (deleting it would, and gobot does not ask for that).
+func (a *App) abandonThread(ctx context.Context, c *storage.Challenge, thread string, err error) {
+	ctx = context.WithoutCancel(ctx) // the thread is there whatever became of the Accept
+	what := "challenge"
+	if c.Team() {
+		what = "lobby"
+	}
+	open := fmt.Sprintf(" The %s is still open in <#%s>.", what, c.ChannelID)
+	var why string
+	var le *storage.LimitError
+	switch {
+	case errors.As(err, &le):
+		msg, _ := ErrorMessage(limitRefusal(le.Player, le.Games, le.Max, false))
+		why = msg + open
+	case errors.Is(err, storage.ErrExpired):
+		why = fmt.Sprintf("the %s expired before it was accepted.", what)
+	case errors.Is(err, storage.ErrNotFound):
+		why = fmt.Sprintf("the %s was answered or withdrawn meanwhile.", what)
+	case errors.Is(err, storage.ErrConflict):
+		why = "the teams changed while the game was starting." + open
+	default:
+		why = "something went wrong on my side." + open
+	}
+	if _, err := a.opts.Discord.SendMessage(ctx, thread, &Message{Content: "⚠️ This game did not start: " + why, AllowedMentions: NoMentions()}); err != nil {
+		a.log.Info("tell a thread its game did not start", "challenge", c.ID, "thread", thread, "err", err)
+	}
+	ar, ok := DiscordAs[threadArchiver](a.opts.Discord)
+	if !ok {
+		return
+	}
+	if err := ar.ArchiveThread(ctx, thread); err != nil {
+		a.log.Info("archive a thread whose game did not start", "challenge", c.ID, "thread", thread, "err", err)
+	}
+}
+
+// threadArchiver is what a thread started for a game that did not start
+// needs beyond Discord: archiving it (abandonThread). REST implements it;
+// the console, which has no threads, does not.
+type threadArchiver interface {
+	ArchiveThread(ctx context.Context, threadID string) error
+}
+
+var _ threadArchiver = (*REST)(nil)
+
+// ArchiveThread archives a thread gobot started (PATCH /channels/{id}
+// with archived: true), which its creator may do without Manage Threads.
+func (c *REST) ArchiveThread(ctx context.Context, threadID string) error {
+	ep := discordgo.EndpointChannel(threadID)
+	return c.send(ctx, http.MethodPatch, ep, ep, map[string]any{"archived": true}, nil, nil)
 }
 
 // movedOn reports whether g, a game just started, has had a move since:

@@ -7,9 +7,12 @@ package commands_test
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"strings"
+	"sync"
 	"testing"
 
+	"github.com/gobot-dev/gobot/commands"
 	"github.com/gobot-dev/gobot/commands/discordtest"
 )
 
@@ -160,4 +163,77 @@ func TestE2EFinishedGameCommandsForGameInPlay(t *testing.T) {
 	cat := e.d.NewUser("cat")
 	e.refused(e.slash(ch, cat, "sgf"), "No game has been played to the end in this channel yet: name one with `game:` (it suggests your recent games), or see `/go history`.")
 	e.refused(e.slash(ch, cat, "sgf", named), "There is no finished game with ID `"+id+"`")
+}
+
+// TestE2EThreadAcceptsAtLimit: four challenges with thread:true accepted
+// at the same moment by a player at the server's limit of one game at
+// once (all four counted the player's games before any game started):
+// one game starts in its thread; the three other threads, made before
+// the store refused their games, say why in one line and are archived,
+// and the challenges stay open. They stayed empty and unexplained.
+func TestE2EThreadAcceptsAtLimit(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	admin, _, _ := e.admins()
+	ann := e.d.NewUser("ann")
+	e.do(e.set(e.d.GuildChannel("general"), admin, "max_games", "1"))
+	var chs []*discordtest.Channel
+	var msgs []discordtest.Message
+	for i := range 4 {
+		ch := e.d.GuildChannel(fmt.Sprint("room", i))
+		o := e.d.NewUser(fmt.Sprint("o", i))
+		chs = append(chs, ch)
+		msgs = append(msgs, e.newChallenge(e.slash(ch, o, "challenge", discordtest.UserOpt("opponent", ann), discordtest.Int("size", 9), discordtest.Bool("thread", true))))
+	}
+	e.wrapStore = func(s commands.Store) commands.Store {
+		return &countHold{Store: s, key: ann.ID, n: 4, release: make(chan struct{})}
+	}
+	e.restart()
+	its := make([]*discordtest.Interaction, len(msgs))
+	for i, m := range msgs {
+		its[i] = e.click(ann, m, "accept")
+	}
+	replies := make([]*discordtest.Reply, len(its))
+	errs := make([]error, len(its))
+	var wg sync.WaitGroup
+	for i, it := range its {
+		wg.Go(func() { replies[i], errs[i] = e.d.Send(it) })
+	}
+	wg.Wait()
+	started := 0
+	for i, ch := range chs {
+		if errs[i] != nil || replies[i].Status != http.StatusOK {
+			t.Fatalf("Accept %d: %v (%+v)", i, errs[i], replies[i])
+		}
+		threads := e.d.Threads(ch.ID)
+		if len(threads) != 1 {
+			t.Fatalf("%d threads in %s, want the one of the Accept", len(threads), ch.Name)
+		}
+		th := threads[0]
+		if e.game(th.ID) != nil {
+			started++
+			if th.Archived {
+				t.Errorf("the thread of the game that started is archived")
+			}
+			continue
+		}
+		m := e.answerOf(its[i], replies[i])
+		if want := "You already play 1 game on this server, the most its admins allow at once: finish one first."; !m.Ephemeral || m.Text() != want {
+			t.Errorf("refused Accept %d: answer (private %v) = %q, want %q", i, m.Ephemeral, m.Text(), want)
+		}
+		want := "⚠️ This game did not start: " + ann.Mention() + " already plays 1 game on this server, the most its admins allow at once. The challenge is still open in <#" + ch.ID + ">."
+		if posted := e.d.Public(th.ID); len(posted) != 1 || posted[0].Text() != want || len(posted[0].Pings) != 0 {
+			t.Errorf("the thread of refused Accept %d holds %d messages (%+v), want one: %q, pinging nobody", i, len(posted), posted, want)
+		}
+		if !th.Archived {
+			t.Errorf("the thread of refused Accept %d is not archived", i)
+		}
+		if _, err := e.store.Challenge(context.Background(), msgs[i].InteractionID); err != nil {
+			t.Errorf("the challenge of refused Accept %d: %v, want it open", i, err)
+		}
+	}
+	if started != 1 {
+		t.Errorf("%d of four Accepts at once started a game, want 1 (max_games 1)", started)
+	}
+	e.noProblems()
 }

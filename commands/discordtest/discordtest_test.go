@@ -236,6 +236,33 @@ func TestRESTProblems(t *testing.T) {
 
 func msgs(_ *Server, ch *Channel) string { return "/channels/" + ch.ID + "/messages" }
 
+// TestThreadArchive: the bot archives a thread it started, as its
+// creator may without Manage Threads; a message posted in it unarchives
+// it; locking it needs Manage Threads, which the bot was not given.
+func TestThreadArchive(t *testing.T) {
+	s := NewServer(t, Options{RecordOnly: true})
+	ch := s.GuildChannel("general")
+	_, th := rest(t, s, "POST", "/channels/"+ch.ID+"/threads", map[string]any{"name": "alice vs bob", "type": 11, "auto_archive_duration": 10080})
+	id, _ := th["id"].(string)
+	archived := func() bool { return s.Threads(ch.ID)[0].Archived }
+	if status, _ := rest(t, s, "PATCH", "/channels/"+id, map[string]any{"archived": true}); status != http.StatusOK || !archived() {
+		t.Errorf("archive the bot's thread: HTTP %d, archived %v; want 200, archived", status, archived())
+	}
+	if p := s.Problems(); len(p) != 0 {
+		t.Errorf("problems after archiving: %q", p)
+	}
+	rest(t, s, "POST", "/channels/"+id+"/messages", map[string]any{"content": "hi"})
+	if archived() {
+		t.Errorf("a message in the archived thread left it archived")
+	}
+	if status, _ := rest(t, s, "PATCH", "/channels/"+id, map[string]any{"locked": true}); status != http.StatusForbidden {
+		t.Errorf("lock the thread without Manage Threads: HTTP %d, want 403", status)
+	}
+	if p := s.Problems(); len(p) != 1 || !strings.Contains(p[0], "Manage Threads") {
+		t.Errorf("Problems() = %q, want the lock refused for Manage Threads", p)
+	}
+}
+
 func TestRESTAuthorization(t *testing.T) {
 	s := NewServer(t, Options{RecordOnly: true})
 	ch := s.GuildChannel("general")

@@ -57,6 +57,7 @@ const (
 	PermAttachFiles           uint64 = 1 << 15
 	PermReadMessageHistory    uint64 = 1 << 16
 	PermUseApplicationCommand uint64 = 1 << 31
+	PermManageThreads         uint64 = 1 << 34
 	PermCreatePublicThreads   uint64 = 1 << 35
 	PermSendMessagesInThreads uint64 = 1 << 38
 
@@ -123,6 +124,9 @@ type Channel struct {
 	// AppPermissions are the bot's permissions in a guild channel, as
 	// interactions there report them; zero means PermBot.
 	AppPermissions uint64
+	// Archived marks a thread archived (PATCH /channels/{id}); a message
+	// posted in it unarchives it.
+	Archived bool
 }
 
 func (c *Channel) object() map[string]any {
@@ -140,7 +144,7 @@ func (c *Channel) object() map[string]any {
 		if c.Type == ChannelPublicThread {
 			o["parent_id"] = c.ParentID
 			o["owner_id"] = ""
-			o["thread_metadata"] = map[string]any{"archived": false, "auto_archive_duration": 10080, "archive_timestamp": time.Now().UTC().Format(time.RFC3339), "locked": false}
+			o["thread_metadata"] = map[string]any{"archived": c.Archived, "auto_archive_duration": 10080, "archive_timestamp": time.Now().UTC().Format(time.RFC3339), "locked": false}
 			o["member_count"] = 1
 			o["message_count"] = 0
 			o["total_message_sent"] = 0

@@ -54,7 +54,7 @@ var fakeHandlers = map[string]map[string]routeHandler{
 	"/applications/{application_id}/commands": {"GET": listCommands, "PUT": overwriteCommands},
 	"/applications/{application_id}/activity-instances/{instance_id}": {"GET": getActivityInstance},
 	"/applications/{application_id}/guilds/{guild_id}/commands":       {"PUT": overwriteCommands},
-	"/channels/{channel_id}":                                       {"GET": getChannel},
+	"/channels/{channel_id}":                                       {"GET": getChannel, "PATCH": modifyThread},
 	"/guilds/{guild_id}/channels":                                  {"GET": guildChannels},
 	"/channels/{channel_id}/messages":                              {"POST": createMessage},
 	"/channels/{channel_id}/messages/{message_id}":                 messageRoutes((*Server).channelMessage, editMessage),
@@ -237,6 +237,46 @@ func getChannel(s *Server, r *restRequest) restResponse {
 	return ok(o)
 }
 
+// modifyThread is PATCH /channels/{channel_id} on a thread. Its creator
+// (the fake's threads are all the bot's) may change its name, archived
+// and auto_archive_duration; anything else needs Manage Threads in its
+// channel, which the invite does not ask for. The fake modifies no other
+// channel.
+func modifyThread(s *Server, r *restRequest) restResponse {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c, fail := s.channel(r)
+	if c == nil {
+		return fail
+	}
+	if c.Type != ChannelPublicThread {
+		return refuse(http.StatusNotImplemented, 0, "the fake modifies threads only, not channel %s of type %d", c.ID, c.Type)
+	}
+	perms := PermBot
+	if p := s.channels[c.ParentID]; p != nil && p.AppPermissions != 0 {
+		perms = p.AppPermissions
+	}
+	body := r.object()
+	for k := range body {
+		switch k {
+		case "name", "archived", "auto_archive_duration":
+		default:
+			if perms&PermManageThreads == 0 {
+				return refuse(http.StatusForbidden, 50013, "Missing Permissions: changing %s of a thread needs Manage Threads, even for its creator", k)
+			}
+		}
+	}
+	if v, ok := body["archived"].(bool); ok {
+		c.Archived = v
+	}
+	if v, ok := body["name"].(string); ok {
+		c.Name = v
+	}
+	o := c.object()
+	o["owner_id"] = s.BotUserID
+	return ok(o)
+}
+
 // guildChannels lists a guild's channels, threads left out as Discord
 // does, in the order they were made.
 func guildChannels(s *Server, r *restRequest) restResponse {
@@ -272,9 +312,13 @@ func guildChannels(s *Server, r *restRequest) restResponse {
 func createMessage(s *Server, r *restRequest) restResponse {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if c, fail := s.channel(r); c == nil {
+	c, fail := s.channel(r)
+	if c == nil {
 		return fail
 	}
+	// A message in an archived thread that is not locked (the fake locks
+	// none) unarchives it, as Discord does.
+	c.Archived = false
 	if f, _ := r.object()["flags"].(float64); int(f)&64 != 0 {
 		return refuse(http.StatusBadRequest, 50035, "ephemeral flag on a channel message (only interaction responses can be ephemeral)")
 	}
