@@ -614,12 +614,13 @@ func testE2EAdminAdjudicateAndAnnul(t *testing.T, e *env) {
 	if a := e.archived(ch.ID, first); !a.Annulled || a.Rated || a.Result != "B+R" {
 		t.Errorf("the annulled game's record: annulled=%v rated=%v %s", a.Annulled, a.Rated, a.Result)
 	}
-	// Its record says who annulled it, when and why, at its root; its
-	// replay and record say it is not counted.
+	// Its record says who annulled it, when and why, at its root (after
+	// its clock's maximum, which OT cannot say); its replay and record
+	// say it is not counted.
 	sgf := e.do(e.slash(ch, carol, "sgf", discordtest.Str("game", first)))
 	if want := "Record of ⚫ alice vs ⚪ bob, 9×9, B+R, annulled, finished "; !strings.HasPrefix(sgf.Text(), want) || len(sgf.Attachments) != 1 {
 		t.Errorf("/go sgf of the annulled game = %q, want it to begin %q, with the SGF", sgf.Text(), want)
-	} else if rec, want := string(sgf.Attachments[0].Data), "C[Annulled by ann, an admin of the server, on 2025-06-01, after the game ended B+R: not counted in statistics or ratings. Reason: farmed with a friend]"; !strings.Contains(rec, want) || !strings.Contains(rec, "RE[B+R]") {
+	} else if rec, want := string(sgf.Attachments[0].Data), "\n\nAnnulled by ann, an admin of the server, on 2025-06-01, after the game ended B+R: not counted in statistics or ratings. Reason: farmed with a friend]"; !strings.Contains(rec, "C[Time: Fischer: 3 days, +1 day per move, at most 7 days."+want) || !strings.Contains(rec, "RE[B+R]") {
 		t.Errorf("the annulled game's SGF:\n%s\nwant RE[B+R] and %s at its root", rec, want)
 	}
 	if m, want := e.do(e.slash(ch, carol, "replay", discordtest.Str("game", first))), "Replay of ⚫ alice vs ⚪ bob, 9×9, B+R, annulled, 12 moves."; m.Text() != want {
@@ -690,7 +691,7 @@ func testE2EAdminAdjudicateAndAnnul(t *testing.T, e *env) {
 	if e.game(ch.ID) != nil {
 		t.Fatalf("the adjudicated game is still in play")
 	}
-	if a := e.archived(ch.ID, g.ID); a.Result != "W+F" || !a.Rated || a.Annulled || !strings.Contains(string(a.SGF), "C[Decided by ann, an admin of the server, after 12 moves: white wins by forfeit. Reason: alice left the club]") {
+	if a := e.archived(ch.ID, g.ID); a.Result != "W+F" || !a.Rated || a.Annulled || !strings.Contains(string(a.SGF), "C[Decided by ann, an admin of the server, after 12 moves: white wins by forfeit. Reason: alice left the club\n\nTime: Fischer: 3 days, +1 day per move, at most 7 days.]") {
 		t.Errorf("the awarded game's record: %s rated=%v annulled=%v, SGF %s", a.Result, a.Rated, a.Annulled, a.SGF)
 	}
 	told := e.publicWith(ch.ID, "decided the game")

@@ -381,3 +381,42 @@ func TestE2EDraughtsMoveAfterLossOnTime(t *testing.T) {
 	a := e.archived(dr.ID, id)
 	e.said(e.draughtsMove(dr, alice, "31x22"), fmt.Sprintf("Your game here ended <t:%d:R> (0-2 (time)). `/draughts board` shows it.", a.FinishedAt.Unix()))
 }
+
+// TestE2ESGFClockOGS: the record's TM and OT are written as OGS writes
+// and reads them ("5 fischer", "10 simple"), and a Fischer maximum, which
+// OT cannot say, is in the root comment in words.
+func TestE2ESGFClockOGS(t *testing.T) { httpMode(t, testE2ESGFClockOGS) }
+
+func testE2ESGFClockOGS(t *testing.T, e *env) {
+	alice, bob := e.d.NewUser("alice"), e.d.NewUser("bob")
+	for _, tc := range []struct {
+		clock string
+		want  []string
+		not   []string
+	}{
+		{"fischer 10s +5s max 20s", []string{"TM[10]OT[5 fischer]", "C[Time: Fischer: 10 s, +5 s per move, at most 20 s.]"}, []string{"max"}},
+		{"simple 10s", []string{"TM[0]OT[10 simple]"}, []string{"C[Time"}},
+		{"5+3", []string{"TM[300]OT[3 fischer]"}, []string{"C[Time"}},
+		{"byoyomi 1m 5x30s", []string{"TM[60]OT[5x30 byo-yomi]"}, []string{"C[Time"}},
+	} {
+		ch := e.d.GuildChannel("clock-" + tc.clock)
+		e.challenge(ch, alice, bob, discordtest.Str("clock", tc.clock))
+		m := e.do(e.slash(ch, alice, "sgf"))
+		var rec string
+		for _, f := range m.Attachments {
+			if strings.HasSuffix(f.Filename, ".sgf") {
+				rec = string(f.Data)
+			}
+		}
+		for _, want := range tc.want {
+			if !strings.Contains(rec, want) {
+				t.Errorf("clock:%s: the record does not contain %s:\n%s", tc.clock, want, rec)
+			}
+		}
+		for _, not := range tc.not {
+			if strings.Contains(rec, not) {
+				t.Errorf("clock:%s: the record contains %s:\n%s", tc.clock, not, rec)
+			}
+		}
+	}
+}

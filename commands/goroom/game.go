@@ -439,9 +439,19 @@ func moveError(err error, m engine.Move, g *storage.Game) error {
 func gameSGF(g *storage.Game, dead []engine.Point, scored, annulled bool) ([]byte, error) {
 	info := sgfInfo(g, dead, scored)
 	if annulled {
-		info.C = commands.AnnulledOnTime
+		rootComment(&info, commands.AnnulledOnTime)
 	}
 	return writeSGF(g, info)
+}
+
+// rootComment puts c at the head of the record's root comment, before
+// what sgfInfo put there (the clock in words, when OT cannot say all of
+// it).
+func rootComment(info *engine.SGFInfo, c string) {
+	if info.C != "" {
+		c += "\n\n" + info.C
+	}
+	info.C = c
 }
 
 // sgfInfo is the record's game information: players, date, result, clock
@@ -471,6 +481,11 @@ func sgfInfo(g *storage.Game, dead []engine.Point, scored bool) engine.SGFInfo {
 	}
 	if k := g.Clock; k != nil {
 		info.TM, info.OT = k.Control.SGF()
+		if !k.Control.SGFExact() {
+			// A Fischer maximum, which OT has no way to write (OGS reads
+			// "5 fischer" alone): in words, where every reader shows it.
+			info.C = "Time: " + k.Control.Describe() + "."
+		}
 		info.Times = map[int]engine.SGFTime{}
 		for _, m := range k.Log {
 			info.Times[m.Move] = engine.SGFTime{Left: m.Left.Seconds(), Periods: m.Periods}

@@ -156,11 +156,12 @@ func (*room) Archived(g *storage.Game, annulled bool, void, note string) (storag
 	info := sgfInfo(g, dead, res.Reason == engine.ByScore)
 	switch {
 	case void != "":
-		info.RE, info.C, info.Dead = "Void", void, nil
+		info.RE, info.Dead = "Void", nil
+		rootComment(&info, void)
 	case annulled:
-		info.C = commands.AnnulledOnTime
+		rootComment(&info, commands.AnnulledOnTime)
 	case note != "":
-		info.C = note
+		rootComment(&info, note)
 	}
 	sgf, err := writeSGF(g, info)
 	if err != nil {

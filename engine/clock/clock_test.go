@@ -3,6 +3,7 @@ package clock
 import (
 	"errors"
 	"reflect"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -398,17 +399,33 @@ func TestRecordAndSGF(t *testing.T) {
 	}{
 		{"byoyomi 10m 5x30s", 600, "5x30 byo-yomi"},
 		{"canadian 10m 25/5m", 600, "25/300 Canadian"},
-		{"fischer 3d +1d max 7d", 259200, "fischer +86400 max 604800"},
-		{"5+3", 300, "fischer +3"},
-		{"simple 1d", 0, "simple 86400"},
+		{"fischer 3d +1d max 7d", 259200, "86400 fischer"},
+		{"fischer 10s +5s max 20s", 10, "5 fischer"},
+		{"5+3", 300, "3 fischer"},
+		{"simple 1d", 0, "86400 simple"},
+		{"simple 10s", 0, "10 simple"},
 		{"absolute 20m", 1200, ""},
 		{"none", 0, ""},
 	} {
-		if tm, ot := mustParse(t, tc.spec).SGF(); tm != tc.tm || ot != tc.ot {
+		c := mustParse(t, tc.spec)
+		tm, ot := c.SGF()
+		if tm != tc.tm || ot != tc.ot {
 			t.Errorf("%s: SGF() = %v, %q; want %v, %q", tc.spec, tm, ot, tc.tm, tc.ot)
+		}
+		// OGS reads an OT only in these forms (its goban library's
+		// parseSGFOvertime); any other it ignores.
+		if ot != "" && !ogsOT.MatchString(ot) {
+			t.Errorf("%s: OT %q is not in a form OGS reads", tc.spec, ot)
+		}
+		if exact := c.System != Fischer || c.Max == 0; c.SGFExact() != exact {
+			t.Errorf("%s: SGFExact() = %v, want %v", tc.spec, c.SGFExact(), exact)
 		}
 	}
 }
+
+// ogsOT is every OT that OGS reads: Canadian, Fischer, byo-yomi and
+// simple time, as its goban library's parseSGFOvertime matches them.
+var ogsOT = regexp.MustCompile(`(?i)^(\d+/\d+(\.\d+)? canadian|\d+(\.\d+)? fischer|\d+x\d+(\.\d+)? byo-yomi|\d+(\.\d+)? simple)$`)
 
 // playRecord makes moves 1, 2, ... at the given times with Move.
 func playRecord(t *testing.T, k *Clock, times ...time.Duration) {

@@ -498,26 +498,33 @@ func Format(d time.Duration) string {
 	return strings.Join(parts, " ")
 }
 
-// SGF returns the control as a game record writes it: TM, each player's
-// main time in seconds, and OT, the overtime ("5x30 byo-yomi", "25/300
-// Canadian", "fischer +86400 max 604800", "fischer +3" with no maximum,
-// "simple 86400").
+// SGF returns the control as a game record writes it, in the forms OGS
+// writes and reads (its goban library's parseSGFOvertime): TM, each
+// player's main time in seconds (0 for simple time, which has none), and
+// OT, the overtime: "5x30 byo-yomi", "25/300 Canadian", "3 fischer" (the
+// increment) and "86400 simple" (the time per move). A Fischer maximum
+// has no place in OT (OGS's readers take "N fischer" alone): where
+// SGFExact is false, a record says the control in words (Describe)
+// elsewhere, as gobot's does in its root comment.
 func (c Control) SGF() (tm float64, ot string) {
 	sec := func(d time.Duration) string { return strconv.FormatFloat(d.Seconds(), 'f', -1, 64) }
 	switch c.System {
 	case Absolute:
 		return c.Main.Seconds(), ""
 	case Simple:
-		return 0, "simple " + sec(c.Period)
+		return 0, sec(c.Period) + " simple"
 	case Fischer:
-		if c.Max == 0 {
-			return c.Main.Seconds(), "fischer +" + sec(c.Increment)
-		}
-		return c.Main.Seconds(), fmt.Sprintf("fischer +%s max %s", sec(c.Increment), sec(c.Max))
+		return c.Main.Seconds(), sec(c.Increment) + " fischer"
 	case ByoYomi:
 		return c.Main.Seconds(), fmt.Sprintf("%dx%s byo-yomi", c.Periods, sec(c.Period))
 	case Canadian:
 		return c.Main.Seconds(), fmt.Sprintf("%d/%s Canadian", c.Stones, sec(c.Period))
 	}
 	return 0, ""
+}
+
+// SGFExact reports whether TM and OT (SGF) say all of c: not for a
+// Fischer clock with a maximum, which OT has no way to write.
+func (c Control) SGFExact() bool {
+	return c.System != Fischer || c.Max == 0
 }
