@@ -73,8 +73,8 @@ func testE2ELossOnTime(t *testing.T, e *env) {
 	if a.Result != "W+T" || !a.Annulled || !strings.Contains(string(a.SGF), "RE[W+T]") {
 		t.Errorf("archived %s annulled=%v, SGF %s; want W+T, annulled (Black made no move), RE[W+T]", a.Result, a.Annulled, a.SGF)
 	}
-	if d := a.FinishedAt.Sub(deadline); d < 0 || d > 3*time.Second {
-		t.Errorf("finished at %v, %v after the deadline; want within a few seconds", a.FinishedAt, d)
+	if !a.FinishedAt.Equal(deadline) {
+		t.Errorf("finished at %v, want the deadline %v", a.FinishedAt, deadline)
 	}
 	want := fmt.Sprintf("⌛ ⚫ %s ran out of time <t:%d:R>. They had not made two moves of their own, so the game is annulled: it is recorded, but it does not count.", alice.Mention(), deadline.Unix())
 	var ann []discordtest.Message
@@ -348,8 +348,14 @@ func TestE2EMoveAfterLossOnTime(t *testing.T) {
 	e.do(e.play(ch, alice, "E5"))
 	e.do(e.play(ch, bob, "E4"))
 	last := e.do(e.play(ch, alice, "D5"))
-	e.clock.Advance(16 * time.Second)
+	deadline := e.game(ch.ID).Clock.Deadline()
+	e.clock.Advance(16 * time.Second) // the scheduler finds it a second late
 	a := e.archived(ch.ID, id)
+	// The game ended at the deadline, as the announcement says, not when
+	// the loss was found.
+	if !a.FinishedAt.Equal(deadline) {
+		t.Errorf("finished at %v, want the deadline %v", a.FinishedAt, deadline)
+	}
 	// The ending is announced through the last move's interaction token,
 	// and retires that board: both done before the clock moves an hour on
 	// (the token would be stale then).
@@ -357,7 +363,13 @@ func TestE2EMoveAfterLossOnTime(t *testing.T) {
 		m, _ := e.d.Message(last.ID)
 		return len(m.Buttons()) == 0 && len(e.publicWith(ch.ID, "Game over: annulled on time, not counted")) > 0
 	})
-	e.said(e.play(ch, bob, "D4"), fmt.Sprintf("Your game here ended on time <t:%d:R> (B+T, annulled). `/go board` shows it.", a.FinishedAt.Unix()))
+	if want := fmt.Sprintf("ran out of time <t:%d:R>", deadline.Unix()); len(e.publicWith(ch.ID, want)) != 1 {
+		t.Errorf("no announcement says %q", want)
+	}
+	e.said(e.play(ch, bob, "D4"), fmt.Sprintf("Your game here ended on time <t:%d:R> (B+T, annulled). `/go board` shows it.", deadline.Unix()))
+	if b := e.do(e.slash(ch, carol, "board")).Text(); !strings.Contains(b, fmt.Sprintf("The last game in this channel ended <t:%d:R>", deadline.Unix())) {
+		t.Errorf("/go board afterwards = %q, want it ended at the deadline <t:%d:R>", b, deadline.Unix())
+	}
 	e.said(e.play(ch, carol, "D4"), "There is no game in this channel. Start one with `/go challenge` or `/go bot`.")
 	e.clock.Advance(time.Hour)
 	e.said(e.play(ch, bob, "D4"), "There is no game in this channel. Start one with `/go challenge` or `/go bot`.")
