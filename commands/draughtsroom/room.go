@@ -1014,6 +1014,7 @@ func (a *room) completeDraughtsMove(ctx context.Context, r *commands.Request) er
 const draughtsHelp = "**International draughts (10×10) with gobot**\n" +
 	"`/draughts challenge opponent:` challenge someone here (`clock:`, `colour:`, `thread:`, `rated:`); they accept with the button.\n" +
 	"`/draughts bot level:` play gobot at once, %s (`colour:`, default white; `clock:`, `rated:`).\n" +
+	"`clock:` `5+3` (5 min, +3 s a move), `fischer 5m +3s max 10m`, `byoyomi 10m 5x30s`, `absolute 20m`, `correspondence`, `daily`, `live`, `blitz`, `none`: `/go help` says more.\n" +
 	"`/draughts play move:` play a move by its squares: `32-28`, or `28x19` for a capture (`28x17x8` through each landing when it matters); autocomplete lists your legal moves.\n" +
 	"**Open board** under a board (where the board page is set up) plays by clicks: your piece, then where it goes.\n" +
 	"`/draughts board` shows the board, `/draughts draw` offers a draw (or accepts one), `/draughts resign` resigns, `/draughts abort` aborts before each player has made two moves (a moderator at any time, with `reason:`); `/draughts record`, `history`, `stats` and `leaderboard` as for Go.\n" +

@@ -2,14 +2,17 @@ package draughtsroom
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"log/slog"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/gobot-dev/gobot/commands"
+	"github.com/gobot-dev/gobot/engine/clock"
 	"github.com/gobot-dev/gobot/engine/draughts"
 	"github.com/gobot-dev/gobot/engine/game"
 	"github.com/gobot-dev/gobot/storage"
@@ -200,5 +203,24 @@ func TestTextBlacksView(t *testing.T) {
 	lines = strings.Split(strings.TrimSuffix((&room{}).Text(g), "\n"), "\n")
 	if strings.TrimSpace(lines[0]) != ". . . . b" || strings.TrimSpace(lines[9]) != "w . . . ." {
 		t.Errorf("White's view:\n%s", strings.Join(lines, "\n"))
+	}
+}
+
+// TestHelpClockSyntax: /draughts help shows how to write a clock,
+// lidraughts' `5+3` first, and every example it gives is one the clock
+// option reads; it stays within a message's 2000 characters with every
+// level named and the warning that the settings could not be read.
+func TestHelpClockSyntax(t *testing.T) {
+	levels := "at the levels this server offers: `beginner`, `easy`, `casual`, `steady`, `keen`, `medium`, `strong`, `tough`, `hard`, `max`"
+	if n := utf8.RuneCountInString(commands.HelpUnread + "\n" + fmt.Sprintf(draughtsHelp, levels)); n > 2000 {
+		t.Errorf("/draughts help has %d characters, Discord allows 2000", n)
+	}
+	for _, ex := range []string{"5+3", "fischer 5m +3s max 10m", "byoyomi 10m 5x30s", "absolute 20m", "correspondence", "daily", "live", "blitz", "none"} {
+		if !strings.Contains(draughtsHelp, "`"+ex+"`") {
+			t.Errorf("/draughts help does not show `%s`:\n%s", ex, draughtsHelp)
+		}
+		if _, err := clock.Parse(ex); err != nil {
+			t.Errorf("/draughts help's example `%s` does not parse: %v", ex, err)
+		}
 	}
 }

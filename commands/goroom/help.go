@@ -39,9 +39,9 @@ func helpText(levels []commands.Level, challengeTTL, scoringTTL time.Duration, d
 			{Name: "Teams and votes", Value: "`/go rengo` opens a team game: **Join Black** or **Join White** (2–4 a team; `bot:` adds a bot), then **Start**; turns go B1, W1, B2 …, `mode:casual` gives a clock each; a team resigns or aborts by majority. " +
 				"`/go vote level: period:` pits this channel against gobot: anyone votes with `/go play` or the buttons, and the most voted move is played when the period ends. Both unrated."},
 			{Name: "Clocks", Value: "`clock:` on `/go challenge` and `/go bot` (default here: " + defaultClock.Name() + "): " +
-				"**correspondence** (Fischer: 3 days, +1 day per move, at most 7 days), **daily** (1 day per move), **live** (10 min, then 5×30 s byo-yomi), **blitz** (3 min, then 5×10 s), **none**, or " +
-				"`fischer 5m +3s`, `byoyomi 10m 5x30s`, `canadian 10m 25/5m`, `simple 1d`, `absolute 20m` (units s, m, h, d; up to 30 days). " +
-				"Boards show both clocks; correspondence players get a reminder when a quarter of their time is left. " +
+				"**correspondence** (`fischer 3d +1d max 7d`), **daily** (1 day per move), **live** (10 min, then 5×30 s byo-yomi), **blitz** (3 min, then 5×10 s), **none**, or " +
+				"`fischer 5m +3s`, `5+3` (5 min, +3 s a move), `byoyomi 10m 5x30s`, `canadian 10m 25/5m`, `simple 1d`, `absolute 20m` (units s, m, h, d; up to 30 days). " +
+				"Boards show both clocks; correspondence players are reminded when a quarter of their time is left. " +
 				"Out of time loses (`B+T`, `W+T`); before two moves of one's own the game is annulled (recorded, not counted). " +
 				"No clock runs while dead stones are agreed; time I am down is given back.\n" +
 				"`/go vacation days:7` pauses your correspondence clocks (30 days a year, at most 30 at once); `/go vacation end:true` comes back early and returns the unused days."},

@@ -126,3 +126,23 @@ func TestHelpBotOptions(t *testing.T) {
 		}
 	}
 }
+
+// TestHelpClockSyntax: /go help's Clocks field shows how to write a
+// clock, lichess's `5+3` among them, and every example it gives is one
+// the clock option reads.
+func TestHelpClockSyntax(t *testing.T) {
+	var field string
+	for _, f := range helpText(builtinLevels(), commands.DefaultChallengeTTL, commands.DefaultScoringTTL, clock.Default(), 19)[0].Fields {
+		if f.Name == "Clocks" {
+			field = f.Value
+		}
+	}
+	for _, ex := range []string{"fischer 3d +1d max 7d", "fischer 5m +3s", "5+3", "byoyomi 10m 5x30s", "canadian 10m 25/5m", "simple 1d", "absolute 20m"} {
+		if !strings.Contains(field, "`"+ex+"`") {
+			t.Errorf("/go help's Clocks field does not show `%s`:\n%s", ex, field)
+		}
+		if _, err := clock.Parse(ex); err != nil {
+			t.Errorf("/go help's example `%s` does not parse: %v", ex, err)
+		}
+	}
+}
