@@ -23,10 +23,13 @@ const (
 	// heartbeatEvery is how often the App records that it is alive; an
 	// outage is measured from the last heartbeat.
 	heartbeatEvery = 10 * time.Second
-	// outageMin is the shortest outage credited to the clocks: a restart
-	// quicker than that (the heartbeat is written at shutdown too) costs
-	// nobody anything worth giving back.
-	outageMin = heartbeatEvery
+	// OutageMin is the shortest outage credited to the clocks: a restart
+	// quicker than that (the heartbeat is written at shutdown too) is not
+	// given back, and /go help says so. Several workers may share the
+	// store, and a heartbeat does not say whose it is: within a heartbeat
+	// period, a worker starting cannot tell the bot's stop from another
+	// worker's, nor a stop from a worker's restart while others ran.
+	OutageMin = heartbeatEvery
 	// dueBatch is how many due games the scheduler loads per pass.
 	dueBatch = 100
 	// dueRetry is how long the scheduler waits before looking again at a
@@ -534,7 +537,7 @@ func (a *App) creditAfterOutage(ctx context.Context) bool {
 	if !a.unreachable.Load() {
 		return false
 	}
-	credit, n, err := a.deadlines.CreditOutage(ctx, a.Now(), outageMin)
+	credit, n, err := a.deadlines.CreditOutage(ctx, a.Now(), OutageMin)
 	if err != nil {
 		if ctx.Err() == nil {
 			a.log.Warn("clock: credit the outage; the store still fails", "err", err)
@@ -562,7 +565,7 @@ func (a *App) creditOutage(ctx context.Context) {
 func (a *App) CreditOutage(ctx context.Context) { a.creditOutage(ctx) }
 
 func (a *App) creditOutageNow(ctx context.Context) {
-	credit, n, err := a.deadlines.CreditOutage(ctx, a.Now(), outageMin)
+	credit, n, err := a.deadlines.CreditOutage(ctx, a.Now(), OutageMin)
 	switch {
 	case err != nil:
 		a.log.Warn("clock: credit outage", "err", err)

@@ -146,3 +146,18 @@ func TestHelpClockSyntax(t *testing.T) {
 		}
 	}
 }
+
+// TestHelpOutage: /go help says which outages the clocks are given back,
+// as the scheduler credits them (commands.OutageMin): a restart quicker
+// than a heartbeat period is charged to the player to move.
+func TestHelpOutage(t *testing.T) {
+	want := "No clock runs while dead stones are agreed, nor while I am down for over " + clock.Format(commands.OutageMin) + "."
+	for _, f := range helpText(builtinLevels(), commands.DefaultChallengeTTL, commands.DefaultScoringTTL, clock.Default(), 19)[0].Fields {
+		if f.Name == "Clocks" && !strings.Contains(f.Value, want) {
+			t.Errorf("/go help's Clocks field does not say %q:\n%s", want, f.Value)
+		}
+	}
+	if want != "No clock runs while dead stones are agreed, nor while I am down for over 10 s." {
+		t.Errorf("the sentence reads %q", want)
+	}
+}
