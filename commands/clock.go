@@ -169,6 +169,52 @@ func ClockStatus(g *storage.Game, now time.Time, label func(game.Side) string) s
 	return s
 }
 
+// FinalClock is k as a finished game's clock: stopped at at, or at the
+// deadline when that came first (a time run out shows 0 s, however late
+// the loss was found), without its log of moves. Nil without a clock.
+func FinalClock(k *clock.Clock, at time.Time) *clock.Clock {
+	if k == nil || k.Control.System == clock.None {
+		return nil
+	}
+	f := *k
+	f.Log = nil
+	if f.Running() {
+		if d := f.Deadline(); d.Before(at) {
+			at = d
+		}
+		f.Stop(at)
+	}
+	return &f
+}
+
+// FinalClockStatus is what the board of a finished game says about time:
+// each side's time as the game ended, stopped (FinalClock), in the sides'
+// order with its emoji, as OGS and KGS keep showing both clocks of a game
+// over. label names a side as the room does. Empty without a clock.
+func FinalClockStatus(k *clock.Clock, label func(game.Side) string) string {
+	if k == nil || k.Control.System == clock.None || k.Running() {
+		return ""
+	}
+	emoji := func(s game.Side) string { return strings.Fields(label(s))[0] }
+	return fmt.Sprintf("⏱ Time left at the end: %s %s · %s %s", emoji(0), k.Show(clock.First, time.Time{}), emoji(1), k.Show(clock.Second, time.Time{}))
+}
+
+// FinalClockView is side s's clock on the page of a finished game: its
+// time at the end, not counting down. Nil without a clock.
+func FinalClockView(k *clock.Clock, s game.Side) *ClockView {
+	if k == nil || k.Control.System == clock.None || k.Running() {
+		return nil
+	}
+	return &ClockView{Text: k.Show(clock.Of(s), time.Time{})}
+}
+
+// RanOutOfTime says on the page who lost on time, as the loss's
+// announcement in Discord does: "ann (black) ran out of time." name
+// is the player, side their side as the room names it.
+func RanOutOfTime(name, side string) string {
+	return fmt.Sprintf("%s (%s) ran out of time.", name, side)
+}
+
 // syncClock brings g's clock in line with its game before a write: stopped
 // during the scoring phase and once the game is over; otherwise running
 // for the player to move (after a return to play from scoring, their turn

@@ -366,9 +366,17 @@ func TestE2EMoveAfterLossOnTime(t *testing.T) {
 	if want := fmt.Sprintf("ran out of time <t:%d:R>", deadline.Unix()); len(e.publicWith(ch.ID, want)) != 1 {
 		t.Errorf("no announcement says %q", want)
 	}
+	// The game-over board, and the board shown afterwards, keep each
+	// side's time as the game ended.
+	final := "⏱ Time left at the end: ⚫ 15 s · ⚪ 0 s"
+	if ann := e.publicWith(ch.ID, "ran out of time"); len(ann) != 1 || !strings.Contains(ann[0].Text(), final) {
+		t.Errorf("the game-over board does not say %q", final)
+	}
 	e.said(e.play(ch, bob, "D4"), fmt.Sprintf("Your game here ended on time <t:%d:R> (B+T, annulled). `/go board` shows it.", deadline.Unix()))
 	if b := e.do(e.slash(ch, carol, "board")).Text(); !strings.Contains(b, fmt.Sprintf("The last game in this channel ended <t:%d:R>", deadline.Unix())) {
 		t.Errorf("/go board afterwards = %q, want it ended at the deadline <t:%d:R>", b, deadline.Unix())
+	} else if !strings.Contains(b, final) {
+		t.Errorf("/go board afterwards = %q, want %q", b, final)
 	}
 	e.said(e.play(ch, carol, "D4"), "There is no game in this channel. Start one with `/go challenge` or `/go bot`.")
 	e.clock.Advance(time.Hour)
@@ -392,6 +400,16 @@ func TestE2EDraughtsMoveAfterLossOnTime(t *testing.T) {
 	e.clock.Advance(16 * time.Second)
 	a := e.archived(dr.ID, id)
 	e.said(e.draughtsMove(dr, alice, "31x22"), fmt.Sprintf("Your game here ended <t:%d:R> (0-2 (time)). `/draughts board` shows it.", a.FinishedAt.Unix()))
+	// The game-over board, and the board shown afterwards, keep each
+	// side's time as the game ended.
+	final := "⏱ Time left at the end: ⚪ 0 s · ⚫ 15 s"
+	e.d.WaitFor("the announcement", func() bool { return len(e.publicWith(dr.ID, "ran out of time")) > 0 })
+	if ann := e.publicWith(dr.ID, "ran out of time"); !strings.Contains(ann[0].Text(), final) {
+		t.Errorf("the game-over board %q does not say %q", ann[0].Text(), final)
+	}
+	if b := e.do(e.draughtsCmd(dr, bob, "board")).Text(); !strings.Contains(b, final) {
+		t.Errorf("/draughts board afterwards = %q, want %q", b, final)
+	}
 }
 
 // TestE2ESGFClockOGS: the record's TM and OT are written as OGS writes

@@ -491,6 +491,7 @@ func (a *App) archiveEntry(g *storage.Game, annulled bool, void, note string) (s
 	arc.ID, arc.GuildID, arc.ChannelID, arc.Kind = g.ID, g.GuildID, g.ChannelID, g.Kind
 	arc.Moves, arc.Annulled = g.State.MoveCount(), annulled || void != ""
 	arc.StartedAt, arc.FinishedAt = g.CreatedAt, a.Now()
+	arc.Clock = FinalClock(g.Clock, arc.FinishedAt)
 	arc.Rated = !g.Unrated // storage rates only games with a winner or a tie
 	return arc, nil
 }

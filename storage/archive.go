@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/gobot-dev/gobot/engine"
+	"github.com/gobot-dev/gobot/engine/clock"
 	"github.com/gobot-dev/gobot/engine/game"
 	bolt "go.etcd.io/bbolt"
 )
@@ -88,6 +89,12 @@ type Archived struct {
 
 	StartedAt  time.Time `json:"started"`
 	FinishedAt time.Time `json:"finished"`
+
+	// Clock is the game's clock as it stood at the end, stopped and
+	// without its log of moves (the record has those), for the finished
+	// game's board and page to show each side's final time. Nil for a
+	// game without a clock, and for games archived before it was kept.
+	Clock *clock.Clock `json:"clock,omitempty"`
 }
 
 // resultOutcome reads an archived game's result with engine.ParseResult

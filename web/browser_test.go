@@ -916,3 +916,44 @@ func TestBrowserUndoAnsweredOnPage(t *testing.T) {
 		}
 	}
 }
+
+// TestBrowserFinalClocks: when a game ends, the page keeps showing each
+// side's time as it ended, stopped (as OGS and KGS do), and its status
+// says who ran out of time, as the announcement in Discord does; then
+// after a resignation, the times the players had.
+func TestBrowserFinalClocks(t *testing.T) {
+	e := newEnv(t, Options{Local: true})
+	b := newBrowser(t)
+	e.challenge("ann", "bob", 9, discordtest.Str("clock", "absolute 10s"))
+	inst := e.d.Activity(e.ch, user("ann"), user("bob"))
+	bob := e.activity(b, "bob", inst, 1000, 900)
+	bob.wait("the game", `document.getElementById('title').textContent === 'ann vs bob'`, 10*time.Second)
+	// Ann never moves: her 10 s run out.
+	status := `document.getElementById('status').textContent`
+	bob.wait("the game over", status+`.startsWith('Game over')`, 30*time.Second)
+	if got, want := bob.text("#status"), "Game over: annulled on time, not counted. ann (black) ran out of time."; got != want {
+		t.Errorf("the status reads %q, want %q", got, want)
+	}
+	for side, want := range map[string]string{"black": "0 s", "white": "10 s"} {
+		if got := bob.text("#side-" + side + " .clock"); got != want {
+			t.Errorf("%s's clock after the game reads %q, want %q", side, got, want)
+		}
+		if js[bool](bob, `document.querySelector('#side-`+side+` .clock').classList.contains('running')`) {
+			t.Errorf("%s's clock still runs after the game", side)
+		}
+	}
+
+	// A game that ends by resignation shows the time each had then.
+	e.challenge("ann", "bob", 9, discordtest.Str("clock", "fischer 5m +30s"))
+	bob.wait("the new game", status+`.startsWith('Move 1')`, 10*time.Second)
+	e.slash("ann", "play", discordtest.Str("move", "E5"))
+	bob.waitStone("E5", "black")
+	e.slash("bob", "resign")
+	bob.wait("the game over", status+`.startsWith('Game over')`, 10*time.Second)
+	if got := bob.text("#side-black .clock"); !regexp.MustCompile(`^5 min( [0-9]+ s)?$`).MatchString(got) {
+		t.Errorf("black's clock after the resignation reads %q, want about 5 min (the time and its increment)", got)
+	}
+	if got := bob.text("#side-white .clock"); !regexp.MustCompile(`^(5 min|4 min [0-9]+ s)$`).MatchString(got) {
+		t.Errorf("white's clock after the resignation reads %q, want about 5 min", got)
+	}
+}

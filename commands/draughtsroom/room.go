@@ -802,6 +802,8 @@ func draughtsStatus(g *storage.Game, now time.Time) string {
 		if cs := commands.ClockStatus(g, now, draughtsSideLabel); cs != "" {
 			sb.WriteString(cs + "\n")
 		}
+	} else if cs := commands.FinalClockStatus(commands.FinalClock(g.Clock, now), draughtsSideLabel); cs != "" {
+		sb.WriteString(cs + "\n")
 	}
 	sb.WriteString("-# International draughts, 10×10 (FMJD rules)")
 	if g.Clock != nil {
@@ -1216,6 +1218,9 @@ func finishedDraughtsMessage(arc *storage.Archived) (*commands.Message, error) {
 	name := fmt.Sprintf("draughts-%s-%d.png", arc.ID, st.MoveCount())
 	text := fmt.Sprintf("The last game in this channel ended <t:%d:R> after %s; `/draughts challenge` or `/draughts bot` starts a new one.\n**Game over: %s**",
 		arc.FinishedAt.Unix(), moves(arc.Moves), result)
+	if cs := commands.FinalClockStatus(arc.Clock, draughtsSideLabel); cs != "" {
+		text += "\n" + cs
+	}
 	return &commands.Message{
 		Embeds: []*discordgo.MessageEmbed{{
 			Title:       commands.Clip(archivedTitle(arc)+" · draughts", 256),

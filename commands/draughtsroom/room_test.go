@@ -69,11 +69,12 @@ func TestFinishedViews(t *testing.T) {
 			text: "**Game over: aborted, not counted**", alt: "Game over, aborted, not counted; White 20 men, Black 20 men; last move 32-28"},
 		{name: "annulled on time", moves: []string{"32-28", "19-23"}, end: &game.Result{Winner: draughtsWhite, Reason: game.ByTime}, annulled: true,
 			text: "**Game over: annulled on time, not counted**", alt: "Game over, annulled on time, not counted; White 20 men, Black 20 men; last move 19-23",
-			page: "Game over: annulled on time, not counted"},
+			page: "Game over: annulled on time, not counted. bob (black) ran out of time."},
 		{name: "resignation annulled", moves: []string{"32-28"}, end: &game.Result{Winner: draughtsWhite, Reason: game.ByResignation}, annulled: true,
 			text: "**Game over: annulled, not counted · 2-0 (resignation)**", alt: "Game over, White wins 2-0 (resignation), annulled, not counted;"},
 		{name: "time loss annulled", moves: []string{"32-28", "19-23", "28x19", "14x23"}, end: &game.Result{Winner: draughtsBlack, Reason: game.ByTime}, annulled: true,
-			text: "**Game over: annulled, not counted · 0-2 (time)**", alt: "Game over, Black wins 0-2 (on time), annulled, not counted;"},
+			text: "**Game over: annulled, not counted · 0-2 (time)**", alt: "Game over, Black wins 0-2 (on time), annulled, not counted;",
+			page: "Game over: annulled, not counted · 0-2 (time). ann (white) ran out of time."},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			opts := game.Options{}

@@ -70,13 +70,21 @@ func (r *room) LiveView(g *storage.Game) *commands.GameView {
 	if g.Clock != nil {
 		v.Rules += " · " + g.Clock.Control.Describe()
 	}
-	if _, over := st.Result(); !over {
-		for _, s := range []game.Side{draughtsWhite, draughtsBlack} {
-			if k := g.Clock; k != nil && k.Control.System != clock.None {
-				sv := r.side(v, s)
-				sv.Clock = commands.ClockViewOf(k, clock.Of(s), now)
+	res, over := st.Result()
+	for _, s := range []game.Side{draughtsWhite, draughtsBlack} {
+		if k := g.Clock; k != nil && k.Control.System != clock.None {
+			sv := r.side(v, s)
+			sv.Clock = commands.ClockViewOf(k, clock.Of(s), now)
+			if over {
+				// Each side's time as the game ended, stopped.
+				sv.Clock = commands.FinalClockView(commands.FinalClock(k, now), s)
 			}
 		}
+	}
+	if over {
+		v.Status += ranOut(g, res)
+	}
+	if !over {
 		if o := g.Undo; o != nil && o.MoveCount == st.MoveCount() {
 			v.Draughts.DrawBy = seatOf(o.By)
 		}
@@ -168,5 +176,23 @@ func (r *room) FinishedView(arc *storage.Archived, channelID string) (*commands.
 		v.Result = annulledText(arc, st.MoveCount())
 	}
 	v.Status = "Game over: " + v.Result
+	if r, ok := archivedResult(arc.Result); ok {
+		v.Status += ranOut(g, r)
+	}
+	// Each side's time as the game ended, as lidraughts keeps showing it
+	// (none in games archived before it was kept).
+	v.White.Clock = commands.FinalClockView(arc.Clock, draughtsWhite)
+	v.Black.Clock = commands.FinalClockView(arc.Clock, draughtsBlack)
 	return v, nil
+}
+
+// ranOut is what the page's status adds to a game lost on time: who ran
+// out, as the loss's announcement in Discord says (the result alone,
+// "annulled on time, not counted", names nobody). Empty otherwise.
+func ranOut(g *storage.Game, r game.Result) string {
+	if r.Reason != game.ByTime || r.Winner == game.NoSide {
+		return ""
+	}
+	loser := r.Winner.Opponent()
+	return ". " + commands.RanOutOfTime(commands.PlainName(g.Player(loser)), strings.Fields(draughtsSideLabel(loser))[1])
 }

@@ -46,7 +46,11 @@ func finishedBoardMessage(arc *storage.Archived) (*commands.Message, error) {
 	if m, ok := eg.LastMove(); ok {
 		fmt.Fprintf(&sb, "Last move: %s %s · ", stoneEmoji(m.Color), m)
 	}
-	fmt.Fprintf(&sb, "Captures: ⚫ %d · ⚪ %d\n-# %d×%d · %s", eg.Captures(engine.Black), eg.Captures(engine.White), eg.Size(), eg.Size(), eg.Rules())
+	fmt.Fprintf(&sb, "Captures: ⚫ %d · ⚪ %d\n", eg.Captures(engine.Black), eg.Captures(engine.White))
+	if cs := commands.FinalClockStatus(arc.Clock, sideLabel); cs != "" {
+		sb.WriteString(cs + "\n")
+	}
+	fmt.Fprintf(&sb, "-# %d×%d · %s", eg.Size(), eg.Size(), eg.Rules())
 	if h := eg.Handicap(); h > 0 {
 		fmt.Fprintf(&sb, " · handicap %d", h)
 	}

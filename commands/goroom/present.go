@@ -106,6 +106,8 @@ func status(g *storage.Game, now time.Time) string {
 		if g.Vote != nil {
 			sb.WriteString("🗳️ " + voteLine(g) + "\n")
 		}
+	} else if cs := commands.FinalClockStatus(commands.FinalClock(g.Clock, now), sideLabel); cs != "" {
+		sb.WriteString(cs + "\n")
 	}
 	sb.WriteString("-# " + setupLine(g))
 	return sb.String()

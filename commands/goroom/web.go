@@ -85,7 +85,10 @@ func (r *room) FinishedView(arc *storage.Archived, channelID string) (*commands.
 	g := &storage.Game{ID: arc.ID, ChannelID: channelID, Kind: engine.KindName, Sides: arc.GoSides(), State: engine.Own(eg)}
 	v := r.LiveView(g)
 	v.Over, v.ToPlay, v.Ko, v.Version = true, "", "", 0
-	v.Black.Clock, v.White.Clock = nil, nil
+	// Each side's time as the game ended, as OGS and KGS keep showing it
+	// (none in games archived before it was kept).
+	v.Black.Clock = commands.FinalClockView(arc.Clock, engine.SideOf(engine.Black))
+	v.White.Clock = commands.FinalClockView(arc.Clock, engine.SideOf(engine.White))
 	v.Result = arc.Result
 	res, ok := eg.Result()
 	if !ok {
@@ -104,7 +107,7 @@ func (r *room) FinishedView(arc *storage.Archived, channelID string) (*commands.
 	case ok:
 		v.Result = r.Plain(resultSentence(g, res), commands.PlayerNames(g))
 	}
-	v.Status = "Game over: " + v.Result
+	v.Status = "Game over: " + v.Result + ranOut(g, res, ok)
 	if ok && res.Reason == engine.ByScore {
 		var dead []engine.Point
 		if info != nil {
@@ -132,6 +135,9 @@ func (r *room) LiveView(g *storage.Game) *commands.GameView {
 		}
 		if k := g.Clock; k != nil && k.Control.System != clock.None {
 			sv.Clock = clockView(k, c, now)
+			if eg.Over() {
+				sv.Clock = commands.FinalClockView(commands.FinalClock(k, now), engine.SideOf(c))
+			}
 		}
 		if c == engine.Black {
 			v.Black = sv
@@ -151,7 +157,7 @@ func (r *room) LiveView(g *storage.Game) *commands.GameView {
 	switch {
 	case over:
 		v.Over, v.Result = true, a.Plain(resultSentence(g, res), names)
-		v.Status = "Game over: " + v.Result
+		v.Status = "Game over: " + v.Result + ranOut(g, res, true)
 	case g.Scoring != nil:
 		v.Status = "Play has ended: agree on the dead stones, then accept."
 	default:
@@ -297,6 +303,17 @@ func moveKind(m engine.Move) string {
 		return "resign"
 	}
 	return "play"
+}
+
+// ranOut is what the page's status adds to a game lost on time: who ran
+// out, as the loss's announcement in Discord says (the result alone,
+// "annulled on time, not counted", names nobody). Empty otherwise.
+func ranOut(g *storage.Game, res engine.Result, ok bool) string {
+	if !ok || res.Reason != engine.ByTime || res.Winner == engine.Empty {
+		return ""
+	}
+	loser := res.Winner.Opponent()
+	return ". " + commands.RanOutOfTime(teamName(g, loser), loser.String())
 }
 
 // clockView is colour c's clock at now.

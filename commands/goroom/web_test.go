@@ -254,7 +254,8 @@ func TestViewNoUndo(t *testing.T) {
 }
 
 // TestFinishedViewAnnulled: the board page shows a game annulled on time
-// as annulled, not as a win (as the board in Discord does).
+// as annulled, not as a win (as the board in Discord does), and who ran
+// out of time, as the announcement in Discord says.
 func TestFinishedViewAnnulled(t *testing.T) {
 	tb := newTestApp(t)
 	arc := &storage.Archived{ID: "1", Black: storage.Player{UserID: ann.ID, Name: "ann"}, White: storage.Player{UserID: bob.ID, Name: "bob"},
@@ -263,7 +264,7 @@ func TestFinishedViewAnnulled(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if v.Status != "Game over: annulled on time, not counted" || !v.Over {
+	if v.Status != "Game over: annulled on time, not counted. bob (white) ran out of time." || !v.Over {
 		t.Errorf("the annulled game's view: status %q, over %v; want it annulled", v.Status, v.Over)
 	}
 	if m, err := (*room)(nil).Finished(arc); err != nil || !strings.Contains(m.Embeds[0].Description, "**Game over: annulled on time, not counted**") || strings.Contains(m.Embeds[0].Description, "B+T") {

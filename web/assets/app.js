@@ -792,7 +792,7 @@ function tick() {
   for (const c of ['black', 'white']) {
     const el = $('side-' + c).querySelector('.clock');
     const k = v[c].clock;
-    if (!k) { el.textContent = ''; continue; }
+    if (!k) { el.textContent = ''; el.classList.remove('running'); continue; }
     el.classList.toggle('running', !!k.running && !v.over && !v.scoring);
     el.textContent = k.running && !v.over && !v.scoring ? clockText(k, performance.now() - st.receivedAt) : k.text;
   }
