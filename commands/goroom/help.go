@@ -55,13 +55,13 @@ func helpText(levels []commands.Level, challengeTTL, scoringTTL time.Duration, d
 				"`/go history player: page:` lists someone's games, with Previous / Next and an SGF button for each. " +
 				"You may see the games you played and the games of this server."},
 			{Name: "Review and estimate", Value: "`/go review game:` reviews a finished game (default: the last one here): a graph of Black's winning chance " +
-				"with the three biggest swings, each player's three costliest mistakes (in points) on a board with the better move ringed and its line numbered, " +
+				"with the three biggest swings, each player's three costliest mistakes (in points) on a board with the better move ringed, " +
 				"and a summary (in a thread where I may start one); " +
 				"`/go sgf game: review:true` writes the review into the record. `/go estimate` shows the score estimate with ownership " +
 				"(spectators at any time, privately during a rated game; players in unrated games and after the game)."},
 			{Name: "Ratings", Value: "Glicko-2 as on OGS, per server and global; each bot level is a player, starting at its rank. " +
 				"Not rated: `rated:false`, aborted and annulled games, and " + shortGames() + ". " + ratedHandicaps() + ". " +
-				"Handicap challenges without `color` give Black to the lower-rated player. " +
+				"Handicap challenges without `color` give Black to the lower-rated player (drawn when equal). " +
 				"Ranks (30k–9d) show `?` until the deviation is below 160: " + commands.Establishing() + ".\n" +
 				"`/go stats player:`: ratings, record, streak, latest games; `/go leaderboard scope: page:`: established players, your place."},
 			{Name: "Coordinates", Value: "Columns are letters from the left, **skipping I**; rows count from the bottom: A1–J9 on 9×9, A1–T19 on 19×19."},
