@@ -43,15 +43,15 @@ func (a *App) adminRoutes(rt *Router) {
 	rt.Command("go-admin/settings/show", a.asAdmin(a.adminSettingsShow))
 	rt.Command("go-admin/settings/set", a.asAdmin(a.adminSettingsSet))
 	rt.Command("go-admin/settings/reset", a.asAdmin(a.adminSettingsReset))
-	rt.Command("go-admin/games", a.asAdmin(a.adminGames))
+	rt.Command("go-admin/games", a.asAdmin(pagedCommand(a.adminGamesPage)))
 	rt.Command("go-admin/adjudicate", a.asAdmin(a.adminAdjudicate))
 	rt.Command("go-admin/annul", a.asAdmin(a.adminAnnul))
 	rt.Command("go-admin/ban", a.asAdmin(a.adminBan))
 	rt.Command("go-admin/unban", a.asAdmin(a.adminUnban))
-	rt.Command("go-admin/bans", a.asAdmin(a.adminBans))
+	rt.Command("go-admin/bans", a.asAdmin(pagedCommand(a.adminBansPage)))
 	rt.Command("go-admin/log", a.asAdmin(a.adminLog))
-	rt.Component("admin/games/{page}", a.asAdmin(a.btnAdminGames))
-	rt.Component("admin/bans/{page}", a.asAdmin(a.btnAdminBans))
+	rt.Component("admin/games/{page}", a.asAdmin(pagedButton(a.adminGamesPage)))
+	rt.Component("admin/bans/{page}", a.asAdmin(pagedButton(a.adminBansPage)))
 	rt.Component("admin/log/{page}", a.asAdmin(a.btnAdminLog))
 	rt.Component("admin/log/{user}/{page}", a.asAdmin(a.btnAdminLog))
 }
@@ -595,33 +595,6 @@ func (a *App) botLevels(value string) ([]string, error) {
 
 // ---- games
 
-func (a *App) adminGames(ctx context.Context, r *Request) error {
-	page, given, err := r.Int("page")
-	if err != nil {
-		return err
-	}
-	if !given {
-		page = 1
-	}
-	m, err := a.adminGamesPage(ctx, r, page)
-	if err != nil {
-		return err
-	}
-	return r.Reply(ctx, m)
-}
-
-func (a *App) btnAdminGames(ctx context.Context, r *Request) error {
-	page, err := strconv.Atoi(r.Param("page"))
-	if err != nil {
-		return ErrStale
-	}
-	m, err := a.adminGamesPage(ctx, r, page)
-	if err != nil {
-		return err
-	}
-	return r.Update(ctx, m)
-}
-
 // adminGamesPage is a page of the server's open challenges (first) and
 // games in play, each newest first.
 func (a *App) adminGamesPage(ctx context.Context, r *Request, page int) (*Message, error) {
@@ -663,6 +636,45 @@ func (a *App) adminGamesPage(ctx context.Context, r *Request, page int) (*Messag
 	}
 	return &Message{Embeds: []*discordgo.MessageEmbed{embed}, Ephemeral: true, AllowedMentions: NoMentions(),
 		Components: pageButtons("admin/games/", page, pages)}, nil
+}
+
+// pageOf makes page number page of a list an admin pages through
+// (/go-admin games, bans).
+type pageOf func(ctx context.Context, r *Request, page int) (*Message, error)
+
+// pagedCommand answers a command with the page its page option names, the
+// first when none.
+func pagedCommand(pageOf pageOf) HandlerFunc {
+	return func(ctx context.Context, r *Request) error {
+		page, given, err := r.Int("page")
+		if err != nil {
+			return err
+		}
+		if !given {
+			page = 1
+		}
+		m, err := pageOf(ctx, r, page)
+		if err != nil {
+			return err
+		}
+		return r.Reply(ctx, m)
+	}
+}
+
+// pagedButton turns the message of a Previous / Next button to the page
+// its custom ID names.
+func pagedButton(pageOf pageOf) HandlerFunc {
+	return func(ctx context.Context, r *Request) error {
+		page, err := strconv.Atoi(r.Param("page"))
+		if err != nil {
+			return ErrStale
+		}
+		m, err := pageOf(ctx, r, page)
+		if err != nil {
+			return err
+		}
+		return r.Update(ctx, m)
+	}
 }
 
 // pageButtons are Previous / Next buttons to pages of prefix+N.
@@ -717,33 +729,6 @@ func (a *App) gameLine(g *storage.Game) string {
 }
 
 // ---- bans
-
-func (a *App) adminBans(ctx context.Context, r *Request) error {
-	page, given, err := r.Int("page")
-	if err != nil {
-		return err
-	}
-	if !given {
-		page = 1
-	}
-	m, err := a.adminBansPage(ctx, r, page)
-	if err != nil {
-		return err
-	}
-	return r.Reply(ctx, m)
-}
-
-func (a *App) btnAdminBans(ctx context.Context, r *Request) error {
-	page, err := strconv.Atoi(r.Param("page"))
-	if err != nil {
-		return ErrStale
-	}
-	m, err := a.adminBansPage(ctx, r, page)
-	if err != nil {
-		return err
-	}
-	return r.Update(ctx, m)
-}
 
 // adminBansPage is a page of the bans that hold on the server now, newest
 // first: who, until when, by whom and when, and why. A lifted or lapsed

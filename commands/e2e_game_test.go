@@ -369,27 +369,12 @@ func TestE2EThreadGameFromParent(t *testing.T) {
 	e := newEnv(t)
 	ch := e.d.GuildChannel("general")
 	alice, bob, carol := e.d.NewUser("alice"), e.d.NewUser("bob"), e.d.NewUser("carol")
-	threadGame := func(opp discordtest.User) *discordtest.Channel {
-		t.Helper()
-		before := len(e.d.Threads(ch.ID))
-		msg := e.newChallenge(e.slash(ch, alice, "challenge", discordtest.UserOpt("opponent", opp), discordtest.Int("size", 9), discordtest.Bool("thread", true)))
-		e.do(e.click(opp, msg, "accept"))
-		var th *discordtest.Channel
-		e.d.WaitFor("the game's thread", func() bool {
-			threads := e.d.Threads(ch.ID)
-			if len(threads) == before+1 {
-				th = threads[before]
-			}
-			return th != nil && e.game(th.ID) != nil
-		})
-		return th
-	}
-	first := threadGame(bob)
+	first := e.threadGame(ch, alice, bob)
 	for _, it := range []*discordtest.Interaction{e.play(ch, alice, "E5"), e.slash(ch, bob, "board"), e.slash(ch, bob, "resign")} {
 		e.said(it, "There is no game in this channel itself: your game is in its thread <#"+first.ID+">. Run the command there.")
 	}
 	e.said(e.play(ch, carol, "E5"), "There is no game in this channel. Start one with `/go challenge` or `/go bot`.")
-	second := threadGame(carol)
+	second := e.threadGame(ch, alice, carol)
 	e.said(e.slash(ch, alice, "board"), "There is no game in this channel itself: your games are in its threads <#"+first.ID+"> and <#"+second.ID+">. Run the command there.")
 	if e.game(first.ID) == nil {
 		t.Errorf("/go resign in the parent channel ended the thread's game")
