@@ -579,7 +579,7 @@ func (a *App) StartChallenge(ctx context.Context, r *Request, c *storage.Challen
 		g.Delivery.Followup = FollowupOf(it, a.Now())
 	}
 	if err := a.challenges.AcceptChallenge(ctx, c.ID, g); err != nil {
-		if c.Thread {
+		if c.Thread && refused(err) {
 			a.abandonThread(ctx, c, channel, err)
 		}
 		switch {
@@ -643,6 +643,17 @@ func (a *App) StartChallenge(ctx context.Context, r *Request, c *storage.Challen
 // threads stayed, empty and unexplained, in the channel's list. gobot
 // archives a thread it started as its creator, which needs no Manage
 // Threads (deleting it would, and gobot does not ask for that).
+// refused reports whether err is the store's refusal of a new game (the
+// limit, an expired or answered challenge, teams that changed, a game
+// already there): then nothing was written. Any other error (a cancelled
+// request, a lost acknowledgement of a commit) may hide a game that did
+// start, whose thread must not be told otherwise.
+func refused(err error) bool {
+	var le *storage.LimitError
+	return errors.As(err, &le) || errors.Is(err, storage.ErrExpired) || errors.Is(err, storage.ErrNotFound) ||
+		errors.Is(err, storage.ErrConflict) || errors.Is(err, storage.ErrExists)
+}
+
 func (a *App) abandonThread(ctx context.Context, c *storage.Challenge, thread string, err error) {
 	ctx = context.WithoutCancel(ctx) // the thread is there whatever became of the Accept
 	what := "challenge"
@@ -662,8 +673,8 @@ func (a *App) abandonThread(ctx context.Context, c *storage.Challenge, thread st
 		why = fmt.Sprintf("the %s was answered or withdrawn meanwhile.", what)
 	case errors.Is(err, storage.ErrConflict):
 		why = "the teams changed while the game was starting." + open
-	default:
-		why = "something went wrong on my side." + open
+	case errors.Is(err, storage.ErrExists):
+		why = fmt.Sprintf("the %s was answered meanwhile.", what)
 	}
 	if _, err := a.opts.Discord.SendMessage(ctx, thread, &Message{Content: "⚠️ This game did not start: " + why, AllowedMentions: NoMentions()}); err != nil {
 		a.log.Info("tell a thread its game did not start", "challenge", c.ID, "thread", thread, "err", err)

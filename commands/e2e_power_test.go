@@ -6,6 +6,7 @@ package commands_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"strings"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/gobot-dev/gobot/commands"
 	"github.com/gobot-dev/gobot/commands/discordtest"
+	"github.com/gobot-dev/gobot/storage"
 )
 
 // TestE2EAdminGamesRengoLobby: /go-admin games lists a rengo lobby as
@@ -236,4 +238,46 @@ func TestE2EThreadAcceptsAtLimit(t *testing.T) {
 		t.Errorf("%d of four Accepts at once started a game, want 1 (max_games 1)", started)
 	}
 	e.noProblems()
+}
+
+// lostAck is a store whose AcceptChallenge commits and then reports an
+// error, as a PostgreSQL commit whose acknowledgement was lost does.
+type lostAck struct{ commands.Store }
+
+func (s lostAck) AcceptChallenge(ctx context.Context, id string, g *storage.Game) error {
+	if err := s.Store.AcceptChallenge(ctx, id, g); err != nil {
+		return err
+	}
+	return errors.New("read tcp: connection reset by peer")
+}
+
+// TestE2EThreadKeptAfterUnclearAccept: a thread:true game whose Accept
+// ended in an error that is no refusal (the commit may have happened) is
+// not told that its game did not start, nor archived: here the game did
+// start, and its thread is where it is played.
+func TestE2EThreadKeptAfterUnclearAccept(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.wrapStore = func(s commands.Store) commands.Store { return lostAck{s} }
+	e.restart()
+	ch := e.d.GuildChannel("general")
+	ann, bob := e.d.NewUser("ann"), e.d.NewUser("bob")
+	msg := e.newChallenge(e.slash(ch, ann, "challenge", discordtest.UserOpt("opponent", bob), discordtest.Int("size", 9), discordtest.Bool("thread", true)))
+	e.do(e.click(bob, msg, "accept"))
+	threads := e.d.Threads(ch.ID)
+	if len(threads) != 1 {
+		t.Fatalf("%d threads, want the game's", len(threads))
+	}
+	th := threads[0]
+	if e.game(th.ID) == nil {
+		t.Fatalf("the game was not stored in its thread")
+	}
+	for _, m := range e.d.Messages(th.ID) {
+		if strings.Contains(m.Text(), "did not start") {
+			t.Errorf("the thread of a game that started says %q", m.Text())
+		}
+	}
+	if got, _ := e.d.Channel(th.ID); got.Archived {
+		t.Errorf("the thread of a game that started is archived")
+	}
 }

@@ -194,7 +194,12 @@ func rateIn(ctx context.Context, tx ratingTx, starts StartRatings, a *Archived, 
 			score    float64
 		}{{rb, a.White, nb, blackScore}, {rw, a.Black, nw, 1 - blackScore}} {
 			pr := side.pr
-			pr.Rating, pr.Games, pr.Last = side.after, pr.Games+1, a.FinishedAt
+			// A game lost on time ends at its deadline, which may come
+			// before a game of the player's that was rated meanwhile.
+			pr.Rating, pr.Games = side.after, pr.Games+1
+			if a.FinishedAt.After(pr.Last) {
+				pr.Last = a.FinishedAt
+			}
 			if err := tx.putRating(ctx, side.pr, pr); err != nil {
 				return err
 			}

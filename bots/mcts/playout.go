@@ -22,7 +22,6 @@ func (w *worker) simulate(b *engine.Board, c engine.Color, passes, last, depth i
 			passes++
 		} else {
 			passes = 0
-			w.place(c)
 			w.recordAMAF(v, c, depth)
 		}
 		last = v

@@ -104,8 +104,13 @@ type worker struct {
 	ownN        int32
 
 	// placed is how many more stones Black than White placed on the
-	// current playout's line (tree and playout): a territory count is the
-	// area count less the stones each side placed (see WhiteBonus).
+	// current playout's path through the tree: a territory count is the
+	// area count less the stones each side placed (see WhiteBonus). The
+	// random moves after the tree are not counted: they fill and capture
+	// where a real count takes dead stones off without a move, so their
+	// stones would only add noise of several points to every playout (a
+	// position Black leads by 2.5 under either rules read 59% for Black,
+	// W+2.1, by territory, 87% by area).
 	placed int
 }
 

@@ -28,6 +28,15 @@ import (
 // estimates a game scored by territory (Japanese rules) by territory.
 const Format = 8
 
+// Current reports whether a review stored in the given format reads as
+// this build would make it, for a game scored by scoring: format 8
+// changed only games scored by territory, so a format-7 review of a game
+// scored by area stands (made again, it would cost a whole review's time
+// for the same result).
+func Current(format int, scoring engine.Scoring) bool {
+	return format == Format || format == 7 && scoring == engine.AreaScoring
+}
+
 // MistakesPerPlayer is how many mistakes a review names for each player.
 const MistakesPerPlayer = 3
 

@@ -171,3 +171,24 @@ func TestReviewJapaneseDame(t *testing.T) {
 		}
 	}
 }
+
+// TestCurrentFormat: format 8 changed only reviews of games scored by
+// territory, so a stored format-7 review of an area-scored game is still
+// shown, and one of a Japanese game is made again.
+func TestCurrentFormat(t *testing.T) {
+	for _, c := range []struct {
+		format  int
+		scoring engine.Scoring
+		want    bool
+	}{
+		{Format, engine.AreaScoring, true},
+		{Format, engine.TerritoryScoring, true},
+		{7, engine.AreaScoring, true},
+		{7, engine.TerritoryScoring, false},
+		{6, engine.AreaScoring, false},
+	} {
+		if got := Current(c.format, c.scoring); got != c.want {
+			t.Errorf("Current(%d, %v) = %v, want %v", c.format, c.scoring, got, c.want)
+		}
+	}
+}

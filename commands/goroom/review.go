@@ -144,7 +144,7 @@ func (a *room) cmdReview(ctx context.Context, r *commands.Request) error {
 	if g.MoveCount() == 0 {
 		return commands.UserErr(commands.ErrBadOption, "That game has no moves to review.")
 	}
-	if rv := a.storedReview(ctx, arc.ID); rv != nil {
+	if rv := a.storedReview(ctx, arc); rv != nil {
 		return a.postReview(ctx, r, arc, g, rv)
 	}
 	it := r.Interaction
@@ -349,7 +349,7 @@ func (a *room) resumeReview(ctx context.Context, job reviewJob, key, holder stri
 		if err != nil {
 			return err
 		}
-		if rv := a.storedReview(ctx, arc.ID); rv != nil {
+		if rv := a.storedReview(ctx, arc); rv != nil {
 			return a.postReview(ctx, r, arc, g, rv)
 		}
 		return a.runReview(ctx, r, arc, g, []string{key}, holder)
@@ -380,8 +380,9 @@ func progressText(done, total int) string {
 }
 
 // storedReview returns the archived review of a game, or nil when it has
-// none that this build reads.
-func (a *room) storedReview(ctx context.Context, id string) *review.Review {
+// none that this build reads (review.Current).
+func (a *room) storedReview(ctx context.Context, arc *storage.Archived) *review.Review {
+	id := arc.ID
 	data, err := a.Reviews().GameReview(ctx, id)
 	if err != nil {
 		if !errors.Is(err, storage.ErrNotFound) {
@@ -390,7 +391,7 @@ func (a *room) storedReview(ctx context.Context, id string) *review.Review {
 		return nil
 	}
 	rv := new(review.Review)
-	if err := json.Unmarshal(data, rv); err != nil || rv.Format != review.Format {
+	if err := json.Unmarshal(data, rv); err != nil || !review.Current(rv.Format, arc.Rules.Scoring) {
 		return nil
 	}
 	return rv
@@ -850,7 +851,7 @@ func (a *room) goOnly(arc *storage.Archived, what string) error {
 // reviewedRecord is arc's SGF with its stored review written in, and the
 // sentence that presents it.
 func (a *room) reviewedRecord(ctx context.Context, arc *storage.Archived) ([]byte, string, error) {
-	rv := a.storedReview(ctx, arc.ID)
+	rv := a.storedReview(ctx, arc)
 	if rv == nil && arc.Moves == 0 {
 		return nil, "", commands.UserErr(commands.ErrBadOption, fmt.Sprintf("Game `%s` has no moves, so there is no review to write into its record.", arc.ID))
 	}
