@@ -118,6 +118,10 @@ func (a *App) FinishedGameOption(ctx context.Context, r *Request) (*storage.Arch
 	if len(games) > 0 {
 		return archivedGame(ctx, a.archive, r, games[0].ID)
 	}
+	if _, err := a.games.Game(ctx, r.Interaction.ChannelID); err == nil {
+		// /go review and /go replay, run during the channel's first game.
+		return nil, UserErr(ErrNoGame, fmt.Sprintf("The game in this channel is still being played, and `%s` takes a finished game: run it once the game is over, or name another with `game:`.", subcommand(r)))
+	}
 	last := lastGameElsewhere(ctx, a.archive, r)
 	if threads := a.userThreads(ctx, r); len(threads) > 0 {
 		return nil, UserErr(ErrNoGame, a.threadsInPlay(r, threads, last))

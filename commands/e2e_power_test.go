@@ -281,3 +281,14 @@ func TestE2EThreadKeptAfterUnclearAccept(t *testing.T) {
 		t.Errorf("the thread of a game that started is archived")
 	}
 }
+
+// TestE2EReviewDuringFirstGame: /go review and /go replay in a channel
+// whose first game is still being played say so; they answered "No game
+// has been played to the end in this channel yet", as if there were none.
+func TestE2EReviewDuringFirstGame(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	ch, alice, _ := e.guildGame()
+	e.refused(e.slash(ch, alice, "review"), "The game in this channel is still being played, and `/go review` takes a finished game: run it once the game is over, or name another with `game:`.")
+	e.refused(e.slash(ch, alice, "replay"), "The game in this channel is still being played, and `/go replay` takes a finished game")
+}
