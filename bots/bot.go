@@ -139,8 +139,10 @@ func sensibleMoves(ctx context.Context, g *engine.Game, seed int64) (b *engine.B
 	if opponentPassed(g) {
 		moves = dropOwnArea(moves, b, c)
 	}
-	if wasted := wastedPoints(ctx, g); wasted != nil {
-		moves = slices.DeleteFunc(moves, func(v int) bool { return wasted[v] })
+	if g.Rules().Scoring == engine.TerritoryScoring {
+		if wasted := wastedPoints(g, deadAfterPass(ctx, g)); wasted != nil {
+			moves = slices.DeleteFunc(moves, func(v int) bool { return wasted[v] })
+		}
 	}
 	return b, moves, false, nil
 }

@@ -262,10 +262,22 @@ func mends(ctx context.Context, g *engine.Game, m engine.Move, seed int64) bool 
 	return gain >= mendWinrate
 }
 
-// passWinsScored reports whether the opponent has just passed and passing
-// back, which ends play, wins as the game would be scored now: with the
-// dead stones of the dead-stone estimate taken off (estimate.Dead, which
-// gobot's scoring phase and its GTP final_score use), when the estimate is
+// deadAfterPass is the dead-stone estimate of g (estimate.Dead, which
+// gobot's scoring phase and its GTP final_score use) when the opponent
+// has just passed, nil otherwise: what passWinsScored and wastedPoints
+// judge by, made once a move.
+func deadAfterPass(ctx context.Context, g *engine.Game) *engine.Estimate {
+	if !opponentPassed(g) {
+		return nil
+	}
+	e := estimate.Dead(ctx, g, estimate.Options{})
+	return &e
+}
+
+// passWinsScored reports, with e the estimate of deadAfterPass, whether
+// the opponent has just passed and passing back, which ends play, wins
+// as the game would be scored now: with the dead stones of the
+// dead-stone estimate taken off, when the estimate is
 // sure of every chain (none Uncertain) and leaves at most a tenth of the
 // board neutral. The Monte Carlo levels pass back then, whatever their
 // search would choose: after GNU Go passed in a 19×19 game, hard, winning
@@ -276,11 +288,10 @@ func mends(ctx context.Context, g *engine.Game, m engine.Move, seed int64) bool 
 // game lost with a dead group of one's own on the board, as max did on
 // 9×9, losing by 73.5 instead of resigning (issue 34); it decides only
 // when ctx left the estimate no time for a playout.
-func passWinsScored(ctx context.Context, g *engine.Game) bool {
-	if !opponentPassed(g) {
+func passWinsScored(g *engine.Game, e *engine.Estimate) bool {
+	if e == nil {
 		return false
 	}
-	e := estimate.Dead(ctx, g, estimate.Options{})
 	if e.Playouts == 0 {
 		return passWins(g)
 	}
@@ -291,9 +302,9 @@ func passWinsScored(ctx context.Context, g *engine.Game) bool {
 	return 10*sc.Dame <= g.Size()*g.Size() && sc.Winner == g.ToPlay()
 }
 
-// wastedPoints returns, when g is scored by territory and the opponent
-// has just passed, the vertices where a stone of the player to move
-// would only cost it a point: empty points of its own territory as g
+// wastedPoints returns, with e the estimate of deadAfterPass, when g is
+// scored by territory and the opponent has just passed, the vertices
+// where a stone of the player to move would only cost it a point: empty points of its own territory as g
 // would be counted now (dead stones off, by the dead-stone estimate
 // estimate.Dead that the scoring phase proposes), next to no chain of its
 // own in atari. Taking dead stones off the board by capturing them gains
@@ -302,12 +313,8 @@ func passWinsScored(ctx context.Context, g *engine.Game) bool {
 // back (a Japanese 9×9 game lost by 7.5 instead of 1.5). Nil otherwise,
 // and when the estimate is unsure of a chain or had no time for a
 // playout: then the search decides.
-func wastedPoints(ctx context.Context, g *engine.Game) []bool {
-	if g.Rules().Scoring != engine.TerritoryScoring || !opponentPassed(g) {
-		return nil
-	}
-	e := estimate.Dead(ctx, g, estimate.Options{})
-	if e.Playouts == 0 || len(e.Uncertain) > 0 {
+func wastedPoints(g *engine.Game, e *engine.Estimate) []bool {
+	if g.Rules().Scoring != engine.TerritoryScoring || e == nil || e.Playouts == 0 || len(e.Uncertain) > 0 {
 		return nil
 	}
 	sc := g.Score(e.Dead)

@@ -331,7 +331,8 @@ func (b *MCTSBot) GenMove(ctx context.Context, g *engine.Game, budget Budget) (e
 	if err := begin(ctx, g); err != nil {
 		return engine.Move{}, err
 	}
-	if passWinsScored(ctx, g) {
+	dead := deadAfterPass(ctx, g)
+	if passWinsScored(g, dead) {
 		return engine.PassMove(g.ToPlay()), nil
 	}
 	if _, ok := ctx.Deadline(); !ok && budget.Time <= 0 && budget.Playouts <= 0 {
@@ -352,7 +353,7 @@ func (b *MCTSBot) GenMove(ctx context.Context, g *engine.Game, budget Budget) (e
 	}
 	m = b.endgame(ctx, g, m)
 	if m.Kind == engine.Place {
-		if w := wastedPoints(ctx, g); w != nil && w[g.Board().Vertex(m.Point)] {
+		if w := wastedPoints(g, dead); w != nil && w[g.Board().Vertex(m.Point)] {
 			return engine.PassMove(m.Color), nil
 		}
 	}
