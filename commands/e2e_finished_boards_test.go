@@ -177,8 +177,8 @@ func testE2ECountedBoards(t *testing.T, e *env) {
 		}
 		e.do(e.click(alice, pressed, "Accept"))
 		e.do(e.click(bob, pressed, "Accept"))
-		if labels, text := e.labels(pressed.ID); len(labels) > 0 || !strings.Contains(text, "Both players agree.") || !strings.Contains(text, "Result: B+73.5") {
-			t.Errorf("accepted on the copy %v: the board pressed has the buttons %q and says %q; want the result", onCopy, labels, text)
+		if labels, text := e.labels(pressed.ID); !slices.Equal(labels, []string{"Rematch"}) || !strings.Contains(text, "Both players agree.") || !strings.Contains(text, "Result: B+73.5") {
+			t.Errorf("accepted on the copy %v: the board pressed has the buttons %q and says %q; want the result and only a Rematch button", onCopy, labels, text)
 		}
 		e.retired(fmt.Sprintf("accepted on the copy %v: the other counting board", onCopy), other.ID, "Agree on the dead stones.")
 	}

@@ -147,11 +147,12 @@ func testE2EFullGame(t *testing.T, e *env) {
 		t.Logf("final message %q does not quote the result %q", final.Text(), a.Result)
 	}
 	e.refused(e.play(ch, alice, "G3"), fmt.Sprintf("Your game here ended <t:%d:R> (%s). `/go board` shows it.", a.FinishedAt.Unix(), a.Result))
-	// The final board offers nothing to press: its buttons are gone or
-	// disabled, and the scoring message's buttons no longer act.
+	// The final board offers nothing to press but a rematch: the game's
+	// buttons are gone or disabled, and the scoring message's buttons no
+	// longer act.
 	final, _ = e.d.Message(final.ID)
 	for _, b := range final.Buttons() {
-		if !b.Disabled {
+		if !b.Disabled && b.CustomID != "rematch/"+a.ID {
 			t.Errorf("the final board still offers %q (%s)", b.Label, b.CustomID)
 		}
 	}

@@ -19,6 +19,7 @@ func (a *App) routes() *Router {
 	rt.Component("challenge/{id}/decline", a.btnDecline)
 	rt.Component("history/{player}/{page}", a.btnHistory)
 	rt.Component("sgf/{id}", a.btnSGF)
+	rt.Component("rematch/{id}", a.btnRematch)
 	rt.Component("leaderboard/{pool}/{page}", a.btnLeaderboard)
 	a.adminRoutes(rt)
 	for _, rm := range a.rooms.list {
@@ -493,6 +494,7 @@ func (a *App) archiveEntry(g *storage.Game, annulled bool, void, note string) (s
 	arc.StartedAt, arc.FinishedAt = g.CreatedAt, a.Now()
 	arc.Clock = FinalClock(g.Clock, arc.FinishedAt)
 	arc.Rated = !g.Unrated // storage rates only games with a winner or a tie
+	arc.Unrated = g.Unrated
 	return arc, nil
 }
 

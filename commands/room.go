@@ -104,6 +104,13 @@ type Room interface {
 	Finished(arc *storage.Archived) (*Message, error)
 	// Animation is a finished game's animated replay.
 	Animation(arc *storage.Archived) (File, error)
+	// Rematch is the command that asks for the game arc again, for its
+	// player of side by (storage.Archived.Team's: 0 for the player
+	// recorded as Black): the room's bot command against a bot, its
+	// challenge command against a person, with the game's options, the
+	// colours changed unless the game gave a handicap. The core adds the
+	// resolved opponent and runs it as the clicker's command (btnRematch).
+	Rematch(arc *storage.Archived, by game.Side) discordgo.ApplicationCommandInteractionData
 	// MarkRecord is a finished game's record with comment added to the
 	// comment at its root, the rest as it was (an annulment's who, when
 	// and why).

@@ -68,6 +68,10 @@ type Archived struct {
 	// rated, which a ratings rebuild follows.
 	Rated     bool   `json:"rated,omitempty"`
 	RatingSeq uint64 `json:"rating_seq,omitempty"`
+	// Unrated records that the game was played unrated by choice
+	// (rated:false, or an external engine's game), for its rematch to be
+	// too. Rated says whether it was rated in the end.
+	Unrated bool `json:"unrated,omitempty"`
 	// PairLimit asks FinishGame to leave the game unrated when its two
 	// players (people, not a team game) have already finished
 	// PairLimit.Games rated games of its kind against each other in the

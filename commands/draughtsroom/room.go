@@ -755,6 +755,7 @@ func draughtsMessage(g *storage.Game, now time.Time, note string) (*commands.Mes
 			return nil, err
 		}
 		m.Files = append(m.Files, pdnFile(g.ID, draughtsTitle(g), data))
+		m.Components = commands.RematchRow(g)
 		return m, nil
 	}
 	side := g.State.ToMove()
@@ -1019,12 +1020,12 @@ const draughtsHelp = "**International draughts (10×10) with gobot**\n" +
 	"`clock:` `5+3` (5 min, +3 s a move), `fischer 5m +3s max 10m`, `byoyomi 10m 5x30s`, `absolute 20m`, `correspondence`, `daily`, `live`, `blitz`, `none`: `/go help` says more.\n" +
 	"`/draughts play move:` play a move by its squares: `32-28`, or `28x19` for a capture (`28x17x8` through each landing when it matters); autocomplete lists your legal moves.\n" +
 	"**Open board** under a board (where the board page is set up) plays by clicks: your piece, then where it goes.\n" +
-	"`/draughts board` shows the board, `/draughts draw` offers a draw (or accepts one), `/draughts resign` resigns, `/draughts abort` aborts before each player has made two moves (a moderator at any time, with `reason:`); `/draughts record`, `history`, `stats` and `leaderboard` as for Go.\n" +
+	"`/draughts board` shows the board, `/draughts draw` offers a draw (or accepts one), `/draughts resign` resigns, `/draughts abort` aborts before each player has made two moves (a moderator at any time, with `reason:`); `/draughts record`, `history`, `stats` and `leaderboard` as for Go. A finished game's **Rematch** button plays it again, colours swapped.\n" +
 	"**The rules (FMJD):** White moves first. Men move one square diagonally forward and capture forwards and backwards. " +
 	"Capturing is compulsory, and you must take the most pieces (a king counts as one); pieces come off when the capture is over, and none is jumped twice. " +
 	"Kings fly: they move and capture along a whole diagonal. A man is crowned when its move ends on the far row. " +
 	"You lose when you cannot move. Draws: by agreement, threefold repetition, 25 moves each with kings only and no capture, and the 16- and 5-move endgame rules.\n" +
-	"Draughts has ratings of its own: `/draughts stats` shows them, `/draughts leaderboard` ranks them; `/draughts history` (as `/go history`) lists the games of both."
+	"Draughts has ratings of its own (`/draughts stats`, `/draughts leaderboard`); `/draughts history` lists the games of both."
 
 // cmdDraughtsHelp answers /draughts help, privately, with the bot levels
 // this server's admins offer (all, saying so, when they cannot be read).
@@ -1490,4 +1491,24 @@ func (r *room) Animation(arc *storage.Archived) (commands.File, error) {
 	}
 	g := &storage.Game{ID: arc.ID, Kind: draughtsKind, Sides: storage.Sides(arc.White, arc.Black), State: st}
 	return draughtsGIF(arc.ID, st, blacksView(g), archivedAlt(arc, st))
+}
+
+// Rematch asks for arc's game again (commands.Room): /draughts bot
+// against a bot level, /draughts challenge (here, not in a new thread)
+// against a person, with its clock, unrated when it was unrated by
+// choice, the colours changed as lidraughts changes them.
+func (a *room) Rematch(arc *storage.Archived, by game.Side) discordgo.ApplicationCommandInteractionData {
+	colour := "white" // the archive's side 0 is the player who had Black
+	if by == 1 {
+		colour = "black"
+	}
+	opp, bot := commands.RematchOpponent(arc, by)
+	opts := []*discordgo.ApplicationCommandInteractionDataOption{opp, commands.StringOption("colour", colour), commands.RematchClock(arc)}
+	if arc.Unrated {
+		opts = append(opts, commands.BoolOption("rated", false))
+	}
+	if bot {
+		return commands.Subcommand(DraughtsCommand, "bot", opts...)
+	}
+	return commands.Subcommand(DraughtsCommand, "challenge", append(opts, commands.BoolOption("thread", false))...)
 }

@@ -7,8 +7,10 @@ import (
 	"math/rand/v2"
 	"time"
 
+	"github.com/bwmarrin/discordgo"
 	"github.com/gobot-dev/gobot/commands"
 	"github.com/gobot-dev/gobot/engine"
+	"github.com/gobot-dev/gobot/engine/game"
 	"github.com/gobot-dev/gobot/storage"
 )
 
@@ -146,3 +148,31 @@ func goChallengeText(c *storage.Challenge) string {
 
 // ptr returns a pointer to a copy of v.
 func ptr[T any](v T) *T { return &v }
+
+// Rematch asks for arc's game again (commands.Room): /go bot against a
+// bot level, /go challenge (here, not in a new thread) against a person,
+// with its size, ruleset, komi, handicap and clock, unrated when it was
+// unrated by choice. The colours change, as on lidraughts, unless the
+// game gave a head start (handicap stones, or the one-stone handicap's
+// komi of 0.5): then the same player takes it again.
+func (a *room) Rematch(arc *storage.Archived, by game.Side) discordgo.ApplicationCommandInteractionData {
+	color := engine.ColorOf(by) // the archive's side 0 is Black
+	if arc.Handicap == 0 && arc.Rules.Komi != 0.5 {
+		color = color.Opponent()
+	}
+	opp, bot := commands.RematchOpponent(arc, by)
+	opts := []*discordgo.ApplicationCommandInteractionDataOption{opp,
+		commands.IntOption("size", arc.Size), commands.StringOption("ruleset", arc.Rules.Name),
+		commands.NumberOption("komi", arc.Rules.Komi), commands.StringOption("color", color.String()),
+		commands.RematchClock(arc)}
+	if arc.Handicap > 0 {
+		opts = append(opts, commands.IntOption("handicap", arc.Handicap))
+	}
+	if arc.Unrated {
+		opts = append(opts, commands.BoolOption("rated", false))
+	}
+	if bot {
+		return commands.Subcommand(commands.CommandName, "bot", opts...)
+	}
+	return commands.Subcommand(commands.CommandName, "challenge", append(opts, commands.BoolOption("thread", false))...)
+}

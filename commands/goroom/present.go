@@ -186,6 +186,7 @@ func boardMessage(g *storage.Game, now time.Time, note string) (*commands.Messag
 			return nil, err
 		}
 		m.Files = append(m.Files, sgfFile(g.ID, title(g), data))
+		m.Components = commands.RematchRow(g)
 		return m, nil
 	}
 	// Against a bot the player is not pinged at every move; in a team

@@ -323,6 +323,7 @@ func finalScoreMessage(g *storage.Game, note string) (*commands.Message, error) 
 			Image: &discordgo.MessageEmbedImage{URL: "attachment://" + name}, Color: commands.ColorDone,
 		}},
 		Files:           []commands.File{f, sgfFile(g.ID, title(g), data)},
+		Components:      commands.RematchRow(g),
 		ClearComponents: true, // when it replaces the scoring message
 	}, nil
 }
