@@ -125,11 +125,19 @@ func ThreadRefusal(r *Request, instead string) error {
 // (OptionMember); botCmd names the command that plays gobot instead. A
 // challenge is refused in the user's DM with gobot (interaction context
 // BOT_DM), which nobody else can see: the opponent would never find it. It
-// returns the opponent and the server's settings.
+// returns the opponent and the server's settings. Without opponent: the
+// challenge is open to anyone (Opponent of), in a server channel only,
+// and the opponent is nil.
 func (a *App) ChallengeGate(ctx context.Context, r *Request, botCmd string) (*discordgo.User, *storage.Settings, error) {
 	opp, ok := r.UserOption("opponent")
 	if !ok {
-		return nil, nil, UserErr(ErrBadOption, "Choose who to challenge with `opponent:`.")
+		// An open challenge, which anyone here but its challenger may
+		// accept: in a server channel, where others see it.
+		if r.Interaction.GuildID == "" {
+			return nil, nil, UserErr(ErrBadOption, "Choose who to challenge with `opponent:`: a challenge open to anyone is for server channels. To play me here, use `"+botCmd+"`.")
+		}
+		st, err := a.StartGate(ctx, r)
+		return nil, st, err
 	}
 	switch {
 	case opp.ID == r.User.ID:
@@ -204,8 +212,8 @@ func (a *App) ChallengeMessage(c *storage.Challenge, outcome string) *Message {
 			discordgo.Button{Label: "Decline", Style: discordgo.SecondaryButton, CustomID: "challenge/" + c.ID + "/decline", Disabled: closed},
 		}}},
 	}
-	if closed {
-		m.AllowedMentions = NoMentions()
+	if closed || c.Open() {
+		m.AllowedMentions = NoMentions() // an open challenge pings nobody
 	}
 	return m
 }
@@ -289,7 +297,15 @@ func (a *App) answerableChallenge(ctx context.Context, r *Request, allowChalleng
 	if err != nil {
 		return nil, err
 	}
-	if r.User.ID != c.Opponent.UserID && !(allowChallenger && r.User.ID == c.Challenger.UserID) {
+	if c.Open() && !c.Team() {
+		// Open to anyone but its challenger, who may only withdraw it.
+		switch mine := r.User.ID == c.Challenger.UserID; {
+		case mine && !allowChallenger:
+			return nil, UserErr(ErrNotChallenged, "This is your own open challenge: anyone else here may accept it. Press Decline to withdraw it.")
+		case !mine && allowChallenger:
+			return nil, UserErr(ErrNotChallenged, fmt.Sprintf("Only %s can withdraw this open challenge: press Accept to play them, or leave it for someone else.", Mention(c.Challenger)))
+		}
+	} else if r.User.ID != c.Opponent.UserID && !(allowChallenger && r.User.ID == c.Challenger.UserID) {
 		if r.User.ID == c.Challenger.UserID {
 			// The challenger pressing Accept on their own challenge may
 			// be looking for a way to take it back: Decline is that.
@@ -370,6 +386,10 @@ func (a *App) btnAccept(ctx context.Context, r *Request) error {
 		return a.cannotStartYet(r, c, err)
 	}
 	defer release()
+	if c.Open() {
+		// The first to accept an open challenge is its opponent.
+		c.Opponent = UserPlayer(r.User)
+	}
 	return a.cannotStartYet(r, c, a.RoomOfKind(c.Kind).Accept(ctx, r, c))
 }
 

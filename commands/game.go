@@ -310,6 +310,15 @@ func (a *App) ButtonGame(ctx context.Context, r *Request) (*storage.Game, error)
 	return g, nil
 }
 
+// Opponent is the player a challenge names: u, or the zero Player, which
+// stands for anyone, when the challenge names nobody (ChallengeGate).
+func Opponent(u *discordgo.User) storage.Player {
+	if u == nil {
+		return storage.Player{}
+	}
+	return UserPlayer(u)
+}
+
 // UserPlayer is the storage player for a Discord user.
 func UserPlayer(u *discordgo.User) storage.Player {
 	name := u.GlobalName

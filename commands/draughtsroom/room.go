@@ -130,7 +130,7 @@ func (a *room) cmdDraughtsChallenge(ctx context.Context, r *commands.Request) er
 	now := a.Now()
 	return a.PostChallenge(ctx, r, &storage.Challenge{
 		ID: it.ID, ChannelID: it.ChannelID, GuildID: it.GuildID, Kind: draughtsKind,
-		Challenger: commands.UserPlayer(r.User), Opponent: commands.UserPlayer(opp),
+		Challenger: commands.UserPlayer(r.User), Opponent: commands.Opponent(opp),
 		Color: colour, Thread: thread, Clock: new(a.ClockOf(ck)), Unrated: !rated,
 		CreatedAt: now, ExpiresAt: now.Add(a.ChallengeTTL(st)),
 	})
@@ -164,6 +164,9 @@ func draughtsChallengeText(c *storage.Challenge) string {
 	where := ""
 	if c.Thread {
 		where = " in a new thread"
+	}
+	if c.Open() {
+		return fmt.Sprintf("⚔️ %s is looking for a game of international draughts (10×10)%s, open to anyone here: %s; %s. The first to press Accept plays.", commands.Mention(c.Challenger), where, commands.ChallengeClock(c).Describe(), colour)
 	}
 	return fmt.Sprintf("%s, %s challenges you to a game of international draughts (10×10)%s: %s; %s.", commands.Mention(c.Opponent), commands.Mention(c.Challenger), where, commands.ChallengeClock(c).Describe(), colour)
 }
@@ -1015,7 +1018,7 @@ func (a *room) completeDraughtsMove(ctx context.Context, r *commands.Request) er
 
 // draughtsHelp is /draughts help; %s is the bot's levels (draughtsHelpLevels).
 const draughtsHelp = "**International draughts (10×10) with gobot**\n" +
-	"`/draughts challenge opponent:` challenge someone here (`clock:`, `colour:`, `thread:`, `rated:`); they accept with the button.\n" +
+	"`/draughts challenge opponent:` challenge someone here, or anyone without `opponent:` (`clock:`, `colour:`, `thread:`, `rated:`).\n" +
 	"`/draughts bot level:` play gobot at once, %s (`colour:`, default white; `clock:`, `rated:`).\n" +
 	"`clock:` `5+3` (5 min, +3 s a move), `fischer 5m +3s max 10m`, `byoyomi 10m 5x30s`, `absolute 20m`, `correspondence`, `daily`, `live`, `blitz`, `none`: `/go help` says more.\n" +
 	"`/draughts play move:` play a move by its squares: `32-28`, or `28x19` for a capture (`28x17x8` through each landing when it matters); autocomplete lists your legal moves.\n" +
@@ -1089,7 +1092,7 @@ func draughtsDefinition(contexts []discordgo.InteractionContextType, integration
 		IntegrationTypes: &integrations,
 		Options: []*discordgo.ApplicationCommandOption{
 			sub("challenge", "Challenge someone to a game of draughts",
-				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionUser, Name: "opponent", Description: "Who you want to play", Required: true},
+				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionUser, Name: "opponent", Description: "Who you want to play (leave out to let anyone here accept)"},
 				colourOpt("Your colour (default random)"), clockOpt,
 				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionBoolean, Name: "thread", Description: "Play in a new thread, so this channel can hold many games"},
 				ratedOpt),

@@ -55,7 +55,7 @@ func (a *room) cmdChallenge(ctx context.Context, r *commands.Request) error {
 	now := a.Now()
 	return a.PostChallenge(ctx, r, &storage.Challenge{
 		ID: it.ID, ChannelID: it.ChannelID, GuildID: it.GuildID,
-		Challenger: commands.UserPlayer(r.User), Opponent: commands.UserPlayer(opp),
+		Challenger: commands.UserPlayer(r.User), Opponent: commands.Opponent(opp),
 		Size: s.Size, Color: s.Color, Rules: s.Rules, Handicap: s.Handicap, Thread: thread, Clock: ptr(a.ClockOf(s.Clock)), Unrated: !rated,
 		CreatedAt: now, ExpiresAt: now.Add(a.ChallengeTTL(st)),
 	})
@@ -143,7 +143,11 @@ func goChallengeText(c *storage.Challenge) string {
 	if c.Thread {
 		where = " in a new thread"
 	}
-	return fmt.Sprintf("%s, %s challenges you to a game of Go%s: %s; %s.", commands.Mention(c.Opponent), commands.Mention(c.Challenger), where, describeSetup(c.Size, c.Rules, c.Handicap)+", "+commands.ChallengeClock(c).Describe(), color)
+	setup := describeSetup(c.Size, c.Rules, c.Handicap) + ", " + commands.ChallengeClock(c).Describe()
+	if c.Open() {
+		return fmt.Sprintf("⚔️ %s is looking for a game of Go%s, open to anyone here: %s; %s. The first to press Accept plays.", commands.Mention(c.Challenger), where, setup, color)
+	}
+	return fmt.Sprintf("%s, %s challenges you to a game of Go%s: %s; %s.", commands.Mention(c.Opponent), commands.Mention(c.Challenger), where, setup, color)
 }
 
 // ptr returns a pointer to a copy of v.

@@ -82,7 +82,7 @@ func definition() *discordgo.ApplicationCommand {
 		IntegrationTypes: &integrations,
 		Options: []*discordgo.ApplicationCommandOption{
 			sub("challenge", "Challenge someone to a game in this channel",
-				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionUser, Name: "opponent", Description: "Who you want to play", Required: true},
+				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionUser, Name: "opponent", Description: "Who you want to play (leave out to let anyone here accept)"},
 				sizeOpt, colorOpt("Your colour (default nigiri: random)"), rulesOpt, komiOpt, handicapOpt, clockOpt,
 				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionBoolean, Name: "thread", Description: "Play in a new thread, so this channel can hold many games"},
 				ratedOpt),

@@ -31,7 +31,7 @@ func helpText(levels []commands.Level, challengeTTL, scoringTTL time.Duration, d
 			"a bot answers by itself (when all are busy, its move waits in a queue; I say where). " +
 			"Draughts (10×10): `/draughts help`.",
 		Fields: []*discordgo.MessageEmbedField{
-			{Name: "Start a game", Value: "`/go challenge opponent:@friend` challenges someone here; they press Accept or Decline. " +
+			{Name: "Start a game", Value: "`/go challenge opponent:@friend` challenges someone here (no `opponent`: anyone may accept). " +
 				"Options: `size` (9, 13, 19; default " + strconv.Itoa(defaultSize) + "), `color` (black, white, nigiri = random), `ruleset`, `komi`, `handicap` (0–9), " +
 				"`thread:true` (a thread of its own, so one text channel holds many games). " +
 				"Challenges expire after " + commands.HumanDuration(challengeTTL) + "; Decline withdraws your own.\n" +

@@ -1,0 +1,73 @@
+package commands_test
+
+// Open challenges: /go challenge and /draughts challenge without an
+// opponent, which anyone in the channel but the challenger may accept.
+// The harness is in e2e_harness_test.go.
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/gobot-dev/gobot/commands/discordtest"
+	"github.com/gobot-dev/gobot/engine"
+	"github.com/gobot-dev/gobot/storage"
+)
+
+func TestE2EOpenChallenge(t *testing.T) { bothModes(t, testE2EOpenChallenge) }
+
+func testE2EOpenChallenge(t *testing.T, e *env) {
+	ch := e.d.GuildChannel("general")
+	alice, bob, carol := e.d.NewUser("alice"), e.d.NewUser("bob"), e.d.NewUser("carol")
+	msg := e.newChallenge(e.slash(ch, alice, "challenge", discordtest.Int("size", 9), discordtest.Str("color", "black"), discordtest.Str("clock", "none")))
+	want := "⚔️ " + alice.Mention() + " is looking for a game of Go, open to anyone here: 9×9, chinese rules: area scoring, positional superko, komi 7.5, no clock; " +
+		alice.Mention() + " plays black. The first to press Accept plays.\nThe challenge expires <t:"
+	if msg.Ephemeral || !strings.HasPrefix(msg.Text(), want) {
+		t.Fatalf("open challenge = %q\nwant %q…", msg.Text(), want)
+	}
+	e.refused(e.click(alice, msg, "accept"), "This is your own open challenge: anyone else here may accept it. Press Decline to withdraw it.")
+	e.refused(e.click(carol, msg, "decline"), "Only "+alice.Mention()+" can withdraw this open challenge: press Accept to play them, or leave it for someone else.")
+
+	e.do(e.click(bob, msg, "accept"))
+	var g *storage.Game
+	e.d.WaitFor("the game to start", func() bool { g = e.game(ch.ID); return g != nil })
+	if g.First(engine.SideOf(engine.Black)).UserID != alice.ID || g.First(engine.SideOf(engine.White)).UserID != bob.ID || g.Clock != nil {
+		t.Fatalf("game: black %s, white %s, clock %v; want alice black, bob white, no clock", g.First(0).UserID, g.First(1).UserID, g.Clock)
+	}
+	closed, _ := e.d.Message(msg.ID)
+	if !strings.Contains(closed.Text(), "✅ "+bob.Mention()+" accepted: "+alice.Mention()+" ⚫ black, "+bob.Mention()+" ⚪ white.") {
+		t.Errorf("the accepted challenge reads %q", closed.Text())
+	}
+	// A second taker is too late; nothing changes.
+	e.refused(e.d.Click(carol, msg, mustButton(t, msg, "accept").CustomID), "no longer open")
+	if g2 := e.game(ch.ID); g2 == nil || g2.ID != g.ID || g2.First(1).UserID != bob.ID {
+		t.Errorf("a late Accept changed the game: %+v", g2)
+	}
+
+	// Withdrawn by its challenger.
+	other := e.d.GuildChannel("other")
+	msg = e.newChallenge(e.slash(other, carol, "challenge", discordtest.Int("size", 13)))
+	if m := e.do(e.click(carol, msg, "decline")); !strings.Contains(m.Text(), "↩️ "+carol.Mention()+" withdrew the challenge.") {
+		t.Errorf("withdrawing answered %q", m.Text())
+	}
+
+	// Not in a DM, where nobody else would see it.
+	dm := e.d.DM(alice)
+	e.refused(e.slash(dm, alice, "challenge", discordtest.Int("size", 9)), "Choose who to challenge with `opponent:`: a challenge open to anyone is for server channels. To play me here, use `/go bot`.")
+}
+
+func TestE2EOpenChallengeDraughts(t *testing.T) { httpMode(t, testE2EOpenChallengeDraughts) }
+
+func testE2EOpenChallengeDraughts(t *testing.T, e *env) {
+	ch := e.d.GuildChannel("draughts")
+	alice, bob := e.d.NewUser("alice"), e.d.NewUser("bob")
+	msg := e.newChallenge(e.draughtsCmd(ch, alice, "challenge", discordtest.Str("colour", "black")))
+	if want := "⚔️ " + alice.Mention() + " is looking for a game of international draughts (10×10), open to anyone here:"; msg.Ephemeral || !strings.HasPrefix(msg.Text(), want) {
+		t.Fatalf("open challenge = %q, want %q…", msg.Text(), want)
+	}
+	e.do(e.click(bob, msg, "accept"))
+	var g *storage.Game
+	e.d.WaitFor("the game to start", func() bool { g = e.game(ch.ID); return g != nil })
+	if g.Kind != "draughts" || g.First(0).UserID != bob.ID || g.First(1).UserID != alice.ID {
+		t.Fatalf("game %q: white %s, black %s; want bob white, alice black", g.Kind, g.First(0).UserID, g.First(1).UserID)
+	}
+}
