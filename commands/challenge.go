@@ -630,10 +630,10 @@ func (a *App) StartChallenge(ctx context.Context, r *Request, c *storage.Challen
 	}
 	a.KickClocks()
 	if a.movedOn(ctx, g) {
-		// A player who saw the challenge accepted played at once, and
-		// that move's answer showed the board: the start's would come
-		// after it, pinging the wrong player.
-		a.log.Info("the game's first board is not posted: a move was made first", "game", g.ID)
+		// A player who saw the challenge accepted played at once, or
+		// resigned, and that answer showed the board: the start's would
+		// come after it, pinging the wrong player or one of a game over.
+		a.log.Info("the game's first board is not posted: a move was made first, or the game ended", "game", g.ID)
 		return nil
 	}
 	var sent *discordgo.Message
@@ -724,21 +724,31 @@ func (c *REST) ArchiveThread(ctx context.Context, threadID string) error {
 	return c.send(ctx, http.MethodPatch, ep, ep, map[string]any{"archived": true}, nil, nil)
 }
 
-// movedOn reports whether g, a game just started, has had a move since:
-// its board is no longer the newest to post.
+// movedOn reports whether g, a game just started, has had a move since,
+// or has ended (resigned, aborted, lost on time: its record has left the
+// channel, which may hold a newer game): its board is no longer the newest
+// to post. Only a store that could not answer leaves it to be posted.
 func (a *App) movedOn(ctx context.Context, g *storage.Game) bool {
 	cur, err := a.games.Game(ctx, g.ChannelID)
-	return err == nil && cur.ID == g.ID && cur.State.MoveCount() > g.State.MoveCount()
+	if errors.Is(err, storage.ErrNotFound) {
+		return true
+	}
+	if err != nil {
+		return false
+	}
+	_, over := cur.State.Result()
+	return cur.ID != g.ID || over || cur.State.MoveCount() > g.State.MoveCount()
 }
 
 // startedNote is what the board of a game's start says once it was posted
-// after the boards of its first moves.
+// after the boards of its first moves, or after its end.
 const startedNote = "The game began here; its newest board is above."
 
 // retireStartBoard turns m, the board of g's start posted after the board
-// of a move made in the meantime, into a note without buttons and
-// without the ping of a player no longer to move: the channel's last
-// message must not ask for a move already made. (Where gobot may not edit,
+// of a move made in the meantime, or of g's end, into a note without
+// buttons and without the ping of a player no longer to move: the
+// channel's last message must not ask for a move already made, or for one
+// in a game over. (Where gobot may not edit,
 // a user-install private channel, it stays as posted; its buttons refuse
 // a stale move.)
 func (a *App) retireStartBoard(ctx context.Context, g *storage.Game, m *discordgo.Message) {

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -400,6 +401,7 @@ type heldStart struct {
 	held    chan struct{} // closed once the hold is reached
 	release chan struct{}
 	once    sync.Once
+	holding atomic.Value // the ID (string) of the interaction whose answer is held
 }
 
 func newHeldStart(accept bool) *heldStart {
@@ -424,9 +426,21 @@ func startsGame(m *commands.Message) bool {
 
 func (h *heldStart) Callback(ctx context.Context, it *discordgo.Interaction, r *commands.Response) (*discordgo.Message, error) {
 	if h.accept && r.Type == discordgo.InteractionResponseUpdateMessage {
+		h.holding.Store(it.ID)
 		h.hold()
+		h.holding.Store("")
 	}
 	return h.Discord.Callback(ctx, it, r)
+}
+
+// EditOriginal refuses, as Discord does, an edit of the answer held: it
+// was not sent yet. (A game ended before it tries to take the buttons off
+// its newest board, the Accept's answer.)
+func (h *heldStart) EditOriginal(ctx context.Context, it *discordgo.Interaction, m *commands.Message) (*discordgo.Message, error) {
+	if id, _ := h.holding.Load().(string); id != "" && id == it.ID {
+		return nil, fmt.Errorf("edit the answer of interaction %s: not answered yet (Unknown Message)", it.ID)
+	}
+	return h.Discord.EditOriginal(ctx, it, m)
 }
 
 func (h *heldStart) Followup(ctx context.Context, it *discordgo.Interaction, m *commands.Message) (*discordgo.Message, error) {
@@ -442,6 +456,13 @@ func (h *heldStart) Followup(ctx context.Context, it *discordgo.Interaction, m *
 // work is all done.
 func (e *env) firstMoveBeforeStart(h *heldStart, ch *discordtest.Channel, alice, bob discordtest.User) discordtest.Message {
 	e.t.Helper()
+	return e.beforeStart(h, ch, alice, bob, e.play(ch, alice, "E5"))
+}
+
+// beforeStart is firstMoveBeforeStart with first, any interaction in the
+// new game, in place of alice's E5; it returns first's answer.
+func (e *env) beforeStart(h *heldStart, ch *discordtest.Channel, alice, bob discordtest.User, first *discordtest.Interaction) discordtest.Message {
+	e.t.Helper()
 	msg := e.newChallenge(e.slash(ch, alice, "challenge", discordtest.UserOpt("opponent", bob), discordtest.Int("size", 9), discordtest.Str("color", "black")))
 	accept := e.click(bob, msg, "accept")
 	done := make(chan struct{})
@@ -451,14 +472,14 @@ func (e *env) firstMoveBeforeStart(h *heldStart, ch *discordtest.Channel, alice,
 	}()
 	<-h.held
 	e.d.WaitFor("the game to start", func() bool { return e.game(ch.ID) != nil })
-	e5 := e.do(e.play(ch, alice, "E5"))
+	answer := e.do(first)
 	close(h.release)
 	<-done
 	e.d.WaitFor("the Accept's work to end", func() bool {
 		r, ok := e.d.Original(accept)
 		return ok && !r.Deferred
 	})
-	return e5
+	return answer
 }
 
 // TestE2EStartBoardAfterFirstMove: a game's first board, slow to post, is
@@ -522,5 +543,61 @@ func TestE2EStartBoardNotPosted(t *testing.T) {
 	}
 	if got := e.board(ch.ID); got.ID != e5.ID {
 		t.Errorf("the channel's newest board = %q, want E5's", got.Text())
+	}
+}
+
+// TestE2EStartBoardAfterEnd: a game that ended before its first board
+// went out (Bob accepted and resigned at once) does not get that board
+// after its final one. It was posted below "Game over … B+R", pinging
+// Alice: "The game begins. … alice, your move." With the board held, it
+// is posted and then retired, as after a first move; with the Accept's
+// answer held, it is not posted at all.
+func TestE2EStartBoardAfterEnd(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		name, mode string
+		accept     bool
+	}{{"board/http", "http", false}, {"board/gateway", "gateway", false}, {"accept/gateway", "gateway", true}} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			e := newEnvMode(t, c.mode)
+			h := newHeldStart(c.accept)
+			e.wrapDiscord = func(d commands.Discord) commands.Discord { h.Discord = d; return h }
+			e.restart()
+			ch := e.d.GuildChannel("general")
+			alice, bob := e.d.NewUser("alice"), e.d.NewUser("bob")
+			final := e.beforeStart(h, ch, alice, bob, e.slash(ch, bob, "resign"))
+			if !strings.Contains(final.Text(), "B+R") {
+				t.Fatalf("Bob's resignation = %q, want the game over, B+R", final.Text())
+			}
+			if c.accept {
+				e.d.WaitFor("the Accept to post the start's board or leave it", func() bool {
+					return strings.Contains(e.logs.String(), "the game's first board is not posted") ||
+						slices.ContainsFunc(e.d.Public(ch.ID), func(m discordtest.Message) bool { return strings.Contains(m.Text(), "The game begins") })
+				})
+				for _, m := range e.d.Public(ch.ID) {
+					if strings.Contains(m.Text(), "The game begins") {
+						t.Errorf("the start's board was posted after the game's end: %q", m.Text())
+					}
+				}
+				if got := e.board(ch.ID); got.ID != final.ID {
+					t.Errorf("the channel's newest board = %q, want the final one", got.Text())
+				}
+			} else {
+				e.d.WaitFor("the start's board to be retired", func() bool {
+					return slices.ContainsFunc(e.d.Public(ch.ID), func(m discordtest.Message) bool {
+						return m.Content == "The game began here; its newest board is above."
+					})
+				})
+			}
+			for _, m := range e.d.Public(ch.ID) {
+				if strings.Contains(m.Text(), alice.Mention()+", your move") {
+					t.Errorf("a message asks Alice for a move in the game over: %q", m.Text())
+				}
+				if m.ID != final.ID && strings.Contains(m.Text(), "The game begins") && len(m.Buttons()) != 0 {
+					t.Errorf("the start's board keeps buttons %+v", m.Buttons())
+				}
+			}
+		})
 	}
 }
