@@ -383,6 +383,28 @@ func TestE2EMoveAfterLossOnTime(t *testing.T) {
 	e.said(e.play(ch, bob, "D4"), "There is no game in this channel. Start one with `/go challenge` or `/go bot`.")
 }
 
+// TestE2ESimpleClockEnd: with simple time, the side that ran out shows 0 s
+// at the end, as with the other systems; it showed "10 s per move".
+func TestE2ESimpleClockEnd(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	ch := e.d.GuildChannel("general")
+	alice, bob := e.d.NewUser("alice"), e.d.NewUser("bob")
+	e.challenge(ch, alice, bob, discordtest.Str("clock", "simple 10s"))
+	e.do(e.play(ch, alice, "E5"))
+	e.do(e.play(ch, bob, "E4"))
+	e.do(e.play(ch, alice, "D5"))
+	e.clock.Advance(11 * time.Second)
+	final := "⏱ Time left at the end: ⚫ 10 s per move · ⚪ 0 s"
+	e.d.WaitFor("the announcement", func() bool { return len(e.publicWith(ch.ID, "ran out of time")) > 0 })
+	if ann := e.publicWith(ch.ID, "ran out of time"); !strings.Contains(ann[0].Text(), final) {
+		t.Errorf("the game-over board %q does not say %q", ann[0].Text(), final)
+	}
+	if b := e.do(e.slash(ch, bob, "board")).Text(); !strings.Contains(b, final) {
+		t.Errorf("/go board afterwards = %q, want %q", b, final)
+	}
+}
+
 // TestE2EDraughtsMoveAfterLossOnTime: draughts says it as its players
 // write results.
 func TestE2EDraughtsMoveAfterLossOnTime(t *testing.T) {

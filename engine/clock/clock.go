@@ -17,6 +17,10 @@ type Time struct {
 	// moves still to play in it. Both are zero until overtime begins.
 	Period time.Duration `json:"period,omitempty"`
 	Stones int           `json:"stones,omitempty"`
+	// Out says the player ran out of time, stopping the clock: simple
+	// time keeps nothing between moves (Main is zero), so without it the
+	// loser would show a whole period left (see Stop).
+	Out bool `json:"out,omitempty"`
 }
 
 // Clock is a game's clock: its control, both players' time and the turn
@@ -346,7 +350,7 @@ func (k *Clock) Play(now time.Time) error {
 	cc := k.Control
 	switch cc.System {
 	case Simple:
-		t.Main = 0 // nothing carries over
+		t.Main, t.Out = 0, false // nothing carries over
 	case Fischer:
 		t.Main += cc.Increment
 		if cc.Max > 0 { // none, as lidraughts' 5+3: the time may grow
@@ -378,7 +382,10 @@ func (k *Clock) Stop(now time.Time) {
 	t := k.Left(c, now)
 	switch k.Control.System {
 	case Simple:
-		t.Main = 0 // nothing carries over
+		// Nothing carries over, but a player stopped at or past their
+		// deadline (a loss on time) has no time left: 0 s at the end, as
+		// the other systems show theirs.
+		t.Main, t.Out = 0, t.Main == 0
 	case ByoYomi:
 		t.Period = 0 // the period resets, as after a move
 	}
@@ -434,6 +441,9 @@ func (k *Clock) Show(c Side, now time.Time) string {
 	case Simple:
 		if k.ToMove == c {
 			return Format(t.Main) + " for this move"
+		}
+		if t.Out {
+			return "0 s"
 		}
 		return Format(cc.Period) + " per move"
 	case ByoYomi:

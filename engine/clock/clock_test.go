@@ -205,6 +205,27 @@ func TestSimple(t *testing.T) {
 	wantShow(t, k, First, at(35*time.Hour), "1 day per move")
 }
 
+// TestSimpleEnd: a game over with simple time shows the side that ran out
+// with 0 s, as the other systems do; it showed "10 s per move", a whole
+// period, as if nothing had run out. A game stopped in time (a
+// resignation, the scoring phase) shows the time per move for both.
+func TestSimpleEnd(t *testing.T) {
+	k := New(mustParse(t, "simple 10s"))
+	k.Start(First, t0)
+	play(t, k, 4*time.Second)
+	k.Stop(at(14 * time.Second)) // White's deadline: a loss on time
+	wantShow(t, k, Second, at(time.Hour), "0 s")
+	wantShow(t, k, First, at(time.Hour), "10 s per move")
+
+	k = New(mustParse(t, "simple 10s"))
+	k.Start(First, t0)
+	play(t, k, 4*time.Second)
+	k.Stop(at(9 * time.Second)) // White resigns with 5 s left
+	wantShow(t, k, Second, at(time.Hour), "10 s per move")
+	k.Start(Second, at(time.Hour)) // play resumes after the scoring phase
+	wantShow(t, k, Second, at(time.Hour+3*time.Second), "7 s for this move")
+}
+
 func TestFischer(t *testing.T) {
 	k := New(mustParse(t, "fischer 3d +1d max 4d"))
 	k.Start(First, t0)
