@@ -112,14 +112,44 @@ func RunConsole(ctx context.Context, co ConsoleOptions) error {
 			cd.printf("Board in your browser: %s (sign in as %s to play as yourself here)\n", url, user.Username)
 		}
 	}
+	// Lines are read one at a time, when the prompt asks for one, by a
+	// goroutine: a read from a terminal or a pipe cannot be cancelled, and
+	// the prompt must give way to ctx (Ctrl-C, SIGTERM) while it waits, not
+	// at the next Enter. The goroutine, left blocked in its read, ends with
+	// the process.
 	sc := bufio.NewScanner(co.In)
-	for {
-		cd.printf("%s> ", user.Username)
-		if !sc.Scan() {
-			cd.printf("\n")
-			return sc.Err()
+	ask, lines := make(chan struct{}), make(chan string, 1)
+	var readErr error // set before lines is closed
+	go func() {
+		defer close(lines)
+		for range ask {
+			if !sc.Scan() {
+				readErr = sc.Err()
+				return
+			}
+			lines <- sc.Text()
 		}
-		line := strings.TrimSpace(sc.Text())
+	}()
+	defer close(ask)
+	for {
+		if ctx.Err() != nil {
+			return nil
+		}
+		cd.printf("%s> ", user.Username)
+		ask <- struct{}{}
+		var text string
+		var ok bool
+		select {
+		case <-ctx.Done():
+			cd.printf("\n")
+			return nil
+		case text, ok = <-lines:
+		}
+		if !ok {
+			cd.printf("\n")
+			return readErr
+		}
+		line := strings.TrimSpace(text)
 		if ctx.Err() != nil {
 			return nil
 		}

@@ -110,3 +110,43 @@ func TestConsoleRefusesThreads(t *testing.T) {
 		t.Errorf("console answered %q, want %q and no challenge", out.String(), want)
 	}
 }
+
+// TestConsoleStopsAtPrompt: a console waiting at its prompt stops when its
+// context is cancelled, as Ctrl-C and SIGTERM cancel it (main's
+// signal.NotifyContext), and closes its database as on /quit. It went on
+// waiting for the next line, so a signal took effect only at the next
+// Enter, and a console reading from a pipe only SIGKILL ended.
+func TestConsoleStopsAtPrompt(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "console.db")
+	t.Setenv("GOBOT_DATABASE_URL", "")
+	in, typed := io.Pipe() // stays open: nothing more is typed
+	defer typed.Close()
+	out := new(syncBuffer)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan int, 1)
+	go func() {
+		done <- run(ctx, []string{"console", "--db", db, "--boards", filepath.Join(dir, "boards"), "--user", "ann", "--web", ""}, in, out, io.Discard)
+	}()
+	for i := 0; !strings.HasSuffix(out.String(), "ann> "); i++ {
+		if i == 500 {
+			t.Fatalf("the console shows no prompt: %q", out.String())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	cancel()
+	select {
+	case code := <-done:
+		if code != 0 {
+			t.Errorf("the console stopped with %d, want 0", code)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the console still waits at its prompt 10 s after its context was cancelled")
+	}
+	s, err := storage.Open(db, storage.Options{Kinds: kinds(), Timeout: time.Second})
+	if err != nil {
+		t.Fatalf("the console's database is still held: %v", err)
+	}
+	s.Close()
+}
