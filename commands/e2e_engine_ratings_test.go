@@ -70,7 +70,7 @@ func TestE2EEngineUnrated(t *testing.T) {
 		e.refused(e.draughtsCmd(dm, kim, "bot", discordtest.Str("level", "hub:scan"), discordtest.Bool("rated", true)),
 			"A game against gobot **hub:scan** cannot be rated: gobot does not know the strength of **hub:scan**, an external engine. Leave `rated:` out to play it unrated.")
 		start := e.do(e.draughtsCmd(dm, kim, "bot", discordtest.Str("level", "hub:scan"), discordtest.Str("colour", "white"), discordtest.Str("clock", "none")))
-		if want := "New game of international draughts: " + kim.Mention() + " plays ⚪ white against gobot **hub:scan** (no clock). " + unrated("hub:scan"); !strings.Contains(start.Text(), want) {
+		if want := "New game of international draughts: " + kim.Mention() + " plays ⚪ white against gobot **hub:scan** (no clock; unrated). " + unrated("hub:scan"); !strings.Contains(start.Text(), want) {
 			t.Errorf("/draughts bot level:hub:scan = %q, want %q", start.Text(), want)
 		}
 		// Five moves each, enough for a rated game.
@@ -100,7 +100,7 @@ func TestE2EEngineUnrated(t *testing.T) {
 		e.refused(e.slash(dm, dave, "bot", discordtest.Str("level", "gtp:gnugo"), discordtest.Int("size", 9), discordtest.Bool("rated", true)),
 			"A game against gobot **gtp:gnugo** cannot be rated: gobot does not know the strength of **gtp:gnugo**, an external engine. Leave `rated:` out to play it unrated.")
 		start := e.do(e.slash(dm, dave, "bot", discordtest.Str("level", "gtp:gnugo"), discordtest.Int("size", 9), discordtest.Str("color", "white")))
-		if want := "against gobot **gtp:gnugo** (9×9"; !strings.Contains(start.Text(), want) || !strings.Contains(start.Text(), "). "+unrated("gtp:gnugo")) {
+		if want := "against gobot **gtp:gnugo** (9×9"; !strings.Contains(start.Text(), want) || !strings.Contains(start.Text(), "; unrated). "+unrated("gtp:gnugo")) {
 			t.Errorf("/go bot level:gtp:gnugo = %q, want %q and %q", start.Text(), want, unrated("gtp:gnugo"))
 		}
 		for _, mv := range []string{"A1", "B1", "C1", "D1", "E1"} {

@@ -94,8 +94,9 @@ func TestE2EFarmingHandicap(t *testing.T) {
 	if m := e.do(e.slash(dm, dave, "bot", append(nine, discordtest.Bool("rated", false))...)); m.Ephemeral {
 		t.Fatalf("the unrated 9-stone game was refused: %q", m.Text())
 	}
-	if final := e.do(e.slash(dm, dave, "resign")); strings.Contains(final.Text(), "📈") || strings.Contains(final.Text(), "Not rated") {
-		t.Errorf("the unrated game's final message speaks of ratings: %q", final.Text())
+	// It was unrated by choice, which its final message says, not its handicap.
+	if final := e.do(e.slash(dm, dave, "resign")); strings.Contains(final.Text(), "📈") || strings.Contains(final.Text(), "handicap and komi") || !strings.Contains(final.Text(), "\nNot rated: the game was started unrated.\n") {
+		t.Errorf("the unrated game's final message = %q, want it to say it was started unrated, and no ratings", final.Text())
 	}
 
 	ch := e.d.GuildChannel("general")

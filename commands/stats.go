@@ -61,6 +61,19 @@ func EngineRated(r *Request, level string, external bool) (bool, error) {
 	return false, nil
 }
 
+// UnratedByChoice is the rating line of a finished game that was started
+// unrated (rated:false, rengo, a vote game).
+const UnratedByChoice = "Not rated: the game was started unrated."
+
+// RatedWord says whether a game starting now will be rated, as the answer
+// starting it ends: "rated" or "unrated".
+func RatedWord(rated bool) string {
+	if rated {
+		return "rated"
+	}
+	return "unrated"
+}
+
 // EngineUnrated says why a game against the external engine level is
 // unrated: the sentence the answer starting it ends with, and its
 // finished game's rating line (UnratedNote).
@@ -126,9 +139,9 @@ func (a *App) LowerRatedColor(ctx context.Context, c *storage.Challenge) (color,
 // server). A game that storage left unrated
 // although it was asked to rate it says why: the room's UnratedNote, both
 // rating pools turned off by the server's admins, or the limit of rated
-// games between two players. The note is empty for a rated:false game,
-// and when the changes cannot be read (the game is archived; only the
-// note is lost, and logged).
+// games between two players; a game started unrated says so
+// (UnratedByChoice). The note is empty when the changes cannot be read
+// (the game is archived; only the note is lost, and logged).
 func (a *App) RatingNote(ctx context.Context, g *storage.Game) string {
 	changes, err := a.stats.GameRatingChanges(ctx, g.ID)
 	if err != nil {
@@ -167,8 +180,13 @@ func (a *App) RatingNote(ctx context.Context, g *storage.Game) string {
 		here = line(server)
 	}
 	if here == "" && everywhere == "" {
-		if note := a.roomOf(g).UnratedNote(g); note != "" || g.Unrated {
+		if note := a.roomOf(g).UnratedNote(g); note != "" {
 			return note
+		}
+		if g.Unrated {
+			// rated:false, or a rengo or vote game: the player who
+			// chose it, or anyone watching, is told it changed nothing.
+			return UnratedByChoice
 		}
 		if st, err := a.Settings(ctx, g.GuildID); err == nil && st.ServerRatingsOff && st.GlobalRatingsOff {
 			return "Not rated: ratings are off on this server, as its admins chose."

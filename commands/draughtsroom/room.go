@@ -234,7 +234,7 @@ func (a *room) cmdDraughtsBot(ctx context.Context, r *commands.Request) error {
 	if black == human {
 		side = draughtsBlack
 	}
-	note := fmt.Sprintf("New game of international draughts: %s plays %s against gobot **%s** (%s).", commands.Mention(human), draughtsSideLabel(side), level, a.ClockOf(ck).Describe())
+	note := fmt.Sprintf("New game of international draughts: %s plays %s against gobot **%s** (%s; %s).", commands.Mention(human), draughtsSideLabel(side), level, a.ClockOf(ck).Describe(), commands.RatedWord(rated))
 	if hubEngine(level) {
 		note += " " + commands.EngineUnrated(level)
 	}
@@ -812,6 +812,9 @@ func draughtsStatus(g *storage.Game, now time.Time) string {
 	sb.WriteString("-# International draughts, 10×10 (FMJD rules)")
 	if g.Clock != nil {
 		fmt.Fprintf(&sb, " · %s", g.Clock.Control.Describe())
+	}
+	if g.Unrated {
+		sb.WriteString(" · unrated")
 	}
 	return sb.String()
 }

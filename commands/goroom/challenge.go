@@ -114,7 +114,7 @@ func (a *room) cmdBot(ctx context.Context, r *commands.Request) error {
 	if rk := a.rankOn(level, s.Size); rk != "" {
 		about = rk + "; "
 	}
-	note := fmt.Sprintf("New game: %s plays %s %s against gobot **%s** (%s%s).", commands.Mention(human), stoneEmoji(c), c, level, about, describeSetup(s.Size, s.Rules, eg.Handicap())+", "+a.ClockOf(s.Clock).Describe())
+	note := fmt.Sprintf("New game: %s plays %s %s against gobot **%s** (%s%s; %s).", commands.Mention(human), stoneEmoji(c), c, level, about, describeSetup(s.Size, s.Rules, eg.Handicap())+", "+a.ClockOf(s.Clock).Describe(), commands.RatedWord(rated))
 	if gtpEngine(level) {
 		note += " " + commands.EngineUnrated(level)
 	}

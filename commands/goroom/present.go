@@ -114,7 +114,9 @@ func status(g *storage.Game, now time.Time) string {
 }
 
 // setupLine is how g is played, as the board's last line says it: the
-// size, the rules and komi, the handicap and the time system.
+// size, the rules and komi, the handicap, the time system, and "unrated"
+// for a game that changes no rating (a rated one says nothing, as most
+// are).
 func setupLine(g *storage.Game) string {
 	eg := goOf(g)
 	s := fmt.Sprintf("%d×%d · %s", eg.Size(), eg.Size(), eg.Rules())
@@ -123,6 +125,9 @@ func setupLine(g *storage.Game) string {
 	}
 	if g.Clock != nil {
 		s += " · " + g.Clock.Control.Describe()
+	}
+	if g.Unrated {
+		s += " · unrated"
 	}
 	return s
 }
