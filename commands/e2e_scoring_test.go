@@ -332,30 +332,40 @@ func TestE2EScoringProposalBot(t *testing.T) {
 }
 
 // TestE2EBotDisagrees: a player marks alive a group the bot's estimate
-// holds dead for sure: the bot withdraws its acceptance and names the
-// group; marking it back, it accepts again.
+// holds dead for sure: the answer names every stone the toggle revived
+// (the group at the point given first), the bot withdraws its acceptance
+// and names every group it disputes, the one given first; marking it
+// back, it accepts again. (The bot once named only the first group from
+// the bottom row, as if it accepted the others alive.)
 func TestE2EBotDisagrees(t *testing.T) {
 	t.Parallel()
 	c := scoringCases()[1]
 	e := newEnv(t)
 	ch, dave, _ := e.scriptedBotGame(c)
-	m := e.do(e.slash(ch, dave, "dead", discordtest.Str("point", "E2")))
-	want := "gobot does not accept this marking: it sees the white stone at E2 as dead (marked alive)."
-	if !strings.Contains(m.Text(), want) {
-		t.Errorf("after marking E2 alive: %q, want it to say %q", m.Text(), want)
-	}
-	if g := e.game(ch.ID); g.Scoring.Accepted[engine.SideOf(engine.Black)] {
-		t.Errorf("the bot accepts a marking with E2 alive")
-	}
 	// E2 brings B3 back with it (they share Black's area), which then
 	// counts as nobody's: Black 9 stones; White 11 stones + 27 territory
-	// + 7.5 komi.
-	if !strings.Contains(m.Text(), "marked 2 white stones with E2 **alive**") || !strings.Contains(m.Text(), "Result: W+36.5") {
-		t.Errorf("count with E2 alive: %q, want 2 stones revived and W+36.5", m.Text())
-	}
-	m = e.do(e.slash(ch, dave, "dead", discordtest.Str("point", "E2")))
-	if strings.Contains(m.Text(), "does not accept") || !e.game(ch.ID).Scoring.Accepted[engine.SideOf(engine.Black)] {
-		t.Errorf("after marking E2 dead again the bot does not accept: %q", m.Text())
+	// + 7.5 komi. Either point revives both, its own named first.
+	for _, tt := range []struct{ point, stones string }{{"E2", "E2 and B3"}, {"B3", "B3 and E2"}} {
+		m := e.do(e.slash(ch, dave, "dead", discordtest.Str("point", tt.point)))
+		for _, want := range []string{
+			"\n" + dave.Mention() + " marked the 2 white stones at " + tt.stones + " **alive**.\n",
+			"\ngobot does not accept this marking: it sees the 2 white stones at " + tt.stones + " as dead (marked alive). Mark it back, or press **Resume play** to settle it on the board.\n",
+			"Result: W+36.5",
+		} {
+			if !strings.Contains(m.Text(), want) {
+				t.Errorf("after marking %s alive: %q, want it to say %q", tt.point, m.Text(), want)
+			}
+		}
+		if g := e.game(ch.ID); g.Scoring.Accepted[engine.SideOf(engine.Black)] {
+			t.Errorf("the bot accepts a marking with %s alive", tt.stones)
+		}
+		m = e.do(e.slash(ch, dave, "dead", discordtest.Str("point", tt.point)))
+		if want := "\n" + dave.Mention() + " marked the 2 white stones at " + tt.stones + " **dead**.\n"; !strings.Contains(m.Text(), want) {
+			t.Errorf("after marking %s dead again: %q, want it to say %q", tt.point, m.Text(), want)
+		}
+		if strings.Contains(m.Text(), "does not accept") || !e.game(ch.ID).Scoring.Accepted[engine.SideOf(engine.Black)] {
+			t.Errorf("after marking %s dead again the bot does not accept: %q", tt.point, m.Text())
+		}
 	}
 	// Dave gives up a living group of his own: a marking in the bot's
 	// favour, which it accepts as a player would.
@@ -371,7 +381,7 @@ func TestE2EBotDisagrees(t *testing.T) {
 	if own.Col < 0 {
 		t.Fatal("no living white stone in the position")
 	}
-	m = e.do(e.slash(ch, dave, "dead", discordtest.Str("point", own.String())))
+	m := e.do(e.slash(ch, dave, "dead", discordtest.Str("point", own.String())))
 	if m.Ephemeral || strings.Contains(m.Text(), "does not accept") || !e.game(ch.ID).Scoring.Accepted[engine.SideOf(engine.Black)] {
 		t.Errorf("after dave marks his own %s dead the bot does not accept: %q", own, m.Text())
 	}

@@ -67,7 +67,7 @@ func helpText(levels []commands.Level, challengeTTL, scoringTTL time.Duration, d
 			{Name: "Coordinates", Value: "Columns are letters from the left, **skipping I**; rows count from the bottom: A1–J9 on 9×9, A1–T19 on 19×19."},
 			{Name: "End of the game", Value: "Two passes in a row end play. I then propose which stones are dead (crossed out) and show the count. " +
 				"`/go dead point:C3` marks or unmarks a group; both players press **Accept** to finish, or **Resume play** to keep playing " +
-				"(any change clears acceptances; after " + commands.HumanDuration(scoringTTL) + " the marking stands, except where it goes against my proposal and the player it costs has not accepted it: there my proposal counts). The bot accepts its proposal, or a marking that differs only where it was unsure or in its own favour; otherwise it names the group it disputes. " +
+				"(any change clears acceptances; after " + commands.HumanDuration(scoringTTL) + " the marking stands, except where it goes against my proposal and the player it costs has not accepted it: there my proposal counts). The bot accepts its proposal, or a marking that differs only where it was unsure or in its own favour; otherwise it names the groups it disputes. " +
 				"Results read as on other servers: `B+3.5`, `W+R` (resignation), `Jigo` (a draw)."},
 			{Name: "Bot levels", Value: levelList(levels, false)},
 			{Name: "Rulesets", Value: commands.Clip(rules.String()+"Area scoring counts stones plus surrounded points; territory scoring counts surrounded points plus prisoners. "+

@@ -86,8 +86,8 @@ func botsAccept(g *storage.Game, proposal, uncertain []engine.Point) {
 	}
 }
 
-// botDisagrees is disagrees for g's bot player: the chain it objects to,
-// if any.
+// botDisagrees is disagrees for g's bot player: the stones it objects
+// to, if any.
 func botDisagrees(g *storage.Game, proposal, uncertain []engine.Point) ([]engine.Point, bool) {
 	for _, c := range []engine.Color{engine.Black, engine.White} {
 		if g.AllBots(engine.SideOf(c)) {
@@ -102,9 +102,11 @@ func botDisagrees(g *storage.Game, proposal, uncertain []engine.Point) ([]engine
 // unsure of. The marking is acceptable to side when it differs from the
 // proposal only in chains the estimate flagged as uncertain, or in side's
 // favour (the opponent's stones marked dead, side's own marked alive), as
-// a player would accept it; otherwise disagrees returns the first chain in
-// question (sorted) and true. A bot judges the marking so, and so does the
-// scoring deadline for a player who has not accepted it.
+// a player would accept it; otherwise disagrees returns every stone in
+// question, from the bottom row up, and true: a bot names them all
+// (botObjection), lest it seem to accept the groups it leaves out. A bot
+// judges the marking so, and so does the scoring deadline for a player who
+// has not accepted it.
 func disagrees(g *storage.Game, side engine.Color, proposal, uncertain []engine.Point) ([]engine.Point, bool) {
 	unsure := map[engine.Point]bool{}
 	for _, p := range uncertain {
@@ -120,6 +122,7 @@ func disagrees(g *storage.Game, side engine.Color, proposal, uncertain []engine.
 	}
 	bd := goOf(g).Board()
 	size := goOf(g).Size()
+	var out []engine.Point
 	for row := 0; row < size; row++ {
 		for col := 0; col < size; col++ {
 			p := engine.Point{Col: col, Row: row}
@@ -130,10 +133,10 @@ func disagrees(g *storage.Game, side engine.Color, proposal, uncertain []engine.
 			if marked[p] == (c != side) {
 				continue // in side's favour
 			}
-			return chainOf(bd, p), true
+			out = append(out, p)
 		}
 	}
-	return nil, false
+	return out, len(out) > 0
 }
 
 // chainOf returns the stones of the chain at p, sorted.
@@ -155,27 +158,102 @@ func chainOf(bd *engine.Board, p engine.Point) []engine.Point {
 	return out
 }
 
-// botObjection says why the bot does not accept g's marking: the group it
-// sees otherwise.
-func botObjection(ctx context.Context, g *storage.Game) string {
+// botObjection says why the bot does not accept g's marking: every group
+// it sees otherwise, the groups of toggled (the stones just marked, if
+// any, in the order the answer named them) first, so that a long list
+// clipped still names them. The stones
+// it sees dead are the opponent's, those it sees alive its own: each list
+// is of one colour.
+func botObjection(ctx context.Context, g *storage.Game, toggled []engine.Point) string {
 	const settle = " Mark it back, or press **Resume play** to settle it on the board."
 	ph, err := phase(ctx, g)
 	if err != nil {
 		return "gobot cannot judge this marking." + settle
 	}
-	group, ok := botDisagrees(g, ph.Proposal(), ph.Uncertain())
+	stones, ok := botDisagrees(g, ph.Proposal(), ph.Uncertain())
 	if !ok {
 		return "gobot accepts this marking: press **Accept** to confirm it."
 	}
-	sees, marked := "alive", "dead"
-	if !ph.IsDead(group[0]) {
-		sees, marked = "dead", "alive"
+	var seenDead, seenAlive []engine.Point
+	for _, p := range stones {
+		if ph.IsDead(p) {
+			seenAlive = append(seenAlive, p)
+		} else {
+			seenDead = append(seenDead, p)
+		}
 	}
-	stones := fmt.Sprintf("the %s stone at %s", goOf(g).Board().At(group[0]), group[0])
-	if len(group) > 1 {
-		stones = fmt.Sprintf("the %d %s stones at %s", len(group), goOf(g).Board().At(group[0]), pointList(group, 30))
+	var sees []string
+	if len(seenDead) > 0 {
+		sees = append(sees, stonesAt(goOf(g).Board(), seenDead, toggled)+" as dead (marked alive)")
 	}
-	return fmt.Sprintf("gobot does not accept this marking: it sees %s as %s (marked %s).%s", stones, sees, marked, settle)
+	if len(seenAlive) > 0 {
+		sees = append(sees, stonesAt(goOf(g).Board(), seenAlive, toggled)+" as alive (marked dead)")
+	}
+	return fmt.Sprintf("gobot does not accept this marking: it sees %s.%s", strings.Join(sees, ", and "), settle)
+}
+
+// stonesListed is how many stones a message names at most (the rest are
+// counted), which keeps a scoring board well within Discord's limits.
+const stonesListed = 30
+
+// stonesAt names stones of one colour chain by chain: "the black stone
+// at E5", "the 6 black stones at E5 F5 G5 and B4 C4 D4". The chains
+// holding any of first come first, in the order of first, the others from
+// the bottom row up; at most stonesListed points are named, the rest
+// counted ("and 12 more").
+func stonesAt(bd *engine.Board, ps, first []engine.Point) string {
+	color := bd.At(ps[0])
+	if len(ps) == 1 {
+		return fmt.Sprintf("the %s stone at %s", color, ps[0])
+	}
+	in := map[engine.Point]bool{}
+	for _, p := range ps {
+		in[p] = true
+	}
+	var chains [][]engine.Point
+	seen := map[engine.Point]bool{}
+	for _, p := range ps {
+		if seen[p] {
+			continue
+		}
+		var ch []engine.Point
+		for _, q := range chainOf(bd, p) {
+			seen[q] = true
+			if in[q] {
+				ch = append(ch, q)
+			}
+		}
+		chains = append(chains, ch)
+	}
+	// rank is where a chain's first stone in first stands there.
+	rank := func(ch []engine.Point) int {
+		r := len(first)
+		for _, p := range ch {
+			if i := slices.Index(first, p); i >= 0 {
+				r = min(r, i)
+			}
+		}
+		return r
+	}
+	slices.SortStableFunc(chains, func(a, b []engine.Point) int { return rank(a) - rank(b) })
+	var parts []string
+	named := 0
+	for _, ch := range chains {
+		if named == stonesListed {
+			break
+		}
+		ch = ch[:min(len(ch), stonesListed-named)]
+		parts = append(parts, pointList(ch, len(ch)))
+		named += len(ch)
+	}
+	if named < len(ps) {
+		parts = append(parts, fmt.Sprintf("%d more", len(ps)-named))
+	}
+	list := parts[0]
+	if n := len(parts); n > 1 {
+		list = strings.Join(parts[:n-1], ", ") + " and " + parts[n-1]
+	}
+	return fmt.Sprintf("the %d %s stones at %s", len(ps), color, list)
 }
 
 // markingKey identifies g's marking in button IDs, so that Accept on a
@@ -215,13 +293,14 @@ func deadCounts(g *storage.Game, dead []engine.Point) (black, white int) {
 // scoringMessage shows the scoring phase: the marked board, the count and
 // the Accept / Resume play buttons; now tells whether its deadline has passed.
 func scoringMessage(ctx context.Context, g *storage.Game, now time.Time, note string) (*commands.Message, error) {
-	return scoringMessageWith(ctx, g, now, note, nil)
+	return scoringMessageWith(ctx, g, now, note, nil, nil)
 }
 
 // scoringMessageWith is scoringMessage with a note on the stones the
 // estimate was unsure of. Where a bot has not accepted the marking, it names
-// the group the bot disagrees on.
-func scoringMessageWith(ctx context.Context, g *storage.Game, now time.Time, note string, uncertain []engine.Point) (*commands.Message, error) {
+// the groups the bot disagrees on, those of toggled (the stones just
+// marked) first.
+func scoringMessageWith(ctx context.Context, g *storage.Game, now time.Time, note string, uncertain, toggled []engine.Point) (*commands.Message, error) {
 	s := g.Scoring
 	v, sc := scoreView(g, deadOf(g))
 	f, name, err := boardFile(g, v)
@@ -242,7 +321,7 @@ func scoringMessageWith(ctx context.Context, g *storage.Game, now time.Time, not
 	sb.WriteString(acceptance(g))
 	for _, c := range []engine.Color{engine.Black, engine.White} {
 		if g.AllBots(engine.SideOf(c)) && !s.Accepted[engine.SideOf(c)] {
-			sb.WriteString("\n" + botObjection(ctx, g))
+			sb.WriteString("\n" + botObjection(ctx, g, toggled))
 			break
 		}
 	}
@@ -375,17 +454,16 @@ func (a *room) cmdDead(ctx context.Context, r *commands.Request, g *storage.Game
 	if err := a.UpdateGame(ctx, g); err != nil {
 		return err
 	}
-	color := goOf(g).Board().At(p)
 	what := "dead"
 	if wasDead {
 		what = "alive"
 	}
-	stones := fmt.Sprintf("the %s stone at %s", color, p)
-	if len(changed) > 1 {
-		stones = fmt.Sprintf("%d %s stones with %s", len(changed), color, p)
-	}
+	// Every stone the toggle changed is named, the chain at p first: the
+	// chains lying dead with it went too, and the player must see which.
+	toggled := append([]engine.Point{p}, changed...)
+	stones := stonesAt(goOf(g).Board(), changed, toggled)
 	note := fmt.Sprintf("%s marked %s **%s**.", commands.Mention(commands.UserPlayer(r.User)), stones, what)
-	m, err := scoringMessageWith(ctx, g, a.Now(), note, ph.Uncertain())
+	m, err := scoringMessageWith(ctx, g, a.Now(), note, ph.Uncertain(), toggled)
 	if err != nil {
 		return err
 	}
