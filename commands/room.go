@@ -94,7 +94,8 @@ type Room interface {
 	// whose options cannot start a game is the user's error that says why.
 	NewState(c *storage.Challenge) (game.State, error)
 
-	// Setup names a finished game's board: "19×19", "draughts 10×10".
+	// Setup names a finished game's board, with its handicap stones:
+	// "19×19", "13×13 H3", "draughts 10×10".
 	Setup(arc *storage.Archived) string
 	// Record is a finished game's record as an attachment, and its format
 	// in a sentence ("SGF, opens in any Go editor").
@@ -183,7 +184,7 @@ func (a *App) sideEmoji(g *storage.Game, s game.Side) string {
 // "⚫ black" in Go, "⚪ white" for draughts' first side.
 func (a *App) sideLabel(g *storage.Game, s game.Side) string { return a.roomOf(g).SideLabel(g, s) }
 
-// archivedSetup names a finished game's board: "19×19", "draughts 10×10".
+// archivedSetup names a finished game's board: "19×19", "13×13 H3" (3 handicap stones), "draughts 10×10".
 func (a *App) archivedSetup(arc *storage.Archived) string { return a.RoomOfKind(arc.Kind).Setup(arc) }
 
 // recordFile is the attachment of a finished game's record: SGF for Go,

@@ -219,7 +219,14 @@ func (*room) NewState(c *storage.Challenge) (game.State, error) {
 	return engine.Own(eg), nil
 }
 
-func (*room) Setup(arc *storage.Archived) string { return fmt.Sprintf("%d×%d", arc.Size, arc.Size) }
+// Setup names a finished game's board, with its handicap stones as a game
+// list shows them ("13×13 H3"): a handicap game is not an even one.
+func (*room) Setup(arc *storage.Archived) string {
+	if arc.Handicap > 0 {
+		return fmt.Sprintf("%d×%d H%d", arc.Size, arc.Size, arc.Handicap)
+	}
+	return fmt.Sprintf("%d×%d", arc.Size, arc.Size)
+}
 
 func (*room) Record(arc *storage.Archived) (commands.File, string) {
 	return sgfFile(arc.ID, commands.ArchivedTitle(arc), arc.SGF), "SGF, opens in any Go editor"
