@@ -37,6 +37,14 @@ func testE2EOpenChallenge(t *testing.T, e *env) {
 	if !strings.Contains(closed.Text(), "✅ "+bob.Mention()+" accepted: "+alice.Mention()+" ⚫ black, "+bob.Mention()+" ⚪ white.") {
 		t.Errorf("the accepted challenge reads %q", closed.Text())
 	}
+	e.d.WaitFor("the game's first board", func() bool {
+		for _, m := range e.d.Public(ch.ID) {
+			if _, ok := m.PNG(); ok && !m.Deferred && boardOf(m, g.ID) {
+				return true
+			}
+		}
+		return false
+	})
 	// A second taker is too late; nothing changes.
 	e.refused(e.d.Click(carol, msg, mustButton(t, msg, "accept").CustomID), "no longer open")
 	if g2 := e.game(ch.ID); g2 == nil || g2.ID != g.ID || g2.First(1).UserID != bob.ID {
