@@ -258,9 +258,13 @@ func (a *App) syncClock(ctx context.Context, g *storage.Game) {
 	}
 }
 
-// AnnulledOnTime heads the record of a game Annulled: every kind's says why
-// it does not count.
-const AnnulledOnTime = "Annulled: a player ran out of time before making two moves of their own; the game is recorded but does not count."
+// AnnulledOnTime heads the record of a game Annulled, whose name (side)
+// ran out: every kind's says why it does not count, and who ran out, which
+// its result no longer says (it has none, so that no program reading it
+// counts a win).
+func AnnulledOnTime(name, side string) string {
+	return fmt.Sprintf("Annulled: %s (%s) ran out of time before making two moves of their own; the game is recorded but does not count.", name, side)
+}
 
 // Annulled reports whether g ended on time before the player who ran out
 // had made two moves of their own: recorded, but never counted.

@@ -70,8 +70,10 @@ func testE2ELossOnTime(t *testing.T, e *env) {
 	}
 	e.clock.Advance(time.Second)
 	a := e.archived(ch.ID, g.ID)
-	if a.Result != "W+T" || !a.Annulled || !strings.Contains(string(a.SGF), "RE[W+T]") {
-		t.Errorf("archived %s annulled=%v, SGF %s; want W+T, annulled (Black made no move), RE[W+T]", a.Result, a.Annulled, a.SGF)
+	// The archive keeps how it ended; the record, which other programs
+	// read, has no result (RE[Void]): they would count W+T as a win.
+	if a.Result != "W+T" || !a.Annulled || !strings.Contains(string(a.SGF), "RE[Void]") || strings.Contains(string(a.SGF), "RE[W+T]") {
+		t.Errorf("archived %s annulled=%v, SGF %s; want W+T, annulled (Black made no move), RE[Void]", a.Result, a.Annulled, a.SGF)
 	}
 	if !a.FinishedAt.Equal(deadline) {
 		t.Errorf("finished at %v, want the deadline %v", a.FinishedAt, deadline)
@@ -93,8 +95,8 @@ func testE2ELossOnTime(t *testing.T, e *env) {
 			rec = string(f.Data)
 		}
 	}
-	if !strings.Contains(rec, "C[Annulled: ") || !strings.Contains(rec, "RE[W+T]") {
-		t.Errorf("the announcement's record %q does not say the game was annulled", rec)
+	if !strings.Contains(rec, "C[Annulled: ") || !strings.Contains(rec, "RE[Void]") || strings.Contains(rec, "RE[W+T]") {
+		t.Errorf("the announcement's record %q does not say the game was annulled, with no result (RE[Void])", rec)
 	}
 	e.d.WaitFor("the first board's buttons to be removed", func() bool {
 		m, _ := e.d.Message(first.ID)
@@ -104,11 +106,15 @@ func testE2ELossOnTime(t *testing.T, e *env) {
 		t.Errorf("an annulled game counts in alice's statistics")
 	}
 	// It is listed, and recorded, as annulled, not as a loss.
-	if want := "C[Annulled: a player ran out of time before making two moves of their own; the game is recorded but does not count.]"; !strings.Contains(string(a.SGF), want) {
+	if want := "C[Annulled: alice (black) ran out of time before making two moves of their own; the game is recorded but does not count.]"; !strings.Contains(string(a.SGF), want) {
 		t.Errorf("archived SGF %s has no root comment %s", a.SGF, want)
 	}
 	if h := e.do(e.slash(ch, alice, "history")).Text(); !strings.Contains(h, "⚫ annulled vs "+bob.Mention()+" · 9×9 · W+T · not counted") {
 		t.Errorf("/go history = %q, want the game listed as annulled", h)
+	}
+	// gobot reads its record (RE[Void]) back as annulled on time.
+	if b := e.do(e.slash(ch, alice, "board")).Text(); !strings.Contains(b, "**Game over: annulled on time, not counted**") {
+		t.Errorf("/go board after the game = %q, want it annulled on time", b)
 	}
 
 	// Two moves each, then Black runs out: a loss on time that counts.
@@ -170,8 +176,9 @@ func testE2ELossOnTimeOutage(t *testing.T, e *env) {
 	}
 	e.clock.Advance(time.Second)
 	a := e.archived(ch.ID, id)
-	if a.Result != "W+T" || !strings.Contains(string(a.SGF), "RE[W+T]") {
-		t.Errorf("archived %s, want W+T", a.Result)
+	// Black made no move: annulled, with no result in the record.
+	if a.Result != "W+T" || !a.Annulled || !strings.Contains(string(a.SGF), "RE[Void]") {
+		t.Errorf("archived %s annulled=%v, SGF %s; want W+T, annulled, RE[Void]", a.Result, a.Annulled, a.SGF)
 	}
 	if !a.FinishedAt.Equal(want) {
 		t.Errorf("finished at %v, want the credited deadline %v", a.FinishedAt, want)

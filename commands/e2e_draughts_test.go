@@ -331,7 +331,7 @@ func testE2EDraughtsLossOnTime(t *testing.T, e *env) {
 	e.waitBoard(early.ID, "⏱ ⚪ 1 min · ⚫ 1 min")
 	g = e.game(early.ID)
 	e.clock.Advance(2 * time.Minute)
-	if a := e.archived(early.ID, g.ID); !a.Annulled || !strings.Contains(string(a.SGF), "Annulled: a player ran out of time before making two moves of their own") ||
+	if a := e.archived(early.ID, g.ID); !a.Annulled || !strings.Contains(string(a.SGF), "Annulled: alice (white) ran out of time before making two moves of their own") ||
 		!strings.Contains(string(a.SGF), `[Result "*"]`) {
 		t.Errorf("archived %s annulled=%v, PDN:\n%s\nwant annulled, and the PDN saying so with no result", a.Result, a.Annulled, a.SGF)
 	}

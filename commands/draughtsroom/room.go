@@ -883,7 +883,9 @@ func draughtsPDNWith(g *storage.Game, comment string) ([]byte, error) {
 		// aborted game has none, and the record says why.
 		pg.Result = "*"
 		if comment == "" {
-			comment = commands.AnnulledOnTime
+			r, _ := g.State.Result()
+			loser := r.Winner.Opponent()
+			comment = commands.AnnulledOnTime(commands.PlainName(g.Player(loser)), strings.Fields(draughtsSideLabel(loser))[1])
 		}
 	}
 	pg.Comment = comment
@@ -1400,12 +1402,8 @@ func (r *room) ActiveRecord(ctx context.Context, req *commands.Request, g *stora
 func (r *room) Archived(g *storage.Game, annulled bool, void, note string) (storage.Archived, error) {
 	res, _ := g.State.Result()
 	comment := void
-	switch {
-	case comment != "":
-	case annulled:
-		comment = commands.AnnulledOnTime
-	default:
-		comment = note
+	if comment == "" && !annulled {
+		comment = note // an annulled game's record says why (draughtsPDNWith)
 	}
 	pdn, err := draughtsPDNWith(g, comment)
 	if err != nil {

@@ -434,14 +434,26 @@ func moveError(err error, m engine.Move, g *storage.Game) error {
 	return refusal(engine.RefuseMove(err, m, goOf(g)))
 }
 
-// gameSGF writes the record, with the final marking when scored and a
-// root comment saying so when annulled.
+// gameSGF writes the record, with the final marking when scored, and with
+// no result and a root comment saying why when annulled on time.
 func gameSGF(g *storage.Game, dead []engine.Point, scored, annulled bool) ([]byte, error) {
 	info := sgfInfo(g, dead, scored)
 	if annulled {
-		rootComment(&info, commands.AnnulledOnTime)
+		annulledOnTime(&info, g)
 	}
 	return writeSGF(g, info)
+}
+
+// annulledOnTime makes info the record of g, annulled on time
+// (commands.Annulled): no result, RE[Void], as for an aborted game, since
+// Sabaki, CGoban and any database or rating script read only RE and would
+// count B+T as a win; and a root comment saying who ran out, which RE no
+// longer says.
+func annulledOnTime(info *engine.SGFInfo, g *storage.Game) {
+	res, _ := goOf(g).Result() // a loss on time: it names a winner
+	loser := res.Winner.Opponent()
+	info.RE = "Void"
+	rootComment(info, commands.AnnulledOnTime(teamName(g, loser), loser.String()))
 }
 
 // rootComment puts c at the head of the record's root comment, before

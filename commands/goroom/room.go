@@ -159,7 +159,7 @@ func (*room) Archived(g *storage.Game, annulled bool, void, note string) (storag
 		info.RE, info.Dead = "Void", nil
 		rootComment(&info, void)
 	case annulled:
-		rootComment(&info, commands.AnnulledOnTime)
+		annulledOnTime(&info, g)
 	case note != "":
 		rootComment(&info, note)
 	}
