@@ -45,11 +45,16 @@ func moderator(r *Request) bool {
 }
 
 // tooLateToAbort is the refusal of a player's abort of g once each player
-// has made two moves. A player who is a moderator is told that their
+// has made two moves: each team, in a team game, whose players may each
+// have made fewer. A player who is a moderator is told that their
 // moderator's abort does not reach their own game.
 func (a *App) tooLateToAbort(r *Request, g *storage.Game) error {
-	msg := fmt.Sprintf("Each player has made two moves, so the game can no longer be aborted: "+
-		"resign (`/%s resign`) or play on; on a server, a moderator can still end a stuck game.", a.roomOf(g).Command())
+	who := "player"
+	if g.Team() {
+		who = "team"
+	}
+	msg := fmt.Sprintf("Each %s has made two moves, so the game can no longer be aborted: "+
+		"resign (`/%s resign`) or play on; on a server, a moderator can still end a stuck game.", who, a.roomOf(g).Command())
 	if moderator(r) {
 		msg += " You play in this game, so that must be another moderator, not you."
 	}

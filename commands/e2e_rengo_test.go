@@ -321,7 +321,7 @@ func testE2EResignNamesTheResigner(t *testing.T, e *env) {
 // TestE2ERengoAbort: in a team game an abort is decided as a resignation
 // is: a player not to move only votes (asked first), and the game is
 // aborted when a majority of the team agrees; the player to move aborts
-// alone.
+// alone. Once each team has made two moves, the refusal says so.
 func TestE2ERengoAbort(t *testing.T) { httpMode(t, testE2ERengoAbort) }
 
 func testE2ERengoAbort(t *testing.T, e *env) {
@@ -361,6 +361,17 @@ func testE2ERengoAbort(t *testing.T, e *env) {
 	if done := e.do(e.click(bob, ask, "Yes, abort")); !strings.HasPrefix(done.Text(), "🚫 "+bob.Mention()+" aborted the game "+players+" after 1 move, before each player had made 2 moves") {
 		t.Errorf("bob's abort = %q", done.Text())
 	}
+
+	// Once each team has made two moves (each player one), it is too late,
+	// and the refusal says so of the teams.
+	e.do(e.click(ann, e.rengoLobby(ch, ann, bob, cid, dan, discordtest.Bool("thread", false)), "Start"))
+	e.do(e.play(ch, ann, "E5"))
+	e.do(e.play(ch, bob, "C3"))
+	e.do(e.play(ch, cid, "G7"))
+	e.do(e.play(ch, dan, "C7")) // Black to move: ann
+	tooLate := "Each team has made two moves, so the game can no longer be aborted: resign (`/go resign`) or play on; on a server, a moderator can still end a stuck game."
+	e.refused(e.slash(ch, ann, "abort"), tooLate)
+	e.refused(e.slash(ch, bob, "abort"), tooLate)
 }
 
 // TestE2ERengoBanned: a player banned on the server during a team game is
