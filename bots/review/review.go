@@ -663,8 +663,8 @@ const MinSwing = 0.10
 
 // Swings returns the numbers of the n moves that changed Black's winning
 // chance the most (see Swings), by MinSwing or more, leaving out the two
-// passes that ended the game and the moves that only turned the search's
-// judgement into a count (see countOnly).
+// passes that only closed the game (see closing) and the moves that only
+// turned the search's judgement into a count (see countOnly).
 func (r *Review) Swings(n int) []int {
 	wr := r.Winrates()[:min(len(r.Positions), r.closing()+1)]
 	var out []int
