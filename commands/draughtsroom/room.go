@@ -861,7 +861,7 @@ func draughtsPDNWith(g *storage.Game, comment string) ([]byte, error) {
 	st := draughtsState(g)
 	tags := []draughts.Tag{
 		{Name: "Event", Value: "gobot game " + g.ID},
-		{Name: "Site", Value: "Discord"},
+		{Name: "Site", Value: site(g)},
 		{Name: "Date", Value: g.CreatedAt.UTC().Format("2006.01.02")},
 		{Name: "White", Value: commands.PlainName(g.First(draughtsWhite))},
 		{Name: "Black", Value: commands.PlainName(g.First(draughtsBlack))},
@@ -894,6 +894,15 @@ func draughtsPDNWith(g *storage.Game, comment string) ([]byte, error) {
 		return nil, fmt.Errorf("commands: PDN of game %s: %w", g.ID, err)
 	}
 	return buf.Bytes(), nil
+}
+
+// site is where g was played, as its record's Site says it: Discord, or
+// gobot console (its board page too), which is never on Discord.
+func site(g *storage.Game) string {
+	if g.GuildID == commands.LocalGuild {
+		return "gobot console"
+	}
+	return "Discord"
 }
 
 // pdnFile is the attachment of a game of draughts' record.

@@ -40,6 +40,22 @@ func TestResultSentenceNoPieces(t *testing.T) {
 	}
 }
 
+// TestPDNSite: a record says where its game was played: on Discord, or in
+// gobot console (or its board page), which is not Discord.
+func TestPDNSite(t *testing.T) {
+	st, err := draughts.NewState(nil, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for guild, want := range map[string]string{"5": `[Site "Discord"]`, commands.LocalGuild: `[Site "gobot console"]`} {
+		g := &storage.Game{ID: "1", GuildID: guild, Kind: draughtsKind, Sides: storage.Sides(storage.Player{UserID: "1", Name: "ann"}, storage.Player{UserID: "2", Name: "bob"}), State: st}
+		pdn, err := draughtsPDN(g)
+		if err != nil || !strings.Contains(string(pdn), want) {
+			t.Errorf("guild %s: PDN (%v):\n%s\nwant %s", guild, err, pdn, want)
+		}
+	}
+}
+
 // TestFinishedViews: /draughts board after a game shows how it ended, in
 // its text and its picture's alt text: the rules' reason (a threefold
 // repetition), the archive's (a resignation, which PDN does not keep),

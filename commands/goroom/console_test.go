@@ -145,6 +145,10 @@ func TestConsoleRestart(t *testing.T) {
 	if strings.Contains(out, "already running") || strings.Contains(out, "already archived") {
 		t.Errorf("the restarted console collided with the first game:\n%s", out)
 	}
+	// Its record says where it was played: not on Discord.
+	if a, err := store.ArchivedGame(context.Background(), games[0].ID); err != nil || !strings.Contains(string(a.SGF), "PC[gobot console]") {
+		t.Errorf("the console game's record (%v):\n%s\nwant PC[gobot console]", err, a.SGF)
+	}
 	if !strings.Contains(out, "@bob") || strings.Contains(out, "@user") || strings.Contains(out, "<@") {
 		t.Errorf("after the restart mentions do not read as names:\n%s", out)
 	}

@@ -475,6 +475,9 @@ func sgfInfo(g *storage.Game, dead []engine.Point, scored bool) engine.SGFInfo {
 		GN: teamName(g, engine.Black) + " vs " + teamName(g, engine.White),
 		PC: "Discord (gobot)",
 	}
+	if g.GuildID == commands.LocalGuild {
+		info.PC = "gobot console" // or its board page: never on Discord
+	}
 	for n, voters := range g.VoteLog {
 		if info.Comments == nil {
 			info.Comments = map[int]string{}
