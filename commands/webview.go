@@ -83,6 +83,12 @@ type DraughtsView struct {
 	Legal []DraughtsMove `json:"legal"`
 	// Capture says the side to move must capture (Legal are captures).
 	Capture bool `json:"capture,omitempty"`
+	// Lesser is, by square, why a piece of the side to move that can
+	// capture, but fewer pieces than the maximum, may not: the rules'
+	// sentence for its capture, as /draughts play refuses it ("34x25
+	// takes 1 piece, but 33x22x11x2 takes 3: the maximum capture is
+	// compulsory."). A click on the piece says it.
+	Lesser map[int]string `json:"lesser,omitempty"`
 	// DrawBy is the side ("white" or "black") whose draw offer stands.
 	DrawBy string `json:"draw_by,omitempty"`
 }

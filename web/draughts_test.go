@@ -407,3 +407,52 @@ White to move`)
 	}
 	cat.shot("#game", "draughts-crowned-spectator-phone")
 }
+
+// TestBrowserDraughtsMaximumCapture: a click on a piece that can capture,
+// but fewer pieces than another must, says so in the words of /draughts
+// play's refusal of that capture, naming the maximum capture; a piece
+// that cannot capture at all is still told that it cannot.
+func TestBrowserDraughtsMaximumCapture(t *testing.T) {
+	e := newEnv(t, Options{Local: true})
+	b := newBrowser(t)
+	e.draughtsChallenge("ann", "bob")
+	// 33 must take three, by 33x22x11x2; 34 could take one, by 34x25.
+	e.setDraughts(`
+ . . . . .
+. b . . .
+ . . . . .
+. b . . .
+ . . . . .
+. . b . b
+ . . w w .
+b . . . .
+ . . . . .
+. . w . .
+White to move`)
+	inst := e.d.Activity(e.ch, user("ann"), user("bob"))
+	ann := e.activity(b, "ann", inst, 1000, 900)
+	ann.waitSquare(34, "w")
+	it := e.d.Command(e.ch, user("ann"), "draughts", discordtest.Sub("play", discordtest.Str("move", "34x25")))
+	e.d.Do(it)
+	want := "34x25 takes 1 piece, but 33x22x11x2 takes 3: the maximum capture is compulsory."
+	if got := e.d.Settled(it).Text(); !strings.Contains(got, `"34x25" is not a move you can play: `+want) {
+		t.Fatalf("/draughts play 34x25 answered %q, want it to say %q", got, want)
+	}
+	message := `document.getElementById('message').textContent`
+	for _, c := range []struct {
+		square int
+		want   string
+	}{
+		{34, want},
+		{48, "The piece on 48 cannot capture, and a capture is compulsory: 33x2."},
+	} {
+		ann.clickSquare(c.square)
+		ann.wait(fmt.Sprintf("the refusal of %d", c.square), message+` === `+jsString(c.want), 5*time.Second)
+		if js[bool](ann, fmt.Sprintf(`document.querySelector('[data-square="%d"]').getAttribute('aria-label').includes('selected')`, c.square)) {
+			t.Errorf("the piece on %d was chosen", c.square)
+		}
+	}
+	if f := ann.failures(); len(f) > 0 {
+		t.Errorf("ann: %v", f)
+	}
+}

@@ -317,9 +317,18 @@ func (a *room) cmdDraughtsMove(ctx context.Context, r *commands.Request, g *stor
 // draughtsRefusal is the sentence for a move the rules refuse: the rules'
 // own message, as a sentence.
 func draughtsRefusal(err error, text string) error {
-	msg := strings.TrimPrefix(err.Error(), "draughts: ")
+	msg := ruleSentence(err)
 	if msg == "" {
 		return err
+	}
+	return commands.UserErr(commands.ErrIllegalMove, fmt.Sprintf("%s is not a move you can play: %s", commands.Quote(text), msg))
+}
+
+// ruleSentence is the rules' message of err as a sentence ("" if none).
+func ruleSentence(err error) string {
+	msg := strings.TrimPrefix(err.Error(), "draughts: ")
+	if msg == "" {
+		return ""
 	}
 	rs := []rune(msg)
 	rs[0] = unicode.ToUpper(rs[0])
@@ -327,7 +336,7 @@ func draughtsRefusal(err error, text string) error {
 	if !strings.HasSuffix(msg, ".") && !strings.HasSuffix(msg, "?") {
 		msg += "."
 	}
-	return commands.UserErr(commands.ErrIllegalMove, fmt.Sprintf("%s is not a move you can play: %s", commands.Quote(text), msg))
+	return msg
 }
 
 // applyDraughts plays side's move (as typed) on g and commits it: the

@@ -2,6 +2,7 @@ package draughtsroom
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/bwmarrin/discordgo"
@@ -154,7 +155,36 @@ func (r *room) view(g *storage.Game, st draughts.State) *commands.GameView {
 		v.Draughts.Legal = append(v.Draughts.Legal, dm)
 		v.Draughts.Capture = v.Draughts.Capture || strings.Contains(string(m), "x")
 	}
+	if v.Draughts.Capture {
+		v.Draughts.Lesser = lesser(&pos, v.Draughts.Legal)
+	}
 	return v
+}
+
+// lesser is DraughtsView.Lesser: for each piece of the side to move with
+// no legal move but a capture, the rules' refusal of its capture that
+// takes most, so that a click on it says what /draughts play would, and
+// not that it cannot capture.
+func lesser(pos *draughts.Position, legal []commands.DraughtsMove) map[int]string {
+	out := map[int]string{}
+	for _, q := range pos.Pieces(pos.Turn()).Squares() {
+		if slices.ContainsFunc(legal, func(m commands.DraughtsMove) bool { return m.From == int(q) }) {
+			continue
+		}
+		var most draughts.Route
+		for _, r := range pos.CaptureRoutes(q, true) {
+			if r.Taken.Count() > most.Taken.Count() {
+				most = r
+			}
+		}
+		if most.Taken.Empty() {
+			continue
+		}
+		if _, err := pos.ParseMove(most.String()); err != nil {
+			out[int(q)] = ruleSentence(err)
+		}
+	}
+	return out
 }
 
 func (r *room) FinishedView(arc *storage.Archived, channelID string) (*commands.GameView, error) {
@@ -165,7 +195,7 @@ func (r *room) FinishedView(arc *storage.Archived, channelID string) (*commands.
 	g := &storage.Game{ID: arc.ID, ChannelID: channelID, Kind: draughtsKind, Sides: storage.Sides(arc.White, arc.Black), State: st}
 	v := r.view(g, st)
 	v.Over, v.ToPlay, v.Rules = true, "", draughtsRules
-	v.Draughts.Legal = []commands.DraughtsMove{}
+	v.Draughts.Legal, v.Draughts.Lesser = []commands.DraughtsMove{}, nil
 	v.Result = resultText(arc)
 	if res, over := st.Result(); over {
 		// As the rules or the archive ended it: "drawn by threefold

@@ -431,7 +431,10 @@ function pressSquare(n) {
     }
     if (!d.legal.some((m) => m.from === n)) {
       st.sel = null;
-      say(d.capture ? `The piece on ${n} cannot capture, and a capture is compulsory: ${moveList(d.legal)}.` : `The piece on ${n} cannot move: choose another.`, true);
+      // A piece that can capture, but fewer pieces than another, is told
+      // so in the rules' words, as /draughts play refuses its capture.
+      const lesser = (d.lesser || {})[n];
+      say(lesser || (d.capture ? `The piece on ${n} cannot capture, and a capture is compulsory: ${moveList(d.legal)}.` : `The piece on ${n} cannot move: choose another.`), true);
       redraw();
       return;
     }
