@@ -957,3 +957,57 @@ func TestBrowserFinalClocks(t *testing.T) {
 		t.Errorf("white's clock after the resignation reads %q, want about 5 min", got)
 	}
 }
+
+// TestBrowserLastMoveShows: the opponent's last move shows under the
+// board, not only to screen readers, for the players and a spectator: a
+// pass above all, since the next ends play. It shows whether the pass
+// was made in Discord or on the page; a player's own move is said there
+// once, as its answer.
+func TestBrowserLastMoveShows(t *testing.T) {
+	e, b, inst := activityGame(t, 9, "ann", "bob", "cat")
+	ann := e.activity(b, "ann", inst, 1000, 900)
+	bob := e.activity(b, "bob", inst, 1000, 900)
+	cat := e.activity(b, "cat", inst, 390, 844)
+	for _, p := range []*tab{ann, bob, cat} {
+		p.wait("the game", `document.getElementById('title').textContent === 'ann vs bob'`, 10*time.Second)
+	}
+	// seen is what the line under the board shows: what was said there,
+	// or else the last move.
+	seen := `[...document.querySelectorAll('#message, #last')].filter((el) => !el.hidden && el.textContent).map((el) => el.textContent).join(' | ')`
+	sees := func(p *tab, want string) {
+		t.Helper()
+		p.wait(fmt.Sprintf("%q under the board", want), seen+` === `+jsString(want), 10*time.Second)
+	}
+	e.slash("ann", "play", discordtest.Str("move", "D4"))
+	for _, p := range []*tab{bob, cat} {
+		sees(p, "⚫ ann played D4.")
+	}
+	bob.clickPoint("E5")
+	sees(bob, "⚪ bob played E5.")
+	sees(cat, "⚪ bob played E5.")
+	// ann passes in Discord: bob and cat see it.
+	if got := e.slash("ann", "pass"); !strings.Contains(got, "passed") {
+		t.Fatalf("/go pass answered %q", got)
+	}
+	for _, p := range []*tab{bob, cat} {
+		sees(p, "⚫ ann passed.")
+	}
+	if got := js[string](bob, `document.getElementById('live').lastChild.textContent`); got != "Black (ann) passed." {
+		t.Errorf("bob's screen reader heard %q", got)
+	}
+	bob.shot("#game", "last-move-opponent-passed")
+	cat.shot("#game", "last-move-opponent-passed-phone")
+	// bob plays on; ann passes on the page.
+	bob.clickPoint("F5")
+	sees(ann, "⚪ bob played F5.")
+	ann.click("#pass")
+	sees(ann, "⚫ ann passed.")
+	for _, p := range []*tab{bob, cat} {
+		sees(p, "⚫ ann passed.")
+	}
+	for _, p := range []*tab{ann, bob, cat} {
+		if f := p.failures(); len(f) > 0 {
+			t.Errorf("%s: %v", p.name, f)
+		}
+	}
+}

@@ -404,6 +404,10 @@ White to move`)
 		if got, want := js[string](p, `document.getElementById('live').lastChild.textContent`), "White (ann) played 14x3. "+said; got != want {
 			t.Errorf("%s's screen reader heard %q, want %q", p.name, got, want)
 		}
+		// And everyone sees it, under the board.
+		if got, want := p.text("#last"), "⚪ white ann played 14x3. "+said; got != want || js[bool](p, `document.getElementById('last').hidden`) {
+			t.Errorf("%s sees %q under the board, want %q", p.name, got, want)
+		}
 	}
 	cat.shot("#game", "draughts-crowned-spectator-phone")
 }

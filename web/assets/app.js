@@ -280,6 +280,28 @@ function say(text, refused, at) {
   n.textContent = text;
   n.classList.toggle('refused', !!refused);
   n.hidden = !text || !$('game').hidden;
+  drawLast();
+}
+
+// drawLast shows the game's last move under the board when nothing else
+// is said there: the opponent's move, a pass above all (the next ends
+// play), is seen, not only told to screen readers. A player's own move
+// is said there already, as its answer.
+function drawLast() {
+  const text = st.view ? lastText(st.view) : '';
+  $('last').textContent = text;
+  show('last', !!text && !$('message').textContent);
+}
+
+// lastText is the game's last move as Discord's answer to it says it,
+// without mentions: "⚫ ann played D4.", "⚫ ann passed.", and in
+// draughts "⚪ white ann played 28x19. White 28x19 captures 1 piece.".
+function lastText(v) {
+  const m = v.last;
+  if (!m || (m.kind !== 'play' && m.kind !== 'pass')) return '';
+  const who = `${m.color === 'black' ? '⚫' : '⚪'}${v.kind === 'draughts' ? ' ' + m.color : ''} ${m.by}`;
+  if (m.kind === 'pass') return `${who} passed.`;
+  return `${who} played ${m.point}.` + (m.said ? ' ' + m.said : '');
 }
 
 function act(kind, point) {
@@ -621,6 +643,7 @@ function redraw() {
   $('title').textContent = v.title;
   $('rules').textContent = v.rules || '';
   $('status').textContent = v.status;
+  drawLast();
   for (const c of ['black', 'white']) {
     const el = $('side-' + c);
     const sv = v[c];
