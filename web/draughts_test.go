@@ -460,3 +460,33 @@ White to move`)
 		t.Errorf("ann: %v", f)
 	}
 }
+
+// TestBrowserDraughtsNumbersOnPhone: on a phone (390×844) the squares'
+// numbers, draughts' only coordinates, are at least 11px high and drawn
+// over the pieces, in their square's top left corner, so that the
+// squares the messages name can be found.
+func TestBrowserDraughtsNumbersOnPhone(t *testing.T) {
+	e := newEnv(t, Options{Local: true})
+	b := newBrowser(t)
+	e.draughtsChallenge("ann", "bob")
+	inst := e.d.Activity(e.ch, user("ann"), user("bob"), user("cat"))
+	cat := e.activity(b, "cat", inst, 390, 844)
+	cat.waitSquare(48, "w")
+	// Each number: its font size in pixels, whether it shows,
+	// whether it lies in its square's top left quarter, and its text.
+	got := js[[]string](cat, `[...document.querySelectorAll('#points [data-square]')].map((b) => {
+		const n = b.querySelector('.num');
+		if (!n) return b.dataset.square + ': none';
+		const r = n.getBoundingClientRect(), s = b.getBoundingClientRect();
+		const corner = r.left >= s.left && r.top >= s.top && r.left < s.left + s.width / 2 && r.top < s.top + s.height / 2;
+		return parseFloat(getComputedStyle(n).fontSize) >= 11 && n.checkVisibility() && corner && n.textContent === b.dataset.square ? '' : b.dataset.square + ': ' + getComputedStyle(n).fontSize + (corner ? '' : ' off its corner');
+	}).filter((s) => s)`)
+	if len(got) > 0 {
+		t.Errorf("numbers too small, hidden or misplaced: %v", got)
+	}
+	// Over the pieces: the buttons' layer lies over the drawing.
+	if !js[bool](cat, `getComputedStyle(document.getElementById('points')).position === 'absolute' && !!(document.getElementById('board').compareDocumentPosition(document.getElementById('points')) & Node.DOCUMENT_POSITION_FOLLOWING)`) {
+		t.Errorf("the numbers are not over the drawing")
+	}
+	cat.shot("#game", "draughts-numbers-phone")
+}

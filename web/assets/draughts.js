@@ -1,10 +1,11 @@
 // draughts.js draws an international draughts board (10×10) as SVG, in
-// lidraughts' colours: the dark squares numbered 1 to 50, men as discs
-// and kings as discs with a crown, the last move's squares tinted, the
-// selected piece and where it may go marked. Over it lies a grid of
-// buttons, one per square (the light ones inert), each labelled for
-// screen readers, so that a click, a tap and a key press all land on the
-// square drawn under them. White is at the bottom unless flip.
+// lidraughts' colours: the dark squares numbered 1 to 50 (the numbers in
+// the buttons over the drawing), men as discs and kings as discs with a
+// crown, the last move's squares tinted, the selected piece and where it
+// may go marked. Over it lies a grid of buttons, one per square (the
+// light ones inert), each labelled for screen readers, so that a click, a
+// tap and a key press all land on the square drawn under them. White is
+// at the bottom unless flip.
 
 const SVG_DEFS = `<defs>
 <radialGradient id="dw" cx=".4" cy=".35" r=".7"><stop offset="0" stop-color="#ffffff"/><stop offset=".7" stop-color="#ece6d8"/><stop offset="1" stop-color="#c9bfa8"/></radialGradient>
@@ -59,6 +60,13 @@ export class DraughtsBoard {
       b.type = 'button';
       b.setAttribute('role', 'gridcell');
       b.dataset.square = String(q);
+      // The square's number, over the drawing and any piece on it: the
+      // only coordinates draughts has, kept readable on a phone (app.css).
+      const num = document.createElement('span');
+      num.className = 'num';
+      num.setAttribute('aria-hidden', 'true');
+      num.textContent = String(q);
+      b.appendChild(num);
       b.tabIndex = q === 1 ? 0 : -1;
       b.addEventListener('click', () => this.onSquare(q));
       b.addEventListener('keydown', (e) => this.key(e, q));
@@ -124,7 +132,6 @@ export class DraughtsBoard {
       p.push(`<rect x="${c}" y="${r}" width="1" height="1" fill="#b58863"/>`);
       if (last.has(q)) p.push(`<rect x="${c}" y="${r}" width="1" height="1" fill="#9bc700" opacity=".45"/>`);
       if (q === extra.selected) p.push(`<rect x="${c}" y="${r}" width="1" height="1" fill="#14551e" opacity=".6"/>`);
-      p.push(`<text x="${c + 0.06}" y="${r + 0.2}" font-size=".18" fill="#f0d9b5" fill-opacity=".8" font-family="sans-serif">${q}</text>`);
     }
     for (let q = 1; q <= 50; q++) {
       const x = d.squares[q - 1];
