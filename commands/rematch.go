@@ -54,6 +54,13 @@ func Rematchable(g *storage.Game) bool {
 	return people > 0
 }
 
+// archivedRematchable reports whether arc, a finished game, is one of two
+// players (not a team game, nor a vote game): one that its players may
+// ask for again.
+func archivedRematchable(arc *storage.Archived) bool {
+	return len(arc.BlackTeam) == 0 && len(arc.WhiteTeam) == 0 && !arc.Black.IsCrowd() && !arc.White.IsCrowd()
+}
+
 // btnRematch answers a click on a finished game's Rematch button: it runs
 // the command the game's room gives for the clicker (Room.Rematch) as if
 // they had typed it here.
@@ -63,7 +70,7 @@ func (a *App) btnRematch(ctx context.Context, r *Request) error {
 		return err
 	}
 	rm := a.RoomOfKind(arc.Kind)
-	if len(arc.BlackTeam) > 0 || len(arc.WhiteTeam) > 0 || arc.Black.IsCrowd() || arc.White.IsCrowd() {
+	if !archivedRematchable(arc) {
 		return UserErr(ErrBadOption, "A team game has no rematch: open a new one with its command.")
 	}
 	by, played := arc.SideOf(r.User.ID)

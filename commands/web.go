@@ -46,6 +46,7 @@ const (
 	ActResume  = "resume"   // Resume play
 	ActDraw    = "draw"     // offer a draw, or accept the offer (/draughts draw)
 	ActAbort   = "abort"    // a player's abort, confirmed (in a team game, a vote unless the player is to move)
+	ActRematch = "rematch"  // Rematch on the finished game Game (the final board's button)
 )
 
 // Action is what a person asks from the board page. Game, Version, Moves
@@ -108,6 +109,9 @@ type WebRoom interface {
 // page claims) and again by the handler (the user's side).
 func (a *App) Act(ctx context.Context, channelID string, u WebUser, act Action) ActResult {
 	refuse := func(s string) ActResult { return ActResult{Text: s, Refused: true} }
+	if act.Kind == ActRematch {
+		return a.webRematch(ctx, channelID, u, act.Game)
+	}
 	g, err := a.LoadGame(ctx, channelID)
 	switch {
 	case errors.Is(err, ErrNoGame):
@@ -147,6 +151,29 @@ func (a *App) Act(ctx context.Context, channelID string, u WebUser, act Action) 
 		return refuse(refusal)
 	}
 	res, _ := a.run(ctx, it, PlayerNames(g))
+	return res
+}
+
+// webRematch presses Rematch on the final board of game id, finished in
+// channelID, for u: the button's handler (btnRematch) asks for the game
+// again as its command would, and checks who may.
+func (a *App) webRematch(ctx context.Context, channelID string, u WebUser, id string) ActResult {
+	arc, err := a.archive.ArchivedGame(ctx, id)
+	if err != nil || arc.ChannelID != channelID {
+		return ActResult{Text: UnknownGame, Refused: true}
+	}
+	it := a.WebInteraction(&storage.Game{ChannelID: channelID, GuildID: arc.GuildID}, u, discordgo.InteractionMessageComponent)
+	it.Data = discordgo.MessageComponentInteractionData{CustomID: "rematch/" + arc.ID, ComponentType: discordgo.ButtonComponent}
+	names := map[string]string{u.ID: u.Name}
+	for _, p := range []storage.Player{arc.Black, arc.White} {
+		if p.UserID != "" {
+			names[p.UserID] = PlainName(p)
+		}
+	}
+	res, public := a.run(ctx, it, names)
+	if !res.Refused && challengeIn(public) != "" {
+		res.Text = "Challenge sent. " + res.Text // the invitation, as the opponent reads it
+	}
 	return res
 }
 
@@ -618,6 +645,12 @@ func (a *App) Start(ctx context.Context, channelID string, u WebUser, s Start) (
 		names[s.Opponent.ID] = s.Opponent.Name
 	}
 	res, public := a.run(ctx, it, names)
+	return res, challengeIn(public)
+}
+
+// challengeIn is the ID of the challenge among public answers, by its
+// Accept button; "" when there is none.
+func challengeIn(public []*Message) (id string) {
 	for _, m := range public {
 		for _, row := range m.Components {
 			ar, ok := row.(discordgo.ActionsRow)
@@ -626,12 +659,12 @@ func (a *App) Start(ctx context.Context, channelID string, u WebUser, s Start) (
 			}
 			for _, c := range ar.Components {
 				if b, ok := c.(discordgo.Button); ok && strings.HasPrefix(b.CustomID, "challenge/") && strings.HasSuffix(b.CustomID, "/accept") {
-					challengeID = strings.TrimSuffix(strings.TrimPrefix(b.CustomID, "challenge/"), "/accept")
+					id = strings.TrimSuffix(strings.TrimPrefix(b.CustomID, "challenge/"), "/accept")
 				}
 			}
 		}
 	}
-	return res, challengeID
+	return id
 }
 
 // Offer is a challenge open on this computer (made on the local board

@@ -65,6 +65,10 @@ type GameView struct {
 	// and Scoring are Go's).
 	Draughts *DraughtsView `json:"draughts,omitempty"`
 	ServerMS int64         `json:"server_ms"` // the server's clock when the view was made
+	// Rematch says the game, finished, can be asked for again by its
+	// players (a game of two, not a team or vote game): the page offers
+	// them Rematch, as Discord's final board does.
+	Rematch bool `json:"rematch,omitempty"`
 }
 
 // DraughtsView is a game of draughts as the page draws and plays it: the
@@ -291,7 +295,11 @@ func (a *App) finishedView(ctx context.Context, channelID string) (*GameView, er
 	if !ok {
 		return nil, UserErr(ErrNoGame, notGo) // the page shows only the games of rooms that have one
 	}
-	return wr.FinishedView(arc, channelID)
+	v, err := wr.FinishedView(arc, channelID)
+	if v != nil {
+		v.Rematch = archivedRematchable(arc)
+	}
+	return v, err
 }
 
 // Games lists the games in play that a board page opened in channelID

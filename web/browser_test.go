@@ -1011,3 +1011,63 @@ func TestBrowserLastMoveShows(t *testing.T) {
 		}
 	}
 }
+
+// TestBrowserRematch: a finished game of two offers its players Rematch
+// on the page, as Discord's final board does, and not its spectators; a
+// press runs the same path as the button (a challenge to the opponent,
+// posted in the channel), and once it is accepted in Discord the new
+// game, colours changed, shows on every page.
+func TestBrowserRematch(t *testing.T) {
+	e, b, inst := activityGame(t, 9, "ann", "bob", "cat")
+	ann := e.activity(b, "ann", inst, 1000, 900)
+	bob := e.activity(b, "bob", inst, 1000, 900)
+	cat := e.activity(b, "cat", inst, 390, 844)
+	for _, p := range []*tab{ann, bob, cat} {
+		p.wait("the game", `document.getElementById('title').textContent === 'ann vs bob'`, 10*time.Second)
+	}
+	e.slash("ann", "resign")
+	offered := `(() => { const b = document.getElementById('rematch'); return !b.hidden && !!b.offsetParent; })()`
+	for _, p := range []*tab{ann, bob} {
+		p.wait("Rematch", offered, 10*time.Second)
+		if got := js[[]string](p, `[...document.querySelectorAll('#controls button')].filter((b) => !b.hidden).map((b) => b.textContent)`); fmt.Sprint(got) != "[Rematch]" {
+			t.Errorf("%s: the finished game's buttons are %v, want [Rematch]", p.name, got)
+		}
+	}
+	cat.wait("the result", `document.getElementById('status').textContent.startsWith('Game over:')`, 10*time.Second)
+	if js[bool](cat, offered) {
+		t.Errorf("the spectator is offered Rematch")
+	}
+	bob.shot("#game", "rematch-offered")
+	before := len(e.d.Public(e.ch.ID))
+	bob.click("#rematch")
+	want := "Challenge sent. ann, bob challenges you to a game of Go: 9×9"
+	bob.wait("the challenge sent", `document.getElementById('message').textContent.startsWith(`+jsString(want)+`)`, 10*time.Second)
+	var challenge discordtest.Message
+	e.d.WaitFor("the challenge in the channel", func() bool {
+		for _, m := range e.d.Public(e.ch.ID)[before:] {
+			if strings.Contains(m.Text(), "challenges") {
+				challenge = m
+				return true
+			}
+		}
+		return false
+	})
+	for _, bt := range challenge.Buttons() {
+		if strings.HasSuffix(bt.CustomID, "/accept") {
+			if r := e.d.Do(e.d.Click(user("ann"), challenge, bt.CustomID)); r.Ephemeral() {
+				t.Fatalf("ann's accept: %s", r.Text())
+			}
+		}
+	}
+	for _, p := range []*tab{ann, bob, cat} {
+		p.wait("the rematch", `document.getElementById('title').textContent === 'bob vs ann' && !document.getElementById('status').textContent.startsWith('Game over')`, 10*time.Second)
+		if js[bool](p, offered) {
+			t.Errorf("%s: Rematch shows in the game in play", p.name)
+		}
+	}
+	for _, p := range []*tab{ann, bob, cat} {
+		if f := p.failures(); len(f) > 0 {
+			t.Errorf("%s: %v", p.name, f)
+		}
+	}
+}

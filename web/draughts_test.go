@@ -103,7 +103,8 @@ func (p *tab) flipped() bool {
 // the chosen piece cannot go is sent and refused with the rules' sentence,
 // changing nothing; a capture with two ways to the same square asks for
 // the landing square, then plays on both pages; Black answers by clicks;
-// a resignation (confirmed) ends the game on both pages with its result.
+// a resignation (confirmed) ends the game on both pages with its result,
+// where Rematch is then the only control.
 func TestBrowserDraughts(t *testing.T) {
 	e := newEnv(t, Options{Local: true})
 	b := newBrowser(t)
@@ -263,9 +264,8 @@ White to move`)
 		if got := p.text("#status"); !strings.Contains(got, "bob wins by resignation · 0-2") {
 			t.Errorf("%s: the result reads %q", p.name, got)
 		}
-		if !js[bool](p, `document.getElementById('controls').hidden`) {
-			t.Errorf("%s: the controls show after the game", p.name)
-		}
+		// Of the controls, only Rematch is left.
+		p.wait("Rematch alone", `[...document.querySelectorAll('#controls button, #controls label')].filter((b) => !b.hidden).map((b) => b.textContent).join() === 'Rematch'`, 10*time.Second)
 	}
 	bob.shot("#game", "draughts-over")
 	for _, p := range []*tab{ann, bob} {

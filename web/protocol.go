@@ -57,7 +57,7 @@ var (
 var actionKinds = map[string]bool{
 	commands.ActPlay: true, commands.ActPass: true, commands.ActResign: true, commands.ActUndo: true,
 	commands.ActUndoYes: true, commands.ActUndoNo: true, commands.ActDead: true, commands.ActAccept: true, commands.ActResume: true,
-	commands.ActDraw: true, commands.ActAbort: true,
+	commands.ActDraw: true, commands.ActAbort: true, commands.ActRematch: true,
 }
 
 // decodeMessage reads one message from the page and checks its shape: a

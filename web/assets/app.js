@@ -668,6 +668,14 @@ function redraw() {
   // there is nothing to take back before one's first move.
   $('undo').hidden = draughts || !!v.no_undo || !!v.vote || !seat || !v[seat].moves;
   $('resign').hidden = !!v.vote; // nobody resigns for a channel
+  // A finished game of two offers its players Rematch, as Discord's final
+  // board does: the other controls are for a game in play.
+  const again = !!seat && v.over && !!v.rematch;
+  show('rematch', again);
+  if (again) {
+    show('controls', true);
+    for (const id of ['pass', 'undo', 'draw', 'resign', 'confirm-label']) show(id, false);
+  }
   show('resign-ask', false);
   const rv = v.resign_vote;
   show('resign-vote', !!rv && !v.over);
@@ -993,6 +1001,7 @@ $('undo-no').addEventListener('click', () => {
   act('undo-no');
 });
 $('accept').addEventListener('click', () => act('accept'));
+$('rematch').addEventListener('click', () => act('rematch'));
 $('draw').addEventListener('click', () => act('draw'));
 $('resume').addEventListener('click', () => act('resume'));
 $('confirm').checked = matchMedia('(pointer: coarse)').matches;
