@@ -1071,3 +1071,49 @@ func TestBrowserRematch(t *testing.T) {
 		}
 	}
 }
+
+// holdAnswers is a script that lets a test hold back the answers
+// ("result") gobot sends a page while window.__hold is set, and hand them
+// to the page later with window.__release(): as a slow network or a busy
+// gobot would deliver them, after the states sent since.
+const holdAnswers = `(() => {
+	const WS = window.WebSocket;
+	window.__held = [];
+	window.__release = () => { const h = window.__held; window.__held = []; h.forEach((f) => f()); };
+	window.WebSocket = class extends WS {
+		set onmessage(f) {
+			super.onmessage = (e) => {
+				if (window.__hold && JSON.parse(e.data).t === 'result') window.__held.push(() => f(e));
+				else f(e);
+			};
+		}
+		get onmessage() { return super.onmessage; }
+	};
+})();`
+
+// TestBrowserLateAnswerGoes: the answer to a player's own move that comes
+// only after the opponent has moved again does not show under the board
+// in place of the opponent's move: bob sees that ann passed, not his own
+// earlier move.
+func TestBrowserLateAnswerGoes(t *testing.T) {
+	e, b, inst := activityGame(t, 9, "ann", "bob")
+	bob := b.open("bob", e.srv.URL+Path+"/?frame_id=f1&instance_id="+inst+"&channel_id="+e.ch.ID, 1000, 900,
+		mockSDK(inst, e.ch.ID, e.d.AuthorizeCode(user("bob")))+holdAnswers)
+	bob.wait("the game", `document.getElementById('title').textContent === 'ann vs bob'`, 10*time.Second)
+	e.slash("ann", "play", discordtest.Str("move", "D4"))
+	bob.waitStone("D4", "black")
+	js[bool](bob, `window.__hold = true`)
+	bob.clickPoint("E5")
+	bob.waitStone("E5", "white")
+	bob.wait("the answer held", `window.__held.length === 1`, 10*time.Second)
+	e.slash("ann", "pass")
+	bob.wait("ann's pass", `document.getElementById('status').textContent === 'Move 4 · white to play: bob'`, 10*time.Second)
+	js[bool](bob, `window.__hold = false, window.__release(), true`)
+	seen := `[...document.querySelectorAll('#message, #last')].filter((el) => !el.hidden && el.textContent).map((el) => el.textContent).join(' | ')`
+	if got := js[string](bob, seen); got != "⚫ ann passed." {
+		t.Errorf("under the board bob sees %q, want %q", got, "⚫ ann passed.")
+	}
+	if f := bob.failures(); len(f) > 0 {
+		t.Errorf("bob: %v", f)
+	}
+}

@@ -13,6 +13,7 @@ const st = {
   hover: null, pending: null, lastAnnounced: '', fatal: false, other: '',
   sel: null, // draughts: the piece chosen ({from}), and the ways to a square with two ({from, to, ways})
   said: 0, sent: {}, // how many times the message changed; its count when each action was sent
+  sentAt: {}, // the game's number of moves when each action was sent
   answered: {}, // the local challenges answered here, by ID: the answer's ID
   kept: -1, // the message's count when it was said of the game shown, to stay
   saidAt: 0, // the game's version the message speaks of
@@ -144,6 +145,7 @@ function connect() {
     // nothing is under way any more, and the offers answered come back
     // unless the answer was made.
     st.sent = {};
+    st.sentAt = {};
     st.answered = {};
     drawPicker();
     const wait = Math.min(8000, 250 * 2 ** st.retry++);
@@ -214,11 +216,16 @@ function receive(m) {
         // answers that it has no game yet.
         if (!$('empty').hidden && st.offers.some((o) => o.channel === m.channel)) showEmpty();
       }
-      if (m.refused || (m.text && st.said === st.sent[m.id])) {
+      // What a done action did is not shown either once the game has
+      // moved on from it (the opponent moved before the answer came):
+      // setView would take it away, and the line under the board shows
+      // their move instead.
+      if (m.refused || (m.text && st.said === st.sent[m.id] && !movedOn(m))) {
         say(m.text, m.refused, m.version);
         if (m.channel) st.kept = st.said;
       }
       delete st.sent[m.id];
+      delete st.sentAt[m.id];
       for (const [o, id] of Object.entries(st.answered)) {
         if (id !== m.id) continue;
         delete st.answered[o];
@@ -231,6 +238,18 @@ function receive(m) {
       else say(m.text, true);
       break;
   }
+}
+
+// movedOn says whether the game shown has moved on from the position a
+// done action's answer m speaks of, as setView counts it (in a vote game
+// only a move moves it on, and a vote's answer is not one): a version
+// past the answer's, or more moves than the action made (one at most;
+// the answer's version is read once its handler is done, when the
+// opponent may have moved already).
+function movedOn(m) {
+  const v = st.view;
+  if (!v || m.channel || v.over || v.vote) return false;
+  return (!!m.version && v.version > m.version) || (m.id in st.sentAt && v.moves > st.sentAt[m.id] + 1);
 }
 
 // gameOf names the game a challenge is to ("9×9 game", "game of
@@ -318,6 +337,7 @@ function act(kind, point) {
     return;
   }
   st.sent[id] = st.said;
+  st.sentAt[id] = v.moves;
 }
 
 // watch shows the game of channel; keep keeps what the page said last
