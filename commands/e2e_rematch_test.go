@@ -53,6 +53,9 @@ func testE2ERematchChallenge(t *testing.T, e *env) {
 		c.Challenger.UserID != bob.ID || c.Opponent.UserID != alice.ID || c.Clock == nil || c.Clock.String() != "byoyomi 10m 5x30s" {
 		t.Fatalf("challenge = %+v", c)
 	}
+	// A second click, by either player, posts no second challenge.
+	e.refused(e.click(bob, final, "Rematch"), "You have challenged "+alice.Mention()+" here already: your challenge above waits for them to accept it (Decline withdraws it).")
+	e.refused(e.click(alice, final, "Rematch"), bob.Mention()+" has asked you for a rematch already: press Accept on their challenge above.")
 	e.do(e.click(alice, msg, "accept"))
 	var g *storage.Game
 	e.d.WaitFor("the rematch to start", func() bool { g = e.game(ch.ID); return g != nil })

@@ -349,7 +349,7 @@ func TestE2EBotDisagrees(t *testing.T) {
 		m := e.do(e.slash(ch, dave, "dead", discordtest.Str("point", tt.point)))
 		for _, want := range []string{
 			"\n" + dave.Mention() + " marked the 2 white stones at " + tt.stones + " **alive**.\n",
-			"\ngobot does not accept this marking: it sees the 2 white stones at " + tt.stones + " as dead (marked alive). Mark it back, or press **Resume play** to settle it on the board.\n",
+			"\ngobot does not accept this marking: it sees the 2 white stones at " + tt.stones + " as dead (marked alive). Mark them back, or press **Resume play** to settle them on the board.\n",
 			"Result: W+36.5",
 		} {
 			if !strings.Contains(m.Text(), want) {

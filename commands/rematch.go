@@ -78,6 +78,9 @@ func (a *App) btnRematch(ctx context.Context, r *Request) error {
 		return UserErr(ErrForbidden, fmt.Sprintf("Only the players of this game can ask for its rematch: to play one of them, use `/%s challenge`.", rm.Command()))
 	}
 	opp := arc.Team(1 - by)[0]
+	if err := a.rematchAsked(ctx, r, arc, opp); err != nil {
+		return err
+	}
 	data := rm.Rematch(arc, by)
 	if !opp.IsBot() {
 		// The opponent played here: a user option names them, as Discord
@@ -93,6 +96,36 @@ func (a *App) btnRematch(ctx context.Context, r *Request) error {
 	r.Interaction = &it
 	a.log.Info("rematch", "game", arc.ID, "user", r.User.ID, "command", data.Name)
 	return a.router.Dispatch(ctx, r)
+}
+
+// rematchAsked refuses a rematch of arc against the person opp when one
+// was asked for already, by either player, and is still open in this
+// channel: a double click, or both players pressing Rematch, would post two
+// challenges for one game. The second player is pointed at the first's
+// challenge instead. (Challenges are listed by server: in a DM it is not
+// checked.)
+func (a *App) rematchAsked(ctx context.Context, r *Request, arc *storage.Archived, opp storage.Player) error {
+	it := r.Interaction
+	if opp.IsBot() || it.GuildID == "" {
+		return nil
+	}
+	list, err := a.admin.GuildChallenges(ctx, it.GuildID)
+	if err != nil {
+		return nil // the challenge's own checks follow
+	}
+	now := a.Now()
+	for _, c := range list {
+		if c.ChannelID != it.ChannelID || c.Expired(now) || c.Team() || storage.KindOf(c.Kind) != storage.KindOf(arc.Kind) {
+			continue
+		}
+		switch {
+		case c.Challenger.UserID == r.User.ID && c.Opponent.UserID == opp.UserID:
+			return UserErr(ErrBadOption, fmt.Sprintf("You have challenged %s here already: your challenge above waits for them to accept it (Decline withdraws it).", Mention(opp)))
+		case c.Challenger.UserID == opp.UserID && c.Opponent.UserID == r.User.ID:
+			return UserErr(ErrBadOption, fmt.Sprintf("%s has asked you for a rematch already: press Accept on their challenge above.", Mention(opp)))
+		}
+	}
+	return nil
 }
 
 // IntOption is an integer option of a command the bot runs itself (a

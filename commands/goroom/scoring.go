@@ -165,7 +165,7 @@ func chainOf(bd *engine.Board, p engine.Point) []engine.Point {
 // it sees dead are the opponent's, those it sees alive its own: each list
 // is of one colour.
 func botObjection(ctx context.Context, g *storage.Game, toggled []engine.Point) string {
-	const settle = " Mark it back, or press **Resume play** to settle it on the board."
+	const settle = " Mark them back, or press **Resume play** to settle them on the board."
 	ph, err := phase(ctx, g)
 	if err != nil {
 		return "gobot cannot judge this marking." + settle
