@@ -135,10 +135,18 @@ func (a *App) NotBanned(ctx context.Context, guildID string, p storage.Player, s
 		return err
 	case !b.Active(a.Now()):
 		return nil
-	case self:
+	}
+	return banRefusal(b, self)
+}
+
+// banRefusal is the refusal of a game to the user of ban b: by NotBanned,
+// or by the store when the ban was stored after NotBanned read none
+// (storage.BanError). self says whether they are the user asking.
+func banRefusal(b *storage.Ban, self bool) error {
+	if self {
 		return UserErr(ErrForbidden, fmt.Sprintf("You are banned from gobot games on this server %s. Reason: %s", banUntil(b), b.Reason))
 	}
-	return UserErr(ErrForbidden, fmt.Sprintf("%s is banned from gobot games on this server and cannot play here.", Mention(p)))
+	return UserErr(ErrForbidden, fmt.Sprintf("%s is banned from gobot games on this server and cannot play here.", Mention(b.User)))
 }
 
 // BotGate is startGate for a game against the bot of level, which the

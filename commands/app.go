@@ -396,6 +396,11 @@ func (a *App) replyError(ctx context.Context, r *Request, log *slog.Logger, err 
 		// store refused this one.
 		err = fmt.Errorf("%w: %w", limitRefusal(le.Player, le.Games, le.Max, r.User != nil && le.Player.UserID == r.User.ID), err)
 	}
+	if be := (*storage.BanError)(nil); errors.As(err, &be) {
+		// An admin banned one of the game's people after the command
+		// checked: the store refused the game.
+		err = fmt.Errorf("%w: %w", banRefusal(be.Ban, r.User != nil && be.Ban.User.UserID == r.User.ID), err)
+	}
 	msg, expected := ErrorMessage(err)
 	if errors.Is(err, ErrGameRunning) && !errors.As(err, new(*UserError)) {
 		// The default sentence's way out, a thread, exists only in

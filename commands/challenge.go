@@ -663,14 +663,14 @@ func (a *App) StartChallenge(ctx context.Context, r *Request, c *storage.Challen
 // threads stayed, empty and unexplained, in the channel's list. gobot
 // archives a thread it started as its creator, which needs no Manage
 // Threads (deleting it would, and gobot does not ask for that).
-// refused reports whether err is the store's refusal of a new game (the
-// limit, an expired or answered challenge, teams that changed, a game
+// refused reports whether err is the store's refusal of a new game (a
+// ban, the limit, an expired or answered challenge, teams that changed, a game
 // already there): then nothing was written. Any other error (a cancelled
 // request, a lost acknowledgement of a commit) may hide a game that did
 // start, whose thread must not be told otherwise.
 func refused(err error) bool {
 	var le *storage.LimitError
-	return errors.As(err, &le) || errors.Is(err, storage.ErrExpired) || errors.Is(err, storage.ErrNotFound) ||
+	return errors.As(err, &le) || errors.Is(err, storage.ErrBanned) || errors.Is(err, storage.ErrExpired) || errors.Is(err, storage.ErrNotFound) ||
 		errors.Is(err, storage.ErrConflict) || errors.Is(err, storage.ErrExists)
 }
 
@@ -683,9 +683,13 @@ func (a *App) abandonThread(ctx context.Context, c *storage.Challenge, thread st
 	open := fmt.Sprintf(" The %s is still open in <#%s>.", what, c.ChannelID)
 	var why string
 	var le *storage.LimitError
+	var be *storage.BanError
 	switch {
 	case errors.As(err, &le):
 		msg, _ := ErrorMessage(limitRefusal(le.Player, le.Games, le.Max, false))
+		why = msg + open
+	case errors.As(err, &be):
+		msg, _ := ErrorMessage(banRefusal(be.Ban, false))
 		why = msg + open
 	case errors.Is(err, storage.ErrExpired):
 		why = fmt.Sprintf("the %s expired before it was accepted.", what)

@@ -65,6 +65,10 @@ var (
 	// server's limit of games at once (Settings.MaxGames). The error is
 	// a *LimitError naming the player, the games they play and the limit.
 	ErrLimit = errors.New("storage: too many games at once")
+
+	// ErrBanned means one of a new game's people is banned on its server.
+	// The error is a *BanError holding the ban.
+	ErrBanned = errors.New("storage: banned on the server")
 )
 
 // ClaimedError is ClaimChallenge's refusal of a challenge another holder

@@ -985,8 +985,8 @@ func knownKind(kinds *game.Kinds, kind string) bool {
 
 // putNewGame writes a new active game and its index entries in tx,
 // queueing its bot's move when owed (owedOf(g), worked out before the
-// transaction) with the time now. It refuses a game that would take one of
-// its people over their server's limit (checkPlayLimit).
+// transaction) with the time now. It refuses a game one of whose people
+// is banned on its server or would go over its limit (checkPlayLimit).
 func putNewGame(tx *bolt.Tx, g *Game, val []byte, owed owedState, now time.Time) error {
 	games := tx.Bucket(bucketGames)
 	if old := games.Get([]byte(g.ChannelID)); old != nil {
@@ -999,7 +999,7 @@ func putNewGame(tx *bolt.Tx, g *Game, val []byte, owed owedState, now time.Time)
 	if tx.Bucket(bucketArchive).Get([]byte(g.ID)) != nil {
 		return fmt.Errorf("storage: game ID %s is already archived: %w", g.ID, ErrExists)
 	}
-	if err := checkPlayLimit(tx, g); err != nil {
+	if err := checkPlayLimit(tx, g, now); err != nil {
 		return err
 	}
 	if err := games.Put([]byte(g.ChannelID), val); err != nil {

@@ -3,9 +3,11 @@ package storage
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 	bolt "go.etcd.io/bbolt"
@@ -17,6 +19,42 @@ import (
 // before the write would let two games started at the same moment (the
 // same player's /go bot in two channels, two challenges accepted on two
 // workers) both pass it.
+
+// A ban is checked there too, for the same reason: an admin's ban stored
+// between the caller's check and the game's creation (the taker of an
+// open challenge, whom the ban's closing of their challenges does not
+// reach) would let the banned person start a game the ban's answer does
+// not list. PutBan takes the lock pgCheckPlayLimit takes, so on
+// PostgreSQL either the game is stored before the ban (and the ban's
+// answer lists it) or the game is refused.
+
+// BanError is the refusal of a new game to one of its people who is
+// banned on its server at that moment. It wraps ErrBanned.
+type BanError struct {
+	Ban *Ban
+}
+
+func (e *BanError) Error() string {
+	return fmt.Sprintf("storage: %s is banned on server %s: %v", e.Ban.User.UserID, e.Ban.GuildID, ErrBanned)
+}
+
+func (e *BanError) Unwrap() error { return ErrBanned }
+
+// banError returns the refusal of g for user when v, their stored ban on
+// g's server (nil when none), is active at now; nil otherwise.
+func banError(g *Game, user string, v []byte, now time.Time) error {
+	if v == nil {
+		return nil
+	}
+	b := new(Ban)
+	if err := json.Unmarshal(v, b); err != nil {
+		return fmt.Errorf("storage: ban of %s on %s: %w: %w", user, g.GuildID, ErrCorrupt, err)
+	}
+	if !b.Active(now) {
+		return nil
+	}
+	return &BanError{Ban: b}
+}
 
 // LimitError is the refusal of a new game that would take one of its
 // people over their server's limit of games at once: Player already plays
@@ -62,13 +100,19 @@ func limitError(g *Game, user string, n, max int) error {
 	return nil
 }
 
-// checkPlayLimit refuses in tx the new game g when one of its people
-// already plays as many games on g's server as it allows at once. bbolt
-// has one writer at a time, so the count and the write that follows it
-// cannot be split by another game's creation.
-func checkPlayLimit(tx *bolt.Tx, g *Game) error {
+// checkPlayLimit refuses in tx the new game g when one of its people is
+// banned on g's server at now, or already plays as many games there as it
+// allows at once. bbolt has one writer at a time, so the checks and the
+// write that follows them cannot be split by a ban or another game's
+// creation.
+func checkPlayLimit(tx *bolt.Tx, g *Game, now time.Time) error {
 	if g.GuildID == "" {
 		return nil
+	}
+	for _, user := range people(g) {
+		if err := banError(g, user, tx.Bucket(bucketBans).Get(join(g.GuildID, []byte(user))), now); err != nil {
+			return err
+		}
 	}
 	st, err := decodeSettings(g.GuildID, tx.Bucket(bucketSettings).Get([]byte(g.GuildID)))
 	if err != nil || st.MaxGames == 0 {
@@ -96,20 +140,51 @@ func checkPlayLimit(tx *bolt.Tx, g *Game) error {
 // games on a server are counted and a new one is inserted.
 const pgPlayLimitLock int32 = 0x676f62 // "gob"
 
+// pgPlayerLock takes in tx the advisory lock on user's games on guild,
+// held until the transaction ends.
+func pgPlayerLock(ctx context.Context, tx pgx.Tx, guild, user string) error {
+	if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1, hashtext($2))`, pgPlayLimitLock, guild+"/"+user); err != nil {
+		return fmt.Errorf("storage: lock the games of %s: %w", user, err)
+	}
+	return nil
+}
+
 // pgCheckPlayLimit is checkPlayLimit for PostgreSQL, called once g is
 // inserted (so that a channel taken is ErrExists first): each person of g
 // is locked (an advisory lock on the server and the user, held until the
 // transaction ends, taken in user ID order so that two games with the
-// same people never wait on each other) before their games are counted,
-// so that two transactions creating games for the same person take turns
-// and the second counts the first's game.
-func pgCheckPlayLimit(ctx context.Context, tx pgx.Tx, g *Game) error {
+// same people never wait on each other) before their ban is read and
+// their games are counted, so that two transactions creating games for
+// the same person take turns and the second counts the first's game, and
+// a ban (PutBan takes the same lock) is stored either before the ban is
+// read here or after this game is committed.
+func pgCheckPlayLimit(ctx context.Context, tx pgx.Tx, g *Game, now time.Time) error {
 	if g.GuildID == "" {
 		return nil
 	}
 	ids := people(g)
 	if len(ids) == 0 {
 		return nil
+	}
+	for _, user := range ids {
+		if err := pgPlayerLock(ctx, tx, g.GuildID, user); err != nil {
+			return err
+		}
+	}
+	// Each statement reads what was committed when it started (read
+	// committed), so this one, after the locks, sees a ban stored before.
+	for _, user := range ids {
+		var rec string
+		err := tx.QueryRow(ctx, `SELECT record FROM bans WHERE guild_id = $1 AND user_id = $2`, g.GuildID, user).Scan(&rec)
+		switch {
+		case errors.Is(err, pgx.ErrNoRows):
+			continue
+		case err != nil:
+			return fmt.Errorf("storage: ban of %s on %s: %w", user, g.GuildID, err)
+		}
+		if err := banError(g, user, []byte(rec), now); err != nil {
+			return err
+		}
 	}
 	var rec []byte
 	err := tx.QueryRow(ctx, `SELECT record FROM guild_settings WHERE guild_id = $1`, g.GuildID).Scan(&rec)
@@ -119,11 +194,6 @@ func pgCheckPlayLimit(ctx context.Context, tx pgx.Tx, g *Game) error {
 	st, err := decodeSettings(g.GuildID, rec)
 	if err != nil || st.MaxGames == 0 {
 		return err
-	}
-	for _, user := range ids {
-		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1, hashtext($2))`, pgPlayLimitLock, g.GuildID+"/"+user); err != nil {
-			return fmt.Errorf("storage: lock the games of %s: %w", user, err)
-		}
 	}
 	for _, user := range ids {
 		var n int

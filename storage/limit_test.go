@@ -99,3 +99,89 @@ func TestPlayLimitHoldsUnderRaces(t *testing.T) {
 		}
 	})
 }
+
+// TestBanHoldsInGameTransaction: a ban is checked by the transaction that
+// creates a game, not only by the caller beforehand. A game (a bot game,
+// the Accept of an open challenge by someone banned since the caller's
+// check) of a person banned on its server is refused with a *BanError
+// holding the ban, and the open challenge stays; a lifted or lapsed ban,
+// or a ban on another server, refuses nothing. A ban stored while an
+// Accept starts the game is either stored first, and the Accept refused,
+// or stored after it, and the game is there when PutBan returns: the
+// ban's answer lists it.
+func TestBanHoldsInGameTransaction(t *testing.T) {
+	bothAdminStores(t, func(t *testing.T, s adminStore, now *time.Time) {
+		ctx := context.Background()
+		ann, alice := storage.Player{UserID: "9", Name: "ann"}, storage.Player{UserID: "1", Name: "alice"}
+		newGame := func(channel, guild string, sides []storage.Side) *storage.Game {
+			eg, _ := engine.NewGame(engine.Config{Size: 9})
+			return &storage.Game{ChannelID: channel, GuildID: guild, Sides: sides, State: engine.Own(eg)}
+		}
+		ban := func(user storage.Player, until time.Time) {
+			t.Helper()
+			b := storage.Ban{GuildID: "G", User: user, Until: until, Reason: "race", By: ann}
+			if err := s.PutBan(ctx, b, storage.AuditEntry{GuildID: "G", By: ann, Action: storage.AuditBan, Target: user.UserID}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		openChallenge := func(id string) {
+			t.Helper()
+			c := &storage.Challenge{ID: id, ChannelID: "ch" + id, GuildID: "G", Challenger: alice, Size: 9, CreatedAt: *now, ExpiresAt: now.Add(time.Hour)}
+			if err := s.CreateChallenge(ctx, c); err != nil {
+				t.Fatal(err)
+			}
+		}
+		wantBan := func(what string, err error, user string) {
+			t.Helper()
+			var be *storage.BanError
+			if !errors.As(err, &be) || !errors.Is(err, storage.ErrBanned) || be.Ban.User.UserID != user || be.Ban.Reason != "race" {
+				t.Errorf("%s = %v, want a *BanError for %s", what, err, user)
+			}
+		}
+
+		bob := storage.Player{UserID: "2", Name: "bob"}
+		ban(bob, time.Time{})
+		wantBan("CreateGame of banned bob's bot game", s.CreateGame(ctx, newGame("bot", "G", storage.Sides(bob, storage.Player{Level: "easy"}))), bob.UserID)
+		openChallenge("10")
+		wantBan("AcceptChallenge of an open challenge by banned bob", s.AcceptChallenge(ctx, "10", newGame("ch10", "G", storage.Sides(alice, bob))), bob.UserID)
+		if _, err := s.Challenge(ctx, "10"); err != nil {
+			t.Errorf("the open challenge after a banned taker's Accept: %v, want it still open", err)
+		}
+		if err := s.CreateGame(ctx, newGame("h", "H", storage.Sides(bob, alice))); err != nil {
+			t.Errorf("CreateGame on another server = %v, want nil", err)
+		}
+		if _, err := s.LiftBan(ctx, "G", bob.UserID, ann, storage.AuditEntry{GuildID: "G", By: ann, Action: storage.AuditUnban, Target: bob.UserID}); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.AcceptChallenge(ctx, "10", newGame("ch10", "G", storage.Sides(alice, bob))); err != nil {
+			t.Errorf("AcceptChallenge once bob's ban is lifted = %v, want nil", err)
+		}
+		carol := storage.Player{UserID: "3", Name: "carol"}
+		ban(carol, now.Add(time.Hour))
+		*now = now.Add(2 * time.Hour)
+		if err := s.CreateGame(ctx, newGame("bot3", "G", storage.Sides(carol, storage.Player{Level: "easy"}))); err != nil {
+			t.Errorf("CreateGame once carol's ban lapsed = %v, want nil", err)
+		}
+
+		// Bans racing Accepts of open challenges.
+		for i := range 20 {
+			id, taker := fmt.Sprint(100+i), storage.Player{UserID: fmt.Sprint(200 + i)}
+			openChallenge(id)
+			var accepted error
+			var wg sync.WaitGroup
+			wg.Go(func() { accepted = s.AcceptChallenge(ctx, id, newGame("ch"+id, "G", storage.Sides(alice, taker))) })
+			ban(taker, time.Time{})
+			games, err := s.PlayerActiveGames(ctx, taker.UserID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			wg.Wait()
+			switch {
+			case accepted == nil && len(games) == 0:
+				t.Errorf("round %d: the Accept started a game after the ban was stored", i)
+			case accepted != nil:
+				wantBan(fmt.Sprintf("round %d: AcceptChallenge", i), accepted, taker.UserID)
+			}
+		}
+	})
+}

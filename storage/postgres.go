@@ -356,8 +356,8 @@ func (p *Postgres) CreateGame(ctx context.Context, g *Game) error {
 }
 
 // pgPutNewGame inserts a new active game in tx, queueing its bot's move
-// when owed, unless it would take one of its people over their server's
-// limit (pgCheckPlayLimit).
+// when owed, unless one of its people is banned on its server or would go
+// over its limit (pgCheckPlayLimit).
 func pgPutNewGame(ctx context.Context, tx pgx.Tx, g *Game, val []byte, now time.Time) error {
 	var archived bool
 	if err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM archive WHERE id = $1)`, g.ID).Scan(&archived); err != nil {
@@ -378,7 +378,7 @@ func pgPutNewGame(ctx context.Context, tx pgx.Tx, g *Game, val []byte, now time.
 		}
 		return fmt.Errorf("storage: channel %s already has %s: %w", g.ChannelID, what, ErrExists)
 	}
-	if err := pgCheckPlayLimit(ctx, tx, g); err != nil {
+	if err := pgCheckPlayLimit(ctx, tx, g, now); err != nil {
 		return err
 	}
 	if err := pgNotifyGame(ctx, tx, g.ChannelID); err != nil {

@@ -163,6 +163,13 @@ func (p *Postgres) PutBan(ctx context.Context, b Ban, e AuditEntry) error {
 		return err
 	}
 	return pgBegin(ctx, p.pool, func(tx pgx.Tx) error {
+		// The lock on the user's games there, which a new game's
+		// transaction holds while it reads their ban (pgCheckPlayLimit):
+		// a game starting now is committed before the ban, and the
+		// ban's caller then sees it, or it sees the ban and is refused.
+		if err := pgPlayerLock(ctx, tx, b.GuildID, b.User.UserID); err != nil {
+			return err
+		}
 		// The log first: it logs the lapse of an earlier ban of the user
 		// before this one replaces it.
 		if err := pgAppendAudit(ctx, tx, e, now); err != nil {
