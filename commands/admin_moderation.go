@@ -535,10 +535,34 @@ func (a *App) backInTeamGames(ctx context.Context, guildID string, p storage.Pla
 	return back
 }
 
+// modNotBanned refuses a moderator's action to a moderator banned from
+// gobot on the server: an admin who bans a rogue moderator wants them out
+// of gobot's moderation too. Admins, whom a ban cannot reach (adminBan
+// refuses them), are not refused for a ban made before they became one:
+// they could lift it themselves.
+func (a *App) modNotBanned(ctx context.Context, r *Request) error {
+	if serverAdmin(r) {
+		return nil
+	}
+	b, err := a.admin.Ban(ctx, r.Interaction.GuildID, r.User.ID)
+	switch {
+	case errors.Is(err, storage.ErrNotFound):
+		return nil
+	case err != nil:
+		return err
+	case !b.Active(a.Now()):
+		return nil
+	}
+	return UserErr(ErrForbidden, fmt.Sprintf("You are banned from gobot on this server %s, so you cannot act as its moderator here. Reason: %s", banUntil(b), b.Reason))
+}
+
 // moderatorAbort ends a game in play for a moderator (Manage Messages):
 // it needs a reason, keeps the game's record (aborted: result Void, never
 // rated) and is logged.
 func (a *App) moderatorAbort(ctx context.Context, r *Request, g *storage.Game) error {
+	if err := a.modNotBanned(ctx, r); err != nil {
+		return err
+	}
 	reason, _ := r.String("reason")
 	reason = strings.Join(strings.Fields(reason), " ")
 	if reason == "" {

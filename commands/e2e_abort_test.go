@@ -140,3 +140,31 @@ func TestE2EAdministratorAborts(t *testing.T) {
 		t.Errorf("the game survived an Administrator's abort")
 	}
 }
+
+// TestE2EBannedModeratorCannotAbort: a moderator (Manage Messages) banned
+// from gobot on the server cannot abort others' games there: an admin who
+// bans a rogue moderator wants them out of gobot's moderation too. The
+// refusal says so and changes nothing; once the ban is lifted they may.
+func TestE2EBannedModeratorCannotAbort(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	ann, mod, _ := e.admins()
+	ch := e.d.GuildChannel("general")
+	alice, bob := e.d.NewUser("alice"), e.d.NewUser("bob")
+	e.challenge(ch, alice, bob)
+	e.playOut(ch, alice, bob, opening9[:4])
+	id := e.game(ch.ID).ID
+	e.do(e.adminCmd(ch, ann, "ban", discordtest.UserOpt("user", mod), discordtest.Str("reason", "abusing moderator powers")))
+	e.refused(e.slash(ch, mod, "abort", discordtest.Str("reason", "revenge")),
+		"You are banned from gobot on this server until an admin lifts it, so you cannot act as its moderator here. Reason: abusing moderator powers")
+	if g := e.game(ch.ID); g == nil || g.ID != id {
+		t.Fatalf("a banned moderator's abort ended the game")
+	}
+	if log := e.adminLog(); len(log) != 1 {
+		t.Errorf("log after a banned moderator's abort = %q, want the ban only", log)
+	}
+	e.do(e.adminCmd(ch, ann, "unban", discordtest.UserOpt("user", mod)))
+	if m := e.do(e.slash(ch, mod, "abort", discordtest.Str("reason", "stuck game"))); m.Ephemeral || e.game(ch.ID) != nil {
+		t.Errorf("the moderator's abort once unbanned = %q, want the game aborted", m.Text())
+	}
+}
