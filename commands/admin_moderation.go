@@ -244,7 +244,10 @@ func (a *App) adminBan(ctx context.Context, r *Request) error {
 	}
 	guild, now := r.Interaction.GuildID, a.Now()
 	before := "not banned"
-	if old, err := a.admin.Ban(ctx, guild, u.ID); err == nil && old.Active(now) {
+	old, err := a.admin.Ban(ctx, guild, u.ID)
+	if err != nil || !old.Active(now) {
+		old = nil // no ban in force to replace
+	} else {
 		before = "banned " + banUntil(old)
 	}
 	b := storage.Ban{GuildID: guild, User: target, Reason: reason, By: UserPlayer(r.User), At: now}
@@ -259,6 +262,14 @@ func (a *App) adminBan(ctx context.Context, r *Request) error {
 	a.log.Info("user banned on a server", "guild", guild, "user", u.ID, "by", r.User.ID, "until", b.Until)
 	msg := fmt.Sprintf("🚫 %s is banned from gobot on this server %s: they cannot challenge, be challenged, start bot games or vote here. Reason: %s",
 		Mention(target), banUntil(&b), reason)
+	if old != nil {
+		// The new ban replaces the one in force (an admin may shorten
+		// a ban on purpose), and says which: on a server with several
+		// admins, another's ban until lifted must not become a few
+		// days' unnoticed.
+		msg = fmt.Sprintf("🚫 %s was already banned from gobot on this server %s (by %s <t:%d:f> — %s); the ban is now %s: they cannot challenge, be challenged, start bot games or vote here. Reason: %s",
+			Mention(target), banUntil(old), Mention(old.By), old.At.Unix(), old.Reason, banUntil(&b), reason)
+	}
 	games, err := a.games.PlayerActiveGames(ctx, u.ID)
 	if err != nil && len(games) == 0 {
 		return err

@@ -1613,3 +1613,29 @@ func testE2EAdminBans(t *testing.T, e *env) {
 	}
 	e.refused(e.adminCmd(ch, ann, "bans", discordtest.Int("page", 3)), "There are only 2 pages.")
 }
+
+// TestE2EBanReplacesBan: banning someone already banned replaces the ban
+// (an admin may shorten one on purpose), and the answer says what it
+// replaced: until when, by whom, when and why. A lapsed or lifted ban is
+// not in force, so a ban after it is a new one.
+func TestE2EBanReplacesBan(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	ch := e.d.GuildChannel("general")
+	ann, _, _ := e.admins()
+	bea, carol := e.d.NewUser("bea"), e.d.NewUser("carol")
+	bea.Permissions = discordtest.PermServerAdmin
+	t0 := e.clock.Now()
+	e.do(e.adminCmd(ch, ann, "ban", discordtest.UserOpt("user", carol), discordtest.Str("reason", "once")))
+	e.clock.Advance(time.Hour)
+	until := e.clock.Now().Add(72 * time.Hour).Unix()
+	e.said(e.adminCmd(ch, bea, "ban", discordtest.UserOpt("user", carol), discordtest.Int("days", 3), discordtest.Str("reason", "twice")),
+		fmt.Sprintf("🚫 <@%s> was already banned from gobot on this server until an admin lifts it (by <@%s> <t:%d:f> — once); the ban is now until <t:%d:f>: "+
+			"they cannot challenge, be challenged, start bot games or vote here. Reason: twice\nThey have no game in play here.", carol.ID, ann.ID, t0.Unix(), until))
+	e.said(e.adminCmd(ch, ann, "bans"), fmt.Sprintf("\nBanned on this server now: 1 user (page 1 of 1)\n<@%s> · until <t:%d:f> (<t:%d:R>) · banned by <@%s> <t:%d:f> — twice",
+		carol.ID, until, until, bea.ID, e.clock.Now().Unix()))
+	// Once it has lapsed, a ban is a new one.
+	e.clock.Advance(73 * time.Hour)
+	e.said(e.adminCmd(ch, ann, "ban", discordtest.UserOpt("user", carol), discordtest.Str("reason", "thrice")),
+		"🚫 <@"+carol.ID+"> is banned from gobot on this server until an admin lifts it: they cannot challenge, be challenged, start bot games or vote here. Reason: thrice\nThey have no game in play here.")
+}
