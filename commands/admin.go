@@ -924,6 +924,8 @@ func auditLine(e storage.AuditEntry) string {
 		target = "`" + e.Target + "`"
 	case storage.AuditBan, storage.AuditUnban, storage.AuditLapse:
 		target = "<@" + e.Target + ">"
+	case storage.AuditWithdraw:
+		target = "challenge `" + e.Target + "`"
 	default:
 		target = "game `" + e.Target + "`"
 	}

@@ -30,6 +30,49 @@ func noGameHere(id string) error {
 	return UserErr(ErrNoGame, fmt.Sprintf("There is no game %s on this server: `/go-admin games` lists the games in play, `/go history` the finished ones.", Quote(id)))
 }
 
+// adminWithdraw withdraws c, a challenge, open challenge or rengo lobby of
+// r's server whose ID an admin gave /go-admin adjudicate (result annul:
+// there is no game to award), with reason: it is deleted with its log
+// entry in one transaction (not while an Accept or a Start holds it), and
+// its message is closed saying by whom and why. An abusive challenge had
+// no other way out than banning its author.
+func (a *App) adminWithdraw(ctx context.Context, r *Request, c *storage.Challenge, result, reason string) error {
+	a1, what, by := "a", "challenge", fmt.Sprintf("by %s to %s", Mention(c.Challenger), Mention(c.Opponent))
+	switch {
+	case c.Team():
+		what, by = "rengo lobby", "opened by "+Mention(c.Challenger)
+	case c.Open():
+		a1, what, by = "an", "open challenge", "by "+Mention(c.Challenger)
+	}
+	if result != "annul" {
+		return UserErr(ErrBadOption, fmt.Sprintf("`%s` is %s %s %s, not a game in play: `result:annul` withdraws it.", c.ID, a1, what, by))
+	}
+	if c.Expired(a.Now()) {
+		return UserErr(ErrNoChallenge, fmt.Sprintf("The %s `%s` %s has expired: there is nothing left to withdraw.", what, c.ID, by))
+	}
+	gone := fmt.Sprintf("The %s `%s` was answered or withdrawn meanwhile.", what, c.ID)
+	release, err := a.HoldChallenge(ctx, r, c.ID, HoldWithdraw, challengeBusy(HoldWithdraw), gone)
+	if err != nil {
+		return err
+	}
+	defer release()
+	e := audit(r, storage.AuditWithdraw, c.ID, reason)
+	e.Before, e.After = fmt.Sprintf("%s %s in <#%s>", what, by, c.ChannelID), "withdrawn"
+	switch err := a.challenges.DeleteChallenge(storage.WithAudit(ctx, e), c.ID); {
+	case errors.Is(err, storage.ErrNotFound):
+		return UserErr(ErrNoChallenge, gone)
+	case err != nil:
+		return err
+	}
+	a.log.Info("challenge withdrawn by an admin", "challenge", c.ID, "guild", c.GuildID, "by", r.User.ID)
+	done := "Withdrawn"
+	if c.Team() {
+		done = "Called off"
+	}
+	a.closeChallengeMessage(ctx, c, fmt.Sprintf("🚫 %s by %s, an admin of this server. Reason: %s", done, Mention(UserPlayer(r.User)), reason))
+	return adminReply(ctx, r, fmt.Sprintf("🚫 %s: the %s `%s` %s in <#%s>; its message says so. Reason: %s", done, what, c.ID, by, c.ChannelID, reason))
+}
+
 func (a *App) adminAdjudicate(ctx context.Context, r *Request) error {
 	id, guild := gameIDOption(r), r.Interaction.GuildID
 	reason, err := reasonOption(r)
@@ -44,6 +87,9 @@ func (a *App) adminAdjudicate(ctx context.Context, r *Request) error {
 	}
 	g, err := a.admin.GuildGame(ctx, guild, id)
 	if errors.Is(err, storage.ErrNotFound) {
+		if c, cerr := a.challenges.Challenge(ctx, id); cerr == nil && c.GuildID == guild {
+			return a.adminWithdraw(ctx, r, c, result, reason)
+		}
 		if arc, aerr := a.archive.ArchivedGame(ctx, id); aerr == nil && arc.GuildID == guild {
 			return UserErr(ErrGameOver, fmt.Sprintf("The game `%s` is over (%s): `/go-admin annul` takes a finished game out of the statistics and ratings.", arc.ID, a.resultText(arc)))
 		}

@@ -1639,3 +1639,67 @@ func TestE2EBanReplacesBan(t *testing.T) {
 	e.said(e.adminCmd(ch, ann, "ban", discordtest.UserOpt("user", carol), discordtest.Str("reason", "thrice")),
 		"🚫 <@"+carol.ID+"> is banned from gobot on this server until an admin lifts it: they cannot challenge, be challenged, start bot games or vote here. Reason: thrice\nThey have no game in play here.")
 }
+
+// TestE2EAdminWithdrawsChallenges: /go-admin adjudicate result:annul with
+// the ID of a challenge, an open challenge or a rengo lobby that /go-admin
+// games lists withdraws it: it is gone, its message is closed saying by
+// whom and why, and the log has it with the reason. A winner for a
+// challenge is refused, saying what withdraws it; another server's admin
+// cannot reach it.
+func TestE2EAdminWithdrawsChallenges(t *testing.T) { onBothStores(t, testE2EAdminWithdrawsChallenges) }
+
+func testE2EAdminWithdrawsChallenges(t *testing.T, e *env) {
+	ann, _, _ := e.admins()
+	alice, bob, carol := e.d.NewUser("alice"), e.d.NewUser("bob"), e.d.NewUser("carol")
+	c1, c2, c3 := e.d.GuildChannel("c1"), e.d.GuildChannel("c2"), e.d.GuildChannel("c3")
+	open := e.newChallenge(e.slash(c1, bob, "challenge", discordtest.Int("size", 9)))
+	direct := e.newChallenge(e.slash(c2, bob, "challenge", discordtest.UserOpt("opponent", alice)))
+	lobby := e.do(e.slash(c3, bob, "rengo", discordtest.Int("size", 9)))
+	if open.Ephemeral || direct.Ephemeral || lobby.Ephemeral {
+		t.Fatalf("a challenge or lobby was refused: %q, %q, %q", open.Text(), direct.Text(), lobby.Text())
+	}
+	adjudicate := func(id, result string) *discordtest.Interaction {
+		return e.adminCmd(c1, ann, "adjudicate", discordtest.Str("game", id), discordtest.Str("result", result), discordtest.Str("reason", "spam"))
+	}
+	e.refused(adjudicate(open.InteractionID, "white"),
+		"`"+open.InteractionID+"` is an open challenge by <@"+bob.ID+">, not a game in play: `result:annul` withdraws it.")
+	other := e.d.OtherGuildChannel("999000000000000001", "elsewhere")
+	otto := e.d.NewUser("otto")
+	otto.Permissions = discordtest.PermServerAdmin
+	e.refused(e.adminCmd(other, otto, "adjudicate", discordtest.Str("game", open.InteractionID), discordtest.Str("result", "annul"), discordtest.Str("reason", "x")),
+		"There is no game \""+open.InteractionID+"\" on this server: `/go-admin games` lists the games in play, `/go history` the finished ones.")
+
+	e.said(adjudicate(open.InteractionID, "annul"),
+		"🚫 Withdrawn: the open challenge `"+open.InteractionID+"` by <@"+bob.ID+"> in <#"+c1.ID+">; its message says so. Reason: spam")
+	e.said(adjudicate(direct.InteractionID, "annul"),
+		"🚫 Withdrawn: the challenge `"+direct.InteractionID+"` by <@"+bob.ID+"> to <@"+alice.ID+"> in <#"+c2.ID+">; its message says so. Reason: spam")
+	e.said(adjudicate(lobby.InteractionID, "annul"),
+		"🚫 Called off: the rengo lobby `"+lobby.InteractionID+"` opened by <@"+bob.ID+"> in <#"+c3.ID+">; its message says so. Reason: spam")
+	for _, m := range []discordtest.Message{open, direct, lobby} {
+		got, ok := e.d.Message(m.ID)
+		done := "Withdrawn"
+		if m.ID == lobby.ID {
+			done = "Called off"
+		}
+		if want := "\n🚫 " + done + " by <@" + ann.ID + ">, an admin of this server. Reason: spam"; !ok || !strings.HasSuffix(got.Text(), want) || !got.Buttons()[0].Disabled {
+			t.Errorf("message %s after the withdrawal = %q, want it closed with %q", m.ID, got.Text(), want)
+		}
+		if _, err := e.store.Challenge(context.Background(), m.InteractionID); !errors.Is(err, storage.ErrNotFound) {
+			t.Errorf("the withdrawn challenge %s is still stored (%v)", m.InteractionID, err)
+		}
+	}
+	e.refused(e.d.Click(carol, open, mustButton(t, open, "accept").CustomID), "no longer open")
+	e.refused(adjudicate(open.InteractionID, "annul"),
+		"There is no game \""+open.InteractionID+"\" on this server: `/go-admin games` lists the games in play, `/go history` the finished ones.")
+	want := []string{
+		"ann withdraw " + open.InteractionID + " | open challenge by <@" + bob.ID + "> in <#" + c1.ID + "> → withdrawn | spam",
+		"ann withdraw " + direct.InteractionID + " | challenge by <@" + bob.ID + "> to <@" + alice.ID + "> in <#" + c2.ID + "> → withdrawn | spam",
+		"ann withdraw " + lobby.InteractionID + " | rengo lobby opened by <@" + bob.ID + "> in <#" + c3.ID + "> → withdrawn | spam",
+	}
+	if got := e.adminLog(); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("log =\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if page := e.do(e.adminCmd(c1, ann, "log")); !strings.Contains(page.Text(), "<@"+ann.ID+"> **withdraw** challenge `"+open.InteractionID+"`: open challenge by <@"+bob.ID+"> in <#"+c1.ID+"> → withdrawn — spam") {
+		t.Errorf("/go-admin log = %q, want the withdrawal", page.Text())
+	}
+}

@@ -145,6 +145,7 @@ const (
 	AuditAdjudicate = "adjudicate" // a game in play decided or annulled (Target: the game's ID)
 	AuditAnnul      = "annul"      // a finished game annulled (Target: the game's ID)
 	AuditAbort      = "abort"      // a game aborted by a player or a moderator (Target: the game's ID)
+	AuditWithdraw   = "withdraw"   // a challenge or rengo lobby withdrawn by an admin (Target: its ID)
 	// AuditLapse is a ban for days that lapsed by itself (Target: the
 	// user's ID), by Gobot at the time it lapsed. The store logs a lapse
 	// once, before anything else of the server is logged after it and
@@ -204,9 +205,11 @@ type auditKey struct{}
 
 // WithAudit returns a copy of ctx carrying e, the log entry of an action
 // that a request carries out by finishing a game in play (an admin's
-// adjudication, an abort). FinishGame, given such a context, appends e to
-// the server's log in the transaction that archives the game, so that
-// neither is ever stored without the other. The entry describes the
+// adjudication, an abort) or by deleting a challenge (an admin's
+// withdrawal). FinishGame or DeleteChallenge, given such a context,
+// appends e to the server's log in the transaction that archives the
+// game or deletes the challenge, so that neither is ever stored without
+// the other. The entry describes the
 // request (who acted, and why) and so travels with it, through whichever
 // code archives the game's kind, to the one write it belongs to; use the
 // context for that write only.

@@ -676,3 +676,34 @@ func TestAdminMoveDuringAnnul(t *testing.T) {
 		}
 	})
 }
+
+// TestDeleteChallengeLogs: DeleteChallenge given a context from WithAudit
+// (an admin's withdrawal) appends the entry in the transaction that
+// deletes the challenge: a challenge already gone is ErrNotFound and
+// logs nothing; without the context nothing is logged.
+func TestDeleteChallengeLogs(t *testing.T) {
+	bothAdminStores(t, func(t *testing.T, s adminStore, now *time.Time) {
+		ctx := context.Background()
+		ann := storage.Player{UserID: "9", Name: "ann"}
+		for _, id := range []string{"1", "2"} {
+			c := &storage.Challenge{ID: id, ChannelID: "ch" + id, GuildID: "G", Challenger: storage.Player{UserID: "5"}, Size: 9, CreatedAt: *now, ExpiresAt: now.Add(time.Hour)}
+			if err := s.CreateChallenge(ctx, c); err != nil {
+				t.Fatal(err)
+			}
+		}
+		e := storage.AuditEntry{GuildID: "G", By: ann, Action: storage.AuditWithdraw, Target: "1", Reason: "spam", Before: "open challenge", After: "withdrawn"}
+		if err := s.DeleteChallenge(storage.WithAudit(ctx, e), "1"); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.DeleteChallenge(storage.WithAudit(ctx, e), "1"); !errors.Is(err, storage.ErrNotFound) {
+			t.Errorf("a second withdrawal = %v, want ErrNotFound", err)
+		}
+		if err := s.DeleteChallenge(ctx, "2"); err != nil {
+			t.Fatal(err)
+		}
+		log, total, err := s.AuditLog(ctx, "G", 0, 10)
+		if err != nil || total != 1 || log[0].Action != storage.AuditWithdraw || log[0].Target != "1" || log[0].Reason != "spam" || log[0].By != ann {
+			t.Errorf("log = %+v (%d entries, %v), want the one withdrawal", log, total, err)
+		}
+	})
+}

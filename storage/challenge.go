@@ -285,7 +285,17 @@ func (s *Store) DeleteChallenge(ctx context.Context, id string) error {
 	if err := checkID("challenge ID", id); err != nil {
 		return err
 	}
-	return s.update(ctx, func(tx *bolt.Tx) error { return deleteChallenge(tx, id) })
+	e, err := auditOf(ctx)
+	if err != nil {
+		return err
+	}
+	now := s.now()
+	return s.update(ctx, func(tx *bolt.Tx) error {
+		if err := deleteChallenge(tx, id); err != nil || e == nil {
+			return err
+		}
+		return appendAudit(tx, *e, now)
+	})
 }
 
 // AcceptChallenge atomically removes the challenge and creates g, the game

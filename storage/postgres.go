@@ -909,14 +909,24 @@ func (p *Postgres) DeleteChallenge(ctx context.Context, id string) error {
 	if err := checkID("challenge ID", id); err != nil {
 		return err
 	}
-	tag, err := p.pool.Exec(ctx, `DELETE FROM challenges WHERE id = $1`, id)
+	e, err := auditOf(ctx)
 	if err != nil {
-		return fmt.Errorf("storage: challenge %s: %w", id, err)
+		return err
 	}
-	if tag.RowsAffected() == 0 {
-		return fmt.Errorf("storage: challenge %s: %w", id, ErrNotFound)
-	}
-	return nil
+	now := p.now()
+	return pgBegin(ctx, p.pool, func(tx pgx.Tx) error {
+		tag, err := tx.Exec(ctx, `DELETE FROM challenges WHERE id = $1`, id)
+		if err != nil {
+			return fmt.Errorf("storage: challenge %s: %w", id, err)
+		}
+		if tag.RowsAffected() == 0 {
+			return fmt.Errorf("storage: challenge %s: %w", id, ErrNotFound)
+		}
+		if e == nil {
+			return nil
+		}
+		return pgAppendAudit(ctx, tx, *e, now)
+	})
 }
 
 // AcceptChallenge is Store.AcceptChallenge.
