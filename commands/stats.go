@@ -66,12 +66,74 @@ func EngineRated(r *Request, level string, external bool) (bool, error) {
 const UnratedByChoice = "Not rated: the game was started unrated."
 
 // RatedWord says whether a game starting now will be rated, as the answer
-// starting it ends: "rated" or "unrated".
-func RatedWord(rated bool) string {
-	if rated {
+// starting it ends: "rated" or "unrated". rated is what the game asked for;
+// poolsNote is PoolsNote for it: a game that no rating pool of its server
+// counts is unrated however it asked.
+func RatedWord(rated bool, poolsNote string) string {
+	if rated && poolsNote == "" {
 		return "rated"
 	}
 	return "unrated"
+}
+
+// ratingsOff and botsGlobalOnly say why no rating pool counts a game on a
+// server whose admins turned pools off (PoolsNote).
+const (
+	ratingsOff     = "Not rated: ratings are off on this server, as its admins chose."
+	botsGlobalOnly = "Not rated: this server's admins turned off the global ratings, and games against bots count only there."
+)
+
+// poolsNote says why no rating pool counts a game on a server (guild: not
+// a DM) with its own pool off (serverOff) or the global one (globalOff),
+// or "" when one does. A game against a bot counts in the global pool
+// only, as storage rates it (a level's rating is one everywhere), so
+// turning that pool off leaves it unrated.
+func poolsNote(guild, serverOff, globalOff, bot bool) string {
+	switch {
+	case !guild || !globalOff:
+		return ""
+	case serverOff:
+		return ratingsOff
+	case bot:
+		return botsGlobalOnly
+	}
+	return ""
+}
+
+// PoolsNote says why no rating pool would count a game between players
+// on guildID's server (a bot among them when bot) finishing now, as its
+// admins set the pools (serverPools applies them when a game finishes),
+// or "" when one would. The answer starting a game, its challenge and its
+// board say "unrated" then. When the settings cannot be read it says ""
+// (the game's end says what was done; the error is logged).
+func (a *App) PoolsNote(ctx context.Context, guildID string, bot bool) string {
+	if guildID == "" {
+		return ""
+	}
+	st, err := a.Settings(ctx, guildID)
+	if err != nil {
+		a.log.Warn("rating pools of a server", "guild", guildID, "err", err)
+		return ""
+	}
+	return poolsNote(true, st.ServerRatingsOff, st.GlobalRatingsOff, bot)
+}
+
+// hasBot reports whether a bot plays in g.
+func hasBot(g *storage.Game) bool {
+	return slices.ContainsFunc(g.Players(), storage.Player.IsBot)
+}
+
+// ShownUnrated reports whether g's board says "unrated": started unrated,
+// or counted in no rating pool of its server (PoolsNote).
+func (a *App) ShownUnrated(ctx context.Context, g *storage.Game) bool {
+	return g.Unrated || a.PoolsNote(ctx, g.GuildID, hasBot(g)) != ""
+}
+
+// ArchivedPoolsNote is PoolsNote for a finished game, as the pools were
+// when it finished (its NoPools).
+func ArchivedPoolsNote(arc *storage.Archived) string {
+	off := func(pool string) bool { return slices.Contains(arc.NoPools, storage.KindPool(arc.Kind, pool)) }
+	return poolsNote(arc.GuildID != "", off(storage.GuildPool(arc.GuildID)), off(storage.GlobalPool), arc.Black.IsBot() || arc.White.IsBot())
 }
 
 // EngineUnrated says why a game against the external engine level is
@@ -188,10 +250,15 @@ func (a *App) RatingNote(ctx context.Context, g *storage.Game) string {
 			// chose it, or anyone watching, is told it changed nothing.
 			return UnratedByChoice
 		}
-		if st, err := a.Settings(ctx, g.GuildID); err == nil && st.ServerRatingsOff && st.GlobalRatingsOff {
-			return "Not rated: ratings are off on this server, as its admins chose."
+		arc, err := a.archive.ArchivedGame(ctx, g.ID)
+		if err != nil {
+			a.log.Warn("archive of a finished game", "game", g.ID, "err", err)
+			return ""
 		}
-		if arc, err := a.archive.ArchivedGame(ctx, g.ID); err == nil && !arc.PairLimitedUntil.IsZero() {
+		if note := ArchivedPoolsNote(arc); note != "" {
+			return note
+		}
+		if !arc.PairLimitedUntil.IsZero() {
 			return fmt.Sprintf("Not rated: %s and %s have finished %d rated games against each other in the last 24 hours, the most that count (so that nobody can farm a rating); a rated game between them counts again <t:%d:R>.",
 				Mention(g.First(0)), Mention(g.First(1)), PairRatedLimit, arc.PairLimitedUntil.Unix())
 		}

@@ -147,8 +147,10 @@ func draughtsRunning(r *commands.Request, err error) error {
 	return err
 }
 
-// draughtsChallengeText is the question of a challenge to draughts.
-func draughtsChallengeText(c *storage.Challenge) string {
+// draughtsChallengeText is the question of a challenge to draughts;
+// poolsOff when no rating pool of its server would count the game
+// (commands.PoolsNote), which is then unrated however it asked.
+func draughtsChallengeText(c *storage.Challenge, poolsOff bool) string {
 	var colour string
 	switch c.Color {
 	case "white":
@@ -158,7 +160,7 @@ func draughtsChallengeText(c *storage.Challenge) string {
 	default:
 		colour = "colours at random"
 	}
-	if c.Unrated {
+	if c.Unrated || poolsOff {
 		colour += "; unrated"
 	}
 	where := ""
@@ -234,9 +236,13 @@ func (a *room) cmdDraughtsBot(ctx context.Context, r *commands.Request) error {
 	if black == human {
 		side = draughtsBlack
 	}
-	note := fmt.Sprintf("New game of international draughts: %s plays %s against gobot **%s** (%s; %s).", commands.Mention(human), draughtsSideLabel(side), level, a.ClockOf(ck).Describe(), commands.RatedWord(rated))
+	// A game that no rating pool here counts says so now, not only at its end.
+	pools := a.PoolsNote(ctx, g.GuildID, true)
+	note := fmt.Sprintf("New game of international draughts: %s plays %s against gobot **%s** (%s; %s).", commands.Mention(human), draughtsSideLabel(side), level, a.ClockOf(ck).Describe(), commands.RatedWord(rated, pools))
 	if hubEngine(level) {
 		note += " " + commands.EngineUnrated(level)
+	} else if rated && pools != "" {
+		note += " " + pools
 	}
 	return a.AnswerGame(ctx, r, g, note)
 }
@@ -735,8 +741,9 @@ func closingOffer(h commands.HandlerFunc) commands.HandlerFunc {
 }
 
 // draughtsMessage is the message showing a game of draughts: the note, the
-// picture, the status and the Resign / Offer draw buttons.
-func draughtsMessage(g *storage.Game, now time.Time, note string) (*commands.Message, error) {
+// picture, the status and the Resign / Offer draw buttons. unrated is
+// commands.ShownUnrated for g.
+func draughtsMessage(g *storage.Game, now time.Time, note string, unrated bool) (*commands.Message, error) {
 	st := draughtsState(g)
 	var buf bytes.Buffer
 	if err := drender.Game(&buf, st, drender.Options{Flip: blacksView(g)}); err != nil {
@@ -751,7 +758,7 @@ func draughtsMessage(g *storage.Game, now time.Time, note string) (*commands.Mes
 	f := commands.File{Name: name, ContentType: "image/png", Description: commands.Clip(alt, 1024), Data: buf.Bytes()}
 	embed := &discordgo.MessageEmbed{
 		Title:       draughtsTitle(g),
-		Description: commands.Clip(strings.TrimSpace(note+"\n"+draughtsStatus(g, now)), 4096),
+		Description: commands.Clip(strings.TrimSpace(note+"\n"+draughtsStatus(g, now, unrated)), 4096),
 		Image:       &discordgo.MessageEmbedImage{URL: "attachment://" + name},
 		Color:       commands.ColorWhite,
 	}
@@ -789,8 +796,9 @@ func draughtsTitle(g *storage.Game) string {
 }
 
 // draughtsStatus is the text under the board: move number, whose turn,
-// the legal captures' rule, pieces left and the clocks.
-func draughtsStatus(g *storage.Game, now time.Time) string {
+// the legal captures' rule, pieces left, the clocks and how the game is
+// played ("unrated": commands.ShownUnrated).
+func draughtsStatus(g *storage.Game, now time.Time, unrated bool) string {
 	st := draughtsState(g)
 	var sb strings.Builder
 	if res, over := st.Result(); over {
@@ -822,7 +830,7 @@ func draughtsStatus(g *storage.Game, now time.Time) string {
 	if g.Clock != nil {
 		fmt.Fprintf(&sb, " · %s", g.Clock.Control.Describe())
 	}
-	if g.Unrated {
+	if unrated {
 		sb.WriteString(" · unrated")
 	}
 	return sb.String()
@@ -1364,7 +1372,7 @@ func (r *room) Definition(shared map[string]*discordgo.ApplicationCommandOption)
 }
 
 func (r *room) Message(ctx context.Context, g *storage.Game, now time.Time, note string) (*commands.Message, error) {
-	return draughtsMessage(g, now, note)
+	return draughtsMessage(g, now, note, r.ShownUnrated(ctx, g))
 }
 
 func (r *room) Title(g *storage.Game) string { return draughtsTitle(g) }
@@ -1486,7 +1494,10 @@ func blacksView(g *storage.Game) bool {
 	return g.Player(draughtsWhite).IsBot() && !g.Player(draughtsBlack).IsBot()
 }
 
-func (r *room) ChallengeText(c *storage.Challenge) string { return draughtsChallengeText(c) }
+func (r *room) ChallengeText(c *storage.Challenge) string {
+	// The interface gives no context.
+	return draughtsChallengeText(c, r.PoolsNote(context.Background(), c.GuildID, false) != "")
+}
 
 func (r *room) Accept(ctx context.Context, req *commands.Request, c *storage.Challenge) error {
 	return r.acceptDraughts(ctx, req, c)

@@ -38,7 +38,7 @@ func BenchmarkBoardMessage(b *testing.B) {
 	g := benchGame(b, tb)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		m, err := boardMessage(g, time.Now(), "")
+		m, err := boardMessage(g, time.Now(), "", false)
 		if err != nil {
 			b.Fatal(err)
 		}

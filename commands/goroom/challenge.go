@@ -114,15 +114,21 @@ func (a *room) cmdBot(ctx context.Context, r *commands.Request) error {
 	if rk := a.rankOn(level, s.Size); rk != "" {
 		about = rk + "; "
 	}
-	note := fmt.Sprintf("New game: %s plays %s %s against gobot **%s** (%s%s; %s).", commands.Mention(human), stoneEmoji(c), c, level, about, describeSetup(s.Size, s.Rules, eg.Handicap())+", "+a.ClockOf(s.Clock).Describe(), commands.RatedWord(rated))
+	// A game that no rating pool here counts says so now, not only at its end.
+	pools := a.PoolsNote(ctx, g.GuildID, true)
+	note := fmt.Sprintf("New game: %s plays %s %s against gobot **%s** (%s%s; %s).", commands.Mention(human), stoneEmoji(c), c, level, about, describeSetup(s.Size, s.Rules, eg.Handicap())+", "+a.ClockOf(s.Clock).Describe(), commands.RatedWord(rated, pools))
 	if gtpEngine(level) {
 		note += " " + commands.EngineUnrated(level)
+	} else if rated && pools != "" {
+		note += " " + pools
 	}
 	return a.AnswerGame(ctx, r, g, note)
 }
 
-// goChallengeText is a Go challenge's invitation.
-func goChallengeText(c *storage.Challenge) string {
+// goChallengeText is a Go challenge's invitation; poolsOff when no rating
+// pool of its server would count the game (commands.PoolsNote), which is
+// then unrated however it asked.
+func goChallengeText(c *storage.Challenge, poolsOff bool) string {
 	var color string
 	switch c.Color {
 	case "black":
@@ -136,7 +142,7 @@ func goChallengeText(c *storage.Challenge) string {
 	default:
 		color = "colours by nigiri (chosen at random)"
 	}
-	if c.Unrated {
+	if c.Unrated || poolsOff {
 		color += "; unrated"
 	}
 	where := ""

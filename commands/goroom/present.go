@@ -84,8 +84,8 @@ func altText(g *storage.Game, v view) string {
 }
 
 // status is the text under the board: move number, whose turn, last move,
-// captures, rules.
-func status(g *storage.Game, now time.Time) string {
+// captures, rules (unrated: commands.ShownUnrated).
+func status(g *storage.Game, now time.Time, unrated bool) string {
 	eg := goOf(g)
 	var sb strings.Builder
 	if r, ok := eg.Result(); ok {
@@ -109,15 +109,16 @@ func status(g *storage.Game, now time.Time) string {
 	} else if cs := commands.FinalClockStatus(commands.FinalClock(g.Clock, now), sideLabel); cs != "" {
 		sb.WriteString(cs + "\n")
 	}
-	sb.WriteString("-# " + setupLine(g))
+	sb.WriteString("-# " + setupLine(g, unrated))
 	return sb.String()
 }
 
 // setupLine is how g is played, as the board's last line says it: the
 // size, the rules and komi, the handicap, the time system, and "unrated"
-// for a game that changes no rating (a rated one says nothing, as most
-// are).
-func setupLine(g *storage.Game) string {
+// for a game that will change no rating (commands.ShownUnrated: started
+// unrated, or counted in no rating pool of its server; a rated one says
+// nothing, as most are).
+func setupLine(g *storage.Game, unrated bool) string {
 	eg := goOf(g)
 	s := fmt.Sprintf("%d×%d · %s", eg.Size(), eg.Size(), eg.Rules())
 	if h := eg.Handicap(); h > 0 {
@@ -126,7 +127,7 @@ func setupLine(g *storage.Game) string {
 	if g.Clock != nil {
 		s += " · " + g.Clock.Control.Describe()
 	}
-	if g.Unrated {
+	if unrated {
 		s += " · unrated"
 	}
 	return s
@@ -163,8 +164,9 @@ func title(g *storage.Game) string {
 // boardMessage is the message showing a game in play: the note (what just
 // happened; in a vote game without one, the note its vote opened with),
 // the picture, the status and the Pass / Resign / Undo buttons. The
-// player to move is pinged when a human plays a human.
-func boardMessage(g *storage.Game, now time.Time, note string) (*commands.Message, error) {
+// player to move is pinged when a human plays a human. unrated is
+// commands.ShownUnrated for g.
+func boardMessage(g *storage.Game, now time.Time, note string, unrated bool) (*commands.Message, error) {
 	if note == "" && g.Vote != nil {
 		note = g.Vote.Note
 	}
@@ -175,7 +177,7 @@ func boardMessage(g *storage.Game, now time.Time, note string) (*commands.Messag
 	c := goOf(g).ToPlay()
 	embed := &discordgo.MessageEmbed{
 		Title:       title(g),
-		Description: commands.Clip(strings.TrimSpace(note+"\n"+status(g, now)), 4096),
+		Description: commands.Clip(strings.TrimSpace(note+"\n"+status(g, now, unrated)), 4096),
 		Image:       &discordgo.MessageEmbedImage{URL: "attachment://" + name},
 		Color:       commands.ColorBlack,
 	}

@@ -74,7 +74,7 @@ func (r *room) Message(ctx context.Context, g *storage.Game, now time.Time, note
 	case g.Scoring != nil && res.Reason == engine.ByScore:
 		return finalScoreMessage(g, note)
 	}
-	return boardMessage(r.countedNow(ctx, g), now, note) // a vote game's votes as they count
+	return boardMessage(r.countedNow(ctx, g), now, note, r.ShownUnrated(ctx, g)) // a vote game's votes as they count
 }
 
 func (*room) Title(g *storage.Game) string { return title(g) }
@@ -190,7 +190,10 @@ func (*room) MarkRecord(arc *storage.Archived, comment string) ([]byte, error) {
 
 func (*room) Text(g *storage.Game) string { return goOf(g).Board().String() }
 
-func (*room) ChallengeText(c *storage.Challenge) string { return goChallengeText(c) }
+func (r *room) ChallengeText(c *storage.Challenge) string {
+	// The interface gives no context.
+	return goChallengeText(c, r.PoolsNote(context.Background(), c.GuildID, false) != "")
+}
 
 func (r *room) Accept(ctx context.Context, req *commands.Request, c *storage.Challenge) error {
 	a := r

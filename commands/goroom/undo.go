@@ -378,7 +378,7 @@ func (a *room) btnUndoYes(ctx context.Context, r *commands.Request, g *storage.G
 	if err := r.Update(ctx, closed); err != nil {
 		return err
 	}
-	bm, err := boardMessage(g, a.Now(), fmt.Sprintf("%s took back %s.", commands.Mention(g.Player(engine.SideOf(by))), commands.Plural(n, "move")))
+	bm, err := boardMessage(g, a.Now(), fmt.Sprintf("%s took back %s.", commands.Mention(g.Player(engine.SideOf(by))), commands.Plural(n, "move")), a.ShownUnrated(ctx, g))
 	if err != nil {
 		return err
 	}

@@ -306,7 +306,7 @@ func (a *room) refreshBoard(ctx context.Context, g *storage.Game) {
 	if newest == "" {
 		return
 	}
-	m, err := boardMessage(a.countedNow(ctx, g), a.Now(), "") // with the note the vote opened with
+	m, err := boardMessage(a.countedNow(ctx, g), a.Now(), "", g.Unrated) // with the note the vote opened with
 	if err == nil {
 		err = a.Discord().EditMessage(ctx, g.ChannelID, newest, m)
 	}
@@ -462,7 +462,7 @@ func (a *room) closeVote(ctx context.Context, g *storage.Game) error {
 func closedBoard(g *storage.Game, now time.Time, line string) (*commands.Message, error) {
 	c := *g
 	c.Vote = nil
-	m, err := boardMessage(&c, now, strings.TrimSpace(g.Vote.Note+"\n"+line))
+	m, err := boardMessage(&c, now, strings.TrimSpace(g.Vote.Note+"\n"+line), g.Unrated)
 	if err != nil {
 		return nil, err
 	}

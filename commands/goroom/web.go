@@ -125,7 +125,7 @@ func (r *room) LiveView(g *storage.Game) *commands.GameView {
 	a := r
 	now := a.Now()
 	eg := goOf(g)
-	v := &commands.GameView{Kind: goKind, Channel: g.ChannelID, ID: g.ID, Version: g.Version, Title: plainTitle(g), Size: eg.Size(), Rules: setupLine(g),
+	v := &commands.GameView{Kind: goKind, Channel: g.ChannelID, ID: g.ID, Version: g.Version, Title: plainTitle(g), Size: eg.Size(), Rules: setupLine(g, r.ShownUnrated(context.Background(), g)),
 		Board: boardRows(eg), Moves: eg.MoveCount(), Vote: isVoteGame(g), NoUndo: !undoOffered(g), ServerMS: now.UnixMilli()}
 	names := commands.PlayerNames(g)
 	for _, c := range []engine.Color{engine.Black, engine.White} {
