@@ -258,6 +258,8 @@ func TestE2EAdminSettings(t *testing.T) {
 		{"ruleset", "ing", "Unknown ruleset \"ing\": choose " + strings.Join(engine.PresetNames, ", ") + "."},
 		{"komi", "7.3", "Komi must be from -150 to 150 in steps of 0.5, not \"7.3\"."},
 		{"komi", "200", "Komi must be from -150 to 150 in steps of 0.5, not \"200\"."},
+		{"komi", "1e1", "Komi must be from -150 to 150 in steps of 0.5, not \"1e1\"."},
+		{"komi", "0x14", "Komi must be from -150 to 150 in steps of 0.5, not \"0x14\"."},
 		{"ratings", "maybe", "`ratings` is on or off, not \"maybe\"."},
 		{"leaderboard", "gone", "`leaderboard` is shown or hidden, not \"gone\"."},
 		{"bot_levels", "tester godlike", "Unknown bot level \"godlike\": Go has tester, slow, flaky, panic, scripted; international draughts has " + draughtsLevelNames() + "."},

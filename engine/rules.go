@@ -148,8 +148,10 @@ func ValidKomi(komi float64) bool {
 
 // ParseKomi reads a komi a person typed, such as 6.5, -3 or 0: spaces
 // around it are ignored, and the minus sign may be typed as U+2212 or as
-// an en dash, as text copied from documents and phones often has it. It
-// does not check the range; see ValidKomi.
+// an en dash, as text copied from documents and phones often has it. Only
+// plain decimals are komi: strconv.ParseFloat alone would also take
+// "1e1", "0x14" or "Inf", which no one means as a komi. It does not check
+// the range; see ValidKomi.
 func ParseKomi(s string) (float64, error) {
 	s = strings.TrimSpace(s)
 	for _, minus := range []string{"\u2212", "\u2013"} {
@@ -157,7 +159,25 @@ func ParseKomi(s string) (float64, error) {
 			s = "-" + rest
 		}
 	}
+	if !plainDecimal(s) {
+		return 0, fmt.Errorf("engine: komi %q is not a plain decimal number", s)
+	}
 	return strconv.ParseFloat(s, 64)
+}
+
+// plainDecimal reports whether s is a decimal number as people write one:
+// a sign perhaps, digits, and a point with digits after it perhaps
+// ("6.5", "-3", "+0.5", ".5"; not "1e1", "0x14", "6.", "Inf").
+func plainDecimal(s string) bool {
+	s = strings.TrimPrefix(strings.TrimPrefix(s, "-"), "+")
+	whole, frac, point := strings.Cut(s, ".")
+	digits := func(d string) bool {
+		return d != "" && strings.Trim(d, "0123456789") == ""
+	}
+	if !point {
+		return digits(whole)
+	}
+	return (whole == "" || digits(whole)) && digits(frac)
 }
 
 // MaxAnyKomi bounds AnyKomi.

@@ -655,3 +655,18 @@ func TestFreeHandicapPoints(t *testing.T) {
 		t.Errorf("FreeHandicapPoints(19, 12)[9:] = %v", got)
 	}
 }
+
+// TestParseKomi: a komi is a plain decimal, as a person writes one; what
+// else strconv.ParseFloat reads ("1e1" for 10) is refused.
+func TestParseKomi(t *testing.T) {
+	for in, want := range map[string]float64{"6.5": 6.5, "-3": -3, "0.5": 0.5, " 7 ": 7, "+2.5": 2.5, ".5": 0.5, "\u22123.5": -3.5, "\u20130.5": -0.5, "0": 0} {
+		if got, err := ParseKomi(in); err != nil || got != want {
+			t.Errorf("ParseKomi(%q) = %v, %v; want %v", in, got, err, want)
+		}
+	}
+	for _, in := range []string{"1e1", "1E1", "0x14", "0x1p3", "Inf", "-inf", "NaN", "6.", ".", "", "-", "1_0", "--3", "+-3", "six"} {
+		if got, err := ParseKomi(in); err == nil {
+			t.Errorf("ParseKomi(%q) = %v, want it refused", in, got)
+		}
+	}
+}
