@@ -1062,14 +1062,35 @@ const draughtsHelp = "**International draughts (10×10) with gobot**\n" +
 	"Draughts has ratings of its own (`/draughts stats`, `/draughts leaderboard`); `/draughts history` lists the games of both."
 
 // cmdDraughtsHelp answers /draughts help, privately, with the bot levels
-// this server's admins offer (all, saying so, when they cannot be read).
+// this server's admins offer (all, saying so, when they cannot be read),
+// and below it what else they chose that bears on draughts
+// (draughtsTerms).
 func (a *room) cmdDraughtsHelp(ctx context.Context, r *commands.Request) error {
 	st, read := a.HelpSettings(ctx, r.Interaction.GuildID)
 	text := fmt.Sprintf(draughtsHelp, draughtsHelpLevels(st, a.Levels()))
 	if !read {
 		text = commands.HelpUnread + "\n" + text
 	}
-	return r.ReplyText(ctx, text, true)
+	m := &commands.Message{Content: text, Ephemeral: true}
+	if terms := draughtsTerms(st); terms != "" {
+		m.Embeds = []*discordgo.MessageEmbed{{Description: terms, Color: commands.ColorWhite}}
+	}
+	return r.Reply(ctx, m)
+}
+
+// draughtsTerms is what the admins of st's server chose that bears on
+// draughts, which the help's text (near a message's 2000 characters)
+// does not say: the default clock and the challenges' expiry, then
+// commands.HelpTerms. It goes in an embed under the help.
+func draughtsTerms(st *storage.Settings) string {
+	var clk, ttl string
+	if st.Clock != nil {
+		clk = "the default clock is " + st.Clock.Name()
+	}
+	if st.ChallengeTTL > 0 {
+		ttl = "challenges expire after " + commands.HumanDuration(st.ChallengeTTL)
+	}
+	return commands.HelpTerms(st, clk, ttl)
 }
 
 // draughtsHelpLevels says which levels /draughts bot plays at: all of

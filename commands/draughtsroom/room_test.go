@@ -241,3 +241,17 @@ func TestHelpClockSyntax(t *testing.T) {
 		}
 	}
 }
+
+// TestHelpTermsFit: what /draughts help says of a server's settings fits
+// its embed's 4096 characters with every setting at its longest (25 game
+// channels).
+func TestHelpTermsFit(t *testing.T) {
+	clk := clock.Default()
+	st := &storage.Settings{GuildID: "1", Clock: &clk, MaxGames: 100, ChallengeTTL: 30 * 24 * time.Hour, GlobalRatingsOff: true, LeaderboardHidden: true}
+	for i := range 25 {
+		st.GameChannels = append(st.GameChannels, fmt.Sprintf("12345678901234567%02d", i))
+	}
+	if n := utf8.RuneCountInString(draughtsTerms(st)); n > 4096 {
+		t.Errorf("/draughts help's terms have %d characters, Discord allows 4096 in an embed", n)
+	}
+}

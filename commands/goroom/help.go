@@ -16,9 +16,35 @@ import (
 	"github.com/gobot-dev/gobot/storage/glicko"
 )
 
+// helpHere is what /go help's fields say of the server it is asked on,
+// where it differs from gobot's own: the default clock and board size,
+// the rating pools and the leaderboard its admins turned off (the rest of
+// what they chose is above the help: goTerms). The zero value but clock
+// and size is gobot's own (in a DM, or where the admins changed nothing).
+type helpHere struct {
+	clock                                   clock.Control
+	size                                    int
+	serverOff, globalOff, leaderboardHidden bool
+}
+
+// hereOf is helpHere for the server of st, whose default clock is
+// defaultClock when its admins chose none.
+func hereOf(st *storage.Settings, defaultClock clock.Control) helpHere {
+	h := helpHere{clock: defaultClock, size: 19, serverOff: st.ServerRatingsOff, globalOff: st.GlobalRatingsOff, leaderboardHidden: st.LeaderboardHidden}
+	if st.Clock != nil {
+		h.clock = *st.Clock
+	}
+	if st.Size != 0 {
+		h.size = st.Size
+	}
+	return h
+}
+
 // helpText explains every command, the bot levels, the rulesets and the
-// coordinates; challengeTTL and scoringTTL are the configured time limits.
-func helpText(levels []commands.Level, challengeTTL, scoringTTL time.Duration, defaultClock clock.Control, defaultSize int) []*discordgo.MessageEmbed {
+// coordinates; challengeTTL and scoringTTL are the configured time limits,
+// here the server's defaults and restrictions.
+func helpText(levels []commands.Level, challengeTTL, scoringTTL time.Duration, here helpHere) []*discordgo.MessageEmbed {
+	defaultClock, defaultSize := here.clock, here.size
 	var rules strings.Builder
 	for _, name := range engine.PresetNames {
 		r, _ := engine.Preset(name)
@@ -59,11 +85,11 @@ func helpText(levels []commands.Level, challengeTTL, scoringTTL time.Duration, d
 				"and a summary (in a thread where I may start one); " +
 				"`/go sgf game: review:true` writes the review into the record. `/go estimate` shows the score estimate with ownership " +
 				"(spectators at any time, privately during a rated game; players in unrated games and after the game)."},
-			{Name: "Ratings", Value: "Glicko-2 as on OGS, per server and global; each bot level is a player, starting at its rank. " +
+			{Name: "Ratings", Value: "Glicko-2 as on OGS, " + here.pools() + "; each bot level is a player, starting at its rank. " +
 				"Not rated: `rated:false`, aborted and annulled games, and " + shortGames() + ". " + ratedHandicaps() + ". " +
 				"Handicap challenges without `color` give Black to the lower-rated player (drawn when equal). " +
 				"Ranks (30k–9d) show `?` until the deviation is below 160: " + commands.Establishing() + ".\n" +
-				"`/go stats player:`: ratings, record, streak, latest games; `/go leaderboard scope: page:`: established players, your place."},
+				"`/go stats player:`: ratings, record, streak, latest games; " + here.leaderboard()},
 			{Name: "Coordinates", Value: "Columns are letters from the left, **skipping I**; rows count from the bottom: A1–J9 on 9×9, A1–T19 on 19×19."},
 			{Name: "End of the game", Value: "Two passes in a row end play. I then propose which stones are dead (crossed out) and show the count. " +
 				"`/go dead point:C3` marks or unmarks a group; both players press **Accept** to finish, or **Resume play** to keep playing " +
@@ -89,20 +115,15 @@ func helpText(levels []commands.Level, challengeTTL, scoringTTL time.Duration, d
 	return []*discordgo.MessageEmbed{e}
 }
 
-// cmdHelp answers /go help with this server's defaults where its admins
-// set them (challenge expiry, clock, board size) and the bot levels they
-// offer.
+// cmdHelp answers /go help with this server's defaults and restrictions
+// where its admins set them (challenge expiry, clock, board size, ruleset
+// and komi, game channels, games at once, rating pools, leaderboard) and
+// the bot levels they offer.
 func (a *room) cmdHelp(ctx context.Context, r *commands.Request) error {
 	st, read := a.HelpSettings(ctx, r.Interaction.GuildID)
-	clk, size := a.DefaultClock(), 19
-	if st.Clock != nil {
-		clk = *st.Clock
-	}
-	if st.Size != 0 {
-		size = st.Size
-	}
 	levels := commands.OfferedLevels(st, a.players.Levels())
-	embeds := helpText(levels, a.ChallengeTTL(st), a.ScoringTTL(), clk, size)
+	here := hereOf(st, a.DefaultClock())
+	embeds := helpText(levels, a.ChallengeTTL(st), a.ScoringTTL(), here)
 	if len(st.BotLevels) > 0 {
 		for _, f := range embeds[0].Fields {
 			if f.Name != "Bot levels" {
@@ -114,7 +135,7 @@ func (a *room) cmdHelp(ctx context.Context, r *commands.Request) error {
 			}
 		}
 	}
-	m := &commands.Message{Embeds: embeds, Ephemeral: true}
+	m := &commands.Message{Embeds: embeds, Ephemeral: true, Content: goTerms(st)}
 	if !read {
 		m.Content = commands.HelpUnread
 	}
@@ -175,4 +196,50 @@ func shortGames() string {
 func ratedHandicaps() string {
 	return fmt.Sprintf("Rated games take up to %d, %d, %d handicap stones on those sizes; handicap and komi count as ranks, moving no rating more than an even game could",
 		glicko.MaxRatedHandicap(9), glicko.MaxRatedHandicap(13), glicko.MaxRatedHandicap(19))
+}
+
+// goTerms is what /go help says above itself of what the admins of st's
+// server chose that its fields do not say (they give the board size, the
+// clock and the challenge expiry, and say briefly which rating pools count
+// and whether the leaderboard shows): the ruleset and komi of a plain
+// challenge, then commands.HelpTerms. It is the message's text, outside
+// the embed, whose 6000 characters the help nearly fills.
+func goTerms(st *storage.Settings) string {
+	var rules string
+	if st.Ruleset != "" || st.Komi != nil {
+		name := engine.PresetNames[0]
+		if st.Ruleset != "" {
+			name = st.Ruleset
+		}
+		if r, err := engine.Preset(name); err == nil {
+			if st.Komi != nil {
+				r.Komi = *st.Komi
+			}
+			rules = "a challenge without `ruleset:` or a handicap is " + r.Name + ", komi " + engine.FormatKomi(r.Komi)
+		}
+	}
+	return commands.HelpTerms(st, rules)
+}
+
+// pools says briefly which rating pools count games here (goTerms says
+// more); never longer than gobot's own "per server and global", which the
+// help's 6000 characters leave no room to lengthen.
+func (h helpHere) pools() string {
+	switch {
+	case h.serverOff && h.globalOff:
+		return "off on this server"
+	case h.globalOff:
+		return "this server's only"
+	case h.serverOff:
+		return "global only here"
+	}
+	return "per server and global"
+}
+
+// leaderboard says what /go leaderboard shows, or that it is hidden here.
+func (h helpHere) leaderboard() string {
+	if h.leaderboardHidden {
+		return "`/go leaderboard`: hidden here by the admins."
+	}
+	return "`/go leaderboard scope: page:`: established players, your place."
 }

@@ -5,11 +5,13 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf8"
 
 	"github.com/gobot-dev/gobot/bots"
 	"github.com/gobot-dev/gobot/commands"
 	"github.com/gobot-dev/gobot/engine/clock"
+	"github.com/gobot-dev/gobot/storage"
 )
 
 // builtinLevels are the levels gobot offers, as cmd/gobot hands them to
@@ -27,20 +29,44 @@ func builtinLevels() []commands.Level {
 
 // TestHelpFitsDiscord: /go help stays within Discord's embed limits: 6000
 // characters in all, 1024 a field, 25 fields, with one level, with the
-// built-in levels and a few engines, and with forty more engines.
+// built-in levels and a few engines, and with forty more engines; with
+// gobot's defaults and with every server setting that the help states set
+// at its longest (everyHere).
 func TestHelpFitsDiscord(t *testing.T) {
 	many := builtinLevels()
 	for i := range 40 {
 		many = append(many, commands.Level{Name: fmt.Sprintf("gtp:engine%d", i), Description: "External engine, played over GTP."})
 	}
-	for _, levels := range [][]commands.Level{builtinLevels()[:1], builtinLevels(), many} {
-		testHelpFits(t, levels)
+	for _, here := range []helpHere{{clock: clock.Default(), size: 19}, everyHere()} {
+		for _, levels := range [][]commands.Level{builtinLevels()[:1], builtinLevels(), many} {
+			testHelpFits(t, levels, here)
+		}
+	}
+	// The terms above the help are the message's text: 2000 characters.
+	if n := utf8.RuneCountInString(goTerms(everySetting())); n > 2000 {
+		t.Errorf("/go help's terms with every setting have %d characters, Discord allows 2000", n)
 	}
 }
 
-func testHelpFits(t *testing.T, levels []commands.Level) {
+// everySetting is a server with every setting /go help states set, at
+// its longest: 25 game channels, a limit of 100 games, both rating pools
+// off; everyHere is its helpHere.
+func everySetting() *storage.Settings {
+	komi := -149.5
+	clk := clock.Default()
+	st := &storage.Settings{GuildID: "1", Clock: &clk, Size: 13, Ruleset: "japanese", Komi: &komi, MaxGames: 100,
+		ServerRatingsOff: true, GlobalRatingsOff: true, LeaderboardHidden: true, ChallengeTTL: 30 * 24 * time.Hour}
+	for i := range 25 {
+		st.GameChannels = append(st.GameChannels, fmt.Sprintf("12345678901234567%02d", i))
+	}
+	return st
+}
+
+func everyHere() helpHere { return hereOf(everySetting(), clock.Default()) }
+
+func testHelpFits(t *testing.T, levels []commands.Level, here helpHere) {
 	t.Helper()
-	for _, e := range helpText(levels, commands.DefaultChallengeTTL, commands.DefaultScoringTTL, clock.Default(), 19) {
+	for _, e := range helpText(levels, commands.DefaultChallengeTTL, commands.DefaultScoringTTL, here) {
 		total := utf8.RuneCountInString(e.Title) + utf8.RuneCountInString(e.Description)
 		if len(e.Fields) > 25 {
 			t.Errorf("%d fields, Discord allows 25", len(e.Fields))
@@ -64,8 +90,9 @@ func testHelpFits(t *testing.T, levels []commands.Level) {
 // about 9 kyu"); /go bot's level suggestions show the whole text
 // (TestE2ELevelSuggestions).
 func TestLevelRanksShown(t *testing.T) {
+	here := helpHere{clock: clock.Default(), size: 19}
 	levelsField := func(levels []commands.Level) string {
-		for _, f := range helpText(levels, commands.DefaultChallengeTTL, commands.DefaultScoringTTL, clock.Default(), 19)[0].Fields {
+		for _, f := range helpText(levels, commands.DefaultChallengeTTL, commands.DefaultScoringTTL, here)[0].Fields {
 			if f.Name == "Bot levels" {
 				return f.Value
 			}
@@ -91,6 +118,12 @@ func TestLevelRanksShown(t *testing.T) {
 	if got := levelsField(all); got != want {
 		t.Errorf("Bot levels field with every level =\n%s\nwant\n%s", got, want)
 	}
+	// Every server setting stated too: the levels are still all named.
+	here = everyHere()
+	if got := levelsField(all); got != want {
+		t.Errorf("Bot levels field with every level and every setting =\n%s\nwant\n%s", got, want)
+	}
+	here = helpHere{clock: clock.Default(), size: 19}
 	few := []commands.Level{all[7], all[8]}
 	want = "• **tough**: " + few[0].Description + "\n• **hard**: " + few[1].Description + "\n"
 	if got := levelsField(few); got != want || !strings.HasPrefix(few[0].Description, "about 9 kyu · ") {
@@ -109,7 +142,7 @@ func TestHelpBotOptions(t *testing.T) {
 		}
 	}
 	var sentence string
-	for _, e := range helpText(builtinLevels(), commands.DefaultChallengeTTL, commands.DefaultScoringTTL, clock.Default(), 19) {
+	for _, e := range helpText(builtinLevels(), commands.DefaultChallengeTTL, commands.DefaultScoringTTL, helpHere{clock: clock.Default(), size: 19}) {
 		for _, f := range e.Fields {
 			if _, s, ok := strings.Cut(f.Value, "`/go bot "); ok {
 				sentence, _, _ = strings.Cut(s, "\n")
@@ -132,7 +165,7 @@ func TestHelpBotOptions(t *testing.T) {
 // the clock option reads.
 func TestHelpClockSyntax(t *testing.T) {
 	var field string
-	for _, f := range helpText(builtinLevels(), commands.DefaultChallengeTTL, commands.DefaultScoringTTL, clock.Default(), 19)[0].Fields {
+	for _, f := range helpText(builtinLevels(), commands.DefaultChallengeTTL, commands.DefaultScoringTTL, helpHere{clock: clock.Default(), size: 19})[0].Fields {
 		if f.Name == "Clocks" {
 			field = f.Value
 		}
@@ -152,7 +185,7 @@ func TestHelpClockSyntax(t *testing.T) {
 // than a heartbeat period is charged to the player to move.
 func TestHelpOutage(t *testing.T) {
 	want := "No clock runs while dead stones are agreed, nor while I am down for over " + clock.Format(commands.OutageMin) + "."
-	for _, f := range helpText(builtinLevels(), commands.DefaultChallengeTTL, commands.DefaultScoringTTL, clock.Default(), 19)[0].Fields {
+	for _, f := range helpText(builtinLevels(), commands.DefaultChallengeTTL, commands.DefaultScoringTTL, helpHere{clock: clock.Default(), size: 19})[0].Fields {
 		if f.Name == "Clocks" && !strings.Contains(f.Value, want) {
 			t.Errorf("/go help's Clocks field does not say %q:\n%s", want, f.Value)
 		}

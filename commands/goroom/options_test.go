@@ -212,7 +212,7 @@ func TestAdminDefinition(t *testing.T) {
 // TestHelpRulesets: /go help names each ruleset once, then what it means.
 func TestHelpRulesets(t *testing.T) {
 	var field string
-	for _, f := range helpText(nil, commands.DefaultChallengeTTL, commands.DefaultScoringTTL, clock.Default(), 19)[0].Fields {
+	for _, f := range helpText(nil, commands.DefaultChallengeTTL, commands.DefaultScoringTTL, helpHere{clock: clock.Default(), size: 19})[0].Fields {
 		if f.Name == "Rulesets" {
 			field = f.Value
 		}
@@ -241,7 +241,7 @@ func TestHelpTimeLimits(t *testing.T) {
 	}
 	for _, tt := range tests {
 		var text strings.Builder
-		for _, f := range helpText(nil, tt.challenge, tt.scoring, clock.Default(), 19)[0].Fields {
+		for _, f := range helpText(nil, tt.challenge, tt.scoring, helpHere{clock: clock.Default(), size: 19})[0].Fields {
 			text.WriteString(f.Value)
 			if len(f.Value) > 1024 {
 				t.Errorf("help field %q is %d characters, over Discord's 1024", f.Name, len(f.Value))
