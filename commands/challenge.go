@@ -388,7 +388,7 @@ func (a *App) btnAccept(ctx context.Context, r *Request) error {
 	defer release()
 	if c.Open() {
 		// The first to accept an open challenge is its opponent.
-		c.Opponent = UserPlayer(r.User)
+		c.Opponent, c.Taken = UserPlayer(r.User), true
 	}
 	return a.cannotStartYet(r, c, a.RoomOfKind(c.Kind).Accept(ctx, r, c))
 }
@@ -411,7 +411,11 @@ func (a *App) cannotStartYet(r *Request, c *storage.Challenge, err error) error 
 		where = "thread"
 	}
 	msg := fmt.Sprintf("A game is already running in this %s, so this challenge cannot start yet: accept it once that game is over (the challenge expires <t:%d:R>)", where, c.ExpiresAt.Unix())
-	if c.GuildID != "" && ThreadsHere(r) {
+	switch {
+	case c.GuildID == "" || !ThreadsHere(r):
+	case c.Open() || c.Taken:
+		msg += fmt.Sprintf(", or ask %s to open it again with `/%s challenge ... thread:true` to play in a thread", Mention(c.Challenger), a.RoomOfKind(c.Kind).Command())
+	default:
 		msg += fmt.Sprintf(", or ask %s to challenge you again with `/%s challenge ... thread:true` to play in a thread", Mention(c.Challenger), a.RoomOfKind(c.Kind).Command())
 	}
 	return UserErr(err, msg+".")

@@ -34,7 +34,8 @@ func testE2EOpenChallenge(t *testing.T, e *env) {
 		t.Fatalf("game: black %s, white %s, clock %v; want alice black, bob white, no clock", g.First(0).UserID, g.First(1).UserID, g.Clock)
 	}
 	closed, _ := e.d.Message(msg.ID)
-	if !strings.Contains(closed.Text(), "✅ "+bob.Mention()+" accepted: "+alice.Mention()+" ⚫ black, "+bob.Mention()+" ⚪ white.") {
+	if !strings.HasPrefix(closed.Text(), "⚔️ "+alice.Mention()+" is looking for a game of Go, open to anyone here:") ||
+		!strings.Contains(closed.Text(), "✅ "+bob.Mention()+" accepted: "+alice.Mention()+" ⚫ black, "+bob.Mention()+" ⚪ white.") {
 		t.Errorf("the accepted challenge reads %q", closed.Text())
 	}
 	e.d.WaitFor("the game's first board", func() bool {
@@ -50,6 +51,17 @@ func testE2EOpenChallenge(t *testing.T, e *env) {
 	if g2 := e.game(ch.ID); g2 == nil || g2.ID != g.ID || g2.First(1).UserID != bob.ID {
 		t.Errorf("a late Accept changed the game: %+v", g2)
 	}
+
+	// Accepted while a game runs in its channel: it stays open, and the
+	// taker is told what to do.
+	room := e.d.GuildChannel("busy")
+	busy := e.newChallenge(e.slash(room, carol, "challenge", discordtest.Int("size", 9)))
+	dave, eve := e.d.NewUser("dave"), e.d.NewUser("eve")
+	if m := e.do(e.botGame(room, eve, "tester")); m.Ephemeral {
+		t.Fatalf("/go bot refused: %q", m.Text())
+	}
+	e.refused(e.click(dave, busy, "accept"), "A game is already running in this channel, so this challenge cannot start yet: accept it once that game is over (the challenge expires <t:")
+	e.refused(e.click(dave, busy, "accept"), ", or ask "+carol.Mention()+" to open it again with `/go challenge ... thread:true` to play in a thread.")
 
 	// Withdrawn by its challenger.
 	other := e.d.GuildChannel("other")

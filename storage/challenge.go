@@ -25,6 +25,10 @@ type Challenge struct {
 	// Opponent is the player challenged; the zero Player for an open
 	// challenge that anyone may accept.
 	Opponent Player `json:"opponent,omitzero"`
+	// Taken marks an open challenge being accepted: its Opponent is, in
+	// memory only, the person accepting it, and its message still shows
+	// it as it was posted, open to anyone. Never stored.
+	Taken bool `json:"-"`
 
 	// Kind is the kind of game challenged to; "" (as challenges stored
 	// before gobot had a second game say) is Go.

@@ -167,7 +167,7 @@ func draughtsChallengeText(c *storage.Challenge, poolsOff bool) string {
 	if c.Thread {
 		where = " in a new thread"
 	}
-	if c.Open() {
+	if c.Open() || c.Taken {
 		return fmt.Sprintf("⚔️ %s is looking for a game of international draughts (10×10)%s, open to anyone here: %s; %s. The first to press Accept plays.", commands.Mention(c.Challenger), where, commands.ChallengeClock(c).Describe(), colour)
 	}
 	return fmt.Sprintf("%s, %s challenges you to a game of international draughts (10×10)%s: %s; %s.", commands.Mention(c.Opponent), commands.Mention(c.Challenger), where, commands.ChallengeClock(c).Describe(), colour)

@@ -150,7 +150,7 @@ func goChallengeText(c *storage.Challenge, poolsOff bool) string {
 		where = " in a new thread"
 	}
 	setup := describeSetup(c.Size, c.Rules, c.Handicap) + ", " + commands.ChallengeClock(c).Describe()
-	if c.Open() {
+	if c.Open() || c.Taken {
 		return fmt.Sprintf("⚔️ %s is looking for a game of Go%s, open to anyone here: %s; %s. The first to press Accept plays.", commands.Mention(c.Challenger), where, setup, color)
 	}
 	return fmt.Sprintf("%s, %s challenges you to a game of Go%s: %s; %s.", commands.Mention(c.Opponent), commands.Mention(c.Challenger), where, setup, color)
