@@ -127,16 +127,26 @@ func (a *App) NotBanned(ctx context.Context, guildID string, p storage.Player, s
 	if guildID == "" || p.UserID == "" {
 		return nil
 	}
-	b, err := a.admin.Ban(ctx, guildID, p.UserID)
-	switch {
-	case errors.Is(err, storage.ErrNotFound):
-		return nil
-	case err != nil:
+	b, err := a.activeBan(ctx, guildID, p.UserID)
+	if b == nil {
 		return err
-	case !b.Active(a.Now()):
-		return nil
 	}
 	return banRefusal(b, self)
+}
+
+// activeBan is the ban of user on the server that holds now; nil (and no
+// error) when there is none, or it lapsed or was lifted.
+func (a *App) activeBan(ctx context.Context, guildID, userID string) (*storage.Ban, error) {
+	b, err := a.admin.Ban(ctx, guildID, userID)
+	switch {
+	case errors.Is(err, storage.ErrNotFound):
+		return nil, nil
+	case err != nil:
+		return nil, err
+	case !b.Active(a.Now()):
+		return nil, nil
+	}
+	return b, nil
 }
 
 // banRefusal is the refusal of a game to the user of ban b: by NotBanned,

@@ -601,14 +601,9 @@ func (a *App) modNotBanned(ctx context.Context, r *Request) error {
 	if serverAdmin(r) {
 		return nil
 	}
-	b, err := a.admin.Ban(ctx, r.Interaction.GuildID, r.User.ID)
-	switch {
-	case errors.Is(err, storage.ErrNotFound):
-		return nil
-	case err != nil:
+	b, err := a.activeBan(ctx, r.Interaction.GuildID, r.User.ID)
+	if b == nil {
 		return err
-	case !b.Active(a.Now()):
-		return nil
 	}
 	return UserErr(ErrForbidden, fmt.Sprintf("You are banned from gobot on this server %s, so you cannot act as its moderator here. Reason: %s", banUntil(b), b.Reason))
 }
