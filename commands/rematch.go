@@ -91,6 +91,14 @@ func (a *App) btnRematch(ctx context.Context, r *Request) error {
 			Members: map[string]*discordgo.Member{u.ID: {User: u}},
 		}
 	}
+	// Answered as a command from here on: a new message, never an edit
+	// of the final board the button is on. Deferred now, while the
+	// interaction is still the click, so that the HTTP endpoint's own
+	// deferral (after 2 s, of the kind its payload says: a click's, which
+	// edits the clicked message) can never come first.
+	if err := r.Defer(ctx, false); err != nil {
+		return err
+	}
 	it := *r.Interaction
 	it.Type, it.Data, it.Message = discordgo.InteractionApplicationCommand, data, nil
 	r.Interaction = &it

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/gobot-dev/gobot/engine/game"
@@ -100,6 +101,9 @@ func poolsNote(guild, serverOff, globalOff, bot bool) string {
 	return ""
 }
 
+// poolsWait bounds PoolsNote's read of the settings.
+const poolsWait = 5 * time.Second
+
 // PoolsNote says why no rating pool would count a game between players
 // on guildID's server (a bot among them when bot) finishing now, as its
 // admins set the pools (serverPools applies them when a game finishes),
@@ -110,6 +114,10 @@ func (a *App) PoolsNote(ctx context.Context, guildID string, bot bool) string {
 	if guildID == "" {
 		return ""
 	}
+	// Boards and challenge texts ask while they are drawn, some without a
+	// request's context: a store that hangs must not hold them.
+	ctx, cancel := context.WithTimeout(ctx, poolsWait)
+	defer cancel()
 	st, err := a.Settings(ctx, guildID)
 	if err != nil {
 		a.log.Warn("rating pools of a server", "guild", guildID, "err", err)
