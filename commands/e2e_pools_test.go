@@ -23,15 +23,6 @@ func TestE2EPoolsOffSaysSo(t *testing.T) {
 		botsOnly       = "Not rated: this server's admins turned off the global ratings, and games against bots count only there."
 		allOff         = "Not rated: ratings are off on this server, as its admins chose."
 	)
-	// has checks that what's text has each of want.
-	has := func(what, text string, want ...string) {
-		t.Helper()
-		for _, w := range want {
-			if !strings.Contains(text, w) {
-				t.Errorf("%s = %q, want %q", what, text, w)
-			}
-		}
-	}
 	ch := e.d.GuildChannel("general")
 	ann, _, _ := e.admins()
 	// goBot plays a /go bot game out in ch (five moves each, enough for a
@@ -41,14 +32,14 @@ func TestE2EPoolsOffSaysSo(t *testing.T) {
 		t.Helper()
 		dave := e.d.NewUser("dave")
 		start := e.do(e.slash(ch, dave, "bot", discordtest.Str("level", "tester"), discordtest.Int("size", 9), discordtest.Str("color", "white"), discordtest.Str("clock", "none")))
-		has("/go bot", start.Text(),
+		hasAll(t, "/go bot", start.Text(),
 			"New game: "+dave.Mention()+" plays ⚪ white against gobot **tester** (9×9, chinese rules: area scoring, positional superko, komi 7.5, no clock; unrated). "+why+"\n", goFooter)
 		for n, mv := range []string{"E5", "D4", "F6", "E3", "G7"} {
-			has("/go play move:"+mv, e.do(e.play(ch, dave, mv)).Text(), goFooter)
+			hasAll(t, "/go play move:"+mv, e.do(e.play(ch, dave, mv)).Text(), goFooter)
 			e.waitMoves("the bot's answer", ch.ID, 2*n+3)
 		}
 		end := e.do(e.slash(ch, dave, "resign"))
-		has("/go resign", end.Text(), "⚪ "+dave.Mention()+" resigned.\n"+why+"\n", goFooter)
+		hasAll(t, "/go resign", end.Text(), "⚪ "+dave.Mention()+" resigned.\n"+why+"\n", goFooter)
 		if strings.Contains(end.Text(), "📈") {
 			t.Errorf("/go resign = %q, an unrated game moved ratings", end.Text())
 		}
@@ -57,14 +48,14 @@ func TestE2EPoolsOffSaysSo(t *testing.T) {
 		t.Helper()
 		kim := e.d.NewUser("kim")
 		start := e.do(e.draughtsCmd(ch, kim, "bot", discordtest.Str("level", "beginner"), discordtest.Str("colour", "white"), discordtest.Str("clock", "none")))
-		has("/draughts bot", start.Text(),
+		hasAll(t, "/draughts bot", start.Text(),
 			"New game of international draughts: "+kim.Mention()+" plays ⚪ white against gobot **beginner** (no clock; unrated). "+why+"\n", draughtsFooter)
 		for n := 1; n <= 5; n++ {
-			has("/draughts play", e.do(e.draughtsMove(ch, kim, string(draughtsOf(t, e.game(ch.ID)).Legal()[0]))).Text(), draughtsFooter)
+			hasAll(t, "/draughts play", e.do(e.draughtsMove(ch, kim, string(draughtsOf(t, e.game(ch.ID)).Legal()[0]))).Text(), draughtsFooter)
 			e.waitMoves("the bot's answer", ch.ID, 2*n)
 		}
 		end := e.do(e.draughtsCmd(ch, kim, "resign"))
-		has("/draughts resign", end.Text(), "🏳️ ⚪ white "+kim.Mention()+" resigned.\n"+why+"\n", draughtsFooter)
+		hasAll(t, "/draughts resign", end.Text(), "🏳️ ⚪ white "+kim.Mention()+" resigned.\n"+why+"\n", draughtsFooter)
 	}
 
 	// The global pool off: bot games are unrated, games between people
@@ -90,5 +81,5 @@ func TestE2EPoolsOffSaysSo(t *testing.T) {
 	e.do(e.click(bob, inv, "accept"))
 	e.waitBoard(ch.ID, goFooter)
 	inv = e.newChallenge(e.draughtsCmd(e.d.GuildChannel("draughts"), alice, "challenge", discordtest.UserOpt("opponent", bob), discordtest.Str("clock", "none")))
-	has("/draughts challenge with both pools off", inv.Text(), "; unrated.")
+	hasAll(t, "/draughts challenge with both pools off", inv.Text(), "; unrated.")
 }

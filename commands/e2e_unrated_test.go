@@ -22,33 +22,24 @@ func TestE2EUnratedSaysSo(t *testing.T) {
 		draughtsFooter = "\n-# International draughts, 10×10 (FMJD rules) · unrated"
 		notRated       = "\nNot rated: the game was started unrated.\n"
 	)
-	// has checks that what's text has each of want.
-	has := func(what, text string, want ...string) {
-		t.Helper()
-		for _, w := range want {
-			if !strings.Contains(text, w) {
-				t.Errorf("%s = %q, want %q", what, text, w)
-			}
-		}
-	}
 
 	t.Run("go bot", func(t *testing.T) {
 		dave := e.d.NewUser("dave")
 		dm := e.d.DM(dave)
 		start := e.do(e.slash(dm, dave, "bot", discordtest.Str("level", "tester"), discordtest.Int("size", 9), discordtest.Str("color", "white"), discordtest.Bool("rated", false), discordtest.Str("clock", "none")))
-		has("/go bot rated:false", start.Text(),
+		hasAll(t, "/go bot rated:false", start.Text(),
 			"New game: "+dave.Mention()+" plays ⚪ white against gobot **tester** (9×9, chinese rules: area scoring, positional superko, komi 7.5, no clock; unrated).\n",
 			goFooter)
 		// Five moves each, enough for a rated game to be rated.
 		for _, mv := range []string{"E5", "D4", "F6", "E3", "G7"} {
-			has("/go play move:"+mv, e.do(e.play(dm, dave, mv)).Text(), goFooter)
+			hasAll(t, "/go play move:"+mv, e.do(e.play(dm, dave, mv)).Text(), goFooter)
 		}
 		end := e.do(e.slash(dm, dave, "resign"))
-		has("/go resign", end.Text(), "⚪ "+dave.Mention()+" resigned."+notRated, goFooter)
-		has("/go board after the game", e.do(e.slash(dm, dave, "board")).Text(), goFooter)
+		hasAll(t, "/go resign", end.Text(), "⚪ "+dave.Mention()+" resigned."+notRated, goFooter)
+		hasAll(t, "/go board after the game", e.do(e.slash(dm, dave, "board")).Text(), goFooter)
 
 		rated := e.do(e.slash(dm, dave, "bot", discordtest.Str("level", "tester"), discordtest.Int("size", 9), discordtest.Str("color", "white"), discordtest.Str("clock", "none")))
-		has("/go bot", rated.Text(), "New game: "+dave.Mention()+" plays ⚪ white against gobot **tester** (9×9, chinese rules: area scoring, positional superko, komi 7.5, no clock; rated).\n")
+		hasAll(t, "/go bot", rated.Text(), "New game: "+dave.Mention()+" plays ⚪ white against gobot **tester** (9×9, chinese rules: area scoring, positional superko, komi 7.5, no clock; rated).\n")
 		if strings.Contains(rated.Text(), "unrated") {
 			t.Errorf("/go bot = %q, a rated game said unrated", rated.Text())
 		}
@@ -58,20 +49,30 @@ func TestE2EUnratedSaysSo(t *testing.T) {
 		kim := e.d.NewUser("kim")
 		dm := e.d.DM(kim)
 		start := e.do(e.draughtsCmd(dm, kim, "bot", discordtest.Str("level", "beginner"), discordtest.Str("colour", "white"), discordtest.Str("clock", "none"), discordtest.Bool("rated", false)))
-		has("/draughts bot rated:false", start.Text(),
+		hasAll(t, "/draughts bot rated:false", start.Text(),
 			"New game of international draughts: "+kim.Mention()+" plays ⚪ white against gobot **beginner** (no clock; unrated).\n", draughtsFooter)
 		for n := 1; n <= 5; n++ {
-			has("/draughts play", e.do(e.draughtsMove(dm, kim, string(draughtsOf(t, e.game(dm.ID)).Legal()[0]))).Text(), draughtsFooter)
+			hasAll(t, "/draughts play", e.do(e.draughtsMove(dm, kim, string(draughtsOf(t, e.game(dm.ID)).Legal()[0]))).Text(), draughtsFooter)
 			e.waitMoves("the bot's answer", dm.ID, 2*n)
 		}
 		end := e.do(e.draughtsCmd(dm, kim, "resign"))
-		has("/draughts resign", end.Text(), "🏳️ ⚪ white "+kim.Mention()+" resigned."+notRated, draughtsFooter)
+		hasAll(t, "/draughts resign", end.Text(), "🏳️ ⚪ white "+kim.Mention()+" resigned."+notRated, draughtsFooter)
 	})
 
 	t.Run("go challenge", func(t *testing.T) {
 		ch := e.d.GuildChannel("casual")
 		ann, bob := e.d.NewUser("ann"), e.d.NewUser("bob")
 		first := e.challenge(ch, ann, bob, discordtest.Bool("rated", false), discordtest.Str("clock", "none"))
-		has("the first board of an unrated challenge", first.Text(), goFooter)
+		hasAll(t, "the first board of an unrated challenge", first.Text(), goFooter)
 	})
+}
+
+// hasAll checks that what's text has each of want.
+func hasAll(t *testing.T, what, text string, want ...string) {
+	t.Helper()
+	for _, w := range want {
+		if !strings.Contains(text, w) {
+			t.Errorf("%s = %q, want %q", what, text, w)
+		}
+	}
 }
