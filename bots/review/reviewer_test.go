@@ -131,6 +131,7 @@ func TestReviewerGame19(t *testing.T) {
 // winning chance 100%)". Each position of the closing stretch is now
 // counted by territory, a point lower after each of Black's stones.
 func TestReviewJapaneseCount(t *testing.T) {
+	t.Parallel() // whole reviews, the package's slowest tests, share the cores
 	if testing.Short() {
 		t.Skip("reviews a game at the budget of /go review")
 	}
@@ -161,6 +162,7 @@ func TestReviewJapaneseCount(t *testing.T) {
 // (GNU Go: 0 and 1), and the review added a point for the dame left,
 // which only area counting gives.
 func TestReviewJapaneseDame(t *testing.T) {
+	t.Parallel() // whole reviews, the package's slowest tests, share the cores
 	if testing.Short() {
 		t.Skip("reviews a game at the budget of /go review")
 	}

@@ -33,6 +33,7 @@ func TestSettledNotWhileAMoveGains(t *testing.T) {
 // corner looked sealed, is neither White's mistake nor the game's
 // biggest swing.
 func TestReviewG5NoSwingAtA3(t *testing.T) {
+	t.Parallel() // whole reviews, the package's slowest tests, share the cores
 	g := playGame(t, 9, g5Moves...)
 	r, err := Run(context.Background(), g, MCTS{Seed: 1}, nil)
 	if err != nil {

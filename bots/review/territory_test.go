@@ -143,6 +143,7 @@ func TestSettledPositionBest(t *testing.T) {
 // again with other seeds, it named the wall moves E1, E3, F1 and F3 (2 to
 // 7 points) and, built from the top, E9, F9, F4, F3 and E2 (3 to 11).
 func TestReviewWallGame(t *testing.T) {
+	t.Parallel() // whole reviews, the package's slowest tests, share the cores
 	for name, moves := range map[string][]string{"from the middle": wallMoves, "from the top": wallDownMoves} {
 		g := playGame(t, 9, moves...)
 		if err := g.End(engine.Result{Winner: engine.Black, Reason: engine.ByScore, Margin: 1.5}); err != nil {
