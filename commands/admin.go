@@ -887,8 +887,10 @@ func logPages(lines []string) [][]string {
 }
 
 // aboutUser returns whether an entry of the log is by or about the user
-// with ID who: done by them, a ban, unban or lapse of theirs, or about a
-// game they played (a finished game: every game the log names is).
+// with ID who: done by them, a ban, unban or lapse of theirs, the
+// withdrawal of a challenge of theirs (by or to them: its entry's Before
+// names both, as adminWithdraw wrote it), or about a game they played (a
+// finished game: every game the log names is).
 func (a *App) aboutUser(ctx context.Context, who string) (func(storage.AuditEntry) bool, error) {
 	played, err := a.archive.PlayerGames(ctx, who, 0)
 	if err != nil {
@@ -902,6 +904,10 @@ func (a *App) aboutUser(ctx context.Context, who string) (func(storage.AuditEntr
 		switch e.Action {
 		case storage.AuditBan, storage.AuditUnban, storage.AuditLapse:
 			if e.Target == who {
+				return true
+			}
+		case storage.AuditWithdraw:
+			if strings.Contains(e.Before, "<@"+who+">") {
 				return true
 			}
 		case storage.AuditSettings:

@@ -1704,4 +1704,24 @@ func testE2EAdminWithdrawsChallenges(t *testing.T, e *env) {
 	if page := e.do(e.adminCmd(c1, ann, "log")); !strings.Contains(page.Text(), "<@"+ann.ID+"> **withdraw** challenge `"+open.InteractionID+"`: open challenge by <@"+bob.ID+"> in <#"+c1.ID+"> → withdrawn — spam") {
 		t.Errorf("/go-admin log = %q, want the withdrawal", page.Text())
 	}
+	// The log of a player has the withdrawals of their challenges, as
+	// challenger or opponent, and no other.
+	for _, c := range []struct {
+		who  discordtest.User
+		want []string
+	}{
+		{bob, []string{open.InteractionID, direct.InteractionID, lobby.InteractionID}},
+		{alice, []string{direct.InteractionID}},
+	} {
+		page := e.do(e.adminCmd(c1, ann, "log", discordtest.UserOpt("user", c.who))).Text()
+		var got []string
+		for _, id := range []string{open.InteractionID, direct.InteractionID, lobby.InteractionID} {
+			if strings.Contains(page, "**withdraw** challenge `"+id+"`") {
+				got = append(got, id)
+			}
+		}
+		if !slices.Equal(got, c.want) {
+			t.Errorf("/go-admin log user:%s shows the withdrawals of %v, want %v:\n%s", c.who.Username, got, c.want, page)
+		}
+	}
 }
