@@ -113,10 +113,11 @@ func testE2EDraughts(t *testing.T, e *env) {
 	}
 	e.refused(e.draughtsCmd(ch, alice, "draw"), "You have offered a draw already")
 	e.do(e.click(bob, offer, "Accept the draw"))
-	// The offer keeps its text and loses its button; the final board
-	// follows.
-	if labels, text := e.labels(offer.ID); len(labels) > 0 || text != offer.Text() {
-		t.Errorf("the accepted offer has the buttons %q and says %q; want no buttons, and still %q", labels, text, offer.Text())
+	// The offer loses its button and says it was accepted; the final
+	// board follows.
+	accepted := "🤝 " + alice.Mention() + " offered a draw. ✅ " + bob.Mention() + " accepted: the game is drawn."
+	if labels, text := e.labels(offer.ID); len(labels) > 0 || text != accepted {
+		t.Errorf("the accepted offer has the buttons %q and says %q; want no buttons, and %q", labels, text, accepted)
 	}
 	end := e.waitBoard(ch.ID, "Game over: drawn by agreement")
 	if want := "Game over: drawn by agreement · 1-1"; !strings.Contains(end.Text(), want) {

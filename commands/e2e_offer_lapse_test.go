@@ -75,7 +75,7 @@ func testE2EDraughtsOfferLapses(t *testing.T, e *env) {
 	// Accepted with /draughts draw: the final board says the rest.
 	ch, o = offer("accept", "none")
 	e.do(e.draughtsCmd(ch, erin, "draw"))
-	closed("erin accepted with /draughts draw", o.ID, o.Text())
+	closed("erin accepted with /draughts draw", o.ID, offered+"✅ "+erin.Mention()+" accepted: the game is drawn.")
 
 	// Frank runs out of time (the scheduler ends the game).
 	ch, o = offer("time", "absolute 15s")

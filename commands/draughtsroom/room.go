@@ -497,18 +497,20 @@ func (a *room) endDraughts(ctx context.Context, r *commands.Request, g *storage.
 	if err := a.Finish(ctx, g); err != nil {
 		return err
 	}
+	var accepted *commands.Message
 	if r.Param("at") != "" && g.Undo != nil {
+		accepted = offerAccepted(g, g.Undo)
 		g.Undo.MessageID = "" // the offer accepted with its own button: the answer below edits it
 	}
 	a.RetireBoard(ctx, g, shown, !pending)
 	if rn := a.RatingNote(ctx, g); rn != "" {
 		note += "\n" + rn
 	}
-	if r.Param("at") != "" {
-		// A draw accepted with the offer's own button: the offer keeps
-		// its text and loses the button, which could only answer that
-		// the game has ended; the final board follows it.
-		if err := r.Update(ctx, &commands.Message{ClearComponents: true}); err != nil {
+	if accepted != nil {
+		// A draw accepted with the offer's own button: the offer says so
+		// and loses the button, which could only answer that the game
+		// has ended; the final board follows it.
+		if err := r.Update(ctx, accepted); err != nil {
 			return err
 		}
 	}
@@ -587,6 +589,12 @@ func offerMessage(g *storage.Game, o *storage.UndoRequest, outcome string) *comm
 	}
 }
 
+// offerAccepted is the message of o, g's draw offer, closed by its
+// acceptance.
+func offerAccepted(g *storage.Game, o *storage.UndoRequest) *commands.Message {
+	return offerMessage(g, o, fmt.Sprintf("✅ %s accepted: the game is drawn.", commands.Mention(g.Player(o.By.Opponent()))))
+}
+
 // What a closed draw offer says of an offer that lapsed unanswered.
 const (
 	offerMoved = "⌛ A move was played since; the offer lapsed."
@@ -645,15 +653,15 @@ func ended(g *storage.Game) bool {
 // closeOffer edits the message of o, g's draw offer, closed with outcome
 // (its button removed), when it is known (o.MessageID: stored with the
 // offer, and given back by the write that lapsed it, on whichever
-// worker). An empty outcome is an offer accepted: it keeps its text and
-// loses its button, the final board saying the rest. An offer whose
-// message is not known (made before gobot stored it) loses its button at
-// the first press (closingOffer).
+// worker). An empty outcome is an offer accepted: it says who accepted it
+// (it went on asking them to, naming a button that was gone, above the
+// final board). An offer whose message is not known (made before gobot
+// stored it) loses its button at the first press (closingOffer).
 func (a *room) closeOffer(ctx context.Context, g *storage.Game, o *storage.UndoRequest, outcome string) {
 	if o.MessageID == "" {
 		return
 	}
-	m := &commands.Message{ClearComponents: true}
+	m := offerAccepted(g, o)
 	if outcome != "" {
 		m = offerMessage(g, o, outcome)
 	}
@@ -664,8 +672,8 @@ func (a *room) closeOffer(ctx context.Context, g *storage.Game, o *storage.UndoR
 
 // closeEndedOffer closes g's draw offer when g ended with it standing
 // (resigned, drawn, lost on time, aborted, adjudicated): RetiredBoard,
-// which every ending calls, calls it. An offer accepted keeps its text and
-// loses its button (closeOffer).
+// which every ending calls, calls it. An offer accepted says who accepted
+// it (closeOffer).
 func (a *room) closeEndedOffer(g *storage.Game) {
 	o := openOffer(g)
 	if o == nil || o.MessageID == "" {
