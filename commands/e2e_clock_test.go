@@ -109,7 +109,7 @@ func testE2ELossOnTime(t *testing.T, e *env) {
 	if want := "C[Annulled: alice (black) ran out of time before making two moves of their own; the game is recorded but does not count.]"; !strings.Contains(string(a.SGF), want) {
 		t.Errorf("archived SGF %s has no root comment %s", a.SGF, want)
 	}
-	if h := e.do(e.slash(ch, alice, "history")).Text(); !strings.Contains(h, "⚫ annulled vs "+bob.Mention()+" · 9×9 · W+T · not counted") {
+	if h := e.do(e.slash(ch, alice, "history")).Text(); !strings.Contains(h, "⚫ annulled vs "+bob.Mention()+" · 9×9 · on time · not counted") {
 		t.Errorf("/go history = %q, want the game listed as annulled", h)
 	}
 	// gobot reads its record (RE[Void]) back as annulled on time.
@@ -379,7 +379,7 @@ func TestE2EMoveAfterLossOnTime(t *testing.T) {
 	if ann := e.publicWith(ch.ID, "ran out of time"); len(ann) != 1 || !strings.Contains(ann[0].Text(), final) {
 		t.Errorf("the game-over board does not say %q", final)
 	}
-	e.said(e.play(ch, bob, "D4"), fmt.Sprintf("Your game here ended on time <t:%d:R> (B+T, annulled). `/go board` shows it.", deadline.Unix()))
+	e.said(e.play(ch, bob, "D4"), fmt.Sprintf("Your game here ended <t:%d:R> (annulled on time). `/go board` shows it.", deadline.Unix()))
 	if b := e.do(e.slash(ch, carol, "board")).Text(); !strings.Contains(b, fmt.Sprintf("The last game in this channel ended <t:%d:R>", deadline.Unix())) {
 		t.Errorf("/go board afterwards = %q, want it ended at the deadline <t:%d:R>", b, deadline.Unix())
 	} else if !strings.Contains(b, final) {

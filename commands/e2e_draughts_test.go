@@ -347,6 +347,14 @@ func testE2EDraughtsLossOnTime(t *testing.T, e *env) {
 	if fin := e.do(e.draughtsCmd(early, alice, "board")); !strings.Contains(fin.Text(), "**Game over: annulled on time, not counted**") {
 		t.Errorf("/draughts board after the annulled game = %q", fin.Text())
 	}
+	// The history and the record show no score either ("0-2 (time)"
+	// read as Black's win).
+	if h := e.do(e.draughtsCmd(early, bob, "history")).Text(); !strings.Contains(h, "⚫ annulled vs "+alice.Mention()+" · draughts 10×10 · on time · not counted ·") {
+		t.Errorf("/draughts history after the annulled game = %q", h)
+	}
+	if rec := e.do(e.draughtsCmd(early, bob, "record", discordtest.Str("game", g.ID))).Text(); !strings.Contains(rec, ", annulled on time, finished <t:") {
+		t.Errorf("/draughts record of the annulled game = %q", rec)
+	}
 }
 
 // TestE2EDraughtsPDNTimeControl: a PDN record writes a Fischer clock as

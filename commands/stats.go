@@ -454,7 +454,9 @@ var sideEmojis = [2]string{"⚫", "⚪"}
 // historyLine describes a finished game from the point of view of the
 // player with key: "`3.` ⚫ won vs @bob · 19×19 · B+3.5 · rated · <t:…:R> ·
 // `ID`" (without the number when n is 0); an annulled game is "⚫ annulled
-// vs @bob · 9×9 · W+T · not counted · …".
+// vs @bob · 9×9 · on time · not counted · …" when it was annulled on
+// time (no score: nobody won it), "⚫ annulled vs @bob · 9×9 · W+R · not
+// counted · …" when an admin annulled it afterwards.
 func (app *App) historyLine(a *storage.Archived, key string, n int) string {
 	c, _ := a.SideOf(key)
 	c = max(c, 0) // a game the player did not play (never listed) reads as Black's
@@ -486,8 +488,12 @@ func (app *App) historyLine(a *storage.Archived, key string, n int) string {
 	if n > 0 {
 		num = "`" + strconv.Itoa(n) + ".` "
 	}
+	result := app.resultText(a)
+	if annulledOnTime(a) {
+		result = "on time"
+	}
 	return fmt.Sprintf("%s%s %s vs %s · %s · %s · %s · <t:%d:R> · `%s`",
-		num, sideEmojis[c], outcome, against, app.archivedSetup(a), app.resultText(a), rated, a.FinishedAt.Unix(), a.ID)
+		num, sideEmojis[c], outcome, against, app.archivedSetup(a), result, rated, a.FinishedAt.Unix(), a.ID)
 }
 
 // Plural says a count with its noun: "1 game", "3 games", "2 losses".
