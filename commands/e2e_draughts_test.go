@@ -73,12 +73,15 @@ func testE2EDraughts(t *testing.T, e *env) {
 	e.refused(e.draughtsMove(ch, bob, "19-23"), "It is not your turn: ⚪ white "+alice.Mention()+" is to play.")
 	e.refused(e.draughtsMove(ch, alice, "99-1"), `"99-1" is not a move you can play: Square 99 is off the board (1 to 50).`)
 	e.refused(e.draughtsMove(ch, alice, "0-5"), `"0-5" is not a move you can play: Square 0 is off the board (1 to 50).`)
-	e.refused(e.draughtsMove(ch, alice, "32–28"), `"32–28" is not a move you can play: "32–28": the dash must be '-' or 'x', not "–".`)
+	e.refused(e.draughtsMove(ch, alice, "32:28"), `"32:28" is not a move you can play: "32:28": the dash must be '-' or 'x', not ":".`)
 	e.refused(e.draughtsMove(ch, alice, "ab"), `"ab" is not a move you can play: "ab" is not a move: write squares 1 to 50 joined by '-' or 'x', as 32-28 or 28x19.`)
 	e.refused(e.draughtsMove(ch, alice, "37-32"), `"37-32" is not a move you can play: 37-32 is not a legal move: 32 is taken.`)
 	e.refused(e.draughtsMove(ch, alice, "31-36"), `"31-36" is not a move you can play: 31-36 goes backward: a man moves forward only, unless it captures.`)
 
-	e.do(e.draughtsMove(ch, alice, "32-28"))
+	// An en dash, as pasted text or a phone's keyboard gives, is a dash.
+	if m := e.do(e.draughtsMove(ch, alice, "32–28")); !strings.Contains(m.Text(), "played **32-28**") {
+		t.Errorf("32–28 (an en dash) = %q, want 32-28 played", m.Text())
+	}
 	e.do(e.draughtsMove(ch, bob, "19-23"))
 	// A capture is compulsory: the quiet move is refused, the board says so.
 	b := e.board(ch.ID)

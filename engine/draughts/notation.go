@@ -125,9 +125,25 @@ func (p *Position) Notation(m Move, legal []Move) string {
 	return m.String()
 }
 
+// separator is what r stands for between two squares of a move: '-' for
+// the hyphen and the dashes and minus sign that pasted text or a phone's
+// keyboard puts in its place, 'x' for 'x', 'X' and the times sign; 0 for
+// anything else.
+func separator(r rune) rune {
+	switch r {
+	case '-', '–', '—', '‐', '‑', '−':
+		return '-'
+	case 'x', 'X', '×':
+		return 'x'
+	}
+	return 0
+}
+
 // ParseSquares reads a move as people and programs write it: squares 1 to
 // 50 joined by '-' or 'x' ('X' too), with spaces allowed around them:
-// "32-28", "28x19", "28 x 19 x 10". It checks the notation only: the
+// "32-28", "28x19", "28 x 19 x 10"; the dashes and the times sign that
+// pasted text or a phone's keyboard puts in their place ("32–28", "28×19")
+// read as they do (see separator). It checks the notation only: the
 // squares it returns may not make a legal move. Errors wrap ErrNotation or
 // ErrSquare and say what is wrong.
 func ParseSquares(text string) ([]Square, error) {
@@ -162,7 +178,7 @@ func ParseSquares(text string) ([]Square, error) {
 					return nil, err
 				}
 			}
-		case r == '-' || r == 'x' || r == 'X':
+		case separator(r) != 0:
 			if num.Len() > 0 {
 				if err := flush(); err != nil {
 					return nil, err
@@ -172,7 +188,7 @@ func ParseSquares(text string) ([]Square, error) {
 				return nil, errorf(ErrNotation, "%q: a square number is missing before %q", t, string(r))
 			}
 			wantSquare = true
-		case r == '–' || r == '—' || r == '‐' || r == '‑' || r == '−' || r == '×' || r == ':':
+		case r == ':':
 			return nil, errorf(ErrNotation, "%q: the dash must be '-' or 'x', not %q", t, string(r))
 		case r == utf8.RuneError && size == 1:
 			return nil, errorf(ErrNotation, "%q is not valid UTF-8: write a move as 32-28 or 28x19", t)
@@ -423,12 +439,15 @@ func orList(items []string) string {
 // suggests a plain move, which ParseMove refuses so written. Empty text
 // suggests every legal move.
 func (p *Position) Suggest(text string, legal []Move) []Move {
-	t := strings.ToLower(strings.Map(func(r rune) rune {
+	t := strings.Map(func(r rune) rune {
 		if r == ' ' || r == '\t' {
 			return -1
 		}
+		if sep := separator(r); sep != 0 {
+			return sep
+		}
 		return r
-	}, text))
+	}, text)
 	if strings.Trim(t, "0123456789-x") != "" {
 		return nil // not a move ParseMove reads
 	}

@@ -26,8 +26,11 @@ func TestParseSquares(t *testing.T) {
 		{"   ", nil, "draughts: empty move: write a move as 32-28, or 28x19 for a capture"},
 		{"0-5", nil, "draughts: square 0 is off the board (1 to 50)"},
 		{"46-51", nil, "draughts: square 51 is off the board (1 to 50)"},
-		{"32–28", nil, `draughts: "32–28": the dash must be '-' or 'x', not "–"`},
-		{"32—28", nil, `draughts: "32—28": the dash must be '-' or 'x', not "—"`},
+		{"32–28", []Square{32, 28}, ""},
+		{"32—28", []Square{32, 28}, ""},
+		{"32 − 28", []Square{32, 28}, ""},
+		{"28×19×10", []Square{28, 19, 10}, ""},
+		{"32––28", nil, `draughts: "32––28": a square number is missing before "–"`},
 		{"32:28", nil, `draughts: "32:28": the dash must be '-' or 'x', not ":"`},
 		{"c3-d4", nil, `draughts: "c3-d4" is not a move: write squares 1 to 50 joined by '-' or 'x', as 32-28 or 28x19`},
 		{"32", nil, `draughts: "32": a move needs a start and an end square, as 32-28`},
@@ -256,7 +259,8 @@ White to move`))
 		{start, "32-", "32-27 32-28"},
 		{start, "32 - 28", "32-28"},
 		{start, "3", "31-26 31-27 32-27 32-28 33-28 33-29 34-29 34-30 35-30"},
-		{start, "32–28", ""},
+		{start, "32–28", "32-28"},
+		{capture, "28×", "28x19"},
 	}
 	for _, tt := range tests {
 		got := tt.s.Suggest(tt.text)

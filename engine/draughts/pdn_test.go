@@ -200,8 +200,8 @@ func TestPDNErrors(t *testing.T) {
 			"draughts: PDN line 1, column 1: tag Event: the value's quote is not closed"},
 		{"an open variation", "1. 32-28 (33-28", ErrPDN,
 			"draughts: PDN line 1, column 10: the variation is not closed: ')' is missing"},
-		{"bad notation", "1. 32–28 *", ErrNotation,
-			"draughts: PDN line 1, column 4: move 1 (White): \"32–28\": the dash must be '-' or 'x', not \"–\""},
+		{"bad notation", "1. 32:28 *", ErrNotation,
+			"draughts: PDN line 1, column 4: move 1 (White): \"32:28\": the dash must be '-' or 'x', not \":\""},
 		{"after the end", "[FEN \"W:W28:B23\"]\n1. 28x19 20-24 2-0", ErrPDN,
 			"draughts: PDN line 2, column 10: 20-24 after the end of the game (Black cannot move: White wins 2-0)"},
 	}
