@@ -966,10 +966,10 @@ func testE2EDraughtsOpenChallenge(t *testing.T, e *env) {
 	ch := e.d.GuildChannel("waiting")
 	alice, bob, carol := e.d.NewUser("alice"), e.d.NewUser("bob"), e.d.NewUser("carol")
 	e.newChallenge(e.draughtsCmd(ch, alice, "challenge", discordtest.UserOpt("opponent", bob), discordtest.Str("colour", "white")))
-	e.refused(e.draughtsMove(ch, alice, "32-28"), "There is no game in this channel yet: your challenge to a game of international draughts is waiting for "+bob.Mention()+" to accept it.")
-	e.refused(e.draughtsCmd(ch, alice, "board"), "There is no game in this channel yet: your challenge to a game of international draughts is waiting for "+bob.Mention()+" to accept it.")
-	e.refused(e.draughtsMove(ch, bob, "19-23"), "There is no game in this channel yet: "+alice.Mention()+" challenged you to a game of international draughts. Accept with the button on the challenge to start it.")
-	e.refused(e.draughtsCmd(ch, carol, "board"), "There is no game in this channel yet: "+alice.Mention()+" challenged "+bob.Mention()+" to a game of international draughts, and the game starts when they accept.")
+	e.refused(e.draughtsMove(ch, alice, "32-28"), "There is no game in play in this channel: your challenge to a game of international draughts is waiting for "+bob.Mention()+" to accept it.")
+	e.refused(e.draughtsCmd(ch, alice, "board"), "There is no game in play in this channel: your challenge to a game of international draughts is waiting for "+bob.Mention()+" to accept it.")
+	e.refused(e.draughtsMove(ch, bob, "19-23"), "There is no game in play in this channel: "+alice.Mention()+" challenged you to a game of international draughts. Accept with the button on the challenge to start it.")
+	e.refused(e.draughtsCmd(ch, carol, "board"), "There is no game in play in this channel: "+alice.Mention()+" challenged "+bob.Mention()+" to a game of international draughts, and the game starts when they accept.")
 	// Elsewhere, no game and no challenge: as before.
 	e.refused(e.draughtsMove(e.d.GuildChannel("quiet"), alice, "32-28"), "There is no game in this channel. Start one with `/draughts challenge` or `/draughts bot`.")
 }

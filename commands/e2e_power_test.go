@@ -71,7 +71,7 @@ func TestE2ENoGameYetThreadChallenge(t *testing.T) {
 	e.said(e.slash(ch, cat, "board"), "There is no game in this channel: "+ann.Mention()+" challenged "+bob.Mention()+" to a game of Go, and the game starts in a new thread of this channel when they accept.")
 	here := e.d.GuildChannel("here")
 	e.newChallenge(e.slash(here, ann, "challenge", discordtest.UserOpt("opponent", bob), discordtest.Int("size", 9)))
-	e.said(e.play(here, ann, "E5"), "There is no game in this channel yet: your challenge to a game of Go is waiting for "+bob.Mention()+" to accept it.")
+	e.said(e.play(here, ann, "E5"), "There is no game in play in this channel: your challenge to a game of Go is waiting for "+bob.Mention()+" to accept it.")
 }
 
 // TestE2EHandicapColoursEqualRatings: a handicap challenge without a

@@ -108,9 +108,9 @@ func (a *App) openChallenge(ctx context.Context, r *Request) error {
 		// "a game of Go": "your challenge to Go" read as if Go had been
 		// challenged.
 		what := "a game of " + a.RoomOfKind(c.Kind).Name()
-		// A challenge with thread:true will not bring its game here: "no
-		// game in this channel yet" would promise one.
-		none, there := "There is no game in this channel yet: ", ""
+		// "In play", not "yet": a game may have just ended here. A
+		// challenge with thread:true will not bring its game here.
+		none, there := "There is no game in play in this channel: ", ""
 		if c.Thread {
 			none, there = "There is no game in this channel: ", " in a new thread of this channel"
 		}

@@ -277,7 +277,7 @@ function showEmpty() {
       return;
     }
     text = others.length > 0 ? "This channel's games are in its threads: choose one in the list."
-      : 'There is no game in this channel yet: start one with /go challenge or /go bot.';
+      : 'There is no game in play in this channel: start one with /go challenge or /go bot.';
   }
   // The list is beside the board on a wide screen, below it on a phone.
   if (!text) text = 'There is no game here yet: start one under Games.';
