@@ -393,6 +393,32 @@ func (a *App) btnAccept(ctx context.Context, r *Request) error {
 	return a.cannotStartYet(r, c, a.RoomOfKind(c.Kind).Accept(ctx, r, c))
 }
 
+// closeOtherSeeks withdraws the other open challenges that c's players
+// opened in c's channel, now that c's game began there: the channel holds
+// one game at a time, and such a challenge, accepted once it was over,
+// would start another game for someone who had found one (as lidraughts
+// and OGS take down a player's seeks when a game of theirs starts). Open
+// challenges that play in a new thread stay, as do challenges naming an
+// opponent.
+func (a *App) closeOtherSeeks(ctx context.Context, r *Request, c *storage.Challenge) {
+	if c.GuildID == "" {
+		return
+	}
+	list, err := a.admin.GuildChallenges(ctx, c.GuildID)
+	if err != nil {
+		a.log.Warn("accept: list the players' other open challenges", "challenge", c.ID, "err", err)
+		return
+	}
+	now := a.Now()
+	for _, o := range list {
+		if o.ID == c.ID || o.ChannelID != c.ChannelID || !o.Open() || o.Team() || o.Thread || o.Expired(now) ||
+			(o.Challenger.UserID != c.Challenger.UserID && o.Challenger.UserID != c.Opponent.UserID) {
+			continue
+		}
+		a.withdrawChallenge(ctx, r, o, fmt.Sprintf("⌛ Withdrawn: %s's game with %s began in this channel.", Mention(c.Challenger), Mention(c.Opponent)))
+	}
+}
+
 // cannotStartYet is err, said to the opponent who pressed Accept (r) on
 // challenge c when it is ErrGameRunning: the challenge stays open and can
 // start once the channel's game is over, and where a thread can be
@@ -627,6 +653,9 @@ func (a *App) StartChallenge(ctx context.Context, r *Request, c *storage.Challen
 	}
 	if err := r.Update(ctx, closed(outcome)); err != nil {
 		return err
+	}
+	if !c.Thread && !c.Team() {
+		a.closeOtherSeeks(ctx, r, c)
 	}
 	bm, err := a.StateMessage(ctx, g, a.Now(), "The game begins. Good luck, have fun!")
 	if err != nil {

@@ -63,6 +63,32 @@ func testE2EOpenChallenge(t *testing.T, e *env) {
 	e.refused(e.click(dave, busy, "accept"), "A game is already running in this channel, so this challenge cannot start yet: accept it once that game is over (the challenge expires <t:")
 	e.refused(e.click(dave, busy, "accept"), ", or ask "+carol.Mention()+" to open it again with `/go challenge ... thread:true` to play in a thread.")
 
+	// Once a game of carol's begins in a channel, her other open
+	// challenges there are withdrawn (one in a new thread stays), and so
+	// are those of whoever accepted; other people's stay.
+	seeks := e.d.GuildChannel("seeks")
+	frank := e.d.NewUser("frank")
+	taken := e.newChallenge(e.slash(seeks, carol, "challenge", discordtest.Int("size", 9)))
+	again := e.newChallenge(e.draughtsCmd(seeks, carol, "challenge"))
+	inThread := e.newChallenge(e.slash(seeks, carol, "challenge", discordtest.Int("size", 13), discordtest.Bool("thread", true)))
+	davesOwn := e.newChallenge(e.slash(seeks, dave, "challenge", discordtest.Int("size", 19)))
+	franks := e.newChallenge(e.slash(seeks, frank, "challenge", discordtest.Int("size", 19)))
+	e.do(e.click(dave, taken, "accept"))
+	e.d.WaitFor("the game's first board", func() bool { return len(e.publicWith(seeks.ID, "The game begins")) > 0 })
+	withdrawn := "⌛ Withdrawn: " + carol.Mention() + "'s game with " + dave.Mention() + " began in this channel."
+	for _, m := range []discordtest.Message{again, davesOwn} {
+		e.d.WaitFor("an open challenge of a player whose game began to close", func() bool {
+			got, _ := e.d.Message(m.ID)
+			return strings.HasSuffix(got.Text(), "\n"+withdrawn) && len(got.Buttons()) > 0 && got.Buttons()[0].Disabled
+		})
+		e.refused(e.d.Click(frank, m, mustButton(t, m, "accept").CustomID), "no longer open")
+	}
+	for _, m := range []discordtest.Message{inThread, franks} {
+		if got, _ := e.d.Message(m.ID); strings.Contains(got.Text(), "Withdrawn") {
+			t.Errorf("an open challenge that could still be played was withdrawn: %q", got.Text())
+		}
+	}
+
 	// Withdrawn by its challenger.
 	other := e.d.GuildChannel("other")
 	msg = e.newChallenge(e.slash(other, carol, "challenge", discordtest.Int("size", 13)))
