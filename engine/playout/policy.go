@@ -1,6 +1,10 @@
 package playout
 
-import "github.com/gobot-dev/gobot/engine"
+import (
+	"math/bits"
+
+	"github.com/gobot-dev/gobot/engine"
+)
 
 // Policy is a playout policy: the probability of each answer to the
 // opponent's last move that a player tries, in the order of the fields,
@@ -177,49 +181,56 @@ func (p *Player) atariMove(b *engine.Board, c engine.Color, last int) int {
 // empty (value 0), and each one's own code whether it is a shape point.
 func (p *Player) patternMove(b *engine.Board, c engine.Color, last int) int {
 	s := b.Stride()
+	// The offsets of NeighbourOffsets on this board, in their order.
+	offs := [8]int{-s - 1, -s, -s + 1, -1, 1, s - 1, s, s + 1}
 	around := b.Neighbourhood(last)
+	// One bit (the low one of its two) for each empty neighbour: the loop
+	// visits only those, in the order of the code, as a scan of all
+	// eight would.
+	empty := ^(around | around>>1) & 0x5555
 	cands := p.cand[:0]
-	for i, off := range NeighbourOffsets {
-		if around>>(2*i)&3 != pvEmpty {
-			continue
-		}
-		if v := last + off[1]*s + off[0]; patterns[b.Neighbourhood(v)] {
+	var codes [8]uint16
+	for ; empty != 0; empty &= empty - 1 {
+		v := last + offs[bits.TrailingZeros16(empty)>>1&7]
+		if code := b.Neighbourhood(v); patterns[code] {
+			codes[len(cands)&7] = code
 			cands = append(cands, v)
 		}
 	}
 	if p.Policy.Shape != nil {
-		return p.pickWeighted(b, c, cands)
+		return p.pickWeighted(b, c, cands, &codes)
 	}
 	return p.pickCandidate(b, c, cands)
 }
 
 // pickWeighted is pickCandidate with each candidate (at most eight) drawn
-// in proportion to its weight in Policy.Shape.
-func (p *Player) pickWeighted(b *engine.Board, c engine.Color, cands []int) int {
+// in proportion to its weight in Policy.Shape; codes holds the 3×3 code
+// of each candidate, which patternMove has read already.
+func (p *Player) pickWeighted(b *engine.Board, c engine.Color, cands []int, codes *[8]uint16) int {
 	var w [8]float32
 	var sum float32
-	for i, v := range cands {
-		code := b.Neighbourhood(v)
+	for i := range cands {
+		code := codes[i&7]
 		if c == engine.White {
 			code = SwapColours(code)
 		}
-		w[i] = p.Policy.Shape[code]
-		sum += w[i]
+		w[i&7] = p.Policy.Shape[code]
+		sum += w[i&7]
 	}
 	for len(cands) > 0 {
 		x := float32(p.Rand.Float64()) * sum
 		i := 0
 		for ; i < len(cands)-1; i++ {
-			if x -= w[i]; x < 0 {
+			if x -= w[i&7]; x < 0 {
 				break
 			}
 		}
 		if v := cands[i]; acceptable(b, v, c) {
 			return v
 		}
-		sum -= w[i]
+		sum -= w[i&7]
 		last := len(cands) - 1
-		cands[i], w[i] = cands[last], w[last]
+		cands[i], w[i&7] = cands[last], w[last&7]
 		cands = cands[:last]
 	}
 	return 0
