@@ -109,8 +109,17 @@ func (p *Player) Playout(b *engine.Board, c engine.Color, passes, last, maxMoves
 func (p *Player) tacticalMove(b *engine.Board, c engine.Color, last int) int {
 	cands := p.cand[:0]
 	opp := c.Opponent()
-	for _, n := range b.Neighbours(last) {
-		if b.ColorAt(n) != c || !b.InAtari(n) {
+	// The last move's 3×3 code tells in one read which of its neighbours
+	// are c's stones and which the opponent's, so that only those are
+	// visited, in the order of the code (which is that of Neighbours and
+	// of Diagonals), as the scans of all of them would.
+	s := b.Stride()
+	offs := [8]int{-s - 1, -s, -s + 1, -1, 1, s - 1, s, s + 1}
+	around := b.Neighbourhood(last)
+	mine, theirs := stonesOf(around, c), stonesOf(around, opp)
+	for m := mine & orthLow; m != 0; m &= m - 1 {
+		n := last + offs[bits.TrailingZeros16(m)>>1&7]
+		if !b.InAtari(n) {
 			continue
 		}
 		cands = CapturesAround(cands, b, n, len(p.cand))
@@ -125,21 +134,19 @@ func (p *Player) tacticalMove(b *engine.Board, c engine.Color, last int) int {
 			if b.InAtari(last) {
 				l := b.AtariLiberty(last)
 				cands = append(cands, l)
-				for _, n := range b.Neighbours(last) {
-					if b.ColorAt(n) == opp {
-						cands = append(cands, l)
-					}
+				for m := theirs & orthLow; m != 0; m &= m - 1 {
+					cands = append(cands, l)
 				}
 			}
 		} else {
-			for _, n := range b.Neighbours(last) {
-				if b.ColorAt(n) == opp && b.InAtari(n) {
+			for m := theirs & orthLow; m != 0; m &= m - 1 {
+				if n := last + offs[bits.TrailingZeros16(m)>>1&7]; b.InAtari(n) {
 					cands = append(cands, b.AtariLiberty(n))
 				}
 			}
 		}
-		for _, n := range b.Diagonals(last) {
-			if b.ColorAt(n) == opp && b.InAtari(n) {
+		for m := theirs & diagLow; m != 0; m &= m - 1 {
+			if n := last + offs[bits.TrailingZeros16(m)>>1&7]; b.InAtari(n) {
 				cands = append(cands, b.AtariLiberty(n))
 			}
 		}
@@ -148,6 +155,23 @@ func (p *Player) tacticalMove(b *engine.Board, c engine.Color, last int) int {
 		}
 	}
 	return p.pickCandidate(b, c, cands)
+}
+
+// The low bits of the points of a 3×3 code (Board.Neighbourhood) that are
+// orthogonal neighbours of its centre, and diagonal ones.
+const (
+	orthLow = 1<<2 | 1<<6 | 1<<8 | 1<<12
+	diagLow = 1<<0 | 1<<4 | 1<<10 | 1<<14
+)
+
+// stonesOf returns the low bit of each point of the 3×3 code k that holds
+// a stone of c (Black or White): exactly c's bit of the two is set.
+func stonesOf(k uint16, c engine.Color) uint16 {
+	lo, hi := k&0x5555, (k>>1)&0x5555
+	if c == engine.Black {
+		return lo &^ hi
+	}
+	return hi &^ lo
 }
 
 // atariMove returns one of the two liberties of the last stone's chain, at
