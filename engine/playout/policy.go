@@ -165,13 +165,17 @@ const (
 )
 
 // stonesOf returns the low bit of each point of the 3×3 code k that holds
-// a stone of c (Black or White): exactly c's bit of the two is set.
+// a stone of c: exactly c's bit of the two is set. It is 0 unless c is
+// Black or White.
 func stonesOf(k uint16, c engine.Color) uint16 {
 	lo, hi := k&0x5555, (k>>1)&0x5555
-	if c == engine.Black {
+	switch c {
+	case engine.Black:
 		return lo &^ hi
+	case engine.White:
+		return hi &^ lo
 	}
-	return hi &^ lo
+	return 0
 }
 
 // atariMove returns one of the two liberties of the last stone's chain, at

@@ -1,6 +1,10 @@
 package playout
 
-import "github.com/gobot-dev/gobot/engine"
+import (
+	"math/bits"
+
+	"github.com/gobot-dev/gobot/engine"
+)
 
 // The tactical helpers of the policy, which a search's priors use too. They
 // read the board through its fast door and allocate nothing.
@@ -77,37 +81,36 @@ func MoveLiberties(b *engine.Board, v int, c engine.Color, limit int) (libs int,
 // other than v from the board (Board.OtherLiberties), so that it costs
 // the same for a stone and for a long chain.
 func SelfAtari(b *engine.Board, v int, c engine.Color) (bool, int) {
+	// v's 3×3 code tells in one read which neighbours are empty, the
+	// opponent's or c's: only those are visited, in the order of
+	// Neighbours (that of the code).
+	s := b.Stride()
+	offs := [8]int{-s - 1, -s, -s + 1, -1, 1, s - 1, s, s + 1}
+	around := b.Neighbourhood(v)
+	empties := ^(around | around>>1) & orthLow // off the board is not empty
+	mine := stonesOf(around, c) & orthLow
 	// Two empty neighbours, or a capture: an opponent chain next to v in
 	// atari has v as its liberty.
-	nb := b.Neighbours(v)
-	empty, opp := 0, c.Opponent()
-	for _, n := range nb {
-		switch b.ColorAt(n) {
-		case engine.Empty:
-			if !b.IsBorder(n) {
-				empty++
-			}
-		case opp:
-			if b.InAtari(n) {
-				return false, 1
-			}
+	for m := stonesOf(around, c.Opponent()) & orthLow; m != 0; m &= m - 1 {
+		if b.InAtari(v + offs[bits.TrailingZeros16(m)>>1&7]) {
+			return false, 1
 		}
 	}
-	if empty >= 2 {
+	if bits.OnesCount16(empties) >= 2 {
 		return false, 1
 	}
 	// What MoveLiberties(b, v, c, 2) finds, in its order: only the empty
-	// neighbour and the liberties of c's chains count.
+	// neighbour and the liberties of c's chains count (the test of two
+	// liberties after the other neighbours would find what it found
+	// before them).
 	var set libSet
 	size := 1
 	var seen libSet // the chains of c counted
-	for _, n := range nb {
-		switch b.ColorAt(n) {
-		case engine.Empty:
-			if !b.IsBorder(n) {
-				set.add(n)
-			}
-		case c:
+	for m := empties | mine; m != 0; m &= m - 1 {
+		n := v + offs[bits.TrailingZeros16(m)>>1&7]
+		if empties&(m&-m) != 0 {
+			set.add(n)
+		} else {
 			if !seen.add(b.Chain(n)) {
 				continue
 			}
@@ -155,6 +158,43 @@ func escapes(b *engine.Board, v int, c engine.Color) bool {
 // entries, and returns dst.
 func CapturesAround(dst []int, b *engine.Board, v int, max int) []int {
 	opp := b.ColorAt(v).Opponent()
+	if opp == engine.Empty {
+		return capturesAroundSlow(dst, b, v, opp, max)
+	}
+	st := b.Stride()
+	offs := [8]int{-st - 1, -st, -st + 1, -1, 1, st - 1, st, st + 1}
+	s := v
+	for {
+		// Each stone's 3×3 code tells which of its neighbours are the
+		// opponent's, in the order of Neighbours.
+		for m := stonesOf(b.Neighbourhood(s), opp) & orthLow; m != 0; m &= m - 1 {
+			if n := s + offs[bits.TrailingZeros16(m)>>1&7]; b.InAtari(n) {
+				l := b.AtariLiberty(n)
+				dup := false
+				for _, d := range dst {
+					if d == l {
+						dup = true
+					}
+				}
+				if !dup {
+					dst = append(dst, l)
+					if len(dst) >= max {
+						return dst
+					}
+				}
+			}
+		}
+		s = b.NextStone(s)
+		if s == v {
+			return dst
+		}
+	}
+}
+
+// capturesAroundSlow is CapturesAround reading each neighbour's colour,
+// for a v without a stone, which has no opponent: it keeps the answer of
+// that misuse as it was.
+func capturesAroundSlow(dst []int, b *engine.Board, v int, opp engine.Color, max int) []int {
 	s := v
 	for {
 		for _, n := range b.Neighbours(s) {
