@@ -155,11 +155,12 @@ func escapes(b *engine.Board, v int, c engine.Color) bool {
 
 // CapturesAround appends to dst the vertices where the colour of the chain
 // at v would capture an opponent chain next to it (in atari), up to max
-// entries, and returns dst.
+// entries, and returns dst. v must hold a stone (its callers' chains in
+// atari); for an empty v it returns dst as it is.
 func CapturesAround(dst []int, b *engine.Board, v int, max int) []int {
 	opp := b.ColorAt(v).Opponent()
 	if opp == engine.Empty {
-		return capturesAroundSlow(dst, b, v, opp, max)
+		return dst
 	}
 	st := b.Stride()
 	offs := [8]int{-st - 1, -st, -st + 1, -1, 1, st - 1, st, st + 1}
@@ -169,36 +170,6 @@ func CapturesAround(dst []int, b *engine.Board, v int, max int) []int {
 		// opponent's, in the order of Neighbours.
 		for m := stonesOf(b.Neighbourhood(s), opp) & orthLow; m != 0; m &= m - 1 {
 			if n := s + offs[bits.TrailingZeros16(m)>>1&7]; b.InAtari(n) {
-				l := b.AtariLiberty(n)
-				dup := false
-				for _, d := range dst {
-					if d == l {
-						dup = true
-					}
-				}
-				if !dup {
-					dst = append(dst, l)
-					if len(dst) >= max {
-						return dst
-					}
-				}
-			}
-		}
-		s = b.NextStone(s)
-		if s == v {
-			return dst
-		}
-	}
-}
-
-// capturesAroundSlow is CapturesAround reading each neighbour's colour,
-// for a v without a stone, which has no opponent: it keeps the answer of
-// that misuse as it was.
-func capturesAroundSlow(dst []int, b *engine.Board, v int, opp engine.Color, max int) []int {
-	s := v
-	for {
-		for _, n := range b.Neighbours(s) {
-			if b.ColorAt(n) == opp && b.InAtari(n) {
 				l := b.AtariLiberty(n)
 				dup := false
 				for _, d := range dst {

@@ -1,6 +1,8 @@
 package playout
 
 import (
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/gobot-dev/gobot/engine"
@@ -231,5 +233,44 @@ func TestSwapColours(t *testing.T) {
 		if SwapColours(SwapColours(uint16(k))) != uint16(k) {
 			t.Fatalf("SwapColours twice changes %#04x", k)
 		}
+	}
+}
+
+// TestCapturesAround: the points where the chain at v captures a chain
+// next to it in atari, each once, up to max; nothing for an empty v.
+func TestCapturesAround(t *testing.T) {
+	b := board(t, `
+		X . . . .
+		O X O X .
+		. . X . .
+		. . . . .
+		. . . . .`)
+	names := func(vs []int) string {
+		var out []string
+		for _, v := range vs {
+			out = append(out, b.Point(v).String())
+		}
+		slices.Sort(out)
+		return strings.Join(out, " ")
+	}
+	for _, tt := range []struct {
+		v    string
+		max  int
+		want string
+	}{
+		{"B4", 8, "A3 C5"}, // A4 and C4, each in atari
+		{"C3", 8, "C5"},
+		{"D4", 8, "C5"},
+		{"A5", 8, "A3"},
+		{"E1", 8, ""},   // empty: nothing
+		{"A4", 8, "B5"}, // White's A4 takes A5
+		{"C4", 8, ""},   // no Black chain next to C4 is in atari
+	} {
+		if got := names(CapturesAround(nil, b, vertex(t, b, tt.v), tt.max)); got != tt.want {
+			t.Errorf("CapturesAround(%s) = %q, want %q\n%v", tt.v, got, tt.want, b)
+		}
+	}
+	if got := CapturesAround(nil, b, vertex(t, b, "B4"), 1); len(got) != 1 {
+		t.Errorf("CapturesAround(B4, max 1) = %d points, want 1", len(got))
 	}
 }
