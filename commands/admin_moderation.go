@@ -461,7 +461,9 @@ func (a *App) closeBannedChallenges(ctx context.Context, r *Request, p storage.P
 
 // withdrawChallenge removes challenge c for r (not while an Accept or a
 // Start holds it) and closes its message with outcome; it reports whether
-// it did.
+// it did. A ban calls it for the banned player's challenges, and an
+// Accept for the other open challenges of the game's players
+// (closeOtherSeeks).
 func (a *App) withdrawChallenge(ctx context.Context, r *Request, c *storage.Challenge, outcome string) bool {
 	release, err := a.HoldChallenge(ctx, r, c.ID, HoldWithdraw, func(Hold) string { return "" }, "")
 	if err != nil {
@@ -470,7 +472,7 @@ func (a *App) withdrawChallenge(ctx context.Context, r *Request, c *storage.Chal
 	defer release()
 	if err := a.challenges.DeleteChallenge(ctx, c.ID); err != nil {
 		if !errors.Is(err, storage.ErrNotFound) {
-			a.log.Warn("ban: withdraw a challenge", "challenge", c.ID, "err", err)
+			a.log.Warn("withdraw a challenge", "challenge", c.ID, "err", err)
 		}
 		return false
 	}
