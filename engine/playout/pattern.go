@@ -1,6 +1,10 @@
 package playout
 
-import "github.com/gobot-dev/gobot/engine"
+import (
+	"math/bits"
+
+	"github.com/gobot-dev/gobot/engine"
+)
 
 // The 3×3 shape patterns are the hand-made MoGo patterns (Gelly, Wang,
 // Munos and Teytaud, "Modification of UCT with Patterns in Monte-Carlo Go",
@@ -45,6 +49,18 @@ func SwapColours[T uint16 | uint32](code T) T {
 // the points of a 3×3 code, as (dx, dy): the row above left to right, the
 // two beside, the row below. Package bots/shape codes its patterns so too.
 var NeighbourOffsets = [8][2]int{{-1, -1}, {0, -1}, {1, -1}, {-1, 0}, {1, 0}, {-1, 1}, {0, 1}, {1, 1}}
+
+// ring is the eight neighbours of a point as vertex offsets on a board of
+// some stride, in the order of NeighbourOffsets: the loops over the set
+// bits of a 3×3 code (one low bit per point) find each point with at.
+type ring [8]int
+
+// ringOf is the ring of a board of stride s.
+func ringOf(s int) ring { return ring{-s - 1, -s, -s + 1, -1, 1, s - 1, s, s + 1} }
+
+// at is the neighbour of v that the lowest set bit of m names, m holding
+// the low bits of points of a 3×3 code.
+func (r *ring) at(v int, m uint16) int { return v + r[bits.TrailingZeros16(m)>>1&7] }
 
 // patterns has one entry per 16-bit neighbourhood code: true when the
 // neighbourhood matches a shape pattern.

@@ -1,10 +1,6 @@
 package playout
 
-import (
-	"math/bits"
-
-	"github.com/gobot-dev/gobot/engine"
-)
+import "github.com/gobot-dev/gobot/engine"
 
 // Policy is a playout policy: the probability of each answer to the
 // opponent's last move that a player tries, in the order of the fields,
@@ -114,11 +110,11 @@ func (p *Player) tacticalMove(b *engine.Board, c engine.Color, last int) int {
 	// visited, in the order of the code (which is that of Neighbours and
 	// of Diagonals), as the scans of all of them would.
 	s := b.Stride()
-	offs := [8]int{-s - 1, -s, -s + 1, -1, 1, s - 1, s, s + 1}
+	offs := ringOf(s)
 	around := b.Neighbourhood(last)
 	mine, theirs := stonesOf(around, c), stonesOf(around, opp)
 	for m := mine & orthLow; m != 0; m &= m - 1 {
-		n := last + offs[bits.TrailingZeros16(m)>>1&7]
+		n := offs.at(last, m)
 		if !b.InAtari(n) {
 			continue
 		}
@@ -140,13 +136,13 @@ func (p *Player) tacticalMove(b *engine.Board, c engine.Color, last int) int {
 			}
 		} else {
 			for m := theirs & orthLow; m != 0; m &= m - 1 {
-				if n := last + offs[bits.TrailingZeros16(m)>>1&7]; b.InAtari(n) {
+				if n := offs.at(last, m); b.InAtari(n) {
 					cands = append(cands, b.AtariLiberty(n))
 				}
 			}
 		}
 		for m := theirs & diagLow; m != 0; m &= m - 1 {
-			if n := last + offs[bits.TrailingZeros16(m)>>1&7]; b.InAtari(n) {
+			if n := offs.at(last, m); b.InAtari(n) {
 				cands = append(cands, b.AtariLiberty(n))
 			}
 		}
@@ -209,8 +205,7 @@ func (p *Player) atariMove(b *engine.Board, c engine.Color, last int) int {
 // empty (value 0), and each one's own code whether it is a shape point.
 func (p *Player) patternMove(b *engine.Board, c engine.Color, last int) int {
 	s := b.Stride()
-	// The offsets of NeighbourOffsets on this board, in their order.
-	offs := [8]int{-s - 1, -s, -s + 1, -1, 1, s - 1, s, s + 1}
+	offs := ringOf(s)
 	around := b.Neighbourhood(last)
 	// One bit (the low one of its two) for each empty neighbour: the loop
 	// visits only those, in the order of the code, as a scan of all
@@ -219,7 +214,7 @@ func (p *Player) patternMove(b *engine.Board, c engine.Color, last int) int {
 	cands := p.cand[:0]
 	var codes [8]uint16
 	for ; empty != 0; empty &= empty - 1 {
-		v := last + offs[bits.TrailingZeros16(empty)>>1&7]
+		v := offs.at(last, empty)
 		if code := b.Neighbourhood(v); patterns[code] {
 			codes[len(cands)&7] = code
 			cands = append(cands, v)

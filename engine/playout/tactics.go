@@ -85,14 +85,14 @@ func SelfAtari(b *engine.Board, v int, c engine.Color) (bool, int) {
 	// opponent's or c's: only those are visited, in the order of
 	// Neighbours (that of the code).
 	s := b.Stride()
-	offs := [8]int{-s - 1, -s, -s + 1, -1, 1, s - 1, s, s + 1}
+	offs := ringOf(s)
 	around := b.Neighbourhood(v)
 	empties := ^(around | around>>1) & orthLow // off the board is not empty
 	mine := stonesOf(around, c) & orthLow
 	// Two empty neighbours, or a capture: an opponent chain next to v in
 	// atari has v as its liberty.
 	for m := stonesOf(around, c.Opponent()) & orthLow; m != 0; m &= m - 1 {
-		if b.InAtari(v + offs[bits.TrailingZeros16(m)>>1&7]) {
+		if b.InAtari(offs.at(v, m)) {
 			return false, 1
 		}
 	}
@@ -107,7 +107,7 @@ func SelfAtari(b *engine.Board, v int, c engine.Color) (bool, int) {
 	size := 1
 	var seen libSet // the chains of c counted
 	for m := empties | mine; m != 0; m &= m - 1 {
-		n := v + offs[bits.TrailingZeros16(m)>>1&7]
+		n := offs.at(v, m)
 		if empties&(m&-m) != 0 {
 			set.add(n)
 		} else {
@@ -163,13 +163,13 @@ func CapturesAround(dst []int, b *engine.Board, v int, max int) []int {
 		return dst
 	}
 	st := b.Stride()
-	offs := [8]int{-st - 1, -st, -st + 1, -1, 1, st - 1, st, st + 1}
+	offs := ringOf(st)
 	s := v
 	for {
 		// Each stone's 3×3 code tells which of its neighbours are the
 		// opponent's, in the order of Neighbours.
 		for m := stonesOf(b.Neighbourhood(s), opp) & orthLow; m != 0; m &= m - 1 {
-			if n := s + offs[bits.TrailingZeros16(m)>>1&7]; b.InAtari(n) {
+			if n := offs.at(s, m); b.InAtari(n) {
 				l := b.AtariLiberty(n)
 				dup := false
 				for _, d := range dst {

@@ -274,3 +274,18 @@ func TestCapturesAround(t *testing.T) {
 		t.Errorf("CapturesAround(B4, max 1) = %d points, want 1", len(got))
 	}
 }
+
+// TestRing: a ring's offsets are NeighbourOffsets on the board's stride,
+// and at finds the point of a code's lowest set bit.
+func TestRing(t *testing.T) {
+	const stride = 11
+	r := ringOf(stride)
+	for i, o := range NeighbourOffsets {
+		if want := o[1]*stride + o[0]; r[i] != want {
+			t.Errorf("ring[%d] = %d, want %d (NeighbourOffsets %v)", i, r[i], want, o)
+		}
+		if got := r.at(50, 1<<(2*i)|1<<15); got != 50+r[i] {
+			t.Errorf("at(50, point %d) = %d, want %d", i, got, 50+r[i])
+		}
+	}
+}
