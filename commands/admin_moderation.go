@@ -37,13 +37,7 @@ func noGameHere(id string) error {
 // its message is closed saying by whom and why. An abusive challenge had
 // no other way out than banning its author.
 func (a *App) adminWithdraw(ctx context.Context, r *Request, c *storage.Challenge, result, reason string) error {
-	a1, what, by := "a", "challenge", fmt.Sprintf("by %s to %s", Mention(c.Challenger), Mention(c.Opponent))
-	switch {
-	case c.Team():
-		what, by = "rengo lobby", "opened by "+Mention(c.Challenger)
-	case c.Open():
-		a1, what, by = "an", "open challenge", "by "+Mention(c.Challenger)
-	}
+	a1, what, by := challengeKind(c)
 	if result != "annul" {
 		return UserErr(ErrBadOption, fmt.Sprintf("`%s` is %s %s %s, not a game in play: `result:annul` withdraws it.", c.ID, a1, what, by))
 	}
@@ -56,8 +50,7 @@ func (a *App) adminWithdraw(ctx context.Context, r *Request, c *storage.Challeng
 		return err
 	}
 	defer release()
-	e := audit(r, storage.AuditWithdraw, c.ID, reason)
-	e.Before, e.After = fmt.Sprintf("%s %s in <#%s>", what, by, c.ChannelID), "withdrawn"
+	e := withdrawEntry(r, c, reason)
 	switch err := a.challenges.DeleteChallenge(storage.WithAudit(ctx, e), c.ID); {
 	case errors.Is(err, storage.ErrNotFound):
 		return UserErr(ErrNoChallenge, gone)
@@ -71,6 +64,27 @@ func (a *App) adminWithdraw(ctx context.Context, r *Request, c *storage.Challeng
 	}
 	a.closeChallengeMessage(ctx, c, fmt.Sprintf("🚫 %s by %s, an admin of this server. Reason: %s", done, Mention(UserPlayer(r.User)), reason))
 	return adminReply(ctx, r, fmt.Sprintf("🚫 %s: the %s `%s` %s in <#%s>; its message says so. Reason: %s", done, what, c.ID, by, c.ChannelID, reason))
+}
+
+// challengeKind says what c is, with its article (a challenge, an open
+// challenge, a rengo lobby), and whose it is.
+func challengeKind(c *storage.Challenge) (a1, what, by string) {
+	switch {
+	case c.Team():
+		return "a", "rengo lobby", "opened by " + Mention(c.Challenger)
+	case c.Open():
+		return "an", "open challenge", "by " + Mention(c.Challenger)
+	}
+	return "a", "challenge", fmt.Sprintf("by %s to %s", Mention(c.Challenger), Mention(c.Opponent))
+}
+
+// withdrawEntry is the log entry of challenge c withdrawn by r's admin
+// for reason: its own, or their ban of its challenger or opponent.
+func withdrawEntry(r *Request, c *storage.Challenge, reason string) storage.AuditEntry {
+	_, what, by := challengeKind(c)
+	e := audit(r, storage.AuditWithdraw, c.ID, reason)
+	e.Before, e.After = fmt.Sprintf("%s %s in <#%s>", what, by, c.ChannelID), "withdrawn"
+	return e
 }
 
 func (a *App) adminAdjudicate(ctx context.Context, r *Request) error {
@@ -335,7 +349,7 @@ func (a *App) adminBan(ctx context.Context, r *Request) error {
 	} else {
 		msg += "\nTheir games in play here, to decide with `/go-admin adjudicate` if need be: " + strings.Join(here, ", ") + "."
 	}
-	for _, l := range append(withdrawn, a.closeBannedChallenges(ctx, r, target)...) {
+	for _, l := range append(withdrawn, a.closeBannedChallenges(ctx, r, target, reason)...) {
 		msg += "\n" + l
 	}
 	return adminReply(ctx, r, msg)
@@ -417,7 +431,9 @@ func (a *App) withdrawAcceptance(ctx context.Context, g *storage.Game, p storage
 // messages say why), and p leaves the teams of the other lobbies (their
 // messages show the teams without p, still open). It returns the lines
 // of the ban's answer that say what it did; none when p had nothing open.
-func (a *App) closeBannedChallenges(ctx context.Context, r *Request, p storage.Player) []string {
+// Each challenge withdrawn and lobby called off is logged as a withdrawal,
+// with the ban's reason.
+func (a *App) closeBannedChallenges(ctx context.Context, r *Request, p storage.Player, reason string) []string {
 	all, err := a.admin.GuildChallenges(ctx, r.Interaction.GuildID)
 	if err != nil {
 		a.log.Warn("ban: read the server's challenges", "guild", r.Interaction.GuildID, "err", err)
@@ -433,7 +449,7 @@ func (a *App) closeBannedChallenges(ctx context.Context, r *Request, p storage.P
 		where := fmt.Sprintf("`%s` in <#%s>", c.ID, c.ChannelID)
 		switch {
 		case c.Team() && c.Challenger.UserID == p.UserID:
-			if a.withdrawChallenge(ctx, r, c, fmt.Sprintf("🚫 Called off: %s, who opened it, is banned from gobot games on this server.", Mention(p))) {
+			if a.withdrawChallenge(ctx, r, c, fmt.Sprintf("🚫 Called off: %s, who opened it, is banned from gobot games on this server.", Mention(p)), new(withdrawEntry(r, c, reason))) {
 				calledOff = append(calledOff, where)
 			}
 		case c.Team():
@@ -441,7 +457,7 @@ func (a *App) closeBannedChallenges(ctx context.Context, r *Request, p storage.P
 				left = append(left, where)
 			}
 		case c.Challenger.UserID == p.UserID || c.Opponent.UserID == p.UserID:
-			if a.withdrawChallenge(ctx, r, c, "🚫 Withdrawn: "+banned) {
+			if a.withdrawChallenge(ctx, r, c, "🚫 Withdrawn: "+banned, new(withdrawEntry(r, c, reason))) {
 				withdrawn = append(withdrawn, where)
 			}
 		}
@@ -461,16 +477,30 @@ func (a *App) closeBannedChallenges(ctx context.Context, r *Request, p storage.P
 
 // withdrawChallenge removes challenge c for r (not while an Accept or a
 // Start holds it) and closes its message with outcome; it reports whether
-// it did. A ban calls it for the banned player's challenges, and an
-// Accept for the other open challenges of the game's players
-// (closeOtherSeeks).
-func (a *App) withdrawChallenge(ctx context.Context, r *Request, c *storage.Challenge, outcome string) bool {
-	release, err := a.HoldChallenge(ctx, r, c.ID, HoldWithdraw, func(Hold) string { return "" }, "")
+// it did. A ban calls it for the banned player's challenges, with ban, the
+// withdrawal's log entry, and an Accept for the other open challenges of
+// the game's players (closeOtherSeeks), with none.
+//
+// A ban waits for an Accept or a Start that holds c, as long as such a
+// claim may last: the store refuses that game to the banned player, after
+// which c would stay open, unlisted, until it expired, as nobody could
+// start it. An Accept gives up at once: the other challenge is being
+// started, or answered.
+func (a *App) withdrawChallenge(ctx context.Context, r *Request, c *storage.Challenge, outcome string, ban *storage.AuditEntry) bool {
+	var release func()
+	var err error
+	del := ctx
+	if ban != nil {
+		release, _, err = a.WaitHold(ctx, r, c.ID, HoldWithdraw, acceptClaim, func(Hold) bool { return true })
+		del = storage.WithAudit(ctx, *ban)
+	} else {
+		release, err = a.HoldChallenge(ctx, r, c.ID, HoldWithdraw, func(Hold) string { return "" }, "")
+	}
 	if err != nil {
 		return false // being started, or gone
 	}
 	defer release()
-	if err := a.challenges.DeleteChallenge(ctx, c.ID); err != nil {
+	if err := a.challenges.DeleteChallenge(del, c.ID); err != nil {
 		if !errors.Is(err, storage.ErrNotFound) {
 			a.log.Warn("withdraw a challenge", "challenge", c.ID, "err", err)
 		}

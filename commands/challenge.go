@@ -415,7 +415,7 @@ func (a *App) closeOtherSeeks(ctx context.Context, r *Request, c *storage.Challe
 			(o.Challenger.UserID != c.Challenger.UserID && o.Challenger.UserID != c.Opponent.UserID) {
 			continue
 		}
-		a.withdrawChallenge(ctx, r, o, fmt.Sprintf("⌛ Withdrawn: %s's game with %s began in this channel.", Mention(c.Challenger), Mention(c.Opponent)))
+		a.withdrawChallenge(ctx, r, o, fmt.Sprintf("⌛ Withdrawn: %s's game with %s began in this channel.", Mention(c.Challenger), Mention(c.Opponent)), nil)
 	}
 }
 

@@ -884,7 +884,8 @@ func testE2EAdminBan(t *testing.T, e *env) {
 // calls off the rengo lobbies they opened and takes them off the teams of
 // the others, whose openers could otherwise never start them; each
 // message says so (a lobby they left stays open, without them), the
-// ban's answer lists what it did, and the challenges of others stay.
+// ban's answer lists what it did, the log has each withdrawal, and the
+// challenges of others stay.
 func TestE2EAdminBanClosesChallenges(t *testing.T) { onBothStores(t, testE2EAdminBanClosesChallenges) }
 
 func testE2EAdminBanClosesChallenges(t *testing.T, e *env) {
@@ -932,6 +933,21 @@ func testE2EAdminBanClosesChallenges(t *testing.T, e *env) {
 	}
 	if got := now(opened); !strings.HasSuffix(got.Text(), "\n🚫 Called off: <@"+dave.ID+">, who opened it, is banned from gobot games on this server.") || !got.Buttons()[0].Disabled {
 		t.Errorf("dave's rengo lobby after the ban = %q, want it called off", got.Text())
+	}
+	// Each withdrawal is logged, the lobby called off too, with the ban's reason.
+	log := strings.Join(e.adminLog(), "\n")
+	for _, l := range []string{
+		"ann withdraw " + byDave.InteractionID + " | challenge by <@" + dave.ID + "> to <@" + carol.ID + "> in <#" + c1.ID + "> → withdrawn | harassing",
+		"ann withdraw " + toDave.InteractionID + " | challenge by <@" + alice.ID + "> to <@" + dave.ID + "> in <#" + c2.ID + "> → withdrawn | harassing",
+		"ann withdraw " + draughtsByDave.InteractionID + " | challenge by <@" + dave.ID + "> to <@" + alice.ID + "> in <#" + c3.ID + "> → withdrawn | harassing",
+		"ann withdraw " + opened.InteractionID + " | rengo lobby opened by <@" + dave.ID + "> in <#" + c5.ID + "> → withdrawn | harassing",
+	} {
+		if !strings.Contains(log, l) {
+			t.Errorf("log =\n%s\nwant it to hold %s", log, l)
+		}
+	}
+	if n := strings.Count(log, " withdraw "); n != 4 {
+		t.Errorf("log =\n%s\nwant 4 withdrawals, not %d", log, n)
 	}
 	// alice's lobby stays open, without dave: she can fill it and start.
 	got := now(joined)

@@ -2,6 +2,7 @@ package commands_test
 
 import (
 	"context"
+	"errors"
 	"slices"
 	"strings"
 	"sync"
@@ -57,5 +58,88 @@ func testE2EBanBetweenAcceptsCheckAndGame(t *testing.T, e *env) {
 	e.do(e.click(carol, msg, "accept"))
 	if g := e.game(ch.ID); g == nil || !slices.ContainsFunc(g.Players(), func(p storage.Player) bool { return p.UserID == carol.ID }) {
 		t.Errorf("carol's Accept of the open challenge after bob's refusal did not start her game: %+v", g)
+	}
+}
+
+// acceptHook is the store with hook run once, as an Accept's game is
+// about to be stored (the Accept holds its challenge's claim), and
+// refusedWithdraw closed once a withdrawal's claim of the challenge was
+// refused because another holds it.
+type acceptHook struct {
+	commands.Store
+	once, refusedOnce sync.Once
+	hook              func()
+	refusedWithdraw   chan struct{}
+}
+
+func (h *acceptHook) AcceptChallenge(ctx context.Context, id string, g *storage.Game) error {
+	h.once.Do(h.hook)
+	return h.Store.AcceptChallenge(ctx, id, g)
+}
+
+func (h *acceptHook) ClaimChallenge(ctx context.Context, id, holder string, lease time.Duration) error {
+	err := h.Store.ClaimChallenge(ctx, id, holder, lease)
+	if strings.HasPrefix(holder, "withdraw:") && errors.Is(err, storage.ErrConflict) {
+		h.refusedOnce.Do(func() { close(h.refusedWithdraw) })
+	}
+	return err
+}
+
+// TestE2EBanWhileAcceptHoldsChallenge: an admin bans the opponent of a
+// challenge made before the ban while their Accept holds it, its checks
+// passed and its game about to be stored. The store refuses the game to
+// the banned player, and the ban, which waited for the Accept, withdraws
+// the challenge: its message says so, the ban's answer lists it and the
+// log has the withdrawal, with the ban's reason. (The ban gave up on a
+// challenge held at once: it stayed open, unlisted, until it expired.)
+func TestE2EBanWhileAcceptHoldsChallenge(t *testing.T) {
+	onBothStores(t, testE2EBanWhileAcceptHoldsChallenge)
+}
+
+func testE2EBanWhileAcceptHoldsChallenge(t *testing.T, e *env) {
+	ann, _, _ := e.admins()
+	alice, bob := e.d.NewUser("alice"), e.d.NewUser("bob")
+	ch := e.d.GuildChannel("general")
+	ban := e.adminCmd(ch, ann, "ban", discordtest.UserOpt("user", bob), discordtest.Str("reason", "race"))
+	banned := make(chan *discordtest.Reply, 1)
+	hook := &acceptHook{refusedWithdraw: make(chan struct{})}
+	hook.hook = func() {
+		go func() { banned <- e.d.Do(ban) }()
+		select {
+		case <-hook.refusedWithdraw:
+		case <-time.After(30 * time.Second):
+			t.Error("the ban did not try to withdraw the challenge held by the Accept")
+		}
+	}
+	e.wrapStore = func(s commands.Store) commands.Store {
+		hook.Store = s
+		return hook
+	}
+	e.restart()
+	msg := e.newChallenge(e.slash(ch, alice, "challenge", discordtest.UserOpt("opponent", bob)))
+	if m := e.do(e.click(bob, msg, "accept")); !m.Ephemeral || m.Text() != "You are banned from gobot games on this server until an admin lifts it. Reason: race" {
+		t.Errorf("bob's Accept as he was banned = %q (private %v), want the ban's refusal", m.Text(), m.Ephemeral)
+	}
+	if g := e.game(ch.ID); g != nil {
+		t.Fatalf("banned bob's Accept started game %s", g.ID)
+	}
+	if m := e.answerOf(ban, <-banned); !m.Ephemeral || m.Text() != "🚫 <@"+bob.ID+"> is banned from gobot on this server until an admin lifts it: they cannot challenge, be challenged, start bot games or vote here. Reason: race\n"+
+		"They have no game in play here.\n"+
+		"Their challenges here (by them or to them) were withdrawn: `"+msg.InteractionID+"` in <#"+ch.ID+">." {
+		t.Errorf("the ban's answer (private %v) =\n%s\nwant it to list the challenge withdrawn", m.Ephemeral, m.Text())
+	}
+	got, _ := e.d.Message(msg.ID)
+	if want := "\n🚫 Withdrawn: <@" + bob.ID + "> is banned from gobot games on this server."; !strings.HasSuffix(got.Text(), want) || !got.Buttons()[0].Disabled {
+		t.Errorf("the challenge's message after the ban = %q, want it closed: %q", got.Text(), want)
+	}
+	if _, err := e.store.Challenge(context.Background(), msg.InteractionID); !errors.Is(err, storage.ErrNotFound) {
+		t.Errorf("the withdrawn challenge is still stored (%v)", err)
+	}
+	want := []string{
+		"ann ban " + bob.ID + " | not banned → banned until an admin lifts it | race",
+		"ann withdraw " + msg.InteractionID + " | challenge by <@" + alice.ID + "> to <@" + bob.ID + "> in <#" + ch.ID + "> → withdrawn | race",
+	}
+	if got := e.adminLog(); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("log =\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
