@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gobot-dev/gobot/commands"
 	"github.com/gobot-dev/gobot/commands/discordtest"
 	"github.com/gobot-dev/gobot/engine"
 	"github.com/gobot-dev/gobot/storage"
@@ -229,6 +230,65 @@ func TestE2EStopWhileThinking(t *testing.T) {
 			t.Errorf("the thinking interaction was answered %q (deferred: %v), want a note that gobot restarts", m.Text(), m.Deferred)
 		}
 	})
+}
+
+// createHook is the store with the handler that creates game id held,
+// its game stored, until its context ends: held is closed once it is.
+type createHook struct {
+	commands.Store
+	id   string
+	held chan struct{}
+}
+
+func (h *createHook) CreateGame(ctx context.Context, g *storage.Game) error {
+	err := h.Store.CreateGame(ctx, g)
+	if g.ID == h.id {
+		close(h.held)
+		select {
+		case <-ctx.Done():
+		case <-time.After(time.Minute):
+		}
+	}
+	return err
+}
+
+// TestE2EStopBeforeBotDeferral: SIGTERM arrives while /go bot, its game
+// stored, has not deferred its answer yet, and the grace period runs out
+// before it does (through the gateway, where the deferral is gobot's own
+// callback). The deferral still goes out, with a fresh short deadline, and
+// the interaction is answered: it was left unanswered, the player seeing
+// "The application did not respond". The next process makes the move.
+func TestE2EStopBeforeBotDeferral(t *testing.T) {
+	e := newEnvMode(t, "gateway")
+	ch, alice := e.d.GuildChannel("general"), e.d.NewUser("alice")
+	slow := e.botGame(ch, alice, "slow")
+	held := make(chan struct{})
+	e.wrapStore = func(s commands.Store) commands.Store { return &createHook{Store: s, id: slow.ID, held: held} }
+	e.restart()
+	sent := make(chan error, 1)
+	go func() {
+		_, err := e.d.Send(slow)
+		sent <- err
+	}()
+	select {
+	case <-held:
+	case <-time.After(time.Minute):
+		t.Fatal("/go bot did not store its game")
+	}
+	if err := e.stopWithin(time.Second); err == nil {
+		t.Fatalf("Shutdown returned nil although /go bot was held")
+	}
+	if err := <-sent; err != nil {
+		t.Fatal(err)
+	}
+	if m, ok := e.d.Original(slow); !ok || m.Deferred || !strings.Contains(m.Text(), "🔄 gobot is restarting and will play its move as soon as it is back.") {
+		t.Errorf("/go bot stopped before its deferral was answered %q (sent: %v, deferred: %v), want a note that gobot restarts", m.Text(), ok, m.Deferred)
+	}
+	e.wrapStore = nil
+	e.start()
+	close(e.players.gate)
+	e.waitMoves("the bot's move after the restart", ch.ID, 1)
+	e.waitBoard(ch.ID, "A9")
 }
 
 // stopWhileThinking has u start a game in ch against the slow bot and stops

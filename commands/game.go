@@ -517,7 +517,15 @@ func botToMove(g *storage.Game) bool { return g.BotToMove() }
 // the move and answered the command with it already, that answer stands.
 func (a *App) AnswerGame(ctx context.Context, r *Request, g *storage.Game, note string) error {
 	if botToMove(g) {
-		if err := r.Defer(ctx, false); err != nil {
+		// The deferral goes out with a fresh short deadline, as
+		// answerBotFailure's answer does: a shutdown whose grace ran
+		// out before it (the handler slow to get here) would otherwise
+		// leave the interaction unanswered, where answerBotFailure can
+		// still say that gobot restarts.
+		dctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), replyTimeout)
+		err := r.Defer(dctx, false)
+		cancel()
+		if err != nil {
 			return err
 		}
 		moved, botNote, err := a.awaitBot(ctx, r, g)
