@@ -412,6 +412,29 @@ func TestE2ESimpleClockEnd(t *testing.T) {
 	}
 }
 
+// TestE2ECanadianClockEnd: with Canadian time, the side whose period ran
+// out shows 0 s at the end, as with the other systems; it showed "0 s for
+// 2 moves".
+func TestE2ECanadianClockEnd(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	ch := e.d.GuildChannel("general")
+	alice, bob := e.d.NewUser("alice"), e.d.NewUser("bob")
+	e.challenge(ch, alice, bob, discordtest.Str("clock", "canadian 0s 2/10s"))
+	e.do(e.play(ch, alice, "E5"))
+	e.do(e.play(ch, bob, "E4"))
+	e.do(e.play(ch, alice, "D5"))
+	e.clock.Advance(11 * time.Second)
+	final := "⏱ Time left at the end: ⚫ 10 s for 2 moves · ⚪ 0 s"
+	e.d.WaitFor("the announcement", func() bool { return len(e.publicWith(ch.ID, "ran out of time")) > 0 })
+	if ann := e.publicWith(ch.ID, "ran out of time"); !slices.Contains(strings.Split(ann[0].Text(), "\n"), final) {
+		t.Errorf("the game-over board %q does not say %q", ann[0].Text(), final)
+	}
+	if b := e.do(e.slash(ch, bob, "board")).Text(); !slices.Contains(strings.Split(b, "\n"), final) {
+		t.Errorf("/go board afterwards = %q, want %q", b, final)
+	}
+}
+
 // TestE2EDraughtsMoveAfterLossOnTime: draughts says it as its players
 // write results.
 func TestE2EDraughtsMoveAfterLossOnTime(t *testing.T) {

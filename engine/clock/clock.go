@@ -429,7 +429,8 @@ func (k *Clock) Credit(from, to time.Time) {
 func (k *Clock) Paused(now time.Time) bool { return k.Running() && k.Since.After(now) }
 
 // Show writes the time of colour c as of now for a board message: "2 days
-// 23 h", "4 min 10 s + 5×30 s", "1 min 30 s for 12 moves".
+// 23 h", "4 min 10 s + 5×30 s", "1 min 30 s for 12 moves"; "0 s" once
+// they ran out.
 func (k *Clock) Show(c Side, now time.Time) string {
 	t := k.Left(c, now)
 	cc := k.Control
@@ -464,6 +465,12 @@ func (k *Clock) Show(c Side, now time.Time) string {
 		}
 		if t.Stones == 0 {
 			return fmt.Sprintf("%s + %d/%s", Format(t.Main), cc.Stones, Format(cc.Period))
+		}
+		if t.Period == 0 {
+			// The period ran out before its moves were made: the player is
+			// out of time (a loss on time), and the moves they owed no
+			// longer count, as byo-yomi's last period and simple time show.
+			return "0 s"
 		}
 		return Format(t.Period) + " for " + count(t.Stones, "move")
 	}

@@ -376,6 +376,35 @@ func TestPauseAndCredit(t *testing.T) {
 	}
 }
 
+// TestCanadianEnd: a player whose Canadian period ran out, in play past
+// the deadline or stopped there (a loss on time), shows 0 s, as byo-yomi
+// and simple time do; it showed "0 s for 3 moves", as if moves were
+// still owed. A player stopped in time (a resignation, the scoring phase)
+// keeps their period and its moves.
+func TestCanadianEnd(t *testing.T) {
+	k := New(mustParse(t, "canadian 1m 3/1m"))
+	k.Start(First, t0)
+	wantShow(t, k, First, at(2*time.Minute), "0 s") // main time and the first period used up
+	wantShow(t, k, First, at(time.Hour), "0 s")
+	k.Stop(at(2 * time.Minute)) // Black's deadline: a loss on time
+	wantShow(t, k, First, at(time.Hour), "0 s")
+	wantShow(t, k, Second, at(time.Hour), "1 min + 3/1 min")
+
+	k = New(mustParse(t, "canadian 1m 3/1m"))
+	k.Start(Second, t0)
+	play(t, k, 70*time.Second)    // white: 50 s for 2 more moves
+	play(t, k, 71*time.Second)    // black
+	k.Stop(at(121 * time.Second)) // White's deadline, a move short
+	wantShow(t, k, Second, at(time.Hour), "0 s")
+
+	k = New(mustParse(t, "canadian 1m 3/1m"))
+	k.Start(Second, t0)
+	play(t, k, 70*time.Second)    // white
+	play(t, k, 71*time.Second)    // black
+	k.Stop(at(101 * time.Second)) // the scoring phase, 20 s left
+	wantShow(t, k, Second, at(time.Hour), "20 s for 2 moves")
+}
+
 func TestStop(t *testing.T) {
 	k := New(mustParse(t, "byoyomi 1m 2x30s"))
 	k.Start(First, t0)
