@@ -459,8 +459,10 @@ func TestE2EDraughtsMoveAfterLossOnTime(t *testing.T) {
 	if ann := e.publicWith(dr.ID, "ran out of time"); !strings.Contains(ann[0].Text(), final) {
 		t.Errorf("the game-over board %q does not say %q", ann[0].Text(), final)
 	}
-	if b := e.do(e.draughtsCmd(dr, bob, "board")).Text(); !strings.Contains(b, final) {
-		t.Errorf("/draughts board afterwards = %q, want %q", b, final)
+	// Its last line says how the game was played, as Go's finished board
+	// does (a rated game: not "unrated").
+	if b, want := e.do(e.draughtsCmd(dr, bob, "board")).Text(), final+"\n-# International draughts, 10×10 (FMJD rules)"; !strings.HasSuffix(b, want) {
+		t.Errorf("/draughts board afterwards = %q, want it to end with %q", b, want)
 	}
 }
 

@@ -36,7 +36,9 @@ func TestE2EUnratedSaysSo(t *testing.T) {
 		}
 		end := e.do(e.slash(dm, dave, "resign"))
 		hasAll(t, "/go resign", end.Text(), "⚪ "+dave.Mention()+" resigned."+notRated, goFooter)
-		hasAll(t, "/go board after the game", e.do(e.slash(dm, dave, "board")).Text(), goFooter)
+		if b := e.do(e.slash(dm, dave, "board")).Text(); !strings.HasSuffix(b, goFooter) {
+			t.Errorf("/go board after the game = %q, want it to end with %q", b, goFooter)
+		}
 
 		rated := e.do(e.slash(dm, dave, "bot", discordtest.Str("level", "tester"), discordtest.Int("size", 9), discordtest.Str("color", "white"), discordtest.Str("clock", "none")))
 		hasAll(t, "/go bot", rated.Text(), "New game: "+dave.Mention()+" plays ⚪ white against gobot **tester** (9×9, chinese rules: area scoring, positional superko, komi 7.5, no clock; rated).\n")
@@ -57,6 +59,10 @@ func TestE2EUnratedSaysSo(t *testing.T) {
 		}
 		end := e.do(e.draughtsCmd(dm, kim, "resign"))
 		hasAll(t, "/draughts resign", end.Text(), "🏳️ ⚪ white "+kim.Mention()+" resigned."+notRated, draughtsFooter)
+		// The finished board's last line says it too (it had none).
+		if b := e.do(e.draughtsCmd(dm, kim, "board")).Text(); !strings.HasSuffix(b, draughtsFooter) {
+			t.Errorf("/draughts board after the game = %q, want it to end with %q", b, draughtsFooter)
+		}
 	})
 
 	t.Run("go challenge", func(t *testing.T) {

@@ -834,7 +834,7 @@ func draughtsStatus(g *storage.Game, now time.Time, unrated bool) string {
 	} else if cs := commands.FinalClockStatus(commands.FinalClock(g.Clock, now), draughtsSideLabel); cs != "" {
 		sb.WriteString(cs + "\n")
 	}
-	sb.WriteString("-# International draughts, 10×10 (FMJD rules)")
+	sb.WriteString("-# " + draughtsRules)
 	if g.Clock != nil {
 		fmt.Fprintf(&sb, " · %s", g.Clock.Control.Describe())
 	}
@@ -1284,6 +1284,12 @@ func finishedDraughtsMessage(arc *storage.Archived) (*commands.Message, error) {
 		arc.FinishedAt.Unix(), moves(arc.Moves), result)
 	if cs := commands.FinalClockStatus(arc.Clock, draughtsSideLabel); cs != "" {
 		text += "\n" + cs
+	}
+	// The last line says how the game was played, as a finished game of
+	// Go's does: unrated as its boards said while it was played.
+	text += "\n-# " + draughtsRules
+	if arc.Unrated || commands.ArchivedPoolsNote(arc) != "" {
+		text += " · unrated"
 	}
 	return &commands.Message{
 		Embeds: []*discordgo.MessageEmbed{{
