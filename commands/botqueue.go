@@ -54,11 +54,6 @@ const (
 	botNoticeAfter = time.Second
 	botCheckEvery  = 2 * time.Second
 	botNoticeEvery = 10 * time.Second
-	// botGoneGrace is how long a handler that found its move gone from
-	// the queue waits for the outcome, which this process's worker hands
-	// over the moment its write commits, before it answers from the store
-	// (another process made the move).
-	botGoneGrace = 300 * time.Millisecond
 	// botAnswerWait is how long a handler whose command's bot move
 	// another process made waits for that process to answer the command
 	// (see answeredElsewhere), looking every botAnswerPoll.
@@ -137,11 +132,44 @@ type owedMoves struct {
 	wake    chan struct{} // closed (and replaced) to wake every idle worker
 	started bool
 	watch   map[string]*channelWatch // by channel ID
+	making  map[owedMove]int         // the moves this process's workers hold, with how many hold each
 	wg      sync.WaitGroup           // the workers
 }
 
+// owedMove names a move in the queue: the game's, at a move count.
+type owedMove struct {
+	gameID string
+	moves  int
+}
+
 func newOwedMoves() *owedMoves {
-	return &owedMoves{worker: "gobot-" + storage.NewID(), wake: make(chan struct{}), watch: map[string]*channelWatch{}}
+	return &owedMoves{worker: "gobot-" + storage.NewID(), wake: make(chan struct{}), watch: map[string]*channelWatch{}, making: map[owedMove]int{}}
+}
+
+// hold records that a worker of this process makes m, until the returned
+// function is called, after the worker has handed the outcome over (see
+// deliver): a handler that finds the move gone from the queue meanwhile
+// waits for that outcome (see waitOutcome).
+func (o *owedMoves) hold(m *storage.BotMove) (done func()) {
+	k := owedMove{m.GameID, m.Moves}
+	o.mu.Lock()
+	o.making[k]++
+	o.mu.Unlock()
+	return func() {
+		o.mu.Lock()
+		defer o.mu.Unlock()
+		if o.making[k]--; o.making[k] == 0 {
+			delete(o.making, k)
+		}
+	}
+}
+
+// held reports whether a worker of this process makes the move g owes at
+// moves (see hold).
+func (o *owedMoves) held(gameID string, moves int) bool {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.making[owedMove{gameID, moves}] > 0
 }
 
 // kick wakes every idle worker: a move may have become owed.
@@ -349,6 +377,7 @@ func (a *App) release(ctx context.Context, m *storage.BotMove, retryAt time.Time
 // handlers waiting for it, or posts it. It returns how long the worker
 // should pause before its next claim.
 func (a *App) makeOwedMove(ctx context.Context, m *storage.BotMove) time.Duration {
+	defer a.owed.hold(m)()
 	log := a.log.With("channel", m.ChannelID, "game", m.GameID)
 	g, err := a.LoadGame(ctx, m.ChannelID)
 	switch {
@@ -581,7 +610,7 @@ func (a *App) answeredElsewhere(ctx context.Context, r *Request, g *storage.Game
 // (done, when not nil, is the outcome await found). Every botCheckEvery it
 // looks at the move's place in the queue: it tells the player that place
 // (at most every botNoticeEvery), and gives up with errMadeElsewhere when
-// the move has left the queue without an outcome reaching this process
+// the move has left the queue and no worker of this process holds it
 // (another process sharing the store made it), or with errStillQueued at
 // giveUp.
 func (a *App) waitOutcome(ctx context.Context, r *Request, g *storage.Game, mw *moveWaiter, done *botOutcome, giveUp time.Time) botOutcome {
@@ -600,7 +629,6 @@ func (a *App) waitOutcome(ctx context.Context, r *Request, g *storage.Game, mw *
 	defer limit.Stop()
 	closing := a.closing
 	shown, shownAt := 0, time.Time{}
-	var goneAt time.Time
 	for {
 		select {
 		case out := <-mw.done:
@@ -609,26 +637,24 @@ func (a *App) waitOutcome(ctx context.Context, r *Request, g *storage.Game, mw *
 			check.Reset(botCheckEvery)
 			pos, err := a.queue.BotQueuePosition(ctx, g.ChannelID, g.ID, mw.moves)
 			switch {
+			case errors.Is(err, storage.ErrNotFound) && a.owed.held(g.ID, mw.moves):
+				// A worker of this process made the move (its write took
+				// it off the queue) and hands the outcome over next,
+				// however long that takes on a busy machine: the answer
+				// is this handler's, with the bot's move in it.
 			case errors.Is(err, storage.ErrNotFound):
-				// Made (or the game ended, or moved on) and the outcome is
-				// on its way, or made by another process: wait a little
-				// before answering from the store.
-				if goneAt.IsZero() {
-					goneAt = time.Now()
-					check.Reset(botGoneGrace)
-				} else if time.Since(goneAt) >= botGoneGrace {
-					return give(errMadeElsewhere)
-				}
+				// Gone, and no worker of this process holds it: its
+				// outcome was handed over already (give reads it), or
+				// the move left the queue elsewhere (another process
+				// made it, or the game ended or moved on).
+				return give(errMadeElsewhere)
 			case err != nil:
 				a.log.Debug("queue position", "channel", g.ChannelID, "err", err)
 			case pos > 0 && pos != shown && (shown == 0 || time.Since(shownAt) >= botNoticeEvery):
-				goneAt = time.Time{}
 				shown, shownAt = pos, time.Now()
 				if _, err := r.discord.EditOriginal(ctx, r.Interaction, &Message{Content: queuedNote(pos)}); err != nil {
 					a.log.Debug("queue notice", "err", err)
 				}
-			default:
-				goneAt = time.Time{}
 			}
 		case <-limit.C:
 			return give(errStillQueued)
