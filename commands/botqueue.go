@@ -5,9 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"runtime/debug"
+	"strings"
 	"sync"
 	"time"
 
+	"github.com/bwmarrin/discordgo"
 	"github.com/gobot-dev/gobot/storage"
 )
 
@@ -576,12 +578,14 @@ const wentOnNote = "The game has gone on since; here it is as it stands."
 
 // answeredElsewhere reports whether the answer of r, a command waiting
 // for the bot move g owes, is no longer "thinking…" nor the queue notice
-// (see unanswered): another process answered it. When r is the command
-// that made the move owed (g keeps its token for follow-ups), the process
-// that made the move answers it itself (see post), moments after its
-// write, which this handler may see first: it waits up to botAnswerWait
-// for that answer, so that the move is announced in it, once. When
-// Discord cannot say, it reports false, and the handler answers.
+// (see unanswered): another process answered it (a notice of this
+// handler's that reached Discord after that answer is taken off it, see
+// clearNotice). When r is the command that made the move owed (g keeps
+// its token for follow-ups), the process that made the move answers it
+// itself (see post), moments after its write, which this handler may see
+// first: it waits up to botAnswerWait for that answer, so that the move
+// is announced in it, once. When Discord cannot say, it reports false,
+// and the handler answers.
 func (a *App) answeredElsewhere(ctx context.Context, r *Request, g *storage.Game) bool {
 	if !r.Responded() {
 		// Not even deferred yet: there is no answer to read, and no other
@@ -598,11 +602,28 @@ func (a *App) answeredElsewhere(ctx context.Context, r *Request, g *storage.Game
 			return false
 		}
 		if !unanswered(orig) {
+			a.clearNotice(ctx, r, orig)
 			return true
 		}
 		if !mine || time.Now().After(deadline) || sleepUntilClosing(ctx.Done(), botAnswerPoll) {
 			return false
 		}
+	}
+}
+
+// clearNotice takes the queue notice off orig, r's answer, when it shows
+// one above a board. The other process's answer with the bot's move may
+// have reached Discord before a notice of this handler's (read from the
+// queue just before that process made the move) did: Discord then kept
+// the board and took the notice as its text, which would promise a move
+// already made for good. The handler shows no notice once it stops
+// waiting, so what it clears stays cleared.
+func (a *App) clearNotice(ctx context.Context, r *Request, orig *discordgo.Message) {
+	if len(orig.Embeds) == 0 || !strings.HasPrefix(orig.Content, queuePromise) {
+		return
+	}
+	if _, err := r.discord.EditOriginal(ctx, r.Interaction, &Message{ClearContent: true}); err != nil {
+		a.log.Info("take the queue notice off an answer given elsewhere", "channel", r.Interaction.ChannelID, "err", err)
 	}
 }
 

@@ -8,9 +8,11 @@ import (
 	"context"
 	"log/slog"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
+	"github.com/bwmarrin/discordgo"
 	"github.com/gobot-dev/gobot/commands"
 	"github.com/gobot-dev/gobot/commands/draughtsroom"
 	"github.com/gobot-dev/gobot/commands/goroom"
@@ -109,5 +111,75 @@ func TestE2EBotMoveMadeByAnotherWorker(t *testing.T) {
 	}
 	if said != 1 {
 		t.Errorf("the bot's move was announced %d times in the DM, want once", said)
+	}
+}
+
+// noticeHold is the bot's Discord holding the first queue notice it edits
+// into an answer until release is closed (held is closed when it is).
+type noticeHold struct {
+	commands.Discord
+	once    sync.Once
+	held    chan struct{}
+	release chan struct{}
+}
+
+func (d *noticeHold) EditOriginal(ctx context.Context, it *discordgo.Interaction, m *commands.Message) (*discordgo.Message, error) {
+	if strings.HasPrefix(m.Content, "⏳ The bots are all busy") {
+		first := false
+		d.once.Do(func() { first = true })
+		if first {
+			close(d.held)
+			<-d.release
+		}
+	}
+	return d.Discord.EditOriginal(ctx, it, m)
+}
+
+// TestE2EQueueNoticeAfterAnotherWorkersAnswer: a waiting command's queue
+// notice, from a look at the queue just before another worker made the
+// move, reaches Discord after that worker answered the command with the
+// board and the bot's move. The answer ends as that board alone, the bot's
+// move said once. The notice stayed above the board for good: Discord
+// kept the board and took the notice as its text, and the handler, finding
+// the command answered, left it so.
+func TestE2EQueueNoticeAfterAnotherWorkersAnswer(t *testing.T) {
+	t.Parallel()
+	e := newEnvPostgres(t)
+	sl := newSlotted(e.players, 1, time.Millisecond)
+	e.offer, e.workers = sl, 1
+	hold := &noticeHold{held: make(chan struct{}), release: make(chan struct{})}
+	e.wrapStore = func(s commands.Store) commands.Store { return noClaims{s} }
+	e.wrapDiscord = func(d commands.Discord) commands.Discord { hold.Discord = d; return hold }
+	e.restart()
+	e.peer()
+	// The peer's worker holds the first move; the second waits, and its
+	// handler's notice (number 1 in the queue) is held on its way.
+	games := botQueueStart(t, e, 2)
+	order := queueOrder(t, e, 2)
+	second := games[0]
+	if second.ch.ID != order[1] {
+		second = games[1]
+	}
+	<-hold.held
+	close(sl.hold)
+	e.d.WaitFor("the peer's answer with the bot's move", func() bool {
+		m, ok := e.d.Original(second.it)
+		return ok && strings.Contains(m.Text(), "played **A9**")
+	})
+	close(hold.release)
+	// Shutting down waits for the handler.
+	if err := e.stopWithin(time.Minute); err != nil {
+		t.Fatalf("Shutdown: %v", err)
+	}
+	m, _ := e.d.Original(second.it)
+	if _, board := m.PNG(); !board || m.Content != "" || !strings.Contains(m.Text(), "⚫ gobot (tester) played **A9**.") {
+		t.Errorf("answer (board %v, text above it %q) =\n%s\nwant the board with the bot's move alone", board, m.Content, m.Text())
+	}
+	said := 0
+	for _, msg := range e.d.Public(second.ch.ID) {
+		said += strings.Count(msg.Text(), "gobot (tester) played **A9**")
+	}
+	if said != 1 {
+		t.Errorf("the bot's move was announced %d times, want once", said)
 	}
 }
