@@ -319,7 +319,15 @@ func TestPassBackWhenWon19(t *testing.T) {
 // territory around them counted as winnable in Black's best case: the
 // search passed.
 func TestResignsLostGameAfterPass(t *testing.T) {
-	for _, file := range []string{"lost9-mixed-006.sgf", "lost9-gnugo-006.sgf", "lost9-gnugo-036.sgf"} {
+	files := []string{"lost9-mixed-006.sgf", "lost9-gnugo-006.sgf", "lost9-gnugo-036.sgf"}
+	if raceEnabled {
+		// Under the race detector, where the six searches of 10,000
+		// playouts took 183 s of the package's run, one game of each
+		// kind: gnugo-036 is lost as gnugo-006 is. The run without the
+		// detector plays all three.
+		files = files[:2]
+	}
+	for _, file := range files {
 		g := afterPass(t, file)
 		for _, name := range []string{"hard", "max"} {
 			l, ok := Lookup(name)
