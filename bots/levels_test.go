@@ -207,15 +207,19 @@ func TestMCTSStopsEarlyInByoYomi(t *testing.T) {
 	// search spends its budget (growing the subtree the next move reuses),
 	// though the choice settles early without a Max.
 	// One thread: with a budget of playouts the searches are repeatable.
+	// 5,000 playouts, not 20,000: without a Max the choice settles after
+	// 4,224 of them (18,560 of 20,000), and under the race detector on a
+	// loaded machine a search of 20,000 outlasted the minute ("time").
 	g := position(t, midgame9, engine.Black)
 	opts := timedOptions(1, hardMaxNodes)
 	opts.Threads = 1
+	const midgamePlayouts = 5000
 	for _, tt := range []struct {
 		budget  Budget
 		stopped string
 	}{
-		{Budget{Time: time.Minute, Max: time.Minute, Playouts: playouts}, "budget"},
-		{Budget{Time: time.Minute, Playouts: playouts}, "settled"},
+		{Budget{Time: time.Minute, Max: time.Minute, Playouts: midgamePlayouts}, "budget"},
+		{Budget{Time: time.Minute, Playouts: midgamePlayouts}, "settled"},
 	} {
 		bot := NewMCTS("hard", opts)
 		if _, err := bot.GenMove(context.Background(), g, tt.budget); err != nil {
