@@ -430,10 +430,10 @@ func searchMax(t *testing.T, g *engine.Game, seed int64) (engine.Move, mcts.Stat
 func TestFightInsideTerritory(t *testing.T) {
 	g := enginetest.Game(t, fightBoard, enginetest.Komi(7.5), enginetest.ToPlay(engine.Black))
 	b3 := enginetest.Point(t, "B3", 9)
-	// With these seeds the ownership gives B3's region to White (with the
-	// playouts following their ataris through, Options.Follow, seeds 1,
-	// 11 and 12 leave it open, and 4 and 10 search another move).
-	for _, seed := range maxSeeds(2, 3) {
+	// With these seeds the ownership gives B3 to White in about 77% of
+	// the playouts (with nodes expanded on their fourth visit; seeds 4, 7,
+	// 9, 11 and 12 leave B3's region open).
+	for _, seed := range maxSeeds(1, 3) {
 		m, st, j := searchMax(t, g, seed)
 		if st.Move != (engine.Move{Color: engine.Black, Kind: engine.Place, Point: b3}) {
 			t.Fatalf("seed %d: the search chose %v (%.0f%%), not B3: the position no longer tests the rules", seed, st.Move, 100*st.Winrate)

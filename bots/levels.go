@@ -209,7 +209,7 @@ func Builtin() []Level {
 // timedOptions returns the search options of hard and max, the levels that
 // search for a time, with a tree of at most nodes.
 func timedOptions(seed int64, nodes int) mcts.Options {
-	return mcts.Options{Seed: seed, MaxNodes: nodes, Collect: true, Vary: varyMoves, Shape: true, SelfAtari: true, Follow: true}
+	return mcts.Options{Seed: seed, MaxNodes: nodes, Collect: true, Vary: varyMoves, Shape: true, SelfAtari: true}
 }
 
 // readerLevel returns the level of the casual, steady and keen kind: a

@@ -132,7 +132,7 @@ func EstimateScore(ctx context.Context, g *engine.Game, n int, seed int64) (Scor
 		}
 		w.board = s.board
 		w.stamp++
-		score := w.simulate(&w.board, s.toPlay, 0, s.last2, s.last, 0) - s.komi
+		score := w.simulate(&w.board, s.toPlay, 0, s.last, 0) - s.komi
 		sum += score
 		sumSq += score * score
 	}

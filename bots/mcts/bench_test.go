@@ -82,7 +82,7 @@ func benchmarkPlayout(b *testing.B, size int) {
 	for i := 0; i < b.N; i++ {
 		w.board = s.board
 		w.stamp++
-		w.simulate(&w.board, s.toPlay, 0, 0, 0, 0)
+		w.simulate(&w.board, s.toPlay, 0, 0, 0)
 	}
 	if cpu := runtimetest.CPUTime() - cpu0; cpu > 0 {
 		b.ReportMetric(float64(b.N)/cpu.Seconds(), "playouts/cpu-s")

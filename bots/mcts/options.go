@@ -63,12 +63,6 @@ type Options struct {
 	// atari now and then (playout.Policy.SelfAtari, selfAtariRate), so
 	// that the playouts can kill by nakade and lose capturing races.
 	SelfAtari bool
-	// Follow has the playouts capture, when nothing answers the last move
-	// tactically, an opponent chain in atari next to the player's own
-	// previous move (playout.Policy.Follow, followRate): an atari is then
-	// followed through, as the player who gave it would, instead of left
-	// for a random move to take.
-	Follow bool
 
 	// analysis judges positions rather than plays them: no dynamic komi
 	// in handicap games, and ataris weighed as any move (Analyze,
@@ -132,9 +126,6 @@ func (o Options) params() params {
 	if o.SelfAtari {
 		p.playout.SelfAtari = selfAtariRate
 	}
-	if o.Follow {
-		p.playout.Follow = followRate
-	}
 	if o.Shape {
 		p.playout.Shape = shape.Learned.PatternWeights()
 	} else {
@@ -186,11 +177,3 @@ const shapePrior = 100
 // 53.9–63.5%), and at 8,000 43 of 80 (53.8%); 0.1 won 114 of 200 and 0.7
 // 107 of 200. The search's speed is unchanged.
 const selfAtariRate = 0.4
-
-// followRate is the share of the playout moves with nothing to answer
-// tactically that capture a chain the player's own previous move left in
-// atari (Options.Follow). At 5,000 playouts a move on 9×9, max with 0.9
-// beat max without it 113 of 200 (56.5%, 95% 49.6–63.2%; two runs of
-// 100, 56 and 57), at the same time a move (510 against 504 ms).
-// Analyses keep their playouts as the reviews were measured.
-const followRate = 0.9

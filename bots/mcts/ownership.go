@@ -52,7 +52,7 @@ func (ev *Evaluator) Score(b *engine.Board, toPlay engine.Color, last, n int) (l
 	for i := 0; i < n; i++ {
 		w.board = *b
 		w.stamp++
-		m := w.simulate(&w.board, toPlay, 0, engine.PassVertex, last, 0) - ev.s.komi
+		m := w.simulate(&w.board, toPlay, 0, last, 0) - ev.s.komi
 		sum += m
 		if m > 0 {
 			blackWins++

@@ -10,13 +10,13 @@ const (
 	gEdge  = int8(3)
 )
 
-// simulate plays b out from c to move, after moves at prev and last,
-// until both players pass, records the first player of every point for
-// AMAF, and returns the area score (Black minus White, without komi).
-func (w *worker) simulate(b *engine.Board, c engine.Color, passes, prev, last, depth int) float64 {
+// simulate plays b out from c to move until both players pass, records the
+// first player of every point for AMAF, and returns the area score (Black
+// minus White, without komi).
+func (w *worker) simulate(b *engine.Board, c engine.Color, passes, last, depth int) float64 {
 	limit := 3 * w.s.size * w.s.size
 	for i := 0; i < limit && passes < 2; i++ {
-		v := w.player.MoveAfter(b, c, prev, last)
+		v := w.player.Move(b, c, last)
 		b.Play(v, c)
 		if v == engine.PassVertex {
 			passes++
@@ -24,7 +24,7 @@ func (w *worker) simulate(b *engine.Board, c engine.Color, passes, prev, last, d
 			passes = 0
 			w.recordAMAF(v, c, depth)
 		}
-		prev, last = last, v
+		last = v
 		c = c.Opponent()
 		depth++
 	}

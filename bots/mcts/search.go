@@ -461,7 +461,7 @@ func (w *worker) playout() bool {
 		}
 		nd = ch
 	}
-	score := w.simulate(b, s.colorAt(depth), passes, last2, last, depth)
+	score := w.simulate(b, s.colorAt(depth), passes, last, depth)
 	w.backup(score)
 	return true
 }

@@ -714,7 +714,7 @@ func (e *Searcher) passSettles(s *search, n int) bool {
 		}
 		w.board = s.board
 		w.stamp++
-		w.simulate(&w.board, s.toPlay.Opponent(), 1, engine.PassVertex, engine.PassVertex, 0)
+		w.simulate(&w.board, s.toPlay.Opponent(), 1, engine.PassVertex, 0)
 	}
 	return w.settled(&s.board)
 }

@@ -20,12 +20,6 @@ type Policy struct {
 	// otherwise capturing an opponent chain in atari on or around the last
 	// move.
 	Capture float64
-	// Follow is the probability, once the tactical answer has found
-	// nothing, of capturing an opponent chain in atari next to the
-	// player's own previous move: a chain it put in atari that the
-	// opponent left there. Without it such a chain waits for a random
-	// move to take it, and the playouts let captured stones linger.
-	Follow float64
 	// Atari is the probability of putting the last stone's chain in atari
 	// when it has exactly two liberties.
 	Atari float64
@@ -63,21 +57,9 @@ type Player struct {
 // played at last (engine.PassVertex for a pass or none): a vertex, or
 // engine.PassVertex to pass. It does not play it.
 func (p *Player) Move(b *engine.Board, c engine.Color, last int) int {
-	return p.MoveAfter(b, c, engine.PassVertex, last)
-}
-
-// MoveAfter is Move knowing also c's own previous move, prev (the move
-// before last; engine.PassVertex for a pass or none), which Policy.Follow
-// looks at.
-func (p *Player) MoveAfter(b *engine.Board, c engine.Color, prev, last int) int {
 	if last != engine.PassVertex {
 		if p.Rand.Chance(p.Policy.Capture) {
 			if v := p.tacticalMove(b, c, last); v != 0 {
-				return v
-			}
-		}
-		if prev != engine.PassVertex && p.Rand.Chance(p.Policy.Follow) {
-			if v := p.followMove(b, c, prev); v != 0 {
 				return v
 			}
 		}
@@ -104,34 +86,17 @@ func (p *Player) MoveAfter(b *engine.Board, c engine.Color, prev, last int) int 
 // (engine.PassVertex for a pass or none) and passes consecutive passes
 // before it, until two consecutive passes or maxMoves moves.
 func (p *Player) Playout(b *engine.Board, c engine.Color, passes, last, maxMoves int) {
-	prev := engine.PassVertex
 	for i := 0; i < maxMoves && passes < 2; i++ {
-		v := p.MoveAfter(b, c, prev, last)
+		v := p.Move(b, c, last)
 		b.Play(v, c)
 		if v == engine.PassVertex {
 			passes++
 		} else {
 			passes = 0
 		}
-		prev, last = last, v
+		last = v
 		c = c.Opponent()
 	}
-}
-
-// followMove returns the liberty of an opponent chain in atari next to
-// prev, c's own previous move, at random among them, or 0.
-func (p *Player) followMove(b *engine.Board, c engine.Color, prev int) int {
-	opp := c.Opponent()
-	cands := p.cand[:0]
-	for _, n := range b.Neighbours(prev) {
-		if b.ColorAt(n) == opp && b.InAtari(n) {
-			cands = append(cands, b.AtariLiberty(n))
-		}
-	}
-	if len(cands) == 0 {
-		return 0
-	}
-	return p.pickCandidate(b, c, cands)
 }
 
 // tacticalMove returns a random move among the escapes of c's chains put in
