@@ -611,6 +611,22 @@ func (a *App) answeredElsewhere(ctx context.Context, r *Request, g *storage.Game
 	}
 }
 
+// botMoveStored reports whether the stored game of g's channel is g with
+// the move after its first moves made: a worker's write, whose outcome
+// the worker hands over next. A failed read counts as stored, so that the
+// handler goes on waiting for the worker, which hands over whatever it
+// found.
+func (a *App) botMoveStored(ctx context.Context, g *storage.Game, moves int) bool {
+	cur, err := a.games.Game(ctx, g.ChannelID)
+	switch {
+	case errors.Is(err, storage.ErrNotFound):
+		return false
+	case err != nil:
+		return true
+	}
+	return cur.ID == g.ID && cur.State.MoveCount() > moves
+}
+
 // clearNotice takes the queue notice off orig, r's answer, when it shows
 // one above a board. The other process's answer with the bot's move may
 // have reached Discord before a notice of this handler's (read from the
@@ -658,16 +674,18 @@ func (a *App) waitOutcome(ctx context.Context, r *Request, g *storage.Game, mw *
 			check.Reset(botCheckEvery)
 			pos, err := a.queue.BotQueuePosition(ctx, g.ChannelID, g.ID, mw.moves)
 			switch {
-			case errors.Is(err, storage.ErrNotFound) && a.owed.held(g.ID, mw.moves):
+			case errors.Is(err, storage.ErrNotFound) && a.owed.held(g.ID, mw.moves) && a.botMoveStored(ctx, g, mw.moves):
 				// A worker of this process made the move (its write took
 				// it off the queue) and hands the outcome over next,
 				// however long that takes on a busy machine: the answer
 				// is this handler's, with the bot's move in it.
 			case errors.Is(err, storage.ErrNotFound):
-				// Gone, and no worker of this process holds it: its
+				// Gone, and no worker of this process has stored it: its
 				// outcome was handed over already (give reads it), or
 				// the move left the queue elsewhere (another process
-				// made it, or the game ended or moved on).
+				// made it, or the game ended or moved on while a worker
+				// here may still be searching, which its write will
+				// find).
 				return give(errMadeElsewhere)
 			case err != nil:
 				a.log.Debug("queue position", "channel", g.ChannelID, "err", err)

@@ -31,6 +31,7 @@ type slowHandOver struct {
 	committed chan struct{}
 	release   chan struct{}
 	once      sync.Once
+	wrote     sync.Once // the hold's one write has committed
 	gone      atomic.Int32
 }
 
@@ -39,7 +40,7 @@ func (s *slowHandOver) free() { s.once.Do(func() { close(s.release) }) }
 func (s *slowHandOver) UpdateGame(ctx context.Context, g *storage.Game) error {
 	err := s.Store.UpdateGame(ctx, g)
 	if err == nil && g.ChannelID == s.channel && g.State.MoveCount() == s.moves {
-		close(s.committed)
+		s.wrote.Do(func() { close(s.committed) })
 		<-s.release
 	}
 	return err
@@ -98,5 +99,31 @@ func testE2EBotMoveSlowHandOver(t *testing.T, e *env) {
 	}
 	if said != 1 {
 		t.Errorf("the bot's move was announced %d times in the DM, want once", said)
+	}
+}
+
+// TestE2EResignWhileBotThinks: the player resigns while the bot searches
+// its answer to their move. The answer to the move is given as soon as the
+// handler finds the move gone from the queue, with the game's end: it
+// waited for the search to end (up to two minutes for a GTP engine), as
+// if the move had been made by this process's worker and were on its way.
+func TestE2EResignWhileBotThinks(t *testing.T) { onBothStores(t, testE2EResignWhileBotThinks) }
+
+func testE2EResignWhileBotThinks(t *testing.T, e *env) {
+	gina := e.d.NewUser("gina")
+	dm := e.d.DM(gina)
+	move := e.botThinking(dm, gina, "slow")
+	e.thinking("slow")
+	e.do(e.slash(dm, gina, "resign"))
+	// The gate opens only once the answer is in: the search is still
+	// running when it is given.
+	m := e.d.Settled(move)
+	searching := e.players.endedCalls("slow") == 0
+	close(e.players.gate)
+	if !searching {
+		t.Errorf("the answer to the move came only once the search had ended")
+	}
+	if want := "⚫ " + gina.Mention() + " played **E5**.\nThis game ended while gobot was thinking: **W+R**."; m.Text() != want {
+		t.Errorf("answer to the move = %q, want %q", m.Text(), want)
 	}
 }

@@ -50,6 +50,7 @@ type topLeft struct {
 
 	mu     sync.Mutex
 	calls  map[string]int
+	ended  map[string]int // the calls of each level that have returned
 	script []string
 	shares []time.Duration // the clock's share each move was asked with (bots.MoveTime), 0 for none
 }
@@ -64,7 +65,16 @@ func (p *topLeft) setScript(moves []string) {
 	p.script = moves
 }
 
-func newTopLeft() *topLeft { return &topLeft{gate: make(chan struct{}), calls: map[string]int{}} }
+func newTopLeft() *topLeft {
+	return &topLeft{gate: make(chan struct{}), calls: map[string]int{}, ended: map[string]int{}}
+}
+
+// endedCalls returns how many of level's calls have returned.
+func (p *topLeft) endedCalls(level string) int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.ended[level]
+}
 
 func (p *topLeft) Levels() []commands.Level {
 	return []commands.Level{
@@ -84,6 +94,11 @@ func (p *topLeft) GenMove(ctx context.Context, level string, g *engine.Game) (en
 	share, _ := bots.MoveTime(ctx)
 	p.shares = append(p.shares, share)
 	p.mu.Unlock()
+	defer func() {
+		p.mu.Lock()
+		p.ended[level]++
+		p.mu.Unlock()
+	}()
 	switch level {
 	case "scripted":
 		i := g.MoveCount()
