@@ -635,7 +635,7 @@ func (a *App) botMoveStored(ctx context.Context, g *storage.Game, moves int) boo
 // already made for good. The handler shows no notice once it stops
 // waiting, so what it clears stays cleared.
 func (a *App) clearNotice(ctx context.Context, r *Request, orig *discordgo.Message) {
-	if len(orig.Embeds) == 0 || !strings.HasPrefix(orig.Content, queuePromise) {
+	if len(orig.Embeds) == 0 && len(orig.Attachments) == 0 || !strings.HasPrefix(orig.Content, queuePromise) {
 		return
 	}
 	if _, err := r.discord.EditOriginal(ctx, r.Interaction, &Message{ClearContent: true}); err != nil {
