@@ -302,6 +302,12 @@ func (a *App) adminBan(ctx context.Context, r *Request) error {
 	case targetIsAdmin(r, u.ID):
 		return UserErr(ErrForbidden, fmt.Sprintf("%s is an admin of this server (Manage Server), and admins cannot be banned from gobot.", Mention(target)))
 	}
+	// Withdrawing the player's challenges may wait for an Accept that
+	// holds one (withdrawChallenge), longer than Discord waits for a first
+	// answer.
+	if err := r.Defer(ctx, true); err != nil {
+		return err
+	}
 	guild, now := r.Interaction.GuildID, a.Now()
 	before := "not banned"
 	old, err := a.admin.Ban(ctx, guild, u.ID)

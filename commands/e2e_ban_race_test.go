@@ -101,10 +101,17 @@ func testE2EBanWhileAcceptHoldsChallenge(t *testing.T, e *env) {
 	alice, bob := e.d.NewUser("alice"), e.d.NewUser("bob")
 	ch := e.d.GuildChannel("general")
 	ban := e.adminCmd(ch, ann, "ban", discordtest.UserOpt("user", bob), discordtest.Str("reason", "race"))
-	banned := make(chan *discordtest.Reply, 1)
+	type sent struct {
+		reply *discordtest.Reply
+		err   error
+	}
+	banned := make(chan sent, 1)
 	hook := &acceptHook{refusedWithdraw: make(chan struct{})}
 	hook.hook = func() {
-		go func() { banned <- e.d.Do(ban) }()
+		go func() {
+			r, err := e.d.Send(ban)
+			banned <- sent{r, err}
+		}()
 		select {
 		case <-hook.refusedWithdraw:
 		case <-time.After(30 * time.Second):
@@ -123,7 +130,17 @@ func testE2EBanWhileAcceptHoldsChallenge(t *testing.T, e *env) {
 	if g := e.game(ch.ID); g != nil {
 		t.Fatalf("banned bob's Accept started game %s", g.ID)
 	}
-	if m := e.answerOf(ban, <-banned); !m.Ephemeral || m.Text() != "🚫 <@"+bob.ID+"> is banned from gobot on this server until an admin lifts it: they cannot challenge, be challenged, start bot games or vote here. Reason: race\n"+
+	b := <-banned
+	if b.err != nil {
+		t.Fatal(b.err)
+	}
+	// The ban defers its answer before it waits for the Accept: Discord
+	// waits 3 s for a first answer, and an Accept may hold a challenge
+	// for longer.
+	if b.reply.Type != discordtest.CallbackDeferredChannelMessageWithSource {
+		t.Errorf("the ban's first answer has type %d, want a deferral", b.reply.Type)
+	}
+	if m := e.answerOf(ban, b.reply); !m.Ephemeral || m.Text() != "🚫 <@"+bob.ID+"> is banned from gobot on this server until an admin lifts it: they cannot challenge, be challenged, start bot games or vote here. Reason: race\n"+
 		"They have no game in play here.\n"+
 		"Their challenges here (by them or to them) were withdrawn: `"+msg.InteractionID+"` in <#"+ch.ID+">." {
 		t.Errorf("the ban's answer (private %v) =\n%s\nwant it to list the challenge withdrawn", m.Ephemeral, m.Text())
