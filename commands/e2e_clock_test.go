@@ -414,7 +414,7 @@ func TestE2ESimpleClockEnd(t *testing.T) {
 
 // TestE2ECanadianClockEnd: with Canadian time, the side whose period ran
 // out shows 0 s at the end, as with the other systems; it showed "0 s for
-// 2 moves".
+// 1 move" (White had played E4 of the period's two).
 func TestE2ECanadianClockEnd(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)

@@ -137,6 +137,12 @@ func (a *App) ShownUnrated(ctx context.Context, g *storage.Game) bool {
 	return g.Unrated || a.PoolsNote(ctx, g.GuildID, hasBot(g)) != ""
 }
 
+// ArchivedShownUnrated is ShownUnrated for a finished game: its final
+// board says "unrated" as its boards did while it was played.
+func ArchivedShownUnrated(arc *storage.Archived) bool {
+	return arc.Unrated || ArchivedPoolsNote(arc) != ""
+}
+
 // ArchivedPoolsNote is PoolsNote for a finished game, as the pools were
 // when it finished (its NoPools).
 func ArchivedPoolsNote(arc *storage.Archived) string {

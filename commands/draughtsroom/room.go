@@ -1288,7 +1288,7 @@ func finishedDraughtsMessage(arc *storage.Archived) (*commands.Message, error) {
 	// The last line says how the game was played, as a finished game of
 	// Go's does: unrated as its boards said while it was played.
 	text += "\n-# " + draughtsRules
-	if arc.Unrated || commands.ArchivedPoolsNote(arc) != "" {
+	if commands.ArchivedShownUnrated(arc) {
 		text += " · unrated"
 	}
 	return &commands.Message{

@@ -54,8 +54,8 @@ func finishedBoardMessage(arc *storage.Archived) (*commands.Message, error) {
 	if h := eg.Handicap(); h > 0 {
 		fmt.Fprintf(&sb, " · handicap %d", h)
 	}
-	if arc.Unrated || commands.ArchivedPoolsNote(arc) != "" {
-		sb.WriteString(" · unrated") // as its boards said while it was played
+	if commands.ArchivedShownUnrated(arc) {
+		sb.WriteString(" · unrated")
 	}
 	note := fmt.Sprintf("The last game in this channel ended <t:%d:R> after %s; `/go challenge` or `/go bot` starts a new one.", arc.FinishedAt.Unix(), commands.Plural(arc.Moves, "move"))
 	return &commands.Message{
