@@ -352,6 +352,16 @@ func (a *App) botWorker(ctx context.Context) {
 	}
 }
 
+// shuttingDown reports whether Shutdown has started.
+func (a *App) shuttingDown() bool {
+	select {
+	case <-a.closing:
+		return true
+	default:
+		return false
+	}
+}
+
 // sleepUntilClosing waits d and reports true if closing closed first.
 func sleepUntilClosing(closing <-chan struct{}, d time.Duration) bool {
 	t := time.NewTimer(d)

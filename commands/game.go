@@ -578,8 +578,12 @@ const replyTimeout = 5 * time.Second
 // be read either, the answer shows g, which was stored (the move that made
 // the bot's move owed is in it), and says the bot will move when it can.
 func (a *App) answerBotFailure(ctx context.Context, r *Request, g *storage.Game, note string, moveErr error) error {
-	shutdown := ctx.Err() != nil || errors.Is(moveErr, errRestarting)
-	if ctx.Err() != nil {
+	// A shutdown cancels the workers' searches and the handlers' contexts
+	// at the end of the same grace period: the worker's error may come
+	// first, the handler's context ending as it answers, so Shutdown
+	// having started counts too.
+	shutdown := ctx.Err() != nil || errors.Is(moveErr, errRestarting) || a.shuttingDown()
+	if shutdown {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(context.WithoutCancel(ctx), replyTimeout)
 		defer cancel()
