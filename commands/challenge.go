@@ -621,6 +621,7 @@ func (a *App) StartChallenge(ctx context.Context, r *Request, c *storage.Challen
 	// vacation: accepted while they are away, a challenge does not start
 	// their clock.
 	a.syncClock(ctx, g)
+	a.StartRanks(ctx, g)
 	if !c.Thread {
 		// The Accept's token is how the game's first boards reach the
 		// channel before anyone plays a slash command there: a move from

@@ -171,6 +171,59 @@ func ratingPool(guildID string) string {
 	return storage.GuildPool(guildID)
 }
 
+// StartRanks fills g.Ranks, as g begins, with each person's rank in the
+// pool the game counts in: this server's for two people on a server
+// (the global one when the server's admins turned theirs off), the
+// global one in a DM or against a bot, as the final message's first
+// ratings line has it. A rank is the one /go stats shows, taken now so
+// that the record keeps it when the game moves the rating; a provisional
+// rating (shown "?") or none gives "", so the record names no invented
+// rank. A bot's side is left "" for its room to fill with its level's
+// rank, and a team game, whose sides are several people, has no ranks.
+// A game started unrated gets them too: OGS writes the ranks of its
+// unranked games' players, and the rank says who played, not what the
+// game was worth. A rating that cannot be read gives "" (logged): the
+// game starts all the same.
+func (a *App) StartRanks(ctx context.Context, g *storage.Game) {
+	if g.Team() {
+		return
+	}
+	pool := storage.GlobalPool
+	if g.GuildID != "" && !hasBot(g) {
+		pool = storage.GuildPool(g.GuildID)
+		if st, err := a.Settings(ctx, g.GuildID); err != nil {
+			a.log.Warn("rating pools of a server, for the ranks of a new game", "guild", g.GuildID, "err", err)
+		} else if st.ServerRatingsOff {
+			pool = storage.GlobalPool
+		}
+	}
+	pool = storage.KindPool(g.Kind, pool)
+	ranks := make([]string, len(g.Sides))
+	for i, s := range g.Sides {
+		if len(s.Players) != 1 || s.Players[0].IsBot() {
+			continue
+		}
+		pr, err := a.stats.Rating(ctx, pool, s.Players[0].Key())
+		if err != nil {
+			if !errors.Is(err, storage.ErrNotFound) {
+				a.log.Warn("rating for the rank of a new game", "player", s.Players[0].Key(), "err", err)
+			}
+			continue
+		}
+		r := pr.Current(a.Now())
+		rank := glicko.Rank(r)
+		if n := a.notation(g.Kind); n != nil {
+			rank = n.Rank(r)
+		}
+		if rank != "?" {
+			ranks[i] = rank
+		}
+	}
+	if slices.ContainsFunc(ranks, func(r string) bool { return r != "" }) {
+		g.Ranks = ranks
+	}
+}
+
 // LowerRatedColor decides the colour of the challenger of c, a handicap
 // challenge that named none, as the ratings stand in the game's pool when
 // it is accepted: "black" when the challenger is rated lower than the

@@ -135,6 +135,12 @@ type Game struct {
 	Times map[string]clock.Time
 	// Unrated is set for a game that must not change ratings (rated:false).
 	Unrated bool
+	// Ranks are the sides' ranks as the game's record writes them (SGF
+	// BR and WR: "3k", "1d"), in Sides' order, taken when the game
+	// began, so that the record says what the players were then, as OGS's
+	// do; "" for a side without one. nil for a game stored before gobot
+	// kept them, whose record simply has none.
+	Ranks []string
 
 	// Delivery is how the game reaches its players on Discord. It is
 	// stored with the game, in the same record and under the same version,
@@ -568,6 +574,7 @@ type gameRecord struct {
 	Unposted        bool                  `json:"unposted,omitempty"`
 	Owed            *owedRecord           `json:"owed_board,omitempty"`
 	Unrated         bool                  `json:"unrated,omitempty"`
+	Ranks           []string              `json:"ranks,omitempty"`
 }
 
 // owedRecord is the stored form of an OwedBoard, with Rest, the game's due
@@ -824,6 +831,7 @@ func (g *Game) encode(version uint64, now time.Time) ([]byte, error) {
 		CreatedAt: g.CreatedAt, UpdatedAt: now, Clock: g.Clock, Due: g.Due(), Version: version,
 		Unposted:   g.Delivery.Unposted,
 		Unrated:    g.Unrated,
+		Ranks:      g.Ranks,
 		TeamClock:  g.TeamClock,
 		Vote:       g.Vote,
 		VotePeriod: g.VotePeriod,
@@ -886,6 +894,7 @@ func decodeGame(kinds *game.Kinds, channel string, v []byte) (*Game, error) {
 		Kind: KindOf(r.Kind), Sides: legacySides(r.Sides, r.Black, r.White), State: st,
 		CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt, Clock: r.Clock, Version: r.Version,
 		Unrated:    r.Unrated,
+		Ranks:      r.Ranks,
 		TeamClock:  r.TeamClock,
 		Vote:       r.Vote,
 		VotePeriod: r.VotePeriod,

@@ -98,6 +98,7 @@ func (a *room) cmdBot(ctx context.Context, r *commands.Request) error {
 	g := &storage.Game{ID: it.ID, ChannelID: it.ChannelID, GuildID: it.GuildID, Sides: storage.Sides(black, white), State: engine.Own(eg), CreatedAt: a.Now(),
 		Clock: commands.NewClock(a.ClockOf(s.Clock), engine.Own(eg), a.Now()), Unrated: !rated,
 		Delivery: storage.Delivery{Followup: commands.FollowupOf(it, a.Now())}}
+	a.botRanks(ctx, g)
 	if err := a.GameStore().CreateGame(ctx, g); err != nil {
 		if errors.Is(err, storage.ErrExists) {
 			return commands.BotRunning(r, commands.ErrGameRunning)

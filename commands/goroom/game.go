@@ -466,8 +466,8 @@ func rootComment(info *engine.SGFInfo, c string) {
 	info.C = c
 }
 
-// sgfInfo is the record's game information: players, date, result, clock
-// and, when scored, the final marking.
+// sgfInfo is the record's game information: players and their ranks,
+// date, result, clock and, when scored, the final marking.
 func sgfInfo(g *storage.Game, dead []engine.Point, scored bool) engine.SGFInfo {
 	info := engine.SGFInfo{
 		PB: teamName(g, engine.Black), PW: teamName(g, engine.White),
@@ -477,6 +477,10 @@ func sgfInfo(g *storage.Game, dead []engine.Point, scored bool) engine.SGFInfo {
 	}
 	if g.GuildID == commands.LocalGuild {
 		info.PC = "gobot console" // or its board page: never on Discord
+	}
+	if len(g.Ranks) == len(g.Sides) {
+		// The ranks as the game began (commands.App.StartRanks).
+		info.BlackRank, info.WhiteRank = g.Ranks[engine.SideOf(engine.Black)], g.Ranks[engine.SideOf(engine.White)]
 	}
 	for n, voters := range g.VoteLog {
 		if info.Comments == nil {

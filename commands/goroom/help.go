@@ -75,11 +75,11 @@ func helpText(levels []commands.Level, challengeTTL, scoringTTL time.Duration, h
 				"`/go pass`, `/go resign`, or the **Pass** / **Undo** / **Resign** buttons under the newest board (the Resign button asks to confirm; `/go resign` does not).\n" +
 				"`/go undo` (or **Undo**) asks your opponent to take back your last move; against the bot (unrated games only) it takes back its reply and your move at once.\n" +
 				"`/go board` shows the board again; `/go sgf` attaches the game record (SGF); `animation:true` adds an animated replay."},
-			{Name: "Finished games", Value: "The final message carries the counted board, the record (SGF) and a **Rematch** button. " +
+			{Name: "Finished games", Value: "The final message carries the counted board, the SGF (with ranks as the game began) and a **Rematch** button. " +
 				"`/go sgf` gives the game in play here, or else the last one finished here; `/go sgf game:` any game you may see " +
 				"(it suggests your recent games). `/go replay game:` posts an animated replay. " +
 				"`/go history player: page:` lists someone's games, each with an SGF button. " +
-				"You may see the games you played and the games of this server."},
+				"You may see your games and this server's."},
 			{Name: "Review and estimate", Value: "`/go review game:` reviews a finished game (default: the last one here): a graph of Black's winning chance " +
 				"with the three biggest swings, each player's three costliest mistakes (in points) on a board with the better move ringed, " +
 				"and a summary (in a thread where I may start one); " +

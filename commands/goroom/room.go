@@ -355,6 +355,38 @@ func (r *room) rankOn(level string, size int) string {
 	return fmt.Sprintf("about %d kyu", kyu)
 }
 
+// levelRank is level's rank for a size×size board as a record writes it
+// ("9k"): the rank /go bot shows (rankOn), which for a size the level was
+// never measured on is the rank of the size it was (9×9's for every
+// built-in level); "" when it has none.
+func (r *room) levelRank(level string, size int) string {
+	rk, ok := r.players.(Ranks)
+	if !ok {
+		return ""
+	}
+	if kyu, _ := rk.RankOn(level, size); kyu > 0 {
+		return fmt.Sprintf("%dk", kyu)
+	}
+	return ""
+}
+
+// botRanks fills g.Ranks of a new game against a bot: the person's rank
+// in the global pool (commands.App.StartRanks) and the bot's level's
+// rank (levelRank).
+func (r *room) botRanks(ctx context.Context, g *storage.Game) {
+	r.StartRanks(ctx, g)
+	for i, s := range g.Sides {
+		if p := s.Players[0]; p.IsBot() {
+			if rank := r.levelRank(p.Level, goOf(g).Size()); rank != "" {
+				if g.Ranks == nil {
+					g.Ranks = make([]string, len(g.Sides))
+				}
+				g.Ranks[i] = rank
+			}
+		}
+	}
+}
+
 // Players is what Go's room needs from the AI opponents: the levels on offer
 // and a move for one of them. GenMove must not modify g, returns a legal
 // move for g.ToPlay() (Place, Pass or Resign), and returns when ctx ends.
