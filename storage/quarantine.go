@@ -109,6 +109,7 @@ func (q Quarantined) Salvage() (*Game, int, error) {
 		g := &Game{
 			ID: r.ID, ChannelID: q.ChannelID, GuildID: r.GuildID, ParentChannelID: r.ParentChannelID,
 			Kind: KindOf(r.Kind), Sides: legacySides(r.Sides, r.Black, r.White), State: st, CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt, Version: r.Version,
+			Ranks: r.Ranks,
 		}
 		return g, len(moves) - n, nil
 	}

@@ -111,5 +111,9 @@ func exportQuarantined(w io.Writer, q storage.Quarantined) error {
 		C: fmt.Sprintf("Salvaged by gobot doctor from a damaged record (channel %s, set aside %s): the first %d moves, which replay; %d moves after them were left out.",
 			q.ChannelID, q.At.Format(time.RFC3339), g.State.MoveCount(), lost),
 	}
+	if len(g.Ranks) == len(g.Sides) {
+		// The ranks as the game began, as its own record names them.
+		info.BlackRank, info.WhiteRank = g.Ranks[engine.SideOf(engine.Black)], g.Ranks[engine.SideOf(engine.White)]
+	}
 	return engine.WriteSGF(w, goOf(g), info)
 }

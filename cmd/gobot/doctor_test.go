@@ -33,7 +33,7 @@ func quarantinedDB(t *testing.T) string {
 				t.Fatal(err)
 			}
 		}
-		g := &storage.Game{ChannelID: ch, Sides: storage.Sides(storage.Player{UserID: "1", Name: "ann"}, storage.Player{UserID: "2", Name: "bob"}), State: engine.Own(eg)}
+		g := &storage.Game{ChannelID: ch, Sides: storage.Sides(storage.Player{UserID: "1", Name: "ann"}, storage.Player{UserID: "2", Name: "bob"}), State: engine.Own(eg), Ranks: []string{"3k", "1d"}}
 		if err := s.CreateGame(context.Background(), g); err != nil {
 			t.Fatal(err)
 		}
@@ -90,6 +90,10 @@ func TestDoctor(t *testing.T) {
 	}
 	if g.MoveCount() != 2 || info.PB != "ann" || info.PW != "bob" || !strings.Contains(info.C, "2 moves") {
 		t.Errorf("exported SGF = %d moves, PB %q, PW %q, C %q; want the 2 moves that replay, the players and a comment on the 2 left out", g.MoveCount(), info.PB, info.PW, info.C)
+	}
+	// The ranks the game began with, as its record would have named them.
+	if info.BlackRank != "3k" || info.WhiteRank != "1d" {
+		t.Errorf("exported SGF has BR %q, WR %q; want 3k and 1d, the game's ranks", info.BlackRank, info.WhiteRank)
 	}
 	// The flag also goes after the subcommand and its argument.
 	var after, afterErr bytes.Buffer
