@@ -119,9 +119,10 @@ func (rankedLevels) RankOn(level string, size int) (kyu, measured int) {
 }
 
 // TestE2EBotRecordRanks: a bot game's record names the bot's rank as
-// /go bot shows it (its 9×9 rank on every size) and the person's in the
-// global pool, the only one a bot game counts in; an unrated bot game
-// names them too, as OGS's unranked games do.
+// /go bot shows it on the size it was measured on (9×9), none on another
+// size, and the person's in the global pool, the only one a bot game
+// counts in; an unrated bot game names them too, as OGS's unranked games
+// do.
 func TestE2EBotRecordRanks(t *testing.T) { onBothStores(t, testE2EBotRecordRanks) }
 
 func testE2EBotRecordRanks(t *testing.T, e *env) {
@@ -141,20 +142,20 @@ func testE2EBotRecordRanks(t *testing.T, e *env) {
 	for _, tc := range []struct {
 		channel string
 		opts    []discordtest.Option
+		ranks   string
 	}{
-		{"nine", []discordtest.Option{discordtest.Int("size", 9)}},
-		{"thirteen", []discordtest.Option{discordtest.Int("size", 13)}},
-		{"unrated", []discordtest.Option{discordtest.Int("size", 9), discordtest.Bool("rated", false)}},
+		{"nine", []discordtest.Option{discordtest.Int("size", 9)}, "PB[gobot tester]BR[12k]PW[alice]WR[5k]"},
+		{"thirteen", []discordtest.Option{discordtest.Int("size", 13)}, "PB[gobot tester]PW[alice]WR[5k]"},
+		{"unrated", []discordtest.Option{discordtest.Int("size", 9), discordtest.Bool("rated", false)}, "PB[gobot tester]BR[12k]PW[alice]WR[5k]"},
 	} {
 		ch := e.d.GuildChannel(tc.channel)
 		e.do(e.slash(ch, alice, "bot", append([]discordtest.Option{discordtest.Str("level", "tester"), discordtest.Str("color", "white")}, tc.opts...)...))
 		if e.game(ch.ID) == nil {
 			t.Fatalf("%s: the bot game did not start", tc.channel)
 		}
-		const ranks = "PB[gobot tester]BR[12k]PW[alice]WR[5k]"
 		rec := recordOf(t, e.do(e.slash(ch, alice, "sgf")))
-		if !strings.Contains(rec, ranks) {
-			t.Errorf("%s: the bot game's record does not name the ranks %s:\n%s", tc.channel, ranks, rec)
+		if !strings.Contains(rec, tc.ranks) {
+			t.Errorf("%s: the bot game's record does not name the ranks %s:\n%s", tc.channel, tc.ranks, rec)
 		}
 		gnugoLoads(t, rec)
 	}

@@ -390,14 +390,20 @@ func (a *App) movesText(kind string, plies int) string {
 	return Plural(plies, "move")
 }
 
+// rankText is r's rank in kind's notation ("5k", "?" while provisional),
+// "" where the kind has no ranks.
+func (a *App) rankText(kind string, r glicko.Rating) string {
+	if n := a.notation(kind); n != nil {
+		return n.Rank(r)
+	}
+	return glicko.Rank(r)
+}
+
 // describeRating says a rating in kind for people: "1662 ± 290, rank ?"
 // (no rank where the kind has none, when a provisional rating is marked
 // by its number instead: "1662? ± 290").
 func (a *App) describeRating(kind string, r glicko.Rating) string {
-	rank := glicko.Rank(r)
-	if n := a.notation(kind); n != nil {
-		rank = n.Rank(r)
-	}
+	rank := a.rankText(kind, r)
 	if rank == "" {
 		return fmt.Sprintf("%s ± %.0f", a.ratingNumber(kind, r), r.RD)
 	}

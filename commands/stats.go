@@ -210,12 +210,7 @@ func (a *App) StartRanks(ctx context.Context, g *storage.Game) {
 			}
 			continue
 		}
-		r := pr.Current(a.Now())
-		rank := glicko.Rank(r)
-		if n := a.notation(g.Kind); n != nil {
-			rank = n.Rank(r)
-		}
-		if rank != "?" {
+		if rank := a.rankText(g.Kind, pr.Current(a.Now())); rank != "?" {
 			ranks[i] = rank
 		}
 	}

@@ -356,15 +356,16 @@ func (r *room) rankOn(level string, size int) string {
 }
 
 // levelRank is level's rank for a size×size board as a record writes it
-// ("9k"): the rank /go bot shows (rankOn), which for a size the level was
-// never measured on is the rank of the size it was (9×9's for every
-// built-in level); "" when it has none.
+// ("9k"), when it was measured on that size; "" when it has none or was
+// measured on another size only: /go bot says "about 9 kyu on 9×9, not
+// measured on 19×19" (rankOn), which BR has no room for, and a record
+// read elsewhere must not pass 9×9's rank for 19×19's.
 func (r *room) levelRank(level string, size int) string {
 	rk, ok := r.players.(Ranks)
 	if !ok {
 		return ""
 	}
-	if kyu, _ := rk.RankOn(level, size); kyu > 0 {
+	if kyu, measured := rk.RankOn(level, size); kyu > 0 && measured == size {
 		return fmt.Sprintf("%dk", kyu)
 	}
 	return ""
