@@ -139,6 +139,16 @@ func queueOrder(t testing.TB, e *env, n int) []string {
 	return order
 }
 
+// secondQueued waits until the two games' bot moves are owed and returns
+// the game whose move is second in the queue.
+func secondQueued(t testing.TB, e *env, games []*queueGame) *queueGame {
+	t.Helper()
+	if order := queueOrder(t, e, 2); games[0].ch.ID == order[1] {
+		return games[0]
+	}
+	return games[1]
+}
+
 // allMoved waits up to timeout until every game holds the bot's first
 // move.
 func allMoved(t testing.TB, e *env, games []*queueGame, timeout time.Duration) {

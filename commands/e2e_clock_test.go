@@ -390,48 +390,34 @@ func TestE2EMoveAfterLossOnTime(t *testing.T) {
 	e.said(e.play(ch, bob, "D4"), "There is no game in this channel. Start one with `/go challenge` or `/go bot`.")
 }
 
-// TestE2ESimpleClockEnd: with simple time, the side that ran out shows 0 s
-// at the end, as with the other systems; it showed "10 s per move".
-func TestE2ESimpleClockEnd(t *testing.T) {
+// TestE2EClockEnds: the side that ran out shows 0 s at the end with simple
+// and Canadian time, as with the other systems. Simple time showed "10 s
+// per move", and Canadian "0 s for 1 move" (White had played E4 of the
+// period's two).
+func TestE2EClockEnds(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
-	ch := e.d.GuildChannel("general")
-	alice, bob := e.d.NewUser("alice"), e.d.NewUser("bob")
-	e.challenge(ch, alice, bob, discordtest.Str("clock", "simple 10s"))
-	e.do(e.play(ch, alice, "E5"))
-	e.do(e.play(ch, bob, "E4"))
-	e.do(e.play(ch, alice, "D5"))
-	e.clock.Advance(11 * time.Second)
-	final := "⏱ Time left at the end: ⚫ 10 s per move · ⚪ 0 s"
-	e.d.WaitFor("the announcement", func() bool { return len(e.publicWith(ch.ID, "ran out of time")) > 0 })
-	if ann := e.publicWith(ch.ID, "ran out of time"); !strings.Contains(ann[0].Text(), final) {
-		t.Errorf("the game-over board %q does not say %q", ann[0].Text(), final)
-	}
-	if b := e.do(e.slash(ch, bob, "board")).Text(); !strings.Contains(b, final) {
-		t.Errorf("/go board afterwards = %q, want %q", b, final)
-	}
-}
-
-// TestE2ECanadianClockEnd: with Canadian time, the side whose period ran
-// out shows 0 s at the end, as with the other systems; it showed "0 s for
-// 1 move" (White had played E4 of the period's two).
-func TestE2ECanadianClockEnd(t *testing.T) {
-	t.Parallel()
-	e := newEnv(t)
-	ch := e.d.GuildChannel("general")
-	alice, bob := e.d.NewUser("alice"), e.d.NewUser("bob")
-	e.challenge(ch, alice, bob, discordtest.Str("clock", "canadian 0s 2/10s"))
-	e.do(e.play(ch, alice, "E5"))
-	e.do(e.play(ch, bob, "E4"))
-	e.do(e.play(ch, alice, "D5"))
-	e.clock.Advance(11 * time.Second)
-	final := "⏱ Time left at the end: ⚫ 10 s for 2 moves · ⚪ 0 s"
-	e.d.WaitFor("the announcement", func() bool { return len(e.publicWith(ch.ID, "ran out of time")) > 0 })
-	if ann := e.publicWith(ch.ID, "ran out of time"); !slices.Contains(strings.Split(ann[0].Text(), "\n"), final) {
-		t.Errorf("the game-over board %q does not say %q", ann[0].Text(), final)
-	}
-	if b := e.do(e.slash(ch, bob, "board")).Text(); !slices.Contains(strings.Split(b, "\n"), final) {
-		t.Errorf("/go board afterwards = %q, want %q", b, final)
+	for _, tc := range []struct{ clock, final string }{
+		{"simple 10s", "⏱ Time left at the end: ⚫ 10 s per move · ⚪ 0 s"},
+		{"canadian 0s 2/10s", "⏱ Time left at the end: ⚫ 10 s for 2 moves · ⚪ 0 s"},
+	} {
+		t.Run(strings.Fields(tc.clock)[0], func(t *testing.T) {
+			t.Parallel()
+			e := newEnv(t)
+			ch := e.d.GuildChannel("general")
+			alice, bob := e.d.NewUser("alice"), e.d.NewUser("bob")
+			e.challenge(ch, alice, bob, discordtest.Str("clock", tc.clock))
+			e.do(e.play(ch, alice, "E5"))
+			e.do(e.play(ch, bob, "E4"))
+			e.do(e.play(ch, alice, "D5"))
+			e.clock.Advance(11 * time.Second)
+			e.d.WaitFor("the announcement", func() bool { return len(e.publicWith(ch.ID, "ran out of time")) > 0 })
+			if ann := e.publicWith(ch.ID, "ran out of time"); !slices.Contains(strings.Split(ann[0].Text(), "\n"), tc.final) {
+				t.Errorf("the game-over board %q does not say %q", ann[0].Text(), tc.final)
+			}
+			if b := e.do(e.slash(ch, bob, "board")).Text(); !slices.Contains(strings.Split(b, "\n"), tc.final) {
+				t.Errorf("/go board afterwards = %q, want %q", b, tc.final)
+			}
+		})
 	}
 }
 

@@ -142,11 +142,7 @@ func TestE2EKilledWhileQueued(t *testing.T) {
 	}
 	e.restart()
 	games := botQueueStart(t, e, 2)
-	order := queueOrder(t, e, 2)
-	waiting := games[0]
-	if waiting.ch.ID != order[1] {
-		waiting = games[1]
-	}
+	waiting := secondQueued(t, e, games)
 	e.d.WaitFor("the queue notice", func() bool {
 		m, ok := e.d.Original(waiting.it)
 		return ok && m.Content == "⏳ The bots are all busy; gobot will move here as soon as one is free (number 1 in the queue)."

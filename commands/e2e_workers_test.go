@@ -155,11 +155,7 @@ func TestE2EQueueNoticeAfterAnotherWorkersAnswer(t *testing.T) {
 	// The peer's worker holds the first move; the second waits, and its
 	// handler's notice (number 1 in the queue) is held on its way.
 	games := botQueueStart(t, e, 2)
-	order := queueOrder(t, e, 2)
-	second := games[0]
-	if second.ch.ID != order[1] {
-		second = games[1]
-	}
+	second := secondQueued(t, e, games)
 	<-hold.held
 	close(sl.hold)
 	e.d.WaitFor("the peer's answer with the bot's move", func() bool {
