@@ -94,7 +94,9 @@ func TestE2EHandicapColoursEqualRatings(t *testing.T) {
 }
 
 // threadGame has ann challenge opp in ch with thread:true (9×9) and opp
-// accept; it returns the game's thread once the game is stored.
+// accept; it returns the game's thread once the game is stored and its
+// first board posted there (the Accept's answer comes before that board,
+// which a later check of the thread's public messages would count).
 func (e *env) threadGame(ch *discordtest.Channel, ann, opp discordtest.User) *discordtest.Channel {
 	e.t.Helper()
 	before := len(e.d.Threads(ch.ID))
@@ -108,6 +110,7 @@ func (e *env) threadGame(ch *discordtest.Channel, ann, opp discordtest.User) *di
 		}
 		return th != nil && e.game(th.ID) != nil
 	})
+	e.waitBoard(th.ID, "The game begins.")
 	return th
 }
 
