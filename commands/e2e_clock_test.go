@@ -448,9 +448,13 @@ func TestE2EDraughtsMoveAfterLossOnTime(t *testing.T) {
 		t.Errorf("the game-over board %q does not say %q", ann[0].Text(), final)
 	}
 	// Its last line says how the game was played, as Go's finished board
-	// does (a rated game: not "unrated").
-	if b, want := e.do(e.draughtsCmd(dr, bob, "board")).Text(), final+"\n-# International draughts, 10×10 (FMJD rules)"; !strings.HasSuffix(b, want) {
+	// does: its clock, and not "unrated" (a rated game).
+	if b, want := e.do(e.draughtsCmd(dr, bob, "board")).Text(), final+"\n-# International draughts, 10×10 (FMJD rules) · absolute: 15 s for the whole game"; !strings.HasSuffix(b, want) {
 		t.Errorf("/draughts board afterwards = %q, want it to end with %q", b, want)
+	}
+	// So does the board page's subtitle, as it did in play.
+	if v, err := e.app.View(context.Background(), dr.ID); err != nil || v.Rules != "International draughts, 10×10 (FMJD rules) · absolute: 15 s for the whole game" {
+		t.Errorf("the board page of the finished game: rules %q (%v), want the rules and the clock", v.Rules, err)
 	}
 }
 
@@ -490,5 +494,38 @@ func testE2ESGFClockOGS(t *testing.T, e *env) {
 				t.Errorf("clock:%s: the record contains %s:\n%s", tc.clock, not, rec)
 			}
 		}
+	}
+}
+
+// TestE2ECountedGameKeepsClock: a game ended by counting shows each
+// side's time as it ended and how it was played, as a game resigned or
+// lost on time does, and so does /go board afterwards: its final message
+// had neither, and the board afterwards named no clock.
+func TestE2ECountedGameKeepsClock(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	ch := e.d.GuildChannel("general")
+	alice, bob := e.d.NewUser("alice"), e.d.NewUser("bob")
+	e.challenge(ch, alice, bob, discordtest.Str("clock", "byoyomi 5m 3x30s"))
+	e.do(e.play(ch, alice, "E5"))
+	e.clock.Advance(40 * time.Second)
+	e.do(e.slash(ch, bob, "pass"))
+	counting := e.do(e.slash(ch, alice, "pass"))
+	e.do(e.click(alice, counting, "Accept"))
+	final := e.do(e.click(bob, counting, "Accept"))
+	const (
+		left  = "⏱ Time left at the end: ⚫ 5 min + 3×30 s · ⚪ 4 min 20 s + 3×30 s"
+		setup = "-# 9×9 · chinese (area scoring, positional superko, komi 7.5) · byo-yomi: 5 min, then 3 periods of 30 s"
+	)
+	lines := strings.Split(final.Text(), "\n")
+	if len(lines) < 2 || lines[len(lines)-2] != left || lines[len(lines)-1] != setup {
+		t.Errorf("the counted game's final message =\n%s\nwant it to end with\n%s\n%s", final.Text(), left, setup)
+	}
+	if b := e.do(e.slash(ch, bob, "board")).Text(); !strings.HasSuffix(b, left+"\n"+setup) {
+		t.Errorf("/go board afterwards =\n%s\nwant it to end with\n%s\n%s", b, left, setup)
+	}
+	// The board page's subtitle names the clock too, as it did in play.
+	if v, err := e.app.View(context.Background(), ch.ID); err != nil || v.Rules != strings.TrimPrefix(setup, "-# ") {
+		t.Errorf("the board page of the finished game: rules %q (%v), want %q", v.Rules, err, strings.TrimPrefix(setup, "-# "))
 	}
 }

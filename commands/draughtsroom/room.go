@@ -834,13 +834,7 @@ func draughtsStatus(g *storage.Game, now time.Time, unrated bool) string {
 	} else if cs := commands.FinalClockStatus(commands.FinalClock(g.Clock, now), draughtsSideLabel); cs != "" {
 		sb.WriteString(cs + "\n")
 	}
-	sb.WriteString("-# " + draughtsRules)
-	if g.Clock != nil {
-		fmt.Fprintf(&sb, " · %s", g.Clock.Control.Describe())
-	}
-	if unrated {
-		sb.WriteString(" · unrated")
-	}
+	sb.WriteString("-# " + draughtsSetup(g.Clock, unrated))
 	return sb.String()
 }
 
@@ -1286,11 +1280,9 @@ func finishedDraughtsMessage(arc *storage.Archived) (*commands.Message, error) {
 		text += "\n" + cs
 	}
 	// The last line says how the game was played, as a finished game of
-	// Go's does: unrated as its boards said while it was played.
-	text += "\n-# " + draughtsRules
-	if commands.ArchivedShownUnrated(arc) {
-		text += " · unrated"
-	}
+	// Go's does: its clock, and unrated as its boards said while it was
+	// played.
+	text += "\n-# " + draughtsSetup(arc.Clock, commands.ArchivedShownUnrated(arc))
 	return &commands.Message{
 		Embeds: []*discordgo.MessageEmbed{{
 			Title:       commands.Clip(archivedTitle(arc)+" · draughts", 256),

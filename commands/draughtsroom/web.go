@@ -1,6 +1,7 @@
 package draughtsroom
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"strings"
@@ -57,6 +58,21 @@ func (r *room) Summary(g *storage.Game) (string, int) { return plainTitle(g), dr
 // line says it (before the time system).
 const draughtsRules = "International draughts, 10×10 (FMJD rules)"
 
+// draughtsSetup is how a game is played, as its boards' last line and the
+// board page's subtitle say it, also once it is over: the rules, the time
+// system (none without a clock) and "unrated" for a game that changes no
+// rating (commands.ShownUnrated, commands.ArchivedShownUnrated).
+func draughtsSetup(k *clock.Clock, unrated bool) string {
+	s := draughtsRules
+	if k != nil {
+		s += " · " + k.Control.Describe()
+	}
+	if unrated {
+		s += " · unrated"
+	}
+	return s
+}
+
 // plainTitle is the game's title without markup, White first: "ann vs bob".
 func plainTitle(g *storage.Game) string {
 	return commands.PlainName(g.First(draughtsWhite)) + " vs " + commands.PlainName(g.First(draughtsBlack))
@@ -67,10 +83,7 @@ func (r *room) LiveView(g *storage.Game) *commands.GameView {
 	st := draughtsState(g)
 	v := r.view(g, st)
 	v.Version, v.ServerMS = g.Version, now.UnixMilli()
-	v.Rules = draughtsRules
-	if g.Clock != nil {
-		v.Rules += " · " + g.Clock.Control.Describe()
-	}
+	v.Rules = draughtsSetup(g.Clock, r.ShownUnrated(context.Background(), g))
 	res, over := st.Result()
 	for _, s := range []game.Side{draughtsWhite, draughtsBlack} {
 		if k := g.Clock; k != nil && k.Control.System != clock.None {
@@ -194,7 +207,7 @@ func (r *room) FinishedView(arc *storage.Archived, channelID string) (*commands.
 	}
 	g := &storage.Game{ID: arc.ID, ChannelID: channelID, Kind: draughtsKind, Sides: storage.Sides(arc.White, arc.Black), State: st}
 	v := r.view(g, st)
-	v.Over, v.ToPlay, v.Rules = true, "", draughtsRules
+	v.Over, v.ToPlay, v.Rules = true, "", draughtsSetup(arc.Clock, commands.ArchivedShownUnrated(arc))
 	v.Draughts.Legal, v.Draughts.Lesser = []commands.DraughtsMove{}, nil
 	v.Result = resultText(arc)
 	if res, over := st.Result(); over {

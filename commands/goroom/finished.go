@@ -50,13 +50,7 @@ func finishedBoardMessage(arc *storage.Archived) (*commands.Message, error) {
 	if cs := commands.FinalClockStatus(arc.Clock, sideLabel); cs != "" {
 		sb.WriteString(cs + "\n")
 	}
-	fmt.Fprintf(&sb, "-# %d×%d · %s", eg.Size(), eg.Size(), eg.Rules())
-	if h := eg.Handicap(); h > 0 {
-		fmt.Fprintf(&sb, " · handicap %d", h)
-	}
-	if commands.ArchivedShownUnrated(arc) {
-		sb.WriteString(" · unrated")
-	}
+	sb.WriteString("-# " + archivedSetupLine(g, arc))
 	note := fmt.Sprintf("The last game in this channel ended <t:%d:R> after %s; `/go challenge` or `/go bot` starts a new one.", arc.FinishedAt.Unix(), commands.Plural(arc.Moves, "move"))
 	return &commands.Message{
 		Embeds: []*discordgo.MessageEmbed{{

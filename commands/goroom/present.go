@@ -133,6 +133,12 @@ func setupLine(g *storage.Game, unrated bool) string {
 	return s
 }
 
+// archivedSetupLine is setupLine for arc, a finished game, read back as g:
+// its clock and whether it was shown unrated come from the archive.
+func archivedSetupLine(g *storage.Game, arc *storage.Archived) string {
+	return setupLine(&storage.Game{State: g.State, Clock: arc.Clock}, commands.ArchivedShownUnrated(arc))
+}
+
 // resultSentence says who won and how, with the SGF-style result.
 func resultSentence(g *storage.Game, r engine.Result) string {
 	if r.Winner == engine.Empty {

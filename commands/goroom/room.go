@@ -72,7 +72,7 @@ func (r *room) Message(ctx context.Context, g *storage.Game, now time.Time, note
 	case g.Scoring != nil && !over:
 		return scoringMessage(ctx, g, now, note)
 	case g.Scoring != nil && res.Reason == engine.ByScore:
-		return finalScoreMessage(g, note)
+		return finalScoreMessage(g, now, note, r.ShownUnrated(ctx, g))
 	}
 	return boardMessage(r.countedNow(ctx, g), now, note, r.ShownUnrated(ctx, g)) // a vote game's votes as they count
 }

@@ -381,8 +381,9 @@ func joinOr(ps []storage.Player, name func(storage.Player) string) string {
 }
 
 // finalScoreMessage shows a game ended by counting: the marked board, the
-// count and the result.
-func finalScoreMessage(g *storage.Game, note string) (*commands.Message, error) {
+// count and the result, each side's time as the game ended and how it was
+// played (unrated: commands.ShownUnrated), as every finished board does.
+func finalScoreMessage(g *storage.Game, now time.Time, note string, unrated bool) (*commands.Message, error) {
 	dead := deadOf(g)
 	v, sc := scoreView(g, dead)
 	f, name, err := boardFile(g, v)
@@ -392,6 +393,10 @@ func finalScoreMessage(g *storage.Game, note string) (*commands.Message, error) 
 	db, dw := deadCounts(g, dead)
 	res, _ := goOf(g).Result()
 	desc := strings.TrimSpace(note + "\n" + fmt.Sprintf("**Game over: %s**\n```\n%s\n```", resultSentence(g, res), engine.FormatScore(sc, db, dw)))
+	if cs := commands.FinalClockStatus(commands.FinalClock(g.Clock, now), sideLabel); cs != "" {
+		desc += "\n" + cs
+	}
+	desc += "\n-# " + setupLine(g, unrated)
 	data, err := gameSGF(g, dead, true, false)
 	if err != nil {
 		return nil, err
@@ -559,7 +564,7 @@ func (a *room) endByScore(ctx context.Context, r *commands.Request, g *storage.G
 	if rn := a.RatingNote(ctx, g); rn != "" {
 		note += "\n" + rn
 	}
-	m, err := finalScoreMessage(g, note)
+	m, err := finalScoreMessage(g, a.Now(), note, a.ShownUnrated(ctx, g))
 	if err != nil {
 		return err
 	}

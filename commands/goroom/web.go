@@ -85,6 +85,7 @@ func (r *room) FinishedView(arc *storage.Archived, channelID string) (*commands.
 	g := &storage.Game{ID: arc.ID, ChannelID: channelID, Kind: engine.KindName, Sides: arc.GoSides(), State: engine.Own(eg)}
 	v := r.LiveView(g)
 	v.Over, v.ToPlay, v.Ko, v.Version = true, "", "", 0
+	v.Rules = archivedSetupLine(g, arc)
 	// Each side's time as the game ended, as OGS and KGS keep showing it
 	// (none in games archived before it was kept).
 	v.Black.Clock = commands.FinalClockView(arc.Clock, engine.SideOf(engine.Black))
