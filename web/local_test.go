@@ -489,3 +489,38 @@ func TestBrowserPhoneScoringBoard(t *testing.T) {
 	}
 	cat.shot("#game", "phone-9x9-scoring-sideways")
 }
+
+// TestBrowserUprightScoringBoard: in an upright window larger than a
+// phone's (1000×900), the board keeps the size it had in play when the
+// scoring panel opens under it, and the page scrolls to the panel's
+// buttons; it shrank to about half its width, when players must click
+// single stones.
+func TestBrowserUprightScoringBoard(t *testing.T) {
+	e, b, inst := activityGame(t, 9, "ann", "bob")
+	ann := e.activity(b, "ann", inst, 1000, 900)
+	ann.wait("the game", `document.querySelectorAll('#points button').length === 81`, 10*time.Second)
+	width := func() float64 {
+		return js[float64](ann, `document.getElementById('board').getBoundingClientRect().width`)
+	}
+	inPlay := width()
+	if inPlay < 500 {
+		t.Fatalf("in play the board is %.0f px wide in a 1000×900 window", inPlay)
+	}
+	e.slash("ann", "pass")
+	e.slash("bob", "pass")
+	ann.wait("the scoring panel", `document.getElementById('scoring').offsetParent !== null`, 10*time.Second)
+	if w := width(); w < 0.95*inPlay {
+		t.Errorf("in the scoring phase the board is %.0f px wide, in play %.0f px", w, inPlay)
+	}
+	if top := js[float64](ann, `document.getElementById('title').getBoundingClientRect().top`); top < 0 {
+		t.Errorf("the game's title is at %v px, above the screen", top)
+	}
+	ann.shot("#game", "upright-9x9-scoring")
+	if err := chromedp.Do(ann.ctx, chromedp.ScrollIntoView("#accept")); err != nil {
+		t.Fatal(err)
+	}
+	if r := js[[]float64](ann, `(() => { const r = document.getElementById('accept').getBoundingClientRect(); return [r.top, r.bottom]; })()`); r[0] < 0 || r[1] > 900 {
+		t.Errorf("scrolled to, the Accept button is at %v, off the screen", r)
+	}
+	ann.shot("#game", "upright-9x9-scoring-scrolled")
+}
