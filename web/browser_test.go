@@ -371,6 +371,38 @@ func TestBrowserByoYomiCountsDown(t *testing.T) {
 	t.Logf("black's clock reads %q", ann.text("#side-black .clock"))
 }
 
+// TestBrowserClockRunsOut: a Canadian period and a simple clock counted
+// down to their end on the page read "0 s", as the server shows a spent
+// clock; they read "0 s for 2 moves" and "0 s for this move" for the last
+// second and until the server's loss on time reached the page.
+func TestBrowserClockRunsOut(t *testing.T) {
+	b := newBrowser(t)
+	for _, tc := range []struct{ clock, start string }{
+		{"canadian 0s 2/10s", " for 2 moves"},
+		{"simple 10s", " for this move"},
+	} {
+		e := newEnv(t, Options{Local: true})
+		e.challenge("ann", "bob", 9, discordtest.Str("clock", tc.clock))
+		inst := e.d.Activity(e.ch, user("ann"), user("bob"))
+		ann := e.activity(b, "ann", inst, 1000, 900)
+		ann.wait("the game", `document.getElementById('title').textContent === 'ann vs bob'`, 10*time.Second)
+		// Every text the clock shows, from now on.
+		js[bool](ann, `(() => { const el = document.querySelector('#side-black .clock'); window.__shown = [el.textContent];
+			new MutationObserver(() => window.__shown.push(el.textContent)).observe(el, {childList: true, characterData: true, subtree: true}); return true; })()`)
+		ann.wait(tc.clock+": the loss on time", `document.getElementById('status').textContent.includes('ran out of time')`, 25*time.Second)
+		shown := js[[]string](ann, `window.__shown`)
+		if len(shown) < 3 || !strings.HasSuffix(shown[0], tc.start) || shown[len(shown)-1] != "0 s" {
+			t.Errorf("%s: black's clock read %q; want from … %q down to \"0 s\"", tc.clock, shown, tc.start)
+		}
+		for _, s := range shown {
+			if strings.HasPrefix(s, "0 s ") {
+				t.Errorf("%s: black's clock read %q once spent (all it read: %q)", tc.clock, s, shown)
+				break
+			}
+		}
+	}
+}
+
 // TestBrowserVoteGame: in a vote game ("this channel against gobot")
 // everyone in the Activity plays the channel's side: a click votes, as
 // /go play does, and says so; the votes show on every page, and change

@@ -857,7 +857,11 @@ function tick() {
 // period that follow (k.then), counted down here as the server counts them.
 function clockText(k, elapsed) {
   const rem = k.left_ms - elapsed;
-  if (rem > 0 || !k.then) return (k.prefix || '') + fmt(rem) + (k.suffix || '');
+  // A clock with nothing after its time (a Canadian period, simple time)
+  // reads "0 s" once under a second, as the server shows a spent clock:
+  // not "0 s for 2 moves" until the loss on time arrives.
+  if (!k.then) return rem >= 1000 ? (k.prefix || '') + fmt(rem) + (k.suffix || '') : fmt(0);
+  if (rem > 0) return (k.prefix || '') + fmt(rem) + (k.suffix || '');
   const over = -rem, used = Math.floor(over / k.period_ms);
   if (used >= (k.periods || 0)) return fmt(0); // the last period spent: the time is up
   const left = k.period_ms - (over % k.period_ms);
