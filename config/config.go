@@ -249,6 +249,11 @@ func Parse(environ map[string]string, p Purpose) (*Config, error) {
 	}
 
 	c.DBPath = r.DB
+	if looksLikeDatabaseURL(r.DB) {
+		// A PostgreSQL URL or connection string set in the wrong variable
+		// would be logged with its password, and opened as a file.
+		bad("GOBOT_DB", ErrInvalid, "its value (%d characters, not shown in case it holds a password) is a database URL or connection string, not a file: GOBOT_DB is the path of the bbolt file; for PostgreSQL set GOBOT_DATABASE_URL instead", len(r.DB))
+	}
 	if r.DatabaseURL != "" {
 		// The URL holds a password: never echo it (storage's reasons
 		// quote no part of it).
@@ -463,6 +468,32 @@ func isSnowflake(s string) bool {
 	}
 	_, err := strconv.ParseUint(s, 10, 64)
 	return err == nil
+}
+
+// looksLikeDatabaseURL reports whether a GOBOT_DB value is a database's
+// address rather than a file's path: a URL ("postgres://…", any
+// "scheme://") or a libpq connection string ("host=db user=gobot
+// password=…"), which pgx also reads.
+func looksLikeDatabaseURL(s string) bool {
+	if strings.Contains(s, "://") {
+		return true
+	}
+	fields := strings.Fields(s)
+	if len(fields) == 0 {
+		return false
+	}
+	known := false
+	for _, f := range fields {
+		k, _, ok := strings.Cut(f, "=")
+		if !ok {
+			return false
+		}
+		switch k {
+		case "host", "hostaddr", "port", "user", "password", "dbname", "sslmode":
+			known = true
+		}
+	}
+	return known
 }
 
 // redactURL returns a URL for printing: a password in it is replaced by

@@ -415,6 +415,9 @@ func TestDatabaseAndShards(t *testing.T) {
 		{"shards need postgres", map[string]string{"GOBOT_SHARD_COUNT": "2"}, "GOBOT_SHARD_COUNT", 0, 0},
 		{"shard beyond the count", map[string]string{"GOBOT_DATABASE_URL": url, "GOBOT_SHARD_ID": "4", "GOBOT_SHARD_COUNT": "4"}, "GOBOT_SHARD_ID", 0, 0},
 		{"not a postgres URL", map[string]string{"GOBOT_DATABASE_URL": "mysql://gobot:hunter2@db/gobot"}, "GOBOT_DATABASE_URL: not a postgres:// URL", 0, 0},
+		{"a URL in GOBOT_DB", map[string]string{"GOBOT_DB": url}, "GOBOT_DB: its value (38 characters, not shown in case it holds a password) is a database URL or connection string, not a file: GOBOT_DB is the path of the bbolt file; for PostgreSQL set GOBOT_DATABASE_URL instead", 0, 0},
+		{"a connection string in GOBOT_DB", map[string]string{"GOBOT_DB": "host=db user=gobot password=hunter2"}, "GOBOT_DB: its value (35 characters", 0, 0},
+		{"a file with = in its name", map[string]string{"GOBOT_DB": "/data/a=b.db"}, "", 0, 0},
 		{"a port that is no number", map[string]string{"GOBOT_DATABASE_URL": "postgres://gobot:hunter2@db:notaport/gobot"}, "GOBOT_DATABASE_URL: cannot be read as a URL: check its host and port", 0, 0},
 	}
 	for _, tt := range tests {
