@@ -86,7 +86,7 @@ func helpText(levels []commands.Level, challengeTTL, scoringTTL time.Duration, h
 				"`/go sgf game: review:true` writes the review into the record. `/go estimate` shows the score estimate with ownership " +
 				"(spectators at any time, privately during a rated game; players in unrated games and after the game)."},
 			{Name: "Ratings", Value: "Glicko-2 as on OGS, " + here.pools() + "; each bot level is a player, starting at its rank. " +
-				"Not rated: `rated:false`, aborted and annulled games, and " + shortGames() + ". " + ratedHandicaps() + ". " +
+				"Not rated: `rated:false`, aborted and annulled games, " + shortGames() + ", and " + pairLimit() + ". " + ratedHandicaps() + ". " +
 				"Handicap challenges without `color` give Black to the lower-rated player (drawn when equal). " +
 				"Ranks (30k–9d) show `?` until the deviation is below 160: " + commands.Establishing() + ".\n" +
 				"`/go stats player:`: ratings, record, streak, latest games; " + here.leaderboard()},
@@ -187,6 +187,13 @@ func levelList(levels []commands.Level, short bool) string {
 }
 
 // shortGames says which short games are not rated (storage.MinRatedMoves).
+// pairLimit says which of two people's rated games against each other
+// stop counting, so that nobody farms a rating on a friend's account.
+func pairLimit() string {
+	return fmt.Sprintf("two people's games against each other past %d rated in %s (the bots have no such limit)",
+		commands.PairRatedLimit, commands.HumanDuration(commands.PairWindow))
+}
+
 func shortGames() string {
 	return fmt.Sprintf("those ending before each player has made %d moves (9×9), %d (13×13), %d (19×19)",
 		storage.MinRatedMoves(9), storage.MinRatedMoves(13), storage.MinRatedMoves(19))
