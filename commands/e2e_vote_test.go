@@ -56,9 +56,14 @@ func testE2EVoteGame(t *testing.T, e *env) {
 				t.Errorf("the vote's announcement %q carries a board", m.Text())
 			}
 		}
+		// The board this round's vote was shown on also says what gobot
+		// played (the round before), and is kept: until gobot's new board
+		// is kept, a vote shows on that old one. The new board is known
+		// by its move number.
+		next := fmt.Sprintf("**Move %d** · ", moves+1)
 		e.d.WaitFor("gobot's board, kept to show the votes", func() bool {
 			b := e.board(ch.ID)
-			return strings.Contains(b.Text(), "gobot (tester) played") && slices.Contains(e.game(ch.ID).Delivery.MessageIDs, b.ID)
+			return strings.Contains(b.Text(), "gobot (tester) played") && strings.Contains(b.Text(), next) && slices.Contains(e.game(ch.ID).Delivery.MessageIDs, b.ID)
 		})
 	}
 
