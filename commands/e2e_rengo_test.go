@@ -255,6 +255,27 @@ func testE2ERengoResignation(t *testing.T, e *env) {
 	}
 }
 
+// TestE2ERengoMoverResignsDuringVote: a teammate's vote to resign is
+// open when the player to move resigns for the team: the note names the
+// player to move, who decided, not the voter, whose one vote of the two
+// needed resigned nothing.
+func TestE2ERengoMoverResignsDuringVote(t *testing.T) {
+	httpMode(t, testE2ERengoMoverResignsDuringVote)
+}
+
+func testE2ERengoMoverResignsDuringVote(t *testing.T, e *env) {
+	ch := e.d.GuildChannel("general")
+	ann, bob, cid, dan := e.d.NewUser("ann"), e.d.NewUser("bob"), e.d.NewUser("cid"), e.d.NewUser("dan")
+	e.do(e.click(ann, e.rengoLobby(ch, ann, bob, cid, dan, discordtest.Bool("thread", false)), "Start"))
+	e.do(e.play(ch, ann, "E5"))
+	e.do(e.play(ch, bob, "F5")) // Black to move: cid
+	e.do(e.slash(ch, ann, "resign"))
+	final := e.do(e.slash(ch, cid, "resign"))
+	if want := "⚫ The team of " + ann.Mention() + ", " + cid.Mention() + " resigned: " + cid.Mention() + ", the player to move, resigned for it."; !strings.Contains(final.Text(), want) || !strings.Contains(final.Text(), "W+R") {
+		t.Errorf("final = %q, want %q and W+R", final.Text(), want)
+	}
+}
+
 // TestE2ERengoCasualClock: with mode:casual each player has a clock of
 // their own. cid runs out and is out of the game; Black's turns go to ann
 // alone, on her own time, and a move cid sends too late is refused. When
