@@ -176,6 +176,24 @@ func testE2EVoteGameCount(t *testing.T, e *env) {
 	}
 }
 
+// TestE2EVoteResignTyped: "resign" typed as a vote gets the answer
+// /go resign gives in a vote game, not a pointer to /go resign and a
+// Resign button, which refuse or do not exist there.
+func TestE2EVoteResignTyped(t *testing.T) { httpMode(t, testE2EVoteResignTyped) }
+
+func testE2EVoteResignTyped(t *testing.T, e *env) {
+	ch := e.d.GuildChannel("general")
+	v1, v2 := e.d.NewUser("v1"), e.d.NewUser("v2")
+	e.do(e.slash(ch, v1, "vote", discordtest.Str("level", "tester"), discordtest.Int("size", 9), discordtest.Str("period", "1m")))
+	const want = "Nobody resigns for the channel in a vote game: vote `pass`, and two passes end the game with a count. A moderator may abort it."
+	if m := e.do(e.play(ch, v2, "resign")); !m.Ephemeral || m.Text() != want {
+		t.Errorf("/go play move:resign: reply %q, want privately %q", m.Text(), want)
+	}
+	if m := e.do(e.slash(ch, v2, "resign")); !m.Ephemeral || m.Text() != want {
+		t.Errorf("/go resign: reply %q, want privately %q", m.Text(), want)
+	}
+}
+
 // TestE2EVotesAtOnce: twelve people vote at the same moment; every vote is
 // counted (a vote that finds the game just written by another is tried
 // again, not refused).

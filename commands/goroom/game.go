@@ -172,7 +172,7 @@ func (a *room) turnRefused(ctx context.Context, r *commands.Request, g *storage.
 
 func (a *room) resign(ctx context.Context, r *commands.Request, g *storage.Game) error {
 	if isVoteGame(g) {
-		return commands.UserErr(commands.ErrNotPlayer, "Nobody resigns for the channel in a vote game: vote `pass`, and two passes end the game with a count. A moderator may abort it.")
+		return errVoteNoResign
 	}
 	c, err := playerColor(g, r.User)
 	if err != nil {

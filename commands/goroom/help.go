@@ -63,7 +63,7 @@ func helpText(levels []commands.Level, challengeTTL, scoringTTL time.Duration, h
 				"Challenges expire after " + commands.HumanDuration(challengeTTL) + "; Decline withdraws your own.\n" +
 				"`/go bot level:` plays gobot at once, here or in a DM with me (same options, no `thread`)."},
 			{Name: "Teams and votes", Value: "`/go rengo` opens a team game: **Join Black** or **Join White** (2–4 a team; `bot:` adds a bot), then **Start**; turns go B1, W1, B2 …, `mode:casual` gives a clock each; a team resigns or aborts by majority. " +
-				"`/go vote level: period:` pits this channel against gobot: anyone votes with `/go play` or the buttons, and the most voted move is played when the period ends. Both unrated."},
+				"`/go vote level: period:` pits this channel against gobot: anyone votes by `/go play` or buttons; the most voted move is played each period; the channel never resigns. Both unrated."},
 			{Name: "Clocks", Value: "`clock:` on `/go challenge` and `/go bot` (default here: " + defaultClock.Name() + "): " +
 				"**correspondence** (`fischer 3d +1d max 7d`), **daily** (1 day per move), **live** (10 min, then 5×30 s byo-yomi), **blitz** (3 min, then 5×10 s), **none**, or " +
 				"`fischer 5m +3s`, `5+3` (5 min, +3 s a move), `byoyomi 10m 5x30s`, `canadian 10m 25/5m`, `simple 1d`, `absolute 20m` (s, m, h, d; up to 30 days). " +

@@ -44,6 +44,11 @@ func isVoteGame(g *storage.Game) bool { return g.VotePeriod > 0 }
 // game is played by the channel, in no thread.)
 var errVoteChannelTaken = commands.UserErr(commands.ErrGameRunning, "A game is already running in this channel, and a vote game needs a channel to itself: start `/go vote` in another channel, or here once this game is over.")
 
+// errVoteNoResign refuses a resignation in a vote game, asked with
+// /go resign or typed as a vote: nobody speaks for the channel, so it
+// passes or a moderator aborts the game instead.
+var errVoteNoResign = commands.UserErr(commands.ErrNotPlayer, "Nobody resigns for the channel in a vote game: vote `pass`, and two passes end the game with a count. A moderator may abort it.")
+
 // errVoteNoPosts refuses a vote game in a channel where gobot may not
 // post: each of its moves is posted when its vote closes, long after any
 // command whose answer could carry it.
@@ -221,6 +226,9 @@ func (a *room) tryVote(ctx context.Context, r *commands.Request, g *storage.Game
 		return commands.UserErr(commands.ErrNotYourTurn, fmt.Sprintf("It is %s's turn: the vote on the next move opens when it has answered.", commands.Mention(g.Player(engine.SideOf(c)))))
 	}
 	m, err := parseMove(c, text, goOf(g).Size())
+	if errors.Is(err, engine.ErrResignTyped) {
+		return errVoteNoResign // not parseMove's pointer to /go resign, which refuses here
+	}
 	if err != nil {
 		return err
 	}
