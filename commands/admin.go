@@ -889,7 +889,8 @@ func logPages(lines []string) [][]string {
 // aboutUser returns whether an entry of the log is by or about the user
 // with ID who: done by them, a ban, unban or lapse of theirs, the
 // withdrawal of a challenge of theirs (by or to them: its entry's Before
-// names both, as adminWithdraw wrote it), or about a game they played (a
+// names both, as adminWithdraw wrote it) or of their seat in a lobby (as
+// leaveLobby wrote it), or about a game they played (a
 // finished game: every game the log names is).
 func (a *App) aboutUser(ctx context.Context, who string) (func(storage.AuditEntry) bool, error) {
 	played, err := a.archive.PlayerGames(ctx, who, 0)

@@ -435,10 +435,10 @@ func (a *App) withdrawAcceptance(ctx context.Context, g *storage.Game, p storage
 // server, which nobody could otherwise take further: the challenges by or
 // to p are withdrawn and the rengo lobbies p opened called off (their
 // messages say why), and p leaves the teams of the other lobbies (their
-// messages show the teams without p, still open). It returns the lines
-// of the ban's answer that say what it did; none when p had nothing open.
-// Each challenge withdrawn and lobby called off is logged as a withdrawal,
-// with the ban's reason.
+// messages show the teams without p, still open, and say why). It returns
+// the lines of the ban's answer that say what it did; none when p had
+// nothing open. Each challenge withdrawn, lobby called off and seat left
+// is logged as a withdrawal, with the ban's reason.
 func (a *App) closeBannedChallenges(ctx context.Context, r *Request, p storage.Player, reason string) []string {
 	all, err := a.admin.GuildChallenges(ctx, r.Interaction.GuildID)
 	if err != nil {
@@ -459,7 +459,7 @@ func (a *App) closeBannedChallenges(ctx context.Context, r *Request, p storage.P
 				calledOff = append(calledOff, where)
 			}
 		case c.Team():
-			if a.leaveLobby(ctx, c, p) {
+			if a.leaveLobby(ctx, r, c, p, reason) {
 				left = append(left, where)
 			}
 		case c.Challenger.UserID == p.UserID || c.Opponent.UserID == p.UserID:
@@ -516,10 +516,12 @@ func (a *App) withdrawChallenge(ctx context.Context, r *Request, c *storage.Chal
 	return true
 }
 
-// leaveLobby takes p off the teams of rengo lobby c and shows the lobby
-// without them; it reports whether p sat there. A Start under way sees
-// the teams changed and is refused.
-func (a *App) leaveLobby(ctx context.Context, c *storage.Challenge, p storage.Player) bool {
+// leaveLobby takes p, banned by r's admin for reason, off the teams of
+// rengo lobby c, logged as a withdrawal (of p's seat) with the ban's
+// reason, and shows the lobby without them, saying why; it reports
+// whether p sat there. A Start under way sees the teams changed and is
+// refused.
+func (a *App) leaveLobby(ctx context.Context, r *Request, c *storage.Challenge, p storage.Player, reason string) bool {
 	seated := func(c *storage.Challenge) bool {
 		for _, t := range c.Teams {
 			if slices.ContainsFunc(t.Players, func(q storage.Player) bool { return q.UserID == p.UserID }) {
@@ -531,7 +533,10 @@ func (a *App) leaveLobby(ctx context.Context, c *storage.Challenge, p storage.Pl
 	if !seated(c) {
 		return false
 	}
-	changed, err := a.challenges.UpdateChallenge(ctx, c.ID, func(c *storage.Challenge) error {
+	// The entry names p, so that the log's user: filter finds it (aboutUser).
+	e := withdrawEntry(r, c, reason)
+	e.Before, e.After = fmt.Sprintf("%s, with %s", e.Before, Mention(p)), "without "+Mention(p)
+	changed, err := a.challenges.UpdateChallenge(storage.WithAudit(ctx, e), c.ID, func(c *storage.Challenge) error {
 		if !seated(c) {
 			return errNotSeated
 		}
@@ -546,7 +551,7 @@ func (a *App) leaveLobby(ctx context.Context, c *storage.Challenge, p storage.Pl
 		}
 		return false
 	}
-	a.closeChallengeMessage(ctx, changed, "")
+	a.showChallengeMessage(ctx, changed, "", fmt.Sprintf("🚫 %s is banned from gobot games on this server and was taken off their team.", Mention(p)))
 	return true
 }
 

@@ -219,15 +219,21 @@ func (a *App) ChallengeMessage(c *storage.Challenge, outcome string) *Message {
 }
 
 // closeChallengeMessage shows challenge c in its message as it stands:
-// closed, its buttons disabled, with outcome; open when outcome is empty
-// (a rengo lobby whose teams changed).
+// closed, its buttons disabled, with outcome.
 func (a *App) closeChallengeMessage(ctx context.Context, c *storage.Challenge, outcome string) {
+	a.showChallengeMessage(ctx, c, outcome, "")
+}
+
+// showChallengeMessage shows challenge c in its message as it stands:
+// closed, its buttons disabled, with outcome; or open, when outcome is
+// empty (a rengo lobby whose teams changed), with note saying why.
+func (a *App) showChallengeMessage(ctx context.Context, c *storage.Challenge, outcome, note string) {
 	if c.MessageID == "" {
 		return
 	}
 	m := a.ChallengeMessage(c, outcome)
 	if p, ok := a.RoomOfKind(c.Kind).(Phases); ok && c.Team() {
-		m = p.Lobby(c, outcome)
+		m = p.Lobby(c, outcome, note)
 	}
 	if err := a.opts.Discord.EditMessage(ctx, c.ChannelID, c.MessageID, m); err != nil {
 		// gobot may not see the channel (user installs): buttons

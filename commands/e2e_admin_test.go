@@ -883,7 +883,8 @@ func testE2EAdminBan(t *testing.T, e *env) {
 // challenges on the server, made by them or to them (Go and draughts),
 // calls off the rengo lobbies they opened and takes them off the teams of
 // the others, whose openers could otherwise never start them; each
-// message says so (a lobby they left stays open, without them), the
+// message says so (a lobby they left stays open, without them, and says
+// why), the
 // ban's answer lists what it did, the log has each withdrawal, and the
 // challenges of others stay.
 func TestE2EAdminBanClosesChallenges(t *testing.T) { onBothStores(t, testE2EAdminBanClosesChallenges) }
@@ -941,18 +942,23 @@ func testE2EAdminBanClosesChallenges(t *testing.T, e *env) {
 		"ann withdraw " + toDave.InteractionID + " | challenge by <@" + alice.ID + "> to <@" + dave.ID + "> in <#" + c2.ID + "> → withdrawn | harassing",
 		"ann withdraw " + draughtsByDave.InteractionID + " | challenge by <@" + dave.ID + "> to <@" + alice.ID + "> in <#" + c3.ID + "> → withdrawn | harassing",
 		"ann withdraw " + opened.InteractionID + " | rengo lobby opened by <@" + dave.ID + "> in <#" + c5.ID + "> → withdrawn | harassing",
+		"ann withdraw " + joined.InteractionID + " | rengo lobby opened by <@" + alice.ID + "> in <#" + c4.ID + ">, with <@" + dave.ID + "> → without <@" + dave.ID + "> | harassing",
 	} {
 		if !strings.Contains(log, l) {
 			t.Errorf("log =\n%s\nwant it to hold %s", log, l)
 		}
 	}
-	if n := strings.Count(log, " withdraw "); n != 4 {
-		t.Errorf("log =\n%s\nwant 4 withdrawals, not %d", log, n)
+	if n := strings.Count(log, " withdraw "); n != 5 {
+		t.Errorf("log =\n%s\nwant 5 withdrawals, not %d", log, n)
 	}
-	// alice's lobby stays open, without dave: she can fill it and start.
+	if m := e.do(e.adminCmd(c6, ann, "log", discordtest.UserOpt("user", dave))); !strings.Contains(m.Text(), "**withdraw** challenge `"+joined.InteractionID+"`: rengo lobby opened by <@"+alice.ID+"> in <#"+c4.ID+">, with <@"+dave.ID+"> → without <@"+dave.ID+"> — harassing") {
+		t.Errorf("/go-admin log user:dave =\n%s\nwant the seat he was taken off", m.Text())
+	}
+	// alice's lobby stays open, without dave, and says why: she can fill
+	// it and start.
 	got := now(joined)
-	if !strings.Contains(got.Text(), "⚫ **Black** (1/4): <@"+alice.ID+">\n⚪ **White** (1/4): <@"+bob.ID+">\n") || got.Buttons()[0].Disabled {
-		t.Errorf("alice's rengo lobby after the ban = %q, want it open without dave", got.Text())
+	if !strings.Contains(got.Text(), "⚫ **Black** (1/4): <@"+alice.ID+">\n⚪ **White** (1/4): <@"+bob.ID+">\n🚫 <@"+dave.ID+"> is banned from gobot games on this server and was taken off their team.\nTeams of 2 to 4") || got.Buttons()[0].Disabled {
+		t.Errorf("alice's rengo lobby after the ban = %q, want it open without dave, saying why", got.Text())
 	}
 	if c, err := e.store.Challenge(context.Background(), joined.InteractionID); err != nil || len(c.Teams[0].Players) != 1 || len(c.Teams[1].Players) != 1 {
 		t.Errorf("alice's lobby stored = %+v, %v; want alice on Black, bob on White, dave on neither", c, err)

@@ -291,8 +291,9 @@ type Phases interface {
 	// clock: done when a teammate plays on, false when the team loses.
 	TeamTimeUp(ctx context.Context, g *storage.Game, s game.Side, deadline time.Time) (done bool, err error)
 	// Lobby is the message of a team challenge (a lobby) closed with
-	// outcome.
-	Lobby(c *storage.Challenge, outcome string) *Message
+	// outcome; or, outcome empty, open, with note (when not empty) saying
+	// what changed its teams.
+	Lobby(c *storage.Challenge, outcome, note string) *Message
 }
 
 // ServerSettings is what a room adds when a server's admins choose

@@ -205,11 +205,12 @@ type auditKey struct{}
 
 // WithAudit returns a copy of ctx carrying e, the log entry of an action
 // that a request carries out by finishing a game in play (an admin's
-// adjudication, an abort) or by deleting a challenge (an admin's
-// withdrawal). FinishGame or DeleteChallenge, given such a context,
-// appends e to the server's log in the transaction that archives the
-// game or deletes the challenge, so that neither is ever stored without
-// the other. The entry describes the
+// adjudication, an abort), by deleting a challenge (an admin's
+// withdrawal) or by changing one (a ban taking a player off a lobby's
+// teams). FinishGame, DeleteChallenge or UpdateChallenge, given such a
+// context, appends e to the server's log in the transaction that
+// archives the game or deletes or changes the challenge, so that neither
+// is ever stored without the other. The entry describes the
 // request (who acted, and why) and so travels with it, through whichever
 // code archives the game's kind, to the one write it belongs to; use the
 // context for that write only.

@@ -707,3 +707,33 @@ func TestDeleteChallengeLogs(t *testing.T) {
 		}
 	})
 }
+
+// TestUpdateChallengeLogs: UpdateChallenge given a context from WithAudit
+// (a ban taking a player off a lobby's teams) appends the entry in the
+// transaction that changes the challenge: a change refused logs nothing;
+// without the context nothing is logged.
+func TestUpdateChallengeLogs(t *testing.T) {
+	bothAdminStores(t, func(t *testing.T, s adminStore, now *time.Time) {
+		ctx := context.Background()
+		ann := storage.Player{UserID: "9", Name: "ann"}
+		c := &storage.Challenge{ID: "1", ChannelID: "ch1", GuildID: "G", Challenger: storage.Player{UserID: "5"}, Size: 9, CreatedAt: *now, ExpiresAt: now.Add(time.Hour)}
+		if err := s.CreateChallenge(ctx, c); err != nil {
+			t.Fatal(err)
+		}
+		e := storage.AuditEntry{GuildID: "G", By: ann, Action: storage.AuditWithdraw, Target: "1", Reason: "spam", Before: "rengo lobby, with <@7>", After: "without <@7>"}
+		refused := errors.New("refused")
+		if _, err := s.UpdateChallenge(storage.WithAudit(ctx, e), "1", func(*storage.Challenge) error { return refused }); !errors.Is(err, refused) {
+			t.Errorf("a refused change = %v, want its error", err)
+		}
+		if _, err := s.UpdateChallenge(storage.WithAudit(ctx, e), "1", func(c *storage.Challenge) error { c.Size = 13; return nil }); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.UpdateChallenge(ctx, "1", func(c *storage.Challenge) error { c.Size = 19; return nil }); err != nil {
+			t.Fatal(err)
+		}
+		log, total, err := s.AuditLog(ctx, "G", 0, 10)
+		if err != nil || total != 1 || log[0].Action != storage.AuditWithdraw || log[0].Target != "1" || log[0].Reason != "spam" || log[0].After != "without <@7>" {
+			t.Errorf("log = %+v (%d entries, %v), want the one change", log, total, err)
+		}
+	})
+}

@@ -241,10 +241,17 @@ func deleteChallenge(tx *bolt.Tx, id string) error {
 // joining a team at once both get their seat. An error from change is
 // returned and nothing is written; change may not alter the challenge's
 // ID, channel or expiry (ErrInvalid). A challenge that is gone is
-// ErrNotFound. It returns the challenge as stored.
+// ErrNotFound. Given a context from WithAudit (a ban taking a player off
+// a lobby's teams), it appends the entry to the server's log in the same
+// transaction. It returns the challenge as stored.
 func (s *Store) UpdateChallenge(ctx context.Context, id string, change func(*Challenge) error) (*Challenge, error) {
+	e, err := auditOf(ctx)
+	if err != nil {
+		return nil, err
+	}
+	now := s.now()
 	var out *Challenge
-	err := s.update(ctx, func(tx *bolt.Tx) error {
+	err = s.update(ctx, func(tx *bolt.Tx) error {
 		c, err := getChallenge(tx, id)
 		if err != nil {
 			return err
@@ -254,7 +261,10 @@ func (s *Store) UpdateChallenge(ctx context.Context, id string, change func(*Cha
 			return err
 		}
 		out = c
-		return tx.Bucket(bucketChallenges).Put([]byte(id), val)
+		if err := tx.Bucket(bucketChallenges).Put([]byte(id), val); err != nil || e == nil {
+			return err
+		}
+		return appendAudit(tx, *e, now)
 	})
 	if err != nil {
 		return nil, err

@@ -881,8 +881,13 @@ func pgRecord[T any](what, rec string, err error, decode func([]byte) (T, error)
 // UpdateChallenge is Store.UpdateChallenge: the row is locked while change
 // runs.
 func (p *Postgres) UpdateChallenge(ctx context.Context, id string, change func(*Challenge) error) (*Challenge, error) {
+	e, err := auditOf(ctx)
+	if err != nil {
+		return nil, err
+	}
+	now := p.now()
 	var out *Challenge
-	err := pgBegin(ctx, p.pool, func(tx pgx.Tx) error {
+	err = pgBegin(ctx, p.pool, func(tx pgx.Tx) error {
 		var rec string
 		err := tx.QueryRow(ctx, `SELECT record FROM challenges WHERE id = $1 FOR UPDATE`, id).Scan(&rec)
 		c, err := pgChallenge(id, rec, err)
@@ -894,8 +899,10 @@ func (p *Postgres) UpdateChallenge(ctx context.Context, id string, change func(*
 			return err
 		}
 		out = c
-		_, err = tx.Exec(ctx, `UPDATE challenges SET record = $2 WHERE id = $1`, id, string(val))
-		return err
+		if _, err := tx.Exec(ctx, `UPDATE challenges SET record = $2 WHERE id = $1`, id, string(val)); err != nil || e == nil {
+			return err
+		}
+		return pgAppendAudit(ctx, tx, *e, now)
 	})
 	if err != nil {
 		return nil, err

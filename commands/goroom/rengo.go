@@ -127,6 +127,13 @@ func (a *room) level(name string) (string, error) {
 // lobbyMessage shows a rengo lobby: the game, the teams so far, and the
 // Join, Leave and Start buttons; outcome closes it.
 func lobbyMessage(c *storage.Challenge, outcome string) *commands.Message {
+	return lobbyNoted(c, outcome, "")
+}
+
+// lobbyNoted is lobbyMessage, but an open lobby (no outcome) shows note,
+// when not empty, above its instructions: what changed its teams when no
+// click of theirs did (a player taken off them by a ban).
+func lobbyNoted(c *storage.Challenge, outcome, note string) *commands.Message {
 	closed := outcome != ""
 	mode := "strict clock (one clock a team)"
 	if c.TeamClock == storage.TeamClockCasual {
@@ -149,6 +156,9 @@ func lobbyMessage(c *storage.Challenge, outcome string) *commands.Message {
 	if closed {
 		sb.WriteString(outcome)
 	} else {
+		if note != "" {
+			sb.WriteString(note + "\n")
+		}
 		fmt.Fprintf(&sb, "Teams of %d to %d (**Join** the other team to change sides); the order of play is B1, W1, B2, W2 … %s presses **Start** when both teams are ready, or **Leave** to call the game off. This expires <t:%d:R>.",
 			rengoMinTeam, storage.MaxSidePlayers, commands.Mention(c.Challenger), c.ExpiresAt.Unix())
 	}

@@ -263,8 +263,8 @@ func (r *room) TeamTimeUp(ctx context.Context, g *storage.Game, s game.Side, dea
 	return r.teamTimeUp(ctx, g, engine.ColorOf(s), deadline)
 }
 
-func (*room) Lobby(c *storage.Challenge, outcome string) *commands.Message {
-	return lobbyMessage(c, outcome)
+func (*room) Lobby(c *storage.Challenge, outcome, note string) *commands.Message {
+	return lobbyNoted(c, outcome, note)
 }
 
 func (r *room) ReviewedRecord(ctx context.Context, arc *storage.Archived) ([]byte, string, error) {
