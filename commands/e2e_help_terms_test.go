@@ -39,7 +39,7 @@ func TestE2EHelpStatesServerTerms(t *testing.T) {
 			}
 		}
 	}
-	has("/go help with gobot's defaults", help("go"), []string{"\nRatings: Glicko-2 as on OGS, per server and global; each bot level", "and two people's games against each other past 3 rated in a day (the bots have no such limit). ", "`/go leaderboard scope: page:`: established players, your place."}, []string{"On this server"})
+	has("/go help with gobot's defaults", help("go"), []string{"\nRatings: Glicko-2 as on OGS, per server and global; each bot level", "and two people's games past 3 rated in a day (bots excepted). ", "`/go leaderboard scope: page:`: established players, your place."}, []string{"On this server"})
 	has("/draughts help with gobot's defaults", help("draughts"), nil, []string{"On this server"})
 
 	for _, s := range [][2]string{{"ruleset", "japanese"}, {"komi", "0.5"}, {"channels", "<#" + goCh.ID + "> <#" + go2.ID + ">"}, {"max_games", "3"}, {"clock", "live"}, {"challenge_ttl", "2h"}, {"global_ratings", "off"}} {
