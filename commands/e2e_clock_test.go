@@ -507,7 +507,11 @@ func TestE2ECountedGameKeepsClock(t *testing.T) {
 	ch := e.d.GuildChannel("general")
 	alice, bob := e.d.NewUser("alice"), e.d.NewUser("bob")
 	e.challenge(ch, alice, bob, discordtest.Str("clock", "byoyomi 5m 3x30s"))
-	e.do(e.play(ch, alice, "E5"))
+	// The move's board is recorded after its answer: with the clock moved
+	// on before that, the board would be owed past its due time and
+	// posted again, a write that bob's pass would then race.
+	moved := e.do(e.play(ch, alice, "E5"))
+	e.kept(ch.ID, moved.ID)
 	e.clock.Advance(40 * time.Second)
 	e.do(e.slash(ch, bob, "pass"))
 	counting := e.do(e.slash(ch, alice, "pass"))
