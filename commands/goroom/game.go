@@ -189,7 +189,7 @@ func (a *room) resign(ctx context.Context, r *commands.Request, g *storage.Game)
 		return a.voteResign(ctx, r, g, c)
 	}
 	// The player to move resigns alone: a teammate's vote still open
-	// decided nothing, and would have apply (resigners) name its voters
+	// decided nothing, and apply (resigners) would name its voters
 	// instead of them.
 	g.ResignVote = nil
 	return a.move(ctx, r, g, engine.ResignMove(c), skipped)
