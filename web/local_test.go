@@ -458,12 +458,7 @@ func TestBrowserPhoneScoringBoard(t *testing.T) {
 	}
 	bob.shot("#game", "phone-19x19-scoring")
 	// The Accept button is reached by scrolling.
-	if err := chromedp.Do(bob.ctx, chromedp.ScrollIntoView("#accept")); err != nil {
-		t.Fatal(err)
-	}
-	if r := js[[]float64](bob, `(() => { const r = document.getElementById('accept').getBoundingClientRect(); return [r.top, r.bottom]; })()`); r[0] < 0 || r[1] > 740 {
-		t.Errorf("scrolled to, the Accept button is at %v, off the screen", r)
-	}
+	acceptInReach(t, bob, 740)
 	bob.shot("#game", "phone-19x19-scoring-scrolled")
 
 	// A spectator of a 9×9 game on a phone.
@@ -516,11 +511,18 @@ func TestBrowserUprightScoringBoard(t *testing.T) {
 		t.Errorf("the game's title is at %v px, above the screen", top)
 	}
 	ann.shot("#game", "upright-9x9-scoring")
-	if err := chromedp.Do(ann.ctx, chromedp.ScrollIntoView("#accept")); err != nil {
+	acceptInReach(t, ann, 900)
+	ann.shot("#game", "upright-9x9-scoring-scrolled")
+}
+
+// acceptInReach scrolls p's scoring panel's Accept button into view and
+// checks that it is then on p's screen, height pixels tall.
+func acceptInReach(t *testing.T, p *tab, height float64) {
+	t.Helper()
+	if err := chromedp.Do(p.ctx, chromedp.ScrollIntoView("#accept")); err != nil {
 		t.Fatal(err)
 	}
-	if r := js[[]float64](ann, `(() => { const r = document.getElementById('accept').getBoundingClientRect(); return [r.top, r.bottom]; })()`); r[0] < 0 || r[1] > 900 {
+	if r := js[[]float64](p, `(() => { const r = document.getElementById('accept').getBoundingClientRect(); return [r.top, r.bottom]; })()`); r[0] < 0 || r[1] > height {
 		t.Errorf("scrolled to, the Accept button is at %v, off the screen", r)
 	}
-	ann.shot("#game", "upright-9x9-scoring-scrolled")
 }
