@@ -1023,6 +1023,11 @@ func testE2EDraughtsFinishedOrientation(t *testing.T, e *env) {
 			if !strings.Contains(fin.Text(), "The last game in this channel ended") {
 				t.Fatalf("/draughts board after the game = %q, want the finished game", fin.Text())
 			}
+			// The pieces left stay under the finished board, as a finished
+			// game of Go keeps its captures.
+			if !strings.Contains(fin.Text(), "\nPieces: ⚪ 20 · ⚫ 20\n") {
+				t.Errorf("/draughts board after the game = %q, want the pieces left: Pieces: ⚪ 20 · ⚫ 20", fin.Text())
+			}
 			finished := gifOf(t, e.do(e.draughtsCmd(ch, who, "record", discordtest.Str("game", id), discordtest.Bool("animation", true))))
 			for _, p := range []struct {
 				what string

@@ -818,15 +818,7 @@ func draughtsStatus(g *storage.Game, now time.Time, unrated bool) string {
 			sb.WriteString("A capture is compulsory, and you must take the most pieces.\n")
 		}
 	}
-	p := st.Position()
-	pieces := func(c draughts.Color) string {
-		n, k := p.Pieces(c).Count(), p.Kings(c).Count()
-		if k == 0 {
-			return fmt.Sprint(n)
-		}
-		return fmt.Sprintf("%d (%s)", n, commands.Plural(k, "king"))
-	}
-	fmt.Fprintf(&sb, "Pieces: ⚪ %s · ⚫ %s\n", pieces(draughts.White), pieces(draughts.Black))
+	sb.WriteString(piecesLine(st) + "\n")
 	if _, over := st.Result(); !over {
 		if cs := commands.ClockStatus(g, now, draughtsSideLabel); cs != "" {
 			sb.WriteString(cs + "\n")
@@ -836,6 +828,20 @@ func draughtsStatus(g *storage.Game, now time.Time, unrated bool) string {
 	}
 	sb.WriteString("-# " + draughtsSetup(g.Clock, unrated))
 	return sb.String()
+}
+
+// piecesLine says how many pieces each side has left, kings counted
+// apart: "Pieces: ⚪ 12 (2 kings) · ⚫ 9".
+func piecesLine(st draughts.State) string {
+	p := st.Position()
+	pieces := func(c draughts.Color) string {
+		n, k := p.Pieces(c).Count(), p.Kings(c).Count()
+		if k == 0 {
+			return fmt.Sprint(n)
+		}
+		return fmt.Sprintf("%d (%s)", n, commands.Plural(k, "king"))
+	}
+	return fmt.Sprintf("Pieces: ⚪ %s · ⚫ %s", pieces(draughts.White), pieces(draughts.Black))
 }
 
 // draughtsResultSentence says who won and how.
@@ -1276,6 +1282,9 @@ func finishedDraughtsMessage(arc *storage.Archived) (*commands.Message, error) {
 	name := fmt.Sprintf("draughts-%s-%d.png", arc.ID, st.MoveCount())
 	text := fmt.Sprintf("The last game in this channel ended <t:%d:R> after %s; `/draughts challenge` or `/draughts bot` starts a new one.\n**Game over: %s**",
 		arc.FinishedAt.Unix(), moves(arc.Moves), result)
+	// The pieces left, as the board said while the game was played (and as
+	// a finished game of Go keeps its captures).
+	text += "\n" + piecesLine(st)
 	if cs := commands.FinalClockStatus(arc.Clock, draughtsSideLabel); cs != "" {
 		text += "\n" + cs
 	}
