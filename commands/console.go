@@ -463,7 +463,16 @@ func ParseSlash(line string, defs []*discordgo.ApplicationCommand, remember func
 			}
 		}
 		if def == nil {
-			return data, false, fmt.Errorf("%s %s has no option %q", words[0], sub.Name, name)
+			// Name the options, as Discord's list shows them: /go says
+			// color, /draughts colour.
+			names := make([]string, len(sub.Options))
+			for i, o := range sub.Options {
+				names[i] = o.Name
+			}
+			if len(names) == 0 {
+				return data, false, fmt.Errorf("%s %s has no option %q: it takes none", words[0], sub.Name, name)
+			}
+			return data, false, fmt.Errorf("%s %s has no option %q: its options are %s", words[0], sub.Name, name, strings.Join(names, ", "))
 		}
 		seen[name] = true
 		opt := &discordgo.ApplicationCommandInteractionDataOption{Name: name, Type: def.Type}

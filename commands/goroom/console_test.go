@@ -40,6 +40,8 @@ func TestConsole(t *testing.T) {
 		"/press 1", // Pass on the last board
 		"/go-admin settings set setting:komi value:6.5", // the console's user is its server's admin
 		"/go-admin settings set setting:ruleset value:foo",
+		"/go bot level:easy colour:white",
+		"/go pass now:yes",
 		"/go-admin settings",
 		"/quit",
 	}, "\n"))
@@ -70,6 +72,8 @@ func TestConsole(t *testing.T) {
 		"✅ Default komi (`komi`): the ruleset's → 6.5.",
 		`Unknown ruleset "foo": choose chinese, japanese, tromp-taylor, simple.`,
 		"/go-admin settings needs one of show, set, reset",
+		`/go bot has no option "colour": its options are level, size, color, ruleset, komi, handicap, clock, rated`,
+		`/go pass has no option "now": it takes none`,
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("console output lacks %q", want)
