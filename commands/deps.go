@@ -48,6 +48,10 @@ type Games interface {
 	// undo question, a draw offer) with the request, without a new
 	// version, so that whichever worker lapses the request can close it.
 	SetUndoMessage(ctx context.Context, channelID, gameID string, u storage.UndoRequest, messageID string) error
+	// SetVoteBoard records the board a vote game's open vote is shown on
+	// (Vote.Board), without a new version, so that a vote cast meanwhile
+	// is not refused for it.
+	SetVoteBoard(ctx context.Context, channelID, gameID string, moves int, messageID string) error
 }
 
 // Challenges is what /go challenge, its buttons and the expiry of

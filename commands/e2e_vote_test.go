@@ -12,9 +12,11 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/gobot-dev/gobot/commands"
 	"github.com/gobot-dev/gobot/commands/discordtest"
 )
 
@@ -57,9 +59,8 @@ func testE2EVoteGame(t *testing.T, e *env) {
 			}
 		}
 		// The board this round's vote was shown on also says what gobot
-		// played (the round before), and is kept: until gobot's new board
-		// is kept, a vote shows on that old one. The new board is known
-		// by its move number.
+		// played (the round before): gobot's new board is known by its
+		// move number, and the votes show on it once it is kept.
 		next := fmt.Sprintf("**Move %d** · ", moves+1)
 		e.d.WaitFor("gobot's board, kept to show the votes", func() bool {
 			b := e.board(ch.ID)
@@ -453,4 +454,67 @@ func TestE2EVoteWhereGobotMayNotPost(t *testing.T) {
 	// fine for gobot's posts: the refusal is the game running there.
 	th.AppPermissions = discordtest.PermBot &^ discordtest.PermSendMessages
 	e.refused(e.slash(th, v, "vote", discordtest.Int("size", 9)), "A game is already running in this channel, and a vote game needs a channel to itself")
+}
+
+// boardKeepHook is the store with hook run once, once armed, as a board
+// message is about to be recorded (AddMessageID): after the board was
+// posted, before the game knows it.
+type boardKeepHook struct {
+	commands.Store
+	armed atomic.Bool
+	hook  func()
+}
+
+func (h *boardKeepHook) AddMessageID(ctx context.Context, channelID, gameID, messageID string) error {
+	if h.armed.CompareAndSwap(true, false) {
+		h.hook()
+	}
+	return h.Store.AddMessageID(ctx, channelID, gameID, messageID)
+}
+
+// TestE2EVoteBeforeNewBoardKept: a vote cast after gobot's move was saved,
+// but before its new board was recorded, is counted and shown on that new
+// board once it is; the round's board before it, closed with the vote
+// that chose the channel's move, stays closed. (The vote redrew the newest
+// board recorded, the closed one, as an open board of the new round, and
+// the new board said "No votes yet" until the next vote.)
+func TestE2EVoteBeforeNewBoardKept(t *testing.T) { onBothStores(t, testE2EVoteBeforeNewBoardKept) }
+
+func testE2EVoteBeforeNewBoardKept(t *testing.T, e *env) {
+	ch := e.d.GuildChannel("general")
+	v1, v2 := e.d.NewUser("v1"), e.d.NewUser("v2")
+	hook := &boardKeepHook{}
+	e.wrapStore = func(s commands.Store) commands.Store {
+		hook.Store = s
+		return hook
+	}
+	e.restart()
+	e.do(e.slash(ch, v1, "vote", discordtest.Str("level", "tester"), discordtest.Int("size", 9), discordtest.Str("period", "1m"), discordtest.Str("color", "black")))
+	e.do(e.play(ch, v1, "E5"))
+	old := e.board(ch.ID)
+	e.kept(ch.ID, old.ID)
+	voted := make(chan discordtest.Message, 1)
+	hook.hook = func() { voted <- e.do(e.play(ch, v2, "D4")) }
+	hook.armed.Store(true)
+	e.clock.Advance(time.Minute)
+	if m := <-voted; !strings.Contains(m.Text(), "🗳️ Your vote: **D4**. Votes: **D4** 1.") {
+		t.Fatalf("v2's vote before gobot's board was recorded = %q", m.Text())
+	}
+	const closed = "🗳️ Votes: **E5** 1. The vote chose **E5**."
+	if m, _ := e.d.Message(old.ID); !strings.Contains(m.Text(), closed) || strings.Contains(m.Text(), "The move is played") || len(m.Buttons()) > 0 {
+		t.Errorf("the closed board of round 1 after a vote of round 2 = %q with %d buttons, want it to say %q without buttons", m.Text(), len(m.Buttons()), closed)
+	}
+	var next discordtest.Message
+	e.d.WaitFor("gobot's board, kept", func() bool {
+		next = e.board(ch.ID)
+		return next.ID != old.ID && strings.Contains(next.Text(), "**Move 3** · ") && slices.Contains(e.game(ch.ID).Delivery.MessageIDs, next.ID)
+	})
+	want := fmt.Sprintf("🗳️ Votes: **D4** 1. The move is played <t:%d:R>.", e.game(ch.ID).Vote.Deadline.Unix())
+	e.d.WaitFor("gobot's board to show v2's vote", func() bool {
+		m, _ := e.d.Message(next.ID)
+		return strings.Contains(m.Text(), want)
+	})
+	if m, _ := e.d.Message(next.ID); !slices.ContainsFunc(m.Buttons(), func(b discordtest.Component) bool { return b.Label == "Vote D4" }) {
+		t.Errorf("gobot's board %q has no Vote D4 button", m.Text())
+	}
 }

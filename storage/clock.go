@@ -319,6 +319,45 @@ func undoMessageRecord(channelID string, v []byte, gameID string, u UndoRequest,
 	return json.Marshal(r)
 }
 
+// SetVoteBoard records messageID, a board of game gameID in channelID
+// drawn at moves moves, as the board of the game's open vote
+// (Vote.Board), when the vote is on that move and the board is newer than
+// the one it has. Like SetUndoMessage it keeps the game's version, so
+// that a vote cast meanwhile is never refused for it, and a write of the
+// same vote read before keeps it. It fails with ErrNotFound when the
+// channel no longer holds game gameID or the game holds no vote on that
+// move (the board was drawn before the vote opened, or after it closed).
+func (s *Store) SetVoteBoard(ctx context.Context, channelID, gameID string, moves int, messageID string) error {
+	if err := checkID("message ID", messageID); err != nil {
+		return err
+	}
+	return s.update(ctx, func(tx *bolt.Tx) error {
+		games := tx.Bucket(bucketGames)
+		val, err := voteBoardRecord(channelID, games.Get([]byte(channelID)), gameID, moves, messageID)
+		if err != nil {
+			return err
+		}
+		return games.Put([]byte(channelID), val)
+	})
+}
+
+// voteBoardRecord sets the board of the vote on move moves in the stored
+// record v of game gameID in channelID, keeping its version
+// (SetVoteBoard).
+func voteBoardRecord(channelID string, v []byte, gameID string, moves int, messageID string) ([]byte, error) {
+	var r gameRecord
+	if v == nil || json.Unmarshal(v, &r) != nil || r.ID != gameID {
+		return nil, fmt.Errorf("storage: set the board of the vote in game %s: not in channel %s: %w", gameID, channelID, ErrNotFound)
+	}
+	if r.Vote == nil || r.Vote.Moves != moves {
+		return nil, fmt.Errorf("storage: set the board of the vote in game %s: no vote on move %d: %w", gameID, moves+1, ErrNotFound)
+	}
+	if newerMessage(messageID, r.Vote.Board) {
+		r.Vote.Board = messageID
+	}
+	return json.Marshal(r)
+}
+
 // addMessageRecord adds messageID to the stored record v of game gameID in
 // channelID, keeping its version (AddMessageID), and returns it with the
 // record's due time before and after (they differ when the message settles

@@ -24,7 +24,8 @@
 // board's (AddMessageID), it is recorded without a new version
 // (SetUndoMessage), and a write read before it keeps it and gives it
 // back, so that whichever worker lapses the request can close its
-// question.
+// question. So is the board a vote game's open vote is shown on
+// (Vote.Board, SetVoteBoard), for the votes cast meanwhile.
 //
 // Postgres (OpenPostgres, GOBOT_DATABASE_URL) keeps the same state in
 // PostgreSQL for several gobot processes sharing it, with the same

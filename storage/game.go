@@ -466,6 +466,16 @@ type Vote struct {
 	// played), which the board keeps when it is drawn again with the
 	// votes.
 	Note string `json:"note,omitempty"`
+	// Moves is the game's move count when the vote opened: the move it
+	// is on (a vote lasts until that move is played).
+	Moves int `json:"moves,omitempty"`
+	// Board is the newest board message showing this vote's move, the one
+	// its votes are shown on; "" until that board is posted. It is
+	// recorded without a new version (SetVoteBoard), and a write of the
+	// same vote read before keeps it: the vote's board is posted after
+	// the vote opens, and a board recorded for an earlier move (the
+	// closed board of the round before) is not the vote's to redraw.
+	Board string `json:"board,omitempty"`
 }
 
 // Ballot is one person's vote for a move.
@@ -666,6 +676,15 @@ type gameHeader struct {
 	// Undo is the record's request, whose message SetUndoMessage records
 	// without a new version: a write of the same request keeps it.
 	Undo *undoRecord `json:"undo,omitempty"`
+	// Vote is the record's open vote, whose board SetVoteBoard records
+	// without a new version: a write of the same vote keeps it.
+	Vote *voteHeader `json:"vote,omitempty"`
+}
+
+// voteHeader is what a header reads of a record's Vote.
+type voteHeader struct {
+	Moves int    `json:"moves,omitempty"`
+	Board string `json:"board,omitempty"`
 }
 
 // legacySides returns the sides of a record written before sides were
@@ -763,15 +782,17 @@ func mergeMessages(stored, mine []string) []string {
 
 // withMessages returns what g's write keeps of the messages the stored
 // record h gained since g was read, without a new version: the board
-// messages (mergeMessages with h's), and the message asking g's request
+// messages (mergeMessages with h's), the message asking g's request
 // when h holds the same request with its message and g does not know it
-// (undoMessage); and the record to write: val, g's encoding, when it
-// holds them already, else g encoded again with them.
-func (g *Game) withMessages(h gameHeader, val []byte, now time.Time) ([]string, string, []byte, error) {
+// (undoMessage), and the board of g's vote (voteBoard); and the record to
+// write: val, g's encoding, when it holds them already, else g encoded
+// again with them.
+func (g *Game) withMessages(h gameHeader, val []byte, now time.Time) ([]string, string, string, []byte, error) {
 	ids := mergeMessages(h.MessageIDs, g.Delivery.MessageIDs)
 	ask := g.undoMessage(h)
-	if slices.Equal(ids, recentMessages(g.Delivery.MessageIDs)) && (g.Undo == nil || ask == g.Undo.MessageID) {
-		return ids, ask, val, nil
+	board := g.voteBoard(h)
+	if slices.Equal(ids, recentMessages(g.Delivery.MessageIDs)) && (g.Undo == nil || ask == g.Undo.MessageID) && (g.Vote == nil || board == g.Vote.Board) {
+		return ids, ask, board, val, nil
 	}
 	c := *g
 	c.Delivery.MessageIDs = ids
@@ -780,8 +801,33 @@ func (g *Game) withMessages(h gameHeader, val []byte, now time.Time) ([]string, 
 		u.MessageID = ask
 		c.Undo = &u
 	}
+	if g.Vote != nil {
+		v := *g.Vote
+		v.Board = board
+		c.Vote = &v
+	}
 	rec, err := c.encode(g.Version+1, now)
-	return ids, ask, rec, err
+	return ids, ask, board, rec, err
+}
+
+// voteBoard is the board of g's vote as a write of g over the stored
+// record h keeps it: h's when h holds a vote on the same move with a
+// newer board (SetVoteBoard recorded it after g was read), else g's own;
+// "" without a vote.
+func (g *Game) voteBoard(h gameHeader) string {
+	switch {
+	case g.Vote == nil:
+		return ""
+	case h.Vote != nil && h.Vote.Moves == g.Vote.Moves && newerMessage(h.Vote.Board, g.Vote.Board):
+		return h.Vote.Board
+	}
+	return g.Vote.Board
+}
+
+// newerMessage reports whether Discord message ID a is newer than b
+// (snowflakes: the longer, or the greater of the same length).
+func newerMessage(a, b string) bool {
+	return len(a) > len(b) || (len(a) == len(b) && a > b)
 }
 
 // undoMessage is the message asking g's request as a write of g over the
@@ -1113,7 +1159,7 @@ func (s *Store) UpdateGame(ctx context.Context, g *Game) error {
 	}
 	want, owed, due := g.header(), owedOf(g), g.Due()
 	var messages []string
-	var ask string
+	var ask, board string
 	err = s.update(ctx, func(tx *bolt.Tx) error {
 		h, err := checkStored(tx, want, "update")
 		if err != nil {
@@ -1123,7 +1169,7 @@ func (s *Store) UpdateGame(ctx context.Context, g *Game) error {
 			return err
 		}
 		rec := val
-		if messages, ask, rec, err = g.withMessages(h, val, now); err != nil {
+		if messages, ask, board, rec, err = g.withMessages(h, val, now); err != nil {
 			return err
 		}
 		if err := tx.Bucket(bucketGames).Put([]byte(want.ChannelID), rec); err != nil {
@@ -1142,6 +1188,9 @@ func (s *Store) UpdateGame(ctx context.Context, g *Game) error {
 	g.Delivery.MessageIDs = messages
 	if g.Undo != nil {
 		g.Undo.MessageID = ask
+	}
+	if g.Vote != nil {
+		g.Vote.Board = board
 	}
 	return nil
 }

@@ -414,7 +414,7 @@ func (p *Postgres) UpdateGame(ctx context.Context, g *Game) error {
 	want, owed := g.header(), owedOf(g)
 	stale := false
 	var messages []string
-	var ask string
+	var ask, board string
 	err = pgBegin(ctx, p.pool, func(tx pgx.Tx) error {
 		var stored string
 		err := tx.QueryRow(ctx, `SELECT record FROM games WHERE channel_id = $1 AND id = $2 AND version = $3 FOR UPDATE`,
@@ -428,7 +428,7 @@ func (p *Postgres) UpdateGame(ctx context.Context, g *Game) error {
 		}
 		h, _ := decodeHeader([]byte(stored)) // a damaged record keeps no messages of its own
 		rec := val
-		if messages, ask, rec, err = g.withMessages(h, val, now); err != nil {
+		if messages, ask, board, rec, err = g.withMessages(h, val, now); err != nil {
 			return err
 		}
 		tag, err := tx.Exec(ctx, `UPDATE games SET version = version + 1, record = $5, due_ns = $6
@@ -456,6 +456,9 @@ func (p *Postgres) UpdateGame(ctx context.Context, g *Game) error {
 	g.Delivery.MessageIDs = messages
 	if g.Undo != nil {
 		g.Undo.MessageID = ask
+	}
+	if g.Vote != nil {
+		g.Vote.Board = board
 	}
 	return nil
 }
@@ -1344,6 +1347,18 @@ func (p *Postgres) SetUndoMessage(ctx context.Context, channelID, gameID string,
 	}
 	return p.changeRecord(ctx, channelID, gameID, "set the message of a request in game", func(rec []byte) ([]byte, *time.Time, error) {
 		val, err := undoMessageRecord(channelID, rec, gameID, u, messageID)
+		return val, nil, err
+	})
+}
+
+// SetVoteBoard is Store.SetVoteBoard: the record changes, its version
+// and deadline do not.
+func (p *Postgres) SetVoteBoard(ctx context.Context, channelID, gameID string, moves int, messageID string) error {
+	if err := checkID("message ID", messageID); err != nil {
+		return err
+	}
+	return p.changeRecord(ctx, channelID, gameID, "set the board of the vote in game", func(rec []byte) ([]byte, *time.Time, error) {
+		val, err := voteBoardRecord(channelID, rec, gameID, moves, messageID)
 		return val, nil, err
 	})
 }

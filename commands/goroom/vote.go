@@ -126,7 +126,7 @@ func (a *room) cmdVote(ctx context.Context, r *commands.Request) error {
 	if orig, err := r.Original(ctx); err != nil {
 		a.Logger().Warn("vote: read deferred message; it will not show the votes", "err", err)
 	} else {
-		a.KeepBoardID(ctx, g, orig)
+		a.keepVoteBoard(ctx, g, orig)
 	}
 	m, err := a.StateMessage(ctx, g, now, intro)
 	if err != nil {
@@ -167,7 +167,7 @@ func syncVote(g *storage.Game, now time.Time) {
 		return
 	}
 	if g.Vote == nil {
-		g.Vote = &storage.Vote{Deadline: now.Add(g.VotePeriod)}
+		g.Vote = &storage.Vote{Deadline: now.Add(g.VotePeriod), Moves: g.State.MoveCount()}
 	}
 }
 
@@ -263,11 +263,45 @@ func (a *room) tryVote(ctx context.Context, r *commands.Request, g *storage.Game
 }
 
 // keepVoteBoard records a vote game's board message, so that a vote can
-// show itself on it (refreshBoard).
+// show itself on it (refreshBoard): m, drawn from g, becomes the board of
+// g's vote when that vote is still open on g's move (storage.SetVoteBoard).
+// A vote cast between g's write and this record found no board of its
+// move to show itself on: m, drawn before it, is drawn again with it.
 func (a *room) keepVoteBoard(ctx context.Context, g *storage.Game, m *discordgo.Message) {
-	if isVoteGame(g) {
-		a.KeepBoardID(ctx, g, m)
+	if !isVoteGame(g) {
+		return
 	}
+	a.KeepBoardID(ctx, g, m)
+	if g.Vote == nil || m == nil || m.ID == "" {
+		return
+	}
+	switch err := a.GameStore().SetVoteBoard(ctx, g.ChannelID, g.ID, g.State.MoveCount(), m.ID); {
+	case errors.Is(err, storage.ErrNotFound):
+		return // the vote closed, or the game ended, since g was drawn
+	case err != nil:
+		a.Logger().Info("vote: record the vote's board", "game", g.ID, "err", err)
+		return
+	}
+	cur, err := a.LoadGame(ctx, g.ChannelID)
+	if err != nil || cur.ID != g.ID || cur.Vote == nil || cur.State.MoveCount() != g.State.MoveCount() || len(cur.Vote.Ballots) == len(g.Vote.Ballots) {
+		return // no vote since g was read (a vote after this record showed itself)
+	}
+	a.refreshBoard(ctx, cur)
+}
+
+// voteBoard returns the board message g's open vote is shown on, the
+// newest board of its move (storage.Vote.Board), or "" while that board is
+// not yet posted: the newest board recorded may be the round before's,
+// closed with the vote that chose the channel's last move. A vote stored
+// before votes knew their board shows on the newest board.
+func voteBoard(g *storage.Game) string {
+	switch {
+	case g.Vote == nil:
+		return ""
+	case g.Vote.Board == "" && g.Vote.Moves != g.State.MoveCount():
+		return commands.NewestBoard(g)
+	}
+	return g.Vote.Board
 }
 
 // cmdBoard is /go board (commands.CmdBoardHere). In a vote game its
@@ -288,11 +322,11 @@ func (a *room) cmdBoard(ctx context.Context, r *commands.Request) error {
 	if err := r.Defer(ctx, false); err != nil {
 		return err
 	}
-	// The vote's board, when it is open (while gobot moves, the newest
-	// board is the last vote's, closed already).
+	// The vote's board, when it is open (while gobot moves, there is no
+	// vote: the newest board is the last vote's, closed already).
 	shown := ""
-	if g.Vote != nil && !g.BotToMove() {
-		shown = commands.NewestBoard(g)
+	if !g.BotToMove() {
+		shown = voteBoard(g)
 	}
 	if err := a.CmdBoard(ctx, r, g); err != nil || shown == "" {
 		return err
@@ -307,16 +341,18 @@ func (a *room) cmdBoard(ctx context.Context, r *commands.Request) error {
 	return nil
 }
 
-// refreshBoard edits the newest board of g to show it as it is now (the
-// votes so far, under the note it opened with), without a new message.
+// refreshBoard edits the board of g's vote (voteBoard) to show it as it
+// is now (the votes so far, under the note it opened with), without a new
+// message. Before that board is recorded there is none to edit: it shows
+// the votes cast meanwhile once it is (keepVoteBoard).
 func (a *room) refreshBoard(ctx context.Context, g *storage.Game) {
-	newest := commands.NewestBoard(g)
-	if newest == "" {
+	board := voteBoard(g)
+	if board == "" {
 		return
 	}
 	m, err := boardMessage(a.countedNow(ctx, g), a.Now(), "", g.Unrated) // with the note the vote opened with
 	if err == nil {
-		err = a.Discord().EditMessage(ctx, g.ChannelID, newest, m)
+		err = a.Discord().EditMessage(ctx, g.ChannelID, board, m)
 	}
 	if err != nil {
 		a.Logger().Info("vote: refresh the board", "game", g.ID, "err", err)
@@ -415,6 +451,7 @@ func (a *room) closeVote(ctx context.Context, g *storage.Game) error {
 		if err != nil {
 			return err
 		}
+		board := voteBoard(g) // before the vote is gone
 		if g.VoteLog == nil {
 			g.VoteLog = map[int][]string{}
 		}
@@ -424,7 +461,7 @@ func (a *room) closeVote(ctx context.Context, g *storage.Game) error {
 		if err != nil {
 			return err
 		}
-		a.closeBoard(ctx, g, closed)
+		a.closeBoard(ctx, g, board, closed)
 		text := fmt.Sprintf("🗳️ The vote chose **%s**: %s of %s (%s).\n%s", m, commands.Plural(len(voters), "vote"), commands.Plural(total, "voter"), strings.Join(voters, ", "), note)
 		if (*storage.Game).BotToMove(g) {
 			// gobot answers: a worker posts the board after its move, the
@@ -459,7 +496,7 @@ func (a *room) closeVote(ctx context.Context, g *storage.Game) error {
 	if err := a.UpdateGame(ctx, g); err != nil {
 		return err
 	}
-	a.closeBoard(ctx, g, closed)
+	a.closeBoard(ctx, g, voteBoard(g), closed)
 	return a.announce(ctx, g, text)
 }
 
@@ -501,15 +538,14 @@ func (a *room) RetiredBoard(g *storage.Game, now time.Time) *commands.Message {
 	return m
 }
 
-// closeBoard edits the newest board of vote game g, the one its vote that
-// just closed was shown on, into m (closedBoard): one edit, as
+// closeBoard edits board, the board of vote game g that its vote that
+// just closed was shown on (voteBoard), into m (closedBoard): one edit, as
 // refreshBoard's.
-func (a *room) closeBoard(ctx context.Context, g *storage.Game, m *commands.Message) {
-	newest := commands.NewestBoard(g)
-	if newest == "" {
+func (a *room) closeBoard(ctx context.Context, g *storage.Game, board string, m *commands.Message) {
+	if board == "" {
 		return
 	}
-	if err := a.Discord().EditMessage(ctx, g.ChannelID, newest, m); err != nil {
+	if err := a.Discord().EditMessage(ctx, g.ChannelID, board, m); err != nil {
 		a.Logger().Info("vote: close the board", "game", g.ID, "err", err)
 	}
 }

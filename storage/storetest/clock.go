@@ -231,3 +231,68 @@ func testSetUndoMessage(t *testing.T, s Store, clk *clocktest.Clock) {
 		t.Errorf("the aborter's request after AbortGame has message %q, want q5", a.Undo.MessageID)
 	}
 }
+
+// testSetVoteBoard: the board a vote game's open vote is shown on is
+// recorded with the vote without a new version, so a vote cast meanwhile
+// is not refused; a newer board replaces it, an older one does not; a
+// write of the same vote read before keeps it and gives it back to the
+// writer; a board of another move, or of a game that is gone, is
+// ErrNotFound.
+func testSetVoteBoard(t *testing.T, s Store, clk *clocktest.Clock) {
+	g := newGame(t, "c", "1", "2")
+	play(t, goOf(g), "D4")
+	g.Vote = &storage.Vote{Deadline: clk.Now().Add(time.Hour), Moves: 1}
+	mustCreate(t, s, g)
+	if err := s.SetVoteBoard(ctx, "c", g.ID, 1, "1200000000000000005"); err != nil {
+		t.Fatal(err)
+	}
+	if got := mustLoad(t, s, "c"); got.Vote == nil || got.Vote.Board != "1200000000000000005" || got.Version != g.Version {
+		t.Errorf("after SetVoteBoard: vote %+v, version %d; want board 1200000000000000005, version %d", got.Vote, got.Version, g.Version)
+	}
+	// g was read before: its write (a vote cast) keeps the board and
+	// gives it back.
+	g.Vote.Ballots = append(g.Vote.Ballots, storage.Ballot{UserID: "3", Move: "E5", At: clk.Now()})
+	if err := s.UpdateGame(ctx, g); err != nil {
+		t.Fatalf("UpdateGame after SetVoteBoard = %v, want nil", err)
+	}
+	if g.Vote.Board != "1200000000000000005" {
+		t.Errorf("the writer's vote after its write has board %q, want 1200000000000000005", g.Vote.Board)
+	}
+	if got := mustLoad(t, s, "c"); got.Vote == nil || got.Vote.Board != "1200000000000000005" || len(got.Vote.Ballots) != 1 {
+		t.Errorf("stored vote after a write read before SetVoteBoard: %+v, want the board and the ballot", got.Vote)
+	}
+	// An older board recorded late does not replace the newer one; a
+	// newer one does.
+	for _, id := range []string{"1200000000000000003", "1200000000000000007"} {
+		if err := s.SetVoteBoard(ctx, "c", g.ID, 1, id); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := mustLoad(t, s, "c"); got.Vote.Board != "1200000000000000007" {
+		t.Errorf("vote's board after an older and a newer one = %q, want 1200000000000000007", got.Vote.Board)
+	}
+	// A board drawn on another move is not the vote's.
+	if err := s.SetVoteBoard(ctx, "c", g.ID, 0, "1200000000000000009"); !errors.Is(err, storage.ErrNotFound) {
+		t.Errorf("SetVoteBoard of a board of another move = %v, want ErrNotFound", err)
+	}
+	// A vote on the next move starts without a board, even from a write
+	// read before the old vote's board was recorded.
+	read := mustLoad(t, s, "c")
+	if err := s.SetVoteBoard(ctx, "c", g.ID, 1, "1200000000000000011"); err != nil {
+		t.Fatal(err)
+	}
+	play(t, goOf(read), "E5", "F5")
+	read.Vote = &storage.Vote{Deadline: clk.Now().Add(time.Hour), Moves: 3}
+	if err := s.UpdateGame(ctx, read); err != nil {
+		t.Fatal(err)
+	}
+	if got := mustLoad(t, s, "c"); read.Vote.Board != "" || got.Vote == nil || got.Vote.Board != "" {
+		t.Errorf("a new vote took the old one's board: the writer's %q, stored %+v", read.Vote.Board, got.Vote)
+	}
+	if err := s.SetVoteBoard(ctx, "c", "another", 3, "1200000000000000013"); !errors.Is(err, storage.ErrNotFound) {
+		t.Errorf("SetVoteBoard for another game = %v, want ErrNotFound", err)
+	}
+	if err := s.SetVoteBoard(ctx, "nowhere", g.ID, 3, "1200000000000000013"); !errors.Is(err, storage.ErrNotFound) {
+		t.Errorf("SetVoteBoard in an empty channel = %v, want ErrNotFound", err)
+	}
+}

@@ -48,6 +48,7 @@ type Store interface {
 	PutVacation(ctx context.Context, playerKey string, v storage.Vacation) error
 	AddMessageID(ctx context.Context, channelID, gameID, messageID string) error
 	SetUndoMessage(ctx context.Context, channelID, gameID string, u storage.UndoRequest, messageID string) error
+	SetVoteBoard(ctx context.Context, channelID, gameID string, moves int, messageID string) error
 
 	ClaimBotMove(ctx context.Context, worker string, lease time.Duration) (*storage.BotMove, error)
 	ReleaseBotMove(ctx context.Context, m *storage.BotMove, retryAt time.Time) error
@@ -106,6 +107,7 @@ func Run(t *testing.T, open Opener) {
 		{"Vacation", testVacation},
 		{"AddMessageID", testAddMessageID},
 		{"SetUndoMessage", testSetUndoMessage},
+		{"SetVoteBoard", testSetVoteBoard},
 		{"OwedBoard", testOwedBoard},
 		{"BotQueueFollowsTheGames", testBotQueueFollowsTheGames},
 		{"ClaimBotMove", testClaimBotMove},
