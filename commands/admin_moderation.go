@@ -520,7 +520,10 @@ func (a *App) withdrawChallenge(ctx context.Context, r *Request, c *storage.Chal
 // rengo lobby c, logged as a withdrawal (of p's seat) with the ban's
 // reason, and shows the lobby without them, saying why; it reports
 // whether p sat there. A Start under way sees the teams changed and is
-// refused.
+// refused. The lobby is shown as a click shows it (goroom's showLobby):
+// read under the lobby's claim (HoldShow), after any change made since
+// the ban's, so that a Join shown meanwhile is not drawn over with the
+// teams as the ban left them.
 func (a *App) leaveLobby(ctx context.Context, r *Request, c *storage.Challenge, p storage.Player, reason string) bool {
 	seated := func(c *storage.Challenge) bool {
 		for _, t := range c.Teams {
@@ -536,7 +539,7 @@ func (a *App) leaveLobby(ctx context.Context, r *Request, c *storage.Challenge, 
 	// The entry names p, so that the log's user: filter finds it (aboutUser).
 	e := withdrawEntry(r, c, reason)
 	e.Before, e.After = fmt.Sprintf("%s, with %s", e.Before, Mention(p)), "without "+Mention(p)
-	changed, err := a.challenges.UpdateChallenge(storage.WithAudit(ctx, e), c.ID, func(c *storage.Challenge) error {
+	_, err := a.challenges.UpdateChallenge(storage.WithAudit(ctx, e), c.ID, func(c *storage.Challenge) error {
 		if !seated(c) {
 			return errNotSeated
 		}
@@ -551,9 +554,30 @@ func (a *App) leaveLobby(ctx context.Context, r *Request, c *storage.Challenge, 
 		}
 		return false
 	}
-	a.showChallengeMessage(ctx, changed, "", fmt.Sprintf("🚫 %s is banned from gobot games on this server and was taken off their team.", Mention(p)))
+	release, other, err := a.WaitHold(ctx, r, c.ID, HoldShow, lobbyShowPatience, func(Hold) bool { return true })
+	switch {
+	case errors.Is(err, ErrNoChallenge):
+		return true // started or called off since: the click that did so closed the message
+	case err != nil:
+		a.log.Warn("ban: show a rengo lobby without the banned player", "challenge", c.ID, "holder", other, "err", err)
+		return true
+	}
+	defer release()
+	shown, err := a.challenges.Challenge(ctx, c.ID)
+	if err != nil {
+		if !errors.Is(err, storage.ErrNotFound) {
+			a.log.Warn("ban: read a rengo lobby to show it", "challenge", c.ID, "err", err)
+		}
+		return true
+	}
+	a.showChallengeMessage(ctx, shown, "", fmt.Sprintf("🚫 %s is banned from gobot games on this server and was taken off their team.", Mention(p)))
 	return true
 }
+
+// lobbyShowPatience bounds how long a ban waits to show a rengo lobby
+// while others show it or start it (the lobby's claim), as long as a
+// click on the lobby waits (goroom's lobbyShowPatience).
+const lobbyShowPatience = 20 * time.Second
 
 // errNotSeated says the player left the lobby before the ban took them
 // off it.

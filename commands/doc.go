@@ -104,8 +104,8 @@
 // is refused through the store (ClaimChallenge), on any process, and told
 // what the claim's holder is doing (a Hold: accepting, declining,
 // withdrawing); the edits of a rengo lobby's message are made one at a
-// time under the same claim (goroom's showLobby), so that it ends showing
-// the teams as stored.
+// time under the same claim (goroom's showLobby, and a ban's leaveLobby),
+// so that it ends showing the teams as stored.
 //
 // A server's admins use /go-admin (admin*.go): Discord offers it to
 // members with Manage Server only, and every handler checks the member's

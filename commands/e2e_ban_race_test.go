@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -158,5 +159,59 @@ func testE2EBanWhileAcceptHoldsChallenge(t *testing.T, e *env) {
 	}
 	if got := e.adminLog(); strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("log =\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// lobbyChangeHook is the store with hook run once, once armed, after a
+// change of a challenge is committed: between a ban's change of a rengo
+// lobby and its edit of the lobby's message.
+type lobbyChangeHook struct {
+	commands.Store
+	armed atomic.Bool
+	hook  func()
+}
+
+func (h *lobbyChangeHook) UpdateChallenge(ctx context.Context, id string, change func(*storage.Challenge) error) (*storage.Challenge, error) {
+	c, err := h.Store.UpdateChallenge(ctx, id, change)
+	if err == nil && h.armed.CompareAndSwap(true, false) {
+		h.hook()
+	}
+	return c, err
+}
+
+// TestE2EBanLobbyShowsJoinMeanwhile: a player joins a rengo lobby after a
+// ban took another off its teams and before the ban shows the lobby. The
+// lobby's message ends showing both changes, and why the banned player
+// left, as the lobby's clicks show it: under the lobby's claim, read
+// after the last change. (The ban showed the teams of its own change,
+// after the Join had shown its own: the joiner was missing from the
+// lobby, though seated.)
+func TestE2EBanLobbyShowsJoinMeanwhile(t *testing.T) {
+	onBothStores(t, testE2EBanLobbyShowsJoinMeanwhile)
+}
+
+func testE2EBanLobbyShowsJoinMeanwhile(t *testing.T, e *env) {
+	ann, _, _ := e.admins()
+	alice, bob, carol, dave := e.d.NewUser("alice"), e.d.NewUser("bob"), e.d.NewUser("carol"), e.d.NewUser("dave")
+	ch := e.d.GuildChannel("general")
+	hook := &lobbyChangeHook{}
+	e.wrapStore = func(s commands.Store) commands.Store {
+		hook.Store = s
+		return hook
+	}
+	e.restart()
+	lobby := e.newChallenge(e.slash(ch, alice, "rengo", discordtest.Int("size", 9), discordtest.Bool("thread", false)))
+	e.do(e.click(bob, lobby, "Join White"))
+	lobby = e.do(e.click(dave, lobby, "Join Black"))
+	hook.hook = func() { e.do(e.click(carol, lobby, "Join White")) }
+	hook.armed.Store(true)
+	e.do(e.adminCmd(ch, ann, "ban", discordtest.UserOpt("user", dave), discordtest.Str("reason", "race")))
+	if hook.armed.Load() {
+		t.Fatal("the ban changed no lobby")
+	}
+	want := lobbyTeams([]storage.Player{{UserID: alice.ID}}, []storage.Player{{UserID: bob.ID}, {UserID: carol.ID}}) +
+		"🚫 <@" + dave.ID + "> is banned from gobot games on this server and was taken off their team.\n"
+	if m, _ := e.d.Message(lobby.ID); !strings.Contains(m.Text(), want) {
+		t.Errorf("the lobby after the ban and carol's Join = %q, want it to say %q", m.Text(), want)
 	}
 }
