@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"regexp"
 	"slices"
 
 	"github.com/bwmarrin/discordgo"
@@ -249,11 +250,129 @@ func (a *App) voteAbort(ctx context.Context, r *Request, g *storage.Game) error 
 	for _, p := range people {
 		ids = append(ids, p.UserID)
 	}
-	return r.Reply(ctx, &Message{
+	sent, err := r.ReplyMessage(ctx, &Message{
 		Content: fmt.Sprintf("🚫 %s votes that %s abort the game: %d of the %d votes needed (a majority of %s). Teammates who agree: `/%s abort`, before the next move.",
 			Mention(UserPlayer(r.User)), a.sideLabel(g, s), len(v.Voters), need, JoinNames(people, Mention), a.roomOf(g).Command()),
 		AllowedMentions: OnlyUsers(ids...),
 	})
+	if err != nil {
+		return err
+	}
+	a.KeepTeamVoteMessage(ctx, r, g, true, *v, sent)
+	return nil
+}
+
+// KeepTeamVoteMessage records sent (or r's original answer, when Discord
+// said nothing back), the message announcing r's user's ballot in v, team
+// game g's vote to resign (to abort, with abort), with the vote
+// (storage.AddTeamVoteMessage), so that the move that lapses it says so on
+// it, on whichever worker (LapseTeamVotes). The message is posted after
+// the ballot is written, so the vote may have lapsed already, by a write
+// that knew no message: then the game, read again, says why, and the
+// message says so here. (A vote gone with its game, ended or aborted, is
+// left as it is: it may be the vote that ended it.)
+func (a *App) KeepTeamVoteMessage(ctx context.Context, r *Request, g *storage.Game, abort bool, v storage.ResignVote, sent *discordgo.Message) {
+	if sent == nil || sent.ID == "" {
+		sent, _ = r.Original(ctx)
+	}
+	if sent != nil && sent.ID != "" {
+		a.keepTeamVote(ctx, g, abort, v, sent.ID)
+	}
+}
+
+// teamVoteAnnounced reads a message announcing a ballot of a team vote
+// (voteAbort's, goroom's voteResign's): the voter, and whether the vote
+// is to abort.
+var teamVoteAnnounced = regexp.MustCompile(`^(?:🏳️|(🚫)) <@(\d+)> votes that .+ (?:resign|abort the game): \d+ of the \d+ votes needed`)
+
+// KeepPostedTeamVote records m, posted for team game g, when it announces
+// a ballot of g's open vote to resign or to abort: a ballot cast on the
+// board page, whose message is posted after its handler returned
+// (KeepTeamVoteMessage knew no ID then).
+func (a *App) KeepPostedTeamVote(ctx context.Context, g *storage.Game, m *discordgo.Message) {
+	if !g.Team() || m == nil || m.ID == "" {
+		return
+	}
+	q := teamVoteAnnounced.FindStringSubmatch(m.Content)
+	if q == nil {
+		return
+	}
+	abort, v := q[1] != "", g.ResignVote
+	if abort {
+		v = g.AbortVote
+	}
+	if v != nil && slices.Contains(v.Voters, q[2]) {
+		a.keepTeamVote(ctx, g, abort, *v, m.ID)
+	}
+}
+
+// keepTeamVote records message id with team vote v of g (KeepTeamVoteMessage).
+func (a *App) keepTeamVote(ctx context.Context, g *storage.Game, abort bool, v storage.ResignVote, id string) {
+	err := a.games.AddTeamVoteMessage(ctx, g.ChannelID, g.ID, abort, v, id)
+	if !errors.Is(err, storage.ErrNotFound) {
+		if err != nil {
+			a.log.Warn("team vote: record its message", "game", g.ID, "err", err)
+		}
+		return
+	}
+	now, err := a.games.Game(ctx, g.ChannelID)
+	if err != nil || now.ID != g.ID {
+		return
+	}
+	if why := teamVoteLapse(now, v); why != "" {
+		a.closeTeamVote(ctx, now, abort, v, id, why)
+	}
+}
+
+// LapseTeamVotes says on the messages of the team votes that g's last
+// write dropped (storage.Game.LapsedVotes: the next move lapses them)
+// that they lapsed, and why; decided, when set, is the vote to resign
+// that the write carried out (the team resigned by its votes), whose
+// messages stay as they are.
+func (a *App) LapseTeamVotes(ctx context.Context, g *storage.Game, decided *storage.ResignVote) {
+	for _, lv := range g.LapsedVotes {
+		if !lv.Abort && decided != nil && lv.Vote.Side == decided.Side && lv.Vote.MoveCount == decided.MoveCount {
+			continue
+		}
+		why := teamVoteLapse(g, lv.Vote)
+		for _, id := range lv.Vote.Messages {
+			a.closeTeamVote(ctx, g, lv.Abort, lv.Vote, id, why)
+		}
+	}
+}
+
+// teamVoteLapse says why team vote v of g lapsed, as g now stands: the
+// game ended, or a move was played since (by whom, when g knows); "" when
+// neither.
+func teamVoteLapse(g *storage.Game, v storage.ResignVote) string {
+	if _, over := g.State.Result(); over {
+		return "the game ended."
+	}
+	if g.State.MoveCount() <= v.MoveCount {
+		return ""
+	}
+	if v.MoveCount < len(g.Movers) {
+		if i := slices.IndexFunc(g.Players(), func(p storage.Player) bool { return p.Key() == g.Movers[v.MoveCount] }); i >= 0 {
+			return Mention(g.Players()[i]) + " played."
+		}
+	}
+	return "a move was played since."
+}
+
+// closeTeamVote edits id, a message announcing a ballot of team vote v of
+// g (to abort, with abort), to say that the vote lapsed, and why.
+func (a *App) closeTeamVote(ctx context.Context, g *storage.Game, abort bool, v storage.ResignVote, id, why string) {
+	if why == "" {
+		return
+	}
+	what := "resign"
+	if abort {
+		what = "abort the game"
+	}
+	m := &Message{Content: fmt.Sprintf("⌛ The vote that %s %s lapsed: %s", a.sideLabel(g, v.Side), what, why), AllowedMentions: NoMentions()}
+	if err := a.opts.Discord.EditMessage(ctx, g.ChannelID, id, m); err != nil {
+		a.log.Info("team vote: say it lapsed", "game", g.ID, "err", err)
+	}
 }
 
 // PlayerAbort archives g as aborted once a player has confirmed (the

@@ -52,6 +52,10 @@ type Games interface {
 	// (Vote.Board), without a new version, so that a vote cast meanwhile
 	// is not refused for it.
 	SetVoteBoard(ctx context.Context, channelID, gameID string, moves int, messageID string) error
+	// AddTeamVoteMessage records a message announcing a ballot of a team
+	// vote (to resign, or with abort to abort) with the vote, without a
+	// new version, so that whoever lapses the vote can say so on it.
+	AddTeamVoteMessage(ctx context.Context, channelID, gameID string, abort bool, v storage.ResignVote, messageID string) error
 }
 
 // Challenges is what /go challenge, its buttons and the expiry of

@@ -9,8 +9,10 @@ import (
 	"context"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -874,4 +876,99 @@ func (e *env) lobbyShows(id, want string) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
+}
+
+// teamVoteHook is the store with hook run once, once armed, before a
+// team vote's message is recorded (AddTeamVoteMessage): after the vote
+// was written and announced.
+type teamVoteHook struct {
+	commands.Store
+	armed atomic.Bool
+	hook  func()
+}
+
+func (h *teamVoteHook) AddTeamVoteMessage(ctx context.Context, channelID, gameID string, abort bool, v storage.ResignVote, messageID string) error {
+	if h.armed.CompareAndSwap(true, false) {
+		h.hook()
+	}
+	return h.Store.AddTeamVoteMessage(ctx, channelID, gameID, abort, v, messageID)
+}
+
+// TestE2ERengoVotesLapse: a team's votes to resign and to abort lapse with
+// the next move, and their messages say so, naming who played, instead of
+// still asking teammates to agree; so does the message of a vote that
+// lapsed before gobot recorded it (a move played as it was posted). (They
+// stayed as they were, the vote seemingly open.)
+func TestE2ERengoVotesLapse(t *testing.T) { onBothStores(t, testE2ERengoVotesLapse) }
+
+func testE2ERengoVotesLapse(t *testing.T, e *env) {
+	ch := e.d.GuildChannel("general")
+	hook := &teamVoteHook{}
+	e.wrapStore = func(s commands.Store) commands.Store {
+		hook.Store = s
+		return hook
+	}
+	e.restart()
+	ann, bob, cid, dan := e.d.NewUser("ann"), e.d.NewUser("bob"), e.d.NewUser("cid"), e.d.NewUser("dan")
+	e.do(e.click(ann, e.rengoLobby(ch, ann, bob, cid, dan, discordtest.Bool("thread", false)), "Start"))
+	e.do(e.play(ch, ann, "E5")) // White to move: bob
+	resign := e.do(e.slash(ch, dan, "resign"))
+	abort := e.do(e.click(cid, e.do(e.slash(ch, cid, "abort")), "Yes, vote to abort"))
+	if !strings.HasPrefix(resign.Text(), "🏳️ "+dan.Mention()+" votes that ⚪ white resign") || !strings.HasPrefix(abort.Text(), "🚫 "+cid.Mention()+" votes that ⚫ black abort the game") {
+		t.Fatalf("the votes = %q and %q", resign.Text(), abort.Text())
+	}
+	e.do(e.play(ch, bob, "F5"))
+	// Each message is recorded after its answer: a move may come first,
+	// and the vote's message then says it lapsed a moment later.
+	says := func(m discordtest.Message, want string) {
+		t.Helper()
+		e.d.WaitFor("the vote's message to say it lapsed", func() bool {
+			got, _ := e.d.Message(m.ID)
+			return strings.HasPrefix(got.Text(), "⌛")
+		})
+		if got, _ := e.d.Message(m.ID); got.Text() != want {
+			t.Errorf("the vote's message after the move = %q, want %q", got.Text(), want)
+		}
+	}
+	says(resign, "⌛ The vote that ⚪ white resign lapsed: "+bob.Mention()+" played.")
+	says(abort, "⌛ The vote that ⚫ black abort the game lapsed: "+bob.Mention()+" played.")
+
+	// cid's move is made as ann's vote is announced, before it is
+	// recorded: the vote, read again, lapsed.
+	moved := make(chan struct{})
+	hook.hook = func() {
+		defer close(moved)
+		e.do(e.play(ch, cid, "E4"))
+	}
+	hook.armed.Store(true)
+	late := e.do(e.slash(ch, ann, "resign")) // the answer is sent before its message is recorded
+	select {
+	case <-moved:
+	case <-time.After(30 * time.Second):
+		t.Fatal("ann's vote recorded no message")
+	}
+	says(late, "⌛ The vote that ⚫ black resign lapsed: "+cid.Mention()+" played.")
+
+	// A vote cast on the board page is posted after its action: its
+	// message is recorded then, and the next move says it lapsed.
+	ctx := context.Background()
+	v, err := e.app.View(ctx, ch.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res := e.app.Act(ctx, ch.ID, commands.WebUser{ID: bob.ID, Name: "bob"}, commands.Action{Kind: commands.ActResign, Game: v.ID, Version: v.Version, Moves: v.Moves, Seat: "white"}); res.Refused {
+		t.Fatalf("bob's vote to resign on the page = %+v", res)
+	}
+	var page discordtest.Message
+	e.d.WaitFor("the page's vote, posted and recorded", func() bool {
+		for _, m := range e.d.Public(ch.ID) {
+			if strings.HasPrefix(m.Text(), "🏳️ "+bob.Mention()+" votes that ⚪ white resign") {
+				page = m
+			}
+		}
+		g := e.game(ch.ID)
+		return page.ID != "" && g.ResignVote != nil && slices.Contains(g.ResignVote.Messages, page.ID)
+	})
+	e.do(e.play(ch, dan, "F4"))
+	says(page, "⌛ The vote that ⚪ white resign lapsed: "+dan.Mention()+" played.")
 }

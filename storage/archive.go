@@ -220,6 +220,7 @@ func (s *Store) FinishGame(ctx context.Context, g *Game, a Archived) error {
 		return err
 	}
 	g.learnUndoMessage(stored)
+	g.learnLapsedVotes(stored)
 	return nil
 }
 

@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -354,6 +355,50 @@ func voteBoardRecord(channelID string, v []byte, gameID string, moves int, messa
 	}
 	if newerMessage(messageID, r.Vote.Board) {
 		r.Vote.Board = messageID
+	}
+	return json.Marshal(r)
+}
+
+// AddTeamVoteMessage records messageID, a message announcing a ballot of
+// v, the team vote to resign (or, with abort, to abort) of game gameID in
+// channelID, with the vote (ResignVote.Messages). Like SetUndoMessage it
+// keeps the game's version, so that a move or a ballot made meanwhile is
+// never refused for it, and a write of the same vote read before keeps
+// it; a write that drops the vote gives it back (Game.LapsedVotes). It
+// fails with ErrNotFound when the channel no longer holds game gameID or
+// the game no longer holds v (a move lapsed it, or it decided): the
+// caller says on its message what became of it.
+func (s *Store) AddTeamVoteMessage(ctx context.Context, channelID, gameID string, abort bool, v ResignVote, messageID string) error {
+	if err := checkID("message ID", messageID); err != nil {
+		return err
+	}
+	return s.update(ctx, func(tx *bolt.Tx) error {
+		games := tx.Bucket(bucketGames)
+		val, err := teamVoteMessageRecord(channelID, games.Get([]byte(channelID)), gameID, abort, v, messageID)
+		if err != nil {
+			return err
+		}
+		return games.Put([]byte(channelID), val)
+	})
+}
+
+// teamVoteMessageRecord adds messageID to team vote v (abort: the vote to
+// abort, else to resign) in the stored record r of game gameID in
+// channelID, keeping its version (AddTeamVoteMessage).
+func teamVoteMessageRecord(channelID string, v []byte, gameID string, abort bool, vote ResignVote, messageID string) ([]byte, error) {
+	var r gameRecord
+	if v == nil || json.Unmarshal(v, &r) != nil || r.ID != gameID {
+		return nil, fmt.Errorf("storage: add a message to a team vote in game %s: not in channel %s: %w", gameID, channelID, ErrNotFound)
+	}
+	rec := r.ResignVote
+	if abort {
+		rec = r.AbortVote
+	}
+	if !rec.same(&vote) {
+		return nil, fmt.Errorf("storage: add a message to a team vote in game %s: the game no longer holds it: %w", gameID, ErrNotFound)
+	}
+	if !slices.Contains(rec.Messages, messageID) {
+		rec.Messages = append(rec.Messages, messageID)
 	}
 	return json.Marshal(r)
 }

@@ -25,7 +25,11 @@
 // (SetUndoMessage), and a write read before it keeps it and gives it
 // back, so that whichever worker lapses the request can close its
 // question. So is the board a vote game's open vote is shown on
-// (Vote.Board, SetVoteBoard), for the votes cast meanwhile.
+// (Vote.Board, SetVoteBoard), for the votes cast meanwhile, and so are
+// the messages of a team's vote to resign or abort
+// (ResignVote.Messages, AddTeamVoteMessage): a write that drops the vote
+// (the next move) gives them back (Game.LapsedVotes), so that its writer
+// says on them that the vote lapsed.
 //
 // Postgres (OpenPostgres, GOBOT_DATABASE_URL) keeps the same state in
 // PostgreSQL for several gobot processes sharing it, with the same

@@ -114,6 +114,13 @@ type Game struct {
 	// AbortVote is a team's vote on aborting the game, in a team game, as
 	// ResignVote is on resigning; nil when none is open.
 	AbortVote *ResignVote
+	// LapsedVotes are, after a write (UpdateGame, FinishGame, AbortGame),
+	// the team votes it dropped (ResignVote, AbortVote: the next move
+	// lapses them) that had messages, as the stored record held them:
+	// with the messages recorded after g was read (AddTeamVoteMessage),
+	// for the writer to say on them what became of the vote. Never
+	// stored; nil after a read.
+	LapsedVotes []LapsedVote
 	// TeamClock is a team game's clock mode (TeamClockStrict or
 	// TeamClockCasual); "" in a game between two players.
 	TeamClock string
@@ -445,6 +452,18 @@ type ResignVote struct {
 	Side      game.Side
 	Voters    []string // user IDs, the proposer first
 	MoveCount int
+	// Messages are the messages that announced the vote's ballots, so
+	// that the one who lapses it can say so on them. They are recorded
+	// without a new version (AddTeamVoteMessage), and a write of the
+	// same vote read before keeps them.
+	Messages []string
+}
+
+// LapsedVote is a team vote a write dropped (Game.LapsedVotes): a vote to
+// abort when Abort is set, else to resign.
+type LapsedVote struct {
+	Abort bool
+	Vote  ResignVote
 }
 
 // resignVoteRecord is ResignVote as records keep it.
@@ -452,6 +471,13 @@ type resignVoteRecord struct {
 	Side      recordSide `json:"side"`
 	Voters    []string   `json:"voters"`
 	MoveCount int        `json:"moves"`
+	Messages  []string   `json:"messages,omitempty"`
+}
+
+// same reports whether the record r holds vote v (the same side, on the
+// same move).
+func (r *resignVoteRecord) same(v *ResignVote) bool {
+	return r != nil && v != nil && game.Side(r.Side) == v.Side && r.MoveCount == v.MoveCount
 }
 
 // Vote is the open vote on a vote game's next move. Ballots are the votes
@@ -679,6 +705,12 @@ type gameHeader struct {
 	// Vote is the record's open vote, whose board SetVoteBoard records
 	// without a new version: a write of the same vote keeps it.
 	Vote *voteHeader `json:"vote,omitempty"`
+	// ResignVote and AbortVote are the record's team votes, whose
+	// messages AddTeamVoteMessage records without a new version: a write
+	// of the same vote keeps them, and one that drops the vote gives them
+	// back (Game.LapsedVotes).
+	ResignVote *resignVoteRecord `json:"resign_vote,omitempty"`
+	AbortVote  *resignVoteRecord `json:"abort_vote,omitempty"`
 }
 
 // voteHeader is what a header reads of a record's Vote.
@@ -780,34 +812,111 @@ func mergeMessages(stored, mine []string) []string {
 	return recentMessages(ids)
 }
 
+// kept is what a write of a game keeps of the messages the stored record
+// gained since the game was read, without a new version (withMessages):
+// its board messages, the message asking its request, the board of its
+// vote, and the messages of its team votes.
+type kept struct {
+	ids           []string
+	ask, board    string
+	resign, abort []string
+}
+
+// give gives k back to g, written.
+func (k kept) give(g *Game) {
+	g.Delivery.MessageIDs = k.ids
+	if g.Undo != nil {
+		g.Undo.MessageID = k.ask
+	}
+	if g.Vote != nil {
+		g.Vote.Board = k.board
+	}
+	if g.ResignVote != nil {
+		g.ResignVote.Messages = k.resign
+	}
+	if g.AbortVote != nil {
+		g.AbortVote.Messages = k.abort
+	}
+}
+
 // withMessages returns what g's write keeps of the messages the stored
 // record h gained since g was read, without a new version: the board
 // messages (mergeMessages with h's), the message asking g's request
 // when h holds the same request with its message and g does not know it
-// (undoMessage), and the board of g's vote (voteBoard); and the record to
-// write: val, g's encoding, when it holds them already, else g encoded
-// again with them.
-func (g *Game) withMessages(h gameHeader, val []byte, now time.Time) ([]string, string, string, []byte, error) {
-	ids := mergeMessages(h.MessageIDs, g.Delivery.MessageIDs)
-	ask := g.undoMessage(h)
-	board := g.voteBoard(h)
-	if slices.Equal(ids, recentMessages(g.Delivery.MessageIDs)) && (g.Undo == nil || ask == g.Undo.MessageID) && (g.Vote == nil || board == g.Vote.Board) {
-		return ids, ask, board, val, nil
+// (undoMessage), the board of g's vote (voteBoard) and the messages of
+// its team votes (teamVoteMessages); and the record to write: val, g's
+// encoding, when it holds them already, else g encoded again with them.
+func (g *Game) withMessages(h gameHeader, val []byte, now time.Time) (kept, []byte, error) {
+	k := kept{
+		ids: mergeMessages(h.MessageIDs, g.Delivery.MessageIDs), ask: g.undoMessage(h), board: g.voteBoard(h),
+		resign: teamVoteMessages(g.ResignVote, h.ResignVote), abort: teamVoteMessages(g.AbortVote, h.AbortVote),
+	}
+	mine := func(v *ResignVote, msgs []string) bool { return v == nil || slices.Equal(v.Messages, msgs) }
+	if slices.Equal(k.ids, recentMessages(g.Delivery.MessageIDs)) && (g.Undo == nil || k.ask == g.Undo.MessageID) && (g.Vote == nil || k.board == g.Vote.Board) &&
+		mine(g.ResignVote, k.resign) && mine(g.AbortVote, k.abort) {
+		return k, val, nil
 	}
 	c := *g
-	c.Delivery.MessageIDs = ids
+	c.Delivery.MessageIDs = k.ids
 	if g.Undo != nil {
 		u := *g.Undo
-		u.MessageID = ask
+		u.MessageID = k.ask
 		c.Undo = &u
 	}
 	if g.Vote != nil {
 		v := *g.Vote
-		v.Board = board
+		v.Board = k.board
 		c.Vote = &v
 	}
+	for _, v := range []struct {
+		vote **ResignVote
+		msgs []string
+	}{{&c.ResignVote, k.resign}, {&c.AbortVote, k.abort}} {
+		if *v.vote != nil {
+			rv := **v.vote
+			rv.Messages = v.msgs
+			*v.vote = &rv
+		}
+	}
 	rec, err := c.encode(g.Version+1, now)
-	return ids, ask, board, rec, err
+	return k, rec, err
+}
+
+// teamVoteMessages are the messages of v, a team vote of a game being
+// written, as the write keeps them: v's, and those the stored record h
+// gained for the same vote since it was read (AddTeamVoteMessage); nil
+// without a vote.
+func teamVoteMessages(v *ResignVote, h *resignVoteRecord) []string {
+	if v == nil {
+		return nil
+	}
+	msgs := slices.Clone(v.Messages)
+	if h.same(v) {
+		for _, id := range h.Messages {
+			if !slices.Contains(msgs, id) {
+				msgs = append(msgs, id)
+			}
+		}
+	}
+	return msgs
+}
+
+// learnLapsedVotes sets g.LapsedVotes, after a write of g over the stored
+// record h: the team votes of h with messages that g no longer holds.
+func (g *Game) learnLapsedVotes(h gameHeader) {
+	g.LapsedVotes = nil
+	for _, v := range []struct {
+		abort bool
+		rec   *resignVoteRecord
+		mine  *ResignVote
+	}{{false, h.ResignVote, g.ResignVote}, {true, h.AbortVote, g.AbortVote}} {
+		if v.rec == nil || len(v.rec.Messages) == 0 || v.rec.same(v.mine) || int(v.rec.Side) >= len(g.Sides) {
+			continue
+		}
+		g.LapsedVotes = append(g.LapsedVotes, LapsedVote{Abort: v.abort, Vote: ResignVote{
+			Side: game.Side(v.rec.Side), Voters: slices.Clone(v.rec.Voters), MoveCount: v.rec.MoveCount, Messages: slices.Clone(v.rec.Messages),
+		}})
+	}
 }
 
 // voteBoard is the board of g's vote as a write of g over the stored
@@ -896,7 +1005,7 @@ func (g *Game) encode(version uint64, now time.Time) ([]byte, error) {
 		if v.vote.Side < 0 || int(v.vote.Side) >= len(g.Sides) {
 			return nil, fmt.Errorf("storage: game in channel %s: %s vote of side %d: %w", g.ChannelID, v.what, v.vote.Side, ErrInvalid)
 		}
-		*v.rec = &resignVoteRecord{Side: recordSide(v.vote.Side), Voters: v.vote.Voters, MoveCount: v.vote.MoveCount}
+		*v.rec = &resignVoteRecord{Side: recordSide(v.vote.Side), Voters: v.vote.Voters, MoveCount: v.vote.MoveCount, Messages: v.vote.Messages}
 	}
 	if o := g.Delivery.Owed; o != nil {
 		r.Owed = &owedRecord{Moves: o.Moves, After: o.After, Due: o.Due, Rest: g.dueOfGame()}
@@ -967,7 +1076,7 @@ func decodeGame(kinds *game.Kinds, channel string, v []byte) (*Game, error) {
 		if err != nil {
 			return nil, err
 		}
-		*v.vote = &ResignVote{Side: s, Voters: v.rec.Voters, MoveCount: v.rec.MoveCount}
+		*v.vote = &ResignVote{Side: s, Voters: v.rec.Voters, MoveCount: v.rec.MoveCount, Messages: v.rec.Messages}
 	}
 	if o := r.Owed; o != nil {
 		g.Delivery.Owed = &OwedBoard{Moves: o.Moves, After: o.After, Due: o.Due}
@@ -1158,8 +1267,8 @@ func (s *Store) UpdateGame(ctx context.Context, g *Game) error {
 		return err
 	}
 	want, owed, due := g.header(), owedOf(g), g.Due()
-	var messages []string
-	var ask, board string
+	var k kept
+	var stored gameHeader
 	err = s.update(ctx, func(tx *bolt.Tx) error {
 		h, err := checkStored(tx, want, "update")
 		if err != nil {
@@ -1168,8 +1277,9 @@ func (s *Store) UpdateGame(ctx context.Context, g *Game) error {
 		if err := samePlayers(want.ID, h, want); err != nil {
 			return err
 		}
+		stored = h
 		rec := val
-		if messages, ask, board, rec, err = g.withMessages(h, val, now); err != nil {
+		if k, rec, err = g.withMessages(h, val, now); err != nil {
 			return err
 		}
 		if err := tx.Bucket(bucketGames).Put([]byte(want.ChannelID), rec); err != nil {
@@ -1185,13 +1295,8 @@ func (s *Store) UpdateGame(ctx context.Context, g *Game) error {
 	}
 	g.Version++
 	g.UpdatedAt = now
-	g.Delivery.MessageIDs = messages
-	if g.Undo != nil {
-		g.Undo.MessageID = ask
-	}
-	if g.Vote != nil {
-		g.Vote.Board = board
-	}
+	k.give(g)
+	g.learnLapsedVotes(stored)
 	return nil
 }
 
@@ -1226,6 +1331,7 @@ func (s *Store) AbortGame(ctx context.Context, g *Game) error {
 		return err
 	}
 	g.learnUndoMessage(stored)
+	g.learnLapsedVotes(stored)
 	return nil
 }
 

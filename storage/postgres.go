@@ -413,8 +413,8 @@ func (p *Postgres) UpdateGame(ctx context.Context, g *Game) error {
 	}
 	want, owed := g.header(), owedOf(g)
 	stale := false
-	var messages []string
-	var ask, board string
+	var k kept
+	var h gameHeader
 	err = pgBegin(ctx, p.pool, func(tx pgx.Tx) error {
 		var stored string
 		err := tx.QueryRow(ctx, `SELECT record FROM games WHERE channel_id = $1 AND id = $2 AND version = $3 FOR UPDATE`,
@@ -426,9 +426,9 @@ func (p *Postgres) UpdateGame(ctx context.Context, g *Game) error {
 		if err != nil {
 			return fmt.Errorf("storage: update game %s: %w", want.ID, err)
 		}
-		h, _ := decodeHeader([]byte(stored)) // a damaged record keeps no messages of its own
+		h, _ = decodeHeader([]byte(stored)) // a damaged record keeps no messages of its own
 		rec := val
-		if messages, ask, board, rec, err = g.withMessages(h, val, now); err != nil {
+		if k, rec, err = g.withMessages(h, val, now); err != nil {
 			return err
 		}
 		tag, err := tx.Exec(ctx, `UPDATE games SET version = version + 1, record = $5, due_ns = $6
@@ -453,13 +453,8 @@ func (p *Postgres) UpdateGame(ctx context.Context, g *Game) error {
 	}
 	g.Version++
 	g.UpdatedAt = now
-	g.Delivery.MessageIDs = messages
-	if g.Undo != nil {
-		g.Undo.MessageID = ask
-	}
-	if g.Vote != nil {
-		g.Vote.Board = board
-	}
+	k.give(g)
+	g.learnLapsedVotes(h)
 	return nil
 }
 
@@ -489,6 +484,7 @@ func (p *Postgres) AbortGame(ctx context.Context, g *Game) error {
 	}
 	stored, _ := decodeHeader([]byte(rec)) // a damaged record knows no request
 	g.learnUndoMessage(stored)
+	g.learnLapsedVotes(stored)
 	return nil
 }
 
@@ -637,6 +633,7 @@ func (p *Postgres) FinishGame(ctx context.Context, g *Game, a Archived) error {
 		return err
 	}
 	g.learnUndoMessage(stored)
+	g.learnLapsedVotes(stored)
 	return nil
 }
 
@@ -1359,6 +1356,18 @@ func (p *Postgres) SetVoteBoard(ctx context.Context, channelID, gameID string, m
 	}
 	return p.changeRecord(ctx, channelID, gameID, "set the board of the vote in game", func(rec []byte) ([]byte, *time.Time, error) {
 		val, err := voteBoardRecord(channelID, rec, gameID, moves, messageID)
+		return val, nil, err
+	})
+}
+
+// AddTeamVoteMessage is Store.AddTeamVoteMessage: the record changes, its
+// version and deadline do not.
+func (p *Postgres) AddTeamVoteMessage(ctx context.Context, channelID, gameID string, abort bool, v ResignVote, messageID string) error {
+	if err := checkID("message ID", messageID); err != nil {
+		return err
+	}
+	return p.changeRecord(ctx, channelID, gameID, "add a message to a team vote in game", func(rec []byte) ([]byte, *time.Time, error) {
+		val, err := teamVoteMessageRecord(channelID, rec, gameID, abort, v, messageID)
 		return val, nil, err
 	})
 }

@@ -326,7 +326,14 @@ func (a *room) apply(ctx context.Context, g *storage.Game, m engine.Move) (strin
 	// replaces it, so that the write gives back the message asking it
 	// (storage.UndoRequest.MessageID) and the question can be closed.
 	resigned, voted := resigners(g, m, mover)
-	g.ResignVote, g.AbortVote = nil, nil // a team's votes lapse with the next move
+	var decided *storage.ResignVote // the vote this resignation carries out
+	if voted {
+		decided = g.ResignVote
+	}
+	// A team's votes lapse with the next move: once it is written, their
+	// messages say so (LapseTeamVotes: the write gives back the votes it
+	// dropped, with their messages recorded after g was read).
+	g.ResignVote, g.AbortVote = nil, nil
 	g.Delivery.Unposted = false
 	note := describeMove(g, m, goOf(g).Captures(m.Color)-before, goOf(g).Captures(m.Color.Opponent())-ownBefore)
 	if m.Kind == engine.Resign && g.Team() {
@@ -336,6 +343,7 @@ func (a *room) apply(ctx context.Context, g *storage.Game, m engine.Move) (strin
 		if err := a.Finish(ctx, g); err != nil {
 			return "", err
 		}
+		a.LapseTeamVotes(ctx, g, decided)
 		if rn := a.RatingNote(ctx, g); rn != "" {
 			note += "\n" + rn
 		}
@@ -373,6 +381,7 @@ func (a *room) apply(ctx context.Context, g *storage.Game, m engine.Move) (strin
 	if err := a.UpdateGame(ctx, g); err != nil {
 		return "", err
 	}
+	a.LapseTeamVotes(ctx, g, nil)
 	return note, nil
 }
 

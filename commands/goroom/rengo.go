@@ -488,11 +488,16 @@ func (a *room) voteResign(ctx context.Context, r *commands.Request, g *storage.G
 	for _, p := range people {
 		ids = append(ids, p.UserID)
 	}
-	return r.Reply(ctx, &commands.Message{
+	sent, err := r.ReplyMessage(ctx, &commands.Message{
 		Content: fmt.Sprintf("🏳️ %s votes that %s %s resign: %d of the %d votes needed (a majority of %s). Teammates who agree: `/go resign` or the Resign button, before the next move.",
 			commands.Mention(commands.UserPlayer(r.User)), stoneEmoji(c), c, len(v.Voters), need, commands.JoinNames(people, commands.Mention)),
 		AllowedMentions: commands.OnlyUsers(ids...),
 	})
+	if err != nil {
+		return err
+	}
+	a.KeepTeamVoteMessage(ctx, r, g, false, *v, sent)
+	return nil
 }
 
 // teamTurn readies team game g for r's user's move, resignation or vote:

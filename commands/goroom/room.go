@@ -257,6 +257,7 @@ func (r *room) Due(ctx context.Context, g *storage.Game) (bool, error) {
 func (r *room) Posted(ctx context.Context, g *storage.Game, m *discordgo.Message) {
 	r.keepVoteBoard(ctx, g, m)
 	r.keepPostedAsk(ctx, g, m)
+	r.KeepPostedTeamVote(ctx, g, m)
 }
 
 func (r *room) TeamTimeUp(ctx context.Context, g *storage.Game, s game.Side, deadline time.Time) (bool, error) {

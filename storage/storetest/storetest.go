@@ -49,6 +49,7 @@ type Store interface {
 	AddMessageID(ctx context.Context, channelID, gameID, messageID string) error
 	SetUndoMessage(ctx context.Context, channelID, gameID string, u storage.UndoRequest, messageID string) error
 	SetVoteBoard(ctx context.Context, channelID, gameID string, moves int, messageID string) error
+	AddTeamVoteMessage(ctx context.Context, channelID, gameID string, abort bool, v storage.ResignVote, messageID string) error
 
 	ClaimBotMove(ctx context.Context, worker string, lease time.Duration) (*storage.BotMove, error)
 	ReleaseBotMove(ctx context.Context, m *storage.BotMove, retryAt time.Time) error
@@ -108,6 +109,7 @@ func Run(t *testing.T, open Opener) {
 		{"AddMessageID", testAddMessageID},
 		{"SetUndoMessage", testSetUndoMessage},
 		{"SetVoteBoard", testSetVoteBoard},
+		{"AddTeamVoteMessage", testAddTeamVoteMessage},
 		{"OwedBoard", testOwedBoard},
 		{"BotQueueFollowsTheGames", testBotQueueFollowsTheGames},
 		{"ClaimBotMove", testClaimBotMove},

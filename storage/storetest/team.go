@@ -162,3 +162,92 @@ func testTeamHistory(t *testing.T, s Store, clk *clocktest.Clock) {
 		t.Errorf("PlayerStats(3) = %+v: a teammate's statistics counted the game", st)
 	}
 }
+
+// testAddTeamVoteMessage: the messages announcing the ballots of a team's
+// vote (to resign, to abort) are recorded with the vote without a new
+// version, so that a move or a ballot made meanwhile is not refused; a
+// write of the same vote read before keeps them and gives them back; a
+// write that drops the vote (the next move) gives back the vote with its
+// messages, those recorded after it was read included, as lapsed; a vote
+// the game no longer holds, or a game that is gone, is ErrNotFound.
+func testAddTeamVoteMessage(t *testing.T, s Store, clk *clocktest.Clock) {
+	teams := []storage.Side{
+		{Players: []storage.Player{human("1"), human("3")}},
+		{Players: []storage.Player{human("2"), human("4")}},
+	}
+	g := &storage.Game{ID: "t1", ChannelID: "c", GuildID: "g1", Sides: teams, State: engine.Own(newEngine(t, 9)), Unrated: true, CreatedAt: clk.Now()}
+	play(t, goOf(g), "D4")
+	g.Movers = []string{human("1").Key()}
+	g.ResignVote = &storage.ResignVote{Side: 0, Voters: []string{"3"}, MoveCount: 1}
+	mustCreate(t, s, g)
+	v := *g.ResignVote
+	if err := s.AddTeamVoteMessage(ctx, "c", g.ID, false, v, "m1"); err != nil {
+		t.Fatal(err)
+	}
+	if got := mustLoad(t, s, "c"); got.ResignVote == nil || fmt.Sprint(got.ResignVote.Messages) != "[m1]" || got.Version != g.Version {
+		t.Errorf("after AddTeamVoteMessage: vote %+v, version %d; want messages [m1], version %d", got.ResignVote, got.Version, g.Version)
+	}
+	// No vote to abort is open.
+	if err := s.AddTeamVoteMessage(ctx, "c", g.ID, true, v, "m2"); !errors.Is(err, storage.ErrNotFound) {
+		t.Errorf("AddTeamVoteMessage to a vote to abort that is not open = %v, want ErrNotFound", err)
+	}
+	// g was read before: its write (a second ballot, a vote to abort
+	// opened) keeps the message and gives it back.
+	g.ResignVote = &storage.ResignVote{Side: 0, Voters: []string{"3", "1"}, MoveCount: 1}
+	g.AbortVote = &storage.ResignVote{Side: 1, Voters: []string{"4"}, MoveCount: 1}
+	if err := s.UpdateGame(ctx, g); err != nil {
+		t.Fatalf("UpdateGame after AddTeamVoteMessage = %v, want nil", err)
+	}
+	if fmt.Sprint(g.ResignVote.Messages) != "[m1]" || len(g.LapsedVotes) != 0 {
+		t.Errorf("the writer's vote after its write: messages %v, lapsed %+v; want [m1], none", g.ResignVote.Messages, g.LapsedVotes)
+	}
+	if got := mustLoad(t, s, "c"); fmt.Sprint(got.ResignVote.Messages) != "[m1]" || len(got.ResignVote.Voters) != 2 {
+		t.Errorf("stored vote after a write read before AddTeamVoteMessage: %+v, want two voters and [m1]", got.ResignVote)
+	}
+	// Messages recorded after the move was read lapse with it: the
+	// move's write gives them back, with the vote.
+	read := mustLoad(t, s, "c")
+	for _, m := range []struct {
+		abort bool
+		vote  storage.ResignVote
+		id    string
+	}{{false, *g.ResignVote, "m3"}, {true, *g.AbortVote, "m4"}} {
+		if err := s.AddTeamVoteMessage(ctx, "c", g.ID, m.abort, m.vote, m.id); err != nil {
+			t.Fatal(err)
+		}
+	}
+	play(t, goOf(read), "E5")
+	read.Movers = append(read.Movers, human("2").Key())
+	read.ResignVote, read.AbortVote = nil, nil
+	if err := s.UpdateGame(ctx, read); err != nil {
+		t.Fatal(err)
+	}
+	if got := fmt.Sprintf("%+v", read.LapsedVotes); got != "[{Abort:false Vote:{Side:0 Voters:[3 1] MoveCount:1 Messages:[m1 m3]}} {Abort:true Vote:{Side:1 Voters:[4] MoveCount:1 Messages:[m4]}}]" {
+		t.Errorf("the move's lapsed votes = %s, want both votes with all their messages", got)
+	}
+	if got := mustLoad(t, s, "c"); got.ResignVote != nil || got.AbortVote != nil || got.LapsedVotes != nil {
+		t.Errorf("stored after the move: resign vote %+v, abort vote %+v, lapsed %+v; want none", got.ResignVote, got.AbortVote, got.LapsedVotes)
+	}
+	if err := s.AddTeamVoteMessage(ctx, "c", g.ID, false, *g.ResignVote, "m5"); !errors.Is(err, storage.ErrNotFound) {
+		t.Errorf("AddTeamVoteMessage to a lapsed vote = %v, want ErrNotFound", err)
+	}
+	// A finish that drops a vote gives it back too.
+	read.ResignVote = &storage.ResignVote{Side: 0, Voters: []string{"1"}, MoveCount: 2}
+	if err := s.UpdateGame(ctx, read); err != nil {
+		t.Fatal(err)
+	}
+	fin := mustLoad(t, s, "c")
+	if err := s.AddTeamVoteMessage(ctx, "c", g.ID, false, *read.ResignVote, "m6"); err != nil {
+		t.Fatal(err)
+	}
+	fin.ResignVote = nil
+	if err := s.FinishGame(ctx, fin, storage.Archived{Result: "W+R", SGF: []byte("(;GM[1]SZ[9];B[dd];W[ee])")}); err != nil {
+		t.Fatal(err)
+	}
+	if len(fin.LapsedVotes) != 1 || fmt.Sprint(fin.LapsedVotes[0].Vote.Messages) != "[m6]" {
+		t.Errorf("the finisher's lapsed votes = %+v, want the vote to resign with [m6]", fin.LapsedVotes)
+	}
+	if err := s.AddTeamVoteMessage(ctx, "nowhere", g.ID, false, *read.ResignVote, "m7"); !errors.Is(err, storage.ErrNotFound) {
+		t.Errorf("AddTeamVoteMessage in an empty channel = %v, want ErrNotFound", err)
+	}
+}
