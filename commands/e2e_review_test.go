@@ -449,12 +449,13 @@ func (m mistakesReviewer) Estimate(ctx context.Context, eg *engine.Game, onQueue
 // when the mover's winning chance fell, from what to what; a mistake
 // after which the chance rose (its points are measured over the positions
 // around it) shows the points alone, never a rising chance beside "points
-// lost".
+// lost". A move of the line on the point of the mistake, which its board
+// leaves to the crossed-out mistake, is said in the line ("2 at D4").
 func TestE2EReviewMistakeLines(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	e.reviewer = mistakesReviewer{mistakes: []review.Mistake{
-		{Number: 3, Color: engine.Black, Move: "D4", Before: 0.62, After: 0.38, Loss: 9, Best: "C3", PV: []string{"C3"}},
+		{Number: 3, Color: engine.Black, Move: "D4", Before: 0.62, After: 0.38, Loss: 9, Best: "C3", PV: []string{"C3", "D4"}},
 		{Number: 4, Color: engine.White, Move: "D5", Before: 0.62, After: 0.67, Loss: 6.2, Best: "G7", PV: []string{"G7"}},
 		{Number: 5, Color: engine.Black, Move: "C3", Before: 0.5, After: 0.4, Loss: 3, Best: "pass", PV: []string{"pass"}},
 	}}
@@ -479,7 +480,7 @@ func TestE2EReviewMistakeLines(t *testing.T) {
 		}
 	}
 	want := []string{
-		"Move 3 · ⚫ D4 · 9 points lost, Black's winning chance 62% → 38% · better: C3",
+		"Move 3 · ⚫ D4 · 9 points lost, Black's winning chance 62% → 38% · better: C3 (line: 2 at D4)",
 		"Move 5 · ⚫ C3 · 3 points lost, Black's winning chance 50% → 40% · better: pass (line: 1 pass)",
 		"Move 4 · ⚪ D5 · 6 points lost · better: G7",
 	}

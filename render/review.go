@@ -215,6 +215,8 @@ func WinrateAlt(winrates []float64, marks []int) string {
 type VariationOptions struct {
 	// Played is the move that was played: marked with a cross in the
 	// accent colour on a ghost stone of its colour. A pass marks nothing.
+	// A move of PV on its point is not drawn but said (LineNotes), so the
+	// point keeps the mover's colour under the cross.
 	Played engine.Move
 	// PV is the engine's preferred line from the position, numbered from
 	// 1 on the position as it stands (its first move, the preferred move,
@@ -241,11 +243,11 @@ func Variation(w io.Writer, b *engine.Board, opts VariationOptions) error {
 	}
 	n := b.Size()
 	pv := opts.PV[:min(len(opts.PV), 9)]
-	shown, nums, _, err := line(b, pv)
+	played := opts.Played
+	shown, nums, _, err := line(b, played, pv)
 	if err != nil {
 		return err
 	}
-	played := opts.Played
 	if played.Kind == engine.Place && !played.Point.Valid(n) {
 		return fmt.Errorf("played move %v on a %d×%d board: %w", played.Point, n, n, ErrOffBoard)
 	}
@@ -289,15 +291,15 @@ func Variation(w io.Writer, b *engine.Board, opts VariationOptions) error {
 	return png.Encode(w, img)
 }
 
-// LineNotes says what a mistake board (Variation) cannot draw of the first
-// 9 moves of pv from b: its passes and the moves on points already taken
-// ("4 pass", "6 at 2", "7 at D4"), joined by commas; "" when it draws
-// every move.
-func LineNotes(b *engine.Board, pv []engine.Move) string {
+// LineNotes says what the mistake board Variation draws from b and opts
+// cannot draw of the first 9 moves of opts.PV: its passes and the moves on
+// points already taken or on the played move's point ("4 pass", "6 at 2",
+// "7 at D4", "2 at G9"), joined by commas; "" when it draws every move.
+func LineNotes(b *engine.Board, opts VariationOptions) string {
 	if b == nil {
 		return ""
 	}
-	_, _, notes, err := line(b, pv[:min(len(pv), 9)])
+	_, _, notes, err := line(b, opts.Played, opts.PV[:min(len(opts.PV), 9)])
 	if err != nil {
 		return ""
 	}
@@ -307,8 +309,11 @@ func LineNotes(b *engine.Board, pv []engine.Move) string {
 // line checks that pv can be played from b and returns the board a
 // diagram draws (b with pv's stones put on the points that are empty,
 // nothing captured), their numbers, and the notes for the moves it cannot
-// draw.
-func line(b *engine.Board, pv []engine.Move) (*engine.Board, map[engine.Point]int, []string, error) {
+// draw. The point of played, the mistake, is left to its ghost stone and
+// cross: a line's stone there would show the mistake in the other colour
+// (the opponent often takes the point the mistake was played on) and the
+// cross would hide its number.
+func line(b *engine.Board, played engine.Move, pv []engine.Move) (*engine.Board, map[engine.Point]int, []string, error) {
 	n := b.Size()
 	after, shown := *b, *b
 	nums := map[engine.Point]int{}
@@ -329,7 +334,7 @@ func line(b *engine.Board, pv []engine.Move) (*engine.Board, map[engine.Point]in
 		switch at, ok := nums[m.Point]; {
 		case ok:
 			notes = append(notes, fmt.Sprintf("%d at %d", i+1, at))
-		case shown.At(m.Point) != engine.Empty:
+		case shown.At(m.Point) != engine.Empty, played.Kind == engine.Place && m.Point == played.Point:
 			notes = append(notes, fmt.Sprintf("%d at %s", i+1, m.Point))
 		default:
 			shown.SetStone(m.Point, m.Color)

@@ -201,10 +201,10 @@ func TestVariationKeepsThePosition(t *testing.T) {
 			t.Errorf("stone at %s probes as %v, want %v", s, got, want)
 		}
 	}
-	if got, want := LineNotes(b, pv), "2 pass, 3 at A1"; got != want {
+	if got, want := LineNotes(b, VariationOptions{Played: mv(W, "J9"), PV: pv}), "2 pass, 3 at A1"; got != want {
 		t.Errorf("LineNotes = %q, want %q", got, want)
 	}
-	if got := LineNotes(b, pv[:1]); got != "" {
+	if got := LineNotes(b, VariationOptions{Played: mv(W, "J9"), PV: pv[:1]}); got != "" {
 		t.Errorf("LineNotes of a line it draws whole = %q, want none", got)
 	}
 }
@@ -249,5 +249,63 @@ func TestVariationMarksPrevious(t *testing.T) {
 	// A pass marks nothing.
 	if a, b := pixelHash(draw(engine.PassMove(B))), pixelHash(plain); a != b {
 		t.Errorf("a previous pass changed the picture")
+	}
+}
+
+// TestVariationLineOnPlayedPoint: when the preferred line plays on the
+// point of the mistake (W G9 was played; better W F5, then B G9), the
+// board shows the mistake, a white ghost stone under the cross, and the
+// caption says the line's move there ("2 at G9"): the line's black stone
+// had been drawn on the point with the cross over its number, so a
+// reader saw a black stone crossed out as White's mistake and could not
+// find the line's move 2.
+func TestVariationLineOnPlayedPoint(t *testing.T) {
+	b := diagram(t,
+		". . X . . . . . .",
+		". . X . . . O . .",
+		". . X X X . O . .",
+		". . X O O X O . .",
+		". . X O O . O . .",
+		". . X O O X O . .",
+		". . X X X . O . .",
+		". . X . . . O . .",
+		". . X . . . O . .")
+	n := 9
+	mv := func(c engine.Color, s string) engine.Move { return engine.PlaceAt(c, enginetest.Point(t, s, n)) }
+	W, B := engine.White, engine.Black
+	g9 := enginetest.Point(t, "G9", n)
+	opts := VariationOptions{Played: mv(W, "G9"), PV: []engine.Move{mv(W, "F5"), mv(B, "G9")}, Previous: mv(B, "F6")}
+	var buf bytes.Buffer
+	if err := Variation(&buf, b, opts); err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "mistake-on-line9", buf.Bytes())
+	img := decodePNG(t, buf.Bytes())
+	buf.Reset()
+	if err := Board(&buf, b, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	plain := decodePNG(t, buf.Bytes())
+	// A pixel of G9 clear of the cross's arms and the grid lines is the
+	// white ghost (the stone's colour at alpha 140) over the wood.
+	l := newLayout(n, DefaultPixels)
+	cx, cy := l.center(g9)
+	x, y := int(cx+0.7*l.r), int(cy+0.2*l.r)
+	ghost := styles[Wood].stoneStyle(W).mid
+	wood := color.NRGBAModel.Convert(plain.At(x, y)).(color.NRGBA)
+	got := color.NRGBAModel.Convert(img.At(x, y)).(color.NRGBA)
+	a := float64(140) / 255
+	for i, ch := range [][3]uint8{{got.R, ghost.R, wood.R}, {got.G, ghost.G, wood.G}, {got.B, ghost.B, wood.B}} {
+		want := a*float64(ch[1]) + (1-a)*float64(ch[2])
+		if math.Abs(float64(ch[0])-want) > 3 {
+			t.Errorf("G9, the mistake, is %v at (%d, %d): channel %d is %d, want %.0f (White's ghost stone over the wood %v)", got, x, y, i, ch[0], want, wood)
+			break
+		}
+	}
+	if got := probe(img, &l, enginetest.Point(t, "F5", n)); got != W {
+		t.Errorf("the line's first stone F5 probes as %v, want White", got)
+	}
+	if got, want := LineNotes(b, opts), "2 at G9"; got != want {
+		t.Errorf("LineNotes = %q, want %q", got, want)
 	}
 }

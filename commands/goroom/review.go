@@ -591,12 +591,13 @@ func mistakeBoards(a *storage.Archived, g *engine.Game, rv *review.Review) ([]pi
 		pv := parseLine(m.Color, m.PV, g.Size())
 		var buf bytes.Buffer
 		prev, _ := before.LastMove()
-		if err := render.Variation(&buf, before.Board(), render.VariationOptions{Played: played, PV: pv, Previous: prev}); err != nil {
+		opts := render.VariationOptions{Played: played, PV: pv, Previous: prev}
+		if err := render.Variation(&buf, before.Board(), opts); err != nil {
 			return nil, fmt.Errorf("goroom: mistake %d of game %s: %w", m.Number, a.ID, err)
 		}
 		name := fmt.Sprintf("review-%s-move%d.png", a.ID, m.Number)
 		line := mistakeLine(m)
-		if notes := render.LineNotes(before.Board(), pv); notes != "" {
+		if notes := render.LineNotes(before.Board(), opts); notes != "" {
 			line += " (line: " + notes + ")"
 		}
 		did := "played " + m.Move + " (crossed out)"
