@@ -28,7 +28,9 @@ type ServerOptions struct {
 	// defaults to "gobot".
 	Name, Version string
 	// Ko is the ko rule of every game; the rest of the rules are Chinese
-	// (area scoring, no suicide) with the komi the controller sets.
+	// (area scoring, no suicide, White gets a point a handicap stone) with
+	// the komi the controller sets, except in a game loadsgf loaded, which
+	// has the record's rules (RU) and komi.
 	Ko engine.KoRule
 	// GenMove chooses the move of c in g (a copy, which it may keep). It
 	// returns a legal move: a place, a pass or a resignation. When the
@@ -160,7 +162,8 @@ const (
 // known_command, list_commands, quit, boardsize, clear_board, komi, play,
 // genmove) it implements undo, showboard, final_score, final_status_list
 // (dead, alive, seki), loadsgf (with the optional move number: the position
-// before that move; like GNU Go it answers the colour to move), printsgf
+// before that move; like GNU Go it answers the colour to move; the game
+// takes the record's rules and komi), printsgf
 // (with an optional file name), fixed_handicap, place_free_handicap,
 // set_free_handicap, time_settings, kgs-time_settings (none, absolute,
 // byoyomi, canadian, as KGS and gtp2ogs send it), time_left, reg_genmove,
@@ -412,7 +415,8 @@ func (s *server) commandTable() map[string]func(ctx context.Context, args []stri
 	}
 }
 
-// rules are the rules of the session's games.
+// rules are the rules of the session's new games: the default rules with
+// the session's ko rule and the komi the controller set.
 func (s *server) rules() engine.Rules {
 	r := engine.DefaultRules()
 	r.Ko = s.opts.Ko
@@ -464,7 +468,10 @@ func (s *server) setKomi(args []string) error {
 		return failure(fmt.Sprintf("komi %s: must be a number from %.0f to %.0f", args[0], -engine.MaxAnyKomi, engine.MaxAnyKomi))
 	}
 	s.komi = k
-	g, err := s.g.Rebuild(s.rules(), s.g.MoveCount())
+	// The game keeps its rules, a loaded record's among them.
+	r := s.g.Rules()
+	r.Komi = k
+	g, err := s.g.Rebuild(r, s.g.MoveCount())
 	if err != nil {
 		return err
 	}
@@ -989,6 +996,11 @@ func (s *server) captures(args []string) (string, error) {
 // loadsgf can neither block nor exhaust memory. A record with a move on an
 // occupied point loads as GNU Go loads it: the position before that move,
 // with its player to move, and Warn is told of it.
+//
+// The game has the record's rules and komi (engine.ParseSGF reads RU and
+// KM; a record without known rules gets the default rules) with the
+// session's ko rule, until a new game (boardsize, clear_board,
+// fixed_handicap) returns to the default rules.
 func (s *server) loadSGF(args []string) (string, error) {
 	if len(args) < 1 {
 		return "", errSyntax
@@ -1041,8 +1053,12 @@ func (s *server) loadSGF(args []string) (string, error) {
 		}
 		s.warn(msg)
 	}
-	rules := s.rules()
-	rules.Komi = rec.Rules().Komi
+	// The record's rules, so that final_score counts as the record says
+	// (a Japanese handicap game by territory, without Chinese rules'
+	// point a handicap stone), and the session's ko rule, which the
+	// controller chose to referee by.
+	rules := rec.Rules()
+	rules.Ko = s.opts.Ko
 	g, err := rec.Rebuild(rules, n)
 	if err != nil {
 		return "", failure("cannot load file: " + strings.TrimPrefix(err.Error(), "engine: "))

@@ -429,8 +429,10 @@ func TestServeLoadAndPrintSGF(t *testing.T) {
 		"printsgf " + out,
 		"printsgf",
 	}, "\n")+"\n")
+	// final_score counts by the record's Japanese rules: no territory, no
+	// prisoners, komi 5.5 (by area, 3 stones to 2, it would be W+4.5).
 	want := []string{"= black", "= E5", "= F4", "= white", "= E5 G3 J1", "= black", "= ", "= white",
-		"= W+4.5", "= ", "= E5 G3", "? cannot load file",
+		"= W+5.5", "= ", "= E5 G3", "? cannot load file",
 		"? cannot load file: sgf line 1, column 20: move 1 (B A9): suicide is not allowed", "= F4 H2", "? syntax error", "= "}
 	if len(got) != len(want)+1 {
 		t.Fatalf("responses = %q", got)
@@ -454,6 +456,34 @@ func TestServeLoadAndPrintSGF(t *testing.T) {
 	}
 	if g.MoveCount() != 4 || g.Rules().Komi != 5.5 || g.Size() != 9 {
 		t.Errorf("printsgf gave %d moves, komi %v, size %d; want 4, 5.5, 9", g.MoveCount(), g.Rules().Komi, g.Size())
+	}
+}
+
+// TestServeLoadSGFRules: loadsgf adopts the record's rules, so that
+// final_score counts as the record says. The record is a 13×13 game under
+// Japanese rules with 3 handicap stones and komi 0.5, counted B+68.5 on
+// Discord and by GNU Go --japanese-rules; counted by Chinese rules with
+// White's point a handicap stone, as every record was, it gave B+67.5.
+// komi keeps the record's rules; a new game returns to the default
+// (Chinese) rules, and the ko rule stays the session's.
+func TestServeLoadSGFRules(t *testing.T) {
+	record := filepath.Join("..", "testdata", "sgf", "handicap-japanese13.sgf")
+	serveCheck(t, ServerOptions{}, []serveStep{
+		{"loadsgf " + record, "= black"},
+		{"final_score", "= B+68.5"},
+		{"komi 6.5", "= "},
+		{"final_score", "= B+62.5"},
+		{"loadsgf " + record, "= black"},
+		{"clear_board", "= "},
+		{"fixed_handicap 3", "= D4 K10 D10"},
+		{"komi 0.5", "= "},
+		// The empty board is Black's by area (169 − 0.5 komi), less
+		// White's point a handicap stone under Chinese rules.
+		{"final_score", "= B+165.5"},
+	})
+	got := serveRun(t, ServerOptions{Ko: engine.PositionalSuperko}, "loadsgf "+record+"\nprintsgf\n")
+	if len(got) != 2 || !strings.Contains(got[1], "RU[Japanese (positional superko)]") {
+		t.Errorf("printsgf after loadsgf with --ko positional = %q, want the record's Japanese rules with the session's ko", got)
 	}
 }
 
