@@ -66,6 +66,11 @@ func testE2EReviewWallGame(t *testing.T, e *env) {
 	if text := msgs[0].Text(); !strings.Contains(text, "No move lost 2 points or more.") {
 		t.Errorf("the summary %q does not say that no move lost 2 points", text)
 	}
+	// Nor does it name a move that lost nothing as where the game turned
+	// (it said "The game turned at move 10 (W F1)").
+	if text := msgs[0].Text(); !strings.Contains(text, "No single move turned the game: Black pulled ahead in small steps and kept the lead to the end.") || strings.Contains(text, "turned at move") {
+		t.Errorf("the summary %q names a turning move", text)
+	}
 	for _, m := range rv.Mistakes {
 		t.Errorf("move %d (%s) is a mistake of %.1f points", m.Number, m.Move, m.Loss)
 	}

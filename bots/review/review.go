@@ -1018,7 +1018,12 @@ const NearEven = 0.05
 
 // Paragraph writes the summary as one paragraph of plain text: where the
 // game turned, the estimated score of a game that was resigned, and each
-// player's average loss per move.
+// player's average loss per move. The move where the winner took the lead
+// for good is named only when it is one of the review's mistakes: the
+// graph crosses one half at some move whenever the lead changes hands,
+// and in a game won in small steps the crossing is the search's noise
+// about an even position (the wall game of issue 34 "turned" at a move
+// that lost no points, 47% to 50.5%), not a move that lost the game.
 func (r *Review) Paragraph() string {
 	s := r.Summary
 	var parts []string
@@ -1037,10 +1042,12 @@ func (r *Review) Paragraph() string {
 	case s.Turn < 0:
 		parts = append(parts, fmt.Sprintf("%s won, although the engine saw %s ahead at the end (%s's winning chance %.0f%%).",
 			name(s.Winner), name(s.Winner.Opponent()), name(s.Winner.Opponent()), 100*own(r.Positions[min(r.closing(), len(r.Positions)-1)].Winrate, s.Winner.Opponent())))
-	case s.Turn > 0:
+	case s.Turn > 0 && r.isMistake(s.Turn):
 		m := r.Moves[s.Turn-1]
 		parts = append(parts, fmt.Sprintf("The game turned at move %d (%s %s): %s took the lead there and kept it to the end.",
 			s.Turn, m.Color.Letter(), m.Move, name(s.Winner)))
+	case s.Turn > 0:
+		parts = append(parts, fmt.Sprintf("No single move turned the game: %s pulled ahead in small steps and kept the lead to the end.", name(s.Winner)))
 	default:
 		parts = append(parts, fmt.Sprintf("%s led from the start and never gave the lead away.", name(s.Winner)))
 	}
@@ -1054,6 +1061,11 @@ func (r *Review) Paragraph() string {
 	parts = append(parts, fmt.Sprintf("Average loss of winning chance per move: Black %.1f%%, White %.1f%%.",
 		100*s.AvgLoss[0], 100*s.AvgLoss[1]))
 	return strings.Join(parts, " ")
+}
+
+// isMistake reports whether move n is one of the review's mistakes.
+func (r *Review) isMistake(n int) bool {
+	return slices.ContainsFunc(r.Mistakes, func(m Mistake) bool { return m.Number == n })
 }
 
 // name returns "Black" or "White".

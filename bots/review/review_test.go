@@ -317,6 +317,32 @@ func TestRunPassedAwayBySecond(t *testing.T) {
 	}
 }
 
+// TestParagraphTurn: the summary names the move where the winner took
+// the lead for good only when the review names it a mistake; a lead taken
+// by moves that lost less (the wall game of issue 34, said to turn at a
+// move that lost no points) is said to come in small steps.
+func TestParagraphTurn(t *testing.T) {
+	r := reviewOf([]float64{0.5, 0.55, 0.6, 0.2, 0.25})
+	r.Moves[2].Move = "G7"
+	r.Summary = Summary{Winner: engine.White, Turn: TurningPoint(r.Winrates(), engine.White)}
+	if r.Summary.Turn != 3 {
+		t.Fatalf("TurningPoint = %d, want 3", r.Summary.Turn)
+	}
+	want := "No single move turned the game: White pulled ahead in small steps and kept the lead to the end."
+	if p := r.Paragraph(); !strings.HasPrefix(p, want) {
+		t.Errorf("no mistake: Paragraph() = %q, want it to start %q", p, want)
+	}
+	r.Mistakes = []Mistake{{Number: 1, Color: engine.Black, Move: "E5", Loss: 3}}
+	if p := r.Paragraph(); !strings.HasPrefix(p, want) {
+		t.Errorf("a mistake elsewhere: Paragraph() = %q, want it to start %q", p, want)
+	}
+	r.Mistakes = append(r.Mistakes, Mistake{Number: 3, Color: engine.Black, Move: "G7", Loss: 14})
+	want = "The game turned at move 3 (B G7): White took the lead there and kept it to the end."
+	if p := r.Paragraph(); !strings.HasPrefix(p, want) {
+		t.Errorf("the turn a mistake: Paragraph() = %q, want it to start %q", p, want)
+	}
+}
+
 // TestParagraphNearEven: a winner the engine saw at 49% at the end won a
 // game it saw about even, not one it saw the other side ahead in (a
 // resigned 9×9 game whose last estimate was White's 51%); at 30% the

@@ -2,6 +2,7 @@ package review
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/gobot-dev/gobot/engine"
@@ -142,6 +143,9 @@ func TestSettledPositionBest(t *testing.T) {
 // positions with the same player to move and judged candidate mistakes
 // again with other seeds, it named the wall moves E1, E3, F1 and F3 (2 to
 // 7 points) and, built from the top, E9, F9, F4, F3 and E2 (3 to 11).
+// Its summary said "The game turned at move 10 (W F1): Black took the
+// lead there and kept it to the end" beside "No move lost 2 points or
+// more".
 func TestReviewWallGame(t *testing.T) {
 	t.Parallel() // whole reviews, the package's slowest tests, share the cores
 	for name, moves := range map[string][]string{"from the middle": wallMoves, "from the top": wallDownMoves} {
@@ -158,6 +162,13 @@ func TestReviewWallGame(t *testing.T) {
 		}
 		if s := r.Summary; s.Winner != engine.Black || s.FinalScore != 1.5 {
 			t.Errorf("%s: winner %v, final score %v; want Black, 1.5", name, s.Winner, s.FinalScore)
+		}
+		// No move turned the game: the chance hovered about one half
+		// until Black's lead grew (from the middle, 47% to 50.5% at W F1),
+		// and a move that lost no points is no turning point.
+		p := r.Paragraph()
+		if strings.Contains(p, "turned at move") || r.Summary.Turn > 0 && !strings.HasPrefix(p, "No single move turned the game: Black pulled ahead in small steps and kept the lead to the end.") {
+			t.Errorf("%s: the summary names a turning move: %q", name, p)
 		}
 		// From the move that closes the last border on, the better move
 		// is a pass: every point is someone's sealed area.
