@@ -500,9 +500,9 @@ func isLatin1Charset(ca string) bool {
 // absent.
 //
 // Size comes from SZ (default 19; square boards from 2 to 25), rules from RU
-// (Chinese, Japanese or Korean, Tromp-Taylor or TT, AGA, New Zealand, Ing,
-// and the overrides WriteSGF writes; anything else gives the default
-// rules), komi from KM (0 when the record has none; Chinese komi in stones
+// (Chinese, Japanese or Korean, Tromp-Taylor or TT, AGA, New Zealand, Ing;
+// anything else gives the default rules) with the overrides WriteSGF
+// writes in GOBOTRU (see RulesToSGF), komi from KM (0 when the record has none; Chinese komi in stones
 // such as KM[3.75] and Fox's KM[375] are made points, 7.5, and anything
 // else is rounded to the nearest half point; a record without known rules that repeats a whole-board
 // position is read with simple ko), set-up from AB, AW and AE before the
@@ -547,8 +547,8 @@ func ParseSGF(data []byte) (*Game, *SGFInfo, error) {
 
 // mainLineInfo is what the first pass keeps of the main line: the first
 // occurrence of each property whose name has at most two letters (every
-// property of FF[4]; at most 702 of them, so memory stays bounded), and the
-// root node.
+// property of FF[4]; at most 702 of them, so memory stays bounded) or is
+// gobot's own GOBOTRU, and the root node.
 type mainLineInfo struct {
 	first map[string]sgfProp
 	root  sgfNode
@@ -562,7 +562,7 @@ func (m *mainLineInfo) visit(n *sgfNode) error {
 	}
 	m.nodes++
 	for _, p := range n.props {
-		if _, ok := m.first[p.id]; !ok && len(p.id) <= 2 {
+		if _, ok := m.first[p.id]; !ok && (len(p.id) <= 2 || p.id == sgfOverridesID) {
 			m.first[p.id] = sgfProp{id: p.id, vals: slices.Clone(p.vals), line: p.line, col: p.col}
 		}
 	}
@@ -664,9 +664,15 @@ func (r *sgfReader) read() error {
 	}
 	rules := DefaultRules()
 	komi := 0.0
-	if p, ok := r.first("RU"); ok {
-		r.info.RU = simpleText(decodeText(p.vals[0].text, r.latin1))
-		rules, r.rulesKnown = RulesFromSGF(r.info.RU)
+	overrides := ""
+	if p, ok := r.first(sgfOverridesID); ok {
+		overrides = simpleText(decodeText(p.vals[0].text, r.latin1))
+	}
+	if p, ok := r.first("RU"); ok || overrides != "" {
+		if ok {
+			r.info.RU = simpleText(decodeText(p.vals[0].text, r.latin1))
+		}
+		rules, r.rulesKnown = RulesFromSGF(r.info.RU, overrides)
 	}
 	if r.simpleKo {
 		rules.Ko = SimpleKo
@@ -1029,11 +1035,13 @@ func normalKomi(k float64) float64 {
 // "Korean"), "Tromp-Taylor" or "TT", "AGA" (area scoring, situational
 // superko, White gets one point per handicap stone after the first), "NZ"
 // or "New Zealand" (Tromp–Taylor with situational superko), "Ing" or "GOE"
-// (Chinese with suicide allowed), "simple", and what WriteSGF writes for
-// rules with overrides, such as "Chinese (simple ko)". The komi is the
-// preset's; a record's KM overrides it. For anything else it returns the
-// default rules and false.
-func RulesFromSGF(ru string) (Rules, bool) {
+// (Chinese with suicide allowed), "simple", and what WriteSGF wrote before
+// it wrote the overrides apart, such as "Chinese (simple ko)"; then it
+// applies overrides, the value of gobot's GOBOTRU property as RulesToSGF
+// writes it ("simple ko"; "" for none). The komi is the preset's; a
+// record's KM overrides it. For an RU value it does not know it returns
+// the default rules (with the overrides) and false.
+func RulesFromSGF(ru, overrides string) (Rules, bool) {
 	base, mods, _ := strings.Cut(lower(ru), "(")
 	words := strings.FieldsFunc(base, func(r rune) bool { return !('a' <= r && r <= 'z') })
 	has := func(ws ...string) bool {
@@ -1072,24 +1080,32 @@ func RulesFromSGF(ru string) (Rules, bool) {
 		rules, known = DefaultRules(), false
 	}
 	mods, _, _ = strings.Cut(mods, ")")
-	for _, m := range strings.Split(mods, ";") {
-		text := strings.Join(strings.Fields(m), " ")
-		for _, o := range sgfRuleMods {
-			if o.text == text {
-				o.set(&rules)
+	for _, ms := range []string{mods, lower(overrides)} {
+		for _, m := range strings.Split(ms, ";") {
+			text := strings.Join(strings.Fields(m), " ")
+			for _, o := range sgfRuleMods {
+				if o.text == text {
+					o.set(&rules)
+				}
 			}
 		}
 	}
 	return rules, known
 }
 
+// sgfOverridesID is gobot's own SGF property for what the rules change of
+// the preset RU names (see RulesToSGF). FF[4] lets programs add their own
+// properties and asks readers to keep those they do not know, so a record
+// passes through other programs with it.
+const sgfOverridesID = "GOBOTRU"
+
 // sgfRuleNames are the RU values written for the presets.
 var sgfRuleNames = map[string]string{
 	"chinese": "Chinese", "japanese": "Japanese", "tromp-taylor": "Tromp-Taylor", "simple": "simple",
 }
 
-// sgfRuleMods are the overrides RulesToSGF writes in parentheses after a
-// preset's name and RulesFromSGF reads back, in the order they are written:
+// sgfRuleMods are the overrides RulesToSGF writes for GOBOTRU and
+// RulesFromSGF reads back, in the order they are written:
 // each sets one field of the rules, and has reports whether rules already
 // have that value.
 var sgfRuleMods = []struct {
@@ -1109,11 +1125,17 @@ var sgfRuleMods = []struct {
 	{"no handicap bonus", func(r *Rules) { r.Handicap = NoBonus }, func(r Rules) bool { return r.Handicap == NoBonus }},
 }
 
-// RulesToSGF writes rules as an SGF RU value that RulesFromSGF reads back:
-// the preset's name ("Chinese"), followed by the overrides in parentheses
-// when the rules differ from the preset: "Chinese (simple ko)". Komi is
-// written separately, as KM.
-func RulesToSGF(r Rules) string {
+// RulesToSGF writes rules for a record, as RulesFromSGF reads them back:
+// ru, the RU value, is the preset's name ("Chinese", "Japanese"), and
+// overrides, for gobot's GOBOTRU property, are what the rules change of
+// the preset, joined by "; " ("simple ko"), or "" when nothing. The
+// overrides are kept out of RU because other programs read RU as a name:
+// KataGo's loader refuses "Chinese (simple ko)", and GNU Go, Sabaki and
+// the servers' importers know "Chinese" and "Japanese" only. "Chinese"
+// is also the nearest name for Chinese rules with simple ko: it is what
+// GNU Go's and KataGo's "Chinese" play. Komi is written separately, as
+// KM.
+func RulesToSGF(r Rules) (ru, overrides string) {
 	preset, ok := presets[r.Name]
 	name := sgfRuleNames[r.Name]
 	if !ok {
@@ -1125,10 +1147,7 @@ func RulesToSGF(r Rules) string {
 			mods = append(mods, o.text)
 		}
 	}
-	if len(mods) == 0 {
-		return name
-	}
-	return name + " (" + strings.Join(mods, "; ") + ")"
+	return name, strings.Join(mods, "; ")
 }
 
 // ParseResult reads a result as SGF's RE writes it: "B+3.5", "W+R" or
@@ -1269,7 +1288,9 @@ func WriteSGF(w io.Writer, g *Game, info SGFInfo) error {
 	size := g.Size()
 	sw.raw("(;FF[4]GM[1]CA[UTF-8]AP[gobot]")
 	sw.raw(fmt.Sprintf("SZ[%d]KM[%s]", size, FormatKomi(g.Rules().Komi)))
-	sw.prop("RU", RulesToSGF(g.Rules()))
+	ru, overrides := RulesToSGF(g.Rules())
+	sw.prop("RU", ru)
+	sw.prop(sgfOverridesID, overrides)
 	if g.Handicap() >= 2 {
 		sw.raw(fmt.Sprintf("HA[%d]", g.Handicap()))
 	}

@@ -283,7 +283,7 @@ func TestParseSGF(t *testing.T) {
 			toPlay: White, moves: 1, komi: 7.5, rules: "chinese", ko: SituationalSuperko,
 		},
 		{
-			name: "overrides written by WriteSGF",
+			name: "overrides in RU, as WriteSGF wrote them before GOBOTRU",
 			sgf:  "(;SZ[5]RU[Chinese (simple ko)]KM[7];B[aa])",
 			board: `
 				X . . . .
@@ -449,15 +449,58 @@ func TestRulesSGFRoundTrip(t *testing.T) {
 		}
 	}
 	for _, r := range all {
-		ru := RulesToSGF(r)
-		got, ok := RulesFromSGF(ru)
+		ru, overrides := RulesToSGF(r)
+		got, ok := RulesFromSGF(ru, overrides)
 		got.Komi = r.Komi
 		if !ok || got != r {
-			t.Errorf("RulesFromSGF(%q) = %+v, %v; want %+v", ru, got, ok, r)
+			t.Errorf("RulesFromSGF(%q, %q) = %+v, %v; want %+v", ru, overrides, got, ok, r)
+		}
+		// Records written before the overrides went apart read the same.
+		if overrides != "" {
+			old, _ := RulesFromSGF(ru+" ("+overrides+")", "")
+			old.Komi = r.Komi
+			if old != r {
+				t.Errorf("RulesFromSGF(%q) = %+v; want %+v", ru+" ("+overrides+")", old, r)
+			}
 		}
 	}
-	if _, ok := RulesFromSGF("Ancient Tibetan"); ok {
+	if _, ok := RulesFromSGF("Ancient Tibetan", ""); ok {
 		t.Errorf("RulesFromSGF(Ancient Tibetan) is known, want unknown")
+	}
+}
+
+// TestWriteSGFStandardRU: a record's RU is a name other programs read
+// ("Chinese", not "Chinese (simple ko)", which KataGo's loader refuses);
+// where the rules differ from the preset, the differences go in gobot's
+// own GOBOTRU property, which other programs ignore and ParseSGF reads
+// back. Here White retakes a ko after two passes, a repetition that only
+// simple ko allows: read as plain Chinese rules (positional superko) the
+// record would not load.
+func TestWriteSGFStandardRU(t *testing.T) {
+	g, _ := mustParseSGF(t, "(;SZ[5]RU[Chinese (simple ko)]KM[7];B[ba];W[ca];B[ab];W[bb];B[bc];W[db];B[ae];W[cc];B[cb];W[];B[];W[bb])")
+	var buf bytes.Buffer
+	if err := WriteSGF(&buf, g, SGFInfo{}); err != nil {
+		t.Fatal(err)
+	}
+	rec := buf.String()
+	if !strings.Contains(rec, "RU[Chinese]GOBOTRU[simple ko]") {
+		t.Errorf("WriteSGF wrote %q, want RU[Chinese]GOBOTRU[simple ko]", rec)
+	}
+	back, info, err := ParseSGF(buf.Bytes())
+	if err != nil {
+		t.Fatalf("ParseSGF(WriteSGF) = %v\n%s", err, rec)
+	}
+	if back.Rules() != g.Rules() || back.MoveCount() != 12 || info.RU != "Chinese" {
+		t.Errorf("read back rules %+v, %d moves, RU %q; want %+v, 12 moves, RU Chinese", back.Rules(), back.MoveCount(), info.RU, g.Rules())
+	}
+	// A preset is written by its name alone.
+	plain, _ := mustParseSGF(t, "(;SZ[5]RU[Japanese]KM[6.5];B[aa])")
+	buf.Reset()
+	if err := WriteSGF(&buf, plain, SGFInfo{}); err != nil {
+		t.Fatal(err)
+	}
+	if rec := buf.String(); !strings.Contains(rec, "RU[Japanese]\n") || strings.Contains(rec, "GOBOTRU") {
+		t.Errorf("WriteSGF of Japanese rules wrote %q, want RU[Japanese] alone", rec)
 	}
 }
 

@@ -482,8 +482,19 @@ func TestServeLoadSGFRules(t *testing.T) {
 		{"final_score", "= B+165.5"},
 	})
 	got := serveRun(t, ServerOptions{Ko: engine.PositionalSuperko}, "loadsgf "+record+"\nprintsgf\n")
-	if len(got) != 2 || !strings.Contains(got[1], "RU[Japanese (positional superko)]") {
+	if len(got) != 2 || !strings.Contains(got[1], "RU[Japanese]GOBOTRU[positional superko]") {
 		t.Errorf("printsgf after loadsgf with --ko positional = %q, want the record's Japanese rules with the session's ko", got)
+	}
+}
+
+// TestServePrintSGFRules: printsgf writes a rules name other programs
+// read, RU[Chinese], and the session's simple ko, which Chinese rules in
+// gobot do not have, in gobot's own GOBOTRU; it wrote RU[Chinese (simple
+// ko)], which KataGo's loader refuses.
+func TestServePrintSGFRules(t *testing.T) {
+	got := serveRun(t, ServerOptions{}, "boardsize 9\nfixed_handicap 4\nprintsgf\n")
+	if len(got) != 3 || !strings.Contains(got[2], "KM[7.5]RU[Chinese]GOBOTRU[simple ko]HA[4]") {
+		t.Errorf("printsgf = %q, want RU[Chinese]GOBOTRU[simple ko]", got)
 	}
 }
 
