@@ -178,13 +178,21 @@ func TestBrowserExpiredSession(t *testing.T) {
 // halAndIvy opens two local pages, signed in as hal and ivy.
 func halAndIvy(t *testing.T) (hal, ivy *tab) {
 	t.Helper()
+	open := localPages(t)
+	return open("hal"), open("ivy")
+}
+
+// localPages starts gobot's local page and returns what opens a page on
+// it signed in by a name.
+func localPages(t *testing.T) func(name string) *tab {
+	t.Helper()
 	e := newEnv(t, Options{Local: true})
 	b := newBrowser(t)
-	hal = b.open("hal", e.srv.URL+Path+"/", 1000, 900, "")
-	hal.signIn("hal")
-	ivy = b.open("ivy", e.srv.URL+Path+"/", 1000, 900, "")
-	ivy.signIn("ivy")
-	return hal, ivy
+	return func(name string) *tab {
+		p := b.open(name, e.srv.URL+Path+"/", 1000, 900, "")
+		p.signIn(name)
+		return p
+	}
 }
 
 // TestBrowserLocalChallenge: on this computer, one person challenges
@@ -525,4 +533,27 @@ func acceptInReach(t *testing.T, p *tab, height float64) {
 	if r := js[[]float64](p, `(() => { const r = document.getElementById('accept').getBoundingClientRect(); return [r.top, r.bottom]; })()`); r[0] < 0 || r[1] > height {
 		t.Errorf("scrolled to, the Accept button is at %v, off the screen", r)
 	}
+}
+
+// TestBrowserPickerStaysPut: the lists of the picker are not rebuilt when
+// what they show did not change. The server sends them again whenever
+// someone comes or goes; a list rebuilt under the pointer loses the click
+// being made on it (a button pressed is gone by the time it is released).
+func TestBrowserPickerStaysPut(t *testing.T) {
+	open := localPages(t)
+	hal, ivy := open("hal"), open("ivy")
+	ivy.wait("hal among the people", `[...document.querySelectorAll('#people option')].some(o => o.value === 'hal')`, 5*time.Second)
+	ivy.challenge("hal", "9")
+	hal.wait("the challenge", `document.getElementById('offers').textContent.startsWith('ivy challenges you to a 9×9 game.')`, 5*time.Second)
+	js[bool](hal, `(window.accept = document.querySelector('#offers button'), window.person = document.querySelector('#people option'), true)`)
+	open("jan")
+	hal.wait("jan among the people", `[...document.querySelectorAll('#people option')].some(o => o.value === 'jan')`, 5*time.Second)
+	if !js[bool](hal, `window.accept.isConnected`) {
+		t.Errorf("hal's Accept button was replaced when jan came, though the challenge had not changed")
+	}
+	if js[bool](hal, `window.person.isConnected`) {
+		t.Errorf("the list of people kept its old options when jan came")
+	}
+	hal.click(`#offers button`)
+	hal.wait("the game", `!document.getElementById('game').hidden && document.getElementById('title').textContent === 'ivy vs hal'`, 10*time.Second)
 }

@@ -881,25 +881,28 @@ function setupPicker() {
 }
 
 function drawPicker() {
+  // Each list is rebuilt only when what it shows changed: a list rebuilt
+  // under the pointer (the server resends it when someone comes or goes)
+  // would lose a click made on it (and close the suggestions of people
+  // open under the name being typed).
   const list = $('games');
-  list.replaceChildren();
   const labels = gameLabels(st.games);
-  for (const [i, g] of st.games.entries()) {
+  fillList(list, st.games.map((g, i) => [g.channel, labels[i]]), () => st.games.map((g, i) => {
     const li = document.createElement('li');
     const b = document.createElement('button');
     b.type = 'button';
     b.textContent = labels[i];
-    b.setAttribute('aria-current', String(g.channel === st.channel));
+    b.dataset.channel = g.channel;
     b.addEventListener('click', () => watch(g.channel));
     li.appendChild(b);
-    list.appendChild(li);
-  }
-  const offers = $('offers');
-  offers.replaceChildren();
-  for (const o of st.offers) {
-    if (st.answered[o.id]) continue; // answered here: on its way out of the list
+    return li;
+  }));
+  for (const b of list.querySelectorAll('button')) b.setAttribute('aria-current', String(b.dataset.channel === st.channel));
+  const shown = st.offers.filter((o) => !st.answered[o.id] && // answered here: on its way out of the list
+    st.user && (o.to.id === st.user.id || o.from.id === st.user.id));
+  fillList($('offers'), shown.map((o) => [o.id, o.to.id === st.user.id, gameOf(o), challengeOf(o), o.from.name, o.to.name]), () => shown.map((o) => {
     const li = document.createElement('li');
-    if (st.user && o.to.id === st.user.id) {
+    if (o.to.id === st.user.id) {
       li.append(`${o.from.name} challenges you to a ${gameOf(o)}. `);
       for (const [label, yes] of [['Accept', true], ['Decline', false]]) {
         const b = document.createElement('button');
@@ -908,19 +911,29 @@ function drawPicker() {
         b.addEventListener('click', () => answer(o, yes));
         li.append(b, ' ');
       }
-    } else if (st.user && o.from.id === st.user.id) {
+    } else {
       li.append(`Waiting for ${o.to.name} to accept your ${challengeOf(o)}. `);
       const b = document.createElement('button');
       b.type = 'button';
       b.textContent = 'Withdraw';
       b.addEventListener('click', () => answer(o, false));
       li.append(b);
-    } else continue;
-    offers.appendChild(li);
-  }
-  $('people').replaceChildren(...st.people.filter((p) => !st.user || p.id !== st.user.id).map((p) => new Option(p.name)));
+    }
+    return li;
+  }));
+  const names = st.people.filter((p) => !st.user || p.id !== st.user.id).map((p) => p.name);
+  fillList($('people'), names, () => names.map((n) => new Option(n)));
   // The picker is shown when there is a choice to make.
   show('picker', st.local || st.games.length > 1 || st.games.some((g) => g.channel !== st.channel));
+}
+
+// fillList replaces el's children with build()'s when key, what they show,
+// differs from what el shows now.
+function fillList(el, key, build) {
+  const k = JSON.stringify(key);
+  if (el.dataset.shows === k) return;
+  el.dataset.shows = k;
+  el.replaceChildren(...build());
 }
 
 // gameLabel is a game in the list: its title, its kind or board size,
