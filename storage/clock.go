@@ -293,16 +293,8 @@ func (s *Store) AddMessageID(ctx context.Context, channelID, gameID, messageID s
 // stored gets its message all the same: the caller reads the game again
 // to see whether it is still open.
 func (s *Store) SetUndoMessage(ctx context.Context, channelID, gameID string, u UndoRequest, messageID string) error {
-	if err := checkID("message ID", messageID); err != nil {
-		return err
-	}
-	return s.update(ctx, func(tx *bolt.Tx) error {
-		games := tx.Bucket(bucketGames)
-		val, err := undoMessageRecord(channelID, games.Get([]byte(channelID)), gameID, u, messageID)
-		if err != nil {
-			return err
-		}
-		return games.Put([]byte(channelID), val)
+	return s.changeRecord(ctx, channelID, messageID, func(rec []byte) ([]byte, error) {
+		return undoMessageRecord(channelID, rec, gameID, u, messageID)
 	})
 }
 
@@ -329,16 +321,8 @@ func undoMessageRecord(channelID string, v []byte, gameID string, u UndoRequest,
 // channel no longer holds game gameID or the game holds no vote on that
 // move (the board was drawn before the vote opened, or after it closed).
 func (s *Store) SetVoteBoard(ctx context.Context, channelID, gameID string, moves int, messageID string) error {
-	if err := checkID("message ID", messageID); err != nil {
-		return err
-	}
-	return s.update(ctx, func(tx *bolt.Tx) error {
-		games := tx.Bucket(bucketGames)
-		val, err := voteBoardRecord(channelID, games.Get([]byte(channelID)), gameID, moves, messageID)
-		if err != nil {
-			return err
-		}
-		return games.Put([]byte(channelID), val)
+	return s.changeRecord(ctx, channelID, messageID, func(rec []byte) ([]byte, error) {
+		return voteBoardRecord(channelID, rec, gameID, moves, messageID)
 	})
 }
 
@@ -369,16 +353,8 @@ func voteBoardRecord(channelID string, v []byte, gameID string, moves int, messa
 // the game no longer holds v (a move lapsed it, or it decided): the
 // caller says on its message what became of it.
 func (s *Store) AddTeamVoteMessage(ctx context.Context, channelID, gameID string, abort bool, v ResignVote, messageID string) error {
-	if err := checkID("message ID", messageID); err != nil {
-		return err
-	}
-	return s.update(ctx, func(tx *bolt.Tx) error {
-		games := tx.Bucket(bucketGames)
-		val, err := teamVoteMessageRecord(channelID, games.Get([]byte(channelID)), gameID, abort, v, messageID)
-		if err != nil {
-			return err
-		}
-		return games.Put([]byte(channelID), val)
+	return s.changeRecord(ctx, channelID, messageID, func(rec []byte) ([]byte, error) {
+		return teamVoteMessageRecord(channelID, rec, gameID, abort, v, messageID)
 	})
 }
 
@@ -419,4 +395,22 @@ func addMessageRecord(channelID string, v []byte, gameID, messageID string) (val
 	}
 	val, err = json.Marshal(r)
 	return val, old, r.Due, err
+}
+
+// changeRecord records message messageID in the stored record of the game
+// in channelID as change makes it from the record (SetUndoMessage,
+// SetVoteBoard, AddTeamVoteMessage): the record's version and deadline
+// stay as they are.
+func (s *Store) changeRecord(ctx context.Context, channelID, messageID string, change func(rec []byte) ([]byte, error)) error {
+	if err := checkID("message ID", messageID); err != nil {
+		return err
+	}
+	return s.update(ctx, func(tx *bolt.Tx) error {
+		games := tx.Bucket(bucketGames)
+		val, err := change(games.Get([]byte(channelID)))
+		if err != nil {
+			return err
+		}
+		return games.Put([]byte(channelID), val)
+	})
 }
