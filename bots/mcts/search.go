@@ -37,9 +37,12 @@ type search struct {
 	last2       int // the vertex of the move before it (0 for none or a pass)
 
 	size, stride int
-	points       []int  // the vertices of the playing area
-	edge         []bool // by vertex: off the playing area
-	near2        []int  // offsets within Manhattan distance two
+	// model is the shape model of the tree's prior: with large patterns
+	// on 13×13 and bigger (shape.For).
+	model  *shape.Model
+	points []int  // the vertices of the playing area
+	edge   []bool // by vertex: off the playing area
+	near2  []int  // offsets within Manhattan distance two
 
 	maxPlayouts int64
 	start       time.Time
@@ -545,7 +548,7 @@ func (w *worker) expand(nd *node, b *engine.Board, c engine.Color, last, last2 i
 	}
 	k := s.params.shape
 	if k > 0 {
-		w.probs = shape.Learned.Probabilities(w.probs, b, moves[:len(moves)-1], c, last, last2)
+		w.probs = s.model.Probabilities(w.probs, b, moves[:len(moves)-1], c, last, last2)
 	}
 	for i, v := range moves {
 		ch := s.tree.at(first + int32(i))

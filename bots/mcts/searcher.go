@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/gobot-dev/gobot/bots/shape"
 	"github.com/gobot-dev/gobot/engine"
 )
 
@@ -306,6 +307,7 @@ func (e *Searcher) newSearch(g *engine.Game, start time.Time) *search {
 		passes:    g.ConsecutivePasses(),
 		size:      size,
 		stride:    b.Stride(),
+		model:     shape.For(size),
 		start:     start,
 		now:       e.clock(),
 	}

@@ -41,6 +41,11 @@ const (
 	// Pattern. Only the diamonds common in the records have a gamma; the
 	// others have 1.
 	Diamond
+	// Large is the largest of a move's large patterns (LargeSizes) that is
+	// in a model's dictionary: 1 + its index there, 0 for none. Only a
+	// model with large patterns (LearnedLarge) rates it; Extract leaves
+	// it 0 (Model.Extract sets it).
+	Large
 	// Groups is the number of feature groups.
 	Groups
 )
@@ -57,10 +62,11 @@ var Sizes = [Groups]int{
 	Last2:     17,
 	Line:      6,
 	Diamond:   1 << 24,
+	Large:     1, // the dictionary's size, plus one, for each model
 }
 
 // Names names the groups, for reports and the generated source.
-var Names = [Groups]string{"pattern", "capture", "escape", "self-atari", "atari", "last", "last2", "line", "diamond"}
+var Names = [Groups]string{"pattern", "capture", "escape", "self-atari", "atari", "last", "last2", "line", "diamond", "large"}
 
 // Features are a move's feature values, one per group.
 type Features [Groups]uint32

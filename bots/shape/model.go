@@ -30,6 +30,14 @@ type Model struct {
 	// common diamonds. Built by index.
 	rawPattern [1 << 16]float32
 	rawDiamond map[uint32]float32
+
+	// The dictionary of large patterns, for a model that rates them
+	// (nil for one that does not): the canonical codes (LargeCodes) in
+	// increasing order, the gamma of each, and the same by code.
+	largeCodes []uint64
+	largeGamma []float32
+	largeIndex map[uint64]float32
+	largeBits  *[1 << largeBitsLog / 64]uint64
 }
 
 // index builds m's tables by raw code from its canonical ones.
@@ -46,6 +54,15 @@ func (m *Model) index() *Model {
 			m.rawDiamond[transformDiamond(k, sym)] = g
 		}
 	}
+	if m.largeCodes != nil {
+		m.largeIndex = make(map[uint64]float32, len(m.largeCodes))
+		m.largeBits = new([1 << largeBitsLog / 64]uint64)
+		for i, k := range m.largeCodes {
+			m.largeIndex[k] = m.largeGamma[i]
+			bit := k >> (64 - largeBitsLog)
+			m.largeBits[bit>>6] |= 1 << (bit & 63)
+		}
+	}
 	return m
 }
 
@@ -59,7 +76,22 @@ func (m *Model) Gamma(f Features) float32 {
 	if d, ok := m.diamond[f[Diamond]]; ok {
 		g *= d
 	}
+	if k := f[Large]; k > 0 && int(k) <= len(m.largeGamma) {
+		g *= m.largeGamma[k-1]
+	}
 	return g
+}
+
+// Extract returns the features of c playing at v as Extract does, with
+// the Large value of m's dictionary when m rates large patterns.
+func (m *Model) Extract(b *engine.Board, v int, c engine.Color, last, last2 int) Features {
+	f := Extract(b, v, c, last, last2)
+	if m.largeCodes != nil {
+		var codes LargeCodes
+		ComputeLargeCodes(b, v, c, &codes)
+		f[Large] = m.largeClass(&codes)
+	}
+	return f
 }
 
 // PatternWeights returns the gamma of every raw 3×3 code
@@ -68,15 +100,19 @@ func (m *Model) Gamma(f Features) float32 {
 // not change it.
 func (m *Model) PatternWeights() *[1 << 16]float32 { return &m.rawPattern }
 
-// moveGamma returns Gamma(Extract(b, v, c, last, last2)), exactly, without
-// the canonical forms of the pattern and the diamond.
-func (m *Model) moveGamma(b *engine.Board, v int, c engine.Color, last, last2 int) float32 {
+// moveGamma returns m.Gamma(m.Extract(b, v, c, last, last2)), exactly,
+// without the canonical forms of the pattern and the diamond; lv holds b
+// seen by c when m rates large patterns.
+func (m *Model) moveGamma(b *engine.Board, v int, c engine.Color, last, last2 int, lv *largeView) float32 {
 	raw := rawDiamond(b, v, c)
 	var f Features
 	tactics(&f, b, v, c, last, last2)
 	g := m.tacticsGamma(m.rawPattern[uint16(raw)], &f)
 	if d, ok := m.rawDiamond[raw]; ok {
 		g *= d
+	}
+	if m.largeIndex != nil {
+		g *= m.largeGammaAt(lv, v)
 	}
 	return g
 }
@@ -101,9 +137,14 @@ func (m *Model) Probabilities(p []float32, b *engine.Board, moves []int, c engin
 		p = make([]float32, len(moves))
 	}
 	p = p[:len(moves)]
+	var lv *largeView
+	if m.largeIndex != nil {
+		lv = new(largeView) // on the stack
+		lv.load(b, c)
+	}
 	var sum float32
 	for i, v := range moves {
-		p[i] = m.moveGamma(b, v, c, last, last2)
+		p[i] = m.moveGamma(b, v, c, last, last2, lv)
 		sum += p[i]
 	}
 	if sum > 0 {
@@ -116,23 +157,27 @@ func (m *Model) Probabilities(p []float32, b *engine.Board, moves []int, c engin
 
 // WriteGo writes m as the Go declarations of the learned tables that
 // Learned is built from (see gen).
-func (m *Model) WriteGo(w io.Writer) {
-	fmt.Fprintf(w, "// learnedRare is the gamma of the 3×3 patterns too rare to have their own.\n")
-	fmt.Fprintf(w, "const learnedRare = %.4g\n\n", m.rare)
-	fmt.Fprintf(w, "// learnedPatterns are the gammas of canonical 3×3 codes.\n")
-	fmt.Fprintf(w, "var learnedPatterns = map[uint16]float32{\n")
+func (m *Model) WriteGo(w io.Writer) { m.writeGo(w, "learned") }
+
+// writeGo writes m's tables as WriteGo, their names starting with name;
+// with the dictionary of large patterns when m has one.
+func (m *Model) writeGo(w io.Writer, name string) {
+	fmt.Fprintf(w, "// %sRare is the gamma of the 3×3 patterns too rare to have their own.\n", name)
+	fmt.Fprintf(w, "const %sRare = %.4g\n\n", name, m.rare)
+	fmt.Fprintf(w, "// %sPatterns are the gammas of canonical 3×3 codes.\n", name)
+	fmt.Fprintf(w, "var %sPatterns = map[uint16]float32{\n", name)
 	for k, g := range m.pattern {
 		if g != 0 {
 			fmt.Fprintf(w, "\t%#04x: %.4g,\n", k, g)
 		}
 	}
-	fmt.Fprintf(w, "}\n\n// learnedDiamonds are the gammas of the common canonical diamonds.\n")
-	fmt.Fprintf(w, "var learnedDiamonds = map[uint32]float32{\n")
+	fmt.Fprintf(w, "}\n\n// %sDiamonds are the gammas of the common canonical diamonds.\n", name)
+	fmt.Fprintf(w, "var %sDiamonds = map[uint32]float32{\n", name)
 	for _, k := range slices.Sorted(maps.Keys(m.diamond)) {
 		fmt.Fprintf(w, "\t%#06x: %.4g,\n", k, m.diamond[k])
 	}
-	fmt.Fprintf(w, "}\n\n// learnedGammas are the gammas of the other groups' values.\n")
-	fmt.Fprintf(w, "var learnedGammas = [Groups][]float32{\n")
+	fmt.Fprintf(w, "}\n\n// %sGammas are the gammas of the other groups' values.\n", name)
+	fmt.Fprintf(w, "var %sGammas = [Groups][]float32{\n", name)
 	for g := Pattern + 1; g < Diamond; g++ {
 		fmt.Fprintf(w, "\t%s: {", groupConst[g])
 		for k, x := range m.gamma[g] {
@@ -144,7 +189,36 @@ func (m *Model) WriteGo(w io.Writer) {
 		fmt.Fprintf(w, "},\n")
 	}
 	fmt.Fprintf(w, "}\n")
+	if m.largeCodes == nil {
+		return
+	}
+	fmt.Fprintf(w, "\n// %sCodes are the canonical codes of the large patterns of the dictionary\n", name)
+	fmt.Fprintf(w, "// (ComputeLargeCodes), in increasing order.\n")
+	fmt.Fprintf(w, "var %sCodes = []uint64{\n", name)
+	for i := 0; i < len(m.largeCodes); i += 4 {
+		fmt.Fprint(w, "\t")
+		for j, k := range m.largeCodes[i:min(i+4, len(m.largeCodes))] {
+			if j > 0 {
+				fmt.Fprint(w, " ")
+			}
+			fmt.Fprintf(w, "%#016x,", k)
+		}
+		fmt.Fprint(w, "\n")
+	}
+	fmt.Fprintf(w, "}\n\n// %sCodeGammas are the gammas of %sCodes.\n", name, name)
+	fmt.Fprintf(w, "var %sCodeGammas = []float32{\n", name)
+	for i := 0; i < len(m.largeGamma); i += 8 {
+		fmt.Fprint(w, "\t")
+		for j, g := range m.largeGamma[i:min(i+8, len(m.largeGamma))] {
+			if j > 0 {
+				fmt.Fprint(w, " ")
+			}
+			fmt.Fprintf(w, "%.4g,", g)
+		}
+		fmt.Fprint(w, "\n")
+	}
+	fmt.Fprintf(w, "}\n")
 }
 
 // groupConst names the groups' constants, for WriteGo.
-var groupConst = [Groups]string{"Pattern", "Capture", "Escape", "SelfAtari", "Atari", "Last", "Last2", "Line", "Diamond"}
+var groupConst = [Groups]string{"Pattern", "Capture", "Escape", "SelfAtari", "Atari", "Last", "Last2", "Line", "Diamond", "Large"}

@@ -129,7 +129,7 @@ func TestGammasUpToDate(t *testing.T) {
 	}
 	recordFiles(t)
 	var log bytes.Buffer
-	src, err := Generate(gobanDir, &log)
+	src, _, err := Generate(gobanDir, &log)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -171,7 +171,7 @@ func TestMoveGammaMatchesFeatures(t *testing.T) {
 						t.Fatalf("%d×%d move %d, %v at %d: raw diamond %#06x, want %#06x\n%v", size, size, move, who, v, got, want, b)
 					}
 					f := Extract(b, v, who, last, last2)
-					if want, got := Learned.Gamma(f), Learned.moveGamma(b, v, who, last, last2); got != want {
+					if want, got := Learned.Gamma(f), Learned.moveGamma(b, v, who, last, last2, nil); got != want {
 						t.Fatalf("%d×%d move %d, %v at %d: moveGamma %v, Gamma(Extract) %v", size, size, move, who, v, got, want)
 					}
 					if _, ok := Learned.diamond[f[Diamond]]; ok {

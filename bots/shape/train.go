@@ -13,6 +13,12 @@ type Trainer struct {
 	feats  []Features // the candidates of every position, position after position
 	start  []int      // position i's candidates are feats[start[i]:start[i+1]]
 	chosen []int      // index in feats of the move played in position i
+	// large holds the large-pattern codes of every candidate, in feats'
+	// order, when Large is set.
+	large []LargeCodes
+	// Large makes the Trainer collect the candidates' large patterns, for
+	// TrainLarge; set it before adding games.
+	Large bool
 }
 
 // NewTrainer returns an empty Trainer.
@@ -55,6 +61,10 @@ func (t *Trainer) AddGame(g *engine.Game) error {
 }
 
 func (t *Trainer) addPosition(b *engine.Board, played int, c engine.Color, last, last2 int) {
+	var lv largeView
+	if t.Large {
+		lv.load(b, c)
+	}
 	for i := range b.EmptyCount() {
 		v := b.EmptyVertex(i)
 		if !b.Playable(v, c) {
@@ -64,6 +74,11 @@ func (t *Trainer) addPosition(b *engine.Board, played int, c engine.Color, last,
 			t.chosen = append(t.chosen, len(t.feats))
 		}
 		t.feats = append(t.feats, Extract(b, v, c, last, last2))
+		if t.Large {
+			var codes LargeCodes
+			lv.codes(v, &codes)
+			t.large = append(t.large, codes)
+		}
 	}
 	t.start = append(t.start, len(t.feats))
 }
@@ -74,9 +89,56 @@ func (t *Trainer) addPosition(b *engine.Board, played int, c engine.Color, last,
 // gamma. Every gamma has a prior of one win and one loss against a
 // gamma of 1, which keeps patterns never played from a gamma of 0.
 func (t *Trainer) Train(sweeps, minCount int) *Model {
+	return t.train(sweeps, minCount, nil)
+}
+
+// TrainLarge fits a model as Train does, with the group Large: its
+// dictionary holds the large patterns seen among the candidates at least
+// largeCount times (a Trainer with Large set), and a move is rated by the
+// largest of them it has.
+func (t *Trainer) TrainLarge(sweeps, minCount, largeCount int) *Model {
+	return t.train(sweeps, minCount, t.largeDictionary(largeCount))
+}
+
+// largeDictionary returns, in increasing order, the codes of the large
+// patterns seen among the candidates at least minCount times. A pattern is
+// seen at most as often as the smaller ones inside it, so each size counts
+// only the candidates whose next smaller pattern is common.
+func (t *Trainer) largeDictionary(minCount int) []uint64 {
+	dict := []uint64{}
+	var prev map[uint64]bool
+	for k := range largeN {
+		var seen []uint64
+		for i := range t.large {
+			if k == 0 || prev[t.large[i][k-1]] {
+				seen = append(seen, t.large[i][k])
+			}
+		}
+		slices.Sort(seen)
+		prev = make(map[uint64]bool)
+		for i := 0; i < len(seen); {
+			j := i + 1
+			for j < len(seen) && seen[j] == seen[i] {
+				j++
+			}
+			if j-i >= minCount {
+				prev[seen[i]] = true
+				dict = append(dict, seen[i])
+			}
+			i = j
+		}
+	}
+	slices.Sort(dict)
+	return dict
+}
+
+// train fits a model as Train, with the dictionary of large patterns
+// large (nil for none).
+func (t *Trainer) train(sweeps, minCount int, large []uint64) *Model {
 	// Index the shapes: common ones get a class each, rare ones class 0.
 	patClass, patCodes := t.classes(Pattern, minCount)
 	diaClass, diaCodes := t.classes(Diamond, minCount)
+	lm := &Model{largeCodes: large}
 	// Every feature value as an index into one gamma array per group.
 	idx := make([][Groups]int32, len(t.feats))
 	for i, f := range t.feats {
@@ -85,6 +147,10 @@ func (t *Trainer) Train(sweeps, minCount int) *Model {
 		}
 		idx[i][Pattern] = patClass[f[Pattern]]
 		idx[i][Diamond] = diaClass[f[Diamond]]
+		idx[i][Large] = 0
+		if large != nil {
+			idx[i][Large] = int32(lm.largeClass(&t.large[i]))
+		}
 	}
 	gamma := make([][]float64, Groups)
 	for g := range Groups {
@@ -93,6 +159,8 @@ func (t *Trainer) Train(sweeps, minCount int) *Model {
 			gamma[g] = make([]float64, len(patCodes))
 		case Diamond:
 			gamma[g] = make([]float64, len(diaCodes))
+		case Large:
+			gamma[g] = make([]float64, len(large)+1)
 		default:
 			gamma[g] = make([]float64, Sizes[g])
 		}
@@ -107,20 +175,25 @@ func (t *Trainer) Train(sweeps, minCount int) *Model {
 			wins[g][idx[c][g]]++
 		}
 	}
-	denom := make([]float64, max(len(patCodes), len(diaCodes), 64))
+	denom := make([]float64, max(len(patCodes), len(diaCodes), len(large)+1, 64))
+	str := make([]float64, len(idx)) // each candidate's strength, once a position
 	for range sweeps {
 		for g := range Groups {
+			if len(gamma[g]) == 1 {
+				continue // only "none": nothing to fit
+			}
 			d := denom[:len(gamma[g])]
 			clear(d)
 			for p := range t.chosen {
 				lo, hi := t.start[p], t.start[p+1]
 				var e float64
 				for i := lo; i < hi; i++ {
-					e += strength(gamma, &idx[i])
+					str[i] = strength(gamma, &idx[i])
+					e += str[i]
 				}
 				for i := lo; i < hi; i++ {
 					k := idx[i][g]
-					d[k] += strength(gamma, &idx[i]) / gamma[g][k] / e
+					d[k] += str[i] / gamma[g][k] / e
 				}
 			}
 			for k := range gamma[g] {
@@ -133,6 +206,13 @@ func (t *Trainer) Train(sweeps, minCount int) *Model {
 	}
 
 	m := &Model{rare: float32(gamma[Pattern][0]), diamond: make(map[uint32]float32)}
+	if large != nil {
+		m.largeCodes = large
+		m.largeGamma = make([]float32, len(large))
+		for k := range large {
+			m.largeGamma[k] = float32(gamma[Large][k+1])
+		}
+	}
 	for k, c := range patCodes[1:] {
 		m.pattern[c] = float32(gamma[Pattern][k+1])
 	}
@@ -185,12 +265,19 @@ func (t *Trainer) Accuracy(m *Model) float64 {
 	if len(t.chosen) == 0 {
 		return 0
 	}
+	gamma := func(i int) float32 {
+		f := t.feats[i]
+		if m.largeCodes != nil && t.large != nil {
+			f[Large] = m.largeClass(&t.large[i])
+		}
+		return m.Gamma(f)
+	}
 	var hits float64
 	for p, c := range t.chosen {
-		want := m.Gamma(t.feats[c])
+		want := gamma(c)
 		better, equal := 0, 0
-		for _, f := range t.feats[t.start[p]:t.start[p+1]] {
-			switch g := m.Gamma(f); {
+		for i := t.start[p]; i < t.start[p+1]; i++ {
+			switch g := gamma(i); {
 			case g > want:
 				better++
 			case g == want:

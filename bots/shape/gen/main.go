@@ -19,13 +19,17 @@ import (
 func main() {
 	records := flag.String("records", "/usr/share/goban", "directory of SGF records (.sgf and .mgt)")
 	out := flag.String("o", "bots/shape/gammas.go", "Go source file to write")
+	outLarge := flag.String("large", "bots/shape/gammas_large.go", "Go source file to write the model with large patterns to")
 	flag.Parse()
 	log.SetFlags(0)
-	src, err := shape.Generate(*records, os.Stderr)
+	src, large, err := shape.Generate(*records, os.Stderr)
 	if err != nil {
 		log.Fatal(err)
 	}
 	if err := os.WriteFile(*out, src, 0o644); err != nil {
+		log.Fatal(err)
+	}
+	if err := os.WriteFile(*outLarge, large, 0o644); err != nil {
 		log.Fatal(err)
 	}
 }
