@@ -139,6 +139,10 @@ func ComputeLargeCodes(b *engine.Board, v int, c engine.Color, codes *LargeCodes
 // edge points wide enough that no large pattern reads beyond it, so that
 // reading a pattern needs neither bounds nor branches.
 type largeView struct {
+	// stones[(y+1)*(stride+1)+x+1] counts the stones of st's rows below
+	// y+1 and columns below x+1 (st's coordinates): stones in a
+	// rectangle are four look-ups.
+	stones      [(engine.MaxSize + 2*largePad + 1) * (engine.MaxSize + 2*largePad + 1)]int16
 	st          [(engine.MaxSize + 2*largePad) * (engine.MaxSize + 2*largePad)]uint8
 	stride      int             // of st
 	boardStride int             // of the board's vertices
@@ -169,6 +173,26 @@ func (lv *largeView) load(b *engine.Board, c engine.Color) {
 	for i, o := range largeOffsets {
 		lv.delta[i] = o.dy*lv.stride + o.dx
 	}
+	w := lv.stride + 1
+	for y := range lv.stride {
+		var row int16
+		for x := range lv.stride {
+			if st := lv.st[y*lv.stride+x]; st == lsOwn || st == lsOpp {
+				row++
+			}
+			lv.stones[(y+1)*w+x+1] = lv.stones[y*w+x+1] + row
+		}
+	}
+}
+
+// empty reports whether no stone stands in the square of side
+// 2·largePad+1 around index p of lv.st, which holds every large pattern of
+// the move at p.
+func (lv *largeView) empty(p int) bool {
+	w := lv.stride + 1
+	x0, y0 := p%lv.stride-largePad, p/lv.stride-largePad // the square's first column and row
+	x1, y1 := x0+2*largePad+1, y0+2*largePad+1           // and one past its last
+	return lv.stones[y1*w+x1]-lv.stones[y0*w+x1]-lv.stones[y1*w+x0]+lv.stones[y0*w+x0] == 0
 }
 
 // index returns the index in lv.st of board vertex v.
@@ -234,6 +258,36 @@ func (m *Model) largeClass(codes *LargeCodes) uint32 {
 // from the smallest on.
 func (m *Model) largeGammaAt(lv *largeView, v int) float32 {
 	p := lv.index(v)
+	if lv.empty(p) {
+		return m.emptyLarge(lv.stride - 2*largePad)[v]
+	}
+	return m.readLarge(lv, p)
+}
+
+// emptyLarge returns largeGammaAt of every vertex of an empty board of the
+// given size, by vertex: the gamma of a move with no stone around (most
+// moves of the opening), computed once.
+func (m *Model) emptyLarge(size int) []float32 {
+	e := &m.empty[size]
+	e.once.Do(func() {
+		b, err := engine.NewBoard(size)
+		if err != nil {
+			panic(err)
+		}
+		var lv largeView
+		lv.load(b, engine.Black)
+		e.gamma = make([]float32, b.Area())
+		for i := range b.EmptyCount() {
+			v := b.EmptyVertex(i)
+			e.gamma[v] = m.readLarge(&lv, lv.index(v))
+		}
+	})
+	return e.gamma
+}
+
+// readLarge returns largeGammaAt of the move at index p of lv.st, reading
+// its patterns.
+func (m *Model) readLarge(lv *largeView, p int) float32 {
 	keys, end, st, delta := largeKeys, &largeEnd, &lv.st, &lv.delta
 	var h [8]uint64
 	g := float32(1)

@@ -5,6 +5,7 @@ import (
 	"io"
 	"maps"
 	"slices"
+	"sync"
 
 	"github.com/gobot-dev/gobot/engine"
 )
@@ -38,6 +39,16 @@ type Model struct {
 	largeGamma []float32
 	largeIndex map[uint64]float32
 	largeBits  *[1 << largeBitsLog / 64]uint64
+	// empty holds, by board size, the gammas of the large patterns of an
+	// empty board (emptyLarge).
+	empty *[engine.MaxSize + 1]emptyLarge
+}
+
+// emptyLarge is the gamma of every vertex's large patterns on an empty
+// board of one size, computed on first use.
+type emptyLarge struct {
+	once  sync.Once
+	gamma []float32
 }
 
 // index builds m's tables by raw code from its canonical ones.
@@ -57,6 +68,7 @@ func (m *Model) index() *Model {
 	if m.largeCodes != nil {
 		m.largeIndex = make(map[uint64]float32, len(m.largeCodes))
 		m.largeBits = new([1 << largeBitsLog / 64]uint64)
+		m.empty = new([engine.MaxSize + 1]emptyLarge)
 		for i, k := range m.largeCodes {
 			m.largeIndex[k] = m.largeGamma[i]
 			bit := k >> (64 - largeBitsLog)
