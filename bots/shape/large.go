@@ -316,11 +316,7 @@ func (m *Model) readLarge(lv *largeView, p int) float32 {
 		h[4], h[5], h[6], h[7] = h0, h1, h2, h3
 		code = min(code, h0, h1, h2, h3) ^ largeSalt[k]
 		i = end[k]
-		bit := code >> (64 - largeBitsLog)
-		if m.largeBits[bit>>6]&(1<<(bit&63)) == 0 {
-			break // not in the dictionary
-		}
-		gk, ok := m.largeIndex[code]
+		gk, ok := m.largeIndex.get(code)
 		if !ok {
 			break
 		}
@@ -329,11 +325,50 @@ func (m *Model) readLarge(lv *largeView, p int) float32 {
 	return g
 }
 
-// largeBitsLog is the base-two logarithm of the number of bits in a
-// model's filter of large-pattern codes: a code's top bits pick one, set
-// for the codes of the dictionary, so that most codes not in it need no
-// look-up.
-const largeBitsLog = 20
+// largeTable maps the codes of a dictionary to their gammas: open
+// addressing with linear probing, a code's top bits its first slot (codes
+// are as good as random), 0 an empty slot. At most a quarter of the slots
+// are used, so that a code not in the dictionary (most codes of a full
+// board) mostly costs one read.
+type largeTable struct {
+	keys  []uint64
+	gamma []float32
+	shift uint // 64 − log2(len(keys))
+}
+
+// newLargeTable returns the table of the given codes and gammas.
+func newLargeTable(codes []uint64, gammas []float32) *largeTable {
+	bits := uint(4)
+	for 1<<bits < 4*len(codes) {
+		bits++
+	}
+	t := &largeTable{keys: make([]uint64, 1<<bits), gamma: make([]float32, 1<<bits), shift: 64 - bits}
+	mask := uint64(len(t.keys) - 1)
+	for i, k := range codes {
+		if k == 0 {
+			panic("shape: a large-pattern code of 0")
+		}
+		j := k >> t.shift
+		for t.keys[j] != 0 {
+			j = (j + 1) & mask
+		}
+		t.keys[j], t.gamma[j] = k, gammas[i]
+	}
+	return t
+}
+
+// get returns the gamma of code and whether the table holds it.
+func (t *largeTable) get(code uint64) (float32, bool) {
+	mask := uint64(len(t.keys) - 1)
+	for j := code >> t.shift; ; j = (j + 1) & mask {
+		switch t.keys[j] {
+		case code:
+			return t.gamma[j], true
+		case 0:
+			return 0, false
+		}
+	}
+}
 
 // HasLarge reports whether m rates large patterns.
 func (m *Model) HasLarge() bool { return m.largeCodes != nil }

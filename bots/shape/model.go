@@ -37,8 +37,7 @@ type Model struct {
 	// increasing order, the gamma of each, and the same by code.
 	largeCodes []uint64
 	largeGamma []float32
-	largeIndex map[uint64]float32
-	largeBits  *[1 << largeBitsLog / 64]uint64
+	largeIndex *largeTable
 	// empty holds, by board size, the gammas of the large patterns of an
 	// empty board (emptyLarge).
 	empty *[engine.MaxSize + 1]emptyLarge
@@ -66,14 +65,8 @@ func (m *Model) index() *Model {
 		}
 	}
 	if m.largeCodes != nil {
-		m.largeIndex = make(map[uint64]float32, len(m.largeCodes))
-		m.largeBits = new([1 << largeBitsLog / 64]uint64)
+		m.largeIndex = newLargeTable(m.largeCodes, m.largeGamma)
 		m.empty = new([engine.MaxSize + 1]emptyLarge)
-		for i, k := range m.largeCodes {
-			m.largeIndex[k] = m.largeGamma[i]
-			bit := k >> (64 - largeBitsLog)
-			m.largeBits[bit>>6] |= 1 << (bit & 63)
-		}
 	}
 	return m
 }
