@@ -13,4 +13,10 @@
 // fitted to the professional records of Debian's goban-original-games by
 // the program in gen (see gammas.go): the records are read at generation
 // time and only the fitted strengths are kept in the source.
+//
+// LearnedLarge, fitted to the same records, adds large patterns (large.go):
+// the points within gridcular distance 5 to 10 of the move, identified by
+// Zobrist codes that are the same for the eight symmetric forms; it rates a
+// move by the largest of them in its dictionary, the patterns seen at least
+// LargeMinCount times. The search uses it on 13×13 and bigger (For).
 package shape
