@@ -121,25 +121,30 @@ func TestTrainLearnsGo(t *testing.T) {
 	}
 }
 
-// TestGammasUpToDate regenerates gammas.go from the records (about a
-// minute; opt-in) and compares.
+// TestGammasUpToDate regenerates gammas.go and gammas_large.go from the
+// records (about six minutes; opt-in) and compares.
 func TestGammasUpToDate(t *testing.T) {
 	if os.Getenv("GOBOT_SHAPE_REGENERATE") == "" {
 		t.Skip("opt-in: GOBOT_SHAPE_REGENERATE=1 go test ./bots/shape -run TestGammasUpToDate")
 	}
 	recordFiles(t)
 	var log bytes.Buffer
-	src, _, err := Generate(gobanDir, &log)
+	src, large, err := Generate(gobanDir, &log)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Log(log.String())
-	old, err := os.ReadFile("gammas.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(src, old) {
-		t.Error("gammas.go differs from what the records give: go run ./bots/shape/gen")
+	for _, f := range []struct {
+		name string
+		src  []byte
+	}{{"gammas.go", src}, {"gammas_large.go", large}} {
+		old, err := os.ReadFile(f.name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(f.src, old) {
+			t.Errorf("%s differs from what the records give: go run ./bots/shape/gen", f.name)
+		}
 	}
 }
 
