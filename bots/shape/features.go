@@ -42,7 +42,8 @@ const (
 	// others have 1.
 	Diamond
 	// Large is the largest of a move's large patterns (LargeSizes) that is
-	// in a model's dictionary: 1 + its index there, 0 for none. Only a
+	// in a model's dictionary with all its smaller ones: 1 + its index
+	// there, 0 for none. Only a
 	// model with large patterns (LearnedLarge) rates it; Extract leaves
 	// it 0 (Model.Extract sets it).
 	Large
