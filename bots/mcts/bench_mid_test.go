@@ -1,13 +1,10 @@
 package mcts
 
 import (
-	"context"
 	"testing"
-	"time"
 
 	"github.com/gobot-dev/gobot/engine"
 	"github.com/gobot-dev/gobot/engine/playout"
-	"github.com/gobot-dev/gobot/internal/runtimetest"
 )
 
 // BenchmarkSearchMid19x19 measures as BenchmarkSearch19x19 from a position
@@ -26,21 +23,5 @@ func BenchmarkSearchMid19x19(b *testing.B) {
 		}
 		last = v
 	}
-	total := 0
-	var wall time.Duration
-	cpu0 := runtimetest.CPUTime()
-	for i := 0; i < b.N; i++ {
-		e := NewSearcher(Options{Seed: int64(i), Threads: 1, NoEarlyStop: true, Shape: true, SelfAtari: true})
-		if _, err := e.GenMove(context.Background(), g, 0, 3000); err != nil {
-			b.Fatal(err)
-		}
-		st := e.Stats()
-		total += st.Playouts
-		wall += st.Elapsed
-	}
-	cpu := runtimetest.CPUTime() - cpu0
-	b.ReportMetric(float64(total)/wall.Seconds(), "playouts/s")
-	if cpu > 0 {
-		b.ReportMetric(float64(total)/cpu.Seconds(), "playouts/cpu-s")
-	}
+	benchmarkSearchFrom(b, g, 3000, 0, false)
 }

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gobot-dev/gobot/engine"
 	"github.com/gobot-dev/gobot/internal/runtimetest"
 )
 
@@ -13,7 +14,11 @@ import (
 // hard and max search, in a tree of nodes nodes (0 for the default) that
 // is collected when it fills if collect is set.
 func benchmarkSearch(b *testing.B, size, playouts, nodes int, collect bool) {
-	g := newGame(b, size)
+	benchmarkSearchFrom(b, newGame(b, size), playouts, nodes, collect)
+}
+
+// benchmarkSearchFrom measures as benchmarkSearch from the position of g.
+func benchmarkSearchFrom(b *testing.B, g *engine.Game, playouts, nodes int, collect bool) {
 	total, collected := 0, 0
 	var wall time.Duration
 	cpu0 := runtimetest.CPUTime()
