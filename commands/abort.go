@@ -270,7 +270,8 @@ func (a *App) voteAbort(ctx context.Context, r *Request, g *storage.Game) error 
 // the ballot is written, so the vote may have lapsed already, by a write
 // that knew no message: then the game, read again, says why, and the
 // message says so here. (A vote gone with its game, ended or aborted, is
-// left as it is: it may be the vote that ended it.)
+// left as it is: it may be the vote that ended it; a vote the game still
+// held when it ended lapses with it, finishGame.)
 func (a *App) KeepTeamVoteMessage(ctx context.Context, r *Request, g *storage.Game, abort bool, v storage.ResignVote, sent *discordgo.Message) {
 	if sent == nil || sent.ID == "" {
 		sent, _ = r.Original(ctx)
@@ -325,16 +326,20 @@ func (a *App) keepTeamVote(ctx context.Context, g *storage.Game, abort bool, v s
 }
 
 // LapseTeamVotes says on the messages of the team votes that g's last
-// write dropped (storage.Game.LapsedVotes: the next move lapses them)
-// that they lapsed, and why; decided, when set, is the vote to resign
-// that the write carried out (the team resigned by its votes), whose
-// messages stay as they are.
-func (a *App) LapseTeamVotes(ctx context.Context, g *storage.Game, decided *storage.ResignVote) {
+// write dropped (storage.Game.LapsedVotes: the next move lapses them, and
+// so does the end of the game) that they lapsed, and why: why when not
+// empty, else as g now stands (teamVoteLapse). decided, when set, is the
+// vote that the write carried out (the team resigned or aborted by its
+// votes), whose messages stay as they are.
+func (a *App) LapseTeamVotes(ctx context.Context, g *storage.Game, decided *storage.LapsedVote, why string) {
 	for _, lv := range g.LapsedVotes {
-		if !lv.Abort && decided != nil && lv.Vote.Side == decided.Side && lv.Vote.MoveCount == decided.MoveCount {
+		if decided != nil && lv.Abort == decided.Abort && lv.Vote.Side == decided.Vote.Side && lv.Vote.MoveCount == decided.Vote.MoveCount {
 			continue
 		}
-		why := teamVoteLapse(g, lv.Vote)
+		why := why
+		if why == "" {
+			why = teamVoteLapse(g, lv.Vote)
+		}
 		for _, id := range lv.Vote.Messages {
 			a.closeTeamVote(ctx, g, lv.Abort, lv.Vote, id, why)
 		}
@@ -409,7 +414,11 @@ func (a *App) abortBy(ctx context.Context, r *Request, g *storage.Game, s game.S
 	comment := fmt.Sprintf("Aborted by %s before each player had made %d moves: recorded, never rated.", names, abortMoves)
 	e := storage.AuditEntry{GuildID: g.GuildID, By: UserPlayer(r.User), Action: storage.AuditAbort, Target: g.ID,
 		Before: fmt.Sprintf("in play after %s", a.movesText(g.Kind, g.State.MoveCount())), After: "Void (aborted by a player)"}
-	if err := a.voidGame(withAudit(ctx, e), g, comment, false); err != nil {
+	var decided *storage.LapsedVote // the team's vote that this abort carries out
+	if len(by) > 1 && g.AbortVote != nil {
+		decided = &storage.LapsedVote{Abort: true, Vote: *g.AbortVote}
+	}
+	if err := a.voidGame(withAudit(ctx, e), g, comment, false, decided); err != nil {
 		return err
 	}
 	a.log.Info("game aborted by a player", "game", g.ID, "by", r.User.ID, "plies", g.State.MoveCount())

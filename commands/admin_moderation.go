@@ -123,7 +123,7 @@ func (a *App) adminAdjudicate(ctx context.Context, r *Request) error {
 	e.Before, e.After = fmt.Sprintf("in play after %s", a.movesText(g.Kind, moves)), "Void"
 	if result == "annul" {
 		comment := fmt.Sprintf("Annulled by %s, an admin of the server, after %s: recorded, never rated. Reason: %s", PlainName(by), a.movesText(g.Kind, moves), reason)
-		if err := a.voidGame(withAudit(ctx, e), g, comment, true); err != nil {
+		if err := a.voidGame(withAudit(ctx, e), g, comment, true, nil); err != nil {
 			return err
 		}
 	} else {
@@ -171,14 +171,19 @@ func (a *App) adminAdjudicate(ctx context.Context, r *Request) error {
 // voidGame archives a game in play as void (annulled by an admin, aborted
 // by a moderator or by a player; annulled says which): recorded with comment at the root of its
 // record (SGF or PDN), never rated; with ctx from withAudit, logged in the
-// same write.
-func (a *App) voidGame(ctx context.Context, g *storage.Game, comment string, annulled bool) error {
+// same write. decided is the team's vote to abort that this carries out,
+// if any (finishGame).
+func (a *App) voidGame(ctx context.Context, g *storage.Game, comment string, annulled bool, decided *storage.LapsedVote) error {
 	arc, err := a.archiveEntry(g, true, comment, "")
 	if err != nil {
 		return err
 	}
 	arc.Result, arc.Rated, arc.AnnulledInPlay = "Void", false, annulled
-	return writeError(a.games.FinishGame(ctx, g, arc))
+	why := "the game was aborted."
+	if annulled {
+		why = "an admin annulled the game."
+	}
+	return a.finishGame(ctx, g, arc, decided, why)
 }
 
 // withAudit returns ctx carrying e, the log entry of an action that
@@ -694,7 +699,7 @@ func (a *App) moderatorAbort(ctx context.Context, r *Request, g *storage.Game) e
 	comment := fmt.Sprintf("Aborted by %s, a moderator, after %s: recorded, never rated. Reason: %s", PlainName(by), a.movesText(g.Kind, moves), reason)
 	e := audit(r, storage.AuditAbort, g.ID, reason)
 	e.Before, e.After = fmt.Sprintf("in play after %s", a.movesText(g.Kind, moves)), "Void (aborted by a moderator)"
-	if err := a.voidGame(withAudit(ctx, e), g, comment, false); err != nil {
+	if err := a.voidGame(withAudit(ctx, e), g, comment, false, nil); err != nil {
 		return err
 	}
 	a.log.Info("game aborted by a moderator", "game", g.ID, "by", r.User.ID, "plies", moves)

@@ -972,3 +972,72 @@ func testE2ERengoVotesLapse(t *testing.T, e *env) {
 	e.do(e.play(ch, dan, "F4"))
 	says(page, "⌛ The vote that ⚪ white resign lapsed: "+dan.Mention()+" played.")
 }
+
+// TestE2ERengoVotesLapseAtTheEnd: a team's open votes lapse with the game
+// however it ends, and their messages say so: on a loss on time, an
+// abort and an admin's annulment. The vote that ended the game (a team
+// aborting by its votes) keeps its messages as they were. (Only a move
+// lapsed them: a game ended any other way left them asking teammates to
+// agree.)
+func TestE2ERengoVotesLapseAtTheEnd(t *testing.T) { onBothStores(t, testE2ERengoVotesLapseAtTheEnd) }
+
+func testE2ERengoVotesLapseAtTheEnd(t *testing.T, e *env) {
+	ch := e.d.GuildChannel("general")
+	ann, bob, cid, dan := e.d.NewUser("ann"), e.d.NewUser("bob"), e.d.NewUser("cid"), e.d.NewUser("dan")
+	admin := e.d.NewUser("admin")
+	admin.Permissions = discordtest.PermServerAdmin
+	says := func(m discordtest.Message, want string) {
+		t.Helper()
+		e.d.WaitFor("the vote's message to say it lapsed", func() bool {
+			got, _ := e.d.Message(m.ID)
+			return strings.HasPrefix(got.Text(), "⌛")
+		})
+		if got, _ := e.d.Message(m.ID); got.Text() != want {
+			t.Errorf("the vote's message after the game's end = %q, want %q", got.Text(), want)
+		}
+	}
+	votes := func() (resign, abort discordtest.Message) {
+		t.Helper()
+		e.do(e.play(ch, ann, "E5")) // White to move: bob
+		resign = e.do(e.slash(ch, dan, "resign"))
+		abort = e.do(e.click(cid, e.do(e.slash(ch, cid, "abort")), "Yes, vote to abort"))
+		if !strings.HasPrefix(resign.Text(), "🏳️ "+dan.Mention()+" votes that ⚪ white resign") || !strings.HasPrefix(abort.Text(), "🚫 "+cid.Mention()+" votes that ⚫ black abort the game") {
+			t.Fatalf("the votes = %q and %q", resign.Text(), abort.Text())
+		}
+		// Each message is recorded after its answer.
+		e.d.WaitFor("both votes' messages recorded", func() bool {
+			g := e.game(ch.ID)
+			return g.ResignVote != nil && g.AbortVote != nil && slices.Contains(g.ResignVote.Messages, resign.ID) && slices.Contains(g.AbortVote.Messages, abort.ID)
+		})
+		return resign, abort
+	}
+
+	// White runs out of time with both votes open.
+	e.do(e.click(ann, e.rengoLobby(ch, ann, bob, cid, dan, discordtest.Bool("thread", false), discordtest.Str("clock", "absolute 1m")), "Start"))
+	resign, abort := votes()
+	id := e.game(ch.ID).ID
+	e.clock.Advance(61 * time.Second)
+	if a := e.archived(ch.ID, id); a.Result != "B+T" {
+		t.Fatalf("archived %s, want B+T", a.Result)
+	}
+	says(resign, "⌛ The vote that ⚪ white resign lapsed: the game ended.")
+	says(abort, "⌛ The vote that ⚫ black abort the game lapsed: the game ended.")
+
+	// Black aborts by its votes: White's vote to resign lapses, Black's
+	// vote to abort carried the day and stays.
+	e.do(e.click(ann, e.rengoLobby(ch, ann, bob, cid, dan, discordtest.Bool("thread", false)), "Start"))
+	resign, abort = votes()
+	e.do(e.click(ann, e.do(e.slash(ch, ann, "abort")), "Yes, vote to abort"))
+	says(resign, "⌛ The vote that ⚪ white resign lapsed: the game was aborted.")
+	if got, _ := e.d.Message(abort.ID); got.Text() != abort.Text() {
+		t.Errorf("the vote that aborted the game now says %q, want it as it was, %q", got.Text(), abort.Text())
+	}
+
+	// An admin annuls a game with both votes open.
+	e.do(e.click(ann, e.rengoLobby(ch, ann, bob, cid, dan, discordtest.Bool("thread", false)), "Start"))
+	resign, abort = votes()
+	id = e.game(ch.ID).ID
+	e.do(e.adminCmd(ch, admin, "adjudicate", discordtest.Str("game", id), discordtest.Str("result", "annul"), discordtest.Str("reason", "test")))
+	says(resign, "⌛ The vote that ⚪ white resign lapsed: an admin annulled the game.")
+	says(abort, "⌛ The vote that ⚫ black abort the game lapsed: an admin annulled the game.")
+}

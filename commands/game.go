@@ -476,7 +476,26 @@ func (a *App) archiveGameAt(ctx context.Context, g *storage.Game, annulled bool,
 	if err := a.serverPools(ctx, g.Kind, &arc); err != nil {
 		return err
 	}
-	return writeError(a.games.FinishGame(ctx, g, arc))
+	return a.finishGame(ctx, g, arc, nil, "")
+}
+
+// finishGame writes arc, the archive entry that ends g. A team's votes
+// to resign or to abort that g still holds end with it: once it is
+// written, their messages say that they lapsed, and why (why, or as g
+// then stands: LapseTeamVotes), all but decided's, the vote that ended the
+// game, if any. (A move that ends the game drops g's votes before it is
+// archived, and its room says so itself, knowing the vote it carried out.)
+func (a *App) finishGame(ctx context.Context, g *storage.Game, arc storage.Archived, decided *storage.LapsedVote, why string) error {
+	resign, abort := g.ResignVote, g.AbortVote
+	g.ResignVote, g.AbortVote = nil, nil
+	if err := writeError(a.games.FinishGame(ctx, g, arc)); err != nil {
+		g.ResignVote, g.AbortVote = resign, abort
+		return err
+	}
+	if resign != nil || abort != nil {
+		a.LapseTeamVotes(ctx, g, decided, why)
+	}
+	return nil
 }
 
 // PairRatedLimit rated games between the same two people in PairWindow

@@ -326,9 +326,9 @@ func (a *room) apply(ctx context.Context, g *storage.Game, m engine.Move) (strin
 	// replaces it, so that the write gives back the message asking it
 	// (storage.UndoRequest.MessageID) and the question can be closed.
 	resigned, voted := resigners(g, m, mover)
-	var decided *storage.ResignVote // the vote this resignation carries out
+	var decided *storage.LapsedVote // the vote this resignation carries out
 	if voted {
-		decided = g.ResignVote
+		decided = &storage.LapsedVote{Vote: *g.ResignVote}
 	}
 	// A team's votes lapse with the next move: once it is written, their
 	// messages say so (LapseTeamVotes: the write gives back the votes it
@@ -343,7 +343,7 @@ func (a *room) apply(ctx context.Context, g *storage.Game, m engine.Move) (strin
 		if err := a.Finish(ctx, g); err != nil {
 			return "", err
 		}
-		a.LapseTeamVotes(ctx, g, decided)
+		a.LapseTeamVotes(ctx, g, decided, "")
 		if rn := a.RatingNote(ctx, g); rn != "" {
 			note += "\n" + rn
 		}
@@ -381,7 +381,7 @@ func (a *room) apply(ctx context.Context, g *storage.Game, m engine.Move) (strin
 	if err := a.UpdateGame(ctx, g); err != nil {
 		return "", err
 	}
-	a.LapseTeamVotes(ctx, g, nil)
+	a.LapseTeamVotes(ctx, g, nil, "")
 	return note, nil
 }
 
