@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -352,6 +353,135 @@ func TestAdminAnnulWhileRating(t *testing.T) {
 			t.Errorf("RebuildRatings = %+v, %v; want 39 games, nothing changed", rep, err)
 		}
 	})
+}
+
+// TestAdminAnnulmentsRace: two annulments of games with no player in
+// common, on two workers, each recomputing from a snapshot in which the
+// other's game still counts: either both take their snapshots before
+// either writes ("together"), or the second is held in its recomputation
+// until the first has committed ("one during the other"). Each annulment
+// must take out every game annulled before it commits, so afterwards the
+// ratings and their history equal a rebuild's without either game. (Were
+// an annulment not to change what the other's write checks, the second
+// to write would put back the first's game.)
+func TestAdminAnnulmentsRace(t *testing.T) {
+	for _, held := range []bool{false, true} {
+		name := "together"
+		if held {
+			name = "one during the other"
+		}
+		t.Run(name, func(t *testing.T) {
+			adminWorkers(t, 2, func(t *testing.T, ws []adminStore, now *time.Time) { annulmentsRace(t, ws, now, held) })
+		})
+	}
+}
+
+// annulmentsRace plays a double round robin of four players and annuls
+// p0–p1's first game on ws[1] and p2–p3's last on ws[0], racing as
+// TestAdminAnnulmentsRace says (the early game's annulment is the one
+// held).
+func annulmentsRace(t *testing.T, ws []adminStore, now *time.Time, held bool) {
+	ctx := context.Background()
+	s := ws[0]
+	players := []string{"p0", "p1", "p2", "p3"}
+	var ids []string
+	pairIDs := map[string][]string{}
+	for round := range 2 {
+		for i, black := range players {
+			for j, white := range players {
+				if i == j || (i < j) != (round == 0) {
+					continue
+				}
+				eg, _ := engine.NewGame(engine.Config{Size: 9})
+				g := &storage.Game{ChannelID: fmt.Sprint("c", len(ids)), GuildID: "G", Sides: storage.Sides(storage.Player{UserID: black}, storage.Player{UserID: white}), State: engine.Own(eg)}
+				if err := s.CreateGame(ctx, g); err != nil {
+					t.Fatal(err)
+				}
+				*now = now.Add(time.Hour)
+				if err := s.FinishGame(ctx, g, storage.Archived{Result: []string{"B+R", "W+R"}[len(ids)%2], SGF: []byte("(;)"), Moves: 40, Rated: true}); err != nil {
+					t.Fatal(err)
+				}
+				ids = append(ids, g.ID)
+				pair := min(black, white) + max(black, white)
+				pairIDs[pair] = append(pairIDs[pair], g.ID)
+			}
+		}
+	}
+	// The early game was rated before the late one: the early one's
+	// recomputation rates the late one again, history and all.
+	early, late := pairIDs["p0p1"][0], pairIDs["p2p3"][1]
+	annul := func(s adminStore, id string) error {
+		_, err := s.AnnulGame(ctx, "G", id, nil, storage.AuditEntry{GuildID: "G", Action: storage.AuditAnnul, Target: id, Reason: "race"})
+		return err
+	}
+	var calls atomic.Int32
+	var snapshots sync.WaitGroup
+	snapshots.Add(2)
+	lateDone, earlyRecomputing := make(chan struct{}), make(chan struct{})
+	for _, w := range ws {
+		w.(interface{ OnRecompute(func()) }).OnRecompute(func() {
+			n := calls.Add(1)
+			switch {
+			case n > 2: // an attempt again, after a conflict
+			case held && n == 1: // the early game's annulment, until the other has committed
+				close(earlyRecomputing)
+				<-lateDone
+			case !held: // both hold until both have their snapshots
+				snapshots.Done()
+				snapshots.Wait()
+			}
+		})
+	}
+	errs := make(chan error, 2)
+	go func() { errs <- annul(ws[1], early) }()
+	if held {
+		<-earlyRecomputing
+		errs <- annul(ws[0], late)
+		close(lateDone)
+	} else {
+		go func() { errs <- annul(ws[0], late) }()
+	}
+	for range 2 {
+		if err := <-errs; err != nil {
+			t.Fatalf("AnnulGame = %v", err)
+		}
+	}
+	for _, id := range []string{early, late} {
+		if ch, err := s.GameRatingChanges(ctx, id); err != nil || len(ch) != 0 {
+			t.Errorf("the annulled game %s's rating changes = %v, %v; want none", id, ch, err)
+		}
+	}
+	dump := func() string {
+		var out []any
+		for _, p := range players {
+			key := storage.Player{UserID: p}.Key()
+			h, err := s.RatingHistory(ctx, key)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, h)
+			for _, pool := range []string{storage.GlobalPool, storage.GuildPool("G")} {
+				if r, err := s.Rating(ctx, storage.KindPool("go", pool), key); err == nil {
+					out = append(out, r)
+				}
+			}
+		}
+		b, _ := json.Marshal(out)
+		return string(b)
+	}
+	annulledState := dump()
+	rep, err := s.RebuildRatings(ctx)
+	if err != nil || rep.Changed != 0 || rep.Missing != 0 || rep.Games != len(ids)-2 {
+		t.Errorf("RebuildRatings after the annulments = %+v, %v; want %d games and nothing changed", rep, err, len(ids)-2)
+	}
+	if rebuilt := dump(); rebuilt != annulledState {
+		i := 0
+		for i < min(len(rebuilt), len(annulledState)) && rebuilt[i] == annulledState[i] {
+			i++
+		}
+		from := max(0, i-200)
+		t.Errorf("ratings or their history after the annulments differ from a rebuild's, from\nannul:   …%.400s\nrebuild: …%.400s", annulledState[from:], rebuilt[from:])
+	}
 }
 
 // adminWorkers runs f with n workers sharing one store: on bbolt, one

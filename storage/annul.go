@@ -25,18 +25,20 @@ import (
 // of the games rated after the annulled one is then written in short
 // transactions that no other write joins (bbolt has one writer: moves
 // come between them, and are never batched with them), and last, in one
-// transaction that checks that no game was rated meanwhile (the ratings'
-// sequence; else it all starts again), the ratings, the annulment, the
-// players' statistics and the log entry. So games keep being played and
-// finished while a large pool is recomputed; until that last write the
-// history of later games may already show the ratings without the
-// annulled game.
+// transaction that checks that no game was rated and no other game
+// annulled meanwhile (the ratings' sequence, which an annulment that
+// changes ratings advances too; else it all starts again), the ratings,
+// the annulment, the players' statistics and the log entry. So games keep
+// being played and finished while a large pool is recomputed; until that
+// last write the history of later games may already show the ratings
+// without the annulled game.
 
 // annulAttempts bounds the recomputations when games keep being rated
 // while one runs.
 const annulAttempts = 5
 
-// errRated says a game was rated while a recomputation ran: start again.
+// errRated says a game was rated or another annulled while a
+// recomputation ran: start again.
 var errRated = errors.New("storage: a game was rated meanwhile")
 
 // memRatings is ratingTx in memory: the ratings of some pools recomputed
@@ -340,7 +342,10 @@ func inParallel(n int, f func(lo, hi int) error) error {
 // nil, its new record (SGF or PDN), the statistics, the ratings, the
 // annulled game's history gone, the log entry. check says whether to
 // verify first that nothing changed since the snapshot (errRated
-// otherwise).
+// otherwise). An annulment that changes ratings advances the ratings'
+// sequence: another annulment recomputing from a snapshot in which this
+// game still counted then fails its check and starts again, rather than
+// putting the game back into the ratings it writes.
 func (w *annulWrites) write(tx *bolt.Tx, snap *annulSnapshot, record []byte, e AuditEntry, now time.Time, check bool) error {
 	a := snap.a
 	if check && (tx.Bucket(bucketRatings).Sequence() != snap.seq || !bytes.Equal(tx.Bucket(bucketArchive).Get([]byte(a.ID)), snap.raw)) {
@@ -371,6 +376,11 @@ func (w *annulWrites) write(tx *bolt.Tx, snap *annulSnapshot, record []byte, e A
 	}
 	if err := w.diff.apply(tx); err != nil {
 		return err
+	}
+	if len(snap.pools) > 0 {
+		if _, err := tx.Bucket(bucketRatings).NextSequence(); err != nil {
+			return err
+		}
 	}
 	for _, pool := range snap.pools {
 		for _, p := range []Player{a.Black, a.White} {
@@ -408,10 +418,19 @@ func (s *Store) annulOnce(ctx context.Context, guildID, id string, record []byte
 	// of a pool's, for an early game): it is written first, in short
 	// transactions that moves can come between. The history only shows
 	// what happened; the ratings, which later games are rated from,
-	// change below in one transaction with the annulment.
+	// change below in one transaction with the annulment. Each checks
+	// the ratings' sequence first: once another annulment has committed,
+	// this history may still count its game, which the retry would not
+	// take out again (the last write would fail its check anyway).
 	for start := 0; start < len(w.history); start += historyChunk {
 		chunk := w.history[start:min(start+historyChunk, len(w.history))]
-		if err := s.updateAlone(ctx, func(tx *bolt.Tx) error { return putHistoryTx(tx, chunk) }); err != nil {
+		err := s.updateAlone(ctx, func(tx *bolt.Tx) error {
+			if tx.Bucket(bucketRatings).Sequence() != snap.seq {
+				return errRated
+			}
+			return putHistoryTx(tx, chunk)
+		})
+		if err != nil {
 			return nil, err
 		}
 	}

@@ -111,7 +111,7 @@
 //	archive_by_player     player key 0 finished (8) game ID -> nil
 //	archive_by_guild      guild ID 0 finished (8) game ID -> nil
 //	archive_by_channel    channel ID 0 finished (8) game ID -> nil
-//	ratings               pool 0 player key -> rating (JSON); sequence: the last RatingSeq
+//	ratings               pool 0 player key -> rating (JSON); sequence: the last RatingSeq or rating annulment
 //	ratings_by_value      pool 0 rating (8, highest first) player key -> RD, volatility, last game
 //	rating_history        player key 0 pool 0 RatingSeq (8) -> rating change (JSON)
 //	players               player key -> statistics (JSON; every kind's games and each kind's apart)

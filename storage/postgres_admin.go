@@ -358,8 +358,9 @@ func (p *Postgres) pgRatedUpTo(ctx context.Context) (uint64, error) {
 
 // AnnulGame is Store.AnnulGame. The pools are recomputed from a snapshot
 // taken without holding the rating lock; the write takes it and starts
-// again when a game was rated meanwhile. The last attempt holds the lock
-// throughout (games being finished wait for it; moves never do).
+// again when a game was rated or another annulled meanwhile (an annulment
+// that changes ratings advances rating_seq too). The last attempt holds
+// the lock throughout (games being finished wait for it; moves never do).
 func (p *Postgres) AnnulGame(ctx context.Context, guildID, id string, record []byte, e AuditEntry) (*Archived, error) {
 	if err := e.validate(); err != nil {
 		return nil, err
@@ -497,6 +498,12 @@ func (p *Postgres) annulOnce(ctx context.Context, guildID, id string, record []b
 		}
 		if len(pools) > 0 {
 			if err := pgReplacePools(ctx, tx, mem, pools, a.RatingSeq); err != nil {
+				return err
+			}
+			// Another annulment recomputing from a snapshot in which
+			// this game still counted then fails its check and starts
+			// again, rather than putting the game back into the ratings.
+			if _, err := tx.Exec(ctx, `SELECT nextval('rating_seq')`); err != nil {
 				return err
 			}
 		}

@@ -198,8 +198,10 @@ func (p *Postgres) RebuildRatings(ctx context.Context) (*RebuildReport, error) {
 		if err != nil {
 			return err
 		}
+		// The sequence never goes back (annulments advance it too): an
+		// annulment's check compares it with the one its snapshot read.
 		if seq > 0 {
-			if _, err := tx.Exec(ctx, `SELECT setval('rating_seq', $1)`, int64(seq)); err != nil {
+			if _, err := tx.Exec(ctx, `SELECT setval('rating_seq', greatest($1, (SELECT last_value FROM rating_seq)))`, int64(seq)); err != nil {
 				return err
 			}
 		}

@@ -531,6 +531,9 @@ func (s *Store) RebuildRatings(ctx context.Context) (*RebuildReport, error) {
 			return m
 		}
 		before := dump()
+		// The sequence never goes back (annulments advance it too): an
+		// annulment's check compares it with the one its snapshot read.
+		last := tx.Bucket(bucketRatings).Sequence()
 		for _, name := range [][]byte{bucketRatings, bucketRatingsByValue, bucketRatingHistory} {
 			if err := tx.DeleteBucket(name); err != nil {
 				return err
@@ -553,7 +556,7 @@ func (s *Store) RebuildRatings(ctx context.Context) (*RebuildReport, error) {
 		if err != nil {
 			return err
 		}
-		if err := tx.Bucket(bucketRatings).SetSequence(seq); err != nil {
+		if err := tx.Bucket(bucketRatings).SetSequence(max(seq, last)); err != nil {
 			return err
 		}
 		compareRatings(rep, before, dump())

@@ -72,7 +72,7 @@ var (
 	bucketArchiveReview   = []byte("archive_review")       // game ID -> review (JSON, opaque to storage)
 	bucketGamesByDue      = []byte("games_by_due")         // due 8 | channel ID -> nil
 	bucketVacations       = []byte("vacations")            // player key -> Vacation (JSON)
-	bucketRatings         = []byte("ratings")              // pool 0 player key -> PlayerRating; sequence: the last RatingSeq
+	bucketRatings         = []byte("ratings")              // pool 0 player key -> PlayerRating; sequence: the last RatingSeq or rating annulment
 	bucketRatingsByValue  = []byte("ratings_by_value")     // pool 0 rating key 8 | player key -> RD, volatility, last game
 	bucketRatingHistory   = []byte("rating_history")       // player key 0 pool 0 RatingSeq 8 -> RatingChange
 	bucketLeases          = []byte("leases")               // lease key -> leaseRecord (JSON): background work's claims
