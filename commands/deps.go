@@ -95,7 +95,7 @@ type Stats interface {
 	PlayerStats(ctx context.Context, playerKey string) (*storage.PlayerStats, error)
 	Rating(ctx context.Context, pool, playerKey string) (*storage.PlayerRating, error)
 	GameRatingChanges(ctx context.Context, gameID string) ([]storage.RatingChange, error)
-	Leaderboard(ctx context.Context, pool string, offset, limit int, now time.Time, callerKey string) (*storage.Leaderboard, error)
+	Leaderboard(ctx context.Context, pool string, offset, limit int, now time.Time, callerKey string, omit []string) (*storage.Leaderboard, error)
 }
 
 // Reviews is what /go review and /go sgf review:true need: the stored

@@ -11,8 +11,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gobot-dev/gobot/commands"
 	"github.com/gobot-dev/gobot/commands/discordtest"
 	"github.com/gobot-dev/gobot/engine"
+	"github.com/gobot-dev/gobot/engine/draughts"
 	"github.com/gobot-dev/gobot/storage"
 )
 
@@ -285,4 +287,74 @@ func TestE2ERatingsOnTime(t *testing.T) {
 	if got := e.rating(storage.GuildPool(e.d.GuildID), alice.ID); !strings.HasPrefix(got, "1337.7 ± ") {
 		t.Errorf("alice after a loss on time: %s, want 1337.7", got)
 	}
+}
+
+// TestE2ELeaderboardLeavesBannedOff: while a ban on a server lasts, the
+// server's leaderboards (/go and /draughts) leave the player off, the
+// others moving up, and tell the banned player why they are not on it; the
+// global leaderboard and another server's keep them; after an unban the
+// player is back.
+func TestE2ELeaderboardLeavesBannedOff(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	ch := e.d.GuildChannel("general")
+	other := e.d.OtherGuildChannel("other-guild", "general")
+	ann, _, _ := e.admins()
+	cheat, p1, p2, p3 := e.d.NewUser("cheat"), e.d.NewUser("p1"), e.d.NewUser("p2"), e.d.NewUser("p3")
+	pl := func(u discordtest.User) storage.Player { return storage.Player{UserID: u.ID, Name: u.Username} }
+	// cheat wins five of nine against p1 here (eight in all elsewhere);
+	// p2 and p3 share theirs, and cheat and p2 play draughts.
+	e.seedRatedGames(e.d.GuildID, pl(cheat), pl(p1), 9)
+	e.seedRatedGames(e.d.GuildID, pl(p2), pl(p3), 8)
+	e.seedRatedGames(other.GuildID, pl(cheat), pl(p1), 8)
+	ctx := context.Background()
+	for i := range 8 {
+		st, err := draughts.Kind{}.New(nil, int64(i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		g := &storage.Game{ChannelID: fmt.Sprint("seed-draughts-", i), GuildID: e.d.GuildID, Kind: "draughts", Sides: storage.Sides(pl(cheat), pl(p2)), State: st}
+		if err := e.store.CreateGame(ctx, g); err != nil {
+			t.Fatal(err)
+		}
+		if err := e.store.FinishGame(ctx, g, storage.Archived{Result: []string{"B+", "W+"}[i%2], SGF: []byte("[GameType \"20\"]"), Moves: 40, Rated: true}); err != nil {
+			t.Fatal(err)
+		}
+		e.clock.Advance(time.Minute)
+	}
+	// The board as the user sees it: its title, the places, the caller's
+	// line and the footer.
+	board := func(title string, places []string, yours string, players int) string {
+		return "\n" + title + "\n" + strings.Join(places, "\n") + "\n\n" + yours + "\n" +
+			fmt.Sprintf("-# Page 1 of 1 · %s · established players only (deviation below 160)", commands.Plural(players, "player"))
+	}
+	place := func(n int, u discordtest.User, rating string, games int) string {
+		return fmt.Sprintf("`%d.` %s · %s · %d games", n, u.Mention(), rating, games)
+	}
+	var (
+		cheatHere = place(2, cheat, "1527 ± 136, rank 6k", 9)
+		p1Third   = place(3, p1, "1473 ± 136, rank 7k", 9)
+		p3First   = place(1, p3, "1529 ± 145, rank 6k", 8)
+		p2Fourth  = place(4, p2, "1471 ± 145, rank 7k", 8)
+		p1Second  = place(2, p1, "1473 ± 136, rank 7k", 9)
+		p2Third   = place(3, p2, "1471 ± 145, rank 7k", 8)
+		server    = "Leaderboard of this server"
+		before    = board(server, []string{p3First, cheatHere, p1Third, p2Fourth}, "**Your place**: "+p1Third, 4)
+	)
+	e.said(e.slash(ch, p1, "leaderboard"), before)
+	e.do(e.adminCmd(ch, ann, "ban", discordtest.UserOpt("user", cheat), discordtest.Str("reason", "cheating")))
+	e.said(e.slash(ch, p1, "leaderboard"), board(server, []string{p3First, p1Second, p2Third}, "**Your place**: "+p1Second, 3))
+	e.said(e.slash(ch, cheat, "leaderboard"), board(server, []string{p3First, p1Second, p2Third},
+		"You are not on this leaderboard while your ban on this server lasts.", 3))
+	p2Draughts := place(1, p2, "1471 ± 145", 8)
+	e.said(e.draughtsCmd(ch, p2, "leaderboard"), board("Leaderboard of draughts, this server", []string{p2Draughts}, "**Your place**: "+p2Draughts, 1))
+	// A ban is one server's: the global leaderboard and another server's
+	// still list the player.
+	p1Global := place(2, p1, "1503 ± 98, rank 6k", 17)
+	e.said(e.slash(ch, p1, "leaderboard", discordtest.Str("scope", "global")), board("Leaderboard of all servers (global)",
+		[]string{place(1, p3, "1529 ± 145, rank 6k", 8), p1Global, place(3, cheat, "1497 ± 98, rank 6k", 17), place(4, p2, "1471 ± 145, rank 7k", 8)}, "**Your place**: "+p1Global, 4))
+	p1Other := place(1, p1, "1529 ± 145, rank 6k", 8)
+	e.said(e.slash(other, p1, "leaderboard"), board(server, []string{p1Other, place(2, cheat, "1471 ± 145, rank 7k", 8)}, "**Your place**: "+p1Other, 2))
+	e.do(e.adminCmd(ch, ann, "unban", discordtest.UserOpt("user", cheat)))
+	e.said(e.slash(ch, p1, "leaderboard"), before)
 }

@@ -590,6 +590,28 @@ func (a *App) CmdLeaderboard(ctx context.Context, r *Request) error {
 	return r.Reply(ctx, m)
 }
 
+// leaderboardOmits are the players that pool's leaderboard leaves off:
+// on a server's own leaderboard, those banned there while the ban lasts
+// (as OGS and lichess leave banned accounts off theirs). The global
+// leaderboard is every server's: one server's ban does not change it.
+func (a *App) leaderboardOmits(ctx context.Context, guildID, pool string, rm Room) ([]string, error) {
+	if guildID == "" || pool != storage.KindPool(rm.Kind(), storage.GuildPool(guildID)) {
+		return nil, nil
+	}
+	bans, err := a.admin.GuildBans(ctx, guildID)
+	if err != nil {
+		return nil, err
+	}
+	now := a.Now()
+	var omit []string
+	for _, b := range bans {
+		if b.Active(now) {
+			omit = append(omit, b.User.Key())
+		}
+	}
+	return omit, nil
+}
+
 // btnLeaderboard turns a leaderboard page.
 func (a *App) btnLeaderboard(ctx context.Context, r *Request) error {
 	page, err := strconv.Atoi(r.Param("page"))
@@ -624,7 +646,11 @@ func (a *App) leaderboardMessage(ctx context.Context, r *Request, pool string, p
 	if err := a.leaderboardShown(ctx, r.Interaction.GuildID, rm); err != nil {
 		return nil, err
 	}
-	lb, err := a.stats.Leaderboard(ctx, pool, (page-1)*leaderboardPageSize, leaderboardPageSize, a.Now(), r.User.ID)
+	omit, err := a.leaderboardOmits(ctx, r.Interaction.GuildID, pool, rm)
+	if err != nil {
+		return nil, err
+	}
+	lb, err := a.stats.Leaderboard(ctx, pool, (page-1)*leaderboardPageSize, leaderboardPageSize, a.Now(), r.User.ID, omit)
 	if err != nil {
 		return nil, err
 	}
@@ -663,9 +689,12 @@ func (a *App) leaderboardMessage(ctx context.Context, r *Request, pool string, p
 		sb.WriteString(line(l) + "\n")
 	}
 	sb.WriteString("\n")
-	if lb.Caller.Place > 0 {
+	switch {
+	case lb.Caller.Place > 0:
 		sb.WriteString("**Your place**: " + line(lb.Caller) + "\n")
-	} else {
+	case slices.Contains(omit, r.User.ID):
+		sb.WriteString("You are not on this leaderboard while your ban on this server lasts.\n")
+	default:
 		fmt.Fprintf(&sb, "You are not on this leaderboard: it lists players whose rating deviation is below %.0f.%s\n", glicko.ProvisionalRD, provisional())
 	}
 	fmt.Fprintf(&sb, "-# Page %d of %d · %s · established players only (deviation below %.0f)", page, pages, Plural(lb.Total, "player"), glicko.ProvisionalRD)

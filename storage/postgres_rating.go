@@ -115,8 +115,8 @@ func (p *Postgres) RatingHistory(ctx context.Context, playerKey string) ([]Ratin
 
 // Leaderboard is Store.Leaderboard: the same walk over the pool's rows by
 // rating, highest first (ties by player key, as bbolt's index orders them).
-func (p *Postgres) Leaderboard(ctx context.Context, pool string, offset, limit int, now time.Time, callerKey string) (*Leaderboard, error) {
-	w := &leaderWalk{now: now, offset: offset, limit: limit, caller: callerKey}
+func (p *Postgres) Leaderboard(ctx context.Context, pool string, offset, limit int, now time.Time, callerKey string, omit []string) (*Leaderboard, error) {
+	w := &leaderWalk{now: now, offset: offset, limit: limit, caller: callerKey, omit: omit}
 	rows, err := p.pool.Query(ctx, `SELECT player, rd, volatility, last_ns FROM ratings WHERE pool = $1 ORDER BY rating DESC, player COLLATE "C"`, pool)
 	if err != nil {
 		return nil, fmt.Errorf("storage: leaderboard of %s: %w", pool, err)

@@ -351,6 +351,7 @@ type leaderWalk struct {
 	now           time.Time
 	offset, limit int
 	caller        string
+	omit          []string // player keys left off
 
 	total       int
 	page        []string
@@ -359,9 +360,11 @@ type leaderWalk struct {
 
 // add takes the next player of the walk with their stored deviation,
 // volatility and the time of their last game. A leaderboard ranks people:
-// a bot level ("bot:" key) keeps its rating, and is passed over.
+// a bot level ("bot:" key) keeps its rating, and is passed over, as is a
+// player omitted.
 func (w *leaderWalk) add(player []byte, rd, volatility float64, last time.Time) {
-	if bytes.HasPrefix(player, []byte("bot:")) || rd >= glicko.ProvisionalRD || glicko.Aged(glicko.Rating{RD: rd, Volatility: volatility}, w.now.Sub(last)).Provisional() {
+	if bytes.HasPrefix(player, []byte("bot:")) || rd >= glicko.ProvisionalRD || glicko.Aged(glicko.Rating{RD: rd, Volatility: volatility}, w.now.Sub(last)).Provisional() ||
+		slices.Contains(w.omit, string(player)) {
 		return
 	}
 	w.total++
@@ -405,13 +408,15 @@ func (w *leaderWalk) board(load func(player string) (PlayerRating, error)) (*Lea
 // Leaderboard returns the established people of a pool (deviation below
 // glicko.ProvisionalRD at now; no bot level) by rating, highest first: offset places
 // skipped, at most limit returned, with the total and the place of the
-// player callerKey. It walks the pool's rating index, reading each entry's
-// value only (deviation, volatility, last game), and loads the records of
-// the page and the caller.
-func (s *Store) Leaderboard(ctx context.Context, pool string, offset, limit int, now time.Time, callerKey string) (*Leaderboard, error) {
+// player callerKey. The players whose keys are in omit (a server's banned
+// players) are left off: places and total count without them. It walks the
+// pool's rating index, reading each entry's value only (deviation,
+// volatility, last game), and loads the records of the page and the
+// caller.
+func (s *Store) Leaderboard(ctx context.Context, pool string, offset, limit int, now time.Time, callerKey string, omit []string) (*Leaderboard, error) {
 	var lb *Leaderboard
 	err := s.view(ctx, func(tx *bolt.Tx) error {
-		w := &leaderWalk{now: now, offset: offset, limit: limit, caller: callerKey}
+		w := &leaderWalk{now: now, offset: offset, limit: limit, caller: callerKey, omit: omit}
 		prefix := join(pool)
 		c := tx.Bucket(bucketRatingsByValue).Cursor()
 		for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {

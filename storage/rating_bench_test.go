@@ -84,13 +84,13 @@ func openRated(b *testing.B) *Store {
 func BenchmarkLeaderboard(b *testing.B) {
 	s := openRated(b)
 	now := ratedEnd
-	lb, err := s.Leaderboard(ctx, GlobalPool, 0, 10, now, "")
+	lb, err := s.Leaderboard(ctx, GlobalPool, 0, 10, now, "", nil)
 	if err != nil {
 		b.Fatal(err)
 	}
 	b.Logf("fixture: %d rated games, %d players; %d established globally", ratedGames, ratedPlayers, lb.Total)
 	// A player from the middle of the global board, as the caller.
-	mid, _ := s.Leaderboard(ctx, GlobalPool, lb.Total/2, 1, now, "")
+	mid, _ := s.Leaderboard(ctx, GlobalPool, lb.Total/2, 1, now, "", nil)
 	caller := mid.Leaders[0].Rating.Player.Key()
 	for _, bc := range []struct {
 		name, pool, caller string
@@ -104,7 +104,7 @@ func BenchmarkLeaderboard(b *testing.B) {
 		b.Run(bc.name, func(b *testing.B) {
 			var got *Leaderboard
 			for range b.N {
-				got, err = s.Leaderboard(ctx, bc.pool, bc.offset, 10, now, bc.caller)
+				got, err = s.Leaderboard(ctx, bc.pool, bc.offset, 10, now, bc.caller, nil)
 				if err != nil || len(got.Leaders) == 0 {
 					b.Fatalf("Leaderboard = %+v, %v", got, err)
 				}

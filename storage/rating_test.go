@@ -135,7 +135,7 @@ func TestLeaderboard(t *testing.T) {
 		at = at.Add(time.Hour)
 	}
 	finishRated(t, s, 8, "G", "3", "2", "B+R", true, at)
-	lb, err := s.Leaderboard(ctx, GuildPool("G"), 0, 10, at, "2")
+	lb, err := s.Leaderboard(ctx, GuildPool("G"), 0, 10, at, "2", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -150,16 +150,16 @@ func TestLeaderboard(t *testing.T) {
 		t.Errorf("Leaderboard = %v, total %d, caller %+v; want [1:1 2:2], 2, place 2", got, lb.Total, lb.Caller)
 	}
 	// The second page holds the second player; the caller is still found.
-	lb, _ = s.Leaderboard(ctx, GuildPool("G"), 1, 1, at, "1")
+	lb, _ = s.Leaderboard(ctx, GuildPool("G"), 1, 1, at, "1", nil)
 	if len(lb.Leaders) != 1 || lb.Leaders[0].Place != 2 || lb.Caller.Place != 1 {
 		t.Errorf("page 2 of 1 = %+v", lb)
 	}
 	// The provisional player has no place.
-	if lb, _ = s.Leaderboard(ctx, GuildPool("G"), 0, 10, at, "3"); lb.Caller.Place != 0 {
+	if lb, _ = s.Leaderboard(ctx, GuildPool("G"), 0, 10, at, "3", nil); lb.Caller.Place != 0 {
 		t.Errorf("provisional caller has place %d", lb.Caller.Place)
 	}
 	// Years later, everybody's deviation has grown: nobody is established.
-	lb, _ = s.Leaderboard(ctx, GuildPool("G"), 0, 10, at.Add(5*365*24*time.Hour), "1")
+	lb, _ = s.Leaderboard(ctx, GuildPool("G"), 0, 10, at.Add(5*365*24*time.Hour), "1", nil)
 	if lb.Total != 0 || lb.Caller.Place != 0 {
 		t.Errorf("leaderboard after years of inactivity: %+v, want empty", lb)
 	}

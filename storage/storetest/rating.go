@@ -3,6 +3,7 @@ package storetest
 import (
 	"fmt"
 	"github.com/gobot-dev/gobot/internal/clocktest"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -94,7 +95,7 @@ func testRatings(t *testing.T, s Store, clk *clocktest.Clock) {
 		}
 		finishRated(t, s, clk, fmt.Sprint("e", i), "G", "5", "6", result)
 	}
-	lb, err := s.Leaderboard(ctx, storage.GuildPool("G"), 0, 10, clk.Now(), "5")
+	lb, err := s.Leaderboard(ctx, storage.GuildPool("G"), 0, 10, clk.Now(), "5", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,6 +115,23 @@ func testRatings(t *testing.T, s Store, clk *clocktest.Clock) {
 	if !established["5"] || !established["6"] || lb.Total != len(established) || len(lb.Leaders) != lb.Total ||
 		lb.Caller.Place == 0 || lb.Caller.Rating.Player.Key() != "5" || order[lb.Caller.Place-1] != "5" {
 		t.Errorf("Leaderboard %v (total %d, caller %+v), want the %d established players %v with 5's place", order, lb.Total, lb.Caller, len(established), established)
+	}
+	// A player omitted (banned on the server) is left off: the others
+	// move up, and the total and the caller's place count without them.
+	if without, err := s.Leaderboard(ctx, storage.GuildPool("G"), 0, 10, clk.Now(), "5", []string{"5"}); err != nil {
+		t.Fatal(err)
+	} else {
+		var got []string
+		for i, l := range without.Leaders {
+			got = append(got, l.Rating.Player.Key())
+			if l.Place != i+1 {
+				t.Errorf("without 5, place %d: %+v", i+1, l)
+			}
+		}
+		want := slices.DeleteFunc(slices.Clone(order), func(k string) bool { return k == "5" })
+		if !slices.Equal(got, want) || without.Total != lb.Total-1 || without.Caller.Place != 0 {
+			t.Errorf("Leaderboard without 5 = %v (total %d, caller %+v), want %v (total %d) and no place for 5", got, without.Total, without.Caller, want, lb.Total-1)
+		}
 	}
 	keys := []string{"1", "2", "3", "4", "5", "6"}
 	before := map[string]string{}
@@ -159,7 +177,7 @@ func testBotsOffLeaderboards(t *testing.T, s Store, clk *clocktest.Clock) {
 	if err != nil || pr.Games != 8 || pr.Current(clk.Now()).Provisional() {
 		t.Fatalf("Rating(global, bot:beginner) = %+v, %v; want 8 games, established", pr, err)
 	}
-	lb, err := s.Leaderboard(ctx, storage.GlobalPool, 0, 10, clk.Now(), beginner.Key())
+	lb, err := s.Leaderboard(ctx, storage.GlobalPool, 0, 10, clk.Now(), beginner.Key(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

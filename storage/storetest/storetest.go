@@ -69,7 +69,7 @@ type Store interface {
 	Rating(ctx context.Context, pool, playerKey string) (*storage.PlayerRating, error)
 	RatingHistory(ctx context.Context, playerKey string) ([]storage.RatingChange, error)
 	GameRatingChanges(ctx context.Context, gameID string) ([]storage.RatingChange, error)
-	Leaderboard(ctx context.Context, pool string, offset, limit int, now time.Time, callerKey string) (*storage.Leaderboard, error)
+	Leaderboard(ctx context.Context, pool string, offset, limit int, now time.Time, callerKey string, omit []string) (*storage.Leaderboard, error)
 	RebuildRatings(ctx context.Context) (*storage.RebuildReport, error)
 }
 
