@@ -188,7 +188,7 @@ func (a *App) PostChallenge(ctx context.Context, r *Request, c *storage.Challeng
 	if err := a.challenges.CreateChallenge(ctx, c); err != nil {
 		return err
 	}
-	return r.Reply(ctx, a.ChallengeMessage(c, ""))
+	return r.Reply(ctx, a.challengeMessage(c, "", a.pairLimitNote(ctx, c)))
 }
 
 // expiredOutcome is the outcome of a challenge nobody accepted in time.
@@ -197,11 +197,21 @@ const expiredOutcome = "⌛ This challenge expired."
 // ChallengeMessage shows a challenge; outcome replaces the question once it
 // is answered or expired, and the buttons are then disabled.
 func (a *App) ChallengeMessage(c *storage.Challenge, outcome string) *Message {
+	return a.challengeMessage(c, outcome, "")
+}
+
+// challengeMessage is ChallengeMessage with note, when not empty, under
+// the invitation of an open challenge: the warning of pairLimitNote as it
+// is posted (it goes with the question, once answered).
+func (a *App) challengeMessage(c *storage.Challenge, outcome, note string) *Message {
 	closed := outcome != ""
 	text := a.RoomOfKind(c.Kind).ChallengeText(c)
 	if closed {
 		text += "\n" + outcome
 	} else {
+		if note != "" {
+			text += "\n" + note
+		}
 		text += fmt.Sprintf("\nThe challenge expires <t:%d:R>.", c.ExpiresAt.Unix())
 	}
 	m := &Message{

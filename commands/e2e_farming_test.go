@@ -274,15 +274,33 @@ func TestE2EFarmingSamePair(t *testing.T) {
 		e.ratedGame(ch, alice, bob)
 	}
 	before := e.rating(storage.GlobalPool, alice.ID)
-	e.startGame(ch, alice, bob, 9)
+	// The fourth challenge says already that the game will not be rated,
+	// and why, in the final message's words.
+	again := first.Add(-time.Hour).Add(commands.PairWindow)
+	warning := fmt.Sprintf("Not rated if it ends before <t:%d:f>: <@%s> and <@%s> have finished 3 rated games against each other in the last 24 hours, the most that count (so that nobody can farm a rating).",
+		again.Unix(), alice.ID, bob.ID)
+	msg := e.newChallenge(e.slash(ch, alice, "challenge", discordtest.UserOpt("opponent", bob), discordtest.Int("size", 9), discordtest.Str("color", "black")))
+	invitation := bob.Mention() + ", " + alice.Mention() + " challenges you to a game of Go: 9×9, chinese rules: area scoring, positional superko, komi 7.5, Fischer: 3 days, +1 day per move, at most 7 days; " + alice.Mention() + " plays black."
+	if want := invitation + "\n" + warning + "\nThe challenge expires <t:"; msg.Ephemeral || !strings.HasPrefix(msg.Text(), want) {
+		t.Errorf("fourth challenge in a day = %q, want %q…", msg.Text(), want)
+	}
+	e.do(e.click(bob, msg, "accept"))
+	e.d.WaitFor("the game to start", func() bool { return e.game(ch.ID) != nil })
 	id := e.game(ch.ID).ID
 	e.playOut(ch, alice, bob, append(append([]string{}, opening9...), "B2", "H8"))
 	final := e.do(e.slash(ch, bob, "resign"))
 	want := fmt.Sprintf("Not rated: <@%s> and <@%s> have finished 3 rated games against each other in the last 24 hours, the most that count (so that nobody can farm a rating); a rated game between them counts again <t:%d:R>.",
-		alice.ID, bob.ID, first.Add(-time.Hour).Add(commands.PairWindow).Unix())
+		alice.ID, bob.ID, again.Unix())
 	if !strings.Contains(final.Text(), want) || strings.Contains(final.Text(), "📈") {
 		t.Errorf("fourth game in a day: %q, want %q", final.Text(), want)
 	}
+	// So does its rematch, which alice then withdraws.
+	rematch := e.do(e.click(alice, final, "Rematch"))
+	if want := bob.Mention() + ", " + alice.Mention() + " challenges you to a game of Go: 9×9, chinese rules: area scoring, positional superko, komi 7.5, Fischer: 3 days, +1 day per move, at most 7 days; " + alice.Mention() + " plays white.\n" +
+		warning + "\nThe challenge expires <t:"; rematch.Ephemeral || !strings.HasPrefix(rematch.Text(), want) {
+		t.Errorf("the rematch of the fourth game = %q, want %q…", rematch.Text(), want)
+	}
+	e.do(e.click(alice, rematch, "decline"))
 	if a := e.archived(ch.ID, id); a.Rated || a.Annulled || a.Result != "B+R" {
 		t.Errorf("fourth game archived rated=%v annulled=%v %s, want counted, unrated, B+R", a.Rated, a.Annulled, a.Result)
 	}
@@ -292,9 +310,20 @@ func TestE2EFarmingSamePair(t *testing.T) {
 	if m := e.do(e.slash(ch, alice, "stats")); !strings.Contains(m.Text(), "**4 games**: 4 won") {
 		t.Errorf("/go stats = %q, want the four games counted", m.Text())
 	}
-	// Another opponent counts at once; the same pair after the day again.
+	// Another opponent counts at once, and is not warned of; the same
+	// pair after the day again.
+	if m := e.newChallenge(e.slash(ch, alice, "challenge", discordtest.UserOpt("opponent", carol))); strings.Contains(m.Text(), "Not rated") {
+		t.Errorf("a challenge to another opponent = %q, want no warning", m.Text())
+	} else {
+		e.do(e.click(alice, m, "decline"))
+	}
 	e.ratedGame(ch, alice, carol)
 	e.clock.Advance(commands.PairWindow)
+	if m := e.newChallenge(e.slash(ch, alice, "challenge", discordtest.UserOpt("opponent", bob))); strings.Contains(m.Text(), "Not rated") {
+		t.Errorf("a challenge to bob after the day = %q, want no warning", m.Text())
+	} else {
+		e.do(e.click(alice, m, "decline"))
+	}
 	e.ratedGame(ch, alice, bob)
 }
 

@@ -126,6 +126,50 @@ func (a *App) PoolsNote(ctx context.Context, guildID string, bot bool) string {
 	return poolsNote(true, st.ServerRatingsOff, st.GlobalRatingsOff, bot)
 }
 
+// pairLimitReason says why a game of two people is not rated under the
+// limit of their rated games against each other (PairRatedLimit in
+// PairWindow): the final message's words, which a challenge's warning
+// (pairLimitNote) uses too.
+func pairLimitReason(p0, p1 storage.Player) string {
+	return fmt.Sprintf("%s and %s have finished %d rated games against each other in the last 24 hours, the most that count (so that nobody can farm a rating)",
+		Mention(p0), Mention(p1), PairRatedLimit)
+}
+
+// pairLimitPage is how many of the challenger's games pairLimitNote reads
+// at a time, newest first, until they are older than PairWindow.
+const pairLimitPage = 50
+
+// pairLimitNote warns, on a rated challenge between two people whose rated
+// games against each other reach the limit already, that the game will
+// not be rated if it ends before a rated game between them counts again:
+// else only its final message would say so (OGS shows whether a game is
+// ranked before it starts). The store decides when the game ends, so this
+// is a forecast. It is "" when the game would be rated, or could not be
+// in any case (open, team, bot or unrated challenges).
+func (a *App) pairLimitNote(ctx context.Context, c *storage.Challenge) string {
+	if c.Open() || c.Team() || c.Unrated || c.Opponent.IsBot() || a.PoolsNote(ctx, c.GuildID, false) != "" {
+		return ""
+	}
+	now := a.Now()
+	var games []*storage.Archived
+	for offset := 0; ; offset += pairLimitPage {
+		page, _, err := a.archive.PlayerGamesPage(ctx, c.Challenger.Key(), offset, pairLimitPage, nil)
+		if err != nil {
+			a.log.Warn("games of a challenger, for the pair limit", "player", c.Challenger.Key(), "err", err)
+			return ""
+		}
+		games = append(games, page...)
+		if len(page) < pairLimitPage || !page[len(page)-1].FinishedAt.After(now.Add(-PairWindow)) {
+			break
+		}
+	}
+	until := storage.PairLimitedUntil(storage.PairLimit{Games: PairRatedLimit, Window: PairWindow}, c.Kind, c.Challenger, c.Opponent, games, now)
+	if until.IsZero() {
+		return ""
+	}
+	return fmt.Sprintf("Not rated if it ends before <t:%d:f>: %s.", until.Unix(), pairLimitReason(c.Challenger, c.Opponent))
+}
+
 // hasBot reports whether a bot plays in g.
 func hasBot(g *storage.Game) bool {
 	return slices.ContainsFunc(g.Players(), storage.Player.IsBot)
@@ -321,8 +365,7 @@ func (a *App) RatingNote(ctx context.Context, g *storage.Game) string {
 			return note
 		}
 		if !arc.PairLimitedUntil.IsZero() {
-			return fmt.Sprintf("Not rated: %s and %s have finished %d rated games against each other in the last 24 hours, the most that count (so that nobody can farm a rating); a rated game between them counts again <t:%d:R>.",
-				Mention(g.First(0)), Mention(g.First(1)), PairRatedLimit, arc.PairLimitedUntil.Unix())
+			return fmt.Sprintf("Not rated: %s; a rated game between them counts again <t:%d:R>.", pairLimitReason(g.First(0), g.First(1)), arc.PairLimitedUntil.Unix())
 		}
 		return ""
 	}

@@ -137,3 +137,28 @@ func pgCheckPairLimit(ctx context.Context, tx pgx.Tx, a *Archived, val []byte) (
 	}
 	return pairDecide(a, val, rated)
 }
+
+// PairLimitedUntil says whether a rated game of kind between black and
+// white finishing at now would be left unrated by limit, as FinishGame
+// would decide it then: until when (the time a rated game between them
+// counts again), or the zero time when it would be rated. games are the
+// finished games of either of them, at least those finished in the
+// window before now. It is a forecast, for a challenge's message: the
+// store decides when the game ends.
+func PairLimitedUntil(limit PairLimit, kind string, black, white Player, games []*Archived, now time.Time) time.Time {
+	a := &Archived{Kind: kind, Black: black, White: white, FinishedAt: now, Rated: true, PairLimit: limit}
+	if !pairLimited(a) {
+		return time.Time{}
+	}
+	var rated []time.Time
+	for _, g := range games {
+		if pairRated(a, g) {
+			rated = append(rated, g.FinishedAt)
+		}
+	}
+	r, _, err := pairDecide(a, nil, rated)
+	if err != nil {
+		return time.Time{}
+	}
+	return r.PairLimitedUntil
+}
