@@ -1149,3 +1149,28 @@ func TestBrowserLateAnswerGoes(t *testing.T) {
 		t.Errorf("bob: %v", f)
 	}
 }
+
+// TestBrowserOutsideDiscordSaysWhatIsTrue: a browser opening the board page
+// itself (not inside Discord, not beside the console) is told how to reach
+// a board. With the Activity set up, that is the Open board button; without
+// the client secret no board has that button, so the page says the admin
+// must set the Activity up instead of sending the user to a button nobody
+// can press.
+func TestBrowserOutsideDiscordSaysWhatIsTrue(t *testing.T) {
+	b := newBrowser(t)
+	for _, c := range []struct {
+		name, secret, want string
+	}{
+		{"activity", discordtest.ClientSecret, "Open this board from Discord: press Open board under a game's board. Signing in by name works only beside gobot's console (gobot console), on its computer."},
+		{"no secret", "", `This board page is not set up for Discord on this server: its admin must set up gobot's Activity (DISCORD_CLIENT_SECRET, see "The board page" in gobot's README). Until then, play with /go and /draughts in Discord. Signing in by name works only beside gobot's console (gobot console), on its computer.`},
+	} {
+		e := newEnv(t, Options{})
+		// Before any request, as gobot without DISCORD_CLIENT_SECRET starts it.
+		e.board.opts.ClientSecret = c.secret
+		p := b.open(c.name, e.srv.URL+Path+"/", 1000, 900, "")
+		p.wait("the page's answer", `!document.getElementById('fatal').hidden`, 10*time.Second)
+		if got := p.text("#fatal"); got != c.want {
+			t.Errorf("%s: the page reads %q, want %q", c.name, got, c.want)
+		}
+	}
+}

@@ -61,8 +61,12 @@ async function main() {
     }
   } else if (cfg.local) {
     localSignIn();
-  } else {
+  } else if (cfg.discord) {
     fatal("Open this board from Discord: press Open board under a game's board. Signing in by name works only beside gobot's console (gobot console), on its computer.");
+  } else {
+    // Without the client secret there is no Activity, so no board message
+    // has an Open board button to send the user to.
+    fatal("This board page is not set up for Discord on this server: its admin must set up gobot's Activity (DISCORD_CLIENT_SECRET, see \"The board page\" in gobot's README). Until then, play with /go and /draughts in Discord. Signing in by name works only beside gobot's console (gobot console), on its computer.");
   }
 }
 
