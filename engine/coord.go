@@ -192,15 +192,32 @@ func ParseSGFPoint(s string, size int) (p Point, ok bool, err error) {
 	return p, true, nil
 }
 
+// TypedPoint returns what a person typed for a point as gobot names points:
+// upper case, without the blanks around it or between its column letter
+// and its row ("d 4" and " D  4 " are D4, as KGS and OGS players often
+// write them). Anything else keeps its inner blanks, so that it is refused
+// as typed. Autocomplete matches its prefixes with it too.
+func TypedPoint(s string) string {
+	f := strings.Fields(strings.ToUpper(s))
+	switch {
+	case len(f) == 1:
+		return f[0]
+	case len(f) == 2 && len(f[0]) == 1 && 'A' <= f[0][0] && f[0][0] <= 'Z' && isDigits(f[1]):
+		return f[0] + f[1]
+	}
+	return strings.ToUpper(strings.TrimSpace(s))
+}
+
 // ReadMove reads a move as a person types it, for a board of the given
-// size: a point such as "D4" (any case, surrounding blanks, and leading
-// zeros in the row: "E05" is E5) or "pass". It is the one reader of moves
+// size: a point such as "D4" (any case, surrounding blanks, blanks between
+// the column and the row, and leading zeros in the row: "E05" is E5) or
+// "pass". It is the one reader of moves
 // people type; GTP's stricter ParseMove is for programs. Its errors are
 // game.Refusals that wrap ErrInvalidCoordinates, with a sentence that says
 // what is wrong and which points are valid; "resign" is refused, since
 // resigning is not a move but an action of its own.
 func ReadMove(c Color, s string, size int) (Move, error) {
-	t := strings.ToUpper(strings.TrimSpace(s))
+	t := TypedPoint(s)
 	switch t {
 	case "PASS":
 		return PassMove(c), nil

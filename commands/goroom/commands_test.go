@@ -441,6 +441,53 @@ func TestAbortAndBoardAndSGF(t *testing.T) {
 	wantEphemeral(t, tb.command(ann, "/go play move:D4"), "(Void, aborted). `/go board` shows it.")
 }
 
+// TestPointsTypedWithSpaces: a point typed with blanks between its column
+// and its row, as KGS and OGS players often write it ("D 4", "e 6",
+// " d  4 "), is read as that point, and autocomplete suggests it; "4d"
+// stays refused with the sentence that says how to write a point.
+func TestPointsTypedWithSpaces(t *testing.T) {
+	tb := newTestApp(t)
+	startGame(t, tb)
+	c := only(t, tb.command(ann, "/go play move:D 4?"))
+	if len(c.Choices) != 1 || c.Choices[0].Value != "D4" {
+		t.Errorf("autocomplete for %q: %v, want D4", "D 4", c.Choices)
+	}
+	for _, tt := range []struct {
+		user        *discordgo.User
+		typed, want string
+	}{
+		{ann, "D 4", "⚫ <@" + ann.ID + "> played **D4**."},
+		{bob, "e 6", "⚪ <@" + bob.ID + "> played **E6**."},
+		{ann, " d  5 ", "⚫ <@" + ann.ID + "> played **D5**."},
+	} {
+		c := only(t, tb.command(tt.user, "/go play move:"+tt.typed))
+		if c.Message == nil || c.Message.Ephemeral || !strings.Contains(c.text(), "\n"+tt.want+"\n") {
+			t.Errorf("%q: the board reads %q, want the line %q", tt.typed, c.text(), tt.want)
+		}
+	}
+	for _, tt := range []struct{ typed, want string }{
+		{"4d", `I can't read "4d" as a point: write a column letter and a row number, like D4 (valid here: A1–J9).`},
+		{"D 44", "D44 is off this 9×9 board: valid points are A1–J9."},
+		{"D 4 4", `I can't read "D 4 4" as a point: write a column letter and a row number, like D4 (valid here: A1–J9).`},
+	} {
+		c := only(t, tb.command(bob, "/go play move:"+tt.typed))
+		if c.Message == nil || !c.Message.Ephemeral || c.text() != tt.want {
+			t.Errorf("%q: the reply is %q, want %q privately", tt.typed, c.text(), tt.want)
+		}
+	}
+	// /go dead reads its point the same way.
+	only(t, tb.command(bob, "/go pass"))
+	only(t, tb.command(ann, "/go pass"))
+	c = only(t, tb.command(bob, "/go dead point:e 6?"))
+	if len(c.Choices) != 1 || c.Choices[0].Value != "E6" {
+		t.Errorf("autocomplete of /go dead for %q: %v, want E6", "e 6", c.Choices)
+	}
+	c = only(t, tb.command(bob, "/go dead point:e 6"))
+	if want := "\n<@" + bob.ID + "> marked the white stone at E6 **dead**.\n"; !strings.Contains(c.text(), want) {
+		t.Errorf("/go dead point:e 6: %q, want the line %q", c.text(), want)
+	}
+}
+
 func TestAutocomplete(t *testing.T) {
 	tb := newTestApp(t)
 	startGame(t, tb)

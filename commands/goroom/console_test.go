@@ -34,6 +34,8 @@ func TestConsole(t *testing.T) {
 		"/go play move:E5",
 		"/go play move:Z9",
 		"/go play move:D?",
+		"/go play move:d 4?", // a point with a blank, as KGS players write it
+		"/go play move:d 4",
 		"/go bot size:?",
 		"/go fly",
 		"/go play",
@@ -63,6 +65,8 @@ func TestConsole(t *testing.T) {
 		"E5 is already taken",    // refusal
 		"valid points are A1–J9", // off the board
 		"suggestions: D1, D2",    // autocomplete
+		"suggestions: D4\n",      // of a point typed with a blank
+		"played D4",              // which reads as the point
 		"size: choose one of\n  9×9\n  13×13\n  19×19", // choices, as Discord lists them
 		`unknown subcommand "fly"`,                     // console parsing
 		"/go play needs move:",                         // required option

@@ -579,7 +579,7 @@ func (a *room) completePlay(ctx context.Context, r *commands.Request) error {
 	if _, err := canMove(g, r.User); err != nil && !isVoteGame(g) {
 		return r.Choices(ctx, nil)
 	}
-	prefix := strings.ToUpper(strings.TrimSpace(typed))
+	prefix := engine.TypedPoint(typed)
 	var names []string
 	for _, p := range goOf(g).Legal() {
 		if s := p.String(); strings.HasPrefix(s, prefix) {

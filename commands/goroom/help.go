@@ -71,7 +71,7 @@ func helpText(levels []commands.Level, challengeTTL, scoringTTL time.Duration, h
 				"Out of time loses (`B+T`, `W+T`); before two moves of one's own the game is annulled (recorded, not counted). " +
 				"No clock runs while dead stones are agreed, nor while I am down for over " + clock.Format(commands.OutageMin) + ".\n" +
 				"`/go vacation days:7` pauses your correspondence clocks (30 days a year, at most 30 at once); `/go vacation end:true` comes back early and returns the unused days."},
-			{Name: "Play", Value: "`/go play move:D4` places a stone; `move:pass` passes.\n" +
+			{Name: "Play", Value: "`/go play move:D4` places a stone (`d 4` too); `move:pass` passes.\n" +
 				"`/go pass`, `/go resign`, or the **Pass** / **Undo** / **Resign** buttons under the newest board (the Resign button asks to confirm; `/go resign` does not).\n" +
 				"`/go undo` (or **Undo**) asks your opponent to take back your last move; against the bot (unrated games only) it takes back its reply and your move at once.\n" +
 				"`/go board` shows the board again; `/go sgf` attaches the game record (SGF); `animation:true` adds an animated replay."},

@@ -731,7 +731,7 @@ func (a *room) completeDead(ctx context.Context, r *commands.Request) error {
 	if err != nil || g.Scoring == nil {
 		return r.Choices(ctx, nil)
 	}
-	prefix := strings.ToUpper(strings.TrimSpace(typed))
+	prefix := engine.TypedPoint(typed)
 	dead := map[engine.Point]bool{}
 	for _, p := range deadOf(g) {
 		dead[p] = true
