@@ -511,7 +511,22 @@ func (e *env) do(it *discordtest.Interaction) discordtest.Message {
 func (e *env) answerOf(it *discordtest.Interaction, r *discordtest.Reply) discordtest.Message {
 	e.t.Helper()
 	switch r.Type {
-	case discordtest.CallbackChannelMessageWithSource, discordtest.CallbackUpdateMessage:
+	case discordtest.CallbackUpdateMessage:
+		if !confirmation(it) {
+			return *r.Message
+		}
+		// A confirmation's button takes itself off its question
+		// (commands.Confirming): the answer follows.
+		var got discordtest.Message
+		e.d.WaitFor("the answer to a confirmation", func() bool {
+			f := e.d.Followups(it)
+			if len(f) > 0 {
+				got = f[0]
+			}
+			return len(f) > 0
+		})
+		return got
+	case discordtest.CallbackChannelMessageWithSource:
 		return *r.Message
 	case discordtest.CallbackDeferredChannelMessageWithSource:
 		return e.deferredAnswer(it)
@@ -531,6 +546,14 @@ func (e *env) answerOf(it *discordtest.Interaction, r *discordtest.Reply) discor
 	}
 	e.t.Fatalf("unexpected interaction response type %d: %s", r.Type, r.Body)
 	return discordtest.Message{}
+}
+
+// confirmation reports whether it presses the button of a question that
+// asks to confirm: "Yes, resign", "Yes, abort", or a team's vote.
+func confirmation(it *discordtest.Interaction) bool {
+	data, _ := it.Payload["data"].(map[string]any)
+	id, _ := data["custom_id"].(string)
+	return strings.Contains(id, "/resign-yes/") || strings.Contains(id, "/abort-yes/")
 }
 
 // deferredAnswer waits for the answer to an interaction whose reply was

@@ -229,6 +229,25 @@ func (a *App) OnBoard(prefix string, h GameHandler) HandlerFunc {
 	}
 }
 
+// Confirming is the handler of a confirmation's button ("Yes, resign",
+// "Yes, abort", and a team's "Yes, vote to …"), pressed on the private
+// question that asked it. The question is answered first with an update
+// that takes its button away, as Discord's practice is: left pressable,
+// a second press would only answer that the game has ended, or that the
+// vote was cast. h's answer (the board, a vote's note, a refusal) then
+// follows as a message of its own, public or private as before. A press
+// without the question (the board page's abort) is h's alone.
+func Confirming(h HandlerFunc) HandlerFunc {
+	return func(ctx context.Context, r *Request) error {
+		if r.IsComponent() && r.Interaction.Message != nil {
+			if err := r.Update(ctx, &Message{ClearComponents: true}); err != nil {
+				return err
+			}
+		}
+		return h(ctx, r)
+	}
+}
+
 // loadGame returns the active game in a channel. A record that cannot be
 // read is set aside the first time it is read (see quarantine): the error
 // is then ErrQuarantined, with the notice for the channel, and the channel

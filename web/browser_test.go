@@ -831,8 +831,13 @@ func TestBrowserRengoAbortVote(t *testing.T) {
 	if yes == "" {
 		t.Fatalf("dan's /go abort asked %q, without Yes, vote to abort", ask.Text())
 	}
-	if r := e.d.Do(e.d.Click(user("dan"), *ask.Message, yes)); !strings.Contains(r.Text(), "votes that ⚪ white abort the game: 1 of the 2 votes needed") {
-		t.Fatalf("dan's vote was answered %q", r.Text())
+	// The question loses its button (an update), and the vote follows.
+	vote := e.d.Click(user("dan"), *ask.Message, yes)
+	e.d.Do(vote)
+	var told []discordtest.Message
+	e.d.WaitFor("dan's vote", func() bool { told = e.d.Followups(vote); return len(told) > 0 })
+	if !strings.Contains(told[0].Text(), "votes that ⚪ white abort the game: 1 of the 2 votes needed") {
+		t.Fatalf("dan's vote was answered %q", told[0].Text())
 	}
 	seen := `document.getElementById('abort-vote').offsetParent !== null`
 	abort := `document.getElementById('abort').offsetParent !== null`

@@ -1208,12 +1208,12 @@ func (a *room) draughtsRoutes(rt *commands.Router) {
 		return a.CompleteClock(ctx, r)
 	})
 	rt.Component("draughts/{id}/resign/{move}", a.OnBoard("draughts/", a.btnDraughtsResign))
-	rt.Component("draughts/{id}/resign-yes/{move}", a.OnBoard("draughts/", a.cmdDraughtsResign))
+	rt.Component("draughts/{id}/resign-yes/{move}", commands.Confirming(a.OnBoard("draughts/", a.cmdDraughtsResign)))
 	rt.Component("draughts/{id}/draw/{move}", a.OnBoard("draughts/", a.btnDraughtsDraw))
 	rt.Component("draughts/{id}/draw-yes/{at}", closingOffer(a.OnBoard("draughts/", a.btnDraughtsDraw)))
 	rt.Component("draughts/{id}/board", a.BtnOpenBoard)
 	rt.Command("draughts/abort", a.OnGame(a.CmdAbort))
-	rt.Component("draughts/{id}/abort-yes/{move}", a.OnBoard("draughts/", a.PlayerAbort))
+	rt.Component("draughts/{id}/abort-yes/{move}", commands.Confirming(a.OnBoard("draughts/", a.PlayerAbort)))
 }
 
 // archivedDraughts reads a finished game of draughts from its PDN record,

@@ -79,8 +79,8 @@ func (a *room) goRoutes(rt *commands.Router) {
 	component("game/{id}/pass/{move}", a.OnBoard("game/", a.pass))
 	component("game/{id}/board", a.BtnOpenBoard)
 	component("game/{id}/resign/{move}", a.OnBoard("game/", a.btnResign))
-	component("game/{id}/resign-yes/{move}", a.OnBoard("game/", a.resign))
-	component("game/{id}/abort-yes/{move}", a.OnBoard("game/", a.PlayerAbort))
+	component("game/{id}/resign-yes/{move}", commands.Confirming(a.OnBoard("game/", a.resign)))
+	component("game/{id}/abort-yes/{move}", commands.Confirming(a.OnBoard("game/", a.PlayerAbort)))
 	component("game/{id}/undo/{move}", a.OnBoard("game/", a.undo))
 	// {at}, not {move}: pendingUndo tells a lapsed request from an old board.
 	// A lapsed question's press closes it (closingAsk).
