@@ -463,8 +463,8 @@ func ParseSlash(line string, defs []*discordgo.ApplicationCommand, remember func
 			}
 		}
 		if def == nil {
-			// Name the options, as Discord's list shows them: /go says
-			// color, /draughts colour.
+			// Name the options, as Discord's list shows them, so that
+			// a name mistyped (colour for color) shows the right one.
 			names := make([]string, len(sub.Options))
 			for i, o := range sub.Options {
 				names[i] = o.Name

@@ -86,7 +86,7 @@ func TestE2EPlayerAbort(t *testing.T) {
 	}
 	// In a game of draughts the reason is asked for with its own command.
 	dr := e.d.GuildChannel("dames")
-	msg := e.newChallenge(e.draughtsCmd(dr, alice, "challenge", discordtest.UserOpt("opponent", bob), discordtest.Str("colour", "white")))
+	msg := e.newChallenge(e.draughtsCmd(dr, alice, "challenge", discordtest.UserOpt("opponent", bob), discordtest.Str("color", "white")))
 	e.do(e.click(bob, msg, "accept"))
 	e.waitBoard(dr.ID, "⚪ white to play") // the first board posted, before the refusal counts public messages
 	e.refused(e.draughtsCmd(dr, mod, "abort"), "A moderator's abort needs a reason, which is kept in the server's log and told to the players: `/draughts abort reason:…`.")

@@ -744,7 +744,7 @@ func TestE2EAdminAnnulDraughtsRecord(t *testing.T) {
 	ch := e.d.GuildChannel("dames")
 	ann, _, _ := e.admins()
 	alice, bob := e.d.NewUser("alice"), e.d.NewUser("bob")
-	msg := e.newChallenge(e.draughtsCmd(ch, alice, "challenge", discordtest.UserOpt("opponent", bob), discordtest.Str("colour", "white")))
+	msg := e.newChallenge(e.draughtsCmd(ch, alice, "challenge", discordtest.UserOpt("opponent", bob), discordtest.Str("color", "white")))
 	e.do(e.click(bob, msg, "accept"))
 	e.waitBoard(ch.ID, "**Move 1** · ⚪ white to play: "+alice.Mention())
 	id := e.game(ch.ID).ID
@@ -1095,7 +1095,7 @@ func testE2EAdminGamesNewestBoard(t *testing.T, e *env) {
 	third := e.playOut(ch, alice, bob, opening9[:3])
 	botBoard := e.do(e.botGame(bots, carol, "tester"))
 	botGame := e.game(bots.ID).ID
-	msg := e.newChallenge(e.draughtsCmd(dames, dave, "challenge", discordtest.UserOpt("opponent", alice), discordtest.Str("colour", "white")))
+	msg := e.newChallenge(e.draughtsCmd(dames, dave, "challenge", discordtest.UserOpt("opponent", alice), discordtest.Str("color", "white")))
 	e.do(e.click(alice, msg, "accept"))
 	e.waitBoard(dames.ID, "**Move 1** · ⚪ white to play: "+dave.Mention())
 	moved := e.do(e.draughtsMove(dames, dave, "32-28"))
@@ -1223,14 +1223,14 @@ func TestE2EAdminHelpLevels(t *testing.T) {
 	if got := goLevels(); got != all {
 		t.Errorf("/go help's levels =\n%s\nwant\n%s", got, all)
 	}
-	if got, want := draughtsLevels(), "`/draughts bot level:` play gobot at once, from `"+names[0]+"` to `"+names[len(names)-1]+"` (`colour:`, default white; `clock:`, `rated:`)."; got != want {
+	if got, want := draughtsLevels(), "`/draughts bot level:` play gobot at once, from `"+names[0]+"` to `"+names[len(names)-1]+"` (`color:`, default white; `clock:`, `rated:`)."; got != want {
 		t.Errorf("/draughts help: %q, want %q", got, want)
 	}
 	e.do(e.set(ch, ann, "bot_levels", "slow novice learner"))
 	if got, want := goLevels(), "Bot levels offered here: • **slow**: the same, when the test lets it\n"; got != want {
 		t.Errorf("/go help's levels with slow offered =\n%s\nwant\n%s", got, want)
 	}
-	if got, want := draughtsLevels(), "`/draughts bot level:` play gobot at once, at the levels this server offers: `novice`, `learner` (`colour:`, default white; `clock:`, `rated:`)."; got != want {
+	if got, want := draughtsLevels(), "`/draughts bot level:` play gobot at once, at the levels this server offers: `novice`, `learner` (`color:`, default white; `clock:`, `rated:`)."; got != want {
 		t.Errorf("/draughts help: %q, want %q", got, want)
 	}
 	e.do(e.set(ch, ann, "bot_levels", "novice"))
@@ -1238,7 +1238,7 @@ func TestE2EAdminHelpLevels(t *testing.T) {
 		t.Errorf("/go help's levels with none of Go's offered =\n%s\nwant\n%s", got, want)
 	}
 	e.do(e.set(ch, ann, "bot_levels", "tester"))
-	if got, want := draughtsLevels(), "`/draughts bot level:` play gobot at once, but this server's admins offer none of its levels (`colour:`, default white; `clock:`, `rated:`)."; got != want {
+	if got, want := draughtsLevels(), "`/draughts bot level:` play gobot at once, but this server's admins offer none of its levels (`color:`, default white; `clock:`, `rated:`)."; got != want {
 		t.Errorf("/draughts help: %q, want %q", got, want)
 	}
 }
@@ -1346,7 +1346,7 @@ func TestE2EAdminOwnGames(t *testing.T) {
 	e.playOut(mods, carol, alice, opening9[:4])
 	e.refused(e.slash(mods, carol, "abort", discordtest.Str("reason", "bored")), tooLateToAbort+" You play in this game, so that must be another moderator, not you.")
 	// The same in draughts.
-	msg := e.newChallenge(e.draughtsCmd(dames, carol, "challenge", discordtest.UserOpt("opponent", alice), discordtest.Str("colour", "white")))
+	msg := e.newChallenge(e.draughtsCmd(dames, carol, "challenge", discordtest.UserOpt("opponent", alice), discordtest.Str("color", "white")))
 	e.do(e.click(alice, msg, "accept"))
 	e.waitBoard(dames.ID, "⚪ white to play")
 	for _, m := range []struct {

@@ -35,7 +35,7 @@ func testE2EAskedBoardPingsNobody(t *testing.T, e *env) {
 	}
 
 	dch := e.d.GuildChannel("draughts")
-	msg := e.newChallenge(e.draughtsCmd(dch, alice, "challenge", discordtest.UserOpt("opponent", bob), discordtest.Str("colour", "white")))
+	msg := e.newChallenge(e.draughtsCmd(dch, alice, "challenge", discordtest.UserOpt("opponent", bob), discordtest.Str("color", "white")))
 	e.do(e.click(bob, msg, "accept"))
 	first := e.waitBoard(dch.ID, "**Move 1** · ⚪ white to play: "+alice.Mention())
 	if !slices.Equal(first.Pings, []string{alice.ID}) {

@@ -430,7 +430,7 @@ func TestE2EDraughtsMoveAfterLossOnTime(t *testing.T) {
 	e := newEnv(t)
 	alice, bob := e.d.NewUser("alice"), e.d.NewUser("bob")
 	dr := e.d.GuildChannel("draughts")
-	msg := e.newChallenge(e.draughtsCmd(dr, alice, "challenge", discordtest.UserOpt("opponent", bob), discordtest.Str("colour", "white"), discordtest.Str("clock", "absolute 15s")))
+	msg := e.newChallenge(e.draughtsCmd(dr, alice, "challenge", discordtest.UserOpt("opponent", bob), discordtest.Str("color", "white"), discordtest.Str("clock", "absolute 15s")))
 	e.do(e.click(bob, msg, "accept"))
 	e.d.WaitFor("the game of draughts", func() bool { return e.game(dr.ID) != nil })
 	id := e.game(dr.ID).ID

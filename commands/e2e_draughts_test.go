@@ -16,7 +16,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/bwmarrin/discordgo"
 	dbots "github.com/gobot-dev/gobot/bots/draughts"
 	"github.com/gobot-dev/gobot/commands"
 	"github.com/gobot-dev/gobot/commands/discordtest"
@@ -49,7 +48,7 @@ func TestE2EDraughts(t *testing.T) { bothModes(t, testE2EDraughts) }
 func testE2EDraughts(t *testing.T, e *env) {
 	ch := e.d.GuildChannel("draughts")
 	alice, bob := e.d.NewUser("alice"), e.d.NewUser("bob")
-	msg := e.newChallenge(e.draughtsCmd(ch, alice, "challenge", discordtest.UserOpt("opponent", bob), discordtest.Str("colour", "white"), discordtest.Str("clock", "fischer 10m +10s")))
+	msg := e.newChallenge(e.draughtsCmd(ch, alice, "challenge", discordtest.UserOpt("opponent", bob), discordtest.Str("color", "white"), discordtest.Str("clock", "fischer 10m +10s")))
 	if want := bob.Mention() + ", " + alice.Mention() + " challenges you to a game of international draughts (10×10)"; !strings.Contains(msg.Text(), want) {
 		t.Fatalf("challenge = %q, want %q", msg.Text(), want)
 	}
@@ -191,12 +190,18 @@ func testE2EDraughtsBot(t *testing.T, e *env) {
 	ch := e.d.GuildChannel("vs-bot")
 	carol := e.d.NewUser("carol")
 	// Carol plays black: the bot, white, moves first, before the answer.
-	m := e.do(e.draughtsCmd(ch, carol, "bot", discordtest.Str("level", "beginner"), discordtest.Str("colour", "black")))
+	m := e.do(e.draughtsCmd(ch, carol, "bot", discordtest.Str("level", "beginner"), discordtest.Str("color", "black")))
 	if want := "New game of international draughts: " + carol.Mention() + " plays ⚫ black against gobot **beginner**"; !strings.Contains(m.Text(), want) {
 		t.Fatalf("bot game = %q, want %q", m.Text(), want)
 	}
 	if !strings.Contains(m.Text(), "⚪ white gobot (beginner) played **") || !strings.Contains(m.Text(), "to play: "+carol.Mention()) {
 		t.Errorf("bot game's first answer = %q, want the bot's move and carol to play", m.Text())
+	}
+	// A client that still holds the definition from before color: was
+	// named as /go's sends colour:, which is read the same.
+	old := e.d.GuildChannel("old-client")
+	if m := e.do(e.draughtsCmd(old, carol, "bot", discordtest.Str("level", "beginner"), discordtest.Str("colour", "black"))); !strings.Contains(m.Text(), carol.Mention()+" plays ⚫ black against gobot **beginner**") {
+		t.Errorf("bot game with colour:black = %q, want carol to play black", m.Text())
 	}
 	g := e.game(ch.ID)
 	st := draughtsOf(t, g)
@@ -245,7 +250,7 @@ func testE2EDraughtsBot(t *testing.T, e *env) {
 
 	// A second game, where the bot is ahead: it declines, and carol resigns
 	// by the button.
-	e.do(e.draughtsCmd(ch, carol, "bot", discordtest.Str("level", "beginner"), discordtest.Str("colour", "black")))
+	e.do(e.draughtsCmd(ch, carol, "bot", discordtest.Str("level", "beginner"), discordtest.Str("color", "black")))
 	g = e.game(ch.ID)
 	ahead, err := draughts.NewState(map[string]string{"fen": "B:W31,32,33,K46:B1,2"}, 1)
 	if err != nil {
@@ -303,7 +308,7 @@ func TestE2EDraughtsLossOnTime(t *testing.T) { httpMode(t, testE2EDraughtsLossOn
 func testE2EDraughtsLossOnTime(t *testing.T, e *env) {
 	ch := e.d.GuildChannel("blitz")
 	alice, bob := e.d.NewUser("alice"), e.d.NewUser("bob")
-	msg := e.newChallenge(e.draughtsCmd(ch, alice, "challenge", discordtest.UserOpt("opponent", bob), discordtest.Str("colour", "white"), discordtest.Str("clock", "absolute 1m")))
+	msg := e.newChallenge(e.draughtsCmd(ch, alice, "challenge", discordtest.UserOpt("opponent", bob), discordtest.Str("color", "white"), discordtest.Str("clock", "absolute 1m")))
 	e.do(e.click(bob, msg, "accept"))
 	first := e.waitBoard(ch.ID, "⏱ ⚪ 1 min · ⚫ 1 min")
 	if !strings.Contains(first.Text(), "⚪ white's time runs out <t:") {
@@ -330,7 +335,7 @@ func testE2EDraughtsLossOnTime(t *testing.T, e *env) {
 	// A flag that falls before its player's second move annuls the game;
 	// its PDN says so.
 	early := e.d.GuildChannel("blitz-early")
-	msg = e.newChallenge(e.draughtsCmd(early, alice, "challenge", discordtest.UserOpt("opponent", bob), discordtest.Str("colour", "white"), discordtest.Str("clock", "absolute 1m")))
+	msg = e.newChallenge(e.draughtsCmd(early, alice, "challenge", discordtest.UserOpt("opponent", bob), discordtest.Str("color", "white"), discordtest.Str("clock", "absolute 1m")))
 	e.do(e.click(bob, msg, "accept"))
 	e.waitBoard(early.ID, "⏱ ⚪ 1 min · ⚫ 1 min")
 	g = e.game(early.ID)
@@ -368,7 +373,7 @@ func TestE2EDraughtsPDNTimeControl(t *testing.T) { httpMode(t, testE2EDraughtsPD
 func testE2EDraughtsPDNTimeControl(t *testing.T, e *env) {
 	ch := e.d.GuildChannel("byoyomi")
 	alice, bob := e.d.NewUser("alice"), e.d.NewUser("bob")
-	msg := e.newChallenge(e.draughtsCmd(ch, alice, "challenge", discordtest.UserOpt("opponent", bob), discordtest.Str("colour", "white"), discordtest.Str("clock", "blitz")))
+	msg := e.newChallenge(e.draughtsCmd(ch, alice, "challenge", discordtest.UserOpt("opponent", bob), discordtest.Str("color", "white"), discordtest.Str("clock", "blitz")))
 	e.do(e.click(bob, msg, "accept"))
 	e.waitBoard(ch.ID, "⚪ white to play")
 	rec := e.do(e.draughtsCmd(ch, alice, "record"))
@@ -410,7 +415,7 @@ func TestE2EDraughtsServerRules(t *testing.T) {
 	}
 	e.refused(e.draughtsCmd(games, alice, "bot", discordtest.Str("level", "beginner")), `The bot level "beginner" is not offered on this server: its admins allow novice.`)
 
-	msg := e.newChallenge(e.draughtsCmd(games, alice, "challenge", discordtest.UserOpt("opponent", bob), discordtest.Str("colour", "white")))
+	msg := e.newChallenge(e.draughtsCmd(games, alice, "challenge", discordtest.UserOpt("opponent", bob), discordtest.Str("color", "white")))
 	if !strings.Contains(msg.Text(), "blitz") && !strings.Contains(msg.Text(), "3 min") {
 		t.Errorf("challenge = %q, want the server's default clock (blitz)", msg.Text())
 	}
@@ -454,7 +459,7 @@ func TestE2EDraughtsToTheEnd(t *testing.T) { httpMode(t, testE2EDraughtsToTheEnd
 func testE2EDraughtsToTheEnd(t *testing.T, e *env) {
 	ch := e.d.GuildChannel("long")
 	alice, bob := e.d.NewUser("alice"), e.d.NewUser("bob")
-	msg := e.newChallenge(e.draughtsCmd(ch, alice, "challenge", discordtest.UserOpt("opponent", bob), discordtest.Str("colour", "white"), discordtest.Str("clock", "none")))
+	msg := e.newChallenge(e.draughtsCmd(ch, alice, "challenge", discordtest.UserOpt("opponent", bob), discordtest.Str("color", "white"), discordtest.Str("clock", "none")))
 	e.do(e.click(bob, msg, "accept"))
 	e.waitBoard(ch.ID, "⚪ white to play")
 	id := e.game(ch.ID).ID
@@ -544,27 +549,23 @@ func testE2EDraughtsToTheEnd(t *testing.T, e *env) {
 	}
 }
 
-// TestE2EDames: /draughts is registered as /dames for French clients
-// (Discord sends the command's own name, with the user's locale), and a
-// French-locale interaction starts a game.
-func TestE2EDames(t *testing.T) { httpMode(t, testE2EDames) }
+// TestE2EDraughtsFrenchClient: /draughts is registered under that one name
+// (every reply names it so: a French client shown /dames would be misled),
+// and a French-locale interaction starts a game.
+func TestE2EDraughtsFrenchClient(t *testing.T) { httpMode(t, testE2EDraughtsFrenchClient) }
 
-func testE2EDames(t *testing.T, e *env) {
-	var names string
+func testE2EDraughtsFrenchClient(t *testing.T, e *env) {
 	for _, c := range e.d.Commands(e.d.GuildID) {
-		if m, ok := c.(map[string]any); ok && m["name"] == "draughts" {
-			names = fmt.Sprint(m["name_localizations"])
+		if m, ok := c.(map[string]any); ok && m["name"] == "draughts" && m["name_localizations"] != nil {
+			t.Errorf("/draughts name_localizations = %v, want none", m["name_localizations"])
 		}
-	}
-	if names != "map[fr:dames]" {
-		t.Errorf("/draughts name_localizations = %s, want map[fr:dames]", names)
 	}
 	ch := e.d.GuildChannel("dames")
 	zoé := e.d.NewUser("zoé")
 	it := e.draughtsCmd(ch, zoé, "bot", discordtest.Str("level", "beginner"))
 	it.Payload["locale"] = "fr"
 	if m := e.do(it); !strings.Contains(m.Text(), "New game of international draughts: "+zoé.Mention()) {
-		t.Errorf("/dames bot in French = %q", m.Text())
+		t.Errorf("/draughts bot in French = %q", m.Text())
 	}
 }
 
@@ -577,7 +578,7 @@ func testE2EDraughtsAbort(t *testing.T, e *env) {
 	ch := e.d.GuildChannel("abort")
 	alice, bob := e.d.NewUser("alice"), e.d.NewUser("bob")
 	start := func() string {
-		msg := e.newChallenge(e.draughtsCmd(ch, alice, "challenge", discordtest.UserOpt("opponent", bob), discordtest.Str("colour", "white")))
+		msg := e.newChallenge(e.draughtsCmd(ch, alice, "challenge", discordtest.UserOpt("opponent", bob), discordtest.Str("color", "white")))
 		e.do(e.click(bob, msg, "accept"))
 		e.waitBoard(ch.ID, "⚪ white to play")
 		return e.game(ch.ID).ID
@@ -614,7 +615,8 @@ func testE2EDraughtsAbort(t *testing.T, e *env) {
 }
 
 // TestE2EDraughtsDefinitions: /draughts, registered by its room, has the
-// familiar subcommands in order, and /dames for French clients.
+// familiar subcommands in order, options named as /go's (color), and no
+// other name for French clients, whom every reply tells /draughts.
 func TestE2EDraughtsDefinitions(t *testing.T) { httpMode(t, testE2EDraughtsDefinitions) }
 
 func testE2EDraughtsDefinitions(t *testing.T, e *env) {
@@ -629,8 +631,20 @@ func testE2EDraughtsDefinitions(t *testing.T, e *env) {
 	if got, want := strings.Join(subs, " "), "challenge bot play board draw resign abort record history stats leaderboard help"; got != want {
 		t.Errorf("/draughts subcommands = %s, want %s", got, want)
 	}
-	if l := defs[1].NameLocalizations; l == nil || (*l)[discordgo.French] != "dames" {
-		t.Errorf("/draughts name localizations = %v, want fr: dames", l)
+	// Every reply names /draughts, so no client is shown another name.
+	if l := defs[1].NameLocalizations; l != nil && len(*l) > 0 {
+		t.Errorf("/draughts name localizations = %v, want none", *l)
+	}
+	// Its options are named as /go's, and its descriptions read as English.
+	for _, o := range defs[1].Options {
+		for _, opt := range o.Options {
+			if opt.Name == "colour" {
+				t.Errorf("/draughts %s has an option colour, where /go says color", o.Name)
+			}
+		}
+		if o.Name == "history" && o.Description != "A player's finished games, Go and draughts" {
+			t.Errorf("/draughts history is described %q", o.Description)
+		}
 	}
 }
 
@@ -646,7 +660,7 @@ func testE2EDraughtsOnBoardPage(t *testing.T, e *env) {
 	ctx := context.Background()
 	ch := e.d.GuildChannel("dames")
 	ann, erin := e.d.NewUser("ann"), e.d.NewUser("erin")
-	msg := e.newChallenge(e.draughtsCmd(ch, ann, "challenge", discordtest.UserOpt("opponent", erin), discordtest.Str("colour", "white")))
+	msg := e.newChallenge(e.draughtsCmd(ch, ann, "challenge", discordtest.UserOpt("opponent", erin), discordtest.Str("color", "white")))
 	e.do(e.click(erin, msg, "accept"))
 	e.d.WaitFor("the game of draughts", func() bool { return e.game(ch.ID) != nil })
 	view := func() *commands.GameView {
@@ -727,7 +741,7 @@ func testE2EDraughtsBotOnBoardPage(t *testing.T, e *env) {
 	ctx := context.Background()
 	ch := e.d.GuildChannel("dames")
 	ann := e.d.NewUser("ann")
-	e.do(e.draughtsCmd(ch, ann, "bot", discordtest.Str("level", "beginner"), discordtest.Str("colour", "white")))
+	e.do(e.draughtsCmd(ch, ann, "bot", discordtest.Str("level", "beginner"), discordtest.Str("color", "white")))
 	v, err := e.app.View(ctx, ch.ID)
 	if err != nil || v.Kind != "draughts" || v.ToPlay != "white" {
 		t.Fatalf("View = %+v, %v; want ann to move", v, err)
@@ -756,7 +770,7 @@ func testE2EDraughtsBeatBeginner(t *testing.T, e *env) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e.do(e.draughtsCmd(dm, dave, "bot", discordtest.Str("level", "beginner"), discordtest.Str("colour", "white")))
+	e.do(e.draughtsCmd(dm, dave, "bot", discordtest.Str("level", "beginner"), discordtest.Str("color", "white")))
 	var last discordtest.Message
 	for n := int64(0); ; n++ {
 		g := e.game(dm.ID)
@@ -791,7 +805,7 @@ func testE2EStatsByGame(t *testing.T, e *env) {
 	ann, erin := e.d.NewUser("ann"), e.d.NewUser("erin")
 	draughtsGame := func() {
 		t.Helper()
-		msg := e.newChallenge(e.draughtsCmd(ch, ann, "challenge", discordtest.UserOpt("opponent", erin), discordtest.Str("colour", "white")))
+		msg := e.newChallenge(e.draughtsCmd(ch, ann, "challenge", discordtest.UserOpt("opponent", erin), discordtest.Str("color", "white")))
 		e.do(e.click(erin, msg, "accept"))
 		e.d.WaitFor("the game of draughts", func() bool { return e.game(ch.ID) != nil })
 	}
@@ -847,7 +861,7 @@ func TestE2EDraughtsStaleButtons(t *testing.T) { httpMode(t, testE2EDraughtsStal
 func testE2EDraughtsStaleButtons(t *testing.T, e *env) {
 	ch := e.d.GuildChannel("stale")
 	ann, bob := e.d.NewUser("ann"), e.d.NewUser("bob")
-	msg := e.newChallenge(e.draughtsCmd(ch, ann, "challenge", discordtest.UserOpt("opponent", bob), discordtest.Str("colour", "white")))
+	msg := e.newChallenge(e.draughtsCmd(ch, ann, "challenge", discordtest.UserOpt("opponent", bob), discordtest.Str("color", "white")))
 	e.do(e.click(bob, msg, "accept"))
 	e.waitBoard(ch.ID, "⚪ white to play")
 	old := e.do(e.draughtsMove(ch, ann, "32-28"))
@@ -888,7 +902,7 @@ func TestE2EDraughtsMisleadingRefusals(t *testing.T) { httpMode(t, testE2EDraugh
 func testE2EDraughtsMisleadingRefusals(t *testing.T, e *env) {
 	ch := e.d.GuildChannel("refusals")
 	alice, bob := e.d.NewUser("alice"), e.d.NewUser("bob")
-	msg := e.newChallenge(e.draughtsCmd(ch, alice, "challenge", discordtest.UserOpt("opponent", bob), discordtest.Str("colour", "white")))
+	msg := e.newChallenge(e.draughtsCmd(ch, alice, "challenge", discordtest.UserOpt("opponent", bob), discordtest.Str("color", "white")))
 	e.do(e.click(bob, msg, "accept"))
 	e.waitBoard(ch.ID, "**Move 1** · ⚪ white to play: "+alice.Mention())
 	e.refused(e.draughtsMove(ch, alice, "32x28"), `"32x28" is not a move you can play: 32x28 does not capture: did you mean 32-28?`)
@@ -914,7 +928,7 @@ func TestE2EDraughtsMoveSuggestions(t *testing.T) { httpMode(t, testE2EDraughtsM
 func testE2EDraughtsMoveSuggestions(t *testing.T, e *env) {
 	ch := e.d.GuildChannel("suggestions")
 	alice, bob, carol := e.d.NewUser("alice"), e.d.NewUser("bob"), e.d.NewUser("carol")
-	msg := e.newChallenge(e.draughtsCmd(ch, alice, "challenge", discordtest.UserOpt("opponent", bob), discordtest.Str("colour", "white")))
+	msg := e.newChallenge(e.draughtsCmd(ch, alice, "challenge", discordtest.UserOpt("opponent", bob), discordtest.Str("color", "white")))
 	e.do(e.click(bob, msg, "accept"))
 	e.waitBoard(ch.ID, "**Move 1** · ⚪ white to play: "+alice.Mention())
 	suggest := func(u discordtest.User, typed, want string) {
@@ -965,7 +979,7 @@ func TestE2EDraughtsOpenChallenge(t *testing.T) { httpMode(t, testE2EDraughtsOpe
 func testE2EDraughtsOpenChallenge(t *testing.T, e *env) {
 	ch := e.d.GuildChannel("waiting")
 	alice, bob, carol := e.d.NewUser("alice"), e.d.NewUser("bob"), e.d.NewUser("carol")
-	e.newChallenge(e.draughtsCmd(ch, alice, "challenge", discordtest.UserOpt("opponent", bob), discordtest.Str("colour", "white")))
+	e.newChallenge(e.draughtsCmd(ch, alice, "challenge", discordtest.UserOpt("opponent", bob), discordtest.Str("color", "white")))
 	e.refused(e.draughtsMove(ch, alice, "32-28"), "There is no game in play in this channel: your challenge to a game of international draughts is waiting for "+bob.Mention()+" to accept it.")
 	e.refused(e.draughtsCmd(ch, alice, "board"), "There is no game in play in this channel: your challenge to a game of international draughts is waiting for "+bob.Mention()+" to accept it.")
 	e.refused(e.draughtsMove(ch, bob, "19-23"), "There is no game in play in this channel: "+alice.Mention()+" challenged you to a game of international draughts. Accept with the button on the challenge to start it.")
@@ -993,17 +1007,17 @@ func testE2EDraughtsFinishedOrientation(t *testing.T, e *env) {
 		bottom string                                         // the bottom row's dark squares, left to right
 	}{
 		{"black against a bot", func(ch *discordtest.Channel) discordtest.User {
-			e.do(e.draughtsCmd(ch, carol, "bot", discordtest.Str("level", "beginner"), discordtest.Str("colour", "black"), discordtest.Str("clock", "none")))
+			e.do(e.draughtsCmd(ch, carol, "bot", discordtest.Str("level", "beginner"), discordtest.Str("color", "black"), discordtest.Str("clock", "none")))
 			return carol
 		}, "bbbbb"},
 		{"white against a bot", func(ch *discordtest.Channel) discordtest.User {
-			e.do(e.draughtsCmd(ch, dave, "bot", discordtest.Str("level", "beginner"), discordtest.Str("colour", "white"), discordtest.Str("clock", "none")))
+			e.do(e.draughtsCmd(ch, dave, "bot", discordtest.Str("level", "beginner"), discordtest.Str("color", "white"), discordtest.Str("clock", "none")))
 			e.do(e.draughtsMove(ch, dave, "32-28"))
 			e.waitMoves("the bot's answer", ch.ID, 2)
 			return dave
 		}, "wwwww"},
 		{"two people", func(ch *discordtest.Channel) discordtest.User {
-			msg := e.newChallenge(e.draughtsCmd(ch, alice, "challenge", discordtest.UserOpt("opponent", bob), discordtest.Str("colour", "white"), discordtest.Str("clock", "none")))
+			msg := e.newChallenge(e.draughtsCmd(ch, alice, "challenge", discordtest.UserOpt("opponent", bob), discordtest.Str("color", "white"), discordtest.Str("clock", "none")))
 			e.do(e.click(bob, msg, "accept"))
 			e.waitBoard(ch.ID, "⚪ white to play")
 			e.do(e.draughtsMove(ch, alice, "32-28"))
@@ -1137,7 +1151,7 @@ func testE2EDraughtsShortClock(t *testing.T, e *env) {
 		{"fischer 5m +3s", "Fischer: 5 min, +3 s per move, at most 5 min", []string{`[TimeControl "300+3"]`, `[Clock "Fischer: 5 min, +3 s per move, at most 5 min"]`}, ""},
 	} {
 		ch := e.d.GuildChannel("clock-" + strings.ReplaceAll(c.clock, " ", "-"))
-		msg := e.newChallenge(e.draughtsCmd(ch, kim, "challenge", discordtest.UserOpt("opponent", sue), discordtest.Str("colour", "white"), discordtest.Str("clock", c.clock)))
+		msg := e.newChallenge(e.draughtsCmd(ch, kim, "challenge", discordtest.UserOpt("opponent", sue), discordtest.Str("color", "white"), discordtest.Str("clock", c.clock)))
 		if want := "challenges you to a game of international draughts (10×10): " + c.describe + ";"; msg.Ephemeral || !strings.Contains(msg.Text(), want) {
 			t.Fatalf("/draughts challenge clock:%s = %q, want %q", c.clock, msg.Text(), want)
 		}

@@ -69,7 +69,7 @@ func TestE2EEngineUnrated(t *testing.T) {
 		dm := e.d.DM(kim)
 		e.refused(e.draughtsCmd(dm, kim, "bot", discordtest.Str("level", "hub:scan"), discordtest.Bool("rated", true)),
 			"A game against gobot **hub:scan** cannot be rated: gobot does not know the strength of **hub:scan**, an external engine. Leave `rated:` out to play it unrated.")
-		start := e.do(e.draughtsCmd(dm, kim, "bot", discordtest.Str("level", "hub:scan"), discordtest.Str("colour", "white"), discordtest.Str("clock", "none")))
+		start := e.do(e.draughtsCmd(dm, kim, "bot", discordtest.Str("level", "hub:scan"), discordtest.Str("color", "white"), discordtest.Str("clock", "none")))
 		if want := "New game of international draughts: " + kim.Mention() + " plays ⚪ white against gobot **hub:scan** (no clock; unrated). " + unrated("hub:scan"); !strings.Contains(start.Text(), want) {
 			t.Errorf("/draughts bot level:hub:scan = %q, want %q", start.Text(), want)
 		}

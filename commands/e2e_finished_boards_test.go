@@ -266,7 +266,7 @@ func testE2EDraughtsFinishedBoards(t *testing.T, e *env) {
 	// 31-26 19-23: it returns the channel and the two boards.
 	start := func(name string) (*discordtest.Channel, discordtest.Message, discordtest.Message) {
 		ch := e.d.GuildChannel(name)
-		msg := e.newChallenge(e.draughtsCmd(ch, erin, "challenge", discordtest.UserOpt("opponent", frank), discordtest.Str("colour", "white"), discordtest.Str("clock", "none")))
+		msg := e.newChallenge(e.draughtsCmd(ch, erin, "challenge", discordtest.UserOpt("opponent", frank), discordtest.Str("color", "white"), discordtest.Str("clock", "none")))
 		e.do(e.click(frank, msg, "accept"))
 		e.waitBoard(ch.ID, "⚪ white to play")
 		// Each board kept before the next move: one recorded after a
@@ -334,7 +334,7 @@ func testE2EDraughtsBotEndingMove(t *testing.T, e *env) {
 	play := func(name string, st draughts.State, move string) (discordtest.Message, discordtest.Message) {
 		t.Helper()
 		ch := e.d.GuildChannel(name)
-		e.do(e.draughtsCmd(ch, carol, "bot", discordtest.Str("level", "beginner"), discordtest.Str("colour", "black"), discordtest.Str("clock", "none")))
+		e.do(e.draughtsCmd(ch, carol, "bot", discordtest.Str("level", "beginner"), discordtest.Str("color", "black"), discordtest.Str("clock", "none")))
 		g := e.game(ch.ID)
 		g.State = st
 		if err := e.store.UpdateGame(context.Background(), g); err != nil {

@@ -33,7 +33,7 @@ func testE2EDraughtsOfferLapses(t *testing.T, e *env) {
 	offer := func(name, clock string) (*discordtest.Channel, discordtest.Message) {
 		t.Helper()
 		ch := e.d.GuildChannel(name)
-		msg := e.newChallenge(e.draughtsCmd(ch, erin, "challenge", discordtest.UserOpt("opponent", frank), discordtest.Str("colour", "white"), discordtest.Str("clock", clock)))
+		msg := e.newChallenge(e.draughtsCmd(ch, erin, "challenge", discordtest.UserOpt("opponent", frank), discordtest.Str("color", "white"), discordtest.Str("clock", clock)))
 		e.do(e.click(frank, msg, "accept"))
 		e.waitBoard(ch.ID, "⚪ white to play")
 		e.do(e.draughtsMove(ch, erin, "31-26"))
@@ -101,7 +101,7 @@ func testE2EDraughtsOfferLapses(t *testing.T, e *env) {
 	// An offer made on the board page is posted after its action: its
 	// message is recorded then, and a move in Discord closes it.
 	ch = e.d.GuildChannel("page")
-	msg := e.newChallenge(e.draughtsCmd(ch, erin, "challenge", discordtest.UserOpt("opponent", frank), discordtest.Str("colour", "white"), discordtest.Str("clock", "none")))
+	msg := e.newChallenge(e.draughtsCmd(ch, erin, "challenge", discordtest.UserOpt("opponent", frank), discordtest.Str("color", "white"), discordtest.Str("clock", "none")))
 	e.do(e.click(frank, msg, "accept"))
 	e.waitBoard(ch.ID, "⚪ white to play")
 	e.do(e.draughtsMove(ch, erin, "31-26"))

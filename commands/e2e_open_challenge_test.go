@@ -106,7 +106,7 @@ func TestE2EOpenChallengeDraughts(t *testing.T) { httpMode(t, testE2EOpenChallen
 func testE2EOpenChallengeDraughts(t *testing.T, e *env) {
 	ch := e.d.GuildChannel("draughts")
 	alice, bob := e.d.NewUser("alice"), e.d.NewUser("bob")
-	msg := e.newChallenge(e.draughtsCmd(ch, alice, "challenge", discordtest.Str("colour", "black")))
+	msg := e.newChallenge(e.draughtsCmd(ch, alice, "challenge", discordtest.Str("color", "black")))
 	if want := "⚔️ " + alice.Mention() + " is looking for a game of international draughts (10×10), open to anyone here:"; msg.Ephemeral || !strings.HasPrefix(msg.Text(), want) {
 		t.Fatalf("open challenge = %q, want %q…", msg.Text(), want)
 	}

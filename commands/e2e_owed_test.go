@@ -172,7 +172,7 @@ func TestE2EDraughtsMoveOfAKilledWorker(t *testing.T) {
 	httpMode(t, func(t *testing.T, e *env) {
 		ch := e.d.GuildChannel("draughts")
 		alice, bob := e.d.NewUser("alice"), e.d.NewUser("bob")
-		msg := e.newChallenge(e.draughtsCmd(ch, alice, "challenge", discordtest.UserOpt("opponent", bob), discordtest.Str("colour", "white")))
+		msg := e.newChallenge(e.draughtsCmd(ch, alice, "challenge", discordtest.UserOpt("opponent", bob), discordtest.Str("color", "white")))
 		e.do(e.click(bob, msg, "accept"))
 		e.waitBoard(ch.ID, "**Move 1** · ⚪ white to play: "+alice.Mention())
 		move := e.draughtsMove(ch, alice, "32-28")

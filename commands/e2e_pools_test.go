@@ -47,7 +47,7 @@ func TestE2EPoolsOffSaysSo(t *testing.T) {
 	draughtsBot := func(why string) {
 		t.Helper()
 		kim := e.d.NewUser("kim")
-		start := e.do(e.draughtsCmd(ch, kim, "bot", discordtest.Str("level", "beginner"), discordtest.Str("colour", "white"), discordtest.Str("clock", "none")))
+		start := e.do(e.draughtsCmd(ch, kim, "bot", discordtest.Str("level", "beginner"), discordtest.Str("color", "white"), discordtest.Str("clock", "none")))
 		hasAll(t, "/draughts bot", start.Text(),
 			"New game of international draughts: "+kim.Mention()+" plays ⚪ white against gobot **beginner** (no clock; unrated). "+why+"\n", draughtsFooter)
 		for n := 1; n <= 5; n++ {

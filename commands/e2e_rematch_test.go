@@ -105,7 +105,7 @@ func TestE2ERematchDraughts(t *testing.T) { httpMode(t, testE2ERematchDraughts) 
 func testE2ERematchDraughts(t *testing.T, e *env) {
 	dave := e.d.NewUser("dave")
 	dm := e.d.DM(dave)
-	if m := e.do(e.draughtsCmd(dm, dave, "bot", discordtest.Str("colour", "white"), discordtest.Bool("rated", false))); m.Ephemeral {
+	if m := e.do(e.draughtsCmd(dm, dave, "bot", discordtest.Str("color", "white"), discordtest.Bool("rated", false))); m.Ephemeral {
 		t.Fatalf("/draughts bot refused: %q", m.Text())
 	}
 	final := e.do(e.draughtsCmd(dm, dave, "resign"))

@@ -50,7 +50,7 @@ func TestE2EUnratedSaysSo(t *testing.T) {
 	t.Run("draughts bot", func(t *testing.T) {
 		kim := e.d.NewUser("kim")
 		dm := e.d.DM(kim)
-		start := e.do(e.draughtsCmd(dm, kim, "bot", discordtest.Str("level", "beginner"), discordtest.Str("colour", "white"), discordtest.Str("clock", "none"), discordtest.Bool("rated", false)))
+		start := e.do(e.draughtsCmd(dm, kim, "bot", discordtest.Str("level", "beginner"), discordtest.Str("color", "white"), discordtest.Str("clock", "none"), discordtest.Bool("rated", false)))
 		hasAll(t, "/draughts bot rated:false", start.Text(),
 			"New game of international draughts: "+kim.Mention()+" plays ⚪ white against gobot **beginner** (no clock; unrated).\n", draughtsFooter)
 		for n := 1; n <= 5; n++ {

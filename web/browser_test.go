@@ -689,7 +689,7 @@ func TestBrowserGameListTellsApart(t *testing.T) {
 	e.challenge("ann", "bob", 9, discordtest.Bool("thread", true))
 	e.challenge("ann", "bob", 9)
 	e.accepted(e.d.Command(e.ch, user("ann"), "draughts", discordtest.Sub("challenge", discordtest.UserOpt("opponent", user("bob")),
-		discordtest.Str("colour", "white"), discordtest.Bool("rated", false), discordtest.Str("clock", "live"), discordtest.Bool("thread", true))), "bob")
+		discordtest.Str("color", "white"), discordtest.Bool("rated", false), discordtest.Str("clock", "live"), discordtest.Bool("thread", true))), "bob")
 	e.challenge("ann", "bob", 9, discordtest.Bool("thread", true))
 	// The two games in threads started yesterday evening and this morning.
 	ctx := context.Background()

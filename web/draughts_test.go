@@ -20,7 +20,7 @@ import (
 func (e *env) draughtsChallenge(white, black string) {
 	e.t.Helper()
 	e.accepted(e.d.Command(e.ch, user(white), "draughts", discordtest.Sub("challenge", discordtest.UserOpt("opponent", user(black)),
-		discordtest.Str("colour", "white"), discordtest.Bool("rated", false), discordtest.Str("clock", "live"))), black)
+		discordtest.Str("color", "white"), discordtest.Bool("rated", false), discordtest.Str("clock", "live"))), black)
 }
 
 // setDraughts puts the game of the env's channel at the position of

@@ -1,5 +1,5 @@
 // Package draughtsroom is international draughts' room on the Discord
-// side: /draughts (/dames in French), its board messages, PDN records and
+// side: /draughts, its board messages, PDN records and
 // bot moves. It plugs into package commands' core through commands.Room
 // and knows nothing of Go; the core knows nothing of it. cmd/gobot
 // registers it with one entry of commands.Options.Rooms (New).

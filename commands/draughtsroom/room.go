@@ -60,10 +60,21 @@ func (a *room) draughtsLevelOption(r *commands.Request) (string, error) {
 	return commands.LevelOption(r, draughtsLevels(a.players.Levels()), "draughts ")
 }
 
-// draughtsColourOption is the colour: option: "white", "black" or
+// colorOption is the color: option, named as /go names its own. A
+// Discord client may still hold the definition from before, where it was
+// colour:, for a while after gobot registers the new one: what it sends
+// is read the same.
+func colorOption(r *commands.Request) (string, bool) {
+	if c, ok := r.String("color"); ok {
+		return c, true
+	}
+	return r.String("colour")
+}
+
+// draughtsColourOption is the color: option: "white", "black" or
 // "random" (the default).
 func draughtsColourOption(r *commands.Request) (string, error) {
-	c, ok := r.String("colour")
+	c, ok := colorOption(r)
 	if !ok {
 		return "random", nil
 	}
@@ -198,7 +209,7 @@ func (a *room) cmdDraughtsBot(ctx context.Context, r *commands.Request) error {
 	if err != nil {
 		return err
 	}
-	if _, ok := r.String("colour"); !ok {
+	if _, ok := colorOption(r); !ok {
 		colour = "white"
 	}
 	ck, err := commands.ServerClock(r, st)
@@ -1057,8 +1068,8 @@ func (a *room) completeDraughtsMove(ctx context.Context, r *commands.Request) er
 
 // draughtsHelp is /draughts help; %s is the bot's levels (draughtsHelpLevels).
 const draughtsHelp = "**International draughts (10×10) with gobot**\n" +
-	"`/draughts challenge opponent:` challenge someone here, or anyone without `opponent:` (`clock:`, `colour:`, `thread:`, `rated:`).\n" +
-	"`/draughts bot level:` play gobot at once, %s (`colour:`, default white; `clock:`, `rated:`).\n" +
+	"`/draughts challenge opponent:` challenge someone here, or anyone without `opponent:` (`clock:`, `color:`, `thread:`, `rated:`).\n" +
+	"`/draughts bot level:` play gobot at once, %s (`color:`, default white; `clock:`, `rated:`).\n" +
 	"`clock:` `5+3` (5 min, +3 s a move), `fischer 5m +3s max 10m`, `byoyomi 10m 5x30s`, `absolute 20m`, `correspondence`, `daily`, `live`, `blitz`, `none`: `/go help` says more.\n" +
 	"`/draughts play move:` play a move by its squares: `32-28`, or `28x19` for a capture (`28x17x8` through each landing when it matters); autocomplete lists your legal moves.\n" +
 	"**Open board** under a board (where the board page is set up) plays by clicks: your piece, then where it goes.\n" +
@@ -1128,7 +1139,7 @@ func draughtsDefinition(contexts []discordgo.InteractionContextType, integration
 	}
 	colourOpt := func(desc string) *discordgo.ApplicationCommandOption {
 		return &discordgo.ApplicationCommandOption{
-			Type: discordgo.ApplicationCommandOptionString, Name: "colour", Description: desc,
+			Type: discordgo.ApplicationCommandOptionString, Name: "color", Description: desc,
 			Choices: []*discordgo.ApplicationCommandOptionChoice{{Name: "white (moves first)", Value: "white"}, {Name: "black", Value: "black"}, {Name: "random", Value: "random"}},
 		}
 	}
@@ -1166,12 +1177,11 @@ func draughtsDefinition(contexts []discordgo.InteractionContextType, integration
 			sub("abort", "Abort the game: either player, before each has made two moves; a moderator with a reason",
 				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: "reason", Description: "A moderator's reason, kept in the server's log", MaxLength: 300}),
 			sub("record", "The PDN record of the game here, or of a finished game", goSubs["sgf"].Options[0], goSubs["sgf"].Options[1]),
-			sub("history", "A player's finished games, both games'", goSubs["history"].Options...),
+			sub("history", "A player's finished games, Go and draughts", goSubs["history"].Options...),
 			sub("stats", "A player's draughts ratings and record", goSubs["stats"].Options...),
 			sub("leaderboard", "The best draughts players here, or everywhere", goSubs["leaderboard"].Options...),
 			sub("help", "How to play draughts with gobot, and the rules"),
 		},
-		NameLocalizations:        &map[discordgo.Locale]string{discordgo.French: "dames"},
 		DescriptionLocalizations: &map[discordgo.Locale]string{discordgo.French: "Jouer aux dames (10×10) contre vos amis ou le bot"},
 	}
 }
@@ -1572,7 +1582,7 @@ func (a *room) Rematch(arc *storage.Archived, by game.Side) discordgo.Applicatio
 		colour = "black"
 	}
 	opp, bot := commands.RematchOpponent(arc, by)
-	opts := []*discordgo.ApplicationCommandInteractionDataOption{opp, commands.StringOption("colour", colour), commands.RematchClock(arc)}
+	opts := []*discordgo.ApplicationCommandInteractionDataOption{opp, commands.StringOption("color", colour), commands.RematchClock(arc)}
 	if arc.Unrated {
 		opts = append(opts, commands.BoolOption("rated", false))
 	}
