@@ -49,11 +49,17 @@ const (
 // (the default applies: clockOf). A spec that does not parse is refused
 // with the syntax.
 func ClockOption(r *Request) (*clock.Control, error) {
+	return ClockOptionIn(r, clock.Presets)
+}
+
+// ClockOptionIn is ClockOption for a game whose named controls are
+// presets (clock.DraughtsPresets).
+func ClockOptionIn(r *Request, presets []clock.Preset) (*clock.Control, error) {
 	v, ok := r.String("clock")
 	if !ok || strings.TrimSpace(v) == "" {
 		return nil, nil
 	}
-	c, err := clock.Parse(v)
+	c, err := clock.ParseIn(v, presets)
 	if err != nil {
 		reason := err.Error()
 		var se *clock.SpecError
@@ -74,6 +80,16 @@ func (a *App) ClockOf(chosen *clock.Control) clock.Control {
 	return *chosen
 }
 
+// ClockIn is ClockOf for a game whose named controls are presets: the
+// configured default, when it is one of Go's presets, is the game's own
+// preset of that name (clock.Control.In).
+func (a *App) ClockIn(chosen *clock.Control, presets []clock.Preset) clock.Control {
+	if chosen == nil {
+		return a.opts.DefaultClock.In(presets)
+	}
+	return *chosen
+}
+
 // NewClock is the clock of a game starting at now: the first player's time
 // runs at once. No clock (clock.None) is nil.
 func NewClock(c clock.Control, st game.State, now time.Time) *clock.Clock {
@@ -90,6 +106,16 @@ func NewClock(c clock.Control, st game.State, now time.Time) *clock.Clock {
 // a system's spec is being typed and does not read yet, an example of that
 // system; otherwise why the text is not a clock.
 func (a *App) CompleteClock(ctx context.Context, r *Request) error {
+	return a.CompleteClockIn(clock.Presets)(ctx, r)
+}
+
+// CompleteClockIn is CompleteClock for a game whose named controls are
+// presets (clock.DraughtsPresets): it suggests those.
+func (a *App) CompleteClockIn(presets []clock.Preset) HandlerFunc {
+	return func(ctx context.Context, r *Request) error { return a.completeClock(ctx, r, presets) }
+}
+
+func (a *App) completeClock(ctx context.Context, r *Request, presets []clock.Preset) error {
 	name, typed := r.Focused()
 	if name != "clock" {
 		return r.Choices(ctx, nil)
@@ -99,15 +125,15 @@ func (a *App) CompleteClock(ctx context.Context, r *Request) error {
 	add := func(label, value string) {
 		choices = append(choices, &discordgo.ApplicationCommandOptionChoice{Name: Clip(label, 100), Value: Clip(value, 100)})
 	}
-	c, err := clock.Parse(typed)
+	c, err := clock.ParseIn(typed, presets)
 	preset := false
-	for _, p := range clock.Presets {
+	for _, p := range presets {
 		preset = preset || strings.EqualFold(typed, p.Name)
 	}
 	if typed != "" && err == nil && !preset {
 		add(c.String()+" — "+c.Describe(), c.String())
 	}
-	for _, p := range clock.Presets {
+	for _, p := range presets {
 		if strings.HasPrefix(p.Name, strings.ToLower(typed)) {
 			add(p.Name+" — "+p.Control.Describe(), p.Name)
 		}

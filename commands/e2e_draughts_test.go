@@ -365,28 +365,52 @@ func testE2EDraughtsLossOnTime(t *testing.T, e *env) {
 	}
 }
 
-// TestE2EDraughtsPDNTimeControl: a PDN record writes a Fischer clock as
-// seconds+increment, and byo-yomi, which that form cannot write, as "?"
-// with the clock in words beside it.
+// TestE2EDraughtsPDNTimeControl: draughts' blitz and live presets are
+// Fischer clocks, as on lidraughts (3+2 and 10+5), which a PDN record
+// writes as seconds+increment; byo-yomi, asked for by its spec, which that
+// form cannot write, is "?" with the clock in words beside it.
 func TestE2EDraughtsPDNTimeControl(t *testing.T) { httpMode(t, testE2EDraughtsPDNTimeControl) }
 
 func testE2EDraughtsPDNTimeControl(t *testing.T, e *env) {
-	ch := e.d.GuildChannel("byoyomi")
 	alice, bob := e.d.NewUser("alice"), e.d.NewUser("bob")
-	msg := e.newChallenge(e.draughtsCmd(ch, alice, "challenge", discordtest.UserOpt("opponent", bob), discordtest.Str("color", "white"), discordtest.Str("clock", "blitz")))
-	e.do(e.click(bob, msg, "accept"))
-	e.waitBoard(ch.ID, "⚪ white to play")
-	rec := e.do(e.draughtsCmd(ch, alice, "record"))
-	pdn := ""
-	for _, f := range rec.Attachments {
-		if strings.HasSuffix(f.Filename, ".pdn") {
-			pdn = string(f.Data)
+	for _, c := range []struct {
+		clock, said string
+		tags        []string
+	}{
+		{"blitz", "Fischer: 3 min, +2 s per move, no maximum", []string{`[TimeControl "180+2"]`}},
+		{"live", "Fischer: 10 min, +5 s per move, no maximum", []string{`[TimeControl "600+5"]`}},
+		{"byoyomi 3m 5x10s", "byo-yomi: 3 min, then 5 periods of 10 s", []string{`[TimeControl "?"]`, `[Clock "byo-yomi: 3 min, then 5 periods of 10 s"]`}},
+	} {
+		ch := e.d.GuildChannel(c.clock)
+		msg := e.newChallenge(e.draughtsCmd(ch, alice, "challenge", discordtest.UserOpt("opponent", bob), discordtest.Str("color", "white"), discordtest.Str("clock", c.clock)))
+		if !strings.Contains(msg.Text(), c.said) {
+			t.Errorf("clock:%s: the challenge says %q, want %q", c.clock, msg.Text(), c.said)
+		}
+		e.do(e.click(bob, msg, "accept"))
+		e.waitBoard(ch.ID, "⚪ white to play")
+		rec := e.do(e.draughtsCmd(ch, alice, "record"))
+		pdn := ""
+		for _, f := range rec.Attachments {
+			if strings.HasSuffix(f.Filename, ".pdn") {
+				pdn = string(f.Data)
+			}
+		}
+		for _, want := range c.tags {
+			if !strings.Contains(pdn, want) {
+				t.Errorf("clock:%s: PDN:\n%s\nwant %s", c.clock, pdn, want)
+			}
+		}
+		if len(c.tags) == 1 && strings.Contains(pdn, "[Clock ") {
+			t.Errorf("clock:%s: PDN:\n%s\nwant no Clock tag: TimeControl says it all", c.clock, pdn)
 		}
 	}
-	for _, want := range []string{`[TimeControl "?"]`, `[Clock "byo-yomi: 3 min, then 5 periods of 10 s"]`} {
-		if !strings.Contains(pdn, want) {
-			t.Errorf("PDN:\n%s\nwant %s", pdn, want)
-		}
+	// The autocomplete of /draughts' clock offers its own presets, and
+	// Go's blitz is still byo-yomi.
+	if c := e.d.Do(e.d.Autocomplete(e.d.GuildChannel("complete"), alice, "draughts", discordtest.Sub("challenge", discordtest.Focused("clock", "bli")))); len(c.Choices) != 1 || c.Choices[0].Name != "blitz — Fischer: 3 min, +2 s per move, no maximum" {
+		t.Errorf("/draughts clock suggestions for bli = %+v", c.Choices)
+	}
+	if c := e.d.Do(e.d.Autocomplete(e.d.GuildChannel("go-complete"), alice, "go", discordtest.Sub("challenge", discordtest.Focused("clock", "bli")))); len(c.Choices) != 1 || c.Choices[0].Name != "blitz — byo-yomi: 3 min, then 5 periods of 10 s" {
+		t.Errorf("/go clock suggestions for bli = %+v", c.Choices)
 	}
 }
 
@@ -416,8 +440,9 @@ func TestE2EDraughtsServerRules(t *testing.T) {
 	e.refused(e.draughtsCmd(games, alice, "bot", discordtest.Str("level", "beginner")), `The bot level "beginner" is not offered on this server: its admins allow novice.`)
 
 	msg := e.newChallenge(e.draughtsCmd(games, alice, "challenge", discordtest.UserOpt("opponent", bob), discordtest.Str("color", "white")))
-	if !strings.Contains(msg.Text(), "blitz") && !strings.Contains(msg.Text(), "3 min") {
-		t.Errorf("challenge = %q, want the server's default clock (blitz)", msg.Text())
+	// The server's blitz is draughts' own blitz, 3+2, not Go's byo-yomi.
+	if !strings.Contains(msg.Text(), "Fischer: 3 min, +2 s per move, no maximum") {
+		t.Errorf("challenge = %q, want the server's default clock (draughts' blitz)", msg.Text())
 	}
 	if list := e.do(e.adminCmd(general, ann, "games")); !strings.Contains(list.Text(), fmt.Sprintf("📨 Challenge by %s to %s · international draughts · in <#%s>", alice.Mention(), bob.Mention(), games.ID)) {
 		t.Errorf("/go-admin games with a draughts challenge = %q", list.Text())

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/bwmarrin/discordgo"
+	"github.com/gobot-dev/gobot/engine/clock"
 	"github.com/gobot-dev/gobot/engine/game"
 	"github.com/gobot-dev/gobot/storage"
 )
@@ -168,10 +169,17 @@ func Subcommand(command, sub string, opts ...*discordgo.ApplicationCommandIntera
 // RematchClock is the clock option of a rematch of arc: the game's own
 // (its preset's name, or its spec), "none" for a game without a clock.
 func RematchClock(arc *storage.Archived) *discordgo.ApplicationCommandInteractionDataOption {
+	return RematchClockIn(arc, clock.Presets)
+}
+
+// RematchClockIn is RematchClock for a game whose named controls are
+// presets (clock.DraughtsPresets): the clock is named as that game reads
+// it, so that the rematch has the same one.
+func RematchClockIn(arc *storage.Archived, presets []clock.Preset) *discordgo.ApplicationCommandInteractionDataOption {
 	if arc.Clock == nil {
 		return StringOption("clock", "none")
 	}
-	return StringOption("clock", arc.Clock.Control.Name())
+	return StringOption("clock", arc.Clock.Control.NameIn(presets))
 }
 
 // RematchOpponent is the option naming the opponent of a rematch of arc

@@ -201,14 +201,17 @@ func (a *App) recordFormat(arc *storage.Archived) string {
 	return format
 }
 
-// ServerClock is the clock: option, or the server's default clock when
-// none is given (its admins' choice), or nil for gobot's default.
-func ServerClock(r *Request, st *storage.Settings) (*clock.Control, error) {
-	ck, err := ClockOption(r)
-	if err != nil || ck != nil || st == nil {
+// ServerClock is the clock: option of a game whose named controls are
+// presets (clock.DraughtsPresets), or the server's default clock when none
+// is given (its admins' choice: one of Go's presets is the game's own
+// preset of that name, clock.Control.In), or nil for gobot's default
+// (ClockIn).
+func ServerClock(r *Request, st *storage.Settings, presets []clock.Preset) (*clock.Control, error) {
+	ck, err := ClockOptionIn(r, presets)
+	if err != nil || ck != nil || st == nil || st.Clock == nil {
 		return ck, err
 	}
-	return st.Clock, nil
+	return new(st.Clock.In(presets)), nil
 }
 
 // BotLevel checks a bot level's name, as a person typed it, against the

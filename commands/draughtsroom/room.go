@@ -122,7 +122,7 @@ func (a *room) cmdDraughtsChallenge(ctx context.Context, r *commands.Request) er
 	if err != nil {
 		return err
 	}
-	ck, err := commands.ServerClock(r, st)
+	ck, err := commands.ServerClock(r, st, clock.DraughtsPresets)
 	if err != nil {
 		return err
 	}
@@ -142,7 +142,7 @@ func (a *room) cmdDraughtsChallenge(ctx context.Context, r *commands.Request) er
 	return a.PostChallenge(ctx, r, &storage.Challenge{
 		ID: it.ID, ChannelID: it.ChannelID, GuildID: it.GuildID, Kind: draughtsKind,
 		Challenger: commands.UserPlayer(r.User), Opponent: commands.Opponent(opp),
-		Color: colour, Thread: thread, Clock: new(a.ClockOf(ck)), Unrated: !rated,
+		Color: colour, Thread: thread, Clock: new(a.ClockIn(ck, clock.DraughtsPresets)), Unrated: !rated,
 		CreatedAt: now, ExpiresAt: now.Add(a.ChallengeTTL(st)),
 	})
 }
@@ -212,7 +212,7 @@ func (a *room) cmdDraughtsBot(ctx context.Context, r *commands.Request) error {
 	if _, ok := colorOption(r); !ok {
 		colour = "white"
 	}
-	ck, err := commands.ServerClock(r, st)
+	ck, err := commands.ServerClock(r, st, clock.DraughtsPresets)
 	if err != nil {
 		return err
 	}
@@ -230,7 +230,7 @@ func (a *room) cmdDraughtsBot(ctx context.Context, r *commands.Request) error {
 	if !requesterWhite(colour, rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), uint64(commands.SeedFrom(it.ID))))) {
 		white, black = bot, human
 	}
-	g, err := a.newDraughtsGame(it, it.ID, it.ChannelID, "", white, black, a.ClockOf(ck), !rated)
+	g, err := a.newDraughtsGame(it, it.ID, it.ChannelID, "", white, black, a.ClockIn(ck, clock.DraughtsPresets), !rated)
 	if err != nil {
 		return err
 	}
@@ -249,7 +249,7 @@ func (a *room) cmdDraughtsBot(ctx context.Context, r *commands.Request) error {
 	}
 	// A game that no rating pool here counts says so now, not only at its end.
 	pools := a.PoolsNote(ctx, g.GuildID, true)
-	note := fmt.Sprintf("New game of international draughts: %s plays %s against gobot **%s** (%s; %s).", commands.Mention(human), draughtsSideLabel(side), level, a.ClockOf(ck).Describe(), commands.RatedWord(rated, pools))
+	note := fmt.Sprintf("New game of international draughts: %s plays %s against gobot **%s** (%s; %s).", commands.Mention(human), draughtsSideLabel(side), level, a.ClockIn(ck, clock.DraughtsPresets).Describe(), commands.RatedWord(rated, pools))
 	if hubEngine(level) {
 		note += " " + commands.EngineUnrated(level)
 	} else if rated && pools != "" {
@@ -1070,7 +1070,7 @@ func (a *room) completeDraughtsMove(ctx context.Context, r *commands.Request) er
 const draughtsHelp = "**International draughts (10×10) with gobot**\n" +
 	"`/draughts challenge opponent:` challenge someone here, or anyone without `opponent:` (`clock:`, `color:`, `thread:`, `rated:`).\n" +
 	"`/draughts bot level:` play gobot at once, %s (`color:`, default white; `clock:`, `rated:`).\n" +
-	"`clock:` `5+3` (5 min, +3 s a move), `fischer 5m +3s max 10m`, `byoyomi 10m 5x30s`, `absolute 20m`, `correspondence`, `daily`, `live`, `blitz`, `none`: `/go help` says more.\n" +
+	"`clock:` `5+3` (5 min, +3 s/move), `fischer 5m +3s max 10m`, `byoyomi 10m 5x30s`, `absolute 20m`, `correspondence`, `daily`, `live` 10+5, `blitz` 3+2, `none` (see `/go help`).\n" +
 	"`/draughts play move:` play a move by its squares: `32-28`, or `28x19` for a capture (`28x17x8` through each landing when it matters); autocomplete lists your legal moves.\n" +
 	"**Open board** under a board (where the board page is set up) plays by clicks: your piece, then where it goes.\n" +
 	"`/draughts board` shows the board, `/draughts draw` offers a draw (or accepts one), `/draughts resign` resigns, `/draughts abort` aborts before each player has made two moves (a moderator at any time, with `reason:`); `/draughts record`, `history`, `stats` and `leaderboard` as for Go. A finished game's **Rematch** button plays it again, colours swapped.\n" +
@@ -1144,7 +1144,7 @@ func draughtsDefinition(contexts []discordgo.InteractionContextType, integration
 		}
 	}
 	clockOpt := &discordgo.ApplicationCommandOption{
-		Type: discordgo.ApplicationCommandOptionString, Name: "clock", Description: "Time control: a preset (blitz, live, daily, correspondence), 5+3 (min + s a move), fischer 5m +3s",
+		Type: discordgo.ApplicationCommandOptionString, Name: "clock", Description: "Time control: blitz (3+2), live (10+5), daily, correspondence; or 5+3 (min + s a move)",
 		Autocomplete: true, MaxLength: 60,
 	}
 	ratedOpt := &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionBoolean, Name: "rated", Description: "Count the game in the draughts ratings (default true)"}
@@ -1210,12 +1210,12 @@ func (a *room) draughtsRoutes(rt *commands.Router) {
 	rt.Command("draughts/leaderboard", a.CmdLeaderboard)
 	rt.Autocomplete("draughts/play", a.completeDraughtsMove)
 	rt.Autocomplete("draughts/record", a.CompleteFinishedGames)
-	rt.Autocomplete("draughts/challenge", a.CompleteClock)
+	rt.Autocomplete("draughts/challenge", a.CompleteClockIn(clock.DraughtsPresets))
 	rt.Autocomplete("draughts/bot", func(ctx context.Context, r *commands.Request) error {
 		if name, _ := r.Focused(); name == "level" {
 			return a.CompleteLevel(ctx, r)
 		}
-		return a.CompleteClock(ctx, r)
+		return a.CompleteClockIn(clock.DraughtsPresets)(ctx, r)
 	})
 	rt.Component("draughts/{id}/resign/{move}", a.OnBoard("draughts/", a.btnDraughtsResign))
 	rt.Component("draughts/{id}/resign-yes/{move}", commands.Confirming(a.OnBoard("draughts/", a.cmdDraughtsResign)))
@@ -1582,7 +1582,7 @@ func (a *room) Rematch(arc *storage.Archived, by game.Side) discordgo.Applicatio
 		colour = "black"
 	}
 	opp, bot := commands.RematchOpponent(arc, by)
-	opts := []*discordgo.ApplicationCommandInteractionDataOption{opp, commands.StringOption("color", colour), commands.RematchClock(arc)}
+	opts := []*discordgo.ApplicationCommandInteractionDataOption{opp, commands.StringOption("color", colour), commands.RematchClockIn(arc, clock.DraughtsPresets)}
 	if arc.Unrated {
 		opts = append(opts, commands.BoolOption("rated", false))
 	}

@@ -618,3 +618,39 @@ func TestPGN(t *testing.T) {
 		}
 	}
 }
+
+// TestDraughtsPresets: draughts' blitz and live are Fischer clocks as on
+// lidraughts (3+2 and 10+5, written "180+2" and "600+5" in a PDN), its
+// other presets Go's; a server's Go preset is draughts' own preset of that
+// name, a spec stays itself; and a clock's name in draughts reads back as
+// the same clock there (Go's byo-yomi blitz is no draughts preset).
+func TestDraughtsPresets(t *testing.T) {
+	for _, c := range []struct {
+		name, pgn string
+		exact     bool // correspondence's maximum is not in its PGN
+	}{{"blitz", "180+2", true}, {"live", "600+5", true}, {"correspondence", "259200+86400", false}, {"daily", "1/86400", true}, {"none", "-", true}} {
+		d, err := ParseIn(c.name, DraughtsPresets)
+		if err != nil || d.PGN() != c.pgn || d.PGNExact() != c.exact {
+			t.Errorf("draughts' %s = %v (%v), PGN %q (exact %v); want %q (exact %v)", c.name, d, err, d.PGN(), d.PGNExact(), c.pgn, c.exact)
+		}
+		g, _ := Parse(c.name)
+		if got := g.In(DraughtsPresets); got != d {
+			t.Errorf("Go's %s in draughts = %v, want draughts' %v", c.name, got, d)
+		}
+		if d.NameIn(DraughtsPresets) != c.name {
+			t.Errorf("draughts' %s is named %q there", c.name, d.NameIn(DraughtsPresets))
+		}
+	}
+	if g, _ := Parse("blitz"); g.System != ByoYomi {
+		t.Errorf("Go's blitz = %v, want byo-yomi as before", g)
+	}
+	byo, _ := Parse("byoyomi 3m 5x10s")
+	name := byo.NameIn(DraughtsPresets)
+	if back, err := ParseIn(name, DraughtsPresets); err != nil || back != byo {
+		t.Errorf("byo-yomi 3m 5×10s named %q in draughts reads back as %v (%v)", name, back, err)
+	}
+	spec, _ := Parse("fischer 5m +3s")
+	if got := spec.In(DraughtsPresets); got != spec {
+		t.Errorf("a spec in draughts = %v, want it unchanged", got)
+	}
+}

@@ -77,6 +77,36 @@ var Presets = []Preset{
 	{"none", Control{}},
 }
 
+// DraughtsPresets are the named controls of draughts: Go's, but live and
+// blitz are Fischer clocks with no maximum, as a lidraughts player knows
+// them (lidraughts has no byo-yomi; its blitz pools include 3+2), and as
+// a PDN's TimeControl tag writes them whole ("180+2").
+var DraughtsPresets = []Preset{
+	Presets[0],
+	Presets[1],
+	{"live", Control{System: Fischer, Main: 10 * time.Minute, Increment: 5 * time.Second}},
+	{"blitz", Control{System: Fischer, Main: 3 * time.Minute, Increment: 2 * time.Second}},
+	Presets[4],
+}
+
+// In is c as a game whose named controls are presets has it: when c is
+// one of Go's presets (Presets), the preset of the same name in presets,
+// else c. A server's default clock, set as "blitz", is each game's own
+// blitz so.
+func (c Control) In(presets []Preset) Control {
+	for _, p := range Presets {
+		if p.Control != c {
+			continue
+		}
+		for _, q := range presets {
+			if q.Name == p.Name {
+				return q.Control
+			}
+		}
+	}
+	return c
+}
+
 // Default is the control of a game whose players chose none: correspondence.
 func Default() Control { return Presets[0].Control }
 
@@ -103,19 +133,25 @@ var Syntax = "a preset (correspondence, daily, live, blitz, none), minutes + sec
 // MinPeriod to MaxPeriod, but an increment from MinIncrement. An
 // error is a *SpecError saying what is wrong; it wraps ErrSpec.
 func Parse(spec string) (Control, error) {
-	c, err := parse(spec)
+	return ParseIn(spec, Presets)
+}
+
+// ParseIn is Parse for a game whose named controls are presets
+// (DraughtsPresets for draughts).
+func ParseIn(spec string, presets []Preset) (Control, error) {
+	c, err := parse(spec, presets)
 	if err != nil {
 		return Control{}, &SpecError{Spec: spec, Reason: strings.TrimPrefix(err.Error(), ErrSpec.Error()+": ")}
 	}
 	return c, nil
 }
 
-func parse(spec string) (Control, error) {
+func parse(spec string, presets []Preset) (Control, error) {
 	s := strings.ToLower(strings.TrimSpace(spec))
 	if s == "" {
 		return Control{}, fmt.Errorf("%w: empty", ErrSpec)
 	}
-	for _, p := range Presets {
+	for _, p := range presets {
 		if s == p.Name {
 			return p.Control, nil
 		}
@@ -413,8 +449,12 @@ func count(n int, thing string) string {
 }
 
 // Name is the preset's name when c is one, else its spec.
-func (c Control) Name() string {
-	for _, p := range Presets {
+func (c Control) Name() string { return c.NameIn(Presets) }
+
+// NameIn is Name for a game whose named controls are presets: Go's byo-yomi
+// blitz is no preset of draughts, and its name there would read as 3+2.
+func (c Control) NameIn(presets []Preset) string {
+	for _, p := range presets {
 		if p.Control == c {
 			return p.Name
 		}
