@@ -229,3 +229,59 @@ func TestSelfAtariLetThrough(t *testing.T) {
 		t.Errorf("with SelfAtari 0.4, E5 was played %d times against %d with 1: ratio %.2f, want about 0.4", some, all, r)
 	}
 }
+
+// TestFillTheBoard: with Fill, the random move plays a point whose eight
+// neighbours are empty while it finds one in its tries, and only then
+// anything else; without it, the points next to stones get their share.
+func TestFillTheBoard(t *testing.T) {
+	b := board(t, `
+		. . . . . . .
+		. . . . . . .
+		. . . . . . .
+		. . . X . . .
+		. . . . . . .
+		. . . . . . .
+		. . . . . . .`)
+	// The points with eight empty neighbours on the board: the 5×5 square
+	// inside the edge, less the stone and its eight neighbours.
+	open := func(v int) bool { return b.Neighbourhood(v) == 0 }
+	n := 0
+	for i := range b.EmptyCount() {
+		if open(b.EmptyVertex(i)) {
+			n++
+		}
+	}
+	if n != 16 {
+		t.Fatalf("%d open points, want 16\n%v", n, b)
+	}
+	const draws = 10000
+	count := func(fill int) int {
+		p := Player{Policy: Policy{Fill: fill}, Rand: NewRand(7)}
+		k := 0
+		for range draws {
+			if open(p.Move(b, engine.White, engine.PassVertex)) {
+				k++
+			}
+		}
+		return k
+	}
+	// 16 of the 48 empty points: a random move finds one a third of the
+	// time, and with three tries 1-(2/3)^4 of the time (the tries, then
+	// the random move itself).
+	if k := count(0); k < draws*30/100 || k > draws*37/100 {
+		t.Errorf("without Fill, %d of %d random moves on open points, want about a third", k, draws)
+	}
+	if k := count(3); k < draws*77/100 || k > draws*83/100 {
+		t.Errorf("with Fill 3, %d of %d random moves on open points, want about 80%%", k, draws)
+	}
+	// A full board's last point is never open: Fill changes nothing, and
+	// Black does not fill its own eye.
+	full := board(t, `
+		X X X
+		X . X
+		X X X`)
+	p := Player{Policy: Policy{Fill: 3}, Rand: NewRand(1)}
+	if v := p.Move(full, engine.Black, engine.PassVertex); v != engine.PassVertex {
+		t.Errorf("on a board whose one point is Black's eye, Black's Move = %v, want a pass", full.Point(v))
+	}
+}
