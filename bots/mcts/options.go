@@ -171,13 +171,6 @@ func minResignMove(size int) int {
 // and 60 won 34 of 64 (53%, 41–65%: no clear gain).
 const shapePrior = 100
 
-// fillTries is the playouts' tries to fill the board (playout.Policy.Fill)
-// in searches for play on 13×13 and bigger. On 19×19, max with 3 beat max
-// without it 28 of 48 (58.3%, 44.3–71.2%; 3,000 playouts a move, colours
-// alternating; docs/strength.md, session 39). 9×9 and the analyses
-// (reviews) are as they were measured.
-const fillTries = 3
-
 // selfAtariRate is the share of the self-ataris that the playouts' random
 // moves come upon and play (Options.SelfAtari). At 2,000 playouts a move
 // on 9×9, hard with 0.4 beat hard without it 235 of 400 (58.8%, 95%

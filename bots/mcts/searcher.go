@@ -316,9 +316,6 @@ func (e *Searcher) newSearch(g *engine.Game, start time.Time) *search {
 	s.board.TrackNeighbourhoods()
 	if !e.opts.analysis {
 		s.dynamicKomi = dynamicKomi(size, g.Handicap(), g.MoveCount())
-		if size >= 13 {
-			s.params.playout.Fill = fillTries
-		}
 	}
 	s.komi += s.dynamicKomi
 	if moves := g.Moves(); len(moves) > 0 {

@@ -42,13 +42,6 @@ type Policy struct {
 	// colours of the code are swapped first. Without it every shape point
 	// is as likely.
 	Shape *[1 << 16]float32
-	// Fill is the number of tries to fill the board before a random move
-	// (MoGo's "fill the board"; Chatriot et al. 2008): a random empty
-	// point is played when its eight neighbours are empty and on the
-	// board, else another is drawn, up to Fill times. On a big board the
-	// playouts' random moves then spread over its open areas, as players
-	// do, instead of falling next to stones already there. 0 never tries.
-	Fill int
 }
 
 // Player chooses playout moves by its Policy with its own random numbers.
@@ -86,26 +79,7 @@ func (p *Player) Move(b *engine.Board, c engine.Color, last int) int {
 			}
 		}
 	}
-	if v := p.fillMove(b, c); v != 0 {
-		return v
-	}
 	return p.randomMove(b, c)
-}
-
-// fillMove returns a random empty point of b whose eight neighbours are
-// empty and on the board, drawn at most Policy.Fill times, or 0. Such a
-// point is legal for c (superko aside), fills no eye and is no self-atari.
-func (p *Player) fillMove(b *engine.Board, c engine.Color) int {
-	n := b.EmptyCount()
-	if n == 0 {
-		return 0
-	}
-	for range p.Policy.Fill {
-		if v := b.EmptyVertex(p.Rand.Intn(n)); b.Neighbourhood(v) == 0 && b.Playable(v, c) {
-			return v
-		}
-	}
-	return 0
 }
 
 // Playout plays b out by the policy, c to move after a move at last
