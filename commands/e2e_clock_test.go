@@ -477,13 +477,7 @@ func testE2ESGFClockOGS(t *testing.T, e *env) {
 	} {
 		ch := e.d.GuildChannel("clock-" + tc.clock)
 		e.challenge(ch, alice, bob, discordtest.Str("clock", tc.clock))
-		m := e.do(e.slash(ch, alice, "sgf"))
-		var rec string
-		for _, f := range m.Attachments {
-			if strings.HasSuffix(f.Filename, ".sgf") {
-				rec = string(f.Data)
-			}
-		}
+		rec := string(attachment(t, e.do(e.slash(ch, alice, "sgf")), ".sgf").Data)
 		for _, want := range tc.want {
 			if !strings.Contains(rec, want) {
 				t.Errorf("clock:%s: the record does not contain %s:\n%s", tc.clock, want, rec)

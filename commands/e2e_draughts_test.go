@@ -388,13 +388,7 @@ func testE2EDraughtsPDNTimeControl(t *testing.T, e *env) {
 		}
 		e.do(e.click(bob, msg, "accept"))
 		e.waitBoard(ch.ID, "⚪ white to play")
-		rec := e.do(e.draughtsCmd(ch, alice, "record"))
-		pdn := ""
-		for _, f := range rec.Attachments {
-			if strings.HasSuffix(f.Filename, ".pdn") {
-				pdn = string(f.Data)
-			}
-		}
+		pdn := string(attachment(t, e.do(e.draughtsCmd(ch, alice, "record")), ".pdn").Data)
 		for _, want := range c.tags {
 			if !strings.Contains(pdn, want) {
 				t.Errorf("clock:%s: PDN:\n%s\nwant %s", c.clock, pdn, want)

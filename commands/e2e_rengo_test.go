@@ -920,16 +920,7 @@ func testE2ERengoVotesLapse(t *testing.T, e *env) {
 	e.do(e.play(ch, bob, "F5"))
 	// Each message is recorded after its answer: a move may come first,
 	// and the vote's message then says it lapsed a moment later.
-	says := func(m discordtest.Message, want string) {
-		t.Helper()
-		e.d.WaitFor("the vote's message to say it lapsed", func() bool {
-			got, _ := e.d.Message(m.ID)
-			return strings.HasPrefix(got.Text(), "⌛")
-		})
-		if got, _ := e.d.Message(m.ID); got.Text() != want {
-			t.Errorf("the vote's message after the move = %q, want %q", got.Text(), want)
-		}
-	}
+	says := e.voteLapsed
 	says(resign, "⌛ The vote that ⚪ white resign lapsed: "+bob.Mention()+" played.")
 	says(abort, "⌛ The vote that ⚫ black abort the game lapsed: "+bob.Mention()+" played.")
 
@@ -986,16 +977,7 @@ func testE2ERengoVotesLapseAtTheEnd(t *testing.T, e *env) {
 	ann, bob, cid, dan := e.d.NewUser("ann"), e.d.NewUser("bob"), e.d.NewUser("cid"), e.d.NewUser("dan")
 	admin := e.d.NewUser("admin")
 	admin.Permissions = discordtest.PermServerAdmin
-	says := func(m discordtest.Message, want string) {
-		t.Helper()
-		e.d.WaitFor("the vote's message to say it lapsed", func() bool {
-			got, _ := e.d.Message(m.ID)
-			return strings.HasPrefix(got.Text(), "⌛")
-		})
-		if got, _ := e.d.Message(m.ID); got.Text() != want {
-			t.Errorf("the vote's message after the game's end = %q, want %q", got.Text(), want)
-		}
-	}
+	says := e.voteLapsed
 	votes := func() (resign, abort discordtest.Message) {
 		t.Helper()
 		e.do(e.play(ch, ann, "E5")) // White to move: bob
@@ -1040,4 +1022,18 @@ func testE2ERengoVotesLapseAtTheEnd(t *testing.T, e *env) {
 	e.do(e.adminCmd(ch, admin, "adjudicate", discordtest.Str("game", id), discordtest.Str("result", "annul"), discordtest.Str("reason", "test")))
 	says(resign, "⌛ The vote that ⚪ white resign lapsed: an admin annulled the game.")
 	says(abort, "⌛ The vote that ⚫ black abort the game lapsed: an admin annulled the game.")
+}
+
+// voteLapsed waits until team vote message m says that the vote lapsed
+// (it is recorded after its answer, so a move may come first and the
+// message say so a moment later), and checks that it says want.
+func (e *env) voteLapsed(m discordtest.Message, want string) {
+	e.t.Helper()
+	e.d.WaitFor("the vote's message to say it lapsed", func() bool {
+		got, _ := e.d.Message(m.ID)
+		return strings.HasPrefix(got.Text(), "⌛")
+	})
+	if got, _ := e.d.Message(m.ID); got.Text() != want {
+		e.t.Errorf("the vote's message = %q, want %q", got.Text(), want)
+	}
 }
