@@ -200,29 +200,26 @@ func (m *Model) writeGo(w io.Writer, name string) {
 	fmt.Fprintf(w, "\n// %sCodes are the canonical codes of the large patterns of the dictionary\n", name)
 	fmt.Fprintf(w, "// (ComputeLargeCodes), in increasing order.\n")
 	fmt.Fprintf(w, "var %sCodes = []uint64{\n", name)
-	for i := 0; i < len(m.largeCodes); i += 4 {
-		fmt.Fprint(w, "\t")
-		for j, k := range m.largeCodes[i:min(i+4, len(m.largeCodes))] {
-			if j > 0 {
-				fmt.Fprint(w, " ")
-			}
-			fmt.Fprintf(w, "%#016x,", k)
-		}
-		fmt.Fprint(w, "\n")
-	}
+	writeRows(w, m.largeCodes, 4, "%#016x,")
 	fmt.Fprintf(w, "}\n\n// %sCodeGammas are the gammas of %sCodes.\n", name, name)
 	fmt.Fprintf(w, "var %sCodeGammas = []float32{\n", name)
-	for i := 0; i < len(m.largeGamma); i += 8 {
+	writeRows(w, m.largeGamma, 8, "%.4g,")
+	fmt.Fprintf(w, "}\n")
+}
+
+// writeRows writes xs as the lines of a slice literal, per values a line,
+// each in format.
+func writeRows[T any](w io.Writer, xs []T, per int, format string) {
+	for i := 0; i < len(xs); i += per {
 		fmt.Fprint(w, "\t")
-		for j, g := range m.largeGamma[i:min(i+8, len(m.largeGamma))] {
+		for j, x := range xs[i:min(i+per, len(xs))] {
 			if j > 0 {
 				fmt.Fprint(w, " ")
 			}
-			fmt.Fprintf(w, "%.4g,", g)
+			fmt.Fprintf(w, format, x)
 		}
 		fmt.Fprint(w, "\n")
 	}
-	fmt.Fprintf(w, "}\n")
 }
 
 // groupConst names the groups' constants, for WriteGo.
