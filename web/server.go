@@ -288,12 +288,21 @@ func (h *Handler) localAllowed(r *http.Request) bool {
 	return ip != nil && ip.IsLoopback() && loopbackHost(r.Host)
 }
 
-// localRefused is the answer to a name sign-in from elsewhere.
-const localRefused = "Signing in by name works only on the board page beside gobot's console (gobot console), on this computer. In Discord, open the board from a game's Open board button."
+// localRefused is the answer to a name sign-in from elsewhere, when the
+// Activity is set up (board messages then have an Open board button);
+// localRefusedNoActivity when it is not, and there is no such button.
+const (
+	localRefused           = "Signing in by name works only on the board page beside gobot's console (gobot console), on this computer. In Discord, open the board from a game's Open board button."
+	localRefusedNoActivity = "Signing in by name works only on the board page beside gobot's console (gobot console), on this computer. This board page is not set up for Discord on this server: until its admin sets up gobot's Activity, play with /go and /draughts in Discord."
+)
 
 func (h *Handler) serveLocal(w http.ResponseWriter, r *http.Request) {
 	if !h.localAllowed(r) {
-		problem(w, http.StatusForbidden, localRefused)
+		msg := localRefused
+		if h.opts.ClientSecret == "" || h.opts.ClientID == "" {
+			msg = localRefusedNoActivity
+		}
+		problem(w, http.StatusForbidden, msg)
 		return
 	}
 	var req struct {

@@ -280,6 +280,10 @@ func TestWebSocketOrigin(t *testing.T) {
 func TestLocalSignInRefused(t *testing.T) {
 	local := newEnv(t, Options{Local: true})
 	remote := newEnv(t, Options{})
+	// Without the client secret there is no Activity and no Open board
+	// button: the refusal must not send the user to it.
+	bare := newEnv(t, Options{})
+	bare.board.opts.ClientSecret = ""
 	tests := []struct {
 		name       string
 		h          *Handler
@@ -287,13 +291,16 @@ func TestLocalSignInRefused(t *testing.T) {
 		host       string
 		header     string
 		ok         bool
+		refusal    string
 	}{
-		{"loopback", local.board, "127.0.0.1:5000", "127.0.0.1:8080", "", true},
-		{"IPv6 loopback", local.board, "[::1]:5000", "localhost:8080", "", true},
-		{"another address", local.board, "203.0.113.9:5000", "127.0.0.1:8080", "", false},
-		{"a public name", local.board, "127.0.0.1:5000", "gobot.example.org", "", false},
-		{"through a proxy", local.board, "127.0.0.1:5000", "127.0.0.1:8080", "203.0.113.9", false},
-		{"not local mode", remote.board, "127.0.0.1:5000", "127.0.0.1:8080", "", false},
+		{"loopback", local.board, "127.0.0.1:5000", "127.0.0.1:8080", "", true, ""},
+		{"IPv6 loopback", local.board, "[::1]:5000", "localhost:8080", "", true, ""},
+		{"another address", local.board, "203.0.113.9:5000", "127.0.0.1:8080", "", false, localRefused},
+		{"a public name", local.board, "127.0.0.1:5000", "gobot.example.org", "", false, localRefused},
+		{"through a proxy", local.board, "127.0.0.1:5000", "127.0.0.1:8080", "203.0.113.9", false, localRefused},
+		{"not local mode", remote.board, "127.0.0.1:5000", "127.0.0.1:8080", "", false, localRefused},
+		{"no activity", bare.board, "203.0.113.9:5000", "gobot.example.org", "", false,
+			"Signing in by name works only on the board page beside gobot's console (gobot console), on this computer. This board page is not set up for Discord on this server: until its admin sets up gobot's Activity, play with /go and /draughts in Discord."},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -307,8 +314,11 @@ func TestLocalSignInRefused(t *testing.T) {
 			if got := w.Code == http.StatusOK; got != tt.ok {
 				t.Errorf("status %d (%s), want ok=%v", w.Code, w.Body, tt.ok)
 			}
-			if !tt.ok && !strings.Contains(w.Body.String(), "Signing in by name works only on the board page beside gobot's console") {
-				t.Errorf("refusal %s", w.Body)
+			if !tt.ok {
+				var got struct{ Error string }
+				if err := json.Unmarshal(w.Body.Bytes(), &got); err != nil || got.Error != tt.refusal {
+					t.Errorf("refusal %s, want %q", w.Body, tt.refusal)
+				}
 			}
 		})
 	}
