@@ -331,14 +331,14 @@ func (a *App) adminBan(ctx context.Context, r *Request) error {
 		return err
 	}
 	a.log.Info("user banned on a server", "guild", guild, "user", u.ID, "by", r.User.ID, "until", b.Until)
-	msg := fmt.Sprintf("🚫 %s is banned from gobot on this server %s: they cannot challenge, be challenged, start bot games or vote here. Reason: %s",
+	msg := fmt.Sprintf("🚫 %s is banned from gobot on this server %s: they cannot challenge, be challenged, start bot games or vote here, and this server's leaderboards leave them off. Reason: %s",
 		Mention(target), banUntil(&b), reason)
 	if old != nil {
 		// The new ban replaces the one in force (an admin may shorten
 		// a ban on purpose), and says which: on a server with several
 		// admins, another's ban until lifted must not become a few
 		// days' unnoticed.
-		msg = fmt.Sprintf("🚫 %s was already banned from gobot on this server %s (by %s <t:%d:f> — %s); the ban is now %s: they cannot challenge, be challenged, start bot games or vote here. Reason: %s",
+		msg = fmt.Sprintf("🚫 %s was already banned from gobot on this server %s (by %s <t:%d:f> — %s); the ban is now %s: they cannot challenge, be challenged, start bot games or vote here, and this server's leaderboards leave them off. Reason: %s",
 			Mention(target), banUntil(old), Mention(old.By), old.At.Unix(), old.Reason, banUntil(&b), reason)
 	}
 	games, err := a.games.PlayerActiveGames(ctx, u.ID)

@@ -802,7 +802,7 @@ func testE2EAdminBan(t *testing.T, e *env) {
 
 	until := e.clock.Now().Add(48 * time.Hour).Unix()
 	e.said(e.adminCmd(ch, ann, "ban", discordtest.UserOpt("user", bob), discordtest.Int("days", 2), discordtest.Str("reason", "harassing with challenges")),
-		fmt.Sprintf("🚫 <@%s> is banned from gobot on this server until <t:%d:f>: they cannot challenge, be challenged, start bot games or vote here. Reason: harassing with challenges\n"+
+		fmt.Sprintf("🚫 <@%s> is banned from gobot on this server until <t:%d:f>: they cannot challenge, be challenged, start bot games or vote here, and this server's leaderboards leave them off. Reason: harassing with challenges\n"+
 			"Their games in play here, to decide with `/go-admin adjudicate` if need be: `%s` (⚫ bob vs ⚪ carol) in <#%s>.", bob.ID, until, inPlay.ID, games.ID))
 	banned := fmt.Sprintf("You are banned from gobot games on this server until <t:%d:f>. Reason: harassing with challenges", until)
 	e.refused(e.slash(ch, bob, "challenge", discordtest.UserOpt("opponent", alice)), banned)
@@ -843,7 +843,7 @@ func testE2EAdminBan(t *testing.T, e *env) {
 
 	// A ban until lifted, then lifted.
 	e.said(e.adminCmd(ch, ann, "ban", discordtest.UserOpt("user", dave), discordtest.Str("reason", "cheating")),
-		"🚫 <@"+dave.ID+"> is banned from gobot on this server until an admin lifts it: they cannot challenge, be challenged, start bot games or vote here. Reason: cheating\nThey have no game in play here.")
+		"🚫 <@"+dave.ID+"> is banned from gobot on this server until an admin lifts it: they cannot challenge, be challenged, start bot games or vote here, and this server's leaderboards leave them off. Reason: cheating\nThey have no game in play here.")
 	e.refused(e.slash(other, dave, "bot", discordtest.Str("level", "tester")), "You are banned from gobot games on this server until an admin lifts it. Reason: cheating")
 	e.said(e.adminCmd(ch, ann, "unban", discordtest.UserOpt("user", dave)), "✅ <@"+dave.ID+"> may play on this server again.")
 	third := e.d.GuildChannel("third")
@@ -908,7 +908,7 @@ func testE2EAdminBanClosesChallenges(t *testing.T, e *env) {
 	}
 
 	e.said(e.adminCmd(c6, ann, "ban", discordtest.UserOpt("user", dave), discordtest.Str("reason", "harassing")),
-		"🚫 <@"+dave.ID+"> is banned from gobot on this server until an admin lifts it: they cannot challenge, be challenged, start bot games or vote here. Reason: harassing\n"+
+		"🚫 <@"+dave.ID+"> is banned from gobot on this server until an admin lifts it: they cannot challenge, be challenged, start bot games or vote here, and this server's leaderboards leave them off. Reason: harassing\n"+
 			"They have no game in play here.\n"+
 			"Their challenges here (by them or to them) were withdrawn: `"+draughtsByDave.InteractionID+"` in <#"+c3.ID+">, `"+toDave.InteractionID+"` in <#"+c2.ID+">, `"+byDave.InteractionID+"` in <#"+c1.ID+">.\n"+
 			"The rengo games they opened here were called off: `"+opened.InteractionID+"` in <#"+c5.ID+">.\n"+
@@ -1655,13 +1655,13 @@ func TestE2EBanReplacesBan(t *testing.T) {
 	until := e.clock.Now().Add(72 * time.Hour).Unix()
 	e.said(e.adminCmd(ch, bea, "ban", discordtest.UserOpt("user", carol), discordtest.Int("days", 3), discordtest.Str("reason", "twice")),
 		fmt.Sprintf("🚫 <@%s> was already banned from gobot on this server until an admin lifts it (by <@%s> <t:%d:f> — once); the ban is now until <t:%d:f>: "+
-			"they cannot challenge, be challenged, start bot games or vote here. Reason: twice\nThey have no game in play here.", carol.ID, ann.ID, t0.Unix(), until))
+			"they cannot challenge, be challenged, start bot games or vote here, and this server's leaderboards leave them off. Reason: twice\nThey have no game in play here.", carol.ID, ann.ID, t0.Unix(), until))
 	e.said(e.adminCmd(ch, ann, "bans"), fmt.Sprintf("\nBanned on this server now: 1 user (page 1 of 1)\n<@%s> · until <t:%d:f> (<t:%d:R>) · banned by <@%s> <t:%d:f> — twice",
 		carol.ID, until, until, bea.ID, e.clock.Now().Unix()))
 	// Once it has lapsed, a ban is a new one.
 	e.clock.Advance(73 * time.Hour)
 	e.said(e.adminCmd(ch, ann, "ban", discordtest.UserOpt("user", carol), discordtest.Str("reason", "thrice")),
-		"🚫 <@"+carol.ID+"> is banned from gobot on this server until an admin lifts it: they cannot challenge, be challenged, start bot games or vote here. Reason: thrice\nThey have no game in play here.")
+		"🚫 <@"+carol.ID+"> is banned from gobot on this server until an admin lifts it: they cannot challenge, be challenged, start bot games or vote here, and this server's leaderboards leave them off. Reason: thrice\nThey have no game in play here.")
 }
 
 // TestE2EAdminWithdrawsChallenges: /go-admin adjudicate result:annul with

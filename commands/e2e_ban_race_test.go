@@ -47,7 +47,7 @@ func testE2EBanBetweenAcceptsCheckAndGame(t *testing.T, e *env) {
 	e.wrapStore = func(s commands.Store) commands.Store {
 		return &claimHook{Store: s, hook: func() {
 			e.said(e.adminCmd(ch, ann, "ban", discordtest.UserOpt("user", bob), discordtest.Str("reason", "race")),
-				"🚫 <@"+bob.ID+"> is banned from gobot on this server until an admin lifts it: they cannot challenge, be challenged, start bot games or vote here. Reason: race\nThey have no game in play here.")
+				"🚫 <@"+bob.ID+"> is banned from gobot on this server until an admin lifts it: they cannot challenge, be challenged, start bot games or vote here, and this server's leaderboards leave them off. Reason: race\nThey have no game in play here.")
 		}}
 	}
 	e.restart()
@@ -141,7 +141,7 @@ func testE2EBanWhileAcceptHoldsChallenge(t *testing.T, e *env) {
 	if b.reply.Type != discordtest.CallbackDeferredChannelMessageWithSource {
 		t.Errorf("the ban's first answer has type %d, want a deferral", b.reply.Type)
 	}
-	if m := e.answerOf(ban, b.reply); !m.Ephemeral || m.Text() != "🚫 <@"+bob.ID+"> is banned from gobot on this server until an admin lifts it: they cannot challenge, be challenged, start bot games or vote here. Reason: race\n"+
+	if m := e.answerOf(ban, b.reply); !m.Ephemeral || m.Text() != "🚫 <@"+bob.ID+"> is banned from gobot on this server until an admin lifts it: they cannot challenge, be challenged, start bot games or vote here, and this server's leaderboards leave them off. Reason: race\n"+
 		"They have no game in play here.\n"+
 		"Their challenges here (by them or to them) were withdrawn: `"+msg.InteractionID+"` in <#"+ch.ID+">." {
 		t.Errorf("the ban's answer (private %v) =\n%s\nwant it to list the challenge withdrawn", m.Ephemeral, m.Text())
