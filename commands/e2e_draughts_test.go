@@ -1193,6 +1193,6 @@ func testE2EDraughtsShortClock(t *testing.T, e *env) {
 	}
 	e.refused(e.draughtsCmd(e.d.GuildChannel("clock-refused"), kim, "challenge", discordtest.UserOpt("opponent", sue), discordtest.Str("clock", "5m+3s")),
 		"`5m+3s` is not a clock I can read: \"5m+3s\" is not a system or preset: write minutes + seconds per move as `5+3`, or a system and its times, as `fischer 5m +3s`.\n"+
-			"Write a preset (correspondence, daily, live, blitz, none), minutes + seconds per move as on lidraughts and lichess (`5+3`), or `fischer 5m +3s`, `fischer 3d +1d max 7d`, "+
+			"Write a preset (correspondence, daily, live, blitz, none), minutes + seconds per move as on lidraughts and lichess (`5+3`, no cap), or `fischer 5m +3s` (capped at the main time unless `max` says more), `fischer 3d +1d max 7d`, "+
 			"`byoyomi 10m 5x30s`, `canadian 10m 25/5m`, `simple 1d`, `absolute 20m`, `none`; units s, m, h, d; every time from 10s to 30d, but a Fischer increment from 1s.")
 }

@@ -66,11 +66,11 @@ func helpText(levels []commands.Level, challengeTTL, scoringTTL time.Duration, h
 				"`/go vote level: period:` pits this channel against gobot: anyone votes by `/go play` or buttons; the most voted move is played each period; the channel never resigns. Both unrated."},
 			{Name: "Clocks", Value: "`clock:` on `/go challenge` and `/go bot` (default here: " + defaultClock.Name() + "): " +
 				"**correspondence** (`fischer 3d +1d max 7d`), **daily** (1 day per move), **live** (10 min, then 5×30 s byo-yomi), **blitz** (3 min, then 5×10 s), **none**, or " +
-				"`fischer 5m +3s`, `5+3` (5 min, +3 s a move), `byoyomi 10m 5x30s`, `canadian 10m 25/5m`, `simple 1d`, `absolute 20m` (s, m, h, d; up to 30 days). " +
-				"Correspondence players are reminded when a quarter of their time is left. " +
-				"Out of time loses (`B+T`, `W+T`); before two moves of one's own the game is annulled (recorded, not counted). " +
+				"`5+3` (5 min, +3 s a move, no cap), `fischer 5m +3s max 10m`, `byoyomi 10m 5x30s`, `canadian 10m 25/5m`, `simple 1d`, `absolute 20m` (s, m, h, d; up to 30 days). " +
+				"Correspondence players are reminded at a quarter of their time. " +
+				"Out of time loses (`B+T`, `W+T`); before two moves of one's own the game is annulled (recorded, unrated). " +
 				"No clock runs while dead stones are agreed, nor while I am down for over " + clock.Format(commands.OutageMin) + ".\n" +
-				"`/go vacation days:7` pauses your correspondence clocks (30 days a year, at most 30 at once); `/go vacation end:true` comes back early and returns the unused days."},
+				"`/go vacation days:7` pauses your correspondence clocks (30 days a year, at most 30 at once); `/go vacation end:true` ends it early, giving unused days back."},
 			{Name: "Play", Value: "`/go play move:D4` places a stone (`d 4` too); `move:pass` passes.\n" +
 				"`/go pass`, `/go resign`, or the **Pass** / **Undo** / **Resign** buttons under the newest board (the Resign button asks to confirm; `/go resign` does not).\n" +
 				"`/go undo` (or **Undo**) asks your opponent to take back your last move; against the bot (unrated games only) it takes back its reply and your move at once.\n" +

@@ -170,7 +170,7 @@ func TestHelpClockSyntax(t *testing.T) {
 			field = f.Value
 		}
 	}
-	for _, ex := range []string{"fischer 3d +1d max 7d", "fischer 5m +3s", "5+3", "byoyomi 10m 5x30s", "canadian 10m 25/5m", "simple 1d", "absolute 20m"} {
+	for _, ex := range []string{"fischer 3d +1d max 7d", "fischer 5m +3s max 10m", "5+3", "byoyomi 10m 5x30s", "canadian 10m 25/5m", "simple 1d", "absolute 20m"} {
 		if !strings.Contains(field, "`"+ex+"`") {
 			t.Errorf("/go help's Clocks field does not show `%s`:\n%s", ex, field)
 		}

@@ -115,7 +115,7 @@ func Default() Control { return Presets[0].Control }
 var Examples = []string{"fischer 3d +1d max 7d", "byoyomi 10m 5x30s", "canadian 10m 25/5m", "simple 1d", "absolute 20m", "none"}
 
 // Syntax is what Parse accepts, for error messages and help.
-var Syntax = "a preset (correspondence, daily, live, blitz, none), minutes + seconds per move as on lidraughts and lichess (`5+3`), or `fischer 5m +3s`, `" +
+var Syntax = "a preset (correspondence, daily, live, blitz, none), minutes + seconds per move as on lidraughts and lichess (`5+3`, no cap), or `fischer 5m +3s` (capped at the main time unless `max` says more), `" +
 	strings.Join(Examples, "`, `") + "`; units s, m, h, d; every time from 10s to 30d, but a Fischer increment from 1s"
 
 // Parse reads a time control: a preset name or a spec.
