@@ -160,3 +160,34 @@ func testE2EBotRecordRanks(t *testing.T, e *env) {
 		gnugoLoads(t, rec)
 	}
 }
+
+// TestE2EVoteRecordRanks: a vote game's record names gobot's rank as a bot
+// game's does (on the size its level was measured on, none on another),
+// and no rank for the channel, whose crowd has no rating.
+func TestE2EVoteRecordRanks(t *testing.T) { httpMode(t, testE2EVoteRecordRanks) }
+
+func testE2EVoteRecordRanks(t *testing.T, e *env) {
+	e.offer = rankedLevels{e.players}
+	e.restart()
+	v1 := e.d.NewUser("v1")
+	for _, tc := range []struct {
+		channel, color string
+		size           int
+		ranks          string
+	}{
+		{"nine", "black", 9, "PB[the channel's vote]PW[gobot tester]WR[12k]DT["},
+		{"nine-white", "white", 9, "PB[gobot tester]BR[12k]PW[the channel's vote]DT["},
+		{"thirteen", "black", 13, "PB[the channel's vote]PW[gobot tester]DT["},
+	} {
+		ch := e.d.GuildChannel(tc.channel)
+		e.do(e.slash(ch, v1, "vote", discordtest.Str("level", "tester"), discordtest.Int("size", tc.size), discordtest.Str("color", tc.color)))
+		if e.game(ch.ID) == nil {
+			t.Fatalf("%s: the vote game did not start", tc.channel)
+		}
+		rec := recordOf(t, e.do(e.slash(ch, v1, "sgf")))
+		if !strings.Contains(rec, tc.ranks) {
+			t.Errorf("%s: the vote game's record does not name the ranks %s:\n%s", tc.channel, tc.ranks, rec)
+		}
+		gnugoLoads(t, rec)
+	}
+}

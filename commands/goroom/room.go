@@ -374,9 +374,16 @@ func (r *room) levelRank(level string, size int) string {
 
 // botRanks fills g.Ranks of a new game against a bot: the person's rank
 // in the global pool (commands.App.StartRanks) and the bot's level's
-// rank (levelRank).
+// rank (levelRanks).
 func (r *room) botRanks(ctx context.Context, g *storage.Game) {
 	r.StartRanks(ctx, g)
+	r.levelRanks(g)
+}
+
+// levelRanks fills in g.Ranks the rank of each bot side's level
+// (levelRank): a vote game's record names gobot's rank as a bot game's
+// does, and the channel's side none (a crowd has no rating).
+func (r *room) levelRanks(g *storage.Game) {
 	for i, s := range g.Sides {
 		if p := s.Players[0]; p.IsBot() {
 			if rank := r.levelRank(p.Level, goOf(g).Size()); rank != "" {

@@ -106,6 +106,7 @@ func (a *room) cmdVote(ctx context.Context, r *commands.Request) error {
 		"Vote with `/go play move:` or a button; a vote can be changed until the period of %s ends, and the move with most votes is played.",
 		level, stoneEmoji(c), c, describeSetup(s.Size, s.Rules, eg.Handicap()), commands.HumanDuration(period))
 	openVote(g, now, intro)
+	a.levelRanks(g)
 	if err := a.GameStore().CreateGame(ctx, g); err != nil {
 		if errors.Is(err, storage.ErrExists) {
 			return errVoteChannelTaken
