@@ -3,6 +3,7 @@ package draughts
 import (
 	"fmt"
 	"image"
+	"image/draw"
 	"io"
 
 	rules "github.com/gobot-dev/gobot/engine/draughts"
@@ -217,7 +218,25 @@ func (k *kit) draw(img *image.RGBA, sc *scene) {
 		}
 	}
 	if len(sc.route) >= 2 {
-		newArrow(&k.l, sc.route).draw(img, k.st.arrow)
+		a := newArrow(&k.l, sc.route)
+		a.draw(img, k.st.arrow)
+		dirty := raster.NewTiles(img.Rect)
+		a.mark(dirty)
+		k.numbersOver(img, dirty.Runs())
+	}
+}
+
+// numbersOver draws the square numbers again in runs, over the arrow
+// drawn there: a move that enters its last square from the top left
+// would otherwise cover that square's number, the one a reader of the
+// move looks for.
+func (k *kit) numbersOver(img *image.RGBA, runs []image.Rectangle) {
+	for _, r := range runs {
+		for _, box := range k.numberBox {
+			if b := box.Intersect(r); !b.Empty() {
+				draw.Draw(img, b, k.numbers, b.Min, draw.Over)
+			}
+		}
 	}
 }
 
@@ -271,6 +290,7 @@ func (k *kit) compose(dst *image.Paletted, sc *scene, bgPal *image.Paletted) {
 		}
 	}
 	a.draw(scratch, k.st.arrow)
+	k.numbersOver(scratch, runs)
 	for _, r := range runs {
 		k.q.Quantize(dst, scratch, r)
 	}

@@ -19,6 +19,13 @@ type kit struct {
 	l  layout
 	st *style
 	bg *image.RGBA
+	// numbers holds the square numbers alone, on a transparent picture
+	// of the board's size: drawn again over the arrow, which would
+	// otherwise hide the number of the square it enters from the top
+	// left (the corner the numbers stand in).
+	numbers *image.RGBA
+	// numberBox holds, by square, the pixels its number may cover.
+	numberBox [rules.NumSquares + 1]image.Rectangle
 	// The sprites are premultiplied pictures of one square, placed on a
 	// square's top-left pixel; by rules.Piece.
 	piece [5]*raster.Sprite
@@ -42,6 +49,17 @@ func newKit(px int, flip bool) (*kit, error) {
 	k.bg = image.NewRGBA(image.Rect(0, 0, px, px))
 	if err := drawBoard(k.bg, &k.l, k.st); err != nil {
 		return nil, err
+	}
+	k.numbers = image.NewRGBA(k.bg.Rect)
+	if err := drawNumbers(k.numbers, &k.l, k.st); err != nil {
+		return nil, err
+	}
+	for s := rules.Square(1); s <= rules.NumSquares; s++ {
+		b, err := numberBox(&k.l, s)
+		if err != nil {
+			return nil, err
+		}
+		k.numberBox[s] = b
 	}
 	sq := k.l.sq
 	c := float64(sq) / 2
@@ -142,13 +160,13 @@ type kitEntry struct {
 }
 
 // maxKitBytes bounds the cache: a kit of an 800-pixel picture holds about
-// 3.5 MB (the board in full colour and in palette indices, and the
-// sprites), so some ten such kits fit, while a bot needs two (White's and
-// Black's view) per picture size in use.
+// 6 MB (the board in full colour and in palette indices, its numbers
+// alone, and the sprites), so some six such kits fit, while a bot needs
+// two (White's and Black's view) per picture size in use.
 const maxKitBytes = 40 << 20
 
 // kitBytes estimates the memory a kit for px-pixel pictures holds.
-func kitBytes(px int) int { return px*px*5 + 8*(px/10)*(px/10)*4 }
+func kitBytes(px int) int { return px*px*9 + 8*(px/10)*(px/10)*4 }
 
 // shared is the package's cache. It only remembers drawings that are a
 // pure function of their key, so sharing it between callers is safe.

@@ -259,3 +259,56 @@ func TestNumbers(t *testing.T) {
 		}
 	}
 }
+
+// TestNumbersOverArrow checks that the arrow leaves the square numbers
+// readable: a move entering its last square from the top left, where the
+// number stands, passes under the number (Black's 18-23 from White's
+// side, White's 33-28 from Black's), and so does every square the golden
+// arrows cross.
+func TestNumbersOverArrow(t *testing.T) {
+	cases := []struct {
+		name string
+		s    rules.State
+		opts Options
+	}{
+		{"black 18-23", play(t, "", "32-28", "18-23"), Options{}},
+		{"white 33-28, flipped", play(t, "", "33-28"), Options{Flip: true}},
+	}
+	for _, c := range goldenCases(t) {
+		cases = append(cases, struct {
+			name string
+			s    rules.State
+			opts Options
+		}{c.name, c.s, c.opts})
+	}
+	for _, c := range cases {
+		if c.s.MoveCount() == 0 {
+			continue
+		}
+		img, l := drawGame(t, c.s, c.opts)
+		last, err := lastMove(c.s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, s := range last.route.Squares {
+			box, err := numberBox(l, s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if box.Empty() {
+				continue // too small a picture for numbers
+			}
+			ink := 0
+			for y := box.Min.Y; y < box.Max.Y; y++ {
+				for x := box.Min.X; x < box.Max.X; x++ {
+					if dist(at(img, float64(x), float64(y)), wood.number) < 60 {
+						ink++
+					}
+				}
+			}
+			if ink < 4 {
+				t.Errorf("%s: square %d's number has %d pixels of ink in %v under the arrow %v", c.name, s, ink, box, last.route)
+			}
+		}
+	}
+}
