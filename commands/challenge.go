@@ -674,7 +674,14 @@ func (a *App) StartChallenge(ctx context.Context, r *Request, c *storage.Challen
 	if !c.Thread && !c.Team() {
 		a.closeOtherSeeks(ctx, r, c)
 	}
-	bm, err := a.StateMessage(ctx, g, a.Now(), "The game begins. Good luck, have fun!")
+	begins := "The game begins. Good luck, have fun!"
+	if note := a.pairLimitNote(ctx, c); note != "" {
+		// Said on the challenge too, but an open one could not know
+		// who would accept it (c.Opponent is now the one who did), and
+		// the board is what the players keep looking at.
+		begins += "\n" + note
+	}
+	bm, err := a.StateMessage(ctx, g, a.Now(), begins)
 	if err != nil {
 		return err
 	}

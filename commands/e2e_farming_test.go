@@ -287,6 +287,10 @@ func TestE2EFarmingSamePair(t *testing.T) {
 	e.do(e.click(bob, msg, "accept"))
 	e.d.WaitFor("the game to start", func() bool { return e.game(ch.ID) != nil })
 	id := e.game(ch.ID).ID
+	// Its first board says so too: the players look at the board, not
+	// at the challenge above it.
+	warned := "The game begins. Good luck, have fun!\n" + warning
+	first4 := e.waitBoard(ch.ID, warned)
 	e.playOut(ch, alice, bob, append(append([]string{}, opening9...), "B2", "H8"))
 	final := e.do(e.slash(ch, bob, "resign"))
 	want := fmt.Sprintf("Not rated: <@%s> and <@%s> have finished 3 rated games against each other in the last 24 hours, the most that count (so that nobody can farm a rating); a rated game between them counts again <t:%d:R>.",
@@ -310,6 +314,24 @@ func TestE2EFarmingSamePair(t *testing.T) {
 	if m := e.do(e.slash(ch, alice, "stats")); !strings.Contains(m.Text(), "**4 games**: 4 won") {
 		t.Errorf("/go stats = %q, want the four games counted", m.Text())
 	}
+	// An open challenge cannot know who will accept it; when bob does,
+	// the first board warns them (the game is then aborted unplayed).
+	open := e.newChallenge(e.slash(ch, alice, "challenge", discordtest.Int("size", 9)))
+	if strings.Contains(open.Text(), "Not rated") {
+		t.Errorf("an open challenge = %q, want no warning", open.Text())
+	}
+	e.do(e.click(bob, open, "accept"))
+	e.d.WaitFor("the open game to start", func() bool { return e.game(ch.ID) != nil })
+	e.d.WaitFor("the open game's first board", func() bool {
+		for _, m := range e.d.Public(ch.ID) {
+			if _, ok := m.PNG(); ok && m.ID != first4.ID && strings.Contains(m.Text(), warned) {
+				return true
+			}
+		}
+		return false
+	})
+	e.do(e.slash(ch, bob, "resign"))
+	e.d.WaitFor("the open game to end", func() bool { return e.game(ch.ID) == nil })
 	// Another opponent counts at once, and is not warned of; the same
 	// pair after the day again.
 	if m := e.newChallenge(e.slash(ch, alice, "challenge", discordtest.UserOpt("opponent", carol))); strings.Contains(m.Text(), "Not rated") {
