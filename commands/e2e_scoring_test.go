@@ -639,3 +639,24 @@ func testE2EScoringResume(t *testing.T, e *env) {
 		t.Errorf("the newest board's Accept was refused: %q", m.Text())
 	}
 }
+
+// TestE2EBotDisagreesOneStone: when gobot disputes a single stone, its
+// answer speaks of it in the singular: "Mark it back", not "them".
+func TestE2EBotDisagreesOneStone(t *testing.T) {
+	t.Parallel()
+	moves := []string{"E5", "pass", "pass"} // gobot's one stone, then both pass
+	e := newEnv(t)
+	e.players.setScript(moves)
+	ch := e.d.GuildChannel("general")
+	dave := e.d.NewUser("dave")
+	e.do(e.slash(ch, dave, "bot", discordtest.Str("level", "scripted"), discordtest.Int("size", 9), discordtest.Str("color", "white")))
+	e.playWhite(ch, dave, moves)
+	if g := e.game(ch.ID); g == nil || g.Scoring == nil {
+		t.Fatalf("not in the scoring phase")
+	}
+	m := e.do(e.slash(ch, dave, "dead", discordtest.Str("point", "E5")))
+	want := "\ngobot does not accept this marking: it sees the black stone at E5 as alive (marked dead). Mark it back, or press **Resume play** to settle it on the board.\n"
+	if !strings.Contains(m.Text(), want) {
+		t.Errorf("after marking gobot's one stone dead: %q, want it to say %q", m.Text(), want)
+	}
+}

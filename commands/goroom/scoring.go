@@ -165,7 +165,7 @@ func chainOf(bd *engine.Board, p engine.Point) []engine.Point {
 // it sees dead are the opponent's, those it sees alive its own: each list
 // is of one colour.
 func botObjection(ctx context.Context, g *storage.Game, toggled []engine.Point) string {
-	const settle = " Mark them back, or press **Resume play** to settle them on the board."
+	settle := " Mark them back, or press **Resume play** to settle them on the board."
 	ph, err := phase(ctx, g)
 	if err != nil {
 		return "gobot cannot judge this marking." + settle
@@ -188,6 +188,9 @@ func botObjection(ctx context.Context, g *storage.Game, toggled []engine.Point) 
 	}
 	if len(seenAlive) > 0 {
 		sees = append(sees, stonesAt(goOf(g).Board(), seenAlive, toggled)+" as alive (marked dead)")
+	}
+	if len(stones) == 1 {
+		settle = " Mark it back, or press **Resume play** to settle it on the board."
 	}
 	return fmt.Sprintf("gobot does not accept this marking: it sees %s.%s", strings.Join(sees, ", and "), settle)
 }
