@@ -497,6 +497,75 @@ func testE2EScoringTimeout(t *testing.T, e *env) {
 	e.waitBoard(ch.ID, "ran out: the current marking stands.")
 }
 
+// TestE2EScoringTimeoutLiveClock: a game on a live clock (blitz) whose
+// players passed and left is counted 5 minutes later, not after
+// GOBOT_SCORING_TTL (a day), and its channel is free for the next game; a
+// /go dead change sets the same shorter deadline. A correspondence game,
+// or one with no clock, still waits the whole GOBOT_SCORING_TTL, its
+// channel taken.
+func TestE2EScoringTimeoutLiveClock(t *testing.T) {
+	for _, c := range []struct {
+		clock string
+		live  bool
+	}{{"blitz", true}, {"correspondence", false}, {"none", false}} {
+		t.Run(c.clock, func(t *testing.T) {
+			httpMode(t, func(t *testing.T, e *env) {
+				ch, alice, bob := e.guildGame(discordtest.Str("clock", c.clock))
+				e.do(e.play(ch, alice, "E5"))
+				e.do(e.slash(ch, bob, "pass"))
+				scoring := e.do(e.slash(ch, alice, "pass"))
+				g := e.game(ch.ID)
+				if g == nil || g.Scoring == nil {
+					t.Fatalf("not in the scoring phase")
+				}
+				ttl := commands.DefaultScoringTTL
+				if c.live {
+					ttl = 5 * time.Minute
+				}
+				stands := func(m discordtest.Message) {
+					t.Helper()
+					if want := fmt.Sprintf("The marking stands <t:%d:R> if nobody changes it", e.clock.Now().Add(ttl).Unix()); !strings.Contains(m.Text(), want) {
+						t.Errorf("scoring message %q, want it to say %q", m.Text(), want)
+					}
+				}
+				stands(scoring)
+				// Two minutes on (over a restart, which lets the work
+				// after the pass finish first), marking E5 dead and alive
+				// again leaves the marking as it was, with a new deadline
+				// as far off.
+				e.clock.Advance(2 * time.Minute)
+				e.restart()
+				if m := e.do(e.slash(ch, bob, "dead", discordtest.Str("point", "E5"))); !strings.Contains(m.Text(), "E5 **dead**") {
+					t.Fatalf("/go dead E5: %q", m.Text())
+				}
+				stands(e.do(e.slash(ch, bob, "dead", discordtest.Str("point", "E5"))))
+				e.clock.Advance(5*time.Minute + time.Second)
+				e.restart() // the sweep runs at start (and every minute)
+				carol := e.d.NewUser("carol")
+				if !c.live {
+					e.refused(e.slash(ch, carol, "challenge", discordtest.UserOpt("opponent", bob), discordtest.Int("size", 9)), "A game is already running in this channel.")
+					if g := e.game(ch.ID); g == nil || g.Scoring == nil {
+						t.Fatalf("the %s game's count stood %v after its scoring phase began, want %v", c.clock, 7*time.Minute+time.Second, ttl)
+					}
+					return
+				}
+				e.d.WaitFor("the scoring phase to time out", func() bool { return e.game(ch.ID) == nil })
+				a, err := e.store.ArchivedGame(context.Background(), g.ID)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !strings.HasPrefix(a.Result, "B+") {
+					t.Errorf("result %q, want a black win (one stone and the whole board against 7.5 komi)", a.Result)
+				}
+				e.waitBoard(ch.ID, "Time for agreeing on the dead stones ran out: the current marking stands.")
+				if m := e.newChallenge(e.slash(ch, carol, "challenge", discordtest.UserOpt("opponent", bob), discordtest.Int("size", 9))); m.Ephemeral {
+					t.Errorf("a challenge in the channel after the count stood: %q, want it posted", m.Text())
+				}
+			})
+		})
+	}
+}
+
 // scoringTimesOut lets the scoring deadline of the game in channelID pass
 // and returns the game as archived by the sweep.
 func (e *env) scoringTimesOut(t *testing.T, channelID, gameID string) *storage.Archived {

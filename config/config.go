@@ -114,7 +114,7 @@ type raw struct {
 	LogFormat       string `env:"GOBOT_LOG_FORMAT" envDefault:"text" doc:"text or json."`
 	MaxSearches     string `env:"GOBOT_MAX_SEARCHES" docDefault:"number of CPUs" doc:"How many bot searches (and so bot moves) may run at once; further bot moves wait their turn in a queue kept in the database, first owed first made. Each search holds its tree: up to about 42 MB for the tough and hard levels (1M nodes) and 335 MB for max (8M, allocated as its tree grows: 40–80 MB in a 9×9 search of up to 3 s on two cores), with half as much again for a moment while hard or max collects its full tree; a few MB below tough."`
 	ChallengeTTL    string `env:"GOBOT_CHALLENGE_TTL" envDefault:"24h" doc:"How long a challenge stays open before its buttons are disabled (Go duration, at least 1m)."`
-	ScoringTTL      string `env:"GOBOT_SCORING_TTL" envDefault:"24h" doc:"How long players have to agree on dead stones before the marking as it stands counts; against a bot that refuses it, the bot's own marking (Go duration, at least 1m)."`
+	ScoringTTL      string `env:"GOBOT_SCORING_TTL" envDefault:"24h" doc:"How long players have to agree on dead stones before the marking as it stands counts; against a bot that refuses it, the bot's own marking (Go duration, at least 1m). A game on a live clock waits at most 5 minutes."`
 	DefaultClock    string `env:"GOBOT_DEFAULT_CLOCK" envDefault:"correspondence" doc:"The clock of games whose players choose none: a preset (correspondence, daily, live, blitz, none) or a spec such as byoyomi 10m 5x30s (see /go help)."`
 	ShutdownTimeout string `env:"GOBOT_SHUTDOWN_TIMEOUT" envDefault:"8s" doc:"On SIGTERM, how long to let in-flight moves finish; keep it below the container's stop grace period (Docker: 10s)."`
 }

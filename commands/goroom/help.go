@@ -93,8 +93,8 @@ func helpText(levels []commands.Level, challengeTTL, scoringTTL time.Duration, h
 			{Name: "Coordinates", Value: "Columns are letters from the left, **skipping I**; rows count from the bottom: A1–J9 on 9×9, A1–T19 on 19×19."},
 			{Name: "End of the game", Value: "Two passes in a row end play. I then propose which stones are dead (crossed out) and show the count. " +
 				"`/go dead point:C3` marks or unmarks a group; both players press **Accept** to finish, or **Resume play** to keep playing " +
-				"(any change clears acceptances; after " + commands.HumanDuration(scoringTTL) + " the marking stands, except where it goes against my proposal and the player it costs has not accepted it: there my proposal counts). The bot accepts its proposal, or a marking that differs only where it was unsure or in its own favour; otherwise it names the groups it disputes. " +
-				"Results read as on other servers: `B+3.5`, `W+R` (resignation), `Jigo` (a draw)."},
+				"(any change clears acceptances; after " + scoringLimit(scoringTTL) + " the marking stands, except where it goes against my proposal and the player it costs has not accepted it: there my proposal counts). The bot accepts its proposal, or a marking that differs only where it was unsure or in its own favour; otherwise it names the groups it disputes. " +
+				"Results: `B+3.5`, `W+R` (resignation), `Jigo` (a draw)."},
 			{Name: "Bot levels", Value: levelList(levels, false)},
 			{Name: "Rulesets", Value: commands.Clip(rules.String()+"Area scoring counts stones plus surrounded points; territory scoring counts surrounded points plus prisoners. "+
 				"With a handicap, komi defaults to 0.5 and Black's stones go on the star points.", 1024)},
@@ -113,6 +113,16 @@ func helpText(levels []commands.Level, challengeTTL, scoringTTL time.Duration, h
 		}
 	}
 	return []*discordgo.MessageEmbed{e}
+}
+
+// scoringLimit is how long players have to agree on the dead stones, the
+// server's ttl and the shorter limit of live games (scoringTTL) when there
+// is one: "a day (5 minutes in live games)".
+func scoringLimit(ttl time.Duration) string {
+	if live := min(ttl, liveScoringTTL); live < ttl {
+		return commands.HumanDuration(ttl) + " (" + commands.HumanDuration(live) + " in live games)"
+	}
+	return commands.HumanDuration(ttl)
 }
 
 // cmdHelp answers /go help with this server's defaults and restrictions

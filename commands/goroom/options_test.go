@@ -229,15 +229,18 @@ func TestHelpRulesets(t *testing.T) {
 	}
 }
 
-// TestHelpTimeLimits: /go help states the configured time limits.
+// TestHelpTimeLimits: /go help states the configured time limits, and the
+// shorter scoring limit of live games where it is shorter.
 func TestHelpTimeLimits(t *testing.T) {
 	tests := []struct {
 		challenge, scoring time.Duration
 		want               []string
 	}{
-		{commands.DefaultChallengeTTL, commands.DefaultScoringTTL, []string{"expire after a day", "after a day the marking stands"}},
-		{2 * time.Hour, 72 * time.Hour, []string{"expire after 2 hours", "after 3 days the marking stands"}},
-		{90 * time.Minute, time.Hour, []string{"expire after 90 minutes", "after an hour the marking stands"}},
+		{commands.DefaultChallengeTTL, commands.DefaultScoringTTL, []string{"expire after a day", "after a day (5 minutes in live games) the marking stands"}},
+		{2 * time.Hour, 72 * time.Hour, []string{"expire after 2 hours", "after 3 days (5 minutes in live games) the marking stands"}},
+		{90 * time.Minute, time.Hour, []string{"expire after 90 minutes", "after an hour (5 minutes in live games) the marking stands"}},
+		// No longer than a live game's limit: one limit for every game.
+		{time.Hour, 2 * time.Minute, []string{"expire after an hour", "after 2 minutes the marking stands"}},
 	}
 	for _, tt := range tests {
 		var text strings.Builder

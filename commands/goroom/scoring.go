@@ -13,6 +13,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 	"github.com/gobot-dev/gobot/commands"
 	"github.com/gobot-dev/gobot/engine"
+	"github.com/gobot-dev/gobot/engine/clock"
 	"github.com/gobot-dev/gobot/engine/estimate"
 	"github.com/gobot-dev/gobot/engine/game"
 	"github.com/gobot-dev/gobot/storage"
@@ -55,7 +56,7 @@ func phase(ctx context.Context, g *storage.Game) (*engine.ScoringPhase, error) {
 // so no marking (an empty one included) can stand in for it.
 func (a *room) startScoring(ctx context.Context, g *storage.Game) []engine.Point {
 	ph, err := estimatePhase(ctx, g)
-	g.Scoring = &storage.ScoringState{Accepted: map[game.Side]bool{}, Deadline: a.Now().Add(a.ScoringTTL())}
+	g.Scoring = &storage.ScoringState{Accepted: map[game.Side]bool{}, Deadline: a.scoringDeadline(g)}
 	if isVoteGame(g) {
 		// Nobody marks dead stones for a channel: the count is made at
 		// once (see apply), with the estimate's proposal.
@@ -72,6 +73,30 @@ func (a *room) startScoring(ctx context.Context, g *storage.Game) []engine.Point
 	}
 	botsAccept(g, ph.Proposal(), ph.Uncertain())
 	return ph.Uncertain()
+}
+
+// liveScoringTTL is the longest a game on a live clock waits for its
+// players to agree on the dead stones: they played it at one sitting, so
+// one who has left is not coming back the next day, and a day's wait
+// would keep the channel taken (as OGS's stone removal follows the game's
+// speed).
+const liveScoringTTL = 5 * time.Minute
+
+// scoringTTL is how long the players of a game on clock k (nil for none)
+// have to agree on the dead stones: ttl, the server's limit, but at most
+// liveScoringTTL on a live clock. A correspondence game, or one with no
+// clock, gets the whole of ttl.
+func scoringTTL(ttl time.Duration, k *clock.Clock) time.Duration {
+	if k != nil && k.Control.System != clock.None && !k.Control.Correspondence() {
+		return min(ttl, liveScoringTTL)
+	}
+	return ttl
+}
+
+// scoringDeadline is when g's scoring phase, starting or marked anew now,
+// ends if nobody changes the marking (scoringTTL).
+func (a *room) scoringDeadline(g *storage.Game) time.Time {
+	return a.Now().Add(scoringTTL(a.ScoringTTL(), g.Clock))
 }
 
 // botsAccept records the acceptance of each bot player when g's marking
@@ -457,7 +482,7 @@ func (a *room) cmdDead(ctx context.Context, r *commands.Request, g *storage.Game
 	}
 	setDead(g, ph.Dead())
 	g.Scoring.Accepted = map[game.Side]bool{}
-	g.Scoring.Deadline = a.Now().Add(a.ScoringTTL())
+	g.Scoring.Deadline = a.scoringDeadline(g)
 	botsAccept(g, ph.Proposal(), unsure)
 	if err := a.UpdateGame(ctx, g); err != nil {
 		return err
