@@ -82,3 +82,54 @@ func testE2EScoringAcceptAtOnce(t *testing.T, e *env) {
 		t.Errorf("archived %s, want B+73.5: ended by score", a.Result)
 	}
 }
+
+// TestE2EPassTwiceAtOnce: a player presses the same Pass button twice at
+// once (both presses read the game before either wrote it). One pass is
+// played; the other press is told so, not that another action came first
+// and to try again, which would invite a second pass. The same holds for
+// one move sent twice at once; two different moves at once still get the
+// conflict's answer, as the second was not played.
+func TestE2EPassTwiceAtOnce(t *testing.T) { httpMode(t, testE2EPassTwiceAtOnce) }
+
+func testE2EPassTwiceAtOnce(t *testing.T, e *env) {
+	ch, alice, bob := e.guildGame()
+	atOnce := func(what string, want string, its ...*discordtest.Interaction) {
+		t.Helper()
+		before := e.game(ch.ID).State.MoveCount()
+		e.wrapStore = func(s commands.Store) commands.Store {
+			return &readHold{Store: s, channel: ch.ID, n: 2, release: make(chan struct{})}
+		}
+		e.restart()
+		replies := make([]*discordtest.Reply, len(its))
+		errs := make([]error, len(its))
+		var wg sync.WaitGroup
+		for i, it := range its {
+			wg.Go(func() { replies[i], errs[i] = e.d.Send(it) })
+		}
+		wg.Wait()
+		var private []string
+		for i, r := range replies {
+			if errs[i] != nil {
+				t.Fatalf("%s %d: %v", what, i, errs[i])
+			}
+			if m := e.answerOf(its[i], r); m.Ephemeral {
+				private = append(private, m.Text())
+			}
+		}
+		if len(private) != 1 || private[0] != want {
+			t.Errorf("private answers to %s = %q, want one: %q", what, private, want)
+		}
+		if n := e.game(ch.ID).State.MoveCount() - before; n != 1 {
+			t.Errorf("%s played %d moves, want 1", what, n)
+		}
+		e.wrapStore = nil
+	}
+	board := e.board(ch.ID)
+	b := mustButton(t, board, "pass")
+	atOnce("one Pass pressed twice", "Your pass was already played (you sent it twice); this second one changed nothing.",
+		e.d.Click(alice, board, b.CustomID), e.d.Click(alice, board, b.CustomID))
+	atOnce("E5 sent twice", "Your move at E5 was already played (you sent it twice); this second one changed nothing.",
+		e.play(ch, bob, "E5"), e.play(ch, bob, "E5"))
+	atOnce("C3 and G3 at once", "Another action on this game was applied at the same moment, so yours was not. Look at the new board and try again.",
+		e.play(ch, alice, "C3"), e.play(ch, alice, "G3"))
+}

@@ -274,7 +274,11 @@ func (a *room) move(ctx context.Context, r *commands.Request, g *storage.Game, m
 	// The move's board is owed until its answer shows it (OweBoard): a
 	// worker killed before answering leaves it to the scheduler.
 	g.Delivery.Owed = a.OweBoard(g)
+	n := g.State.MoveCount()
 	note, err := a.apply(ctx, g, m)
+	if errors.Is(err, commands.ErrConflict) {
+		return a.sameMoveApplied(ctx, r, g, n, m, err)
+	}
 	if err != nil {
 		return err
 	}
@@ -289,6 +293,29 @@ func (a *room) move(ctx context.Context, r *commands.Request, g *storage.Game, m
 		a.closeAsk(ctx, g, ask, askN, lapse(g, strconv.Itoa(ask.MoveCount)))
 	}
 	return a.AnswerGame(ctx, r, g, unposted+note)
+}
+
+// sameMoveApplied is the answer to r's move m, made on g with n moves and
+// refused by err, a conflict: another write came first. When that write
+// was the same move by the same player on the same board (a Pass pressed
+// twice, a command sent twice), the player is told that their move was
+// played: "try again" would invite a second pass. Otherwise err stands.
+func (a *room) sameMoveApplied(ctx context.Context, r *commands.Request, g *storage.Game, n int, m engine.Move, err error) error {
+	if m.Kind == engine.Resign || r.User == nil {
+		return err
+	}
+	cur, lerr := a.LoadGame(ctx, g.ChannelID)
+	if lerr != nil || cur.ID != g.ID {
+		return err
+	}
+	if moves := goOf(cur).Moves(); len(moves) <= n || moves[n] != m || movedBy(cur, n).UserID != r.User.ID {
+		return err
+	}
+	what := "pass"
+	if m.Kind == engine.Place {
+		what = "move at " + m.Point.String()
+	}
+	return commands.UserErr(err, fmt.Sprintf("Your %s was already played (you sent it twice); this second one changed nothing.", what))
 }
 
 // moveName is a move in bold as the notes print it.
