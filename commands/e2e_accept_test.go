@@ -59,13 +59,7 @@ func testE2EScoringAcceptAtOnce(t *testing.T, e *env) {
 	e.restart()
 
 	its := []*discordtest.Interaction{e.click(alice, scoring, "accept"), e.click(bob, scoring, "accept")}
-	replies := make([]*discordtest.Reply, len(its))
-	errs := make([]error, len(its))
-	var wg sync.WaitGroup
-	for i, it := range its {
-		wg.Go(func() { replies[i], errs[i] = e.d.Send(it) })
-	}
-	wg.Wait()
+	replies, errs := e.sendAtOnce(its)
 	for i, r := range replies {
 		if errs[i] != nil {
 			t.Fatalf("Accept %d: %v", i, errs[i])
@@ -100,13 +94,7 @@ func testE2EPassTwiceAtOnce(t *testing.T, e *env) {
 			return &readHold{Store: s, channel: ch.ID, n: 2, release: make(chan struct{})}
 		}
 		e.restart()
-		replies := make([]*discordtest.Reply, len(its))
-		errs := make([]error, len(its))
-		var wg sync.WaitGroup
-		for i, it := range its {
-			wg.Go(func() { replies[i], errs[i] = e.d.Send(it) })
-		}
-		wg.Wait()
+		replies, errs := e.sendAtOnce(its)
 		var private []string
 		for i, r := range replies {
 			if errs[i] != nil {

@@ -498,6 +498,19 @@ func (e *env) game(channelID string) *storage.Game {
 	return g
 }
 
+// sendAtOnce sends its all at once, each on its own goroutine, and
+// returns their replies and errors in the same order.
+func (e *env) sendAtOnce(its []*discordtest.Interaction) ([]*discordtest.Reply, []error) {
+	replies := make([]*discordtest.Reply, len(its))
+	errs := make([]error, len(its))
+	var wg sync.WaitGroup
+	for i, it := range its {
+		wg.Go(func() { replies[i], errs[i] = e.d.Send(it) })
+	}
+	wg.Wait()
+	return replies, errs
+}
+
 // do sends an interaction and returns what the user ends up seeing: the
 // reply, or for a deferred reply the message it is edited into, or for a
 // deferred update the follow-up or edit that comes after.

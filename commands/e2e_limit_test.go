@@ -64,13 +64,7 @@ func testE2EMaxGamesAtOnce(t *testing.T, e *env) {
 		ch := e.d.GuildChannel(fmt.Sprint("room", i))
 		its = append(its, e.slash(ch, alice, "bot", discordtest.Str("level", "tester"), discordtest.Int("size", 9), discordtest.Str("color", "black")))
 	}
-	replies := make([]*discordtest.Reply, len(its))
-	errs := make([]error, len(its))
-	var wg sync.WaitGroup
-	for i, it := range its {
-		wg.Go(func() { replies[i], errs[i] = e.d.Send(it) })
-	}
-	wg.Wait()
+	replies, errs := e.sendAtOnce(its)
 	started := 0
 	for i, it := range its {
 		if errs[i] != nil || replies[i].Status != http.StatusOK {

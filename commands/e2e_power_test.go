@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/gobot-dev/gobot/commands"
@@ -198,13 +197,7 @@ func TestE2EThreadAcceptsAtLimit(t *testing.T) {
 	for i, m := range msgs {
 		its[i] = e.click(ann, m, "accept")
 	}
-	replies := make([]*discordtest.Reply, len(its))
-	errs := make([]error, len(its))
-	var wg sync.WaitGroup
-	for i, it := range its {
-		wg.Go(func() { replies[i], errs[i] = e.d.Send(it) })
-	}
-	wg.Wait()
+	replies, errs := e.sendAtOnce(its)
 	started := 0
 	for i, ch := range chs {
 		if errs[i] != nil || replies[i].Status != http.StatusOK {

@@ -149,16 +149,24 @@ func testE2EBotRecordRanks(t *testing.T, e *env) {
 		{"unrated", []discordtest.Option{discordtest.Int("size", 9), discordtest.Bool("rated", false)}, "PB[gobot tester]BR[12k]PW[alice]WR[5k]"},
 	} {
 		ch := e.d.GuildChannel(tc.channel)
-		e.do(e.slash(ch, alice, "bot", append([]discordtest.Option{discordtest.Str("level", "tester"), discordtest.Str("color", "white")}, tc.opts...)...))
-		if e.game(ch.ID) == nil {
-			t.Fatalf("%s: the bot game did not start", tc.channel)
-		}
-		rec := recordOf(t, e.do(e.slash(ch, alice, "sgf")))
-		if !strings.Contains(rec, tc.ranks) {
-			t.Errorf("%s: the bot game's record does not name the ranks %s:\n%s", tc.channel, tc.ranks, rec)
-		}
-		gnugoLoads(t, rec)
+		e.recordNamesRanks(t, ch, alice, "bot game", tc.ranks, e.slash(ch, alice, "bot", append([]discordtest.Option{discordtest.Str("level", "tester"), discordtest.Str("color", "white")}, tc.opts...)...))
 	}
+}
+
+// recordNamesRanks starts a game in ch with start and checks that the
+// record u gets of it with /go sgf names ranks (its PB, BR, PW and WR)
+// and that GNU Go loads it.
+func (e *env) recordNamesRanks(t *testing.T, ch *discordtest.Channel, u discordtest.User, what, ranks string, start *discordtest.Interaction) {
+	t.Helper()
+	e.do(start)
+	if e.game(ch.ID) == nil {
+		t.Fatalf("%s: the %s did not start", ch.Name, what)
+	}
+	rec := recordOf(t, e.do(e.slash(ch, u, "sgf")))
+	if !strings.Contains(rec, ranks) {
+		t.Errorf("%s: the %s's record does not name the ranks %s:\n%s", ch.Name, what, ranks, rec)
+	}
+	gnugoLoads(t, rec)
 }
 
 // TestE2EVoteRecordRanks: a vote game's record names gobot's rank as a bot
@@ -180,14 +188,6 @@ func testE2EVoteRecordRanks(t *testing.T, e *env) {
 		{"thirteen", "black", 13, "PB[the channel's vote]PW[gobot tester]DT["},
 	} {
 		ch := e.d.GuildChannel(tc.channel)
-		e.do(e.slash(ch, v1, "vote", discordtest.Str("level", "tester"), discordtest.Int("size", tc.size), discordtest.Str("color", tc.color)))
-		if e.game(ch.ID) == nil {
-			t.Fatalf("%s: the vote game did not start", tc.channel)
-		}
-		rec := recordOf(t, e.do(e.slash(ch, v1, "sgf")))
-		if !strings.Contains(rec, tc.ranks) {
-			t.Errorf("%s: the vote game's record does not name the ranks %s:\n%s", tc.channel, tc.ranks, rec)
-		}
-		gnugoLoads(t, rec)
+		e.recordNamesRanks(t, ch, v1, "vote game", tc.ranks, e.slash(ch, v1, "vote", discordtest.Str("level", "tester"), discordtest.Int("size", tc.size), discordtest.Str("color", tc.color)))
 	}
 }

@@ -474,19 +474,27 @@ func testE2EDeadStones(t *testing.T, e *env) {
 	e.d.WaitFor("the game to end", func() bool { return e.game(ch.ID) == nil })
 }
 
+// oneStoneToScoring plays black's E5 in ch's game, then bob and alice
+// pass: it returns the scoring phase's message and the game in it.
+func (e *env) oneStoneToScoring(ch *discordtest.Channel, alice, bob discordtest.User) (discordtest.Message, *storage.Game) {
+	e.t.Helper()
+	e.do(e.play(ch, alice, "E5"))
+	e.do(e.slash(ch, bob, "pass"))
+	scoring := e.do(e.slash(ch, alice, "pass"))
+	g := e.game(ch.ID)
+	if g == nil || g.Scoring == nil {
+		e.t.Fatalf("not in the scoring phase")
+	}
+	return scoring, g
+}
+
 // TestE2EScoringTimeout: when the players do not agree on the dead stones
 // in time, the sweep ends the game with the marking as it stands.
 func TestE2EScoringTimeout(t *testing.T) { httpMode(t, testE2EScoringTimeout) }
 
 func testE2EScoringTimeout(t *testing.T, e *env) {
 	ch, alice, bob := e.guildGame()
-	e.do(e.play(ch, alice, "E5"))
-	e.do(e.slash(ch, bob, "pass"))
-	scoring := e.do(e.slash(ch, alice, "pass"))
-	g := e.game(ch.ID)
-	if g == nil || g.Scoring == nil {
-		t.Fatalf("not in the scoring phase")
-	}
+	scoring, g := e.oneStoneToScoring(ch, alice, bob)
 	if !strings.Contains(scoring.Text(), "The marking stands <t:") {
 		t.Errorf("scoring message %q does not say when the marking stands", scoring.Text())
 	}
@@ -511,13 +519,7 @@ func TestE2EScoringTimeoutLiveClock(t *testing.T) {
 		t.Run(c.clock, func(t *testing.T) {
 			httpMode(t, func(t *testing.T, e *env) {
 				ch, alice, bob := e.guildGame(discordtest.Str("clock", c.clock))
-				e.do(e.play(ch, alice, "E5"))
-				e.do(e.slash(ch, bob, "pass"))
-				scoring := e.do(e.slash(ch, alice, "pass"))
-				g := e.game(ch.ID)
-				if g == nil || g.Scoring == nil {
-					t.Fatalf("not in the scoring phase")
-				}
+				scoring, g := e.oneStoneToScoring(ch, alice, bob)
 				ttl := commands.DefaultScoringTTL
 				if c.live {
 					ttl = 5 * time.Minute
