@@ -145,13 +145,20 @@ const justEndedWindow = 15 * time.Minute
 // justEnded is ErrGameOver, saying when and how, when the user of r played
 // the last game finished in r's channel and it ended in the last
 // justEndedWindow: a move sent just after losing on time finds no game,
-// and the player should learn why. It is nil otherwise.
+// and the player should learn why. Everyone in the channel played its
+// vote game: a vote sent just after it was counted is told so. It is nil
+// otherwise.
 func (a *App) justEnded(ctx context.Context, r *Request, rm Room) error {
 	games, err := a.archive.ChannelGames(ctx, r.Interaction.ChannelID, 1)
 	if err != nil || len(games) == 0 || a.Now().Sub(games[0].FinishedAt) > justEndedWindow {
 		return nil
 	}
 	arc := games[0]
+	if arc.Black.IsCrowd() || arc.White.IsCrowd() {
+		cmd := a.RoomOfKind(arc.Kind).Command() // a vote game's, whatever r's command
+		return UserErr(ErrGameOver, fmt.Sprintf("This channel's vote game ended <t:%d:R> (%s). `/%s board` shows it; `/%s vote` starts another.",
+			arc.FinishedAt.Unix(), a.resultCounted(arc), cmd, cmd))
+	}
 	played := false
 	for _, p := range append([]storage.Player{arc.Black, arc.White}, append(arc.BlackTeam, arc.WhiteTeam...)...) {
 		played = played || p.UserID == r.User.ID
