@@ -725,7 +725,13 @@ func (a *App) gameLine(g *storage.Game) string {
 		where = fmt.Sprintf("[board](https://discord.com/channels/%s/%s/%s)", g.GuildID, g.ChannelID, id)
 	}
 	players, size, move := a.roomOf(g).Line(g)
-	return fmt.Sprintf("%s · %s · move %d · %s · %s · %s · `%s`", players, size, move, turn, left, where, g.ID)
+	moves := fmt.Sprintf("move %d", move)
+	if st.ToMove() == game.NoSide {
+		// No next move while counting: the moves played, as a
+		// moderator's abort or adjudication of it will say.
+		moves = Plural(st.MoveCount(), "move") + " played"
+	}
+	return fmt.Sprintf("%s · %s · %s · %s · %s · %s · `%s`", players, size, moves, turn, left, where, g.ID)
 }
 
 // ---- bans

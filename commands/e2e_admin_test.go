@@ -1040,6 +1040,22 @@ func testE2EAdminAbortsAndPools(t *testing.T, e *env) {
 	}
 }
 
+// TestE2EAdminGamesCounting: a game at its count is listed by the moves
+// played, as an abort or adjudication of it counts them ("after 3
+// moves"), not by a next move nobody will play.
+func TestE2EAdminGamesCounting(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	ann, _, _ := e.admins()
+	ch, alice, bob := e.guildGame(discordtest.Str("clock", "none"))
+	_, g := e.oneStoneToScoring(ch, alice, bob)
+	want := fmt.Sprintf("⚫ <@%s> vs ⚪ <@%s> · 9×9 · 3 moves played · counting · no clock · [board](https://discord.com/channels/%s/%s/%s) · `%s`",
+		alice.ID, bob.ID, e.d.GuildID, ch.ID, commands.NewestBoard(e.game(ch.ID)), g.ID)
+	if page := e.do(e.adminCmd(ch, ann, "games")); !strings.Contains(page.Text(), "\n"+want) {
+		t.Errorf("/go-admin games =\n%s\nwant the line\n%s", page.Text(), want)
+	}
+}
+
 // TestE2EAdminGamesPages: /go-admin games lists the open challenges
 // first, then the games in play newest first, ten a page, with Previous /
 // Next.
