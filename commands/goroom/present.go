@@ -202,10 +202,8 @@ func boardMessage(g *storage.Game, now time.Time, note string, unrated bool) (*c
 		m.Components = commands.RematchRow(g)
 		return m, nil
 	}
-	// Against a bot the player is not pinged at every move; in a team
-	// game the player whose turn it is always is.
-	if p := g.Player(engine.SideOf(c)); !p.IsBot() && !p.IsCrowd() && (g.Team() || !g.Player(engine.SideOf(c.Opponent())).IsBot()) {
-		m.Content = commands.Mention(p) + ", your move."
+	if p := g.Player(engine.SideOf(c)); !p.IsBot() && !p.IsCrowd() {
+		ping(g, m, []storage.Player{p}, "your move.")
 	}
 	if isVoteGame(g) {
 		if g.Vote != nil {
@@ -221,6 +219,18 @@ func boardMessage(g *storage.Game, now time.Time, note string, unrated bool) (*c
 	buttons = append(buttons, discordgo.Button{Label: "Resign", Style: discordgo.DangerButton, CustomID: "game/" + g.ID + "/resign/" + n})
 	m.Components = []discordgo.MessageComponent{discordgo.ActionsRow{Components: buttons}}
 	return m, nil
+}
+
+// ping makes m's text ask ps, people, to act ("<@ann>, your move."),
+// which notifies them (a mention in an embed does not). Against a bot the
+// person is not pinged: they play it at one sitting, and the board they
+// are looking at answers their own action. In a team game they always
+// are.
+func ping(g *storage.Game, m *commands.Message, ps []storage.Player, ask string) {
+	if len(ps) == 0 || !g.Team() && (g.Player(engine.SideOf(engine.Black)).IsBot() || g.Player(engine.SideOf(engine.White)).IsBot()) {
+		return
+	}
+	m.Content = commands.JoinAnd(ps, commands.Mention) + ", " + ask
 }
 
 // describeMove is the note for a move just played.

@@ -70,7 +70,9 @@ func (r *room) Message(ctx context.Context, g *storage.Game, now time.Time, note
 	res, over := goOf(g).Result()
 	switch {
 	case g.Scoring != nil && !over:
-		return scoringMessage(ctx, g, now, note)
+		// The board of the game's state in the scoring phase is first
+		// the one the pass that ended play drew.
+		return scoringMessage(ctx, g, now, note, movedBy(g, g.State.MoveCount()-1))
 	case g.Scoring != nil && res.Reason == engine.ByScore:
 		return finalScoreMessage(g, now, note, r.ShownUnrated(ctx, g))
 	}

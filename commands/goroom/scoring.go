@@ -319,16 +319,18 @@ func deadCounts(g *storage.Game, dead []engine.Point) (black, white int) {
 }
 
 // scoringMessage shows the scoring phase: the marked board, the count and
-// the Accept / Resume play buttons; now tells whether its deadline has passed.
-func scoringMessage(ctx context.Context, g *storage.Game, now time.Time, note string) (*commands.Message, error) {
-	return scoringMessageWith(ctx, g, now, note, nil, nil)
+// the Accept / Resume play buttons; now tells whether its deadline has
+// passed. It pings the people it waits for (waiting) but actor, whose
+// action drew it and who is looking at it.
+func scoringMessage(ctx context.Context, g *storage.Game, now time.Time, note string, actor storage.Player) (*commands.Message, error) {
+	return scoringMessageWith(ctx, g, now, note, actor, nil, nil)
 }
 
 // scoringMessageWith is scoringMessage with a note on the stones the
 // estimate was unsure of. Where a bot has not accepted the marking, it names
 // the groups the bot disagrees on, those of toggled (the stones just
 // marked) first.
-func scoringMessageWith(ctx context.Context, g *storage.Game, now time.Time, note string, uncertain, toggled []engine.Point) (*commands.Message, error) {
+func scoringMessageWith(ctx context.Context, g *storage.Game, now time.Time, note string, actor storage.Player, uncertain, toggled []engine.Point) (*commands.Message, error) {
 	s := g.Scoring
 	v, sc := scoreView(g, deadOf(g))
 	f, name, err := boardFile(g, v)
@@ -357,7 +359,7 @@ func scoringMessageWith(ctx context.Context, g *storage.Game, now time.Time, not
 		sb.WriteString("\n" + d)
 	}
 	key := markingKey(g)
-	return &commands.Message{
+	m := &commands.Message{
 		Embeds: []*discordgo.MessageEmbed{{
 			Title:       title(g),
 			Description: commands.Clip(sb.String(), 4096),
@@ -369,7 +371,31 @@ func scoringMessageWith(ctx context.Context, g *storage.Game, now time.Time, not
 			discordgo.Button{Label: "Accept", Style: discordgo.SuccessButton, CustomID: "game/" + g.ID + "/score/" + key + "/accept"},
 			discordgo.Button{Label: "Resume play", Style: discordgo.SecondaryButton, CustomID: "game/" + g.ID + "/score/" + key + "/resume"},
 		}}},
-	}, nil
+	}
+	// The mentions in the embed notify nobody: the people whose Accept
+	// the count needs are pinged as the player to move is, by the text
+	// above the board, at every board of the count but the one their own
+	// action drew.
+	var pinged []storage.Player
+	for _, p := range waiting(g) {
+		if p.Key() != actor.Key() {
+			pinged = append(pinged, p)
+		}
+	}
+	ping(g, m, pinged, "play has ended: check the dead stones, then press **Accept**.")
+	return m, nil
+}
+
+// waiting is whom g's scoring board waits for: the people of each side
+// that has not accepted the marking, black's first.
+func waiting(g *storage.Game) []storage.Player {
+	var ps []storage.Player
+	for _, c := range []engine.Color{engine.Black, engine.White} {
+		if s := engine.SideOf(c); !g.Scoring.Accepted[s] {
+			ps = append(ps, g.People(s)...)
+		}
+	}
+	return ps
 }
 
 // acceptance says which sides have accepted g's marking. A team accepts
@@ -496,7 +522,7 @@ func (a *room) cmdDead(ctx context.Context, r *commands.Request, g *storage.Game
 	toggled := append([]engine.Point{p}, changed...)
 	stones := stonesAt(goOf(g).Board(), changed, toggled)
 	note := fmt.Sprintf("%s marked %s **%s**.", commands.Mention(commands.UserPlayer(r.User)), stones, what)
-	m, err := scoringMessageWith(ctx, g, a.Now(), note, ph.Uncertain(), toggled)
+	m, err := scoringMessageWith(ctx, g, a.Now(), note, commands.UserPlayer(r.User), ph.Uncertain(), toggled)
 	if err != nil {
 		return err
 	}
@@ -566,7 +592,7 @@ func (a *room) acceptMarking(ctx context.Context, r *commands.Request, g *storag
 	if err := a.UpdateGame(ctx, g); err != nil {
 		return err
 	}
-	m, err := scoringMessage(ctx, g, a.Now(), note)
+	m, err := scoringMessage(ctx, g, a.Now(), note, commands.UserPlayer(r.User))
 	if err != nil {
 		return err
 	}
