@@ -405,9 +405,11 @@ func (a *App) skipBannedNow(ctx context.Context, g *storage.Game) {
 // and a banned player decides nothing for the team (the acceptance does
 // not say who gave it), so the team's other members accept again. When
 // p is among the team's last players, all banned, who still decide for it
-// (Deciders), the acceptance stands: they would only give it again. It
-// returns the line of the ban's answer that says so, "" when there was
-// none to drop or it could not be saved (logged).
+// (Deciders), the acceptance stands: they would only give it again. The
+// channel is told, above the scoring board drawn anew (it waits for those
+// members now), and the members are pinged. It returns the line of the
+// ban's answer that says so, "" when there was none to drop or it could
+// not be saved (logged).
 func (a *App) withdrawAcceptance(ctx context.Context, g *storage.Game, p storage.Player) string {
 	s, plays := g.SideOf(p.UserID)
 	if !plays || !g.Team() || g.Scoring == nil || !g.Scoring.Accepted[s] {
@@ -429,9 +431,24 @@ func (a *App) withdrawAcceptance(ctx context.Context, g *storage.Game, p storage
 		a.log.Warn("ban: withdraw a team's acceptance of the count", "game", g.ID, "user", p.UserID, "err", err)
 		return ""
 	}
-	who := "the team"
+	who, ids := "the team", make([]string, 0, len(people))
 	if len(people) > 0 {
 		who = JoinNames(people, Mention)
+	}
+	for _, q := range people {
+		ids = append(ids, q.UserID)
+	}
+	// The board's own text would ping whoever it waits for, the other
+	// team too, whom the ban asks nothing new of: the note replaces it.
+	m, err := a.StateMessage(ctx, g, a.Now(), "")
+	if err == nil {
+		m.Content = fmt.Sprintf("⛔ %s is banned from gobot games on this server and out of this game: the acceptance of the count by %s is withdrawn, as they may have given it, and %s must accept again.",
+			Mention(p), a.sideLabel(g, s), who)
+		m.AllowedMentions = OnlyUsers(ids...)
+		err = a.PostBoard(ctx, g, m)
+	}
+	if err != nil {
+		a.log.Warn("ban: announce a team's acceptance of the count withdrawn", "game", g.ID, "err", err)
 	}
 	return fmt.Sprintf("The acceptance of the count by %s in <#%s> is withdrawn, as they may have given it: %s must accept again.", a.sideLabel(g, s), g.ChannelID, who)
 }

@@ -511,6 +511,37 @@ func testE2ERengoBannedScoring(t *testing.T, e *env) {
 	}
 }
 
+// TestE2ERengoBannedAfterAccept: a player banned during the count, after
+// their team accepted it, is out of the count: the channel is told that
+// the team's acceptance is withdrawn, pinging the teammate who must
+// accept again, and the board shown with it waits for that teammate
+// alone. The other team's Accept then does not end the game; the
+// teammate's does.
+func TestE2ERengoBannedAfterAccept(t *testing.T) { httpMode(t, testE2ERengoBannedAfterAccept) }
+
+func testE2ERengoBannedAfterAccept(t *testing.T, e *env) {
+	ch := e.d.GuildChannel("general")
+	ann, bob, cid, dan, admin := e.startedRengo(ch)
+	e.do(e.play(ch, ann, "E5"))
+	e.do(e.slash(ch, bob, "pass"))
+	scoring := e.do(e.slash(ch, cid, "pass"))
+	e.do(e.click(bob, scoring, "Accept")) // for White, before the ban
+	e.do(e.adminCmd(ch, admin, "ban", discordtest.UserOpt("user", bob), discordtest.Str("reason", "spam")))
+	b := e.board(ch.ID)
+	if want := "⛔ " + bob.Mention() + " is banned from gobot games on this server and out of this game: the acceptance of the count by ⚪ white is withdrawn, as they may have given it, and " + dan.Mention() + " must accept again."; b.Content != want || !slices.Equal(b.Pings, []string{dan.ID}) {
+		t.Errorf("the channel after bob's ban = %q pinging %v, want %q pinging dan", b.Content, b.Pings, want)
+	}
+	if want := "⚪ White (" + bob.Mention() + ", " + dan.Mention() + "): ⏳ waiting for " + dan.Mention() + "\n"; !strings.Contains(b.Text(), want) {
+		t.Errorf("the board after bob's ban = %q, want %q", b.Text(), want)
+	}
+	if m := e.do(e.click(ann, scoring, "Accept")); strings.Contains(m.Text(), "Both teams agree") {
+		t.Fatalf("ann's Accept = %q, want the game to wait for dan", m.Text())
+	}
+	if m := e.do(e.click(dan, scoring, "Accept")); !strings.Contains(m.Text(), dan.Mention()+" accepted the marking. Both teams agree.") {
+		t.Errorf("dan's Accept = %q, want it to end the count", m.Text())
+	}
+}
+
 // TestE2ERengoBannedVotes: a player banned on the server during a team
 // game cannot vote to abort or to resign, a ballot cast before the ban is
 // dropped, and the majority is counted among the team's members not

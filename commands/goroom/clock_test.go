@@ -236,11 +236,11 @@ func TestPastDeadlineWording(t *testing.T) {
 	if g.Scoring == nil || g.Scoring.Deadline.IsZero() {
 		t.Fatalf("no scoring phase with a deadline: %+v", g.Scoring)
 	}
-	m, err := scoringMessage(ctx, g, g.Scoring.Deadline.Add(-time.Second), "", storage.Player{})
+	m, err := tb.scoringMessage(ctx, g, g.Scoring.Deadline.Add(-time.Second), "", storage.Player{})
 	if want := fmt.Sprintf("\nThe marking stands <t:%d:R> if nobody changes it (where it goes against my estimate, only if the player it costs has accepted it; else my proposal counts).", g.Scoring.Deadline.Unix()); err != nil || !strings.HasSuffix(m.Embeds[0].Description, want) {
 		t.Errorf("before the deadline: %v %q, want it to end %q", err, m.Embeds[0].Description, want)
 	}
-	m, err = scoringMessage(ctx, g, g.Scoring.Deadline.Add(16*time.Second), "", storage.Player{})
+	m, err = tb.scoringMessage(ctx, g, g.Scoring.Deadline.Add(16*time.Second), "", storage.Player{})
 	if want := "\nNobody changed the marking in time: the game is scored at the next check."; err != nil || !strings.HasSuffix(m.Embeds[0].Description, want) {
 		t.Errorf("after the deadline: %v %q, want it to end %q", err, m.Embeds[0].Description, want)
 	}
@@ -254,7 +254,7 @@ func TestPastDeadlineWording(t *testing.T) {
 		t.Fatalf("no scoring phase against the bot: %+v", g.Scoring)
 	}
 	g.Scoring.Accepted[engine.SideOf(engine.White)] = false
-	m, err = scoringMessage(ctx, g, g.Scoring.Deadline, "", storage.Player{})
+	m, err = tb.scoringMessage(ctx, g, g.Scoring.Deadline, "", storage.Player{})
 	if want := "\nThe deadline has passed: as gobot does not accept the marking, the game is scored with gobot's own marking at the next check."; err != nil || !strings.HasSuffix(m.Embeds[0].Description, want) {
 		t.Errorf("after the deadline, the bot refusing: %v %q, want it to end %q", err, m.Embeds[0].Description, want)
 	}

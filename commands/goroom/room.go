@@ -72,7 +72,7 @@ func (r *room) Message(ctx context.Context, g *storage.Game, now time.Time, note
 	case g.Scoring != nil && !over:
 		// The board of the game's state in the scoring phase is first
 		// the one the pass that ended play drew.
-		return scoringMessage(ctx, g, now, note, movedBy(g, g.State.MoveCount()-1))
+		return r.scoringMessage(ctx, g, now, note, movedBy(g, g.State.MoveCount()-1))
 	case g.Scoring != nil && res.Reason == engine.ByScore:
 		return finalScoreMessage(g, now, note, r.ShownUnrated(ctx, g))
 	}

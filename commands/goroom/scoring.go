@@ -322,16 +322,17 @@ func deadCounts(g *storage.Game, dead []engine.Point) (black, white int) {
 // the Accept / Resume play buttons; now tells whether its deadline has
 // passed. It pings the people it waits for (waiting) but actor, whose
 // action drew it and who is looking at it.
-func scoringMessage(ctx context.Context, g *storage.Game, now time.Time, note string, actor storage.Player) (*commands.Message, error) {
-	return scoringMessageWith(ctx, g, now, note, actor, nil, nil)
+func (a *room) scoringMessage(ctx context.Context, g *storage.Game, now time.Time, note string, actor storage.Player) (*commands.Message, error) {
+	return a.scoringMessageWith(ctx, g, now, note, actor, nil, nil)
 }
 
 // scoringMessageWith is scoringMessage with a note on the stones the
 // estimate was unsure of. Where a bot has not accepted the marking, it names
 // the groups the bot disagrees on, those of toggled (the stones just
 // marked) first.
-func scoringMessageWith(ctx context.Context, g *storage.Game, now time.Time, note string, actor storage.Player, uncertain, toggled []engine.Point) (*commands.Message, error) {
+func (a *room) scoringMessageWith(ctx context.Context, g *storage.Game, now time.Time, note string, actor storage.Player, uncertain, toggled []engine.Point) (*commands.Message, error) {
 	s := g.Scoring
+	waits := a.waiting(ctx, g)
 	v, sc := scoreView(g, deadOf(g))
 	f, name, err := boardFile(g, v)
 	if err != nil {
@@ -348,7 +349,7 @@ func scoringMessageWith(ctx context.Context, g *storage.Game, now time.Time, not
 		sb.WriteString(uncertainNote(uncertain) + "\n")
 	}
 	fmt.Fprintf(&sb, "```\n%s\n```\n", engine.FormatScore(sc, db, dw))
-	sb.WriteString(acceptance(g))
+	sb.WriteString(acceptance(g, waits))
 	for _, c := range []engine.Color{engine.Black, engine.White} {
 		if g.AllBots(engine.SideOf(c)) && !s.Accepted[engine.SideOf(c)] {
 			sb.WriteString("\n" + botObjection(ctx, g, toggled))
@@ -377,32 +378,49 @@ func scoringMessageWith(ctx context.Context, g *storage.Game, now time.Time, not
 	// above the board, at every board of the count but the one their own
 	// action drew.
 	var pinged []storage.Player
-	for _, p := range waiting(g) {
-		if p.Key() != actor.Key() {
-			pinged = append(pinged, p)
+	for _, c := range []engine.Color{engine.Black, engine.White} {
+		for _, p := range waits[engine.SideOf(c)] {
+			if p.Key() != actor.Key() {
+				pinged = append(pinged, p)
+			}
 		}
 	}
 	ping(g, m, pinged, "play has ended: check the dead stones, then press **Accept**.")
 	return m, nil
 }
 
-// waiting is whom g's scoring board waits for: the people of each side
-// that has not accepted the marking, black's first.
-func waiting(g *storage.Game) []storage.Player {
-	var ps []storage.Player
+// waiting is whom g's scoring board waits for, side by side: the people
+// who decide for each side that has not accepted the marking (Deciders: a
+// player banned on this server since, though not yet out of the game,
+// decides nothing more for a team, as they may no longer accept; a game
+// of two waits for its players, banned or not, and reads no bans). When
+// the bans cannot be read, the side's people are named.
+func (a *room) waiting(ctx context.Context, g *storage.Game) map[game.Side][]storage.Player {
+	waits := map[game.Side][]storage.Player{}
 	for _, c := range []engine.Color{engine.Black, engine.White} {
-		if s := engine.SideOf(c); !g.Scoring.Accepted[s] {
-			ps = append(ps, g.People(s)...)
+		s := engine.SideOf(c)
+		if g.Scoring.Accepted[s] {
+			continue
 		}
+		if !g.Team() {
+			waits[s] = g.People(s)
+			continue
+		}
+		people, err := a.Deciders(ctx, g, s)
+		if err != nil {
+			a.Logger().Warn("scoring board: read who decides for a side", "game", g.ID, "err", err)
+			people = g.People(s)
+		}
+		waits[s] = people
 	}
-	return ps
+	return waits
 }
 
 // acceptance says which sides have accepted g's marking. A team accepts
-// through any of its people, whom it waits for; a bot on a team with
-// people leaves that to them (botsAccept: only a side of bots accepts by
-// itself).
-func acceptance(g *storage.Game) string {
+// through any of its people who decide for it, whom it waits for (waits,
+// from waiting); a bot on a team with people leaves that to them
+// (botsAccept: only a side of bots accepts by itself).
+func acceptance(g *storage.Game, waits map[game.Side][]storage.Player) string {
 	var sides []string
 	for _, c := range []engine.Color{engine.Black, engine.White} {
 		s := engine.SideOf(c)
@@ -414,7 +432,7 @@ func acceptance(g *storage.Game) string {
 			sides = append(sides, fmt.Sprintf("%s %s: %s", stoneEmoji(c), teamMention(g, c), state))
 			continue
 		}
-		if people := g.People(s); !g.Scoring.Accepted[s] && len(people) > 0 {
+		if people := waits[s]; !g.Scoring.Accepted[s] && len(people) > 0 {
 			state = "⏳ waiting for " + joinOr(people, commands.Mention)
 		}
 		sides = append(sides, fmt.Sprintf("%s %s (%s): %s", stoneEmoji(c), colorName(c), teamMention(g, c), state))
@@ -522,7 +540,7 @@ func (a *room) cmdDead(ctx context.Context, r *commands.Request, g *storage.Game
 	toggled := append([]engine.Point{p}, changed...)
 	stones := stonesAt(goOf(g).Board(), changed, toggled)
 	note := fmt.Sprintf("%s marked %s **%s**.", commands.Mention(commands.UserPlayer(r.User)), stones, what)
-	m, err := scoringMessageWith(ctx, g, a.Now(), note, commands.UserPlayer(r.User), ph.Uncertain(), toggled)
+	m, err := a.scoringMessageWith(ctx, g, a.Now(), note, commands.UserPlayer(r.User), ph.Uncertain(), toggled)
 	if err != nil {
 		return err
 	}
@@ -592,7 +610,7 @@ func (a *room) acceptMarking(ctx context.Context, r *commands.Request, g *storag
 	if err := a.UpdateGame(ctx, g); err != nil {
 		return err
 	}
-	m, err := scoringMessage(ctx, g, a.Now(), note, commands.UserPlayer(r.User))
+	m, err := a.scoringMessage(ctx, g, a.Now(), note, commands.UserPlayer(r.User))
 	if err != nil {
 		return err
 	}
