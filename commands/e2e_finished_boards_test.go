@@ -36,6 +36,13 @@ func (e *env) labels(id string) ([]string, string) {
 // what it said (the board is not redrawn).
 func (e *env) retired(what, id, says string) {
 	e.t.Helper()
+	// A board answered just before its game ended loses its buttons
+	// once its message is recorded (KeepBoardID), which may come just
+	// after the answer that the test saw.
+	e.d.WaitFor(what+": the board's buttons to go", func() bool {
+		labels, _ := e.labels(id)
+		return len(labels) == 0
+	})
 	labels, text := e.labels(id)
 	if len(labels) > 0 || !strings.Contains(text, says) {
 		e.t.Errorf("%s: the last board has the buttons %q and says %q; want no buttons, and still %q", what, labels, text, says)
