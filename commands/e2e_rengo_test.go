@@ -486,10 +486,7 @@ func TestE2ERengoBannedScoring(t *testing.T) { httpMode(t, testE2ERengoBannedSco
 
 func testE2ERengoBannedScoring(t *testing.T, e *env) {
 	ch := e.d.GuildChannel("general")
-	ann, bob, cid, dan, admin := e.startedRengo(ch)
-	e.do(e.play(ch, ann, "E5"))
-	e.do(e.slash(ch, bob, "pass"))
-	scoring := e.do(e.slash(ch, cid, "pass"))
+	scoring, ann, _, cid, dan, admin := e.rengoAtCount(ch)
 	e.do(e.click(cid, scoring, "Accept")) // for Black, before the ban
 	ban := e.do(e.adminCmd(ch, admin, "ban", discordtest.UserOpt("user", cid), discordtest.Str("reason", "spam")))
 	if want := "\nThe acceptance of the count by ⚫ black in <#" + ch.ID + "> is withdrawn, as they may have given it: " + ann.Mention() + " must accept again."; !strings.Contains(ban.Text(), want) {
@@ -521,10 +518,7 @@ func TestE2ERengoBannedAfterAccept(t *testing.T) { httpMode(t, testE2ERengoBanne
 
 func testE2ERengoBannedAfterAccept(t *testing.T, e *env) {
 	ch := e.d.GuildChannel("general")
-	ann, bob, cid, dan, admin := e.startedRengo(ch)
-	e.do(e.play(ch, ann, "E5"))
-	e.do(e.slash(ch, bob, "pass"))
-	scoring := e.do(e.slash(ch, cid, "pass"))
+	scoring, ann, bob, _, dan, admin := e.rengoAtCount(ch)
 	e.do(e.click(bob, scoring, "Accept")) // for White, before the ban
 	e.do(e.adminCmd(ch, admin, "ban", discordtest.UserOpt("user", bob), discordtest.Str("reason", "spam")))
 	b := e.board(ch.ID)
@@ -786,6 +780,17 @@ func testE2ERengoLobbyChannelTaken(t *testing.T, e *env) {
 	if m := e.do(e.click(ann, lobby, "Start")); !strings.Contains(m.Text(), "✅ Started: ⚫ "+ann.Mention()+", "+cid.Mention()+" against ⚪ "+bob.Mention()+", "+dan.Mention()+".") {
 		t.Errorf("Start once the vote game is over = %q, want the rengo game started", m.Text())
 	}
+}
+
+// rengoAtCount starts the rengo game of startedRengo in ch and plays it
+// to its count (ann's E5, bob's and cid's passes): it returns the scoring
+// board and the players.
+func (e *env) rengoAtCount(ch *discordtest.Channel) (scoring discordtest.Message, ann, bob, cid, dan, admin discordtest.User) {
+	e.t.Helper()
+	ann, bob, cid, dan, admin = e.startedRengo(ch)
+	e.do(e.play(ch, ann, "E5"))
+	e.do(e.slash(ch, bob, "pass"))
+	return e.do(e.slash(ch, cid, "pass")), ann, bob, cid, dan, admin
 }
 
 // startedRengo starts a 2 v 2 rengo game in ch, in no thread: ann and cid
