@@ -1048,9 +1048,11 @@ func TestE2EAdminGamesCounting(t *testing.T) {
 	e := newEnv(t)
 	ann, _, _ := e.admins()
 	ch, alice, bob := e.guildGame(discordtest.Str("clock", "none"))
-	_, g := e.oneStoneToScoring(ch, alice, bob)
+	scoring, g := e.oneStoneToScoring(ch, alice, bob)
+	// The scoring board's message is recorded just after its answer.
+	e.d.WaitFor("the scoring board recorded", func() bool { return commands.NewestBoard(e.game(ch.ID)) == scoring.ID })
 	want := fmt.Sprintf("⚫ <@%s> vs ⚪ <@%s> · 9×9 · 3 moves played · counting · no clock · [board](https://discord.com/channels/%s/%s/%s) · `%s`",
-		alice.ID, bob.ID, e.d.GuildID, ch.ID, commands.NewestBoard(e.game(ch.ID)), g.ID)
+		alice.ID, bob.ID, e.d.GuildID, ch.ID, scoring.ID, g.ID)
 	if page := e.do(e.adminCmd(ch, ann, "games")); !strings.Contains(page.Text(), "\n"+want) {
 		t.Errorf("/go-admin games =\n%s\nwant the line\n%s", page.Text(), want)
 	}
