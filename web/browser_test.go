@@ -127,8 +127,9 @@ func TestBrowserActivityGame9x9(t *testing.T) {
 	if now := cat.label("J9"); strings.Contains(before, "marked dead") == strings.Contains(now, "marked dead") {
 		t.Errorf("J9 read %q before the click and %q after", before, now)
 	}
-	// The deadline shows, counting down, as Discord's message says it.
-	if got := ann.text("#deadline"); !strings.HasPrefix(got, "The marking stands in 1 day if nobody changes it") {
+	// The deadline shows, counting down, as Discord's message says it:
+	// 5 minutes, the game being on a live clock.
+	if got := ann.text("#deadline"); !strings.HasPrefix(got, "The marking stands in 5 minutes if nobody changes it") {
 		t.Errorf("the scoring deadline reads %q", got)
 	}
 	count := ann.text("#count")
