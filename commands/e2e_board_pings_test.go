@@ -83,10 +83,11 @@ func testE2ECountBoardPings(t *testing.T, e *env) {
 	check("the board of alice's pass, which ended play", scoring, bob)
 	marked := e.do(e.slash(ch, bob, "dead", discordtest.Str("point", "D4")))
 	check("the board of bob's /go dead", marked, alice)
-	// The board of the game's state is the one of the pass that ended
-	// play: it names the others.
-	if b := e.do(e.slash(ch, bob, "board")); b.Content != bob.Mention()+ask || len(b.Pings) != 0 {
-		t.Errorf("bob's /go board at the count = %q pinging %v, want %q pinging nobody", b.Content, b.Pings, bob.Mention()+ask)
+	// A board asked for names everyone the count waits for, alice who
+	// passed last too (bob's marking cleared her acceptance), and pings
+	// nobody.
+	if b, want := e.do(e.slash(ch, bob, "board")), alice.Mention()+" and "+bob.Mention()+ask; b.Content != want || len(b.Pings) != 0 {
+		t.Errorf("bob's /go board at the count = %q pinging %v, want %q pinging nobody", b.Content, b.Pings, want)
 	}
 	if m := e.do(e.click(alice, marked, "Accept")); m.Content != bob.Mention()+ask {
 		t.Errorf("the board after alice's Accept = %q, want %q", m.Content, bob.Mention()+ask)

@@ -837,13 +837,27 @@ func (a *App) StateMessage(ctx context.Context, g *storage.Game, now time.Time, 
 	return a.roomOf(g).Message(ctx, g, now, note)
 }
 
+// askedBoarder is a room whose board asked for (/go board) differs from
+// the board of its game's state: at Go's count, the state's board is the
+// one the pass that ended play drew, which names everyone it waits for
+// but that passer; the board asked for names them all.
+type askedBoarder interface {
+	AskedMessage(ctx context.Context, g *storage.Game, now time.Time) (*Message, error)
+}
+
 func (a *App) CmdBoard(ctx context.Context, r *Request, g *storage.Game) error {
 	if botToMove(g) {
 		// The bot's move is owed (queued, or failed once and waiting to
 		// be tried again): wait for it, then show the board.
 		return a.AnswerGame(ctx, r, g, "")
 	}
-	m, err := a.StateMessage(ctx, g, a.Now(), "")
+	var m *Message
+	var err error
+	if ab, ok := a.roomOf(g).(askedBoarder); ok {
+		m, err = ab.AskedMessage(ctx, g, a.Now())
+	} else {
+		m, err = a.StateMessage(ctx, g, a.Now(), "")
+	}
 	if err != nil {
 		return err
 	}

@@ -79,6 +79,16 @@ func (r *room) Message(ctx context.Context, g *storage.Game, now time.Time, note
 	return boardMessage(r.countedNow(ctx, g), now, note, r.ShownUnrated(ctx, g)) // a vote game's votes as they count
 }
 
+// AskedMessage is the board someone asked for: at the count it names
+// everyone the count waits for, the last passer too, as no action of
+// theirs drew it.
+func (r *room) AskedMessage(ctx context.Context, g *storage.Game, now time.Time) (*commands.Message, error) {
+	if _, over := goOf(g).Result(); g.Scoring != nil && !over {
+		return r.scoringMessage(ctx, g, now, "", storage.Player{})
+	}
+	return r.Message(ctx, g, now, "")
+}
+
 func (*room) Title(g *storage.Game) string { return title(g) }
 
 func (*room) SideLabel(g *storage.Game, s game.Side) string { return sideLabel(s) }
