@@ -81,13 +81,14 @@ func testE2EScoringAcceptAtOnce(t *testing.T, e *env) {
 // once (both presses read the game before either wrote it). One pass is
 // played; the other press is told so, not that another action came first
 // and to try again, which would invite a second pass. The same holds for
-// one move sent twice at once; two different moves at once still get the
-// conflict's answer, as the second was not played.
+// one move sent twice at once, in Go and in draughts; two different
+// moves at once still get the conflict's answer, as the second was not
+// played.
 func TestE2EPassTwiceAtOnce(t *testing.T) { httpMode(t, testE2EPassTwiceAtOnce) }
 
 func testE2EPassTwiceAtOnce(t *testing.T, e *env) {
 	ch, alice, bob := e.guildGame()
-	atOnce := func(what string, want string, its ...*discordtest.Interaction) {
+	atOnce := func(ch *discordtest.Channel, what string, want string, its ...*discordtest.Interaction) {
 		t.Helper()
 		before := e.game(ch.ID).State.MoveCount()
 		e.wrapStore = func(s commands.Store) commands.Store {
@@ -114,10 +115,19 @@ func testE2EPassTwiceAtOnce(t *testing.T, e *env) {
 	}
 	board := e.board(ch.ID)
 	b := mustButton(t, board, "pass")
-	atOnce("one Pass pressed twice", "Your pass was already played (you sent it twice); this second one changed nothing.",
+	atOnce(ch, "one Pass pressed twice", "Your pass was already played (you sent it twice); this second one changed nothing.",
 		e.d.Click(alice, board, b.CustomID), e.d.Click(alice, board, b.CustomID))
-	atOnce("E5 sent twice", "Your move at E5 was already played (you sent it twice); this second one changed nothing.",
+	atOnce(ch, "E5 sent twice", "Your move at E5 was already played (you sent it twice); this second one changed nothing.",
 		e.play(ch, bob, "E5"), e.play(ch, bob, "E5"))
-	atOnce("C3 and G3 at once", "Another action on this game was applied at the same moment, so yours was not. Look at the new board and try again.",
+	atOnce(ch, "C3 and G3 at once", "Another action on this game was applied at the same moment, so yours was not. Look at the new board and try again.",
 		e.play(ch, alice, "C3"), e.play(ch, alice, "G3"))
+
+	dch := e.d.GuildChannel("draughts")
+	msg := e.newChallenge(e.draughtsCmd(dch, alice, "challenge", discordtest.UserOpt("opponent", bob), discordtest.Str("color", "white")))
+	e.do(e.click(bob, msg, "accept"))
+	e.waitBoard(dch.ID, "**Move 1** · ⚪ white to play: "+alice.Mention())
+	atOnce(dch, "draughts 32-28 sent twice", "Your move 32-28 was already played (you sent it twice); this second one changed nothing.",
+		e.draughtsMove(dch, alice, "32-28"), e.draughtsMove(dch, alice, "32-28"))
+	atOnce(dch, "draughts 19-23 and 18-23 at once", "Another action on this game was applied at the same moment, so yours was not. Look at the new board and try again.",
+		e.draughtsMove(dch, bob, "19-23"), e.draughtsMove(dch, bob, "18-23"))
 }

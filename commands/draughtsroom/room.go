@@ -319,7 +319,11 @@ func (a *room) cmdDraughtsMove(ctx context.Context, r *commands.Request, g *stor
 	// The move's board is owed until its answer shows it (OweBoard): a
 	// worker killed before answering leaves it to the scheduler.
 	g.Delivery.Owed = a.OweBoard(g)
+	n := g.State.MoveCount()
 	note, err := a.applyDraughts(ctx, g, s, strings.TrimSpace(text))
+	if errors.Is(err, commands.ErrConflict) {
+		return a.sameMoveApplied(ctx, r, g, n, s, err)
+	}
 	if err != nil {
 		return err
 	}
@@ -329,6 +333,26 @@ func (a *room) cmdDraughtsMove(ctx context.Context, r *commands.Request, g *stor
 		a.RetireBoard(ctx, g, shown, true)
 	}
 	return a.AnswerGame(ctx, r, g, note)
+}
+
+// sameMoveApplied is the answer to r's move, played by side s on g as
+// its ply n and refused by err, a conflict: another write came first. When
+// that write was the same move by the same player (a command sent twice),
+// the player is told that their move was played, as in Go: "try again"
+// would invite them to move again. Otherwise err stands.
+func (a *room) sameMoveApplied(ctx context.Context, r *commands.Request, g *storage.Game, n int, s game.Side, err error) error {
+	mine := draughtsState(g).Moves()
+	if r.User == nil || len(mine) <= n {
+		return err
+	}
+	cur, lerr := a.LoadGame(ctx, g.ChannelID)
+	if lerr != nil || cur.ID != g.ID || cur.Kind != g.Kind {
+		return err
+	}
+	if moves := draughtsState(cur).Moves(); len(moves) <= n || moves[n] != mine[n] || cur.Player(s).UserID != r.User.ID {
+		return err
+	}
+	return commands.UserErr(err, fmt.Sprintf("Your move %s was already played (you sent it twice); this second one changed nothing.", mine[n]))
 }
 
 // draughtsRefusal is the sentence for a move the rules refuse: the rules'
