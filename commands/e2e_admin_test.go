@@ -1765,3 +1765,27 @@ func testE2EAdminWithdrawsChallenges(t *testing.T, e *env) {
 		}
 	}
 }
+
+// TestE2EModeratorEndsTheCount: a moderator's adjudication of a game at
+// its count leaves its scoring board showing the count as it stopped,
+// with neither the Accept it waited for, nor the deadline by which "the
+// marking stands", nor buttons.
+func TestE2EModeratorEndsTheCount(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	ann, _, _ := e.admins()
+	ch, alice, bob := e.guildGame(discordtest.Str("clock", "none"))
+	scoring, g := e.oneStoneToScoring(ch, alice, bob)
+	e.d.WaitFor("the scoring board recorded", func() bool { return commands.NewestBoard(e.game(ch.ID)) == scoring.ID })
+	e.do(e.adminCmd(ch, ann, "adjudicate", discordtest.Str("game", g.ID), discordtest.Str("result", "white"), discordtest.Str("reason", "abandoned")))
+	var got discordtest.Message
+	e.d.WaitFor("the scoring board redrawn", func() bool {
+		got, _ = e.d.Message(scoring.ID)
+		return got.Edits > 0
+	})
+	want := "⚫ alice vs ⚪ bob\n**The count stopped: the game ended before the dead stones were agreed.** The marking as it stood:\n```\n" +
+		"Black: 1 stone + 80 territory = 81\nWhite: 0 stones + 0 territory + 7.5 komi = 7.5\nResult: B+73.5\n```"
+	if text := strings.TrimSpace(got.Text()); got.Content != "" || text != want || strings.Contains(text, "The marking stands") || strings.Contains(text, "waiting for") || len(got.Components) != 0 {
+		t.Errorf("scoring board after the adjudication =\n%s\n(%d rows of buttons), want\n%s\nwithout the deadline, the Accept it waited for and its buttons", text, len(got.Components), want)
+	}
+}

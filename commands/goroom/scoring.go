@@ -389,6 +389,31 @@ func (a *room) scoringMessageWith(ctx context.Context, g *storage.Game, now time
 	return m, nil
 }
 
+// stoppedCountBoard is the newest scoring board of g, which ended at its
+// count another way than by the count: the marking as it stood and its
+// count, without the Accept it waited for (in its text and its ping), the
+// deadline it named or its buttons.
+func stoppedCountBoard(g *storage.Game) (*commands.Message, error) {
+	v, sc := scoreView(g, deadOf(g))
+	f, name, err := boardFile(g, v)
+	if err != nil {
+		return nil, err
+	}
+	db, dw := deadCounts(g, deadOf(g))
+	text := fmt.Sprintf("**The count stopped: the game ended before the dead stones were agreed.** The marking as it stood:\n```\n%s\n```", engine.FormatScore(sc, db, dw))
+	return &commands.Message{
+		Embeds: []*discordgo.MessageEmbed{{
+			Title:       title(g),
+			Description: commands.Clip(text, 4096),
+			Image:       &discordgo.MessageEmbedImage{URL: "attachment://" + name},
+			Color:       commands.ColorDone,
+		}},
+		Files:           []commands.File{f},
+		ClearContent:    true, // the ping to accept
+		ClearComponents: true,
+	}, nil
+}
+
 // waiting is whom g's scoring board waits for, side by side: the people
 // who decide for each side that has not accepted the marking (Deciders: a
 // player banned on this server since, though not yet out of the game,

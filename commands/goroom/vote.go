@@ -518,7 +518,10 @@ func closedBoard(g *storage.Game, now time.Time, line string) (*commands.Message
 
 // RetiredBoard is the newest board of vote game g once g ended with its
 // vote open (a moderator's abort, an adjudication): the votes of the round
-// and that the vote closed without a move, without buttons. Other games'
+// and that the vote closed without a move, without buttons. A game
+// ended at its count another way than by the count (a moderator's
+// adjudication or annulment, an abort, a resignation) shows the count as
+// it stopped (stoppedCountBoard), without its deadline. Other games'
 // boards only lose their buttons (nil).
 //
 // Every ending calls it (commands.RetireBoard: on time, by the scheduler
@@ -527,6 +530,14 @@ func closedBoard(g *storage.Game, now time.Time, line string) (*commands.Message
 // is closed (closeEndedAsk).
 func (a *room) RetiredBoard(g *storage.Game, now time.Time) *commands.Message {
 	a.closeEndedAsk(g)
+	if res, over := goOf(g).Result(); g.Scoring != nil && (!over || res.Reason != engine.ByScore) {
+		m, err := stoppedCountBoard(g)
+		if err != nil {
+			a.Logger().Warn("scoring: draw the board of the count that stopped", "game", g.ID, "err", err)
+			return nil
+		}
+		return m
+	}
 	if !isVoteGame(g) || g.Vote == nil {
 		return nil
 	}
