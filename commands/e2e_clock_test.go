@@ -307,7 +307,7 @@ func testE2ELateMove(t *testing.T, e *env) {
 	m := e.do(e.play(ch, bob, "C3"))
 	a := e.archived(ch.ID, id)
 	// A game lost on time after one move is annulled, and says so.
-	ended := fmt.Sprintf("Your game here ended <t:%d:R> (annulled on time). `/go board` shows it.", a.FinishedAt.Unix())
+	ended := fmt.Sprintf("Your game here ended <t:%d:R>: annulled on time. `/go board` shows it.", a.FinishedAt.Unix())
 	if !m.Ephemeral || !strings.Contains(m.Text(), "⌛ Too late: ⚪ white's time ran out") && m.Text() != ended {
 		t.Errorf("a move at the deadline answered %q, want a private 'too late' (or %q, when the scheduler came first)", m.Text(), ended)
 	}
@@ -381,7 +381,7 @@ func TestE2EMoveAfterLossOnTime(t *testing.T) {
 	if ann := e.publicWith(ch.ID, "ran out of time"); len(ann) != 1 || !strings.Contains(ann[0].Text(), final) {
 		t.Errorf("the game-over board does not say %q", final)
 	}
-	e.said(e.play(ch, bob, "D4"), fmt.Sprintf("Your game here ended <t:%d:R> (annulled on time). `/go board` shows it.", deadline.Unix()))
+	e.said(e.play(ch, bob, "D4"), fmt.Sprintf("Your game here ended <t:%d:R>: annulled on time. `/go board` shows it.", deadline.Unix()))
 	if b := e.do(e.slash(ch, carol, "board")).Text(); !strings.Contains(b, fmt.Sprintf("The last game in this channel ended <t:%d:R>", deadline.Unix())) {
 		t.Errorf("/go board afterwards = %q, want it ended at the deadline <t:%d:R>", b, deadline.Unix())
 	} else if !strings.Contains(b, final) {
@@ -439,7 +439,7 @@ func TestE2EDraughtsMoveAfterLossOnTime(t *testing.T) {
 	}
 	e.clock.Advance(16 * time.Second)
 	a := e.archived(dr.ID, id)
-	e.said(e.draughtsMove(dr, alice, "31x22"), fmt.Sprintf("Your game here ended <t:%d:R> (0-2 (time)). `/draughts board` shows it.", a.FinishedAt.Unix()))
+	e.said(e.draughtsMove(dr, alice, "31x22"), fmt.Sprintf("Your game here ended <t:%d:R>: 0-2 (time). `/draughts board` shows it.", a.FinishedAt.Unix()))
 	// The game-over board, and the board shown afterwards, keep each
 	// side's time as the game ended.
 	final := "⏱ Time left at the end: ⚪ 0 s · ⚫ 15 s"

@@ -146,7 +146,7 @@ func testE2EFullGame(t *testing.T, e *env) {
 	if final.Text() == "" || !strings.Contains(final.Text(), a.Result) {
 		t.Logf("final message %q does not quote the result %q", final.Text(), a.Result)
 	}
-	e.refused(e.play(ch, alice, "G3"), fmt.Sprintf("Your game here ended <t:%d:R> (%s). `/go board` shows it.", a.FinishedAt.Unix(), a.Result))
+	e.refused(e.play(ch, alice, "G3"), fmt.Sprintf("Your game here ended <t:%d:R>: %s. `/go board` shows it.", a.FinishedAt.Unix(), a.Result))
 	// The final board offers nothing to press but a rematch: the game's
 	// buttons are gone or disabled, and the scoring message's buttons no
 	// longer act.

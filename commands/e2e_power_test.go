@@ -136,8 +136,8 @@ func TestE2EBoardAfterGameWithThread(t *testing.T) {
 		t.Errorf("bob's /go board in the channel (private %v) =\n%s\nwant the finished game in public", m.Ephemeral, m.Text())
 	}
 	at := e.clock.Now().Unix()
-	e.said(e.play(ch, ann, "E6"), fmt.Sprintf("Your game here ended <t:%d:R> (B+R). `/go board` shows it. Your game in play is in this channel's thread <#%s>.", at, th.ID))
-	e.said(e.play(ch, bob, "E6"), fmt.Sprintf("Your game here ended <t:%d:R> (B+R). `/go board` shows it.", at))
+	e.said(e.play(ch, ann, "E6"), fmt.Sprintf("Your game here ended <t:%d:R>: B+R. `/go board` shows it. Your game in play is in this channel's thread <#%s>.", at, th.ID))
+	e.said(e.play(ch, bob, "E6"), fmt.Sprintf("Your game here ended <t:%d:R>: B+R. `/go board` shows it.", at))
 	e.said(e.play(ch, cat, "E6"), "There is no game in this channel itself: your game is in its thread <#"+th.ID+">. Run the command there.")
 }
 

@@ -177,7 +177,7 @@ func testE2EVoteGameCount(t *testing.T, e *env) {
 	}
 	// A vote sent just after the count, by anyone in the channel, is told
 	// that the vote game ended, not that there is no game.
-	ended := fmt.Sprintf("This channel's vote game ended <t:%d:R> (B+73.5). `/go board` shows it; `/go vote` starts another.", a.FinishedAt.Unix())
+	ended := fmt.Sprintf("This channel's vote game ended <t:%d:R>: B+73.5. `/go board` shows it; `/go vote` starts another.", a.FinishedAt.Unix())
 	late := e.d.NewUser("late")
 	e.said(e.play(ch, late, "C3"), ended)
 	e.said(e.slash(ch, v1, "pass"), ended)

@@ -156,7 +156,7 @@ func (a *App) justEnded(ctx context.Context, r *Request, rm Room) error {
 	arc := games[0]
 	if arc.Black.IsCrowd() || arc.White.IsCrowd() {
 		cmd := a.RoomOfKind(arc.Kind).Command() // a vote game's, whatever r's command
-		return UserErr(ErrGameOver, fmt.Sprintf("This channel's vote game ended <t:%d:R> (%s). `/%s board` shows it; `/%s vote` starts another.",
+		return UserErr(ErrGameOver, fmt.Sprintf("This channel's vote game ended <t:%d:R>: %s. `/%s board` shows it; `/%s vote` starts another.",
 			arc.FinishedAt.Unix(), a.resultCounted(arc), cmd, cmd))
 	}
 	played := false
@@ -170,7 +170,7 @@ func (a *App) justEnded(ctx context.Context, r *Request, rm Room) error {
 	if a.notation(arc.Kind) == nil && strings.HasSuffix(arc.Result, "+T") && !annulledOnTime(arc) {
 		how = " on time" // Go's "B+T" does not say it; draughts' "2-0 (time)" does
 	}
-	return UserErr(ErrGameOver, fmt.Sprintf("Your game here ended%s <t:%d:R> (%s). `/%s board` shows it.", how, arc.FinishedAt.Unix(), a.resultCounted(arc), rm.Command()))
+	return UserErr(ErrGameOver, fmt.Sprintf("Your game here ended%s <t:%d:R>: %s. `/%s board` shows it.", how, arc.FinishedAt.Unix(), a.resultCounted(arc), rm.Command()))
 }
 
 // notPlayerHere adds to err, the ErrNotPlayer of a command in a channel
