@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	dbots "github.com/gobot-dev/gobot/bots/draughts"
 	"github.com/gobot-dev/gobot/commands"
@@ -120,4 +121,40 @@ func TestE2EEngineUnrated(t *testing.T) {
 			t.Errorf("archived game rated %v (%v), want unrated", arc.Rated, err)
 		}
 	})
+}
+
+// TestE2EDraughtsHelpEngines: /draughts help names gobot's levels from the
+// weakest to the strongest, and a Hub engine after them as what it is, an
+// engine never rated, not as gobot's strongest level
+// (TestHelpClockSyntax checks the help with so many levels that it would
+// not fit in a message).
+func TestE2EDraughtsHelpEngines(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	reg, err := dbots.NewRegistry(dbots.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.draughtsPlayers = withScan{reg}
+	e.restart()
+	ch := e.d.GuildChannel("general")
+	carol := e.d.NewUser("carol")
+	botLine := func() string {
+		t.Helper()
+		help := e.do(e.draughtsCmd(ch, carol, "help")).Text()
+		if n := utf8.RuneCountInString(help); n > 2000 {
+			t.Errorf("/draughts help has %d characters, Discord allows 2000", n)
+		}
+		for _, l := range strings.Split(help, "\n") {
+			if strings.HasPrefix(l, "`/draughts bot level:`") {
+				return l
+			}
+		}
+		t.Fatalf("/draughts help has no line for /draughts bot:\n%s", help)
+		return ""
+	}
+	names := strings.Split(draughtsLevelNames(), ", ")
+	if got, want := botLine(), "`/draughts bot level:` play gobot at once, from `"+names[0]+"` to `"+names[len(names)-1]+"`, or the engine `hub:scan`, never rated (`color:`, default white; `clock:`, `rated:`)."; got != want {
+		t.Errorf("/draughts help: %q, want %q", got, want)
+	}
 }

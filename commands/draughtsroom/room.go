@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/bwmarrin/discordgo"
 	dbots "github.com/gobot-dev/gobot/bots/draughts"
@@ -1110,15 +1111,36 @@ const draughtsHelp = "**International draughts (10×10) with gobot**\n" +
 // (draughtsTerms).
 func (a *room) cmdDraughtsHelp(ctx context.Context, r *commands.Request) error {
 	st, read := a.HelpSettings(ctx, r.Interaction.GuildID)
-	text := fmt.Sprintf(draughtsHelp, draughtsHelpLevels(st, a.Levels()))
-	if !read {
-		text = commands.HelpUnread + "\n" + text
-	}
+	text := draughtsHelpText(st, a.Levels(), read)
 	m := &commands.Message{Content: text, Ephemeral: true}
 	if terms := draughtsTerms(st); terms != "" {
 		m.Embeds = []*discordgo.MessageEmbed{{Description: terms, Color: commands.ColorWhite}}
 	}
 	return r.Reply(ctx, m)
+}
+
+// maxContent is the most characters Discord accepts in a message's text.
+const maxContent = 2000
+
+// draughtsHelpText is /draughts help's text with the levels of all that
+// st's server offers (draughtsHelpLevels), under the warning that the
+// server's settings could not be read unless read. Where naming them
+// would pass the characters a message may have (many engines, or long
+// names), it says how many there are: the option's autocomplete lists
+// them.
+func draughtsHelpText(st *storage.Settings, all []commands.Level, read bool) string {
+	with := func(levels string) string {
+		text := fmt.Sprintf(draughtsHelp, levels)
+		if !read {
+			text = commands.HelpUnread + "\n" + text
+		}
+		return text
+	}
+	text := with(draughtsHelpLevels(st, all))
+	if utf8.RuneCountInString(text) > maxContent {
+		text = with(fmt.Sprintf("at the %d levels that `level:` lists", len(commands.OfferedLevels(st, all))))
+	}
+	return text
 }
 
 // draughtsTerms is what the admins of st's server chose that bears on
@@ -1140,11 +1162,24 @@ func draughtsTerms(st *storage.Settings) string {
 // them, weakest to strongest; or those the admins of st's server offer.
 func draughtsHelpLevels(st *storage.Settings, all []commands.Level) string {
 	levels := commands.OfferedLevels(st, all)
-	var names []string
+	var names, builtin, engines []string
 	for _, l := range levels {
 		names = append(names, "`"+l.Name+"`")
+		if strings.HasPrefix(l.Name, dbots.HubPrefix) {
+			engines = append(engines, "`"+l.Name+"`")
+		} else {
+			builtin = append(builtin, "`"+l.Name+"`")
+		}
 	}
 	switch {
+	case len(st.BotLevels) == 0 && len(builtin) > 1 && len(engines) > 0:
+		// The engines come after the strongest level, and are no
+		// stronger level of gobot's.
+		word := "engine"
+		if len(engines) > 1 {
+			word = "engines"
+		}
+		return fmt.Sprintf("from %s to %s, or the %s %s, never rated", builtin[0], builtin[len(builtin)-1], word, strings.Join(engines, ", "))
 	case len(st.BotLevels) == 0 && len(levels) > 1:
 		return fmt.Sprintf("from %s to %s", names[0], names[len(names)-1])
 	case len(levels) == 0 && len(all) > 0:

@@ -228,9 +228,24 @@ func TestTextBlacksView(t *testing.T) {
 // option reads; it stays within a message's 2000 characters with every
 // level named and the warning that the settings could not be read.
 func TestHelpClockSyntax(t *testing.T) {
-	levels := "at the levels this server offers: `beginner`, `easy`, `casual`, `steady`, `keen`, `medium`, `strong`, `tough`, `hard`, `max`"
-	if n := utf8.RuneCountInString(commands.HelpUnread + "\n" + fmt.Sprintf(draughtsHelp, levels)); n > 2000 {
-		t.Errorf("/draughts help has %d characters, Discord allows 2000", n)
+	var all []commands.Level
+	for _, name := range []string{"beginner", "novice", "learner", "casual", "easy", "medium", "steady", "keen", "strong", "tough", "hard", "expert", "max"} {
+		all = append(all, commands.Level{Name: name})
+	}
+	st := &storage.Settings{BotLevels: []string{"beginner", "max"}}
+	if got, want := draughtsHelpText(st, all, false), commands.HelpUnread+"\n"+fmt.Sprintf(draughtsHelp, "at the levels this server offers: `beginner`, `max`"); got != want {
+		t.Errorf("/draughts help with two levels offered =\n%s\nwant\n%s", got, want)
+	}
+	// Every level and two engines offered, and the settings unread: the
+	// names would not fit.
+	all = append(all, commands.Level{Name: "hub:scan"}, commands.Level{Name: "hub:kingsrow"})
+	st.BotLevels = nil
+	for _, l := range all {
+		st.BotLevels = append(st.BotLevels, l.Name)
+	}
+	text := draughtsHelpText(st, all, false)
+	if n := utf8.RuneCountInString(text); n > 2000 || !strings.Contains(text, "play gobot at once, at the 15 levels that `level:` lists (") {
+		t.Errorf("/draughts help with 15 levels offered (%d characters, Discord allows 2000):\n%s", n, text)
 	}
 	for _, ex := range []string{"5+3", "fischer 5m +3s max 10m", "byoyomi 10m 5x30s", "absolute 20m", "correspondence", "daily", "live", "blitz", "none"} {
 		if !strings.Contains(draughtsHelp, "`"+ex+"`") {
