@@ -360,17 +360,60 @@ func (p *Position) refusal(typed string, sq []Square, legal []Move) error {
 		return errorf(ErrIllegalMove, "%s is not a legal move: a capture is compulsory: %s", typed, orList(p.texts(legal, 4)))
 	}
 	if len(sq) == 2 {
-		i, j := int(bitOf(from)), int(bitOf(to))
-		back := [2][2]int{{5, 6}, {-6, -5}}[us]
-		if p.kings>>uint(i)&1 == 0 && (j-i == back[0] || j-i == back[1]) {
+		return p.quietRefusal(typed, from, to)
+	}
+	return errorf(ErrIllegalMove, "%s is not a legal move", typed)
+}
+
+// quietRefusal explains why the piece of the side to move on from cannot
+// go to to, in a position without a capture: the reason is given only
+// where it is the true one (a square taken is no reason for a move that
+// no piece could make).
+func (p *Position) quietRefusal(typed string, from, to Square) error {
+	if from == to {
+		return errorf(ErrIllegalMove, "%s is not a move: it starts and ends on %d", typed, to)
+	}
+	between, ok := diagonalBetween(from, to)
+	if !ok {
+		return errorf(ErrIllegalMove, "%s is not a legal move: %d and %d are not on one diagonal", typed, from, to)
+	}
+	if p.kings>>bitOf(from)&1 == 0 {
+		if down := bitOf(to) > bitOf(from); down == (p.turn == White) {
 			// Backward is the reason even when the square is taken.
 			return errorf(ErrBackward, "%s goes backward: a man moves forward only, unless it captures", typed)
 		}
-		if p.At(to) != Empty {
-			return errorf(ErrIllegalMove, "%s is not a legal move: %d is taken", typed, to)
+		if len(between) == 1 && p.At(between[0]) != Empty && p.At(between[0]).Color() == p.turn {
+			return errorf(ErrIllegalMove, "%s is not a legal move: a man cannot jump its own piece on %d", typed, between[0])
+		}
+		if len(between) > 0 {
+			return errorf(ErrIllegalMove, "%s is not a legal move: a man moves one square, and jumps only to capture", typed)
 		}
 	}
+	for _, s := range between {
+		if p.At(s) != Empty {
+			return errorf(ErrIllegalMove, "%s is not a legal move: %d is in the way", typed, s)
+		}
+	}
+	if p.At(to) != Empty {
+		return errorf(ErrIllegalMove, "%s is not a legal move: %d is taken", typed, to)
+	}
 	return errorf(ErrIllegalMove, "%s is not a legal move", typed)
+}
+
+// diagonalBetween reports whether squares from and to are on one
+// diagonal, and the squares between them, from from's side.
+func diagonalBetween(from, to Square) ([]Square, bool) {
+	for _, d := range steps {
+		var between []Square
+		for b := int(bitOf(from)) + d; b >= 0 && b < boardBits && boardMask>>uint(b)&1 == 1; b += d {
+			if s := squareOf(b); s == to {
+				return between, true
+			} else {
+				between = append(between, s)
+			}
+		}
+	}
+	return nil, false
 }
 
 // quietReach reports whether the piece on from could go to to without
