@@ -72,10 +72,11 @@ func testE2EDraughts(t *testing.T, e *env) {
 	e.refused(e.draughtsMove(ch, bob, "19-23"), "It is not your turn: ⚪ white "+alice.Mention()+" is to play.")
 	e.refused(e.draughtsMove(ch, alice, "99-1"), `"99-1" is not a move you can play: Square 99 is off the board (1 to 50).`)
 	e.refused(e.draughtsMove(ch, alice, "0-5"), `"0-5" is not a move you can play: Square 0 is off the board (1 to 50).`)
-	e.refused(e.draughtsMove(ch, alice, "32:28"), `"32:28" is not a move you can play: "32:28": the dash must be '-' or 'x', not ":".`)
-	e.refused(e.draughtsMove(ch, alice, "ab"), `"ab" is not a move you can play: "ab" is not a move: write squares 1 to 50 joined by '-' or 'x', as 32-28 or 28x19.`)
-	e.refused(e.draughtsMove(ch, alice, "37-32"), `"37-32" is not a move you can play: 37-32 is not a legal move: 32 is taken.`)
-	e.refused(e.draughtsMove(ch, alice, "31-36"), `"31-36" is not a move you can play: 31-36 goes backward: a man moves forward only, unless it captures.`)
+	e.refused(e.draughtsMove(ch, alice, "32:28"), `"32:28": the dash must be '-' or 'x', not ":".`)
+	e.refused(e.draughtsMove(ch, alice, "ab"), `"ab" is not a move: write squares 1 to 50 joined by '-' or 'x', as 32-28 or 28x19.`)
+	e.refused(e.draughtsMove(ch, alice, "37-32"), `37-32 is not a legal move: 32 is taken.`)
+	e.refused(e.draughtsMove(ch, alice, "31-36"), `31-36 goes backward: a man moves forward only, unless it captures. The piece on 31 can play 31-26 or 31-27.`)
+	e.refused(e.draughtsMove(ch, alice, "32-29"), `32-29 is not a legal move: 32 and 29 are not on one diagonal. The piece on 32 can play 32-27 or 32-28.`)
 
 	// An en dash, as pasted text or a phone's keyboard gives, is a dash.
 	if m := e.do(e.draughtsMove(ch, alice, "32–28")); !strings.Contains(m.Text(), "played **32-28**") {
@@ -924,12 +925,12 @@ func testE2EDraughtsMisleadingRefusals(t *testing.T, e *env) {
 	msg := e.newChallenge(e.draughtsCmd(ch, alice, "challenge", discordtest.UserOpt("opponent", bob), discordtest.Str("color", "white")))
 	e.do(e.click(bob, msg, "accept"))
 	e.waitBoard(ch.ID, "**Move 1** · ⚪ white to play: "+alice.Mention())
-	e.refused(e.draughtsMove(ch, alice, "32x28"), `"32x28" is not a move you can play: 32x28 does not capture: did you mean 32-28?`)
+	e.refused(e.draughtsMove(ch, alice, "32x28"), `32x28 does not capture: did you mean 32-28?`)
 	if n := e.game(ch.ID).State.MoveCount(); n != 0 {
 		t.Fatalf("after 32x28: %d moves played, want none", n)
 	}
 	e.do(e.draughtsMove(ch, alice, "32-28"))
-	e.refused(e.draughtsMove(ch, bob, "19-14"), `"19-14" is not a move you can play: 19-14 goes backward: a man moves forward only, unless it captures.`)
+	e.refused(e.draughtsMove(ch, bob, "19-14"), `19-14 goes backward: a man moves forward only, unless it captures. The piece on 19 can play 19-23 or 19-24.`)
 	e.do(e.draughtsMove(ch, bob, "19-23"))
 	// A capture written with '-' is played: it cannot be mistaken.
 	e.do(e.draughtsMove(ch, alice, "28-19"))

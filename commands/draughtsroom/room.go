@@ -356,14 +356,55 @@ func (a *room) sameMoveApplied(ctx context.Context, r *commands.Request, g *stor
 	return commands.UserErr(err, fmt.Sprintf("Your move %s was already played (you sent it twice); this second one changed nothing.", mine[n]))
 }
 
-// draughtsRefusal is the sentence for a move the rules refuse: the rules'
-// own message, as a sentence.
-func draughtsRefusal(err error, text string) error {
+// draughtsRefusal is the sentence for text, a move the rules refuse in a
+// position whose legal moves are legal: the rules' own message, as a
+// sentence, which names the move (else it is named first). Where the
+// position has no capture and the piece typed can move, it says where:
+// "The piece on 32 can play 32-27 or 32-28.", as lidraughts shows a
+// piece's squares.
+func draughtsRefusal(err error, text string, legal []game.Move) error {
 	msg := ruleSentence(err)
 	if msg == "" {
 		return err
 	}
-	return commands.UserErr(commands.ErrIllegalMove, fmt.Sprintf("%s is not a move you can play: %s", commands.Quote(text), msg))
+	if r, _ := utf8.DecodeRuneInString(msg); r != '"' && !unicode.IsDigit(r) {
+		msg = fmt.Sprintf("%s is not a move you can play: %s", commands.Quote(text), msg)
+	}
+	if errors.Is(err, draughts.ErrIllegalMove) && !strings.HasSuffix(msg, "?") { // "did you mean 32-28?" says it
+		if hint := pieceMoves(text, legal); hint != "" {
+			msg += " " + hint
+		}
+	}
+	return commands.UserErr(commands.ErrIllegalMove, msg)
+}
+
+// pieceMoves is "The piece on 32 can play 32-27 or 32-28." for text, a
+// move typed from square 32, when legal has no capture and moves of that
+// square ("" otherwise).
+func pieceMoves(text string, legal []game.Move) string {
+	from := strings.TrimSpace(text)
+	if i := strings.IndexFunc(from, func(r rune) bool { return !unicode.IsDigit(r) }); i >= 0 {
+		from = from[:i]
+	}
+	if from = strings.TrimLeft(from, "0"); from == "" {
+		return ""
+	}
+	var moves []string
+	for _, m := range legal {
+		if strings.Contains(string(m), "x") {
+			return ""
+		}
+		if sq, _, _ := strings.Cut(string(m), "-"); sq == from {
+			moves = append(moves, string(m))
+		}
+	}
+	switch len(moves) {
+	case 0:
+		return ""
+	case 1:
+		return fmt.Sprintf("The piece on %s can play %s.", from, moves[0])
+	}
+	return fmt.Sprintf("The piece on %s can play %s or %s.", from, strings.Join(moves[:len(moves)-1], ", "), moves[len(moves)-1])
 }
 
 // ruleSentence is the rules' message of err as a sentence ("" if none).
@@ -403,7 +444,7 @@ func (a *room) applyDraughts(ctx context.Context, g *storage.Game, side game.Sid
 	}
 	next, facts, err := g.State.Play(side, game.Move(text))
 	if err != nil {
-		return "", draughtsRefusal(err, text)
+		return "", draughtsRefusal(err, text, draughtsState(g).Legal())
 	}
 	offer := openOffer(g)
 	g.State = next
