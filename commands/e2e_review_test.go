@@ -604,3 +604,53 @@ func (e *env) resignedWith(reviewer goroom.Reviewer) (*discordtest.Channel, disc
 	e.do(e.slash(ch, bob, "resign"))
 	return ch, alice, bob
 }
+
+// TestE2EReviewOneSideClean: where only one player made mistakes, the
+// review says of the other that no move of theirs lost 2 points or more,
+// rather than leaving them out (the thread has only Black's mistakes).
+func TestE2EReviewOneSideClean(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.reviewer = mistakesReviewer{mistakes: []review.Mistake{
+		{Number: 3, Color: engine.Black, Move: "D4", Before: 0.62, After: 0.38, Loss: 9, Best: "C3", PV: []string{"C3", "D4"}},
+	}}
+	e.restart()
+	ch := e.d.GuildChannel("general")
+	alice, bob := e.d.NewUser("alice"), e.d.NewUser("bob")
+	e.startGame(ch, alice, bob, 9)
+	e.playOut(ch, alice, bob, reviewMoves)
+	e.do(e.slash(ch, bob, "resign"))
+	e.reviewed(e.slash(ch, alice, "review"))
+	threads := e.d.Threads(ch.ID)
+	if len(threads) != 1 {
+		t.Fatalf("%d threads, want the review's", len(threads))
+	}
+	msgs := e.d.Messages(threads[0].ID)
+	const clean = "\n⚪ White: no move lost 2 points or more."
+	if len(msgs) != 2 || !strings.HasSuffix(msgs[0].Content, clean) || strings.Contains(msgs[0].Content, "⚫ Black: no move") || msgs[1].Content != "⚫ Black's biggest mistakes" {
+		var texts []string
+		for _, m := range msgs {
+			texts = append(texts, m.Content)
+		}
+		t.Errorf("the review thread's messages = %q, want the summary ending %q, then Black's mistakes", texts, clean)
+	}
+}
+
+// TestE2EReviewAborted: the review of a game its player aborted says it
+// was aborted, as /go history and its record do, not "annulled", which is
+// a moderator's ruling or a loss on time before two moves.
+func TestE2EReviewAborted(t *testing.T) {
+	e := newEnv(t)
+	ch, alice, bob := e.guildGame()
+	id := e.game(ch.ID).ID
+	e.do(e.play(ch, alice, "E5"))
+	e.do(e.play(ch, bob, "C3"))
+	e.do(e.click(bob, e.do(e.slash(ch, bob, "abort")), "Yes, abort"))
+	if a, err := e.store.ArchivedGame(context.Background(), id); err != nil || !a.Annulled || a.Result != "Void" {
+		t.Fatalf("archived %+v, %v; want an aborted game", a, err)
+	}
+	answer := e.reviewed(e.slash(ch, bob, "review"))
+	if want := "Review of ⚫ alice vs ⚪ bob, 9×9, aborted (Void, not counted), 2 moves"; !strings.HasPrefix(answer.Text(), want) {
+		t.Errorf("/go review answered %q, want it to begin %q", answer.Text(), want)
+	}
+}

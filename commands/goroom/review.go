@@ -473,7 +473,10 @@ func archivedEngineGame(a *storage.Archived) (*engine.Game, error) {
 // one message with every picture.
 func (a *room) postReview(ctx context.Context, r *commands.Request, arc *storage.Archived, g *engine.Game, rv *review.Review) error {
 	result := arc.Result
-	if arc.Annulled {
+	switch {
+	case arc.Annulled && arc.Result == "Void" && !arc.AnnulledInPlay:
+		result = "aborted (Void, not counted)" // as /go history says it
+	case arc.Annulled:
 		result = "annulled (" + result + ", not counted)"
 	}
 	head := fmt.Sprintf("Review of %s, %d×%d, %s, %s", commands.ArchivedTitle(arc), arc.Size, arc.Size, result, commands.Plural(len(rv.Moves), "move"))
@@ -492,8 +495,24 @@ func (a *room) postReview(ctx context.Context, r *commands.Request, arc *storage
 		AllowedMentions: commands.NoMentions(),
 		Ephemeral:       commands.Elsewhere(arc, r), // a game from elsewhere is shown to its player alone, in no thread
 	}
-	if len(boards) == 0 {
+	clean := map[engine.Color]bool{engine.Black: true, engine.White: true}
+	for _, bd := range boards {
+		clean[bd.color] = false
+	}
+	noMistake := func(c engine.Color) string {
+		return fmt.Sprintf("%s %s: no move lost %.0f points or more.", stoneEmoji(c), colorName(c), review.MinPoints)
+	}
+	switch {
+	case len(boards) == 0:
 		summary.Content = commands.Clip(summary.Content+fmt.Sprintf("\nNo move lost %.0f points or more.", review.MinPoints), 2000)
+	case clean[engine.Black] || clean[engine.White]:
+		// Each player's mistakes are shown: one who made none is told
+		// so, not left out.
+		for _, c := range []engine.Color{engine.Black, engine.White} {
+			if clean[c] {
+				summary.Content = commands.Clip(summary.Content+"\n"+noMistake(c), 2000)
+			}
+		}
 	}
 	if r.Interaction.GuildID != "" && !summary.Ephemeral {
 		if th := a.reviewThread(ctx, arc.ID, r.Interaction.ChannelID); th != "" {
