@@ -87,10 +87,17 @@ func archivedGame(ctx context.Context, arch Archive, r *Request, id string) (*st
 	if canSee(a, r) {
 		return a, nil
 	}
-	if a.GuildID != "" {
-		return nil, UserErr(ErrForbidden, fmt.Sprintf("Game `%s` was played on another server: you can get the games you played and the games of this server.", a.ID))
+	yours := "you can get the games you played and the games of this server"
+	if r.Interaction.GuildID == "" {
+		yours = "you can get the games you played, and on a server that server's games"
 	}
-	return nil, UserErr(ErrForbidden, fmt.Sprintf("Game `%s` was played in private messages between other players: you can get the games you played and the games of this server.", a.ID))
+	switch {
+	case a.GuildID != "" && r.Interaction.GuildID != "":
+		return nil, UserErr(ErrForbidden, fmt.Sprintf("Game `%s` was played on another server: %s.", a.ID, yours))
+	case a.GuildID != "":
+		return nil, UserErr(ErrForbidden, fmt.Sprintf("Game `%s` was played on a server: %s.", a.ID, yours))
+	}
+	return nil, UserErr(ErrForbidden, fmt.Sprintf("Game `%s` was played in private messages, and not by you: %s.", a.ID, yours))
 }
 
 // FinishedGameOption resolves the game: option of r to a finished game

@@ -150,7 +150,9 @@ func TestE2EFinishedGame(t *testing.T) {
 	e.do(e.botGame(dm, dave, "tester"))
 	dmID := e.game(dm.ID).ID
 	e.do(e.slash(dm, dave, "resign"))
-	e.refused(e.slash(ch, carol, "sgf", discordtest.Str("game", dmID)), "was played in private messages between other players")
+	e.refused(e.slash(ch, carol, "sgf", discordtest.Str("game", dmID)), "Game `"+dmID+"` was played in private messages, and not by you: you can get the games you played and the games of this server.")
+	e.refused(e.slash(e.d.DM(carol), carol, "review", discordtest.Str("game", dmID)), "Game `"+dmID+"` was played in private messages, and not by you: you can get the games you played, and on a server that server's games.")
+	e.refused(e.slash(e.d.DM(carol), carol, "sgf", discordtest.Str("game", id)), "Game `"+id+"` was played on a server: you can get the games you played, and on a server that server's games.")
 	if m := e.do(e.slash(dm, dave, "sgf")); m.Ephemeral || !strings.Contains(m.Text(), "B+R") {
 		t.Errorf("/go sgf in the DM after the end = %q", m.Text())
 	}
