@@ -420,6 +420,9 @@ func (a *App) replyError(ctx context.Context, r *Request, log *slog.Logger, err 
 		// its own (/draughts board, /draughts challenge, /draughts help).
 		msg = strings.ReplaceAll(msg, "`/go ", "`/"+cmd+" ")
 	}
+	if errors.Is(err, ErrGameRunning) {
+		msg += a.runningWayOut(ctx, r)
+	}
 	if expected {
 		log.Info("refused", "path", r.Path, "reason", err)
 	} else if !errors.Is(err, errPanic) {
@@ -461,6 +464,29 @@ func ErrorMessage(err error) (string, bool) {
 		return "That took too long and was abandoned; nothing was changed. Please try again.", false
 	}
 	return "Sorry, something went wrong on my side and nothing was changed. Please try again in a moment.", false
+}
+
+// runningWayOut is what ErrGameRunning's sentence tells a player of the
+// game already running in r's channel: how to see it and end it, with
+// that game's command (" `/draughts board` shows it; …"); at Go's count,
+// that its Accept ends it. It is empty for anyone else, who cannot end
+// it, and when the game cannot be read.
+func (a *App) runningWayOut(ctx context.Context, r *Request) string {
+	if r.User == nil {
+		return ""
+	}
+	g, err := a.LoadGame(ctx, r.Interaction.ChannelID)
+	if err != nil || g == nil {
+		return ""
+	}
+	if _, ok := g.SideOf(r.User.ID); !ok {
+		return ""
+	}
+	cmd := a.roomOf(g).Command()
+	if g.Scoring != nil {
+		return fmt.Sprintf(" It is at its count: **Accept** the marking on its board (`/%s board`) to end it.", cmd)
+	}
+	return fmt.Sprintf(" `/%s board` shows it; `/%s resign` ends it (or `/%s abort` before each player has made two moves).", cmd, cmd, cmd)
 }
 
 // gameRunningInDM is ErrGameRunning's sentence in a DM or group DM, which

@@ -461,21 +461,34 @@ func TestE2EBotKeepsToItsClock(t *testing.T) {
 // have (thread:true is refused there); in a server channel the advice
 // stays for a challenge. A game against gobot, which takes no challenge
 // and whose command has no thread: option, is pointed to another channel
-// or the user's DM with gobot instead.
+// or the user's DM with gobot instead. A player of the game running is
+// told how to see it and end it; anyone else, who cannot, is not.
 func TestE2EGameRunningInDM(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	dave := e.d.NewUser("dave")
 	dm := e.d.DM(dave)
 	e.do(e.botGame(dm, dave, "tester"))
+	// Its players are told how to see the game running and end it, with
+	// that game's command.
 	const inDM = "A game is already running in this DM. Finish it first: a DM holds one game at a time."
-	e.said(e.botGame(dm, dave, "tester"), inDM)
-	e.said(e.draughtsCmd(dm, dave, "bot", discordtest.Str("level", "beginner")), inDM)
+	const goWayOut = " `/go board` shows it; `/go resign` ends it (or `/go abort` before each player has made two moves)."
+	e.said(e.botGame(dm, dave, "tester"), inDM+goWayOut)
+	e.said(e.draughtsCmd(dm, dave, "bot", discordtest.Str("level", "beginner")), inDM+goWayOut)
 	ch, alice, bob := e.privateChannel()
 	e.challenge(ch, alice, bob)
-	e.said(e.slash(ch, alice, "challenge", discordtest.UserOpt("opponent", bob)), inDM)
-	e.said(e.draughtsCmd(ch, alice, "challenge", discordtest.UserOpt("opponent", bob)), inDM)
-	e.said(e.slash(ch, bob, "bot", discordtest.Str("level", "tester")), "A game is already running in this DM. Finish it first, or play me in your DM with me: `/go bot` there.")
+	e.said(e.slash(ch, alice, "challenge", discordtest.UserOpt("opponent", bob)), inDM+goWayOut)
+	e.said(e.draughtsCmd(ch, alice, "challenge", discordtest.UserOpt("opponent", bob)), inDM+goWayOut)
+	e.said(e.slash(ch, bob, "bot", discordtest.Str("level", "tester")), "A game is already running in this DM. Finish it first, or play me in your DM with me: `/go bot` there."+goWayOut)
+	// At the count, the way out is its Accept.
+	e.do(e.slash(ch, alice, "pass"))
+	e.do(e.slash(ch, bob, "pass"))
+	e.said(e.slash(ch, bob, "challenge", discordtest.UserOpt("opponent", alice)), inDM+" It is at its count: **Accept** the marking on its board (`/go board`) to end it.")
+	// A draughts game's players are pointed to /draughts.
+	eve := e.d.NewUser("eve")
+	edm := e.d.DM(eve)
+	e.do(e.draughtsCmd(edm, eve, "bot", discordtest.Str("level", "beginner")))
+	e.said(e.botGame(edm, eve, "tester"), inDM+" `/draughts board` shows it; `/draughts resign` ends it (or `/draughts abort` before each player has made two moves).")
 	general, ann, _ := e.guildGame()
 	e.said(e.slash(general, dave, "challenge", discordtest.UserOpt("opponent", ann)), "A game is already running in this channel. Finish it first, or use `/go challenge ... thread:true` to play in a thread.")
 	e.said(e.draughtsCmd(general, dave, "challenge", discordtest.UserOpt("opponent", ann)), "A game is already running in this channel. Finish it first, or use `/draughts challenge ... thread:true` to play in a thread.")

@@ -119,7 +119,9 @@ func testE2ERengoDefaultInPlace(t *testing.T, e *env) {
 	if n := len(e.d.Threads(post.ID)); n != 0 {
 		t.Errorf("%d threads started in the forum post", n)
 	}
-	e.said(e.slash(post, cid, "rengo", discordtest.Int("size", 9), discordtest.Bool("thread", false)), gameRunningThread)
+	// cid plays in the game running here: he is told how to end it.
+	e.said(e.slash(post, cid, "rengo", discordtest.Int("size", 9), discordtest.Bool("thread", false)),
+		gameRunningThread+" `/go board` shows it; `/go resign` ends it (or `/go abort` before each player has made two moves).")
 	e.noProblems()
 }
 

@@ -438,7 +438,7 @@ func TestAbortAndBoardAndSGF(t *testing.T) {
 	if want := commands.Mention(commands.UserPlayer(cat)) + ", a moderator, aborted the game ⚫ " + commands.Mention(commands.UserPlayer(ann)) + " vs ⚪ " + commands.Mention(commands.UserPlayer(bob)) + " after 1 move: it is recorded as aborted"; !strings.HasPrefix(c.text(), "🚫 "+want) || !strings.HasSuffix(c.text(), "Reason: stuck\nThe channel is free for a new game.") {
 		t.Fatalf("abort: %q, want it to say %q", c.text(), want)
 	}
-	wantEphemeral(t, tb.command(ann, "/go play move:D4"), "(Void, aborted). `/go board` shows it.")
+	wantEphemeral(t, tb.command(ann, "/go play move:D4"), ": Void, aborted. `/go board` shows it.")
 }
 
 // TestPointsTypedWithSpaces: a point typed with blanks between its column
