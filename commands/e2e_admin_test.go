@@ -758,7 +758,7 @@ func TestE2EAdminAnnulDraughtsRecord(t *testing.T) {
 		t.Fatalf("/draughts record of the annulled game = %q, want it to begin %q, with the PDN", rec.Text(), want)
 	}
 	pdn := string(rec.Attachments[0].Data)
-	if want := "{Annulled by ann, an admin of the server, on 2025-06-01, after the game ended 2-0 (resignation): not counted in statistics or ratings. Reason: farmed}"; !strings.Contains(pdn, want) || !strings.Contains(pdn, "1. 32-28 2-0") {
+	if want := "{Annulled by ann, an admin of the server, on 2025-06-01, after the game ended 2-0 (resignation): not counted in statistics or ratings. Reason: farmed}"; !strings.Contains(pdn, want) || !strings.Contains(pdn, "1. 32-28 {Black (bob) resigned.} 2-0") {
 		t.Errorf("the annulled game's PDN:\n%s\nwant its moves, its result and %s", pdn, want)
 	}
 }

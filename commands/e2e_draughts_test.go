@@ -145,7 +145,7 @@ func testE2EDraughts(t *testing.T, e *env) {
 		t.Errorf("/draughts history after the draw = %q", h.Text())
 	}
 	pdn := string(arc.SGF)
-	for _, want := range []string{`[White "alice"]`, `[Black "bob"]`, `[Result "1-1"]`, `[TimeControl "600+10"]`, "1. 32-28 19-23 2. 28x19 14x23"} {
+	for _, want := range []string{`[White "alice"]`, `[Black "bob"]`, `[Result "1-1"]`, `[TimeControl "600+10"]`, "1. 32-28 19-23 2. 28x19 14x23 {Drawn by agreement.} 1-1"} {
 		if !strings.Contains(pdn, want) {
 			t.Errorf("PDN record lacks %q:\n%s", want, pdn)
 		}

@@ -955,6 +955,46 @@ func draughtsResultSentence(g *storage.Game, r game.Result) string {
 	return fmt.Sprintf("%s: %s cannot move · %s", who, draughtsSideLabel(r.Winner.Opponent()), r.Text)
 }
 
+// pdnEnding says in a record how g ended with r: "Black (bob) resigned.",
+// "Drawn by threefold repetition.", "White (ann) cannot move.".
+func pdnEnding(g *storage.Game, r game.Result) string {
+	if r.Winner == game.NoSide {
+		switch r.Reason {
+		case game.ByAgreement:
+			return "Drawn by agreement."
+		case draughts.ByRepetition:
+			return "Drawn by threefold repetition."
+		case draughts.By25Moves, draughts.By16Moves, draughts.By5Moves:
+			return "Drawn by the " + string(r.Reason) + "."
+		}
+		return "Drawn."
+	}
+	loser := r.Winner.Opponent()
+	who := func(s game.Side) string {
+		return colorWord(s) + " (" + commands.PlainName(g.Player(s)) + ")"
+	}
+	switch r.Reason {
+	case game.ByResignation:
+		return who(loser) + " resigned."
+	case game.ByTime:
+		return who(loser) + " ran out of time."
+	case game.ByForfeit:
+		return who(r.Winner) + " wins by forfeit."
+	}
+	if st, ok := g.State.(draughts.State); ok && noPieces(st, loser) {
+		return "All of " + who(loser) + "'s pieces are taken."
+	}
+	return who(loser) + " cannot move."
+}
+
+// colorWord is side s's colour as a word of a sentence's start: "White".
+func colorWord(s game.Side) string {
+	if s == draughtsBlack {
+		return "Black"
+	}
+	return "White"
+}
+
 // draughtsPDN is g's record in PDN.
 func draughtsPDN(g *storage.Game) ([]byte, error) { return draughtsPDNWith(g, "") }
 
@@ -991,6 +1031,15 @@ func draughtsPDNWith(g *storage.Game, comment string) ([]byte, error) {
 		}
 	}
 	pg.Comment = comment
+	if r, over := g.State.Result(); over && pg.Result != "*" {
+		// How it ended, after the last move, as the final board says it:
+		// a result alone does not tell a resignation from a loss on time.
+		if end := pdnEnding(g, r); len(pg.Moves) > 0 {
+			pg.Moves[len(pg.Moves)-1].Comment = end
+		} else {
+			pg.Comment = strings.TrimSpace(comment + " " + end)
+		}
+	}
 	var buf bytes.Buffer
 	if err := draughts.WritePDN(&buf, pg); err != nil {
 		return nil, fmt.Errorf("commands: PDN of game %s: %w", g.ID, err)
@@ -1690,4 +1739,10 @@ func (a *room) Rematch(arc *storage.Archived, by game.Side) discordgo.Applicatio
 		return commands.Subcommand(DraughtsCommand, "bot", opts...)
 	}
 	return commands.Subcommand(DraughtsCommand, "challenge", append(opts, commands.BoolOption("thread", false))...)
+}
+
+// noPieces reports whether side s has no piece left in st.
+func noPieces(st draughts.State, s game.Side) bool {
+	pos := st.Position()
+	return pos.Pieces(draughts.Color(s)).Count() == 0
 }
