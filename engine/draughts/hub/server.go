@@ -321,6 +321,13 @@ func (s *server) posCommand(l Line) error {
 		if p, err = draughts.ParseHub(text); err != nil {
 			return s.error("bad position: " + strings.TrimPrefix(err.Error(), "draughts: "))
 		}
+		// A side without pieces has lost: no game is played from there,
+		// and Scan refuses such a position as bad too.
+		for _, c := range []draughts.Color{draughts.White, draughts.Black} {
+			if p.Pieces(c).Count() == 0 {
+				return s.error("bad position: " + strings.ToLower(c.String()) + " has no pieces")
+			}
+		}
 	}
 	var moves []draughts.Move
 	q := p

@@ -136,7 +136,8 @@ func TestServeSession(t *testing.T) {
 	}
 }
 
-// TestServePosRefused: as in Scan, a pos line with a bad position is
+// TestServePosRefused: as in Scan, a pos line with a bad position (one
+// that does not read, or where a side has no pieces) is
 // answered with an error line and leaves the previous position and its
 // moves as they were (the next search is of the position the GUI set
 // before, for the side to move there, not of the start), and one with an
@@ -154,6 +155,8 @@ func TestServePosRefused(t *testing.T) {
 		moves              []string // the moves then played: 20-24 when nil
 	}{
 		{"bad position", "pos pos=Wxyz", `error message="bad position: `, "", nil},
+		{"black without pieces", "pos pos=Weeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeewwwww", `error message="bad position: black has no pieces"`, "", nil},
+		{"empty board", "pos pos=B" + strings.Repeat("e", 50), `error message="bad position: white has no pieces"`, "", nil},
 		{"bad start of the moves", `pos moves="99-1"`, `error message="illegal move 99-1: `, startHub, []string{}},
 		{"illegal first move", `pos pos=` + p1 + ` moves="32-28"`, `error message="illegal move 32-28: `, p1, []string{}},
 		{"illegal third move", `pos pos=` + p1 + ` moves="19-23 33-29 29-24"`, `error message="illegal move 29-24: `, p1, []string{"19-23", "33-29"}},
@@ -357,8 +360,10 @@ func TestServeBadSearch(t *testing.T) {
 func TestServeNoMove(t *testing.T) {
 	f := &firstMove{}
 	s := startSession(t, f.search)
-	// Black to move with no piece left.
-	s.send(t, "pos pos=B"+strings.Repeat("e", 49)+"w", "go think")
+	// Black to move, its man on 36 blocked by White's on 41 and 47.
+	blocked := []byte("B" + strings.Repeat("e", 50))
+	blocked[36], blocked[41], blocked[47] = 'b', 'w', 'w'
+	s.send(t, "pos pos="+string(blocked), "go think")
 	if l := s.next(t); l != `error message="go: the position is over, there is no move to search"` {
 		t.Errorf("Serve wrote %q, want the error", l)
 	}
