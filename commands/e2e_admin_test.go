@@ -16,6 +16,7 @@ import (
 	"sync"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	dbots "github.com/gobot-dev/gobot/bots/draughts"
 	"github.com/gobot-dev/gobot/commands"
@@ -1040,6 +1041,17 @@ func testE2EAdminAbortsAndPools(t *testing.T, e *env) {
 	}
 }
 
+// countedGame is a game between alice and bob, without a clock, at its
+// count after one stone (oneStoneToScoring), once its scoring board's
+// message is recorded (just after its answer).
+func (e *env) countedGame() (ch *discordtest.Channel, alice, bob discordtest.User, scoring discordtest.Message, g *storage.Game) {
+	e.t.Helper()
+	ch, alice, bob = e.guildGame(discordtest.Str("clock", "none"))
+	scoring, g = e.oneStoneToScoring(ch, alice, bob)
+	e.d.WaitFor("the scoring board recorded", func() bool { return commands.NewestBoard(e.game(ch.ID)) == scoring.ID })
+	return ch, alice, bob, scoring, g
+}
+
 // TestE2EAdminGamesCounting: a game at its count is listed by the moves
 // played, as an abort or adjudication of it counts them ("after 3
 // moves"), not by a next move nobody will play.
@@ -1047,10 +1059,7 @@ func TestE2EAdminGamesCounting(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	ann, _, _ := e.admins()
-	ch, alice, bob := e.guildGame(discordtest.Str("clock", "none"))
-	scoring, g := e.oneStoneToScoring(ch, alice, bob)
-	// The scoring board's message is recorded just after its answer.
-	e.d.WaitFor("the scoring board recorded", func() bool { return commands.NewestBoard(e.game(ch.ID)) == scoring.ID })
+	ch, alice, bob, scoring, g := e.countedGame()
 	want := fmt.Sprintf("⚫ <@%s> vs ⚪ <@%s> · 9×9 · 3 moves played · counting · no clock · [board](https://discord.com/channels/%s/%s/%s) · `%s`",
 		alice.ID, bob.ID, e.d.GuildID, ch.ID, scoring.ID, g.ID)
 	if page := e.do(e.adminCmd(ch, ann, "games")); !strings.Contains(page.Text(), "\n"+want) {
@@ -1206,6 +1215,23 @@ func TestE2EAdminBotLevelsOfOneGame(t *testing.T) {
 		"No international draughts bot is offered on this server: the bot levels its admins allow (tester) are all another game's.")
 }
 
+// draughtsBotLine is the line of u's /draughts help in ch that says at
+// which levels /draughts bot plays; the help must fit in a message.
+func (e *env) draughtsBotLine(ch *discordtest.Channel, u discordtest.User) string {
+	e.t.Helper()
+	help := e.do(e.draughtsCmd(ch, u, "help")).Text()
+	if n := utf8.RuneCountInString(help); n > 2000 {
+		e.t.Errorf("/draughts help has %d characters, Discord allows 2000", n)
+	}
+	for _, l := range strings.Split(help, "\n") {
+		if strings.HasPrefix(l, "`/draughts bot level:`") {
+			return l
+		}
+	}
+	e.t.Fatalf("/draughts help has no line for /draughts bot:\n%s", help)
+	return ""
+}
+
 // TestE2EAdminHelpLevels: /go help and /draughts help list the bot levels
 // this server's admins offer (all of them where they chose none), and say
 // so when they offer none of a game's.
@@ -1225,17 +1251,7 @@ func TestE2EAdminHelpLevels(t *testing.T) {
 		}
 		return "Bot levels" + before
 	}
-	draughtsLevels := func() string {
-		t.Helper()
-		help := e.do(e.draughtsCmd(ch, carol, "help")).Text()
-		for _, l := range strings.Split(help, "\n") {
-			if strings.HasPrefix(l, "`/draughts bot level:`") {
-				return l
-			}
-		}
-		t.Fatalf("/draughts help has no line for /draughts bot:\n%s", help)
-		return ""
-	}
+	draughtsLevels := func() string { return e.draughtsBotLine(ch, carol) }
 	names := strings.Split(draughtsLevelNames(), ", ")
 	all := "Bot levels: • **tester**: plays the first free point from the top left\n• **slow**: the same, when the test lets it\n• **flaky**: fails once, then plays\n• **panic**: panics\n• **scripted**: plays the test's script\n"
 	if got := goLevels(); got != all {
@@ -1774,9 +1790,7 @@ func TestE2EModeratorEndsTheCount(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	ann, _, _ := e.admins()
-	ch, alice, bob := e.guildGame(discordtest.Str("clock", "none"))
-	scoring, g := e.oneStoneToScoring(ch, alice, bob)
-	e.d.WaitFor("the scoring board recorded", func() bool { return commands.NewestBoard(e.game(ch.ID)) == scoring.ID })
+	ch, _, _, scoring, g := e.countedGame()
 	e.do(e.adminCmd(ch, ann, "adjudicate", discordtest.Str("game", g.ID), discordtest.Str("result", "white"), discordtest.Str("reason", "abandoned")))
 	var got discordtest.Message
 	e.d.WaitFor("the scoring board redrawn", func() bool {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"strings"
 	"testing"
-	"unicode/utf8"
 
 	dbots "github.com/gobot-dev/gobot/bots/draughts"
 	"github.com/gobot-dev/gobot/commands"
@@ -45,6 +44,18 @@ func (p withScan) GenMove(ctx context.Context, level string, s draughts.State, s
 	return p.Registry.GenMove(ctx, level, s, seed)
 }
 
+// withScan restarts e with the built-in draughts levels and "hub:scan"
+// (withScan, the type).
+func (e *env) withScan() {
+	e.t.Helper()
+	reg, err := dbots.NewRegistry(dbots.Config{})
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	e.draughtsPlayers = withScan{reg}
+	e.restart()
+}
+
 // TestE2EEngineUnrated: a game against an external engine (a GTP program
 // in Go, a Hub engine in draughts) is never rated, since gobot cannot
 // know the engine's strength: as a new player (1500?) a program of
@@ -55,12 +66,8 @@ func (p withScan) GenMove(ctx context.Context, level string, s draughts.State, s
 func TestE2EEngineUnrated(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	reg, err := dbots.NewRegistry(dbots.Config{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	e.offer, e.draughtsPlayers = withGTP{e.players}, withScan{reg}
-	e.restart()
+	e.offer = withGTP{e.players}
+	e.withScan()
 	unrated := func(level string) string {
 		return "Not rated: gobot does not know the strength of **" + level + "**, an external engine, so games against it never are."
 	}
@@ -131,30 +138,10 @@ func TestE2EEngineUnrated(t *testing.T) {
 func TestE2EDraughtsHelpEngines(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	reg, err := dbots.NewRegistry(dbots.Config{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	e.draughtsPlayers = withScan{reg}
-	e.restart()
+	e.withScan()
 	ch := e.d.GuildChannel("general")
-	carol := e.d.NewUser("carol")
-	botLine := func() string {
-		t.Helper()
-		help := e.do(e.draughtsCmd(ch, carol, "help")).Text()
-		if n := utf8.RuneCountInString(help); n > 2000 {
-			t.Errorf("/draughts help has %d characters, Discord allows 2000", n)
-		}
-		for _, l := range strings.Split(help, "\n") {
-			if strings.HasPrefix(l, "`/draughts bot level:`") {
-				return l
-			}
-		}
-		t.Fatalf("/draughts help has no line for /draughts bot:\n%s", help)
-		return ""
-	}
 	names := strings.Split(draughtsLevelNames(), ", ")
-	if got, want := botLine(), "`/draughts bot level:` play gobot at once, from `"+names[0]+"` to `"+names[len(names)-1]+"`, or the engine `hub:scan`, never rated (`color:`, default white; `clock:`, `rated:`)."; got != want {
+	if got, want := e.draughtsBotLine(ch, e.d.NewUser("carol")), "`/draughts bot level:` play gobot at once, from `"+names[0]+"` to `"+names[len(names)-1]+"`, or the engine `hub:scan`, never rated (`color:`, default white; `clock:`, `rated:`)."; got != want {
 		t.Errorf("/draughts help: %q, want %q", got, want)
 	}
 }

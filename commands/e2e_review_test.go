@@ -445,20 +445,12 @@ func (m mistakesReviewer) Estimate(ctx context.Context, eg *engine.Game, onQueue
 	return review.Estimate(ctx, eg, 200, 1)
 }
 
-// TestE2EReviewMistakeLines: a mistake's line says the points it lost and,
-// when the mover's winning chance fell, from what to what; a mistake
-// after which the chance rose (its points are measured over the positions
-// around it) shows the points alone, never a rising chance beside "points
-// lost". A move of the line on the point of the mistake, which its board
-// leaves to the crossed-out mistake, is said in the line ("2 at D4").
-func TestE2EReviewMistakeLines(t *testing.T) {
-	t.Parallel()
-	e := newEnv(t)
-	e.reviewer = mistakesReviewer{mistakes: []review.Mistake{
-		{Number: 3, Color: engine.Black, Move: "D4", Before: 0.62, After: 0.38, Loss: 9, Best: "C3", PV: []string{"C3", "D4"}},
-		{Number: 4, Color: engine.White, Move: "D5", Before: 0.62, After: 0.67, Loss: 6.2, Best: "G7", PV: []string{"G7"}},
-		{Number: 5, Color: engine.Black, Move: "C3", Before: 0.5, After: 0.4, Loss: 3, Best: "pass", PV: []string{"pass"}},
-	}}
+// reviewThread plays reviewMoves between alice and bob in a server channel
+// (bob resigns), has alice review the game with a reviewer that finds
+// mistakes, and returns the messages of the review's thread.
+func (e *env) reviewThread(mistakes ...review.Mistake) []discordtest.Message {
+	e.t.Helper()
+	e.reviewer = mistakesReviewer{mistakes: mistakes}
 	e.restart()
 	ch := e.d.GuildChannel("general")
 	alice, bob := e.d.NewUser("alice"), e.d.NewUser("bob")
@@ -468,10 +460,27 @@ func TestE2EReviewMistakeLines(t *testing.T) {
 	e.reviewed(e.slash(ch, alice, "review"))
 	threads := e.d.Threads(ch.ID)
 	if len(threads) != 1 {
-		t.Fatalf("%d threads, want the review's", len(threads))
+		e.t.Fatalf("%d threads, want the review's", len(threads))
 	}
+	return e.d.Messages(threads[0].ID)
+}
+
+// TestE2EReviewMistakeLines: a mistake's line says the points it lost and,
+// when the mover's winning chance fell, from what to what; a mistake
+// after which the chance rose (its points are measured over the positions
+// around it) shows the points alone, never a rising chance beside "points
+// lost". A move of the line on the point of the mistake, which its board
+// leaves to the crossed-out mistake, is said in the line ("2 at D4").
+func TestE2EReviewMistakeLines(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	msgs := e.reviewThread(
+		review.Mistake{Number: 3, Color: engine.Black, Move: "D4", Before: 0.62, After: 0.38, Loss: 9, Best: "C3", PV: []string{"C3", "D4"}},
+		review.Mistake{Number: 4, Color: engine.White, Move: "D5", Before: 0.62, After: 0.67, Loss: 6.2, Best: "G7", PV: []string{"G7"}},
+		review.Mistake{Number: 5, Color: engine.Black, Move: "C3", Before: 0.5, After: 0.4, Loss: 3, Best: "pass", PV: []string{"pass"}},
+	)
 	var lines, alts []string
-	for _, m := range e.d.Messages(threads[0].ID)[1:] {
+	for _, m := range msgs[1:] {
 		for _, em := range m.Embeds {
 			lines = append(lines, em.Description)
 		}
@@ -611,21 +620,7 @@ func (e *env) resignedWith(reviewer goroom.Reviewer) (*discordtest.Channel, disc
 func TestE2EReviewOneSideClean(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	e.reviewer = mistakesReviewer{mistakes: []review.Mistake{
-		{Number: 3, Color: engine.Black, Move: "D4", Before: 0.62, After: 0.38, Loss: 9, Best: "C3", PV: []string{"C3", "D4"}},
-	}}
-	e.restart()
-	ch := e.d.GuildChannel("general")
-	alice, bob := e.d.NewUser("alice"), e.d.NewUser("bob")
-	e.startGame(ch, alice, bob, 9)
-	e.playOut(ch, alice, bob, reviewMoves)
-	e.do(e.slash(ch, bob, "resign"))
-	e.reviewed(e.slash(ch, alice, "review"))
-	threads := e.d.Threads(ch.ID)
-	if len(threads) != 1 {
-		t.Fatalf("%d threads, want the review's", len(threads))
-	}
-	msgs := e.d.Messages(threads[0].ID)
+	msgs := e.reviewThread(review.Mistake{Number: 3, Color: engine.Black, Move: "D4", Before: 0.62, After: 0.38, Loss: 9, Best: "C3", PV: []string{"C3", "D4"}})
 	const clean = "\n⚪ White: no move lost 2 points or more."
 	if len(msgs) != 2 || !strings.HasSuffix(msgs[0].Content, clean) || strings.Contains(msgs[0].Content, "⚫ Black: no move") || msgs[1].Content != "⚫ Black's biggest mistakes" {
 		var texts []string
