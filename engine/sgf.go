@@ -685,8 +685,13 @@ func (r *sgfReader) read() error {
 			if err != nil || math.IsNaN(k) {
 				return r.errorAt(v, ErrInvalidKomi, "KM[%s] is not a number", t)
 			}
-			k = normalKomi(k)
-			if !ValidKomi(k) {
+			// gobot writes its komi as it is, whatever GTP set (AnyKomi):
+			// its KM[7.25] is 7.25, not a komi in stones.
+			valid := AnyKomi
+			if !r.byGobot() {
+				k, valid = normalKomi(k), ValidKomi
+			}
+			if !valid(k) {
 				return r.errorAt(v, ErrInvalidKomi, "KM[%s]", t)
 			}
 			komi = k
@@ -1015,6 +1020,16 @@ func (r *sgfReader) move(p sgfProp, c Color) error {
 		}
 	}
 	return nil
+}
+
+// byGobot reports whether the record says gobot wrote it (AP[gobot]).
+func (r *sgfReader) byGobot() bool {
+	p, ok := r.first("AP")
+	if !ok {
+		return false
+	}
+	name, _, _ := strings.Cut(simpleText(decodeText(p.vals[0].text, r.latin1)), ":")
+	return lower(strings.TrimSpace(name)) == "gobot"
 }
 
 // normalKomi reads komi as Chinese servers write it: Fox writes hundredths

@@ -343,6 +343,35 @@ func TestParseSGFKomi(t *testing.T) {
 	}
 }
 
+// TestSGFQuarterKomiRoundTrip: gobot's own record of a game with a komi
+// of quarters (GTP's komi 7.25) reads back with that komi, not as a komi
+// in stones (KM[7.25] as 14.5, which changed the count); another
+// program's KM[3.75] is still read in stones.
+func TestSGFQuarterKomiRoundTrip(t *testing.T) {
+	for _, komi := range []float64{7.25, 6.25, 0.75, -3.75} {
+		rules := DefaultRules()
+		rules.Komi = komi
+		g, err := NewGame(Config{Size: 9, Rules: rules})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var buf bytes.Buffer
+		if err := WriteSGF(&buf, g, SGFInfo{}); err != nil {
+			t.Fatal(err)
+		}
+		back, _, err := ParseSGF(buf.Bytes())
+		if err != nil {
+			t.Fatalf("komi %v: %v\n%s", komi, err, buf.String())
+		}
+		if got := back.Rules().Komi; got != komi {
+			t.Errorf("komi %v written as %s reads back as %v", komi, buf.String(), got)
+		}
+	}
+	if g, _, err := ParseSGF([]byte("(;SZ[9]AP[CGoban:3]KM[3.75])")); err != nil || g.Rules().Komi != 7.5 {
+		t.Errorf("another program's KM[3.75] reads as %v (%v), want 7.5 (stones)", g.Rules().Komi, err)
+	}
+}
+
 func TestParseSGFInfo(t *testing.T) {
 	sgf := "(;FF[4]CA[UTF-8]SZ[19]PB[Honinbo\nShusaku]BR[7d]PW[Gennan Inseki]WR[8d]RE[B+2]DT[1846-09-11]" +
 		"RU[Japanese]GN[Ear-reddening game]EV[Castle game]PC[Osaka]C[Famous\ngame.]\n;B[qd];C[not the root])"
