@@ -69,6 +69,9 @@ func serveHub(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if err := fs.Parse(args); err != nil {
 		return flagError(err)
 	}
+	if err := strayArgs(fs, func(w string) bool { _, ok := dbots.Lookup(w); return ok }); err != nil {
+		return err
+	}
 	if *nodes < 0 {
 		return fmt.Errorf("--nodes: %d is negative", *nodes)
 	}

@@ -129,6 +129,21 @@ type usageError struct {
 func (e *usageError) Error() string { return e.err.Error() }
 func (e *usageError) Unwrap() error { return e.err }
 
+// strayArgs refuses the words fs parsed no flag from (flag stops at the
+// first word without a dash, and drops every flag after it): "gobot gtp
+// hard --bot easy" would play max, silently. A word that is a level is
+// taken for the --bot it lacks. It returns nil when there are none.
+func strayArgs(fs *flag.FlagSet, isLevel func(string) bool) error {
+	if fs.NArg() == 0 {
+		return nil
+	}
+	msg := fmt.Sprintf("%s: unexpected argument %q: options begin with a dash, and the ones after it were not read", fs.Name(), fs.Arg(0))
+	if isLevel != nil && isLevel(fs.Arg(0)) {
+		msg += fmt.Sprintf(" (did you mean --bot %s?)", fs.Arg(0))
+	}
+	return &usageError{err: errors.New(msg)}
+}
+
 // flagError returns the error of a FlagSet's Parse (ContinueOnError, with
 // its output on stderr) as a usageError; -help's flag.ErrHelp is returned
 // as it is.
@@ -672,6 +687,9 @@ func console(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	if err := fs.Parse(args); err != nil {
 		return flagError(err)
 	}
+	if err := strayArgs(fs, nil); err != nil {
+		return err
+	}
 	cfg, err := config.LoadFor(config.Offline)
 	if err != nil {
 		return err
@@ -775,6 +793,9 @@ func serveGTP(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	}
 	reg, err := offlineRegistry()
 	if err != nil {
+		return err
+	}
+	if err := strayArgs(fs, func(w string) bool { _, ok := reg.Lookup(w); return ok }); err != nil {
 		return err
 	}
 	defer reg.Close()

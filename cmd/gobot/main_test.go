@@ -217,6 +217,27 @@ func TestBadFlagExitsTwo(t *testing.T) {
 	}
 }
 
+// TestStrayArgumentExitsTwo: a word without a dash is refused, not
+// dropped with every flag after it ("gobot gtp hard --bot easy" played
+// max; "gobot console ann --db c5.db" opened gobot-console.db as
+// "player"); a level's name is taken for the --bot it lacks.
+func TestStrayArgumentExitsTwo(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"gtp", "hard", "--bot", "easy"}, `gobot: gtp: unexpected argument "hard": options begin with a dash, and the ones after it were not read (did you mean --bot hard?)`},
+		{[]string{"hub", "--seed", "3", "beginner"}, `gobot: hub: unexpected argument "beginner": options begin with a dash, and the ones after it were not read (did you mean --bot beginner?)`},
+		{[]string{"console", "ann", "--db", "c5.db"}, `gobot: console: unexpected argument "ann": options begin with a dash, and the ones after it were not read`},
+	} {
+		var stdout, stderr bytes.Buffer
+		code := run(context.Background(), tc.args, strings.NewReader(""), &stdout, &stderr)
+		if got := strings.TrimSpace(stderr.String()); code != 2 || got != tc.want || stdout.Len() != 0 {
+			t.Errorf("gobot %s = %d, stderr %q, stdout %q; want 2 and %q alone", strings.Join(tc.args, " "), code, got, stdout.String(), tc.want)
+		}
+	}
+}
+
 // TestUsageIsExact: the usage names every flag of gobot hub, and
 // migrate-db's --help gives the --db default once.
 func TestUsageIsExact(t *testing.T) {
