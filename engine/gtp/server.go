@@ -1043,15 +1043,14 @@ func (s *server) loadSGF(args []string) (string, error) {
 		}
 	}
 	for _, w := range info.Warnings {
-		msg := "loadsgf " + args[0] + ": " + w.String()
 		if w.Move < n {
 			// GNU Go stops at the faulty move; the warnings after it
-			// concern moves not loaded.
-			s.warn(msg + "; loaded up to the move before it, as GNU Go loads it")
+			// concern moves not loaded, and say nothing true of what is
+			// (a move "read as a pass" is not read at all).
+			s.warn("loadsgf " + args[0] + ": " + w.String() + "; loaded up to the move before it, as GNU Go loads it")
 			n = w.Move
 			break
 		}
-		s.warn(msg)
 	}
 	// The record's rules, so that final_score counts as the record says
 	// (a Japanese handicap game by territory, without Chinese rules'
