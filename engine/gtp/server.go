@@ -127,6 +127,7 @@ const (
 	errNotEmpty   = failure("board not empty")
 	errBadStones  = failure("invalid number of stones")
 	errBadVertex  = failure("invalid color or coordinate")
+	errBadColor   = failure("invalid color") // of a command that takes a colour alone, as GNU Go says it
 	errCannotUndo = failure("cannot undo")
 	errTooLong    = failure("line too long: a command takes at most 8192 bytes")
 )
@@ -480,7 +481,7 @@ func (s *server) setKomi(args []string) error {
 }
 
 // colorArg reads the colour that begins a command's arguments: errSyntax
-// when there are fewer than n arguments, errBadVertex when the first is
+// when there are fewer than n arguments, errBadColor when the first is
 // not a colour.
 func colorArg(args []string, n int) (engine.Color, error) {
 	if len(args) < n {
@@ -488,7 +489,7 @@ func colorArg(args []string, n int) (engine.Color, error) {
 	}
 	c, err := engine.ParseColor(args[0])
 	if err != nil {
-		return engine.Empty, errBadVertex
+		return engine.Empty, errBadColor
 	}
 	return c, nil
 }
@@ -497,7 +498,9 @@ func colorArg(args []string, n int) (engine.Color, error) {
 // a resignation).
 func moveArg(args []string, size int) (engine.Move, error) {
 	c, err := colorArg(args, 2)
-	if err != nil {
+	if errors.Is(err, errBadColor) {
+		return engine.Move{}, errBadVertex
+	} else if err != nil {
 		return engine.Move{}, err
 	}
 	m, err := engine.ParseMove(c, args[1], size)

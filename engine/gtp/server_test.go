@@ -99,6 +99,8 @@ func TestServeCommands(t *testing.T) {
 			{"play b i1", "? invalid color or coordinate"},
 			{"play b", "? syntax error"},
 			{"play w resign", "? invalid color or coordinate"},
+			{"genmove x", "? invalid color"}, // a colour alone, as GNU Go says it
+			{"reg_genmove purple", "? invalid color"},
 			// Suicide: B at E5 corner surrounded by white.
 			{"play w d5", "= "},
 			{"play b a5", "= "},
@@ -209,7 +211,7 @@ func TestServeCommands(t *testing.T) {
 			{"time_left b 120 0", "= "},
 			{"time_left w 20 3", "= "},
 			{"time_settings 300 30", "? syntax error"},
-			{"time_left x 1 1", "? invalid color or coordinate"},
+			{"time_left x 1 1", "? invalid color"},
 			{"time_left b -1 0", "? syntax error"},
 		}},
 		{"showboard", []serveStep{
