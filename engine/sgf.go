@@ -1007,7 +1007,12 @@ func (r *sgfReader) move(p sgfProp, c Color) error {
 		}
 	}
 	if err := g.Play(m); err != nil {
-		if !errors.Is(err, ErrOccupied) || len(r.info.Warnings) >= maxSGFWarnings {
+		if errors.Is(err, ErrOccupied) && len(r.info.Warnings) >= maxSGFWarnings {
+			// Say which move was the first: the refusal is of them all.
+			return r.errorAt(v, err, "move %d (%s %s) is the record's %dth move on an occupied point, the first being move %d: a record with more than %d is refused",
+				g.MoveCount()+1, c.Letter(), m, maxSGFWarnings+1, r.info.Warnings[0].Move+1, maxSGFWarnings)
+		}
+		if !errors.Is(err, ErrOccupied) {
 			return r.errorAt(v, err, "move %d (%s %s)", g.MoveCount()+1, c.Letter(), m)
 		}
 		// A recording error (a few professional records have one): the

@@ -893,6 +893,17 @@ func ExampleParseSGF_error() {
 	// 2 3 true
 }
 
+// TestParseSGFTooManyOccupied: a record with more than 10 moves on
+// occupied points is refused, and the refusal names the first of them as
+// well as the one that passed the limit.
+func TestParseSGFTooManyOccupied(t *testing.T) {
+	_, _, err := ParseSGF([]byte("(;GM[1]SZ[9];B[ee];W[cc]" + strings.Repeat(";B[ee];W[cc]", 11) + ")"))
+	want := "sgf line 1, column 87: move 13 (B E5) is the record's 11th move on an occupied point, the first being move 3: a record with more than 10 is refused"
+	if err == nil || !strings.Contains(err.Error(), want) || !errors.Is(err, ErrOccupied) {
+		t.Errorf("ParseSGF = %v, want %q (ErrOccupied)", err, want)
+	}
+}
+
 // TestParseSGFOccupiedMove: a move on an occupied point, a recording error
 // that 5 of the 596 professional records of Debian's goban-original-games
 // have, is read as a pass of the same player with a warning, so that the
