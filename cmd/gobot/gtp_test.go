@@ -252,6 +252,25 @@ func TestGTPLogMoves(t *testing.T) {
 		}
 	}
 
+	// kgs-genmove_cleanup answers the bot's pass with a move that
+	// captures a dead stone (White's E5, in Black's wall): the line says
+	// so, not that the move sent was a pass.
+	dead := filepath.Join(dir, "dead.sgf")
+	if err := os.WriteFile(dead, []byte("(;GM[1]FF[4]SZ[9]KM[7.5]AB[cc][cd][ce][cf][cg][dc][dg][ec][eg][fc][fg][gc][gd][ge][gf][gg]AW[ee];W[tt])"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	errOut.Reset()
+	out.Reset()
+	if err := serveGTP(context.Background(), []string{"--bot", "hard", "--playouts", "100", "--log"}, strings.NewReader("loadsgf "+dead+"\nkgs-genmove_cleanup b\nquit\n"), &out, &errOut); err != nil {
+		t.Fatal(err)
+	}
+	answer := strings.Fields(out.String())
+	line := strings.TrimSpace(errOut.String())
+	if len(answer) != 5 || answer[3] == "pass" || !strings.HasPrefix(line, "gobot: move 2, black: pass in ") ||
+		!strings.HasSuffix(line, "; kgs-genmove_cleanup sends a move that captures a dead stone instead, where there is one") {
+		t.Errorf("kgs-genmove_cleanup b answered %q, logging %q; want a move next to E5, the log saying the bot's pass was replaced", answer, line)
+	}
+
 	// Without --log nothing is written.
 	errOut.Reset()
 	out.Reset()

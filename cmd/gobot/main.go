@@ -880,7 +880,7 @@ func gtpGenMove(l bots.Level, log io.Writer) func(ctx context.Context, g *engine
 		if !ok {
 			n = g.MoveCount() + 1
 		}
-		logMove(log, bot, n, c, m, err, time.Since(start), searched)
+		logMove(log, bot, n, c, m, err, time.Since(start), searched, gtp.Cleanup(ctx))
 		return m, err
 	}
 }
@@ -902,8 +902,13 @@ func searches(bot bots.Bot) int {
 // game's move number, that took elapsed: the move (or the error), the time, and, when the
 // move came from a new search (bot's searches went past before), the
 // search's statistics; otherwise what answered without one.
-func logMove(w io.Writer, bot bots.Bot, number int, c engine.Color, m engine.Move, err error, elapsed time.Duration, before int) {
+func logMove(w io.Writer, bot bots.Bot, number int, c engine.Color, m engine.Move, err error, elapsed time.Duration, before int, cleanup bool) {
 	head := fmt.Sprintf("gobot: move %d, %v: ", number, c)
+	tail := "\n"
+	if cleanup && err == nil && m.Kind == engine.Pass {
+		// Not the move sent: kgs-genmove_cleanup plays on (engine/gtp).
+		tail = "; kgs-genmove_cleanup sends a move that captures a dead stone instead, where there is one\n"
+	}
 	switch {
 	case err != nil:
 		fmt.Fprintf(w, "%serror after %v: %v\n", head, elapsed.Round(time.Millisecond), err)
@@ -913,9 +918,9 @@ func logMove(w io.Writer, bot bots.Bot, number int, c engine.Color, m engine.Mov
 		if m != st.Move {
 			played += " (the end-of-game rules' choice)"
 		}
-		fmt.Fprintf(w, "%s%s in %v; search: %v\n", head, played, elapsed.Round(time.Millisecond), st)
+		fmt.Fprintf(w, "%s%s in %v; search: %v%s", head, played, elapsed.Round(time.Millisecond), st, tail)
 	default:
-		fmt.Fprintf(w, "%s%s in %v, without a search\n", head, m, elapsed.Round(time.Millisecond))
+		fmt.Fprintf(w, "%s%s in %v, without a search%s", head, m, elapsed.Round(time.Millisecond), tail)
 	}
 }
 

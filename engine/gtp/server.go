@@ -607,6 +607,9 @@ func (s *server) genmove(ctx context.Context, args []string, play, cleanup bool)
 		}
 	}
 	moveCtx := context.WithValue(ctx, moveNumberKey{}, s.g.MoveCount()-len(s.inserted)+1)
+	if cleanup {
+		moveCtx = context.WithValue(moveCtx, cleanupKey{}, true)
+	}
 	target, limit, timed := s.moveTime(c)
 	begin := time.Now()
 	if timed {
@@ -852,6 +855,18 @@ type moveNumberKey struct{}
 func MoveNumber(ctx context.Context) (int, bool) {
 	n, ok := ctx.Value(moveNumberKey{}).(int)
 	return n, ok
+}
+
+// cleanupKey marks the ctx of a ServerOptions.GenMove call for
+// kgs-genmove_cleanup.
+type cleanupKey struct{}
+
+// Cleanup reports whether, in the ctx of a ServerOptions.GenMove call, the
+// move is asked for by kgs-genmove_cleanup: a pass GenMove returns is then
+// answered with a move that helps capture a dead stone where there is one.
+func Cleanup(ctx context.Context) bool {
+	c, _ := ctx.Value(cleanupKey{}).(bool)
+	return c
 }
 
 // showboard answers the board, the captures and the number of the move to
