@@ -874,8 +874,8 @@ func testE2EStatsByGame(t *testing.T, e *env) {
 }
 
 // TestE2EDraughtsStaleButtons: a button of an old board points to
-// /draughts board, not Go's command, and an offer's Accept button after a
-// move says the offer lapsed.
+// /draughts board, not Go's command, and an offer's Accept button after the
+// opponent's move says the offer lapsed.
 func TestE2EDraughtsStaleButtons(t *testing.T) { httpMode(t, testE2EDraughtsStaleButtons) }
 
 func testE2EDraughtsStaleButtons(t *testing.T, e *env) {
@@ -896,7 +896,9 @@ func testE2EDraughtsStaleButtons(t *testing.T, e *env) {
 	if err := e.store.UpdateGame(context.Background(), g); err != nil {
 		t.Fatal(err)
 	}
+	// Made on bob's turn, it goes with his move; ann's lapses it.
 	e.do(e.draughtsMove(ch, bob, "19-23"))
+	e.do(e.draughtsMove(ch, ann, "28x19"))
 	// Its button goes at the first press, which is told why privately.
 	it := e.click(ann, offer, "Accept the draw")
 	e.do(it)
@@ -909,8 +911,8 @@ func testE2EDraughtsStaleButtons(t *testing.T, e *env) {
 		t.Errorf("the lapsed offer has the buttons %q and says %q; want no buttons, and still %q", labels, text, offer.Text())
 	}
 	e.refused(e.click(bob, old, "Offer a draw"), "That button belongs to an old board. Use the buttons on the newest board, or `/draughts board`.")
-	if g := e.game(ch.ID); g.State.MoveCount() != 2 {
-		t.Errorf("after the old buttons: %d plies, want 2 (nothing changed)", g.State.MoveCount())
+	if g := e.game(ch.ID); g.State.MoveCount() != 3 {
+		t.Errorf("after the old buttons: %d plies, want 3 (nothing changed)", g.State.MoveCount())
 	}
 }
 

@@ -11,8 +11,8 @@ import (
 )
 
 // TestE2EDraughtsOfferLapses: a draw offer left unanswered is closed in
-// place, saying why, its Accept button removed, as soon as it lapses: a
-// move is played, the game is resigned, lost on time or aborted; one
+// place, saying why, its Accept button removed, as soon as it lapses: the
+// opponent moves (one made on the offerer's turn goes with their move), the game is resigned, lost on time or aborted; one
 // accepted with /draughts draw keeps its text and loses its button. Its
 // message is stored with the offer, so a gobot restarted since it was
 // made (another worker, on PostgreSQL: TestE2EDraughtsOfferLapsesPostgres)
@@ -38,7 +38,7 @@ func testE2EDraughtsOfferLapses(t *testing.T, e *env) {
 		e.waitBoard(ch.ID, "⚪ white to play")
 		e.do(e.draughtsMove(ch, erin, "31-26"))
 		o := e.do(e.draughtsCmd(ch, frank, "draw"))
-		if want := "🤝 " + frank.Mention() + " offers a draw. " + erin.Mention() + ", accept with `/draughts draw` or the button; the offer lapses with the next move."; o.Text() != want {
+		if want := "🤝 " + frank.Mention() + " offers a draw. " + erin.Mention() + ", accept with `/draughts draw` or the button; the offer lapses when you move."; o.Text() != want {
 			t.Fatalf("draw offer = %q, want %q", o.Text(), want)
 		}
 		// Its message is recorded just after its answer.
@@ -62,10 +62,24 @@ func testE2EDraughtsOfferLapses(t *testing.T, e *env) {
 		}
 	}
 
-	// The offerer moves on.
+	// The offerer moves on: the offer, made on frank's turn, goes with
+	// his move, as on lidraughts; erin may accept it on hers. Her move
+	// lapses it.
 	ch, o := offer("move", "none")
 	e.do(e.draughtsMove(ch, frank, "19-23"))
-	closed("frank moved", o.ID, offered+"⌛ A move was played since; the offer lapsed.")
+	if labels, text := e.labels(o.ID); len(labels) != 1 || !strings.HasSuffix(text, "the offer lapses when you move.") {
+		t.Errorf("the offer after frank's own move has the buttons %q and says %q, want it standing", labels, text)
+	}
+	e.do(e.draughtsMove(ch, erin, "32-28"))
+	closed("erin moved", o.ID, offered+"⌛ A move was played since; the offer lapsed.")
+	// Accepted on erin's turn, after frank's move that went with it.
+	ch, o = offer("with-move", "none")
+	e.do(e.draughtsMove(ch, frank, "19-23"))
+	e.do(e.click(erin, o, "Accept the draw"))
+	closed("erin accepted after frank's move", o.ID, offered+"✅ "+erin.Mention()+" accepted: the game is drawn.")
+	if e.game(ch.ID) != nil {
+		t.Errorf("the game goes on after erin accepted the offer that went with frank's move")
+	}
 
 	// Erin resigns instead of answering.
 	ch, o = offer("resign", "none")
@@ -94,7 +108,8 @@ func testE2EDraughtsOfferLapses(t *testing.T, e *env) {
 	chEnd, oEnd := offer("restart-resign", "none")
 	e.restart()
 	e.do(e.draughtsMove(chMove, frank, "19-23"))
-	closed("frank moved after a restart", oMove.ID, offered+"⌛ A move was played since; the offer lapsed.")
+	e.do(e.draughtsMove(chMove, erin, "32-28"))
+	closed("erin moved after a restart", oMove.ID, offered+"⌛ A move was played since; the offer lapsed.")
 	e.do(e.draughtsCmd(chEnd, erin, "resign"))
 	closed("erin resigned after a restart", oEnd.ID, offered+"⌛ The game has ended.")
 
@@ -124,5 +139,6 @@ func testE2EDraughtsOfferLapses(t *testing.T, e *env) {
 		return posted.ID != "" && g.Undo != nil && g.Undo.MessageID == posted.ID
 	})
 	e.do(e.draughtsMove(ch, frank, "19-23"))
-	closed("frank moved after offering on the page", posted.ID, offered+"⌛ A move was played since; the offer lapsed.")
+	e.do(e.draughtsMove(ch, erin, "32-28"))
+	closed("erin moved after frank offered on the page", posted.ID, offered+"⌛ A move was played since; the offer lapsed.")
 }

@@ -353,7 +353,7 @@ White to move`)
 	// (it was once inside the players' controls, hidden to spectators).
 	seen := `(() => { const el = document.getElementById('draw-text'); const r = el.getBoundingClientRect(); return el.offsetParent !== null && r.height > 0 && r.bottom <= innerHeight; })()`
 	cat.wait("the draw offer", seen, 10*time.Second)
-	if got := cat.text("#draw-text"); got != "Black offers a draw: it stands until the next move." {
+	if got := cat.text("#draw-text"); got != "Black offers a draw: it stands until White moves." {
 		t.Errorf("the spectator reads %q", got)
 	}
 	ann.wait("the draw offer", seen, 10*time.Second)
@@ -361,6 +361,10 @@ White to move`)
 		t.Errorf("ann reads %q", got)
 	}
 	bob.wait("his draw offer", seen, 10*time.Second)
+	// Made on his turn, it goes with his move.
+	if got := bob.text("#draw-text"); got != "You offered a draw: it stands until White moves." {
+		t.Errorf("bob reads %q", got)
+	}
 	cat.shot("#game", "draughts-draw-offer-spectator")
 	ann.shot("#game", "draughts-draw-offer-player")
 }

@@ -454,10 +454,10 @@ func (a *room) applyDraughts(ctx context.Context, g *storage.Game, side game.Sid
 			return "", err
 		}
 	}
-	// A draw offer lapses with the next move (openOffer), but stays with
-	// the game until the next offer replaces it, so that the write gives
-	// back the message making it (storage.UndoRequest.MessageID), to be
-	// closed below.
+	// A draw offer lapses when the offerer's opponent moves (openOffer),
+	// but stays with the game until the next offer replaces it, so that
+	// the write gives back the message making it
+	// (storage.UndoRequest.MessageID), to be closed below.
 	g.Delivery.Unposted = false
 	moves := draughtsState(g).Moves()
 	note := unposted + fmt.Sprintf("%s %s played **%s**.", draughtsSideLabel(side), commands.Mention(mover), moves[len(moves)-1]) + factsNote(facts)
@@ -472,7 +472,8 @@ func (a *room) applyDraughts(ctx context.Context, g *storage.Game, side game.Sid
 	} else if err := a.UpdateGame(ctx, g); err != nil {
 		return "", err
 	}
-	if offer != nil {
+	if offer != nil && (over || !offerStands(offer, g.State.MoveCount())) {
+		// An offer made on the offerer's turn stands through their move.
 		if g.Undo.Same(offer) {
 			offer = g.Undo // as the write gave it back
 		}
@@ -595,7 +596,8 @@ func (a *room) endDraughts(ctx context.Context, r *commands.Request, g *storage.
 }
 
 // cmdDraughtsDraw offers a draw, or accepts the opponent's offer. An offer
-// lapses with the next move (it is stored as the game's open request).
+// lapses when the opponent moves (offerStands; it is stored as the game's
+// open request).
 // A bot answers at once: it accepts a draw when it is behind in material
 // (a man counts 1, a king 3), or level in an ending (drawEnding pieces
 // or fewer on the board), and plays on otherwise: a level game with much
@@ -606,12 +608,12 @@ func (a *room) cmdDraughtsDraw(ctx context.Context, r *commands.Request, g *stor
 		return err
 	}
 	n := g.State.MoveCount()
-	if o := g.Undo; o != nil && o.MoveCount == n && o.By == s.Opponent() {
+	if o := g.Undo; offerStands(o, n) && o.By == s.Opponent() {
 		return a.endDraughts(ctx, r, g, game.Result{Winner: game.NoSide, Reason: game.ByAgreement},
 			fmt.Sprintf("🤝 %s accepted %s's offer: the game is drawn by agreement.", commands.Mention(g.Player(s)), commands.Mention(g.Player(s.Opponent()))))
 	}
-	if o := g.Undo; o != nil && o.MoveCount == n && o.By == s {
-		return commands.UserErr(commands.ErrBadOption, "You have offered a draw already; it stands until the next move.")
+	if o := g.Undo; offerStands(o, n) && o.By == s {
+		return commands.UserErr(commands.ErrBadOption, fmt.Sprintf("You have offered a draw already; it stands until %s moves.", commands.Mention(g.Player(s.Opponent()))))
 	}
 	opp := g.Player(s.Opponent())
 	if opp.IsBot() {
@@ -658,7 +660,7 @@ func offerMessage(g *storage.Game, o *storage.UndoRequest, outcome string) *comm
 		}
 	}
 	return &commands.Message{
-		Content: fmt.Sprintf("🤝 %s offers a draw. %s, accept with `/draughts draw` or the button; the offer lapses with the next move.", commands.Mention(by), commands.Mention(opp)),
+		Content: fmt.Sprintf("🤝 %s offers a draw. %s, accept with `/draughts draw` or the button; the offer lapses when you move.", commands.Mention(by), commands.Mention(opp)),
 		Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
 			discordgo.Button{Label: "Accept the draw", Style: discordgo.SuccessButton, CustomID: "draughts/" + g.ID + "/draw-yes/" + strconv.Itoa(o.MoveCount)},
 		}}},
@@ -678,13 +680,26 @@ const (
 	offerEnded = "⌛ The game has ended."
 )
 
-// openOffer is g's draw offer while it stands (made at this move count),
-// or nil; in an ended game, the offer the game ended with.
+// openOffer is g's draw offer while it stands (offerStands), or nil; in
+// an ended game, the offer the game ended with.
 func openOffer(g *storage.Game) *storage.UndoRequest {
-	if o := g.Undo; o != nil && o.MoveCount == g.State.MoveCount() {
+	if o := g.Undo; offerStands(o, g.State.MoveCount()) {
 		return o
 	}
 	return nil
+}
+
+// offerStands reports whether o, a draw offer, stands after n moves: until
+// the offerer's opponent moves, as on lidraughts. One made on the
+// offerer's own turn goes with their move (FMJD's way: offer, then move),
+// and the opponent answers on their turn; one made after it lapses when
+// the opponent moves.
+func offerStands(o *storage.UndoRequest, n int) bool {
+	if o == nil {
+		return false
+	}
+	ownTurn := game.Side(o.MoveCount%2) == o.By // White moves first
+	return o.MoveCount == n || ownTurn && o.MoveCount+1 == n
 }
 
 // recordOffer stores id, the message making g's draw offer (g.Undo), with
@@ -709,13 +724,13 @@ func (a *room) recordOffer(ctx context.Context, g *storage.Game, id string) {
 	switch {
 	case err != nil || now.ID != g.ID:
 		why := offerEnded
-		if arc, err := a.Archives().ArchivedGame(ctx, g.ID); err == nil && arc.Result == "0" && arc.Moves == o.MoveCount {
+		if arc, err := a.Archives().ArchivedGame(ctx, g.ID); err == nil && arc.Result == "0" && offerStands(&o, arc.Moves) {
 			why = "" // drawn where it was made: accepted
 		}
 		a.closeOffer(ctx, g, &o, why)
 	case ended(now):
 		a.closeOffer(ctx, g, &o, offerEnded)
-	case now.State.MoveCount() != o.MoveCount:
+	case !offerStands(&o, now.State.MoveCount()):
 		a.closeOffer(ctx, g, &o, offerMoved)
 	}
 	// Else it stands (whoever lapses it closes it).
@@ -800,8 +815,10 @@ func material(st draughts.State, s game.Side) int {
 // made at ({at}, not {move}, which OnBoard would refuse as an old board's):
 // after a move it says the offer lapsed.
 func (a *room) btnDraughtsDraw(ctx context.Context, r *commands.Request, g *storage.Game) error {
-	if at := r.Param("at"); at != "" && at != strconv.Itoa(g.State.MoveCount()) {
-		return commands.UserErr(commands.ErrStale, "This draw offer has lapsed: a move was played since.")
+	if at := r.Param("at"); at != "" {
+		if o := openOffer(g); o == nil || strconv.Itoa(o.MoveCount) != at {
+			return commands.UserErr(commands.ErrStale, "This draw offer has lapsed: a move was played since.")
+		}
 	}
 	return a.cmdDraughtsDraw(ctx, r, g)
 }

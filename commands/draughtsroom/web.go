@@ -99,7 +99,7 @@ func (r *room) LiveView(g *storage.Game) *commands.GameView {
 		v.Status += ranOut(g, res)
 	}
 	if !over {
-		if o := g.Undo; o != nil && o.MoveCount == st.MoveCount() {
+		if o := g.Undo; offerStands(o, st.MoveCount()) {
 			v.Draughts.DrawBy = seatOf(o.By)
 		}
 	}

@@ -547,9 +547,9 @@ function drawDraughts(v, seat, turn) {
   draw.disabled = mine;
   const ask = $('draw-text');
   ask.hidden = !d.draw_by || v.over;
-  const by = d.draw_by === 'white' ? 'White' : 'Black';
-  ask.textContent = mine ? 'You offered a draw: it stands until the next move.'
-    : !playing ? `${by} offers a draw: it stands until the next move.`
+  const by = d.draw_by === 'white' ? 'White' : 'Black', other = d.draw_by === 'white' ? 'Black' : 'White';
+  ask.textContent = mine ? `You offered a draw: it stands until ${other} moves.`
+    : !playing ? `${by} offers a draw: it stands until ${other} moves.`
       : `${by} offers a draw: accept it, or play on (the offer lapses with your move).`;
 }
 
