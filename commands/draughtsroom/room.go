@@ -357,8 +357,8 @@ func (a *room) sameMoveApplied(ctx context.Context, r *commands.Request, g *stor
 }
 
 // draughtsRefusal is the sentence for text, a move the rules refuse in a
-// position whose legal moves are legal: the rules' own message, as a
-// sentence, which names the move (else it is named first). Where the
+// position with the moves legal: the rules' own message, as a sentence,
+// which names the move (else it is named first). Where the
 // position has no capture and the piece typed can move, it says where:
 // "The piece on 32 can play 32-27 or 32-28.", as lidraughts shows a
 // piece's squares.
