@@ -1,6 +1,7 @@
 package web
 
 import (
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -512,6 +513,9 @@ func TestBrowserUprightScoringBoard(t *testing.T) {
 	e.slash("ann", "pass")
 	e.slash("bob", "pass")
 	ann.wait("the scoring panel", `document.getElementById('scoring').offsetParent !== null`, 10*time.Second)
+	// The layout settles after the panel shows (on a loaded machine, a
+	// frame or more later): the board must come back to its width.
+	ann.wait("the board's width in the scoring phase", fmt.Sprintf(`document.getElementById('board').getBoundingClientRect().width >= %f`, 0.95*inPlay), 5*time.Second)
 	if w := width(); w < 0.95*inPlay {
 		t.Errorf("in the scoring phase the board is %.0f px wide, in play %.0f px", w, inPlay)
 	}
