@@ -964,10 +964,8 @@ func draughtsResultSentence(g *storage.Game, r game.Result) string {
 	case game.ByForfeit:
 		return fmt.Sprintf("%s by forfeit · %s", who, r.Text)
 	}
-	if st, ok := g.State.(draughts.State); ok {
-		if pos := st.Position(); pos.Pieces(draughts.Color(r.Winner.Opponent())).Count() == 0 {
-			return fmt.Sprintf("%s: all of %s's pieces are taken · %s", who, draughtsSideLabel(r.Winner.Opponent()), r.Text)
-		}
+	if st, ok := g.State.(draughts.State); ok && noPieces(st, r.Winner.Opponent()) {
+		return fmt.Sprintf("%s: all of %s's pieces are taken · %s", who, draughtsSideLabel(r.Winner.Opponent()), r.Text)
 	}
 	return fmt.Sprintf("%s: %s cannot move · %s", who, draughtsSideLabel(r.Winner.Opponent()), r.Text)
 }
@@ -988,7 +986,7 @@ func pdnEnding(g *storage.Game, r game.Result) string {
 	}
 	loser := r.Winner.Opponent()
 	who := func(s game.Side) string {
-		return colorWord(s) + " (" + commands.PlainName(g.Player(s)) + ")"
+		return capitalFirst(seatOf(s)) + " (" + commands.PlainName(g.Player(s)) + ")"
 	}
 	switch r.Reason {
 	case game.ByResignation:
@@ -1002,14 +1000,6 @@ func pdnEnding(g *storage.Game, r game.Result) string {
 		return "All of " + who(loser) + "'s pieces are taken."
 	}
 	return who(loser) + " cannot move."
-}
-
-// colorWord is side s's colour as a word of a sentence's start: "White".
-func colorWord(s game.Side) string {
-	if s == draughtsBlack {
-		return "Black"
-	}
-	return "White"
 }
 
 // draughtsPDN is g's record in PDN.
