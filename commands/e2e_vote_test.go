@@ -60,11 +60,14 @@ func testE2EVoteGame(t *testing.T, e *env) {
 		}
 		// The board this round's vote was shown on also says what gobot
 		// played (the round before): gobot's new board is known by its
-		// move number, and the votes show on it once it is kept.
+		// move number, and the votes show on it once it is kept as the
+		// vote's board (a vote cast before that is drawn on it only
+		// afterwards, by keepVoteBoard, not before its reply).
 		next := fmt.Sprintf("**Move %d** · ", moves+1)
 		e.d.WaitFor("gobot's board, kept to show the votes", func() bool {
 			b := e.board(ch.ID)
-			return strings.Contains(b.Text(), "gobot (tester) played") && strings.Contains(b.Text(), next) && slices.Contains(e.game(ch.ID).Delivery.MessageIDs, b.ID)
+			g := e.game(ch.ID)
+			return strings.Contains(b.Text(), "gobot (tester) played") && strings.Contains(b.Text(), next) && slices.Contains(g.Delivery.MessageIDs, b.ID) && g.Vote != nil && g.Vote.Board == b.ID
 		})
 	}
 
@@ -349,11 +352,23 @@ func testE2EVoteNewestBoard(t *testing.T, e *env) {
 	}
 }
 
-// kept waits until the game in channelID has recorded board id, as a
-// board its votes show on.
+// kept waits until the game in channelID has recorded board id, and, when
+// id is the newest board of a vote open on its move, recorded it as the
+// board that vote shows on (keepVoteBoard records the two one after the
+// other: a vote cast between them is drawn on the board only afterwards).
 func (e *env) kept(channelID, id string) {
 	e.t.Helper()
-	e.d.WaitFor("board "+id+" to be recorded", func() bool { return slices.Contains(e.game(channelID).Delivery.MessageIDs, id) })
+	e.d.WaitFor("board "+id+" to be recorded", func() bool {
+		g := e.game(channelID)
+		ids := g.Delivery.MessageIDs
+		if !slices.Contains(ids, id) {
+			return false
+		}
+		if v := g.Vote; v != nil && ids[len(ids)-1] == id && v.Moves == g.State.MoveCount() {
+			return v.Board == id
+		}
+		return true
+	})
 }
 
 // TestE2EVoteEndedByModerator: a vote game a moderator aborts with its
