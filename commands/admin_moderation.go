@@ -314,20 +314,12 @@ func (a *App) adminBan(ctx context.Context, r *Request) error {
 		return err
 	}
 	guild, now := r.Interaction.GuildID, a.Now()
-	before := "not banned"
-	old, err := a.admin.Ban(ctx, guild, u.ID)
-	if err != nil || !old.Active(now) {
-		old = nil // no ban in force to replace
-	} else {
-		before = "banned " + banUntil(old)
-	}
 	b := storage.Ban{GuildID: guild, User: target, Reason: reason, By: UserPlayer(r.User), At: now}
 	if limited {
 		b.Until = now.Add(time.Duration(days) * 24 * time.Hour)
 	}
-	e := audit(r, storage.AuditBan, u.ID, reason)
-	e.Before, e.After = before, "banned "+banUntil(&b)
-	if err := a.admin.PutBan(ctx, b, e); err != nil {
+	old, err := a.putBan(ctx, r, b)
+	if err != nil {
 		return err
 	}
 	a.log.Info("user banned on a server", "guild", guild, "user", u.ID, "by", r.User.ID, "until", b.Until)
@@ -364,6 +356,39 @@ func (a *App) adminBan(ctx context.Context, r *Request) error {
 		msg += "\n" + l
 	}
 	return adminReply(ctx, r, msg)
+}
+
+// banAttempts is how many times a ban is tried against the user's ban as
+// stored: each attempt reads the ban in force, and fails when another
+// admin's ban or unban of the user was written first.
+const banAttempts = 5
+
+// putBan writes b, replacing the user's ban in force (returned; nil for
+// none), which it reads again when another admin banned or unbanned them
+// meanwhile (storage.ErrConflict): with two admins at once, the second
+// ban replaces the first and says so, in its answer and in the log.
+func (a *App) putBan(ctx context.Context, r *Request, b storage.Ban) (*storage.Ban, error) {
+	for attempt := 1; ; attempt++ {
+		before := "not banned"
+		old, err := a.admin.Ban(ctx, b.GuildID, b.User.UserID)
+		switch {
+		case err != nil && !errors.Is(err, storage.ErrNotFound):
+			return nil, err
+		case err != nil || !old.Active(b.At):
+			old = nil // no ban in force to replace
+		default:
+			before = "banned " + banUntil(old)
+		}
+		e := audit(r, storage.AuditBan, b.User.UserID, b.Reason)
+		e.Before, e.After = before, "banned "+banUntil(&b)
+		err = a.admin.PutBan(ctx, b, old, e)
+		switch {
+		case !errors.Is(err, storage.ErrConflict):
+			return old, err
+		case attempt == banAttempts:
+			return nil, UserErr(ErrConflict, fmt.Sprintf("Other admins kept banning or unbanning %s at the same moment, so your ban was not applied. Look at `/go-admin bans` and try again.", Mention(b.User)))
+		}
+	}
 }
 
 // banSkipper is a room whose team games skip a banned player to move

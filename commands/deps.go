@@ -153,7 +153,7 @@ type Admin interface {
 	PutSettings(ctx context.Context, st *storage.Settings, e storage.AuditEntry) error
 	Ban(ctx context.Context, guildID, userID string) (*storage.Ban, error)
 	GuildBans(ctx context.Context, guildID string) ([]*storage.Ban, error)
-	PutBan(ctx context.Context, b storage.Ban, e storage.AuditEntry) error
+	PutBan(ctx context.Context, b storage.Ban, replaces *storage.Ban, e storage.AuditEntry) error
 	LiftBan(ctx context.Context, guildID, userID string, by storage.Player, e storage.AuditEntry) (*storage.Ban, error)
 	AuditLog(ctx context.Context, guildID string, offset, limit int) ([]storage.AuditEntry, int, error)
 	GuildActiveGames(ctx context.Context, guildID string, offset, limit int) (*storage.GameList, error)

@@ -3,6 +3,7 @@ package commands_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"sync"
@@ -213,5 +214,98 @@ func testE2EBanLobbyShowsJoinMeanwhile(t *testing.T, e *env) {
 		"🚫 <@" + dave.ID + "> is banned from gobot games on this server and was taken off their team.\n"
 	if m, _ := e.d.Message(lobby.ID); !strings.Contains(m.Text(), want) {
 		t.Errorf("the lobby after the ban and carol's Join = %q, want it to say %q", m.Text(), want)
+	}
+}
+
+// banReadHold holds the first n reads of a user's ban until all n are
+// made: n admins' bans of that user then each read it before any writes.
+type banReadHold struct {
+	commands.Store
+	user string
+	n    int
+
+	mu      sync.Mutex
+	read    int
+	release chan struct{}
+}
+
+func (h *banReadHold) Ban(ctx context.Context, guildID, userID string) (*storage.Ban, error) {
+	b, err := h.Store.Ban(ctx, guildID, userID)
+	if userID != h.user {
+		return b, err
+	}
+	h.mu.Lock()
+	h.read++
+	switch {
+	case h.read == h.n:
+		close(h.release)
+	case h.read > h.n:
+		h.mu.Unlock()
+		return b, err
+	}
+	h.mu.Unlock()
+	select {
+	case <-h.release:
+	case <-ctx.Done():
+	}
+	return b, err
+}
+
+// TestE2EBansAtOnce: two admins ban one user at the same moment, both
+// having read that no ban holds. The one written second replaces the
+// first and says so, as a ban after another does, and the log shows the
+// first ban replaced: no admin is told of a ban that is not the one in
+// force, and the log never has two bans that both began from none.
+func TestE2EBansAtOnce(t *testing.T) { onBothStores(t, testE2EBansAtOnce) }
+
+func testE2EBansAtOnce(t *testing.T, e *env) {
+	ch := e.d.GuildChannel("general")
+	ann, _, _ := e.admins()
+	bea, carol := e.d.NewUser("bea"), e.d.NewUser("carol")
+	bea.Permissions = discordtest.PermServerAdmin
+	e.wrapStore = func(s commands.Store) commands.Store {
+		return &banReadHold{Store: s, user: carol.ID, n: 2, release: make(chan struct{})}
+	}
+	e.restart()
+	now := e.clock.Now()
+	day := now.Add(24 * time.Hour).Unix()
+	its := []*discordtest.Interaction{
+		e.adminCmd(ch, ann, "ban", discordtest.UserOpt("user", carol), discordtest.Int("days", 1), discordtest.Str("reason", "A")),
+		e.adminCmd(ch, bea, "ban", discordtest.UserOpt("user", carol), discordtest.Str("reason", "B")),
+	}
+	replies, errs := e.sendAtOnce(its)
+	const rest = ": they cannot challenge, be challenged, start bot games or vote here, and this server's leaderboards leave them off. Reason: %s\nThey have no game in play here."
+	admins, reasons, untils := []discordtest.User{ann, bea}, []string{"A", "B"}, []string{fmt.Sprintf("until <t:%d:f>", day), "until an admin lifts it"}
+	var first, second = -1, -1
+	answers := make([]string, 2)
+	for i := range its {
+		if errs[i] != nil {
+			t.Fatalf("ban %d: %v", i, errs[i])
+		}
+		answers[i] = e.answerOf(its[i], replies[i]).Text()
+		switch answers[i] {
+		case fmt.Sprintf("🚫 <@%s> is banned from gobot on this server %s"+rest, carol.ID, untils[i], reasons[i]):
+			first = i
+		case fmt.Sprintf("🚫 <@%s> was already banned from gobot on this server %s (by <@%s> <t:%d:f> — %s); the ban is now %s"+rest,
+			carol.ID, untils[1-i], admins[1-i].ID, now.Unix(), reasons[1-i], untils[i], reasons[i]):
+			second = i
+		}
+	}
+	if first < 0 || second < 0 {
+		t.Fatalf("the answers to two bans at once = %q, want a new ban and one that replaced it", answers)
+	}
+	e.said(e.adminCmd(ch, ann, "bans"), fmt.Sprintf("\nBanned on this server now: 1 user (page 1 of 1)\n<@%s> · %s · banned by <@%s> <t:%d:f> — %s",
+		carol.ID, []string{fmt.Sprintf("until <t:%d:f> (<t:%d:R>)", day, day), "no end (until an admin lifts it)"}[second], admins[second].ID, now.Unix(), reasons[second]))
+	log := e.do(e.adminCmd(ch, ann, "log")).Text()
+	for _, want := range []string{
+		fmt.Sprintf("<@%s> **ban** <@%s>: not banned → banned %s — %s", admins[first].ID, carol.ID, untils[first], reasons[first]),
+		fmt.Sprintf("<@%s> **ban** <@%s>: banned %s → banned %s — %s", admins[second].ID, carol.ID, untils[first], untils[second], reasons[second]),
+	} {
+		if !strings.Contains(log, want) {
+			t.Errorf("the log\n%s\nhas no %q", log, want)
+		}
+	}
+	if n := strings.Count(log, "not banned →"); n != 1 {
+		t.Errorf("the log has %d bans from none, want 1:\n%s", n, log)
 	}
 }

@@ -127,6 +127,34 @@ func (b *Ban) lapseEntry() AuditEntry {
 	return AuditEntry{GuildID: b.GuildID, At: b.Until, By: Gobot, Action: AuditLapse, Target: b.User.UserID}
 }
 
+// checkReplaces fails with ErrConflict unless the ban of b's user in force
+// at now, in stored (its record; nil for none), is replaces (nil for
+// none): the ban a caller read before writing b, to replace it.
+func checkReplaces(stored []byte, b, replaces *Ban, now time.Time) error {
+	var cur *Ban
+	if stored != nil {
+		cur = new(Ban)
+		if err := json.Unmarshal(stored, cur); err != nil {
+			return fmt.Errorf("storage: ban of %s on %s: %w: %w", b.User.UserID, b.GuildID, ErrCorrupt, err)
+		}
+	}
+	if !cur.Active(now) {
+		cur = nil
+	}
+	if !replaces.Active(now) {
+		replaces = nil // it lapsed since it was read, as the stored one did
+	}
+	if cur == nil && replaces == nil || cur != nil && replaces != nil && sameBan(cur, replaces) {
+		return nil
+	}
+	return fmt.Errorf("storage: the ban of %s on %s changed before this one was written: %w", b.User.UserID, b.GuildID, ErrConflict)
+}
+
+// sameBan reports whether a and b are one ban, as stored and as read.
+func sameBan(a, b *Ban) bool {
+	return a.At.Equal(b.At) && a.By.UserID == b.By.UserID && a.Until.Equal(b.Until) && a.Reason == b.Reason && a.Lifted.Equal(b.Lifted)
+}
+
 func (b *Ban) validate() error {
 	if err := checkID("guild ID", b.GuildID); err != nil {
 		return err

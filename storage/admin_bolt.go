@@ -230,9 +230,14 @@ func (s *Store) GuildBans(ctx context.Context, guildID string) ([]*Ban, error) {
 	return out, err
 }
 
-// PutBan bans a user on a server (replacing an earlier ban of theirs
-// there), with its audit entry, in one transaction.
-func (s *Store) PutBan(ctx context.Context, b Ban, e AuditEntry) error {
+// PutBan bans a user on a server, with its audit entry, in one
+// transaction. replaces is the user's ban in force there that the caller
+// read and this one replaces, nil for none: when the ban in force is
+// another by the time of the write (another admin banned or unbanned them
+// meanwhile), nothing is written and PutBan fails with ErrConflict, so
+// that neither the caller's answer nor its log entry names a ban that is
+// not the one replaced (see checkReplaces).
+func (s *Store) PutBan(ctx context.Context, b Ban, replaces *Ban, e AuditEntry) error {
 	if err := b.validate(); err != nil {
 		return err
 	}
@@ -245,12 +250,16 @@ func (s *Store) PutBan(ctx context.Context, b Ban, e AuditEntry) error {
 		return err
 	}
 	return s.update(ctx, func(tx *bolt.Tx) error {
+		key := join(b.GuildID, []byte(b.User.UserID))
+		if err := checkReplaces(tx.Bucket(bucketBans).Get(key), &b, replaces, now); err != nil {
+			return err
+		}
 		// The log first: it logs the lapse of an earlier ban of the user
 		// before this one replaces it.
 		if err := appendAudit(tx, e, now); err != nil {
 			return err
 		}
-		return tx.Bucket(bucketBans).Put(join(b.GuildID, []byte(b.User.UserID)), v)
+		return tx.Bucket(bucketBans).Put(key, v)
 	})
 }
 

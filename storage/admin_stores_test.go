@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -27,7 +28,7 @@ type adminStore interface {
 	Settings(ctx context.Context, guildID string) (*storage.Settings, error)
 	PutSettings(ctx context.Context, st *storage.Settings, e storage.AuditEntry) error
 	Ban(ctx context.Context, guildID, userID string) (*storage.Ban, error)
-	PutBan(ctx context.Context, b storage.Ban, e storage.AuditEntry) error
+	PutBan(ctx context.Context, b storage.Ban, replaces *storage.Ban, e storage.AuditEntry) error
 	LiftBan(ctx context.Context, guildID, userID string, by storage.Player, e storage.AuditEntry) (*storage.Ban, error)
 	AppendAudit(ctx context.Context, e storage.AuditEntry) error
 	AuditLog(ctx context.Context, guildID string, offset, limit int) ([]storage.AuditEntry, int, error)
@@ -81,7 +82,7 @@ func TestAdminSettingsBansLog(t *testing.T) {
 			t.Errorf("Ban before any = %v, want ErrNotFound", err)
 		}
 		ban := storage.Ban{GuildID: "G", User: bob, Until: now.Add(48 * time.Hour), Reason: "spam", By: admin}
-		if err := s.PutBan(ctx, ban, storage.AuditEntry{GuildID: "G", By: admin, Action: storage.AuditBan, Target: "B", Reason: "spam"}); err != nil {
+		if err := s.PutBan(ctx, ban, nil, storage.AuditEntry{GuildID: "G", By: admin, Action: storage.AuditBan, Target: "B", Reason: "spam"}); err != nil {
 			t.Fatal(err)
 		}
 		b, err := s.Ban(ctx, "G", "B")
@@ -540,7 +541,7 @@ func TestAdminBanLapseLogged(t *testing.T) {
 			if days > 0 {
 				b.Until = now.Add(time.Duration(days) * 24 * time.Hour)
 			}
-			if err := s.PutBan(ctx, b, storage.AuditEntry{GuildID: "G", By: ann, Action: storage.AuditBan, Target: user}); err != nil {
+			if err := s.PutBan(ctx, b, nil, storage.AuditEntry{GuildID: "G", By: ann, Action: storage.AuditBan, Target: user}); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -692,7 +693,7 @@ func TestAdminAuditAtomic(t *testing.T) {
 
 		*now = now.Add(time.Hour)
 		bob := storage.Player{UserID: "B", Name: "bob"}
-		if err := s.PutBan(ctx, storage.Ban{GuildID: "G", User: bob, By: ann}, bad); !errors.Is(err, storage.ErrInvalid) {
+		if err := s.PutBan(ctx, storage.Ban{GuildID: "G", User: bob, By: ann}, nil, bad); !errors.Is(err, storage.ErrInvalid) {
 			t.Errorf("PutBan with an entry the log refuses = %v, want ErrInvalid", err)
 		}
 		if _, err := s.Ban(ctx, "G", "B"); !errors.Is(err, storage.ErrNotFound) {
@@ -709,7 +710,7 @@ func TestAdminAuditAtomic(t *testing.T) {
 		if st, err := s.Settings(ctx, "G"); err != nil || st.Version != 0 || st.MaxGames != 0 {
 			t.Errorf("settings whose entry was refused = %+v, %v; want the defaults", st, err)
 		}
-		if err := s.PutBan(ctx, storage.Ban{GuildID: "G", User: bob, By: ann}, storage.AuditEntry{GuildID: "G", By: ann, Action: storage.AuditBan, Target: "B"}); err != nil {
+		if err := s.PutBan(ctx, storage.Ban{GuildID: "G", User: bob, By: ann}, nil, storage.AuditEntry{GuildID: "G", By: ann, Action: storage.AuditBan, Target: "B"}); err != nil {
 			t.Fatal(err)
 		}
 		if _, err := s.LiftBan(ctx, "G", "B", ann, bad); !errors.Is(err, storage.ErrInvalid) {
@@ -864,6 +865,63 @@ func TestUpdateChallengeLogs(t *testing.T) {
 		log, total, err := s.AuditLog(ctx, "G", 0, 10)
 		if err != nil || total != 1 || log[0].Action != storage.AuditWithdraw || log[0].Target != "1" || log[0].Reason != "spam" || log[0].After != "without <@7>" {
 			t.Errorf("log = %+v (%d entries, %v), want the one change", log, total, err)
+		}
+	})
+}
+
+// TestBanReplacesWhatWasRead: a ban replaces the ban in force its caller
+// read, or none: when two admins ban a user at once from two workers, one
+// ban is written with its log entry and the other fails with ErrConflict,
+// writing nothing, so that no answer or log entry names a ban that is not
+// the one replaced; read again, the second replaces the first.
+func TestBanReplacesWhatWasRead(t *testing.T) {
+	adminWorkers(t, 2, func(t *testing.T, ws []adminStore, now *time.Time) {
+		ctx := context.Background()
+		ann, boss, carol := storage.Player{UserID: "A", Name: "ann"}, storage.Player{UserID: "O", Name: "boss"}, storage.Player{UserID: "C", Name: "carol"}
+		day := storage.Ban{GuildID: "G", User: carol, Until: now.Add(24 * time.Hour), Reason: "A", By: ann, At: *now}
+		lifted := storage.Ban{GuildID: "G", User: carol, Reason: "B", By: boss, At: *now}
+		entry := func(by storage.Player, reason string) storage.AuditEntry {
+			return storage.AuditEntry{GuildID: "G", By: by, Action: storage.AuditBan, Target: "C", Reason: reason}
+		}
+		var wg sync.WaitGroup
+		errs := make([]error, 2)
+		for i, b := range []storage.Ban{day, lifted} {
+			wg.Go(func() { errs[i] = ws[i].PutBan(ctx, b, nil, entry(b.By, b.Reason)) })
+		}
+		wg.Wait()
+		won := slices.IndexFunc(errs, func(err error) bool { return err == nil })
+		if won < 0 || !errors.Is(errs[1-won], storage.ErrConflict) {
+			t.Fatalf("two bans of carol at once, both replacing none = %v, want one nil and one ErrConflict", errs)
+		}
+		first := []storage.Ban{day, lifted}[won]
+		if got := logLines(t, ws[0], "G"); len(got) != 1 || !strings.HasPrefix(got[0], first.By.Name+" ban C") {
+			t.Errorf("the log after two bans at once = %q, want only %s's", got, first.By.Name)
+		}
+		stored, err := ws[0].Ban(ctx, "G", "C")
+		if err != nil || stored.Reason != first.Reason {
+			t.Fatalf("the ban in force = %+v, %v; want %s's", stored, err, first.By.Name)
+		}
+		// The loser reads the ban in force and replaces it.
+		second := []storage.Ban{day, lifted}[1-won]
+		second.At = now.Add(time.Minute)
+		if err := ws[1-won].PutBan(ctx, second, stored, entry(second.By, second.Reason)); err != nil {
+			t.Fatalf("a ban replacing the one read = %v", err)
+		}
+		// A ban that names a replaced one, or none, while another holds.
+		for _, replaces := range []*storage.Ban{nil, stored} {
+			if err := ws[won].PutBan(ctx, first, replaces, entry(first.By, "late")); !errors.Is(err, storage.ErrConflict) {
+				t.Errorf("a ban replacing %+v while another holds = %v, want ErrConflict", replaces, err)
+			}
+		}
+		if got, err := ws[0].Ban(ctx, "G", "C"); err != nil || got.Reason != second.Reason || len(logLines(t, ws[0], "G")) != 2 {
+			t.Errorf("the ban after the refused ones = %+v, %v; want %s's and two log entries", got, err, second.By.Name)
+		}
+		// Once it is lifted, a ban replaces none again.
+		if _, err := ws[0].LiftBan(ctx, "G", "C", ann, storage.AuditEntry{GuildID: "G", By: ann, Action: storage.AuditUnban, Target: "C"}); err != nil {
+			t.Fatal(err)
+		}
+		if err := ws[1].PutBan(ctx, first, nil, entry(first.By, first.Reason)); err != nil {
+			t.Errorf("a ban after the lift, replacing none = %v", err)
 		}
 	})
 }

@@ -60,7 +60,7 @@ func TestCopyToPostgres(t *testing.T) {
 	if err := src.PutSettings(ctx, &Settings{GuildID: "guild1", MaxGames: 2}, AuditEntry{GuildID: "guild1", By: admin, Action: AuditSettings, Target: "max_games", Before: "no limit", After: "2"}); err != nil {
 		t.Fatal(err)
 	}
-	if err := src.PutBan(ctx, Ban{GuildID: "guild1", User: Player{UserID: "5"}, Reason: "spam", By: admin}, AuditEntry{GuildID: "guild1", By: admin, Action: AuditBan, Target: "5", Reason: "spam"}); err != nil {
+	if err := src.PutBan(ctx, Ban{GuildID: "guild1", User: Player{UserID: "5"}, Reason: "spam", By: admin}, nil, AuditEntry{GuildID: "guild1", By: admin, Action: AuditBan, Target: "5", Reason: "spam"}); err != nil {
 		t.Fatal(err)
 	}
 	// A damaged record goes to PostgreSQL's quarantine.

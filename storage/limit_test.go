@@ -120,7 +120,7 @@ func TestBanHoldsInGameTransaction(t *testing.T) {
 		ban := func(user storage.Player, until time.Time) {
 			t.Helper()
 			b := storage.Ban{GuildID: "G", User: user, Until: until, Reason: "race", By: ann}
-			if err := s.PutBan(ctx, b, storage.AuditEntry{GuildID: "G", By: ann, Action: storage.AuditBan, Target: user.UserID}); err != nil {
+			if err := s.PutBan(ctx, b, nil, storage.AuditEntry{GuildID: "G", By: ann, Action: storage.AuditBan, Target: user.UserID}); err != nil {
 				t.Fatal(err)
 			}
 		}

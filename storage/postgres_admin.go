@@ -150,7 +150,7 @@ func (p *Postgres) GuildBans(ctx context.Context, guildID string) ([]*Ban, error
 }
 
 // PutBan is Store.PutBan.
-func (p *Postgres) PutBan(ctx context.Context, b Ban, e AuditEntry) error {
+func (p *Postgres) PutBan(ctx context.Context, b Ban, replaces *Ban, e AuditEntry) error {
 	if err := b.validate(); err != nil {
 		return err
 	}
@@ -170,12 +170,27 @@ func (p *Postgres) PutBan(ctx context.Context, b Ban, e AuditEntry) error {
 		if err := pgPlayerLock(ctx, tx, b.GuildID, b.User.UserID); err != nil {
 			return err
 		}
+		// The lock serialises bans of the user too: the ban read now is
+		// the one in force until this transaction ends (an unban waits
+		// for the row).
+		var rec string
+		err := tx.QueryRow(ctx, `SELECT record FROM bans WHERE guild_id = $1 AND user_id = $2 FOR UPDATE`, b.GuildID, b.User.UserID).Scan(&rec)
+		if err != nil && !errors.Is(err, pgx.ErrNoRows) {
+			return err
+		}
+		var stored []byte
+		if err == nil {
+			stored = []byte(rec)
+		}
+		if err := checkReplaces(stored, &b, replaces, now); err != nil {
+			return err
+		}
 		// The log first: it logs the lapse of an earlier ban of the user
 		// before this one replaces it.
 		if err := pgAppendAudit(ctx, tx, e, now); err != nil {
 			return err
 		}
-		_, err := tx.Exec(ctx, `INSERT INTO bans (guild_id, user_id, record) VALUES ($1, $2, $3)
+		_, err = tx.Exec(ctx, `INSERT INTO bans (guild_id, user_id, record) VALUES ($1, $2, $3)
 			ON CONFLICT (guild_id, user_id) DO UPDATE SET record = $3`, b.GuildID, b.User.UserID, string(v))
 		return err
 	})
