@@ -603,20 +603,21 @@ func withoutNulls(v any) (json.RawMessage, error) {
 	return out, nil
 }
 
-// ApplicationID asks Discord for gobot's application ID (used when
-// DISCORD_APP_ID is not configured).
-func (c *REST) ApplicationID(ctx context.Context) (string, error) {
+// Application asks Discord for gobot's application, the one whose token
+// the REST client holds: its ID (DISCORD_APP_ID when that is not
+// configured) and its public key (VerifyKey), which signs interactions.
+func (c *REST) Application(ctx context.Context) (*discordgo.Application, error) {
 	// Session.Application reads /oauth2/applications/@me and takes no
 	// context; /applications/@me is gobot's own application.
 	var app *discordgo.Application
 	ep := discordgo.EndpointApplication("@me")
 	if err := c.send(ctx, http.MethodGet, ep, ep, nil, nil, &app); err != nil {
-		return "", err
+		return nil, err
 	}
 	if app == nil || app.ID == "" {
-		return "", fmt.Errorf("commands: discord GET /applications/@me: no id in answer: %w", ErrDiscord)
+		return nil, fmt.Errorf("commands: discord GET /applications/@me: no id in answer: %w", ErrDiscord)
 	}
-	return app.ID, nil
+	return app, nil
 }
 
 // RecommendedShards asks Discord how many gateway shards gobot should

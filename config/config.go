@@ -404,6 +404,10 @@ func checkToken(tok string) string {
 		return "empty"
 	case strings.HasPrefix(tok, "Bot ") || strings.HasPrefix(tok, "Bearer "):
 		return `give the bare token, without the "Bot " prefix`
+	case strings.ContainsAny(tok, "\"'`"):
+		// docker run --env-file and compose's env_file keep quotes as
+		// part of the value: Discord would refuse the token as wrong.
+		return "is wrapped in quotes, which are not part of a token: remove them (an --env-file keeps quotes as part of the value)"
 	case strings.IndexFunc(tok, func(r rune) bool { return r <= ' ' || r > '~' }) >= 0:
 		return "contains spaces or characters that cannot be in a token"
 	}

@@ -109,6 +109,8 @@ func TestParse(t *testing.T) {
 		{name: "http without key", env: map[string]string{"DISCORD_TOKEN": testToken, "GOBOT_MODE": "http"}, wantErr: []string{"DISCORD_PUBLIC_KEY"}, sentinel: ErrMissing},
 		{name: "token and file", env: map[string]string{"DISCORD_TOKEN": testToken, "DISCORD_TOKEN_FILE": "/run/secrets/token"}, wantErr: []string{"DISCORD_TOKEN"}, sentinel: ErrConflict},
 		{name: "token with Bot prefix", env: map[string]string{"DISCORD_TOKEN": "Bot " + testToken}, wantErr: []string{"DISCORD_TOKEN"}, sentinel: ErrInvalid},
+		{name: "token in quotes", env: map[string]string{"DISCORD_TOKEN": `"` + testToken + `"`}, wantErr: []string{"DISCORD_TOKEN"}, sentinel: ErrInvalid},
+		{name: "token in single quotes", env: map[string]string{"DISCORD_TOKEN": "'" + testToken + "'"}, wantErr: []string{"DISCORD_TOKEN"}, sentinel: ErrInvalid},
 		{name: "token with space", env: map[string]string{"DISCORD_TOKEN": testToken[:20] + " " + testToken[20:]}, wantErr: []string{"DISCORD_TOKEN"}, sentinel: ErrInvalid},
 		{name: "missing token file", env: map[string]string{"DISCORD_TOKEN_FILE": "/nonexistent/gobot-token"}, wantErr: []string{"DISCORD_TOKEN_FILE"}, sentinel: ErrInvalid},
 		{name: "bad app id", env: map[string]string{"DISCORD_TOKEN": testToken, "DISCORD_APP_ID": "my-bot"}, wantErr: []string{"DISCORD_APP_ID"}, sentinel: ErrInvalid},
@@ -219,6 +221,19 @@ func TestGTPEngines(t *testing.T) {
 		}
 		if diff := cmp.Diff(tt.want, got.GTPEngines); diff != "" {
 			t.Errorf("GOBOT_GTP_ENGINES=%q: GTPEngines (-want +got):\n%s", tt.in, diff)
+		}
+	}
+}
+
+// TestTokenInQuotes: a token in quotes, as docker's --env-file passes
+// `DISCORD_TOKEN="…"`, is refused saying so, not sent to Discord, whose
+// refusal would send the operator to reset a token that is right.
+func TestTokenInQuotes(t *testing.T) {
+	for _, tok := range []string{`"` + testToken + `"`, "'" + testToken + "'"} {
+		_, err := Parse(map[string]string{"DISCORD_TOKEN": tok}, Run)
+		const want = "config: DISCORD_TOKEN: is wrapped in quotes, which are not part of a token: remove them (an --env-file keeps quotes as part of the value)"
+		if err == nil || err.Error() != want {
+			t.Errorf("Parse of a token in quotes = %v, want %q", err, want)
 		}
 	}
 }

@@ -17,7 +17,7 @@ import (
 func TestStartWhileDatabaseHangs(t *testing.T) {
 	addr := pgtest.Silent(t)
 	for k, v := range map[string]string{
-		"DISCORD_TOKEN": leakToken, "GOBOT_MODE": "gateway", "GOBOT_HTTP_ADDR": "", "DISCORD_APP_ID": "1087469857499172832",
+		"DISCORD_TOKEN": leakToken, "GOBOT_MODE": "gateway", "GOBOT_HTTP_ADDR": "", "DISCORD_APP_ID": "1087469857499172832", "DISCORD_API_URL": "http://127.0.0.1:1/api",
 		"GOBOT_DATABASE_URL": "postgres://gobot:Tr0ub%40dor@" + addr + "/gobot?connect_timeout=1", "GOBOT_LOG_LEVEL": "info",
 	} {
 		t.Setenv(k, v)

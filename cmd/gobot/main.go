@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/hex"
 	"errors"
 	"flag"
 	"fmt"
@@ -306,7 +307,7 @@ func serve(ctx context.Context, stdout, stderr io.Writer) (err error) {
 	defer dreg.Close()
 
 	rest := commands.NewREST(cfg.APIURL, cfg.Token.Reveal(), nil)
-	appID, err := applicationID(ctx, cfg, rest)
+	appID, err := applicationID(ctx, cfg, rest, log, true)
 	if err != nil {
 		return err
 	}
@@ -522,21 +523,32 @@ func tokenRefused(err error) error {
 }
 
 // applicationID is DISCORD_APP_ID, or when it is not set the ID of the
-// application whose token DISCORD_TOKEN is, as Discord says it.
-func applicationID(ctx context.Context, cfg *config.Config, rest *commands.REST) (string, error) {
-	if cfg.AppID != "" {
-		return cfg.AppID, nil
-	}
+// application whose token DISCORD_TOKEN is, as Discord says it. Discord's
+// record of the application is read either way, before anything is left
+// behind, to stop a start that could not work with a line that says what
+// to fix: a token Discord refuses, a DISCORD_APP_ID of another
+// application, and in http mode a DISCORD_PUBLIC_KEY that is not the
+// application's (every interaction would then be refused as unsigned,
+// with nothing in the log to say why), when serving. When DISCORD_APP_ID
+// is set and Discord cannot be asked, the start goes on, with a warning.
+func applicationID(ctx context.Context, cfg *config.Config, rest *commands.REST, log *slog.Logger, serving bool) (string, error) {
 	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
-	appID, err := rest.ApplicationID(ctx)
-	if errors.Is(err, commands.ErrDiscordUnauthorized) {
+	app, err := rest.Application(ctx)
+	switch {
+	case errors.Is(err, commands.ErrDiscordUnauthorized):
 		return "", tokenRefused(err)
-	}
-	if err != nil {
+	case err != nil && cfg.AppID == "":
 		return "", fmt.Errorf("fetch the application ID from Discord (GET /applications/@me): %w", err)
+	case err != nil:
+		log.Warn("could not check DISCORD_APP_ID and DISCORD_PUBLIC_KEY against Discord's record of the application (GET /applications/@me); going on with them", "err", err)
+		return cfg.AppID, nil
+	case cfg.AppID != "" && cfg.AppID != app.ID:
+		return "", fmt.Errorf("DISCORD_APP_ID is %s, but DISCORD_TOKEN is the token of the application %s: check that DISCORD_APP_ID is the Application ID of the bot whose token is DISCORD_TOKEN (General Information in the Developer Portal), or leave it unset to take the token's", cfg.AppID, app.ID)
+	case serving && cfg.Mode == config.ModeHTTP && app.VerifyKey != "" && !strings.EqualFold(app.VerifyKey, hex.EncodeToString(cfg.PublicKey)):
+		return "", fmt.Errorf("DISCORD_PUBLIC_KEY is not the public key of the application %s, whose token DISCORD_TOKEN is: Discord's signatures would not verify, and every interaction would be refused; copy it again from the Developer Portal (General Information → Public Key)", app.ID)
 	}
-	return appID, nil
+	return app.ID, nil
 }
 
 // commandsRefused is the error that stops gobot when Discord refuses a

@@ -296,15 +296,17 @@ func TestDamagedDatabaseIsOneLine(t *testing.T) {
 		t.Fatal(err)
 	}
 	s.Close()
+	d := discordtest.NewServer(t, discordtest.Options{})
 	for _, size := range []int64{0, 16 << 10} {
 		if err := os.Truncate(db, size); err != nil {
 			t.Fatal(err)
 		}
-		t.Setenv("DISCORD_TOKEN", "TVRJd01EQXdNREF3TURBd01EQXdNREF3TURBeA.GfAkeT.b0t-t0k3n-f0r-t3sts-0nly-n0t-r34l")
+		t.Setenv("DISCORD_TOKEN", d.Token)
+		t.Setenv("DISCORD_API_URL", d.URL)
 		t.Setenv("GOBOT_DB", db)
 		t.Setenv("GOBOT_MODE", "gateway")
 		t.Setenv("GOBOT_HTTP_ADDR", "")
-		t.Setenv("DISCORD_APP_ID", "1087469857499172832")
+		t.Setenv("DISCORD_APP_ID", d.AppID)
 		var stdout, stderr bytes.Buffer
 		code := run(context.Background(), []string{"run"}, strings.NewReader(""), &stdout, &stderr)
 		out := stderr.String()
@@ -338,7 +340,11 @@ func TestMissingGTPProgramNamesItsVariable(t *testing.T) {
 // may not register commands (403 Missing Access), stops gobot at start-up
 // with a line that says what to fix, in both modes: it never listens nor
 // prints invite links. An application ID fetched with the token is not
-// blamed on the token.
+// blamed on the token. In http mode, a DISCORD_PUBLIC_KEY that is not the
+// application's stops it too (Discord's signatures would never verify).
+// What Discord's record of the application shows (the token, the
+// application ID, the key) stops the start before the database file is
+// created.
 func TestDiscordRefusesStart(t *testing.T) {
 	// The refusals are the point: the fake records them without failing.
 	d := discordtest.NewServer(t, discordtest.Options{RecordOnly: true})
@@ -346,17 +352,20 @@ func TestDiscordRefusesStart(t *testing.T) {
 	for _, c := range []struct {
 		name, mode, token, appID, guild, want string
 		askShards                             bool // GOBOT_SHARD_COUNT unset: the fake knows no GET /gateway/bot but refuses a wrong token there
+		key                                   string
 	}{
-		{"wrong token, app ID asked", "http", "MTIzNDU2Nzg5MDEyMzQ1Njc4.GaBcDe.wrong-token-wrong-token-wrong-tok", "", "", "discord refused DISCORD_TOKEN (HTTP 401)", false},
-		{"wrong token, shards asked", "gateway", "MTIzNDU2Nzg5MDEyMzQ1Njc4.GaBcDe.wrong-token-wrong-token-wrong-tok", d.AppID, "", "discord refused DISCORD_TOKEN (HTTP 401)", true},
-		{"wrong token, app ID set", "http", "MTIzNDU2Nzg5MDEyMzQ1Njc4.GaBcDe.wrong-token-wrong-token-wrong-tok", d.AppID, "", "discord refused DISCORD_TOKEN (HTTP 401)", false},
-		{"wrong token, gateway", "gateway", "MTIzNDU2Nzg5MDEyMzQ1Njc4.GaBcDe.wrong-token-wrong-token-wrong-tok", d.AppID, "", "discord refused DISCORD_TOKEN (HTTP 401)", false},
-		{"wrong app ID", "http", d.Token, "123456789012345678", "", "check that DISCORD_APP_ID is the Application ID of the bot", false},
-		{"wrong app ID, gateway", "gateway", d.Token, "123456789012345678", "", "check that DISCORD_APP_ID is the Application ID of the bot", false},
+		{"wrong token, app ID asked", "http", "MTIzNDU2Nzg5MDEyMzQ1Njc4.GaBcDe.wrong-token-wrong-token-wrong-tok", "", "", "discord refused DISCORD_TOKEN (HTTP 401)", false, ""},
+		{"wrong token, shards asked", "gateway", "MTIzNDU2Nzg5MDEyMzQ1Njc4.GaBcDe.wrong-token-wrong-token-wrong-tok", d.AppID, "", "discord refused DISCORD_TOKEN (HTTP 401)", true, ""},
+		{"wrong token, app ID set", "http", "MTIzNDU2Nzg5MDEyMzQ1Njc4.GaBcDe.wrong-token-wrong-token-wrong-tok", d.AppID, "", "discord refused DISCORD_TOKEN (HTTP 401)", false, ""},
+		{"wrong token, gateway", "gateway", "MTIzNDU2Nzg5MDEyMzQ1Njc4.GaBcDe.wrong-token-wrong-token-wrong-tok", d.AppID, "", "discord refused DISCORD_TOKEN (HTTP 401)", false, ""},
+		{"wrong app ID", "http", d.Token, "123456789012345678", "", "check that DISCORD_APP_ID is the Application ID of the bot", false, ""},
+		{"wrong app ID, gateway", "gateway", d.Token, "123456789012345678", "", "check that DISCORD_APP_ID is the Application ID of the bot", false, ""},
+		{"wrong public key", "http", d.Token, d.AppID, "", "gobot: DISCORD_PUBLIC_KEY is not the public key of the application " + d.AppID + ", whose token DISCORD_TOKEN is: Discord's signatures would not verify, and every interaction would be refused; copy it again from the Developer Portal (General Information → Public Key)\n", false, strings.Repeat("ab", 32)},
+		{"wrong public key, app ID asked", "http", d.Token, "", "", "gobot: DISCORD_PUBLIC_KEY is not the public key of the application " + d.AppID, false, strings.Repeat("ab", 32)},
 		{"guild without the scope, app ID asked", "http", d.Token, "", "999000000000000002",
-			"discord refused to register the commands of application " + d.AppID + ": check that the bot is in the server GOBOT_GUILD_ID names " + scope + d.AppID, false},
+			"discord refused to register the commands of application " + d.AppID + ": check that the bot is in the server GOBOT_GUILD_ID names " + scope + d.AppID, false, ""},
 		{"guild without the scope, app ID set", "gateway", d.Token, d.AppID, "999000000000000002",
-			"check that DISCORD_APP_ID is the Application ID of the bot whose token is DISCORD_TOKEN (General Information in the Developer Portal), and that the bot is in the server GOBOT_GUILD_ID names " + scope + d.AppID, false},
+			"check that DISCORD_APP_ID is the Application ID of the bot whose token is DISCORD_TOKEN (General Information in the Developer Portal), and that the bot is in the server GOBOT_GUILD_ID names " + scope + d.AppID, false, ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			for k, v := range map[string]string{
@@ -366,6 +375,10 @@ func TestDiscordRefusesStart(t *testing.T) {
 			} {
 				t.Setenv(k, v)
 			}
+			if c.key != "" {
+				t.Setenv("DISCORD_PUBLIC_KEY", c.key)
+			}
+			db := os.Getenv("GOBOT_DB")
 			if c.askShards {
 				t.Setenv("GOBOT_SHARD_COUNT", "")
 			}
@@ -382,6 +395,9 @@ func TestDiscordRefusesStart(t *testing.T) {
 				}
 				if strings.Contains(stderr.String(), "DISCORD_TOKEN is the bot's token") {
 					t.Errorf("the refusal blames the token the application ID was fetched with:\n%s", stderr.String())
+				}
+				if _, err := os.Stat(db); c.guild == "" && !os.IsNotExist(err) {
+					t.Errorf("the refused start left a database file: %v", err)
 				}
 			case <-ctx.Done():
 				t.Fatalf("gobot did not stop:\n%s", stderr.String())

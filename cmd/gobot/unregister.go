@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"log/slog"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
@@ -30,7 +31,7 @@ func unregister(ctx context.Context, args []string, stdout io.Writer) (err error
 	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
 	rest := commands.NewREST(cfg.APIURL, cfg.Token.Reveal(), nil)
-	appID, err := applicationID(ctx, cfg, rest)
+	appID, err := applicationID(ctx, cfg, rest, slog.New(slog.DiscardHandler), false)
 	if err != nil {
 		return err
 	}
