@@ -200,6 +200,9 @@ func TestBrowserSlashMoveShows(t *testing.T) {
 	}
 	bob.click(`#games li:nth-child(1) button`)
 	bob.wait("his own game", `document.getElementById('title').textContent === 'ann vs bob'`, 5*time.Second)
+	// Choosing the game shown once more changes nothing: the board still
+	// takes his clicks (below).
+	bob.click(`#games li:nth-child(1) button`)
 
 	// Resigning asks first.
 	bob.click("#resign")

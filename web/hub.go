@@ -130,14 +130,18 @@ func (hb *hub) leave(c *conn) {
 	c.room = ""
 }
 
-// join moves c to the room of channel and sends it the game's state.
+// join moves c to the room of channel and sends it the game's state, also
+// when c is in that room already: a page that chooses its own game again
+// has put its board away until the state comes.
 func (hb *hub) join(c *conn, channel string) {
 	hb.mu.Lock()
 	defer hb.mu.Unlock()
-	if hb.closed || c.room == channel {
+	if hb.closed {
 		return
 	}
-	hb.leave(c)
+	if c.room != channel {
+		hb.leave(c)
+	}
 	r := hb.rooms[channel]
 	if r == nil {
 		r = &room{channel: channel, conns: map[*conn]struct{}{}, kick: make(chan struct{}, 1), stop: make(chan struct{})}

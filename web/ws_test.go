@@ -986,3 +986,24 @@ func TestWebSocketJoinGetsFreshState(t *testing.T) {
 		}
 	}
 }
+
+// TestWebSocketWatchSameGameAgain: a page that chooses the game it shows
+// once more (its entry in Games, highlighted) has put its board away until
+// a state comes: it gets the game's state again, or every click after it
+// would be ignored until the opponent moved.
+func TestWebSocketWatchSameGameAgain(t *testing.T) {
+	e := newEnv(t, Options{})
+	e.challenge("ann", "bob", 9)
+	w, _, err := e.dial(t, "https://"+e.d.AppID+".discordsays.com")
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.send(map[string]any{"t": "hello", "session": e.board.sign.token(session{UserID: user("ann").ID, Name: "ann", Channel: e.ch.ID, Expires: time.Now().Add(DefaultSessionTTL).Unix()})})
+	w.next("welcome")
+	for i := range 2 {
+		w.send(map[string]any{"t": "watch", "channel": e.ch.ID})
+		if g, _ := w.next("state")["game"].(map[string]any); g == nil || g["moves"] != 0.0 {
+			t.Fatalf("watch %d of the game shown: state %v", i+1, g)
+		}
+	}
+}
