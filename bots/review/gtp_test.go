@@ -121,7 +121,9 @@ func fakeInfo(g *engine.Game, kata bool) string {
 
 func fakeClient(t *testing.T, mode string) *gtp.Client {
 	t.Helper()
-	c := gtp.NewClient(gtp.Spec{Name: "fake", Argv: gtptest.Argv("analyze", mode)}, gtp.ClientOptions{Timeout: 5 * time.Second})
+	// The fake is this test binary run again: built with -race, on a
+	// loaded machine, it has taken more than 5 s to say its first word.
+	c := gtp.NewClient(gtp.Spec{Name: "fake", Argv: gtptest.Argv("analyze", mode)}, gtp.ClientOptions{Timeout: 5 * time.Second, StartTimeout: time.Minute})
 	t.Cleanup(func() { c.Close() })
 	return c
 }
