@@ -371,7 +371,10 @@ func TestUnbias(t *testing.T) {
 	}
 	r.Positions[12] = Position{Winrate: 1, Counted: true}
 	r.unbias()
-	want := []float64{0.4, 0.4, 0.4, 0.4, 0.4, 0.475, 0.625, 0.7, 0.7, 0.7, 0.7, 0.7 + 0.3/4 - 0.05/4, 1}
+	// The last estimate, next to the count, is filtered with the estimate
+	// before it only: a quarter of the count's 100% would lift it by
+	// what the count, not the search, says.
+	want := []float64{0.4, 0.4, 0.4, 0.4, 0.4, 0.475, 0.625, 0.7, 0.7, 0.7, 0.7, 0.7, 1}
 	for i, p := range r.Positions {
 		if math.Abs(p.Winrate-want[i]) > 1e-9 {
 			t.Errorf("position %d: graph %.4f, want %.4f (judged %.2f)", i, p.Winrate, want[i], p.Judged)
@@ -389,5 +392,28 @@ func TestUnbias(t *testing.T) {
 	}
 	if sw := Swings(r.Winrates(), 3); sw[0] != 6 || slices.Contains(sw, 5) || slices.Contains(sw, 7) {
 		t.Errorf("swings %v, want 6 first, and neither 5 nor 7 (the same turn)", sw)
+	}
+}
+
+// TestUnbiasBesideCount: the pass that gives a game away is the turn of
+// the game and its swing. A reviewer's 9×9 game ended W pass, B pass, with
+// Black ahead before the passes and White winning the count (W+6.5): the
+// estimate after White's pass, filtered with a quarter of the count's 0%,
+// showed 46%, so the graph put the turn on White's pass (move 12), and
+// Black's pass (60% → 0%) was no swing. A counted neighbour is left out
+// of the filter.
+func TestUnbiasBesideCount(t *testing.T) {
+	r := reviewOf([]float64{0.50, 0.55, 0.52, 0.56, 0.53, 0.57, 0.54, 0.58, 0.55, 0.59, 0.56, 0.60, 0.62, 0}, 13)
+	r.Moves[11].Move, r.Moves[12].Move = "pass", "pass"
+	r.unbias()
+	wr := r.Winrates()
+	if got := wr[12]; math.Abs(got-0.61) > 1e-9 {
+		t.Errorf("the position after White's pass: graph %.4f, want 0.61 (its own and the estimate before)", got)
+	}
+	if turn := TurningPoint(wr, engine.White); turn != 13 {
+		t.Errorf("TurningPoint = %d, want 13 (Black's pass)", turn)
+	}
+	if sw := r.Swings(3); !slices.Contains(sw, 13) {
+		t.Errorf("Swings = %v, want Black's pass, move 13, among them", sw)
 	}
 }

@@ -25,16 +25,16 @@ import (
 // by MinPoints more (see Review.checkBetter), even the search's own
 // choice; format 7 estimates the positions of a short run of settled
 // ones that play leaves (see uncountShortRuns); format 8 counts and
-// estimates a game scored by territory (Japanese rules) by territory.
-const Format = 8
+// estimates a game scored by territory (Japanese rules) by territory;
+// format 9 leaves counted positions out of the graph's filter (see
+// unbias).
+const Format = 9
 
 // Current reports whether a review stored in the given format reads as
-// this build would make it, for a game scored by scoring: format 8
-// changed only games scored by territory, so a format-7 review of a game
-// scored by area stands (made again, it would cost a whole review's time
-// for the same result).
+// this build would make it, for a game scored by scoring (which no format
+// since 8 has needed: each changed reviews of both scorings).
 func Current(format int, scoring engine.Scoring) bool {
-	return format == Format || format == 7 && scoring == engine.AreaScoring
+	return format == Format
 }
 
 // MistakesPerPlayer is how many mistakes a review names for each player.
@@ -125,6 +125,9 @@ type Summary struct {
 	// Resigned is set when the game ended by resignation (or time or
 	// forfeit), so its score was never counted.
 	Resigned bool `json:"resigned,omitempty"`
+	// NoResult is set when the game ended without a result (aborted):
+	// Winner is then only who the engine saw ahead at the end.
+	NoResult bool `json:"noResult,omitempty"`
 	// Turn is the move after which Winner stayed ahead to the end, 0
 	// when Winner was never behind after the start, -1 when Winner was
 	// not ahead at the end of play (before the two passes that ended it).
@@ -543,28 +546,29 @@ func meanAndError(xs []float64) (mean, se float64) {
 // neighbour, count it twice: half of their own and half of their
 // neighbour's (format 3 left them as judged, so the graph fell or rose by
 // half the bias at the first move, often one of its three biggest swings,
-// and a game that was resigned ended on a judgement with the bias).
+// and a game that was resigned ended on a judgement with the bias). A
+// counted neighbour is no neighbour here (format 9): it has no bias to
+// filter, and a quarter of its exact 0% or 100% pulled the estimate
+// beside it across one half, so that the pass that gave a game away
+// (60% → 0%) showed as 46% → 0%, no swing, and the graph put the turn of
+// the game on the opponent's pass before it.
 func (r *Review) unbias() {
 	raw := r.Winrates()
 	for i := range r.Positions {
 		r.Positions[i].Judged = raw[i]
 	}
-	n := len(raw)
-	if n < 2 {
-		return
-	}
+	estimated := func(i int) bool { return i >= 0 && i < len(raw) && !r.Positions[i].Counted }
 	for i := range raw {
-		if r.Positions[i].Counted {
-			continue
+		before, after := estimated(i-1), estimated(i+1)
+		switch {
+		case !estimated(i):
+		case before && after:
+			r.Positions[i].Winrate = (raw[i-1] + 2*raw[i] + raw[i+1]) / 4
+		case before:
+			r.Positions[i].Winrate = (raw[i-1] + raw[i]) / 2
+		case after:
+			r.Positions[i].Winrate = (raw[i] + raw[i+1]) / 2
 		}
-		before, after := max(i-1, 0), min(i+1, n-1)
-		if i == 0 {
-			before = 1
-		}
-		if i == n-1 {
-			after = n - 2
-		}
-		r.Positions[i].Winrate = (raw[before] + 2*raw[i] + raw[after]) / 4
 	}
 }
 
@@ -779,6 +783,7 @@ func (r *Review) finish(res engine.Result, hasResult bool, sure func(losses []fl
 	if len(r.Positions) > 0 {
 		s.FinalScore = r.Positions[len(r.Positions)-1].Score
 	}
+	s.NoResult = !hasResult
 	switch {
 	case hasResult:
 		s.Winner = res.Winner
@@ -1017,8 +1022,9 @@ func TurningPoint(winrates []float64, winner engine.Color) int {
 const NearEven = 0.05
 
 // Paragraph writes the summary as one paragraph of plain text: where the
-// game turned, the estimated score of a game that was resigned, and each
-// player's average loss per move. The move where the winner took the lead
+// game turned (or, for a game that ended without a result, who the engine
+// saw ahead at the end: nobody won it), the estimated score of a game that
+// was resigned, and each player's average loss per move. The move where the winner took the lead
 // for good is named only when it is one of the review's mistakes: the
 // graph crosses one half at some move whenever the lead changes hands,
 // and in a game won in small steps the crossing is the search's noise
@@ -1028,7 +1034,21 @@ func (r *Review) Paragraph() string {
 	s := r.Summary
 	var parts []string
 	n := len(r.Moves)
+	end := r.Positions[min(r.closing(), len(r.Positions)-1)].Winrate // Black's
+	moves := fmt.Sprintf("%d moves", n)
+	if n == 1 {
+		moves = "1 move"
+	}
 	switch {
+	case s.NoResult && math.Abs(end-0.5) < NearEven:
+		parts = append(parts, fmt.Sprintf("The game ended without a result after %s, about even as the engine saw it (Black's winning chance %.0f%%).", moves, 100*end))
+	case s.NoResult:
+		leader := engine.Black
+		if end < 0.5 {
+			leader = engine.White
+		}
+		parts = append(parts, fmt.Sprintf("The game ended without a result after %s, with %s ahead as the engine saw it (%s's winning chance %.0f%%).",
+			moves, name(leader), name(leader), 100*own(end, leader)))
 	case s.Winner == engine.Empty:
 		if n == 1 {
 			parts = append(parts, "A close game of 1 move.")
@@ -1056,7 +1076,13 @@ func (r *Review) Paragraph() string {
 		parts = append(parts, fmt.Sprintf("The biggest swing was move %d (%s %s).", s.Swing, m.Color.Letter(), m.Move))
 	}
 	if s.Resigned {
-		parts = append(parts, fmt.Sprintf("When the game ended the engine counted about %s.", ScoreText(s.FinalScore)))
+		// A count where the last position was settled; else the search's
+		// estimate, which is no count.
+		said := "estimated the score at about"
+		if r.Positions[len(r.Positions)-1].Counted {
+			said = "counted about"
+		}
+		parts = append(parts, fmt.Sprintf("When the game ended the engine %s %s.", said, ScoreText(s.FinalScore)))
 	}
 	parts = append(parts, fmt.Sprintf("Average loss of winning chance per move: Black %.1f%%, White %.1f%%.",
 		100*s.AvgLoss[0], 100*s.AvgLoss[1]))

@@ -160,7 +160,7 @@ func TestRun(t *testing.T) {
 		t.Errorf("summary = %+v, want White's win by resignation turning at move 3", s)
 	}
 	p := r.Paragraph()
-	for _, want := range []string{"The game turned at move 3 (B G7): White took the lead", "the engine counted about W+8", "Black 17.5%, White 5.0%"} {
+	for _, want := range []string{"The game turned at move 3 (B G7): White took the lead", "the engine estimated the score at about W+8", "Black 17.5%, White 5.0%"} {
 		if !strings.Contains(p, want) {
 			t.Errorf("Paragraph() = %q, want it to contain %q", p, want)
 		}
@@ -360,6 +360,27 @@ func TestParagraphNearEven(t *testing.T) {
 		r.Summary = Summary{Winner: engine.Black, Resigned: true, Turn: TurningPoint(r.Winrates(), engine.Black)}
 		if p := r.Paragraph(); !strings.HasPrefix(p, tt.want) {
 			t.Errorf("last chance %.2f: Paragraph() = %q, want it to start %q", tt.last, p, tt.want)
+		}
+	}
+}
+
+// TestParagraphNoResult: an aborted game (no result) has no winner: the
+// summary says who the engine saw ahead when it stopped, not that someone
+// "pulled ahead and kept the lead to the end" (a reviewer's aborted game
+// of two moves read so).
+func TestParagraphNoResult(t *testing.T) {
+	for _, tt := range []struct {
+		wr   []float64
+		want string
+	}{
+		{[]float64{0.5, 0.55, 0.62}, "The game ended without a result after 2 moves, with Black ahead as the engine saw it (Black's winning chance 62%). "},
+		{[]float64{0.5, 0.3}, "The game ended without a result after 1 move, with White ahead as the engine saw it (White's winning chance 70%). "},
+		{[]float64{0.5, 0.55, 0.48}, "The game ended without a result after 2 moves, about even as the engine saw it (Black's winning chance 48%). "},
+	} {
+		r := reviewOf(tt.wr)
+		r.Summary = Summary{Winner: engine.Black, NoResult: true, Turn: 1}
+		if p := r.Paragraph(); !strings.HasPrefix(p, tt.want) || strings.Contains(p, "won") || strings.Contains(p, "kept the lead") {
+			t.Errorf("%v: Paragraph() = %q, want it to start %q", tt.wr, p, tt.want)
 		}
 	}
 }

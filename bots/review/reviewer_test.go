@@ -174,9 +174,9 @@ func TestReviewJapaneseDame(t *testing.T) {
 	}
 }
 
-// TestCurrentFormat: format 8 changed only reviews of games scored by
-// territory, so a stored format-7 review of an area-scored game is still
-// shown, and one of a Japanese game is made again.
+// TestCurrentFormat: format 9 changed the graph of games of both
+// scorings, so a stored review of an earlier format is made again, also
+// the format-7 review of an area-scored game format 8 let stand.
 func TestCurrentFormat(t *testing.T) {
 	for _, c := range []struct {
 		format  int
@@ -185,8 +185,9 @@ func TestCurrentFormat(t *testing.T) {
 	}{
 		{Format, engine.AreaScoring, true},
 		{Format, engine.TerritoryScoring, true},
-		{7, engine.AreaScoring, true},
-		{7, engine.TerritoryScoring, false},
+		{8, engine.AreaScoring, false},
+		{8, engine.TerritoryScoring, false},
+		{7, engine.AreaScoring, false},
 		{6, engine.AreaScoring, false},
 	} {
 		if got := Current(c.format, c.scoring); got != c.want {
