@@ -323,13 +323,17 @@ func (cd *consoleDiscord) printf(format string, a ...any) {
 	fmt.Fprintf(cd.out, format, a...)
 }
 
-// interaction parses a console line into the interaction Discord would send.
 // consolePermissions are gobot's permissions in the console's channel, as
 // Discord would send them: it may post boards and files, but not start
 // threads, which the console cannot show.
 const consolePermissions = discordgo.PermissionViewChannel | discordgo.PermissionSendMessages | discordgo.PermissionEmbedLinks |
 	discordgo.PermissionAttachFiles | discordgo.PermissionReadMessageHistory | discordgo.PermissionAddReactions
 
+// consoleMemberPermissions are every console user's: the console is one
+// server whose every user is its admin (Manage Server) and moderator.
+const consoleMemberPermissions = discordgo.PermissionManageMessages | discordgo.PermissionManageServer
+
+// interaction parses a console line into the interaction Discord would send.
 func (cd *consoleDiscord) interaction(line string, defs []*discordgo.ApplicationCommand, user *discordgo.User) (*discordgo.Interaction, error) {
 	cd.mu.Lock()
 	id := cd.nextID()
@@ -337,7 +341,7 @@ func (cd *consoleDiscord) interaction(line string, defs []*discordgo.Application
 	it := &discordgo.Interaction{
 		ID: id, AppID: consoleAppID, Token: "console-" + id,
 		GuildID: consoleGuild, ChannelID: consoleChannel, Version: 1,
-		Member: &discordgo.Member{User: user, Permissions: discordgo.PermissionManageMessages | discordgo.PermissionManageServer},
+		Member: &discordgo.Member{User: user, Permissions: consoleMemberPermissions},
 		// What gobot may do in the console's one channel: all but start
 		// threads (it has none), so thread:true is refused at once there.
 		AppPermissions: consolePermissions,
@@ -529,7 +533,10 @@ func ParseSlash(line string, defs []*discordgo.ApplicationCommand, remember func
 				remember(u.ID, u.Username)
 			}
 			data.Resolved.Users[u.ID] = u
-			data.Resolved.Members[u.ID] = &discordgo.Member{}
+			// Every console user is the server's admin (consoleMember),
+			// the one named too: as on a server, an admin cannot be
+			// banned, nor lift a ban of their own.
+			data.Resolved.Members[u.ID] = &discordgo.Member{Permissions: consoleMemberPermissions}
 			opt.Value = u.ID
 		default:
 			opt.Value = val

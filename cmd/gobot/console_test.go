@@ -150,3 +150,28 @@ func TestConsoleStopsAtPrompt(t *testing.T) {
 	}
 	s.Close()
 }
+
+// TestConsoleAdminsCannotBeBanned: every console user is its server's
+// admin, and, as on Discord, an admin cannot be banned: a reviewer had
+// bob lift his own ban and ban ann, an admin.
+func TestConsoleAdminsCannotBeBanned(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "console.db")
+	t.Setenv("GOBOT_DATABASE_URL", "")
+	in := strings.NewReader("/go-admin ban user:@bob reason:spam\n/go-admin bans\n/quit\n")
+	out := new(syncBuffer)
+	if code := run(context.Background(), []string{"console", "--db", db, "--boards", filepath.Join(dir, "boards"), "--user", "ann", "--web", ""}, in, out, io.Discard); code != 0 {
+		t.Fatalf("console exited with %d: %s", code, out.String())
+	}
+	for _, want := range []string{
+		"@bob is an admin of this server (Manage Server), and admins cannot be banned from gobot.",
+		"Nobody is banned on this server now.",
+	} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("console answered\n%s\nwant %q", out.String(), want)
+		}
+	}
+	if strings.Contains(out.String(), "is banned from gobot") {
+		t.Errorf("the console banned an admin:\n%s", out.String())
+	}
+}

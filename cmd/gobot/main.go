@@ -169,6 +169,7 @@ const usage = `usage:
   gobot arena [flags]                        play bot levels against each other
   gobot migrate-db --to postgres://… [--db FILE]
                                              copy the bbolt database into PostgreSQL, verified; safe to re-run
+                                             (without --to: GOBOT_DATABASE_URL)
   gobot healthcheck                          exit 0 if the gobot on this machine answers GET /healthz
                                              (on the port of GOBOT_HTTP_ADDR), 1 otherwise
   gobot ratings rebuild [--db FILE]          recompute every rating from the archive (stop the bot first on bbolt)

@@ -40,7 +40,7 @@ func migrateDB(ctx context.Context, args []string, stdout, stderr io.Writer) (er
 		*to, source = os.Getenv("GOBOT_DATABASE_URL"), "GOBOT_DATABASE_URL"
 	}
 	if fs.NArg() != 0 || *to == "" {
-		return errors.New("usage: gobot migrate-db --to postgres://user:password@host:5432/gobot [--db FILE]")
+		return errors.New("usage: gobot migrate-db --to postgres://user:password@host:5432/gobot [--db FILE] (without --to, GOBOT_DATABASE_URL gives the address)")
 	}
 	defer func() {
 		// Neither pgx nor the store prints the password, but an error

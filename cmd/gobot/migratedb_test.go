@@ -67,4 +67,11 @@ func TestMigrateDB(t *testing.T) {
 			t.Errorf("gobot %v printed %q %q: want the usage, without the password", args, out.String(), errOut.String())
 		}
 	}
+	// Without --to nor GOBOT_DATABASE_URL, the line says both ways.
+	t.Setenv("GOBOT_DATABASE_URL", "")
+	var out, errOut syncBuffer
+	const want = "gobot: usage: gobot migrate-db --to postgres://user:password@host:5432/gobot [--db FILE] (without --to, GOBOT_DATABASE_URL gives the address)\n"
+	if code := run(context.Background(), []string{"migrate-db", "--db", path}, nil, &out, &errOut); code == 0 || errOut.String() != want {
+		t.Errorf("migrate-db without an address = %d, %q; want %q", code, errOut.String(), want)
+	}
 }
