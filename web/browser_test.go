@@ -127,6 +127,8 @@ func TestBrowserActivityGame9x9(t *testing.T) {
 	if now := cat.label("J9"); strings.Contains(before, "marked dead") == strings.Contains(now, "marked dead") {
 		t.Errorf("J9 read %q before the click and %q after", before, now)
 	}
+	// Bob is told, on the page, that ann changed the marking.
+	bob.wait("the marking's note", `document.getElementById('message').textContent.startsWith('The marking changed: ')`, 10*time.Second)
 	// The deadline shows, counting down, as Discord's message says it:
 	// 5 minutes, the game being on a live clock.
 	if got := ann.text("#deadline"); !strings.HasPrefix(got, "The marking stands in 5 minutes if nobody changes it") {
@@ -1181,5 +1183,25 @@ func TestBrowserOutsideDiscordSaysWhatIsTrue(t *testing.T) {
 		if got := p.text("#fatal"); got != c.want {
 			t.Errorf("%s: the page reads %q, want %q", c.name, got, c.want)
 		}
+	}
+}
+
+// TestBrowserResumeSaid: when the opponent presses Resume play, the page
+// says so under the board, instead of "⚪ bob passed." staying there while
+// the count vanishes.
+func TestBrowserResumeSaid(t *testing.T) {
+	e, b, inst := activityGame(t, 9, "ann", "bob")
+	ann := e.activity(b, "ann", inst, 1000, 900)
+	bob := e.activity(b, "bob", inst, 1000, 900)
+	ann.wait("the game", `document.getElementById('title').textContent === 'ann vs bob'`, 10*time.Second)
+	ann.click("#pass")
+	bob.wait("bob may pass", `!document.getElementById('pass').disabled`, 10*time.Second)
+	bob.click("#pass")
+	ann.wait("the scoring phase", `!document.getElementById('scoring').hidden && !document.getElementById('resume').hidden`, 10*time.Second)
+	bob.wait("the scoring phase", `!document.getElementById('scoring').hidden && !document.getElementById('resume').hidden`, 10*time.Second)
+	bob.click("#resume")
+	ann.wait("the note", `document.getElementById('message').textContent === 'Play resumed: the count is off, and the game goes on.'`, 10*time.Second)
+	if js[bool](ann, `!document.getElementById('last').hidden`) {
+		t.Errorf("beside the note the page still shows %q", ann.text("#last"))
 	}
 }

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"sync"
@@ -562,4 +563,36 @@ func TestBrowserPickerStaysPut(t *testing.T) {
 	// A challenge from the page draws the colours (nigiri): either may be
 	// Black, named first.
 	hal.wait("the game", `!document.getElementById('game').hidden && ['ivy vs hal', 'hal vs ivy'].includes(document.getElementById('title').textContent)`, 10*time.Second)
+}
+
+// TestBrowserLocalSignInOpensOwnGame: a person who signs in on the local
+// page while their game is in play in another channel than the console's
+// sees that game, not "There is no game here yet" beside a list that
+// holds it; one who plays in the console's channel stays there.
+func TestBrowserLocalSignInOpensOwnGame(t *testing.T) {
+	e := newEnv(t, Options{Local: true})
+	ctx := context.Background()
+	start := func(channel, black, white string) {
+		t.Helper()
+		b, w := commands.ConsoleUser(black), commands.ConsoleUser(white)
+		res, id := e.app.Start(ctx, channel, b, commands.Start{Opponent: &w, Size: 9})
+		if id == "" {
+			t.Fatalf("start: %+v", res)
+		}
+		if res := e.app.Answer(ctx, channel, w, id, true); res.Refused {
+			t.Fatalf("accept: %+v", res)
+		}
+	}
+	start(e.app.NewChannelID(), "gil", "hal")
+	start(commands.ConsoleChannel, "ida", "jo")
+	b := newBrowser(t)
+	hal := b.open("hal", e.srv.URL+Path+"/", 1000, 900, "")
+	hal.signIn("hal")
+	hal.wait("his game", `['gil vs hal', 'hal vs gil'].includes(document.getElementById('title').textContent)`, 10*time.Second)
+	if !js[bool](hal, `document.getElementById('empty').hidden`) {
+		t.Errorf("beside his game the page says %q", hal.text("#empty"))
+	}
+	jo := b.open("jo", e.srv.URL+Path+"/", 1000, 900, "")
+	jo.signIn("jo")
+	jo.wait("her game", `['ida vs jo', 'jo vs ida'].includes(document.getElementById('title').textContent)`, 10*time.Second)
 }

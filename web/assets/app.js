@@ -20,6 +20,7 @@ const st = {
   reveal: false, // a game was chosen: scroll it into view once it shows
   withdrew: '', // the game whose undo request this page withdrew
   asking: 'resign', // what the question under the controls confirms: 'resign' or 'abort'
+  findMine: false, // a local page just signed in: open the user's own game once the list comes
 };
 
 function show(id, on) { $(id).hidden = !on; }
@@ -178,7 +179,12 @@ function receive(m) {
       if (!st.channel) {
         const saved = st.local && sessionStorage.getItem('gobot-channel');
         if (saved && saved !== m.channel) watch(saved); // after a reload: the game shown before
-        else st.channel = m.channel || '';
+        else {
+          st.channel = m.channel || '';
+          // A local page just signed in opens on the console's channel:
+          // the first list says whether the user plays a game elsewhere.
+          st.findMine = st.local && !saved;
+        }
       }
       setupPicker();
       break;
@@ -204,6 +210,13 @@ function receive(m) {
       st.games = m.games;
       st.people = m.people || [];
       st.offers = m.offers || [];
+      if (st.findMine) {
+        // Sign-in opens the user's own game in play, not the console's
+        // channel (empty, or someone else's game), unless they play there.
+        st.findMine = false;
+        const mine = st.games.filter((g) => st.user && (g.players || []).includes(st.user.id));
+        if (mine.length > 0 && !mine.some((g) => g.channel === st.channel)) watch(mine[0].channel);
+      }
       drawPicker();
       if (!st.view && !$('empty').hidden) showEmpty();
       break;
@@ -347,6 +360,13 @@ function act(kind, point) {
 // watch shows the game of channel; keep keeps what the page said last
 // (of the game it moves to).
 function watch(channel, keep) {
+  if (channel === st.channel && st.view) {
+    // The game shown, chosen again: it stays, and takes clicks at once
+    // (put away, it would drop them until the state came back).
+    st.reveal = true;
+    reveal();
+    return;
+  }
   if (!keep) st.kept = -1;
   st.reveal = true;
   st.channel = channel;
@@ -614,10 +634,18 @@ function announce(prev, v) {
     parts.push(undoText(v.undo, undoReader(v)));
   }
   if (!v.undo) st.withdrew = '';
+  // The marking changed, or play resumed, by the opponent's click (a
+  // click of this page's is answered by its result): said on the page
+  // too, not only to screen readers, or an acceptance would turn to "not
+  // yet", and the count vanish, without a word.
+  const theirs = Object.keys(st.sent).length === 0;
   if (same && prev.scoring && v.scoring && !v.over && prev.scoring.dead.join(',') !== dead) {
-    parts.push(`The marking changed: ${v.scoring.dead.length} ${v.scoring.dead.length === 1 ? 'stone' : 'stones'} marked dead. ${v.scoring.count}`);
+    const text = `The marking changed: ${v.scoring.dead.length} ${v.scoring.dead.length === 1 ? 'stone' : 'stones'} marked dead. ${v.scoring.count}`;
+    parts.push(text);
+    if (theirs) say(text, false);
   } else if (same && prev.scoring && !v.scoring && !v.over) {
     parts.push('Play resumed.');
+    if (theirs) say('Play resumed: the count is off, and the game goes on.', false);
   }
   for (const m of v.recent || []) {
     if (same && m.n <= prev.moves) continue;
