@@ -510,6 +510,15 @@ func redactURL(s string) string {
 	return u.Redacted()
 }
 
+// dbShown is the bbolt file the start-up line names: none when
+// GOBOT_DATABASE_URL is set, which the file then is not used for.
+func (c Config) dbShown() string {
+	if c.DatabaseURL != "" {
+		return ""
+	}
+	return c.DBPath
+}
+
 // String describes the configuration on one line, with the token and the
 // API URL's password redacted.
 func (c Config) String() string {
@@ -523,7 +532,7 @@ func (c Config) String() string {
 		key = hex.EncodeToString(c.PublicKey)
 	}
 	return fmt.Sprintf("mode=%s token=%s client_secret=%s app_id=%s public_key=%s api_url=%s http_addr=%s db=%s database_url=%s shard_id=%d shard_count=%d guild_id=%s gtp_engines=%s hub_engines=%s log_level=%s log_format=%s max_searches=%d challenge_ttl=%s scoring_ttl=%s default_clock=%q shutdown_timeout=%s",
-		c.Mode, c.Token.String(), c.ClientSecret.String(), c.AppID, key, redactURL(c.APIURL), c.HTTPAddr, c.DBPath, c.DatabaseURL.String(), c.ShardID, c.ShardCount, c.GuildID,
+		c.Mode, c.Token.String(), c.ClientSecret.String(), c.AppID, key, redactURL(c.APIURL), c.HTTPAddr, c.dbShown(), c.DatabaseURL.String(), c.ShardID, c.ShardCount, c.GuildID,
 		strings.Join(names, ","), strings.Join(slices.Sorted(maps.Keys(c.HubEngines)), ","), c.LogLevel, c.LogFormat, c.MaxSearches, c.ChallengeTTL, c.ScoringTTL, c.DefaultClock.String(), c.ShutdownTimeout)
 }
 
@@ -554,7 +563,7 @@ func (c Config) LogValue() slog.Value {
 		slog.String("app_id", c.AppID),
 		slog.String("api_url", redactURL(c.APIURL)),
 		slog.String("http_addr", c.HTTPAddr),
-		slog.String("db", c.DBPath),
+		slog.String("db", c.dbShown()),
 		slog.String("database_url", c.DatabaseURL.String()),
 		slog.Int("shard_id", c.ShardID),
 		slog.Int("shard_count", c.ShardCount),

@@ -461,6 +461,10 @@ func TestDatabaseAndShards(t *testing.T) {
 				if got := c.Redact("dial " + url + ": refused"); strings.Contains(got, "hunter2") {
 					t.Errorf("Redact leaves the database password in %q", got)
 				}
+				// The bbolt file is not used: the start-up line names none.
+				if s := c.String() + fmt.Sprint(c.LogValue()); strings.Contains(s, "gobot.db") || !strings.Contains(s, " db= ") {
+					t.Errorf("the configuration names the unused bbolt file: %s", s)
+				}
 			}
 		})
 	}
