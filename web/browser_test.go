@@ -317,10 +317,17 @@ func TestBrowserUndoAndClocks(t *testing.T) {
 
 	ann.clickPoint("E5")
 	bob.waitStone("E5", "black")
+	answers := js[int](ann, `performance.getEntriesByName('gobot-result').length`)
 	ann.click("#undo")
 	ann.wait("her request", `!document.getElementById('undo-ask').hidden`, 10*time.Second)
 	if got := ann.text("#undo-text"); got != "You asked to take back your last move." {
 		t.Errorf("ann reads %q", got)
+	}
+	// Its answer, the question as bob reads it in Discord, is not shown
+	// to her under the board: the request says it in her words.
+	ann.wait("the request's answer", fmt.Sprintf(`performance.getEntriesByName('gobot-result').length > %d`, answers), 10*time.Second)
+	if got := ann.text("#message"); got != "" {
+		t.Errorf("under the board ann reads %q", got)
 	}
 	bob.wait("the question", `!document.getElementById('undo-ask').hidden`, 10*time.Second)
 	if got := bob.text("#undo-text"); got != "Black asks to take back their last move." {

@@ -21,6 +21,7 @@ const st = {
   withdrew: '', // the game whose undo request this page withdrew
   asking: 'resign', // what the question under the controls confirms: 'resign' or 'abort'
   findMine: false, // a local page just signed in: open the user's own game once the list comes
+  quiet: {}, // the actions sent whose answer, done, is not shown: the page shows what they did
 };
 
 function show(id, on) { $(id).hidden = !on; }
@@ -221,6 +222,7 @@ function receive(m) {
       if (!st.view && !$('empty').hidden) showEmpty();
       break;
     case 'result':
+      performance.mark('gobot-result'); // when an answer came (tests wait for it)
       // A refusal is always shown; what a done action did only if the
       // page has said nothing since (a late answer must not hide a newer
       // prompt, and the board shows the move already).
@@ -237,7 +239,9 @@ function receive(m) {
       // moved on from it (the opponent moved before the answer came):
       // setView would take it away, and the line under the board shows
       // their move instead.
-      if (m.refused || (m.text && st.said === st.sent[m.id] && !movedOn(m))) {
+      const quiet = !m.refused && st.quiet[m.id];
+      delete st.quiet[m.id];
+      if (m.refused || (!quiet && m.text && st.said === st.sent[m.id] && !movedOn(m))) {
         say(m.text, m.refused, m.version);
         if (m.channel) st.kept = st.said;
       }
@@ -355,6 +359,10 @@ function act(kind, point) {
   }
   st.sent[id] = st.said;
   st.sentAt[id] = v.moves;
+  // An undo request's answer is the question as the opponent reads it
+  // ("ann, bob asks to take back 1 move. Do you allow it?"): the asker's
+  // page shows the request in its own words (undoText).
+  if (kind === 'undo') st.quiet[id] = true;
 }
 
 // watch shows the game of channel; keep keeps what the page said last
