@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"slices"
 	"strings"
 	"time"
 
@@ -100,9 +101,14 @@ func archivedGame(ctx context.Context, arch Archive, r *Request, id string) (*st
 	return nil, UserErr(ErrForbidden, fmt.Sprintf("Game `%s` was played in private messages, and not by you: %s.", a.ID, yours))
 }
 
+// lastGamesLooked is how many of a channel's last finished games
+// FinishedGameOption looks through for one of its command's kind.
+const lastGamesLooked = 20
+
 // FinishedGameOption resolves the game: option of r to a finished game
 // the user may see (with its SGF): the game named, or without the option
-// the last game finished in this channel. It is shared by every command
+// the last game finished in this channel (of the command's kind, if one
+// is among the last lastGamesLooked). It is shared by every command
 // that takes a finished game (/go sgf, /go replay, /go review, /go
 // estimate). A game of the user's still in play is no finished game, but
 // it is not missing either: named, or where nothing has finished here
@@ -118,12 +124,19 @@ func (a *App) FinishedGameOption(ctx context.Context, r *Request) (*storage.Arch
 		}
 		return arc, err
 	}
-	games, err := a.archive.ChannelGames(ctx, r.Interaction.ChannelID, 1)
+	games, err := a.archive.ChannelGames(ctx, r.Interaction.ChannelID, lastGamesLooked)
 	if err != nil {
 		return nil, err
 	}
 	if len(games) > 0 {
-		return archivedGame(ctx, a.archive, r, games[0].ID)
+		// The last game of the command's kind: /go review right after a
+		// game of draughts here reviews the Go game before it (the last
+		// game of all, of another kind, is refused by what takes it).
+		last := games[0]
+		if i := slices.IndexFunc(games, func(g *storage.Archived) bool { return a.RoomOfKind(g.Kind).Command() == commandOf(r) }); i >= 0 {
+			last = games[i]
+		}
+		return archivedGame(ctx, a.archive, r, last.ID)
 	}
 	if _, err := a.games.Game(ctx, r.Interaction.ChannelID); err == nil {
 		// /go review and /go replay, run during the channel's first game.

@@ -282,3 +282,33 @@ func TestE2EStatsOnlyAborted(t *testing.T) {
 		t.Errorf("/go history = %q, want the aborted game", h.Text())
 	}
 }
+
+// TestE2ELastGameOfItsKind: without game:, /go sgf and /draughts record
+// take the last game of their own kind finished in the channel: after a
+// Go game then a game of draughts there, /go sgf gives the Go game's SGF
+// (it gave the draughts game's PDN, and /go review refused "is a game of
+// international draughts"), /draughts record the draughts game's PDN.
+func TestE2ELastGameOfItsKind(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	ch := e.d.GuildChannel("general")
+	alice, bob := e.d.NewUser("alice"), e.d.NewUser("bob")
+	goID := e.resignedGame(ch, alice, bob)
+	e.do(e.click(bob, e.newChallenge(e.draughtsCmd(ch, alice, "challenge", discordtest.UserOpt("opponent", bob))), "accept"))
+	dID := e.game(ch.ID).ID
+	if m := e.do(e.draughtsCmd(ch, alice, "resign")); m.Ephemeral {
+		t.Fatalf("draughts resign refused: %q", m.Text())
+	}
+	for _, c := range []struct {
+		it       *discordtest.Interaction
+		id, file string
+	}{
+		{e.slash(ch, alice, "sgf"), goID, goID + ".sgf"},
+		{e.draughtsCmd(ch, alice, "record"), dID, dID + ".pdn"},
+	} {
+		m := e.do(c.it)
+		if len(m.Attachments) != 1 || !strings.HasSuffix(m.Attachments[0].Filename, c.file) {
+			t.Errorf("the record without game: = %q with %d attachments, want %s", m.Text(), len(m.Attachments), c.file)
+		}
+	}
+}
