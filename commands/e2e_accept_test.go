@@ -10,33 +10,42 @@ import (
 	"github.com/gobot-dev/gobot/storage"
 )
 
-// readHold is the store with the first n reads of the game in one channel
-// held until all n have read: n actions on the game that all read it
-// before any writes it, as on n workers at the same moment.
-type readHold struct {
-	commands.Store
-	channel string
+// hold makes the first n callers of wait wait until all n have come (or
+// their context ends), and lets every later one through: n handlers then
+// read the store before any of them writes.
+type hold struct {
 	n       int
-
 	mu      sync.Mutex
-	read    int
+	came    int
 	release chan struct{}
 }
 
-func (h *readHold) Game(ctx context.Context, channelID string) (*storage.Game, error) {
-	g, err := h.Store.Game(ctx, channelID)
-	if channelID != h.channel {
-		return g, err
-	}
+func newHold(n int) *hold { return &hold{n: n, release: make(chan struct{})} }
+
+func (h *hold) wait(ctx context.Context) {
 	h.mu.Lock()
-	h.read++
-	if h.read == h.n {
+	if h.came++; h.came == h.n {
 		close(h.release)
 	}
 	h.mu.Unlock()
 	select {
 	case <-h.release:
 	case <-ctx.Done():
+	}
+}
+
+// readHold is the store with the first reads of one channel's game held
+// (hold): actions that all read the game before any wrote it.
+type readHold struct {
+	commands.Store
+	channel string
+	*hold
+}
+
+func (h *readHold) Game(ctx context.Context, channelID string) (*storage.Game, error) {
+	g, err := h.Store.Game(ctx, channelID)
+	if channelID == h.channel {
+		h.wait(ctx)
 	}
 	return g, err
 }
@@ -54,7 +63,7 @@ func testE2EScoringAcceptAtOnce(t *testing.T, e *env) {
 	e.do(e.slash(ch, bob, "pass"))
 	scoring := e.do(e.slash(ch, alice, "pass"))
 	e.wrapStore = func(s commands.Store) commands.Store {
-		return &readHold{Store: s, channel: ch.ID, n: 2, release: make(chan struct{})}
+		return &readHold{Store: s, channel: ch.ID, hold: newHold(2)}
 	}
 	e.restart()
 
@@ -92,7 +101,7 @@ func testE2EPassTwiceAtOnce(t *testing.T, e *env) {
 		t.Helper()
 		before := e.game(ch.ID).State.MoveCount()
 		e.wrapStore = func(s commands.Store) commands.Store {
-			return &readHold{Store: s, channel: ch.ID, n: 2, release: make(chan struct{})}
+			return &readHold{Store: s, channel: ch.ID, hold: newHold(2)}
 		}
 		e.restart()
 		replies, errs := e.sendAtOnce(its)

@@ -217,36 +217,18 @@ func testE2EBanLobbyShowsJoinMeanwhile(t *testing.T, e *env) {
 	}
 }
 
-// banReadHold holds the first n reads of a user's ban until all n are
-// made: n admins' bans of that user then each read it before any writes.
+// banReadHold is the store with the first reads of one user's ban held
+// (hold): admins' bans of that user that all read it before any wrote.
 type banReadHold struct {
 	commands.Store
 	user string
-	n    int
-
-	mu      sync.Mutex
-	read    int
-	release chan struct{}
+	*hold
 }
 
 func (h *banReadHold) Ban(ctx context.Context, guildID, userID string) (*storage.Ban, error) {
 	b, err := h.Store.Ban(ctx, guildID, userID)
-	if userID != h.user {
-		return b, err
-	}
-	h.mu.Lock()
-	h.read++
-	switch {
-	case h.read == h.n:
-		close(h.release)
-	case h.read > h.n:
-		h.mu.Unlock()
-		return b, err
-	}
-	h.mu.Unlock()
-	select {
-	case <-h.release:
-	case <-ctx.Done():
+	if userID == h.user {
+		h.wait(ctx)
 	}
 	return b, err
 }
@@ -264,7 +246,7 @@ func testE2EBansAtOnce(t *testing.T, e *env) {
 	bea, carol := e.d.NewUser("bea"), e.d.NewUser("carol")
 	bea.Permissions = discordtest.PermServerAdmin
 	e.wrapStore = func(s commands.Store) commands.Store {
-		return &banReadHold{Store: s, user: carol.ID, n: 2, release: make(chan struct{})}
+		return &banReadHold{Store: s, user: carol.ID, hold: newHold(2)}
 	}
 	e.restart()
 	now := e.clock.Now()

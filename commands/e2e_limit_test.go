@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"sync"
 	"testing"
 
 	"github.com/gobot-dev/gobot/commands"
@@ -12,32 +11,19 @@ import (
 	"github.com/gobot-dev/gobot/storage"
 )
 
-// countHold is the store with the first n reads of one player's active
-// games held until all n have read: n starts that all passed the count
-// of /go-admin's max_games before any of them created its game.
+// countHold is the store with the first reads of one player's active
+// games held (hold): starts that all passed the count of /go-admin's
+// max_games before any of them created its game.
 type countHold struct {
 	commands.Store
 	key string
-	n   int
-
-	mu      sync.Mutex
-	read    int
-	release chan struct{}
+	*hold
 }
 
 func (h *countHold) PlayerActiveGames(ctx context.Context, key string) ([]*storage.Game, error) {
 	gs, err := h.Store.PlayerActiveGames(ctx, key)
-	if key != h.key {
-		return gs, err
-	}
-	h.mu.Lock()
-	if h.read++; h.read == h.n {
-		close(h.release)
-	}
-	h.mu.Unlock()
-	select {
-	case <-h.release:
-	case <-ctx.Done():
+	if key == h.key {
+		h.wait(ctx)
 	}
 	return gs, err
 }
@@ -55,7 +41,7 @@ func testE2EMaxGamesAtOnce(t *testing.T, e *env) {
 	general := e.d.GuildChannel("general")
 	e.do(e.set(general, ann, "max_games", "1"))
 	e.wrapStore = func(s commands.Store) commands.Store {
-		return &countHold{Store: s, key: alice.ID, n: 4, release: make(chan struct{})}
+		return &countHold{Store: s, key: alice.ID, hold: newHold(4)}
 	}
 	e.restart()
 

@@ -190,7 +190,7 @@ func TestE2EThreadAcceptsAtLimit(t *testing.T) {
 		msgs = append(msgs, e.newChallenge(e.slash(ch, o, "challenge", discordtest.UserOpt("opponent", ann), discordtest.Int("size", 9), discordtest.Bool("thread", true))))
 	}
 	e.wrapStore = func(s commands.Store) commands.Store {
-		return &countHold{Store: s, key: ann.ID, n: 4, release: make(chan struct{})}
+		return &countHold{Store: s, key: ann.ID, hold: newHold(4)}
 	}
 	e.restart()
 	its := make([]*discordtest.Interaction, len(msgs))
