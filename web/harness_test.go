@@ -239,14 +239,26 @@ func newBrowser(t testing.TB) *browser {
 	}
 	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(path), chromedp.NoSandbox, chromedp.Headless,
 		chromedp.Flag("disable-gpu", true), chromedp.Flag("disable-dev-shm-usage", true))
-	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-	ctx, cancel := chromedp.NewContext(alloc)
-	if err := chromedp.Do(ctx); err != nil {
+	// Chromium now and then exits at once without a word on a loaded
+	// machine ("chrome failed to start:", seen twice in a day of runs
+	// beside a Go match): the start is tried three times.
+	var ctx context.Context
+	for attempt := 1; ; attempt++ {
+		alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+		c, cancel := chromedp.NewContext(alloc)
+		err := chromedp.Do(c)
+		if err == nil {
+			ctx = c
+			t.Cleanup(func() { cancel(); cancelAlloc() })
+			break
+		}
 		cancel()
 		cancelAlloc()
-		t.Fatalf("start chromium: %v", err)
+		if attempt == 3 {
+			t.Fatalf("start chromium (3 tries): %v", err)
+		}
+		t.Logf("start chromium, try %d: %v", attempt, err)
 	}
-	t.Cleanup(func() { cancel(); cancelAlloc() })
 	out := *shots
 	if out == "" {
 		out = t.TempDir()
