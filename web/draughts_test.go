@@ -248,13 +248,19 @@ White to move`)
 	// Out of turn, a click says so and sends nothing.
 	bob.clickSquare(29)
 	bob.wait("the turn refusal", message+` === 'It is not your turn: white ann is to play.'`, 5*time.Second)
-	// A draw offered on one page is offered on the other.
+	// A draw offered on one page is offered on the other; the offerer
+	// reads it in his words, not as Discord's question to ann.
+	answers := js[int](bob, `performance.getEntriesByName('gobot-result').length`)
 	bob.click("#draw")
 	ann.wait("bob's offer", `document.getElementById('draw').textContent === 'Accept the draw' && !document.getElementById('draw-text').hidden`, 10*time.Second)
 	if got := ann.text("#draw-text"); got != "Black offers a draw: accept it, or play on (the offer lapses with your move)." {
 		t.Errorf("ann reads %q", got)
 	}
 	bob.wait("his offer standing", `document.getElementById('draw').disabled`, 10*time.Second)
+	bob.wait("the offer's answer", fmt.Sprintf(`performance.getEntriesByName('gobot-result').length > %d`, answers), 10*time.Second)
+	if got := bob.text("#message"); got != "" {
+		t.Errorf("under the board bob reads %q", got)
+	}
 	// A resignation, confirmed, ends the game on both pages.
 	ann.click("#resign")
 	ann.wait("the confirmation", `!document.getElementById('resign-ask').hidden`, 5*time.Second)

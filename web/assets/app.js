@@ -359,10 +359,12 @@ function act(kind, point) {
   }
   st.sent[id] = st.said;
   st.sentAt[id] = v.moves;
-  // An undo request's answer is the question as the opponent reads it
-  // ("ann, bob asks to take back 1 move. Do you allow it?"): the asker's
-  // page shows the request in its own words (undoText).
-  if (kind === 'undo') st.quiet[id] = true;
+  // An undo request's answer, and a draw offer's, are the question as
+  // the opponent reads it ("ann, bob asks to take back 1 move. Do you
+  // allow it?", "bob offers a draw. ann, accept with /draughts draw or the
+  // button"): the asker's page says it in its own words (undoText, "You
+  // offered a draw: …"). Accepting the opponent's offer is answered.
+  if (kind === 'undo' || (kind === 'draw' && !(v.draughts && v.draughts.draw_by))) st.quiet[id] = true;
 }
 
 // watch shows the game of channel; keep keeps what the page said last
