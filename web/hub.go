@@ -131,8 +131,9 @@ func (hb *hub) leave(c *conn) {
 }
 
 // join moves c to the room of channel and sends it the game's state, also
-// when c is in that room already: a page that chooses its own game again
-// has put its board away until the state comes.
+// when c is in that room already: a page that watches its game again
+// waits for the state (the page of 745564d9's fix put its board away
+// until it came).
 func (hb *hub) join(c *conn, channel string) {
 	hb.mu.Lock()
 	defer hb.mu.Unlock()

@@ -31,9 +31,9 @@ import (
 const Format = 9
 
 // Current reports whether a review stored in the given format reads as
-// this build would make it, for a game scored by scoring (which no format
-// since 8 has needed: each changed reviews of both scorings).
-func Current(format int, scoring engine.Scoring) bool {
+// this build would make it (format 8 let a format-7 review of a game
+// scored by area stand; format 9 changed reviews of both scorings).
+func Current(format int) bool {
 	return format == Format
 }
 
@@ -1024,8 +1024,9 @@ const NearEven = 0.05
 // Paragraph writes the summary as one paragraph of plain text: where the
 // game turned (or, for a game that ended without a result, who the engine
 // saw ahead at the end: nobody won it), the estimated score of a game that
-// was resigned, and each player's average loss per move. The move where the winner took the lead
-// for good is named only when it is one of the review's mistakes: the
+// was resigned, and each player's average loss per move. The move where
+// the winner took the lead for good is named only when it is one of the
+// review's mistakes: the
 // graph crosses one half at some move whenever the lead changes hands,
 // and in a game won in small steps the crossing is the search's noise
 // about an even position (the wall game of issue 34 "turned" at a move
@@ -1055,13 +1056,13 @@ func (r *Review) Paragraph() string {
 		} else {
 			parts = append(parts, fmt.Sprintf("A close game of %d moves.", n))
 		}
-	case s.Turn < 0 && own(r.Positions[min(r.closing(), len(r.Positions)-1)].Winrate, s.Winner) >= 0.5-NearEven:
+	case s.Turn < 0 && own(end, s.Winner) >= 0.5-NearEven:
 		// A chance of 49% is a coin flip, not the other side ahead.
 		parts = append(parts, fmt.Sprintf("%s won a game the engine saw about even at the end (%s's winning chance %.0f%%).",
-			name(s.Winner), name(s.Winner), 100*own(r.Positions[min(r.closing(), len(r.Positions)-1)].Winrate, s.Winner)))
+			name(s.Winner), name(s.Winner), 100*own(end, s.Winner)))
 	case s.Turn < 0:
 		parts = append(parts, fmt.Sprintf("%s won, although the engine saw %s ahead at the end (%s's winning chance %.0f%%).",
-			name(s.Winner), name(s.Winner.Opponent()), name(s.Winner.Opponent()), 100*own(r.Positions[min(r.closing(), len(r.Positions)-1)].Winrate, s.Winner.Opponent())))
+			name(s.Winner), name(s.Winner.Opponent()), name(s.Winner.Opponent()), 100*own(end, s.Winner.Opponent())))
 	case s.Turn > 0 && r.isMistake(s.Turn):
 		m := r.Moves[s.Turn-1]
 		parts = append(parts, fmt.Sprintf("The game turned at move %d (%s %s): %s took the lead there and kept it to the end.",

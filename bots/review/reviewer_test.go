@@ -179,19 +179,16 @@ func TestReviewJapaneseDame(t *testing.T) {
 // the format-7 review of an area-scored game format 8 let stand.
 func TestCurrentFormat(t *testing.T) {
 	for _, c := range []struct {
-		format  int
-		scoring engine.Scoring
-		want    bool
+		format int
+		want   bool
 	}{
-		{Format, engine.AreaScoring, true},
-		{Format, engine.TerritoryScoring, true},
-		{8, engine.AreaScoring, false},
-		{8, engine.TerritoryScoring, false},
-		{7, engine.AreaScoring, false},
-		{6, engine.AreaScoring, false},
+		{Format, true},
+		{8, false},
+		{7, false},
+		{6, false},
 	} {
-		if got := Current(c.format, c.scoring); got != c.want {
-			t.Errorf("Current(%d, %v) = %v, want %v", c.format, c.scoring, got, c.want)
+		if got := Current(c.format); got != c.want {
+			t.Errorf("Current(%d) = %v, want %v", c.format, got, c.want)
 		}
 	}
 }

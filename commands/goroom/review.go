@@ -391,7 +391,7 @@ func (a *room) storedReview(ctx context.Context, arc *storage.Archived) *review.
 		return nil
 	}
 	rv := new(review.Review)
-	if err := json.Unmarshal(data, rv); err != nil || !review.Current(rv.Format, arc.Rules.Scoring) {
+	if err := json.Unmarshal(data, rv); err != nil || !review.Current(rv.Format) {
 		return nil
 	}
 	return rv
