@@ -99,6 +99,9 @@ type WebRoom interface {
 	// (made with WebInteraction); refusal is the sentence when it cannot
 	// be played.
 	WebAction(g *storage.Game, u WebUser, s game.Side, act Action) (it *discordgo.Interaction, refusal string)
+	// LiveRecord is g's record so far, in play, as /go sgf or /draughts
+	// record attaches it.
+	LiveRecord(g *storage.Game) (File, error)
 }
 
 // Act runs a person's action from the board page in the game of channelID
@@ -740,6 +743,48 @@ func (a *App) Levels() []Level {
 func ConsoleUser(name string) WebUser {
 	u := ConsoleDiscordUser(name)
 	return WebUser{ID: u.ID, Name: name}
+}
+
+// Record is the record of game gameID for a board page opened on
+// channelID's game, to download: the game in play there, as far as it has
+// gone, or a game finished there; the same file /go sgf or /draughts
+// record attaches. When there is none, refusal says why, as Act's do.
+func (a *App) Record(ctx context.Context, channelID, gameID string) (f File, refusal string) {
+	failed := func(err error) (File, string) {
+		msg, user := ErrorMessage(err)
+		if !user {
+			a.log.Error("record for a board page", "channel", channelID, "game", gameID, "err", err)
+		}
+		return File{}, a.Plain(msg, nil)
+	}
+	g, err := a.LoadGame(ctx, channelID)
+	switch {
+	case err == nil && g.ID == gameID:
+		wr, ok := a.roomOf(g).(WebRoom)
+		if !ok {
+			return File{}, notGo
+		}
+		f, err := wr.LiveRecord(g)
+		if err != nil {
+			return failed(err)
+		}
+		return f, ""
+	case err != nil && !errors.Is(err, ErrNoGame) && !errors.Is(err, ErrQuarantined):
+		return failed(err)
+	}
+	arc, err := a.archive.ArchivedGame(ctx, gameID)
+	switch {
+	case errors.Is(err, storage.ErrNotFound) || (err == nil && arc.ChannelID != channelID):
+		return File{}, UnknownGame
+	case err != nil:
+		return failed(err)
+	}
+	r := a.RoomOfKind(arc.Kind)
+	if _, ok := r.(WebRoom); !ok {
+		return File{}, notGo
+	}
+	f, _ = r.Record(arc)
+	return f, ""
 }
 
 // Where says where the game of channelID lives: its server ("" for a DM)

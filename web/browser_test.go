@@ -488,6 +488,11 @@ func TestBrowserLayoutFits(t *testing.T) {
 		if js[bool](p, `document.scrollingElement.scrollHeight > innerHeight + 1`) {
 			t.Errorf("%s at %d×%d: the page scrolls (%v px)", what, w, h, js[float64](p, `document.scrollingElement.scrollHeight`))
 		}
+		// A page inside Discord may not save files: Save the record is
+		// the local page's.
+		if local := !js[bool](p, `document.getElementById('record-line').hidden`); local != (what == "local") {
+			t.Errorf("%s at %d×%d: Save the record shown: %v", what, w, h, local)
+		}
 		p.shot("body", fmt.Sprintf("layout-%s-%dx%d", what, w, h))
 	}
 	for _, s := range [][2]int64{{1280, 720}, {1000, 900}, {844, 390}, {390, 844}, {1920, 1080}} {

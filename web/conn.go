@@ -299,7 +299,7 @@ func (c *conn) handle(m clientMessage) {
 		if moveRe.MatchString(m.Point) {
 			point = strings.ToLower(m.Point)
 		}
-		c.do(m.ID, func(ctx context.Context) resultMessage {
+		c.do(m.ID, func(ctx context.Context) any {
 			res := h.opts.App.Act(ctx, m.Channel, commands.WebUser{ID: s.UserID, Name: s.Name},
 				commands.Action{Kind: m.Kind, Point: point, Game: m.Game, Version: m.Version, Moves: m.Moves, Seat: m.Seat})
 			// No channel: the page stays where it is (it may have moved
@@ -311,7 +311,7 @@ func (c *conn) handle(m clientMessage) {
 			c.pushJSON(resultMessage{T: "result", ID: m.ID, Text: startLocal, Refused: true})
 			return
 		}
-		c.do(m.ID, func(ctx context.Context) resultMessage {
+		c.do(m.ID, func(ctx context.Context) any {
 			channel := h.opts.App.NewChannelID()
 			c.own(channel)
 			st := commands.Start{Level: m.Level, Size: m.Size}
@@ -330,6 +330,18 @@ func (c *conn) handle(m clientMessage) {
 			}
 			return resultMessage{T: "result", ID: m.ID, Text: res.Text, Refused: res.Refused, Channel: channel}
 		})
+	case "record":
+		if !c.mayWatch(s, m.Channel) {
+			c.pushJSON(resultMessage{T: "result", ID: m.ID, Text: notHere, Refused: true})
+			return
+		}
+		c.do(m.ID, func(ctx context.Context) any {
+			f, refusal := h.opts.App.Record(ctx, m.Channel, m.Game)
+			if refusal != "" {
+				return resultMessage{T: "result", ID: m.ID, Text: refusal, Refused: true}
+			}
+			return recordMessage{T: "record", ID: m.ID, Name: f.Name, Type: f.ContentType, Data: string(f.Data)}
+		})
 	case "answer":
 		if !s.Local {
 			c.pushJSON(resultMessage{T: "result", ID: m.ID, Text: answerLocal, Refused: true})
@@ -338,7 +350,7 @@ func (c *conn) handle(m clientMessage) {
 		if c.offered(s, m.Challenge, m.Channel) {
 			c.own(m.Channel) // the page shows the game as it starts
 		}
-		c.do(m.ID, func(ctx context.Context) resultMessage {
+		c.do(m.ID, func(ctx context.Context) any {
 			res := h.opts.App.Answer(ctx, m.Channel, commands.WebUser{ID: s.UserID, Name: s.Name}, m.Challenge, m.Accept)
 			h.hub.sendList(c) // the challenge answered (or gone already) leaves it
 			out := resultMessage{T: "result", ID: m.ID, Text: res.Text, Refused: res.Refused}
@@ -351,8 +363,9 @@ func (c *conn) handle(m clientMessage) {
 }
 
 // do runs an action for the page, without holding up its reads (at most
-// maxInFlight at once), and sends its result.
-func (c *conn) do(id int, fn func(ctx context.Context) resultMessage) {
+// maxInFlight at once), and sends its result (a resultMessage, or what
+// the action asked for).
+func (c *conn) do(id int, fn func(ctx context.Context) any) {
 	c.mu.Lock()
 	if c.busy >= maxInFlight {
 		c.mu.Unlock()

@@ -3,11 +3,15 @@ package web
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	cdpbrowser "github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 	"github.com/gobot-dev/gobot/commands"
@@ -595,4 +599,92 @@ func TestBrowserLocalSignInOpensOwnGame(t *testing.T) {
 	jo := b.open("jo", e.srv.URL+Path+"/", 1000, 900, "")
 	jo.signIn("jo")
 	jo.wait("her game", `['ida vs jo', 'jo vs ida'].includes(document.getElementById('title').textContent)`, 10*time.Second)
+}
+
+// saveTo has the tab's browser save the files its page downloads in
+// dir, under the names the page gives them.
+func (p *tab) saveTo(dir string) {
+	p.t.Helper()
+	_, err := chromedp.CallBrowser(p.ctx, cdpbrowser.SetDownloadBehavior, cdpbrowser.SetDownloadBehaviorParams{
+		Behavior: cdpbrowser.SetDownloadBehaviorBehaviorAllow, BrowserContextID: chromedp.FromContext(p.ctx).BrowserContextID, DownloadPath: dir})
+	if err != nil {
+		p.t.Fatalf("%s: downloads to %s: %v", p.name, dir, err)
+	}
+}
+
+// saved waits for the file name to be saved whole in dir, and returns
+// its text.
+func (p *tab) saved(dir, name string) string {
+	p.t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		data, err := os.ReadFile(filepath.Join(dir, name))
+		if err == nil && len(data) > 0 {
+			return string(data)
+		}
+		if time.Now().After(deadline) {
+			entries, _ := os.ReadDir(dir)
+			var names []string
+			for _, e := range entries {
+				names = append(names, e.Name())
+			}
+			p.t.Fatalf("%s: no file %s saved after 10 s; the folder holds %v", p.name, name, names)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// TestBrowserLocalRecord: on a local page, Save the record has the
+// browser save the game's SGF, as far as it has gone; once the game is
+// over, with its result.
+func TestBrowserLocalRecord(t *testing.T) {
+	e := newEnv(t, Options{Local: true})
+	b := newBrowser(t)
+	p := b.open("fay", e.srv.URL+Path+"/", 1000, 900, "")
+	dir := t.TempDir()
+	p.saveTo(dir)
+	p.signIn("fay")
+	p.startBot("easy", "9")
+	black := js[bool](p, `document.querySelector('#side-black .names').textContent.startsWith('fay')`)
+	if !black {
+		p.waitStone("A9", "black")
+	}
+	p.waitTurn("fay")
+	p.clickPoint("E5")
+	p.waitTurn("fay")
+	if got := p.text("#record"); got != "Save the record (SGF)" {
+		t.Errorf("the record's button reads %q", got)
+	}
+	v, err := e.app.View(t.Context(), js[string](p, `sessionStorage.getItem('gobot-channel') || ''`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	name := "gobot-" + v.ID + ".sgf"
+	p.click("#record")
+	sgf := p.saved(dir, name)
+	// Black's and White's first moves: E5 is "ee" on 9×9, the bot's first
+	// free point from the top left A9 "aa".
+	first, second := "ee", "aa"
+	if !black {
+		first, second = "aa", "ee"
+	}
+	moves := regexp.MustCompile(`\n;B\[` + first + `\]BL\[[0-9.]+\];W\[` + second + `\]WL\[[0-9.]+\]\)\n$`)
+	if !strings.Contains(sgf, "SZ[9]") || !strings.Contains(sgf, "PC[gobot console]") || !moves.MatchString(sgf) || strings.Contains(sgf, "RE[") {
+		t.Errorf("the record saved in play, want B %s and W %s and no result:\n%s", first, second, sgf)
+	}
+	if err := os.Remove(filepath.Join(dir, name)); err != nil {
+		t.Fatal(err)
+	}
+	p.click("#resign")
+	p.click("#resign-yes")
+	p.wait("the result", `document.getElementById('status').textContent.startsWith('Game over:')`, 10*time.Second)
+	p.click("#record")
+	over := p.saved(dir, name)
+	res := "RE[W+R]"
+	if !black {
+		res = "RE[B+R]"
+	}
+	if !strings.Contains(over, res) || !moves.MatchString(over) {
+		t.Errorf("the record saved after resigning, want %s and the moves:\n%s", res, over)
+	}
 }

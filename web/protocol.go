@@ -26,6 +26,7 @@ const (
 //	act     {id, channel, kind, point, game, version, moves, seat}
 //	start   {id, level | opponent, size}      local mode: a new game
 //	answer  {id, challenge, channel, accept}  local mode: answer a challenge
+//	record  {id, channel, game}               the record of the game shown, to download
 type clientMessage struct {
 	T         string `json:"t"`
 	ID        int    `json:"id,omitempty"`
@@ -121,6 +122,10 @@ func decodeMessage(data []byte) (clientMessage, error) {
 		if !channel() || !snowflakeRe.MatchString(m.Challenge) {
 			return bad("answer needs a channel and a challenge")
 		}
+	case "record":
+		if !channel() || !snowflakeRe.MatchString(m.Game) {
+			return bad("record needs a channel and a game")
+		}
 	default:
 		return bad("unknown type")
 	}
@@ -173,6 +178,15 @@ type (
 		// Version is the game's version once the action was done: what
 		// the page says of it stays until the game moves on from there.
 		Version uint64 `json:"version,omitempty"`
+	}
+	// recordMessage is a game's record, asked for with record: the page
+	// saves it as a file.
+	recordMessage struct {
+		T    string `json:"t"` // "record"
+		ID   int    `json:"id"`
+		Name string `json:"name"` // "gobot-42.sgf"
+		Type string `json:"type"` // "application/x-go-sgf"
+		Data string `json:"data"` // the SGF or PDN text
 	}
 	errorMessage struct {
 		T    string `json:"t"` // "error"

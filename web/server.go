@@ -37,6 +37,7 @@ type App interface {
 	Start(ctx context.Context, channelID string, u commands.WebUser, s commands.Start) (commands.ActResult, string)
 	Answer(ctx context.Context, channelID string, u commands.WebUser, id string, accept bool) commands.ActResult
 	Offers(ctx context.Context) ([]commands.Offer, error)
+	Record(ctx context.Context, channelID, gameID string) (commands.File, string)
 	NewChannelID() string
 	Levels() []commands.Level
 	OnChange(fn func(channelID string)) (stop func())

@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -948,6 +949,14 @@ func TestWebSocketDraughtsChannel(t *testing.T) {
 	if legal, _ := d["legal"].([]any); len(legal) != 9 {
 		t.Errorf("the legal moves are %v, want White's 9 first moves", d["legal"])
 	}
+	// Its record is the PDN /draughts record attaches.
+	w.send(map[string]any{"t": "record", "id": 1, "channel": e.ch.ID, "game": g["id"]})
+	r := w.next("record")
+	data, _ := r["data"].(string)
+	if r["name"] != "gobot-"+g["id"].(string)+".pdn" || r["type"] != "application/x-draughts-pdn" ||
+		!strings.Contains(data, "[White \"bob\"]\n[Black \"ann\"]") || !strings.Contains(data, `[GameType "20"]`) || !strings.Contains(data, `[Result "*"]`) {
+		t.Errorf("the record of the game of draughts: %v", r)
+	}
 }
 
 // TestWebSocketJoinGetsFreshState: a page that joins a game gets a state
@@ -1005,5 +1014,95 @@ func TestWebSocketWatchSameGameAgain(t *testing.T) {
 		if g, _ := w.next("state")["game"].(map[string]any); g == nil || g["moves"] != 0.0 {
 			t.Fatalf("watch %d of the game shown: state %v", i+1, g)
 		}
+	}
+}
+
+// TestWebSocketRecord: a page asks for the record of the game it shows
+// and gets the file /go sgf attaches: the game in play so far, then the
+// game finished, with its result; anyone watching may ask. A game that is
+// not the channel's, or a channel the page may not see, is refused with
+// its sentence.
+func TestWebSocketRecord(t *testing.T) {
+	e := newEnv(t, Options{})
+	e.challenge("ann", "bob", 9)
+	ctx := t.Context()
+	play := func(u commands.WebUser, seat, point string) {
+		t.Helper()
+		v, err := e.app.View(ctx, e.ch.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res := e.app.Act(ctx, e.ch.ID, u, commands.Action{Kind: commands.ActPlay, Point: point, Game: v.ID, Version: v.Version, Seat: seat}); res.Refused {
+			t.Fatalf("%s %s: %s", seat, point, res.Text)
+		}
+	}
+	ann, bob := commands.WebUser{ID: user("ann").ID, Name: "ann"}, commands.WebUser{ID: user("bob").ID, Name: "bob"}
+	play(ann, "black", "D4")
+	play(bob, "white", "E5")
+	v, err := e.app.View(ctx, e.ch.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, _, err := e.dial(t, "https://"+e.d.AppID+".discordsays.com")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// cat watches: not a player.
+	w.send(map[string]any{"t": "hello", "session": e.board.sign.token(session{UserID: user("cat").ID, Name: "cat", Channel: e.ch.ID, Expires: time.Now().Add(DefaultSessionTTL).Unix()})})
+	w.next("welcome")
+	record := func(id int, game string) map[string]any {
+		t.Helper()
+		w.send(map[string]any{"t": "record", "id": id, "channel": e.ch.ID, "game": game})
+		for {
+			w.c.SetReadDeadline(time.Now().Add(10 * time.Second))
+			_, data, err := w.c.ReadMessage()
+			if err != nil {
+				t.Fatalf("record %d: %v", id, err)
+			}
+			var m map[string]any
+			json.Unmarshal(data, &m)
+			if (m["t"] == "record" || m["t"] == "result") && m["id"] == float64(id) {
+				return m
+			}
+		}
+	}
+	m := record(1, v.ID)
+	if m["t"] != "record" || m["name"] != "gobot-"+v.ID+".sgf" || m["type"] != "application/x-go-sgf" {
+		t.Fatalf("the record of the game in play: %v", m)
+	}
+	data, _ := m["data"].(string)
+	moves := regexp.MustCompile(`\n;B\[df\]BL\[[0-9.]+\];W\[ee\]WL\[[0-9.]+\]\)\n$`)
+	if !moves.MatchString(data) {
+		t.Errorf("the record of the game in play does not end with its two moves:\n%s", data)
+	}
+	for _, want := range []string{"GM[1]", "SZ[9]", "PB[ann]", "PW[bob]", "OT[5x30 byo-yomi]"} {
+		if !strings.Contains(data, want) {
+			t.Errorf("the record of the game in play lacks %q:\n%s", want, data)
+		}
+	}
+	if strings.Contains(data, "RE[") {
+		t.Errorf("the record of a game in play has a result:\n%s", data)
+	}
+	// Another game's ID, and a channel the page may not see.
+	if m := record(2, "12345"); m["t"] != "result" || m["refused"] != true || m["text"] != commands.UnknownGame {
+		t.Errorf("the record of a game not in this channel: %v", m)
+	}
+	w.send(map[string]any{"t": "record", "id": 3, "channel": "999", "game": v.ID})
+	if m := w.next("result"); m["refused"] != true || m["text"] != notHere {
+		t.Errorf("the record of another channel's game: %v", m)
+	}
+	w.send(`{"t":"record","channel":"` + e.ch.ID + `"}`)
+	if m := w.next("error"); m["text"] != "That message is not one gobot understands (record needs a channel and a game): it was ignored." {
+		t.Errorf("a record message without a game: %v", m)
+	}
+	// Finished: the record has its result.
+	v, _ = e.app.View(ctx, e.ch.ID)
+	if res := e.app.Act(ctx, e.ch.ID, ann, commands.Action{Kind: commands.ActResign, Game: v.ID, Version: v.Version, Seat: "black"}); res.Refused {
+		t.Fatalf("resign: %s", res.Text)
+	}
+	m = record(4, v.ID)
+	data, _ = m["data"].(string)
+	if m["t"] != "record" || !strings.Contains(data, "RE[W+R]") || !moves.MatchString(data) {
+		t.Errorf("the record of the finished game: %v", m)
 	}
 }

@@ -1525,14 +1525,23 @@ func endedAs(st draughts.State, r game.Result) (draughts.State, error) {
 
 // activePDN attaches the record of the game of draughts in play here.
 func (a *room) activePDN(ctx context.Context, r *commands.Request, g *storage.Game) error {
-	data, err := draughtsPDN(g)
+	f, err := a.LiveRecord(g)
 	if err != nil {
 		return err
 	}
-	return a.RecordInPlay(ctx, r, g, pdnFile(g.ID, draughtsTitle(g), data), "PDN, opens in any draughts program",
+	return a.RecordInPlay(ctx, r, g, f, "PDN, opens in any draughts program",
 		func() (commands.File, error) {
 			return draughtsGIF(g.ID, draughtsState(g), blacksView(g), drender.AltText(draughtsState(g)))
 		})
+}
+
+// LiveRecord is the PDN of g, in play.
+func (*room) LiveRecord(g *storage.Game) (commands.File, error) {
+	data, err := draughtsPDN(g)
+	if err != nil {
+		return commands.File{}, err
+	}
+	return pdnFile(g.ID, draughtsTitle(g), data), nil
 }
 
 // room is international draughts' room: /draughts, its boards, PDN

@@ -571,12 +571,26 @@ func (a *room) activeSGF(ctx context.Context, r *commands.Request, g *storage.Ga
 	if g.Scoring != nil {
 		dead = deadOf(g)
 	}
-	data, err := gameSGF(g, dead, g.Scoring != nil, false)
+	f, err := a.LiveRecord(g)
 	if err != nil {
 		return err
 	}
-	return a.RecordInPlay(ctx, r, g, sgfFile(g.ID, title(g), data), "SGF, opens in any Go editor",
+	return a.RecordInPlay(ctx, r, g, f, "SGF, opens in any Go editor",
 		func() (commands.File, error) { return gameGIF(g, dead) })
+}
+
+// LiveRecord is the SGF of g, in play, with the dead stones marked at the
+// count.
+func (*room) LiveRecord(g *storage.Game) (commands.File, error) {
+	var dead []engine.Point
+	if g.Scoring != nil {
+		dead = deadOf(g)
+	}
+	data, err := gameSGF(g, dead, g.Scoring != nil, false)
+	if err != nil {
+		return commands.File{}, err
+	}
+	return sgfFile(g.ID, title(g), data), nil
 }
 
 // gameGIF animates the game, ending on the marking when there is one.

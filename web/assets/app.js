@@ -254,6 +254,10 @@ function receive(m) {
       }
       if (m.refused && st.pending) { st.pending = null; redraw(); }
       break;
+    case 'record':
+      performance.mark('gobot-result');
+      saveFile(m.name, m.type, m.data);
+      break;
     case 'error':
       if (m.fatal) fatal(m.text);
       else say(m.text, true);
@@ -365,6 +369,29 @@ function act(kind, point) {
   // button"): the asker's page says it in its own words (undoText, "You
   // offered a draw: …"). Accepting the opponent's offer is answered.
   if (kind === 'undo' || (kind === 'draw' && !(v.draughts && v.draughts.draw_by))) st.quiet[id] = true;
+}
+
+// record asks for the record of the game shown, which comes as a file
+// to save (receive's 'record').
+function record() {
+  const v = st.view;
+  if (!v) return;
+  say('', false);
+  const id = st.nextId++;
+  if (!send({ t: 'record', id, channel: v.channel, game: v.id })) { unsent(); return; }
+  st.sent[id] = st.said;
+}
+
+// saveFile hands the browser a file to save, as a link to it clicked.
+function saveFile(name, type, data) {
+  const url = URL.createObjectURL(new Blob([data], { type }));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = name;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 60000);
 }
 
 // watch shows the game of channel; keep keeps what the page said last
@@ -739,6 +766,10 @@ function redraw() {
     for (const id of ['pass', 'undo', 'draw', 'resign', 'confirm-label']) show(id, false);
   }
   show('resign-ask', false);
+  // The record, for everyone watching, on this computer's page: a page
+  // inside Discord may not save files (/go sgf attaches it there).
+  show('record-line', st.local);
+  $('record').textContent = `Save the record (${draughts ? 'PDN' : 'SGF'})`;
   const rv = v.resign_vote;
   show('resign-vote', !!rv && !v.over);
   if (rv) $('resign-vote').textContent = teamVoteText(rv, seat, 'resign');
@@ -1081,6 +1112,7 @@ $('undo-no').addEventListener('click', () => {
 });
 $('accept').addEventListener('click', () => act('accept'));
 $('rematch').addEventListener('click', () => act('rematch'));
+$('record').addEventListener('click', record);
 $('draw').addEventListener('click', () => act('draw'));
 $('resume').addEventListener('click', () => act('resume'));
 $('confirm').checked = matchMedia('(pointer: coarse)').matches;
