@@ -562,6 +562,18 @@ func testE2EDraughtsToTheEnd(t *testing.T, e *env) {
 	if len(rec.Attachments) != 1 || !strings.HasSuffix(rec.Attachments[0].Filename, ".pdn") {
 		t.Errorf("/draughts record = %q with %d attachments", rec.Text(), len(rec.Attachments))
 	}
+	// The record of their next game names their ratings as it began, as
+	// lidraughts' PDN does (WhiteElo, BlackElo); the first game's, played
+	// before either had one, names none.
+	if strings.Contains(string(arc.SGF), "Elo") {
+		t.Errorf("the first game's PDN names ratings nobody had:\n%s", arc.SGF)
+	}
+	next := e.d.GuildChannel("next")
+	e.do(e.click(bob, e.newChallenge(e.draughtsCmd(next, alice, "challenge", discordtest.UserOpt("opponent", bob), discordtest.Str("color", "white"), discordtest.Str("clock", "none"))), "accept"))
+	pdn := string(attachment(t, e.do(e.draughtsCmd(next, bob, "record")), ".pdn").Data)
+	if !strings.Contains(pdn, "[White \"alice\"]\n[Black \"bob\"]\n[WhiteElo \"1662\"]\n[BlackElo \"1338\"]\n") {
+		t.Errorf("the next game's PDN, want the ratings after the first:\n%s", pdn)
+	}
 	// An admin's annulment names it as draughts players would.
 	ann, _, _ := e.admins()
 	if m := e.do(e.adminCmd(ch, ann, "annul", discordtest.Str("game", id), discordtest.Str("reason", "test"))); !strings.Contains(m.Text(), "Annulled the game `"+id+"` (⚪ alice vs ⚫ bob, 2-0)") {

@@ -254,8 +254,14 @@ func (a *App) StartRanks(ctx context.Context, g *storage.Game) {
 			}
 			continue
 		}
-		if rank := a.rankText(g.Kind, pr.Current(a.Now())); rank != "?" {
-			ranks[i] = rank
+		switch r := pr.Current(a.Now()); a.rankText(g.Kind, r) {
+		case "?": // no rank shown yet
+		case "":
+			// A kind without ranks (draughts) records the rating, as
+			// lidraughts' PDN does in WhiteElo and BlackElo.
+			ranks[i] = fmt.Sprintf("%.0f", r.Rating)
+		default:
+			ranks[i] = a.rankText(g.Kind, r)
 		}
 	}
 	if slices.ContainsFunc(ranks, func(r string) bool { return r != "" }) {

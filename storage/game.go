@@ -143,10 +143,11 @@ type Game struct {
 	// Unrated is set for a game that must not change ratings (rated:false).
 	Unrated bool
 	// Ranks are the sides' ranks as the game's record writes them (SGF
-	// BR and WR: "3k", "1d"), in Sides' order, taken when the game
-	// began, so that the record says what the players were then, as OGS's
-	// do; "" for a side without one. nil for a game stored before gobot
-	// kept them, whose record simply has none.
+	// BR and WR: "3k", "1d"; for draughts, which has no ranks, the
+	// ratings, PDN WhiteElo and BlackElo: "1523"), in Sides' order, taken
+	// when the game began, so that the record says what the players were
+	// then, as OGS's do; "" for a side without one. nil for a game stored
+	// before gobot kept them, whose record simply has none.
 	Ranks []string
 
 	// Delivery is how the game reaches its players on Discord. It is

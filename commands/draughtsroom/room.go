@@ -1015,6 +1015,15 @@ func draughtsPDNWith(g *storage.Game, comment string) ([]byte, error) {
 		{Name: "White", Value: commands.PlainName(g.First(draughtsWhite))},
 		{Name: "Black", Value: commands.PlainName(g.First(draughtsBlack))},
 	}
+	// The players' ratings when the game began, as lidraughts writes them.
+	for _, s := range []struct {
+		tag  string
+		side game.Side
+	}{{"WhiteElo", draughtsWhite}, {"BlackElo", draughtsBlack}} {
+		if int(s.side) < len(g.Ranks) && g.Ranks[s.side] != "" {
+			tags = append(tags, draughts.Tag{Name: s.tag, Value: g.Ranks[s.side]})
+		}
+	}
 	if g.Clock != nil {
 		tc := g.Clock.Control.PGN()
 		tags = append(tags, draughts.Tag{Name: "TimeControl", Value: tc})
