@@ -151,8 +151,8 @@ func TestBrowserKeyboard(t *testing.T) {
 }
 
 // TestBrowserExpiredSession: when the session has run out (a page left
-// open without its connection renewing it), a click says so in the page
-// and changes nothing.
+// open without its connection renewing it), a click says so in the page,
+// which no longer says who is signed in, and changes nothing.
 func TestBrowserExpiredSession(t *testing.T) {
 	var mu sync.Mutex
 	now := time.Now()
@@ -173,6 +173,10 @@ func TestBrowserExpiredSession(t *testing.T) {
 	p.wait("the expiry", `!document.getElementById('fatal').hidden`, 10*time.Second)
 	if got := p.text("#fatal"); got != "Your session has expired: reload the board to sign in again." {
 		t.Errorf("after the session ran out the page reads %q", got)
+	}
+	// The header no longer says who is signed in.
+	if got := p.text("#me"); got != "" {
+		t.Errorf("after the session ran out the header reads %q", got)
 	}
 	if v, err := e.app.Games(t.Context(), ""); err != nil || len(v) != 1 {
 		t.Fatalf("games: %v %v", v, err)

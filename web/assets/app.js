@@ -29,6 +29,7 @@ function show(id, on) { $(id).hidden = !on; }
 function fatal(text) {
   st.fatal = true;
   sessionStorage.removeItem('gobot-session'); // a reload signs in afresh
+  $('me').textContent = ''; // signed in no more
   $('fatal').textContent = text;
   show('fatal', true);
   show('main', false);
