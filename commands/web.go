@@ -611,11 +611,15 @@ const ConsoleChannel = consoleChannel
 func (a *App) NewChannelID() string { return a.webID() }
 
 // Start is a game asked for from a local board page: against the bot
-// Level, or a challenge to Opponent, on a Size×Size board.
+// Level, or a challenge to Opponent, on a Size×Size board; the options
+// left empty (zero) are the command's defaults.
 type Start struct {
 	Level    string
 	Opponent *WebUser
 	Size     int
+	Color    string // "black", "white" or "nigiri": the asker's colour
+	Handicap int    // Black's handicap stones
+	Clock    string // a preset's name ("live")
 }
 
 // Start runs /go bot or /go challenge for u in channelID, as typed in
@@ -628,6 +632,15 @@ func (a *App) Start(ctx context.Context, channelID string, u WebUser, s Start) (
 	opts := []*discordgo.ApplicationCommandInteractionDataOption{
 		{Name: "size", Type: discordgo.ApplicationCommandOptionInteger, Value: float64(s.Size)},
 		{Name: "rated", Type: discordgo.ApplicationCommandOptionBoolean, Value: false},
+	}
+	if s.Color != "" {
+		opts = append(opts, StringOption("color", s.Color))
+	}
+	if s.Handicap != 0 {
+		opts = append(opts, &discordgo.ApplicationCommandInteractionDataOption{Name: "handicap", Type: discordgo.ApplicationCommandOptionInteger, Value: float64(s.Handicap)})
+	}
+	if s.Clock != "" {
+		opts = append(opts, StringOption("clock", s.Clock))
 	}
 	data := discordgo.ApplicationCommandInteractionData{ID: "300000000000000001", Name: "go", CommandType: discordgo.ChatApplicationCommand,
 		Resolved: &discordgo.ApplicationCommandInteractionDataResolved{Users: map[string]*discordgo.User{}}}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/gobot-dev/gobot/commands"
+	"github.com/gobot-dev/gobot/engine/clock"
 	"github.com/gorilla/websocket"
 )
 
@@ -314,7 +315,7 @@ func (c *conn) handle(m clientMessage) {
 		c.do(m.ID, func(ctx context.Context) any {
 			channel := h.opts.App.NewChannelID()
 			c.own(channel)
-			st := commands.Start{Level: m.Level, Size: m.Size}
+			st := commands.Start{Level: m.Level, Size: m.Size, Color: m.Color, Handicap: m.Handicap, Clock: m.Clock}
 			me := commands.WebUser{ID: s.UserID, Name: s.Name}
 			var opp commands.WebUser
 			if m.Opponent != "" {
@@ -408,6 +409,9 @@ func (c *conn) hello(tok string) {
 	if s.Local {
 		for _, l := range h.opts.App.Levels() {
 			w.Levels = append(w.Levels, l.Name)
+		}
+		for _, p := range clock.Presets {
+			w.Clocks = append(w.Clocks, choice{Value: p.Name, Label: p.Name + " — " + p.Control.Describe()})
 		}
 	}
 	c.pushJSON(w)

@@ -692,3 +692,33 @@ func TestBrowserLocalRecord(t *testing.T) {
 		t.Errorf("the record saved after resigning, want %s and the moves:\n%s", res, over)
 	}
 }
+
+// TestBrowserLocalStartOptions: a local page's new game takes the colour,
+// handicap and clock chosen under "Colour, handicap, clock": the player
+// takes White, the bot Black with two stones, on the blitz clock.
+func TestBrowserLocalStartOptions(t *testing.T) {
+	e := newEnv(t, Options{Local: true})
+	b := newBrowser(t)
+	p := b.open("hana", e.srv.URL+Path+"/", 1000, 900, "")
+	p.signIn("hana")
+	p.wait("the clocks", `document.querySelectorAll('#newbot-clock option').length === 5`, 10*time.Second)
+	if got := js[string](p, `document.querySelector('#newbot-clock option').textContent`); got != "correspondence — Fischer: 3 days, +1 day per move, at most 7 days" {
+		t.Errorf("the first clock offered reads %q", got)
+	}
+	p.click("#newbot summary")
+	p.shot("#picker", "local-new-game-options")
+	if err := chromedp.Do(p.ctx, chromedp.SetValue("#newbot-level", "easy"), chromedp.SetValue("#newbot-size", "9"),
+		chromedp.SetValue("#newbot-color", "white"), chromedp.SetValue("#newbot-handicap", "2"), chromedp.SetValue("#newbot-clock", "blitz"),
+		chromedp.Click(`#newbot button`)); err != nil {
+		t.Fatal(err)
+	}
+	p.wait("the new game", `document.getElementById('title').textContent === 'gobot easy vs hana'`, 10*time.Second)
+	p.waitStone("C3", "black")
+	p.waitStone("G7", "black")
+	if got := p.text("#side-white .names"); got != "hana (you)" {
+		t.Errorf("White is %q", got)
+	}
+	if got, want := p.text("#rules"), "9×9 · chinese (area scoring, positional superko, komi 0.5) · handicap 2 · byo-yomi: 3 min, then 5 periods of 10 s · unrated"; got != want {
+		t.Errorf("the rules read %q, want %q", got, want)
+	}
+}

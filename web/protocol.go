@@ -7,8 +7,10 @@ import (
 	"fmt"
 	"io"
 	"regexp"
+	"slices"
 
 	"github.com/gobot-dev/gobot/commands"
+	"github.com/gobot-dev/gobot/engine/clock"
 )
 
 // maxMessage is the largest message a page may send; a larger one is
@@ -24,7 +26,8 @@ const (
 //	hello   {session}                         sign the connection in
 //	watch   {channel}                         show the game of a channel
 //	act     {id, channel, kind, point, game, version, moves, seat}
-//	start   {id, level | opponent, size}      local mode: a new game
+//	start   {id, level | opponent, size, color, handicap, clock}
+//	                                          local mode: a new game
 //	answer  {id, challenge, channel, accept}  local mode: answer a challenge
 //	record  {id, channel, game}               the record of the game shown, to download
 type clientMessage struct {
@@ -41,6 +44,9 @@ type clientMessage struct {
 	Level     string `json:"level,omitempty"`
 	Opponent  string `json:"opponent,omitempty"`
 	Size      int    `json:"size,omitempty"`
+	Color     string `json:"color,omitempty"`
+	Handicap  int    `json:"handicap,omitempty"`
+	Clock     string `json:"clock,omitempty"`
 	Challenge string `json:"challenge,omitempty"`
 	Accept    bool   `json:"accept,omitempty"`
 }
@@ -117,6 +123,12 @@ func decodeMessage(data []byte) (clientMessage, error) {
 			return bad("level")
 		case m.Opponent != "" && !nameRe.MatchString(m.Opponent):
 			return bad("opponent")
+		case m.Color != "" && m.Color != "black" && m.Color != "white" && m.Color != "nigiri":
+			return bad("color must be black, white or nigiri")
+		case m.Handicap < 0 || m.Handicap == 1 || m.Handicap > 9:
+			return bad("handicap must be 2 to 9 stones, or none")
+		case m.Clock != "" && !slices.ContainsFunc(clock.Presets, func(p clock.Preset) bool { return p.Name == m.Clock }):
+			return bad("clock must be one of the presets")
 		}
 	case "answer":
 		if !channel() || !snowflakeRe.MatchString(m.Challenge) {
@@ -139,9 +151,17 @@ type (
 		User   userInfo `json:"user"`
 		Local  bool     `json:"local"`
 		Levels []string `json:"levels,omitempty"`
+		// Clocks are the time controls a local page's new game offers,
+		// the default first.
+		Clocks []choice `json:"clocks,omitempty"`
 		// Channel is where the page opens: the Activity's channel, or the
 		// console's in local mode.
 		Channel string `json:"channel,omitempty"`
+	}
+	// choice is an option of a list: the value sent, and what it shows.
+	choice struct {
+		Value string `json:"value"`
+		Label string `json:"label"`
 	}
 	userInfo struct {
 		ID   string `json:"id"`

@@ -1106,3 +1106,47 @@ func TestWebSocketRecord(t *testing.T) {
 		t.Errorf("the record of the finished game: %v", m)
 	}
 }
+
+// TestLocalStartOptions: a local page starts a game with the colour,
+// handicap and clock it chose, as /go bot and /go challenge take them;
+// the welcome offers the clocks, the default first; an option out of
+// range is refused with its sentence and starts nothing.
+func TestLocalStartOptions(t *testing.T) {
+	e := newEnv(t, Options{Local: true})
+	w, _, err := e.dial(t, e.srv.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.send(map[string]any{"t": "hello", "session": e.localSession("ann")})
+	clocks, _ := w.next("welcome")["clocks"].([]any)
+	if len(clocks) != 5 || fmt.Sprint(clocks[0]) != "map[label:correspondence — Fischer: 3 days, +1 day per move, at most 7 days value:correspondence]" ||
+		fmt.Sprint(clocks[3]) != "map[label:blitz — byo-yomi: 3 min, then 5 periods of 10 s value:blitz]" {
+		t.Errorf("the clocks offered: %v", clocks)
+	}
+	for _, bad := range []struct{ msg, want string }{
+		{`{"t":"start","id":1,"level":"easy","size":9,"color":"red"}`, "color must be black, white or nigiri"},
+		{`{"t":"start","id":1,"level":"easy","size":9,"handicap":1}`, "handicap must be 2 to 9 stones, or none"},
+		{`{"t":"start","id":1,"level":"easy","size":9,"handicap":10}`, "handicap must be 2 to 9 stones, or none"},
+		{`{"t":"start","id":1,"level":"easy","size":9,"clock":"forever"}`, "clock must be one of the presets"},
+	} {
+		w.send(bad.msg)
+		if m := w.next("error"); m["text"] != "That message is not one gobot understands ("+bad.want+"): it was ignored." {
+			t.Errorf("%s: %v", bad.msg, m)
+		}
+	}
+	if games, err := e.app.Games(t.Context(), ""); err != nil || len(games) != 0 {
+		t.Fatalf("games after the refusals: %v %v", games, err)
+	}
+	w.send(map[string]any{"t": "start", "id": 2, "level": "easy", "size": 9, "color": "white", "handicap": 2, "clock": "blitz"})
+	r := w.next("result")
+	if r["refused"] == true {
+		t.Fatalf("start: %v", r)
+	}
+	v, err := e.app.View(t.Context(), r["channel"].(string))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(v.White.Players) != 1 || v.White.Players[0].Name != "ann" || !strings.Contains(v.Rules, "handicap 2") || !strings.Contains(v.Rules, "· handicap 2 · byo-yomi: 3 min, then 5 periods of 10 s ·") {
+		t.Errorf("the game started: white %v, rules %q; want ann White, handicap 2 and the blitz clock", v.White.Players, v.Rules)
+	}
+}

@@ -9,7 +9,7 @@ import { DraughtsBoard } from './draughts.js';
 const $ = (id) => document.getElementById(id);
 const st = {
   session: '', user: null, local: false, home: '', channel: '', view: null, receivedAt: 0,
-  games: [], offers: [], people: [], levels: [], ws: null, nextId: 1, retry: 0,
+  games: [], offers: [], people: [], levels: [], clocks: [], ws: null, nextId: 1, retry: 0,
   hover: null, pending: null, lastAnnounced: '', fatal: false, other: '',
   sel: null, // draughts: the piece chosen ({from}), and the ways to a square with two ({from, to, ways})
   said: 0, sent: {}, // how many times the message changed; its count when each action was sent
@@ -178,6 +178,7 @@ function receive(m) {
       st.local = m.local;
       st.home = m.channel || '';
       st.levels = m.levels || [];
+      st.clocks = m.clocks || [];
       if (!st.channel) {
         const saved = st.local && sessionStorage.getItem('gobot-channel');
         if (saved && saved !== m.channel) watch(saved); // after a reload: the game shown before
@@ -951,6 +952,9 @@ function setupPicker() {
   const sel = $('newbot-level');
   sel.replaceChildren(...st.levels.map((l) => new Option(l, l)));
   if (st.levels.includes('easy')) sel.value = 'easy';
+  // The clocks gobot offers, the default first, as /go's clock option
+  // names them.
+  for (const c of document.querySelectorAll('select.clocks')) c.replaceChildren(...st.clocks.map((k) => new Option(k.label, k.value)));
   drawPicker();
 }
 
@@ -1070,13 +1074,24 @@ function start(m) {
   st.sent[id] = st.said;
 }
 
+// options are a new game's colour, handicap and clock, as the form
+// prefix chose them.
+function options(prefix) {
+  return {
+    size: parseInt($(prefix + '-size').value, 10),
+    color: $(prefix + '-color').value,
+    handicap: parseInt($(prefix + '-handicap').value, 10),
+    clock: $(prefix + '-clock').value,
+  };
+}
+
 $('newbot').addEventListener('submit', (e) => {
   e.preventDefault();
-  start({ level: $('newbot-level').value, size: parseInt($('newbot-size').value, 10) });
+  start({ level: $('newbot-level').value, ...options('newbot') });
 });
 $('newchallenge').addEventListener('submit', (e) => {
   e.preventDefault();
-  start({ opponent: $('challenge-name').value.trim(), size: parseInt($('challenge-size').value, 10) });
+  start({ opponent: $('challenge-name').value.trim(), ...options('challenge') });
 });
 
 // ---- buttons ----------------------------------------------------
