@@ -142,3 +142,58 @@ func testE2EDraughtsOfferLapses(t *testing.T, e *env) {
 	e.do(e.draughtsMove(ch, erin, "32-28"))
 	closed("erin moved after frank offered on the page", posted.ID, offered+"⌛ A move was played since; the offer lapsed.")
 }
+
+// TestE2EDraughtsOfferOnBoard: a standing draw offer shows on every board
+// until it lapses, as on lidraughts: the board says who offers it and
+// until when, and its button reads Accept the draw and accepts it; the
+// offerer's press of it is refused, changing nothing. Once the offer has
+// lapsed the boards offer a draw again.
+func TestE2EDraughtsOfferOnBoard(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	erin, frank := e.d.NewUser("erin"), e.d.NewUser("frank")
+	ch := e.d.GuildChannel("offer-board")
+	msg := e.newChallenge(e.draughtsCmd(ch, erin, "challenge", discordtest.UserOpt("opponent", frank), discordtest.Str("color", "white"), discordtest.Str("clock", "none")))
+	e.do(e.click(frank, msg, "accept"))
+	e.waitBoard(ch.ID, "⚪ white to play")
+	e.do(e.draughtsMove(ch, erin, "31-26"))
+	e.do(e.draughtsCmd(ch, frank, "draw"))
+	// The offer goes with frank's move: the board that asks erin to move
+	// shows it.
+	board := e.do(e.draughtsMove(ch, frank, "19-23"))
+	labels := func(m discordtest.Message) []string {
+		var out []string
+		for _, b := range m.Buttons() {
+			out = append(out, b.Label)
+		}
+		return out
+	}
+	const says = "🤝 frank offers a draw; it lapses when erin moves.\n"
+	if got := labels(board); strings.Join(got, ",") != "Accept the draw,Resign" || !strings.Contains(board.Text(), says) {
+		t.Errorf("the board after frank's move has %q and says %q; want Accept the draw and %q", got, board.Text(), says)
+	}
+	if shown := e.do(e.draughtsCmd(ch, erin, "board")); !strings.Contains(shown.Text(), says) || labels(shown)[0] != "Accept the draw" {
+		t.Errorf("/draughts board = %q with %q, want the offer shown", shown.Text(), labels(shown))
+	}
+	// Frank presses it: his own offer.
+	if r := e.d.Do(e.d.Click(frank, board, board.Buttons()[0].CustomID)); !r.Ephemeral() || r.Text() != "You have offered a draw already; it stands until "+erin.Mention()+" moves." {
+		t.Errorf("frank's press of his own offer: %q (ephemeral %v)", r.Text(), r.Ephemeral())
+	}
+	if e.game(ch.ID) == nil {
+		t.Fatal("frank's press ended the game")
+	}
+	// Erin moves: the offer lapses, and the next board offers a draw.
+	next := e.do(e.draughtsMove(ch, erin, "32-28"))
+	if got := labels(next); strings.Join(got, ",") != "Offer a draw,Resign" || strings.Contains(next.Text(), "offers a draw") {
+		t.Errorf("the board after the offer lapsed has %q and says %q", got, next.Text())
+	}
+	// Offered again and accepted from the board.
+	e.do(e.draughtsCmd(ch, frank, "draw"))
+	shown := e.do(e.draughtsCmd(ch, erin, "board"))
+	if end := e.do(e.d.Click(erin, shown, shown.Buttons()[0].CustomID)); !strings.Contains(end.Text(), "the game is drawn by agreement") {
+		t.Errorf("erin's press of Accept the draw: %q", end.Text())
+	}
+	if e.game(ch.ID) != nil {
+		t.Error("the game goes on after erin accepted from the board")
+	}
+}

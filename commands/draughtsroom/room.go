@@ -885,8 +885,17 @@ func draughtsMessage(g *storage.Game, now time.Time, note string, unrated bool) 
 		m.AllowedMentions = commands.OnlyUsers(p.UserID)
 	}
 	n := strconv.Itoa(st.MoveCount())
+	draw, drawStyle := "Offer a draw", discordgo.SecondaryButton
+	if o := openOffer(g); o != nil {
+		// A standing offer shows on every board until it lapses, as on
+		// lidraughts, and the board's button accepts it (the offerer's
+		// press is refused: the offer is theirs).
+		draw, drawStyle = "Accept the draw", discordgo.SuccessButton
+		embed.Description = commands.Clip(fmt.Sprintf("🤝 %s offers a draw; it lapses when %s moves.\n%s",
+			commands.ShownName(g.Player(o.By)), commands.ShownName(g.Player(o.By.Opponent())), embed.Description), 4096)
+	}
 	m.Components = []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-		discordgo.Button{Label: "Offer a draw", Style: discordgo.SecondaryButton, CustomID: "draughts/" + g.ID + "/draw/" + n},
+		discordgo.Button{Label: draw, Style: drawStyle, CustomID: "draughts/" + g.ID + "/draw/" + n},
 		discordgo.Button{Label: "Resign", Style: discordgo.DangerButton, CustomID: "draughts/" + g.ID + "/resign/" + n},
 	}}}
 	return m, nil
