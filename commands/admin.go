@@ -40,6 +40,7 @@ const (
 
 // adminRoutes registers /go-admin and its buttons.
 func (a *App) adminRoutes(rt *Router) {
+	rt.Command("go-admin/help", a.asAdmin(a.adminHelp))
 	rt.Command("go-admin/settings/show", a.asAdmin(a.adminSettingsShow))
 	rt.Command("go-admin/settings/set", a.asAdmin(a.adminSettingsSet))
 	rt.Command("go-admin/settings/reset", a.asAdmin(a.adminSettingsReset))
@@ -117,6 +118,38 @@ func optionalReason(r *Request) (string, error) {
 }
 
 // ---- settings
+
+// adminHelp lists /go-admin's commands, each with its options (optional
+// ones in brackets) and what it does, read from the command's definition.
+func (a *App) adminHelp(ctx context.Context, r *Request) error {
+	var b strings.Builder
+	b.WriteString("**`/go-admin`**: gobot for this server's admins (Manage Server, or the roles Discord's Integrations page gives it to). Each answer is shown to you alone; every change is written to `/go-admin log`, and where it concerns a game its channel is told.\n")
+	var list func(prefix string, opts []*discordgo.ApplicationCommandOption)
+	list = func(prefix string, opts []*discordgo.ApplicationCommandOption) {
+		for _, o := range opts {
+			switch o.Type {
+			case discordgo.ApplicationCommandOptionSubCommandGroup:
+				list(prefix+" "+o.Name, o.Options)
+			case discordgo.ApplicationCommandOptionSubCommand:
+				if o.Name == "help" {
+					continue
+				}
+				usage := prefix + " " + o.Name
+				for _, opt := range o.Options {
+					if opt.Required {
+						usage += " " + opt.Name + ":"
+					} else {
+						usage += " [" + opt.Name + ":]"
+					}
+				}
+				fmt.Fprintf(&b, "\n• `%s`: %s.", usage, o.Description)
+			}
+		}
+	}
+	list("/"+AdminCommandName, AdminDefinition().Options)
+	b.WriteString("\n\n`/go-admin settings show` also says what each setting takes.")
+	return r.Reply(ctx, &Message{Content: Clip(b.String(), 2000), Ephemeral: true, AllowedMentions: NoMentions()})
+}
 
 func (a *App) adminSettingsShow(ctx context.Context, r *Request) error {
 	st, err := a.admin.Settings(ctx, r.Interaction.GuildID)

@@ -56,6 +56,7 @@ func AdminDefinition() *discordgo.ApplicationCommand {
 		Contexts:                 &contexts,
 		IntegrationTypes:         &integrations,
 		Options: []*discordgo.ApplicationCommandOption{
+			sub("help", "What each /go-admin command does"),
 			{Type: discordgo.ApplicationCommandOptionSubCommandGroup, Name: "settings", Description: "This server's gobot settings",
 				Options: []*discordgo.ApplicationCommandOption{
 					sub("show", "Show this server's settings"),

@@ -1803,3 +1803,35 @@ func TestE2EModeratorEndsTheCount(t *testing.T) {
 		t.Errorf("scoring board after the adjudication =\n%s\n(%d rows of buttons), want\n%s\nwithout the deadline, the Accept it waited for and its buttons", text, len(got.Components), want)
 	}
 }
+
+// TestE2EAdminHelp: /go-admin help lists every /go-admin command with its
+// options, the optional ones in brackets, privately; a member without
+// Manage Server is refused it as the other commands.
+func TestE2EAdminHelp(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	ch := e.d.GuildChannel("general")
+	ann, _, member := e.admins()
+	m := e.do(e.adminCmd(ch, ann, "help"))
+	if !m.Ephemeral {
+		t.Error("/go-admin help is public")
+	}
+	want := "**`/go-admin`**: gobot for this server's admins (Manage Server, or the roles Discord's Integrations page gives it to). Each answer is shown to you alone; every change is written to `/go-admin log`, and where it concerns a game its channel is told.\n" +
+		"\n• `/go-admin settings show`: Show this server's settings." +
+		"\n• `/go-admin settings set setting: value:`: Change a setting." +
+		"\n• `/go-admin settings reset setting:`: Put a setting back to gobot's default." +
+		"\n• `/go-admin games [page:]`: Games in play and open challenges on this server." +
+		"\n• `/go-admin adjudicate game: result: reason:`: Decide a game in play (award it to a side, or annul it), or withdraw a challenge." +
+		"\n• `/go-admin annul game: reason:`: Take a finished game out of the statistics and ratings (its record stays)." +
+		"\n• `/go-admin ban user: reason: [days:]`: Keep a user from playing on this server." +
+		"\n• `/go-admin unban user: [reason:]`: Lift a user's ban on this server." +
+		"\n• `/go-admin bans [page:]`: Who is banned on this server now: until when, by whom, why." +
+		"\n• `/go-admin log [page:] [user:]`: What this server's admins and moderators did, newest first." +
+		"\n\n`/go-admin settings show` also says what each setting takes."
+	if m.Text() != want {
+		t.Errorf("/go-admin help =\n%s\nwant\n%s", m.Text(), want)
+	}
+	if r := e.do(e.adminCmd(ch, member, "help")); r.Text() != adminOnly {
+		t.Errorf("/go-admin help by a member = %q", r.Text())
+	}
+}

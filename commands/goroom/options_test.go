@@ -199,7 +199,7 @@ func TestAdminDefinition(t *testing.T) {
 		}
 		paths = append(paths, "go-admin/"+o.Name)
 	}
-	if want := "go-admin/settings/show go-admin/settings/set go-admin/settings/reset go-admin/games go-admin/adjudicate go-admin/annul go-admin/ban go-admin/unban go-admin/bans go-admin/log"; strings.Join(paths, " ") != want {
+	if want := "go-admin/help go-admin/settings/show go-admin/settings/set go-admin/settings/reset go-admin/games go-admin/adjudicate go-admin/annul go-admin/ban go-admin/unban go-admin/bans go-admin/log"; strings.Join(paths, " ") != want {
 		t.Errorf("/go-admin = %v, want %s", paths, want)
 	}
 	for _, p := range paths {
