@@ -99,7 +99,7 @@ func helpText(levels []commands.Level, challengeTTL, scoringTTL time.Duration, h
 			{Name: "Rulesets", Value: commands.Clip(rules.String()+"Area scoring counts stones plus surrounded points; territory scoring counts surrounded points plus prisoners. "+
 				"With a handicap, komi defaults to 0.5 and Black's stones go on the star points.", 1024)},
 			{Name: "Abort, admins", Value: "`/go abort`: either player until each has made two moves (recorded, unrated); then moderators (Manage Messages, `reason:`). " +
-				"Server admins: `/go-admin help`."},
+				"Admins: `/go-admin help`."},
 		},
 	}
 	// Discord refuses a message whose embeds hold more than 6000
