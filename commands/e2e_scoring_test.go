@@ -731,3 +731,36 @@ func TestE2EBotDisagreesOneStone(t *testing.T) {
 		t.Errorf("after marking gobot's one stone dead: %q, want it to say %q", m.Text(), want)
 	}
 }
+
+// TestE2EBotDisagreesToggledFirst: when gobot disputes stones of both
+// colours, the answer names the group just toggled first, whichever its
+// colour: after dave marks the bot's wall dead, the wall comes before his
+// own stone it sees dead.
+func TestE2EBotDisagreesToggledFirst(t *testing.T) {
+	t.Parallel()
+	// Black (the bot) walls column D, White column F; White's B2 inside
+	// Black's area is dead.
+	var moves []string
+	for row := 1; row <= 9; row++ {
+		moves = append(moves, fmt.Sprintf("D%d", row), fmt.Sprintf("F%d", row))
+	}
+	moves = append(moves, "pass", "B2", "pass", "pass")
+	e := newEnv(t)
+	e.players.setScript(moves)
+	ch := e.d.GuildChannel("general")
+	dave := e.d.NewUser("dave")
+	e.do(e.slash(ch, dave, "bot", discordtest.Str("level", "scripted"), discordtest.Int("size", 9), discordtest.Str("color", "white")))
+	e.playWhite(ch, dave, moves)
+	if g := e.game(ch.ID); g == nil || g.Scoring == nil {
+		t.Fatalf("not in the scoring phase")
+	}
+	m := e.do(e.slash(ch, dave, "dead", discordtest.Str("point", "B2")))
+	if want := "gobot does not accept this marking: it sees the white stone at B2 as dead (marked alive). Mark it back"; !strings.Contains(m.Text(), want) {
+		t.Fatalf("after marking B2 alive: %q, want %q", m.Text(), want)
+	}
+	m = e.do(e.slash(ch, dave, "dead", discordtest.Str("point", "D5")))
+	want := "gobot does not accept this marking: it sees the 9 black stones at D1 D2 D3 D4 D5 D6 D7 D8 D9 as alive (marked dead), and the white stone at B2 as dead (marked alive). Mark them back"
+	if !strings.Contains(m.Text(), want) {
+		t.Errorf("after marking the wall dead: %q, want %q", m.Text(), want)
+	}
+}

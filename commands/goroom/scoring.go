@@ -213,6 +213,11 @@ func botObjection(ctx context.Context, g *storage.Game, toggled []engine.Point) 
 	}
 	if len(seenAlive) > 0 {
 		sees = append(sees, stonesAt(goOf(g).Board(), seenAlive, toggled)+" as alive (marked dead)")
+		// The stones just marked dead, named first.
+		marked := func(p engine.Point) bool { return slices.Contains(seenAlive, p) }
+		if len(sees) == 2 && slices.ContainsFunc(toggled, marked) {
+			sees[0], sees[1] = sees[1], sees[0]
+		}
 	}
 	if len(stones) == 1 {
 		settle = " Mark it back, or press **Resume play** to settle it on the board."
