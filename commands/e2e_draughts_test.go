@@ -69,6 +69,9 @@ func testE2EDraughts(t *testing.T, e *env) {
 	e.refused(e.play(ch, alice, "D4"), "The game in this channel is international draughts: play it with `/draughts play`")
 	e.refused(e.slash(ch, bob, "estimate"), "The game in this channel is international draughts: score estimates are only for Go.")
 	e.refused(e.slash(ch, bob, "undo"), "The game in this channel is international draughts")
+	// A command the channel's game has too is named as its own.
+	e.refused(e.slash(ch, bob, "resign"), "The game in this channel is international draughts: use `/draughts resign` (`/draughts help` says how).")
+	e.refused(e.slash(ch, bob, "abort"), "The game in this channel is international draughts: use `/draughts abort` (`/draughts help` says how).")
 	e.refused(e.draughtsMove(ch, bob, "19-23"), "It is not your turn: ⚪ white "+alice.Mention()+" is to play.")
 	e.refused(e.draughtsMove(ch, alice, "99-1"), `"99-1" is not a move you can play: Square 99 is off the board (1 to 50).`)
 	e.refused(e.draughtsMove(ch, alice, "0-5"), `"0-5" is not a move you can play: Square 0 is off the board (1 to 50).`)
@@ -295,6 +298,8 @@ func testE2EDraughtsWrongGame(t *testing.T, e *env) {
 	e.refused(e.draughtsMove(empty, dan, "32-28"), "There is no game in this channel. Start one with `/draughts challenge` or `/draughts bot`.")
 	ch, alice, _ := e.guildGame()
 	e.refused(e.draughtsMove(ch, alice, "32-28"), "The game in this channel is Go: play it with `/go play` (`/go help` says how).")
+	e.refused(e.draughtsCmd(ch, alice, "resign"), "The game in this channel is Go: use `/go resign` (`/go help` says how).")
+	e.refused(e.draughtsCmd(ch, alice, "draw"), "The game in this channel is Go: play it with `/go play` (`/go help` says how).")
 	help := e.do(e.draughtsCmd(ch, alice, "help"))
 	if !help.Ephemeral || !strings.Contains(help.Text(), "Capturing is compulsory, and you must take the most pieces") {
 		t.Errorf("/draughts help = %q", help.Text())

@@ -66,7 +66,14 @@ func (a *App) OnGame(h GameHandler) HandlerFunc {
 			return err
 		}
 		if in := a.roomOf(g); in != rm {
-			return UserErr(ErrWrongGame, fmt.Sprintf("The game in this channel is %s: play it with `/%s play` (`/%s help` says how).", in.Name(), in.Command(), in.Command()))
+			// The same command of the channel's game where it has one
+			// (/draughts resign for /go resign), else its play.
+			use := "play it with `/" + in.Command() + " play`"
+			if _, sub, ok := strings.Cut(r.Path, "/"); ok && r.Interaction.Type == discordgo.InteractionApplicationCommand &&
+				sub != "play" && a.router.HasCommand(in.Command()+"/"+sub) {
+				use = "use `/" + in.Command() + " " + strings.ReplaceAll(sub, "/", " ") + "`"
+			}
+			return UserErr(ErrWrongGame, fmt.Sprintf("The game in this channel is %s: %s (`/%s help` says how).", in.Name(), use, in.Command()))
 		}
 		return a.notPlayerHere(ctx, r, h(ctx, r, g))
 	}

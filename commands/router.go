@@ -57,6 +57,13 @@ func (rt *Router) Commands() []string {
 	return out
 }
 
+// HasCommand reports whether a command of that path ("draughts/resign")
+// has a handler.
+func (rt *Router) HasCommand(path string) bool {
+	_, ok := rt.commands[path]
+	return ok
+}
+
 // Dispatch finds the handler for r and runs it. It returns ErrUnknown for an
 // interaction no handler matches.
 func (rt *Router) Dispatch(ctx context.Context, r *Request) error {
