@@ -411,7 +411,12 @@ func (a *App) abortBy(ctx context.Context, r *Request, g *storage.Game, s game.S
 		names = fmt.Sprintf("the votes of %s (%s)", JoinAnd(by, PlainName), a.sideLabel(g, s))
 		when += ", by the votes of " + JoinAnd(by, Mention)
 	}
-	comment := fmt.Sprintf("Aborted by %s before each player had made %d moves: recorded, never rated.", names, abortMoves)
+	// The rule counts each side's moves: a team's in team play.
+	each := "each player"
+	if g.Team() {
+		each = "each team"
+	}
+	comment := fmt.Sprintf("Aborted by %s before %s had made %d moves: recorded, never rated.", names, each, abortMoves)
 	e := storage.AuditEntry{GuildID: g.GuildID, By: UserPlayer(r.User), Action: storage.AuditAbort, Target: g.ID,
 		Before: fmt.Sprintf("in play after %s", a.movesText(g.Kind, g.State.MoveCount())), After: "Void (aborted by a player)"}
 	var decided *storage.LapsedVote // the team's vote that this abort carries out
@@ -425,8 +430,8 @@ func (a *App) abortBy(ctx context.Context, r *Request, g *storage.Game, s game.S
 	a.disableBoards(ctx, g, !botToMove(g))
 	players, told := a.playersTold(g, by...)
 	return r.Reply(ctx, &Message{
-		Content: fmt.Sprintf("🚫 %s aborted the game %s %s, before each player had made %d moves: it is recorded as aborted (%s) and never rated. The channel is free for a new game.",
-			who, players, when, abortMoves, a.recordHint(g.Kind, g.ID)),
+		Content: fmt.Sprintf("🚫 %s aborted the game %s %s, before %s had made %d moves: it is recorded as aborted (%s) and never rated. The channel is free for a new game.",
+			who, players, when, each, abortMoves, a.recordHint(g.Kind, g.ID)),
 		AllowedMentions: told,
 	})
 }

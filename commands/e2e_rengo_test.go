@@ -367,10 +367,10 @@ func testE2ERengoAbort(t *testing.T, e *env) {
 	}
 	e.refused(e.click(cid, ask, "Yes, vote to abort"), "You have already voted to abort: 1 of the 2 votes needed so far.")
 	done := e.do(e.click(ann, e.do(e.slash(ch, ann, "abort")), "Yes, vote to abort"))
-	if want := "🚫 ⚫ black (" + ann.Mention() + ", " + cid.Mention() + ") aborted the game " + players + " after 1 move, by the votes of " + cid.Mention() + " and " + ann.Mention() + ", before each player had made 2 moves: it is recorded as aborted (`/go sgf game:" + id + "`) and never rated."; done.Ephemeral || !strings.Contains(done.Text(), want) {
+	if want := "🚫 ⚫ black (" + ann.Mention() + ", " + cid.Mention() + ") aborted the game " + players + " after 1 move, by the votes of " + cid.Mention() + " and " + ann.Mention() + ", before each team had made 2 moves: it is recorded as aborted (`/go sgf game:" + id + "`) and never rated."; done.Ephemeral || !strings.Contains(done.Text(), want) {
 		t.Errorf("the second vote = %q, want %q", done.Text(), want)
 	}
-	if a := e.archived(ch.ID, id); a.Result != "Void" || !strings.Contains(string(a.SGF), "Aborted by the votes of cid and ann (⚫ black) before each player had made 2 moves") {
+	if a := e.archived(ch.ID, id); a.Result != "Void" || !strings.Contains(string(a.SGF), "Aborted by the votes of cid and ann (⚫ black) before each team had made 2 moves") {
 		t.Errorf("archived %s, record %s", a.Result, a.SGF)
 	}
 
@@ -381,7 +381,7 @@ func testE2ERengoAbort(t *testing.T, e *env) {
 	if !strings.HasPrefix(ask.Text(), "Abort the game "+title+"?") {
 		t.Errorf("bob's /go abort = %q, want the question of a player who aborts alone", ask.Text())
 	}
-	if done := e.do(e.click(bob, ask, "Yes, abort")); !strings.HasPrefix(done.Text(), "🚫 "+bob.Mention()+" aborted the game "+players+" after 1 move, before each player had made 2 moves") {
+	if done := e.do(e.click(bob, ask, "Yes, abort")); !strings.HasPrefix(done.Text(), "🚫 "+bob.Mention()+" aborted the game "+players+" after 1 move, before each team had made 2 moves") {
 		t.Errorf("bob's abort = %q", done.Text())
 	}
 
