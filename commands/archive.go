@@ -260,7 +260,11 @@ func (a *App) completeGames(ctx context.Context, r *Request, keep func(*storage.
 		if keep != nil && !keep(arc) {
 			continue
 		}
-		label := gameLabel(arc, a.archivedSetup(arc), a.resultText(arc), r.User.ID, a.Now())
+		result := a.resultText(arc)
+		if arc.Annulled && arc.Result != "Void" {
+			result += ", annulled" // counted nowhere, as /go sgf and /go stats say
+		}
+		label := gameLabel(arc, a.archivedSetup(arc), result, r.User.ID, a.Now())
 		if typed != "" && !strings.Contains(strings.ToLower(label), typed) && !strings.HasPrefix(arc.ID, typed) {
 			continue
 		}

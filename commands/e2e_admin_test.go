@@ -629,6 +629,10 @@ func testE2EAdminAdjudicateAndAnnul(t *testing.T, e *env) {
 	if m, want := e.do(e.slash(ch, carol, "replay", discordtest.Str("game", first))), "Replay of ⚫ alice vs ⚪ bob, 9×9, B+R, annulled, 12 moves."; m.Text() != want {
 		t.Errorf("/go replay of the annulled game = %q, want %q", m.Text(), want)
 	}
+	// Its suggestion for game: says so too.
+	if r := e.d.Do(e.d.Autocomplete(ch, bob, "go", discordtest.Sub("sgf", discordtest.Focused("game", first)))); len(r.Choices) != 1 || !strings.HasPrefix(r.Choices[0].Name, "vs @alice · 9×9 · B+R, annulled · ") {
+		t.Errorf("bob's suggestion for the annulled game: %+v", r.Choices)
+	}
 	rep, err := e.store.RebuildRatings(context.Background())
 	if err != nil || rep.Changed != 0 || rep.Missing != 0 || rep.Games != 3 {
 		t.Errorf("RebuildRatings after the annul = %+v, %v; want 3 games and nothing changed", rep, err)
