@@ -424,6 +424,9 @@ func ParseSlash(line string, defs []*discordgo.ApplicationCommand, remember func
 	data.Resolved = &discordgo.ApplicationCommandInteractionDataResolved{Users: map[string]*discordgo.User{}, Members: map[string]*discordgo.Member{}}
 	leaf := &discordgo.ApplicationCommandInteractionDataOption{Name: sub.Name, Type: sub.Type}
 	top, rest := leaf, words[2:]
+	// cmdName is the command as typed up to its subcommand: "/go play",
+	// "/go-admin settings set".
+	cmdName := words[0] + " " + sub.Name
 	// A group's subcommand is the next word: /go-admin settings set.
 	if sub.Type == discordgo.ApplicationCommandOptionSubCommandGroup {
 		var inner *discordgo.ApplicationCommandOption
@@ -442,6 +445,7 @@ func ParseSlash(line string, defs []*discordgo.ApplicationCommand, remember func
 		leaf = &discordgo.ApplicationCommandInteractionDataOption{Name: inner.Name, Type: inner.Type}
 		top.Options = []*discordgo.ApplicationCommandInteractionDataOption{leaf}
 		sub, rest = inner, rest[1:]
+		cmdName += " " + inner.Name
 	}
 	focused := false
 	seen := map[string]bool{}
@@ -474,9 +478,13 @@ func ParseSlash(line string, defs []*discordgo.ApplicationCommand, remember func
 				names[i] = o.Name
 			}
 			if len(names) == 0 {
-				return data, false, fmt.Errorf("%s %s has no option %q: it takes none", words[0], sub.Name, name)
+				return data, false, fmt.Errorf("%s has no option %q: it takes none", cmdName, name)
 			}
-			return data, false, fmt.Errorf("%s %s has no option %q: its options are %s", words[0], sub.Name, name, strings.Join(names, ", "))
+			return data, false, fmt.Errorf("%s has no option %q: its options are %s", cmdName, name, strings.Join(names, ", "))
+		}
+		if seen[name] {
+			// Discord's client sends each option once.
+			return data, false, fmt.Errorf("%s: %s: is given twice", cmdName, name)
 		}
 		seen[name] = true
 		opt := &discordgo.ApplicationCommandInteractionDataOption{Name: name, Type: def.Type}
@@ -546,7 +554,7 @@ func ParseSlash(line string, defs []*discordgo.ApplicationCommand, remember func
 	if !focused {
 		for _, o := range sub.Options {
 			if o.Required && !seen[o.Name] {
-				return data, false, fmt.Errorf("%s %s needs %s:", words[0], sub.Name, o.Name)
+				return data, false, fmt.Errorf("%s needs %s:", cmdName, o.Name)
 			}
 		}
 	}

@@ -45,6 +45,10 @@ func TestConsole(t *testing.T) {
 		"/go bot level:easy colour:white",
 		"/go pass now:yes",
 		"/go-admin settings",
+		"/go-admin settings set setting:komi",
+		"/go play move:A1 move:B1",
+		"/go-admin",
+		"/go-admin help",
 		"/quit",
 	}, "\n"))
 	var out strings.Builder
@@ -78,6 +82,10 @@ func TestConsole(t *testing.T) {
 		"/go-admin settings needs one of show, set, reset",
 		`/go bot has no option "colour": its options are level, size, color, ruleset, komi, handicap, clock, rated`,
 		`/go pass has no option "now": it takes none`,
+		"/go-admin settings set needs value:", // the group named
+		"/go play: move: is given twice",      // as Discord never sends it
+		"/go-admin needs a subcommand, like /go-admin help",
+		"• `/go-admin settings set setting: value:`: Change a setting.", // which exists
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("console output lacks %q", want)
