@@ -29,6 +29,15 @@ func (e *env) draughtsCmd(ch *discordtest.Channel, u discordtest.User, sub strin
 }
 
 // draughtsMove is /draughts play move:<m>.
+// draughtsGame starts a game of draughts in ch, white against black (who
+// accepts), on clock, and waits for its first board.
+func (e *env) draughtsGame(ch *discordtest.Channel, white, black discordtest.User, clock string) {
+	e.t.Helper()
+	msg := e.newChallenge(e.draughtsCmd(ch, white, "challenge", discordtest.UserOpt("opponent", black), discordtest.Str("color", "white"), discordtest.Str("clock", clock)))
+	e.do(e.click(black, msg, "accept"))
+	e.waitBoard(ch.ID, "⚪ white to play")
+}
+
 func (e *env) draughtsMove(ch *discordtest.Channel, u discordtest.User, m string) *discordtest.Interaction {
 	return e.draughtsCmd(ch, u, "play", discordtest.Str("move", m))
 }
@@ -574,7 +583,7 @@ func testE2EDraughtsToTheEnd(t *testing.T, e *env) {
 		t.Errorf("the first game's PDN names ratings nobody had:\n%s", arc.SGF)
 	}
 	next := e.d.GuildChannel("next")
-	e.do(e.click(bob, e.newChallenge(e.draughtsCmd(next, alice, "challenge", discordtest.UserOpt("opponent", bob), discordtest.Str("color", "white"), discordtest.Str("clock", "none"))), "accept"))
+	e.draughtsGame(next, alice, bob, "none")
 	pdn := string(attachment(t, e.do(e.draughtsCmd(next, bob, "record")), ".pdn").Data)
 	if !strings.Contains(pdn, "[White \"alice\"]\n[Black \"bob\"]\n[WhiteElo \"1662\"]\n[BlackElo \"1338\"]\n") {
 		t.Errorf("the next game's PDN, want the ratings after the first:\n%s", pdn)

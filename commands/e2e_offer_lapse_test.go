@@ -153,9 +153,7 @@ func TestE2EDraughtsOfferOnBoard(t *testing.T) {
 	e := newEnv(t)
 	erin, frank := e.d.NewUser("erin"), e.d.NewUser("frank")
 	ch := e.d.GuildChannel("offer-board")
-	msg := e.newChallenge(e.draughtsCmd(ch, erin, "challenge", discordtest.UserOpt("opponent", frank), discordtest.Str("color", "white"), discordtest.Str("clock", "none")))
-	e.do(e.click(frank, msg, "accept"))
-	e.waitBoard(ch.ID, "⚪ white to play")
+	e.draughtsGame(ch, erin, frank, "none")
 	e.do(e.draughtsMove(ch, erin, "31-26"))
 	e.do(e.draughtsCmd(ch, frank, "draw"))
 	// The offer goes with frank's move: the board that asks erin to move

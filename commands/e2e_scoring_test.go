@@ -715,13 +715,8 @@ func testE2EScoringResume(t *testing.T, e *env) {
 // answer speaks of it in the singular: "Mark it back", not "them".
 func TestE2EBotDisagreesOneStone(t *testing.T) {
 	t.Parallel()
-	moves := []string{"E5", "pass", "pass"} // gobot's one stone, then both pass
 	e := newEnv(t)
-	e.players.setScript(moves)
-	ch := e.d.GuildChannel("general")
-	dave := e.d.NewUser("dave")
-	e.do(e.slash(ch, dave, "bot", discordtest.Str("level", "scripted"), discordtest.Int("size", 9), discordtest.Str("color", "white")))
-	e.playWhite(ch, dave, moves)
+	ch, dave, _ := e.scriptedBotGame(scoringCase{size: 9, moves: []string{"E5", "pass", "pass"}}) // gobot's one stone, then both pass
 	if g := e.game(ch.ID); g == nil || g.Scoring == nil {
 		t.Fatalf("not in the scoring phase")
 	}
@@ -746,11 +741,7 @@ func TestE2EBotDisagreesToggledFirst(t *testing.T) {
 	}
 	moves = append(moves, "pass", "B2", "pass", "pass")
 	e := newEnv(t)
-	e.players.setScript(moves)
-	ch := e.d.GuildChannel("general")
-	dave := e.d.NewUser("dave")
-	e.do(e.slash(ch, dave, "bot", discordtest.Str("level", "scripted"), discordtest.Int("size", 9), discordtest.Str("color", "white")))
-	e.playWhite(ch, dave, moves)
+	ch, dave, _ := e.scriptedBotGame(scoringCase{size: 9, moves: moves})
 	if g := e.game(ch.ID); g == nil || g.Scoring == nil {
 		t.Fatalf("not in the scoring phase")
 	}
