@@ -827,6 +827,30 @@ func (a *App) followConsole(ctx context.Context, r *Request) *storage.Game {
 	return found
 }
 
+// consoleChannelInfo is the console's channel as Discord would describe
+// it: a text channel named console, the only one of its server.
+func consoleChannelInfo() *discordgo.Channel {
+	return &discordgo.Channel{ID: consoleChannel, GuildID: consoleGuild, Name: "console", Type: discordgo.ChannelTypeGuildText}
+}
+
+// GuildChannels lists the console's server's channels, for a game
+// channels setting typed as names (#console).
+func (cd *consoleDiscord) GuildChannels(ctx context.Context, guildID string) ([]*discordgo.Channel, error) {
+	if guildID != consoleGuild {
+		return nil, ErrDiscordNotFound
+	}
+	return []*discordgo.Channel{consoleChannelInfo()}, nil
+}
+
+// Channel looks a channel up: the console's; any other is unknown, as a
+// channel of no server gobot is in.
+func (cd *consoleDiscord) Channel(ctx context.Context, id string) (*discordgo.Channel, error) {
+	if id != consoleChannel {
+		return nil, ErrDiscordNotFound
+	}
+	return consoleChannelInfo(), nil
+}
+
 func (cd *consoleDiscord) StartThread(ctx context.Context, channelID, name string) (*discordgo.Channel, error) {
 	return nil, fmt.Errorf("commands: the console has no threads: %w", ErrDiscordForbidden)
 }

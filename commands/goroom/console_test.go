@@ -49,6 +49,8 @@ func TestConsole(t *testing.T) {
 		"/go play move:A1 move:B1",
 		"/go-admin",
 		"/go-admin help",
+		"/go-admin settings set setting:channels value:42",
+		"/go-admin settings set setting:channels value:#console",
 		"/quit",
 	}, "\n"))
 	var out strings.Builder
@@ -86,6 +88,8 @@ func TestConsole(t *testing.T) {
 		"/go play: move: is given twice",      // as Discord never sends it
 		"/go-admin needs a subcommand, like /go-admin help",
 		"• `/go-admin settings set setting: value:`: Change a setting.", // which exists
+		"I know no channel #channel on this server",                     // 42: no channel of the console's
+		"✅ Game channels (`channels`): anywhere → #console.",            // typed as a name
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("console output lacks %q", want)
