@@ -219,8 +219,7 @@ func (s *Store) FinishGame(ctx context.Context, g *Game, a Archived) error {
 	if err != nil {
 		return err
 	}
-	g.learnUndoMessage(stored)
-	g.learnLapsedVotes(stored)
+	g.learnRemoved(stored)
 	return nil
 }
 

@@ -954,13 +954,17 @@ func (g *Game) undoMessage(h gameHeader) string {
 	return g.Undo.MessageID
 }
 
-// learnUndoMessage gives g's request the message the stored record h
-// knew for it, after a write that removed the record (FinishGame,
-// AbortGame): its question is closed by the writer.
-func (g *Game) learnUndoMessage(h gameHeader) {
+// learnRemoved tells g, after a write that removed its stored record h
+// (FinishGame, AbortGame), what h knew that g, read before, may not: the
+// message of its request, its lapsed votes, and the board messages
+// recorded meanwhile (AddMessageID keeps the version), so that the writer
+// retires every board and closes every question.
+func (g *Game) learnRemoved(h gameHeader) {
 	if g.Undo != nil {
 		g.Undo.MessageID = g.undoMessage(h)
 	}
+	g.learnLapsedVotes(h)
+	g.Delivery.MessageIDs = mergeMessages(h.MessageIDs, g.Delivery.MessageIDs)
 }
 
 // MaxMessageIDs is how many of Delivery.MessageIDs, the newest, a write keeps.
@@ -1331,8 +1335,7 @@ func (s *Store) AbortGame(ctx context.Context, g *Game) error {
 	if err != nil {
 		return err
 	}
-	g.learnUndoMessage(stored)
-	g.learnLapsedVotes(stored)
+	g.learnRemoved(stored)
 	return nil
 }
 

@@ -483,8 +483,7 @@ func (p *Postgres) AbortGame(ctx context.Context, g *Game) error {
 		return p.why(ctx, "abort", want)
 	}
 	stored, _ := decodeHeader([]byte(rec)) // a damaged record knows no request
-	g.learnUndoMessage(stored)
-	g.learnLapsedVotes(stored)
+	g.learnRemoved(stored)
 	return nil
 }
 
@@ -632,8 +631,7 @@ func (p *Postgres) FinishGame(ctx context.Context, g *Game, a Archived) error {
 	if err != nil {
 		return err
 	}
-	g.learnUndoMessage(stored)
-	g.learnLapsedVotes(stored)
+	g.learnRemoved(stored)
 	return nil
 }
 

@@ -150,6 +150,34 @@ func testAddMessageID(t *testing.T, s Store, _ *clocktest.Clock) {
 	if err := s.AddMessageID(ctx, "c", "another", "m2"); !errors.Is(err, storage.ErrNotFound) {
 		t.Errorf("AddMessageID for another game = %v, want ErrNotFound", err)
 	}
+	// A finish, and an abort, of a game read before a board was added
+	// give the writer every board, whose buttons it removes.
+	for _, end := range []struct {
+		name string
+		do   func(g *storage.Game) error
+	}{
+		{"FinishGame", func(g *storage.Game) error {
+			return s.FinishGame(ctx, g, storage.Archived{Result: "B+R", SGF: []byte("(;GM[1]SZ[9])")})
+		}},
+		{"AbortGame", func(g *storage.Game) error { return s.AbortGame(ctx, g) }},
+	} {
+		ch := "end-" + end.name
+		g := newGame(t, ch, "1", "2")
+		mustCreate(t, s, g)
+		g.Delivery.MessageIDs = []string{"1200000000000000001"}
+		if err := s.UpdateGame(ctx, g); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.AddMessageID(ctx, ch, g.ID, "1200000000000000007"); err != nil {
+			t.Fatal(err)
+		}
+		if err := end.do(g); err != nil {
+			t.Fatalf("%s: %v", end.name, err)
+		}
+		if fmt.Sprint(g.Delivery.MessageIDs) != "[1200000000000000001 1200000000000000007]" {
+			t.Errorf("%s of a game read before a board was added: the writer knows the boards %v, want both", end.name, g.Delivery.MessageIDs)
+		}
+	}
 	if err := s.AddMessageID(ctx, "nowhere", g.ID, "m2"); !errors.Is(err, storage.ErrNotFound) {
 		t.Errorf("AddMessageID in an empty channel = %v, want ErrNotFound", err)
 	}
