@@ -59,6 +59,7 @@ func (e *External) GenMove(ctx context.Context, g *engine.Game, budget Budget) (
 				return engine.Move{}, err
 			}
 			e.log.Warn("bots: no engine process free in time; the greedy player moves instead", "engine", e.spec.Name)
+			ReportStandIn(ctx, StandInBusy)
 			return NewGreedy(int64(g.MoveCount())).GenMove(ctx, g, budget)
 		}
 	}
@@ -75,11 +76,13 @@ func (e *External) GenMove(ctx context.Context, g *engine.Game, budget Budget) (
 	m, err := c.GenMove(ctx, g, moveTime)
 	if errors.Is(err, gtp.ErrIllegal) {
 		e.log.Warn("bots: engine chose an illegal move; the greedy player moves instead", "engine", e.spec.Name, "err", err)
+		ReportStandIn(ctx, StandInIllegal)
 		return NewGreedy(int64(g.MoveCount())).GenMove(ctx, g, budget)
 	}
 	if err != nil && cancelled(ctx) == nil && ctx.Err() != nil {
 		// The time for the move ran out before the program answered.
 		e.log.Warn("bots: engine out of time; the greedy player moves instead", "engine", e.spec.Name, "err", err)
+		ReportStandIn(ctx, StandInLate)
 		return NewGreedy(int64(g.MoveCount())).GenMove(ctx, g, budget)
 	}
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 	"runtime/debug"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/gobot-dev/gobot/bots/mcts"
@@ -632,7 +633,26 @@ func (r *Registry) GenMove(ctx context.Context, level string, g *engine.Game, se
 	if g == nil || g.Over() {
 		return engine.Move{}, ErrGameOver
 	}
-	release, err := r.limiter.Acquire(ctx, onQueued)
+	start := time.Now()
+	d, timed := MoveTime(ctx)
+	wctx := ctx
+	if timed {
+		// The game's clock runs while the move waits for a search slot:
+		// it waits for half the move's time at most, and a move that
+		// finds no slot by then (or a full queue) is the greedy
+		// player's, which needs none, so that the bot never loses on
+		// time for the queue (issue: a busy server handed its opponents
+		// wins on time).
+		var cancel context.CancelFunc
+		wctx, cancel = context.WithTimeout(ctx, d/2)
+		defer cancel()
+	}
+	release, err := r.limiter.Acquire(wctx, onQueued)
+	if timed && ctx.Err() == nil && (errors.Is(err, ErrBusy) || (err != nil && wctx.Err() != nil)) {
+		r.log.Warn("bots: no search slot free in the move's time; the greedy player moves instead", "level", l.Name, "waited", time.Since(start))
+		ReportStandIn(ctx, StandInBusy)
+		return NewGreedy(seed).GenMove(ctx, g, l.Budget)
+	}
 	if err != nil {
 		return engine.Move{}, err
 	}
@@ -651,12 +671,12 @@ func (r *Registry) GenMove(ctx context.Context, level string, g *engine.Game, se
 	if bot == nil {
 		bot = l.New(seed)
 	}
-	if d, ok := MoveTime(ctx); ok {
+	if timed {
 		// The game's clock allows less than the level's budget: the
-		// search answers with its best move when d is up (a deadline is
-		// no cancellation, see Bot), counted from here, after the queue.
+		// search answers with its best move when what the wait for a
+		// slot left of d is up (a deadline is no cancellation, see Bot).
 		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, d)
+		ctx, cancel = context.WithTimeout(ctx, d-time.Since(start))
 		defer cancel()
 	}
 	m, err = bot.GenMove(ctx, g.Clone(), l.Budget)
@@ -674,6 +694,37 @@ func (r *Registry) GenMove(ctx context.Context, level string, g *engine.Game, se
 
 // moveTimeKey carries WithMoveTime's limit in a context.
 type moveTimeKey struct{}
+
+// Why a move was played by a stand-in rather than the level asked for.
+const (
+	// StandInBusy: no search slot was free within the move's time.
+	StandInBusy = "busy"
+	// StandInLate: the GTP program did not answer within the move's time.
+	StandInLate = "late"
+	// StandInIllegal: the GTP program chose a move the rules forbid.
+	StandInIllegal = "illegal"
+)
+
+// standInKey carries WithStandIn's report in a context.
+type standInKey struct{}
+
+// WithStandIn returns ctx in which GenMove reports, through the returned
+// function, why the move it made was a stand-in's (the greedy player's,
+// for want of time or of a legal move; one of the StandIn reasons), or ""
+// when the level itself chose it.
+func WithStandIn(ctx context.Context) (context.Context, func() string) {
+	var why atomic.Value
+	why.Store("")
+	return context.WithValue(ctx, standInKey{}, &why), func() string { return why.Load().(string) }
+}
+
+// ReportStandIn records in ctx, if it asks (WithStandIn), that a stand-in made
+// the move, and why.
+func ReportStandIn(ctx context.Context, why string) {
+	if v, ok := ctx.Value(standInKey{}).(*atomic.Value); ok {
+		v.Store(why)
+	}
+}
 
 // WithMoveTime returns ctx asking GenMove to spend at most d on the move
 // once a search slot is free (a game clock's share for the move): the level

@@ -356,3 +356,50 @@ func TestWithMoveTime(t *testing.T) {
 		t.Errorf("without a share the bot's deadline is %v (%v), want none", seen, err)
 	}
 }
+
+// TestRegistryStandInWhenBusy: a move on a game clock (WithMoveTime) does
+// not wait for a search slot past half its time, nor queue behind a full
+// queue: the greedy player, which needs no slot, makes it, a legal move,
+// and the report says why (StandInBusy). Without a clock the move waits
+// for its slot as before, and a level that found its slot reports no
+// stand-in.
+func TestRegistryStandInWhenBusy(t *testing.T) {
+	for _, queue := range []int{0, -1} { // a queue to wait in, and none
+		r, err := NewRegistry(Config{MaxSearches: 1, MaxQueue: queue})
+		if err != nil {
+			t.Fatal(err)
+		}
+		g, err := engine.NewGame(engine.Config{Size: 9})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx := context.Background()
+		release, err := r.Limiter().Acquire(ctx, nil) // another game's search holds the slot
+		if err != nil {
+			t.Fatal(err)
+		}
+		mctx, why := WithStandIn(WithMoveTime(ctx, 50*time.Millisecond))
+		m, err := r.GenMove(mctx, "max", g, 1, nil)
+		if err != nil || why() != StandInBusy || g.Check(m) != nil {
+			t.Errorf("queue %d, the only slot taken: GenMove = %v, %v, stand-in %q; want a legal move by the stand-in (busy)", queue, m, err, why())
+		}
+		// Without a clock: no stand-in; a queue to wait in waits until
+		// cancelled.
+		cctx, cancel := context.WithCancel(ctx)
+		cctx, why = WithStandIn(cctx)
+		if queue == 0 {
+			time.AfterFunc(20*time.Millisecond, cancel)
+		}
+		if _, err := r.GenMove(cctx, "max", g, 1, nil); err == nil || why() != "" {
+			t.Errorf("queue %d, no clock: GenMove = %v, stand-in %q; want an error (busy or cancelled) and no stand-in", queue, err, why())
+		}
+		cancel()
+		release()
+		// The slot free: the level itself moves.
+		mctx, why = WithStandIn(WithMoveTime(ctx, 50*time.Millisecond))
+		if _, err := r.GenMove(mctx, "easy", g, 1, nil); err != nil || why() != "" {
+			t.Errorf("queue %d, a free slot: GenMove = %v, stand-in %q; want the level's own move", queue, err, why())
+		}
+		r.Close()
+	}
+}

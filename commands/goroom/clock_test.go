@@ -443,3 +443,20 @@ func TestVacationPendingChallenge(t *testing.T) {
 		t.Errorf("vacation with a live challenge only = %q, want it refused", c.text())
 	}
 }
+
+// TestBotStandInSaid: a bot move made by a stand-in (no search slot free
+// in the move's time on the clock, an engine late or wrong) says so under
+// the move, to the players who chose the level.
+func TestBotStandInSaid(t *testing.T) {
+	tb := newTestApp(t)
+	only(t, tb.command(ann, "/go bot level:standin size:9 color:black clock:simple 10s"))
+	calls := tb.command(ann, "/go play move:E5") // deferred, then the board
+	c := calls[len(calls)-1]
+	if want := "\n⚠️ A quick stand-in chose this move: every bot was busy for longer than this move's time on the clock allows."; !strings.Contains(c.text(), want) {
+		t.Errorf("the bot's answer = %q, want it to say %q", c.text(), want)
+	}
+	g, _ := tb.store.Game(context.Background(), channelID)
+	if g == nil || g.State.MoveCount() != 2 {
+		t.Fatalf("the bot's move was not played")
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/gobot-dev/gobot/bots"
 	"io"
 	"log/slog"
 	"path/filepath"
@@ -287,10 +288,14 @@ func (tb *testApp) press(u *discordgo.User, customID string) []call {
 type testPlayers struct{}
 
 func (testPlayers) Levels() []commands.Level {
-	return []commands.Level{{Name: "first", Description: "plays the first legal point"}, {Name: "second", Description: "the same, for tests"}}
+	return []commands.Level{{Name: "first", Description: "plays the first legal point"}, {Name: "second", Description: "the same, for tests"},
+		{Name: "standin", Description: "the same, made by a stand-in for want of a free search slot"}}
 }
 
 func (testPlayers) GenMove(ctx context.Context, level string, g *engine.Game) (engine.Move, error) {
+	if level == "standin" {
+		bots.ReportStandIn(ctx, bots.StandInBusy)
+	}
 	c := g.ToPlay()
 	if last, ok := g.LastMove(); ok && last.Kind == engine.Pass {
 		return engine.PassMove(c), nil

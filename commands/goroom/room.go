@@ -145,13 +145,26 @@ func (r *room) BotMove(ctx context.Context, g *storage.Game) (string, error) {
 	if d, ok := clockShare(g, a.Now()); ok {
 		mctx = bots.WithMoveTime(mctx, d)
 	}
+	mctx, standIn := bots.WithStandIn(mctx)
 	m, err := a.players.GenMove(mctx, level, goOf(g).Clone())
 	cancel()
 	if err != nil {
 		return "", fmt.Errorf("goroom: bot %s in game %s: %w", level, g.ID, err)
 	}
 	m.Color = c
-	return a.apply(ctx, g, m)
+	note, err := a.apply(ctx, g, m)
+	if why := standInNotes[standIn()]; why != "" && err == nil {
+		note += "\n⚠️ A quick stand-in chose this move: " + why
+	}
+	return note, err
+}
+
+// standInNotes say why a move was a stand-in's (bots.WithStandIn), to the
+// players, who chose the level.
+var standInNotes = map[string]string{
+	bots.StandInBusy:    "every bot was busy for longer than this move's time on the clock allows.",
+	bots.StandInLate:    "the engine did not answer within this move's time on the clock.",
+	bots.StandInIllegal: "the engine chose a move the rules forbid here.",
 }
 
 func (r *room) ActiveRecord(ctx context.Context, req *commands.Request, g *storage.Game) error {
