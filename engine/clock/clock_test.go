@@ -97,6 +97,8 @@ func TestParseErrors(t *testing.T) {
 	for _, tc := range []struct{ spec, want string }{
 		{"", "empty"},
 		{"quick", `unknown system or preset "quick"`},
+		{"live extra", "the preset live takes nothing after it"},
+		{"correspondence 3d", "the preset correspondence takes nothing after it"},
 		{"5m+3s", "\"5m+3s\" is not a system or preset: write minutes + seconds per move as `5+3`, or a system and its times, as `fischer 5m +3s`"},
 		{"10m", "\"10m\" is not a system or preset"},
 		{"0+1", "in 0+1 the starting time is in minutes, from 1 to 43200 (30 days), not 0"},

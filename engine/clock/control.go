@@ -198,6 +198,12 @@ func parse(spec string, presets []Preset) (Control, error) {
 			// "5m+3s", "10m": a time where the system's name goes.
 			return Control{}, fmt.Errorf("%w: %q is not a system or preset: write minutes + seconds per move as `5+3`, or a system and its times, as `fischer 5m +3s`", ErrSpec, f[0])
 		}
+		for _, p := range presets {
+			if f[0] == p.Name {
+				// "live extra": a preset is its name alone.
+				return Control{}, fmt.Errorf("%w: the preset %s takes nothing after it", ErrSpec, p.Name)
+			}
+		}
 		return Control{}, fmt.Errorf("%w: unknown system or preset %q", ErrSpec, f[0])
 	}
 	if err != nil {
