@@ -247,6 +247,11 @@ func RanOutOfTime(name, side string) string {
 // starts now; after an undo, both clocks go back to where they stood). A
 // correspondence turn of a player on vacation is paused until the
 // vacation ends.
+// StartClock sets the clock of g, a game starting now against a bot, as
+// every turn's: its first turn is paused when its player is on vacation
+// (a correspondence clock), as a challenge accepted meanwhile is.
+func (a *App) StartClock(ctx context.Context, g *storage.Game) { a.syncClock(ctx, g) }
+
 func (a *App) syncClock(ctx context.Context, g *storage.Game) {
 	k := g.Clock
 	if k == nil || k.Control.System == clock.None {

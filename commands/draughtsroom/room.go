@@ -236,6 +236,7 @@ func (a *room) cmdDraughtsBot(ctx context.Context, r *commands.Request) error {
 		return err
 	}
 	g.Delivery.Followup = commands.FollowupOf(it, a.Now())
+	a.StartClock(ctx, g)
 	if err := a.GameStore().CreateGame(ctx, g); err != nil {
 		if errors.Is(err, storage.ErrExists) {
 			return commands.BotRunning(r, commands.ErrGameRunning)

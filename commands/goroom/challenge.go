@@ -99,6 +99,7 @@ func (a *room) cmdBot(ctx context.Context, r *commands.Request) error {
 		Clock: commands.NewClock(a.ClockOf(s.Clock), engine.Own(eg), a.Now()), Unrated: !rated,
 		Delivery: storage.Delivery{Followup: commands.FollowupOf(it, a.Now())}}
 	a.botRanks(ctx, g)
+	a.StartClock(ctx, g)
 	if err := a.GameStore().CreateGame(ctx, g); err != nil {
 		if errors.Is(err, storage.ErrExists) {
 			return commands.BotRunning(r, commands.ErrGameRunning)

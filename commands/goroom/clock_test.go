@@ -460,3 +460,26 @@ func TestBotStandInSaid(t *testing.T) {
 		t.Fatalf("the bot's move was not played")
 	}
 }
+
+// TestVacationBotGameStarted: a game against the bot started while its
+// player is on vacation starts with their turn paused until the vacation
+// ends, as a challenge accepted meanwhile does.
+func TestVacationBotGameStarted(t *testing.T) {
+	tb := newTestApp(t)
+	tb.command(ann, "/go challenge opponent:bob size:9 color:black") // a correspondence challenge: the vacation has something to pause
+	until := tb.Now().Add(2 * 24 * time.Hour)
+	if c := only(t, tb.command(ann, "/go vacation days:2")); !strings.Contains(c.text(), "paused") {
+		t.Fatalf("vacation = %q", c.text())
+	}
+	calls := tb.command(ann, "/go bot level:first size:9 color:black rated:false")
+	if len(calls) == 0 {
+		t.Fatal("/go bot answered nothing")
+	}
+	g, err := tb.store.Game(context.Background(), channelID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := until.Add(3 * 24 * time.Hour); g.Clock.ToMove != clock.First || !g.Clock.Deadline().Equal(want) {
+		t.Errorf("ann's first turn against the bot, begun while she is away, runs out at %v, want %v (3 days after the vacation)", g.Clock.Deadline(), want)
+	}
+}
