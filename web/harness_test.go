@@ -370,8 +370,13 @@ func (p *tab) label(point string) string {
 // "empty") at point.
 func (p *tab) waitStone(point, stone string) {
 	p.t.Helper()
-	p.wait(point+" "+stone, fmt.Sprintf(`((document.querySelector('[data-point="%s"]')||{getAttribute:()=>''}).getAttribute('aria-label')||'').startsWith(%q)`, point, point+", "+stone), 10*time.Second)
+	p.wait(point+" "+stone, fmt.Sprintf(`((document.querySelector('[data-point="%s"]')||{getAttribute:()=>''}).getAttribute('aria-label')||'').startsWith(%q)`, point, point+", "+stone), stoneWait)
 }
+
+// stoneWait is how long a page may take to show a stone played or taken
+// back: an action's round trip through gobot and the fake Discord, which
+// took over 10 s once under the race detector beside a bot match.
+const stoneWait = 30 * time.Second
 
 // clickPoint clicks with the mouse where the board draws point: the
 // position is worked out from the drawing (the SVG's box and the board's
