@@ -254,14 +254,15 @@ func (a *App) StartRanks(ctx context.Context, g *storage.Game) {
 			}
 			continue
 		}
-		switch r := pr.Current(a.Now()); a.rankText(g.Kind, r) {
+		r := pr.Current(a.Now())
+		switch rank := a.rankText(g.Kind, r); rank {
 		case "?": // no rank shown yet
 		case "":
 			// A kind without ranks (draughts) records the rating, as
 			// lidraughts' PDN does in WhiteElo and BlackElo.
 			ranks[i] = fmt.Sprintf("%.0f", r.Rating)
 		default:
-			ranks[i] = a.rankText(g.Kind, r)
+			ranks[i] = rank
 		}
 	}
 	if slices.ContainsFunc(ranks, func(r string) bool { return r != "" }) {

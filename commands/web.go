@@ -629,15 +629,12 @@ func (a *App) Start(ctx context.Context, channelID string, u WebUser, s Start) (
 	// Unrated: a name signed in on this computer proves nobody's
 	// identity, so its games move no rating, and its players never reach
 	// a leaderboard.
-	opts := []*discordgo.ApplicationCommandInteractionDataOption{
-		{Name: "size", Type: discordgo.ApplicationCommandOptionInteger, Value: float64(s.Size)},
-		{Name: "rated", Type: discordgo.ApplicationCommandOptionBoolean, Value: false},
-	}
+	opts := []*discordgo.ApplicationCommandInteractionDataOption{IntOption("size", s.Size), BoolOption("rated", false)}
 	if s.Color != "" {
 		opts = append(opts, StringOption("color", s.Color))
 	}
 	if s.Handicap != 0 {
-		opts = append(opts, &discordgo.ApplicationCommandInteractionDataOption{Name: "handicap", Type: discordgo.ApplicationCommandOptionInteger, Value: float64(s.Handicap)})
+		opts = append(opts, IntOption("handicap", s.Handicap))
 	}
 	if s.Clock != "" {
 		opts = append(opts, StringOption("clock", s.Clock))

@@ -258,6 +258,7 @@ function receive(m) {
       break;
     case 'record':
       performance.mark('gobot-result');
+      delete st.sent[m.id]; // answered, as a result would be
       saveFile(m.name, m.type, m.data);
       break;
     case 'error':
