@@ -249,7 +249,17 @@ func newBrowser(t testing.TB) *browser {
 		err := chromedp.Do(c)
 		if err == nil {
 			ctx = c
-			t.Cleanup(func() { cancel(); cancelAlloc() })
+			// chromedp.Cancel closes the browser gracefully: a
+			// plain cancel kills it, and the killed Chromium leaves
+			// its socket's directory (/tmp/org.chromium.Chromium.*)
+			// behind, one a test.
+			t.Cleanup(func() {
+				if err := chromedp.Cancel(c); err != nil {
+					t.Logf("close chromium: %v", err)
+				}
+				cancel()
+				cancelAlloc()
+			})
 			break
 		}
 		cancel()
