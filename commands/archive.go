@@ -322,16 +322,28 @@ func (a *App) CmdRecord(ctx context.Context, r *Request) error {
 	if err != nil {
 		return err
 	}
+	var other Room // the room of a game of another kind in play here
 	if _, named := r.String(GameOption); !named && !withReview {
 		g, err := a.LoadGame(ctx, r.Interaction.ChannelID)
 		if err == nil {
-			return a.roomOf(g).ActiveRecord(ctx, r, g)
-		}
-		if !errors.Is(err, ErrNoGame) {
+			if in := a.roomOf(g); in != a.commandRoom(r) {
+				other = in
+			} else {
+				return in.ActiveRecord(ctx, r, g)
+			}
+		} else if !errors.Is(err, ErrNoGame) {
 			return err
 		}
 	}
 	arc, err := a.FinishedGameOption(ctx, r)
+	if other != nil && (err != nil || a.RoomOfKind(arc.Kind) != a.commandRoom(r)) {
+		// /go sgf beside a game of draughts in play takes the last Go
+		// game finished here, or else says whose record the game in
+		// play has: never the other game's record under this command.
+		rm := a.commandRoom(r)
+		return UserErr(ErrWrongGame, fmt.Sprintf("The game in this channel is %s: `/%s %s` gives its record. No game of %s has been played to the end here; name one with `game:`.",
+			other.Name(), other.Command(), other.RecordCommand(), rm.Name()))
+	}
 	if err != nil {
 		return err
 	}

@@ -312,3 +312,32 @@ func TestE2ELastGameOfItsKind(t *testing.T) {
 		}
 	}
 }
+
+// TestE2ERecordBesideOtherKind: /go sgf beside a game of draughts in play
+// gives the last Go game finished here, not the draughts game's PDN, and
+// /draughts record beside a Go game in play, with no draughts game
+// finished there, says which command gives that game's record.
+func TestE2ERecordBesideOtherKind(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	ch, lobby := e.d.GuildChannel("general"), e.d.GuildChannel("lobby")
+	alice, bob := e.d.NewUser("alice"), e.d.NewUser("bob")
+	goID := e.resignedGame(ch, alice, bob)
+	e.do(e.click(bob, e.newChallenge(e.draughtsCmd(ch, alice, "challenge", discordtest.UserOpt("opponent", bob))), "accept"))
+	dID := e.game(ch.ID).ID
+	for _, c := range []struct {
+		it   *discordtest.Interaction
+		file string
+	}{
+		{e.slash(ch, alice, "sgf"), goID + ".sgf"},
+		{e.draughtsCmd(ch, alice, "record"), dID + ".pdn"},
+	} {
+		m := e.do(c.it)
+		if len(m.Attachments) != 1 || !strings.HasSuffix(m.Attachments[0].Filename, c.file) {
+			t.Errorf("the record beside a game in play = %q with %d attachments, want %s", m.Text(), len(m.Attachments), c.file)
+		}
+	}
+	e.startGame(lobby, alice, bob, 9)
+	e.waitBoard(lobby.ID, "")
+	e.refused(e.draughtsCmd(lobby, bob, "record"), "The game in this channel is Go: `/go sgf` gives its record. No game of international draughts has been played to the end here; name one with `game:`.")
+}
