@@ -129,14 +129,7 @@ func (a *App) FinishedGameOption(ctx context.Context, r *Request) (*storage.Arch
 		return nil, err
 	}
 	if len(games) > 0 {
-		// The last game of the command's kind: /go review right after a
-		// game of draughts here reviews the Go game before it (the last
-		// game of all, of another kind, is refused by what takes it).
-		last := games[0]
-		if i := slices.IndexFunc(games, func(g *storage.Archived) bool { return a.RoomOfKind(g.Kind).Command() == commandOf(r) }); i >= 0 {
-			last = games[i]
-		}
-		return archivedGame(ctx, a.archive, r, last.ID)
+		return archivedGame(ctx, a.archive, r, a.lastOfCommand(r, games).ID)
 	}
 	if _, err := a.games.Game(ctx, r.Interaction.ChannelID); err == nil {
 		// /go review and /go replay, run during the channel's first game.
@@ -150,6 +143,17 @@ func (a *App) FinishedGameOption(ctx context.Context, r *Request) (*storage.Arch
 		return nil, UserErr(ErrNoGame, fmt.Sprintf("No game has been played to the end in this channel itself: your last game, `%s`, was played in <#%s>. Name it with `game:%s`, or run the command there.", last.ID, last.ChannelID, last.ID))
 	}
 	return nil, UserErr(ErrNoGame, fmt.Sprintf("No game has been played to the end in this channel yet: name one with `game:` (it suggests your recent games), or see `/%s history`.", commandOf(r)))
+}
+
+// lastOfCommand is the newest of games (newest first, not empty) of
+// the kind of r's command: /go review right after a game of draughts here
+// reviews the Go game before it. With none of that kind it is the newest
+// of all, which what takes it refuses or shows as what it is.
+func (a *App) lastOfCommand(r *Request, games []*storage.Archived) *storage.Archived {
+	if i := slices.IndexFunc(games, func(g *storage.Archived) bool { return a.RoomOfKind(g.Kind).Command() == commandOf(r) }); i >= 0 {
+		return games[i]
+	}
+	return games[0]
 }
 
 // gameInPlay is the user of r's game in play whose ID is id, nil when

@@ -287,7 +287,8 @@ func TestE2EStatsOnlyAborted(t *testing.T) {
 // take the last game of their own kind finished in the channel: after a
 // Go game then a game of draughts there, /go sgf gives the Go game's SGF
 // (it gave the draughts game's PDN, and /go review refused "is a game of
-// international draughts"), /draughts record the draughts game's PDN.
+// international draughts"), /draughts record the draughts game's PDN, and
+// /go board and /draughts board show each its own.
 func TestE2ELastGameOfItsKind(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
@@ -309,6 +310,19 @@ func TestE2ELastGameOfItsKind(t *testing.T) {
 		m := e.do(c.it)
 		if len(m.Attachments) != 1 || !strings.HasSuffix(m.Attachments[0].Filename, c.file) {
 			t.Errorf("the record without game: = %q with %d attachments, want %s", m.Text(), len(m.Attachments), c.file)
+		}
+	}
+	// /go board shows the Go game, which finished before the draughts
+	// one: the last game of its kind, as /go sgf takes.
+	for _, c := range []struct {
+		it   *discordtest.Interaction
+		want string
+	}{
+		{e.slash(ch, bob, "board"), "The last game of Go in this channel ended <t:1748779200:R> after 0 moves; `/go challenge` or `/go bot` starts a new one.\n**Game over: ⚪ " + bob.Mention() + " wins by resignation · W+R**"},
+		{e.draughtsCmd(ch, bob, "board"), "The last game of draughts in this channel ended <t:1748779200:R> after 0 moves; `/draughts challenge` or `/draughts bot` starts a new one.\n**Game over: ⚪ white " + bob.Mention() + " wins by resignation · 2-0**"},
+	} {
+		if m := e.do(c.it); m.Ephemeral || !strings.Contains(m.Text(), c.want) {
+			t.Errorf("the board of the last game (private %v) =\n%s\nwant %q", m.Ephemeral, m.Text(), c.want)
 		}
 	}
 }

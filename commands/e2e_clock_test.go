@@ -382,7 +382,7 @@ func TestE2EMoveAfterLossOnTime(t *testing.T) {
 		t.Errorf("the game-over board does not say %q", final)
 	}
 	e.said(e.play(ch, bob, "D4"), fmt.Sprintf("Your game here ended <t:%d:R>: annulled on time. `/go board` shows it.", deadline.Unix()))
-	if b := e.do(e.slash(ch, carol, "board")).Text(); !strings.Contains(b, fmt.Sprintf("The last game in this channel ended <t:%d:R>", deadline.Unix())) {
+	if b := e.do(e.slash(ch, carol, "board")).Text(); !strings.Contains(b, fmt.Sprintf("The last game of Go in this channel ended <t:%d:R>", deadline.Unix())) {
 		t.Errorf("/go board afterwards = %q, want it ended at the deadline <t:%d:R>", b, deadline.Unix())
 	} else if !strings.Contains(b, final) {
 		t.Errorf("/go board afterwards = %q, want %q", b, final)

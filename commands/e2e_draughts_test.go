@@ -1082,7 +1082,7 @@ func testE2EDraughtsFinishedOrientation(t *testing.T, e *env) {
 				t.Fatalf("/draughts resign = %q, want the game over", end.Text())
 			}
 			fin := e.do(e.draughtsCmd(ch, who, "board"))
-			if !strings.Contains(fin.Text(), "The last game in this channel ended") {
+			if !strings.Contains(fin.Text(), "The last game of draughts in this channel ended") {
 				t.Fatalf("/draughts board after the game = %q, want the finished game", fin.Text())
 			}
 			// The pieces left stay under the finished board, as a finished

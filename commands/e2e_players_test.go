@@ -49,7 +49,7 @@ func TestE2EBoardAfterTheGame(t *testing.T) {
 		t.Fatalf("/go board after the game = %q, private", m.Text())
 	}
 	for _, want := range []string{
-		"The last game in this channel ended <t:",
+		"The last game of Go in this channel ended <t:",
 		"after 10 moves; `/go challenge` or `/go bot` starts a new one.",
 		"**Game over: ⚪ <@" + bob.ID + "> wins by resignation · W+R**",
 		"Last move: ⚪ D7 · Captures: ⚫ 0 · ⚪ 0",

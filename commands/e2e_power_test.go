@@ -127,7 +127,7 @@ func TestE2EBoardAfterGameWithThread(t *testing.T) {
 	e.challenge(ch, ann, bob)
 	e.playOut(ch, ann, bob, []string{"E5", "C3", "D5", "C4"})
 	e.do(e.slash(ch, bob, "resign"))
-	const ended = "The last game in this channel ended <t:"
+	const ended = "The last game of Go in this channel ended <t:"
 	mine := e.do(e.slash(ch, ann, "board"))
 	if want := "Your game in play is in this channel's thread <#" + th.ID + ">."; mine.Ephemeral || mine.Content != want || !strings.Contains(mine.Text(), ended) || !strings.Contains(mine.Text(), "**Game over: ⚫ "+ann.Mention()+" wins by resignation · B+R**") {
 		t.Errorf("ann's /go board in the channel (private %v) =\n%s\nwant in public %q and the finished game", mine.Ephemeral, mine.Text(), want)

@@ -7,9 +7,10 @@ import (
 )
 
 // CmdBoardHere is /go board and /draughts board: the game in play in this
-// channel (CmdBoard), or else the last game finished here, with its final
-// position and result, to everyone (a player of a game in a thread of this
-// channel is also told where that game is: it is not this board); or,
+// channel (CmdBoard), or else the last game of the command's kind finished
+// here (lastOfCommand), with its final position and result, to everyone
+// (a player of a game in a thread of this channel is also told where that
+// game is: it is not this board); or,
 // where no game was ever finished, the threads of it where the user plays
 // (inThread), or the answer that there is no game here, saying so when a
 // challenge here is open. The thread came first once, and hid the game
@@ -25,7 +26,7 @@ func (a *App) CmdBoardHere(ctx context.Context, r *Request) error {
 	if og := a.followConsole(ctx, r); og != nil {
 		return a.CmdBoard(ctx, r, og)
 	}
-	games, lerr := a.archive.ChannelGames(ctx, r.Interaction.ChannelID, 1)
+	games, lerr := a.archive.ChannelGames(ctx, r.Interaction.ChannelID, lastGamesLooked)
 	if lerr != nil || len(games) == 0 {
 		if err := inThread(a.userThreads(ctx, r)); err != nil {
 			return err
@@ -35,7 +36,7 @@ func (a *App) CmdBoardHere(ctx context.Context, r *Request) error {
 		}
 		return err
 	}
-	arc, aerr := archivedGame(ctx, a.archive, r, games[0].ID)
+	arc, aerr := archivedGame(ctx, a.archive, r, a.lastOfCommand(r, games).ID)
 	if aerr != nil {
 		return aerr
 	}

@@ -1465,7 +1465,7 @@ func finishedDraughtsMessage(arc *storage.Archived) (*commands.Message, error) {
 		return nil, fmt.Errorf("commands: draw the board of game %s: %w", arc.ID, err)
 	}
 	name := fmt.Sprintf("draughts-%s-%d.png", arc.ID, st.MoveCount())
-	text := fmt.Sprintf("The last game in this channel ended <t:%d:R> after %s; `/draughts challenge` or `/draughts bot` starts a new one.\n**Game over: %s**",
+	text := fmt.Sprintf("The last game of draughts in this channel ended <t:%d:R> after %s; `/draughts challenge` or `/draughts bot` starts a new one.\n**Game over: %s**",
 		arc.FinishedAt.Unix(), moves(arc.Moves), result)
 	// The pieces left, as the board said while the game was played (and as
 	// a finished game of Go keeps its captures).
