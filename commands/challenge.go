@@ -413,9 +413,11 @@ func (a *App) btnAccept(ctx context.Context, r *Request) error {
 // opened in c's channel, now that c's game began there: the channel holds
 // one game at a time, and such a challenge, accepted once it was over,
 // would start another game for someone who had found one (as lidraughts
-// and OGS take down a player's seeks when a game of theirs starts). Open
-// challenges that play in a new thread stay, as do challenges naming an
-// opponent.
+// and OGS take down a player's seeks when a game of theirs starts), and
+// the challenges between the same two people to the same game here: the
+// other of two crossing challenges would start a second game between
+// them hours later. Challenges that play in a new thread stay, as do
+// those naming another opponent.
 func (a *App) closeOtherSeeks(ctx context.Context, r *Request, c *storage.Challenge) {
 	if c.GuildID == "" {
 		return
@@ -427,12 +429,20 @@ func (a *App) closeOtherSeeks(ctx context.Context, r *Request, c *storage.Challe
 	}
 	now := a.Now()
 	for _, o := range list {
-		if o.ID == c.ID || o.ChannelID != c.ChannelID || !o.Open() || o.Team() || o.Thread || o.Expired(now) ||
-			(o.Challenger.UserID != c.Challenger.UserID && o.Challenger.UserID != c.Opponent.UserID) {
+		if o.ID == c.ID || o.ChannelID != c.ChannelID || o.Team() || o.Thread || o.Expired(now) ||
+			(o.Challenger.UserID != c.Challenger.UserID && o.Challenger.UserID != c.Opponent.UserID) ||
+			(!o.Open() && (o.Kind != c.Kind || !samePair(o, c))) {
 			continue
 		}
 		a.withdrawChallenge(ctx, r, o, fmt.Sprintf("⌛ Withdrawn: %s's game with %s began in this channel.", Mention(c.Challenger), Mention(c.Opponent)), nil)
 	}
+}
+
+// samePair reports whether two challenges naming their opponents are
+// between the same two people, either way round.
+func samePair(a, b *storage.Challenge) bool {
+	return (a.Challenger.UserID == b.Challenger.UserID && a.Opponent.UserID == b.Opponent.UserID) ||
+		(a.Challenger.UserID == b.Opponent.UserID && a.Opponent.UserID == b.Challenger.UserID)
 }
 
 // cannotStartYet is err, said to the opponent who pressed Accept (r) on

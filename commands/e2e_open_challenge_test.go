@@ -89,6 +89,33 @@ func testE2EOpenChallenge(t *testing.T, e *env) {
 		}
 	}
 
+	// Two crossing challenges: once one starts the pair's game, the other
+	// of the same game is withdrawn; one to another game, or to someone
+	// else, stays.
+	cross := e.d.GuildChannel("cross")
+	mine := e.newChallenge(e.slash(cross, carol, "challenge", discordtest.UserOpt("opponent", dave), discordtest.Int("size", 9)))
+	toDraughts := e.newChallenge(e.draughtsCmd(cross, carol, "challenge", discordtest.UserOpt("opponent", dave)))
+	toFrank := e.newChallenge(e.slash(cross, carol, "challenge", discordtest.UserOpt("opponent", frank), discordtest.Int("size", 9)))
+	theirs := e.newChallenge(e.slash(cross, dave, "challenge", discordtest.UserOpt("opponent", carol), discordtest.Int("size", 13)))
+	for _, m := range []discordtest.Message{mine, toDraughts, toFrank, theirs} {
+		if m.Ephemeral {
+			t.Fatalf("a challenge was refused: %q", m.Text())
+		}
+	}
+	e.do(e.click(carol, theirs, "accept"))
+	e.d.WaitFor("the game's first board", func() bool { return len(e.publicWith(cross.ID, "The game begins")) > 0 })
+	crossed := "⌛ Withdrawn: " + dave.Mention() + "'s game with " + carol.Mention() + " began in this channel."
+	e.d.WaitFor("the crossing challenge to close", func() bool {
+		got, _ := e.d.Message(mine.ID)
+		return strings.HasSuffix(got.Text(), "\n"+crossed) && len(got.Buttons()) > 0 && got.Buttons()[0].Disabled
+	})
+	e.refused(e.d.Click(dave, mine, mustButton(t, mine, "accept").CustomID), "no longer open")
+	for _, m := range []discordtest.Message{toDraughts, toFrank} {
+		if got, _ := e.d.Message(m.ID); strings.Contains(got.Text(), "Withdrawn") {
+			t.Errorf("a challenge to another game or another opponent was withdrawn: %q", got.Text())
+		}
+	}
+
 	// Withdrawn by its challenger.
 	other := e.d.GuildChannel("other")
 	msg = e.newChallenge(e.slash(other, carol, "challenge", discordtest.Int("size", 13)))
