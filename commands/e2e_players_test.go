@@ -104,3 +104,26 @@ func TestE2ELastGameElsewhere(t *testing.T) {
 	}
 	e.refused(e.slash(general, cid, "sgf"), "No game has been played to the end in this channel yet: name one with `game:` (it suggests your recent games), or see `/go history`.")
 }
+
+// TestE2EGamesElsewhere: a game command sent where no game is, by someone
+// who plays in other channels of the server, says where their games of
+// that kind are (not those of another server, nor of the other game).
+func TestE2EGamesElsewhere(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	general, lobby, quiet := e.d.GuildChannel("general"), e.d.GuildChannel("lobby"), e.d.GuildChannel("quiet")
+	elsewhere := e.d.OtherGuildChannel("900000000000000001", "far")
+	alice, bob, carol := e.d.NewUser("alice"), e.d.NewUser("bob"), e.d.NewUser("carol")
+	e.startGame(general, alice, bob, 9)
+	e.startGame(lobby, carol, alice, 9)
+	e.startGame(elsewhere, alice, carol, 9)
+	e.do(e.click(bob, e.newChallenge(e.draughtsCmd(quiet, alice, "challenge", discordtest.UserOpt("opponent", bob))), "accept"))
+	draughts := e.d.GuildChannel("draughts")
+	e.do(e.click(carol, e.newChallenge(e.draughtsCmd(draughts, bob, "challenge", discordtest.UserOpt("opponent", carol))), "accept"))
+
+	empty := e.d.GuildChannel("empty")
+	e.refused(e.slash(empty, alice, "pass"), "There is no game in this channel. Your games are in <#"+general.ID+"> and <#"+lobby.ID+">: run the command there.")
+	e.refused(e.slash(empty, bob, "resign"), "There is no game in this channel. Your game is in <#"+general.ID+">: run the command there.")
+	e.refused(e.draughtsCmd(empty, carol, "resign"), "There is no game in this channel. Your game is in <#"+draughts.ID+">: run the command there.")
+	e.refused(e.draughtsCmd(empty, e.d.NewUser("dave"), "resign"), "There is no game in this channel. Start one with `/draughts challenge` or `/draughts bot`.")
+}

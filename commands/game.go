@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -53,6 +54,16 @@ func (a *App) OnGame(h GameHandler) HandlerFunc {
 			}
 			if err := inThread(threads); err != nil {
 				return err
+			}
+			// On a busy server the command was most likely meant for the
+			// user's game in another channel: say where it is, before
+			// another pair's challenge here.
+			elsewhere := a.gamesElsewhere(ctx, r, rm)
+			if ue := (*UserError)(nil); ended != nil && elsewhere != "" && errors.As(ended, &ue) {
+				return UserErr(ErrGameOver, ue.Msg+" "+elsewhere)
+			}
+			if elsewhere != "" {
+				return UserErr(ErrNoGame, "There is no game in this channel. "+elsewhere)
 			}
 			if err := a.openChallenge(ctx, r); err != nil {
 				return err
@@ -220,6 +231,47 @@ func (a *App) userThreads(ctx context.Context, r *Request) []string {
 		}
 	}
 	return threads
+}
+
+// gamesElsewhere says where the user of r plays games of rm's kind on
+// r's server outside r's channel and its threads (inThread names those):
+// "Your game is in #lobby: run the command there." In the console, whose
+// one channel these are not, it names the opponents of the games on the
+// board page (followConsole follows a user with one). It is "" when they
+// play none, and in a DM, where no other channel of a server is theirs to
+// be sent to.
+func (a *App) gamesElsewhere(ctx context.Context, r *Request, rm Room) string {
+	it := r.Interaction
+	if it.GuildID == "" || r.User == nil {
+		return ""
+	}
+	games, err := a.games.PlayerActiveGames(ctx, r.User.ID)
+	if err != nil {
+		a.log.Info("the user's games, for where they play", "user", r.User.ID, "err", err)
+	}
+	var where []string
+	for _, g := range games {
+		if g.GuildID != it.GuildID || g.ChannelID == it.ChannelID || g.ParentChannelID == it.ChannelID || a.roomOf(g) != rm {
+			continue
+		}
+		if it.GuildID == consoleGuild {
+			others := slices.DeleteFunc(g.Players(), func(p storage.Player) bool { return p.UserID == r.User.ID })
+			where = append(where, "against "+JoinNames(others, ShownName))
+		} else {
+			where = append(where, "<#"+g.ChannelID+">")
+		}
+	}
+	switch {
+	case len(where) == 0:
+		return ""
+	case it.GuildID == consoleGuild && len(where) == 1:
+		return "Your game on the board page is " + where[0] + ": play it there."
+	case it.GuildID == consoleGuild:
+		return "Your games on the board page are " + joinAnd(where) + ": play them there."
+	case len(where) == 1:
+		return "Your game is in " + where[0] + ": run the command there."
+	}
+	return "Your games are in " + joinAnd(where) + ": run the command there."
 }
 
 // joinAnd joins two or more names as a sentence lists them: "a, b and c".

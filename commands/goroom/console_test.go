@@ -290,3 +290,26 @@ func TestConsolePageGame(t *testing.T) {
 		t.Errorf("the console lost the page's game:\n%s", got)
 	}
 }
+
+// TestConsolePageGames: with two games on the board page, a command typed
+// in the console (whose channel has none) cannot tell which is meant: it
+// names them and sends the player to the page, rather than talk of another
+// pair's challenge in the console's channel.
+func TestConsolePageGames(t *testing.T) {
+	app, _, typed, out, waitFor := consoleWithPage(t)
+	carol := commands.ConsoleUser("carol")
+	fmt.Fprintln(typed, "/go challenge opponent:bob size:9")
+	waitFor("ann's challenge", func(s string) bool { return strings.Contains(s, "challenges you") })
+	for _, level := range []string{"first", "second"} {
+		if res, _ := app.Start(t.Context(), app.NewChannelID(), carol, commands.Start{Level: level, Size: 9}); res.Refused {
+			t.Fatalf("carol's game against %s from the page: %s", level, res.Text)
+		}
+	}
+	fmt.Fprintln(typed, "/as carol")
+	fmt.Fprintln(typed, "/go play move:E5")
+	const want = "There is no game in this channel. Your games on the board page are against gobot first and against gobot second: play them there."
+	waitFor("the answer", func(s string) bool { return strings.Contains(s, "There is no game in") })
+	if got := out.String(); !strings.Contains(got, want) {
+		t.Errorf("carol's /go play in the console, with two games on the page:\n%s\nwant %q", got, want)
+	}
+}
