@@ -63,7 +63,7 @@ func newDraughtsRegistry(ctx context.Context, cfg *config.Config, stderr io.Writ
 func serveHub(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("hub", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	level := fs.String("bot", "max", "draughts level that plays ("+hubLevelNames()+", or hub:NAME for an engine of GOBOT_HUB_ENGINES)")
+	level := fs.String("bot", "max", "draughts level that plays ("+hubLevelNames(dbots.Builtin())+", or hub:NAME for an engine of GOBOT_HUB_ENGINES)")
 	nodes := fs.Int64("nodes", 0, "nodes per move instead of the level's own budget, when the GUI sets no limit (search levels only)")
 	seed := fs.Int64("seed", 0, "seed of the level's variety (0: a new one each session)")
 	if err := fs.Parse(args); err != nil {
@@ -75,7 +75,7 @@ func serveHub(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if *nodes < 0 {
 		return fmt.Errorf("--nodes: %d is negative", *nodes)
 	}
-	lookup := dbots.Lookup
+	lookup, levels := dbots.Lookup, dbots.Builtin()
 	if _, builtin := dbots.Lookup(*level); !builtin {
 		// A Hub engine of GOBOT_HUB_ENGINES, relayed.
 		cfg, err := config.LoadFor(config.Offline)
@@ -87,15 +87,16 @@ func serveHub(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 			return err
 		}
 		defer reg.Close()
-		lookup = reg.Lookup
+		// Its engines are levels too, which set-param may choose.
+		lookup, levels = reg.Lookup, reg.Levels()
 	}
-	e, err := newHubEngine(*level, *nodes, *seed, lookup)
+	e, err := newHubEngine(*level, *nodes, *seed, lookup, hubLevelNames(levels))
 	if err != nil {
 		return err
 	}
 	err = hub.Serve(ctx, stdin, stdout, hub.ServerOptions{
 		Name: "gobot", Version: version, Author: "the gobot authors",
-		Params:   []hub.Param{{Name: "level", Value: e.level.Name, Type: "enum", Values: hubLevelNames()}},
+		Params:   []hub.Param{{Name: "level", Value: e.level.Name, Type: "enum", Values: e.names}},
 		SetParam: e.setParam,
 		NewGame:  e.newGame,
 		Search:   e.search,
@@ -106,9 +107,11 @@ func serveHub(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	return err
 }
 
-func hubLevelNames() string {
+// hubLevelNames lists levels' names as the level parameter's values do:
+// "beginner novice … max".
+func hubLevelNames(levels []dbots.Level) string {
 	var names []string
-	for _, l := range dbots.Builtin() {
+	for _, l := range levels {
 		names = append(names, l.Name)
 	}
 	return strings.Join(names, " ")
@@ -118,6 +121,7 @@ func hubLevelNames() string {
 // one Searcher kept from move to move.
 type hubEngine struct {
 	lookup   func(string) (dbots.Level, bool)
+	names    string // the levels lookup finds, as hubLevelNames lists them
 	level    dbots.Level
 	nodes    int64
 	seed     int64
@@ -126,11 +130,11 @@ type hubEngine struct {
 	moves    int64          // searches so far, to vary the seed
 }
 
-func newHubEngine(name string, nodes, seed int64, lookup func(string) (dbots.Level, bool)) (*hubEngine, error) {
+func newHubEngine(name string, nodes, seed int64, lookup func(string) (dbots.Level, bool), names string) (*hubEngine, error) {
 	if seed == 0 {
 		seed = time.Now().UnixNano()
 	}
-	e := &hubEngine{lookup: lookup, nodes: nodes, seed: seed}
+	e := &hubEngine{lookup: lookup, names: names, nodes: nodes, seed: seed}
 	if err := e.setLevel(name); err != nil {
 		return nil, fmt.Errorf("--bot: %w", err)
 	}
@@ -140,7 +144,7 @@ func newHubEngine(name string, nodes, seed int64, lookup func(string) (dbots.Lev
 func (e *hubEngine) setLevel(name string) error {
 	l, ok := e.lookup(name)
 	if !ok {
-		return fmt.Errorf("unknown level %q (levels: %s)", name, hubLevelNames())
+		return fmt.Errorf("unknown level %q (levels: %s)", name, e.names)
 	}
 	e.level, e.searcher = l, nil
 	if l.Search != nil {
@@ -175,6 +179,14 @@ func (e *hubEngine) search(ctx context.Context, req hub.Request, info func(hub.I
 	g := dbots.NewGame(req.Start)
 	for _, m := range req.Moves {
 		g = g.Play(m)
+	}
+	if g.Over() {
+		// Drawn by repetition or a counting rule, with moves left (the
+		// server answers a side without one): ending the game is the
+		// GUI's to do, and Scan answers a searched move then. The
+		// levels refuse a game that is over, so the position is
+		// searched without its history.
+		g = dbots.NewGame(g.Position())
 	}
 	lim := req.Limit
 	b := e.level.Budget

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	dbots "github.com/gobot-dev/gobot/bots/draughts"
 	"github.com/gobot-dev/gobot/config"
 	"github.com/gobot-dev/gobot/engine/draughts"
 	"github.com/gobot-dev/gobot/engine/draughts/hub"
@@ -235,10 +236,10 @@ func TestHubEnginesRelayed(t *testing.T) {
 	}
 }
 
-// TestHubEngineFailureLogged: a Hub engine of GOBOT_HUB_ENGINES that
-// answers an illegal move is replaced for the move with a warning in the
-// log, as docs/hub.md says.
-func TestHubEngineFailureLogged(t *testing.T) {
+// badHubEngine writes a Hub engine that answers every search with
+// 32-26, illegal after it, and returns its path.
+func badHubEngine(t *testing.T) string {
+	t.Helper()
 	bad := filepath.Join(t.TempDir(), "bad.sh")
 	script := `#!/bin/sh
 while read c rest; do
@@ -254,6 +255,37 @@ done
 	if err := os.WriteFile(bad, []byte(script), 0o755); err != nil {
 		t.Fatal(err)
 	}
+	return bad
+}
+
+// TestHubRelayLevels: relaying an engine of GOBOT_HUB_ENGINES, the level
+// parameter's values hold it (they held the built-in levels only, not
+// the value itself), and set-param may choose a built-in level and the
+// engine again.
+func TestHubRelayLevels(t *testing.T) {
+	t.Setenv("GOBOT_HUB_ENGINES", "bad="+badHubEngine(t))
+	s := startHub(t, "--bot", "hub:bad")
+	s.send(t, "hub")
+	before, _ := s.until(t, "wait")
+	want := `param name=level value=hub:bad type=enum values="` + hubLevelNames(dbots.Builtin()) + ` hub:bad"`
+	if len(before) != 2 || before[1] != want {
+		t.Errorf("hub answered %q, want the level's line %q", before, want)
+	}
+	s.send(t, "set-param name=level value=hard", "set-param name=level value=hub:bad", "init")
+	if before, _ := s.until(t, "ready"); len(before) != 0 {
+		t.Errorf("set-param of the levels offered answered %q", before)
+	}
+	s.send(t, "quit")
+	if code := <-s.code; code != 0 {
+		t.Errorf("gobot hub exited %d", code)
+	}
+}
+
+// TestHubEngineFailureLogged: a Hub engine of GOBOT_HUB_ENGINES that
+// answers an illegal move is replaced for the move with a warning in the
+// log, as docs/hub.md says.
+func TestHubEngineFailureLogged(t *testing.T) {
+	bad := badHubEngine(t)
 	var logged strings.Builder
 	log := slog.New(slog.NewTextHandler(&logged, nil))
 	cfg := &config.Config{HubEngines: map[string]string{"bad": bad}}
@@ -272,5 +304,39 @@ done
 	}
 	if !strings.Contains(logged.String(), "level=hub:bad") || !strings.Contains(logged.String(), "WARN") {
 		t.Errorf("log = %q, want a warning naming hub:bad", logged.String())
+	}
+}
+
+// TestHubDrawnPosition: a position the rules have drawn (here by
+// repetition, kings only) still has its moves searched, as Scan does:
+// `done` with a legal move, and no error line. gobot said "the game is
+// over" and then answered the first legal move, unsearched.
+func TestHubDrawnPosition(t *testing.T) {
+	s := startHub(t, "--bot", "hard", "--seed", "1")
+	start, err := draughts.ParseFEN("W:WK47,45:BK4,6")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.send(t, "hub")
+	s.until(t, "wait")
+	s.send(t, "init")
+	s.until(t, "ready")
+	s.send(t, "pos pos="+start.Hub()+` moves="47-42 4-9 42-47 9-4 47-42 4-9 42-47 9-4"`, "level depth=2", "go think")
+	before, done := s.until(t, "done")
+	for _, l := range before {
+		if strings.HasPrefix(l, "error") {
+			t.Errorf("a drawn position answered %q", l)
+		}
+	}
+	mt, _ := done.Get("move")
+	if _, err := hub.ParseMove(&start, mt); err != nil {
+		t.Errorf("done move=%s: %v", mt, err)
+	}
+	if len(before) == 0 {
+		t.Errorf("no info line before done move=%s: the move was not searched", mt)
+	}
+	s.send(t, "quit")
+	if code := <-s.code; code != 0 {
+		t.Errorf("gobot hub exited %d after quit", code)
 	}
 }
