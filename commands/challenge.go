@@ -296,6 +296,18 @@ func closedChallenge(r *Request, now time.Time) *Message {
 
 // answerableChallenge loads the challenge a button belongs to and checks
 // who may answer it and that it is still open.
+// FromOtherServer refuses a press of challenge c's button that comes from
+// another server (or a DM) than c's. Discord sends a press from the
+// message that holds the button, so such a press is forged; carried out,
+// it would start the game under the presser's server, out of reach of its
+// own server's admins and within another's.
+func FromOtherServer(r *Request, c *storage.Challenge) error {
+	if c.GuildID == r.Interaction.GuildID {
+		return nil
+	}
+	return UserErr(ErrNotChallenged, "This challenge was made on another server: answer it there.")
+}
+
 func (a *App) answerableChallenge(ctx context.Context, r *Request, allowChallenger bool) (*storage.Challenge, error) {
 	c, err := a.challenges.Challenge(ctx, r.Param("id"))
 	if errors.Is(err, storage.ErrNotFound) {
@@ -311,6 +323,9 @@ func (a *App) answerableChallenge(ctx context.Context, r *Request, allowChalleng
 		return nil, ErrNoChallenge
 	}
 	if err != nil {
+		return nil, err
+	}
+	if err := FromOtherServer(r, c); err != nil {
 		return nil, err
 	}
 	if c.Open() && !c.Team() {

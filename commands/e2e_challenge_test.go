@@ -601,3 +601,45 @@ func TestE2EStartBoardAfterEnd(t *testing.T) {
 		})
 	}
 }
+
+// TestE2EChallengeFromOtherServer: a press of a challenge's button sent
+// from another server (forged: Discord sends a press from the message
+// that holds it) is refused and starts nothing; it started the game under
+// the presser's server, listed by that server's admins and not by its
+// own.
+func TestE2EChallengeFromOtherServer(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	ch := e.d.GuildChannel("games")
+	far := e.d.OtherGuildChannel("900000000000000001", "far")
+	ann, eve := e.d.NewUser("ann"), e.d.NewUser("eve")
+	open := e.newChallenge(e.slash(ch, ann, "challenge", discordtest.Int("size", 9)))
+	theirs := e.newChallenge(e.slash(far, eve, "challenge", discordtest.Int("size", 9)))
+	accept := mustButton(t, open, "accept").CustomID
+	e.refused(e.d.Click(eve, theirs, accept), "This challenge was made on another server: answer it there.")
+	if g := e.game(ch.ID); g != nil {
+		t.Errorf("a press from another server started a game in %s: %+v", ch.ID, g.Players())
+	}
+	if g := e.game(far.ID); g != nil {
+		t.Errorf("a press from another server started a game in %s: %+v", far.ID, g.Players())
+	}
+	// A rengo lobby's buttons, likewise.
+	lobby := e.newChallenge(e.slash(ch, ann, "rengo", discordtest.Int("size", 9)))
+	for _, label := range []string{"Join White", "Start"} {
+		var id string
+		for _, b := range lobby.Buttons() {
+			if b.Label == label {
+				id = b.CustomID
+			}
+		}
+		e.refused(e.d.Click(eve, theirs, id), "This challenge was made on another server: answer it there.")
+	}
+	if got, _ := e.d.Message(lobby.ID); strings.Contains(got.Text(), eve.Mention()) {
+		t.Errorf("a join from another server seated eve: %q", got.Text())
+	}
+	// The challenge is still open where it was made.
+	e.do(e.d.Click(eve, open, accept))
+	if g := e.game(ch.ID); g == nil || g.GuildID != ch.GuildID {
+		t.Errorf("eve's press in the challenge's own channel: game %+v, want one on server %s", g, ch.GuildID)
+	}
+}

@@ -236,6 +236,9 @@ func (a *room) changeLobby(ctx context.Context, r *commands.Request, change func
 		if !c.Team() {
 			return commands.ErrNoChallenge
 		}
+		if err := commands.FromOtherServer(r, c); err != nil {
+			return err
+		}
 		if c.Expired(a.Now()) {
 			expired = c
 			return commands.ErrExpired
@@ -343,7 +346,7 @@ func (a *room) btnRengoJoin(ctx context.Context, r *commands.Request) error {
 
 func (a *room) btnRengoLeave(ctx context.Context, r *commands.Request) error {
 	c, err := a.Challenges().Challenge(ctx, r.Param("id"))
-	if err == nil && c.Challenger.UserID == r.User.ID {
+	if err == nil && c.Challenger.UserID == r.User.ID && commands.FromOtherServer(r, c) == nil {
 		// The creator leaving calls the game off.
 		release, err := a.HoldChallenge(ctx, r, c.ID, commands.HoldCallOff, lobbyBusyFor(commands.HoldCallOff), lobbyClosed)
 		if err != nil {
@@ -374,6 +377,9 @@ func (a *room) btnRengoStart(ctx context.Context, r *commands.Request) error {
 		return a.lobbyGone(r, "This rengo game has started or was called off.")
 	}
 	if err != nil {
+		return err
+	}
+	if err := commands.FromOtherServer(r, c); err != nil {
 		return err
 	}
 	if r.User.ID != c.Challenger.UserID {
