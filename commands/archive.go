@@ -24,17 +24,109 @@ const historyPageSize = 10
 // gameOption is the name of the option that names a finished game.
 const GameOption = "game"
 
-// canSee reports whether the user may see an archived game: one they played,
-// or one played on the server the request comes from.
-func canSee(a *storage.Archived, r *Request) bool {
-	_, played := a.SideOf(r.User.ID)
-	return played || (a.GuildID != "" && a.GuildID == r.Interaction.GuildID)
+// viewer decides which finished games the user of a request may see: one
+// they played, or one played on the server the request comes from, in
+// the request's channel or in a channel of that server that is not
+// private. A private channel's games are its own members' to see, and
+// where the game was played no request tells gobot who they are: asked in
+// that channel, the asker is one. Make one per request (App.viewer); it
+// reads the server's channels once, when first needed, and remembers
+// what it learnt of each.
+type viewer struct {
+	a       *App
+	ctx     context.Context
+	r       *Request
+	listed  bool
+	private map[string]bool // channel ID → hidden from the server at large
+}
+
+func (a *App) viewer(ctx context.Context, r *Request) *viewer {
+	return &viewer{a: a, ctx: ctx, r: r, private: map[string]bool{}}
+}
+
+// canSee reports whether the user may see arc.
+func (v *viewer) canSee(arc *storage.Archived) bool {
+	if _, played := arc.SideOf(v.r.User.ID); played {
+		return true
+	}
+	if arc.GuildID == "" || arc.GuildID != v.r.Interaction.GuildID {
+		return false
+	}
+	return arc.ChannelID == v.r.Interaction.ChannelID || !v.privateChannel(arc.GuildID, arc.ChannelID, 0)
+}
+
+// shownPrivately reports whether arc, which the user may see, is shown to
+// them alone: a game of a DM or of another server (Elsewhere), or of a
+// private channel asked for in another channel, where the others may not
+// see it.
+func (v *viewer) shownPrivately(arc *storage.Archived) bool {
+	return Elsewhere(arc, v.r) || (arc.ChannelID != v.r.Interaction.ChannelID && v.privateChannel(arc.GuildID, arc.ChannelID, 0))
+}
+
+// privateChannel reports whether channel id of guild is private: a
+// private thread, a thread of a private channel, or a channel whose
+// permission overwrites deny @everyone View Channel (Discord's "Private
+// Channel"). The server's channels are read in one call; a thread, or a
+// channel not among them, alone. A channel Discord does not show gobot
+// (deleted, or closed to it) counts as private: its games stay their
+// players'. The console (one server of one channel, and the board page's
+// games) has none.
+func (v *viewer) privateChannel(guild, id string, depth int) bool {
+	if guild == consoleGuild {
+		return false
+	}
+	if !v.listed {
+		v.listed = true
+		if list, ok := DiscordAs[guildChannelList](v.a.opts.Discord); ok {
+			channels, err := list.GuildChannels(v.ctx, guild)
+			if err != nil {
+				v.a.log.Info("the server's channels, for who may see its games", "guild", guild, "err", err)
+			}
+			for _, ch := range channels {
+				v.private[ch.ID] = hidesFromEveryone(ch, guild)
+			}
+		}
+	}
+	if p, ok := v.private[id]; ok {
+		return p
+	}
+	look, ok := DiscordAs[channelLookup](v.a.opts.Discord)
+	if !ok || id == "" {
+		return false
+	}
+	private := true
+	ch, err := look.Channel(v.ctx, id)
+	switch {
+	case err != nil:
+		v.a.log.Info("a game's channel, for who may see its games", "channel", id, "err", err)
+	case ch.Type == discordgo.ChannelTypeGuildPrivateThread:
+	case ch.IsThread() && depth == 0:
+		private = v.privateChannel(guild, ch.ParentID, depth+1)
+	default:
+		private = hidesFromEveryone(ch, guild)
+	}
+	v.private[id] = private
+	return private
+}
+
+// hidesFromEveryone reports whether ch's permission overwrites deny
+// @everyone (the role whose ID is the server's) View Channel.
+func hidesFromEveryone(ch *discordgo.Channel, guild string) bool {
+	return slices.ContainsFunc(ch.PermissionOverwrites, func(o *discordgo.PermissionOverwrite) bool {
+		return o.Type == discordgo.PermissionOverwriteTypeRole && o.ID == guild && o.Deny&discordgo.PermissionViewChannel != 0
+	})
+}
+
+// ShownPrivately is viewer.shownPrivately for one game: whether r's answer
+// about arc, a game the user may see, goes to them alone.
+func (a *App) ShownPrivately(ctx context.Context, r *Request, arc *storage.Archived) bool {
+	return a.viewer(ctx, r).shownPrivately(arc)
 }
 
 // hiddenGames counts the finished games of the player keyed key (those
-// ofKind, or all with nil) that the one asking cannot see here (canSee):
-// played on other servers or in DMs without them. visible is how many
-// they can see; a failed count hides nothing.
+// ofKind, or all with nil) that the one asking cannot see here (viewer):
+// played without them on other servers, in DMs or in private channels.
+// visible is how many they can see; a failed count hides nothing.
 func (a *App) hiddenGames(ctx context.Context, arch Archive, key string, visible int, ofKind func(*storage.Archived) bool) int {
 	_, all, err := arch.PlayerGamesPage(ctx, key, 0, 0, ofKind)
 	if err != nil {
@@ -43,15 +135,15 @@ func (a *App) hiddenGames(ctx context.Context, arch Archive, key string, visible
 	return max(all-visible, 0)
 }
 
-// hiddenNote says that n games are not listed: "2 games on other servers
-// or in DMs are not listed to you." (a record of wins and losses counts
-// them).
+// hiddenNote says that n games are not listed: "2 games on other
+// servers, in DMs or in private channels are not listed to you." (a
+// record of wins and losses counts them).
 func hiddenNote(n int) string {
 	verb := "are"
 	if n == 1 {
 		verb = "is"
 	}
-	return fmt.Sprintf("%s on other servers or in DMs %s not listed to you.", Plural(n, "game"), verb)
+	return fmt.Sprintf("%s on other servers, in DMs or in private channels %s not listed to you.", Plural(n, "game"), verb)
 }
 
 // Elsewhere reports whether a finished game was played neither in the
@@ -73,32 +165,34 @@ func commandOf(r *Request) string {
 	return name
 }
 
-// archivedGame loads a finished game by ID from arch for the user of r,
-// with its SGF, refusing with a specific message a game that does not
-// exist or that the user may not see.
-func archivedGame(ctx context.Context, arch Archive, r *Request, id string) (*storage.Archived, error) {
+// archivedGame loads a finished game by ID for the user of r, with its
+// SGF, refusing with a specific message a game that does not exist or
+// that the user may not see (viewer).
+func (a *App) archivedGame(ctx context.Context, r *Request, id string) (*storage.Archived, error) {
 	id = strings.TrimSpace(id)
-	a, err := arch.ArchivedGame(ctx, id)
+	arc, err := a.archive.ArchivedGame(ctx, id)
 	switch {
 	case errors.Is(err, storage.ErrNotFound) || (err == nil && id == ""):
 		return nil, UserErr(ErrBadOption, fmt.Sprintf("There is no finished game with ID `%s`: pick one of the suggestions, or find it with `/%s history`.", Clip(id, 40), commandOf(r)))
 	case err != nil:
 		return nil, err
 	}
-	if canSee(a, r) {
-		return a, nil
+	if a.viewer(ctx, r).canSee(arc) {
+		return arc, nil
 	}
 	yours := "you can get the games you played and the games of this server"
 	if r.Interaction.GuildID == "" {
 		yours = "you can get the games you played, and on a server that server's games"
 	}
 	switch {
-	case a.GuildID != "" && r.Interaction.GuildID != "":
-		return nil, UserErr(ErrForbidden, fmt.Sprintf("Game `%s` was played on another server: %s.", a.ID, yours))
-	case a.GuildID != "":
-		return nil, UserErr(ErrForbidden, fmt.Sprintf("Game `%s` was played on a server: %s.", a.ID, yours))
+	case arc.GuildID != "" && arc.GuildID == r.Interaction.GuildID:
+		return nil, UserErr(ErrForbidden, fmt.Sprintf("Game `%s` was played in a private channel of this server, and not by you: its games are shown in that channel, to those who can read it.", arc.ID))
+	case arc.GuildID != "" && r.Interaction.GuildID != "":
+		return nil, UserErr(ErrForbidden, fmt.Sprintf("Game `%s` was played on another server: %s.", arc.ID, yours))
+	case arc.GuildID != "":
+		return nil, UserErr(ErrForbidden, fmt.Sprintf("Game `%s` was played on a server: %s.", arc.ID, yours))
 	}
-	return nil, UserErr(ErrForbidden, fmt.Sprintf("Game `%s` was played in private messages, and not by you: %s.", a.ID, yours))
+	return nil, UserErr(ErrForbidden, fmt.Sprintf("Game `%s` was played in private messages, and not by you: %s.", arc.ID, yours))
 }
 
 // lastGamesLooked is how many of a channel's last finished games
@@ -116,7 +210,7 @@ const lastGamesLooked = 20
 // where it is played (as /go board does) rather than that there is none.
 func (a *App) FinishedGameOption(ctx context.Context, r *Request) (*storage.Archived, error) {
 	if id, ok := r.String(GameOption); ok {
-		arc, err := archivedGame(ctx, a.archive, r, id)
+		arc, err := a.archivedGame(ctx, r, id)
 		if errors.Is(err, ErrBadOption) { // no finished game has that ID
 			if g := a.gameInPlay(ctx, r, strings.TrimSpace(id)); g != nil {
 				return nil, UserErr(ErrNoGame, a.namedInPlay(r, g))
@@ -129,7 +223,7 @@ func (a *App) FinishedGameOption(ctx context.Context, r *Request) (*storage.Arch
 		return nil, err
 	}
 	if len(games) > 0 {
-		return archivedGame(ctx, a.archive, r, a.lastOfCommand(r, games).ID)
+		return a.archivedGame(ctx, r, a.lastOfCommand(r, games).ID)
 	}
 	if _, err := a.games.Game(ctx, r.Interaction.ChannelID); err == nil {
 		// /go review and /go replay, run during the channel's first game.
@@ -358,7 +452,7 @@ func (a *App) CmdRecord(ctx context.Context, r *Request) error {
 	m := &Message{
 		Content:   fmt.Sprintf("Record of %s, %s, %s, finished <t:%d:d> (%s).", a.titleOf(arc), a.archivedSetup(arc), a.resultCounted(arc), arc.FinishedAt.Unix(), a.recordFormat(arc)),
 		Files:     []File{a.recordFile(arc)},
-		Ephemeral: Elsewhere(arc, r),
+		Ephemeral: a.ShownPrivately(ctx, r, arc),
 	}
 	if withReview {
 		rv, ok := a.RoomOfKind(arc.Kind).(Reviewed)
@@ -391,7 +485,7 @@ func (a *App) CmdReplay(ctx context.Context, r *Request) error {
 		return UserErr(ErrBadOption, "That game has no moves to replay.")
 	}
 	// Drawing every move takes a while: answer "thinking" first.
-	private := Elsewhere(arc, r)
+	private := a.ShownPrivately(ctx, r, arc)
 	if err := r.Defer(ctx, private); err != nil {
 		return err
 	}
@@ -455,7 +549,7 @@ func (a *App) historyMessage(ctx context.Context, arch Archive, r *Request, p st
 	}
 	var keep func(*storage.Archived) bool
 	if p.UserID != r.User.ID {
-		keep = func(arc *storage.Archived) bool { return canSee(arc, r) }
+		keep = a.viewer(ctx, r).canSee
 	}
 	games, total, err := arch.PlayerGamesPage(ctx, p.Key(), (page-1)*historyPageSize, historyPageSize, keep)
 	if err != nil && len(games) == 0 {
@@ -472,7 +566,7 @@ func (a *App) historyMessage(ctx context.Context, arch Archive, r *Request, p st
 	case total == 0 && r.Interaction.GuildID == "":
 		return nil, UserErr(ErrBadOption, fmt.Sprintf("%s has no finished game you can see here (your own games with them; in a server, its games too).", Mention(p)))
 	case total == 0:
-		return nil, UserErr(ErrBadOption, fmt.Sprintf("%s has no finished game you can see (your own games with them, or games of this server).", Mention(p)))
+		return nil, UserErr(ErrBadOption, fmt.Sprintf("%s has no finished game you can see (your own games with them, or games of this server outside its private channels).", Mention(p)))
 	case page > pages:
 		return nil, UserErr(ErrBadOption, fmt.Sprintf("There is no page %d: %s has %s of games you can see.", page, Mention(p), Plural(pages, "page")))
 	}
@@ -514,7 +608,7 @@ func (a *App) historyMessage(ctx context.Context, arch Archive, r *Request, p st
 // btnSGF attaches the record of a finished game, privately, for whoever
 // pressed the button (if they may see it).
 func (a *App) btnSGF(ctx context.Context, r *Request) error {
-	arc, err := archivedGame(ctx, a.archive, r, r.Param("id"))
+	arc, err := a.archivedGame(ctx, r, r.Param("id"))
 	if err != nil {
 		return err
 	}

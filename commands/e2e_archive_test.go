@@ -7,6 +7,7 @@ package commands_test
 import (
 	"bytes"
 	"context"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -217,14 +218,14 @@ func TestE2EHistory(t *testing.T) {
 	}
 	// Carol sees alice's games of this server only: 12, on two pages.
 	cm := e.do(e.slash(ch, carol, "history", discordtest.UserOpt("player", alice)))
-	if strings.Contains(cm.Text(), hidden) || !strings.Contains(cm.Text(), "Page 1 of 2") || !strings.HasSuffix(cm.Text(), "\n-# 1 game on other servers or in DMs is not listed to you.") {
+	if strings.Contains(cm.Text(), hidden) || !strings.Contains(cm.Text(), "Page 1 of 2") || !strings.HasSuffix(cm.Text(), "\n-# 1 game on other servers, in DMs or in private channels is not listed to you.") {
 		t.Errorf("carol's view of alice's history = %q, want 12 games without %s, and a word for it", cm.Text(), hidden)
 	}
 	if strings.Contains(m.Text(), "not listed") {
 		t.Errorf("alice's own history = %q: nothing of hers is hidden from her", m.Text())
 	}
 	// Her record counts all 13 games; its list says why it shows fewer.
-	if st := e.do(e.slash(ch, carol, "stats", discordtest.UserOpt("player", alice))); !strings.Contains(st.Text(), "**13 games**") || !strings.HasSuffix(st.Text(), "\n-# 1 game on other servers or in DMs is not listed to you.\n") {
+	if st := e.do(e.slash(ch, carol, "stats", discordtest.UserOpt("player", alice))); !strings.Contains(st.Text(), "**13 games**") || !strings.HasSuffix(st.Text(), "\n-# 1 game on other servers, in DMs or in private channels is not listed to you.\n") {
 		t.Errorf("carol's /go stats of alice = %q", st.Text())
 	}
 	if st := e.do(e.slash(ch, alice, "stats")); strings.Contains(st.Text(), "not listed") {
@@ -314,15 +315,20 @@ func TestE2ELastGameOfItsKind(t *testing.T) {
 	}
 	// /go board shows the Go game, which finished before the draughts
 	// one: the last game of its kind, as /go sgf takes.
+	// (The draughts challenge drew the colours: bob won with either.)
 	for _, c := range []struct {
 		it   *discordtest.Interaction
-		want string
+		want []string
 	}{
-		{e.slash(ch, bob, "board"), "The last game of Go in this channel ended <t:1748779200:R> after 0 moves; `/go challenge` or `/go bot` starts a new one.\n**Game over: ⚪ " + bob.Mention() + " wins by resignation · W+R**"},
-		{e.draughtsCmd(ch, bob, "board"), "The last game of draughts in this channel ended <t:1748779200:R> after 0 moves; `/draughts challenge` or `/draughts bot` starts a new one.\n**Game over: ⚪ white " + bob.Mention() + " wins by resignation · 2-0**"},
+		{e.slash(ch, bob, "board"), []string{"The last game of Go in this channel ended <t:1748779200:R> after 0 moves; `/go challenge` or `/go bot` starts a new one.\n**Game over: ⚪ " + bob.Mention() + " wins by resignation · W+R**"}},
+		{e.draughtsCmd(ch, bob, "board"), []string{
+			"The last game of draughts in this channel ended <t:1748779200:R> after 0 moves; `/draughts challenge` or `/draughts bot` starts a new one.\n**Game over: ⚪ white " + bob.Mention() + " wins by resignation · 2-0**",
+			"The last game of draughts in this channel ended <t:1748779200:R> after 0 moves; `/draughts challenge` or `/draughts bot` starts a new one.\n**Game over: ⚫ black " + bob.Mention() + " wins by resignation · 0-2**",
+		}},
 	} {
-		if m := e.do(c.it); m.Ephemeral || !strings.Contains(m.Text(), c.want) {
-			t.Errorf("the board of the last game (private %v) =\n%s\nwant %q", m.Ephemeral, m.Text(), c.want)
+		m := e.do(c.it)
+		if m.Ephemeral || !slices.ContainsFunc(c.want, func(w string) bool { return strings.Contains(m.Text(), w) }) {
+			t.Errorf("the board of the last game (private %v) =\n%s\nwant one of %q", m.Ephemeral, m.Text(), c.want)
 		}
 	}
 }
@@ -354,4 +360,44 @@ func TestE2ERecordBesideOtherKind(t *testing.T) {
 	e.startGame(lobby, alice, bob, 9)
 	e.waitBoard(lobby.ID, "")
 	e.refused(e.draughtsCmd(lobby, bob, "record"), "The game in this channel is Go: `/go sgf` gives its record. No game of international draughts has been played to the end here; name one with `game:`.")
+}
+
+// TestE2EPrivateChannelGames: the games of a private channel (@everyone
+// denied View Channel) are not shown to the server at large: not listed
+// by someone else's /go history or /go stats asked elsewhere, refused by
+// /go sgf game: outside the channel, and sent privately to their own
+// player who asks for one elsewhere. In the channel itself they are shown
+// as any game. They were listed, and posted publicly anywhere on the
+// server.
+func TestE2EPrivateChannelGames(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	games, staff := e.d.GuildChannel("games"), e.d.PrivateGuildChannel("staff")
+	ann, eve := e.d.NewUser("ann"), e.d.NewUser("eve")
+	if m := e.do(e.botGame(staff, ann, "tester")); m.Ephemeral {
+		t.Fatalf("/go bot refused: %q", m.Text())
+	}
+	id := e.game(staff.ID).ID
+	if m := e.do(e.slash(staff, ann, "resign")); m.Ephemeral {
+		t.Fatalf("resign refused: %q", m.Text())
+	}
+	e.refused(e.slash(games, eve, "history", discordtest.UserOpt("player", ann)), ann.Mention()+" has no finished game you can see (your own games with them, or games of this server outside its private channels).")
+	// With a game of #games too, that one is listed, the other counted.
+	e.do(e.botGame(games, ann, "tester"))
+	open := e.game(games.ID).ID
+	e.do(e.slash(games, ann, "resign"))
+	if m := e.do(e.slash(games, eve, "history", discordtest.UserOpt("player", ann))); strings.Contains(m.Text(), id) || !strings.Contains(m.Text(), open) ||
+		!strings.HasSuffix(m.Text(), "\n-# 1 game on other servers, in DMs or in private channels is not listed to you.") {
+		t.Errorf("eve's /go history of ann in #games, want %s listed and %s counted as not listed:\n%s", open, id, m.Text())
+	}
+	if m := e.do(e.slash(staff, eve, "history", discordtest.UserOpt("player", ann))); !strings.Contains(m.Text(), id) {
+		t.Errorf("eve's /go history of ann in #staff does not list its game %s:\n%s", id, m.Text())
+	}
+	e.refused(e.slash(games, eve, "sgf", discordtest.Str("game", id)), "Game `"+id+"` was played in a private channel of this server, and not by you: its games are shown in that channel, to those who can read it.")
+	if m := e.do(e.slash(staff, eve, "sgf", discordtest.Str("game", id))); m.Ephemeral || len(m.Attachments) != 1 {
+		t.Errorf("eve's /go sgf in #staff itself (private %v, %d attachments): %q", m.Ephemeral, len(m.Attachments), m.Text())
+	}
+	if m := e.do(e.slash(games, ann, "sgf", discordtest.Str("game", id))); !m.Ephemeral || len(m.Attachments) != 1 {
+		t.Errorf("ann's /go sgf of her #staff game in #games (private %v, %d attachments): %q, want it to her alone", m.Ephemeral, len(m.Attachments), m.Text())
+	}
 }

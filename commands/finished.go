@@ -36,7 +36,7 @@ func (a *App) CmdBoardHere(ctx context.Context, r *Request) error {
 		}
 		return err
 	}
-	arc, aerr := archivedGame(ctx, a.archive, r, a.lastOfCommand(r, games).ID)
+	arc, aerr := a.archivedGame(ctx, r, a.lastOfCommand(r, games).ID)
 	if aerr != nil {
 		return aerr
 	}

@@ -66,7 +66,7 @@ func archivedRematchable(arc *storage.Archived) bool {
 // the command the game's room gives for the clicker (Room.Rematch) as if
 // they had typed it here.
 func (a *App) btnRematch(ctx context.Context, r *Request) error {
-	arc, err := archivedGame(ctx, a.archive, r, r.Param("id"))
+	arc, err := a.archivedGame(ctx, r, r.Param("id"))
 	if err != nil {
 		return err
 	}

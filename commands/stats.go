@@ -423,6 +423,7 @@ func (a *App) CmdStats(ctx context.Context, r *Request) error {
 	rm := a.commandRoom(r)
 	kind := rm.Kind()
 	ofKind := func(arc *storage.Archived) bool { return storage.KindOf(arc.Kind) == storage.KindOf(kind) }
+	seer := a.viewer(ctx, r) // reads Discord only when asked of a game not the asker's
 	all, err := a.stats.PlayerStats(ctx, u.ID)
 	var st *storage.PlayerStats
 	if err == nil {
@@ -437,7 +438,7 @@ func (a *App) CmdStats(ctx context.Context, r *Request) error {
 			for _, arc := range games {
 				switch {
 				case !ofKind(arc):
-				case u.ID != r.User.ID && !canSee(arc, r):
+				case u.ID != r.User.ID && !seer.canSee(arc):
 				case arc.Annulled:
 					annulled++
 				default:
@@ -462,7 +463,7 @@ func (a *App) CmdStats(ctx context.Context, r *Request) error {
 	}
 	keep := ofKind
 	if u.ID != r.User.ID {
-		keep = func(arc *storage.Archived) bool { return ofKind(arc) && canSee(arc, r) }
+		keep = func(arc *storage.Archived) bool { return ofKind(arc) && seer.canSee(arc) }
 	}
 	games, visible, err := a.archive.PlayerGamesPage(ctx, u.ID, 0, recentGames, keep)
 	if err != nil && len(games) == 0 {

@@ -127,6 +127,10 @@ type Channel struct {
 	// Archived marks a thread archived (PATCH /channels/{id}); a message
 	// posted in it unarchives it.
 	Archived bool
+	// Hidden marks a private channel of the guild: its permission
+	// overwrites deny @everyone (the role whose ID is the guild's) View
+	// Channel, as Discord's "Private Channel" switch does.
+	Hidden bool
 }
 
 func (c *Channel) object() map[string]any {
@@ -139,6 +143,9 @@ func (c *Channel) object() map[string]any {
 		o["name"] = c.Name
 		o["position"] = 0
 		o["permission_overwrites"] = []any{}
+		if c.Hidden {
+			o["permission_overwrites"] = []any{map[string]any{"id": c.GuildID, "type": 0, "allow": "0", "deny": "1024"}}
+		}
 		o["nsfw"] = false
 		o["rate_limit_per_user"] = 0
 		if c.Type == ChannelPublicThread {

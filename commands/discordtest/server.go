@@ -354,6 +354,12 @@ func (s *Server) GuildChannel(name string) *Channel {
 	return s.addChannel(&Channel{ID: s.nextID(), Type: ChannelGuildText, GuildID: s.GuildID, Name: name})
 }
 
+// PrivateGuildChannel makes a private text channel in the test guild:
+// @everyone may not view it (Channel.Hidden).
+func (s *Server) PrivateGuildChannel(name string) *Channel {
+	return s.addChannel(&Channel{ID: s.nextID(), Type: ChannelGuildText, GuildID: s.GuildID, Name: name, Hidden: true})
+}
+
 // GuildCategory makes a category (a folder of channels, where nobody
 // posts) in the test guild.
 func (s *Server) GuildCategory(name string) *Channel {

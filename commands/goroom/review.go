@@ -149,7 +149,7 @@ func (a *room) cmdReview(ctx context.Context, r *commands.Request) error {
 	}
 	it := r.Interaction
 	job := reviewJob{Game: arc.ID, User: r.User.ID, Interaction: it.ID, App: it.AppID, Token: it.Token,
-		Channel: it.ChannelID, Guild: it.GuildID, Private: commands.Elsewhere(arc, r), At: a.Now(),
+		Channel: it.ChannelID, Guild: it.GuildID, Private: a.ShownPrivately(ctx, r, arc), At: a.Now(),
 		Perms: it.AppPermissions, Where: r.Channel}
 	holder := "review-" + it.ID
 	keys, err := a.leaseReview(ctx, job, holder)
@@ -493,7 +493,7 @@ func (a *room) postReview(ctx context.Context, r *commands.Request, arc *storage
 		Files:           []commands.File{graph.file},
 		Embeds:          []*discordgo.MessageEmbed{graph.embed},
 		AllowedMentions: commands.NoMentions(),
-		Ephemeral:       commands.Elsewhere(arc, r), // a game from elsewhere is shown to its player alone, in no thread
+		Ephemeral:       a.ShownPrivately(ctx, r, arc), // a game from elsewhere is shown to its player alone, in no thread
 	}
 	clean := map[engine.Color]bool{engine.Black: true, engine.White: true}
 	for _, bd := range boards {
@@ -768,10 +768,10 @@ func (a *room) cmdEstimate(ctx context.Context, r *commands.Request) error {
 	if res, err := engine.ParseResult(arc.Result); err == nil && res.Reason == engine.ByScore && g.PlayEnded() {
 		// The dead stones were settled: no estimate, the count.
 		if sc := g.Score(info.Dead); sc.Result() == res.String() {
-			return a.counted(ctx, r, g, sc, len(info.Dead), arc.Marking, commands.ArchivedTitle(arc), commands.Elsewhere(arc, r)) // the count is the result
+			return a.counted(ctx, r, g, sc, len(info.Dead), arc.Marking, commands.ArchivedTitle(arc), a.ShownPrivately(ctx, r, arc)) // the count is the result
 		}
 	}
-	return a.estimate(ctx, r, g, what, commands.Elsewhere(arc, r))
+	return a.estimate(ctx, r, g, what, a.ShownPrivately(ctx, r, arc))
 }
 
 // counted answers /go estimate for a game decided by counting with the
