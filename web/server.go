@@ -289,18 +289,25 @@ func (h *Handler) localAllowed(r *http.Request) bool {
 	return ip != nil && ip.IsLoopback() && loopbackHost(r.Host)
 }
 
-// localRefused is the answer to a name sign-in from elsewhere, when the
-// Activity is set up (board messages then have an Open board button);
-// localRefusedNoActivity when it is not, and there is no such button.
+// localRefused is the answer to a name sign-in where gobot does not
+// serve the console's board page, when the Activity is set up (board
+// messages then have an Open board button); localRefusedNoActivity when
+// it is not, and there is no such button. localRefusedRemote answers one
+// to the console's board page that does not come from this computer to
+// a loopback name: the console's user has no Discord to be sent to.
 const (
 	localRefused           = "Signing in by name works only on the board page beside gobot's console (gobot console), on this computer. In Discord, open the board from a game's Open board button."
 	localRefusedNoActivity = "Signing in by name works only on the board page beside gobot's console (gobot console), on this computer. This board page is not set up for Discord on this server: until its admin sets up gobot's Activity, play with /go and /draughts in Discord."
+	localRefusedRemote     = "Signing in by name works only from this computer: open the board page at 127.0.0.1 or localhost, as gobot console printed it (not from another address, and not through a proxy)."
 )
 
 func (h *Handler) serveLocal(w http.ResponseWriter, r *http.Request) {
 	if !h.localAllowed(r) {
 		msg := localRefused
-		if h.opts.ClientSecret == "" || h.opts.ClientID == "" {
+		switch {
+		case h.opts.Local:
+			msg = localRefusedRemote
+		case h.opts.ClientSecret == "" || h.opts.ClientID == "":
 			msg = localRefusedNoActivity
 		}
 		problem(w, http.StatusForbidden, msg)

@@ -296,9 +296,9 @@ func TestLocalSignInRefused(t *testing.T) {
 	}{
 		{"loopback", local.board, "127.0.0.1:5000", "127.0.0.1:8080", "", true, ""},
 		{"IPv6 loopback", local.board, "[::1]:5000", "localhost:8080", "", true, ""},
-		{"another address", local.board, "203.0.113.9:5000", "127.0.0.1:8080", "", false, localRefused},
-		{"a public name", local.board, "127.0.0.1:5000", "gobot.example.org", "", false, localRefused},
-		{"through a proxy", local.board, "127.0.0.1:5000", "127.0.0.1:8080", "203.0.113.9", false, localRefused},
+		{"another address", local.board, "203.0.113.9:5000", "127.0.0.1:8080", "", false, localRefusedRemote},
+		{"a public name", local.board, "127.0.0.1:5000", "gobot.example.org", "", false, localRefusedRemote},
+		{"through a proxy", local.board, "127.0.0.1:5000", "127.0.0.1:8080", "203.0.113.9", false, localRefusedRemote},
 		{"not local mode", remote.board, "127.0.0.1:5000", "127.0.0.1:8080", "", false, localRefused},
 		{"no activity", bare.board, "203.0.113.9:5000", "gobot.example.org", "", false,
 			"Signing in by name works only on the board page beside gobot's console (gobot console), on this computer. This board page is not set up for Discord on this server: until its admin sets up gobot's Activity, play with /go and /draughts in Discord."},
