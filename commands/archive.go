@@ -25,23 +25,30 @@ const historyPageSize = 10
 const GameOption = "game"
 
 // viewer decides which finished games the user of a request may see: one
-// they played, or one played on the server the request comes from, in
-// the request's channel or in a channel of that server that is not
-// private. A private channel's games are its own members' to see, and
-// where the game was played no request tells gobot who they are: asked in
-// that channel, the asker is one. Make one per request (App.viewer); it
-// reads the server's channels once, when first needed, and remembers
-// what it learnt of each.
+// they played, or one played on the server the request comes from, in a
+// channel they may view. A private channel (@everyone denied View
+// Channel) is viewed by the members its permission overwrites let in, by
+// role or by name, and by the server's administrators; asked in the
+// channel itself, the asker is one of them. Make one per request
+// (App.viewer); it reads the server's channels once, when first needed,
+// and remembers what it learnt of each.
 type viewer struct {
-	a       *App
-	ctx     context.Context
-	r       *Request
-	listed  bool
-	private map[string]bool // channel ID → hidden from the server at large
+	a        *App
+	ctx      context.Context
+	r        *Request
+	listed   bool
+	channels map[string]channelView
+}
+
+// channelView is what a viewer knows of a channel: whether @everyone is
+// kept out, and if so the overwrites that may let a member in.
+type channelView struct {
+	private    bool
+	overwrites []*discordgo.PermissionOverwrite
 }
 
 func (a *App) viewer(ctx context.Context, r *Request) *viewer {
-	return &viewer{a: a, ctx: ctx, r: r, private: map[string]bool{}}
+	return &viewer{a: a, ctx: ctx, r: r, channels: map[string]channelView{}}
 }
 
 // canSee reports whether the user may see arc.
@@ -52,7 +59,11 @@ func (v *viewer) canSee(arc *storage.Archived) bool {
 	if arc.GuildID == "" || arc.GuildID != v.r.Interaction.GuildID {
 		return false
 	}
-	return arc.ChannelID == v.r.Interaction.ChannelID || !v.privateChannel(arc.GuildID, arc.ChannelID, 0)
+	if arc.ChannelID == v.r.Interaction.ChannelID {
+		return true
+	}
+	cv := v.channel(arc.GuildID, arc.ChannelID, 0)
+	return !cv.private || v.letIn(arc.GuildID, cv.overwrites)
 }
 
 // shownPrivately reports whether arc, which the user may see, is shown to
@@ -60,20 +71,72 @@ func (v *viewer) canSee(arc *storage.Archived) bool {
 // private channel asked for in another channel, where the others may not
 // see it.
 func (v *viewer) shownPrivately(arc *storage.Archived) bool {
-	return Elsewhere(arc, v.r) || (arc.ChannelID != v.r.Interaction.ChannelID && v.privateChannel(arc.GuildID, arc.ChannelID, 0))
+	return Elsewhere(arc, v.r) || (arc.ChannelID != v.r.Interaction.ChannelID && v.channel(arc.GuildID, arc.ChannelID, 0).private)
 }
 
-// privateChannel reports whether channel id of guild is private: a
-// private thread, a thread of a private channel, or a channel whose
-// permission overwrites deny @everyone View Channel (Discord's "Private
-// Channel"). The server's channels are read in one call; a thread, or a
-// channel not among them, alone. A channel Discord does not show gobot
-// (deleted, or closed to it) counts as private: its games stay their
-// players'. The console (one server of one channel, and the board page's
-// games) has none.
-func (v *viewer) privateChannel(guild, id string, depth int) bool {
-	if guild == consoleGuild {
+// letIn reports whether a private channel's overwrites let the member of
+// the request view it, as Discord applies them to View Channel: the
+// @everyone overwrite, then the member's roles' (an allow among them wins
+// over a deny), then the member's own; an administrator views every
+// channel. The roles' own permissions on the server are not read: that
+// @everyone may view channels is taken as given, as it is by default.
+func (v *viewer) letIn(guild string, overwrites []*discordgo.PermissionOverwrite) bool {
+	m := v.r.Interaction.Member
+	if m == nil {
 		return false
+	}
+	if m.Permissions&discordgo.PermissionAdministrator != 0 {
+		return true
+	}
+	const view = discordgo.PermissionViewChannel
+	may := true
+	var roleAllow, roleDeny bool
+	for _, o := range overwrites {
+		switch {
+		case o.Type == discordgo.PermissionOverwriteTypeRole && o.ID == guild:
+			if o.Deny&view != 0 {
+				may = false
+			}
+			if o.Allow&view != 0 {
+				may = true
+			}
+		case o.Type == discordgo.PermissionOverwriteTypeRole && slices.Contains(m.Roles, o.ID):
+			roleDeny = roleDeny || o.Deny&view != 0
+			roleAllow = roleAllow || o.Allow&view != 0
+		}
+	}
+	if roleDeny {
+		may = false
+	}
+	if roleAllow {
+		may = true
+	}
+	for _, o := range overwrites {
+		if o.Type == discordgo.PermissionOverwriteTypeMember && o.ID == v.r.User.ID {
+			if o.Deny&view != 0 {
+				may = false
+			}
+			if o.Allow&view != 0 {
+				may = true
+			}
+		}
+	}
+	return may
+}
+
+// channel is what the viewer knows of channel id of guild: private when it
+// is a private thread (which nobody but its members, and gobot's players,
+// is taken to view), a thread of a private channel (its channel's
+// overwrites), or a channel whose overwrites deny @everyone View Channel
+// (Discord's "Private Channel"). The server's channels are read in one
+// call; a thread, or a channel not among them, alone. A channel Discord
+// does not show gobot (deleted, or closed to it) counts as private, with
+// no overwrites: its games stay their players' and the administrators'.
+// The console (one server of one channel, and the board page's games) has
+// none.
+func (v *viewer) channel(guild, id string, depth int) channelView {
+	if guild == consoleGuild {
+		return channelView{}
 	}
 	if !v.listed {
 		v.listed = true
@@ -83,38 +146,41 @@ func (v *viewer) privateChannel(guild, id string, depth int) bool {
 				v.a.log.Info("the server's channels, for who may see its games", "guild", guild, "err", err)
 			}
 			for _, ch := range channels {
-				v.private[ch.ID] = hidesFromEveryone(ch, guild)
+				v.channels[ch.ID] = viewOf(ch, guild)
 			}
 		}
 	}
-	if p, ok := v.private[id]; ok {
-		return p
+	if cv, ok := v.channels[id]; ok {
+		return cv
 	}
 	look, ok := DiscordAs[channelLookup](v.a.opts.Discord)
 	if !ok || id == "" {
-		return false
+		return channelView{}
 	}
-	private := true
+	cv := channelView{private: true}
 	ch, err := look.Channel(v.ctx, id)
 	switch {
 	case err != nil:
 		v.a.log.Info("a game's channel, for who may see its games", "channel", id, "err", err)
 	case ch.Type == discordgo.ChannelTypeGuildPrivateThread:
 	case ch.IsThread() && depth == 0:
-		private = v.privateChannel(guild, ch.ParentID, depth+1)
+		cv = v.channel(guild, ch.ParentID, depth+1)
 	default:
-		private = hidesFromEveryone(ch, guild)
+		cv = viewOf(ch, guild)
 	}
-	v.private[id] = private
-	return private
+	v.channels[id] = cv
+	return cv
 }
 
-// hidesFromEveryone reports whether ch's permission overwrites deny
-// @everyone (the role whose ID is the server's) View Channel.
-func hidesFromEveryone(ch *discordgo.Channel, guild string) bool {
-	return slices.ContainsFunc(ch.PermissionOverwrites, func(o *discordgo.PermissionOverwrite) bool {
+// viewOf is what ch's permission overwrites say of who may view it.
+func viewOf(ch *discordgo.Channel, guild string) channelView {
+	private := slices.ContainsFunc(ch.PermissionOverwrites, func(o *discordgo.PermissionOverwrite) bool {
 		return o.Type == discordgo.PermissionOverwriteTypeRole && o.ID == guild && o.Deny&discordgo.PermissionViewChannel != 0
 	})
+	if !private {
+		return channelView{}
+	}
+	return channelView{private: true, overwrites: ch.PermissionOverwrites}
 }
 
 // ShownPrivately is viewer.shownPrivately for one game: whether r's answer
@@ -186,7 +252,7 @@ func (a *App) archivedGame(ctx context.Context, r *Request, id string) (*storage
 	}
 	switch {
 	case arc.GuildID != "" && arc.GuildID == r.Interaction.GuildID:
-		return nil, UserErr(ErrForbidden, fmt.Sprintf("Game `%s` was played in a private channel of this server, and not by you: its games are shown in that channel, to those who can read it.", arc.ID))
+		return nil, UserErr(ErrForbidden, fmt.Sprintf("Game `%s` was played in a private channel of this server that you cannot read, and not by you: its games are shown to those who can read it.", arc.ID))
 	case arc.GuildID != "" && r.Interaction.GuildID != "":
 		return nil, UserErr(ErrForbidden, fmt.Sprintf("Game `%s` was played on another server: %s.", arc.ID, yours))
 	case arc.GuildID != "":

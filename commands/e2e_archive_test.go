@@ -366,14 +366,17 @@ func TestE2ERecordBesideOtherKind(t *testing.T) {
 // denied View Channel) are not shown to the server at large: not listed
 // by someone else's /go history or /go stats asked elsewhere, refused by
 // /go sgf game: outside the channel, and sent privately to their own
-// player who asks for one elsewhere. In the channel itself they are shown
-// as any game. They were listed, and posted publicly anywhere on the
-// server.
+// player, or to a member whose role may read the channel, who asks for
+// one elsewhere. In the channel itself they are shown as any game. They
+// were listed, and posted publicly anywhere on the server.
 func TestE2EPrivateChannelGames(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	games, staff := e.d.GuildChannel("games"), e.d.PrivateGuildChannel("staff")
+	const staffRole = "900000000000000077"
+	games, staff := e.d.GuildChannel("games"), e.d.PrivateGuildChannel("staff", staffRole)
 	ann, eve := e.d.NewUser("ann"), e.d.NewUser("eve")
+	mod := e.d.NewUser("mod")
+	mod.Role = staffRole
 	if m := e.do(e.botGame(staff, ann, "tester")); m.Ephemeral {
 		t.Fatalf("/go bot refused: %q", m.Text())
 	}
@@ -393,7 +396,15 @@ func TestE2EPrivateChannelGames(t *testing.T) {
 	if m := e.do(e.slash(staff, eve, "history", discordtest.UserOpt("player", ann))); !strings.Contains(m.Text(), id) {
 		t.Errorf("eve's /go history of ann in #staff does not list its game %s:\n%s", id, m.Text())
 	}
-	e.refused(e.slash(games, eve, "sgf", discordtest.Str("game", id)), "Game `"+id+"` was played in a private channel of this server, and not by you: its games are shown in that channel, to those who can read it.")
+	e.refused(e.slash(games, eve, "sgf", discordtest.Str("game", id)), "Game `"+id+"` was played in a private channel of this server that you cannot read, and not by you: its games are shown to those who can read it.")
+	// A member whose role lets them read the channel sees its games from
+	// anywhere, privately (the others here may not read it).
+	if m := e.do(e.slash(games, mod, "history", discordtest.UserOpt("player", ann))); !strings.Contains(m.Text(), id) {
+		t.Errorf("mod's /go history of ann in #games, with a role that reads #staff, does not list %s:\n%s", id, m.Text())
+	}
+	if m := e.do(e.slash(games, mod, "sgf", discordtest.Str("game", id))); !m.Ephemeral || len(m.Attachments) != 1 {
+		t.Errorf("mod's /go sgf of the #staff game in #games (private %v, %d attachments): %q, want it to them alone", m.Ephemeral, len(m.Attachments), m.Text())
+	}
 	if m := e.do(e.slash(staff, eve, "sgf", discordtest.Str("game", id))); m.Ephemeral || len(m.Attachments) != 1 {
 		t.Errorf("eve's /go sgf in #staff itself (private %v, %d attachments): %q", m.Ephemeral, len(m.Attachments), m.Text())
 	}

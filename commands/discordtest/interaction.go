@@ -82,10 +82,22 @@ type User struct {
 	Permissions uint64
 	// Bot marks a bot account.
 	Bot bool
+	// Role is the ID of a role the user has on the test guild, as their
+	// member object in an interaction lists it ("" for none; one is
+	// enough for the tests, and keeps User comparable).
+	Role string
 }
 
 // Mention is how a message mentions the user.
 func (u User) Mention() string { return "<@" + u.ID + ">" }
+
+// roleList is the user's roles as a member object lists them.
+func (u User) roleList() []any {
+	if u.Role == "" {
+		return []any{}
+	}
+	return []any{u.Role}
+}
 
 func (u User) object() map[string]any {
 	o := map[string]any{
@@ -129,8 +141,10 @@ type Channel struct {
 	Archived bool
 	// Hidden marks a private channel of the guild: its permission
 	// overwrites deny @everyone (the role whose ID is the guild's) View
-	// Channel, as Discord's "Private Channel" switch does.
-	Hidden bool
+	// Channel, as Discord's "Private Channel" switch does, and allow it
+	// to the roles of ViewRoles.
+	Hidden    bool
+	ViewRoles []string
 }
 
 func (c *Channel) object() map[string]any {
@@ -144,7 +158,11 @@ func (c *Channel) object() map[string]any {
 		o["position"] = 0
 		o["permission_overwrites"] = []any{}
 		if c.Hidden {
-			o["permission_overwrites"] = []any{map[string]any{"id": c.GuildID, "type": 0, "allow": "0", "deny": "1024"}}
+			ows := []any{map[string]any{"id": c.GuildID, "type": 0, "allow": "0", "deny": "1024"}}
+			for _, r := range c.ViewRoles {
+				ows = append(ows, map[string]any{"id": r, "type": 0, "allow": "1024", "deny": "0"})
+			}
+			o["permission_overwrites"] = ows
 		}
 		o["nsfw"] = false
 		o["rate_limit_per_user"] = 0
@@ -263,7 +281,7 @@ func (s *Server) base(typ int, ch *Channel, u User) *Interaction {
 			p["guild"] = map[string]any{"id": ch.GuildID, "locale": "en-US", "features": []any{}}
 			p["guild_locale"] = "en-US"
 			p["member"] = map[string]any{
-				"user": u.object(), "roles": []any{}, "joined_at": "2024-01-02T03:04:05.000000+00:00",
+				"user": u.object(), "roles": u.roleList(), "joined_at": "2024-01-02T03:04:05.000000+00:00",
 				"permissions": strconv.FormatUint(u.perms(), 10), "nick": nil, "avatar": nil,
 				"deaf": false, "mute": false, "flags": 0, "pending": false, "premium_since": nil,
 			}

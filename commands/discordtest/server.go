@@ -355,9 +355,9 @@ func (s *Server) GuildChannel(name string) *Channel {
 }
 
 // PrivateGuildChannel makes a private text channel in the test guild:
-// @everyone may not view it (Channel.Hidden).
-func (s *Server) PrivateGuildChannel(name string) *Channel {
-	return s.addChannel(&Channel{ID: s.nextID(), Type: ChannelGuildText, GuildID: s.GuildID, Name: name, Hidden: true})
+// @everyone may not view it, the roles viewRoles may (Channel.Hidden).
+func (s *Server) PrivateGuildChannel(name string, viewRoles ...string) *Channel {
+	return s.addChannel(&Channel{ID: s.nextID(), Type: ChannelGuildText, GuildID: s.GuildID, Name: name, Hidden: true, ViewRoles: viewRoles})
 }
 
 // GuildCategory makes a category (a folder of channels, where nobody
