@@ -113,6 +113,19 @@ func toMove(g *storage.Game, userID string) bool {
 	return s != game.NoSide && g.Player(s).UserID == userID
 }
 
+// OtherTeamVoting refuses a vote of side s's team to resign or to abort
+// (what) while open, the other team's vote on it, is open at this move: a
+// game holds one open vote of each kind (Game.ResignVote, AbortVote), and
+// a new one dropped the other team's ballots unsaid. That vote lapses
+// with the next move; the player to move acts for their team alone.
+func OtherTeamVoting(g *storage.Game, open *storage.ResignVote, s game.Side, what string) error {
+	if open == nil || open.Side == s || open.MoveCount != g.State.MoveCount() || len(open.Voters) == 0 {
+		return nil
+	}
+	return UserErr(ErrBadOption, fmt.Sprintf("The other team is voting to %s (%s so far), which lapses with the next move: your team can vote to %s after that, or its player to move can %s for it at once.",
+		what, Plural(len(open.Voters), "vote"), what, what))
+}
+
 // abortVote is side s's vote to abort g as it stands (a new one when none
 // is open for s at this move), with the votes it needs: a majority of
 // people, s's people who decide for it (Deciders: the ballots of players
@@ -222,6 +235,9 @@ func (a *App) InTeam(ctx context.Context, g *storage.Game, r *Request) error {
 // agrees.
 func (a *App) voteAbort(ctx context.Context, r *Request, g *storage.Game) error {
 	s, _ := g.SideOf(r.User.ID)
+	if err := OtherTeamVoting(g, g.AbortVote, s, "abort"); err != nil {
+		return err
+	}
 	v, need, people, err := a.abortVote(ctx, g, s)
 	if err != nil {
 		return err

@@ -204,6 +204,8 @@ func testE2ERengoResignation(t *testing.T, e *env) {
 		t.Fatalf("vote = %q", vote.Text())
 	}
 	e.refused(e.slash(ch, cid, "resign"), "You have already voted to resign: 1 of the 2 votes needed so far.")
+	// The other team's vote does not drop this one (it did, unsaid).
+	e.refused(e.slash(ch, dan, "resign"), "The other team is voting to resign (1 vote so far), which lapses with the next move: your team can vote to resign after that, or its player to move can resign for it at once.")
 	e.refused(e.slash(ch, e.d.NewUser("eve"), "resign"), "You are not playing in this game: it is "+ann.Mention()+", "+cid.Mention()+" (black) against "+bob.Mention()+", "+dan.Mention()+" (white).")
 	id := e.game(ch.ID).ID
 	final := e.do(e.slash(ch, ann, "resign"))
@@ -952,6 +954,12 @@ func testE2ERengoVotesLapse(t *testing.T, e *env) {
 	abort := e.do(e.click(cid, e.do(e.slash(ch, cid, "abort")), "Yes, vote to abort"))
 	if !strings.HasPrefix(resign.Text(), "🏳️ "+dan.Mention()+" votes that ⚪ white resign") || !strings.HasPrefix(abort.Text(), "🚫 "+cid.Mention()+" votes that ⚫ black abort the game") {
 		t.Fatalf("the votes = %q and %q", resign.Text(), abort.Text())
+	}
+	// Neither team's vote drops the other's (each did, unsaid).
+	e.refused(e.slash(ch, cid, "resign"), "The other team is voting to resign (1 vote so far), which lapses with the next move: your team can vote to resign after that, or its player to move can resign for it at once.")
+	e.refused(e.click(dan, e.do(e.slash(ch, dan, "abort")), "Yes, vote to abort"), "The other team is voting to abort (1 vote so far), which lapses with the next move: your team can vote to abort after that, or its player to move can abort for it at once.")
+	if g := e.game(ch.ID); g.ResignVote == nil || !slices.Equal(g.ResignVote.Voters, []string{dan.ID}) || g.AbortVote == nil || !slices.Equal(g.AbortVote.Voters, []string{cid.ID}) {
+		t.Errorf("the open votes after the other teams' tries: resign %+v, abort %+v; want dan's and cid's", g.ResignVote, g.AbortVote)
 	}
 	e.do(e.play(ch, bob, "F5"))
 	// Each message is recorded after its answer: a move may come first,

@@ -474,6 +474,9 @@ func (a *room) voteResign(ctx context.Context, r *commands.Request, g *storage.G
 	}
 	need := len(people)/2 + 1
 	v := g.ResignVote
+	if err := commands.OtherTeamVoting(g, v, engine.SideOf(c), "resign"); err != nil {
+		return err
+	}
 	if v == nil || v.Side != engine.SideOf(c) || v.MoveCount != g.State.MoveCount() {
 		v = &storage.ResignVote{Side: engine.SideOf(c), MoveCount: g.State.MoveCount()}
 	}
