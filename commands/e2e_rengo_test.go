@@ -311,7 +311,9 @@ func testE2ERengoCasualClock(t *testing.T, e *env) {
 	if want := cid.Mention() + " ran out of time"; !strings.Contains(out[0].Text(), want) || !strings.Contains(out[0].Text(), "⚫ "+ann.Mention()+" plays on for black") {
 		t.Errorf("announcement = %q", out[0].Text())
 	}
-	e.refused(e.play(ch, cid, "E4"), "It is not your turn: ⚫ "+ann.Mention()+" is to play.")
+	// Told he is out, not that his turn has not come (it will not).
+	e.refused(e.play(ch, cid, "E4"), "You are out of this game, so the rest of your team decides for it: "+ann.Mention()+".")
+	e.refused(e.slash(ch, cid, "pass"), "You are out of this game, so the rest of your team decides for it: "+ann.Mention()+".")
 	if got := e.game(ch.ID).Clock.Time(clock.First).Main; got != 50*time.Second {
 		t.Errorf("Black's clock after cid is out = %v, want ann's 50s", got)
 	}
@@ -1079,5 +1081,18 @@ func (e *env) voteLapsed(m discordtest.Message, want string) {
 	})
 	if got, _ := e.d.Message(m.ID); got.Text() != want {
 		e.t.Errorf("the vote's message = %q, want %q", got.Text(), want)
+	}
+}
+
+// TestE2ERengoNoClock: a rengo lobby without a clock does not describe a
+// clock mode ("no clock; strict clock (one clock a team)").
+func TestE2ERengoNoClock(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	ch := e.d.GuildChannel("general")
+	ann := e.d.NewUser("ann")
+	lobby := e.newChallenge(e.slash(ch, ann, "rengo", discordtest.Int("size", 9), discordtest.Str("clock", "none")))
+	if first, _, _ := strings.Cut(lobby.Text(), "\n"); !strings.HasSuffix(first, ", no clock; unrated.") || strings.Contains(first, "strict") {
+		t.Errorf("the lobby without a clock reads %q", first)
 	}
 }

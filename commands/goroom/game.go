@@ -111,6 +111,11 @@ func canMove(g *storage.Game, u *discordgo.User) (engine.Color, error) {
 	if g.Scoring != nil {
 		return c, commands.UserErr(commands.ErrNotYourTurn, "Play has ended and the dead stones are being agreed: mark groups with `/go dead`, then press Accept, or Resume play to keep playing.")
 	}
+	if g.Team() && !slices.ContainsFunc(g.InGame(engine.SideOf(c)), func(p storage.Player) bool { return p.UserID == u.ID }) {
+		// Out of time with a casual clock, or banned on the server: their
+		// turns are skipped, and "not your turn" would say one comes.
+		return c, commands.StillPlaying(g.People(engine.SideOf(c)), u)
+	}
 	if t := goOf(g).ToPlay(); t != c || g.Player(engine.SideOf(t)).UserID != u.ID {
 		return c, commands.UserErr(commands.ErrNotYourTurn, fmt.Sprintf("It is not your turn: %s %s is to play.", stoneEmoji(t), commands.Mention(g.Player(engine.SideOf(t)))))
 	}

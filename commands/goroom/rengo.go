@@ -143,9 +143,15 @@ func lobbyNoted(c *storage.Challenge, outcome, note string) *commands.Message {
 	if c.Thread {
 		where = " in a new thread"
 	}
+	clk := commands.ChallengeClock(c)
+	if clk.System == clock.None {
+		mode = "" // no clock to share or to give each player
+	} else {
+		mode = "; " + mode
+	}
 	var sb strings.Builder
-	fmt.Fprintf(&sb, "🤝 %s opens a **rengo** game (team Go)%s: %s, %s; %s; unrated.\n",
-		commands.Mention(c.Challenger), where, describeSetup(c.Size, c.Rules, c.Handicap), commands.ChallengeClock(c).Describe(), mode)
+	fmt.Fprintf(&sb, "🤝 %s opens a **rengo** game (team Go)%s: %s, %s%s; unrated.\n",
+		commands.Mention(c.Challenger), where, describeSetup(c.Size, c.Rules, c.Handicap), clk.Describe(), mode)
 	for i, t := range c.Teams {
 		names := "nobody yet"
 		if len(t.Players) > 0 {
