@@ -94,6 +94,10 @@ func testE2EVoteGame(t *testing.T, e *env) {
 	board = e.board(ch.ID)
 	vote(v2, "D5", "Votes: **E5** 1 · **D5** 1.")
 	closeRound("🗳️ The vote chose **E5**: 1 vote of 2 voters (v1).", 4)
+	// The board the round was voted on says why E5 and not D5.
+	if got, _ := e.d.Message(board.ID); !strings.Contains(got.Text(), "🗳️ Votes: **E5** 1 · **D5** 1. The vote chose **E5**, which reached 1 vote before **D5**.") {
+		t.Errorf("the closed board of a tied vote reads %q", got.Text())
+	}
 
 	// A vote button of this game pressed in another channel is refused.
 	other := e.d.GuildChannel("random")

@@ -440,7 +440,7 @@ func (a *room) closeVote(ctx context.Context, g *storage.Game) error {
 	if err != nil {
 		return err
 	}
-	_, order := vote.Counts()
+	counts, order := vote.Counts()
 	for _, mv := range order {
 		m, err := engine.ReadMove(c, mv, goOf(g).Size())
 		if err != nil || goOf(g).Check(m) != nil {
@@ -448,7 +448,19 @@ func (a *room) closeVote(ctx context.Context, g *storage.Game) error {
 		}
 		voters := vote.Voters(mv)
 		total := len(distinctVoters(vote))
-		closed, err := closedBoard(g, now, fmt.Sprintf("🗳️ %s. The vote chose **%s**.", tally(vote), m))
+		// A tie is broken by who reached the count first: say so, or the
+		// channel sees two moves at 2 and one chosen for no reason.
+		var tied []string
+		for _, o := range order {
+			if o != mv && counts[o] == counts[mv] {
+				tied = append(tied, "**"+o+"**")
+			}
+		}
+		why := ""
+		if len(tied) > 0 {
+			why = fmt.Sprintf(", which reached %s before %s", commands.Plural(counts[mv], "vote"), strings.Join(tied, " and "))
+		}
+		closed, err := closedBoard(g, now, fmt.Sprintf("🗳️ %s. The vote chose **%s**%s.", tally(vote), m, why))
 		if err != nil {
 			return err
 		}
