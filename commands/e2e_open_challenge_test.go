@@ -75,19 +75,28 @@ func testE2EOpenChallenge(t *testing.T, e *env) {
 	franks := e.newChallenge(e.slash(seeks, frank, "challenge", discordtest.Int("size", 19)))
 	e.do(e.click(dave, taken, "accept"))
 	e.d.WaitFor("the game's first board", func() bool { return len(e.publicWith(seeks.ID, "The game begins")) > 0 })
-	withdrawn := "⌛ Withdrawn: " + carol.Mention() + "'s game with " + dave.Mention() + " began in this channel."
-	for _, m := range []discordtest.Message{again, davesOwn} {
-		e.d.WaitFor("an open challenge of a player whose game began to close", func() bool {
+	// withdrawn waits for challenge m to be closed with the note, then
+	// checks that u's Accept is refused; kept checks that none of ms was.
+	withdrawn := func(m discordtest.Message, note string, u discordtest.User) {
+		t.Helper()
+		e.d.WaitFor("a challenge of players whose game began to close", func() bool {
 			got, _ := e.d.Message(m.ID)
-			return strings.HasSuffix(got.Text(), "\n"+withdrawn) && len(got.Buttons()) > 0 && got.Buttons()[0].Disabled
+			return strings.HasSuffix(got.Text(), "\n"+note) && len(got.Buttons()) > 0 && got.Buttons()[0].Disabled
 		})
-		e.refused(e.d.Click(frank, m, mustButton(t, m, "accept").CustomID), "no longer open")
+		e.refused(e.d.Click(u, m, mustButton(t, m, "accept").CustomID), "no longer open")
 	}
-	for _, m := range []discordtest.Message{inThread, franks} {
-		if got, _ := e.d.Message(m.ID); strings.Contains(got.Text(), "Withdrawn") {
-			t.Errorf("an open challenge that could still be played was withdrawn: %q", got.Text())
+	kept := func(ms ...discordtest.Message) {
+		t.Helper()
+		for _, m := range ms {
+			if got, _ := e.d.Message(m.ID); strings.Contains(got.Text(), "Withdrawn") {
+				t.Errorf("a challenge that could still be played was withdrawn: %q", got.Text())
+			}
 		}
 	}
+	for _, m := range []discordtest.Message{again, davesOwn} {
+		withdrawn(m, "⌛ Withdrawn: "+carol.Mention()+"'s game with "+dave.Mention()+" began in this channel.", frank)
+	}
+	kept(inThread, franks)
 
 	// Two crossing challenges: once one starts the pair's game, the other
 	// of the same game is withdrawn; one to another game, or to someone
@@ -104,17 +113,8 @@ func testE2EOpenChallenge(t *testing.T, e *env) {
 	}
 	e.do(e.click(carol, theirs, "accept"))
 	e.d.WaitFor("the game's first board", func() bool { return len(e.publicWith(cross.ID, "The game begins")) > 0 })
-	crossed := "⌛ Withdrawn: " + dave.Mention() + "'s game with " + carol.Mention() + " began in this channel."
-	e.d.WaitFor("the crossing challenge to close", func() bool {
-		got, _ := e.d.Message(mine.ID)
-		return strings.HasSuffix(got.Text(), "\n"+crossed) && len(got.Buttons()) > 0 && got.Buttons()[0].Disabled
-	})
-	e.refused(e.d.Click(dave, mine, mustButton(t, mine, "accept").CustomID), "no longer open")
-	for _, m := range []discordtest.Message{toDraughts, toFrank} {
-		if got, _ := e.d.Message(m.ID); strings.Contains(got.Text(), "Withdrawn") {
-			t.Errorf("a challenge to another game or another opponent was withdrawn: %q", got.Text())
-		}
-	}
+	withdrawn(mine, "⌛ Withdrawn: "+dave.Mention()+"'s game with "+carol.Mention()+" began in this channel.", dave)
+	kept(toDraughts, toFrank)
 
 	// Withdrawn by its challenger.
 	other := e.d.GuildChannel("other")
