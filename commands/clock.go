@@ -344,7 +344,10 @@ func (a *App) timeUp(ctx context.Context, g *storage.Game) error {
 		}
 		note = strings.TrimSuffix(note, ".") + fmt.Sprintf(": %s %s %s.", a.sideEmoji(g, won), JoinAnd(winners, Mention), verb)
 	}
-	if void {
+	if void && g.Team() {
+		// The rule goes by the team's moves, not the player's.
+		note += " Their team had not made two moves, so the game is annulled: it is recorded, but it does not count."
+	} else if void {
 		note += " They had not made two moves of their own, so the game is annulled: it is recorded, but it does not count."
 	} else if rn := a.RatingNote(ctx, g); rn != "" {
 		note += "\n" + rn

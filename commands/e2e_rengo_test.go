@@ -1096,3 +1096,23 @@ func TestE2ERengoNoClock(t *testing.T) {
 		t.Errorf("the lobby without a clock reads %q", first)
 	}
 }
+
+// TestE2ERengoAnnulledOnTime: a strict-clock rengo game lost on time
+// before the team made two moves is annulled, and the message says it
+// goes by the team's moves (it said "They had not made two moves of
+// their own", of the player who ran out).
+func TestE2ERengoAnnulledOnTime(t *testing.T) { httpMode(t, testE2ERengoAnnulledOnTime) }
+
+func testE2ERengoAnnulledOnTime(t *testing.T, e *env) {
+	ch := e.d.GuildChannel("general")
+	ann, bob, cid, dan := e.d.NewUser("ann"), e.d.NewUser("bob"), e.d.NewUser("cid"), e.d.NewUser("dan")
+	e.do(e.click(ann, e.rengoLobby(ch, ann, bob, cid, dan, discordtest.Bool("thread", false), discordtest.Str("clock", "simple 30s")), "Start"))
+	e.do(e.play(ch, ann, "E5"))
+	id := e.game(ch.ID).ID
+	e.clock.Advance(31 * time.Second) // bob, White's first, never moves
+	if a := e.archived(ch.ID, id); !a.Annulled {
+		t.Errorf("archived %s, not annulled: White had made no move", a.Result)
+	}
+	const want = "Their team had not made two moves, so the game is annulled: it is recorded, but it does not count."
+	e.d.WaitFor("the annulment", func() bool { return len(e.publicWith(ch.ID, want)) > 0 })
+}
