@@ -88,6 +88,9 @@ func (v *viewer) letIn(guild string, overwrites []*discordgo.PermissionOverwrite
 	if m.Permissions&discordgo.PermissionAdministrator != 0 {
 		return true
 	}
+	if len(overwrites) == 0 {
+		return false // a private thread, or a channel closed to gobot: nobody is let in by name
+	}
 	const view = discordgo.PermissionViewChannel
 	may := true
 	var roleAllow, roleDeny bool
@@ -129,11 +132,13 @@ func (v *viewer) letIn(guild string, overwrites []*discordgo.PermissionOverwrite
 // is taken to view), a thread of a private channel (its channel's
 // overwrites), or a channel whose overwrites deny @everyone View Channel
 // (Discord's "Private Channel"). The server's channels are read in one
-// call; a thread, or a channel not among them, alone. A channel Discord
-// does not show gobot (deleted, or closed to it) counts as private, with
-// no overwrites: its games stay their players' and the administrators'.
-// The console (one server of one channel, and the board page's games) has
-// none.
+// call; a thread, or a channel not among them, alone. A channel closed to
+// gobot (403) counts as private, with no overwrites: its games stay their
+// players' and the administrators'. One that cannot be read otherwise
+// (deleted, or Discord failing) is taken as it was before channels were
+// looked at, open to its server: a deleted channel has no members left to
+// keep its games for. The console (one server of one channel, and the
+// board page's games) has none.
 func (v *viewer) channel(guild, id string, depth int) channelView {
 	if guild == consoleGuild {
 		return channelView{}
@@ -157,12 +162,14 @@ func (v *viewer) channel(guild, id string, depth int) channelView {
 	if !ok || id == "" {
 		return channelView{}
 	}
-	cv := channelView{private: true}
+	var cv channelView
 	ch, err := look.Channel(v.ctx, id)
 	switch {
 	case err != nil:
 		v.a.log.Info("a game's channel, for who may see its games", "channel", id, "err", err)
+		cv.private = errors.Is(err, ErrDiscordForbidden)
 	case ch.Type == discordgo.ChannelTypeGuildPrivateThread:
+		cv.private = true
 	case ch.IsThread() && depth == 0:
 		cv = v.channel(guild, ch.ParentID, depth+1)
 	default:

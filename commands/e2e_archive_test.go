@@ -411,4 +411,14 @@ func TestE2EPrivateChannelGames(t *testing.T) {
 	if m := e.do(e.slash(games, ann, "sgf", discordtest.Str("game", id))); !m.Ephemeral || len(m.Attachments) != 1 {
 		t.Errorf("ann's /go sgf of her #staff game in #games (private %v, %d attachments): %q, want it to her alone", m.Ephemeral, len(m.Attachments), m.Text())
 	}
+	// A deleted channel's games are the server's again, as before channels
+	// were looked at: Discord answers 404 for it.
+	gone := e.d.GuildChannel("gone")
+	e.do(e.botGame(gone, ann, "tester"))
+	goneID := e.game(gone.ID).ID
+	e.do(e.slash(gone, ann, "resign"))
+	e.d.DeleteChannel(gone.ID)
+	if m := e.do(e.slash(games, eve, "history", discordtest.UserOpt("player", ann))); !strings.Contains(m.Text(), goneID) || strings.Contains(m.Text(), id) {
+		t.Errorf("eve's /go history of ann in #games, want the deleted channel's game %s listed, not #staff's %s:\n%s", goneID, id, m.Text())
+	}
 }

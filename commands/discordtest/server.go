@@ -410,6 +410,14 @@ func (s *Server) addChannel(c *Channel) *Channel {
 	return c
 }
 
+// DeleteChannel deletes a channel, as a server's admin may: the fake
+// answers 404 Unknown Channel for it from then on.
+func (s *Server) DeleteChannel(id string) {
+	s.mu.Lock()
+	delete(s.channels, id)
+	s.mu.Unlock()
+}
+
 // Channel returns a channel the fake knows (including threads the bot made).
 func (s *Server) Channel(id string) (*Channel, bool) {
 	s.mu.Lock()
