@@ -47,7 +47,8 @@ func (a *App) OnGame(h GameHandler) HandlerFunc {
 			// and where their game in a thread is: the command was most
 			// likely meant for the game that ended (an opponent's
 			// resignation, a loss on time), not for the thread's.
-			ended, threads := a.justEnded(ctx, r, rm), a.userThreads(ctx, r)
+			games := a.userGames(ctx, r) // read once, for the threads and the other channels
+			ended, threads := a.justEnded(ctx, r, rm), threadsOf(games, r.Interaction.ChannelID)
 			var ue *UserError
 			if where := threadsNote(threads); ended != nil && where != "" && errors.As(ended, &ue) {
 				return UserErr(ErrGameOver, ue.Msg+" "+where)
@@ -58,7 +59,7 @@ func (a *App) OnGame(h GameHandler) HandlerFunc {
 			// On a busy server the command was most likely meant for the
 			// user's game in another channel: say where it is, before
 			// another pair's challenge here.
-			elsewhere := a.gamesElsewhere(ctx, r, rm)
+			elsewhere := a.gamesElsewhere(r, rm, games)
 			if ue := (*UserError)(nil); ended != nil && elsewhere != "" && errors.As(ended, &ue) {
 				return UserErr(ErrGameOver, ue.Msg+" "+elsewhere)
 			}
@@ -219,35 +220,43 @@ func (a *App) notPlayerHere(ctx context.Context, r *Request, err error) error {
 // userThreads returns the threads of r's channel in which the user of r
 // plays, as mentions.
 func (a *App) userThreads(ctx context.Context, r *Request) []string {
+	return threadsOf(a.userGames(ctx, r), r.Interaction.ChannelID)
+}
+
+// userGames are the games in play of the user of r; those that could be
+// read when the store fails (the error is logged): they still say where
+// to go.
+func (a *App) userGames(ctx context.Context, r *Request) []*storage.Game {
 	games, err := a.games.PlayerActiveGames(ctx, r.User.ID)
 	if err != nil {
-		// Those that could be read still say where to go.
-		a.log.Info("the user's games, for the threads of the channel", "user", r.User.ID, "err", err)
+		a.log.Info("the user's games in play, for where they are", "user", r.User.ID, "err", err)
 	}
+	return games
+}
+
+// threadsOf mentions the threads of channel in which games are played.
+func threadsOf(games []*storage.Game, channel string) []string {
 	var threads []string
 	for _, g := range games {
-		if g.ParentChannelID == r.Interaction.ChannelID {
+		if g.ParentChannelID == channel {
 			threads = append(threads, "<#"+g.ChannelID+">")
 		}
 	}
 	return threads
 }
 
-// gamesElsewhere says where the user of r plays games of rm's kind on
-// r's server outside r's channel and its threads (inThread names those):
+// gamesElsewhere says where the user of r plays games of rm's kind (of
+// games, theirs in play) on r's server outside r's channel and its
+// threads (inThread names those):
 // "Your game is in #lobby: run the command there." In the console, whose
 // one channel these are not, it names the opponents of the games on the
 // board page (followConsole follows a user with one). It is "" when they
 // play none, and in a DM, where no other channel of a server is theirs to
 // be sent to.
-func (a *App) gamesElsewhere(ctx context.Context, r *Request, rm Room) string {
+func (a *App) gamesElsewhere(r *Request, rm Room, games []*storage.Game) string {
 	it := r.Interaction
 	if it.GuildID == "" || r.User == nil {
 		return ""
-	}
-	games, err := a.games.PlayerActiveGames(ctx, r.User.ID)
-	if err != nil {
-		a.log.Info("the user's games, for where they play", "user", r.User.ID, "err", err)
 	}
 	var where []string
 	for _, g := range games {
