@@ -142,9 +142,11 @@ func (a *App) adminAdjudicate(ctx context.Context, r *Request) error {
 			e.After = rr.Text
 		}
 		// Rated as any game ending so would be (rated:, the short-game
-		// and handicap rules, the server's rating settings).
+		// and handicap rules, the server's rating settings), but in this
+		// server's pool only: its admins decide for their server, not
+		// for the global ratings (storage.Archived.Adjudicated).
 		decided := fmt.Sprintf("Decided by %s, an admin of the server, after %s: %s wins by forfeit. Reason: %s", PlainName(by), a.movesText(g.Kind, moves), result, reason)
-		if err := a.archiveGame(withAudit(ctx, e), g, false, decided); err != nil {
+		if err := a.archiveGameAt(withAudit(ctx, e), g, false, decided, a.Now(), true); err != nil {
 			return err
 		}
 	}

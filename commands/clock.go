@@ -330,7 +330,7 @@ func (a *App) timeUp(ctx context.Context, g *storage.Game) error {
 	}
 	g.State = next
 	void := Annulled(a.roomOf(g), g)
-	if err := a.archiveGameAt(ctx, g, void, "", deadline); err != nil {
+	if err := a.archiveGameAt(ctx, g, void, "", deadline, false); err != nil {
 		return err
 	}
 	a.log.Info("game lost on time", "game", g.ID, "channel", g.ChannelID, "loser", who.Key(), "annulled", void)

@@ -692,7 +692,9 @@ func testE2EAdminAdjudicateAndAnnul(t *testing.T, e *env) {
 		t.Errorf("/go-admin games =\n%s\nwant\n%s", list.Text(), want)
 	}
 
-	// Awarded to White: W+F, rated, the channel told.
+	// Awarded to White: W+F, rated on this server only (one server's
+	// admins do not move the global ratings), the channel told.
+	globalBefore := e.rating(storage.GlobalPool, alice.ID) + " / " + e.rating(storage.GlobalPool, dave.ID)
 	e.said(e.adminCmd(ch, ann, "adjudicate", discordtest.Str("game", g.ID), discordtest.Str("result", "white"), discordtest.Str("reason", "alice left the club")),
 		"Done: the game `"+g.ID+"` (⚫ alice vs ⚪ dave) is recorded as W+F, and its channel was told.")
 	if e.game(ch.ID) != nil {
@@ -705,6 +707,14 @@ func testE2EAdminAdjudicateAndAnnul(t *testing.T, e *env) {
 	if len(told) != 1 || !strings.HasPrefix(told[0].Text(), "⚖️ <@"+ann.ID+">, an admin of this server, decided the game ⚫ <@"+alice.ID+"> vs ⚪ <@"+dave.ID+"> after 12 moves: **White wins** by forfeit (W+F). Reason: alice left the club\n📈 Ratings on this server: <@"+alice.ID+"> ") ||
 		!slices.Equal(told[0].Pings, []string{alice.ID, dave.ID}) {
 		t.Errorf("the channel was told %v; want both players pinged", told)
+	} else if want := "\n🌐 Not in the global ratings: a result that a server's admin decided counts only on that server."; !strings.HasSuffix(told[0].Text(), want) {
+		t.Errorf("the channel was told %q; want it to end %q", told[0].Text(), want)
+	}
+	if after := e.rating(storage.GlobalPool, alice.ID) + " / " + e.rating(storage.GlobalPool, dave.ID); after != globalBefore {
+		t.Errorf("the adjudicated game moved the global ratings: %s → %s", globalBefore, after)
+	}
+	if e.rating(storage.GuildPool(e.d.GuildID), dave.ID) == "none" {
+		t.Errorf("the adjudicated game did not rate dave on this server")
 	}
 
 	// Annulled in play: Void, never rated.
@@ -737,6 +747,45 @@ func testE2EAdminAdjudicateAndAnnul(t *testing.T, e *env) {
 	}
 	if got := e.adminLog(); strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("log =\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// TestE2EAdminAdjudicateBotGame: a game against a bot that a server's
+// admin awards to the player is recorded B+F and not rated (a bot's games
+// count in the global ratings only, where no server's admin decides),
+// and the channel is told why; the player's global rating is untouched.
+func TestE2EAdminAdjudicateBotGame(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	ch := e.d.GuildChannel("general")
+	ann, _, _ := e.admins()
+	erin := e.d.NewUser("erin")
+	if m := e.do(e.slash(ch, erin, "bot", discordtest.Str("level", "tester"), discordtest.Int("size", 9), discordtest.Str("color", "black"))); m.Ephemeral {
+		t.Fatalf("/go bot refused: %q", m.Text())
+	}
+	for _, move := range []string{"E5", "D4", "F6", "E4", "D5", "F4"} {
+		if m := e.do(e.play(ch, erin, move)); m.Ephemeral {
+			t.Fatalf("%s refused: %q", move, m.Text())
+		}
+	}
+	g := e.game(ch.ID)
+	if g.State.MoveCount() != 12 {
+		t.Fatalf("%d moves, want 12", g.State.MoveCount())
+	}
+	e.said(e.adminCmd(ch, ann, "adjudicate", discordtest.Str("game", g.ID), discordtest.Str("result", "black"), discordtest.Str("reason", "the bot hung")),
+		"Done: the game `"+g.ID+"` (⚫ erin vs ⚪ gobot tester) is recorded as B+F, and its channel was told.")
+	if a := e.archived(ch.ID, g.ID); a.Result != "B+F" || a.Rated || !a.Adjudicated {
+		t.Errorf("the awarded game's record: %s rated=%v adjudicated=%v", a.Result, a.Rated, a.Adjudicated)
+	}
+	told := e.publicWith(ch.ID, "decided the game")
+	if want := "**Black wins** by forfeit (B+F). Reason: the bot hung\nNot rated: a result that a server's admin decided counts only in that server's ratings, and games against bots count only in the global ones."; len(told) != 1 || !strings.HasSuffix(told[0].Text(), want) {
+		t.Errorf("the channel was told %v; want it to end %q", told, want)
+	}
+	if got := e.rating(storage.GlobalPool, erin.ID); got != "none" {
+		t.Errorf("erin's global rating after the adjudicated bot game: %s, want none", got)
+	}
+	if m := e.do(e.slash(ch, erin, "stats")); !strings.Contains(m.Text(), "B+F · unrated") {
+		t.Errorf("erin's stats = %q, want the game unrated", m.Text())
 	}
 }
 

@@ -546,19 +546,22 @@ func (a *App) Finish(ctx context.Context, g *storage.Game) error {
 // archiveGame archives a game with a result, with its record (note at its
 // root, when not empty); an annulled game is recorded but never counted.
 func (a *App) archiveGame(ctx context.Context, g *storage.Game, annulled bool, note string) error {
-	return a.archiveGameAt(ctx, g, annulled, note, a.Now())
+	return a.archiveGameAt(ctx, g, annulled, note, a.Now(), false)
 }
 
 // archiveGameAt is archiveGame for a game that ended at at, before now: a
 // game lost on time ended at its deadline, whenever the loss was found
 // (the scheduler a moment later, or a late move), and its history, its
 // board afterwards and the answer to a late move say so, as the loss's
-// announcement does. Ratings keep their own order (RatingSeq).
-func (a *App) archiveGameAt(ctx context.Context, g *storage.Game, annulled bool, note string, at time.Time) error {
+// announcement does. Ratings keep their own order (RatingSeq). A game a
+// server's admin decided (adjudicated) counts in that server's ratings
+// only (storage.Archived.Adjudicated).
+func (a *App) archiveGameAt(ctx context.Context, g *storage.Game, annulled bool, note string, at time.Time, adjudicated bool) error {
 	arc, err := a.archiveEntry(g, annulled, "", note)
 	if err != nil {
 		return err
 	}
+	arc.Adjudicated = adjudicated
 	if at.Before(arc.FinishedAt) && !at.Before(arc.StartedAt) {
 		arc.FinishedAt = at
 	}

@@ -368,6 +368,9 @@ func (a *App) RatingNote(ctx context.Context, g *storage.Game) string {
 			a.log.Warn("archive of a finished game", "game", g.ID, "err", err)
 			return ""
 		}
+		if note := adjudicatedNote(arc); note != "" {
+			return note
+		}
 		if note := ArchivedPoolsNote(arc); note != "" {
 			return note
 		}
@@ -384,14 +387,49 @@ func (a *App) RatingNote(ctx context.Context, g *storage.Game) string {
 			return "📈 Ratings: " + everywhere
 		}
 		return "📈 Global ratings: " + everywhere
-	case everywhere == "" || everywhere == here:
-		// The server's pool alone, or both moved alike (a first game):
-		// one line says it.
-		return "📈 Ratings on this server: " + here
+	case everywhere == "":
+		// The server's pool alone: the second line says why the global
+		// one left the game out.
+		return "📈 Ratings on this server: " + here + a.notGlobal(ctx, g)
 	default:
-		// A player's global rating is not this server's: both are shown.
+		// Both pools, said apart even when they moved alike (a first
+		// game), so that nobody wonders whether the global one counted.
 		return "📈 Ratings on this server: " + here + "\n🌐 Global ratings: " + everywhere
 	}
+}
+
+// adjudicatedNote says why a game that a server's admin decided was not
+// rated when that is why (storage.Archived.Adjudicated: the server's pool
+// only): a game against a bot, which only the global pool counts, or a
+// server whose own ratings are off. It is "" for any other game.
+func adjudicatedNote(arc *storage.Archived) string {
+	const why = "Not rated: a result that a server's admin decided counts only in that server's ratings"
+	switch {
+	case !arc.Adjudicated:
+		return ""
+	case arc.Black.IsBot() || arc.White.IsBot():
+		return why + ", and games against bots count only in the global ones."
+	case slices.Contains(arc.NoPools, storage.KindPool(arc.Kind, storage.GuildPool(arc.GuildID))):
+		return why + ", which its admins turned off."
+	}
+	return ""
+}
+
+// notGlobal says, on a line of its own, why the global pool left out a
+// game of two people that this server's pool rated: a server's admin
+// decided it (storage.Archived.Adjudicated), or this server's admins
+// turned the global ratings off. It is "" when the archive cannot be read
+// (logged): the first line stands alone.
+func (a *App) notGlobal(ctx context.Context, g *storage.Game) string {
+	arc, err := a.archive.ArchivedGame(ctx, g.ID)
+	if err != nil {
+		a.log.Warn("archive of a finished game", "game", g.ID, "err", err)
+		return ""
+	}
+	if arc.Adjudicated {
+		return "\n🌐 Not in the global ratings: a result that a server's admin decided counts only on that server."
+	}
+	return "\n🌐 Not in the global ratings: this server's admins turned them off."
 }
 
 // playerOption is the player a command's player: option names, the

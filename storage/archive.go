@@ -62,6 +62,12 @@ type Archived struct {
 	// annulled while it was played, rather than one aborted by a player or
 	// a moderator: the history calls it annulled, not aborted.
 	AnnulledInPlay bool `json:"annulled_in_play,omitempty"`
+	// Adjudicated marks a game a server's admin decided while it was
+	// played (a win by forfeit). One server's admins may not move the
+	// ratings of every server: it counts in that server's pool only,
+	// never in the global one, so a game against a bot (which counts in
+	// the global pool only) is not rated at all.
+	Adjudicated bool `json:"adjudicated,omitempty"`
 	// Rated asks FinishGame to rate the game; the archived record keeps it
 	// only when the game was rated (two different players, a winner or a
 	// tie, not annulled). RatingSeq is then the order in which it was

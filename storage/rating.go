@@ -114,9 +114,14 @@ func ratedScore(a *Archived, tie bool) (float64, bool) {
 	return 0, false
 }
 
-// ratingPools are the pools an archived game counts in (less its NoPools).
+// ratingPools are the pools an archived game counts in (less its NoPools):
+// the global pool unless a server's admin decided the game (Adjudicated),
+// and its server's for a game between two people.
 func ratingPools(a *Archived) []string {
-	pools := []string{KindPool(a.Kind, GlobalPool)}
+	var pools []string
+	if !a.Adjudicated {
+		pools = append(pools, KindPool(a.Kind, GlobalPool))
+	}
 	if a.GuildID != "" && !a.Black.IsBot() && !a.White.IsBot() {
 		pools = append(pools, KindPool(a.Kind, GuildPool(a.GuildID)))
 	}
