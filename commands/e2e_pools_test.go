@@ -38,6 +38,9 @@ func TestE2EPoolsOffSaysSo(t *testing.T) {
 			hasAll(t, "/go play move:"+mv, e.do(e.play(ch, dave, mv)).Text(), goFooter)
 			e.waitMoves("the bot's answer", ch.ID, 2*n+3)
 		}
+		// Undo is refused, as in a rated game (the admins may turn the
+		// ratings on before it ends), but not for being rated.
+		e.refused(e.slash(ch, dave, "undo"), "There is no undo in this game against the bot: it was started rated, and although this server's ratings settings leave it unrated now, its admins may turn them on before it ends. Start the game with `rated:false` to take back moves freely.")
 		end := e.do(e.slash(ch, dave, "resign"))
 		hasAll(t, "/go resign", end.Text(), "⚪ "+dave.Mention()+" resigned.\n"+why+"\n", goFooter)
 		if strings.Contains(end.Text(), "📈") {

@@ -56,6 +56,13 @@ func checkUndo(g *storage.Game, c engine.Color, now time.Time) (int, error) {
 const ratedBotUndo = "There is no undo in a rated game against the bot: the bot cannot refuse, so every move could be tried until it works, and the rating would not say how you play. " +
 	"Start the game with `rated:false` to take back moves freely."
 
+// poolsOffBotUndo is ratedBotUndo for a game started rated that the
+// server's ratings settings leave unrated for now (its boards say
+// "unrated"): the admins may turn the ratings on before it ends, which
+// would rate it.
+const poolsOffBotUndo = "There is no undo in this game against the bot: it was started rated, and although this server's ratings settings leave it unrated now, its admins may turn them on before it ends. " +
+	"Start the game with `rated:false` to take back moves freely."
+
 // undoOffered reports whether g's players may ask for an undo at all:
 // never in rengo, nor in a rated game against a bot (undo refuses both),
 // so their boards carry no Undo button.
@@ -90,6 +97,9 @@ func (a *room) undo(ctx context.Context, r *commands.Request, g *storage.Game) e
 	}
 	if g.Player(engine.SideOf(c.Opponent())).IsBot() && !g.Unrated {
 		if _, over := goOf(g).Result(); !over {
+			if a.ShownUnrated(ctx, g) {
+				return commands.UserErr(commands.ErrNoUndo, poolsOffBotUndo)
+			}
 			return commands.UserErr(commands.ErrNoUndo, ratedBotUndo)
 		}
 	}
