@@ -755,3 +755,54 @@ func TestE2EBotDisagreesToggledFirst(t *testing.T) {
 		t.Errorf("after marking the wall dead: %q, want %q", m.Text(), want)
 	}
 }
+
+// TestE2EUncertainOnEveryBoard: the groups the estimate left alive without
+// being sure of them (the white wall of TestE2EBotAcceptsUncertain) are
+// named on every board of the scoring phase while they are alive (after
+// one player's Accept, on /go board, on the board page), and no longer
+// once marked dead, on Discord and on the page alike. Before, the board
+// after an Accept dropped the warning and the page kept it after the
+// stones were marked dead.
+func TestE2EUncertainOnEveryBoard(t *testing.T) {
+	t.Parallel()
+	moves := interleave(
+		[]string{"C9", "C8", "C7", "C6", "C5", "B4", "C4", "D4", "E4", "F4", "G4", "H4", "J4", "G8", "H7"},
+		[]string{"D9", "D8", "D7", "D6", "D5", "E5", "F5", "G5", "H5", "J5", "B2"})
+	e := newEnv(t)
+	ch := e.d.GuildChannel("general")
+	alice, bob := e.d.NewUser("alice"), e.d.NewUser("bob")
+	e.startGame(ch, alice, bob, 9)
+	last := e.playOut(ch, alice, bob, moves)
+	const check = "⚠️ Please check D5 E5 F5 G5 H5 J5 D6 D7 D8 D9: I left them alive without being sure."
+	if !strings.Contains(last.Text(), check) {
+		t.Fatalf("the first count board = %q, want %q", last.Text(), check)
+	}
+	page := func() string {
+		t.Helper()
+		v, err := e.app.View(context.Background(), ch.ID)
+		if err != nil || v.Scoring == nil {
+			t.Fatalf("View in the scoring phase = %+v, %v", v, err)
+		}
+		return v.Scoring.Check
+	}
+	if got := page(); got != check {
+		t.Errorf("the page's warning = %q, want %q", got, check)
+	}
+	accepted := e.do(e.click(alice, last, "accept"))
+	if !strings.Contains(accepted.Text(), "accepted the marking") || !strings.Contains(accepted.Text(), check) {
+		t.Errorf("the board after alice's Accept = %q, want it to say %q", accepted.Text(), check)
+	}
+	if m := e.do(e.slash(ch, bob, "board")); !strings.Contains(m.Text(), check) {
+		t.Errorf("/go board in the scoring phase = %q, want it to say %q", m.Text(), check)
+	}
+	marked := e.do(e.slash(ch, bob, "dead", discordtest.Str("point", "D9")))
+	if marked.Ephemeral || strings.Contains(marked.Text(), "Please check") {
+		t.Errorf("the board after the wall was marked dead = %q, want no warning", marked.Text())
+	}
+	if got := page(); got != "" {
+		t.Errorf("the page's warning after the wall was marked dead = %q, want none", got)
+	}
+	if m := e.do(e.slash(ch, alice, "board")); strings.Contains(m.Text(), "Please check") {
+		t.Errorf("/go board after the wall was marked dead = %q, want no warning", m.Text())
+	}
+}

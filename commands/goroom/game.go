@@ -382,7 +382,7 @@ func (a *room) apply(ctx context.Context, g *storage.Game, m engine.Move) (strin
 		return note, nil
 	}
 	if goOf(g).PlayEnded() && g.Scoring == nil {
-		unsure := a.startScoring(ctx, g)
+		a.startScoring(ctx, g)
 		if isVoteGame(g) {
 			// Nobody marks dead stones or accepts for a channel: the game
 			// is counted at once, with the estimate's proposal, and never
@@ -397,9 +397,6 @@ func (a *room) apply(ctx context.Context, g *storage.Game, m engine.Move) (strin
 			}
 			a.Logger().Info("game finished", "game", g.ID, "result", sc.Result())
 			return note + "\n" + voteCountNote, nil
-		}
-		if len(unsure) > 0 {
-			note += "\n" + uncertainNote(unsure)
 		}
 	}
 	skipped, err := a.skipBanned(ctx, g) // the next player, in a team game

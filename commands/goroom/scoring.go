@@ -50,11 +50,11 @@ func phase(ctx context.Context, g *storage.Game) (*engine.ScoringPhase, error) {
 }
 
 // startScoring puts g, whose play just ended with two passes, into the
-// scoring phase with the estimate's proposal; bots accept it at once. It
-// returns the stones the estimate left alive without being sure of them.
-// The proposal comes from the estimate alone: g.Scoring is set only after,
+// scoring phase with the estimate's proposal; bots accept it at once. The
+// stones the estimate left alive without being sure of them are kept for
+// the phase's boards (unsureCache). The proposal comes from the estimate alone: g.Scoring is set only after,
 // so no marking (an empty one included) can stand in for it.
-func (a *room) startScoring(ctx context.Context, g *storage.Game) []engine.Point {
+func (a *room) startScoring(ctx context.Context, g *storage.Game) {
 	ph, err := estimatePhase(ctx, g)
 	g.Scoring = &storage.ScoringState{Accepted: map[game.Side]bool{}, Deadline: a.scoringDeadline(g)}
 	if isVoteGame(g) {
@@ -65,14 +65,14 @@ func (a *room) startScoring(ctx context.Context, g *storage.Game) []engine.Point
 	if err != nil {
 		// No proposal: every stone alive, the players mark by hand.
 		a.Logger().Warn("dead stone estimate failed", "game", g.ID, "err", err)
-		return nil
+		return
 	}
 	setDead(g, ph.Dead())
+	a.unsure.put(g, ph.Uncertain())
 	if isVoteGame(g) {
 		setDead(g, ph.Proposal())
 	}
 	botsAccept(g, ph.Proposal(), ph.Uncertain())
-	return ph.Uncertain()
 }
 
 // liveScoringTTL is the longest a game on a live clock waits for its
@@ -328,14 +328,16 @@ func deadCounts(g *storage.Game, dead []engine.Point) (black, white int) {
 // passed. It pings the people it waits for (waiting) but actor, whose
 // action drew it and who is looking at it.
 func (a *room) scoringMessage(ctx context.Context, g *storage.Game, now time.Time, note string, actor storage.Player) (*commands.Message, error) {
-	return a.scoringMessageWith(ctx, g, now, note, actor, nil, nil)
+	return a.scoringMessageWith(ctx, g, now, note, actor, nil)
 }
 
-// scoringMessageWith is scoringMessage with a note on the stones the
-// estimate was unsure of. Where a bot has not accepted the marking, it names
-// the groups the bot disagrees on, those of toggled (the stones just
-// marked) first.
-func (a *room) scoringMessageWith(ctx context.Context, g *storage.Game, now time.Time, note string, actor storage.Player, uncertain, toggled []engine.Point) (*commands.Message, error) {
+// scoringMessageWith is scoringMessage that, where a bot has not accepted
+// the marking, names the groups the bot disagrees on, those of toggled
+// (the stones just marked) first. Every board of the phase names the
+// groups the estimate left alive without being sure of them and that are
+// still alive (stillUnsure), as the board page does.
+func (a *room) scoringMessageWith(ctx context.Context, g *storage.Game, now time.Time, note string, actor storage.Player, toggled []engine.Point) (*commands.Message, error) {
+	uncertain := stillUnsure(g, a.unsure.of(g))
 	s := g.Scoring
 	waits := a.waiting(ctx, g)
 	v, sc := scoreView(g, deadOf(g))
@@ -570,7 +572,7 @@ func (a *room) cmdDead(ctx context.Context, r *commands.Request, g *storage.Game
 	toggled := append([]engine.Point{p}, changed...)
 	stones := stonesAt(goOf(g).Board(), changed, toggled)
 	note := fmt.Sprintf("%s marked %s **%s**.", commands.Mention(commands.UserPlayer(r.User)), stones, what)
-	m, err := a.scoringMessageWith(ctx, g, a.Now(), note, commands.UserPlayer(r.User), ph.Uncertain(), toggled)
+	m, err := a.scoringMessageWith(ctx, g, a.Now(), note, commands.UserPlayer(r.User), toggled)
 	if err != nil {
 		return err
 	}

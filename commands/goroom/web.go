@@ -3,6 +3,7 @@ package goroom
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -183,7 +184,7 @@ func (r *room) LiveView(g *storage.Game) *commands.GameView {
 	if g.Scoring != nil {
 		v.Scoring = scoringView(g, deadOf(g), map[engine.Color]bool{engine.Black: g.Scoring.Accepted[engine.SideOf(engine.Black)], engine.White: g.Scoring.Accepted[engine.SideOf(engine.White)]})
 		if !over {
-			if ps := r.unsure.of(g); len(ps) > 0 {
+			if ps := stillUnsure(g, r.unsure.of(g)); len(ps) > 0 {
 				v.Scoring.Check = uncertainNote(ps)
 			}
 			if d := deadlineNote(g, now, commands.DeadlineIn); d != "" {
@@ -230,6 +231,32 @@ func (c *unsureCache) of(g *storage.Game) []engine.Point {
 	}
 	c.by[key] = ps
 	return ps
+}
+
+// put records ps as the groups the estimate is unsure of in g's final
+// position, as the scoring phase starts with them, so that its boards do
+// not run the estimate again.
+func (c *unsureCache) put(g *storage.Game, ps []engine.Point) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.by == nil || len(c.by) >= 256 {
+		c.by = map[string][]engine.Point{}
+	}
+	c.by[g.ID+"/"+strconv.Itoa(g.State.MoveCount())] = ps
+}
+
+// stillUnsure is ps, stones the estimate left alive without being sure of
+// them, less those marked dead since: every board of the scoring phase,
+// in Discord and on the page, asks the players to check the same groups.
+func stillUnsure(g *storage.Game, ps []engine.Point) []engine.Point {
+	dead := deadOf(g)
+	var out []engine.Point
+	for _, p := range ps {
+		if !slices.Contains(dead, p) {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // voteView is vote game g's vote for the page.
