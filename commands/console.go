@@ -594,7 +594,10 @@ func (cd *consoleDiscord) show(where, channel string, m *Message) *discordgo.Mes
 	}
 	for _, f := range m.Files {
 		if strings.HasSuffix(f.Name, ".png") {
-			if g, err := cd.games.Game(context.Background(), channel); err == nil {
+			// The game in play here, drawn as text under its own board
+			// (named after its ID); another picture (a finished game's,
+			// an estimate, a review) is not that game.
+			if g, err := cd.games.Game(context.Background(), channel); err == nil && strings.Contains(f.Name, "-"+g.ID+"-") {
 				fmt.Fprint(w, cd.text(g))
 			}
 		}
@@ -717,6 +720,9 @@ func discordTime(t time.Time, style string, now time.Time) string {
 			n, unit = max(round(30*day), 1), "month"
 		default:
 			n, unit = max(round(365*day), 1), "year"
+		}
+		if n == 0 {
+			return "just now" // "0 seconds ago" reads as a slip
 		}
 		if n != 1 {
 			unit += "s"

@@ -153,6 +153,7 @@ func TestConsoleMarkup(t *testing.T) {
 		fmt.Sprintf("<t:%d:R>", now.Add(71*time.Hour).Unix()):        "in 3 days",
 		fmt.Sprintf("<t:%d:R>", now.Add(50*time.Minute).Unix()):      "in 1 hour",
 		fmt.Sprintf("<t:%d:R>", now.Add(20*time.Second).Unix()):      "in 20 seconds",
+		fmt.Sprintf("<t:%d:R>", now.Unix()):                          "just now",
 		fmt.Sprintf("<t:%d:R>", now.Add(-29*time.Minute).Unix()):     "29 minutes ago",
 		fmt.Sprintf("<t:%d:R>", now.Add(-40*24*time.Hour).Unix()):    "1 month ago",
 		fmt.Sprintf("was <t:%d:R>", now.Add(-3*24*time.Hour).Unix()): "was 3 days ago",

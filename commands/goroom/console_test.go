@@ -313,3 +313,36 @@ func TestConsolePageGames(t *testing.T) {
 		t.Errorf("carol's /go play in the console, with two games on the page:\n%s\nwant %q", got, want)
 	}
 }
+
+// TestConsoleTextBoardIsTheGames: the console draws the game in play as
+// text under its own boards only; a score estimate's picture (or a
+// finished game's) is not followed by the game in play drawn as text, as
+// it was when every picture was.
+func TestConsoleTextBoardIsTheGames(t *testing.T) {
+	dir := t.TempDir()
+	store, err := storage.Open(filepath.Join(dir, "console.db"), storage.Options{Kinds: testKinds()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	in := strings.NewReader("/go bot level:first size:9 rated:false\n/go play move:E5\n/go estimate\n/quit\n")
+	var out strings.Builder
+	err = commands.RunConsole(context.Background(), commands.ConsoleOptions{
+		In: in, Out: &out, User: "ann", Store: store, BoardDir: filepath.Join(dir, "boards"),
+		Options: commands.Options{Rooms: []commands.NewRoom{New(testPlayers{}, nil)}, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := out.String()
+	_, est, ok := strings.Cut(got, "Score estimate of ")
+	if !ok {
+		t.Fatalf("no estimate in the console's output:\n%s", got)
+	}
+	if strings.Contains(est, "   A B C D E F G H J") {
+		t.Errorf("the estimate's picture is followed by the game drawn as text:\n%s", est)
+	}
+	if n := strings.Count(got, "\n 5 . . . . X . . . . "); n != 1 {
+		t.Errorf("the game after E5 is drawn as text %d times, want once (under its board):\n%s", n, got)
+	}
+}
