@@ -115,8 +115,10 @@ type LastMove struct {
 	Point string `json:"point,omitempty"`
 	By    string `json:"by"`
 	// Said is what Discord's answer to the move said of it after the move
-	// itself, where its kind says more: in draughts the pieces taken and a
-	// man crowned ("White 28x19 captures 1 piece."); empty otherwise.
+	// itself: in Go the stones captured and a ko ("1 stone captured. Ko
+	// at D5: it cannot be retaken at once."), in draughts the pieces
+	// taken and a man crowned ("White 28x19 captures 1 piece."); empty
+	// when it said nothing more.
 	Said string `json:"said,omitempty"`
 }
 

@@ -81,8 +81,12 @@ func TestBrowserActivityGame9x9(t *testing.T) {
 	}
 	slices.Sort(took)
 	t.Logf("click on one page to the move drawn on another, in the browser: median %.0f ms, at most %.0f ms (%d)", took[len(took)/2], took[len(took)-1], len(took))
-	if got := js[string](cat, `document.getElementById('live').lastChild.textContent`); got != "Black (ann) played E5. 1 stone captured." {
+	if got := js[string](cat, `document.getElementById('live').lastChild.textContent`); got != "Black (ann) played E5. 1 stone captured. Ko at D5: it cannot be retaken at once." {
 		t.Errorf("the spectator's screen reader heard %q", got)
+	}
+	// The line under the board says it as Discord's answer did.
+	if got := cat.text("#last"); got != "⚫ ann played E5. 1 stone captured. Ko at D5: it cannot be retaken at once." {
+		t.Errorf("the spectator's last-move line reads %q", got)
 	}
 	// Retaking at once is refused, with the rules' sentence, and changes nothing.
 	bob.clickPoint("D5")

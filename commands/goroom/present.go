@@ -248,13 +248,21 @@ func describeMove(g *storage.Game, m engine.Move, captured, suicide int) string 
 		// Only rules that allow suicide (Tromp-Taylor) get here.
 		return s + fmt.Sprintf(" Suicide: the %s group it joined had no liberties left, and its %s came off the board.", strings.ToLower(colorName(m.Color)), commands.Plural(suicide, "stone"))
 	}
+	return s + aftermath(goOf(g), captured)
+}
+
+// aftermath is what a move's answer says after the move itself, eg being
+// the game just after it: the stones it captured, and the ko it started
+// (" 1 stone captured. Ko at D5: it cannot be retaken at once."), or "".
+func aftermath(eg *engine.Game, captured int) string {
+	s := ""
 	if captured == 1 {
 		s += " 1 stone captured."
 	} else if captured > 1 {
 		s += fmt.Sprintf(" %d stones captured.", captured)
 	}
-	if !goOf(g).Over() {
-		if k := goOf(g).Board().Ko(goOf(g).ToPlay()); k != engine.NoPoint {
+	if !eg.Over() {
+		if k := eg.Board().Ko(eg.ToPlay()); k != engine.NoPoint {
 			s += fmt.Sprintf(" Ko at %s: it cannot be retaken at once.", k)
 		}
 	}

@@ -152,6 +152,7 @@ func (r *room) LiveView(g *storage.Game) *commands.GameView {
 		m := moves[i]
 		v.Recent = append(v.Recent, commands.LastMove{N: i + 1, Color: m.Color.String(), Kind: moveKind(m), Point: m.Point.String(), By: commands.PlainName(g.MovedBy(i, engine.SideOf(m.Color)))})
 	}
+	saidOfRecent(eg, v.Recent)
 	if len(v.Recent) > 0 {
 		v.Last = &v.Recent[len(v.Recent)-1]
 	}
@@ -231,6 +232,31 @@ func (c *unsureCache) of(g *storage.Game) []engine.Point {
 	}
 	c.by[key] = ps
 	return ps
+}
+
+// saidOfRecent fills each recent move's Said as its answer in Discord
+// said it after the move (aftermath: the stones captured, the ko), taking
+// the moves back one by one from the last on a copy of eg. A game that
+// has ended is not taken back: its moves say nothing more.
+func saidOfRecent(eg *engine.Game, recent []commands.LastMove) {
+	if eg.Over() {
+		return
+	}
+	after := eg.Clone()
+	for i := len(recent) - 1; i >= 0; i-- {
+		before := after.Clone()
+		if before.Undo() != nil {
+			return
+		}
+		if recent[i].Kind == "play" {
+			c := engine.Black
+			if recent[i].Color == engine.White.String() {
+				c = engine.White
+			}
+			recent[i].Said = strings.TrimSpace(aftermath(after, after.Captures(c)-before.Captures(c)))
+		}
+		after = before
+	}
 }
 
 // put records ps as the groups the estimate is unsure of in g's final

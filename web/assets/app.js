@@ -341,8 +341,10 @@ function drawLast() {
 }
 
 // lastText is the game's last move as Discord's answer to it says it,
-// without mentions: "⚫ ann played D4.", "⚫ ann passed.", and in
-// draughts "⚪ white ann played 28x19. White 28x19 captures 1 piece.".
+// without mentions: "⚫ ann played D4.", "⚫ ann played E5. 1 stone
+// captured. Ko at D5: it cannot be retaken at once.", "⚫ ann passed.",
+// and in draughts "⚪ white ann played 28x19. White 28x19 captures 1
+// piece.".
 function lastText(v) {
   const m = v.last;
   if (!m || (m.kind !== 'play' && m.kind !== 'pass')) return '';
@@ -691,15 +693,10 @@ function announce(prev, v) {
     if (same && m.n <= prev.moves) continue;
     if (!same && m.n < v.moves) continue;
     const who = m.color.charAt(0).toUpperCase() + m.color.slice(1);
-    // Where the move's kind says more (draughts' captures and crownings),
-    // in the words of the move's answer in Discord.
+    // What the move's answer in Discord says after it (Go's captures and
+    // ko, draughts' captures and crownings), in its words.
     if (m.kind === 'play') parts.push(`${who} (${m.by}) played ${m.point}.` + (m.said ? ' ' + m.said : ''));
     else if (m.kind === 'pass') parts.push(`${who} (${m.by}) passed.`);
-  }
-  if (same && parts.length > 0) {
-    let took = 0;
-    for (const c of ['black', 'white']) took += Math.max(0, v[c].captures - prev[c].captures);
-    if (took > 0) parts.push(`${took} ${took === 1 ? 'stone' : 'stones'} captured.`);
   }
   if (v.over) parts.push(v.status);
   else if (v.scoring && !(same && prev.scoring)) parts.push(v.status);
