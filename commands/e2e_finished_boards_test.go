@@ -121,7 +121,8 @@ func testE2EFinishedBoards(t *testing.T, e *env) {
 
 // TestE2EVoteBoardsClosed: when a vote closes, the board it was shown on
 // keeps its count and says what the vote chose, or that the vote went on,
-// but no longer a deadline past nor Vote buttons.
+// but no longer a deadline past nor Vote buttons, nor, once a move was
+// chosen, that the channel is to play there.
 func TestE2EVoteBoardsClosed(t *testing.T) { httpMode(t, testE2EVoteBoardsClosed) }
 
 func testE2EVoteBoardsClosed(t *testing.T, e *env) {
@@ -134,7 +135,7 @@ func testE2EVoteBoardsClosed(t *testing.T, e *env) {
 	e.do(e.play(ch, v3, "C3"))
 	e.clock.Advance(time.Minute)
 	e.waitMoves("the vote's move and gobot's answer", ch.ID, 2)
-	closed := "🗳️ Votes: **C3** 2 · **D4** 1. The vote chose **C3**.\n**Move 1** · ⚫ black to play: the channel's vote"
+	closed := "🗳️ Votes: **C3** 2 · **D4** 1. The vote chose **C3**.\n**Move 1** · ⚫ black: the vote has closed\n"
 	e.d.WaitFor("the first board to close", func() bool { _, text := e.labels(start.ID); return strings.Contains(text, closed) })
 	labels, text := e.labels(start.ID)
 	if len(labels) > 0 || strings.Contains(text, "The move is played") || !strings.Contains(text, "🗳️ **This channel against gobot tester**") {

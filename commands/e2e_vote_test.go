@@ -390,7 +390,7 @@ func testE2EVoteEndedByModerator(t *testing.T, e *env) {
 	id := e.board(ch.ID).ID
 	e.do(e.slash(ch, mod, "abort", discordtest.Str("reason", "stop")))
 	m, _ := e.d.Message(id)
-	if want := "🗳️ Votes: **E5** 2. The game ended: the vote closed without a move."; !strings.Contains(m.Text(), want) || strings.Contains(m.Text(), "The move is played") || len(m.Buttons()) > 0 {
+	if want := "🗳️ Votes: **E5** 2. The game ended: the vote closed without a move.\n**Move 1** · ⚫ black: the vote has closed\n"; !strings.Contains(m.Text(), want) || strings.Contains(m.Text(), "The move is played") || strings.Contains(m.Text(), "to play") || len(m.Buttons()) > 0 {
 		t.Errorf("the newest board after the abort = %q with %d buttons, want %q and no buttons", m.Text(), len(m.Buttons()), want)
 	}
 }

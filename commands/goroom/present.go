@@ -91,8 +91,7 @@ func status(g *storage.Game, now time.Time, unrated bool) string {
 	if r, ok := eg.Result(); ok {
 		fmt.Fprintf(&sb, "**Game over: %s**\n", resultSentence(g, r))
 	} else if g.Scoring == nil {
-		c := eg.ToPlay()
-		fmt.Fprintf(&sb, "**Move %d** · %s %s to play: %s\n", eg.MoveCount()+1, stoneEmoji(c), c, commands.Mention(g.Player(engine.SideOf(c))))
+		sb.WriteString(toPlayLine(g) + "\n")
 	}
 	if m, ok := eg.LastMove(); ok {
 		// Move.String is "pass" for a pass: nothing to add.
@@ -111,6 +110,14 @@ func status(g *storage.Game, now time.Time, unrated bool) string {
 	}
 	sb.WriteString("-# " + setupLine(g, unrated))
 	return sb.String()
+}
+
+// toPlayLine is the board's line saying whose move it is: "**Move 12** ·
+// ⚪ white to play: @bob".
+func toPlayLine(g *storage.Game) string {
+	eg := goOf(g)
+	c := eg.ToPlay()
+	return fmt.Sprintf("**Move %d** · %s %s to play: %s", eg.MoveCount()+1, stoneEmoji(c), c, commands.Mention(g.Player(engine.SideOf(c))))
 }
 
 // setupLine is how g is played, as the board's last line says it: the

@@ -332,7 +332,7 @@ func (a *room) cmdBoard(ctx context.Context, r *commands.Request) error {
 	if err := a.CmdBoard(ctx, r, g); err != nil || shown == "" {
 		return err
 	}
-	m, err := closedBoard(g, a.Now(), "🗳️ The vote goes on below, on the newest board.")
+	m, err := closedBoard(g, a.Now(), "🗳️ The vote goes on below, on the newest board.", false)
 	if err == nil {
 		err = a.Discord().EditMessage(ctx, g.ChannelID, shown, m)
 	}
@@ -460,7 +460,7 @@ func (a *room) closeVote(ctx context.Context, g *storage.Game) error {
 		if len(tied) > 0 {
 			why = fmt.Sprintf(", which reached %s before %s", commands.Plural(counts[mv], "vote"), strings.Join(tied, " and "))
 		}
-		closed, err := closedBoard(g, now, fmt.Sprintf("🗳️ %s. The vote chose **%s**%s.", tally(vote), m, why))
+		closed, err := closedBoard(g, now, fmt.Sprintf("🗳️ %s. The vote chose **%s**%s.", tally(vote), m, why), true)
 		if err != nil {
 			return err
 		}
@@ -501,7 +501,7 @@ func (a *room) closeVote(ctx context.Context, g *storage.Game) error {
 		v.Deadline = time.Time{}
 		text = "🗳️ " + period + ": the game is adjourned. The next vote with `/go play move:` opens a new period."
 	}
-	closed, err := closedBoard(g, now, "🗳️ This period ended without a vote that counts: the vote goes on below.")
+	closed, err := closedBoard(g, now, "🗳️ This period ended without a vote that counts: the vote goes on below.", false)
 	if err != nil {
 		return err
 	}
@@ -516,13 +516,19 @@ func (a *room) closeVote(ctx context.Context, g *storage.Game) error {
 // closedBoard is the board of vote game g, as it stands while its vote is
 // open, once that vote has closed: the note it opened with and line (how
 // the vote ended) instead of the votes and their deadline, and no Vote
-// buttons.
-func closedBoard(g *storage.Game, now time.Time, line string) (*commands.Message, error) {
+// buttons. A vote that is over for good (done: a move chosen, or the game
+// ended) no longer says the channel is to play on it.
+func closedBoard(g *storage.Game, now time.Time, line string, done bool) (*commands.Message, error) {
 	c := *g
 	c.Vote = nil
 	m, err := boardMessage(&c, now, strings.TrimSpace(g.Vote.Note+"\n"+line), g.Unrated)
 	if err != nil {
 		return nil, err
+	}
+	if done && len(m.Embeds) > 0 {
+		eg := goOf(g)
+		closed := fmt.Sprintf("**Move %d** · %s %s: the vote has closed", eg.MoveCount()+1, stoneEmoji(eg.ToPlay()), eg.ToPlay())
+		m.Embeds[0].Description = strings.Replace(m.Embeds[0].Description, toPlayLine(g), closed, 1)
 	}
 	m.Components, m.ClearComponents = nil, true
 	return m, nil
@@ -554,7 +560,7 @@ func (a *room) RetiredBoard(g *storage.Game, now time.Time) *commands.Message {
 		return nil
 	}
 	shown := a.countedNow(context.Background(), g) // the interface gives no context
-	m, err := closedBoard(g, now, fmt.Sprintf("🗳️ %s. The game ended: the vote closed without a move.", tally(shown.Vote)))
+	m, err := closedBoard(g, now, fmt.Sprintf("🗳️ %s. The game ended: the vote closed without a move.", tally(shown.Vote)), true)
 	if err != nil {
 		a.Logger().Warn("vote: draw the board of the ended game", "game", g.ID, "err", err)
 		return nil
