@@ -387,6 +387,15 @@ func TestE2EBotDisagrees(t *testing.T) {
 	}
 }
 
+// unsettledWall is the game of engine's "unsettled wall" diagram (below),
+// played out to two passes: the white wall's status is uncertain to the
+// estimate.
+func unsettledWall() []string {
+	return interleave(
+		[]string{"C9", "C8", "C7", "C6", "C5", "B4", "C4", "D4", "E4", "F4", "G4", "H4", "J4", "G8", "H7"},
+		[]string{"D9", "D8", "D7", "D6", "D5", "E5", "F5", "G5", "H5", "J5", "B2"})
+}
+
 // TestE2EBotAcceptsUncertain: the bot accepts a marking that differs from
 // its proposal only in a group its estimate flagged as uncertain (the white
 // wall of engine's "unsettled wall" diagram, which GNU Go calls dead).
@@ -403,9 +412,7 @@ func TestE2EBotDisagrees(t *testing.T) {
 //	  A B C D E F G H J
 func TestE2EBotAcceptsUncertain(t *testing.T) {
 	t.Parallel()
-	moves := interleave(
-		[]string{"C9", "C8", "C7", "C6", "C5", "B4", "C4", "D4", "E4", "F4", "G4", "H4", "J4", "G8", "H7"},
-		[]string{"D9", "D8", "D7", "D6", "D5", "E5", "F5", "G5", "H5", "J5", "B2"})
+	moves := unsettledWall()
 	e := newEnv(t)
 	e.players.setScript(moves)
 	ch := e.d.GuildChannel("general")
@@ -765,9 +772,7 @@ func TestE2EBotDisagreesToggledFirst(t *testing.T) {
 // stones were marked dead.
 func TestE2EUncertainOnEveryBoard(t *testing.T) {
 	t.Parallel()
-	moves := interleave(
-		[]string{"C9", "C8", "C7", "C6", "C5", "B4", "C4", "D4", "E4", "F4", "G4", "H4", "J4", "G8", "H7"},
-		[]string{"D9", "D8", "D7", "D6", "D5", "E5", "F5", "G5", "H5", "J5", "B2"})
+	moves := unsettledWall()
 	e := newEnv(t)
 	ch := e.d.GuildChannel("general")
 	alice, bob := e.d.NewUser("alice"), e.d.NewUser("bob")

@@ -18,14 +18,29 @@ import (
 	"github.com/gobot-dev/gobot/storage"
 )
 
-func TestConsole(t *testing.T) {
-	dir := t.TempDir()
+// runConsole runs the console as ann on a database in dir, typing lines,
+// and returns what it printed; its boards go to dir/boards.
+func runConsole(t *testing.T, dir string, lines ...string) string {
+	t.Helper()
 	store, err := storage.Open(filepath.Join(dir, "console.db"), storage.Options{Kinds: testKinds()})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer store.Close()
-	in := strings.NewReader(strings.Join([]string{
+	var out strings.Builder
+	err = commands.RunConsole(context.Background(), commands.ConsoleOptions{
+		In: strings.NewReader(strings.Join(lines, "\n")), Out: &out, User: "ann", Store: store, BoardDir: filepath.Join(dir, "boards"),
+		Options: commands.Options{Rooms: []commands.NewRoom{New(testPlayers{}, nil)}, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out.String()
+}
+
+func TestConsole(t *testing.T) {
+	dir := t.TempDir()
+	got := runConsole(t, dir,
 		"/go help",
 		"/press 1", // no board yet
 		"/go bot level:first size:9",
@@ -52,16 +67,7 @@ func TestConsole(t *testing.T) {
 		"/go-admin settings set setting:channels value:42",
 		"/go-admin settings set setting:channels value:#console",
 		"/quit",
-	}, "\n"))
-	var out strings.Builder
-	err = commands.RunConsole(context.Background(), commands.ConsoleOptions{
-		In: in, Out: &out, User: "ann", Store: store, BoardDir: filepath.Join(dir, "boards"),
-		Options: commands.Options{Rooms: []commands.NewRoom{New(testPlayers{}, nil)}, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))},
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	got := out.String()
+	)
 	for _, want := range []string{
 		"gobot: play Go on Discord", // help
 		"no buttons to press yet: `/go board` shows the game here with its buttons",
@@ -319,22 +325,7 @@ func TestConsolePageGames(t *testing.T) {
 // finished game's) is not followed by the game in play drawn as text, as
 // it was when every picture was.
 func TestConsoleTextBoardIsTheGames(t *testing.T) {
-	dir := t.TempDir()
-	store, err := storage.Open(filepath.Join(dir, "console.db"), storage.Options{Kinds: testKinds()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer store.Close()
-	in := strings.NewReader("/go bot level:first size:9 rated:false\n/go play move:E5\n/go estimate\n/quit\n")
-	var out strings.Builder
-	err = commands.RunConsole(context.Background(), commands.ConsoleOptions{
-		In: in, Out: &out, User: "ann", Store: store, BoardDir: filepath.Join(dir, "boards"),
-		Options: commands.Options{Rooms: []commands.NewRoom{New(testPlayers{}, nil)}, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))},
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	got := out.String()
+	got := runConsole(t, t.TempDir(), "/go bot level:first size:9 rated:false", "/go play move:E5", "/go estimate", "/quit")
 	_, est, ok := strings.Cut(got, "Score estimate of ")
 	if !ok {
 		t.Fatalf("no estimate in the console's output:\n%s", got)
