@@ -367,6 +367,11 @@ func (a *App) timeUp(ctx context.Context, g *storage.Game) error {
 		}
 		m.Content, m.AllowedMentions = Clip(strings.TrimSpace(note+"\n"+m.Content), 2000), OnlyUsers(ids...)
 		err = a.PostBoard(ctx, g, m)
+		if unapplied(err) {
+			// Discord failed (an outage, a 5xx): nothing else would ever
+			// tell the players, so it is tried again.
+			a.announceLater("clock: announce loss on time", g, func(ctx context.Context) error { return a.PostBoard(ctx, g, m) })
+		}
 	}
 	if err != nil {
 		a.log.Warn("clock: announce loss on time", "game", g.ID, "err", err)
@@ -377,6 +382,39 @@ func (a *App) timeUp(ctx context.Context, g *storage.Game) error {
 	// be refused.
 	a.disableBoards(ctx, g, !g.Player(loser.Game()).IsBot())
 	return nil
+}
+
+// announceRetries are the waits before each new try of an announcement
+// that Discord failed: about five minutes in all, more than its usual
+// outages last.
+var announceRetries = []time.Duration{5 * time.Second, 10 * time.Second, 20 * time.Second, 40 * time.Second, 80 * time.Second, 160 * time.Second}
+
+// announceLater tries post again in the background, after each of
+// announceRetries, until Discord takes it, the App shuts down or the tries
+// run out (each failure logged as what). It is for what only this process
+// would say (the game that ended was archived by its write): one
+// goroutine, in flight for Shutdown. The announcement lives in memory
+// only: a restart meanwhile loses it, as the game's record keeps the
+// result.
+func (a *App) announceLater(what string, g *storage.Game, post func(ctx context.Context) error) {
+	a.spawn(func(ctx context.Context) {
+		for i, wait := range announceRetries {
+			select {
+			case <-a.closing:
+				return
+			case <-ctx.Done():
+				return
+			case <-a.opts.After(wait):
+			}
+			err := post(ctx)
+			if err == nil {
+				a.log.Info(what+": done on a later try", "game", g.ID, "try", i+2)
+				return
+			}
+			a.log.Warn(what+": a later try failed", "game", g.ID, "try", i+2, "err", err)
+		}
+		a.log.Warn(what+": gave up", "game", g.ID)
+	})
 }
 
 // disableBoards removes the buttons of g's newest board (RetireBoard with

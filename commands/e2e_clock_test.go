@@ -3,6 +3,7 @@ package commands_test
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"slices"
 	"strings"
 	"testing"
@@ -525,5 +526,44 @@ func TestE2ECountedGameKeepsClock(t *testing.T) {
 	// The board page's subtitle names the clock too, as it did in play.
 	if v, err := e.app.View(context.Background(), ch.ID); err != nil || v.Rules != strings.TrimPrefix(setup, "-# ") {
 		t.Errorf("the board page of the finished game: rules %q (%v), want %q", v.Rules, err, strings.TrimPrefix(setup, "-# "))
+	}
+}
+
+// TestE2ELossOnTimeDiscordDown: a loss on time found while Discord is
+// down (503) is recorded at once and announced once Discord answers
+// again, by a later try (announceRetries): before, the one failed post
+// was all, and the channel never heard of it.
+func TestE2ELossOnTimeDiscordDown(t *testing.T) { httpMode(t, testE2ELossOnTimeDiscordDown) }
+
+func testE2ELossOnTimeDiscordDown(t *testing.T, e *env) {
+	ch, alice, bob := e.d.GuildChannel("general"), e.d.NewUser("alice"), e.d.NewUser("bob")
+	first := e.challenge(ch, alice, bob, discordtest.Str("clock", "absolute 15s"))
+	var g *storage.Game
+	e.d.WaitFor("the first board to be recorded with the game", func() bool {
+		g = e.game(ch.ID)
+		return len(g.Delivery.MessageIDs) == 1 && g.Delivery.MessageIDs[0] == first.ID
+	})
+	e.d.Down(http.StatusServiceUnavailable)
+	e.clock.Advance(15 * time.Second)
+	if a := e.archived(ch.ID, g.ID); a.Result != "W+T" {
+		t.Fatalf("archived %s, want W+T", a.Result)
+	}
+	// The failed announcement waits for its next try, 5 s on.
+	retry := e.clock.Now().Add(5 * time.Second)
+	e.d.WaitFor("the announcement's next try to be set", func() bool { return e.clock.Waits(retry) })
+	if got := e.publicWith(ch.ID, "ran out of time"); len(got) != 0 {
+		t.Fatalf("announced while Discord was down: %v", got)
+	}
+	e.d.Up()
+	e.clock.Advance(5 * time.Second)
+	e.d.WaitFor("the announcement once Discord is back", func() bool { return len(e.publicWith(ch.ID, "ran out of time")) == 1 })
+	if ann := e.publicWith(ch.ID, "ran out of time"); !strings.Contains(ann[0].Text(), "**Game over: annulled on time, not counted**") {
+		t.Errorf("the late announcement reads %q", ann[0].Text())
+	}
+	// Once told, it is not told again.
+	e.clock.Advance(10 * time.Minute)
+	e.alive()
+	if n := len(e.publicWith(ch.ID, "ran out of time")); n != 1 {
+		t.Errorf("%d announcements of the loss, want 1", n)
 	}
 }

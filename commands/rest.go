@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -349,6 +350,19 @@ func (c *REST) send(ctx context.Context, method, endpoint, bucket string, body a
 }
 
 // transient reports whether a status says Discord's edge failed, not the request.
+// unapplied reports whether err is Discord's failure to do a request that
+// it certainly did not do, so that trying it again later does nothing
+// twice: an outage's 503, a rate limit's 429, a 500, or no answer at all
+// (the connection refused). A 502 or a timeout may have been applied.
+func unapplied(err error) bool {
+	var re *restError
+	if errors.As(err, &re) {
+		return re.Status == http.StatusServiceUnavailable || re.Status == http.StatusTooManyRequests || re.Status == http.StatusInternalServerError
+	}
+	var op *net.OpError
+	return errors.As(err, &op) && op.Op == "dial"
+}
+
 func transient(status int) bool {
 	return status == http.StatusBadGateway || status == http.StatusServiceUnavailable || status == http.StatusGatewayTimeout
 }

@@ -107,7 +107,19 @@ type Server struct {
 	globalNext   time.Duration      // the next call gets a global 429 with this wait
 	commandIDs   map[string]string
 	oauthState   *oauthState // Activities and their sign-ins (oauth.go)
+	down         int         // while not 0, every REST call is answered with this status (Down)
 }
+
+// Down makes the fake answer every REST call of the bot with status (503:
+// Discord's outage) until Up: nothing is applied meanwhile.
+func (s *Server) Down(status int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.down = status
+}
+
+// Up ends Down: the fake answers again.
+func (s *Server) Up() { s.Down(0) }
 
 // interaction is the fake's state for one interaction token.
 type interaction struct {
@@ -631,6 +643,12 @@ func (s *Server) handle(r *http.Request, path string, prefixed bool, call *Call)
 	}
 	if !prefixed {
 		return fail(http.StatusNotFound, 0, "%s %s is outside %s", r.Method, r.URL.Path, APIPrefix)
+	}
+	s.mu.Lock()
+	down := s.down
+	s.mu.Unlock()
+	if down != 0 {
+		return down, discordError(0, http.StatusText(down))
 	}
 	route, params, found := bestMatch(fakeRoutes, path)
 	switch {
