@@ -383,7 +383,7 @@ func ClockViewOf(k *clock.Clock, c clock.Side, now time.Time) *ClockView {
 			if t.Period > 0 {
 				left = t.Period
 			}
-			cv.LeftMS, cv.Prefix, cv.Suffix = left.Milliseconds(), "byo-yomi ", fmt.Sprintf(" (%d×%s left)", t.Periods, clock.Format(cc.Period))
+			cv.LeftMS, cv.Prefix, cv.Suffix = left.Milliseconds(), "byo-yomi ", clock.ByoYomiAfter(t.Periods, cc.Period)
 			cv.Periods = t.Periods - 1 // the periods after this one
 		}
 	case clock.Canadian:

@@ -372,7 +372,9 @@ func TestBrowserUndoAndClocks(t *testing.T) {
 
 // TestBrowserByoYomiCountsDown: once main time is spent, the page counts
 // the byo-yomi periods down by itself, as the server counts them (no state
-// comes then: nothing happened), rather than stopping at 0:00.
+// comes then: nothing happened), rather than stopping at 0:00, and says
+// them as the server does: the periods after the current one, then the
+// last.
 func TestBrowserByoYomiCountsDown(t *testing.T) {
 	e := newEnv(t, Options{Local: true})
 	b := newBrowser(t)
@@ -384,8 +386,11 @@ func TestBrowserByoYomiCountsDown(t *testing.T) {
 	if got := ann.text("#side-black .clock"); !strings.HasSuffix(got, " + 2×10 s") {
 		t.Errorf("black's clock at the start reads %q, want main time + 2×10 s", got)
 	}
-	ann.wait("black's first byo-yomi period counting down", clock+`.startsWith('byo-yomi ') && `+clock+`.endsWith(' s (2×10 s left)') && !`+clock+`.startsWith('byo-yomi 0 s')`, 20*time.Second)
+	// "byo-yomi 7 s + 1×10 s": the time left in this period, then the
+	// periods after it, as the server writes it; then the last period.
+	ann.wait("black's first byo-yomi period counting down", clock+`.startsWith('byo-yomi ') && `+clock+`.endsWith(' s + 1×10 s') && !`+clock+`.startsWith('byo-yomi 0 s')`, 20*time.Second)
 	t.Logf("black's clock reads %q", ann.text("#side-black .clock"))
+	ann.wait("black's last byo-yomi period counting down", clock+`.startsWith('byo-yomi ') && `+clock+`.endsWith(' s (last period)')`, 20*time.Second)
 }
 
 // TestBrowserClockRunsOut: a Canadian period and a simple clock counted

@@ -458,7 +458,7 @@ func (k *Clock) Show(c Side, now time.Time) string {
 		if k.ToMove == c && t.Period > 0 {
 			left = t.Period
 		}
-		return fmt.Sprintf("byo-yomi %s (%d×%s left)", Format(left), t.Periods, Format(cc.Period))
+		return "byo-yomi " + Format(left) + ByoYomiAfter(t.Periods, cc.Period)
 	case Canadian:
 		if t.Stones == 0 && t.Main == 0 { // no main time: the first period, not begun
 			t.Stones, t.Period = cc.Stones, cc.Period
@@ -475,4 +475,16 @@ func (k *Clock) Show(c Side, now time.Time) string {
 		return Format(t.Period) + " for " + count(t.Stones, "move")
 	}
 	return ""
+}
+
+// ByoYomiAfter is what follows the time left in a byo-yomi period when
+// periods are left, the current one included: the periods after it, as
+// main time is followed ("byo-yomi 20 s + 2×30 s"), or that it is the
+// last (" (last period)"). A count of the periods left with the current
+// one in it ("20 s (3×30 s left)") read as 20 s and three more.
+func ByoYomiAfter(periods int, period time.Duration) string {
+	if periods <= 1 {
+		return " (last period)"
+	}
+	return fmt.Sprintf(" + %d×%s", periods-1, Format(period))
 }

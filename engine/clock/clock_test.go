@@ -268,7 +268,9 @@ func TestByoYomiPeriods(t *testing.T) {
 	if got := k.Deadline(); !got.Equal(at(170 * time.Second)) {
 		t.Errorf("Deadline() = %v, want t0+170s", got)
 	}
-	wantShow(t, k, First, at(120*time.Second), "byo-yomi 20 s (2×30 s left)") // 10 s into a period
+	// 10 s into a period: 20 s of it, then one more (not "2×30 s left",
+	// which read as 20 s and two more).
+	wantShow(t, k, First, at(120*time.Second), "byo-yomi 20 s + 1×30 s")
 	play(t, k, 139*time.Second)
 	if got := k.Time(First).Periods; got != 2 {
 		t.Errorf("a move within a period left %d periods, want 2 (the period resets)", got)
@@ -279,6 +281,7 @@ func TestByoYomiPeriods(t *testing.T) {
 	if got := k.Time(First).Periods; got != 1 {
 		t.Errorf("black has %d periods, want 1", got)
 	}
+	wantShow(t, k, First, at(200*time.Second), "byo-yomi 30 s (last period)")
 	play(t, k, 200*time.Second)
 	if err := k.Play(at(230 * time.Second)); !errors.Is(err, ErrFlagged) {
 		t.Errorf("a move after the last period = %v, want ErrFlagged", err)
@@ -558,7 +561,7 @@ func TestTakeBack(t *testing.T) {
 func TestNoMainTime(t *testing.T) {
 	k := New(mustParse(t, "byoyomi 0 2x30s"))
 	k.Start(First, t0)
-	wantShow(t, k, First, t0, "byo-yomi 30 s (2×30 s left)")
+	wantShow(t, k, First, t0, "byo-yomi 30 s + 1×30 s")
 	if got := k.Deadline(); !got.Equal(at(60 * time.Second)) {
 		t.Errorf("byo-yomi deadline = t0+%v, want t0+60s", got.Sub(t0))
 	}

@@ -938,7 +938,10 @@ function clockText(k, elapsed) {
   const over = -rem, used = Math.floor(over / k.period_ms);
   if (used >= (k.periods || 0)) return fmt(0); // the last period spent: the time is up
   const left = k.period_ms - (over % k.period_ms);
-  return k.then === 'byoyomi' ? `byo-yomi ${fmt(left)} (${k.periods - used}×${k.label} left)` : `${fmt(left)} for ${k.label}`;
+  if (k.then !== 'byoyomi') return `${fmt(left)} for ${k.label}`;
+  // As the server writes it (clock.ByoYomiAfter): the periods after this one.
+  const after = k.periods - used - 1;
+  return `byo-yomi ${fmt(left)}` + (after > 0 ? ` + ${after}×${k.label}` : ' (last period)');
 }
 setInterval(tick, 250);
 
