@@ -751,6 +751,11 @@ func (a *App) CmdVacation(ctx context.Context, r *Request) error {
 			return err
 		}
 		n := a.vacationClocks(ctx, key, func(k *clock.Clock) { k.ResumeAt(now) })
+		if n == 0 {
+			// Every game of theirs waits for an opponent: no clock of
+			// theirs was paused, and theirs runs from the next move.
+			return r.ReplyText(ctx, fmt.Sprintf("👋 Welcome back: your vacation is over. No game was waiting for your move, so none of your clocks was paused. %s.", Left()), true)
+		}
 		return r.ReplyText(ctx, fmt.Sprintf("👋 Welcome back: your vacation is over and your clocks run again in %s. %s.", Plural(n, "game"), Left()), true)
 	case !daysGiven:
 		if v.On(now) {

@@ -170,6 +170,12 @@ func TestVacation(t *testing.T) {
 	if reply := only(t, tb.command(ann, "/go vacation days:27")); !strings.Contains(reply.text(), "23 h of your 30 days for 2026 left") {
 		t.Errorf("27 more days: %q, want \"23 h of your 30 days for 2026 left\"", reply.text())
 	}
+	// Ended while her one game waits for bob: no clock of hers was paused,
+	// and the answer does not say they "run again in 0 games".
+	only(t, tb.command(ann, "/go play move:G7"))
+	if reply := only(t, tb.command(ann, "/go vacation end:true")); !strings.Contains(reply.text(), "👋 Welcome back: your vacation is over. No game was waiting for your move, so none of your clocks was paused.") {
+		t.Errorf("a vacation ended with no turn of hers = %q", reply.text())
+	}
 }
 
 // TestVacationNewYear: a vacation that runs into a new year can be ended
