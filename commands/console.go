@@ -742,6 +742,13 @@ func (cd *consoleDiscord) Callback(ctx context.Context, it *discordgo.Interactio
 	case discordgo.InteractionApplicationCommandAutocompleteResult:
 		var names []string
 		for _, c := range r.Choices {
+			// Discord sends the value of the choice picked, which the
+			// console's user types: a label that is not its value (a
+			// finished game's "vs @bob · 9×9 · …") says what to type.
+			if v := fmt.Sprint(c.Value); v != c.Name {
+				names = append(names, fmt.Sprintf("%s (type %s)", c.Name, v))
+				continue
+			}
 			names = append(names, c.Name)
 		}
 		if len(names) == 0 {

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"strings"
 	"testing"
@@ -325,7 +326,11 @@ func TestConsolePageGames(t *testing.T) {
 // finished game's) is not followed by the game in play drawn as text, as
 // it was when every picture was.
 func TestConsoleTextBoardIsTheGames(t *testing.T) {
-	got := runConsole(t, t.TempDir(), "/go bot level:first size:9 rated:false", "/go play move:E5", "/go estimate", "/quit")
+	got := runConsole(t, t.TempDir(), "/go bot level:first size:9 rated:false", "/go play move:E5", "/go estimate", "/go resign", "/go review game:?", "/quit")
+	// A suggestion whose label is not what to type says what to type.
+	if !regexp.MustCompile(`suggestions: vs gobot first · 9×9 · W\+R · [^,\n]* \(type \d+\)\n`).MatchString(got) {
+		t.Errorf("the finished game's suggestion does not say its ID:\n%s", got)
+	}
 	_, est, ok := strings.Cut(got, "Score estimate of ")
 	if !ok {
 		t.Fatalf("no estimate in the console's output:\n%s", got)
