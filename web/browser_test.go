@@ -1226,3 +1226,45 @@ func TestBrowserResumeSaid(t *testing.T) {
 		t.Errorf("beside the note the page still shows %q", ann.text("#last"))
 	}
 }
+
+// TestBrowserDeadStoneNoSquare: in the count, a dead stone is drawn faded
+// and crossed with no territory square over its cross, as Discord's
+// picture draws it, while the empty points owned have theirs. The game
+// is the unsettled wall of commands' scoring tests: White's lone B2 is
+// dead inside Black's area.
+func TestBrowserDeadStoneNoSquare(t *testing.T) {
+	e := newEnv(t, Options{Local: true})
+	b := newBrowser(t)
+	e.challenge("ann", "bob", 9, discordtest.Str("clock", "none"))
+	black := []string{"C9", "C8", "C7", "C6", "C5", "B4", "C4", "D4", "E4", "F4", "G4", "H4", "J4", "G8", "H7", "pass"}
+	white := []string{"D9", "D8", "D7", "D6", "D5", "E5", "F5", "G5", "H5", "J5", "B2", "pass", "pass", "pass", "pass", "pass"}
+	for i := range black {
+		for _, mv := range []struct{ who, move string }{{"ann", black[i]}, {"bob", white[i]}} {
+			if i == len(black)-1 && mv.who == "bob" {
+				break // the count has begun
+			}
+			var got string
+			if mv.move == "pass" {
+				got = e.slash(mv.who, "pass")
+			} else {
+				got = e.slash(mv.who, "play", discordtest.Str("move", mv.move))
+			}
+			if !strings.Contains(got, "played") && !strings.Contains(got, "passed") {
+				t.Fatalf("%s %s: %q", mv.who, mv.move, got)
+			}
+		}
+	}
+	inst := e.d.Activity(e.ch, user("ann"), user("bob"))
+	ann := e.activity(b, "ann", inst, 1000, 900)
+	ann.wait("the count", `!document.getElementById('scoring').hidden`, 10*time.Second)
+	ann.wait("B2 marked dead", `(document.querySelector('[data-point="B2"]').getAttribute('aria-label')||'').includes('marked dead')`, 10*time.Second)
+	// B2 is drawn at (2, 8) in the board's units; a square there would
+	// be at (1.85, 7.85).
+	if js[bool](ann, `!!document.querySelector('rect[x="1.85"][y="7.85"]')`) {
+		t.Errorf("a territory square is drawn over the dead stone at B2")
+	}
+	if n := js[int](ann, `document.querySelectorAll('rect[width=".3"]').length`); n < 30 {
+		t.Errorf("%d territory squares in the count, want Black's area drawn", n)
+	}
+	ann.shot("#game", "dead-stone-no-square")
+}

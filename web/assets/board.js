@@ -173,7 +173,9 @@ export class Board {
         }
         if (v.scoring) {
           const o = v.scoring.owner[r][c];
-          if ((o === 'X' || o === 'O') && (s === '.' || dead.has(name))) {
+          // Empty points only, as Discord's picture: a dead stone's cross
+          // (in the taker's colour) says whose point it is.
+          if ((o === 'X' || o === 'O') && s === '.') {
             p.push(`<rect x="${x - 0.15}" y="${y - 0.15}" width=".3" height=".3" fill="${o === 'X' ? '#101012' : '#fafaf8'}" stroke="#3c3228" stroke-width=".02"/>`);
           }
         }
