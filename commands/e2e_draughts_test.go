@@ -120,6 +120,11 @@ func testE2EDraughts(t *testing.T, e *env) {
 		t.Errorf("after the capture: %q, want 20 white and 19 black pieces", m.Text())
 	}
 	e.do(e.draughtsMove(ch, bob, "14x23"))
+	// The board says the last move in words, as Go's do: /draughts board
+	// shows who played what last.
+	if b := e.do(e.draughtsCmd(ch, alice, "board")); !strings.Contains(b.Text(), "\nLast move: ⚫ black 14x23\nPieces: ⚪ 19 · ⚫ 19\n") {
+		t.Errorf("/draughts board after 14x23 = %q, want the last move said", b.Text())
+	}
 
 	// A draw offered by alice, accepted by bob with the button.
 	offer := e.do(e.draughtsCmd(ch, alice, "draw"))

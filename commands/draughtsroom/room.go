@@ -922,6 +922,12 @@ func draughtsStatus(g *storage.Game, now time.Time, unrated bool) string {
 			sb.WriteString("A capture is compulsory, and you must take the most pieces.\n")
 		}
 	}
+	if moves := st.Moves(); len(moves) > 0 {
+		// The last move in words too, as Go's boards say it: the arrow
+		// on the picture is all a screen reader or a glance at the text
+		// would otherwise miss.
+		fmt.Fprintf(&sb, "Last move: %s %s\n", draughtsSideLabel(st.ToMove().Opponent()), moves[len(moves)-1])
+	}
 	sb.WriteString(piecesLine(st) + "\n")
 	if _, over := st.Result(); !over {
 		if cs := commands.ClockStatus(g, now, draughtsSideLabel); cs != "" {
