@@ -44,14 +44,23 @@ func (e *env) archived(channelID, id string) *storage.Archived {
 
 func TestE2ELossOnTime(t *testing.T) { httpMode(t, testE2ELossOnTime) }
 
-func testE2ELossOnTime(t *testing.T, e *env) {
-	ch, alice, bob := e.d.GuildChannel("general"), e.d.NewUser("alice"), e.d.NewUser("bob")
-	first := e.challenge(ch, alice, bob, discordtest.Str("clock", "absolute 15s"))
+// absoluteGame starts a game of black against white in ch on an absolute
+// clock of 15 s, and returns its first board and the game once that board
+// is recorded with it.
+func (e *env) absoluteGame(ch *discordtest.Channel, black, white discordtest.User) (discordtest.Message, *storage.Game) {
+	e.t.Helper()
+	first := e.challenge(ch, black, white, discordtest.Str("clock", "absolute 15s"))
 	var g *storage.Game
 	e.d.WaitFor("the first board to be recorded with the game", func() bool {
 		g = e.game(ch.ID)
 		return len(g.Delivery.MessageIDs) == 1 && g.Delivery.MessageIDs[0] == first.ID
 	})
+	return first, g
+}
+
+func testE2ELossOnTime(t *testing.T, e *env) {
+	ch, alice, bob := e.d.GuildChannel("general"), e.d.NewUser("alice"), e.d.NewUser("bob")
+	first, g := e.absoluteGame(ch, alice, bob)
 	deadline := e.clock.Now().Add(15 * time.Second)
 	if got := g.Clock.Deadline(); !got.Equal(deadline) {
 		t.Fatalf("Black's deadline = %v, want %v: 15 s from the start", got, deadline)
@@ -537,12 +546,7 @@ func TestE2ELossOnTimeDiscordDown(t *testing.T) { httpMode(t, testE2ELossOnTimeD
 
 func testE2ELossOnTimeDiscordDown(t *testing.T, e *env) {
 	ch, alice, bob := e.d.GuildChannel("general"), e.d.NewUser("alice"), e.d.NewUser("bob")
-	first := e.challenge(ch, alice, bob, discordtest.Str("clock", "absolute 15s"))
-	var g *storage.Game
-	e.d.WaitFor("the first board to be recorded with the game", func() bool {
-		g = e.game(ch.ID)
-		return len(g.Delivery.MessageIDs) == 1 && g.Delivery.MessageIDs[0] == first.ID
-	})
+	_, g := e.absoluteGame(ch, alice, bob)
 	e.d.Down(http.StatusServiceUnavailable)
 	e.clock.Advance(15 * time.Second)
 	if a := e.archived(ch.ID, g.ID); a.Result != "W+T" {
