@@ -349,7 +349,6 @@ func (c *REST) send(ctx context.Context, method, endpoint, bucket string, body a
 	})
 }
 
-// transient reports whether a status says Discord's edge failed, not the request.
 // unapplied reports whether err is Discord's failure to do a request that
 // it certainly did not do, so that trying it again later does nothing
 // twice: an outage's 503, a rate limit's 429, a 500, or no answer at all
@@ -363,6 +362,7 @@ func unapplied(err error) bool {
 	return errors.As(err, &op) && op.Op == "dial"
 }
 
+// transient reports whether a status says Discord's edge failed, not the request.
 func transient(status int) bool {
 	return status == http.StatusBadGateway || status == http.StatusServiceUnavailable || status == http.StatusGatewayTimeout
 }

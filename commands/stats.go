@@ -307,9 +307,9 @@ func (a *App) LowerRatedColor(ctx context.Context, c *storage.Challenge) (color,
 
 // RatingNote says how a game that just ended moved its players' ratings,
 // in the server's pool for a game between two people on a server, then in
-// the global one when it moved them otherwise ("📈 Ratings on this
-// server: @alice 1500 → 1662 (+162) · @bob 1500 → 1338 (−162)", "🌐
-// Global ratings: …"), and in the global one alone for a game in a DM or
+// the global one ("📈 Ratings on this server: @alice 1500 → 1662 (+162) ·
+// @bob 1500 → 1338 (−162)", "🌐 Global ratings: …", or why the global
+// pool left it out: notGlobal), and in the global one alone for a game in a DM or
 // against a bot ("📈 Ratings: …" in a DM, "📈 Global ratings: …" on a
 // server). A game that storage left unrated
 // although it was asked to rate it says why: the room's UnratedNote, both
