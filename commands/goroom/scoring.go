@@ -52,8 +52,9 @@ func phase(ctx context.Context, g *storage.Game) (*engine.ScoringPhase, error) {
 // startScoring puts g, whose play just ended with two passes, into the
 // scoring phase with the estimate's proposal; bots accept it at once. The
 // stones the estimate left alive without being sure of them are kept for
-// the phase's boards (unsureCache). The proposal comes from the estimate alone: g.Scoring is set only after,
-// so no marking (an empty one included) can stand in for it.
+// the phase's boards (unsureCache). The proposal comes from the estimate
+// alone: g.Scoring is set only after, so no marking (an empty one
+// included) can stand in for it.
 func (a *room) startScoring(ctx context.Context, g *storage.Game) {
 	ph, err := estimatePhase(ctx, g)
 	g.Scoring = &storage.ScoringState{Accepted: map[game.Side]bool{}, Deadline: a.scoringDeadline(g)}

@@ -215,9 +215,8 @@ type unsureCache struct {
 // of is the groups the estimate is unsure of in g's final position (none
 // when it fails).
 func (c *unsureCache) of(g *storage.Game) []engine.Point {
-	key := g.ID + "/" + strconv.Itoa(g.State.MoveCount())
 	c.mu.Lock()
-	ps, ok := c.by[key]
+	ps, ok := c.by[unsureKey(g)]
 	c.mu.Unlock()
 	if ok {
 		return ps
@@ -225,14 +224,12 @@ func (c *unsureCache) of(g *storage.Game) []engine.Point {
 	if ph, err := estimatePhase(context.Background(), g); err == nil {
 		ps = ph.Uncertain()
 	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.by == nil || len(c.by) >= 256 {
-		c.by = map[string][]engine.Point{} // a few games score at a time: start afresh
-	}
-	c.by[key] = ps
+	c.put(g, ps)
 	return ps
 }
+
+// unsureKey is g's position in an unsureCache: its ID and move count.
+func unsureKey(g *storage.Game) string { return g.ID + "/" + strconv.Itoa(g.State.MoveCount()) }
 
 // saidOfRecent fills each recent move's Said as its answer in Discord
 // said it after the move (aftermath: the stones captured, the ko), taking
@@ -266,9 +263,9 @@ func (c *unsureCache) put(g *storage.Game, ps []engine.Point) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.by == nil || len(c.by) >= 256 {
-		c.by = map[string][]engine.Point{}
+		c.by = map[string][]engine.Point{} // a few games score at a time: start afresh
 	}
-	c.by[g.ID+"/"+strconv.Itoa(g.State.MoveCount())] = ps
+	c.by[unsureKey(g)] = ps
 }
 
 // stillUnsure is ps, stones the estimate left alive without being sure of
