@@ -209,7 +209,8 @@ func TestE2ELeaderboard(t *testing.T) {
 	e := newEnv(t)
 	ch := e.d.GuildChannel("general")
 	alice, carol := e.d.NewUser("alice"), e.d.NewUser("carol")
-	e.refused(e.slash(ch, alice, "leaderboard"), "Nobody is on this leaderboard (this server) yet")
+	e.refused(e.slash(ch, alice, "leaderboard"), "Nobody is on the leaderboard of this server yet")
+	e.refused(e.draughtsCmd(ch, alice, "leaderboard", discordtest.Str("scope", "global")), "Nobody is on the leaderboard of draughts, all servers (global) yet")
 	// Twelve established players: six pairs with eight games each (the
 	// last pair's second player, p11, is alice); carol has one game.
 	var players []storage.Player

@@ -766,7 +766,7 @@ func (a *App) leaderboardMessage(ctx context.Context, r *Request, pool string, p
 	pages := (lb.Total + leaderboardPageSize - 1) / leaderboardPageSize
 	switch {
 	case lb.Total == 0:
-		return nil, UserErr(ErrBadOption, fmt.Sprintf("Nobody is on this leaderboard (%s) yet: a player appears once their rating deviation is below %.0f (%s).%s", scope, glicko.ProvisionalRD, Establishing(), provisional()))
+		return nil, UserErr(ErrBadOption, fmt.Sprintf("Nobody is on the leaderboard of %s yet: a player appears once their rating deviation is below %.0f (%s).%s", scope, glicko.ProvisionalRD, Establishing(), provisional()))
 	case page > pages:
 		return nil, UserErr(ErrBadOption, fmt.Sprintf("There is no page %d: the leaderboard of %s has %s.", page, scope, Plural(pages, "page")))
 	}
