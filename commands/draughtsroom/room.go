@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -1707,21 +1706,34 @@ func (r *room) UnratedNote(g *storage.Game) string {
 }
 
 // Text is the console's board: as the picture, from Black's side against a
-// bot that plays White (square 1 at the bottom right).
+// bot that plays White (square 1 at the bottom right), each row followed
+// by its squares' numbers, as they are typed in a move:
+//
+//	 b b b b b       1   2   3   4   5
+//	b b b b b      6   7   8   9  10
 func (r *room) Text(g *storage.Game) string {
-	s := draughtsState(g).Position().String()
-	if !blacksView(g) {
-		return s + "\n"
+	p := draughtsState(g).Position()
+	turned := blacksView(g)
+	var b strings.Builder
+	for i := range draughts.Width {
+		var pieces, numbers strings.Builder
+		for j := range draughts.Width {
+			row, col := i, j
+			if turned {
+				row, col = draughts.Width-1-i, draughts.Width-1-j
+			}
+			s := draughts.SquareAt(row, col)
+			if s == draughts.NoSquare {
+				pieces.WriteString(" ")
+				numbers.WriteString("  ")
+				continue
+			}
+			pieces.WriteString(p.At(s).String())
+			fmt.Fprintf(&numbers, "%2d", s)
+		}
+		b.WriteString(strings.TrimRight(pieces.String()+"    "+numbers.String(), " ") + "\n")
 	}
-	lines := strings.Split(s, "\n")
-	rows := lines[:len(lines)-1] // the last says who is to move
-	slices.Reverse(rows)
-	for i, row := range rows {
-		rs := []rune(row)
-		slices.Reverse(rs)
-		rows[i] = string(rs)
-	}
-	return strings.Join(append(rows, lines[len(lines)-1]), "\n") + "\n"
+	return b.String() + p.Turn().String() + " to move\n"
 }
 
 // blacksView reports whether g is shown from Black's side: against a bot

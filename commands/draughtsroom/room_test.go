@@ -204,7 +204,8 @@ func newTestRoom(t *testing.T) *room {
 }
 
 // TestTextBlacksView: the console's board is turned as the picture is,
-// for a person playing Black against a bot: square 1 at the bottom right.
+// for a person playing Black against a bot: square 1 at the bottom right;
+// each row is followed by its squares' numbers, turned alike.
 func TestTextBlacksView(t *testing.T) {
 	st, err := draughts.NewState(game.Options{"fen": "W:W46:B5"}, 1)
 	if err != nil {
@@ -213,12 +214,12 @@ func TestTextBlacksView(t *testing.T) {
 	ann, bot := storage.Player{UserID: "1", Name: "ann"}, storage.Player{Level: "easy"}
 	g := &storage.Game{ID: "7", Kind: draughtsKind, Sides: storage.Sides(bot, ann), State: st}
 	lines := strings.Split(strings.TrimSuffix((&room{}).Text(g), "\n"), "\n")
-	if len(lines) != 11 || strings.TrimSpace(lines[0]) != ". . . . w" || strings.TrimSpace(lines[9]) != "b . . . ." || lines[10] != "White to move" {
+	if len(lines) != 11 || lines[0] != " . . . . w      50  49  48  47  46" || lines[9] != "b . . . .      5   4   3   2   1" || lines[10] != "White to move" {
 		t.Errorf("Black's view:\n%s", strings.Join(lines, "\n"))
 	}
 	g.Sides = storage.Sides(ann, bot) // ann plays White: White's view
 	lines = strings.Split(strings.TrimSuffix((&room{}).Text(g), "\n"), "\n")
-	if strings.TrimSpace(lines[0]) != ". . . . b" || strings.TrimSpace(lines[9]) != "w . . . ." {
+	if lines[0] != " . . . . b       1   2   3   4   5" || lines[9] != "w . . . .     46  47  48  49  50" {
 		t.Errorf("White's view:\n%s", strings.Join(lines, "\n"))
 	}
 }
