@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/gobot-dev/gobot/commands"
+	"github.com/gobot-dev/gobot/engine"
 	"github.com/gobot-dev/gobot/internal/clocktest"
 	"github.com/gobot-dev/gobot/internal/runtimetest"
 	"github.com/gobot-dev/gobot/storage"
@@ -340,5 +341,35 @@ func TestConsoleTextBoardIsTheGames(t *testing.T) {
 	}
 	if n := strings.Count(got, "\n 5 . . . . X . . . . "); n != 1 {
 		t.Errorf("the game after E5 is drawn as text %d times, want once (under its board):\n%s", n, got)
+	}
+}
+
+// TestConsoleTextDeadStones: while the dead stones are marked, the
+// console's text board draws those marked dead in lower case, and says so
+// under it; before the marking it is the plain board.
+func TestConsoleTextDeadStones(t *testing.T) {
+	eg, err := engine.NewGame(engine.Config{Size: 9, Rules: engine.DefaultRules(), Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range []string{"E5", "D4", "A1"} {
+		p, err := engine.ParsePoint(v, 9)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := eg.Play(engine.PlaceAt(eg.ToPlay(), p)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	g := &storage.Game{State: engine.Own(eg)}
+	if got := (&room{}).Text(g); strings.Contains(got, "marked dead") || !strings.Contains(got, "\n 4 . . . O . . . . . \n") {
+		t.Errorf("before the marking:\n%s", got)
+	}
+	g.Scoring = &storage.ScoringState{Dead: []string{"D4", "A1"}}
+	got := (&room{}).Text(g)
+	for _, want := range []string{"\n 5 . . . . X . . . . \n", "\n 4 . . . o . . . . . \n", "\n 1 x . . . . . . . . \n", "   A B C D E F G H J \nx, o: the stones marked dead\n"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the marked board lacks %q:\n%s", want, got)
+		}
 	}
 }

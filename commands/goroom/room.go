@@ -213,7 +213,31 @@ func (*room) MarkRecord(arc *storage.Archived, comment string) ([]byte, error) {
 	return sgf, nil
 }
 
-func (*room) Text(g *storage.Game) string { return goOf(g).Board().String() }
+// Text is the console's board. While the dead stones are marked, those
+// marked dead are drawn in lower case (x, o), as a line under it says.
+func (*room) Text(g *storage.Game) string {
+	b := goOf(g).Board()
+	s := b.String()
+	dead := deadOf(g)
+	if len(dead) == 0 {
+		return s
+	}
+	// Board.String: a header line, then the rows from the top, each
+	// point two characters after a three-character label.
+	lines := strings.Split(s, "\n")
+	for _, p := range dead {
+		line := []byte(lines[b.Size()-p.Row])
+		i := 3 + 2*p.Col
+		switch line[i] {
+		case 'X':
+			line[i] = 'x'
+		case 'O':
+			line[i] = 'o'
+		}
+		lines[b.Size()-p.Row] = string(line)
+	}
+	return strings.Join(lines, "\n") + "x, o: the stones marked dead\n"
+}
 
 func (r *room) ChallengeText(c *storage.Challenge) string {
 	// The interface gives no context.
