@@ -925,7 +925,10 @@ func draughtsStatus(g *storage.Game, now time.Time, unrated bool) string {
 		// The last move in words too, as Go's boards say it: the arrow
 		// on the picture is all a screen reader or a glance at the text
 		// would otherwise miss.
-		fmt.Fprintf(&sb, "Last move: %s %s\n", draughtsSideLabel(st.ToMove().Opponent()), moves[len(moves)-1])
+		// Its mover is the side not to move in the position: ToMove is
+		// no side once the game is over.
+		pos := st.Position()
+		fmt.Fprintf(&sb, "Last move: %s %s\n", draughtsSideLabel(game.Side(pos.Turn()).Opponent()), moves[len(moves)-1])
 	}
 	sb.WriteString(piecesLine(st) + "\n")
 	if _, over := st.Result(); !over {

@@ -271,3 +271,35 @@ func TestHelpTermsFit(t *testing.T) {
 		t.Errorf("/draughts help's terms have %d characters, Discord allows 4096 in an embed", n)
 	}
 }
+
+// TestStatusLastMoveOver: the final board names the last move's mover
+// by the position, not by the side to move, which a finished game has
+// none of: White's 32-28 followed by a draw reads "⚪ white 32-28".
+func TestStatusLastMoveOver(t *testing.T) {
+	st, err := draughts.NewState(game.Options{}, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, m := range []string{"32-28", "19-23", "28x19", "14x23", "34-29"} {
+		side := game.Side(draughts.White)
+		if i%2 == 1 {
+			side = game.Side(draughts.Black)
+		}
+		if st, _, err = st.PlayMove(side, m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ann, bob := storage.Player{UserID: "1", Name: "ann"}, storage.Player{UserID: "2", Name: "bob"}
+	g := &storage.Game{ID: "7", Kind: draughtsKind, Sides: storage.Sides(ann, bob), State: st}
+	if got := draughtsStatus(g, time.Now(), true); !strings.Contains(got, "\nLast move: ⚪ white 34-29\n") {
+		t.Errorf("in play: %q, want White's 34-29", got)
+	}
+	ended, err := st.EndWith(game.Result{Winner: game.NoSide, Reason: game.ByAgreement})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g.State = ended
+	if got := draughtsStatus(g, time.Now(), true); !strings.Contains(got, "drawn by agreement") || !strings.Contains(got, "\nLast move: ⚪ white 34-29\n") {
+		t.Errorf("drawn: %q, want White's 34-29", got)
+	}
+}
