@@ -3,6 +3,7 @@ package commands
 import (
 	"bufio"
 	"context"
+	"crypto/rand"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -39,8 +40,11 @@ type ConsoleOptions struct {
 	Options   Options // Logger, TTLs, Now, Rooms; Discord and Store are set by RunConsole
 	// Web, when set, is called with the App before the first prompt: it
 	// serves the board page beside the console and returns its address
-	// (printed for the user) and how to stop it.
-	Web func(app *App) (url string, stop func(), err error)
+	// (printed for the user) and how to stop it. sessionKey signs the
+	// page's sign-ins (web.Options.SessionKey): kept in StateFile, so a
+	// tab signed in stays signed in when the console restarts; nil (a
+	// key for this run only) without a StateFile.
+	Web func(app *App, sessionKey []byte) (url string, stop func(), err error)
 }
 
 // Console identifiers: one server with one channel.
@@ -78,6 +82,13 @@ func RunConsole(ctx context.Context, co ConsoleOptions) error {
 	if err := cd.loadState(); err != nil {
 		return err
 	}
+	if co.StateFile != "" && len(cd.sessionKey) == 0 {
+		cd.sessionKey = make([]byte, 32)
+		rand.Read(cd.sessionKey)
+		cd.mu.Lock()
+		cd.saveState()
+		cd.mu.Unlock()
+	}
 	cd.msgs = lastSaved(co.BoardDir)
 	opts := co.Options
 	opts.AppID, opts.Discord, opts.Store = consoleAppID, cd, co.Store
@@ -104,7 +115,7 @@ func RunConsole(ctx context.Context, co ConsoleOptions) error {
 	user := cd.user(co.User)
 	cd.printf("gobot console: you are %s. Type /go help, /press N for buttons, /as NAME to switch user, /quit to leave.\n", user.Username)
 	if co.Web != nil {
-		url, stopWeb, err := co.Web(bot)
+		url, stopWeb, err := co.Web(bot, cd.sessionKey)
 		if err != nil {
 			cd.printf("(the board page could not start: %v)\n", err)
 		} else {
@@ -242,6 +253,8 @@ func (cd *consoleDiscord) learn(it *discordgo.Interaction, names map[string]stri
 type consoleState struct {
 	Names  map[string]string `json:"names"` // user ID -> name
 	LastID int64             `json:"last_id,string"`
+	// SessionKey signs the board page's sign-ins (ConsoleOptions.Web).
+	SessionKey []byte `json:"session_key,omitempty"`
 }
 
 // saveState writes StateFile, saying so when it cannot. The caller holds mu.
@@ -249,9 +262,13 @@ func (cd *consoleDiscord) saveState() {
 	if cd.stateFile == "" {
 		return
 	}
-	data, err := json.MarshalIndent(consoleState{Names: cd.names, LastID: cd.lastID}, "", "  ")
+	data, err := json.MarshalIndent(consoleState{Names: cd.names, LastID: cd.lastID, SessionKey: cd.sessionKey}, "", "  ")
 	if err == nil {
-		err = os.WriteFile(cd.stateFile, data, 0o644)
+		// Only its owner may read the key that signs the page's
+		// sign-ins (a file made before the key was kept was 0644).
+		if err = os.WriteFile(cd.stateFile, data, 0o600); err == nil {
+			err = os.Chmod(cd.stateFile, 0o600)
+		}
 	}
 	if err != nil {
 		fmt.Fprintf(cd.out, "(could not save the console state in %s: %v)\n", cd.stateFile, err)
@@ -278,6 +295,7 @@ func (cd *consoleDiscord) loadState() error {
 		cd.names = st.Names
 	}
 	cd.lastID = st.LastID
+	cd.sessionKey = st.SessionKey
 	return nil
 }
 
@@ -304,7 +322,8 @@ type consoleDiscord struct {
 	games Games // reads the game whose board a PNG shows, to print it as text
 	text  func(*storage.Game) string
 
-	stateFile string
+	stateFile  string
+	sessionKey []byte // see consoleState
 	now       func() time.Time
 
 	mu      sync.Mutex

@@ -70,6 +70,11 @@ type Options struct {
 	// local mode only.
 	ClientID     string
 	ClientSecret string
+	// SessionKey signs the session tokens when there is no ClientSecret
+	// (the console's page), so that a tab's sign-in outlives a restart
+	// (the console keeps it in its state file); a random key when
+	// empty. With a ClientSecret the key is derived from it.
+	SessionKey []byte
 	// BotToken reads the Activity's instance (who is in it, in which
 	// channel) from Discord.
 	BotToken string
@@ -141,7 +146,7 @@ func New(opts Options) (*Handler, error) {
 		opts.HTTPClient = http.DefaultClient
 	}
 	opts.APIURL = strings.TrimRight(opts.APIURL, "/")
-	h := &Handler{opts: opts, mux: http.NewServeMux(), sign: newSigner(opts.ClientSecret), files: map[string]asset{}}
+	h := &Handler{opts: opts, mux: http.NewServeMux(), sign: newSigner(opts.ClientSecret, opts.SessionKey), files: map[string]asset{}}
 	if err := h.loadAssets(); err != nil {
 		return nil, err
 	}

@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -13,7 +14,8 @@ import (
 
 // A session is who a board page signed in as. Its token is signed, so any
 // gobot process holding the same key accepts it (the key is derived from
-// the client secret in Discord mode, random per process in local mode),
+// the client secret in Discord mode; in local mode Options.SessionKey,
+// which the console keeps across restarts, or random per process),
 // and short-lived: an open page is sent a fresh one while it stays
 // connected (see renewEvery).
 type session struct {
@@ -32,13 +34,16 @@ type signer struct {
 	used map[string]time.Time // OAuth2 states already spent, until they expire
 }
 
-func newSigner(secret string) *signer {
+func newSigner(secret string, given []byte) *signer {
 	var key []byte
-	if secret != "" {
+	switch {
+	case secret != "":
 		m := hmac.New(sha256.New, []byte(secret))
 		m.Write([]byte("gobot board page sessions"))
 		key = m.Sum(nil)
-	} else {
+	case len(given) > 0:
+		key = slices.Clone(given)
+	default:
 		key = make([]byte, 32)
 		rand.Read(key)
 	}

@@ -732,14 +732,15 @@ func console(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		Options: commands.Options{Logger: log, ChallengeTTL: cfg.ChallengeTTL, ScoringTTL: cfg.ScoringTTL, DefaultClock: &cfg.DefaultClock, BotWorkers: cfg.MaxSearches, Rooms: rooms(players, dreg)},
 	}
 	if *webAddr != "" {
-		co.Web = func(app *commands.App) (string, func(), error) { return serveBoard(app, *webAddr, log) }
+		co.Web = func(app *commands.App, key []byte) (string, func(), error) { return serveBoard(app, *webAddr, key, log) }
 	}
 	return commands.RunConsole(ctx, co)
 }
 
 // serveBoard serves the board page for the console on addr, a loopback
-// address (another port when that one is taken), and returns its URL.
-func serveBoard(app *commands.App, addr string, log *slog.Logger) (string, func(), error) {
+// address (another port when that one is taken), its sign-ins signed with
+// key, and returns its URL.
+func serveBoard(app *commands.App, addr string, key []byte, log *slog.Logger) (string, func(), error) {
 	if !loopbackAddr(addr) {
 		return "", nil, fmt.Errorf("--web %s: the console's board page listens on a loopback address only (127.0.0.1:PORT)", addr)
 	}
@@ -750,7 +751,7 @@ func serveBoard(app *commands.App, addr string, log *slog.Logger) (string, func(
 			return "", nil, err
 		}
 	}
-	board, err := web.New(web.Options{App: app, Local: true, LocalChannel: commands.ConsoleChannel, Log: log})
+	board, err := web.New(web.Options{App: app, Local: true, LocalChannel: commands.ConsoleChannel, SessionKey: key, Log: log})
 	if err != nil {
 		ln.Close()
 		return "", nil, err

@@ -1,6 +1,7 @@
 package goroom
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -182,6 +183,45 @@ func TestConsoleRestart(t *testing.T) {
 	}
 }
 
+// TestConsoleSessionKeyKept: the key that signs the board page's
+// sign-ins is made once and kept in the state file, readable by its owner
+// only, so that a tab signed in before a restart is still signed in after
+// it; without a state file each run has its own.
+func TestConsoleSessionKeyKept(t *testing.T) {
+	dir := t.TempDir()
+	store, err := storage.Open(filepath.Join(dir, "console.db"), storage.Options{Kinds: testKinds()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	run := func(state string) []byte {
+		var key []byte
+		err := commands.RunConsole(context.Background(), commands.ConsoleOptions{
+			In: strings.NewReader("/quit\n"), Out: io.Discard, User: "ann", Store: store, StateFile: state,
+			Options: commands.Options{Rooms: []commands.NewRoom{New(testPlayers{}, nil)}, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))},
+			Web: func(_ *commands.App, k []byte) (string, func(), error) {
+				key = k
+				return "http://127.0.0.1:0/play/", func() {}, nil
+			},
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return key
+	}
+	state := filepath.Join(dir, "console.json")
+	first, second := run(state), run(state)
+	if len(first) != 32 || !bytes.Equal(first, second) {
+		t.Errorf("the page's key: %x, then %x after a restart; want the same 32 bytes", first, second)
+	}
+	if fi, err := os.Stat(state); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Errorf("the state file: %v, %v; want mode 0600", fi.Mode(), err)
+	}
+	if k := run(""); k != nil {
+		t.Errorf("without a state file the key is %x, want nil (one of the page's own)", k)
+	}
+}
+
 // TestConsoleBackground: the console runs the bot's background work for as
 // long as it runs: a player whose absolute time runs out loses on time with
 // nobody typing, the announcement is printed, and at EOF the background
@@ -238,7 +278,7 @@ func consoleWithPage(t *testing.T) (app *commands.App, store *storage.Store, typ
 		done <- commands.RunConsole(context.Background(), commands.ConsoleOptions{
 			In: in, Out: out, User: "ann", Store: store,
 			Options: commands.Options{Rooms: []commands.NewRoom{New(testPlayers{}, nil)}, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))},
-			Web: func(a *commands.App) (string, func(), error) {
+			Web: func(a *commands.App, _ []byte) (string, func(), error) {
 				ready <- a
 				return "http://127.0.0.1:0/play/", func() {}, nil
 			},
