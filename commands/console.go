@@ -324,7 +324,7 @@ type consoleDiscord struct {
 
 	stateFile  string
 	sessionKey []byte // see consoleState
-	now       func() time.Time
+	now        func() time.Time
 
 	mu      sync.Mutex
 	buttons []discordgo.Button

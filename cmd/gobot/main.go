@@ -732,7 +732,9 @@ func console(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		Options: commands.Options{Logger: log, ChallengeTTL: cfg.ChallengeTTL, ScoringTTL: cfg.ScoringTTL, DefaultClock: &cfg.DefaultClock, BotWorkers: cfg.MaxSearches, Rooms: rooms(players, dreg)},
 	}
 	if *webAddr != "" {
-		co.Web = func(app *commands.App, key []byte) (string, func(), error) { return serveBoard(app, *webAddr, key, log) }
+		co.Web = func(app *commands.App, key []byte) (string, func(), error) {
+			return serveBoard(app, *webAddr, key, log)
+		}
 	}
 	return commands.RunConsole(ctx, co)
 }
