@@ -204,6 +204,24 @@ White to move`)
 	if ann.square(3) != "W" || ann.square(9) != "b" || bob.square(3) != "W" {
 		t.Errorf("the refused click changed the board")
 	}
+	// Clicked landing by landing: from 3 the captures through 14 end on
+	// three squares, ringed, and the page asks which; a click on the
+	// king again lets it go.
+	ann.clickSquare(3)
+	ann.clickSquare(14)
+	ann.wait("the ends", message+`.startsWith('3 captures from 3')`, 5*time.Second)
+	if got := ann.text("#message"); got != "3 captures from 3 land on 14 and go on: click the square the piece ends on (6, 11 or 17)." {
+		t.Errorf("clicking 3, then 14 asks %q", got)
+	}
+	if n := js[int](ann, `document.querySelectorAll('#points [aria-label*="a move goes here"]').length`); n != 3 {
+		t.Errorf("after 3 and 14, %d squares to go to, want 3 (6, 11, 17)", n)
+	}
+	ann.clickSquare(28) // on every way left: still to be told apart
+	ann.clickSquare(3)
+	ann.wait("the king let go", `!document.querySelector('[data-square="3"]').getAttribute('aria-label').includes('selected')`, 5*time.Second)
+	if ann.square(3) != "W" || ann.square(9) != "b" || ann.square(14) != "" {
+		t.Errorf("the clicks along the way changed the board")
+	}
 	// Two ways lead from 3 to 17: the page asks which, then plays it.
 	ann.clickSquare(3)
 	ann.clickSquare(17)
@@ -426,6 +444,9 @@ White to move`)
 // but fewer pieces than another must, says so in the words of /draughts
 // play's refusal of that capture, naming the maximum capture; a piece
 // that cannot capture at all is still told that it cannot.
+//
+// A capture clicked landing by landing is played at its first landing
+// square when it is the only one through it.
 func TestBrowserDraughtsMaximumCapture(t *testing.T) {
 	e := newEnv(t, Options{Local: true})
 	b := newBrowser(t)
@@ -464,6 +485,17 @@ White to move`)
 		ann.wait(fmt.Sprintf("the refusal of %d", c.square), message+` === `+jsString(c.want), 5*time.Second)
 		if js[bool](ann, fmt.Sprintf(`document.querySelector('[data-square="%d"]').getAttribute('aria-label').includes('selected')`, c.square)) {
 			t.Errorf("the piece on %d was chosen", c.square)
+		}
+	}
+	// The capture clicked landing by landing: 33, then 22, the first
+	// square it lands on, plays the one capture through 22 (not 33x22,
+	// which would be refused as taking one piece of three).
+	ann.clickSquare(33)
+	ann.clickSquare(22)
+	ann.waitSquare(2, "W")
+	for _, q := range []int{33, 28, 17, 7} {
+		if got := ann.square(q); got != "" {
+			t.Errorf("after 33x22x11x2 square %d holds %q", q, got)
 		}
 	}
 	if f := ann.failures(); len(f) > 0 {

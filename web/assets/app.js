@@ -502,9 +502,12 @@ function press(name) {
 // click chooses one of your pieces that can move (the legal moves come
 // with the view), the second where it goes; where two captures lead
 // there by different ways, a third click on a landing square tells
-// them apart. The move goes to gobot as its notation, as /draughts play
-// takes it; a click on a square no move of the piece goes to is sent as
-// it is, so that gobot says why it is not a move, as in Discord.
+// them apart. A capture may also be clicked landing by landing: a click
+// on a square it lands on along the way plays the one capture through
+// it, or, when several go on from there, asks where the piece ends. The
+// move goes to gobot as its notation, as /draughts play takes it; a
+// click on a square no move of the piece goes to is sent as it is, so
+// that gobot says why it is not a move, as in Discord.
 function pressSquare(n) {
   const v = st.view;
   if (!v || !v.draughts || v.over) return;
@@ -521,10 +524,11 @@ function pressSquare(n) {
   }
   const sel = st.sel;
   if (sel && sel.ways) {
-    const ways = sel.ways.filter((m) => m.path.slice(1, -1).includes(n));
+    let ways = sel.ways.filter((m) => m.path.slice(1, -1).includes(n));
+    if (!ways.length) ways = sel.ways.filter((m) => m.to === n);
     if (ways.length === 1) { playDraughts(ways[0].text); return; }
-    if (ways.length > 1 && ways.length < sel.ways.length) { chooseWay(sel.from, sel.to, ways); return; }
-    if (n === sel.to) return; // still to be told apart
+    if (ways.length > 1 && ways.length < sel.ways.length) { narrowWays(sel.from, ways); return; }
+    if (ways.length) return; // still to be told apart
   }
   const x = d.squares[n - 1];
   const mine = !!x && x.toLowerCase() === seat[0];
@@ -558,7 +562,24 @@ function pressSquare(n) {
   const ways = d.legal.filter((m) => m.from === sel.from && m.to === n);
   if (ways.length === 1) { playDraughts(ways[0].text); return; }
   if (ways.length > 1) { chooseWay(sel.from, n, ways); return; }
+  // A square the capture lands on along the way.
+  const through = d.legal.filter((m) => m.from === sel.from && m.path.slice(1, -1).includes(n));
+  if (through.length === 1) { playDraughts(through[0].text); return; }
+  if (through.length > 1) { narrowWays(sel.from, through, n); return; }
   playDraughts(`${sel.from}${d.capture ? 'x' : '-'}${n}`);
+}
+
+// narrowWays asks which of ways, the captures from from that are left
+// (those through the square via, when one was just clicked), is meant:
+// by a landing square where they all end on one square, else by where
+// the piece ends, those squares ringed as a move's targets.
+function narrowWays(from, ways, via) {
+  const ends = ways.map((m) => m.to).filter((q, i, a) => a.indexOf(q) === i);
+  if (ends.length === 1) { chooseWay(from, ends[0], ways); return; }
+  st.sel = { from, ways };
+  const list = ends.length > 1 ? ends.slice(0, -1).join(', ') + ' or ' + ends[ends.length - 1] : ends.join('');
+  say(`${ways.length} captures from ${from} ${via ? `land on ${via} and ` : ''}go on: click the square the piece ends on (${list}).`, false);
+  redraw();
 }
 
 // chooseWay asks which way a capture from from to to goes: the landing
@@ -595,7 +616,9 @@ function drawDraughts(v, seat, turn) {
   const d = v.draughts;
   const sel = st.sel;
   let targets = [], choices = [];
-  if (sel && sel.ways) {
+  if (sel && sel.ways && sel.to === undefined) {
+    targets = sel.ways.map((m) => m.to); // where the captures left end
+  } else if (sel && sel.ways) {
     choices = wayChoices(sel.ways);
   } else if (sel) {
     targets = d.legal.filter((m) => m.from === sel.from).map((m) => m.to);
