@@ -689,6 +689,10 @@ type Offer struct {
 	From    WebUser
 	To      WebUser
 	Size    int // Go's board size; 0 for another kind
+	// Text is the invitation as the challenge's message in Discord says
+	// it, with the players named: its terms (board, rules, clock,
+	// colours, rated or not) are known before it is accepted.
+	Text string
 }
 
 // Offers returns the challenges open on this computer (in LocalGuild) from
@@ -706,9 +710,10 @@ func (a *App) Offers(ctx context.Context) ([]Offer, error) {
 		if c.Team() || c.Opponent.UserID == "" || c.Challenger.UserID == "" || !now.Before(c.ExpiresAt) {
 			continue
 		}
-		out = append(out, Offer{ID: c.ID, Channel: c.ChannelID, Kind: storage.KindOf(c.Kind), Size: c.Size,
-			From: WebUser{ID: c.Challenger.UserID, Name: PlainName(c.Challenger)},
-			To:   WebUser{ID: c.Opponent.UserID, Name: PlainName(c.Opponent)}})
+		from := WebUser{ID: c.Challenger.UserID, Name: PlainName(c.Challenger)}
+		to := WebUser{ID: c.Opponent.UserID, Name: PlainName(c.Opponent)}
+		text := a.Plain(a.RoomOfKind(c.Kind).ChallengeText(c), map[string]string{from.ID: from.Name, to.ID: to.Name})
+		out = append(out, Offer{ID: c.ID, Channel: c.ChannelID, Kind: storage.KindOf(c.Kind), Size: c.Size, From: from, To: to, Text: text})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
 	return out, nil

@@ -329,7 +329,7 @@ func (c *conn) handle(m clientMessage) {
 				// shows the challenge's channel.
 				h.hub.sendList(c)
 			}
-			return resultMessage{T: "result", ID: m.ID, Text: res.Text, Refused: res.Refused, Channel: channel}
+			return resultMessage{T: "result", ID: m.ID, Text: res.Text, Refused: res.Refused, Channel: channel, Challenge: id != ""}
 		})
 	case "record":
 		if !c.mayWatch(s, m.Channel) {

@@ -301,7 +301,7 @@ func (hb *hub) offers(ctx context.Context) ([]offer, error) {
 	}
 	out := make([]offer, 0, len(all))
 	for _, o := range all {
-		out = append(out, offer{ID: o.ID, Channel: o.Channel, Kind: o.Kind, From: userInfo(o.From), To: userInfo(o.To), Size: o.Size})
+		out = append(out, offer{ID: o.ID, Channel: o.Channel, Kind: o.Kind, From: userInfo(o.From), To: userInfo(o.To), Size: o.Size, Text: o.Text})
 	}
 	return out, nil
 }

@@ -213,7 +213,7 @@ func TestBrowserLocalChallenge(t *testing.T) {
 	hal.wait("ivy among the people", `[...document.querySelectorAll('#people option')].some(o => o.value === 'ivy')`, 5*time.Second)
 	hal.challenge("ivy", "9")
 	hal.wait("the waiting note", `document.getElementById('offers').textContent === 'Waiting for ivy to accept your 9×9 challenge. Withdraw'`, 5*time.Second)
-	ivy.wait("the challenge", `document.getElementById('offers').textContent.startsWith('hal challenges you to a 9×9 game.')`, 5*time.Second)
+	ivy.wait("the challenge", `document.getElementById('offers').textContent.startsWith('ivy, hal challenges you to a game of Go: 9×9, ')`, 5*time.Second)
 	ivy.click(`#offers button`)
 	for _, p := range []*tab{hal, ivy} {
 		p.wait("the game", `['hal vs ivy', 'ivy vs hal'].includes(document.getElementById('title').textContent)`, 10*time.Second)
@@ -259,14 +259,14 @@ func TestBrowserPageMessages(t *testing.T) {
 
 	hal.wait("ivy among the people", `[...document.querySelectorAll('#people option')].some(o => o.value === 'ivy')`, 5*time.Second)
 	hal.challenge("ivy", "9")
-	ivy.wait("the challenge", `document.getElementById('offers').textContent.startsWith('hal challenges you')`, 5*time.Second)
+	ivy.wait("the challenge", `document.getElementById('offers').textContent.startsWith('ivy, hal challenges you')`, 5*time.Second)
 	// Withdrawn from the page, it is gone from both.
 	hal.click(`#offers button`)
 	for _, p := range []*tab{hal, ivy} {
 		p.wait("the withdrawn challenge gone", `document.getElementById('offers').textContent === ''`, 10*time.Second)
 	}
 	hal.challenge("ivy", "9")
-	ivy.wait("the challenge again", `document.getElementById('offers').textContent.startsWith('hal challenges you')`, 5*time.Second)
+	ivy.wait("the challenge again", `document.getElementById('offers').textContent.startsWith('ivy, hal challenges you')`, 5*time.Second)
 	ivy.click(`#offers button`)
 	for _, p := range []*tab{hal, ivy} {
 		p.wait("the game", `['hal vs ivy', 'ivy vs hal'].includes(document.getElementById('title').textContent)`, 10*time.Second)
@@ -314,8 +314,9 @@ func TestBrowserPageMessages(t *testing.T) {
 }
 
 // TestBrowserLocalChallengeSaid: a challenge sent from a local page is
-// confirmed there, and its channel says whom it waits for; once accepted,
-// the offer leaves both pages at once.
+// confirmed there, and its channel says whom it waits for; the opponent
+// reads its terms; once accepted, the offer leaves both pages at once,
+// and the confirmation the challenger's.
 func TestBrowserLocalChallengeSaid(t *testing.T) {
 	hal, ivy := halAndIvy(t)
 	hal.wait("ivy among the people", `[...document.querySelectorAll('#people option')].some(o => o.value === 'ivy')`, 5*time.Second)
@@ -327,7 +328,11 @@ func TestBrowserLocalChallengeSaid(t *testing.T) {
 	if got := hal.text("#empty"); got != "Waiting for ivy to accept your 9×9 challenge." {
 		t.Errorf("hal's page says %q", got)
 	}
-	ivy.wait("the challenge", `document.getElementById('offers').textContent.startsWith('hal challenges you to a 9×9 game.')`, 5*time.Second)
+	ivy.wait("the challenge", `document.getElementById('offers').textContent.startsWith('ivy, hal challenges you to a game of Go: 9×9, ')`, 5*time.Second)
+	// Its terms, as Discord's challenge says them, before she accepts.
+	if got, want := strings.TrimSpace(ivy.text("#offers")), "ivy, hal challenges you to a game of Go: 9×9, chinese rules: area scoring, positional superko, komi 7.5, Fischer: 3 days, +1 day per move, at most 7 days; colours by nigiri (chosen at random); unrated. Accept Decline"; got != want {
+		t.Errorf("ivy's offer reads %q, want %q", got, want)
+	}
 	ivy.click(`#offers button`)
 	if got := ivy.text("#offers"); got != "" {
 		t.Errorf("ivy's offers read %q once she pressed Accept", got)
@@ -336,10 +341,15 @@ func TestBrowserLocalChallengeSaid(t *testing.T) {
 		p.wait("the game", `['hal vs ivy', 'ivy vs hal'].includes(document.getElementById('title').textContent)`, 10*time.Second)
 		p.wait("the offer gone", `document.getElementById('offers').textContent === ''`, 2*time.Second)
 	}
+	// "Challenge sent. …" is not left under the game it started.
+	hal.wait("the game's first state", `document.getElementById('status').textContent !== ''`, 5*time.Second)
+	if got := hal.text("#message"); got != "" {
+		t.Errorf("under hal's new game: %q", got)
+	}
 	// A challenge declined leaves the page on its game.
 	title := ivy.text("#title")
 	hal.challenge("ivy", "13")
-	ivy.wait("the second challenge", `document.getElementById('offers').textContent.startsWith('hal challenges you to a 13×13 game.')`, 5*time.Second)
+	ivy.wait("the second challenge", `document.getElementById('offers').textContent.startsWith('ivy, hal challenges you to a game of Go: 13×13, ')`, 5*time.Second)
 	ivy.click(`#offers li button:nth-of-type(2)`)
 	hal.wait("the declined offer gone", `document.getElementById('offers').textContent === ''`, 5*time.Second)
 	time.Sleep(200 * time.Millisecond)
@@ -381,7 +391,7 @@ func TestBrowserLocalChallengeFromConsole(t *testing.T) {
 	if res, id := e.app.Start(t.Context(), commands.ConsoleChannel, cat, commands.Start{Opponent: &me, Size: 13}); res.Refused || id == "" {
 		t.Fatalf("cat's challenge: %s", res.Text)
 	}
-	hal.wait("cat's challenge", `document.getElementById('offers').textContent.startsWith('cat challenges you to a 13×13 game.')`, 10*time.Second)
+	hal.wait("cat's challenge", `document.getElementById('offers').textContent.startsWith('hal, cat challenges you to a game of Go: 13×13, ')`, 10*time.Second)
 	hal.click(`#offers button`)
 	hal.wait("the console's game", `['cat vs hal', 'hal vs cat'].includes(document.getElementById('title').textContent)`, 10*time.Second)
 	if _, err := e.app.LoadGame(t.Context(), commands.ConsoleChannel); err != nil {
@@ -409,7 +419,7 @@ func TestBrowserLocalPhone(t *testing.T) {
 	if res, id := e.app.Start(t.Context(), commands.ConsoleChannel, ann, commands.Start{Opponent: &me, Size: 9}); res.Refused || id == "" {
 		t.Fatalf("ann's challenge: %s", res.Text)
 	}
-	bob.wait("ann's challenge", `document.getElementById('offers').textContent.startsWith('ann challenges you')`, 10*time.Second)
+	bob.wait("ann's challenge", `document.getElementById('offers').textContent.startsWith('bob, ann challenges you')`, 10*time.Second)
 	if err := chromedp.Do(bob.ctx, chromedp.ScrollIntoView(`#offers button`), chromedp.Tap(`#offers button`)); err != nil {
 		t.Fatalf("tap Accept: %v", err)
 	}
@@ -429,7 +439,7 @@ func TestBrowserLocalPhone(t *testing.T) {
 	if res, id := e.app.Start(t.Context(), e.app.NewChannelID(), cat, commands.Start{Opponent: &me, Size: 9}); res.Refused || id == "" {
 		t.Fatalf("cat's challenge: %s", res.Text)
 	}
-	bob.wait("cat's challenge", `document.getElementById('offers').textContent.startsWith('cat challenges you')`, 10*time.Second)
+	bob.wait("cat's challenge", `document.getElementById('offers').textContent.startsWith('bob, cat challenges you')`, 10*time.Second)
 	if err := chromedp.Do(bob.ctx, chromedp.ScrollIntoView(`#offers button`), chromedp.Tap(`#offers button`)); err != nil {
 		t.Fatalf("tap Accept: %v", err)
 	}
@@ -557,7 +567,7 @@ func TestBrowserPickerStaysPut(t *testing.T) {
 	hal, ivy := open("hal"), open("ivy")
 	ivy.wait("hal among the people", `[...document.querySelectorAll('#people option')].some(o => o.value === 'hal')`, 5*time.Second)
 	ivy.challenge("hal", "9")
-	hal.wait("the challenge", `document.getElementById('offers').textContent.startsWith('ivy challenges you to a 9×9 game.')`, 5*time.Second)
+	hal.wait("the challenge", `document.getElementById('offers').textContent.startsWith('hal, ivy challenges you to a game of Go: 9×9, ')`, 5*time.Second)
 	js[bool](hal, `(window.accept = document.querySelector('#offers button'), window.person = document.querySelector('#people option'), true)`)
 	open("jan")
 	hal.wait("jan among the people", `[...document.querySelectorAll('#people option')].some(o => o.value === 'jan')`, 5*time.Second)

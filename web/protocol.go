@@ -195,6 +195,10 @@ type (
 		Text    string `json:"text"`
 		Refused bool   `json:"refused"`
 		Channel string `json:"channel,omitempty"` // where a started game is
+		// Challenge marks a start that sent a challenge: what the page
+		// says of it stays while the challenge waits, not under the game
+		// it starts.
+		Challenge bool `json:"challenge,omitempty"`
 		// Version is the game's version once the action was done: what
 		// the page says of it stays until the game moves on from there.
 		Version uint64 `json:"version,omitempty"`
@@ -228,4 +232,5 @@ type offer struct {
 	From    userInfo `json:"from"`
 	To      userInfo `json:"to"`
 	Size    int      `json:"size"` // Go's board size; 0 for draughts
+	Text    string   `json:"text"` // the invitation with its terms, as Discord's message says it
 }

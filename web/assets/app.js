@@ -16,6 +16,7 @@ const st = {
   sentAt: {}, // the game's number of moves when each action was sent
   answered: {}, // the local challenges answered here, by ID: the answer's ID
   kept: -1, // the message's count when it was said of the game shown, to stay
+  keptChallenge: false, // the message kept says a challenge was sent: it goes once a game shows
   saidAt: 0, // the game's version the message speaks of
   reveal: false, // a game was chosen: scroll it into view once it shows
   withdrew: '', // the game whose undo request this page withdrew
@@ -245,7 +246,7 @@ function receive(m) {
       delete st.quiet[m.id];
       if (m.refused || (!quiet && m.text && st.said === st.sent[m.id] && !movedOn(m))) {
         say(m.text, m.refused, m.version);
-        if (m.channel) st.kept = st.said;
+        if (m.channel) { st.kept = st.said; st.keptChallenge = !!m.challenge; }
       }
       delete st.sent[m.id];
       delete st.sentAt[m.id];
@@ -653,7 +654,9 @@ function setView(v) {
   // turn" once the opponent has moved), and nothing said of another game
   // stays under this one.
   if (!prev || prev.id !== v.id) {
-    if ($('message').textContent && st.said !== st.kept) say('', false);
+    // "Challenge sent. …" is said while the challenge waits: not under
+    // the game it starts.
+    if ($('message').textContent && (st.said !== st.kept || st.keptChallenge)) say('', false);
   } else if ((prev.moves !== v.moves || prev.version !== v.version) && $('message').classList.contains('refused')) {
     say('', false);
   } else if ($('message').textContent && v.version > st.saidAt && !v.over && (!v.vote || prev.moves !== v.moves)) {
@@ -1002,10 +1005,11 @@ function drawPicker() {
   for (const b of list.querySelectorAll('button')) b.setAttribute('aria-current', String(b.dataset.channel === st.channel));
   const shown = st.offers.filter((o) => !st.answered[o.id] && // answered here: on its way out of the list
     st.user && (o.to.id === st.user.id || o.from.id === st.user.id));
-  fillList($('offers'), shown.map((o) => [o.id, o.to.id === st.user.id, gameOf(o), challengeOf(o), o.from.name, o.to.name]), () => shown.map((o) => {
+  fillList($('offers'), shown.map((o) => [o.id, o.to.id === st.user.id, gameOf(o), challengeOf(o), o.from.name, o.to.name, o.text]), () => shown.map((o) => {
     const li = document.createElement('li');
     if (o.to.id === st.user.id) {
-      li.append(`${o.from.name} challenges you to a ${gameOf(o)}. `);
+      // Its terms, as Discord's challenge says them, before it is accepted.
+      li.append(o.text ? `${o.text} ` : `${o.from.name} challenges you to a ${gameOf(o)}. `);
       for (const [label, yes] of [['Accept', true], ['Decline', false]]) {
         const b = document.createElement('button');
         b.type = 'button';
