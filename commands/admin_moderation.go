@@ -217,7 +217,7 @@ func (a *App) adminAnnul(ctx context.Context, r *Request) error {
 	}
 	if _, played := arc.SideOf(UserPlayer(r.User).Key()); played {
 		return UserErr(ErrForbidden, fmt.Sprintf("You played in the game `%s` (%s, %s), so you cannot annul it: another admin of this server must.",
-			arc.ID, a.titleOf(arc), a.resultText(arc)))
+			arc.ID, a.titleOf(arc), a.resultCounted(arc)))
 	}
 	if arc.Annulled {
 		return a.notCounted(arc)

@@ -431,9 +431,11 @@ func (a *App) completeGames(ctx context.Context, r *Request, keep func(*storage.
 		if keep != nil && !keep(arc) {
 			continue
 		}
-		result := a.resultText(arc)
-		if arc.Annulled && arc.Result != "Void" {
-			result += ", annulled" // counted nowhere, as /go sgf and /go stats say
+		// Counted nowhere, as /go sgf and /go stats say: "B+R, annulled",
+		// and a game annulled on time has no score at all.
+		result := a.resultCounted(arc)
+		if arc.Result == "Void" {
+			result = a.resultText(arc)
 		}
 		label := gameLabel(arc, a.archivedSetup(arc), result, r.User.ID, a.Now())
 		if typed != "" && !strings.Contains(strings.ToLower(label), typed) && !strings.HasPrefix(arc.ID, typed) {
@@ -687,7 +689,7 @@ func (a *App) btnSGF(ctx context.Context, r *Request) error {
 	}
 	return r.Reply(ctx, &Message{
 		Ephemeral: true,
-		Content:   fmt.Sprintf("Record of %s, %s, %s, finished <t:%d:d>.", a.titleOf(arc), a.archivedSetup(arc), a.resultText(arc), arc.FinishedAt.Unix()),
+		Content:   fmt.Sprintf("Record of %s, %s, %s, finished <t:%d:d>.", a.titleOf(arc), a.archivedSetup(arc), a.resultCounted(arc), arc.FinishedAt.Unix()),
 		Files:     []File{a.recordFile(arc)},
 	})
 }

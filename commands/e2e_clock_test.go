@@ -126,6 +126,15 @@ func testE2ELossOnTime(t *testing.T, e *env) {
 	if b := e.do(e.slash(ch, alice, "board")).Text(); !strings.Contains(b, "**Game over: annulled on time, not counted**") {
 		t.Errorf("/go board after the game = %q, want it annulled on time", b)
 	}
+	// Nor does any other view give it a winner: the suggestions of a
+	// record, nor an admin's annul refused to a player of it.
+	if r := e.d.Do(e.d.Autocomplete(ch, alice, "go", discordtest.Sub("sgf", discordtest.Focused("game", "")))); len(r.Choices) != 1 || !strings.HasPrefix(r.Choices[0].Name, "vs @bob · 9×9 · annulled on time · ") {
+		t.Errorf("/go sgf's suggestions = %+v, want the game annulled on time", r.Choices)
+	}
+	admin := alice
+	admin.Permissions = discordtest.PermServerAdmin
+	e.refused(e.adminCmd(ch, admin, "annul", discordtest.Str("game", a.ID), discordtest.Str("reason", "x")),
+		"You played in the game `"+a.ID+"` (⚫ alice vs ⚪ bob, annulled on time), so you cannot annul it")
 
 	// Two moves each, then Black runs out: a loss on time that counts.
 	e.challenge(ch, alice, bob, discordtest.Str("clock", "absolute 15s"))
