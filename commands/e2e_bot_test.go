@@ -8,6 +8,7 @@ package commands_test
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"slices"
 	"strings"
 	"testing"
@@ -495,4 +496,55 @@ func TestE2EGameRunningInDM(t *testing.T) {
 	// gobot takes no challenge, and its bot command no thread: option.
 	e.said(e.botGame(general, dave, "tester"), "A game is already running in this channel. Finish it first, or play me in another channel or in your DM with me: `/go bot` there.")
 	e.said(e.draughtsCmd(general, dave, "bot", discordtest.Str("level", "beginner")), "A game is already running in this channel. Finish it first, or play me in another channel or in your DM with me: `/draughts bot` there.")
+}
+
+// TestE2EAnswerLost: when Discord does not take the answer to a move that
+// is committed (the edit of its deferred answer fails), the player is not
+// told that nothing changed: the board, the move and the bot's reply, is
+// posted apart, and the player told so. When that post fails too, the
+// answer points to /go board, which shows the game, and the next move's
+// answer says the reply whose board never showed.
+func TestE2EAnswerLost(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	dave := e.d.NewUser("dave")
+	dm := e.d.DM(dave)
+	if m := e.do(e.slash(dm, dave, "bot", discordtest.Str("level", "tester"), discordtest.Int("size", 9), discordtest.Str("color", "white"), discordtest.Bool("rated", false))); m.Ephemeral {
+		t.Fatalf("/go bot refused: %q", m.Text())
+	}
+	const original = "/webhooks/{webhook_id}/{webhook_token}/messages/@original"
+	e.d.Fail(http.MethodPatch, original, http.StatusServiceUnavailable, 3) // the answer and its two retries
+	it := e.play(dm, dave, "E5")
+	e.d.Do(it)
+	var f []discordtest.Message
+	e.d.WaitFor("the board posted apart, and the word why", func() bool { f = e.d.Followups(it); return len(f) == 2 })
+	if len(f[0].Attachments) != 1 || !strings.Contains(f[0].Text(), "played **E5**") || !strings.Contains(f[0].Text(), "played **B9**") || f[0].Ephemeral {
+		t.Errorf("the first follow-up: %q, want the board saying E5 and B9, in public", f[0].Text())
+	}
+	if got, want := f[1].Text(), "Done, but Discord did not take my answer to this command: the board is posted apart."; got != want || !f[1].Ephemeral {
+		t.Errorf("the second follow-up: %q (private: %v), want %q, private", got, f[1].Ephemeral, want)
+	}
+	if _, ok := e.d.Original(it); ok {
+		t.Errorf("the deferred answer (thinking…) is still there")
+	}
+	g := e.game(dm.ID)
+	if g.State.MoveCount() != 3 || at(g, "E5") != engine.White || at(g, "B9") != engine.Black {
+		t.Fatalf("after E5: %d moves, E5 %v, B9 %v; want E5 and the bot's B9", g.State.MoveCount(), at(g, "E5"), at(g, "B9"))
+	}
+
+	// The edit and the post both refused: /go board, and the next answer
+	// says the reply.
+	const followup = "/webhooks/{webhook_id}/{webhook_token}"
+	e.d.Fail(http.MethodPatch, original, http.StatusServiceUnavailable, 3)
+	e.d.Fail(http.MethodPost, followup, http.StatusServiceUnavailable, 1)
+	e.d.Fail(http.MethodPost, "/channels/{channel_id}/messages", http.StatusServiceUnavailable, 1)
+	if got, want := e.do(e.play(dm, dave, "D4")).Text(), "Done, but Discord did not take my answer to this command: `/go board` shows the game as it stands."; got != want {
+		t.Errorf("the answer = %q, want %q", got, want)
+	}
+	if b := e.do(e.slash(dm, dave, "board")); !strings.Contains(b.Text(), "**Move 6** · ⚪ white to play") {
+		t.Errorf("/go board = %q, want the game after D4 and the bot's reply", b.Text())
+	}
+	if m := e.do(e.play(dm, dave, "F6")); !strings.Contains(m.Text(), "(⚫ gobot (tester) played **C9** earlier, but its board could not be posted here.)") {
+		t.Errorf("the next answer = %q, want the reply whose board never showed", m.Text())
+	}
 }

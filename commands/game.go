@@ -662,7 +662,38 @@ func (a *App) AnswerGame(ctx context.Context, r *Request, g *storage.Game, note 
 		return err
 	}
 	m.ClearContent = true // the queue notice the wait may have shown
-	return a.ReplyBoard(ctx, r, g, m)
+	if err := a.ReplyBoard(ctx, r, g, m); err != nil {
+		return a.answerLost(ctx, r, g, m, err)
+	}
+	return nil
+}
+
+// answerLost is the answer to r when Discord did not take its answer, m,
+// the board of g after a change that is committed (a move and the bot's
+// reply, a pass, a resignation): the default "nothing was changed" would
+// be false, and the player trying again would be refused ("It is not
+// your turn"). The board is posted apart (postBoard: the game's follow-up,
+// else the channel), and r is told so. When that fails too, the game is
+// marked Unposted, so that the next answer in it says the last move, and
+// r is pointed to /go board.
+func (a *App) answerLost(ctx context.Context, r *Request, g *storage.Game, m *Message, err error) error {
+	log := a.log.With("channel", g.ChannelID, "game", g.ID, "err", err)
+	// The handler's deadline may be what failed the answer.
+	pctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), replyTimeout)
+	defer cancel()
+	perr := a.postBoard(pctx, g, m, nil)
+	if perr == nil {
+		log.Warn("answer: Discord did not take the board of a committed change; posted it apart")
+		return UserErr(err, "Done, but Discord did not take my answer to this command: the board is posted apart.")
+	}
+	log.Warn("answer: Discord did not take the board of a committed change, nor a post of it", "post_err", perr)
+	if _, over := g.State.Result(); !over {
+		g.Delivery.Unposted = true
+		if uerr := a.UpdateGame(pctx, g); uerr != nil && !errors.Is(uerr, ErrConflict) {
+			log.Warn("answer: mark the move unposted", "update_err", uerr)
+		}
+	}
+	return UserErr(err, fmt.Sprintf("Done, but Discord did not take my answer to this command: `/%s board` shows the game as it stands.", a.roomOf(g).Command()))
 }
 
 // ReplyBoard answers r with m, a board of g. When it is public, it keeps

@@ -204,8 +204,14 @@ func (r *Request) afterDefer(ctx context.Context, resp *Response) (*discordgo.Me
 		r.state = stateResponded
 		return r.discord.Followup(ctx, r.Interaction, m)
 	}
-	r.state = stateResponded
-	return r.discord.EditOriginal(ctx, r.Interaction, m)
+	// An edit Discord refused leaves the deferral to answer: "thinking…"
+	// would otherwise stay, and the next answer (the refusal saying so)
+	// go out as a follow-up beside it.
+	sent, err := r.discord.EditOriginal(ctx, r.Interaction, m)
+	if err == nil {
+		r.state = stateResponded
+	}
+	return sent, err
 }
 
 // option returns the named option of the command, or nil.

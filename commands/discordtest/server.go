@@ -68,6 +68,7 @@ type Call struct {
 	At time.Time
 
 	limitHeaders http.Header // rate-limit headers of the answer
+	injected     bool        // answered with a failure Fail queued, which the spec need not list
 }
 
 // String describes the call in one line, without tokens.
@@ -106,8 +107,9 @@ type Server struct {
 	globalUntil  time.Time          // a global 429 was answered: calls before this hammer
 	globalNext   time.Duration      // the next call gets a global 429 with this wait
 	commandIDs   map[string]string
-	oauthState   *oauthState // Activities and their sign-ins (oauth.go)
-	down         int         // while not 0, every REST call is answered with this status (Down)
+	oauthState   *oauthState      // Activities and their sign-ins (oauth.go)
+	down         int              // while not 0, every REST call is answered with this status (Down)
+	fails        map[string][]int // "METHOD template" -> statuses the next calls are answered with (Fail)
 }
 
 // Down makes the fake answer every REST call of the bot with status (503:
@@ -120,6 +122,33 @@ func (s *Server) Down(status int) {
 
 // Up ends Down: the fake answers again.
 func (s *Server) Up() { s.Down(0) }
+
+// Fail makes the next n calls of method to the path template route (as in
+// the spec, e.g. "/webhooks/{application_id}/{interaction_token}/messages/@original")
+// answer status with Discord's error body, whatever their path: nothing
+// is applied.
+func (s *Server) Fail(method, route string, status, n int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.fails == nil {
+		s.fails = map[string][]int{}
+	}
+	for range n {
+		s.fails[method+" "+route] = append(s.fails[method+" "+route], status)
+	}
+}
+
+// failing consumes the next status Fail queued for the call, if any.
+func (s *Server) failing(method, route string) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	k := method + " " + route
+	if q := s.fails[k]; len(q) > 0 {
+		s.fails[k] = q[1:]
+		return q[0]
+	}
+	return 0
+}
 
 // interaction is the fake's state for one interaction token.
 type interaction struct {
@@ -599,7 +628,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	call := Call{Method: r.Method, Path: path, Query: r.URL.Query(), ContentType: r.Header.Get("Content-Type"), At: time.Now()}
 	status, answer := s.handle(r, path, ok, &call)
 	call.Status = status
-	if s.spec != nil && call.Route != "" {
+	if s.spec != nil && call.Route != "" && !call.injected {
 		if err := s.spec.ValidateResponse(r.Method, path, status, answer); err != nil {
 			call.Problems = append(call.Problems, s.problem("fake's own answer to %s is invalid: %v", call, err))
 		}
@@ -660,6 +689,10 @@ func (s *Server) handle(r *http.Request, path string, prefixed bool, call *Call)
 		call.Route = tmpl
 	case found:
 		call.Route = route.path
+	}
+	if status := s.failing(r.Method, call.Route); status != 0 {
+		call.injected = true
+		return status, discordError(0, http.StatusText(status))
 	}
 	body, files, err := decodeBody(r)
 	if err != nil {
