@@ -640,14 +640,20 @@ func (a *App) StartChallenge(ctx context.Context, r *Request, c *storage.Challen
 		// challenge stays open until AcceptChallenge below.
 		th, err := a.opts.Discord.StartThread(ctx, c.ChannelID, Clip(threadName, 100))
 		if err != nil {
+			// The one who pressed Accept did not ask for the thread:
+			// the challenger is the one to challenge again.
+			again := "Start the game again with `thread:false` to play here."
+			if r.User != nil && c.Challenger.UserID != r.User.ID {
+				again = fmt.Sprintf("The challenge stays open: %s can challenge again with `thread:false` to play here.", Mention(c.Challenger))
+			}
 			if errors.Is(err, ErrDiscordForbidden) {
-				return UserErr(err, "I may not create threads here (I need Create Public Threads and Send Messages in Threads). Start the game again with `thread:false` to play here.")
+				return UserErr(err, "I may not create threads here (I need Create Public Threads and Send Messages in Threads), so this game cannot start in a thread of its own. "+again)
 			}
 			if DiscordCode(err) == discordWrongChannelType {
 				// Refused at the command since, but a challenge made
 				// before that, or whose payload did not say the
 				// channel's type, can get here.
-				return UserErr(err, "Discord starts no thread in this channel (a thread, a forum post, or a channel other than a text channel). Start the game again with `thread:false` to play here.")
+				return UserErr(err, "Discord starts no thread in this channel (a thread, a forum post, or a channel other than a text channel), so this game cannot start in a thread of its own. "+again)
 			}
 			return err
 		}

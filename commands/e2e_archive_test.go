@@ -7,6 +7,7 @@ package commands_test
 import (
 	"bytes"
 	"context"
+	"net/http"
 	"slices"
 	"strings"
 	"testing"
@@ -262,6 +263,15 @@ func TestE2EThreadPermission(t *testing.T) {
 	if m := e.newChallenge(e.slash(ch, alice, "challenge", discordtest.UserOpt("opponent", bob), discordtest.Int("size", 9))); m.Ephemeral {
 		t.Errorf("a challenge without thread: was refused: %q", m.Text())
 	}
+
+	// Threads refused only when bob accepts: he is told that alice, not
+	// he, can challenge again, and the challenge stays open.
+	open := e.d.GuildChannel("threads-later")
+	msg := e.newChallenge(e.slash(open, alice, "challenge", discordtest.UserOpt("opponent", bob), discordtest.Int("size", 9), discordtest.Bool("thread", true)))
+	e.d.Fail(http.MethodPost, "/channels/{channel_id}/threads", http.StatusForbidden, 1)
+	e.refused(e.click(bob, msg, "accept"), "I may not create threads here (I need Create Public Threads and Send Messages in Threads), so this game cannot start in a thread of its own. The challenge stays open: "+alice.Mention()+" can challenge again with `thread:false` to play here.")
+	e.do(e.click(bob, msg, "accept"))
+	e.d.WaitFor("the game in its thread", func() bool { return len(e.d.Threads(open.ID)) == 1 })
 }
 
 // TestE2EStatsOnlyAborted: a player whose only game was aborted has no
