@@ -580,3 +580,39 @@ func testE2ELossOnTimeDiscordDown(t *testing.T, e *env) {
 		t.Errorf("%d announcements of the loss, want 1", n)
 	}
 }
+
+func TestE2ELossOnTimeRateLimited(t *testing.T) { httpMode(t, testE2ELossOnTimeRateLimited) }
+
+// testE2ELossOnTimeRateLimited: Discord answers every call about one
+// channel 429 with a wait of 90 s. The loss on time there is recorded and
+// its announcement tried again later, and another game's deadline, a
+// second later, is still enforced and announced meanwhile: the 429 held
+// the clock's scheduler in discordgo's retries, for as long as Discord
+// kept refusing.
+func testE2ELossOnTimeRateLimited(t *testing.T, e *env) {
+	limited, other := e.d.GuildChannel("limited"), e.d.GuildChannel("other")
+	_, g1 := e.absoluteGame(limited, e.d.NewUser("alice"), e.d.NewUser("bob"))
+	e.clock.Advance(time.Second)
+	_, g2 := e.absoluteGame(other, e.d.NewUser("carol"), e.d.NewUser("dave"))
+	e.d.Throttle(limited.ID, 90*time.Second)
+	e.clock.Advance(14 * time.Second)
+	if a := e.archived(limited.ID, g1.ID); a.Result != "W+T" {
+		t.Fatalf("archived %s in the limited channel, want W+T", a.Result)
+	}
+	retry := e.clock.Now().Add(5 * time.Second)
+	e.d.WaitFor("the announcement's next try to be set", func() bool { return e.clock.Waits(retry) })
+	e.clock.Advance(time.Second)
+	if a := e.archived(other.ID, g2.ID); a.Result != "W+T" {
+		t.Fatalf("archived %s in the other channel, want W+T", a.Result)
+	}
+	e.d.WaitFor("the other game's announcement", func() bool { return len(e.publicWith(other.ID, "ran out of time")) == 1 })
+	if got := e.publicWith(limited.ID, "ran out of time"); len(got) != 0 {
+		t.Fatalf("announced while rate limited: %v", got)
+	}
+	if !slices.ContainsFunc(e.d.Calls(), func(c discordtest.Call) bool { return c.Status == http.StatusTooManyRequests }) {
+		t.Fatal("the fake answered no 429")
+	}
+	e.d.Throttle(limited.ID, 0)
+	e.clock.Advance(4 * time.Second)
+	e.d.WaitFor("the announcement once the limit is over", func() bool { return len(e.publicWith(limited.ID, "ran out of time")) == 1 })
+}

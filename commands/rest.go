@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"math"
 	"net"
 	"net/http"
 	"net/url"
@@ -171,12 +173,12 @@ func (r *Response) MarshalJSON() ([]byte, error) {
 }
 
 // REST implements Discord over a *discordgo.Session: discordgo keeps the
-// per-route rate-limit buckets (from Discord's X-RateLimit-* headers), the
-// global limit and the retries after 429, and REST adds a context on every
-// call, errors that never show a token, and the base URL of DISCORD_API_URL
-// (the session's HTTP client rewrites discordgo's endpoints, so several
-// sessions in one process may point at different bases without touching
-// discordgo's package variables).
+// per-route rate-limit buckets (from Discord's X-RateLimit-* headers) and
+// the global limit, and REST adds a context on every call, its own waits
+// after a 429 (call), errors that never show a token, and the base URL of
+// DISCORD_API_URL (the session's HTTP client rewrites discordgo's
+// endpoints, so several sessions in one process may point at different
+// bases without touching discordgo's package variables).
 //
 // Calls whose body discordgo's types can write go through its typed methods.
 // The message calls go through its request path (RequestRaw, with the bucket
@@ -197,7 +199,7 @@ func NewREST(base, token string, client *http.Client) *REST {
 	if client != nil {
 		next, timeout = client.Transport, client.Timeout
 	}
-	s.Client = &http.Client{Timeout: timeout, Transport: RewriteTransport(discordgo.EndpointAPI, base, next)}
+	s.Client = &http.Client{Timeout: timeout, Transport: jsonRateLimits{RewriteTransport(discordgo.EndpointAPI, base, next)}}
 	s.UserAgent = UserAgent
 	s.StateEnabled = false
 	return &REST{s: s}
@@ -255,26 +257,45 @@ func DiscordCode(err error) int {
 // safe to retry, and turns discordgo's errors into ours. endpoint is the
 // full URL fn uses: errors show its path with interaction tokens elided.
 //
-// discordgo retries 429s itself (after the wait Discord asks for, also
-// honouring a global limit) and 502s up to its MaxRestRetries. A POST that
-// met a 502 may have been applied, so POSTs get no 502 retry; 503 and 504
-// are retried twice, for methods that cannot do anything twice.
+// discordgo retries 502s up to its MaxRestRetries. A POST that met a 502
+// may have been applied, so POSTs get no 502 retry; 503 and 504 are
+// retried twice, for methods that cannot do anything twice.
+//
+// discordgo would also retry a 429 itself, after sleeping for as long as
+// Discord asks, again and again and deaf to ctx: one rate-limited channel
+// then held its caller (the clock's scheduler, a shutdown) for as long as
+// Discord kept refusing. So it is told not to, and call waits itself, with
+// ctx, when the wait asked is short (at most shortRateLimit, twice at
+// most); a longer one is returned at once as a 429, which callers such as
+// announceLater treat as not applied and try again later. A 429 was not
+// applied, so a POST may be retried after one.
 func (c *REST) call(ctx context.Context, method, endpoint string, fn func(opts ...discordgo.RequestOption) error) error {
-	opts := []discordgo.RequestOption{discordgo.WithContext(ctx)}
+	opts := []discordgo.RequestOption{discordgo.WithContext(ctx), discordgo.WithRetryOnRatelimit(false)}
 	if !idempotent(method) {
 		opts = append(opts, discordgo.WithRestRetries(0))
 	}
 	path := redactPath("/" + strings.TrimPrefix(strings.SplitN(endpoint, "?", 2)[0], discordgo.EndpointAPI))
-	for attempt := 0; ; attempt++ {
+	for attempt, limited := 0, 0; ; {
 		// discordgo waits for a bucket without watching ctx: do not start
 		// a call whose caller has already gone.
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		err := discordError(method, path, fn(opts...))
+		err := fn(opts...)
+		var rl *discordgo.RateLimitError
+		if errors.As(err, &rl) && rl.RateLimit != nil && rl.TooManyRequests != nil &&
+			rl.RetryAfter <= shortRateLimit && limited < rateLimitRetries {
+			limited++
+			if err := sleepCtx(ctx, rl.RetryAfter); err != nil {
+				return err
+			}
+			continue
+		}
+		err = discordError(method, path, err)
 		var re *restError
 		if errors.As(err, &re) && transient(re.Status) && idempotent(method) && attempt < 2 {
-			if err := sleepCtx(ctx, time.Duration(attempt+1)*250*time.Millisecond); err != nil {
+			attempt++
+			if err := sleepCtx(ctx, time.Duration(attempt)*250*time.Millisecond); err != nil {
 				return err
 			}
 			continue
@@ -282,6 +303,14 @@ func (c *REST) call(ctx context.Context, method, endpoint string, fn func(opts .
 		return err
 	}
 }
+
+// shortRateLimit is the longest wait after a 429 that call sits out
+// before trying again, rateLimitRetries times at most: longer, the
+// caller hears of the 429 and decides.
+const (
+	shortRateLimit   = 5 * time.Second
+	rateLimitRetries = 2
+)
 
 // discordError turns an error from discordgo into one that can be branched
 // on (restError wraps ErrDiscord and friends) and that shows no token.
@@ -292,6 +321,12 @@ var authValue = regexp.MustCompile(`(?i)\b(Bot|Bearer)\s+[A-Za-z0-9._~+/=-]{8,}`
 func discordError(method, path string, err error) error {
 	if err == nil {
 		return nil
+	}
+	var rl *discordgo.RateLimitError
+	if errors.As(err, &rl) && rl.RateLimit != nil && rl.TooManyRequests != nil {
+		// Its own Error names the URL, which may hold an interaction token.
+		after := strconv.FormatFloat(rl.RetryAfter.Seconds(), 'f', -1, 64)
+		return &restError{Method: method, Path: path, Status: http.StatusTooManyRequests, Body: "rate limited: retry after " + after + "s"}
 	}
 	var re *discordgo.RESTError
 	if errors.As(err, &re) && re.Response != nil {
@@ -304,10 +339,6 @@ func discordError(method, path string, err error) error {
 	if errors.As(err, &ue) {
 		// url.Error prints the URL, which may hold an interaction token.
 		return fmt.Errorf("commands: discord %s %s: %w", method, path, ue.Err)
-	}
-	var rl *discordgo.RateLimitError
-	if errors.As(err, &rl) {
-		return fmt.Errorf("commands: discord %s %s: rate limited, retry after %v: %w", method, path, rl.RetryAfter, ErrDiscord)
 	}
 	if errors.Is(err, discordgo.ErrJSONUnmarshal) {
 		return fmt.Errorf("commands: discord %s %s: decode answer: %w", method, path, err)
@@ -678,4 +709,46 @@ func (rw rewriter) RoundTrip(req *http.Request) (*http.Response, error) {
 	r2.URL = nu
 	r2.Host = nu.Host
 	return rw.next.RoundTrip(r2)
+}
+
+// jsonRateLimits is a RoundTripper that gives a 429 whose body is not
+// Discord's JSON (Cloudflare's "error code: 1015", a proxy's page) the
+// body Discord's own 429s have, {"message":…,"retry_after":N,"global":false},
+// with N the seconds of its Retry-After header (defaultRetryAfter when
+// that is absent or unreadable). discordgo reads a 429's wait from its
+// body only: one it cannot decode ended as a decoding error, logged by
+// discordgo in plain text, instead of a rate limit call can wait out.
+type jsonRateLimits struct{ next http.RoundTripper }
+
+// defaultRetryAfter is the wait assumed after a 429 that names none.
+const defaultRetryAfter = 60 * time.Second
+
+func (t jsonRateLimits) RoundTrip(req *http.Request) (*http.Response, error) {
+	resp, err := t.next.RoundTrip(req)
+	if err != nil || resp.StatusCode != http.StatusTooManyRequests {
+		return resp, err
+	}
+	body, err := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
+	resp.Body.Close()
+	if err != nil {
+		return nil, fmt.Errorf("commands: read a 429's body from %s: %w", redactPath(req.URL.Path), err)
+	}
+	var dg struct {
+		RetryAfter *float64 `json:"retry_after"`
+	}
+	if json.Unmarshal(body, &dg) != nil || dg.RetryAfter == nil {
+		after := defaultRetryAfter.Seconds()
+		if s, err := strconv.ParseFloat(strings.TrimSpace(resp.Header.Get("Retry-After")), 64); err == nil && s >= 0 && !math.IsInf(s, 0) {
+			after = s
+		}
+		msg := truncate(strings.TrimSpace(string(body)), 200)
+		if msg == "" {
+			msg = "You are being rate limited."
+		}
+		body, _ = json.Marshal(map[string]any{"message": msg, "retry_after": after, "global": false})
+		resp.Header.Set("Content-Type", "application/json")
+		resp.Header.Del("Content-Length")
+	}
+	resp.Body, resp.ContentLength = io.NopCloser(bytes.NewReader(body)), int64(len(body))
+	return resp, nil
 }

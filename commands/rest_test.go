@@ -1,11 +1,18 @@
 package commands
 
 import (
+	"bytes"
 	"context"
+	"errors"
 	"fmt"
+	"io"
+	"log"
 	"net/http"
+	"net/http/httptest"
+	"os"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -81,13 +88,6 @@ func TestRESTWaitsForGlobalLimit(t *testing.T) {
 	d := discordtest.NewServer(t, discordtest.Options{})
 	a, b := d.GuildChannel("a"), d.GuildChannel("b")
 	c := NewREST(d.URL, d.Token, nil)
-	limited := make(chan struct{}, 1)
-	c.Session().AddHandler(func(_ *discordgo.Session, _ *discordgo.RateLimit) {
-		select {
-		case limited <- struct{}{}:
-		default:
-		}
-	})
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	d.GlobalRateLimit(300 * time.Millisecond)
@@ -96,11 +96,12 @@ func TestRESTWaitsForGlobalLimit(t *testing.T) {
 		_, err := c.SendMessage(ctx, a.ID, &Message{Content: "first"})
 		done <- err
 	}()
-	select {
-	case <-limited:
-	case <-ctx.Done():
-		t.Fatal("the client never saw the global rate limit")
-	}
+	// The client has read the 429 once its rate limiter makes the other
+	// channel's bucket wait too.
+	rl := c.Session().Ratelimiter
+	d.WaitFor("the client to see the global rate limit", func() bool {
+		return rl.GetWaitTime(rl.GetBucket(discordgo.EndpointChannelMessages(b.ID)), 1) > 0
+	})
 	// Another route, another bucket: it must still wait for the global limit.
 	if _, err := c.SendMessage(ctx, b.ID, &Message{Content: "second"}); err != nil {
 		t.Errorf("SendMessage(b): %v", err)
@@ -190,4 +191,165 @@ func TestOverwriteKeepsDiscordsEntryPoint(t *testing.T) {
 	if calls := d.Calls()[before:]; len(calls) != 1 || calls[0].Method != http.MethodPut {
 		t.Errorf("a guild's overwrite made %d calls (%v), want one PUT", len(calls), calls)
 	}
+}
+
+// limitedDiscord is an API whose first n answers (all of them when n < 0)
+// are 429 with body and header, the later ones an empty message; it
+// counts the requests it saw.
+func limitedDiscord(t *testing.T, n int, body string, header http.Header) (*REST, *atomic.Int32) {
+	t.Helper()
+	var seen atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if i := seen.Add(1); n < 0 || int(i) <= n {
+			for k, v := range header {
+				w.Header()[k] = v
+			}
+			w.WriteHeader(http.StatusTooManyRequests)
+			io.WriteString(w, body)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, `{"id":"1","channel_id":"2"}`)
+	}))
+	t.Cleanup(srv.Close)
+	return NewREST(srv.URL, "token", nil), &seen
+}
+
+// within runs f and fails t unless it returns within d, which is far
+// longer than f needs and far shorter than the wait a rate limit asked.
+func within(t *testing.T, d time.Duration, f func() error) error {
+	t.Helper()
+	done := make(chan error, 1)
+	go func() { done <- f() }()
+	select {
+	case err := <-done:
+		return err
+	case <-time.After(d):
+		t.Fatalf("the call still runs after %v", d)
+		return nil
+	}
+}
+
+// TestRESTLongRateLimitReturns: a 429 asking for a long wait is not sat
+// out (discordgo's own retry slept through it, again and again, deaf to
+// ctx, holding the clock's scheduler and the shutdown): the call returns
+// at once, after one request, an error that says so and that
+// announceLater takes as not applied.
+func TestRESTLongRateLimitReturns(t *testing.T) {
+	c, seen := limitedDiscord(t, -1, `{"message":"You are being rate limited.","retry_after":90,"global":false}`, nil)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	err := within(t, 20*time.Second, func() error {
+		_, err := c.SendMessage(ctx, "2", &Message{Content: "hi"})
+		return err
+	})
+	if !unapplied(err) || !errors.Is(err, ErrDiscord) {
+		t.Errorf("SendMessage after a 429 = %v, want an error unapplied accepts", err)
+	}
+	if want := "commands: discord POST /channels/2/messages: HTTP 429: rate limited: retry after 90s"; err == nil || err.Error() != want {
+		t.Errorf("error %v, want %q", err, want)
+	}
+	if n := seen.Load(); n != 1 {
+		t.Errorf("%d requests, want 1", n)
+	}
+}
+
+// TestRESTShortRateLimitRetried: a 429 asking for a short wait is waited
+// out and the request (a POST: a 429 applied nothing) sent again, twice
+// at most.
+func TestRESTShortRateLimitRetried(t *testing.T) {
+	const short = `{"message":"You are being rate limited.","retry_after":0.05,"global":false}`
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	c, seen := limitedDiscord(t, 2, short, nil)
+	if m, err := c.SendMessage(ctx, "2", &Message{Content: "hi"}); err != nil || m.ID != "1" {
+		t.Errorf("SendMessage after two short 429s = %v, %v; want the message", m, err)
+	}
+	if n := seen.Load(); n != 3 {
+		t.Errorf("%d requests, want 3", n)
+	}
+	c, seen = limitedDiscord(t, -1, short, nil)
+	if _, err := c.SendMessage(ctx, "2", &Message{Content: "hi"}); !unapplied(err) {
+		t.Errorf("SendMessage after three short 429s = %v, want a 429", err)
+	}
+	if n := seen.Load(); n != 3 {
+		t.Errorf("%d requests, want 3: the first and two more", n)
+	}
+}
+
+// TestRESTRateLimitWaitEndsWithCtx: a context ended during the wait after
+// a 429 ends the call at once (a shutdown does not wait for Discord).
+func TestRESTRateLimitWaitEndsWithCtx(t *testing.T) {
+	c, seen := limitedDiscord(t, -1, `{"message":"You are being rate limited.","retry_after":5,"global":false}`, nil)
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() {
+		for seen.Load() == 0 {
+			time.Sleep(time.Millisecond)
+		}
+		cancel()
+	}()
+	err := within(t, 4*time.Second, func() error {
+		_, err := c.SendMessage(ctx, "2", &Message{Content: "hi"})
+		return err
+	})
+	if !errors.Is(err, context.Canceled) {
+		t.Errorf("SendMessage cancelled during the wait = %v, want context.Canceled", err)
+	}
+	if n := seen.Load(); n != 1 {
+		t.Errorf("%d requests, want 1", n)
+	}
+}
+
+// TestRESTRateLimitNotJSON: a 429 whose body is not Discord's JSON (a
+// Cloudflare ban says "error code: 1015") is a rate limit of the
+// Retry-After header's seconds, 60 without one; discordgo, which reads the
+// wait from the body, failed to decode it and logged that in plain text.
+func TestRESTRateLimitNotJSON(t *testing.T) {
+	// discordgo's package logger prints to the standard logger by default.
+	var logged lockedBuffer
+	log.SetOutput(&logged)
+	defer log.SetOutput(os.Stderr)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	for _, tc := range []struct {
+		header http.Header
+		want   string
+	}{
+		{http.Header{"Retry-After": {"30"}}, "retry after 30s"},
+		{nil, "retry after 60s"},
+		{http.Header{"Retry-After": {"Wed, 21 Oct 2015 07:28:00 GMT"}}, "retry after 60s"},
+	} {
+		c, seen := limitedDiscord(t, -1, "error code: 1015", tc.header)
+		err := within(t, 20*time.Second, func() error {
+			_, err := c.SendMessage(ctx, "2", &Message{Content: "hi"})
+			return err
+		})
+		if !unapplied(err) || err == nil || !strings.HasSuffix(err.Error(), "HTTP 429: rate limited: "+tc.want) {
+			t.Errorf("Retry-After %q: SendMessage = %v, want a 429 saying %q", tc.header.Get("Retry-After"), err, tc.want)
+		}
+		if n := seen.Load(); n != 1 {
+			t.Errorf("Retry-After %q: %d requests, want 1", tc.header.Get("Retry-After"), n)
+		}
+	}
+	if out := logged.String(); strings.Contains(out, "rate limit") {
+		t.Errorf("discordgo logged:\n%s", out)
+	}
+}
+
+// lockedBuffer is a bytes.Buffer safe for concurrent use.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
 }

@@ -4,9 +4,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"log/slog"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/bwmarrin/discordgo"
 )
 
 // jsonRecords decodes out as one JSON record a line, failing t on a line
@@ -81,4 +84,31 @@ func TestJSONLogStops(t *testing.T) {
 			t.Errorf("the JSON log quotes the token:\n%s", stderr.String())
 		}
 	})
+}
+
+// TestDiscordgoLogsJSON: discordgo's package logger, which printed plain
+// text to the standard logger even with GOBOT_LOG_FORMAT=json (its "rate
+// limit unmarshal error"), writes records of gobot's log, at the level of
+// discordgo's, until restored.
+func TestDiscordgoLogsJSON(t *testing.T) {
+	var out bytes.Buffer
+	log := slog.New(slog.NewJSONHandler(&out, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	restore := logDiscordgo(log)
+	for _, level := range []int{discordgo.LogError, discordgo.LogWarning, discordgo.LogInformational, discordgo.LogDebug} {
+		discordgo.Logger(level, 2, "rate limit unmarshal error, %s", "error code: 1015")
+	}
+	restore()
+	recs := jsonRecords(t, out.String())
+	want := []string{"ERROR", "WARN", "INFO", "DEBUG"}
+	if len(recs) != len(want) {
+		t.Fatalf("%d records, want %d:\n%s", len(recs), len(want), out.String())
+	}
+	for i, r := range recs {
+		if r["level"] != want[i] || r["msg"] != "discordgo: rate limit unmarshal error, error code: 1015" {
+			t.Errorf("record %d = %v, want level %s and the message prefixed", i, r, want[i])
+		}
+	}
+	if discordgo.Logger != nil {
+		t.Error("discordgo's logger was not restored")
+	}
 }

@@ -200,6 +200,31 @@ func newLogger(cfg *config.Config, w io.Writer) *slog.Logger {
 	return slog.New(cfg.RedactHandler(h))
 }
 
+// logDiscordgo sends what discordgo's package logger says to log, as
+// records prefixed "discordgo: ", at the slog level of discordgo's; left
+// alone, it prints plain-text lines to the standard logger, which a JSON
+// log (GOBOT_LOG_FORMAT=json) must not have. The records pass through
+// log's redaction like any other. The returned func puts back the logger
+// it replaced. Sessions stay at discordgo's warnings or below (its debug
+// level prints the identify packet, token included, and its informational
+// messages quote URLs with interaction tokens).
+func logDiscordgo(log *slog.Logger) (restore func()) {
+	prev := discordgo.Logger
+	discordgo.Logger = func(level, _ int, format string, a ...any) {
+		l := slog.LevelDebug
+		switch level {
+		case discordgo.LogError:
+			l = slog.LevelError
+		case discordgo.LogWarning:
+			l = slog.LevelWarn
+		case discordgo.LogInformational:
+			l = slog.LevelInfo
+		}
+		log.Log(context.Background(), l, "discordgo: "+fmt.Sprintf(format, a...))
+	}
+	return func() { discordgo.Logger = prev }
+}
+
 // loggedError is an error that stopped the bot and that is in the log
 // already (a JSON record, GOBOT_LOG_FORMAT=json): run prints it no more.
 type loggedError struct{ err error }
@@ -279,6 +304,7 @@ func serve(ctx context.Context, stdout, stderr io.Writer) (err error) {
 	}
 	defer redactErr(cfg, &err)
 	log := newLogger(cfg, stderr)
+	defer logDiscordgo(log)()
 	jsonLog := cfg.LogFormat == config.LogJSON
 	defer func() { err = logStop(log, jsonLog, err) }()
 	log.Info("starting gobot", "version", version, "config", cfg)
@@ -643,16 +669,10 @@ func shards(ctx context.Context, cfg *config.Config, rest *commands.REST) (id, c
 // interaction to the bot.
 func openGateway(ctx context.Context, dg *discordgo.Session, apiURL string, app *commands.App, log *slog.Logger) (*discordgo.Session, error) {
 	dg.Identify.Intents = discordgo.IntentsNone
-	// discordgo's own messages go to our log. Its debug level would print
-	// the identify packet, token included: never go below warnings.
+	// discordgo's own messages go to our log (logDiscordgo). Its debug
+	// level would print the identify packet, token included: never go
+	// below warnings.
 	dg.LogLevel = discordgo.LogWarning
-	discordgo.Logger = func(level, _ int, format string, a ...any) {
-		l := slog.LevelWarn
-		if level == discordgo.LogError {
-			l = slog.LevelError
-		}
-		log.Log(ctx, l, fmt.Sprintf(format, a...), "from", "discordgo")
-	}
 	// The event's raw payload goes along: it says what discordgo's
 	// Interaction drops, such as the channel's type.
 	dg.AddHandler(func(_ *discordgo.Session, e *discordgo.Event) {

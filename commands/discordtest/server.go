@@ -107,9 +107,10 @@ type Server struct {
 	globalUntil  time.Time          // a global 429 was answered: calls before this hammer
 	globalNext   time.Duration      // the next call gets a global 429 with this wait
 	commandIDs   map[string]string
-	oauthState   *oauthState      // Activities and their sign-ins (oauth.go)
-	down         int              // while not 0, every REST call is answered with this status (Down)
-	fails        map[string][]int // "METHOD template" -> statuses the next calls are answered with (Fail)
+	oauthState   *oauthState              // Activities and their sign-ins (oauth.go)
+	down         int                      // while not 0, every REST call is answered with this status (Down)
+	fails        map[string][]int         // "METHOD template" -> statuses the next calls are answered with (Fail)
+	throttled    map[string]time.Duration // channel ID -> the retry_after of its 429s (Throttle)
 }
 
 // Down makes the fake answer every REST call of the bot with status (503:
@@ -148,6 +149,38 @@ func (s *Server) failing(method, route string) int {
 		return q[0]
 	}
 	return 0
+}
+
+// Throttle makes the fake answer every REST call about the channel
+// (its channel_id, or an interaction in it by its token) 429 Too Many
+// Requests asking to retry after d, with a Retry-After header and no
+// bucket headers, as for a shared resource's limit; nothing is applied
+// meanwhile. Throttle(channelID, 0) ends it.
+func (s *Server) Throttle(channelID string, d time.Duration) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if d == 0 {
+		delete(s.throttled, channelID)
+		return
+	}
+	if s.throttled == nil {
+		s.throttled = map[string]time.Duration{}
+	}
+	s.throttled[channelID] = d
+}
+
+// throttle returns the wait of the channel's 429s that a call with these
+// route parameters is about, or 0 when it is not throttled.
+func (s *Server) throttle(params map[string]string) time.Duration {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ch := params["channel_id"]
+	for _, tok := range []string{params["webhook_token"], params["interaction_token"]} {
+		if st := s.interactions[tok]; tok != "" && st != nil {
+			ch = st.channelID
+		}
+	}
+	return s.throttled[ch]
 }
 
 // interaction is the fake's state for one interaction token.
@@ -741,6 +774,11 @@ func (s *Server) handle(r *http.Request, path string, prefixed bool, call *Call)
 			}
 			return http.StatusTooManyRequests, map[string]any{"code": 0, "message": "You are being rate limited.", "retry_after": lh.retry.Seconds(), "global": lh.global}
 		}
+	}
+	if d := s.throttle(params); d > 0 {
+		secs := strconv.FormatFloat(d.Seconds(), 'f', 3, 64)
+		call.limitHeaders = http.Header{"Retry-After": {secs}, "X-Ratelimit-Scope": {"shared"}}
+		return http.StatusTooManyRequests, map[string]any{"code": 0, "message": "You are being rate limited.", "retry_after": d.Seconds(), "global": false}
 	}
 	if s.rateLimited(r.Method, route.path) {
 		return http.StatusTooManyRequests, map[string]any{"code": 0, "message": "You are being rate limited.", "retry_after": 0.05, "global": false}
