@@ -165,7 +165,7 @@ func (a *App) adminAdjudicate(ctx context.Context, r *Request) error {
 	told := "its channel was told"
 	if err := a.PostBoard(ctx, g, &Message{Content: Clip(note, 2000), AllowedMentions: pinged}); err != nil {
 		a.log.Warn("adjudicate: tell the channel", "game", g.ID, "err", err)
-		told = "its channel could not be told (I may not post there)"
+		told = "its channel could not be told (" + whyUntold(err) + ")"
 	}
 	return adminReply(ctx, r, fmt.Sprintf("Done: the game `%s` (%s) is recorded as %s, and %s.", g.ID, a.gameTitle(g), res, told))
 }
@@ -259,7 +259,7 @@ func (a *App) adminAnnul(ctx context.Context, r *Request) error {
 	told := " Its channel was told."
 	if _, err := a.opts.Discord.SendMessage(ctx, out.ChannelID, m); err != nil {
 		a.log.Warn("annul: tell the game's channel", "game", out.ID, "err", err)
-		told = " Its channel could not be told (I may not post there)."
+		told = " Its channel could not be told (" + whyUntold(err) + ")."
 	}
 	return adminReply(ctx, r, done+told)
 }
@@ -754,4 +754,17 @@ func (a *App) moderatorAbort(ctx context.Context, r *Request, g *storage.Game) e
 			Mention(by), players, a.movesText(g.Kind, moves), a.recordHint(g.Kind, g.ID), reason), 2000),
 		AllowedMentions: told,
 	})
+}
+
+// whyUntold says why a game's channel could not be told of an admin's
+// decision, from Discord's refusal err: the channel (or thread) is gone,
+// gobot may not post there, or Discord failed.
+func whyUntold(err error) string {
+	switch {
+	case errors.Is(err, ErrDiscordNotFound):
+		return "it no longer exists"
+	case errors.Is(err, ErrDiscordForbidden), errors.Is(err, ErrNoChannelPosts):
+		return "I may not post there"
+	}
+	return "Discord did not take the message"
 }

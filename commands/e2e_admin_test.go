@@ -11,6 +11,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
 	"slices"
 	"strings"
 	"sync"
@@ -1887,4 +1888,23 @@ func TestE2EAdminHelp(t *testing.T) {
 	if r := e.do(e.adminCmd(ch, member, "help")); r.Text() != adminOnly {
 		t.Errorf("/go-admin help by a member = %q", r.Text())
 	}
+}
+
+// TestE2EAdjudicateDeletedChannel: a game whose channel was deleted is
+// adjudicated from another channel, and the admin learns why its channel
+// was not told: it no longer exists (not "I may not post there").
+func TestE2EAdjudicateDeletedChannel(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	ann, _, _ := e.admins()
+	carol, dave := e.d.NewUser("carol"), e.d.NewUser("dave")
+	gone, admins := e.d.GuildChannel("gone"), e.d.GuildChannel("admins")
+	e.startGame(gone, carol, dave, 9)
+	g := e.game(gone.ID)
+	e.clock.Advance(20 * time.Minute) // the game's interaction tokens expire
+	// Discord answers a post to a deleted channel 404 (the fake, deleting
+	// it, would take the post for the bot's mistake).
+	e.d.Fail(http.MethodPost, "/channels/{channel_id}/messages", http.StatusNotFound, 1)
+	e.said(e.adminCmd(admins, ann, "adjudicate", discordtest.Str("game", g.ID), discordtest.Str("result", "black"), discordtest.Str("reason", "channel deleted")),
+		"Done: the game `"+g.ID+"` (⚫ carol vs ⚪ dave) is recorded as B+F, and its channel could not be told (it no longer exists).")
 }

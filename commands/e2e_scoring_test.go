@@ -811,3 +811,44 @@ func TestE2EUncertainOnEveryBoard(t *testing.T) {
 		t.Errorf("/go board after the wall was marked dead = %q, want no warning", m.Text())
 	}
 }
+
+// TestE2EScoringTimeoutUncertain: the white wall of the unsettled wall,
+// which the estimate leaves alive without being sure (GNU Go calls it
+// dead). Marked dead by alice, who accepts, while bob never does: when
+// time runs out the proposal counts, the wall alive, for the marking went
+// against bob, who never agreed to it. Marked dead by bob himself, it was
+// his to give: the marking stands, though he never pressed Accept.
+func TestE2EScoringTimeoutUncertain(t *testing.T) {
+	for _, byOwner := range []bool{false, true} {
+		t.Run(fmt.Sprintf("marked by its owner %v", byOwner), func(t *testing.T) {
+			httpMode(t, func(t *testing.T, e *env) {
+				ch := e.d.GuildChannel("general")
+				alice, bob := e.d.NewUser("alice"), e.d.NewUser("bob")
+				e.startGame(ch, alice, bob, 9)
+				if last := e.playOut(ch, alice, bob, unsettledWall()); !strings.Contains(last.Text(), "⚠️ Please check D5 E5 F5 G5 H5 J5 D6 D7 D8 D9") {
+					t.Fatalf("the count = %q, want the white wall flagged", last.Text())
+				}
+				g := e.game(ch.ID)
+				marker := alice
+				if byOwner {
+					marker = bob
+				}
+				marked := e.do(e.slash(ch, marker, "dead", discordtest.Str("point", "D9")))
+				if !strings.Contains(marked.Text(), "marked the 10 white stones") {
+					t.Fatalf("marking the wall dead: %q", marked.Text())
+				}
+				e.do(e.click(alice, marked, "accept"))
+				a := e.scoringTimesOut(t, ch.ID, g.ID)
+				// The wall alive: B+35.5; dead: B+73.5.
+				want, note := "B+35.5", "had not accepted a marking that went against my estimate: my proposed marking counts."
+				if byOwner {
+					want, note = "B+73.5", "Time for agreeing on the dead stones ran out: the current marking stands."
+				}
+				if a.Result != want {
+					t.Errorf("result %s, want %s", a.Result, want)
+				}
+				e.waitBoard(ch.ID, note)
+			})
+		})
+	}
+}

@@ -413,7 +413,13 @@ func KindOf(k string) string {
 // the stones marked dead so far, as the kind writes points ("D4"), and
 // which sides have accepted the marking.
 type ScoringState struct {
-	Dead     []string
+	Dead []string
+	// Conceded are the stones of Dead that their own player marked dead
+	// (the kind's points): theirs to give, so a marking that stands when
+	// time runs out keeps them dead although that player never pressed
+	// Accept. Stones the opponent marked dead, or the estimate proposed,
+	// are not in it.
+	Conceded []string
 	Accepted map[game.Side]bool
 	// Deadline is when the marking is accepted automatically; zero for none.
 	Deadline time.Time
@@ -636,6 +642,7 @@ type followupRecord struct {
 // by gobot; records that have it still load.
 type scoringRecord struct {
 	Dead     []string  `json:"dead,omitempty"`           // the kind's points, "D4"
+	Conceded []string  `json:"conceded,omitempty"`       // ScoringState.Conceded
 	Black    bool      `json:"black_accepted,omitempty"` // side 0 (Go's Black) accepted
 	White    bool      `json:"white_accepted,omitempty"` // side 1 accepted
 	Deadline time.Time `json:"deadline,omitzero"`
@@ -1019,7 +1026,7 @@ func (g *Game) encode(version uint64, now time.Time) ([]byte, error) {
 		r.Followup = &followupRecord{InteractionID: f.InteractionID, AppID: f.AppID, Token: f.Token, At: f.At, ChannelPosts: f.ChannelPosts}
 	}
 	if s := g.Scoring; s != nil {
-		r.Scoring = &scoringRecord{Black: s.Accepted[0], White: s.Accepted[1], Deadline: s.Deadline, Dead: slices.Clone(s.Dead)}
+		r.Scoring = &scoringRecord{Black: s.Accepted[0], White: s.Accepted[1], Deadline: s.Deadline, Dead: slices.Clone(s.Dead), Conceded: slices.Clone(s.Conceded)}
 	}
 	if u := g.Undo; u != nil {
 		if u.By < 0 || int(u.By) >= len(g.Sides) {
@@ -1090,7 +1097,7 @@ func decodeGame(kinds *game.Kinds, channel string, v []byte) (*Game, error) {
 		g.Delivery.Followup = &Followup{InteractionID: f.InteractionID, AppID: f.AppID, Token: f.Token, At: f.At, ChannelPosts: f.ChannelPosts}
 	}
 	if sr := r.Scoring; sr != nil {
-		g.Scoring = &ScoringState{Accepted: map[game.Side]bool{0: sr.Black, 1: sr.White}, Deadline: sr.Deadline, Dead: sr.Dead}
+		g.Scoring = &ScoringState{Accepted: map[game.Side]bool{0: sr.Black, 1: sr.White}, Deadline: sr.Deadline, Dead: sr.Dead, Conceded: sr.Conceded}
 	}
 	if u := r.Undo; u != nil {
 		by, err := side(u.By, "undo request")

@@ -536,7 +536,8 @@ func (a *room) scoringGame(ctx context.Context, g *storage.Game, r *commands.Req
 }
 
 func (a *room) cmdDead(ctx context.Context, r *commands.Request, g *storage.Game) error {
-	if _, err := a.scoringGame(ctx, g, r); err != nil {
+	mover, err := a.scoringGame(ctx, g, r)
+	if err != nil {
 		return err
 	}
 	text, _ := r.String("point")
@@ -557,7 +558,9 @@ func (a *room) cmdDead(ctx context.Context, r *commands.Request, g *storage.Game
 	if err != nil {
 		return err
 	}
+	before := deadOf(g)
 	setDead(g, ph.Dead())
+	concede(g, before, mover)
 	g.Scoring.Accepted = map[game.Side]bool{}
 	g.Scoring.Deadline = a.scoringDeadline(g)
 	botsAccept(g, ph.Proposal(), unsure)
@@ -791,9 +794,13 @@ const voteCountNote = "Both sides passed: I count the position with the dead sto
 // bot's own marking, the estimate's proposal, counts (no dead stones if the
 // estimate fails, as when the phase began), so that marking a bot's living
 // groups dead and waiting wins nothing. Between people the same holds for
-// a player who has not accepted the marking: where it goes against them
-// and the estimate was sure, the proposal counts, so that the last to
-// change the marking does not win by the other's absence.
+// a player who has not accepted the marking: where it goes against them,
+// the proposal counts, so that the last to change the marking does not
+// win by the other's absence. That holds for the groups the estimate left
+// alive without being sure too (the boards name them "Please check"): an
+// unsure estimate is no licence to take a group from a player who never
+// agreed (a player sure that it is dead can resume play and capture it).
+// The stones a player marked dead themselves (conceded) count as agreed.
 func (a *room) scoringTimeout(ctx context.Context, g *storage.Game) {
 	note := "Time for agreeing on the dead stones ran out: the current marking stands."
 	g.Scoring.Settled = markingStood
@@ -814,7 +821,7 @@ func (a *room) scoringTimeout(ctx context.Context, g *storage.Game) {
 		a.Logger().Warn("dead stone estimate failed; the marking stands", "game", g.ID, "err", err)
 	} else {
 		for _, c := range []engine.Color{engine.Black, engine.White} {
-			if _, ok := disagrees(g, c, ph.Proposal(), ph.Uncertain()); ok && !g.Scoring.Accepted[engine.SideOf(c)] {
+			if _, ok := disagrees(g, c, ph.Proposal(), conceded(g)); ok && !g.Scoring.Accepted[engine.SideOf(c)] {
 				setDead(g, ph.Proposal())
 				g.Scoring.Settled = markingProposal
 				note = fmt.Sprintf("Time for agreeing on the dead stones ran out, and %s %s had not accepted a marking that went against my estimate: my proposed marking counts.",
@@ -863,6 +870,19 @@ func (a *room) completeDead(ctx context.Context, r *commands.Request) error {
 	return r.Choices(ctx, pointChoices(nil, names, func(n string) string { return label[n] }))
 }
 
+// conceded returns g's conceded stones (storage.ScoringState.Conceded),
+// as points.
+func conceded(g *storage.Game) []engine.Point {
+	size := goOf(g).Size()
+	pts := make([]engine.Point, 0, len(g.Scoring.Conceded))
+	for _, d := range g.Scoring.Conceded {
+		if p, err := engine.ParsePoint(d, size); err == nil {
+			pts = append(pts, p)
+		}
+	}
+	return pts
+}
+
 // deadOf returns the stones g's scoring phase marks dead, as points. The
 // store keeps them as the engine writes them ("D4"); a point that does not
 // read on g's board is left out (the marking then loses it, and the
@@ -879,6 +899,34 @@ func deadOf(g *storage.Game) []engine.Point {
 		}
 	}
 	return pts
+}
+
+// concede updates g's conceded stones (storage.ScoringState.Conceded)
+// after mover toggled the marking from before to g's: the stones of
+// mover's colour it marked dead are conceded, and the stones it brought
+// back to life, or the opponent's it marked dead, are not.
+func concede(g *storage.Game, before []engine.Point, mover engine.Color) {
+	was := map[string]bool{}
+	for _, p := range before {
+		was[p.String()] = true
+	}
+	dead := map[string]bool{}
+	for _, d := range g.Scoring.Dead {
+		dead[d] = true
+	}
+	bd := goOf(g).Board()
+	var conceded []string
+	for _, d := range g.Scoring.Conceded {
+		if dead[d] {
+			conceded = append(conceded, d) // still dead, as its owner marked it
+		}
+	}
+	for _, p := range deadOf(g) {
+		if !was[p.String()] && bd.At(p) == mover {
+			conceded = append(conceded, p.String())
+		}
+	}
+	g.Scoring.Conceded = conceded
 }
 
 // setDead makes pts g's marking of dead stones.
