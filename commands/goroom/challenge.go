@@ -165,11 +165,12 @@ func ptr[T any](v T) *T { return &v }
 // bot level, /go challenge (here, not in a new thread) against a person,
 // with its size, ruleset, komi, handicap and clock, unrated when it was
 // unrated by choice. The colours change, as on lidraughts, unless the
-// game gave a head start (handicap stones, or the one-stone handicap's
-// komi of 0.5): then the same player takes it again.
+// game gave Black a head start (handicap stones, or a komi of 0.5 or
+// less: the one-stone handicap's, none, or a reverse komi): then the same
+// player takes it again.
 func (a *room) Rematch(arc *storage.Archived, by game.Side) discordgo.ApplicationCommandInteractionData {
 	color := engine.ColorOf(by) // the archive's side 0 is Black
-	if arc.Handicap == 0 && arc.Rules.Komi != 0.5 {
+	if arc.Handicap == 0 && arc.Rules.Komi > 0.5 {
 		color = color.Opponent()
 	}
 	opp, bot := commands.RematchOpponent(arc, by)

@@ -909,3 +909,32 @@ func ended(t *testing.T, calls []call) call {
 	}
 	return calls[len(calls)-1]
 }
+
+// TestRematchKeepsHeadStart: a rematch changes the colours, unless the
+// game gave Black a head start: handicap stones, or a komi of 0.5 or
+// less (the one-stone handicap's, none, a reverse komi), which the same
+// player takes again.
+func TestRematchKeepsHeadStart(t *testing.T) {
+	for _, c := range []struct {
+		komi     float64
+		handicap int
+		want     string // the colour bob, Black in the game, asks for
+	}{
+		{7.5, 0, "white"}, {6.5, 0, "white"}, {0.5, 0, "black"}, {0, 0, "black"}, {-3.5, 0, "black"}, {0.5, 2, "black"},
+	} {
+		rules := engine.DefaultRules()
+		rules.Komi = c.komi
+		arc := &storage.Archived{ID: "1", Kind: "go", Size: 9, Rules: rules, Handicap: c.handicap,
+			Black: storage.Player{UserID: "2", Name: "bob"}, White: storage.Player{UserID: "3", Name: "ann"}}
+		data := (&room{}).Rematch(arc, engine.SideOf(engine.Black))
+		got := ""
+		for _, o := range data.Options[0].Options {
+			if o.Name == "color" {
+				got = o.StringValue()
+			}
+		}
+		if got != c.want {
+			t.Errorf("komi %v, handicap %d: bob asks for %q, want %q", c.komi, c.handicap, got, c.want)
+		}
+	}
+}
