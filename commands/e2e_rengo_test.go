@@ -215,14 +215,15 @@ func testE2ERengoResignation(t *testing.T, e *env) {
 	if a, err := e.store.ArchivedGame(context.Background(), id); err != nil || a.Result != "W+R" {
 		t.Errorf("archived = %v, %v; want W+R", a, err)
 	}
-	// Every player finds it in their history, against the whole other team.
+	// Every player finds it in their history, with their team, against the
+	// whole other team: counted for each team's first player only.
 	for _, who := range []struct {
 		u    discordtest.User
 		line string
 	}{
-		{ann, "⚫ lost vs " + bob.Mention() + ", " + dan.Mention()},
-		{cid, "⚫ lost vs " + bob.Mention() + ", " + dan.Mention()},
-		{dan, "⚪ won vs " + ann.Mention() + ", " + cid.Mention()},
+		{ann, "⚫ lost with " + cid.Mention() + " vs " + bob.Mention() + ", " + dan.Mention() + " · 9×9 · W+R · unrated · "},
+		{cid, "⚫ lost with " + ann.Mention() + " vs " + bob.Mention() + ", " + dan.Mention() + " · 9×9 · W+R · not counted · "},
+		{dan, "⚪ won with " + bob.Mention() + " vs " + ann.Mention() + ", " + cid.Mention() + " · 9×9 · W+R · not counted · "},
 	} {
 		h := e.do(e.slash(ch, who.u, "history"))
 		if !strings.Contains(h.Text(), who.line) || !strings.Contains(h.Text(), "`"+id+"`") {

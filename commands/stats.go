@@ -599,11 +599,25 @@ var sideEmojis = [2]string{"⚫", "⚪"}
 // `ID`" (without the number when n is 0); an annulled game is "⚫ annulled
 // vs @bob · 9×9 · on time · not counted · …" when it was annulled on
 // time (no score: nobody won it), "⚫ annulled vs @bob · 9×9 · W+R · not
-// counted · …" when an admin annulled it afterwards.
+// counted · …" when an admin annulled it afterwards; a team game "⚫ won
+// with @cid vs @bob, @dan · …".
 func (app *App) historyLine(a *storage.Archived, key string, n int) string {
 	c, _ := a.SideOf(key)
 	c = max(c, 0) // a game the player did not play (never listed) reads as Black's
 	against := JoinNames(a.Team(c.Opponent()), Mention)
+	// A team game names the player's teammates too ("won with @ann vs
+	// …"), and counts in the statistics of each team's first player
+	// only: for the others it is not counted, as their record says.
+	with, teammate := "", false
+	if team := a.Team(c); len(team) > 1 {
+		var mates []storage.Player
+		for _, p := range team {
+			if p.Key() != key {
+				mates = append(mates, p)
+			}
+		}
+		with, teammate = " with "+JoinNames(mates, Mention), team[0].Key() != key
+	}
 	outcome := "drawn"
 	if storage.KindOf(a.Kind) == storage.KindOf("") {
 		outcome = "jigo" // Go's word for a draw
@@ -622,7 +636,7 @@ func (app *App) historyLine(a *storage.Archived, key string, n int) string {
 	}
 	rated := "unrated"
 	switch {
-	case a.Annulled:
+	case a.Annulled, teammate:
 		rated = "not counted"
 	case a.Rated:
 		rated = "rated"
@@ -635,8 +649,8 @@ func (app *App) historyLine(a *storage.Archived, key string, n int) string {
 	if annulledOnTime(a) {
 		result = "on time"
 	}
-	return fmt.Sprintf("%s%s %s vs %s · %s · %s · %s · <t:%d:R> · `%s`",
-		num, sideEmojis[c], outcome, against, app.archivedSetup(a), result, rated, a.FinishedAt.Unix(), a.ID)
+	return fmt.Sprintf("%s%s %s%s vs %s · %s · %s · %s · <t:%d:R> · `%s`",
+		num, sideEmojis[c], outcome, with, against, app.archivedSetup(a), result, rated, a.FinishedAt.Unix(), a.ID)
 }
 
 // Plural says a count with its noun: "1 game", "3 games", "2 losses".
