@@ -292,6 +292,10 @@ func TestE2EStatsOnlyAborted(t *testing.T) {
 	if h := e.do(e.slash(ch, alice, "history")); !strings.Contains(h.Text(), "⚫ aborted vs "+bob.Mention()) {
 		t.Errorf("/go history = %q, want the aborted game", h.Text())
 	}
+	// /go board says what became of it, not "no result".
+	if b := e.do(e.slash(ch, alice, "board")); !strings.Contains(b.Text(), "**Game over: aborted, not counted · Void**") {
+		t.Errorf("/go board after the abort = %q, want it aborted", b.Text())
+	}
 }
 
 // TestE2ELastGameOfItsKind: without game:, /go sgf and /draughts record

@@ -23,6 +23,12 @@ func finishedBoardMessage(arc *storage.Archived) (*commands.Message, error) {
 	g := &storage.Game{ID: arc.ID, ChannelID: arc.ChannelID, GuildID: arc.GuildID, Sides: arc.GoSides(), State: engine.Own(eg)}
 	res, rerr := engine.ParseResult(arc.Result)
 	result := "no result · " + arc.Result
+	switch {
+	case arc.Result == "Void" && arc.AnnulledInPlay:
+		result = "annulled by an admin, not counted · Void"
+	case arc.Result == "Void" && arc.Annulled:
+		result = "aborted, not counted · Void"
+	}
 	if rerr == nil {
 		if err := eg.End(res); err != nil {
 			return nil, fmt.Errorf("goroom: result of game %s: %w", arc.ID, err)
