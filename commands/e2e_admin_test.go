@@ -1901,7 +1901,7 @@ func TestE2EAdjudicateDeletedChannel(t *testing.T) {
 	gone, admins := e.d.GuildChannel("gone"), e.d.GuildChannel("admins")
 	e.startGame(gone, carol, dave, 9)
 	g := e.game(gone.ID)
-	e.waitBoard(gone.ID, "to play") // the Accept's answer is out
+	e.waitBoard(gone.ID, "to play")   // the Accept's answer is out
 	e.clock.Advance(20 * time.Minute) // the game's interaction tokens expire
 	// Discord answers a post to a deleted channel 404 (the fake, deleting
 	// it, would take the post for the bot's mistake).
