@@ -403,7 +403,8 @@ func (s *ScoringPhase) Finish(g *Game) (Score, error) {
 // result line, per the scoring method: under area scoring stones plus
 // territory, under territory scoring territory plus prisoners plus dead
 // stones; komi and handicap compensation for White; the number of dead
-// stones of each colour taken off; and the result (B+3.5, Jigo).
+// stones of each colour taken off; the neutral points; and the result
+// (B+3.5, Jigo).
 //
 //	Black: 45 stones + 31 territory = 76
 //	White: 38 stones + 22 territory + 7.5 komi + 2 handicap = 69.5
@@ -446,7 +447,10 @@ func FormatScore(sc Score, deadBlack, deadWhite int) string {
 	if deadBlack+deadWhite > 0 {
 		fmt.Fprintf(&sb, "Dead stones removed: %d black, %d white\n", deadBlack, deadWhite)
 	}
-	if sc.Scoring == TerritoryScoring && sc.Dame > 0 {
+	// Neutral points (dame, and a seki's shared liberties) belong to
+	// nobody under either scoring: said, so that the sums can be checked
+	// against the board.
+	if sc.Dame > 0 {
 		fmt.Fprintf(&sb, "Neutral points: %d\n", sc.Dame)
 	}
 	sb.WriteString("Result: " + sc.String())

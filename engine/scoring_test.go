@@ -290,6 +290,7 @@ func ExampleScoringPhase() {
 	// Black: 9 stones + 18 territory = 27
 	// White: 9 stones + 36 territory + 7.5 komi = 52.5
 	// Dead stones removed: 1 black, 0 white
+	// Neutral points: 9
 	// Result: W+25.5
 	// W+25.5
 }
