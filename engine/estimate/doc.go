@@ -2,8 +2,9 @@
 // stones are dead, which live in seki, which the players should check, and
 // who owns each point. The scoring phase starts from it
 // (engine.NewScoringPhase takes its engine.Estimate), GTP's final_score and
-// final_status_list answer with it (DeadStones), and its accuracy is
-// measured against GNU Go on the corpus in testdata/scoring (127 of 130
+// final_status_list answer with it (DeadStones, and Seki for the stones in
+// seki among those any list of dead stones leaves alive), and its accuracy
+// is measured against GNU Go on the corpus in testdata/scoring (127 of 130
 // games judged exactly as GNU Go does; see corpus_test.go).
 //
 // Dead combines ownership from playouts (by the one playout policy of

@@ -86,6 +86,38 @@ func DeadStones(ctx context.Context, g *engine.Game) []engine.Point {
 	return Dead(ctx, g, Options{}).Dead
 }
 
+// Seki returns the stones in seki on b when the stones listed in dead are
+// dead (with the rest of their chains): a final marking, or the answer of
+// gtp.ServerOptions.DeadStones. It finds them as Dead does (see seki),
+// counting every chain not dead as living, in row-major order from A1.
+// Chains that only look like seki, which a sacrifice would kill, are not
+// in seki, but they are not made dead either: dead decides which stones
+// are dead.
+func Seki(b *engine.Board, dead []engine.Point) []engine.Point {
+	size := b.Size()
+	var isDead [engine.MaxArea]bool
+	for _, p := range dead {
+		if p.Valid(size) && b.At(p) != engine.Empty {
+			isDead[b.Chain(b.Vertex(p))] = true
+		}
+	}
+	heads, _, _ := seki(b, &isDead, func(h int) bool { return !isDead[h] })
+	var inSeki [engine.MaxArea]bool
+	for _, h := range heads {
+		inSeki[h] = true
+	}
+	var stones []engine.Point
+	for r := 0; r < size; r++ {
+		for c := 0; c < size; c++ {
+			p := engine.Point{Col: c, Row: r}
+			if v := b.Vertex(p); b.ColorAt(v) != engine.Empty && inSeki[b.Chain(v)] {
+				stones = append(stones, p)
+			}
+		}
+	}
+	return stones
+}
+
 // board is Dead on a bare board.
 func board(ctx context.Context, b *engine.Board, toPlay engine.Color, seed uint64, opts Options) engine.Estimate {
 	size := b.Size()

@@ -231,6 +231,10 @@ func TestEstimateDeadDiagrams(t *testing.T) {
 			if len(e.Seki) != tc.seki {
 				t.Errorf("Seki = %s, want %d stones", pointList(e.Seki), tc.seki)
 			}
+			// Given the dead stones, Seki finds the same seki.
+			if got := estimate.Seki(g.Board(), e.Dead); pointList(got) != pointList(e.Seki) {
+				t.Errorf("Seki(dead stones) = %s, want the estimate's %s", pointList(got), pointList(e.Seki))
+			}
 		})
 	}
 }

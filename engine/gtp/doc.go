@@ -20,6 +20,7 @@
 //
 // The package imports the standard library, engine (the rules) and
 // engine/estimate (the dead stones of final_score and final_status_list
-// when ServerOptions.DeadStones is nil), never bots, storage or commands:
-// what plays and where the games come from is its callers' business.
+// when ServerOptions.DeadStones is nil, and the stones in seki), never
+// bots, storage or commands: what plays and where the games come from is
+// its callers' business.
 package gtp

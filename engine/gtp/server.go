@@ -50,8 +50,9 @@ type ServerOptions struct {
 	// writes them to standard error, as GNU Go does.
 	Warn func(msg string)
 	// DeadStones lists the dead stones of the position in g (a copy) for
-	// final_score and final_status_list. When nil, estimate.Dead decides,
-	// and its seki stones answer final_status_list seki.
+	// final_score and final_status_list; final_status_list seki lists the
+	// stones estimate.Seki finds in seki among the others. When nil,
+	// estimate.Dead decides, with its seki stones.
 	DeadStones func(ctx context.Context, g *engine.Game) []engine.Point
 	// Seed seeds the default random genmove; 0 picks a random seed.
 	Seed uint64
@@ -885,11 +886,14 @@ func (s *server) showboard() (string, error) {
 	return text, nil
 }
 
-// status returns the dead stones of the current position, and the stones
-// in seki when estimate.Dead decides.
+// status returns the dead stones of the current position and the stones
+// in seki: estimate.Dead's, or, when DeadStones gives the dead stones,
+// those estimate.Seki finds among the stones they leave alive, as GNU Go
+// lists them.
 func (s *server) status(ctx context.Context) (dead, seki []engine.Point) {
 	if s.opts.DeadStones != nil {
-		return s.opts.DeadStones(ctx, s.g.Clone()), nil
+		dead = s.opts.DeadStones(ctx, s.g.Clone())
+		return dead, estimate.Seki(s.g.Board(), dead)
 	}
 	e := estimate.Dead(ctx, s.g, estimate.Options{})
 	return e.Dead, e.Seki

@@ -247,6 +247,65 @@ func TestServeEstimatedStatus(t *testing.T) {
 	}
 }
 
+// sekiRecord is a finished 9×9 game under Japanese rules with its final
+// marking (TB, TW, and MA on the dead stones B7 and H7). Black's C1 C2 C3
+// D3 and White's E1 E2 E3, each without an eye and walled in by the
+// opponent's living stones, share their only liberties D1 and D2: a seki.
+//
+//	  A B C D E F G H J
+//	9 . . . O X . . . .
+//	8 . . . O X . . . .
+//	7 . X . O X . . O .
+//	6 . . . O X . . . .
+//	5 . . . O X . . . .
+//	4 O O O O X X X X X
+//	3 . O X X O X . . .
+//	2 . O X . O X . . .
+//	1 . O X . O X . . .
+const sekiRecord = `(;GM[1]FF[4]SZ[9]RU[Japanese]KM[6.5]RE[B+4.5]
+AB[ea][eb][bc][ec][ed][ee][ef][ff][gf][hf][if][cg][dg][fg][ch][fh][ci][fi]
+AW[da][db][dc][hc][dd][de][af][bf][cf][df][bg][eg][bh][eh][bi][ei]
+;B[];W[]
+TB[fa:ia][fb:ib][fc:ic][fd:id][fe:ie][gg:ii]
+TW[aa:ca][ab:cb][ac:cc][ad:cd][ae:ce][ag:ai]
+MA[bc][hc])
+`
+
+// TestServeSekiWithDeadStones: final_status_list seki lists the stones in
+// seki also when ServerOptions.DeadStones gives the dead stones, from the
+// record's marking or from the estimate (as gobot gtp does). It answered
+// no seki then, and listed the seki stones as alive. GNU Go 3.8 (with and
+// without --japanese-rules) gives the same lists and B+4.5.
+func TestServeSekiWithDeadStones(t *testing.T) {
+	record := filepath.Join(t.TempDir(), "seki.sgf")
+	if err := os.WriteFile(record, []byte(sekiRecord), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, info, err := engine.ParseSGF([]byte(sekiRecord))
+	if err != nil {
+		t.Fatal(err)
+	}
+	marking := func(context.Context, *engine.Game) []engine.Point { return info.Dead }
+	for _, tt := range []struct {
+		name string
+		dead func(context.Context, *engine.Game) []engine.Point
+	}{
+		{"marking", marking},
+		{"estimate.DeadStones", estimate.DeadStones},
+		{"estimate.Dead", nil},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			serveCheck(t, ServerOptions{DeadStones: tt.dead}, []serveStep{
+				{"loadsgf " + record, "= black"},
+				{"final_status_list seki", "= C3 D3 C2 C1\nE3 E2 E1"},
+				{"final_status_list alive", "= D9 D8 D7 D6 D5 A4 B4 C4 D4 B3 B2 B1\nE9 E8 E7 E6 E5 E4 F4 G4 H4 J4 F3 F2 F1"},
+				{"final_status_list dead", "= B7\nH7"},
+				{"final_score", "= B+4.5"},
+			})
+		})
+	}
+}
+
 func TestServePreprocessing(t *testing.T) {
 	script := "# a comment line\n\n   \n\t1\tname  # trailing comment\r\n2 proto\x01col_version\n\x7fversion\n"
 	got := serveRun(t, ServerOptions{Name: "tester", Version: "1.2"}, script)
