@@ -352,7 +352,7 @@ func (a *App) handleWith(ctx context.Context, it *discordgo.Interaction, ch *Cha
 	r := newRequest(it, d, initial)
 	r.Channel = ch
 	start := a.Now()
-	log := a.log.With("interaction", it.ID, "type", it.Type.String(), "channel", it.ChannelID)
+	log := a.log.With("interaction", it.ID, "type", interactionTypeName(it.Type), "channel", it.ChannelID)
 	if r.User != nil {
 		log = log.With("user", r.User.ID)
 	}
@@ -385,6 +385,28 @@ func (a *App) handleWith(ctx context.Context, it *discordgo.Interaction, ch *Cha
 	}
 	log.Debug("handled", "path", r.Path, "took", a.Now().Sub(start))
 	return nil
+}
+
+// interactionTypeName names an interaction's type for the log, for every
+// type Discord sends. discordgo's InteractionType.String has no name for
+// autocomplete, which the log gave as "InteractionType(4)"; the others
+// keep the names it gives them (Discord's, in CamelCase), so that searches
+// of older logs still find them.
+func interactionTypeName(t discordgo.InteractionType) string {
+	switch t {
+	case discordgo.InteractionPing:
+		return "Ping"
+	case discordgo.InteractionApplicationCommand:
+		return "ApplicationCommand"
+	case discordgo.InteractionMessageComponent:
+		return "MessageComponent"
+	case discordgo.InteractionApplicationCommandAutocomplete:
+		return "ApplicationCommandAutocomplete"
+	case discordgo.InteractionModalSubmit:
+		return "ModalSubmit"
+	}
+	// A type Discord adds later.
+	return fmt.Sprintf("InteractionType(%d)", t)
 }
 
 // errPanic marks the apology after a recovered panic.
@@ -550,6 +572,7 @@ var sentinelMessages = []struct {
 	{ErrNoChallenge, "This challenge is no longer open."},
 	{ErrExpired, "This has expired."},
 	{ErrForbidden, "You need the Manage Messages permission for that."},
+	{ErrUnknownComponent, "That button is not one I know (it may be from an older version of gobot): use `/go help`."},
 	{ErrUnknown, "I don't know that command. Try `/go help`."},
 	{ErrNoUndo, "There is nothing to undo."},
 	{ErrNotScoring, "The game is not in the scoring phase: that only works after both players have passed."},

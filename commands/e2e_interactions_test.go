@@ -158,7 +158,7 @@ func TestE2EBadInput(t *testing.T) {
 		{"dead without a game", e.d.Command(ch, alice, "go", sub("dead", discordtest.Str("point", "D4"))), "no game"},
 		{"a subcommand from an old version", e.d.Command(ch, alice, "go", sub("teleport")), "don't know"},
 		{"another command", e.d.Command(ch, alice, "chess", sub("play")), "don't know"},
-		{"an unknown button", e.d.Click(alice, discordtest.Message{ID: "1", ChannelID: ch.ID}, "weird/button"), "don't know"},
+		{"an unknown button", e.d.Click(alice, discordtest.Message{ID: "1", ChannelID: ch.ID}, "weird/button"), "not one I know"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) { e.refused(tt.it, tt.want) })

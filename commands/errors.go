@@ -2,6 +2,8 @@ package commands
 
 import (
 	"errors"
+	"fmt"
+	"strings"
 
 	"github.com/gobot-dev/gobot/engine/game"
 )
@@ -36,6 +38,11 @@ var (
 	ErrForbidden = errors.New("commands: missing permission")
 	// ErrUnknown means an interaction the router has no handler for.
 	ErrUnknown = errors.New("commands: unknown interaction")
+	// ErrUnknownComponent is ErrUnknown for a button or menu whose custom
+	// ID no handler matches (one on a message from an older version of
+	// gobot, say): the user pressed a button, not a command, and is told
+	// so.
+	ErrUnknownComponent = fmt.Errorf("%w: no handler for the component", ErrUnknown)
 	// ErrNoUndo means there is no undo request to answer, or nothing to undo.
 	ErrNoUndo = errors.New("commands: nothing to undo")
 	// ErrNotScoring means a scoring-phase action outside the scoring phase.
@@ -79,7 +86,13 @@ func (e *UserError) Error() string {
 	if e.Err == nil {
 		return "commands: " + e.Msg
 	}
-	return e.Err.Error() + ": " + e.Msg
+	inner := e.Err.Error()
+	if strings.Contains(inner, e.Msg) {
+		// A game's refusal (game.Refusal) given to the user with its own
+		// sentence already holds it: the log says it once.
+		return inner
+	}
+	return inner + ": " + e.Msg
 }
 
 func (e *UserError) Unwrap() error { return e.Err }

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"strconv"
@@ -65,7 +66,11 @@ const (
 // (a request that finds no slot within slotWait gets 503), each into a
 // pooled buffer and within bodyReadTimeout, so slow clients with bad
 // signatures can neither exhaust memory nor take the slots of ordinary
-// interactions.
+// interactions. A signature that does not verify and a timestamp outside
+// the window are told apart, to the client and in the log: each is
+// warned of at most once a minute (refusalLogEvery), with the count of
+// those left out since, so that an operator whose public key or clock is
+// wrong learns which; neither the body nor the headers are logged.
 //
 // PING is answered with PONG. Other interactions are handled as Handle
 // does, with the initial response written as the HTTP answer within the
@@ -97,6 +102,48 @@ type endpoint struct {
 	// interactions answered, to answer a replayed copy the same way.
 	smallReads, largeReads chan struct{}
 	replays                *replayCache
+	// badSignatureLog and staleLog throttle the warnings of requests
+	// refused for a signature that does not verify and for a timestamp
+	// outside the window.
+	badSignatureLog, staleLog throttle
+}
+
+// refusalLogEvery is how often at most the endpoint warns of refusals of
+// one reason (a bad signature, a stale timestamp). A wrong public key or a
+// wrong clock refuses every interaction, and a forger may send thousands
+// of requests: one line a minute says as much as all of them would.
+const refusalLogEvery = time.Minute
+
+// throttle lets one log line through per refusalLogEvery and counts those
+// it holds back, for the next line to report (so the count of a burst
+// that stops is reported only when the next one starts).
+type throttle struct {
+	mu         sync.Mutex
+	last       time.Time // when the last line went through; zero before the first
+	suppressed int       // lines held back since then
+}
+
+// allow reports whether a line may be logged at now and, when it may, how
+// many were held back before it.
+func (t *throttle) allow(now time.Time) (suppressed int, ok bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if !t.last.IsZero() && now.Sub(t.last) < refusalLogEvery {
+		t.suppressed++
+		return 0, false
+	}
+	n := t.suppressed
+	t.last, t.suppressed = now, 0
+	return n, true
+}
+
+// suppressedAttr is the log attribute saying how many lines a throttle held
+// back, or none when it held back none.
+func suppressedAttr(n int) []any {
+	if n == 0 {
+		return nil
+	}
+	return []any{"suppressed", n}
 }
 
 func (a *endpoint) handler(publicKey ed25519.PublicKey) http.Handler {
@@ -107,13 +154,28 @@ func (a *endpoint) handler(publicKey ed25519.PublicKey) http.Handler {
 			http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
 			return
 		}
-		sig, ts, signedAt, ok := signatureHeaders(req.Header, a.Now())
-		if ok && signedAt.Before(started.Add(-startSlack)) {
-			a.log.Info("interaction refused: signed before this process started, so perhaps handled before a restart", "remote", req.RemoteAddr)
-			ok = false
-		}
+		sig, ts, signedAt, ok := signatureHeaders(req.Header)
 		if !ok || len(publicKey) != ed25519.PublicKeySize {
-			a.log.Debug("interaction refused: missing, malformed or stale signature headers", "remote", req.RemoteAddr)
+			// Missing or malformed headers are not Discord's (a scanner,
+			// a probe): not worth an operator's attention.
+			a.log.Debug("interaction refused: missing or malformed signature headers", "remote", req.RemoteAddr)
+			http.Error(w, "invalid request signature", http.StatusUnauthorized)
+			return
+		}
+		now := a.Now()
+		if off := signedAt.Sub(now); off > signatureMaxAge || off < -signatureMaxAge {
+			// Discord's clock is right: when every interaction is
+			// refused so, it is this machine's that is off.
+			if n, ok := a.staleLog.allow(now); ok {
+				secs := int64(off / time.Second)
+				a.log.Warn(fmt.Sprintf("interaction refused: timestamp %d s off the server's clock (allowed ±%d s); is this machine's clock right?", max(secs, -secs), int64(signatureMaxAge/time.Second)),
+					append([]any{"offset_s", secs, "remote", req.RemoteAddr}, suppressedAttr(n)...)...)
+			}
+			http.Error(w, "request timestamp too far from the server's clock", http.StatusUnauthorized)
+			return
+		}
+		if signedAt.Before(started.Add(-startSlack)) {
+			a.log.Info("interaction refused: signed before this process started, so perhaps handled before a restart", "remote", req.RemoteAddr)
 			http.Error(w, "invalid request signature", http.StatusUnauthorized)
 			return
 		}
@@ -129,7 +191,12 @@ func (a *endpoint) handler(publicKey ed25519.PublicKey) http.Handler {
 		defer bodyPool.Put(buf)
 		// The buffer holds what Discord signs: the timestamp, then the body.
 		if !ed25519.Verify(publicKey, buf.b, sig) {
-			a.log.Debug("interaction refused: bad signature", "remote", req.RemoteAddr)
+			// Neither the body nor the signature is logged: the body
+			// holds the interaction's token.
+			if n, ok := a.badSignatureLog.allow(now); ok {
+				a.log.Warn("interaction refused: bad signature (not signed with the key DISCORD_PUBLIC_KEY holds)",
+					append([]any{"remote", req.RemoteAddr}, suppressedAttr(n)...)...)
+			}
 			http.Error(w, "invalid request signature", http.StatusUnauthorized)
 			return
 		}
@@ -366,11 +433,12 @@ func writeBody(w http.ResponseWriter, status int, body []byte) {
 	w.Write(body)
 }
 
-// signatureHeaders checks Discord's signature headers before the body is
-// read: a signature of 64 bytes in hex, and a timestamp (Unix seconds) no
-// further than signatureMaxAge from now. It returns the signature, the
-// timestamp as sent and as a time.
-func signatureHeaders(h http.Header, now time.Time) (sig []byte, ts string, at time.Time, ok bool) {
+// signatureHeaders reads Discord's signature headers before the body is
+// read: a signature of 64 bytes in hex, and a timestamp (Unix seconds). It
+// returns the signature, the timestamp as sent and as a time; the caller
+// checks the time against its clock, to tell a stale request apart in the
+// log from a malformed one.
+func signatureHeaders(h http.Header) (sig []byte, ts string, at time.Time, ok bool) {
 	raw := h.Get("X-Signature-Ed25519")
 	if len(raw) != 2*ed25519.SignatureSize {
 		return nil, "", time.Time{}, false
@@ -384,11 +452,7 @@ func signatureHeaders(h http.Header, now time.Time) (sig []byte, ts string, at t
 	if err != nil {
 		return nil, "", time.Time{}, false
 	}
-	at = time.Unix(sec, 0)
-	if d := now.Sub(at); d > signatureMaxAge || d < -signatureMaxAge {
-		return nil, "", time.Time{}, false
-	}
-	return sig, ts, at, true
+	return sig, ts, time.Unix(sec, 0), true
 }
 
 // replayCache remembers the interactions the endpoint has answered until

@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/gobot-dev/gobot/engine/game"
@@ -66,11 +67,69 @@ func TestErrorMessages(t *testing.T) {
 		{ErrConflict, "at the same moment", true},
 		{errors.New("disk on fire"), "something went wrong on my side", false},
 		{context.DeadlineExceeded, "took too long", false},
+		{fmt.Errorf("component %q: %w", "weird/button", ErrUnknownComponent), "That button is not one I know", true},
+		{fmt.Errorf("command %q: %w", "go/teleport", ErrUnknown), "I don't know that command", true},
 	}
 	for _, tt := range tests {
 		got, expected := ErrorMessage(tt.err)
 		if !strings.Contains(got, tt.want) || expected != tt.expected {
 			t.Errorf("errorMessage(%v) = %q, %v; want %q, %v", tt.err, got, expected, tt.want, tt.expected)
+		}
+	}
+}
+
+// TestUserErrorOnce: a refusal given to the user with its own sentence is
+// logged with the sentence once; another user error adds its sentence to
+// the sentinel's.
+func TestUserErrorOnce(t *testing.T) {
+	const text = "Give a point such as D4 (valid on this board: A1–J9)."
+	refusal := game.Refuse(errors.New("engine: invalid coordinates"), text)
+	if got, want := UserErr(refusal, text).Error(), "engine: invalid coordinates: "+text; got != want {
+		t.Errorf("a refusal with its own sentence reads %q, want %q", got, want)
+	}
+	if got, want := UserErr(ErrNotChallenged, "Only @bob can answer.").Error(), "commands: only the challenged user can answer: Only @bob can answer."; got != want {
+		t.Errorf("a user error reads %q, want %q", got, want)
+	}
+}
+
+// TestInteractionTypeNames: every interaction type Discord sends has a
+// name in the log.
+func TestInteractionTypeNames(t *testing.T) {
+	for typ, want := range map[discordgo.InteractionType]string{
+		discordgo.InteractionPing:                           "Ping",
+		discordgo.InteractionApplicationCommand:             "ApplicationCommand",
+		discordgo.InteractionMessageComponent:               "MessageComponent",
+		discordgo.InteractionApplicationCommandAutocomplete: "ApplicationCommandAutocomplete",
+		discordgo.InteractionModalSubmit:                    "ModalSubmit",
+		42:                                                  "InteractionType(42)",
+	} {
+		if got := interactionTypeName(typ); got != want {
+			t.Errorf("interactionTypeName(%d) = %q, want %q", typ, got, want)
+		}
+	}
+}
+
+// TestThrottle: one line a minute goes through, and the next after it
+// counts those held back.
+func TestThrottle(t *testing.T) {
+	var th throttle
+	t0 := time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC)
+	steps := []struct {
+		at         time.Duration
+		ok         bool
+		suppressed int
+	}{
+		{0, true, 0},
+		{time.Second, false, 0},
+		{59 * time.Second, false, 0},
+		{time.Minute, true, 2},
+		{time.Minute + time.Second, false, 0},
+		{3 * time.Minute, true, 1},
+	}
+	for _, s := range steps {
+		n, ok := th.allow(t0.Add(s.at))
+		if ok != s.ok || n != s.suppressed {
+			t.Errorf("at %v: allow = %d, %v; want %d, %v", s.at, n, ok, s.suppressed, s.ok)
 		}
 	}
 }

@@ -89,7 +89,7 @@ func (rt *Router) Dispatch(ctx context.Context, r *Request) error {
 				return rte.h(ctx, r)
 			}
 		}
-		return fmt.Errorf("component %q: %w", id, ErrUnknown)
+		return fmt.Errorf("component %q: %w", id, ErrUnknownComponent)
 	}
 	return fmt.Errorf("interaction type %v: %w", it.Type, ErrUnknown)
 }
