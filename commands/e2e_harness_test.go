@@ -33,6 +33,7 @@ import (
 	"github.com/gobot-dev/gobot/engine/draughts"
 	"github.com/gobot-dev/gobot/engine/game"
 	"github.com/gobot-dev/gobot/internal/clocktest"
+	"github.com/gobot-dev/gobot/internal/logtest"
 	"github.com/gobot-dev/gobot/storage"
 	"github.com/gobot-dev/gobot/storage/pgtest"
 )
@@ -144,24 +145,6 @@ func (p *topLeft) GenMove(ctx context.Context, level string, g *engine.Game) (en
 	return engine.PassMove(g.ToPlay()), nil
 }
 
-// logBuffer keeps the bot's log, shown when a test fails.
-type logBuffer struct {
-	mu  sync.Mutex
-	buf strings.Builder
-}
-
-func (l *logBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.buf.Write(p)
-}
-
-func (l *logBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.buf.String()
-}
-
 // env is one bot, its database and the fake Discord around it.
 type env struct {
 	t       testing.TB
@@ -186,7 +169,7 @@ type env struct {
 	// pgURL, when set, is the PostgreSQL database the bot uses instead
 	// of a bbolt file at dbPath (see newEnvPostgres).
 	pgURL string
-	logs  *logBuffer
+	logs  *logtest.Buffer
 	// wrapDiscord, when set before start (or a restart), wraps the bot's
 	// REST client: a process whose calls stop reaching Discord.
 	wrapDiscord func(commands.Discord) commands.Discord
@@ -267,7 +250,7 @@ func newEnvOn(t testing.TB, mode, pgURL string, setup ...func(*env)) *env {
 	for _, f := range setup {
 		f(e)
 	}
-	e.logs = &logBuffer{}
+	e.logs = &logtest.Buffer{}
 	t.Cleanup(func() {
 		if t.Failed() {
 			t.Logf("bot log:\n%s", e.logs.String())

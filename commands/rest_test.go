@@ -1,7 +1,6 @@
 package commands
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -18,6 +17,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/gobot-dev/gobot/commands/discordtest"
+	"github.com/gobot-dev/gobot/internal/logtest"
 )
 
 // TestRESTWaitsPerBucket sends bursts into two channels whose message route
@@ -306,7 +306,7 @@ func TestRESTRateLimitWaitEndsWithCtx(t *testing.T) {
 // wait from the body, failed to decode it and logged that in plain text.
 func TestRESTRateLimitNotJSON(t *testing.T) {
 	// discordgo's package logger prints to the standard logger by default.
-	var logged lockedBuffer
+	var logged logtest.Buffer
 	log.SetOutput(&logged)
 	defer log.SetOutput(os.Stderr)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
@@ -334,22 +334,4 @@ func TestRESTRateLimitNotJSON(t *testing.T) {
 	if out := logged.String(); strings.Contains(out, "rate limit") {
 		t.Errorf("discordgo logged:\n%s", out)
 	}
-}
-
-// lockedBuffer is a bytes.Buffer safe for concurrent use.
-type lockedBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *lockedBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *lockedBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
 }

@@ -1,16 +1,15 @@
 package storage_test
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"log/slog"
 	"net/url"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
+	"github.com/gobot-dev/gobot/internal/logtest"
 	"github.com/gobot-dev/gobot/storage"
 	"github.com/gobot-dev/gobot/storage/pgtest"
 )
@@ -59,24 +58,6 @@ func TestCheckPostgresURL(t *testing.T) {
 	}
 }
 
-// lockedBuffer is a buffer safe for a logger and the test at once.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
 // TestOpenPostgresUnresponsive: a server that accepts connections and
 // never answers does not hold OpenPostgres in silence: it logs the server
 // it connects to (host:port, not the password), logs each attempt that
@@ -84,7 +65,7 @@ func (l *lockedBuffer) String() string {
 // did not answer.
 func TestOpenPostgresUnresponsive(t *testing.T) {
 	addr := pgtest.Silent(t)
-	var log lockedBuffer
+	var log logtest.Buffer
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 	defer cancel()
 	_, err := storage.OpenPostgres(ctx, "postgres://gobot:Tr0ub%40dor@"+addr+"/gobot?connect_timeout=1", storage.Options{Logger: slog.New(slog.NewTextHandler(&log, nil))})

@@ -19,6 +19,7 @@ import (
 
 	"github.com/gobot-dev/gobot/commands"
 	"github.com/gobot-dev/gobot/commands/discordtest"
+	"github.com/gobot-dev/gobot/internal/logtest"
 	"github.com/gorilla/websocket"
 )
 
@@ -769,31 +770,13 @@ func TestSessionRenewed(t *testing.T) {
 	}
 }
 
-// lockedBuffer is a log's output, written by several goroutines.
-type lockedBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *lockedBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *lockedBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
-
 // TestSecretsNotLogged: what gobot logs (at debug level) while people sign
 // in through the Activity, some refused (a code Discord does not know,
 // someone not in the Activity, a spent state, a forged session), and
 // play, quotes none of the client secret, the bot token, the OAuth2 codes
 // and states, the access tokens or the session tokens.
 func TestSecretsNotLogged(t *testing.T) {
-	var logs lockedBuffer
+	var logs logtest.Buffer
 	e := newEnv(t, Options{Log: slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))})
 	e.challenge("ann", "bob", 9)
 	inst := e.d.Activity(e.ch, user("ann"), user("bob"))
