@@ -234,8 +234,9 @@ func jsString(s string) string {
 }
 
 // TestBrowserReconnect: a page whose connection gobot drops says it is
-// reconnecting, tries again by itself while the network is down, and once
-// it is back shows what it missed: the move made meanwhile, announced.
+// reconnecting, tries again by itself while the network is down (after
+// a few seconds saying that gobot cannot be reached), and once it is back
+// shows what it missed: the move made meanwhile, announced.
 func TestBrowserReconnect(t *testing.T) {
 	e := newEnv(t, Options{Local: true}) // the page is served from 127.0.0.1: its origin passes as a local one
 	b := newBrowser(t)
@@ -263,6 +264,8 @@ func TestBrowserReconnect(t *testing.T) {
 	bob.click("#resign")
 	bob.click("#resign-yes")
 	bob.wait("the resignation refused", shown, 5*time.Second)
+	// Down for seconds, the page says that gobot cannot be reached.
+	bob.wait("the page to say gobot is out of reach", `document.getElementById('conn').textContent === 'cannot reach gobot, still trying…'`, 20*time.Second)
 	e.wsDown.Store(false)
 	bob.waitStone("E5", "black")
 	bob.wait("the page connected", `document.getElementById('conn').textContent === ''`, 10*time.Second)

@@ -137,7 +137,7 @@ function connect() {
   url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
   const ws = new WebSocket(url);
   st.ws = ws;
-  $('conn').textContent = 'connecting…';
+  $('conn').textContent = st.retry >= unreachableAfter ? unreachable : 'connecting…';
   ws.onopen = () => {
     st.retry = 0;
     $('conn').textContent = '';
@@ -148,7 +148,9 @@ function connect() {
   ws.onmessage = (e) => receive(JSON.parse(e.data));
   ws.onclose = () => {
     if (st.ws !== ws || st.fatal) return;
-    $('conn').textContent = 'reconnecting…';
+    // After a few tries in a row that failed (a few seconds), the page
+    // says that gobot cannot be reached, not that it is about to be.
+    $('conn').textContent = st.retry >= unreachableAfter ? unreachable : 'reconnecting…';
     // What was sent on this connection will not be answered on the next:
     // nothing is under way any more, and the offers answered come back
     // unless the answer was made.
@@ -160,6 +162,12 @@ function connect() {
     setTimeout(connect, wait);
   };
 }
+
+// unreachable is what the page says once unreachableAfter tries in a row
+// have failed (about 4 s): gobot is down, or the network, or (in an
+// Activity set up wrong) the page's requests never reach it.
+const unreachable = 'cannot reach gobot, still trying…';
+const unreachableAfter = 4;
 
 // send sends m if the page is connected, and says whether it did.
 function send(m) {
