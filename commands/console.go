@@ -264,15 +264,32 @@ func (cd *consoleDiscord) saveState() {
 	}
 	data, err := json.MarshalIndent(consoleState{Names: cd.names, LastID: cd.lastID, SessionKey: cd.sessionKey}, "", "  ")
 	if err == nil {
-		// Only its owner may read the key that signs the page's
-		// sign-ins (a file made before the key was kept was 0644).
-		if err = os.WriteFile(cd.stateFile, data, 0o600); err == nil {
-			err = os.Chmod(cd.stateFile, 0o600)
-		}
+		err = writePrivate(cd.stateFile, data)
 	}
 	if err != nil {
 		fmt.Fprintf(cd.out, "(could not save the console state in %s: %v)\n", cd.stateFile, err)
 	}
+}
+
+// writePrivate replaces the file at path with data, readable by its owner
+// only (it holds the key that signs the board page's sign-ins): written
+// to a new 0600 file beside it, then renamed over it, so that the key is
+// never in a file others may read (one written before the key was kept
+// was 0644) and a crash mid-write leaves the old file whole.
+func writePrivate(path string, data []byte) error {
+	f, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(f.Name()) // after a rename, there is nothing left to remove
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	return os.Rename(f.Name(), path)
 }
 
 // loadState reads StateFile; a missing file is a fresh state.

@@ -687,7 +687,11 @@ func (a *App) answerLost(ctx context.Context, r *Request, g *storage.Game, m *Me
 		return UserErr(err, "Done, but Discord did not take my answer to this command: the board is posted apart.")
 	}
 	log.Warn("answer: Discord did not take the board of a committed change, nor a post of it", "post_err", perr)
-	if _, over := g.State.Result(); !over {
+	// A person's move owes its board (OweBoard): the scheduler posts it
+	// once Discord answers again, and marks the game Unposted itself if
+	// it cannot; marked here too, the next answer would say the board was
+	// never posted after it was.
+	if _, over := g.State.Result(); !over && g.Delivery.Owed == nil {
 		g.Delivery.Unposted = true
 		if uerr := a.UpdateGame(pctx, g); uerr != nil && !errors.Is(uerr, ErrConflict) {
 			log.Warn("answer: mark the move unposted", "update_err", uerr)

@@ -164,11 +164,13 @@ func (a *endpoint) handler(publicKey ed25519.PublicKey) http.Handler {
 		}
 		now := a.Now()
 		if off := signedAt.Sub(now); off > signatureMaxAge || off < -signatureMaxAge {
-			// Discord's clock is right: when every interaction is
-			// refused so, it is this machine's that is off.
+			// Checked before the body is read, so before the signature:
+			// the request may be a replay or a forgery. But Discord's
+			// clock is right, so when every interaction is refused so,
+			// it is this machine's that is off; the line says both.
 			if n, ok := a.staleLog.allow(now); ok {
 				secs := int64(off / time.Second)
-				a.log.Warn(fmt.Sprintf("interaction refused: timestamp %d s off the server's clock (allowed ±%d s); is this machine's clock right?", max(secs, -secs), int64(signatureMaxAge/time.Second)),
+				a.log.Warn(fmt.Sprintf("interaction refused: timestamp %d s off the server's clock (allowed ±%d s): a replayed or forged request, or, if every interaction is refused so, this machine's clock is wrong", max(secs, -secs), int64(signatureMaxAge/time.Second)),
 					append([]any{"offset_s", secs, "remote", req.RemoteAddr}, suppressedAttr(n)...)...)
 			}
 			http.Error(w, "request timestamp too far from the server's clock", http.StatusUnauthorized)

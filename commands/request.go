@@ -204,11 +204,13 @@ func (r *Request) afterDefer(ctx context.Context, resp *Response) (*discordgo.Me
 		r.state = stateResponded
 		return r.discord.Followup(ctx, r.Interaction, m)
 	}
-	// An edit Discord refused leaves the deferral to answer: "thinking…"
-	// would otherwise stay, and the next answer (the refusal saying so)
-	// go out as a follow-up beside it.
+	// An edit Discord certainly refused leaves the deferral to answer:
+	// "thinking…" would otherwise stay, and the next answer (the refusal
+	// saying so) go out as a follow-up beside it. One that may have been
+	// applied (a timeout, a 502) counts as sent: the next answer must
+	// not replace or delete what may be showing.
 	sent, err := r.discord.EditOriginal(ctx, r.Interaction, m)
-	if err == nil {
+	if err == nil || !refusedEdit(err) {
 		r.state = stateResponded
 	}
 	return sent, err
@@ -352,4 +354,15 @@ func (r *Request) Focused() (name, value string) {
 		}
 	}
 	return "", ""
+}
+
+// refusedEdit reports whether err, an edit's failure, says that Discord
+// did not apply it: a refusal (4xx) or an outage it certainly did not act
+// on (see unapplied).
+func refusedEdit(err error) bool {
+	var re *restError
+	if errors.As(err, &re) && re.Status >= 400 && re.Status < 500 {
+		return true
+	}
+	return unapplied(err)
 }

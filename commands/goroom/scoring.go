@@ -822,7 +822,8 @@ func (a *room) scoringTimeout(ctx context.Context, g *storage.Game) {
 	} else {
 		for _, c := range []engine.Color{engine.Black, engine.White} {
 			if _, ok := disagrees(g, c, ph.Proposal(), conceded(g)); ok && !g.Scoring.Accepted[engine.SideOf(c)] {
-				setDead(g, ph.Proposal())
+				// The proposal, and the stones their owners gave.
+				setDead(g, withConceded(ph.Proposal(), conceded(g)))
 				g.Scoring.Settled = markingProposal
 				note = fmt.Sprintf("Time for agreeing on the dead stones ran out, and %s %s had not accepted a marking that went against my estimate: my proposed marking counts.",
 					stoneEmoji(c), teamMention(g, c))
@@ -868,6 +869,17 @@ func (a *room) completeDead(ctx context.Context, r *commands.Request) error {
 		}
 	}
 	return r.Choices(ctx, pointChoices(nil, names, func(n string) string { return label[n] }))
+}
+
+// withConceded is the marking dead with the conceded stones added.
+func withConceded(dead, conceded []engine.Point) []engine.Point {
+	out := slices.Clone(dead)
+	for _, p := range conceded {
+		if !slices.Contains(out, p) {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // conceded returns g's conceded stones (storage.ScoringState.Conceded),

@@ -533,8 +533,11 @@ function pressSquare(n) {
   }
   const sel = st.sel;
   if (sel && sel.ways) {
-    let ways = sel.ways.filter((m) => m.path.slice(1, -1).includes(n));
-    if (!ways.length) ways = sel.ways.filter((m) => m.to === n);
+    // Asked where the piece ends (narrowWays), a click is on an end
+    // first; asked which way (chooseWay), on a square along the way.
+    const ends = sel.ways.filter((m) => m.to === n);
+    const along = sel.ways.filter((m) => m.path.slice(1, -1).includes(n));
+    let ways = sel.to === undefined ? (ends.length ? ends : along) : (along.length ? along : ends);
     if (ways.length === 1) { playDraughts(ways[0].text); return; }
     if (ways.length > 1 && ways.length < sel.ways.length) { narrowWays(sel.from, ways); return; }
     if (ways.length) return; // still to be told apart
