@@ -95,6 +95,9 @@ type Stats interface {
 	PlayerStats(ctx context.Context, playerKey string) (*storage.PlayerStats, error)
 	Rating(ctx context.Context, pool, playerKey string) (*storage.PlayerRating, error)
 	GameRatingChanges(ctx context.Context, gameID string) ([]storage.RatingChange, error)
+	// RatingHistory is a player's rating changes, every pool, oldest
+	// first within each pool.
+	RatingHistory(ctx context.Context, playerKey string) ([]storage.RatingChange, error)
 	Leaderboard(ctx context.Context, pool string, offset, limit int, now time.Time, callerKey string, omit []string) (*storage.Leaderboard, error)
 }
 

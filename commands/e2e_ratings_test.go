@@ -359,3 +359,30 @@ func TestE2ELeaderboardLeavesBannedOff(t *testing.T) {
 	e.do(e.adminCmd(ch, ann, "unban", discordtest.UserOpt("user", cheat)))
 	e.said(e.slash(ch, p1, "leaderboard"), before)
 }
+
+// TestE2EStatsRatingTrend: /go stats shows, under each pool's rating, the
+// ratings before and after the last rated games, with each change; after
+// an admin annuls one, the figures are the recomputed ones (the final
+// messages of the games keep the figures of their time).
+func TestE2EStatsRatingTrend(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	ch := e.d.GuildChannel("general")
+	ann, _, _ := e.admins()
+	alice, bob := e.d.NewUser("alice"), e.d.NewUser("bob")
+	first := e.ratedGame(ch, alice, bob)
+	e.ratedGame(ch, bob, alice)
+	stats := e.do(e.slash(ch, alice, "stats")).Text()
+	const two = "-# Last 2 rated games: 1500 → 1662 (+162) → "
+	if strings.Count(stats, two) != 2 || !strings.Contains(stats, "This server: ") {
+		t.Fatalf("/go stats = %q, want the last two games' ratings for both pools, after %q", stats, two)
+	}
+	if m := e.do(e.adminCmd(ch, ann, "annul", discordtest.Str("game", first), discordtest.Str("reason", "farmed"))); !strings.HasPrefix(m.Text(), "Annulled the game `"+first+"`") {
+		t.Fatalf("the annul: %q", m.Text())
+	}
+	stats = e.do(e.slash(ch, alice, "stats")).Text()
+	// Without the first game, alice lost the second as White, from 1500.
+	if strings.Count(stats, "\n-# Last 1 rated game: 1500 → 1338 (−162)\n") != 2 {
+		t.Errorf("/go stats after the annul = %q, want the figures recomputed", stats)
+	}
+}

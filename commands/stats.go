@@ -523,6 +523,10 @@ func (a *App) CmdStats(ctx context.Context, r *Request) error {
 	} else {
 		sb.WriteString("**Rating**\n")
 	}
+	// The changes of the last rated games (as recomputed after an admin
+	// annulled a game, unlike the final messages of the games since),
+	// as OGS's and lidraughts' rating graphs show them.
+	history, _ := a.stats.RatingHistory(ctx, p.Key())
 	for _, pl := range pools {
 		pr, err := a.stats.Rating(ctx, pl.pool, u.ID)
 		switch {
@@ -532,6 +536,9 @@ func (a *App) CmdStats(ctx context.Context, r *Request) error {
 			return err
 		default:
 			fmt.Fprintf(&sb, "%s: %s · %s\n", pl.name, a.describeRating(kind, pr.Current(now)), Plural(pr.Games, "rated game"))
+			if trend := ratingTrend(history, pl.pool); trend != "" {
+				sb.WriteString("-# " + trend + "\n")
+			}
 		}
 	}
 	tie := "drawn"
@@ -588,6 +595,35 @@ func (a *App) CmdStats(ctx context.Context, r *Request) error {
 			Color:       ColorBlack,
 		}},
 	})
+}
+
+// trendGames is how many of the last rated games ratingTrend shows.
+const trendGames = 6
+
+// ratingTrend is the rating before the last trendGames rated games of
+// pool in history and after each, with each change: "Last 3 rated games:
+// 1500 → 1662 (+162) → 1433 (−229) → 1338 (−95)". Empty without any.
+func ratingTrend(history []storage.RatingChange, pool string) string {
+	var in []storage.RatingChange
+	for _, c := range history {
+		if c.Pool == pool {
+			in = append(in, c)
+		}
+	}
+	if len(in) == 0 {
+		return ""
+	}
+	in = in[max(0, len(in)-trendGames):]
+	parts := []string{fmt.Sprintf("%.0f", in[0].Before.Rating)}
+	for _, c := range in {
+		d := math.Round(c.After.Rating) - math.Round(c.Before.Rating)
+		sign := "+"
+		if d < 0 {
+			sign, d = "−", -d
+		}
+		parts = append(parts, fmt.Sprintf("%.0f (%s%.0f)", c.After.Rating, sign, d))
+	}
+	return fmt.Sprintf("Last %s: %s", Plural(len(in), "rated game"), strings.Join(parts, " → "))
 }
 
 // sideEmojis are a finished game's sides in history lines, the first
