@@ -570,7 +570,7 @@ func testE2EDraughtsToTheEnd(t *testing.T, e *env) {
 			t.Errorf("/go %s game: suggestions for bob, who played only draughts = %+v, want %d", c.sub, r.Choices, c.want)
 		}
 	}
-	if goStats := e.do(e.slash(ch, bob, "stats")); goStats.Text() != bob.Mention()+" has not finished a game of Go yet." {
+	if goStats := e.do(e.slash(ch, bob, "stats")); goStats.Text() != bob.Mention()+" has not finished a game of Go yet: a first rating is 1500 ± 350, which the first rated games settle." {
 		t.Errorf("/go stats = %q: want no Go record nor rating from a draughts game", goStats.Text())
 	}
 	lb := e.do(e.draughtsCmd(ch, alice, "leaderboard", discordtest.Str("scope", "global")))
@@ -901,7 +901,7 @@ func testE2EStatsByGame(t *testing.T, e *env) {
 	e.do(e.click(erin, msg, "accept"))
 	e.d.WaitFor("dora's game", func() bool { return e.game(ch.ID) != nil })
 	e.do(e.draughtsCmd(ch, dora, "resign"))
-	e.said(e.slash(ch, dora, "stats"), dora.Mention()+" has not finished a game of Go yet.")
+	e.said(e.slash(ch, dora, "stats"), dora.Mention()+" has not finished a game of Go yet: a first rating is 1500 ± 350, which the first rated games settle.")
 }
 
 // TestE2EDraughtsStaleButtons: a button of an old board points to

@@ -494,7 +494,8 @@ func (a *App) CmdStats(ctx context.Context, r *Request) error {
 		if len(held) > 0 {
 			return r.ReplyText(ctx, fmt.Sprintf("%s has no counted game of %s yet: %s, which `/%s history` lists.", Mention(p), rm.Name(), strings.Join(held, " and "), commandOf(r)), true)
 		}
-		return r.ReplyText(ctx, fmt.Sprintf("%s has not finished a game of %s yet.", Mention(p), rm.Name()), true)
+		// A new player's rating, as OGS shows it before the first game.
+		return r.ReplyText(ctx, fmt.Sprintf("%s has not finished a game of %s yet: a first rating is %.0f ± %.0f, which the first rated games settle.", Mention(p), rm.Name(), glicko.Initial, glicko.InitialRD), true)
 	}
 	if err != nil {
 		return err
