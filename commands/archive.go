@@ -323,8 +323,9 @@ func (a *App) lastOfCommand(r *Request, games []*storage.Archived) *storage.Arch
 	return games[0]
 }
 
-// gameInPlay is the user of r's game in play whose ID is id, nil when
-// they play none by that ID.
+// gameInPlay is the game in play whose ID is id among the user of r's
+// games and, on a server, that server's (a spectator's game: named, it is
+// not over, rather than missing); nil when there is none.
 func (a *App) gameInPlay(ctx context.Context, r *Request, id string) *storage.Game {
 	if id == "" {
 		return nil
@@ -335,6 +336,11 @@ func (a *App) gameInPlay(ctx context.Context, r *Request, id string) *storage.Ga
 	}
 	for _, g := range games {
 		if g.ID == id {
+			return g
+		}
+	}
+	if guild := r.Interaction.GuildID; guild != "" {
+		if g, err := a.admin.GuildGame(ctx, guild, id); err == nil {
 			return g
 		}
 	}
@@ -354,7 +360,7 @@ func (a *App) takesGameInPlay(r *Request) bool {
 func subcommand(r *Request) string { return "/" + strings.ReplaceAll(r.Path, "/", " ") }
 
 // namedInPlay is the refusal of a finished game's command for g, a game
-// of the user's still in play, named with game:.
+// still in play (the user's, or one of the server's), named with game:.
 func (a *App) namedInPlay(r *Request, g *storage.Game) string {
 	where, there := "in <#"+g.ChannelID+">", "there"
 	if g.ChannelID == r.Interaction.ChannelID {

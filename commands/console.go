@@ -388,7 +388,7 @@ func (cd *consoleDiscord) interaction(line string, defs []*discordgo.Application
 		defer cd.mu.Unlock()
 		switch {
 		case len(cd.buttons) == 0:
-			return nil, errors.New("no buttons to press yet: `/go board` shows the game here with its buttons")
+			return nil, errors.New("the last message has no buttons: `/go board` shows the game here with its buttons")
 		case err != nil || n < 1 || n > len(cd.buttons):
 			return nil, fmt.Errorf("press which button? give its number, 1 to %d", len(cd.buttons))
 		}
@@ -649,6 +649,13 @@ func (cd *consoleDiscord) show(where, channel string, m *Message) *discordgo.Mes
 		}
 	}
 	var labels []string
+	if len(m.Components) == 0 && where != "(edited message)" {
+		// /press presses a button of the last message: a message
+		// without any (an answer, help) leaves none to press, rather
+		// than an older message's (an edit of an older message, which
+		// is not the last, leaves them).
+		cd.buttons, cd.lastMsg = nil, nil
+	}
 	if len(m.Components) > 0 {
 		cd.buttons = cd.buttons[:0]
 		for _, row := range m.Components {
@@ -792,6 +799,15 @@ func (cd *consoleDiscord) Callback(ctx context.Context, it *discordgo.Interactio
 		}
 		cd.printf("suggestions: %s\n", strings.Join(names, ", "))
 	case discordgo.InteractionResponseUpdateMessage:
+		if m := r.Message; m != nil && m.Content == "" && len(m.Embeds) == 0 && len(m.Files) == 0 && len(m.Components) == 0 {
+			// An update that only takes the pressed buttons away (a
+			// confirmed resignation's question) has nothing to show: no
+			// empty block, and its buttons are gone.
+			cd.mu.Lock()
+			cd.buttons, cd.lastMsg = nil, nil
+			cd.mu.Unlock()
+			return &discordgo.Message{ChannelID: it.ChannelID}, nil
+		}
 		return cd.show("(updated message)", it.ChannelID, r.Message), nil
 	default:
 		if r.Message != nil {

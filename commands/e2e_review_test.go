@@ -649,3 +649,22 @@ func TestE2EReviewAborted(t *testing.T) {
 		t.Errorf("/go review answered %q, want it to begin %q", answer.Text(), want)
 	}
 }
+
+// TestE2ENamedGameInPlay: a spectator who names a game in play on this
+// server with game: is told that it is not over and where it is played,
+// as its players are, not that there is no such game.
+func TestE2ENamedGameInPlay(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	ch, lobby := e.d.GuildChannel("general"), e.d.GuildChannel("lobby")
+	alice, bob, carl := e.d.NewUser("alice"), e.d.NewUser("bob"), e.d.NewUser("carl")
+	e.startGame(ch, alice, bob, 9)
+	id := e.game(ch.ID).ID
+	e.refused(e.slash(lobby, carl, "review", discordtest.Str("game", id)),
+		"Game `"+id+"` is not over yet: it is being played in <#"+ch.ID+">, and `/go review` takes a finished game. Run it once the game has ended.")
+	e.refused(e.slash(lobby, carl, "estimate", discordtest.Str("game", id)),
+		"Game `"+id+"` is not over yet: it is being played in <#"+ch.ID+">. Run `/go estimate` there without `game:`.")
+	// Another server's game stays unknown here.
+	other := e.d.OtherGuildChannel("999999999999999999", "elsewhere")
+	e.refused(e.slash(other, carl, "review", discordtest.Str("game", id)), "There is no finished game with ID `"+id+"`")
+}

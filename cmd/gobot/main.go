@@ -772,6 +772,9 @@ func serveBoard(app *commands.App, addr string, key []byte, log *slog.Logger) (s
 		if ln, err = net.Listen("tcp", net.JoinHostPort(host, "0")); err != nil {
 			return "", nil, err
 		}
+		// The address asked for is taken (another console): said, since
+		// a page opened at it would be another console's.
+		log.Warn("the board page's address is taken: serving it on another port", "asked", addr, "serving", ln.Addr().String())
 	}
 	board, err := web.New(web.Options{App: app, Local: true, LocalChannel: commands.ConsoleChannel, SessionKey: key, Log: log})
 	if err != nil {
