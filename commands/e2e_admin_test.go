@@ -1637,7 +1637,8 @@ func TestE2EAdminKomiRated(t *testing.T) {
 	warn9 := "⚠️ With komi 40 and chinese rules, rated games on 9×9 give more than the 9.5 ranks of head start a rated game may: " +
 		"challenges and bot games there are refused unless they say `rated:false` or their own `komi:`."
 	e.said(e.set(ch, ann, "komi", "40"), "✅ **Default komi** (`komi`): the ruleset's → 40.\n"+warn9)
-	e.refused(e.slash(ch, alice, "challenge", discordtest.UserOpt("opponent", bob), discordtest.Int("size", 9)), "A rated game may give at most 9.5 ranks of head start; no handicap stones on 9×9 at komi 40 are 15.0 ranks for White.")
+	e.refused(e.slash(ch, alice, "challenge", discordtest.UserOpt("opponent", bob), discordtest.Int("size", 9)), "A rated game may give at most 9.5 ranks of head start; no handicap stones on 9×9 at komi 40 are 15.0 ranks for White. "+
+		"Rated games take up to 2 handicap stones on 9×9, 3 on 13×13 and 9 on 19×19 at komi 0.5; play this one with `rated:false`, or with a komi nearer the ruleset's (`komi:` overrides the server's default).")
 	if m := e.newChallenge(e.slash(ch, alice, "challenge", discordtest.UserOpt("opponent", bob))); m.Ephemeral {
 		t.Errorf("a default challenge after komi 40 was refused: %q", m.Text())
 	}

@@ -369,7 +369,7 @@ func serve(ctx context.Context, stdout, stderr io.Writer) (err error) {
 	}
 	switch {
 	case err != nil:
-		log.Error("could not register the /go command; it may be missing or out of date in Discord", "err", err)
+		log.Error("could not register the slash commands (/go, /draughts, /go-admin); they may be missing or out of date in Discord", "err", err)
 	case cfg.GuildID != "":
 		log.Info("registered /go in one guild", "guild", cfg.GuildID)
 	default:

@@ -65,12 +65,17 @@ func checkRatedHandicap(s setup, rated bool) error {
 	if ranks < 0 { // a komi so large that the head start is White's
 		ranks, to = -ranks, "White"
 	}
+	// Without handicap stones, only the komi can come nearer.
+	fewer := "with fewer stones or a komi nearer the ruleset's"
+	if s.Handicap == 0 {
+		fewer = "with a komi nearer the ruleset's"
+	}
 	return commands.UserErr(commands.ErrBadOption, fmt.Sprintf(
 		"A rated game may give at most %g ranks of head start; %s are %.1f ranks for %s. "+
 			"Rated games take up to %d handicap stones on 9×9, %d on 13×13 and %d on 19×19 at komi 0.5; "+
-			"play this one with `rated:false`, or with fewer stones or a komi nearer the ruleset's (`komi:` overrides the server's default).",
+			"play this one with `rated:false`, or %s (`komi:` overrides the server's default).",
 		glicko.MaxAdvantage, headStart(s), ranks, to,
-		glicko.MaxRatedHandicap(9), glicko.MaxRatedHandicap(13), glicko.MaxRatedHandicap(19)))
+		glicko.MaxRatedHandicap(9), glicko.MaxRatedHandicap(13), glicko.MaxRatedHandicap(19), fewer))
 }
 
 // headStart names a setup's handicap: "9 stones on 9×9 at komi 0.5".
