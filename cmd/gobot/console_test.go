@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gobot-dev/gobot/internal/logtest"
 	"github.com/gobot-dev/gobot/storage"
 )
 
@@ -59,7 +60,7 @@ func TestConsoleServesBoardPage(t *testing.T) {
 	db := filepath.Join(dir, "console.db")
 	t.Setenv("GOBOT_DATABASE_URL", "")
 	in, typed := io.Pipe()
-	out := new(syncBuffer)
+	out := new(logtest.Buffer)
 	done := make(chan int, 1)
 	go func() {
 		done <- run(context.Background(), []string{"console", "--db", db, "--boards", filepath.Join(dir, "boards"), "--user", "ann", "--web", "127.0.0.1:0"}, in, out, io.Discard)
@@ -101,7 +102,7 @@ func TestConsoleRefusesThreads(t *testing.T) {
 	db := filepath.Join(dir, "console.db")
 	t.Setenv("GOBOT_DATABASE_URL", "")
 	in := strings.NewReader("/go challenge opponent:@bob size:9 thread:true\n/quit\n")
-	out := new(syncBuffer)
+	out := new(logtest.Buffer)
 	if code := run(context.Background(), []string{"console", "--db", db, "--boards", filepath.Join(dir, "boards"), "--user", "ann", "--web", ""}, in, out, io.Discard); code != 0 {
 		t.Fatalf("console exited with %d: %s", code, out.String())
 	}
@@ -122,7 +123,7 @@ func TestConsoleStopsAtPrompt(t *testing.T) {
 	t.Setenv("GOBOT_DATABASE_URL", "")
 	in, typed := io.Pipe() // stays open: nothing more is typed
 	defer typed.Close()
-	out := new(syncBuffer)
+	out := new(logtest.Buffer)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	done := make(chan int, 1)
@@ -159,7 +160,7 @@ func TestConsoleAdminsCannotBeBanned(t *testing.T) {
 	db := filepath.Join(dir, "console.db")
 	t.Setenv("GOBOT_DATABASE_URL", "")
 	in := strings.NewReader("/go-admin ban user:@bob reason:spam\n/go-admin bans\n/quit\n")
-	out := new(syncBuffer)
+	out := new(logtest.Buffer)
 	if code := run(context.Background(), []string{"console", "--db", db, "--boards", filepath.Join(dir, "boards"), "--user", "ann", "--web", ""}, in, out, io.Discard); code != 0 {
 		t.Fatalf("console exited with %d: %s", code, out.String())
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gobot-dev/gobot/internal/logtest"
 	"github.com/gobot-dev/gobot/storage/pgtest"
 )
 
@@ -70,7 +71,7 @@ func TestDatabasePasswordWithReservedCharacters(t *testing.T) {
 		{[]string{"migrate-db", "--db", "gobot.db"}, "gobot: migrate-db: GOBOT_DATABASE_URL: storage: the database URL " + reason},
 		{[]string{"migrate-db", "--db", "gobot.db", "--to", url}, "gobot: migrate-db: --to: storage: the database URL " + reason},
 	} {
-		var stdout, stderr syncBuffer
+		var stdout, stderr logtest.Buffer
 		code := run(context.Background(), c.args, strings.NewReader(""), &stdout, &stderr)
 		out := strings.TrimSpace(stderr.String())
 		if code == 0 || out != c.want {

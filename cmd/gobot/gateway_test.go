@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gobot-dev/gobot/internal/logtest"
 	"github.com/gobot-dev/gobot/storage/pgtest"
 	"github.com/gorilla/websocket"
 )
@@ -198,7 +199,7 @@ func TestServeShards(t *testing.T) {
 	for k, v := range env {
 		t.Setenv(k, v)
 	}
-	var stdout, stderr syncBuffer
+	var stdout, stderr logtest.Buffer
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	if code := run(ctx, nil, strings.NewReader(""), &stdout, &stderr); code == 0 || !strings.Contains(stderr.String(), "discord asks for 3 gateway shards") || !strings.Contains(stderr.String(), "GOBOT_DATABASE_URL") {

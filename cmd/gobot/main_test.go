@@ -11,37 +11,19 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/gobot-dev/gobot/commands/discordtest"
 	"github.com/gobot-dev/gobot/config"
+	"github.com/gobot-dev/gobot/internal/logtest"
 	"github.com/gobot-dev/gobot/storage"
 )
 
-// syncBuffer is a bytes.Buffer safe for the logger and the test at once.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 // goRun starts gobot with no arguments (the environment says what it
 // serves) until ctx ends, and returns its output and its exit code to come.
-func goRun(ctx context.Context) (stdout, stderr *syncBuffer, done <-chan int) {
-	stdout, stderr = new(syncBuffer), new(syncBuffer)
+func goRun(ctx context.Context) (stdout, stderr *logtest.Buffer, done <-chan int) {
+	stdout, stderr = new(logtest.Buffer), new(logtest.Buffer)
 	code := make(chan int, 1)
 	go func() { code <- run(ctx, nil, strings.NewReader(""), stdout, stderr) }()
 	return stdout, stderr, code
@@ -49,7 +31,7 @@ func goRun(ctx context.Context) (stdout, stderr *syncBuffer, done <-chan int) {
 
 // stopRun cancels gobot as goRun started it and fails t unless it exits
 // with 0 within a minute.
-func stopRun(t *testing.T, cancel context.CancelFunc, done <-chan int, stderr *syncBuffer) {
+func stopRun(t *testing.T, cancel context.CancelFunc, done <-chan int, stderr *logtest.Buffer) {
 	t.Helper()
 	cancel()
 	select {

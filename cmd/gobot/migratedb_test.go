@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/gobot-dev/gobot/engine"
+	"github.com/gobot-dev/gobot/internal/logtest"
 	"github.com/gobot-dev/gobot/storage"
 	"github.com/gobot-dev/gobot/storage/pgtest"
 )
@@ -29,7 +30,7 @@ func TestMigrateDB(t *testing.T) {
 	s.Close()
 
 	for i, want := range []string{"games: 1 in bbolt, 1 in PostgreSQL (1 copied now)", "games: 1 in bbolt, 1 in PostgreSQL (0 copied now)"} {
-		var stdout, stderr syncBuffer
+		var stdout, stderr logtest.Buffer
 		if code := run(context.Background(), []string{"migrate-db", "--to", url, "--db", path}, nil, &stdout, &stderr); code != 0 {
 			t.Fatalf("run %d: exit %d: %s", i+1, code, stderr.String())
 		}
@@ -52,7 +53,7 @@ func TestMigrateDB(t *testing.T) {
 		t.Errorf("migrated log = %+v, %v", log, err)
 	}
 
-	var stdout, stderr syncBuffer
+	var stdout, stderr logtest.Buffer
 	bad := "postgres://gobot:sw0rdfish@127.0.0.1:1/gobot?connect_timeout=2"
 	if code := run(context.Background(), []string{"migrate-db", "--to", bad, "--db", path}, nil, &stdout, &stderr); code == 0 || strings.Contains(stderr.String(), "sw0rdfish") {
 		t.Errorf("migrate-db to an unreachable server: exit %d, stderr %q (must fail without the password)", code, stderr.String())
@@ -61,7 +62,7 @@ func TestMigrateDB(t *testing.T) {
 	// taken from GOBOT_DATABASE_URL: the URL holds the password.
 	t.Setenv("GOBOT_DATABASE_URL", bad)
 	for _, args := range [][]string{{"migrate-db", "--help"}, {"migrate-db", "--bogus"}} {
-		var out, errOut syncBuffer
+		var out, errOut logtest.Buffer
 		run(context.Background(), args, nil, &out, &errOut)
 		if strings.Contains(out.String()+errOut.String(), "sw0rdfish") || !strings.Contains(errOut.String(), "default GOBOT_DATABASE_URL") {
 			t.Errorf("gobot %v printed %q %q: want the usage, without the password", args, out.String(), errOut.String())
@@ -69,7 +70,7 @@ func TestMigrateDB(t *testing.T) {
 	}
 	// Without --to nor GOBOT_DATABASE_URL, the line says both ways.
 	t.Setenv("GOBOT_DATABASE_URL", "")
-	var out, errOut syncBuffer
+	var out, errOut logtest.Buffer
 	const want = "gobot: usage: gobot migrate-db --to postgres://user:password@host:5432/gobot [--db FILE] (without --to, GOBOT_DATABASE_URL gives the address)\n"
 	if code := run(context.Background(), []string{"migrate-db", "--db", path}, nil, &out, &errOut); code == 0 || errOut.String() != want {
 		t.Errorf("migrate-db without an address = %d, %q; want %q", code, errOut.String(), want)

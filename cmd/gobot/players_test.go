@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/gobot-dev/gobot/bots"
+	"github.com/gobot-dev/gobot/internal/logtest"
 )
 
 // TestRegistryRanks: /go bot asks the registry's levels for their rank on
@@ -39,7 +40,7 @@ func TestRegistryRanks(t *testing.T) {
 // TestLogWaiting: while the review engine loads, the log says gobot is
 // still waiting for it, and stops saying so once it has answered.
 func TestLogWaiting(t *testing.T) {
-	var buf syncBuffer
+	var buf logtest.Buffer
 	stop := logWaiting(slog.New(slog.NewTextHandler(&buf, nil)), 10*time.Millisecond, "still waiting for the review engine to start", "engine", "gtp:kata")
 	time.Sleep(50 * time.Millisecond)
 	stop()

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/gobot-dev/gobot/config"
+	"github.com/gobot-dev/gobot/internal/logtest"
 )
 
 const leakToken = "TVRJd01EQXdNREF3TURBd01EQXdNREF3TURBeA.GfAkeT.b0t-t0k3n-f0r-t3sts-0nly-n0t-r34l"
@@ -61,7 +62,7 @@ func TestTokenNotInErrorPaths(t *testing.T) {
 		t.Setenv("DISCORD_APP_ID", "")
 		t.Setenv("GOBOT_MODE", "gateway")
 		t.Setenv("GOBOT_HTTP_ADDR", "")
-		var stdout, stderr syncBuffer
+		var stdout, stderr logtest.Buffer
 		code := run(context.Background(), nil, strings.NewReader(""), &stdout, &stderr)
 		if code != 1 || !strings.Contains(stderr.String(), "HTTP 401") {
 			t.Errorf("gobot behind an echoing proxy = %d, want 1 and the 401 reported:\n%s", code, stderr.String())
@@ -107,7 +108,7 @@ func TestEngineAndPathErrorsHideSecrets(t *testing.T) {
 	_, err = newDraughtsRegistry(context.Background(), &config.Config{HubEngines: map[string]string{"bad": clientSecret}}, io.Discard, nil)
 	check("newDraughtsRegistry with a secret as its program", err)
 
-	var stdout, stderr syncBuffer
+	var stdout, stderr logtest.Buffer
 	db := filepath.Join(t.TempDir(), clientSecret)
 	if code := run(context.Background(), []string{"migrate-db", "--to", "postgres://gobot:pw@127.0.0.1:1/gobot", "--db", db}, nil, &stdout, &stderr); code == 0 {
 		t.Errorf("migrate-db from a missing database: exit 0")
