@@ -163,10 +163,12 @@ func TestE2EFinishedGameCommandsForGameInPlay(t *testing.T) {
 	if m := e.do(e.slash(th, ann, "sgf")); !strings.HasPrefix(m.Text(), "Game record after 0 moves") {
 		t.Errorf("/go sgf in the thread = %q, want the record so far", m.Text())
 	}
-	// Someone else, who plays nothing here, is told as before.
+	// Someone else, who plays nothing here, is told as before without
+	// game:; naming the game, that it is not over and where it is played
+	// (TestE2ENamedGameInPlay), as its players are.
 	cat := e.d.NewUser("cat")
 	e.refused(e.slash(ch, cat, "sgf"), "No game has been played to the end in this channel yet: name one with `game:` (it suggests your recent games), or see `/go history`.")
-	e.refused(e.slash(ch, cat, "sgf", named), "There is no finished game with ID `"+id+"`")
+	e.refused(e.slash(ch, cat, "sgf", named), "Game `"+id+"` is not over yet: it is being played in <#"+th.ID+">. Run `/go sgf` there without `game:`.")
 }
 
 // TestE2EThreadAcceptsAtLimit: four challenges with thread:true accepted
