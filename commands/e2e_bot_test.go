@@ -501,7 +501,7 @@ func TestE2EGameRunningInDM(t *testing.T) {
 // TestE2EAnswerLost: when Discord does not take the answer to a move that
 // is committed (the edit of its deferred answer fails), the player is not
 // told that nothing changed: the board, the move and the bot's reply, is
-// posted apart, and the player told so. When that post fails too, the
+// posted separately, and the player told so. When that post fails too, the
 // answer points to /go board, which shows the game, and the next move's
 // answer says the reply whose board never showed.
 func TestE2EAnswerLost(t *testing.T) {
@@ -517,11 +517,11 @@ func TestE2EAnswerLost(t *testing.T) {
 	it := e.play(dm, dave, "E5")
 	e.d.Do(it)
 	var f []discordtest.Message
-	e.d.WaitFor("the board posted apart, and the word why", func() bool { f = e.d.Followups(it); return len(f) == 2 })
+	e.d.WaitFor("the board posted separately, and the word why", func() bool { f = e.d.Followups(it); return len(f) == 2 })
 	if len(f[0].Attachments) != 1 || !strings.Contains(f[0].Text(), "played **E5**") || !strings.Contains(f[0].Text(), "played **B9**") || f[0].Ephemeral {
 		t.Errorf("the first follow-up: %q, want the board saying E5 and B9, in public", f[0].Text())
 	}
-	if got, want := f[1].Text(), "Done, but Discord did not take my answer to this command: the board is posted apart."; got != want || !f[1].Ephemeral {
+	if got, want := f[1].Text(), "Done, but Discord did not take my answer to this command: the board is posted separately."; got != want || !f[1].Ephemeral {
 		t.Errorf("the second follow-up: %q (private: %v), want %q, private", got, f[1].Ephemeral, want)
 	}
 	if _, ok := e.d.Original(it); ok {

@@ -672,7 +672,7 @@ func (a *App) AnswerGame(ctx context.Context, r *Request, g *storage.Game, note 
 // the board of g after a change that is committed (a move and the bot's
 // reply, a pass, a resignation): the default "nothing was changed" would
 // be false, and the player trying again would be refused ("It is not
-// your turn"). The board is posted apart (postBoard: the game's follow-up,
+// your turn"). The board is posted separately (postBoard: the game's follow-up,
 // else the channel), and r is told so. When that fails too, the game is
 // marked Unposted, so that the next answer in it says the last move, and
 // r is pointed to /go board.
@@ -684,7 +684,7 @@ func (a *App) answerLost(ctx context.Context, r *Request, g *storage.Game, m *Me
 	perr := a.postBoard(pctx, g, m, nil)
 	if perr == nil {
 		log.Warn("answer: Discord did not take the board of a committed change; posted it apart")
-		return UserErr(err, "Done, but Discord did not take my answer to this command: the board is posted apart.")
+		return UserErr(err, "Done, but Discord did not take my answer to this command: the board is posted separately.")
 	}
 	log.Warn("answer: Discord did not take the board of a committed change, nor a post of it", "post_err", perr)
 	// A person's move owes its board (OweBoard): the scheduler posts it
