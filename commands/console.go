@@ -95,6 +95,19 @@ func RunConsole(ctx context.Context, co ConsoleOptions) error {
 	bot, err := New(opts)
 	if err == nil {
 		cd.text = func(g *storage.Game) string { return bot.roomOf(g).Text(g) }
+		cd.finished = func(channel, name string) string {
+			// The channel's list has no records: the game's own entry has.
+			games, err := bot.archive.ChannelGames(context.Background(), channel, 1)
+			if err != nil || len(games) == 0 || !strings.Contains(name, "-"+games[0].ID+"-") {
+				return ""
+			}
+			arc, err := bot.archive.ArchivedGame(context.Background(), games[0].ID)
+			if err != nil {
+				return ""
+			}
+			return bot.RoomOfKind(arc.Kind).FinishedText(arc)
+		}
+
 	}
 	if err != nil {
 		return err
@@ -338,6 +351,9 @@ type consoleDiscord struct {
 	dir   string
 	games Games // reads the game whose board a PNG shows, to print it as text
 	text  func(*storage.Game) string
+	// finished draws the last game finished in a channel as text when a
+	// picture named after it shows there ("" otherwise).
+	finished func(channel, name string) string
 
 	stateFile  string
 	sessionKey []byte // see consoleState
@@ -635,6 +651,10 @@ func (cd *consoleDiscord) show(where, channel string, m *Message) *discordgo.Mes
 			// an estimate, a review) is not that game.
 			if g, err := cd.games.Game(context.Background(), channel); err == nil && strings.Contains(f.Name, "-"+g.ID+"-") {
 				fmt.Fprint(w, cd.text(g))
+			} else if cd.finished != nil {
+				// The last board of a game just over (or /go board's
+				// of the last one): its final position.
+				fmt.Fprint(w, cd.finished(channel, f.Name))
 			}
 		}
 		if cd.dir != "" {

@@ -81,6 +81,10 @@ type Room interface {
 	// Text is g's position as plain text (the console prints it under a
 	// board picture).
 	Text(g *storage.Game) string
+	// FinishedText is a finished game's final position as plain text, as
+	// Text draws a game in play (the console prints it under the game's
+	// last board); empty when its record cannot be read.
+	FinishedText(arc *storage.Archived) string
 
 	// ChallengeText is a challenge's invitation: who challenges whom to
 	// what.

@@ -1736,7 +1736,11 @@ func (r *room) Text(g *storage.Game) string {
 		}
 		b.WriteString(strings.TrimRight(pieces.String()+"    "+numbers.String(), " ") + "\n")
 	}
-	return b.String() + p.Turn().String() + " to move\n"
+	last := p.Turn().String() + " to move"
+	if _, over := draughtsState(g).Result(); over {
+		last = "Game over"
+	}
+	return b.String() + last + "\n"
 }
 
 // blacksView reports whether g is shown from Black's side: against a bot
@@ -1762,6 +1766,15 @@ func (r *room) Setup(arc *storage.Archived) string { return "draughts 10×10" }
 
 func (r *room) Record(arc *storage.Archived) (commands.File, string) {
 	return pdnFile(arc.ID, archivedTitle(arc), arc.SGF), "PDN, opens in any draughts program"
+}
+
+// FinishedText is the final position of arc as Text draws it.
+func (r *room) FinishedText(arc *storage.Archived) string {
+	st, err := archivedDraughts(arc)
+	if err != nil {
+		return ""
+	}
+	return r.Text(&storage.Game{ID: arc.ID, Kind: draughtsKind, Sides: storage.Sides(arc.White, arc.Black), State: st})
 }
 
 func (r *room) Finished(arc *storage.Archived) (*commands.Message, error) {

@@ -222,6 +222,15 @@ func TestTextBlacksView(t *testing.T) {
 	if lines[0] != " . . . . b       1   2   3   4   5" || lines[9] != "w . . . .     46  47  48  49  50" {
 		t.Errorf("White's view:\n%s", strings.Join(lines, "\n"))
 	}
+	// A finished game has nobody to move.
+	over, err := st.EndWith(game.Result{Winner: game.Side(draughts.White), Reason: game.ByResignation})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g.State = over
+	if got := (&room{}).Text(g); !strings.HasSuffix(got, "\nGame over\n") {
+		t.Errorf("a finished game's board ends %q, want Game over", got[len(got)-20:])
+	}
 }
 
 // TestHelpClockSyntax: /draughts help shows how to write a clock,

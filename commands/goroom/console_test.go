@@ -363,9 +363,9 @@ func TestConsolePageGames(t *testing.T) {
 }
 
 // TestConsoleTextBoardIsTheGames: the console draws the game in play as
-// text under its own boards only; a score estimate's picture (or a
-// finished game's) is not followed by the game in play drawn as text, as
-// it was when every picture was.
+// text under its own boards only, and a game just over under its final
+// board; a score estimate's picture is not followed by the game drawn as
+// text, as it was when every picture was.
 func TestConsoleTextBoardIsTheGames(t *testing.T) {
 	got := runConsole(t, t.TempDir(), "/go bot level:first size:9 rated:false", "/go play move:E5", "/go estimate", "/go resign", "/go review game:?", "/quit")
 	// A suggestion whose label is not what to type says what to type.
@@ -376,11 +376,18 @@ func TestConsoleTextBoardIsTheGames(t *testing.T) {
 	if !ok {
 		t.Fatalf("no estimate in the console's output:\n%s", got)
 	}
+	est, _, _ = strings.Cut(est, "resigned") // up to the next answer
 	if strings.Contains(est, "   A B C D E F G H J") {
 		t.Errorf("the estimate's picture is followed by the game drawn as text:\n%s", est)
 	}
-	if n := strings.Count(got, "\n 5 . . . . X . . . . "); n != 1 {
-		t.Errorf("the game after E5 is drawn as text %d times, want once (under its board):\n%s", n, got)
+	// Under its board after E5, and once resigned under its final board
+	// (the bot's answer to E5 on it).
+	if n := strings.Count(got, "\n 5 . . . . X . . . . "); n != 2 {
+		t.Errorf("the game after E5 is drawn as text %d times, want twice (under its board, and under the final board):\n%s", n, got)
+	}
+	_, final, _ := strings.Cut(got, "wins by resignation")
+	if !strings.Contains(final, "   A B C D E F G H J ") {
+		t.Errorf("the final board is not drawn as text:\n%s", final)
 	}
 }
 

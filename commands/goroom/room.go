@@ -288,6 +288,21 @@ func (*room) Finished(arc *storage.Archived) (*commands.Message, error) {
 	return finishedBoardMessage(arc)
 }
 
+// FinishedText is the final position of arc as Text draws it, the dead
+// stones of a counted game in lower case.
+func (r *room) FinishedText(arc *storage.Archived) string {
+	eg, info, err := engine.ParseSGF(arc.SGF)
+	if err != nil {
+		return ""
+	}
+	g := &storage.Game{ID: arc.ID, Sides: arc.GoSides(), State: engine.Own(eg)}
+	if len(info.Dead) > 0 {
+		g.Scoring = &storage.ScoringState{}
+		setDead(g, info.Dead)
+	}
+	return r.Text(g)
+}
+
 func (*room) Animation(arc *storage.Archived) (commands.File, error) { return goArchivedGIF(arc) }
 
 func (*room) Sync(g *storage.Game, now time.Time) { syncVote(g, now) }
