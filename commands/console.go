@@ -107,7 +107,6 @@ func RunConsole(ctx context.Context, co ConsoleOptions) error {
 			}
 			return bot.RoomOfKind(arc.Kind).FinishedText(arc)
 		}
-
 	}
 	if err != nil {
 		return err

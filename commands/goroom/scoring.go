@@ -884,16 +884,7 @@ func withConceded(dead, conceded []engine.Point) []engine.Point {
 
 // conceded returns g's conceded stones (storage.ScoringState.Conceded),
 // as points.
-func conceded(g *storage.Game) []engine.Point {
-	size := goOf(g).Size()
-	pts := make([]engine.Point, 0, len(g.Scoring.Conceded))
-	for _, d := range g.Scoring.Conceded {
-		if p, err := engine.ParsePoint(d, size); err == nil {
-			pts = append(pts, p)
-		}
-	}
-	return pts
-}
+func conceded(g *storage.Game) []engine.Point { return scoringPoints(g, g.Scoring.Conceded) }
 
 // deadOf returns the stones g's scoring phase marks dead, as points. The
 // store keeps them as the engine writes them ("D4"); a point that does not
@@ -903,9 +894,15 @@ func deadOf(g *storage.Game) []engine.Point {
 	if g.Scoring == nil {
 		return nil
 	}
+	return scoringPoints(g, g.Scoring.Dead)
+}
+
+// scoringPoints reads the points of g's scoring phase as the store keeps
+// them ("D4"), leaving out one that does not read on g's board.
+func scoringPoints(g *storage.Game, list []string) []engine.Point {
 	size := goOf(g).Size()
-	pts := make([]engine.Point, 0, len(g.Scoring.Dead))
-	for _, d := range g.Scoring.Dead {
+	pts := make([]engine.Point, 0, len(list))
+	for _, d := range list {
 		if p, err := engine.ParsePoint(d, size); err == nil {
 			pts = append(pts, p)
 		}
