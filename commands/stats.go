@@ -341,12 +341,7 @@ func (a *App) RatingNote(ctx context.Context, g *storage.Game) string {
 			if c.Player == g.First(1).Key() {
 				p = g.First(1)
 			}
-			delta := math.Round(c.After.Rating) - math.Round(c.Before.Rating)
-			sign := "+"
-			if delta < 0 {
-				sign, delta = "−", -delta
-			}
-			parts = append(parts, fmt.Sprintf("%s %s → %s (%s%.0f)", Mention(p), a.ratingNumber(g.Kind, c.Before), a.ratingNumber(g.Kind, c.After), sign, delta))
+			parts = append(parts, fmt.Sprintf("%s %s → %s (%s)", Mention(p), a.ratingNumber(g.Kind, c.Before), a.ratingNumber(g.Kind, c.After), ratingDelta(c)))
 		}
 		return strings.Join(parts, " · ")
 	}
@@ -617,14 +612,19 @@ func ratingTrend(history []storage.RatingChange, pool string) string {
 	in = in[max(0, len(in)-trendGames):]
 	parts := []string{fmt.Sprintf("%.0f", in[0].Before.Rating)}
 	for _, c := range in {
-		d := math.Round(c.After.Rating) - math.Round(c.Before.Rating)
-		sign := "+"
-		if d < 0 {
-			sign, d = "−", -d
-		}
-		parts = append(parts, fmt.Sprintf("%.0f (%s%.0f)", c.After.Rating, sign, d))
+		parts = append(parts, fmt.Sprintf("%.0f (%s)", c.After.Rating, ratingDelta(c)))
 	}
 	return fmt.Sprintf("Last %s: %s", Plural(len(in), "rated game"), strings.Join(parts, " → "))
+}
+
+// ratingDelta is what a game changed a rating by, as the ratings are shown
+// (rounded): "+162", "−229".
+func ratingDelta(c storage.RatingChange) string {
+	d := math.Round(c.After.Rating) - math.Round(c.Before.Rating)
+	if d < 0 {
+		return fmt.Sprintf("−%.0f", -d)
+	}
+	return fmt.Sprintf("+%.0f", d)
 }
 
 // sideEmojis are a finished game's sides in history lines, the first
