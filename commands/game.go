@@ -683,7 +683,7 @@ func (a *App) answerLost(ctx context.Context, r *Request, g *storage.Game, m *Me
 	defer cancel()
 	perr := a.postBoard(pctx, g, m, nil)
 	if perr == nil {
-		log.Warn("answer: Discord did not take the board of a committed change; posted it apart")
+		log.Warn("answer: Discord did not take the board of a committed change; posted it separately")
 		return UserErr(err, "Done, but Discord did not take my answer to this command: the board is posted separately.")
 	}
 	log.Warn("answer: Discord did not take the board of a committed change, nor a post of it", "post_err", perr)
