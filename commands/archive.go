@@ -296,7 +296,11 @@ func (a *App) FinishedGameOption(ctx context.Context, r *Request) (*storage.Arch
 		return nil, err
 	}
 	if len(games) > 0 {
-		return a.archivedGame(ctx, r, a.lastOfCommand(r, games).ID)
+		arc, err := a.lastOfCommand(r, games)
+		if err != nil {
+			return nil, err
+		}
+		return a.archivedGame(ctx, r, arc.ID)
 	}
 	if _, err := a.games.Game(ctx, r.Interaction.ChannelID); err == nil {
 		// /go review and /go replay, run during the channel's first game.
@@ -314,13 +318,18 @@ func (a *App) FinishedGameOption(ctx context.Context, r *Request) (*storage.Arch
 
 // lastOfCommand is the newest of games (newest first, not empty) of
 // the kind of r's command: /go review right after a game of draughts here
-// reviews the Go game before it. With none of that kind it is the newest
-// of all, which what takes it refuses or shows as what it is.
-func (a *App) lastOfCommand(r *Request, games []*storage.Archived) *storage.Archived {
+// reviews the Go game before it. With none of that kind among them it
+// refuses, naming the newest game here and the command that shows it:
+// `/go sgf` in a channel that has finished only draughts games gives no
+// PDN, as the help's "the last Go game finished here" promises.
+func (a *App) lastOfCommand(r *Request, games []*storage.Archived) (*storage.Archived, error) {
 	if i := slices.IndexFunc(games, func(g *storage.Archived) bool { return a.RoomOfKind(g.Kind).Command() == commandOf(r) }); i >= 0 {
-		return games[i]
+		return games[i], nil
 	}
-	return games[0]
+	last := games[0]
+	other := a.RoomOfKind(last.Kind)
+	return nil, UserErr(ErrNoGame, fmt.Sprintf("No game of %s has been played to the end in this channel yet. The last game finished here, `%s`, was a game of %s: `/%s board` shows it, and %s gives its record.",
+		a.commandRoom(r).Name(), last.ID, other.Name(), other.Command(), a.recordHint(last.Kind, last.ID)))
 }
 
 // gameInPlay is the game in play whose ID is id among the user of r's

@@ -36,7 +36,11 @@ func (a *App) CmdBoardHere(ctx context.Context, r *Request) error {
 		}
 		return err
 	}
-	arc, aerr := a.archivedGame(ctx, r, a.lastOfCommand(r, games).ID)
+	last, lerr := a.lastOfCommand(r, games)
+	if lerr != nil {
+		return lerr
+	}
+	arc, aerr := a.archivedGame(ctx, r, last.ID)
 	if aerr != nil {
 		return aerr
 	}

@@ -162,17 +162,23 @@ func (a *App) openChallenge(ctx context.Context, r *Request) error {
 const justEndedWindow = 15 * time.Minute
 
 // justEnded is ErrGameOver, saying when and how, when the user of r played
-// the last game finished in r's channel and it ended in the last
+// the last game of rm's kind finished in r's channel and it ended in the last
 // justEndedWindow: a move sent just after losing on time finds no game,
 // and the player should learn why. Everyone in the channel played its
 // vote game: a vote sent just after it was counted is told so. It is nil
 // otherwise.
 func (a *App) justEnded(ctx context.Context, r *Request, rm Room) error {
-	games, err := a.archive.ChannelGames(ctx, r.Interaction.ChannelID, 1)
-	if err != nil || len(games) == 0 || a.Now().Sub(games[0].FinishedAt) > justEndedWindow {
+	games, err := a.archive.ChannelGames(ctx, r.Interaction.ChannelID, lastGamesLooked)
+	if err != nil {
 		return nil
 	}
-	arc := games[0]
+	// The command's own kind: /go pass after a game of draughts ended here
+	// is not told about that game.
+	i := slices.IndexFunc(games, func(g *storage.Archived) bool { return storage.KindOf(g.Kind) == rm.Kind() })
+	if i < 0 || a.Now().Sub(games[i].FinishedAt) > justEndedWindow {
+		return nil
+	}
+	arc := games[i]
 	if arc.Black.IsCrowd() || arc.White.IsCrowd() {
 		cmd := a.RoomOfKind(arc.Kind).Command() // a vote game's, whatever r's command
 		return UserErr(ErrGameOver, fmt.Sprintf("This channel's vote game ended <t:%d:R>: %s. `/%s board` shows it; `/%s vote` starts another.",

@@ -1,0 +1,51 @@
+package commands_test
+
+import (
+	"fmt"
+	"testing"
+)
+
+// TestE2EOtherKindFinishedHere: a channel where only a game of draughts
+// has finished holds no finished game of Go: /go board, sgf, replay and
+// review refuse, naming the draughts game and the commands that show it
+// (they once showed it, attached its PDN or called it "a game of
+// international draughts: reviews are only for Go"). A move sent to a
+// channel whose last Go game just ended is told about that game, even
+// when a game of draughts ended there after it (it was once told "0-2
+// (resignation). `/go board` shows it", the draughts game's result).
+func TestE2EOtherKindFinishedHere(t *testing.T) { httpMode(t, testE2EOtherKindFinishedHere) }
+
+func testE2EOtherKindFinishedHere(t *testing.T, e *env) {
+	alice, bob := e.d.NewUser("alice"), e.d.NewUser("bob")
+
+	ch := e.d.GuildChannel("draughts-only")
+	e.draughtsGame(ch, alice, bob, "none")
+	g := e.game(ch.ID)
+	e.do(e.draughtsCmd(ch, bob, "resign"))
+	d := e.archived(ch.ID, g.ID)
+	want := fmt.Sprintf("No game of Go has been played to the end in this channel yet. The last game finished here, `%s`, was a game of international draughts: `/draughts board` shows it, and `/draughts record game:%s` gives its record.", d.ID, d.ID)
+	for _, sub := range []string{"board", "sgf", "replay", "review"} {
+		e.refused(e.slash(ch, alice, sub), want)
+	}
+	// /draughts' own commands still find it.
+	if m := e.do(e.draughtsCmd(ch, alice, "board")); m.Ephemeral {
+		t.Errorf("/draughts board after the game = %q", m.Text())
+	}
+
+	ch = e.d.GuildChannel("both")
+	e.startGame(ch, alice, bob, 9)
+	g = e.game(ch.ID)
+	e.do(e.slash(ch, bob, "resign"))
+	goGame := e.archived(ch.ID, g.ID)
+	e.draughtsGame(ch, alice, bob, "none")
+	e.do(e.draughtsCmd(ch, alice, "resign"))
+	e.refused(e.play(ch, alice, "E5"), fmt.Sprintf("Your game here ended <t:%d:R>: %s. `/go board` shows it.", goGame.FinishedAt.Unix(), goGame.Result))
+	e.refused(e.slash(ch, alice, "pass"), fmt.Sprintf("Your game here ended <t:%d:R>: %s.", goGame.FinishedAt.Unix(), goGame.Result))
+	// And the other way round: no draughts game before the Go game here.
+	ch = e.d.GuildChannel("go-only")
+	e.startGame(ch, alice, bob, 9)
+	g = e.game(ch.ID)
+	e.do(e.slash(ch, bob, "resign"))
+	e.refused(e.draughtsMove(ch, alice, "32-28"), "There is no game")
+	e.refused(e.draughtsCmd(ch, alice, "record"), fmt.Sprintf("No game of international draughts has been played to the end in this channel yet. The last game finished here, `%s`, was a game of Go: `/go board` shows it, and `/go sgf game:%s` gives its record.", g.ID, g.ID))
+}
