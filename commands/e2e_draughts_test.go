@@ -82,19 +82,29 @@ func testE2EDraughts(t *testing.T, e *env) {
 	e.refused(e.slash(ch, bob, "resign"), "The game in this channel is international draughts: use `/draughts resign` (`/draughts help` says how).")
 	e.refused(e.slash(ch, bob, "abort"), "The game in this channel is international draughts: use `/draughts abort` (`/draughts help` says how).")
 	e.refused(e.draughtsMove(ch, bob, "19-23"), "It is not your turn: ⚪ white "+alice.Mention()+" is to play.")
-	e.refused(e.draughtsMove(ch, alice, "99-1"), `"99-1" is not a move you can play: Square 99 is off the board (1 to 50).`)
-	e.refused(e.draughtsMove(ch, alice, "0-5"), `"0-5" is not a move you can play: Square 0 is off the board (1 to 50).`)
+	e.refused(e.draughtsMove(ch, alice, "99-1"), `"99-1" is not a move you can play: square 99 is off the board (1 to 50).`)
+	e.refused(e.draughtsMove(ch, alice, "0-5"), `"0-5" is not a move you can play: square 0 is off the board (1 to 50).`)
 	e.refused(e.draughtsMove(ch, alice, "32:28"), `"32:28": the dash must be '-' or 'x', not ":".`)
 	e.refused(e.draughtsMove(ch, alice, "ab"), `"ab" is not a move: write squares 1 to 50 joined by '-' or 'x', as 32-28 or 28x19.`)
 	e.refused(e.draughtsMove(ch, alice, "37-32"), `37-32 is not a legal move: 32 is taken.`)
 	e.refused(e.draughtsMove(ch, alice, "31-36"), `31-36 goes backward: a man moves forward only, unless it captures. The piece on 31 can play 31-26 or 31-27.`)
 	e.refused(e.draughtsMove(ch, alice, "32-29"), `32-29 is not a legal move: 32 and 29 are not on one diagonal. The piece on 32 can play 32-27 or 32-28.`)
 
+	// The words a player may type for a move point at their commands.
+	e.refused(e.draughtsMove(ch, alice, "Resign"), "To resign, use `/draughts resign` (or the Resign button).")
+	e.refused(e.draughtsMove(ch, alice, "draw"), "To offer a draw, or accept one, use `/draughts draw` (or the draw button under the board).")
+	e.refused(e.draughtsMove(ch, alice, "pass"), "There is no passing in draughts: a player who cannot move loses. Type a move as squares, like 32-28 or 28x19.")
+	// Three digits that split into squares both ways ask for the dash.
+	e.refused(e.draughtsMove(ch, alice, "128"), `"128": write it with a dash, as 1-28 or 12-8.`)
+
 	// An en dash, as pasted text or a phone's keyboard gives, is a dash.
 	if m := e.do(e.draughtsMove(ch, alice, "32–28")); !strings.Contains(m.Text(), "played **32-28**") {
 		t.Errorf("32–28 (an en dash) = %q, want 32-28 played", m.Text())
 	}
-	e.do(e.draughtsMove(ch, bob, "19-23"))
+	// A move typed without a dash, as engines write it, is read.
+	if m := e.do(e.draughtsMove(ch, bob, "1923")); !strings.Contains(m.Text(), "played **19-23**") {
+		t.Errorf("1923 = %q, want 19-23 played", m.Text())
+	}
 	// A capture is compulsory: the quiet move is refused, the board says so.
 	b := e.board(ch.ID)
 	if !strings.Contains(b.Text(), "A capture is compulsory, and you must take the most pieces.") {

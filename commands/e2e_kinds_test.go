@@ -2,14 +2,18 @@ package commands_test
 
 import (
 	"fmt"
+	"strings"
 	"testing"
+
+	"github.com/gobot-dev/gobot/commands/discordtest"
 )
 
 // TestE2EOtherKindFinishedHere: a channel where only a game of draughts
-// has finished holds no finished game of Go: /go board, sgf, replay and
-// review refuse, naming the draughts game and the commands that show it
-// (they once showed it, attached its PDN or called it "a game of
-// international draughts: reviews are only for Go"). A move sent to a
+// has finished holds no finished game of Go: /go sgf, replay and review
+// refuse, naming the draughts game and the commands that show it (they
+// once attached its PDN, posted its replay or called it "a game of
+// international draughts: reviews are only for Go"); /go board shows the
+// board here, as it does a game of draughts in play. A move sent to a
 // channel whose last Go game just ended is told about that game, even
 // when a game of draughts ended there after it (it was once told "0-2
 // (resignation). `/go board` shows it", the draughts game's result).
@@ -24,12 +28,14 @@ func testE2EOtherKindFinishedHere(t *testing.T, e *env) {
 	e.do(e.draughtsCmd(ch, bob, "resign"))
 	d := e.archived(ch.ID, g.ID)
 	want := fmt.Sprintf("No game of Go has been played to the end in this channel yet. The last game finished here, `%s`, was a game of international draughts: `/draughts board` shows it, and `/draughts record game:%s` gives its record.", d.ID, d.ID)
-	for _, sub := range []string{"board", "sgf", "replay", "review"} {
+	for _, sub := range []string{"sgf", "replay", "review"} {
 		e.refused(e.slash(ch, alice, sub), want)
 	}
-	// /draughts' own commands still find it.
-	if m := e.do(e.draughtsCmd(ch, alice, "board")); m.Ephemeral {
-		t.Errorf("/draughts board after the game = %q", m.Text())
+	// /draughts' own commands find it, and /go board shows it.
+	for _, it := range []*discordtest.Interaction{e.draughtsCmd(ch, alice, "board"), e.slash(ch, alice, "board")} {
+		if m := e.do(it); m.Ephemeral || !strings.Contains(m.Text(), "Game over") {
+			t.Errorf("board after the game = %q", m.Text())
+		}
 	}
 
 	ch = e.d.GuildChannel("both")

@@ -36,9 +36,11 @@ func (a *App) CmdBoardHere(ctx context.Context, r *Request) error {
 		}
 		return err
 	}
+	// The board here, as /go board shows a game of draughts in play: the
+	// newest of any kind when none is of the command's.
 	last, lerr := a.lastOfCommand(r, games)
 	if lerr != nil {
-		return lerr
+		last = games[0]
 	}
 	arc, aerr := a.archivedGame(ctx, r, last.ID)
 	if aerr != nil {

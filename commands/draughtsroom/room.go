@@ -368,7 +368,8 @@ func draughtsRefusal(err error, text string, legal []game.Move) error {
 		return err
 	}
 	if r, _ := utf8.DecodeRuneInString(msg); r != '"' && !unicode.IsDigit(r) {
-		msg = fmt.Sprintf("%s is not a move you can play: %s", commands.Quote(text), msg)
+		// The rule's sentence follows a colon: not capitalised there.
+		msg = fmt.Sprintf("%s is not a move you can play: %s", commands.Quote(text), ruleText(err))
 	}
 	if errors.Is(err, draughts.ErrIllegalMove) && !strings.HasSuffix(msg, "?") { // "did you mean 32-28?" says it
 		if hint := pieceMoves(text, legal); hint != "" {
@@ -409,17 +410,30 @@ func pieceMoves(text string, legal []game.Move) string {
 
 // ruleSentence is the rules' message of err as a sentence ("" if none).
 func ruleSentence(err error) string {
-	msg := strings.TrimPrefix(err.Error(), "draughts: ")
+	msg := ruleText(err)
 	if msg == "" {
 		return ""
 	}
 	rs := []rune(msg)
 	rs[0] = unicode.ToUpper(rs[0])
-	msg = string(rs)
-	if !strings.HasSuffix(msg, ".") && !strings.HasSuffix(msg, "?") {
+	return string(rs)
+}
+
+// ruleText is ruleSentence not capitalised, for after a colon.
+func ruleText(err error) string {
+	msg := strings.TrimPrefix(err.Error(), "draughts: ")
+	if msg != "" && !strings.HasSuffix(msg, ".") && !strings.HasSuffix(msg, "?") {
 		msg += "."
 	}
 	return msg
+}
+
+// notAMove answers the words a player may type for a move that are not
+// moves in draughts, as Go's /go play move:resign points at /go resign.
+var notAMove = map[string]string{
+	"resign": "To resign, use `/draughts resign` (or the Resign button).",
+	"draw":   "To offer a draw, or accept one, use `/draughts draw` (or the draw button under the board).",
+	"pass":   "There is no passing in draughts: a player who cannot move loses. Type a move as squares, like 32-28 or 28x19.",
 }
 
 // applyDraughts plays side's move (as typed) on g and commits it: the
@@ -432,6 +446,9 @@ func (a *room) applyDraughts(ctx context.Context, g *storage.Game, side game.Sid
 	}
 	if text == "" {
 		return "", commands.UserErr(commands.ErrIllegalMove, "Type a move as squares, like 32-28 or 28x19.")
+	}
+	if msg, ok := notAMove[strings.ToLower(strings.TrimSpace(text))]; ok {
+		return "", commands.UserErr(commands.ErrIllegalMove, msg)
 	}
 	mover := g.Player(side)
 	unposted := ""

@@ -151,6 +151,9 @@ func ParseSquares(text string) ([]Square, error) {
 	if t == "" {
 		return nil, errorf(ErrNotation, "empty move: write a move as 32-28, or 28x19 for a capture")
 	}
+	if sq, ok, err := runTogether(t); ok {
+		return sq, err
+	}
 	var out []Square
 	var num strings.Builder
 	wantSquare := true
@@ -209,6 +212,36 @@ func ParseSquares(text string) ([]Square, error) {
 		return nil, errorf(ErrNotation, "%q: a move needs a start and an end square, as 32-28", t)
 	}
 	return out, nil
+}
+
+// runTogether reads a move typed as three or four digits with nothing
+// between its squares, as engine notation and quick typing write it:
+// "3228" is 32-28, "728" 7-28 (72 is no square). ok is false for any
+// other text, which ParseSquares reads as usual; three digits that split
+// into squares both ways ("128": 1-28 or 12-8) are refused, asking for
+// the dash.
+func runTogether(t string) (sq []Square, ok bool, err error) {
+	if len(t) < 3 || len(t) > 4 || strings.TrimFunc(t, func(r rune) bool { return r >= '0' && r <= '9' }) != "" {
+		return nil, false, nil
+	}
+	var ways [][]Square
+	for cut := 1; cut < len(t); cut++ {
+		if len(t) == 4 && cut != 2 {
+			continue
+		}
+		from, err1 := ParseSquare(t[:cut])
+		to, err2 := ParseSquare(t[cut:])
+		if err1 == nil && err2 == nil && t[0] != '0' && t[cut] != '0' {
+			ways = append(ways, []Square{from, to})
+		}
+	}
+	switch len(ways) {
+	case 0:
+		return nil, false, nil // "3" then off the board, as ParseSquare says
+	case 1:
+		return ways[0], true, nil
+	}
+	return nil, true, errorf(ErrNotation, "%q: write it with a dash, as %v-%v or %v-%v", t, ways[0][0], ways[0][1], ways[1][0], ways[1][1])
 }
 
 // ParseMove reads text as a move of the side to move and returns the legal

@@ -38,6 +38,12 @@ func TestParseSquares(t *testing.T) {
 		{"-28", nil, `draughts: "-28": a square number is missing before "-"`},
 		{"32--28", nil, `draughts: "32--28": a square number is missing before "-"`},
 		{"32 28", nil, `draughts: "32 28": squares must be joined by '-' or 'x'`},
+		{"3228", []Square{32, 28}, ""},
+		{" 1923 ", []Square{19, 23}, ""},
+		{"728", []Square{7, 28}, ""},
+		{"128", nil, `draughts: "128": write it with a dash, as 1-28 or 12-8`},
+		{"9999", nil, "draughts: square 9999 is off the board (1 to 50)"},
+		{"3205", nil, "draughts: square 3205 is off the board (1 to 50)"},
 		{"99999999999999999999-1", nil, "draughts: square 99999999999999999999 is off the board (1 to 50)"},
 	}
 	for _, tt := range tests {
