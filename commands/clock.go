@@ -344,11 +344,17 @@ func (a *App) timeUp(ctx context.Context, g *storage.Game) error {
 		}
 		note = strings.TrimSuffix(note, ".") + fmt.Sprintf(": %s %s %s.", a.sideEmoji(g, won), JoinAnd(winners, Mention), verb)
 	}
+	// An annulled game names the other side too, which its mentions
+	// notify: they learn that the game they waited on is over.
+	against := "the game"
+	if others := g.TeamOf(loser.Opponent().Game()); len(others) > 0 {
+		against = fmt.Sprintf("the game against %s %s", a.sideEmoji(g, loser.Opponent().Game()), JoinAnd(others, Mention))
+	}
 	if void && g.Team() {
 		// The rule goes by the team's moves, not the player's.
-		note += " Their team had not made two moves, so the game is annulled: it is recorded, but it does not count."
+		note += " Their team had not made two moves, so " + against + " is annulled: it is recorded, but it does not count."
 	} else if void {
-		note += " They had not made two moves of their own, so the game is annulled: it is recorded, but it does not count."
+		note += " They had not made two moves of their own, so " + against + " is annulled: it is recorded, but it does not count."
 	} else if rn := a.RatingNote(ctx, g); rn != "" {
 		note += "\n" + rn
 	}

@@ -88,7 +88,7 @@ func testE2ELossOnTime(t *testing.T, e *env) {
 	if !a.FinishedAt.Equal(deadline) {
 		t.Errorf("finished at %v, want the deadline %v", a.FinishedAt, deadline)
 	}
-	want := fmt.Sprintf("⌛ ⚫ %s ran out of time <t:%d:R>. They had not made two moves of their own, so the game is annulled: it is recorded, but it does not count.", alice.Mention(), deadline.Unix())
+	want := fmt.Sprintf("⌛ ⚫ %s ran out of time <t:%d:R>. They had not made two moves of their own, so the game against ⚪ %s is annulled: it is recorded, but it does not count.", alice.Mention(), deadline.Unix(), bob.Mention())
 	var ann []discordtest.Message
 	e.d.WaitFor("the announcement", func() bool { ann = e.publicWith(ch.ID, "ran out of time"); return len(ann) > 0 })
 	if len(ann) != 1 || !strings.Contains(ann[0].Text(), want) || !strings.Contains(ann[0].Text(), "**Game over: annulled on time, not counted**") {

@@ -1114,6 +1114,6 @@ func testE2ERengoAnnulledOnTime(t *testing.T, e *env) {
 	if a := e.archived(ch.ID, id); !a.Annulled {
 		t.Errorf("archived %s, not annulled: White had made no move", a.Result)
 	}
-	const want = "Their team had not made two moves, so the game is annulled: it is recorded, but it does not count."
+	want := "Their team had not made two moves, so the game against ⚫ " + ann.Mention() + " and " + cid.Mention() + " is annulled: it is recorded, but it does not count."
 	e.d.WaitFor("the annulment", func() bool { return len(e.publicWith(ch.ID, want)) > 0 })
 }

@@ -47,7 +47,7 @@ func TestLateMove(t *testing.T) {
 	if !strings.HasPrefix(reply, "⌛ Too late: ⚪ white's time ran out <t:") {
 		t.Errorf("reply to a late move = %q", reply)
 	}
-	if !strings.Contains(announce, "They had not made two moves of their own, so the game is annulled") || !strings.Contains(announce, "**Game over: annulled on time, not counted**") || strings.Contains(announce, "wins") {
+	if !strings.Contains(announce, "They had not made two moves of their own, so the game against ⚫ <@"+ann.ID+"> is annulled") || !strings.Contains(announce, "**Game over: annulled on time, not counted**") || strings.Contains(announce, "wins") {
 		t.Errorf("announcement = %q, want B+T, annulled (white made no move)", announce)
 	}
 	if _, err := tb.store.Game(context.Background(), channelID); err == nil {
