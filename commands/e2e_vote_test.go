@@ -206,6 +206,20 @@ func testE2EVoteResignTyped(t *testing.T, e *env) {
 	if m := e.do(e.slash(ch, v2, "resign")); !m.Ephemeral || m.Text() != want {
 		t.Errorf("/go resign: reply %q, want privately %q", m.Text(), want)
 	}
+	// Nor does anyone mark dead stones: a voter is not told that they do
+	// not play.
+	e.refused(e.slash(ch, v2, "dead", discordtest.Str("point", "E5")), "A vote game has no marking of dead stones: two passes end it, and I count it at once with my own estimate.")
+}
+
+// TestE2ENotPlayingNamesBot: a spectator of a game against a bot is told
+// who plays, the bot's level and colour in one pair of brackets.
+func TestE2ENotPlayingNamesBot(t *testing.T) { httpMode(t, testE2ENotPlayingNamesBot) }
+
+func testE2ENotPlayingNamesBot(t *testing.T, e *env) {
+	ch := e.d.GuildChannel("general")
+	alice, carol := e.d.NewUser("alice"), e.d.NewUser("carol")
+	e.do(e.botGame(ch, alice, "tester"))
+	e.refused(e.slash(ch, carol, "pass"), "You are not playing in this game: it is gobot (tester, black) against "+alice.Mention()+" (white).")
 }
 
 // TestE2EVotesAtOnce: twelve people vote at the same moment; every vote is

@@ -92,3 +92,13 @@ func HasButton(m *discordgo.Message, customID string) bool {
 	}
 	return false
 }
+
+// WithSide is name with the side it plays in brackets: "@bob (black)",
+// and "gobot (beginner, white)" for a name that ends in brackets of its
+// own, where two pairs in a row would read badly.
+func WithSide(name, side string) string {
+	if strings.HasSuffix(name, ")") {
+		return name[:len(name)-1] + ", " + side + ")"
+	}
+	return name + " (" + side + ")"
+}

@@ -454,7 +454,7 @@ func (a *App) IsPlayer(g *storage.Game, u *discordgo.User) error {
 	}
 	side := func(s game.Side) string {
 		label := strings.Fields(a.sideLabel(g, s))
-		return fmt.Sprintf("%s (%s)", JoinNames(g.TeamOf(s), Mention), label[len(label)-1])
+		return WithSide(JoinNames(g.TeamOf(s), Mention), label[len(label)-1])
 	}
 	return UserErr(ErrNotPlayer, fmt.Sprintf("You are not playing in this game: it is %s against %s.", side(0), side(1)))
 }

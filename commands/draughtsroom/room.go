@@ -270,7 +270,7 @@ func draughtsSideOf(g *storage.Game, u *discordgo.User) (game.Side, error) {
 	if s, ok := g.SideOf(u.ID); ok {
 		return s, nil
 	}
-	return game.NoSide, commands.UserErr(commands.ErrNotPlayer, fmt.Sprintf("You are not playing in this game: it is %s (white) against %s (black).", commands.Mention(g.First(draughtsWhite)), commands.Mention(g.First(draughtsBlack))))
+	return game.NoSide, commands.UserErr(commands.ErrNotPlayer, "You are not playing in this game: it is "+commands.WithSide(commands.Mention(g.First(draughtsWhite)), "white")+" against "+commands.WithSide(commands.Mention(g.First(draughtsBlack)), "black")+".")
 }
 
 // draughtsPlayerInPlay returns the side u plays in g, a game still in

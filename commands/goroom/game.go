@@ -95,7 +95,7 @@ func playerColor(g *storage.Game, u *discordgo.User) (engine.Color, error) {
 	if s, ok := g.SideOf(u.ID); ok {
 		return engine.ColorOf(s), nil
 	}
-	return engine.Empty, commands.UserErr(commands.ErrNotPlayer, fmt.Sprintf("You are not playing in this game: it is %s (black) against %s (white).", teamMention(g, engine.Black), teamMention(g, engine.White)))
+	return engine.Empty, commands.UserErr(commands.ErrNotPlayer, "You are not playing in this game: it is "+commands.WithSide(teamMention(g, engine.Black), "black")+" against "+commands.WithSide(teamMention(g, engine.White), "white")+".")
 }
 
 // canMove checks that u may move in g now: u's side is to move and, in a

@@ -517,8 +517,15 @@ func finalScoreMessage(g *storage.Game, now time.Time, note string, unrated bool
 	}, nil
 }
 
+// errVoteNoMarking answers a scoring action in a vote game, to a voter
+// or anyone: nobody marks its dead stones.
+var errVoteNoMarking = commands.UserErr(commands.ErrNotScoring, "A vote game has no marking of dead stones: two passes end it, and I count it at once with my own estimate.")
+
 // scoringGame loads the game for a scoring-phase action by u.
 func (a *room) scoringGame(ctx context.Context, g *storage.Game, r *commands.Request) (engine.Color, error) {
+	if isVoteGame(g) {
+		return engine.Empty, errVoteNoMarking
+	}
 	c, err := playerColor(g, r.User)
 	if err != nil {
 		return c, err
