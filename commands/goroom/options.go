@@ -102,6 +102,9 @@ func parseSetup(r *commands.Request, defaultColor string, st *storage.Settings) 
 		if !engine.ValidKomi(k) {
 			return s, commands.UserErr(commands.ErrBadOption, fmt.Sprintf("Komi must be from -150 to 150 in steps of 0.5, not %v.", k))
 		}
+		if k == 0 {
+			k = 0 // -0 is 0, and shows and records so (KM[0], not KM[-0])
+		}
 		s.Rules.Komi = k
 	}
 	if s.Clock, err = commands.ClockOption(r); err != nil {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -57,6 +58,15 @@ func TestParseSetup(t *testing.T) {
 					s.Size, s.Color, s.Rules.Name, s.Rules.Komi, s.Handicap, tt.size, tt.color, tt.rules, tt.komi, tt.handicap)
 			}
 		})
+	}
+}
+
+// TestKomiMinusZero: komi:-0 is komi 0, shown as "0" and recorded KM[0]
+// (it was "komi -0" on every board and KM[-0] in the record).
+func TestKomiMinusZero(t *testing.T) {
+	s, err := parseSetup(slashRequest(t, "/go bot komi:-0"), "black", nil)
+	if err != nil || math.Signbit(s.Rules.Komi) || engine.FormatKomi(s.Rules.Komi) != "0" {
+		t.Errorf("komi:-0 = %v (%q), %v; want 0", s.Rules.Komi, engine.FormatKomi(s.Rules.Komi), err)
 	}
 }
 
