@@ -590,6 +590,12 @@ func testE2ERengoBannedBotTeam(t *testing.T, e *env) {
 	ann, bob, cid := e.d.NewUser("ann"), e.d.NewUser("bob"), e.d.NewUser("cid")
 	admin := e.d.NewUser("admin")
 	admin.Permissions = discordtest.PermServerAdmin
+	// bot_team without a bot is refused, not ignored.
+	e.refused(e.slash(ch, ann, "rengo", discordtest.Int("size", 9), discordtest.Bool("thread", false), discordtest.Str("bot_team", "black")),
+		"`bot_team` says which team gobot joins: add `bot:` with its level, as `/go rengo bot:hard bot_team:black`.")
+	if n := len(e.d.Public(ch.ID)); n != 0 {
+		t.Fatalf("the refused lobby posted %d messages", n)
+	}
 	lobby := e.newChallenge(e.slash(ch, ann, "rengo", discordtest.Int("size", 9), discordtest.Bool("thread", false), discordtest.Str("bot", "tester"), discordtest.Str("bot_team", "black")))
 	lobby = e.do(e.click(bob, lobby, "Join White"))
 	lobby = e.do(e.click(cid, lobby, "Join White"))

@@ -76,6 +76,11 @@ func (a *room) cmdRengo(ctx context.Context, r *commands.Request) error {
 	}
 	creator := commands.UserPlayer(r.User)
 	teams := []storage.Side{{Players: []storage.Player{creator}}, {}}
+	if _, ok := r.String("bot"); !ok {
+		if _, ok := r.String("bot_team"); ok {
+			return commands.UserErr(commands.ErrBadOption, "`bot_team` says which team gobot joins: add `bot:` with its level, as `/go rengo bot:hard bot_team:black`.")
+		}
+	}
 	if v, ok := r.String("bot"); ok {
 		level, err := a.level(v)
 		if err != nil {
