@@ -204,6 +204,9 @@ func parse(spec string, presets []Preset) (Control, error) {
 				return Control{}, fmt.Errorf("%w: the preset %s takes nothing after it", ErrSpec, p.Name)
 			}
 		}
+		if f[0][0] == '-' {
+			return Control{}, fmt.Errorf("%w: %q: a time cannot be negative", ErrSpec, f[0])
+		}
 		return Control{}, fmt.Errorf("%w: unknown system or preset %q", ErrSpec, f[0])
 	}
 	if err != nil {
@@ -342,6 +345,9 @@ func parseTimeFrom(what, s string, least time.Duration) (time.Duration, error) {
 			if rest[i] == u.letter {
 				unit = u.d
 			}
+		}
+		if unit == 0 && (rest[i] == '.' || rest[i] == ',') {
+			return 0, fmt.Errorf("%w: the %s %q has a fraction: write whole numbers of s, m, h or d, as 1h30m for an hour and a half", ErrSpec, what, s)
 		}
 		if unit == 0 {
 			return 0, fmt.Errorf("%w: the %s %q has unit %q; use s, m, h or d", ErrSpec, what, s, rest[i:i+1])
