@@ -195,9 +195,11 @@ func ParseSGFPoint(s string, size int) (p Point, ok bool, err error) {
 // TypedPoint returns what a person typed for a point as gobot names points:
 // upper case, without the blanks around it or between its column letter
 // and its row ("d 4" and " D  4 " are D4, as KGS and OGS players often
-// write them). Anything else keeps its inner blanks, so that it is refused
-// as typed. Autocomplete matches its prefixes with it too.
+// write them; fullwidth "Ｄ４", as CJK input methods type it, too: see
+// game.Halfwidth). Anything else keeps its inner blanks, so that it is
+// refused as typed. Autocomplete matches its prefixes with it too.
 func TypedPoint(s string) string {
+	s = game.Halfwidth(s)
 	f := strings.Fields(strings.ToUpper(s))
 	switch {
 	case len(f) == 1:

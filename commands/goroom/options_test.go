@@ -103,6 +103,10 @@ func TestParseMove(t *testing.T) {
 		{"PASS", 9, engine.PassMove(engine.Black), ""},
 		{"K5", 9, engine.Move{}, "K5 is off this 9×9 board: valid points are A1–J9"},
 		{"A10", 9, engine.Move{}, "A10 is off this 9×9 board"},
+		// As a CJK input method types them: fullwidth, the ideographic space.
+		{"Ｄ４", 19, engine.PlaceAt(engine.Black, engine.Point{Col: 3, Row: 3}), ""},
+		{"ｑ　１６", 19, engine.PlaceAt(engine.Black, engine.Point{Col: 15, Row: 15}), ""},
+		{"ｐａｓｓ", 9, engine.PassMove(engine.Black), ""},
 		// Leading zeros in the row are read: E05 is E5.
 		{"e05", 9, engine.PlaceAt(engine.Black, engine.Point{Col: 4, Row: 4}), ""},
 		{"Q016", 19, engine.PlaceAt(engine.Black, engine.Point{Col: 15, Row: 15}), ""},

@@ -4,6 +4,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/gobot-dev/gobot/engine/game"
 )
 
 // Route is one way a move goes: the squares the piece stands on, from its
@@ -147,7 +149,7 @@ func separator(r rune) rune {
 // squares it returns may not make a legal move. Errors wrap ErrNotation or
 // ErrSquare and say what is wrong.
 func ParseSquares(text string) ([]Square, error) {
-	t := strings.TrimSpace(text)
+	t := strings.TrimSpace(game.Halfwidth(text))
 	if t == "" {
 		return nil, errorf(ErrNotation, "empty move: write a move as 32-28, or 28x19 for a capture")
 	}

@@ -39,6 +39,8 @@ func TestParseSquares(t *testing.T) {
 		{"32--28", nil, `draughts: "32--28": a square number is missing before "-"`},
 		{"32 28", nil, `draughts: "32 28": squares must be joined by '-' or 'x'`},
 		{"3228", []Square{32, 28}, ""},
+		{"３２－２８", []Square{32, 28}, ""},
+		{"２８ｘ１９", []Square{28, 19}, ""},
 		{" 1923 ", []Square{19, 23}, ""},
 		{"728", []Square{7, 28}, ""},
 		{"128", nil, `draughts: "128": write it with a dash, as 1-28 or 12-8`},

@@ -3,6 +3,7 @@ package game
 import (
 	"errors"
 	"strconv"
+	"strings"
 )
 
 // Refusal is an error with a sentence for the person whose move or option
@@ -54,4 +55,20 @@ func Clip(s string, n int) string {
 		return s
 	}
 	return string(r[:n-1]) + "…"
+}
+
+// Halfwidth folds what an input method puts in a person's move to
+// ASCII: the fullwidth letters, digits and signs (U+FF01–U+FF5E) that
+// Chinese, Japanese and Korean keyboards type by default ("Ｄ４",
+// "３２－２８") and the ideographic space. Anything else is kept.
+func Halfwidth(s string) string {
+	return strings.Map(func(r rune) rune {
+		switch {
+		case r >= 0xFF01 && r <= 0xFF5E:
+			return r - 0xFEE0
+		case r == '\u3000':
+			return ' '
+		}
+		return r
+	}, s)
 }
