@@ -689,7 +689,7 @@ func testE2EDraughtsDefinitions(t *testing.T, e *env) {
 	for _, o := range defs[1].Options {
 		subs = append(subs, o.Name)
 	}
-	if got, want := strings.Join(subs, " "), "challenge bot play board draw resign abort record history stats leaderboard help"; got != want {
+	if got, want := strings.Join(subs, " "), "challenge bot play board draw resign abort record history games stats leaderboard help"; got != want {
 		t.Errorf("/draughts subcommands = %s, want %s", got, want)
 	}
 	// Every reply names /draughts, so no client is shown another name.

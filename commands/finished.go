@@ -28,13 +28,17 @@ func (a *App) CmdBoardHere(ctx context.Context, r *Request) error {
 	}
 	games, lerr := a.archive.ChannelGames(ctx, r.Interaction.ChannelID, lastGamesLooked)
 	if lerr != nil || len(games) == 0 {
-		if err := inThread(a.userThreads(ctx, r)); err != nil {
+		mine := a.userGames(ctx, r)
+		if err := inThread(threadsOf(mine, r.Interaction.ChannelID)); err != nil {
 			return err
 		}
 		if cerr := a.openChallenge(ctx, r); cerr != nil {
 			return cerr
 		}
-		return err
+		if where := a.gamesElsewhere(r, a.commandRoom(r), mine); where != "" {
+			return UserErr(ErrNoGame, "There is no game in this channel. "+where)
+		}
+		return a.noGameHere(a.commandRoom(r), mine)
 	}
 	// The board here, as /go board shows a game of draughts in play: the
 	// newest of any kind when none is of the command's.

@@ -72,7 +72,7 @@ func (a *App) OnGame(h GameHandler) HandlerFunc {
 			if ended != nil {
 				return ended
 			}
-			return UserErr(ErrNoGame, fmt.Sprintf("There is no game in this channel. Start one with `/%s challenge` or `/%s bot`.", rm.Command(), rm.Command()))
+			return a.noGameHere(rm, games)
 		}
 		if err != nil {
 			return err
@@ -89,6 +89,17 @@ func (a *App) OnGame(h GameHandler) HandlerFunc {
 		}
 		return a.notPlayerHere(ctx, r, h(ctx, r, g))
 	}
+}
+
+// noGameHere is ErrNoGame for a channel without a game, where the
+// user plays games (theirs in play) elsewhere that nothing more precise
+// named (gamesElsewhere: in DMs, on other servers, of another kind):
+// /go games lists them. With none it says how to start one.
+func (a *App) noGameHere(rm Room, games []*storage.Game) error {
+	if len(games) > 0 {
+		return UserErr(ErrNoGame, fmt.Sprintf("There is no game in this channel. You play %s elsewhere: `/%s games` lists them, with where each is and your move first.", Plural(len(games), "game"), rm.Command()))
+	}
+	return UserErr(ErrNoGame, fmt.Sprintf("There is no game in this channel. Start one with `/%s challenge` or `/%s bot`.", rm.Command(), rm.Command()))
 }
 
 // inThread is ErrNoGame, saying where the user of a command plays, when

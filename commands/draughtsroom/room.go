@@ -1244,7 +1244,7 @@ const draughtsHelp = "**International draughts (10×10) with gobot**\n" +
 	"Capturing is compulsory, and you must take the most pieces (a king counts as one); pieces come off when the capture is over, and none is jumped twice. " +
 	"Kings fly: they move and capture along a whole diagonal. A man is crowned when its move ends on the far row. " +
 	"You lose when you cannot move. Draws: by agreement, threefold repetition, 25 moves each with kings only and no capture, and the 16- and 5-move endgame rules.\n" +
-	"Draughts has ratings of its own (`/draughts stats`, `/draughts leaderboard`); `/draughts history` lists the games of both."
+	"Draughts has ratings of its own (`/draughts stats`, `/draughts leaderboard`); `/draughts history` lists the finished games of both, `/draughts games` your games in play."
 
 // cmdDraughtsHelp answers /draughts help, privately, with the bot levels
 // this server's admins offer (all, saying so, when they cannot be read),
@@ -1378,6 +1378,7 @@ func draughtsDefinition(contexts []discordgo.InteractionContextType, integration
 				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: "reason", Description: "A moderator's reason, kept in the server's log", MaxLength: 300}),
 			sub("record", "The PDN record of the game here, or of a finished game", goSubs["sgf"].Options[0], goSubs["sgf"].Options[1]),
 			sub("history", "A player's finished games, Go and draughts", goSubs["history"].Options...),
+			sub("games", "Your games in play, draughts and Go: where each is, your move first, the time left"),
 			sub("stats", "A player's draughts ratings and record", goSubs["stats"].Options...),
 			sub("leaderboard", "The best draughts players here, or everywhere", goSubs["leaderboard"].Options...),
 			sub("help", "How to play draughts with gobot, and the rules"),
@@ -1406,6 +1407,7 @@ func (a *room) draughtsRoutes(rt *commands.Router) {
 	rt.Command("draughts/help", a.cmdDraughtsHelp)
 	rt.Command("draughts/record", a.CmdRecord)
 	rt.Command("draughts/history", a.CmdHistory)
+	rt.Command("draughts/games", a.CmdGames)
 	rt.Command("draughts/stats", a.CmdStats)
 	rt.Command("draughts/leaderboard", a.CmdLeaderboard)
 	rt.Autocomplete("draughts/play", a.completeDraughtsMove)

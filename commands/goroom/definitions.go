@@ -116,6 +116,7 @@ func definition() *discordgo.ApplicationCommand {
 			sub("history", "Someone's finished games, with their records",
 				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionUser, Name: "player", Description: "Whose games (default: yours)"},
 				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionInteger, Name: "page", Description: "Page, from 1 (newest games first)", MinValue: &minPage}),
+			sub("games", "Your games in play, Go and draughts: where each is, your move first, the time left"),
 			sub("dead", "Scoring phase: mark or unmark a group as dead", &discordgo.ApplicationCommandOption{
 				Type: discordgo.ApplicationCommandOptionString, Name: "point", Description: "Any stone of the group, like C3",
 				Required: true, Autocomplete: true, MaxLength: 6}),

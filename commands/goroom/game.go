@@ -41,6 +41,7 @@ func (a *room) goRoutes(rt *commands.Router) {
 	command("go/review", a.cmdReview)
 	command("go/estimate", a.cmdEstimate)
 	command("go/history", a.CmdHistory)
+	command("go/games", a.CmdGames)
 	command("go/dead", a.OnGame(a.cmdDead))
 	command("go/stats", a.CmdStats)
 	command("go/leaderboard", a.CmdLeaderboard)

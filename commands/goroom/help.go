@@ -74,7 +74,8 @@ func helpText(levels []commands.Level, challengeTTL, scoringTTL time.Duration, h
 			{Name: "Play", Value: "`/go play move:D4` places a stone (`d 4` too); `move:pass` passes.\n" +
 				"`/go pass`, `/go resign`, or the **Pass** / **Undo** / **Resign** buttons under the newest board (the Resign button asks to confirm; `/go resign` does not).\n" +
 				"`/go undo` (or **Undo**) asks your opponent to take back your last move; against the bot (unrated games only) it takes back its reply and your move at once.\n" +
-				"`/go board` shows the board again; `/go sgf` attaches the game record (SGF); `animation:true` adds an animated replay."},
+				"`/go board` shows the board again; `/go sgf` attaches the game record (SGF); `animation:true` adds an animated replay. " +
+				"`/go games` lists your games in play everywhere, your move first."},
 			{Name: "Finished games", Value: "The final message carries the counted board, the SGF (with ranks as the game began) and a **Rematch** button. " +
 				"`/go sgf` gives the game in play here, or else the last one finished here; `/go sgf game:` any game you may see " +
 				"(it suggests your recent games). `/go replay game:` posts an animated replay. " +

@@ -154,7 +154,7 @@ func TestDefinitions(t *testing.T) {
 			}
 		}
 	}
-	want := "challenge bot rengo vote play pass resign undo board sgf replay review estimate history dead stats leaderboard help abort vacation"
+	want := "challenge bot rengo vote play pass resign undo board sgf replay review estimate history games dead stats leaderboard help abort vacation"
 	if strings.Join(subs, " ") != want {
 		t.Errorf("subcommands %v, want %s", subs, want)
 	}
