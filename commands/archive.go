@@ -302,8 +302,12 @@ func (a *App) FinishedGameOption(ctx context.Context, r *Request) (*storage.Arch
 		}
 		return a.archivedGame(ctx, r, arc.ID)
 	}
-	if _, err := a.games.Game(ctx, r.Interaction.ChannelID); err == nil {
+	if g, err := a.games.Game(ctx, r.Interaction.ChannelID); err == nil {
 		// /go review and /go replay, run during the channel's first game.
+		if in, own := a.roomOf(g), a.commandRoom(r); in != own {
+			// Not worth waiting for: its end brings no game of own's.
+			return nil, UserErr(ErrNoGame, fmt.Sprintf("The game in this channel is a game of %s, still being played, and `%s` takes a finished game of %s: name one with `game:`.", in.Name(), subcommand(r), own.Name()))
+		}
 		return nil, UserErr(ErrNoGame, fmt.Sprintf("The game in this channel is still being played, and `%s` takes a finished game: run it once the game is over, or name another with `game:`.", subcommand(r)))
 	}
 	last := lastGameElsewhere(ctx, a.archive, r)
@@ -376,7 +380,17 @@ func (a *App) namedInPlay(r *Request, g *storage.Game) string {
 		where, there = "here", "here"
 	}
 	if a.takesGameInPlay(r) {
-		return fmt.Sprintf("Game `%s` is not over yet: it is being played %s. Run `%s` %s without `game:`.", g.ID, where, subcommand(r), there)
+		cmd := subcommand(r)
+		if in, own := a.roomOf(g), a.commandRoom(r); in != own {
+			// A game of the other kind: its own record command, which
+			// takes it there (/go sgf there answers with /draughts
+			// record); no estimate but Go's.
+			if _, sub, _ := strings.Cut(r.Path, "/"); sub != own.RecordCommand() {
+				return fmt.Sprintf("Game `%s` is a game of %s, still being played %s: `%s` is only for %s.", g.ID, in.Name(), where, cmd, own.Name())
+			}
+			cmd = "/" + in.Command() + " " + in.RecordCommand()
+		}
+		return fmt.Sprintf("Game `%s` is not over yet: it is being played %s. Run `%s` %s without `game:`.", g.ID, where, cmd, there)
 	}
 	return fmt.Sprintf("Game `%s` is not over yet: it is being played %s, and `%s` takes a finished game. Run it once the game has ended.", g.ID, where, subcommand(r))
 }

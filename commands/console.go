@@ -403,7 +403,7 @@ func (cd *consoleDiscord) interaction(line string, defs []*discordgo.Application
 		defer cd.mu.Unlock()
 		switch {
 		case len(cd.buttons) == 0:
-			return nil, errors.New("the last message has no buttons: `/go board` shows the game here with its buttons")
+			return nil, errors.New("the last message has no buttons: `/go board` (`/draughts board` for draughts) shows the game here with its buttons")
 		case err != nil || n < 1 || n > len(cd.buttons):
 			return nil, fmt.Errorf("press which button? give its number, 1 to %d", len(cd.buttons))
 		}

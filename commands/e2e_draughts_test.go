@@ -77,7 +77,8 @@ func testE2EDraughts(t *testing.T, e *env) {
 	// Go's commands and the wrong player are refused, and change nothing.
 	e.refused(e.play(ch, alice, "D4"), "The game in this channel is international draughts: play it with `/draughts play`")
 	e.refused(e.slash(ch, bob, "estimate"), "The game in this channel is international draughts: score estimates are only for Go.")
-	e.refused(e.slash(ch, bob, "undo"), "The game in this channel is international draughts")
+	e.refused(e.slash(ch, bob, "undo"), "The game in this channel is international draughts, which has no takebacks: a move played stands.")
+	e.refused(e.slash(ch, bob, "pass"), "The game in this channel is international draughts, which has no passing: you must move, and a player who cannot move loses.")
 	// A command the channel's game has too is named as its own.
 	e.refused(e.slash(ch, bob, "resign"), "The game in this channel is international draughts: use `/draughts resign` (`/draughts help` says how).")
 	e.refused(e.slash(ch, bob, "abort"), "The game in this channel is international draughts: use `/draughts abort` (`/draughts help` says how).")

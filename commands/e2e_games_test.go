@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/gobot-dev/gobot/commands"
+	"github.com/gobot-dev/gobot/commands/discordtest"
 )
 
 // TestE2EMyGames: /go games lists the user's games in play everywhere, a
@@ -81,6 +82,34 @@ func testE2EMyGames(t *testing.T, e *env) {
 	// Where nothing nearer says where the games are, /go games does.
 	other := e.d.OtherGuildChannel("900000000000000001", "elsewhere")
 	e.refused(e.slash(other, alice, "pass"), "There is no game in this channel. You play 3 games elsewhere: `/go games` lists them, with where each is and your move first.")
+	e.refused(e.slash(other, bob, "pass"), "There is no game in this channel. You play a game elsewhere: `/go games` says where.")
 	// /go board in a channel of the server without a game names them.
 	e.refused(e.slash(random, alice, "board"), "There is no game in this channel. Your games are in <#"+general.ID+"> and <#"+lobby.ID+">: run the command there.")
+}
+
+// TestE2EHintsNameWorkingCommands: a hint names a command that works where
+// it sends the user: the record of a game of draughts named from /go sgf
+// is /draughts record (it said to run /go sgf there, which points
+// elsewhere again), /go estimate of one is only for Go, and in a DM with
+// gobot only /go bot starts a game (it suggested /go challenge, which is
+// refused there).
+func TestE2EHintsNameWorkingCommands(t *testing.T) { httpMode(t, testE2EHintsNameWorkingCommands) }
+
+func testE2EHintsNameWorkingCommands(t *testing.T, e *env) {
+	alice, bob := e.d.NewUser("alice"), e.d.NewUser("bob")
+	ch, random := e.d.GuildChannel("draughts"), e.d.GuildChannel("random")
+	e.draughtsGame(ch, alice, bob, "none")
+	id := e.game(ch.ID).ID
+	e.refused(e.slash(random, alice, "sgf", discordtest.Str("game", id)), "Game `"+id+"` is not over yet: it is being played in <#"+ch.ID+">. Run `/draughts record` there without `game:`.")
+	e.refused(e.slash(random, alice, "estimate", discordtest.Str("game", id)), "Game `"+id+"` is a game of international draughts, still being played in <#"+ch.ID+">: `/go estimate` is only for Go.")
+
+	carol := e.d.NewUser("carol")
+	dm := e.d.DM(carol)
+	e.refused(e.slash(dm, carol, "pass"), "There is no game in this DM. Start one against me with `/go bot`.")
+	e.do(e.botGame(dm, carol, "tester"))
+	e.waitMoves("the bot's first move", dm.ID, 1)
+	e.do(e.slash(dm, carol, "resign"))
+	if m := e.do(e.slash(dm, carol, "board")); !strings.Contains(m.Text(), "; `/go bot` starts a new one.") {
+		t.Errorf("/go board in the DM after the game = %q, want only /go bot suggested", m.Text())
+	}
 }

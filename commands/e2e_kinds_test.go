@@ -55,3 +55,15 @@ func testE2EOtherKindFinishedHere(t *testing.T, e *env) {
 	e.refused(e.draughtsMove(ch, alice, "32-28"), "There is no game")
 	e.refused(e.draughtsCmd(ch, alice, "record"), fmt.Sprintf("No game of international draughts has been played to the end in this channel yet. The last game finished here, `%s`, was a game of Go: `/go board` shows it, and `/go sgf game:%s` gives its record.", g.ID, g.ID))
 }
+
+// TestE2EReviewDuringDraughts: /go review in a channel whose first game,
+// of draughts, is in play is told it takes a finished game of Go (it
+// said to run it once the game is over, when it would refuse that game).
+func TestE2EReviewDuringDraughts(t *testing.T) { httpMode(t, testE2EReviewDuringDraughts) }
+
+func testE2EReviewDuringDraughts(t *testing.T, e *env) {
+	alice, bob := e.d.NewUser("alice"), e.d.NewUser("bob")
+	ch := e.d.GuildChannel("draughts")
+	e.draughtsGame(ch, alice, bob, "none")
+	e.refused(e.slash(ch, alice, "review"), "The game in this channel is a game of international draughts, still being played, and `/go review` takes a finished game of Go: name one with `game:`.")
+}

@@ -38,7 +38,7 @@ func (a *App) CmdBoardHere(ctx context.Context, r *Request) error {
 		if where := a.gamesElsewhere(r, a.commandRoom(r), mine); where != "" {
 			return UserErr(ErrNoGame, "There is no game in this channel. "+where)
 		}
-		return a.noGameHere(a.commandRoom(r), mine)
+		return a.noGameHere(r, a.commandRoom(r), mine)
 	}
 	// The board here, as /go board shows a game of draughts in play: the
 	// newest of any kind when none is of the command's.

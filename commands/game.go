@@ -72,7 +72,7 @@ func (a *App) OnGame(h GameHandler) HandlerFunc {
 			if ended != nil {
 				return ended
 			}
-			return a.noGameHere(rm, games)
+			return a.noGameHere(r, rm, games)
 		}
 		if err != nil {
 			return err
@@ -84,6 +84,9 @@ func (a *App) OnGame(h GameHandler) HandlerFunc {
 			if _, sub, ok := strings.Cut(r.Path, "/"); ok && r.Interaction.Type == discordgo.InteractionApplicationCommand &&
 				sub != "play" && a.router.HasCommand(in.Command()+"/"+sub) {
 				use = "use `/" + in.Command() + " " + strings.ReplaceAll(sub, "/", " ") + "`"
+			} else if w, ok := in.(Without); ok && w.Without(sub) != "" {
+				// /go undo in a game of draughts: it has none.
+				return UserErr(ErrWrongGame, fmt.Sprintf("The game in this channel is %s, which %s.", in.Name(), w.Without(sub)))
 			}
 			return UserErr(ErrWrongGame, fmt.Sprintf("The game in this channel is %s: %s (`/%s help` says how).", in.Name(), use, in.Command()))
 		}
@@ -95,9 +98,16 @@ func (a *App) OnGame(h GameHandler) HandlerFunc {
 // user plays games (theirs in play) elsewhere that nothing more precise
 // named (gamesElsewhere: in DMs, on other servers, of another kind):
 // /go games lists them. With none it says how to start one.
-func (a *App) noGameHere(rm Room, games []*storage.Game) error {
+func (a *App) noGameHere(r *Request, rm Room, games []*storage.Game) error {
+	if len(games) == 1 {
+		return UserErr(ErrNoGame, fmt.Sprintf("There is no game in this channel. You play a game elsewhere: `/%s games` says where.", rm.Command()))
+	}
 	if len(games) > 0 {
 		return UserErr(ErrNoGame, fmt.Sprintf("There is no game in this channel. You play %s elsewhere: `/%s games` lists them, with where each is and your move first.", Plural(len(games), "game"), rm.Command()))
+	}
+	if r.Interaction.GuildID == "" && r.Interaction.Context == discordgo.InteractionContextBotDM {
+		// Nobody else sees a DM with gobot: no challenge is played here.
+		return UserErr(ErrNoGame, fmt.Sprintf("There is no game in this DM. Start one against me with `/%s bot`.", rm.Command()))
 	}
 	return UserErr(ErrNoGame, fmt.Sprintf("There is no game in this channel. Start one with `/%s challenge` or `/%s bot`.", rm.Command(), rm.Command()))
 }

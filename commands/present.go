@@ -102,3 +102,14 @@ func WithSide(name, side string) string {
 	}
 	return name + " (" + side + ")"
 }
+
+// StartsNew says how a new game starts where arc was played, with the
+// slash command cmd: "`/go challenge` or `/go bot` starts a new one", or
+// "`/go bot` starts a new one" after a game against a bot in a DM, which
+// may be a DM with gobot, where nobody else can accept a challenge.
+func StartsNew(arc *storage.Archived, cmd string) string {
+	if arc.GuildID == "" && (arc.Black.IsBot() || arc.White.IsBot()) {
+		return "`/" + cmd + " bot` starts a new one"
+	}
+	return "`/" + cmd + " challenge` or `/" + cmd + " bot` starts a new one"
+}

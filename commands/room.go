@@ -436,6 +436,16 @@ type Reviewed interface {
 	ReviewedRecord(ctx context.Context, arc *storage.Archived) (data []byte, content string, err error)
 }
 
+// Without is what a room adds when its game lacks something another
+// game's command does, to say so when that command is sent in one of its
+// games (/go undo in a game of draughts).
+type Without interface {
+	// Without says, after "which", what sub, another room's subcommand,
+	// would do that the room's game does not have: "has no takebacks: a
+	// move played stands"; "" when it is not one of those.
+	Without(sub string) string
+}
+
 // OnlyFor refuses arc, a game of another kind than rm's, for something
 // only rm's games have: "Game `x` is a game of international draughts:
 // reviews are only for Go. …".

@@ -428,6 +428,21 @@ func ruleText(err error) string {
 	return msg
 }
 
+// Without says what Go's commands do that draughts has not: /go undo,
+// /go pass and /go dead in a game of draughts are told so, not sent to
+// /draughts play.
+func (*room) Without(sub string) string {
+	switch sub {
+	case "undo":
+		return "has no takebacks: a move played stands"
+	case "pass":
+		return "has no passing: you must move, and a player who cannot move loses"
+	case "dead":
+		return "has no dead stones to mark: it ends when a side cannot move, or by resignation or a draw"
+	}
+	return ""
+}
+
 // notAMove answers the words a player may type for a move that are not
 // moves in draughts, as Go's /go play move:resign points at /go resign.
 var notAMove = map[string]string{
@@ -1492,8 +1507,8 @@ func finishedDraughtsMessage(arc *storage.Archived) (*commands.Message, error) {
 		return nil, fmt.Errorf("commands: draw the board of game %s: %w", arc.ID, err)
 	}
 	name := fmt.Sprintf("draughts-%s-%d.png", arc.ID, st.MoveCount())
-	text := fmt.Sprintf("The last game of draughts in this channel ended <t:%d:R> after %s; `/draughts challenge` or `/draughts bot` starts a new one.\n**Game over: %s**",
-		arc.FinishedAt.Unix(), moves(arc.Moves), result)
+	text := fmt.Sprintf("The last game of draughts in this channel ended <t:%d:R> after %s; %s.\n**Game over: %s**",
+		arc.FinishedAt.Unix(), moves(arc.Moves), commands.StartsNew(arc, "draughts"), result)
 	// The pieces left, as the board said while the game was played (and as
 	// a finished game of Go keeps its captures).
 	text += "\n" + piecesLine(st)

@@ -73,7 +73,7 @@ func TestConsole(t *testing.T) {
 	)
 	for _, want := range []string{
 		"gobot: play Go on Discord", // help
-		"the last message has no buttons: `/go board` shows the game here with its buttons",
+		"the last message has no buttons: `/go board` (`/draughts board` for draughts) shows the game here with its buttons",
 		"A game is already running here. Finish it first: the console holds one game at a time.",
 		"played E5",              // the move
 		"played A1",              // the bot's answer (first legal point)
@@ -426,7 +426,7 @@ func TestConsoleTextDeadStones(t *testing.T) {
 // none to press, rather than the board's Pass, which it pressed before.
 func TestConsolePressLastMessage(t *testing.T) {
 	got := runConsole(t, t.TempDir(), "/go bot level:first size:9 rated:false", "/go play move:E5", "/go help", "/press 1", "/quit")
-	if !strings.Contains(got, "the last message has no buttons: `/go board` shows the game here with its buttons") || strings.Contains(got, "passed") {
+	if !strings.Contains(got, "the last message has no buttons: `/go board` (`/draughts board` for draughts) shows the game here with its buttons") || strings.Contains(got, "passed") {
 		t.Errorf("/press 1 after /go help:\n%s", got)
 	}
 }

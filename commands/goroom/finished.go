@@ -57,7 +57,7 @@ func finishedBoardMessage(arc *storage.Archived) (*commands.Message, error) {
 		sb.WriteString(cs + "\n")
 	}
 	sb.WriteString("-# " + archivedSetupLine(g, arc))
-	note := fmt.Sprintf("The last game of Go in this channel ended <t:%d:R> after %s; `/go challenge` or `/go bot` starts a new one.", arc.FinishedAt.Unix(), commands.Plural(arc.Moves, "move"))
+	note := fmt.Sprintf("The last game of Go in this channel ended <t:%d:R> after %s; %s.", arc.FinishedAt.Unix(), commands.Plural(arc.Moves, "move"), commands.StartsNew(arc, "go"))
 	return &commands.Message{
 		Embeds: []*discordgo.MessageEmbed{{
 			Title:       title(g),
