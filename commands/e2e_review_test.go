@@ -418,13 +418,31 @@ func TestE2EReviewAnnulled(t *testing.T) {
 	if a, err := e.store.ArchivedGame(context.Background(), id); err != nil || !a.Annulled || a.Result != "W+T" {
 		t.Fatalf("archived %+v, %v; want W+T annulled", a, err)
 	}
+	// Nobody won it: the review and the estimate say it was annulled on
+	// time, as its final board does (they said "W+T").
 	answer := e.reviewed(e.slash(ch, bob, "review"))
-	if want := "Review of ⚫ alice vs ⚪ bob, 9×9, annulled (W+T, not counted), 2 moves"; !strings.HasPrefix(answer.Text(), want) {
+	if want := "Review of ⚫ alice vs ⚪ bob, 9×9, annulled on time, not counted, 2 moves"; !strings.HasPrefix(answer.Text(), want) {
 		t.Errorf("/go review answered %q, want it to begin %q", answer.Text(), want)
+	}
+	if est := e.do(e.slash(ch, bob, "estimate", discordtest.Str("game", id))); !strings.Contains(est.Text(), "alice vs ⚪ bob, annulled on time after move 2") || strings.Contains(est.Text(), "W+T") {
+		t.Errorf("/go estimate answered %q, want it annulled on time, no W+T", est.Text())
 	}
 	rv := e.storedReview(id)
 	if p := rv.Paragraph(); strings.Contains(p, " won") {
 		t.Errorf("the review of an annulled game names a winner: %q", p)
+	}
+}
+
+// TestE2EReviewHandicap: the review's header names the handicap, as /go
+// sgf and /go history do (it said "9×9, W+R").
+func TestE2EReviewHandicap(t *testing.T) {
+	e := newEnv(t)
+	ch, alice, bob := e.guildGame(discordtest.Int("handicap", 2), discordtest.Bool("rated", false))
+	e.do(e.play(ch, bob, "E5"))
+	e.do(e.slash(ch, alice, "resign"))
+	answer := e.reviewed(e.slash(ch, bob, "review"))
+	if want := "Review of ⚫ alice vs ⚪ bob, 9×9 H2, W+R, 1 move"; !strings.HasPrefix(answer.Text(), want) {
+		t.Errorf("/go review answered %q, want it to begin %q", answer.Text(), want)
 	}
 }
 

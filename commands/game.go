@@ -213,7 +213,7 @@ func (a *App) justEnded(ctx context.Context, r *Request, rm Room) error {
 		return nil
 	}
 	how := ""
-	if a.notation(arc.Kind) == nil && strings.HasSuffix(arc.Result, "+T") && !annulledOnTime(arc) {
+	if a.notation(arc.Kind) == nil && strings.HasSuffix(arc.Result, "+T") && !AnnulledOnTimeArc(arc) {
 		how = " on time" // Go's "B+T" does not say it; draughts' "2-0 (time)" does
 	}
 	return UserErr(ErrGameOver, fmt.Sprintf("Your game here ended%s <t:%d:R>: %s. `/%s board` shows it.", how, arc.FinishedAt.Unix(), a.resultCounted(arc), rm.Command()))

@@ -361,7 +361,7 @@ func (a *App) resultText(arc *storage.Archived) string {
 // say it: "B+R, annulled", "Void, aborted".
 func (a *App) resultCounted(arc *storage.Archived) string {
 	switch {
-	case annulledOnTime(arc):
+	case AnnulledOnTimeArc(arc):
 		return "annulled on time" // no score: nobody won it
 	case !arc.Annulled:
 		return a.resultText(arc)
@@ -371,14 +371,14 @@ func (a *App) resultCounted(arc *storage.Archived) string {
 	return a.resultText(arc) + ", annulled"
 }
 
-// annulledOnTime reports whether arc was annulled as it ended, on time
+// AnnulledOnTimeArc reports whether arc was annulled as it ended, on time
 // before the player who ran out had made two moves of their own (see
 // Annulled), rather than by an admin afterwards. Its Result names the
 // winner on time (Go's "W+T", draughts' as archived), which the record
 // (RE[Void], Result "*") and the final board ("annulled on time, not
 // counted") do not show: the player to move after three moves or fewer
 // has made one at most, and one to move after more has made two.
-func annulledOnTime(arc *storage.Archived) bool {
+func AnnulledOnTimeArc(arc *storage.Archived) bool {
 	return arc.Annulled && strings.HasSuffix(arc.Result, "+T") && arc.Moves <= 3
 }
 

@@ -683,7 +683,7 @@ func (app *App) historyLine(a *storage.Archived, key string, n int) string {
 		num = "`" + strconv.Itoa(n) + ".` "
 	}
 	result := app.resultText(a)
-	if annulledOnTime(a) {
+	if AnnulledOnTimeArc(a) {
 		result = "on time"
 	}
 	return fmt.Sprintf("%s%s %s%s vs %s · %s · %s · %s · <t:%d:R> · `%s`",

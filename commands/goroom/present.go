@@ -166,7 +166,11 @@ func resultSentence(g *storage.Game, r engine.Result) string {
 	case engine.ByForfeit:
 		return fmt.Sprintf("%s by forfeit · %s", who, r)
 	}
-	return fmt.Sprintf("%s by %s points · %s", who, engine.FormatKomi(r.Margin), r)
+	points := "points"
+	if r.Margin == 1 {
+		points = "point"
+	}
+	return fmt.Sprintf("%s by %s %s · %s", who, engine.FormatKomi(r.Margin), points, r)
 }
 
 // title is the embed title: both players.

@@ -474,12 +474,18 @@ func archivedEngineGame(a *storage.Archived) (*engine.Game, error) {
 func (a *room) postReview(ctx context.Context, r *commands.Request, arc *storage.Archived, g *engine.Game, rv *review.Review) error {
 	result := arc.Result
 	switch {
+	case commands.AnnulledOnTimeArc(arc):
+		result = "annulled on time, not counted" // nobody won it, as its final board says
 	case arc.Annulled && arc.Result == "Void" && !arc.AnnulledInPlay:
 		result = "aborted (Void, not counted)" // as /go history says it
 	case arc.Annulled:
 		result = "annulled (" + result + ", not counted)"
 	}
-	head := fmt.Sprintf("Review of %s, %d×%d, %s, %s", commands.ArchivedTitle(arc), arc.Size, arc.Size, result, commands.Plural(len(rv.Moves), "move"))
+	board := fmt.Sprintf("%d×%d", arc.Size, arc.Size)
+	if h := g.Handicap(); h > 0 {
+		board += fmt.Sprintf(" H%d", h) // as /go sgf and /go history say it
+	}
+	head := fmt.Sprintf("Review of %s, %s, %s, %s", commands.ArchivedTitle(arc), board, result, commands.Plural(len(rv.Moves), "move"))
 	graph, err := reviewGraph(arc, rv)
 	if err != nil {
 		return err
@@ -765,6 +771,9 @@ func (a *room) cmdEstimate(ctx context.Context, r *commands.Request) error {
 		return commands.UserErr(commands.ErrBadOption, "That game has no moves to estimate.")
 	}
 	what := commands.ArchivedTitle(arc) + ", " + arc.Result
+	if commands.AnnulledOnTimeArc(arc) {
+		what = commands.ArchivedTitle(arc) + ", annulled on time" // no winner, as its final board says
+	}
 	if res, err := engine.ParseResult(arc.Result); err == nil && res.Reason == engine.ByScore && g.PlayEnded() {
 		// The dead stones were settled: no estimate, the count.
 		if sc := g.Score(info.Dead); sc.Result() == res.String() {
