@@ -67,23 +67,23 @@ func helpText(levels []commands.Level, challengeTTL, scoringTTL time.Duration, h
 			{Name: "Clocks", Value: "`clock:` on `/go challenge` and `/go bot` (default here: " + defaultClock.Name() + "): " +
 				"**correspondence** (`fischer 3d +1d max 7d`), **daily** (1 day per move), **live** (10 min, then 5×30 s byo-yomi), **blitz** (3 min, then 5×10 s), **none**, or " +
 				"`5+3` (5 min, +3 s a move, no cap), `fischer 5m +3s max 10m`, `byoyomi 10m 5x30s`, `canadian 10m 25/5m`, `simple 1d`, `absolute 20m` (s, m, h, d; up to 30 days). " +
-				"Correspondence players are reminded at a quarter of their time. " +
+
 				"Out of time loses (`B+T`, `W+T`); before two moves of one's own the game is annulled (recorded, unrated). " +
 				"No clock runs while dead stones are agreed, nor while I am down for over " + clock.Format(commands.OutageMin) + ".\n" +
 				"`/go vacation days:7` pauses your correspondence clocks (30 days a year, at most 30 at once); `/go vacation end:true` ends it early, giving unused days back."},
 			{Name: "Play", Value: "`/go play move:D4` places a stone (`d 4` too); `move:pass` passes.\n" +
-				"`/go pass`, `/go resign`, or the **Pass** / **Undo** / **Resign** buttons under the newest board (the Resign button asks to confirm; `/go resign` does not).\n" +
+				"`/go pass`, `/go resign`, or the **Pass** / **Undo** / **Resign** buttons under the newest board (the Resign button asks to confirm).\n" +
 				"`/go undo` (or **Undo**) asks your opponent to take back your last move; against the bot (unrated games only) it takes back its reply and your move at once.\n" +
 				"`/go board` shows the board again; `/go sgf` attaches the game record (SGF); `animation:true` adds an animated replay. " +
 				"`/go games` lists your games in play everywhere, your move first."},
 			{Name: "Finished games", Value: "The final message carries the counted board, the SGF (with ranks as the game began) and a **Rematch** button. " +
 				"`/go sgf` gives the game in play here, or else the last one finished here; `/go sgf game:` any game you may see " +
-				"(it suggests your recent games). `/go replay game:` posts an animated replay. " +
+				"`/go replay game:` posts an animated replay. " +
 				"`/go history player: page:` lists someone's games, each with an SGF button. " +
 				"You may see your games and this server's."},
 			{Name: "Review and estimate", Value: "`/go review game:` reviews a finished game (default: the last one here): a graph of Black's winning chance " +
 				"with the three biggest swings, each player's three costliest mistakes (in points) on a board with the better move ringed, " +
-				"and a summary (in a thread where I may start one); " +
+				"and a summary, in a thread where I may start one; " +
 				"`/go sgf game: review:true` writes the review into the record. `/go estimate` shows the score estimate with ownership " +
 				"(spectators at any time, privately during a rated game; players in unrated games and after the game)."},
 			{Name: "Ratings", Value: "Glicko-2 as on OGS, " + here.pools() + "; each bot level is a player, starting at its rank. " +
