@@ -1062,6 +1062,7 @@ func draughtsPDNWith(g *storage.Game, comment string) ([]byte, error) {
 		{Name: "Event", Value: "gobot game " + g.ID},
 		{Name: "Site", Value: site(g)},
 		{Name: "Date", Value: g.CreatedAt.UTC().Format("2006.01.02")},
+		{Name: "Round", Value: "-"}, // of the Seven Tag Roster, as lidraughts writes it
 		{Name: "White", Value: commands.PlainName(g.First(draughtsWhite))},
 		{Name: "Black", Value: commands.PlainName(g.First(draughtsBlack))},
 	}
@@ -1777,6 +1778,15 @@ func (r *room) Text(g *storage.Game) string {
 	return b.String() + last + "\n"
 }
 
+// gameOverText is Text's board of g, a finished game, ending "Game over"
+// whatever its record says: a game annulled on time is recorded without a
+// result ("*"), and read back its position is still one to move in.
+func (r *room) gameOverText(g *storage.Game) string {
+	t := r.Text(g)
+	i := strings.LastIndex(strings.TrimSuffix(t, "\n"), "\n")
+	return t[:i+1] + "Game over\n"
+}
+
 // blacksView reports whether g is shown from Black's side: against a bot
 // that plays White, the person plays Black.
 func blacksView(g *storage.Game) bool {
@@ -1808,7 +1818,7 @@ func (r *room) FinishedText(arc *storage.Archived) string {
 	if err != nil {
 		return ""
 	}
-	return r.Text(&storage.Game{ID: arc.ID, Kind: draughtsKind, Sides: storage.Sides(arc.White, arc.Black), State: st})
+	return r.gameOverText(&storage.Game{ID: arc.ID, Kind: draughtsKind, Sides: storage.Sides(arc.White, arc.Black), State: st})
 }
 
 func (r *room) Finished(arc *storage.Archived) (*commands.Message, error) {

@@ -146,6 +146,14 @@ func TestFinishedViews(t *testing.T) {
 			if v, err := rm.FinishedView(arc, "c"); err != nil || tt.page != "" && v.Status != tt.page {
 				t.Errorf("the board page's status = %q, %v; want %q", v.Status, err, tt.page)
 			}
+			// The console's text ends the game too (an annulled one read
+			// back had Black to move).
+			if got := rm.FinishedText(arc); !strings.HasSuffix(got, "\nGame over\n") {
+				t.Errorf("FinishedText ends %q, want Game over", got[max(0, len(got)-30):])
+			}
+			if !strings.Contains(string(pdn), `[Round "-"]`) {
+				t.Errorf("PDN has no Round tag:\n%s", pdn)
+			}
 		})
 	}
 }
