@@ -50,6 +50,17 @@ func (c *ChannelInfo) IsThread() bool {
 	return false
 }
 
+// ThreadParent is the channel r's thread is in, when r came from a
+// thread (one the players made, a forum post): a game started there is
+// the parent channel's too, as one in a thread gobot starts is, so the
+// parent's board page lists it. It is "" elsewhere.
+func ThreadParent(r *Request) string {
+	if r.Channel != nil && r.Channel.IsThread() {
+		return r.Channel.ParentID
+	}
+	return ""
+}
+
 // channelOfPayload reads the channel object of an interaction's JSON
 // payload; nil when the payload has none.
 func channelOfPayload(payload []byte) *ChannelInfo {
@@ -631,6 +642,9 @@ func challengeBusy(mine Hold) func(other Hold) string {
 func (a *App) StartChallenge(ctx context.Context, r *Request, c *storage.Challenge, sides []storage.Side, threadName string, closed func(outcome string) *Message, outcome string) error {
 	it := r.Interaction
 	channel, parent := c.ChannelID, ""
+	if c.ChannelID == it.ChannelID {
+		parent = ThreadParent(r) // a challenge in a thread: the game lives there
+	}
 	st, err := a.RoomOfKind(c.Kind).NewState(c)
 	if err != nil {
 		return err

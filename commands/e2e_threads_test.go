@@ -166,3 +166,30 @@ func testE2EGameRunningHintWithoutThreads(t *testing.T, e *env) {
 	e.said(e.botGame(ch, bob, "tester"), "A game is already running in this channel. Finish it first, or play me in another channel or in your DM with me: `/go bot` there.")
 	e.noProblems()
 }
+
+// TestE2EGameInMembersThread: a game started in a thread a member made
+// (a challenge, a bot game, a game of draughts) belongs to the thread's
+// channel too, as one in a thread gobot starts does: the parent's board
+// page lists it and may show it, and /go board in the parent says where it
+// is (the parent knew nothing of it).
+func TestE2EGameInMembersThread(t *testing.T) { httpMode(t, testE2EGameInMembersThread) }
+
+func testE2EGameInMembersThread(t *testing.T, e *env) {
+	general := e.d.GuildChannel("general")
+	alice, bob, carol := e.d.NewUser("alice"), e.d.NewUser("bob"), e.d.NewUser("carol")
+	th1, th2, th3 := e.d.Thread(general, "a game"), e.d.Thread(general, "a bot game"), e.d.Thread(general, "draughts")
+	e.startGame(th1, alice, bob, 9)
+	e.do(e.botGame(th2, carol, "tester"))
+	e.do(e.draughtsCmd(th3, carol, "bot", discordtest.Str("level", "beginner")))
+	for _, th := range []*discordtest.Channel{th1, th2, th3} {
+		e.d.WaitFor("the game", func() bool { return e.game(th.ID) != nil })
+		if guild, parent, err := e.app.Where(context.Background(), th.ID); err != nil || parent != general.ID || guild != e.d.GuildID {
+			t.Errorf("Where(%s) = %q, %q, %v; want the server and %s", th.Name, guild, parent, err, general.ID)
+		}
+	}
+	games, err := e.app.Games(context.Background(), general.ID)
+	if err != nil || len(games) != 3 {
+		t.Errorf("the parent's board page lists %d games, %v; want the 3 in its threads", len(games), err)
+	}
+	e.refused(e.slash(general, alice, "board"), "There is no game in this channel itself: your game is in its thread <#"+th1.ID+">. Run the command there.")
+}

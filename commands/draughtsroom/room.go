@@ -230,7 +230,7 @@ func (a *room) cmdDraughtsBot(ctx context.Context, r *commands.Request) error {
 	if !requesterWhite(colour, rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), uint64(commands.SeedFrom(it.ID))))) {
 		white, black = bot, human
 	}
-	g, err := a.newDraughtsGame(it, it.ID, it.ChannelID, "", white, black, a.ClockIn(ck, clock.DraughtsPresets), !rated)
+	g, err := a.newDraughtsGame(it, it.ID, it.ChannelID, commands.ThreadParent(r), white, black, a.ClockIn(ck, clock.DraughtsPresets), !rated)
 	if err != nil {
 		return err
 	}

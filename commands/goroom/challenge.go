@@ -95,7 +95,7 @@ func (a *room) cmdBot(ctx context.Context, r *commands.Request) error {
 	if !s.requesterBlack(rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), uint64(commands.SeedFrom(it.ID))))) {
 		black, white = bot, human
 	}
-	g := &storage.Game{ID: it.ID, ChannelID: it.ChannelID, GuildID: it.GuildID, Sides: storage.Sides(black, white), State: engine.Own(eg), CreatedAt: a.Now(),
+	g := &storage.Game{ID: it.ID, ChannelID: it.ChannelID, GuildID: it.GuildID, ParentChannelID: commands.ThreadParent(r), Sides: storage.Sides(black, white), State: engine.Own(eg), CreatedAt: a.Now(),
 		Clock: commands.NewClock(a.ClockOf(s.Clock), engine.Own(eg), a.Now()), Unrated: !rated,
 		Delivery: storage.Delivery{Followup: commands.FollowupOf(it, a.Now())}}
 	a.botRanks(ctx, g)

@@ -100,7 +100,7 @@ func (a *room) cmdVote(ctx context.Context, r *commands.Request) error {
 		black, white, c = bot, crowd, engine.White
 	}
 	now := a.Now()
-	g := &storage.Game{ID: it.ID, ChannelID: it.ChannelID, GuildID: it.GuildID, Sides: storage.Sides(black, white), State: engine.Own(eg), CreatedAt: now,
+	g := &storage.Game{ID: it.ID, ChannelID: it.ChannelID, GuildID: it.GuildID, ParentChannelID: commands.ThreadParent(r), Sides: storage.Sides(black, white), State: engine.Own(eg), CreatedAt: now,
 		Unrated: true, VotePeriod: period, Delivery: storage.Delivery{Followup: commands.FollowupOf(it, now)}}
 	intro := fmt.Sprintf("🗳️ **This channel against gobot %s**: everyone here plays %s %s by vote (%s, unrated). "+
 		"Vote with `/go play move:` or a button; a vote can be changed until the period of %s ends, and the move with most votes is played.",
