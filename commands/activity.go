@@ -45,7 +45,7 @@ func entryPoint() *discordgo.ApplicationCommand {
 	integrations := []discordgo.ApplicationIntegrationType{
 		discordgo.ApplicationIntegrationGuildInstall, discordgo.ApplicationIntegrationUserInstall,
 	}
-	return &discordgo.ApplicationCommand{Type: primaryEntryPoint, Name: "launch", Description: "Open the Go board: click to play",
+	return &discordgo.ApplicationCommand{Type: primaryEntryPoint, Name: "launch", Description: "Open the board: play Go or draughts by clicking",
 		Contexts: &contexts, IntegrationTypes: &integrations}
 }
 
@@ -121,33 +121,62 @@ func (d activityDiscord) EditMessage(ctx context.Context, channelID, messageID s
 	return d.Discord.EditMessage(ctx, channelID, messageID, withOpenBoard(m))
 }
 
-// withOpenBoard returns m with an Open board button beside a board's
-// Resign button ("<prefix>/<id>/resign/<n>": "game/" for Go, "draughts/"
-// for draughts; the room routes "<prefix>/<id>/board" to BtnOpenBoard),
-// or m itself when it shows no board.
+// withOpenBoard returns m with an Open board button ("<prefix>/<id>/board":
+// "game/" for Go, "draughts/" for draughts; the room routes it to
+// BtnOpenBoard) beside the buttons of a board: a game's Resign
+// ("<prefix>/<id>/resign/<n>"), a vote game's Vote pass ("vote/<id>/<n>/
+// pass") and the count's Resume play ("game/<id>/score/<marking>/resume"),
+// where marking dead stones is what the page does best. It goes in that
+// button's row, or in a row of its own when the row is full; m itself
+// when it shows no board.
 func withOpenBoard(m *Message) *Message {
 	if m == nil {
 		return m
 	}
 	for i, row := range m.Components {
 		ar, ok := row.(discordgo.ActionsRow)
-		if !ok || len(ar.Components) >= 5 {
+		if !ok {
 			continue
 		}
 		for _, c := range ar.Components {
 			b, ok := c.(discordgo.Button)
-			parts := strings.Split(b.CustomID, "/")
-			if !ok || len(parts) != 4 || parts[2] != "resign" {
+			if !ok {
 				continue
 			}
-			prefix, id := parts[0], parts[1]
+			target := openBoardTarget(b.CustomID)
+			if target == "" {
+				continue
+			}
+			open := discordgo.Button{Label: openBoardLabel, Style: discordgo.PrimaryButton, CustomID: target}
 			out := *m
 			out.Components = append([]discordgo.MessageComponent(nil), m.Components...)
-			buttons := append(append([]discordgo.MessageComponent(nil), ar.Components...),
-				discordgo.Button{Label: openBoardLabel, Style: discordgo.PrimaryButton, CustomID: prefix + "/" + id + "/board"})
-			out.Components[i] = discordgo.ActionsRow{Components: buttons}
+			switch {
+			case len(ar.Components) < 5:
+				buttons := append(append([]discordgo.MessageComponent(nil), ar.Components...), open)
+				out.Components[i] = discordgo.ActionsRow{Components: buttons}
+			case len(m.Components) < 5:
+				out.Components = append(out.Components, discordgo.ActionsRow{Components: []discordgo.MessageComponent{open}})
+			default:
+				return m
+			}
 			return &out
 		}
 	}
 	return m
+}
+
+// openBoardTarget is the Open board button's custom ID for a board whose
+// button has custom ID id, or "" when id is none of those withOpenBoard
+// looks for.
+func openBoardTarget(id string) string {
+	parts := strings.Split(id, "/")
+	switch {
+	case len(parts) == 4 && parts[2] == "resign":
+		return parts[0] + "/" + parts[1] + "/board"
+	case len(parts) == 4 && parts[0] == "vote" && parts[3] == "pass":
+		return "game/" + parts[1] + "/board"
+	case len(parts) == 5 && parts[0] == "game" && parts[2] == "score" && parts[4] == "resume":
+		return "game/" + parts[1] + "/board"
+	}
+	return ""
 }
