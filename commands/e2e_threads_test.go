@@ -12,7 +12,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gobot-dev/gobot/bots/review"
 	"github.com/gobot-dev/gobot/commands/discordtest"
+	"github.com/gobot-dev/gobot/engine"
 )
 
 // noProblems fails the test when the fake Discord refused a request or
@@ -127,10 +129,18 @@ func testE2ERengoDefaultInPlace(t *testing.T, e *env) {
 
 // TestE2EReviewWhereNoThread: /go review in a forum post, and in a channel
 // where gobot may not create threads, posts the review in one message
-// without asking Discord for a thread it would refuse.
+// without asking Discord for a thread it would refuse. Where the review
+// goes does not depend on what it found: the reviewer judges at a small
+// budget and names a given mistake (mistakesReviewer), so the message
+// always has a mistake's board beside the graph, and the two reviews cost
+// a third of the harness's.
 func TestE2EReviewWhereNoThread(t *testing.T) { httpMode(t, testE2EReviewWhereNoThread) }
 
 func testE2EReviewWhereNoThread(t *testing.T, e *env) {
+	e.reviewer = mistakesReviewer{mistakes: []review.Mistake{
+		{Number: 3, Color: engine.Black, Move: "D4", Before: 0.62, After: 0.38, Loss: 9, Best: "C3", PV: []string{"C3", "D4"}},
+	}}
+	e.restart()
 	locked := e.d.GuildChannel("locked")
 	locked.AppPermissions = discordtest.PermBot &^ discordtest.PermCreatePublicThreads
 	for _, ch := range []*discordtest.Channel{e.d.Thread(e.d.GuildForum("games"), "a post"), locked} {
