@@ -93,7 +93,7 @@ type env struct {
 
 // newEnv starts gobot with the board page; opts sets the page's options
 // beyond the App and the fake Discord's credentials (its Log, when set,
-// is the App's too).
+// is the App's too; its ClientSecret, when set, one the fake refuses).
 func newEnv(t testing.TB, opts Options) *env {
 	t.Helper()
 	// Local games post their boards in channels the fake does not know.
@@ -115,7 +115,10 @@ func newEnv(t testing.TB, opts Options) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	opts.App, opts.ClientID, opts.ClientSecret, opts.BotToken, opts.APIURL, opts.Log = app, d.AppID, discordtest.ClientSecret, d.Token, d.URL, log
+	if opts.ClientSecret == "" { // else a secret Discord refuses
+		opts.ClientSecret = discordtest.ClientSecret
+	}
+	opts.App, opts.ClientID, opts.BotToken, opts.APIURL, opts.Log = app, d.AppID, d.Token, d.URL, log
 	if opts.LocalChannel == "" {
 		opts.LocalChannel = commands.ConsoleChannel
 	}

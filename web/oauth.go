@@ -43,7 +43,31 @@ const (
 	discordIsOut = "Discord could not be reached to sign you in: try again in a moment."
 	tooManyLogin = "Too many people are signing in right now: try again in a moment."
 	tooManyFails = "Too many sign-ins failed from here: wait a minute, then reopen the board."
+	// misconfigured is what a player is told when Discord refuses gobot's
+	// own credentials: nothing the player does helps.
+	misconfigured = "This board's sign-in is misconfigured on gobot's side (Discord does not accept its client secret): tell whoever runs gobot. Meanwhile, play with /go and /draughts in Discord."
 )
+
+// secretRefused is the log's diagnosis when Discord's token endpoint
+// refuses gobot's client credentials (it never quotes the secret).
+const secretRefused = "board page: Discord refused gobot's client credentials (invalid_client): DISCORD_CLIENT_SECRET is not this application's client secret (reset in the Developer Portal, or another application's?); every Activity sign-in fails until it is set to the one under OAuth2 in the Developer Portal and gobot restarted"
+
+// refusedFor is how long gobot, once its client secret was refused,
+// refuses sign-ins without asking Discord again (the secret changes only
+// with a restart; asking now and then notices Discord changing its mind).
+const refusedFor = time.Minute
+
+// signInProblem answers a failed Activity sign-in: text, and whether the
+// page should try again by itself ("auto": Discord, or gobot's budget,
+// failed for a moment), offer no Retry ("no": only whoever runs gobot can
+// mend it), or, when retry is "", offer its Retry button.
+func signInProblem(w http.ResponseWriter, status int, text, retry string) {
+	body := map[string]string{"error": text}
+	if retry != "" {
+		body["retry"] = retry
+	}
+	writeJSON(w, status, body)
+}
 
 // An Activity sign-in costs up to three calls to Discord (the instance,
 // the token endpoint, /users/@me). Three limits keep them few without
@@ -63,7 +87,11 @@ const (
 //     lately lets its players past their address's count (its own still
 //     holds);
 //   - all sign-ins of the process share a larger bucket, for Discord's
-//     sake.
+//     sake;
+//   - gobot's own failures count against nobody: Discord down for a
+//     moment (the page tries again by itself), or its client secret
+//     refused (then every sign-in is refused for a while without asking
+//     Discord, and the log says which setting is wrong).
 const (
 	signInRate  = 10 // sign-ins a second, for the process
 	signInBurst = 50
@@ -118,6 +146,24 @@ type limits struct {
 	mu        sync.Mutex
 	fails     map[string]*failures // by "addr:…" and "instance:…"
 	instances map[string]said      // what Discord said lately of an instance
+	// refused is until when the token endpoint's refusal of gobot's
+	// client secret holds (see refusedFor).
+	refused time.Time
+}
+
+// secretRefused reports whether Discord refused gobot's client secret
+// lately (before now).
+func (l *limits) secretRefused(now time.Time) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return now.Before(l.refused)
+}
+
+// refuseSecret remembers at now that Discord refused gobot's client secret.
+func (l *limits) refuseSecret(now time.Time) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.refused = now.Add(refusedFor)
 }
 
 // failures is a client's failed sign-ins: left of failBurst at at.
@@ -237,6 +283,12 @@ func (h *Handler) serveToken(w http.ResponseWriter, r *http.Request) {
 		problem(w, http.StatusForbidden, badState)
 		return
 	}
+	// gobot's own secret refused lately: no player's fault, and none of
+	// their failures (a shared proxy address would lock everyone out).
+	if lim.secretRefused(now) {
+		signInProblem(w, http.StatusServiceUnavailable, misconfigured, "no")
+		return
+	}
 	known := lim.instance(now, req.Instance)
 	if known == instanceUnknown {
 		problem(w, http.StatusForbidden, notInstance)
@@ -247,7 +299,7 @@ func (h *Handler) serveToken(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if !lim.all.take(now, signInRate, signInBurst) {
-		problem(w, http.StatusTooManyRequests, tooManyLogin)
+		signInProblem(w, http.StatusTooManyRequests, tooManyLogin, "auto")
 		return
 	}
 	// The instance first, with the bot's token: a made-up one never
@@ -269,7 +321,7 @@ func (h *Handler) serveToken(w http.ResponseWriter, r *http.Request) {
 		return
 	case err != nil:
 		h.opts.Log.Warn("board page: read the activity instance", "err", err)
-		problem(w, http.StatusBadGateway, discordIsOut)
+		signInProblem(w, http.StatusBadGateway, discordIsOut, "auto")
 		return
 	case inst.Location.ChannelID == "":
 		lim.fail(now, addr, ik)
@@ -279,7 +331,17 @@ func (h *Handler) serveToken(w http.ResponseWriter, r *http.Request) {
 	}
 	lim.describe(now, req.Instance, true)
 	access, err := h.exchange(ctx, req.Code)
-	if err != nil {
+	switch {
+	case errors.Is(err, errClientRefused):
+		lim.refuseSecret(now)
+		h.opts.Log.Error(secretRefused, "client_id", h.opts.ClientID, "err", err)
+		signInProblem(w, http.StatusServiceUnavailable, misconfigured, "no")
+		return
+	case errors.Is(err, errDiscordOut):
+		h.opts.Log.Warn("board page: exchange the OAuth2 code", "err", err)
+		signInProblem(w, http.StatusBadGateway, discordIsOut, "auto")
+		return
+	case err != nil:
 		lim.fail(now, addr, ik)
 		h.opts.Log.Info("board page: OAuth2 code refused", "err", err)
 		problem(w, http.StatusForbidden, badCode)
@@ -293,7 +355,7 @@ func (h *Handler) serveToken(w http.ResponseWriter, r *http.Request) {
 	}
 	if err := h.discord(ctx, "/users/@me", "Bearer "+access, &me); err != nil || me.ID == "" {
 		h.opts.Log.Warn("board page: read the signed-in user", "err", err)
-		problem(w, http.StatusBadGateway, discordIsOut)
+		signInProblem(w, http.StatusBadGateway, discordIsOut, "auto")
 		return
 	}
 	if !slices.Contains(inst.Users, me.ID) {
@@ -339,6 +401,9 @@ func (a *avatars) get(userID string) (string, bool) {
 	h, ok := a.hashes[userID]
 	return h, ok
 }
+
+// oauthErrorRe is the shape of an OAuth2 error code (RFC 6749 5.2).
+var oauthErrorRe = regexp.MustCompile(`^[a-z_]{1,40}$`)
 
 var avatarRe = regexp.MustCompile(`^(a_)?[0-9A-Za-z_]{1,64}$`)
 
@@ -386,14 +451,28 @@ func (h *Handler) exchange(ctx context.Context, code string) (string, error) {
 	req.SetBasicAuth(h.opts.ClientID, h.opts.ClientSecret)
 	resp, err := h.opts.HTTPClient.Do(req)
 	if err != nil {
-		return "", errors.New("web: token endpoint unreachable")
+		return "", fmt.Errorf("web: token endpoint unreachable: %w", errDiscordOut)
 	}
 	defer resp.Body.Close()
 	var out struct {
 		AccessToken string `json:"access_token"`
+		Error       string `json:"error"` // OAuth2's error code: "invalid_grant", "invalid_client"…
 	}
 	if resp.StatusCode != http.StatusOK {
-		return "", fmt.Errorf("web: token endpoint answered %d", resp.StatusCode)
+		json.NewDecoder(io.LimitReader(resp.Body, 1<<16)).Decode(&out)
+		code := ""
+		if oauthErrorRe.MatchString(out.Error) { // only a code's shape is logged
+			code = " (" + out.Error + ")"
+		}
+		switch {
+		// RFC 6749 5.2: invalid_client is a 401 (with HTTP Basic
+		// authentication), or a 400 from some servers.
+		case resp.StatusCode == http.StatusUnauthorized || out.Error == "invalid_client":
+			return "", fmt.Errorf("web: token endpoint answered %d%s: %w", resp.StatusCode, code, errClientRefused)
+		case resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode >= 500:
+			return "", fmt.Errorf("web: token endpoint answered %d: %w", resp.StatusCode, errDiscordOut)
+		}
+		return "", fmt.Errorf("web: token endpoint answered %d%s", resp.StatusCode, code)
 	}
 	if err := json.NewDecoder(io.LimitReader(resp.Body, 1<<16)).Decode(&out); err != nil || out.AccessToken == "" {
 		return "", errors.New("web: token endpoint's answer has no access token")

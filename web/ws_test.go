@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -1133,4 +1134,97 @@ func TestLocalStartOptions(t *testing.T) {
 	if len(v.White.Players) != 1 || v.White.Players[0].Name != "ann" || !strings.Contains(v.Rules, "handicap 2") || !strings.Contains(v.Rules, "· handicap 2 · byo-yomi: 3 min, then 5 periods of 10 s ·") {
 		t.Errorf("the game started: white %v, rules %q; want ann White, handicap 2 and the blitz clock", v.White.Players, v.Rules)
 	}
+}
+
+// TestActivityWrongClientSecret: with a client secret Discord refuses
+// (one reset in the Developer Portal and not in gobot's settings), every
+// sign-in is told that the board is misconfigured on gobot's side, with
+// no advice to reopen it and no Retry; the log says so at ERROR, naming
+// the setting and quoting no part of the secret; Discord is asked once,
+// and nobody's failures are counted (all players share the addresses of
+// Discord's proxy).
+func TestActivityWrongClientSecret(t *testing.T) {
+	const wrong = "Zq8vX3kP0wLr7TbN"
+	var logs logtest.Buffer
+	calls := &countingTransport{calls: map[string]int{}}
+	e := newEnv(t, Options{ClientSecret: wrong, HTTPClient: &http.Client{Transport: calls},
+		Log: slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))})
+	inst := e.d.Activity(e.ch, user("ann"), user("bob"))
+	for i := range 12 {
+		who := []string{"ann", "bob"}[i%2]
+		code, out := signInFrom(t, e, "203.0.113.9:4000", e.d.AuthorizeCode(user(who)), inst)
+		if code != http.StatusServiceUnavailable || out["error"] != misconfigured || out["retry"] != "no" {
+			t.Fatalf("%s's sign-in %d: %d %v, want 503 %q, no retry", who, i+1, code, out, misconfigured)
+		}
+	}
+	if want := "This board's sign-in is misconfigured on gobot's side (Discord does not accept its client secret): tell whoever runs gobot. Meanwhile, play with /go and /draughts in Discord."; misconfigured != want {
+		t.Errorf("the players read %q, want %q", misconfigured, want)
+	}
+	if n := calls.count("/oauth2/token"); n != 1 {
+		t.Errorf("12 sign-ins with a refused secret called the token endpoint %d times, want once", n)
+	}
+	if n := len(e.board.limits.fails); n != 0 {
+		t.Errorf("gobot's refused secret counted as %d clients' failed sign-ins", n)
+	}
+	out := logs.String()
+	if strings.Count(out, "level=ERROR") != 1 || !strings.Contains(out, "level=ERROR msg=\""+strings.ReplaceAll(secretRefused, `"`, `\"`)+"\"") ||
+		!strings.Contains(secretRefused, "DISCORD_CLIENT_SECRET is not this application's client secret") {
+		t.Errorf("the log does not say once at ERROR that DISCORD_CLIENT_SECRET is wrong:\n%s", out)
+	}
+	if strings.Contains(out, "OAuth2 code refused") {
+		t.Errorf("the log blames the players' codes:\n%s", out)
+	}
+	for i := 0; i+4 <= len(wrong); i++ {
+		if strings.Contains(out, wrong[i:i+4]) {
+			t.Errorf("the log quotes part of the client secret (%q):\n%s", wrong[i:i+4], out)
+		}
+	}
+}
+
+// TestActivityDiscordOutNotCounted: Discord failing for a moment (its
+// token endpoint answering 503) is said as such, and the page told to try
+// again by itself; it counts against no one: a dozen such sign-ins from
+// one address, then a player there signs in.
+func TestActivityDiscordOutNotCounted(t *testing.T) {
+	var down atomic.Int32
+	e := newEnv(t, Options{HTTPClient: &http.Client{Transport: roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		if strings.HasSuffix(r.URL.Path, "/oauth2/token") && down.Add(-1) >= 0 {
+			return &http.Response{StatusCode: http.StatusServiceUnavailable, Body: http.NoBody, Header: http.Header{}, Request: r}, nil
+		}
+		return http.DefaultTransport.RoundTrip(r)
+	})}})
+	inst := e.d.Activity(e.ch, user("ann"))
+	down.Store(12)
+	for i := range 12 {
+		code, out := signInFrom(t, e, "203.0.113.9:4000", e.d.AuthorizeCode(user("ann")), inst)
+		if code != http.StatusBadGateway || out["error"] != discordIsOut || out["retry"] != "auto" {
+			t.Fatalf("sign-in %d while the token endpoint fails: %d %v, want 502 %q, retry auto", i+1, code, out, discordIsOut)
+		}
+	}
+	if code, out := signInFrom(t, e, "203.0.113.9:4000", e.d.AuthorizeCode(user("ann")), inst); code != http.StatusOK {
+		t.Errorf("ann's sign-in once Discord is back: %d %v", code, out)
+	}
+}
+
+// roundTripFunc is an http.RoundTripper.
+type roundTripFunc func(*http.Request) (*http.Response, error)
+
+func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
+
+// signInFrom signs in through the Activity's API from the address from,
+// with a fresh state, and returns the status and the JSON answered.
+func signInFrom(t *testing.T, e *env, from, code, instance string) (int, map[string]any) {
+	t.Helper()
+	w := httptest.NewRecorder()
+	e.board.ServeHTTP(w, httptest.NewRequest(http.MethodGet, Path+"/api/state", nil))
+	var st struct{ State string }
+	json.NewDecoder(w.Body).Decode(&st)
+	body, _ := json.Marshal(map[string]string{"code": code, "state": st.State, "instance_id": instance})
+	r := httptest.NewRequest(http.MethodPost, Path+"/api/token", bytes.NewReader(body))
+	r.RemoteAddr = from
+	w = httptest.NewRecorder()
+	e.board.ServeHTTP(w, r)
+	var out map[string]any
+	json.NewDecoder(w.Body).Decode(&out)
+	return w.Code, out
 }
