@@ -274,12 +274,12 @@ func (c *conn) handle(m clientMessage) {
 		return
 	}
 	if !c.signedIn() {
-		c.pushJSON(errorMessage{T: "error", Text: signInFirst, Fatal: true})
+		c.pushJSON(errorMessage{T: "error", Text: signInFirst, Fatal: true, SignIn: true})
 		return
 	}
 	s := c.session()
 	if h.opts.Now().Unix() >= s.Expires {
-		c.pushJSON(errorMessage{T: "error", Text: sessionExpired, Fatal: true})
+		c.pushJSON(errorMessage{T: "error", Text: sessionExpired, Fatal: true, SignIn: true})
 		return
 	}
 	switch m.T {
@@ -393,10 +393,10 @@ func (c *conn) hello(tok string) {
 	s, err := h.sign.session(tok, h.opts.Now())
 	switch {
 	case errors.Is(err, errExpired):
-		c.pushJSON(errorMessage{T: "error", Text: sessionExpired, Fatal: true})
+		c.pushJSON(errorMessage{T: "error", Text: sessionExpired, Fatal: true, SignIn: true})
 		return
 	case err != nil:
-		c.pushJSON(errorMessage{T: "error", Text: sessionInvalid, Fatal: true})
+		c.pushJSON(errorMessage{T: "error", Text: sessionInvalid, Fatal: true, SignIn: true})
 		return
 	}
 	c.mu.Lock()

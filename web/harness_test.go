@@ -468,6 +468,22 @@ func mockSDK(instance, channel, code string) string {
 	});`, instance, channel, code)
 }
 
+// mockSDKCodes is mockSDK whose authorize returns codes in turn, one a
+// call (a sign-in again needs a new one, as Discord gives), and counts its
+// calls in window.__authorizeCalls.
+func mockSDKCodes(instance, channel string, codes ...string) string {
+	list, _ := json.Marshal(codes)
+	return fmt.Sprintf(`window.__authorizeCalls = 0;
+	window.__gobotSDK = () => ({
+		instanceId: %q, channelId: %q,
+		ready: async () => {},
+		commands: {
+			authorize: async (args) => { window.__authorized = args; return { code: %s[window.__authorizeCalls++] || 'code-none' }; },
+			authenticate: async (args) => { window.__authenticated = args; return { access_token: args.access_token }; },
+		},
+	});`, instance, channel, list)
+}
+
 // activity opens the board as name in the env's channel's Activity, as
 // Discord would: through the SDK's sign-in.
 func (e *env) activity(b *browser, name, instance string, w, h int64) *tab {

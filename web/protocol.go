@@ -217,6 +217,9 @@ type (
 		Text string `json:"text"`
 		// Fatal says the page must sign in again (an expired session).
 		Fatal bool `json:"fatal,omitempty"`
+		// SignIn says that signing in again mends it (the session expired,
+		// or is not valid): inside Discord the page does so by itself.
+		SignIn bool `json:"signin,omitempty"`
 	}
 	renewMessage struct {
 		T       string `json:"t"` // "renew"

@@ -27,7 +27,13 @@ const st = {
 
 function show(id, on) { $(id).hidden = !on; }
 
-function fatal(text) {
+// fatal stops the page with text; retry, when given, is what its Retry
+// button does (inside Discord, where the page cannot be reloaded).
+function fatal(text, retry) {
+  clearTimeout(st.retryTimer);
+  st.retryWith = retry || null;
+  show('retry-line', !!retry);
+  $('retry-note').textContent = '';
   st.fatal = true;
   sessionStorage.removeItem('gobot-session'); // a reload signs in afresh
   $('me').textContent = ''; // signed in no more
@@ -38,11 +44,19 @@ function fatal(text) {
   if (st.ws) st.ws.close();
 }
 
+// api calls gobot's API. Its errors carry the server's sentence, and
+// retry: 'auto' when trying again in a moment may work (gobot or Discord
+// unreachable or overloaded), 'no' when only gobot's admin can mend it.
 async function api(path, body) {
   const init = body === undefined ? {} : { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) };
-  const r = await fetch(path, init);
+  let r;
+  try {
+    r = await fetch(path, init);
+  } catch (e) {
+    throw Object.assign(new Error(e.message), { retry: 'auto' });
+  }
   const data = await r.json().catch(() => ({}));
-  if (!r.ok) throw new Error(data.error || `gobot answered ${r.status}.`);
+  if (!r.ok) throw Object.assign(new Error(data.error || `gobot answered ${r.status}.`), { retry: data.retry || (!data.error && r.status >= 500 ? 'auto' : '') });
   return data;
 }
 
@@ -53,16 +67,13 @@ async function main() {
   try {
     cfg = await api('api/config');
   } catch (e) {
-    fatal('gobot cannot be reached: ' + e.message);
+    fatal('gobot cannot be reached: ' + e.message, () => { show('fatal', false); show('retry-line', false); main(); });
     return;
   }
   const inDiscord = new URLSearchParams(location.search).has('frame_id') || window.__gobotSDK;
   if (inDiscord && cfg.discord) {
-    try {
-      await discordSignIn(cfg.client_id);
-    } catch (e) {
-      fatal(e.message);
-    }
+    discord = { clientId: cfg.client_id, sdk: null, authenticated: false };
+    discordSignIn(0);
   } else if (cfg.local) {
     localSignIn();
   } else if (cfg.discord) {
@@ -74,20 +85,72 @@ async function main() {
   }
 }
 
-async function discordSignIn(clientId) {
-  let sdk;
-  if (window.__gobotSDK) {
-    sdk = window.__gobotSDK(clientId); // tests stand in for Discord
-  } else {
-    const m = await import('./sdk/index.mjs');
-    sdk = new m.DiscordSDK(clientId);
+// discord is the sign-in inside Discord: the SDK once ready, kept to sign
+// in again.
+let discord = null;
+
+// signInWaits are the waits before each try again of a sign-in Discord
+// (or gobot) failed for a moment; after them the page offers Retry.
+const signInWaits = [1000, 2000, 4000, 8000];
+
+// discordSignIn signs in through Discord's SDK: at the start, and again
+// when the session ran out (a page offline for long) or is no longer
+// valid; Discord already knows the user, so authorize asks nothing
+// (prompt 'none'). A failure of the moment is tried again by itself
+// (signInWaits); any other shows with a Retry button, unless only
+// gobot's admin can mend it.
+async function discordSignIn(attempt) {
+  clearTimeout(st.retryTimer);
+  st.signingIn = true;
+  try {
+    if (!discord.sdk) {
+      let sdk;
+      if (window.__gobotSDK) {
+        sdk = window.__gobotSDK(discord.clientId); // tests stand in for Discord
+      } else {
+        const m = await import('./sdk/index.mjs');
+        sdk = new m.DiscordSDK(discord.clientId);
+      }
+      await sdk.ready();
+      discord.sdk = sdk;
+    }
+    const sdk = discord.sdk;
+    const { state } = await api('api/state');
+    const { code } = await sdk.commands.authorize({ client_id: discord.clientId, response_type: 'code', state, prompt: 'none', scope: ['identify'] });
+    const res = await api('api/token', { code, state, instance_id: sdk.instanceId });
+    if (!discord.authenticated) {
+      await sdk.commands.authenticate({ access_token: res.access_token });
+      discord.authenticated = true;
+    }
+    st.signingIn = false;
+    st.fatal = false;
+    show('retry-line', false);
+    begin(res.session, res.user);
+  } catch (e) {
+    st.signingIn = false;
+    const again = () => {
+      if (st.signingIn) return;
+      $('retry-note').textContent = 'Signing in…';
+      discordSignIn(0);
+    };
+    fatal(e.message || String(e), e.retry === 'no' ? null : again);
+    if (e.retry === 'auto' && attempt < signInWaits.length) {
+      $('retry-note').textContent = 'Trying again by itself…';
+      st.retryTimer = setTimeout(() => discordSignIn(attempt + 1), signInWaits[attempt]);
+    }
   }
-  await sdk.ready();
-  const { state } = await api('api/state');
-  const { code } = await sdk.commands.authorize({ client_id: clientId, response_type: 'code', state, prompt: 'none', scope: ['identify'] });
-  const res = await api('api/token', { code, state, instance_id: sdk.instanceId });
-  await sdk.commands.authenticate({ access_token: res.access_token });
-  begin(res.session, res.user);
+}
+
+// signInAgain signs in again inside Discord, the game shown kept, once
+// gobot says the session ran out: the page, offline for long, could not
+// have it renewed.
+function signInAgain() {
+  if (st.signingIn) return;
+  const ws = st.ws;
+  st.ws = null; // its close starts no reconnection
+  if (ws) ws.close();
+  $('conn').textContent = 'signing in again…';
+  discordSignIn(0);
 }
 
 function localSignIn() {
@@ -271,7 +334,8 @@ function receive(m) {
       saveFile(m.name, m.type, m.data);
       break;
     case 'error':
-      if (m.fatal) fatal(m.text);
+      if (m.fatal && m.signin && discord) signInAgain();
+      else if (m.fatal) fatal(m.text);
       else say(m.text, true);
       break;
   }
@@ -1170,6 +1234,7 @@ $('rematch').addEventListener('click', () => act('rematch'));
 $('record').addEventListener('click', record);
 $('draw').addEventListener('click', () => act('draw'));
 $('resume').addEventListener('click', () => act('resume'));
+$('retry').addEventListener('click', () => { if (st.retryWith) st.retryWith(); });
 $('confirm').checked = matchMedia('(pointer: coarse)').matches;
 $('confirm').addEventListener('change', () => { st.pending = null; redraw(); });
 
