@@ -170,3 +170,23 @@ func TestBrowserActivityMisconfigured(t *testing.T) {
 		t.Errorf("the page offers Retry or tried again (%d sign-ins) although nothing helps", js[int](ann, `window.__authorizeCalls`))
 	}
 }
+
+// TestBrowserActivityNoSignInLoop: a session gobot refuses as soon as it
+// is made (here sessions that expire at once, as a clock gone wrong
+// would) does not make the page sign in again and again: it says why,
+// with Retry.
+func TestBrowserActivityNoSignInLoop(t *testing.T) {
+	// Whole seconds, and sessions shorter than one: expired once made.
+	e := newEnv(t, Options{Local: true, SessionTTL: 900 * time.Millisecond, Now: func() time.Time { return time.Now().Truncate(time.Second) }})
+	b := newBrowser(t)
+	inst := e.d.Activity(e.ch, user("ann"))
+	ann := b.open("ann", e.srv.URL+Path+"/?frame_id=f1&instance_id="+inst+"&channel_id="+e.ch.ID, 390, 844, mockSDKCodes(inst, e.ch.ID, e.codes("ann", 5)...))
+	ann.wait("the failure said", `!document.getElementById('fatal').hidden && `+retryShown, 10*time.Second)
+	if got, want := ann.text("#fatal"), "Your session has expired: reload the board to sign in again."; got != want {
+		t.Errorf("the page reads %q, want %q", got, want)
+	}
+	time.Sleep(2 * time.Second)
+	if n := js[int](ann, `window.__authorizeCalls`); n != 1 {
+		t.Errorf("the page signed in %d times, want once", n)
+	}
+}

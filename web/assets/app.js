@@ -23,6 +23,8 @@ const st = {
   asking: 'resign', // what the question under the controls confirms: 'resign' or 'abort'
   findMine: false, // a local page just signed in: open the user's own game once the list comes
   quiet: {}, // the actions sent whose answer, done, is not shown: the page shows what they did
+  welcomed: false, // gobot welcomed the session of the last sign-in
+  signingIn: false, retryTimer: 0, retryWith: null, // a sign-in inside Discord under way; its next try; Retry's
 };
 
 function show(id, on) { $(id).hidden = !on; }
@@ -123,22 +125,25 @@ async function discordSignIn(attempt) {
       discord.authenticated = true;
     }
     st.signingIn = false;
+    st.welcomed = false;
     st.fatal = false;
     show('retry-line', false);
     begin(res.session, res.user);
   } catch (e) {
     st.signingIn = false;
-    const again = () => {
-      if (st.signingIn) return;
-      $('retry-note').textContent = 'Signing in…';
-      discordSignIn(0);
-    };
-    fatal(e.message || String(e), e.retry === 'no' ? null : again);
+    fatal(e.message || String(e), e.retry === 'no' ? null : retrySignIn);
     if (e.retry === 'auto' && attempt < signInWaits.length) {
       $('retry-note').textContent = 'Trying again by itself…';
       st.retryTimer = setTimeout(() => discordSignIn(attempt + 1), signInWaits[attempt]);
     }
   }
+}
+
+// retrySignIn is the Retry button of a failed sign-in inside Discord.
+function retrySignIn() {
+  if (st.signingIn) return;
+  $('retry-note').textContent = 'Signing in…';
+  discordSignIn(0);
 }
 
 // signInAgain signs in again inside Discord, the game shown kept, once
@@ -247,6 +252,7 @@ function unsent() {
 function receive(m) {
   switch (m.t) {
     case 'welcome':
+      st.welcomed = true;
       st.local = m.local;
       st.home = m.channel || '';
       st.levels = m.levels || [];
@@ -334,8 +340,11 @@ function receive(m) {
       saveFile(m.name, m.type, m.data);
       break;
     case 'error':
-      if (m.fatal && m.signin && discord) signInAgain();
-      else if (m.fatal) fatal(m.text);
+      // Inside Discord a new sign-in mends an expired session, unless its
+      // session is refused before gobot welcomed it (then Retry, not a
+      // loop of sign-ins).
+      if (m.fatal && m.signin && discord && st.welcomed) signInAgain();
+      else if (m.fatal) fatal(m.text, m.signin && discord ? retrySignIn : null);
       else say(m.text, true);
       break;
   }
