@@ -3,6 +3,7 @@ package web
 import (
 	"context"
 	"fmt"
+	"math"
 	"regexp"
 	"slices"
 	"strings"
@@ -1270,4 +1271,41 @@ func TestBrowserDeadStoneNoSquare(t *testing.T) {
 		t.Errorf("%d territory squares in the count, want Black's area drawn", n)
 	}
 	ann.shot("#game", "dead-stone-no-square")
+}
+
+// TestBrowserPhoneBoardStill: on a phone held upright, the board does not
+// move when the player's clock starts (the clock's text grows longer and
+// bold as it runs: the card keeps its one line), and a 19×19 board's
+// coordinates, which a player types for /go play move:, are at least
+// 11 px, as draughts' square numbers.
+func TestBrowserPhoneBoardStill(t *testing.T) {
+	e, b, inst := activityGame(t, 19, "ann", "bob")
+	bob := e.activity(b, "bob", inst, 390, 844)
+	bob.wait("the game", `document.getElementById('title').textContent === 'ann vs bob'`, 10*time.Second)
+	top := func() float64 {
+		return js[float64](bob, `document.getElementById('board').getBoundingClientRect().top`)
+	}
+	before := top()
+	bob.shot("body", "phone-19x19-before")
+	if got := e.slash("ann", "play", discordtest.Str("move", "Q16")); !strings.Contains(got, "Q16") {
+		t.Fatalf("/go play Q16 answered %q", got)
+	}
+	bob.waitStone("Q16", "black")
+	bob.wait("bob's clock running", `document.querySelector('#side-white .clock.running') !== null`, 10*time.Second)
+	time.Sleep(1200 * time.Millisecond) // past the first second off bob's clock
+	if clock := bob.text("#side-white .clock"); !strings.Contains(clock, " s") {
+		t.Fatalf("bob's clock reads %q, want it counting seconds", clock)
+	}
+	if after := top(); math.Abs(after-before) > 0.5 {
+		t.Errorf("the board moved from %.1f to %.1f px when bob's clock started (%q)", before, after, bob.text("#side-white .clock"))
+	}
+	bob.shot("body", "phone-19x19-after")
+	coord := js[[]float64](bob, `(() => {
+		const svg = document.getElementById('board'), t = svg.querySelector('text.coord');
+		const n = document.querySelectorAll('#points button').length ** 0.5;
+		return [parseFloat(t.getAttribute('font-size')) * svg.getBoundingClientRect().width / (n + 1.5), t.getBoundingClientRect().height];
+	})()`)
+	if coord[0] < 10.95 {
+		t.Errorf("the coordinates of a 19×19 board are %.1f px on a phone (glyph %.1f px high), want at least 11", coord[0], coord[1])
+	}
 }

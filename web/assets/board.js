@@ -36,6 +36,12 @@ const STONE = { X: 'black', O: 'white' };
 // sit outside the stones of the edge, as in gobot's pictures.
 const M = 0.25;
 
+// The coordinates' size, in lines: FS, grown on a small board so as to be
+// at least COORD_PX pixels (what a player types for /go play move: must
+// be read, as draughts' square numbers are), up to FS_MAX, the most the
+// margin holds beside the edge's stones.
+const FS = 0.34, FS_MAX = 0.62, COORD_PX = 11;
+
 export class Board {
   // svg is the drawing, grid the element the buttons go in; onPoint(name)
   // is called for a press, onHover(name|null) when the pointer moves.
@@ -49,6 +55,19 @@ export class Board {
     this.n = 0;
     this.buttons = [];
     this.focus = 0;
+    this.fs = FS;
+    // The coordinates follow the board's size on screen.
+    new ResizeObserver(() => this.fit()).observe(svg);
+  }
+
+  // fit sizes the coordinates for the board's size on screen (see FS).
+  fit() {
+    const w = this.svg.getBoundingClientRect().width;
+    if (!this.n || !w) return;
+    const fs = Math.min(FS_MAX, Math.max(FS, COORD_PX * (this.n + 1 + 2 * M) / w));
+    if (Math.abs(fs - this.fs) < 0.005) return;
+    this.fs = fs;
+    for (const t of this.svg.querySelectorAll('text.coord')) t.setAttribute('font-size', fs.toFixed(3));
   }
 
   // layout builds the buttons for an n×n board.
@@ -145,13 +164,12 @@ export class Board {
       p.push(`<line x1="${1 + i}" y1="1" x2="${1 + i}" y2="${n}" stroke="#281a08" stroke-width="${sw}"/>`);
     }
     for (const [x, y] of stars(n)) p.push(`<circle cx="${1 + x}" cy="${1 + y}" r=".1" fill="#281a08"/>`);
-    const fs = 0.34;
+    this.fit();
+    const fs = this.fs.toFixed(3);
+    const coord = (x, y, label) => `<text class="coord" x="${x}" y="${y}" font-size="${fs}" text-anchor="middle" dominant-baseline="middle" fill="#3c260c" font-family="sans-serif">${label}</text>`;
     for (let i = 0; i < n; i++) {
       const L = COLS[i], num = String(n - i);
-      p.push(`<text x="${1 + i}" y=".2" font-size="${fs}" text-anchor="middle" dominant-baseline="middle" fill="#3c260c" font-family="sans-serif">${L}</text>`);
-      p.push(`<text x="${1 + i}" y="${n + 0.8}" font-size="${fs}" text-anchor="middle" dominant-baseline="middle" fill="#3c260c" font-family="sans-serif">${L}</text>`);
-      p.push(`<text x=".2" y="${1 + i}" font-size="${fs}" text-anchor="middle" dominant-baseline="middle" fill="#3c260c" font-family="sans-serif">${num}</text>`);
-      p.push(`<text x="${n + 0.8}" y="${1 + i}" font-size="${fs}" text-anchor="middle" dominant-baseline="middle" fill="#3c260c" font-family="sans-serif">${num}</text>`);
+      p.push(coord(1 + i, 0.2, L), coord(1 + i, n + 0.8, L), coord(0.2, 1 + i, num), coord(n + 0.8, 1 + i, num));
     }
     for (let r = 0; r < n; r++) {
       for (let c = 0; c < n; c++) {
