@@ -477,9 +477,10 @@ func TestBrowserVoteGame(t *testing.T) {
 }
 
 // TestBrowserLayoutFits: on common screens (a laptop's Discord window, a
-// square one, a phone held sideways and upright), the whole board, the
-// message line under it and the Pass button are on screen, without
-// scrolling; a local page with its list of games beside the board too.
+// square one, a phone held sideways and upright, Discord's picture in
+// picture at 480×270), the whole board, the message line under it and the
+// Pass button are on screen, without scrolling; a local page with its
+// list of games beside the board too.
 func TestBrowserLayoutFits(t *testing.T) {
 	e, b, inst := activityGame(t, 19, "ann", "bob")
 	check := func(p *tab, what string, w, h int64) {
@@ -508,7 +509,7 @@ func TestBrowserLayoutFits(t *testing.T) {
 		}
 		p.shot("body", fmt.Sprintf("layout-%s-%dx%d", what, w, h))
 	}
-	for _, s := range [][2]int64{{1280, 720}, {1000, 900}, {844, 390}, {390, 844}, {1920, 1080}} {
+	for _, s := range [][2]int64{{1280, 720}, {1000, 900}, {844, 390}, {390, 844}, {1920, 1080}, {480, 270}} {
 		check(e.activity(b, "ann", inst, s[0], s[1]), "activity", s[0], s[1])
 	}
 	for _, s := range [][2]int64{{1280, 720}, {1000, 900}} {
