@@ -756,7 +756,11 @@ func (a *App) CmdVacation(ctx context.Context, r *Request) error {
 		if err := a.deadlines.PutVacation(ctx, key, v); err != nil {
 			return err
 		}
-		n := a.vacationClocks(ctx, key, func(k *clock.Clock) { k.ResumeAt(now) })
+		changed := a.vacationClocks(ctx, key, func(k *clock.Clock) { k.ResumeAt(now) })
+		defer a.tellVacation(ctx, changed, func(g *storage.Game) string {
+			return fmt.Sprintf("👋 %s is back from vacation: their clock in this game runs again, and their time runs out <t:%d:R>.", Mention(UserPlayer(r.User)), g.Clock.Deadline().Unix())
+		})
+		n := len(changed)
 		if n == 0 {
 			// Every game of theirs waits for an opponent: no clock of
 			// theirs was paused, and theirs runs from the next move.
@@ -803,7 +807,11 @@ func (a *App) CmdVacation(ctx context.Context, r *Request) error {
 		return err
 	}
 	until := v.Until
-	n := a.vacationClocks(ctx, key, func(k *clock.Clock) { k.PauseUntil(now, until) })
+	changed := a.vacationClocks(ctx, key, func(k *clock.Clock) { k.PauseUntil(now, until) })
+	defer a.tellVacation(ctx, changed, func(g *storage.Game) string {
+		return fmt.Sprintf("🏖️ %s is on vacation until <t:%d:f>: their clock in this game is paused until then, unless they come back sooner. Their time then runs out <t:%d:R>.", Mention(UserPlayer(r.User)), until.Unix(), g.Clock.Deadline().Unix())
+	})
+	n := len(changed)
 	paused := fmt.Sprintf("paused (now in %s, and in any game where your turn comes meanwhile)", Plural(n, "game"))
 	switch {
 	case corr == 0 && waiting == 1:
@@ -871,14 +879,12 @@ func (a *App) correspondenceChallenges(ctx context.Context, key string, now time
 
 // vacationClocks applies change to the running correspondence clocks of
 // the player's games where it is their turn, each write version-checked
-// (a game that changes meanwhile is read again), and returns how many it
-// changed.
-func (a *App) vacationClocks(ctx context.Context, key string, change func(k *clock.Clock)) int {
+
+func (a *App) vacationClocks(ctx context.Context, key string, change func(k *clock.Clock)) (changed []*storage.Game) {
 	games, err := a.games.PlayerActiveGames(ctx, key)
 	if err != nil {
 		a.log.Warn("vacation: active games", "player", key, "err", err)
 	}
-	n := 0
 	for _, g := range games {
 		for attempt := 0; attempt < 3; attempt++ {
 			k := g.Clock
@@ -888,7 +894,7 @@ func (a *App) vacationClocks(ctx context.Context, key string, change func(k *clo
 			change(k)
 			err := a.UpdateGame(ctx, g)
 			if err == nil {
-				n++
+				changed = append(changed, g)
 				break
 			}
 			if !errors.Is(err, ErrConflict) {
@@ -900,7 +906,18 @@ func (a *App) vacationClocks(ctx context.Context, key string, change func(k *clo
 			}
 		}
 	}
-	return n
+	return changed
+}
+
+// tellVacation tells the channel of each game in games, whose clock a
+// vacation paused or ended, what note says: its newest board still shows
+// the deadline as it was. It runs after the player's answer.
+func (a *App) tellVacation(ctx context.Context, games []*storage.Game, note func(g *storage.Game) string) {
+	for _, g := range games {
+		if _, err := a.Post(ctx, g, &Message{Content: note(g), AllowedMentions: NoMentions()}); err != nil {
+			a.log.Info("vacation: tell the game's channel", "game", g.ID, "err", err)
+		}
+	}
 }
 
 // ClockShare is how long the bot to move on clock k may think at now, with

@@ -123,7 +123,7 @@ func TestVacation(t *testing.T) {
 	tb := newTestApp(t)
 	startGame(t, tb) // correspondence: ann to move, 3 days
 	start := tb.Now()
-	reply := only(t, tb.command(ann, "/go vacation days:5"))
+	reply := vacationReply(t, tb.command(ann, "/go vacation days:5"))
 	if !reply.Message.Ephemeral || !strings.Contains(reply.text(), "paused (now in 1 game") || !strings.Contains(reply.text(), "25 days of your 30 days for") {
 		t.Fatalf("vacation reply = %q", reply.text())
 	}
@@ -151,7 +151,7 @@ func TestVacation(t *testing.T) {
 		t.Errorf("ann's new turn runs out at %v, want %v", g.Clock.Deadline(), want)
 	}
 	tb.clk.Advance(24 * time.Hour)
-	reply = only(t, tb.command(ann, "/go vacation end:true"))
+	reply = vacationReply(t, tb.command(ann, "/go vacation end:true"))
 	if !strings.Contains(reply.text(), "Welcome back") || !strings.Contains(reply.text(), "28 days of your 30 days") {
 		t.Errorf("end of vacation = %q", reply.text())
 	}
@@ -161,19 +161,19 @@ func TestVacation(t *testing.T) {
 	}
 	refused("/go vacation end:true", "not on vacation")
 	tb.clk.Advance(time.Hour)
-	only(t, tb.command(ann, "/go vacation days:1"))
+	vacationReply(t, tb.command(ann, "/go vacation days:1"))
 	tb.clk.Advance(5 * time.Second)
-	if reply := only(t, tb.command(ann, "/go vacation end:true")); !strings.Contains(reply.text(), "27 days 23 h of your 30 days") {
+	if reply := vacationReply(t, tb.command(ann, "/go vacation end:true")); !strings.Contains(reply.text(), "27 days 23 h of your 30 days") {
 		t.Errorf("a vacation ended after 5 s: %q, want an hour counted: 27 days 23 h left", reply.text())
 	}
 	refused("/go vacation days:28", "more than your allowance: 27 days 23 h of your 30 days")
-	if reply := only(t, tb.command(ann, "/go vacation days:27")); !strings.Contains(reply.text(), "23 h of your 30 days for 2026 left") {
+	if reply := vacationReply(t, tb.command(ann, "/go vacation days:27")); !strings.Contains(reply.text(), "23 h of your 30 days for 2026 left") {
 		t.Errorf("27 more days: %q, want \"23 h of your 30 days for 2026 left\"", reply.text())
 	}
 	// Ended while her one game waits for bob: no clock of hers was paused,
 	// and the answer does not say they "run again in 0 games".
 	only(t, tb.command(ann, "/go play move:G7"))
-	if reply := only(t, tb.command(ann, "/go vacation end:true")); !strings.Contains(reply.text(), "👋 Welcome back: your vacation is over. No game was waiting for your move, so none of your clocks was paused.") {
+	if reply := vacationReply(t, tb.command(ann, "/go vacation end:true")); !strings.Contains(reply.text(), "👋 Welcome back: your vacation is over. No game was waiting for your move, so none of your clocks was paused.") {
 		t.Errorf("a vacation ended with no turn of hers = %q", reply.text())
 	}
 }
@@ -185,18 +185,18 @@ func TestVacationNewYear(t *testing.T) {
 	startGame(t, tb)
 	now := tb.Now()
 	tb.clk.Advance(time.Date(now.Year(), 12, 29, 12, 0, 0, 0, time.UTC).Sub(now))
-	if reply := only(t, tb.command(ann, "/go vacation days:10")); !strings.Contains(reply.text(), fmt.Sprintf("20 days of your 30 days for %d left", now.Year())) {
+	if reply := vacationReply(t, tb.command(ann, "/go vacation days:10")); !strings.Contains(reply.text(), fmt.Sprintf("20 days of your 30 days for %d left", now.Year())) {
 		t.Fatalf("vacation from 29 December = %q", reply.text())
 	}
 	tb.clk.Advance(5 * 24 * time.Hour) // 3 January
-	if reply := only(t, tb.command(ann, "/go vacation")); !strings.Contains(reply.text(), "You are on vacation until") {
+	if reply := vacationReply(t, tb.command(ann, "/go vacation")); !strings.Contains(reply.text(), "You are on vacation until") {
 		t.Errorf("on vacation in the new year: %q", reply.text())
 	}
-	reply := only(t, tb.command(ann, "/go vacation end:true"))
+	reply := vacationReply(t, tb.command(ann, "/go vacation end:true"))
 	if !strings.Contains(reply.text(), "Welcome back") || !strings.Contains(reply.text(), fmt.Sprintf("25 days of your 30 days for %d left", now.Year())) {
 		t.Errorf("ending it early in the new year = %q, want the welcome and the unused days back", reply.text())
 	}
-	if reply := only(t, tb.command(ann, "/go vacation")); !strings.Contains(reply.text(), fmt.Sprintf("30 days of your 30 days for %d left", now.Year()+1)) {
+	if reply := vacationReply(t, tb.command(ann, "/go vacation")); !strings.Contains(reply.text(), fmt.Sprintf("30 days of your 30 days for %d left", now.Year()+1)) {
 		t.Errorf("after it, the new year's allowance: %q", reply.text())
 	}
 }
@@ -347,7 +347,7 @@ func TestVacationTurnWhileAwayRealClock(t *testing.T) {
 	tb := newTestApp(t)
 	startGame(t, tb) // correspondence: ann to move, 3 days
 	only(t, tb.command(ann, "/go play move:E5"))
-	only(t, tb.command(ann, "/go vacation days:10"))
+	vacationReply(t, tb.command(ann, "/go vacation days:10"))
 	until := tb.Now().Add(10 * 24 * time.Hour)
 	tb.clk.SetTick(time.Millisecond)
 	tb.command(bob, "/go play move:C3")
@@ -370,18 +370,25 @@ func TestVacationTurnWhileAwayRealClock(t *testing.T) {
 func TestVacationWording(t *testing.T) {
 	tb := newTestApp(t)
 	startClocked(t, tb, "live")
-	c := only(t, tb.command(ann, "/go vacation days:30"))
+	c := vacationReply(t, tb.command(ann, "/go vacation days:30"))
 	if want := "You play no correspondence game and have no correspondence challenge waiting, so a vacation would pause nothing: it pauses correspondence clocks (days a move) only. Live clocks never pause: the clock of your live game keeps running. No days were taken; 30 days of your 30 days for 2026 left."; !c.Message.Ephemeral || c.text() != want {
 		t.Errorf("vacation with a live game only = %q, want %q", c.text(), want)
 	}
-	if c := only(t, tb.command(ann, "/go vacation")); !strings.Contains(c.text(), "You are not on vacation; 30 days of your 30 days") {
+	if c := vacationReply(t, tb.command(ann, "/go vacation")); !strings.Contains(c.text(), "You are not on vacation; 30 days of your 30 days") {
 		t.Errorf("after the refusal: %q, want no vacation and no day taken", c.text())
 	}
 
 	tb = newTestApp(t)
 	startGame(t, tb) // correspondence: ann to move, 3 days
 	until := tb.Now().Add(30 * 24 * time.Hour)
-	c = only(t, tb.command(ann, "/go vacation days:30"))
+	calls := tb.command(ann, "/go vacation days:30")
+	c = vacationReply(t, calls)
+	// The game's channel is told, after the answer: its board said ann's
+	// time ran out in 3 days.
+	paused, _ := tb.store.Game(context.Background(), channelID)
+	if note := fmt.Sprintf("🏖️ <@%s> is on vacation until <t:%d:f>: their clock in this game is paused until then, unless they come back sooner. Their time then runs out <t:%d:R>.", ann.ID, until.Unix(), paused.Clock.Deadline().Unix()); len(calls) != 2 || calls[1].text() != note || calls[1].Message.Ephemeral {
+		t.Errorf("/go vacation's calls %v, want the answer, then the note %q", calls, note)
+	}
 	if want := fmt.Sprintf("🏖️ Enjoy your vacation, until <t:%d:f>. Your correspondence clocks are paused (now in 1 game, and in any game where your turn comes meanwhile). None of your 30 days for 2026 left.", until.Unix()); c.text() != want {
 		t.Errorf("vacation = %q, want %q", c.text(), want)
 	}
@@ -397,7 +404,7 @@ func TestVacationWording(t *testing.T) {
 	tb = newTestApp(t)
 	startGame(t, tb)
 	only(t, tb.command(ann, "/go play move:E5"))
-	if c := only(t, tb.command(ann, "/go vacation days:5")); !strings.Contains(c.text(), "Your correspondence clocks are paused when your turn comes in your correspondence game (it is not your turn now). 25 days of your 30 days for 2026 left.") {
+	if c := vacationReply(t, tb.command(ann, "/go vacation days:5")); !strings.Contains(c.text(), "Your correspondence clocks are paused when your turn comes in your correspondence game (it is not your turn now). 25 days of your 30 days for 2026 left.") {
 		t.Errorf("vacation on the opponent's turn = %q", c.text())
 	}
 }
@@ -425,7 +432,7 @@ func TestVacationPendingChallenge(t *testing.T) {
 			}
 			accept := calls[1].buttonID(t, "Accept")
 			until := tb.Now().Add(5 * 24 * time.Hour)
-			c := only(t, tb.command(ann, "/go vacation days:5"))
+			c := vacationReply(t, tb.command(ann, "/go vacation days:5"))
 			if want := "Your correspondence clocks are paused when your turn comes in the game of your correspondence challenge, once it is accepted (you play no correspondence game now). 25 days of your 30 days for 2026 left."; !strings.Contains(c.text(), want) {
 				t.Fatalf("vacation with a challenge %s = %q, want %q", tc.name, c.text(), want)
 			}
@@ -445,7 +452,7 @@ func TestVacationPendingChallenge(t *testing.T) {
 
 	tb := newTestApp(t)
 	tb.command(ann, "/go challenge opponent:bob size:9 color:black clock:live")
-	if c := only(t, tb.command(ann, "/go vacation days:5")); !strings.Contains(c.text(), "You play no correspondence game and have no correspondence challenge waiting, so a vacation would pause nothing") {
+	if c := vacationReply(t, tb.command(ann, "/go vacation days:5")); !strings.Contains(c.text(), "You play no correspondence game and have no correspondence challenge waiting, so a vacation would pause nothing") {
 		t.Errorf("vacation with a live challenge only = %q, want it refused", c.text())
 	}
 }
@@ -474,7 +481,7 @@ func TestVacationBotGameStarted(t *testing.T) {
 	tb := newTestApp(t)
 	tb.command(ann, "/go challenge opponent:bob size:9 color:black") // a correspondence challenge: the vacation has something to pause
 	until := tb.Now().Add(2 * 24 * time.Hour)
-	if c := only(t, tb.command(ann, "/go vacation days:2")); !strings.Contains(c.text(), "paused") {
+	if c := vacationReply(t, tb.command(ann, "/go vacation days:2")); !strings.Contains(c.text(), "paused") {
 		t.Fatalf("vacation = %q", c.text())
 	}
 	calls := tb.command(ann, "/go bot level:first size:9 color:black rated:false")
@@ -488,4 +495,26 @@ func TestVacationBotGameStarted(t *testing.T) {
 	if want := until.Add(3 * 24 * time.Hour); g.Clock.ToMove != clock.First || !g.Clock.Deadline().Equal(want) {
 		t.Errorf("ann's first turn against the bot, begun while she is away, runs out at %v, want %v (3 days after the vacation)", g.Clock.Deadline(), want)
 	}
+}
+
+// vacationReply is the private answer to a /go vacation among calls, and
+// the notes it posted in the channels of the games whose clock it paused
+// or started again (each its own post): their newest boards still show
+// the deadline as it was.
+func vacationReply(t *testing.T, calls []call) call {
+	t.Helper()
+	var reply []call
+	for _, c := range calls {
+		switch {
+		case c.Message != nil && c.Message.Ephemeral:
+			reply = append(reply, c)
+		case strings.HasPrefix(c.text(), "🏖️ <@"+ann.ID+"> is on vacation until <t:") || strings.HasPrefix(c.text(), "👋 <@"+ann.ID+"> is back from vacation: their clock in this game runs again"):
+		default:
+			t.Fatalf("/go vacation: unexpected call %s: %q", c.Op, c.text())
+		}
+	}
+	if len(reply) != 1 {
+		t.Fatalf("/go vacation: %d private answers, want 1", len(reply))
+	}
+	return reply[0]
 }
