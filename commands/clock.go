@@ -879,7 +879,8 @@ func (a *App) correspondenceChallenges(ctx context.Context, key string, now time
 
 // vacationClocks applies change to the running correspondence clocks of
 // the player's games where it is their turn, each write version-checked
-
+// (a game that changes meanwhile is read again), and returns the games it
+// changed.
 func (a *App) vacationClocks(ctx context.Context, key string, change func(k *clock.Clock)) (changed []*storage.Game) {
 	games, err := a.games.PlayerActiveGames(ctx, key)
 	if err != nil {
