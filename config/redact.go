@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"log/slog"
 	"net/url"
-	"strings"
 
+	"github.com/gobot-dev/gobot/internal/redact"
 	"github.com/gobot-dev/gobot/storage"
 )
 
@@ -33,15 +33,34 @@ func (c *Config) secrets() []string {
 	return s
 }
 
-// Redact returns s with every secret of the configuration (the token, the
-// password in DISCORD_API_URL) replaced by "[redacted]": for text that may
-// quote them without meaning to, such as an error that carries a REST
-// answer or a proxy's echo of the request.
+// Redact returns s with the secrets of the configuration (the token, the
+// passwords) replaced by "[redacted]": for text that may quote them
+// without meaning to, such as an error that carries a REST answer or a
+// proxy's echo of the request. The password of every URL in s is masked;
+// a secret elsewhere only when it is long enough to be recognised
+// (redact.MinFreeText characters): a short database password ("gobot")
+// masked wherever its letters occur would garble the log and give itself
+// away. ShortSecrets names those.
 func (c *Config) Redact(s string) string {
-	for _, secret := range c.secrets() {
-		s = strings.ReplaceAll(s, secret, redacted)
+	return redact.Text(s, c.secrets())
+}
+
+// ShortSecrets names the secrets of the configuration too short to be
+// masked outside a URL (see Redact), for a warning at start-up that quotes
+// none of them.
+func (c *Config) ShortSecrets() []string {
+	var names []string
+	short := func(name, v string) {
+		if v != "" && len(v) < redact.MinFreeText {
+			names = append(names, name)
+		}
 	}
-	return s
+	short("DISCORD_TOKEN", c.Token.Reveal())
+	short("DISCORD_CLIENT_SECRET", c.ClientSecret.Reveal())
+	short("PGPASSWORD", c.DBPassword.Reveal())
+	short("the password in DISCORD_API_URL", storage.WrittenPassword(c.APIURL))
+	short("the password in GOBOT_DATABASE_URL", storage.WrittenPassword(c.DatabaseURL.Reveal()))
+	return names
 }
 
 // RedactHandler wraps h so that no record reaches it with a secret of the
@@ -84,10 +103,7 @@ func (h *redactHandler) WithGroup(name string) slog.Handler {
 }
 
 func (h *redactHandler) redact(s string) string {
-	for _, secret := range h.secrets {
-		s = strings.ReplaceAll(s, secret, redacted)
-	}
-	return s
+	return redact.Text(s, h.secrets)
 }
 
 // attr redacts one attribute: strings are redacted, groups walked, and any

@@ -162,17 +162,51 @@ func TestDatabaseURLPasswordReservedCharacters(t *testing.T) {
 			}
 		}
 	}
-	c, err := Parse(map[string]string{"DISCORD_TOKEN": testToken, "GOBOT_DATABASE_URL": "postgres://gobot:Tr0ub%40dor%263@db:5432/gobot?sslmode=disable",
+	c, err := Parse(map[string]string{"DISCORD_TOKEN": testToken, "GOBOT_DATABASE_URL": "postgres://gobot:Tr0ub%40dor%263-xy@db:5432/gobot?sslmode=disable",
 		"PGPASSWORD": "an0ther/s3cret"}, Run)
 	if err != nil {
 		t.Fatalf("Parse(the password percent-encoded) = %v", err)
 	}
-	if got, want := c.Redact("Tr0ub%40dor%263 Tr0ub@dor&3 an0ther/s3cret"), "[redacted] [redacted] [redacted]"; got != want {
+	if got, want := c.Redact("Tr0ub%40dor%263-xy Tr0ub@dor&3-xy an0ther/s3cret"), "[redacted] [redacted] [redacted]"; got != want {
 		t.Errorf("Redact = %q, want %q", got, want)
 	}
 
 	_, err = Parse(map[string]string{"DISCORD_TOKEN": testToken, "GOBOT_DATABASE_URL": "postgres://gobot:hunter2@db:5432/gobot?sslmode=bogus"}, Run)
 	if want := "config: GOBOT_DATABASE_URL: cannot be used: failed to configure TLS (sslmode is invalid)"; err == nil || err.Error() != want {
 		t.Errorf("Parse(sslmode=bogus) = %v, want %s", err, want)
+	}
+}
+
+// TestShortPasswordsMaskedOnlyInURLs: a short or common database password
+// ("gobot", "x"), as compose setups use, is masked where it is a password
+// (a URL's, a connection string's password=) but not in ordinary text:
+// masking every "gobot" or "x" garbled the log ("starting [redacted]",
+// "e[redacted]pected") and so gave the password away. ShortSecrets names
+// it for the start-up warning, without its value.
+func TestShortPasswordsMaskedOnlyInURLs(t *testing.T) {
+	c, err := Parse(map[string]string{"DISCORD_TOKEN": testToken, "PGPASSWORD": "x",
+		"GOBOT_DATABASE_URL": "postgres://gobot:gobot@127.0.0.1:7866/gobot?sslmode=disable"}, Run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	log := slog.New(c.RedactHandler(slog.NewTextHandler(&buf, &slog.HandlerOptions{ReplaceAttr: func(_ []string, a slog.Attr) slog.Attr {
+		if a.Key == slog.TimeKey {
+			return slog.Attr{}
+		}
+		return a
+	}})))
+	log.Info("starting gobot", "err", errors.New("invalid body length: expected at most 5"))
+	log.Warn("connect", "err", errors.New(`dial postgres://gobot:gobot@127.0.0.1:7866/gobot: password authentication failed for user "gobot"`))
+	log.Warn("conn", "s", "host=db user=gobot password=x")
+	want := `level=INFO msg="starting gobot" err="invalid body length: expected at most 5"
+level=WARN msg=connect err="dial postgres://gobot:[redacted]@127.0.0.1:7866/gobot: password authentication failed for user \"gobot\""
+level=WARN msg=conn s="host=db user=gobot password=[redacted]"
+`
+	if buf.String() != want {
+		t.Errorf("log =\n%s\nwant\n%s", buf.String(), want)
+	}
+	if got, want := strings.Join(c.ShortSecrets(), ", "), "PGPASSWORD, the password in GOBOT_DATABASE_URL"; got != want {
+		t.Errorf("ShortSecrets() = %q, want %q", got, want)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/gobot-dev/gobot/internal/redact"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 )
@@ -139,12 +140,11 @@ func passwordOf(raw string) []string {
 	return ps
 }
 
-// redactPassword replaces the password of raw in s by "[redacted]".
+// redactPassword replaces the password of raw in s by "[redacted]" where
+// it can be recognised (redact.Text): in a URL always, elsewhere when it
+// is long enough not to be a word of the text.
 func redactPassword(s, raw string) string {
-	for _, p := range passwordOf(raw) {
-		s = strings.ReplaceAll(s, p, "[redacted]")
-	}
-	return s
+	return redact.Text(s, passwordOf(raw))
 }
 
 // textError is an error whose text was rewritten (the database URL's

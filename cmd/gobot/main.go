@@ -30,6 +30,7 @@ import (
 	"github.com/gobot-dev/gobot/engine/estimate"
 	"github.com/gobot-dev/gobot/engine/game"
 	"github.com/gobot-dev/gobot/engine/gtp"
+	"github.com/gobot-dev/gobot/internal/redact"
 	"github.com/gobot-dev/gobot/storage"
 	"github.com/gobot-dev/gobot/web"
 )
@@ -292,6 +293,16 @@ func redactErr(cfg *config.Config, err *error) {
 	}
 }
 
+// warnShortSecrets says, once at start-up and without their values, which
+// secrets are too short for the log to mask outside a URL (config.Redact).
+func warnShortSecrets(log *slog.Logger, cfg *config.Config) {
+	if names := cfg.ShortSecrets(); len(names) > 0 {
+		log.Warn(fmt.Sprintf("%s: shorter than %d characters, so the log masks it only in URLs and connection strings, "+
+			"not in other text, where it could not be told from ordinary words; a longer password is masked everywhere",
+			strings.Join(names, " and "), redact.MinFreeText))
+	}
+}
+
 // serve runs the bot until ctx ends (SIGTERM or interrupt). The error it
 // returns is printed: it is redacted as the log is.
 func serve(ctx context.Context, stdout, stderr io.Writer) (err error) {
@@ -308,6 +319,7 @@ func serve(ctx context.Context, stdout, stderr io.Writer) (err error) {
 	jsonLog := cfg.LogFormat == config.LogJSON
 	defer func() { err = logStop(log, jsonLog, err) }()
 	log.Info("starting gobot", "version", version, "config", cfg)
+	warnShortSecrets(log, cfg)
 
 	// What can stop the start is checked before anything is left behind:
 	// the HTTP address, the engines and the application ID before the

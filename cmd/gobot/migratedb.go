@@ -8,9 +8,9 @@ import (
 	"io"
 	"net/url"
 	"os"
-	"strings"
 	"time"
 
+	"github.com/gobot-dev/gobot/internal/redact"
 	"github.com/gobot-dev/gobot/storage"
 )
 
@@ -50,7 +50,7 @@ func migrateDB(ctx context.Context, args []string, stdout, stderr io.Writer) (er
 		if err != nil {
 			if u, perr := url.Parse(*to); perr == nil && u.User != nil {
 				if p, ok := u.User.Password(); ok && p != "" {
-					err = &redactedError{msg: strings.ReplaceAll(err.Error(), p, "[redacted]"), err: err}
+					err = &redactedError{msg: redact.Text(err.Error(), []string{p}), err: err}
 				}
 			}
 		}

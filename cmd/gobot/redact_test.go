@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
@@ -114,4 +115,33 @@ func TestEngineAndPathErrorsHideSecrets(t *testing.T) {
 		t.Errorf("migrate-db from a missing database: exit 0")
 	}
 	check("migrate-db from a missing database", errors.New(stderr.String()))
+}
+
+// TestShortSecretWarning: a database password too short for the log to
+// mask outside a URL is named once at start-up, without its value.
+func TestShortSecretWarning(t *testing.T) {
+	cfg, err := config.Parse(map[string]string{"DISCORD_TOKEN": leakToken, "PGPASSWORD": "gobot",
+		"GOBOT_DATABASE_URL": "postgres://gobot@db:5432/gobot"}, config.Run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf strings.Builder
+	warnShortSecrets(slog.New(slog.NewTextHandler(&buf, &slog.HandlerOptions{ReplaceAttr: dropTime})), cfg)
+	want := `level=WARN msg="PGPASSWORD: shorter than 12 characters, so the log masks it only in URLs and connection strings, not in other text, where it could not be told from ordinary words; a longer password is masked everywhere"` + "\n"
+	if buf.String() != want {
+		t.Errorf("warning =\n%s\nwant\n%s", buf.String(), want)
+	}
+	cfg.DBPassword = "a-long-database-password"
+	buf.Reset()
+	warnShortSecrets(slog.New(slog.NewTextHandler(&buf, nil)), cfg)
+	if buf.Len() != 0 {
+		t.Errorf("a long password is warned about:\n%s", buf.String())
+	}
+}
+
+func dropTime(_ []string, a slog.Attr) slog.Attr {
+	if a.Key == slog.TimeKey {
+		return slog.Attr{}
+	}
+	return a
 }
