@@ -85,10 +85,38 @@ func (e *External) GenMove(ctx context.Context, g *engine.Game, budget Budget) (
 		ReportStandIn(ctx, StandInLate)
 		return NewGreedy(int64(g.MoveCount())).GenMove(ctx, g, budget)
 	}
+	if err != nil && !errors.Is(err, gtp.ErrClosed) && cancelled(ctx) == nil {
+		if _, timed := MoveTime(ctx); timed {
+			// On a clock, a move tried again later would lose on time:
+			// the program failed (it exited, could not start, answered
+			// an error), so the greedy player moves, and the program is
+			// started again for the next move.
+			e.log.Warn("bots: engine failed; the greedy player moves instead", "engine", e.spec.Name, "err", err)
+			ReportStandIn(ctx, StandInFailed)
+			return NewGreedy(int64(g.MoveCount())).GenMove(ctx, g, budget)
+		}
+	}
 	if err != nil {
 		return engine.Move{}, fmt.Errorf("bots: %w", err)
 	}
 	return m, nil
+}
+
+// Check starts one process of the program, if none is idle, and has it
+// answer the GTP handshake (protocol_version, name) within the start
+// timeout: a program that exits, or does not speak GTP, is found at
+// start-up rather than at a player's first move. The process stays, idle,
+// for the first move.
+func (e *External) Check(ctx context.Context) error {
+	c, err := e.client()
+	if err != nil {
+		return err
+	}
+	defer e.put(c)
+	if _, err := c.Command(ctx, 0, "name"); err != nil {
+		return err
+	}
+	return nil
 }
 
 // client takes an idle process or makes a new one.

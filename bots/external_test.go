@@ -18,7 +18,7 @@ import (
 // second, and "slowkata", a review program (it lists
 // kata-analyze) that reads its first command only after a second.
 func TestMain(m *testing.M) {
-	gtptest.Main(m, map[string]func([]string) int{"stubborn": player("A1", 0), "slowplayer": player("C3", time.Second), "slowkata": func([]string) int {
+	gtptest.Main(m, map[string]func([]string) int{"stubborn": player("A1", 0), "slowplayer": player("C3", time.Second), "crasher": crasher, "slowkata": func([]string) int {
 		time.Sleep(time.Second) // loading a large network on a CPU
 		p := &gtptest.Program{Unknown: func(string, []string) gtptest.Reply { return gtptest.Reply{OK: true} }}
 		p.Commands = []gtptest.Command{
@@ -46,6 +46,52 @@ func player(move string, load time.Duration) func([]string) int {
 			Unknown: func(string, []string) gtptest.Reply { return gtptest.Reply{OK: true} },
 		}
 		return p.Serve(os.Stdin, os.Stdout)
+	}
+}
+
+// crasher is a GTP program that answers the handshake and exits on
+// genmove, as an engine that crashes on its first search does.
+func crasher([]string) int {
+	p := &gtptest.Program{
+		Commands: []gtptest.Command{
+			{Name: "protocol_version", Run: gtptest.Answer("2")},
+			{Name: "genmove", Run: func([]string) gtptest.Reply { return gtptest.Reply{Exit: true} }},
+		},
+		Unknown: func(string, []string) gtptest.Reply { return gtptest.Reply{OK: true} },
+	}
+	return p.Serve(os.Stdin, os.Stdout)
+}
+
+// TestExternalFailureOnAClockFallsBack: a GTP program that fails on a
+// move on a clock (it crashes on genmove) does not make the bot lose on
+// time through retries: the greedy player moves, as docs/operations.md
+// promises, and the stand-in is reported. Without a clock (correspondence)
+// the failure is returned, for the bot queue to try again.
+func TestExternalFailureOnAClockFallsBack(t *testing.T) {
+	r, err := NewRegistry(Config{GTPPrograms: map[string]string{"crash": strings.Join(gtptest.Argv("crasher"), " ")}, MaxSearches: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if err := r.CheckEngines(context.Background()); err != nil {
+		t.Fatalf("CheckEngines = %v, want the handshake answered", err)
+	}
+	g := position(t, `
+		. . . . .
+		. . . . .
+		. . . . .
+		. . O . .
+		X . . . .`, engine.White)
+	ctx, standIn := WithStandIn(WithMoveTime(context.Background(), 5*time.Second))
+	m, err := r.GenMove(ctx, "gtp:crash", g, 1, nil)
+	if err != nil || g.Check(m) != nil {
+		t.Fatalf("GenMove on a clock of a program that crashes = %v, %v; want the greedy player's legal move", m, err)
+	}
+	if why := standIn(); why != StandInFailed {
+		t.Errorf("stand-in reported %q, want %q", why, StandInFailed)
+	}
+	if _, err := r.GenMove(context.Background(), "gtp:crash", g, 1, nil); err == nil || !strings.Contains(err.Error(), "bots: crash: genmove W: ") {
+		t.Errorf("GenMove without a clock of a program that crashes = %v, want its failure", err)
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 	"runtime/debug"
 	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -605,6 +606,24 @@ func NewRegistry(cfg Config) (*Registry, error) {
 	return r, nil
 }
 
+// CheckEngines starts each GTP program once and has it answer the GTP
+// handshake (External.Check), all at once, within ctx; it returns the
+// first failure, in the order configured, naming the engine.
+func (r *Registry) CheckEngines(ctx context.Context) error {
+	errs := make([]error, len(r.externals))
+	var wg sync.WaitGroup
+	for i, e := range r.externals {
+		wg.Go(func() { errs[i] = e.Check(ctx) })
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			return fmt.Errorf("engine %q did not answer the GTP handshake: %w", r.externals[i].spec.Name, err)
+		}
+	}
+	return nil
+}
+
 // Levels returns every level, built-in first, then the GTP programs in
 // the order configured.
 func (r *Registry) Levels() []Level { return append([]Level(nil), r.levels...) }
@@ -703,6 +722,9 @@ const (
 	StandInLate = "late"
 	// StandInIllegal: the GTP program chose a move the rules forbid.
 	StandInIllegal = "illegal"
+	// StandInFailed: the GTP program failed (it exited, did not start or
+	// answered an error) on a move on a clock.
+	StandInFailed = "failed"
 )
 
 // standInKey carries WithStandIn's report in a context.

@@ -388,10 +388,9 @@ func TestDiscordRefusesStart(t *testing.T) {
 	}
 }
 
-// TestReviewEngineThatCannotAnalyse: a GOBOT_REVIEW_ENGINE program that
-// lists neither kata-analyze nor lz-analyze (GNU Go) stops the start with
-// a line naming the variable and the reason.
-func TestReviewEngineThatCannotAnalyse(t *testing.T) {
+// plainGTP writes a shell script that speaks GTP, answering every command
+// but protocol_version and list_commands with an empty success.
+func plainGTP(t *testing.T) string {
 	prog := filepath.Join(t.TempDir(), "plaingtp")
 	// GTP with command IDs: "7 list_commands" is answered "=7 …".
 	script := "#!/bin/sh\nwhile read -r id cmd rest; do\n  case \"$cmd\" in\n" +
@@ -402,6 +401,14 @@ func TestReviewEngineThatCannotAnalyse(t *testing.T) {
 	if err := os.WriteFile(prog, []byte(script), 0o755); err != nil {
 		t.Fatal(err)
 	}
+	return prog
+}
+
+// TestReviewEngineThatCannotAnalyse: a GOBOT_REVIEW_ENGINE program that
+// lists neither kata-analyze nor lz-analyze (GNU Go) stops the start with
+// a line naming the variable and the reason.
+func TestReviewEngineThatCannotAnalyse(t *testing.T) {
+	prog := plainGTP(t)
 	cfg := &config.Config{GTPEngines: map[string]string{"plain": prog}, ReviewEngine: "gtp:plain", MaxSearches: 1}
 	_, _, err := newPlayers(context.Background(), cfg, slog.New(slog.DiscardHandler))
 	if err == nil || !strings.HasPrefix(err.Error(), "GOBOT_REVIEW_ENGINE: gtp:plain cannot review games: it lists neither kata-analyze nor lz-analyze") {

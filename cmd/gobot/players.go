@@ -135,6 +135,22 @@ func newPlayers(ctx context.Context, cfg *config.Config, log *slog.Logger) (goro
 	if err != nil {
 		return nil, nil, err
 	}
+	if len(cfg.GTPEngines) > 0 {
+		// Each program is started once and answers the handshake, as the
+		// Hub engines and the review engine do: one that exits or speaks
+		// no GTP stops the start rather than every game against it.
+		log.Info("starting the GTP engines and checking that they answer GTP", "engines", len(cfg.GTPEngines), "timeout", bots.EngineStartTimeout)
+		stop := logWaiting(log, 20*time.Second, "still waiting for the GTP engines to start")
+		cctx, cancel := context.WithTimeout(ctx, bots.EngineStartTimeout+30*time.Second)
+		err := reg.CheckEngines(cctx)
+		cancel()
+		stop()
+		if err != nil {
+			reg.Close()
+			err = hideValues(err, programWords(cfg.GTPEngines)...)
+			return nil, nil, fmt.Errorf("GOBOT_GTP_ENGINES: %w", err)
+		}
+	}
 	stopWaiting := func() {}
 	if cfg.ReviewEngine != "" {
 		log.Info("starting the review engine and checking that it can analyse; a large network may take a minute or two to load",

@@ -1,12 +1,16 @@
 package main
 
 import (
+	"context"
 	"log/slog"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/gobot-dev/gobot/bots"
+	"github.com/gobot-dev/gobot/config"
 	"github.com/gobot-dev/gobot/internal/logtest"
 )
 
@@ -52,4 +56,31 @@ func TestLogWaiting(t *testing.T) {
 	if buf.String() != said {
 		t.Errorf("the log went on after stop: %q", buf.String())
 	}
+}
+
+// TestGTPEnginesCheckedAtStart: each GOBOT_GTP_ENGINES program is started
+// once and must answer the GTP handshake, as Hub engines and the review
+// engine must: one that exits at once (a wrong flag, KataGo without its
+// model) stops the start with one line naming the variable and the
+// engine, rather than stalling every game against it.
+func TestGTPEnginesCheckedAtStart(t *testing.T) {
+	dir := t.TempDir()
+	exits := filepath.Join(dir, "exits")
+	if err := os.WriteFile(exits, []byte("#!/bin/sh\necho 'unrecognized option --bogus' >&2\nexit 2\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cfg := &config.Config{GTPEngines: map[string]string{"gg": exits + " --bogus"}, MaxSearches: 1}
+	_, _, err := newPlayers(context.Background(), cfg, slog.New(slog.DiscardHandler))
+	want := `GOBOT_GTP_ENGINES: engine "gg" did not answer the GTP handshake: gg: gtp: engine did not start: gg: protocol_version: gtp: engine exited (engine said: unrecognized option --bogus |)`
+	if err == nil || err.Error() != want {
+		t.Errorf("newPlayers with a GTP engine that exits = %v, want\n%s", err, want)
+	}
+	// A program that speaks GTP passes, and its process waits for the
+	// first move.
+	cfg.GTPEngines = map[string]string{"gg": plainGTP(t)}
+	_, stop, err := newPlayers(context.Background(), cfg, slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatalf("newPlayers with a GTP engine that answers = %v", err)
+	}
+	stop()
 }

@@ -165,6 +165,7 @@ var standInNotes = map[string]string{
 	bots.StandInBusy:    "every bot was busy for longer than this move's time on the clock allows.",
 	bots.StandInLate:    "the engine did not answer within this move's time on the clock.",
 	bots.StandInIllegal: "the engine chose a move the rules forbid here.",
+	bots.StandInFailed:  "the engine failed (the log says how), and a move tried again later would have lost on time.",
 }
 
 func (r *room) ActiveRecord(ctx context.Context, req *commands.Request, g *storage.Game) error {
