@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"runtime/debug"
 	"strings"
 	"sync"
@@ -42,6 +43,14 @@ const (
 	// moves no wake-up told it about: owed by another process sharing the
 	// store, or due again after a failure.
 	botPollEvery = time.Second
+	// botPollMax is how rarely at most a worker looks at the queue while
+	// its claims fail (the database is down): the wait doubles from
+	// botPollEvery with each failure, and is botPollEvery again after a
+	// claim that works.
+	botPollMax = 10 * time.Second
+	// claimLogEvery is how often at most the workers' failing claims are
+	// logged while they go on failing, with their count.
+	claimLogEvery = time.Minute
 	// botBusyRetry is how long a worker waits after Players found every
 	// search slot taken by other work.
 	botBusyRetry = 100 * time.Millisecond
@@ -136,6 +145,48 @@ type owedMoves struct {
 	watch   map[string]*channelWatch // by channel ID
 	making  map[owedMove]int         // the moves this process's workers hold, with how many hold each
 	wg      sync.WaitGroup           // the workers
+	claims  claimFailures
+}
+
+// claimFailures are the workers' failed claims since the last that worked:
+// logged once when they start, then at most once per claimLogEvery with
+// their count, and once when a claim works again, rather than once per
+// worker and poll (a WARN a second per worker while the database is down).
+type claimFailures struct {
+	mu     sync.Mutex
+	since  time.Time // the first failure; zero when claims work
+	count  int       // failures since then
+	logged time.Time // when they were last logged
+	unlog  int       // failures since then
+}
+
+// failed records a failed claim and logs it when it is the first, or when
+// claimLogEvery has passed since the last line.
+func (c *claimFailures) failed(log *slog.Logger, now time.Time, err error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.count++
+	c.unlog++
+	if c.since.IsZero() {
+		c.since, c.logged, c.unlog = now, now, 0
+		log.Warn("bot queue: cannot claim owed bot moves; the workers try again, less often while it lasts", "err", err)
+		return
+	}
+	if now.Sub(c.logged) >= claimLogEvery {
+		log.Warn("bot queue: claims still failing", "failures", c.unlog, "total", c.count, "for", now.Sub(c.since).Round(time.Second), "err", err)
+		c.logged, c.unlog = now, 0
+	}
+}
+
+// worked records a claim that worked, logging the end of failures.
+func (c *claimFailures) worked(log *slog.Logger, now time.Time) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.since.IsZero() {
+		return
+	}
+	log.Info("bot queue: claims work again", "failures", c.count, "for", now.Sub(c.since).Round(time.Second))
+	c.since, c.count, c.unlog = time.Time{}, 0, 0
 }
 
 // owedMove names a move in the queue: the game's, at a move count.
@@ -318,6 +369,7 @@ func (a *App) startWorkers() {
 // botWorker makes owed bot moves, oldest first, until the App shuts down;
 // ctx ends when Shutdown gives up waiting for the move in progress.
 func (a *App) botWorker(ctx context.Context) {
+	backoff := botPollEvery // the wait after the next failed claim
 	for {
 		wake := a.owed.woken()
 		select {
@@ -326,6 +378,15 @@ func (a *App) botWorker(ctx context.Context) {
 		default:
 		}
 		m, err := a.queue.ClaimBotMove(ctx, a.owed.worker, botLease)
+		wait := botPollEvery
+		switch {
+		case err == nil || errors.Is(err, storage.ErrNotFound):
+			a.owed.claims.worked(a.log, a.Now())
+			backoff = botPollEvery
+		case ctx.Err() == nil:
+			a.owed.claims.failed(a.log, a.Now(), err)
+			wait, backoff = backoff, min(2*backoff, botPollMax)
+		}
 		if err == nil {
 			var pause time.Duration
 			if !a.track(func() { pause = a.makeOwedMove(ctx, m) }) {
@@ -337,10 +398,7 @@ func (a *App) botWorker(ctx context.Context) {
 			}
 			continue
 		}
-		if !errors.Is(err, storage.ErrNotFound) && ctx.Err() == nil {
-			a.log.Warn("bot queue: claim", "err", err)
-		}
-		t := time.NewTimer(botPollEvery)
+		t := time.NewTimer(wait)
 		select {
 		case <-wake:
 		case <-t.C:

@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"regexp"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -309,4 +310,55 @@ func TestE2EOutageAfterMove(t *testing.T) {
 	e.clock.Advance(time.Minute) // the failed move is tried again within a minute
 	e.waitMoves("the bot's move once the database is back", dm.ID, 2)
 	e.waitBoard(dm.ID, "A9")
+}
+
+// TestE2EBotQueueClaimsFailQuietly: while the database is down, the bot
+// workers' failing claims are logged once when they start, then at most
+// once a minute with their count, and once when they work again (each of
+// GOBOT_MAX_SEARCHES workers logged a WARN every second); the workers
+// look at the queue less often meanwhile.
+func TestE2EBotQueueClaimsFailQuietly(t *testing.T) {
+	e := newEnv(t)
+	e.workers = 4
+	o := outageEnv(e)
+	lines := func(sub string) []string {
+		var out []string
+		for _, l := range strings.Split(e.logs.String(), "\n") {
+			if strings.Contains(l, "bot queue") && strings.Contains(l, sub) {
+				out = append(out, l)
+			}
+		}
+		return out
+	}
+	eventually := func(what, sub string) []string {
+		t.Helper()
+		deadline := time.Now().Add(20 * time.Second)
+		for time.Now().Before(deadline) {
+			if l := lines(sub); len(l) > 0 {
+				return l
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+		t.Fatalf("no %s in the log:\n%s", what, e.logs.String())
+		return nil
+	}
+	o.down.Store(true)
+	time.Sleep(3500 * time.Millisecond) // 4 workers × 3 polls
+	want := `level=WARN msg="bot queue: cannot claim owed bot moves; the workers try again, less often while it lasts" err="test: the database does not answer"`
+	if l := lines(""); len(l) != 1 || !strings.HasSuffix(l[0], want) {
+		t.Errorf("the log of failing claims =\n%s\nwant one line ending\n%s", strings.Join(l, "\n"), want)
+	}
+	e.clock.Advance(61 * time.Second)
+	still := eventually("line that the claims still fail", "still failing")
+	if !regexp.MustCompile(`level=WARN msg="bot queue: claims still failing" failures=[1-9][0-9]* total=[1-9][0-9]* for=1m[0-9]+s err="test: the database does not answer"$`).MatchString(still[0]) {
+		t.Errorf("the line that claims still fail = %s", still[0])
+	}
+	o.down.Store(false)
+	again := eventually("line that claims work again", "work again")
+	if !regexp.MustCompile(`level=INFO msg="bot queue: claims work again" failures=[1-9][0-9]* for=1m[0-9]+s$`).MatchString(again[0]) {
+		t.Errorf("the line that claims work again = %s", again[0])
+	}
+	if n := len(lines("")); n != 3 {
+		t.Errorf("%d lines of the bot queue in the log, want 3:\n%s", n, strings.Join(lines(""), "\n"))
+	}
 }
