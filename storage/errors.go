@@ -49,6 +49,16 @@ var (
 	// rather than guess.
 	ErrSchemaTooNew = errors.New("storage: database schema is newer than this program")
 
+	// ErrNoSchema means a PostgreSQL database opened with
+	// Options.ExistingSchema has no gobot schema: not gobot's database,
+	// or one no gobot worker has started on yet.
+	ErrNoSchema = errors.New("storage: no gobot schema in the database")
+
+	// ErrSchemaTooOld means a PostgreSQL database opened with
+	// Options.ExistingSchema has an older schema than this build's, which
+	// only a worker of this build migrates (when it starts).
+	ErrSchemaTooOld = errors.New("storage: database schema is older than this program")
+
 	// ErrDamaged means the database file is not a sound bbolt file: cut short
 	// (a full disk, an interrupted copy), empty, or with damaged pages. Open
 	// refuses it rather than crash on it or start an empty database over it;

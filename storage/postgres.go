@@ -50,8 +50,9 @@ type Postgres struct {
 // OpenPostgres connects to the database at url (postgres://…), applies the
 // schema migrations it lacks in one transaction (several processes starting
 // at once take turns on an advisory lock), and refuses a database whose
-// schema is newer than this build knows (ErrSchemaTooNew). Of opts it uses
-// Logger, Now, StartRatings and Kinds.
+// schema is newer than this build knows (ErrSchemaTooNew); with
+// opts.ExistingSchema it migrates nothing (see Options). Of opts it uses
+// Logger, Now, StartRatings, Kinds and ExistingSchema.
 //
 // A URL that CheckPostgresURL refuses is refused with its *URLError before
 // pgx reads it. Connecting, OpenPostgres logs the server (host:port, never
@@ -88,12 +89,49 @@ func OpenPostgres(ctx context.Context, url string, opts Options) (*Postgres, err
 		pool.Close()
 		return nil, redactErr(err, url)
 	}
-	if err := p.migrate(ctx); err != nil {
+	migrate := p.migrate
+	if opts.ExistingSchema {
+		migrate = p.checkSchema
+	}
+	if err := migrate(ctx); err != nil {
 		pool.Close()
 		return nil, redactErr(err, url)
 	}
 	return p, nil
 }
+
+// checkSchema refuses a database whose schema is not this build's, as
+// Options.ExistingSchema says, changing nothing.
+func (p *Postgres) checkSchema(ctx context.Context) error {
+	var exists bool
+	if err := p.pool.QueryRow(ctx, `SELECT to_regclass('gobot_schema') IS NOT NULL`).Scan(&exists); err != nil {
+		return fmt.Errorf("storage: read the schema version: %w", err)
+	}
+	if !exists {
+		return &schemaError{msg: "storage: the PostgreSQL database has no gobot tables: it is not gobot's database, or no gobot worker has started on it yet", err: ErrNoSchema}
+	}
+	var have int
+	if err := p.pool.QueryRow(ctx, `SELECT coalesce(max(version), 0) FROM gobot_schema`).Scan(&have); err != nil {
+		return fmt.Errorf("storage: read the schema version: %w", err)
+	}
+	switch known := PostgresSchemaVersion(); {
+	case have > known:
+		return &schemaError{msg: fmt.Sprintf("storage: PostgreSQL schema %d, this build knows up to %d: use the build the workers run", have, known), err: ErrSchemaTooNew}
+	case have < known:
+		return &schemaError{msg: fmt.Sprintf("storage: PostgreSQL schema %d, this build expects %d: the workers of this build migrate it when they start; use the build the workers run", have, known), err: ErrSchemaTooOld}
+	}
+	return nil
+}
+
+// schemaError is checkSchema's refusal: its message says what is wrong,
+// and it wraps the sentinel (ErrNoSchema…) without repeating it.
+type schemaError struct {
+	msg string
+	err error
+}
+
+func (e *schemaError) Error() string { return e.msg }
+func (e *schemaError) Unwrap() error { return e.err }
 
 // DefaultConnectTimeout bounds one attempt to connect to PostgreSQL when
 // the URL sets no connect_timeout: a server that accepts the connection

@@ -49,6 +49,15 @@ type Options struct {
 	// discards them.
 	Logger *slog.Logger
 
+	// ExistingSchema (OpenPostgres only) opens the database as it is, for
+	// the offline tools (gobot doctor, gobot ratings rebuild): no table
+	// is created and no migration applied, and a database without
+	// gobot's schema (ErrNoSchema), with an older one (ErrSchemaTooOld)
+	// or a newer one (ErrSchemaTooNew) is refused. A typo in the
+	// database's name then leaves no tables behind, and a newer build's
+	// tool does not migrate the database under the running workers.
+	ExistingSchema bool
+
 	// Now returns the current time; nil means time.Now. The store reads it
 	// for the times it fills in (CreatedAt, UpdatedAt, FinishedAt) and for
 	// the expiry check of AcceptChallenge, so a caller with its own clock

@@ -39,8 +39,11 @@ func doctor(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 				path = "PostgreSQL (GOBOT_DATABASE_URL)"
 				octx, cancel := context.WithTimeout(ctx, time.Minute)
 				defer cancel()
-				p, err := storage.OpenPostgres(octx, cfg.DatabaseURL.Reveal(), storage.Options{Kinds: kinds()})
+				// As it is: a diagnostic creates no tables in a database
+				// named by mistake and migrates none under the workers.
+				p, err := storage.OpenPostgres(octx, cfg.DatabaseURL.Reveal(), storage.Options{Kinds: kinds(), ExistingSchema: true})
 				if err != nil {
+					err = fmt.Errorf("doctor: GOBOT_DATABASE_URL: %w", err)
 					return nil, &redactedError{msg: cfg.Redact(err.Error()), err: err}
 				}
 				defer p.Close()

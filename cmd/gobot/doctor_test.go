@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -10,6 +11,7 @@ import (
 	"github.com/gobot-dev/gobot/engine"
 	"github.com/gobot-dev/gobot/storage"
 	"github.com/gobot-dev/gobot/storage/pgtest"
+	"github.com/jackc/pgx/v5"
 	bolt "go.etcd.io/bbolt"
 )
 
@@ -132,5 +134,61 @@ func TestDoctorPostgres(t *testing.T) {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("gobot doctor output lacks %q:\n%s", want, out.String())
 		}
+	}
+}
+
+// TestDoctorPostgresAsItIs: gobot doctor and gobot ratings rebuild open
+// PostgreSQL without migrating it: a database with no gobot schema (a typo
+// in its name) is refused and left without tables, and one with an older
+// schema than the tool's build is refused rather than migrated under the
+// running workers.
+func TestDoctorPostgresAsItIs(t *testing.T) {
+	url := pgtest.Database(t)
+	t.Setenv("GOBOT_DATABASE_URL", url)
+	t.Setenv("GOBOT_DB", filepath.Join(t.TempDir(), "none.db"))
+	tool := func(args ...string) (int, string) {
+		var out, errOut bytes.Buffer
+		code := run(context.Background(), args, strings.NewReader(""), &out, &errOut)
+		return code, errOut.String()
+	}
+	const none = "the PostgreSQL database has no gobot tables: it is not gobot's database, or no gobot worker has started on it yet\n"
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"doctor"}, "gobot: doctor: GOBOT_DATABASE_URL: storage: " + none},
+		{[]string{"ratings", "rebuild"}, "gobot: ratings: GOBOT_DATABASE_URL: storage: " + none},
+	} {
+		if code, errOut := tool(c.args...); code != 1 || errOut != c.want {
+			t.Errorf("gobot %s on an empty database = %d, %q; want 1, %q", strings.Join(c.args, " "), code, errOut, c.want)
+		}
+	}
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	var tables int
+	if err := conn.QueryRow(ctx, `SELECT count(*) FROM information_schema.tables WHERE table_schema = 'public'`).Scan(&tables); err != nil || tables != 0 {
+		t.Errorf("the refused tools left %d tables (%v)", tables, err)
+	}
+	// An older schema: the newest migration not applied.
+	p, err := storage.OpenPostgres(ctx, url, storage.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.Close()
+	v := storage.PostgresSchemaVersion()
+	if _, err := conn.Exec(ctx, `DELETE FROM gobot_schema WHERE version = $1`, v); err != nil {
+		t.Fatal(err)
+	}
+	want := fmt.Sprintf("gobot: doctor: GOBOT_DATABASE_URL: storage: PostgreSQL schema %d, this build expects %d: the workers of this build migrate it when they start; use the build the workers run\n", v-1, v)
+	if code, errOut := tool("doctor"); code != 1 || errOut != want {
+		t.Errorf("gobot doctor on an older schema = %d, %q; want 1, %q", code, errOut, want)
+	}
+	var have int
+	if err := conn.QueryRow(ctx, `SELECT max(version) FROM gobot_schema`).Scan(&have); err != nil || have != v-1 {
+		t.Errorf("after gobot doctor the schema is %d (%v), want %d as it was", have, err, v-1)
 	}
 }

@@ -57,8 +57,11 @@ func ratings(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		if cfg.DatabaseURL != "" {
 			octx, cancel := context.WithTimeout(ctx, time.Minute)
 			defer cancel()
-			s, err := storage.OpenPostgres(octx, cfg.DatabaseURL.Reveal(), storage.Options{Kinds: kinds(), StartRatings: startRatings()})
+			// As it is: no tables created in a database named by
+			// mistake, no migration under the running workers.
+			s, err := storage.OpenPostgres(octx, cfg.DatabaseURL.Reveal(), storage.Options{Kinds: kinds(), StartRatings: startRatings(), ExistingSchema: true})
 			if err != nil {
+				err = fmt.Errorf("ratings: GOBOT_DATABASE_URL: %w", err)
 				return &redactedError{msg: cfg.Redact(err.Error()), err: err}
 			}
 			store = s
