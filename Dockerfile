@@ -35,7 +35,12 @@ COPY storage ./storage
 COPY web ./web
 
 # CGO_ENABLED=0: a static binary that needs no libc in the final image.
-RUN CGO_ENABLED=0 GOOS=linux go build -trimpath -ldflags="-s -w" -o /out/gobot ./cmd/gobot \
+# Without .git the build has no commit of its own: pass it, for the start-up
+# line and `gobot version` (else "unknown"):
+#   docker build --build-arg GOBOT_REVISION=$(git rev-parse HEAD) -t gobot .
+ARG GOBOT_REVISION=unknown
+RUN CGO_ENABLED=0 GOOS=linux go build -trimpath -buildvcs=false \
+      -ldflags="-s -w -X main.revision=${GOBOT_REVISION}" -o /out/gobot ./cmd/gobot \
  && mkdir -p /out/data
 
 # ---- run --------------------------------------------------------------------

@@ -35,8 +35,6 @@ import (
 	"github.com/gobot-dev/gobot/web"
 )
 
-const version = "1.0"
-
 // The permissions the bot asks for when invited: Send Messages, Send
 // Messages in Threads, Create Public Threads, Attach Files, Embed Links.
 const invitePermissions = discordgo.PermissionSendMessages |
@@ -55,12 +53,12 @@ func main() {
 // run dispatches to a subcommand and returns the exit code.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	sub := "run"
-	if len(args) > 0 && (!strings.HasPrefix(args[0], "-") || isHelp(args[0])) {
+	if len(args) > 0 && (!strings.HasPrefix(args[0], "-") || isHelp(args[0]) || args[0] == "-version" || args[0] == "--version") {
 		sub, args = args[0], args[1:]
 	}
 	var err error
 	// The bot and the health check are configured by the environment
-	// alone: an argument (a --help, a --version) must not start them.
+	// alone: an argument (a --help, a typo) must not start them.
 	if (sub == "run" || sub == "healthcheck") && len(args) > 0 {
 		if isHelp(args[0]) {
 			fmt.Fprint(stdout, usage)
@@ -92,6 +90,13 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		err = ratings(ctx, args, stdout, stderr)
 	case "unregister":
 		err = unregister(ctx, args, stdout)
+	case "version", "-version", "--version":
+		if len(args) > 0 {
+			fmt.Fprintf(stderr, "gobot: version takes no arguments, not %q\n", strings.Join(args, " "))
+			return 2
+		}
+		fmt.Fprintln(stdout, thisBuild())
+		return 0
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0
@@ -176,6 +181,7 @@ const usage = `usage:
   gobot ratings rebuild [--db FILE]          recompute every rating from the archive (stop the bot first on bbolt)
   gobot unregister                           remove the commands from the server GOBOT_GUILD_ID names
                                              (or the global ones); gobot registers them again when it starts
+  gobot version, --version                   print the version and the commit gobot was built from
   gobot help, -h, --help                     print this usage
 `
 
@@ -318,7 +324,7 @@ func serve(ctx context.Context, stdout, stderr io.Writer) (err error) {
 	defer logDiscordgo(log)()
 	jsonLog := cfg.LogFormat == config.LogJSON
 	defer func() { err = logStop(log, jsonLog, err) }()
-	log.Info("starting gobot", "version", version, "config", cfg)
+	log.Info("starting gobot", append(thisBuild().logArgs(), "config", cfg)...)
 	warnShortSecrets(log, cfg)
 
 	// What can stop the start is checked before anything is left behind:

@@ -245,7 +245,8 @@ func TestRunTakesNoArguments(t *testing.T) {
 	}{
 		{[]string{"run", "--help"}, 0, "usage:"},
 		{[]string{"healthcheck", "-h"}, 0, "usage:"},
-		{[]string{"--version"}, 2, `gobot: run takes no arguments (it is configured by the environment), not "--version"`},
+		{[]string{"--version"}, 0, "gobot 1.0, revision "},
+		{[]string{"run", "--version"}, 2, `gobot: run takes no arguments (it is configured by the environment), not "--version"`},
 		{[]string{"run", "extra"}, 2, `gobot: run takes no arguments (it is configured by the environment), not "extra"`},
 		{[]string{"healthcheck", "--port", "1"}, 2, `gobot: healthcheck takes no arguments`},
 		{[]string{"backup", "--help"}, 0, "copies the bbolt database (GOBOT_DB, or gobot.db) to FILE"},
