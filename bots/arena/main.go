@@ -64,6 +64,10 @@ func Main(ctx context.Context, args []string, stdout io.Writer, reg *bots.Regist
 		}
 		return bots.Lookup(name)
 	}
+	levels := bots.Builtin()
+	if reg != nil {
+		levels = reg.Levels()
+	}
 	if *programs != "" {
 		specs, err := gtp.ParsePrograms(*programs)
 		if err != nil {
@@ -74,6 +78,11 @@ func Main(ctx context.Context, args []string, stdout io.Writer, reg *bots.Regist
 			return fmt.Errorf("-gtp: %w: %w", ErrInvalidConfig, err)
 		}
 		defer extra.Close()
+		for _, l := range extra.Levels() {
+			if strings.HasPrefix(l.Name, bots.GTPPrefix) {
+				levels = append(levels, l)
+			}
+		}
 		base := lookup
 		lookup = func(name string) (bots.Level, bool) {
 			if l, ok := base(name); ok {
@@ -95,7 +104,11 @@ func Main(ctx context.Context, args []string, stdout io.Writer, reg *bots.Regist
 	for i, name := range []string{*a, *b} {
 		l, ok := lookup(name)
 		if !ok {
-			return fmt.Errorf("level %q: %w", name, ErrInvalidConfig)
+			var names []string
+			for _, l := range levels {
+				names = append(names, l.Name)
+			}
+			return &configError{msg: fmt.Sprintf("-%c: unknown level %q (levels: %s)", "ab"[i], name, strings.Join(names, ", "))}
 		}
 		players[i] = PlayerFor(l, budgets[i])
 	}
@@ -168,3 +181,10 @@ func describeBudget(b bots.Budget) string {
 	}
 	return "its own settings"
 }
+
+// configError is an invalid match configuration whose message says all:
+// it wraps ErrInvalidConfig without repeating it.
+type configError struct{ msg string }
+
+func (e *configError) Error() string { return e.msg }
+func (e *configError) Unwrap() error { return ErrInvalidConfig }

@@ -19,7 +19,10 @@ import (
 // (the flag goes before or after the subcommand). Without --db it reads
 // PostgreSQL when GOBOT_DATABASE_URL is set, else GOBOT_DB.
 func doctor(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	path, pos, err := parseDBFlags("doctor", "database file (default: GOBOT_DB)", args, stderr)
+	const synopsis = "gobot doctor [--db FILE]            list the game records set aside as damaged\n" +
+		"       gobot doctor export N [--db FILE]   write record N as SGF, with the moves that still replay\n\n" +
+		"reads PostgreSQL when GOBOT_DATABASE_URL is set, else GOBOT_DB"
+	path, pos, err := parseDBFlags("doctor", synopsis, "database file (default: GOBOT_DB)", args, stderr)
 	if err != nil {
 		return err
 	}

@@ -835,7 +835,7 @@ func loopbackAddr(addr string) bool {
 func serveGTP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("gtp", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	level := fs.String("bot", "", "bot level that generates moves (default: the strongest built-in level)")
+	level := fs.String("bot", "", "bot level that generates moves ("+levelNames(bots.Builtin())+", or gtp:NAME for a program of GOBOT_GTP_ENGINES; default: the strongest built-in level)")
 	// Simple ko by default, as GNU Go and most GTP peers play: a controller
 	// that referees superko itself sees the same legal moves.
 	ko := fs.String("ko", "simple", "ko rule: simple, positional or situational")

@@ -20,12 +20,13 @@ import (
 // ratings and history in one transaction. On a bbolt file the bot must not
 // be running (bbolt lets one process open the file).
 func ratings(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	db, pos, err := parseDBFlags("ratings", "database file (default: GOBOT_DB, or gobot.db)", args, stderr)
+	const synopsis = "gobot ratings rebuild [--db FILE]\n\nrecomputes every rating from the archive (GOBOT_DATABASE_URL, else GOBOT_DB; stop the bot first on bbolt)"
+	db, pos, err := parseDBFlags("ratings", synopsis, "database file (default: GOBOT_DB, or gobot.db)", args, stderr)
 	if err != nil {
 		return err
 	}
 	if len(pos) != 1 || pos[0] != "rebuild" {
-		return errors.New("usage: gobot ratings rebuild [--db FILE]")
+		return &usageError{err: errors.New("usage: gobot ratings rebuild [--db FILE]")}
 	}
 	type rebuilder interface {
 		RebuildRatings(ctx context.Context) (*storage.RebuildReport, error)
@@ -91,10 +92,14 @@ func ratings(ctx context.Context, args []string, stdout, stderr io.Writer) error
 // parseDBFlags parses the arguments of a subcommand whose one flag is
 // --db FILE (described by usage, errors to stderr) with parseFlags: it
 // returns the file ("" when not given) and the positional arguments.
-func parseDBFlags(name, usage string, args []string, stderr io.Writer) (db string, pos []string, err error) {
+func parseDBFlags(name, synopsis, usage string, args []string, stderr io.Writer) (db string, pos []string, err error) {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.StringVar(&db, "db", "", usage)
+	fs.Usage = func() {
+		fmt.Fprintf(fs.Output(), "usage: %s\n\n", synopsis)
+		fs.PrintDefaults()
+	}
 	pos, err = parseFlags(fs, args)
 	return db, pos, err
 }

@@ -74,8 +74,8 @@ func TestRatingsRebuild(t *testing.T) {
 	if *after != *before {
 		t.Errorf("rating after the rebuild %+v, before %+v", after, before)
 	}
-	if code := run(ctx, []string{"ratings", "redo"}, strings.NewReader(""), &out, &errOut); code != 1 {
-		t.Errorf("gobot ratings redo: exit %d, want 1", code)
+	if code := run(ctx, []string{"ratings", "redo"}, strings.NewReader(""), &out, &errOut); code != 2 {
+		t.Errorf("gobot ratings redo: exit %d, want 2 (a usage error)", code)
 	}
 	// A wrong path is refused, not made into a new empty database.
 	typo := filepath.Join(t.TempDir(), "typo.db")

@@ -12,6 +12,13 @@ import (
 	"github.com/gobot-dev/gobot/config"
 )
 
+const unregisterUsage = `usage: gobot unregister
+
+removes gobot's slash commands from the server GOBOT_GUILD_ID names, or
+without it the global ones (gobot registers them again when it starts);
+configured by the environment (DISCORD_TOKEN), it takes no arguments
+`
+
 // unregister removes gobot's slash commands from the server GOBOT_GUILD_ID
 // names, or without it the global ones, and says which. An operator who
 // tried gobot in a test server (GOBOT_GUILD_ID) and then registered it
@@ -21,6 +28,10 @@ import (
 // drop; the commands come back when gobot next starts.
 func unregister(ctx context.Context, args []string, stdout io.Writer) (err error) {
 	if len(args) > 0 {
+		if isHelp(args[0]) {
+			fmt.Fprint(stdout, unregisterUsage)
+			return nil
+		}
 		return &usageError{err: fmt.Errorf("unregister takes no arguments (GOBOT_GUILD_ID names the server), not %q", args)}
 	}
 	cfg, err := config.Load()
