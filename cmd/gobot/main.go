@@ -299,6 +299,23 @@ func redactErr(cfg *config.Config, err *error) {
 	}
 }
 
+// commandList names the registered commands for the log: "/go, /draughts
+// and /go-admin", with the Activity's launch command when it is
+// registered too (globally, with the Activity set up; see App.Register).
+func commandList(defs []*discordgo.ApplicationCommand, launch bool) string {
+	var names []string
+	for _, d := range defs {
+		names = append(names, "/"+d.Name)
+	}
+	if launch {
+		names = append(names, "the Activity's launch")
+	}
+	if len(names) < 2 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+}
+
 // warnShortSecrets says, once at start-up and without their values, which
 // secrets are too short for the log to mask outside a URL (config.Redact).
 func warnShortSecrets(log *slog.Logger, cfg *config.Config) {
@@ -389,9 +406,9 @@ func serve(ctx context.Context, stdout, stderr io.Writer) (err error) {
 	case err != nil:
 		log.Error("could not register the slash commands (/go, /draughts, /go-admin); they may be missing or out of date in Discord", "err", err)
 	case cfg.GuildID != "":
-		log.Info("registered /go in one guild", "guild", cfg.GuildID)
+		log.Info("registered "+commandList(app.Definitions(), false)+" in one guild", "guild", cfg.GuildID)
 	default:
-		log.Info("registered /go globally")
+		log.Info("registered " + commandList(app.Definitions(), cfg.ClientSecret != "" && cfg.HTTPAddr != "") + " globally")
 	}
 	if jsonLog {
 		// In a JSON log every line is a record, the links too.

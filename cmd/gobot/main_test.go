@@ -121,6 +121,10 @@ func TestServeHTTPMode(t *testing.T) {
 	if len(d.Commands(d.GuildID)) != 3 {
 		t.Errorf("registered %d guild commands, want /go, /draughts and /go-admin", len(d.Commands(d.GuildID)))
 	}
+	// The log names every command registered, not /go alone.
+	if want := `msg="registered /go, /draughts and /go-admin in one guild" guild=` + d.GuildID; !strings.Contains(stderr.String(), want) {
+		t.Errorf("the log lacks %q:\n%s", want, stderr.String())
+	}
 	// The draughts levels reach Discord through the wiring too.
 	if m := d.Do(d.Command(d.GuildChannel("dames"), u, "draughts", discordtest.Sub("bot", discordtest.Str("level", "beginner")))); m.Ephemeral() {
 		t.Fatalf("/draughts bot refused: %s", m.Text())

@@ -5,6 +5,8 @@ import (
 	"context"
 	"strings"
 	"testing"
+
+	"github.com/bwmarrin/discordgo"
 )
 
 // TestSubcommandHelp: every subcommand's --help prints its usage and exits
@@ -40,5 +42,17 @@ func TestSubcommandHelp(t *testing.T) {
 	run(context.Background(), []string{"gtp", "--help"}, strings.NewReader(""), &stdout, &stderr)
 	if want := "bot level that generates moves (beginner, easy, casual, steady, keen, medium, strong, tough, hard, max, or gtp:NAME for a program of GOBOT_GTP_ENGINES; default: the strongest built-in level)"; !strings.Contains(stderr.String(), want) {
 		t.Errorf("gobot gtp --help =\n%s\nwant %q", stderr.String(), want)
+	}
+}
+
+// TestCommandList: the start-up line names every command registered, with
+// the Activity's launch command when it is registered too.
+func TestCommandList(t *testing.T) {
+	defs := []*discordgo.ApplicationCommand{{Name: "go"}, {Name: "draughts"}, {Name: "go-admin"}}
+	if got, want := commandList(defs, false), "/go, /draughts and /go-admin"; got != want {
+		t.Errorf("commandList = %q, want %q", got, want)
+	}
+	if got, want := commandList(defs, true), "/go, /draughts, /go-admin and the Activity's launch"; got != want {
+		t.Errorf("commandList with the Activity = %q, want %q", got, want)
 	}
 }
