@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
 	"net"
 	"os"
@@ -124,6 +125,12 @@ type Store struct {
 func createFile(path string) error {
 	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".creating-*")
 	if err != nil {
+		// The cause without the side name, which the operator never
+		// chose: "no such file or directory", "permission denied".
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			return fmt.Errorf("storage: create %s: %w", path, pe.Err)
+		}
 		return fmt.Errorf("storage: create %s: %w", path, err)
 	}
 	tmp := f.Name()

@@ -548,7 +548,12 @@ func openStore(ctx context.Context, cfg *config.Config, log *slog.Logger) (appSt
 		defer cancel()
 		return storage.OpenPostgres(octx, cfg.DatabaseURL.Reveal(), storage.Options{Kinds: kinds(), Logger: log, StartRatings: startRatings()})
 	}
-	return storage.Open(cfg.DBPath, storage.Options{Kinds: kinds(), BackupSocket: storage.DefaultBackupSocket(cfg.DBPath), Logger: log, StartRatings: startRatings()})
+	s, err := storage.Open(cfg.DBPath, storage.Options{Kinds: kinds(), BackupSocket: storage.DefaultBackupSocket(cfg.DBPath), Logger: log, StartRatings: startRatings()})
+	if err != nil {
+		// One line naming the variable, as the configuration's errors do.
+		return nil, fmt.Errorf("GOBOT_DB: %w", err)
+	}
+	return s, nil
 }
 
 // startRatings are the bot levels' start ratings, each kind's from its

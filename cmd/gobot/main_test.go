@@ -471,3 +471,26 @@ func TestStartChecksFirst(t *testing.T) {
 		})
 	}
 }
+
+// TestDatabaseDirMissingNamesGOBOT_DB: a GOBOT_DB in a directory that does
+// not exist stops the start with one line naming the variable and the
+// path, not the side file gobot creates first (".g.db.creating-…").
+func TestDatabaseDirMissingNamesGOBOT_DB(t *testing.T) {
+	d := discordtest.NewServer(t, discordtest.Options{})
+	db := filepath.Join(t.TempDir(), "none", "g.db")
+	t.Setenv("DISCORD_TOKEN", d.Token)
+	t.Setenv("DISCORD_API_URL", d.URL)
+	t.Setenv("GOBOT_DB", db)
+	t.Setenv("GOBOT_MODE", "gateway")
+	t.Setenv("GOBOT_HTTP_ADDR", "")
+	t.Setenv("DISCORD_APP_ID", d.AppID)
+	var stdout, stderr bytes.Buffer
+	code := run(context.Background(), []string{"run"}, strings.NewReader(""), &stdout, &stderr)
+	var last string
+	if lines := strings.Split(strings.TrimSpace(stderr.String()), "\n"); len(lines) > 0 {
+		last = lines[len(lines)-1]
+	}
+	if want := "gobot: GOBOT_DB: storage: create " + db + ": no such file or directory"; code != 1 || last != want {
+		t.Errorf("gobot with GOBOT_DB in a missing directory = %d, %q; want 1 and %q", code, last, want)
+	}
+}
