@@ -33,6 +33,20 @@ const backupWriteTimeout = 10 * time.Minute
 // asks for one (BackupTo): the file's path with ".sock" appended.
 func DefaultBackupSocket(dbPath string) string { return dbPath + ".sock" }
 
+// maxSocketPath is the longest backup socket path served: a Unix socket's
+// path holds at most 107 bytes on Linux (103 on the BSDs), and the socket
+// is bound at its path + ".new" first (serveBackups).
+var maxSocketPath = len(syscall.RawSockaddrUnix{}.Path) - 1 - len(".new")
+
+// socketTooLong says why no backup socket can be served at path, or "".
+func socketTooLong(path string) string {
+	if len(path) <= maxSocketPath {
+		return ""
+	}
+	return fmt.Sprintf("the database's path is too long for its backup socket %s (%d bytes; a Unix socket's path may have %d): "+
+		"put the database at a shorter path, %d bytes at most, for hot backups", path, len(path), maxSocketPath, maxSocketPath-len(".sock"))
+}
+
 // serveBackups listens on the Unix socket at path and serves a backup to
 // every connection until Close. The socket is bound at a side path and
 // renamed into place once it listens with mode 0600, so whoever finds a
@@ -43,6 +57,9 @@ func (s *Store) serveBackups(path string) error {
 	// We hold the database's exclusive lock, so no other store serves this
 	// file: a socket left at path (or the side path) is stale, from a
 	// crash, and can go. Anything else there is somebody's file, and stays.
+	if why := socketTooLong(path); why != "" {
+		return errors.New("backup socket: " + why)
+	}
 	side := path + ".new"
 	for _, p := range []string{path, side} {
 		if err := removeStaleSocket(p); err != nil {
@@ -188,7 +205,10 @@ func BackupTo(ctx context.Context, dbPath, socketPath, outPath string) error {
 			return fmt.Errorf("storage: backup to %s: %s is not a folder: %w", outPath, dir, ErrInvalid)
 		}
 	}
-	if socketPath != "" {
+	// A socket path too long to bind is served by no gobot: the file is
+	// copied directly when no gobot holds it.
+	tooLong := socketTooLong(socketPath)
+	if socketPath != "" && tooLong == "" {
 		err := writeFileAtomic(outPath, false, func(w io.Writer) (int64, error) { return FetchBackup(ctx, socketPath, w) })
 		if err == nil || !noListener(err) {
 			return err
@@ -202,6 +222,9 @@ func BackupTo(ctx context.Context, dbPath, socketPath, outPath string) error {
 	}
 	db, err := bolt.Open(dbPath, 0o600, &bolt.Options{ReadOnly: true, Timeout: DefaultTimeout})
 	if err != nil {
+		if errors.Is(err, bolterrors.ErrTimeout) && tooLong != "" {
+			return fmt.Errorf("storage: backup %s: the file is in use, and the gobot using it serves no hot backups: %s: %w", dbPath, tooLong, ErrLocked)
+		}
 		if errors.Is(err, bolterrors.ErrTimeout) {
 			return fmt.Errorf("storage: backup %s: the file is in use and no backup socket answers at %q: %w: %w",
 				dbPath, socketPath, ErrLocked, err)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"log/slog"
 	"math/rand/v2"
 	"net"
 	"os"
@@ -312,5 +313,41 @@ func TestOpenAfterKilledCreation(t *testing.T) {
 		t.Errorf("Open() again = %v", err)
 	} else {
 		s.Close()
+	}
+}
+
+// TestBackupSocketPathTooLong: a database whose backup socket's path is
+// longer than a Unix socket's may be serves no hot backups, and both the
+// start-up line and gobot backup say why (they said "bind: invalid
+// argument"); with no gobot running the file is still copied directly.
+func TestBackupSocketPathTooLong(t *testing.T) {
+	dir := t.TempDir()
+	long := filepath.Join(dir, strings.Repeat("d", max(1, maxSocketPath-len(dir)-len("/gobot.db.sock"))))
+	if err := os.Mkdir(long, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(long, "gobot.db")
+	sock := DefaultBackupSocket(path)
+	if len(sock) != maxSocketPath+1 {
+		t.Fatalf("socket path of %d bytes, want %d", len(sock), maxSocketPath+1)
+	}
+	var logs bytes.Buffer
+	s, err := Open(path, Options{Kinds: testKinds, BackupSocket: sock, Logger: slog.New(slog.NewTextHandler(&logs, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	why := fmt.Sprintf("the database's path is too long for its backup socket %s (%d bytes; a Unix socket's path may have %d): "+
+		"put the database at a shorter path, %d bytes at most, for hot backups", sock, len(sock), maxSocketPath, maxSocketPath-5)
+	if want := `msg="storage: no hot backups while running" err="backup socket: ` + why + `"`; !strings.Contains(logs.String(), want) {
+		t.Errorf("start-up log =\n%s\nwant %s", logs.String(), want)
+	}
+	out := filepath.Join(dir, "hot.db")
+	err = BackupTo(ctx, path, sock, out)
+	if want := "storage: backup " + path + ": the file is in use, and the gobot using it serves no hot backups: " + why + ": " + ErrLocked.Error(); err == nil || err.Error() != want || !errors.Is(err, ErrLocked) {
+		t.Errorf("BackupTo(running) = %v\nwant %s", err, want)
+	}
+	s.Close()
+	if err := BackupTo(ctx, path, sock, out); err != nil {
+		t.Errorf("BackupTo(stopped) = %v", err)
 	}
 }
