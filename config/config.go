@@ -86,7 +86,17 @@ type Config struct {
 	ScoringTTL      time.Duration     // GOBOT_SCORING_TTL: how long players have to agree on dead stones
 	DefaultClock    clock.Control     // GOBOT_DEFAULT_CLOCK: the clock of games whose players choose none
 	ShutdownTimeout time.Duration     // GOBOT_SHUTDOWN_TIMEOUT: grace period for in-flight work on SIGTERM
+
+	// Warnings are settings accepted but ignored or unwise (shard
+	// variables in http mode, a shutdown timeout longer than Docker
+	// waits), for the start-up log; they quote no value that may be a
+	// secret.
+	Warnings []string
 }
+
+// dockerStopTimeout is how long docker stop waits after SIGTERM by
+// default before it kills the container.
+const dockerStopTimeout = 10 * time.Second
 
 // raw is the environment as env/v11 reads it: strings with defaults, the
 // order of the README table, and a one-line description per variable. The
@@ -104,7 +114,7 @@ type raw struct {
 	DB              string `env:"GOBOT_DB" envDefault:"gobot.db" doc:"Path of the bbolt database file."`
 	DatabaseURL     string `env:"GOBOT_DATABASE_URL" doc:"PostgreSQL URL (postgres://user:password@host:5432/gobot) of a database shared by several gobot workers, used instead of GOBOT_DB. A password in it must be percent-encoded (@ as %40, / as %2F, ? as %3F, # as %23, % as %25), or left out and set in PGPASSWORD. Never logged."`
 	DBPassword      string `env:"PGPASSWORD" doc:"The PostgreSQL password, when GOBOT_DATABASE_URL holds none: any characters, as they are (libpq's variable, which gobot's PostgreSQL driver reads). Never logged."`
-	ShardID         string `env:"GOBOT_SHARD_ID" docDefault:"0" doc:"Gateway mode: the shard this process runs (0 to GOBOT_SHARD_COUNT-1). Direct messages arrive on shard 0."`
+	ShardID         string `env:"GOBOT_SHARD_ID" docDefault:"0" doc:"Gateway mode: the shard this process runs (0 to GOBOT_SHARD_COUNT-1). Direct messages arrive on shard 0. Ignored, with a warning, in http mode."`
 	ShardCount      string `env:"GOBOT_SHARD_COUNT" docDefault:"Discord's recommendation" doc:"Gateway mode: how many shards there are, one per process; more than 1 needs GOBOT_DATABASE_URL. Unset: asked from Discord (GET /gateway/bot)."`
 	GuildID         string `env:"GOBOT_GUILD_ID" doc:"Register the commands in this server only (instant, for testing) instead of globally."`
 	GTPEngines      string `env:"GOBOT_GTP_ENGINES" doc:"Extra bot levels played by GTP programs: NAME=COMMAND entries separated by ';' or newlines, e.g. gnugo=/usr/games/gnugo --mode gtp. Each is started once at start-up and has 2 minutes to answer the GTP handshake (KataGo loads its network first), or gobot stops naming it; then 10 s for each command but genmove."`
@@ -113,10 +123,10 @@ type raw struct {
 	LogLevel        string `env:"GOBOT_LOG_LEVEL" envDefault:"info" doc:"debug, info, warn or error."`
 	LogFormat       string `env:"GOBOT_LOG_FORMAT" envDefault:"text" doc:"text or json."`
 	MaxSearches     string `env:"GOBOT_MAX_SEARCHES" docDefault:"number of CPUs" doc:"How many bot searches (and so bot moves) may run at once; further bot moves wait their turn in a queue kept in the database, first owed first made. Each search holds its tree: up to about 42 MB for the tough and hard levels (1M nodes) and 335 MB for max (8M, allocated as its tree grows: 40–80 MB in a 9×9 search of up to 3 s on two cores), with half as much again for a moment while hard or max collects its full tree; a few MB below tough."`
-	ChallengeTTL    string `env:"GOBOT_CHALLENGE_TTL" envDefault:"24h" doc:"How long a challenge stays open before its buttons are disabled (Go duration, at least 1m)."`
-	ScoringTTL      string `env:"GOBOT_SCORING_TTL" envDefault:"24h" doc:"How long players have to agree on dead stones before the marking as it stands counts; against a bot that refuses it, the bot's own marking (Go duration, at least 1m). A game on a live clock waits at most 5 minutes."`
+	ChallengeTTL    string `env:"GOBOT_CHALLENGE_TTL" envDefault:"24h" doc:"How long a challenge stays open before its buttons are disabled (Go duration, 1m to 720h)."`
+	ScoringTTL      string `env:"GOBOT_SCORING_TTL" envDefault:"24h" doc:"How long players have to agree on dead stones before the marking as it stands counts; against a bot that refuses it, the bot's own marking (Go duration, 1m to 720h). A game on a live clock waits at most 5 minutes."`
 	DefaultClock    string `env:"GOBOT_DEFAULT_CLOCK" envDefault:"correspondence" doc:"The clock of games whose players choose none: a preset (correspondence, daily, live, blitz, none) or a spec such as byoyomi 10m 5x30s (see /go help)."`
-	ShutdownTimeout string `env:"GOBOT_SHUTDOWN_TIMEOUT" envDefault:"8s" doc:"On SIGTERM, how long to let in-flight moves finish; keep it below the container's stop grace period (Docker: 10s)."`
+	ShutdownTimeout string `env:"GOBOT_SHUTDOWN_TIMEOUT" envDefault:"8s" doc:"On SIGTERM, how long to let in-flight moves finish; keep it below the container's stop grace period (Docker: 10s; longer is warned of). At most 1h."`
 }
 
 // Default values that are not constant.
@@ -269,6 +279,12 @@ func Parse(environ map[string]string, p Purpose) (*Config, error) {
 	}
 	c.DBPassword = Secret(r.DBPassword)
 
+	if c.Mode == ModeHTTP && (r.ShardCount != "" || r.ShardID != "") {
+		// Shards are the gateway's: in http mode Discord sends every
+		// interaction to the endpoint, whichever worker answers it.
+		c.Warnings = append(c.Warnings, "GOBOT_SHARD_ID and GOBOT_SHARD_COUNT are for gateway mode only: ignored in http mode, where any worker answers any interaction")
+		r.ShardCount, r.ShardID = "", ""
+	}
 	if r.ShardCount != "" {
 		n, err := strconv.Atoi(r.ShardCount)
 		switch {
@@ -366,7 +382,7 @@ func Parse(environ map[string]string, p Purpose) (*Config, error) {
 		c.MaxSearches = n
 	}
 
-	duration := func(name, s string, min time.Duration) time.Duration {
+	duration := func(name, s string, min, most time.Duration, mostSaid string) time.Duration {
 		d, err := time.ParseDuration(s)
 		if err != nil {
 			bad(name, ErrInvalid, "%s is not a duration such as 24h or 90m", Shown(s))
@@ -375,11 +391,21 @@ func Parse(environ map[string]string, p Purpose) (*Config, error) {
 		if d < min {
 			bad(name, ErrInvalid, "%v is shorter than the minimum %v", d, min)
 		}
+		if d > most {
+			bad(name, ErrInvalid, "%v is longer than the maximum %s", d, mostSaid)
+		}
 		return d
 	}
-	c.ChallengeTTL = duration("GOBOT_CHALLENGE_TTL", r.ChallengeTTL, time.Minute)
-	c.ScoringTTL = duration("GOBOT_SCORING_TTL", r.ScoringTTL, time.Minute)
-	c.ShutdownTimeout = duration("GOBOT_SHUTDOWN_TIMEOUT", r.ShutdownTimeout, time.Second)
+	// A challenge or a scoring phase open for longer than a month is one
+	// nobody waits for; a TTL of centuries was shown as "1 year".
+	const month = 30 * 24 * time.Hour
+	c.ChallengeTTL = duration("GOBOT_CHALLENGE_TTL", r.ChallengeTTL, time.Minute, month, "720h (30 days)")
+	c.ScoringTTL = duration("GOBOT_SCORING_TTL", r.ScoringTTL, time.Minute, month, "720h (30 days)")
+	c.ShutdownTimeout = duration("GOBOT_SHUTDOWN_TIMEOUT", r.ShutdownTimeout, time.Second, time.Hour, "1h")
+	if c.ShutdownTimeout > dockerStopTimeout {
+		c.Warnings = append(c.Warnings, fmt.Sprintf("GOBOT_SHUTDOWN_TIMEOUT=%v is longer than the %v docker stop waits before it kills gobot: "+
+			"in a container, raise its stop grace period to match (docker stop --time, compose's stop_grace_period)", c.ShutdownTimeout, dockerStopTimeout))
+	}
 	if k, err := clock.Parse(r.DefaultClock); err != nil {
 		var se *clock.SpecError
 		msg := err.Error()
@@ -569,12 +595,12 @@ func (c Config) LogValue() slog.Value {
 		slog.Int("shard_count", c.ShardCount),
 		slog.String("guild_id", c.GuildID),
 		slog.Any("gtp_engines", names),
-		slog.Any("hub_engines", slices.Sorted(maps.Keys(c.HubEngines))),
+		slog.Any("hub_engines", append([]string{}, slices.Sorted(maps.Keys(c.HubEngines))...)),
 		slog.String("log_level", c.LogLevel.String()),
 		slog.Int("max_searches", c.MaxSearches),
-		slog.Duration("challenge_ttl", c.ChallengeTTL),
-		slog.Duration("scoring_ttl", c.ScoringTTL),
+		slog.String("challenge_ttl", c.ChallengeTTL.String()),
+		slog.String("scoring_ttl", c.ScoringTTL.String()),
 		slog.String("default_clock", c.DefaultClock.String()),
-		slog.Duration("shutdown_timeout", c.ShutdownTimeout),
+		slog.String("shutdown_timeout", c.ShutdownTimeout.String()),
 	)
 }

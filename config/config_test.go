@@ -13,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -537,6 +538,48 @@ func TestNoErrorPrintsASecret(t *testing.T) {
 	} {
 		if _, err := Parse(map[string]string{"DISCORD_TOKEN": testToken, name: "websocket"}, Run); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s=websocket: %v, want %s", name, err, want)
+		}
+	}
+}
+
+// TestIgnoredAndUnwiseSettings: the shard variables, gateway-only, are
+// ignored in http mode with a warning (they were refused without
+// PostgreSQL and silently ignored with it); a shutdown timeout longer than
+// docker stop waits is warned of; a TTL of centuries is refused (it was
+// shown as "1 year"); the JSON start-up record gives durations as text.
+func TestIgnoredAndUnwiseSettings(t *testing.T) {
+	http := map[string]string{"DISCORD_TOKEN": testToken, "GOBOT_MODE": "http", "DISCORD_PUBLIC_KEY": testKey,
+		"GOBOT_SHARD_COUNT": "4", "GOBOT_SHARD_ID": "9", "GOBOT_SHUTDOWN_TIMEOUT": "1h"}
+	c, err := Parse(http, Run)
+	if err != nil {
+		t.Fatalf("Parse(shards in http mode) = %v", err)
+	}
+	want := []string{
+		"GOBOT_SHARD_ID and GOBOT_SHARD_COUNT are for gateway mode only: ignored in http mode, where any worker answers any interaction",
+		"GOBOT_SHUTDOWN_TIMEOUT=1h0m0s is longer than the 10s docker stop waits before it kills gobot: in a container, raise its stop grace period to match (docker stop --time, compose's stop_grace_period)",
+	}
+	if !slices.Equal(c.Warnings, want) || c.ShardCount != 0 || c.ShardID != 0 {
+		t.Errorf("Warnings = %q (shards %d/%d), want %q", c.Warnings, c.ShardID, c.ShardCount, want)
+	}
+	for _, bad := range []struct{ name, value, want string }{
+		{"GOBOT_CHALLENGE_TTL", "2562047h", "config: GOBOT_CHALLENGE_TTL: 2562047h0m0s is longer than the maximum 720h (30 days)"},
+		{"GOBOT_SCORING_TTL", "721h", "config: GOBOT_SCORING_TTL: 721h0m0s is longer than the maximum 720h (30 days)"},
+		{"GOBOT_SHUTDOWN_TIMEOUT", "2h", "config: GOBOT_SHUTDOWN_TIMEOUT: 2h0m0s is longer than the maximum 1h"},
+	} {
+		_, err := Parse(map[string]string{"DISCORD_TOKEN": testToken, bad.name: bad.value}, Run)
+		if err == nil || err.Error() != bad.want {
+			t.Errorf("Parse(%s=%s) = %v, want %s", bad.name, bad.value, err, bad.want)
+		}
+	}
+	c, err = Parse(map[string]string{"DISCORD_TOKEN": testToken}, Run)
+	if err != nil || len(c.Warnings) != 0 {
+		t.Fatalf("Parse(defaults) = %v, warnings %q", err, c.Warnings)
+	}
+	var buf bytes.Buffer
+	slog.New(slog.NewJSONHandler(&buf, nil)).Info("starting gobot", "config", c)
+	for _, want := range []string{`"challenge_ttl":"24h0m0s"`, `"scoring_ttl":"24h0m0s"`, `"shutdown_timeout":"8s"`, `"hub_engines":[]`, `"gtp_engines":[]`} {
+		if !strings.Contains(buf.String(), want) {
+			t.Errorf("JSON start-up record lacks %s:\n%s", want, buf.String())
 		}
 	}
 }

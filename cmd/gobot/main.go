@@ -343,6 +343,9 @@ func serve(ctx context.Context, stdout, stderr io.Writer) (err error) {
 	defer func() { err = logStop(log, jsonLog, err) }()
 	log.Info("starting gobot", append(thisBuild().logArgs(), "config", cfg)...)
 	warnShortSecrets(log, cfg)
+	for _, w := range cfg.Warnings {
+		log.Warn(w)
+	}
 
 	// What can stop the start is checked before anything is left behind:
 	// the HTTP address, the engines and the application ID before the
