@@ -254,7 +254,11 @@ func Parse(environ map[string]string, p Purpose) (*Config, error) {
 		if _, port, err := net.SplitHostPort(c.HTTPAddr); err != nil {
 			bad("GOBOT_HTTP_ADDR", ErrInvalid, "%s is not host:port (e.g. :8080)", Shown(c.HTTPAddr))
 		} else if n, err := strconv.Atoi(port); err != nil || n < 0 || n > 65535 {
-			bad("GOBOT_HTTP_ADDR", ErrInvalid, "%s has no valid port (0-65535)", Shown(c.HTTPAddr))
+			bad("GOBOT_HTTP_ADDR", ErrInvalid, "%s has no valid port (1-65535)", Shown(c.HTTPAddr))
+		} else if n == 0 {
+			// The system would choose the port, which neither Discord,
+			// the load balancer nor gobot healthcheck could know.
+			bad("GOBOT_HTTP_ADDR", ErrInvalid, "%s has port 0, which would be a random port that Discord and gobot healthcheck cannot find: give one such as :8080", Shown(c.HTTPAddr))
 		}
 	}
 

@@ -583,3 +583,14 @@ func TestIgnoredAndUnwiseSettings(t *testing.T) {
 		}
 	}
 }
+
+// TestHTTPAddrPortZero: GOBOT_HTTP_ADDR with port 0 is refused: the system
+// would choose a port that Discord, the load balancer and gobot
+// healthcheck cannot know (it was accepted, and logged as ":0").
+func TestHTTPAddrPortZero(t *testing.T) {
+	_, err := Parse(map[string]string{"DISCORD_TOKEN": testToken, "GOBOT_HTTP_ADDR": ":0"}, Run)
+	want := `config: GOBOT_HTTP_ADDR: ":0" has port 0, which would be a random port that Discord and gobot healthcheck cannot find: give one such as :8080`
+	if err == nil || err.Error() != want {
+		t.Errorf("Parse(GOBOT_HTTP_ADDR=:0) = %v, want %s", err, want)
+	}
+}

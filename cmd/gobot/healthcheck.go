@@ -39,8 +39,8 @@ func healthcheck(ctx context.Context, getenv func(string) string, stdout io.Writ
 	if err != nil {
 		return fmt.Errorf("healthcheck: GOBOT_HTTP_ADDR: %s is not host:port (e.g. :8080)", config.Shown(addr))
 	}
-	if _, err := strconv.ParseUint(port, 10, 16); err != nil {
-		return fmt.Errorf("healthcheck: GOBOT_HTTP_ADDR: %s has no valid port (0-65535)", config.Shown(addr))
+	if n, err := strconv.ParseUint(port, 10, 16); err != nil || n == 0 {
+		return fmt.Errorf("healthcheck: GOBOT_HTTP_ADDR: %s has no valid port (1-65535)", config.Shown(addr))
 	}
 	if config.MayBeSecret(host) {
 		return fmt.Errorf("healthcheck: GOBOT_HTTP_ADDR: %s is not a listen address: its host may be a secret pasted into the wrong variable (e.g. :8080)", config.Shown(addr))

@@ -43,7 +43,8 @@ func TestHealthcheck(t *testing.T) {
 		{"no address", map[string]string{"GOBOT_HTTP_ADDR": ""}, http.StatusOK, 1, "GOBOT_HTTP_ADDR is not set"},
 		{"bad address", map[string]string{"GOBOT_HTTP_ADDR": "8080"}, http.StatusOK, 1, "not host:port"},
 		{"the token as address", map[string]string{"GOBOT_HTTP_ADDR": "MTA4NzQ2OTg1NzQ5OTE3MjgzMg.GqZ7vX.Yb3kQw9RfP0uLs2TnVc8JhEoDaMi6xKz1ByWgN"}, http.StatusOK, 1, "its value (72 characters, not shown in case it is a secret) is not host:port"},
-		{"port out of range", map[string]string{"GOBOT_HTTP_ADDR": ":65536"}, http.StatusOK, 1, `":65536" has no valid port (0-65535)`},
+		{"port out of range", map[string]string{"GOBOT_HTTP_ADDR": ":65536"}, http.StatusOK, 1, `":65536" has no valid port (1-65535)`},
+		{"port 0", map[string]string{"GOBOT_HTTP_ADDR": ":0"}, http.StatusOK, 1, `":0" has no valid port (1-65535)`},
 		// A client secret after the colon, or before it as a host that
 		// would go to the resolver: refused, and not printed.
 		{"a secret as port", map[string]string{"GOBOT_HTTP_ADDR": ":" + clientSecret}, http.StatusOK, 1, "its value (33 characters, not shown in case it is a secret) has no valid port"},
