@@ -52,8 +52,13 @@ func CheckPostgresURL(raw string) error {
 	}
 	if _, err := pgxpool.ParseConfig(raw); err != nil {
 		if _, uerr := url.Parse(raw); uerr != nil {
-			// Neither reads it: its host or port is not one (pgx's reason,
-			// like url.Parse's, may quote the URL).
+			// Neither reads it (their reasons may quote the URL). A user
+			// part with a space or a reserved character is the likely
+			// cause ("p ss", "p@ss/w?rd#%"); else the host or the port.
+			if at := strings.LastIndexByte(rest, '@'); at >= 0 && strings.ContainsAny(rest[:at], " \t@/?#%") {
+				return &URLError{Reason: "has a character in its user name or password that a URL does not allow as it is: percent-encode it " +
+					"(a space as %20, @ as %40, / as %2F, ? as %3F, # as %23, % as %25), or leave the password out of the URL and set PGPASSWORD to it"}
+			}
 			return &URLError{Reason: "cannot be read as a URL: check its host and port (such as " + postgresExample + ")"}
 		}
 		return &URLError{Reason: "cannot be used: " + parseReason(err, raw)}

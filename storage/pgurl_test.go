@@ -22,6 +22,8 @@ import (
 func TestCheckPostgresURL(t *testing.T) {
 	const reserved = "storage: the database URL has a character in its user name or password that a URL reserves: " +
 		"percent-encode it (@ as %40, / as %2F, ? as %3F, # as %23, % as %25), or leave the password out of the URL and set PGPASSWORD to it"
+	const notAllowed = "storage: the database URL has a character in its user name or password that a URL does not allow as it is: " +
+		"percent-encode it (a space as %20, @ as %40, / as %2F, ? as %3F, # as %23, % as %25), or leave the password out of the URL and set PGPASSWORD to it"
 	tests := []struct {
 		url, want string // want "" for a URL that is fine
 	}{
@@ -37,6 +39,10 @@ func TestCheckPostgresURL(t *testing.T) {
 		{"postgres://gobot:Tr0ub#dor&3@db:5432/gobot", reserved},
 		{"postgres://gobot:Tr0ub%dor&3@db:5432/gobot", reserved},
 		{"postgres://gobot:Tr0ub?4321@db:5432/gobot", reserved},
+		// A space, or a mix that neither net/url nor pgx reads (they
+		// said to check the host and port).
+		{"postgres://gobot:Tr0ub dor&3@db:5432/gobot", notAllowed},
+		{"postgres://gobot:Tr0ub@dor/w?rd#%@db:5432/gobot", notAllowed},
 		{"mysql://gobot:Tr0ubdor&3@db/gobot", "storage: the database URL is not a postgres:// URL (such as postgres://gobot:password@db:5432/gobot)"},
 		{"postgres://gobot:Tr0ubdor&3@db:port/gobot", "storage: the database URL cannot be read as a URL: check its host and port (such as postgres://gobot:password@db:5432/gobot)"},
 		{"postgres://gobot:Tr0ubdor&3@db:5432/gobot?sslmode=bogus", "storage: the database URL cannot be used: failed to configure TLS (sslmode is invalid)"},
