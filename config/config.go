@@ -107,7 +107,7 @@ type raw struct {
 	TokenFile       string `env:"DISCORD_TOKEN_FILE" doc:"Path of a file holding the token (e.g. a Docker secret); a trailing newline is ignored. Use instead of DISCORD_TOKEN."`
 	AppID           string `env:"DISCORD_APP_ID" doc:"The application ID (a snowflake). Optional: fetched from Discord when unset."`
 	PublicKey       string `env:"DISCORD_PUBLIC_KEY" doc:"The application's public key, 64 hex digits (General Information page). Required in http mode."`
-	ClientSecret    string `env:"DISCORD_CLIENT_SECRET" doc:"The application's OAuth2 client secret (OAuth2 page → Reset Secret), for the board page as a Discord Activity: it exchanges the player's sign-in code at Discord. Unset: no Activity (the board page still works locally). Never logged."`
+	ClientSecret    string `env:"DISCORD_CLIENT_SECRET" doc:"The application's OAuth2 client secret (OAuth2 page → Reset Secret), for the board page as a Discord Activity: it exchanges the player's sign-in code at Discord. Unset: no Activity, and the bot's board page only says it is not set up (signing in by name works only beside gobot console). Never logged."`
 	APIURL          string `env:"DISCORD_API_URL" envDefault:"https://discord.com/api/v10" doc:"Base URL of Discord's REST API, e.g. a rate-limit proxy."`
 	Mode            string `env:"GOBOT_MODE" envDefault:"gateway" doc:"How interactions arrive: gateway (websocket) or http (interactions endpoint)."`
 	HTTPAddr        string `env:"GOBOT_HTTP_ADDR" docDefault:":8080 in http mode, unset otherwise" doc:"Listen address of the HTTP server (interactions endpoint in http mode, and GET /healthz in both modes)."`
