@@ -203,3 +203,23 @@ func testE2EGameInMembersThread(t *testing.T, e *env) {
 	}
 	e.refused(e.slash(general, alice, "board"), "There is no game in this channel itself: your game is in its thread <#"+th1.ID+">. Run the command there.")
 }
+
+// TestE2EThreadGameFinishedStaysParents: a game played in a thread is
+// still its parent channel's once it has ended, so the board page opened
+// in the parent may show its end and offer its Rematch (it was refused:
+// "This board shows only the games of the channel it was opened in").
+func TestE2EThreadGameFinishedStaysParents(t *testing.T) {
+	httpMode(t, testE2EThreadGameFinishedStaysParents)
+}
+
+func testE2EThreadGameFinishedStaysParents(t *testing.T, e *env) {
+	general := e.d.GuildChannel("general")
+	alice, bob := e.d.NewUser("alice"), e.d.NewUser("bob")
+	th := e.d.Thread(general, "a game")
+	e.startGame(th, alice, bob, 9)
+	e.do(e.slash(th, bob, "resign"))
+	e.d.WaitFor("the game to end", func() bool { return e.game(th.ID) == nil })
+	if guild, parent, err := e.app.Where(context.Background(), th.ID); err != nil || parent != general.ID || guild != e.d.GuildID {
+		t.Errorf("Where(the thread) after the game = %q, %q, %v; want the server and %s", guild, parent, err, general.ID)
+	}
+}

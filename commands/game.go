@@ -641,7 +641,7 @@ func (a *App) archiveEntry(g *storage.Game, annulled bool, void, note string) (s
 	if err != nil {
 		return storage.Archived{}, err
 	}
-	arc.ID, arc.GuildID, arc.ChannelID, arc.Kind = g.ID, g.GuildID, g.ChannelID, g.Kind
+	arc.ID, arc.GuildID, arc.ChannelID, arc.ParentChannelID, arc.Kind = g.ID, g.GuildID, g.ChannelID, g.ParentChannelID, g.Kind
 	arc.Moves, arc.Annulled = g.State.MoveCount(), annulled || void != ""
 	arc.StartedAt, arc.FinishedAt = g.CreatedAt, a.Now()
 	arc.Clock = FinalClock(g.Clock, arc.FinishedAt)

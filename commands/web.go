@@ -821,5 +821,7 @@ func (a *App) Where(ctx context.Context, channelID string) (guildID, parentID st
 	if len(arcs) == 0 {
 		return "", "", ErrNoGame
 	}
-	return arcs[0].GuildID, "", nil
+	// A thread's finished game is still its parent's: the page opened in
+	// the parent shows it, and offers its Rematch.
+	return arcs[0].GuildID, arcs[0].ParentChannelID, nil
 }

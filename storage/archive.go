@@ -22,6 +22,10 @@ type Archived struct {
 	ID        string `json:"id"`
 	GuildID   string `json:"guild,omitempty"`
 	ChannelID string `json:"channel"`
+	// ParentChannelID is the channel of the game's thread, as the game in
+	// play had it (Game.ParentChannelID); "" for a game not played in a
+	// thread, and in records archived before it was kept.
+	ParentChannelID string `json:"parent,omitempty"`
 	// Kind is the game's kind, "go" or "draughts"; "" in records written
 	// before gobot had more than one kind, which are Go.
 	Kind string `json:"kind,omitempty"`
