@@ -382,12 +382,49 @@ func (a *App) timeUp(ctx context.Context, g *storage.Game) error {
 	if err != nil {
 		a.log.Warn("clock: announce loss on time", "game", g.ID, "err", err)
 	}
+	if err != nil && DiscordCode(err) == DiscordUnknownChannel && g.GuildID != "" && !void {
+		// Its channel was deleted: nobody could move there, so the time
+		// that ran out is nobody's loss.
+		a.annulChannelGone(ctx, g)
+		return nil
+	}
 	// A bot out of time was thinking over the answer to the last
 	// interaction, whose message is still pending: the bot's worker fills
 	// it ("ended while gobot was thinking"); an edit with no content would
 	// be refused.
 	a.disableBoards(ctx, g, !g.Player(loser.Game()).IsBot())
 	return nil
+}
+
+// annulChannelGone annuls g, just archived as lost on time, whose
+// channel (or thread) was deleted while it was played: nobody could move
+// in it, so the loss counts for nobody, and the ratings it counted in are
+// recomputed without it, as an admin's /go-admin annul would. The
+// server's log says so, by gobot; the players learn it from /go history.
+func (a *App) annulChannelGone(ctx context.Context, g *storage.Game) {
+	arc, err := a.archive.ArchivedGame(ctx, g.ID)
+	if err != nil {
+		a.log.Warn("channel deleted: read the game lost on time; it stands", "game", g.ID, "err", err)
+		return
+	}
+	const reason = "its channel was deleted while it was played, so nobody could move in it"
+	e := storage.AuditEntry{GuildID: g.GuildID, By: storage.Player{Name: "gobot"}, Action: storage.AuditAnnul, Target: arc.ID, Reason: reason}
+	e.Before, e.After = a.resultText(arc), a.resultText(arc)+", annulled"
+	if arc.Rated {
+		e.Before += ", rated"
+	}
+	note := fmt.Sprintf("Annulled by gobot on %s, after the game ended %s: %s. Not counted in statistics or ratings.",
+		a.Now().UTC().Format(time.DateOnly), a.resultText(arc), reason)
+	record, err := a.RoomOfKind(arc.Kind).MarkRecord(arc, note)
+	if err != nil {
+		a.log.Warn("channel deleted: mark the record; annulled without the note", "game", arc.ID, "err", err)
+		record = nil
+	}
+	if _, err := a.admin.AnnulGame(ctx, g.GuildID, arc.ID, record, e); err != nil && !errors.Is(err, storage.ErrAnnulled) {
+		a.log.Warn("channel deleted: annul the game lost on time; it stands", "game", g.ID, "err", err)
+		return
+	}
+	a.log.Info("game annulled: its channel was deleted", "game", g.ID, "channel", g.ChannelID, "was rated", arc.Rated)
 }
 
 // announceRetries are the waits before each new try of an announcement

@@ -616,3 +616,35 @@ func testE2ELossOnTimeRateLimited(t *testing.T, e *env) {
 	e.clock.Advance(4 * time.Second)
 	e.d.WaitFor("the announcement once the limit is over", func() bool { return len(e.publicWith(limited.ID, "ran out of time")) == 1 })
 }
+
+// TestE2ELossOnTimeChannelDeleted: a game whose channel an admin deleted
+// while it was played runs out of time with nobody able to move: it is
+// annulled, not lost (it was archived a rated loss that nobody was told
+// of), and the server's log says so, by gobot.
+func TestE2ELossOnTimeChannelDeleted(t *testing.T) { httpMode(t, testE2ELossOnTimeChannelDeleted) }
+
+func testE2ELossOnTimeChannelDeleted(t *testing.T, e *env) {
+	ch, alice, bob := e.d.GuildChannel("doomed"), e.d.NewUser("alice"), e.d.NewUser("bob")
+	e.challenge(ch, alice, bob, discordtest.Str("clock", "simple 1h"))
+	g := e.game(ch.ID)
+	for i, m := range []string{"E5", "C3", "G7", "C7"} {
+		e.do(e.play(ch, []discordtest.User{alice, bob}[i%2], m))
+	}
+	e.d.DeleteChannel(ch.ID)
+	e.waitBoard(ch.ID, "⚫ black to play")
+	e.clock.Advance(61 * time.Minute) // alice's turn: nobody can move now
+	var a *storage.Archived
+	e.d.WaitFor("the game annulled", func() bool {
+		x, err := e.store.ArchivedGame(context.Background(), g.ID)
+		a = x
+		return err == nil && x.Annulled
+	})
+	if a.Result != "W+T" || a.Rated && !a.Annulled || !strings.Contains(string(a.SGF), "its channel was deleted while it was played") {
+		t.Errorf("archived %s annulled %v, record %s; want W+T annulled, saying why", a.Result, a.Annulled, a.SGF)
+	}
+	admin := e.d.NewUser("admin")
+	admin.Permissions = discordtest.PermServerAdmin
+	if log := e.do(e.d.Command(e.d.GuildChannel("staff"), admin, "go-admin", discordtest.Sub("log"))); !strings.Contains(log.Text(), "its channel was deleted while it was played, so nobody could move in it") {
+		t.Errorf("the server's log = %q, want the annulment by gobot", log.Text())
+	}
+}

@@ -237,6 +237,10 @@ func (e *restError) Unwrap() error {
 // server the bot was invited to without the applications.commands scope.
 const DiscordMissingAccess = 50001
 
+// DiscordUnknownChannel is Discord's JSON error code for a channel that
+// does not exist (any more): one an admin deleted.
+const DiscordUnknownChannel = 10003
+
 // DiscordCode returns the JSON error code of the answer from Discord that
 // err holds (DiscordMissingAccess, …), or 0 when it holds none.
 func DiscordCode(err error) int {

@@ -205,7 +205,12 @@ func (s *Server) channel(r *restRequest) (*Channel, restResponse) {
 		return nil, fail
 	}
 	c, found := s.channels[r.params["channel_id"]]
-	if !found {
+	switch {
+	case !found && s.gone[r.params["channel_id"]]:
+		// Deleted by an admin while gobot knew it (DeleteChannel): gobot
+		// cannot know until Discord says so, which is no fault of its.
+		return nil, restResponse{status: http.StatusNotFound, body: discordError(10003, "Unknown Channel "+r.params["channel_id"])}
+	case !found:
 		return nil, refuse(http.StatusNotFound, 10003, "Unknown Channel %s", r.params["channel_id"])
 	}
 	return c, restResponse{}

@@ -98,6 +98,7 @@ type Server struct {
 	calls        []Call
 	problems     []string
 	channels     map[string]*Channel
+	gone         map[string]bool // channels DeleteChannel deleted
 	messages     map[string]*Message
 	order        []string // message IDs in creation order
 	interactions map[string]*interaction
@@ -485,10 +486,15 @@ func (s *Server) addChannel(c *Channel) *Channel {
 }
 
 // DeleteChannel deletes a channel, as a server's admin may: the fake
-// answers 404 Unknown Channel for it from then on.
+// answers 404 Unknown Channel for it from then on, which it does not count
+// as a problem (gobot learns of the deletion only from that answer).
 func (s *Server) DeleteChannel(id string) {
 	s.mu.Lock()
 	delete(s.channels, id)
+	if s.gone == nil {
+		s.gone = map[string]bool{}
+	}
+	s.gone[id] = true
 	s.mu.Unlock()
 }
 
