@@ -80,6 +80,8 @@ type App struct {
 	opts   Options
 	log    *slog.Logger
 	router *Router
+	// seeUser is told who sent each interaction from Discord (SeeUsers).
+	seeUser atomic.Pointer[func(userID, avatar string)]
 
 	// The parts of Options.Store (deps.go), one field each: every handler
 	// and helper reaches persistence through the part it names, never
@@ -337,10 +339,25 @@ func (a *App) Shutdown(ctx context.Context) error {
 	}
 }
 
+// SeeUsers has f told the ID and avatar hash of the user of every
+// interaction from Discord from now on: the board page shows the players'
+// pictures of everyone who used gobot on this process, not only of those
+// who opened the page here.
+func (a *App) SeeUsers(f func(userID, avatar string)) { a.seeUser.Store(&f) }
+
 // handle runs the router on one interaction and turns a failure into an
 // ephemeral reply. A panic is recovered, logged with its stack and answered
 // with an apology.
 func (a *App) handle(ctx context.Context, it *discordgo.Interaction, ch *ChannelInfo, initial initialFunc) {
+	if f := a.seeUser.Load(); f != nil {
+		u := it.User
+		if it.Member != nil && it.Member.User != nil {
+			u = it.Member.User
+		}
+		if u != nil {
+			(*f)(u.ID, u.Avatar)
+		}
+	}
 	a.handleWith(ctx, it, ch, a.opts.Discord, initial)
 }
 

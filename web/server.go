@@ -152,6 +152,13 @@ func New(opts Options) (*Handler, error) {
 	}
 	h.hub = newHub(h)
 	h.stopFn = opts.App.OnChange(h.hub.changed)
+	if s, ok := opts.App.(interface {
+		SeeUsers(func(userID, avatar string))
+	}); ok && !opts.Local {
+		// Every player who used gobot in Discord shows their picture,
+		// not only those who opened the page here.
+		s.SeeUsers(h.avatars.put)
+	}
 	h.mux.HandleFunc("GET "+Path, h.Redirect)
 	h.mux.HandleFunc("GET "+Path+"/", h.serveAsset)
 	h.mux.HandleFunc("GET "+Path+"/api/config", h.serveConfig)

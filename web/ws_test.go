@@ -368,11 +368,15 @@ func TestActivitySignIn(t *testing.T) {
 		t.Errorf("session lasts %v, want %v", left, DefaultSessionTTL)
 	}
 	// Her Discord picture is known now (the page shows it through the
-	// Activity's /cdn mapping); someone who never signed in has none.
+	// Activity's /cdn mapping); so is that of someone who used gobot in
+	// Discord without opening the page (it was not); someone who did
+	// neither has none.
+	e.slash("cid", "help")
 	noRedirect := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 	for who, want := range map[string]string{
 		user("ann").ID: "/cdn/avatars/" + user("ann").ID + "/" + discordtest.AvatarHash(user("ann")) + ".png?size=64",
 		user("bob").ID: "",
+		user("cid").ID: "/cdn/avatars/" + user("cid").ID + "/" + discordtest.AvatarHash(user("cid")) + ".png?size=64",
 	} {
 		resp, err := noRedirect.Get(e.srv.URL + Path + "/api/avatar/" + who)
 		if err != nil {

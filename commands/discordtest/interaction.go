@@ -102,7 +102,7 @@ func (u User) roleList() []any {
 func (u User) object() map[string]any {
 	o := map[string]any{
 		"id": u.ID, "username": u.Username, "discriminator": "0", "global_name": u.Username,
-		"avatar": nil, "public_flags": 0, "flags": 0, "primary_guild": nil,
+		"avatar": AvatarHash(u), "public_flags": 0, "flags": 0, "primary_guild": nil,
 	}
 	if u.Bot {
 		o["bot"] = true
