@@ -503,18 +503,9 @@ func TestActivitySignInFlood(t *testing.T) {
 	inst := e.d.Activity(e.ch, user("ann"), user("bob"))
 	signIn := func(from, code, instance string) (int, string) {
 		t.Helper()
-		w := httptest.NewRecorder()
-		e.board.ServeHTTP(w, httptest.NewRequest(http.MethodGet, Path+"/api/state", nil))
-		var st struct{ State string }
-		json.NewDecoder(w.Body).Decode(&st)
-		body, _ := json.Marshal(map[string]string{"code": code, "state": st.State, "instance_id": instance})
-		r := httptest.NewRequest(http.MethodPost, Path+"/api/token", bytes.NewReader(body))
-		r.RemoteAddr = from
-		w = httptest.NewRecorder()
-		e.board.ServeHTTP(w, r)
-		var out struct{ Error string }
-		json.NewDecoder(w.Body).Decode(&out)
-		return w.Code, out.Error
+		status, out := signInFrom(t, e, from, code, instance)
+		text, _ := out["error"].(string)
+		return status, text
 	}
 	const attacker = "203.0.113.9:4000"
 	for i := range 40 {

@@ -273,6 +273,22 @@ func TestMissingTokenIsOneLine(t *testing.T) {
 	}
 }
 
+// runGatewayOn runs gobot in gateway mode against the fake Discord d with
+// its database at db, as a start that stops before connecting does, and
+// returns its exit code and what it wrote on stderr.
+func runGatewayOn(t *testing.T, d *discordtest.Server, db string) (int, *bytes.Buffer) {
+	t.Helper()
+	t.Setenv("DISCORD_TOKEN", d.Token)
+	t.Setenv("DISCORD_API_URL", d.URL)
+	t.Setenv("GOBOT_DB", db)
+	t.Setenv("GOBOT_MODE", "gateway")
+	t.Setenv("GOBOT_HTTP_ADDR", "")
+	t.Setenv("DISCORD_APP_ID", d.AppID)
+	var stdout, stderr bytes.Buffer
+	code := run(context.Background(), []string{"run"}, strings.NewReader(""), &stdout, &stderr)
+	return code, &stderr
+}
+
 // TestDamagedDatabaseIsOneLine: a database file cut short stops start-up
 // with one line that names the backup command, instead of a crash.
 func TestDamagedDatabaseIsOneLine(t *testing.T) {
@@ -288,14 +304,7 @@ func TestDamagedDatabaseIsOneLine(t *testing.T) {
 		if err := os.Truncate(db, size); err != nil {
 			t.Fatal(err)
 		}
-		t.Setenv("DISCORD_TOKEN", d.Token)
-		t.Setenv("DISCORD_API_URL", d.URL)
-		t.Setenv("GOBOT_DB", db)
-		t.Setenv("GOBOT_MODE", "gateway")
-		t.Setenv("GOBOT_HTTP_ADDR", "")
-		t.Setenv("DISCORD_APP_ID", d.AppID)
-		var stdout, stderr bytes.Buffer
-		code := run(context.Background(), []string{"run"}, strings.NewReader(""), &stdout, &stderr)
+		code, stderr := runGatewayOn(t, d, db)
 		out := stderr.String()
 		if code != 1 || !strings.Contains(out, "gobot backup") || !strings.Contains(out, db) {
 			t.Errorf("gobot on a database truncated to %d bytes = %d, %q; want 1 and a line naming %s and `gobot backup`", size, code, out, db)
@@ -482,14 +491,7 @@ func TestStartChecksFirst(t *testing.T) {
 func TestDatabaseDirMissingNamesGOBOT_DB(t *testing.T) {
 	d := discordtest.NewServer(t, discordtest.Options{})
 	db := filepath.Join(t.TempDir(), "none", "g.db")
-	t.Setenv("DISCORD_TOKEN", d.Token)
-	t.Setenv("DISCORD_API_URL", d.URL)
-	t.Setenv("GOBOT_DB", db)
-	t.Setenv("GOBOT_MODE", "gateway")
-	t.Setenv("GOBOT_HTTP_ADDR", "")
-	t.Setenv("DISCORD_APP_ID", d.AppID)
-	var stdout, stderr bytes.Buffer
-	code := run(context.Background(), []string{"run"}, strings.NewReader(""), &stdout, &stderr)
+	code, stderr := runGatewayOn(t, d, db)
 	var last string
 	if lines := strings.Split(strings.TrimSpace(stderr.String()), "\n"); len(lines) > 0 {
 		last = lines[len(lines)-1]
