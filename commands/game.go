@@ -975,7 +975,7 @@ func (a *App) StateMessage(ctx context.Context, g *storage.Game, now time.Time, 
 // one the pass that ended play drew, which names everyone it waits for
 // but that passer; the board asked for names them all.
 type askedBoarder interface {
-	AskedMessage(ctx context.Context, g *storage.Game, now time.Time) (*Message, error)
+	AskedMessage(ctx context.Context, g *storage.Game, now time.Time, viewer string) (*Message, error)
 }
 
 func (a *App) CmdBoard(ctx context.Context, r *Request, g *storage.Game) error {
@@ -987,7 +987,11 @@ func (a *App) CmdBoard(ctx context.Context, r *Request, g *storage.Game) error {
 	var m *Message
 	var err error
 	if ab, ok := a.roomOf(g).(askedBoarder); ok {
-		m, err = ab.AskedMessage(ctx, g, a.Now())
+		viewer := ""
+		if r.User != nil {
+			viewer = r.User.ID
+		}
+		m, err = ab.AskedMessage(ctx, g, a.Now(), viewer)
 	} else {
 		m, err = a.StateMessage(ctx, g, a.Now(), "")
 	}

@@ -878,9 +878,15 @@ func closingOffer(h commands.HandlerFunc) commands.HandlerFunc {
 // picture, the status and the Resign / Offer draw buttons. unrated is
 // commands.ShownUnrated for g.
 func draughtsMessage(g *storage.Game, now time.Time, note string, unrated bool) (*commands.Message, error) {
+	return draughtsMessageAs(g, now, note, unrated, blacksView(g))
+}
+
+// draughtsMessageAs is draughtsMessage with the board from Black's side
+// when flip is set.
+func draughtsMessageAs(g *storage.Game, now time.Time, note string, unrated, flip bool) (*commands.Message, error) {
 	st := draughtsState(g)
 	var buf bytes.Buffer
-	if err := drender.Game(&buf, st, drender.Options{Flip: blacksView(g)}); err != nil {
+	if err := drender.Game(&buf, st, drender.Options{Flip: flip}); err != nil {
 		return nil, fmt.Errorf("commands: draw the board of game %s: %w", g.ID, err)
 	}
 	name := fmt.Sprintf("draughts-%s-%d.png", g.ID, st.MoveCount())
@@ -1255,7 +1261,7 @@ const draughtsHelp = "**International draughts (10×10) with gobot**\n" +
 	"`clock:` `5+3` (5 min, +3 s/move), `fischer 5m +3s max 10m`, `byoyomi 10m 5x30s`, `absolute 20m`, `correspondence`, `daily`, `live` 10+5, `blitz` 3+2, `none` (see `/go help`).\n" +
 	"`/draughts play move:` play a move by its squares: `32-28`, or `28x19` for a capture (`28x17x8` through each landing when it matters); autocomplete lists your legal moves.\n" +
 	"**Open board** under a board (where the board page is set up) plays by clicks: your piece, then where it goes.\n" +
-	"`/draughts board` shows the board, `/draughts draw` offers a draw (or accepts one), `/draughts resign` resigns, `/draughts abort` aborts before each player has made two moves (a moderator at any time, with `reason:`); `/draughts record`, `history`, `stats` and `leaderboard` as for Go. A finished game's **Rematch** button plays it again, colours swapped.\n" +
+	"`/draughts board` shows the board from your side, `/draughts draw` offers a draw (or accepts one), `/draughts resign` resigns, `/draughts abort` aborts before each player has made two moves (a moderator at any time, with `reason:`); `/draughts record`, `history`, `stats` and `leaderboard` as for Go. A finished game's **Rematch** button plays it again, colours swapped.\n" +
 	"**The rules (FMJD):** White moves first. Men move one square diagonally forward and capture forwards and backwards. " +
 	"Capturing is compulsory, and you must take the most pieces (a king counts as one); pieces come off when the capture is over, and none is jumped twice. " +
 	"Kings fly: they move and capture along a whole diagonal. A man is crowned when its move ends on the far row. " +
@@ -1387,7 +1393,7 @@ func draughtsDefinition(contexts []discordgo.InteractionContextType, integration
 			sub("play", "Play a move, like 32-28 or 28x19", &discordgo.ApplicationCommandOption{
 				Type: discordgo.ApplicationCommandOptionString, Name: "move", Description: "The squares, like 32-28 or 28x19",
 				Required: true, Autocomplete: true, MaxLength: 60}),
-			sub("board", "Show the board again"),
+			sub("board", "Show the board again, from your side"),
 			sub("draw", "Offer a draw, or accept your opponent's offer"),
 			sub("resign", "Resign the game"),
 			sub("abort", "Abort the game: either player, before each has made two moves; a moderator with a reason",
@@ -1646,6 +1652,18 @@ func (r *room) Definition(shared map[string]*discordgo.ApplicationCommandOption)
 
 func (r *room) Message(ctx context.Context, g *storage.Game, now time.Time, note string) (*commands.Message, error) {
 	return draughtsMessage(g, now, note, r.ShownUnrated(ctx, g))
+}
+
+// AskedMessage is the board someone asked for with /draughts board: from
+// their own side, as lidraughts shows every player's board, so Black's is
+// turned (square 1 at the bottom right) also against a person. Anyone
+// else sees it as Message draws it.
+func (r *room) AskedMessage(ctx context.Context, g *storage.Game, now time.Time, viewer string) (*commands.Message, error) {
+	flip := blacksView(g)
+	if s, ok := g.SideOf(viewer); ok && viewer != "" {
+		flip = s == draughtsBlack
+	}
+	return draughtsMessageAs(g, now, "", r.ShownUnrated(ctx, g), flip)
 }
 
 func (r *room) Title(g *storage.Game) string { return draughtsTitle(g) }

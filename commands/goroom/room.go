@@ -81,8 +81,8 @@ func (r *room) Message(ctx context.Context, g *storage.Game, now time.Time, note
 
 // AskedMessage is the board someone asked for: at the count it names
 // everyone the count waits for, the last passer too, as no action of
-// theirs drew it.
-func (r *room) AskedMessage(ctx context.Context, g *storage.Game, now time.Time) (*commands.Message, error) {
+// theirs drew it. Go's board is the same for every viewer.
+func (r *room) AskedMessage(ctx context.Context, g *storage.Game, now time.Time, _ string) (*commands.Message, error) {
 	if _, over := goOf(g).Result(); g.Scoring != nil && !over {
 		return r.scoringMessage(ctx, g, now, "", storage.Player{})
 	}
