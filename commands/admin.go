@@ -754,8 +754,8 @@ func (a *App) gameLine(g *storage.Game) string {
 		left = fmt.Sprintf("time runs out <t:%d:R>", g.Clock.Deadline().Unix())
 	}
 	where := "<#" + g.ChannelID + ">"
-	if id := NewestBoard(g); id != "" {
-		where = fmt.Sprintf("[board](https://discord.com/channels/%s/%s/%s)", g.GuildID, g.ChannelID, id)
+	if url := boardURL(g); url != "" {
+		where = "[board](" + url + ")"
 	}
 	players, size, move := a.roomOf(g).Line(g)
 	moves := fmt.Sprintf("move %d", move)

@@ -36,10 +36,7 @@ func (a *App) CmdGames(ctx context.Context, r *Request) error {
 			Content: fmt.Sprintf("You have no game in play. `/%s challenge` or `/%s bot` starts one.", rm.Command(), rm.Command())})
 	}
 	me := r.User.ID
-	yours := func(g *storage.Game) bool {
-		s := g.State.ToMove()
-		return s != game.NoSide && g.Player(s).UserID == me
-	}
+	yours := func(g *storage.Game) bool { return yourMove(g, me) }
 	deadline := func(g *storage.Game) time.Time {
 		if g.Clock != nil && g.Clock.Running() {
 			return g.Clock.Deadline()
@@ -94,30 +91,28 @@ func (a *App) CmdGames(ctx context.Context, r *Request) error {
 // server guild ("" in a DM): "**Your move** · ⚫ @ann vs ⚪ @bob · 9×9 ·
 // move 12 · your time runs out <t:…:R> · <#c> ([board](…))".
 func (a *App) myGameLine(g *storage.Game, me, guild string) string {
-	rm := a.roomOf(g)
-	players, board, move := rm.Line(g)
-	parts := []string{}
-	turn := ""
-	if s := g.State.ToMove(); s == game.NoSide {
+	players, board, move := a.roomOf(g).Line(g)
+	turn, whose := Mention(g.Player(g.State.ToMove()))+" to play", "their time runs out"
+	switch {
+	case g.State.ToMove() == game.NoSide:
 		turn = "counting: agree on the dead stones"
-	} else if p := g.Player(s); p.UserID == me {
-		turn = "**Your move**"
-	} else {
-		turn = Mention(p) + " to play"
+	case yourMove(g, me):
+		turn, whose = "**Your move**", "your time runs out"
 	}
-	parts = append(parts, turn, players, board)
+	parts := []string{turn, players, board}
 	if g.State.ToMove() != game.NoSide {
 		parts = append(parts, fmt.Sprintf("move %d", move))
 	}
 	if g.Clock != nil && g.Clock.Running() {
-		whose := "their time runs out"
-		if s := g.State.ToMove(); s != game.NoSide && g.Player(s).UserID == me {
-			whose = "your time runs out"
-		}
 		parts = append(parts, fmt.Sprintf("%s <t:%d:R>", whose, g.Clock.Deadline().Unix()))
 	}
-	parts = append(parts, a.whereGame(g, guild))
-	return strings.Join(parts, " · ")
+	return strings.Join(append(parts, a.whereGame(g, guild)), " · ")
+}
+
+// yourMove reports whether the user me is the player to move in g.
+func yourMove(g *storage.Game, me string) bool {
+	s := g.State.ToMove()
+	return s != game.NoSide && g.Player(s).UserID == me
 }
 
 // whereGame says where g is played, for someone asking on the server
@@ -128,13 +123,9 @@ func (a *App) whereGame(g *storage.Game, guild string) string {
 	if g.GuildID == consoleGuild {
 		return "on the board page"
 	}
-	server := g.GuildID
-	if server == "" {
-		server = "@me"
-	}
 	link := ""
-	if id := NewestBoard(g); id != "" {
-		link = fmt.Sprintf(" ([board](https://discord.com/channels/%s/%s/%s))", server, g.ChannelID, id)
+	if url := boardURL(g); url != "" {
+		link = " ([board](" + url + "))"
 	}
 	switch {
 	case g.GuildID == "":
@@ -143,4 +134,18 @@ func (a *App) whereGame(g *storage.Game, guild string) string {
 		return "<#" + g.ChannelID + "> on another server" + link
 	}
 	return "<#" + g.ChannelID + ">" + link
+}
+
+// boardURL is the address of g's newest board in Discord ("" when none is
+// kept), which a link in a private answer or an admin's list opens.
+func boardURL(g *storage.Game) string {
+	id := NewestBoard(g)
+	if id == "" {
+		return ""
+	}
+	server := g.GuildID
+	if server == "" {
+		server = "@me"
+	}
+	return fmt.Sprintf("https://discord.com/channels/%s/%s/%s", server, g.ChannelID, id)
 }
