@@ -152,12 +152,26 @@ type owedMoves struct {
 // logged once when they start, then at most once per claimLogEvery with
 // their count, and once when a claim works again, rather than once per
 // worker and poll (a WARN a second per worker while the database is down).
+//
+// With several workers, a claim sent before the failures began may still
+// come back after the first of them: it proves nothing about the database
+// now, so only a claim sent after the first failure ends them.
 type claimFailures struct {
 	mu     sync.Mutex
+	sent   uint64    // claims sent so far, numbering them
+	from   uint64    // the first claim sent after the first failure
 	since  time.Time // the first failure; zero when claims work
 	count  int       // failures since then
 	logged time.Time // when they were last logged
 	unlog  int       // failures since then
+}
+
+// send numbers a claim about to be sent, for worked.
+func (c *claimFailures) send() uint64 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.sent++
+	return c.sent
 }
 
 // failed records a failed claim and logs it when it is the first, or when
@@ -168,7 +182,7 @@ func (c *claimFailures) failed(log *slog.Logger, now time.Time, err error) {
 	c.count++
 	c.unlog++
 	if c.since.IsZero() {
-		c.since, c.logged, c.unlog = now, now, 0
+		c.since, c.logged, c.unlog, c.from = now, now, 0, c.sent+1
 		log.Warn("bot queue: cannot claim owed bot moves; the workers try again, less often while it lasts", "err", err)
 		return
 	}
@@ -178,11 +192,12 @@ func (c *claimFailures) failed(log *slog.Logger, now time.Time, err error) {
 	}
 }
 
-// worked records a claim that worked, logging the end of failures.
-func (c *claimFailures) worked(log *slog.Logger, now time.Time) {
+// worked records that claim n (from send) worked, logging the end of
+// failures if it was sent after they began.
+func (c *claimFailures) worked(log *slog.Logger, now time.Time, n uint64) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.since.IsZero() {
+	if c.since.IsZero() || n < c.from {
 		return
 	}
 	log.Info("bot queue: claims work again", "failures", c.count, "for", now.Sub(c.since).Round(time.Second))
@@ -377,11 +392,12 @@ func (a *App) botWorker(ctx context.Context) {
 			return
 		default:
 		}
+		n := a.owed.claims.send()
 		m, err := a.queue.ClaimBotMove(ctx, a.owed.worker, botLease)
 		wait := botPollEvery
 		switch {
 		case err == nil || errors.Is(err, storage.ErrNotFound):
-			a.owed.claims.worked(a.log, a.Now())
+			a.owed.claims.worked(a.log, a.Now(), n)
 			backoff = botPollEvery
 		case ctx.Err() == nil:
 			a.owed.claims.failed(a.log, a.Now(), err)

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gobot-dev/gobot/internal/logtest"
 	"github.com/gobot-dev/gobot/storage"
 )
 
@@ -60,5 +61,35 @@ func TestRenewAfterAnError(t *testing.T) {
 		case lost > 0 && n != lost:
 			t.Errorf("renewals after the claim was lost: %d calls in all, want %d", n, lost)
 		}
+	}
+}
+
+// TestClaimFailuresEndOnlyAfterThem: with several workers, a claim sent
+// before the database failed may come back after another worker's failed
+// one; it must not log that claims work again (failures=1 for=0s, then the
+// failure logged anew, as CI once saw), only a claim sent after does.
+func TestClaimFailuresEndOnlyAfterThem(t *testing.T) {
+	var logged logtest.Buffer
+	log := slog.New(slog.NewTextHandler(&logged, &slog.HandlerOptions{ReplaceAttr: func(_ []string, a slog.Attr) slog.Attr {
+		if a.Key == slog.TimeKey {
+			return slog.Attr{}
+		}
+		return a
+	}}))
+	var c claimFailures
+	now := time.Date(2026, 12, 2, 18, 0, 0, 0, time.UTC)
+	early := c.send() // sent while the database still answered
+	late := c.send()
+	c.failed(log, now, errors.New("test: down"))
+	c.worked(log, now.Add(time.Second), early)
+	c.failed(log, now.Add(2*time.Second), errors.New("test: down"))
+	after := c.send()
+	c.worked(log, now.Add(70*time.Second), after)
+	c.worked(log, now.Add(71*time.Second), late)
+	want := `level=WARN msg="bot queue: cannot claim owed bot moves; the workers try again, less often while it lasts" err="test: down"
+level=INFO msg="bot queue: claims work again" failures=2 for=1m10s
+`
+	if got := logged.String(); got != want {
+		t.Errorf("the log =\n%s\nwant\n%s", got, want)
 	}
 }
